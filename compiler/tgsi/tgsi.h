@@ -1,0 +1,333 @@
+/*
+ * TGSI, Mesa's text shader IR: the parsed form, the parser, the printer and
+ * the golden interpreter.
+ *
+ * A parsed shader keeps what the text said, in the text's terms (files,
+ * indices, swizzles, write masks), plus what the parser derived from it:
+ * the matching control-flow instruction of every IF/ELSE/loop/switch and
+ * the BGNSUB of every CAL, and the source position of every item.
+ */
+#ifndef DC_TGSI_H
+#define DC_TGSI_H
+
+#include "util/util.h"
+
+/* ------------------------------------------------------------------ */
+/* Name tables, each written once (tgsi_info.c expands them).          */
+
+#define TGSI_STAGES(X) X(FRAG) X(VERT) X(GEOM) X(TESS_CTRL) X(TESS_EVAL) X(COMP)
+
+#define TGSI_FILES(X)                                                                              \
+   X(NULL) X(CONST) X(IN) X(OUT) X(TEMP) X(SAMP) X(ADDR) X(IMM) X(SV) X(IMAGE) X(SVIEW)            \
+   X(BUFFER) X(MEMORY) X(CONSTBUF) X(HWATOMIC)
+
+#define TGSI_SEMANTICS(X)                                                                          \
+   X(POSITION) X(COLOR) X(BCOLOR) X(FOG) X(PSIZE) X(GENERIC) X(NORMAL) X(FACE) X(EDGEFLAG)         \
+   X(PRIM_ID) X(INSTANCEID) X(VERTEXID) X(STENCIL) X(CLIPDIST) X(CLIPVERTEX) X(GRID_SIZE)          \
+   X(BLOCK_ID) X(BLOCK_SIZE) X(THREAD_ID) X(TEXCOORD) X(PCOORD) X(VIEWPORT_INDEX) X(LAYER)         \
+   X(SAMPLEID) X(SAMPLEPOS) X(SAMPLEMASK) X(INVOCATIONID) X(VERTEXID_NOBASE) X(BASEVERTEX)         \
+   X(PATCH) X(TESSCOORD) X(TESSOUTER) X(TESSINNER) X(VERTICESIN) X(HELPER_INVOCATION)              \
+   X(BASEINSTANCE) X(DRAWID) X(WORK_DIM) X(SUBGROUP_SIZE) X(SUBGROUP_INVOCATION)                   \
+   X(SUBGROUP_EQ_MASK) X(SUBGROUP_GE_MASK) X(SUBGROUP_GT_MASK) X(SUBGROUP_LE_MASK)                 \
+   X(SUBGROUP_LT_MASK) X(CS_USER_DATA_AMD) X(VIEWPORT_MASK)
+
+/* Texture targets; the name is the text spelling (a leading digit is
+ * allowed there, so the enum gets a T_ prefix). */
+#define TGSI_TEXTURES(X)                                                                           \
+   X(BUFFER, "BUFFER") X(1D, "1D") X(2D, "2D") X(3D, "3D") X(CUBE, "CUBE") X(RECT, "RECT")         \
+   X(SHADOW1D, "SHADOW1D") X(SHADOW2D, "SHADOW2D") X(SHADOWRECT, "SHADOWRECT")                     \
+   X(1D_ARRAY, "1D_ARRAY") X(2D_ARRAY, "2D_ARRAY") X(SHADOW1D_ARRAY, "SHADOW1D_ARRAY")             \
+   X(SHADOW2D_ARRAY, "SHADOW2D_ARRAY") X(SHADOWCUBE, "SHADOWCUBE") X(2D_MSAA, "2D_MSAA")           \
+   X(2D_ARRAY_MSAA, "2D_ARRAY_MSAA") X(CUBE_ARRAY, "CUBEARRAY")                                    \
+   X(SHADOWCUBE_ARRAY, "SHADOWCUBEARRAY") X(UNKNOWN, "UNKNOWN")
+
+#define TGSI_RETURN_TYPES(X) X(UNORM) X(SNORM) X(SINT) X(UINT) X(FLOAT)
+
+#define TGSI_INTERPS(X) X(CONSTANT) X(LINEAR) X(PERSPECTIVE) X(COLOR)
+
+#define TGSI_LOCATIONS(X) X(CENTER) X(CENTROID) X(SAMPLE)
+
+#define TGSI_IMM_TYPES(X) X(FLT32) X(UINT32) X(INT32) X(FLT64) X(UINT64) X(INT64)
+
+#define TGSI_MEMORY_TYPES(X) X(GLOBAL) X(SHARED) X(PRIVATE) X(INPUT)
+
+#define TGSI_MEM_QUALIFIERS(X) X(COHERENT) X(RESTRICT) X(VOLATILE) X(STREAM_CACHE_POLICY)
+
+#define TGSI_PRIMITIVES(X)                                                                         \
+   X(POINTS) X(LINES) X(LINE_LOOP) X(LINE_STRIP) X(TRIANGLES) X(TRIANGLE_STRIP) X(TRIANGLE_FAN)    \
+   X(QUADS) X(QUAD_STRIP) X(POLYGON) X(LINES_ADJACENCY) X(LINE_STRIP_ADJACENCY)                    \
+   X(TRIANGLES_ADJACENCY) X(TRIANGLE_STRIP_ADJACENCY) X(PATCHES)
+
+/* Properties and the kind of value each takes. */
+#define TGSI_PROPERTIES(X)                                                                         \
+   X(GS_INPUT_PRIMITIVE, PRIM) X(GS_OUTPUT_PRIMITIVE, PRIM) X(GS_MAX_OUTPUT_VERTICES, UINT)        \
+   X(FS_COORD_ORIGIN, ORIGIN) X(FS_COORD_PIXEL_CENTER, CENTER)                                     \
+   X(FS_COLOR0_WRITES_ALL_CBUFS, UINT) X(FS_DEPTH_LAYOUT, UINT) X(VS_PROHIBIT_UCPS, UINT)          \
+   X(GS_INVOCATIONS, UINT) X(VS_WINDOW_SPACE_POSITION, UINT) X(TCS_VERTICES_OUT, UINT)             \
+   X(TES_PRIM_MODE, UINT) X(TES_SPACING, UINT) X(TES_VERTEX_ORDER_CW, UINT)                        \
+   X(TES_POINT_MODE, UINT) X(NUM_CLIPDIST_ENABLED, UINT) X(NUM_CULLDIST_ENABLED, UINT)             \
+   X(FS_EARLY_DEPTH_STENCIL, UINT) X(FS_POST_DEPTH_COVERAGE, UINT) X(NEXT_SHADER, STAGE)           \
+   X(CS_FIXED_BLOCK_WIDTH, UINT) X(CS_FIXED_BLOCK_HEIGHT, UINT) X(CS_FIXED_BLOCK_DEPTH, UINT)      \
+   X(LEGACY_MATH_RULES, UINT) X(VS_BLIT_SGPRS_AMD, UINT) X(CS_USER_DATA_COMPONENTS_AMD, UINT)      \
+   X(LAYER_VIEWPORT_RELATIVE, UINT) X(FS_BLEND_EQUATION_ADVANCED, UINT) X(SEPARABLE_PROGRAM, UINT)
+
+#define TGSI_ENUM_(n)     TGSI_STAGE_##n,
+enum tgsi_stage { TGSI_STAGES(TGSI_ENUM_) TGSI_STAGE_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_FILE_##n,
+enum tgsi_file { TGSI_FILES(TGSI_ENUM_) TGSI_FILE_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_SEM_##n,
+enum tgsi_semantic { TGSI_SEMANTICS(TGSI_ENUM_) TGSI_SEM_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n, s) TGSI_TEX_T_##n,
+enum tgsi_texture { TGSI_TEXTURES(TGSI_ENUM_) TGSI_TEX_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_RET_##n,
+enum tgsi_return_type { TGSI_RETURN_TYPES(TGSI_ENUM_) TGSI_RET_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_INTERP_##n,
+enum tgsi_interp { TGSI_INTERPS(TGSI_ENUM_) TGSI_INTERP_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_LOC_##n,
+enum tgsi_location { TGSI_LOCATIONS(TGSI_ENUM_) TGSI_LOC_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_IMM_##n,
+enum tgsi_imm_type { TGSI_IMM_TYPES(TGSI_ENUM_) TGSI_IMM_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_MEMTYPE_##n,
+enum tgsi_memory_type { TGSI_MEMORY_TYPES(TGSI_ENUM_) TGSI_MEMTYPE_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_MEMQ_##n##_BIT,
+enum tgsi_mem_qualifier_bit { TGSI_MEM_QUALIFIERS(TGSI_ENUM_) TGSI_MEMQ_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n) TGSI_PRIM_##n,
+enum tgsi_primitive { TGSI_PRIMITIVES(TGSI_ENUM_) TGSI_PRIM_COUNT };
+#undef TGSI_ENUM_
+#define TGSI_ENUM_(n, k) TGSI_PROP_##n,
+enum tgsi_property { TGSI_PROPERTIES(TGSI_ENUM_) TGSI_PROP_COUNT };
+#undef TGSI_ENUM_
+
+enum tgsi_prop_kind {
+   TGSI_PROPK_UINT,
+   TGSI_PROPK_PRIM,
+   TGSI_PROPK_ORIGIN, /* UPPER_LEFT = 0, LOWER_LEFT = 1 */
+   TGSI_PROPK_CENTER, /* HALF_INTEGER = 0, INTEGER = 1 */
+   TGSI_PROPK_STAGE,
+};
+
+/* ------------------------------------------------------------------ */
+/* Opcodes                                                              */
+
+enum tgsi_op_flags {
+   TGSI_OPF_TEX = 1 << 0,    /* takes a trailing texture target, may take offsets */
+   TGSI_OPF_LABEL = 1 << 1,  /* may take a trailing ":N" label */
+   TGSI_OPF_MEM = 1 << 2,    /* may take memory qualifiers, a target and a format */
+   TGSI_OPF_REPL = 1 << 3,   /* one scalar from the .x of the sources, replicated */
+   TGSI_OPF_CHAN = 1 << 4,   /* a formula per destination channel */
+   TGSI_OPF_OTHR = 1 << 5,   /* texture, memory and other special results */
+   TGSI_OPF_LEGACY = 1 << 6, /* removed from Mesa; legacy dialect only */
+};
+
+/* How sources are fetched: decides the meaning of '-' and '|x|'. */
+enum tgsi_type {
+   TGSI_TYPE_N, /* no sources */
+   TGSI_TYPE_F,
+   TGSI_TYPE_I,
+   TGSI_TYPE_U,
+   TGSI_TYPE_D,
+   TGSI_TYPE_I64,
+   TGSI_TYPE_U64,
+};
+
+#define OP(name, nd, ns, fl, ty) TGSI_OP_##name,
+enum tgsi_opcode {
+#include "compiler/tgsi/tgsi_ops.h"
+   TGSI_OP_COUNT
+};
+#undef OP
+
+struct tgsi_op_info {
+   const char *name;
+   uint8_t ndst, nsrc;
+   uint8_t flags; /* enum tgsi_op_flags */
+   uint8_t type;  /* enum tgsi_type */
+};
+
+/* ------------------------------------------------------------------ */
+/* The parsed shader                                                    */
+
+#define TGSI_MAX_SRC     5
+#define TGSI_MAX_OFFSETS 4
+#define TGSI_FORMAT_LEN  48
+
+enum { TGSI_SWZ_X, TGSI_SWZ_Y, TGSI_SWZ_Z, TGSI_SWZ_W };
+#define TGSI_MASK_XYZW 0xf
+
+struct tgsi_loc {
+   int line, col; /* from 1 */
+};
+
+/* The address register of an indirect reference: FILE[index].comp */
+struct tgsi_ind {
+   enum tgsi_file file;
+   uint32_t index;
+   uint8_t comp;
+};
+
+/* A register reference: FILE[dim][index]. With an indirect, the literal in
+ * the bracket is the offset added to the address ("ADDR[0].x+3" -> 3). */
+struct tgsi_reg {
+   enum tgsi_file file;
+   int32_t index;
+   bool indirect;
+   struct tgsi_ind ind;
+   bool has_dim; /* two brackets: constant buffer or vertex */
+   int32_t dim;
+   bool dim_indirect;
+   struct tgsi_ind dim_ind;
+   uint16_t array_id; /* "(n)" after the bracket; 0 = none */
+};
+
+struct tgsi_dst {
+   struct tgsi_reg reg;
+   uint8_t mask; /* bit i = channel i written */
+};
+
+struct tgsi_src {
+   struct tgsi_reg reg;
+   uint8_t swz[4];
+   bool neg, abs;
+};
+
+struct tgsi_texoff {
+   struct tgsi_reg reg;
+   uint8_t swz[3];
+};
+
+struct tgsi_insn {
+   enum tgsi_opcode op;
+   bool sat, precise;
+   struct tgsi_dst dst[1];
+   struct tgsi_src src[TGSI_MAX_SRC];
+   uint8_t ndst, nsrc;
+   /* texture opcodes */
+   enum tgsi_texture tex_target;
+   uint8_t noffsets;
+   struct tgsi_texoff offsets[TGSI_MAX_OFFSETS];
+   /* memory opcodes: qualifier bits, optional target and format */
+   uint8_t mem_qual;
+   bool has_mem_target;
+   enum tgsi_texture mem_target;
+   char mem_format[TGSI_FORMAT_LEN]; /* "" = none */
+   /* ":N" as written (IF/UIF/ELSE/BGNLOOP/ENDLOOP/CAL); meaningful only for CAL */
+   bool has_label;
+   uint32_t label;
+   /* Derived by the parser from the nesting: IF/UIF -> its ELSE or ENDIF,
+    * ELSE -> ENDIF, BGNLOOP <-> ENDLOOP, SWITCH -> ENDSWITCH,
+    * CAL -> BGNSUB. -1 where none applies. */
+   int32_t target;
+   struct tgsi_loc loc;
+};
+
+struct tgsi_decl {
+   enum tgsi_file file;
+   uint32_t first, last;
+   bool has_dim; /* 2-D: "CONST[1][0..3]"; for per-vertex files the vertex bracket */
+   uint32_t dim;
+   uint8_t usage_mask; /* default 0xf */
+   uint16_t array_id;  /* ARRAY(n); 0 = none */
+   bool local;
+   bool has_semantic;
+   enum tgsi_semantic semantic;
+   uint32_t semantic_index;
+   bool has_stream;
+   uint8_t stream[4];
+   bool has_interp;
+   enum tgsi_interp interp;
+   bool has_location;
+   enum tgsi_location location;
+   bool invariant;
+   /* SVIEW */
+   enum tgsi_texture target; /* also IMAGE */
+   enum tgsi_return_type ret[4];
+   /* IMAGE */
+   bool raw, writable;
+   char format[TGSI_FORMAT_LEN];
+   /* BUFFER */
+   bool atomic;
+   /* MEMORY */
+   bool has_mem_type;
+   enum tgsi_memory_type mem_type;
+   struct tgsi_loc loc;
+};
+
+struct tgsi_imm {
+   enum tgsi_imm_type type;
+   uint32_t u[4]; /* 64-bit types: two values, low word first */
+   struct tgsi_loc loc;
+};
+
+struct tgsi_prop {
+   enum tgsi_property prop;
+   uint32_t value;
+   struct tgsi_loc loc;
+};
+
+struct tgsi_shader {
+   enum tgsi_stage stage;
+   char *name; /* file name for messages */
+   struct tgsi_prop *props;
+   unsigned nprops, props_cap;
+   struct tgsi_decl *decls;
+   unsigned ndecls, decls_cap;
+   struct tgsi_imm *imms;
+   unsigned nimms, imms_cap;
+   struct tgsi_insn *insns;
+   unsigned ninsns, insns_cap;
+};
+
+/* Parser dialect switches. The default (all false) is current Mesa. */
+struct tgsi_parse_opts {
+   bool hex_bits; /* FLT32 "0x3f800000" is a bit pattern (virgl, Mesa <= 21) */
+   bool legacy;   /* accept removed opcodes (ABS, SUB, XPD, KIL, ...) */
+};
+
+/* tgsi_info.c */
+extern const struct tgsi_op_info tgsi_op_info[TGSI_OP_COUNT];
+extern const char *const tgsi_stage_names[TGSI_STAGE_COUNT];
+extern const char *const tgsi_file_names[TGSI_FILE_COUNT];
+extern const char *const tgsi_semantic_names[TGSI_SEM_COUNT];
+extern const char *const tgsi_texture_names[TGSI_TEX_COUNT];
+extern const char *const tgsi_return_type_names[TGSI_RET_COUNT];
+extern const char *const tgsi_interp_names[TGSI_INTERP_COUNT];
+extern const char *const tgsi_location_names[TGSI_LOC_COUNT];
+extern const char *const tgsi_imm_type_names[TGSI_IMM_COUNT];
+extern const char *const tgsi_memory_type_names[TGSI_MEMTYPE_COUNT];
+extern const char *const tgsi_mem_qualifier_names[TGSI_MEMQ_COUNT];
+extern const char *const tgsi_primitive_names[TGSI_PRIM_COUNT];
+extern const char *const tgsi_property_names[TGSI_PROP_COUNT];
+extern const enum tgsi_prop_kind tgsi_property_kinds[TGSI_PROP_COUNT];
+/* Case-insensitive lookup of name (len bytes) in a table; -1 if absent. */
+int tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t len);
+unsigned tgsi_texture_coord_count(enum tgsi_texture t);
+bool tgsi_texture_is_shadow(enum tgsi_texture t);
+struct tgsi_shader *tgsi_shader_new(enum tgsi_stage stage, const char *name);
+void tgsi_shader_free(struct tgsi_shader *s);
+struct tgsi_shader *tgsi_shader_clone(const struct tgsi_shader *s);
+const struct tgsi_decl *tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file,
+                                       uint32_t index);
+
+/* tgsi_parse.c */
+/* Parses one shader. text must be NUL-terminated (len excludes the NUL).
+ * Returns NULL on error; diagnostics (errors and warnings) go to diags. */
+struct tgsi_shader *tgsi_parse(const char *text, size_t len, const char *filename,
+                               const struct tgsi_parse_opts *opts, struct diag_list *diags);
+
+/* tgsi_print.c */
+/* Canonical text: parse(print(x)) is structurally equal to x. Caller frees. */
+char *tgsi_print(const struct tgsi_shader *s);
+char *tgsi_print_insn(const struct tgsi_shader *s, const struct tgsi_insn *in);
+bool tgsi_shader_equal(const struct tgsi_shader *a, const struct tgsi_shader *b);
+
+#endif

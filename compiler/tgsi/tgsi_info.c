@@ -1,0 +1,153 @@
+/*
+ * The TGSI tables expanded from tgsi.h and tgsi_ops.h, name lookup, and the
+ * life cycle of a parsed shader.
+ */
+#include "compiler/tgsi/tgsi.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+#define OP(n, nd, ns, fl, ty) [TGSI_OP_##n] = {#n, nd, ns, fl, TGSI_TYPE_##ty},
+const struct tgsi_op_info tgsi_op_info[TGSI_OP_COUNT] = {
+#include "compiler/tgsi/tgsi_ops.h"
+};
+#undef OP
+
+#define NAME_(n)     #n,
+#define NAME2_(n, s) s,
+#define NAMEK_(n, k) #n,
+#define KIND_(n, k)  TGSI_PROPK_##k,
+const char *const tgsi_stage_names[TGSI_STAGE_COUNT] = {TGSI_STAGES(NAME_)};
+const char *const tgsi_file_names[TGSI_FILE_COUNT] = {TGSI_FILES(NAME_)};
+const char *const tgsi_semantic_names[TGSI_SEM_COUNT] = {TGSI_SEMANTICS(NAME_)};
+const char *const tgsi_texture_names[TGSI_TEX_COUNT] = {TGSI_TEXTURES(NAME2_)};
+const char *const tgsi_return_type_names[TGSI_RET_COUNT] = {TGSI_RETURN_TYPES(NAME_)};
+const char *const tgsi_interp_names[TGSI_INTERP_COUNT] = {TGSI_INTERPS(NAME_)};
+const char *const tgsi_location_names[TGSI_LOC_COUNT] = {TGSI_LOCATIONS(NAME_)};
+const char *const tgsi_imm_type_names[TGSI_IMM_COUNT] = {TGSI_IMM_TYPES(NAME_)};
+const char *const tgsi_memory_type_names[TGSI_MEMTYPE_COUNT] = {TGSI_MEMORY_TYPES(NAME_)};
+const char *const tgsi_mem_qualifier_names[TGSI_MEMQ_COUNT] = {TGSI_MEM_QUALIFIERS(NAME_)};
+const char *const tgsi_primitive_names[TGSI_PRIM_COUNT] = {TGSI_PRIMITIVES(NAME_)};
+const char *const tgsi_property_names[TGSI_PROP_COUNT] = {TGSI_PROPERTIES(NAMEK_)};
+const enum tgsi_prop_kind tgsi_property_kinds[TGSI_PROP_COUNT] = {TGSI_PROPERTIES(KIND_)};
+#undef NAME_
+#undef NAME2_
+#undef NAMEK_
+#undef KIND_
+
+int
+tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t len)
+{
+   for (unsigned i = 0; i < count; i++) {
+      const char *t = table[i];
+      size_t j = 0;
+      while (j < len && t[j] && toupper((unsigned char)name[j]) == t[j])
+         j++;
+      if (j == len && !t[j])
+         return (int)i;
+   }
+   return -1;
+}
+
+/* Number of coordinate components a target addresses (array layer
+ * included, shadow reference excluded). */
+unsigned
+tgsi_texture_coord_count(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_BUFFER:
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+      return 1;
+   case TGSI_TEX_T_2D:
+   case TGSI_TEX_T_RECT:
+   case TGSI_TEX_T_SHADOW2D:
+   case TGSI_TEX_T_SHADOWRECT:
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+   case TGSI_TEX_T_2D_MSAA:
+      return 2;
+   case TGSI_TEX_T_3D:
+   case TGSI_TEX_T_CUBE:
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+      return 3;
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return 4;
+   default:
+      return 2;
+   }
+}
+
+bool
+tgsi_texture_is_shadow(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_SHADOW1D:
+   case TGSI_TEX_T_SHADOW2D:
+   case TGSI_TEX_T_SHADOWRECT:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return true;
+   default:
+      return false;
+   }
+}
+
+struct tgsi_shader *
+tgsi_shader_new(enum tgsi_stage stage, const char *name)
+{
+   struct tgsi_shader *s = xcalloc(1, sizeof(*s));
+   s->stage = stage;
+   s->name = xstrdup(name ? name : "<input>");
+   return s;
+}
+
+void
+tgsi_shader_free(struct tgsi_shader *s)
+{
+   if (!s)
+      return;
+   free(s->name);
+   free(s->props);
+   free(s->decls);
+   free(s->imms);
+   free(s->insns);
+   free(s);
+}
+
+#define CLONE_ARRAY(d, s, f, n, cap)                                                                    \
+   do {                                                                                            \
+      (d)->f = (s)->n ? xmalloc((s)->n * sizeof(*(s)->f)) : NULL;                                  \
+      if ((s)->n)                                                                                  \
+         memcpy((d)->f, (s)->f, (s)->n * sizeof(*(s)->f));                                         \
+      (d)->cap = (d)->n = (s)->n;                                                              \
+   } while (0)
+
+struct tgsi_shader *
+tgsi_shader_clone(const struct tgsi_shader *s)
+{
+   struct tgsi_shader *c = tgsi_shader_new(s->stage, s->name);
+   CLONE_ARRAY(c, s, props, nprops, props_cap);
+   CLONE_ARRAY(c, s, decls, ndecls, decls_cap);
+   CLONE_ARRAY(c, s, imms, nimms, imms_cap);
+   CLONE_ARRAY(c, s, insns, ninsns, insns_cap);
+   return c;
+}
+
+/* The declaration covering FILE[index] (first bracket ignored), or NULL. */
+const struct tgsi_decl *
+tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file, uint32_t index)
+{
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      if (d->file == file && index >= d->first && index <= d->last)
+         return d;
+   }
+   return NULL;
+}

@@ -1,0 +1,7 @@
+/*
+ * The subcommands of diffcomp, written once:
+ *   CMD(name, function, one-line summary)
+ * tools/main.c builds the dispatch table and the --help listing from it.
+ */
+/* clang-format off */
+/* clang-format on */

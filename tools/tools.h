@@ -1,0 +1,35 @@
+/*
+ * The command-line front ends. Only code under tools/ prints or chooses an
+ * exit code. Every subcommand has the signature of cmd_fn.
+ */
+#ifndef DC_TOOLS_H
+#define DC_TOOLS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/util.h"
+
+/* Exit codes shared by every subcommand. */
+enum {
+   EXIT_OK = 0,
+   EXIT_FAIL = 1,  /* the check found new failures */
+   EXIT_USAGE = 2, /* bad usage or unreadable/invalid input */
+};
+
+typedef int (*cmd_fn)(int argc, char **argv);
+
+#define CMD(name, fn, help) int fn(int argc, char **argv);
+#include "tools/commands.h"
+#undef CMD
+
+/* main.c */
+extern const char *prog_name;
+bool use_color(FILE *f);
+void print_diags(const struct diag_list *l, FILE *f);
+int usage_error(const char *fmt, ...) DC_PRINTF(1, 2);
+/* Parses "--name=value" or "--name value"; advances *i past a separate value. */
+bool opt_value(int argc, char **argv, int *i, const char *name, const char **value);
+bool parse_u64(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * Small shared helpers: allocation, growable arrays, diagnostics, a
+ * deterministic random number generator and float bit casts.
+ *
+ * Diagnostics are collected, never printed: libraries fill a diag_list and
+ * the tools/ front ends decide how to show it.
+ */
+#ifndef DC_UTIL_H
+#define DC_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN2(a, b)    ((a) < (b) ? (a) : (b))
+#define MAX2(a, b)    ((a) > (b) ? (a) : (b))
+
+#if defined(__GNUC__)
+#define DC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DC_PRINTF(f, a)
+#endif
+
+enum diag_severity {
+   DIAG_ERROR,
+   DIAG_WARNING,
+   DIAG_NOTE,
+};
+
+/* One message about a position in a text file. line and col count from 1;
+ * 0 means "unknown". srcline is a copy of the whole source line, or NULL. */
+struct diag {
+   enum diag_severity sev;
+   char *file;
+   int line, col;
+   char *msg;
+   char *srcline;
+};
+
+struct diag_list {
+   struct diag *v;
+   unsigned n, cap;
+   unsigned nerrors, nwarnings;
+};
+
+/* Random numbers: xoshiro256** seeded through splitmix64. Same seed, same
+ * sequence on every machine. */
+struct rng {
+   uint64_t s[4];
+};
+
+/* util.c */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) DC_PRINTF(1, 2);
+char *xvasprintf(const char *fmt, va_list ap);
+bool read_file(const char *path, char **text, size_t *len, char **err);
+
+/* diag.c */
+void diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
+              const char *line_start, const char *fmt, ...) DC_PRINTF(7, 8);
+void diag_vadd(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
+               const char *line_start, const char *fmt, va_list ap);
+char *diag_render(const struct diag *d, bool color);
+const char *diag_first_error(const struct diag_list *l);
+void diag_clear(struct diag_list *l);
+
+/* rng.c */
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+uint32_t rng_u32(struct rng *r);
+uint32_t rng_below(struct rng *r, uint32_t n);
+uint64_t hash64(const void *data, size_t len, uint64_t h);
+
+/* Grow *v (an array with *cap slots) so that it holds at least n elements. */
+#define VEC_RESERVE(v, cap, n)                                                                     \
+   do {                                                                                            \
+      if ((n) > (cap)) {                                                                           \
+         size_t vec_c_ = (cap) ? (size_t)(cap) * 2 : 8;                                            \
+         while (vec_c_ < (size_t)(n))                                                              \
+            vec_c_ *= 2;                                                                           \
+         (v) = xrealloc((v), vec_c_ * sizeof(*(v)));                                               \
+         (cap) = vec_c_;                                                                           \
+      }                                                                                            \
+   } while (0)
+
+/* Append x to the array v of length n and capacity cap. */
+#define VEC_PUSH(v, n, cap, x)                                                                     \
+   do {                                                                                            \
+      VEC_RESERVE(v, cap, (n) + 1);                                                                \
+      (v)[(n)++] = (x);                                                                            \
+   } while (0)
+
+static inline uint32_t
+fui(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+static inline float
+uif(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+static inline uint64_t
+dui(double d)
+{
+   uint64_t u;
+   memcpy(&u, &d, 8);
+   return u;
+}
+
+static inline double
+uid(uint64_t u)
+{
+   double d;
+   memcpy(&d, &u, 8);
+   return d;
+}
+
+static inline bool
+is_nan_bits(uint32_t u)
+{
+   return (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu);
+}
+
+#endif
