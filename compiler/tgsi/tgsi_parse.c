@@ -216,6 +216,15 @@ expect(struct parser *ps, char ch, const char *what)
    }
 }
 
+static bool
+match_prefix_ci(const char *p, const char *kw)
+{
+   for (; *kw; p++, kw++)
+      if (toupper((unsigned char)*p) != *kw)
+         return false;
+   return true;
+}
+
 /* Case-insensitive whole-word match of kw at the cursor; consumes it. */
 static bool
 match_kw(struct parser *ps, const char *kw)
@@ -594,7 +603,7 @@ parse_mem_word(struct parser *ps, struct tgsi_insn *in)
       return true;
    }
    size_t n = word_len(ps->c.p);
-   if (n > 12 && !strncmp(ps->c.p, "PIPE_FORMAT_", 12)) {
+   if (n > 12 && match_prefix_ci(ps->c.p, "PIPE_FORMAT_")) {
       if (n >= TGSI_FORMAT_LEN)
          fail_at(ps, &ps->c, "format name longer than %d characters", TGSI_FORMAT_LEN - 1);
       for (size_t k = 0; k < n; k++)
@@ -839,7 +848,7 @@ parse_sview_attrs(struct parser *ps, struct tgsi_decl *d)
       if (r < 0)
          fail_expected(ps, "a return type (UNORM, SNORM, SINT, UINT or FLOAT)");
       /* Missing trailing types repeat the first, as Mesa fills them. */
-      for (unsigned k = i; k < 4; k++)
+      for (unsigned k = i; k < (i ? i + 1 : 4); k++)
          d->ret[k] = (enum tgsi_return_type)r;
    }
 }
@@ -852,7 +861,7 @@ parse_image_word(struct parser *ps, struct tgsi_decl *d)
    if (match_kw(ps, "WR"))
       return d->writable = true;
    size_t n = word_len(ps->c.p);
-   if (n > 12 && !strncmp(ps->c.p, "PIPE_FORMAT_", 12)) {
+   if (n > 12 && match_prefix_ci(ps->c.p, "PIPE_FORMAT_")) {
       if (n >= TGSI_FORMAT_LEN)
          fail_at(ps, &ps->c, "format name longer than %d characters", TGSI_FORMAT_LEN - 1);
       for (size_t k = 0; k < n; k++)
@@ -1005,15 +1014,6 @@ parse_decl(struct parser *ps, const struct cursor *start)
 
 /* ------------------------------------------------------------------ */
 /* Immediates                                                           */
-
-static bool
-match_prefix_ci(const char *p, const char *kw)
-{
-   for (; *kw; p++, kw++)
-      if (toupper((unsigned char)*p) != *kw)
-         return false;
-   return true;
-}
 
 static uint32_t
 parse_hex_digits(struct parser *ps, unsigned max_digits, const struct cursor *at)

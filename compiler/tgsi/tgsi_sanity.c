@@ -264,9 +264,11 @@ build_decl_index(struct sctx *c)
       const struct tgsi_decl *da = &s->decls[a->decl], *db = &s->decls[b->decl];
       const struct tgsi_decl *later = a->decl > b->decl ? da : db;
       const struct tgsi_decl *earlier = a->decl > b->decl ? db : da;
-      char buf[64];
-      report(c, DIAG_ERROR, later->loc, "%s[%u] is declared twice (also by %s at line %d)",
-             tgsi_file_names[b->file], b->first, fmt_decl(buf, sizeof(buf), earlier),
+      char buf[64], dim[16] = "";
+      if (b->kind == K_2D)
+         snprintf(dim, sizeof(dim), "[%u]", b->dim);
+      report(c, DIAG_ERROR, later->loc, "%s%s[%u] is declared twice (also by %s at line %d)",
+             tgsi_file_names[b->file], dim, b->first, fmt_decl(buf, sizeof(buf), earlier),
              earlier->loc.line);
    }
 }
