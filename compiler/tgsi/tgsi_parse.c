@@ -675,14 +675,19 @@ parse_insn(struct parser *ps)
    char buf[96];
    unsigned nops = info->ndst + info->nsrc;
    for (unsigned i = 0; i < nops; i++) {
+      struct cursor at = ps->c;
       if (i == 0) {
          require_space(ps, info->name);
       } else {
          char what[128];
          snprintf(what, sizeof(what), "',' (%s)", operand_counts(info, buf, sizeof(buf)));
          expect(ps, ',', what);
+         at = ps->c;
          skip_ws(ps);
       }
+      /* "EMIT" then a new line with "END": the operand is missing here. */
+      if (ps->c.line != at.line && peek(ps) != '-' && peek(ps) != '|' && !looks_like_reg(ps))
+         fail_at(ps, &at, "missing operand: %s", operand_counts(info, buf, sizeof(buf)));
       if (i < info->ndst)
          parse_dst(ps, &in.dst[in.ndst++]);
       else
