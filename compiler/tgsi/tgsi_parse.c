@@ -329,7 +329,7 @@ parse_bracket(struct parser *ps, int32_t *index, bool *indirect, struct tgsi_ind
    skip_ws(ps);
    if (isdigit(peek(ps))) {
       *index = (int32_t)parse_uint(ps, MAX_INDEX, "register index");
-   } else if (peek(ps) == '-' && isdigit(ps->c.p[1])) {
+   } else if (peek(ps) == '-' && isdigit((unsigned char)ps->c.p[1])) {
       fail_at(ps, &ps->c, "a register index cannot be negative");
    } else if (peek(ps) == ']') {
       fail_at(ps, &ps->c, "empty '[]' is only allowed in declarations");
@@ -348,7 +348,7 @@ parse_bracket(struct parser *ps, int32_t *index, bool *indirect, struct tgsi_ind
       struct cursor save = ps->c;
       skip_ws(ps);
       if (peek(ps) == '+' || peek(ps) == '-') {
-         if (!isdigit(ps->c.p[1]))
+         if (!isdigit((unsigned char)ps->c.p[1]))
             fail_at(ps, &ps->c,
                     "the sign of an address offset must be followed directly by "
                     "digits ('+3', not '+ 3')");
@@ -1202,7 +1202,7 @@ parse_imm_value(struct parser *ps, enum tgsi_imm_type t, uint32_t *u)
       u[0] = (uint32_t)v;
       return;
    case TGSI_IMM_INT32:
-      if (!isdigit(peek(ps)) && !((peek(ps) == '-' || peek(ps) == '+') && isdigit(ps->c.p[1])))
+      if (!isdigit(peek(ps)) && !((peek(ps) == '-' || peek(ps) == '+') && isdigit((unsigned char)ps->c.p[1])))
          fail_expected(ps, "a decimal integer");
       v = parse_u64(ps, true, &neg);
       if (v > (neg ? 0x80000000ull : 0x7fffffffull))
