@@ -70,6 +70,30 @@ static DC_PRINTF(2, 3) void sb_printf(struct sbuf *b, const char *fmt, ...)
    b->n += (size_t)n;
 }
 
+static void
+sb_puts(struct sbuf *b, const char *str)
+{
+   size_t n = strlen(str);
+   VEC_RESERVE(b->s, b->cap, b->n + n + 1);
+   memcpy(b->s + b->n, str, n + 1);
+   b->n += n;
+}
+
+/* A decimal without printf: register indices are the bulk of the output. */
+static void
+sb_putd(struct sbuf *b, int64_t v)
+{
+   char tmp[24], *q = tmp + sizeof(tmp);
+   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+   *--q = 0;
+   do
+      *--q = (char)('0' + u % 10);
+   while (u /= 10);
+   if (v < 0)
+      *--q = '-';
+   sb_puts(b, q);
+}
+
 static char *
 sb_finish(struct sbuf *b)
 {
@@ -94,19 +118,21 @@ static void
 print_bracket(struct sbuf *b, bool indirect, const struct tgsi_ind *ind, int32_t index)
 {
    if (!indirect) {
-      sb_printf(b, "[%d]", index);
+      sb_puts(b, "[");
+      sb_putd(b, index);
+      sb_puts(b, "]");
       return;
    }
    sb_printf(b, "[%s[%u].%c", FILE_NAME(ind->file), ind->index, "xyzw"[ind->comp & 3]);
    if (index)
       sb_printf(b, "%+d", index);
-   sb_printf(b, "]");
+   sb_puts(b, "]");
 }
 
 static void
 print_reg(struct sbuf *b, const struct tgsi_reg *r)
 {
-   sb_printf(b, "%s", FILE_NAME(r->file));
+   sb_puts(b, FILE_NAME(r->file));
    if (r->has_dim)
       print_bracket(b, r->dim_indirect, &r->dim_ind, r->dim);
    print_bracket(b, r->indirect, &r->ind, r->index);
@@ -122,9 +148,10 @@ print_swizzle(struct sbuf *b, const uint8_t *swz, unsigned n)
       identity &= swz[i] == i;
    if (identity)
       return;
-   sb_printf(b, ".");
+   char text[6] = ".";
    for (unsigned i = 0; i < n; i++)
-      sb_printf(b, "%c", "xyzw"[swz[i] & 3]);
+      text[1 + i] = "xyzw"[swz[i] & 3];
+   sb_puts(b, text);
 }
 
 static void
@@ -133,10 +160,11 @@ print_mask(struct sbuf *b, uint8_t mask)
    if (mask == TGSI_MASK_XYZW)
       return;
    /* An empty mask prints as a bare '.', which the parser rejects. */
-   sb_printf(b, ".");
-   for (unsigned i = 0; i < 4; i++)
+   char text[6] = ".";
+   for (unsigned i = 0, k = 1; i < 4; i++)
       if (mask & (1u << i))
-         sb_printf(b, "%c", "xyzw"[i]);
+         text[k++] = "xyzw"[i];
+   sb_puts(b, text);
 }
 
 static void
@@ -147,25 +175,31 @@ print_insn_body(struct sbuf *b, const struct tgsi_insn *in)
       return;
    }
    const struct tgsi_op_info *info = &tgsi_op_info[in->op];
-   sb_printf(b, "%s%s%s", info->name, in->sat ? "_SAT" : "", in->precise ? "_PRECISE" : "");
+   sb_puts(b, info->name);
+   sb_puts(b, in->sat ? "_SAT" : "");
+   sb_puts(b, in->precise ? "_PRECISE" : "");
    unsigned k = 0;
    for (unsigned i = 0; i < in->ndst && i < 1; i++, k++) {
-      sb_printf(b, "%s", k ? ", " : " ");
+      sb_puts(b, k ? ", " : " ");
       print_reg(b, &in->dst[i].reg);
       print_mask(b, in->dst[i].mask);
    }
    for (unsigned i = 0; i < in->nsrc && i < TGSI_MAX_SRC; i++, k++) {
       const struct tgsi_src *s = &in->src[i];
-      sb_printf(b, "%s%s%s", k ? ", " : " ", s->neg ? "-" : "", s->abs ? "|" : "");
+      sb_puts(b, k ? ", " : " ");
+      sb_puts(b, s->neg ? "-" : "");
+      sb_puts(b, s->abs ? "|" : "");
       print_reg(b, &s->reg);
       print_swizzle(b, s->swz, 4);
       if (s->abs)
-         sb_printf(b, "|");
+         sb_puts(b, "|");
    }
-   if (info->flags & TGSI_OPF_TEX)
-      sb_printf(b, ", %s", TEX_NAME(in->tex_target));
+   if (info->flags & TGSI_OPF_TEX) {
+      sb_puts(b, ", ");
+      sb_puts(b, TEX_NAME(in->tex_target));
+   }
    for (unsigned i = 0; i < in->noffsets && i < TGSI_MAX_OFFSETS; i++) {
-      sb_printf(b, ", ");
+      sb_puts(b, ", ");
       print_reg(b, &in->offsets[i].reg);
       print_swizzle(b, in->offsets[i].swz, 3);
    }
@@ -199,7 +233,7 @@ print_decl_reg(struct sbuf *b, const struct tgsi_shader *s, const struct tgsi_de
    if (d->has_dim) {
       unsigned n = tgsi_implied_vertices(s);
       if (tgsi_file_has_vertex_dim(s->stage, d->file) && n && d->dim == n)
-         sb_printf(b, "[]");
+         sb_puts(b, "[]");
       else
          sb_printf(b, "[%u]", d->dim);
    }
@@ -232,7 +266,7 @@ print_decl(struct sbuf *b, const struct tgsi_shader *s, const struct tgsi_decl *
    }
    case TGSI_FILE_BUFFER:
       if (d->atomic)
-         sb_printf(b, ", ATOMIC");
+         sb_puts(b, ", ATOMIC");
       break;
    case TGSI_FILE_MEMORY:
       if (d->has_mem_type)
@@ -241,7 +275,7 @@ print_decl(struct sbuf *b, const struct tgsi_shader *s, const struct tgsi_decl *
       break;
    default:
       if (d->local)
-         sb_printf(b, ", LOCAL");
+         sb_puts(b, ", LOCAL");
       if (d->has_semantic) {
          sb_printf(b, ", %s", name_or(tgsi_semantic_names, TGSI_SEM_COUNT, d->semantic, "?"));
          if (d->semantic_index || d->semantic == TGSI_SEM_GENERIC ||
@@ -258,17 +292,17 @@ print_decl(struct sbuf *b, const struct tgsi_shader *s, const struct tgsi_decl *
    if (d->has_location)
       sb_printf(b, ", %s", name_or(tgsi_location_names, TGSI_LOC_COUNT, d->location, "?"));
    if (d->invariant)
-      sb_printf(b, ", INVARIANT");
-   sb_printf(b, "\n");
+      sb_puts(b, ", INVARIANT");
+   sb_puts(b, "\n");
 }
 
 static void
 print_flt32(struct sbuf *b, uint32_t bits)
 {
    if (bits == 0x7fc00000u)
-      sb_printf(b, "nan");
+      sb_puts(b, "nan");
    else if (bits == 0xffc00000u)
-      sb_printf(b, "-nan");
+      sb_puts(b, "-nan");
    else if (is_nan_bits(bits))
       sb_printf(b, "nan(0x%08" PRIx32 ")", bits);
    else if ((bits & 0x7fffffffu) == 0x7f800000u)
@@ -284,7 +318,7 @@ print_imm(struct sbuf *b, unsigned n, const struct tgsi_imm *imm)
    bool wide = imm->type >= TGSI_IMM_FLT64;
    for (unsigned i = 0; i < (wide ? 2u : 4u); i++) {
       uint64_t w = wide ? (uint64_t)imm->u[2 * i] | (uint64_t)imm->u[2 * i + 1] << 32 : 0;
-      sb_printf(b, "%s", i ? ", " : "");
+      sb_puts(b, i ? ", " : "");
       switch (imm->type) {
       case TGSI_IMM_FLT32:
          print_flt32(b, imm->u[i]);
@@ -306,7 +340,7 @@ print_imm(struct sbuf *b, unsigned n, const struct tgsi_imm *imm)
          break;
       }
    }
-   sb_printf(b, "}\n");
+   sb_puts(b, "}\n");
 }
 
 static void
@@ -356,7 +390,7 @@ tgsi_print(const struct tgsi_shader *s)
       int indent = 2 * MIN2(level, MAX_INDENT);
       sb_printf(&b, "%3u: %*s", i, indent, "");
       print_insn_body(&b, in);
-      sb_printf(&b, "\n");
+      sb_puts(&b, "\n");
       if (opens_block(in->op))
          level++;
    }
