@@ -4,9 +4,11 @@
  * sanity rules and control-flow targets of tgsi_sanity.c.
  *
  * Dialect on top of Mesa's: a line whose first non-blank character is '#'
- * is a comment; CRLF line ends; removed opcodes with opts->legacy; FLT32
- * "0x3f800000" as a bit pattern with opts->hex_bits; "nan", "inf" and the
- * printer's "nan(0xHHHHHHHH)" in FLT32 immediates.
+ * is a comment (any bytes allowed there); CRLF line ends; removed opcodes
+ * with opts->legacy; FLT32 "0x3f800000" as a bit pattern with
+ * opts->hex_bits; "nan", "inf" and the printer's "nan(0xHHHHHHHH)" in FLT32
+ * immediates. Stricter than Mesa: register indices above 65535, numbers
+ * that overflow, array id 0, and a missing CAL label are errors.
  *
  * Invariants the code relies on: text[len] is NUL and the text holds no
  * other NUL (checked first), so reading one character past any position
@@ -852,7 +854,10 @@ parse_sview_attrs(struct parser *ps, struct tgsi_decl *d)
       int r = match_name(ps, tgsi_return_type_names, TGSI_RET_COUNT);
       if (r < 0)
          fail_expected(ps, "a return type (UNORM, SNORM, SINT, UINT or FLOAT)");
-      /* Missing trailing types repeat the first, as Mesa fills them. */
+      /* Missing trailing types repeat the first, as Mesa fills them. Unlike
+       * Mesa (whose loop ends up copying the first type over all four), a
+       * written list of different types is kept, so tgsi_dump's mixed
+       * lists round-trip. */
       for (unsigned k = i; k < (i ? i + 1 : 4); k++)
          d->ret[k] = (enum tgsi_return_type)r;
    }
@@ -1202,7 +1207,8 @@ parse_imm_value(struct parser *ps, enum tgsi_imm_type t, uint32_t *u)
       u[0] = (uint32_t)v;
       return;
    case TGSI_IMM_INT32:
-      if (!isdigit(peek(ps)) && !((peek(ps) == '-' || peek(ps) == '+') && isdigit((unsigned char)ps->c.p[1])))
+      if (!isdigit(peek(ps)) &&
+          !((peek(ps) == '-' || peek(ps) == '+') && isdigit((unsigned char)ps->c.p[1])))
          fail_expected(ps, "a decimal integer");
       v = parse_u64(ps, true, &neg);
       if (v > (neg ? 0x80000000ull : 0x7fffffffull))
