@@ -321,7 +321,8 @@ const struct tgsi_decl *tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_fi
 
 /* tgsi_parse.c */
 /* Parses one shader. text must be NUL-terminated (len excludes the NUL).
- * Returns NULL on error; diagnostics (errors and warnings) go to diags. */
+ * Returns NULL on error; diagnostics (errors and warnings) go to diags
+ * (may be NULL). Runs tgsi_sanity_check, so insn->target is filled. */
 struct tgsi_shader *tgsi_parse(const char *text, size_t len, const char *filename,
                                const struct tgsi_parse_opts *opts, struct diag_list *diags);
 /* Vertex count of a per-vertex array implied by the stage and properties

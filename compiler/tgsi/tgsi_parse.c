@@ -820,6 +820,10 @@ parse_decl_reg(struct parser *ps, struct tgsi_decl *d)
          fail_at(ps, &b1,
                  "empty '[]' is only allowed for the vertex dimension of GS and "
                  "tessellation inputs and TCS outputs");
+      for (unsigned i = ps->s->nprops; !n && i-- > 0;)
+         if (ps->s->props[i].prop == TGSI_PROP_GS_INPUT_PRIMITIVE)
+            fail_at(ps, &b1, "empty '[]': GS_INPUT_PRIMITIVE %s has no fixed vertex count",
+                    tgsi_primitive_names[ps->s->props[i].value % TGSI_PRIM_COUNT]);
       if (!n)
          fail_at(ps, &b1, "empty '[]' needs PROPERTY GS_INPUT_PRIMITIVE first");
       d->dim = n;
@@ -1397,6 +1401,9 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
            struct diag_list *diags)
 {
    static const struct tgsi_parse_opts defaults;
+   struct diag_list scratch = {0};
+   if (!diags)
+      diags = &scratch; /* the caller only wants a yes or no */
    struct parser *ps = xcalloc(1, sizeof(*ps));
    ps->text = text;
    ps->end = text + len;
@@ -1417,5 +1424,6 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
       tgsi_shader_free(s);
       s = NULL;
    }
+   diag_clear(&scratch);
    return s;
 }

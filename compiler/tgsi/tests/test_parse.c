@@ -1037,6 +1037,11 @@ test_syntax_errors(void)
                 "expected a shader header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP), found "
                 "'PROPERTY'");
    expect_error("FRAGMENT\nEND\n", NULL, 1, 1, "found 'FRAGMENT'");
+   /* No diagnostics list: still a clean yes or no. */
+   struct tgsi_shader *quiet = tgsi_parse("FRAG\nEND\n", 9, NULL, NULL, NULL);
+   CHECK(quiet && !strcmp(quiet->name, "<input>"));
+   tgsi_shader_free(quiet);
+   CHECK(!tgsi_parse("FRAG\nEN\n", 8, NULL, NULL, NULL));
    /* A NUL byte inside the given length. */
    static const char nul[] = "FRAG\nDCL TEMP[0]\nMOV TEMP[0], \0TEMP[0]\nEND\n";
    struct diag_list d = {0};
