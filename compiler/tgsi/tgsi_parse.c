@@ -1396,6 +1396,16 @@ check_bytes(struct parser *ps)
    return false;
 }
 
+/* The only setjmp: nothing here lives across the longjmp but *ps. */
+static bool
+run_parser(struct parser *ps)
+{
+   if (setjmp(ps->fail))
+      return false;
+   parse_shader(ps);
+   return true;
+}
+
 struct tgsi_shader *
 tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi_parse_opts *opts,
            struct diag_list *diags)
@@ -1412,10 +1422,7 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
    ps->opts = opts ? opts : &defaults;
    ps->diags = diags;
    ps->s = tgsi_shader_new(TGSI_STAGE_FRAG, ps->file);
-   if (check_bytes(ps) && !setjmp(ps->fail)) {
-      parse_shader(ps);
-      ps->ok = true;
-   }
+   ps->ok = check_bytes(ps) && run_parser(ps);
    struct tgsi_shader *s = ps->ok ? ps->s : NULL;
    if (!ps->ok)
       tgsi_shader_free(ps->s);
