@@ -4,4 +4,5 @@
  * tools/main.c builds the dispatch table and the --help listing from it.
  */
 /* clang-format off */
+CMD("isa", cmd_isa, "check ISA model files (isa check MODEL...)")
 /* clang-format on */
