@@ -16,6 +16,8 @@
 #include "isa/isa.h"
 #include "util/util.h"
 
+#include <yaml.h>
+
 #define ISA_MAX_BITS   128
 #define ISA_MAX_RANGES 4
 #define ISA_MAX_GUARDS 2
@@ -37,6 +39,7 @@ struct isa_range {
 enum isa_guard_op {
    ISA_GUARD_EQ,
    ISA_GUARD_NE,
+   ISA_GUARD_IS, /* operand field a uses form val (guard values of operand fields are forms) */
 };
 
 /* "a == b" or "a != value": a and b are field indices in the same list. */
@@ -133,6 +136,7 @@ struct isa_mod {
    enum isa_mod_kind kind;
    int enm; /* ISA_MOD_ENUM */
    int32_t max;
+   int32_t def; /* value isa_insn_init() gives it */
    enum isa_role role;
    bool always; /* print even when 0 */
    bool hidden; /* never printed: the assembler infers it from operands */
@@ -168,6 +172,12 @@ struct isa_format {
    struct isa_pos pos;
 };
 
+struct isa_rule {
+   struct isa_guard guard[ISA_MAX_GUARDS];
+   uint8_t nguard;
+   char *reason;
+};
+
 /* Template token of a syntax line. */
 enum isa_tok_kind {
    ISA_TOK_LIT,
@@ -190,7 +200,9 @@ struct isa_layout {
    char **dst, **src; /* default operand field names */
    unsigned ndst, nsrc;
    char *syntax;
-   char *type, *width; /* default operand type / width spec, or NULL */
+   char *type, *width;     /* default operand type / width spec, or NULL */
+   struct isa_rule *rules; /* inherited by every op of the layout */
+   unsigned nrules;
    struct isa_pos pos;
 };
 
@@ -203,12 +215,6 @@ struct isa_slot {
    uint8_t width; /* 0: from width_mod or type */
    int16_t width_mod;
    uint8_t read_delay;
-};
-
-struct isa_rule {
-   struct isa_guard guard[ISA_MAX_GUARDS];
-   uint8_t nguard;
-   char *reason;
 };
 
 struct isa_alias {
@@ -269,6 +275,19 @@ struct isa_bundle {
    struct isa_pos pos;
 };
 
+enum {
+   ISA_OPND_PRINT_NEG,
+   ISA_OPND_PRINT_ABS,
+   ISA_OPND_PRINT_ABS_END,
+   ISA_OPND_PRINT_ABSNEG,
+   ISA_OPND_PRINT_R,
+   ISA_OPND_PRINT_NOT,
+   ISA_OPND_PRINT_SEXT,
+   ISA_OPND_PRINT_LAST,
+   ISA_OPND_PRINT_HI,
+   ISA_OPND_PRINT_COUNT,
+};
+
 struct isa_model {
    char *name, *file;
    char *text; /* the YAML source, for diagnostics with the source line */
@@ -298,9 +317,31 @@ struct isa_model {
    struct isa_wait_rule *wait_rules;
    unsigned nwait_rules;
    struct isa_bundle bundle;
+   /* Operand decorations: index by ISA_OPND_PRINT_*. */
+   char *opnd_print[ISA_OPND_PRINT_COUNT];
    int role_mod[ISA_ROLE_COUNT];
    struct diag_list *diag; /* while loading */
 };
+
+/* The loader's state while one YAML document is read (model.c, model_ops.c). */
+struct isa_ld {
+   struct isa_model *m;
+   yaml_document_t doc;
+   bool failed;
+};
+
+#define MAP_EACH(l, map, k, v)                                                                     \
+   for (yaml_node_pair_t *p_ = (map)->data.mapping.pairs.start;                                    \
+        p_ < (map)->data.mapping.pairs.top; p_++)                                                  \
+      for (yaml_node_t *k = isa_ld_node(l, p_->key), *v = isa_ld_node(l, p_->value); k; k = NULL)
+
+#define SEQ_EACH(l, seq, v)                                                                        \
+   for (yaml_node_item_t *i_ = (seq)->data.sequence.items.start;                                   \
+        i_ < (seq)->data.sequence.items.top; i_++)                                                 \
+      for (yaml_node_t *v = isa_ld_node(l, *i_); v; v = NULL)
+
+/* Index of a name in an array of structs whose first member is the name. */
+#define FIND(arr, n, nm) isa_find_name((arr), (n), sizeof(*(arr)), (nm))
 
 /* Bits of a 128-bit instruction. */
 static inline uint64_t
@@ -333,9 +374,15 @@ isa_mask64(unsigned len)
    return len >= 64 ? ~0ull : (1ull << len) - 1;
 }
 
-/* model.c */
-void isa_error_at(const struct isa_model *m, struct isa_pos pos, const char *fmt, ...)
-    DC_PRINTF(3, 4);
+/* info.c */
+extern const char *const isa_file_kind_names[];
+extern const char *const isa_type_names[];
+extern const char *const isa_sem_names[];
+extern const char *const isa_role_names[];
+extern const char *const isa_hazard_names[];
+extern const char *const isa_sync_names[];
+extern const char *const isa_illegal_names[];
+extern const char *const isa_err_names[];
 uint64_t isa_field_get(const struct isa_field *f, const struct isa_bits *b);
 void isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v);
 uint64_t isa_field_get64(const struct isa_field *f, uint64_t w);
@@ -347,6 +394,50 @@ enum isa_type isa_slot_type(const struct isa_model *m, const struct isa_op *op,
                             const struct isa_slot *s, const int16_t *mods);
 unsigned isa_slot_width(const struct isa_model *m, const struct isa_op *op,
                         const struct isa_slot *s, const int16_t *mods);
+
+/* model.c: the loader's YAML helpers, shared with model_ops.c */
+void isa_error_at(const struct isa_model *m, struct isa_pos pos, const char *fmt, ...)
+    DC_PRINTF(3, 4);
+void isa_ld_err(struct isa_ld *l, const yaml_node_t *n, const char *fmt, ...) DC_PRINTF(3, 4);
+struct isa_pos isa_ld_pos(const yaml_node_t *n);
+yaml_node_t *isa_ld_node(struct isa_ld *l, int i);
+const char *isa_ld_scalar(struct isa_ld *l, yaml_node_t *n, const char *what);
+bool isa_ld_is_map(struct isa_ld *l, yaml_node_t *n, const char *what);
+const char *isa_ld_key(yaml_node_t *k);
+yaml_node_t *isa_ld_get(struct isa_ld *l, yaml_node_t *map, const char *key);
+void isa_ld_check_keys(struct isa_ld *l, yaml_node_t *map, const char *what,
+                       const char *const *keys);
+bool isa_parse_i64(const char *s, int64_t *out);
+bool isa_ld_int(struct isa_ld *l, yaml_node_t *n, const char *what, int64_t lo, int64_t hi,
+                int64_t *out);
+int isa_ld_opt_int(struct isa_ld *l, yaml_node_t *map, const char *key, int64_t lo, int64_t hi,
+                   int def);
+bool isa_ld_opt_bool(struct isa_ld *l, yaml_node_t *map, const char *key, bool def);
+char *isa_ld_opt_str(struct isa_ld *l, yaml_node_t *map, const char *key);
+int isa_find_name(const void *arr, unsigned n, size_t stride, const char *name);
+int isa_lookup_str(const char *const *names, unsigned n, const char *s);
+int isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *const *names,
+                unsigned cnt);
+bool isa_ld_bits(struct isa_ld *l, yaml_node_t *n, unsigned limit, struct isa_field *f);
+void isa_ld_match(struct isa_ld *l, yaml_node_t *map, struct isa_field *fields, unsigned nfields,
+                  unsigned limit, struct isa_bits *mask, struct isa_bits *match, bool fix);
+void isa_ld_ignore(struct isa_ld *l, yaml_node_t *n, unsigned limit, struct isa_bits *ign);
+uint8_t isa_ld_guards(struct isa_ld *l, yaml_node_t *n, struct isa_field *fields, unsigned nfields,
+                      struct isa_guard *g);
+struct isa_field *isa_ld_fields(struct isa_ld *l, yaml_node_t *map, unsigned limit, bool in_operand,
+                                unsigned *out_n);
+struct isa_field *isa_copy_fields(const struct isa_field *f, unsigned n, unsigned extra);
+int isa_field_find(struct isa_field *f, unsigned n, const char *name);
+void isa_free_fields(struct isa_field *f, unsigned n);
+bool isa_ld_fmt(struct isa_ld *l, yaml_node_t *n, const char *s, const char *allowed,
+                struct isa_fmt *f);
+
+/* model_ops.c */
+void isa_ld_layouts(struct isa_ld *l, yaml_node_t *map);
+void isa_ld_ops(struct isa_ld *l, yaml_node_t *map);
+void isa_ld_hazard(struct isa_ld *l, yaml_node_t *v);
+void isa_ld_bundle(struct isa_ld *l, yaml_node_t *v);
+void isa_free_names(char **v, unsigned n);
 
 /* check.c */
 bool isa_check_model(struct isa_model *m);
