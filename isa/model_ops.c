@@ -46,8 +46,8 @@ isa_free_names(char **v, unsigned n)
    free(v);
 }
 
-static const char *const layout_keys[] = {"bits", "match", "ignore", "fields", "dst", "src",
-                                          "type", "width", "syntax", "doc",    NULL};
+static const char *const layout_keys[] = {"bits", "match", "ignore", "fields", "dst",     "src",
+                                          "type", "width", "syntax", "doc",    "illegal", NULL};
 
 void
 isa_ld_layouts(struct isa_ld *l, yaml_node_t *map)
@@ -215,7 +215,11 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
    struct isa_tok *v = xcalloc(cap, sizeof(*v));
    bool group_ok = true, in_group = false;
    for (const char *p = t; *p;) {
-      if (*p == '[' || *p == ']') {
+      if ((*p == '[' || *p == ']') && p[1] == *p) {
+         /* "[[" and "]]" are literal brackets. */
+         v[n++] = (struct isa_tok){ISA_TOK_LIT, -1, xstrndup(p, 1)};
+         p += 2;
+      } else if (*p == '[' || *p == ']') {
          if ((*p == '[') == in_group) {
             isa_ld_err(l, where, "syntax of '%s': unbalanced or nested [ ]", op->key);
             break;
@@ -255,6 +259,10 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
          free(name);
       } else {
          size_t len = strcspn(p, "[]{");
+         if (!len) {
+            isa_ld_err(l, where, "syntax of '%s': stray '%c'", op->key, *p);
+            break;
+         }
          v[n++] = (struct isa_tok){ISA_TOK_LIT, -1, xstrndup(p, len)};
          p += len;
       }
@@ -376,6 +384,11 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
                  op->key, ly->name);
    unsigned nextra = 0;
    struct isa_field *extra = isa_ld_fields(l, isa_ld_get(l, v, "fields"), op->bits, false, &nextra);
+   if ((ly ? ly->nfields : 0) + nextra > ISA_MAX_FIELDS) {
+      isa_ld_err(l, v, "op '%s' has more than %d fields", op->key, ISA_MAX_FIELDS);
+      isa_free_fields(extra, nextra);
+      return;
+   }
    op->fields = isa_copy_fields(ly ? ly->fields : NULL, ly ? ly->nfields : 0, nextra);
    op->nfields = ly ? ly->nfields : 0;
    for (unsigned i = 0; i < nextra; i++) {
