@@ -348,19 +348,34 @@ enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct 
                             struct diag_list *d);
 
 /* delay.c */
+/* Operand slot numbers used by isa_delay(), isa_opnd_count() and
+ * struct isa_insn.illegal_arg: destinations first, then sources. */
+#define ISA_SLOT_DST(i) (i)
+#define ISA_SLOT_SRC(i) (ISA_MAX_DST + (i))
+
 /*
- * The one latency/hazard function. For a producer writing dst slot `dst`
- * and a consumer reading src slot `src` (src < 0: the consumer *writes* a
- * register the producer reads, i.e. the WAR case for slot -src-1 of the
- * producer), returns the required distance in the model's unit (a3xx: issue
- * slots between the two; sm50: stall cycles) and the sync mechanism the
- * consumer needs instead of or besides distance.
+ * The one latency/hazard function, used by the scheduler, by hazard
+ * insertion and by the emulator's timing model. `pslot` is an operand slot
+ * of the earlier instruction, `cslot` one of the later:
+ *   producer dst, consumer src: RAW -- the consumer reads what was written;
+ *   producer src, consumer dst: WAR -- the consumer overwrites a source the
+ *                                      producer may still be reading;
+ *   producer dst, consumer dst: WAW.
+ * If the two operands cannot touch the same register the answer is
+ * {0, ISA_SYNC_NONE}. Otherwise `distance` is the number of instruction
+ * slots the model requires between them (a3xx: delay slots, nops count;
+ * sm50: stall cycles) and `sync` the flag/scoreboard/counter the later
+ * instruction must wait on instead. Everything comes from the model:
+ * class latencies, read_early, read_delay, the hazard parameters.
  */
 struct isa_delay {
-   int distance;       /* required instruction slots/cycles between the two, >= 0 */
-   enum isa_sync sync; /* flag/scoreboard the consumer must wait on, ISA_SYNC_NONE if none */
+   int distance;
+   enum isa_sync sync;
 };
-struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int dst,
-                           const struct isa_insn *consumer, int src);
+struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
+                           const struct isa_insn *consumer, int cslot);
+/* How many consecutive registers operand `slot` covers (write masks,
+ * component counts); 1 for most operands. */
+unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
 
 #endif

@@ -216,6 +216,12 @@ struct isa_slot {
    uint8_t width; /* 0: from width_mod or type */
    int16_t width_mod;
    uint8_t read_delay;
+   /* How many consecutive registers the operand covers: count_n, or the
+    * immediate of slot count_slot, or the highest set bit of modifier
+    * count_mod (a write mask). */
+   uint8_t count_n;
+   int8_t count_slot;
+   int16_t count_mod;
 };
 
 struct isa_alias {
