@@ -721,23 +721,25 @@ ir_mark_invariant(struct ir_shader *sh)
 /* Renumbering                                                          */
 
 static void
-renumber_list(struct ir_list *l, struct ir_instr **nv, unsigned *n)
+renumber_list(struct ir_list *l, struct ir_instr **nv, unsigned *n, bool values)
 {
    for (unsigned i = 0; i < l->n; i++) {
       struct ir_node *nd = l->v[i];
       if (nd->block)
          for (struct ir_instr *in = nd->block->first; in; in = in->next) {
+            if ((in->type != IR_TYPE_NONE) != values)
+               continue;
             in->id = *n;
             nv[(*n)++] = in;
          }
-      renumber_list(&nd->then_list, nv, n);
-      renumber_list(&nd->else_list, nv, n);
-      renumber_list(&nd->body, nv, n);
+      renumber_list(&nd->then_list, nv, n, values);
+      renumber_list(&nd->else_list, nv, n, values);
+      renumber_list(&nd->body, nv, n, values);
    }
 }
 
-/* Numbers the values 0, 1, ... in program order and frees removed
- * instructions. Only call on a valid shader (no use of a removed value). */
+/* Numbers the values 0, 1, ... in program order (instructions without a
+ * result after them) and frees removed instructions. Only call on a valid shader (no use of a removed value). */
 void
 ir_renumber(struct ir_shader *sh)
 {
@@ -746,7 +748,8 @@ ir_renumber(struct ir_shader *sh)
    for (unsigned i = 0; i < sh->nvalues; i++)
       if (sh->values[i])
          sh->values[i]->mark = 0;
-   renumber_list(&sh->body, nv, &n);
+   renumber_list(&sh->body, nv, &n, true);
+   renumber_list(&sh->body, nv, &n, false);
    for (unsigned i = 0; i < n; i++)
       nv[i]->mark = 1;
    for (unsigned i = 0; i < sh->nvalues; i++) {
