@@ -516,6 +516,69 @@ struct opt_pass {
    opt_pass_fn fn;
 };
 
+/* TGSI -> IR translation state (ir_from_tgsi*.c only). A "var" is one
+ * channel of a directly addressed TEMP, OUT or ADDR register, or the
+ * fall-through flag of a SWITCH; defs[var] is its current SSA value. */
+struct xl_array {
+   int32_t id;
+   uint32_t first, slots;
+};
+
+struct xl_snap {
+   struct ir_block *block;
+   struct ir_instr **defs;
+};
+
+struct xl_func;
+
+struct xl_loop {
+   struct xl_loop *outer;
+   struct xl_func *func;
+   bool *written;
+   struct ir_instr **phis;
+   struct ir_node *node;
+   struct xl_snap *conts, *breaks;
+   unsigned nconts, nbreaks, conts_cap, breaks_cap;
+};
+
+struct xl_switch {
+   struct xl_switch *outer;
+   struct xl_loop *loop; /* innermost loop when the switch began */
+   unsigned body_depth;  /* x->depth inside a case body */
+   bool case_broken;
+};
+
+struct xl_func {
+   struct xl_func *outer;
+   struct xl_loop *wrapper; /* the one-trip loop that RET breaks out of */
+   unsigned depth0;
+   unsigned sub; /* BGNSUB index, or ~0u for the main program */
+};
+
+struct xlate {
+   const struct tgsi_shader *ts;
+   struct ir_shader *sh;
+   struct ir_builder b;
+   struct diag_list *diags;
+   bool failed;
+   struct ir_instr **defs;
+   unsigned nvars, ntemps, nouts, naddrs;
+   unsigned out_base, addr_base, sw_base;
+   unsigned *sw_var;  /* by instruction index */
+   int *temp_array;   /* by TEMP index: index into arrays, or -1 */
+   struct xl_array *arrays;
+   unsigned narrays;
+   struct ir_list *list;
+   struct ir_node *parent;
+   bool reachable, stop;
+   unsigned depth;
+   struct xl_loop *loop;
+   struct xl_switch *sw;
+   struct xl_func *func;
+   unsigned call_depth;
+   const struct tgsi_insn *insn; /* being translated */
+};
+
 /* IR evaluator state for one invocation (tests and equivalence checks). */
 #define IR_EVAL_SLOTS 32
 struct ir_eval_env {
@@ -609,6 +672,19 @@ bool ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst);
 /* Translates a parsed TGSI shader; NULL with an "unsupported" or input
  * error in diags when it cannot. */
 struct ir_shader *ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags);
+bool xl_error(struct xlate *x, const char *fmt, ...) DC_PRINTF(2, 3);
+bool xl_unsupported(struct xlate *x, const char *what);
+struct ir_instr *xl_fetch(struct xlate *x, const struct tgsi_src *src, unsigned chan,
+                          enum tgsi_type type);
+struct ir_instr *xl_fetch_raw(struct xlate *x, const struct tgsi_reg *reg, unsigned comp);
+struct ir_instr *xl_zero(struct xlate *x);
+void xl_write(struct xlate *x, const struct tgsi_dst *dst, unsigned chan, struct ir_instr *v);
+void xl_store_outputs(struct xlate *x);
+
+/* ir_from_tgsi_ops.c */
+/* Translates one non-control-flow instruction at the builder's block. */
+bool xl_insn(struct xlate *x, const struct tgsi_insn *in);
+enum tgsi_type xl_src_type(const struct tgsi_insn *in, unsigned k);
 
 /* pass.c */
 extern const struct opt_pass opt_passes[];
