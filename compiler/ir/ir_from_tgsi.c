@@ -57,8 +57,7 @@ bool
 xl_unsupported(struct xlate *x, const char *what)
 {
    const char *op = x->insn ? tgsi_op_info[x->insn->op].name : "?";
-   return xl_error(x, "unsupported: %s%s%s (the optimizing compiler cannot translate it)", op,
-                   what && *what ? ": " : "", what ? what : "");
+   return xl_error(x, "unsupported: %s%s%s", op, what && *what ? " " : "", what ? what : "");
 }
 
 struct ir_instr *
@@ -109,7 +108,7 @@ address(struct xlate *x, const struct tgsi_ind *ind)
 {
    int v = ind->file == TGSI_FILE_ADDR ? var_of(x, ind->file, (int32_t)ind->index, ind->comp) : -1;
    if (v < 0) {
-      xl_unsupported(x, "indirect address not in a declared ADDR register");
+      xl_unsupported(x, "with an indirect address not in a declared ADDR register");
       return xl_zero(x);
    }
    return read_var(x, v);
@@ -123,12 +122,27 @@ temp_array(const struct xlate *x, int32_t index)
    return &x->arrays[x->temp_array[index]];
 }
 
+/* The array an access goes to: by its array id (or the whole-file array)
+ * when indirect, since the literal may be any offset; by index otherwise. */
+static const struct xl_array *
+reg_array(const struct xlate *x, const struct tgsi_reg *reg)
+{
+   if (reg->file != TGSI_FILE_TEMP)
+      return NULL;
+   if (!reg->indirect)
+      return temp_array(x, reg->index);
+   for (unsigned a = 0; a < x->narrays; a++)
+      if (x->arrays[a].id == (x->arrays[0].id == 0 ? 0 : reg->array_id))
+         return &x->arrays[a];
+   return NULL;
+}
+
 static struct ir_instr *
 array_access(struct xlate *x, const struct tgsi_reg *reg, unsigned comp, struct ir_instr *val)
 {
-   const struct xl_array *a = temp_array(x, reg->index);
+   const struct xl_array *a = reg_array(x, reg);
    if (!a) {
-      xl_unsupported(x, "indirect TEMP outside the declared registers");
+      xl_unsupported(x, "with an indirect TEMP outside the declared registers");
       return NULL;
    }
    bool store = val != NULL;
@@ -160,7 +174,7 @@ load_input(struct xlate *x, const struct tgsi_reg *reg, unsigned comp)
 {
    bool pv = per_vertex(x, reg);
    if (reg->indirect && pv && reg->dim_indirect) {
-      xl_unsupported(x, "input indirect in both vertex and index");
+      xl_unsupported(x, "with an input indirect in both vertex and index");
       return xl_zero(x);
    }
    struct ir_instr *in;
@@ -186,7 +200,7 @@ static struct ir_instr *
 load_const(struct xlate *x, const struct tgsi_reg *reg, unsigned comp)
 {
    if (reg->dim_indirect) {
-      xl_unsupported(x, "indirect constant buffer");
+      xl_unsupported(x, "with an indirect constant buffer");
       return xl_zero(x);
    }
    struct ir_instr *in;
@@ -210,7 +224,7 @@ xl_fetch_raw(struct xlate *x, const struct tgsi_reg *reg, unsigned comp)
    int v;
    switch (reg->file) {
    case TGSI_FILE_TEMP:
-      if (temp_array(x, reg->index))
+      if (reg_array(x, reg))
          return array_access(x, reg, comp, NULL);
       if (reg->indirect)
          break;
@@ -262,7 +276,7 @@ xl_fetch(struct xlate *x, const struct tgsi_src *src, unsigned chan, enum tgsi_t
    bool is_float = type == TGSI_TYPE_F || type == TGSI_TYPE_N;
    if (src->abs) {
       if (!is_float) {
-         xl_unsupported(x, "'|x|' on an integer operand");
+         xl_unsupported(x, "with '|x|' on an integer operand");
          return v;
       }
       v = ir_alu1(&x->b, IR_OP_FABS, v);
@@ -281,7 +295,7 @@ xl_write(struct xlate *x, const struct tgsi_dst *dst, unsigned chan, struct ir_i
    case TGSI_FILE_NULL:
       return;
    case TGSI_FILE_TEMP:
-      if (temp_array(x, reg->index)) {
+      if (reg_array(x, reg)) {
          array_access(x, reg, chan, v);
          return;
       }
@@ -385,7 +399,7 @@ scan_writes(struct xlate *x, unsigned start, unsigned end, bool *w, unsigned dep
                      depth + 1);
       for (unsigned d = 0; d < in->ndst; d++) {
          const struct tgsi_dst *dst = &in->dst[d];
-         if (dst->reg.file == TGSI_FILE_TEMP && temp_array(x, dst->reg.index))
+         if (reg_array(x, &dst->reg))
             continue;
          for (unsigned c = 0; c < 4; c++) {
             int v = dst->reg.indirect ? -1 : var_of(x, dst->reg.file, dst->reg.index, c);
@@ -708,7 +722,7 @@ translate_brk(struct xlate *x)
 {
    if (x->sw && x->sw->loop == x->loop) {
       if (x->depth != x->sw->body_depth) {
-         xl_unsupported(x, "BRK inside an IF inside a SWITCH case");
+         xl_unsupported(x, "inside an IF inside a SWITCH case");
          return;
       }
       x->sw->case_broken = true;
@@ -741,7 +755,7 @@ translate_ret(struct xlate *x)
       return;
    }
    if (!f->wrapper || x->loop != f->wrapper) {
-      xl_unsupported(x, "RET inside a loop");
+      xl_unsupported(x, "inside a loop");
       return;
    }
    emit_jump(x, IR_OP_BREAK);
@@ -802,11 +816,11 @@ translate_cal(struct xlate *x, const struct tgsi_insn *in)
    unsigned sub = (unsigned)in->target;
    for (struct xl_func *f = x->func; f; f = f->outer)
       if (f->sub == sub) {
-         xl_unsupported(x, "recursive CAL");
+         xl_unsupported(x, "that recurses");
          return;
       }
    if (x->call_depth > 32) {
-      xl_unsupported(x, "CAL nested more than 32 deep");
+      xl_unsupported(x, "nested more than 32 deep");
       return;
    }
    x->call_depth++;
@@ -851,7 +865,7 @@ translate_range(struct xlate *x, unsigned start, unsigned end)
          break;
       case TGSI_OP_END:
          if (x->depth || x->func->outer)
-            xl_unsupported(x, "END inside control flow or a subroutine");
+            xl_unsupported(x, "inside control flow or a subroutine");
          x->stop = true;
          break;
       case TGSI_OP_ELSE:
@@ -923,7 +937,8 @@ find_arrays(struct xlate *x)
       const struct tgsi_insn *in = &ts->insns[i];
       for (unsigned k = 0; k < in->ndst + in->nsrc; k++) {
          const struct tgsi_reg *r = k < in->ndst ? &in->dst[k].reg : &in->src[k - in->ndst].reg;
-         if (r->file != TGSI_FILE_TEMP || !r->indirect)
+         if (r->file != TGSI_FILE_TEMP || !r->indirect ||
+             (x->narrays && x->arrays[0].id == 0))
             continue;
          uint32_t first = 0, last = x->ntemps ? x->ntemps - 1 : 0;
          int32_t id = 0;

@@ -11,15 +11,13 @@
  * (a < 0) ? b : c with an ordered compare (-0 and NaN pick c).
  *
  * 64-bit ops work on channel pairs (xy, zw): the pair's two words are
- * packed into one L value, and the result is unpacked back. F2D/I2D/U2D
- * take src.x for xy and src.y for zw; D2F/D2I/D2U write the first written
- * channel from src.xy and the second from src.zw.
+ * packed into one L value and the result unpacked back, with the golden
+ * interpreter's channel rules (see wide() and its tables).
  *
  * Unsupported (a clear error, never a guess): subgroup and helper-lane
  * ops, CLOCK, FBFETCH, image and buffer size queries, gathers other than
  * TG4 with a constant component, PK2US/PK4B/PK4UB and their unpacks,
- * NRM/NRM4, 64-bit compares, shifts, LDEXP and 64<->32 integer
- * conversions, atomics writing more than .x, indirect resources.
+ * NRM/NRM4, indirect resources, LOAD from a constant buffer.
  */
 #include "compiler/ir/ir.h"
 
@@ -169,9 +167,13 @@ comp(struct xlate *x, const struct tgsi_insn *in, const struct comp_op *o, unsig
 static struct ir_instr *
 dot(struct xlate *x, const struct tgsi_insn *in, unsigned n)
 {
-   struct ir_instr *t = alu2(x, IR_OP_FMUL, S(x, in, 0, 0), S(x, in, 1, 0));
-   for (unsigned c = 1; c < n; c++)
-      t = alu3(x, IR_OP_FMAD, S(x, in, 0, c), S(x, in, 1, c), t);
+   struct ir_instr *a = S(x, in, 0, 0), *b = S(x, in, 1, 0);
+   struct ir_instr *t = alu2(x, IR_OP_FMUL, a, b);
+   for (unsigned c = 1; c < n; c++) {
+      a = S(x, in, 0, c);
+      b = S(x, in, 1, c);
+      t = alu3(x, IR_OP_FMAD, a, b, t);
+   }
    return t;
 }
 
@@ -190,8 +192,9 @@ lit(struct xlate *x, const struct tgsi_insn *in, struct chans *r, uint8_t mask)
    if (mask & 2)
       r->v[1] = alu2(x, IR_OP_FMAX, S(x, in, 0, 0), zero);
    if (mask & 4) {
-      struct ir_instr *w = alu2(x, IR_OP_FMAX, S(x, in, 0, 3), imm(x, 0xc3000000u)); /* -128 */
-      w = alu2(x, IR_OP_FMIN, w, imm(x, 0x43000000u));                               /* 128 */
+      struct ir_instr *w = S(x, in, 0, 3);
+      w = alu2(x, IR_OP_FMAX, w, imm(x, 0xc3000000u)); /* -128 */
+      w = alu2(x, IR_OP_FMIN, w, imm(x, 0x43000000u)); /* 128 */
       struct ir_instr *p = alu2(x, IR_OP_FPOW, alu2(x, IR_OP_FMAX, S(x, in, 0, 1), zero), w);
       struct ir_instr *pos = alu2(x, IR_OP_FLT, zero, S(x, in, 0, 0));
       r->v[2] = alu3(x, IR_OP_BCSEL, pos, p, zero);
@@ -223,8 +226,11 @@ cross(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
    static const unsigned a[3] = {1, 2, 0}, b[3] = {2, 0, 1};
    for (unsigned c = 0; c < 3; c++) {
-      struct ir_instr *p = alu2(x, IR_OP_FMUL, S(x, in, 0, a[c]), S(x, in, 1, b[c]));
-      struct ir_instr *q = alu2(x, IR_OP_FMUL, S(x, in, 0, b[c]), S(x, in, 1, a[c]));
+      struct ir_instr *s0 = S(x, in, 0, a[c]), *s1 = S(x, in, 1, b[c]);
+      struct ir_instr *p = alu2(x, IR_OP_FMUL, s0, s1);
+      s0 = S(x, in, 0, b[c]);
+      s1 = S(x, in, 1, a[c]);
+      struct ir_instr *q = alu2(x, IR_OP_FMUL, s0, s1);
       r->v[c] = fsub(x, p, q);
    }
    r->v[3] = imm(x, F_ONE);
@@ -240,7 +246,8 @@ kill_if(struct xlate *x, const struct tgsi_insn *in)
          seen |= in->src[0].swz[k] == in->src[0].swz[c];
       if (seen)
          continue;
-      struct ir_instr *lt = alu2(x, IR_OP_FLT, S(x, in, 0, c), imm(x, 0));
+      struct ir_instr *v = S(x, in, 0, c);
+      struct ir_instr *lt = alu2(x, IR_OP_FLT, v, imm(x, 0));
       any = any ? alu2(x, IR_OP_IOR, any, lt) : lt;
    }
    ir_build(&x->b, IR_OP_KILL_IF, 1, &any);
@@ -263,7 +270,7 @@ emit(struct xlate *x, const struct tgsi_insn *in)
 {
    uint32_t stream;
    if (!const_operand(x, &in->src[0], &stream))
-      return xl_unsupported(x, "stream operand not an immediate");
+      return xl_unsupported(x, "with a stream operand that is not an immediate");
    if (in->op == TGSI_OP_EMIT)
       xl_store_outputs(x);
    struct ir_instr *e =
@@ -277,7 +284,7 @@ interp(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
    const struct tgsi_src *s = &in->src[0];
    if (s->reg.file != TGSI_FILE_IN || s->reg.indirect || s->reg.has_dim)
-      return xl_unsupported(x, "interpolating something other than a direct input");
+      return xl_unsupported(x, "of something other than a direct input");
    for (unsigned c = 0; c < 4; c++) {
       if (!(in->dst[0].mask & (1u << c)))
          continue;
@@ -369,7 +376,7 @@ static bool
 resource_index(struct xlate *x, const struct tgsi_src *s, enum tgsi_file want, int32_t *idx)
 {
    if (s->reg.file != want || s->reg.indirect || s->reg.index < 0)
-      return xl_unsupported(x, "indirect or unexpected sampler/resource operand");
+      return xl_unsupported(x, "with an indirect or unexpected sampler/resource operand");
    *idx = s->reg.index;
    return true;
 }
@@ -437,7 +444,7 @@ tex_classic(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t
    if (op == TGSI_OP_TG4) {
       uint32_t gc;
       if (!const_operand(x, &in->src[1], &gc) || gc > 3)
-         return xl_unsupported(x, "gather component not a constant 0..3");
+         return xl_unsupported(x, "with a gather component that is not a constant 0..3");
       *gcomp = (int32_t)gc;
    }
    tex_offsets(x, in, t, deriv_count(tg));
@@ -454,7 +461,7 @@ tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t 
       return false;
    const struct tgsi_decl *d = tgsi_find_decl(x->ts, TGSI_FILE_SVIEW, (uint32_t)*res);
    if (!d)
-      return xl_unsupported(x, "SVIEW not declared");
+      return xl_unsupported(x, "with an undeclared SVIEW");
    *target = d->target;
    bool fetch = op == TGSI_OP_SAMPLE_I;
    *samp = 0;
@@ -561,7 +568,7 @@ load_store(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    const struct tgsi_reg *rr = store ? &in->dst[0].reg : &in->src[0].reg;
    unsigned ak = store ? 0 : 1, vk = store ? 1 : 0;
    if (rr->indirect || rr->index < 0)
-      return xl_unsupported(x, "indirect resource");
+      return xl_unsupported(x, "with an indirect resource");
    if (rr->file == TGSI_FILE_IMAGE) {
       int32_t target = image_target(x, in, rr->index);
       struct ir_instr *s[8];
@@ -584,12 +591,14 @@ load_store(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    }
    enum ir_op op = mem_op(rr->file, store);
    if (op == IR_OP_COUNT)
-      return xl_unsupported(x, "memory access outside BUFFER, MEMORY and IMAGE");
+      return xl_unsupported(x, "on a file other than BUFFER, MEMORY and IMAGE");
    struct ir_instr *base = S(x, in, ak, 0);
    for (unsigned c = 0; c < 4; c++) {
       if (!(in->dst[0].mask & (1u << c)))
          continue;
-      struct ir_instr *s[2] = {byte_address(x, base, c), store ? S(x, in, vk, c) : NULL};
+      struct ir_instr *s[2];
+      s[0] = byte_address(x, base, c);
+      s[1] = store ? S(x, in, vk, c) : NULL;
       struct ir_instr *m = ir_build(&x->b, op, store ? 2 : 1, s);
       m->res = rr->index;
       if (!store)
@@ -616,9 +625,7 @@ atomic(struct xlate *x, const struct tgsi_insn *in, enum ir_aop aop, struct chan
 {
    const struct tgsi_reg *rr = &in->src[0].reg;
    if (rr->indirect || rr->index < 0)
-      return xl_unsupported(x, "indirect resource");
-   if (in->dst[0].mask != 1)
-      return xl_unsupported(x, "atomic writing more than .x");
+      return xl_unsupported(x, "with an indirect resource");
    struct ir_instr *s[8];
    unsigned n = 0;
    int32_t space, target = IR_NONE;
@@ -631,7 +638,7 @@ atomic(struct xlate *x, const struct tgsi_insn *in, enum ir_aop aop, struct chan
       space = rr->file == TGSI_FILE_BUFFER ? IR_SPACE_buffer : IR_SPACE_shared;
       s[n++] = S(x, in, 1, 0);
    } else {
-      return xl_unsupported(x, "atomic outside BUFFER, MEMORY and IMAGE");
+      return xl_unsupported(x, "on a file other than BUFFER, MEMORY and IMAGE");
    }
    s[n++] = S(x, in, 2, 0);
    if (aop == IR_AOP_cas)
@@ -641,13 +648,15 @@ atomic(struct xlate *x, const struct tgsi_insn *in, enum ir_aop aop, struct chan
    a->aop = aop;
    a->res = rr->index;
    a->target = target;
-   r->v[0] = a;
+   for (unsigned c = 0; c < 4; c++)
+      r->v[c] = a; /* one operation from the .x operands, in every written channel */
    return true;
 }
 
 /* ------------------------------------------------------------------ */
 /* 64-bit                                                               */
 
+/* 64 -> 64 per pair, 64 x 64 -> 64, 64 x 64 x 64 -> 64 */
 static const struct comp_op pair_ops[] = {
    {TGSI_OP_DADD, IR_OP_DADD, false},     {TGSI_OP_DMUL, IR_OP_DMUL, false},
    {TGSI_OP_DFMA, IR_OP_DFMA, false},     {TGSI_OP_DDIV, IR_OP_DDIV, false},
@@ -664,7 +673,41 @@ static const struct comp_op pair_ops[] = {
    {TGSI_OP_I64MAX, IR_OP_IMAX64, false}, {TGSI_OP_U64MAX, IR_OP_UMAX64, false},
    {TGSI_OP_I64DIV, IR_OP_IDIV64, false}, {TGSI_OP_U64DIV, IR_OP_UDIV64, false},
    {TGSI_OP_I64MOD, IR_OP_IMOD64, false}, {TGSI_OP_U64MOD, IR_OP_UMOD64, false},
+   {TGSI_OP_D2I64, IR_OP_D2I64, false},   {TGSI_OP_D2U64, IR_OP_D2U64, false},
+   {TGSI_OP_I642D, IR_OP_I642D, false},   {TGSI_OP_U642D, IR_OP_U642D, false},
    {TGSI_OP_DMAD, IR_OP_COUNT, false},
+};
+
+/* 64 x 64 -> 32-bit mask, in the first written channel of the pair */
+static const struct comp_op cmp64_ops[] = {
+   {TGSI_OP_DSLT, IR_OP_DLT, false},     {TGSI_OP_DSGE, IR_OP_DGE, false},
+   {TGSI_OP_DSEQ, IR_OP_DEQ, false},     {TGSI_OP_DSNE, IR_OP_DNE, false},
+   {TGSI_OP_U64SEQ, IR_OP_IEQ64, false}, {TGSI_OP_U64SNE, IR_OP_INE64, false},
+   {TGSI_OP_I64SLT, IR_OP_ILT64, false}, {TGSI_OP_U64SLT, IR_OP_ULT64, false},
+   {TGSI_OP_I64SGE, IR_OP_IGE64, false}, {TGSI_OP_U64SGE, IR_OP_UGE64, false},
+};
+
+/* 64 x 32 -> 64: the 32-bit operand is src1.x for xy, src1.z for zw */
+static const struct comp_op shift64_ops[] = {
+   {TGSI_OP_U64SHL, IR_OP_ISHL64, false},
+   {TGSI_OP_I64SHR, IR_OP_ISHR64, false},
+   {TGSI_OP_U64SHR, IR_OP_USHR64, false},
+   {TGSI_OP_DLDEXP, IR_OP_DLDEXP, false},
+};
+
+/* 32 -> 64 (src.x for xy, src.y for zw, only for fully written pairs) */
+static const struct comp_op widen_ops[] = {
+   {TGSI_OP_F2D, IR_OP_F2D, false},      {TGSI_OP_I2D, IR_OP_I2D, false},
+   {TGSI_OP_U2D, IR_OP_U2D, false},      {TGSI_OP_F2I64, IR_OP_F2I64, false},
+   {TGSI_OP_F2U64, IR_OP_F2U64, false},  {TGSI_OP_U2I64, IR_OP_U2U64, false},
+   {TGSI_OP_I2I64, IR_OP_I2I64, false},
+};
+
+/* 64 -> 32 (first written channel from xy, second from zw) */
+static const struct comp_op narrow_ops[] = {
+   {TGSI_OP_D2F, IR_OP_D2F, false},     {TGSI_OP_D2I, IR_OP_D2I, false},
+   {TGSI_OP_D2U, IR_OP_D2U, false},     {TGSI_OP_U642F, IR_OP_U642F, false},
+   {TGSI_OP_I642F, IR_OP_I642F, false},
 };
 
 static struct ir_instr *
@@ -675,69 +718,89 @@ S64(struct xlate *x, const struct tgsi_insn *in, unsigned k, unsigned pair)
    struct ir_instr *hi = xl_fetch_raw(x, &s->reg, s->swz[2 * pair + 1] & 3);
    struct ir_instr *v = alu2(x, IR_OP_PACK64, lo, hi);
    bool dbl = tgsi_op_info[in->op].type == TGSI_TYPE_D;
-   if (s->abs) {
-      if (!dbl)
-         xl_unsupported(x, "'|x|' on an integer operand");
-      v = alu1(x, IR_OP_DABS, v);
-   }
+   if (s->abs)
+      v = alu1(x, dbl ? IR_OP_DABS : IR_OP_IABS64, v);
    if (s->neg)
       v = alu1(x, dbl ? IR_OP_DNEG : IR_OP_INEG64, v);
    return v;
 }
 
-static bool
-pair_op(struct xlate *x, const struct tgsi_insn *in, const struct comp_op *o, struct chans *r)
+static void
+unpack_pair(struct xlate *x, struct ir_instr *v, unsigned p, struct chans *r)
 {
-   for (unsigned p = 0; p < 2; p++) {
-      if (!(in->dst[0].mask & (3u << (2 * p))))
-         continue;
-      struct ir_instr *s[3], *v;
-      unsigned n = in->nsrc;
-      for (unsigned k = 0; k < n; k++)
-         s[k] = S64(x, in, k, p);
-      if (o->op == IR_OP_COUNT) /* DMAD: rounded after the multiply and the add */
-         v = alu2(x, IR_OP_DADD, alu2(x, IR_OP_DMUL, s[0], s[1]), s[2]);
-      else
-         v = ir_build(&x->b, o->op, n, s);
-      r->v[2 * p] = alu1(x, IR_OP_UNPACK64_LO, v);
-      r->v[2 * p + 1] = alu1(x, IR_OP_UNPACK64_HI, v);
-   }
-   return true;
+   r->v[2 * p] = alu1(x, IR_OP_UNPACK64_LO, v);
+   r->v[2 * p + 1] = alu1(x, IR_OP_UNPACK64_HI, v);
 }
 
 static bool
-convert64(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
+wide(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
-   enum ir_op op;
-   bool widen = true;
-   switch (in->op) {
-   case TGSI_OP_F2D: op = IR_OP_F2D; break;
-   case TGSI_OP_I2D: op = IR_OP_I2D; break;
-   case TGSI_OP_U2D: op = IR_OP_U2D; break;
-   case TGSI_OP_D2F: op = IR_OP_D2F; widen = false; break;
-   case TGSI_OP_D2I: op = IR_OP_D2I; widen = false; break;
-   case TGSI_OP_D2U: op = IR_OP_D2U; widen = false; break;
-   default: return false;
-   }
-   if (widen) {
-      for (unsigned p = 0; p < 2; p++) {
-         if (!(in->dst[0].mask & (3u << (2 * p))))
-            continue;
-         struct ir_instr *v = alu1(x, op, S(x, in, 0, p));
-         r->v[2 * p] = alu1(x, IR_OP_UNPACK64_LO, v);
-         r->v[2 * p + 1] = alu1(x, IR_OP_UNPACK64_HI, v);
-      }
+   const struct comp_op *o;
+   uint8_t m = in->dst[0].mask;
+   if ((o = find_op(narrow_ops, ARRAY_SIZE(narrow_ops), in->op))) {
+      unsigned p = 0;
+      for (unsigned c = 0; c < 4 && p < 2; c++)
+         if (m & (1u << c))
+            r->v[c] = alu1(x, o->op, S64(x, in, 0, p++));
       return true;
    }
-   unsigned p = 0;
-   for (unsigned c = 0; c < 4 && p < 2; c++)
-      if (in->dst[0].mask & (1u << c))
-         r->v[c] = alu1(x, op, S64(x, in, 0, p++));
+   for (unsigned p = 0; p < 2; p++) {
+      uint8_t pm = (m >> (2 * p)) & 3;
+      if (!pm)
+         continue;
+      struct ir_instr *s[3], *v;
+      if ((o = find_op(widen_ops, ARRAY_SIZE(widen_ops), in->op))) {
+         if (pm == 3)
+            unpack_pair(x, alu1(x, o->op, S(x, in, 0, p)), p, r);
+      } else if ((o = find_op(cmp64_ops, ARRAY_SIZE(cmp64_ops), in->op))) {
+         s[0] = S64(x, in, 0, p);
+         s[1] = S64(x, in, 1, p);
+         r->v[2 * p + (pm & 1 ? 0 : 1)] = alu2(x, o->op, s[0], s[1]);
+      } else if ((o = find_op(shift64_ops, ARRAY_SIZE(shift64_ops), in->op))) {
+         s[0] = S64(x, in, 0, p);
+         s[1] = xl_fetch(x, &in->src[1], 2 * p, TGSI_TYPE_I);
+         unpack_pair(x, alu2(x, o->op, s[0], s[1]), p, r);
+      } else if ((o = find_op(pair_ops, ARRAY_SIZE(pair_ops), in->op))) {
+         for (unsigned k = 0; k < in->nsrc; k++)
+            s[k] = S64(x, in, k, p);
+         if (o->op == IR_OP_COUNT) { /* DMAD: rounded after the multiply and the add */
+            v = alu2(x, IR_OP_DMUL, s[0], s[1]);
+            v = alu2(x, IR_OP_DADD, v, s[2]);
+         }
+         else
+            v = ir_build(&x->b, o->op, in->nsrc, s);
+         unpack_pair(x, v, p, r);
+      } else {
+         return false;
+      }
+   }
    return true;
 }
 
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                             */
+
+/* LRP, CMP, UMAD, SUB and CLAMP for one channel. Sources are fetched in
+ * order, one statement each, so the IR does not depend on the C
+ * compiler's order of evaluating arguments. */
+static struct ir_instr *
+three_way(struct xlate *x, const struct tgsi_insn *in, unsigned c)
+{
+   struct ir_instr *a = S(x, in, 0, c), *b = S(x, in, 1, c);
+   struct ir_instr *d = in->nsrc > 2 ? S(x, in, 2, c) : NULL;
+   switch (in->op) {
+   case TGSI_OP_LRP: /* a * (b - c) + c */
+      return alu3(x, IR_OP_FMAD, a, fsub(x, b, d), d);
+   case TGSI_OP_CMP: /* a < 0 ? b : c */
+      return alu3(x, IR_OP_BCSEL, alu2(x, IR_OP_FLT, a, imm(x, 0)), b, d);
+   case TGSI_OP_UMAD:
+      return alu2(x, IR_OP_IADD, alu2(x, IR_OP_IMUL, a, b), d);
+   case TGSI_OP_SUB:
+      return fsub(x, a, b);
+   default: /* CLAMP */
+      return alu2(x, IR_OP_FMIN, alu2(x, IR_OP_FMAX, a, b), d);
+   }
+}
 
 static bool
 special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
@@ -772,39 +835,21 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       t = dot(x, in, in->op == TGSI_OP_DP2 ? 2 : in->op == TGSI_OP_DP3 ? 3 : 4);
       break;
    case TGSI_OP_DPH:
-      t = alu2(x, IR_OP_FADD, dot(x, in, 3), S(x, in, 1, 3));
+      t = dot(x, in, 3);
+      t = alu2(x, IR_OP_FADD, t, S(x, in, 1, 3));
       break;
    case TGSI_OP_PK2H:
-      t = alu2(x, IR_OP_PACK_HALF, S(x, in, 0, 0), S(x, in, 0, 1));
+      t = S(x, in, 0, 0);
+      t = alu2(x, IR_OP_PACK_HALF, t, S(x, in, 0, 1));
       break;
    case TGSI_OP_LRP:
-      for (unsigned c = 0; c < 4; c++)
-         if (m & (1u << c))
-            r->v[c] = alu3(x, IR_OP_FMAD, S(x, in, 0, c),
-                           fsub(x, S(x, in, 1, c), S(x, in, 2, c)), S(x, in, 2, c));
-      return true;
    case TGSI_OP_CMP:
-      for (unsigned c = 0; c < 4; c++)
-         if (m & (1u << c))
-            r->v[c] = alu3(x, IR_OP_BCSEL, alu2(x, IR_OP_FLT, S(x, in, 0, c), imm(x, 0)),
-                           S(x, in, 1, c), S(x, in, 2, c));
-      return true;
    case TGSI_OP_UMAD:
-      for (unsigned c = 0; c < 4; c++)
-         if (m & (1u << c))
-            r->v[c] = alu2(x, IR_OP_IADD, alu2(x, IR_OP_IMUL, S(x, in, 0, c), S(x, in, 1, c)),
-                           S(x, in, 2, c));
-      return true;
    case TGSI_OP_SUB:
-      for (unsigned c = 0; c < 4; c++)
-         if (m & (1u << c))
-            r->v[c] = fsub(x, S(x, in, 0, c), S(x, in, 1, c));
-      return true;
    case TGSI_OP_CLAMP:
       for (unsigned c = 0; c < 4; c++)
          if (m & (1u << c))
-            r->v[c] = alu2(x, IR_OP_FMIN, alu2(x, IR_OP_FMAX, S(x, in, 0, c), S(x, in, 1, c)),
-                           S(x, in, 2, c));
+            r->v[c] = three_way(x, in, c);
       return true;
    case TGSI_OP_ARL:
    case TGSI_OP_ARR:
@@ -830,7 +875,8 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       return true;
    case TGSI_OP_DST:
       r->v[0] = imm(x, F_ONE);
-      r->v[1] = alu2(x, IR_OP_FMUL, S(x, in, 0, 1), S(x, in, 1, 1));
+      t = S(x, in, 0, 1);
+      r->v[1] = alu2(x, IR_OP_FMUL, t, S(x, in, 1, 1));
       r->v[2] = S(x, in, 0, 2);
       r->v[3] = S(x, in, 1, 3);
       return true;
@@ -867,14 +913,11 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
             return xl_unsupported(x, NULL);
          return texture(x, in, r);
       }
-      if (convert64(x, in, r))
+      if (in->op >= TGSI_OP_F2D && tgsi_op_info[in->op].type != TGSI_TYPE_F &&
+          in->sat)
+         return xl_unsupported(x, "with _SAT on a 64-bit result");
+      if (wide(x, in, r))
          return true;
-      const struct comp_op *o = find_op(pair_ops, ARRAY_SIZE(pair_ops), in->op);
-      if (o) {
-         if (in->sat)
-            return xl_unsupported(x, "_SAT on a 64-bit result");
-         return pair_op(x, in, o, r);
-      }
       return xl_unsupported(x, NULL);
    }
    for (unsigned c = 0; c < 4; c++)
