@@ -5,4 +5,7 @@
  */
 /* clang-format off */
 CMD("tgsi", cmd_tgsi, "parse TGSI files and print them in canonical form (or --check)")
+CMD("isa", cmd_isa, "check ISA model files (isa check MODEL...)")
+CMD("as", cmd_as, "assemble for an ISA model (as MODEL FILE.s [-o FILE.bin])")
+CMD("dis", cmd_dis, "disassemble for an ISA model (dis MODEL FILE.bin | --hex W...)")
 /* clang-format on */
