@@ -705,6 +705,8 @@ struct ir_instr *opt_imm_before(struct ir_shader *sh, struct ir_instr *pos, uint
 
 /* compiler/opt/opt_*.c: one pass each */
 bool opt_copyprop(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_constfold(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_fold_op(enum ir_op op, const uint32_t *src, uint32_t *dst);
 bool opt_dce(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);

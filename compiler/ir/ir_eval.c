@@ -2,11 +2,14 @@
  * A small IR interpreter for one invocation: the tests use it to check
  * that a pass or the TGSI translation keeps the meaning of a shader.
  *
- * The meaning of each op is the one ir.h states (TGSI's, as tgsi_exec
- * computes it on x86-64). Float ops are written one rounding per statement
- * so that the C compiler cannot contract them. Textures, memory, vertex
- * emission and derivatives need more than one lane or a resource: the
- * interpreter refuses them.
+ * A 32-bit op that isa/sem.h models is computed by sem.h, through the
+ * constant folder's mapping (opt_fold_op): that is what the target
+ * computes, and where the IR leaves a result to the target (saturating
+ * conversions, fmin of +-0, NaN bits) it is the answer a pass must keep.
+ * The other ops follow ir.h (TGSI's meaning as tgsi_exec computes it), one
+ * rounding per statement so the C compiler cannot contract them. Textures,
+ * memory, vertex emission and derivatives need more than one lane or a
+ * resource: the interpreter refuses them.
  */
 #include "compiler/ir/ir.h"
 
@@ -411,6 +414,11 @@ ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst)
       s[i] = src[i];
    if (op == IR_OP_MOV) {
       *dst = s[0];
+      return true;
+   }
+   uint32_t w[4] = {(uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], (uint32_t)s[3]}, r;
+   if (ir_op_info[op].dst == IR_TC_W && ir_op_info[op].src == IR_TC_W && opt_fold_op(op, w, &r)) {
+      *dst = r;
       return true;
    }
    return eval_float(op, s, dst) || eval_cmp(op, s, dst) || eval_int(op, s, dst) ||

@@ -18,6 +18,7 @@
 
 const struct opt_pass opt_passes[] = {
    {"copyprop", opt_copyprop},
+   {"constfold", opt_constfold},
    {"algebraic", opt_algebraic},
    {"cse", opt_cse},
    {"dce", opt_dce},
@@ -180,7 +181,7 @@ check_names(struct opt_ctx *ctx, const char *list, const char *what, bool allow_
       size_t k = strcspn(p, ",");
       if (!find_pass(p, k) && !(allow_all && k == 3 && !strncmp(p, "all", 3))) {
          diag_add(ctx->diags, DIAG_ERROR, "options", 0, 0, NULL,
-                  "%s: unknown pass '%.*s' (passes: copyprop, algebraic, cse, dce, fuse)", what,
+                  "%s: unknown pass '%.*s' (passes: copyprop, constfold, algebraic, cse, dce, fuse)", what,
                   (int)k, p);
          return false;
       }
@@ -231,6 +232,7 @@ pipeline(struct ir_shader *sh, struct opt_ctx *ctx)
    for (int round = 0; round < 16 && !ctx->failed; round++) {
       bool progress = false;
       progress |= run(sh, ctx, "copyprop");
+      progress |= run(sh, ctx, "constfold");
       progress |= run(sh, ctx, "algebraic");
       progress |= run(sh, ctx, "cse");
       progress |= run(sh, ctx, "dce");
