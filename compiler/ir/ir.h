@@ -589,6 +589,10 @@ struct ir_eval_env {
    uint8_t written[IR_EVAL_SLOTS]; /* channel mask per output slot */
    bool killed;
    unsigned long long steps, max_steps; /* max_steps 0 = 1e6 */
+   /* Textures, images, buffers, shared memory, derivatives and per-vertex
+    * inputs become fixed functions of their operands (loads ignore stores),
+    * so two versions of a shader can be compared without resources. */
+   bool fake_resources;
 };
 
 /* ------------------------------------------------------------------ */

@@ -440,6 +440,7 @@ struct eval {
    struct ir_eval_env *env;
    struct diag_list *diags;
    uint64_t *val;
+   uint32_t (*v4)[4]; /* V4 values (fake textures) */
    uint32_t **arrays; /* by index in sh->arrays */
    const struct ir_block *prev;
 };
@@ -484,6 +485,65 @@ constant(struct eval *e, int32_t buf, int64_t slot, int32_t comp)
    return e->env->consts[buf][slot][comp];
 }
 
+/* A fixed function of an instruction's fields and source values. */
+static uint64_t
+fake_value(const struct ir_instr *in, const uint64_t *s, unsigned comp)
+{
+   uint64_t h = hash64(&in->op, sizeof(in->op), comp);
+   int32_t f[4] = {in->res, in->slot, in->kind, in->aop};
+   h = hash64(f, sizeof(f), h);
+   for (unsigned i = 0; i < in->nsrc && i < 4; i++)
+      h = hash64(&s[i], sizeof(s[i]), h);
+   /* a small float, so later arithmetic stays ordinary */
+   return fui((float)(h % 2001) / 64.0f - 15.0f);
+}
+
+static enum flow
+exec_fake(struct eval *e, const struct ir_instr *in, const uint64_t *s, uint64_t *d)
+{
+   switch (in->op) {
+   case IR_OP_TEX:
+   case IR_OP_IMAGE_LOAD: {
+      uint64_t all[IR_TEX_MAX_SRC + 1] = {0};
+      for (unsigned i = 0; i < in->nsrc && i < IR_TEX_MAX_SRC; i++)
+         all[i] = e->val[in->src[i]->id];
+      uint64_t h = hash64(all, sizeof(all), 0);
+      for (unsigned c = 0; c < 4; c++)
+         e->v4[in->id][c] = (uint32_t)fake_value(in, &h, c);
+      return FLOW_NEXT;
+   }
+   case IR_OP_EXTRACT:
+      *d = e->v4[in->src[0]->id][in->comp & 3];
+      return FLOW_NEXT;
+   case IR_OP_LOAD_INPUT:
+   case IR_OP_LOAD_INPUT_IND:
+   case IR_OP_LOAD_INPUT_VIND:
+      if (in->vtx == IR_NONE && in->op != IR_OP_LOAD_INPUT_VIND)
+         return FLOW_ERROR; /* not fake: the caller handles it */
+      /* fall through */
+   case IR_OP_DDX:
+   case IR_OP_DDY:
+   case IR_OP_DDX_FINE:
+   case IR_OP_DDY_FINE:
+   case IR_OP_INTERP_CENTROID:
+   case IR_OP_INTERP_SAMPLE:
+   case IR_OP_INTERP_OFFSET:
+   case IR_OP_LOAD_BUFFER:
+   case IR_OP_LOAD_SHARED:
+   case IR_OP_ATOMIC:
+      *d = (uint32_t)fake_value(in, s, (unsigned)in->vtx);
+      return FLOW_NEXT;
+   case IR_OP_STORE_BUFFER:
+   case IR_OP_STORE_SHARED:
+   case IR_OP_IMAGE_STORE:
+   case IR_OP_EMIT:
+   case IR_OP_END_PRIM:
+      return FLOW_NEXT;
+   default:
+      return FLOW_ERROR;
+   }
+}
+
 static enum flow
 exec_instr(struct eval *e, const struct ir_instr *in)
 {
@@ -492,6 +552,8 @@ exec_instr(struct eval *e, const struct ir_instr *in)
       s[i] = e->val[in->src[i]->id];
    uint64_t *d = &e->val[in->id];
    uint32_t *cell;
+   if (e->env->fake_resources && exec_fake(e, in, s, d) == FLOW_NEXT)
+      return FLOW_NEXT;
    switch (in->op) {
    case IR_OP_IMM: *d = in->imm; return FLOW_NEXT;
    case IR_OP_LOAD_INPUT:
@@ -609,10 +671,11 @@ exec_list(struct eval *e, const struct ir_list *l)
 bool
 ir_eval(const struct ir_shader *sh, struct ir_eval_env *env, struct diag_list *diags)
 {
-   struct eval e = {sh, env, diags, NULL, NULL, NULL};
+   struct eval e = {sh, env, diags, NULL, NULL, NULL, NULL};
    if (!env->max_steps)
       env->max_steps = 1000000;
    e.val = xcalloc(sh->nvalues + 1, sizeof(*e.val));
+   e.v4 = xcalloc(sh->nvalues + 1, sizeof(*e.v4));
    e.arrays = xcalloc(sh->narrays + 1, sizeof(*e.arrays));
    for (unsigned i = 0; i < sh->narrays; i++)
       e.arrays[i] = xcalloc((size_t)sh->arrays[i].slots * 4 + 1, sizeof(uint32_t));
@@ -621,5 +684,6 @@ ir_eval(const struct ir_shader *sh, struct ir_eval_env *env, struct diag_list *d
       free(e.arrays[i]);
    free(e.arrays);
    free(e.val);
+   free(e.v4);
    return f == FLOW_NEXT;
 }

@@ -17,7 +17,7 @@
  * Unsupported (a clear error, never a guess): subgroup and helper-lane
  * ops, CLOCK, FBFETCH, image and buffer size queries, gathers other than
  * TG4 with a constant component, PK2US/PK4B/PK4UB and their unpacks,
- * NRM/NRM4, indirect resources, LOAD from a constant buffer.
+ * indirect resources, LOAD from a constant buffer.
  */
 #include "compiler/ir/ir.h"
 
@@ -883,6 +883,24 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    case TGSI_OP_XPD:
       cross(x, in, r);
       return true;
+   case TGSI_OP_NRM:
+   case TGSI_OP_NRM4: {
+      /* legacy: src * rsq(dot(src, src)); NRM sets w to 1 */
+      unsigned n = in->op == TGSI_OP_NRM ? 3 : 4;
+      struct ir_instr *a = S(x, in, 0, 0);
+      t = alu2(x, IR_OP_FMUL, a, a);
+      for (unsigned c = 1; c < n; c++) {
+         a = S(x, in, 0, c);
+         t = alu3(x, IR_OP_FMAD, a, a, t);
+      }
+      t = alu1(x, IR_OP_FRSQ, t);
+      for (unsigned c = 0; c < n; c++)
+         if (m & (1u << c))
+            r->v[c] = alu2(x, IR_OP_FMUL, S(x, in, 0, c), t);
+      if (n == 3)
+         r->v[3] = imm(x, F_ONE);
+      return true;
+   }
    case TGSI_OP_SCS:
       r->v[0] = alu1(x, IR_OP_FCOS, S(x, in, 0, 0));
       r->v[1] = alu1(x, IR_OP_FSIN, S(x, in, 0, 0));
