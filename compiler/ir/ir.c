@@ -329,8 +329,8 @@ ir_instr_is_convergent(const struct ir_instr *in)
 {
    if (ir_op_info[in->op].flags & IR_OPF_CONV)
       return true;
-   return in->op == IR_OP_TEX && (in->kind == IR_TEX_tex || in->kind == IR_TEX_txb ||
-                                  in->kind == IR_TEX_lodq);
+   return in->op == IR_OP_TEX &&
+          (in->kind == IR_TEX_tex || in->kind == IR_TEX_txb || in->kind == IR_TEX_lodq);
 }
 
 bool
@@ -739,7 +739,8 @@ renumber_list(struct ir_list *l, struct ir_instr **nv, unsigned *n, bool values)
 }
 
 /* Numbers the values 0, 1, ... in program order (instructions without a
- * result after them) and frees removed instructions. Only call on a valid shader (no use of a removed value). */
+ * result after them) and frees removed instructions. Only call on a valid shader (no use of a
+ * removed value). */
 void
 ir_renumber(struct ir_shader *sh)
 {

@@ -257,8 +257,10 @@
    X(STORE_SHARED,    store_shared,   2, N,  W,  SIDE, IR_FB_RES) \
    X(IMAGE_LOAD,      image_load,     V, V4, W,  LOAD, IR_FB_RES | IR_FB_TARGET) \
    X(IMAGE_STORE,     image_store,    V, N,  W,  SIDE, IR_FB_RES | IR_FB_TARGET) \
-   X(ATOMIC,          atomic,         V, W,  W,  SIDE, IR_FB_SPACE | IR_FB_AOP | IR_FB_RES | IR_FB_TARGET) \
-   X(TEX,             tex,            V, V4, W,  0, IR_FB_KIND | IR_FB_TARGET | IR_FB_RES | IR_FB_SAMP | IR_FB_COMP) \
+   X(ATOMIC,          atomic,         V, W,  W,  SIDE, \
+     IR_FB_SPACE | IR_FB_AOP | IR_FB_RES | IR_FB_TARGET) \
+   X(TEX,             tex,            V, V4, W,  0, \
+     IR_FB_KIND | IR_FB_TARGET | IR_FB_RES | IR_FB_SAMP | IR_FB_COMP) \
    /* effects */ \
    X(KILL,            kill,           0, N,  N,  SIDE, 0) \
    X(KILL_IF,         kill_if,        1, N,  W,  SIDE, 0) \
@@ -311,10 +313,10 @@ enum ir_tcode {
 
 struct ir_op_info {
    const char *name;
-   uint8_t nsrc;  /* IR_NSRC_VAR: variable */
-   uint8_t dst;   /* enum ir_tcode */
-   uint8_t src;   /* enum ir_tcode */
-   uint8_t flags; /* enum ir_op_flags */
+   uint8_t nsrc;    /* IR_NSRC_VAR: variable */
+   uint8_t dst;     /* enum ir_tcode */
+   uint8_t src;     /* enum ir_tcode */
+   uint8_t flags;   /* enum ir_op_flags */
    uint16_t fields; /* bit (1 << enum ir_field) */
 };
 
@@ -349,26 +351,27 @@ enum { IR_FIELDS(IR_FIELD_BIT_) };
 
 /* Texture instruction kinds (field KIND of tex). */
 #define IR_TEX_KINDS(X) X(tex) X(txb) X(txl) X(txd) X(txf) X(txq) X(tg4) X(lodq)
-#define IR_ENUM_(n) IR_TEX_##n,
+#define IR_ENUM_(n)     IR_TEX_##n,
 enum ir_tex_kind { IR_TEX_KINDS(IR_ENUM_) IR_TEX_KIND_COUNT };
 #undef IR_ENUM_
 
 /* What each source of a tex is; sources are sorted by role. */
 #define IR_TEX_ROLES(X) X(coord) X(cmp) X(lod) X(bias) X(ddx) X(ddy) X(off) X(ms)
-#define IR_ENUM_(n) IR_TEXSRC_##n,
+#define IR_ENUM_(n)     IR_TEXSRC_##n,
 enum ir_tex_role { IR_TEX_ROLES(IR_ENUM_) IR_TEXSRC_COUNT };
 #undef IR_ENUM_
 
 /* Memory spaces of atomics (field SPACE). */
 #define IR_SPACES(X) X(buffer) X(shared) X(image)
-#define IR_ENUM_(n) IR_SPACE_##n,
+#define IR_ENUM_(n)  IR_SPACE_##n,
 enum ir_space { IR_SPACES(IR_ENUM_) IR_SPACE_COUNT };
 #undef IR_ENUM_
 
 /* Atomic operations (field AOP); cas takes compare then new value. */
 #define IR_AOPS(X)                                                                                 \
-   X(add) X(xchg) X(cas) X(and) X(or) X(xor) X(umin) X(umax) X(imin) X(imax) X(fadd)             \
-   X(inc_wrap) X(dec_wrap)
+   X(add)                                                                                          \
+   X(xchg) X(cas) X(and) X(or) X(xor) X(umin) X(umax) X(imin) X(imax) X(fadd) X(inc_wrap)          \
+       X(dec_wrap)
 #define IR_ENUM_(n) IR_AOP_##n,
 enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 #undef IR_ENUM_
@@ -432,10 +435,10 @@ struct ir_block {
 
 struct ir_node {
    enum ir_node_kind kind;
-   struct ir_node *parent; /* enclosing if/loop; NULL at top level */
-   struct ir_list *list;   /* the list holding this node */
-   struct ir_block *block; /* IR_NODE_BLOCK */
-   struct ir_instr *cond;  /* IR_NODE_IF */
+   struct ir_node *parent;              /* enclosing if/loop; NULL at top level */
+   struct ir_list *list;                /* the list holding this node */
+   struct ir_block *block;              /* IR_NODE_BLOCK */
+   struct ir_instr *cond;               /* IR_NODE_IF */
    struct ir_list then_list, else_list; /* IR_NODE_IF */
    struct ir_list body;                 /* IR_NODE_LOOP */
 };
@@ -564,8 +567,8 @@ struct xlate {
    struct ir_instr **defs;
    unsigned nvars, ntemps, nouts, naddrs;
    unsigned out_base, addr_base, sw_base;
-   unsigned *sw_var;  /* by instruction index */
-   int *temp_array;   /* by TEMP index: index into arrays, or -1 */
+   unsigned *sw_var; /* by instruction index */
+   int *temp_array;  /* by TEMP index: index into arrays, or -1 */
    struct xl_array *arrays;
    unsigned narrays;
    struct ir_list *list;

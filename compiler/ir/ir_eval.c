@@ -196,32 +196,86 @@ eval_float(enum ir_op op, const uint64_t *s, uint64_t *d)
       c = F(s[2]);
    }
    switch (op) {
-   case IR_OP_FADD: t = a + b; break;
-   case IR_OP_FMUL: t = a * b; break;
-   case IR_OP_FFMA: t = fmaf(a, b, c); break;
-   case IR_OP_FMAD: t = a * b; t = t + c; break;
-   case IR_OP_FDIV: t = a / b; break;
-   case IR_OP_FMIN: t = fminf(a, b); break;
-   case IR_OP_FMAX: t = fmaxf(a, b); break;
-   case IR_OP_FNEG: *d = (uint32_t)s[0] ^ 0x80000000u; return true;
-   case IR_OP_FABS: *d = (uint32_t)s[0] & 0x7fffffffu; return true;
-   case IR_OP_FSAT: t = fminf(fmaxf(a, 0.0f), 1.0f); break;
-   case IR_OP_FRCP: t = 1.0f / a; break;
-   case IR_OP_FRSQ: t = sqrtf(a); t = 1.0f / t; break;
-   case IR_OP_FSQRT: t = sqrtf(a); break;
-   case IR_OP_FEXP2: t = exp2f(a); break;
-   case IR_OP_FLOG2: t = log2f(a); break;
-   case IR_OP_FPOW: t = powf(a, b); break;
-   case IR_OP_FSIN: t = sinf(a); break;
-   case IR_OP_FCOS: t = cosf(a); break;
-   case IR_OP_FFLOOR: t = floorf(a); break;
-   case IR_OP_FCEIL: t = ceilf(a); break;
-   case IR_OP_FTRUNC: t = truncf(a); break;
-   case IR_OP_FROUND_EVEN: t = nearbyintf(a); break;
-   case IR_OP_FFRACT: t = floorf(a); t = a - t; break;
-   case IR_OP_FSIGN: t = a < 0 ? -1.0f : a > 0 ? 1.0f : 0.0f; break;
-   case IR_OP_FLDEXP: t = ldexpf(a, (int32_t)(uint32_t)s[1]); break;
-   default: return false;
+   case IR_OP_FADD:
+      t = a + b;
+      break;
+   case IR_OP_FMUL:
+      t = a * b;
+      break;
+   case IR_OP_FFMA:
+      t = fmaf(a, b, c);
+      break;
+   case IR_OP_FMAD:
+      t = a * b;
+      t = t + c;
+      break;
+   case IR_OP_FDIV:
+      t = a / b;
+      break;
+   case IR_OP_FMIN:
+      t = fminf(a, b);
+      break;
+   case IR_OP_FMAX:
+      t = fmaxf(a, b);
+      break;
+   case IR_OP_FNEG:
+      *d = (uint32_t)s[0] ^ 0x80000000u;
+      return true;
+   case IR_OP_FABS:
+      *d = (uint32_t)s[0] & 0x7fffffffu;
+      return true;
+   case IR_OP_FSAT:
+      t = fminf(fmaxf(a, 0.0f), 1.0f);
+      break;
+   case IR_OP_FRCP:
+      t = 1.0f / a;
+      break;
+   case IR_OP_FRSQ:
+      t = sqrtf(a);
+      t = 1.0f / t;
+      break;
+   case IR_OP_FSQRT:
+      t = sqrtf(a);
+      break;
+   case IR_OP_FEXP2:
+      t = exp2f(a);
+      break;
+   case IR_OP_FLOG2:
+      t = log2f(a);
+      break;
+   case IR_OP_FPOW:
+      t = powf(a, b);
+      break;
+   case IR_OP_FSIN:
+      t = sinf(a);
+      break;
+   case IR_OP_FCOS:
+      t = cosf(a);
+      break;
+   case IR_OP_FFLOOR:
+      t = floorf(a);
+      break;
+   case IR_OP_FCEIL:
+      t = ceilf(a);
+      break;
+   case IR_OP_FTRUNC:
+      t = truncf(a);
+      break;
+   case IR_OP_FROUND_EVEN:
+      t = nearbyintf(a);
+      break;
+   case IR_OP_FFRACT:
+      t = floorf(a);
+      t = a - t;
+      break;
+   case IR_OP_FSIGN:
+      t = a < 0 ? -1.0f : a > 0 ? 1.0f : 0.0f;
+      break;
+   case IR_OP_FLDEXP:
+      t = ldexpf(a, (int32_t)(uint32_t)s[1]);
+      break;
+   default:
+      return false;
    }
    *d = fui(t);
    return true;
@@ -233,21 +287,50 @@ eval_cmp(enum ir_op op, const uint64_t *s, uint64_t *d)
    float a = F(s[0]), b = F(s[1]);
    uint32_t x = (uint32_t)s[0], y = (uint32_t)s[1];
    switch (op) {
-   case IR_OP_FEQ: *d = mask(a == b); break;
-   case IR_OP_FNE: *d = mask(a != b); break;
-   case IR_OP_FLT: *d = mask(a < b); break;
-   case IR_OP_FGE: *d = mask(a >= b); break;
-   case IR_OP_SEQ: *d = sel_f(a == b); break;
-   case IR_OP_SNE: *d = sel_f(a != b); break;
-   case IR_OP_SLT: *d = sel_f(a < b); break;
-   case IR_OP_SGE: *d = sel_f(a >= b); break;
-   case IR_OP_IEQ: *d = mask(x == y); break;
-   case IR_OP_INE: *d = mask(x != y); break;
-   case IR_OP_ILT: *d = mask((int32_t)x < (int32_t)y); break;
-   case IR_OP_IGE: *d = mask((int32_t)x >= (int32_t)y); break;
-   case IR_OP_ULT: *d = mask(x < y); break;
-   case IR_OP_UGE: *d = mask(x >= y); break;
-   default: return false;
+   case IR_OP_FEQ:
+      *d = mask(a == b);
+      break;
+   case IR_OP_FNE:
+      *d = mask(a != b);
+      break;
+   case IR_OP_FLT:
+      *d = mask(a < b);
+      break;
+   case IR_OP_FGE:
+      *d = mask(a >= b);
+      break;
+   case IR_OP_SEQ:
+      *d = sel_f(a == b);
+      break;
+   case IR_OP_SNE:
+      *d = sel_f(a != b);
+      break;
+   case IR_OP_SLT:
+      *d = sel_f(a < b);
+      break;
+   case IR_OP_SGE:
+      *d = sel_f(a >= b);
+      break;
+   case IR_OP_IEQ:
+      *d = mask(x == y);
+      break;
+   case IR_OP_INE:
+      *d = mask(x != y);
+      break;
+   case IR_OP_ILT:
+      *d = mask((int32_t)x < (int32_t)y);
+      break;
+   case IR_OP_IGE:
+      *d = mask((int32_t)x >= (int32_t)y);
+      break;
+   case IR_OP_ULT:
+      *d = mask(x < y);
+      break;
+   case IR_OP_UGE:
+      *d = mask(x >= y);
+      break;
+   default:
+      return false;
    }
    return true;
 }
@@ -259,32 +342,84 @@ eval_int(enum ir_op op, const uint64_t *s, uint64_t *d)
    int32_t ia = (int32_t)a, ib = (int32_t)b;
    uint32_t r;
    switch (op) {
-   case IR_OP_IADD: r = a + b; break;
-   case IR_OP_ISUB: r = a - b; break;
-   case IR_OP_IMUL: r = a * b; break;
-   case IR_OP_IMUL_HI: r = (uint32_t)((uint64_t)((int64_t)ia * (int64_t)ib) >> 32); break;
-   case IR_OP_UMUL_HI: r = (uint32_t)(((uint64_t)a * b) >> 32); break;
-   case IR_OP_INEG: r = 0u - a; break;
-   case IR_OP_IABS: r = ia < 0 ? 0u - a : a; break;
-   case IR_OP_ISIGN: r = ia < 0 ? ~0u : ia > 0 ? 1 : 0; break;
-   case IR_OP_IAND: r = a & b; break;
-   case IR_OP_IOR: r = a | b; break;
-   case IR_OP_IXOR: r = a ^ b; break;
-   case IR_OP_INOT: r = ~a; break;
-   case IR_OP_ISHL: r = a << (b & 31); break;
-   case IR_OP_ISHR: r = (uint32_t)ashr32(ia, b & 31); break;
-   case IR_OP_USHR: r = a >> (b & 31); break;
-   case IR_OP_IMIN: r = ia < ib ? a : b; break;
-   case IR_OP_IMAX: r = ia > ib ? a : b; break;
-   case IR_OP_UMIN: r = a < b ? a : b; break;
-   case IR_OP_UMAX: r = a > b ? a : b; break;
-   case IR_OP_UDIV: r = b ? a / b : ~0u; break;
-   case IR_OP_UMOD: r = b ? a % b : ~0u; break;
-   case IR_OP_IDIV: r = !b ? 0 : (ia == INT32_MIN && ib == -1) ? a : (uint32_t)(ia / ib); break;
-   case IR_OP_IMOD: r = !b ? ~0u : (ia == INT32_MIN && ib == -1) ? 0 : (uint32_t)(ia % ib); break;
-   case IR_OP_IBFE: r = bfe(a, b, c, true); break;
-   case IR_OP_UBFE: r = bfe(a, b, c, false); break;
-   case IR_OP_BFI: r = bfi(a, b, c, (uint32_t)s[3]); break;
+   case IR_OP_IADD:
+      r = a + b;
+      break;
+   case IR_OP_ISUB:
+      r = a - b;
+      break;
+   case IR_OP_IMUL:
+      r = a * b;
+      break;
+   case IR_OP_IMUL_HI:
+      r = (uint32_t)((uint64_t)((int64_t)ia * (int64_t)ib) >> 32);
+      break;
+   case IR_OP_UMUL_HI:
+      r = (uint32_t)(((uint64_t)a * b) >> 32);
+      break;
+   case IR_OP_INEG:
+      r = 0u - a;
+      break;
+   case IR_OP_IABS:
+      r = ia < 0 ? 0u - a : a;
+      break;
+   case IR_OP_ISIGN:
+      r = ia < 0 ? ~0u : ia > 0 ? 1 : 0;
+      break;
+   case IR_OP_IAND:
+      r = a & b;
+      break;
+   case IR_OP_IOR:
+      r = a | b;
+      break;
+   case IR_OP_IXOR:
+      r = a ^ b;
+      break;
+   case IR_OP_INOT:
+      r = ~a;
+      break;
+   case IR_OP_ISHL:
+      r = a << (b & 31);
+      break;
+   case IR_OP_ISHR:
+      r = (uint32_t)ashr32(ia, b & 31);
+      break;
+   case IR_OP_USHR:
+      r = a >> (b & 31);
+      break;
+   case IR_OP_IMIN:
+      r = ia < ib ? a : b;
+      break;
+   case IR_OP_IMAX:
+      r = ia > ib ? a : b;
+      break;
+   case IR_OP_UMIN:
+      r = a < b ? a : b;
+      break;
+   case IR_OP_UMAX:
+      r = a > b ? a : b;
+      break;
+   case IR_OP_UDIV:
+      r = b ? a / b : ~0u;
+      break;
+   case IR_OP_UMOD:
+      r = b ? a % b : ~0u;
+      break;
+   case IR_OP_IDIV:
+      r = !b ? 0 : (ia == INT32_MIN && ib == -1) ? a : (uint32_t)(ia / ib);
+      break;
+   case IR_OP_IMOD:
+      r = !b ? ~0u : (ia == INT32_MIN && ib == -1) ? 0 : (uint32_t)(ia % ib);
+      break;
+   case IR_OP_IBFE:
+      r = bfe(a, b, c, true);
+      break;
+   case IR_OP_UBFE:
+      r = bfe(a, b, c, false);
+      break;
+   case IR_OP_BFI:
+      r = bfi(a, b, c, (uint32_t)s[3]);
+      break;
    case IR_OP_BITREV:
       r = 0;
       for (int i = 0; i < 32; i++)
@@ -301,17 +436,38 @@ eval_int(enum ir_op op, const uint64_t *s, uint64_t *d)
          if ((a >> i) & 1)
             r = (uint32_t)i;
       break;
-   case IR_OP_UFIND_MSB: r = last_bit(a) - 1; break;
-   case IR_OP_IFIND_MSB: r = last_bit(ia < 0 ? ~a : a) - 1; break;
-   case IR_OP_F2I: r = f2i32(F(a)); break;
-   case IR_OP_F2U: r = f2u32(F(a)); break;
-   case IR_OP_I2F: r = fui((float)ia); break;
-   case IR_OP_U2F: r = fui((float)a); break;
-   case IR_OP_PACK_HALF: r = float_to_half(a) | (float_to_half(b) << 16); break;
-   case IR_OP_UNPACK_HALF_LO: r = half_to_float(a & 0xffff); break;
-   case IR_OP_UNPACK_HALF_HI: r = half_to_float(a >> 16); break;
-   case IR_OP_BCSEL: *d = a ? s[1] : s[2]; return true;
-   default: return false;
+   case IR_OP_UFIND_MSB:
+      r = last_bit(a) - 1;
+      break;
+   case IR_OP_IFIND_MSB:
+      r = last_bit(ia < 0 ? ~a : a) - 1;
+      break;
+   case IR_OP_F2I:
+      r = f2i32(F(a));
+      break;
+   case IR_OP_F2U:
+      r = f2u32(F(a));
+      break;
+   case IR_OP_I2F:
+      r = fui((float)ia);
+      break;
+   case IR_OP_U2F:
+      r = fui((float)a);
+      break;
+   case IR_OP_PACK_HALF:
+      r = float_to_half(a) | (float_to_half(b) << 16);
+      break;
+   case IR_OP_UNPACK_HALF_LO:
+      r = half_to_float(a & 0xffff);
+      break;
+   case IR_OP_UNPACK_HALF_HI:
+      r = half_to_float(a >> 16);
+      break;
+   case IR_OP_BCSEL:
+      *d = a ? s[1] : s[2];
+      return true;
+   default:
+      return false;
    }
    *d = r;
    return true;
@@ -322,43 +478,118 @@ eval_double(enum ir_op op, const uint64_t *s, uint64_t *d)
 {
    double a = D(s[0]), b = D(s[1]), t;
    switch (op) {
-   case IR_OP_DADD: t = a + b; break;
-   case IR_OP_DMUL: t = a * b; break;
-   case IR_OP_DFMA: t = fma(a, b, D(s[2])); break;
-   case IR_OP_DDIV: t = a / b; break;
-   case IR_OP_DMIN: t = fmin(a, b); break;
-   case IR_OP_DMAX: t = fmax(a, b); break;
-   case IR_OP_DNEG: *d = s[0] ^ (1ull << 63); return true;
-   case IR_OP_DABS: *d = s[0] & ~(1ull << 63); return true;
-   case IR_OP_DRCP: t = 1.0 / a; break;
-   case IR_OP_DSQRT: t = sqrt(a); break;
-   case IR_OP_DRSQ: t = sqrt(a); t = 1.0 / t; break;
-   case IR_OP_DFLOOR: t = floor(a); break;
-   case IR_OP_DCEIL: t = ceil(a); break;
-   case IR_OP_DTRUNC: t = trunc(a); break;
-   case IR_OP_DROUND_EVEN: t = nearbyint(a); break;
-   case IR_OP_DFRACT: t = floor(a); t = a - t; break;
-   case IR_OP_DSIGN: t = a < 0 ? -1.0 : a > 0 ? 1.0 : 0.0; break;
-   case IR_OP_DLDEXP: t = ldexp(a, (int32_t)(uint32_t)s[1]); break;
-   case IR_OP_DEQ: *d = mask(a == b); return true;
-   case IR_OP_DNE: *d = mask(a != b); return true;
-   case IR_OP_DLT: *d = mask(a < b); return true;
-   case IR_OP_DGE: *d = mask(a >= b); return true;
-   case IR_OP_F2D: t = (double)F(s[0]); break;
-   case IR_OP_D2F: *d = fui((float)a); return true;
-   case IR_OP_D2I: *d = d2i32(a); return true;
-   case IR_OP_D2U: *d = d2u32(a); return true;
-   case IR_OP_I2D: t = (double)(int32_t)(uint32_t)s[0]; break;
-   case IR_OP_U2D: t = (double)(uint32_t)s[0]; break;
-   case IR_OP_D2I64: *d = d2i64(a); return true;
-   case IR_OP_D2U64: *d = d2u64(a); return true;
-   case IR_OP_F2I64: *d = d2i64(F(s[0])); return true;
-   case IR_OP_F2U64: *d = d2u64(F(s[0])); return true;
-   case IR_OP_I642D: t = (double)(int64_t)s[0]; break;
-   case IR_OP_U642D: t = (double)s[0]; break;
-   case IR_OP_I642F: *d = fui((float)(int64_t)s[0]); return true;
-   case IR_OP_U642F: *d = fui((float)s[0]); return true;
-   default: return false;
+   case IR_OP_DADD:
+      t = a + b;
+      break;
+   case IR_OP_DMUL:
+      t = a * b;
+      break;
+   case IR_OP_DFMA:
+      t = fma(a, b, D(s[2]));
+      break;
+   case IR_OP_DDIV:
+      t = a / b;
+      break;
+   case IR_OP_DMIN:
+      t = fmin(a, b);
+      break;
+   case IR_OP_DMAX:
+      t = fmax(a, b);
+      break;
+   case IR_OP_DNEG:
+      *d = s[0] ^ (1ull << 63);
+      return true;
+   case IR_OP_DABS:
+      *d = s[0] & ~(1ull << 63);
+      return true;
+   case IR_OP_DRCP:
+      t = 1.0 / a;
+      break;
+   case IR_OP_DSQRT:
+      t = sqrt(a);
+      break;
+   case IR_OP_DRSQ:
+      t = sqrt(a);
+      t = 1.0 / t;
+      break;
+   case IR_OP_DFLOOR:
+      t = floor(a);
+      break;
+   case IR_OP_DCEIL:
+      t = ceil(a);
+      break;
+   case IR_OP_DTRUNC:
+      t = trunc(a);
+      break;
+   case IR_OP_DROUND_EVEN:
+      t = nearbyint(a);
+      break;
+   case IR_OP_DFRACT:
+      t = floor(a);
+      t = a - t;
+      break;
+   case IR_OP_DSIGN:
+      t = a < 0 ? -1.0 : a > 0 ? 1.0 : 0.0;
+      break;
+   case IR_OP_DLDEXP:
+      t = ldexp(a, (int32_t)(uint32_t)s[1]);
+      break;
+   case IR_OP_DEQ:
+      *d = mask(a == b);
+      return true;
+   case IR_OP_DNE:
+      *d = mask(a != b);
+      return true;
+   case IR_OP_DLT:
+      *d = mask(a < b);
+      return true;
+   case IR_OP_DGE:
+      *d = mask(a >= b);
+      return true;
+   case IR_OP_F2D:
+      t = (double)F(s[0]);
+      break;
+   case IR_OP_D2F:
+      *d = fui((float)a);
+      return true;
+   case IR_OP_D2I:
+      *d = d2i32(a);
+      return true;
+   case IR_OP_D2U:
+      *d = d2u32(a);
+      return true;
+   case IR_OP_I2D:
+      t = (double)(int32_t)(uint32_t)s[0];
+      break;
+   case IR_OP_U2D:
+      t = (double)(uint32_t)s[0];
+      break;
+   case IR_OP_D2I64:
+      *d = d2i64(a);
+      return true;
+   case IR_OP_D2U64:
+      *d = d2u64(a);
+      return true;
+   case IR_OP_F2I64:
+      *d = d2i64(F(s[0]));
+      return true;
+   case IR_OP_F2U64:
+      *d = d2u64(F(s[0]));
+      return true;
+   case IR_OP_I642D:
+      t = (double)(int64_t)s[0];
+      break;
+   case IR_OP_U642D:
+      t = (double)s[0];
+      break;
+   case IR_OP_I642F:
+      *d = fui((float)(int64_t)s[0]);
+      return true;
+   case IR_OP_U642F:
+      *d = fui((float)s[0]);
+      return true;
+   default:
+      return false;
    }
    *d = dui(t);
    return true;
@@ -370,34 +601,89 @@ eval_int64(enum ir_op op, const uint64_t *s, uint64_t *d)
    uint64_t a = s[0], b = s[1];
    int64_t ia = (int64_t)a, ib = (int64_t)b;
    switch (op) {
-   case IR_OP_PACK64: *d = (uint32_t)a | ((uint64_t)(uint32_t)b << 32); break;
-   case IR_OP_UNPACK64_LO: *d = (uint32_t)a; break;
-   case IR_OP_UNPACK64_HI: *d = (uint32_t)(a >> 32); break;
-   case IR_OP_IADD64: *d = a + b; break;
-   case IR_OP_IMUL64: *d = a * b; break;
-   case IR_OP_INEG64: *d = 0 - a; break;
-   case IR_OP_IABS64: *d = ia < 0 ? 0 - a : a; break;
-   case IR_OP_ISIGN64: *d = ia < 0 ? ~0ull : ia > 0 ? 1 : 0; break;
-   case IR_OP_ISHL64: *d = a << (b & 63); break;
-   case IR_OP_ISHR64: *d = (uint64_t)ashr64(ia, b & 63); break;
-   case IR_OP_USHR64: *d = a >> (b & 63); break;
-   case IR_OP_IMIN64: *d = ia < ib ? a : b; break;
-   case IR_OP_IMAX64: *d = ia > ib ? a : b; break;
-   case IR_OP_UMIN64: *d = a < b ? a : b; break;
-   case IR_OP_UMAX64: *d = a > b ? a : b; break;
-   case IR_OP_IDIV64: *d = !b ? 0 : (ia == INT64_MIN && ib == -1) ? a : (uint64_t)(ia / ib); break;
-   case IR_OP_IMOD64: *d = !b ? ~0ull : (ia == INT64_MIN && ib == -1) ? 0 : (uint64_t)(ia % ib); break;
-   case IR_OP_UDIV64: *d = b ? a / b : ~0ull; break;
-   case IR_OP_UMOD64: *d = b ? a % b : ~0ull; break;
-   case IR_OP_IEQ64: *d = mask(a == b); break;
-   case IR_OP_INE64: *d = mask(a != b); break;
-   case IR_OP_ILT64: *d = mask(ia < ib); break;
-   case IR_OP_IGE64: *d = mask(ia >= ib); break;
-   case IR_OP_ULT64: *d = mask(a < b); break;
-   case IR_OP_UGE64: *d = mask(a >= b); break;
-   case IR_OP_I2I64: *d = (uint64_t)(int64_t)(int32_t)(uint32_t)a; break;
-   case IR_OP_U2U64: *d = (uint32_t)a; break;
-   default: return false;
+   case IR_OP_PACK64:
+      *d = (uint32_t)a | ((uint64_t)(uint32_t)b << 32);
+      break;
+   case IR_OP_UNPACK64_LO:
+      *d = (uint32_t)a;
+      break;
+   case IR_OP_UNPACK64_HI:
+      *d = (uint32_t)(a >> 32);
+      break;
+   case IR_OP_IADD64:
+      *d = a + b;
+      break;
+   case IR_OP_IMUL64:
+      *d = a * b;
+      break;
+   case IR_OP_INEG64:
+      *d = 0 - a;
+      break;
+   case IR_OP_IABS64:
+      *d = ia < 0 ? 0 - a : a;
+      break;
+   case IR_OP_ISIGN64:
+      *d = ia < 0 ? ~0ull : ia > 0 ? 1 : 0;
+      break;
+   case IR_OP_ISHL64:
+      *d = a << (b & 63);
+      break;
+   case IR_OP_ISHR64:
+      *d = (uint64_t)ashr64(ia, b & 63);
+      break;
+   case IR_OP_USHR64:
+      *d = a >> (b & 63);
+      break;
+   case IR_OP_IMIN64:
+      *d = ia < ib ? a : b;
+      break;
+   case IR_OP_IMAX64:
+      *d = ia > ib ? a : b;
+      break;
+   case IR_OP_UMIN64:
+      *d = a < b ? a : b;
+      break;
+   case IR_OP_UMAX64:
+      *d = a > b ? a : b;
+      break;
+   case IR_OP_IDIV64:
+      *d = !b ? 0 : (ia == INT64_MIN && ib == -1) ? a : (uint64_t)(ia / ib);
+      break;
+   case IR_OP_IMOD64:
+      *d = !b ? ~0ull : (ia == INT64_MIN && ib == -1) ? 0 : (uint64_t)(ia % ib);
+      break;
+   case IR_OP_UDIV64:
+      *d = b ? a / b : ~0ull;
+      break;
+   case IR_OP_UMOD64:
+      *d = b ? a % b : ~0ull;
+      break;
+   case IR_OP_IEQ64:
+      *d = mask(a == b);
+      break;
+   case IR_OP_INE64:
+      *d = mask(a != b);
+      break;
+   case IR_OP_ILT64:
+      *d = mask(ia < ib);
+      break;
+   case IR_OP_IGE64:
+      *d = mask(ia >= ib);
+      break;
+   case IR_OP_ULT64:
+      *d = mask(a < b);
+      break;
+   case IR_OP_UGE64:
+      *d = mask(a >= b);
+      break;
+   case IR_OP_I2I64:
+      *d = (uint64_t)(int64_t)(int32_t)(uint32_t)a;
+      break;
+   case IR_OP_U2U64:
+      *d = (uint32_t)a;
+      break;
+   default:
+      return false;
    }
    return true;
 }
@@ -445,8 +731,8 @@ struct eval {
    const struct ir_block *prev;
 };
 
-static enum flow DC_PRINTF(3, 4) eval_error(struct eval *e, const struct ir_instr *in,
-                                            const char *fmt, ...)
+static enum flow DC_PRINTF(3, 4)
+    eval_error(struct eval *e, const struct ir_instr *in, const char *fmt, ...)
 {
    va_list ap;
    va_start(ap, fmt);
@@ -555,7 +841,9 @@ exec_instr(struct eval *e, const struct ir_instr *in)
    if (e->env->fake_resources && exec_fake(e, in, s, d) == FLOW_NEXT)
       return FLOW_NEXT;
    switch (in->op) {
-   case IR_OP_IMM: *d = in->imm; return FLOW_NEXT;
+   case IR_OP_IMM:
+      *d = in->imm;
+      return FLOW_NEXT;
    case IR_OP_LOAD_INPUT:
    case IR_OP_LOAD_INPUT_IND:
       if (in->vtx != IR_NONE)
@@ -566,7 +854,9 @@ exec_instr(struct eval *e, const struct ir_instr *in)
    case IR_OP_LOAD_CONST_IND:
       *d = constant(e, in->buf, (int64_t)in->slot + (in->nsrc ? (int32_t)s[0] : 0), in->comp);
       return FLOW_NEXT;
-   case IR_OP_LOAD_SYSVAL: *d = e->env->sysvals[in->sv][in->comp]; return FLOW_NEXT;
+   case IR_OP_LOAD_SYSVAL:
+      *d = e->env->sysvals[in->sv][in->comp];
+      return FLOW_NEXT;
    case IR_OP_STORE_OUTPUT:
       if (in->slot < IR_EVAL_SLOTS) {
          e->env->outputs[in->slot][in->comp] = (uint32_t)s[0];
@@ -585,16 +875,22 @@ exec_instr(struct eval *e, const struct ir_instr *in)
          *cell = (uint32_t)s[in->nsrc - 1];
       return FLOW_NEXT;
    case IR_OP_KILL:
-   case IR_OP_DEMOTE: e->env->killed = true; return FLOW_NEXT;
+   case IR_OP_DEMOTE:
+      e->env->killed = true;
+      return FLOW_NEXT;
    case IR_OP_KILL_IF:
       if ((uint32_t)s[0])
          e->env->killed = true;
       return FLOW_NEXT;
    case IR_OP_BARRIER:
-   case IR_OP_MEMORY_BARRIER: return FLOW_NEXT;
-   case IR_OP_BREAK: return FLOW_BREAK;
-   case IR_OP_CONTINUE: return FLOW_CONTINUE;
-   default: break;
+   case IR_OP_MEMORY_BARRIER:
+      return FLOW_NEXT;
+   case IR_OP_BREAK:
+      return FLOW_BREAK;
+   case IR_OP_CONTINUE:
+      return FLOW_CONTINUE;
+   default:
+      break;
    }
    if (!ir_eval_op(in->op, s, d))
       return eval_error(e, in, "cannot evaluate '%s'", ir_op_info[in->op].name);
@@ -648,7 +944,9 @@ exec_list(struct eval *e, const struct ir_list *l)
       const struct ir_node *n = l->v[i];
       enum flow f = FLOW_NEXT;
       switch (n->kind) {
-      case IR_NODE_BLOCK: f = exec_block(e, n->block); break;
+      case IR_NODE_BLOCK:
+         f = exec_block(e, n->block);
+         break;
       case IR_NODE_IF:
          f = exec_list(e, (uint32_t)e->val[n->cond->id] ? &n->then_list : &n->else_list);
          break;

@@ -46,8 +46,8 @@ xl_error(struct xlate *x, const char *fmt, ...)
    const struct tgsi_insn *in = x->insn;
    va_list ap;
    va_start(ap, fmt);
-   diag_vadd(x->diags, DIAG_ERROR, x->ts->name, in ? in->loc.line : 0, in ? in->loc.col : 0,
-             NULL, fmt, ap);
+   diag_vadd(x->diags, DIAG_ERROR, x->ts->name, in ? in->loc.line : 0, in ? in->loc.col : 0, NULL,
+             fmt, ap);
    va_end(ap);
    x->failed = true;
    return false;
@@ -313,7 +313,9 @@ xl_write(struct xlate *x, const struct tgsi_dst *dst, unsigned chan, struct ir_i
    }
    char what[96];
    snprintf(what, sizeof(what), "writing %s[%d]%s", tgsi_file_names[reg->file], reg->index,
-            reg->indirect ? " indirectly" : reg->has_dim ? " per vertex" : "");
+            reg->indirect  ? " indirectly"
+            : reg->has_dim ? " per vertex"
+                           : "");
    xl_unsupported(x, what);
 }
 
@@ -395,8 +397,7 @@ scan_writes(struct xlate *x, unsigned start, unsigned end, bool *w, unsigned dep
       if (in->op == TGSI_OP_SWITCH)
          w[x->sw_var[i]] = true;
       if (in->op == TGSI_OP_CAL && in->target >= 0 && depth < 16)
-         scan_writes(x, (unsigned)in->target + 1, sub_end(ts, (unsigned)in->target), w,
-                     depth + 1);
+         scan_writes(x, (unsigned)in->target + 1, sub_end(ts, (unsigned)in->target), w, depth + 1);
       for (unsigned d = 0; d < in->ndst; d++) {
          const struct tgsi_dst *dst = &in->dst[d];
          if (reg_array(x, &dst->reg))
@@ -651,8 +652,8 @@ translate_switch(struct xlate *x, unsigned i)
       for (unsigned l = g[k].first_label; l < g[k].body; l++) {
          if (ts->insns[l].op != TGSI_OP_CASE)
             continue;
-         struct ir_instr *ne = ir_alu2(&x->b, IR_OP_INE, sel,
-                                       xl_fetch(x, &ts->insns[l].src[0], 0, TGSI_TYPE_U));
+         struct ir_instr *ne =
+             ir_alu2(&x->b, IR_OP_INE, sel, xl_fetch(x, &ts->insns[l].src[0], 0, TGSI_TYPE_U));
          nomatch = nomatch ? ir_alu2(&x->b, IR_OP_IAND, nomatch, ne) : ne;
       }
    x->defs[fall] = xl_zero(x);
@@ -661,10 +662,10 @@ translate_switch(struct xlate *x, unsigned i)
    for (unsigned k = 0; k < ng && x->reachable && !x->failed; k++) {
       struct ir_instr *match = NULL;
       for (unsigned l = g[k].first_label; l < g[k].body; l++) {
-         struct ir_instr *m =
-            ts->insns[l].op == TGSI_OP_DEFAULT
-               ? (nomatch ? nomatch : ir_imm32(&x->b, ~0u))
-               : ir_alu2(&x->b, IR_OP_IEQ, sel, xl_fetch(x, &ts->insns[l].src[0], 0, TGSI_TYPE_U));
+         struct ir_instr *m = ts->insns[l].op == TGSI_OP_DEFAULT
+                                  ? (nomatch ? nomatch : ir_imm32(&x->b, ~0u))
+                                  : ir_alu2(&x->b, IR_OP_IEQ, sel,
+                                            xl_fetch(x, &ts->insns[l].src[0], 0, TGSI_TYPE_U));
          match = match ? ir_alu2(&x->b, IR_OP_IOR, match, m) : m;
       }
       struct ir_instr *run = ir_alu2(&x->b, IR_OP_IOR, read_var(x, (int)fall), match);
@@ -771,7 +772,8 @@ has_nested_ret(const struct tgsi_shader *ts, unsigned start, unsigned end)
       enum tgsi_opcode op = ts->insns[i].op;
       if (op == TGSI_OP_BGNSUB)
          i = sub_end(ts, i);
-      else if (op == TGSI_OP_IF || op == TGSI_OP_UIF || op == TGSI_OP_BGNLOOP || op == TGSI_OP_SWITCH)
+      else if (op == TGSI_OP_IF || op == TGSI_OP_UIF || op == TGSI_OP_BGNLOOP ||
+               op == TGSI_OP_SWITCH)
          depth++;
       else if ((op == TGSI_OP_ENDIF || op == TGSI_OP_ENDLOOP || op == TGSI_OP_ENDSWITCH) && depth)
          depth--;
@@ -906,10 +908,12 @@ count_registers(struct xlate *x)
       const struct tgsi_insn *in = &ts->insns[i];
       for (unsigned d = 0; d < in->ndst; d++)
          if (in->dst[d].reg.index >= 0)
-            n[in->dst[d].reg.file] = MAX2(n[in->dst[d].reg.file], (unsigned)in->dst[d].reg.index + 1);
+            n[in->dst[d].reg.file] =
+                MAX2(n[in->dst[d].reg.file], (unsigned)in->dst[d].reg.index + 1);
       for (unsigned s = 0; s < in->nsrc; s++)
          if (in->src[s].reg.index >= 0 && !in->src[s].reg.indirect)
-            n[in->src[s].reg.file] = MAX2(n[in->src[s].reg.file], (unsigned)in->src[s].reg.index + 1);
+            n[in->src[s].reg.file] =
+                MAX2(n[in->src[s].reg.file], (unsigned)in->src[s].reg.index + 1);
    }
    x->ntemps = MIN2(n[TGSI_FILE_TEMP], 65536u);
    x->nouts = MIN2(n[TGSI_FILE_OUT], 4096u);
@@ -937,8 +941,7 @@ find_arrays(struct xlate *x)
       const struct tgsi_insn *in = &ts->insns[i];
       for (unsigned k = 0; k < in->ndst + in->nsrc; k++) {
          const struct tgsi_reg *r = k < in->ndst ? &in->dst[k].reg : &in->src[k - in->ndst].reg;
-         if (r->file != TGSI_FILE_TEMP || !r->indirect ||
-             (x->narrays && x->arrays[0].id == 0))
+         if (r->file != TGSI_FILE_TEMP || !r->indirect || (x->narrays && x->arrays[0].id == 0))
             continue;
          uint32_t first = 0, last = x->ntemps ? x->ntemps - 1 : 0;
          int32_t id = 0;
@@ -981,8 +984,7 @@ declare_io(struct xlate *x)
                                   d->has_location ? d->location : TGSI_LOC_CENTER};
             VEC_PUSH(x->sh->inputs, x->sh->ninputs, x->sh->inputs_cap, in);
          } else if (d->file == TGSI_FILE_OUT) {
-            struct ir_output out = {(int32_t)r,
-                                    d->has_semantic ? d->semantic : TGSI_SEM_GENERIC,
+            struct ir_output out = {(int32_t)r, d->has_semantic ? d->semantic : TGSI_SEM_GENERIC,
                                     d->has_semantic ? si : r, d->invariant};
             VEC_PUSH(x->sh->outputs, x->sh->noutputs, x->sh->outputs_cap, out);
          }

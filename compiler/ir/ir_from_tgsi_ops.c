@@ -91,50 +91,86 @@ struct comp_op {
 };
 
 static const struct comp_op comp_ops[] = {
-   {TGSI_OP_ADD, IR_OP_FADD, false},        {TGSI_OP_MUL, IR_OP_FMUL, false},
-   {TGSI_OP_MAD, IR_OP_FMAD, false},        {TGSI_OP_FMA, IR_OP_FFMA, false},
-   {TGSI_OP_DIV, IR_OP_FDIV, false},        {TGSI_OP_MIN, IR_OP_FMIN, false},
-   {TGSI_OP_MAX, IR_OP_FMAX, false},        {TGSI_OP_SLT, IR_OP_SLT, false},
-   {TGSI_OP_SGE, IR_OP_SGE, false},         {TGSI_OP_SEQ, IR_OP_SEQ, false},
-   {TGSI_OP_SNE, IR_OP_SNE, false},         {TGSI_OP_SGT, IR_OP_SLT, true},
-   {TGSI_OP_SLE, IR_OP_SGE, true},          {TGSI_OP_FSEQ, IR_OP_FEQ, false},
-   {TGSI_OP_FSNE, IR_OP_FNE, false},        {TGSI_OP_FSLT, IR_OP_FLT, false},
-   {TGSI_OP_FSGE, IR_OP_FGE, false},        {TGSI_OP_SSG, IR_OP_FSIGN, false},
-   {TGSI_OP_FRC, IR_OP_FFRACT, false},      {TGSI_OP_FLR, IR_OP_FFLOOR, false},
-   {TGSI_OP_CEIL, IR_OP_FCEIL, false},      {TGSI_OP_TRUNC, IR_OP_FTRUNC, false},
-   {TGSI_OP_ROUND, IR_OP_FROUND_EVEN, false}, {TGSI_OP_LDEXP, IR_OP_FLDEXP, false},
-   {TGSI_OP_DDX, IR_OP_DDX, false},         {TGSI_OP_DDY, IR_OP_DDY, false},
-   {TGSI_OP_DDX_FINE, IR_OP_DDX_FINE, false}, {TGSI_OP_DDY_FINE, IR_OP_DDY_FINE, false},
-   {TGSI_OP_I2F, IR_OP_I2F, false},         {TGSI_OP_U2F, IR_OP_U2F, false},
-   {TGSI_OP_F2I, IR_OP_F2I, false},         {TGSI_OP_F2U, IR_OP_F2U, false},
-   {TGSI_OP_UADD, IR_OP_IADD, false},       {TGSI_OP_UMUL, IR_OP_IMUL, false},
-   {TGSI_OP_IMUL_HI, IR_OP_IMUL_HI, false}, {TGSI_OP_UMUL_HI, IR_OP_UMUL_HI, false},
-   {TGSI_OP_IDIV, IR_OP_IDIV, false},       {TGSI_OP_MOD, IR_OP_IMOD, false},
-   {TGSI_OP_UDIV, IR_OP_UDIV, false},       {TGSI_OP_UMOD, IR_OP_UMOD, false},
-   {TGSI_OP_INEG, IR_OP_INEG, false},       {TGSI_OP_IABS, IR_OP_IABS, false},
-   {TGSI_OP_ISSG, IR_OP_ISIGN, false},      {TGSI_OP_NOT, IR_OP_INOT, false},
-   {TGSI_OP_AND, IR_OP_IAND, false},        {TGSI_OP_OR, IR_OP_IOR, false},
-   {TGSI_OP_XOR, IR_OP_IXOR, false},        {TGSI_OP_SHL, IR_OP_ISHL, false},
-   {TGSI_OP_ISHR, IR_OP_ISHR, false},       {TGSI_OP_USHR, IR_OP_USHR, false},
-   {TGSI_OP_IMAX, IR_OP_IMAX, false},       {TGSI_OP_IMIN, IR_OP_IMIN, false},
-   {TGSI_OP_UMAX, IR_OP_UMAX, false},       {TGSI_OP_UMIN, IR_OP_UMIN, false},
-   {TGSI_OP_ISGE, IR_OP_IGE, false},        {TGSI_OP_ISLT, IR_OP_ILT, false},
-   {TGSI_OP_USEQ, IR_OP_IEQ, false},        {TGSI_OP_USNE, IR_OP_INE, false},
-   {TGSI_OP_USGE, IR_OP_UGE, false},        {TGSI_OP_USLT, IR_OP_ULT, false},
-   {TGSI_OP_IBFE, IR_OP_IBFE, false},       {TGSI_OP_UBFE, IR_OP_UBFE, false},
-   {TGSI_OP_BFI, IR_OP_BFI, false},         {TGSI_OP_BREV, IR_OP_BITREV, false},
-   {TGSI_OP_POPC, IR_OP_BITCOUNT, false},   {TGSI_OP_LSB, IR_OP_FIND_LSB, false},
-   {TGSI_OP_IMSB, IR_OP_IFIND_MSB, false},  {TGSI_OP_UMSB, IR_OP_UFIND_MSB, false},
-   {TGSI_OP_MOV, IR_OP_MOV, false},         {TGSI_OP_UARL, IR_OP_MOV, false},
-   {TGSI_OP_ABS, IR_OP_FABS, false},        {TGSI_OP_UCMP, IR_OP_BCSEL, false},
+    {TGSI_OP_ADD, IR_OP_FADD, false},
+    {TGSI_OP_MUL, IR_OP_FMUL, false},
+    {TGSI_OP_MAD, IR_OP_FMAD, false},
+    {TGSI_OP_FMA, IR_OP_FFMA, false},
+    {TGSI_OP_DIV, IR_OP_FDIV, false},
+    {TGSI_OP_MIN, IR_OP_FMIN, false},
+    {TGSI_OP_MAX, IR_OP_FMAX, false},
+    {TGSI_OP_SLT, IR_OP_SLT, false},
+    {TGSI_OP_SGE, IR_OP_SGE, false},
+    {TGSI_OP_SEQ, IR_OP_SEQ, false},
+    {TGSI_OP_SNE, IR_OP_SNE, false},
+    {TGSI_OP_SGT, IR_OP_SLT, true},
+    {TGSI_OP_SLE, IR_OP_SGE, true},
+    {TGSI_OP_FSEQ, IR_OP_FEQ, false},
+    {TGSI_OP_FSNE, IR_OP_FNE, false},
+    {TGSI_OP_FSLT, IR_OP_FLT, false},
+    {TGSI_OP_FSGE, IR_OP_FGE, false},
+    {TGSI_OP_SSG, IR_OP_FSIGN, false},
+    {TGSI_OP_FRC, IR_OP_FFRACT, false},
+    {TGSI_OP_FLR, IR_OP_FFLOOR, false},
+    {TGSI_OP_CEIL, IR_OP_FCEIL, false},
+    {TGSI_OP_TRUNC, IR_OP_FTRUNC, false},
+    {TGSI_OP_ROUND, IR_OP_FROUND_EVEN, false},
+    {TGSI_OP_LDEXP, IR_OP_FLDEXP, false},
+    {TGSI_OP_DDX, IR_OP_DDX, false},
+    {TGSI_OP_DDY, IR_OP_DDY, false},
+    {TGSI_OP_DDX_FINE, IR_OP_DDX_FINE, false},
+    {TGSI_OP_DDY_FINE, IR_OP_DDY_FINE, false},
+    {TGSI_OP_I2F, IR_OP_I2F, false},
+    {TGSI_OP_U2F, IR_OP_U2F, false},
+    {TGSI_OP_F2I, IR_OP_F2I, false},
+    {TGSI_OP_F2U, IR_OP_F2U, false},
+    {TGSI_OP_UADD, IR_OP_IADD, false},
+    {TGSI_OP_UMUL, IR_OP_IMUL, false},
+    {TGSI_OP_IMUL_HI, IR_OP_IMUL_HI, false},
+    {TGSI_OP_UMUL_HI, IR_OP_UMUL_HI, false},
+    {TGSI_OP_IDIV, IR_OP_IDIV, false},
+    {TGSI_OP_MOD, IR_OP_IMOD, false},
+    {TGSI_OP_UDIV, IR_OP_UDIV, false},
+    {TGSI_OP_UMOD, IR_OP_UMOD, false},
+    {TGSI_OP_INEG, IR_OP_INEG, false},
+    {TGSI_OP_IABS, IR_OP_IABS, false},
+    {TGSI_OP_ISSG, IR_OP_ISIGN, false},
+    {TGSI_OP_NOT, IR_OP_INOT, false},
+    {TGSI_OP_AND, IR_OP_IAND, false},
+    {TGSI_OP_OR, IR_OP_IOR, false},
+    {TGSI_OP_XOR, IR_OP_IXOR, false},
+    {TGSI_OP_SHL, IR_OP_ISHL, false},
+    {TGSI_OP_ISHR, IR_OP_ISHR, false},
+    {TGSI_OP_USHR, IR_OP_USHR, false},
+    {TGSI_OP_IMAX, IR_OP_IMAX, false},
+    {TGSI_OP_IMIN, IR_OP_IMIN, false},
+    {TGSI_OP_UMAX, IR_OP_UMAX, false},
+    {TGSI_OP_UMIN, IR_OP_UMIN, false},
+    {TGSI_OP_ISGE, IR_OP_IGE, false},
+    {TGSI_OP_ISLT, IR_OP_ILT, false},
+    {TGSI_OP_USEQ, IR_OP_IEQ, false},
+    {TGSI_OP_USNE, IR_OP_INE, false},
+    {TGSI_OP_USGE, IR_OP_UGE, false},
+    {TGSI_OP_USLT, IR_OP_ULT, false},
+    {TGSI_OP_IBFE, IR_OP_IBFE, false},
+    {TGSI_OP_UBFE, IR_OP_UBFE, false},
+    {TGSI_OP_BFI, IR_OP_BFI, false},
+    {TGSI_OP_BREV, IR_OP_BITREV, false},
+    {TGSI_OP_POPC, IR_OP_BITCOUNT, false},
+    {TGSI_OP_LSB, IR_OP_FIND_LSB, false},
+    {TGSI_OP_IMSB, IR_OP_IFIND_MSB, false},
+    {TGSI_OP_UMSB, IR_OP_UFIND_MSB, false},
+    {TGSI_OP_MOV, IR_OP_MOV, false},
+    {TGSI_OP_UARL, IR_OP_MOV, false},
+    {TGSI_OP_ABS, IR_OP_FABS, false},
+    {TGSI_OP_UCMP, IR_OP_BCSEL, false},
 };
 
 /* REPL ops made of one IR op on the .x of each source. */
 static const struct comp_op repl_ops[] = {
-   {TGSI_OP_RCP, IR_OP_FRCP, false},  {TGSI_OP_RSQ, IR_OP_FRSQ, false},
-   {TGSI_OP_SQRT, IR_OP_FSQRT, false}, {TGSI_OP_EX2, IR_OP_FEXP2, false},
-   {TGSI_OP_LG2, IR_OP_FLOG2, false}, {TGSI_OP_POW, IR_OP_FPOW, false},
-   {TGSI_OP_SIN, IR_OP_FSIN, false},  {TGSI_OP_COS, IR_OP_FCOS, false},
+    {TGSI_OP_RCP, IR_OP_FRCP, false},   {TGSI_OP_RSQ, IR_OP_FRSQ, false},
+    {TGSI_OP_SQRT, IR_OP_FSQRT, false}, {TGSI_OP_EX2, IR_OP_FEXP2, false},
+    {TGSI_OP_LG2, IR_OP_FLOG2, false},  {TGSI_OP_POW, IR_OP_FPOW, false},
+    {TGSI_OP_SIN, IR_OP_FSIN, false},   {TGSI_OP_COS, IR_OP_FCOS, false},
 };
 
 static const struct comp_op *
@@ -274,7 +310,7 @@ emit(struct xlate *x, const struct tgsi_insn *in)
    if (in->op == TGSI_OP_EMIT)
       xl_store_outputs(x);
    struct ir_instr *e =
-      ir_build(&x->b, in->op == TGSI_OP_EMIT ? IR_OP_EMIT : IR_OP_END_PRIM, 0, NULL);
+       ir_build(&x->b, in->op == TGSI_OP_EMIT ? IR_OP_EMIT : IR_OP_END_PRIM, 0, NULL);
    e->stream = (int32_t)stream;
    return true;
 }
@@ -399,19 +435,19 @@ tex_classic(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t
    enum tgsi_texture tg = in->tex_target;
    enum tgsi_opcode op = in->op;
    unsigned ncoord = tgsi_texture_coord_count(tg), last = in->nsrc - 1;
-   bool shadow = tgsi_texture_is_shadow(tg), two = op == TGSI_OP_TEX2 || op == TGSI_OP_TXB2 ||
-                                                   op == TGSI_OP_TXL2;
+   bool shadow = tgsi_texture_is_shadow(tg),
+        two = op == TGSI_OP_TEX2 || op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2;
    *target = tg;
    if (!resource_index(x, &in->src[last], TGSI_FILE_SAMP, samp))
       return false;
-   *kind = op == TGSI_OP_TXB || op == TGSI_OP_TXB2                     ? IR_TEX_txb
+   *kind = op == TGSI_OP_TXB || op == TGSI_OP_TXB2                           ? IR_TEX_txb
            : op == TGSI_OP_TXL || op == TGSI_OP_TXL2 || op == TGSI_OP_TEX_LZ ? IR_TEX_txl
-           : op == TGSI_OP_TXD                                         ? IR_TEX_txd
-           : op == TGSI_OP_TXF || op == TGSI_OP_TXF_LZ                 ? IR_TEX_txf
-           : op == TGSI_OP_TXQ                                         ? IR_TEX_txq
-           : op == TGSI_OP_TG4                                         ? IR_TEX_tg4
-           : op == TGSI_OP_LODQ                                        ? IR_TEX_lodq
-                                                                       : IR_TEX_tex;
+           : op == TGSI_OP_TXD                                               ? IR_TEX_txd
+           : op == TGSI_OP_TXF || op == TGSI_OP_TXF_LZ                       ? IR_TEX_txf
+           : op == TGSI_OP_TXQ                                               ? IR_TEX_txq
+           : op == TGSI_OP_TG4                                               ? IR_TEX_tg4
+           : op == TGSI_OP_LODQ                                              ? IR_TEX_lodq
+                                                                             : IR_TEX_tex;
    if (*kind == IR_TEX_txq) {
       tex_add(t, IR_TEXSRC_lod, S(x, in, 0, 0));
       return true;
@@ -467,11 +503,11 @@ tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t 
    *samp = 0;
    if (!fetch && !resource_index(x, &in->src[2], TGSI_FILE_SAMP, samp))
       return false;
-   *kind = op == TGSI_OP_SAMPLE_B ? IR_TEX_txb
+   *kind = op == TGSI_OP_SAMPLE_B                                ? IR_TEX_txb
            : op == TGSI_OP_SAMPLE_L || op == TGSI_OP_SAMPLE_C_LZ ? IR_TEX_txl
-           : op == TGSI_OP_SAMPLE_D ? IR_TEX_txd
-           : fetch ? IR_TEX_txf
-                   : IR_TEX_tex;
+           : op == TGSI_OP_SAMPLE_D                              ? IR_TEX_txd
+           : fetch                                               ? IR_TEX_txf
+                                                                 : IR_TEX_tex;
    if (fetch)
       *samp = IR_NONE;
    unsigned ncoord = tgsi_texture_coord_count(*target);
@@ -579,7 +615,7 @@ load_store(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
          for (unsigned c = 0; c < 4; c++)
             s[n + c] = S(x, in, vk, c);
       struct ir_instr *m =
-         ir_build(&x->b, store ? IR_OP_IMAGE_STORE : IR_OP_IMAGE_LOAD, store ? n + 4 : n, s);
+          ir_build(&x->b, store ? IR_OP_IMAGE_STORE : IR_OP_IMAGE_LOAD, store ? n + 4 : n, s);
       m->res = rr->index;
       m->target = target;
       for (unsigned c = 0; c < 4 && !store; c++)
@@ -611,13 +647,19 @@ static const struct {
    enum tgsi_opcode tgsi;
    enum ir_aop aop;
 } atomics[] = {
-   {TGSI_OP_ATOMUADD, IR_AOP_add},   {TGSI_OP_ATOMXCHG, IR_AOP_xchg},
-   {TGSI_OP_ATOMCAS, IR_AOP_cas},    {TGSI_OP_ATOMAND, IR_AOP_and},
-   {TGSI_OP_ATOMOR, IR_AOP_or},      {TGSI_OP_ATOMXOR, IR_AOP_xor},
-   {TGSI_OP_ATOMUMIN, IR_AOP_umin},  {TGSI_OP_ATOMUMAX, IR_AOP_umax},
-   {TGSI_OP_ATOMIMIN, IR_AOP_imin},  {TGSI_OP_ATOMIMAX, IR_AOP_imax},
-   {TGSI_OP_ATOMFADD, IR_AOP_fadd},  {TGSI_OP_ATOMINC_WRAP, IR_AOP_inc_wrap},
-   {TGSI_OP_ATOMDEC_WRAP, IR_AOP_dec_wrap},
+    {TGSI_OP_ATOMUADD, IR_AOP_add},
+    {TGSI_OP_ATOMXCHG, IR_AOP_xchg},
+    {TGSI_OP_ATOMCAS, IR_AOP_cas},
+    {TGSI_OP_ATOMAND, IR_AOP_and},
+    {TGSI_OP_ATOMOR, IR_AOP_or},
+    {TGSI_OP_ATOMXOR, IR_AOP_xor},
+    {TGSI_OP_ATOMUMIN, IR_AOP_umin},
+    {TGSI_OP_ATOMUMAX, IR_AOP_umax},
+    {TGSI_OP_ATOMIMIN, IR_AOP_imin},
+    {TGSI_OP_ATOMIMAX, IR_AOP_imax},
+    {TGSI_OP_ATOMFADD, IR_AOP_fadd},
+    {TGSI_OP_ATOMINC_WRAP, IR_AOP_inc_wrap},
+    {TGSI_OP_ATOMDEC_WRAP, IR_AOP_dec_wrap},
 };
 
 static bool
@@ -658,56 +700,56 @@ atomic(struct xlate *x, const struct tgsi_insn *in, enum ir_aop aop, struct chan
 
 /* 64 -> 64 per pair, 64 x 64 -> 64, 64 x 64 x 64 -> 64 */
 static const struct comp_op pair_ops[] = {
-   {TGSI_OP_DADD, IR_OP_DADD, false},     {TGSI_OP_DMUL, IR_OP_DMUL, false},
-   {TGSI_OP_DFMA, IR_OP_DFMA, false},     {TGSI_OP_DDIV, IR_OP_DDIV, false},
-   {TGSI_OP_DMIN, IR_OP_DMIN, false},     {TGSI_OP_DMAX, IR_OP_DMAX, false},
-   {TGSI_OP_DABS, IR_OP_DABS, false},     {TGSI_OP_DNEG, IR_OP_DNEG, false},
-   {TGSI_OP_DRCP, IR_OP_DRCP, false},     {TGSI_OP_DSQRT, IR_OP_DSQRT, false},
-   {TGSI_OP_DRSQ, IR_OP_DRSQ, false},     {TGSI_OP_DFLR, IR_OP_DFLOOR, false},
-   {TGSI_OP_DCEIL, IR_OP_DCEIL, false},   {TGSI_OP_DTRUNC, IR_OP_DTRUNC, false},
-   {TGSI_OP_DROUND, IR_OP_DROUND_EVEN, false}, {TGSI_OP_DFRAC, IR_OP_DFRACT, false},
-   {TGSI_OP_DSSG, IR_OP_DSIGN, false},    {TGSI_OP_I64ABS, IR_OP_IABS64, false},
-   {TGSI_OP_I64SSG, IR_OP_ISIGN64, false}, {TGSI_OP_I64NEG, IR_OP_INEG64, false},
-   {TGSI_OP_U64ADD, IR_OP_IADD64, false}, {TGSI_OP_U64MUL, IR_OP_IMUL64, false},
-   {TGSI_OP_I64MIN, IR_OP_IMIN64, false}, {TGSI_OP_U64MIN, IR_OP_UMIN64, false},
-   {TGSI_OP_I64MAX, IR_OP_IMAX64, false}, {TGSI_OP_U64MAX, IR_OP_UMAX64, false},
-   {TGSI_OP_I64DIV, IR_OP_IDIV64, false}, {TGSI_OP_U64DIV, IR_OP_UDIV64, false},
-   {TGSI_OP_I64MOD, IR_OP_IMOD64, false}, {TGSI_OP_U64MOD, IR_OP_UMOD64, false},
-   {TGSI_OP_D2I64, IR_OP_D2I64, false},   {TGSI_OP_D2U64, IR_OP_D2U64, false},
-   {TGSI_OP_I642D, IR_OP_I642D, false},   {TGSI_OP_U642D, IR_OP_U642D, false},
-   {TGSI_OP_DMAD, IR_OP_COUNT, false},
+    {TGSI_OP_DADD, IR_OP_DADD, false},          {TGSI_OP_DMUL, IR_OP_DMUL, false},
+    {TGSI_OP_DFMA, IR_OP_DFMA, false},          {TGSI_OP_DDIV, IR_OP_DDIV, false},
+    {TGSI_OP_DMIN, IR_OP_DMIN, false},          {TGSI_OP_DMAX, IR_OP_DMAX, false},
+    {TGSI_OP_DABS, IR_OP_DABS, false},          {TGSI_OP_DNEG, IR_OP_DNEG, false},
+    {TGSI_OP_DRCP, IR_OP_DRCP, false},          {TGSI_OP_DSQRT, IR_OP_DSQRT, false},
+    {TGSI_OP_DRSQ, IR_OP_DRSQ, false},          {TGSI_OP_DFLR, IR_OP_DFLOOR, false},
+    {TGSI_OP_DCEIL, IR_OP_DCEIL, false},        {TGSI_OP_DTRUNC, IR_OP_DTRUNC, false},
+    {TGSI_OP_DROUND, IR_OP_DROUND_EVEN, false}, {TGSI_OP_DFRAC, IR_OP_DFRACT, false},
+    {TGSI_OP_DSSG, IR_OP_DSIGN, false},         {TGSI_OP_I64ABS, IR_OP_IABS64, false},
+    {TGSI_OP_I64SSG, IR_OP_ISIGN64, false},     {TGSI_OP_I64NEG, IR_OP_INEG64, false},
+    {TGSI_OP_U64ADD, IR_OP_IADD64, false},      {TGSI_OP_U64MUL, IR_OP_IMUL64, false},
+    {TGSI_OP_I64MIN, IR_OP_IMIN64, false},      {TGSI_OP_U64MIN, IR_OP_UMIN64, false},
+    {TGSI_OP_I64MAX, IR_OP_IMAX64, false},      {TGSI_OP_U64MAX, IR_OP_UMAX64, false},
+    {TGSI_OP_I64DIV, IR_OP_IDIV64, false},      {TGSI_OP_U64DIV, IR_OP_UDIV64, false},
+    {TGSI_OP_I64MOD, IR_OP_IMOD64, false},      {TGSI_OP_U64MOD, IR_OP_UMOD64, false},
+    {TGSI_OP_D2I64, IR_OP_D2I64, false},        {TGSI_OP_D2U64, IR_OP_D2U64, false},
+    {TGSI_OP_I642D, IR_OP_I642D, false},        {TGSI_OP_U642D, IR_OP_U642D, false},
+    {TGSI_OP_DMAD, IR_OP_COUNT, false},
 };
 
 /* 64 x 64 -> 32-bit mask, in the first written channel of the pair */
 static const struct comp_op cmp64_ops[] = {
-   {TGSI_OP_DSLT, IR_OP_DLT, false},     {TGSI_OP_DSGE, IR_OP_DGE, false},
-   {TGSI_OP_DSEQ, IR_OP_DEQ, false},     {TGSI_OP_DSNE, IR_OP_DNE, false},
-   {TGSI_OP_U64SEQ, IR_OP_IEQ64, false}, {TGSI_OP_U64SNE, IR_OP_INE64, false},
-   {TGSI_OP_I64SLT, IR_OP_ILT64, false}, {TGSI_OP_U64SLT, IR_OP_ULT64, false},
-   {TGSI_OP_I64SGE, IR_OP_IGE64, false}, {TGSI_OP_U64SGE, IR_OP_UGE64, false},
+    {TGSI_OP_DSLT, IR_OP_DLT, false},     {TGSI_OP_DSGE, IR_OP_DGE, false},
+    {TGSI_OP_DSEQ, IR_OP_DEQ, false},     {TGSI_OP_DSNE, IR_OP_DNE, false},
+    {TGSI_OP_U64SEQ, IR_OP_IEQ64, false}, {TGSI_OP_U64SNE, IR_OP_INE64, false},
+    {TGSI_OP_I64SLT, IR_OP_ILT64, false}, {TGSI_OP_U64SLT, IR_OP_ULT64, false},
+    {TGSI_OP_I64SGE, IR_OP_IGE64, false}, {TGSI_OP_U64SGE, IR_OP_UGE64, false},
 };
 
 /* 64 x 32 -> 64: the 32-bit operand is src1.x for xy, src1.z for zw */
 static const struct comp_op shift64_ops[] = {
-   {TGSI_OP_U64SHL, IR_OP_ISHL64, false},
-   {TGSI_OP_I64SHR, IR_OP_ISHR64, false},
-   {TGSI_OP_U64SHR, IR_OP_USHR64, false},
-   {TGSI_OP_DLDEXP, IR_OP_DLDEXP, false},
+    {TGSI_OP_U64SHL, IR_OP_ISHL64, false},
+    {TGSI_OP_I64SHR, IR_OP_ISHR64, false},
+    {TGSI_OP_U64SHR, IR_OP_USHR64, false},
+    {TGSI_OP_DLDEXP, IR_OP_DLDEXP, false},
 };
 
 /* 32 -> 64 (src.x for xy, src.y for zw, only for fully written pairs) */
 static const struct comp_op widen_ops[] = {
-   {TGSI_OP_F2D, IR_OP_F2D, false},      {TGSI_OP_I2D, IR_OP_I2D, false},
-   {TGSI_OP_U2D, IR_OP_U2D, false},      {TGSI_OP_F2I64, IR_OP_F2I64, false},
-   {TGSI_OP_F2U64, IR_OP_F2U64, false},  {TGSI_OP_U2I64, IR_OP_U2U64, false},
-   {TGSI_OP_I2I64, IR_OP_I2I64, false},
+    {TGSI_OP_F2D, IR_OP_F2D, false},     {TGSI_OP_I2D, IR_OP_I2D, false},
+    {TGSI_OP_U2D, IR_OP_U2D, false},     {TGSI_OP_F2I64, IR_OP_F2I64, false},
+    {TGSI_OP_F2U64, IR_OP_F2U64, false}, {TGSI_OP_U2I64, IR_OP_U2U64, false},
+    {TGSI_OP_I2I64, IR_OP_I2I64, false},
 };
 
 /* 64 -> 32 (first written channel from xy, second from zw) */
 static const struct comp_op narrow_ops[] = {
-   {TGSI_OP_D2F, IR_OP_D2F, false},     {TGSI_OP_D2I, IR_OP_D2I, false},
-   {TGSI_OP_D2U, IR_OP_D2U, false},     {TGSI_OP_U642F, IR_OP_U642F, false},
-   {TGSI_OP_I642F, IR_OP_I642F, false},
+    {TGSI_OP_D2F, IR_OP_D2F, false},     {TGSI_OP_D2I, IR_OP_D2I, false},
+    {TGSI_OP_D2U, IR_OP_D2U, false},     {TGSI_OP_U642F, IR_OP_U642F, false},
+    {TGSI_OP_I642F, IR_OP_I642F, false},
 };
 
 static struct ir_instr *
@@ -766,8 +808,7 @@ wide(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
          if (o->op == IR_OP_COUNT) { /* DMAD: rounded after the multiply and the add */
             v = alu2(x, IR_OP_DMUL, s[0], s[1]);
             v = alu2(x, IR_OP_DADD, v, s[2]);
-         }
-         else
+         } else
             v = ir_build(&x->b, o->op, in->nsrc, s);
          unpack_pair(x, v, p, r);
       } else {
@@ -931,8 +972,7 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
             return xl_unsupported(x, NULL);
          return texture(x, in, r);
       }
-      if (in->op >= TGSI_OP_F2D && tgsi_op_info[in->op].type != TGSI_TYPE_F &&
-          in->sat)
+      if (in->op >= TGSI_OP_F2D && tgsi_op_info[in->op].type != TGSI_TYPE_F && in->sat)
          return xl_unsupported(x, "with _SAT on a 64-bit result");
       if (wide(x, in, r))
          return true;

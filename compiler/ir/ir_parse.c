@@ -176,7 +176,7 @@ static void
 add_ref(struct parser *ps, int kind, struct ir_instr *in, struct ir_node *node, unsigned idx,
         unsigned long id, const char *at)
 {
-   struct pending r = {kind, in, node, idx, id, ps->line, (int)(at - ps->line_start) + 1,
+   struct pending r = {kind,          in, node, idx, id, ps->line, (int)(at - ps->line_start) + 1,
                        ps->line_start};
    VEC_PUSH(ps->refs, ps->nrefs, ps->refs_cap, r);
 }
@@ -417,8 +417,7 @@ parse_instr(struct parser *ps)
    }
    bool produces = info->dst != IR_TC_N;
    if (produces != has_value) {
-      error_at(ps, start, produces ? "'%s' needs a result (%%N = ...)" : "'%s' has no result",
-               w);
+      error_at(ps, start, produces ? "'%s' needs a result (%%N = ...)" : "'%s' has no result", w);
       return false;
    }
    struct ir_instr *in;
@@ -675,12 +674,14 @@ max_value_id(const char *text, size_t len)
 }
 
 struct ir_shader *
-ir_parse(const char *src, size_t len, const char *filename, int first_line,
-         struct diag_list *diags)
+ir_parse(const char *src, size_t len, const char *filename, int first_line, struct diag_list *diags)
 {
    char *text = xstrndup(src, len); /* NUL-terminated, whatever the caller passed */
-   struct parser ps = {.file = filename ? filename : "<ir>", .p = text, .line_start = text,
-                       .line = first_line, .diags = diags};
+   struct parser ps = {.file = filename ? filename : "<ir>",
+                       .p = text,
+                       .line_start = text,
+                       .line = first_line,
+                       .diags = diags};
    ps.next_anon_id = max_value_id(text, strlen(text)) + 1;
    /* the header line */
    while (at_eol(&ps) && *ps.p) {

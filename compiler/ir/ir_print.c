@@ -257,13 +257,11 @@ print_list(struct sbuf *b, const struct ir_list *l, int depth, const bool *label
 static void
 print_header(struct sbuf *b, const struct ir_shader *sh)
 {
-   sb_printf(b, "shader %s\n",
-             sh->stage < TGSI_STAGE_COUNT ? tgsi_stage_names[sh->stage] : "?");
+   sb_printf(b, "shader %s\n", sh->stage < TGSI_STAGE_COUNT ? tgsi_stage_names[sh->stage] : "?");
    for (unsigned i = 0; i < sh->ninputs; i++) {
       const struct ir_input *p = &sh->inputs[i];
-      sb_printf(b, "input %" PRId32 " %s %" PRIu32 " %s %s\n", p->slot,
-                tgsi_semantic_names[p->sem], p->sem_index, tgsi_interp_names[p->interp],
-                tgsi_location_names[p->loc]);
+      sb_printf(b, "input %" PRId32 " %s %" PRIu32 " %s %s\n", p->slot, tgsi_semantic_names[p->sem],
+                p->sem_index, tgsi_interp_names[p->interp], tgsi_location_names[p->loc]);
    }
    for (unsigned i = 0; i < sh->noutputs; i++) {
       const struct ir_output *p = &sh->outputs[i];

@@ -237,16 +237,14 @@ check_tex(struct vstate *vs, struct ir_instr *in)
       count[in->role[i]]++;
    }
    VCHECK(vs, count[IR_TEXSRC_coord] <= 4, in, "at most 4 coordinates");
-   VCHECK(vs, in->kind == IR_TEX_txq || count[IR_TEXSRC_coord] >= 1, in,
-          "tex has coordinates");
+   VCHECK(vs, in->kind == IR_TEX_txq || count[IR_TEXSRC_coord] >= 1, in, "tex has coordinates");
    VCHECK(vs, count[IR_TEXSRC_cmp] <= 1 && count[IR_TEXSRC_ms] <= 1, in,
           "at most one comparator and one sample index");
    VCHECK(vs, count[IR_TEXSRC_lod] + count[IR_TEXSRC_bias] <= 1, in, "at most one lod or bias");
    VCHECK(vs, count[IR_TEXSRC_ddx] == count[IR_TEXSRC_ddy] && count[IR_TEXSRC_ddx] <= 3, in,
           "as many ddx as ddy sources, at most 3");
    VCHECK(vs, count[IR_TEXSRC_off] <= 3, in, "at most 3 offsets");
-   VCHECK(vs, (in->kind == IR_TEX_txb) == (count[IR_TEXSRC_bias] == 1), in,
-          "bias exactly on txb");
+   VCHECK(vs, (in->kind == IR_TEX_txb) == (count[IR_TEXSRC_bias] == 1), in, "bias exactly on txb");
    VCHECK(vs, in->kind != IR_TEX_txl || count[IR_TEXSRC_lod] == 1, in, "txl has a lod");
    VCHECK(vs, (in->kind == IR_TEX_txd) == (count[IR_TEXSRC_ddx] > 0), in,
           "derivatives exactly on txd");
@@ -332,9 +330,10 @@ check_fields(struct vstate *vs, struct ir_instr *in)
           "space is a memory space");
    VCHECK(vs, in->aop == IR_NONE || (in->aop >= 0 && in->aop < IR_AOP_COUNT), in,
           "aop is an atomic op");
-   VCHECK(vs, (in->vtx == IR_NONE || in->vtx >= 0) && (in->buf == IR_NONE || in->buf >= 0) &&
-                 (in->res == IR_NONE || in->res >= 0) && (in->samp == IR_NONE || in->samp >= 0) &&
-                 (in->stream == IR_NONE || in->stream >= 0),
+   VCHECK(vs,
+          (in->vtx == IR_NONE || in->vtx >= 0) && (in->buf == IR_NONE || in->buf >= 0) &&
+              (in->res == IR_NONE || in->res >= 0) && (in->samp == IR_NONE || in->samp >= 0) &&
+              (in->stream == IR_NONE || in->stream >= 0),
           in, "indices are not negative");
    VCHECK(vs, in->op != IR_OP_ATOMIC || (in->space == IR_SPACE_image) == (in->target != IR_NONE),
           in, "an atomic has a target exactly when it works on an image");
@@ -349,8 +348,7 @@ check_fields(struct vstate *vs, struct ir_instr *in)
       if (in->op == IR_OP_ARRAY_LOAD || in->op == IR_OP_ARRAY_STORE)
          VCHECK(vs, in->slot < slots, in, "a direct array access is inside the array");
    }
-   VCHECK(vs, (in->flags & ~(IR_VF_PRECISE | IR_VF_INVARIANT)) == 0, in,
-          "only known value flags");
+   VCHECK(vs, (in->flags & ~(IR_VF_PRECISE | IR_VF_INVARIANT)) == 0, in, "only known value flags");
    return true;
 }
 

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 
 const struct opt_pass opt_passes[] = {
-   {"copyprop", opt_copyprop},
-   {"constfold", opt_constfold},
-   {"algebraic", opt_algebraic},
-   {"cse", opt_cse},
-   {"dce", opt_dce},
-   {"fuse", opt_fuse},
-   {NULL, NULL},
+    {"copyprop", opt_copyprop},
+    {"constfold", opt_constfold},
+    {"algebraic", opt_algebraic},
+    {"cse", opt_cse},
+    {"dce", opt_dce},
+    {"fuse", opt_fuse},
+    {NULL, NULL},
 };
 
 void
@@ -180,9 +180,10 @@ check_names(struct opt_ctx *ctx, const char *list, const char *what, bool allow_
    for (const char *p = list; *p;) {
       size_t k = strcspn(p, ",");
       if (!find_pass(p, k) && !(allow_all && k == 3 && !strncmp(p, "all", 3))) {
-         diag_add(ctx->diags, DIAG_ERROR, "options", 0, 0, NULL,
-                  "%s: unknown pass '%.*s' (passes: copyprop, constfold, algebraic, cse, dce, fuse)", what,
-                  (int)k, p);
+         diag_add(
+             ctx->diags, DIAG_ERROR, "options", 0, 0, NULL,
+             "%s: unknown pass '%.*s' (passes: copyprop, constfold, algebraic, cse, dce, fuse)",
+             what, (int)k, p);
          return false;
       }
       p += k;

@@ -18,9 +18,9 @@
 
 #include <stdlib.h>
 
-#define F_ONE     0x3f800000u
-#define F_NEG_ONE 0xbf800000u
-#define F_ZERO    0x00000000u
+#define F_ONE      0x3f800000u
+#define F_NEG_ONE  0xbf800000u
+#define F_ZERO     0x00000000u
 #define F_NEG_ZERO 0x80000000u
 
 struct rule_ctx {
@@ -58,8 +58,8 @@ apply(struct rule_ctx *r, const char *what, struct ir_instr *rep)
 /* Like apply, but the replacement is a new instruction built only once the
  * counter agreed, so a refused rewrite leaves nothing behind. */
 static bool
-apply_new(struct rule_ctx *r, const char *what, enum ir_op op, unsigned nsrc,
-          struct ir_instr *a, struct ir_instr *b)
+apply_new(struct rule_ctx *r, const char *what, enum ir_op op, unsigned nsrc, struct ir_instr *a,
+          struct ir_instr *b)
 {
    if (!opt_transform(r->ctx, "%%%u = %s: %s", r->in->id, ir_op_info[r->in->op].name, what))
       return false;

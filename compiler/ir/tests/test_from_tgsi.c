@@ -218,6 +218,12 @@ static const char legacy[] = "VERT\n"
                              "  2: LRP OUT[0].w, IN[0].xxxx, IN[0].yyyy, IN[0].zzzz\n"
                              "  3: END\n";
 
+static const char normalize[] = "VERT\n"
+                                "DCL IN[0]\n"
+                                "DCL OUT[0], GENERIC[0]\n"
+                                "  0: NRM OUT[0], IN[0]\n"
+                                "  1: END\n";
+
 static const char doubles[] = "VERT\n"
                               "DCL IN[0]\n"
                               "DCL IN[1]\n"
@@ -322,6 +328,13 @@ test_meaning(void)
                     .want_mask = 0xf};
    check_run("LIT XPD LRP", &r);
 
+   /* NRM(3, 4, 0) = (3, 4, 0) * rsq(25) with rsq(25) = 0.2, and w = 1 */
+   r = (struct run){.tgsi = normalize,
+                    .in = {{3, 4, 0, 7}},
+                    .want = {fui(3.0f * 0.2f), fui(4.0f * 0.2f), 0, one},
+                    .want_mask = 0xf};
+   check_run("NRM", &r);
+
    /* IN[0].xy = 2.5, IN[1].xy = 0.5 as doubles; D2I of F2D(IN[0].x bits) */
    r = (struct run){.tgsi = doubles, .want_mask = 0xf};
    uint64_t a = dui(2.5), b = dui(0.5);
@@ -329,10 +342,10 @@ test_meaning(void)
    r.in_bits[0][1] = (uint32_t)(a >> 32);
    r.in_bits[1][0] = (uint32_t)b;
    r.in_bits[1][1] = (uint32_t)(b >> 32);
-   r.want[0] = fui(2.0f);                  /* 2.5 - 0.5 */
-   r.want[1] = ~0u;                        /* 0.5 < 2.5 */
+   r.want[0] = fui(2.0f);                               /* 2.5 - 0.5 */
+   r.want[1] = ~0u;                                     /* 0.5 < 2.5 */
    r.want[2] = (uint32_t)(int32_t)uif(r.in_bits[0][0]); /* the low word read as a float */
-   r.want[3] = r.want[2];                  /* .w: the second written channel, from zw */
+   r.want[3] = r.want[2]; /* .w: the second written channel, from zw */
    check_run("doubles", &r);
 }
 

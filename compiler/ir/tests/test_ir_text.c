@@ -6,61 +6,61 @@
 #include <stdlib.h>
 
 static const char *const canonical[] = {
-   /* straight line, fields, flags, immediates */
-   "shader FRAG\n"
-   "input 0 GENERIC 20 PERSPECTIVE CENTER\n"
-   "output 0 COLOR 0 invariant\n"
-   "  %0 = load_input slot=0 comp=x\n"
-   "  %1 = imm 1.0\n"
-   "  %2 = fadd %0, %1 precise\n"
-   "  %3 = imm -1\n"
-   "  %4 = imm 0x7fc00000\n"
-   "  %5 = imm -0.0\n"
-   "  %6 = imm.64 0x3ff0000000000000\n"
-   "  %7 = load_const_ind buf=1 slot=-3 comp=w %3\n"
-   "  %8 = load_sysval sv=INSTANCEID comp=x\n"
-   "  %9 = bcsel %8, %2, %4 invariant\n"
-   "  store_output slot=0 comp=x %9\n",
-   /* if/else with a phi naming its predecessors */
-   "shader VERT\n"
-   "  %0 = load_input slot=0 comp=x\n"
-   "  if %0 {\n"
-   "@1:\n"
-   "    %1 = fneg %0\n"
-   "  } else {\n"
-   "@2:\n"
-   "    %2 = fabs %0\n"
-   "  }\n"
-   "  %3 = phi @1 %1, @2 %2\n"
-   "  store_output slot=0 comp=x %3\n",
-   /* a loop with a back edge (forward reference) and a break */
-   "shader FRAG\n"
-   "@0:\n"
-   "  %0 = imm 0\n"
-   "  %1 = imm 1\n"
-   "  %2 = imm 10\n"
-   "  loop {\n"
-   "    %3 = phi @0 %0, @4 %5\n"
-   "    %4 = ige %3, %2\n"
-   "    if %4 {\n"
-   "      break\n"
-   "    }\n"
-   "@4:\n"
-   "    %5 = iadd %3, %1\n"
-   "  }\n"
-   "  store_output slot=0 comp=x %3\n",
-   /* tex with roles, extract, arrays */
-   "shader FRAG\n"
-   "array 1 4\n"
-   "  %0 = load_input slot=0 comp=x\n"
-   "  %1 = load_input slot=0 comp=y\n"
-   "  %2 = tex kind=txb target=2D res=0 samp=0 coord %0, coord %1, bias %0\n"
-   "  %3 = extract comp=z %2\n"
-   "  array_store_ind arr=1 slot=1 comp=y %1, %3\n"
-   "  %4 = array_load arr=1 slot=2 comp=y\n"
-   "  %5 = mov.64 %6\n"
-   "  %6 = pack64 %3, %4\n"
-   "  kill_if %4\n",
+    /* straight line, fields, flags, immediates */
+    "shader FRAG\n"
+    "input 0 GENERIC 20 PERSPECTIVE CENTER\n"
+    "output 0 COLOR 0 invariant\n"
+    "  %0 = load_input slot=0 comp=x\n"
+    "  %1 = imm 1.0\n"
+    "  %2 = fadd %0, %1 precise\n"
+    "  %3 = imm -1\n"
+    "  %4 = imm 0x7fc00000\n"
+    "  %5 = imm -0.0\n"
+    "  %6 = imm.64 0x3ff0000000000000\n"
+    "  %7 = load_const_ind buf=1 slot=-3 comp=w %3\n"
+    "  %8 = load_sysval sv=INSTANCEID comp=x\n"
+    "  %9 = bcsel %8, %2, %4 invariant\n"
+    "  store_output slot=0 comp=x %9\n",
+    /* if/else with a phi naming its predecessors */
+    "shader VERT\n"
+    "  %0 = load_input slot=0 comp=x\n"
+    "  if %0 {\n"
+    "@1:\n"
+    "    %1 = fneg %0\n"
+    "  } else {\n"
+    "@2:\n"
+    "    %2 = fabs %0\n"
+    "  }\n"
+    "  %3 = phi @1 %1, @2 %2\n"
+    "  store_output slot=0 comp=x %3\n",
+    /* a loop with a back edge (forward reference) and a break */
+    "shader FRAG\n"
+    "@0:\n"
+    "  %0 = imm 0\n"
+    "  %1 = imm 1\n"
+    "  %2 = imm 10\n"
+    "  loop {\n"
+    "    %3 = phi @0 %0, @4 %5\n"
+    "    %4 = ige %3, %2\n"
+    "    if %4 {\n"
+    "      break\n"
+    "    }\n"
+    "@4:\n"
+    "    %5 = iadd %3, %1\n"
+    "  }\n"
+    "  store_output slot=0 comp=x %3\n",
+    /* tex with roles, extract, arrays */
+    "shader FRAG\n"
+    "array 1 4\n"
+    "  %0 = load_input slot=0 comp=x\n"
+    "  %1 = load_input slot=0 comp=y\n"
+    "  %2 = tex kind=txb target=2D res=0 samp=0 coord %0, coord %1, bias %0\n"
+    "  %3 = extract comp=z %2\n"
+    "  array_store_ind arr=1 slot=1 comp=y %1, %3\n"
+    "  %4 = array_load arr=1 slot=2 comp=y\n"
+    "  %5 = mov.64 %6\n"
+    "  %6 = pack64 %3, %4\n"
+    "  kill_if %4\n",
 };
 
 static void
@@ -109,8 +109,7 @@ expect_error(const char *text, int line, int col, const char *msg)
    struct diag_list d = {0};
    struct ir_shader *sh = ir_parse(text, strlen(text), "e.ir", 1, &d);
    CHECK(!sh);
-   CHECKF(d.nerrors == 1 && d.v[0].line == line && d.v[0].col == col &&
-             strstr(d.v[0].msg, msg),
+   CHECKF(d.nerrors == 1 && d.v[0].line == line && d.v[0].col == col && strstr(d.v[0].msg, msg),
           "got %d:%d '%s', want %d:%d '%s'", d.n ? d.v[0].line : 0, d.n ? d.v[0].col : 0,
           d.n ? d.v[0].msg : "", line, col, msg);
    ir_shader_free(sh);
@@ -139,8 +138,8 @@ test_errors(void)
 static void
 test_imm_format(void)
 {
-   static const uint32_t bits[] = {0, 1, 0xffffffffu, 0x3f800000u, 0x80000000u, 0x7f800000u,
-                                   0x7fc00001u, 0x00000001u, 0x3dcccccdu, 0x4b800001u,
+   static const uint32_t bits[] = {0,           1,           0xffffffffu, 0x3f800000u, 0x80000000u,
+                                   0x7f800000u, 0x7fc00001u, 0x00000001u, 0x3dcccccdu, 0x4b800001u,
                                    0xc2f60000u, 0x00800000u, 0x12345678u};
    for (unsigned i = 0; i < ARRAY_SIZE(bits); i++) {
       char buf[64], text[128];

@@ -29,8 +29,7 @@ expect_fail(struct ir_shader *sh, const char *what, const char *instr)
    if (!ok) {
       const struct diag *g = &d.v[0];
       CHECKF(strstr(g->msg, what), "message lacks '%s':\n%s", what, g->msg);
-      CHECKF(!instr || strstr(g->msg, instr), "message lacks instruction '%s':\n%s", instr,
-             g->msg);
+      CHECKF(!instr || strstr(g->msg, instr), "message lacks instruction '%s':\n%s", instr, g->msg);
       CHECK(strstr(g->msg, "after pass 'testpass'"));
       CHECK(strstr(g->msg, "shader FRAG") || strstr(g->msg, "shader VERT"));
       CHECK(strstr(g->file, "ir_validate.c") && g->line > 0);

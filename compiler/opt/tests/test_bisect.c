@@ -90,8 +90,7 @@ test_limits(void)
    opt_ctx_fini(&ctx);
    CHECKF(n >= 10, "only %lld transformations", n);
    CHECK(count_lines(full_log, "BISECT: pass ", false) == (unsigned)n);
-   CHECK(strstr(full_log, "BISECT: pass copyprop transformation 1 (%2 = mov -> %0)\n") ==
-         full_log);
+   CHECK(strstr(full_log, "BISECT: pass copyprop transformation 1 (%2 = mov -> %0)\n") == full_log);
    CHECK(!strstr(full_log, "not done"));
 
    struct ir_shader *orig = parse();
@@ -119,7 +118,7 @@ test_limits(void)
          CHECK(strlen(log) == prefix);
       }
       CHECKF(same_outputs(orig, sh, fui(3.0f), fui(-0.5f)) &&
-                same_outputs(orig, sh, fui(-0.0f), 0x7f800000u),
+                 same_outputs(orig, sh, fui(-0.0f), 0x7f800000u),
              "limit %lld changed the meaning", k);
       opt_ctx_fini(&ctx);
       diag_clear(&d);

@@ -60,8 +60,8 @@ compare(const char *what, const struct ir_shader *a, const struct ir_shader *b, 
          for (int s = 0; s < IR_EVAL_SLOTS; s++) {
             same &= ea->written[s] == eb->written[s];
             for (int c = 0; c < 4; c++)
-               same &= !(ea->written[s] & (1u << c)) ||
-                       same_bits(ea->outputs[s][c], eb->outputs[s][c]);
+               same &=
+                   !(ea->written[s] & (1u << c)) || same_bits(ea->outputs[s][c], eb->outputs[s][c]);
          }
          CHECKF(same, "%s: outputs differ (run %d)", what, run);
       }
@@ -184,8 +184,8 @@ main(void)
 {
    run_dir(DC_SOURCE_DIR "/fixtures/tgsi/good");
    run_dir(DC_SOURCE_DIR "/captures");
-   printf("%u translated (%u compared in the evaluator), %u unsupported\n", ntranslated,
-          nevaluated, nunsupported);
+   printf("%u translated (%u compared in the evaluator), %u unsupported\n", ntranslated, nevaluated,
+          nunsupported);
    CHECKF(ntranslated >= 15 && nevaluated >= 10, "too few shaders exercised");
    return test_done();
 }

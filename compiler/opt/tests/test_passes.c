@@ -51,14 +51,19 @@ canonical(struct ir_shader *sh)
 static uint32_t
 random_word(struct rng *r)
 {
-   static const uint32_t special[] = {0, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u,
-                                      0xff800000u, 0x7fc00000u, 0x40000000u, 0x3f000000u, 1, 2,
-                                      0xffffffffu, 31, 32, 0x00000001u, 0x80000001u};
+   static const uint32_t special[] = {0,           0x80000000u, 0x3f800000u, 0xbf800000u,
+                                      0x7f800000u, 0xff800000u, 0x7fc00000u, 0x40000000u,
+                                      0x3f000000u, 1,           2,           0xffffffffu,
+                                      31,          32,          0x00000001u, 0x80000001u};
    switch (rng_below(r, 4)) {
-   case 0: return special[rng_below(r, ARRAY_SIZE(special))];
-   case 1: return rng_below(r, 16);
-   case 2: return fui((float)((int)rng_below(r, 2001) - 1000) / 8.0f);
-   default: return rng_u32(r);
+   case 0:
+      return special[rng_below(r, ARRAY_SIZE(special))];
+   case 1:
+      return rng_below(r, 16);
+   case 2:
+      return fui((float)((int)rng_below(r, 2001) - 1000) / 8.0f);
+   default:
+      return rng_u32(r);
    }
 }
 
