@@ -773,12 +773,12 @@ constant(struct eval *e, int32_t buf, int64_t slot, int32_t comp)
 
 /* A fixed function of an instruction's fields and source values. */
 static uint64_t
-fake_value(const struct ir_instr *in, const uint64_t *s, unsigned comp)
+fake_value(const struct ir_instr *in, const uint64_t *s, unsigned ns, unsigned comp)
 {
    uint64_t h = hash64(&in->op, sizeof(in->op), comp);
    int32_t f[4] = {in->res, in->slot, in->kind, in->aop};
    h = hash64(f, sizeof(f), h);
-   for (unsigned i = 0; i < in->nsrc && i < 4; i++)
+   for (unsigned i = 0; i < ns; i++)
       h = hash64(&s[i], sizeof(s[i]), h);
    /* a small float, so later arithmetic stays ordinary */
    return fui((float)(h % 2001) / 64.0f - 15.0f);
@@ -795,7 +795,7 @@ exec_fake(struct eval *e, const struct ir_instr *in, const uint64_t *s, uint64_t
          all[i] = e->val[in->src[i]->id];
       uint64_t h = hash64(all, sizeof(all), 0);
       for (unsigned c = 0; c < 4; c++)
-         e->v4[in->id][c] = (uint32_t)fake_value(in, &h, c);
+         e->v4[in->id][c] = (uint32_t)fake_value(in, &h, 1, c);
       return FLOW_NEXT;
    }
    case IR_OP_EXTRACT:
@@ -817,7 +817,7 @@ exec_fake(struct eval *e, const struct ir_instr *in, const uint64_t *s, uint64_t
    case IR_OP_LOAD_BUFFER:
    case IR_OP_LOAD_SHARED:
    case IR_OP_ATOMIC:
-      *d = (uint32_t)fake_value(in, s, (unsigned)in->vtx);
+      *d = (uint32_t)fake_value(in, s, MIN2(in->nsrc, 4u), (unsigned)in->vtx);
       return FLOW_NEXT;
    case IR_OP_STORE_BUFFER:
    case IR_OP_STORE_SHARED:
