@@ -677,23 +677,25 @@ mark_phi_control(struct mark_state *m, const struct ir_block *b)
 }
 
 /* Flags every value that reaches an INVARIANT output, through sources,
- * the conditions that choose a phi's input, and TEMP-array memory.
- * Values reaching outputs only through buffer or shared memory are missed. */
+ * the conditions that choose a phi's input, and TEMP-array memory; the
+ * flag is derived, so it is recomputed from scratch. Values reaching
+ * outputs only through buffer or shared memory are missed. */
 void
 ir_mark_invariant(struct ir_shader *sh)
 {
    struct mark_state m = {sh, NULL, 0, 0};
    if (!sh->cfg_valid)
       ir_compute_cfg(sh);
+   for (unsigned i = 0; i < sh->nvalues; i++)
+      if (sh->values[i])
+         sh->values[i]->flags &= ~IR_VF_INVARIANT;
    for (unsigned i = 0; i < sh->nvalues; i++) {
       struct ir_instr *in = sh->values[i];
       if (!in || in->removed || in->op != IR_OP_STORE_OUTPUT)
          continue;
       for (unsigned o = 0; o < sh->noutputs; o++)
-         if (sh->outputs[o].slot == in->slot && sh->outputs[o].invariant) {
-            in->flags &= ~IR_VF_INVARIANT; /* (re)process the store */
+         if (sh->outputs[o].slot == in->slot && sh->outputs[o].invariant)
             mark(&m, in);
-         }
    }
    while (m.n) {
       struct ir_instr *in = m.work[--m.n];

@@ -530,6 +530,75 @@ insn_at(struct xlate *x, int32_t i, enum tgsi_opcode want1, enum tgsi_opcode wan
    return &x->ts->insns[i];
 }
 
+/* The state at the end of a then list. */
+struct arm {
+   bool reach;
+   struct ir_block *end;
+   struct ir_instr **defs;
+};
+
+/* Starts an if on c; the builder moves into the then list. *pre gets the
+ * defs before the if. */
+static struct ir_node *
+open_if(struct xlate *x, struct ir_instr *c, struct ir_instr ***pre)
+{
+   struct ir_node *n = ir_node_if(c);
+   ir_list_append(x->list, n, x->parent);
+   *pre = snapshot(x);
+   enter_list(x, n, &n->then_list);
+   x->depth++;
+   return n;
+}
+
+/* Ends the then list and starts the else list from the defs before the if. */
+static struct arm
+open_else(struct xlate *x, struct ir_node *n, struct ir_instr **pre)
+{
+   struct arm a = {x->reachable, cur_block(x), snapshot(x)};
+   memcpy(x->defs, pre, x->nvars * sizeof(*pre));
+   x->reachable = true;
+   enter_list(x, n, &n->else_list);
+   return a;
+}
+
+/* Ends the if. Where the arms that reach the end disagree on a variable,
+ * a phi in the block after the if merges them; an arm that never wrote the
+ * variable gives 0, made at its end. */
+static void
+close_if(struct xlate *x, struct ir_node *n, struct arm *t, struct ir_instr **pre)
+{
+   bool else_reach = x->reachable;
+   struct ir_block *else_end = cur_block(x);
+   x->depth--;
+   leave_node(x, n);
+   x->reachable = t->reach || else_reach;
+   if (t->reach && !else_reach)
+      memcpy(x->defs, t->defs, x->nvars * sizeof(*pre));
+   for (unsigned v = 0; v < x->nvars && t->reach && else_reach; v++) {
+      struct ir_instr *a = t->defs[v], *b = x->defs[v];
+      if (a == b)
+         continue;
+      struct ir_block *keep = x->b.block;
+      if (!a) {
+         x->b.block = t->end;
+         a = xl_zero(x);
+      }
+      if (!b) {
+         x->b.block = else_end;
+         b = xl_zero(x);
+      }
+      x->b.block = keep;
+      struct ir_instr *phi = make_phi(x, 2);
+      phi->src[0] = a;
+      phi->pred[0] = t->end;
+      phi->src[1] = b;
+      phi->pred[1] = else_end;
+      x->defs[v] = phi;
+   }
+   free(pre);
+   free(t->defs);
+}
+
 static unsigned
 translate_if(struct xlate *x, unsigned i)
 {
@@ -546,54 +615,13 @@ translate_if(struct xlate *x, unsigned i)
    struct ir_instr *c = xl_fetch(x, &in->src[0], 0, xl_src_type(in, 0));
    if (in->op == TGSI_OP_IF) /* a float test: -0.0 is false, NaN true */
       c = ir_alu2(&x->b, IR_OP_FNE, c, xl_zero(x));
-   struct ir_node *n = ir_node_if(c);
-   ir_list_append(x->list, n, x->parent);
-   struct ir_instr **pre = snapshot(x);
-
-   enter_list(x, n, &n->then_list);
-   x->depth++;
+   struct ir_instr **pre;
+   struct ir_node *n = open_if(x, c, &pre);
    translate_range(x, i + 1, t);
-   bool then_reach = x->reachable;
-   struct ir_block *then_end = cur_block(x);
-   struct ir_instr **then_defs = snapshot(x);
-
-   memcpy(x->defs, pre, x->nvars * sizeof(*pre));
-   x->reachable = true;
-   enter_list(x, n, &n->else_list);
+   struct arm then = open_else(x, n, pre);
    if (mid->op == TGSI_OP_ELSE)
       translate_range(x, t + 1, endif);
-   bool else_reach = x->reachable;
-   struct ir_block *else_end = cur_block(x);
-   x->depth--;
-   leave_node(x, n);
-
-   x->reachable = then_reach || else_reach;
-   if (then_reach && !else_reach)
-      memcpy(x->defs, then_defs, x->nvars * sizeof(*pre));
-   for (unsigned v = 0; v < x->nvars && then_reach && else_reach; v++) {
-      struct ir_instr *a = then_defs[v], *b = x->defs[v];
-      if (a == b)
-         continue;
-      /* a side that never wrote the variable gives 0, made at its end */
-      struct ir_block *keep = x->b.block;
-      if (!a) {
-         x->b.block = then_end;
-         a = xl_zero(x);
-      }
-      if (!b) {
-         x->b.block = else_end;
-         b = xl_zero(x);
-      }
-      x->b.block = keep;
-      struct ir_instr *phi = make_phi(x, 2);
-      phi->src[0] = a;
-      phi->pred[0] = then_end;
-      phi->src[1] = b;
-      phi->pred[1] = else_end;
-      x->defs[v] = phi;
-   }
-   free(pre);
-   free(then_defs);
+   close_if(x, n, &then, pre);
    return endif + 1;
 }
 
@@ -670,48 +698,15 @@ translate_switch(struct xlate *x, unsigned i)
       }
       struct ir_instr *run = ir_alu2(&x->b, IR_OP_IOR, read_var(x, (int)fall), match);
       /* if (run) { body; fall = the body ended without BRK } */
-      struct ir_node *n = ir_node_if(run);
-      ir_list_append(x->list, n, x->parent);
-      struct ir_instr **pre = snapshot(x);
-      enter_list(x, n, &n->then_list);
-      x->depth++;
+      struct ir_instr **pre;
+      struct ir_node *n = open_if(x, run, &pre);
       sw.case_broken = false;
       translate_range(x, g[k].body, g[k].end);
       x->stop = false;
       if (x->reachable)
          x->defs[fall] = ir_imm32(&x->b, sw.case_broken ? 0 : ~0u);
-      bool then_reach = x->reachable;
-      struct ir_block *then_end = cur_block(x);
-      struct ir_instr **then_defs = snapshot(x);
-      memcpy(x->defs, pre, x->nvars * sizeof(*pre));
-      enter_list(x, n, &n->else_list);
-      struct ir_block *else_end = cur_block(x);
-      x->depth--;
-      leave_node(x, n);
-      x->reachable = true;
-      for (unsigned v = 0; v < x->nvars && then_reach; v++) {
-         struct ir_instr *a = then_defs[v], *b = x->defs[v];
-         if (a == b)
-            continue;
-         struct ir_block *keep = x->b.block;
-         if (!a) {
-            x->b.block = then_end;
-            a = xl_zero(x);
-         }
-         if (!b) {
-            x->b.block = else_end;
-            b = xl_zero(x);
-         }
-         x->b.block = keep;
-         struct ir_instr *phi = make_phi(x, 2);
-         phi->src[0] = a;
-         phi->pred[0] = then_end;
-         phi->src[1] = b;
-         phi->pred[1] = else_end;
-         x->defs[v] = phi;
-      }
-      free(pre);
-      free(then_defs);
+      struct arm then = open_else(x, n, pre);
+      close_if(x, n, &then, pre);
    }
    x->sw = sw.outer;
    free(g);
