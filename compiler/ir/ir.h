@@ -259,6 +259,7 @@
    X(IMAGE_STORE,     image_store,    V, N,  W,  SIDE, IR_FB_RES | IR_FB_TARGET) \
    X(ATOMIC,          atomic,         V, W,  W,  SIDE, \
      IR_FB_SPACE | IR_FB_AOP | IR_FB_RES | IR_FB_TARGET) \
+   X(RES_SIZE,        res_size,       0, V4, N,  0, IR_FB_SPACE | IR_FB_RES | IR_FB_TARGET) \
    X(TEX,             tex,            V, V4, W,  0, \
      IR_FB_KIND | IR_FB_TARGET | IR_FB_RES | IR_FB_SAMP | IR_FB_COMP) \
    /* effects */ \
@@ -350,7 +351,7 @@ enum { IR_FIELDS(IR_FIELD_BIT_) };
 #define IR_NONE INT32_MIN
 
 /* Texture instruction kinds (field KIND of tex). */
-#define IR_TEX_KINDS(X) X(tex) X(txb) X(txl) X(txd) X(txf) X(txq) X(tg4) X(lodq)
+#define IR_TEX_KINDS(X) X(tex) X(txb) X(txl) X(txd) X(txf) X(txq) X(txqs) X(tg4) X(lodq)
 #define IR_ENUM_(n)     IR_TEX_##n,
 enum ir_tex_kind { IR_TEX_KINDS(IR_ENUM_) IR_TEX_KIND_COUNT };
 #undef IR_ENUM_
@@ -370,8 +371,8 @@ enum ir_space { IR_SPACES(IR_ENUM_) IR_SPACE_COUNT };
 /* Atomic operations (field AOP); cas takes compare then new value. */
 #define IR_AOPS(X)                                                                                 \
    X(add)                                                                                          \
-   X(xchg) X(cas) X(and) X(or) X(xor) X(umin) X(umax) X(imin) X(imax) X(fadd) X(inc_wrap)          \
-       X(dec_wrap)
+   X(xchg)                                                                                         \
+   X(cas) X(and) X(or) X(xor) X(umin) X(umax) X(imin) X(imax) X(fadd) X(inc_wrap) X(dec_wrap)
 #define IR_ENUM_(n) IR_AOP_##n,
 enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 #undef IR_ENUM_

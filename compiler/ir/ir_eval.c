@@ -789,6 +789,7 @@ exec_fake(struct eval *e, const struct ir_instr *in, const uint64_t *s, uint64_t
 {
    switch (in->op) {
    case IR_OP_TEX:
+   case IR_OP_RES_SIZE:
    case IR_OP_IMAGE_LOAD: {
       uint64_t all[IR_TEX_MAX_SRC + 1] = {0};
       for (unsigned i = 0; i < in->nsrc && i < IR_TEX_MAX_SRC; i++)

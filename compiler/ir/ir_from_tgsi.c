@@ -861,7 +861,7 @@ translate_range(struct xlate *x, unsigned start, unsigned end)
          translate_cal(x, in);
          break;
       case TGSI_OP_END:
-         if (x->depth || x->func->outer)
+         if (x->depth != x->func->depth0 || x->func->outer)
             xl_unsupported(x, "inside control flow or a subroutine");
          x->stop = true;
          break;

@@ -534,17 +534,39 @@ tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t 
    return true;
 }
 
+/* Size and sample-count queries: SVIEWINFO (a txq on a view), TXQS and
+ * SAMPLE_INFO (txqs on a sampler or view). */
+static bool
+tex_query(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t *kind,
+          int32_t *target, int32_t *res, int32_t *samp)
+{
+   bool view = in->op != TGSI_OP_TXQS;
+   unsigned k = in->op == TGSI_OP_SVIEWINFO ? 1 : 0;
+   if (!resource_index(x, &in->src[k], view ? TGSI_FILE_SVIEW : TGSI_FILE_SAMP, res))
+      return false;
+   const struct tgsi_decl *d = view ? tgsi_find_decl(x->ts, TGSI_FILE_SVIEW, (uint32_t)*res) : NULL;
+   *target = view ? (d ? (int32_t)d->target : (int32_t)TGSI_TEX_T_2D) : (int32_t)in->tex_target;
+   *samp = view ? IR_NONE : *res;
+   *kind = in->op == TGSI_OP_SVIEWINFO ? IR_TEX_txq : IR_TEX_txqs;
+   if (*kind == IR_TEX_txq)
+      tex_add(t, IR_TEXSRC_lod, S(x, in, 0, 0));
+   return true;
+}
+
 static bool
 texture(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
    struct texb t = {0};
    int32_t kind = IR_TEX_tex, target = TGSI_TEX_T_2D, res = 0, samp = 0, gcomp = IR_NONE;
-   bool sample = !(tgsi_op_info[in->op].flags & TGSI_OPF_TEX);
-   bool ok = sample ? tex_sample(x, in, &t, &kind, &target, &res, &samp)
-                    : tex_classic(x, in, &t, &kind, &target, &samp, &gcomp);
+   bool query =
+       in->op == TGSI_OP_SVIEWINFO || in->op == TGSI_OP_TXQS || in->op == TGSI_OP_SAMPLE_INFO;
+   bool sample = !query && !(tgsi_op_info[in->op].flags & TGSI_OPF_TEX);
+   bool ok = query    ? tex_query(x, in, &t, &kind, &target, &res, &samp)
+             : sample ? tex_sample(x, in, &t, &kind, &target, &res, &samp)
+                      : tex_classic(x, in, &t, &kind, &target, &samp, &gcomp);
    if (!ok)
       return false;
-   if (!sample)
+   if (!sample && !query)
       res = samp;
    struct ir_instr *tx = ir_build(&x->b, IR_OP_TEX, t.n, t.src);
    memcpy(tx->role, t.role, t.n);
@@ -640,6 +662,33 @@ load_store(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       if (!store)
          r->v[c] = m;
    }
+   return true;
+}
+
+/* RESQ: an image's size (all channels), or a buffer's or shared memory's
+ * size in bytes (.x only; the other channels are left alone). */
+static bool
+resource_size(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
+{
+   const struct tgsi_reg *rr = &in->src[0].reg;
+   if (rr->indirect || rr->index < 0)
+      return xl_unsupported(x, "with an indirect resource");
+   int32_t space = rr->file == TGSI_FILE_IMAGE    ? IR_SPACE_image
+                   : rr->file == TGSI_FILE_BUFFER ? IR_SPACE_buffer
+                   : rr->file == TGSI_FILE_MEMORY ? IR_SPACE_shared
+                                                  : -1;
+   if (space < 0)
+      return xl_unsupported(x, "on a file other than BUFFER, MEMORY and IMAGE");
+   struct ir_instr *q = ir_build(&x->b, IR_OP_RES_SIZE, 0, NULL);
+   q->space = space;
+   q->res = rr->index;
+   q->target = space == IR_SPACE_image ? image_target(x, in, rr->index) : IR_NONE;
+   unsigned n = space == IR_SPACE_image ? 4 : 1;
+   for (unsigned c = 0; c < n; c++)
+      if (in->dst[0].mask & (1u << c)) {
+         r->v[c] = alu1(x, IR_OP_EXTRACT, q);
+         r->v[c]->comp = (int32_t)c;
+      }
    return true;
 }
 
@@ -960,6 +1009,8 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    case TGSI_OP_LOAD:
    case TGSI_OP_STORE:
       return load_store(x, in, r);
+   case TGSI_OP_RESQ:
+      return resource_size(x, in, r);
    default:
       for (size_t i = 0; i < ARRAY_SIZE(atomics); i++)
          if (atomics[i].tgsi == in->op)
@@ -967,8 +1018,9 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       if (tgsi_op_info[in->op].flags & TGSI_OPF_TEX || in->op == TGSI_OP_SAMPLE ||
           in->op == TGSI_OP_SAMPLE_B || in->op == TGSI_OP_SAMPLE_C ||
           in->op == TGSI_OP_SAMPLE_C_LZ || in->op == TGSI_OP_SAMPLE_D ||
-          in->op == TGSI_OP_SAMPLE_L || in->op == TGSI_OP_SAMPLE_I) {
-         if (in->op == TGSI_OP_TXQS || in->op == TGSI_OP_SAMP2HND)
+          in->op == TGSI_OP_SAMPLE_L || in->op == TGSI_OP_SAMPLE_I || in->op == TGSI_OP_SVIEWINFO ||
+          in->op == TGSI_OP_SAMPLE_INFO) {
+         if (in->op == TGSI_OP_SAMP2HND)
             return xl_unsupported(x, NULL);
          return texture(x, in, r);
       }

@@ -312,8 +312,10 @@ check_fields(struct vstate *vs, struct ir_instr *in)
    for (int f = 0; f < IR_FIELD_COUNT; f++) {
       int32_t v = ir_field_get(in, f);
       bool allowed = info->fields & (1u << f);
-      bool optional = f == IR_FIELD_VTX || (in->op == IR_OP_TEX && f == IR_FIELD_COMP) ||
-                      (in->op == IR_OP_ATOMIC && f == IR_FIELD_TARGET);
+      bool optional =
+          f == IR_FIELD_VTX ||
+          (in->op == IR_OP_TEX && (f == IR_FIELD_COMP || f == IR_FIELD_SAMP)) ||
+          ((in->op == IR_OP_ATOMIC || in->op == IR_OP_RES_SIZE) && f == IR_FIELD_TARGET);
       if (!allowed)
          VCHECK(vs, v == IR_NONE, in, "only the op's own fields are set");
       else if (!optional)
@@ -335,8 +337,10 @@ check_fields(struct vstate *vs, struct ir_instr *in)
               (in->res == IR_NONE || in->res >= 0) && (in->samp == IR_NONE || in->samp >= 0) &&
               (in->stream == IR_NONE || in->stream >= 0),
           in, "indices are not negative");
-   VCHECK(vs, in->op != IR_OP_ATOMIC || (in->space == IR_SPACE_image) == (in->target != IR_NONE),
-          in, "an atomic has a target exactly when it works on an image");
+   VCHECK(vs,
+          (in->op != IR_OP_ATOMIC && in->op != IR_OP_RES_SIZE) ||
+              (in->space == IR_SPACE_image) == (in->target != IR_NONE),
+          in, "an atomic or res_size has a target exactly when it works on an image");
    bool direct = in->op == IR_OP_LOAD_INPUT || in->op == IR_OP_LOAD_CONST ||
                  in->op == IR_OP_STORE_OUTPUT || in->op == IR_OP_INTERP_CENTROID ||
                  in->op == IR_OP_ARRAY_LOAD || in->op == IR_OP_ARRAY_STORE;

@@ -218,6 +218,18 @@ static const char legacy[] = "VERT\n"
                              "  2: LRP OUT[0].w, IN[0].xxxx, IN[0].yyyy, IN[0].zzzz\n"
                              "  3: END\n";
 
+static const char main_ret[] = "FRAG\n"
+                               "DCL IN[0], GENERIC[0], CONSTANT\n"
+                               "DCL OUT[0], COLOR\n"
+                               "IMM[0] FLT32 {1, 2, 0, 0}\n"
+                               "  0: MOV OUT[0].x, IMM[0].zzzz\n"
+                               "  1: UIF IN[0].xxxx\n"
+                               "  2:   MOV OUT[0].x, IMM[0].xxxx\n"
+                               "  3:   RET\n"
+                               "  4: ENDIF\n"
+                               "  5: MOV OUT[0].x, IMM[0].yyyy\n"
+                               "  6: END\n";
+
 static const char normalize[] = "VERT\n"
                                 "DCL IN[0]\n"
                                 "DCL OUT[0], GENERIC[0]\n"
@@ -327,6 +339,13 @@ test_meaning(void)
                     .want = {fui(64), fui(-32), 0, fui(8)},
                     .want_mask = 0xf};
    check_run("LIT XPD LRP", &r);
+
+   /* RET in the main program ends it; outputs keep what was written */
+   r = (struct run){.tgsi = main_ret, .in_bits = {{5}}, .want = {one}, .want_mask = 1};
+   check_run("main RET taken", &r);
+   r.in_bits[0][0] = 0;
+   r.want[0] = two;
+   check_run("main RET not taken", &r);
 
    /* NRM(3, 4, 0) = (3, 4, 0) * rsq(25) with rsq(25) = 0.2, and w = 1 */
    r = (struct run){.tgsi = normalize,
