@@ -171,7 +171,8 @@ run_dir(const char *dir)
          VEC_PUSH(files, n, cap, xasprintf("%s/%s", dir, e->d_name));
    }
    closedir(d);
-   qsort(files, n, sizeof(*files), cmp_str);
+   if (n)
+      qsort(files, n, sizeof(*files), cmp_str);
    for (unsigned i = 0; i < n; i++) {
       run_file(files[i]);
       free(files[i]);

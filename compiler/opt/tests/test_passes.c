@@ -231,7 +231,8 @@ main(void)
       if (e->d_name[0] != '.')
          VEC_PUSH(names, n, cap, xstrdup(e->d_name));
    closedir(top);
-   qsort(names, n, sizeof(*names), cmp_str);
+   if (n)
+      qsort(names, n, sizeof(*names), cmp_str);
    for (unsigned i = 0; i < n; i++) {
       char *dir = xasprintf("%s/%s", root, names[i]);
       DIR *d = opendir(dir);
@@ -244,7 +245,8 @@ main(void)
       }
       if (d)
          closedir(d);
-      qsort(files, nf, sizeof(*files), cmp_str);
+      if (nf) /* README.md and the like are not pass directories */
+         qsort(files, nf, sizeof(*files), cmp_str);
       for (unsigned f = 0; f < nf; f++) {
          run_file(files[f], names[i]);
          free(files[f]);
