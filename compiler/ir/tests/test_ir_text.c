@@ -157,10 +157,100 @@ test_imm_format(void)
    CHECK(!ir_format_imm(buf, sizeof(buf), 0xfffffffbu, false) && !strcmp(buf, "-5"));
 }
 
+/* Inserts a piece of syntax at a random spot, deleting a few characters. */
+static char *
+mutate_chars(const char *base, struct rng *r, const char *const *pieces, unsigned npieces)
+{
+   size_t n = strlen(base);
+   size_t at = rng_below(r, (uint32_t)n), cut = rng_below(r, 8);
+   const char *ins = pieces[rng_below(r, npieces)];
+   size_t k = strlen(ins);
+   if (at + cut > n)
+      cut = n - at;
+   char *t = xmalloc(n + k + 1);
+   memcpy(t, base, at);
+   memcpy(t + at, ins, k);
+   memcpy(t + at + k, base + at + cut, n - at - cut + 1);
+   return t;
+}
+
+/* Deletes, duplicates or swaps whole lines, or renames a value: text that
+ * still parses but breaks the IR's rules. */
+static char *
+mutate_lines(const char *base, struct rng *r)
+{
+   const char *line[64];
+   size_t len[64];
+   unsigned n = 0;
+   for (const char *p = base; *p && n < 64; n++) {
+      line[n] = p;
+      len[n] = strcspn(p, "\n") + 1;
+      p += len[n];
+   }
+   unsigned a = 1 + rng_below(r, n - 1), b = 1 + rng_below(r, n - 1), op = rng_below(r, 4);
+   char *t = xmalloc(strlen(base) * 2 + 16), *o = t;
+   for (unsigned i = 0; i < n; i++) {
+      unsigned src = op == 2 && i == a ? b : op == 2 && i == b ? a : i;
+      if (op == 0 && i == a)
+         continue; /* delete */
+      memcpy(o, line[src], len[src]);
+      o += len[src];
+      if (op == 1 && i == a) { /* duplicate */
+         memcpy(o, line[a], len[a]);
+         o += len[a];
+      }
+   }
+   *o = 0;
+   if (op == 3) { /* rename the first use of a value on line a */
+      char *pct = strchr(t + (line[a] - base), '%');
+      if (pct && pct[1] >= '0' && pct[1] <= '9')
+         pct[1] = (char)('0' + rng_below(r, 10));
+   }
+   return t;
+}
+
+/* Mutated IR text never crashes the parser, the validator or the printer:
+ * it parses with an error, or gives a shader the validator accepts or
+ * rejects with a message. */
+static void
+test_mutations(void)
+{
+   static const char *const pieces[] = {
+       "%0",    "%99",   "@1",     "@0:",  "{",        "}",  "} else {", ",",
+       "phi",   "tex",   "=",      "imm",  "x",        "\n", "loop {",   "if %0 {",
+       "break", "slot=", "comp=w", "role", "coord %1", ".64"};
+   struct rng r;
+   rng_seed(&r, 99);
+   unsigned parsed = 0, valid = 0;
+   for (int iter = 0; iter < 3000; iter++) {
+      const char *base = canonical[rng_below(&r, ARRAY_SIZE(canonical))];
+      char *t =
+          iter % 2 ? mutate_chars(base, &r, pieces, ARRAY_SIZE(pieces)) : mutate_lines(base, &r);
+      struct diag_list d = {0};
+      struct ir_shader *sh = ir_parse(t, strlen(t), "m.ir", 1, &d);
+      if (sh) {
+         parsed++;
+         bool ok = ir_validate(sh, "mutation", &d);
+         valid += ok;
+         CHECK(ok || d.nerrors == 1);
+         char *p = ir_print(sh);
+         CHECK(p != NULL);
+         free(p);
+      } else {
+         CHECK(d.nerrors == 1 && d.v[0].line >= 1);
+      }
+      ir_shader_free(sh);
+      diag_clear(&d);
+      free(t);
+   }
+   CHECKF(parsed > 300 && valid > 50, "parsed %u, valid %u", parsed, valid);
+}
+
 int
 main(void)
 {
    test_roundtrip();
+   test_mutations();
    test_valid_after_parse();
    test_errors();
    test_imm_format();

@@ -151,6 +151,63 @@ run_file(const char *path)
    tgsi_shader_free(ts);
 }
 
+/* Line-level mutations of a shader that still parse must translate to
+ * valid IR (or fail with one clear error) and optimize to valid IR. */
+static unsigned nmutants;
+
+static void
+mutate_file(const char *path, struct rng *r)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      free(err);
+      return;
+   }
+   const char *line[512];
+   size_t ll[512];
+   unsigned n = 0;
+   for (const char *p = text; *p && n < 512; n++) {
+      line[n] = p;
+      ll[n] = strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0);
+      p += ll[n];
+   }
+   for (int iter = 0; iter < 40 && n > 2; iter++) {
+      unsigned a = 1 + rng_below(r, n - 1), b = 1 + rng_below(r, n - 1), op = rng_below(r, 3);
+      char *t = xmalloc(len * 2 + 2), *o = t;
+      for (unsigned i = 0; i < n; i++) {
+         unsigned src = op == 2 && i == a ? b : op == 2 && i == b ? a : i;
+         if (op == 0 && i == a)
+            continue;
+         memcpy(o, line[src], ll[src]);
+         o += ll[src];
+         if (op == 1 && i == a) {
+            memcpy(o, line[a], ll[a]);
+            o += ll[a];
+         }
+      }
+      *o = 0;
+      struct diag_list d = {0};
+      struct tgsi_parse_opts po = {.legacy = true};
+      struct tgsi_shader *ts = tgsi_parse(t, strlen(t), path, &po, &d);
+      diag_clear(&d);
+      struct ir_shader *sh = ts ? ir_from_tgsi(ts, &d) : NULL;
+      if (ts && !sh)
+         CHECKF(d.nerrors == 1, "%s mutant %d: %u errors", path, iter, d.nerrors);
+      if (sh) {
+         nmutants++;
+         CHECKF(ir_validate(sh, "ir_from_tgsi", &d), "%s mutant %d: %s", path, iter,
+                diag_first_error(&d));
+         optimize(sh, path, -1);
+      }
+      ir_shader_free(sh);
+      tgsi_shader_free(ts);
+      diag_clear(&d);
+      free(t);
+   }
+   free(text);
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -173,8 +230,11 @@ run_dir(const char *dir)
    closedir(d);
    if (n)
       qsort(files, n, sizeof(*files), cmp_str);
+   struct rng r;
+   rng_seed(&r, 5);
    for (unsigned i = 0; i < n; i++) {
       run_file(files[i]);
+      mutate_file(files[i], &r);
       free(files[i]);
    }
    free(files);
@@ -185,8 +245,8 @@ main(void)
 {
    run_dir(DC_SOURCE_DIR "/fixtures/tgsi/good");
    run_dir(DC_SOURCE_DIR "/captures");
-   printf("%u translated (%u compared in the evaluator), %u unsupported\n", ntranslated, nevaluated,
-          nunsupported);
-   CHECKF(ntranslated >= 15 && nevaluated >= 10, "too few shaders exercised");
+   printf("%u translated (%u compared in the evaluator), %u unsupported; %u mutants\n", ntranslated,
+          nevaluated, nunsupported, nmutants);
+   CHECKF(ntranslated >= 15 && nevaluated >= 10 && nmutants >= 100, "too few shaders exercised");
    return test_done();
 }
