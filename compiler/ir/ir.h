@@ -41,6 +41,16 @@
  * Undefined reads. The front end reads a never-written TEMP/OUT/ADDR channel
  * as 0 and indirectly addressed TEMP arrays start as zeros, like tgsi_exec's
  * first run.
+ *
+ * Where the op table leaves a result to the target (APPROX and UNDEF ops),
+ * the target's answer is isa/sem.h's: the constant folder and the IR
+ * evaluator both compute 32-bit ops through it.
+ *
+ * Files: ir.c (core, CFG, dominators, invariance), ir_print.c/ir_parse.c
+ * (text), ir_validate.c, ir_eval.c (one-invocation interpreter for tests),
+ * ir_from_tgsi*.c (front end), pass.c (pass manager and pipeline);
+ * compiler/opt/opt_*.c hold one generic pass each. Passes never decide by
+ * how many users a value has (seed 003).
  */
 #ifndef DC_IR_H
 #define DC_IR_H

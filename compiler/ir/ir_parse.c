@@ -164,7 +164,7 @@ read_value_ref(struct parser *ps, unsigned long *id, const char **at)
    }
    char *end;
    *id = strtoul(ps->p, &end, 10);
-   if (*id > 10000000) {
+   if (*id > 1000000) {
       error_at(ps, *at, "value number too large");
       return false;
    }
@@ -667,7 +667,7 @@ max_value_id(const char *text, size_t len)
    for (size_t i = 0; i + 1 < len; i++)
       if (text[i] == '%' && isdigit((unsigned char)text[i + 1])) {
          unsigned long v = strtoul(text + i + 1, NULL, 10);
-         if (v > m && v <= 10000000)
+         if (v > m && v <= 1000000)
             m = v;
       }
    return (unsigned)m;
