@@ -49,8 +49,8 @@
  * Files: ir.c (core, CFG, dominators, invariance), ir_print.c/ir_parse.c
  * (text), ir_validate.c, ir_eval.c (one-invocation interpreter for tests),
  * ir_from_tgsi*.c (front end), pass.c (pass manager and pipeline);
- * compiler/opt/opt_*.c hold one generic pass each. Passes never decide by
- * how many users a value has (seed 003).
+ * compiler/opt/opt_*.c hold one generic pass each. No inexact rewrite
+ * depends on how many users a value has (seed 003).
  */
 #ifndef DC_IR_H
 #define DC_IR_H
