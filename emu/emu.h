@@ -112,11 +112,11 @@ struct env_image {
 struct env_sample_req {
    enum tgsi_texture target; /* the instruction's target (TEX) or the view's */
    float coord[4];
-   float lod;       /* explicit level of detail (bias already added) */
-   bool compare;    /* shadow comparison against ref */
+   float lod;    /* explicit level of detail (bias already added) */
+   bool compare; /* shadow comparison against ref */
    float ref;
-   bool gather;     /* 2x2 footprint of one component, level 0 */
-   unsigned comp;   /* gather component 0..3 */
+   bool gather;   /* 2x2 footprint of one component, level 0 */
+   unsigned comp; /* gather component 0..3 */
    int32_t offset[3];
 };
 

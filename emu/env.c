@@ -525,11 +525,12 @@ env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_
       sample_gather(e, unit, q, sz, s, t, z, out);
       return true;
    }
-   uint32_t x = clamp_index((int64_t)floor_to_int(rect ? s : s * (float)sz[0]) + q->offset[0], sz[0]);
-   uint32_t y = dims < 2 ? 0
-                         : clamp_index((int64_t)floor_to_int(rect ? t : t * (float)sz[1]) +
-                                          q->offset[1],
-                                       sz[1]);
+   uint32_t x =
+       clamp_index((int64_t)floor_to_int(rect ? s : s * (float)sz[0]) + q->offset[0], sz[0]);
+   uint32_t y =
+       dims < 2
+           ? 0
+           : clamp_index((int64_t)floor_to_int(rect ? t : t * (float)sz[1]) + q->offset[1], sz[1]);
    env_texel(e, unit, x, y, z, level, out);
    if (q->compare) {
       uint32_t r = shadow_cmp(q->ref, out[0]);

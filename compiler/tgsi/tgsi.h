@@ -517,6 +517,12 @@ void tgsi_interp_update_exec(struct tgsi_interp_batch *b);
 bool tgsi_interp_error(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti,
                        const char *fmt, ...) DC_PRINTF(3, 4);
 
+/* tgsi_interp_cf.c */
+bool tgsi_interp_is_cf(enum tgsi_opcode op);
+/* Executes a control-flow instruction; returns the next pc (-1: end). */
+int32_t tgsi_interp_exec_cf(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti,
+                            int32_t pc);
+
 /* tgsi_interp_alu.c: 32-bit ALU ops. Each exec function fills b->res_v/
  * res_f for the channels it returns as a mask (-1: not its opcode). */
 int tgsi_interp_exec_alu(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti);

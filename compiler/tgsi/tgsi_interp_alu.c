@@ -279,7 +279,8 @@ merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
 static void
 canon(unsigned n, uint32_t *r, uint32_t *rf)
 {
-   FOR {
+   FOR
+   {
       uint32_t c = fclass(r[i]);
       rf[i] |= c;
       r[i] = c & ENV_F_NAN ? 0x7fc00000u : r[i];
@@ -444,8 +445,7 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
 }
 
 static bool
-comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf,
-               const uint32_t *const *s)
+comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
    switch (op) {
@@ -472,7 +472,8 @@ comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf,
       break;
    case TGSI_OP_IDIV:
       /* /0 gives 0 and INT_MIN/-1 gives INT_MIN, both undefined. */
-      FOR {
+      FOR
+      {
          int32_t x = (int32_t)a[i], y = (int32_t)b[i];
          bool bad = y == 0 || (x == INT32_MIN && y == -1);
          r[i] = y == 0 ? 0 : bad ? 0x80000000u : (uint32_t)(x / y);
@@ -480,7 +481,8 @@ comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf,
       }
       break;
    case TGSI_OP_MOD:
-      FOR {
+      FOR
+      {
          int32_t x = (int32_t)a[i], y = (int32_t)b[i];
          bool bad = y == 0 || (x == INT32_MIN && y == -1);
          r[i] = y == 0 ? 0xffffffffu : bad ? 0 : (uint32_t)(x % y);
@@ -533,8 +535,7 @@ comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf,
 }
 
 static bool
-comp_int_bits(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf,
-              const uint32_t *const *s)
+comp_int_bits(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2], *d = s[3];
    switch (op) {
@@ -563,20 +564,23 @@ comp_int_bits(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf,
       FOR r[i] = a[i];
       break;
    case TGSI_OP_IBFE:
-      FOR {
+      FOR
+      {
          int64_t off = (int32_t)b[i], bits = (int32_t)c[i];
          r[i] = bfe(a[i], b[i], c[i], true);
          rf[i] |= undef_if(off < 0 || bits < 0 || off + bits > 32);
       }
       break;
    case TGSI_OP_UBFE:
-      FOR {
+      FOR
+      {
          r[i] = bfe(a[i], b[i], c[i], false);
          rf[i] |= undef_if((uint64_t)b[i] + c[i] > 32);
       }
       break;
    case TGSI_OP_BFI:
-      FOR {
+      FOR
+      {
          r[i] = bfi(a[i], b[i], c[i], d[i]);
          rf[i] |= undef_if((uint64_t)c[i] + d[i] > 32);
       }
@@ -597,14 +601,16 @@ comp_int_bits(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf,
       FOR r[i] = msb((a[i] & 0x80000000u) ? ~a[i] : a[i]);
       break;
    case TGSI_OP_I2F:
-      FOR {
+      FOR
+      {
          float f = (float)(int32_t)a[i];
          r[i] = fui(f);
          rf[i] |= (double)f != (double)(int32_t)a[i] ? ENV_F_ROUND : 0;
       }
       break;
    case TGSI_OP_U2F:
-      FOR {
+      FOR
+      {
          float f = (float)a[i];
          r[i] = fui(f);
          rf[i] |= (double)f != (double)a[i] ? ENV_F_ROUND : 0;
@@ -780,9 +786,13 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    uint32_t *r = b->res_v[first], *rf = b->res_f[first];
    const uint32_t *a[4], *af[4], *bb[4], *bf[4];
    unsigned ns = tgsi_op_info[op].nsrc;
-   unsigned nch = op == TGSI_OP_DP2 ? 2 : op == TGSI_OP_DP3 ? 3 : op == TGSI_OP_DP4 ? 4
-                  : op == TGSI_OP_DPH ? 4 : op == TGSI_OP_PK4B || op == TGSI_OP_PK4UB ? 4
-                  : op == TGSI_OP_PK2H || op == TGSI_OP_PK2US ? 2 : 1;
+   unsigned nch = op == TGSI_OP_DP2                           ? 2
+                  : op == TGSI_OP_DP3                         ? 3
+                  : op == TGSI_OP_DP4                         ? 4
+                  : op == TGSI_OP_DPH                         ? 4
+                  : op == TGSI_OP_PK4B || op == TGSI_OP_PK4UB ? 4
+                  : op == TGSI_OP_PK2H || op == TGSI_OP_PK2US ? 2
+                                                              : 1;
    for (unsigned c = 0; c < nch; c++) {
       tgsi_interp_fetch(b, ti, 0, c, &a[c], &af[c]);
       if (ns > 1)
@@ -799,18 +809,18 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       FOR r[i] = fui(F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i]));
       break;
    case TGSI_OP_DP3:
-      FOR r[i] = fui((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) +
-                     F(a[2][i]) * F(bb[2][i]));
+      FOR r[i] =
+          fui((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) + F(a[2][i]) * F(bb[2][i]));
       break;
    case TGSI_OP_DP4:
-      FOR r[i] = fui(((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) +
-                      F(a[2][i]) * F(bb[2][i])) +
-                     F(a[3][i]) * F(bb[3][i]));
+      FOR r[i] =
+          fui(((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) + F(a[2][i]) * F(bb[2][i])) +
+              F(a[3][i]) * F(bb[3][i]));
       break;
    case TGSI_OP_DPH:
-      FOR r[i] = fui(((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) +
-                      F(a[2][i]) * F(bb[2][i])) +
-                     F(bb[3][i]));
+      FOR r[i] =
+          fui(((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) + F(a[2][i]) * F(bb[2][i])) +
+              F(bb[3][i]));
       break;
    case TGSI_OP_PK2H:
       FOR r[i] = tgsi_interp_f32_to_f16(a[0][i]) | (uint32_t)tgsi_interp_f32_to_f16(a[1][i]) << 16;
@@ -830,8 +840,8 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       repl_math(op, n, r, rf, a[0], ns > 1 ? bb[0] : NULL);
       break;
    }
-   bool packs = op == TGSI_OP_PK2H || op == TGSI_OP_PK2US || op == TGSI_OP_PK4B ||
-                op == TGSI_OP_PK4UB;
+   bool packs =
+       op == TGSI_OP_PK2H || op == TGSI_OP_PK2US || op == TGSI_OP_PK4B || op == TGSI_OP_PK4UB;
    if (!packs)
       canon(n, r, rf);
    FOR rf[i] |= op_class(op);
@@ -871,7 +881,8 @@ exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigne
       return;
    r = b->res_v[2];
    rf = b->res_f[2];
-   FOR {
+   FOR
+   {
       float base = max_nan(F(y[i]), 0.0f);
       float e = F(w[i]);
       e = e < -128.0f ? -128.0f : e > 128.0f ? 128.0f : e; /* NaN stays NaN */
@@ -879,7 +890,7 @@ exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigne
       r[i] = on ? fui(trans(pow((double)base, (double)e))) : 0;
       rf[i] = xf[i] | fden(x[i]) |
               (on ? yf[i] | wf[i] | fden(y[i]) | fden(w[i]) | ENV_F_TRANS |
-                       undef_if(base == 0.0f && e < 0.0f)
+                        undef_if(base == 0.0f && e < 0.0f)
                   : 0);
    }
    canon(n, r, rf);
@@ -893,7 +904,8 @@ exec_exp_log(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    tgsi_interp_fetch(b, ti, 0, 0, &x, &xf);
    uint32_t *r0 = b->res_v[0], *r1 = b->res_v[1], *r2 = b->res_v[2];
    if (ti->op == TGSI_OP_EXP) {
-      FOR {
+      FOR
+      {
          float f = F(x[i]), fl = floorf(f);
          r0[i] = fui(trans(exp2((double)fl)));
          r1[i] = fui(f - fl);
@@ -903,7 +915,8 @@ exec_exp_log(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       FOR b->res_f[1][i] = xf[i] | fden(x[i]);
       FOR b->res_f[2][i] = xf[i] | fden(x[i]) | ENV_F_TRANS | undef_if(F(x[i]) >= 128.0f);
    } else {
-      FOR {
+      FOR
+      {
          double a = fabs((double)F(x[i]));
          float lg = trans(log2(a)), fl = floorf(lg);
          r0[i] = fui(fl);
@@ -960,7 +973,8 @@ exec_nrm(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    for (unsigned c = 0; c < k; c++)
       tgsi_interp_fetch(b, ti, 0, c, &a[c], &af[c]);
    uint32_t *len = b->scratch[0], *lf = b->scratch[1];
-   FOR {
+   FOR
+   {
       float d = F(a[0][i]) * F(a[0][i]) + F(a[1][i]) * F(a[1][i]);
       d = d + F(a[2][i]) * F(a[2][i]);
       if (k == 4)

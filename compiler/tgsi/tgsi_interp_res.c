@@ -176,8 +176,8 @@ res_index(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned
 static int64_t
 dst_res_index(struct tgsi_interp_batch *b, const struct tgsi_interp_dst *d, unsigned i, bool *bad)
 {
-   struct tgsi_interp_src s = {.index = d->index, .indirect = d->indirect,
-                               .addr_slot = d->addr_slot};
+   struct tgsi_interp_src s = {
+       .index = d->index, .indirect = d->indirect, .addr_slot = d->addr_slot};
    return res_index(b, &s, i, bad);
 }
 
@@ -189,8 +189,7 @@ struct memref {
 };
 
 static bool
-get_mem(struct tgsi_interp_batch *b, enum tgsi_file f, int64_t idx, unsigned lane,
-        struct memref *r)
+get_mem(struct tgsi_interp_batch *b, enum tgsi_file f, int64_t idx, unsigned lane, struct memref *r)
 {
    struct env *e = b->env;
    memset(r, 0, sizeof(*r));
@@ -387,19 +386,32 @@ static enum env_atomic_op
 atomic_op(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_ATOMUADD: return ENV_ATOM_ADD;
-   case TGSI_OP_ATOMXCHG: return ENV_ATOM_XCHG;
-   case TGSI_OP_ATOMCAS: return ENV_ATOM_CAS;
-   case TGSI_OP_ATOMAND: return ENV_ATOM_AND;
-   case TGSI_OP_ATOMOR: return ENV_ATOM_OR;
-   case TGSI_OP_ATOMXOR: return ENV_ATOM_XOR;
-   case TGSI_OP_ATOMUMIN: return ENV_ATOM_UMIN;
-   case TGSI_OP_ATOMUMAX: return ENV_ATOM_UMAX;
-   case TGSI_OP_ATOMIMIN: return ENV_ATOM_IMIN;
-   case TGSI_OP_ATOMIMAX: return ENV_ATOM_IMAX;
-   case TGSI_OP_ATOMFADD: return ENV_ATOM_FADD;
-   case TGSI_OP_ATOMINC_WRAP: return ENV_ATOM_INC_WRAP;
-   default: return ENV_ATOM_DEC_WRAP;
+   case TGSI_OP_ATOMUADD:
+      return ENV_ATOM_ADD;
+   case TGSI_OP_ATOMXCHG:
+      return ENV_ATOM_XCHG;
+   case TGSI_OP_ATOMCAS:
+      return ENV_ATOM_CAS;
+   case TGSI_OP_ATOMAND:
+      return ENV_ATOM_AND;
+   case TGSI_OP_ATOMOR:
+      return ENV_ATOM_OR;
+   case TGSI_OP_ATOMXOR:
+      return ENV_ATOM_XOR;
+   case TGSI_OP_ATOMUMIN:
+      return ENV_ATOM_UMIN;
+   case TGSI_OP_ATOMUMAX:
+      return ENV_ATOM_UMAX;
+   case TGSI_OP_ATOMIMIN:
+      return ENV_ATOM_IMIN;
+   case TGSI_OP_ATOMIMAX:
+      return ENV_ATOM_IMAX;
+   case TGSI_OP_ATOMFADD:
+      return ENV_ATOM_FADD;
+   case TGSI_OP_ATOMINC_WRAP:
+      return ENV_ATOM_INC_WRAP;
+   default:
+      return ENV_ATOM_DEC_WRAP;
    }
 }
 
@@ -407,8 +419,7 @@ static bool
 atomic_commutes(enum env_atomic_op op)
 {
    return op == ENV_ATOM_ADD || op == ENV_ATOM_AND || op == ENV_ATOM_OR || op == ENV_ATOM_XOR ||
-          op == ENV_ATOM_UMIN || op == ENV_ATOM_UMAX || op == ENV_ATOM_IMIN ||
-          op == ENV_ATOM_IMAX;
+          op == ENV_ATOM_UMIN || op == ENV_ATOM_UMAX || op == ENV_ATOM_IMIN || op == ENV_ATOM_IMAX;
 }
 
 static void
@@ -561,8 +572,8 @@ f2u_comp(float f)
 }
 
 struct texargs {
-   const uint32_t *v[4], *f[4];   /* src0 channels */
-   const uint32_t *x, *xf;        /* src1.x (TEX2 family, TG4) or src3.x (SAMPLE_*) */
+   const uint32_t *v[4], *f[4]; /* src0 channels */
+   const uint32_t *x, *xf;      /* src1.x (TEX2 family, TG4) or src3.x (SAMPLE_*) */
    const uint32_t *off[3], *offf[3];
 };
 
@@ -628,8 +639,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
       fl |= a->xf[i];
    }
    uint32_t out[4];
-   bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES &&
-             env_sample(b->env, (unsigned)unit, &q, out);
+   bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = ok ? out[c] : 0;
       b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);
@@ -741,10 +751,10 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    enum tgsi_opcode op = ti->op;
    enum tgsi_texture target = view_target(b, &ti->src[1]);
    struct texargs a;
-   fetch_texargs(b, ti, op == TGSI_OP_SAMPLE || op == TGSI_OP_GATHER4 || op == TGSI_OP_SAMPLE_D
-                           ? TGSI_MAX_SRC
-                           : 3,
-                 &a);
+   fetch_texargs(
+       b, ti,
+       op == TGSI_OP_SAMPLE || op == TGSI_OP_GATHER4 || op == TGSI_OP_SAMPLE_D ? TGSI_MAX_SRC : 3,
+       &a);
    for (unsigned i = 0; i < b->n; i++) {
       if (!b->exec[i])
          continue;
@@ -767,8 +777,7 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       q.gather = op == TGSI_OP_GATHER4;
       fl |= a.xf[i];
       uint32_t out[4];
-      bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES &&
-                env_sample(b->env, (unsigned)unit, &q, out);
+      bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
       for (unsigned c = 0; c < 4; c++) {
          b->res_v[c][i] = ok ? out[c] : 0;
          b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);
@@ -858,8 +867,8 @@ exec_deriv(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
             uint32_t rb = fui(uif(v[q + z]) - uif(v[q + a]));
             bool nan = (rb & 0x7f800000u) == 0x7f800000u && (rb & 0x7fffffu);
             b->res_v[c][q + k] = nan ? 0x7fc00000u : rb;
-            b->res_f[c][q + k] = qf | (coarse ? ENV_F_DERIV : 0) | (full ? 0 : ENV_F_UNDEF) |
-                                 (nan ? ENV_F_NAN : 0);
+            b->res_f[c][q + k] =
+                qf | (coarse ? ENV_F_DERIV : 0) | (full ? 0 : ENV_F_UNDEF) | (nan ? ENV_F_NAN : 0);
          }
       }
       for (unsigned k = n & ~3u; k < n; k++) {
@@ -937,7 +946,8 @@ exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          const uint32_t *v, *f, *idx, *idxf;
          tgsi_interp_fetch(b, ti, 0, c, &v, &f);
          tgsi_interp_fetch(b, ti, 1, 0, &idx, &idxf);
-         FOR {
+         FOR
+         {
             uint64_t src = (uint64_t)b->sg_first[i] + idx[i];
             bool ok = src < b->sg_end[i] && b->exec[src];
             rv[i] = ok ? v[src] : 0;

@@ -39,29 +39,72 @@ static int
 wide_kind(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_DABS: case TGSI_OP_DNEG: case TGSI_OP_DRCP: case TGSI_OP_DSQRT:
-   case TGSI_OP_DRSQ: case TGSI_OP_DFRAC: case TGSI_OP_DFLR: case TGSI_OP_DTRUNC:
-   case TGSI_OP_DCEIL: case TGSI_OP_DROUND: case TGSI_OP_DSSG: case TGSI_OP_D2U64:
-   case TGSI_OP_D2I64: case TGSI_OP_U642D: case TGSI_OP_I642D: case TGSI_OP_I64ABS:
-   case TGSI_OP_I64SSG: case TGSI_OP_I64NEG:
+   case TGSI_OP_DABS:
+   case TGSI_OP_DNEG:
+   case TGSI_OP_DRCP:
+   case TGSI_OP_DSQRT:
+   case TGSI_OP_DRSQ:
+   case TGSI_OP_DFRAC:
+   case TGSI_OP_DFLR:
+   case TGSI_OP_DTRUNC:
+   case TGSI_OP_DCEIL:
+   case TGSI_OP_DROUND:
+   case TGSI_OP_DSSG:
+   case TGSI_OP_D2U64:
+   case TGSI_OP_D2I64:
+   case TGSI_OP_U642D:
+   case TGSI_OP_I642D:
+   case TGSI_OP_I64ABS:
+   case TGSI_OP_I64SSG:
+   case TGSI_OP_I64NEG:
       return WIDE_UNARY;
-   case TGSI_OP_DADD: case TGSI_OP_DMUL: case TGSI_OP_DDIV: case TGSI_OP_DMAX:
-   case TGSI_OP_DMIN: case TGSI_OP_U64ADD: case TGSI_OP_U64MUL: case TGSI_OP_U64DIV:
-   case TGSI_OP_I64DIV: case TGSI_OP_U64MOD: case TGSI_OP_I64MOD: case TGSI_OP_I64MIN:
-   case TGSI_OP_U64MIN: case TGSI_OP_I64MAX: case TGSI_OP_U64MAX:
+   case TGSI_OP_DADD:
+   case TGSI_OP_DMUL:
+   case TGSI_OP_DDIV:
+   case TGSI_OP_DMAX:
+   case TGSI_OP_DMIN:
+   case TGSI_OP_U64ADD:
+   case TGSI_OP_U64MUL:
+   case TGSI_OP_U64DIV:
+   case TGSI_OP_I64DIV:
+   case TGSI_OP_U64MOD:
+   case TGSI_OP_I64MOD:
+   case TGSI_OP_I64MIN:
+   case TGSI_OP_U64MIN:
+   case TGSI_OP_I64MAX:
+   case TGSI_OP_U64MAX:
       return WIDE_BINARY;
-   case TGSI_OP_DMAD: case TGSI_OP_DFMA:
+   case TGSI_OP_DMAD:
+   case TGSI_OP_DFMA:
       return WIDE_TERNARY;
-   case TGSI_OP_DSLT: case TGSI_OP_DSGE: case TGSI_OP_DSEQ: case TGSI_OP_DSNE:
-   case TGSI_OP_U64SEQ: case TGSI_OP_U64SNE: case TGSI_OP_I64SLT: case TGSI_OP_U64SLT:
-   case TGSI_OP_I64SGE: case TGSI_OP_U64SGE:
+   case TGSI_OP_DSLT:
+   case TGSI_OP_DSGE:
+   case TGSI_OP_DSEQ:
+   case TGSI_OP_DSNE:
+   case TGSI_OP_U64SEQ:
+   case TGSI_OP_U64SNE:
+   case TGSI_OP_I64SLT:
+   case TGSI_OP_U64SLT:
+   case TGSI_OP_I64SGE:
+   case TGSI_OP_U64SGE:
       return WIDE_CMP;
-   case TGSI_OP_DLDEXP: case TGSI_OP_U64SHL: case TGSI_OP_I64SHR: case TGSI_OP_U64SHR:
+   case TGSI_OP_DLDEXP:
+   case TGSI_OP_U64SHL:
+   case TGSI_OP_I64SHR:
+   case TGSI_OP_U64SHR:
       return WIDE_SHIFT;
-   case TGSI_OP_F2D: case TGSI_OP_I2D: case TGSI_OP_U2D: case TGSI_OP_F2I64:
-   case TGSI_OP_F2U64: case TGSI_OP_U2I64: case TGSI_OP_I2I64:
+   case TGSI_OP_F2D:
+   case TGSI_OP_I2D:
+   case TGSI_OP_U2D:
+   case TGSI_OP_F2I64:
+   case TGSI_OP_F2U64:
+   case TGSI_OP_U2I64:
+   case TGSI_OP_I2I64:
       return WIDE_FROM32;
-   case TGSI_OP_D2F: case TGSI_OP_D2I: case TGSI_OP_D2U: case TGSI_OP_U642F:
+   case TGSI_OP_D2F:
+   case TGSI_OP_D2I:
+   case TGSI_OP_D2U:
+   case TGSI_OP_U642F:
    case TGSI_OP_I642F:
       return WIDE_TO32;
    default:
@@ -179,9 +222,11 @@ wide_unary(enum tgsi_opcode op, uint64_t a, uint32_t *f)
       return d2u64(d, f);
    case TGSI_OP_D2I64:
       return d2i64(d, f);
-   case TGSI_OP_U642D:
-      *f |= (uint64_t)(double)a != a || (double)a >= 18446744073709551615.0 ? ENV_F_ROUND : 0;
-      return dui((double)a);
+   case TGSI_OP_U642D: {
+      double r = (double)a;
+      *f |= r >= 18446744073709551616.0 || (uint64_t)r != a ? ENV_F_ROUND : 0;
+      return dui(r);
+   }
    case TGSI_OP_I642D: {
       double r = (double)(int64_t)a;
       *f |= r >= 9223372036854775807.0 || (int64_t)r != (int64_t)a ? ENV_F_ROUND : 0;
@@ -343,9 +388,8 @@ to32(enum tgsi_opcode op, uint64_t a, uint32_t *f)
       if (d_in(d, -1.0, 4294967296.0))
          return (uint32_t)d;
       *f |= ENV_F_UNDEF;
-      return d_in(d, -9223372036854775808.0, 9223372036854775808.0)
-                ? (uint32_t)(uint64_t)(int64_t)d
-                : 0;
+      return d_in(d, -9223372036854775808.0, 9223372036854775808.0) ? (uint32_t)(uint64_t)(int64_t)d
+                                                                    : 0;
    case TGSI_OP_U642F: {
       float r = (float)a;
       *f |= (double)r != (double)a || r >= 18446744073709551616.0f ? ENV_F_ROUND : 0;

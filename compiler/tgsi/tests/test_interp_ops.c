@@ -237,12 +237,13 @@ run_line(const struct vline *l, const char *file, int lineno, const char *text)
                 "xyzw"[c], text);
          continue;
       }
-      CHECKF(got == l->res.v[c], "%s:%d: channel %c = 0x%08" PRIx32 " (%g), expected 0x%08" PRIx32
-             ": %s", file, lineno, "xyzw"[c], got, (double)uif(got), l->res.v[c], text);
+      CHECKF(got == l->res.v[c],
+             "%s:%d: channel %c = 0x%08" PRIx32 " (%g), expected 0x%08" PRIx32 ": %s", file, lineno,
+             "xyzw"[c], got, (double)uif(got), l -> res.v[c], text);
       CHECKF(!!(fl & ENV_F_UNDEF) == l->undef, "%s:%d: channel %c is %s: %s", file, lineno,
              "xyzw"[c], fl & ENV_F_UNDEF ? "undefined" : "defined", text);
       CHECKF((fl & l->flags) == l->flags, "%s:%d: channel %c flags 0x%x lack 0x%x: %s", file,
-             lineno, "xyzw"[c], fl, l->flags, text);
+             lineno, "xyzw"[c], fl, l -> flags, text);
    }
    env_free(e);
    tgsi_shader_free(s);
@@ -287,11 +288,11 @@ static bool
 tested_elsewhere(enum tgsi_opcode op)
 {
    const struct tgsi_op_info *oi = &tgsi_op_info[op];
-   return oi->ndst == 0 || (oi->flags & (TGSI_OPF_OTHR | TGSI_OPF_TEX)) ||
-          op == TGSI_OP_DDX || op == TGSI_OP_DDY || op == TGSI_OP_DDX_FINE ||
-          op == TGSI_OP_DDY_FINE || op == TGSI_OP_READ_FIRST || op == TGSI_OP_READ_INVOC ||
-          op == TGSI_OP_VOTE_ANY || op == TGSI_OP_VOTE_ALL || op == TGSI_OP_VOTE_EQ ||
-          op == TGSI_OP_READ_HELPER || !tgsi_interp_supports(op);
+   return oi->ndst == 0 || (oi->flags & (TGSI_OPF_OTHR | TGSI_OPF_TEX)) || op == TGSI_OP_DDX ||
+          op == TGSI_OP_DDY || op == TGSI_OP_DDX_FINE || op == TGSI_OP_DDY_FINE ||
+          op == TGSI_OP_READ_FIRST || op == TGSI_OP_READ_INVOC || op == TGSI_OP_VOTE_ANY ||
+          op == TGSI_OP_VOTE_ALL || op == TGSI_OP_VOTE_EQ || op == TGSI_OP_READ_HELPER ||
+          !tgsi_interp_supports(op);
 }
 
 int
