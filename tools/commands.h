@@ -4,4 +4,5 @@
  * tools/main.c builds the dispatch table and the --help listing from it.
  */
 /* clang-format off */
+CMD("tgsi", cmd_tgsi, "parse TGSI files and print them in canonical form (or --check)")
 /* clang-format on */

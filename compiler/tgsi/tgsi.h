@@ -187,6 +187,7 @@ struct tgsi_reg {
    bool dim_indirect;
    struct tgsi_ind dim_ind;
    uint16_t array_id; /* "(n)" after the bracket; 0 = none */
+   struct tgsi_loc loc; /* where the reference starts; 0:0 if built, not parsed */
 };
 
 struct tgsi_dst {
@@ -234,7 +235,7 @@ struct tgsi_decl {
    enum tgsi_file file;
    uint32_t first, last;
    bool has_dim; /* 2-D: "CONST[1][0..3]"; for per-vertex files the vertex bracket */
-   uint32_t dim;
+   uint32_t dim; /* per-vertex "[]": the implied size (GS input vertices, 32 for tess) */
    uint8_t usage_mask; /* default 0xf */
    uint16_t array_id;  /* ARRAY(n); 0 = none */
    bool local;
@@ -320,15 +321,35 @@ const struct tgsi_decl *tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_fi
 
 /* tgsi_parse.c */
 /* Parses one shader. text must be NUL-terminated (len excludes the NUL).
- * Returns NULL on error; diagnostics (errors and warnings) go to diags. */
+ * Returns NULL on error; diagnostics (errors and warnings) go to diags
+ * (may be NULL). Runs tgsi_sanity_check, so insn->target is filled. */
 struct tgsi_shader *tgsi_parse(const char *text, size_t len, const char *filename,
                                const struct tgsi_parse_opts *opts, struct diag_list *diags);
+/* Vertex count of a per-vertex array implied by the stage and properties
+ * (GS: GS_INPUT_PRIMITIVE, tessellation: 32); 0 if unknown. */
+unsigned tgsi_implied_vertices(const struct tgsi_shader *s);
+/* Whether DCL file[][n] has a vertex dimension in this stage (GS/TES
+ * inputs, TCS inputs and outputs), whatever its semantic. */
+bool tgsi_file_has_vertex_dim(enum tgsi_stage stage, enum tgsi_file file);
+
+/* tgsi_sanity.c */
+/* Mesa's sanity rules (declared-before-use, one END, immediate types,
+ * operand counts, unused registers as warnings) plus structured control
+ * flow; fills insn->target. text (may be NULL) gives source lines to the
+ * messages. Returns false if an error was added. */
+bool tgsi_sanity_check(struct tgsi_shader *s, const char *text, size_t len,
+                       struct diag_list *diags);
 
 /* tgsi_print.c */
 /* Canonical text: parse(print(x)) is structurally equal to x. Caller frees. */
 char *tgsi_print(const struct tgsi_shader *s);
 char *tgsi_print_insn(const struct tgsi_shader *s, const struct tgsi_insn *in);
+/* Structural equality; ignores source positions and the shader name. */
 bool tgsi_shader_equal(const struct tgsi_shader *a, const struct tgsi_shader *b);
+bool tgsi_insn_equal(const struct tgsi_insn *a, const struct tgsi_insn *b);
+bool tgsi_decl_equal(const struct tgsi_decl *a, const struct tgsi_decl *b);
+/* Names of the values a property kind takes (NULL for TGSI_PROPK_UINT). */
+const char *const *tgsi_prop_value_names(enum tgsi_prop_kind kind, unsigned *count);
 
 /* ------------------------------------------------------------------ */
 /* The golden interpreter                                               */
