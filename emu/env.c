@@ -13,7 +13,7 @@
  *    p_c = (h >> 16c) & 0xffff  for channel c = 0..3
  *
  * and channel c holds, by the view's return type:
- *    FLOAT  ((p_c & 0xfff) - 2048) / 512.0f   (exact, in [-4, 4))
+ *    FLOAT  ((p_c & 0xfff) - 512) / 2048.0f  (exact, in [-0.25, 1.75))
  *    UNORM  (p_c & 0xff) / 255.0f
  *    SNORM  max(-1, (int8_t)(p_c & 0xff) / 127.0f)
  *    UINT   p_c
@@ -402,7 +402,7 @@ env_texel(const struct env *e, unsigned unit, uint32_t x, uint32_t y, uint32_t z
          out[c] = (uint32_t)(int32_t)(int16_t)p;
          break;
       default:
-         out[c] = fui((float)((int32_t)(p & 0xfff) - 2048) / 512.0f);
+         out[c] = fui((float)((int32_t)(p & 0xfff) - 512) / 2048.0f);
          break;
       }
    }
@@ -579,8 +579,8 @@ env_fetch(struct env *e, unsigned unit, enum tgsi_texture target, const int32_t 
 }
 
 /* TXQ / SVIEWINFO: (width, height, depth or layers, levels) of a level,
- * with the components a target lacks set to 0. A level out of range
- * returns false (the result is undefined). */
+ * with the components a target lacks set to 0. A level out of range gives
+ * (0, 0, 0, levels), as tgsi.rst specifies for SVIEWINFO. */
 bool
 env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4])
 {
@@ -592,7 +592,7 @@ env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4])
    const struct env_texture *tx = &e->tex[unit];
    out[3] = tx->levels;
    if (level < 0 || (uint32_t)level >= tx->levels)
-      return false;
+      return true;
    uint32_t sz[3];
    env_tex_size(tx, (uint32_t)level, sz);
    unsigned dims = target_dims(tx->target);

@@ -5,4 +5,5 @@
  */
 /* clang-format off */
 CMD("tgsi", cmd_tgsi, "parse TGSI files and print them in canonical form (or --check)")
+CMD("interp", cmd_interp, "run a TGSI shader on the golden interpreter, print outputs as YAML")
 /* clang-format on */

@@ -532,6 +532,11 @@ enum tgsi_interp_status tgsi_interp_check(const struct tgsi_shader *s, struct di
 enum tgsi_interp_status tgsi_interp_run(const struct tgsi_shader *s, struct env *env,
                                         const struct tgsi_interp_opts *opts,
                                         struct diag_list *diags);
+/* The fetch type of source si of op (what '-' means), input vertices per
+ * lane (GS input primitive, 4 for tessellation, else 1), a property. */
+uint8_t tgsi_interp_src_type(enum tgsi_opcode op, unsigned si);
+uint32_t tgsi_interp_in_vertices(const struct tgsi_shader *s);
+uint32_t tgsi_interp_prop(const struct tgsi_shader *s, enum tgsi_property prop, uint32_t dflt);
 void tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned si,
                        unsigned c, const uint32_t **v, const uint32_t **f);
 void tgsi_interp_update_exec(struct tgsi_interp_batch *b);

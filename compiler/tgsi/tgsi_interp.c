@@ -88,8 +88,8 @@ is_int_type(uint8_t t)
 }
 
 /* The fetch type of source si of op: what '-' means for it. */
-static uint8_t
-src_type(enum tgsi_opcode op, unsigned si)
+uint8_t
+tgsi_interp_src_type(enum tgsi_opcode op, unsigned si)
 {
    switch (op) {
    case TGSI_OP_UCMP:
@@ -142,7 +142,8 @@ check_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_
    }
    for (unsigned k = 0; k < in->nsrc; k++) {
       const struct tgsi_src *src = &in->src[k];
-      if (src->abs && is_int_type(src_type(in->op, k)) && !is_resource_file(src->reg.file)) {
+      if (src->abs && is_int_type(tgsi_interp_src_type(in->op, k)) &&
+          !is_resource_file(src->reg.file)) {
          diag_add(d, DIAG_ERROR, s->name, in->loc.line, in->loc.col, NULL,
                   "|x| on integer operand %u of %s has no defined meaning", k + 1, name);
          return TGSI_INTERP_UNSUPPORTED;
@@ -196,8 +197,8 @@ grow_count(uint32_t *count, int64_t idx)
       *count = (uint32_t)idx + 1;
 }
 
-static uint32_t
-prop_value(const struct tgsi_shader *s, enum tgsi_property prop, uint32_t dflt)
+uint32_t
+tgsi_interp_prop(const struct tgsi_shader *s, enum tgsi_property prop, uint32_t dflt)
 {
    for (unsigned i = 0; i < s->nprops; i++)
       if (s->props[i].prop == prop)
@@ -228,11 +229,11 @@ prim_vertices(uint32_t prim)
 
 /* Input vertices per lane: the GS input primitive; 4 for tessellation
  * stages (per-vertex reads beyond that are out of range); 1 otherwise. */
-static uint32_t
-shader_in_vertices(const struct tgsi_shader *s)
+uint32_t
+tgsi_interp_in_vertices(const struct tgsi_shader *s)
 {
    if (s->stage == TGSI_STAGE_GEOM)
-      return prim_vertices(prop_value(s, TGSI_PROP_GS_INPUT_PRIMITIVE, TGSI_PRIM_TRIANGLES));
+      return prim_vertices(tgsi_interp_prop(s, TGSI_PROP_GS_INPUT_PRIMITIVE, TGSI_PRIM_TRIANGLES));
    if (s->stage == TGSI_STAGE_TESS_CTRL || s->stage == TGSI_STAGE_TESS_EVAL)
       return 4;
    return 1;
@@ -275,12 +276,12 @@ size_files(struct tgsi_interp_prog *p, const struct tgsi_shader *s)
    p->file_count[TGSI_FILE_IMM] = s->nimms;
    p->nin = p->file_count[TGSI_FILE_IN];
    p->nout = p->file_count[TGSI_FILE_OUT];
-   p->in_vertices = shader_in_vertices(s);
+   p->in_vertices = tgsi_interp_in_vertices(s);
    p->out_vertices = 1;
    if (s->stage == TGSI_STAGE_TESS_CTRL)
-      p->out_vertices = MAX2(1u, MIN2(32u, prop_value(s, TGSI_PROP_TCS_VERTICES_OUT, 1)));
+      p->out_vertices = MAX2(1u, MIN2(32u, tgsi_interp_prop(s, TGSI_PROP_TCS_VERTICES_OUT, 1)));
    if (s->stage == TGSI_STAGE_GEOM)
-      p->gs_max_vertices = MIN2(1024u, prop_value(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
+      p->gs_max_vertices = MIN2(1024u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
 }
 
 static uint32_t
@@ -427,7 +428,7 @@ resolve_insn(struct tgsi_interp_prog *p, struct tgsi_interp_insn *ti, const stru
    ti->jump = -1;
    ti->region = -1;
    for (unsigned k = 0; k < in->nsrc && k < TGSI_MAX_SRC; k++)
-      resolve_src(p, &ti->src[k], &in->src[k], src_type(in->op, k));
+      resolve_src(p, &ti->src[k], &in->src[k], tgsi_interp_src_type(in->op, k));
    if (in->ndst)
       resolve_dst(p, &ti->dst, &in->dst[0]);
    else

@@ -315,8 +315,9 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
             undef |= mt_concurrent(b, m.mt, off / 4 + c, i);
       }
    }
+   /* The resource operand's swizzle applies to the loaded data. */
    for (unsigned c = 0; c < 4; c++) {
-      b->res_v[c][i] = w[c];
+      b->res_v[c][i] = w[rs->swz[c] & 3];
       b->res_f[c][i] = fl | (undef ? ENV_F_UNDEF : 0);
    }
 }
@@ -324,7 +325,11 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
 static int
 exec_load(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
-   unsigned nwords = last_bit(ti->dst.mask);
+   unsigned used = 0;
+   for (unsigned c = 0; c < 4; c++)
+      if (ti->dst.mask & (1u << c))
+         used |= 1u << (ti->src[0].swz[c] & 3);
+   unsigned nwords = last_bit(used);
    for (unsigned i = 0; i < b->n; i++)
       if (b->exec[i])
          load_lane(b, ti, i, nwords);
@@ -498,6 +503,8 @@ exec_resq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
             r[1] = coords == 2 && im->target == TGSI_TEX_T_1D_ARRAY ? im->depth : im->height;
          if (coords >= 3)
             r[2] = im->depth;
+         if (im->target == TGSI_TEX_T_2D_MSAA || im->target == TGSI_TEX_T_2D_ARRAY_MSAA)
+            r[3] = 1; /* one sample */
       } else {
          bad = true;
       }
@@ -809,23 +816,27 @@ exec_txq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    return ti->dst.mask;
 }
 
-/* One-sample model: TXQS and SAMPLE_INFO give 1 sample, SAMPLE_POS of
- * sample 0 is the pixel centre, LODQ/LOD give level 0 (no implicit LOD). */
+/* One-sample model (tgsi.rst): TXQS and SAMPLE_INFO give (1, 0, 0, 0);
+ * SAMPLE_POS gives (0.5, 0.5, undefined, undefined) whatever the sample
+ * index; SAMPLE_POS/SAMPLE_INFO apply the source operand's swizzle.
+ * LODQ/LOD give level 0 (this model has no implicit LOD). */
 static int
 exec_tex_info(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
    unsigned n = b->n;
-   const uint32_t *s = b->zero, *sf = b->zero;
-   if (ti->op == TGSI_OP_SAMPLE_POS)
-      tgsi_interp_fetch(b, ti, 0, 0, &s, &sf);
+   enum tgsi_opcode op = ti->op;
+   uint32_t v[4] = {0, 0, 0, 0}, f[4] = {0, 0, 0, 0};
+   if (op == TGSI_OP_TXQS || op == TGSI_OP_SAMPLE_INFO)
+      v[0] = 1;
+   if (op == TGSI_OP_SAMPLE_POS) {
+      v[0] = v[1] = 0x3f000000u; /* 0.5 */
+      f[2] = f[3] = ENV_F_UNDEF;
+   }
+   bool swz = op == TGSI_OP_SAMPLE_POS || op == TGSI_OP_SAMPLE_INFO;
    for (unsigned c = 0; c < 4; c++) {
-      uint32_t v = 0;
-      if ((ti->op == TGSI_OP_TXQS || ti->op == TGSI_OP_SAMPLE_INFO) && c == 0)
-         v = 1;
-      if (ti->op == TGSI_OP_SAMPLE_POS && c < 2)
-         v = 0x3f000000u; /* 0.5 */
-      FOR b->res_v[c][i] = v;
-      FOR b->res_f[c][i] = sf[i] | (ti->op == TGSI_OP_SAMPLE_POS && s[i] ? ENV_F_UNDEF : 0);
+      unsigned k = swz ? ti->src[0].swz[c] & 3 : c;
+      FOR b->res_v[c][i] = v[k];
+      FOR b->res_f[c][i] = f[k];
    }
    return ti->dst.mask;
 }
