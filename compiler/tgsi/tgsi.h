@@ -319,6 +319,12 @@ struct tgsi_shader *tgsi_shader_clone(const struct tgsi_shader *s);
 const struct tgsi_decl *tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file,
                                        uint32_t index);
 
+/* Sets the options a "# dialect: legacy hex-bits" header line names. */
+void tgsi_read_dialect(const char *text, size_t len, struct tgsi_parse_opts *opts);
+/* Reads and parses a file: base options plus the file's own dialect line. */
+struct tgsi_shader *tgsi_parse_file(const char *path, const struct tgsi_parse_opts *base,
+                                    struct diag_list *diags);
+
 /* tgsi_parse.c */
 /* Parses one shader. text must be NUL-terminated (len excludes the NUL).
  * Returns NULL on error; diagnostics (errors and warnings) go to diags
