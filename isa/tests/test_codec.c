@@ -96,7 +96,8 @@ check_illegal(const struct isa_model *m, const char *hex, const char *why, int l
    struct isa_insn in;
    CHECK(parse_hex(hex, bytes, &len));
    enum isa_err e = isa_decode(m, bytes, len, &pos, &in);
-   CHECKF(e == ISA_ERR_OK && in.illegal && strstr(isa_illegal_str(in.illegal), why),
+   CHECKF(e == ISA_ERR_OK && in.illegal &&
+              (strstr(isa_illegal_str(in.illegal), why) || strstr(isa_illegal_reason(m, &in), why)),
           "line %d: %s: expected illegal '%s', got %s/%s", lineno, hex, why, isa_strerror(e),
           isa_illegal_str(in.illegal));
    /* The encoder refuses what the decoder flags. */
