@@ -489,6 +489,19 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
    const struct isa_op *op = t->op;
    const char *p = text;
    isa_insn_init(t->m, (unsigned)(op - t->m->ops), out);
+   for (unsigned k = 0; k < t->m->bundle.ntoks; k++) {
+      const struct isa_tok *tk = &t->m->bundle.toks[k];
+      int v;
+      if (tk->kind == ISA_TOK_LIT) {
+         if (!match_lit(t, &p, tk->text))
+            return false;
+         continue;
+      }
+      unsigned mod = (unsigned)t->m->bundle.fields[tk->field].mod;
+      if (!parse_mod(t->m, mod, &p, &v) && !mod_optional(t->m, mod, &v))
+         return tfail(t, p, "expected %s", t->m->mods[mod].name);
+      out->mod[mod] = (int16_t)v;
+   }
    for (unsigned k = 0; k < op->ntoks;) {
       const struct isa_tok *tk = &op->toks[k];
       if (tk->kind == ISA_TOK_LIT) {
@@ -549,7 +562,9 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
    bool any = false;
    for (unsigned i = 0; i < m->nops; i++) {
       const struct isa_op *op = &m->ops[i];
-      bool cand = false;
+      /* With a bundle prefix ("[B..:S04] FADD") the first word is not the
+       * mnemonic: try every op. */
+      bool cand = m->bundle.ntoks > 0;
       for (int a = -1; a < (int)op->naliases && !cand; a++) {
          const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;
          size_t n = strlen(nm);

@@ -624,6 +624,24 @@ encode_flags(const struct isa_op *op, const struct isa_insn *in, const int64_t *
    return ISA_ERR_OK;
 }
 
+static enum isa_err
+control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot, uint64_t *ctrl,
+             char **msg)
+{
+   const struct isa_bundle *bd = &m->bundle;
+   uint64_t v = 0;
+   for (unsigned i = 0; i < bd->nfields; i++) {
+      const struct isa_field *f = &bd->fields[i];
+      int64_t x = in->mod[f->mod];
+      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > m->mods[f->mod].max)
+         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field",
+                     m->mods[f->mod].name, (long long)x);
+      v = isa_field_set64(f, v, (uint64_t)x);
+   }
+   *ctrl |= v << (slot * bd->slot_bits);
+   return ISA_ERR_OK;
+}
+
 enum isa_err
 isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out,
                 char **msg, int *bad_slot)
@@ -665,6 +683,9 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
    for (unsigned r = 0; r < op->nrules; r++)
       if (isa_guards_hold(op->rules[r].guard, op->rules[r].nguard, vals))
          return fail(msg, ISA_ERR_ILLEGAL, "%s: %s", op->mnemonic, op->rules[r].reason);
+   uint64_t ctrl = 0;
+   if (m->bundle.insns && (e = control_slot(m, in, 0, &ctrl, msg)))
+      return e;
    *out = b;
    return ISA_ERR_OK;
 }
@@ -697,24 +718,6 @@ isa_encode(const struct isa_model *m, const struct isa_insn *in, uint8_t *buf, s
       return report(d, e, msg);
    *len = m->ops[in->op].bits / 8;
    isa_store_bits(&b, *len, buf);
-   return ISA_ERR_OK;
-}
-
-static enum isa_err
-control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot, uint64_t *ctrl,
-             char **msg)
-{
-   const struct isa_bundle *bd = &m->bundle;
-   uint64_t v = 0;
-   for (unsigned i = 0; i < bd->nfields; i++) {
-      const struct isa_field *f = &bd->fields[i];
-      int64_t x = in->mod[f->mod];
-      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > m->mods[f->mod].max)
-         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field",
-                     m->mods[f->mod].name, (long long)x);
-      v = isa_field_set64(f, v, (uint64_t)x);
-   }
-   *ctrl |= v << (slot * bd->slot_bits);
    return ISA_ERR_OK;
 }
 
