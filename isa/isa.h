@@ -29,38 +29,35 @@ struct isa_model;
 /* ------------------------------------------------------------------ */
 /* Name tables, written once.                                          */
 
+/* clang-format off */
 /* Error codes: ISA_ERR_<name>, message. */
-#define ISA_ERRORS(X)                                                                              \
-   X(OK, "no error")                                                                               \
-   X(IO, "cannot read the file")                                                                   \
-   X(NOTFOUND, "no such model")                                                                    \
-   X(YAML, "YAML syntax error")                                                                    \
-   X(MODEL, "invalid model")                                                                       \
-   X(ARG, "invalid argument")                                                                      \
-   X(TRUNCATED, "not enough bytes for an instruction")                                             \
-   X(DECODE, "no instruction matches the bytes")                                                   \
-   X(ILLEGAL, "illegal encoding")                                                                  \
-   X(RANGE, "value does not fit its field")                                                        \
-   X(OPERAND, "operand kind not allowed in this slot")                                             \
-   X(MODIFIER, "invalid modifier or flag combination")                                             \
-   X(SYNTAX, "assembler syntax error")                                                             \
+#define ISA_ERRORS(X) \
+   X(OK, "no error") \
+   X(IO, "cannot read the file") \
+   X(NOTFOUND, "no such model") \
+   X(YAML, "YAML syntax error") \
+   X(MODEL, "invalid model") \
+   X(ARG, "invalid argument") \
+   X(TRUNCATED, "not enough bytes for an instruction") \
+   X(DECODE, "no instruction matches the bytes") \
+   X(ILLEGAL, "illegal encoding") \
+   X(RANGE, "value does not fit its field") \
+   X(OPERAND, "operand kind not allowed in this slot") \
+   X(MODIFIER, "invalid modifier or flag combination") \
+   X(SYNTAX, "assembler syntax error") \
    X(UNKNOWN_OP, "unknown mnemonic")
 
 /* Kinds of register file. */
-#define ISA_FILE_KINDS(X)                                                                          \
-   X(FULL, "full")                                                                                 \
-   X(HALF, "half")                                                                                 \
-   X(PREDICATE, "predicate") X(ADDRESS, "address") X(CONST, "const") X(UNIFORM, "uniform")         \
-       X(SPECIAL, "special")
+#define ISA_FILE_KINDS(X) \
+   X(FULL, "full") X(HALF, "half") X(PREDICATE, "predicate") X(ADDRESS, "address") \
+   X(CONST, "const") X(UNIFORM, "uniform") X(SPECIAL, "special")
 
 /* Data types an operand can have; width in bits, float or not. */
-#define ISA_TYPES(X)                                                                               \
-   X(NONE, "none", 32, 0)                                                                          \
-   X(F16, "f16", 16, 1)                                                                            \
-   X(F32, "f32", 32, 1) X(F64, "f64", 64, 1) X(U8, "u8", 8, 0) X(S8, "s8", 8, 0)                   \
-       X(U16, "u16", 16, 0) X(S16, "s16", 16, 0) X(U32, "u32", 32, 0) X(S32, "s32", 32, 0)         \
-           X(B16, "b16", 16, 0) X(B32, "b32", 32, 0) X(U64, "u64", 64, 0) X(S64, "s64", 64, 0)     \
-               X(PRED, "pred", 1, 0)
+#define ISA_TYPES(X) \
+   X(NONE, "none", 32, 0) X(F16, "f16", 16, 1) X(F32, "f32", 32, 1) X(F64, "f64", 64, 1) \
+   X(U8, "u8", 8, 0) X(S8, "s8", 8, 0) X(U16, "u16", 16, 0) X(S16, "s16", 16, 0) \
+   X(U32, "u32", 32, 0) X(S32, "s32", 32, 0) X(B16, "b16", 16, 0) X(B32, "b32", 32, 0) \
+   X(U64, "u64", 64, 0) X(S64, "s64", 64, 0) X(PRED, "pred", 1, 0)
 
 /*
  * The semantics an op can name in YAML (`sem: fadd`), with the number of
@@ -68,74 +65,59 @@ struct isa_model;
  * live in isa/sem.h; the emulator maps ISA_SEM_* to them, the constant
  * folder calls the same functions.
  */
-#define ISA_SEMS(X)                                                                                \
-   X(NOP, "nop", 0)                                                                                \
-   X(JUMP, "jump", -1)                                                                             \
-   X(BRANCH, "branch", -1) X(END, "end", 0) X(KILL, "kill", -1) X(BARRIER, "barrier", -1)          \
-       X(WAITCNT, "waitcnt", -1) X(WAIT, "wait", -1) X(MOV, "mov", 1) X(COV, "cov", 1)             \
-           X(FADD, "fadd", 2) X(FMUL, "fmul", 2) X(FMIN, "fmin", 2) X(FMAX, "fmax", 2)             \
-               X(FMAD, "fmad", 3) X(FFMA, "ffma", 3) X(FCMP, "fcmp", 2) X(FSIGN, "fsign", 1)       \
-                   X(FFLOOR, "ffloor", 1) X(FCEIL, "fceil", 1) X(FTRUNC, "ftrunc", 1)              \
-                       X(FRNDNE, "frndne", 1) X(FRNDAZ, "frndaz", 1) X(FABSNEG, "fabsneg", 1)      \
-                           X(IADD, "iadd", 2) X(ISUB, "isub", 2) X(IABSNEG, "iabsneg", 1) X(       \
-                               UMUL24, "umul24", 2) X(SMUL24, "smul24", 2) X(UMULL, "umull", 2)    \
-                               X(UMAD24, "umad24", 3) X(SMAD24, "smad24", 3) X(UMIN, "umin", 2)    \
-                                   X(UMAX, "umax", 2) X(SMIN, "smin", 2) X(SMAX, "smax", 2)        \
-                                       X(UCMP, "ucmp", 2) X(SCMP, "scmp", 2) X(AND, "and", 2)      \
-                                           X(OR, "or", 2) X(XOR, "xor", 2) X(NOT, "not", 1) X(     \
-                                               SHL, "shl", 2) X(SHR, "shr", 2) X(ASHR, "ashr", 2)  \
-                                               X(BFREV, "bfrev", 1) X(CBITS, "cbits", 1)           \
-                                                   X(CLZ_B, "clz_b", 1) X(CLZ_S, "clz_s", 1) X(    \
-                                                       SEL, "sel", 3) X(FCMPSEL, "fcmpsel", 4)     \
-                                                       X(ICMPSEL, "icmpsel", 4) X(RCP, "rcp", 1)   \
-                                                           X(RSQ, "rsq", 1) X(LOG2, "log2", 1)     \
-                                                               X(EXP2, "exp2", 1) X(SIN, "sin", 1) \
-                                                                   X(COS, "cos",                   \
-                                                                     1) X(SQRT, "sqrt",            \
-                                                                          1) X(SAM, "sam", -1)     \
-                                                                       X(ISAM, "isam", -1) X(      \
-                                                                           GETSIZE, "getsize",     \
-                                                                           -1) X(LDG, "ldg", -1)   \
-                                                                           X(STG, "stg",           \
-                                                                             -1) X(LDL, "ldl", -1) \
-                                                                               X(STL, "stl", -1)
+#define ISA_SEMS(X) \
+   X(NOP, "nop", 0) X(JUMP, "jump", -1) X(BRANCH, "branch", -1) X(END, "end", 0) \
+   X(KILL, "kill", -1) X(BARRIER, "barrier", -1) X(WAITCNT, "waitcnt", -1) X(WAIT, "wait", -1) \
+   X(MOV, "mov", 1) X(COV, "cov", 1) \
+   X(FADD, "fadd", 2) X(FMUL, "fmul", 2) X(FMIN, "fmin", 2) X(FMAX, "fmax", 2) \
+   X(FMAD, "fmad", 3) X(FFMA, "ffma", 3) X(FCMP, "fcmp", 2) X(FSIGN, "fsign", 1) \
+   X(FFLOOR, "ffloor", 1) X(FCEIL, "fceil", 1) X(FTRUNC, "ftrunc", 1) X(FRNDNE, "frndne", 1) \
+   X(FRNDAZ, "frndaz", 1) X(FABSNEG, "fabsneg", 1) \
+   X(IADD, "iadd", 2) X(ISUB, "isub", 2) X(IABSNEG, "iabsneg", 1) \
+   X(UMUL24, "umul24", 2) X(SMUL24, "smul24", 2) X(MULL_U, "mull_u", 2) \
+   X(UMAD24, "umad24", 3) X(SMAD24, "smad24", 3) X(MADSH_M16, "madsh_m16", 3) \
+   X(UMIN, "umin", 2) X(UMAX, "umax", 2) X(SMIN, "smin", 2) X(SMAX, "smax", 2) \
+   X(UCMP, "ucmp", 2) X(SCMP, "scmp", 2) \
+   X(AND, "and", 2) X(OR, "or", 2) X(XOR, "xor", 2) X(NOT, "not", 1) \
+   X(SHL, "shl", 2) X(SHR, "shr", 2) X(ASHR, "ashr", 2) \
+   X(BFREV, "bfrev", 1) X(CBITS, "cbits", 1) X(CLZ_B, "clz_b", 1) X(CLZ_S, "clz_s", 1) \
+   X(SEL, "sel", 3) X(FSEL, "fsel", 3) X(FCMPSEL, "fcmpsel", 4) X(ICMPSEL, "icmpsel", 4) \
+   X(RCP, "rcp", 1) X(RSQ, "rsq", 1) X(LOG2, "log2", 1) X(EXP2, "exp2", 1) X(SIN, "sin", 1) \
+   X(COS, "cos", 1) X(SQRT, "sqrt", 1) \
+   X(SAM, "sam", -1) X(ISAM, "isam", -1) X(GETSIZE, "getsize", -1) \
+   X(LDG, "ldg", -1) X(STG, "stg", -1) X(LDL, "ldl", -1) X(STL, "stl", -1)
 
 /*
  * Roles a model modifier can play. Code that must find "the (ss) flag" or
  * "the stall count" asks for the role, never for a spelling, so the same
  * scheduler runs on every model (isa_mod_by_role()).
  */
-#define ISA_ROLES(X)                                                                               \
-   X(NONE, "none")                                                                                 \
-   X(SS, "ss")                                                                                     \
-   X(SY, "sy") X(JP, "jp") X(RPT, "rpt") X(NOPS, "nop") X(SAT, "sat") X(EI, "ei") X(UL, "ul")      \
-       X(COND, "cond") X(TYPE, "type") X(DST_TYPE, "dst_type") X(SRC_TYPE, "src_type")             \
-           X(ROUND, "round") X(PRECISION, "precision") X(WRMASK, "wrmask") X(STALL, "stall")       \
-               X(YIELD, "yield") X(WR_BAR, "wr_bar") X(RD_BAR, "rd_bar") X(WAIT_MASK, "wait_mask") \
-                   X(REUSE, "reuse") X(DST_SEL, "dst_sel") X(DST_UNUSED, "dst_unused")             \
-                       X(WAIT_SLOT, "wait_slot") X(VMCNT, "vmcnt") X(LGKMCNT, "lgkmcnt")           \
-                           X(EXPCNT, "expcnt") X(FTZ, "ftz")
+#define ISA_ROLES(X) \
+   X(NONE, "none") X(SS, "ss") X(SY, "sy") X(JP, "jp") X(RPT, "rpt") X(NOPS, "nop") \
+   X(SAT, "sat") X(EI, "ei") X(UL, "ul") X(COND, "cond") X(TYPE, "type") \
+   X(DST_TYPE, "dst_type") X(SRC_TYPE, "src_type") X(ROUND, "round") X(PRECISION, "precision") \
+   X(WRMASK, "wrmask") X(STALL, "stall") X(YIELD, "yield") X(WR_BAR, "wr_bar") \
+   X(RD_BAR, "rd_bar") X(WAIT_MASK, "wait_mask") X(REUSE, "reuse") X(DST_SEL, "dst_sel") \
+   X(DST_UNUSED, "dst_unused") X(WAIT_SLOT, "wait_slot") X(VMCNT, "vmcnt") \
+   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(FTZ, "ftz")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
-#define ISA_HAZARD_KINDS(X)                                                                        \
-   X(DELAY_SLOTS, "delay_slots")                                                                   \
-   X(STALL_COUNTS, "stall_counts") X(WAIT_STATES, "wait_states") X(INTERLOCKED, "interlocked")
+#define ISA_HAZARD_KINDS(X) \
+   X(DELAY_SLOTS, "delay_slots") X(STALL_COUNTS, "stall_counts") \
+   X(WAIT_STATES, "wait_states") X(INTERLOCKED, "interlocked")
 
 /* How a latency class is synchronised with its consumers. */
-#define ISA_SYNCS(X)                                                                               \
-   X(NONE, "none")                                                                                 \
-   X(SS, "ss")                                                                                     \
-   X(SY, "sy") X(SCOREBOARD, "scoreboard") X(VMCNT, "vmcnt") X(LGKMCNT, "lgkmcnt")                 \
-       X(EXPCNT, "expcnt") X(WAIT_SLOT, "wait_slot")
+#define ISA_SYNCS(X) \
+   X(NONE, "none") X(SS, "ss") X(SY, "sy") X(SCOREBOARD, "scoreboard") X(VMCNT, "vmcnt") \
+   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(WAIT_SLOT, "wait_slot")
 
 /* Why a decoded instruction is illegal (struct isa_insn.illegal). */
-#define ISA_ILLEGALS(X)                                                                            \
-   X(NONE, "legal")                                                                                \
-   X(OPERAND_FORM, "operand bits match no operand form")                                           \
-   X(OPERAND_KIND, "operand form not allowed in this slot")                                        \
-   X(REGISTER, "register number not in any register file")                                         \
-   X(MOD_VALUE, "modifier value not in its enum")                                                  \
-   X(RULE, "op-specific illegal combination")
+#define ISA_ILLEGALS(X) \
+   X(NONE, "legal") X(OPERAND_FORM, "operand bits match no operand form") \
+   X(OPERAND_KIND, "operand form not allowed in this slot") \
+   X(REGISTER, "register number not in any register file") \
+   X(MOD_VALUE, "modifier value not in its enum") X(RULE, "op-specific illegal combination")
+/* clang-format on */
 
 #define ISA_ENUM_(n, ...) ISA_ERR_##n,
 enum isa_err { ISA_ERRORS(ISA_ENUM_) ISA_ERR_COUNT };
@@ -366,19 +348,34 @@ enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct 
                             struct diag_list *d);
 
 /* delay.c */
+/* Operand slot numbers used by isa_delay(), isa_opnd_count() and
+ * struct isa_insn.illegal_arg: destinations first, then sources. */
+#define ISA_SLOT_DST(i) (i)
+#define ISA_SLOT_SRC(i) (ISA_MAX_DST + (i))
+
 /*
- * The one latency/hazard function. For a producer writing dst slot `dst`
- * and a consumer reading src slot `src` (src < 0: the consumer *writes* a
- * register the producer reads, i.e. the WAR case for slot -src-1 of the
- * producer), returns the required distance in the model's unit (a3xx: issue
- * slots between the two; sm50: stall cycles) and the sync mechanism the
- * consumer needs instead of or besides distance.
+ * The one latency/hazard function, used by the scheduler, by hazard
+ * insertion and by the emulator's timing model. `pslot` is an operand slot
+ * of the earlier instruction, `cslot` one of the later:
+ *   producer dst, consumer src: RAW -- the consumer reads what was written;
+ *   producer src, consumer dst: WAR -- the consumer overwrites a source the
+ *                                      producer may still be reading;
+ *   producer dst, consumer dst: WAW.
+ * If the two operands cannot touch the same register the answer is
+ * {0, ISA_SYNC_NONE}. Otherwise `distance` is the number of instruction
+ * slots the model requires between them (a3xx: delay slots, nops count;
+ * sm50: stall cycles) and `sync` the flag/scoreboard/counter the later
+ * instruction must wait on instead. Everything comes from the model:
+ * class latencies, read_early, read_delay, the hazard parameters.
  */
 struct isa_delay {
-   int distance;       /* required instruction slots/cycles between the two, >= 0 */
-   enum isa_sync sync; /* flag/scoreboard the consumer must wait on, ISA_SYNC_NONE if none */
+   int distance;
+   enum isa_sync sync;
 };
-struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int dst,
-                           const struct isa_insn *consumer, int src);
+struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
+                           const struct isa_insn *consumer, int cslot);
+/* How many consecutive registers operand `slot` covers (write masks,
+ * component counts); 1 for most operands. */
+unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
 
 #endif

@@ -22,6 +22,7 @@
 #define ISA_MAX_RANGES 4
 #define ISA_MAX_GUARDS 2
 #define ISA_MAX_SLOTS  (ISA_MAX_DST + ISA_MAX_SRC)
+#define ISA_MAX_FIELDS 64 /* per op, layout fields included */
 
 /* A position in the model file, for diagnostics. */
 struct isa_pos {
@@ -215,6 +216,12 @@ struct isa_slot {
    uint8_t width; /* 0: from width_mod or type */
    int16_t width_mod;
    uint8_t read_delay;
+   /* How many consecutive registers the operand covers: count_n, or the
+    * immediate of slot count_slot, or the highest set bit of modifier
+    * count_mod (a write mask). */
+   uint8_t count_n;
+   int8_t count_slot;
+   int16_t count_mod;
 };
 
 struct isa_alias {
@@ -438,6 +445,18 @@ void isa_ld_ops(struct isa_ld *l, yaml_node_t *map);
 void isa_ld_hazard(struct isa_ld *l, yaml_node_t *v);
 void isa_ld_bundle(struct isa_ld *l, yaml_node_t *v);
 void isa_free_names(char **v, unsigned n);
+
+/* codec.c */
+void isa_record_vals(const struct isa_model *m, const struct isa_op *op, const struct isa_insn *in,
+                     int64_t *vals);
+enum isa_err isa_encode_bits(const struct isa_model *m, const struct isa_insn *in,
+                             struct isa_bits *out, char **msg, int *bad_slot);
+void isa_load_bits(const uint8_t *p, size_t n, struct isa_bits *b);
+void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
+
+/* print.c */
+void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
+void isa_float_text(uint32_t bits, char *buf, size_t size);
 
 /* check.c */
 bool isa_check_model(struct isa_model *m);

@@ -905,8 +905,8 @@ parse_luts(struct isa_ld *l, yaml_node_t *map)
 static void
 parse_mods(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind",  "enum",   "max", "role",
-                                      "print", "always", "doc", NULL};
+   static const char *const keys[] = {"kind",   "enum",    "max", "role", "print",
+                                      "always", "default", "doc", NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "modifiers"))
       return;
@@ -1214,9 +1214,10 @@ parse_opnd_print(struct isa_ld *l, yaml_node_t *v)
 static void
 parse_document(struct isa_ld *l, yaml_node_t *root)
 {
-   static const char *const keys[] = {"isa",     "bits", "doc",       "regfiles", "regsets",
-                                      "enums",   "luts", "modifiers", "formats",  "classes",
-                                      "layouts", "ops",  "hazard",    "bundle",   NULL};
+   static const char *const keys[] = {"isa",     "bits",    "doc",           "regfiles",
+                                      "regsets", "enums",   "luts",          "modifiers",
+                                      "formats", "classes", "layouts",       "ops",
+                                      "hazard",  "bundle",  "operand_print", NULL};
    struct isa_model *m = l->m;
    if (!root || root->type != YAML_MAPPING_NODE) {
       isa_ld_err(l, root, "a model file must be a mapping (isa:, regfiles:, ops:, ...)");

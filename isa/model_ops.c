@@ -46,8 +46,8 @@ isa_free_names(char **v, unsigned n)
    free(v);
 }
 
-static const char *const layout_keys[] = {"bits", "match", "ignore", "fields", "dst", "src",
-                                          "type", "width", "syntax", "doc",    NULL};
+static const char *const layout_keys[] = {"bits", "match", "ignore", "fields", "dst",     "src",
+                                          "type", "width", "syntax", "doc",    "illegal", NULL};
 
 void
 isa_ld_layouts(struct isa_ld *l, yaml_node_t *map)
@@ -121,6 +121,30 @@ slot_width(struct isa_ld *l, yaml_node_t *n, const char *s, struct isa_slot *sl)
       sl->width_mod = (int16_t)md;
 }
 
+/* count: N, a source slot holding an immediate count, or a mask modifier. */
+static void
+slot_count(struct isa_ld *l, struct isa_op *op, yaml_node_t *n, const char *s, struct isa_slot *x,
+           unsigned nd, unsigned ns, char **dl, char **sl)
+{
+   int64_t v;
+   (void)op;
+   if (isa_parse_i64(s, &v)) {
+      if (v < 1 || v > 64)
+         isa_ld_err(l, n, "count %lld out of range", (long long)v);
+      else
+         x->count_n = (uint8_t)v;
+      return;
+   }
+   for (unsigned i = 0; i < nd + ns; i++)
+      if (!strcmp(i < nd ? dl[i] : sl[i - nd], s)) {
+         x->count_slot = (int8_t)i;
+         return;
+      }
+   x->count_mod = (int16_t)FIND(l->m->mods, l->m->nmods, s);
+   if (x->count_mod < 0)
+      isa_ld_err(l, n, "count '%s' is neither a number, an operand nor a modifier", s);
+}
+
 static void
 parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct isa_layout *ly)
 {
@@ -148,7 +172,9 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
    for (unsigned i = 0; i < nd + ns; i++) {
       const char *name = i < nd ? dl[i] : sl[i - nd];
       struct isa_slot *x = &op->slot[i];
-      x->type_mod = x->width_mod = -1;
+      x->type_mod = x->width_mod = x->count_mod = -1;
+      x->count_slot = -1;
+      x->count_n = 1;
       x->field = (int16_t)isa_field_find(op->fields, op->nfields, name);
       if (x->field < 0 || op->fields[x->field].kind != ISA_FK_OPERAND) {
          isa_ld_err(l, dn || sn ? v : NULL, "op '%s': operand '%s' is not an operand field%s",
@@ -167,7 +193,7 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       yaml_node_t *on = ops ? isa_ld_get(l, ops, name) : NULL, *y;
       if (!on)
          continue;
-      static const char *const keys[] = {"allow", "type", "width", "read_delay", NULL};
+      static const char *const keys[] = {"allow", "type", "width", "read_delay", "count", NULL};
       if (!isa_ld_is_map(l, on, "operand settings"))
          continue;
       isa_ld_check_keys(l, on, "operand settings", keys);
@@ -176,6 +202,8 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       if ((y = isa_ld_get(l, on, "width")) && isa_ld_scalar(l, y, "width"))
          slot_width(l, y, isa_ld_scalar(l, y, "width"), x);
       x->read_delay = (uint8_t)isa_ld_opt_int(l, on, "read_delay", 0, 100, 0);
+      if ((y = isa_ld_get(l, on, "count")) && isa_ld_scalar(l, y, "count"))
+         slot_count(l, op, y, isa_ld_scalar(l, y, "count"), x, nd, ns, dl, sl);
       if ((y = isa_ld_get(l, on, "allow"))) {
          unsigned na;
          char **al = isa_ld_names(l, y, 32, &na);
@@ -215,7 +243,11 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
    struct isa_tok *v = xcalloc(cap, sizeof(*v));
    bool group_ok = true, in_group = false;
    for (const char *p = t; *p;) {
-      if (*p == '[' || *p == ']') {
+      if ((*p == '[' || *p == ']') && p[1] == *p) {
+         /* "[[" and "]]" are literal brackets. */
+         v[n++] = (struct isa_tok){ISA_TOK_LIT, -1, xstrndup(p, 1)};
+         p += 2;
+      } else if (*p == '[' || *p == ']') {
          if ((*p == '[') == in_group) {
             isa_ld_err(l, where, "syntax of '%s': unbalanced or nested [ ]", op->key);
             break;
@@ -255,6 +287,10 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
          free(name);
       } else {
          size_t len = strcspn(p, "[]{");
+         if (!len) {
+            isa_ld_err(l, where, "syntax of '%s': stray '%c'", op->key, *p);
+            break;
+         }
          v[n++] = (struct isa_tok){ISA_TOK_LIT, -1, xstrndup(p, len)};
          p += len;
       }
@@ -376,6 +412,11 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
                  op->key, ly->name);
    unsigned nextra = 0;
    struct isa_field *extra = isa_ld_fields(l, isa_ld_get(l, v, "fields"), op->bits, false, &nextra);
+   if ((ly ? ly->nfields : 0) + nextra > ISA_MAX_FIELDS) {
+      isa_ld_err(l, v, "op '%s' has more than %d fields", op->key, ISA_MAX_FIELDS);
+      isa_free_fields(extra, nextra);
+      return;
+   }
    op->fields = isa_copy_fields(ly ? ly->fields : NULL, ly ? ly->nfields : 0, nextra);
    op->nfields = ly ? ly->nfields : 0;
    for (unsigned i = 0; i < nextra; i++) {

@@ -5,4 +5,6 @@
  */
 /* clang-format off */
 CMD("isa", cmd_isa, "check ISA model files (isa check MODEL...)")
+CMD("as", cmd_as, "assemble for an ISA model (as MODEL FILE.s [-o FILE.bin])")
+CMD("dis", cmd_dis, "disassemble for an ISA model (dis MODEL FILE.bin | --hex W...)")
 /* clang-format on */
