@@ -335,6 +335,10 @@ struct isa_ld {
    struct isa_model *m;
    yaml_document_t doc;
    bool failed;
+   /* While an op's own fields are read: its layout's fields, which flag
+    * targets and conditions may name (indices count them first). */
+   const struct isa_field *outer;
+   unsigned nouter;
 };
 
 #define MAP_EACH(l, map, k, v)                                                                     \
