@@ -211,6 +211,43 @@ parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct 
    return false;
 }
 
+/* "c[BANK][BYTE]": a banked constant; the byte offset must be a multiple
+ * of the file's register size. Returns the length matched (0: not one). */
+static size_t
+parse_banked(struct try *t, const char *p, struct isa_opnd *o)
+{
+   const struct isa_model *m = t->m;
+   for (unsigned f = 0; f < m->nfiles; f++) {
+      const struct isa_regfile *rf = &m->files[f];
+      size_t pl = strlen(rf->prefix);
+      if (rf->kind != ISA_FILE_CONST || strncmp(p, rf->prefix, pl) || p[pl] != '[')
+         continue;
+      const char *q = p + pl + 1;
+      int64_t bank, off;
+      unsigned unit = rf->width / 8 ? rf->width / 8 : 1;
+      bool ok = parse_int(&q, &bank) && q[0] == ']' && q[1] == '[';
+      if (ok) {
+         q += 2;
+         ok = parse_int(&q, &off) && *q == ']';
+      }
+      if (!ok) {
+         tfail(t, p, "expected %s[BANK][OFFSET]", rf->prefix);
+         return 1; /* t->err tells the caller */
+      }
+      if (bank < 0 || bank > 0xffff || off < 0 || off % unit || off / unit >= rf->count) {
+         tfail(t, p, "constant %s[%lld][%lld] out of range or not %u-byte aligned", rf->prefix,
+               (long long)bank, (long long)off, unit);
+         return 1;
+      }
+      o->kind = ISA_OPND_CONST;
+      o->file = (uint8_t)f;
+      o->bank = (uint16_t)bank;
+      o->index = (uint16_t)(off / unit);
+      return (size_t)(q + 1 - p);
+   }
+   return 0;
+}
+
 static bool
 parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
 {
@@ -258,6 +295,10 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
          return false;
    } else if (t->err) {
       return false;
+   } else if (isa_slot_banked(m, t->op, sl) && (n = parse_banked(t, p, o))) {
+      if (t->err)
+         return false;
+      p += n;
    } else if ((n = parse_reg(m, p, &file, &idx))) {
       o->kind = m->files[file].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
       o->file = (uint8_t)file;
@@ -513,9 +554,10 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
            const char **err_at, const char **opnd_at)
 {
    const char *w = skip_ws(text);
-   while (*w == '(') {
-      const char *e = strchr(w, ')');
-      if (!e)
+   while (*w == '(' || *w == '@') {
+      /* Prefix modifiers: "(sy)" (a3xx), "@!P0 " guards (sm50). */
+      const char *e = *w == '(' ? strchr(w, ')') : w + strcspn(w, " \t") - 1;
+      if (!e || e < w)
          break;
       w = skip_ws(e + 1);
    }
@@ -524,7 +566,9 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
       wl++;
    *err = NULL;
    *err_at = text;
-   bool any = false;
+   bool any = false, parsed = false;
+   struct isa_insn first;
+   const char *first_at[ISA_MAX_SLOTS];
    for (unsigned i = 0; i < m->nops; i++) {
       const struct isa_op *op = &m->ops[i];
       bool cand = false;
@@ -538,10 +582,26 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
       any = true;
       struct try t = {.m = m, .op = op, .start = text, .alias = -1};
       if (try_op(&t, text, out)) {
-         free(*err);
-         *err = NULL;
-         memcpy(opnd_at, t.opnd_at, sizeof(t.opnd_at));
-         return true;
+         /* Ops sharing a mnemonic are forms of one instruction (sm50:
+          * register, constant and immediate encodings): the first whose
+          * encoding takes these operands wins; if none does, the first
+          * that parsed reports why. */
+         struct isa_bits b;
+         char *msg = NULL;
+         int slot;
+         if (isa_encode_bits(m, out, &b, &msg, &slot) == ISA_ERR_OK) {
+            free(*err);
+            *err = NULL;
+            memcpy(opnd_at, t.opnd_at, sizeof(t.opnd_at));
+            return true;
+         }
+         free(msg);
+         if (!parsed) {
+            first = *out;
+            memcpy(first_at, t.opnd_at, sizeof(t.opnd_at));
+            parsed = true;
+         }
+         continue;
       }
       if (!*err || t.err_at > *err_at) {
          free(*err);
@@ -550,6 +610,13 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
       } else {
          free(t.err);
       }
+   }
+   if (parsed) {
+      free(*err);
+      *err = NULL;
+      *out = first;
+      memcpy(opnd_at, first_at, sizeof(first_at));
+      return true;
    }
    if (!any) {
       *err = xasprintf("unknown mnemonic '%.*s'", (int)wl, w);

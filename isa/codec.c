@@ -453,6 +453,11 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
          *why = xasprintf("constant %u does not fit %u bits", o->index, w);
          return false;
       }
+      const struct isa_field *bf = cs->bank_field >= 0 ? &cs->fields[cs->bank_field] : NULL;
+      if (bf ? (uint64_t)o->bank > isa_mask64(bf->width) : o->bank != 0) {
+         *why = xasprintf("constant bank %u does not fit", o->bank);
+         return false;
+      }
       *v = o->index;
       return true;
    }
@@ -526,6 +531,8 @@ encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
          continue;
       free(why);
       uint64_t r = isa_field_set64(&cs->val, cs->match, v);
+      if (cs->kind == ISA_OPND_CONST && cs->bank_field >= 0)
+         r = isa_field_set64(&cs->fields[cs->bank_field], r, o->bank);
       for (unsigned i = 0; i < fm->nfields; i++)
          if (fm->fields[i].kind == ISA_FK_FLAG)
             r = isa_field_set64(&fm->fields[i], r, (o->flags & fm->fields[i].flag) != 0);
