@@ -547,23 +547,57 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
    return true;
 }
 
+/* Whether the word w[0..wl) is an op's mnemonic or alias, possibly with
+ * modifiers after a '.'. */
+static bool
+names_op(const struct isa_model *m, const char *w, size_t wl)
+{
+   for (unsigned i = 0; i < m->nops; i++) {
+      const struct isa_op *op = &m->ops[i];
+      for (int a = -1; a < (int)op->naliases; a++) {
+         const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;
+         size_t n = strlen(nm);
+         if (n <= wl && !strncmp(w, nm, n) && (n == wl || w[n] == '.'))
+            return true;
+      }
+   }
+   return false;
+}
+
 /* Parses one instruction; on failure err and err_at describe the attempt
  * that got furthest. */
 static bool
 parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, char **err,
            const char **err_at, const char **opnd_at)
 {
-   const char *w = skip_ws(text);
-   while (*w == '(' || *w == '@') {
-      /* Prefix modifiers: "(sy)" (a3xx), "@!P0 " guards (sm50). */
-      const char *e = *w == '(' ? strchr(w, ')') : w + strcspn(w, " \t") - 1;
-      if (!e || e < w)
+   /* The mnemonic is the first word that names an op: skip prefix
+    * modifiers such as "(sy)" (a3xx), "@!P0" guards or "S4 W0" control
+    * fields (sm50). */
+   const char *w = skip_ws(text), *word0 = NULL;
+   size_t wl = 0, wl0 = 0;
+   for (;;) {
+      while (*w == '(') {
+         const char *e = strchr(w, ')');
+         if (!e)
+            break;
+         w = skip_ws(e + 1);
+      }
+      for (wl = 0; ident_char(w[wl]) || w[wl] == '.';)
+         wl++;
+      if (!word0) {
+         word0 = w;
+         wl0 = wl;
+      }
+      size_t tl = strcspn(w, " \t");
+      if (wl && names_op(m, w, wl))
          break;
-      w = skip_ws(e + 1);
+      if (!w[tl]) {
+         w = word0; /* no op named: the first word is the unknown mnemonic */
+         wl = wl0;
+         break;
+      }
+      w = skip_ws(w + tl);
    }
-   size_t wl = 0;
-   while (ident_char(w[wl]) || w[wl] == '.')
-      wl++;
    *err = NULL;
    *err_at = text;
    bool any = false, parsed = false;

@@ -195,8 +195,8 @@ decode_fields(const struct isa_model *m, const struct isa_op *op, const struct i
    }
    for (unsigned i = 0; i < op->nfields; i++) {
       const struct isa_field *f = &op->fields[i];
-      if (f->kind != ISA_FK_MOD || !isa_guards_hold(f->guard, f->nguard, vals))
-         continue;
+      if (f->kind != ISA_FK_MOD || !f->nr || !isa_guards_hold(f->guard, f->nguard, vals))
+         continue; /* bitless fields come from the control word */
       const struct isa_mod *md = &m->mods[f->mod];
       out->mod[f->mod] = (int16_t)vals[i];
       bool bad = vals[i] > md->max;
@@ -380,6 +380,10 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
       const struct isa_field *f = &op->fields[i];
       if (f->kind != ISA_FK_MOD)
          continue;
+      if (!f->nr) { /* a control-word field (bundle.syntax): isa_encode_program's */
+         has[f->mod] = true;
+         continue;
+      }
       const struct isa_mod *md = &m->mods[f->mod];
       int64_t v = in->mod[f->mod];
       if (!isa_guards_hold(f->guard, f->nguard, vals)) {

@@ -564,11 +564,43 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
    }
 }
 
+/* bundle.syntax: the control fields as text in front of every op. Each op
+ * gets the bundle fields as bitless modifier fields (the control word, not
+ * the instruction word, holds them) and the template's tokens first. */
+static void
+add_control_syntax(struct isa_ld *l, yaml_node_t *where, const char *syn)
+{
+   struct isa_model *m = l->m;
+   const struct isa_bundle *b = &m->bundle;
+   for (unsigned i = 0; i < m->nops; i++) {
+      struct isa_op *op = &m->ops[i];
+      if (op->nfields + b->nfields > ISA_MAX_FIELDS) {
+         isa_ld_err(l, where, "op '%s' has more than %d fields", op->key, ISA_MAX_FIELDS);
+         return;
+      }
+      op->fields = xrealloc(op->fields, (op->nfields + b->nfields) * sizeof(*op->fields));
+      for (unsigned k = 0; k < b->nfields; k++) {
+         struct isa_field *f = &op->fields[op->nfields++];
+         *f = b->fields[k];
+         f->name = xstrdup(b->fields[k].name);
+         f->nr = 0; /* no bits in the instruction word; width kept for the checks */
+         f->nguard = 0;
+      }
+      struct isa_tok *own = op->toks;
+      unsigned nown = op->ntoks;
+      parse_syntax(l, op, where, syn);
+      op->toks = xrealloc(op->toks, (op->ntoks + nown + 1) * sizeof(*op->toks));
+      memcpy(op->toks + op->ntoks, own, nown * sizeof(*own));
+      op->ntoks += nown;
+      free(own);
+   }
+}
+
 void
 isa_ld_bundle(struct isa_ld *l, yaml_node_t *v)
 {
    static const char *const keys[] = {"insns", "control_bits", "slot_bits", "fields",
-                                      "pad",   "doc",          NULL};
+                                      "pad",   "syntax",       "doc",       NULL};
    struct isa_model *m = l->m;
    struct isa_bundle *b = &m->bundle;
    if (!isa_ld_is_map(l, v, "bundle"))
@@ -599,4 +631,8 @@ isa_ld_bundle(struct isa_ld *l, yaml_node_t *v)
    if (!pad)
       isa_ld_err(l, v, "bundle needs a pad op (fills the last bundle)");
    free(pad);
+   yaml_node_t *x = isa_ld_get(l, v, "syntax");
+   const char *syn = x ? isa_ld_scalar(l, x, "syntax") : NULL;
+   if (syn && !l->failed)
+      add_control_syntax(l, x, syn);
 }
