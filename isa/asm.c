@@ -196,8 +196,18 @@ parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct 
          continue;
       const char *p = *pp + n;
       int64_t v;
-      if (!parse_int(&p, &v))
+      if (cs->fmt.conv == 'x' && isxdigit((unsigned char)*p)) {
+         /* "%x" patterns ("0x%x") read hex digits. */
+         char *end;
+         errno = 0;
+         unsigned long long x = strtoull(p, &end, 16);
+         if (errno || x > 0xffffffffull || ident_char(*end))
+            return tfail(t, p, "bad hex number after '%s'", cs->fmt.pre);
+         v = (int64_t)x;
+         p = end;
+      } else if (!parse_int(&p, &v)) {
          return tfail(t, p, "expected a number after '%s'", cs->fmt.pre);
+      }
       if (cs->fmt.conv == 'd' && (v < INT32_MIN || v > INT32_MAX))
          return tfail(t, *pp, "%lld does not fit 32 signed bits", (long long)v);
       size_t k = strlen(cs->fmt.post);
@@ -295,7 +305,7 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
          return false;
    } else if (t->err) {
       return false;
-   } else if (isa_slot_banked(m, t->op, sl) && (n = parse_banked(t, p, o))) {
+   } else if ((n = parse_banked(t, p, o))) { /* any slot: the encoder says if it fits */
       if (t->err)
          return false;
       p += n;
@@ -601,6 +611,7 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
    *err = NULL;
    *err_at = text;
    bool any = false, parsed = false;
+   enum isa_err first_err = ISA_ERR_OK;
    struct isa_insn first;
    const char *first_at[ISA_MAX_SLOTS];
    for (unsigned i = 0; i < m->nops; i++) {
@@ -623,15 +634,19 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
          struct isa_bits b;
          char *msg = NULL;
          int slot;
-         if (isa_encode_bits(m, out, &b, &msg, &slot) == ISA_ERR_OK) {
+         enum isa_err e = isa_encode_bits(m, out, &b, &msg, &slot);
+         if (e == ISA_ERR_OK) {
             free(*err);
             *err = NULL;
             memcpy(opnd_at, t.opnd_at, sizeof(t.opnd_at));
             return true;
          }
          free(msg);
-         if (!parsed) {
+         /* A form that takes the operand kinds but not their values (a
+          * range error) explains more than one that takes neither. */
+         if (!parsed || (first_err == ISA_ERR_OPERAND && e != ISA_ERR_OPERAND)) {
             first = *out;
+            first_err = e;
             memcpy(first_at, t.opnd_at, sizeof(t.opnd_at));
             parsed = true;
          }
