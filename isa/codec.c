@@ -235,8 +235,10 @@ decode_control(const struct isa_model *m, uint64_t ctrl, unsigned slot, struct i
    for (unsigned i = 0; i < bd->nfields; i++) {
       const struct isa_field *f = &bd->fields[i];
       uint64_t x = isa_field_get64(f, v);
+      const struct isa_mod *md = &m->mods[f->mod];
       out->mod[f->mod] = (int16_t)x;
-      if (x > (uint64_t)m->mods[f->mod].max)
+      if (x > (uint64_t)md->max ||
+          (md->kind == ISA_MOD_ENUM && !isa_enum_entry(&m->enums[md->enm], (int32_t)x)))
          flag_illegal(out, ISA_ILLEGAL_MOD_VALUE, (unsigned)f->mod);
    }
 }
@@ -651,7 +653,10 @@ isa_check_insn(const struct isa_model *m, const struct isa_insn *in, struct diag
 {
    struct isa_bits b;
    char *msg = NULL;
-   return report(d, isa_encode_bits(m, in, &b, &msg, NULL), msg);
+   /* Not report(d, isa_encode_bits(.., &msg ..), msg): the order in which
+    * arguments are evaluated is unspecified, msg could be read first. */
+   enum isa_err e = isa_encode_bits(m, in, &b, &msg, NULL);
+   return report(d, e, msg);
 }
 
 enum isa_err
@@ -677,9 +682,12 @@ control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot
    for (unsigned i = 0; i < bd->nfields; i++) {
       const struct isa_field *f = &bd->fields[i];
       int64_t x = in->mod[f->mod];
-      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > m->mods[f->mod].max)
-         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field",
-                     m->mods[f->mod].name, (long long)x);
+      const struct isa_mod *md = &m->mods[f->mod];
+      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > md->max)
+         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field", md->name,
+                     (long long)x);
+      if (md->kind == ISA_MOD_ENUM && !isa_enum_entry(&m->enums[md->enm], (int32_t)x))
+         return fail(msg, ISA_ERR_MODIFIER, "%lld is not a value of %s", (long long)x, md->name);
       v = isa_field_set64(f, v, (uint64_t)x);
    }
    *ctrl |= v << (slot * bd->slot_bits);
