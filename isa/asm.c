@@ -328,6 +328,13 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
    } else {
       return tfail(t, at, "expected %s", t->op->fields[sl->field].name);
    }
+   if (o->flags & ISA_OPND_F_SEXT) {
+      const char *e = m->opnd_print[ISA_OPND_PRINT_SEXT_END];
+      size_t k = strlen(e);
+      if (strncmp(p, e, k))
+         return tfail(t, p, "expected '%s'", e);
+      p += k;
+   }
    if (o->flags & ISA_OPND_F_ABS) {
       const char *e = m->opnd_print[ISA_OPND_PRINT_ABS_END];
       size_t k = strlen(e);
@@ -339,15 +346,31 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
    return true;
 }
 
+/* Literal text where a space stands for any (or no) white space. */
+static bool
+text_at(const char **pp, const char *lit)
+{
+   const char *p = *pp;
+   for (; *lit; lit++) {
+      if (*lit == ' ') {
+         p = skip_ws(p);
+         continue;
+      }
+      if (*p != *lit)
+         return false;
+      p++;
+   }
+   *pp = p;
+   return true;
+}
+
 static bool
 parse_mod(const struct isa_model *m, unsigned mod, const char **pp, int *v)
 {
    const struct isa_mod *md = &m->mods[mod];
    const char *p = *pp;
-   size_t n = strlen(md->fmt.pre);
-   if (md->hidden || strncmp(p, md->fmt.pre, n))
+   if (md->hidden || !text_at(&p, md->fmt.pre))
       return false;
-   p += n;
    if (md->kind == ISA_MOD_FLAG) {
       *v = 1;
    } else if (md->kind == ISA_MOD_INT) {
@@ -372,10 +395,9 @@ parse_mod(const struct isa_model *m, unsigned mod, const char **pp, int *v)
          return false;
       p += best;
    }
-   n = strlen(md->fmt.post);
-   if (strncmp(p, md->fmt.post, n))
+   if (!text_at(&p, md->fmt.post))
       return false;
-   *pp = p + n;
+   *pp = p;
    return true;
 }
 
@@ -405,7 +427,7 @@ parse_mod_run(struct try *t, unsigned *tp, const char **pp, struct isa_insn *out
    bool done[ISA_MAX_FIELDS] = {false};
    for (bool progress = true; progress;) {
       progress = false;
-      const char *p = skip_ws(*pp);
+      const char *p = *pp;
       for (unsigned i = a; i < b; i++) {
          unsigned f = (unsigned)op->toks[i].field, mod = (unsigned)op->fields[f].mod;
          int v;

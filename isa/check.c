@@ -356,6 +356,15 @@ check_hazard(struct isa_model *m)
                       isa_hazard_name(m->hazard), isa_role_name(need[m->hazard][i]));
          ok = false;
       }
+   for (unsigned i = 0; i < m->nwait_rules; i++) {
+      const struct isa_wait_rule *r = &m->wait_rules[i];
+      const char *names[2] = {r->first, r->second};
+      for (unsigned k = 0; k < 2; k++)
+         if (names[k] && FIND(m->classes, m->nclasses, names[k]) < 0) {
+            isa_error_at(m, r->pos, "wait-state rule names unknown class '%s'", names[k]);
+            ok = false;
+         }
+   }
    for (unsigned i = 0; i < m->nclasses; i++) {
       const struct isa_class *c = &m->classes[i];
       if (!sync_allowed(m->hazard, c->sync) || !sync_allowed(m->hazard, c->war)) {

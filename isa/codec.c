@@ -75,10 +75,48 @@ slot_copnd(const struct isa_insn *in, const struct isa_op *op, unsigned s)
 /* ------------------------------------------------------------------ */
 /* Decoding.                                                           */
 
+/* Picks the bit positions every op fixes (the first eight, within the
+ * shortest op) and sorts the ops into buckets by their value there, so that
+ * decoding compares a word with a handful of ops instead of all of them. */
+void
+isa_build_dispatch(struct isa_model *m)
+{
+   unsigned minbits = ISA_MAX_BITS;
+   struct isa_bits all = {{~0ull, ~0ull}};
+   for (unsigned i = 0; i < m->nops; i++) {
+      minbits = MIN2(minbits, m->ops[i].bits);
+      all.w[0] &= m->ops[i].mask.w[0];
+      all.w[1] &= m->ops[i].mask.w[1];
+   }
+   m->nkey = 0;
+   for (unsigned p = 0; p < minbits && m->nkey < 8; p++)
+      if (isa_bits_get(&all, p, 1))
+         m->key_bit[m->nkey++] = (uint8_t)p;
+   m->bucket_ops = xcalloc((size_t)m->nops * 256 + 1, sizeof(uint16_t));
+   unsigned n = 0;
+   for (unsigned k = 0; k < 256; k++) {
+      m->bucket_at[k] = n;
+      if (k >> m->nkey)
+         continue;
+      for (unsigned i = 0; i < m->nops; i++) {
+         bool ok = true;
+         for (unsigned j = 0; j < m->nkey; j++)
+            ok &= isa_bits_get(&m->ops[i].match, m->key_bit[j], 1) == ((k >> j) & 1);
+         if (ok)
+            m->bucket_ops[n++] = (uint16_t)i;
+      }
+   }
+   m->bucket_at[256] = n;
+}
+
 static int
 match_op(const struct isa_model *m, const struct isa_bits *b, unsigned avail_bits)
 {
-   for (unsigned i = 0; i < m->nops; i++) {
+   unsigned k = 0;
+   for (unsigned j = 0; j < m->nkey; j++)
+      k |= (unsigned)isa_bits_get(b, m->key_bit[j], 1) << j;
+   for (unsigned x = m->bucket_at[k]; x < m->bucket_at[k + 1]; x++) {
+      unsigned i = m->bucket_ops[x];
       const struct isa_op *op = &m->ops[i];
       if (op->bits > avail_bits)
          continue;
@@ -146,13 +184,13 @@ decode_operand(const struct isa_model *m, const struct isa_op *op, const struct 
       o->file = 0xff;
       o->index = (uint16_t)v;
       for (unsigned i = 0; i < rs->n; i++) {
-         if (v < rs->v[i].from || v > rs->v[i].to)
+         if (v < rs->v[i].from || v > rs->v[i].to || (v - rs->v[i].from) % rs->v[i].stride)
             continue;
          int f = rs->v[i].file;
          if (narrow && m->files[f].half >= 0)
             f = m->files[f].half;
          o->file = (uint8_t)f;
-         o->index = (uint16_t)(rs->v[i].base + (v - rs->v[i].from));
+         o->index = (uint16_t)(rs->v[i].base + (v - rs->v[i].from) / rs->v[i].stride);
          break;
       }
       if (o->file == 0xff && !r)
@@ -283,8 +321,12 @@ isa_decode(const struct isa_model *m, const uint8_t *code, size_t size, size_t *
    isa_insn_init(m, (unsigned)opi, out);
    out->addr = (uint32_t)off;
    /* Clear the bits past the instruction so fields cannot see them. */
-   for (unsigned i = op->bits; i < 128; i++)
-      b.w[i >> 6] &= ~(1ull << (i & 63));
+   if (op->bits < 64) {
+      b.w[0] &= isa_mask64(op->bits);
+      b.w[1] = 0;
+   } else {
+      b.w[1] &= isa_mask64(op->bits - 64);
+   }
    decode_fields(m, op, &b, out);
    if (m->bundle.insns)
       decode_control(m, ctrl, slot, out);
@@ -441,9 +483,10 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
          int f = rs->v[i].file;
          if (narrow && m->files[f].half >= 0)
             f = m->files[f].half;
+         unsigned st = rs->v[i].stride;
          if (f == o->file && o->index >= rs->v[i].base &&
-             o->index - rs->v[i].base <= rs->v[i].to - rs->v[i].from) {
-            *v = rs->v[i].from + (o->index - rs->v[i].base);
+             (o->index - rs->v[i].base) * st <= rs->v[i].to - rs->v[i].from) {
+            *v = rs->v[i].from + (o->index - rs->v[i].base) * st;
             return true;
          }
       }

@@ -143,6 +143,12 @@ isa_model_name(const struct isa_model *m)
    return m->name;
 }
 
+bool
+isa_model_is_bundled(const struct isa_model *m)
+{
+   return m->bundle.insns != 0;
+}
+
 unsigned
 isa_op_count(const struct isa_model *m)
 {

@@ -278,6 +278,8 @@ enum isa_err isa_open_string(const char *text, size_t len, const char *file, str
 void isa_close(struct isa_model *m);
 const char *isa_strerror(enum isa_err e);
 const char *isa_model_name(const struct isa_model *m);
+/* True for models whose instructions come in bundles with a control word (sm50). */
+bool isa_model_is_bundled(const struct isa_model *m);
 
 unsigned isa_op_count(const struct isa_model *m);
 int isa_op_find(const struct isa_model *m, const char *mnemonic);

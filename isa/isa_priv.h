@@ -86,7 +86,8 @@ struct isa_regfile {
 struct isa_regrange {
    unsigned from, to; /* encoded values, inclusive */
    int file;
-   unsigned base; /* register index of `from` */
+   unsigned base;   /* register index of `from` */
+   unsigned stride; /* encoded values per register (agx: 2 for 32-bit, in 16-bit units) */
 };
 
 struct isa_regset {
@@ -290,6 +291,7 @@ enum {
    ISA_OPND_PRINT_R,
    ISA_OPND_PRINT_NOT,
    ISA_OPND_PRINT_SEXT,
+   ISA_OPND_PRINT_SEXT_END,
    ISA_OPND_PRINT_LAST,
    ISA_OPND_PRINT_HI,
    ISA_OPND_PRINT_COUNT,
@@ -327,7 +329,13 @@ struct isa_model {
    /* Operand decorations: index by ISA_OPND_PRINT_*. */
    char *opnd_print[ISA_OPND_PRINT_COUNT];
    int role_mod[ISA_ROLE_COUNT];
-   struct diag_list *diag; /* while loading */
+   /* Decode dispatch: up to 8 bit positions every op fixes; bucket k lists
+    * the ops whose fixed value of those bits is k (codec.c). */
+   uint8_t key_bit[8];
+   unsigned nkey;
+   uint16_t *bucket_ops;    /* concatenated buckets */
+   unsigned bucket_at[257]; /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
+   struct diag_list *diag;  /* while loading */
 };
 
 /* The loader's state while one YAML document is read (model.c, model_ops.c). */
@@ -356,33 +364,37 @@ struct isa_ld {
 
 /* Bits of a 128-bit instruction. */
 static inline uint64_t
+isa_mask64(unsigned len)
+{
+   return len >= 64 ? ~0ull : (1ull << len) - 1;
+}
+
+static inline uint64_t
 isa_bits_get(const struct isa_bits *b, unsigned lo, unsigned len)
 {
-   uint64_t v = 0;
-   for (unsigned i = 0; i < len; i++) {
-      unsigned p = lo + i;
-      v |= ((b->w[p >> 6] >> (p & 63)) & 1) << i;
+   uint64_t v;
+   if (lo >= 64) {
+      v = b->w[1] >> (lo - 64);
+   } else {
+      v = b->w[0] >> lo;
+      if (lo && lo + len > 64)
+         v |= b->w[1] << (64 - lo);
    }
-   return v;
+   return v & isa_mask64(len);
 }
 
 static inline void
 isa_bits_set(struct isa_bits *b, unsigned lo, unsigned len, uint64_t v)
 {
-   for (unsigned i = 0; i < len; i++) {
-      unsigned p = lo + i;
-      uint64_t bit = 1ull << (p & 63);
-      if ((v >> i) & 1)
-         b->w[p >> 6] |= bit;
-      else
-         b->w[p >> 6] &= ~bit;
+   uint64_t m = isa_mask64(len);
+   v &= m;
+   if (lo >= 64) {
+      b->w[1] = (b->w[1] & ~(m << (lo - 64))) | (v << (lo - 64));
+      return;
    }
-}
-
-static inline uint64_t
-isa_mask64(unsigned len)
-{
-   return len >= 64 ? ~0ull : (1ull << len) - 1;
+   b->w[0] = (b->w[0] & ~(m << lo)) | (v << lo);
+   if (lo && lo + len > 64)
+      b->w[1] = (b->w[1] & ~(m >> (64 - lo))) | (v >> (64 - lo));
 }
 
 /* info.c */
@@ -451,6 +463,7 @@ void isa_ld_bundle(struct isa_ld *l, yaml_node_t *v);
 void isa_free_names(char **v, unsigned n);
 
 /* codec.c */
+void isa_build_dispatch(struct isa_model *m);
 void isa_record_vals(const struct isa_model *m, const struct isa_op *op, const struct isa_insn *in,
                      int64_t *vals);
 enum isa_err isa_encode_bits(const struct isa_model *m, const struct isa_insn *in,

@@ -757,7 +757,7 @@ static void
 parse_regsets(struct isa_ld *l, yaml_node_t *map)
 {
    struct isa_model *m = l->m;
-   static const char *const keys[] = {"values", "file", "base", NULL};
+   static const char *const keys[] = {"values", "file", "base", "stride", NULL};
    if (!isa_ld_is_map(l, map, "regsets"))
       return;
    m->regsets = xcalloc((size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start) + 1,
@@ -792,13 +792,15 @@ parse_regsets(struct isa_ld *l, yaml_node_t *map)
          r->from = (unsigned)lo;
          r->to = (unsigned)hi;
          r->base = (unsigned)isa_ld_opt_int(l, e, "base", 0, 65535, 0);
+         r->stride = (unsigned)isa_ld_opt_int(l, e, "stride", 1, 64, 1);
          const char *fs = (x = isa_ld_get(l, e, "file")) ? isa_ld_scalar(l, x, "file") : NULL;
          r->file = fs ? FIND(m->files, m->nfiles, fs) : -1;
          if (!x)
             isa_ld_err(l, e, "regset entry needs a file");
          else if (fs && r->file < 0)
             isa_ld_err(l, x, "unknown register file '%s'", fs);
-         else if (r->file >= 0 && r->base + (r->to - r->from) >= m->files[r->file].count)
+         else if (r->file >= 0 &&
+                  r->base + (r->to - r->from) / r->stride >= m->files[r->file].count)
             isa_ld_err(l, e, "values %u..%u exceed the %u registers of '%s'", r->from, r->to,
                        m->files[r->file].count, fs);
       }
@@ -1204,9 +1206,9 @@ parse_classes(struct isa_ld *l, yaml_node_t *map)
 }
 
 static const char *const opnd_print_keys[ISA_OPND_PRINT_COUNT + 1] = {
-    "neg", "abs", "abs_end", "absneg", "r", "not", "sext", "last", "hi", NULL};
+    "neg", "abs", "abs_end", "absneg", "r", "not", "sext", "sext_end", "last", "hi", NULL};
 static const char *const opnd_print_defaults[ISA_OPND_PRINT_COUNT] = {
-    "(neg)", "(abs)", "", "(absneg)", "(r)", "(not)", "(sext)", "(last)", "(hi)"};
+    "(neg)", "(abs)", "", "(absneg)", "(r)", "(not)", "(sext)", "", "(last)", "(hi)"};
 
 static void
 parse_opnd_print(struct isa_ld *l, yaml_node_t *v)
@@ -1388,6 +1390,7 @@ isa_close(struct isa_model *m)
    isa_free_fields(m->bundle.fields, m->bundle.nfields);
    for (unsigned i = 0; i < ISA_OPND_PRINT_COUNT; i++)
       free(m->opnd_print[i]);
+   free(m->bucket_ops);
    free(m->name);
    free(m->file);
    free(m->text);
@@ -1424,6 +1427,8 @@ isa_open_string(const char *text, size_t len, const char *file, struct isa_model
       yaml_document_delete(&l.doc);
       if (l.failed || !isa_check_model(m))
          e = ISA_ERR_MODEL;
+      else
+         isa_build_dispatch(m);
    }
    m->diag = NULL;
    diag_clear(&scratch);

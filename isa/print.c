@@ -220,6 +220,8 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
    } else {
       sb_add(s, "?");
    }
+   if (o->flags & ISA_OPND_F_SEXT)
+      sb_add(s, pr[ISA_OPND_PRINT_SEXT_END]);
    if (abs)
       sb_add(s, pr[ISA_OPND_PRINT_ABS_END]);
 }
