@@ -10,7 +10,7 @@
  * legal ones re-encode, as a program, to bytes that decode to the same
  * records; every 16th prints text that assembles back to it.
  *
- * Last, the model facts the compilers and the hazard function rely on:
+ * Also the model facts the compilers and the hazard function rely on:
  * latency classes, compare flips, commutativity, the delay function.
  */
 #include "isa/isa.h"
@@ -272,6 +272,93 @@ random_bundles(const struct isa_model *m, unsigned count)
           legal);
 }
 
+static struct isa_insn
+parse1(const struct isa_model *m, const char *text)
+{
+   struct isa_insn in;
+   struct diag_list d = {0};
+   memset(&in, 0, sizeof(in));
+   CHECKF(isa_parse_insn(m, text, &in, &d) == ISA_ERR_OK, "'%s': %s", text,
+          d.n ? d.v[0].msg : "?");
+   diag_clear(&d);
+   return in;
+}
+
+static const char *
+class_of(const struct isa_model *m, const char *text)
+{
+   struct isa_insn in = parse1(m, text);
+   struct isa_class_info ci;
+   isa_class_info(m, in.cls, &ci);
+   return ci.name;
+}
+
+/* What the compilers and the hazard function read from the model. */
+static void
+model_facts(const struct isa_model *m)
+{
+   CHECK(isa_hazard_kind(m) == ISA_HAZARD_STALL_COUNTS && isa_model_is_bundled(m));
+   CHECK(isa_hazard_param(m, "scoreboards", 0) == 6 && isa_hazard_param(m, "max_stall", 0) == 15);
+   CHECK(isa_hazard_param(m, "bar_min", 0) == 2 && isa_hazard_param(m, "flow_stall", 0) == 13);
+   CHECK(isa_hazard_param(m, "pred_latency", 0) == 13);
+   static const enum isa_role roles[] = {ISA_ROLE_STALL,   ISA_ROLE_YIELD, ISA_ROLE_WR_BAR,
+                                         ISA_ROLE_RD_BAR,  ISA_ROLE_WAIT_MASK, ISA_ROLE_REUSE,
+                                         ISA_ROLE_GUARD};
+   for (unsigned i = 0; i < ARRAY_SIZE(roles); i++)
+      CHECKF(isa_mod_by_role(m, roles[i]) >= 0, "no modifier plays %s", isa_role_name(roles[i]));
+   /* Latency classes: fixed ALU, variable (scoreboarded) SFU, conversions,
+    * XMAD, memory and texture, 13-cycle flow. */
+   CHECK(!strcmp(class_of(m, "FADD R0, R1, R2"), "alu"));
+   CHECK(!strcmp(class_of(m, "ISETP.LT.AND P0, PT, R1, R2, PT"), "alu"));
+   CHECK(!strcmp(class_of(m, "MUFU.RCP R0, R1"), "mufu"));
+   CHECK(!strcmp(class_of(m, "F2I.S32.F32.RZ R0, R1"), "conv"));
+   CHECK(!strcmp(class_of(m, "XMAD R0, R1, R2, R3"), "imul"));
+   CHECK(!strcmp(class_of(m, "LDG R0, [R1+0]"), "ldg"));
+   CHECK(!strcmp(class_of(m, "TEX.2D.Mf R0, R1, R2, t0"), "tex"));
+   CHECK(!strcmp(class_of(m, "BRA +0"), "flow") && !strcmp(class_of(m, "EXIT"), "flow"));
+
+   /* The delay function: ALU -> ALU 6 cycles, predicate results 13, a
+    * variable-latency producer needs its scoreboard, WAR on a texture's
+    * sources its read barrier; unrelated registers need nothing. */
+   struct isa_insn fadd = parse1(m, "FADD R0, R1, R2"), use = parse1(m, "FMUL R3, R0, R4");
+   struct isa_insn other = parse1(m, "FMUL R3, R5, R4");
+   struct isa_delay dl = isa_delay(m, &fadd, 0, &use, ISA_MAX_DST + 0);
+   CHECK(dl.distance == 6 && dl.sync == ISA_SYNC_NONE);
+   dl = isa_delay(m, &fadd, 0, &other, ISA_MAX_DST + 0);
+   CHECK(dl.distance == 0 && dl.sync == ISA_SYNC_NONE);
+   struct isa_insn setp = parse1(m, "ISETP.LT.AND P1, PT, R1, R2, PT");
+   struct isa_insn sel = parse1(m, "SEL R0, R1, R2, P1");
+   dl = isa_delay(m, &setp, 0, &sel, ISA_MAX_DST + 1);
+   CHECK(dl.distance == 13 && dl.sync == ISA_SYNC_NONE);
+   struct isa_insn rcp = parse1(m, "MUFU.RCP R0, R1");
+   dl = isa_delay(m, &rcp, 0, &use, ISA_MAX_DST + 0);
+   CHECK(dl.sync == ISA_SYNC_SCOREBOARD);
+   struct isa_insn tex = parse1(m, "TEX.2D.M3 R8, R1, R2, t0"), clobber = parse1(m, "MOV R1, R7");
+   dl = isa_delay(m, &tex, ISA_MAX_DST + 0, &clobber, 0);
+   CHECK(dl.sync == ISA_SYNC_SCOREBOARD);
+   struct isa_insn read9 = parse1(m, "MOV R0, R9"), read10 = parse1(m, "MOV R0, R10");
+   CHECK(isa_delay(m, &tex, 0, &read9, ISA_MAX_DST + 0).sync == ISA_SYNC_SCOREBOARD);
+   CHECK(isa_delay(m, &tex, 0, &read10, ISA_MAX_DST + 0).sync == ISA_SYNC_NONE); /* mask 3: R8, R9 */
+
+   /* Legaliser facts: commutative ALU ops, compares that flip, no swap
+    * for SEL's predicate or ISCADD. */
+   struct isa_op_info oi;
+   isa_op_info(m, parse1(m, "FSETP.LT.AND P0, PT, R1, R2, PT").op, &oi);
+   CHECK(oi.commute[0] == 0 && oi.commute[1] == 1 && oi.flip_mod == isa_mod_find(m, "fcmp"));
+   isa_op_info(m, parse1(m, "ISETP.LT.AND P0, PT, R1, 5, PT").op, &oi);
+   CHECK(oi.commute[0] == 0 && oi.flip_mod == isa_mod_find(m, "icmp"));
+   isa_op_info(m, parse1(m, "FFMA R0, R1, R2, R3").op, &oi);
+   CHECK(oi.commute[0] == 0 && oi.commute[1] == 1 && oi.flip_mod < 0);
+   isa_op_info(m, parse1(m, "ISCADD R0, R1, R2, 3").op, &oi);
+   CHECK(oi.commute[0] < 0);
+   /* Every op has semantics and a class. */
+   for (unsigned i = 0; i < isa_op_count(m); i++) {
+      isa_op_info(m, i, &oi);
+      CHECKF(oi.sem != ISA_SEM_NOP || !strcmp(oi.name, "NOP"), "op %s has no semantics", oi.name);
+      CHECKF(oi.size == 8, "op %s is %u bytes", oi.name, oi.size);
+   }
+}
+
 int
 main(void)
 {
@@ -279,6 +366,7 @@ main(void)
    if (!m)
       return test_done();
    run_fixture(m, "fixtures/isa/sm50.txt");
+   model_facts(m);
    random_bundles(m, 200000);
    isa_close(m);
    return test_done();
