@@ -137,8 +137,9 @@ sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
 int
 sem_cond_find(const char *name)
 {
-   static const char *const names[SEM_COND_COUNT] = {
-       "lt", "le", "gt", "ge", "eq", "ne", "f", "t", "num", "nan", "ltu", "leu", "gtu", "geu", "equ", "one"};
+   static const char *const names[SEM_COND_COUNT] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
+                                                     "f",   "t",   "num", "nan", "ltu", "leu",
+                                                     "gtu", "geu", "equ", "one"};
    for (int i = 0; i < SEM_COND_COUNT; i++)
       if (!strcmp(names[i], name))
          return i;

@@ -65,8 +65,8 @@ parse_pair(const char *s, uint8_t *bytes)
 }
 
 static void
-check_roundtrip(const struct isa_model *m, const char *hex, const char *text, bool both,
-                bool *seen, int lineno)
+check_roundtrip(const struct isa_model *m, const char *hex, const char *text, bool both, bool *seen,
+                int lineno)
 {
    uint8_t bytes[16];
    size_t pos = 0;
@@ -94,8 +94,7 @@ check_roundtrip(const struct isa_model *m, const char *hex, const char *text, bo
           text, d.n ? d.v[0].msg : isa_strerror(e));
    if (!e && len >= 16)
       CHECKF(!memcmp(out, bytes, 16), "line %d: '%s' assembles to %016llx %016llx, expected %s",
-             lineno, text, (unsigned long long)get64(out), (unsigned long long)get64(out + 8),
-             hex);
+             lineno, text, (unsigned long long)get64(out), (unsigned long long)get64(out + 8), hex);
    free(v);
    free(out);
    diag_clear(&d);
@@ -136,8 +135,8 @@ check_refused(const struct isa_model *m, const char *text, const char *msg, int 
    uint8_t *out = NULL;
    size_t len = 0;
    enum isa_err e = isa_assemble(m, text, "<fixture>", NULL, NULL, &out, &len, &d);
-   CHECKF(e != ISA_ERR_OK && d.n && strstr(d.v[0].msg, msg),
-          "line %d: '%s': expected '%s', got %s", lineno, text, msg, d.n ? d.v[0].msg : "success");
+   CHECKF(e != ISA_ERR_OK && d.n && strstr(d.v[0].msg, msg), "line %d: '%s': expected '%s', got %s",
+          lineno, text, msg, d.n ? d.v[0].msg : "success");
    free(out);
    diag_clear(&d);
 }
@@ -173,8 +172,8 @@ run_fixture(const struct isa_model *m, const char *path)
          size_t pos = 0;
          struct isa_insn in;
          CHECK(parse_pair(line + 2, b));
-         CHECKF(isa_decode(m, b, 16, &pos, &in) == ISA_ERR_DECODE, "line %d: %s decodes",
-                lineno, line + 2);
+         CHECKF(isa_decode(m, b, 16, &pos, &in) == ISA_ERR_DECODE, "line %d: %s decodes", lineno,
+                line + 2);
          nx++;
       } else if (line[0] == '!' && (sep = strstr(line, " : "))) {
          *sep = 0;
@@ -278,8 +277,7 @@ parse1(const struct isa_model *m, const char *text)
    struct isa_insn in;
    struct diag_list d = {0};
    memset(&in, 0, sizeof(in));
-   CHECKF(isa_parse_insn(m, text, &in, &d) == ISA_ERR_OK, "'%s': %s", text,
-          d.n ? d.v[0].msg : "?");
+   CHECKF(isa_parse_insn(m, text, &in, &d) == ISA_ERR_OK, "'%s': %s", text, d.n ? d.v[0].msg : "?");
    diag_clear(&d);
    return in;
 }
@@ -301,8 +299,8 @@ model_facts(const struct isa_model *m)
    CHECK(isa_hazard_param(m, "scoreboards", 0) == 6 && isa_hazard_param(m, "max_stall", 0) == 15);
    CHECK(isa_hazard_param(m, "bar_min", 0) == 2 && isa_hazard_param(m, "flow_stall", 0) == 13);
    CHECK(isa_hazard_param(m, "pred_latency", 0) == 13);
-   static const enum isa_role roles[] = {ISA_ROLE_STALL,   ISA_ROLE_YIELD, ISA_ROLE_WR_BAR,
-                                         ISA_ROLE_RD_BAR,  ISA_ROLE_WAIT_MASK, ISA_ROLE_REUSE,
+   static const enum isa_role roles[] = {ISA_ROLE_STALL,  ISA_ROLE_YIELD,     ISA_ROLE_WR_BAR,
+                                         ISA_ROLE_RD_BAR, ISA_ROLE_WAIT_MASK, ISA_ROLE_REUSE,
                                          ISA_ROLE_GUARD};
    for (unsigned i = 0; i < ARRAY_SIZE(roles); i++)
       CHECKF(isa_mod_by_role(m, roles[i]) >= 0, "no modifier plays %s", isa_role_name(roles[i]));
@@ -338,7 +336,8 @@ model_facts(const struct isa_model *m)
    CHECK(dl.sync == ISA_SYNC_SCOREBOARD);
    struct isa_insn read9 = parse1(m, "MOV R0, R9"), read10 = parse1(m, "MOV R0, R10");
    CHECK(isa_delay(m, &tex, 0, &read9, ISA_MAX_DST + 0).sync == ISA_SYNC_SCOREBOARD);
-   CHECK(isa_delay(m, &tex, 0, &read10, ISA_MAX_DST + 0).sync == ISA_SYNC_NONE); /* mask 3: R8, R9 */
+   CHECK(isa_delay(m, &tex, 0, &read10, ISA_MAX_DST + 0).sync ==
+         ISA_SYNC_NONE); /* mask 3: R8, R9 */
 
    /* Legaliser facts: commutative ALU ops, compares that flip, no swap
     * for SEL's predicate or ISCADD. */

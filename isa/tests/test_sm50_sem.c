@@ -15,8 +15,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const uint32_t edge[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu,
-                                0x12345678u, 0xdeadbeefu, 0x00010000u, 0xffff0000u, 0x0000ffffu};
+static const uint32_t edge[] = {0,           1,           2,           0x7fffffffu,
+                                0x80000000u, 0xfffffffeu, 0xffffffffu, 0x12345678u,
+                                0xdeadbeefu, 0x00010000u, 0xffff0000u, 0x0000ffffu};
 
 static struct rng R;
 
@@ -107,8 +108,8 @@ test_bitfields(void)
    unsigned bad = 0;
    for (unsigned i = 0; i < 3000; i++) {
       uint32_t a = val(i), base = val(i + 7);
-      uint32_t range = i < 1500 ? (rng_below(&R, 40) | rng_below(&R, 40) << 8)
-                                : rng_u32(&R) & 0xffffu;
+      uint32_t range =
+          i < 1500 ? (rng_below(&R, 40) | rng_below(&R, 40) << 8) : rng_u32(&R) & 0xffffu;
       unsigned pos = range & 0xff, len = (range >> 8) & 0xff;
       for (int sg = 0; sg < 2; sg++)
          for (int brev = 0; brev < 2; brev++) {
@@ -186,9 +187,8 @@ test_xmad(void)
 static void
 test_compares(void)
 {
-   static const uint32_t fv[] = {0,           0x80000000u, 0x3f800000u, 0xbf800000u,
-                                 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u,
-                                 0x00000001u, 0x40490fdbu};
+   static const uint32_t fv[] = {0,           0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u,
+                                 0xff800000u, 0x7fc00000u, 0xffc00001u, 0x00000001u, 0x40490fdbu};
    unsigned bad = 0;
    for (unsigned i = 0; i < ARRAY_SIZE(fv); i++)
       for (unsigned j = 0; j < ARRAY_SIZE(fv); j++) {
@@ -216,7 +216,7 @@ test_compares(void)
          /* Swapping the sources with the flipped condition (sm50 fcmp
           * flips: lt<->gt, le<->ge and the unordered pairs). */
          static const enum sem_cond flip[SEM_COND_COUNT] = {
-             SEM_GT, SEM_GE, SEM_LT, SEM_LE, SEM_EQ, SEM_NE, SEM_F, SEM_T,
+             SEM_GT,  SEM_GE,  SEM_LT,  SEM_LE,  SEM_EQ,  SEM_NE,  SEM_F,   SEM_T,
              SEM_NUM, SEM_NAN, SEM_GTU, SEM_GEU, SEM_LTU, SEM_LEU, SEM_EQU, SEM_ONE};
          for (int c = 0; c < SEM_COND_COUNT; c++)
             bad += sem_fcmp((enum sem_cond)c, fv[i], fv[j]) != sem_fcmp(flip[c], fv[j], fv[i]);
@@ -321,7 +321,8 @@ test_model_conds(void)
                                         "nan", "ltu", "equ", "leu", "gtu", "ne",  "geu", "t"};
    for (unsigned i = 0; i < ARRAY_SIZE(fnames); i++) {
       int v = isa_mod_value(m, (unsigned)fc, fnames[i]);
-      CHECKF(v == (int)i, "fcmp %s = %d, hardware value %u [NAK set_float_cmp_op]", fnames[i], v, i);
+      CHECKF(v == (int)i, "fcmp %s = %d, hardware value %u [NAK set_float_cmp_op]", fnames[i], v,
+             i);
       CHECKF(sem_cond_find(fnames[i]) >= 0, "fcmp %s has no semantics condition", fnames[i]);
    }
    /* Ordered NE is 5, unordered NEU 13 (true on NaN). */
