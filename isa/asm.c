@@ -540,6 +540,19 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
    const struct isa_op *op = t->op;
    const char *p = text;
    isa_insn_init(t->m, (unsigned)(op - t->m->ops), out);
+   for (unsigned k = 0; k < t->m->bundle.ntoks; k++) {
+      const struct isa_tok *tk = &t->m->bundle.toks[k];
+      int v;
+      if (tk->kind == ISA_TOK_LIT) {
+         if (!match_lit(t, &p, tk->text))
+            return false;
+         continue;
+      }
+      unsigned mod = (unsigned)t->m->bundle.fields[tk->field].mod;
+      if (!parse_mod(t->m, mod, &p, &v) && !mod_optional(t->m, mod, &v))
+         return tfail(t, p, "expected %s", t->m->mods[mod].name);
+      out->mod[mod] = (int16_t)v;
+   }
    for (unsigned k = 0; k < op->ntoks;) {
       const struct isa_tok *tk = &op->toks[k];
       if (tk->kind == ISA_TOK_LIT) {
@@ -638,6 +651,8 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
    const char *first_at[ISA_MAX_SLOTS];
    for (unsigned i = 0; i < m->nops; i++) {
       const struct isa_op *op = &m->ops[i];
+      /* w is the mnemonic even after a bundle prefix ("[B..:S04] FADD"):
+       * the search above skips words that name no op. */
       bool cand = false;
       for (int a = -1; a < (int)op->naliases && !cand; a++) {
          const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;

@@ -233,8 +233,8 @@ decode_fields(const struct isa_model *m, const struct isa_op *op, const struct i
    }
    for (unsigned i = 0; i < op->nfields; i++) {
       const struct isa_field *f = &op->fields[i];
-      if (f->kind != ISA_FK_MOD || !f->nr || !isa_guards_hold(f->guard, f->nguard, vals))
-         continue; /* bitless fields come from the control word */
+      if (f->kind != ISA_FK_MOD || !isa_guards_hold(f->guard, f->nguard, vals))
+         continue;
       const struct isa_mod *md = &m->mods[f->mod];
       out->mod[f->mod] = (int16_t)vals[i];
       bool bad = vals[i] > md->max;
@@ -424,10 +424,6 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
       const struct isa_field *f = &op->fields[i];
       if (f->kind != ISA_FK_MOD)
          continue;
-      if (!f->nr) { /* a control-word field (bundle.syntax): isa_encode_program's */
-         has[f->mod] = true;
-         continue;
-      }
       const struct isa_mod *md = &m->mods[f->mod];
       int64_t v = in->mod[f->mod];
       if (!isa_guards_hold(f->guard, f->nguard, vals)) {
@@ -637,6 +633,27 @@ encode_flags(const struct isa_op *op, const struct isa_insn *in, const int64_t *
    return ISA_ERR_OK;
 }
 
+static enum isa_err
+control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot, uint64_t *ctrl,
+             char **msg)
+{
+   const struct isa_bundle *bd = &m->bundle;
+   uint64_t v = 0;
+   for (unsigned i = 0; i < bd->nfields; i++) {
+      const struct isa_field *f = &bd->fields[i];
+      int64_t x = in->mod[f->mod];
+      const struct isa_mod *md = &m->mods[f->mod];
+      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > md->max)
+         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field", md->name,
+                     (long long)x);
+      if (md->kind == ISA_MOD_ENUM && !isa_enum_entry(&m->enums[md->enm], (int32_t)x))
+         return fail(msg, ISA_ERR_MODIFIER, "%lld is not a value of %s", (long long)x, md->name);
+      v = isa_field_set64(f, v, (uint64_t)x);
+   }
+   *ctrl |= v << (slot * bd->slot_bits);
+   return ISA_ERR_OK;
+}
+
 enum isa_err
 isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out,
                 char **msg, int *bad_slot)
@@ -678,6 +695,9 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
    for (unsigned r = 0; r < op->nrules; r++)
       if (isa_guards_hold(op->rules[r].guard, op->rules[r].nguard, vals))
          return fail(msg, ISA_ERR_ILLEGAL, "%s: %s", op->mnemonic, op->rules[r].reason);
+   uint64_t ctrl = 0;
+   if (m->bundle.insns && (e = control_slot(m, in, 0, &ctrl, msg)))
+      return e;
    *out = b;
    return ISA_ERR_OK;
 }
@@ -713,27 +733,6 @@ isa_encode(const struct isa_model *m, const struct isa_insn *in, uint8_t *buf, s
       return report(d, e, msg);
    *len = m->ops[in->op].bits / 8;
    isa_store_bits(&b, *len, buf);
-   return ISA_ERR_OK;
-}
-
-static enum isa_err
-control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot, uint64_t *ctrl,
-             char **msg)
-{
-   const struct isa_bundle *bd = &m->bundle;
-   uint64_t v = 0;
-   for (unsigned i = 0; i < bd->nfields; i++) {
-      const struct isa_field *f = &bd->fields[i];
-      int64_t x = in->mod[f->mod];
-      const struct isa_mod *md = &m->mods[f->mod];
-      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > md->max)
-         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field", md->name,
-                     (long long)x);
-      if (md->kind == ISA_MOD_ENUM && !isa_enum_entry(&m->enums[md->enm], (int32_t)x))
-         return fail(msg, ISA_ERR_MODIFIER, "%lld is not a value of %s", (long long)x, md->name);
-      v = isa_field_set64(f, v, (uint64_t)x);
-   }
-   *ctrl |= v << (slot * bd->slot_bits);
    return ISA_ERR_OK;
 }
 

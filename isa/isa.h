@@ -311,6 +311,9 @@ const char *isa_type_name(enum isa_type t);
 unsigned isa_type_bits(enum isa_type t);
 bool isa_type_is_float(enum isa_type t);
 const char *isa_illegal_str(enum isa_illegal r);
+/* Why a decoded record is illegal, in words: the model's reason for an
+ * op-specific rule (sm50 "SHF.L with .HI ..."), else isa_illegal_str(). */
+const char *isa_illegal_reason(const struct isa_model *m, const struct isa_insn *in);
 const char *isa_role_name(enum isa_role r);
 const char *isa_hazard_name(enum isa_hazard_kind h);
 const char *isa_sync_name(enum isa_sync s);

@@ -280,6 +280,8 @@ struct isa_bundle {
    struct isa_field *fields; /* slot-relative positions */
    unsigned nfields;
    int pad_op;
+   struct isa_tok *toks; /* control-field text printed before each instruction */
+   unsigned ntoks;
    struct isa_pos pos;
 };
 

@@ -1388,6 +1388,9 @@ isa_close(struct isa_model *m)
    }
    free(m->wait_rules);
    isa_free_fields(m->bundle.fields, m->bundle.nfields);
+   for (unsigned j = 0; j < m->bundle.ntoks; j++)
+      free(m->bundle.toks[j].text);
+   free(m->bundle.toks);
    for (unsigned i = 0; i < ISA_OPND_PRINT_COUNT; i++)
       free(m->opnd_print[i]);
    free(m->bucket_ops);

@@ -237,7 +237,8 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
  * "{field}" a modifier or operand field, "[...]" a group dropped when one of
  * its fields is fixed by the op. */
 static void
-parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char *t)
+parse_syntax(struct isa_ld *l, const char *owner, struct isa_field *fields, unsigned nfields,
+             yaml_node_t *where, const char *t, struct isa_tok **out, unsigned *nout)
 {
    unsigned cap = (unsigned)strlen(t) + 2, n = 0, group = 0;
    struct isa_tok *v = xcalloc(cap, sizeof(*v));
@@ -249,7 +250,7 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
          p += 2;
       } else if (*p == '[' || *p == ']') {
          if ((*p == '[') == in_group) {
-            isa_ld_err(l, where, "syntax of '%s': unbalanced or nested [ ]", op->key);
+            isa_ld_err(l, where, "syntax of '%s': unbalanced or nested [ ]", owner);
             break;
          }
          if (*p == ']' && !group_ok) {
@@ -264,7 +265,7 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
       } else if (*p == '{') {
          const char *e = strchr(p, '}');
          if (!e) {
-            isa_ld_err(l, where, "syntax of '%s': '{' without '}'", op->key);
+            isa_ld_err(l, where, "syntax of '%s': '{' without '}'", owner);
             break;
          }
          char *name = xstrndup(p + 1, (size_t)(e - p - 1));
@@ -274,21 +275,20 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
             free(name);
             continue;
          }
-         int f = isa_field_find(op->fields, op->nfields, name);
+         int f = isa_field_find(fields, nfields, name);
          if (f < 0)
-            isa_ld_err(l, where, "syntax of '%s' names unknown field '%s'", op->key, name);
-         else if (op->fields[f].kind == ISA_FK_FIXED)
+            isa_ld_err(l, where, "syntax of '%s' names unknown field '%s'", owner, name);
+         else if (fields[f].kind == ISA_FK_FIXED)
             group_ok = false;
-         else if (op->fields[f].kind != ISA_FK_MOD && op->fields[f].kind != ISA_FK_OPERAND)
-            isa_ld_err(l, where, "syntax of '%s': '%s' is not a modifier or operand", op->key,
-                       name);
+         else if (fields[f].kind != ISA_FK_MOD && fields[f].kind != ISA_FK_OPERAND)
+            isa_ld_err(l, where, "syntax of '%s': '%s' is not a modifier or operand", owner, name);
          else
             v[n++] = (struct isa_tok){ISA_TOK_FIELD, (int16_t)f, NULL};
          free(name);
       } else {
          size_t len = strcspn(p, "[]{");
          if (!len) {
-            isa_ld_err(l, where, "syntax of '%s': stray '%c'", op->key, *p);
+            isa_ld_err(l, where, "syntax of '%s': stray '%c'", owner, *p);
             break;
          }
          v[n++] = (struct isa_tok){ISA_TOK_LIT, -1, xstrndup(p, len)};
@@ -296,9 +296,9 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
       }
    }
    if (in_group)
-      isa_ld_err(l, where, "syntax of '%s': '[' without ']'", op->key);
-   op->toks = v;
-   op->ntoks = n;
+      isa_ld_err(l, where, "syntax of '%s': '[' without ']'", owner);
+   *out = v;
+   *nout = n;
 }
 
 /* illegal: [{when: COND, reason: TEXT}], appended to *rules. */
@@ -467,7 +467,7 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
    if (!syn)
       isa_ld_err(l, v, "op '%s' has no syntax (neither its own nor its layout's)", op->key);
    else
-      parse_syntax(l, op, x ? x : v, syn);
+      parse_syntax(l, op->key, op->fields, op->nfields, x ? x : v, syn, &op->toks, &op->ntoks);
 }
 
 void
@@ -564,38 +564,6 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
    }
 }
 
-/* bundle.syntax: the control fields as text in front of every op. Each op
- * gets the bundle fields as bitless modifier fields (the control word, not
- * the instruction word, holds them) and the template's tokens first. */
-static void
-add_control_syntax(struct isa_ld *l, yaml_node_t *where, const char *syn)
-{
-   struct isa_model *m = l->m;
-   const struct isa_bundle *b = &m->bundle;
-   for (unsigned i = 0; i < m->nops; i++) {
-      struct isa_op *op = &m->ops[i];
-      if (op->nfields + b->nfields > ISA_MAX_FIELDS) {
-         isa_ld_err(l, where, "op '%s' has more than %d fields", op->key, ISA_MAX_FIELDS);
-         return;
-      }
-      op->fields = xrealloc(op->fields, (op->nfields + b->nfields) * sizeof(*op->fields));
-      for (unsigned k = 0; k < b->nfields; k++) {
-         struct isa_field *f = &op->fields[op->nfields++];
-         *f = b->fields[k];
-         f->name = xstrdup(b->fields[k].name);
-         f->nr = 0; /* no bits in the instruction word; width kept for the checks */
-         f->nguard = 0;
-      }
-      struct isa_tok *own = op->toks;
-      unsigned nown = op->ntoks;
-      parse_syntax(l, op, where, syn);
-      op->toks = xrealloc(op->toks, (op->ntoks + nown + 1) * sizeof(*op->toks));
-      memcpy(op->toks + op->ntoks, own, nown * sizeof(*own));
-      op->ntoks += nown;
-      free(own);
-   }
-}
-
 void
 isa_ld_bundle(struct isa_ld *l, yaml_node_t *v)
 {
@@ -624,6 +592,14 @@ isa_ld_bundle(struct isa_ld *l, yaml_node_t *v)
          isa_error_at(m, b->fields[i].pos, "bundle field '%s' must be a modifier",
                       b->fields[i].name),
              l->failed = true;
+   yaml_node_t *sy = isa_ld_get(l, v, "syntax");
+   const char *st = sy ? isa_ld_scalar(l, sy, "syntax") : NULL;
+   if (st) {
+      parse_syntax(l, "bundle", b->fields, b->nfields, sy, st, &b->toks, &b->ntoks);
+      for (unsigned i = 0; i < b->ntoks; i++)
+         if (b->toks[i].kind == ISA_TOK_NAME)
+            isa_ld_err(l, sy, "the bundle syntax cannot hold {name}");
+   }
    b->pad_op = -1;
    char *pad = isa_ld_opt_str(l, v, "pad");
    if (pad && (b->pad_op = FIND(m->ops, m->nops, pad)) < 0)
@@ -631,8 +607,4 @@ isa_ld_bundle(struct isa_ld *l, yaml_node_t *v)
    if (!pad)
       isa_ld_err(l, v, "bundle needs a pad op (fills the last bundle)");
    free(pad);
-   yaml_node_t *x = isa_ld_get(l, v, "syntax");
-   const char *syn = x ? isa_ld_scalar(l, x, "syntax") : NULL;
-   if (syn && !l->failed)
-      add_control_syntax(l, x, syn);
 }

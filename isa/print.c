@@ -239,6 +239,14 @@ isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, 
    const struct isa_op *op = &m->ops[in->op];
    int64_t vals[ISA_MAX_FIELDS];
    isa_record_vals(m, op, in, vals);
+   for (unsigned t = 0; t < m->bundle.ntoks; t++) {
+      const struct isa_tok *k = &m->bundle.toks[t];
+      if (k->kind == ISA_TOK_LIT)
+         sb_add(&s, k->text);
+      else
+         print_mod(m, (unsigned)m->bundle.fields[k->field].mod,
+                   in->mod[m->bundle.fields[k->field].mod], &s);
+   }
    for (unsigned t = 0; t < op->ntoks; t++) {
       const struct isa_tok *k = &op->toks[t];
       if (k->kind == ISA_TOK_LIT) {

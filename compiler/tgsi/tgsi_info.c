@@ -121,12 +121,12 @@ tgsi_shader_free(struct tgsi_shader *s)
    free(s);
 }
 
-#define CLONE_ARRAY(d, s, f, n, cap)                                                                    \
+#define CLONE_ARRAY(d, s, f, n, cap)                                                               \
    do {                                                                                            \
       (d)->f = (s)->n ? xmalloc((s)->n * sizeof(*(s)->f)) : NULL;                                  \
       if ((s)->n)                                                                                  \
          memcpy((d)->f, (s)->f, (s)->n * sizeof(*(s)->f));                                         \
-      (d)->cap = (d)->n = (s)->n;                                                              \
+      (d)->cap = (d)->n = (s)->n;                                                                  \
    } while (0)
 
 struct tgsi_shader *

@@ -29,3 +29,12 @@ add_test(NAME isa_dis_help COMMAND $<TARGET_FILE:diffcomp> dis --help)
 add_test(NAME isa_check_sm50 COMMAND $<TARGET_FILE:diffcomp> isa check sm50
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(isa_check_sm50 PROPERTIES PASS_REGULAR_EXPRESSION "sm50, 138 ops")
+add_test(NAME isa_check_models COMMAND $<TARGET_FILE:diffcomp> isa check a3xx fixtures/isa/sketch_gfx9.yaml
+         fixtures/isa/sketch_agx.yaml fixtures/isa/bundle_test.yaml WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_models PROPERTIES PASS_REGULAR_EXPRESSION
+  "a3xx: ok.*sketch_gfx9.yaml: ok.*sketch_agx.yaml: ok.*bundle_test.yaml: ok")
+add_test(NAME isa_dis_rule COMMAND $<TARGET_FILE:diffcomp> dis a3xx --hex 0x4010000010011001
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_dis_rule PROPERTIES PASS_REGULAR_EXPRESSION "ILLEGAL: cat2 takes at most one constant")
+add_test(NAME isa_bench COMMAND $<TARGET_FILE:diffcomp> isa bench a3xx 2000 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_bench PROPERTIES PASS_REGULAR_EXPRESSION "a3xx: 2000 instructions")

@@ -1,0 +1,38 @@
+# diffcomp tgsi: exit codes, output and per-file independence.
+set(_tgsi_run ${CMAKE_CURRENT_LIST_DIR}/run_cli.cmake)
+set(_good fixtures/tgsi/good)
+set(_bad fixtures/tgsi/bad)
+function(tgsi_cli name args rc)
+  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
+  if(T_OUT)
+    list(APPEND defs -DOUT_RE=${T_OUT})
+  endif()
+  if(T_ERR)
+    list(APPEND defs -DERR_RE=${T_ERR})
+  endif()
+  add_test(NAME cli_tgsi_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_tgsi_run}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()
+
+tgsi_cli(help "tgsi|--help" 0 OUT "usage: diffcomp tgsi")
+tgsi_cli(no_files "tgsi" 2 ERR "usage: diffcomp tgsi")
+tgsi_cli(bad_option "tgsi|--frob|x.tgsi" 2 ERR "unknown option '--frob'")
+tgsi_cli(missing_file "tgsi|no/such/file.tgsi" 2 ERR "no/such/file.tgsi")
+tgsi_cli(print "tgsi|${_good}/frag_switch.tgsi" 0
+         OUT "^FRAG\nDCL IN\\[0\\]\\.x, GENERIC\\[1\\], CONSTANT\n.*  1: SWITCH IN\\[0\\]\\.xxxx\n  2:   CASE")
+tgsi_cli(check_quiet "tgsi|--check|${_good}/frag_switch.tgsi" 0 OUT "^$")
+tgsi_cli(check_warns "tgsi|--check|${_good}/frag_const_mixed.tgsi" 0
+         ERR "frag_const_mixed.tgsi:8:19: warning: CONST\\[1\\] is declared as CONST\\[0\\]\\[1\\]")
+tgsi_cli(error_position "tgsi|--check|${_bad}/sanity_undeclared_temp.tgsi" 2
+         ERR "sanity_undeclared_temp.tgsi:6:14: error: TEMP\\[4\\] is not declared\n  MOV TEMP\\[0\\], TEMP\\[4\\]\n               \\^")
+# One bad file does not stop the next one, and the exit code reports it.
+tgsi_cli(keeps_going "tgsi|${_bad}/sanity_no_end.tgsi|${_good}/frag_switch.tgsi" 2
+         OUT "# fixtures/tgsi/good/frag_switch.tgsi\nFRAG\n" ERR "no END instruction")
+tgsi_cli(legacy_off "tgsi|--check|${_good}/frag_legacy_ops.tgsi" 2 ERR "--legacy")
+tgsi_cli(legacy_on "tgsi|--check|--legacy|${_good}/frag_legacy_ops.tgsi" 0)
+tgsi_cli(hex_bits "tgsi|--hex-bits|${_good}/frag_virgl_hex.tgsi" 0
+         OUT "IMM\\[0\\] FLT32 {2, -1, 0, 0.99999994}")
+tgsi_cli(hex_value "tgsi|${_good}/frag_virgl_hex.tgsi" 0
+         OUT "IMM\\[0\\] FLT32 {1.07374182e\\+09, 3.21283686e\\+09, 0, 1.06535322e\\+09}")
+tgsi_cli(bench_small "tgsi|--bench=1000" 0 OUT "round trip   equal")

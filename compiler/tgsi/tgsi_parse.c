@@ -1,0 +1,1436 @@
+/*
+ * The TGSI text parser: Mesa's tgsi_text.c grammar (see
+ * shared/reference/tgsi_format.md) into struct tgsi_shader, then the
+ * sanity rules and control-flow targets of tgsi_sanity.c.
+ *
+ * Dialect on top of Mesa's: a line whose first non-blank character is '#'
+ * is a comment (any bytes allowed there); CRLF line ends; removed opcodes
+ * with opts->legacy; FLT32 "0x3f800000" as a bit pattern with
+ * opts->hex_bits; "nan", "inf" and the printer's "nan(0xHHHHHHHH)" in FLT32
+ * immediates. Stricter than Mesa: register indices above 65535, numbers
+ * that overflow, array id 0, and a missing CAL label are errors.
+ *
+ * Invariants the code relies on: text[len] is NUL and the text holds no
+ * other NUL (checked first), so reading one character past any position
+ * below len is safe and "*p == 0" means the end. The grammar is flat, so
+ * nothing recurses; the first syntax error longjmps out of the parse (the
+ * partial shader is owned by the parser struct and freed there).
+ * Positions are 1-based lines and byte columns; the end of input is the
+ * position just after the last byte.
+ */
+#include "compiler/tgsi/tgsi.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_INDEX   65535u /* Mesa keeps register indices in 16 bits */
+#define MAX_FLT_TOK 256    /* longest numeric literal we copy for strtof */
+
+struct cursor {
+   const char *p;
+   const char *line_start;
+   int line;
+};
+
+struct parser {
+   const char *text, *end;
+   struct cursor c;
+   const char *file;
+   const struct tgsi_parse_opts *opts;
+   struct diag_list *diags;
+   struct tgsi_shader *s;
+   bool seen_insn;
+   bool ok;
+   const char *last_item; /* for "unexpected X after <item>" */
+   jmp_buf fail;
+};
+
+/* ------------------------------------------------------------------ */
+/* Positions and messages                                               */
+
+static int
+col_of(const struct cursor *c)
+{
+   ptrdiff_t d = c->p - c->line_start;
+   return d >= INT32_MAX ? INT32_MAX : (int)d + 1;
+}
+
+static struct tgsi_loc
+loc_of(const struct cursor *c)
+{
+   return (struct tgsi_loc){c->line, col_of(c)};
+}
+
+static _Noreturn DC_PRINTF(3, 4) void fail_at(struct parser *ps, const struct cursor *at,
+                                              const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   diag_vadd(ps->diags, DIAG_ERROR, ps->file, at->line, col_of(at), at->line_start, fmt, ap);
+   va_end(ap);
+   longjmp(ps->fail, 1);
+}
+
+static DC_PRINTF(3, 4) void warn_at(struct parser *ps, const struct cursor *at, const char *fmt,
+                                    ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   diag_vadd(ps->diags, DIAG_WARNING, ps->file, at->line, col_of(at), at->line_start, fmt, ap);
+   va_end(ap);
+}
+
+static bool
+is_word_char(int ch)
+{
+   return isalnum((unsigned char)ch) || ch == '_';
+}
+
+static size_t
+word_len(const char *p)
+{
+   size_t n = 0;
+   while (is_word_char(p[n]))
+      n++;
+   return n;
+}
+
+/* What the text holds at the cursor, for "expected X, found Y". */
+static const char *
+found(const struct parser *ps, char *buf, size_t size)
+{
+   const char *p = ps->c.p;
+   unsigned char ch = (unsigned char)*p;
+   if (!ch)
+      return "end of input";
+   if (ch == '\n' || ch == '\r')
+      return "end of line";
+   if (is_word_char(ch)) {
+      size_t n = word_len(p);
+      if (n > 40)
+         snprintf(buf, size, "'%.40s...'", p);
+      else
+         snprintf(buf, size, "'%.*s'", (int)n, p);
+   } else if (ch >= 0x80 || ch < 0x20 || ch == 0x7f) {
+      snprintf(buf, size, "byte 0x%02x", ch);
+   } else {
+      snprintf(buf, size, "'%c'", ch);
+   }
+   return buf;
+}
+
+static _Noreturn void
+fail_expected(struct parser *ps, const char *what)
+{
+   char buf[64];
+   fail_at(ps, &ps->c, "expected %s, found %s", what, found(ps, buf, sizeof(buf)));
+}
+
+/* ------------------------------------------------------------------ */
+/* Lexing                                                               */
+
+static int
+peek(const struct parser *ps)
+{
+   return (unsigned char)*ps->c.p;
+}
+
+static void
+advance(struct parser *ps, size_t n)
+{
+   ps->c.p += n;
+}
+
+static bool
+at_line_start(const struct cursor *c)
+{
+   for (const char *q = c->line_start; q < c->p; q++)
+      if (*q != ' ' && *q != '\t')
+         return false;
+   return true;
+}
+
+/* Skips blanks, line ends and comment lines; returns whether it moved. */
+static bool
+skip_ws(struct parser *ps)
+{
+   struct cursor *c = &ps->c;
+   const char *start = c->p;
+   for (;;) {
+      char ch = *c->p;
+      if (ch == ' ' || ch == '\t') {
+         c->p++;
+      } else if (ch == '\n' || (ch == '\r' && c->p[1] == '\n')) {
+         c->p += ch == '\r' ? 2 : 1;
+         c->line++;
+         c->line_start = c->p;
+      } else if (ch == '\r') {
+         fail_at(ps, c, "carriage return not followed by a line feed");
+      } else if (ch == '#') {
+         if (!at_line_start(c))
+            fail_at(ps, c, "'#' starts a comment only as the first character of a line");
+         while (*c->p && *c->p != '\n' && !(*c->p == '\r' && c->p[1] == '\n'))
+            c->p++;
+      } else {
+         return c->p != start;
+      }
+   }
+}
+
+static bool
+is_space(int ch)
+{
+   return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* Skips whitespace, then consumes ch if it is next. On a miss the cursor
+ * stays before the whitespace, so errors point just after the last token. */
+static bool
+accept(struct parser *ps, char ch)
+{
+   struct cursor save = ps->c;
+   skip_ws(ps);
+   if (peek(ps) == ch) {
+      advance(ps, 1);
+      return true;
+   }
+   ps->c = save;
+   return false;
+}
+
+static void
+expect(struct parser *ps, char ch, const char *what)
+{
+   if (!accept(ps, ch)) {
+      struct cursor save = ps->c;
+      skip_ws(ps);
+      char buf[64];
+      const char *f = found(ps, buf, sizeof(buf));
+      /* Point at the offending token if it is on the same line. */
+      if (ps->c.line != save.line)
+         ps->c = save;
+      fail_at(ps, &ps->c, "expected %s, found %s", what, f);
+   }
+}
+
+static bool
+match_prefix_ci(const char *p, const char *kw)
+{
+   for (; *kw; p++, kw++)
+      if (toupper((unsigned char)*p) != *kw)
+         return false;
+   return true;
+}
+
+/* Case-insensitive whole-word match of kw at the cursor; consumes it. */
+static bool
+match_kw(struct parser *ps, const char *kw)
+{
+   size_t n = strlen(kw);
+   const char *p = ps->c.p;
+   for (size_t i = 0; i < n; i++)
+      if (toupper((unsigned char)p[i]) != kw[i])
+         return false;
+   if (is_word_char(p[n]))
+      return false;
+   advance(ps, n);
+   return true;
+}
+
+/* Looks the word at the cursor up in a name table; consumes it if found. */
+static int
+match_name(struct parser *ps, const char *const *table, unsigned count)
+{
+   size_t n = word_len(ps->c.p);
+   if (!n)
+      return -1;
+   int i = tgsi_lookup(table, count, ps->c.p, n);
+   if (i >= 0)
+      advance(ps, n);
+   return i;
+}
+
+static void
+require_space(struct parser *ps, const char *after)
+{
+   if (!is_space(peek(ps)) && peek(ps) != '#') {
+      char buf[64];
+      fail_at(ps, &ps->c, "expected whitespace after %s, found %s", after,
+              found(ps, buf, sizeof(buf)));
+   }
+   skip_ws(ps);
+}
+
+/* An unsigned decimal; what names it in messages. */
+static uint32_t
+parse_uint(struct parser *ps, uint32_t max, const char *what)
+{
+   struct cursor start = ps->c;
+   if (!isdigit(peek(ps)))
+      fail_expected(ps, what);
+   uint64_t v = 0;
+   while (isdigit(peek(ps))) {
+      v = v * 10 + (uint64_t)(peek(ps) - '0');
+      if (v > max)
+         fail_at(ps, &start, "%s is too large (the maximum is %u)", what, max);
+      advance(ps, 1);
+   }
+   return (uint32_t)v;
+}
+
+/* [+-]digits with the sign glued to the digits, as Mesa's parse_int. */
+static int64_t
+parse_int(struct parser *ps, uint32_t max_abs, const char *what)
+{
+   bool neg = false;
+   if (peek(ps) == '+' || peek(ps) == '-') {
+      neg = peek(ps) == '-';
+      advance(ps, 1);
+      if (!isdigit(peek(ps)))
+         fail_at(ps, &ps->c, "expected digits right after the sign of %s", what);
+   }
+   int64_t v = parse_uint(ps, max_abs, what);
+   return neg ? -v : v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Registers                                                            */
+
+static enum tgsi_file
+parse_file(struct parser *ps, const char *what)
+{
+   int f = match_name(ps, tgsi_file_names, TGSI_FILE_COUNT);
+   if (f >= 0)
+      return (enum tgsi_file)f;
+   char buf[64];
+   if (is_word_char(peek(ps)))
+      fail_at(ps, &ps->c, "unknown register file %s", found(ps, buf, sizeof(buf)));
+   fail_expected(ps, what);
+}
+
+static uint8_t
+parse_comp(struct parser *ps)
+{
+   static const char comps[] = "XYZW";
+   const char *q = strchr(comps, toupper(peek(ps)));
+   if (!peek(ps) || !q || is_word_char(ps->c.p[1]))
+      fail_expected(ps, "one component letter (x, y, z or w)");
+   advance(ps, 1);
+   return (uint8_t)(q - comps);
+}
+
+/* Inside "[...]" of an operand: an index, or ADDR[i].c with an offset. */
+static void
+parse_bracket(struct parser *ps, int32_t *index, bool *indirect, struct tgsi_ind *ind)
+{
+   skip_ws(ps);
+   if (isdigit(peek(ps))) {
+      *index = (int32_t)parse_uint(ps, MAX_INDEX, "register index");
+   } else if (peek(ps) == '-' && isdigit((unsigned char)ps->c.p[1])) {
+      fail_at(ps, &ps->c, "a register index cannot be negative");
+   } else if (peek(ps) == ']') {
+      fail_at(ps, &ps->c, "empty '[]' is only allowed in declarations");
+   } else {
+      *indirect = true;
+      ind->file = parse_file(ps, "a register index or an address register");
+      expect(ps, '[', "'[' after the address register file");
+      skip_ws(ps);
+      ind->index = parse_uint(ps, MAX_INDEX, "address register index");
+      expect(ps, ']', "']' after the address register index");
+      ind->comp = TGSI_SWZ_X;
+      if (accept(ps, '.')) {
+         skip_ws(ps);
+         ind->comp = parse_comp(ps);
+      }
+      struct cursor save = ps->c;
+      skip_ws(ps);
+      if (peek(ps) == '+' || peek(ps) == '-') {
+         if (!isdigit((unsigned char)ps->c.p[1]))
+            fail_at(ps, &ps->c,
+                    "the sign of an address offset must be followed directly by "
+                    "digits ('+3', not '+ 3')");
+         *index = (int32_t)parse_int(ps, MAX_INDEX, "address offset");
+      } else {
+         ps->c = save;
+         *index = 0;
+      }
+   }
+   expect(ps, ']', "']' after the register index");
+}
+
+/* FILE[i], FILE[d][i], with indirect brackets and an optional "(array id)". */
+static void
+parse_reg(struct parser *ps, struct tgsi_reg *r, const char *what)
+{
+   memset(r, 0, sizeof(*r));
+   r->loc = loc_of(&ps->c);
+   r->file = parse_file(ps, what);
+   expect(ps, '[', "'[' after the register file");
+   parse_bracket(ps, &r->index, &r->indirect, &r->ind);
+   struct cursor save = ps->c;
+   skip_ws(ps);
+   if (peek(ps) == '[') {
+      advance(ps, 1);
+      r->has_dim = true;
+      r->dim = r->index;
+      r->dim_indirect = r->indirect;
+      r->dim_ind = r->ind;
+      r->index = 0;
+      r->indirect = false;
+      memset(&r->ind, 0, sizeof(r->ind));
+      parse_bracket(ps, &r->index, &r->indirect, &r->ind);
+      save = ps->c;
+      skip_ws(ps);
+      if (peek(ps) == '[')
+         fail_at(ps, &ps->c, "a register takes at most two brackets");
+   }
+   ps->c = save;
+   if (peek(ps) == '(') {
+      advance(ps, 1);
+      skip_ws(ps);
+      struct cursor at = ps->c;
+      uint32_t id = parse_uint(ps, UINT16_MAX, "array id");
+      if (!id)
+         fail_at(ps, &at, "array id 0 means 'no array'; array ids start at 1");
+      r->array_id = (uint16_t)id;
+      expect(ps, ')', "')' after the array id");
+   }
+}
+
+/* ".xz": letters in xyzw order, each at most once, at least one. */
+static uint8_t
+parse_mask(struct parser *ps, const char *what)
+{
+   static const char comps[] = "XYZW";
+   struct cursor start = ps->c;
+   uint8_t mask = 0;
+   int next = 0;
+   while (is_word_char(peek(ps))) {
+      const char *q = strchr(comps, toupper(peek(ps)));
+      if (!q)
+         fail_at(ps, &ps->c, "invalid %s letter '%c' (use x, y, z, w)", what, peek(ps));
+      if (q - comps < next)
+         fail_at(ps, &start, "%s letters must be in xyzw order, each at most once", what);
+      next = (int)(q - comps) + 1;
+      mask |= (uint8_t)(1u << (q - comps));
+      advance(ps, 1);
+   }
+   if (!mask)
+      fail_at(ps, &start, "expected %s letters after '.'", what);
+   return mask;
+}
+
+/* A swizzle of exactly n letters (4 for sources, 3 for texel offsets). */
+static void
+parse_swizzle(struct parser *ps, uint8_t *swz, unsigned n)
+{
+   static const char comps[] = "XYZW";
+   struct cursor start = ps->c;
+   size_t len = word_len(ps->c.p);
+   for (size_t i = 0; i < len; i++)
+      if (!strchr(comps, toupper((unsigned char)ps->c.p[i])))
+         fail_at(ps, &start, "invalid swizzle letter '%c' (use x, y, z, w)", ps->c.p[i]);
+   if (len != n)
+      fail_at(ps, &start, "a %s swizzle takes exactly %u letters (e.g. .%s), found %zu",
+              n == 4 ? "source" : "texel offset", n, n == 4 ? "xxxx" : "xyz", len);
+   for (unsigned i = 0; i < n; i++) {
+      swz[i] = (uint8_t)(strchr(comps, toupper(peek(ps))) - comps);
+      advance(ps, 1);
+   }
+}
+
+static void
+parse_dst(struct parser *ps, struct tgsi_dst *d)
+{
+   parse_reg(ps, &d->reg, "a destination register");
+   d->mask = TGSI_MASK_XYZW;
+   if (accept(ps, '.')) {
+      skip_ws(ps);
+      d->mask = parse_mask(ps, "write mask");
+   }
+}
+
+static void
+parse_src(struct parser *ps, struct tgsi_src *s)
+{
+   if (peek(ps) == '-') {
+      s->neg = true;
+      advance(ps, 1);
+      skip_ws(ps);
+   }
+   if (peek(ps) == '|') {
+      s->abs = true;
+      advance(ps, 1);
+      skip_ws(ps);
+      if (peek(ps) == '-')
+         fail_at(ps, &ps->c, "negation must come before the absolute value: write -|x|, not |-x|");
+   }
+   parse_reg(ps, &s->reg, "a source register");
+   for (unsigned i = 0; i < 4; i++)
+      s->swz[i] = (uint8_t)i;
+   if (accept(ps, '.')) {
+      skip_ws(ps);
+      parse_swizzle(ps, s->swz, 4);
+   }
+   if (s->abs)
+      expect(ps, '|', "'|' closing the absolute value");
+}
+
+/* ------------------------------------------------------------------ */
+/* Instructions                                                         */
+
+static bool
+ends_with(const char *w, size_t n, const char *suffix)
+{
+   size_t m = strlen(suffix);
+   if (n <= m)
+      return false;
+   for (size_t i = 0; i < m; i++)
+      if (toupper((unsigned char)w[n - m + i]) != suffix[i])
+         return false;
+   return true;
+}
+
+static int
+find_opcode(const char *w, size_t n)
+{
+   int c0 = toupper((unsigned char)w[0]);
+   for (int i = 0; i < TGSI_OP_COUNT; i++) {
+      const char *name = tgsi_op_info[i].name;
+      if (name[0] != c0)
+         continue;
+      size_t j = 1;
+      while (j < n && name[j] && toupper((unsigned char)w[j]) == name[j])
+         j++;
+      if (j == n && !name[j])
+         return i;
+   }
+   return -1;
+}
+
+/* OPCODE[_SAT][_PRECISE]: a whole name wins over a suffixed shorter one. */
+static enum tgsi_opcode
+parse_opcode(struct parser *ps, struct tgsi_insn *in)
+{
+   const char *w = ps->c.p;
+   size_t n = word_len(w);
+   int op = find_opcode(w, n);
+   size_t base = n;
+   if (op < 0 && ends_with(w, base, "_PRECISE")) {
+      base -= 8;
+      in->precise = true;
+   }
+   if (op < 0 && ends_with(w, base, "_SAT")) {
+      base -= 4;
+      in->sat = true;
+   }
+   if (op < 0 && base != n)
+      op = find_opcode(w, base);
+   if (op < 0) {
+      if (ends_with(w, n, "_SAT") && (ends_with(w, n - 4, "_PRECISE")))
+         fail_at(ps, &ps->c, "unknown opcode '%.*s' (_SAT must come before _PRECISE)", (int)n, w);
+      fail_at(ps, &ps->c, "unknown opcode '%.*s'", (int)MIN2(n, 64), w);
+   }
+   if ((tgsi_op_info[op].flags & TGSI_OPF_LEGACY) && !ps->opts->legacy)
+      fail_at(ps, &ps->c,
+              "opcode %s was removed from Mesa; it is accepted only in the legacy dialect "
+              "(--legacy)",
+              tgsi_op_info[op].name);
+   advance(ps, n);
+   return (enum tgsi_opcode)op;
+}
+
+static const char *
+operand_counts(const struct tgsi_op_info *info, char *buf, size_t size)
+{
+   snprintf(buf, size, "%s takes %u destination%s and %u source%s", info->name, info->ndst,
+            info->ndst == 1 ? "" : "s", info->nsrc, info->nsrc == 1 ? "" : "s");
+   return buf;
+}
+
+static bool
+takes_offsets(enum tgsi_opcode op)
+{
+   /* SAMPLE..GATHER4 have no target operand but are texture instructions. */
+   return (tgsi_op_info[op].flags & TGSI_OPF_TEX) ||
+          (op >= TGSI_OP_SAMPLE && op <= TGSI_OP_GATHER4);
+}
+
+static void
+parse_texoff(struct parser *ps, struct tgsi_insn *in)
+{
+   if (in->noffsets == TGSI_MAX_OFFSETS)
+      fail_at(ps, &ps->c, "at most %d texel offsets", TGSI_MAX_OFFSETS);
+   struct tgsi_texoff *o = &in->offsets[in->noffsets++];
+   parse_reg(ps, &o->reg, "a texel offset register");
+   for (unsigned i = 0; i < 3; i++)
+      o->swz[i] = (uint8_t)i;
+   if (accept(ps, '.')) {
+      skip_ws(ps);
+      parse_swizzle(ps, o->swz, 3);
+   }
+}
+
+/* A register file name followed by '[' (BUFFER is also a target name). */
+static bool
+looks_like_reg(struct parser *ps)
+{
+   struct cursor save = ps->c;
+   bool reg = match_name(ps, tgsi_file_names, TGSI_FILE_COUNT) >= 0;
+   if (reg) {
+      skip_ws(ps);
+      reg = peek(ps) == '[';
+   }
+   ps->c = save;
+   return reg;
+}
+
+/* One ", word" of a memory instruction: qualifier, target or format. */
+static bool
+parse_mem_word(struct parser *ps, struct tgsi_insn *in)
+{
+   int i = match_name(ps, tgsi_mem_qualifier_names, TGSI_MEMQ_COUNT);
+   if (i >= 0) {
+      in->mem_qual |= (uint8_t)(1u << i);
+      return true;
+   }
+   if ((i = match_name(ps, tgsi_texture_names, TGSI_TEX_COUNT)) >= 0) {
+      in->has_mem_target = true;
+      in->mem_target = (enum tgsi_texture)i;
+      return true;
+   }
+   size_t n = word_len(ps->c.p);
+   if (n > 12 && match_prefix_ci(ps->c.p, "PIPE_FORMAT_")) {
+      if (n >= TGSI_FORMAT_LEN)
+         fail_at(ps, &ps->c, "format name longer than %d characters", TGSI_FORMAT_LEN - 1);
+      for (size_t k = 0; k < n; k++)
+         in->mem_format[k] = (char)toupper((unsigned char)ps->c.p[k]);
+      in->mem_format[n] = 0;
+      advance(ps, n);
+      return true;
+   }
+   return false;
+}
+
+/* What may follow the operands: texture target, offsets, memory words. */
+static void
+parse_insn_tail(struct parser *ps, struct tgsi_insn *in)
+{
+   const struct tgsi_op_info *info = &tgsi_op_info[in->op];
+   char buf[96];
+   if (info->flags & TGSI_OPF_TEX) {
+      if (in->ndst + in->nsrc)
+         expect(ps, ',', "',' and a texture target");
+      skip_ws(ps);
+      int t = match_name(ps, tgsi_texture_names, TGSI_TEX_COUNT);
+      if (t < 0)
+         fail_expected(ps, "a texture target (e.g. 2D)");
+      in->tex_target = (enum tgsi_texture)t;
+   }
+   while (accept(ps, ',')) {
+      skip_ws(ps);
+      struct cursor at = ps->c;
+      if (takes_offsets(in->op) && !in->mem_qual && !in->has_mem_target && !in->mem_format[0] &&
+          looks_like_reg(ps)) {
+         parse_texoff(ps, in);
+      } else if ((info->flags & TGSI_OPF_MEM) && parse_mem_word(ps, in)) {
+         /* consumed */
+      } else if (info->flags & TGSI_OPF_MEM) {
+         fail_expected(ps, "a memory qualifier, target or PIPE_FORMAT_ name");
+      } else {
+         fail_at(ps, &at, "too many operands: %s", operand_counts(info, buf, sizeof(buf)));
+      }
+   }
+}
+
+static void
+parse_label(struct parser *ps, struct tgsi_insn *in)
+{
+   struct cursor save = ps->c;
+   skip_ws(ps);
+   if (peek(ps) != ':') {
+      ps->c = save;
+      return;
+   }
+   if (!(tgsi_op_info[in->op].flags & TGSI_OPF_LABEL))
+      fail_at(ps, &ps->c, "%s takes no ':' label", tgsi_op_info[in->op].name);
+   advance(ps, 1);
+   skip_ws(ps);
+   in->has_label = true;
+   in->label = parse_uint(ps, UINT32_MAX, "label");
+}
+
+static void
+parse_insn(struct parser *ps)
+{
+   struct tgsi_insn in;
+   memset(&in, 0, sizeof(in));
+   in.target = -1;
+   in.loc = loc_of(&ps->c);
+   in.op = parse_opcode(ps, &in);
+   const struct tgsi_op_info *info = &tgsi_op_info[in.op];
+   char buf[96];
+   unsigned nops = info->ndst + info->nsrc;
+   for (unsigned i = 0; i < nops; i++) {
+      struct cursor at = ps->c;
+      if (i == 0) {
+         require_space(ps, info->name);
+      } else {
+         char what[128];
+         snprintf(what, sizeof(what), "',' (%s)", operand_counts(info, buf, sizeof(buf)));
+         expect(ps, ',', what);
+         at = ps->c;
+         skip_ws(ps);
+      }
+      /* "EMIT" then a new line with "END": the operand is missing here. */
+      if (ps->c.line != at.line && peek(ps) != '-' && peek(ps) != '|' && !looks_like_reg(ps))
+         fail_at(ps, &at, "missing operand: %s", operand_counts(info, buf, sizeof(buf)));
+      if (i < info->ndst)
+         parse_dst(ps, &in.dst[in.ndst++]);
+      else
+         parse_src(ps, &in.src[in.nsrc++]);
+   }
+   parse_insn_tail(ps, &in);
+   parse_label(ps, &in);
+   if (in.op == TGSI_OP_CAL && !in.has_label)
+      fail_at(ps, &ps->c, "CAL needs a target label (CAL :n, n = instruction number of a BGNSUB)");
+   ps->seen_insn = true;
+   ps->last_item = "instruction";
+   VEC_PUSH(ps->s->insns, ps->s->ninsns, ps->s->insns_cap, in);
+}
+
+/* ------------------------------------------------------------------ */
+/* Declarations                                                         */
+
+unsigned
+tgsi_implied_vertices(const struct tgsi_shader *s)
+{
+   if (s->stage == TGSI_STAGE_TESS_CTRL || s->stage == TGSI_STAGE_TESS_EVAL)
+      return 32;
+   if (s->stage != TGSI_STAGE_GEOM)
+      return 0;
+   unsigned n = 0;
+   for (unsigned i = 0; i < s->nprops; i++) {
+      if (s->props[i].prop != TGSI_PROP_GS_INPUT_PRIMITIVE)
+         continue;
+      switch (s->props[i].value) {
+      case TGSI_PRIM_POINTS:
+         n = 1;
+         break;
+      case TGSI_PRIM_LINES:
+      case TGSI_PRIM_LINE_LOOP:
+      case TGSI_PRIM_LINE_STRIP:
+         n = 2;
+         break;
+      case TGSI_PRIM_TRIANGLES:
+      case TGSI_PRIM_TRIANGLE_STRIP:
+      case TGSI_PRIM_TRIANGLE_FAN:
+         n = 3;
+         break;
+      case TGSI_PRIM_QUADS:
+      case TGSI_PRIM_QUAD_STRIP:
+      case TGSI_PRIM_LINES_ADJACENCY:
+      case TGSI_PRIM_LINE_STRIP_ADJACENCY:
+         n = 4;
+         break;
+      case TGSI_PRIM_TRIANGLES_ADJACENCY:
+      case TGSI_PRIM_TRIANGLE_STRIP_ADJACENCY:
+         n = 6;
+         break;
+      default:
+         n = 0;
+         break;
+      }
+   }
+   return n;
+}
+
+bool
+tgsi_file_has_vertex_dim(enum tgsi_stage stage, enum tgsi_file file)
+{
+   switch (stage) {
+   case TGSI_STAGE_GEOM:
+   case TGSI_STAGE_TESS_EVAL:
+      return file == TGSI_FILE_IN;
+   case TGSI_STAGE_TESS_CTRL:
+      return file == TGSI_FILE_IN || file == TGSI_FILE_OUT;
+   default:
+      return false;
+   }
+}
+
+/* "[a..b]" of a declaration; *empty set for "[]". Cursor is after '['. */
+static void
+parse_range(struct parser *ps, uint32_t *first, uint32_t *last, bool *empty)
+{
+   skip_ws(ps);
+   *empty = peek(ps) == ']';
+   if (*empty) {
+      advance(ps, 1);
+      return;
+   }
+   *first = *last = parse_uint(ps, MAX_INDEX, "register index");
+   skip_ws(ps);
+   if (peek(ps) == '.' && ps->c.p[1] == '.') {
+      advance(ps, 2);
+      skip_ws(ps);
+      struct cursor at = ps->c;
+      *last = parse_uint(ps, MAX_INDEX, "register index");
+      if (*last < *first)
+         fail_at(ps, &at, "range end %u is below its start %u", *last, *first);
+   }
+   expect(ps, ']', "']' after the declared range");
+}
+
+static void
+parse_decl_reg(struct parser *ps, struct tgsi_decl *d)
+{
+   d->file = parse_file(ps, "a register file");
+   if (d->file == TGSI_FILE_IMM)
+      fail_at(ps, &ps->c, "immediates are declared with IMM, not DCL");
+   expect(ps, '[', "'[' after the register file");
+   struct cursor b1 = ps->c;
+   bool empty1, empty2;
+   uint32_t f1 = 0, l1 = 0;
+   parse_range(ps, &f1, &l1, &empty1);
+   struct cursor save = ps->c;
+   skip_ws(ps);
+   if (peek(ps) != '[') {
+      ps->c = save;
+      if (empty1)
+         fail_at(ps, &b1, "empty '[]' is only allowed for the vertex dimension, as in IN[][0]");
+      d->first = f1, d->last = l1;
+      return;
+   }
+   advance(ps, 1);
+   struct cursor b2 = ps->c;
+   parse_range(ps, &d->first, &d->last, &empty2);
+   if (empty2)
+      fail_at(ps, &b2, "the register range cannot be empty");
+   d->has_dim = true;
+   d->dim = f1;
+   if (empty1) {
+      unsigned n = tgsi_implied_vertices(ps->s);
+      if (!tgsi_file_has_vertex_dim(ps->s->stage, d->file))
+         fail_at(ps, &b1,
+                 "empty '[]' is only allowed for the vertex dimension of GS and "
+                 "tessellation inputs and TCS outputs");
+      for (unsigned i = ps->s->nprops; !n && i-- > 0;)
+         if (ps->s->props[i].prop == TGSI_PROP_GS_INPUT_PRIMITIVE)
+            fail_at(ps, &b1, "empty '[]': GS_INPUT_PRIMITIVE %s has no fixed vertex count",
+                    tgsi_primitive_names[ps->s->props[i].value % TGSI_PRIM_COUNT]);
+      if (!n)
+         fail_at(ps, &b1, "empty '[]' needs PROPERTY GS_INPUT_PRIMITIVE first");
+      d->dim = n;
+   } else if (l1 != f1) {
+      warn_at(ps, &b1, "a range in the first bracket: only its start (%u) is used", f1);
+   }
+}
+
+/* Skips ", " before the next attribute word; false (cursor kept) if none. */
+static bool
+next_attr(struct parser *ps)
+{
+   if (!accept(ps, ','))
+      return false;
+   skip_ws(ps);
+   return true;
+}
+
+static void
+parse_sview_attrs(struct parser *ps, struct tgsi_decl *d)
+{
+   int t = match_name(ps, tgsi_texture_names, TGSI_TEX_COUNT);
+   if (t < 0)
+      fail_expected(ps, "a texture target for the sampler view (e.g. 2D)");
+   d->target = (enum tgsi_texture)t;
+   for (unsigned i = 0; i < 4; i++) {
+      if (i == 0)
+         expect(ps, ',', "',' and a return type (UNORM, SNORM, SINT, UINT, FLOAT)");
+      else if (!next_attr(ps))
+         break;
+      skip_ws(ps);
+      int r = match_name(ps, tgsi_return_type_names, TGSI_RET_COUNT);
+      if (r < 0)
+         fail_expected(ps, "a return type (UNORM, SNORM, SINT, UINT or FLOAT)");
+      /* Missing trailing types repeat the first, as Mesa fills them. Unlike
+       * Mesa (whose loop ends up copying the first type over all four), a
+       * written list of different types is kept, so tgsi_dump's mixed
+       * lists round-trip. */
+      for (unsigned k = i; k < (i ? i + 1 : 4); k++)
+         d->ret[k] = (enum tgsi_return_type)r;
+   }
+}
+
+static bool
+parse_image_word(struct parser *ps, struct tgsi_decl *d)
+{
+   if (match_kw(ps, "RAW"))
+      return d->raw = true;
+   if (match_kw(ps, "WR"))
+      return d->writable = true;
+   size_t n = word_len(ps->c.p);
+   if (n > 12 && match_prefix_ci(ps->c.p, "PIPE_FORMAT_")) {
+      if (n >= TGSI_FORMAT_LEN)
+         fail_at(ps, &ps->c, "format name longer than %d characters", TGSI_FORMAT_LEN - 1);
+      for (size_t k = 0; k < n; k++)
+         d->format[k] = (char)toupper((unsigned char)ps->c.p[k]);
+      d->format[n] = 0;
+      advance(ps, n);
+      return true;
+   }
+   return false;
+}
+
+/* The attributes that depend on the file. Returns whether an unconsumed
+ * ", word" is pending for the attributes that follow. */
+static bool
+parse_file_attrs(struct parser *ps, struct tgsi_decl *d, bool pend)
+{
+   switch (d->file) {
+   case TGSI_FILE_IMAGE: {
+      if (!pend)
+         fail_at(ps, &ps->c, "IMAGE declarations need a target, as in DCL IMAGE[0], 2D");
+      int t = match_name(ps, tgsi_texture_names, TGSI_TEX_COUNT);
+      if (t < 0)
+         fail_expected(ps, "an image target (e.g. 2D)");
+      d->target = (enum tgsi_texture)t;
+      while ((pend = next_attr(ps)) && parse_image_word(ps, d))
+         ;
+      return pend;
+   }
+   case TGSI_FILE_SVIEW:
+      if (!pend)
+         expect(ps, ',', "',' and a sampler view target (e.g. 2D)");
+      skip_ws(ps);
+      parse_sview_attrs(ps, d);
+      return next_attr(ps);
+   case TGSI_FILE_BUFFER:
+      if (pend && match_kw(ps, "ATOMIC")) {
+         d->atomic = true;
+         pend = next_attr(ps);
+      }
+      return pend;
+   case TGSI_FILE_MEMORY:
+      if (pend) {
+         int m = match_name(ps, tgsi_memory_type_names, TGSI_MEMTYPE_COUNT);
+         if (m >= 0) {
+            d->has_mem_type = true;
+            d->mem_type = (enum tgsi_memory_type)m;
+            pend = next_attr(ps);
+         }
+      }
+      return pend;
+   default:
+      break;
+   }
+   if (pend && match_kw(ps, "LOCAL")) {
+      d->local = true;
+      pend = next_attr(ps);
+   }
+   int sem = pend ? match_name(ps, tgsi_semantic_names, TGSI_SEM_COUNT) : -1;
+   if (sem >= 0) {
+      d->has_semantic = true;
+      d->semantic = (enum tgsi_semantic)sem;
+      if (accept(ps, '[')) {
+         skip_ws(ps);
+         d->semantic_index = parse_uint(ps, UINT32_MAX, "semantic index");
+         expect(ps, ']', "']' after the semantic index");
+      }
+      pend = next_attr(ps);
+   }
+   return pend;
+}
+
+static void
+parse_stream(struct parser *ps, struct tgsi_decl *d, const struct cursor *at)
+{
+   if (ps->s->stage != TGSI_STAGE_GEOM || d->file != TGSI_FILE_OUT)
+      fail_at(ps, at, "STREAM is only allowed on geometry shader outputs");
+   d->has_stream = true;
+   expect(ps, '(', "'(' after STREAM");
+   for (unsigned i = 0; i < 4; i++) {
+      if (i)
+         expect(ps, ',', "',': STREAM takes 4 stream numbers");
+      skip_ws(ps);
+      d->stream[i] = (uint8_t)parse_uint(ps, 3, "stream number");
+   }
+   expect(ps, ')', "')' after the 4 stream numbers");
+}
+
+static void
+parse_decl(struct parser *ps, const struct cursor *start)
+{
+   struct tgsi_decl d;
+   memset(&d, 0, sizeof(d));
+   d.loc = loc_of(start);
+   if (ps->seen_insn)
+      fail_at(ps, start, "declarations must come before the first instruction");
+   require_space(ps, "DCL");
+   parse_decl_reg(ps, &d);
+   d.usage_mask = TGSI_MASK_XYZW;
+   if (accept(ps, '.')) {
+      skip_ws(ps);
+      d.usage_mask = parse_mask(ps, "usage mask");
+   }
+   bool pend = next_attr(ps);
+   if (pend && match_kw(ps, "ARRAY")) {
+      expect(ps, '(', "'(' after ARRAY");
+      skip_ws(ps);
+      struct cursor at = ps->c;
+      int64_t id = parse_int(ps, UINT16_MAX, "array id");
+      if (id <= 0)
+         fail_at(ps, &at, "array ids start at 1");
+      d.array_id = (uint16_t)id;
+      expect(ps, ')', "')' after the array id");
+      pend = next_attr(ps);
+   }
+   if (pend && ps->s->stage == TGSI_STAGE_VERT && d.file == TGSI_FILE_IN)
+      fail_at(ps, &ps->c,
+              "vertex shader inputs are identified by index only; Mesa accepts "
+              "nothing after 'DCL IN[n]' in VERT");
+   pend = parse_file_attrs(ps, &d, pend);
+   struct cursor at = ps->c;
+   if (pend && match_kw(ps, "STREAM")) {
+      parse_stream(ps, &d, &at);
+      pend = next_attr(ps);
+   }
+   int i;
+   if (pend && (i = match_name(ps, tgsi_interp_names, TGSI_INTERP_COUNT)) >= 0) {
+      d.has_interp = true;
+      d.interp = (enum tgsi_interp)i;
+      pend = next_attr(ps);
+   }
+   if (pend && (i = match_name(ps, tgsi_location_names, TGSI_LOC_COUNT)) >= 0) {
+      d.has_location = true;
+      d.location = (enum tgsi_location)i;
+      pend = next_attr(ps);
+   }
+   if (pend && match_kw(ps, "INVARIANT")) {
+      d.invariant = true;
+      pend = next_attr(ps);
+   }
+   if (pend) {
+      char buf[64];
+      fail_at(ps, &ps->c,
+              "unexpected %s in declaration (attributes go in the order ARRAY, LOCAL or "
+              "file-specific, semantic, STREAM, interpolation, location, INVARIANT)",
+              found(ps, buf, sizeof(buf)));
+   }
+   ps->last_item = "declaration";
+   VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Immediates                                                           */
+
+static uint32_t
+parse_hex_digits(struct parser *ps, unsigned max_digits, const struct cursor *at)
+{
+   uint32_t v = 0;
+   unsigned n = 0;
+   while (isxdigit(peek(ps))) {
+      if (++n > max_digits)
+         fail_at(ps, at, "hexadecimal bit pattern longer than %u digits", max_digits);
+      int ch = tolower(peek(ps));
+      v = v * 16 + (uint32_t)(isdigit(ch) ? ch - '0' : ch - 'a' + 10);
+      advance(ps, 1);
+   }
+   if (!n)
+      fail_expected(ps, "hexadecimal digits");
+   return v;
+}
+
+/* nan, inf, infinity and nan(0xHHHHHHHH) (a full bit pattern); sign is
+ * +1/-1, 0 if none was written. */
+static bool
+parse_special_float(struct parser *ps, int sign, uint32_t *bits, const struct cursor *at)
+{
+   const char *p = ps->c.p;
+   if (match_prefix_ci(p, "NAN") && p[3] == '(') {
+      if (sign)
+         fail_at(ps, at, "nan(0x...) holds the whole bit pattern and takes no sign");
+      advance(ps, 4);
+      if (!(peek(ps) == '0' && (ps->c.p[1] == 'x' || ps->c.p[1] == 'X')))
+         fail_expected(ps, "'0x' and a NaN bit pattern inside nan(...)");
+      advance(ps, 2);
+      *bits = parse_hex_digits(ps, 8, at);
+      if (peek(ps) != ')')
+         fail_expected(ps, "')' after the NaN bit pattern");
+      advance(ps, 1);
+      if (!is_nan_bits(*bits))
+         fail_at(ps, at, "nan(0x%08x) is not a NaN bit pattern", *bits);
+      return true;
+   }
+   size_t n = word_len(p);
+   uint32_t sign_bit = sign < 0 ? 0x80000000u : 0;
+   if (n == 3 && match_prefix_ci(p, "NAN"))
+      *bits = sign_bit | 0x7fc00000u;
+   else if ((n == 3 && match_prefix_ci(p, "INF")) || (n == 8 && match_prefix_ci(p, "INFINITY")))
+      *bits = sign_bit | 0x7f800000u;
+   else
+      return false;
+   advance(ps, n);
+   return true;
+}
+
+/* Scans a C float literal (decimal or C99 hex) and copies it to buf. */
+static void
+scan_float(struct parser *ps, char *buf, const struct cursor *at)
+{
+   const char *p = ps->c.p;
+   size_t i = 0;
+   if (p[i] == '+' || p[i] == '-')
+      i++;
+   bool hex = p[i] == '0' && (p[i + 1] == 'x' || p[i + 1] == 'X');
+   int (*isdig)(int) = hex ? isxdigit : isdigit;
+   if (hex)
+      i += 2;
+   size_t digits = 0;
+   while (isdig((unsigned char)p[i]))
+      i++, digits++;
+   if (p[i] == '.') {
+      i++;
+      while (isdig((unsigned char)p[i]))
+         i++, digits++;
+   }
+   if (!digits)
+      fail_at(ps, at, "expected a number");
+   char e = hex ? 'P' : 'E';
+   if (toupper((unsigned char)p[i]) == e) {
+      size_t j = i + 1;
+      if (p[j] == '+' || p[j] == '-')
+         j++;
+      if (!isdigit((unsigned char)p[j]))
+         fail_at(ps, at, "expected digits in the exponent");
+      while (isdigit((unsigned char)p[j]))
+         j++;
+      i = j;
+   }
+   if (is_word_char(p[i]) || p[i] == '.') {
+      ps->c.p += i;
+      char b[64];
+      fail_at(ps, &ps->c, "unexpected %s after a number", found(ps, b, sizeof(b)));
+   }
+   if (i >= MAX_FLT_TOK)
+      fail_at(ps, at, "numeric literal longer than %d characters", MAX_FLT_TOK - 1);
+   memcpy(buf, p, i);
+   buf[i] = 0;
+   advance(ps, i);
+}
+
+static uint32_t
+parse_flt32(struct parser *ps)
+{
+   struct cursor at = ps->c;
+   int sign = peek(ps) == '-' ? -1 : peek(ps) == '+' ? 1 : 0;
+   if (sign)
+      advance(ps, 1);
+   uint32_t bits;
+   if (parse_special_float(ps, sign, &bits, &at))
+      return bits;
+   if (ps->opts->hex_bits && peek(ps) == '0' && (ps->c.p[1] == 'x' || ps->c.p[1] == 'X')) {
+      /* virgl and Mesa <= 21: 0x + up to 8 hex digits is the bit pattern. */
+      const char *q = ps->c.p + 2;
+      while (isxdigit((unsigned char)*q))
+         q++;
+      if (*q != '.' && *q != 'p' && *q != 'P') {
+         if (sign)
+            fail_at(ps, &at, "a hexadecimal bit pattern takes no sign");
+         advance(ps, 2);
+         bits = parse_hex_digits(ps, 8, &at);
+         if (is_word_char(peek(ps)))
+            fail_expected(ps, "',' or '}' after the bit pattern");
+         return bits;
+      }
+   }
+   ps->c = at;
+   char buf[MAX_FLT_TOK];
+   scan_float(ps, buf, &at);
+   errno = 0;
+   float f = strtof(buf, NULL);
+   if (errno == ERANGE && isinf(f))
+      fail_at(ps, &at, "%s is out of range for FLT32", buf);
+   return fui(f);
+}
+
+static uint64_t
+parse_u64(struct parser *ps, bool allow_sign, bool *neg)
+{
+   struct cursor at = ps->c;
+   *neg = false;
+   if (allow_sign && (peek(ps) == '-' || peek(ps) == '+')) {
+      *neg = peek(ps) == '-';
+      advance(ps, 1);
+   }
+   uint64_t v = 0;
+   unsigned base = 10;
+   if (peek(ps) == '0' && (ps->c.p[1] == 'x' || ps->c.p[1] == 'X')) {
+      base = 16;
+      advance(ps, 2);
+   }
+   if (!isxdigit(peek(ps)) || (base == 10 && !isdigit(peek(ps))))
+      fail_expected(ps, "an integer");
+   while (base == 16 ? isxdigit(peek(ps)) : isdigit(peek(ps))) {
+      int ch = tolower(peek(ps));
+      unsigned dgt = (unsigned)(isdigit(ch) ? ch - '0' : ch - 'a' + 10);
+      if (v > (UINT64_MAX - dgt) / base)
+         fail_at(ps, &at, "integer is out of range for 64 bits");
+      v = v * base + dgt;
+      advance(ps, 1);
+   }
+   if (is_word_char(peek(ps)) || peek(ps) == '.') {
+      char b[64];
+      fail_at(ps, &ps->c, "unexpected %s after an integer", found(ps, b, sizeof(b)));
+   }
+   return v;
+}
+
+/* One value of an immediate of type t into u (1 or 2 words). */
+static void
+parse_imm_value(struct parser *ps, enum tgsi_imm_type t, uint32_t *u)
+{
+   struct cursor at = ps->c;
+   bool neg;
+   uint64_t v;
+   switch (t) {
+   case TGSI_IMM_FLT32:
+      u[0] = parse_flt32(ps);
+      return;
+   case TGSI_IMM_UINT32:
+      if (peek(ps) == '0' && (ps->c.p[1] == 'x' || ps->c.p[1] == 'X'))
+         fail_at(ps, &at, "UINT32 immediates are decimal");
+      v = parse_u64(ps, false, &neg);
+      if (v > UINT32_MAX)
+         fail_at(ps, &at, "%" PRIu64 " is out of range for UINT32", v);
+      u[0] = (uint32_t)v;
+      return;
+   case TGSI_IMM_INT32:
+      if (!isdigit(peek(ps)) &&
+          !((peek(ps) == '-' || peek(ps) == '+') && isdigit((unsigned char)ps->c.p[1])))
+         fail_expected(ps, "a decimal integer");
+      v = parse_u64(ps, true, &neg);
+      if (v > (neg ? 0x80000000ull : 0x7fffffffull))
+         fail_at(ps, &at, "value is out of range for INT32");
+      u[0] = neg ? (uint32_t)(0u - (uint32_t)v) : (uint32_t)v;
+      return;
+   case TGSI_IMM_FLT64: {
+      char buf[MAX_FLT_TOK];
+      scan_float(ps, buf, &at);
+      errno = 0;
+      double d = strtod(buf, NULL);
+      if (errno == ERANGE && isinf(d))
+         fail_at(ps, &at, "%s is out of range for FLT64", buf);
+      v = dui(d);
+      break;
+   }
+   case TGSI_IMM_UINT64:
+      v = parse_u64(ps, false, &neg);
+      break;
+   default:
+      v = parse_u64(ps, true, &neg);
+      if (v > (neg ? 0x8000000000000000ull : 0x7fffffffffffffffull))
+         fail_at(ps, &at, "value is out of range for INT64");
+      if (neg)
+         v = 0 - v;
+      break;
+   }
+   u[0] = (uint32_t)v;
+   u[1] = (uint32_t)(v >> 32);
+}
+
+static void
+parse_imm(struct parser *ps, const struct cursor *start)
+{
+   struct tgsi_imm imm;
+   memset(&imm, 0, sizeof(imm));
+   imm.loc = loc_of(start);
+   if (ps->seen_insn)
+      fail_at(ps, start, "immediates must come before the first instruction");
+   if (accept(ps, '[')) {
+      skip_ws(ps);
+      struct cursor at = ps->c;
+      uint32_t idx = parse_uint(ps, UINT32_MAX, "immediate index");
+      if (idx != ps->s->nimms)
+         fail_at(ps, &at, "IMM[%u] is out of order: the next immediate is IMM[%u]", idx,
+                 ps->s->nimms);
+      expect(ps, ']', "']' after the immediate index");
+   }
+   require_space(ps, "IMM");
+   int t = match_name(ps, tgsi_imm_type_names, TGSI_IMM_COUNT);
+   if (t < 0)
+      fail_expected(ps, "an immediate type (FLT32, UINT32 or INT32)");
+   imm.type = (enum tgsi_imm_type)t;
+   bool wide = imm.type >= TGSI_IMM_FLT64;
+   unsigned n = wide ? 2 : 4;
+   expect(ps, '{', "'{' before the immediate values");
+   for (unsigned i = 0; i < n; i++) {
+      if (i) {
+         char buf[64];
+         snprintf(buf, sizeof(buf), "',': %s immediates take exactly %u values",
+                  tgsi_imm_type_names[t], n);
+         expect(ps, ',', buf);
+      }
+      skip_ws(ps);
+      parse_imm_value(ps, imm.type, &imm.u[wide ? 2 * i : i]);
+   }
+   if (!accept(ps, '}')) {
+      char buf[64];
+      snprintf(buf, sizeof(buf), "'}': %s immediates take exactly %u values",
+               tgsi_imm_type_names[t], n);
+      expect(ps, '}', buf);
+   }
+   ps->last_item = "immediate";
+   VEC_PUSH(ps->s->imms, ps->s->nimms, ps->s->imms_cap, imm);
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties, header, items                                            */
+
+static void
+parse_property(struct parser *ps, const struct cursor *start)
+{
+   struct tgsi_prop pr;
+   memset(&pr, 0, sizeof(pr));
+   pr.loc = loc_of(start);
+   require_space(ps, "PROPERTY");
+   int p = match_name(ps, tgsi_property_names, TGSI_PROP_COUNT);
+   if (p < 0) {
+      char buf[64];
+      if (is_word_char(peek(ps)))
+         fail_at(ps, &ps->c, "unknown property %s", found(ps, buf, sizeof(buf)));
+      fail_expected(ps, "a property name");
+   }
+   pr.prop = (enum tgsi_property)p;
+   require_space(ps, tgsi_property_names[p]);
+   unsigned count;
+   const char *const *names = tgsi_prop_value_names(tgsi_property_kinds[p], &count);
+   if (!names) {
+      pr.value = parse_uint(ps, UINT32_MAX, "property value");
+   } else {
+      int v = match_name(ps, names, count);
+      if (v < 0) {
+         char what[64];
+         snprintf(what, sizeof(what), "a value name for %s (e.g. %s)", tgsi_property_names[p],
+                  names[0]);
+         fail_expected(ps, what);
+      }
+      pr.value = (uint32_t)v;
+   }
+   for (unsigned i = 0; i < ps->s->nprops; i++)
+      if (ps->s->props[i].prop == pr.prop)
+         warn_at(ps, start, "%s is set more than once; the last value counts",
+                 tgsi_property_names[p]);
+   ps->last_item = "property";
+   VEC_PUSH(ps->s->props, ps->s->nprops, ps->s->props_cap, pr);
+}
+
+static void
+parse_item(struct parser *ps)
+{
+   struct cursor start = ps->c;
+   if (isdigit(peek(ps))) {
+      /* "12: MOV ..." as tgsi_dump numbers them; the number is ignored. */
+      parse_uint(ps, UINT32_MAX, "instruction number");
+      expect(ps, ':', "':' after the instruction number");
+      skip_ws(ps);
+      if (match_kw(ps, "DCL") || match_kw(ps, "IMM") || match_kw(ps, "PROPERTY"))
+         fail_at(ps, &start, "only instructions can be numbered");
+      if (!is_word_char(peek(ps)))
+         fail_expected(ps, "an opcode after the instruction number");
+      parse_insn(ps);
+   } else if (match_kw(ps, "DCL")) {
+      parse_decl(ps, &start);
+   } else if (match_kw(ps, "IMM")) {
+      parse_imm(ps, &start);
+   } else if (match_kw(ps, "PROPERTY")) {
+      parse_property(ps, &start);
+   } else if (is_word_char(peek(ps))) {
+      parse_insn(ps);
+   } else {
+      fail_expected(ps, "DCL, IMM, PROPERTY or an instruction");
+   }
+}
+
+static void
+parse_shader(struct parser *ps)
+{
+   skip_ws(ps);
+   int st = match_name(ps, tgsi_stage_names, TGSI_STAGE_COUNT);
+   if (st < 0)
+      fail_expected(ps, "a shader header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP)");
+   ps->s->stage = (enum tgsi_stage)st;
+   ps->last_item = "the header";
+   for (;;) {
+      bool ws = skip_ws(ps);
+      if (!peek(ps))
+         break;
+      if (!ws) {
+         char buf[64];
+         fail_at(ps, &ps->c, "unexpected %s after %s", found(ps, buf, sizeof(buf)), ps->last_item);
+      }
+      parse_item(ps);
+   }
+}
+
+/* Bytes the grammar can never contain, reported before parsing so the
+ * parser can treat NUL as the end. */
+static bool
+check_bytes(struct parser *ps)
+{
+   const char *nul = memchr(ps->text, 0, (size_t)(ps->end - ps->text));
+   if (!nul)
+      return true;
+   struct cursor c = {ps->text, ps->text, 1};
+   for (const char *q = ps->text; q < nul; q++)
+      if (*q == '\n')
+         c.line++, c.line_start = q + 1;
+   c.p = nul;
+   diag_add(ps->diags, DIAG_ERROR, ps->file, c.line, col_of(&c), c.line_start,
+            "NUL byte in the input (TGSI is text)");
+   return false;
+}
+
+/* The only setjmp: nothing here lives across the longjmp but *ps. */
+static bool
+run_parser(struct parser *ps)
+{
+   if (setjmp(ps->fail))
+      return false;
+   parse_shader(ps);
+   return true;
+}
+
+struct tgsi_shader *
+tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi_parse_opts *opts,
+           struct diag_list *diags)
+{
+   static const struct tgsi_parse_opts defaults;
+   struct diag_list scratch = {0};
+   if (!diags)
+      diags = &scratch; /* the caller only wants a yes or no */
+   struct parser *ps = xcalloc(1, sizeof(*ps));
+   ps->text = text;
+   ps->end = text + len;
+   ps->c = (struct cursor){text, text, 1};
+   ps->file = filename ? filename : "<input>";
+   ps->opts = opts ? opts : &defaults;
+   ps->diags = diags;
+   ps->s = tgsi_shader_new(TGSI_STAGE_FRAG, ps->file);
+   ps->ok = check_bytes(ps) && run_parser(ps);
+   struct tgsi_shader *s = ps->ok ? ps->s : NULL;
+   if (!ps->ok)
+      tgsi_shader_free(ps->s);
+   free(ps);
+   if (s && !tgsi_sanity_check(s, text, len, diags)) {
+      tgsi_shader_free(s);
+      s = NULL;
+   }
+   diag_clear(&scratch);
+   return s;
+}
