@@ -202,7 +202,7 @@ diff_env_select_lanes(const struct env *e, const uint32_t *lanes, uint32_t n)
    memcpy(c->block_size, e->block_size, sizeof(c->block_size));
    memcpy(c->grid_size, e->grid_size, sizeof(c->grid_size));
    uint64_t wg = (uint64_t)e->block_size[0] * e->block_size[1] * e->block_size[2];
-   if (n != e->nlanes && e->stage == TGSI_STAGE_COMP && wg)
+   if (n != e->nlanes && wg && n % wg == 0)
       c->grid_size[0] = (uint32_t)(n / wg), c->grid_size[1] = c->grid_size[2] = 1;
    c->shared_size = e->shared_size;
    c->out_vertices = e->out_vertices;
@@ -455,6 +455,30 @@ zero_memories(struct ictx *c)
    return any;
 }
 
+/* Constant buffers shrink to their last non-zero slot (reads past the
+ * end give 0, as the zeroed slots did, but count as out of bounds, so the
+ * predicate decides). */
+static bool
+trim_constants(struct ictx *c)
+{
+   bool any = false;
+   for (unsigned b = 0; b < ENV_MAX_CBUFS && !c->r->stop; b++) {
+      const struct env *e = c->r->inputs;
+      uint32_t n = e->cbuf_slots[b];
+      while (n && !e->cbuf[b][4 * n - 4] && !e->cbuf[b][4 * n - 3] && !e->cbuf[b][4 * n - 2] &&
+             !e->cbuf[b][4 * n - 1])
+         n--;
+      if (!e->cbuf[b] || n == e->cbuf_slots[b])
+         continue;
+      struct env *cand = diff_env_select_lanes(e, NULL, e->nlanes);
+      env_set_cbuf(cand, b, n);
+      if (n)
+         memcpy(cand->cbuf[b], e->cbuf[b], (size_t)n * 16);
+      any |= try_env(c, cand);
+   }
+   return any;
+}
+
 static bool
 reduce_values(struct ictx *c)
 {
@@ -467,6 +491,7 @@ reduce_values(struct ictx *c)
    free(w);
    c->r->pass = "memory";
    any |= zero_memories(c);
+   any |= trim_constants(c);
    return any;
 }
 

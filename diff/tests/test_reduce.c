@@ -153,10 +153,21 @@ pred_mad(const struct tgsi_shader *s, const struct env *inputs, void *user)
 
 struct out_pred {
    bool any_lane; /* some lane, not only lane 0 */
-   bool want_nan; /* NaN, else the value `want` */
+   bool want_nan; /* NaN */
+   bool at_least; /* a finite value >= want, else exactly the bits want */
    uint32_t want;
    unsigned calls;
 };
+
+static bool
+out_hit(const struct out_pred *p, uint32_t v)
+{
+   if (p->want_nan)
+      return is_nan_bits(v);
+   if (p->at_least)
+      return uif(v) >= uif(p->want) && uif(v) < 1e30f;
+   return v == p->want;
+}
 
 static enum diff_reduce_verdict
 pred_out0x(const struct tgsi_shader *s, const struct env *inputs, void *user)
@@ -174,8 +185,7 @@ pred_out0x(const struct tgsi_shader *s, const struct env *inputs, void *user)
    else if (e->nout && tgsi_find_decl(s, TGSI_FILE_OUT, 0))
       for (uint32_t l = 0; l < (p->any_lane ? e->nlanes : 1); l++) {
          size_t i = env_out_index(e, 0, 0, 0) + l;
-         bool hit = p->want_nan ? is_nan_bits(e->out[i]) : e->out[i] == p->want;
-         if (hit && !(e->out_flags[i] & ENV_F_UNDEF))
+         if (out_hit(p, e->out[i]) && !(e->out_flags[i] & ENV_F_UNDEF))
             v = DIFF_REDUCE_KEEP;
       }
    env_free(e);
@@ -310,10 +320,423 @@ test_captures(void)
       reduce_capture_nan(nan[i].name, nan[i].seed, false);
 }
 
+/* ------------------------------------------------------------------ */
+/* Control flow: every structural pass is needed to flatten this       */
+
+static const char cf_shader[] = "FRAG\n"
+                                "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                                "DCL OUT[0], COLOR\n"
+                                "DCL TEMP[0..3], LOCAL\n"
+                                "IMM[0] FLT32 {5.0, 1.0, 0.0, 2.0}\n"
+                                "IMM[1] INT32 {1, 0, 3, 0}\n"
+                                "  0: MOV TEMP[0], IMM[0].zzzz\n"
+                                "  1: BGNLOOP\n"
+                                "  2:   IF IMM[0].yyyy\n"
+                                "  3:     SWITCH IMM[1].xxxx\n"
+                                "  4:     CASE IMM[1].yyyy\n"
+                                "  5:       MOV TEMP[0].x, IMM[0].wwww\n"
+                                "  6:       BRK\n"
+                                "  7:     CASE IMM[1].xxxx\n"
+                                "  8:       CAL :22\n"
+                                "  9:       BRK\n"
+                                " 10:     DEFAULT\n"
+                                " 11:       MOV TEMP[0].x, IN[0].xxxx\n"
+                                " 12:       BRK\n"
+                                " 13:     ENDSWITCH\n"
+                                " 14:   ELSE\n"
+                                " 15:     MOV TEMP[0].x, IMM[0].yyyy\n"
+                                " 16:   ENDIF\n"
+                                " 17:   ADD TEMP[1].x, TEMP[0].xxxx, IN[0].yyyy\n"
+                                " 18:   BRK\n"
+                                " 19: ENDLOOP\n"
+                                " 20: MOV OUT[0], TEMP[0]\n"
+                                " 21: END\n"
+                                " 22: BGNSUB\n"
+                                " 23:   ADD TEMP[2].x, IMM[0].xxxx, IMM[0].zzzz\n"
+                                " 24:   MOV TEMP[0].x, TEMP[2].xxxx\n"
+                                " 25:   RET\n"
+                                " 26: ENDSUB\n"
+                                " 27: BGNSUB\n"
+                                " 28:   MOV TEMP[3], IN[0]\n"
+                                " 29: ENDSUB\n";
+
+static struct tgsi_shader *
+parse_text(const char *text)
+{
+   struct tgsi_parse_opts po = {0};
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(text, strlen(text), "test", &po, &d);
+   CHECKF(s != NULL, "%s", diag_first_error(&d));
+   diag_clear(&d);
+   return s;
+}
+
+static void
+test_control_flow(void)
+{
+   struct tgsi_shader *s = parse_text(cf_shader);
+   if (!s)
+      return;
+   struct env *in = diff_gen_inputs(s, 3, 4, NULL);
+   struct out_pred p = {.want = 0x40a00000u}; /* 5.0 */
+   struct diff_reduce_opts o = {.still_fails = pred_out0x, .user = &p};
+   struct diff_reduce_result res;
+   struct diag_list d = {0};
+   CHECK(pred_out0x(s, in, &p) == DIFF_REDUCE_KEEP);
+   CHECK(diff_reduce(s, in, &o, &res, &d) == DIFF_REDUCE_OK);
+   if (res.shader) {
+      show(res.shader);
+      CHECK(count_ops(res.shader, is_cf) == 0);
+      CHECKF(res.shader->ninsns <= 2, "%u instructions", res.shader->ninsns);
+      CHECK(pred_out0x(res.shader, res.inputs, &p) == DIFF_REDUCE_KEEP);
+      CHECK(reparses(res.shader));
+      /* The predicate runs once per evaluation: repeats come from the cache. */
+      CHECK_EQ_U(p.calls - 2, res.stats.tests);
+      CHECK(res.stats.cache_hits > 0);
+      CHECK_EQ_U(res.inputs->nlanes, 1);
+      print_row("(control flow)", "==5", &res.stats);
+   }
+   diff_reduce_result_fini(&res);
+   diag_clear(&d);
+   env_free(in);
+   tgsi_shader_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Inputs                                                               */
+
+static size_t
+input_words(const struct env *e)
+{
+   return (size_t)e->in_vertices * e->nin * 4 * e->nlanes;
+}
+
+/* Every input and constant word is one of the simple values. */
+static unsigned
+complex_words(const struct env *e)
+{
+   unsigned n = 0;
+   for (size_t i = 0; i < input_words(e); i++)
+      n += diff_value_rank(e->in[i]) >= 12;
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+      for (uint32_t i = 0; e->cbuf[b] && i < e->cbuf_slots[b] * 4; i++)
+         n += diff_value_rank(e->cbuf[b][i]) >= 12;
+   return n;
+}
+
+static void
+reduce_inputs_of(const char *name, uint64_t seed, float at_least, bool shader_too)
+{
+   struct tgsi_shader *s = load(name);
+   if (!s)
+      return;
+   struct env *in = diff_gen_inputs(s, seed, 64, NULL);
+   struct out_pred p = {.any_lane = true, .at_least = true, .want = fui(at_least)};
+   CHECKF(pred_out0x(s, in, &p) == DIFF_REDUCE_KEEP, "%s", name);
+   struct diff_reduce_opts o = {.still_fails = pred_out0x, .user = &p, .skip_shader = !shader_too};
+   struct diff_reduce_result res;
+   struct diag_list d = {0};
+   CHECK(diff_reduce(s, in, &o, &res, &d) == DIFF_REDUCE_OK);
+   if (res.shader) {
+      show(res.shader);
+      CHECK_EQ_U(res.inputs->nlanes, 1);
+      CHECK_EQ_U(res.stats.lanes_before, 64);
+      CHECK(pred_out0x(res.shader, res.inputs, &p) == DIFF_REDUCE_KEEP);
+      CHECKF(complex_words(res.inputs) == 0, "%s: %u words", name, complex_words(res.inputs));
+      CHECK(shader_too || tgsi_shader_equal(res.shader, s));
+      char *y = diff_inputs_to_yaml(res.inputs);
+      CHECK(y != NULL);
+      if (getenv("DIFFCOMP_TEST_VERBOSE") && y)
+         printf("%s\n", y);
+      free(y);
+      print_row(name, shader_too ? "sh+in" : "in", &res.stats);
+   }
+   diff_reduce_result_fini(&res);
+   diag_clear(&d);
+   env_free(in);
+   tgsi_shader_free(s);
+}
+
+static void
+test_inputs(void)
+{
+   reduce_inputs_of("vs_skinning_4bones.tgsi", 2, 2.0f, false);
+   reduce_inputs_of("fs_phong.tgsi", 2, 0.5f, false);
+   reduce_inputs_of("fs_phong.tgsi", 2, 0.5f, true);
+}
+
+/* ------------------------------------------------------------------ */
+/* Synthetic predicates on the inputs alone                             */
+
+#define MARK_A 0x12345678u
+#define MARK_B 0x0badf00du
+
+struct env_pred {
+   bool need_b;    /* MARK_B in the lane after MARK_A's */
+   bool float_1_5; /* instead: IN[0].x of some lane >= 1.5 */
+   unsigned calls;
+};
+
+static enum diff_reduce_verdict
+pred_env(const struct tgsi_shader *s, const struct env *e, void *user)
+{
+   (void)s;
+   struct env_pred *p = user;
+   p->calls++;
+   const uint32_t *x = env_in(e, 0, 0, 0);
+   for (uint32_t l = 0; l < e->nlanes; l++) {
+      if (p->float_1_5 && uif(x[l]) >= 1.5f && uif(x[l]) < 1e30f)
+         return DIFF_REDUCE_KEEP;
+      if (!p->float_1_5 && x[l] == MARK_A &&
+          (!p->need_b || (l + 1 < e->nlanes && x[l + 1] == MARK_B)))
+         return DIFF_REDUCE_KEEP;
+   }
+   return DIFF_REDUCE_DISCARD;
+}
+
+static struct env *
+marked_env(enum tgsi_stage stage, uint32_t nlanes, uint32_t lane_a)
+{
+   struct env *e = env_new(stage, nlanes);
+   if (stage == TGSI_STAGE_COMP) {
+      e->block_size[0] = e->block_size[1] = 8;
+      e->grid_size[0] = nlanes / 64;
+   }
+   env_alloc_inputs(e, 2, 1);
+   env_set_cbuf(e, 0, 8);
+   uint32_t *tid = env_sv(e, TGSI_SEM_THREAD_ID);
+   for (uint32_t l = 0; l < nlanes; l++) {
+      for (unsigned c = 0; c < 4; c++) {
+         env_in(e, 0, 0, c)[l] = fui(0.1f * (float)(l + c)) | 1;
+         env_in(e, 0, 1, c)[l] = 0x40490fdbu; /* pi */
+      }
+      tid[l] = l % 64;
+   }
+   for (unsigned i = 0; i < 32; i++)
+      e->cbuf[0][i] = 0x3f9e0419u + i;
+   env_in(e, 0, 0, 0)[lane_a] = MARK_A;
+   if (lane_a + 1 < nlanes)
+      env_in(e, 0, 0, 0)[lane_a + 1] = MARK_B;
+   return e;
+}
+
+static void
+reduce_env(struct tgsi_shader *s, struct env *e, struct env_pred *p, struct diff_reduce_result *res,
+           const uint32_t *hint, unsigned nhint)
+{
+   struct diff_reduce_opts o = {.still_fails = pred_env,
+                                .user = p,
+                                .skip_shader = true,
+                                .fail_lanes = hint,
+                                .nfail_lanes = nhint};
+   struct diag_list d = {0};
+   CHECK(diff_reduce(s, e, &o, res, &d) == DIFF_REDUCE_OK);
+   diag_clear(&d);
+}
+
+static bool
+all_zero_but(const struct env *e, const uint32_t *keep, unsigned nkeep)
+{
+   for (size_t i = 0; i < input_words(e); i++) {
+      bool k = false;
+      for (unsigned j = 0; j < nkeep; j++)
+         k |= e->in[i] == keep[j];
+      if (e->in[i] && !k)
+         return false;
+   }
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+      if (e->cbuf_slots[b])
+         return false;
+   return true;
+}
+
+static void
+test_lanes(void)
+{
+   struct tgsi_shader *s = parse_text(cf_shader);
+   if (!s)
+      return;
+   static const uint32_t marks[] = {MARK_A, MARK_B};
+   /* Vertex lanes go one by one: lane 37 alone is left. */
+   struct env *e = marked_env(TGSI_STAGE_VERT, 64, 37);
+   struct env_pred p = {0};
+   struct diff_reduce_result res;
+   reduce_env(s, e, &p, &res, NULL, 0);
+   if (res.inputs) {
+      CHECK_EQ_U(res.inputs->nlanes, 1);
+      CHECK_EQ_U(env_in(res.inputs, 0, 0, 0)[0], MARK_A);
+      CHECK(all_zero_but(res.inputs, marks, 1));
+      CHECK_EQ_U(p.calls, res.stats.tests);
+   }
+   diff_reduce_result_fini(&res);
+   /* A known failing lane is tried alone first: fewer evaluations. */
+   uint64_t without = p.calls;
+   p.calls = 0;
+   uint32_t hint = 37;
+   reduce_env(s, e, &p, &res, &hint, 1);
+   CHECK(res.inputs && res.inputs->nlanes == 1);
+   CHECKF(p.calls < without, "%u with the hint, %llu without", p.calls,
+          (unsigned long long)without);
+   diff_reduce_result_fini(&res);
+   env_free(e);
+
+   /* Fragment lanes go by quads, then one by one: the pair 9, 10 stays. */
+   e = marked_env(TGSI_STAGE_FRAG, 64, 9);
+   p = (struct env_pred){.need_b = true};
+   reduce_env(s, e, &p, &res, NULL, 0);
+   if (res.inputs) {
+      CHECK_EQ_U(res.inputs->nlanes, 2);
+      CHECK_EQ_U(env_in(res.inputs, 0, 0, 0)[0], MARK_A);
+      CHECK_EQ_U(env_in(res.inputs, 0, 0, 0)[1], MARK_B);
+      CHECK(all_zero_but(res.inputs, marks, 2));
+   }
+   diff_reduce_result_fini(&res);
+   env_free(e);
+
+   /* Compute lanes go by workgroups of 64: lane 77 is lane 13 of the second. */
+   e = marked_env(TGSI_STAGE_COMP, 256, 77);
+   p = (struct env_pred){0};
+   reduce_env(s, e, &p, &res, NULL, 0);
+   if (res.inputs) {
+      CHECK_EQ_U(res.inputs->nlanes, 64);
+      CHECK_EQ_U(res.inputs->grid_size[0], 1);
+      CHECK_EQ_U(env_in(res.inputs, 0, 0, 0)[13], MARK_A);
+      CHECK_EQ_U(res.inputs->sv[TGSI_SEM_THREAD_ID][13], 13); /* system values kept */
+   }
+   diff_reduce_result_fini(&res);
+   env_free(e);
+
+   /* Values: the simplest word >= 1.5 is 2.0; everything else goes to 0. */
+   e = marked_env(TGSI_STAGE_VERT, 16, 3);
+   env_in(e, 0, 0, 0)[5] = fui(1.7320508f);
+   p = (struct env_pred){.float_1_5 = true};
+   reduce_env(s, e, &p, &res, NULL, 0);
+   if (res.inputs) {
+      static const uint32_t two[] = {0x40000000u};
+      CHECK_EQ_U(res.inputs->nlanes, 1);
+      CHECK_EQ_U(env_in(res.inputs, 0, 0, 0)[0], 0x40000000u);
+      CHECK(all_zero_but(res.inputs, two, 1));
+   }
+   diff_reduce_result_fini(&res);
+   env_free(e);
+   tgsi_shader_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Values, lane selection, budgets, determinism, refusals              */
+
+static void
+test_values(void)
+{
+   CHECK_EQ_U(diff_value_rank(0), 0);
+   CHECK(diff_value_rank(fui(1.0f)) < diff_value_rank(fui(0.5f)));
+   CHECK(diff_value_rank(fui(3.0f)) < diff_value_rank(fui(3.14159f)));
+   CHECK(diff_value_rank(fui(3.25f)) < diff_value_rank(fui(3.14159f)));
+   CHECK(diff_value_rank(7) < diff_value_rank(1234567));
+   uint32_t c[24];
+   CHECK_EQ_U(diff_value_candidates(0, DIFF_VK_FLOAT | DIFF_VK_INT, c), 0);
+   unsigned n = diff_value_candidates(fui(3.14159f), DIFF_VK_FLOAT, c);
+   CHECK(n >= 6);
+   CHECK_EQ_U(c[0], 0);
+   CHECK_EQ_U(c[1], fui(1.0f));
+   bool has3 = false;
+   for (unsigned i = 0; i < n; i++) {
+      CHECK(diff_value_rank(c[i]) < diff_value_rank(fui(3.14159f)));
+      CHECK(!(c[i] == 1 || c[i] == 2)); /* no integers for a float */
+      has3 |= c[i] == fui(3.0f);
+   }
+   CHECK(has3);
+   /* Signed candidates include -1, unsigned ones do not. */
+   n = diff_value_candidates(1000, DIFF_VK_INT, c);
+   bool neg = false;
+   for (unsigned i = 0; i < n; i++)
+      neg |= c[i] == 0xffffffffu;
+   CHECK(neg);
+   n = diff_value_candidates(1000, DIFF_VK_UINT, c);
+   for (unsigned i = 0; i < n; i++)
+      CHECK(c[i] != 0xffffffffu && c[i] < 1000);
+}
+
+static void
+test_select_lanes(void)
+{
+   struct env *e = marked_env(TGSI_STAGE_VERT, 8, 5);
+   uint32_t lanes[] = {5, 2};
+   struct env *s = diff_env_select_lanes(e, lanes, 2);
+   CHECK_EQ_U(s->nlanes, 2);
+   CHECK_EQ_U(env_in(s, 0, 0, 0)[0], MARK_A);
+   CHECK_EQ_U(env_in(s, 0, 0, 1)[1], env_in(e, 0, 0, 1)[2]);
+   CHECK_EQ_U(env_in(s, 0, 1, 3)[1], env_in(e, 0, 1, 3)[2]);
+   CHECK_EQ_U(s->sv[TGSI_SEM_THREAD_ID][1], 2);
+   CHECK_EQ_U(s->cbuf[0][7], e->cbuf[0][7]);
+   struct env *all = diff_env_select_lanes(e, NULL, e->nlanes);
+   CHECK_EQ_U(diff_env_hash(all), diff_env_hash(e));
+   CHECK(diff_env_hash(s) != diff_env_hash(e));
+   all->cbuf[0][3] ^= 1;
+   CHECK(diff_env_hash(all) != diff_env_hash(e));
+   env_free(all);
+   env_free(s);
+   env_free(e);
+}
+
+static enum diff_reduce_verdict
+pred_never(const struct tgsi_shader *s, const struct env *e, void *user)
+{
+   (void)s, (void)e, (void)user;
+   return DIFF_REDUCE_DISCARD;
+}
+
+static void
+test_budget_and_determinism(void)
+{
+   struct tgsi_shader *s = load("fs_deferred_uber.tgsi");
+   if (!s)
+      return;
+   struct env *in = diff_gen_inputs(s, 8, 16, NULL);
+   struct out_pred p = {.want_nan = true};
+   struct diff_reduce_opts o = {.still_fails = pred_out0x, .user = &p, .max_tests = 25};
+   struct diff_reduce_result a, b;
+   struct diag_list d = {0};
+   /* A step budget stops with the best so far, which still fails. */
+   CHECK(diff_reduce(s, in, &o, &a, &d) == DIFF_REDUCE_OK);
+   CHECK(a.stats.budget_hit);
+   CHECK_EQ_U(a.stats.tests, 25);
+   CHECK(a.shader->ninsns < s->ninsns);
+   CHECK(pred_out0x(a.shader, a.inputs, &p) == DIFF_REDUCE_KEEP);
+   CHECK(reparses(a.shader));
+   diff_reduce_result_fini(&a);
+   /* The same input gives the same result. */
+   o.max_tests = 0;
+   CHECK(diff_reduce(s, in, &o, &a, &d) == DIFF_REDUCE_OK);
+   CHECK(diff_reduce(s, in, &o, &b, &d) == DIFF_REDUCE_OK);
+   char *ta = tgsi_print(a.shader), *tb = tgsi_print(b.shader);
+   CHECK(!strcmp(ta, tb));
+   CHECK_EQ_U(a.stats.tests, b.stats.tests);
+   CHECK_EQ_U(diff_env_hash(a.inputs), diff_env_hash(b.inputs));
+   CHECK(!a.stats.budget_hit);
+   free(ta);
+   free(tb);
+   diff_reduce_result_fini(&a);
+   diff_reduce_result_fini(&b);
+   /* A case that does not fail is refused with a message. */
+   o.still_fails = pred_never;
+   CHECK(diff_reduce(s, in, &o, &a, &d) == DIFF_REDUCE_NOT_FAILING);
+   CHECK(d.nerrors == 1 && a.shader == NULL);
+   diag_clear(&d);
+   env_free(in);
+   tgsi_shader_free(s);
+}
+
 int
 main(void)
 {
    setvbuf(stdout, NULL, _IOLBF, 0);
    test_captures();
+   test_control_flow();
+   test_inputs();
+   test_lanes();
+   test_values();
+   test_select_lanes();
+   test_budget_and_determinism();
    return test_done();
 }
