@@ -580,14 +580,28 @@ imm_src(struct tgsi_shader *s, enum tgsi_imm_type ty, uint32_t bits)
    return src;
 }
 
-/* The last instruction before j writing reg directly (linear order). */
+/* The channels of src that instruction in reads: per destination
+ * channel for plain per-channel ops, all four otherwise. */
+static unsigned
+chans_read(const struct tgsi_insn *in, const struct tgsi_src *src)
+{
+   bool percomp = !tgsi_op_info[in->op].flags && in->ndst;
+   unsigned m = 0;
+   for (unsigned c = 0; c < 4; c++)
+      if (!percomp || (in->dst[0].mask & (1u << c)))
+         m |= 1u << (src->swz[c] & 3);
+   return m;
+}
+
+/* The last instruction before j writing one of the channels chans of reg
+ * directly (linear order), or -1. */
 static int
-def_of(const struct tgsi_shader *s, unsigned j, const struct tgsi_reg *reg)
+def_of(const struct tgsi_shader *s, unsigned j, const struct tgsi_reg *reg, unsigned chans)
 {
    for (unsigned d = j; d-- > 0;) {
       const struct tgsi_dst *dst = &s->insns[d].dst[0];
       if (s->insns[d].ndst && dst->reg.file == reg->file && dst->reg.index == reg->index &&
-          !dst->reg.indirect && dst->reg.has_dim == reg->has_dim)
+          !dst->reg.indirect && dst->reg.has_dim == reg->has_dim && (dst->mask & chans))
          return (int)d;
    }
    return -1;
@@ -618,7 +632,7 @@ static bool
 try_bypass(struct diff_reducer *r, unsigned i, unsigned k)
 {
    const struct tgsi_insn *in = &r->best->insns[i];
-   int d = def_of(r->best, i, &in->src[k].reg);
+   int d = def_of(r->best, i, &in->src[k].reg, chans_read(in, &in->src[k]));
    if (d < 0)
       return false;
    const struct tgsi_insn *def = &r->best->insns[d];
@@ -626,11 +640,13 @@ try_bypass(struct diff_reducer *r, unsigned i, unsigned k)
       const struct tgsi_src *ds = &def->src[m];
       /* The new source must reach i unchanged since d: this also makes
        * every bypass move to a strictly earlier definition. */
-      if (!is_value_file(ds->reg.file) || def_of(r->best, i, &ds->reg) >= d)
+      if (!is_value_file(ds->reg.file))
          continue;
       struct tgsi_src ns = *ds;
       for (unsigned c = 0; c < 4; c++)
          ns.swz[c] = ds->swz[in->src[k].swz[c] & 3];
+      if (def_of(r->best, i, &ns.reg, chans_read(in, &ns)) >= d)
+         continue;
       ns.neg = in->src[k].neg;
       ns.abs = in->src[k].abs;
       if (try_src(r, i, k, &ns))

@@ -11,7 +11,8 @@
  * and constant words are first zeroed in chunks (most are irrelevant),
  * then each word tries simpler values of lower rank (diff_value_rank).
  * System values stay: they describe the lane, not the data. Buffers and
- * images are tried all-zero as a whole.
+ * images are tried all-zero as a whole, textures unbound, constant
+ * buffers cut after their last non-zero slot.
  */
 #include "diff/diff.h"
 
@@ -432,6 +433,21 @@ simplify_word(struct ictx *c, struct wordref w)
    return false;
 }
 
+/* Textures, each tried unbound (the reduced shader may not sample it). */
+static bool
+unbind_textures(struct ictx *c)
+{
+   bool any = false;
+   for (unsigned t = 0; t < ENV_MAX_TEXTURES && !c->r->stop; t++) {
+      if (!c->r->inputs->tex[t].bound)
+         continue;
+      struct env *cand = diff_env_select_lanes(c->r->inputs, NULL, c->r->inputs->nlanes);
+      memset(&cand->tex[t], 0, sizeof(cand->tex[t]));
+      any |= try_env(c, cand);
+   }
+   return any;
+}
+
 /* Buffers and images, each tried all zero and defined. */
 static bool
 zero_memories(struct ictx *c)
@@ -491,6 +507,7 @@ reduce_values(struct ictx *c)
    free(w);
    c->r->pass = "memory";
    any |= zero_memories(c);
+   any |= unbind_textures(c);
    any |= trim_constants(c);
    return any;
 }
