@@ -18,6 +18,12 @@
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 
+/* GCC's -O2 vectorizes only loops of known trip count; the per-lane loops
+ * here are the interpreter's hot path, so ask for the dynamic cost model. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include <math.h>
 
 /* MAD, DP* and LRP are two roundings, as in tgsi_exec on x86-64. */
@@ -34,17 +40,18 @@ F(uint32_t u)
 }
 
 /* DENORM and NAN classification of float bits. */
+/* Branch-free so that the loops using them vectorize. */
 static inline uint32_t
 fclass(uint32_t x)
 {
-   uint32_t e = x & 0x7f800000u, m = x & 0x007fffffu;
-   return (e == 0 && m ? ENV_F_DENORM : 0) | (e == 0x7f800000u && m ? ENV_F_NAN : 0);
+   uint32_t e = x & 0x7f800000u, m = (x & 0x007fffffu) != 0;
+   return (uint32_t)((e == 0) & m) * ENV_F_DENORM | (uint32_t)((e == 0x7f800000u) & m) * ENV_F_NAN;
 }
 
 static inline uint32_t
 fden(uint32_t x)
 {
-   return (x & 0x7f800000u) == 0 && (x & 0x007fffffu) ? ENV_F_DENORM : 0;
+   return (uint32_t)(((x & 0x7f800000u) == 0) & ((x & 0x007fffffu) != 0)) * ENV_F_DENORM;
 }
 
 static inline uint32_t
