@@ -251,4 +251,71 @@ bool env_mem_atomic(struct env *e, struct env_mem *m, enum env_event ev, uint32_
                     bool *undef);
 bool env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_t *off);
 
+/* ------------------------------------------------------------------ */
+/* program.c: a compiled program and its interface to the env          */
+
+/*
+ * The contract between the compilers (compiler/ref, compiler/opt), the
+ * assembler front end and the emulator. A program is encoded machine code
+ * for one model plus a binding table saying where the TGSI-visible values
+ * live:
+ *
+ *  - EMU_BIND_INPUT / EMU_BIND_SYSVAL: before the first instruction, the
+ *    register (file, bank, index) of every lane holds IN[tgsi_index].chan
+ *    (of vertex `vertex`) or the system value with semantic tgsi_index,
+ *    channel chan.
+ *  - EMU_BIND_CONST: before the run, constant-file slot (file, bank, index)
+ *    holds CONST[buffer][tgsi_index].chan (0 if out of the bound buffer).
+ *  - EMU_BIND_VALUE: constant-file slot (file, bank, index) holds `value`
+ *    (immediates the compiler placed in the constant file).
+ *  - EMU_BIND_OUTPUT: when a lane ends, OUT[tgsi_index].chan is read from
+ *    the register (file, bank, index).
+ *
+ * Resources need no bindings: texture/sampler unit N of a sample
+ * instruction is env texture N; memory addresses follow EMU_ADDR_* below.
+ * Register indices are scalar: for a vec4-named file (a3xx r0.x r0.y ...)
+ * index = 4 * register + component.
+ */
+enum emu_bind_kind {
+   EMU_BIND_INPUT,
+   EMU_BIND_SYSVAL,
+   EMU_BIND_CONST,
+   EMU_BIND_VALUE,
+   EMU_BIND_OUTPUT,
+};
+
+struct emu_binding {
+   uint8_t kind; /* enum emu_bind_kind */
+   uint8_t chan;
+   uint8_t file; /* model register file (isa_file_find) */
+   uint8_t buffer;
+   uint16_t tgsi_index; /* register index, or enum tgsi_semantic for SYSVAL */
+   uint16_t vertex;
+   uint16_t bank;
+   uint16_t index;
+   uint32_t value;
+};
+
+/* Global memory: buffer i occupies [EMU_ADDR_BUFFER(i), + size); image i
+ * [EMU_ADDR_IMAGE(i), + size). Any other address is out of bounds. Shared
+ * memory is its own address space starting at 0. */
+#define EMU_ADDR_BUFFER(i) ((uint32_t)(0x01u + (i)) << 24)
+#define EMU_ADDR_IMAGE(i)  ((uint32_t)(0x41u + (i)) << 24)
+
+struct isa_model;
+
+struct emu_program {
+   const struct isa_model *model; /* not owned */
+   uint8_t *code;
+   size_t size;
+   struct emu_binding *binds;
+   unsigned nbinds, binds_cap;
+   enum tgsi_stage stage;
+};
+
+void emu_program_bind(struct emu_program *p, const struct emu_binding *b);
+/* Frees what the program owns and zeroes it. */
+void emu_program_free(struct emu_program *p);
+
+
 #endif
