@@ -75,7 +75,9 @@
  * Textures: every SAMP/SVIEW, target from the declaration or the first
  * instruction using it; width and height from {4, 8, 16, 64, 256, 512}
  * (3D: {4, 8, 16} per side; array layers 1-4, cube arrays 1-2 cubes;
- * cubes square), 1..full mip levels, a random seed. Buffers: with
+ * cubes square); in fragment shaders, with probability 3/4, 2-D textures
+ * are at least as large as the framebuffer of the lane layout; 1..full
+ * mip levels, a random seed. Buffers: with
  * probability 3/4 16 bytes per lane (at least 256, at most 4 MiB), else 64
  * or 256 bytes, of integer-kind words. Images: 4, 8 or 16 texels per side
  * (compute, with probability 3/4: at least the dispatch's global size),
@@ -768,6 +770,14 @@ unit_target(const struct tgsi_shader *s, unsigned unit, enum tgsi_return_type *r
    return TGSI_TEX_T_2D;
 }
 
+static bool
+target_layers(enum tgsi_texture t)
+{
+   return t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_2D_ARRAY || t == TGSI_TEX_T_SHADOW1D_ARRAY ||
+          t == TGSI_TEX_T_SHADOW2D_ARRAY || t == TGSI_TEX_T_2D_ARRAY_MSAA ||
+          t == TGSI_TEX_T_CUBE_ARRAY || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+}
+
 static uint32_t
 pick(struct rng *r, const uint32_t *v, unsigned n)
 {
@@ -818,6 +828,16 @@ gen_texture(struct env *e, const struct tgsi_shader *s, unsigned unit, struct rn
       break;
    default:
       break;
+   }
+   /* Fragment shaders often fetch by pixel position (G-buffers, MSAA
+    * resolves): three times in four a 2-D texture covers the framebuffer
+    * of the lane layout (256 pixels wide, 2 rows per 128 quads). */
+   bool flat2d = tgsi_texture_coord_count(t.target) - (target_layers(t.target) ? 1 : 0) == 2 &&
+                 t.target != TGSI_TEX_T_CUBE && t.target != TGSI_TEX_T_SHADOWCUBE;
+   if (e->stage == TGSI_STAGE_FRAG && flat2d && rng_below(r, 4)) {
+      uint32_t rows = 2 * ((e->nlanes / 4 + 127) / 128);
+      t.width = MAX2(t.width, 256u);
+      t.height = MIN2(MAX2(t.height, rows), (uint32_t)ENV_MAX_TEX_SIZE);
    }
    uint32_t maxl = env_tex_levels(t.width, t.height, t.depth, t.target);
    t.levels = 1 + rng_below(r, maxl);
