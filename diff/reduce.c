@@ -405,45 +405,74 @@ mark_owned_breaks(const struct tgsi_shader *s, const struct rinfo *ri, int32_t o
          del[j] = true;
 }
 
+/* IF: keep the THEN part alone, or the ELSE part alone; else drop the
+ * ELSE part but keep the condition. */
+static bool
+unwrap_if(struct diff_reducer *r, const struct rinfo *ri, unsigned i, bool *del)
+{
+   const struct tgsi_shader *s = r->best;
+   int32_t close = ri[i].close, mid = ri[i].mid;
+   del[i] = del[close] = true;
+   for (int32_t j = mid; mid >= 0 && j < close; j++)
+      del[j] = true;
+   if (try_delete_set(r, del))
+      return true;
+   if (mid < 0)
+      return false;
+   memset(del, 0, s->ninsns);
+   for (int32_t j = (int32_t)i; j <= mid; j++)
+      del[j] = true;
+   del[close] = true;
+   if (try_delete_set(r, del))
+      return true;
+   memset(del, 0, s->ninsns);
+   for (int32_t j = mid; j < close; j++)
+      del[j] = true;
+   return try_delete_set(r, del);
+}
+
+/* SWITCH: keep one case's body without the switch; else drop a case. */
+static bool
+unwrap_switch(struct diff_reducer *r, const struct rinfo *ri, unsigned i, bool *del)
+{
+   const struct tgsi_shader *s = r->best;
+   int32_t close = ri[i].close;
+   for (int pass = 0; pass < 2; pass++)
+      for (int32_t c = (int32_t)i + 1; c < close && !r->stop; c++) {
+         if (ri[c].open != (int32_t)i || ri[c].close < 0 ||
+             (s->insns[c].op != TGSI_OP_CASE && s->insns[c].op != TGSI_OP_DEFAULT))
+            continue;
+         memset(del, 0, s->ninsns);
+         for (int32_t j = pass ? c : (int32_t)i; j <= close; j++)
+            del[j] = pass ? j < ri[c].close : j <= c || j >= ri[c].close;
+         if (!pass)
+            mark_owned_breaks(s, ri, (int32_t)i, (unsigned)c, (unsigned)ri[c].close, del);
+         if (try_delete_set(r, del))
+            return true;
+      }
+   return false;
+}
+
 /* The ways to unwrap the region opened at i, tried in turn. */
 static bool
 try_unwrap(struct diff_reducer *r, const struct rinfo *ri, unsigned i)
 {
    const struct tgsi_shader *s = r->best;
    enum tgsi_opcode op = s->insns[i].op;
-   int32_t close = ri[i].close, mid = ri[i].mid;
+   int32_t close = ri[i].close;
    if (close < 0)
       return false;
    bool *del = xcalloc(s->ninsns + 1, sizeof(bool));
    bool ok = false;
    if (op == TGSI_OP_IF || op == TGSI_OP_UIF) {
-      /* Keep the THEN part, then (if there is an ELSE) the ELSE part. */
-      del[i] = del[close] = true;
-      for (int32_t j = mid; mid >= 0 && j < close; j++)
-         del[j] = true;
-      ok = try_delete_set(r, del);
-      if (!ok && mid >= 0) {
-         memset(del, 0, s->ninsns);
-         for (int32_t j = (int32_t)i; j <= mid; j++)
-            del[j] = true;
-         del[close] = true;
-         ok = try_delete_set(r, del);
-      }
+      ok = unwrap_if(r, ri, i, del);
    } else if (op == TGSI_OP_BGNLOOP) {
+      /* The body runs once; the loop's BRK and CONT go with it. */
       del[i] = del[close] = true;
       mark_owned_breaks(s, ri, (int32_t)i, i, (unsigned)close, del);
       ok = try_delete_set(r, del);
    } else if (op == TGSI_OP_SWITCH) {
-      /* Keep one case's body. */
-      for (int32_t c = (int32_t)i + 1; c < close && !ok && !r->stop; c++) {
-         if (ri[c].open != (int32_t)i || ri[c].close < 0 ||
-             (s->insns[c].op != TGSI_OP_CASE && s->insns[c].op != TGSI_OP_DEFAULT))
-            continue;
-         for (int32_t j = (int32_t)i; j <= close; j++)
-            del[j] = j <= c || j >= ri[c].close;
-         mark_owned_breaks(s, ri, (int32_t)i, (unsigned)c, (unsigned)ri[c].close, del);
-         ok = try_delete_set(r, del);
-      }
+      ok = unwrap_switch(r, ri, i, del);
    }
    free(del);
    return ok;

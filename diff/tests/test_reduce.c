@@ -458,6 +458,97 @@ test_control_flow(void)
    tgsi_shader_free(s);
 }
 
+/* Lanes 0 and 1 take different cases: the switch stays, the default and
+ * the IF's unused ELSE go. */
+static const char switch_shader[] = "FRAG\n"
+                                    "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                                    "DCL OUT[0], COLOR\n"
+                                    "DCL TEMP[0..1], LOCAL\n"
+                                    "IMM[0] FLT32 {5.0, 1.0, 0.0, 2.0}\n"
+                                    "IMM[1] INT32 {1, 0, 3, 0}\n"
+                                    "MOV TEMP[0], IMM[0].zzzz\n"
+                                    "F2I TEMP[1].x, IN[0].xxxx\n"
+                                    "IF IMM[0].yyyy\n"
+                                    "  SWITCH TEMP[1].xxxx\n"
+                                    "  CASE IMM[1].yyyy\n"
+                                    "    MOV TEMP[0].x, IMM[0].xxxx\n"
+                                    "    BRK\n"
+                                    "  CASE IMM[1].xxxx\n"
+                                    "    MOV TEMP[0].x, IMM[0].wwww\n"
+                                    "    BRK\n"
+                                    "  DEFAULT\n"
+                                    "    MOV TEMP[0].x, IMM[0].yyyy\n"
+                                    "    BRK\n"
+                                    "  ENDSWITCH\n"
+                                    "ELSE\n"
+                                    "  MOV TEMP[0].x, IN[0].yyyy\n"
+                                    "ENDIF\n"
+                                    "MOV OUT[0], TEMP[0]\n"
+                                    "END\n";
+
+static enum diff_reduce_verdict
+pred_two_lanes(const struct tgsi_shader *s, const struct env *inputs, void *user)
+{
+   (void)user;
+   struct env *e = env_clone(inputs);
+   struct tgsi_interp_opts o = {.max_steps = 1u << 20};
+   struct diag_list d = {0};
+   enum diff_reduce_verdict v = DIFF_REDUCE_INVALID;
+   if (tgsi_interp_run(s, e, &o, &d) == TGSI_INTERP_OK) {
+      v = DIFF_REDUCE_DISCARD;
+      if (e->nout && e->nlanes >= 2) {
+         size_t i = env_out_index(e, 0, 0, 0);
+         bool ok = e->out[i] == fui(5.0f) && e->out[i + 1] == fui(2.0f);
+         ok &= !((e->out_flags[i] | e->out_flags[i + 1]) & ENV_F_UNDEF);
+         v = ok ? DIFF_REDUCE_KEEP : DIFF_REDUCE_DISCARD;
+      }
+   }
+   diag_clear(&d);
+   env_free(e);
+   return v;
+}
+
+static bool
+is_case(enum tgsi_opcode op)
+{
+   return op == TGSI_OP_CASE;
+}
+
+static bool
+is_default_or_else(enum tgsi_opcode op)
+{
+   return op == TGSI_OP_DEFAULT || op == TGSI_OP_ELSE || op == TGSI_OP_IF;
+}
+
+static void
+test_switch_cases(void)
+{
+   struct tgsi_shader *s = parse_text(switch_shader);
+   if (!s)
+      return;
+   struct env *in = env_new(TGSI_STAGE_FRAG, 4);
+   env_alloc_inputs(in, 1, 1);
+   for (uint32_t l = 0; l < 4; l++)
+      for (unsigned c = 0; c < 4; c++)
+         env_in(in, 0, 0, c)[l] = fui((float)l + 0.25f);
+   struct diff_reduce_opts o = {.still_fails = pred_two_lanes, .skip_inputs = true};
+   struct diff_reduce_result res;
+   struct diag_list d = {0};
+   CHECK(diff_reduce(s, in, &o, &res, &d) == DIFF_REDUCE_OK);
+   if (res.shader) {
+      show(res.shader);
+      CHECK_EQ_U(count_ops(res.shader, is_case), 2);
+      CHECK_EQ_U(count_ops(res.shader, is_default_or_else), 0);
+      CHECK(pred_two_lanes(res.shader, res.inputs, NULL) == DIFF_REDUCE_KEEP);
+      CHECK(reparses(res.shader));
+      print_row("(switch)", "2 lanes", &res.stats);
+   }
+   diff_reduce_result_fini(&res);
+   diag_clear(&d);
+   env_free(in);
+   tgsi_shader_free(s);
+}
+
 /* ------------------------------------------------------------------ */
 /* Inputs                                                               */
 
@@ -804,6 +895,7 @@ main(void)
    setvbuf(stdout, NULL, _IOLBF, 0);
    test_captures();
    test_control_flow();
+   test_switch_cases();
    test_inputs();
    test_lanes();
    test_values();
