@@ -78,9 +78,18 @@ apply_region_taint(struct tgsi_interp_batch *b, int32_t reg, const uint32_t *t)
       if (r->imgs & (1u << k))
          env_mem_set_undef(&e->img[k].mem);
    }
-   if (r->flags & TGSI_INTERP_RF_SHARED)
-      for (uint32_t k = 0; k < b->nshared; k++)
-         env_mem_set_undef(&b->shared[k]);
+   /* Shared memory: only the workgroups of the tainted lanes. */
+   if ((r->flags & TGSI_INTERP_RF_SHARED) && b->nshared) {
+      uint32_t first = b->base / b->wg_lanes, done = UINT32_MAX;
+      FOR
+      {
+         uint32_t k = (b->base + i) / b->wg_lanes - first;
+         if (t[i] && k != done && k < b->nshared) {
+            env_mem_set_undef(&b->shared[k]);
+            done = k;
+         }
+      }
+   }
    if (r->flags & TGSI_INTERP_RF_KILL)
       FOR e->kill_undef[b->base + i] |= t[i] ? 1 : 0;
    if ((r->flags & TGSI_INTERP_RF_EMIT) && e->gs_undef)

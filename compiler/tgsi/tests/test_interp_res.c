@@ -730,6 +730,40 @@ test_shared_histogram(void)
    tgsi_shader_free(s);
 }
 
+/* A branch on an undefined value around a shared STORE makes the shared
+ * memory of the branching lane's workgroup undefined, not the other
+ * workgroups' of the batch. Lanes 0..3 are workgroup 0, 4..7 workgroup 1;
+ * only lane 1 branches on an undefined value. */
+static void
+setup_groups(struct env *e)
+{
+   e->block_size[0] = 4;
+   uint32_t *tid = env_sv(e, TGSI_SEM_THREAD_ID);
+   for (uint32_t l = 0; l < 8; l++) {
+      tid[l] = l % 4;
+      env_in(e, 0, 0, 0)[l] = l == 1;
+   }
+}
+
+static void
+test_shared_taint_per_group(void)
+{
+   struct env *e =
+       run_text("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nDCL SV[0], THREAD_ID\nDCL IN[0]\n"
+                "DCL MEMORY[0], SHARED\nDCL OUT[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {4, 7, 0, 0}\n"
+                "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n"
+                "STORE MEMORY[0].x, TEMP[0].xxxx, IMM[0].yyyy\n"
+                "UCMP TEMP[0].y, IN[0].xxxx, TEMP[1].xxxx, IMM[0].zzzz\n"
+                "UIF TEMP[0].yyyy\nSTORE MEMORY[0].x, IMM[0].xxxx, IMM[0].zzzz\nENDIF\nBARRIER\n"
+                "LOAD OUT[0].x, MEMORY[0], TEMP[0].xxxx\nEND\n",
+                TGSI_STAGE_COMP, 8, setup_groups);
+   for (uint32_t l = 0; l < 8; l++) {
+      CHECKF(out_bits(e, 0, 0, l) == 7, "lane %u", l);
+      CHECKF(out_def(e, 0, 0, l) == (l >= 4), "lane %u", l);
+   }
+   env_free(e);
+}
+
 static void
 setup_helpers(struct env *e)
 {
@@ -770,6 +804,7 @@ main(void)
    test_memory_ops();
    test_memory_words();
    test_shared_histogram();
+   test_shared_taint_per_group();
    test_helpers_votes();
    return test_done();
 }
