@@ -138,6 +138,24 @@ is_resource_file(enum tgsi_file f)
           f == TGSI_FILE_IMAGE || f == TGSI_FILE_MEMORY;
 }
 
+/* Legal TGSI that rarely means what it says; the run goes on. */
+static void
+warn_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_list *d)
+{
+   const struct tgsi_src *r = &in->src[0];
+   bool bytes = r->reg.file == TGSI_FILE_BUFFER || r->reg.file == TGSI_FILE_MEMORY;
+   if (in->op == TGSI_OP_RESQ && bytes && (in->dst[0].mask & 0xe))
+      diag_add(d, DIAG_WARNING, s->name, in->loc.line, in->loc.col, NULL,
+               "RESQ of a %s gives its size in .x only; .yzw of the destination are undefined",
+               tgsi_file_names[r->reg.file]);
+   bool identity = r->swz[0] == 0 && r->swz[1] == 1 && r->swz[2] == 2 && r->swz[3] == 3;
+   if (in->op == TGSI_OP_LOAD && bytes && identity && !(in->dst[0].mask & 1))
+      diag_add(d, DIAG_WARNING, s->name, in->loc.line, in->loc.col, NULL,
+               "LOAD writes the word at address + 4c to channel c, so this one skips the word "
+               "at the address; swizzle the %s (e.g. .xxxx) to load it into another channel",
+               tgsi_file_names[r->reg.file]);
+}
+
 static enum tgsi_interp_status
 check_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_list *d)
 {
@@ -167,6 +185,8 @@ check_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_
                "%s outside a geometry shader", name);
       return TGSI_INTERP_INVALID;
    }
+   if (in->nsrc && in->ndst)
+      warn_insn(s, in, d);
    return TGSI_INTERP_OK;
 }
 

@@ -764,6 +764,47 @@ test_shared_taint_per_group(void)
    env_free(e);
 }
 
+/* Legal but suspicious memory operands get a warning from the check (the
+ * corpus must have none: test_captures): RESQ of a buffer into .yzw, and
+ * a LOAD that skips the word at its address. */
+static void
+test_memory_warnings(void)
+{
+   static const struct {
+      const char *insn;
+      bool warns;
+   } cases[] = {
+       {"RESQ TEMP[0].y, BUFFER[0]", true},
+       {"RESQ TEMP[0].x, BUFFER[0]", false},
+       {"RESQ TEMP[0].xy, IMAGE[0]", false},
+       {"LOAD TEMP[0].y, MEMORY[0], TEMP[1].xxxx", true},
+       {"LOAD TEMP[0].yz, BUFFER[0], TEMP[1].xxxx", true},
+       {"LOAD TEMP[0].y, MEMORY[0].xxxx, TEMP[1].xxxx", false},
+       {"LOAD TEMP[0].xy, BUFFER[0], TEMP[1].xxxx", false},
+       {"LOAD TEMP[0].y, IMAGE[0], TEMP[1].xyyy, 2D, PIPE_FORMAT_R32G32B32A32_UINT", false},
+   };
+   for (unsigned k = 0; k < ARRAY_SIZE(cases); k++) {
+      char *text = xasprintf("COMP\nDCL BUFFER[0]\nDCL MEMORY[0], SHARED\n"
+                             "DCL IMAGE[0], 2D, PIPE_FORMAT_R32G32B32A32_UINT\nDCL TEMP[0..1]\n"
+                             "MOV TEMP[1], TEMP[0]\n%s\nEND\n",
+                             cases[k].insn);
+      struct diag_list d = {0};
+      struct tgsi_shader *s = tgsi_parse(text, strlen(text), "w.tgsi", NULL, &d);
+      CHECKF(s, "%s", cases[k].insn);
+      diag_clear(&d);
+      if (s) {
+         CHECK(tgsi_interp_check(s, &d) == TGSI_INTERP_OK);
+         bool warned = false;
+         for (unsigned i = 0; i < d.n; i++)
+            warned |= d.v[i].sev == DIAG_WARNING && d.v[i].line == 7;
+         CHECKF(warned == cases[k].warns, "%s: %s", cases[k].insn, warned ? "warns" : "no warning");
+      }
+      diag_clear(&d);
+      tgsi_shader_free(s);
+      free(text);
+   }
+}
+
 static void
 setup_helpers(struct env *e)
 {
@@ -805,6 +846,7 @@ main(void)
    test_memory_words();
    test_shared_histogram();
    test_shared_taint_per_group();
+   test_memory_warnings();
    test_helpers_votes();
    return test_done();
 }
