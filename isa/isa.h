@@ -222,6 +222,18 @@ struct isa_file_info {
    int half_of;    /* for HALF files aliasing another file's halves: that file, else -1 */
 };
 
+/* How a branch-target immediate is relative to its instruction (imm
+ * `pcrel:` in the model): counted in instructions or in bytes, from this
+ * instruction or from the one after it (byte addresses include any bundle
+ * control words, as struct isa_insn.addr does). */
+enum isa_pcrel {
+   ISA_PCREL_NONE,
+   ISA_PCREL_INSN,      /* target = this instruction's index + value */
+   ISA_PCREL_INSN_NEXT, /* target = this instruction's index + 1 + value */
+   ISA_PCREL_BYTE,      /* target address = this addr + value */
+   ISA_PCREL_BYTE_NEXT, /* target address = this addr + size + value */
+};
+
 /* What one source or destination slot of an op accepts. */
 struct isa_slot_info {
    const char *name;   /* field name in the model, e.g. "src1" */
@@ -234,6 +246,7 @@ struct isa_slot_info {
    enum isa_type type; /* data type (ISA_TYPE_NONE: given by a type modifier) */
    uint8_t read_delay; /* cycles after issue the slot is read (mad src3: 2) */
    uint8_t neg, abs;   /* 1 if the slot has a neg / abs modifier */
+   uint8_t pcrel;      /* enum isa_pcrel of its immediate form (branch targets) */
 };
 
 struct isa_op_info {
@@ -379,5 +392,10 @@ struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *pro
 /* How many consecutive registers operand `slot` covers (write masks,
  * component counts); 1 for most operands. */
 unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
+/* The data type of operand `slot` of a decoded record, with the width its
+ * type or width modifier gives (a3xx: 16 for half precision); *width may be
+ * NULL. ISA_TYPE_NONE when neither the op nor a modifier says. */
+enum isa_type isa_opnd_type(const struct isa_model *m, const struct isa_insn *in, int slot,
+                            unsigned *width);
 
 #endif
