@@ -294,6 +294,8 @@ emit_item(struct hz *h, const struct ref_item *src, bool is_target)
    unsigned begin = h->nout;
    int jp = is_target ? h->role[ISA_ROLE_JP] : -1;
    struct isa_insn in = src->in;
+   if (src->label >= 0) /* a placeholder target, so the record checks */
+      in.src[src->target_slot] = ref_imm(0);
    if (jp >= 0 && !can_carry(h, &in, jp, 1)) {
       struct isa_insn nop = make_nop(h);
       apply_pending(h, &nop, src->tgsi);
