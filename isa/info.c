@@ -411,3 +411,12 @@ isa_opnd_type(const struct isa_model *m, const struct isa_insn *in, int slot, un
       *width = isa_slot_width(m, op, s, in->mod);
    return isa_slot_type(m, op, s, in->mod);
 }
+
+const char *
+isa_illegal_reason(const struct isa_model *m, const struct isa_insn *in)
+{
+   if (in->illegal == ISA_ILLEGAL_RULE && in->op < m->nops &&
+       in->illegal_arg < m->ops[in->op].nrules)
+      return m->ops[in->op].rules[in->illegal_arg].reason;
+   return isa_illegal_str((enum isa_illegal)in->illegal);
+}

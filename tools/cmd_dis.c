@@ -49,7 +49,7 @@ dis_bytes(const struct isa_model *m, const uint8_t *code, size_t size, size_t mi
          printf("%02x", code[in.addr + k]);
       printf("  %s", text);
       if (in.illegal) {
-         printf("    ; ILLEGAL: %s", isa_illegal_str((enum isa_illegal)in.illegal));
+         printf("    ; ILLEGAL: %s", isa_illegal_reason(m, &in));
          rc = EXIT_FAIL;
       }
       putchar('\n');
