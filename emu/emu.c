@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #define NAME_(n, s, ...) s,
-#define DESC_(n, s, d) d,
+#define DESC_(n, s, d)   d,
 const char *const emu_event_names[EMU_EV_COUNT] = {EMU_EVENTS(NAME_)};
 const char *const emu_event_descs[EMU_EV_COUNT] = {EMU_EVENTS(DESC_)};
 const char *const emu_status_names[EMU_STATUS_COUNT] = {EMU_STATUSES(NAME_)};
@@ -304,8 +304,8 @@ dispatch(struct emu_run *run)
 }
 
 enum emu_status
-emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o,
-        struct emu_result *r, struct diag_list *d)
+emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, struct emu_result *r,
+        struct diag_list *d)
 {
    static const struct emu_options none = {0};
    memset(r, 0, sizeof(*r));
@@ -313,6 +313,7 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o,
       o = &none;
    if (!check_env(c, e, d))
       return r->status = EMU_ERR_ENV;
+   env_reset_outputs(e); /* outputs UNDEF until a lane writes them; kills and events cleared */
    struct emu_run run = {
        .code = c,
        .env = e,

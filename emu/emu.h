@@ -350,7 +350,7 @@ enum emu_event_kind { EMU_EVENTS(EMU_EV_) EMU_EV_COUNT };
    X(FAULT, "a wave stopped on a fault event")                                                     \
    X(BUDGET, "the cycle budget ran out")                                                           \
    X(ERR_DECODE, "the program does not decode")                                                    \
-   X(ERR_UNSUPPORTED, "the program uses something the emulator does not model")                   \
+   X(ERR_UNSUPPORTED, "the program uses something the emulator does not model")                    \
    X(ERR_BINDING, "a binding names a register or slot that does not exist")                        \
    X(ERR_ENV, "the environment does not fit the program")
 #define EMU_ST_(n, ...) EMU_##n,
@@ -404,9 +404,9 @@ struct emu_trace {
 #define EMU_DEFAULT_MAX_EVENTS 4096
 
 struct emu_options {
-   uint64_t max_cycles;  /* per wave; 0: EMU_DEFAULT_MAX_CYCLES */
-   unsigned wave_size;   /* 0: emu_wave_size() of the model */
-   unsigned max_events;  /* events kept in the array; 0: EMU_DEFAULT_MAX_EVENTS */
+   uint64_t max_cycles; /* per wave; 0: EMU_DEFAULT_MAX_CYCLES */
+   unsigned wave_size;  /* 0: emu_wave_size() of the model */
+   unsigned max_events; /* events kept in the array; 0: EMU_DEFAULT_MAX_EVENTS */
    void (*trace)(void *user, const struct emu_trace *t);
    void *trace_user;
 };
@@ -441,9 +441,10 @@ void emu_result_free(struct emu_result *r);
 /* asmprog.c: assembly programs (format in emu/README.md) */
 struct emu_asm {
    struct emu_program prog;
-   char *tgsi;             /* declarations matching the bindings, for diff_gen_inputs() */
-   uint32_t lanes;         /* .lanes, or 0 */
-   uint32_t block[3];      /* .block, or 0 */
+   char *tgsi;        /* declarations matching the bindings, for diff_gen_inputs() */
+   uint32_t lanes;    /* .lanes, or 0 */
+   uint32_t block[3]; /* .block, or 0 */
+   uint32_t shared;   /* .shared bytes, or 0 */
 };
 /* Assembles text for model m. Errors carry file:line:col. */
 bool emu_asm_parse(const struct isa_model *m, const char *text, const char *file,

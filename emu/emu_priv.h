@@ -108,20 +108,20 @@ typedef void (*emu_kern_fn)(uint32_t *const *d, const uint32_t *const *s, unsign
 struct emu_op {
    uint8_t kind; /* enum emu_kind */
    uint8_t ndst, nsrc;
-   uint8_t rpt;   /* (rptN): N more sub-instructions */
-   uint8_t nopn;  /* (nopN): N idle cycles after */
+   uint8_t rpt;  /* (rptN): N more sub-instructions */
+   uint8_t nopn; /* (nopN): N idle cycles after */
    uint8_t ss, sy, jp, sat;
-   uint8_t res;   /* enum emu_res */
+   uint8_t res; /* enum emu_res */
    uint8_t illegal;
-   uint8_t sync;   /* sync kind results wait on (0: fixed latency) */
-   uint8_t war;    /* sync kind source reads are protected by (0: none) */
-   uint8_t wait;   /* sync kinds waited for before issue (bit k: kind k + 1) */
-   uint8_t stall;  /* stall count (stall-count models) */
-   uint8_t flow;   /* class is a flow class */
+   uint8_t sync;  /* sync kind results wait on (0: fixed latency) */
+   uint8_t war;   /* sync kind source reads are protected by (0: none) */
+   uint8_t wait;  /* sync kinds waited for before issue (bit k: kind k + 1) */
+   uint8_t stall; /* stall count (stall-count models) */
+   uint8_t flow;  /* class is a flow class */
    uint8_t has_guard, guard_not;
    uint16_t sem;
-   int32_t soft;       /* variable latency, cycles */
-   int32_t war_until;  /* cycles after issue until the sources are read (-1: until synced) */
+   int32_t soft;      /* variable latency, cycles */
+   int32_t war_until; /* cycles after issue until the sources are read (-1: until synced) */
    uint32_t guard_unit;
    emu_kern_fn kern;
    struct sem_args args;
@@ -133,12 +133,12 @@ struct emu_op {
    uint8_t space;      /* EMU_SPACE_* */
    uint8_t elem_bytes; /* 1, 2 or 4 */
    uint8_t elem_signed;
-   uint8_t ncomp;  /* components loaded / stored */
-   uint8_t wrmask; /* texture components written */
-   uint8_t tex_int;     /* isam: integer texel fetch */
-   uint8_t tex_query;   /* getsize */
+   uint8_t ncomp;     /* components loaded / stored */
+   uint8_t wrmask;    /* texture components written */
+   uint8_t tex_int;   /* isam: integer texel fetch */
+   uint8_t tex_query; /* getsize */
    uint16_t tex_unit;
-   uint16_t cbank;      /* LDC: const store bank id */
+   uint16_t cbank; /* LDC: const store bank id */
 };
 
 enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
@@ -205,7 +205,7 @@ struct emu_wave {
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
    uint32_t *regs;
    struct emu_reg *meta;
-   uint32_t *exec; /* n words, ~0u for the lanes executing now */
+   uint32_t *exec;   /* n words, ~0u for the lanes executing now */
    uint64_t active;  /* same as exec, as bits */
    uint64_t live;    /* lanes not ended or killed */
    uint64_t waiting; /* min-PC flow: live lanes parked at lpc[] */

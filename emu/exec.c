@@ -92,8 +92,8 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    const uint32_t *lp = NULL;
    uint64_t oob = 0;
    for (unsigned i = 0; i < w->n; i++) {
-      int64_t idx = (int64_t)addr_value(c, s->addr_unit, av[i]) + (int32_t)s->value +
-                    (s->rinc ? k : 0);
+      int64_t idx =
+          (int64_t)addr_value(c, s->addr_unit, av[i]) + (int32_t)s->value + (s->rinc ? k : 0);
       if (idx < 0 || idx >= s->limit) {
          oob += (w->active >> i) & 1;
          tmp[i] = 0;

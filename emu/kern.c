@@ -115,7 +115,9 @@ kern_cmp(enum isa_sem sem, enum sem_cond c)
 {
 #define CMP_CASE(cond, C)                                                                          \
    case C:                                                                                         \
-      return sem == ISA_SEM_FCMP ? k_fcmp_##cond : sem == ISA_SEM_UCMP ? k_ucmp_##cond : k_scmp_##cond;
+      return sem == ISA_SEM_FCMP   ? k_fcmp_##cond                                                 \
+             : sem == ISA_SEM_UCMP ? k_ucmp_##cond                                                 \
+                                   : k_scmp_##cond;
    switch (c) {
       CMP_CASE(lt, SEM_LT)
       CMP_CASE(le, SEM_LE)
@@ -158,7 +160,7 @@ emu_kern_for(const struct emu_op *op)
       S(FCEIL, fceil)
       S(FTRUNC, ftrunc)
       S(FRNDNE, frndne)
-      S(NOT, not)
+      S(NOT, not )
       S(BFREV, bfrev)
       S(CBITS, cbits)
       S(CLZ_B, clz_b)

@@ -122,8 +122,8 @@ load_err(struct diag_list *d, const struct isa_insn *in, const char *fmt, const 
 }
 
 static bool
-set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_src *s,
-        bool raw, struct diag_list *d)
+set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_src *s, bool raw,
+        struct diag_list *d)
 {
    const struct isa_model *m = c->model;
    const struct isa_opnd *o = &in->src[i];
@@ -437,8 +437,8 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
    bool store = op->kind == EMU_K_STORE;
    if (reg < 0 || (store && data < 0) || (!store && !op->ndst))
       return load_err(d, in, "%s", "memory instruction without address or data");
-   op->space = in->sem == ISA_SEM_LDL || in->sem == ISA_SEM_STL ? EMU_SPACE_SHARED
-                                                                 : EMU_SPACE_GLOBAL;
+   op->space =
+       in->sem == ISA_SEM_LDL || in->sem == ISA_SEM_STL ? EMU_SPACE_SHARED : EMU_SPACE_GLOBAL;
    unsigned width;
    enum isa_type t = store ? slot_type(c->model, in, ISA_SLOT_SRC(data), &width)
                            : slot_type(c->model, in, ISA_SLOT_DST(0), &width);

@@ -50,7 +50,9 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
        .index = (uint16_t)index,
        .pc = pc,
        .producer_pc = producer_pc,
-       .early = (int32_t)(early > INT32_MAX ? INT32_MAX : early < INT32_MIN ? INT32_MIN : early),
+       .early = (int32_t)(early > INT32_MAX   ? INT32_MAX
+                          : early < INT32_MIN ? INT32_MIN
+                                              : early),
        .wave = w->id,
        .cycle = (uint64_t)(w->cycle < 0 ? 0 : w->cycle),
    };
@@ -150,6 +152,7 @@ emu_issue_wait(struct emu_wave *w, const struct emu_op *op)
             wait_kind(w, op, k, now, &t);
    w->tr_stall = (uint32_t)(t - now);
    w->run->res->stall_cycles += (uint64_t)(t - now);
+   w->cycle = t; /* events of this instruction carry its issue cycle */
    return t;
 }
 

@@ -360,6 +360,8 @@ void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
 /* Disassembles one record into buf (always NUL-terminated); returns the
  * length the full text needs, like snprintf. */
 size_t isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, size_t size);
+/* The name of register `index` of `file` as the disassembler prints it. */
+void isa_reg_text(const struct isa_model *m, unsigned file, unsigned index, char *buf, size_t size);
 
 /* asm.c */
 /* Assembles text (one instruction per line, ';' or '#' comments). Outputs
@@ -368,6 +370,11 @@ size_t isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char
 enum isa_err isa_assemble(const struct isa_model *m, const char *text, const char *file,
                           struct isa_insn **insns, size_t *ninsns, uint8_t **bytes, size_t *len,
                           struct diag_list *d);
+/* Parses a register or constant name at p ("r1.y", "hr0.x", "c4.z",
+ * "R7", "c[2][0x10]"): its file, index and constant bank; returns the
+ * length of the name, 0 if p names none. */
+size_t isa_parse_reg_name(const struct isa_model *m, const char *p, unsigned *file,
+                          unsigned *index, unsigned *bank);
 /* Parses one instruction line into a record. */
 enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct isa_insn *out,
                             struct diag_list *d);
