@@ -2,12 +2,15 @@
  * diffcomp compile: compile one TGSI shader for an ISA model and print the
  * program's disassembly (decoded back from the encoded bytes, so what is
  * printed is what was encoded), optionally its static figures, and write
- * the program to a file.
+ * the program to a file in the emulator's assembly-program format (the
+ * directives of emu/asmprog.c, then the instructions), so that `diffcomp
+ * emu MODEL FILE` runs exactly what was compiled.
  *
  * Compiler paths are a table: a new path is one entry and, if it takes
  * options of its own, their parsing in parse_args().
  */
 #include "compiler/compiler.h"
+#include "emu/emu.h"
 #include "isa/isa.h"
 #include "tools/tools.h"
 
@@ -49,7 +52,9 @@ compile_usage(FILE *f)
               "  --path PATH     compiler path (default ref):\n");
    for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
       fprintf(f, "                    %-5s %s\n", paths[i].name, paths[i].help);
-   fprintf(f, "  -o FILE         also write the program (code and bindings) to FILE\n"
+   fprintf(f, "  -o FILE         also write the program as an emulator assembly program\n"
+              "                  (binding directives, then the instructions; see\n"
+              "                  emu/README.md): diffcomp emu MODEL FILE runs it\n"
               "  --stats         print instructions, nops, registers and a static cycle\n"
               "                  estimate\n"
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
@@ -109,6 +114,95 @@ find_path(const char *name)
       if (!strcmp(paths[i].name, name))
          return paths[i].fn;
    return NULL;
+}
+
+/* A register or constant-file slot as the assembler reads it back. */
+static void
+reg_name(const struct isa_model *m, unsigned file, unsigned bank, unsigned index, char *buf,
+         size_t size)
+{
+   isa_reg_text(m, file, index, buf, size);
+   unsigned f, i, b;
+   if (isa_parse_reg_name(m, buf, &f, &i, &b) && f == file && i == index && b == bank)
+      return;
+   snprintf(buf, size, "c[%u][0x%x]", bank, index * 4); /* banked: byte offset */
+}
+
+/* The target each texture unit is sampled with: the SVIEW declaration's,
+ * else the first TEX-style instruction's. */
+static void
+texture_targets(const struct tgsi_shader *s, int *target)
+{
+   for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)
+      target[i] = -1;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_SVIEW)
+         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < ENV_MAX_TEXTURES; k++)
+            target[k] = (int)s->decls[i].target;
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (!(tgsi_op_info[in->op].flags & TGSI_OPF_TEX))
+         continue;
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         const struct tgsi_reg *r = &in->src[k].reg;
+         if (r->file == TGSI_FILE_SAMP && !r->indirect && r->index >= 0 &&
+             r->index < ENV_MAX_TEXTURES && target[r->index] < 0)
+            target[r->index] = (int)in->tex_target;
+      }
+   }
+}
+
+/* The directives of the emulator's assembly programs (emu/README.md):
+ * stage, workgroup, resources, then one binding per line. */
+static void
+write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m,
+                 const struct emu_program *p)
+{
+   static const char *const kind[] = {"input", "sysval", "const", "value", "output"};
+   fprintf(f, ".stage %s\n", tgsi_stage_names[s->stage]);
+   if (s->stage == TGSI_STAGE_COMP) {
+      uint32_t b[3] = {tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_WIDTH, 0),
+                       tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_HEIGHT, 1),
+                       tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_DEPTH, 1)};
+      if (b[0])
+         fprintf(f, ".block %u %u %u\n", b[0], b[1], b[2]);
+   }
+   int target[ENV_MAX_TEXTURES];
+   texture_targets(s, target);
+   for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)
+      if (target[i] >= 0)
+         fprintf(f, ".texture %u %s\n", i, tgsi_texture_names[target[i]]);
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_BUFFER)
+         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < ENV_MAX_BUFFERS; k++)
+            fprintf(f, ".buffer %u\n", k);
+   for (unsigned i = 0; i < p->nbinds; i++) {
+      const struct emu_binding *b = &p->binds[i];
+      char reg[64];
+      char c = "xyzw"[b->chan & 3];
+      reg_name(m, b->file, b->bank, b->index, reg, sizeof(reg));
+      fprintf(f, ".%s %s ", kind[b->kind % 5], reg);
+      switch (b->kind) {
+      case EMU_BIND_INPUT:
+         if (tgsi_interp_in_vertices(s) > 1)
+            fprintf(f, "IN[%u][%u].%c\n", b->vertex, b->tgsi_index, c);
+         else
+            fprintf(f, "IN[%u].%c\n", b->tgsi_index, c);
+         break;
+      case EMU_BIND_SYSVAL:
+         fprintf(f, "%s.%c\n", tgsi_semantic_names[b->tgsi_index % TGSI_SEM_COUNT], c);
+         break;
+      case EMU_BIND_CONST:
+         fprintf(f, "CONST[%u][%u].%c\n", b->buffer, b->tgsi_index, c);
+         break;
+      case EMU_BIND_VALUE:
+         fprintf(f, "0x%08x\n", b->value);
+         break;
+      default:
+         fprintf(f, "OUT[%u].%c\n", b->tgsi_index, c);
+         break;
+      }
+   }
 }
 
 /* Disassembles the encoded program, one instruction per line. */
@@ -176,8 +270,19 @@ cmd_compile(int argc, char **argv)
              isa_model_name(m), st.instructions, st.nops, st.registers,
              (unsigned long long)st.cycles);
    ret = EXIT_OK;
-   if (a.out)
-      ret = usage_error("compile: -o is not available yet");
+   if (a.out) {
+      FILE *f = fopen(a.out, "w");
+      if (!f) {
+         ret = usage_error("compile: cannot write '%s'", a.out);
+         goto done;
+      }
+      fprintf(f, "; %s compiled by diffcomp compile --path %s --target %s\n", a.file, a.path,
+              isa_model_name(m));
+      write_directives(f, s, m, &prog);
+      bool ok = print_program(m, &prog, f, &d);
+      if (fclose(f) || !ok)
+         ret = usage_error("compile: error writing '%s'", a.out);
+   }
 done:
    print_diags(&d, stderr);
    diag_clear(&d);

@@ -24,3 +24,9 @@ ref_cli(listing "compile|${_fx}/kill_tex.tgsi|--target|a3xx|--stats" 0
 ref_cli(refused "compile|${_fx}/refused/fma.tgsi|--target|a3xx" 2
         ERR "fma.tgsi:5:6: error: FMA: a3xx has no fused multiply-add")
 ref_cli(legacy_needed "compile|${_fx}/chan_legacy.tgsi|--target|a3xx" 2 ERR "LIT|legacy")
+foreach(_s kill_tex flow_loop memory)
+  add_test(NAME cli_compile_emu_${_s} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
+           -DSHADER=${_fx}/${_s}.tgsi -DMODEL=a3xx -DOUT=${CMAKE_BINARY_DIR}/ref_${_s}.s
+           -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()
