@@ -13,8 +13,10 @@
  * way (the rule diff/inputs.c sizes the buffers by, so an in-range index is
  * exactly an in-buffer one), then the immediates.
  *
- * Control flow. Constructs become branches whose targets are never
- * earlier than the branch except a loop's back edge:
+ * Control flow, on models whose lanes reconverge at the lowest program
+ * counter (a3xx; stack models use ref_cf_stack.c). Constructs become
+ * branches whose targets are never earlier than the branch except a loop's
+ * back edge:
  *   IF/UIF c   br (c false) ELSE;  ...;  jump ENDIF;  ELSE: ...;  ENDIF:
  *   BGNLOOP    TOP: ...;  CONT: jump TOP;  EXIT:      (BRK -> EXIT, CONT -> CONT)
  *   SWITCH s   one compare-and-branch per CASE in order, then a jump to
@@ -245,8 +247,8 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
 /* ------------------------------------------------------------------ */
 /* Control flow                                                         */
 
-static struct ref_cf *
-push_cf(struct ref_ctx *c, enum ref_cf_kind kind)
+struct ref_cf *
+ref_push_cf(struct ref_ctx *c, enum ref_cf_kind kind)
 {
    if (c->ncf == REF_MAX_CF) {
       ref_unsupported(c, "control flow nested deeper than %d levels", REF_MAX_CF);
@@ -283,8 +285,6 @@ find_cf(struct ref_ctx *c, bool brk)
    return NULL;
 }
 
-static void compile_range(struct ref_ctx *c, int32_t first, int32_t last);
-
 /* SWITCH: the selector is copied to a register that outlives the
  * instruction; labels are made for this switch's own CASE/DEFAULT lines
  * (not those of nested switches), then the dispatch is emitted. */
@@ -292,8 +292,8 @@ static void
 cf_switch(struct ref_ctx *c, int32_t pc)
 {
    const struct tgsi_insn *in = &c->s->insns[pc];
-   unsigned sel_now = c->t->fetch(c, in, 0, 0);
-   struct ref_cf *f = push_cf(c, REF_CF_SWITCH);
+   unsigned sel_now = ref_fetch(c, in, 0, 0);
+   struct ref_cf *f = ref_push_cf(c, REF_CF_SWITCH);
    if (!f)
       return;
    f->first = pc;
@@ -324,7 +324,7 @@ cf_switch(struct ref_ctx *c, int32_t pc)
          continue;
       c->cur = &c->s->insns[k];
       c->scratch_next = c->scratch_lo;
-      unsigned v = c->t->fetch(c, &c->s->insns[k], 0, 0);
+      unsigned v = ref_fetch(c, &c->s->insns[k], 0, 0);
       c->t->branch(c, REF_TEST_INT_EQ, f->sel, v, true, f->case_label[k]);
    }
    c->cur = in;
@@ -354,8 +354,8 @@ cf_case(struct ref_ctx *c, int32_t pc)
 static void
 cf_if(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   unsigned v = c->t->fetch(c, in, 0, 0);
-   struct ref_cf *f = push_cf(c, REF_CF_IF);
+   unsigned v = ref_fetch(c, in, 0, 0);
+   struct ref_cf *f = ref_push_cf(c, REF_CF_IF);
    if (!f)
       return;
    f->l_else = ref_label(c);
@@ -390,7 +390,7 @@ cf_endif(struct ref_ctx *c)
 static void
 cf_loop(struct ref_ctx *c)
 {
-   struct ref_cf *f = push_cf(c, REF_CF_LOOP);
+   struct ref_cf *f = ref_push_cf(c, REF_CF_LOOP);
    if (!f)
       return;
    f->l_top = ref_label(c);
@@ -427,14 +427,14 @@ cf_call(struct ref_ctx *c, const struct tgsi_insn *in)
    int32_t end = sub + 1;
    while (end < (int32_t)c->s->ninsns && c->s->insns[end].op != TGSI_OP_ENDSUB)
       end++;
-   struct ref_cf *f = push_cf(c, REF_CF_CALL);
+   struct ref_cf *f = ref_push_cf(c, REF_CF_CALL);
    if (!f)
       return;
    f->l_exit = ref_label(c);
    int l_ret = f->l_exit;
    unsigned depth = c->ncf;
    c->inline_depth++;
-   compile_range(c, sub + 1, end);
+   ref_compile_range(c, sub + 1, end);
    c->inline_depth--;
    c->cur = in;
    if (c->status == COMPILE_OK && c->ncf != depth)
@@ -460,6 +460,14 @@ compile_one(struct ref_ctx *c, int32_t pc)
 {
    const struct tgsi_insn *in = &c->s->insns[pc];
    struct ref_cf *f;
+   if (c->stack_flow) {
+      if (in->op == TGSI_OP_NOP || in->op == TGSI_OP_BGNSUB || in->op == TGSI_OP_ENDSUB ||
+          ref_stack_cf(c, pc))
+         return;
+      ref_stack_statement(c);
+      ref_insn(c, in);
+      return;
+   }
    switch (in->op) {
    case TGSI_OP_IF:
    case TGSI_OP_UIF:
@@ -506,13 +514,13 @@ compile_one(struct ref_ctx *c, int32_t pc)
    case TGSI_OP_ENDSUB:
       break;
    default:
-      c->t->insn(c, in);
+      ref_insn(c, in);
       break;
    }
 }
 
-static void
-compile_range(struct ref_ctx *c, int32_t first, int32_t last)
+void
+ref_compile_range(struct ref_ctx *c, int32_t first, int32_t last)
 {
    for (int32_t pc = first; pc < last && c->status == COMPILE_OK; pc++) {
       c->cur = &c->s->insns[pc];
@@ -563,6 +571,11 @@ setup(struct ref_ctx *c)
       ref_unsupported(c, "per-vertex outputs (tessellation control) are not supported");
       return false;
    }
+   for (unsigned op = 0; op < isa_op_count(c->m); op++) {
+      struct isa_op_info oi;
+      isa_op_info(c->m, op, &oi);
+      c->stack_flow |= oi.sem == ISA_SEM_SSY;
+   }
    size_files(c);
    return place_homes(c) && c->t->init(c);
 }
@@ -587,7 +600,11 @@ ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_p
       memset(stats, 0, sizeof(*stats));
    if (setup(&c)) {
       c.l_epilogue = ref_label(&c);
-      compile_range(&c, 0, main_end(s));
+      if (c.stack_flow)
+         ref_stack_begin(&c);
+      ref_compile_range(&c, 0, main_end(s));
+      if (c.stack_flow)
+         ref_stack_end(&c);
       c.cur = NULL;
       c.cur_index = -1;
       if (c.status == COMPILE_OK && c.ncf)

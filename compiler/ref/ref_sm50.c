@@ -1,7 +1,5 @@
 /*
- * Reference expansions for the NVIDIA Maxwell (sm50) model. Not written
- * yet: the model lives on its own branch. Every shader is refused with a
- * diagnostic until then.
+ * Reference target for the NVIDIA Maxwell (sm50) model: not written yet.
  */
 #include "compiler/ref/ref.h"
 
