@@ -577,7 +577,7 @@ setup(struct ref_ctx *c)
       c->stack_flow |= oi.sem == ISA_SEM_SSY;
    }
    size_files(c);
-   return place_homes(c) && c->t->init(c);
+   return c->t->init(c) && place_homes(c);
 }
 
 /* Index of END in main, or the instruction count. */
