@@ -339,6 +339,31 @@ bfi(struct ref_ctx *c, unsigned base, unsigned ins, unsigned offset, unsigned bi
 /* ------------------------------------------------------------------ */
 /* Float helpers                                                        */
 
+/* ldexpf(a, n) with one rounding: n is clamped to [-300, 300] (beyond
+ * that every result is 0 or inf already) and split into four parts of the
+ * same sign, k = trunc(n / 4) three times and n - 3k, each 2^part exact
+ * (|part| <= 78); the running product moves monotonically away from a, so
+ * only the last multiplication can round (a denormal scaled up is exact,
+ * a value scaled down underflows only at the end). */
+static unsigned
+fldexp(struct ref_ctx *c, unsigned a, unsigned n)
+{
+   unsigned lim = ref_imm_reg(c, 300);
+   unsigned lo = P1(INEG, lim);
+   unsigned m = P2(IMAX, n, lo);
+   m = P2(IMIN, m, lim);
+   unsigned mag = P2(IMAX, m, P1(INEG, m));
+   unsigned q = P2(SHR, mag, ref_imm_reg(c, 2));
+   unsigned zero = ref_imm_reg(c, 0);
+   unsigned k = P(SEL, P1(INEG, q), P2(ILT, m, zero), q);
+   unsigned rest = P2(ISUB, m, P2(IMUL, k, ref_imm_reg(c, 3)));
+   unsigned fk = P1(FEXP2, P1(I2F, k));
+   unsigned r = P2(FMUL, a, fk);
+   r = P2(FMUL, r, fk);
+   r = P2(FMUL, r, fk);
+   return P2(FMUL, r, P1(FEXP2, P1(I2F, rest)));
+}
+
 /* TGSI's max(a, 0) in LIT: NaN -> +0, otherwise 0 > a ? 0 : a (-0 stays). */
 static unsigned
 max0_keep(struct ref_ctx *c, unsigned a)
@@ -485,6 +510,10 @@ comp_special(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigne
    case TGSI_OP_FRC:
       a = S(0);
       *out = P2(FADD, a, P1(FNEG, P1(FFLOOR, a)));
+      return true;
+   case TGSI_OP_LDEXP:
+      a = S(0);
+      *out = fldexp(c, a, S(1));
       return true;
    case TGSI_OP_ARR:
       t = ref_imm_reg(c, 0x3f000000u);
