@@ -191,6 +191,7 @@ struct ref_ctx {
    /* Register files of the model (indices), found by kind. */
    int gpr, cfile, pfile, afile;
    unsigned ngpr, nconst;
+   unsigned special[2]; /* registers the target looks up at init (sm50: RZ, PT) */
 
    /* Fixed homes: vec4 register base of each TGSI file, per vertex for
     * per-vertex inputs; constant-file vec4 base per constant buffer and
