@@ -187,7 +187,8 @@ struct emu_stack_ent {
 /* Per-unit timing state, per wave. */
 struct emu_reg {
    int64_t ready;     /* fixed latency: first cycle a read sees the newest value */
-   int64_t war_until; /* pending source read: done at this cycle (EMU_INF: until synced) */
+   int64_t war_until; /* pending source read: over at this cycle (EMU_INF: until synced) */
+   int64_t war_done;  /* when the reader is expected to have read (for `early`) */
    uint32_t pc;       /* writer of the newest value */
    uint32_t war_pc;   /* the variable-latency reader */
    uint32_t epoch, war_epoch;

@@ -223,6 +223,7 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
    r->war_epoch = w->sync_epoch[op->war];
    r->war_pc = op->addr;
    r->war_until = op->war_until >= 0 ? t + op->war_until : EMU_INF;
+   r->war_done = t + (op->war_until >= 0 ? op->war_until : op->soft);
 }
 
 uint32_t *
@@ -234,8 +235,7 @@ emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst 
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
    if (r->war) {
       if (r->war_pc != op->addr && !synced(w, r->war, r->war_epoch) && t < r->war_until)
-         reg_event(w, EMU_EV_WAR, op, unit, r->war_pc,
-                   r->war_until == EMU_INF ? 0 : r->war_until - t);
+         reg_event(w, EMU_EV_WAR, op, unit, r->war_pc, r->war_done - t);
       r->war = 0;
    }
    bool visible;
