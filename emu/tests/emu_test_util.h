@@ -47,20 +47,37 @@ fix_env(const struct emu_asm *as, uint64_t seed, uint32_t lanes, struct diag_lis
    return e;
 }
 
-/* Assembles and runs; false (with r->d holding why) if it did not get to
- * run. Free with fix_free. */
+/* Assembles and makes the env (the caller may change it before
+ * fix_exec). Free with fix_free. */
 static inline bool
-fix_run_text(const struct isa_model *m, const char *text, const char *name, uint64_t seed,
-             uint32_t lanes, const struct emu_options *o, struct fix_run *r)
+fix_prepare(const struct isa_model *m, const char *text, const char *name, uint64_t seed,
+            uint32_t lanes, struct fix_run *r)
 {
    memset(r, 0, sizeof(*r));
    if (!emu_asm_parse(m, text, name, &r->as, &r->d))
       return false;
    r->env = fix_env(&r->as, seed, lanes, &r->d);
-   if (!r->env || emu_load(&r->as.prog, &r->code, &r->d) != EMU_OK)
+   return r->env != NULL;
+}
+
+/* Loads and runs; false (with r->d holding why) if it did not get to run. */
+static inline bool
+fix_exec(struct fix_run *r, const struct emu_options *o)
+{
+   emu_result_free(&r->res);
+   emu_code_free(r->code);
+   r->code = NULL;
+   if (emu_load(&r->as.prog, &r->code, &r->d) != EMU_OK)
       return false;
    r->st = emu_run(r->code, r->env, o, &r->res, &r->d);
    return r->st == EMU_OK || r->st == EMU_FAULT || r->st == EMU_BUDGET;
+}
+
+static inline bool
+fix_run_text(const struct isa_model *m, const char *text, const char *name, uint64_t seed,
+             uint32_t lanes, const struct emu_options *o, struct fix_run *r)
+{
+   return fix_prepare(m, text, name, seed, lanes, r) && fix_exec(r, o);
 }
 
 static inline void

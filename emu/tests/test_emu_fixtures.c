@@ -225,13 +225,11 @@ run_fixture(const struct isa_model *m, const char *dir, const char *name)
    if (x.nev && !(nl > 5 && !strcmp(name + nl - 5, "_ok.s")) &&
        (!x.status[0] || !strcmp(x.status, "ok"))) {
       char *ok = xasprintf("%s/%.*s_ok.s", dir, (int)(nl - 2), name);
-      char *t2;
+      char *t2 = NULL, *e2 = NULL;
       size_t l2;
-      CHECKF(read_file(ok, &t2, &l2, &err), "%s: no corrected partner %s", path, ok);
-      if (err)
-         free(err);
-      else
-         free(t2);
+      CHECKF(read_file(ok, &t2, &l2, &e2), "%s: no corrected partner %s", path, ok);
+      free(e2);
+      free(t2);
       free(ok);
    }
    fix_free(&r);
