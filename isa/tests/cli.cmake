@@ -38,3 +38,8 @@ add_test(NAME isa_dis_rule COMMAND $<TARGET_FILE:diffcomp> dis a3xx --hex 0x4010
 set_tests_properties(isa_dis_rule PROPERTIES PASS_REGULAR_EXPRESSION "ILLEGAL: cat2 takes at most one constant")
 add_test(NAME isa_bench COMMAND $<TARGET_FILE:diffcomp> isa bench a3xx 2000 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(isa_bench PROPERTIES PASS_REGULAR_EXPRESSION "a3xx: 2000 instructions")
+# sm50 words form one program: a control word, then three instructions.
+add_test(NAME isa_dis_hex_bundle COMMAND $<TARGET_FILE:diffcomp> dis sm50 --hex 0x001f8000fc0007e0
+         0x5c58000000270001 0x50b0000000070f00 0x50b0000000070f00)
+set_tests_properties(isa_dis_hex_bundle PROPERTIES PASS_REGULAR_EXPRESSION
+                     "0008: 5c58000000270001  FADD R1, R0, R2\n0010: 50b0000000070f00  NOP")
