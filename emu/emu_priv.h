@@ -113,11 +113,14 @@ struct emu_op {
    uint8_t ss, sy, jp, sat;
    uint8_t res; /* enum emu_res */
    uint8_t illegal;
-   uint8_t sync;  /* sync kind results wait on (0: fixed latency) */
-   uint8_t war;   /* sync kind source reads are protected by (0: none) */
-   uint8_t wait;  /* sync kinds waited for before issue (bit k: kind k + 1) */
-   uint8_t stall; /* stall count (stall-count models) */
-   uint8_t flow;  /* class is a flow class */
+   uint8_t sync;    /* sync kind results wait on (0: fixed latency) */
+   uint8_t war;     /* sync kind source reads are protected by (0: none) */
+   uint8_t wait;    /* sync kinds waited for before issue (bit k: kind k + 1) */
+   uint8_t stall;   /* stall count (stall-count models) */
+   uint8_t flow;    /* class is a flow class */
+   uint8_t fast;    /* ALU without waits: the dispatcher's fast path */
+   int32_t advance; /* cycles from this issue to the next (no waits) */
+   int32_t idle;    /* of which stall-count idle cycles (figures) */
    uint8_t has_guard, guard_not;
    uint16_t sem;
    int32_t soft;      /* variable latency, cycles */
@@ -204,6 +207,9 @@ struct emu_wave {
    struct emu_run *run;
    struct emu_group *grp;
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
+   uint32_t W;                 /* the run's wave size (buffer stride) */
+   uint32_t nactive;           /* bits set in active */
+   uint64_t insns, lane_insns; /* figures, added to the result at the end */
    uint32_t *regs;
    struct emu_reg *meta;
    uint32_t *exec;   /* n words, ~0u for the lanes executing now */
@@ -273,13 +279,44 @@ void emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file,
                uint32_t producer_pc, int64_t early);
 int64_t emu_issue_wait(struct emu_wave *w, const struct emu_op *op);
 void emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t);
-const uint32_t *emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
-                             uint32_t unit, int64_t t);
+const uint32_t *emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op,
+                                  const struct emu_src *s, uint32_t unit, int64_t t);
 void emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t);
-uint32_t *emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
-                        uint32_t unit, int64_t t, uint32_t **cur);
+uint32_t *emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                             uint32_t unit, int64_t t, uint32_t **cur);
 const uint32_t *emu_reg_final(struct emu_wave *w, uint32_t unit, uint32_t pc);
 void emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t);
+
+/* The buffer a read of `unit` at cycle t sees; the common case (a fixed
+ * latency value that is ready) inline, hazards in timing.c. */
+static inline const uint32_t *
+emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, uint32_t unit,
+             int64_t t)
+{
+   const struct emu_reg *r = &w->meta[unit];
+   if (!r->pend && (r->plain ? t : t + s->read_adj) >= r->ready)
+      return w->regs + ((size_t)unit * 2 + r->cur) * w->W;
+   return emu_reg_read_slow(w, op, s, unit, t);
+}
+
+/* The buffer a write of `unit` at cycle t goes to (*cur: the newest value
+ * before it, for masked lanes); the common case inline. */
+static inline uint32_t *
+emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, uint32_t unit,
+              int64_t t, uint32_t **cur)
+{
+   struct emu_reg *r = &w->meta[unit];
+   if (!r->war && !r->pend && !op->sync && t >= r->ready) {
+      uint32_t *buf = w->regs + (size_t)unit * 2 * w->W;
+      *cur = buf + r->cur * w->W;
+      r->cur ^= 1;
+      r->pc = op->addr;
+      r->plain = dd->plain;
+      r->ready = t + dd->lat;
+      return buf + r->cur * w->W;
+   }
+   return emu_reg_write_slow(w, op, dd, unit, t, cur);
+}
 
 /* exec.c */
 void emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k);

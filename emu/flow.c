@@ -20,10 +20,20 @@
  */
 #include "emu/emu_priv.h"
 
+static uint32_t
+popcount64(uint64_t x)
+{
+   x = x - ((x >> 1) & 0x5555555555555555ull);
+   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+   return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 void
 emu_set_active(struct emu_wave *w, uint64_t lanes)
 {
    w->active = lanes;
+   w->nactive = popcount64(lanes);
    for (unsigned i = 0; i < w->n; i++)
       w->exec[i] = 0u - (uint32_t)((lanes >> i) & 1);
 }

@@ -498,6 +498,15 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    else if (c->hazard == ISA_HAZARD_STALL_COUNTS)
       op->wait = (uint8_t)(mod_val(m, in, ISA_ROLE_WAIT_MASK) & 0x3f);
    op->stall = (uint8_t)mod_val(m, in, ISA_ROLE_STALL);
+   unsigned subs = op->rpt + 1u;
+   if (c->hazard == ISA_HAZARD_STALL_COUNTS) {
+      int s = op->stall > c->min_stall ? op->stall : c->min_stall;
+      op->advance = (int32_t)(subs * (unsigned)s);
+      op->idle = (int32_t)(subs * (unsigned)(s - 1));
+   } else {
+      op->advance = (int32_t)(subs + op->nopn);
+   }
+   op->fast = op->kind == EMU_K_ALU && !op->wait;
    if (op->kind == EMU_K_ILLEGAL)
       return true;
    set_args(c, in, op);

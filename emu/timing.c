@@ -182,22 +182,15 @@ emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t)
    if (op->kind == EMU_K_NOP)
       r->nops += subs;
    r->nops += op->nopn;
-   if (c->hazard == ISA_HAZARD_STALL_COUNTS) {
-      int min = c->min_stall;
-      int s = op->stall > min ? op->stall : min;
-      int flow = c->flow_stall;
-      if (op->flow && op->stall < flow && !w->done)
-         emu_event(w, EMU_EV_FLOW_STALL, op->addr, -1, 0, op->addr, flow - op->stall);
-      w->cycle = t + (int64_t)subs * s;
-      r->stall_cycles += (uint64_t)subs * (uint64_t)(s - 1);
-   } else {
-      w->cycle = t + subs + op->nopn;
-   }
+   if (op->flow && op->stall < c->flow_stall && !w->done)
+      emu_event(w, EMU_EV_FLOW_STALL, op->addr, -1, 0, op->addr, c->flow_stall - op->stall);
+   w->cycle = t + op->advance;
+   r->stall_cycles += (uint64_t)op->idle;
 }
 
 const uint32_t *
-emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, uint32_t unit,
-             int64_t t)
+emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
+                  uint32_t unit, int64_t t)
 {
    struct emu_reg *r = &w->meta[unit];
    unsigned W = w->run->W;
@@ -227,8 +220,8 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
 }
 
 uint32_t *
-emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, uint32_t unit,
-              int64_t t, uint32_t **cur)
+emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                   uint32_t unit, int64_t t, uint32_t **cur)
 {
    struct emu_reg *r = &w->meta[unit];
    unsigned W = w->run->W;
