@@ -82,6 +82,9 @@ step(struct emu_wave *w)
    case EMU_K_STORE:
       emu_exec_mem(w, op, t);
       break;
+   case EMU_K_LDC:
+      emu_exec_ldc(w, op, t);
+      break;
    default:
       break;
    }
@@ -225,6 +228,14 @@ wave_init(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first, 
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
+   /* Fixed registers (RZ, PT) hold their value in both buffers, for
+    * relative reads that land on them. */
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
+         uint32_t *r = w->regs + (size_t)(c->files[f].base + (unsigned)c->files[f].fixed) * 2 * run->W;
+         for (unsigned i = 0; i < 2 * run->W; i++)
+            r[i] = c->files[f].fixed_value;
+      }
    load_inputs(w);
    emu_flow_init(w, emu_lanes_all(n));
 }

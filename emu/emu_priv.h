@@ -83,7 +83,8 @@ struct emu_src {
    uint32_t value;     /* IMM: value; REL: signed offset */
    uint32_t addr_unit; /* REL: the address register's unit */
    uint32_t base;      /* REL: first unit / const slot of the file */
-   uint32_t limit;     /* REL: registers in the file */
+   uint32_t limit;     /* REL: registers in the file; REG: registers from unit to its end */
+   uint8_t ftz;        /* float source: flush denormals */
 };
 
 struct emu_dst {
@@ -94,6 +95,7 @@ struct emu_dst {
    uint8_t file;
    uint16_t index;
    uint32_t unit;
+   uint32_t fixed_unit; /* a discarding register inside the group, or UINT32_MAX */
    int32_t lat; /* fixed latency: cycles from issue until a read sees it */
 };
 
@@ -121,7 +123,8 @@ struct emu_op {
    uint8_t fast;    /* ALU without waits: the dispatcher's fast path */
    int32_t advance; /* cycles from this issue to the next (no waits) */
    int32_t idle;    /* of which stall-count idle cycles (figures) */
-   uint8_t has_guard, guard_not;
+   uint8_t has_guard, guard_not, guard_never;
+   uint8_t ftz;
    uint16_t sem;
    int32_t soft;      /* variable latency, cycles */
    int32_t war_until; /* cycles after issue until the sources are read (-1: until synced) */
@@ -141,7 +144,7 @@ struct emu_op {
    uint8_t tex_int;   /* isam: integer texel fetch */
    uint8_t tex_query; /* getsize */
    uint16_t tex_unit;
-   uint16_t cbank; /* LDC: const store bank id */
+   uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };
 
 enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
@@ -150,8 +153,9 @@ enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
 struct emu_file {
    enum isa_file_kind kind;
    unsigned count, width;
-   uint32_t base;   /* first unit, or first const slot (per bank) */
-   int16_t bank_id; /* const files: id of bank 0 in the const store, else -1 */
+   uint32_t base;   /* first unit (non-constant files) */
+   int fixed;       /* the register that reads fixed_value, writes discarded, or -1 */
+   uint32_t fixed_value;
 };
 
 /* A (file, bank) pair of a constant file the program reads. */
@@ -248,6 +252,7 @@ struct emu_run {
    unsigned max_events;
    uint32_t *cst; /* the const store */
    bool stop;     /* budget exhausted */
+   struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
    uint32_t *tmp_src[ISA_MAX_SRC];
    uint32_t *tmp_dst[ISA_MAX_DST];
@@ -322,6 +327,7 @@ emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst 
 void emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k);
 void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 void emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *mask,

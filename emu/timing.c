@@ -39,11 +39,15 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
           uint32_t producer_pc, int64_t early)
 {
    struct emu_result *r = w->run->res;
+   struct emu_event *last = &w->run->last;
+   uint64_t cyc = (uint64_t)(w->cycle < 0 ? 0 : w->cycle);
+   if (r->counts[k] && last->kind == k && last->pc == pc && last->wave == w->id &&
+       last->cycle == cyc && last->file == (uint8_t)(file < 0 ? 0xff : file) &&
+       last->index == (uint16_t)index && last->producer_pc == producer_pc)
+      return; /* the same hazard again in the same instruction */
    r->counts[k]++;
    if (k >= EMU_EV_FIRST_FAULT && r->status == EMU_OK)
       r->status = k == EMU_EV_BUDGET ? EMU_BUDGET : EMU_FAULT;
-   if (r->nevents >= w->run->max_events)
-      return;
    struct emu_event ev = {
        .kind = (uint8_t)k,
        .file = (uint8_t)(file < 0 ? 0xff : file),
@@ -54,9 +58,11 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
                           : early < INT32_MIN ? INT32_MIN
                                               : early),
        .wave = w->id,
-       .cycle = (uint64_t)(w->cycle < 0 ? 0 : w->cycle),
+       .cycle = cyc,
    };
-   VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
+   *last = ev;
+   if (r->nevents < w->run->max_events)
+      VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
 }
 
 static inline bool
