@@ -52,17 +52,19 @@ struct aparse {
    uint32_t shared;
    bool any_const[ENV_MAX_CBUFS];
    bool failed;
+   const char *clean; /* the current line without comments: `at` points into it */
 };
 
 DC_PRINTF(5, 6)
-static void perr(struct aparse *p, unsigned line, const char *ls, const char *at, const char *fmt,
-                 ...)
+static void
+perr(struct aparse *p, unsigned line, const char *ls, const char *at, const char *fmt, ...)
 {
    va_list ap;
    va_start(ap, fmt);
    char *msg = xvasprintf(fmt, ap);
    va_end(ap);
-   diag_add(p->d, DIAG_ERROR, p->file, (int)line, at && ls ? (int)(at - ls) + 1 : 0, ls, "%s", msg);
+   int col = at && ls && p->clean ? (int)(at - p->clean) + 1 : 0;
+   diag_add(p->d, DIAG_ERROR, p->file, (int)line, col, ls, "%s", msg);
    free(msg);
    p->failed = true;
 }
@@ -402,7 +404,7 @@ insn_line(struct aparse *p, unsigned line, const char *ls, char *text, unsigned 
    if (d) {
       size_t k = ident_len(d + 1);
       if (!k) {
-         perr(p, line, ls, strchr(ls, '$'), "expected a label name after '$'");
+         perr(p, line, ls, strchr(text, '$'), "expected a label name after '$'");
       } else {
          struct ref r = {line, insn, xstrndup(d + 1, k)};
          VEC_PUSH(p->refs, p->nrefs, p->refs_cap, r);
@@ -557,6 +559,7 @@ scan(struct aparse *p, const char *text, unsigned *nlines)
       size_t ll = le ? (size_t)(le - ls) : strlen(ls);
       char *clean = clean_line(ls, ll), *out = NULL;
       const char *s = ws(clean);
+      p->clean = clean;
       if (*s == '.') {
          directive(p, n + 1, ls, s);
          out = xstrdup("");
@@ -566,6 +569,7 @@ scan(struct aparse *p, const char *text, unsigned *nlines)
          insn_line(p, n + 1, ls, clean, insn, &out);
          insn += *ws(out) != 0;
       }
+      p->clean = NULL;
       free(clean);
       VEC_PUSH(lines, n, cap, out);
       ls = le ? le + 1 : NULL;

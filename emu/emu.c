@@ -39,15 +39,6 @@ emu_result_free(struct emu_result *r)
    memset(r, 0, sizeof(*r));
 }
 
-static uint32_t
-popcount64(uint64_t x)
-{
-   uint32_t n = 0;
-   for (; x; x &= x - 1)
-      n++;
-   return n;
-}
-
 static void
 trace_insn(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
@@ -58,7 +49,7 @@ trace_insn(struct emu_wave *w, const struct emu_op *op, int64_t t)
        .pc = op->addr,
        .cycle = (uint64_t)t,
        .stall = w->tr_stall,
-       .active = popcount64(w->active),
+       .active = w->nactive,
        .why = w->tr_why,
        .nwaited = run->tr_nwaited,
    };
@@ -91,16 +82,39 @@ step(struct emu_wave *w)
    case EMU_K_STORE:
       emu_exec_mem(w, op, t);
       break;
+   case EMU_K_LDC:
+      emu_exec_ldc(w, op, t);
+      break;
    default:
       break;
    }
    emu_sync_note(w, op, t);
-   run->res->insns++;
-   run->res->lane_insns += (uint64_t)popcount64(w->active) * subs;
+   w->insns++;
+   w->lane_insns += (uint64_t)w->nactive * subs;
    if (run->opt->trace)
       trace_insn(w, op, t);
    emu_flow_step(w, op, t);
    emu_issue_done(w, op, t);
+}
+
+/* The common case, an ALU instruction without waits in a wave without
+ * parked lanes and no trace: no flow decisions, no sync bookkeeping. */
+static inline bool
+step_fast(struct emu_wave *w, const struct emu_op *op)
+{
+   int64_t t = w->cycle;
+   unsigned subs = op->rpt + 1u;
+   for (unsigned k = 0; k < subs; k++)
+      emu_exec_alu(w, op, t + k, k);
+   if (op->sync | op->war)
+      emu_sync_note(w, op, t);
+   w->insns++;
+   w->lane_insns += (uint64_t)w->nactive * subs;
+   w->pc++;
+   w->cycle = t + op->advance;
+   w->run->res->nops += op->nopn;
+   w->run->res->stall_cycles += (uint64_t)op->idle;
+   return true;
 }
 
 static void
@@ -108,7 +122,13 @@ run_wave(struct emu_wave *w)
 {
    struct emu_run *run = w->run;
    const struct emu_code *c = run->code;
+   bool fast_ok = !run->opt->trace;
    while (!w->done && !w->at_barrier && !run->stop) {
+      if (w->pc < c->n && fast_ok && c->ops[w->pc].fast && !w->waiting &&
+          (uint64_t)w->cycle <= run->max_cycles) {
+         step_fast(w, &c->ops[w->pc]);
+         continue;
+      }
       if (w->pc >= c->n) {
          uint32_t end = c->n ? c->ops[c->n - 1].addr + c->ops[c->n - 1].size : 0;
          emu_event(w, EMU_EV_FELL_OFF, end, -1, 0, end, 0);
@@ -198,7 +218,9 @@ wave_init(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first, 
    w->id = id;
    w->first_lane = first;
    w->n = n;
+   w->W = run->W;
    w->cycle = 0;
+   w->insns = w->lane_insns = 0;
    w->at_barrier = false;
    memset(w->regs, 0, (size_t)c->nunits * 2 * run->W * 4);
    memset(w->meta, 0, (size_t)c->nunits * sizeof(*w->meta));
@@ -206,6 +228,14 @@ wave_init(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first, 
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
+   /* Fixed registers (RZ, PT) hold their value in both buffers, for
+    * relative reads that land on them. */
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
+         uint32_t *r = w->regs + (size_t)(c->files[f].base + (unsigned)c->files[f].fixed) * 2 * run->W;
+         for (unsigned i = 0; i < 2 * run->W; i++)
+            r[i] = c->files[f].fixed_value;
+      }
    load_inputs(w);
    emu_flow_init(w, emu_lanes_all(n));
 }
@@ -244,6 +274,8 @@ account(struct emu_run *run, struct emu_group *g)
    struct emu_result *r = run->res;
    for (unsigned i = 0; i < g->nwaves; i++) {
       uint64_t cy = (uint64_t)(g->waves[i].cycle < 0 ? 0 : g->waves[i].cycle);
+      r->insns += g->waves[i].insns;
+      r->lane_insns += g->waves[i].lane_insns;
       r->wave_cycles += cy;
       r->cycles = MAX2(r->cycles, cy);
       r->waves++;

@@ -83,7 +83,8 @@ struct emu_src {
    uint32_t value;     /* IMM: value; REL: signed offset */
    uint32_t addr_unit; /* REL: the address register's unit */
    uint32_t base;      /* REL: first unit / const slot of the file */
-   uint32_t limit;     /* REL: registers in the file */
+   uint32_t limit;     /* REL: registers in the file; REG: registers from unit to its end */
+   uint8_t ftz;        /* float source: flush denormals */
 };
 
 struct emu_dst {
@@ -94,6 +95,7 @@ struct emu_dst {
    uint8_t file;
    uint16_t index;
    uint32_t unit;
+   uint32_t fixed_unit; /* a discarding register inside the group, or UINT32_MAX */
    int32_t lat; /* fixed latency: cycles from issue until a read sees it */
 };
 
@@ -113,12 +115,16 @@ struct emu_op {
    uint8_t ss, sy, jp, sat;
    uint8_t res; /* enum emu_res */
    uint8_t illegal;
-   uint8_t sync;  /* sync kind results wait on (0: fixed latency) */
-   uint8_t war;   /* sync kind source reads are protected by (0: none) */
-   uint8_t wait;  /* sync kinds waited for before issue (bit k: kind k + 1) */
-   uint8_t stall; /* stall count (stall-count models) */
-   uint8_t flow;  /* class is a flow class */
-   uint8_t has_guard, guard_not;
+   uint8_t sync;    /* sync kind results wait on (0: fixed latency) */
+   uint8_t war;     /* sync kind source reads are protected by (0: none) */
+   uint8_t wait;    /* sync kinds waited for before issue (bit k: kind k + 1) */
+   uint8_t stall;   /* stall count (stall-count models) */
+   uint8_t flow;    /* class is a flow class */
+   uint8_t fast;    /* ALU without waits: the dispatcher's fast path */
+   int32_t advance; /* cycles from this issue to the next (no waits) */
+   int32_t idle;    /* of which stall-count idle cycles (figures) */
+   uint8_t has_guard, guard_not, guard_never;
+   uint8_t ftz;
    uint16_t sem;
    int32_t soft;      /* variable latency, cycles */
    int32_t war_until; /* cycles after issue until the sources are read (-1: until synced) */
@@ -138,7 +144,7 @@ struct emu_op {
    uint8_t tex_int;   /* isam: integer texel fetch */
    uint8_t tex_query; /* getsize */
    uint16_t tex_unit;
-   uint16_t cbank; /* LDC: const store bank id */
+   uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };
 
 enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
@@ -147,8 +153,9 @@ enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
 struct emu_file {
    enum isa_file_kind kind;
    unsigned count, width;
-   uint32_t base;   /* first unit, or first const slot (per bank) */
-   int16_t bank_id; /* const files: id of bank 0 in the const store, else -1 */
+   uint32_t base;   /* first unit (non-constant files) */
+   int fixed;       /* the register that reads fixed_value, writes discarded, or -1 */
+   uint32_t fixed_value;
 };
 
 /* A (file, bank) pair of a constant file the program reads. */
@@ -187,7 +194,8 @@ struct emu_stack_ent {
 /* Per-unit timing state, per wave. */
 struct emu_reg {
    int64_t ready;     /* fixed latency: first cycle a read sees the newest value */
-   int64_t war_until; /* pending source read: done at this cycle (EMU_INF: until synced) */
+   int64_t war_until; /* pending source read: over at this cycle (EMU_INF: until synced) */
+   int64_t war_done;  /* when the reader is expected to have read (for `early`) */
    uint32_t pc;       /* writer of the newest value */
    uint32_t war_pc;   /* the variable-latency reader */
    uint32_t epoch, war_epoch;
@@ -203,6 +211,9 @@ struct emu_wave {
    struct emu_run *run;
    struct emu_group *grp;
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
+   uint32_t W;                 /* the run's wave size (buffer stride) */
+   uint32_t nactive;           /* bits set in active */
+   uint64_t insns, lane_insns; /* figures, added to the result at the end */
    uint32_t *regs;
    struct emu_reg *meta;
    uint32_t *exec;   /* n words, ~0u for the lanes executing now */
@@ -241,6 +252,7 @@ struct emu_run {
    unsigned max_events;
    uint32_t *cst; /* the const store */
    bool stop;     /* budget exhausted */
+   struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
    uint32_t *tmp_src[ISA_MAX_SRC];
    uint32_t *tmp_dst[ISA_MAX_DST];
@@ -272,18 +284,50 @@ void emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file,
                uint32_t producer_pc, int64_t early);
 int64_t emu_issue_wait(struct emu_wave *w, const struct emu_op *op);
 void emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t);
-const uint32_t *emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
-                             uint32_t unit, int64_t t);
+const uint32_t *emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op,
+                                  const struct emu_src *s, uint32_t unit, int64_t t);
 void emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t);
-uint32_t *emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
-                        uint32_t unit, int64_t t, uint32_t **cur);
+uint32_t *emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                             uint32_t unit, int64_t t, uint32_t **cur);
 const uint32_t *emu_reg_final(struct emu_wave *w, uint32_t unit, uint32_t pc);
 void emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t);
+
+/* The buffer a read of `unit` at cycle t sees; the common case (a fixed
+ * latency value that is ready) inline, hazards in timing.c. */
+static inline const uint32_t *
+emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, uint32_t unit,
+             int64_t t)
+{
+   const struct emu_reg *r = &w->meta[unit];
+   if (!r->pend && (r->plain ? t : t + s->read_adj) >= r->ready)
+      return w->regs + ((size_t)unit * 2 + r->cur) * w->W;
+   return emu_reg_read_slow(w, op, s, unit, t);
+}
+
+/* The buffer a write of `unit` at cycle t goes to (*cur: the newest value
+ * before it, for masked lanes); the common case inline. */
+static inline uint32_t *
+emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, uint32_t unit,
+              int64_t t, uint32_t **cur)
+{
+   struct emu_reg *r = &w->meta[unit];
+   if (!r->war && !r->pend && !op->sync && t >= r->ready) {
+      uint32_t *buf = w->regs + (size_t)unit * 2 * w->W;
+      *cur = buf + r->cur * w->W;
+      r->cur ^= 1;
+      r->pc = op->addr;
+      r->plain = dd->plain;
+      r->ready = t + dd->lat;
+      return buf + r->cur * w->W;
+   }
+   return emu_reg_write_slow(w, op, dd, unit, t, cur);
+}
 
 /* exec.c */
 void emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k);
 void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 void emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *mask,

@@ -40,6 +40,8 @@ view1(uint32_t v, const struct emu_src *s)
    default:
       break;
    }
+   if (s->ftz)
+      v = sem_ftz(v);
    return sem_srcmod(v, s->mods, s->isfloat);
 }
 
@@ -48,7 +50,8 @@ view1(uint32_t v, const struct emu_src *s)
 static void
 view(uint32_t *d, const uint32_t *p, unsigned n, const struct emu_src *s)
 {
-   if (s->conv == EMU_CV_NONE && (s->isfloat || !(s->mods & (ISA_OPND_F_NEG | ISA_OPND_F_ABS)))) {
+   if (s->conv == EMU_CV_NONE && !s->ftz &&
+       (s->isfloat || !(s->mods & (ISA_OPND_F_NEG | ISA_OPND_F_ABS)))) {
       uint32_t and = s->isfloat && (s->mods & ISA_OPND_F_ABS) ? 0x7fffffffu : ~0u;
       uint32_t x = (s->isfloat && (s->mods & ISA_OPND_F_NEG) ? 0x80000000u : 0) ^
                    (s->mods & ISA_OPND_F_NOT ? ~0u : 0);
@@ -112,7 +115,7 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    }
    if (oob)
       env_count(run->env, is_reg ? ENV_EV_REG_OOB : ENV_EV_CONST_OOB, oob);
-   if (s->conv || s->mods)
+   if (s->conv || s->mods || s->ftz)
       for (unsigned i = 0; i < w->n; i++)
          tmp[i] = view1(tmp[i], s);
    return tmp;
@@ -129,7 +132,7 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       const uint32_t *p = emu_reg_read(w, op, s, u, t);
       if (op->war)
          emu_mark_war(w, op, u, t);
-      if (!s->conv && !s->mods)
+      if (!s->conv && !s->mods && !s->ftz)
          return p;
       view(tmp, p, n, s);
       return tmp;
@@ -157,6 +160,11 @@ emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *
    *bits = w->active;
    if (!op->has_guard)
       return;
+   if (op->guard_never) {
+      memset(mask, 0, w->n * 4);
+      *bits = 0;
+      return;
+   }
    struct emu_src g = {.kind = EMU_S_REG};
    const uint32_t *p = emu_reg_read(w, op, &g, op->guard_unit, t);
    uint32_t inv = op->guard_not ? 1u : 0u;
@@ -172,6 +180,9 @@ emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *
 static void
 post(uint32_t *r, unsigned n, const struct emu_op *op, const struct emu_dst *dd)
 {
+   if (op->ftz && op->res == EMU_R_FLOAT)
+      for (unsigned i = 0; i < n; i++)
+         r[i] = sem_ftz(r[i]);
    if (op->sat && op->res == EMU_R_FLOAT)
       for (unsigned i = 0; i < n; i++)
          r[i] = sem_fsat(r[i]);
@@ -206,7 +217,7 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
    }
    if (!bits)
       return;
-   bool direct = bits == emu_lanes_all(n) && !op->sat;
+   bool direct = bits == emu_lanes_all(n) && !op->sat && !op->ftz;
    uint32_t *dp[ISA_MAX_DST], *cp[ISA_MAX_DST], *kp[ISA_MAX_DST];
    for (unsigned j = 0; j < op->ndst; j++) {
       const struct emu_dst *dd = &op->dst[j];
@@ -262,8 +273,10 @@ write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wma
    struct emu_run *run = w->run;
    const struct emu_dst *dd = &op->dst[0];
    unsigned n = w->n;
+   if (dd->kind != EMU_S_REG)
+      return;
    for (unsigned c = 0; c < dd->count && c < 16; c++) {
-      if (!(wmask & (1u << c)))
+      if (!(wmask & (1u << c)) || dd->unit + c == dd->fixed_unit)
          continue;
       uint32_t *r = run->tmp_comp + (size_t)c * EMU_MAX_WAVE, *cur;
       uint32_t *d = emu_reg_write(w, op, dd, dd->unit + c, t, &cur);
@@ -280,9 +293,19 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;
    const struct emu_src *s = &op->src[0];
-   unsigned nco = s->count < 4 ? s->count : 4;
+   /* As many consecutive coordinate registers as the bound texture's
+    * target takes, at least the operand's own count. */
+   struct env *e = run->env;
+   unsigned nco = s->count, u = op->tex_unit;
+   if (!op->tex_query && u < ENV_MAX_TEXTURES && e->tex[u].bound)
+      nco = MAX2(nco, tgsi_texture_coord_count(e->tex[u].target));
+   nco = MIN2(MIN2(nco, 4u), s->kind == EMU_S_REG ? s->limit : 1u);
    const uint32_t *co[4];
    for (unsigned k = 0; k < nco; k++) {
+      if (s->kind != EMU_S_REG) {
+         co[k] = emu_fetch(w, op, s, 0, t, run->tmp_src[k]);
+         continue;
+      }
       co[k] = emu_reg_read(w, op, s, s->unit + k, t);
       if (op->war)
          emu_mark_war(w, op, s->unit + k, t);
@@ -421,5 +444,36 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
       for (unsigned c = 0; c < op->ncomp; c++)
          run->tmp_comp[c * EMU_MAX_WAVE + i] =
              (bits >> i) & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
+   write_comps(w, op, t, 0xffffu, mask, bits);
+}
+
+/* LDC: per lane, dst = c[bank][(address + offset) / 4], bounds checked. */
+void
+emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   uint32_t off = op->src[1].value;
+   uint32_t *mask = w->exec;
+   uint64_t bits = w->active;
+   if (op->has_guard) {
+      mask = run->tmp_mask;
+      emu_exec_mask(w, op, t, mask, &bits);
+   }
+   if (!bits)
+      return;
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t a = addr[i] + off;
+      bool on = (bits >> i) & 1;
+      if (on && (a & 3))
+         env_count(run->env, ENV_EV_MISALIGNED, 1);
+      for (unsigned c = 0; c < op->ncomp; c++) {
+         uint64_t slot = (uint64_t)(a >> 2) + c;
+         bool in = !(a & 3) && slot < op->climit;
+         if (on && !in && !(a & 3))
+            env_count(run->env, ENV_EV_CONST_OOB, 1);
+         run->tmp_comp[c * EMU_MAX_WAVE + i] = on && in ? run->cst[op->cbase + slot] : 0;
+      }
+   }
    write_comps(w, op, t, 0xffffu, mask, bits);
 }

@@ -12,18 +12,29 @@
  *    (the hardware would not reconverge there).
  *  - A reconvergence stack (SSY/SYNC models, sm50): SSY pushes its target
  *    and the active lanes; a divergent BRA pushes the not-taken lanes (a
- *    DIV entry) and runs the taken ones; SYNC, or a path whose lanes all
- *    exited, pops: a DIV entry runs its lanes, an SSY entry resumes every
- *    lane it saved that is still alive at its target.
+ *    DIV entry) and runs the taken ones; SYNC parks the lanes executing it
+ *    (under its guard); when no lane of the path is left (parked or
+ *    exited), the stack pops: a DIV entry runs its lanes, an SSY entry
+ *    resumes every lane it saved that is still alive at its target.
  *
  * Lanes end at END/EXIT (their outputs are read then) or KILL.
  */
 #include "emu/emu_priv.h"
 
+static uint32_t
+popcount64(uint64_t x)
+{
+   x = x - ((x >> 1) & 0x5555555555555555ull);
+   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+   return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 void
 emu_set_active(struct emu_wave *w, uint64_t lanes)
 {
    w->active = lanes;
+   w->nactive = popcount64(lanes);
    for (unsigned i = 0; i < w->n; i++)
       w->exec[i] = 0u - (uint32_t)((lanes >> i) & 1);
 }
@@ -274,10 +285,17 @@ emu_flow_step(struct emu_wave *w, const struct emu_op *op, int64_t t)
       push(w, op, 0, (uint32_t)op->target, w->active);
       w->pc++;
       return;
-   case EMU_K_SYNC:
-      emu_set_active(w, 0);
-      pop(w, op);
+   case EMU_K_SYNC: {
+      /* The lanes that execute it wait for the reconvergence point; a
+       * guarded SYNC parks only its guarded lanes. */
+      uint64_t lanes = op->has_guard ? cond_lanes(w, op, t) : w->active;
+      emu_set_active(w, w->active & ~lanes);
+      if (w->active)
+         w->pc++;
+      else
+         pop(w, op);
       return;
+   }
    case EMU_K_BARRIER:
       w->at_barrier = true;
       go(w, w->pc + 1);

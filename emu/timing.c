@@ -39,11 +39,15 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
           uint32_t producer_pc, int64_t early)
 {
    struct emu_result *r = w->run->res;
+   struct emu_event *last = &w->run->last;
+   uint64_t cyc = (uint64_t)(w->cycle < 0 ? 0 : w->cycle);
+   if (r->counts[k] && last->kind == k && last->pc == pc && last->wave == w->id &&
+       last->cycle == cyc && last->file == (uint8_t)(file < 0 ? 0xff : file) &&
+       last->index == (uint16_t)index && last->producer_pc == producer_pc)
+      return; /* the same hazard again in the same instruction */
    r->counts[k]++;
    if (k >= EMU_EV_FIRST_FAULT && r->status == EMU_OK)
       r->status = k == EMU_EV_BUDGET ? EMU_BUDGET : EMU_FAULT;
-   if (r->nevents >= w->run->max_events)
-      return;
    struct emu_event ev = {
        .kind = (uint8_t)k,
        .file = (uint8_t)(file < 0 ? 0xff : file),
@@ -54,9 +58,11 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
                           : early < INT32_MIN ? INT32_MIN
                                               : early),
        .wave = w->id,
-       .cycle = (uint64_t)(w->cycle < 0 ? 0 : w->cycle),
+       .cycle = cyc,
    };
-   VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
+   *last = ev;
+   if (r->nevents < w->run->max_events)
+      VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
 }
 
 static inline bool
@@ -182,22 +188,15 @@ emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t)
    if (op->kind == EMU_K_NOP)
       r->nops += subs;
    r->nops += op->nopn;
-   if (c->hazard == ISA_HAZARD_STALL_COUNTS) {
-      int min = c->min_stall;
-      int s = op->stall > min ? op->stall : min;
-      int flow = c->flow_stall;
-      if (op->flow && op->stall < flow && !w->done)
-         emu_event(w, EMU_EV_FLOW_STALL, op->addr, -1, 0, op->addr, flow - op->stall);
-      w->cycle = t + (int64_t)subs * s;
-      r->stall_cycles += (uint64_t)subs * (uint64_t)(s - 1);
-   } else {
-      w->cycle = t + subs + op->nopn;
-   }
+   if (op->flow && op->stall < c->flow_stall && !w->done)
+      emu_event(w, EMU_EV_FLOW_STALL, op->addr, -1, 0, op->addr, c->flow_stall - op->stall);
+   w->cycle = t + op->advance;
+   r->stall_cycles += (uint64_t)op->idle;
 }
 
 const uint32_t *
-emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, uint32_t unit,
-             int64_t t)
+emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
+                  uint32_t unit, int64_t t)
 {
    struct emu_reg *r = &w->meta[unit];
    unsigned W = w->run->W;
@@ -223,19 +222,19 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
    r->war_epoch = w->sync_epoch[op->war];
    r->war_pc = op->addr;
    r->war_until = op->war_until >= 0 ? t + op->war_until : EMU_INF;
+   r->war_done = t + (op->war_until >= 0 ? op->war_until : op->soft);
 }
 
 uint32_t *
-emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, uint32_t unit,
-              int64_t t, uint32_t **cur)
+emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                   uint32_t unit, int64_t t, uint32_t **cur)
 {
    struct emu_reg *r = &w->meta[unit];
    unsigned W = w->run->W;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
    if (r->war) {
       if (r->war_pc != op->addr && !synced(w, r->war, r->war_epoch) && t < r->war_until)
-         reg_event(w, EMU_EV_WAR, op, unit, r->war_pc,
-                   r->war_until == EMU_INF ? 0 : r->war_until - t);
+         reg_event(w, EMU_EV_WAR, op, unit, r->war_pc, r->war_done - t);
       r->war = 0;
    }
    bool visible;
