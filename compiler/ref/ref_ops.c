@@ -61,7 +61,9 @@ ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x,
 /* ------------------------------------------------------------------ */
 /* Operands                                                             */
 
-/* The file range an indirect index may name: (first scalar home, count). */
+/* The registers an indirect index may name: the whole file, whatever
+ * array the operand names -- the interpreter addresses the file, so an
+ * index past its array reads or writes the next declared registers. */
 static bool
 indirect_range(struct ref_ctx *c, const struct tgsi_reg *r, unsigned *lo, unsigned *hi)
 {
@@ -69,13 +71,6 @@ indirect_range(struct ref_ctx *c, const struct tgsi_reg *r, unsigned *lo, unsign
       return false;
    *lo = 0;
    *hi = c->count[r->file];
-   for (unsigned i = 0; i < c->s->ndecls && r->array_id; i++) {
-      const struct tgsi_decl *d = &c->s->decls[i];
-      if (d->file == r->file && d->array_id == r->array_id) {
-         *lo = d->first;
-         *hi = d->last + 1;
-      }
-   }
    return *hi > *lo;
 }
 

@@ -103,15 +103,13 @@ setp(struct ref_ctx *c, const char *op, const char *modname, const char *cond, c
       ref_set_mod(c, in, "sign", sign);
 }
 
-/* d = P0 ? 1 : 0, as SEL d, RZ, 1, !P0. */
+/* d = P0 ? 1 : 0 (SEL d, ONE, RZ, P0). */
 static unsigned
 p0_to_01(struct ref_ctx *c)
 {
-   unsigned d = ref_tmp(c);
-   struct isa_opnd p = ref_p(c, 0);
-   p.flags |= ISA_OPND_F_NOT;
-   struct isa_opnd dst = R(d), src[3] = {rz(c), p, ref_imm(1)};
-   emit(c, "sel_i", &dst, 3, src);
+   unsigned one = ref_tmp(c), d = ref_tmp(c);
+   sm_mov_imm(c, one, 1);
+   alu(c, "sel_r", d, R(one), ref_p(c, 0), rz(c));
    return d;
 }
 

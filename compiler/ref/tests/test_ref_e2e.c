@@ -59,14 +59,6 @@ static const struct {
     {"repl.tgsi", "a3xx", NULL,
      "emu: registers loaded from bindings start with ready time 0, so an SFU reading an "
      "input at cycle 0 (read_early 3) is a RAW hazard and reads 0"},
-    {"*", "sm50", "ALU instruction without one register destination",
-     "emu: FSETP/ISETP (two predicate destinations) are not emulated yet"},
-    {"*", "sm50", "semantics 'ldc'", "emu: LDC is not emulated yet"},
-   /* The emulator does not yet pass the sm50 operand and modifier
-    * arguments (H1 halves, PSL, MRG, XMODE, .W, .BREV, FMNMX/IMNMX/SEL
-    * predicates) to sem_eval, so XMAD multiplies and the rest are wrong:
-    * every sm50 mismatch counts as known until it does. Remove then. */
-   {"*", "sm50", NULL, "emu: sm50 sem_args (hi/psl/mrg/xmode/wrap/brev/predicates) not wired"},
 };
 
 static const char *
