@@ -350,7 +350,8 @@ fldexp(struct ref_ctx *c, unsigned a, unsigned n)
    unsigned mag = P2(IMAX, m, P1(INEG, m));
    unsigned q = P2(SHR, mag, ref_imm_reg(c, 2));
    unsigned zero = ref_imm_reg(c, 0);
-   unsigned k = P(SEL, P1(INEG, q), P2(ILT, m, zero), q);
+   unsigned neg = P2(ILT, m, zero);
+   unsigned k = P(SEL, P1(INEG, q), neg, q);
    unsigned rest = P2(ISUB, m, P2(IMUL, k, ref_imm_reg(c, 3)));
    unsigned fk = P1(FEXP2, P1(I2F, k));
    unsigned r = P2(FMUL, a, fk);
