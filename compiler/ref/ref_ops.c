@@ -102,13 +102,15 @@ select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
    }
    unsigned idx = indirect_index(c, r), v = ref_imm_reg(c, 0);
    for (unsigned j = lo; j < hi && c->status == COMPILE_OK; j++) {
+      unsigned mark = c->scratch_next; /* the step's temporaries die with it */
       struct tgsi_reg t = *r;
       t.indirect = false;
       t.index = (int32_t)j;
       int h = ref_home(c, &t, comp);
       unsigned jr = ref_imm_reg(c, j);
       unsigned hit = P2(IEQ, idx, jr);
-      v = P(SEL, (unsigned)h, hit, v);
+      c->t->copy(c, v, P(SEL, (unsigned)h, hit, v));
+      c->scratch_next = mark;
    }
    return v;
 }
@@ -176,6 +178,7 @@ store_indirect(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *re
    }
    unsigned idx = indirect_index(c, r);
    for (unsigned j = lo; j < hi && c->status == COMPILE_OK; j++) {
+      unsigned mark = c->scratch_next; /* the step's temporaries die with it */
       unsigned jr = ref_imm_reg(c, j);
       unsigned hit = P2(IEQ, idx, jr);
       for (unsigned ch = 0; ch < 4; ch++) {
@@ -187,6 +190,7 @@ store_indirect(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *re
          unsigned h = (unsigned)ref_home(c, &t, ch);
          c->t->copy(c, h, P(SEL, res[ch], hit, h));
       }
+      c->scratch_next = mark;
    }
 }
 
