@@ -232,7 +232,8 @@ wave_init(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first, 
     * relative reads that land on them. */
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
-         uint32_t *r = w->regs + (size_t)(c->files[f].base + (unsigned)c->files[f].fixed) * 2 * run->W;
+         uint32_t *r =
+             w->regs + (size_t)(c->files[f].base + (unsigned)c->files[f].fixed) * 2 * run->W;
          for (unsigned i = 0; i < 2 * run->W; i++)
             r[i] = c->files[f].fixed_value;
       }

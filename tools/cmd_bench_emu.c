@@ -50,8 +50,9 @@ reg(const char *model, unsigned k, char *buf, size_t n)
       snprintf(buf, n, "r%u.%c", (k % 16) / 4, "xyzw"[k % 4]);
 }
 
-/* Instruction i writes register i and reads registers i - 5 and i - 6
- * (older than any latency), so the program has no hazards. */
+/* Instruction i writes register i and reads registers i - 6 .. i - 8
+ * (older than the ALU latency of either model at one instruction per
+ * cycle), so the program has no hazards. */
 static char *
 gen_program(const char *model, unsigned n)
 {
@@ -76,9 +77,9 @@ gen_program(const char *model, unsigned n)
    for (unsigned i = 0; i < n; i++) {
       char d[16], a[16], b[16], c[16], line[96];
       reg(model, i + 16, d, sizeof(d));
-      reg(model, i + 16 - 5, a, sizeof(a));
-      reg(model, i + 16 - 6, b, sizeof(b));
-      reg(model, i + 16 - 7, c, sizeof(c));
+      reg(model, i + 16 - 6, a, sizeof(a));
+      reg(model, i + 16 - 7, b, sizeof(b));
+      reg(model, i + 16 - 8, c, sizeof(c));
       snprintf(line, sizeof(line), ops[i % 10], d, a, b, c);
       len += (size_t)snprintf(t + len, cap - len, "%s\n", line);
    }
