@@ -799,6 +799,21 @@ pass_to_mov(struct diff_reducer *r)
    return any;
 }
 
+/* Calls fn on every register reference of s (operands, addresses). */
+static void
+each_reg(struct tgsi_shader *s, void (*fn)(struct tgsi_reg *reg, void *ctx), void *ctx)
+{
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      struct tgsi_insn *in = &s->insns[i];
+      for (unsigned k = 0; k < in->ndst; k++)
+         fn(&in->dst[k].reg, ctx);
+      for (unsigned k = 0; k < in->nsrc; k++)
+         fn(&in->src[k].reg, ctx);
+      for (unsigned k = 0; k < in->noffsets && k < TGSI_MAX_OFFSETS; k++)
+         fn(&in->offsets[k].reg, ctx);
+   }
+}
+
 /* ------------------------------------------------------------------ */
 /* Declarations, outputs, properties                                   */
 
@@ -880,6 +895,52 @@ pass_decls(struct diff_reducer *r)
       c = tgsi_shader_clone(r->best);
       memmove(&c->props[p], &c->props[p + 1], (c->nprops - p - 1) * sizeof(*c->props));
       c->nprops--;
+      any |= try_shader(r, c);
+   }
+   return any;
+}
+
+struct span {
+   enum tgsi_file file;
+   int64_t lo, hi;
+   bool indirect;
+};
+
+static void
+span_reg(struct tgsi_reg *reg, void *ctx)
+{
+   struct span *sp = ctx;
+   if (reg->indirect && reg->ind.file == sp->file)
+      sp->lo = MIN2(sp->lo, (int64_t)reg->ind.index),
+      sp->hi = MAX2(sp->hi, (int64_t)reg->ind.index);
+   if (reg->file != sp->file)
+      return;
+   sp->indirect |= reg->indirect;
+   sp->lo = MIN2(sp->lo, (int64_t)reg->index);
+   sp->hi = MAX2(sp->hi, (int64_t)reg->index);
+}
+
+/* A declared range shrinks to the registers its file's operands name
+ * (not with arrays or indirect addressing, whose reach is unknown). */
+static bool
+pass_narrow(struct diff_reducer *r)
+{
+   r->pass = "ranges";
+   bool any = false;
+   for (unsigned d = 0; d < r->best->ndecls && !r->stop; d++) {
+      const struct tgsi_decl *decl = &r->best->decls[d];
+      if (decl->first == decl->last || decl->array_id)
+         continue;
+      struct span sp = {decl->file, INT64_MAX, INT64_MIN, false};
+      each_reg(r->best, span_reg, &sp);
+      if (sp.indirect || sp.hi < sp.lo)
+         continue;
+      int64_t lo = MAX2(sp.lo, (int64_t)decl->first), hi = MIN2(sp.hi, (int64_t)decl->last);
+      if (lo > hi || (lo == decl->first && hi == decl->last))
+         continue;
+      struct tgsi_shader *c = tgsi_shader_clone(r->best);
+      c->decls[d].first = (uint32_t)lo;
+      c->decls[d].last = (uint32_t)hi;
       any |= try_shader(r, c);
    }
    return any;
@@ -1072,21 +1133,6 @@ pass_modifiers(struct diff_reducer *r)
 /* ------------------------------------------------------------------ */
 /* Renumbering                                                          */
 
-/* Calls fn on every register reference of s (operands, addresses). */
-static void
-each_reg(struct tgsi_shader *s, void (*fn)(struct tgsi_reg *reg, void *ctx), void *ctx)
-{
-   for (unsigned i = 0; i < s->ninsns; i++) {
-      struct tgsi_insn *in = &s->insns[i];
-      for (unsigned k = 0; k < in->ndst; k++)
-         fn(&in->dst[k].reg, ctx);
-      for (unsigned k = 0; k < in->nsrc; k++)
-         fn(&in->src[k].reg, ctx);
-      for (unsigned k = 0; k < in->noffsets && k < TGSI_MAX_OFFSETS; k++)
-         fn(&in->offsets[k].reg, ctx);
-   }
-}
-
 struct renum {
    enum tgsi_file file;
    int32_t *map; /* old index -> new, -1 unused */
@@ -1220,8 +1266,8 @@ pass_renumber(struct diff_reducer *r)
 /* The driver                                                           */
 
 static bool (*const shader_passes[])(struct diff_reducer *) = {
-    pass_outputs, pass_delete,     pass_unwrap,   pass_inline, pass_operands,  pass_to_mov,
-    pass_decls,   pass_imm_values, pass_swizzles, pass_masks,  pass_modifiers,
+    pass_outputs, pass_delete, pass_unwrap,     pass_inline,   pass_operands, pass_to_mov,
+    pass_decls,   pass_narrow, pass_imm_values, pass_swizzles, pass_masks,    pass_modifiers,
 };
 
 static void

@@ -90,10 +90,13 @@ diff_value_rank(uint32_t bits)
    return RANK_OTHER;
 }
 
+/* Where a word may be a float, no candidate is NaN or infinity: a
+ * simpler value must not bring in a special one (int -1 is a NaN). */
 static void
-push_cand(uint32_t *out, unsigned *n, uint32_t v, unsigned rank)
+push_cand(uint32_t *out, unsigned *n, uint32_t v, unsigned rank, unsigned kinds)
 {
-   if (*n >= MAX_CANDS || diff_value_rank(v) >= rank)
+   if (*n >= MAX_CANDS || diff_value_rank(v) >= rank ||
+       ((kinds & DIFF_VK_FLOAT) && (v & 0x7f800000u) == 0x7f800000u))
       return;
    for (unsigned i = 0; i < *n; i++)
       if (out[i] == v)
@@ -109,14 +112,14 @@ fewer_bits(uint32_t bits, unsigned rank, uint32_t *out, unsigned *n)
       return;
    float x = uif(bits);
    if (fabsf(x) >= 1.0f && fabsf(x) < 8388608.0f && x != truncf(x))
-      push_cand(out, n, fui(roundf(x)), rank);
+      push_cand(out, n, fui(roundf(x)), rank, DIFF_VK_FLOAT);
    static const unsigned keep[] = {0, 1, 2, 3, 4, 6, 8, 12, 16};
    unsigned mb = mantissa_bits(bits);
    for (unsigned i = 0; i < ARRAY_SIZE(keep) && keep[i] < mb; i++) {
       uint32_t drop = 23 - keep[i];
       uint32_t r = (bits + (1u << (drop - 1))) & ~((1u << drop) - 1);
       if (is_normal(r))
-         push_cand(out, n, r, rank);
+         push_cand(out, n, r, rank, DIFF_VK_FLOAT);
    }
 }
 
@@ -126,14 +129,14 @@ diff_value_candidates(uint32_t bits, unsigned kinds, uint32_t out[MAX_CANDS])
    unsigned n = 0, rank = diff_value_rank(bits);
    for (unsigned i = 0; i < NSIMPLE; i++)
       if (simple_values[i].kinds & kinds)
-         push_cand(out, &n, simple_values[i].bits, rank);
+         push_cand(out, &n, simple_values[i].bits, rank, kinds);
    if (kinds & DIFF_VK_FLOAT)
       fewer_bits(bits, rank, out, &n);
    if ((kinds & (DIFF_VK_INT | DIFF_VK_UINT)) && bit_length(bits) > 3) {
       /* The top bit, then the top two bits. */
       unsigned b = bit_length(bits);
-      push_cand(out, &n, 1u << (b - 1), rank);
-      push_cand(out, &n, bits & (3u << (b - 2)), rank);
+      push_cand(out, &n, 1u << (b - 1), rank, kinds);
+      push_cand(out, &n, bits & (3u << (b - 2)), rank, kinds);
    }
    return n;
 }

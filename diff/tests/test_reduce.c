@@ -14,6 +14,8 @@
 #include "emu/emu.h"
 #include "util/test.h"
 
+#include <dirent.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
 static struct tgsi_shader *
@@ -56,13 +58,6 @@ count_ops(const struct tgsi_shader *s, bool (*is)(enum tgsi_opcode))
 }
 
 static bool
-is_mad(enum tgsi_opcode op)
-{
-   return op == TGSI_OP_MAD;
-}
-
-static bool is_cf(enum tgsi_opcode op) __attribute__((unused));
-static bool
 is_deriv(enum tgsi_opcode op)
 {
    return op == TGSI_OP_DDX || op == TGSI_OP_DDY || op == TGSI_OP_DDX_FINE ||
@@ -70,13 +65,9 @@ is_deriv(enum tgsi_opcode op)
 }
 
 static bool
-is_cf(enum tgsi_opcode op)
+is_mad(enum tgsi_opcode op)
 {
-   return op == TGSI_OP_IF || op == TGSI_OP_UIF || op == TGSI_OP_ELSE || op == TGSI_OP_ENDIF ||
-          op == TGSI_OP_BGNLOOP || op == TGSI_OP_ENDLOOP || op == TGSI_OP_SWITCH ||
-          op == TGSI_OP_CASE || op == TGSI_OP_DEFAULT || op == TGSI_OP_ENDSWITCH ||
-          op == TGSI_OP_BRK || op == TGSI_OP_CONT || op == TGSI_OP_CAL || op == TGSI_OP_RET ||
-          op == TGSI_OP_BGNSUB || op == TGSI_OP_ENDSUB;
+   return op == TGSI_OP_MAD;
 }
 
 /* ------------------------------------------------------------------ */
@@ -377,119 +368,22 @@ test_captures(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* Control flow: every structural pass is needed to flatten this       */
+/* Fixtures: fixtures/reduce/NAME.tgsi is reduced and compared with    */
+/* NAME.tgsi.expected (and NAME.yaml.expected when inputs are reduced).  */
+/* Header lines:                                                        */
+/*   # reduce: out0x F | lanes01 F G | nan | nan! | mad                 */
+/*     (lane 0's OUT[0].x is F; lanes 0 and 1 hold F and G; lane 0's is  */
+/*     NaN; NaN from finite data; a MAD reaches OUT[0])                 */
+/*   # inputs: ramp N | seed S N                                        */
+/*   # const: SLOT CHAN BITS       (CONST[0][SLOT].CHAN of ramp inputs) */
+/*   # skip: inputs                                                     */
+/* DIFFCOMP_UPDATE_FIXTURES=1 rewrites the expected files.              */
 
-static const char cf_shader[] = "FRAG\n"
-                                "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
-                                "DCL OUT[0], COLOR\n"
-                                "DCL TEMP[0..3], LOCAL\n"
-                                "IMM[0] FLT32 {5.0, 1.0, 0.0, 2.0}\n"
-                                "IMM[1] INT32 {1, 0, 3, 0}\n"
-                                "  0: MOV TEMP[0], IMM[0].zzzz\n"
-                                "  1: BGNLOOP\n"
-                                "  2:   IF IMM[0].yyyy\n"
-                                "  3:     SWITCH IMM[1].xxxx\n"
-                                "  4:     CASE IMM[1].yyyy\n"
-                                "  5:       MOV TEMP[0].x, IMM[0].wwww\n"
-                                "  6:       BRK\n"
-                                "  7:     CASE IMM[1].xxxx\n"
-                                "  8:       CAL :22\n"
-                                "  9:       BRK\n"
-                                " 10:     DEFAULT\n"
-                                " 11:       MOV TEMP[0].x, IN[0].xxxx\n"
-                                " 12:       BRK\n"
-                                " 13:     ENDSWITCH\n"
-                                " 14:   ELSE\n"
-                                " 15:     MOV TEMP[0].x, IMM[0].yyyy\n"
-                                " 16:   ENDIF\n"
-                                " 17:   ADD TEMP[1].x, TEMP[0].xxxx, IN[0].yyyy\n"
-                                " 18:   BRK\n"
-                                " 19: ENDLOOP\n"
-                                " 20: MOV OUT[0], TEMP[0]\n"
-                                " 21: END\n"
-                                " 22: BGNSUB\n"
-                                " 23:   ADD TEMP[2].x, IMM[0].xxxx, IMM[0].zzzz\n"
-                                " 24:   MOV TEMP[0].x, TEMP[2].xxxx\n"
-                                " 25:   RET\n"
-                                " 26: ENDSUB\n"
-                                " 27: BGNSUB\n"
-                                " 28:   MOV TEMP[3], IN[0]\n"
-                                " 29: ENDSUB\n";
-
-static struct tgsi_shader *
-parse_text(const char *text)
-{
-   struct tgsi_parse_opts po = {0};
-   struct diag_list d = {0};
-   struct tgsi_shader *s = tgsi_parse(text, strlen(text), "test", &po, &d);
-   CHECKF(s != NULL, "%s", diag_first_error(&d));
-   diag_clear(&d);
-   return s;
-}
-
-static void
-test_control_flow(void)
-{
-   struct tgsi_shader *s = parse_text(cf_shader);
-   if (!s)
-      return;
-   struct env *in = diff_gen_inputs(s, 3, 4, NULL);
-   struct out_pred p = {.want = 0x40a00000u}; /* 5.0 */
-   struct diff_reduce_opts o = {.still_fails = pred_out0x, .user = &p};
-   struct diff_reduce_result res;
-   struct diag_list d = {0};
-   CHECK(pred_out0x(s, in, &p) == DIFF_REDUCE_KEEP);
-   CHECK(diff_reduce(s, in, &o, &res, &d) == DIFF_REDUCE_OK);
-   if (res.shader) {
-      show(res.shader);
-      CHECK(count_ops(res.shader, is_cf) == 0);
-      CHECKF(res.shader->ninsns <= 2, "%u instructions", res.shader->ninsns);
-      CHECK(pred_out0x(res.shader, res.inputs, &p) == DIFF_REDUCE_KEEP);
-      CHECK(reparses(res.shader));
-      /* The predicate runs once per evaluation: repeats come from the cache. */
-      CHECK_EQ_U(p.calls - 2, res.stats.tests);
-      CHECK(res.stats.cache_hits > 0);
-      CHECK_EQ_U(res.inputs->nlanes, 1);
-      print_row("(control flow)", "==5", &res.stats);
-   }
-   diff_reduce_result_fini(&res);
-   diag_clear(&d);
-   env_free(in);
-   tgsi_shader_free(s);
-}
-
-/* Lanes 0 and 1 take different cases: the switch stays, the default and
- * the IF's unused ELSE go. */
-static const char switch_shader[] = "FRAG\n"
-                                    "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
-                                    "DCL OUT[0], COLOR\n"
-                                    "DCL TEMP[0..1], LOCAL\n"
-                                    "IMM[0] FLT32 {5.0, 1.0, 0.0, 2.0}\n"
-                                    "IMM[1] INT32 {1, 0, 3, 0}\n"
-                                    "MOV TEMP[0], IMM[0].zzzz\n"
-                                    "F2I TEMP[1].x, IN[0].xxxx\n"
-                                    "IF IMM[0].yyyy\n"
-                                    "  SWITCH TEMP[1].xxxx\n"
-                                    "  CASE IMM[1].yyyy\n"
-                                    "    MOV TEMP[0].x, IMM[0].xxxx\n"
-                                    "    BRK\n"
-                                    "  CASE IMM[1].xxxx\n"
-                                    "    MOV TEMP[0].x, IMM[0].wwww\n"
-                                    "    BRK\n"
-                                    "  DEFAULT\n"
-                                    "    MOV TEMP[0].x, IMM[0].yyyy\n"
-                                    "    BRK\n"
-                                    "  ENDSWITCH\n"
-                                    "ELSE\n"
-                                    "  MOV TEMP[0].x, IN[0].yyyy\n"
-                                    "ENDIF\n"
-                                    "MOV OUT[0], TEMP[0]\n"
-                                    "END\n";
-
+/* Lanes 0 and 1 of OUT[0].x hold want[0] and want[1]. */
 static enum diff_reduce_verdict
 pred_two_lanes(const struct tgsi_shader *s, const struct env *inputs, void *user)
 {
-   (void)user;
+   const float *want = user;
    struct env *e = env_clone(inputs);
    struct tgsi_interp_opts o = {.max_steps = 1u << 20};
    struct diag_list d = {0};
@@ -498,7 +392,7 @@ pred_two_lanes(const struct tgsi_shader *s, const struct env *inputs, void *user
       v = DIFF_REDUCE_DISCARD;
       if (e->nout && e->nlanes >= 2) {
          size_t i = env_out_index(e, 0, 0, 0);
-         bool ok = e->out[i] == fui(5.0f) && e->out[i + 1] == fui(2.0f);
+         bool ok = e->out[i] == fui(want[0]) && e->out[i + 1] == fui(want[1]);
          ok &= !((e->out_flags[i] | e->out_flags[i + 1]) & ENV_F_UNDEF);
          v = ok ? DIFF_REDUCE_KEEP : DIFF_REDUCE_DISCARD;
       }
@@ -508,45 +402,175 @@ pred_two_lanes(const struct tgsi_shader *s, const struct env *inputs, void *user
    return v;
 }
 
-static bool
-is_case(enum tgsi_opcode op)
+/* Finite inputs that differ per lane, register and channel. */
+static struct env *
+ramp_inputs(const struct tgsi_shader *s, uint32_t nlanes)
 {
-   return op == TGSI_OP_CASE;
+   uint32_t nin = 0, nconst = 0;
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      if (s->decls[i].file == TGSI_FILE_IN)
+         nin = MAX2(nin, s->decls[i].last + 1);
+      if (s->decls[i].file == TGSI_FILE_CONST)
+         nconst = MAX2(nconst, s->decls[i].last + 1);
+   }
+   struct env *e = env_new(s->stage, nlanes);
+   env_alloc_inputs(e, nin, tgsi_interp_in_vertices(s));
+   for (uint32_t r = 0; r < nin; r++)
+      for (unsigned c = 0; c < 4; c++)
+         for (uint32_t l = 0; l < nlanes; l++)
+            env_in(e, 0, r, c)[l] = fui((float)l + 0.25f + (float)r + 0.125f * (float)c);
+   if (nconst && env_set_cbuf(e, 0, nconst))
+      for (uint32_t k = 0; k < nconst * 4; k++)
+         e->cbuf[0][k] = fui((float)(k / 4) + 0.5f + 0.25f * (float)(k % 4));
+   return e;
 }
 
+struct fixture {
+   char pred[16];
+   float want[2];
+   struct out_pred op;
+   bool skip_inputs;
+   struct env *inputs;
+};
+
 static bool
-is_default_or_else(enum tgsi_opcode op)
+read_header(const char *text, const struct tgsi_shader *s, struct fixture *f)
 {
-   return op == TGSI_OP_DEFAULT || op == TGSI_OP_ELSE || op == TGSI_OP_IF;
+   memset(f, 0, sizeof(*f));
+   uint64_t seed = 0;
+   unsigned lanes = 0, slot, chan, bits;
+   for (const char *l = text; l && *l == '#'; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+      if (sscanf(l, "# reduce: %15s %f %f", f->pred, &f->want[0], &f->want[1]) >= 1)
+         continue;
+      if (sscanf(l, "# inputs: ramp %u", &lanes) == 1)
+         f->inputs = ramp_inputs(s, lanes);
+      else if (sscanf(l, "# inputs: seed %" SCNu64 " %u", &seed, &lanes) == 2)
+         f->inputs = diff_gen_inputs(s, seed, lanes, NULL);
+      else if (sscanf(l, "# const: %u %u %x", &slot, &chan, &bits) == 3 && f->inputs &&
+               slot < f->inputs->cbuf_slots[0] && chan < 4)
+         f->inputs->cbuf[0][slot * 4 + chan] = bits;
+      else if (!strncmp(l, "# skip: inputs", 14))
+         f->skip_inputs = true;
+   }
+   f->op.want = fui(f->want[0]);
+   f->op.want_nan = !strncmp(f->pred, "nan", 3);
+   f->op.computed = !strcmp(f->pred, "nan!");
+   return f->inputs && (!strcmp(f->pred, "out0x") || !strcmp(f->pred, "lanes01") ||
+                        f->op.want_nan || !strcmp(f->pred, "mad"));
+}
+
+/* Compares text with the file at path (or writes it in update mode). */
+static void
+check_expected(const char *path, const char *text)
+{
+   char *want = NULL, *err = NULL;
+   size_t len;
+   if (getenv("DIFFCOMP_UPDATE_FIXTURES")) {
+      FILE *f = fopen(path, "w");
+      CHECKF(f && fputs(text, f) >= 0, "cannot write %s", path);
+      if (f)
+         fclose(f);
+      return;
+   }
+   if (!read_file(path, &want, &len, &err)) {
+      CHECKF(false, "%s", err);
+      free(err);
+      return;
+   }
+   CHECKF(!strcmp(want, text), "%s differs; got:\n%s", path, text);
+   free(want);
 }
 
 static void
-test_switch_cases(void)
+run_fixture(const char *path)
 {
-   struct tgsi_shader *s = parse_text(switch_shader);
-   if (!s)
+   char *text = NULL, *err = NULL;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      CHECKF(false, "%s", err);
+      free(err);
       return;
-   struct env *in = env_new(TGSI_STAGE_FRAG, 4);
-   env_alloc_inputs(in, 1, 1);
-   for (uint32_t l = 0; l < 4; l++)
-      for (unsigned c = 0; c < 4; c++)
-         env_in(in, 0, 0, c)[l] = fui((float)l + 0.25f);
-   struct diff_reduce_opts o = {.still_fails = pred_two_lanes, .skip_inputs = true};
-   struct diff_reduce_result res;
-   struct diag_list d = {0};
-   CHECK(diff_reduce(s, in, &o, &res, &d) == DIFF_REDUCE_OK);
-   if (res.shader) {
-      show(res.shader);
-      CHECK_EQ_U(count_ops(res.shader, is_case), 2);
-      CHECK_EQ_U(count_ops(res.shader, is_default_or_else), 0);
-      CHECK(pred_two_lanes(res.shader, res.inputs, NULL) == DIFF_REDUCE_KEEP);
-      CHECK(reparses(res.shader));
-      print_row("(switch)", "2 lanes", &res.stats);
    }
-   diff_reduce_result_fini(&res);
+   struct tgsi_parse_opts po = {0};
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(text, len, path, &po, &d);
+   struct fixture f;
+   CHECKF(s && read_header(text, s, &f), "%s: bad fixture", path);
+   if (s && f.inputs) {
+      bool mad = !strcmp(f.pred, "mad"), lanes = !strcmp(f.pred, "lanes01");
+      struct diff_reduce_opts o = {.still_fails = mad     ? pred_mad
+                                                  : lanes ? pred_two_lanes
+                                                          : pred_out0x,
+                                   .user = lanes ? (void *)f.want : (void *)&f.op,
+                                   .skip_inputs = f.skip_inputs};
+      struct diff_reduce_result res = {0};
+      CHECKF(diff_reduce(s, f.inputs, &o, &res, &d) == DIFF_REDUCE_OK, "%s", path);
+      if (res.shader) {
+         CHECK(o.still_fails(res.shader, res.inputs, o.user) == DIFF_REDUCE_KEEP);
+         CHECK(reparses(res.shader));
+         char *out = tgsi_print(res.shader), *exp = xasprintf("%s.expected", path);
+         check_expected(exp, out);
+         free(out);
+         free(exp);
+         if (!f.skip_inputs) {
+            char *y = diff_inputs_to_yaml(res.inputs),
+                 *ypath = xasprintf("%.*s.yaml.expected", (int)strlen(path) - 5, path);
+            check_expected(ypath, y);
+            free(y);
+            free(ypath);
+         }
+         const char *base = strrchr(path, '/');
+         print_row(base ? base + 1 : path, f.pred, &res.stats);
+      }
+      diff_reduce_result_fini(&res);
+   }
+   if (s)
+      env_free(f.inputs);
    diag_clear(&d);
-   env_free(in);
    tgsi_shader_free(s);
+   free(text);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+test_fixtures(void)
+{
+   char *dir = xasprintf("%s/fixtures/reduce", DC_SOURCE_DIR);
+   char **names = NULL;
+   unsigned n = 0, cap = 0;
+   DIR *d = opendir(dir);
+   for (struct dirent *e; d && (e = readdir(d));) {
+      size_t len = strlen(e->d_name);
+      if (len > 5 && !strcmp(e->d_name + len - 5, ".tgsi"))
+         VEC_PUSH(names, n, cap, xasprintf("%s/%s", dir, e->d_name));
+   }
+   if (d)
+      closedir(d);
+   CHECK(n >= 4);
+   if (n)
+      qsort(names, n, sizeof(*names), cmp_str); /* a fixed order for the table */
+   for (unsigned i = 0; i < n; i++) {
+      run_fixture(names[i]);
+      free(names[i]);
+   }
+   free(names);
+   free(dir);
+}
+
+static struct tgsi_shader *
+load_fixture(const char *name)
+{
+   char *path = xasprintf("%s/fixtures/reduce/%s", DC_SOURCE_DIR, name);
+   struct tgsi_parse_opts po = {0};
+   struct tgsi_shader *s = tgsi_parse_file(path, &po, NULL);
+   CHECKF(s != NULL, "%s", path);
+   free(path);
+   return s;
 }
 
 /* ------------------------------------------------------------------ */
@@ -700,7 +724,7 @@ all_zero_but(const struct env *e, const uint32_t *keep, unsigned nkeep)
 static void
 test_lanes(void)
 {
-   struct tgsi_shader *s = parse_text(cf_shader);
+   struct tgsi_shader *s = load_fixture("control_flow.tgsi");
    if (!s)
       return;
    static const uint32_t marks[] = {MARK_A, MARK_B};
@@ -894,8 +918,7 @@ main(void)
 {
    setvbuf(stdout, NULL, _IOLBF, 0);
    test_captures();
-   test_control_flow();
-   test_switch_cases();
+   test_fixtures();
    test_inputs();
    test_lanes();
    test_values();
