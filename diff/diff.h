@@ -83,7 +83,7 @@ struct diff_reduce_opts {
 
 #define DIFF_REDUCE_STATUSES(X)                                                                    \
    X(OK, "reduced")                                                                                \
-   X(NOT_FAILING, "the original does not show the failure")                                       \
+   X(NOT_FAILING, "the original does not show the failure")                                        \
    X(BAD_INPUT, "the shader does not survive printing and re-parsing")
 #define DIFF_REDUCE_ST_(n, d) DIFF_REDUCE_##n,
 enum diff_reduce_status { DIFF_REDUCE_STATUSES(DIFF_REDUCE_ST_) DIFF_REDUCE_STATUS_COUNT };
@@ -104,6 +104,7 @@ struct diff_reduce_cache_ent {
 struct diff_reducer {
    const struct diff_reduce_opts *o;
    struct tgsi_shader *best; /* always a parsed shader that KEEPs */
+   uint64_t best_hash;       /* of its printed text */
    struct env *inputs;       /* the best inputs */
    uint64_t inputs_hash;
    struct diff_reduce_cache_ent *cache;

@@ -167,13 +167,18 @@ try_shader(struct diff_reducer *r, struct tgsi_shader *cand)
    drop_labels(cand);
    char *text = tgsi_print(cand);
    tgsi_shader_free(cand);
+   /* A pass that changed nothing in the text made no progress. */
+   uint64_t h = hash64(text, strlen(text), 0);
    struct tgsi_shader *p = NULL;
-   enum diff_reduce_verdict v = test_text(r, text, NULL, r->inputs, r->inputs_hash, &p);
+   enum diff_reduce_verdict v = DIFF_REDUCE_DISCARD;
+   if (h != r->best_hash)
+      v = test_text(r, text, NULL, r->inputs, r->inputs_hash, &p);
    free(text);
    if (v != DIFF_REDUCE_KEEP || !p)
       return false;
    tgsi_shader_free(r->best);
    r->best = p;
+   r->best_hash = h;
    diff_reducer_report(r);
    return true;
 }
@@ -1315,6 +1320,7 @@ diff_reduce(const struct tgsi_shader *s, const struct env *inputs, const struct 
    r.st.insns_before = s->ninsns;
    r.st.lanes_before = inputs->nlanes;
    /* The original is asked outside the budgets: it must show the failure. */
+   r.best_hash = hash64(text, strlen(text), 0);
    free(text);
    enum diff_reduce_verdict v = o->still_fails(r.best, r.inputs, o->user);
    r.st.tests++;
