@@ -750,10 +750,20 @@ test_lanes(void)
           (unsigned long long)without);
    diff_reduce_result_fini(&res);
    env_free(e);
+   tgsi_shader_free(s);
+}
 
+static void
+test_lanes_by_unit(void)
+{
+   struct tgsi_shader *s = load_fixture("control_flow.tgsi");
+   if (!s)
+      return;
+   static const uint32_t marks[] = {MARK_A, MARK_B};
+   struct diff_reduce_result res;
    /* Fragment lanes go by quads, then one by one: the pair 9, 10 stays. */
-   e = marked_env(TGSI_STAGE_FRAG, 64, 9);
-   p = (struct env_pred){.need_b = true};
+   struct env *e = marked_env(TGSI_STAGE_FRAG, 64, 9);
+   struct env_pred p = {.need_b = true};
    reduce_env(s, e, &p, &res, NULL, 0);
    if (res.inputs) {
       CHECK_EQ_U(res.inputs->nlanes, 2);
@@ -921,6 +931,7 @@ main(void)
    test_fixtures();
    test_inputs();
    test_lanes();
+   test_lanes_by_unit();
    test_values();
    test_select_lanes();
    test_budget_and_determinism();
