@@ -101,6 +101,12 @@ parse_reg(const struct isa_model *m, const char *p, int *file, unsigned *idx)
    return best;
 }
 
+size_t
+isa_reg_parse(const struct isa_model *m, const char *text, int *file, unsigned *idx)
+{
+   return parse_reg(m, text, file, idx);
+}
+
 static bool
 parse_int(const char **pp, int64_t *v)
 {

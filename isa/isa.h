@@ -292,6 +292,11 @@ const char *isa_mod_name(const struct isa_model *m, unsigned mod);
 int isa_mod_value(const struct isa_model *m, unsigned mod, const char *name);
 /* Compare-flip partner of an enum value (lt -> gt), or -1 if none. */
 int isa_mod_flip(const struct isa_model *m, unsigned mod, int value);
+/* Name of enum value `value` of the enum modifier `mod`, or NULL. */
+const char *isa_mod_value_name(const struct isa_model *m, unsigned mod, int value);
+/* The op's key in the model file: unique, where mnemonics may be shared
+ * between forms (isa_op_find accepts it). */
+const char *isa_op_key(const struct isa_model *m, unsigned op);
 enum isa_hazard_kind isa_hazard_kind(const struct isa_model *m);
 /* A named integer hazard parameter ("alu_to_alu", "scoreboards", ...), or def. */
 int isa_hazard_param(const struct isa_model *m, const char *name, int def);
@@ -337,6 +342,8 @@ void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
 /* Disassembles one record into buf (always NUL-terminated); returns the
  * length the full text needs, like snprintf. */
 size_t isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, size_t size);
+/* A register's name as the disassembler prints it (r1.y, R5, p0.x). */
+void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
 
 /* asm.c */
 /* Assembles text (one instruction per line, ';' or '#' comments). Outputs
@@ -348,6 +355,9 @@ enum isa_err isa_assemble(const struct isa_model *m, const char *text, const cha
 /* Parses one instruction line into a record. */
 enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct isa_insn *out,
                             struct diag_list *d);
+/* Matches a register name at text (as isa_reg_name writes it); returns
+ * its length, 0 if there is none. */
+size_t isa_reg_parse(const struct isa_model *m, const char *text, int *file, unsigned *idx);
 
 /* delay.c */
 /* Operand slot numbers used by isa_delay(), isa_opnd_count() and
