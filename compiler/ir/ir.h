@@ -807,6 +807,7 @@ void ir_mach_set_src(struct ir_instr *in, unsigned k, struct ir_instr *const *v,
 void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
 unsigned ir_mach_nopnds(const struct ir_instr *in);
 bool ir_has_reg(const struct ir_instr *in);
+int ir_reg_file(const struct ir_instr *in);
 /* Text of a mach instruction after "mach " (op, operands, modifiers) and
  * of a register annotation (" @r1.y"); malloc'd. */
 char *ir_mach_print(const struct ir_instr *in);
@@ -828,6 +829,12 @@ const char *ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad);
  * function of its sources (memory, textures), or flow. */
 bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill);
 void ir_mach_free(struct ir_instr *in);
+int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
+struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
+
+/* compiler/opt/opt_legalize.c (also used by opt_isel before RA) */
+bool opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in);
+bool opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in);
 
 /* compiler/opt/opt_live.c: liveness over value ids. A value occupies
  * registers when ir_value_in_regs() (not immediates and constants, which

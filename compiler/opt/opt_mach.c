@@ -76,16 +76,52 @@ ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm)
    m->insn.src[k].value = imm;
 }
 
+/* The first op of the model with semantics `sem`, or -1. */
+int
+opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
+{
+   for (unsigned i = 0; i < isa_op_count(m); i++) {
+      struct isa_op_info oi;
+      isa_op_info(m, i, &oi);
+      if (oi.sem == sem)
+         return (int)i;
+   }
+   return -1;
+}
+
+/* A register copy of v (the model's plain move), placed before pos. */
+struct ir_instr *
+opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v)
+{
+   int op = opt_op_by_sem(sh->model, ISA_SEM_MOV);
+   if (op < 0)
+      op = opt_op_by_sem(sh->model, ISA_SEM_COV); /* equal default types: a copy */
+   struct ir_instr *c = ir_mach_create(sh, (unsigned)op);
+   ir_mach_set_src(c, 0, &v, 1);
+   c->line = pos->line;
+   c->flags = v->flags;
+   ir_insert_before(pos, c);
+   return c;
+}
+
 unsigned
 ir_mach_nopnds(const struct ir_instr *in)
 {
    return in->mach ? in->mach->insn.nsrc : 0;
 }
 
+/* Placed in a register (count 0: only its file is chosen). */
 bool
 ir_has_reg(const struct ir_instr *in)
 {
-   return in->mach && in->mach->reg.file >= 0;
+   return in->mach && in->mach->reg.file >= 0 && in->mach->reg.count > 0;
+}
+
+/* Has a register file been chosen for the value (placed or not)? */
+int
+ir_reg_file(const struct ir_instr *in)
+{
+   return in->mach ? in->mach->reg.file : -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -179,6 +215,11 @@ char *
 ir_reg_print(const struct ir_instr *in)
 {
    const struct ir_mach *m = in->mach;
+   if (m && m->reg.file >= 0 && !m->reg.count) {
+      struct isa_file_info fi;
+      isa_file_info(m->model, (unsigned)m->reg.file, &fi);
+      return xasprintf(" @%s:*", fi.name); /* the file is chosen, not the register */
+   }
    if (!ir_has_reg(in))
       return xstrdup("");
    char name[32];
@@ -195,6 +236,15 @@ ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, char *
       return 0;
    int file;
    unsigned idx;
+   for (unsigned f = 0; f < isa_file_count(sh->model); f++) {
+      struct isa_file_info fi;
+      isa_file_info(sh->model, f, &fi);
+      size_t l = strlen(fi.name);
+      if (!strncmp(text + 1, fi.name, l) && !strncmp(text + 1 + l, ":*", 2)) {
+         ir_mach_get(sh->model, in)->reg = (struct ir_reg){(int16_t)f, 0, 0};
+         return l + 3;
+      }
+   }
    size_t n = isa_reg_parse(sh->model, text + 1, &file, &idx);
    if (!n) {
       *err = xstrdup("expected a register after '@'");
@@ -494,7 +544,7 @@ check_reg(const struct ir_instr *in)
    if ((unsigned)m->reg.file >= isa_file_count(m->model))
       return "a register's file is in the model";
    isa_file_info(m->model, (unsigned)m->reg.file, &fi);
-   if (m->reg.count < 1 || m->reg.index + m->reg.count > fi.count)
+   if (m->reg.index + m->reg.count > fi.count)
       return "a register is inside its file";
    if (in->type == IR_TYPE_NONE)
       return "only values have registers";

@@ -1,0 +1,875 @@
+/*
+ * Instruction selection: generic IR -> mach instructions of sh->model.
+ *
+ * Ops are found by their semantics (isa_sem) in the model, never by name
+ * or opcode: fadd selects the op whose `sem` is fadd. Where the model has
+ * no op for an IR op, the expansion the target needs is built from ops it
+ * has (a3xx: 32-bit integer multiply from mull.u + madsh.m16, fdiv as a
+ * multiply by rcp, compares giving 1/0 turned into IR booleans 0/~0); what
+ * neither exists nor expands is refused with an "unsupported:" error
+ * naming the IR op and its TGSI line.
+ *
+ * Order of work:
+ *   1. inputs and system values move to the entry block (they are bound
+ *      to registers before the first instruction);
+ *   2. every if and kill_if gets a predicate-file value: the compare itself
+ *      when the condition is a compare, else "!= 0", built at the end of
+ *      the block before the if (or right before the kill);
+ *   3. every remaining generic instruction is selected in program order;
+ *      immediates and constants stay values (legalize decides inline,
+ *      constant file or register), texture results become V4 values whose
+ *      extracts follow them directly, and `mach end` closes the program;
+ *   4. optional improvements, each an opt_transform: a negate or absolute
+ *      value folded into a source modifier, a saturation folded into its
+ *      producer, a compare left as 1/0 when only select conditions read it;
+ *   5. dead selected instructions go, and operands are made encodable with
+ *      the legalizer's rules (opt_legalize_operands), so that the copies
+ *      needing registers exist before register allocation.
+ */
+#include "compiler/ir/ir.h"
+#include "emu/emu.h"
+
+#include <stdlib.h>
+
+struct isel {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   const struct isa_model *m;
+   int op[ISA_SEM_COUNT]; /* first op with each semantics, or -1 */
+   int gpr, pred;         /* register files */
+   int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;
+   unsigned *uses;     /* by value id: number of uses */
+   unsigned *sel_uses; /* ... of which as a bcsel condition */
+   bool progress;
+};
+
+static bool
+unsupported(struct isel *s, const struct ir_instr *in, const char *what)
+{
+   if (!s->ctx->failed)
+      diag_add(s->ctx->diags, DIAG_ERROR, "opt", (int)in->line, 0, NULL,
+               "unsupported: %s (%s) on %s, TGSI line %u", ir_op_info[in->op].name, what,
+               isa_model_name(s->m), in->line);
+   s->ctx->failed = true;
+   return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building                                                             */
+
+/* A mach instruction of semantics sem reading srcs (one value per source
+ * operand, in order) before pos, with pos's flags and line; NULL with an
+ * unsupported error when the model has no such op. */
+static struct ir_instr *
+build(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *const *srcs,
+      unsigned n)
+{
+   if (s->op[sem] < 0) {
+      unsupported(s, pos, isa_sem_name(sem));
+      return NULL;
+   }
+   struct ir_instr *in = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   for (unsigned k = 0; k < n && k < in->mach->insn.nsrc; k++)
+      ir_mach_set_src(in, k, &srcs[k], 1);
+   in->flags = pos->flags;
+   in->line = pos->line;
+   ir_insert_before(pos, in);
+   return in;
+}
+
+static struct ir_instr *
+build1(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a)
+{
+   return build(s, pos, sem, &a, 1);
+}
+
+static struct ir_instr *
+build2(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
+       struct ir_instr *b)
+{
+   struct ir_instr *v[2] = {a, b};
+   return build(s, pos, sem, v, 2);
+}
+
+static struct ir_instr *
+build3(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
+       struct ir_instr *b, struct ir_instr *c)
+{
+   struct ir_instr *v[3] = {a, b, c};
+   return build(s, pos, sem, v, 3);
+}
+
+static struct ir_instr *
+imm(struct isel *s, struct ir_instr *pos, uint32_t bits)
+{
+   return opt_imm_before(s->sh, pos, bits);
+}
+
+static void
+set_mod(struct isel *s, struct ir_instr *in, int mod, const char *value)
+{
+   if (!in || mod < 0)
+      return;
+   int v = isa_mod_value(s->m, (unsigned)mod, value);
+   if (v >= 0)
+      in->mach->insn.mod[mod] = (int16_t)v;
+}
+
+static struct ir_instr *
+flag(struct ir_instr *in, unsigned k, unsigned f)
+{
+   if (in)
+      in->mach->insn.src[k].flags |= (uint8_t)f;
+   return in;
+}
+
+/* Float or integer negate / absolute value of a (sems fabsneg, iabsneg). */
+static struct ir_instr *
+absneg(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a, unsigned f)
+{
+   return flag(build1(s, pos, sem, a), 0, f);
+}
+
+static struct ir_instr *
+cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a, const char *from, const char *to)
+{
+   struct ir_instr *c = build1(s, pos, ISA_SEM_COV, a);
+   set_mod(s, c, s->mod_src_type, from);
+   set_mod(s, c, s->mod_dst_type, to);
+   return c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Uses                                                                 */
+
+static void
+count_list_conds(struct isel *s, const struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct ir_node *n = l->v[i];
+      if (n->kind == IR_NODE_IF)
+         s->uses[n->cond->id]++;
+      count_list_conds(s, &n->then_list);
+      count_list_conds(s, &n->else_list);
+      count_list_conds(s, &n->body);
+   }
+}
+
+static void
+count_uses(struct isel *s)
+{
+   struct ir_shader *sh = s->sh;
+   free(s->uses);
+   free(s->sel_uses);
+   s->uses = xcalloc(sh->nvalues + 1, sizeof(unsigned));
+   s->sel_uses = xcalloc(sh->nvalues + 1, sizeof(unsigned));
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      struct ir_instr *in = sh->values[i];
+      if (!in || in->removed)
+         continue;
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         s->uses[in->src[k]->id]++;
+         if (in->op == IR_OP_BCSEL && k == 0)
+            s->sel_uses[in->src[k]->id]++;
+      }
+   }
+   count_list_conds(s, &sh->body);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1 and 2: inputs, predicates                                          */
+
+static void
+hoist_inputs(struct isel *s)
+{
+   struct ir_block *entry = ir_list_first_block(&s->sh->body);
+   struct ir_instr **order;
+   unsigned n = ir_program_order(s->sh, &order);
+   struct ir_instr *after = NULL;
+   for (unsigned i = 0; i < n; i++) {
+      struct ir_instr *in = order[i];
+      if (in->op != IR_OP_LOAD_INPUT && in->op != IR_OP_LOAD_SYSVAL)
+         continue;
+      if (in->prev == after && in->block == entry) {
+         after = in;
+         continue;
+      }
+      ir_instr_remove(in);
+      in->removed = false;
+      if (after)
+         ir_insert_after(after, in);
+      else
+         ir_block_prepend(entry, in);
+      after = in;
+   }
+   free(order);
+}
+
+static bool
+is_compare(const struct ir_instr *v)
+{
+   switch (v->op) {
+   case IR_OP_FEQ:
+   case IR_OP_FNE:
+   case IR_OP_FLT:
+   case IR_OP_FGE:
+   case IR_OP_IEQ:
+   case IR_OP_INE:
+   case IR_OP_ILT:
+   case IR_OP_IGE:
+   case IR_OP_ULT:
+   case IR_OP_UGE:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static enum isa_sem
+compare_sem(enum ir_op op, const char **cond)
+{
+   static const struct {
+      enum ir_op op;
+      enum isa_sem sem;
+      const char *cond;
+   } t[] = {
+       {IR_OP_FEQ, ISA_SEM_FCMP, "eq"}, {IR_OP_FNE, ISA_SEM_FCMP, "ne"},
+       {IR_OP_FLT, ISA_SEM_FCMP, "lt"}, {IR_OP_FGE, ISA_SEM_FCMP, "ge"},
+       {IR_OP_SEQ, ISA_SEM_FCMP, "eq"}, {IR_OP_SNE, ISA_SEM_FCMP, "ne"},
+       {IR_OP_SLT, ISA_SEM_FCMP, "lt"}, {IR_OP_SGE, ISA_SEM_FCMP, "ge"},
+       {IR_OP_IEQ, ISA_SEM_UCMP, "eq"}, {IR_OP_INE, ISA_SEM_UCMP, "ne"},
+       {IR_OP_ILT, ISA_SEM_SCMP, "lt"}, {IR_OP_IGE, ISA_SEM_SCMP, "ge"},
+       {IR_OP_ULT, ISA_SEM_UCMP, "lt"}, {IR_OP_UGE, ISA_SEM_UCMP, "ge"},
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(t); i++)
+      if (t[i].op == op) {
+         *cond = t[i].cond;
+         return t[i].sem;
+      }
+   return ISA_SEM_NOP;
+}
+
+/* The 1/0 compare of generic compare `c` before pos. */
+static struct ir_instr *
+compare(struct isel *s, struct ir_instr *pos, struct ir_instr *c)
+{
+   const char *cond = NULL;
+   struct ir_instr *r = build2(s, pos, compare_sem(c->op, &cond), c->src[0], c->src[1]);
+   set_mod(s, r, s->mod_cond, cond);
+   return r;
+}
+
+static struct ir_instr *
+in_pred_file(struct isel *s, struct ir_instr *in)
+{
+   if (in)
+      ir_mach_get(s->m, in)->reg = (struct ir_reg){(int16_t)s->pred, 0, 0};
+   return in;
+}
+
+/* A predicate true where generic value v != 0, built before pos: the
+ * compare itself when v is one (exactly the same test), else v != 0. */
+static struct ir_instr *
+predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
+{
+   if (is_compare(v) && opt_transform(s->ctx, "branch on compare %%%u directly", v->id))
+      return in_pred_file(s, compare(s, pos, v));
+   struct ir_instr *r = build2(s, pos, ISA_SEM_UCMP, v, imm(s, pos, 0));
+   set_mod(s, r, s->mod_cond, "ne");
+   return in_pred_file(s, r);
+}
+
+static void
+predicate_ifs(struct isel *s, struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n && !s->ctx->failed; i++) {
+      struct ir_node *n = l->v[i];
+      if (n->kind == IR_NODE_IF) {
+         /* at the end of the block before the if: a new instruction there
+          * goes before nothing, so build it before a placeholder */
+         struct ir_block *before = l->v[i - 1]->block;
+         struct ir_instr *ph = ir_instr_create(s->sh, IR_OP_IMM, 0);
+         ph->type = IR_TYPE_32;
+         ph->line = n->cond->line;
+         ir_block_append(before, ph);
+         struct ir_instr *p = predicate(s, ph, n->cond);
+         ir_instr_remove(ph);
+         if (p)
+            n->cond = p;
+      }
+      predicate_ifs(s, &n->then_list);
+      predicate_ifs(s, &n->else_list);
+      predicate_ifs(s, &n->body);
+   }
+}
+
+static void
+select_kill(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *c =
+       in->op == IR_OP_KILL_IF ? in->src[0] : imm(s, in, ~0u); /* kill, demote: always */
+   struct ir_instr *p = predicate(s, in, c);
+   if (p) {
+      build1(s, in, ISA_SEM_KILL, p);
+      ir_instr_remove(in);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* 3: selection                                                         */
+
+/* a * b on 32 bits from 16 x 16 pieces: lo(a)lo(b) + (hi(a)lo(b) <<
+ * 16) + (hi(b)lo(a) << 16); the last term vanishes when b < 2^16. */
+static struct ir_instr *
+imul(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *b)
+{
+   if (a->op == IR_OP_IMM && !(b->op == IR_OP_IMM)) {
+      struct ir_instr *t = a;
+      a = b;
+      b = t;
+   }
+   struct ir_instr *lo = build2(s, pos, ISA_SEM_MULL_U, a, b);
+   struct ir_instr *r = build3(s, pos, ISA_SEM_MADSH_M16, a, b, lo);
+   if (b->op == IR_OP_IMM && (uint32_t)b->imm < 0x10000u)
+      return r;
+   return build3(s, pos, ISA_SEM_MADSH_M16, b, a, r);
+}
+
+static struct ir_instr *
+select_float(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0], *b = in->nsrc > 1 ? in->src[1] : NULL;
+   switch (in->op) {
+   case IR_OP_FADD:
+      return build2(s, in, ISA_SEM_FADD, a, b);
+   case IR_OP_FMUL:
+      return build2(s, in, ISA_SEM_FMUL, a, b);
+   case IR_OP_FMAD:
+      return build3(s, in, ISA_SEM_FMAD, a, b, in->src[2]);
+   case IR_OP_FFMA:
+      if (s->op[ISA_SEM_FFMA] < 0)
+         return unsupported(s, in, "no fused multiply-add"), NULL;
+      return build3(s, in, ISA_SEM_FFMA, a, b, in->src[2]);
+   case IR_OP_FMIN:
+      return build2(s, in, ISA_SEM_FMIN, a, b);
+   case IR_OP_FMAX:
+      return build2(s, in, ISA_SEM_FMAX, a, b);
+   case IR_OP_FNEG:
+      return absneg(s, in, ISA_SEM_FABSNEG, a, ISA_OPND_F_NEG);
+   case IR_OP_FABS:
+      return absneg(s, in, ISA_SEM_FABSNEG, a, ISA_OPND_F_ABS);
+   case IR_OP_FSAT: {
+      struct ir_instr *r = build1(s, in, ISA_SEM_FABSNEG, a);
+      if (r && s->mod_sat >= 0)
+         r->mach->insn.mod[s->mod_sat] = 1;
+      return r;
+   }
+   case IR_OP_FRCP:
+      return build1(s, in, ISA_SEM_RCP, a);
+   case IR_OP_FRSQ:
+      return build1(s, in, ISA_SEM_RSQ, a);
+   case IR_OP_FSQRT:
+      return build1(s, in, ISA_SEM_SQRT, a);
+   case IR_OP_FEXP2:
+      return build1(s, in, ISA_SEM_EXP2, a);
+   case IR_OP_FLOG2:
+      return build1(s, in, ISA_SEM_LOG2, a);
+   case IR_OP_FSIN:
+      return build1(s, in, ISA_SEM_SIN, a);
+   case IR_OP_FCOS:
+      return build1(s, in, ISA_SEM_COS, a);
+   case IR_OP_FPOW: /* APPROX: the target's exp2(log2(a) * b) */
+      return build1(s, in, ISA_SEM_EXP2,
+                    build2(s, in, ISA_SEM_FMUL, build1(s, in, ISA_SEM_LOG2, a), b));
+   case IR_OP_FDIV: /* the hardware divides through the reciprocal */
+      return build2(s, in, ISA_SEM_FMUL, a, build1(s, in, ISA_SEM_RCP, b));
+   case IR_OP_FFLOOR:
+      return build1(s, in, ISA_SEM_FFLOOR, a);
+   case IR_OP_FCEIL:
+      return build1(s, in, ISA_SEM_FCEIL, a);
+   case IR_OP_FTRUNC:
+      return build1(s, in, ISA_SEM_FTRUNC, a);
+   case IR_OP_FROUND_EVEN:
+      return build1(s, in, ISA_SEM_FRNDNE, a);
+   case IR_OP_FFRACT: /* x - floor(x), as the IR defines it */
+      return flag(build2(s, in, ISA_SEM_FADD, a, build1(s, in, ISA_SEM_FFLOOR, a)), 1,
+                  ISA_OPND_F_NEG);
+   case IR_OP_FSIGN:
+      return build1(s, in, ISA_SEM_FSIGN, a);
+   default:
+      return NULL;
+   }
+}
+
+static struct ir_instr *
+select_compare(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *c = compare(s, in, in);
+   if (!c)
+      return NULL;
+   switch (in->op) {
+   case IR_OP_SEQ:
+   case IR_OP_SNE:
+   case IR_OP_SLT:
+   case IR_OP_SGE: /* 1.0 / 0.0 */
+      return cov(s, in, c, "u32", "f32");
+   default:
+      break;
+   }
+   /* Only select conditions read it: they test != 0, so 1/0 will do. */
+   if (s->uses[in->id] == s->sel_uses[in->id] &&
+       opt_transform(s->ctx, "keep compare %%%u as 1/0 for its selects", in->id))
+      return c;
+   return absneg(s, in, ISA_SEM_IABSNEG, c, ISA_OPND_F_NEG);
+}
+
+static struct ir_instr *
+select_int(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0], *b = in->nsrc > 1 ? in->src[1] : NULL;
+   switch (in->op) {
+   case IR_OP_IADD:
+      return build2(s, in, ISA_SEM_IADD, a, b);
+   case IR_OP_ISUB:
+      return build2(s, in, ISA_SEM_ISUB, a, b);
+   case IR_OP_IMUL:
+      return imul(s, in, a, b);
+   case IR_OP_INEG:
+      return absneg(s, in, ISA_SEM_IABSNEG, a, ISA_OPND_F_NEG);
+   case IR_OP_IABS:
+      return absneg(s, in, ISA_SEM_IABSNEG, a, ISA_OPND_F_ABS);
+   case IR_OP_ISIGN: /* min(max(x, -1), 1) */
+      return build2(s, in, ISA_SEM_SMIN, build2(s, in, ISA_SEM_SMAX, a, imm(s, in, ~0u)),
+                    imm(s, in, 1));
+   case IR_OP_IAND:
+      return build2(s, in, ISA_SEM_AND, a, b);
+   case IR_OP_IOR:
+      return build2(s, in, ISA_SEM_OR, a, b);
+   case IR_OP_IXOR:
+      return build2(s, in, ISA_SEM_XOR, a, b);
+   case IR_OP_INOT:
+      return build1(s, in, ISA_SEM_NOT, a);
+   case IR_OP_ISHL:
+      return build2(s, in, ISA_SEM_SHL, a, b);
+   case IR_OP_ISHR:
+      return build2(s, in, ISA_SEM_ASHR, a, b);
+   case IR_OP_USHR:
+      return build2(s, in, ISA_SEM_SHR, a, b);
+   case IR_OP_IMIN:
+      return build2(s, in, ISA_SEM_SMIN, a, b);
+   case IR_OP_IMAX:
+      return build2(s, in, ISA_SEM_SMAX, a, b);
+   case IR_OP_UMIN:
+      return build2(s, in, ISA_SEM_UMIN, a, b);
+   case IR_OP_UMAX:
+      return build2(s, in, ISA_SEM_UMAX, a, b);
+   case IR_OP_BITREV:
+      return build1(s, in, ISA_SEM_BFREV, a);
+   case IR_OP_BITCOUNT:
+      return build1(s, in, ISA_SEM_CBITS, a);
+   case IR_OP_UFIND_MSB: /* 31 - clz; clz(0) = 32 gives -1 */
+      return build2(s, in, ISA_SEM_ISUB, imm(s, in, 31), build1(s, in, ISA_SEM_CLZ_B, a));
+   case IR_OP_IFIND_MSB:
+      return build2(s, in, ISA_SEM_ISUB, imm(s, in, 31), build1(s, in, ISA_SEM_CLZ_S, a));
+   case IR_OP_FIND_LSB: { /* clz(bitrev(x)), and ~0 for 0 (where clz gives 32) */
+      struct ir_instr *z = build1(s, in, ISA_SEM_CLZ_B, build1(s, in, ISA_SEM_BFREV, a));
+      struct ir_instr *is32 = build2(s, in, ISA_SEM_SHR, z, imm(s, in, 5));
+      return build2(s, in, ISA_SEM_OR, z, absneg(s, in, ISA_SEM_IABSNEG, is32, ISA_OPND_F_NEG));
+   }
+   case IR_OP_F2I:
+      return cov(s, in, a, "f32", "s32");
+   case IR_OP_F2U:
+      return cov(s, in, a, "f32", "u32");
+   case IR_OP_I2F:
+      return cov(s, in, a, "s32", "f32");
+   case IR_OP_U2F:
+      return cov(s, in, a, "u32", "f32");
+   case IR_OP_BCSEL: /* sel: cond != 0 ? a : b, the condition in the middle */
+      return build3(s, in, ISA_SEM_SEL, in->src[1], a, in->src[2]);
+   default:
+      return NULL;
+   }
+}
+
+static int32_t
+components_read(struct isel *s, struct ir_instr *tex)
+{
+   unsigned mask = 0;
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (e && !e->removed && e->op == IR_OP_EXTRACT && e->src[0] == tex)
+         mask |= 1u << (e->comp & 3);
+   }
+   return (int32_t)mask;
+}
+
+/* The extracts of tex move right after it (one per component). */
+static void
+gather_extracts(struct isel *s, struct ir_instr *old, struct ir_instr *tex)
+{
+   struct ir_instr *by_comp[4] = {NULL, NULL, NULL, NULL}, *after = tex;
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != old)
+         continue;
+      if (by_comp[e->comp & 3]) {
+         opt_replace(s->sh, e, by_comp[e->comp & 3]);
+         continue;
+      }
+      by_comp[e->comp & 3] = e;
+   }
+   for (unsigned c = 0; c < 4; c++) {
+      struct ir_instr *e = by_comp[c];
+      if (!e)
+         continue;
+      ir_instr_remove(e);
+      e->removed = false;
+      e->src[0] = tex;
+      ir_insert_after(after, e);
+      after = e;
+   }
+}
+
+static const char *const wrmask_names[16] = {"none", "x",  "y",  "xy",  "z",  "xz",  "yz",  "xyz",
+                                             "w",    "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw"};
+
+static struct ir_instr *
+select_tex(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *coord[4];
+   unsigned ncoord = 0, nother = 0;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      if (in->role[i] == IR_TEXSRC_coord && ncoord < 4)
+         coord[ncoord++] = in->src[i];
+      else
+         nother++;
+   }
+   enum isa_sem sem = in->kind == IR_TEX_tex ? ISA_SEM_SAM : ISA_SEM_NOP;
+   if (sem == ISA_SEM_NOP || nother || tgsi_texture_coord_count(in->target) != 2 || ncoord != 2)
+      return unsupported(s, in, "only 2-component implicit-lod sampling"), NULL;
+   if (s->op[sem] < 0)
+      return unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   t->type = IR_TYPE_V4;
+   ir_mach_set_src(t, 0, coord, 2);
+   ir_mach_set_fixed(t, 1, (uint32_t)in->samp);
+   ir_mach_set_fixed(t, 2, (uint32_t)in->res);
+   int32_t mask = components_read(s, in);
+   set_mod(s, t, s->mod_wrmask, wrmask_names[mask ? mask : 1]);
+   t->flags = in->flags;
+   t->line = in->line;
+   ir_insert_before(in, t);
+   gather_extracts(s, in, t);
+   return t;
+}
+
+/* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*). */
+static struct ir_instr *
+buffer_address(struct isel *s, struct ir_instr *pos, struct ir_instr *addr, int32_t res)
+{
+   return build2(s, pos, ISA_SEM_IADD, addr, imm(s, pos, EMU_ADDR_BUFFER((uint32_t)res)));
+}
+
+static struct ir_instr *
+select_memory(struct isel *s, struct ir_instr *in)
+{
+   bool global = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_STORE_BUFFER;
+   bool load = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_LOAD_SHARED;
+   enum isa_sem sem = global ? (load ? ISA_SEM_LDG : ISA_SEM_STG)
+                      : load ? ISA_SEM_LDL
+                             : ISA_SEM_STL;
+   if (s->op[sem] < 0)
+      return unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct ir_instr *addr = global ? buffer_address(s, in, in->src[0], in->res) : in->src[0];
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   /* operands: address, offset, [data,] count */
+   ir_mach_set_src(r, 0, &addr, 1);
+   ir_mach_set_fixed(r, 1, 0);
+   if (load) {
+      ir_mach_set_fixed(r, 2, 1);
+   } else {
+      ir_mach_set_src(r, 2, &in->src[1], 1);
+      ir_mach_set_fixed(r, 3, 1);
+   }
+   set_mod(s, r, s->mod_type, "u32");
+   r->flags = in->flags;
+   r->line = in->line;
+   ir_insert_before(in, r);
+   return r;
+}
+
+/* Selects one generic instruction; false when it is left as it is. */
+static bool
+select_instr(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *r = NULL;
+   switch (in->op) {
+   case IR_OP_IMM:
+   case IR_OP_PHI:
+   case IR_OP_EXTRACT:
+   case IR_OP_LOAD_INPUT:
+   case IR_OP_LOAD_SYSVAL:
+   case IR_OP_LOAD_CONST:
+   case IR_OP_STORE_OUTPUT:
+   case IR_OP_BREAK:
+   case IR_OP_CONTINUE:
+   case IR_OP_MACH:
+      return false;
+   case IR_OP_MOV:
+      opt_replace(s->sh, in, in->src[0]);
+      return true;
+   case IR_OP_TEX:
+      r = select_tex(s, in);
+      if (r)
+         ir_instr_remove(in);
+      return true;
+   case IR_OP_LOAD_BUFFER:
+   case IR_OP_STORE_BUFFER:
+   case IR_OP_LOAD_SHARED:
+   case IR_OP_STORE_SHARED:
+      r = select_memory(s, in);
+      break;
+   default:
+      if (in->type == IR_TYPE_64 || ir_op_info[in->op].src == IR_TC_L ||
+          ir_op_info[in->op].src == IR_TC_LW)
+         return unsupported(s, in, "64-bit");
+      if (in->type == IR_TYPE_32 &&
+          (ir_op_info[in->op].src == IR_TC_W || ir_op_info[in->op].src == IR_TC_BS)) {
+         r = compare_sem(in->op, &(const char *){NULL}) != ISA_SEM_NOP ? select_compare(s, in)
+                                                                       : select_float(s, in);
+         if (!r && !s->ctx->failed)
+            r = select_int(s, in);
+      }
+      if (!r && !s->ctx->failed)
+         return unsupported(s, in, "no selection for this target");
+      break;
+   }
+   if (!r)
+      return true;
+   if (in->type == IR_TYPE_NONE)
+      ir_instr_remove(in);
+   else
+      opt_replace(s->sh, in, r);
+   return true;
+}
+
+static void
+append_end(struct isel *s)
+{
+   int op = s->op[ISA_SEM_END];
+   if (op < 0)
+      return;
+   struct ir_instr *e = ir_mach_create(s->sh, (unsigned)op);
+   ir_block_append(ir_list_last_block(&s->sh->body), e);
+}
+
+/* ------------------------------------------------------------------ */
+/* 4: folding modifiers                                                 */
+
+static bool
+slot_float(const struct isa_model *m, unsigned op, unsigned k, struct isa_slot_info *si)
+{
+   return isa_slot_info(m, op, false, k, si) && isa_type_is_float(si->type);
+}
+
+/* Is v a plain negate/absolute (no other modifier) of semantics sem? */
+static bool
+plain_absneg(const struct isel *s, const struct ir_instr *v, enum isa_sem sem)
+{
+   if (v->op != IR_OP_MACH || v->mach->insn.sem != sem || v->mach->count[0] != 1)
+      return false;
+   struct isa_insn def;
+   isa_insn_init(s->m, v->mach->insn.op, &def);
+   return !memcmp(def.mod, v->mach->insn.mod, sizeof(def.mod));
+}
+
+/* Folds a negate or absolute value into operand k of in when the slot
+ * takes that modifier; the record must stay encodable. */
+static void
+fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
+{
+   struct ir_mach *m = in->mach;
+   struct ir_instr *v = in->src[m->first[k]];
+   struct isa_slot_info si;
+   bool fl = slot_float(s->m, m->insn.op, k, &si);
+   enum isa_sem want = fl ? ISA_SEM_FABSNEG : ISA_SEM_IABSNEG;
+   if (m->insn.src[k].flags || !plain_absneg(s, v, want))
+      return;
+   if (!fl && si.type != ISA_TYPE_S32 && si.type != ISA_TYPE_U32)
+      return; /* an integer negate only on arithmetic slots */
+   unsigned f = v->mach->insn.src[0].flags;
+   if (f & ~(unsigned)(ISA_OPND_F_NEG | ISA_OPND_F_ABS) || ((f & ISA_OPND_F_NEG) && !si.neg) ||
+       ((f & ISA_OPND_F_ABS) && (!si.abs || !fl)))
+      return;
+   uint8_t old = m->insn.src[k].flags;
+   m->insn.src[k].flags = (uint8_t)f;
+   in->src[m->first[k]] = v->src[0];
+   if (opt_legal_possible(s->sh, in) &&
+       opt_transform(s->ctx, "fold the modifier of %%%u into %%%u", v->id, in->id)) {
+      s->progress = true;
+      return;
+   }
+   m->insn.src[k].flags = old;
+   in->src[m->first[k]] = v;
+}
+
+/* fsat(x) where x is a float op used only here and able to saturate: the
+ * op saturates itself. */
+static void
+fold_sat(struct isel *s, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   if (s->mod_sat < 0 || m->insn.sem != ISA_SEM_FABSNEG || !m->insn.mod[s->mod_sat] ||
+       m->insn.src[0].flags || m->count[0] != 1)
+      return;
+   struct ir_instr *v = in->src[0];
+   if (v->op != IR_OP_MACH || s->uses[v->id] != 1 || v->mach->insn.mod[s->mod_sat] ||
+       v->block != in->block || v->type != IR_TYPE_32)
+      return;
+   struct isa_slot_info si;
+   if (!isa_slot_info(s->m, v->mach->insn.op, true, 0, &si) || !isa_type_is_float(si.type))
+      return;
+   v->mach->insn.mod[s->mod_sat] = 1;
+   if (opt_legal_possible(s->sh, v) &&
+       opt_transform(s->ctx, "saturate %%%u in place of %%%u", v->id, in->id)) {
+      opt_replace(s->sh, in, v);
+      s->progress = true;
+      return;
+   }
+   v->mach->insn.mod[s->mod_sat] = 0;
+}
+
+static bool
+pure(const struct ir_instr *in)
+{
+   switch (in->mach->insn.sem) {
+   case ISA_SEM_KILL:
+   case ISA_SEM_END:
+   case ISA_SEM_STG:
+   case ISA_SEM_STL:
+   case ISA_SEM_NOP:
+   case ISA_SEM_JUMP:
+   case ISA_SEM_BRANCH:
+   case ISA_SEM_BARRIER:
+      return false;
+   default:
+      return true;
+   }
+}
+
+/* Removes selected instructions nobody reads (and unused immediates). */
+static void
+remove_dead(struct isel *s)
+{
+   for (bool again = true; again;) {
+      again = false;
+      count_uses(s);
+      for (unsigned i = 0; i < s->sh->nvalues; i++) {
+         struct ir_instr *in = s->sh->values[i];
+         if (!in || in->removed || in->type == IR_TYPE_NONE || s->uses[i])
+            continue;
+         if ((in->op == IR_OP_MACH && pure(in)) || in->op == IR_OP_IMM || in->op == IR_OP_EXTRACT) {
+            ir_instr_remove(in);
+            again = true;
+         }
+      }
+   }
+}
+
+static void
+fold_modifiers(struct isel *s)
+{
+   do {
+      s->progress = false;
+      count_uses(s);
+      for (unsigned i = 0; i < s->sh->nvalues && !s->ctx->limit_hit; i++) {
+         struct ir_instr *in = s->sh->values[i];
+         if (!in || in->removed || in->op != IR_OP_MACH)
+            continue;
+         for (unsigned k = 0; k < in->mach->insn.nsrc; k++)
+            if (in->mach->count[k] == 1)
+               fold_absneg(s, in, k);
+         fold_sat(s, in);
+      }
+      remove_dead(s);
+   } while (s->progress && !s->ctx->limit_hit);
+}
+
+/* ------------------------------------------------------------------ */
+/* The pass                                                             */
+
+static void
+find_target(struct isel *s)
+{
+   for (int i = 0; i < ISA_SEM_COUNT; i++)
+      s->op[i] = opt_op_by_sem(s->m, (enum isa_sem)i);
+   s->gpr = s->pred = -1;
+   for (unsigned f = 0; f < isa_file_count(s->m); f++) {
+      struct isa_file_info fi;
+      isa_file_info(s->m, f, &fi);
+      if (fi.kind == ISA_FILE_FULL && s->gpr < 0)
+         s->gpr = (int)f;
+      if (fi.kind == ISA_FILE_PREDICATE && s->pred < 0)
+         s->pred = (int)f;
+   }
+   s->mod_cond = isa_mod_by_role(s->m, ISA_ROLE_COND);
+   s->mod_sat = isa_mod_by_role(s->m, ISA_ROLE_SAT);
+   s->mod_src_type = isa_mod_by_role(s->m, ISA_ROLE_SRC_TYPE);
+   s->mod_dst_type = isa_mod_by_role(s->m, ISA_ROLE_DST_TYPE);
+   s->mod_wrmask = isa_mod_by_role(s->m, ISA_ROLE_WRMASK);
+   s->mod_type = isa_mod_by_role(s->m, ISA_ROLE_TYPE);
+}
+
+bool
+opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   if (!sh->model) {
+      diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "isel: the shader has no ISA model");
+      ctx->failed = true;
+      return false;
+   }
+   struct isel s = {.sh = sh, .ctx = ctx, .m = sh->model};
+   find_target(&s);
+   hoist_inputs(&s);
+   predicate_ifs(&s, &sh->body);
+   struct ir_instr **kills;
+   unsigned nk = ir_program_order(sh, &kills);
+   for (unsigned i = 0; i < nk && !ctx->failed; i++)
+      if (kills[i]->op == IR_OP_KILL || kills[i]->op == IR_OP_KILL_IF ||
+          kills[i]->op == IR_OP_DEMOTE)
+         select_kill(&s, kills[i]);
+   free(kills);
+   count_uses(&s);
+   struct ir_instr **order;
+   unsigned n = ir_program_order(sh, &order);
+   for (unsigned i = 0; i < n && !ctx->failed; i++) {
+      if (order[i]->removed)
+         continue;
+      if (order[i]->type != IR_TYPE_NONE && !s.uses[order[i]->id] &&
+          !ir_instr_has_effect(order[i]) && order[i]->op != IR_OP_LOAD_INPUT &&
+          order[i]->op != IR_OP_LOAD_SYSVAL) {
+         ir_instr_remove(order[i]); /* dead (a compare only an if read) */
+         continue;
+      }
+      select_instr(&s, order[i]);
+   }
+   free(order);
+   if (!ctx->failed) {
+      append_end(&s);
+      fold_modifiers(&s);
+      n = ir_program_order(sh, &order);
+      for (unsigned i = 0; i < n && !ctx->failed; i++)
+         if (order[i]->op == IR_OP_MACH && !opt_legalize_operands(sh, ctx, order[i])) {
+            char *t = ir_print_instr(order[i]);
+            diag_add(ctx->diags, DIAG_ERROR, "opt", (int)order[i]->line, 0, NULL,
+                     "isel: no legal form for %s", t);
+            free(t);
+            ctx->failed = true;
+         }
+      free(order);
+   }
+   free(s.uses);
+   free(s.sel_uses);
+   sh->cfg_valid = false;
+   return true;
+}
