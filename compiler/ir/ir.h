@@ -865,6 +865,30 @@ ir_live_set(uint64_t *set, unsigned id, bool on)
       set[id / 64] &= ~(1ull << (id % 64));
 }
 
+/* compiler/opt/opt_emit.c: the layout of the tree as machine code (the
+ * branches and jumps it implies are slots of their own), the records, the
+ * encoder and the pipeline (opt_compile in compiler.h). */
+struct opt_slot {
+   struct ir_instr *in;   /* the mach instruction, the break/continue, or NULL */
+   struct isa_insn insn;  /* its record */
+   int target;            /* branch or jump: the target slot; -1 */
+   struct ir_block *block;
+   bool implied;          /* a branch or jump of the tree */
+   struct ir_instr *cond; /* the branch of an if: the if's predicate */
+};
+struct opt_layout {
+   struct opt_slot *v;
+   unsigned n, cap;
+   unsigned *block_start, *block_end; /* by block index: its slots */
+};
+struct compile_stats;
+struct emu_program;
+void opt_mach_record(const struct ir_instr *in, struct isa_insn *out);
+void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);
+void opt_layout_free(struct opt_layout *lo);
+bool opt_emit(struct ir_shader *sh, struct emu_program *p, struct compile_stats *st,
+              struct diag_list *d);
+
 /* compiler/opt: the backend passes, one file each */
 bool opt_isel(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx);

@@ -269,10 +269,237 @@ opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr
    return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* The pass (after register allocation)                                 */
+
+struct lgz {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   struct files f;
+   unsigned nconst;        /* constant-file size */
+   bool *cused;            /* constant slots taken */
+   struct ir_instr **cimm; /* immediates placed in the constant file */
+   unsigned ncimm, cimm_cap;
+   struct ir_liveness lv;
+   bool failed;
+};
+
+static bool
+lgz_error(struct lgz *z, const struct ir_instr *in, const char *what)
+{
+   char *t = in ? ir_print_instr(in) : xstrdup("");
+   diag_add(z->ctx->diags, DIAG_ERROR, "opt", in ? (int)in->line : 0, 0, NULL, "%s%s: %s",
+            strncmp(what, "unsupported", 11) ? "legalize: " : "", what, t);
+   free(t);
+   z->failed = z->ctx->failed = true;
+   return false;
+}
+
+static int
+take_const_slot(struct lgz *z, int want)
+{
+   if (want >= 0 && (unsigned)want < z->nconst && !z->cused[want]) {
+      z->cused[want] = true;
+      return want;
+   }
+   for (unsigned i = 0; i < z->nconst; i++)
+      if (!z->cused[i]) {
+         z->cused[i] = true;
+         return (int)i;
+      }
+   return -1;
+}
+
+/* Constants keep the layout of buffer 0 (slot * 4 + channel), so the same
+ * constant is one slot however often it is loaded; other buffers follow. */
+static void
+place_constants(struct lgz *z)
+{
+   struct ir_shader *sh = z->sh;
+   for (int pass = 0; pass < 2 && !z->failed; pass++)
+      for (unsigned i = 0; i < sh->nvalues; i++) {
+         struct ir_instr *c = sh->values[i];
+         if (!c || c->removed || c->op != IR_OP_LOAD_CONST || ir_has_reg(c))
+            continue;
+         bool natural = c->buf == 0 && c->slot >= 0 && (unsigned)c->slot * 4 + 4 <= z->nconst;
+         if (natural != (pass == 0))
+            continue;
+         int at = -1;
+         for (unsigned j = 0; j < i && at < 0; j++) {
+            const struct ir_instr *o = sh->values[j];
+            if (o && !o->removed && o->op == IR_OP_LOAD_CONST && ir_has_reg(o) &&
+                o->buf == c->buf && o->slot == c->slot && o->comp == c->comp)
+               at = o->mach->reg.index;
+         }
+         if (at < 0 && natural) {
+            at = c->slot * 4 + c->comp;
+            z->cused[at] = true;
+         } else if (at < 0) {
+            at = take_const_slot(z, -1);
+         }
+         if (at < 0) {
+            lgz_error(z, c, "unsupported: the constant file is full");
+            return;
+         }
+         ir_mach_get(sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.cnst, (uint16_t)at, 1};
+      }
+}
+
+/* The immediate `bits` in the constant file (one slot per value). */
+static struct ir_instr *
+const_imm(struct lgz *z, uint32_t bits)
+{
+   for (unsigned i = 0; i < z->ncimm; i++)
+      if ((uint32_t)z->cimm[i]->imm == bits)
+         return z->cimm[i];
+   int at = take_const_slot(z, -1);
+   if (at < 0)
+      return NULL;
+   struct ir_instr *v = ir_instr_create(z->sh, IR_OP_IMM, 0);
+   v->type = IR_TYPE_32;
+   v->imm = bits;
+   ir_mach_get(z->sh->model, v)->reg = (struct ir_reg){(int16_t)z->f.cnst, (uint16_t)at, 1};
+   ir_block_prepend(ir_list_first_block(&z->sh->body), v);
+   VEC_PUSH(z->cimm, z->ncimm, z->cimm_cap, v);
+   return v;
+}
+
+/* The (skip+1)-th general register free while `in` executes (not live
+ * before it), so that the copies of one instruction differ. */
+static int
+scratch_reg(struct lgz *z, struct ir_instr *in, unsigned skip)
+{
+   struct ir_shader *sh = z->sh;
+   struct ir_block *b = in->block;
+   unsigned nw = z->lv.nwords;
+   uint64_t *live = xmalloc(nw * sizeof(uint64_t));
+   memcpy(live, z->lv.out + (size_t)b->index * nw, nw * sizeof(uint64_t));
+   for (struct ir_instr *i = b->last; i; i = i->prev) {
+      if (i->id < nw * 64)
+         ir_live_set(live, i->id, false);
+      for (unsigned s = 0; s < i->nsrc; s++)
+         if (ir_use_extends_life(i, i->src[s]) && i->src[s]->id < nw * 64)
+            ir_live_set(live, i->src[s]->id, true);
+      if (i == in)
+         break;
+   }
+   struct isa_file_info fi;
+   isa_file_info(sh->model, (unsigned)z->f.gpr, &fi);
+   bool *busy = xcalloc(fi.count + 1, sizeof(bool));
+   for (unsigned id = 0; id < sh->nvalues && id < nw * 64; id++) {
+      const struct ir_instr *v = sh->values[id];
+      if (v && ir_live_has(live, id) && ir_has_reg(v) && v->mach->reg.file == z->f.gpr)
+         for (unsigned k = 0; k < v->mach->reg.count; k++)
+            busy[v->mach->reg.index + k] = true;
+   }
+   int r = -1;
+   for (unsigned k = 0; k < fi.count && r < 0; k++)
+      if (!busy[k] && !skip--)
+         r = (int)k;
+   free(busy);
+   free(live);
+   return r;
+}
+
+static void
+legalize_instr(struct lgz *z, struct ir_instr *in)
+{
+   struct ir_shader *sh = z->sh;
+   enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC], *place = p1;
+   unsigned m1 = 0, m2 = 0, mask;
+   int a, b;
+   bool ok1 = plan(sh, in, p1, &m1), ok2 = false;
+   if (!(ok1 && !m1) && can_swap(sh->model, in, &a, &b)) {
+      swap_operands(sh->model, in, a, b);
+      ok2 = plan(sh, in, p2, &m2);
+      swap_operands(sh->model, in, a, b);
+   }
+   if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
+                        opt_transform(z->ctx, "swap the operands of %%%u", in->id)))) {
+      swap_operands(sh->model, in, a, b);
+      mask = m2;
+      place = p2;
+   } else if (ok1) {
+      mask = m1;
+   } else {
+      lgz_error(z, in, "no legal form");
+      return;
+   }
+   struct ir_mach *m = in->mach;
+   unsigned ncopies = 0;
+   for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
+      if (!m->count[k])
+         continue;
+      struct ir_instr **src = &in->src[m->first[k]];
+      if (mask & (1u << k)) {
+         int r = scratch_reg(z, in, ncopies++);
+         if (r < 0) {
+            lgz_error(z, in, "unsupported: no register free for an operand copy");
+            return;
+         }
+         struct ir_instr *c = opt_copy_before(sh, in, *src);
+         ir_mach_get(sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
+         *src = c;
+      } else if (place[k] == PLACE_CONST && (*src)->op == IR_OP_IMM && !ir_has_reg(*src)) {
+         struct ir_instr *c = const_imm(z, (uint32_t)(*src)->imm);
+         if (!c)
+            lgz_error(z, in, "unsupported: the constant file is full");
+         else
+            *src = c;
+      }
+   }
+}
+
+static void
+check_final(struct lgz *z, struct ir_instr *in)
+{
+   struct isa_insn rec;
+   opt_mach_record(in, &rec);
+   struct diag_list d = {0};
+   if (isa_check_insn(z->sh->model, &rec, &d) != ISA_ERR_OK) {
+      char *why =
+          xasprintf("not encodable (%s)", diag_first_error(&d) ? diag_first_error(&d) : "?");
+      lgz_error(z, in, why);
+      free(why);
+   }
+   diag_clear(&d);
+}
+
 bool
 opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
 {
-   (void)sh;
-   (void)ctx;
-   return false;
+   if (!sh->model)
+      return false;
+   struct lgz z = {.sh = sh, .ctx = ctx, .f = find_files(sh->model)};
+   if (z.f.cnst >= 0) {
+      struct isa_file_info fi;
+      isa_file_info(sh->model, (unsigned)z.f.cnst, &fi);
+      z.nconst = fi.count;
+   }
+   z.cused = xcalloc(z.nconst + 1, sizeof(bool));
+   for (unsigned i = 0; i < sh->nvalues; i++) { /* slots already taken (a fixture's input) */
+      const struct ir_instr *v = sh->values[i];
+      if (v && !v->removed && ir_has_reg(v) && v->mach->reg.file == z.f.cnst) {
+         z.cused[v->mach->reg.index] = true;
+         if (v->op == IR_OP_IMM)
+            VEC_PUSH(z.cimm, z.ncimm, z.cimm_cap, (struct ir_instr *)v);
+      }
+   }
+   place_constants(&z);
+   ir_compute_cfg(sh);
+   ir_liveness(sh, &z.lv);
+   struct ir_instr **order;
+   unsigned n = ir_program_order(sh, &order);
+   for (unsigned i = 0; i < n && !z.failed; i++)
+      if (order[i]->op == IR_OP_MACH)
+         legalize_instr(&z, order[i]);
+   for (unsigned i = 0; i < n && !z.failed; i++)
+      if (order[i]->op == IR_OP_MACH)
+         check_final(&z, order[i]);
+   free(order);
+   ir_liveness_free(&z.lv);
+   free(z.cused);
+   free(z.cimm);
+   sh->cfg_valid = false;
+   return true;
 }

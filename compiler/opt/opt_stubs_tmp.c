@@ -1,4 +1,15 @@
 #include "compiler/ir/ir.h"
-bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx) { (void)sh; (void)ctx; return false; }
-bool opt_ra(struct ir_shader *sh, struct opt_ctx *ctx) { (void)sh; (void)ctx; return false; }
-bool opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx) { (void)sh; (void)ctx; return false; }
+bool
+opt_sched(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   (void)sh;
+   (void)ctx;
+   return false;
+}
+bool
+opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   (void)sh;
+   (void)ctx;
+   return false;
+}

@@ -1,0 +1,474 @@
+/*
+ * The end of the optimizing compiler: the program layout, the records,
+ * encoding, the binding table and opt_compile(), the pipeline.
+ *
+ * Layout. The structured tree is laid out in program order; the control
+ * flow it implies becomes instructions here and only here (hazard
+ * insertion asks for the same layout):
+ *   - a block followed by an if ends with "br !p, ELSE" (or END when the
+ *     else list is empty), p the if's predicate;
+ *   - the end of a then list with a non-empty else list: "jump END";
+ *   - break: "jump EXIT"; continue and the end of a loop body: "jump HEAD".
+ * The first instruction at a branch target carries (jp). Targets are
+ * relative, in instructions, from the branch itself.
+ *
+ * Records. A mach instruction's record follows from the IR alone
+ * (opt_mach_record): its result's register is the destination; an operand
+ * reading an immediate without a register is an inline immediate, one
+ * reading a value in a constant file is a constant, anything else the
+ * value's register. Legalization has made every record encodable; here
+ * each one is checked again by the encoder.
+ *
+ * Bindings (emu.h): inputs and system values from their load's register,
+ * constants and constant-file immediates from their slot, outputs from the
+ * register of each store_output's value.
+ */
+#include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+/* ------------------------------------------------------------------ */
+/* Records                                                              */
+
+void
+opt_mach_record(const struct ir_instr *in, struct isa_insn *out)
+{
+   const struct ir_mach *m = in->mach;
+   *out = m->insn;
+   for (unsigned d = 0; d < out->ndst; d++) {
+      struct isa_opnd *o = &out->dst[d];
+      if (d == 0 && ir_has_reg(in)) {
+         o->kind = ISA_OPND_REG;
+         o->file = (uint8_t)m->reg.file;
+         o->index = m->reg.index;
+      }
+   }
+   for (unsigned k = 0; k < out->nsrc; k++) {
+      if (!m->count[k])
+         continue;
+      struct isa_opnd *o = &out->src[k];
+      const struct ir_instr *v = in->src[m->first[k]];
+      o->bank = 0;
+      if (v->op == IR_OP_IMM && !ir_has_reg(v)) {
+         o->kind = ISA_OPND_IMM;
+         o->value = (uint32_t)v->imm;
+         continue;
+      }
+      o->kind = ISA_OPND_REG;
+      if (ir_has_reg(v)) {
+         struct isa_file_info fi;
+         isa_file_info(m->model, (unsigned)v->mach->reg.file, &fi);
+         if (fi.kind == ISA_FILE_CONST)
+            o->kind = ISA_OPND_CONST;
+         o->file = (uint8_t)v->mach->reg.file;
+         o->index = v->mach->reg.index;
+      }
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout                                                               */
+
+struct lctx {
+   struct ir_shader *sh;
+   struct opt_layout *lo;
+   unsigned *label_at; /* by label id: slot index */
+   unsigned nlabels, labels_cap;
+   int head, exit; /* labels of the innermost loop, -1 outside loops */
+};
+
+static unsigned
+new_label(struct lctx *c)
+{
+   VEC_PUSH(c->label_at, c->nlabels, c->labels_cap, ~0u);
+   return c->nlabels - 1;
+}
+
+static void
+bind_label(struct lctx *c, unsigned label)
+{
+   c->label_at[label] = c->lo->n;
+}
+
+static struct opt_slot *
+push_slot(struct lctx *c, struct ir_block *b, struct ir_instr *in, bool implied)
+{
+   struct opt_slot s = {in, {0}, -1, b, implied, NULL};
+   VEC_PUSH(c->lo->v, c->lo->n, c->lo->cap, s);
+   return &c->lo->v[c->lo->n - 1];
+}
+
+static bool
+list_empty(const struct ir_list *l)
+{
+   return l->n == 1 && l->v[0]->kind == IR_NODE_BLOCK && !l->v[0]->block->first;
+}
+
+static void lay_list(struct lctx *c, struct ir_list *l, int tail_label);
+
+/* A block: its machine instructions, then the branch or jump its position
+ * implies: the branch of the if `next` when not NULL (to label br_to),
+ * else a jump to tail_label (-1: fall through). */
+static void
+lay_block(struct lctx *c, struct ir_block *b, const struct ir_node *next, unsigned br_to,
+          int tail_label)
+{
+   c->lo->block_start[b->index] = c->lo->n;
+   for (struct ir_instr *in = b->first; in; in = in->next) {
+      if (in->op == IR_OP_MACH) {
+         push_slot(c, b, in, false);
+      } else if (in->op == IR_OP_BREAK || in->op == IR_OP_CONTINUE) {
+         struct opt_slot *s = push_slot(c, b, in, true);
+         s->target = in->op == IR_OP_BREAK ? c->exit : c->head;
+         tail_label = -1;
+         next = NULL;
+         break;
+      }
+   }
+   if (next) {
+      struct opt_slot *br = push_slot(c, b, NULL, true);
+      br->target = (int)br_to;
+      br->cond = next->cond;
+   } else if (tail_label >= 0) {
+      push_slot(c, b, NULL, true)->target = tail_label;
+   }
+   c->lo->block_end[b->index] = c->lo->n;
+}
+
+static void
+lay_if(struct lctx *c, struct ir_node *n, unsigned els, unsigned end)
+{
+   lay_list(c, &n->then_list, els == end ? -1 : (int)end);
+   if (els != end) {
+      bind_label(c, els);
+      lay_list(c, &n->else_list, -1);
+   }
+   bind_label(c, end);
+}
+
+/* tail_label: where the last block of the list goes when it falls off. */
+static void
+lay_list(struct lctx *c, struct ir_list *l, int tail_label)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      struct ir_node *n = l->v[i];
+      switch (n->kind) {
+      case IR_NODE_BLOCK:
+         if (i + 1 < l->n && l->v[i + 1]->kind == IR_NODE_IF) {
+            struct ir_node *f = l->v[++i];
+            unsigned end = new_label(c), els = list_empty(&f->else_list) ? end : new_label(c);
+            lay_block(c, n->block, f, els, -1);
+            lay_if(c, f, els, end);
+         } else {
+            lay_block(c, n->block, NULL, 0, i + 1 == l->n ? tail_label : -1);
+         }
+         break;
+      case IR_NODE_LOOP: {
+         int head = c->head, exit = c->exit;
+         c->head = (int)new_label(c);
+         c->exit = (int)new_label(c);
+         bind_label(c, (unsigned)c->head);
+         lay_list(c, &n->body, c->head);
+         bind_label(c, (unsigned)c->exit);
+         c->head = head;
+         c->exit = exit;
+         break;
+      }
+      case IR_NODE_IF:
+         break; /* laid out with the block before it */
+      }
+   }
+}
+
+/* The implied branches' records. */
+static void
+implied_record(const struct ir_shader *sh, struct opt_slot *s)
+{
+   bool cond = s->cond != NULL;
+   int op = opt_op_by_sem(sh->model, cond ? ISA_SEM_BRANCH : ISA_SEM_JUMP);
+   isa_insn_init(sh->model, (unsigned)op, &s->insn);
+   for (unsigned k = 0; k < s->insn.nsrc; k++) {
+      struct isa_slot_info si;
+      isa_slot_info(sh->model, (unsigned)op, false, k, &si);
+      struct isa_opnd *o = &s->insn.src[k];
+      if (si.kinds & (1u << ISA_OPND_REG) && cond && ir_has_reg(s->cond)) {
+         o->kind = ISA_OPND_REG;
+         o->file = (uint8_t)s->cond->mach->reg.file;
+         o->index = s->cond->mach->reg.index;
+         o->flags = ISA_OPND_F_NOT; /* branch to the else part when false */
+      } else {
+         o->kind = ISA_OPND_IMM;
+         o->value = 0;
+      }
+   }
+}
+
+void
+opt_layout_build(struct ir_shader *sh, struct opt_layout *lo)
+{
+   memset(lo, 0, sizeof(*lo));
+   if (!sh->cfg_valid)
+      ir_compute_cfg(sh);
+   lo->block_start = xcalloc(sh->nblocks + 1, sizeof(unsigned));
+   lo->block_end = xcalloc(sh->nblocks + 1, sizeof(unsigned));
+   struct lctx c = {sh, lo, NULL, 0, 0, -1, -1};
+   lay_list(&c, &sh->body, -1);
+   for (unsigned i = 0; i < lo->n; i++) {
+      struct opt_slot *s = &lo->v[i];
+      if (s->implied)
+         implied_record(sh, s);
+      else
+         opt_mach_record(s->in, &s->insn);
+      if (s->target >= 0)
+         s->target = (int)c.label_at[s->target];
+   }
+   free(c.label_at);
+}
+
+void
+opt_layout_free(struct opt_layout *lo)
+{
+   free(lo->v);
+   free(lo->block_start);
+   free(lo->block_end);
+   memset(lo, 0, sizeof(*lo));
+}
+
+/* Writes the branch offsets and the (jp) flags of the targets. */
+static void
+finish_branches(const struct isa_model *m, struct opt_layout *lo)
+{
+   int jp = isa_mod_by_role(m, ISA_ROLE_JP);
+   for (unsigned i = 0; i < lo->n; i++) {
+      struct opt_slot *s = &lo->v[i];
+      if (s->target < 0)
+         continue;
+      for (unsigned k = 0; k < s->insn.nsrc; k++)
+         if (s->insn.src[k].kind == ISA_OPND_IMM)
+            s->insn.src[k].value = (uint32_t)(s->target - (int)i);
+      if (jp >= 0 && (unsigned)s->target < lo->n)
+         lo->v[s->target].insn.mod[jp] = 1;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Bindings and figures                                                 */
+
+static void
+bind(struct emu_program *p, const struct ir_instr *v, enum emu_bind_kind kind, unsigned tgsi,
+     unsigned chan, unsigned buffer, uint32_t value)
+{
+   struct emu_binding b = {0};
+   b.kind = (uint8_t)kind;
+   b.chan = (uint8_t)chan;
+   b.file = (uint8_t)v->mach->reg.file;
+   b.buffer = (uint8_t)buffer;
+   b.tgsi_index = (uint16_t)tgsi;
+   b.index = v->mach->reg.index;
+   b.value = value;
+   emu_program_bind(p, &b);
+}
+
+static void
+bindings(const struct ir_shader *sh, struct emu_program *p)
+{
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      const struct ir_instr *in = sh->values[i];
+      if (!in || in->removed)
+         continue;
+      switch (in->op) {
+      case IR_OP_LOAD_INPUT:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_INPUT, (unsigned)in->slot, (unsigned)in->comp, 0, 0);
+         break;
+      case IR_OP_LOAD_SYSVAL:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_SYSVAL, (unsigned)in->sv, (unsigned)in->comp, 0, 0);
+         break;
+      case IR_OP_LOAD_CONST:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_CONST, (unsigned)in->slot, (unsigned)in->comp, (unsigned)in->buf,
+                 0);
+         break;
+      case IR_OP_IMM:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_VALUE, 0, 0, 0, (uint32_t)in->imm);
+         break;
+      case IR_OP_STORE_OUTPUT:
+         if (ir_has_reg(in->src[0]))
+            bind(p, in->src[0], EMU_BIND_OUTPUT, (unsigned)in->slot, (unsigned)in->comp, 0, 0);
+         break;
+      default:
+         break;
+      }
+   }
+}
+
+static void
+figures(const struct ir_shader *sh, const struct opt_layout *lo, struct compile_stats *st)
+{
+   const struct isa_model *m = sh->model;
+   int rpt = isa_mod_by_role(m, ISA_ROLE_RPT), nop = isa_mod_by_role(m, ISA_ROLE_NOPS);
+   int stall = isa_mod_by_role(m, ISA_ROLE_STALL);
+   memset(st, 0, sizeof(*st));
+   st->instructions = lo->n;
+   for (unsigned i = 0; i < lo->n; i++) {
+      const struct isa_insn *x = &lo->v[i].insn;
+      if (x->sem == ISA_SEM_NOP)
+         st->nops++;
+      uint64_t c = 1;
+      if (rpt >= 0)
+         c += (uint64_t)x->mod[rpt];
+      if (nop >= 0)
+         c += (uint64_t)x->mod[nop];
+      if (stall >= 0 && x->mod[stall] > 1)
+         c = (uint64_t)x->mod[stall];
+      st->cycles += c;
+   }
+   int gpr = -1;
+   for (unsigned f = 0; f < isa_file_count(m) && gpr < 0; f++) {
+      struct isa_file_info fi;
+      isa_file_info(m, f, &fi);
+      if (fi.kind == ISA_FILE_FULL)
+         gpr = (int)f;
+   }
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      const struct ir_instr *v = sh->values[i];
+      if (v && !v->removed && ir_has_reg(v) && v->mach->reg.file == gpr)
+         st->registers = MAX2(st->registers, (unsigned)v->mach->reg.index + v->mach->reg.count);
+   }
+}
+
+/* Encodes the shader (after hazard insertion) into p. */
+bool
+opt_emit(struct ir_shader *sh, struct emu_program *p, struct compile_stats *st, struct diag_list *d)
+{
+   struct opt_layout lo;
+   opt_layout_build(sh, &lo);
+   finish_branches(sh->model, &lo);
+   struct isa_insn *insns = xcalloc(lo.n + 1, sizeof(*insns));
+   bool ok = true;
+   for (unsigned i = 0; i < lo.n && ok; i++) {
+      insns[i] = lo.v[i].insn;
+      if (isa_check_insn(sh->model, &insns[i], d) != ISA_ERR_OK) {
+         char *t = lo.v[i].in ? ir_print_instr(lo.v[i].in) : xstrdup("(implied branch)");
+         diag_add(d, DIAG_ERROR, "opt", 0, 0, NULL, "emit: not encodable: %s", t);
+         free(t);
+         ok = false;
+      }
+   }
+   memset(p, 0, sizeof(*p));
+   p->model = sh->model;
+   p->stage = sh->stage;
+   if (ok && isa_encode_program(sh->model, insns, lo.n, &p->code, &p->size, d) != ISA_ERR_OK)
+      ok = false;
+   if (ok) {
+      bindings(sh, p);
+      if (st)
+         figures(sh, &lo, st);
+   }
+   free(insns);
+   opt_layout_free(&lo);
+   return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* The pipeline                                                         */
+
+static const char *const backend_passes[] = {"isel", "sched", "ra", "legalize", "hazard"};
+
+static bool
+uses_backend_pass(const char *list)
+{
+   for (unsigned i = 0; list && i < ARRAY_SIZE(backend_passes); i++) {
+      size_t n = strlen(backend_passes[i]);
+      for (const char *p = list; *p;) {
+         size_t k = strcspn(p, ",");
+         if (k == n && !strncmp(p, backend_passes[i], n))
+            return true;
+         p += k + (p[k] == ',');
+      }
+   }
+   return false;
+}
+
+static bool
+names_required_pass(const char *list)
+{
+   static const char *const required[] = {"isel", "ra", "legalize"};
+   for (unsigned i = 0; list && i < ARRAY_SIZE(required); i++) {
+      size_t n = strlen(required[i]);
+      for (const char *p = list; *p;) {
+         size_t k = strcspn(p, ",");
+         if ((k == n && !strncmp(p, required[i], n)) || (k == 3 && !strncmp(p, "all", 3)))
+            return true;
+         p += k + (p[k] == ',');
+      }
+   }
+   return false;
+}
+
+static bool
+run_backend(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   for (unsigned i = 0; i < ARRAY_SIZE(backend_passes) && !ctx->failed; i++)
+      for (const struct opt_pass *p = opt_passes; p->name; p++)
+         if (!strcmp(p->name, backend_passes[i]))
+            opt_run_pass(sh, ctx, p);
+   return !ctx->failed;
+}
+
+static enum compile_status
+failure(const struct diag_list *d)
+{
+   for (unsigned i = 0; i < d->n; i++)
+      if (d->v[i].sev == DIAG_ERROR && !strncmp(d->v[i].msg, "unsupported", 11))
+         return COMPILE_UNSUPPORTED;
+   return COMPILE_ERROR;
+}
+
+/*
+ * TGSI -> IR -> generic passes -> isel -> sched -> RA -> legalize ->
+ * hazards -> encode. The pass manager validates after every pass in
+ * validating builds (or with o->validate) and counts every transformation
+ * for --opt-bisect-limit. --passes chooses the generic passes only; the
+ * backend passes always run, in this order (sched and hazard may be
+ * disabled: without hazard insertion the emulator reports the hazards).
+ */
+enum compile_status
+opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct opt_options *o,
+            struct emu_program *out, struct compile_stats *stats, char **log, struct diag_list *d)
+{
+   memset(out, 0, sizeof(*out));
+   if (log)
+      *log = NULL;
+   struct opt_options opts = {.bisect_limit = -1};
+   if (o)
+      opts = *o;
+   if (uses_backend_pass(opts.passes) || names_required_pass(opts.disable)) {
+      diag_add(d, DIAG_ERROR, "options", 0, 0, NULL,
+               "isel, ra and legalize always run; --passes names generic passes only");
+      return COMPILE_ERROR;
+   }
+   struct ir_shader *sh = ir_from_tgsi(s, d);
+   if (!sh)
+      return failure(d);
+   struct opt_ctx ctx;
+   opt_ctx_init(&ctx, &opts, d);
+   bool ok = opt_run(sh, &ctx);
+   sh->model = m;
+   ok = ok && run_backend(sh, &ctx) && opt_emit(sh, out, stats, d);
+   if (log) {
+      *log = ctx.log;
+      ctx.log = NULL;
+   }
+   opt_ctx_fini(&ctx);
+   sh->model = NULL; /* not owned */
+   ir_shader_free(sh);
+   if (!ok) {
+      emu_program_free(out);
+      return failure(d);
+   }
+   return COMPILE_OK;
+}
