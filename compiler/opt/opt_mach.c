@@ -179,6 +179,21 @@ print_operand(struct sbuf *b, const struct ir_instr *in, unsigned k)
       sb_printf(b, "}");
 }
 
+/* Modifiers that count (repeats, nops, stalls, barriers) print their
+ * value even when it is 1; flags print bare. */
+static bool
+counting_mod(const struct isa_model *m, unsigned mod)
+{
+   static const enum isa_role roles[] = {ISA_ROLE_RPT,     ISA_ROLE_NOPS,      ISA_ROLE_STALL,
+                                         ISA_ROLE_WR_BAR,  ISA_ROLE_RD_BAR,    ISA_ROLE_WAIT_MASK,
+                                         ISA_ROLE_REUSE,   ISA_ROLE_WAIT_SLOT, ISA_ROLE_VMCNT,
+                                         ISA_ROLE_LGKMCNT, ISA_ROLE_EXPCNT};
+   for (unsigned i = 0; i < ARRAY_SIZE(roles); i++)
+      if (isa_mod_by_role(m, roles[i]) == (int)mod)
+         return true;
+   return false;
+}
+
 char *
 ir_mach_print(const struct ir_instr *in)
 {
@@ -203,7 +218,7 @@ ir_mach_print(const struct ir_instr *in)
       const char *name = isa_mod_name(m->model, i), *vn = isa_mod_value_name(m->model, i, v);
       if (vn)
          sb_printf(&b, " %s=%s", name, vn);
-      else if (v == 1)
+      else if (v == 1 && !counting_mod(m->model, i))
          sb_printf(&b, " %s", name);
       else
          sb_printf(&b, " %s=%d", name, v);

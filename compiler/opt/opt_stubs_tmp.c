@@ -6,10 +6,3 @@ opt_sched(struct ir_shader *sh, struct opt_ctx *ctx)
    (void)ctx;
    return false;
 }
-bool
-opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
-{
-   (void)sh;
-   (void)ctx;
-   return false;
-}

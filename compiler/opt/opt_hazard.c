@@ -1,0 +1,437 @@
+/*
+ * Hazard insertion: what the hardware does not interlock, the program must
+ * wait for. Every distance and every sync comes from isa_delay() -- the one
+ * latency/hazard function the scheduler and the emulator use too -- asked
+ * about the instructions as they will be encoded, on the layout opt_emit
+ * encodes (so the implied branches and jumps are seen, and the loop back
+ * edges).
+ *
+ * Delay-slot models (a3xx):
+ *   1. sync flags. Results of a class with a sync (sfu: ss, tex and global
+ *      loads: sy) and sources still being read by a class with a `war` sync
+ *      are pending until an instruction carrying that flag issues; one flag
+ *      waits for every pending producer of its kind. A consumer (RAW), a
+ *      writer of a pending result (WAW) or of a pending source (WAR) gets
+ *      the flag isa_delay names; `end` waits for every pending result (the
+ *      outputs). The pending sets flow forward over the CFG to a fixed
+ *      point, so joins and loop back edges are covered. An op that cannot
+ *      carry the flag (a3xx cat5/cat6 have no (ss) bit) gets a nop carrying
+ *      it in front.
+ *   2. delay slots. For each source, the writers found walking backwards
+ *      (into every predecessor block, around loops) within the window of
+ *      the largest distance need isa_delay's distance of issue slots in
+ *      between; a later writer of the same register hides an earlier one
+ *      (Mesa 140e117f2b0). Implied branches and jumps count as no slot, so
+ *      an emulator that counts them only sees more distance. Missing slots
+ *      become (nopN) on the instruction before (cat2/cat3 without (rptN),
+ *      an opt_transform) or (rptN)nop.
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+#define HZ_WINDOW   24 /* no delay is longer: the walk stops here */
+#define HZ_MAXSTEPS 256
+
+enum {
+   HZ_SS = 1 << 0,
+   HZ_SY = 1 << 1,
+};
+
+struct hz {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   const struct isa_model *m;
+   struct opt_layout lo;
+   unsigned *pad;  /* nops to insert before each slot */
+   uint8_t *flags; /* HZ_SS/HZ_SY each slot needs */
+   int mod_ss, mod_sy, mod_nop, mod_rpt;
+   int nop_op;
+   int max_nop_rpt, max_nopn;
+};
+
+/* Issue slots an instruction takes; implied branches count none. */
+static unsigned
+cycles(const struct hz *z, unsigned i)
+{
+   const struct opt_slot *s = &z->lo.v[i];
+   if (s->implied)
+      return 0;
+   unsigned c = 1;
+   if (z->mod_rpt >= 0)
+      c += (unsigned)s->insn.mod[z->mod_rpt];
+   if (z->mod_nop >= 0)
+      c += (unsigned)s->insn.mod[z->mod_nop];
+   return c;
+}
+
+static unsigned
+sync_flag(enum isa_sync s)
+{
+   return s == ISA_SYNC_SS ? HZ_SS : s == ISA_SYNC_SY ? HZ_SY : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. sync flags                                                        */
+
+/* Pending entries: bit 2*i = slot i's result, 2*i+1 = its sources. */
+struct pending {
+   unsigned nw;
+   uint64_t *in, *out; /* by block index */
+};
+
+static bool
+bit(const uint64_t *s, unsigned i)
+{
+   return (s[i / 64] >> (i % 64)) & 1;
+}
+
+static void
+set_bit(uint64_t *s, unsigned i, bool on)
+{
+   if (on)
+      s[i / 64] |= 1ull << (i % 64);
+   else
+      s[i / 64] &= ~(1ull << (i % 64));
+}
+
+/* The flags consumer c needs against pending entry e. */
+static unsigned
+needs(const struct hz *z, unsigned e, const struct isa_insn *c, bool is_end)
+{
+   const struct isa_insn *p = &z->lo.v[e / 2].insn;
+   struct isa_class_info pc;
+   isa_class_info(z->m, p->cls, &pc);
+   unsigned f = 0;
+   if (e % 2 == 0) {
+      if (is_end)
+         return sync_flag(pc.sync); /* the outputs are read when the program ends */
+      for (unsigned d = 0; d < p->ndst; d++) {
+         for (unsigned s = 0; s < c->nsrc; s++)
+            f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_DST(d), c, ISA_SLOT_SRC(s)).sync);
+         for (unsigned d2 = 0; d2 < c->ndst; d2++)
+            f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_DST(d), c, ISA_SLOT_DST(d2)).sync);
+      }
+   } else {
+      for (unsigned s = 0; s < p->nsrc; s++)
+         for (unsigned d2 = 0; d2 < c->ndst; d2++)
+            f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_SRC(s), c, ISA_SLOT_DST(d2)).sync);
+   }
+   return f;
+}
+
+/* Runs slot i on the pending set; returns the flags it needs. */
+static unsigned
+transfer(const struct hz *z, unsigned i, uint64_t *set)
+{
+   const struct isa_insn *c = &z->lo.v[i].insn;
+   bool is_end = c->sem == ISA_SEM_END;
+   unsigned f = 0;
+   for (unsigned e = 0; e < 2 * z->lo.n; e++)
+      if (bit(set, e))
+         f |= needs(z, e, c, is_end);
+   for (unsigned e = 0; f && e < 2 * z->lo.n; e++) {
+      if (!bit(set, e))
+         continue;
+      struct isa_class_info pc;
+      isa_class_info(z->m, z->lo.v[e / 2].insn.cls, &pc);
+      unsigned kind = sync_flag(e % 2 ? pc.war_sync : pc.sync);
+      if (kind & f)
+         set_bit(set, e, false); /* one flag waits for every producer of its kind */
+   }
+   struct isa_class_info cc;
+   isa_class_info(z->m, c->cls, &cc);
+   if (sync_flag(cc.sync) && c->ndst)
+      set_bit(set, 2 * i, true);
+   if (sync_flag(cc.war_sync) && c->nsrc)
+      set_bit(set, 2 * i + 1, true);
+   return f;
+}
+
+static void
+sync_flags(struct hz *z)
+{
+   struct ir_shader *sh = z->sh;
+   struct pending p = {(2 * z->lo.n + 63) / 64 + 1, NULL, NULL};
+   p.in = xcalloc((size_t)sh->nblocks * p.nw + 1, sizeof(uint64_t));
+   p.out = xcalloc((size_t)sh->nblocks * p.nw + 1, sizeof(uint64_t));
+   uint64_t *cur = xcalloc(p.nw, sizeof(uint64_t));
+   for (bool changed = true; changed;) {
+      changed = false;
+      for (unsigned bi = 0; bi < sh->nblocks; bi++) {
+         struct ir_block *b = sh->blocks[bi];
+         memset(cur, 0, p.nw * sizeof(uint64_t));
+         for (unsigned k = 0; k < b->npreds; k++)
+            for (unsigned w = 0; w < p.nw; w++)
+               cur[w] |= p.out[(size_t)b->preds[k]->index * p.nw + w];
+         memcpy(p.in + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
+         for (unsigned i = z->lo.block_start[bi]; i < z->lo.block_end[bi]; i++)
+            z->flags[i] = (uint8_t)transfer(z, i, cur);
+         if (memcmp(cur, p.out + (size_t)bi * p.nw, p.nw * sizeof(uint64_t))) {
+            memcpy(p.out + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
+            changed = true;
+         }
+      }
+   }
+   free(cur);
+   free(p.in);
+   free(p.out);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. delay slots                                                       */
+
+/* The registers an operand covers; rel: any register of the file. */
+struct span {
+   int file;
+   unsigned first, count;
+   bool any;
+};
+
+static bool
+span_of(const struct hz *z, const struct isa_insn *in, int slot, struct span *s)
+{
+   const struct isa_opnd *o = slot < ISA_MAX_DST ? &in->dst[slot] : &in->src[slot - ISA_MAX_DST];
+   if (o->kind != ISA_OPND_REG)
+      return false;
+   s->file = o->file;
+   s->first = o->index;
+   s->count = MIN2(isa_opnd_count(z->m, in, slot), 32u);
+   s->any = (o->flags & ISA_OPND_F_REL) != 0;
+   return true;
+}
+
+/* The consumer's source registers not yet written on the path walked. */
+struct wants {
+   int cslot[ISA_MAX_SRC];
+   struct span sp[ISA_MAX_SRC];
+   uint32_t open[ISA_MAX_SRC];
+   unsigned n;
+};
+
+struct walk {
+   const struct hz *z;
+   const struct isa_insn *c;
+   int need;
+   unsigned steps;
+};
+
+/* Producer slot j, `elapsed` issue slots before the consumer: its delay
+ * for the registers still open; it closes the registers it writes. */
+static void
+visit(struct walk *wk, struct wants *w, unsigned j, unsigned elapsed)
+{
+   const struct isa_insn *p = &wk->z->lo.v[j].insn;
+   for (unsigned d = 0; d < p->ndst; d++) {
+      struct span ps;
+      if (!span_of(wk->z, p, ISA_SLOT_DST(d), &ps))
+         continue;
+      for (unsigned i = 0; i < w->n; i++) {
+         if (!w->open[i] || w->sp[i].file != ps.file)
+            continue;
+         uint32_t hit = 0;
+         for (unsigned r = 0; r < w->sp[i].count; r++) {
+            unsigned reg = w->sp[i].first + r;
+            if (ps.any || w->sp[i].any || (reg >= ps.first && reg < ps.first + ps.count))
+               hit |= 1u << r;
+         }
+         if (!(hit & w->open[i]))
+            continue;
+         struct isa_delay dl = isa_delay(wk->z->m, p, ISA_SLOT_DST(d), wk->c, w->cslot[i]);
+         if (dl.sync == ISA_SYNC_NONE && dl.distance - (int)elapsed > wk->need)
+            wk->need = dl.distance - (int)elapsed;
+         if (!ps.any)
+            w->open[i] &= ~hit;
+      }
+   }
+}
+
+static bool
+any_open(const struct wants *w)
+{
+   for (unsigned i = 0; i < w->n; i++)
+      if (w->open[i])
+         return true;
+   return false;
+}
+
+/* Walks back over slots [start, end) of a block, then into its
+ * predecessors; `elapsed` counts the issue slots (and nops) between the
+ * position and the consumer. */
+static void
+walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigned elapsed)
+{
+   const struct hz *z = wk->z;
+   unsigned start = z->lo.block_start[block];
+   for (unsigned j = end; j-- > start;) {
+      if (j + 1 < end)
+         elapsed += cycles(z, j + 1) + z->pad[j + 1];
+      if (elapsed >= HZ_WINDOW || ++wk->steps > HZ_MAXSTEPS)
+         return;
+      visit(wk, &w, j, elapsed);
+      if (!any_open(&w))
+         return;
+   }
+   if (end > start)
+      elapsed += cycles(z, start) + z->pad[start];
+   const struct ir_block *b = z->sh->blocks[block];
+   for (unsigned k = 0; k < b->npreds; k++) {
+      unsigned pb = b->preds[k]->index;
+      walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
+   }
+}
+
+/* The nops slot i needs in front of it. */
+static unsigned
+nops_needed(const struct hz *z, unsigned i)
+{
+   const struct isa_insn *c = &z->lo.v[i].insn;
+   struct walk wk = {z, c, 0, 0};
+   struct wants w = {{0}, {{0}}, {0}, 0};
+   for (unsigned s = 0; s < c->nsrc; s++) {
+      if (!span_of(z, c, ISA_SLOT_SRC(s), &w.sp[w.n]))
+         continue;
+      w.cslot[w.n] = ISA_SLOT_SRC(s);
+      w.open[w.n] = w.sp[w.n].count >= 32 ? ~0u : (1u << w.sp[w.n].count) - 1;
+      w.n++;
+   }
+   if (!w.n)
+      return 0;
+   walk_back(&wk, w, z->lo.v[i].block->index, i, 0);
+   return wk.need > 0 ? (unsigned)wk.need : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Changing the IR                                                      */
+
+static struct ir_instr *
+new_nop(struct hz *z)
+{
+   return ir_mach_create(z->sh, (unsigned)z->nop_op);
+}
+
+/* Puts instruction x in front of slot i. */
+static void
+insert_before_slot(struct hz *z, unsigned i, struct ir_instr *x)
+{
+   struct opt_slot *s = &z->lo.v[i];
+   x->line = s->in ? s->in->line : 0;
+   if (s->in)
+      ir_insert_before(s->in, x);
+   else
+      ir_block_append(s->block, x);
+}
+
+/* Can slot i's instruction carry modifier mod = v (as encoded)? */
+static bool
+can_carry(const struct hz *z, const struct isa_insn *rec, int mod, int v)
+{
+   if (mod < 0)
+      return false;
+   struct isa_insn t = *rec;
+   t.mod[mod] = (int16_t)v;
+   return isa_check_insn(z->m, &t, NULL) == ISA_ERR_OK;
+}
+
+static void
+apply_flags(struct hz *z)
+{
+   for (unsigned i = 0; i < z->lo.n; i++) {
+      unsigned f = z->flags[i];
+      if (!f)
+         continue;
+      struct opt_slot *s = &z->lo.v[i];
+      bool real = s->in && s->in->op == IR_OP_MACH;
+      int mods[2] = {f & HZ_SS ? z->mod_ss : -1, f & HZ_SY ? z->mod_sy : -1};
+      bool carry = real;
+      for (unsigned k = 0; k < 2 && carry; k++)
+         carry = mods[k] < 0 || can_carry(z, &s->insn, mods[k], 1);
+      struct ir_instr *x = carry ? s->in : new_nop(z);
+      for (unsigned k = 0; k < 2; k++)
+         if (mods[k] >= 0)
+            x->mach->insn.mod[mods[k]] = 1;
+      if (!carry)
+         insert_before_slot(z, i, x);
+   }
+}
+
+/* n nops in front of slot i: first as (nopN) of the instruction before it
+ * in the same block, the rest as (rptN)nop. */
+static void
+apply_pad(struct hz *z, unsigned i, unsigned n)
+{
+   struct opt_slot *s = &z->lo.v[i];
+   if (i > 0 && z->lo.v[i - 1].block == s->block && !z->lo.v[i - 1].implied && z->mod_nop >= 0) {
+      struct opt_slot *p = &z->lo.v[i - 1];
+      int cur = p->insn.mod[z->mod_nop];
+      unsigned room = z->max_nopn > cur ? (unsigned)(z->max_nopn - cur) : 0;
+      unsigned k = MIN2(room, n);
+      while (k && !can_carry(z, &p->insn, z->mod_nop, cur + (int)k))
+         k--;
+      if (k && opt_transform(z->ctx, "fold %u nops into %%%u", k, p->in->id)) {
+         p->in->mach->insn.mod[z->mod_nop] = (int16_t)(cur + (int)k);
+         n -= k;
+      }
+   }
+   while (n) {
+      struct ir_instr *x = new_nop(z);
+      unsigned k = MIN2(n, (unsigned)z->max_nop_rpt + 1);
+      if (z->mod_rpt >= 0 && k > 1)
+         x->mach->insn.mod[z->mod_rpt] = (int16_t)(k - 1);
+      else
+         k = 1;
+      insert_before_slot(z, i, x);
+      n -= k;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* The pass                                                             */
+
+static void
+delay_slots(struct hz *z)
+{
+   opt_layout_build(z->sh, &z->lo);
+   z->flags = xcalloc(z->lo.n + 1, sizeof(uint8_t));
+   sync_flags(z);
+   apply_flags(z);
+   free(z->flags);
+   opt_layout_free(&z->lo);
+   z->sh->cfg_valid = false;
+   ir_compute_cfg(z->sh);
+
+   opt_layout_build(z->sh, &z->lo);
+   z->pad = xcalloc(z->lo.n + 1, sizeof(unsigned));
+   for (unsigned i = 0; i < z->lo.n; i++)
+      z->pad[i] = nops_needed(z, i);
+   for (unsigned i = 0; i < z->lo.n; i++)
+      if (z->pad[i])
+         apply_pad(z, i, z->pad[i]);
+   free(z->pad);
+   opt_layout_free(&z->lo);
+}
+
+bool
+opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   if (!sh->model)
+      return false;
+   struct hz z = {.sh = sh, .ctx = ctx, .m = sh->model};
+   z.mod_ss = isa_mod_by_role(z.m, ISA_ROLE_SS);
+   z.mod_sy = isa_mod_by_role(z.m, ISA_ROLE_SY);
+   z.mod_nop = isa_mod_by_role(z.m, ISA_ROLE_NOPS);
+   z.mod_rpt = isa_mod_by_role(z.m, ISA_ROLE_RPT);
+   z.nop_op = opt_op_by_sem(z.m, ISA_SEM_NOP);
+   z.max_nop_rpt = isa_hazard_param(z.m, "max_nop_rpt", 0);
+   z.max_nopn = isa_hazard_param(z.m, "max_nopn", 0);
+   ir_compute_cfg(sh);
+   if (isa_hazard_kind(z.m) == ISA_HAZARD_DELAY_SLOTS && z.nop_op >= 0) {
+      delay_slots(&z);
+   } else {
+      diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: hazard model %s of %s",
+               isa_hazard_name(isa_hazard_kind(z.m)), isa_model_name(z.m));
+      ctx->failed = true;
+   }
+   sh->cfg_valid = false;
+   return true;
+}
