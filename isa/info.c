@@ -404,3 +404,12 @@ isa_sync_name(enum isa_sync s)
 {
    return (unsigned)s < ISA_SYNC_COUNT ? isa_sync_names[s] : "?";
 }
+
+const char *
+isa_illegal_reason(const struct isa_model *m, const struct isa_insn *in)
+{
+   if (in->illegal == ISA_ILLEGAL_RULE && in->op < m->nops &&
+       in->illegal_arg < m->ops[in->op].nrules)
+      return m->ops[in->op].rules[in->illegal_arg].reason;
+   return isa_illegal_str((enum isa_illegal)in->illegal);
+}

@@ -237,7 +237,8 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
  * "{field}" a modifier or operand field, "[...]" a group dropped when one of
  * its fields is fixed by the op. */
 static void
-parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char *t)
+parse_syntax(struct isa_ld *l, const char *owner, struct isa_field *fields, unsigned nfields,
+             yaml_node_t *where, const char *t, struct isa_tok **out, unsigned *nout)
 {
    unsigned cap = (unsigned)strlen(t) + 2, n = 0, group = 0;
    struct isa_tok *v = xcalloc(cap, sizeof(*v));
@@ -249,7 +250,7 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
          p += 2;
       } else if (*p == '[' || *p == ']') {
          if ((*p == '[') == in_group) {
-            isa_ld_err(l, where, "syntax of '%s': unbalanced or nested [ ]", op->key);
+            isa_ld_err(l, where, "syntax of '%s': unbalanced or nested [ ]", owner);
             break;
          }
          if (*p == ']' && !group_ok) {
@@ -264,7 +265,7 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
       } else if (*p == '{') {
          const char *e = strchr(p, '}');
          if (!e) {
-            isa_ld_err(l, where, "syntax of '%s': '{' without '}'", op->key);
+            isa_ld_err(l, where, "syntax of '%s': '{' without '}'", owner);
             break;
          }
          char *name = xstrndup(p + 1, (size_t)(e - p - 1));
@@ -274,21 +275,20 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
             free(name);
             continue;
          }
-         int f = isa_field_find(op->fields, op->nfields, name);
+         int f = isa_field_find(fields, nfields, name);
          if (f < 0)
-            isa_ld_err(l, where, "syntax of '%s' names unknown field '%s'", op->key, name);
-         else if (op->fields[f].kind == ISA_FK_FIXED)
+            isa_ld_err(l, where, "syntax of '%s' names unknown field '%s'", owner, name);
+         else if (fields[f].kind == ISA_FK_FIXED)
             group_ok = false;
-         else if (op->fields[f].kind != ISA_FK_MOD && op->fields[f].kind != ISA_FK_OPERAND)
-            isa_ld_err(l, where, "syntax of '%s': '%s' is not a modifier or operand", op->key,
-                       name);
+         else if (fields[f].kind != ISA_FK_MOD && fields[f].kind != ISA_FK_OPERAND)
+            isa_ld_err(l, where, "syntax of '%s': '%s' is not a modifier or operand", owner, name);
          else
             v[n++] = (struct isa_tok){ISA_TOK_FIELD, (int16_t)f, NULL};
          free(name);
       } else {
          size_t len = strcspn(p, "[]{");
          if (!len) {
-            isa_ld_err(l, where, "syntax of '%s': stray '%c'", op->key, *p);
+            isa_ld_err(l, where, "syntax of '%s': stray '%c'", owner, *p);
             break;
          }
          v[n++] = (struct isa_tok){ISA_TOK_LIT, -1, xstrndup(p, len)};
@@ -296,9 +296,9 @@ parse_syntax(struct isa_ld *l, struct isa_op *op, yaml_node_t *where, const char
       }
    }
    if (in_group)
-      isa_ld_err(l, where, "syntax of '%s': '[' without ']'", op->key);
-   op->toks = v;
-   op->ntoks = n;
+      isa_ld_err(l, where, "syntax of '%s': '[' without ']'", owner);
+   *out = v;
+   *nout = n;
 }
 
 /* illegal: [{when: COND, reason: TEXT}], appended to *rules. */
@@ -411,7 +411,11 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
       isa_ld_err(l, isa_ld_get(l, v, "bits"), "op '%s' cannot change the size of layout '%s'",
                  op->key, ly->name);
    unsigned nextra = 0;
+   l->outer = ly ? ly->fields : NULL;
+   l->nouter = ly ? ly->nfields : 0;
    struct isa_field *extra = isa_ld_fields(l, isa_ld_get(l, v, "fields"), op->bits, false, &nextra);
+   l->outer = NULL;
+   l->nouter = 0;
    if ((ly ? ly->nfields : 0) + nextra > ISA_MAX_FIELDS) {
       isa_ld_err(l, v, "op '%s' has more than %d fields", op->key, ISA_MAX_FIELDS);
       isa_free_fields(extra, nextra);
@@ -423,17 +427,8 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
       if (isa_field_find(op->fields, op->nfields, extra[i].name) >= 0)
          isa_error_at(m, extra[i].pos, "field '%s' already exists in layout", extra[i].name),
              l->failed = true;
-      struct isa_field *f = &op->fields[op->nfields++];
-      *f = extra[i];
-      /* Sibling indices in the extra list move by the layout's field count. */
-      int off = (int)(ly ? ly->nfields : 0);
-      if (f->target >= 0)
-         f->target = (int16_t)(f->target + off);
-      for (unsigned g = 0; g < f->nguard; g++) {
-         f->guard[g].a = (int16_t)(f->guard[g].a + off);
-         if (f->guard[g].b >= 0)
-            f->guard[g].b = (int16_t)(f->guard[g].b + off);
-      }
+      /* Flag targets and conditions already index layout fields first. */
+      op->fields[op->nfields++] = extra[i];
    }
    free(extra);
    if (ly) {
@@ -472,7 +467,7 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
    if (!syn)
       isa_ld_err(l, v, "op '%s' has no syntax (neither its own nor its layout's)", op->key);
    else
-      parse_syntax(l, op, x ? x : v, syn);
+      parse_syntax(l, op->key, op->fields, op->nfields, x ? x : v, syn, &op->toks, &op->ntoks);
 }
 
 void
@@ -573,7 +568,7 @@ void
 isa_ld_bundle(struct isa_ld *l, yaml_node_t *v)
 {
    static const char *const keys[] = {"insns", "control_bits", "slot_bits", "fields",
-                                      "pad",   "doc",          NULL};
+                                      "pad",   "syntax",       "doc",       NULL};
    struct isa_model *m = l->m;
    struct isa_bundle *b = &m->bundle;
    if (!isa_ld_is_map(l, v, "bundle"))
@@ -597,6 +592,14 @@ isa_ld_bundle(struct isa_ld *l, yaml_node_t *v)
          isa_error_at(m, b->fields[i].pos, "bundle field '%s' must be a modifier",
                       b->fields[i].name),
              l->failed = true;
+   yaml_node_t *sy = isa_ld_get(l, v, "syntax");
+   const char *st = sy ? isa_ld_scalar(l, sy, "syntax") : NULL;
+   if (st) {
+      parse_syntax(l, "bundle", b->fields, b->nfields, sy, st, &b->toks, &b->ntoks);
+      for (unsigned i = 0; i < b->ntoks; i++)
+         if (b->toks[i].kind == ISA_TOK_NAME)
+            isa_ld_err(l, sy, "the bundle syntax cannot hold {name}");
+   }
    b->pad_op = -1;
    char *pad = isa_ld_opt_str(l, v, "pad");
    if (pad && (b->pad_op = FIND(m->ops, m->nops, pad)) < 0)

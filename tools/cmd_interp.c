@@ -266,21 +266,6 @@ parse_args(int argc, char **argv, struct interp_args *a)
    return EXIT_OK;
 }
 
-static struct tgsi_shader *
-load_shader(const char *path, const struct tgsi_parse_opts *o, struct diag_list *d)
-{
-   char *text, *err;
-   size_t len;
-   if (!read_file(path, &text, &len, &err)) {
-      fprintf(stderr, "%s: %s\n", prog_name, err);
-      free(err);
-      return NULL;
-   }
-   struct tgsi_shader *s = tgsi_parse(text, len, path, o, d);
-   free(text);
-   return s;
-}
-
 int
 cmd_interp(int argc, char **argv)
 {
@@ -289,7 +274,7 @@ cmd_interp(int argc, char **argv)
    if (st)
       return st < 0 ? EXIT_OK : st;
    struct diag_list d = {0};
-   struct tgsi_shader *s = load_shader(a.file, &a.popts, &d);
+   struct tgsi_shader *s = tgsi_parse_file(a.file, &a.popts, &d);
    struct env *e = NULL;
    if (s)
       e = a.inputs ? load_inputs(a.inputs, &d) : diff_gen_inputs(s, a.seed, (uint32_t)a.lanes, &d);
