@@ -101,12 +101,6 @@ parse_reg(const struct isa_model *m, const char *p, int *file, unsigned *idx)
    return best;
 }
 
-size_t
-isa_reg_parse(const struct isa_model *m, const char *text, int *file, unsigned *idx)
-{
-   return parse_reg(m, text, file, idx);
-}
-
 static bool
 parse_int(const char **pp, int64_t *v)
 {
@@ -810,4 +804,30 @@ isa_assemble(const struct isa_model *m, const char *text, const char *file, stru
       *ninsns = n;
    }
    return first;
+}
+
+size_t
+isa_parse_reg_name(const struct isa_model *m, const char *p, unsigned *file, unsigned *index,
+                   unsigned *bank)
+{
+   int f = -1;
+   unsigned idx = 0;
+   *bank = 0;
+   size_t n = parse_reg(m, p, &f, &idx);
+   if (n) {
+      *file = (unsigned)f;
+      *index = idx;
+      return n;
+   }
+   struct try t = {.m = m, .start = p};
+   struct isa_opnd o = {0};
+   n = parse_banked(&t, p, &o);
+   bool ok = n && !t.err;
+   free(t.err);
+   if (!ok)
+      return 0;
+   *file = o.file;
+   *index = o.index;
+   *bank = o.bank;
+   return n;
 }

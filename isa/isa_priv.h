@@ -157,6 +157,7 @@ struct isa_case {
    int addr_file, addr_index;
    int bank_field; /* index in fields, or -1 */
    bool sign, float_top;
+   uint8_t pcrel; /* enum isa_pcrel: a branch target relative to the instruction */
    int lut;
    struct isa_fmt fmt; /* immediate display, conv 0 when default */
    struct isa_field *fields;

@@ -1016,7 +1016,7 @@ parse_case_body(struct isa_ld *l, struct isa_format *fm, struct isa_case *c, yam
    static const char *const reg_keys[] = {"bits", "regset", NULL};
    static const char *const const_keys[] = {"bits", "file", "bank", NULL};
    static const char *const rel_keys[] = {"bits", "file", "addr", NULL};
-   static const char *const imm_keys[] = {"bits", "signed", "float", "lut", "print", NULL};
+   static const char *const imm_keys[] = {"bits", "signed", "float", "lut", "print", "pcrel", NULL};
    struct isa_model *m = l->m;
    isa_ld_check_keys(l, v, "operand form", keys);
    c->fields = isa_ld_fields(l, isa_ld_get(l, v, "fields"), fm->bits, true, &c->nfields);
@@ -1096,6 +1096,16 @@ parse_case_body(struct isa_ld *l, struct isa_format *fm, struct isa_case *c, yam
       if (pr)
          isa_ld_fmt(l, isa_ld_get(l, x, "print"), pr, "dux", &c->fmt);
       free(pr);
+      char *pc = isa_ld_opt_str(l, x, "pcrel");
+      if (pc) {
+         static const char *const pcrel_names[] = {"", "insn", "insn_next", "byte", "byte_next"};
+         int k = isa_lookup_str(pcrel_names, 5, pc);
+         if (k <= 0)
+            isa_ld_err(l, isa_ld_get(l, x, "pcrel"),
+                       "pcrel must be insn, insn_next, byte or byte_next");
+         c->pcrel = (uint8_t)(k > 0 ? k : 0);
+      }
+      free(pc);
    }
    if (nkinds != 1) {
       isa_ld_err(l, v, "operand form '%s' needs exactly one of reg, const, rel, imm", c->name);

@@ -238,7 +238,7 @@ ir_reg_print(const struct ir_instr *in)
    if (!ir_has_reg(in))
       return xstrdup("");
    char name[32];
-   isa_reg_name(m->model, (unsigned)m->reg.file, m->reg.index, name, sizeof(name));
+   isa_reg_text(m->model, (unsigned)m->reg.file, m->reg.index, name, sizeof(name));
    if (m->reg.count > 1)
       return xasprintf(" @%s:%u", name, m->reg.count);
    return xasprintf(" @%s", name);
@@ -249,8 +249,7 @@ ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, char *
 {
    if (*text != '@')
       return 0;
-   int file;
-   unsigned idx;
+   unsigned file, idx, bank;
    for (unsigned f = 0; f < isa_file_count(sh->model); f++) {
       struct isa_file_info fi;
       isa_file_info(sh->model, f, &fi);
@@ -260,7 +259,7 @@ ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, char *
          return l + 3;
       }
    }
-   size_t n = isa_reg_parse(sh->model, text + 1, &file, &idx);
+   size_t n = isa_parse_reg_name(sh->model, text + 1, &file, &idx, &bank);
    if (!n) {
       *err = xstrdup("expected a register after '@'");
       return 0;
