@@ -335,6 +335,26 @@ imul(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *
    return build3(s, pos, ISA_SEM_MADSH_M16, b, a, r);
 }
 
+/* pow(a, b) = exp2(log2(a) * b) (the op is APPROX), with C's pow(x, 0) =
+ * pow(1, y) = 1 -- the reference compiler's expansion, so the two agree;
+ * the b == 0 test goes when b is a nonzero immediate. */
+static struct ir_instr *
+fpow(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *b)
+{
+   struct ir_instr *e = build1(s, pos, ISA_SEM_EXP2,
+                               build2(s, pos, ISA_SEM_FMUL, build1(s, pos, ISA_SEM_LOG2, a), b));
+   struct ir_instr *one = imm(s, pos, 0x3f800000u);
+   struct ir_instr *a1 = build2(s, pos, ISA_SEM_FCMP, a, one);
+   set_mod(s, a1, s->mod_cond, "eq");
+   struct ir_instr *c = a1;
+   if (!(b->op == IR_OP_IMM && ((uint32_t)b->imm & 0x7fffffffu))) {
+      struct ir_instr *b0 = build2(s, pos, ISA_SEM_FCMP, b, imm(s, pos, 0));
+      set_mod(s, b0, s->mod_cond, "eq");
+      c = build2(s, pos, ISA_SEM_OR, a1, b0);
+   }
+   return build3(s, pos, ISA_SEM_SEL, one, c, e);
+}
+
 static struct ir_instr *
 select_float(struct isel *s, struct ir_instr *in)
 {
@@ -378,9 +398,8 @@ select_float(struct isel *s, struct ir_instr *in)
       return build1(s, in, ISA_SEM_SIN, a);
    case IR_OP_FCOS:
       return build1(s, in, ISA_SEM_COS, a);
-   case IR_OP_FPOW: /* APPROX: the target's exp2(log2(a) * b) */
-      return build1(s, in, ISA_SEM_EXP2,
-                    build2(s, in, ISA_SEM_FMUL, build1(s, in, ISA_SEM_LOG2, a), b));
+   case IR_OP_FPOW:
+      return fpow(s, in, a, b);
    case IR_OP_FDIV: /* the hardware divides through the reciprocal */
       return build2(s, in, ISA_SEM_FMUL, a, build1(s, in, ISA_SEM_RCP, b));
    case IR_OP_FFLOOR:

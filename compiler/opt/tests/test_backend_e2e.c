@@ -1,0 +1,247 @@
+/*
+ * End to end for the optimizing compiler: every capture is compiled with
+ * opt_compile for each model, run on the emulator with random inputs
+ * (diff_gen_inputs, fixed seeds) and compared with the golden interpreter
+ * on the same inputs. A compiled shader passes when, for every seed:
+ *   - every output channel the interpreter defines agrees (exactly, or
+ *     within the tolerance the interpreter's flags on that value allow:
+ *     NaN payloads, the sign of zero, and a relative 2^-12 / absolute
+ *     2^-20 error for transcendental, reciprocal, fused-or-not and rounding
+ *     classes; denormal-touched values are not compared), and so do the
+ *     defined kills and the defined bytes of every buffer;
+ *   - the emulator reports no hazard and no fault, and the program has no
+ *     illegal encoding.
+ * Shaders the compiler refuses (COMPILE_UNSUPPORTED) are listed with the
+ * reason; a compiler error or a failing shader fails the test.
+ *
+ * It prints, per model, how many captures pass, and the static figures
+ * (instructions, nops, registers) and emulated cycles of the passing ones
+ * (`test_backend_e2e [substring [model]]` narrows the run).
+ */
+#include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
+#include "diff/diff.h"
+#include "emu/emu.h"
+#include "util/test.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LANES 128
+#define SEEDS 12
+
+struct totals {
+   unsigned pass, fail, refused, skipped;
+   unsigned long long insns, nops, regs, cycles;
+};
+
+static bool
+tolerated(uint32_t a, uint32_t b, unsigned flags)
+{
+   if (a == b)
+      return true;
+   float x = uif(a), y = uif(b);
+   if (isnan(x) && isnan(y))
+      return (flags & ENV_F_NAN) != 0;
+   if ((flags & ENV_F_ZSIGN) && !((a | b) & 0x7fffffffu))
+      return true;
+   if (!(flags & (ENV_F_TRANS | ENV_F_RCP | ENV_F_FUSE | ENV_F_LRP | ENV_F_ROUND)) || isnan(x) ||
+       isnan(y) || isinf(x) || isinf(y))
+      return false;
+   double d = fabs((double)x - (double)y), big = fmax(fabs((double)x), fabs((double)y));
+   return d <= big * 0x1p-12 || d <= 0x1p-20;
+}
+
+static unsigned
+differences(const char *what, const struct env *gold, const struct env *got)
+{
+   unsigned bad = 0;
+   for (uint32_t v = 0; v < gold->out_vertices; v++)
+      for (uint32_t r = 0; r < gold->nout; r++)
+         for (unsigned c = 0; c < 4; c++) {
+            size_t o = env_out_index(gold, v, r, c);
+            for (uint32_t l = 0; l < gold->nlanes; l++) {
+               unsigned f = gold->out_flags[o + l];
+               if ((f & (ENV_F_UNDEF | ENV_F_DENORM)) || gold->killed[l] || gold->kill_undef[l] ||
+                   tolerated(gold->out[o + l], got->out[o + l], f))
+                  continue;
+               if (bad++ < 3)
+                  fprintf(stderr, "  %s: OUT[%u].%c lane %u: interpreter 0x%08x, emulator 0x%08x\n",
+                          what, r, "xyzw"[c], l, gold -> out[o + l], got -> out[o + l]);
+            }
+         }
+   for (uint32_t l = 0; l < gold->nlanes; l++)
+      if (!gold->kill_undef[l] && !gold->killed[l] != !got->killed[l] && bad++ < 3)
+         fprintf(stderr, "  %s: lane %u killed: interpreter %d, emulator %d\n", what, l,
+                 gold->killed[l], got->killed[l]);
+   for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++) {
+      const struct env_mem *g = &gold->buf[i], *e = &got->buf[i];
+      for (uint32_t k = 0; g->data && e->data && k < g->size && k < e->size; k++)
+         if (!g->undef[k] && g->data[k] != e->data[k] && bad++ < 3)
+            fprintf(stderr, "  %s: BUFFER[%u] byte %u differs\n", what, i, k);
+   }
+   return bad;
+}
+
+static bool
+no_events(const char *what, const struct emu_result *r)
+{
+   bool ok = r->status == EMU_OK;
+   for (unsigned k = 0; k < EMU_EV_COUNT; k++)
+      if (r->counts[k]) {
+         ok = false;
+         unsigned pc = 0, producer = 0;
+         for (unsigned e = 0; e < r->nevents; e++)
+            if (r->events[e].kind == k) {
+               pc = r->events[e].pc;
+               producer = r->events[e].producer_pc;
+               break;
+            }
+         fprintf(stderr, "  %s: %llu %s event(s), first at 0x%x (producer 0x%x)\n", what,
+                 (unsigned long long)r->counts[k], emu_event_names[k], pc, producer);
+      }
+   return ok;
+}
+
+static bool
+encodings_legal(const struct emu_program *p)
+{
+   struct isa_insn *in = NULL;
+   size_t n = 0;
+   bool ok = isa_decode_program(p->model, p->code, p->size, &in, &n, NULL) == ISA_ERR_OK;
+   for (size_t i = 0; ok && i < n; i++)
+      ok = in[i].illegal == ISA_ILLEGAL_NONE;
+   free(in);
+   return ok;
+}
+
+/* One seed; the emulator's cycles go to *cycles. */
+static bool
+run_seed(const char *what, const struct tgsi_shader *s, const struct emu_code *code, uint64_t seed,
+         uint64_t *cycles)
+{
+   struct diag_list d = {0};
+   struct env *gold = diff_gen_inputs(s, seed, LANES, &d);
+   bool ok = gold != NULL;
+   struct env *got = ok ? env_clone(gold) : NULL;
+   ok = ok && tgsi_interp_run(s, gold, NULL, &d) == TGSI_INTERP_OK &&
+        env_alloc_outputs(got, gold->nout, gold->out_vertices);
+   struct emu_result r = {0};
+   if (ok && emu_run(code, got, NULL, &r, &d) != EMU_OK)
+      fprintf(stderr, "  %s: %s\n", what, diag_first_error(&d) ? diag_first_error(&d) : "");
+   ok = ok && no_events(what, &r) && !differences(what, gold, got);
+   *cycles = r.cycles;
+   emu_result_free(&r);
+   env_free(gold);
+   env_free(got);
+   diag_clear(&d);
+   return ok;
+}
+
+static void
+run_file(const char *path, const struct isa_model *m, struct totals *t)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      CHECKF(false, "%s", err);
+      free(err);
+      return;
+   }
+   struct diag_list d = {0};
+   struct tgsi_parse_opts po = {.legacy = true};
+   struct tgsi_shader *s = tgsi_parse(text, len, path, &po, &d);
+   free(text);
+   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+   struct emu_program p = {0};
+   struct compile_stats st = {0};
+   struct emu_code *code = NULL;
+   struct opt_options o = {.validate = true, .bisect_limit = -1};
+   enum compile_status cs;
+   if (!s || tgsi_interp_check(s, &d) != TGSI_INTERP_OK) {
+      t->skipped++;
+   } else if ((cs = opt_compile(s, m, &o, &p, &st, NULL, &d)) == COMPILE_UNSUPPORTED) {
+      t->refused++;
+      printf("  %-5s refused %-32s %s\n", isa_model_name(m), base, diag_first_error(&d));
+   } else if (cs != COMPILE_OK || emu_load(&p, &code, &d) != EMU_OK) {
+      t->fail++;
+      CHECKF(false, "%s on %s: %s", base, isa_model_name(m), diag_first_error(&d));
+   } else {
+      bool ok = encodings_legal(&p);
+      CHECKF(ok, "%s on %s: an illegal encoding", base, isa_model_name(m));
+      uint64_t cycles = 0, c;
+      for (uint64_t seed = 1; seed <= SEEDS && ok; seed++) {
+         char what[256];
+         snprintf(what, sizeof(what), "%s %s seed %llu", isa_model_name(m), base,
+                  (unsigned long long)seed);
+         ok = run_seed(what, s, code, seed, &c);
+         cycles = MAX2(cycles, c);
+      }
+      CHECKF(ok, "%s on %s", base, isa_model_name(m));
+      if (ok) {
+         t->pass++;
+         t->insns += st.instructions;
+         t->nops += st.nops;
+         t->regs += st.registers;
+         t->cycles += cycles;
+         printf("  %-5s pass    %-32s %4u insns %3u nops %3u regs %6llu cycles\n",
+                isa_model_name(m), base, st.instructions, st.nops, st.registers,
+                (unsigned long long)cycles);
+      } else {
+         t->fail++;
+         printf("  %-5s FAILED  %-32s\n", isa_model_name(m), base);
+      }
+   }
+   emu_code_free(code);
+   emu_program_free(&p);
+   tgsi_shader_free(s);
+   diag_clear(&d);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+main(int argc, char **argv)
+{
+   static const char *const models[] = {"a3xx"};
+   DIR *dir = opendir(DC_SOURCE_DIR "/captures");
+   CHECKF(dir, "no captures directory");
+   char **files = NULL;
+   unsigned n = 0, cap = 0;
+   for (struct dirent *e; dir && (e = readdir(dir));) {
+      size_t l = strlen(e->d_name);
+      if (l > 5 && !strcmp(e->d_name + l - 5, ".tgsi") && (argc < 2 || strstr(e->d_name, argv[1])))
+         VEC_PUSH(files, n, cap, xasprintf(DC_SOURCE_DIR "/captures/%s", e->d_name));
+   }
+   if (dir)
+      closedir(dir);
+   if (n)
+      qsort(files, n, sizeof(*files), cmp_str);
+   for (unsigned k = 0; k < ARRAY_SIZE(models); k++) {
+      if (argc > 2 && strcmp(argv[2], models[k]))
+         continue;
+      struct isa_model *m = NULL;
+      struct diag_list d = {0};
+      if (isa_open(models[k], &m, &d) != ISA_ERR_OK) {
+         diag_clear(&d);
+         continue;
+      }
+      struct totals t = {0};
+      for (unsigned i = 0; i < n; i++)
+         run_file(files[i], m, &t);
+      printf("%s: %u of %u captures pass (%u fail, %u refused, %u not run by the interpreter); "
+             "passing ones: %llu instructions, %llu nops, %llu registers, %llu cycles\n",
+             models[k], t.pass, n, t.fail, t.refused, t.skipped, t.insns, t.nops, t.regs, t.cycles);
+      isa_close(m);
+   }
+   for (unsigned i = 0; i < n; i++)
+      free(files[i]);
+   free(files);
+   return test_done();
+}
