@@ -25,9 +25,10 @@
  *      an emulator that counts them only sees more distance. Missing slots
  *      become (nopN) on the instruction before (cat2/cat3 without (rptN),
  *      an opt_transform) or (rptN)nop. Inputs and system values count as
- *      written by a move just before the first instruction (on ir3 they
- *      arrive through ALU writes, bary.f; the emulator times them so), so a
- *      texture or SFU reading one first waits for it.
+ *      written by a move whose result is just ready at the first
+ *      instruction (on ir3 they arrive through ALU writes, bary.f; the
+ *      emulator times them so): an ALU may read them at once, a texture or
+ *      SFU read, which comes early, waits its read_early slots.
  */
 #include "compiler/ir/ir.h"
 
@@ -253,11 +254,14 @@ visit(struct walk *wk, struct wants *w, unsigned j, unsigned elapsed)
 }
 
 /* At the program's start: the open registers holding inputs were written
- * by a move just before it. */
+ * by a move whose result is ready for the first instruction. */
 static void
 arrivals(struct walk *wk, struct wants *w, unsigned elapsed)
 {
    const struct hz *z = wk->z;
+   struct isa_class_info ac;
+   isa_class_info(z->m, z->arrive.cls, &ac);
+   elapsed += ac.latency > 0 ? (unsigned)ac.latency : 0;
    for (unsigned i = 0; i < w->n; i++) {
       if (w->sp[i].file != z->bound_file)
          continue;
