@@ -15,8 +15,10 @@
  * reason; a compiler error or a failing shader fails the test.
  *
  * It prints, per model, how many captures pass, and the static figures
- * (instructions, nops, registers) and emulated cycles of the passing ones
- * (`test_backend_e2e [substring [model]]` narrows the run).
+ * (instructions, nops, registers) and emulated cycles (the longest wave,
+ * worst seed) of the passing ones beside the reference compiler's for the
+ * same shader and inputs, where the reference compiles and runs it
+ * cleanly (`test_backend_e2e [substring [model]]` narrows the run).
  */
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
@@ -35,6 +37,9 @@
 struct totals {
    unsigned pass, fail, refused, skipped;
    unsigned long long insns, nops, regs, cycles;
+   /* the shaders both compilers run: opt's and ref's figures */
+   unsigned both;
+   unsigned long long o_insns, o_regs, o_cycles, r_insns, r_regs, r_cycles;
 };
 
 static bool
@@ -117,6 +122,31 @@ encodings_legal(const struct emu_program *p)
    return ok;
 }
 
+static bool run_seed(const char *what, const struct tgsi_shader *s, const struct emu_code *code,
+                     uint64_t seed, uint64_t *cycles);
+
+/* The reference compiler's figures for s (false if it does not compile
+ * it or does not run it cleanly on every seed). */
+static bool
+ref_figures(const struct tgsi_shader *s, const struct isa_model *m, struct compile_stats *st,
+            uint64_t *cycles)
+{
+   struct emu_program p = {0};
+   struct emu_code *code = NULL;
+   struct diag_list d = {0};
+   bool ok = ref_compile(s, m, &p, st, &d) == COMPILE_OK && emu_load(&p, &code, &d) == EMU_OK;
+   *cycles = 0;
+   for (uint64_t seed = 1; seed <= SEEDS && ok; seed++) {
+      uint64_t c = 0;
+      ok = run_seed("ref", s, code, seed, &c);
+      *cycles = MAX2(*cycles, c);
+   }
+   emu_code_free(code);
+   emu_program_free(&p);
+   diag_clear(&d);
+   return ok;
+}
+
 /* One seed; the emulator's cycles go to *cycles. */
 static bool
 run_seed(const char *what, const struct tgsi_shader *s, const struct emu_code *code, uint64_t seed,
@@ -186,9 +216,23 @@ run_file(const char *path, const struct isa_model *m, struct totals *t)
          t->nops += st.nops;
          t->regs += st.registers;
          t->cycles += cycles;
-         printf("  %-5s pass    %-32s %4u insns %3u nops %3u regs %6llu cycles\n",
+         struct compile_stats rs = {0};
+         uint64_t rc = 0;
+         char cmp[128] = "";
+         if (ref_figures(s, m, &rs, &rc)) {
+            t->both++;
+            t->o_insns += st.instructions;
+            t->o_regs += st.registers;
+            t->o_cycles += cycles;
+            t->r_insns += rs.instructions;
+            t->r_regs += rs.registers;
+            t->r_cycles += rc;
+            snprintf(cmp, sizeof(cmp), "| ref %4u insns %3u regs %6llu cycles", rs.instructions,
+                     rs.registers, (unsigned long long)rc);
+         }
+         printf("  %-5s pass    %-30s %4u insns %3u nops %3u regs %6llu cycles %s\n",
                 isa_model_name(m), base, st.instructions, st.nops, st.registers,
-                (unsigned long long)cycles);
+                (unsigned long long)cycles, cmp);
       } else {
          t->fail++;
          printf("  %-5s FAILED  %-32s\n", isa_model_name(m), base);
@@ -238,6 +282,12 @@ main(int argc, char **argv)
       printf("%s: %u of %u captures pass (%u fail, %u refused, %u not run by the interpreter); "
              "passing ones: %llu instructions, %llu nops, %llu registers, %llu cycles\n",
              models[k], t.pass, n, t.fail, t.refused, t.skipped, t.insns, t.nops, t.regs, t.cycles);
+      if (t.both)
+         printf("%s: on the %u shaders both compilers run: opt/ref instructions %llu/%llu = "
+                "%.2f, registers %llu/%llu = %.2f, emulated cycles %llu/%llu = %.2f\n",
+                models[k], t.both, t.o_insns, t.r_insns, (double)t.o_insns / (double)t.r_insns,
+                t.o_regs, t.r_regs, (double)t.o_regs / (double)t.r_regs, t.o_cycles, t.r_cycles,
+                (double)t.o_cycles / (double)t.r_cycles);
       isa_close(m);
    }
    for (unsigned i = 0; i < n; i++)
