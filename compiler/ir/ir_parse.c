@@ -650,9 +650,14 @@ parse_line(struct parser *ps)
    if (!strcmp(w, "model")) {
       if (ps->seen_body || ps->sh->model)
          return error_at(ps, at, "'model' comes once, before the first instruction"), false;
-      char name[64];
+      char name[256];
       const char *nat = (skip_ws(ps), ps->p);
-      read_word(ps, name, sizeof(name));
+      size_t nl = strcspn(nat, " \t\r\n#"); /* a name or a path */
+      if (!nl || nl >= sizeof(name))
+         return error_at(ps, nat, "expected a model name or path"), false;
+      memcpy(name, nat, nl);
+      name[nl] = 0;
+      ps->p += nl;
       struct isa_model *m = NULL;
       struct diag_list d = {0};
       isa_open(name, &m, &d);

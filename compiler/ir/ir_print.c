@@ -144,7 +144,7 @@ print_flags_and_reg(struct sbuf *b, const struct ir_instr *in)
       sb_printf(b, " precise");
    if (in->flags & IR_VF_INVARIANT)
       sb_printf(b, " invariant");
-   if (ir_has_reg(in)) {
+   if (ir_reg_file(in) >= 0) {
       char *t = ir_reg_print(in);
       sb_printf(b, "%s", t);
       free(t);
