@@ -114,13 +114,15 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, const enum p
          o->index = ir_has_reg(v) ? v->mach->reg.index : (uint16_t)(4 * k);
          o->bank = 0;
          break;
-      case PLACE_REG:
+      case PLACE_REG: {
+         /* a register value, or a copy of a constant or immediate */
+         bool in_reg = ir_reg_file(v) >= 0 && !is_const_file(sh->model, ir_reg_file(v));
          o->kind = ISA_OPND_REG;
-         o->file = (uint8_t)(ir_has_reg(v)                       ? v->mach->reg.file
-                             : v->mach && v->mach->reg.file >= 0 ? v->mach->reg.file
-                                                                 : f.gpr);
-         o->index = ir_has_reg(v) ? v->mach->reg.index : dummy_index(sh->model, o->file, 8 + 4 * k);
+         o->file = (uint8_t)(in_reg ? ir_reg_file(v) : f.gpr);
+         o->index = in_reg && ir_has_reg(v) ? v->mach->reg.index
+                                            : dummy_index(sh->model, o->file, 8 + 4 * k);
          break;
+      }
       }
    }
 }
