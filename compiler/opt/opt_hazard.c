@@ -6,6 +6,13 @@
  * encodes (so the implied branches and jumps are seen, and the loop back
  * edges).
  *
+ * Divergence. The emulator (like the hardware) keeps one timing state per
+ * wave, and a divergent if runs its then part first, then its else part:
+ * the else part's first block can follow the then part's last block
+ * although no edge of the CFG says so. Both analyses take these extra
+ * predecessors (with minimum-PC reconvergence it is the only order that
+ * structured code adds).
+ *
  * Delay-slot models (a3xx):
  *   1. sync flags. Results of a class with a sync (sfu: ss, tex and global
  *      loads: sy) and sources still being read by a class with a `war` sync
@@ -52,6 +59,7 @@ struct hz {
    int mod_ss, mod_sy, mod_nop, mod_rpt;
    int nop_op;
    int max_nop_rpt, max_nopn;
+   struct ir_block **also; /* by block index: a predecessor the CFG lacks, or NULL */
    struct isa_insn arrive; /* the move that brings an input in */
    int bound_file;         /* inputs' register file */
    bool *bound;            /* registers holding inputs at the start */
@@ -171,6 +179,9 @@ sync_flags(struct hz *z)
          for (unsigned k = 0; k < b->npreds; k++)
             for (unsigned w = 0; w < p.nw; w++)
                cur[w] |= p.out[(size_t)b->preds[k]->index * p.nw + w];
+         if (z->also[bi])
+            for (unsigned w = 0; w < p.nw; w++)
+               cur[w] |= p.out[(size_t)z->also[bi]->index * p.nw + w];
          memcpy(p.in + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
          for (unsigned i = z->lo.block_start[bi]; i < z->lo.block_end[bi]; i++)
             z->flags[i] = (uint8_t)transfer(z, i, cur);
@@ -315,6 +326,10 @@ walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigne
       unsigned pb = b->preds[k]->index;
       walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
    }
+   if (z->also[block]) {
+      unsigned pb = z->also[block]->index;
+      walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
+   }
 }
 
 /* The nops slot i needs in front of it. */
@@ -424,6 +439,26 @@ apply_pad(struct hz *z, unsigned i, unsigned n)
 /* ------------------------------------------------------------------ */
 /* The pass                                                             */
 
+static bool
+list_empty(const struct ir_list *l)
+{
+   return l->n == 1 && l->v[0]->kind == IR_NODE_BLOCK && !l->v[0]->block->first;
+}
+
+/* The else part of a divergent if runs after its then part. */
+static void
+divergence_edges(struct hz *z, const struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct ir_node *n = l->v[i];
+      if (n->kind == IR_NODE_IF && !list_empty(&n->else_list))
+         z->also[ir_list_first_block(&n->else_list)->index] = ir_list_last_block(&n->then_list);
+      divergence_edges(z, &n->then_list);
+      divergence_edges(z, &n->else_list);
+      divergence_edges(z, &n->body);
+   }
+}
+
 static void
 delay_slots(struct hz *z)
 {
@@ -435,6 +470,8 @@ delay_slots(struct hz *z)
    opt_layout_free(&z->lo);
    z->sh->cfg_valid = false;
    ir_compute_cfg(z->sh);
+   memset(z->also, 0, z->sh->nblocks * sizeof(*z->also));
+   divergence_edges(z, &z->sh->body);
 
    opt_layout_build(z->sh, &z->lo);
    z->pad = xcalloc(z->lo.n + 1, sizeof(unsigned));
@@ -485,6 +522,8 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
    z.max_nop_rpt = isa_hazard_param(z.m, "max_nop_rpt", 0);
    z.max_nopn = isa_hazard_param(z.m, "max_nopn", 0);
    ir_compute_cfg(sh);
+   z.also = xcalloc(sh->nblocks + 64, sizeof(*z.also));
+   divergence_edges(&z, &sh->body);
    find_inputs(&z);
    if (isa_hazard_kind(z.m) == ISA_HAZARD_DELAY_SLOTS && z.nop_op >= 0) {
       delay_slots(&z);
@@ -494,6 +533,7 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
       ctx->failed = true;
    }
    free(z.bound);
+   free(z.also);
    sh->cfg_valid = false;
    return true;
 }

@@ -14,6 +14,12 @@
  * Shaders the compiler refuses (COMPILE_UNSUPPORTED) are listed with the
  * reason; a compiler error or a failing shader fails the test.
  *
+ * Bisecting: for a few captures, the program cut after the Nth
+ * transformation (--opt-bisect-limit, several N from none to all) must
+ * pass the same way -- every optional transformation of the backend falls
+ * back to a correct choice. And the emulator must catch what hazard
+ * insertion prevents: with the hazard pass disabled, it reports hazards.
+ *
  * It prints, per model, how many captures pass, and the static figures
  * (instructions, nops, registers) and emulated cycles (the longest wave,
  * worst seed) of the passing ones beside the reference compiler's for the
@@ -244,6 +250,82 @@ run_file(const char *path, const struct isa_model *m, struct totals *t)
    diag_clear(&d);
 }
 
+/* Compiles with options o and runs every seed; *events gets the hazard
+ * events of the first seed. */
+static bool
+compile_and_run(const char *path, const struct isa_model *m, struct opt_options *o,
+                long long *ntransforms, uint64_t *hazards)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      free(err);
+      return false;
+   }
+   struct diag_list d = {0};
+   struct tgsi_parse_opts po = {.legacy = true};
+   struct tgsi_shader *s = tgsi_parse(text, len, path, &po, &d);
+   free(text);
+   struct emu_program p = {0};
+   struct emu_code *code = NULL;
+   char *log = NULL;
+   bool ok = s && opt_compile(s, m, o, &p, NULL, &log, &d) == COMPILE_OK &&
+             emu_load(&p, &code, &d) == EMU_OK;
+   CHECKF(ok, "%s: %s", path, diag_first_error(&d));
+   *ntransforms = 0;
+   for (const char *q = log; q && (q = strstr(q, "BISECT: ")); q++)
+      *ntransforms += !strstr(q, "not done") || strstr(q, "not done") > strchr(q, '\n');
+   free(log);
+   *hazards = 0;
+   for (uint64_t seed = 1; ok && seed <= 3; seed++) {
+      struct env *gold = diff_gen_inputs(s, seed, LANES, &d);
+      struct env *got = gold ? env_clone(gold) : NULL;
+      struct emu_result r = {0};
+      ok = gold && tgsi_interp_run(s, gold, NULL, &d) == TGSI_INTERP_OK &&
+           env_alloc_outputs(got, gold->nout, gold->out_vertices) &&
+           emu_run(code, got, NULL, &r, &d) == EMU_OK;
+      for (unsigned k = 0; k < EMU_EV_FIRST_FAULT; k++)
+         *hazards += r.counts[k];
+      ok = ok && (o->disable || (no_events(path, &r) && !differences(path, gold, got)));
+      emu_result_free(&r);
+      env_free(gold);
+      env_free(got);
+   }
+   emu_code_free(code);
+   emu_program_free(&p);
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   return ok;
+}
+
+static void
+bisect_checks(const struct isa_model *m)
+{
+   static const char *const names[] = {"fs_raymarch_sdf", "fs_switch_material",
+                                       "vs_legacy_fixedfunc_fog", "fs_blur_separable"};
+   for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
+      char *path = xasprintf(DC_SOURCE_DIR "/captures/%s.tgsi", names[i]);
+      struct opt_options o = {.validate = true, .bisect = true, .bisect_limit = -1};
+      long long n = 0;
+      uint64_t hz = 0;
+      if (compile_and_run(path, m, &o, &n, &hz)) {
+         CHECKF(n > 10, "%s: only %lld transformations", names[i], n);
+         for (long long k = 0; k <= 4; k++) {
+            long long cut;
+            o.bisect_limit = n * k / 4;
+            bool ok = compile_and_run(path, m, &o, &cut, &hz);
+            CHECKF(ok, "%s cut after %lld of %lld transformations", names[i], o.bisect_limit, n);
+            CHECKF(cut == o.bisect_limit, "%s: %lld transformations done, limit %lld", names[i],
+                   cut, o.bisect_limit);
+         }
+         struct opt_options nohz = {.validate = true, .bisect_limit = -1, .disable = "hazard"};
+         compile_and_run(path, m, &nohz, &n, &hz);
+         CHECKF(hz > 0, "%s without hazard insertion: the emulator saw no hazard", names[i]);
+      }
+      free(path);
+   }
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -279,6 +361,8 @@ main(int argc, char **argv)
       struct totals t = {0};
       for (unsigned i = 0; i < n; i++)
          run_file(files[i], m, &t);
+      if (argc < 2)
+         bisect_checks(m);
       printf("%s: %u of %u captures pass (%u fail, %u refused, %u not run by the interpreter); "
              "passing ones: %llu instructions, %llu nops, %llu registers, %llu cycles\n",
              models[k], t.pass, n, t.fail, t.refused, t.skipped, t.insns, t.nops, t.regs, t.cycles);
