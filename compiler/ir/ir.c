@@ -764,6 +764,7 @@ ir_renumber(struct ir_shader *sh)
          free(in->src);
          free(in->pred);
          free(in->role);
+         ir_mach_free(in);
          free(in);
       }
    }

@@ -457,9 +457,12 @@ select_int(struct isel *s, struct ir_instr *in)
       return absneg(s, in, ISA_SEM_IABSNEG, a, ISA_OPND_F_NEG);
    case IR_OP_IABS:
       return absneg(s, in, ISA_SEM_IABSNEG, a, ISA_OPND_F_ABS);
-   case IR_OP_ISIGN: /* min(max(x, -1), 1) */
-      return build2(s, in, ISA_SEM_SMIN, build2(s, in, ISA_SEM_SMAX, a, imm(s, in, ~0u)),
-                    imm(s, in, 1));
+   case IR_OP_ISIGN: { /* min(max(x, -1), 1); one call per statement: C leaves the order of
+                        * arguments open, the instruction order must not be */
+      struct ir_instr *m1 = imm(s, in, ~0u);
+      struct ir_instr *lo = build2(s, in, ISA_SEM_SMAX, a, m1);
+      return build2(s, in, ISA_SEM_SMIN, lo, imm(s, in, 1));
+   }
    case IR_OP_IAND:
       return build2(s, in, ISA_SEM_AND, a, b);
    case IR_OP_IOR:
@@ -486,10 +489,13 @@ select_int(struct isel *s, struct ir_instr *in)
       return build1(s, in, ISA_SEM_BFREV, a);
    case IR_OP_BITCOUNT:
       return build1(s, in, ISA_SEM_CBITS, a);
-   case IR_OP_UFIND_MSB: /* 31 - clz; clz(0) = 32 gives -1 */
-      return build2(s, in, ISA_SEM_ISUB, imm(s, in, 31), build1(s, in, ISA_SEM_CLZ_B, a));
-   case IR_OP_IFIND_MSB:
-      return build2(s, in, ISA_SEM_ISUB, imm(s, in, 31), build1(s, in, ISA_SEM_CLZ_S, a));
+   case IR_OP_UFIND_MSB:   /* 31 - clz; clz(0) = 32 gives -1 */
+   case IR_OP_IFIND_MSB: { /* clz.s counts the sign's copies */
+      struct ir_instr *n31 = imm(s, in, 31);
+      struct ir_instr *z =
+          build1(s, in, in->op == IR_OP_UFIND_MSB ? ISA_SEM_CLZ_B : ISA_SEM_CLZ_S, a);
+      return build2(s, in, ISA_SEM_ISUB, n31, z);
+   }
    case IR_OP_FIND_LSB: { /* clz(bitrev(x)), and ~0 for 0 (where clz gives 32) */
       struct ir_instr *z = build1(s, in, ISA_SEM_CLZ_B, build1(s, in, ISA_SEM_BFREV, a));
       struct ir_instr *is32 = build2(s, in, ISA_SEM_SHR, z, imm(s, in, 5));
