@@ -391,6 +391,7 @@ enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 #undef IR_ENUM_
 
 #define IR_TEX_MAX_SRC 16
+#define IR_MAX_CBUFS   16
 
 /* ------------------------------------------------------------------ */
 /* Shader structure                                                     */
@@ -497,6 +498,9 @@ struct ir_shader {
    /* backend: the ISA model of the machine-level IR (owned if parsed) */
    const struct isa_model *model;
    bool owns_model;
+   /* backend: declared constant-buffer sizes in slots ("cbuf B N"), which
+    * indirect constant reads clamp to; 0 when unknown */
+   uint32_t cbuf_slots[IR_MAX_CBUFS];
 };
 
 /* Appends instructions at the end of a block (phis go first by hand). */
@@ -830,6 +834,7 @@ const char *ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad);
 bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill);
 void ir_mach_free(struct ir_instr *in);
 int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
+unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
 
 /* compiler/opt/opt_legalize.c (also used by opt_isel before RA) */

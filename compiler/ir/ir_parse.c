@@ -668,6 +668,17 @@ parse_line(struct parser *ps)
       ps->sh->owns_model = true;
       return true;
    }
+   if (!strcmp(w, "cbuf")) {
+      long long bi, n;
+      if (ps->seen_body)
+         return error_at(ps, at, "'cbuf' must come before the first instruction"), false;
+      if (!read_long(ps, &bi) || !read_long(ps, &n))
+         return false;
+      if (bi < 0 || bi >= IR_MAX_CBUFS || n < 0 || n > (1 << 20))
+         return error_at(ps, at, "bad constant buffer size"), false;
+      ps->sh->cbuf_slots[bi] = (uint32_t)n;
+      return true;
+   }
    if (!strcmp(w, "input") || !strcmp(w, "output") || !strcmp(w, "array")) {
       if (ps->seen_body)
          return error_at(ps, at, "'%s' must come before the first instruction", w), false;

@@ -291,6 +291,9 @@ print_header(struct sbuf *b, const struct ir_shader *sh)
    }
    for (unsigned i = 0; i < sh->narrays; i++)
       sb_printf(b, "array %" PRId32 " %" PRId32 "\n", sh->arrays[i].id, sh->arrays[i].slots);
+   for (unsigned i = 0; i < IR_MAX_CBUFS; i++)
+      if (sh->cbuf_slots[i])
+         sb_printf(b, "cbuf %u %" PRIu32 "\n", i, sh->cbuf_slots[i]);
 }
 
 /* Block labels are the block indices of ir_compute_cfg: the numbering is

@@ -49,6 +49,11 @@ opt_mach_record(const struct ir_instr *in, struct isa_insn *out)
          continue;
       struct isa_opnd *o = &out->src[k];
       const struct ir_instr *v = in->src[m->first[k]];
+      if (o->flags & ISA_OPND_F_REL) { /* file[address + offset]: the value is the address */
+         o->bank = ir_has_reg(v) ? v->mach->reg.index : 0;
+         o->index = 0;
+         continue;
+      }
       o->bank = 0;
       if (v->op == IR_OP_IMM && !ir_has_reg(v)) {
          o->kind = ISA_OPND_IMM;
@@ -270,6 +275,39 @@ bind(struct emu_program *p, const struct ir_instr *v, enum emu_bind_kind kind, u
    emu_program_bind(p, &b);
 }
 
+/* Relative constant reads address buffer 0 as slot * 4 + channel: every
+ * declared slot is bound (the ones direct loads bind are skipped). */
+static void
+bind_relative(const struct ir_shader *sh, struct emu_program *p)
+{
+   int cfile = -1;
+   for (unsigned i = 0; i < sh->nvalues && cfile < 0; i++) {
+      const struct ir_instr *in = sh->values[i];
+      for (unsigned k = 0; in && !in->removed && in->op == IR_OP_MACH && k < in->mach->insn.nsrc;
+           k++)
+         if ((in->mach->insn.src[k].flags & ISA_OPND_F_REL) &&
+             in->mach->insn.src[k].kind == ISA_OPND_CONST)
+            cfile = in->mach->insn.src[k].file;
+   }
+   if (cfile < 0)
+      return;
+   unsigned n = sh->cbuf_slots[0] * 4;
+   bool *bound = xcalloc(n + 1, sizeof(bool));
+   for (unsigned i = 0; i < p->nbinds; i++)
+      if (p->binds[i].kind == EMU_BIND_CONST && p->binds[i].file == cfile && p->binds[i].index < n)
+         bound[p->binds[i].index] = true;
+   for (unsigned s = 0; s < n; s++)
+      if (!bound[s]) {
+         struct emu_binding b = {.kind = EMU_BIND_CONST,
+                                 .chan = (uint8_t)(s % 4),
+                                 .file = (uint8_t)cfile,
+                                 .tgsi_index = (uint16_t)(s / 4),
+                                 .index = (uint16_t)s};
+         emu_program_bind(p, &b);
+      }
+   free(bound);
+}
+
 static void
 bindings(const struct ir_shader *sh, struct emu_program *p)
 {
@@ -365,6 +403,7 @@ opt_emit(struct ir_shader *sh, struct emu_program *p, struct compile_stats *st, 
       ok = false;
    if (ok) {
       bindings(sh, p);
+      bind_relative(sh, p);
       if (st)
          figures(sh, &lo, st);
    }
@@ -419,6 +458,18 @@ run_backend(struct ir_shader *sh, struct opt_ctx *ctx)
    return !ctx->failed;
 }
 
+/* The declared constant buffers' sizes: indirect reads clamp to them. */
+static void
+declared_cbufs(const struct tgsi_shader *s, struct ir_shader *sh)
+{
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      unsigned b = d->has_dim ? d->dim : 0;
+      if (d->file == TGSI_FILE_CONST && b < IR_MAX_CBUFS)
+         sh->cbuf_slots[b] = MAX2(sh->cbuf_slots[b], d->last + 1);
+   }
+}
+
 static enum compile_status
 failure(const struct diag_list *d)
 {
@@ -458,6 +509,7 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    opt_ctx_init(&ctx, &opts, d);
    bool ok = opt_run(sh, &ctx);
    sh->model = m;
+   declared_cbufs(s, sh);
    ok = ok && run_backend(sh, &ctx) && opt_emit(sh, out, stats, d);
    if (log) {
       *log = ctx.log;

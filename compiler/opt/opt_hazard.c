@@ -60,6 +60,7 @@ struct hz {
    int nop_op;
    int max_nop_rpt, max_nopn;
    struct ir_block **also; /* by block index: a predecessor the CFG lacks, or NULL */
+   int addr_file;          /* the address registers' file, or -1 */
    struct isa_insn arrive; /* the move that brings an input in */
    int bound_file;         /* inputs' register file */
    bool *bound;            /* registers holding inputs at the start */
@@ -210,6 +211,15 @@ static bool
 span_of(const struct hz *z, const struct isa_insn *in, int slot, struct span *s)
 {
    const struct isa_opnd *o = slot < ISA_MAX_DST ? &in->dst[slot] : &in->src[slot - ISA_MAX_DST];
+   if ((o->flags & ISA_OPND_F_REL) && slot >= ISA_MAX_DST && z->addr_file >= 0) {
+      /* a relative operand reads its address register (and any register of
+       * its file, which the writers' checks cover as `any`) */
+      s->file = z->addr_file;
+      s->first = o->bank;
+      s->count = 1;
+      s->any = false;
+      return true;
+   }
    if (o->kind != ISA_OPND_REG)
       return false;
    s->file = o->file;
@@ -519,6 +529,13 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
    z.mod_nop = isa_mod_by_role(z.m, ISA_ROLE_NOPS);
    z.mod_rpt = isa_mod_by_role(z.m, ISA_ROLE_RPT);
    z.nop_op = opt_op_by_sem(z.m, ISA_SEM_NOP);
+   z.addr_file = -1;
+   for (unsigned f = 0; f < isa_file_count(z.m) && z.addr_file < 0; f++) {
+      struct isa_file_info fi;
+      isa_file_info(z.m, f, &fi);
+      if (fi.kind == ISA_FILE_ADDRESS)
+         z.addr_file = (int)f;
+   }
    z.max_nop_rpt = isa_hazard_param(z.m, "max_nop_rpt", 0);
    z.max_nopn = isa_hazard_param(z.m, "max_nopn", 0);
    ir_compute_cfg(sh);

@@ -35,8 +35,8 @@ struct isel {
    struct ir_shader *sh;
    struct opt_ctx *ctx;
    const struct isa_model *m;
-   int op[ISA_SEM_COUNT]; /* first op with each semantics, or -1 */
-   int gpr, pred;         /* register files */
+   int op[ISA_SEM_COUNT];     /* first op with each semantics, or -1 */
+   int gpr, pred, addr, cnst; /* register files */
    int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;
    unsigned *uses;     /* by value id: number of uses */
    unsigned *sel_uses; /* ... of which as a bcsel condition */
@@ -588,6 +588,44 @@ select_tex(struct isel *s, struct ir_instr *in)
    return t;
 }
 
+/*
+ * CONST[buf][slot + i].comp for a computed i: the constant file holds
+ * buffer 0 as slot * 4 + channel (legalize keeps that layout and binds the
+ * whole declared buffer), so the read is c<a + comp> with a = 4 * (slot +
+ * i) in an address register. An index outside the declared buffer reads
+ * 0, as TGSI says: clamp, read, then select 0 where the clamp changed it.
+ */
+static struct ir_instr *
+load_const_ind(struct isel *s, struct ir_instr *in)
+{
+   uint32_t n = in->buf >= 0 && in->buf < IR_MAX_CBUFS ? s->sh->cbuf_slots[in->buf] : 0;
+   if (in->buf != 0 || !n || s->addr < 0 || s->cnst < 0)
+      return unsupported(s, in, "indirect constants outside a declared buffer 0"), NULL;
+   struct ir_instr *slot = imm(s, in, (uint32_t)in->slot);
+   struct ir_instr *i0 = build2(s, in, ISA_SEM_IADD, in->src[0], slot);
+   struct ir_instr *zero = imm(s, in, 0);
+   struct ir_instr *i1 = build2(s, in, ISA_SEM_SMAX, i0, zero);
+   struct ir_instr *last = imm(s, in, n - 1);
+   struct ir_instr *i2 = build2(s, in, ISA_SEM_SMIN, i1, last);
+   struct ir_instr *two = imm(s, in, 2);
+   struct ir_instr *x4 = build2(s, in, ISA_SEM_SHL, i2, two);
+   struct ir_instr *a = cov(s, in, x4, "s32", "s16");
+   if (!a)
+      return NULL;
+   ir_mach_get(s->m, a)->reg = (struct ir_reg){(int16_t)s->addr, 0, 0};
+   struct ir_instr *v = build1(s, in, ISA_SEM_COV, a);
+   struct isa_opnd *o = &v->mach->insn.src[0];
+   o->kind = ISA_OPND_CONST;
+   o->file = (uint8_t)s->cnst;
+   o->flags = ISA_OPND_F_REL;
+   o->value = (uint32_t)in->comp;
+   set_mod(s, v, s->mod_src_type, "u32");
+   set_mod(s, v, s->mod_dst_type, "u32");
+   struct ir_instr *ok = build2(s, in, ISA_SEM_SCMP, i0, i2);
+   set_mod(s, ok, s->mod_cond, "eq");
+   return build3(s, in, ISA_SEM_SEL, v, ok, imm(s, in, 0));
+}
+
 /* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*). */
 static struct ir_instr *
 buffer_address(struct isel *s, struct ir_instr *pos, struct ir_instr *addr, int32_t res)
@@ -653,6 +691,9 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_SHARED:
    case IR_OP_STORE_SHARED:
       r = select_memory(s, in);
+      break;
+   case IR_OP_LOAD_CONST_IND:
+      r = load_const_ind(s, in);
       break;
    default:
       if (in->type == IR_TYPE_64 || ir_op_info[in->op].src == IR_TC_L ||
@@ -828,7 +869,7 @@ find_target(struct isel *s)
 {
    for (int i = 0; i < ISA_SEM_COUNT; i++)
       s->op[i] = opt_op_by_sem(s->m, (enum isa_sem)i);
-   s->gpr = s->pred = -1;
+   s->gpr = s->pred = s->addr = s->cnst = -1;
    for (unsigned f = 0; f < isa_file_count(s->m); f++) {
       struct isa_file_info fi;
       isa_file_info(s->m, f, &fi);
@@ -836,6 +877,10 @@ find_target(struct isel *s)
          s->gpr = (int)f;
       if (fi.kind == ISA_FILE_PREDICATE && s->pred < 0)
          s->pred = (int)f;
+      if (fi.kind == ISA_FILE_ADDRESS && s->addr < 0)
+         s->addr = (int)f;
+      if (fi.kind == ISA_FILE_CONST && s->cnst < 0)
+         s->cnst = (int)f;
    }
    s->mod_cond = isa_mod_by_role(s->m, ISA_ROLE_COND);
    s->mod_sat = isa_mod_by_role(s->m, ISA_ROLE_SAT);

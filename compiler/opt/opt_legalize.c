@@ -103,6 +103,10 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, const enum p
          continue;
       struct isa_opnd *o = &t->src[k];
       const struct ir_instr *v = in->src[m->first[k]];
+      if (o->flags & ISA_OPND_F_REL) { /* stays relative to its address value */
+         o->bank = ir_has_reg(v) ? v->mach->reg.index : 0;
+         continue;
+      }
       switch (place[k]) {
       case PLACE_IMM:
          o->kind = ISA_OPND_IMM;
@@ -347,6 +351,24 @@ place_constants(struct lgz *z)
       }
 }
 
+/* Relative constant reads see buffer 0 laid out as slot * 4 + channel
+ * (opt_emit binds all of it): nothing else may take those slots. */
+static void
+reserve_relative(struct lgz *z)
+{
+   bool rel = false;
+   for (unsigned i = 0; i < z->sh->nvalues && !rel; i++) {
+      const struct ir_instr *in = z->sh->values[i];
+      if (!in || in->removed || in->op != IR_OP_MACH)
+         continue;
+      for (unsigned k = 0; k < in->mach->insn.nsrc; k++)
+         rel |= (in->mach->insn.src[k].flags & ISA_OPND_F_REL) &&
+                in->mach->insn.src[k].kind == ISA_OPND_CONST;
+   }
+   for (uint32_t s = 0; rel && s < z->sh->cbuf_slots[0] * 4 && s < z->nconst; s++)
+      z->cused[s] = true;
+}
+
 /* The immediate `bits` in the constant file (one slot per value). */
 static struct ir_instr *
 const_imm(struct lgz *z, uint32_t bits)
@@ -487,6 +509,7 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
             VEC_PUSH(z.cimm, z.ncimm, z.cimm_cap, (struct ir_instr *)v);
       }
    }
+   reserve_relative(&z);
    place_constants(&z);
    ir_compute_cfg(sh);
    ir_liveness(sh, &z.lv);

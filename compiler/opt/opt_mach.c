@@ -76,6 +76,17 @@ ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm)
    m->insn.src[k].value = imm;
 }
 
+/* Registers of a file that values may take: relative operands address
+ * through the first address register only (a3xx a0.x; a1.x serves other
+ * ops), so an address file offers one. */
+unsigned
+opt_file_capacity(const struct isa_model *m, unsigned file)
+{
+   struct isa_file_info fi;
+   isa_file_info(m, file, &fi);
+   return fi.kind == ISA_FILE_ADDRESS ? MIN2(fi.count, 1u) : fi.count;
+}
+
 /* The first op of the model with semantics `sem`, or -1. */
 int
 opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
@@ -165,6 +176,13 @@ print_operand(struct sbuf *b, const struct ir_instr *in, unsigned k)
    for (unsigned f = 0; f < ARRAY_SIZE(opnd_flags); f++)
       if (o->flags & opnd_flags[f].flag)
          sb_printf(b, "%s", opnd_flags[f].text);
+   if (o->flags & ISA_OPND_F_REL) { /* FILE<%address+offset> */
+      struct isa_file_info fi;
+      isa_file_info(m->model, o->file, &fi);
+      const struct ir_instr *v = m->first[k] < in->nsrc ? in->src[m->first[k]] : NULL;
+      sb_printf(b, "%s<%%%u%+" PRId32 ">", fi.name, v ? v->id : 0, (int32_t)o->value);
+      return;
+   }
    if (m->count[k] > 1)
       sb_printf(b, "{");
    for (unsigned i = 0; i < m->count[k]; i++) {
@@ -349,6 +367,43 @@ mp_value(struct mparse *mp, struct ir_mach_ref **refs, unsigned *nrefs, unsigned
    return true;
 }
 
+/* A relative operand: file[address value + offset]. */
+static bool
+mp_relative(struct mparse *mp, struct ir_instr *in, unsigned k, struct ir_mach_ref **refs,
+            unsigned *nrefs, unsigned *cap)
+{
+   struct ir_mach *m = in->mach;
+   char name[32];
+   size_t at = mp->p;
+   mp_word(mp, name, sizeof(name));
+   int f = isa_file_find(m->model, name);
+   if (f < 0 || mp->t[mp->p] != '<') {
+      mp->p = at;
+      mp_error(mp, "expected a value or FILE<%%N+OFFSET>");
+      return false;
+   }
+   mp->p++;
+   if (!mp_value(mp, refs, nrefs, cap))
+      return false;
+   char *end;
+   long off = strtol(mp->t + mp->p, &end, 10);
+   mp->p = (size_t)(end - mp->t);
+   if (mp->t[mp->p] != '>') {
+      mp_error(mp, "expected '>'");
+      return false;
+   }
+   mp->p++;
+   struct isa_file_info fi;
+   isa_file_info(m->model, (unsigned)f, &fi);
+   struct isa_opnd *o = &m->insn.src[k];
+   o->kind = fi.kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
+   o->file = (uint8_t)f;
+   o->flags |= ISA_OPND_F_REL;
+   o->value = (uint32_t)(int32_t)off;
+   m->count[k] = 1;
+   return true;
+}
+
 /* One operand into slot k. */
 static bool
 mp_operand(struct mparse *mp, struct ir_instr *in, unsigned k, struct ir_mach_ref **refs,
@@ -387,6 +442,8 @@ mp_operand(struct mparse *mp, struct ir_instr *in, unsigned k, struct ir_mach_re
    }
    m->insn.src[k].flags = (uint8_t)flags;
    m->first[k] = (uint8_t)*nrefs;
+   if (isalpha((unsigned char)mp->t[mp->p])) /* FILE<%address+offset> */
+      return mp_relative(mp, in, k, refs, nrefs, cap);
    bool group = mp->t[mp->p] == '{';
    if (group)
       mp->p++;
@@ -814,6 +871,8 @@ ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool
    isa_op_info(model, m->insn.op, &oi);
    uint32_t v[ISA_MAX_SRC] = {0};
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      if (m->insn.src[k].flags & ISA_OPND_F_REL)
+         return false; /* reads a register file the IR does not model */
       if (m->count[k] != 1) {
          v[k] = m->count[k] ? 0 : m->insn.src[k].value;
          continue;

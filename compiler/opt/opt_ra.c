@@ -577,7 +577,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned f = 0; f < ra.nfiles; f++) {
       struct isa_file_info fi;
       isa_file_info(sh->model, f, &fi);
-      ra.nregs[f] = fi.count;
+      ra.nregs[f] = opt_file_capacity(sh->model, f);
       ra.occ[f] = xcalloc(fi.count + 1, sizeof(struct ir_instr *));
       if (fi.kind == ISA_FILE_FULL && ra.gpr < 0)
          ra.gpr = (int)f;

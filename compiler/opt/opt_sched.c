@@ -26,6 +26,8 @@
 
 #include <stdlib.h>
 
+#define SCHED_MAX_FILES 16
+
 struct sedge {
    unsigned to;
    int lat;
@@ -411,10 +413,51 @@ better(const struct snode *a, int ga, const struct snode *b, int gb, int cycle, 
    return a < b;
 }
 
+/* The file of a value in a small register file (address, predicate) that
+ * node i defines, or -1. */
+static int
+small_def(const struct sched *s, unsigned i)
+{
+   const struct ir_instr *v = s->n[i].in;
+   int f = v->type == IR_TYPE_32 ? ir_reg_file(v) : -1;
+   return f >= 0 && f != s->gpr && f < SCHED_MAX_FILES ? f : -1;
+}
+
+/* Values of small files live now (issue order), so that more than a file
+ * holds are never live at once (ir3 serializes a0/p0 the same way). */
+static bool
+small_room(const struct sched *s, const int *live_small, unsigned i)
+{
+   int f = small_def(s, i);
+   if (f < 0)
+      return true;
+   return live_small[f] < (int)opt_file_capacity(s->m, (unsigned)f);
+}
+
+static void
+small_issue(struct sched *s, const struct ir_block *b, int *live_small, unsigned i)
+{
+   struct ir_instr *c = s->n[i].in;
+   int f = small_def(s, i);
+   if (f >= 0)
+      live_small[f]++;
+   for (unsigned k = 0; k < c->nsrc; k++) {
+      const struct ir_instr *v = c->src[k];
+      int vf = ir_reg_file(v);
+      bool first = true;
+      for (unsigned j = 0; j < k; j++)
+         first &= c->src[j] != v;
+      if (first && vf >= 0 && vf != s->gpr && vf < SCHED_MAX_FILES && !s->uses[v->id] &&
+          !live_out(s, b, v) && s->node_of[v->id] && live_small[vf] > 0)
+         live_small[vf]--;
+   }
+}
+
 /* The issue order (node indices). */
 static unsigned *
 list_schedule(struct sched *s, struct ir_block *b)
 {
+   int live_small[SCHED_MAX_FILES] = {0};
    int live, peak = original_peak(s, b, &live);
    struct isa_file_info fi;
    isa_file_info(s->m, (unsigned)s->gpr, &fi);
@@ -423,20 +466,22 @@ list_schedule(struct sched *s, struct ir_block *b)
    int cycle = 0;
    for (unsigned k = 0; k < s->nn; k++) {
       int best = -1, bg = 0;
-      for (unsigned i = 0; i < s->nn; i++) {
-         if (s->n[i].done || s->n[i].left)
-            continue;
-         int g = net_growth(s, b, i);
-         if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, live + 1 > budget)) {
-            best = (int)i;
-            bg = g;
+      for (int pass = 0; pass < 2 && best < 0; pass++)
+         for (unsigned i = 0; i < s->nn; i++) {
+            if (s->n[i].done || s->n[i].left || (!pass && !small_room(s, live_small, i)))
+               continue;
+            int g = net_growth(s, b, i);
+            if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, live + 1 > budget)) {
+               best = (int)i;
+               bg = g;
+            }
          }
-      }
       struct snode *a = &s->n[best];
       cycle = MAX2(cycle, a->earliest);
       a->done = true;
       live += bg;
       issue_uses(s, (unsigned)best);
+      small_issue(s, b, live_small, (unsigned)best);
       for (unsigned e = 0; e < a->nsucc; e++) {
          struct snode *t = &s->n[a->succ[e].to];
          t->earliest = MAX2(t->earliest, cycle + a->succ[e].lat);
