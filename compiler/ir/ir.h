@@ -894,6 +894,9 @@ void opt_layout_free(struct opt_layout *lo);
 bool opt_emit(struct ir_shader *sh, struct emu_program *p, struct compile_stats *st,
               struct diag_list *d);
 
+/* compiler/opt/opt_expand.c: generic expansions isel applies first */
+bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);
+
 /* compiler/opt: the backend passes, one file each */
 bool opt_isel(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx);

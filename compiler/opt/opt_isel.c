@@ -901,6 +901,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    struct isel s = {.sh = sh, .ctx = ctx, .m = sh->model};
    find_target(&s);
    hoist_inputs(&s);
+   opt_expand(sh, ctx);
    predicate_ifs(&s, &sh->body);
    struct ir_instr **kills;
    unsigned nk = ir_program_order(sh, &kills);

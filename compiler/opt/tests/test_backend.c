@@ -6,6 +6,10 @@
  *     in one register, a phi source outside the phi's register, a value
  *     defined after the outputs are stored, an extract outside its
  *     texture result) -- each injected into IR that validates without it;
+ *   - selected code computes what the IR it came from computes: integer
+ *     division and bit-field expansions, the 32-bit multiply, compares and
+ *     conversions, evaluated through the ISA semantics on many random and
+ *     edge inputs against the IR evaluator's own ops;
  *   - opt_compile refuses what it does not support with the IR op and the
  *     TGSI line, refuses options that would skip a required pass, and
  *     returns the encoded program with its figures otherwise.
@@ -191,6 +195,94 @@ test_mach_checks(void)
           "a machine instruction has a result exactly when its op has a destination");
 }
 
+static uint32_t
+edge_word(struct rng *r)
+{
+   static const uint32_t edge[] = {0,           1,           2,           3,           31,
+                                   32,          33,          0x7fffffffu, 0x80000000u, 0x80000001u,
+                                   0xfffffffeu, 0xffffffffu, 0xffffu,     0x10000u,    0x10001u,
+                                   0xfffe0001u, 641,         6700417u,    0x3f800000u, 0xbf800000u};
+   switch (rng_below(r, 5)) {
+   case 0:
+      return edge[rng_below(r, ARRAY_SIZE(edge))];
+   case 1:
+      return rng_below(r, 100);
+   case 2:
+      return 0u - rng_below(r, 100);
+   case 3:
+      return rng_u32(r) >> rng_below(r, 32);
+   default:
+      return rng_u32(r);
+   }
+}
+
+/* isel on `text` gives code that the evaluator runs to the same outputs
+ * as the text itself, on n random inputs. */
+static void
+selected_equals_source(const char *what, const char *text, unsigned n)
+{
+   struct diag_list d = {0};
+   struct ir_shader *src = parse(text, &d), *sel = parse(text, &d);
+   CHECKF(src && sel, "%s: %s", what, diag_first_error(&d));
+   struct opt_options o = {.passes = "isel", .validate = true, .bisect_limit = -1};
+   struct opt_ctx ctx;
+   opt_ctx_init(&ctx, &o, &d);
+   bool ok = src && sel && opt_run(sel, &ctx);
+   CHECKF(ok, "%s: %s", what, diag_first_error(&d));
+   struct rng r;
+   rng_seed(&r, 77);
+   unsigned bad = 0;
+   for (unsigned i = 0; ok && i < n; i++) {
+      struct ir_eval_env *a = xcalloc(1, sizeof(*a)), *b = xmalloc(sizeof(*b));
+      for (unsigned c = 0; c < 4; c++)
+         a->inputs[0][c] = edge_word(&r);
+      *b = *a;
+      ok = ir_eval(src, a, &d) && ir_eval(sel, b, &d);
+      CHECKF(ok, "%s: %s", what, diag_first_error(&d));
+      for (unsigned c = 0; ok && c < 4; c++)
+         if (a->outputs[0][c] != b->outputs[0][c] && bad++ < 4)
+            fprintf(stderr, "%s: inputs %08x %08x %08x %08x, output %c: 0x%08x, selected 0x%08x\n",
+                    what, a->inputs[0][0], a->inputs[0][1], a->inputs[0][2], a->inputs[0][3],
+                    "xyzw"[c], a -> outputs[0][c], b -> outputs[0][c]);
+      free(a);
+      free(b);
+   }
+   CHECKF(!bad, "%s: %u of %u runs differ", what, bad, n);
+   opt_ctx_fini(&ctx);
+   ir_shader_free(src);
+   ir_shader_free(sel);
+   diag_clear(&d);
+}
+
+static void
+test_selected_semantics(void)
+{
+   const char *head = "shader VERT\nmodel a3xx\n"
+                      "  %0 = load_input slot=0 comp=x\n  %1 = load_input slot=0 comp=y\n"
+                      "  %2 = load_input slot=0 comp=z\n  %3 = load_input slot=0 comp=w\n";
+   char *t = xasprintf("%s  %%4 = udiv %%0, %%1\n  %%5 = umod %%0, %%1\n  %%6 = idiv %%0, %%1\n"
+                       "  %%7 = imod %%0, %%1\n  store_output slot=0 comp=x %%4\n"
+                       "  store_output slot=0 comp=y %%5\n  store_output slot=0 comp=z %%6\n"
+                       "  store_output slot=0 comp=w %%7\n",
+                       head);
+   selected_equals_source("division", t, 40000);
+   free(t);
+   t = xasprintf("%s  %%4 = ubfe %%0, %%1, %%2\n  %%5 = ibfe %%0, %%1, %%2\n"
+                 "  %%6 = bfi %%0, %%3, %%1, %%2\n  %%7 = imul %%0, %%3\n"
+                 "  store_output slot=0 comp=x %%4\n  store_output slot=0 comp=y %%5\n"
+                 "  store_output slot=0 comp=z %%6\n  store_output slot=0 comp=w %%7\n",
+                 head);
+   selected_equals_source("bit fields and multiply", t, 20000);
+   free(t);
+   t = xasprintf("%s  %%4 = find_lsb %%0\n  %%5 = ufind_msb %%1\n  %%6 = ifind_msb %%2\n"
+                 "  %%7 = isign %%3\n  store_output slot=0 comp=x %%4\n"
+                 "  store_output slot=0 comp=y %%5\n  store_output slot=0 comp=z %%6\n"
+                 "  store_output slot=0 comp=w %%7\n",
+                 head);
+   selected_equals_source("bit scans", t, 20000);
+   free(t);
+}
+
 static enum compile_status
 compile(const char *tgsi, const struct isa_model *m, const struct opt_options *o,
         struct compile_stats *st, struct diag_list *d)
@@ -259,6 +351,7 @@ main(void)
    test_text();
    test_register_checks();
    test_mach_checks();
+   test_selected_semantics();
    test_compile();
    return test_done();
 }
