@@ -771,6 +771,18 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       isa_op_info(p->model, i, &oi);
       c->stack_flow |= oi.sem == ISA_SEM_SSY || oi.sem == ISA_SEM_SYNC;
    }
+   for (unsigned k = 0; k < isa_class_count(p->model); k++) {
+      struct isa_class_info ci;
+      isa_class_info(p->model, k, &ci);
+      if (ci.sync > ISA_SYNC_SCOREBOARD || ci.war_sync > ISA_SYNC_SCOREBOARD) {
+         diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL,
+                  "model %s: class '%s' syncs through '%s', which the emulator does not model",
+                  isa_model_name(p->model), ci.name,
+                  isa_sync_name(ci.sync > ISA_SYNC_SCOREBOARD ? ci.sync : ci.war_sync));
+         emu_code_free(c);
+         return EMU_ERR_UNSUPPORTED;
+      }
+   }
    init_files(c);
    size_t n = 0;
    if (isa_decode_program(p->model, p->code, p->size, &c->insns, &n, d) != ISA_ERR_OK) {
