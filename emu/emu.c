@@ -196,6 +196,10 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    w->insns = w->lane_insns = 0;
    w->at_barrier = false;
    memset(w->meta, 0, (size_t)run->code->nunits * sizeof(*w->meta));
+   /* Bound and initial values were written long before the first
+    * instruction: visible to any read, however early it reads. */
+   for (unsigned i = 0; i < run->code->ntouched; i++)
+      w->meta[run->code->touched[i]].ready = EMU_LONG_AGO;
    memset(w->sync_epoch, 0, sizeof(w->sync_epoch));
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
    for (unsigned k = 0; k < EMU_NSYNC; k++)

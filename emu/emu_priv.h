@@ -27,7 +27,8 @@
 #define EMU_NSYNC       16 /* sync kinds: ss/sy or scoreboards 0..13 + 1, and "never" */
 #define EMU_SYNC_NEVER  15 /* a variable-latency result nobody can wait for */
 #define EMU_INF         INT64_MAX
-#define EMU_BATCH_LANES 512 /* lanes of a group of waves outside compute */
+#define EMU_LONG_AGO    (-(INT64_C(1) << 40)) /* ready time of values present at the start */
+#define EMU_BATCH_LANES 512                   /* lanes of a group of waves outside compute */
 
 enum emu_kind {
    EMU_K_NOP,
