@@ -62,7 +62,8 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
    };
    *last = ev;
    /* A batch stands for several waves in lockstep: each had the event. */
-   for (uint32_t m = 0; m < MAX2(w->nmembers, 1u); m++) {
+   uint32_t copies = k == EMU_EV_BUDGET ? 1u : MAX2(w->nmembers, 1u); /* the run stops at once */
+   for (uint32_t m = 0; m < copies; m++) {
       ev.wave = w->id + m;
       if (m)
          r->counts[k]++;
