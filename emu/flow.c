@@ -12,18 +12,36 @@
  *    (the hardware would not reconverge there).
  *  - A reconvergence stack (SSY/SYNC models, sm50): SSY pushes its target
  *    and the active lanes; a divergent BRA pushes the not-taken lanes (a
- *    DIV entry) and runs the taken ones; SYNC, or a path whose lanes all
- *    exited, pops: a DIV entry runs its lanes, an SSY entry resumes every
- *    lane it saved that is still alive at its target.
+ *    DIV entry) and runs the taken ones; SYNC parks the lanes executing it
+ *    (under its guard); when no lane of the path is left (parked or
+ *    exited), the stack pops: a DIV entry runs its lanes, an SSY entry
+ *    resumes every lane it saved that is still alive at its target.
  *
  * Lanes end at END/EXIT (their outputs are read then) or KILL.
  */
 #include "emu/emu_priv.h"
 
+static uint32_t
+popcount64(uint64_t x)
+{
+   x = x - ((x >> 1) & 0x5555555555555555ull);
+   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+   return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 void
 emu_set_active(struct emu_wave *w, uint64_t lanes)
 {
    w->active = lanes;
+   if (w->nmembers) {
+      /* A batch is all lanes or none (its lanes outnumber the bits). */
+      w->nactive = lanes ? w->n : 0;
+      for (unsigned i = 0; i < w->n; i++)
+         w->exec[i] = lanes ? ~0u : 0u;
+      return;
+   }
+   w->nactive = popcount64(lanes);
    for (unsigned i = 0; i < w->n; i++)
       w->exec[i] = 0u - (uint32_t)((lanes >> i) & 1);
 }
@@ -59,7 +77,7 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
       return;
    w->live &= ~lanes;
    if (killed) {
-      for (unsigned i = 0; i < w->n; i++)
+      for (unsigned i = 0; i < w->n && !w->nmembers; i++)
          if ((lanes >> i) & 1)
             e->killed[w->first_lane + i] = 1;
       return;
@@ -71,7 +89,7 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
       const uint32_t *p = emu_reg_final(w, c->files[bd->file].base + bd->index, pc);
       size_t o = env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan) + w->first_lane;
       for (unsigned i = 0; i < w->n; i++)
-         if ((lanes >> i) & 1) {
+         if (w->nmembers || ((lanes >> i) & 1)) {
             e->out[o + i] = p[i];
             e->out_flags[o + i] = 0;
          }
@@ -191,8 +209,11 @@ static uint64_t
 cond_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;
-   uint64_t bits;
-   emu_exec_mask(w, op, t, run->tmp_mask, &bits);
+   uint32_t *mask;
+   emu_exec_mask(w, op, t, &mask);
+   uint64_t bits = 0;
+   for (unsigned i = 0; i < w->n; i++)
+      bits |= (uint64_t)(mask[i] & 1) << i;
    for (unsigned k = 0; k < op->nsrc; k++) {
       const struct emu_src *s = &op->src[k];
       if (s->kind != EMU_S_REG && s->kind != EMU_S_REL_REG)
@@ -274,10 +295,17 @@ emu_flow_step(struct emu_wave *w, const struct emu_op *op, int64_t t)
       push(w, op, 0, (uint32_t)op->target, w->active);
       w->pc++;
       return;
-   case EMU_K_SYNC:
-      emu_set_active(w, 0);
-      pop(w, op);
+   case EMU_K_SYNC: {
+      /* The lanes that execute it wait for the reconvergence point; a
+       * guarded SYNC parks only its guarded lanes. */
+      uint64_t lanes = op->has_guard ? cond_lanes(w, op, t) : w->active;
+      emu_set_active(w, w->active & ~lanes);
+      if (w->active)
+         w->pc++;
+      else
+         pop(w, op);
       return;
+   }
    case EMU_K_BARRIER:
       w->at_barrier = true;
       go(w, w->pc + 1);

@@ -97,6 +97,77 @@ K3(madsh_m16, sem_madsh_m16(a, b, c))
 K3(sel, sem_sel(a, b, c))
 K3(fsel, sem_fsel(a, b, c))
 
+static inline int
+type_signed(enum isa_type t)
+{
+   return t == ISA_TYPE_S8 || t == ISA_TYPE_S16 || t == ISA_TYPE_S32 || t == ISA_TYPE_S64;
+}
+
+/* Kernels whose semantics take per-instruction arguments: the arguments
+ * are read once, before the loop. */
+#define KA(name, decl, nsrc_expr)                                                                  \
+   static void k_##name(KARGS)                                                                     \
+   {                                                                                               \
+      uint32_t *o = d[0];                                                                          \
+      const uint32_t *pa = s[0], *pb = op->nsrc > 1 ? s[1] : s[0], *pc = op->nsrc > 2 ? s[2] : s[0]; \
+      const struct sem_args *A = &op->args;                                                        \
+      decl;                                                                                        \
+      (void)A;                                                                                     \
+      for (unsigned i = 0; i < n; i++) {                                                           \
+         uint32_t a = pa[i], b = pb[i], c = pc[i];                                                 \
+         (void)b;                                                                                  \
+         (void)c;                                                                                  \
+         o[i] = (nsrc_expr);                                                                       \
+      }                                                                                            \
+   }
+
+KA(fmnmx, (void)0, sem_fmnmx(a, b, c))
+KA(imnmx, int sg = type_signed(A->type), sem_imnmx(a, b, c, sg))
+KA(iadd3, (void)0, sem_iadd3(a, b, c))
+KA(iscadd, (void)0, sem_iscadd(a, b, c))
+KA(bfi, (void)0, sem_bfi(a, b, c))
+KA(shl_clamp, int wrap = (A->flags & SEM_FL_WRAP) != 0, sem_shl_clamp(a, b, wrap))
+KA(shr_clamp,
+   int sg = type_signed(A->type); int wrap = (A->flags & SEM_FL_WRAP) != 0;
+   int brev = (A->flags & SEM_FL_BREV) != 0, sem_shr_clamp(a, b, sg, wrap, brev))
+KA(shf_l,
+   unsigned mode = A->mode; int wrap = (A->flags & SEM_FL_WRAP) != 0;
+   int hi = (A->flags & SEM_FL_HI) != 0, sem_shf(0, a, b, c, mode, wrap, hi))
+KA(shf_r,
+   unsigned mode = A->mode; int wrap = (A->flags & SEM_FL_WRAP) != 0;
+   int hi = (A->flags & SEM_FL_HI) != 0, sem_shf(1, a, b, c, mode, wrap, hi))
+KA(xmad,
+   int ah = A->hi_srcs & 1; int bh = (A->hi_srcs >> 1) & 1; int psl = (A->flags & SEM_FL_PSL) != 0;
+   int mrg = (A->flags & SEM_FL_MRG) != 0; unsigned mode = A->mode,
+   sem_xmad(a, b, c, ah, bh, psl, mrg, mode))
+KA(bfe, int sg = type_signed(A->type); int brev = (A->flags & SEM_FL_BREV) != 0,
+   sem_bfe(a, b, sg, brev))
+KA(flo, int sg = type_signed(A->type), sem_flo(a, sg))
+KA(fset, enum sem_cond cond = A->cond; enum sem_bop bop = A->bop;
+   int bf = (A->flags & SEM_FL_BF) != 0, sem_fset((uint32_t)sem_fcmp_bool(cond, a, b), c, bop, bf))
+
+/* Setp: two predicate results (p, q). */
+#define KSETP(name, cmp_expr, decl)                                                                \
+   static void k_##name(KARGS)                                                                     \
+   {                                                                                               \
+      uint32_t *p = d[0], *q = op->ndst > 1 ? d[1] : d[0];                                         \
+      const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];                                           \
+      const struct sem_args *A = &op->args;                                                        \
+      enum sem_bop bop = A->bop;                                                                   \
+      decl;                                                                                        \
+      for (unsigned i = 0; i < n; i++) {                                                           \
+         uint32_t a = pa[i], b = pb[i], x, y;                                                      \
+         sem_setp((cmp_expr), pc[i], bop, &x, &y);                                                 \
+         q[i] = y;                                                                                 \
+         p[i] = x;                                                                                 \
+      }                                                                                            \
+   }
+
+KSETP(fsetp, (uint32_t)sem_fcmp_bool(cond, a, b), enum sem_cond cond = A->cond)
+KSETP(isetp, sg ? sem_scmp(cond, a, b) : sem_ucmp(cond, a, b),
+      enum sem_cond cond = A->cond; int sg = type_signed(A->type))
+KSETP(psetp, sem_bop(bop2, a, b), enum sem_bop bop2 = A->bop2)
+
 /* Compares: one kernel per condition, the condition a constant. */
 #define KCMP(cond, C) \
    K2(fcmp_##cond, sem_fcmp(C, a, b)) \
@@ -194,6 +265,22 @@ emu_kern_for(const struct emu_op *op)
       S(MADSH_M16, madsh_m16)
       S(SEL, sel)
       S(FSEL, fsel)
+      S(FMNMX, fmnmx)
+      S(IMNMX, imnmx)
+      S(IADD3, iadd3)
+      S(ISCADD, iscadd)
+      S(BFI, bfi)
+      S(SHL_CLAMP, shl_clamp)
+      S(SHR_CLAMP, shr_clamp)
+      S(SHF_L, shf_l)
+      S(SHF_R, shf_r)
+      S(XMAD, xmad)
+      S(BFE, bfe)
+      S(FLO, flo)
+      S(FSET, fset)
+      S(FSETP, fsetp)
+      S(ISETP, isetp)
+      S(PSETP, psetp)
 #undef S
    case ISA_SEM_FCMP:
    case ISA_SEM_UCMP:

@@ -178,15 +178,22 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    }
    if (o->index >= f->count)
       return load_err(d, in, "%s", "register index beyond its file");
+   if (f->fixed >= 0 && o->index == f->fixed && s->count == 1 && !s->rinc) {
+      s->kind = EMU_S_IMM; /* RZ, PT: a constant, never a hazard */
+      s->value = f->fixed_value;
+      s->conv = EMU_CV_NONE;
+      return true;
+   }
    if (f->kind == ISA_FILE_CONST) {
       s->kind = EMU_S_CONST;
       s->unit = cbank_base(c, o->file, o->bank) + o->index;
       return true;
    }
-   if (o->index + s->count > f->count)
+   if (o->index + s->count + (unsigned)(s->rinc ? mod_val(m, in, ISA_ROLE_RPT) : 0) > f->count)
       return load_err(d, in, "%s", "register group runs past its file");
    s->kind = EMU_S_REG;
    s->unit = f->base + o->index;
+   s->limit = f->count - o->index;
    return true;
 }
 
@@ -229,12 +236,18 @@ set_dst(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_op
    unsigned width;
    enum isa_type t = slot_type(m, in, ISA_SLOT_DST(i), &width);
    dd->count = (uint8_t)isa_opnd_count(m, in, ISA_SLOT_DST(i));
-   if (o->index + dd->count > f->count)
+   if (o->index + dd->count + (unsigned)op->rpt > f->count)
       return load_err(d, in, "%s", "destination runs past its register file");
    dd->kind = EMU_S_REG;
    dd->file = o->file;
    dd->index = o->index;
    dd->unit = f->base + o->index;
+   dd->fixed_unit = UINT32_MAX;
+   if (f->fixed >= 0 && (unsigned)f->fixed >= o->index &&
+       (unsigned)f->fixed < o->index + dd->count + (unsigned)op->rpt)
+      dd->fixed_unit = f->base + (unsigned)f->fixed;
+   if (dd->fixed_unit == dd->unit && dd->count == 1 && !op->rpt)
+      dd->kind = EMU_S_IMM; /* writes to RZ / PT are discarded */
    /* Texture results are f32 or 32-bit integers: a half destination
     * converts; ALU results convert by what they are; loads keep bits. */
    bool fl = op->res == EMU_R_FLOAT || (op->kind == EMU_K_TEX && t == ISA_TYPE_F16);
@@ -348,6 +361,29 @@ set_args(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op)
       for (unsigned i = 0; i < ARRAY_SIZE(round_names); i++)
          if (isa_mod_value(m, (unsigned)rm, round_names[i].name) == in->mod[rm])
             op->args.round = round_names[i].round;
+   static const char *const bops[] = {"and", "or", "xor"};
+   static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
+   int sm = mod_of(m, ISA_ROLE_SETOP), sm2 = mod_of(m, ISA_ROLE_SETOP2);
+   for (unsigned i = 0; i < 3; i++) {
+      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == in->mod[sm])
+         op->args.bop = bopv[i];
+      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == in->mod[sm2])
+         op->args.bop2 = bopv[i];
+   }
+   static const struct {
+      enum isa_role role;
+      unsigned flag;
+   } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
+                {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
+                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
+   for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
+      if (mod_val(m, in, flags[i].role))
+         op->args.flags |= flags[i].flag;
+   int xm = mod_val(m, in, ISA_ROLE_XMODE);
+   op->args.mode = (unsigned)(xm ? xm : mod_val(m, in, ISA_ROLE_SHFTYPE));
+   for (unsigned i = 0; i < in->nsrc; i++)
+      if (in->src[i].flags & ISA_OPND_F_HI)
+         op->args.hi_srcs |= 1u << i;
    op->args.src_type = in->nsrc ? slot_type(m, in, ISA_SLOT_SRC(0), NULL) : ISA_TYPE_NONE;
    op->args.dst_type = in->ndst ? slot_type(m, in, ISA_SLOT_DST(0), NULL) : ISA_TYPE_NONE;
    op->args.type = in->nsrc ? op->args.src_type : op->args.dst_type;
@@ -463,6 +499,84 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
    return true;
 }
 
+/* The guard role's value names a register of the model's predicate file,
+ * plus 8 when negated (sm50 @P0 .. @!PT). A fixed register (PT) makes the
+ * guard always or never true. */
+static bool
+set_guard(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op,
+          struct diag_list *d)
+{
+   int g = isa_mod_by_role(c->model, ISA_ROLE_GUARD);
+   if (g < 0)
+      return true;
+   unsigned v = (unsigned)in->mod[g], reg = v & 7;
+   bool neg = (v >> 3) & 1;
+   int pf = -1;
+   for (unsigned f = 0; f < c->nfiles && pf < 0; f++)
+      if (c->files[f].kind == ISA_FILE_PREDICATE)
+         pf = (int)f;
+   if (pf < 0 || reg >= c->files[pf].count)
+      return load_err(d, in, "%s", "guard predicate outside the predicate file");
+   const struct emu_file *f = &c->files[pf];
+   if (f->fixed == (int)reg) {
+      bool on = ((f->fixed_value & 1) != 0) != neg;
+      op->has_guard = op->guard_never = !on;
+      return true;
+   }
+   op->has_guard = 1;
+   op->guard_not = neg;
+   op->guard_unit = f->base + reg;
+   return true;
+}
+
+/* Whether waves in lockstep stay in lockstep through this instruction:
+ * not across a flow decision that can differ per lane (branches, kills,
+ * guarded ends, the reconvergence stack), nor a relative read (its
+ * hazards depend on each lane's register). */
+static void
+set_batch(struct emu_op *op)
+{
+   switch (op->kind) {
+   case EMU_K_BRANCH:
+   case EMU_K_KILL:
+   case EMU_K_SSY:
+   case EMU_K_SYNC:
+      op->batch = 0;
+      return;
+   case EMU_K_END:
+      op->batch = !op->has_guard;
+      return;
+   default:
+      break;
+   }
+   op->batch = 1;
+   for (unsigned i = 0; i < op->nsrc; i++)
+      if (op->src[i].kind == EMU_S_REL_REG || op->src[i].kind == EMU_S_REL_CONST)
+         op->batch = 0;
+}
+
+/* LDC's sources are, in order, the address register, the byte offset and
+ * the bank (immediates); it reads the model's constant file. */
+static bool
+set_ldc(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
+{
+   int cf = -1;
+   for (unsigned f = 0; f < c->nfiles && cf < 0; f++)
+      if (c->files[f].kind == ISA_FILE_CONST)
+         cf = (int)f;
+   if (cf < 0 || in->nsrc < 3 || op->src[1].kind != EMU_S_IMM || op->src[2].kind != EMU_S_IMM ||
+       !op->ndst)
+      return load_err(d, in, "%s", "LDC needs an address, an immediate offset and bank");
+   unsigned width;
+   slot_type(c->model, in, ISA_SLOT_DST(0), &width);
+   op->ncomp = (uint8_t)(width > 32 ? width / 32 : 1);
+   op->dst[0].count = MAX2(op->dst[0].count, op->ncomp);
+   op->cbase = cbank_base(c, (unsigned)cf, op->src[2].value);
+   op->climit = c->files[cf].count;
+   op->nsrc = 2;
+   return true;
+}
+
 static bool
 build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
 {
@@ -498,16 +612,31 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    else if (c->hazard == ISA_HAZARD_STALL_COUNTS)
       op->wait = (uint8_t)(mod_val(m, in, ISA_ROLE_WAIT_MASK) & 0x3f);
    op->stall = (uint8_t)mod_val(m, in, ISA_ROLE_STALL);
+   unsigned subs = op->rpt + 1u;
+   if (c->hazard == ISA_HAZARD_STALL_COUNTS) {
+      int s = op->stall > c->min_stall ? op->stall : c->min_stall;
+      op->advance = (int32_t)(subs * (unsigned)s);
+      op->idle = (int32_t)(subs * (unsigned)(s - 1));
+   } else {
+      op->advance = (int32_t)(subs + op->nopn);
+   }
+   op->fast = op->kind == EMU_K_ALU && !op->wait;
    if (op->kind == EMU_K_ILLEGAL)
       return true;
    set_args(c, in, op);
+   op->ftz = mod_val(m, in, ISA_ROLE_FTZ) != 0;
+   if (!set_guard(c, in, op, d))
+      return false;
    bool raw = sem_raw(in->sem);
-   for (unsigned i = 0; i < in->nsrc; i++)
+   for (unsigned i = 0; i < in->nsrc; i++) {
       if (!set_src(c, in, i, &op->src[i], raw, d))
          return false;
+      op->src[i].ftz = op->ftz && op->src[i].isfloat;
+   }
    for (unsigned i = 0; i < in->ndst; i++)
       if (!set_dst(c, in, i, op, raw, d))
          return false;
+   set_batch(op);
    switch (op->kind) {
    case EMU_K_BRANCH:
    case EMU_K_JUMP:
@@ -518,12 +647,14 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    case EMU_K_LOAD:
    case EMU_K_STORE:
       return set_mem(c, in, op, d);
+   case EMU_K_LDC:
+      return set_ldc(c, in, op, d);
    case EMU_K_ALU:
       op->kern = emu_kern_for(op);
       if (!op->kern)
          return load_err(d, in, "semantics '%s' is not emulated", isa_sem_name(in->sem));
-      if (op->ndst != 1 || op->dst[0].kind != EMU_S_REG)
-         return load_err(d, in, "%s", "ALU instruction without one register destination");
+      if (op->ndst < 1)
+         return load_err(d, in, "%s", "ALU instruction without a destination");
       return true;
    default:
       return true;
@@ -541,7 +672,8 @@ init_files(struct emu_code *c)
       c->files[f].kind = fi.kind;
       c->files[f].count = fi.count;
       c->files[f].width = fi.width;
-      c->files[f].bank_id = -1;
+      c->files[f].fixed = fi.fixed;
+      c->files[f].fixed_value = fi.fixed_value;
       if (fi.kind != ISA_FILE_CONST) {
          c->files[f].base = c->nunits;
          c->nunits += fi.count;
@@ -573,6 +705,52 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
    return true;
 }
 
+static void
+mark(uint8_t *t, uint32_t nunits, uint32_t from, uint32_t n)
+{
+   for (uint32_t u = from; u < from + n && u < nunits; u++)
+      t[u] = 1;
+}
+
+/* The units a run must start from zero: everything an operand, a
+ * binding or a fixed register can name. */
+static void
+touched_units(struct emu_code *c)
+{
+   uint8_t *t = xcalloc(c->nunits + 1, 1);
+   for (unsigned i = 0; i < c->n; i++) {
+      const struct emu_op *op = &c->ops[i];
+      c->uses_shared |=
+          op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE);
+      for (unsigned k = 0; k < op->nsrc; k++) {
+         const struct emu_src *s = &op->src[k];
+         if (s->kind == EMU_S_REG)
+            mark(t, c->nunits, s->unit, MAX2(s->count + (s->rinc ? op->rpt : 0u), 4u));
+         else if (s->kind == EMU_S_REL_REG)
+            mark(t, c->nunits, s->base, s->limit);
+         if (s->kind == EMU_S_REL_REG || s->kind == EMU_S_REL_CONST)
+            mark(t, c->nunits, s->addr_unit, 1);
+      }
+      for (unsigned k = 0; k < op->ndst; k++)
+         if (op->dst[k].kind == EMU_S_REG)
+            mark(t, c->nunits, op->dst[k].unit, op->dst[k].count + op->rpt);
+      if (op->has_guard && !op->guard_never)
+         mark(t, c->nunits, op->guard_unit, 1);
+   }
+   for (unsigned b = 0; b < c->nbinds; b++)
+      if (c->binds[b].kind == EMU_BIND_INPUT || c->binds[b].kind == EMU_BIND_SYSVAL ||
+          c->binds[b].kind == EMU_BIND_OUTPUT)
+         mark(t, c->nunits, c->files[c->binds[b].file].base + c->binds[b].index, 1);
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST)
+         mark(t, c->nunits, c->files[f].base + (unsigned)c->files[f].fixed, 1);
+   c->touched = xmalloc((c->nunits + 1) * sizeof(*c->touched));
+   for (uint32_t u = 0; u < c->nunits; u++)
+      if (t[u])
+         c->touched[c->ntouched++] = u;
+   free(t);
+}
+
 enum emu_status
 emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d)
 {
@@ -592,6 +770,18 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       struct isa_op_info oi;
       isa_op_info(p->model, i, &oi);
       c->stack_flow |= oi.sem == ISA_SEM_SSY || oi.sem == ISA_SEM_SYNC;
+   }
+   for (unsigned k = 0; k < isa_class_count(p->model); k++) {
+      struct isa_class_info ci;
+      isa_class_info(p->model, k, &ci);
+      if (ci.sync > ISA_SYNC_SCOREBOARD || ci.war_sync > ISA_SYNC_SCOREBOARD) {
+         diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL,
+                  "model %s: class '%s' syncs through '%s', which the emulator does not model",
+                  isa_model_name(p->model), ci.name,
+                  isa_sync_name(ci.sync > ISA_SYNC_SCOREBOARD ? ci.sync : ci.war_sync));
+         emu_code_free(c);
+         return EMU_ERR_UNSUPPORTED;
+      }
    }
    init_files(c);
    size_t n = 0;
@@ -616,6 +806,7 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    c->binds = xmalloc((p->nbinds ? p->nbinds : 1) * sizeof(*c->binds));
    if (p->nbinds)
       memcpy(c->binds, p->binds, p->nbinds * sizeof(*c->binds));
+   touched_units(c);
    *out = c;
    return EMU_OK;
 }
@@ -630,6 +821,7 @@ emu_code_free(struct emu_code *c)
    free(c->files);
    free(c->cbanks);
    free(c->binds);
+   free(c->touched);
    free(c);
 }
 

@@ -250,6 +250,8 @@ isa_file_info(const struct isa_model *m, unsigned file, struct isa_file_info *ou
    out->kind = f->kind;
    out->count = f->count;
    out->width = f->width;
+   out->fixed = f->fixed;
+   out->fixed_value = f->fixed_value;
    out->half_of = -1;
    for (unsigned i = 0; i < m->nfiles; i++)
       if (m->files[i].alias == (int)file)

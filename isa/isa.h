@@ -227,6 +227,8 @@ struct isa_file_info {
    unsigned count; /* number of registers */
    unsigned width; /* bits per register */
    int half_of;    /* for HALF files aliasing another file's halves: that file, else -1 */
+   int fixed;      /* a register that always reads fixed_value, writes discarded (RZ), or -1 */
+   uint32_t fixed_value;
 };
 
 /* How a branch-target immediate is relative to its instruction (imm

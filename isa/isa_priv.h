@@ -80,6 +80,8 @@ struct isa_regfile {
    char **names; /* count entries, NULL where the print scheme applies */
    int half;     /* file used when an operand is 16-bit (split register files), or -1 */
    int alias;    /* a HALF file whose registers are halves of this file, or -1 */
+   int fixed;    /* register that reads fixed_value and ignores writes, or -1 */
+   uint32_t fixed_value;
    struct isa_pos pos;
 };
 

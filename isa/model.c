@@ -665,8 +665,8 @@ isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *cons
 static void
 parse_regfiles(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind",  "count", "width", "print", "prefix",
-                                      "names", "half",  "alias", "doc",   NULL};
+   static const char *const keys[] = {"kind", "count", "width", "print", "prefix",
+                                      "names", "half", "alias", "fixed", "doc", NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "regfiles"))
       return;
@@ -677,7 +677,7 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
       struct isa_regfile *f = &m->files[m->nfiles++];
       f->name = xstrdup(isa_ld_key(k));
       f->pos = isa_ld_pos(k);
-      f->half = f->alias = -1;
+      f->half = f->alias = f->fixed = -1;
       if (FIND(m->files, m->nfiles - 1, f->name) >= 0)
          isa_ld_err(l, k, "duplicate register file '%s'", f->name);
       if (!isa_ld_is_map(l, v, "register file"))
@@ -727,6 +727,21 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
                const char *s = isa_ld_scalar(l, nv, "register name");
                if (isa_ld_int(l, nk, "register index", 0, f->count - 1, &idx) && s)
                   f->names[idx] = xstrdup(s);
+            }
+         }
+      }
+      /* fixed: {INDEX: VALUE}: a register that always reads VALUE and
+       * discards writes (sm50 RZ, PT). */
+      if ((x = isa_ld_get(l, v, "fixed")) && isa_ld_is_map(l, x, "fixed")) {
+         MAP_EACH(l, x, nk, nv)
+         {
+            int64_t idx, val;
+            if (f->fixed >= 0)
+               isa_ld_err(l, nk, "one fixed register per file");
+            else if (isa_ld_int(l, nk, "register index", 0, f->count - 1, &idx) &&
+                     isa_ld_int(l, nv, "fixed value", INT32_MIN, UINT32_MAX, &val)) {
+               f->fixed = (int)idx;
+               f->fixed_value = (uint32_t)val;
             }
          }
       }

@@ -23,11 +23,14 @@
  *    every result in full right after its producer, using only the model's
  *    latency function (isa_delay).
  *
- * Layout: ref.c walks the shader (register map, bindings, control flow,
- * subroutine inlining); the per-ISA files (ref_a3xx.c, ...) expand opcodes
- * through struct ref_target; ref_emit.c builds instructions; ref_hazard.c
- * inserts the waits, resolves branch targets (as the model's pcrel says)
- * and encodes.
+ * Layout: ref.c walks the shader (register map, bindings, control flow
+ * and subroutine inlining for lowest-PC models); ref_cf_stack.c the same
+ * control flow for stack models; ref_ops.c expands every other opcode
+ * once, over the scalar primitives REF_PRIMS; the per-ISA files
+ * (ref_a3xx.c, ref_sm50.c) implement those primitives, constant and
+ * indirect loads, textures, memory, kill and branches (struct ref_target);
+ * ref_emit.c builds instructions; ref_hazard.c inserts the waits, resolves
+ * branch targets (as the model's pcrel says) and encodes.
  */
 #ifndef DC_REF_H
 #define DC_REF_H
@@ -191,6 +194,7 @@ struct ref_ctx {
    /* Register files of the model (indices), found by kind. */
    int gpr, cfile, pfile, afile;
    unsigned ngpr, nconst;
+   unsigned special[2]; /* registers the target looks up at init (sm50: RZ, PT) */
 
    /* Fixed homes: vec4 register base of each TGSI file, per vertex for
     * per-vertex inputs; constant-file vec4 base per constant buffer and

@@ -16,7 +16,8 @@
  * keeps the access inside the file.
  *
  * Textures: sam with the two coordinates copied to a register pair and
- * the four results in consecutive registers; 1D, 2D and RECT targets
+ * the four results in consecutive registers (TXQ: getsize, the level in
+ * the first register of the pair); 1D, 2D and RECT targets
  * without LOD, bias, offsets, projection or shadow (the model's sam has no
  * operand for them). Memory: one ldg/stg (buffers, at EMU_ADDR_BUFFER(i))
  * or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then
@@ -289,6 +290,32 @@ tex(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_store(c, in, res);
 }
 
+/* TXQ: getsize with the level in the first coordinate register gives
+ * width, height, depth and levels (env_tex_query, as the interpreter). */
+static void
+txq(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   if (in->src[1].reg.file != TGSI_FILE_SAMP || in->src[1].reg.indirect) {
+      ref_unsupported(c, "a sampler operand other than SAMP[n]");
+      return;
+   }
+   unsigned lod = ref_fetch(c, in, 0, 0);
+   unsigned co = ref_tmp(c), co1 = ref_tmp(c);
+   a3_copy(c, co, lod);
+   a3_mov_imm(c, co1, 0);
+   unsigned d = ref_tmp(c);
+   for (unsigned k = 1; k < 4; k++)
+      ref_tmp(c);
+   struct isa_insn *g = ref_emit(c, "getsize");
+   ref_set_mod(c, g, "textype", "u32");
+   g->dst[0] = R(d);
+   g->src[0] = R(co);
+   g->src[1] = ref_imm((uint32_t)in->src[1].reg.index);
+   g->src[2] = ref_imm((uint32_t)in->src[1].reg.index);
+   unsigned res[4] = {d, d + 1, d + 2, d + 3};
+   ref_store(c, in, res);
+}
+
 /* Byte address of a LOAD/STORE: the offset operand plus the resource's
  * base (EMU_ADDR_BUFFER for buffers, 0 for shared memory). */
 static bool
@@ -367,6 +394,9 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_TEX:
    case TGSI_OP_TEX_LZ:
       tex(c, in);
+      return true;
+   case TGSI_OP_TXQ:
+      txq(c, in);
       return true;
    case TGSI_OP_LOAD:
       load(c, in);

@@ -61,7 +61,9 @@ ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x,
 /* ------------------------------------------------------------------ */
 /* Operands                                                             */
 
-/* The file range an indirect index may name: (first scalar home, count). */
+/* The registers an indirect index may name: the whole file, whatever
+ * array the operand names -- the interpreter addresses the file, so an
+ * index past its array reads or writes the next declared registers. */
 static bool
 indirect_range(struct ref_ctx *c, const struct tgsi_reg *r, unsigned *lo, unsigned *hi)
 {
@@ -69,13 +71,6 @@ indirect_range(struct ref_ctx *c, const struct tgsi_reg *r, unsigned *lo, unsign
       return false;
    *lo = 0;
    *hi = c->count[r->file];
-   for (unsigned i = 0; i < c->s->ndecls && r->array_id; i++) {
-      const struct tgsi_decl *d = &c->s->decls[i];
-      if (d->file == r->file && d->array_id == r->array_id) {
-         *lo = d->first;
-         *hi = d->last + 1;
-      }
-   }
    return *hi > *lo;
 }
 
@@ -107,13 +102,15 @@ select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
    }
    unsigned idx = indirect_index(c, r), v = ref_imm_reg(c, 0);
    for (unsigned j = lo; j < hi && c->status == COMPILE_OK; j++) {
+      unsigned mark = c->scratch_next; /* the step's temporaries die with it */
       struct tgsi_reg t = *r;
       t.indirect = false;
       t.index = (int32_t)j;
       int h = ref_home(c, &t, comp);
       unsigned jr = ref_imm_reg(c, j);
       unsigned hit = P2(IEQ, idx, jr);
-      v = P(SEL, (unsigned)h, hit, v);
+      c->t->copy(c, v, P(SEL, (unsigned)h, hit, v));
+      c->scratch_next = mark;
    }
    return v;
 }
@@ -181,6 +178,7 @@ store_indirect(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *re
    }
    unsigned idx = indirect_index(c, r);
    for (unsigned j = lo; j < hi && c->status == COMPILE_OK; j++) {
+      unsigned mark = c->scratch_next; /* the step's temporaries die with it */
       unsigned jr = ref_imm_reg(c, j);
       unsigned hit = P2(IEQ, idx, jr);
       for (unsigned ch = 0; ch < 4; ch++) {
@@ -192,6 +190,7 @@ store_indirect(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *re
          unsigned h = (unsigned)ref_home(c, &t, ch);
          c->t->copy(c, h, P(SEL, res[ch], hit, h));
       }
+      c->scratch_next = mark;
    }
 }
 
@@ -339,6 +338,32 @@ bfi(struct ref_ctx *c, unsigned base, unsigned ins, unsigned offset, unsigned bi
 /* ------------------------------------------------------------------ */
 /* Float helpers                                                        */
 
+/* ldexpf(a, n) with one rounding: n is clamped to [-300, 300] (beyond
+ * that every result is 0 or inf already) and split into four parts of the
+ * same sign, k = trunc(n / 4) three times and n - 3k, each 2^part exact
+ * (|part| <= 78); the running product moves monotonically away from a, so
+ * only the last multiplication can round (a denormal scaled up is exact,
+ * a value scaled down underflows only at the end). */
+static unsigned
+fldexp(struct ref_ctx *c, unsigned a, unsigned n)
+{
+   unsigned lim = ref_imm_reg(c, 300);
+   unsigned lo = P1(INEG, lim);
+   unsigned m = P2(IMAX, n, lo);
+   m = P2(IMIN, m, lim);
+   unsigned mag = P2(IMAX, m, P1(INEG, m));
+   unsigned q = P2(SHR, mag, ref_imm_reg(c, 2));
+   unsigned zero = ref_imm_reg(c, 0);
+   unsigned neg = P2(ILT, m, zero);
+   unsigned k = P(SEL, P1(INEG, q), neg, q);
+   unsigned rest = P2(ISUB, m, P2(IMUL, k, ref_imm_reg(c, 3)));
+   unsigned fk = P1(FEXP2, P1(I2F, k));
+   unsigned r = P2(FMUL, a, fk);
+   r = P2(FMUL, r, fk);
+   r = P2(FMUL, r, fk);
+   return P2(FMUL, r, P1(FEXP2, P1(I2F, rest)));
+}
+
 /* TGSI's max(a, 0) in LIT: NaN -> +0, otherwise 0 > a ? 0 : a (-0 stays). */
 static unsigned
 max0_keep(struct ref_ctx *c, unsigned a)
@@ -485,6 +510,10 @@ comp_special(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigne
    case TGSI_OP_FRC:
       a = S(0);
       *out = P2(FADD, a, P1(FNEG, P1(FFLOOR, a)));
+      return true;
+   case TGSI_OP_LDEXP:
+      a = S(0);
+      *out = fldexp(c, a, S(1));
       return true;
    case TGSI_OP_ARR:
       t = ref_imm_reg(c, 0x3f000000u);

@@ -7,9 +7,9 @@
  *
  * Register forms only (every operand is a register after ref_fetch), with
  * immediates where a form takes them directly: MOV32I for constants,
- * LOP32I for the float sign-bit operations, the i20/f20 forms for 0, 1
- * and shift masks. RZ (R255) reads 0 and is never allocated; PT (P7) is
- * the always-true predicate; P0 is the one scratch predicate.
+ * LOP32I for the float sign-bit operations, the i20 forms of SEL and BFE.
+ * RZ reads 0 and is never allocated; PT is the always-true predicate (both
+ * found by name in the model); P0 is the one scratch predicate.
  *
  * Primitives that take more than one instruction: FMAD (FMUL then FADD,
  * two roundings; FFMA is the fused one), FSQRT (MUFU.RCP of MUFU.RSQ:
@@ -27,18 +27,20 @@
 
 #define R(x) ref_r(c, (x))
 
-enum { RZ_INDEX = 255, PT_INDEX = 7 };
+/* RZ and PT, found by name in the model (sm_init). */
+enum { SPECIAL_RZ, SPECIAL_PT };
 
 static struct isa_opnd
 rz(struct ref_ctx *c)
 {
-   return (struct isa_opnd){.kind = ISA_OPND_REG, .file = (uint8_t)c->gpr, .index = RZ_INDEX};
+   return (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)c->gpr, .index = (uint16_t)c->special[SPECIAL_RZ]};
 }
 
 static struct isa_opnd
 pt(struct ref_ctx *c, bool negate)
 {
-   struct isa_opnd o = ref_p(c, PT_INDEX);
+   struct isa_opnd o = ref_p(c, c->special[SPECIAL_PT]);
    if (negate)
       o.flags |= ISA_OPND_F_NOT;
    return o;
@@ -101,15 +103,13 @@ setp(struct ref_ctx *c, const char *op, const char *modname, const char *cond, c
       ref_set_mod(c, in, "sign", sign);
 }
 
-/* d = P0 ? 1 : 0, as SEL d, RZ, 1, !P0. */
+/* d = P0 ? 1 : 0 (SEL d, ONE, RZ, P0). */
 static unsigned
 p0_to_01(struct ref_ctx *c)
 {
-   unsigned d = ref_tmp(c);
-   struct isa_opnd p = ref_p(c, 0);
-   p.flags |= ISA_OPND_F_NOT;
-   struct isa_opnd dst = R(d), src[3] = {rz(c), p, ref_imm(1)};
-   emit(c, "sel_i", &dst, 3, src);
+   unsigned one = ref_tmp(c), d = ref_tmp(c);
+   sm_mov_imm(c, one, 1);
+   alu(c, "sel_r", d, R(one), ref_p(c, 0), rz(c));
    return d;
 }
 
@@ -489,11 +489,15 @@ sm_end(struct ref_ctx *c)
 static bool
 sm_init(struct ref_ctx *c)
 {
-   if (c->pfile < 0) {
-      ref_error(c, "the sm50 model lacks a predicate file");
+   unsigned f, b, rzi, pti;
+   if (c->pfile < 0 || !isa_parse_reg_name(c->m, "RZ", &f, &rzi, &b) || (int)f != c->gpr ||
+       !isa_parse_reg_name(c->m, "PT", &f, &pti, &b) || (int)f != c->pfile) {
+      ref_error(c, "the sm50 model lacks a predicate file, RZ or PT");
       return false;
    }
-   c->ngpr = MIN2(c->ngpr, (unsigned)RZ_INDEX); /* RZ is not a register to allocate */
+   c->special[SPECIAL_RZ] = rzi;
+   c->special[SPECIAL_PT] = pti;
+   c->ngpr = MIN2(c->ngpr, rzi); /* RZ (the last register) is never allocated */
    return true;
 }
 

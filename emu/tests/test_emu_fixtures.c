@@ -279,5 +279,6 @@ int
 main(void)
 {
    run_model("a3xx");
+   run_model("sm50");
    return test_done();
 }

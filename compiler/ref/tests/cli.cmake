@@ -30,3 +30,9 @@ foreach(_s kill_tex flow_loop memory)
            -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()
+foreach(_s flow_switch memory)
+  add_test(NAME cli_compile_emu_sm50_${_s} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
+           -DSHADER=fixtures/ref/sm50/${_s}.tgsi -DMODEL=sm50 -DOUT=${CMAKE_BINARY_DIR}/ref_sm50_${_s}.s
+           -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()
