@@ -31,11 +31,9 @@
  *      (Mesa 140e117f2b0). Implied branches and jumps count as no slot, so
  *      an emulator that counts them only sees more distance. Missing slots
  *      become (nopN) on the instruction before (cat2/cat3 without (rptN),
- *      an opt_transform) or (rptN)nop. Inputs and system values count as
- *      written by a move whose result is just ready at the first
- *      instruction (on ir3 they arrive through ALU writes, bary.f; the
- *      emulator times them so): an ALU may read them at once, a texture or
- *      SFU read, which comes early, waits its read_early slots.
+ *      an opt_transform) or (rptN)nop. Inputs and system values are in
+ *      their registers before the first instruction (emu.h): ready for any
+ *      read.
  */
 #include "compiler/ir/ir.h"
 
@@ -61,9 +59,6 @@ struct hz {
    int max_nop_rpt, max_nopn;
    struct ir_block **also; /* by block index: a predecessor the CFG lacks, or NULL */
    int addr_file;          /* the address registers' file, or -1 */
-   struct isa_insn arrive; /* the move that brings an input in */
-   int bound_file;         /* inputs' register file */
-   bool *bound;            /* registers holding inputs at the start */
 };
 
 /* Issue slots an instruction takes; implied branches count none. */
@@ -274,33 +269,6 @@ visit(struct walk *wk, struct wants *w, unsigned j, unsigned elapsed)
    }
 }
 
-/* At the program's start: the open registers holding inputs were written
- * by a move whose result is ready for the first instruction. */
-static void
-arrivals(struct walk *wk, struct wants *w, unsigned elapsed)
-{
-   const struct hz *z = wk->z;
-   struct isa_class_info ac;
-   isa_class_info(z->m, z->arrive.cls, &ac);
-   elapsed += ac.latency > 0 ? (unsigned)ac.latency : 0;
-   for (unsigned i = 0; i < w->n; i++) {
-      if (w->sp[i].file != z->bound_file)
-         continue;
-      for (unsigned r = 0; r < w->sp[i].count; r++) {
-         unsigned reg = w->sp[i].first + r;
-         if (!(w->open[i] & (1u << r)) || !z->bound[reg])
-            continue;
-         struct isa_insn p = z->arrive;
-         p.dst[0].kind = ISA_OPND_REG;
-         p.dst[0].file = (uint8_t)z->bound_file;
-         p.dst[0].index = (uint16_t)reg;
-         struct isa_delay dl = isa_delay(z->m, &p, ISA_SLOT_DST(0), wk->c, w->cslot[i]);
-         if (dl.sync == ISA_SYNC_NONE && dl.distance - (int)elapsed > wk->need)
-            wk->need = dl.distance - (int)elapsed;
-      }
-   }
-}
-
 static bool
 any_open(const struct wants *w)
 {
@@ -330,8 +298,6 @@ walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigne
    if (end > start)
       elapsed += cycles(z, start) + z->pad[start];
    const struct ir_block *b = z->sh->blocks[block];
-   if (!b->npreds && z->bound && elapsed < HZ_WINDOW)
-      arrivals(wk, &w, elapsed);
    for (unsigned k = 0; k < b->npreds; k++) {
       unsigned pb = b->preds[k]->index;
       walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
@@ -494,30 +460,6 @@ delay_slots(struct hz *z)
    opt_layout_free(&z->lo);
 }
 
-static void
-find_inputs(struct hz *z)
-{
-   int op = opt_op_by_sem(z->m, ISA_SEM_MOV);
-   if (op < 0)
-      op = opt_op_by_sem(z->m, ISA_SEM_COV);
-   z->bound_file = -1;
-   for (unsigned i = 0; i < z->sh->nvalues && op >= 0; i++) {
-      const struct ir_instr *v = z->sh->values[i];
-      if (!v || v->removed || (v->op != IR_OP_LOAD_INPUT && v->op != IR_OP_LOAD_SYSVAL) ||
-          !ir_has_reg(v))
-         continue;
-      if (!z->bound) {
-         struct isa_file_info fi;
-         z->bound_file = v->mach->reg.file;
-         isa_file_info(z->m, (unsigned)z->bound_file, &fi);
-         z->bound = xcalloc(fi.count + 1, sizeof(bool));
-         isa_insn_init(z->m, (unsigned)op, &z->arrive);
-      }
-      if (v->mach->reg.file == z->bound_file)
-         z->bound[v->mach->reg.index] = true;
-   }
-}
-
 bool
 opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
 {
@@ -541,7 +483,6 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
    ir_compute_cfg(sh);
    z.also = xcalloc(sh->nblocks + 64, sizeof(*z.also));
    divergence_edges(&z, &sh->body);
-   find_inputs(&z);
    if (isa_hazard_kind(z.m) == ISA_HAZARD_DELAY_SLOTS && z.nop_op >= 0) {
       delay_slots(&z);
    } else {
@@ -549,7 +490,6 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
                isa_hazard_name(isa_hazard_kind(z.m)), isa_model_name(z.m));
       ctx->failed = true;
    }
-   free(z.bound);
    free(z.also);
    sh->cfg_valid = false;
    return true;
