@@ -760,7 +760,10 @@ bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
  * Operand k of the record reads IR sources first[k] .. first[k]+count[k]-1:
  * one value, or a group of values that must sit in consecutive registers
  * (`{%5, %6}`, texture coordinates). count 0 marks a fixed operand kept in
- * the record itself (`#0`: a sampler number, a memory offset). Operand
+ * the record itself: an immediate (`0`: a sampler number, a memory offset)
+ * or a register that reads a constant (`PT`, `RZ`); `c<%N+K>` is a
+ * relative operand addressed by value %N. A guarded instruction (sm50
+ * `@P0`) names its predicate last, `if=%N` or `if=!%N`. Operand
  * flags (neg, abs, not, r) and the modifiers are the record's. The op is
  * named by its model key (isa_op_key), enum modifiers by their value names.
  *
@@ -794,6 +797,8 @@ struct ir_mach {
    struct isa_insn insn;       /* op, modifiers, operand flags and kinds */
    uint8_t first[ISA_MAX_SRC]; /* operand k reads in->src[first[k]..] */
    uint8_t count[ISA_MAX_SRC]; /* ... count[k] of them; 0: fixed operand */
+   uint8_t guard;              /* the guard predicate's source (last), or IR_MACH_FIXED */
+   bool guard_not;             /* runs where the guard is false */
    struct ir_reg reg;          /* where the value lives (any value) */
    const struct isa_model *model;
 };
@@ -809,6 +814,10 @@ struct ir_mach *ir_mach_get(const struct isa_model *m, struct ir_instr *in);
 struct ir_instr *ir_mach_create(struct ir_shader *sh, unsigned op);
 void ir_mach_set_src(struct ir_instr *in, unsigned k, struct ir_instr *const *v, unsigned n);
 void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
+void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
+                           unsigned flags);
+void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+void ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index);
 unsigned ir_mach_nopnds(const struct ir_instr *in);
 bool ir_has_reg(const struct ir_instr *in);
 int ir_reg_file(const struct ir_instr *in);
@@ -835,6 +844,7 @@ bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst,
 void ir_mach_free(struct ir_instr *in);
 int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
 unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
+bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value);
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
 
 /* compiler/opt/opt_legalize.c (also used by opt_isel before RA) */
@@ -880,6 +890,7 @@ struct opt_slot {
    struct ir_block *block;
    bool implied;          /* a branch or jump of the tree */
    struct ir_instr *cond; /* the branch of an if: the if's predicate */
+   enum isa_sem kind;     /* implied: branch, jump, ssy or sync */
 };
 struct opt_layout {
    struct opt_slot *v;

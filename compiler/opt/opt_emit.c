@@ -36,6 +36,10 @@ opt_mach_record(const struct ir_instr *in, struct isa_insn *out)
 {
    const struct ir_mach *m = in->mach;
    *out = m->insn;
+   int gm, gv;
+   if (m->guard != IR_MACH_FIXED && ir_has_reg(in->src[m->guard]) &&
+       opt_guard_value(m->model, in->src[m->guard]->mach->reg.index, m->guard_not, &gm, &gv))
+      out->mod[gm] = (int16_t)gv;
    for (unsigned d = 0; d < out->ndst; d++) {
       struct isa_opnd *o = &out->dst[d];
       if (d == 0 && ir_has_reg(in)) {
@@ -81,6 +85,7 @@ struct lctx {
    unsigned *label_at; /* by label id: slot index */
    unsigned nlabels, labels_cap;
    int head, exit; /* labels of the innermost loop, -1 outside loops */
+   bool stack;     /* the model reconverges through SSY/SYNC */
 };
 
 static unsigned
@@ -99,7 +104,7 @@ bind_label(struct lctx *c, unsigned label)
 static struct opt_slot *
 push_slot(struct lctx *c, struct ir_block *b, struct ir_instr *in, bool implied)
 {
-   struct opt_slot s = {in, {0}, -1, b, implied, NULL};
+   struct opt_slot s = {in, {0}, -1, b, implied, NULL, ISA_SEM_JUMP};
    VEC_PUSH(c->lo->v, c->lo->n, c->lo->cap, s);
    return &c->lo->v[c->lo->n - 1];
 }
@@ -110,14 +115,23 @@ list_empty(const struct ir_list *l)
    return l->n == 1 && l->v[0]->kind == IR_NODE_BLOCK && !l->v[0]->block->first;
 }
 
-static void lay_list(struct lctx *c, struct ir_list *l, int tail_label);
+static void lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync);
 
-/* A block: its machine instructions, then the branch or jump its position
- * implies: the branch of the if `next` when not NULL (to label br_to),
- * else a jump to tail_label (-1: fall through). */
+static struct opt_slot *
+push_implied(struct lctx *c, struct ir_block *b, enum isa_sem kind, int target)
+{
+   struct opt_slot *s = push_slot(c, b, NULL, true);
+   s->kind = kind;
+   s->target = target;
+   return s;
+}
+
+/* A block: its machine instructions, then what its position implies: the
+ * branch of the if `next` when not NULL (to label br_to, after SSY end on
+ * stack models), else a jump to tail_label (>= 0) or a SYNC (tail_sync). */
 static void
 lay_block(struct lctx *c, struct ir_block *b, const struct ir_node *next, unsigned br_to,
-          int tail_label)
+          unsigned end, int tail_label, bool tail_sync)
 {
    c->lo->block_start[b->index] = c->lo->n;
    for (struct ir_instr *in = b->first; in; in = in->next) {
@@ -127,46 +141,54 @@ lay_block(struct lctx *c, struct ir_block *b, const struct ir_node *next, unsign
          struct opt_slot *s = push_slot(c, b, in, true);
          s->target = in->op == IR_OP_BREAK ? c->exit : c->head;
          tail_label = -1;
+         tail_sync = false;
          next = NULL;
          break;
       }
    }
    if (next) {
-      struct opt_slot *br = push_slot(c, b, NULL, true);
-      br->target = (int)br_to;
-      br->cond = next->cond;
+      if (c->stack)
+         push_implied(c, b, ISA_SEM_SSY, (int)end);
+      push_implied(c, b, ISA_SEM_BRANCH, (int)br_to)->cond = next->cond;
    } else if (tail_label >= 0) {
-      push_slot(c, b, NULL, true)->target = tail_label;
+      push_implied(c, b, ISA_SEM_JUMP, tail_label);
+   } else if (tail_sync) {
+      push_implied(c, b, ISA_SEM_SYNC, -1);
    }
    c->lo->block_end[b->index] = c->lo->n;
 }
 
+/* a3xx: br !p ELSE; then; jump END; ELSE: else; END:
+ * sm50: SSY END; @!p BRA ELSE; then; SYNC; ELSE: else; SYNC; END: */
 static void
 lay_if(struct lctx *c, struct ir_node *n, unsigned els, unsigned end)
 {
-   lay_list(c, &n->then_list, els == end ? -1 : (int)end);
+   lay_list(c, &n->then_list, els == end || c->stack ? -1 : (int)end, c->stack);
    if (els != end) {
       bind_label(c, els);
-      lay_list(c, &n->else_list, -1);
+      lay_list(c, &n->else_list, -1, c->stack);
    }
    bind_label(c, end);
 }
 
-/* tail_label: where the last block of the list goes when it falls off. */
+/* tail_label/tail_sync: where the last block of the list goes when it
+ * falls off. */
 static void
-lay_list(struct lctx *c, struct ir_list *l, int tail_label)
+lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync)
 {
    for (unsigned i = 0; i < l->n; i++) {
       struct ir_node *n = l->v[i];
+      bool last = i + 1 == l->n;
       switch (n->kind) {
       case IR_NODE_BLOCK:
-         if (i + 1 < l->n && l->v[i + 1]->kind == IR_NODE_IF) {
+         if (!last && l->v[i + 1]->kind == IR_NODE_IF) {
             struct ir_node *f = l->v[++i];
-            unsigned end = new_label(c), els = list_empty(&f->else_list) ? end : new_label(c);
-            lay_block(c, n->block, f, els, -1);
+            unsigned end = new_label(c);
+            unsigned els = list_empty(&f->else_list) && !c->stack ? end : new_label(c);
+            lay_block(c, n->block, f, els, end, -1, false);
             lay_if(c, f, els, end);
          } else {
-            lay_block(c, n->block, NULL, 0, i + 1 == l->n ? tail_label : -1);
+            lay_block(c, n->block, NULL, 0, 0, last ? tail_label : -1, last && tail_sync);
          }
          break;
       case IR_NODE_LOOP: {
@@ -174,7 +196,7 @@ lay_list(struct lctx *c, struct ir_list *l, int tail_label)
          c->head = (int)new_label(c);
          c->exit = (int)new_label(c);
          bind_label(c, (unsigned)c->head);
-         lay_list(c, &n->body, c->head);
+         lay_list(c, &n->body, c->head, false);
          bind_label(c, (unsigned)c->exit);
          c->head = head;
          c->exit = exit;
@@ -191,8 +213,13 @@ static void
 implied_record(const struct ir_shader *sh, struct opt_slot *s)
 {
    bool cond = s->cond != NULL;
-   int op = opt_op_by_sem(sh->model, cond ? ISA_SEM_BRANCH : ISA_SEM_JUMP);
+   enum isa_sem kind = s->in ? ISA_SEM_JUMP : s->kind; /* break/continue: a jump */
+   int op = opt_op_by_sem(sh->model, kind);
+   if (op < 0 && kind == ISA_SEM_JUMP) /* sm50: BRA with the always-true guard */
+      op = opt_op_by_sem(sh->model, ISA_SEM_BRANCH);
    isa_insn_init(sh->model, (unsigned)op, &s->insn);
+   int gm, gv;
+   bool guarded = false;
    for (unsigned k = 0; k < s->insn.nsrc; k++) {
       struct isa_slot_info si;
       isa_slot_info(sh->model, (unsigned)op, false, k, &si);
@@ -202,11 +229,16 @@ implied_record(const struct ir_shader *sh, struct opt_slot *s)
          o->file = (uint8_t)s->cond->mach->reg.file;
          o->index = s->cond->mach->reg.index;
          o->flags = ISA_OPND_F_NOT; /* branch to the else part when false */
+         guarded = true;
       } else {
          o->kind = ISA_OPND_IMM;
          o->value = 0;
       }
    }
+   /* no predicate operand: the branch is guarded by the predicate (@!P) */
+   if (cond && !guarded && ir_has_reg(s->cond) &&
+       opt_guard_value(sh->model, s->cond->mach->reg.index, true, &gm, &gv))
+      s->insn.mod[gm] = (int16_t)gv;
 }
 
 void
@@ -217,8 +249,10 @@ opt_layout_build(struct ir_shader *sh, struct opt_layout *lo)
       ir_compute_cfg(sh);
    lo->block_start = xcalloc(sh->nblocks + 1, sizeof(unsigned));
    lo->block_end = xcalloc(sh->nblocks + 1, sizeof(unsigned));
-   struct lctx c = {sh, lo, NULL, 0, 0, -1, -1};
-   lay_list(&c, &sh->body, -1);
+   struct lctx c = {sh, lo, NULL, 0, 0, -1, -1, false};
+   c.stack =
+       opt_op_by_sem(sh->model, ISA_SEM_SSY) >= 0 && opt_op_by_sem(sh->model, ISA_SEM_SYNC) >= 0;
+   lay_list(&c, &sh->body, -1, false);
    for (unsigned i = 0; i < lo->n; i++) {
       struct opt_slot *s = &lo->v[i];
       if (s->implied)
@@ -240,21 +274,64 @@ opt_layout_free(struct opt_layout *lo)
    memset(lo, 0, sizeof(*lo));
 }
 
-/* Writes the branch offsets and the (jp) flags of the targets. */
+/* Byte address of every slot as encoded (bundle control words included):
+ * encode once, decode the addresses back. */
+static uint32_t *
+slot_addresses(const struct isa_model *m, const struct opt_layout *lo)
+{
+   struct isa_insn *tmp = xcalloc(lo->n + 1, sizeof(*tmp)), *dec = NULL;
+   for (unsigned i = 0; i < lo->n; i++)
+      tmp[i] = lo->v[i].insn;
+   uint8_t *code = NULL;
+   size_t size = 0, n = 0;
+   uint32_t *addr = xcalloc(lo->n + 1, sizeof(uint32_t));
+   if (isa_encode_program(m, tmp, lo->n, &code, &size, NULL) == ISA_ERR_OK &&
+       isa_decode_program(m, code, size, &dec, &n, NULL) == ISA_ERR_OK)
+      for (unsigned i = 0; i < lo->n && i < n; i++)
+         addr[i] = dec[i].addr;
+   free(tmp);
+   free(dec);
+   free(code);
+   return addr;
+}
+
+/* Writes the branch offsets, as the target operand's form counts them,
+ * and the (jp) flags of the targets. */
 static void
 finish_branches(const struct isa_model *m, struct opt_layout *lo)
 {
    int jp = isa_mod_by_role(m, ISA_ROLE_JP);
+   uint32_t *addr = NULL;
    for (unsigned i = 0; i < lo->n; i++) {
       struct opt_slot *s = &lo->v[i];
       if (s->target < 0)
          continue;
-      for (unsigned k = 0; k < s->insn.nsrc; k++)
-         if (s->insn.src[k].kind == ISA_OPND_IMM)
-            s->insn.src[k].value = (uint32_t)(s->target - (int)i);
+      for (unsigned k = 0; k < s->insn.nsrc; k++) {
+         struct isa_slot_info si;
+         if (s->insn.src[k].kind != ISA_OPND_IMM || !isa_slot_info(m, s->insn.op, false, k, &si))
+            continue;
+         int32_t t = s->target, v;
+         switch (si.pcrel) {
+         case ISA_PCREL_INSN_NEXT:
+            v = t - (int32_t)i - 1;
+            break;
+         case ISA_PCREL_BYTE:
+         case ISA_PCREL_BYTE_NEXT:
+            if (!addr)
+               addr = slot_addresses(m, lo);
+            v = (int32_t)((unsigned)t < lo->n ? addr[t] : addr[lo->n - 1] + 8) - (int32_t)addr[i] -
+                (si.pcrel == ISA_PCREL_BYTE_NEXT ? (int32_t)s->insn.size : 0);
+            break;
+         default:
+            v = t - (int32_t)i;
+            break;
+         }
+         s->insn.src[k].value = (uint32_t)v;
+      }
       if (jp >= 0 && (unsigned)s->target < lo->n)
          lo->v[s->target].insn.mod[jp] = 1;
    }
+   free(addr);
 }
 
 /* ------------------------------------------------------------------ */

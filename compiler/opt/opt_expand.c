@@ -18,6 +18,12 @@
  *
  * Bit fields: ibfe, ubfe and bfi with the IR's (tgsi_exec's) rules for
  * bits == 0, bits == 32 and offset + bits > 32, from shifts and selects.
+ *
+ * And, where the model has no instruction of the semantics: pow as
+ * exp2(log2(a) * b) with C's pow(x, 0) = pow(1, y) = 1 (the reference
+ * compiler's expansion, so the two agree); an exact fmad as a multiply and
+ * an add; fsqrt as rcp(rsq(x)) (both APPROX: the target's answer); fsign
+ * from two compares; isub as an add of the negation; iabs as max(x, -x).
  */
 #include "compiler/ir/ir.h"
 
@@ -170,6 +176,78 @@ expand_bfi(struct ex *x, struct ir_instr *in)
    return op3(x, IR_OP_BCSEL, all, ins, r);
 }
 
+static struct ir_instr *
+expand_pow(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0], *b = in->src[1];
+   struct ir_instr *lg = op1(x, IR_OP_FLOG2, a);
+   struct ir_instr *m = op2(x, IR_OP_FMUL, lg, b);
+   struct ir_instr *e = op1(x, IR_OP_FEXP2, m);
+   struct ir_instr *one = k(x, 0x3f800000u);
+   if (!(b->op == IR_OP_IMM && ((uint32_t)b->imm & 0x7fffffffu))) {
+      struct ir_instr *zero = k(x, 0);
+      struct ir_instr *b0 = op2(x, IR_OP_FEQ, b, zero);
+      e = op3(x, IR_OP_BCSEL, b0, one, e);
+   }
+   struct ir_instr *a1 = op2(x, IR_OP_FEQ, a, one);
+   return op3(x, IR_OP_BCSEL, a1, one, e);
+}
+
+/* sign(x) = (0 < x) - (x < 0) in floats: NaN and -0 give +0. */
+static struct ir_instr *
+expand_fsign(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *zero = k(x, 0);
+   struct ir_instr *pos = op2(x, IR_OP_SLT, zero, in->src[0]);
+   struct ir_instr *neg = op2(x, IR_OP_SLT, in->src[0], zero);
+   struct ir_instr *nn = op1(x, IR_OP_FNEG, neg);
+   return op2(x, IR_OP_FADD, pos, nn);
+}
+
+/* The op of sm's semantics, if the model has one. */
+static bool
+has(const struct isa_model *m, enum isa_sem sem)
+{
+   return m && opt_op_by_sem(m, sem) >= 0;
+}
+
+/* The replacement for in, or NULL when the model selects it as it is. */
+static struct ir_instr *
+expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
+{
+   switch (in->op) {
+   case IR_OP_UDIV:
+   case IR_OP_UMOD:
+   case IR_OP_IDIV:
+   case IR_OP_IMOD:
+      return expand_div(x, in);
+   case IR_OP_IBFE:
+   case IR_OP_UBFE:
+      return expand_bfe(x, in);
+   case IR_OP_BFI:
+      return expand_bfi(x, in);
+   case IR_OP_FPOW:
+      return expand_pow(x, in);
+   case IR_OP_FMAD: /* exact: round the product, then the sum */
+      if (has(m, ISA_SEM_FMAD))
+         return NULL;
+      return op2(x, IR_OP_FADD, op2(x, IR_OP_FMUL, in->src[0], in->src[1]), in->src[2]);
+   case IR_OP_FSQRT:
+      return has(m, ISA_SEM_SQRT) ? NULL : op1(x, IR_OP_FRCP, op1(x, IR_OP_FRSQ, in->src[0]));
+   case IR_OP_FSIGN:
+      return has(m, ISA_SEM_FSIGN) ? NULL : expand_fsign(x, in);
+   case IR_OP_ISUB:
+      return has(m, ISA_SEM_ISUB) ? NULL
+                                  : op2(x, IR_OP_IADD, in->src[0], op1(x, IR_OP_INEG, in->src[1]));
+   case IR_OP_IABS:
+      return has(m, ISA_SEM_IABSNEG)
+                 ? NULL
+                 : op2(x, IR_OP_IMAX, in->src[0], op1(x, IR_OP_INEG, in->src[0]));
+   default:
+      return NULL;
+   }
+}
+
 /* Expands every op the model cannot select directly; returns progress. */
 bool
 opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
@@ -179,25 +257,9 @@ opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
    unsigned n = ir_program_order(sh, &order);
    bool progress = false;
    for (unsigned i = 0; i < n; i++) {
-      struct ir_instr *in = order[i], *r = NULL;
+      struct ir_instr *in = order[i];
       struct ex x = {sh, in};
-      switch (in->op) {
-      case IR_OP_UDIV:
-      case IR_OP_UMOD:
-      case IR_OP_IDIV:
-      case IR_OP_IMOD:
-         r = expand_div(&x, in);
-         break;
-      case IR_OP_IBFE:
-      case IR_OP_UBFE:
-         r = expand_bfe(&x, in);
-         break;
-      case IR_OP_BFI:
-         r = expand_bfi(&x, in);
-         break;
-      default:
-         break;
-      }
+      struct ir_instr *r = expand_one(&x, sh->model, in);
       if (r) {
          opt_replace(sh, in, r);
          progress = true;

@@ -37,7 +37,10 @@ struct isel {
    const struct isa_model *m;
    int op[ISA_SEM_COUNT];     /* first op with each semantics, or -1 */
    int gpr, pred, addr, cnst; /* register files */
+   int zero_reg, true_reg;    /* RZ in gpr, PT in pred (file `fixed`), or -1 */
+   bool setp;                 /* compares write predicates only (FSETP/ISETP, sm50) */
    int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;
+   int mod_bf, mod_wrap, mod_psl, mod_mrg, mod_xmode, mod_brev;
    unsigned *uses;     /* by value id: number of uses */
    unsigned *sel_uses; /* ... of which as a bcsel condition */
    bool progress;
@@ -105,13 +108,35 @@ imm(struct isel *s, struct ir_instr *pos, uint32_t bits)
    return opt_imm_before(s->sh, pos, bits);
 }
 
+/* Does the op have modifier mod at all? (the encoder refuses a modifier
+ * an op lacks before it looks at the operands) */
+static bool
+op_has_mod(const struct isa_model *m, unsigned op, int mod, int value)
+{
+   if (mod < 0)
+      return false;
+   struct isa_insn t;
+   isa_insn_init(m, op, &t);
+   t.mod[mod] = (int16_t)value;
+   return isa_check_insn(m, &t, NULL) != ISA_ERR_MODIFIER;
+}
+
+/* Sets an enum modifier by value name, if the op has it. */
 static void
 set_mod(struct isel *s, struct ir_instr *in, int mod, const char *value)
 {
    if (!in || mod < 0)
       return;
    int v = isa_mod_value(s->m, (unsigned)mod, value);
-   if (v >= 0)
+   if (v >= 0 && op_has_mod(s->m, in->mach->insn.op, mod, v))
+      in->mach->insn.mod[mod] = (int16_t)v;
+}
+
+/* Sets a flag or int modifier, if the op has it. */
+static void
+set_flag_mod(struct isel *s, struct ir_instr *in, int mod, int v)
+{
+   if (in && mod >= 0 && op_has_mod(s->m, in->mach->insn.op, mod, v))
       in->mach->insn.mod[mod] = (int16_t)v;
 }
 
@@ -251,20 +276,104 @@ compare_sem(enum ir_op op, const char **cond)
 
 /* The 1/0 compare of generic compare `c` before pos. */
 static struct ir_instr *
-compare(struct isel *s, struct ir_instr *pos, struct ir_instr *c)
-{
-   const char *cond = NULL;
-   struct ir_instr *r = build2(s, pos, compare_sem(c->op, &cond), c->src[0], c->src[1]);
-   set_mod(s, r, s->mod_cond, cond);
-   return r;
-}
-
-static struct ir_instr *
 in_pred_file(struct isel *s, struct ir_instr *in)
 {
    if (in)
       ir_mach_get(s->m, in)->reg = (struct ir_reg){(int16_t)s->pred, 0, 0};
    return in;
+}
+
+/* The op's compare condition: its flip modifier (cmps.f cond, ISETP icmp),
+ * or the cond role. */
+static void
+set_cond(struct isel *s, struct ir_instr *in, const char *cond)
+{
+   if (!in)
+      return;
+   struct isa_op_info oi;
+   isa_op_info(s->m, in->mach->insn.op, &oi);
+   set_mod(s, in, oi.flip_mod >= 0 ? oi.flip_mod : s->mod_cond, cond);
+}
+
+/* What a compare must give. */
+enum want {
+   WANT_PRED,  /* a predicate-file value */
+   WANT_TEST,  /* anything a select tests: 1/0 (a3xx) or a predicate (sm50) */
+   WANT_MASK,  /* the IR boolean 0/~0 */
+   WANT_FLOAT, /* 1.0/0.0 (seq, sne, slt, sge) */
+};
+
+/* A compare writing a predicate: FSETP/ISETP p, a, b, PT (p = cmp AND true;
+ * the second result goes to PT). */
+static struct ir_instr *
+setp(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a, struct ir_instr *b,
+     const char *cond, const char *sign)
+{
+   struct ir_instr *v[2] = {a, b};
+   struct ir_instr *r = build(s, pos, sem, v, 2);
+   if (!r)
+      return NULL;
+   ir_mach_set_fixed_reg(r, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
+   r->mach->insn.dst[1] = (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
+   set_cond(s, r, cond);
+   if (sign)
+      set_mod(s, r, s->mod_type, sign);
+   return in_pred_file(s, r);
+}
+
+/* sel-style 0/~0 from predicate p: SEL(RZ, !p, ~0). */
+static struct ir_instr *
+mask_of_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *p)
+{
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_SEL]);
+   ir_mach_set_fixed_reg(r, 0, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
+   ir_mach_set_src(r, 1, &p, 1);
+   r->mach->insn.src[1].flags = ISA_OPND_F_NOT;
+   struct ir_instr *ones = imm(s, pos, ~0u);
+   ir_mach_set_src(r, 2, &ones, 1);
+   r->flags = pos->flags;
+   r->line = pos->line;
+   ir_insert_before(pos, r);
+   return r;
+}
+
+/* Generic compare c (feq .. uge, seq .. sge) as `want`, before pos. */
+static struct ir_instr *
+compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want want)
+{
+   const char *cond = NULL;
+   enum isa_sem sem = compare_sem(c->op, &cond);
+   struct ir_instr *a = c->src[0], *b = c->src[1];
+   if (!s->setp) { /* a3xx: cmps gives 1/0, into a predicate or a register */
+      struct ir_instr *r = build2(s, pos, sem, a, b);
+      set_cond(s, r, cond);
+      if (want == WANT_PRED)
+         return in_pred_file(s, r);
+      if (want == WANT_FLOAT)
+         return cov(s, pos, r, "u32", "f32");
+      return want == WANT_MASK ? absneg(s, pos, ISA_SEM_IABSNEG, r, ISA_OPND_F_NEG) : r;
+   }
+   bool fl = sem == ISA_SEM_FCMP;
+   const char *sign = sem == ISA_SEM_UCMP ? "u32" : sem == ISA_SEM_SCMP ? "s32" : NULL;
+   if (fl && (want == WANT_MASK || want == WANT_FLOAT) && s->op[ISA_SEM_FSET] >= 0) {
+      /* FSET a, b, PT: all ones (or 1.0 with .BF) where the compare holds */
+      struct ir_instr *v[2] = {a, b};
+      struct ir_instr *r = build(s, pos, ISA_SEM_FSET, v, 2);
+      if (!r)
+         return NULL;
+      ir_mach_set_fixed_reg(r, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
+      set_cond(s, r, cond);
+      if (want == WANT_FLOAT && s->mod_bf >= 0)
+         r->mach->insn.mod[s->mod_bf] = 1;
+      return r;
+   }
+   struct ir_instr *p = setp(s, pos, fl ? ISA_SEM_FSETP : ISA_SEM_ISETP, a, b, cond, sign);
+   if (!p || want == WANT_PRED || want == WANT_TEST)
+      return p;
+   if (want == WANT_MASK)
+      return mask_of_pred(s, pos, p);
+   return unsupported(s, pos, "a float 1.0/0.0 result of an integer compare"), NULL;
 }
 
 /* A predicate true where generic value v != 0, built before pos: the
@@ -273,9 +382,12 @@ static struct ir_instr *
 predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
 {
    if (is_compare(v) && opt_transform(s->ctx, "branch on compare %%%u directly", v->id))
-      return in_pred_file(s, compare(s, pos, v));
-   struct ir_instr *r = build2(s, pos, ISA_SEM_UCMP, v, imm(s, pos, 0));
-   set_mod(s, r, s->mod_cond, "ne");
+      return compare_as(s, pos, v, WANT_PRED);
+   struct ir_instr *zero = imm(s, pos, 0);
+   if (s->setp)
+      return setp(s, pos, ISA_SEM_ISETP, v, zero, "ne", "u32");
+   struct ir_instr *r = build2(s, pos, ISA_SEM_UCMP, v, zero);
+   set_cond(s, r, "ne");
    return in_pred_file(s, r);
 }
 
@@ -303,16 +415,26 @@ predicate_ifs(struct isel *s, struct ir_list *l)
    }
 }
 
+/* kill where the condition holds: a kill reading a predicate (a3xx), or
+ * one guarded by it (sm50 @P KIL). */
 static void
 select_kill(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *c =
        in->op == IR_OP_KILL_IF ? in->src[0] : imm(s, in, ~0u); /* kill, demote: always */
    struct ir_instr *p = predicate(s, in, c);
-   if (p) {
-      build1(s, in, ISA_SEM_KILL, p);
-      ir_instr_remove(in);
+   if (!p || s->op[ISA_SEM_KILL] < 0) {
+      unsupported(s, in, "kill");
+      return;
    }
+   struct ir_instr *k = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_KILL]);
+   if (k->mach->insn.nsrc)
+      ir_mach_set_src(k, 0, &p, 1);
+   else
+      ir_mach_set_guard(k, p, false);
+   k->line = in->line;
+   ir_insert_before(in, k);
+   ir_instr_remove(in);
 }
 
 /* ------------------------------------------------------------------ */
@@ -335,24 +457,141 @@ imul(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *
    return build3(s, pos, ISA_SEM_MADSH_M16, b, a, r);
 }
 
-/* pow(a, b) = exp2(log2(a) * b) (the op is APPROX), with C's pow(x, 0) =
- * pow(1, y) = 1 -- the reference compiler's expansion, so the two agree;
- * the b == 0 test goes when b is a nonzero immediate. */
+/* An instruction whose operand k reads fixed register reg of file f (RZ,
+ * PT) with flags; the other operands read vals in order. */
 static struct ir_instr *
-fpow(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *b)
+build_fixed(struct isel *s, struct ir_instr *pos, enum isa_sem sem, unsigned k, int f, int reg,
+            unsigned flags, struct ir_instr *const *vals, unsigned n)
 {
-   struct ir_instr *e = build1(s, pos, ISA_SEM_EXP2,
-                               build2(s, pos, ISA_SEM_FMUL, build1(s, pos, ISA_SEM_LOG2, a), b));
-   struct ir_instr *one = imm(s, pos, 0x3f800000u);
-   struct ir_instr *a1 = build2(s, pos, ISA_SEM_FCMP, a, one);
-   set_mod(s, a1, s->mod_cond, "eq");
-   struct ir_instr *c = a1;
-   if (!(b->op == IR_OP_IMM && ((uint32_t)b->imm & 0x7fffffffu))) {
-      struct ir_instr *b0 = build2(s, pos, ISA_SEM_FCMP, b, imm(s, pos, 0));
-      set_mod(s, b0, s->mod_cond, "eq");
-      c = build2(s, pos, ISA_SEM_OR, a1, b0);
+   if (s->op[sem] < 0 || f < 0 || reg < 0)
+      return unsupported(s, pos, isa_sem_name(sem)), NULL;
+   struct ir_instr *in = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   unsigned v = 0;
+   for (unsigned j = 0; j < in->mach->insn.nsrc; j++) {
+      if (j == k)
+         ir_mach_set_fixed_reg(in, j, (unsigned)f, (unsigned)reg, flags);
+      else if (v < n)
+         ir_mach_set_src(in, j, &vals[v++], 1);
    }
-   return build3(s, pos, ISA_SEM_SEL, one, c, e);
+   in->flags = pos->flags;
+   in->line = pos->line;
+   ir_insert_before(pos, in);
+   return in;
+}
+
+/* min (or max) where only a selecting min/max exists: FMNMX/IMNMX a, b,
+ * PT for the minimum, !PT for the maximum. */
+static struct ir_instr *
+minmax(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool min, const char *sign,
+       struct ir_instr *a, struct ir_instr *b)
+{
+   if (s->op[direct] >= 0)
+      return build2(s, pos, direct, a, b);
+   struct ir_instr *v[2] = {a, b};
+   enum isa_sem sel = sign ? ISA_SEM_IMNMX : ISA_SEM_FMNMX;
+   struct ir_instr *r =
+       build_fixed(s, pos, sel, 2, s->pred, s->true_reg, min ? 0 : ISA_OPND_F_NOT, v, 2);
+   if (sign)
+      set_mod(s, r, s->mod_type, sign);
+   return r;
+}
+
+/* A float negate/absolute value/saturation: absneg where the model has a
+ * fixed-latency one, else x + -0.0 with the modifier (exact: -0.0 is the
+ * additive identity for every x, the sign of zero included). */
+static struct ir_instr *
+fmodify(struct isel *s, struct ir_instr *pos, struct ir_instr *a, unsigned f, bool sat)
+{
+   int op = s->op[ISA_SEM_FABSNEG];
+   struct isa_class_info ci = {0};
+   if (op >= 0) {
+      struct isa_op_info oi;
+      isa_op_info(s->m, (unsigned)op, &oi);
+      isa_class_info(s->m, oi.cls, &ci);
+   }
+   struct ir_instr *r;
+   if (op >= 0 && ci.latency >= 0) {
+      r = flag(build1(s, pos, ISA_SEM_FABSNEG, a), 0, f);
+   } else {
+      struct ir_instr *mz = imm(s, pos, 0x80000000u);
+      r = flag(build2(s, pos, ISA_SEM_FADD, a, mz), 0, f);
+   }
+   if (r && sat)
+      r->mach->insn.mod[s->mod_sat] = 1;
+   return r;
+}
+
+/* Integer negate: absneg, or 0 - x as an add of the negated operand. */
+static struct ir_instr *
+ineg(struct isel *s, struct ir_instr *pos, struct ir_instr *a)
+{
+   if (s->op[ISA_SEM_IABSNEG] >= 0)
+      return absneg(s, pos, ISA_SEM_IABSNEG, a, ISA_OPND_F_NEG);
+   struct ir_instr *z = imm(s, pos, 0);
+   return flag(build2(s, pos, ISA_SEM_IADD, a, z), 0, ISA_OPND_F_NEG);
+}
+
+/* Shifts masking the count to 5 bits, as the IR's: the plain shifts, or
+ * the clamping ones in their wrap (.W) form. */
+static struct ir_instr *
+shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left, const char *sign,
+      struct ir_instr *a, struct ir_instr *b)
+{
+   if (s->op[direct] >= 0)
+      return build2(s, pos, direct, a, b);
+   struct ir_instr *r = build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
+   set_flag_mod(s, r, s->mod_wrap, 1);
+   if (sign)
+      set_mod(s, r, s->mod_type, sign);
+   return r;
+}
+
+/* a * b mod 2^32 from XMAD 16 x 16 multiply-adds (sm50):
+ *   t = lo(a)*lo(b);  u = lo(a)*hi(b) with lo(b) merged into its high half;
+ *   r = (hi(a)*lo(b) << 16) + (u << 16) + t   (PSL, CBCC: c + (u << 16)) */
+static struct ir_instr *
+xmad_mul(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *b)
+{
+   struct ir_instr *z = imm(s, pos, 0);
+   struct ir_instr *t = build3(s, pos, ISA_SEM_XMAD, a, b, z);
+   struct ir_instr *u = build3(s, pos, ISA_SEM_XMAD, a, b, z);
+   if (!t || !u)
+      return NULL;
+   flag(u, 1, ISA_OPND_F_HI);
+   set_flag_mod(s, u, s->mod_mrg, 1);
+   struct ir_instr *r = build3(s, pos, ISA_SEM_XMAD, a, u, t);
+   flag(r, 0, ISA_OPND_F_HI);
+   flag(r, 1, ISA_OPND_F_HI);
+   set_flag_mod(s, r, s->mod_psl, 1);
+   set_mod(s, r, s->mod_xmode, "cbcc");
+   return r;
+}
+
+/* a conversion: a cov with type modifiers, or the op of that semantics
+ * whose operand types are the ones asked for. */
+static struct ir_instr *
+convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, enum isa_type from,
+        enum isa_type to)
+{
+   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
+      struct isa_op_info oi;
+      struct isa_slot_info si, di;
+      isa_op_info(s->m, op, &oi);
+      if (oi.sem != ISA_SEM_COV || !isa_slot_info(s->m, op, false, 0, &si) ||
+          !isa_slot_info(s->m, op, true, 0, &di))
+         continue;
+      if (si.type == ISA_TYPE_NONE || di.type == ISA_TYPE_NONE)
+         return cov(s, pos, a, isa_type_name(from), isa_type_name(to)); /* typed by modifiers */
+      if (si.type == from && di.type == to && (si.kinds & (1u << ISA_OPND_REG))) {
+         struct ir_instr *r = ir_mach_create(s->sh, op);
+         ir_mach_set_src(r, 0, &a, 1);
+         r->flags = pos->flags;
+         r->line = pos->line;
+         ir_insert_before(pos, r);
+         return r;
+      }
+   }
+   return unsupported(s, pos, "no such conversion"), NULL;
 }
 
 static struct ir_instr *
@@ -371,19 +610,16 @@ select_float(struct isel *s, struct ir_instr *in)
          return unsupported(s, in, "no fused multiply-add"), NULL;
       return build3(s, in, ISA_SEM_FFMA, a, b, in->src[2]);
    case IR_OP_FMIN:
-      return build2(s, in, ISA_SEM_FMIN, a, b);
+      return minmax(s, in, ISA_SEM_FMIN, true, NULL, a, b);
    case IR_OP_FMAX:
-      return build2(s, in, ISA_SEM_FMAX, a, b);
+      return minmax(s, in, ISA_SEM_FMAX, false, NULL, a, b);
    case IR_OP_FNEG:
-      return absneg(s, in, ISA_SEM_FABSNEG, a, ISA_OPND_F_NEG);
+      return fmodify(s, in, a, ISA_OPND_F_NEG, false);
    case IR_OP_FABS:
-      return absneg(s, in, ISA_SEM_FABSNEG, a, ISA_OPND_F_ABS);
-   case IR_OP_FSAT: {
-      struct ir_instr *r = build1(s, in, ISA_SEM_FABSNEG, a);
-      if (r && s->mod_sat >= 0)
-         r->mach->insn.mod[s->mod_sat] = 1;
-      return r;
-   }
+      return fmodify(s, in, a, ISA_OPND_F_ABS, false);
+   case IR_OP_FSAT:
+      return s->mod_sat >= 0 ? fmodify(s, in, a, 0, true)
+                             : (unsupported(s, in, "saturation"), NULL);
    case IR_OP_FRCP:
       return build1(s, in, ISA_SEM_RCP, a);
    case IR_OP_FRSQ:
@@ -398,8 +634,6 @@ select_float(struct isel *s, struct ir_instr *in)
       return build1(s, in, ISA_SEM_SIN, a);
    case IR_OP_FCOS:
       return build1(s, in, ISA_SEM_COS, a);
-   case IR_OP_FPOW:
-      return fpow(s, in, a, b);
    case IR_OP_FDIV: /* the hardware divides through the reciprocal */
       return build2(s, in, ISA_SEM_FMUL, a, build1(s, in, ISA_SEM_RCP, b));
    case IR_OP_FFLOOR:
@@ -423,23 +657,34 @@ select_float(struct isel *s, struct ir_instr *in)
 static struct ir_instr *
 select_compare(struct isel *s, struct ir_instr *in)
 {
-   struct ir_instr *c = compare(s, in, in);
-   if (!c)
-      return NULL;
    switch (in->op) {
    case IR_OP_SEQ:
    case IR_OP_SNE:
    case IR_OP_SLT:
    case IR_OP_SGE: /* 1.0 / 0.0 */
-      return cov(s, in, c, "u32", "f32");
+      return compare_as(s, in, in, WANT_FLOAT);
    default:
       break;
    }
-   /* Only select conditions read it: they test != 0, so 1/0 will do. */
+   /* Only select conditions read it: they test != 0 (or a predicate), so
+    * the compare's own result will do. */
    if (s->uses[in->id] == s->sel_uses[in->id] &&
-       opt_transform(s->ctx, "keep compare %%%u as 1/0 for its selects", in->id))
-      return c;
-   return absneg(s, in, ISA_SEM_IABSNEG, c, ISA_OPND_F_NEG);
+       opt_transform(s->ctx, "keep compare %%%u as the test of its selects", in->id))
+      return compare_as(s, in, in, WANT_TEST);
+   return compare_as(s, in, in, WANT_MASK);
+}
+
+/* bcsel c, a, b: sel a, c, b (cond != 0 ? a : b); with predicate-only
+ * compares the test is a predicate, from the compare or from c != 0. */
+static struct ir_instr *
+select_bcsel(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *c = in->src[0];
+   if (s->setp && ir_reg_file(c) != s->pred) {
+      struct ir_instr *zero = imm(s, in, 0);
+      c = setp(s, in, ISA_SEM_ISETP, c, zero, "ne", "u32");
+   }
+   return build3(s, in, ISA_SEM_SEL, in->src[1], c, in->src[2]);
 }
 
 static struct ir_instr *
@@ -452,16 +697,16 @@ select_int(struct isel *s, struct ir_instr *in)
    case IR_OP_ISUB:
       return build2(s, in, ISA_SEM_ISUB, a, b);
    case IR_OP_IMUL:
-      return imul(s, in, a, b);
+      return s->op[ISA_SEM_MULL_U] >= 0 ? imul(s, in, a, b) : xmad_mul(s, in, a, b);
    case IR_OP_INEG:
-      return absneg(s, in, ISA_SEM_IABSNEG, a, ISA_OPND_F_NEG);
+      return ineg(s, in, a);
    case IR_OP_IABS:
       return absneg(s, in, ISA_SEM_IABSNEG, a, ISA_OPND_F_ABS);
    case IR_OP_ISIGN: { /* min(max(x, -1), 1); one call per statement: C leaves the order of
                         * arguments open, the instruction order must not be */
       struct ir_instr *m1 = imm(s, in, ~0u);
-      struct ir_instr *lo = build2(s, in, ISA_SEM_SMAX, a, m1);
-      return build2(s, in, ISA_SEM_SMIN, lo, imm(s, in, 1));
+      struct ir_instr *lo = minmax(s, in, ISA_SEM_SMAX, false, "s32", a, m1);
+      return minmax(s, in, ISA_SEM_SMIN, true, "s32", lo, imm(s, in, 1));
    }
    case IR_OP_IAND:
       return build2(s, in, ISA_SEM_AND, a, b);
@@ -470,27 +715,33 @@ select_int(struct isel *s, struct ir_instr *in)
    case IR_OP_IXOR:
       return build2(s, in, ISA_SEM_XOR, a, b);
    case IR_OP_INOT:
-      return build1(s, in, ISA_SEM_NOT, a);
+      return s->op[ISA_SEM_NOT] >= 0 ? build1(s, in, ISA_SEM_NOT, a)
+                                     : build2(s, in, ISA_SEM_XOR, a, imm(s, in, ~0u));
    case IR_OP_ISHL:
-      return build2(s, in, ISA_SEM_SHL, a, b);
+      return shift(s, in, ISA_SEM_SHL, true, NULL, a, b);
    case IR_OP_ISHR:
-      return build2(s, in, ISA_SEM_ASHR, a, b);
+      return shift(s, in, ISA_SEM_ASHR, false, "s32", a, b);
    case IR_OP_USHR:
-      return build2(s, in, ISA_SEM_SHR, a, b);
+      return shift(s, in, ISA_SEM_SHR, false, "u32", a, b);
    case IR_OP_IMIN:
-      return build2(s, in, ISA_SEM_SMIN, a, b);
+      return minmax(s, in, ISA_SEM_SMIN, true, "s32", a, b);
    case IR_OP_IMAX:
-      return build2(s, in, ISA_SEM_SMAX, a, b);
+      return minmax(s, in, ISA_SEM_SMAX, false, "s32", a, b);
    case IR_OP_UMIN:
-      return build2(s, in, ISA_SEM_UMIN, a, b);
+      return minmax(s, in, ISA_SEM_UMIN, true, "u32", a, b);
    case IR_OP_UMAX:
-      return build2(s, in, ISA_SEM_UMAX, a, b);
+      return minmax(s, in, ISA_SEM_UMAX, false, "u32", a, b);
    case IR_OP_BITREV:
       return build1(s, in, ISA_SEM_BFREV, a);
    case IR_OP_BITCOUNT:
       return build1(s, in, ISA_SEM_CBITS, a);
-   case IR_OP_UFIND_MSB:   /* 31 - clz; clz(0) = 32 gives -1 */
-   case IR_OP_IFIND_MSB: { /* clz.s counts the sign's copies */
+   case IR_OP_UFIND_MSB:              /* 31 - clz; clz(0) = 32 gives -1 */
+   case IR_OP_IFIND_MSB: {            /* clz.s counts the sign's copies */
+      if (s->op[ISA_SEM_CLZ_B] < 0) { /* FLO: the index itself, -1 for none */
+         struct ir_instr *r = build1(s, in, ISA_SEM_FLO, a);
+         set_mod(s, r, s->mod_type, in->op == IR_OP_UFIND_MSB ? "u32" : "s32");
+         return r;
+      }
       struct ir_instr *n31 = imm(s, in, 31);
       struct ir_instr *z =
           build1(s, in, in->op == IR_OP_UFIND_MSB ? ISA_SEM_CLZ_B : ISA_SEM_CLZ_S, a);
@@ -502,15 +753,15 @@ select_int(struct isel *s, struct ir_instr *in)
       return build2(s, in, ISA_SEM_OR, z, absneg(s, in, ISA_SEM_IABSNEG, is32, ISA_OPND_F_NEG));
    }
    case IR_OP_F2I:
-      return cov(s, in, a, "f32", "s32");
+      return convert(s, in, a, ISA_TYPE_F32, ISA_TYPE_S32);
    case IR_OP_F2U:
-      return cov(s, in, a, "f32", "u32");
+      return convert(s, in, a, ISA_TYPE_F32, ISA_TYPE_U32);
    case IR_OP_I2F:
-      return cov(s, in, a, "s32", "f32");
+      return convert(s, in, a, ISA_TYPE_S32, ISA_TYPE_F32);
    case IR_OP_U2F:
-      return cov(s, in, a, "u32", "f32");
-   case IR_OP_BCSEL: /* sel: cond != 0 ? a : b, the condition in the middle */
-      return build3(s, in, ISA_SEM_SEL, in->src[1], a, in->src[2]);
+      return convert(s, in, a, ISA_TYPE_U32, ISA_TYPE_F32);
+   case IR_OP_BCSEL:
+      return select_bcsel(s, in);
    default:
       return NULL;
    }
@@ -738,15 +989,39 @@ slot_float(const struct isa_model *m, unsigned op, unsigned k, struct isa_slot_i
    return isa_slot_info(m, op, false, k, si) && isa_type_is_float(si->type);
 }
 
-/* Is v a plain negate/absolute (no other modifier) of semantics sem? */
 static bool
-plain_absneg(const struct isel *s, const struct ir_instr *v, enum isa_sem sem)
+default_mods(const struct isel *s, const struct ir_instr *v)
 {
-   if (v->op != IR_OP_MACH || v->mach->insn.sem != sem || v->mach->count[0] != 1)
-      return false;
    struct isa_insn def;
    isa_insn_init(s->m, v->mach->insn.op, &def);
    return !memcmp(def.mod, v->mach->insn.mod, sizeof(def.mod));
+}
+
+/* Is v only a negate or absolute value of one source (float or integer)?
+ * absneg x (a3xx); x + -0.0 or 0 + -x where only an add carries them
+ * (fmodify, ineg). Its source and flags go to *x, *f. */
+static bool
+plain_modifier(const struct isel *s, const struct ir_instr *v, bool fl, struct ir_instr **x,
+               unsigned *f)
+{
+   if (v->op != IR_OP_MACH || v->mach->guard != IR_MACH_FIXED || !default_mods(s, v))
+      return false;
+   const struct ir_mach *m = v->mach;
+   enum isa_sem sem = m->insn.sem;
+   if (sem == (fl ? ISA_SEM_FABSNEG : ISA_SEM_IABSNEG) && m->count[0] == 1) {
+      *x = v->src[m->first[0]];
+      *f = m->insn.src[0].flags;
+      return true;
+   }
+   if (sem != (fl ? ISA_SEM_FADD : ISA_SEM_IADD) || m->count[0] != 1 || m->count[1] != 1 ||
+       m->insn.src[1].flags)
+      return false;
+   const struct ir_instr *z = v->src[m->first[1]];
+   if (z->op != IR_OP_IMM || (uint32_t)z->imm != (fl ? 0x80000000u : 0u))
+      return false;
+   *x = v->src[m->first[0]];
+   *f = m->insn.src[0].flags;
+   return fl || *f == ISA_OPND_F_NEG;
 }
 
 /* Folds a negate or absolute value into operand k of in when the slot
@@ -755,21 +1030,20 @@ static void
 fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
 {
    struct ir_mach *m = in->mach;
-   struct ir_instr *v = in->src[m->first[k]];
+   struct ir_instr *v = in->src[m->first[k]], *x;
    struct isa_slot_info si;
    bool fl = slot_float(s->m, m->insn.op, k, &si);
-   enum isa_sem want = fl ? ISA_SEM_FABSNEG : ISA_SEM_IABSNEG;
-   if (m->insn.src[k].flags || !plain_absneg(s, v, want))
+   unsigned f;
+   if (m->insn.src[k].flags || !plain_modifier(s, v, fl, &x, &f))
       return;
    if (!fl && si.type != ISA_TYPE_S32 && si.type != ISA_TYPE_U32)
       return; /* an integer negate only on arithmetic slots */
-   unsigned f = v->mach->insn.src[0].flags;
    if (f & ~(unsigned)(ISA_OPND_F_NEG | ISA_OPND_F_ABS) || ((f & ISA_OPND_F_NEG) && !si.neg) ||
        ((f & ISA_OPND_F_ABS) && (!si.abs || !fl)))
       return;
    uint8_t old = m->insn.src[k].flags;
    m->insn.src[k].flags = (uint8_t)f;
-   in->src[m->first[k]] = v->src[0];
+   in->src[m->first[k]] = x;
    if (opt_legal_possible(s->sh, in) &&
        opt_transform(s->ctx, "fold the modifier of %%%u into %%%u", v->id, in->id)) {
       s->progress = true;
@@ -869,14 +1143,18 @@ find_target(struct isel *s)
 {
    for (int i = 0; i < ISA_SEM_COUNT; i++)
       s->op[i] = opt_op_by_sem(s->m, (enum isa_sem)i);
-   s->gpr = s->pred = s->addr = s->cnst = -1;
+   s->gpr = s->pred = s->addr = s->cnst = s->zero_reg = s->true_reg = -1;
    for (unsigned f = 0; f < isa_file_count(s->m); f++) {
       struct isa_file_info fi;
       isa_file_info(s->m, f, &fi);
-      if (fi.kind == ISA_FILE_FULL && s->gpr < 0)
+      if (fi.kind == ISA_FILE_FULL && s->gpr < 0) {
          s->gpr = (int)f;
-      if (fi.kind == ISA_FILE_PREDICATE && s->pred < 0)
+         s->zero_reg = fi.fixed >= 0 && !fi.fixed_value ? fi.fixed : -1;
+      }
+      if (fi.kind == ISA_FILE_PREDICATE && s->pred < 0) {
          s->pred = (int)f;
+         s->true_reg = fi.fixed >= 0 && fi.fixed_value ? fi.fixed : -1;
+      }
       if (fi.kind == ISA_FILE_ADDRESS && s->addr < 0)
          s->addr = (int)f;
       if (fi.kind == ISA_FILE_CONST && s->cnst < 0)
@@ -888,6 +1166,14 @@ find_target(struct isel *s)
    s->mod_dst_type = isa_mod_by_role(s->m, ISA_ROLE_DST_TYPE);
    s->mod_wrmask = isa_mod_by_role(s->m, ISA_ROLE_WRMASK);
    s->mod_type = isa_mod_by_role(s->m, ISA_ROLE_TYPE);
+   s->mod_bf = isa_mod_by_role(s->m, ISA_ROLE_BF);
+   s->mod_wrap = isa_mod_by_role(s->m, ISA_ROLE_WRAP);
+   s->mod_psl = isa_mod_by_role(s->m, ISA_ROLE_PSL);
+   s->mod_mrg = isa_mod_by_role(s->m, ISA_ROLE_MRG);
+   s->mod_xmode = isa_mod_by_role(s->m, ISA_ROLE_XMODE);
+   s->mod_brev = isa_mod_by_role(s->m, ISA_ROLE_BREV);
+   s->setp = s->op[ISA_SEM_FCMP] < 0 && s->op[ISA_SEM_FSETP] >= 0 && s->op[ISA_SEM_ISETP] >= 0 &&
+             s->true_reg >= 0;
 }
 
 bool

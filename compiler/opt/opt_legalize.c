@@ -74,6 +74,18 @@ natural_place(const struct isa_model *m, const struct ir_instr *v)
    return PLACE_REG;
 }
 
+/* A record becomes one of another op of the same operands (a form). */
+static void
+set_op(const struct isa_model *m, struct isa_insn *t, unsigned op)
+{
+   struct isa_op_info oi;
+   isa_op_info(m, op, &oi);
+   t->op = (uint16_t)op;
+   t->sem = (uint16_t)oi.sem;
+   t->cls = (uint8_t)oi.cls;
+   t->size = (uint8_t)oi.size;
+}
+
 /* A register number for an unplaced value in a trial (distinct per slot). */
 static uint16_t
 dummy_index(const struct isa_model *m, unsigned file, unsigned want)
@@ -86,12 +98,13 @@ dummy_index(const struct isa_model *m, unsigned file, unsigned want)
 /* A trial record for in with operand k placed as place[k]; constant slots
  * get distinct dummy numbers unless the value already has its slot. */
 static void
-trial_record(const struct ir_shader *sh, const struct ir_instr *in, const enum place *place,
-             struct isa_insn *t)
+trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
+             const enum place *place, struct isa_insn *t)
 {
    const struct ir_mach *m = in->mach;
    struct files f = find_files(sh->model);
    *t = m->insn;
+   set_op(sh->model, t, op);
    for (unsigned d = 0; d < t->ndst; d++) {
       struct isa_opnd *o = &t->dst[d];
       o->kind = ISA_OPND_REG;
@@ -132,10 +145,11 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, const enum p
 }
 
 static bool
-trial_ok(const struct ir_shader *sh, const struct ir_instr *in, const enum place *place)
+trial_ok(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
+         const enum place *place)
 {
    struct isa_insn t;
-   trial_record(sh, in, place, &t);
+   trial_record(sh, in, op, place, &t);
    return isa_check_insn(sh->model, &t, NULL) == ISA_ERR_OK;
 }
 
@@ -175,13 +189,14 @@ can_swap(const struct isa_model *model, const struct ir_instr *in, int *a, int *
 }
 
 /*
- * Finds placements making in legal: mask bit k set = operand k copied into
- * a register. Tries every choice of inline-or-constant for the immediates
- * (inline first) for a given copy mask. Returns true and fills place[].
+ * Finds placements making in legal with one of its forms ops[]: mask bit k
+ * set = operand k copied into a register. Inline immediates are preferred
+ * to constant-file slots over every form (all inline first, then each
+ * choice with more constants). Returns true and fills place[] and *op.
  */
 static bool
-search_places(const struct ir_shader *sh, const struct ir_instr *in, unsigned copy_mask,
-              enum place *place)
+search_places(const struct ir_shader *sh, const struct ir_instr *in, const unsigned *ops,
+              unsigned nops, unsigned copy_mask, enum place *place, unsigned *op)
 {
    const struct ir_mach *m = in->mach;
    unsigned imms[ISA_MAX_SRC], nimm = 0;
@@ -197,8 +212,11 @@ search_places(const struct ir_shader *sh, const struct ir_instr *in, unsigned co
    for (unsigned c = 0; c < (1u << nimm); c++) {
       for (unsigned i = 0; i < nimm; i++)
          place[imms[i]] = (c >> i) & 1 ? PLACE_CONST : PLACE_IMM;
-      if (trial_ok(sh, in, place))
-         return true;
+      for (unsigned f = 0; f < nops; f++)
+         if (trial_ok(sh, in, ops[f], place)) {
+            *op = ops[f];
+            return true;
+         }
    }
    return false;
 }
@@ -212,23 +230,84 @@ popcount(unsigned x)
    return n;
 }
 
-/* The smallest set of operands to copy (then the lowest mask), with or
- * without a swap. */
 static bool
-plan(const struct ir_shader *sh, const struct ir_instr *in, enum place *place, unsigned *mask)
+int32_type(enum isa_type t)
+{
+   return t == ISA_TYPE_U32 || t == ISA_TYPE_S32 || t == ISA_TYPE_B32;
+}
+
+/* Forms of the same operation: the op itself first, then the other ops
+ * of its semantics with the same operands and types (32-bit integer types
+ * alike, but for conversions) whose mnemonic is its
+ * own or extends it (sm50 FADD and FADD32I: register, constant, 20-bit and
+ * 32-bit immediate forms). */
+static unsigned
+forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
+{
+   struct isa_op_info a;
+   isa_op_info(m, op, &a);
+   unsigned n = 0;
+   out[n++] = op;
+   size_t al = strlen(a.name);
+   for (unsigned o = 0; o < isa_op_count(m) && n < max; o++) {
+      struct isa_op_info b;
+      isa_op_info(m, o, &b);
+      if (o == op || b.sem != a.sem || b.ndst != a.ndst || b.nsrc != a.nsrc ||
+          strncmp(b.name, a.name, al))
+         continue;
+      bool same = true;
+      for (unsigned k = 0; k < a.ndst + a.nsrc && same; k++) {
+         struct isa_slot_info x, y;
+         bool dst = k < a.ndst;
+         unsigned slot = dst ? k : k - a.ndst;
+         isa_slot_info(m, op, dst, slot, &x);
+         isa_slot_info(m, o, dst, slot, &y);
+         same = x.type == y.type || (a.sem != ISA_SEM_COV && int32_type(x.type) &&
+                                     int32_type(y.type)); /* sel_r b32, sel_i s32 */
+      }
+      if (same)
+         out[n++] = o;
+   }
+   return n;
+}
+
+/* The smallest set of operands to copy (then the lowest mask), over the
+ * op's forms (the op itself preferred on a tie). */
+static bool
+plan_op(const struct ir_shader *sh, const struct ir_instr *in, enum place *place, unsigned *mask,
+        unsigned *op)
 {
    const struct ir_mach *m = in->mach;
    unsigned candidates = 0;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (m->count[k] == 1 && natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG)
          candidates |= 1u << k;
+   unsigned ops[16], nops = forms(sh->model, m->insn.op, ops, ARRAY_SIZE(ops));
    for (unsigned n = 0; n <= popcount(candidates); n++)
       for (unsigned mk = 0; mk < (1u << m->insn.nsrc); mk++)
-         if ((mk & ~candidates) == 0 && popcount(mk) == n && search_places(sh, in, mk, place)) {
+         if ((mk & ~candidates) == 0 && popcount(mk) == n &&
+             search_places(sh, in, ops, nops, mk, place, op)) {
             *mask = mk;
             return true;
          }
    return false;
+}
+
+static bool
+plan(const struct ir_shader *sh, const struct ir_instr *in, enum place *place, unsigned *mask)
+{
+   unsigned op;
+   return plan_op(sh, in, place, mask, &op);
+}
+
+/* Takes the form plan_op chose. */
+static void
+take_form(const struct ir_shader *sh, struct ir_instr *in)
+{
+   enum place p[ISA_MAX_SRC];
+   unsigned mask, op;
+   if (plan_op(sh, in, p, &mask, &op) && op != in->mach->insn.op)
+      set_op(sh->model, &in->mach->insn, op);
 }
 
 /* Can in be made encodable by swapping or copying operands? */
@@ -240,17 +319,46 @@ opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in)
    return plan(sh, in, p, &mask);
 }
 
+/* An immediate 0 in a slot that takes registers reads the zero register
+ * (sm50 RZ) where the model has one: no copy, no immediate bits. */
+static void
+use_zero_register(const struct ir_shader *sh, struct ir_instr *in)
+{
+   struct files f = find_files(sh->model);
+   struct isa_file_info fi;
+   if (f.gpr < 0)
+      return;
+   isa_file_info(sh->model, (unsigned)f.gpr, &fi);
+   if (fi.fixed < 0 || fi.fixed_value)
+      return;
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      struct isa_slot_info si;
+      if (m->count[k] != 1 || (m->insn.src[k].flags & ISA_OPND_F_REL) ||
+          !isa_slot_info(sh->model, m->insn.op, false, k, &si) ||
+          !(si.kinds & (1u << ISA_OPND_REG)))
+         continue;
+      const struct ir_instr *v = in->src[m->first[k]];
+      if (v->op == IR_OP_IMM && !ir_has_reg(v) && (uint32_t)v->imm == 0 &&
+          !(m->insn.src[k].flags & (ISA_OPND_F_NOT | ISA_OPND_F_HI)))
+         ir_mach_fix_operand(in, k, (unsigned)f.gpr, (unsigned)fi.fixed);
+   }
+}
+
 /* Legalizes the operands of in before register allocation: copies become
  * new values. false if nothing makes the instruction encodable. */
 bool
 opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
+   use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
    unsigned m1 = 0, m2 = 0, mask;
    int a, b;
    bool ok1 = plan(sh, in, p1, &m1);
-   if (ok1 && !m1)
+   if (ok1 && !m1) {
+      take_form(sh, in);
       return true;
+   }
    bool ok2 = false;
    if (can_swap(sh->model, in, &a, &b)) {
       swap_operands(sh->model, in, a, b);
@@ -272,6 +380,7 @@ opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (mask & (1u << k))
          in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+   take_form(sh, in);
    return true;
 }
 
@@ -429,6 +538,7 @@ static void
 legalize_instr(struct lgz *z, struct ir_instr *in)
 {
    struct ir_shader *sh = z->sh;
+   use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC], *place = p1;
    unsigned m1 = 0, m2 = 0, mask;
    int a, b;
@@ -472,6 +582,8 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
             *src = c;
       }
    }
+   if (!z->failed)
+      take_form(sh, in);
 }
 
 static void

@@ -29,6 +29,7 @@ ir_mach_get(const struct isa_model *m, struct ir_instr *in)
       in->mach->reg.file = -1;
       in->mach->model = m;
       memset(in->mach->first, IR_MACH_FIXED, sizeof(in->mach->first));
+      in->mach->guard = IR_MACH_FIXED;
    }
    return in->mach;
 }
@@ -84,7 +85,25 @@ opt_file_capacity(const struct isa_model *m, unsigned file)
 {
    struct isa_file_info fi;
    isa_file_info(m, file, &fi);
-   return fi.kind == ISA_FILE_ADDRESS ? MIN2(fi.count, 1u) : fi.count;
+   if (fi.kind == ISA_FILE_ADDRESS)
+      return MIN2(fi.count, 1u);
+   /* a register that reads a constant (RZ, PT) is the file's last one */
+   return fi.fixed >= 0 && (unsigned)fi.fixed + 1 == fi.count ? fi.count - 1 : fi.count;
+}
+
+/* The guard modifier's value for predicate register `reg` (negated: runs
+ * where it is false). The guard enum names its values p<N> and np<N>, pt
+ * and npt (sm50.yaml). */
+bool
+opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value)
+{
+   *mod = isa_mod_by_role(m, ISA_ROLE_GUARD);
+   if (*mod < 0)
+      return false;
+   char name[16];
+   snprintf(name, sizeof(name), "%sp%u", negate ? "n" : "", reg);
+   *value = isa_mod_value(m, (unsigned)*mod, name);
+   return *value >= 0;
 }
 
 /* The first op of the model with semantics `sem`, or -1. */
@@ -113,6 +132,52 @@ opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v)
    c->flags = v->flags;
    ir_insert_before(pos, c);
    return c;
+}
+
+/* Operand k reads a register that holds a constant (RZ, PT): no value. */
+void
+ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
+                      unsigned flags)
+{
+   struct ir_mach *m = in->mach;
+   m->first[k] = IR_MACH_FIXED;
+   m->count[k] = 0;
+   m->insn.src[k] = (struct isa_opnd){.kind = ISA_OPND_REG,
+                                      .file = (uint8_t)file,
+                                      .index = (uint16_t)index,
+                                      .flags = (uint8_t)flags};
+}
+
+/* Operand k (one value) reads fixed register `index` of `file` instead:
+ * its source goes, the later ones move up. */
+void
+ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index)
+{
+   struct ir_mach *m = in->mach;
+   unsigned at = m->first[k];
+   uint8_t flags = m->insn.src[k].flags;
+   for (unsigned i = at; i + 1 < in->nsrc; i++)
+      in->src[i] = in->src[i + 1];
+   in->nsrc--;
+   for (unsigned j = 0; j < m->insn.nsrc; j++)
+      if (m->count[j] && m->first[j] > at)
+         m->first[j]--;
+   if (m->guard != IR_MACH_FIXED && m->guard > at)
+      m->guard--;
+   ir_mach_set_fixed_reg(in, k, file, index, flags);
+}
+
+/* The instruction runs only where pred (a predicate value) is true, or
+ * false when negate; pred becomes the last source. */
+void
+ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate)
+{
+   struct ir_mach *m = in->mach;
+   unsigned n = in->nsrc;
+   ir_instr_set_nsrc(in, n + 1);
+   in->src[n] = pred;
+   m->guard = (uint8_t)n;
+   m->guard_not = negate;
 }
 
 unsigned
@@ -169,6 +234,12 @@ print_operand(struct sbuf *b, const struct ir_instr *in, unsigned k)
 {
    const struct ir_mach *m = in->mach;
    const struct isa_opnd *o = &m->insn.src[k];
+   if (!m->count[k] && o->kind == ISA_OPND_REG && !(o->flags & ISA_OPND_F_REL)) {
+      char name[32];
+      isa_reg_text(m->model, o->file, o->index, name, sizeof(name));
+      sb_printf(b, "%s%s", o->flags & ISA_OPND_F_NOT ? "(not)" : "", name);
+      return;
+   }
    if (!m->count[k]) {
       sb_printf(b, "%" PRId32, (int32_t)o->value);
       return;
@@ -224,6 +295,8 @@ ir_mach_print(const struct ir_instr *in)
       sb_printf(&b, k ? ", " : " ");
       print_operand(&b, in, k);
    }
+   if (m->guard != IR_MACH_FIXED && m->guard < in->nsrc && in->src[m->guard])
+      sb_printf(&b, " if=%s%%%u", m->guard_not ? "!" : "", in->src[m->guard]->id);
    struct isa_insn def;
    isa_insn_init(m->model, m->insn.op, &def);
    struct isa_op_info oi;
@@ -378,9 +451,16 @@ mp_relative(struct mparse *mp, struct ir_instr *in, unsigned k, struct ir_mach_r
    mp_word(mp, name, sizeof(name));
    int f = isa_file_find(m->model, name);
    if (f < 0 || mp->t[mp->p] != '<') {
+      unsigned rf, ri, bank;
       mp->p = at;
-      mp_error(mp, "expected a value or FILE<%%N+OFFSET>");
-      return false;
+      size_t n = isa_parse_reg_name(m->model, mp->t + mp->p, &rf, &ri, &bank);
+      if (!n) {
+         mp_error(mp, "expected a value, a register or FILE<%%N+OFFSET>");
+         return false;
+      }
+      mp->p += n;
+      ir_mach_set_fixed_reg(in, k, rf, ri, m->insn.src[k].flags); /* (not) parsed before */
+      return true;
    }
    mp->p++;
    if (!mp_value(mp, refs, nrefs, cap))
@@ -548,6 +628,14 @@ ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_
          }
       if (!mp.err && k != m->insn.nsrc)
          mp_error(&mp, "%s takes %u operands", key, m->insn.nsrc);
+      mp_ws(&mp);
+      if (!mp.err && !strncmp(mp.t + mp.p, "if=", 3)) {
+         mp.p += 3;
+         m->guard_not = mp.t[mp.p] == '!';
+         mp.p += m->guard_not;
+         m->guard = (uint8_t)*nrefs;
+         mp_value(&mp, refs, nrefs, &cap);
+      }
       while (!mp.err && !mp_at_end(&mp) && !mp_at_flag_word(&mp))
          mp_modifier(&mp, sh->model, &m->insn);
       if (!mp.err) {
@@ -593,6 +681,11 @@ check_operands(const struct ir_instr *in, const struct isa_op_info *oi)
             return "a machine operand reads a 32-bit value";
       }
       next += m->count[k];
+   }
+   if (m->guard != IR_MACH_FIXED) {
+      if (m->guard != next || in->src[next]->type != IR_TYPE_32)
+         return "the guard predicate is the last source";
+      next++;
    }
    if (next != in->nsrc)
       return "every source is read by an operand";
@@ -844,22 +937,96 @@ mod_of(const struct isa_model *m, const struct isa_insn *insn, enum isa_role rol
    return i >= 0 && i < ISA_MAX_MODS ? insn->mod[i] : def;
 }
 
-/* The sem_args of a record: its condition, types and rounding. */
+/* A slot's data type: fixed by the op, or by its type modifier. */
+static enum isa_type
+slot_type_of(const struct isa_model *m, const struct isa_insn *insn, bool dst, unsigned k)
+{
+   struct isa_slot_info si;
+   if (!isa_slot_info(m, insn->op, dst, k, &si))
+      return ISA_TYPE_NONE;
+   if (si.type != ISA_TYPE_NONE)
+      return si.type;
+   enum isa_role r = dst ? ISA_ROLE_DST_TYPE : ISA_ROLE_SRC_TYPE;
+   return enum_type(m, isa_mod_by_role(m, r), mod_of(m, insn, r, 0));
+}
+
+/*
+ * The sem_args of a record, by modifier roles: the compare condition (the
+ * op's flip modifier, or the cond role) and rounding by value name, the
+ * predicate combines, the flag roles, the op mode and the halves, and the
+ * source and destination types. The emulator derives its arguments by the
+ * same rules (emu/load.c).
+ */
 static void
 sem_args_of(const struct isa_model *m, const struct isa_insn *insn, struct sem_args *a)
 {
+   static const char *const conds[] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
+                                       "one", "num", "nan", "ltu", "leu", "gtu",
+                                       "geu", "equ", "neu", "f",   "t"};
    memset(a, 0, sizeof(*a));
-   int cm = isa_mod_by_role(m, ISA_ROLE_COND);
-   const char *cn = cm >= 0 ? isa_mod_value_name(m, (unsigned)cm, insn->mod[cm]) : NULL;
-   int c = cn ? sem_cond_find(cn) : -1;
-   a->cond = c >= 0 ? (enum sem_cond)c : SEM_NE;
-   a->src_type =
-       enum_type(m, isa_mod_by_role(m, ISA_ROLE_SRC_TYPE), mod_of(m, insn, ISA_ROLE_SRC_TYPE, 0));
-   a->dst_type =
-       enum_type(m, isa_mod_by_role(m, ISA_ROLE_DST_TYPE), mod_of(m, insn, ISA_ROLE_DST_TYPE, 0));
-   a->round = (unsigned)mod_of(m, insn, ISA_ROLE_ROUND, 0);
-   struct isa_slot_info si;
-   a->type = isa_slot_info(m, insn->op, false, 0, &si) ? si.type : ISA_TYPE_NONE;
+   struct isa_op_info oi;
+   isa_op_info(m, insn->op, &oi);
+   int cm = oi.flip_mod >= 0 ? oi.flip_mod : isa_mod_by_role(m, ISA_ROLE_COND);
+   a->cond = SEM_NE;
+   for (unsigned i = 0; cm >= 0 && i < ARRAY_SIZE(conds); i++)
+      if (isa_mod_value(m, (unsigned)cm, conds[i]) == insn->mod[cm] &&
+          sem_cond_find(conds[i]) >= 0) {
+         a->cond = (enum sem_cond)sem_cond_find(conds[i]);
+         break;
+      }
+   static const char *const rounds[] = {"default", "even", "pos_inf", "neg_inf"};
+   int rm = isa_mod_by_role(m, ISA_ROLE_ROUND);
+   for (unsigned i = 0; rm >= 0 && i < ARRAY_SIZE(rounds); i++)
+      if (isa_mod_value(m, (unsigned)rm, rounds[i]) == insn->mod[rm])
+         a->round = i;
+   static const char *const bops[] = {"and", "or", "xor"};
+   static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
+   int sm = isa_mod_by_role(m, ISA_ROLE_SETOP), sm2 = isa_mod_by_role(m, ISA_ROLE_SETOP2);
+   for (unsigned i = 0; i < 3; i++) {
+      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == insn->mod[sm])
+         a->bop = bopv[i];
+      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == insn->mod[sm2])
+         a->bop2 = bopv[i];
+   }
+   static const struct {
+      enum isa_role role;
+      unsigned flag;
+   } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
+                {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
+                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
+   for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
+      if (mod_of(m, insn, flags[i].role, 0))
+         a->flags |= flags[i].flag;
+   int xm = mod_of(m, insn, ISA_ROLE_XMODE, 0);
+   a->mode = (unsigned)(xm ? xm : mod_of(m, insn, ISA_ROLE_SHFTYPE, 0));
+   for (unsigned i = 0; i < insn->nsrc; i++)
+      if (insn->src[i].flags & ISA_OPND_F_HI)
+         a->hi_srcs |= 1u << i;
+   a->src_type = insn->nsrc ? slot_type_of(m, insn, false, 0) : ISA_TYPE_NONE;
+   a->dst_type = insn->ndst ? slot_type_of(m, insn, true, 0) : ISA_TYPE_NONE;
+   a->type = insn->nsrc ? a->src_type : a->dst_type;
+}
+
+/* The value a fixed register operand reads (RZ: 0, PT: true). */
+static uint32_t
+fixed_value(const struct isa_model *m, const struct isa_opnd *o)
+{
+   struct isa_file_info fi;
+   isa_file_info(m, o->file, &fi);
+   uint32_t v = fi.fixed == (int)o->index ? fi.fixed_value : 0;
+   if (fi.kind == ISA_FILE_PREDICATE && (o->flags & ISA_OPND_F_NOT))
+      v = !v;
+   return v;
+}
+
+static bool
+in_predicate_file(const struct ir_instr *v)
+{
+   if (ir_reg_file(v) < 0)
+      return false;
+   struct isa_file_info fi;
+   isa_file_info(v->mach->model, (unsigned)ir_reg_file(v), &fi);
+   return fi.kind == ISA_FILE_PREDICATE;
 }
 
 bool
@@ -871,24 +1038,33 @@ ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool
    isa_op_info(model, m->insn.op, &oi);
    uint32_t v[ISA_MAX_SRC] = {0};
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
-      if (m->insn.src[k].flags & ISA_OPND_F_REL)
+      const struct isa_opnd *o = &m->insn.src[k];
+      if (o->flags & ISA_OPND_F_REL)
          return false; /* reads a register file the IR does not model */
-      if (m->count[k] != 1) {
-         v[k] = m->count[k] ? 0 : m->insn.src[k].value;
+      if (!m->count[k]) {
+         v[k] = o->kind == ISA_OPND_REG ? fixed_value(model, o) : o->value;
          continue;
       }
-      struct isa_slot_info si;
-      isa_slot_info(model, m->insn.op, false, k, &si);
-      v[k] =
-          sem_srcmod((uint32_t)src[m->first[k]], m->insn.src[k].flags, isa_type_is_float(si.type));
+      if (m->count[k] != 1)
+         continue;
+      const struct ir_instr *s = in->src[m->first[k]];
+      if (in_predicate_file(s)) { /* a predicate: (not) is logical */
+         v[k] = (src[m->first[k]] != 0) != !!(o->flags & ISA_OPND_F_NOT);
+         continue;
+      }
+      v[k] = sem_srcmod((uint32_t)src[m->first[k]], o->flags,
+                        isa_type_is_float(slot_type_of(model, &m->insn, false, k)));
    }
+   bool runs = true;
+   if (m->guard != IR_MACH_FIXED)
+      runs = (src[m->guard] != 0) != m->guard_not;
    switch (oi.sem) {
    case ISA_SEM_NOP:
    case ISA_SEM_END:
       return true;
    case ISA_SEM_KILL:
-      /* a predicate operand: true or false, (not) inverts */
-      *kill = (src[0] != 0) != !!(m->insn.src[0].flags & ISA_OPND_F_NOT);
+      /* a predicate operand, if any: true or false, (not) inverts */
+      *kill = runs && (!m->insn.nsrc || v[0] != 0);
       return true;
    default:
       break;
