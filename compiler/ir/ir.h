@@ -899,11 +899,21 @@ struct opt_layout {
 };
 struct compile_stats;
 struct emu_program;
+/* The control fields of one slot on stall-count models (opt_hazard.c). */
+struct opt_control {
+   unsigned stall, wait; /* cycles before the next issue; scoreboards waited for */
+   int wr_bar, rd_bar;   /* scoreboards set, -1 none */
+   unsigned nops_before; /* nops the stall count cannot cover */
+};
+void opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
+                       const struct ir_shader *sh, struct opt_control *out);
+void opt_apply_control(const struct isa_model *m, const struct opt_control *ctl,
+                       struct isa_insn *x);
 void opt_mach_record(const struct ir_instr *in, struct isa_insn *out);
 void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);
 void opt_layout_free(struct opt_layout *lo);
-bool opt_emit(struct ir_shader *sh, struct emu_program *p, struct compile_stats *st,
-              struct diag_list *d);
+bool opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p,
+              struct compile_stats *st, struct diag_list *d);
 
 /* compiler/opt/opt_expand.c: generic expansions isel applies first */
 bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);

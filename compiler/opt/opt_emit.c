@@ -455,12 +455,31 @@ figures(const struct ir_shader *sh, const struct opt_layout *lo, struct compile_
    }
 }
 
-/* Encodes the shader (after hazard insertion) into p. */
+/* Encodes the shader into p. With hazards (hazard insertion ran), the
+ * control words of a stall-count model are computed from the final layout
+ * (opt_hazard.c), the implied branches' included; without, every
+ * instruction gets the shortest stall and no barrier, so that the emulator
+ * shows what hazard insertion prevents. */
 bool
-opt_emit(struct ir_shader *sh, struct emu_program *p, struct compile_stats *st, struct diag_list *d)
+opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compile_stats *st,
+         struct diag_list *d)
 {
    struct opt_layout lo;
    opt_layout_build(sh, &lo);
+   if (isa_hazard_kind(sh->model) == ISA_HAZARD_STALL_COUNTS) {
+      struct opt_control *ctl = xcalloc(lo.n + 1, sizeof(*ctl));
+      if (hazards)
+         opt_control_words(sh->model, &lo, sh, ctl);
+      for (unsigned i = 0; i < lo.n; i++) {
+         if (!hazards)
+            ctl[i] =
+                (struct opt_control){.stall = (unsigned)isa_hazard_param(sh->model, "min_stall", 1),
+                                     .wr_bar = -1,
+                                     .rd_bar = -1};
+         opt_apply_control(sh->model, &ctl[i], &lo.v[i].insn);
+      }
+      free(ctl);
+   }
    finish_branches(sh->model, &lo);
    struct isa_insn *insns = xcalloc(lo.n + 1, sizeof(*insns));
    bool ok = true;
@@ -494,18 +513,26 @@ opt_emit(struct ir_shader *sh, struct emu_program *p, struct compile_stats *st, 
 
 static const char *const backend_passes[] = {"isel", "sched", "ra", "legalize", "hazard"};
 
+/* Whether the comma-separated list names the pass ("all" names every one). */
+static bool
+list_names(const char *list, const char *name, bool all)
+{
+   size_t n = strlen(name);
+   for (const char *p = list; p && *p;) {
+      size_t k = strcspn(p, ",");
+      if ((k == n && !strncmp(p, name, n)) || (all && k == 3 && !strncmp(p, "all", 3)))
+         return true;
+      p += k + (p[k] == ',');
+   }
+   return false;
+}
+
 static bool
 uses_backend_pass(const char *list)
 {
-   for (unsigned i = 0; list && i < ARRAY_SIZE(backend_passes); i++) {
-      size_t n = strlen(backend_passes[i]);
-      for (const char *p = list; *p;) {
-         size_t k = strcspn(p, ",");
-         if (k == n && !strncmp(p, backend_passes[i], n))
-            return true;
-         p += k + (p[k] == ',');
-      }
-   }
+   for (unsigned i = 0; i < ARRAY_SIZE(backend_passes); i++)
+      if (list_names(list, backend_passes[i], false))
+         return true;
    return false;
 }
 
@@ -513,15 +540,9 @@ static bool
 names_required_pass(const char *list)
 {
    static const char *const required[] = {"isel", "ra", "legalize"};
-   for (unsigned i = 0; list && i < ARRAY_SIZE(required); i++) {
-      size_t n = strlen(required[i]);
-      for (const char *p = list; *p;) {
-         size_t k = strcspn(p, ",");
-         if ((k == n && !strncmp(p, required[i], n)) || (k == 3 && !strncmp(p, "all", 3)))
-            return true;
-         p += k + (p[k] == ',');
-      }
-   }
+   for (unsigned i = 0; i < ARRAY_SIZE(required); i++)
+      if (list_names(list, required[i], true))
+         return true;
    return false;
 }
 
@@ -587,7 +608,8 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    bool ok = opt_run(sh, &ctx);
    sh->model = m;
    declared_cbufs(s, sh);
-   ok = ok && run_backend(sh, &ctx) && opt_emit(sh, out, stats, d);
+   bool hazards = !list_names(opts.disable, "hazard", true);
+   ok = ok && run_backend(sh, &ctx) && opt_emit(sh, hazards, out, stats, d);
    if (log) {
       *log = ctx.log;
       ctx.log = NULL;

@@ -6,6 +6,20 @@
  * encodes (so the implied branches and jumps are seen, and the loop back
  * edges).
  *
+ * Stall-count models (sm50), opt_control_words(): per block, in issue
+ * order, each instruction issues once every fixed-latency result it reads
+ * or overwrites is ready -- isa_delay's distance in cycles, the guard
+ * predicate's pred_latency -- by raising the stall count of the
+ * instruction before it. A variable-latency result takes a free
+ * scoreboard (wr_bar; its sources one too, rd_bar, when the class reads
+ * them late); a reader, an overwriter, or a writer of such a source within
+ * war_latency waits on it (the wait mask), never sooner than bar_min
+ * cycles after it was set. The last instruction of every block is a flow
+ * instruction (branch, SSY, SYNC, EXIT): it waits for every scoreboard
+ * still set and every fixed-latency result, and stalls flow_stall cycles,
+ * so every block starts with nothing in flight. The control words are a
+ * function of the layout: emit recomputes them for the implied branches.
+ *
  * Divergence. The emulator (like the hardware) keeps one timing state per
  * wave, and a divergent if runs its then part first, then its else part:
  * the else part's first block can follow the then part's last block
@@ -37,6 +51,7 @@
  */
 #include "compiler/ir/ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define HZ_WINDOW   24 /* no delay is longer: the walk stops here */
@@ -413,6 +428,308 @@ apply_pad(struct hz *z, unsigned i, unsigned n)
 }
 
 /* ------------------------------------------------------------------ */
+/* Stall counts and scoreboards                                         */
+
+#define CW_MAX_SB 8
+
+struct cw {
+   const struct isa_model *m;
+   const struct opt_layout *lo;
+   struct opt_control *out;
+   int64_t *t;      /* issue cycle of each slot */
+   int gpr, pred;   /* files */
+   unsigned stride; /* units per file */
+   int *writer;     /* by unit: slot of the last write in the block, -1 */
+   int *wsb;        /* by unit: scoreboard its pending variable write holds, -1 */
+   int *rsb;        /* by unit: scoreboard of a pending late read of it, -1 */
+   int sb_owner[CW_MAX_SB];
+   int64_t sb_set[CW_MAX_SB];
+   unsigned nsb, max_stall, min_stall, bar_min, war_latency, pred_latency, flow_stall;
+};
+
+static unsigned
+unit_of(const struct cw *c, unsigned file, unsigned index)
+{
+   return file * c->stride + index;
+}
+
+/* The units operand `slot` of record x covers (none for immediates,
+ * constants and fixed registers). */
+static unsigned
+units(const struct cw *c, const struct isa_insn *x, int slot, unsigned *u, unsigned max)
+{
+   const struct isa_opnd *o = slot < ISA_MAX_DST ? &x->dst[slot] : &x->src[slot - ISA_MAX_DST];
+   if (o->kind != ISA_OPND_REG || o->file >= isa_file_count(c->m))
+      return 0;
+   struct isa_file_info fi;
+   isa_file_info(c->m, o->file, &fi);
+   unsigned n = MIN2(isa_opnd_count(c->m, x, slot), max), k = 0;
+   for (unsigned i = 0; i < n; i++)
+      if ((int)(o->index + i) != fi.fixed && o->index + i < c->stride)
+         u[k++] = unit_of(c, o->file, o->index + i);
+   return k;
+}
+
+/* The guard predicate a record reads, as a unit, or -1 (PT). */
+static int
+guard_unit(const struct cw *c, const struct isa_insn *x)
+{
+   int gm = isa_mod_by_role(c->m, ISA_ROLE_GUARD);
+   if (gm < 0 || c->pred < 0)
+      return -1;
+   const char *name = isa_mod_value_name(c->m, (unsigned)gm, x->mod[gm]);
+   unsigned reg;
+   if (!name || (sscanf(name, "p%u", &reg) != 1 && sscanf(name, "np%u", &reg) != 1))
+      return -1;
+   return (int)unit_of(c, (unsigned)c->pred, reg);
+}
+
+static void
+need_raw(struct cw *c, unsigned u, const struct isa_insn *x, int cslot, int64_t *need,
+         unsigned *wait)
+{
+   int w = c->writer[u];
+   if (w < 0)
+      return;
+   if (c->wsb[u] >= 0) {
+      *wait |= 1u << c->wsb[u];
+      return;
+   }
+   const struct isa_insn *p = &c->lo->v[w].insn;
+   int64_t d = cslot < 0 ? (int64_t)c->pred_latency : 0;
+   for (unsigned k = 0; cslot >= 0 && k < p->ndst; k++)
+      d = MAX2(d, isa_delay(c->m, p, ISA_SLOT_DST(k), x, cslot).distance);
+   *need = MAX2(*need, c->t[w] + d);
+}
+
+/* What slot i must wait for, and from when it may issue. */
+static void
+requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wait)
+{
+   const struct isa_insn *x = &c->lo->v[i].insn;
+   unsigned u[16];
+   for (unsigned s = 0; s < x->nsrc; s++) {
+      unsigned n = units(c, x, ISA_SLOT_SRC(s), u, 16);
+      for (unsigned k = 0; k < n; k++)
+         need_raw(c, u[k], x, ISA_SLOT_SRC(s), need, wait);
+   }
+   int g = guard_unit(c, x);
+   if (g >= 0)
+      need_raw(c, (unsigned)g, x, -1, need, wait);
+   for (unsigned d = 0; d < x->ndst; d++) {
+      unsigned n = units(c, x, ISA_SLOT_DST(d), u, 16);
+      for (unsigned k = 0; k < n; k++) {
+         need_raw(c, u[k], x, ISA_SLOT_DST(d), need, wait); /* WAW */
+         int r = c->rsb[u[k]];
+         if (r >= 0 && now - c->sb_set[r] < (int64_t)c->war_latency)
+            *wait |= 1u << r; /* WAR: a late read of this register is pending */
+      }
+   }
+   struct isa_class_info ci;
+   isa_class_info(c->m, x->cls, &ci);
+   bool last = i + 1 == c->lo->block_end[c->lo->v[i].block->index];
+   if (ci.flow && last) { /* drain: every result ready, every scoreboard waited */
+      for (unsigned k = 0; k < c->nsb; k++)
+         if (c->sb_owner[k] >= 0)
+            *wait |= 1u << k;
+      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
+         if (c->writer[un] >= 0 && c->wsb[un] < 0) {
+            const struct isa_insn *p = &c->lo->v[c->writer[un]].insn;
+            struct isa_class_info pc;
+            isa_class_info(c->m, p->cls, &pc);
+            *need = MAX2(*need, c->t[c->writer[un]] + MAX2(pc.latency, 0));
+         }
+   }
+   for (unsigned k = 0; k < c->nsb; k++)
+      if (*wait & (1u << k))
+         *need = MAX2(*need, c->sb_set[k] + (int64_t)c->bar_min);
+}
+
+static void
+release(struct cw *c, unsigned wait)
+{
+   for (unsigned k = 0; k < c->nsb; k++) {
+      if (!(wait & (1u << k)))
+         continue;
+      c->sb_owner[k] = -1;
+      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++) {
+         if (c->wsb[un] == (int)k)
+            c->wsb[un] = -1;
+         if (c->rsb[un] == (int)k)
+            c->rsb[un] = -1;
+      }
+   }
+}
+
+/* A free scoreboard; when all are taken, the oldest, which slot i then
+ * waits for first. */
+static int
+take_sb(struct cw *c, unsigned i, unsigned *wait)
+{
+   int best = -1;
+   for (unsigned k = 0; k < c->nsb && best < 0; k++)
+      if (c->sb_owner[k] < 0)
+         best = (int)k;
+   if (best < 0) {
+      best = 0;
+      for (unsigned k = 1; k < c->nsb; k++)
+         if (c->sb_set[k] < c->sb_set[best])
+            best = (int)k;
+      *wait |= 1u << best;
+   }
+   c->sb_owner[best] = (int)i;
+   return best;
+}
+
+static void
+block_controls(struct cw *c, unsigned start, unsigned end)
+{
+   for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
+      c->writer[un] = c->wsb[un] = c->rsb[un] = -1;
+   for (unsigned k = 0; k < CW_MAX_SB; k++)
+      c->sb_owner[k] = -1, c->sb_set[k] = INT64_MIN / 2;
+   int64_t now = 0;
+   for (unsigned i = start; i < end; i++) {
+      const struct isa_insn *x = &c->lo->v[i].insn;
+      struct isa_class_info ci;
+      isa_class_info(c->m, x->cls, &ci);
+      int64_t need = now;
+      unsigned wait = 0;
+      requirements(c, i, now, &need, &wait);
+      bool var = ci.sync == ISA_SYNC_SCOREBOARD && x->ndst;
+      bool late = ci.war_sync == ISA_SYNC_SCOREBOARD && x->nsrc;
+      unsigned pre = wait;
+      int sb = var || late ? take_sb(c, i, &wait) : -1;
+      if (wait != pre) /* an evicted scoreboard: bar_min again */
+         requirements(c, i, now, &need, &wait);
+      if (need > now && i > start) {
+         int64_t add = need - now;
+         c->out[i - 1].stall += (unsigned)add;
+         if (c->out[i - 1].stall > c->max_stall) {
+            c->out[i].nops_before +=
+                (c->out[i - 1].stall - c->max_stall + c->max_stall - 1) / c->max_stall;
+            c->out[i - 1].stall = c->max_stall;
+         }
+         now = need;
+      }
+      c->t[i] = now;
+      release(c, wait);
+      c->out[i].wait = wait;
+      unsigned u[16];
+      for (unsigned d = 0; d < x->ndst; d++) {
+         unsigned n = units(c, x, ISA_SLOT_DST(d), u, 16);
+         for (unsigned k = 0; k < n; k++) {
+            c->writer[u[k]] = (int)i;
+            c->wsb[u[k]] = var ? sb : -1;
+         }
+      }
+      for (unsigned s = 0; late && s < x->nsrc; s++) {
+         unsigned n = units(c, x, ISA_SLOT_SRC(s), u, 16);
+         for (unsigned k = 0; k < n; k++)
+            c->rsb[u[k]] = sb;
+      }
+      if (sb >= 0)
+         c->sb_set[sb] = now;
+      c->out[i].wr_bar = var ? sb : -1;
+      c->out[i].rd_bar = late ? sb : -1;
+      c->out[i].stall = MAX2(c->min_stall, ci.flow ? c->flow_stall : 1);
+      now += c->out[i].stall;
+   }
+}
+
+/* The control fields of every slot of the layout (stall-count models). */
+void
+opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
+                  const struct ir_shader *sh, struct opt_control *out)
+{
+   struct cw c = {m, lo, out, NULL, -1, -1, 0, NULL, NULL, NULL, {0}, {0}, 0, 0, 0, 0, 0, 0, 0};
+   memset(out, 0, (lo->n + 1) * sizeof(*out));
+   for (unsigned f = 0; f < isa_file_count(m); f++) {
+      struct isa_file_info fi;
+      isa_file_info(m, f, &fi);
+      c.stride = MAX2(c.stride, fi.count);
+      if (fi.kind == ISA_FILE_FULL && c.gpr < 0)
+         c.gpr = (int)f;
+      if (fi.kind == ISA_FILE_PREDICATE && c.pred < 0)
+         c.pred = (int)f;
+   }
+   c.nsb = MIN2((unsigned)isa_hazard_param(m, "scoreboards", 6), (unsigned)CW_MAX_SB);
+   c.max_stall = (unsigned)isa_hazard_param(m, "max_stall", 15);
+   c.min_stall = (unsigned)isa_hazard_param(m, "min_stall", 1);
+   c.bar_min = (unsigned)isa_hazard_param(m, "bar_min", 2);
+   c.war_latency = (unsigned)isa_hazard_param(m, "war_latency", 1 << 20);
+   c.pred_latency = (unsigned)isa_hazard_param(m, "pred_latency", 13);
+   c.flow_stall = (unsigned)isa_hazard_param(m, "flow_stall", 1);
+   size_t nu = (size_t)c.stride * isa_file_count(m) + 1;
+   c.t = xcalloc(lo->n + 1, sizeof(int64_t));
+   c.writer = xmalloc(nu * sizeof(int));
+   c.wsb = xmalloc(nu * sizeof(int));
+   c.rsb = xmalloc(nu * sizeof(int));
+   for (unsigned b = 0; b < sh->nblocks; b++)
+      if (lo->block_end[b] > lo->block_start[b])
+         block_controls(&c, lo->block_start[b], lo->block_end[b]);
+   free(c.t);
+   free(c.writer);
+   free(c.wsb);
+   free(c.rsb);
+}
+
+/* Writes control fields into a record. */
+void
+opt_apply_control(const struct isa_model *m, const struct opt_control *ctl, struct isa_insn *x)
+{
+   int stall = isa_mod_by_role(m, ISA_ROLE_STALL), wait = isa_mod_by_role(m, ISA_ROLE_WAIT_MASK);
+   int wr = isa_mod_by_role(m, ISA_ROLE_WR_BAR), rd = isa_mod_by_role(m, ISA_ROLE_RD_BAR);
+   if (stall >= 0)
+      x->mod[stall] = (int16_t)ctl->stall;
+   if (wait >= 0)
+      x->mod[wait] = (int16_t)ctl->wait;
+   char name[8];
+   if (wr >= 0) {
+      snprintf(name, sizeof(name), "sb%d", ctl->wr_bar);
+      int v = ctl->wr_bar >= 0 ? isa_mod_value(m, (unsigned)wr, name)
+                               : isa_mod_value(m, (unsigned)wr, "none");
+      if (v >= 0)
+         x->mod[wr] = (int16_t)v;
+   }
+   if (rd >= 0) {
+      snprintf(name, sizeof(name), "sb%d", ctl->rd_bar);
+      int v = ctl->rd_bar >= 0 ? isa_mod_value(m, (unsigned)rd, name)
+                               : isa_mod_value(m, (unsigned)rd, "none");
+      if (v >= 0)
+         x->mod[rd] = (int16_t)v;
+   }
+}
+
+static void
+stall_counts(struct hz *z)
+{
+   for (int round = 0; round < 4; round++) {
+      opt_layout_build(z->sh, &z->lo);
+      struct opt_control *ctl = xcalloc(z->lo.n + 1, sizeof(*ctl));
+      opt_control_words(z->m, &z->lo, z->sh, ctl);
+      bool nops = false;
+      for (unsigned i = 0; i < z->lo.n; i++) {
+         nops |= ctl[i].nops_before > 0;
+         for (unsigned k = 0; k < ctl[i].nops_before; k++) {
+            struct ir_instr *x = new_nop(z);
+            insert_before_slot(z, i, x);
+         }
+      }
+      if (!nops)
+         for (unsigned i = 0; i < z->lo.n; i++)
+            if (z->lo.v[i].in && z->lo.v[i].in->op == IR_OP_MACH)
+               opt_apply_control(z->m, &ctl[i], &z->lo.v[i].in->mach->insn);
+      free(ctl);
+      opt_layout_free(&z->lo);
+      z->sh->cfg_valid = false;
+      ir_compute_cfg(z->sh);
+      if (!nops)
+         return;
+   }
+}
+
+/* ------------------------------------------------------------------ */
 /* The pass                                                             */
 
 static bool
@@ -485,6 +802,8 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
    divergence_edges(&z, &sh->body);
    if (isa_hazard_kind(z.m) == ISA_HAZARD_DELAY_SLOTS && z.nop_op >= 0) {
       delay_slots(&z);
+   } else if (isa_hazard_kind(z.m) == ISA_HAZARD_STALL_COUNTS && z.nop_op >= 0) {
+      stall_counts(&z);
    } else {
       diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: hazard model %s of %s",
                isa_hazard_name(isa_hazard_kind(z.m)), isa_model_name(z.m));

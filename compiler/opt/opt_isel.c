@@ -567,6 +567,22 @@ xmad_mul(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_ins
    return r;
 }
 
+/* Float to integer conversions truncate (TGSI F2I/F2U); a model with a
+ * rounding modifier names truncation "default" or "rz" (sm50's unmarked
+ * F2I rounds to nearest even). */
+static struct ir_instr *
+truncating(struct isel *s, struct ir_instr *c, enum isa_type from, enum isa_type to)
+{
+   int rm = isa_mod_by_role(s->m, ISA_ROLE_ROUND);
+   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to))
+      return c;
+   if (isa_mod_value(s->m, (unsigned)rm, "default") >= 0)
+      set_mod(s, c, rm, "default");
+   else
+      set_mod(s, c, rm, "rz");
+   return c;
+}
+
 /* a conversion: a cov with type modifiers, or the op of that semantics
  * whose operand types are the ones asked for. */
 static struct ir_instr *
@@ -581,14 +597,15 @@ convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, enum isa_type 
           !isa_slot_info(s->m, op, true, 0, &di))
          continue;
       if (si.type == ISA_TYPE_NONE || di.type == ISA_TYPE_NONE)
-         return cov(s, pos, a, isa_type_name(from), isa_type_name(to)); /* typed by modifiers */
+         return truncating(s, cov(s, pos, a, isa_type_name(from), isa_type_name(to)), from,
+                           to); /* typed by modifiers */
       if (si.type == from && di.type == to && (si.kinds & (1u << ISA_OPND_REG))) {
          struct ir_instr *r = ir_mach_create(s->sh, op);
          ir_mach_set_src(r, 0, &a, 1);
          r->flags = pos->flags;
          r->line = pos->line;
          ir_insert_before(pos, r);
-         return r;
+         return truncating(s, r, from, to);
       }
    }
    return unsupported(s, pos, "no such conversion"), NULL;
@@ -825,6 +842,10 @@ select_tex(struct isel *s, struct ir_instr *in)
       return unsupported(s, in, "only 2-component implicit-lod sampling"), NULL;
    if (s->op[sem] < 0)
       return unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct isa_insn probe;
+   isa_insn_init(s->m, (unsigned)s->op[sem], &probe);
+   if (isa_opnd_count(s->m, &probe, ISA_SLOT_SRC(0)) < 2)
+      return unsupported(s, in, "texture coordinates in one register (the model's lookup)"), NULL;
    struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
    t->type = IR_TYPE_V4;
    ir_mach_set_src(t, 0, coord, 2);
@@ -1176,6 +1197,17 @@ find_target(struct isel *s)
              s->true_reg >= 0;
 }
 
+static bool
+has_loop(const struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct ir_node *n = l->v[i];
+      if (n->kind == IR_NODE_LOOP || has_loop(&n->then_list) || has_loop(&n->else_list))
+         return true;
+   }
+   return false;
+}
+
 bool
 opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
 {
@@ -1186,6 +1218,17 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    struct isel s = {.sh = sh, .ctx = ctx, .m = sh->model};
    find_target(&s);
+   if (s.op[ISA_SEM_SSY] >= 0 && has_loop(&sh->body)) {
+      struct ir_instr **o;
+      unsigned n0 = ir_program_order(sh, &o);
+      diag_add(ctx->diags, DIAG_ERROR, "opt", n0 ? (int)o[0]->line : 0, 0, NULL,
+               "unsupported: loops on %s (a stack-reconvergence model needs per-lane exit "
+               "codes the optimizing compiler does not build yet)",
+               isa_model_name(s.m));
+      free(o);
+      ctx->failed = true;
+      return false;
+   }
    hoist_inputs(&s);
    opt_expand(sh, ctx);
    predicate_ifs(&s, &sh->body);

@@ -974,11 +974,13 @@ sem_args_of(const struct isa_model *m, const struct isa_insn *insn, struct sem_a
          a->cond = (enum sem_cond)sem_cond_find(conds[i]);
          break;
       }
-   static const char *const rounds[] = {"default", "even", "pos_inf", "neg_inf"};
+   /* two spellings per rounding: a3xx's names, then sm50's */
+   static const char *const rounds[] = {"default", "even", "pos_inf", "neg_inf",
+                                        "rz",      "rn",   "rp",      "rm"};
    int rm = isa_mod_by_role(m, ISA_ROLE_ROUND);
    for (unsigned i = 0; rm >= 0 && i < ARRAY_SIZE(rounds); i++)
       if (isa_mod_value(m, (unsigned)rm, rounds[i]) == insn->mod[rm])
-         a->round = i;
+         a->round = i % 4;
    static const char *const bops[] = {"and", "or", "xor"};
    static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
    int sm = isa_mod_by_role(m, ISA_ROLE_SETOP), sm2 = isa_mod_by_role(m, ISA_ROLE_SETOP2);

@@ -202,6 +202,12 @@ data_edges(struct sched *s, unsigned i)
          if (p && p - 1 != i)
             edge(s, p - 1, i, latency(s, v, c, k, pos, comp));
       }
+   if (m->guard != IR_MACH_FIXED) { /* a guard reads its predicate like a source */
+      struct ir_instr *v = c->src[m->guard];
+      unsigned p = v->id < s->sh->nvalues ? s->node_of[v->id] : 0;
+      if (p && p - 1 != i)
+         edge(s, p - 1, i, isa_hazard_param(s->m, "pred_latency", latency_out(s, v)) + 1);
+   }
 }
 
 /* Effects keep their order among themselves and against memory and
