@@ -248,23 +248,28 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
    }
 }
 
-/* Expands every op the model cannot select directly; returns progress. */
+/* Expands every op the model cannot select directly, until the
+ * expansions' own ops need none (division expands into isub, which sm50
+ * expands into iadd and ineg); returns progress. */
 bool
 opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    (void)ctx;
-   struct ir_instr **order;
-   unsigned n = ir_program_order(sh, &order);
-   bool progress = false;
-   for (unsigned i = 0; i < n; i++) {
-      struct ir_instr *in = order[i];
-      struct ex x = {sh, in};
-      struct ir_instr *r = expand_one(&x, sh->model, in);
-      if (r) {
-         opt_replace(sh, in, r);
-         progress = true;
+   bool progress = false, more = true;
+   for (unsigned round = 0; more && round < 8; round++) { /* expansions nest 2 deep */
+      struct ir_instr **order;
+      unsigned n = ir_program_order(sh, &order);
+      more = false;
+      for (unsigned i = 0; i < n; i++) {
+         struct ir_instr *in = order[i];
+         struct ex x = {sh, in};
+         struct ir_instr *r = expand_one(&x, sh->model, in);
+         if (r) {
+            opt_replace(sh, in, r);
+            more = progress = true;
+         }
       }
+      free(order);
    }
-   free(order);
    return progress;
 }

@@ -920,16 +920,6 @@ ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
 /* ------------------------------------------------------------------ */
 /* Evaluation                                                           */
 
-static enum isa_type
-enum_type(const struct isa_model *m, int mod, int value)
-{
-   const char *name = mod >= 0 ? isa_mod_value_name(m, (unsigned)mod, value) : NULL;
-   for (int t = 0; name && t < ISA_TYPE_COUNT; t++)
-      if (!strcmp(isa_type_name((enum isa_type)t), name))
-         return (enum isa_type)t;
-   return ISA_TYPE_NONE;
-}
-
 static int
 mod_of(const struct isa_model *m, const struct isa_insn *insn, enum isa_role role, int def)
 {
@@ -937,17 +927,19 @@ mod_of(const struct isa_model *m, const struct isa_insn *insn, enum isa_role rol
    return i >= 0 && i < ISA_MAX_MODS ? insn->mod[i] : def;
 }
 
-/* A slot's data type: fixed by the op, or by its type modifier. */
+/* A slot's data type as the emulator takes it: the op's or its type
+ * modifier's, narrowed to 16 bits by a width modifier. */
 static enum isa_type
 slot_type_of(const struct isa_model *m, const struct isa_insn *insn, bool dst, unsigned k)
 {
-   struct isa_slot_info si;
-   if (!isa_slot_info(m, insn->op, dst, k, &si))
-      return ISA_TYPE_NONE;
-   if (si.type != ISA_TYPE_NONE)
-      return si.type;
-   enum isa_role r = dst ? ISA_ROLE_DST_TYPE : ISA_ROLE_SRC_TYPE;
-   return enum_type(m, isa_mod_by_role(m, r), mod_of(m, insn, r, 0));
+   unsigned w = 32;
+   enum isa_type t = isa_opnd_type(m, insn, dst ? ISA_SLOT_DST(k) : ISA_SLOT_SRC(k), &w);
+   static const enum isa_type wide[] = {ISA_TYPE_F32, ISA_TYPE_U32, ISA_TYPE_S32, ISA_TYPE_B32};
+   static const enum isa_type narrow[] = {ISA_TYPE_F16, ISA_TYPE_U16, ISA_TYPE_S16, ISA_TYPE_B16};
+   for (unsigned i = 0; w == 16 && i < ARRAY_SIZE(wide); i++)
+      if (t == wide[i])
+         return narrow[i];
+   return t;
 }
 
 /*

@@ -198,10 +198,11 @@ test_mach_checks(void)
 static uint32_t
 edge_word(struct rng *r)
 {
-   static const uint32_t edge[] = {0,           1,           2,           3,           31,
-                                   32,          33,          0x7fffffffu, 0x80000000u, 0x80000001u,
-                                   0xfffffffeu, 0xffffffffu, 0xffffu,     0x10000u,    0x10001u,
-                                   0xfffe0001u, 641,         6700417u,    0x3f800000u, 0xbf800000u};
+   static const uint32_t edge[] = {
+       0,           1,           2,           3,           31,          32,          33,
+       0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu, 0xffffu,     0x10000u,
+       0x10001u,    0xfffe0001u, 641,         6700417u,    0x3f800000u, 0xbf800000u, 0x3fc00000u,
+       0x40200000u, 0xbfc00000u, 0x4f800000u, 0x7fc00000u, 0x7f800000u, 0xcf000001u, 0x3effffffu};
    switch (rng_below(r, 5)) {
    case 0:
       return edge[rng_below(r, ARRAY_SIZE(edge))];
@@ -254,33 +255,42 @@ selected_equals_source(const char *what, const char *text, unsigned n)
    diag_clear(&d);
 }
 
+/* Every group on a3xx; sm50 has no bit-scan selection yet. */
 static void
-test_selected_semantics(void)
+test_selected_semantics(const char *model)
 {
-   const char *head = "shader VERT\nmodel a3xx\n"
-                      "  %0 = load_input slot=0 comp=x\n  %1 = load_input slot=0 comp=y\n"
-                      "  %2 = load_input slot=0 comp=z\n  %3 = load_input slot=0 comp=w\n";
-   char *t = xasprintf("%s  %%4 = udiv %%0, %%1\n  %%5 = umod %%0, %%1\n  %%6 = idiv %%0, %%1\n"
-                       "  %%7 = imod %%0, %%1\n  store_output slot=0 comp=x %%4\n"
-                       "  store_output slot=0 comp=y %%5\n  store_output slot=0 comp=z %%6\n"
-                       "  store_output slot=0 comp=w %%7\n",
-                       head);
-   selected_equals_source("division", t, 40000);
-   free(t);
-   t = xasprintf("%s  %%4 = ubfe %%0, %%1, %%2\n  %%5 = ibfe %%0, %%1, %%2\n"
-                 "  %%6 = bfi %%0, %%3, %%1, %%2\n  %%7 = imul %%0, %%3\n"
-                 "  store_output slot=0 comp=x %%4\n  store_output slot=0 comp=y %%5\n"
-                 "  store_output slot=0 comp=z %%6\n  store_output slot=0 comp=w %%7\n",
-                 head);
-   selected_equals_source("bit fields and multiply", t, 20000);
-   free(t);
-   t = xasprintf("%s  %%4 = find_lsb %%0\n  %%5 = ufind_msb %%1\n  %%6 = ifind_msb %%2\n"
-                 "  %%7 = isign %%3\n  store_output slot=0 comp=x %%4\n"
-                 "  store_output slot=0 comp=y %%5\n  store_output slot=0 comp=z %%6\n"
-                 "  store_output slot=0 comp=w %%7\n",
-                 head);
-   selected_equals_source("bit scans", t, 20000);
-   free(t);
+   char *head = xasprintf("shader VERT\nmodel %s\n"
+                          "  %%0 = load_input slot=0 comp=x\n  %%1 = load_input slot=0 comp=y\n"
+                          "  %%2 = load_input slot=0 comp=z\n  %%3 = load_input slot=0 comp=w\n",
+                          model);
+   static const struct {
+      const char *what, *ops;
+      bool a3xx_only;
+   } groups[] = {
+       {"division",
+        "  %4 = udiv %0, %1\n  %5 = umod %0, %1\n  %6 = idiv %0, %1\n  %7 = imod %0, %1\n", false},
+       {"bit fields and multiply",
+        "  %4 = ubfe %0, %1, %2\n  %5 = ibfe %0, %1, %2\n  %6 = bfi %0, %3, %1, %2\n"
+        "  %7 = imul %0, %3\n",
+        false},
+       {"conversions", "  %4 = f2i %0\n  %5 = f2u %1\n  %6 = i2f %2\n  %7 = u2f %3\n", false},
+       {"shifts and compares",
+        "  %4 = ishl %0, %1\n  %5 = ishr %1, %2\n  %6 = ult %2, %3\n  %7 = ige %3, %0\n", false},
+       {"bit scans",
+        "  %4 = find_lsb %0\n  %5 = ufind_msb %1\n  %6 = ifind_msb %2\n  %7 = isign %3\n", true},
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(groups); i++) {
+      if (groups[i].a3xx_only && strcmp(model, "a3xx"))
+         continue;
+      char *what = xasprintf("%s %s", model, groups[i].what);
+      char *t = xasprintf("%s%s  store_output slot=0 comp=x %%4\n  store_output slot=0 comp=y %%5\n"
+                          "  store_output slot=0 comp=z %%6\n  store_output slot=0 comp=w %%7\n",
+                          head, groups[i].ops);
+      selected_equals_source(what, t, 20000);
+      free(t);
+      free(what);
+   }
+   free(head);
 }
 
 static enum compile_status
@@ -351,7 +361,8 @@ main(void)
    test_text();
    test_register_checks();
    test_mach_checks();
-   test_selected_semantics();
+   test_selected_semantics("a3xx");
+   test_selected_semantics("sm50");
    test_compile();
    return test_done();
 }
