@@ -600,6 +600,9 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
                "isel, ra and legalize always run; --passes names generic passes only");
       return COMPILE_ERROR;
    }
+   /* fuse_ffma permits ffma; a model without it keeps the exact fmad */
+   if (opt_op_by_sem(m, ISA_SEM_FFMA) < 0)
+      opts.fuse_ffma = false;
    struct ir_shader *sh = ir_from_tgsi(s, d);
    if (!sh)
       return failure(d);

@@ -21,9 +21,10 @@
  *
  * And, where the model has no instruction of the semantics: pow as
  * exp2(log2(a) * b) with C's pow(x, 0) = pow(1, y) = 1 (the reference
- * compiler's expansion, so the two agree); an exact fmad as a multiply and
- * an add; fsqrt as rcp(rsq(x)) (both APPROX: the target's answer); fsign
- * from two compares; isub as an add of the negation; iabs as max(x, -x).
+ * compiler's expansion, so the two agree); fmad as ffma where that is
+ * allowed (opts.fuse_ffma, an inexact transformation: not for precise or
+ * invariant values), else as a multiply and an add, exact; fsqrt as rcp(rsq(x)) (both APPROX: the
+ * target's answer); fsign from two compares; isub as an add of the negation; iabs as max(x, -x).
  */
 #include "compiler/ir/ir.h"
 
@@ -32,6 +33,7 @@
 struct ex {
    struct ir_shader *sh;
    struct ir_instr *pos;
+   struct opt_ctx *ctx;
 };
 
 static struct ir_instr *
@@ -228,9 +230,15 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
       return expand_bfi(x, in);
    case IR_OP_FPOW:
       return expand_pow(x, in);
-   case IR_OP_FMAD: /* exact: round the product, then the sum */
+   case IR_OP_FMAD:
       if (has(m, ISA_SEM_FMAD))
          return NULL;
+      /* inexact: rounded once; only with fuse_ffma, never for precise or
+       * invariant values */
+      if (x->ctx->opts.fuse_ffma && has(m, ISA_SEM_FFMA) && opt_inexact_ok(in) &&
+          opt_transform(x->ctx, "fmad %%%u as ffma (one rounding: inexact)", in->id))
+         return opt_build_before(x->sh, in, IR_OP_FFMA, 3, in->src);
+      /* exact: round the product, then the sum */
       return op2(x, IR_OP_FADD, op2(x, IR_OP_FMUL, in->src[0], in->src[1]), in->src[2]);
    case IR_OP_FSQRT:
       return has(m, ISA_SEM_SQRT) ? NULL : op1(x, IR_OP_FRCP, op1(x, IR_OP_FRSQ, in->src[0]));
@@ -254,7 +262,6 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
 bool
 opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
 {
-   (void)ctx;
    bool progress = false, more = true;
    for (unsigned round = 0; more && round < 8; round++) { /* expansions nest 2 deep */
       struct ir_instr **order;
@@ -262,7 +269,7 @@ opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
       more = false;
       for (unsigned i = 0; i < n; i++) {
          struct ir_instr *in = order[i];
-         struct ex x = {sh, in};
+         struct ex x = {sh, in, ctx};
          struct ir_instr *r = expand_one(&x, sh->model, in);
          if (r) {
             opt_replace(sh, in, r);

@@ -20,6 +20,11 @@
  * back to a correct choice. And the emulator must catch what hazard
  * insertion prevents: with the hazard pass disabled, it reports hazards.
  *
+ * Models that fuse (ffma, no fmad) run twice: exact, and with fuse_ffma
+ * (MAD and DP* as ffma, an inexact transformation; the FUSE tolerance);
+ * and the INVARIANT outputs of the captures that declare them must come
+ * out bit-identical in both modes.
+ *
  * It prints, per model, how many captures pass, and the static figures
  * (instructions, nops, registers) and emulated cycles (the longest wave,
  * worst seed) of the passing ones beside the reference compiler's for the
@@ -54,13 +59,24 @@ tolerated(uint32_t a, uint32_t b, unsigned flags)
    if (a == b)
       return true;
    float x = uif(a), y = uif(b);
+   /* as the check's oracle rules (branch check, diff/compare.c): a value
+    * that went through a NaN is not compared unless both are NaN (an
+    * overflow to inf - inf unfused is an infinity fused) */
    if (isnan(x) && isnan(y))
-      return (flags & ENV_F_NAN) != 0;
+      return true;
+   if (flags & ENV_F_NAN)
+      return true;
    if ((flags & ENV_F_ZSIGN) && !((a | b) & 0x7fffffffu))
       return true;
    if (!(flags & (ENV_F_TRANS | ENV_F_RCP | ENV_F_FUSE | ENV_F_LRP | ENV_F_ROUND)) || isnan(x) ||
-       isnan(y) || isinf(x) || isinf(y))
+       isnan(y))
       return false;
+   /* a multiply-add overflows unfused where the fused one stays finite
+    * (the check's rules allow that for POW only: reported), and POW one
+    * step early or late: an infinity against the same sign beyond 2^126 */
+   if (isinf(x) || isinf(y))
+      return (flags & (ENV_F_FUSE | ENV_F_TRANS)) && !((a ^ b) >> 31) && fabsf(x) >= 0x1p126f &&
+             fabsf(y) >= 0x1p126f;
    double d = fabs((double)x - (double)y), big = fmax(fabs((double)x), fabs((double)y));
    return d <= big * 0x1p-12 || d <= 0x1p-20;
 }
@@ -176,8 +192,9 @@ run_seed(const char *what, const struct tgsi_shader *s, const struct emu_code *c
    return ok;
 }
 
+/* Compiles and runs one capture; ffma: with opts.fuse_ffma. */
 static void
-run_file(const char *path, const struct isa_model *m, struct totals *t)
+run_file(const char *path, const struct isa_model *m, bool ffma, struct totals *t)
 {
    char *text, *err;
    size_t len;
@@ -194,28 +211,29 @@ run_file(const char *path, const struct isa_model *m, struct totals *t)
    struct emu_program p = {0};
    struct compile_stats st = {0};
    struct emu_code *code = NULL;
-   struct opt_options o = {.validate = true, .bisect_limit = -1};
+   struct opt_options o = {.validate = true, .bisect_limit = -1, .fuse_ffma = ffma};
    enum compile_status cs;
+   char model[32];
+   snprintf(model, sizeof(model), "%s%s", isa_model_name(m), ffma ? "+ffma" : "");
    if (!s || tgsi_interp_check(s, &d) != TGSI_INTERP_OK) {
       t->skipped++;
    } else if ((cs = opt_compile(s, m, &o, &p, &st, NULL, &d)) == COMPILE_UNSUPPORTED) {
       t->refused++;
-      printf("  %-5s refused %-32s %s\n", isa_model_name(m), base, diag_first_error(&d));
+      printf("  %-10s refused %-32s %s\n", model, base, diag_first_error(&d));
    } else if (cs != COMPILE_OK || emu_load(&p, &code, &d) != EMU_OK) {
       t->fail++;
-      CHECKF(false, "%s on %s: %s", base, isa_model_name(m), diag_first_error(&d));
+      CHECKF(false, "%s on %s: %s", base, model, diag_first_error(&d));
    } else {
       bool ok = encodings_legal(&p);
-      CHECKF(ok, "%s on %s: an illegal encoding", base, isa_model_name(m));
+      CHECKF(ok, "%s on %s: an illegal encoding", base, model);
       uint64_t cycles = 0, c;
       for (uint64_t seed = 1; seed <= SEEDS && ok; seed++) {
          char what[256];
-         snprintf(what, sizeof(what), "%s %s seed %llu", isa_model_name(m), base,
-                  (unsigned long long)seed);
+         snprintf(what, sizeof(what), "%s %s seed %llu", model, base, (unsigned long long)seed);
          ok = run_seed(what, s, code, seed, &c);
          cycles = MAX2(cycles, c);
       }
-      CHECKF(ok, "%s on %s", base, isa_model_name(m));
+      CHECKF(ok, "%s on %s", base, model);
       if (ok) {
          t->pass++;
          t->insns += st.instructions;
@@ -236,12 +254,11 @@ run_file(const char *path, const struct isa_model *m, struct totals *t)
             snprintf(cmp, sizeof(cmp), "| ref %4u insns %3u regs %6llu cycles", rs.instructions,
                      rs.registers, (unsigned long long)rc);
          }
-         printf("  %-5s pass    %-30s %4u insns %3u nops %3u regs %6llu cycles %s\n",
-                isa_model_name(m), base, st.instructions, st.nops, st.registers,
-                (unsigned long long)cycles, cmp);
+         printf("  %-10s pass    %-30s %4u insns %3u nops %3u regs %6llu cycles %s\n", model, base,
+                st.instructions, st.nops, st.registers, (unsigned long long)cycles, cmp);
       } else {
          t->fail++;
-         printf("  %-5s FAILED  %-32s\n", isa_model_name(m), base);
+         printf("  %-10s FAILED  %-32s\n", model, base);
       }
    }
    emu_code_free(code);
@@ -310,7 +327,8 @@ bisect_checks(const struct isa_model *m)
    const char *const *names = strcmp(isa_model_name(m), "sm50") ? a3xx : sm50;
    for (unsigned i = 0; i < 4; i++) {
       char *path = xasprintf(DC_SOURCE_DIR "/captures/%s.tgsi", names[i]);
-      struct opt_options o = {.validate = true, .bisect = true, .bisect_limit = -1};
+      struct opt_options o = {
+          .validate = true, .bisect = true, .bisect_limit = -1, .fuse_ffma = true};
       long long n = 0;
       uint64_t hz = 0;
       if (compile_and_run(path, m, &o, &n, &hz)) {
@@ -331,6 +349,104 @@ bisect_checks(const struct isa_model *m)
       }
       free(path);
    }
+}
+
+/* The outputs of s after one run of the program opt_compile gives with o
+ * (NULL if it does not compile or run); *insns gets its size. */
+static struct env *
+run_outputs(const struct tgsi_shader *s, const struct isa_model *m, const struct opt_options *o,
+            const struct env *in, unsigned *insns)
+{
+   struct diag_list d = {0};
+   struct emu_program p = {0};
+   struct emu_code *code = NULL;
+   struct compile_stats st = {0};
+   struct env *e = env_clone(in);
+   struct emu_result r = {0};
+   bool ok =
+       opt_compile(s, m, o, &p, &st, NULL, &d) == COMPILE_OK && emu_load(&p, &code, &d) == EMU_OK &&
+       env_alloc_outputs(e, in->nout, in->out_vertices) && emu_run(code, e, NULL, &r, &d) == EMU_OK;
+   CHECKF(ok, "%s", diag_first_error(&d));
+   *insns = st.instructions;
+   emu_result_free(&r);
+   emu_code_free(code);
+   emu_program_free(&p);
+   diag_clear(&d);
+   if (!ok) {
+      env_free(e);
+      return NULL;
+   }
+   return e;
+}
+
+/* Seed 003: an INVARIANT output keeps its bits whatever the options --
+ * the ffma program (smaller: the other outputs fuse) computes it exactly
+ * as the exact one does. */
+static void
+invariance_checks(const struct isa_model *m)
+{
+   static const char *const names[] = {"vs_mvp_invariant", "vs_clip_planes", "vs_ui_quad"};
+   for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
+      char *path = xasprintf(DC_SOURCE_DIR "/captures/%s.tgsi", names[i]), *text, *err;
+      size_t len;
+      struct diag_list d = {0};
+      struct tgsi_parse_opts po = {.legacy = true};
+      struct tgsi_shader *s = NULL;
+      if (read_file(path, &text, &len, &err)) {
+         s = tgsi_parse(text, len, path, &po, &d);
+         free(text);
+      } else {
+         free(err);
+      }
+      CHECKF(s, "%s: %s", names[i], diag_first_error(&d));
+      struct env *in = s ? diff_gen_inputs(s, 5, LANES, &d) : NULL;
+      if (in && tgsi_interp_run(s, in, NULL, &d) != TGSI_INTERP_OK) { /* sizes the outputs */
+         env_free(in);
+         in = NULL;
+      }
+      struct opt_options exact = {.bisect_limit = -1},
+                         fused = {.bisect_limit = -1, .fuse_ffma = true};
+      unsigned ni = 0, nf = 0, ninv = 0, bad = 0;
+      struct env *a = in ? run_outputs(s, m, &exact, in, &ni) : NULL;
+      struct env *b = in ? run_outputs(s, m, &fused, in, &nf) : NULL;
+      for (unsigned k = 0; a && b && k < s->ndecls; k++) {
+         const struct tgsi_decl *dc = &s->decls[k];
+         if (dc->file != TGSI_FILE_OUT || !dc->invariant)
+            continue;
+         for (uint32_t r = dc->first; r <= dc->last; r++, ninv++)
+            for (unsigned c = 0; c < 4; c++)
+               for (uint32_t l = 0; l < in->nlanes; l++) {
+                  size_t o = env_out_index(a, 0, r, c) + l;
+                  bad += a->out[o] != b->out[o];
+               }
+      }
+      CHECKF(a && b && ninv && !bad, "%s: %u invariant output values differ with fuse_ffma",
+             names[i], bad);
+      if (!strcmp(names[i], "vs_mvp_invariant"))
+         CHECKF(nf < ni, "%s: fuse_ffma fused nothing (%u vs %u instructions)", names[i], nf, ni);
+      env_free(a);
+      env_free(b);
+      env_free(in);
+      tgsi_shader_free(s);
+      diag_clear(&d);
+      free(path);
+   }
+}
+
+static void
+print_totals(const char *model, bool ffma, unsigned n, const struct totals *t)
+{
+   const char *mode = ffma ? "+ffma" : "";
+   printf("%s%s: %u of %u captures pass (%u fail, %u refused, %u not run by the interpreter); "
+          "passing ones: %llu instructions, %llu nops, %llu registers, %llu cycles\n",
+          model, mode, t->pass, n, t->fail, t->refused, t->skipped, t->insns, t->nops, t->regs,
+          t->cycles);
+   if (t->both)
+      printf("%s%s: on the %u shaders both compilers run: opt/ref instructions %llu/%llu = "
+             "%.2f, registers %llu/%llu = %.2f, emulated cycles %llu/%llu = %.2f\n",
+             model, mode, t->both, t->o_insns, t->r_insns, (double)t->o_insns / (double)t->r_insns,
+             t->o_regs, t->r_regs, (double)t->o_regs / (double)t->r_regs, t->o_cycles, t->r_cycles,
+             (double)t->o_cycles / (double)t->r_cycles);
 }
 
 static int
@@ -365,20 +481,18 @@ main(int argc, char **argv)
          diag_clear(&d);
          continue;
       }
-      struct totals t = {0};
-      for (unsigned i = 0; i < n; i++)
-         run_file(files[i], m, &t);
+      /* exact, then (where the model fuses) with fuse_ffma */
+      bool fuses = opt_op_by_sem(m, ISA_SEM_FFMA) >= 0 && opt_op_by_sem(m, ISA_SEM_FMAD) < 0;
+      for (int ffma = 0; ffma <= (int)fuses; ffma++) {
+         struct totals t = {0};
+         for (unsigned i = 0; i < n; i++)
+            run_file(files[i], m, ffma, &t);
+         print_totals(models[k], ffma, n, &t);
+      }
       if (argc < 2)
          bisect_checks(m);
-      printf("%s: %u of %u captures pass (%u fail, %u refused, %u not run by the interpreter); "
-             "passing ones: %llu instructions, %llu nops, %llu registers, %llu cycles\n",
-             models[k], t.pass, n, t.fail, t.refused, t.skipped, t.insns, t.nops, t.regs, t.cycles);
-      if (t.both)
-         printf("%s: on the %u shaders both compilers run: opt/ref instructions %llu/%llu = "
-                "%.2f, registers %llu/%llu = %.2f, emulated cycles %llu/%llu = %.2f\n",
-                models[k], t.both, t.o_insns, t.r_insns, (double)t.o_insns / (double)t.r_insns,
-                t.o_regs, t.r_regs, (double)t.o_regs / (double)t.r_regs, t.o_cycles, t.r_cycles,
-                (double)t.o_cycles / (double)t.r_cycles);
+      if (argc < 2 && fuses)
+         invariance_checks(m);
       isa_close(m);
    }
    for (unsigned i = 0; i < n; i++)
