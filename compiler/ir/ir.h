@@ -848,6 +848,10 @@ bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
 
 /* compiler/opt/opt_legalize.c (also used by opt_isel before RA) */
+/* The op copies are made with: of the bit-copy (sem mov) ops, the one with
+ * the most forms (sm50 MOV: MOV32I takes any immediate), integer-typed
+ * before float-typed (a float move may quiet a NaN). */
+unsigned opt_copy_op(const struct isa_model *m);
 bool opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in);
 bool opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in);
 

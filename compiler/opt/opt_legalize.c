@@ -271,6 +271,26 @@ forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
    return n;
 }
 
+unsigned
+opt_copy_op(const struct isa_model *m)
+{
+   int best = -1, best_score = -1;
+   for (unsigned o = 0; o < isa_op_count(m); o++) {
+      struct isa_op_info oi;
+      struct isa_slot_info si;
+      isa_op_info(m, o, &oi);
+      if (oi.sem != ISA_SEM_MOV || oi.nsrc != 1 || !isa_slot_info(m, o, false, 0, &si))
+         continue;
+      unsigned ops[16];
+      int score = (int)forms(m, o, ops, ARRAY_SIZE(ops)) + (isa_type_is_float(si.type) ? 0 : 100);
+      if (score > best_score) {
+         best = (int)o;
+         best_score = score;
+      }
+   }
+   return best >= 0 ? (unsigned)best : (unsigned)opt_op_by_sem(m, ISA_SEM_COV);
+}
+
 /* The smallest set of operands to copy (then the lowest mask), over the
  * op's forms (the op itself preferred on a tie). */
 static bool
@@ -574,6 +594,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          struct ir_instr *c = opt_copy_before(sh, in, *src);
          ir_mach_get(sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
          *src = c;
+         legalize_instr(z, c); /* its own operand: an immediate too wide, a constant */
       } else if (place[k] == PLACE_CONST && (*src)->op == IR_OP_IMM && !ir_has_reg(*src)) {
          struct ir_instr *c = const_imm(z, (uint32_t)(*src)->imm);
          if (!c)
@@ -630,6 +651,8 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned i = 0; i < n && !z.failed; i++)
       if (order[i]->op == IR_OP_MACH)
          legalize_instr(&z, order[i]);
+   free(order);
+   n = ir_program_order(sh, &order); /* with the copies */
    for (unsigned i = 0; i < n && !z.failed; i++)
       if (order[i]->op == IR_OP_MACH)
          check_final(&z, order[i]);

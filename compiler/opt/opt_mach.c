@@ -123,10 +123,7 @@ opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
 struct ir_instr *
 opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v)
 {
-   int op = opt_op_by_sem(sh->model, ISA_SEM_MOV);
-   if (op < 0)
-      op = opt_op_by_sem(sh->model, ISA_SEM_COV); /* equal default types: a copy */
-   struct ir_instr *c = ir_mach_create(sh, (unsigned)op);
+   struct ir_instr *c = ir_mach_create(sh, opt_copy_op(sh->model));
    ir_mach_set_src(c, 0, &v, 1);
    c->line = pos->line;
    c->flags = v->flags;
@@ -297,6 +294,14 @@ ir_mach_print(const struct ir_instr *in)
    }
    if (m->guard != IR_MACH_FIXED && m->guard < in->nsrc && in->src[m->guard])
       sb_printf(&b, " if=%s%%%u", m->guard_not ? "!" : "", in->src[m->guard]->id);
+   for (unsigned d = 1; d < m->insn.ndst; d++) { /* further results: fixed registers */
+      const struct isa_opnd *o = &m->insn.dst[d];
+      char name[32];
+      if (o->kind == ISA_OPND_REG) {
+         isa_reg_text(m->model, o->file, o->index, name, sizeof(name));
+         sb_printf(&b, " dst%u=%s", d, name);
+      }
+   }
    struct isa_insn def;
    isa_insn_init(m->model, m->insn.op, &def);
    struct isa_op_info oi;
@@ -543,12 +548,33 @@ mp_operand(struct mparse *mp, struct ir_instr *in, unsigned k, struct ir_mach_re
    return true;
 }
 
+/* dstN=REG: a further result into a fixed register (ISETP's second
+ * predicate into PT). */
+static bool
+mp_fixed_dst(struct mparse *mp, const struct isa_model *model, struct isa_insn *insn)
+{
+   const char *t = mp->t + mp->p;
+   unsigned d = (unsigned)(t[3] - '0'), file, index, bank;
+   size_t n = isa_parse_reg_name(model, t + 5, &file, &index, &bank);
+   if (d < 1 || d >= insn->ndst || !n) {
+      mp_error(mp, "bad fixed result '%.*s' (dstN=REGISTER, 1 <= N < %u)", 6, t, insn->ndst);
+      return false;
+   }
+   insn->dst[d] =
+       (struct isa_opnd){.kind = ISA_OPND_REG, .file = (uint8_t)file, .index = (uint16_t)index};
+   mp->p += 5 + n;
+   return true;
+}
+
 /* name[=value] */
 static bool
 mp_modifier(struct mparse *mp, const struct isa_model *model, struct isa_insn *insn)
 {
    size_t at = mp->p;
    char name[64], val[64];
+   const char *t = mp->t + mp->p;
+   if (!strncmp(t, "dst", 3) && isdigit((unsigned char)t[3]) && t[4] == '=')
+      return mp_fixed_dst(mp, model, insn);
    mp_word(mp, name, sizeof(name));
    int mod = isa_mod_find(model, name);
    if (mod < 0 || mod >= ISA_MAX_MODS) {
@@ -742,6 +768,9 @@ ir_mach_check(const struct ir_shader *sh, const struct ir_instr *in)
       const char *why = check_operands(in, &oi);
       if (why)
          return why;
+      for (unsigned d = 1; d < in->mach->insn.ndst; d++)
+         if (in->mach->insn.dst[d].kind != ISA_OPND_REG)
+            return "a machine instruction's further results go to fixed registers (dstN=)";
    }
    if (in->op == IR_OP_EXTRACT && in->src[0]->op == IR_OP_MACH) {
       const struct ir_instr *p = in->prev;
