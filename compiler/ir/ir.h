@@ -817,6 +817,20 @@ void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
 void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
                            unsigned flags);
 void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+/* Models that reconverge through a stack (SSY/SYNC, sm50). */
+bool opt_stack_model(const struct isa_model *m);
+/* On a stack model, a loop leaves through SYNC: a lane that executes it
+ * waits, and the loop's SSY entry resumes the waiting lanes at the exit
+ * when none is left running. A block ending in break that is the whole of
+ * one arm of an if at the top level of a loop body therefore runs
+ * predicated: its instructions and its SYNC under the if's predicate
+ * (negated for the else arm); the other arm follows inline. Returns that
+ * if (*negate: the else arm), or NULL. */
+struct ir_node *opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate);
+/* Guards every machine instruction of every predicated break block (isel,
+ * then again after RA and legalization have added copies); false with
+ * *bad when one already has another guard. */
+bool opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad);
 void ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index);
 unsigned ir_mach_nopnds(const struct ir_instr *in);
 bool ir_has_reg(const struct ir_instr *in);
@@ -894,6 +908,7 @@ struct opt_slot {
    struct ir_block *block;
    bool implied;          /* a branch or jump of the tree */
    struct ir_instr *cond; /* the branch of an if: the if's predicate */
+   bool cond_holds;       /* acts where cond holds (a break's SYNC), not where it fails */
    enum isa_sem kind;     /* implied: branch, jump, ssy or sync */
 };
 struct opt_layout {

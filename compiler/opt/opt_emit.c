@@ -86,6 +86,8 @@ struct lctx {
    unsigned nlabels, labels_cap;
    int head, exit; /* labels of the innermost loop, -1 outside loops */
    bool stack;     /* the model reconverges through SSY/SYNC */
+   int next_exit;  /* stack models: the exit label of the loop after this block */
+   int pending;    /* ... kept for that loop */
 };
 
 static unsigned
@@ -104,7 +106,7 @@ bind_label(struct lctx *c, unsigned label)
 static struct opt_slot *
 push_slot(struct lctx *c, struct ir_block *b, struct ir_instr *in, bool implied)
 {
-   struct opt_slot s = {in, {0}, -1, b, implied, NULL, ISA_SEM_JUMP};
+   struct opt_slot s = {in, {0}, -1, b, implied, NULL, false, ISA_SEM_JUMP};
    VEC_PUSH(c->lo->v, c->lo->n, c->lo->cap, s);
    return &c->lo->v[c->lo->n - 1];
 }
@@ -137,6 +139,16 @@ lay_block(struct lctx *c, struct ir_block *b, const struct ir_node *next, unsign
    for (struct ir_instr *in = b->first; in; in = in->next) {
       if (in->op == IR_OP_MACH) {
          push_slot(c, b, in, false);
+      } else if (c->stack && in->op == IR_OP_BREAK) { /* SYNC: wait for the loop's exit */
+         bool negate = false;
+         struct ir_node *f = opt_break_if(c->sh, b, &negate);
+         struct opt_slot *s = push_implied(c, b, ISA_SEM_SYNC, -1);
+         s->cond = f ? f->cond : NULL;
+         s->cond_holds = !negate;
+         tail_label = -1;
+         tail_sync = false;
+         next = NULL;
+         break;
       } else if (in->op == IR_OP_BREAK || in->op == IR_OP_CONTINUE) {
          struct opt_slot *s = push_slot(c, b, in, true);
          s->target = in->op == IR_OP_BREAK ? c->exit : c->head;
@@ -146,7 +158,9 @@ lay_block(struct lctx *c, struct ir_block *b, const struct ir_node *next, unsign
          break;
       }
    }
-   if (next) {
+   if (c->next_exit >= 0) { /* a loop follows: SSY its exit */
+      push_implied(c, b, ISA_SEM_SSY, c->next_exit);
+   } else if (next) {
       if (c->stack)
          push_implied(c, b, ISA_SEM_SSY, (int)end);
       push_implied(c, b, ISA_SEM_BRANCH, (int)br_to)->cond = next->cond;
@@ -171,6 +185,18 @@ lay_if(struct lctx *c, struct ir_node *n, unsigned els, unsigned end)
    bind_label(c, end);
 }
 
+/* An if one of whose arms is a predicated break. */
+static bool
+break_arm(const struct lctx *c, const struct ir_node *f)
+{
+   bool negate;
+   const struct ir_list *arms[2] = {&f->then_list, &f->else_list};
+   for (unsigned k = 0; k < 2; k++)
+      if (arms[k]->n == 1 && opt_break_if(c->sh, arms[k]->v[0]->block, &negate) == f)
+         return true;
+   return false;
+}
+
 /* tail_label/tail_sync: where the last block of the list goes when it
  * falls off. */
 static void
@@ -181,7 +207,17 @@ lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync)
       bool last = i + 1 == l->n;
       switch (n->kind) {
       case IR_NODE_BLOCK:
-         if (!last && l->v[i + 1]->kind == IR_NODE_IF) {
+         if (!last && l->v[i + 1]->kind == IR_NODE_IF && c->stack && break_arm(c, l->v[i + 1])) {
+            /* a predicated break (opt_break_if): no branch, the arms inline */
+            struct ir_node *f = l->v[++i];
+            lay_block(c, n->block, NULL, 0, 0, -1, false);
+            lay_list(c, &f->then_list, -1, false);
+            lay_list(c, &f->else_list, -1, false);
+         } else if (!last && l->v[i + 1]->kind == IR_NODE_LOOP && c->stack) {
+            c->next_exit = c->pending = (int)new_label(c);
+            lay_block(c, n->block, NULL, 0, 0, -1, false);
+            c->next_exit = -1;
+         } else if (!last && l->v[i + 1]->kind == IR_NODE_IF) {
             struct ir_node *f = l->v[++i];
             unsigned end = new_label(c);
             unsigned els = list_empty(&f->else_list) && !c->stack ? end : new_label(c);
@@ -194,7 +230,7 @@ lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync)
       case IR_NODE_LOOP: {
          int head = c->head, exit = c->exit;
          c->head = (int)new_label(c);
-         c->exit = (int)new_label(c);
+         c->exit = c->stack ? c->pending : (int)new_label(c); /* stack: SSY'd to before */
          bind_label(c, (unsigned)c->head);
          lay_list(c, &n->body, c->head, false);
          bind_label(c, (unsigned)c->exit);
@@ -235,9 +271,10 @@ implied_record(const struct ir_shader *sh, struct opt_slot *s)
          o->value = 0;
       }
    }
-   /* no predicate operand: the branch is guarded by the predicate (@!P) */
+   /* no predicate operand: the branch is guarded by the predicate (@!P);
+    * a break's SYNC acts where the if's predicate holds (@P), or fails */
    if (cond && !guarded && ir_has_reg(s->cond) &&
-       opt_guard_value(sh->model, s->cond->mach->reg.index, true, &gm, &gv))
+       opt_guard_value(sh->model, s->cond->mach->reg.index, !s->cond_holds, &gm, &gv))
       s->insn.mod[gm] = (int16_t)gv;
 }
 
@@ -249,9 +286,8 @@ opt_layout_build(struct ir_shader *sh, struct opt_layout *lo)
       ir_compute_cfg(sh);
    lo->block_start = xcalloc(sh->nblocks + 1, sizeof(unsigned));
    lo->block_end = xcalloc(sh->nblocks + 1, sizeof(unsigned));
-   struct lctx c = {sh, lo, NULL, 0, 0, -1, -1, false};
-   c.stack =
-       opt_op_by_sem(sh->model, ISA_SEM_SSY) >= 0 && opt_op_by_sem(sh->model, ISA_SEM_SYNC) >= 0;
+   struct lctx c = {sh, lo, NULL, 0, 0, -1, -1, false, -1, -1};
+   c.stack = opt_stack_model(sh->model);
    lay_list(&c, &sh->body, -1, false);
    for (unsigned i = 0; i < lo->n; i++) {
       struct opt_slot *s = &lo->v[i];

@@ -581,14 +581,20 @@ take_sb(struct cw *c, unsigned i, unsigned *wait)
    return best;
 }
 
+/* The slots of one block. fresh: everything before is drained (the
+ * previous block ended in a flow instruction); otherwise the block
+ * continues the one before it in the layout (a predicated break's block
+ * follows its if's block with no branch between). */
 static void
-block_controls(struct cw *c, unsigned start, unsigned end)
+block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *clock)
 {
-   for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
-      c->writer[un] = c->wsb[un] = c->rsb[un] = -1;
-   for (unsigned k = 0; k < CW_MAX_SB; k++)
-      c->sb_owner[k] = -1, c->sb_set[k] = INT64_MIN / 2;
-   int64_t now = 0;
+   if (fresh) {
+      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
+         c->writer[un] = c->wsb[un] = c->rsb[un] = -1;
+      for (unsigned k = 0; k < CW_MAX_SB; k++)
+         c->sb_owner[k] = -1, c->sb_set[k] = INT64_MIN / 2;
+   }
+   int64_t now = fresh ? 0 : *clock;
    for (unsigned i = start; i < end; i++) {
       const struct isa_insn *x = &c->lo->v[i].insn;
       struct isa_class_info ci;
@@ -602,7 +608,7 @@ block_controls(struct cw *c, unsigned start, unsigned end)
       int sb = var || late ? take_sb(c, i, &wait) : -1;
       if (wait != pre) /* an evicted scoreboard: bar_min again */
          requirements(c, i, now, &need, &wait);
-      if (need > now && i > start) {
+      if (need > now && (i > start || !fresh)) {
          int64_t add = need - now;
          c->out[i - 1].stall += (unsigned)add;
          if (c->out[i - 1].stall > c->max_stall) {
@@ -635,6 +641,7 @@ block_controls(struct cw *c, unsigned start, unsigned end)
       c->out[i].stall = MAX2(c->min_stall, ci.flow ? c->flow_stall : 1);
       now += c->out[i].stall;
    }
+   *clock = now;
 }
 
 /* The control fields of every slot of the layout (stall-count models). */
@@ -665,9 +672,18 @@ opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
    c.writer = xmalloc(nu * sizeof(int));
    c.wsb = xmalloc(nu * sizeof(int));
    c.rsb = xmalloc(nu * sizeof(int));
-   for (unsigned b = 0; b < sh->nblocks; b++)
-      if (lo->block_end[b] > lo->block_start[b])
-         block_controls(&c, lo->block_start[b], lo->block_end[b]);
+   bool fresh = true;
+   int64_t clock = 0;
+   for (unsigned b = 0; b < sh->nblocks; b++) /* blocks are laid out in program order */
+      if (lo->block_end[b] > lo->block_start[b]) {
+         unsigned i = lo->block_start[b];
+         if (!fresh && (i == 0 || lo->v[i - 1].block != sh->blocks[b - 1]))
+            fresh = true; /* not right after the block before: start over */
+         block_controls(&c, i, lo->block_end[b], fresh, &clock);
+         struct isa_class_info ci;
+         isa_class_info(m, lo->v[lo->block_end[b] - 1].insn.cls, &ci);
+         fresh = ci.flow;
+      }
    free(c.t);
    free(c.writer);
    free(c.wsb);

@@ -1197,15 +1197,33 @@ find_target(struct isel *s)
              s->true_reg >= 0;
 }
 
-static bool
-has_loop(const struct ir_list *l)
+/* Stack models: every loop exit is a SYNC (opt_break_if), so a break is
+ * either the end of a loop body or a predicated break; continue has no
+ * such form. The first jump that is neither, or NULL. */
+static struct ir_instr *
+bad_jump(const struct ir_shader *sh, const struct ir_list *l, bool in_body)
 {
    for (unsigned i = 0; i < l->n; i++) {
       const struct ir_node *n = l->v[i];
-      if (n->kind == IR_NODE_LOOP || has_loop(&n->then_list) || has_loop(&n->else_list))
-         return true;
+      struct ir_instr *j = NULL;
+      bool negate;
+      if (n->kind == IR_NODE_BLOCK && n->block->last &&
+          (ir_op_info[n->block->last->op].flags & IR_OPF_JUMP)) {
+         struct ir_instr *x = n->block->last;
+         bool top = in_body && i + 1 == l->n;
+         if (x->op == IR_OP_CONTINUE || (!top && !opt_break_if(sh, n->block, &negate)))
+            return x;
+      }
+      if (n->kind == IR_NODE_IF)
+         j = bad_jump(sh, &n->then_list, false);
+      if (n->kind == IR_NODE_IF && !j)
+         j = bad_jump(sh, &n->else_list, false);
+      if (n->kind == IR_NODE_LOOP)
+         j = bad_jump(sh, &n->body, true);
+      if (j)
+         return j;
    }
-   return false;
+   return NULL;
 }
 
 bool
@@ -1218,14 +1236,12 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    struct isel s = {.sh = sh, .ctx = ctx, .m = sh->model};
    find_target(&s);
-   if (s.op[ISA_SEM_SSY] >= 0 && has_loop(&sh->body)) {
-      struct ir_instr **o;
-      unsigned n0 = ir_program_order(sh, &o);
-      diag_add(ctx->diags, DIAG_ERROR, "opt", n0 ? (int)o[0]->line : 0, 0, NULL,
-               "unsupported: loops on %s (a stack-reconvergence model needs per-lane exit "
-               "codes the optimizing compiler does not build yet)",
-               isa_model_name(s.m));
-      free(o);
+   struct ir_instr *j = opt_stack_model(s.m) ? bad_jump(sh, &sh->body, false) : NULL;
+   if (j) {
+      diag_add(ctx->diags, DIAG_ERROR, "opt", (int)j->line, 0, NULL,
+               "unsupported: %s on %s other than a break alone in an arm of an if at the top "
+               "of a loop body, or ending it (loops leave through SYNC), TGSI line %u",
+               ir_op_info[j->op].name, isa_model_name(s.m), j->line);
       ctx->failed = true;
       return false;
    }
@@ -1268,6 +1284,9 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
          }
       free(order);
    }
+   const struct ir_instr *g = NULL;
+   if (!ctx->failed && !opt_guard_breaks(sh, &g))
+      unsupported(&s, (struct ir_instr *)g, "a guarded instruction before a break (predicated)");
    free(s.uses);
    free(s.sel_uses);
    sh->cfg_valid = false;

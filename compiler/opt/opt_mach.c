@@ -54,6 +54,50 @@ ir_mach_create(struct ir_shader *sh, unsigned op)
    return in;
 }
 
+bool
+opt_stack_model(const struct isa_model *m)
+{
+   return m && opt_op_by_sem(m, ISA_SEM_SSY) >= 0 && opt_op_by_sem(m, ISA_SEM_SYNC) >= 0;
+}
+
+struct ir_node *
+opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate)
+{
+   if (!opt_stack_model(sh->model) || !b->last || b->last->op != IR_OP_BREAK || !b->node)
+      return NULL;
+   struct ir_node *f = b->node->parent;
+   if (!f || f->kind != IR_NODE_IF || !f->parent || f->parent->kind != IR_NODE_LOOP ||
+       f->list != &f->parent->body)
+      return NULL;
+   const struct ir_list *arm = b->node->list;
+   if (arm->n != 1 || (arm != &f->then_list && arm != &f->else_list))
+      return NULL;
+   *negate = arm == &f->else_list;
+   return f;
+}
+
+bool
+opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad)
+{
+   ir_compute_cfg(sh);
+   for (unsigned b = 0; b < sh->nblocks; b++) {
+      bool negate;
+      struct ir_node *f = opt_break_if(sh, sh->blocks[b], &negate);
+      for (struct ir_instr *in = f ? sh->blocks[b]->first : NULL; in; in = in->next) {
+         if (in->op != IR_OP_MACH)
+            continue;
+         const struct ir_mach *m = in->mach;
+         if (m->guard == IR_MACH_FIXED) {
+            ir_mach_set_guard(in, f->cond, negate);
+         } else if (in->src[m->guard] != f->cond || m->guard_not != negate) {
+            *bad = in;
+            return false;
+         }
+      }
+   }
+   return true;
+}
+
 /* Operand k reads the n values v (appended to the sources). */
 void
 ir_mach_set_src(struct ir_instr *in, unsigned k, struct ir_instr *const *v, unsigned n)

@@ -589,8 +589,13 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    build_classes(&ra);
    for (unsigned bi = 0; bi < sh->nblocks && !ra.failed; bi++)
       assign_block(&ra, sh->blocks[bi]);
+   const struct ir_instr *g = NULL;
    if (!ra.failed)
       resolve_phis(&ra);
+   if (!ra.failed && !opt_guard_breaks(sh, &g)) /* phi copies of a predicated break */
+      diag_add(ctx->diags, DIAG_ERROR, "opt", (int)g->line, 0, NULL,
+               "ra: %%%u, a differently guarded instruction before a break", g->id),
+          ra.failed = ctx->failed = true;
    ir_liveness_free(&ra.lv);
    for (unsigned f = 0; f < ra.nfiles; f++)
       free(ra.occ[f]);
