@@ -817,6 +817,9 @@ void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
 void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
                            unsigned flags);
 void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+/* The constant file read relatively (c<a + k>, or LDC), or -1: buffer 0
+ * then sits there as slot * 4 + channel, all of it bound. */
+int opt_relative_cfile(const struct ir_shader *sh);
 /* Models that reconverge through a stack (SSY/SYNC, sm50). */
 bool opt_stack_model(const struct isa_model *m);
 /* On a stack model, a loop leaves through SYNC: a lane that executes it

@@ -388,20 +388,13 @@ bind(struct emu_program *p, const struct ir_instr *v, enum emu_bind_kind kind, u
    emu_program_bind(p, &b);
 }
 
-/* Relative constant reads address buffer 0 as slot * 4 + channel: every
- * declared slot is bound (the ones direct loads bind are skipped). */
+/* Relative constant reads (c<a + k>, LDC) address buffer 0 as slot * 4 +
+ * channel: every declared slot is bound (the ones direct loads bind are
+ * skipped). */
 static void
 bind_relative(const struct ir_shader *sh, struct emu_program *p)
 {
-   int cfile = -1;
-   for (unsigned i = 0; i < sh->nvalues && cfile < 0; i++) {
-      const struct ir_instr *in = sh->values[i];
-      for (unsigned k = 0; in && !in->removed && in->op == IR_OP_MACH && k < in->mach->insn.nsrc;
-           k++)
-         if ((in->mach->insn.src[k].flags & ISA_OPND_F_REL) &&
-             in->mach->insn.src[k].kind == ISA_OPND_CONST)
-            cfile = in->mach->insn.src[k].file;
-   }
+   int cfile = opt_relative_cfile(sh);
    if (cfile < 0)
       return;
    unsigned n = sh->cbuf_slots[0] * 4;

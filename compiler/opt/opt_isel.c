@@ -868,9 +868,14 @@ select_tex(struct isel *s, struct ir_instr *in)
  * 0, as TGSI says: clamp, read, then select 0 where the clamp changed it.
  */
 static struct ir_instr *
+load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
+
+static struct ir_instr *
 load_const_ind(struct isel *s, struct ir_instr *in)
 {
    uint32_t n = in->buf >= 0 && in->buf < IR_MAX_CBUFS ? s->sh->cbuf_slots[in->buf] : 0;
+   if (in->buf == 0 && n && s->addr < 0 && s->op[ISA_SEM_LDC] >= 0)
+      return load_const_ldc(s, in, n);
    if (in->buf != 0 || !n || s->addr < 0 || s->cnst < 0)
       return unsupported(s, in, "indirect constants outside a declared buffer 0"), NULL;
    struct ir_instr *slot = imm(s, in, (uint32_t)in->slot);
@@ -895,6 +900,29 @@ load_const_ind(struct isel *s, struct ir_instr *in)
    set_mod(s, v, s->mod_dst_type, "u32");
    struct ir_instr *ok = build2(s, in, ISA_SEM_SCMP, i0, i2);
    set_mod(s, ok, s->mod_cond, "eq");
+   return build3(s, in, ISA_SEM_SEL, v, ok, imm(s, in, 0));
+}
+
+/* The same through LDC (sm50): bank 0 at byte 16 * clamp(slot + i), the
+ * channel's 4 * comp in the instruction's offset. */
+static struct ir_instr *
+load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n)
+{
+   struct ir_instr *i0 = build2(s, in, ISA_SEM_IADD, in->src[0], imm(s, in, (uint32_t)in->slot));
+   struct ir_instr *i1 = minmax(s, in, ISA_SEM_SMAX, false, "s32", i0, imm(s, in, 0));
+   struct ir_instr *i2 = minmax(s, in, ISA_SEM_SMIN, true, "s32", i1, imm(s, in, n - 1));
+   struct ir_instr *byte = shift(s, in, ISA_SEM_SHL, true, NULL, i2, imm(s, in, 4));
+   if (!byte)
+      return NULL;
+   struct ir_instr *v = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_LDC]);
+   ir_mach_set_src(v, 0, &byte, 1);
+   ir_mach_set_fixed(v, 1, 4u * (uint32_t)in->comp);
+   ir_mach_set_fixed(v, 2, 0);
+   set_mod(s, v, s->mod_type, "u32");
+   v->flags = in->flags;
+   v->line = in->line;
+   ir_insert_before(in, v);
+   struct ir_instr *ok = setp(s, in, ISA_SEM_ISETP, i0, i2, "eq", "s32");
    return build3(s, in, ISA_SEM_SEL, v, ok, imm(s, in, 0));
 }
 

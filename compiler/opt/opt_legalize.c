@@ -485,15 +485,7 @@ place_constants(struct lgz *z)
 static void
 reserve_relative(struct lgz *z)
 {
-   bool rel = false;
-   for (unsigned i = 0; i < z->sh->nvalues && !rel; i++) {
-      const struct ir_instr *in = z->sh->values[i];
-      if (!in || in->removed || in->op != IR_OP_MACH)
-         continue;
-      for (unsigned k = 0; k < in->mach->insn.nsrc; k++)
-         rel |= (in->mach->insn.src[k].flags & ISA_OPND_F_REL) &&
-                in->mach->insn.src[k].kind == ISA_OPND_CONST;
-   }
+   bool rel = opt_relative_cfile(z->sh) >= 0;
    for (uint32_t s = 0; rel && s < z->sh->cbuf_slots[0] * 4 && s < z->nconst; s++)
       z->cused[s] = true;
 }

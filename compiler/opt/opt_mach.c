@@ -54,6 +54,29 @@ ir_mach_create(struct ir_shader *sh, unsigned op)
    return in;
 }
 
+int
+opt_relative_cfile(const struct ir_shader *sh)
+{
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      const struct ir_instr *in = sh->values[i];
+      if (!in || in->removed || in->op != IR_OP_MACH)
+         continue;
+      const struct isa_insn *x = &in->mach->insn;
+      for (unsigned k = 0; k < x->nsrc; k++)
+         if ((x->src[k].flags & ISA_OPND_F_REL) && x->src[k].kind == ISA_OPND_CONST)
+            return x->src[k].file;
+      struct isa_op_info oi;
+      isa_op_info(sh->model, x->op, &oi);
+      for (unsigned f = 0; oi.sem == ISA_SEM_LDC && f < isa_file_count(sh->model); f++) {
+         struct isa_file_info fi;
+         isa_file_info(sh->model, f, &fi);
+         if (fi.kind == ISA_FILE_CONST)
+            return (int)f;
+      }
+   }
+   return -1;
+}
+
 bool
 opt_stack_model(const struct isa_model *m)
 {
