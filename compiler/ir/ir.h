@@ -817,6 +817,12 @@ void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
 void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
                            unsigned flags);
 void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+/* The registers operand `slot` of record x covers: the model's count, or
+ * more for a source whose value group is longer (in, when not NULL): sm50
+ * TEX reads its coordinates from a, a+1, ... as the emulator and the
+ * hardware do, while the model gives a one register. */
+unsigned opt_opnd_count(const struct isa_model *m, const struct isa_insn *x,
+                        const struct ir_instr *in, int slot);
 /* The constant file read relatively (c<a + k>, or LDC), or -1: buffer 0
  * then sits there as slot * 4 + channel, all of it bound. */
 int opt_relative_cfile(const struct ir_shader *sh);

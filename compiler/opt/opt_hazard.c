@@ -456,14 +456,15 @@ unit_of(const struct cw *c, unsigned file, unsigned index)
 /* The units operand `slot` of record x covers (none for immediates,
  * constants and fixed registers). */
 static unsigned
-units(const struct cw *c, const struct isa_insn *x, int slot, unsigned *u, unsigned max)
+units(const struct cw *c, const struct isa_insn *x, const struct ir_instr *in, int slot,
+      unsigned *u, unsigned max)
 {
    const struct isa_opnd *o = slot < ISA_MAX_DST ? &x->dst[slot] : &x->src[slot - ISA_MAX_DST];
    if (o->kind != ISA_OPND_REG || o->file >= isa_file_count(c->m))
       return 0;
    struct isa_file_info fi;
    isa_file_info(c->m, o->file, &fi);
-   unsigned n = MIN2(isa_opnd_count(c->m, x, slot), max), k = 0;
+   unsigned n = MIN2(opt_opnd_count(c->m, x, in, slot), max), k = 0;
    for (unsigned i = 0; i < n; i++)
       if ((int)(o->index + i) != fi.fixed && o->index + i < c->stride)
          u[k++] = unit_of(c, o->file, o->index + i);
@@ -509,15 +510,19 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
    const struct isa_insn *x = &c->lo->v[i].insn;
    unsigned u[16];
    for (unsigned s = 0; s < x->nsrc; s++) {
-      unsigned n = units(c, x, ISA_SLOT_SRC(s), u, 16);
-      for (unsigned k = 0; k < n; k++)
-         need_raw(c, u[k], x, ISA_SLOT_SRC(s), need, wait);
+      unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_SRC(s), u, 16);
+      struct isa_insn xs = *x; /* isa_delay asks about the register itself: a
+                                * unit past the model's count (opt_opnd_count) */
+      for (unsigned k = 0; k < n; k++) {
+         xs.src[s].index = (uint16_t)(u[k] % c->stride);
+         need_raw(c, u[k], &xs, ISA_SLOT_SRC(s), need, wait);
+      }
    }
    int g = guard_unit(c, x);
    if (g >= 0)
       need_raw(c, (unsigned)g, x, -1, need, wait);
    for (unsigned d = 0; d < x->ndst; d++) {
-      unsigned n = units(c, x, ISA_SLOT_DST(d), u, 16);
+      unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_DST(d), u, 16);
       for (unsigned k = 0; k < n; k++) {
          need_raw(c, u[k], x, ISA_SLOT_DST(d), need, wait); /* WAW */
          int r = c->rsb[u[k]];
@@ -623,14 +628,14 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       c->out[i].wait = wait;
       unsigned u[16];
       for (unsigned d = 0; d < x->ndst; d++) {
-         unsigned n = units(c, x, ISA_SLOT_DST(d), u, 16);
+         unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_DST(d), u, 16);
          for (unsigned k = 0; k < n; k++) {
             c->writer[u[k]] = (int)i;
             c->wsb[u[k]] = var ? sb : -1;
          }
       }
       for (unsigned s = 0; late && s < x->nsrc; s++) {
-         unsigned n = units(c, x, ISA_SLOT_SRC(s), u, 16);
+         unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_SRC(s), u, 16);
          for (unsigned k = 0; k < n; k++)
             c->rsb[u[k]] = sb;
       }

@@ -842,15 +842,35 @@ select_tex(struct isel *s, struct ir_instr *in)
       return unsupported(s, in, "only 2-component implicit-lod sampling"), NULL;
    if (s->op[sem] < 0)
       return unsupported(s, in, isa_sem_name(sem)), NULL;
-   struct isa_insn probe;
-   isa_insn_init(s->m, (unsigned)s->op[sem], &probe);
-   if (isa_opnd_count(s->m, &probe, ISA_SLOT_SRC(0)) < 2)
-      return unsupported(s, in, "texture coordinates in one register (the model's lookup)"), NULL;
+   /* the coordinates: consecutive registers from the first operand (the
+    * emulator reads as many as the bound target takes, whatever count the
+    * model gives the operand); then register operands read the zero
+    * register, immediate ones the sampler and, last, the texture unit */
+   struct isa_op_info oi;
+   isa_op_info(s->m, (unsigned)s->op[sem], &oi);
+   unsigned last_imm = 0;
+   for (unsigned k = 1; k < oi.nsrc; k++) {
+      struct isa_slot_info si;
+      isa_slot_info(s->m, (unsigned)s->op[sem], false, k, &si);
+      if (si.kinds & (1u << ISA_OPND_IMM))
+         last_imm = k;
+      else if (s->zero_reg < 0)
+         return unsupported(s, in, "a texture operand that takes no immediate"), NULL;
+   }
+   if (!last_imm)
+      return unsupported(s, in, "a texture instruction without a unit operand"), NULL;
    struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
    t->type = IR_TYPE_V4;
    ir_mach_set_src(t, 0, coord, 2);
-   ir_mach_set_fixed(t, 1, (uint32_t)in->samp);
-   ir_mach_set_fixed(t, 2, (uint32_t)in->res);
+   for (unsigned k = 1; k < oi.nsrc; k++) {
+      struct isa_slot_info si;
+      isa_slot_info(s->m, (unsigned)s->op[sem], false, k, &si);
+      if (si.kinds & (1u << ISA_OPND_IMM))
+         ir_mach_set_fixed(t, k, (uint32_t)in->samp);
+      else
+         ir_mach_set_fixed_reg(t, k, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
+   }
+   ir_mach_set_fixed(t, last_imm, (uint32_t)in->res);
    int32_t mask = components_read(s, in);
    set_mod(s, t, s->mod_wrmask, wrmask_names[mask ? mask : 1]);
    t->flags = in->flags;
@@ -867,8 +887,7 @@ select_tex(struct isel *s, struct ir_instr *in)
  * i) in an address register. An index outside the declared buffer reads
  * 0, as TGSI says: clamp, read, then select 0 where the clamp changed it.
  */
-static struct ir_instr *
-load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
+static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
 
 static struct ir_instr *
 load_const_ind(struct isel *s, struct ir_instr *in)

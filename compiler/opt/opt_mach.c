@@ -54,6 +54,16 @@ ir_mach_create(struct ir_shader *sh, unsigned op)
    return in;
 }
 
+unsigned
+opt_opnd_count(const struct isa_model *m, const struct isa_insn *x, const struct ir_instr *in,
+               int slot)
+{
+   unsigned n = isa_opnd_count(m, x, slot);
+   if (in && in->op == IR_OP_MACH && slot >= ISA_MAX_DST && slot - ISA_MAX_DST < ISA_MAX_SRC)
+      n = MAX2(n, in->mach->count[slot - ISA_MAX_DST]);
+   return n;
+}
+
 int
 opt_relative_cfile(const struct ir_shader *sh)
 {
