@@ -1171,11 +1171,11 @@ ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool
    }
    struct sem_args a;
    sem_args_of(model, &m->insn, &a);
-   uint32_t r;
-   if (!sem_eval(oi.sem, &a, v, &r))
+   uint32_t r[ISA_MAX_DST] = {0}; /* setp writes two predicates; the second goes to PT */
+   if (!sem_eval(oi.sem, &a, v, r))
       return false;
    if (mod_of(model, &m->insn, ISA_ROLE_SAT, 0))
-      r = sem_fsat(r);
-   *dst = r;
+      r[0] = sem_fsat(r[0]);
+   *dst = r[0];
    return true;
 }
