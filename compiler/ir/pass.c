@@ -25,6 +25,7 @@ const struct opt_pass opt_passes[] = {
     {"dce", opt_dce},
     {"fuse", opt_fuse},
     /* backend (see the backend section of ir.h) */
+    {"expand", opt_expand},
     {"isel", opt_isel},
     {"sched", opt_sched},
     {"ra", opt_ra},

@@ -40,7 +40,7 @@ struct isel {
    int zero_reg, true_reg;    /* RZ in gpr, PT in pred (file `fixed`), or -1 */
    bool setp;                 /* compares write predicates only (FSETP/ISETP, sm50) */
    int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;
-   int mod_bf, mod_wrap, mod_psl, mod_mrg, mod_xmode, mod_brev;
+   int mod_bf, mod_wrap, mod_psl, mod_mrg, mod_xmode, mod_brev, mod_setop;
    unsigned *uses;     /* by value id: number of uses */
    unsigned *sel_uses; /* ... of which as a bcsel condition */
    bool progress;
@@ -376,13 +376,54 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
    return unsupported(s, pos, "a float 1.0/0.0 result of an integer compare"), NULL;
 }
 
+/* An and/or tree of compares read only as a test (uses: its readers'
+ * count) that compares writing predicates can compute, each accumulating
+ * the predicate of the rest (FSETP/ISETP ... Pacc with .AND/.OR). */
+static bool
+pred_tree(const struct isel *s, const struct ir_instr *v, unsigned uses, unsigned depth)
+{
+   if (is_compare(v))
+      return true;
+   if ((v->op != IR_OP_IAND && v->op != IR_OP_IOR) || depth > 6 || !s->setp || s->mod_setop < 0 ||
+       !s->uses || s->uses[v->id] != uses)
+      return false;
+   return (is_compare(v->src[1]) && pred_tree(s, v->src[0], 1, depth + 1)) ||
+          (is_compare(v->src[0]) && pred_tree(s, v->src[1], 1, depth + 1));
+}
+
+static struct ir_instr *
+tree_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
+{
+   if (is_compare(v))
+      return compare_as(s, pos, v, WANT_PRED);
+   bool last1 = is_compare(v->src[1]) && pred_tree(s, v->src[0], 1, 0);
+   struct ir_instr *rest = v->src[last1 ? 0 : 1], *c = v->src[last1 ? 1 : 0];
+   struct ir_instr *acc = tree_pred(s, pos, rest);
+   const char *cond = NULL;
+   enum isa_sem sem = compare_sem(c->op, &cond);
+   const char *sign = sem == ISA_SEM_UCMP ? "u32" : sem == ISA_SEM_SCMP ? "s32" : NULL;
+   struct ir_instr *p = acc ? setp(s, pos, sem == ISA_SEM_FCMP ? ISA_SEM_FSETP : ISA_SEM_ISETP,
+                                   c->src[0], c->src[1], cond, sign)
+                            : NULL;
+   if (!p)
+      return NULL;
+   /* p = c OP acc: the accumulator operand (third) reads acc */
+   ir_mach_set_src(p, 2, &acc, 1);
+   set_mod(s, p, s->mod_setop, v->op == IR_OP_IAND ? "and" : "or");
+   return p;
+}
+
 /* A predicate true where generic value v != 0, built before pos: the
- * compare itself when v is one (exactly the same test), else v != 0. */
+ * compare itself when v is one (exactly the same test), an and/or tree of
+ * compares as accumulated predicates, else v != 0. */
 static struct ir_instr *
 predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
 {
    if (is_compare(v) && opt_transform(s->ctx, "branch on compare %%%u directly", v->id))
       return compare_as(s, pos, v, WANT_PRED);
+   if (!is_compare(v) && pred_tree(s, v, 1, 0) &&
+       opt_transform(s->ctx, "test %%%u as accumulated predicates", v->id))
+      return tree_pred(s, pos, v);
    struct ir_instr *zero = imm(s, pos, 0);
    if (s->setp)
       return setp(s, pos, ISA_SEM_ISETP, v, zero, "ne", "u32");
@@ -1235,6 +1276,7 @@ find_target(struct isel *s)
    s->mod_wrmask = isa_mod_by_role(s->m, ISA_ROLE_WRMASK);
    s->mod_type = isa_mod_by_role(s->m, ISA_ROLE_TYPE);
    s->mod_bf = isa_mod_by_role(s->m, ISA_ROLE_BF);
+   s->mod_setop = isa_mod_by_role(s->m, ISA_ROLE_SETOP);
    s->mod_wrap = isa_mod_by_role(s->m, ISA_ROLE_WRAP);
    s->mod_psl = isa_mod_by_role(s->m, ISA_ROLE_PSL);
    s->mod_mrg = isa_mod_by_role(s->m, ISA_ROLE_MRG);
@@ -1294,6 +1336,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    hoist_inputs(&s);
    opt_expand(sh, ctx);
+   count_uses(&s); /* before the ifs' predicates: pred_tree asks */
    predicate_ifs(&s, &sh->body);
    struct ir_instr **kills;
    unsigned nk = ir_program_order(sh, &kills);

@@ -51,7 +51,6 @@
 struct totals {
    unsigned pass, fail, refused, skipped;
    unsigned inexact; /* with ffma: passing ones whose values left the FUSE tolerance */
-   unsigned known;   /* failing for a known emulator reason (known[]) */
    unsigned long long insns, nops, regs, cycles;
    /* the shaders both compilers run: opt's and ref's figures */
    unsigned both;
@@ -202,25 +201,6 @@ run_seed(const char *what, const struct tgsi_shader *s, const struct emu_code *c
    return ok;
 }
 
-/* Failures that are the emulator's, reported to its owner: such a capture
- * is counted as known instead of failing the test, and the test fails
- * when it passes (the entry is then stale). */
-static const struct {
-   const char *model, *capture, *why;
-} known[] = {
-    {"sm50", "fs_switch_material.tgsi",
-     "emu: a negated predicate source (SEL R, RZ, -1, !P) reads ~p, always true"},
-};
-
-static const char *
-known_failure(const char *model, const char *base)
-{
-   for (unsigned i = 0; i < ARRAY_SIZE(known); i++)
-      if (!strcmp(known[i].model, model) && !strcmp(known[i].capture, base))
-         return known[i].why;
-   return NULL;
-}
-
 /* Compiles and runs one capture; ffma: with opts.fuse_ffma. */
 static void
 run_file(const char *path, const struct isa_model *m, bool ffma, struct totals *t)
@@ -264,14 +244,8 @@ run_file(const char *path, const struct isa_model *m, bool ffma, struct totals *
          cycles = MAX2(cycles, c);
       }
       t->inexact += differing;
-      const char *why = known_failure(isa_model_name(m), base);
-      CHECKF(ok || why, "%s on %s", base, model);
-      CHECKF(!ok || !why || differing, "%s on %s passes: its known-failure entry is stale", base,
-             model);
-      if (!ok && why) {
-         t->known++;
-         printf("  %-10s KNOWN   %-30s %s\n", model, base, why);
-      } else if (ok) {
+      CHECKF(ok, "%s on %s", base, model);
+      if (ok) {
          t->pass++;
          t->insns += st.instructions;
          t->nops += st.nops;
@@ -475,11 +449,10 @@ static void
 print_totals(const char *model, bool ffma, unsigned n, const struct totals *t)
 {
    const char *mode = ffma ? "+ffma" : "";
-   printf("%s%s: %u of %u captures pass (%u fail, %u known emulator failures, %u refused, %u not "
-          "run by the interpreter); passing ones: %llu instructions, %llu nops, %llu registers, "
-          "%llu cycles\n",
-          model, mode, t->pass, n, t->fail, t->known, t->refused, t->skipped, t->insns, t->nops,
-          t->regs, t->cycles);
+   printf("%s%s: %u of %u captures pass (%u fail, %u refused, %u not run by the interpreter); "
+          "passing ones: %llu instructions, %llu nops, %llu registers, %llu cycles\n",
+          model, mode, t->pass, n, t->fail, t->refused, t->skipped, t->insns, t->nops, t->regs,
+          t->cycles);
    if (ffma)
       printf("%s%s: %u of the passing ones have values beyond the FUSE tolerance (fused rounding "
              "moved across a floor or compare: expected of an inexact transformation)\n",
