@@ -9,4 +9,6 @@ CMD("isa", cmd_isa, "check ISA model files (isa check MODEL...)")
 CMD("as", cmd_as, "assemble for an ISA model (as MODEL FILE.s [-o FILE.bin])")
 CMD("dis", cmd_dis, "disassemble for an ISA model (dis MODEL FILE.bin | --hex W...)")
 CMD("interp", cmd_interp, "run a TGSI shader on the golden interpreter, print outputs as YAML")
+CMD("check", cmd_check, "the differential check (the default: diffcomp FILE.tgsi...)")
+CMD("repro", cmd_repro, "replay a reproducer written by the check (repro FILE.yaml)")
 /* clang-format on */
