@@ -317,5 +317,4 @@ void emu_program_bind(struct emu_program *p, const struct emu_binding *b);
 /* Frees what the program owns and zeroes it. */
 void emu_program_free(struct emu_program *p);
 
-
 #endif

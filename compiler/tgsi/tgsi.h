@@ -15,6 +15,7 @@
 /* ------------------------------------------------------------------ */
 /* Name tables, each written once (tgsi_info.c expands them).          */
 
+/* clang-format off */
 #define TGSI_STAGES(X) X(FRAG) X(VERT) X(GEOM) X(TESS_CTRL) X(TESS_EVAL) X(COMP)
 
 #define TGSI_FILES(X)                                                                              \
@@ -108,6 +109,8 @@ enum tgsi_primitive { TGSI_PRIMITIVES(TGSI_ENUM_) TGSI_PRIM_COUNT };
 enum tgsi_property { TGSI_PROPERTIES(TGSI_ENUM_) TGSI_PROP_COUNT };
 #undef TGSI_ENUM_
 
+/* clang-format on */
+
 enum tgsi_prop_kind {
    TGSI_PROPK_UINT,
    TGSI_PROPK_PRIM,
@@ -186,7 +189,7 @@ struct tgsi_reg {
    int32_t dim;
    bool dim_indirect;
    struct tgsi_ind dim_ind;
-   uint16_t array_id; /* "(n)" after the bracket; 0 = none */
+   uint16_t array_id;   /* "(n)" after the bracket; 0 = none */
    struct tgsi_loc loc; /* where the reference starts; 0:0 if built, not parsed */
 };
 
@@ -234,8 +237,8 @@ struct tgsi_insn {
 struct tgsi_decl {
    enum tgsi_file file;
    uint32_t first, last;
-   bool has_dim; /* 2-D: "CONST[1][0..3]"; for per-vertex files the vertex bracket */
-   uint32_t dim; /* per-vertex "[]": the implied size (GS input vertices, 32 for tess) */
+   bool has_dim;       /* 2-D: "CONST[1][0..3]"; for per-vertex files the vertex bracket */
+   uint32_t dim;       /* per-vertex "[]": the implied size (GS input vertices, 32 for tess) */
    uint8_t usage_mask; /* default 0xf */
    uint16_t array_id;  /* ARRAY(n); 0 = none */
    bool local;
@@ -461,11 +464,11 @@ struct tgsi_interp_prog {
    uint32_t file_base[TGSI_FILE_COUNT];
    uint32_t file_count[TGSI_FILE_COUNT];
    uint32_t nslots;
-   uint32_t nstore; /* slots below this live in batch storage */
+   uint32_t nstore;     /* slots below this live in batch storage */
    uint32_t *const_key; /* CONST register r: buffer << 16 | index */
-   int32_t sv_sem[256];  /* SV[i] -> semantic */
+   int32_t sv_sem[256]; /* SV[i] -> semantic */
    uint32_t in_vertices, nin, nout, out_vertices;
-   uint32_t nresults;    /* max slots written per instruction */
+   uint32_t nresults; /* max slots written per instruction */
    uint32_t gs_max_vertices;
    enum tgsi_texture sview_target[32];
    enum tgsi_return_type sview_ret[32];
