@@ -151,8 +151,8 @@ diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char 
       s.m = *m;
    }
    VEC_PUSH(r->sig, r->nsig, r->sig_cap, s);
-   static const int rank[DIFF_STATUS_COUNT] = {[DIFF_PASS] = 0, [DIFF_SKIP] = 1,
-                                               [DIFF_ERROR] = 2, [DIFF_FAIL] = 3};
+   static const int rank[DIFF_STATUS_COUNT] = {
+       [DIFF_PASS] = 0, [DIFF_SKIP] = 1, [DIFF_ERROR] = 2, [DIFF_FAIL] = 3};
    enum diff_status st = diff_signal_status(k);
    if (rank[st] > rank[r->status])
       r->status = st;
@@ -234,7 +234,7 @@ static const struct case_step {
    const char *name;
    bool (*run)(struct case_run *cr);
 } case_steps[] = {
-   {NULL, NULL},
+    {NULL, NULL},
 };
 
 const char *
@@ -362,8 +362,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
       if (ok)
          run_case(&j, cases[i]);
       else
-         diff_result_add(r, DIFF_SIG_INPUT, j.s ? "inputs" : "parse", NULL, 0, "%s",
-                         j.interp_err);
+         diff_result_add(r, DIFF_SIG_INPUT, j.s ? "inputs" : "parse", NULL, 0, "%s", j.interp_err);
       double t1 = now_seconds();
       r->seconds = t1 - t0;
       t0 = t1;
@@ -396,8 +395,7 @@ uses_out_indirectly(const struct tgsi_shader *s)
 static void
 retarget(struct tgsi_reg *r, const uint8_t *drop, uint32_t nout, uint32_t base)
 {
-   if (r->file == TGSI_FILE_OUT && r->index >= 0 && (uint32_t)r->index < nout &&
-       drop[r->index]) {
+   if (r->file == TGSI_FILE_OUT && r->index >= 0 && (uint32_t)r->index < nout && drop[r->index]) {
       r->file = TGSI_FILE_TEMP;
       r->index += (int32_t)base;
       r->array_id = 0;
@@ -428,8 +426,10 @@ diff_position_only(const struct tgsi_shader *s)
       if (d.file == TGSI_FILE_OUT && !(d.has_semantic && d.semantic == TGSI_SEM_POSITION)) {
          /* The output becomes TEMP[ntemp + reg]: still computed, never read. */
          memset(drop + d.first, 1, d.last - d.first + 1);
-         struct tgsi_decl t = {.file = TGSI_FILE_TEMP, .first = ntemp + d.first,
-                               .last = ntemp + d.last, .usage_mask = TGSI_MASK_XYZW,
+         struct tgsi_decl t = {.file = TGSI_FILE_TEMP,
+                               .first = ntemp + d.first,
+                               .last = ntemp + d.last,
+                               .usage_mask = TGSI_MASK_XYZW,
                                .loc = d.loc};
          d = t;
       }

@@ -59,10 +59,10 @@ struct tol {
 
 /* ORACLE: per op class. ROUND is special-cased (see round_ok). */
 static const struct tol oracle_tol[] = {
-   {ENV_F_FUSE, 8, 0x1p-20},  /* MAD/DP*: fused or not, summation order */
-   {ENV_F_LRP, 8, 0x1p-20},   /* LRP: a*(b-c)+c or a*b+(1-a)*c */
-   {ENV_F_RCP, 4, 0x1p-21},   /* RCP/RSQ/SQRT/DIV/NRM: hardware approximations */
-   {ENV_F_TRANS, 64, 0x1p-16}, /* SIN/COS/EX2/LG2/POW...: range reduction, exp2(log2) */
+    {ENV_F_FUSE, 8, 0x1p-20},   /* MAD/DP*: fused or not, summation order */
+    {ENV_F_LRP, 8, 0x1p-20},    /* LRP: a*(b-c)+c or a*b+(1-a)*c */
+    {ENV_F_RCP, 4, 0x1p-21},    /* RCP/RSQ/SQRT/DIV/NRM: hardware approximations */
+    {ENV_F_TRANS, 64, 0x1p-16}, /* SIN/COS/EX2/LG2/POW...: range reduction, exp2(log2) */
 };
 
 /* EXACT: per inexact transform of the optimizing compiler. */
@@ -102,13 +102,14 @@ is_zero(uint32_t x)
    return (x & 0x7fffffffu) == 0;
 }
 
-/* ROUND: ROUND ties and inexact int->float conversions differ by at most
- * 1 ulp or 1.0; packing (PK*) by at most 1 in each byte. */
+/* ROUND: inexact int->float conversions differ by at most 1 ulp, ROUND
+ * ties by 1.0 between integers, packing (PK*) by at most 1 in each byte. */
 static bool
 round_ok(uint32_t e, uint32_t a)
 {
+   double x = uif(e), y = uif(a);
    if (!is_nan_bits(e) && !is_nan_bits(a) &&
-       (diff_ulp_distance(e, a) <= 1 || fabs((double)uif(e) - (double)uif(a)) <= 1.0))
+       (diff_ulp_distance(e, a) <= 1 || (x == floor(x) && y == floor(y) && fabs(x - y) <= 1.0)))
       return true;
    for (unsigned b = 0; b < 32; b += 8) {
       int d = (int)((e >> b) & 0xff) - (int)((a >> b) & 0xff);
@@ -183,9 +184,45 @@ direct_reg(const struct tgsi_reg *r, enum tgsi_file f, uint32_t n)
    return r->file == f && !r->indirect && r->index >= 0 && (uint32_t)r->index < n;
 }
 
-/* One pass of the _PRECISE closure: a TEMP/OUT channel stays precise while
- * every instruction writing it is _PRECISE or a MOV of a precise channel
- * (IN, CONST and IMM count as precise: they went through no arithmetic). */
+/* Whether source channel `chan` of in reads an exact value: IN, CONST,
+ * IMM and system values went through no arithmetic; TEMP and OUT channels
+ * have their current state; anything indirect is not exact. */
+static bool
+src_exact(const struct tgsi_src *sr, unsigned chan, const uint8_t *temp, uint32_t ntemp,
+          const uint8_t *out, uint32_t nout)
+{
+   unsigned sc = sr->swz[chan] & 3;
+   if (sr->reg.indirect || sr->reg.dim_indirect)
+      return false;
+   if (sr->reg.file == TGSI_FILE_TEMP)
+      return direct_reg(&sr->reg, TGSI_FILE_TEMP, ntemp) && temp[4 * sr->reg.index + sc];
+   if (sr->reg.file == TGSI_FILE_OUT)
+      return direct_reg(&sr->reg, TGSI_FILE_OUT, nout) && out[4 * sr->reg.index + sc];
+   return sr->reg.file == TGSI_FILE_IN || sr->reg.file == TGSI_FILE_CONST ||
+          sr->reg.file == TGSI_FILE_IMM || sr->reg.file == TGSI_FILE_SV;
+}
+
+/* Whether in computes destination channel c exactly: a MOV or a _PRECISE
+ * instruction whose sources (the swizzled channel for component-wise
+ * opcodes, every channel for the others) are exact. */
+static bool
+insn_exact(const struct tgsi_insn *in, unsigned c, const uint8_t *temp, uint32_t ntemp,
+           const uint8_t *out, uint32_t nout)
+{
+   if (!in->precise && in->op != TGSI_OP_MOV)
+      return false;
+   unsigned fl = tgsi_op_info[in->op].flags;
+   bool per_chan = !(fl & (TGSI_OPF_REPL | TGSI_OPF_CHAN | TGSI_OPF_OTHR | TGSI_OPF_TEX));
+   for (unsigned k = 0; k < in->nsrc; k++)
+      for (unsigned sc = 0; sc < 4; sc++)
+         if ((per_chan ? sc == c : true) && !src_exact(&in->src[k], sc, temp, ntemp, out, nout))
+            return false;
+   return true;
+}
+
+/* One pass of the closure: a TEMP/OUT channel stays exact while every
+ * instruction writing it computes it exactly. Returns whether anything
+ * changed. */
 static bool
 precise_pass(const struct tgsi_shader *s, uint8_t *temp, uint32_t ntemp, uint8_t *out,
              uint32_t nout)
@@ -201,25 +238,11 @@ precise_pass(const struct tgsi_shader *s, uint8_t *temp, uint32_t ntemp, uint8_t
                                                          : NULL;
       if (!st)
          continue;
-      for (unsigned c = 0; c < 4; c++) {
-         if (!(in->dst[0].mask & (1u << c)) || !st[c])
-            continue;
-         bool ok = in->precise;
-         if (!ok && in->op == TGSI_OP_MOV) {
-            const struct tgsi_src *sr = &in->src[0];
-            unsigned sc = sr->swz[c];
-            ok = !sr->reg.indirect && sr->reg.file != TGSI_FILE_TEMP &&
-                 sr->reg.file != TGSI_FILE_OUT;
-            if (direct_reg(&sr->reg, TGSI_FILE_TEMP, ntemp))
-               ok = temp[4 * sr->reg.index + sc] != 0;
-            else if (direct_reg(&sr->reg, TGSI_FILE_OUT, nout))
-               ok = out[4 * sr->reg.index + sc] != 0;
-         }
-         if (!ok) {
+      for (unsigned c = 0; c < 4; c++)
+         if ((in->dst[0].mask & (1u << c)) && st[c] && !insn_exact(in, c, temp, ntemp, out, nout)) {
             st[c] = 0;
             changed = true;
          }
-      }
    }
    return changed;
 }
@@ -396,8 +419,8 @@ compare_gs(const struct tgsi_shader *s, const struct env *e, const struct env *a
                size_t i = (((size_t)l * e->gs_max_vertices + k) * e->nout + reg) * 4 + c;
                uint16_t fl = f->gs_flags ? f->gs_flags[i] : 0;
                bool exact = o->exact && o->exact[reg * 4 + c];
-               struct diff_mismatch mm = {DIFF_VAL_GS_DATA, (uint8_t)c, fl, k, reg, l,
-                                          e->gs_data[i], a->gs_data[i]};
+               struct diff_mismatch mm = {DIFF_VAL_GS_DATA, (uint8_t)c,   fl, k, reg, l,
+                                          e->gs_data[i],    a->gs_data[i]};
                judge(r, diff_value_verdict(mm.expected, mm.actual, fl, exact, o), &mm, true);
             }
    }
@@ -442,8 +465,8 @@ diff_compare(const struct tgsi_shader *s, const struct env *e, const struct env 
    for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++)
       compare_mem(DIFF_VAL_BUFFER, i, &e->buf[i], &a->buf[i], f ? &f->buf[i] : NULL, o, r);
    for (unsigned i = 0; i < ENV_MAX_IMAGES; i++)
-      compare_mem(DIFF_VAL_IMAGE, i, &e->img[i].mem, &a->img[i].mem, f ? &f->img[i].mem : NULL,
-                  o, r);
+      compare_mem(DIFF_VAL_IMAGE, i, &e->img[i].mem, &a->img[i].mem, f ? &f->img[i].mem : NULL, o,
+                  r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -466,8 +489,7 @@ flag_text(unsigned flags)
    size_t n = 0;
    for (unsigned b = 0; b < ENV_F_COUNT && n < sizeof(buf) - 20; b++)
       if (flags & (1u << b))
-         n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? " " : " [",
-                               env_flag_names[b]);
+         n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? " " : " [", env_flag_names[b]);
    if (n)
       snprintf(buf + n, sizeof(buf) - n, "]");
    return xstrdup(buf);
@@ -479,8 +501,7 @@ out_name(const struct tgsi_shader *s, const struct diff_mismatch *m, bool vertex
    const struct tgsi_decl *d = tgsi_find_decl(s, TGSI_FILE_OUT, m->reg);
    char sem[48] = "";
    if (d && d->has_semantic)
-      snprintf(sem, sizeof(sem), " (%s %u)", tgsi_semantic_names[d->semantic],
-               d->semantic_index);
+      snprintf(sem, sizeof(sem), " (%s %u)", tgsi_semantic_names[d->semantic], d->semantic_index);
    if (vertex)
       return xasprintf("OUT[%u][%u].%c%s", m->vertex, m->reg, "xyzw"[m->chan & 3], sem);
    return xasprintf("OUT[%u].%c%s", m->reg, "xyzw"[m->chan & 3], sem);
@@ -500,8 +521,8 @@ diff_mismatch_text(const struct tgsi_shader *s, const struct diff_mismatch *m)
       break;
    case DIFF_VAL_GS_DATA:
       name = out_name(s, m, false);
-      t = xasprintf("emitted vertex %u %s lane %u: expected %s, got %s%s", m->vertex, name,
-                    m->lane, ev, av, fl);
+      t = xasprintf("emitted vertex %u %s lane %u: expected %s, got %s%s", m->vertex, name, m->lane,
+                    ev, av, fl);
       break;
    case DIFF_VAL_KILLED:
       t = xasprintf("discard lane %u: expected %s, got %s", m->lane,
@@ -512,9 +533,8 @@ diff_mismatch_text(const struct tgsi_shader *s, const struct diff_mismatch *m)
                     m->actual);
       break;
    default:
-      t = xasprintf("%s[%u] byte %u: expected %s, got %s", m->kind == DIFF_VAL_BUFFER ? "BUFFER"
-                                                                                      : "IMAGE",
-                    m->reg, m->lane, ev, av);
+      t = xasprintf("%s[%u] byte %u: expected %s, got %s",
+                    m->kind == DIFF_VAL_BUFFER ? "BUFFER" : "IMAGE", m->reg, m->lane, ev, av);
       break;
    }
    free(name);

@@ -51,7 +51,8 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(HAZARD, "hazard", FAIL, "the emulator saw a read before ready or a missing sync")             \
    X(ILLEGAL, "illegal-encoding", FAIL, "a program holds an instruction the model forbids")        \
    X(COMPILE, "compile-error", FAIL, "a compiler failed (an internal error, not a refusal)")       \
-   X(INVARIANCE, "invariance", FAIL, "POSITION differs between the full and a position-only build") \
+   X(INVARIANCE, "invariance", FAIL,                                                               \
+     "POSITION differs between the full and a position-only build")                                \
    X(EMU, "emu-error", FAIL, "the emulator could not run a program to its end")                    \
    X(CRASH, "crash", FAIL, "the case died on a signal or an unexpected exit")                      \
    X(TIMEOUT, "timeout", FAIL, "the case ran past --timeout")                                      \
@@ -239,16 +240,15 @@ enum diff_verdict {
    DIFF_V_UNCHECKED, /* left out: a class the oracle cannot judge */
    DIFF_V_DIFFERENT,
 };
-enum diff_verdict diff_value_verdict(uint32_t expected, uint32_t actual, unsigned flags,
-                                     bool exact, const struct diff_cmp_opts *o);
+enum diff_verdict diff_value_verdict(uint32_t expected, uint32_t actual, unsigned flags, bool exact,
+                                     const struct diff_cmp_opts *o);
 /* Per OUT register * 4 + chan (s's output count * 4 entries, caller frees):
  * 1 for INVARIANT outputs and values computed under _PRECISE. */
 uint8_t *diff_exact_channels(const struct tgsi_shader *s, uint32_t nout);
 /* Compares every value of two runs of s: outputs, discards, emitted
  * vertices, buffers and images. */
-void diff_compare(const struct tgsi_shader *s, const struct env *expected,
-                  const struct env *actual, const struct diff_cmp_opts *o,
-                  struct diff_cmp_result *r);
+void diff_compare(const struct tgsi_shader *s, const struct env *expected, const struct env *actual,
+                  const struct diff_cmp_opts *o, struct diff_cmp_result *r);
 /* "OUT[1].y (GENERIC 0) lane 17: expected 0x3f800000 (1) got ..." */
 char *diff_mismatch_text(const struct tgsi_shader *s, const struct diff_mismatch *m);
 /* "0x3f800000 (1)" into buf. */
@@ -270,7 +270,7 @@ void diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned 
                     struct diff_case_result *results, diff_progress_fn fn, void *ctx);
 void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char *step,
                      const struct diff_mismatch *m, uint64_t count, const char *fmt, ...)
-   DC_PRINTF(6, 7);
+    DC_PRINTF(6, 7);
 void diff_result_fini(struct diff_case_result *r);
 /* The inputs of lane l of e (inputs and system values). */
 void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out);
@@ -290,10 +290,10 @@ const char *diff_signal_name(int sig, char *buf, size_t size);
 /* report.c */
 /* A case's result against the baseline. */
 #define DIFF_OUTCOMES(X)                                                                           \
-   X(OK, "ok")                     /* passed or skipped, as expected */                            \
-   X(EXPECTED, "expected")         /* failed or errored as the baseline says */                    \
-   X(NEW_FAIL, "new-failure")      /* failed, baseline did not say so */                           \
-   X(NEW_ERROR, "new-error")       /* errored, baseline did not say so */                          \
+   X(OK, "ok")                           /* passed or skipped, as expected */                      \
+   X(EXPECTED, "expected")               /* failed or errored as the baseline says */              \
+   X(NEW_FAIL, "new-failure")            /* failed, baseline did not say so */                     \
+   X(NEW_ERROR, "new-error")             /* errored, baseline did not say so */                    \
    X(UNEXPECTED_PASS, "unexpected-pass") /* passed, baseline says fail or error */
 #define DIFF_OUTCOME_(n, s) DIFF_OUT_##n,
 enum diff_outcome { DIFF_OUTCOMES(DIFF_OUTCOME_) DIFF_OUT_COUNT };
@@ -349,7 +349,7 @@ struct diff_repro {
    char *shader; /* where the shader came from (informative) */
    char *text;   /* the shader text */
    char *target;
-   struct diff_check_opts o; /* seed, invocations and the result-changing options */
+   struct diff_check_opts o;     /* seed, invocations and the result-changing options */
    struct diff_case_result seen; /* status, signals and lane inputs as recorded */
 };
 /* The reproducer of case i of c, whose shader text is text (caller frees). */
@@ -382,7 +382,7 @@ struct ydoc *ydoc_load(const char *text, size_t len, const char *file, struct di
 void ydoc_free(struct ydoc *y);
 int ydoc_root(struct ydoc *y);
 void ydoc_error(struct ydoc *y, int node, struct diag_list *d, const char *fmt, ...)
-   DC_PRINTF(4, 5);
+    DC_PRINTF(4, 5);
 bool ydoc_is_map(struct ydoc *y, int node);
 const char *ydoc_scalar(struct ydoc *y, int node);
 int ydoc_get(struct ydoc *y, int map, const char *key);

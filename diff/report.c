@@ -297,7 +297,7 @@ json_value(struct sb *b, const struct diff_mismatch *m)
    sbf(b, ", \"value\": {\"what\": ");
    json_str(b, diff_value_names[m->kind]);
    sbf(b, ", \"reg\": %u, \"chan\": \"%c\", \"vertex\": %u, \"lane\": %u", m->reg,
-       "xyzw"[m->chan & 3], m->vertex, m->lane);
+       "xyzw"[m->chan & 3], m -> vertex, m -> lane);
    sbf(b, ", \"expected\": \"0x%08x\", \"actual\": \"0x%08x\", \"expected_float\": ", m->expected,
        m->actual);
    json_float_text(b, m->expected);
@@ -455,8 +455,8 @@ junit_case(struct sb *b, const struct diff_check *c, unsigned i, const struct di
    char *text = diff_case_lines(c, i);
    const char *first = r->nsig ? r->sig[0].msg : "";
    const char *tag = o == DIFF_OUT_NEW_FAIL || o == DIFF_OUT_UNEXPECTED_PASS ? "failure"
-                     : o == DIFF_OUT_NEW_ERROR                              ? "error"
-                                                                            : "skipped";
+                     : o == DIFF_OUT_NEW_ERROR                               ? "error"
+                                                                             : "skipped";
    const char *type = o == DIFF_OUT_UNEXPECTED_PASS ? "unexpected-pass"
                       : r->nsig                     ? diff_signal_names[r->sig[0].kind]
                                                     : diff_status_names[r->status];
@@ -487,7 +487,8 @@ diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
       t += c->results[i].seconds;
    struct sb b = {0};
    sbf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-   sbf(&b, "<testsuites name=\"diffcomp\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n",
+   sbf(&b,
+       "<testsuites name=\"diffcomp\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n",
        s.cases, fails, errors, t);
    sbf(&b,
        "  <testsuite name=\"diffcomp check\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
@@ -520,7 +521,8 @@ metric_add(struct metric *m, uint64_t ref, uint64_t opt)
 char *
 diff_report_stats(const struct diff_check *c)
 {
-   struct metric m[4] = {{.name = "instructions"}, {.name = "nops"}, {.name = "registers"}, {.name = "cycles"}};
+   struct metric m[4] = {
+       {.name = "instructions"}, {.name = "nops"}, {.name = "registers"}, {.name = "cycles"}};
    unsigned n = 0;
    for (unsigned i = 0; i < c->ncases; i++) {
       const struct diff_case_result *r = &c->results[i];

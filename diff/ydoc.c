@@ -59,9 +59,8 @@ ydoc_map(struct ydoc_writer *w, bool begin, bool flow)
 {
    yaml_event_t ev;
    if (begin)
-      yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-                                          flow ? YAML_FLOW_MAPPING_STYLE
-                                               : YAML_BLOCK_MAPPING_STYLE);
+      yaml_mapping_start_event_initialize(
+          &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
    else
       yaml_mapping_end_event_initialize(&ev);
    ydw_emit(w, &ev);
@@ -72,9 +71,8 @@ ydoc_seq(struct ydoc_writer *w, bool begin, bool flow)
 {
    yaml_event_t ev;
    if (begin)
-      yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-                                           flow ? YAML_FLOW_SEQUENCE_STYLE
-                                                : YAML_BLOCK_SEQUENCE_STYLE);
+      yaml_sequence_start_event_initialize(
+          &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
    else
       yaml_sequence_end_event_initialize(&ev);
    ydw_emit(w, &ev);

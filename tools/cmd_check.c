@@ -20,37 +20,38 @@
 static void
 check_usage(FILE *f)
 {
-   fprintf(f,
-      "usage: diffcomp [check] FILE.tgsi... [options]\n\n"
-      "Compiles each shader for each target with the reference and the optimizing\n"
-      "compiler, runs both on the emulator and the golden interpreter on random\n"
-      "inputs, and reports mismatches and hazards with a reproducer.\n\n"
-      "What runs:\n"
-      "  --target LIST        comma list of targets (default: each built-in that opens)\n"
-      "  --seed S             seed of the random inputs (default 1)\n"
-      "  --invocations N      lanes per shader (default 1024)\n"
-      "  --max-steps N        step budget of each run (default: the interpreter's)\n"
-      "  --exact-nan          NaN must equal NaN bit for bit (ref/opt, invariance)\n"
-      "  --invariance         also build each vertex shader position-only and require\n"
-      "                       bit-identical positions\n"
-      "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
-      "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
-      "How it runs:\n"
-      "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
-      "  --timeout SEC        per case, then the case is killed (default 300; 0 = none)\n"
-      "  --shard K/N          run slice K of N (1-based; default CI_NODE_INDEX/CI_NODE_TOTAL)\n\n"
-      "Reports:\n"
-      "  --baseline FILE      cases expected to fail (YAML); unexpected passes are reported\n"
-      "  --write-baseline FILE  write this run's failures as a baseline\n"
-      "  --json FILE          machine-readable results\n"
-      "  --junit FILE         one testcase per shader and target\n"
-      "  --stats              shader-db style totals, ref -> opt\n"
-      "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
-      "  -v, --verbose        also list expected failures\n"
-      "  -q, --quiet          no progress bar\n\n"
-      "Exit status: 0 every case as expected, 1 new failures (or unexpected passes),\n"
-      "2 bad usage or inputs that could not be checked. --git-bisect: 125 instead\n"
-      "when nothing could be tested (input errors, or only compile errors).\n");
+   fprintf(
+       f,
+       "usage: diffcomp [check] FILE.tgsi... [options]\n\n"
+       "Compiles each shader for each target with the reference and the optimizing\n"
+       "compiler, runs both on the emulator and the golden interpreter on random\n"
+       "inputs, and reports mismatches and hazards with a reproducer.\n\n"
+       "What runs:\n"
+       "  --target LIST        comma list of targets (default: each built-in that opens)\n"
+       "  --seed S             seed of the random inputs (default 1)\n"
+       "  --invocations N      lanes per shader (default 1024)\n"
+       "  --max-steps N        step budget of each run (default: the interpreter's)\n"
+       "  --exact-nan          NaN must equal NaN bit for bit (ref/opt, invariance)\n"
+       "  --invariance         also build each vertex shader position-only and require\n"
+       "                       bit-identical positions\n"
+       "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
+       "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
+       "How it runs:\n"
+       "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
+       "  --timeout SEC        per case, then the case is killed (default 300; 0 = none)\n"
+       "  --shard K/N          run slice K of N (1-based; default CI_NODE_INDEX/CI_NODE_TOTAL)\n\n"
+       "Reports:\n"
+       "  --baseline FILE      cases expected to fail (YAML); unexpected passes are reported\n"
+       "  --write-baseline FILE  write this run's failures as a baseline\n"
+       "  --json FILE          machine-readable results\n"
+       "  --junit FILE         one testcase per shader and target\n"
+       "  --stats              shader-db style totals, ref -> opt\n"
+       "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
+       "  -v, --verbose        also list expected failures\n"
+       "  -q, --quiet          no progress bar\n\n"
+       "Exit status: 0 every case as expected, 1 new failures (or unexpected passes),\n"
+       "2 bad usage or inputs that could not be checked. --git-bisect: 125 instead\n"
+       "when nothing could be tested (input errors, or only compile errors).\n");
 }
 
 struct check_args {
@@ -365,10 +366,10 @@ print_case(struct out *o, unsigned i)
                                                 : "\033[1;35m";
    const char *end = o->color ? "\033[0m" : "";
    if (oc == DIFF_OUT_UNEXPECTED_PASS) {
-      const char *sh = c->shaders[c->cases[i].shader].name, *tg = c->targets[c->cases[i].target].name;
+      const char *sh = c->shaders[c->cases[i].shader].name,
+                 *tg = c->targets[c->cases[i].target].name;
       printf("%sxpass%s %s %s: %s, but the baseline expects %s\n", col, end, tg, sh,
-             diff_status_names[r->status],
-             diff_status_names[diff_baseline_expect(o->bl, sh, tg)]);
+             diff_status_names[r->status], diff_status_names[diff_baseline_expect(o->bl, sh, tg)]);
       return;
    }
    char *text = diff_case_lines(c, i);
@@ -494,8 +495,8 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
              write_report(a->junit, diff_report_junit(&a->c, bl)) &&
              write_report(a->write_baseline, diff_baseline_yaml(&a->c));
    int rc = s.outcome[DIFF_OUT_NEW_FAIL] || s.outcome[DIFF_OUT_UNEXPECTED_PASS] ? EXIT_FAIL
-            : s.outcome[DIFF_OUT_NEW_ERROR] || !ok                               ? EXIT_USAGE
-                                                                                 : EXIT_OK;
+            : s.outcome[DIFF_OUT_NEW_ERROR] || !ok                              ? EXIT_USAGE
+                                                                                : EXIT_OK;
    return a->bisect ? bisect_code(&a->c, bl, rc) : rc;
 }
 

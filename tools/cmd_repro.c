@@ -53,8 +53,10 @@ replay(struct diff_repro *r, struct diff_check *c)
       return EXIT_USAGE;
    char *why;
    if (!diff_repro_lanes_match(r, c, &why)) {
-      fprintf(stderr, "%s: warning: the inputs differ from the recorded ones (%s); the "
-                      "replay is not exact\n", prog_name, why);
+      fprintf(stderr,
+              "%s: warning: the inputs differ from the recorded ones (%s); the "
+              "replay is not exact\n",
+              prog_name, why);
       free(why);
    }
    c->inject = getenv("DIFFCOMP_CHECK_INJECT");
