@@ -44,19 +44,23 @@ test_oracle(void)
    /* NaN payloads never compared against the oracle. */
    CHECK(v(0x7fc00000u, 0xffc00001u, 0, false, &oracle) == DIFF_V_EQUAL);
    CHECK(v(0x7fc00000u, one, 0, false, &oracle) == DIFF_V_DIFFERENT);
-   /* FUSE: 8 ulp, or 2^-20 relative/absolute. */
-   CHECK(v(one, ulps(1.0f, 8), ENV_F_FUSE, false, &oracle) == DIFF_V_TOLERATED);
-   CHECK(v(one, ulps(1.0f, 100), ENV_F_FUSE, false, &oracle) == DIFF_V_DIFFERENT);
+   /* FUSE: 16 ulp, 2^-16 relative, 2^-20 absolute. */
+   CHECK(v(one, ulps(1.0f, 100), ENV_F_FUSE, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(one, ulps(1.0f, 1000), ENV_F_FUSE, false, &oracle) == DIFF_V_DIFFERENT);
    CHECK(v(fui(1e-10f), fui(2e-10f), ENV_F_FUSE, false, &oracle) == DIFF_V_TOLERATED);
    CHECK(v(fui(1e-10f), fui(2e-10f), 0, false, &oracle) == DIFF_V_DIFFERENT);
+   CHECK(v(fui(1e-3f), fui(1.1e-3f), ENV_F_FUSE, false, &oracle) == DIFF_V_DIFFERENT);
    /* ... but not on an exact (INVARIANT / _PRECISE) channel. */
    CHECK(v(one, ulps(1.0f, 1), ENV_F_FUSE, true, &oracle) == DIFF_V_DIFFERENT);
-   /* RCP class: 4 ulp; the exact flag keeps it (hardware rcp). */
-   CHECK(v(one, ulps(1.0f, 3), ENV_F_RCP, true, &oracle) == DIFF_V_TOLERATED);
+   /* RCP class: 2^-14; the exact flag keeps it (hardware rcp). */
+   CHECK(v(one, ulps(1.0f, 300), ENV_F_RCP, true, &oracle) == DIFF_V_TOLERATED);
    CHECK(v(fui(1000.0f), fui(1001.0f), ENV_F_RCP, false, &oracle) == DIFF_V_DIFFERENT);
-   /* TRANS: 64 ulp or 2^-16. */
-   CHECK(v(one, ulps(1.0f, 60), ENV_F_TRANS, false, &oracle) == DIFF_V_TOLERATED);
+   /* TRANS: 2^-12, and POW overflowing one step early. */
+   CHECK(v(fui(-5.9165e24f), fui(-5.9175e24f), ENV_F_TRANS, false, &oracle) == DIFF_V_TOLERATED);
    CHECK(v(fui(0.25f), fui(0.75f), ENV_F_TRANS, false, &oracle) == DIFF_V_DIFFERENT);
+   CHECK(v(0x7f800000u, fui(0x1p127f), ENV_F_TRANS, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(0x7f800000u, fui(-0x1p127f), ENV_F_TRANS, false, &oracle) == DIFF_V_DIFFERENT);
+   CHECK(v(0x7f800000u, fui(0x1p127f), ENV_F_RCP, false, &oracle) == DIFF_V_DIFFERENT);
    /* ZSIGN: +0 == -0 only with the flag. */
    CHECK(v(0u, 0x80000000u, ENV_F_ZSIGN, false, &oracle) == DIFF_V_TOLERATED);
    CHECK(v(0u, 0x80000000u, 0, false, &oracle) == DIFF_V_DIFFERENT);
