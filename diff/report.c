@@ -234,8 +234,9 @@ signal_line(struct sb *b, const struct diff_check *c, unsigned i, const struct d
    if (s->step && *s->step)
       sbf(b, " (%s)", s->step);
    sbf(b, ": %s", s->msg);
+   bool values = s->kind == DIFF_SIG_MISMATCH || s->kind == DIFF_SIG_INVARIANCE;
    if (s->count > 1)
-      sbf(b, " [%llu values]", (unsigned long long)s->count);
+      sbf(b, " [%llu %s]", (unsigned long long)s->count, values ? "values" : "events");
 }
 
 char *
