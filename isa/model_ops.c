@@ -184,6 +184,10 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
          x->field = -1;
          continue;
       }
+      if (op->fields[x->field].format < 0) {
+         x->field = -1; /* its unknown format was reported with the field */
+         continue;
+      }
       const struct isa_format *fm = &m->formats[op->fields[x->field].format];
       x->allow = fm->ncases >= 32 ? ~0u : (1u << fm->ncases) - 1;
       if (dtype)
