@@ -13,6 +13,7 @@
  * checked against each other, only the oracle comparison is missing.
  * Nothing here prints; results are signals in struct diff_case_result.
  */
+#include "compiler/compiler.h"
 #include "diff/diff.h"
 #include "isa/isa.h"
 
@@ -218,6 +219,15 @@ struct job {
    struct env *inputs; /* as generated; never run on */
    struct env *golden; /* the interpreter's run, NULL if it failed */
    char *interp_err;
+   uint8_t *exact; /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
+};
+
+/* A compiled program and its run on the emulator. */
+struct prog {
+   const char *name; /* "ref", "opt" */
+   bool runnable;    /* compiled, and every instruction legal */
+   struct emu_program p;
+   struct env *run; /* its run, NULL if none or if it faulted */
 };
 
 /* One case (shader on a target) while its steps run. */
@@ -226,14 +236,200 @@ struct case_run {
    unsigned idx;
    const struct diff_target *t;
    struct diff_case_result *r;
+   struct prog ref;
 };
 
-/* The target steps, in order. Each returns false to end the case. The
- * compilers and the emulator join here as they land on main. */
+static void
+prog_fini(struct prog *pg)
+{
+   emu_program_free(&pg->p);
+   env_free(pg->run);
+   pg->run = NULL;
+}
+
+/* A static look at the encoding: every instruction decodes and is legal. */
+static bool
+check_encoding(struct case_run *cr, struct prog *pg)
+{
+   struct isa_insn *in = NULL;
+   size_t n = 0;
+   struct diag_list d = {0};
+   bool ok = isa_decode_program(cr->t->model, pg->p.code, pg->p.size, &in, &n, &d) == ISA_ERR_OK;
+   if (!ok) {
+      char *e = first_error(&d, "does not decode");
+      diff_result_add(cr->r, DIFF_SIG_ILLEGAL, pg->name, NULL, 0, "%s program: %s", pg->name, e);
+      free(e);
+   }
+   for (size_t i = 0; ok && i < n; i++)
+      if (in[i].illegal) {
+         diff_result_add(cr->r, DIFF_SIG_ILLEGAL, pg->name, NULL, 0,
+                         "%s program: illegal instruction at 0x%x: %s", pg->name, in[i].addr,
+                         isa_illegal_reason(cr->t->model, &in[i]));
+         ok = false;
+      }
+   free(in);
+   diag_clear(&d);
+   return ok;
+}
+
+/* After a compiler ran: its verdict as signals, its figures, and whether
+ * the program can run. */
+static void
+compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
+         const struct compile_stats *st, struct diff_prog_stats *out, struct diag_list *d)
+{
+   if (cs != COMPILE_OK) {
+      char *e = first_error(d, "no diagnostic");
+      diff_result_add(cr->r, cs == COMPILE_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED : DIFF_SIG_COMPILE,
+                      pg->name, NULL, 0, "%s: %s", pg->name, e);
+      free(e);
+   } else {
+      *out = (struct diff_prog_stats){true, st->instructions, st->nops, st->registers, st->cycles};
+      pg->runnable = check_encoding(cr, pg);
+   }
+   diag_clear(d);
+}
+
+static bool
+step_ref(struct case_run *cr)
+{
+   struct diag_list d = {0};
+   struct compile_stats st = {0};
+   enum compile_status cs = ref_compile(cr->j->s, cr->t->model, &cr->ref.p, &st, &d);
+   compiled(cr, &cr->ref, cs, &st, &cr->r->ref, &d);
+   return true;
+}
+
+/* OUT registers of s (one past the highest declared). */
+static uint32_t
+shader_nout(const struct tgsi_shader *s)
+{
+   uint32_t n = 0;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_OUT)
+         n = MAX2(n, s->decls[i].last + 1);
+   return n;
+}
+
+/* The emulator's events as signals: hazards (the run goes on, its values
+ * are compared) and faults (the run is not compared). */
+static bool
+report_events(struct case_run *cr, const struct prog *pg, const char *step,
+              const struct emu_result *res)
+{
+   bool usable = res->status == EMU_OK;
+   for (unsigned k = 0; k < EMU_EV_COUNT; k++) {
+      if (!res->counts[k])
+         continue;
+      const struct emu_event *ev = NULL;
+      for (unsigned e = 0; e < res->nevents && !ev; e++)
+         if (res->events[e].kind == k)
+            ev = &res->events[e];
+      char reg[32] = "-";
+      if (ev && ev->file != 0xff)
+         isa_reg_text(cr->t->model, ev->file, ev->index, reg, sizeof(reg));
+      enum diff_signal_kind kind = k < EMU_EV_FIRST_FAULT ? DIFF_SIG_HAZARD
+                                   : k == EMU_EV_ILLEGAL  ? DIFF_SIG_ILLEGAL
+                                                          : DIFF_SIG_EMU;
+      diff_result_add(cr->r, kind, step, NULL, res->counts[k],
+                      "%s program: %s (%s) at 0x%x, %s, producer 0x%x, %d cycles early", pg->name,
+                      emu_event_names[k], emu_event_descs[k], ev ? ev->pc : 0, reg,
+                      ev ? ev->producer_pc : 0, ev ? ev->early : 0);
+   }
+   return usable;
+}
+
+/* Runs pg on a copy of the inputs, outputs shaped as the interpreter's. */
+static void
+run_prog(struct case_run *cr, struct prog *pg, const char *step)
+{
+   struct job *j = cr->j;
+   struct diag_list d = {0};
+   struct emu_code *code = NULL;
+   struct emu_result res = {0};
+   enum emu_status st = emu_load(&pg->p, &code, &d);
+   struct env *e = NULL;
+   if (st == EMU_OK) {
+      e = env_clone(j->inputs);
+      uint32_t nv = j->golden ? j->golden->out_vertices
+                              : tgsi_interp_prop(j->s, TGSI_PROP_TCS_VERTICES_OUT, 1);
+      if (!env_alloc_outputs(e, j->golden ? j->golden->nout : shader_nout(j->s), nv))
+         st = EMU_ERR_ENV;
+      else
+         st = emu_run(code, e, NULL, &res, &d);
+   }
+   bool usable = report_events(cr, pg, step, &res);
+   if (st != EMU_OK && st != EMU_FAULT && st != EMU_BUDGET) {
+      char *msg = first_error(&d, emu_status_names[st]);
+      diff_result_add(cr->r,
+                      st == EMU_ERR_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED
+                      : st == EMU_ERR_DECODE    ? DIFF_SIG_ILLEGAL
+                                                : DIFF_SIG_EMU,
+                      step, NULL, 0, "%s program: %s", pg->name, msg);
+      free(msg);
+   }
+   if (usable && st == EMU_OK)
+      pg->run = e;
+   else
+      env_free(e);
+   emu_result_free(&res);
+   emu_code_free(code);
+   diag_clear(&d);
+}
+
+static bool
+step_emu_ref(struct case_run *cr)
+{
+   if (cr->ref.runnable)
+      run_prog(cr, &cr->ref, "emu ref");
+   return true;
+}
+
+/* One comparison; a mismatch is a signal with the first value and the
+ * failing lanes' inputs. */
+static void
+compare_runs(struct case_run *cr, const char *step, enum diff_cmp_mode mode,
+             const struct env *expected, const struct env *actual, unsigned inexact)
+{
+   struct job *j = cr->j;
+   struct diff_cmp_opts o = {mode, cr->j->c->o.exact_nan, inexact, j->golden, j->exact, NULL};
+   struct diff_cmp_result res;
+   diff_compare(j->s, expected, actual, &o, &res);
+   struct diff_case_result *r = cr->r;
+   r->compared += res.compared;
+   r->undefined += res.undefined;
+   r->unchecked += res.unchecked;
+   r->tolerated += res.tolerated;
+   if (!res.mismatched)
+      return;
+   char *t = diff_mismatch_text(j->s, &res.shown[0]);
+   diff_result_add(r, DIFF_SIG_MISMATCH, step, &res.shown[0], res.mismatched, "%s", t);
+   free(t);
+   for (unsigned i = 0; i < res.nlanes && r->nlanes < DIFF_MAX_LANES; i++) {
+      bool have = false;
+      for (unsigned k = 0; k < r->nlanes; k++)
+         have |= r->lanes[k].lane == res.lanes[i];
+      if (!have)
+         diff_lane_dump(j->inputs, res.lanes[i], &r->lanes[r->nlanes++]);
+   }
+}
+
+static bool
+step_compare(struct case_run *cr)
+{
+   if (cr->j->golden && cr->ref.run)
+      compare_runs(cr, "interp/ref", DIFF_CMP_ORACLE, cr->j->golden, cr->ref.run, 0);
+   return true;
+}
+
+/* The target steps, in order. Each returns false to end the case. */
 static const struct case_step {
    const char *name;
    bool (*run)(struct case_run *cr);
 } case_steps[] = {
+    {"ref", step_ref},
+    {"emu ref", step_emu_ref},
+    {"compare", step_compare},
     {NULL, NULL},
 };
 
@@ -310,6 +506,7 @@ job_prepare(struct job *j, unsigned first)
       diag_clear(&d);
       return false;
    }
+   j->exact = diff_exact_channels(j->s, shader_nout(j->s));
    progress(j, first, "interp");
    j->golden = env_clone(j->inputs);
    struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
@@ -329,7 +526,7 @@ static void
 run_case(struct job *j, unsigned idx)
 {
    const struct diff_case *cs = &j->c->cases[idx];
-   struct case_run cr = {j, idx, &j->c->targets[cs->target], &j->results[idx]};
+   struct case_run cr = {j, idx, &j->c->targets[cs->target], &j->results[idx], {.name = "ref"}};
    if (j->interp_err)
       diff_result_add(cr.r, DIFF_SIG_INTERP, "interp", NULL, 0, "%s", j->interp_err);
    for (unsigned i = 0; case_steps[i].name; i++) {
@@ -337,6 +534,7 @@ run_case(struct job *j, unsigned idx)
       if (!case_steps[i].run(&cr))
          break;
    }
+   prog_fini(&cr.ref);
 }
 
 static double
@@ -354,7 +552,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
    if (!n)
       return;
    const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
-   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL};
+   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL, NULL};
    double t0 = now_seconds();
    bool ok = job_prepare(&j, cases[0]);
    for (unsigned i = 0; i < n; i++) {
@@ -370,6 +568,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
       progress(&j, cases[i], NULL);
    }
    free(j.interp_err);
+   free(j.exact);
    env_free(j.golden);
    env_free(j.inputs);
    tgsi_shader_free(j.s);
