@@ -236,7 +236,7 @@ struct case_run {
    unsigned idx;
    const struct diff_target *t;
    struct diff_case_result *r;
-   struct prog ref;
+   struct prog ref, opt;
 };
 
 static void
@@ -300,6 +300,61 @@ step_ref(struct case_run *cr)
    return true;
 }
 
+bool
+diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
+                  struct emu_program *out, struct diag_list *d)
+{
+   (void)s;
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
+      free(err);
+      return false;
+   }
+   struct emu_asm a;
+   bool ok = emu_asm_parse(m, text, path, &a, d);
+   free(text);
+   if (ok) {
+      *out = a.prog;
+      memset(&a.prog, 0, sizeof(a.prog));
+      emu_asm_free(&a);
+   }
+   return ok;
+}
+
+/* Whether this run has an optimizing compiler. Until compiler/opt lands
+ * on main, only a program given with --opt-asm (or a test's override). */
+static bool
+opt_available(const struct diff_check *c)
+{
+   return c->opt_override != NULL;
+}
+
+/* The optimizing compiler's program for s (here only the override's). */
+static enum compile_status
+compile_opt(struct case_run *cr, const struct tgsi_shader *s, struct emu_program *out,
+            struct diag_list *d)
+{
+   const struct diff_check *c = cr->j->c;
+   return c->opt_override(c->opt_override_ctx, s, cr->t->model, out, d) ? COMPILE_OK
+                                                                        : COMPILE_ERROR;
+}
+
+static bool
+step_opt(struct case_run *cr)
+{
+   if (!opt_available(cr->j->c))
+      return true;
+   struct diag_list d = {0};
+   struct compile_stats st = {0};
+   struct diff_prog_stats ps;
+   enum compile_status cs = compile_opt(cr, cr->j->s, &cr->opt.p, &d);
+   /* A hand-made program has no compiler figures. */
+   compiled(cr, &cr->opt, cs, &st, &ps, &d);
+   return true;
+}
+
 /* OUT registers of s (one past the highest declared). */
 static uint32_t
 shader_nout(const struct tgsi_shader *s)
@@ -332,7 +387,7 @@ report_events(struct case_run *cr, const struct prog *pg, const char *step,
                                    : k == EMU_EV_ILLEGAL  ? DIFF_SIG_ILLEGAL
                                                           : DIFF_SIG_EMU;
       diff_result_add(cr->r, kind, step, NULL, res->counts[k],
-                      "%s program: %s (%s) at 0x%x, %s, producer 0x%x, %d cycles early", pg->name,
+                      "%s program: %s (%s) at 0x%x, %s, producer 0x%x, early by %d", pg->name,
                       emu_event_names[k], emu_event_descs[k], ev ? ev->pc : 0, reg,
                       ev ? ev->producer_pc : 0, ev ? ev->early : 0);
    }
@@ -385,6 +440,14 @@ step_emu_ref(struct case_run *cr)
    return true;
 }
 
+static bool
+step_emu_opt(struct case_run *cr)
+{
+   if (cr->opt.runnable)
+      run_prog(cr, &cr->opt, "emu opt");
+   return true;
+}
+
 /* One comparison; a mismatch is a signal with the first value and the
  * failing lanes' inputs. */
 static void
@@ -414,11 +477,68 @@ compare_runs(struct case_run *cr, const char *step, enum diff_cmp_mode mode,
    }
 }
 
+/* Interpreter against ref (the oracle), ref against opt (exact); when ref
+ * did not run, interpreter against opt. */
 static bool
 step_compare(struct case_run *cr)
 {
-   if (cr->j->golden && cr->ref.run)
-      compare_runs(cr, "interp/ref", DIFF_CMP_ORACLE, cr->j->golden, cr->ref.run, 0);
+   struct job *j = cr->j;
+   unsigned inexact = j->c->o.inexact;
+   if (j->golden && cr->ref.run)
+      compare_runs(cr, "interp/ref", DIFF_CMP_ORACLE, j->golden, cr->ref.run, 0);
+   if (cr->opt.run && cr->ref.run)
+      compare_runs(cr, "ref/opt", DIFF_CMP_EXACT, cr->ref.run, cr->opt.run, inexact);
+   else if (cr->opt.run && j->golden)
+      compare_runs(cr, "interp/opt", DIFF_CMP_ORACLE, j->golden, cr->opt.run, inexact);
+   return true;
+}
+
+/* Per OUT register * 4 + chan: 1 for the POSITION output's channels. */
+static uint8_t *
+position_channels(const struct tgsi_shader *s, uint32_t nout)
+{
+   uint8_t *sel = xcalloc((size_t)nout * 4 + 1, 1);
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *dc = &s->decls[i];
+      if (dc->file == TGSI_FILE_OUT && dc->has_semantic && dc->semantic == TGSI_SEM_POSITION)
+         for (uint32_t r = dc->first; r <= dc->last && r < nout; r++)
+            memset(sel + 4 * r, 1, 4);
+   }
+   return sel;
+}
+
+/* --invariance: opt builds the vertex shader again keeping only POSITION;
+ * the positions of the two builds must be bit-identical (seed 003). */
+static bool
+step_invariance(struct case_run *cr)
+{
+   struct job *j = cr->j;
+   struct tgsi_shader *p = NULL;
+   if (!j->c->o.invariance || j->s->stage != TGSI_STAGE_VERT || !cr->opt.run ||
+       !(p = diff_position_only(j->s)))
+      return true;
+   struct prog pos = {.name = "opt position-only"};
+   struct diag_list d = {0};
+   struct compile_stats st = {0};
+   struct diff_prog_stats ps;
+   compiled(cr, &pos, compile_opt(cr, p, &pos.p, &d), &st, &ps, &d);
+   if (pos.runnable)
+      run_prog(cr, &pos, "emu opt position-only");
+   if (pos.run) {
+      uint8_t *sel = position_channels(j->s, shader_nout(j->s));
+      struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, j->golden, j->exact, sel};
+      struct diff_cmp_result res;
+      diff_compare(j->s, cr->opt.run, pos.run, &o, &res);
+      if (res.mismatched) {
+         char *t = diff_mismatch_text(j->s, &res.shown[0]);
+         diff_result_add(cr->r, DIFF_SIG_INVARIANCE, "invariance", &res.shown[0], res.mismatched,
+                         "full build against position-only build: %s", t);
+         free(t);
+      }
+      free(sel);
+   }
+   prog_fini(&pos);
+   tgsi_shader_free(p);
    return true;
 }
 
@@ -428,19 +548,25 @@ static const struct case_step {
    bool (*run)(struct case_run *cr);
 } case_steps[] = {
     {"ref", step_ref},
+    {"opt", step_opt},
     {"emu ref", step_emu_ref},
+    {"emu opt", step_emu_opt},
     {"compare", step_compare},
+    {"invariance", step_invariance},
     {NULL, NULL},
 };
 
 const char *
-diff_check_steps(void)
+diff_check_steps(const struct diff_check *c)
 {
-   static char buf[128];
-   if (!buf[0]) {
-      size_t n = (size_t)snprintf(buf, sizeof(buf), "parse inputs interp");
-      for (unsigned i = 0; case_steps[i].name; i++)
-         n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", case_steps[i].name);
+   static char buf[160];
+   size_t n = (size_t)snprintf(buf, sizeof(buf), "parse inputs interp");
+   for (unsigned i = 0; case_steps[i].name; i++) {
+      const char *name = case_steps[i].name;
+      bool opt = strstr(name, "opt") || !strcmp(name, "invariance");
+      if ((opt && !opt_available(c)) || (!strcmp(name, "invariance") && !c->o.invariance))
+         continue;
+      n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", name);
    }
    return buf;
 }
@@ -526,7 +652,8 @@ static void
 run_case(struct job *j, unsigned idx)
 {
    const struct diff_case *cs = &j->c->cases[idx];
-   struct case_run cr = {j, idx, &j->c->targets[cs->target], &j->results[idx], {.name = "ref"}};
+   struct case_run cr = {
+       j, idx, &j->c->targets[cs->target], &j->results[idx], {.name = "ref"}, {.name = "opt"}};
    if (j->interp_err)
       diff_result_add(cr.r, DIFF_SIG_INTERP, "interp", NULL, 0, "%s", j->interp_err);
    for (unsigned i = 0; case_steps[i].name; i++) {
@@ -535,6 +662,7 @@ run_case(struct job *j, unsigned idx)
          break;
    }
    prog_fini(&cr.ref);
+   prog_fini(&cr.opt);
 }
 
 static double

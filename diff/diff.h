@@ -194,7 +194,8 @@ struct diff_check_opts {
    uint64_t max_steps; /* interpreter and emulator budget; 0 = default */
    bool exact_nan;
    bool invariance;
-   unsigned inexact; /* DIFF_INEXACT_* bits the optimizing compiler may use */
+   unsigned inexact;    /* DIFF_INEXACT_* bits the optimizing compiler may use */
+   const char *opt_asm; /* --opt-asm: the program that stands for opt's (not owned) */
    struct tgsi_parse_opts popts;
    unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
    unsigned timeout_ms; /* per case; 0 = none */
@@ -210,6 +211,11 @@ struct diff_check {
    struct diff_case *cases;
    unsigned ncases, cases_cap;
    struct diff_case_result *results;
+   /* Replaces the optimizing compiler when set (--opt-asm, tests): fills
+    * out with a program for s on m; false with diagnostics. */
+   bool (*opt_override)(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
+                        struct emu_program *out, struct diag_list *d);
+   void *opt_override_ctx;
    /* DIFFCOMP_CHECK_INJECT (tests only): "crash:NAME", "spin:NAME",
     * "exit:NAME" make the case whose shader name contains NAME die. */
    const char *inject;
@@ -263,8 +269,8 @@ bool diff_check_add_targets(struct diff_check *c, const char *list, struct diag_
 void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
 /* One case per shader and target; shard k of n (1-based; n = 1: all). */
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
-/* The steps a case runs in this build ("interp", "ref", ...), for reports. */
-const char *diff_check_steps(void);
+/* The steps a case of c runs in this build ("interp ref ..."), for reports. */
+const char *diff_check_steps(const struct diff_check *c);
 /* Runs the cases cases[0..n) (all of one shader) in this process. */
 void diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
                     struct diff_case_result *results, diff_progress_fn fn, void *ctx);
@@ -272,6 +278,10 @@ void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const 
                      const struct diff_mismatch *m, uint64_t count, const char *fmt, ...)
     DC_PRINTF(6, 7);
 void diff_result_fini(struct diff_case_result *r);
+/* An opt_override: the program assembled from the emulator assembly file
+ * at path (emu/asmprog.c format) for model m, whatever the shader. */
+bool diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
+                       struct emu_program *out, struct diag_list *d);
 /* The inputs of lane l of e (inputs and system values). */
 void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out);
 /* A copy of vertex shader s that writes only its POSITION output (the
@@ -349,6 +359,7 @@ struct diff_repro {
    char *shader; /* where the shader came from (informative) */
    char *text;   /* the shader text */
    char *target;
+   char *opt_asm;                /* the program standing for opt's, or NULL */
    struct diff_check_opts o;     /* seed, invocations and the result-changing options */
    struct diff_case_result seen; /* status, signals and lane inputs as recorded */
 };
@@ -357,7 +368,8 @@ char *diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text);
 bool diff_repro_parse(const char *text, size_t len, const char *file, struct diff_repro *r,
                       struct diag_list *d);
 void diff_repro_free(struct diff_repro *r);
-/* Makes c (initialised, with jobs and timeout set) the repro's one case. */
+/* Makes c (initialised, with jobs and timeout set) the repro's one case;
+ * an opt-asm program stands for the optimizing compiler again. */
 bool diff_repro_setup(const struct diff_repro *r, struct diff_check *c, struct diag_list *d);
 /* Whether today's generator gives the recorded lane inputs; if not, *why
  * (caller frees) says where they part. */

@@ -389,7 +389,7 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
       sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
    sbf(&b, "},\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
        (unsigned long long)c->o.seed, c->o.invocations);
-   json_str(&b, diff_check_steps());
+   json_str(&b, diff_check_steps(c));
    sbf(&b, ", \"targets\": [");
    for (unsigned t = 0; t < c->ntargets; t++) {
       sbf(&b, t ? ", " : "");

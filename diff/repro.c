@@ -14,6 +14,7 @@
  *   exact-nan: false
  *   invariance: false
  *   opt: [fuse-ffma]                 # inexact transforms allowed
+ *   opt-asm: "hand/x.a3xx.s"         # --opt-asm: the program standing for opt's
  *   legacy: false                    # parser dialect given on the command line
  *   hex-bits: false
  *   status: fail
@@ -61,6 +62,10 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
       if (c->o.inexact & (1u << b))
          ydoc_str(w, diff_inexact_names[b]);
    ydoc_seq(w, false, true);
+   if (c->o.opt_asm) {
+      ydoc_str(w, "opt-asm");
+      ydoc_qstr(w, c->o.opt_asm);
+   }
    ydoc_kv(w, "legacy", c->o.popts.legacy ? "true" : "false");
    ydoc_kv(w, "hex-bits", c->o.popts.hex_bits ? "true" : "false");
    ydoc_kv(w, "status", diff_status_names[r->status]);
@@ -109,6 +114,7 @@ diff_repro_free(struct diff_repro *r)
    free(r->shader);
    free(r->text);
    free(r->target);
+   free(r->opt_asm);
    diff_result_fini(&r->seen);
    memset(r, 0, sizeof(*r));
 }
@@ -238,6 +244,10 @@ diff_repro_parse(const char *text, size_t len, const char *file, struct diff_rep
       r->target = xstrdup(target);
       r->text = xstrdup(shader);
       r->shader = xstrdup(name ? name : file);
+      const char *oa = ydoc_scalar(y, ydoc_get(y, root, "opt-asm"));
+      if (oa && *oa)
+         r->opt_asm = xstrdup(oa);
+      r->o.opt_asm = r->opt_asm;
       read_seen(y, root, r);
    }
    ydoc_free(y);
@@ -253,6 +263,10 @@ diff_repro_setup(const struct diff_repro *r, struct diff_check *c, struct diag_l
    c->o = r->o;
    c->o.jobs = jobs;
    c->o.timeout_ms = timeout;
+   if (r->opt_asm) {
+      c->opt_override = diff_opt_from_asm;
+      c->opt_override_ctx = r->opt_asm;
+   }
    if (!diff_check_add_targets(c, r->target, d))
       return false;
    diff_check_add_shader(c, r->shader, xstrdup(r->text));

@@ -35,6 +35,8 @@ check_usage(FILE *f)
        "  --invariance         also build each vertex shader position-only and require\n"
        "                       bit-identical positions\n"
        "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
+       "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
+       "                       (to check a hand-written program; with one --target)\n"
        "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
        "How it runs:\n"
        "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
@@ -127,6 +129,12 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
    } else if (opt_value(argc, argv, i, "--opt", &v)) {
       if (!v || !parse_inexact(v, &a->c.o.inexact))
          return usage_error("--opt takes a list of: fuse-ffma, inexact");
+   } else if (opt_value(argc, argv, i, "--opt-asm", &v)) {
+      if (!v)
+         return usage_error("--opt-asm takes an assembly file");
+      a->c.o.opt_asm = v;
+      a->c.opt_override = diff_opt_from_asm;
+      a->c.opt_override_ctx = (void *)v;
    } else if (!strcmp(argv[*i], "--exact-nan")) {
       a->c.o.exact_nan = true;
    } else if (!strcmp(argv[*i], "--invariance")) {
@@ -426,7 +434,7 @@ print_summary(struct out *o, const struct diff_summary *s, double secs)
    printf("%-10s %7u %7u %7u %7u %7u\n", "total", s->cases, s->status[DIFF_PASS],
           s->status[DIFF_FAIL], s->status[DIFF_ERROR], s->status[DIFF_SKIP]);
    printf("%u shaders, %u cases in %.2f s (%.1f cases/s, -j%u); steps: %s\n", s->shaders, s->cases,
-          secs, secs > 0 ? s->cases / secs : 0.0, c->o.jobs, diff_check_steps());
+          secs, secs > 0 ? s->cases / secs : 0.0, c->o.jobs, diff_check_steps(c));
    printf("values: %llu compared, %llu undefined, %llu unchecked, %llu within tolerance\n",
           (unsigned long long)s->compared, (unsigned long long)s->undefined,
           (unsigned long long)s->unchecked, (unsigned long long)s->tolerated);

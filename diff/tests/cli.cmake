@@ -108,3 +108,20 @@ check_cli(junit "--target|a3xx|--no-repro|--junit|${_out}/junit.xml|${_fx}/fs_ba
           FILE_RE "<testsuite name=\"diffcomp check\" tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\".*<testcase classname=\"diffcomp.a3xx\" name=\"fixtures/check/bad_parse.tgsi\"")
 check_cli(stats "--target|a3xx|--no-repro|--stats|${_fx}/fs_basic.tgsi" 0
           OUT "totals over [0-9]+ of 1 cases with both programs \\(ref -> opt\\):\n.*instructions")
+
+# Hand-built programs in place of the optimizing compiler (fixtures/check/hand).
+set(_hand ${_fx}/hand)
+check_cli(hand_ok "--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_ok.a3xx.s|${_hand}/mad.tgsi" 0
+          OUT "steps: parse inputs interp ref opt emu ref emu opt compare\n")
+check_cli(hand_wrong_reg "--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1
+          OUT "^fail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\].x \\(GENERIC 0\\) lane [0-9]+: expected 0x[0-9a-f]+ \\([^)]*\\), got 0x00000000 \\(0\\)")
+check_cli(hand_missing_nop "--target|a3xx|--repro-dir|${_out}/hand|--opt-asm|${_hand}/mad_missing_nop.a3xx.s|${_hand}/mad.tgsi" 1
+          CLEAN ${_out}/hand SETUP hand_repro FILE ${_out}/hand/mad-a3xx.yaml
+          FILE_RE "opt-asm: \"fixtures/check/hand/mad_missing_nop.a3xx.s\"\n.*lanes:\n- lane: 0\n  inputs: {'IN\\[0\\].x': 0x"
+          OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\): opt program: raw \\(read of a fixed-latency result before it is ready\\) at 0x8, r0.w, producer 0x0, early by 1 \\[[0-9]+ events\\] \\[repro: .*/hand/mad-a3xx.yaml\\]\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)")
+check_cli(hand_bad_asm "--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 1
+          OUT "compile-error \\(opt\\): opt: fixtures/check/fs_basic.tgsi:")
+# The reproducer of a real mismatch replays it, lane inputs checked.
+check_cli(hand_repro "repro|${_out}/hand/mad-a3xx.yaml" 1 NEEDS hand_repro
+          OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\)[^\n]*\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)[^\n]*\nreproduced: fail with the recorded signals\n$"
+          ERR "^$")

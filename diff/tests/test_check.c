@@ -457,9 +457,138 @@ test_repro(void)
    diff_check_fini(&c);
 }
 
+/* ------------------------------------------------------------------ */
+/* Hand-built programs in place of the optimizing compiler               */
+
+#define HAND FIX "hand/"
+
+/* One case of shader on a3xx with opt replaced by override. */
+static void
+run_hand(struct diff_check *c, const char *shader, void *override, void *ctx, bool invariance)
+{
+   struct diag_list d = {0};
+   diff_check_init(c);
+   c->o.invocations = 64;
+   c->o.jobs = 0;
+   c->o.invariance = invariance;
+   c->opt_override = override;
+   c->opt_override_ctx = ctx;
+   CHECK(diff_check_add_targets(c, "a3xx", &d));
+   diff_check_add_shader(c, shader, NULL);
+   diff_check_make_cases(c, 1, 1);
+   diff_check_run(c, NULL, NULL);
+   diag_clear(&d);
+}
+
+static bool
+has_signal(const struct diff_case_result *r, enum diff_signal_kind k, const char *step,
+           const char *msg)
+{
+   for (unsigned i = 0; i < r->nsig; i++)
+      if (r->sig[i].kind == k && !strcmp(r->sig[i].step, step) && strstr(r->sig[i].msg, msg))
+         return true;
+   return false;
+}
+
+/* The right program assembled, then its first instruction replaced by a
+ * decodable but illegal word (cat2 with two constants). */
+static bool
+illegal_override(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
+                 struct emu_program *out, struct diag_list *d)
+{
+   if (!diff_opt_from_asm(ctx, s, m, out, d))
+      return false;
+   uint64_t w = 0x4010000010011001ull;
+   memcpy(out->code, &w, 8);
+   return true;
+}
+
+/* The full build from one file, the position-only build (one output) from
+ * another. */
+static bool
+two_builds(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
+           struct emu_program *out, struct diag_list *d)
+{
+   const char *const *files = ctx;
+   unsigned nout = 0;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      nout += s->decls[i].file == TGSI_FILE_OUT;
+   return diff_opt_from_asm((void *)files[nout == 1], s, m, out, d);
+}
+
+static void
+test_programs(void)
+{
+   struct diff_check c;
+   const struct diff_case_result *r;
+
+   run_hand(&c, HAND "mad.tgsi", diff_opt_from_asm, HAND "mad_ok.a3xx.s", false);
+   r = &c.results[0];
+   CHECKF(r->status == DIFF_PASS && r->nsig == 0, "%s", r->nsig ? r->sig[0].msg : "");
+   CHECK(r->compared > 64);
+   CHECK(!strcmp(diff_check_steps(&c), "parse inputs interp ref opt emu ref emu opt compare"));
+   diff_check_fini(&c);
+
+   /* The output read from the wrong register. */
+   run_hand(&c, HAND "mad.tgsi", diff_opt_from_asm, HAND "mad_wrong_reg.a3xx.s", false);
+   r = &c.results[0];
+   CHECK(r->status == DIFF_FAIL && r->nsig == 1);
+   CHECK(has_signal(r, DIFF_SIG_MISMATCH, "ref/opt", "OUT[0].x (GENERIC 0) lane "));
+   CHECK(r->nsig && r->sig[0].has_value && r->sig[0].m.actual == 0 && r->sig[0].count > 32);
+   CHECK(r->nlanes > 0 && r->lanes[0].nvals > 0 && !strcmp(r->lanes[0].vals[0].name, "IN[0].x"));
+   diff_check_fini(&c);
+
+   /* A missing nop: the emulator's hazard, and the stale value it read. */
+   run_hand(&c, HAND "mad.tgsi", diff_opt_from_asm, HAND "mad_missing_nop.a3xx.s", false);
+   r = &c.results[0];
+   CHECK(r->status == DIFF_FAIL && r->nsig == 2);
+   CHECK(has_signal(r, DIFF_SIG_HAZARD, "emu opt",
+                    "opt program: raw (read of a fixed-latency result before it is ready) at "
+                    "0x8, r0.w, producer 0x0, early by 1"));
+   CHECK(has_signal(r, DIFF_SIG_MISMATCH, "ref/opt", "OUT[0].x"));
+   diff_check_fini(&c);
+
+   /* An illegal encoding: reported, and the program is not run. */
+   run_hand(&c, HAND "mad.tgsi", illegal_override, HAND "mad_ok.a3xx.s", false);
+   r = &c.results[0];
+   CHECK(r->status == DIFF_FAIL && r->nsig == 1);
+   CHECKF(has_signal(r, DIFF_SIG_ILLEGAL, "opt",
+                     "opt program: illegal instruction at 0x0: cat2 takes at most one constant"),
+          "%s", r->nsig ? r->sig[0].msg : "");
+   diff_check_fini(&c);
+
+   /* A program that does not assemble: the compiler's error. */
+   run_hand(&c, HAND "mad.tgsi", diff_opt_from_asm, FIX "fs_basic.tgsi", false);
+   r = &c.results[0];
+   CHECK(r->status == DIFF_FAIL && r->nsig == 1 && r->sig[0].kind == DIFF_SIG_COMPILE);
+   diff_check_fini(&c);
+
+   /* Invariance: the same program for both builds passes; a position-only
+    * build rounded differently fails. */
+   const char *same[2] = {HAND "vs_pos_full.a3xx.s", HAND "vs_pos_full.a3xx.s"};
+   run_hand(&c, HAND "vs_pos.tgsi", two_builds, (void *)same, true);
+   r = &c.results[0];
+   CHECKF(r->status == DIFF_PASS, "%s", r->nsig ? r->sig[0].msg : "");
+   CHECK(strstr(diff_check_steps(&c), "compare invariance") != NULL);
+   diff_check_fini(&c);
+   const char *differ[2] = {HAND "vs_pos_full.a3xx.s", HAND "vs_pos_only.a3xx.s"};
+   run_hand(&c, HAND "vs_pos.tgsi", two_builds, (void *)differ, true);
+   r = &c.results[0];
+   CHECK(r->status == DIFF_FAIL && r->nsig == 1);
+   CHECKF(has_signal(r, DIFF_SIG_INVARIANCE, "invariance",
+                     "full build against position-only build: OUT[0].x (POSITION 0) lane "),
+          "%s", r->nsig ? r->sig[0].msg : "");
+   diff_check_fini(&c);
+   /* Without --invariance the second build is not made. */
+   run_hand(&c, HAND "vs_pos.tgsi", two_builds, (void *)differ, false);
+   CHECK(c.results[0].status == DIFF_PASS);
+   diff_check_fini(&c);
+}
+
 int
 main(void)
 {
+   test_programs();
    test_signals();
    test_isolation();
    test_shards();
