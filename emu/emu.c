@@ -89,7 +89,7 @@ step(struct emu_wave *w)
       break;
    }
    emu_sync_note(w, op, t);
-   w->insns++;
+   w->insns += MAX2(w->nmembers, 1u);
    w->lane_insns += (uint64_t)w->nactive * subs;
    if (run->opt->trace)
       trace_insn(w, op, t);
@@ -108,40 +108,13 @@ step_fast(struct emu_wave *w, const struct emu_op *op)
       emu_exec_alu(w, op, t + k, k);
    if (op->sync | op->war)
       emu_sync_note(w, op, t);
-   w->insns++;
+   w->insns += MAX2(w->nmembers, 1u);
    w->lane_insns += (uint64_t)w->nactive * subs;
    w->pc++;
    w->cycle = t + op->advance;
-   w->run->res->nops += op->nopn;
-   w->run->res->stall_cycles += (uint64_t)op->idle;
+   w->run->res->nops += (uint64_t)op->nopn * MAX2(w->nmembers, 1u);
+   w->run->res->stall_cycles += (uint64_t)op->idle * MAX2(w->nmembers, 1u);
    return true;
-}
-
-static void
-run_wave(struct emu_wave *w)
-{
-   struct emu_run *run = w->run;
-   const struct emu_code *c = run->code;
-   bool fast_ok = !run->opt->trace;
-   while (!w->done && !w->at_barrier && !run->stop) {
-      if (w->pc < c->n && fast_ok && c->ops[w->pc].fast && !w->waiting &&
-          (uint64_t)w->cycle <= run->max_cycles) {
-         step_fast(w, &c->ops[w->pc]);
-         continue;
-      }
-      if (w->pc >= c->n) {
-         uint32_t end = c->n ? c->ops[c->n - 1].addr + c->ops[c->n - 1].size : 0;
-         emu_event(w, EMU_EV_FELL_OFF, end, -1, 0, end, 0);
-         w->done = true;
-         break;
-      }
-      if ((uint64_t)w->cycle > run->max_cycles) {
-         emu_event(w, EMU_EV_BUDGET, c->ops[w->pc].addr, -1, 0, c->ops[w->pc].addr, 0);
-         run->stop = true;
-         break;
-      }
-      step(w);
-   }
 }
 
 /* ---- bindings ----------------------------------------------------------- */
@@ -174,7 +147,7 @@ load_inputs(struct emu_wave *w)
       const struct emu_binding *bd = &c->binds[b];
       if (bd->kind != EMU_BIND_INPUT && bd->kind != EMU_BIND_SYSVAL)
          continue;
-      uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * run->W;
+      uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * w->S;
       const uint32_t *src = NULL;
       if (bd->kind == EMU_BIND_INPUT && bd->tgsi_index < e->nin && bd->vertex < e->in_vertices)
          src = env_in(e, bd->vertex, bd->tgsi_index, bd->chan);
@@ -208,64 +181,128 @@ check_env(const struct emu_code *c, const struct env *e, struct diag_list *d)
    return true;
 }
 
-/* ---- waves and workgroups ------------------------------------------------- */
+/* ---- waves, batches and groups ------------------------------------------ */
 
 static void
-wave_init(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first, uint32_t n)
+wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first, uint32_t n,
+           uint32_t nmembers)
 {
-   const struct emu_code *c = run->code;
    w->run = run;
    w->id = id;
    w->first_lane = first;
    w->n = n;
-   w->W = run->W;
+   w->nmembers = nmembers;
    w->cycle = 0;
    w->insns = w->lane_insns = 0;
    w->at_barrier = false;
-   memset(w->regs, 0, (size_t)c->nunits * 2 * run->W * 4);
-   memset(w->meta, 0, (size_t)c->nunits * sizeof(*w->meta));
+   memset(w->meta, 0, (size_t)run->code->nunits * sizeof(*w->meta));
+   /* Bound and initial values were written long before the first
+    * instruction: visible to any read, however early it reads. */
+   for (unsigned i = 0; i < run->code->ntouched; i++)
+      w->meta[run->code->touched[i]].ready = EMU_LONG_AGO;
    memset(w->sync_epoch, 0, sizeof(w->sync_epoch));
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
-   /* Fixed registers (RZ, PT) hold their value in both buffers, for
-    * relative reads that land on them. */
+   emu_flow_init(w, emu_lanes_all(n));
+}
+
+/* Registers start at 0 (only those the program can touch are cleared);
+ * fixed registers (RZ, PT) hold their value in both buffers, for
+ * relative reads that land on them. */
+static void
+group_clear(struct emu_run *run, struct emu_group *g)
+{
+   const struct emu_code *c = run->code;
+   for (unsigned i = 0; i < c->ntouched; i++)
+      memset(g->regs + (size_t)c->touched[i] * 2 * g->S, 0, (size_t)2 * g->S * 4);
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
          uint32_t *r =
-             w->regs + (size_t)(c->files[f].base + (unsigned)c->files[f].fixed) * 2 * run->W;
-         for (unsigned i = 0; i < 2 * run->W; i++)
+             g->regs + (size_t)(c->files[f].base + (unsigned)c->files[f].fixed) * 2 * g->S;
+         for (unsigned i = 0; i < 2 * g->S; i++)
             r[i] = c->files[f].fixed_value;
       }
-   load_inputs(w);
-   emu_flow_init(w, emu_lanes_all(n));
+}
+
+/* The batch's waves take over its state and go on alone. */
+static void
+split(struct emu_run *run, struct emu_group *g)
+{
+   struct emu_wave *b = &g->batch;
+   for (unsigned i = 0; i < g->nwaves; i++) {
+      struct emu_wave *w = &g->waves[i];
+      memcpy(w->meta, b->meta, (size_t)run->code->nunits * sizeof(*w->meta));
+      memcpy(w->sync_epoch, b->sync_epoch, sizeof(w->sync_epoch));
+      memcpy(w->sync_ready, b->sync_ready, sizeof(w->sync_ready));
+      memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
+      memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));
+      w->cycle = b->cycle;
+      w->pc = b->pc;
+      w->at_barrier = b->at_barrier;
+      w->done = b->done;
+   }
+   g->batched = false;
+}
+
+static void
+run_unit(struct emu_group *g, struct emu_wave *w)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   bool fast_ok = !run->opt->trace;
+   while (!w->done && !w->at_barrier && !run->stop) {
+      const struct emu_op *op = w->pc < c->n ? &c->ops[w->pc] : NULL;
+      if (w->nmembers && op && !op->batch) {
+         split(run, g);
+         return;
+      }
+      if (op && fast_ok && op->fast && !w->waiting && (uint64_t)w->cycle <= run->max_cycles) {
+         step_fast(w, op);
+         continue;
+      }
+      if (!op) {
+         uint32_t end = c->n ? c->ops[c->n - 1].addr + c->ops[c->n - 1].size : 0;
+         emu_event(w, EMU_EV_FELL_OFF, end, -1, 0, end, 0);
+         w->done = true;
+         break;
+      }
+      if ((uint64_t)w->cycle > run->max_cycles) {
+         emu_event(w, EMU_EV_BUDGET, op->addr, -1, 0, op->addr, 0);
+         run->stop = true;
+         break;
+      }
+      step(w);
+   }
 }
 
 static void
 run_group(struct emu_run *run, struct emu_group *g)
 {
    for (;;) {
-      for (unsigned i = 0; i < g->nwaves && !run->stop; i++)
-         run_wave(&g->waves[i]);
+      if (g->batched)
+         run_unit(g, &g->batch);
+      for (unsigned i = 0; i < g->nwaves && !run->stop && !g->batched; i++)
+         run_unit(g, &g->waves[i]);
       if (run->stop)
          return;
+      if (g->batched && !g->batch.done && !g->batch.at_barrier)
+         continue; /* it split: run the waves */
       /* Every wave still alive waits at a barrier: all go on. */
-      unsigned alive = 0;
+      struct emu_wave *v = g->batched ? &g->batch : g->waves;
+      unsigned nv = g->batched ? 1 : g->nwaves, alive = 0;
       int64_t latest = 0;
-      for (unsigned i = 0; i < g->nwaves; i++) {
-         struct emu_wave *w = &g->waves[i];
-         alive += !w->done;
-         latest = MAX2(latest, w->cycle);
+      for (unsigned i = 0; i < nv; i++) {
+         alive += !v[i].done;
+         latest = MAX2(latest, v[i].cycle);
       }
       if (!alive)
          return;
-      for (unsigned i = 0; i < g->nwaves; i++) {
-         struct emu_wave *w = &g->waves[i];
-         if (w->at_barrier) {
-            w->at_barrier = false;
-            w->cycle = latest;
+      for (unsigned i = 0; i < nv; i++)
+         if (v[i].at_barrier) {
+            v[i].at_barrier = false;
+            v[i].cycle = latest;
          }
-      }
    }
 }
 
@@ -273,10 +310,13 @@ static void
 account(struct emu_run *run, struct emu_group *g)
 {
    struct emu_result *r = run->res;
+   r->insns += g->batch.insns;
+   r->lane_insns += g->batch.lane_insns;
    for (unsigned i = 0; i < g->nwaves; i++) {
-      uint64_t cy = (uint64_t)(g->waves[i].cycle < 0 ? 0 : g->waves[i].cycle);
-      r->insns += g->waves[i].insns;
-      r->lane_insns += g->waves[i].lane_insns;
+      struct emu_wave *w = g->batched ? &g->batch : &g->waves[i];
+      uint64_t cy = (uint64_t)(w->cycle < 0 ? 0 : w->cycle);
+      r->insns += g->batched ? 0 : g->waves[i].insns;
+      r->lane_insns += g->batched ? 0 : g->waves[i].lane_insns;
       r->wave_cycles += cy;
       r->cycles = MAX2(r->cycles, cy);
       r->waves++;
@@ -287,25 +327,55 @@ static void
 alloc_group(struct emu_run *run, struct emu_group *g, unsigned maxw)
 {
    const struct emu_code *c = run->code;
+   size_t units = (size_t)c->nunits + 1;
+   g->S = maxw * run->W;
+   g->regs = xmalloc(units * 2 * g->S * 4);
    g->waves = xcalloc(maxw, sizeof(*g->waves));
    for (unsigned i = 0; i < maxw; i++) {
-      g->waves[i].regs = xmalloc(((size_t)c->nunits * 2 * run->W + 1) * 4);
-      g->waves[i].meta = xmalloc(((size_t)c->nunits + 1) * sizeof(struct emu_reg));
-      g->waves[i].exec = xmalloc(EMU_MAX_WAVE * 4);
-      g->waves[i].grp = g;
+      struct emu_wave *w = &g->waves[i];
+      w->regs = g->regs + (size_t)i * run->W;
+      w->S = g->S;
+      w->meta = xmalloc(units * sizeof(struct emu_reg));
+      w->exec = xmalloc(EMU_MAX_WAVE * 4);
+      w->grp = g;
    }
+   g->batch.regs = g->regs;
+   g->batch.S = g->S;
+   g->batch.meta = xmalloc(units * sizeof(struct emu_reg));
+   g->batch.exec = xmalloc((size_t)g->S * 4);
+   g->batch.grp = g;
 }
 
 static void
 free_group(struct emu_group *g, unsigned maxw)
 {
    for (unsigned i = 0; i < maxw && g->waves; i++) {
-      free(g->waves[i].regs);
       free(g->waves[i].meta);
       free(g->waves[i].exec);
    }
    free(g->waves);
+   free(g->batch.meta);
+   free(g->batch.exec);
+   free(g->regs);
    env_mem_fini(&g->shared);
+}
+
+/* Lanes per group: a compute workgroup; otherwise up to EMU_BATCH_LANES
+ * (one wave when the program uses shared memory, which is per group). */
+static uint32_t
+group_lanes(const struct emu_run *run)
+{
+   const struct env *e = run->env;
+   unsigned W = run->W;
+   if (e->stage == TGSI_STAGE_COMP) {
+      uint64_t b = (uint64_t)MAX2(e->block_size[0], 1u) * MAX2(e->block_size[1], 1u) *
+                   MAX2(e->block_size[2], 1u);
+      return b > ENV_MAX_LANES ? ENV_MAX_LANES : (uint32_t)b;
+   }
+   if (run->code->uses_shared || run->opt->trace || run->opt->no_batch)
+      return W;
+   uint32_t n = MIN2(e->nlanes, (uint32_t)EMU_BATCH_LANES);
+   return (n + W - 1) / W * W;
 }
 
 static void
@@ -313,12 +383,7 @@ dispatch(struct emu_run *run)
 {
    struct env *e = run->env;
    unsigned W = run->W;
-   uint32_t glanes = W;
-   if (e->stage == TGSI_STAGE_COMP) {
-      uint64_t b = (uint64_t)MAX2(e->block_size[0], 1u) * MAX2(e->block_size[1], 1u) *
-                   MAX2(e->block_size[2], 1u);
-      glanes = b > ENV_MAX_LANES ? ENV_MAX_LANES : (uint32_t)b;
-   }
+   uint32_t glanes = group_lanes(run);
    unsigned maxw = (glanes + W - 1) / W;
    struct emu_group g = {0};
    alloc_group(run, &g, maxw);
@@ -328,8 +393,18 @@ dispatch(struct emu_run *run)
       uint32_t n = MIN2(glanes, e->nlanes - first);
       g.nwaves = (n + W - 1) / W;
       env_mem_init(&g.shared, (shared + 3) & ~3u, false);
-      for (unsigned i = 0; i < g.nwaves; i++)
-         wave_init(&g.waves[i], run, wave_id++, first + i * W, MIN2(W, n - i * W));
+      group_clear(run, &g);
+      for (unsigned i = 0; i < g.nwaves; i++) {
+         wave_reset(&g.waves[i], run, wave_id + i, first + i * W, MIN2(W, n - i * W), 0);
+         load_inputs(&g.waves[i]);
+      }
+      /* Shared memory makes waves talk: keep running them one after the
+       * other to each barrier, so that a missing barrier shows. */
+      g.batched =
+          g.nwaves > 1 && !run->opt->trace && !run->opt->no_batch && !run->code->uses_shared;
+      if (g.batched)
+         wave_reset(&g.batch, run, wave_id, first, n, g.nwaves);
+      wave_id += g.nwaves;
       run_group(run, &g);
       account(run, &g);
    }
@@ -358,12 +433,14 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    };
    r->wave_size = run.W;
    run.cst = xcalloc(c->nconst + 1, 4);
+   run.maxlanes = MAX2(group_lanes(&run), run.W);
+   size_t sz = (size_t)run.maxlanes * 4;
    for (unsigned i = 0; i < ISA_MAX_SRC; i++)
-      run.tmp_src[i] = xmalloc(EMU_MAX_WAVE * 4);
+      run.tmp_src[i] = xmalloc(sz);
    for (unsigned i = 0; i < ISA_MAX_DST; i++)
-      run.tmp_dst[i] = xmalloc(EMU_MAX_WAVE * 4);
-   run.tmp_mask = xmalloc(EMU_MAX_WAVE * 4);
-   run.tmp_comp = xmalloc(16 * EMU_MAX_WAVE * 4);
+      run.tmp_dst[i] = xmalloc(sz);
+   run.tmp_mask = xmalloc(sz);
+   run.tmp_comp = xmalloc(16 * sz);
    load_consts(&run);
    dispatch(&run);
    free(run.cst);

@@ -407,6 +407,7 @@ struct emu_options {
    uint64_t max_cycles; /* per wave; 0: EMU_DEFAULT_MAX_CYCLES */
    unsigned wave_size;  /* 0: emu_wave_size() of the model */
    unsigned max_events; /* events kept in the array; 0: EMU_DEFAULT_MAX_EVENTS */
+   bool no_batch;       /* run every wave alone (same results, slower; for tests) */
    void (*trace)(void *user, const struct emu_trace *t);
    void *trace_user;
 };

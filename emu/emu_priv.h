@@ -22,11 +22,13 @@
 #include "isa/isa.h"
 #include "isa/sem.h"
 
-#define EMU_MAX_WAVE   64
-#define EMU_MAX_STACK  64 /* reconvergence stack entries (SSY/DIV) */
-#define EMU_NSYNC      16 /* sync kinds: ss/sy or scoreboards 0..13 + 1, and "never" */
-#define EMU_SYNC_NEVER 15 /* a variable-latency result nobody can wait for */
-#define EMU_INF        INT64_MAX
+#define EMU_MAX_WAVE    64
+#define EMU_MAX_STACK   64 /* reconvergence stack entries (SSY/DIV) */
+#define EMU_NSYNC       16 /* sync kinds: ss/sy or scoreboards 0..13 + 1, and "never" */
+#define EMU_SYNC_NEVER  15 /* a variable-latency result nobody can wait for */
+#define EMU_INF         INT64_MAX
+#define EMU_LONG_AGO    (-(INT64_C(1) << 40)) /* ready time of values present at the start */
+#define EMU_BATCH_LANES 512                   /* lanes of a group of waves outside compute */
 
 enum emu_kind {
    EMU_K_NOP,
@@ -96,7 +98,7 @@ struct emu_dst {
    uint16_t index;
    uint32_t unit;
    uint32_t fixed_unit; /* a discarding register inside the group, or UINT32_MAX */
-   int32_t lat; /* fixed latency: cycles from issue until a read sees it */
+   int32_t lat;         /* fixed latency: cycles from issue until a read sees it */
 };
 
 struct emu_op;
@@ -121,6 +123,7 @@ struct emu_op {
    uint8_t stall;   /* stall count (stall-count models) */
    uint8_t flow;    /* class is a flow class */
    uint8_t fast;    /* ALU without waits: the dispatcher's fast path */
+   uint8_t batch;   /* waves in lockstep stay so through it (no divergence, no relative reads) */
    int32_t advance; /* cycles from this issue to the next (no waits) */
    int32_t idle;    /* of which stall-count idle cycles (figures) */
    uint8_t has_guard, guard_not, guard_never;
@@ -153,8 +156,8 @@ enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
 struct emu_file {
    enum isa_file_kind kind;
    unsigned count, width;
-   uint32_t base;   /* first unit (non-constant files) */
-   int fixed;       /* the register that reads fixed_value, writes discarded, or -1 */
+   uint32_t base; /* first unit (non-constant files) */
+   int fixed;     /* the register that reads fixed_value, writes discarded, or -1 */
    uint32_t fixed_value;
 };
 
@@ -182,6 +185,9 @@ struct emu_code {
    int bar_min, min_stall, flow_stall;
    struct emu_binding *binds;
    unsigned nbinds;
+   uint32_t *touched; /* units the program can read or write: what a group zeroes */
+   unsigned ntouched;
+   bool uses_shared; /* LDL/STL: shared memory */
 };
 
 /* Reconvergence stack entry (stack flow). */
@@ -211,7 +217,8 @@ struct emu_wave {
    struct emu_run *run;
    struct emu_group *grp;
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
-   uint32_t W;                 /* the run's wave size (buffer stride) */
+   uint32_t S;                 /* lanes per register buffer (the group's stride) */
+   uint32_t nmembers;          /* a batch: the waves it stands for (ids id ..), else 0 */
    uint32_t nactive;           /* bits set in active */
    uint64_t insns, lane_insns; /* figures, added to the result at the end */
    uint32_t *regs;
@@ -235,10 +242,21 @@ struct emu_wave {
    char tr_why[48];
 };
 
+/* A group of waves sharing register storage (lane j of the group at
+ * offset j of every buffer) and shared memory: a compute workgroup, or a
+ * batch of waves of another stage. While all its waves run in lockstep --
+ * same pc, every lane active, the same timing state, which they have
+ * from the start -- `batch` runs them as one: one timing state, lane
+ * loops over the whole group, events reported for every member. It splits
+ * into its waves at the first instruction where they could differ. */
 struct emu_group {
    struct env_mem shared;
    struct emu_wave *waves;
    unsigned nwaves;
+   uint32_t *regs; /* units x 2 buffers x S lanes */
+   uint32_t S;
+   struct emu_wave batch;
+   bool batched;
 };
 
 /* Everything one emu_run call works on. */
@@ -250,14 +268,15 @@ struct emu_run {
    unsigned W;
    uint64_t max_cycles;
    unsigned max_events;
-   uint32_t *cst; /* the const store */
-   bool stop;     /* budget exhausted */
+   uint32_t *cst;         /* the const store */
+   bool stop;             /* budget exhausted */
    struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
    uint32_t *tmp_src[ISA_MAX_SRC];
    uint32_t *tmp_dst[ISA_MAX_DST];
    uint32_t *tmp_mask;
-   uint32_t *tmp_comp; /* 16 components x EMU_MAX_WAVE: texture and load results */
+   uint32_t *tmp_comp; /* 16 components x maxlanes: texture and load results */
+   unsigned maxlanes;  /* lanes of the largest wave or batch: scratch sizes */
    unsigned tr_nwaited;
    struct {
       uint8_t file;
@@ -300,7 +319,7 @@ emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *
 {
    const struct emu_reg *r = &w->meta[unit];
    if (!r->pend && (r->plain ? t : t + s->read_adj) >= r->ready)
-      return w->regs + ((size_t)unit * 2 + r->cur) * w->W;
+      return w->regs + ((size_t)unit * 2 + r->cur) * w->S;
    return emu_reg_read_slow(w, op, s, unit, t);
 }
 
@@ -312,13 +331,13 @@ emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst 
 {
    struct emu_reg *r = &w->meta[unit];
    if (!r->war && !r->pend && !op->sync && t >= r->ready) {
-      uint32_t *buf = w->regs + (size_t)unit * 2 * w->W;
-      *cur = buf + r->cur * w->W;
+      uint32_t *buf = w->regs + (size_t)unit * 2 * w->S;
+      *cur = buf + r->cur * w->S;
       r->cur ^= 1;
       r->pc = op->addr;
       r->plain = dd->plain;
       r->ready = t + dd->lat;
-      return buf + r->cur * w->W;
+      return buf + r->cur * w->S;
    }
    return emu_reg_write_slow(w, op, dd, unit, t, cur);
 }
@@ -330,8 +349,7 @@ void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
-void emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *mask,
-                   uint64_t *bits);
+unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);
 
 /* flow.c */
 void emu_flow_init(struct emu_wave *w, uint64_t lanes);

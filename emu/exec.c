@@ -98,7 +98,7 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       int64_t idx =
           (int64_t)addr_value(c, s->addr_unit, av[i]) + (int32_t)s->value + (s->rinc ? k : 0);
       if (idx < 0 || idx >= s->limit) {
-         oob += (w->active >> i) & 1;
+         oob += w->exec[i] & 1;
          tmp[i] = 0;
          continue;
       }
@@ -152,29 +152,30 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    }
 }
 
-/* The lanes an instruction acts on: the active ones, under its guard. */
-void
-emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *mask,
-              uint64_t *bits)
+/* The lanes an instruction acts on: the active ones, under its guard.
+ * *mask gets the wave's exec words or, with a guard, the scratch mask;
+ * returns how many lanes are on. */
+unsigned
+emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask)
 {
-   *bits = w->active;
+   *mask = w->exec;
    if (!op->has_guard)
-      return;
+      return w->nactive;
+   uint32_t *m = *mask = w->run->tmp_mask;
    if (op->guard_never) {
-      memset(mask, 0, w->n * 4);
-      *bits = 0;
-      return;
+      memset(m, 0, w->n * 4);
+      return 0;
    }
    struct emu_src g = {.kind = EMU_S_REG};
    const uint32_t *p = emu_reg_read(w, op, &g, op->guard_unit, t);
    uint32_t inv = op->guard_not ? 1u : 0u;
-   uint64_t b = 0;
+   unsigned on = 0;
    for (unsigned i = 0; i < w->n; i++) {
-      uint32_t on = ((p[i] & 1u) ^ inv) & (w->exec[i] & 1u);
-      mask[i] = 0u - on;
-      b |= (uint64_t)on << i;
+      uint32_t x = ((p[i] & 1u) ^ inv) & (w->exec[i] & 1u);
+      m[i] = 0u - x;
+      on += x;
    }
-   *bits = b;
+   return on;
 }
 
 static void
@@ -209,15 +210,11 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
    const uint32_t *s[ISA_MAX_SRC];
    for (unsigned i = 0; i < op->nsrc; i++)
       s[i] = emu_fetch(w, op, &op->src[i], k, t, run->tmp_src[i]);
-   uint32_t *mask = w->exec;
-   uint64_t bits = w->active;
-   if (op->has_guard) {
-      mask = run->tmp_mask;
-      emu_exec_mask(w, op, t, mask, &bits);
-   }
-   if (!bits)
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
       return;
-   bool direct = bits == emu_lanes_all(n) && !op->sat && !op->ftz;
+   bool direct = on == n && !op->sat && !op->ftz;
    uint32_t *dp[ISA_MAX_DST], *cp[ISA_MAX_DST], *kp[ISA_MAX_DST];
    for (unsigned j = 0; j < op->ndst; j++) {
       const struct emu_dst *dd = &op->dst[j];
@@ -268,7 +265,7 @@ tex_lane(struct env *e, const struct emu_op *op, const uint32_t *const *co, unsi
 /* Writes component buffers comp[c] to registers dst + c under the mask. */
 static void
 write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
-            const uint32_t *mask, uint64_t bits)
+            const uint32_t *mask, unsigned on)
 {
    struct emu_run *run = w->run;
    const struct emu_dst *dd = &op->dst[0];
@@ -278,10 +275,10 @@ write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wma
    for (unsigned c = 0; c < dd->count && c < 16; c++) {
       if (!(wmask & (1u << c)) || dd->unit + c == dd->fixed_unit)
          continue;
-      uint32_t *r = run->tmp_comp + (size_t)c * EMU_MAX_WAVE, *cur;
+      uint32_t *r = run->tmp_comp + (size_t)c * run->maxlanes, *cur;
       uint32_t *d = emu_reg_write(w, op, dd, dd->unit + c, t, &cur);
       post(r, n, op, dd);
-      if (bits == emu_lanes_all(n))
+      if (on == n)
          memcpy(d, r, n * 4);
       else
          merge(d, r, cur, mask, n);
@@ -310,22 +307,18 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
       if (op->war)
          emu_mark_war(w, op, s->unit + k, t);
    }
-   uint32_t *mask = w->exec;
-   uint64_t bits = w->active;
-   if (op->has_guard) {
-      mask = run->tmp_mask;
-      emu_exec_mask(w, op, t, mask, &bits);
-   }
-   if (!bits)
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
       return;
    for (unsigned i = 0; i < w->n; i++) {
       uint32_t out[4] = {0, 0, 0, 0};
-      if ((bits >> i) & 1)
+      if (mask[i] & 1)
          tex_lane(run->env, op, co, nco, i, out);
       for (unsigned c = 0; c < 4; c++)
-         run->tmp_comp[c * EMU_MAX_WAVE + i] = out[c];
+         run->tmp_comp[c * run->maxlanes + i] = out[c];
    }
-   write_comps(w, op, t, op->wrmask, mask, bits);
+   write_comps(w, op, t, op->wrmask, mask, on);
 }
 
 /* ------------------------------------------------------------------ */
@@ -419,13 +412,9 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_run *run = w->run;
    const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
    uint32_t off = op->src[1].kind == EMU_S_IMM ? op->src[1].value : 0;
-   uint32_t *mask = w->exec;
-   uint64_t bits = w->active;
-   if (op->has_guard) {
-      mask = run->tmp_mask;
-      emu_exec_mask(w, op, t, mask, &bits);
-   }
-   if (!bits)
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
       return;
    unsigned nb = op->elem_bytes;
    if (op->kind == EMU_K_STORE) {
@@ -435,16 +424,16 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
          if (op->war)
             emu_mark_war(w, op, ds->unit + c, t);
          for (unsigned i = 0; i < w->n; i++)
-            if ((bits >> i) & 1)
+            if (mask[i] & 1)
                store_elem(w, op, addr[i] + off + c * nb, v[i]);
       }
       return;
    }
    for (unsigned i = 0; i < w->n; i++)
       for (unsigned c = 0; c < op->ncomp; c++)
-         run->tmp_comp[c * EMU_MAX_WAVE + i] =
-             (bits >> i) & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
-   write_comps(w, op, t, 0xffffu, mask, bits);
+         run->tmp_comp[c * run->maxlanes + i] =
+             mask[i] & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
+   write_comps(w, op, t, 0xffffu, mask, on);
 }
 
 /* LDC: per lane, dst = c[bank][(address + offset) / 4], bounds checked. */
@@ -454,17 +443,13 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_run *run = w->run;
    const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
    uint32_t off = op->src[1].value;
-   uint32_t *mask = w->exec;
-   uint64_t bits = w->active;
-   if (op->has_guard) {
-      mask = run->tmp_mask;
-      emu_exec_mask(w, op, t, mask, &bits);
-   }
-   if (!bits)
+   uint32_t *mask;
+   unsigned non = emu_exec_mask(w, op, t, &mask);
+   if (!non)
       return;
    for (unsigned i = 0; i < w->n; i++) {
       uint32_t a = addr[i] + off;
-      bool on = (bits >> i) & 1;
+      bool on = mask[i] & 1;
       if (on && (a & 3))
          env_count(run->env, ENV_EV_MISALIGNED, 1);
       for (unsigned c = 0; c < op->ncomp; c++) {
@@ -472,8 +457,8 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
          bool in = !(a & 3) && slot < op->climit;
          if (on && !in && !(a & 3))
             env_count(run->env, ENV_EV_CONST_OOB, 1);
-         run->tmp_comp[c * EMU_MAX_WAVE + i] = on && in ? run->cst[op->cbase + slot] : 0;
+         run->tmp_comp[c * run->maxlanes + i] = on && in ? run->cst[op->cbase + slot] : 0;
       }
    }
-   write_comps(w, op, t, 0xffffu, mask, bits);
+   write_comps(w, op, t, 0xffffu, mask, non);
 }

@@ -34,6 +34,13 @@ void
 emu_set_active(struct emu_wave *w, uint64_t lanes)
 {
    w->active = lanes;
+   if (w->nmembers) {
+      /* A batch is all lanes or none (its lanes outnumber the bits). */
+      w->nactive = lanes ? w->n : 0;
+      for (unsigned i = 0; i < w->n; i++)
+         w->exec[i] = lanes ? ~0u : 0u;
+      return;
+   }
    w->nactive = popcount64(lanes);
    for (unsigned i = 0; i < w->n; i++)
       w->exec[i] = 0u - (uint32_t)((lanes >> i) & 1);
@@ -70,7 +77,7 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
       return;
    w->live &= ~lanes;
    if (killed) {
-      for (unsigned i = 0; i < w->n; i++)
+      for (unsigned i = 0; i < w->n && !w->nmembers; i++)
          if ((lanes >> i) & 1)
             e->killed[w->first_lane + i] = 1;
       return;
@@ -82,7 +89,7 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
       const uint32_t *p = emu_reg_final(w, c->files[bd->file].base + bd->index, pc);
       size_t o = env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan) + w->first_lane;
       for (unsigned i = 0; i < w->n; i++)
-         if ((lanes >> i) & 1) {
+         if (w->nmembers || ((lanes >> i) & 1)) {
             e->out[o + i] = p[i];
             e->out_flags[o + i] = 0;
          }
@@ -202,8 +209,11 @@ static uint64_t
 cond_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;
-   uint64_t bits;
-   emu_exec_mask(w, op, t, run->tmp_mask, &bits);
+   uint32_t *mask;
+   emu_exec_mask(w, op, t, &mask);
+   uint64_t bits = 0;
+   for (unsigned i = 0; i < w->n; i++)
+      bits |= (uint64_t)(mask[i] & 1) << i;
    for (unsigned k = 0; k < op->nsrc; k++) {
       const struct emu_src *s = &op->src[k];
       if (s->kind != EMU_S_REG && s->kind != EMU_S_REL_REG)

@@ -529,6 +529,32 @@ set_guard(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op
    return true;
 }
 
+/* Whether waves in lockstep stay in lockstep through this instruction:
+ * not across a flow decision that can differ per lane (branches, kills,
+ * guarded ends, the reconvergence stack), nor a relative read (its
+ * hazards depend on each lane's register). */
+static void
+set_batch(struct emu_op *op)
+{
+   switch (op->kind) {
+   case EMU_K_BRANCH:
+   case EMU_K_KILL:
+   case EMU_K_SSY:
+   case EMU_K_SYNC:
+      op->batch = 0;
+      return;
+   case EMU_K_END:
+      op->batch = !op->has_guard;
+      return;
+   default:
+      break;
+   }
+   op->batch = 1;
+   for (unsigned i = 0; i < op->nsrc; i++)
+      if (op->src[i].kind == EMU_S_REL_REG || op->src[i].kind == EMU_S_REL_CONST)
+         op->batch = 0;
+}
+
 /* LDC's sources are, in order, the address register, the byte offset and
  * the bank (immediates); it reads the model's constant file. */
 static bool
@@ -610,6 +636,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    for (unsigned i = 0; i < in->ndst; i++)
       if (!set_dst(c, in, i, op, raw, d))
          return false;
+   set_batch(op);
    switch (op->kind) {
    case EMU_K_BRANCH:
    case EMU_K_JUMP:
@@ -678,6 +705,52 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
    return true;
 }
 
+static void
+mark(uint8_t *t, uint32_t nunits, uint32_t from, uint32_t n)
+{
+   for (uint32_t u = from; u < from + n && u < nunits; u++)
+      t[u] = 1;
+}
+
+/* The units a run must start from zero: everything an operand, a
+ * binding or a fixed register can name. */
+static void
+touched_units(struct emu_code *c)
+{
+   uint8_t *t = xcalloc(c->nunits + 1, 1);
+   for (unsigned i = 0; i < c->n; i++) {
+      const struct emu_op *op = &c->ops[i];
+      c->uses_shared |=
+          op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE);
+      for (unsigned k = 0; k < op->nsrc; k++) {
+         const struct emu_src *s = &op->src[k];
+         if (s->kind == EMU_S_REG)
+            mark(t, c->nunits, s->unit, MAX2(s->count + (s->rinc ? op->rpt : 0u), 4u));
+         else if (s->kind == EMU_S_REL_REG)
+            mark(t, c->nunits, s->base, s->limit);
+         if (s->kind == EMU_S_REL_REG || s->kind == EMU_S_REL_CONST)
+            mark(t, c->nunits, s->addr_unit, 1);
+      }
+      for (unsigned k = 0; k < op->ndst; k++)
+         if (op->dst[k].kind == EMU_S_REG)
+            mark(t, c->nunits, op->dst[k].unit, op->dst[k].count + op->rpt);
+      if (op->has_guard && !op->guard_never)
+         mark(t, c->nunits, op->guard_unit, 1);
+   }
+   for (unsigned b = 0; b < c->nbinds; b++)
+      if (c->binds[b].kind == EMU_BIND_INPUT || c->binds[b].kind == EMU_BIND_SYSVAL ||
+          c->binds[b].kind == EMU_BIND_OUTPUT)
+         mark(t, c->nunits, c->files[c->binds[b].file].base + c->binds[b].index, 1);
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST)
+         mark(t, c->nunits, c->files[f].base + (unsigned)c->files[f].fixed, 1);
+   c->touched = xmalloc((c->nunits + 1) * sizeof(*c->touched));
+   for (uint32_t u = 0; u < c->nunits; u++)
+      if (t[u])
+         c->touched[c->ntouched++] = u;
+   free(t);
+}
+
 enum emu_status
 emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d)
 {
@@ -697,6 +770,18 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       struct isa_op_info oi;
       isa_op_info(p->model, i, &oi);
       c->stack_flow |= oi.sem == ISA_SEM_SSY || oi.sem == ISA_SEM_SYNC;
+   }
+   for (unsigned k = 0; k < isa_class_count(p->model); k++) {
+      struct isa_class_info ci;
+      isa_class_info(p->model, k, &ci);
+      if (ci.sync > ISA_SYNC_SCOREBOARD || ci.war_sync > ISA_SYNC_SCOREBOARD) {
+         diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL,
+                  "model %s: class '%s' syncs through '%s', which the emulator does not model",
+                  isa_model_name(p->model), ci.name,
+                  isa_sync_name(ci.sync > ISA_SYNC_SCOREBOARD ? ci.sync : ci.war_sync));
+         emu_code_free(c);
+         return EMU_ERR_UNSUPPORTED;
+      }
    }
    init_files(c);
    size_t n = 0;
@@ -721,6 +806,7 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    c->binds = xmalloc((p->nbinds ? p->nbinds : 1) * sizeof(*c->binds));
    if (p->nbinds)
       memcpy(c->binds, p->binds, p->nbinds * sizeof(*c->binds));
+   touched_units(c);
    *out = c;
    return EMU_OK;
 }
@@ -735,6 +821,7 @@ emu_code_free(struct emu_code *c)
    free(c->files);
    free(c->cbanks);
    free(c->binds);
+   free(c->touched);
    free(c);
 }
 

@@ -61,8 +61,15 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
        .cycle = cyc,
    };
    *last = ev;
-   if (r->nevents < w->run->max_events)
-      VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
+   /* A batch stands for several waves in lockstep: each had the event. */
+   uint32_t copies = k == EMU_EV_BUDGET ? 1u : MAX2(w->nmembers, 1u); /* the run stops at once */
+   for (uint32_t m = 0; m < copies; m++) {
+      ev.wave = w->id + m;
+      if (m)
+         r->counts[k]++;
+      if (r->nevents < w->run->max_events)
+         VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
+   }
 }
 
 static inline bool
@@ -157,7 +164,7 @@ emu_issue_wait(struct emu_wave *w, const struct emu_op *op)
          if (op->wait & (1u << (k - 1)))
             wait_kind(w, op, k, now, &t);
    w->tr_stall = (uint32_t)(t - now);
-   w->run->res->stall_cycles += (uint64_t)(t - now);
+   w->run->res->stall_cycles += (uint64_t)(t - now) * MAX2(w->nmembers, 1u);
    w->cycle = t; /* events of this instruction carry its issue cycle */
    return t;
 }
@@ -184,14 +191,14 @@ emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    const struct emu_code *c = w->run->code;
    struct emu_result *r = w->run->res;
-   unsigned subs = op->rpt + 1u;
+   unsigned subs = op->rpt + 1u, m = MAX2(w->nmembers, 1u); /* a batch counts for each wave */
    if (op->kind == EMU_K_NOP)
-      r->nops += subs;
-   r->nops += op->nopn;
+      r->nops += (uint64_t)subs * m;
+   r->nops += (uint64_t)op->nopn * m;
    if (op->flow && op->stall < c->flow_stall && !w->done)
       emu_event(w, EMU_EV_FLOW_STALL, op->addr, -1, 0, op->addr, c->flow_stall - op->stall);
    w->cycle = t + op->advance;
-   r->stall_cycles += (uint64_t)op->idle;
+   r->stall_cycles += (uint64_t)op->idle * m;
 }
 
 const uint32_t *
@@ -199,7 +206,7 @@ emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_
                   uint32_t unit, int64_t t)
 {
    struct emu_reg *r = &w->meta[unit];
-   unsigned W = w->run->W;
+   unsigned W = w->S;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
    if (!r->pend) {
       int64_t eff = r->plain ? t : t + s->read_adj;
@@ -230,7 +237,7 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
                    uint32_t unit, int64_t t, uint32_t **cur)
 {
    struct emu_reg *r = &w->meta[unit];
-   unsigned W = w->run->W;
+   unsigned W = w->S;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
    if (r->war) {
       if (r->war_pc != op->addr && !synced(w, r->war, r->war_epoch) && t < r->war_until)
@@ -267,7 +274,7 @@ const uint32_t *
 emu_reg_final(struct emu_wave *w, uint32_t unit, uint32_t pc)
 {
    struct emu_reg *r = &w->meta[unit];
-   unsigned W = w->run->W;
+   unsigned W = w->S;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
    if (r->pend && !synced(w, r->pend, r->epoch)) {
       int file;

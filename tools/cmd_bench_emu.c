@@ -4,7 +4,8 @@
  * (float and integer adds, multiplies, multiply-adds, min/max, logic,
  * compares) over a rotating set of registers, spaced so that it runs
  * without hazards, is decoded once and run several times on 1024 lanes
- * with random inputs. Prints lane-instructions per second and emulated
+ * with random inputs, batched (waves in lockstep share one timing state,
+ * the default) and wave by wave. Prints lane-instructions per second and emulated
  * cycles per second (the waves' cycles summed) over the runs' CPU time
  * (the machine may be shared; wall-clock figures are printed too).
  */
@@ -56,15 +57,18 @@ reg(const char *model, unsigned k, char *buf, size_t n)
 static char *
 gen_program(const char *model, unsigned n)
 {
-   static const char *const a3xx_ops[] = {
-       "add.f %s, %s, %s", "mul.f %s, %s, %s",     "mad.f32 %s, %s, %s, %s", "max.f %s, %s, %s",
-       "min.f %s, %s, %s", "add.u %s, %s, %s",     "and.b %s, %s, %s",       "cmps.f.lt %s, %s, %s",
-       "xor.b %s, %s, %s", "add.f %s, %s, (neg)%s"};
-   static const char *const sm50_ops[] = {"S1 FADD %s, %s, %s",       "S1 FMUL %s, %s, %s",
-                                          "S1 FFMA %s, %s, %s, %s",   "S1 FMNMX %s, %s, %s, PT",
-                                          "S1 FMNMX %s, %s, %s, !PT", "S1 IADD %s, %s, %s",
+   /* A mix like shader code: mostly float multiply/add, some integer and
+    * logic, one compare and one min/max in ten. */
+   static const char *const a3xx_ops[] = {"mul.f %s, %s, %s",       "add.f %s, %s, %s",
+                                          "mad.f32 %s, %s, %s, %s", "mul.f %s, %s, %s",
+                                          "add.f %s, %s, (neg)%s",  "add.u %s, %s, %s",
+                                          "and.b %s, %s, %s",       "cmps.f.lt %s, %s, %s",
+                                          "max.f %s, %s, %s",       "mad.f32 %s, %s, %s, %s"};
+   static const char *const sm50_ops[] = {"S1 FMUL %s, %s, %s",       "S1 FADD %s, %s, %s",
+                                          "S1 FFMA %s, %s, %s, %s",   "S1 FMUL %s, %s, %s",
+                                          "S1 FADD %s, %s, -%s",      "S1 IADD %s, %s, %s",
                                           "S1 LOP.AND %s, %s, %s",    "S1 LOP.XOR %s, %s, %s",
-                                          "S1 FADD %s, %s, -%s",      "S1 FMUL %s, %s, %s"};
+                                          "S1 FMNMX %s, %s, %s, !PT", "S1 FFMA %s, %s, %s, %s"};
    bool sm50 = !strcmp(model, "sm50");
    const char *const *ops = sm50 ? sm50_ops : a3xx_ops;
    char *t = xasprintf(".stage vert\n.input %s IN[0].xyzw\n.input %s IN[1].xyzw\n"
@@ -103,7 +107,7 @@ bench_env(const struct emu_asm *as, uint32_t lanes, struct diag_list *d)
 }
 
 static bool
-bench_model(const char *name, unsigned ninsns, uint32_t lanes, unsigned repeat)
+bench_model(const char *name, unsigned ninsns, uint32_t lanes, unsigned repeat, bool no_batch)
 {
    struct diag_list d = {0};
    struct isa_model *m = NULL;
@@ -124,7 +128,8 @@ bench_model(const char *name, unsigned ninsns, uint32_t lanes, unsigned repeat)
    for (unsigned r = 0; ok && r < repeat; r++) {
       struct emu_result res;
       double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-      ok = emu_run(c, e, NULL, &res, &d) == EMU_OK;
+      struct emu_options o = {.no_batch = no_batch};
+      ok = emu_run(c, e, &o, &res, &d) == EMU_OK;
       secs += now_s(CLOCK_MONOTONIC) - t0;
       cpu += now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
       lane_insns += res.lane_insns;
@@ -135,10 +140,10 @@ bench_model(const char *name, unsigned ninsns, uint32_t lanes, unsigned repeat)
       emu_result_free(&res);
    }
    if (ok)
-      printf("  %-5s %u insns, %u lanes, waves of %u, %u runs: %.3f s wall, %.3f s cpu%s\n"
+      printf("  %-5s %s: %u insns, %u lanes, waves of %u, %u runs: %.3f s wall, %.3f s cpu%s\n"
              "        per cpu second: %.1f M lane-instructions, %.2f M emulated cycles"
              " (wall: %.1f M, %.2f M)\n",
-             name, ninsns, lanes, W, repeat, secs, cpu,
+             name, no_batch ? "wave by wave" : "batched", ninsns, lanes, W, repeat, secs, cpu,
              hazards ? " (the program had hazards!)" : "", (double)lane_insns / cpu / 1e6,
              (double)cycles / cpu / 1e6, (double)lane_insns / secs / 1e6,
              (double)cycles / secs / 1e6);
@@ -188,7 +193,9 @@ bench_emu(int argc, char **argv)
    }
    printf("bench emu: straight-line ALU code\n");
    bool ok = true;
-   for (unsigned k = 0; k < nmodels; k++)
-      ok &= bench_model(models[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat);
+   for (unsigned k = 0; k < nmodels; k++) {
+      ok &= bench_model(models[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, false);
+      ok &= bench_model(models[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, true);
+   }
    return ok ? EXIT_OK : EXIT_FAIL;
 }

@@ -207,6 +207,74 @@ test_determinism(const struct isa_model *m)
    fix_free(&b);
 }
 
+static int
+cmp_event(const void *pa, const void *pb)
+{
+   const struct emu_event *a = pa, *b = pb;
+   if (a->wave != b->wave)
+      return a->wave < b->wave ? -1 : 1;
+   if (a->cycle != b->cycle)
+      return a->cycle < b->cycle ? -1 : 1;
+   if (a->pc != b->pc)
+      return a->pc < b->pc ? -1 : 1;
+   if (a->kind != b->kind)
+      return a->kind - b->kind;
+   return a->file != b->file ? a->file - b->file : a->index - b->index;
+}
+
+static bool
+same_run(struct fix_run *a, struct fix_run *b)
+{
+   size_t n = (size_t)a->env->nout * 4 * a->env->nlanes;
+   bool same = !memcmp(a->env->out, b->env->out, n * 4) && a->res.cycles == b->res.cycles &&
+               a->res.wave_cycles == b->res.wave_cycles && a->res.insns == b->res.insns &&
+               a->res.lane_insns == b->res.lane_insns && a->res.nops == b->res.nops &&
+               a->res.stall_cycles == b->res.stall_cycles && a->res.waves == b->res.waves &&
+               !memcmp(a->res.counts, b->res.counts, sizeof(a->res.counts)) &&
+               a->res.nevents == b->res.nevents &&
+               !memcmp(a->env->events, b->env->events, sizeof(a->env->events));
+   qsort(a->res.events, a->res.nevents, sizeof(*a->res.events), cmp_event);
+   qsort(b->res.events, b->res.nevents, sizeof(*b->res.events), cmp_event);
+   for (unsigned i = 0; same && i < a->res.nevents; i++)
+      same = !cmp_event(&a->res.events[i], &b->res.events[i]) &&
+             a->res.events[i].early == b->res.events[i].early &&
+             a->res.events[i].producer_pc == b->res.events[i].producer_pc;
+   return same;
+}
+
+/* Waves in lockstep run as one batch until they may diverge; the results
+ * are those of running every wave alone, to the event. */
+static void
+test_batches(const struct isa_model *m)
+{
+   static const char straight[] = ".stage vert\n.texture 0 2D\n.buffer 0\n"
+                                  ".input r0.x IN[0].xyzw\n.output r2.x OUT[0].xyzw\n"
+                                  "mul.f r1.x, r0.x, r0.y\n"
+                                  "add.f r2.x, r1.x, r0.z\n" /* raw: 2 early */
+                                  "rcp r2.y, r0.w\n"
+                                  "mov.f32f32 r3.x, r2.y\n" /* sync: no (ss) */
+                                  "(rpt5)nop\n"
+                                  "sam (f32)(xy)r2.z, r0.x, s#0, t#0\n"
+                                  "mov.u32u32 r4.x, 0x01000010\n"
+                                  "(rpt5)nop\n"
+                                  "ldg.u32 r2.w, g[r4.x+0], 1\n"
+                                  "(sy)end\n";
+   const char *progs[] = {straight, loop_prog};
+   for (unsigned p = 0; p < 2; p++) {
+      struct fix_run a, b;
+      struct emu_options one = {.no_batch = true}, batch = {0};
+      bool ra = fix_run_text(m, progs[p], "batch", 5, 300, &one, &a);
+      bool rb = fix_run_text(m, progs[p], "batch", 5, 300, &batch, &b);
+      CHECK(ra && rb);
+      if (ra && rb) {
+         CHECKF(a.res.nevents > 0, "program %u has hazards to compare", p);
+         CHECKF(same_run(&a, &b), "program %u: batched run differs from wave by wave", p);
+      }
+      fix_free(&a);
+      fix_free(&b);
+   }
+}
+
 /* a3xx plus a barrier op (cat7 `bar`, encoding 7 << 61). */
 static struct isa_model *
 open_bar_model(void)
@@ -385,6 +453,7 @@ main(void)
    test_delay_agreement(m);
    test_illegal(m);
    test_determinism(m);
+   test_batches(m);
    test_barrier();
    test_load_errors(m);
    test_random_words(m);
