@@ -30,7 +30,7 @@ check_usage(FILE *f)
        "  --target LIST        comma list of targets (default: each built-in that opens)\n"
        "  --seed S             seed of the random inputs (default 1)\n"
        "  --invocations N      lanes per shader (default 1024)\n"
-       "  --max-steps N        step budget of each run (default: the interpreter's)\n"
+       "  --max-steps N        the interpreter's budget in lane-instructions (default 2^32)\n"
        "  --exact-nan          NaN must equal NaN bit for bit (ref/opt, invariance)\n"
        "  --invariance         also build each vertex shader position-only and require\n"
        "                       bit-identical positions\n"
