@@ -4,10 +4,14 @@
  * A job is one shader and some of its targets (cases). The shader-level
  * steps run once: parse, random inputs (diff_gen_inputs, from the run's
  * seed), the golden interpreter on a copy of the inputs. Then each case
- * runs the target steps of case_steps[] in order; a step that returns false
- * ends its case. Every step reports through the progress callback before it
- * starts, so when a worker dies (run.c) the parent knows the case and the
- * step to blame.
+ * runs the target steps of case_steps[] in order: compile with ref and opt
+ * (each program's encoding checked statically), run each on the emulator
+ * on its own copy of the inputs (hazard and fault events become signals; a
+ * faulted run is not compared), compare (interpreter against ref, ref
+ * against opt, or interpreter against opt when ref did not run), and with
+ * --invariance build the vertex shader position-only and compare positions.
+ * Every step reports through the progress callback before it starts, so
+ * when a worker dies (run.c) the parent knows the case and the step.
  *
  * A failed interpreter run does not end the case: the programs can still be
  * checked against each other, only the oracle comparison is missing.
