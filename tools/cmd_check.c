@@ -49,7 +49,7 @@ check_usage(FILE *f)
        "  --junit FILE         one testcase per shader and target\n"
        "  --stats              shader-db style totals, ref -> opt\n"
        "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
-       "  -v, --verbose        also list expected failures\n"
+       "  -v, --verbose        also list expected failures and the failing lanes' inputs\n"
        "  -q, --quiet          no progress bar\n\n"
        "Exit status: 0 every case as expected, 1 new failures (or unexpected passes),\n"
        "2 bad usage or inputs that could not be checked. --git-bisect: 125 instead\n"
@@ -358,6 +358,21 @@ write_repro(struct out *o, unsigned i)
       free(text);
 }
 
+/* -v: the failing lanes' inputs under the case's lines. */
+static void
+print_lanes(const struct diff_case_result *r)
+{
+   for (unsigned l = 0; l < r->nlanes; l++) {
+      printf("    lane %u inputs:", r->lanes[l].lane);
+      for (unsigned v = 0; v < r->lanes[l].nvals; v++) {
+         char t[48];
+         diff_value_text(r->lanes[l].vals[v].bits, t, sizeof(t));
+         printf(" %s=%s", r->lanes[l].vals[v].name, t);
+      }
+      printf("\n");
+   }
+}
+
 static void
 print_case(struct out *o, unsigned i)
 {
@@ -391,6 +406,8 @@ print_case(struct out *o, unsigned i)
       line = nl ? nl + 1 : NULL;
    }
    free(text);
+   if (o->a->verbose)
+      print_lanes(r);
 }
 
 /* Cases are printed in case order as soon as all before them are done. */

@@ -125,3 +125,5 @@ check_cli(hand_bad_asm "--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|
 check_cli(hand_repro "repro|${_out}/hand/mad-a3xx.yaml" 1 NEEDS hand_repro
           OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\)[^\n]*\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)[^\n]*\nreproduced: fail with the recorded signals\n$"
           ERR "^$")
+check_cli(hand_verbose "-v|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1
+          OUT "mismatch \\(ref/opt\\)[^\n]*\n    lane [0-9]+ inputs: IN\\[0\\].x=0x[0-9a-f]+ \\([^)]*\\) IN\\[0\\].y=")
