@@ -62,6 +62,7 @@ enum emu_conv {
    EMU_CV_F16, /* source: f16 bits -> f32; result: f32 -> f16 */
    EMU_CV_S16, /* source: sign-extend the low 16 bits; result: keep 16 */
    EMU_CV_U16, /* source: zero-extend the low 16 bits; result: keep 16 */
+   EMU_CV_PNOT, /* source: a negated predicate (!P): 1 - p, not ~p */
 };
 
 /* What an ALU result is, for (sat) and half-precision stores. */

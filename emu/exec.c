@@ -37,6 +37,9 @@ view1(uint32_t v, const struct emu_src *s)
    case EMU_CV_U16:
       v &= 0xffffu;
       break;
+   case EMU_CV_PNOT:
+      v = (v & 1u) ^ 1u;
+      break;
    default:
       break;
    }

@@ -142,6 +142,14 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
       s->read_adj = (int8_t)(si.read_delay - ci.read_early);
    if (!raw && width == 16)
       s->conv = t == ISA_TYPE_F16 ? EMU_CV_F16 : t == ISA_TYPE_S16 ? EMU_CV_S16 : EMU_CV_U16;
+   if ((o->flags & ISA_OPND_F_NOT) && o->kind == ISA_OPND_REG) {
+      struct isa_file_info fi;
+      isa_file_info(m, o->file, &fi);
+      if (fi.kind == ISA_FILE_PREDICATE) { /* a logical not of a one-bit value */
+         s->conv = EMU_CV_PNOT;
+         s->mods &= (uint8_t)~ISA_OPND_F_NOT;
+      }
+   }
    s->file = o->file;
    s->index = o->index;
    switch (o->kind) {
@@ -180,7 +188,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
       return load_err(d, in, "%s", "register index beyond its file");
    if (f->fixed >= 0 && o->index == f->fixed && s->count == 1 && !s->rinc) {
       s->kind = EMU_S_IMM; /* RZ, PT: a constant, never a hazard */
-      s->value = f->fixed_value;
+      s->value = s->conv == EMU_CV_PNOT ? (f->fixed_value & 1u) ^ 1u : f->fixed_value;
       s->conv = EMU_CV_NONE;
       return true;
    }
