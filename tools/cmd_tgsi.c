@@ -29,15 +29,8 @@ tgsi_usage(FILE *f)
 static bool
 tgsi_one(const char *path, const struct tgsi_parse_opts *opts, bool check, bool header)
 {
-   char *text, *err;
-   size_t len;
-   if (!read_file(path, &text, &len, &err)) {
-      fprintf(stderr, "%s: %s\n", prog_name, err);
-      free(err);
-      return false;
-   }
    struct diag_list diags = {0};
-   struct tgsi_shader *s = tgsi_parse(text, len, path, opts, &diags);
+   struct tgsi_shader *s = tgsi_parse_file(path, opts, &diags);
    print_diags(&diags, stderr);
    if (s && !check) {
       char *out = tgsi_print(s);
@@ -48,7 +41,6 @@ tgsi_one(const char *path, const struct tgsi_parse_opts *opts, bool check, bool 
    }
    tgsi_shader_free(s);
    diag_clear(&diags);
-   free(text);
    return s != NULL;
 }
 

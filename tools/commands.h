@@ -6,4 +6,8 @@
 /* clang-format off */
 CMD("gen", cmd_gen, "write a random valid TGSI shader (--seed, --stage, --size)")
 CMD("tgsi", cmd_tgsi, "parse TGSI files and print them in canonical form (or --check)")
+CMD("isa", cmd_isa, "check ISA model files (isa check MODEL...)")
+CMD("as", cmd_as, "assemble for an ISA model (as MODEL FILE.s [-o FILE.bin])")
+CMD("dis", cmd_dis, "disassemble for an ISA model (dis MODEL FILE.bin | --hex W...)")
+CMD("interp", cmd_interp, "run a TGSI shader on the golden interpreter, print outputs as YAML")
 /* clang-format on */

@@ -20,7 +20,7 @@ static const struct {
 #define CMD(name, fn, help) {name, fn, help},
 #include "tools/commands.h"
 #undef CMD
-   {NULL, NULL, NULL},
+    {NULL, NULL, NULL},
 };
 
 static cmd_fn
@@ -112,8 +112,8 @@ print_help(FILE *f)
 int
 main(int argc, char **argv)
 {
-   if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-                     !strcmp(argv[1], "help"))) {
+   if (argc >= 2 &&
+       (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))) {
       print_help(stdout);
       return EXIT_OK;
    }

@@ -14,11 +14,11 @@ diag_vadd(struct diag_list *l, enum diag_severity sev, const char *file, int lin
           const char *line_start, const char *fmt, va_list ap)
 {
    struct diag d = {
-      .sev = sev,
-      .file = xstrdup(file ? file : "<input>"),
-      .line = line,
-      .col = col,
-      .msg = xvasprintf(fmt, ap),
+       .sev = sev,
+       .file = xstrdup(file ? file : "<input>"),
+       .line = line,
+       .col = col,
+       .msg = xvasprintf(fmt, ap),
    };
    if (line_start) {
       size_t n = strcspn(line_start, "\r\n");

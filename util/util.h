@@ -82,7 +82,7 @@ uint64_t hash64(const void *data, size_t len, uint64_t h);
 #define VEC_RESERVE(v, cap, n)                                                                     \
    do {                                                                                            \
       if ((n) > (cap)) {                                                                           \
-         size_t vec_c_ = (cap) ? (size_t)(cap) * 2 : 8;                                            \
+         size_t vec_c_ = (cap) ? (size_t)(cap)*2 : 8;                                              \
          while (vec_c_ < (size_t)(n))                                                              \
             vec_c_ *= 2;                                                                           \
          (v) = xrealloc((v), vec_c_ * sizeof(*(v)));                                               \

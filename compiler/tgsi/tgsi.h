@@ -15,6 +15,7 @@
 /* ------------------------------------------------------------------ */
 /* Name tables, each written once (tgsi_info.c expands them).          */
 
+/* clang-format off */
 #define TGSI_STAGES(X) X(FRAG) X(VERT) X(GEOM) X(TESS_CTRL) X(TESS_EVAL) X(COMP)
 
 #define TGSI_FILES(X)                                                                              \
@@ -108,6 +109,8 @@ enum tgsi_primitive { TGSI_PRIMITIVES(TGSI_ENUM_) TGSI_PRIM_COUNT };
 enum tgsi_property { TGSI_PROPERTIES(TGSI_ENUM_) TGSI_PROP_COUNT };
 #undef TGSI_ENUM_
 
+/* clang-format on */
+
 enum tgsi_prop_kind {
    TGSI_PROPK_UINT,
    TGSI_PROPK_PRIM,
@@ -186,7 +189,7 @@ struct tgsi_reg {
    int32_t dim;
    bool dim_indirect;
    struct tgsi_ind dim_ind;
-   uint16_t array_id; /* "(n)" after the bracket; 0 = none */
+   uint16_t array_id;   /* "(n)" after the bracket; 0 = none */
    struct tgsi_loc loc; /* where the reference starts; 0:0 if built, not parsed */
 };
 
@@ -234,8 +237,8 @@ struct tgsi_insn {
 struct tgsi_decl {
    enum tgsi_file file;
    uint32_t first, last;
-   bool has_dim; /* 2-D: "CONST[1][0..3]"; for per-vertex files the vertex bracket */
-   uint32_t dim; /* per-vertex "[]": the implied size (GS input vertices, 32 for tess) */
+   bool has_dim;       /* 2-D: "CONST[1][0..3]"; for per-vertex files the vertex bracket */
+   uint32_t dim;       /* per-vertex "[]": the implied size (GS input vertices, 32 for tess) */
    uint8_t usage_mask; /* default 0xf */
    uint16_t array_id;  /* ARRAY(n); 0 = none */
    bool local;
@@ -319,6 +322,12 @@ struct tgsi_shader *tgsi_shader_clone(const struct tgsi_shader *s);
 const struct tgsi_decl *tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file,
                                        uint32_t index);
 
+/* Sets the options a "# dialect: legacy hex-bits" header line names. */
+void tgsi_read_dialect(const char *text, size_t len, struct tgsi_parse_opts *opts);
+/* Reads and parses a file: base options plus the file's own dialect line. */
+struct tgsi_shader *tgsi_parse_file(const char *path, const struct tgsi_parse_opts *base,
+                                    struct diag_list *diags);
+
 /* tgsi_parse.c */
 /* Parses one shader. text must be NUL-terminated (len excludes the NUL).
  * Returns NULL on error; diagnostics (errors and warnings) go to diags
@@ -350,5 +359,218 @@ bool tgsi_insn_equal(const struct tgsi_insn *a, const struct tgsi_insn *b);
 bool tgsi_decl_equal(const struct tgsi_decl *a, const struct tgsi_decl *b);
 /* Names of the values a property kind takes (NULL for TGSI_PROPK_UINT). */
 const char *const *tgsi_prop_value_names(enum tgsi_prop_kind kind, unsigned *count);
+
+/* ------------------------------------------------------------------ */
+/* The golden interpreter                                               */
+
+struct env;
+
+#define TGSI_INTERP_STATUSES(X)                                                                    \
+   X(OK, "ok")                                                                                     \
+   X(UNSUPPORTED, "shader uses something the interpreter refuses")                                 \
+   X(INVALID, "malformed shader")                                                                  \
+   X(ENV, "the environment does not provide what the shader reads")                                \
+   X(BUDGET, "step budget exhausted")
+#define TGSI_ENUM_(n, d) TGSI_INTERP_##n,
+enum tgsi_interp_status { TGSI_INTERP_STATUSES(TGSI_ENUM_) TGSI_INTERP_STATUS_COUNT };
+#undef TGSI_ENUM_
+
+/* Default budget: 2^32 lane-instructions for the whole run. */
+#define TGSI_INTERP_DEFAULT_STEPS (1ull << 32)
+
+struct tgsi_interp_opts {
+   /* Budget in lane-instructions (instructions executed x lanes of the
+    * batch). Enforced per batch in proportion to its lanes, so a runaway
+    * loop stops in the first batch. 0 = TGSI_INTERP_DEFAULT_STEPS. */
+   uint64_t max_steps;
+   /* Lanes per batch (rounded to a multiple of 32, or of the workgroup
+    * size for compute); 0 = default (256). Results never depend on it. */
+   uint32_t batch;
+   /* If set, receives the lane-instructions executed. */
+   uint64_t *steps_out;
+};
+
+/* Interpreter internals shared by the tgsi_interp*.c files. */
+
+/* A source operand resolved once per run. Direct operands name a slot (a
+ * register channel: an array of per-lane values) per destination channel
+ * after the swizzle; indirect ones are gathered per lane. */
+struct tgsi_interp_src {
+   enum tgsi_file file;
+   int32_t index; /* register index, or the offset added to the address */
+   uint8_t swz[4];
+   uint8_t type; /* enum tgsi_type: decides '-' */
+   bool neg, abs;
+   bool indirect, dim_indirect;
+   int32_t dim;           /* vertex or constant buffer */
+   uint32_t addr_slot;    /* slot of the address component */
+   uint32_t dimaddr_slot; /* slot of the dimension address component */
+   uint32_t slot[4];      /* direct: slot per destination channel */
+};
+
+struct tgsi_interp_dst {
+   enum tgsi_file file;
+   int32_t index;
+   uint8_t mask;
+   bool indirect, dim_indirect;
+   int32_t dim;
+   uint32_t addr_slot, dimaddr_slot;
+   uint32_t slot[4]; /* direct: slot per channel; UINT32_MAX = discard */
+};
+
+/* What a structured region (IF..ENDIF, loop, switch, subroutine, main)
+ * writes, so that lanes whose path through it was decided by an undefined
+ * value get everything it may write marked undefined at its end. */
+enum tgsi_interp_region_flag {
+   TGSI_INTERP_RF_BRK = 1 << 0,    /* a BRK that leaves the region */
+   TGSI_INTERP_RF_CONT = 1 << 1,   /* a CONT that leaves the region */
+   TGSI_INTERP_RF_RET = 1 << 2,    /* a RET (returns from the function) */
+   TGSI_INTERP_RF_KILL = 1 << 3,   /* KILL, KILL_IF, KIL, DEMOTE */
+   TGSI_INTERP_RF_EMIT = 1 << 4,   /* EMIT or ENDPRIM */
+   TGSI_INTERP_RF_SHARED = 1 << 5, /* stores or atomics to shared memory */
+};
+
+struct tgsi_interp_region {
+   uint32_t *slots; /* sorted slot ids */
+   unsigned nslots;
+   uint32_t flags;
+   uint32_t bufs, imgs; /* stored buffers and images (bit per index) */
+};
+
+struct tgsi_interp_insn {
+   const struct tgsi_insn *in;
+   enum tgsi_opcode op;
+   uint8_t nsrc;
+   struct tgsi_interp_src src[TGSI_MAX_SRC];
+   struct tgsi_interp_dst dst;
+   struct tgsi_interp_src texoff; /* first texel offset, if any */
+   bool has_texoff;
+   int32_t jump;   /* IF/UIF -> ELSE or ENDIF; ELSE -> ENDIF; BGNLOOP <-> ENDLOOP;
+                    * SWITCH -> ENDSWITCH; CAL -> BGNSUB */
+   int32_t region; /* region opened by IF/UIF/BGNLOOP/SWITCH/BGNSUB, else -1 */
+   int32_t *cases; /* SWITCH: its CASE instructions, -1 terminated */
+};
+
+/* A prepared shader: everything the batches share. */
+struct tgsi_interp_prog {
+   const struct tgsi_shader *s;
+   struct tgsi_interp_insn *insns;
+   unsigned ninsns;
+   struct tgsi_interp_region *regions;
+   unsigned nregions;
+   int32_t main_region;
+   /* Slots: [file_base[f], file_base[f] + 4 * file_count[f]) per file;
+    * CONST slots are the directly read (buffer, index) pairs. */
+   uint32_t file_base[TGSI_FILE_COUNT];
+   uint32_t file_count[TGSI_FILE_COUNT];
+   uint32_t nslots;
+   uint32_t nstore;     /* slots below this live in batch storage */
+   uint32_t *const_key; /* CONST register r: buffer << 16 | index */
+   int32_t sv_sem[256]; /* SV[i] -> semantic */
+   uint32_t in_vertices, nin, nout, out_vertices;
+   uint32_t nresults; /* max slots written per instruction */
+   uint32_t gs_max_vertices;
+   enum tgsi_texture sview_target[32];
+   enum tgsi_return_type sview_ret[32];
+   bool uses_shared;
+};
+
+/* Control-flow frames of a batch. Masks are arrays of n words, 0 or ~0. */
+#define TGSI_INTERP_MAX_DEPTH 64
+enum {
+   TGSI_INTERP_FM_COND,
+   TGSI_INTERP_FM_LOOP,
+   TGSI_INTERP_FM_CONT,
+   TGSI_INTERP_FM_SW,
+   TGSI_INTERP_FM_FUNC,
+   TGSI_INTERP_FM_TAINT, /* lanes whose path through the region is undefined */
+   TGSI_INTERP_FM_AUX,   /* switch: lanes active at SWITCH */
+   TGSI_INTERP_FM_AUX2,  /* switch: lanes some CASE matches */
+   TGSI_INTERP_FM_SEL,   /* switch: selector */
+   TGSI_INTERP_FM_COUNT
+};
+
+struct tgsi_interp_frame {
+   enum tgsi_opcode op; /* IF (also UIF), BGNLOOP, SWITCH or CAL */
+   int32_t pc;          /* the opening instruction; CAL: the return address */
+   int32_t region;
+   bool tainted;
+   uint32_t *m[TGSI_INTERP_FM_COUNT];
+};
+
+struct tgsi_interp_memtrack; /* race tracking, tgsi_interp_res.c */
+struct env_mem;
+
+/* One batch of lanes [base, base + n) in flight. */
+struct tgsi_interp_batch {
+   const struct tgsi_interp_prog *p;
+   struct env *env;
+   struct diag_list *diags;
+   uint32_t base, n;
+   uint32_t **val, **flg; /* per slot: n values and n enum env_flag words */
+   uint32_t *store_v, *store_f;
+   uint32_t *zero;
+   uint32_t *cond, *loop, *cont, *sw, *func, *alive, *demoted, *exec;
+   uint32_t *main_taint;
+   bool exec_dirty, any_exec;
+   struct tgsi_interp_frame frames[TGSI_INTERP_MAX_DEPTH];
+   unsigned depth;
+   uint32_t *res_v[4], *res_f[4];
+   uint32_t *tmp_v[TGSI_MAX_SRC][4], *tmp_f[TGSI_MAX_SRC][4];
+   uint32_t *scratch[8];
+   uint32_t *sg_first, *sg_end; /* subgroup of each lane: [first, end) */
+   uint32_t *gs_prim;           /* per lane: primitives ended */
+   uint32_t *wg;                /* per lane: workgroup (compute) or lane id */
+   uint64_t steps, limit;
+   uint64_t *epoch;
+   struct tgsi_interp_memtrack *mt;
+   struct env_mem *shared; /* one per workgroup of the batch */
+   uint32_t nshared, wg_lanes, cap;
+   bool failed;
+   enum tgsi_interp_status status; /* when failed */
+};
+
+/* tgsi_interp.c */
+extern const char *const tgsi_interp_status_names[TGSI_INTERP_STATUS_COUNT];
+bool tgsi_interp_supports(enum tgsi_opcode op);
+/* Refuses (with a diagnostic naming the opcode and line) what cannot run. */
+enum tgsi_interp_status tgsi_interp_check(const struct tgsi_shader *s, struct diag_list *diags);
+/* Runs s over every lane of env. Outputs (env->out, out_flags, killed,
+ * GS vertices) are (re)allocated to fit the shader; buffers and images are
+ * updated in place. */
+enum tgsi_interp_status tgsi_interp_run(const struct tgsi_shader *s, struct env *env,
+                                        const struct tgsi_interp_opts *opts,
+                                        struct diag_list *diags);
+/* The fetch type of source si of op (what '-' means), input vertices per
+ * lane (GS input primitive, 4 for tessellation, else 1), a property. */
+uint8_t tgsi_interp_src_type(enum tgsi_opcode op, unsigned si);
+uint32_t tgsi_interp_in_vertices(const struct tgsi_shader *s);
+uint32_t tgsi_interp_prop(const struct tgsi_shader *s, enum tgsi_property prop, uint32_t dflt);
+void tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned si,
+                       unsigned c, const uint32_t **v, const uint32_t **f);
+void tgsi_interp_update_exec(struct tgsi_interp_batch *b);
+bool tgsi_interp_error(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti,
+                       const char *fmt, ...) DC_PRINTF(3, 4);
+
+/* tgsi_interp_cf.c */
+bool tgsi_interp_is_cf(enum tgsi_opcode op);
+/* Executes a control-flow instruction; returns the next pc (-1: end). */
+int32_t tgsi_interp_exec_cf(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti,
+                            int32_t pc);
+
+/* tgsi_interp_alu.c: 32-bit ALU ops. Each exec function fills b->res_v/
+ * res_f for the channels it returns as a mask (-1: not its opcode). */
+int tgsi_interp_exec_alu(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti);
+uint16_t tgsi_interp_f32_to_f16(uint32_t f);
+uint32_t tgsi_interp_f16_to_f32(uint16_t h);
+
+/* tgsi_interp_wide.c: doubles and 64-bit integers (channel pairs). */
+int tgsi_interp_exec_wide(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti);
+
+/* tgsi_interp_res.c: textures, memory, derivatives, subgroups, GS. */
+int tgsi_interp_exec_res(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti);
+void tgsi_interp_res_begin(struct tgsi_interp_batch *b);
+void tgsi_interp_res_end(struct tgsi_interp_batch *b);
+void tgsi_interp_res_free(struct tgsi_interp_batch *b);
 
 #endif

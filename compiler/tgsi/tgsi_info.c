@@ -151,3 +151,42 @@ tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file, uint32_t index)
    }
    return NULL;
 }
+
+/* A capture names its dialect in a leading comment line,
+ * "# dialect: legacy hex-bits", so the file parses the same way wherever it
+ * is used. Only the comment lines before the first other line count. */
+void
+tgsi_read_dialect(const char *text, size_t len, struct tgsi_parse_opts *opts)
+{
+   const char *p = text, *end = text + len;
+   while (p < end && *p == '#') {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+      if (n >= 10 && !strncmp(p, "# dialect:", 10)) {
+         char line[256];
+         size_t m = MIN2(n, sizeof(line) - 1);
+         memcpy(line, p, m);
+         line[m] = 0;
+         opts->legacy |= strstr(line, "legacy") != NULL;
+         opts->hex_bits |= strstr(line, "hex-bits") != NULL;
+      }
+      p += n + 1;
+   }
+}
+
+struct tgsi_shader *
+tgsi_parse_file(const char *path, const struct tgsi_parse_opts *base, struct diag_list *diags)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      diag_add(diags, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
+      free(err);
+      return NULL;
+   }
+   struct tgsi_parse_opts opts = base ? *base : (struct tgsi_parse_opts){0};
+   tgsi_read_dialect(text, len, &opts);
+   struct tgsi_shader *s = tgsi_parse(text, len, path, &opts, diags);
+   free(text);
+   return s;
+}

@@ -422,8 +422,18 @@ check_insn(struct sctx *c, const struct tgsi_insn *in, int *first_end)
                 "empty write mask");
       check_reg(c, &in->dst[i].reg, true);
    }
-   for (unsigned i = 0; i < in->nsrc; i++)
-      check_reg(c, &in->src[i].reg, false);
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      const struct tgsi_reg *r = &in->src[i].reg;
+      check_reg(c, r, false);
+      /* TEX-style opcodes name only SAMP[i]; the view SVIEW[i] is implied
+       * (ureg declares both), so it counts as used. */
+      if ((info->flags & TGSI_OPF_TEX) && r->file == TGSI_FILE_SAMP && !r->indirect &&
+          !r->has_dim) {
+         int d = find_decl(c, TGSI_FILE_SVIEW, K_1D, 0, r->index);
+         if (d >= 0)
+            c->decl_used[d] = true;
+      }
+   }
    for (unsigned i = 0; i < in->noffsets && i < TGSI_MAX_OFFSETS; i++)
       check_reg(c, &in->offsets[i].reg, false);
 }

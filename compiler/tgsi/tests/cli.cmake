@@ -29,10 +29,11 @@ tgsi_cli(error_position "tgsi|--check|${_bad}/sanity_undeclared_temp.tgsi" 2
 # One bad file does not stop the next one, and the exit code reports it.
 tgsi_cli(keeps_going "tgsi|${_bad}/sanity_no_end.tgsi|${_good}/frag_switch.tgsi" 2
          OUT "# fixtures/tgsi/good/frag_switch.tgsi\nFRAG\n" ERR "no END instruction")
-tgsi_cli(legacy_off "tgsi|--check|${_good}/frag_legacy_ops.tgsi" 2 ERR "--legacy")
-tgsi_cli(legacy_on "tgsi|--check|--legacy|${_good}/frag_legacy_ops.tgsi" 0)
+tgsi_cli(legacy_off "tgsi|--check|${_bad}/syntax_legacy_opcode.tgsi" 2 ERR "--legacy")
+# A "# dialect: legacy" header line turns the dialect on by itself.
+tgsi_cli(legacy_header "tgsi|--check|${_good}/frag_legacy_ops.tgsi" 0)
 tgsi_cli(hex_bits "tgsi|--hex-bits|${_good}/frag_virgl_hex.tgsi" 0
          OUT "IMM\\[0\\] FLT32 {2, -1, 0, 0.99999994}")
-tgsi_cli(hex_value "tgsi|${_good}/frag_virgl_hex.tgsi" 0
+tgsi_cli(hex_value "tgsi|${_good}/frag_hexfloat_values.tgsi" 0
          OUT "IMM\\[0\\] FLT32 {1.07374182e\\+09, 3.21283686e\\+09, 0, 1.06535322e\\+09}")
 tgsi_cli(bench_small "tgsi|--bench=1000" 0 OUT "round trip   equal")

@@ -78,12 +78,10 @@ fixture_header(const char *text, size_t len)
       if (sscanf(line, "# expect: %d:%d: %n", &h.line, &h.col, &off) == 2 && off > 0) {
          h.has_expect = true;
          snprintf(h.msg, sizeof(h.msg), "%s", line + off);
-      } else if (!strncmp(line, "# dialect:", 10)) {
-         h.opts.legacy |= strstr(line, "legacy") != NULL;
-         h.opts.hex_bits |= strstr(line, "hex-bits") != NULL;
       }
       p += n + 1;
    }
+   tgsi_read_dialect(text, len, &h.opts);
    return h;
 }
 

@@ -943,6 +943,13 @@ test_sanity(void)
          strstr(d.v[0].msg, "CONST[0][1] is declared as CONST[1]"));
    tgsi_shader_free(s);
    diag_clear(&d);
+   /* TEX with SAMP[1] uses SVIEW[1] too, not SVIEW[0]. */
+   s = parse_str("FRAG\nDCL TEMP[0]\nDCL SAMP[1]\nDCL SVIEW[0..1], 2D, FLOAT\nDCL SVIEW[2], 2D, "
+                 "FLOAT\nTEX TEMP[0], TEMP[0], SAMP[1], 2D\nEND\n",
+                 NULL, &d);
+   CHECK(s && d.n == 1 && d.v[0].line == 5 && strstr(d.v[0].msg, "SVIEW[2] is declared but never"));
+   tgsi_shader_free(s);
+   diag_clear(&d);
    /* Indirect use marks the whole file used. */
    s = parse_str("FRAG\nDCL TEMP[0..9]\nDCL ADDR[0]\nMOV TEMP[0], TEMP[ADDR[0].x]\nEND\n", NULL,
                  &d);

@@ -1,0 +1,46 @@
+/*
+ * The two compilers' entry points. Both turn a parsed TGSI shader into an
+ * encoded program for one ISA model (struct emu_program, emu/emu.h):
+ *
+ *  - compiler/ref: a fixed, conservative expansion per TGSI op. The oracle.
+ *  - compiler/opt: SSA, optimization passes, scheduling, register
+ *    allocation, legalization and hazard insertion.
+ *
+ * A shader a compiler cannot translate is refused with COMPILE_UNSUPPORTED
+ * and a diagnostic naming the opcode and its source line.
+ */
+#ifndef DC_COMPILER_H
+#define DC_COMPILER_H
+
+#include "compiler/tgsi/tgsi.h"
+#include "emu/emu.h"
+
+struct isa_model;
+struct opt_options;
+
+enum compile_status {
+   COMPILE_OK,
+   COMPILE_UNSUPPORTED, /* a construct this compiler does not translate */
+   COMPILE_ERROR,       /* an internal failure: a bug, reported with the reason */
+};
+
+/* Static figures of one compiled program, for --stats and shader-db style totals. */
+struct compile_stats {
+   unsigned instructions; /* machine instructions, nops included */
+   unsigned nops;         /* instructions that only wait */
+   unsigned registers;    /* full-precision registers used (scalar count) */
+   uint64_t cycles;       /* static cycle estimate of one pass through the code */
+};
+
+/* compiler/ref */
+enum compile_status ref_compile(const struct tgsi_shader *s, const struct isa_model *m,
+                                struct emu_program *out, struct compile_stats *stats,
+                                struct diag_list *d);
+
+/* compiler/opt. log (may be NULL) receives the pass manager's BISECT and
+ * --print-after text. */
+enum compile_status opt_compile(const struct tgsi_shader *s, const struct isa_model *m,
+                                const struct opt_options *o, struct emu_program *out,
+                                struct compile_stats *stats, char **log, struct diag_list *d);
+
+#endif

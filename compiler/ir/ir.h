@@ -1,0 +1,733 @@
+/*
+ * The optimizing compiler's IR: scalar SSA over structured control flow.
+ *
+ * Values. Every instruction defines at most one value, numbered %id. Values
+ * are untyped bits of a fixed width: 32 (W), 64 (L) or a 4 x 32 tuple (V4)
+ * that only texture and image loads produce and only `extract` reads. The op
+ * decides how the bits are read (fadd reads floats, iadd integers), as in
+ * TGSI, so no casts exist. 64-bit values (doubles, int64) are one L value;
+ * pack64/unpack64_lo/unpack64_hi move between an L value and two W halves.
+ * Booleans are 32-bit masks (0 or ~0); `if` and bcsel test "!= 0".
+ * NaN payloads are not significant: any NaN stands for any other NaN, so
+ * x*1 -> x is exact even though it quiets a signalling NaN.
+ *
+ * Control flow is a tree like NIR's: a list holds nodes, alternating
+ * block, (if | loop), block, ... and always starts and ends with a block.
+ * An `if` tests a 32-bit value and owns a then list and an else list; a
+ * `loop` owns a body list and runs until a `break`. `break` and `continue`
+ * are instructions; one must be the last instruction of its block, and that
+ * block the last node of its list (code after a jump is unreachable, so it
+ * is never built). There is no other jump and no return: the front end
+ * turns RET and SWITCH into loops and ifs.
+ *
+ * Phis sit at the start of a block, one source per predecessor, and name
+ * the predecessor: `%9 = phi @2 %5, @4 %8`. Predecessors are implied by the
+ * tree (ir_compute_cfg) and always listed in program order:
+ *   first block of then/else: the block before the if;
+ *   block after an if: the ends of the then and else lists that fall through;
+ *   first block of a loop body (the header): the block before the loop, then
+ *     every block ending in `continue` and the fall-through end of the body;
+ *   block after a loop: every block ending in `break`.
+ * So a block has one predecessor unless it follows an if or heads a loop;
+ * scheduling works on straight-line blocks, and RA and hazard insertion see
+ * a CFG whose back edges are exactly the header's later predecessors.
+ *
+ * Every value carries two flags. `precise` comes from TGSI _PRECISE;
+ * `invariant` marks values that reach an INVARIANT output
+ * (ir_mark_invariant). Inexact transformations must leave both alone.
+ * Removed instructions stay allocated, flagged `removed`, until the shader
+ * is freed, so the validator can report a use of one.
+ *
+ * Undefined reads. The front end reads a never-written TEMP/OUT/ADDR channel
+ * as 0 and indirectly addressed TEMP arrays start as zeros, like tgsi_exec's
+ * first run.
+ *
+ * Where the op table leaves a result to the target (APPROX and UNDEF ops),
+ * the target's answer is isa/sem.h's: the constant folder and the IR
+ * evaluator both compute 32-bit ops through it.
+ *
+ * Files: ir.c (core, CFG, dominators, invariance), ir_print.c/ir_parse.c
+ * (text), ir_validate.c, ir_eval.c (one-invocation interpreter for tests),
+ * ir_from_tgsi*.c (front end), pass.c (pass manager and pipeline);
+ * compiler/opt/opt_*.c hold one generic pass each. No inexact rewrite
+ * depends on how many users a value has (seed 003).
+ */
+#ifndef DC_IR_H
+#define DC_IR_H
+
+#include "compiler/tgsi/tgsi.h"
+#include "util/util.h"
+
+/* ------------------------------------------------------------------ */
+/* The op table                                                         */
+
+/*
+ * X(ENUM, name, sources, result, source width, flags, fields)
+ *   sources: a count, or V (variable: phi, tex, image and atomic ops)
+ *   result:  N none, W 32, L 64, V4 tuple, S same as the sources (mov, phi),
+ *            T fixed per instruction (imm: W, or L with ".64")
+ *   source:  N, W, L, V4, A (all equal, W or L), LW (src0 L, the rest W),
+ *            BS (src0 W, then the sources of the result width)
+ *   flags:   COMM   first two sources commute (bit-exact, NaN payload aside)
+ *            SIDE   has an effect: never removed or merged
+ *            LOAD   reads memory a store can change: removable, never merged
+ *            CONV   reads other lanes (derivatives): never merged across blocks
+ *            FLT    rounds: an inexact rewrite changes its result
+ *            APPROX precision is left to the target (transcendentals, rcp, ...)
+ *            UNDEF  some inputs give target-defined results (see below)
+ *            JUMP   ends a block (break, continue)
+ *   fields:  which instruction fields the op may carry (enum ir_field)
+ *
+ * Defined edge cases (TGSI's): udiv/umod by 0 give ~0; idiv by 0 gives 0,
+ * imod by 0 gives -1; INT_MIN/-1 gives INT_MIN and INT_MIN%-1 gives 0 (hosts
+ * trap there: flagged UNDEF); shift counts are masked to 5 (6 for 64-bit)
+ * bits; f2i/f2u of NaN or out of range, and bfe/bfi with offset+bits > 32,
+ * are UNDEF. fmin/fmax return the non-NaN operand; with +0/-0 the result is
+ * target-defined, so they are not marked COMM. fsat maps NaN to 0.
+ * seq/sne/slt/sge give 1.0/0.0; feq..fge and ieq..uge give ~0/0; fne and
+ * sne are unordered (true on NaN), the others ordered.
+ */
+/* clang-format off */
+#define IR_OPS(X) \
+   /* values */ \
+   X(IMM,             imm,            0, T,  N,  0, 0) \
+   X(MOV,             mov,            1, S,  A,  0, 0) \
+   X(PHI,             phi,            V, S,  A,  0, 0) \
+   X(EXTRACT,         extract,        1, W,  V4, 0, IR_FB_COMP) \
+   /* float */ \
+   X(FADD,            fadd,           2, W,  W,  COMM | FLT, 0) \
+   X(FMUL,            fmul,           2, W,  W,  COMM | FLT, 0) \
+   X(FFMA,            ffma,           3, W,  W,  FLT, 0) \
+   X(FMAD,            fmad,           3, W,  W,  FLT, 0) \
+   X(FDIV,            fdiv,           2, W,  W,  FLT, 0) \
+   X(FMIN,            fmin,           2, W,  W,  FLT, 0) \
+   X(FMAX,            fmax,           2, W,  W,  FLT, 0) \
+   X(FNEG,            fneg,           1, W,  W,  0, 0) \
+   X(FABS,            fabs,           1, W,  W,  0, 0) \
+   X(FSAT,            fsat,           1, W,  W,  FLT, 0) \
+   X(FRCP,            frcp,           1, W,  W,  FLT | APPROX, 0) \
+   X(FRSQ,            frsq,           1, W,  W,  FLT | APPROX, 0) \
+   X(FSQRT,           fsqrt,          1, W,  W,  FLT | APPROX, 0) \
+   X(FEXP2,           fexp2,          1, W,  W,  FLT | APPROX, 0) \
+   X(FLOG2,           flog2,          1, W,  W,  FLT | APPROX, 0) \
+   X(FPOW,            fpow,           2, W,  W,  FLT | APPROX, 0) \
+   X(FSIN,            fsin,           1, W,  W,  FLT | APPROX, 0) \
+   X(FCOS,            fcos,           1, W,  W,  FLT | APPROX, 0) \
+   X(FFLOOR,          ffloor,         1, W,  W,  0, 0) \
+   X(FCEIL,           fceil,          1, W,  W,  0, 0) \
+   X(FTRUNC,          ftrunc,         1, W,  W,  0, 0) \
+   X(FROUND_EVEN,     fround_even,    1, W,  W,  0, 0) \
+   X(FFRACT,          ffract,         1, W,  W,  FLT, 0) \
+   X(FSIGN,           fsign,          1, W,  W,  0, 0) \
+   X(FLDEXP,          fldexp,         2, W,  W,  FLT, 0) \
+   X(DDX,             ddx,            1, W,  W,  CONV | FLT, 0) \
+   X(DDY,             ddy,            1, W,  W,  CONV | FLT, 0) \
+   X(DDX_FINE,        ddx_fine,       1, W,  W,  CONV | FLT, 0) \
+   X(DDY_FINE,        ddy_fine,       1, W,  W,  CONV | FLT, 0) \
+   /* compares and select */ \
+   X(FEQ,             feq,            2, W,  W,  COMM, 0) \
+   X(FNE,             fne,            2, W,  W,  COMM, 0) \
+   X(FLT,             flt,            2, W,  W,  0, 0) \
+   X(FGE,             fge,            2, W,  W,  0, 0) \
+   X(SEQ,             seq,            2, W,  W,  COMM, 0) \
+   X(SNE,             sne,            2, W,  W,  COMM, 0) \
+   X(SLT,             slt,            2, W,  W,  0, 0) \
+   X(SGE,             sge,            2, W,  W,  0, 0) \
+   X(IEQ,             ieq,            2, W,  W,  COMM, 0) \
+   X(INE,             ine,            2, W,  W,  COMM, 0) \
+   X(ILT,             ilt,            2, W,  W,  0, 0) \
+   X(IGE,             ige,            2, W,  W,  0, 0) \
+   X(ULT,             ult,            2, W,  W,  0, 0) \
+   X(UGE,             uge,            2, W,  W,  0, 0) \
+   X(BCSEL,           bcsel,          3, S,  BS, 0, 0) \
+   /* integer */ \
+   X(IADD,            iadd,           2, W,  W,  COMM, 0) \
+   X(ISUB,            isub,           2, W,  W,  0, 0) \
+   X(IMUL,            imul,           2, W,  W,  COMM, 0) \
+   X(IMUL_HI,         imul_hi,        2, W,  W,  COMM, 0) \
+   X(UMUL_HI,         umul_hi,        2, W,  W,  COMM, 0) \
+   X(INEG,            ineg,           1, W,  W,  0, 0) \
+   X(IABS,            iabs,           1, W,  W,  0, 0) \
+   X(ISIGN,           isign,          1, W,  W,  0, 0) \
+   X(IAND,            iand,           2, W,  W,  COMM, 0) \
+   X(IOR,             ior,            2, W,  W,  COMM, 0) \
+   X(IXOR,            ixor,           2, W,  W,  COMM, 0) \
+   X(INOT,            inot,           1, W,  W,  0, 0) \
+   X(ISHL,            ishl,           2, W,  W,  0, 0) \
+   X(ISHR,            ishr,           2, W,  W,  0, 0) \
+   X(USHR,            ushr,           2, W,  W,  0, 0) \
+   X(IMIN,            imin,           2, W,  W,  COMM, 0) \
+   X(IMAX,            imax,           2, W,  W,  COMM, 0) \
+   X(UMIN,            umin,           2, W,  W,  COMM, 0) \
+   X(UMAX,            umax,           2, W,  W,  COMM, 0) \
+   X(UDIV,            udiv,           2, W,  W,  0, 0) \
+   X(UMOD,            umod,           2, W,  W,  0, 0) \
+   X(IDIV,            idiv,           2, W,  W,  UNDEF, 0) \
+   X(IMOD,            imod,           2, W,  W,  UNDEF, 0) \
+   X(IBFE,            ibfe,           3, W,  W,  UNDEF, 0) \
+   X(UBFE,            ubfe,           3, W,  W,  UNDEF, 0) \
+   X(BFI,             bfi,            4, W,  W,  UNDEF, 0) \
+   X(BITREV,          bitrev,         1, W,  W,  0, 0) \
+   X(BITCOUNT,        bitcount,       1, W,  W,  0, 0) \
+   X(FIND_LSB,        find_lsb,       1, W,  W,  0, 0) \
+   X(IFIND_MSB,       ifind_msb,      1, W,  W,  0, 0) \
+   X(UFIND_MSB,       ufind_msb,      1, W,  W,  0, 0) \
+   /* conversions */ \
+   X(F2I,             f2i,            1, W,  W,  UNDEF, 0) \
+   X(F2U,             f2u,            1, W,  W,  UNDEF, 0) \
+   X(I2F,             i2f,            1, W,  W,  0, 0) \
+   X(U2F,             u2f,            1, W,  W,  0, 0) \
+   X(PACK_HALF,       pack_half,      2, W,  W,  0, 0) \
+   X(UNPACK_HALF_LO,  unpack_half_lo, 1, W,  W,  0, 0) \
+   X(UNPACK_HALF_HI,  unpack_half_hi, 1, W,  W,  0, 0) \
+   /* 64-bit */ \
+   X(PACK64,          pack64,         2, L,  W,  0, 0) \
+   X(UNPACK64_LO,     unpack64_lo,    1, W,  L,  0, 0) \
+   X(UNPACK64_HI,     unpack64_hi,    1, W,  L,  0, 0) \
+   X(DADD,            dadd,           2, L,  L,  COMM | FLT, 0) \
+   X(DMUL,            dmul,           2, L,  L,  COMM | FLT, 0) \
+   X(DFMA,            dfma,           3, L,  L,  FLT, 0) \
+   X(DDIV,            ddiv,           2, L,  L,  FLT, 0) \
+   X(DMIN,            dmin,           2, L,  L,  FLT, 0) \
+   X(DMAX,            dmax,           2, L,  L,  FLT, 0) \
+   X(DNEG,            dneg,           1, L,  L,  0, 0) \
+   X(DABS,            dabs,           1, L,  L,  0, 0) \
+   X(DRCP,            drcp,           1, L,  L,  FLT | APPROX, 0) \
+   X(DSQRT,           dsqrt,          1, L,  L,  FLT | APPROX, 0) \
+   X(DRSQ,            drsq,           1, L,  L,  FLT | APPROX, 0) \
+   X(DFLOOR,          dfloor,         1, L,  L,  0, 0) \
+   X(DCEIL,           dceil,          1, L,  L,  0, 0) \
+   X(DTRUNC,          dtrunc,         1, L,  L,  0, 0) \
+   X(DROUND_EVEN,     dround_even,    1, L,  L,  0, 0) \
+   X(DFRACT,          dfract,         1, L,  L,  FLT, 0) \
+   X(DSIGN,           dsign,          1, L,  L,  0, 0) \
+   X(DLDEXP,          dldexp,         2, L,  LW, FLT, 0) \
+   X(DEQ,             deq,            2, W,  L,  COMM, 0) \
+   X(DNE,             dne,            2, W,  L,  COMM, 0) \
+   X(DLT,             dlt,            2, W,  L,  0, 0) \
+   X(DGE,             dge,            2, W,  L,  0, 0) \
+   X(F2D,             f2d,            1, L,  W,  0, 0) \
+   X(D2F,             d2f,            1, W,  L,  FLT, 0) \
+   X(D2I,             d2i,            1, W,  L,  UNDEF, 0) \
+   X(D2U,             d2u,            1, W,  L,  UNDEF, 0) \
+   X(I2D,             i2d,            1, L,  W,  0, 0) \
+   X(U2D,             u2d,            1, L,  W,  0, 0) \
+   X(IADD64,          iadd64,         2, L,  L,  COMM, 0) \
+   X(IMUL64,          imul64,         2, L,  L,  COMM, 0) \
+   X(INEG64,          ineg64,         1, L,  L,  0, 0) \
+   X(IABS64,          iabs64,         1, L,  L,  0, 0) \
+   X(ISIGN64,         isign64,        1, L,  L,  0, 0) \
+   X(ISHL64,          ishl64,         2, L,  LW, 0, 0) \
+   X(ISHR64,          ishr64,         2, L,  LW, 0, 0) \
+   X(USHR64,          ushr64,         2, L,  LW, 0, 0) \
+   X(IMIN64,          imin64,         2, L,  L,  COMM, 0) \
+   X(IMAX64,          imax64,         2, L,  L,  COMM, 0) \
+   X(UMIN64,          umin64,         2, L,  L,  COMM, 0) \
+   X(UMAX64,          umax64,         2, L,  L,  COMM, 0) \
+   X(IDIV64,          idiv64,         2, L,  L,  UNDEF, 0) \
+   X(IMOD64,          imod64,         2, L,  L,  UNDEF, 0) \
+   X(UDIV64,          udiv64,         2, L,  L,  0, 0) \
+   X(UMOD64,          umod64,         2, L,  L,  0, 0) \
+   X(IEQ64,           ieq64,          2, W,  L,  COMM, 0) \
+   X(INE64,           ine64,          2, W,  L,  COMM, 0) \
+   X(ILT64,           ilt64,          2, W,  L,  0, 0) \
+   X(IGE64,           ige64,          2, W,  L,  0, 0) \
+   X(ULT64,           ult64,          2, W,  L,  0, 0) \
+   X(UGE64,           uge64,          2, W,  L,  0, 0) \
+   X(I2I64,           i2i64,          1, L,  W,  0, 0) \
+   X(U2U64,           u2u64,          1, L,  W,  0, 0) \
+   X(F2I64,           f2i64,          1, L,  W,  UNDEF, 0) \
+   X(F2U64,           f2u64,          1, L,  W,  UNDEF, 0) \
+   X(D2I64,           d2i64,          1, L,  L,  UNDEF, 0) \
+   X(D2U64,           d2u64,          1, L,  L,  UNDEF, 0) \
+   X(I642F,           i642f,          1, W,  L,  0, 0) \
+   X(U642F,           u642f,          1, W,  L,  0, 0) \
+   X(I642D,           i642d,          1, L,  L,  0, 0) \
+   X(U642D,           u642d,          1, L,  L,  0, 0) \
+   /* inputs, constants, outputs; the _ind forms add src0 to slot */ \
+   X(LOAD_INPUT,      load_input,     0, W,  N,  0, IR_FB_SLOT | IR_FB_COMP | IR_FB_VTX) \
+   X(LOAD_INPUT_IND,  load_input_ind, 1, W,  W,  0, IR_FB_SLOT | IR_FB_COMP | IR_FB_VTX) \
+   X(LOAD_INPUT_VIND, load_input_vind,1, W,  W,  0, IR_FB_SLOT | IR_FB_COMP) \
+   X(INTERP_CENTROID, interp_centroid,0, W,  N,  0, IR_FB_SLOT | IR_FB_COMP) \
+   X(INTERP_SAMPLE,   interp_sample,  1, W,  W,  0, IR_FB_SLOT | IR_FB_COMP) \
+   X(INTERP_OFFSET,   interp_offset,  2, W,  W,  0, IR_FB_SLOT | IR_FB_COMP) \
+   X(LOAD_CONST,      load_const,     0, W,  N,  0, IR_FB_BUF | IR_FB_SLOT | IR_FB_COMP) \
+   X(LOAD_CONST_IND,  load_const_ind, 1, W,  W,  0, IR_FB_BUF | IR_FB_SLOT | IR_FB_COMP) \
+   X(LOAD_SYSVAL,     load_sysval,    0, W,  N,  0, IR_FB_SV | IR_FB_COMP) \
+   X(STORE_OUTPUT,    store_output,   1, N,  W,  SIDE, IR_FB_SLOT | IR_FB_COMP) \
+   /* indirectly addressed TEMP arrays (slot is relative to the array) */ \
+   X(ARRAY_LOAD,      array_load,     0, W,  N,  LOAD, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
+   X(ARRAY_LOAD_IND,  array_load_ind, 1, W,  W,  LOAD, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
+   X(ARRAY_STORE,     array_store,    1, N,  W,  SIDE, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
+   X(ARRAY_STORE_IND, array_store_ind,2, N,  W,  SIDE, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
+   /* memory: buffers and shared memory take a byte address, one dword */ \
+   X(LOAD_BUFFER,     load_buffer,    1, W,  W,  LOAD, IR_FB_RES) \
+   X(STORE_BUFFER,    store_buffer,   2, N,  W,  SIDE, IR_FB_RES) \
+   X(LOAD_SHARED,     load_shared,    1, W,  W,  LOAD, IR_FB_RES) \
+   X(STORE_SHARED,    store_shared,   2, N,  W,  SIDE, IR_FB_RES) \
+   X(IMAGE_LOAD,      image_load,     V, V4, W,  LOAD, IR_FB_RES | IR_FB_TARGET) \
+   X(IMAGE_STORE,     image_store,    V, N,  W,  SIDE, IR_FB_RES | IR_FB_TARGET) \
+   X(ATOMIC,          atomic,         V, W,  W,  SIDE, \
+     IR_FB_SPACE | IR_FB_AOP | IR_FB_RES | IR_FB_TARGET) \
+   X(RES_SIZE,        res_size,       0, V4, N,  0, IR_FB_SPACE | IR_FB_RES | IR_FB_TARGET) \
+   X(TEX,             tex,            V, V4, W,  0, \
+     IR_FB_KIND | IR_FB_TARGET | IR_FB_RES | IR_FB_SAMP | IR_FB_COMP) \
+   /* effects */ \
+   X(KILL,            kill,           0, N,  N,  SIDE, 0) \
+   X(KILL_IF,         kill_if,        1, N,  W,  SIDE, 0) \
+   X(DEMOTE,          demote,         0, N,  N,  SIDE, 0) \
+   X(EMIT,            emit,           0, N,  N,  SIDE, IR_FB_STREAM) \
+   X(END_PRIM,        end_prim,       0, N,  N,  SIDE, IR_FB_STREAM) \
+   X(BARRIER,         barrier,        0, N,  N,  SIDE, 0) \
+   X(MEMORY_BARRIER,  memory_barrier, 0, N,  N,  SIDE, 0) \
+   X(BREAK,           break,          0, N,  N,  SIDE | JUMP, 0) \
+   X(CONTINUE,        continue,       0, N,  N,  SIDE | JUMP, 0)
+/* clang-format on */
+
+#define IR_OP_ENUM_(e, name, ns, rt, st, fl, fd) IR_OP_##e,
+enum ir_op { IR_OPS(IR_OP_ENUM_) IR_OP_COUNT };
+#undef IR_OP_ENUM_
+
+enum ir_op_flags {
+   IR_OPF_COMM = 1 << 0,
+   IR_OPF_SIDE = 1 << 1,
+   IR_OPF_LOAD = 1 << 2,
+   IR_OPF_CONV = 1 << 3,
+   IR_OPF_FLT = 1 << 4,
+   IR_OPF_APPROX = 1 << 5,
+   IR_OPF_UNDEF = 1 << 6,
+   IR_OPF_JUMP = 1 << 7,
+};
+
+/* Value widths. */
+enum ir_type {
+   IR_TYPE_NONE,
+   IR_TYPE_32,
+   IR_TYPE_64,
+   IR_TYPE_V4,
+};
+
+/* Result and source width codes of the op table. */
+enum ir_tcode {
+   IR_TC_N,
+   IR_TC_W,
+   IR_TC_L,
+   IR_TC_V4,
+   IR_TC_S,
+   IR_TC_T,
+   IR_TC_A,
+   IR_TC_LW,
+   IR_TC_BS,
+};
+
+#define IR_NSRC_VAR 0xff
+
+struct ir_op_info {
+   const char *name;
+   uint8_t nsrc;    /* IR_NSRC_VAR: variable */
+   uint8_t dst;     /* enum ir_tcode */
+   uint8_t src;     /* enum ir_tcode */
+   uint8_t flags;   /* enum ir_op_flags */
+   uint16_t fields; /* bit (1 << enum ir_field) */
+};
+
+/* ------------------------------------------------------------------ */
+/* Instruction fields                                                   */
+
+/* FIELD(enum suffix, struct member, text name). A field holds IR_NONE when
+ * absent; the printer shows only the fields that are set. */
+#define IR_FIELDS(F)                                                                               \
+   F(KIND, kind, "kind")                                                                           \
+   F(SPACE, space, "space")                                                                        \
+   F(AOP, aop, "aop")                                                                              \
+   F(TARGET, target, "target")                                                                     \
+   F(RES, res, "res")                                                                              \
+   F(SAMP, samp, "samp")                                                                           \
+   F(BUF, buf, "buf")                                                                              \
+   F(ARR, arr, "arr")                                                                              \
+   F(SV, sv, "sv")                                                                                 \
+   F(SLOT, slot, "slot")                                                                           \
+   F(COMP, comp, "comp")                                                                           \
+   F(VTX, vtx, "vtx")                                                                              \
+   F(STREAM, stream, "stream")
+
+#define IR_FIELD_ENUM_(e, m, s) IR_FIELD_##e,
+enum ir_field { IR_FIELDS(IR_FIELD_ENUM_) IR_FIELD_COUNT };
+#undef IR_FIELD_ENUM_
+#define IR_FIELD_BIT_(e, m, s) IR_FB_##e = 1 << IR_FIELD_##e,
+enum { IR_FIELDS(IR_FIELD_BIT_) };
+#undef IR_FIELD_BIT_
+
+#define IR_NONE INT32_MIN
+
+/* Texture instruction kinds (field KIND of tex). */
+#define IR_TEX_KINDS(X) X(tex) X(txb) X(txl) X(txd) X(txf) X(txq) X(txqs) X(tg4) X(lodq)
+#define IR_ENUM_(n)     IR_TEX_##n,
+enum ir_tex_kind { IR_TEX_KINDS(IR_ENUM_) IR_TEX_KIND_COUNT };
+#undef IR_ENUM_
+
+/* What each source of a tex is; sources are sorted by role. */
+#define IR_TEX_ROLES(X) X(coord) X(cmp) X(lod) X(bias) X(ddx) X(ddy) X(off) X(ms)
+#define IR_ENUM_(n)     IR_TEXSRC_##n,
+enum ir_tex_role { IR_TEX_ROLES(IR_ENUM_) IR_TEXSRC_COUNT };
+#undef IR_ENUM_
+
+/* Memory spaces of atomics (field SPACE). */
+#define IR_SPACES(X) X(buffer) X(shared) X(image)
+#define IR_ENUM_(n)  IR_SPACE_##n,
+enum ir_space { IR_SPACES(IR_ENUM_) IR_SPACE_COUNT };
+#undef IR_ENUM_
+
+/* Atomic operations (field AOP); cas takes compare then new value. */
+#define IR_AOPS(X)                                                                                 \
+   X(add)                                                                                          \
+   X(xchg)                                                                                         \
+   X(cas) X(and) X(or) X(xor) X(umin) X(umax) X(imin) X(imax) X(fadd) X(inc_wrap) X(dec_wrap)
+#define IR_ENUM_(n) IR_AOP_##n,
+enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
+#undef IR_ENUM_
+
+#define IR_TEX_MAX_SRC 16
+
+/* ------------------------------------------------------------------ */
+/* Shader structure                                                     */
+
+enum ir_value_flags {
+   IR_VF_PRECISE = 1 << 0,
+   IR_VF_INVARIANT = 1 << 1,
+};
+
+struct ir_block;
+
+struct ir_instr {
+   enum ir_op op;
+   uint8_t type;  /* enum ir_type of the result */
+   uint8_t flags; /* enum ir_value_flags */
+   bool removed;
+   unsigned id; /* %id; shader->values[id] == this */
+   struct ir_block *block;
+   struct ir_instr *prev, *next;
+   unsigned nsrc;
+   struct ir_instr **src;
+   struct ir_block **pred; /* phi: pred[i] is where src[i] comes from */
+   uint8_t *role;          /* tex: enum ir_tex_role of each source */
+   uint64_t imm;           /* imm: the bits (W: low 32) */
+   int32_t kind, space, aop, target, res, samp, buf, arr, sv, slot, comp, vtx, stream;
+   unsigned line; /* TGSI source line it came from; 0 = none */
+   unsigned mark; /* scratch for passes */
+};
+
+enum ir_node_kind {
+   IR_NODE_BLOCK,
+   IR_NODE_IF,
+   IR_NODE_LOOP,
+};
+
+struct ir_node;
+
+/* A list of control-flow nodes: block, (if|loop), block, ..., block. */
+struct ir_list {
+   struct ir_node **v;
+   unsigned n, cap;
+};
+
+struct ir_block {
+   unsigned index; /* program order, set by ir_compute_cfg */
+   struct ir_instr *first, *last;
+   struct ir_node *node; /* the node holding this block */
+   /* Set by ir_compute_cfg: */
+   struct ir_block **preds, **succs;
+   unsigned npreds, nsuccs, preds_cap, succs_cap;
+   bool reachable;
+   /* Set by ir_compute_dominance: */
+   struct ir_block *idom;
+   unsigned dom_pre, dom_post;
+};
+
+struct ir_node {
+   enum ir_node_kind kind;
+   struct ir_node *parent;              /* enclosing if/loop; NULL at top level */
+   struct ir_list *list;                /* the list holding this node */
+   struct ir_block *block;              /* IR_NODE_BLOCK */
+   struct ir_instr *cond;               /* IR_NODE_IF */
+   struct ir_list then_list, else_list; /* IR_NODE_IF */
+   struct ir_list body;                 /* IR_NODE_LOOP */
+};
+
+struct ir_input {
+   int32_t slot;
+   enum tgsi_semantic sem;
+   uint32_t sem_index;
+   enum tgsi_interp interp;
+   enum tgsi_location loc;
+};
+
+struct ir_output {
+   int32_t slot;
+   enum tgsi_semantic sem;
+   uint32_t sem_index;
+   bool invariant;
+};
+
+struct ir_array {
+   int32_t id;
+   int32_t slots; /* vec4 slots */
+};
+
+struct ir_shader {
+   enum tgsi_stage stage;
+   struct ir_list body;
+   struct ir_instr **values; /* by id; removed ones stay */
+   unsigned nvalues, values_cap;
+   struct ir_input *inputs;
+   unsigned ninputs, inputs_cap;
+   struct ir_output *outputs;
+   unsigned noutputs, outputs_cap;
+   struct ir_array *arrays;
+   unsigned narrays, arrays_cap;
+   /* Set by ir_compute_cfg: every block in program order. */
+   struct ir_block **blocks;
+   unsigned nblocks, blocks_cap;
+   bool cfg_valid, dom_valid;
+};
+
+/* Appends instructions at the end of a block (phis go first by hand). */
+struct ir_builder {
+   struct ir_shader *sh;
+   struct ir_block *block;
+   unsigned line;
+};
+
+/* ------------------------------------------------------------------ */
+/* Pass manager                                                         */
+
+struct opt_options {
+   const char *passes;      /* comma list run once each in this order; NULL = pipeline */
+   const char *disable;     /* comma list of passes not to run */
+   const char *print_after; /* comma list of passes (or "all") whose result is logged */
+   bool bisect;             /* log every transformation (BISECT lines) */
+   long long bisect_limit;  /* with bisect: do at most this many; < 0 = no limit */
+   bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
+   bool inexact;            /* allow inexact algebraic rules on non-precise values */
+   bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
+};
+
+struct opt_ctx {
+   struct opt_options opts;
+   const char *pass; /* the pass running now */
+   long long ntransforms;
+   bool limit_hit;
+   bool failed; /* validation failed; diags says why */
+   char *log;   /* BISECT lines and print-after dumps */
+   size_t log_len, log_cap;
+   struct diag_list *diags;
+};
+
+typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
+
+struct opt_pass {
+   const char *name;
+   opt_pass_fn fn;
+};
+
+/* TGSI -> IR translation state (ir_from_tgsi*.c only). A "var" is one
+ * channel of a directly addressed TEMP, OUT or ADDR register, or the
+ * fall-through flag of a SWITCH; defs[var] is its current SSA value. */
+struct xl_array {
+   int32_t id;
+   uint32_t first, slots;
+};
+
+struct xl_snap {
+   struct ir_block *block;
+   struct ir_instr **defs;
+};
+
+struct xl_func;
+
+struct xl_loop {
+   struct xl_loop *outer;
+   struct xl_func *func;
+   bool *written;
+   struct ir_instr **phis;
+   struct ir_node *node;
+   struct xl_snap *conts, *breaks;
+   unsigned nconts, nbreaks, conts_cap, breaks_cap;
+};
+
+struct xl_switch {
+   struct xl_switch *outer;
+   struct xl_loop *loop; /* innermost loop when the switch began */
+   unsigned body_depth;  /* x->depth inside a case body */
+   bool case_broken;
+};
+
+struct xl_func {
+   struct xl_func *outer;
+   struct xl_loop *wrapper; /* the one-trip loop that RET breaks out of */
+   unsigned depth0;
+   unsigned sub; /* BGNSUB index, or ~0u for the main program */
+};
+
+struct xlate {
+   const struct tgsi_shader *ts;
+   struct ir_shader *sh;
+   struct ir_builder b;
+   struct diag_list *diags;
+   bool failed;
+   struct ir_instr **defs;
+   unsigned nvars, ntemps, nouts, naddrs;
+   unsigned out_base, addr_base, sw_base;
+   unsigned *sw_var; /* by instruction index */
+   int *temp_array;  /* by TEMP index: index into arrays, or -1 */
+   struct xl_array *arrays;
+   unsigned narrays;
+   struct ir_list *list;
+   struct ir_node *parent;
+   bool reachable, stop;
+   unsigned depth;
+   struct xl_loop *loop;
+   struct xl_switch *sw;
+   struct xl_func *func;
+   unsigned call_depth;
+   const struct tgsi_insn *insn; /* being translated */
+};
+
+/* IR evaluator state for one invocation (tests and equivalence checks). */
+#define IR_EVAL_SLOTS 32
+struct ir_eval_env {
+   uint32_t inputs[IR_EVAL_SLOTS][4];
+   uint32_t consts[4][IR_EVAL_SLOTS][4];
+   uint32_t sysvals[TGSI_SEM_COUNT][4];
+   uint32_t outputs[IR_EVAL_SLOTS][4];
+   uint8_t written[IR_EVAL_SLOTS]; /* channel mask per output slot */
+   bool killed;
+   unsigned long long steps, max_steps; /* max_steps 0 = 1e6 */
+   /* Textures, images, buffers, shared memory, derivatives and per-vertex
+    * inputs become fixed functions of their operands (loads ignore stores),
+    * so two versions of a shader can be compared without resources. */
+   bool fake_resources;
+};
+
+/* ------------------------------------------------------------------ */
+/* Prototypes                                                           */
+
+/* ir.c */
+extern const struct ir_op_info ir_op_info[IR_OP_COUNT];
+extern const char *const ir_field_names[IR_FIELD_COUNT];
+extern const char *const ir_tex_kind_names[IR_TEX_KIND_COUNT];
+extern const char *const ir_tex_role_names[IR_TEXSRC_COUNT];
+extern const char *const ir_space_names[IR_SPACE_COUNT];
+extern const char *const ir_aop_names[IR_AOP_COUNT];
+int32_t *ir_field_ptr(struct ir_instr *in, enum ir_field f);
+int32_t ir_field_get(const struct ir_instr *in, enum ir_field f);
+struct ir_shader *ir_shader_new(enum tgsi_stage stage);
+void ir_shader_free(struct ir_shader *sh);
+struct ir_instr *ir_instr_create(struct ir_shader *sh, enum ir_op op, unsigned nsrc);
+struct ir_instr *ir_instr_create_id(struct ir_shader *sh, enum ir_op op, unsigned nsrc,
+                                    unsigned id);
+void ir_instr_set_nsrc(struct ir_instr *in, unsigned nsrc);
+void ir_instr_copy_fields(struct ir_instr *dst, const struct ir_instr *src);
+enum ir_type ir_result_type(const struct ir_instr *in);
+void ir_insert_before(struct ir_instr *pos, struct ir_instr *in);
+void ir_insert_after(struct ir_instr *pos, struct ir_instr *in);
+void ir_block_append(struct ir_block *b, struct ir_instr *in);
+void ir_block_prepend(struct ir_block *b, struct ir_instr *in);
+void ir_instr_remove(struct ir_instr *in);
+unsigned ir_replace_uses(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep);
+bool ir_instr_is_phi(const struct ir_instr *in);
+bool ir_instr_is_convergent(const struct ir_instr *in);
+bool ir_instr_has_effect(const struct ir_instr *in);
+struct ir_instr *ir_phi_trivial_value(const struct ir_instr *phi);
+struct ir_node *ir_node_block(struct ir_shader *sh);
+struct ir_node *ir_node_if(struct ir_instr *cond);
+struct ir_node *ir_node_loop(void);
+void ir_list_append(struct ir_list *l, struct ir_node *n, struct ir_node *parent);
+struct ir_block *ir_list_first_block(const struct ir_list *l);
+struct ir_block *ir_list_last_block(const struct ir_list *l);
+void ir_compute_cfg(struct ir_shader *sh);
+void ir_compute_dominance(struct ir_shader *sh);
+bool ir_block_dominates(const struct ir_block *a, const struct ir_block *b);
+struct ir_node *ir_node_before(const struct ir_node *n);
+unsigned ir_count_instrs(const struct ir_shader *sh);
+unsigned ir_program_order(const struct ir_shader *sh, struct ir_instr ***out);
+void ir_mark_invariant(struct ir_shader *sh);
+void ir_renumber(struct ir_shader *sh);
+struct ir_instr *ir_imm32(struct ir_builder *b, uint32_t bits);
+struct ir_instr *ir_imm64(struct ir_builder *b, uint64_t bits);
+struct ir_instr *ir_build(struct ir_builder *b, enum ir_op op, unsigned nsrc,
+                          struct ir_instr *const *src);
+struct ir_instr *ir_alu1(struct ir_builder *b, enum ir_op op, struct ir_instr *a);
+struct ir_instr *ir_alu2(struct ir_builder *b, enum ir_op op, struct ir_instr *a,
+                         struct ir_instr *c);
+struct ir_instr *ir_alu3(struct ir_builder *b, enum ir_op op, struct ir_instr *a,
+                         struct ir_instr *c, struct ir_instr *d);
+
+/* ir_print.c */
+char *ir_print(const struct ir_shader *sh);
+char *ir_print_instr(const struct ir_instr *in);
+bool ir_format_imm(char *buf, size_t size, uint64_t bits, bool is64);
+
+/* ir_parse.c */
+/* Parses the text ir_print writes. first_line numbers the first line of
+ * text in diagnostics. Returns NULL on error, with messages in diags. */
+struct ir_shader *ir_parse(const char *text, size_t len, const char *filename, int first_line,
+                           struct diag_list *diags);
+
+/* ir_validate.c */
+/* Checks every invariant in this file's comment; on the first failure adds
+ * an error naming the condition, the check's file:line, the instruction and
+ * the whole shader (and `pass` when not NULL) and returns false. */
+bool ir_validate(struct ir_shader *sh, const char *pass, struct diag_list *diags);
+
+/* ir_eval.c */
+/* Runs the shader for one invocation. Returns false (with a message) on an
+ * op it cannot run (textures, memory, derivatives) or past max_steps. */
+bool ir_eval(const struct ir_shader *sh, struct ir_eval_env *env, struct diag_list *diags);
+bool ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst);
+
+/* ir_from_tgsi.c */
+/* Translates a parsed TGSI shader; NULL with an "unsupported" or input
+ * error in diags when it cannot. */
+struct ir_shader *ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags);
+bool xl_error(struct xlate *x, const char *fmt, ...) DC_PRINTF(2, 3);
+bool xl_unsupported(struct xlate *x, const char *what);
+struct ir_instr *xl_fetch(struct xlate *x, const struct tgsi_src *src, unsigned chan,
+                          enum tgsi_type type);
+struct ir_instr *xl_fetch_raw(struct xlate *x, const struct tgsi_reg *reg, unsigned comp);
+struct ir_instr *xl_zero(struct xlate *x);
+void xl_write(struct xlate *x, const struct tgsi_dst *dst, unsigned chan, struct ir_instr *v);
+void xl_store_outputs(struct xlate *x);
+
+/* ir_from_tgsi_ops.c */
+/* Translates one non-control-flow instruction at the builder's block. */
+bool xl_insn(struct xlate *x, const struct tgsi_insn *in);
+enum tgsi_type xl_src_type(const struct tgsi_insn *in, unsigned k);
+
+/* pass.c */
+extern const struct opt_pass opt_passes[];
+void opt_ctx_init(struct opt_ctx *ctx, const struct opt_options *opts, struct diag_list *diags);
+void opt_ctx_fini(struct opt_ctx *ctx);
+bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
+void opt_log(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
+bool opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p);
+/* Runs the pipeline (or opts.passes). false: bad options or validation
+ * failure, with the reason in diags. */
+bool opt_run(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_inexact_ok(const struct ir_instr *in);
+bool opt_is_imm(const struct ir_instr *in, uint32_t bits);
+void opt_replace(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep);
+struct ir_instr *opt_build_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op,
+                                  unsigned nsrc, struct ir_instr *const *srcs);
+struct ir_instr *opt_imm_before(struct ir_shader *sh, struct ir_instr *pos, uint32_t bits);
+
+/* compiler/opt/opt_*.c: one pass each */
+bool opt_copyprop(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_constfold(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_fold_op(enum ir_op op, const uint32_t *src, uint32_t *dst);
+bool opt_dce(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
+
+#endif

@@ -1,0 +1,268 @@
+/*
+ * The pass manager: the pipeline of generic passes, pass selection
+ * (--passes, --disable-pass, --print-after), validation after every pass in
+ * DIFFCOMP_VALIDATE builds, and the transformation counter behind
+ * --opt-bisect-limit.
+ *
+ * Every change a pass makes is one transformation and asks opt_transform
+ * first; past the limit the answer is no, and the pass must leave the
+ * shader valid without making that change. With bisecting on, each
+ * transformation done is logged as
+ *   BISECT: pass NAME transformation N (what)
+ * and the first one refused as "... not done (limit L)". The library never
+ * prints: the log and the print-after dumps go to ctx->log.
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+const struct opt_pass opt_passes[] = {
+    {"copyprop", opt_copyprop},
+    {"constfold", opt_constfold},
+    {"algebraic", opt_algebraic},
+    {"cse", opt_cse},
+    {"dce", opt_dce},
+    {"fuse", opt_fuse},
+    {NULL, NULL},
+};
+
+void
+opt_ctx_init(struct opt_ctx *ctx, const struct opt_options *opts, struct diag_list *diags)
+{
+   memset(ctx, 0, sizeof(*ctx));
+   if (opts)
+      ctx->opts = *opts;
+   ctx->diags = diags;
+}
+
+void
+opt_ctx_fini(struct opt_ctx *ctx)
+{
+   free(ctx->log);
+   ctx->log = NULL;
+   ctx->log_len = ctx->log_cap = 0;
+}
+
+static void
+log_append(struct opt_ctx *ctx, const char *s)
+{
+   size_t n = strlen(s);
+   VEC_RESERVE(ctx->log, ctx->log_cap, ctx->log_len + n + 1);
+   memcpy(ctx->log + ctx->log_len, s, n + 1);
+   ctx->log_len += n;
+}
+
+void
+opt_log(struct opt_ctx *ctx, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char *s = xvasprintf(fmt, ap);
+   va_end(ap);
+   log_append(ctx, s);
+   free(s);
+}
+
+bool
+opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
+{
+   const struct opt_options *o = &ctx->opts;
+   bool limited = o->bisect && o->bisect_limit >= 0;
+   if (limited && ctx->ntransforms >= o->bisect_limit) {
+      if (!ctx->limit_hit) {
+         va_list ap;
+         va_start(ap, fmt);
+         char *what = xvasprintf(fmt, ap);
+         va_end(ap);
+         opt_log(ctx, "BISECT: pass %s transformation %lld (%s) not done (limit %lld)\n",
+                 ctx->pass ? ctx->pass : "?", ctx->ntransforms + 1, what, o->bisect_limit);
+         free(what);
+      }
+      ctx->limit_hit = true;
+      return false;
+   }
+   ctx->ntransforms++;
+   if (o->bisect) {
+      va_list ap;
+      va_start(ap, fmt);
+      char *what = xvasprintf(fmt, ap);
+      va_end(ap);
+      opt_log(ctx, "BISECT: pass %s transformation %lld (%s)\n", ctx->pass ? ctx->pass : "?",
+              ctx->ntransforms, what);
+      free(what);
+   }
+   return true;
+}
+
+/* Inexact rewrites may touch a value only if it is neither precise nor
+ * reaches an invariant output. */
+bool
+opt_inexact_ok(const struct ir_instr *in)
+{
+   return !(in->flags & (IR_VF_PRECISE | IR_VF_INVARIANT));
+}
+
+bool
+opt_is_imm(const struct ir_instr *in, uint32_t bits)
+{
+   return in->op == IR_OP_IMM && in->type == IR_TYPE_32 && (uint32_t)in->imm == bits;
+}
+
+/* Every use of old now reads rep, and old goes. */
+void
+opt_replace(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep)
+{
+   ir_replace_uses(sh, old, rep);
+   ir_instr_remove(old);
+}
+
+/* A new instruction computing op on srcs, placed before pos with pos's
+ * flags and source line. */
+struct ir_instr *
+opt_build_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op, unsigned nsrc,
+                 struct ir_instr *const *srcs)
+{
+   struct ir_instr *in = ir_instr_create(sh, op, nsrc);
+   for (unsigned i = 0; i < nsrc; i++)
+      in->src[i] = srcs[i];
+   in->type = ir_result_type(in);
+   in->flags = pos->flags;
+   in->line = pos->line;
+   ir_insert_before(pos, in);
+   return in;
+}
+
+struct ir_instr *
+opt_imm_before(struct ir_shader *sh, struct ir_instr *pos, uint32_t bits)
+{
+   struct ir_instr *in = opt_build_before(sh, pos, IR_OP_IMM, 0, NULL);
+   in->imm = bits;
+   in->type = IR_TYPE_32;
+   in->flags = 0;
+   return in;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running passes                                                       */
+
+/* Is name in the comma-separated list? "all" matches every name. */
+static bool
+list_has(const char *list, const char *name)
+{
+   if (!list)
+      return false;
+   size_t n = strlen(name);
+   for (const char *p = list; *p;) {
+      size_t k = strcspn(p, ",");
+      if ((k == n && !strncmp(p, name, n)) || (k == 3 && !strncmp(p, "all", 3)))
+         return true;
+      p += k;
+      if (*p == ',')
+         p++;
+   }
+   return false;
+}
+
+static const struct opt_pass *
+find_pass(const char *name, size_t len)
+{
+   for (const struct opt_pass *p = opt_passes; p->name; p++)
+      if (strlen(p->name) == len && !strncmp(p->name, name, len))
+         return p;
+   return NULL;
+}
+
+static bool
+check_names(struct opt_ctx *ctx, const char *list, const char *what, bool allow_all)
+{
+   if (!list)
+      return true;
+   for (const char *p = list; *p;) {
+      size_t k = strcspn(p, ",");
+      if (!find_pass(p, k) && !(allow_all && k == 3 && !strncmp(p, "all", 3))) {
+         diag_add(
+             ctx->diags, DIAG_ERROR, "options", 0, 0, NULL,
+             "%s: unknown pass '%.*s' (passes: copyprop, constfold, algebraic, cse, dce, fuse)",
+             what, (int)k, p);
+         return false;
+      }
+      p += k;
+      if (*p == ',')
+         p++;
+   }
+   return true;
+}
+
+bool
+opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p)
+{
+   if (ctx->failed || list_has(ctx->opts.disable, p->name))
+      return false;
+   ctx->pass = p->name;
+   bool progress = p->fn(sh, ctx);
+   bool validate = ctx->opts.validate;
+#ifdef DIFFCOMP_VALIDATE
+   validate = true;
+#endif
+   if (validate && !ir_validate(sh, p->name, ctx->diags))
+      ctx->failed = true;
+   if (list_has(ctx->opts.print_after, p->name)) {
+      char *t = ir_print(sh);
+      opt_log(ctx, "IR after %s:\n%s", p->name, t);
+      free(t);
+   }
+   ctx->pass = NULL;
+   return progress;
+}
+
+static bool
+run(struct ir_shader *sh, struct opt_ctx *ctx, const char *name)
+{
+   const struct opt_pass *p = find_pass(name, strlen(name));
+   return p && opt_run_pass(sh, ctx, p);
+}
+
+/* The pipeline, top to bottom. The exact clean-ups repeat until none of
+ * them changes anything (capped, so a pass pair that undoes each other
+ * cannot hang the compiler); fusion runs once at the end, after the
+ * algebraic rules have seen the separate mul and add. */
+static void
+pipeline(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   ir_mark_invariant(sh);
+   for (int round = 0; round < 16 && !ctx->failed; round++) {
+      bool progress = false;
+      progress |= run(sh, ctx, "copyprop");
+      progress |= run(sh, ctx, "constfold");
+      progress |= run(sh, ctx, "algebraic");
+      progress |= run(sh, ctx, "cse");
+      progress |= run(sh, ctx, "dce");
+      if (!progress)
+         break;
+   }
+   run(sh, ctx, "fuse");
+   run(sh, ctx, "dce");
+}
+
+bool
+opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   const struct opt_options *o = &ctx->opts;
+   if (!check_names(ctx, o->passes, "--passes", false) ||
+       !check_names(ctx, o->disable, "--disable-pass", false) ||
+       !check_names(ctx, o->print_after, "--print-after", true))
+      return false;
+   if (o->passes) {
+      ir_mark_invariant(sh);
+      for (const char *p = o->passes; *p && !ctx->failed;) {
+         size_t k = strcspn(p, ",");
+         opt_run_pass(sh, ctx, find_pass(p, k));
+         p += k;
+         if (*p == ',')
+            p++;
+      }
+   } else {
+      pipeline(sh, ctx);
+   }
+   return !ctx->failed;
+}

@@ -1,0 +1,170 @@
+/* The validator accepts good IR and catches each kind of broken IR with a
+ * message naming the condition, the check's file:line, the instruction, the
+ * whole shader and the pass. */
+#include "compiler/ir/ir.h"
+#include "util/test.h"
+
+#include <stdlib.h>
+
+static struct ir_shader *
+parse(const char *text)
+{
+   struct diag_list d = {0};
+   struct ir_shader *sh = ir_parse(text, strlen(text), "v.ir", 1, &d);
+   CHECKF(sh, "%s", diag_first_error(&d));
+   diag_clear(&d);
+   return sh;
+}
+
+/* Validates sh (consumed) and checks the failure mentions each of the
+ * NULL-terminated strings. */
+static void
+expect_fail(struct ir_shader *sh, const char *what, const char *instr)
+{
+   struct diag_list d = {0};
+   if (!sh)
+      return;
+   bool ok = ir_validate(sh, "testpass", &d);
+   CHECKF(!ok, "expected failure '%s'", what);
+   if (!ok) {
+      const struct diag *g = &d.v[0];
+      CHECKF(strstr(g->msg, what), "message lacks '%s':\n%s", what, g->msg);
+      CHECKF(!instr || strstr(g->msg, instr), "message lacks instruction '%s':\n%s", instr, g->msg);
+      CHECK(strstr(g->msg, "after pass 'testpass'"));
+      CHECK(strstr(g->msg, "shader FRAG") || strstr(g->msg, "shader VERT"));
+      CHECK(strstr(g->file, "ir_validate.c") && g->line > 0);
+   }
+   ir_shader_free(sh);
+   diag_clear(&d);
+}
+
+static void
+test_good(void)
+{
+   struct ir_shader *sh = parse("shader FRAG\n"
+                                "  %0 = load_input slot=0 comp=x\n"
+                                "  %1 = fmul %0, %0\n"
+                                "  store_output slot=0 comp=x %1\n");
+   struct diag_list d = {0};
+   CHECK(ir_validate(sh, NULL, &d) && d.n == 0);
+   ir_shader_free(sh);
+}
+
+static void
+test_broken(void)
+{
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = fmul %1, %1\n"
+                     "  %1 = load_input slot=0 comp=x\n"),
+               "the definition dominates the use (dominates_use(", "%0 = fmul %1, %1");
+   expect_fail(parse("shader FRAG\n"
+                     "  %1 = load_input slot=0 comp=x\n"
+                     "  %0 = fadd %1\n"),
+               "source count matches the op table (in->nsrc == info->nsrc)", "%0 = fadd %1");
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_input slot=0 comp=x\n"
+                     "  if %0 {\n"
+                     "    %1 = fneg %0\n"
+                     "  }\n"
+                     "  store_output slot=0 comp=x %1\n"),
+               "the definition dominates the use", "store_output slot=0 comp=x %1");
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_input slot=0 comp=x\n"
+                     "  if %0 {\n"
+                     "@1:\n"
+                     "    %1 = fneg %0\n"
+                     "  }\n"
+                     "  %2 = phi @1 %1\n"),
+               "phi has one source per predecessor", "%2 = phi @1 %1");
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_input slot=0 comp=x\n"
+                     "  if %0 {\n"
+                     "@1:\n"
+                     "    %1 = fneg %0\n"
+                     "  } else {\n"
+                     "@2:\n"
+                     "  }\n"
+                     "  %2 = phi @2 %0, @1 %1\n"),
+               "phi names the block's predecessors in program order", NULL);
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_input slot=0 comp=x\n"
+                     "  %1 = imm.64 5\n"
+                     "  %2 = fadd %0, %1\n"),
+               "source is 32-bit", "%2 = fadd %0, %1");
+   expect_fail(parse("shader FRAG\n"
+                     "  loop {\n"
+                     "    break\n"
+                     "    kill\n"
+                     "  }\n"),
+               "a jump is the last instruction of its block", "break");
+   expect_fail(parse("shader FRAG\n"
+                     "  continue\n"),
+               "break/continue is inside a loop", "continue");
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_input slot=0\n"),
+               "every required field is set", "load_input slot=0");
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_input slot=0 comp=x\n"
+                     "  %1 = fneg %0\n"
+                     "  %2 = phi\n"),
+               "phis come first in their block", "%2 = phi");
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_sysval sv=FACE comp=x\n"
+                     "  %1 = array_load arr=3 slot=0 comp=x\n"),
+               "the array is declared", "array_load");
+   expect_fail(parse("shader FRAG\n"
+                     "  %0 = load_input slot=0 comp=x\n"
+                     "  %1 = tex kind=txb target=2D res=0 samp=0 coord %0, coord %0\n"),
+               "bias exactly on txb", "tex kind=txb");
+}
+
+/* Broken by hand, the way a buggy pass would break it. */
+static void
+test_broken_by_pass(void)
+{
+   /* a use of a removed value */
+   struct ir_shader *sh = parse("shader FRAG\n"
+                                "  %0 = load_input slot=0 comp=x\n"
+                                "  %1 = fneg %0\n"
+                                "  store_output slot=0 comp=x %1\n");
+   ir_instr_remove(sh->values[1]);
+   expect_fail(sh, "no use of a removed value (!s->removed)", "store_output slot=0 comp=x %1");
+
+   /* an if condition removed */
+   sh = parse("shader FRAG\n"
+              "  %0 = load_input slot=0 comp=x\n"
+              "  if %0 {\n"
+              "    kill\n"
+              "  }\n");
+   ir_instr_remove(sh->values[0]);
+   expect_fail(sh, "if condition is not a removed value", "%0 = load_input");
+
+   /* an instruction created but never placed */
+   sh = parse("shader FRAG\n"
+              "  %0 = load_input slot=0 comp=x\n");
+   struct ir_instr *lost = ir_instr_create(sh, IR_OP_FNEG, 1);
+   lost->src[0] = sh->values[0];
+   expect_fail(sh, "every live instruction is in a block", "%1 = fneg %0");
+
+   /* two blocks in a row */
+   sh = parse("shader FRAG\n"
+              "  kill\n");
+   ir_list_append(&sh->body, ir_node_block(sh), NULL);
+   expect_fail(sh, "blocks and if/loop nodes alternate", NULL);
+
+   /* a value inserted into a second block while still in the first */
+   sh = parse("shader FRAG\n"
+              "  %0 = load_input slot=0 comp=x\n"
+              "  %1 = fneg %0\n");
+   sh->values[1]->src[0] = NULL;
+   expect_fail(sh, "every source is set", "%1 = fneg %?");
+}
+
+int
+main(void)
+{
+   test_good();
+   test_broken();
+   test_broken_by_pass();
+   return test_done();
+}

@@ -1,0 +1,147 @@
+/*
+ * Common-subexpression elimination over the dominator tree (global value
+ * numbering by hashing): an instruction equal to an earlier one whose block
+ * dominates its own is replaced by it.
+ *
+ * Equal means same op, width, fields, immediate and sources (either order
+ * for the first two sources of a COMM op; tex roles and phi predecessors
+ * included). Instructions with effects or that read memory a store can
+ * change are never merged; phis and cross-lane ops (derivatives, implicit-
+ * lod texturing) only with a twin in the same block. The survivor takes the
+ * flags of both, so an inexact pass later still sees a precise/invariant
+ * value. Exact: equal instructions compute equal bits.
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+struct entry {
+   struct ir_instr *in;
+   uint64_t hash;
+   int next; /* next entry in the bucket, -1 = end */
+};
+
+struct table {
+   int *buckets;
+   unsigned nbuckets;
+   struct entry *v;
+   unsigned n, cap;
+};
+
+static bool
+mergeable(const struct ir_instr *in)
+{
+   unsigned f = ir_op_info[in->op].flags;
+   return in->type != IR_TYPE_NONE && !(f & (IR_OPF_SIDE | IR_OPF_LOAD));
+}
+
+static bool
+same_block_only(const struct ir_instr *in)
+{
+   return in->op == IR_OP_PHI || ir_instr_is_convergent(in);
+}
+
+static uint64_t
+hash_instr(const struct ir_instr *in)
+{
+   uint64_t h = hash64(&in->op, sizeof(in->op), in->type);
+   h = hash64(&in->imm, sizeof(in->imm), h);
+   for (int f = 0; f < IR_FIELD_COUNT; f++) {
+      int32_t v = ir_field_get(in, f);
+      h = hash64(&v, sizeof(v), h);
+   }
+   unsigned first = 0;
+   if ((ir_op_info[in->op].flags & IR_OPF_COMM) && in->nsrc >= 2) {
+      unsigned sym = in->src[0]->id * 31u + in->src[1]->id * 31u;
+      h = hash64(&sym, sizeof(sym), h);
+      first = 2;
+   }
+   for (unsigned i = first; i < in->nsrc; i++)
+      h = hash64(&in->src[i]->id, sizeof(unsigned), h);
+   return hash64(&in->nsrc, sizeof(in->nsrc), h);
+}
+
+static bool
+equal(const struct ir_instr *a, const struct ir_instr *b)
+{
+   if (a->op != b->op || a->type != b->type || a->nsrc != b->nsrc || a->imm != b->imm)
+      return false;
+   for (int f = 0; f < IR_FIELD_COUNT; f++)
+      if (ir_field_get(a, f) != ir_field_get(b, f))
+         return false;
+   unsigned first = 0;
+   if ((ir_op_info[a->op].flags & IR_OPF_COMM) && a->nsrc >= 2) {
+      bool same = a->src[0] == b->src[0] && a->src[1] == b->src[1];
+      bool swapped = a->src[0] == b->src[1] && a->src[1] == b->src[0];
+      if (!same && !swapped)
+         return false;
+      first = 2;
+   }
+   for (unsigned i = first; i < a->nsrc; i++)
+      if (a->src[i] != b->src[i])
+         return false;
+   for (unsigned i = 0; i < a->nsrc; i++) {
+      if (a->op == IR_OP_PHI && a->pred[i] != b->pred[i])
+         return false;
+      if (a->op == IR_OP_TEX && a->role[i] != b->role[i])
+         return false;
+   }
+   return true;
+}
+
+/* An earlier equal instruction that may stand for `in`, or NULL. */
+static struct ir_instr *
+find(struct table *t, const struct ir_instr *in, uint64_t h)
+{
+   for (int e = t->buckets[h % t->nbuckets]; e >= 0; e = t->v[e].next) {
+      struct ir_instr *c = t->v[e].in;
+      if (t->v[e].hash != h || c->removed || !equal(c, in))
+         continue;
+      if (same_block_only(in) ? c->block == in->block : ir_block_dominates(c->block, in->block))
+         return c;
+   }
+   return NULL;
+}
+
+static void
+insert(struct table *t, struct ir_instr *in, uint64_t h)
+{
+   struct entry e = {in, h, t->buckets[h % t->nbuckets]};
+   VEC_PUSH(t->v, t->n, t->cap, e);
+   t->buckets[h % t->nbuckets] = (int)t->n - 1;
+}
+
+bool
+opt_cse(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   ir_compute_cfg(sh);
+   ir_compute_dominance(sh);
+   struct ir_instr **order;
+   unsigned n = ir_program_order(sh, &order);
+   struct table t = {0};
+   t.nbuckets = n * 2 + 1;
+   t.buckets = xmalloc(t.nbuckets * sizeof(int));
+   for (unsigned i = 0; i < t.nbuckets; i++)
+      t.buckets[i] = -1;
+   bool progress = false;
+   for (unsigned i = 0; i < n; i++) {
+      struct ir_instr *in = order[i];
+      if (!mergeable(in) || !in->block->reachable)
+         continue;
+      uint64_t h = hash_instr(in);
+      struct ir_instr *c = find(&t, in, h);
+      if (!c) {
+         insert(&t, in, h);
+         continue;
+      }
+      if (!opt_transform(ctx, "%%%u = %s -> %%%u", in->id, ir_op_info[in->op].name, c->id))
+         break;
+      c->flags |= in->flags;
+      opt_replace(sh, in, c);
+      progress = true;
+   }
+   free(t.buckets);
+   free(t.v);
+   free(order);
+   return progress;
+}

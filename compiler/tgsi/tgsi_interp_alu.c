@@ -1,0 +1,1091 @@
+/*
+ * The golden interpreter's 32-bit ALU: float, integer, conversion and
+ * compare opcodes, the REPL/CHAN opcodes and the legacy ones. Every
+ * opcode is a loop over the lanes of a batch, structure-of-arrays, with the
+ * switch outside the loop so the compiler can vectorize it.
+ *
+ * Values follow tgsi_semantics.md (tgsi_exec on x86-64) except where that
+ * is host dependent: transcendentals are computed in double precision and
+ * rounded once (libm float functions differ between C libraries), and
+ * MIN/MAX pick between +0 and -0 by operand order, not by libm.
+ *
+ * Flags (enum env_flag) of a result: the union of the sources' flags, plus
+ * UNDEF where the specification leaves the result undefined (the value is
+ * still the tgsi_exec/x86-64 one, computed without host UB), plus the
+ * opcode's inexact class, plus DENORM when a float operand or result is
+ * denormal and NAN when a float result is NaN.
+ */
+#include "compiler/tgsi/tgsi.h"
+#include "emu/emu.h"
+
+#include <math.h>
+
+/* MAD, DP* and LRP are two roundings, as in tgsi_exec on x86-64. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define FOR for (unsigned i = 0; i < n; i++)
+
+static inline float
+F(uint32_t u)
+{
+   return uif(u);
+}
+
+/* DENORM and NAN classification of float bits. */
+static inline uint32_t
+fclass(uint32_t x)
+{
+   uint32_t e = x & 0x7f800000u, m = x & 0x007fffffu;
+   return (e == 0 && m ? ENV_F_DENORM : 0) | (e == 0x7f800000u && m ? ENV_F_NAN : 0);
+}
+
+static inline uint32_t
+fden(uint32_t x)
+{
+   return (x & 0x7f800000u) == 0 && (x & 0x007fffffu) ? ENV_F_DENORM : 0;
+}
+
+static inline uint32_t
+undef_if(bool c)
+{
+   return c ? ENV_F_UNDEF : 0;
+}
+
+static float
+min_nan(float a, float b)
+{
+   if (a != a)
+      return b;
+   if (b != b)
+      return a;
+   return b < a ? b : a;
+}
+
+static float
+max_nan(float a, float b)
+{
+   if (a != a)
+      return b;
+   if (b != b)
+      return a;
+   return b > a ? b : a;
+}
+
+static inline uint32_t
+zsign(uint32_t a, uint32_t b)
+{
+   return ((a | b) & 0x7fffffffu) == 0 && a != b ? ENV_F_ZSIGN : 0;
+}
+
+/* (int32)f truncated; x86-64 gives 0x80000000 out of range and for NaN. */
+static inline uint32_t
+f2i_bits(float f)
+{
+   return f >= -2147483648.0f && f < 2147483648.0f ? (uint32_t)(int32_t)f : 0x80000000u;
+}
+
+static inline bool
+f2i_ok(float f)
+{
+   return f >= -2147483648.0f && f < 2147483648.0f;
+}
+
+/* (uint32)f as gcc compiles it on x86-64: through a 64-bit truncation. */
+static inline uint32_t
+f2u_bits(float f)
+{
+   if (!(f > -9223372036854775808.0f && f < 9223372036854775808.0f))
+      return 0;
+   return (uint32_t)(uint64_t)(int64_t)f;
+}
+
+static inline bool
+f2u_ok(float f)
+{
+   return f > -1.0f && f < 4294967296.0f;
+}
+
+static inline uint32_t
+ishr(uint32_t a, uint32_t s)
+{
+   s &= 31;
+   return (a & 0x80000000u) ? ~(~a >> s) : a >> s;
+}
+
+static inline uint32_t
+bitrev(uint32_t x)
+{
+   x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+   x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+   x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+   x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+   return (x >> 16) | (x << 16);
+}
+
+static inline uint32_t
+popcount(uint32_t x)
+{
+   x = x - ((x >> 1) & 0x55555555u);
+   x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+   x = (x + (x >> 4)) & 0x0f0f0f0fu;
+   return (x * 0x01010101u) >> 24;
+}
+
+/* Index of the highest set bit, -1 for 0. */
+static inline uint32_t
+msb(uint32_t x)
+{
+   int i = -1;
+   while (x) {
+      x >>= 1;
+      i++;
+   }
+   return (uint32_t)i;
+}
+
+static inline uint32_t
+lsb(uint32_t x)
+{
+   if (!x)
+      return 0xffffffffu;
+   uint32_t i = 0;
+   while (!(x & 1)) {
+      x >>= 1;
+      i++;
+   }
+   return i;
+}
+
+/* IBFE/UBFE exactly as tgsi_exec computes them, without C-level UB. */
+static uint32_t
+bfe(uint32_t v, uint32_t offset, uint32_t bits, bool sign)
+{
+   uint32_t off = offset & 31;
+   if (bits == 32 && off == 0)
+      return v;
+   bits &= 31;
+   if (bits == 0)
+      return 0;
+   if (bits + off < 32) {
+      uint32_t x = v << (32 - bits - off);
+      return sign ? ishr(x, 32 - bits) : x >> (32 - bits);
+   }
+   return sign ? ishr(v, off) : v >> off;
+}
+
+static uint32_t
+bfi(uint32_t base, uint32_t ins, uint32_t offset, uint32_t bits)
+{
+   uint32_t off = offset & 31;
+   if (bits >= 32)
+      return bits == 32 ? ins : base;
+   uint32_t mask = ((1u << bits) - 1) << off;
+   return ((ins << off) & mask) | (base & ~mask);
+}
+
+/* Round-to-nearest-even float to half, with Inf and NaN kept. */
+uint16_t
+tgsi_interp_f32_to_f16(uint32_t f)
+{
+   uint32_t sign = (f >> 16) & 0x8000u;
+   uint32_t e = (f >> 23) & 0xff, m = f & 0x7fffffu;
+   if (e == 0xff)
+      return (uint16_t)(m ? 0x7e00u : sign | 0x7c00u); /* one quiet NaN */
+   int32_t he = (int32_t)e - 127 + 15;
+   if (he >= 31)
+      return (uint16_t)(sign | 0x7c00u);
+   if (he <= 0) {
+      if (he < -10)
+         return (uint16_t)sign;
+      m |= 0x800000u;
+      uint32_t shift = (uint32_t)(14 - he);
+      uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+      if (rem > half || (rem == half && (hm & 1)))
+         hm++;
+      return (uint16_t)(sign | hm);
+   }
+   uint32_t hm = m >> 13, rem = m & 0x1fffu;
+   uint32_t h = ((uint32_t)he << 10) | hm;
+   if (rem > 0x1000u || (rem == 0x1000u && (hm & 1)))
+      h++; /* may carry into the exponent, up to Inf: still correct */
+   return (uint16_t)(sign | h);
+}
+
+uint32_t
+tgsi_interp_f16_to_f32(uint16_t h)
+{
+   uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+   uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ffu;
+   if (e == 0x1f)
+      return sign | 0x7f800000u | (m << 13);
+   if (e == 0) {
+      if (!m)
+         return sign;
+      return sign | fui((float)m * (1.0f / 16777216.0f));
+   }
+   return sign | ((e + 112) << 23) | (m << 13);
+}
+
+/* GLSL-style packing helpers (PK2US, PK4B, PK4UB): round to nearest even
+ * of the clamped, scaled value; NaN packs as 0. */
+static uint32_t
+f_to_unorm(float f, float scale)
+{
+   if (!(f > 0.0f))
+      return 0;
+   if (f > 1.0f)
+      f = 1.0f;
+   return (uint32_t)nearbyintf(f * scale);
+}
+
+static uint32_t
+f_to_snorm8(float f)
+{
+   if (f != f)
+      return 0;
+   f = f < -1.0f ? -1.0f : f > 1.0f ? 1.0f : f;
+   return (uint32_t)(int32_t)nearbyintf(f * 127.0f) & 0xffu;
+}
+
+static float
+snorm8_to_f(uint32_t b)
+{
+   float f = (float)(int8_t)(b & 0xff) / 127.0f;
+   return f < -1.0f ? -1.0f : f;
+}
+
+static float
+trans(double d)
+{
+   return (float)d;
+}
+
+/* ------------------------------------------------------------------ */
+/* Component-wise opcodes                                               */
+
+static void
+merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
+{
+   FOR rf[i] = sf[0][i];
+   for (unsigned s = 1; s < ns; s++)
+      FOR rf[i] |= sf[s][i];
+}
+
+/* NaN results of arithmetic become the one quiet NaN 0x7fc00000 with the
+ * NAN flag (hosts differ in the NaN they generate and propagate); denormal
+ * results get DENORM. */
+static void
+canon(unsigned n, uint32_t *r, uint32_t *rf)
+{
+   FOR
+   {
+      uint32_t c = fclass(r[i]);
+      rf[i] |= c;
+      r[i] = c & ENV_F_NAN ? 0x7fc00000u : r[i];
+   }
+}
+
+/* Float result: DENORM for denormal operands or result, NAN for NaN. */
+static void
+fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, unsigned ns,
+      uint32_t cls)
+{
+   for (unsigned s = 0; s < ns; s++) {
+      const uint32_t *x = a[s];
+      FOR rf[i] |= fden(x[i]);
+   }
+   if (r)
+      canon(n, (uint32_t *)r, rf);
+   FOR rf[i] |= cls;
+}
+
+/* Float arithmetic; returns false if op is not one of these. */
+static bool
+comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
+{
+   const uint32_t *a = s[0], *b = s[1], *c = s[2];
+   switch (op) {
+   case TGSI_OP_ADD:
+      FOR r[i] = fui(F(a[i]) + F(b[i]));
+      break;
+   case TGSI_OP_SUB:
+      FOR r[i] = fui(F(a[i]) - F(b[i]));
+      break;
+   case TGSI_OP_MUL:
+      FOR r[i] = fui(F(a[i]) * F(b[i]));
+      break;
+   case TGSI_OP_DIV:
+      FOR r[i] = fui(F(a[i]) / F(b[i]));
+      break;
+   case TGSI_OP_MAD:
+      FOR r[i] = fui(F(a[i]) * F(b[i]) + F(c[i]));
+      break;
+   case TGSI_OP_FMA:
+      FOR r[i] = fui(fmaf(F(a[i]), F(b[i]), F(c[i])));
+      break;
+   case TGSI_OP_LRP:
+      FOR r[i] = fui(F(a[i]) * (F(b[i]) - F(c[i])) + F(c[i]));
+      break;
+   case TGSI_OP_MIN:
+      FOR r[i] = fui(min_nan(F(a[i]), F(b[i])));
+      FOR rf[i] |= zsign(a[i], b[i]);
+      break;
+   case TGSI_OP_MAX:
+      FOR r[i] = fui(max_nan(F(a[i]), F(b[i])));
+      FOR rf[i] |= zsign(a[i], b[i]);
+      break;
+   case TGSI_OP_CLAMP:
+      FOR r[i] = fui(min_nan(max_nan(F(a[i]), F(b[i])), F(c[i])));
+      FOR rf[i] |= zsign(a[i], b[i]) | zsign(a[i], c[i]);
+      break;
+   case TGSI_OP_FRC:
+      FOR r[i] = fui(F(a[i]) - floorf(F(a[i])));
+      break;
+   case TGSI_OP_FLR:
+      FOR r[i] = fui(floorf(F(a[i])));
+      break;
+   case TGSI_OP_CEIL:
+      FOR r[i] = fui(ceilf(F(a[i])));
+      break;
+   case TGSI_OP_TRUNC:
+      FOR r[i] = fui(truncf(F(a[i])));
+      break;
+   case TGSI_OP_ROUND:
+      FOR r[i] = fui(nearbyintf(F(a[i])));
+      FOR rf[i] |= fabsf(F(a[i]) - truncf(F(a[i]))) == 0.5f ? ENV_F_ROUND : 0;
+      break;
+   case TGSI_OP_SSG:
+      FOR r[i] = fui(F(a[i]) < 0.0f ? -1.0f : F(a[i]) > 0.0f ? 1.0f : 0.0f);
+      break;
+   case TGSI_OP_LDEXP:
+      FOR r[i] = fui(ldexpf(F(a[i]), (int32_t)b[i]));
+      break;
+   default:
+      return false;
+   }
+   return true;
+}
+
+/* Float compares, CMP, and float -> integer conversions. */
+static bool
+comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
+          const uint32_t *const *sf)
+{
+   const uint32_t *a = s[0], *b = s[1], *c = s[2];
+   const uint32_t one = 0x3f800000u;
+   switch (op) {
+   case TGSI_OP_SLT:
+      FOR r[i] = F(a[i]) < F(b[i]) ? one : 0;
+      break;
+   case TGSI_OP_SGE:
+      FOR r[i] = F(a[i]) >= F(b[i]) ? one : 0;
+      break;
+   case TGSI_OP_SEQ:
+      FOR r[i] = F(a[i]) == F(b[i]) ? one : 0;
+      break;
+   case TGSI_OP_SGT:
+      FOR r[i] = F(a[i]) > F(b[i]) ? one : 0;
+      break;
+   case TGSI_OP_SLE:
+      FOR r[i] = F(a[i]) <= F(b[i]) ? one : 0;
+      break;
+   case TGSI_OP_SNE:
+      FOR r[i] = F(a[i]) != F(b[i]) ? one : 0;
+      break;
+   case TGSI_OP_FSLT:
+      FOR r[i] = F(a[i]) < F(b[i]) ? ~0u : 0;
+      break;
+   case TGSI_OP_FSGE:
+      FOR r[i] = F(a[i]) >= F(b[i]) ? ~0u : 0;
+      break;
+   case TGSI_OP_FSEQ:
+      FOR r[i] = F(a[i]) == F(b[i]) ? ~0u : 0;
+      break;
+   case TGSI_OP_FSNE:
+      FOR r[i] = F(a[i]) != F(b[i]) ? ~0u : 0;
+      break;
+   case TGSI_OP_SFL:
+      FOR r[i] = 0;
+      break;
+   case TGSI_OP_STR:
+      FOR r[i] = one;
+      break;
+   case TGSI_OP_CMP:
+      /* -0.0 and NaN select c. A selected operand's flags only. */
+      FOR r[i] = F(a[i]) < 0.0f ? b[i] : c[i];
+      FOR rf[i] = sf[0][i] | fden(a[i]) | (F(a[i]) < 0.0f ? sf[1][i] : sf[2][i]);
+      return true;
+   case TGSI_OP_UCMP:
+      FOR r[i] = a[i] ? b[i] : c[i];
+      FOR rf[i] = sf[0][i] | (a[i] ? sf[1][i] : sf[2][i]);
+      return true;
+   case TGSI_OP_F2I:
+      FOR r[i] = f2i_bits(F(a[i]));
+      FOR rf[i] |= undef_if(!f2i_ok(F(a[i])));
+      break;
+   case TGSI_OP_F2U:
+      FOR r[i] = f2u_bits(F(a[i]));
+      FOR rf[i] |= undef_if(!f2u_ok(F(a[i])));
+      break;
+   case TGSI_OP_ARL:
+      FOR r[i] = f2i_bits(floorf(F(a[i])));
+      FOR rf[i] |= undef_if(!f2i_ok(floorf(F(a[i]))));
+      break;
+   case TGSI_OP_ARR:
+      FOR r[i] = f2i_bits(floorf(F(a[i]) + 0.5f));
+      FOR rf[i] |= undef_if(!f2i_ok(floorf(F(a[i]) + 0.5f)));
+      break;
+   default:
+      return false;
+   }
+   fpost(n, NULL, rf, s, op == TGSI_OP_SFL || op == TGSI_OP_STR ? 0 : tgsi_op_info[op].nsrc, 0);
+   return true;
+}
+
+static bool
+comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
+{
+   const uint32_t *a = s[0], *b = s[1], *c = s[2];
+   switch (op) {
+   case TGSI_OP_UADD:
+      FOR r[i] = a[i] + b[i];
+      break;
+   case TGSI_OP_UMUL:
+      FOR r[i] = a[i] * b[i];
+      break;
+   case TGSI_OP_UMAD:
+      FOR r[i] = a[i] * b[i] + c[i];
+      break;
+   case TGSI_OP_UMUL_HI:
+      FOR r[i] = (uint32_t)(((uint64_t)a[i] * b[i]) >> 32);
+      break;
+   case TGSI_OP_IMUL_HI:
+      FOR r[i] = (uint32_t)((uint64_t)((int64_t)(int32_t)a[i] * (int32_t)b[i]) >> 32);
+      break;
+   case TGSI_OP_UDIV:
+      FOR r[i] = b[i] ? a[i] / b[i] : 0xffffffffu;
+      break;
+   case TGSI_OP_UMOD:
+      FOR r[i] = b[i] ? a[i] % b[i] : 0xffffffffu;
+      break;
+   case TGSI_OP_IDIV:
+      /* /0 gives 0 and INT_MIN/-1 gives INT_MIN, both undefined. */
+      FOR
+      {
+         int32_t x = (int32_t)a[i], y = (int32_t)b[i];
+         bool bad = y == 0 || (x == INT32_MIN && y == -1);
+         r[i] = y == 0 ? 0 : bad ? 0x80000000u : (uint32_t)(x / y);
+         rf[i] |= undef_if(bad);
+      }
+      break;
+   case TGSI_OP_MOD:
+      FOR
+      {
+         int32_t x = (int32_t)a[i], y = (int32_t)b[i];
+         bool bad = y == 0 || (x == INT32_MIN && y == -1);
+         r[i] = y == 0 ? 0xffffffffu : bad ? 0 : (uint32_t)(x % y);
+         rf[i] |= undef_if(bad);
+      }
+      break;
+   case TGSI_OP_INEG:
+      FOR r[i] = 0u - a[i];
+      break;
+   case TGSI_OP_IABS:
+      FOR r[i] = (a[i] & 0x80000000u) ? 0u - a[i] : a[i];
+      break;
+   case TGSI_OP_ISSG:
+      FOR r[i] = (int32_t)a[i] < 0 ? 0xffffffffu : a[i] ? 1u : 0u;
+      break;
+   case TGSI_OP_IMAX:
+      FOR r[i] = (int32_t)a[i] > (int32_t)b[i] ? a[i] : b[i];
+      break;
+   case TGSI_OP_IMIN:
+      FOR r[i] = (int32_t)a[i] < (int32_t)b[i] ? a[i] : b[i];
+      break;
+   case TGSI_OP_UMAX:
+      FOR r[i] = a[i] > b[i] ? a[i] : b[i];
+      break;
+   case TGSI_OP_UMIN:
+      FOR r[i] = a[i] < b[i] ? a[i] : b[i];
+      break;
+   case TGSI_OP_ISLT:
+      FOR r[i] = (int32_t)a[i] < (int32_t)b[i] ? ~0u : 0;
+      break;
+   case TGSI_OP_ISGE:
+      FOR r[i] = (int32_t)a[i] >= (int32_t)b[i] ? ~0u : 0;
+      break;
+   case TGSI_OP_USLT:
+      FOR r[i] = a[i] < b[i] ? ~0u : 0;
+      break;
+   case TGSI_OP_USGE:
+      FOR r[i] = a[i] >= b[i] ? ~0u : 0;
+      break;
+   case TGSI_OP_USEQ:
+      FOR r[i] = a[i] == b[i] ? ~0u : 0;
+      break;
+   case TGSI_OP_USNE:
+      FOR r[i] = a[i] != b[i] ? ~0u : 0;
+      break;
+   default:
+      return false;
+   }
+   return true;
+}
+
+static bool
+comp_int_bits(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
+{
+   const uint32_t *a = s[0], *b = s[1], *c = s[2], *d = s[3];
+   switch (op) {
+   case TGSI_OP_AND:
+      FOR r[i] = a[i] & b[i];
+      break;
+   case TGSI_OP_OR:
+      FOR r[i] = a[i] | b[i];
+      break;
+   case TGSI_OP_XOR:
+      FOR r[i] = a[i] ^ b[i];
+      break;
+   case TGSI_OP_NOT:
+      FOR r[i] = ~a[i];
+      break;
+   case TGSI_OP_SHL:
+      FOR r[i] = a[i] << (b[i] & 31);
+      break;
+   case TGSI_OP_USHR:
+      FOR r[i] = a[i] >> (b[i] & 31);
+      break;
+   case TGSI_OP_ISHR:
+      FOR r[i] = ishr(a[i], b[i]);
+      break;
+   case TGSI_OP_UARL:
+      FOR r[i] = a[i];
+      break;
+   case TGSI_OP_IBFE:
+      FOR
+      {
+         int64_t off = (int32_t)b[i], bits = (int32_t)c[i];
+         r[i] = bfe(a[i], b[i], c[i], true);
+         rf[i] |= undef_if(off < 0 || bits < 0 || off + bits > 32);
+      }
+      break;
+   case TGSI_OP_UBFE:
+      FOR
+      {
+         r[i] = bfe(a[i], b[i], c[i], false);
+         rf[i] |= undef_if((uint64_t)b[i] + c[i] > 32);
+      }
+      break;
+   case TGSI_OP_BFI:
+      FOR
+      {
+         r[i] = bfi(a[i], b[i], c[i], d[i]);
+         rf[i] |= undef_if((uint64_t)c[i] + d[i] > 32);
+      }
+      break;
+   case TGSI_OP_BREV:
+      FOR r[i] = bitrev(a[i]);
+      break;
+   case TGSI_OP_POPC:
+      FOR r[i] = popcount(a[i]);
+      break;
+   case TGSI_OP_LSB:
+      FOR r[i] = lsb(a[i]);
+      break;
+   case TGSI_OP_UMSB:
+      FOR r[i] = msb(a[i]);
+      break;
+   case TGSI_OP_IMSB:
+      FOR r[i] = msb((a[i] & 0x80000000u) ? ~a[i] : a[i]);
+      break;
+   case TGSI_OP_I2F:
+      FOR
+      {
+         float f = (float)(int32_t)a[i];
+         r[i] = fui(f);
+         rf[i] |= (double)f != (double)(int32_t)a[i] ? ENV_F_ROUND : 0;
+      }
+      break;
+   case TGSI_OP_U2F:
+      FOR
+      {
+         float f = (float)a[i];
+         r[i] = fui(f);
+         rf[i] |= (double)f != (double)a[i] ? ENV_F_ROUND : 0;
+      }
+      break;
+   default:
+      return false;
+   }
+   return true;
+}
+
+static bool
+is_plain_float(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_ADD:
+   case TGSI_OP_SUB:
+   case TGSI_OP_MUL:
+   case TGSI_OP_DIV:
+   case TGSI_OP_MAD:
+   case TGSI_OP_FMA:
+   case TGSI_OP_LRP:
+   case TGSI_OP_MIN:
+   case TGSI_OP_MAX:
+   case TGSI_OP_CLAMP:
+   case TGSI_OP_FRC:
+   case TGSI_OP_FLR:
+   case TGSI_OP_CEIL:
+   case TGSI_OP_TRUNC:
+   case TGSI_OP_ROUND:
+   case TGSI_OP_SSG:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static uint32_t
+op_class(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_MAD:
+   case TGSI_OP_DP2:
+   case TGSI_OP_DP3:
+   case TGSI_OP_DP4:
+   case TGSI_OP_DPH:
+   case TGSI_OP_XPD:
+      return ENV_F_FUSE;
+   case TGSI_OP_LRP:
+      return ENV_F_FUSE | ENV_F_LRP;
+   case TGSI_OP_DIV:
+   case TGSI_OP_RCP:
+   case TGSI_OP_RSQ:
+   case TGSI_OP_SQRT:
+      return ENV_F_RCP;
+   case TGSI_OP_NRM:
+   case TGSI_OP_NRM4:
+      return ENV_F_RCP | ENV_F_FUSE;
+   case TGSI_OP_SIN:
+   case TGSI_OP_COS:
+   case TGSI_OP_SCS:
+   case TGSI_OP_EX2:
+   case TGSI_OP_LG2:
+   case TGSI_OP_POW:
+   case TGSI_OP_EXP:
+   case TGSI_OP_LOG:
+   case TGSI_OP_LIT:
+      return ENV_F_TRANS;
+   case TGSI_OP_PK2US:
+   case TGSI_OP_PK4B:
+   case TGSI_OP_PK4UB:
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4B:
+   case TGSI_OP_UP4UB:
+      return ENV_F_ROUND;
+   default:
+      return 0;
+   }
+}
+
+/* One component-wise channel: r = op(s...). */
+static bool
+comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
+            const uint32_t *const *sf, unsigned ns)
+{
+   if (op == TGSI_OP_MOV || op == TGSI_OP_ABS) {
+      /* Bit copies: NaN payloads survive. */
+      uint32_t m = op == TGSI_OP_ABS ? 0x7fffffffu : ~0u;
+      FOR r[i] = s[0][i] & m;
+      FOR rf[i] = sf[0][i];
+      return true;
+   }
+   merge_flags(n, rf, sf, ns);
+   if (comp_float(op, n, r, rf, s)) {
+      fpost(n, r, rf, s, ns, op_class(op));
+      return true;
+   }
+   return comp_fcmp(op, n, r, rf, s, sf) || comp_int_arith(op, n, r, rf, s) ||
+          comp_int_bits(op, n, r, rf, s);
+}
+
+static int
+exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned ns = tgsi_op_info[ti->op].nsrc, mask = ti->dst.mask;
+   const uint32_t *s[TGSI_MAX_SRC] = {0}, *sf[TGSI_MAX_SRC] = {0};
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(mask & (1u << c)))
+         continue;
+      for (unsigned k = 0; k < ns; k++)
+         tgsi_interp_fetch(b, ti, k, c, &s[k], &sf[k]);
+      for (unsigned k = ns; k < TGSI_MAX_SRC; k++)
+         s[k] = sf[k] = b->zero;
+      if (!comp_kernel(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf, ns))
+         return -1;
+   }
+   return (int)mask;
+}
+
+/* ------------------------------------------------------------------ */
+/* REPL: one value from the .x (after swizzle) of the sources            */
+
+static void
+repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *a,
+          const uint32_t *b)
+{
+   switch (op) {
+   case TGSI_OP_RCP:
+      FOR r[i] = fui(1.0f / F(a[i]));
+      break;
+   case TGSI_OP_RSQ:
+      FOR r[i] = fui(1.0f / sqrtf(F(a[i])));
+      FOR rf[i] |= undef_if(F(a[i]) <= 0.0f);
+      break;
+   case TGSI_OP_SQRT:
+      FOR r[i] = fui(sqrtf(F(a[i])));
+      FOR rf[i] |= undef_if(F(a[i]) < 0.0f);
+      break;
+   case TGSI_OP_EX2:
+      FOR r[i] = fui(trans(exp2((double)F(a[i]))));
+      FOR rf[i] |= undef_if(F(a[i]) >= 128.0f);
+      break;
+   case TGSI_OP_LG2:
+      FOR r[i] = fui(trans(log2((double)F(a[i]))));
+      FOR rf[i] |= undef_if(F(a[i]) <= 0.0f);
+      break;
+   case TGSI_OP_POW:
+      FOR r[i] = fui(trans(pow((double)F(a[i]), (double)F(b[i]))));
+      FOR rf[i] |= undef_if(F(a[i]) < 0.0f || (F(a[i]) == 0.0f && F(b[i]) <= 0.0f));
+      break;
+   case TGSI_OP_SIN:
+      FOR r[i] = fui(trans(sin((double)F(a[i]))));
+      break;
+   case TGSI_OP_COS:
+      FOR r[i] = fui(trans(cos((double)F(a[i]))));
+      break;
+   default:
+      break;
+   }
+}
+
+static int
+exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n, mask = ti->dst.mask;
+   enum tgsi_opcode op = ti->op;
+   int first = -1;
+   for (unsigned c = 0; c < 4 && first < 0; c++)
+      if (mask & (1u << c))
+         first = (int)c;
+   if (first < 0)
+      return 0;
+   uint32_t *r = b->res_v[first], *rf = b->res_f[first];
+   const uint32_t *a[4], *af[4], *bb[4], *bf[4];
+   unsigned ns = tgsi_op_info[op].nsrc;
+   unsigned nch = op == TGSI_OP_DP2                           ? 2
+                  : op == TGSI_OP_DP3                         ? 3
+                  : op == TGSI_OP_DP4                         ? 4
+                  : op == TGSI_OP_DPH                         ? 4
+                  : op == TGSI_OP_PK4B || op == TGSI_OP_PK4UB ? 4
+                  : op == TGSI_OP_PK2H || op == TGSI_OP_PK2US ? 2
+                                                              : 1;
+   for (unsigned c = 0; c < nch; c++) {
+      tgsi_interp_fetch(b, ti, 0, c, &a[c], &af[c]);
+      if (ns > 1)
+         tgsi_interp_fetch(b, ti, 1, c, &bb[c], &bf[c]);
+   }
+   FOR rf[i] = af[0][i];
+   for (unsigned c = 0; c < nch; c++) {
+      FOR rf[i] |= af[c][i] | fden(a[c][i]);
+      if (ns > 1)
+         FOR rf[i] |= bf[c][i] | fden(bb[c][i]);
+   }
+   switch (op) {
+   case TGSI_OP_DP2:
+      FOR r[i] = fui(F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i]));
+      break;
+   case TGSI_OP_DP3:
+      FOR r[i] =
+          fui((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) + F(a[2][i]) * F(bb[2][i]));
+      break;
+   case TGSI_OP_DP4:
+      FOR r[i] =
+          fui(((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) + F(a[2][i]) * F(bb[2][i])) +
+              F(a[3][i]) * F(bb[3][i]));
+      break;
+   case TGSI_OP_DPH:
+      FOR r[i] =
+          fui(((F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i])) + F(a[2][i]) * F(bb[2][i])) +
+              F(bb[3][i]));
+      break;
+   case TGSI_OP_PK2H:
+      FOR r[i] = tgsi_interp_f32_to_f16(a[0][i]) | (uint32_t)tgsi_interp_f32_to_f16(a[1][i]) << 16;
+      break;
+   case TGSI_OP_PK2US:
+      FOR r[i] = f_to_unorm(F(a[0][i]), 65535.0f) | f_to_unorm(F(a[1][i]), 65535.0f) << 16;
+      break;
+   case TGSI_OP_PK4UB:
+      FOR r[i] = f_to_unorm(F(a[0][i]), 255.0f) | f_to_unorm(F(a[1][i]), 255.0f) << 8 |
+                 f_to_unorm(F(a[2][i]), 255.0f) << 16 | f_to_unorm(F(a[3][i]), 255.0f) << 24;
+      break;
+   case TGSI_OP_PK4B:
+      FOR r[i] = f_to_snorm8(F(a[0][i])) | f_to_snorm8(F(a[1][i])) << 8 |
+                 f_to_snorm8(F(a[2][i])) << 16 | f_to_snorm8(F(a[3][i])) << 24;
+      break;
+   default:
+      repl_math(op, n, r, rf, a[0], ns > 1 ? bb[0] : NULL);
+      break;
+   }
+   bool packs =
+       op == TGSI_OP_PK2H || op == TGSI_OP_PK2US || op == TGSI_OP_PK4B || op == TGSI_OP_PK4UB;
+   if (!packs)
+      canon(n, r, rf);
+   FOR rf[i] |= op_class(op);
+   for (unsigned c = (unsigned)first + 1; c < 4; c++) {
+      if (mask & (1u << c)) {
+         memcpy(b->res_v[c], r, n * 4);
+         memcpy(b->res_f[c], rf, n * 4);
+      }
+   }
+   return (int)mask;
+}
+
+/* ------------------------------------------------------------------ */
+/* CHAN: a formula per destination channel                              */
+
+static void
+set_const(unsigned n, uint32_t *r, uint32_t *rf, uint32_t v, const uint32_t *f)
+{
+   FOR r[i] = v;
+   FOR rf[i] = f ? f[i] : 0;
+}
+
+static void
+exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned mask)
+{
+   unsigned n = b->n;
+   const uint32_t *x, *y, *w, *xf, *yf, *wf;
+   tgsi_interp_fetch(b, ti, 0, 0, &x, &xf);
+   tgsi_interp_fetch(b, ti, 0, 1, &y, &yf);
+   tgsi_interp_fetch(b, ti, 0, 3, &w, &wf);
+   set_const(n, b->res_v[0], b->res_f[0], 0x3f800000u, NULL);
+   set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
+   uint32_t *r = b->res_v[1], *rf = b->res_f[1];
+   FOR r[i] = fui(max_nan(F(x[i]), 0.0f));
+   FOR rf[i] = xf[i] | fden(x[i]);
+   if (!(mask & 4))
+      return;
+   r = b->res_v[2];
+   rf = b->res_f[2];
+   FOR
+   {
+      float base = max_nan(F(y[i]), 0.0f);
+      float e = F(w[i]);
+      e = e < -128.0f ? -128.0f : e > 128.0f ? 128.0f : e; /* NaN stays NaN */
+      bool on = F(x[i]) > 0.0f;
+      r[i] = on ? fui(trans(pow((double)base, (double)e))) : 0;
+      rf[i] = xf[i] | fden(x[i]) |
+              (on ? yf[i] | wf[i] | fden(y[i]) | fden(w[i]) | ENV_F_TRANS |
+                        undef_if(base == 0.0f && e < 0.0f)
+                  : 0);
+   }
+   canon(n, r, rf);
+}
+
+static void
+exec_exp_log(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   const uint32_t *x, *xf;
+   tgsi_interp_fetch(b, ti, 0, 0, &x, &xf);
+   uint32_t *r0 = b->res_v[0], *r1 = b->res_v[1], *r2 = b->res_v[2];
+   if (ti->op == TGSI_OP_EXP) {
+      FOR
+      {
+         float f = F(x[i]), fl = floorf(f);
+         r0[i] = fui(trans(exp2((double)fl)));
+         r1[i] = fui(f - fl);
+         r2[i] = fui(trans(exp2((double)f)));
+      }
+      FOR b->res_f[0][i] = xf[i] | fden(x[i]) | ENV_F_TRANS | undef_if(F(x[i]) >= 128.0f);
+      FOR b->res_f[1][i] = xf[i] | fden(x[i]);
+      FOR b->res_f[2][i] = xf[i] | fden(x[i]) | ENV_F_TRANS | undef_if(F(x[i]) >= 128.0f);
+   } else {
+      FOR
+      {
+         double a = fabs((double)F(x[i]));
+         float lg = trans(log2(a)), fl = floorf(lg);
+         r0[i] = fui(fl);
+         r1[i] = fui((float)a / trans(exp2((double)fl)));
+         r2[i] = fui(lg);
+      }
+      for (unsigned c = 0; c < 3; c++)
+         FOR b->res_f[c][i] = xf[i] | fden(x[i]) | ENV_F_TRANS | undef_if(F(x[i]) == 0.0f);
+   }
+   for (unsigned c = 0; c < 3; c++)
+      canon(n, b->res_v[c], b->res_f[c]);
+   set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
+}
+
+static void
+exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   const uint32_t *a[4], *af[4], *c[4], *cf[4];
+   for (unsigned k = 0; k < 4; k++) {
+      tgsi_interp_fetch(b, ti, 0, k, &a[k], &af[k]);
+      tgsi_interp_fetch(b, ti, 1, k, &c[k], &cf[k]);
+   }
+   if (ti->op == TGSI_OP_DST) {
+      set_const(n, b->res_v[0], b->res_f[0], 0x3f800000u, NULL);
+      FOR b->res_v[1][i] = fui(F(a[1][i]) * F(c[1][i]));
+      FOR b->res_f[1][i] = af[1][i] | cf[1][i] | fden(a[1][i]) | fden(c[1][i]);
+      canon(n, b->res_v[1], b->res_f[1]);
+      set_const(n, b->res_v[2], b->res_f[2], 0, af[2]);
+      FOR b->res_v[2][i] = a[2][i];
+      set_const(n, b->res_v[3], b->res_f[3], 0, cf[3]);
+      FOR b->res_v[3][i] = c[3][i];
+      return;
+   }
+   /* XPD: a.yzx * b.zxy - a.zxy * b.yzx, w = 1. */
+   static const unsigned p[3] = {1, 2, 0}, q[3] = {2, 0, 1};
+   for (unsigned k = 0; k < 3; k++) {
+      uint32_t *r = b->res_v[k], *rf = b->res_f[k];
+      const uint32_t *a1 = a[p[k]], *b1 = c[q[k]], *a2 = a[q[k]], *b2 = c[p[k]];
+      FOR r[i] = fui(F(a1[i]) * F(b1[i]) - F(a2[i]) * F(b2[i]));
+      FOR rf[i] = af[p[k]][i] | cf[q[k]][i] | af[q[k]][i] | cf[p[k]][i] | fden(a1[i]) |
+                  fden(b1[i]) | fden(a2[i]) | fden(b2[i]) | ENV_F_FUSE;
+      canon(n, r, rf);
+   }
+   set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
+}
+
+/* NRM (xyz, w = 1) and NRM4: src * rsq(dot(src, src)). */
+static void
+exec_nrm(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n, k = ti->op == TGSI_OP_NRM ? 3 : 4;
+   const uint32_t *a[4], *af[4];
+   for (unsigned c = 0; c < k; c++)
+      tgsi_interp_fetch(b, ti, 0, c, &a[c], &af[c]);
+   uint32_t *len = b->scratch[0], *lf = b->scratch[1];
+   FOR
+   {
+      float d = F(a[0][i]) * F(a[0][i]) + F(a[1][i]) * F(a[1][i]);
+      d = d + F(a[2][i]) * F(a[2][i]);
+      if (k == 4)
+         d = d + F(a[3][i]) * F(a[3][i]);
+      len[i] = fui(1.0f / sqrtf(d));
+      lf[i] = undef_if(!(d > 0.0f));
+   }
+   for (unsigned c = 0; c < k; c++)
+      FOR lf[i] |= af[c][i] | fden(a[c][i]);
+   for (unsigned c = 0; c < k; c++) {
+      FOR b->res_v[c][i] = fui(F(a[c][i]) * F(len[i]));
+      FOR b->res_f[c][i] = lf[i] | op_class(ti->op);
+      canon(n, b->res_v[c], b->res_f[c]);
+   }
+   if (k == 3)
+      set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
+}
+
+static void
+exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   const uint32_t *x, *xf;
+   tgsi_interp_fetch(b, ti, 0, 0, &x, &xf);
+   for (unsigned c = 0; c < 4; c++) {
+      uint32_t *r = b->res_v[c];
+      switch (ti->op) {
+      case TGSI_OP_UP2H:
+         FOR r[i] = tgsi_interp_f16_to_f32((uint16_t)(x[i] >> (c & 1 ? 16 : 0)));
+         break;
+      case TGSI_OP_UP2US:
+         FOR r[i] = fui((float)((x[i] >> (c & 1 ? 16 : 0)) & 0xffff) / 65535.0f);
+         break;
+      case TGSI_OP_UP4UB:
+         FOR r[i] = fui((float)((x[i] >> (8 * c)) & 0xff) / 255.0f);
+         break;
+      default: /* UP4B */
+         FOR r[i] = fui(snorm8_to_f(x[i] >> (8 * c)));
+         break;
+      }
+      FOR b->res_f[c][i] = xf[i] | op_class(ti->op);
+      if (ti->op == TGSI_OP_UP2H)
+         canon(n, r, b->res_f[c]);
+   }
+}
+
+static void
+exec_scs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   const uint32_t *x, *xf;
+   tgsi_interp_fetch(b, ti, 0, 0, &x, &xf);
+   FOR b->res_v[0][i] = fui(trans(cos((double)F(x[i]))));
+   FOR b->res_v[1][i] = fui(trans(sin((double)F(x[i]))));
+   for (unsigned c = 0; c < 2; c++) {
+      FOR b->res_f[c][i] = xf[i] | fden(x[i]) | ENV_F_TRANS;
+      canon(n, b->res_v[c], b->res_f[c]);
+   }
+   set_const(n, b->res_v[2], b->res_f[2], 0, NULL);
+   set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
+}
+
+int
+tgsi_interp_exec_alu(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned mask = ti->dst.mask;
+   switch (ti->op) {
+   case TGSI_OP_RCP:
+   case TGSI_OP_RSQ:
+   case TGSI_OP_SQRT:
+   case TGSI_OP_EX2:
+   case TGSI_OP_LG2:
+   case TGSI_OP_POW:
+   case TGSI_OP_SIN:
+   case TGSI_OP_COS:
+   case TGSI_OP_DP2:
+   case TGSI_OP_DP3:
+   case TGSI_OP_DP4:
+   case TGSI_OP_DPH:
+   case TGSI_OP_PK2H:
+   case TGSI_OP_PK2US:
+   case TGSI_OP_PK4B:
+   case TGSI_OP_PK4UB:
+      return exec_repl(b, ti);
+   case TGSI_OP_LIT:
+      exec_lit(b, ti, mask);
+      return (int)mask;
+   case TGSI_OP_EXP:
+   case TGSI_OP_LOG:
+      exec_exp_log(b, ti);
+      return (int)mask;
+   case TGSI_OP_DST:
+   case TGSI_OP_XPD:
+      exec_dst_xpd(b, ti);
+      return (int)mask;
+   case TGSI_OP_NRM:
+   case TGSI_OP_NRM4:
+      exec_nrm(b, ti);
+      return (int)mask;
+   case TGSI_OP_UP2H:
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4B:
+   case TGSI_OP_UP4UB:
+      exec_unpack(b, ti);
+      return (int)mask;
+   case TGSI_OP_SCS:
+      exec_scs(b, ti);
+      return (int)mask;
+   default:
+      if (!is_plain_float(ti->op) && tgsi_op_info[ti->op].flags & TGSI_OPF_OTHR)
+         return -1;
+      return exec_comp(b, ti);
+   }
+}

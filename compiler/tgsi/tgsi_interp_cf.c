@@ -1,0 +1,407 @@
+/*
+ * Control flow of the golden interpreter: the execution masks of IF/ELSE,
+ * loops, switches and calls (tgsi_exec's CondMask, LoopMask, ContMask,
+ * Switch.mask and FuncMask), kills, and undefinedness that flows through
+ * control flow.
+ *
+ * Every open construct is a frame holding the masks to restore. A frame
+ * also collects the lanes whose path through it depends on an undefined
+ * value (its "taint"): an undefined or denormal IF condition, an undefined
+ * switch selector or case value, or a tainted region inside it that may
+ * leave through BRK/CONT/RET. When the frame closes, everything its region
+ * may write (tgsi_interp_region, computed before the run) is marked
+ * undefined for those lanes, and memories it stores to become undefined.
+ */
+#include "compiler/tgsi/tgsi.h"
+#include "emu/emu.h"
+
+#define FOR for (unsigned i = 0; i < n; i++)
+
+/* ------------------------------------------------------------------ */
+/* Control flow                                                         */
+
+static struct tgsi_interp_frame *
+push_frame(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, enum tgsi_opcode op,
+           int32_t pc, int32_t region)
+{
+   if (b->depth == TGSI_INTERP_MAX_DEPTH) {
+      tgsi_interp_error(b, ti, "control flow and calls nested deeper than %d levels",
+                        TGSI_INTERP_MAX_DEPTH);
+      return NULL;
+   }
+   struct tgsi_interp_frame *f = &b->frames[b->depth++];
+   for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
+      if (!f->m[k])
+         f->m[k] = xcalloc((size_t)b->cap + 1, 4);
+   f->op = op;
+   f->pc = pc;
+   f->region = region;
+   f->tainted = false;
+   return f;
+}
+
+/* Adds lanes (mask words) to a frame's taint. */
+static void
+add_taint(struct tgsi_interp_batch *b, struct tgsi_interp_frame *f, const uint32_t *lanes)
+{
+   unsigned n = b->n;
+   uint32_t acc = 0;
+   FOR acc |= lanes[i];
+   if (!acc)
+      return;
+   if (!f->tainted)
+      memset(f->m[TGSI_INTERP_FM_TAINT], 0, (size_t)n * 4);
+   f->tainted = true;
+   FOR f->m[TGSI_INTERP_FM_TAINT][i] |= lanes[i];
+}
+
+/* Everything region reg may write becomes undefined for the lanes in t. */
+static void
+apply_region_taint(struct tgsi_interp_batch *b, int32_t reg, const uint32_t *t)
+{
+   const struct tgsi_interp_region *r = &b->p->regions[reg];
+   struct env *e = b->env;
+   unsigned n = b->n;
+   for (unsigned k = 0; k < r->nslots; k++) {
+      uint32_t *f = b->flg[r->slots[k]];
+      FOR f[i] |= t[i] & ENV_F_UNDEF;
+   }
+   for (unsigned k = 0; k < 32; k++) {
+      if (r->bufs & (1u << k))
+         env_mem_set_undef(&e->buf[k]);
+      if (r->imgs & (1u << k))
+         env_mem_set_undef(&e->img[k].mem);
+   }
+   if (r->flags & TGSI_INTERP_RF_SHARED)
+      for (uint32_t k = 0; k < b->nshared; k++)
+         env_mem_set_undef(&b->shared[k]);
+   if (r->flags & TGSI_INTERP_RF_KILL)
+      FOR e->kill_undef[b->base + i] |= t[i] ? 1 : 0;
+   if ((r->flags & TGSI_INTERP_RF_EMIT) && e->gs_undef)
+      FOR e->gs_undef[b->base + i] |= t[i] ? 1 : 0;
+}
+
+/* Innermost frame at or below index top (exclusive) matching kind: a loop
+ * for CONT, a loop or switch for BRK, a call for RET; never past a call. */
+static struct tgsi_interp_frame *
+find_frame(struct tgsi_interp_batch *b, unsigned top, enum tgsi_opcode want)
+{
+   for (unsigned k = top; k-- > 0;) {
+      enum tgsi_opcode op = b->frames[k].op;
+      if (want == TGSI_OP_CAL
+              ? op == TGSI_OP_CAL
+              : op == TGSI_OP_BGNLOOP || (want == TGSI_OP_BRK && op == TGSI_OP_SWITCH))
+         return &b->frames[k];
+      if (op == TGSI_OP_CAL)
+         return NULL;
+   }
+   return NULL;
+}
+
+/* Ends the region of the frame at index fi: applies its taint, and hands
+ * the taint to the frames a BRK/CONT/RET inside it may leave to. */
+static void
+end_region(struct tgsi_interp_batch *b, unsigned fi)
+{
+   struct tgsi_interp_frame *f = &b->frames[fi];
+   if (!f->tainted)
+      return;
+   const uint32_t *t = f->m[TGSI_INTERP_FM_TAINT];
+   apply_region_taint(b, f->region, t);
+   if (f->op == TGSI_OP_CAL)
+      return;
+   uint32_t fl = b->p->regions[f->region].flags;
+   if (fl & TGSI_INTERP_RF_BRK) {
+      struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_BRK);
+      if (g)
+         add_taint(b, g, t);
+   }
+   if (fl & TGSI_INTERP_RF_CONT) {
+      struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_CONT);
+      if (g)
+         add_taint(b, g, t);
+   }
+   if (fl & TGSI_INTERP_RF_RET) {
+      struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_CAL);
+      unsigned n = b->n;
+      if (g)
+         add_taint(b, g, t);
+      else
+         FOR b->main_taint[i] |= t[i];
+   }
+}
+
+static void
+copy_mask(unsigned n, uint32_t *d, const uint32_t *s)
+{
+   memcpy(d, s, (size_t)n * 4);
+}
+
+/* Returns from the innermost call (or ends the program): unwinds the
+ * frames above it, applying their taints. Returns the next pc. */
+static int32_t
+do_return(struct tgsi_interp_batch *b)
+{
+   unsigned n = b->n;
+   while (b->depth) {
+      unsigned fi = b->depth - 1;
+      struct tgsi_interp_frame *f = &b->frames[fi];
+      end_region(b, fi);
+      b->depth--;
+      if (f->op == TGSI_OP_CAL) {
+         copy_mask(n, b->cond, f->m[TGSI_INTERP_FM_COND]);
+         copy_mask(n, b->loop, f->m[TGSI_INTERP_FM_LOOP]);
+         copy_mask(n, b->cont, f->m[TGSI_INTERP_FM_CONT]);
+         copy_mask(n, b->sw, f->m[TGSI_INTERP_FM_SW]);
+         copy_mask(n, b->func, f->m[TGSI_INTERP_FM_FUNC]);
+         b->exec_dirty = true;
+         return f->pc;
+      }
+   }
+   uint32_t acc = 0;
+   FOR acc |= b->main_taint[i];
+   if (acc)
+      apply_region_taint(b, b->p->main_region, b->main_taint);
+   return -1;
+}
+
+static bool
+mask_any(unsigned n, const uint32_t *m)
+{
+   uint32_t acc = 0;
+   FOR acc |= m[i];
+   return acc != 0;
+}
+
+static int32_t
+exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
+{
+   unsigned n = b->n;
+   struct tgsi_interp_frame *f = push_frame(b, ti, TGSI_OP_IF, pc, ti->region);
+   if (!f)
+      return -1;
+   copy_mask(n, f->m[TGSI_INTERP_FM_COND], b->cond);
+   const uint32_t *v, *fl;
+   tgsi_interp_fetch(b, ti, 0, 0, &v, &fl);
+   uint32_t *t = b->scratch[0];
+   if (ti->op == TGSI_OP_UIF) {
+      FOR b->cond[i] &= v[i] ? ~0u : 0;
+      FOR t[i] = b->exec[i] & ((fl[i] & ENV_F_UNDEF) ? ~0u : 0);
+   } else {
+      /* A float test: -0.0 is false, NaN true; a denormal's truth
+       * depends on flushing, so it counts as undefined. */
+      FOR b->cond[i] &= uif(v[i]) != 0.0f ? ~0u : 0;
+      FOR t[i] =
+          b->exec[i] &
+          ((fl[i] & ENV_F_UNDEF) || ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu)) ? ~0u : 0);
+   }
+   add_taint(b, f, t);
+   tgsi_interp_update_exec(b);
+   return b->any_exec ? pc + 1 : ti->jump;
+}
+
+static int32_t
+exec_switch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
+{
+   unsigned n = b->n;
+   struct tgsi_interp_frame *f = push_frame(b, ti, TGSI_OP_SWITCH, pc, ti->region);
+   if (!f)
+      return -1;
+   uint32_t *active = f->m[TGSI_INTERP_FM_AUX], *matched = f->m[TGSI_INTERP_FM_AUX2];
+   uint32_t *sel = f->m[TGSI_INTERP_FM_SEL], *t = b->scratch[0];
+   copy_mask(n, f->m[TGSI_INTERP_FM_SW], b->sw);
+   copy_mask(n, active, b->exec);
+   const uint32_t *v, *fl;
+   tgsi_interp_fetch(b, ti, 0, 0, &v, &fl);
+   copy_mask(n, sel, v);
+   FOR t[i] = active[i] & ((fl[i] & ENV_F_UNDEF) ? ~0u : 0);
+   memset(matched, 0, (size_t)n * 4);
+   /* Which lanes some CASE matches, so DEFAULT works in any position. */
+   for (const int32_t *c = ti->cases; *c >= 0; c++) {
+      tgsi_interp_fetch(b, &b->p->insns[*c], 0, 0, &v, &fl);
+      FOR matched[i] |= active[i] & (sel[i] == v[i] ? ~0u : 0);
+      FOR t[i] |= active[i] & ((fl[i] & ENV_F_UNDEF) ? ~0u : 0);
+   }
+   add_taint(b, f, t);
+   memset(b->sw, 0, (size_t)n * 4);
+   b->exec_dirty = true;
+   return pc + 1;
+}
+
+static int32_t
+exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
+{
+   unsigned n = b->n;
+   if (!b->any_exec)
+      return pc + 1;
+   struct tgsi_interp_frame *f =
+       push_frame(b, ti, TGSI_OP_CAL, pc + 1, b->p->insns[ti->jump].region);
+   if (!f)
+      return -1;
+   copy_mask(n, f->m[TGSI_INTERP_FM_COND], b->cond);
+   copy_mask(n, f->m[TGSI_INTERP_FM_LOOP], b->loop);
+   copy_mask(n, f->m[TGSI_INTERP_FM_CONT], b->cont);
+   copy_mask(n, f->m[TGSI_INTERP_FM_SW], b->sw);
+   copy_mask(n, f->m[TGSI_INTERP_FM_FUNC], b->func);
+   /* Only the calling lanes run the subroutine; RET returns once they
+    * all have returned. */
+   FOR b->func[i] &= b->exec[i];
+   b->exec_dirty = true;
+   return ti->jump + 1;
+}
+
+/* KILL_IF/KIL: kill the lanes where any of the four swizzled components
+ * is < 0 (NaN and -0.0 do not kill). */
+static void
+exec_kill_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   uint32_t *kill = b->scratch[0], *und = b->scratch[1];
+   memset(kill, 0, (size_t)n * 4);
+   memset(und, 0, (size_t)n * 4);
+   for (unsigned c = 0; c < 4; c++) {
+      const uint32_t *v, *fl;
+      tgsi_interp_fetch(b, ti, 0, c, &v, &fl);
+      FOR kill[i] |= uif(v[i]) < 0.0f ? ~0u : 0;
+      FOR und[i] |=
+          (fl[i] & ENV_F_UNDEF) || ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu)) ? ~0u : 0;
+   }
+   FOR b->env->kill_undef[b->base + i] |= (b->exec[i] & und[i]) ? 1 : 0;
+   FOR b->alive[i] &= ~(b->exec[i] & kill[i]);
+}
+
+static int32_t
+exec_loop_end(struct tgsi_interp_batch *b, int32_t pc)
+{
+   unsigned n = b->n;
+   struct tgsi_interp_frame *f = &b->frames[b->depth - 1];
+   copy_mask(n, b->cont, f->m[TGSI_INTERP_FM_CONT]);
+   tgsi_interp_update_exec(b);
+   if (b->any_exec)
+      return f->pc + 1;
+   copy_mask(n, b->loop, f->m[TGSI_INTERP_FM_LOOP]);
+   end_region(b, b->depth - 1);
+   b->depth--;
+   b->exec_dirty = true;
+   return pc + 1;
+}
+
+/* Control-flow instructions; returns the next pc (-1: end). */
+int32_t
+tgsi_interp_exec_cf(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
+{
+   unsigned n = b->n;
+   struct tgsi_interp_frame *f = b->depth ? &b->frames[b->depth - 1] : NULL;
+   switch (ti->op) {
+   case TGSI_OP_IF:
+   case TGSI_OP_UIF:
+      return exec_if(b, ti, pc);
+   case TGSI_OP_ELSE:
+      FOR b->cond[i] = ~b->cond[i] & f->m[TGSI_INTERP_FM_COND][i];
+      tgsi_interp_update_exec(b);
+      return b->any_exec ? pc + 1 : ti->jump;
+   case TGSI_OP_ENDIF:
+      copy_mask(n, b->cond, f->m[TGSI_INTERP_FM_COND]);
+      end_region(b, b->depth - 1);
+      b->depth--;
+      break;
+   case TGSI_OP_BGNLOOP:
+      f = push_frame(b, ti, TGSI_OP_BGNLOOP, pc, ti->region);
+      if (!f)
+         return -1;
+      copy_mask(n, f->m[TGSI_INTERP_FM_LOOP], b->loop);
+      copy_mask(n, f->m[TGSI_INTERP_FM_CONT], b->cont);
+      return pc + 1;
+   case TGSI_OP_ENDLOOP:
+      return exec_loop_end(b, pc);
+   case TGSI_OP_BRK:
+      f = find_frame(b, b->depth, TGSI_OP_BRK);
+      if (f && f->op == TGSI_OP_SWITCH)
+         FOR b->sw[i] &= ~b->exec[i];
+      else if (f)
+         FOR b->loop[i] &= ~b->exec[i];
+      break;
+   case TGSI_OP_CONT:
+      FOR b->cont[i] &= ~b->exec[i];
+      break;
+   case TGSI_OP_SWITCH:
+      return exec_switch(b, ti, pc);
+   case TGSI_OP_CASE: {
+      const uint32_t *v, *fl;
+      tgsi_interp_fetch(b, ti, 0, 0, &v, &fl);
+      FOR b->sw[i] |= f->m[TGSI_INTERP_FM_AUX][i] & (f->m[TGSI_INTERP_FM_SEL][i] == v[i] ? ~0u : 0);
+      break;
+   }
+   case TGSI_OP_DEFAULT:
+      FOR b->sw[i] |= f->m[TGSI_INTERP_FM_AUX][i] & ~f->m[TGSI_INTERP_FM_AUX2][i];
+      break;
+   case TGSI_OP_ENDSWITCH:
+      copy_mask(n, b->sw, f->m[TGSI_INTERP_FM_SW]);
+      end_region(b, b->depth - 1);
+      b->depth--;
+      break;
+   case TGSI_OP_CAL:
+      return exec_call(b, ti, pc);
+   case TGSI_OP_RET:
+      FOR b->func[i] &= ~b->exec[i];
+      b->exec_dirty = true;
+      return mask_any(n, b->func) ? pc + 1 : do_return(b);
+   case TGSI_OP_ENDSUB:
+      return do_return(b);
+   case TGSI_OP_END:
+      b->depth = 0;
+      return do_return(b);
+   case TGSI_OP_KILL:
+      FOR b->alive[i] &= ~b->exec[i];
+      break;
+   case TGSI_OP_KILL_IF:
+   case TGSI_OP_KIL:
+      if (b->any_exec)
+         exec_kill_if(b, ti);
+      break;
+   case TGSI_OP_DEMOTE:
+      FOR b->demoted[i] |= b->exec[i];
+      break;
+   case TGSI_OP_BARRIER:
+      (*b->epoch)++;
+      break;
+   default: /* BGNSUB, NOP, MEMBAR */
+      break;
+   }
+   b->exec_dirty = true;
+   return pc + 1;
+}
+
+bool
+tgsi_interp_is_cf(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_IF:
+   case TGSI_OP_UIF:
+   case TGSI_OP_ELSE:
+   case TGSI_OP_ENDIF:
+   case TGSI_OP_BGNLOOP:
+   case TGSI_OP_ENDLOOP:
+   case TGSI_OP_BRK:
+   case TGSI_OP_CONT:
+   case TGSI_OP_SWITCH:
+   case TGSI_OP_CASE:
+   case TGSI_OP_DEFAULT:
+   case TGSI_OP_ENDSWITCH:
+   case TGSI_OP_CAL:
+   case TGSI_OP_RET:
+   case TGSI_OP_BGNSUB:
+   case TGSI_OP_ENDSUB:
+   case TGSI_OP_END:
+   case TGSI_OP_NOP:
+   case TGSI_OP_KILL:
+   case TGSI_OP_KILL_IF:
+   case TGSI_OP_KIL:
+   case TGSI_OP_DEMOTE:
+   case TGSI_OP_BARRIER:
+   case TGSI_OP_MEMBAR:
+      return true;
+   default:
+      return false;
+   }
+}

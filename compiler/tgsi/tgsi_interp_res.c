@@ -1,0 +1,1127 @@
+/*
+ * The golden interpreter's opcodes that reach outside the lane: textures
+ * (through env_sample/env_fetch, the one sampler both runners share),
+ * buffers, images and shared memory, derivatives over 2x2 quads, subgroup
+ * operations, and geometry-shader output.
+ *
+ * Resource indices. An indirectly indexed sampler, view, buffer or image
+ * uses, for each quad, the index of the quad's first active lane (as
+ * tgsi_exec does); lanes whose own index differs get an undefined result.
+ *
+ * Memory order. Lanes of a batch run in lockstep, so memory accesses
+ * happen in instruction order, lane order within an instruction. Real
+ * hardware only orders accesses of one workgroup across a BARRIER, so each
+ * 32-bit word remembers its last writer (lane, barrier epoch): a load of a
+ * word written by another lane that is not ordered before it (another
+ * workgroup, or the same workgroup without a barrier in between) is
+ * undefined; so is a store over such a word, and an atomic's returned
+ * value; the word stays defined after concurrent atomics only if they all
+ * were the same commutative operation (ADD, AND, OR, XOR, MIN, MAX).
+ * Outside compute every lane is its own workgroup. Write-after-read races
+ * are not detected (a load never observes a later store in this model or
+ * in a runner that also processes lanes in increasing order).
+ *
+ * Subgroups are 32 consecutive lanes of a workgroup (of the dispatch
+ * outside compute); their active lanes are the lanes of the execution
+ * mask. Derivatives are defined only in fragment shaders with all four
+ * lanes of the quad active.
+ *
+ * Geometry shaders: each lane is one invocation. EMIT appends the lane's
+ * OUT registers (vertex 0) to its vertex list with the stream (src.x) and
+ * the number of ENDPRIMs so far, and leaves the outputs undefined, as
+ * GLSL's EmitVertex does. Vertices beyond GS_MAX_OUTPUT_VERTICES are
+ * dropped and counted (GS_OVERFLOW).
+ */
+#include "compiler/tgsi/tgsi.h"
+#include "emu/emu.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define FOR for (unsigned i = 0; i < n; i++)
+
+enum {
+   MT_NONE,
+   MT_STORE,
+   MT_ATOMIC, /* + enum env_atomic_op */
+};
+
+struct mt_words {
+   uint32_t *owner; /* lane + 1 of the last writer, 0 = none */
+   uint64_t *epoch; /* barrier epoch of that write */
+   uint8_t *kind;
+   uint32_t nwords;
+};
+
+struct tgsi_interp_memtrack {
+   struct mt_words buf[ENV_MAX_BUFFERS];
+   struct mt_words img[ENV_MAX_IMAGES];
+   struct mt_words *shared;
+   uint32_t nshared;
+};
+
+static void
+mt_init(struct mt_words *w, uint32_t bytes)
+{
+   uint32_t nw = bytes / 4;
+   if (w->nwords == nw && w->owner) {
+      memset(w->owner, 0, (size_t)nw * 4);
+      return;
+   }
+   free(w->owner);
+   free(w->epoch);
+   free(w->kind);
+   w->nwords = nw;
+   w->owner = xcalloc(nw + 1, 4);
+   w->epoch = xcalloc(nw + 1, 8);
+   w->kind = xcalloc(nw + 1, 1);
+}
+
+static void
+mt_fini(struct mt_words *w)
+{
+   free(w->owner);
+   free(w->epoch);
+   free(w->kind);
+}
+
+static void shared_free(struct tgsi_interp_batch *b);
+
+void
+tgsi_interp_res_free(struct tgsi_interp_batch *b)
+{
+   struct tgsi_interp_memtrack *mt = b->mt;
+   shared_free(b);
+   b->mt = NULL;
+   if (!mt)
+      return;
+   for (unsigned k = 0; k < ENV_MAX_BUFFERS; k++)
+      mt_fini(&mt->buf[k]);
+   for (unsigned k = 0; k < ENV_MAX_IMAGES; k++)
+      mt_fini(&mt->img[k]);
+   for (uint32_t k = 0; k < mt->nshared; k++)
+      mt_fini(&mt->shared[k]);
+   free(mt->shared);
+   free(mt);
+}
+
+/* Per run: tracking for every bound buffer and image. Per batch: fresh,
+ * undefined shared memory for each workgroup. */
+void
+tgsi_interp_res_begin(struct tgsi_interp_batch *b)
+{
+   struct env *e = b->env;
+   if (!b->mt) {
+      b->mt = xcalloc(1, sizeof(*b->mt));
+      for (unsigned k = 0; k < ENV_MAX_BUFFERS; k++)
+         if (e->buf[k].data)
+            mt_init(&b->mt->buf[k], e->buf[k].size);
+      for (unsigned k = 0; k < ENV_MAX_IMAGES; k++)
+         if (e->img[k].bound)
+            mt_init(&b->mt->img[k], e->img[k].mem.size);
+   }
+   if (!b->p->uses_shared || !b->wg_lanes)
+      return;
+   uint32_t nwg = (b->n + b->wg_lanes - 1) / b->wg_lanes;
+   if (nwg > b->nshared) {
+      b->shared = xrealloc(b->shared, nwg * sizeof(*b->shared));
+      b->mt->shared = xrealloc(b->mt->shared, nwg * sizeof(*b->mt->shared));
+      for (uint32_t k = b->nshared; k < nwg; k++) {
+         memset(&b->shared[k], 0, sizeof(b->shared[k]));
+         memset(&b->mt->shared[k], 0, sizeof(b->mt->shared[k]));
+      }
+      b->nshared = b->mt->nshared = nwg;
+   }
+   for (uint32_t k = 0; k < nwg; k++) {
+      env_mem_init(&b->shared[k], e->shared_size & ~3u, false);
+      mt_init(&b->mt->shared[k], e->shared_size & ~3u);
+   }
+}
+
+void
+tgsi_interp_res_end(struct tgsi_interp_batch *b)
+{
+   (void)b;
+}
+
+static void
+shared_free(struct tgsi_interp_batch *b)
+{
+   for (uint32_t k = 0; k < b->nshared; k++)
+      env_mem_fini(&b->shared[k]);
+   free(b->shared);
+   b->shared = NULL;
+   b->nshared = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Resource indices and memory objects                                  */
+
+/* Index of resource operand s for lane i: the quad's first active lane's
+ * index; *bad when lane i's own index differs or is undefined. */
+static int64_t
+res_index(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned i, bool *bad)
+{
+   *bad = false;
+   if (!s->indirect)
+      return s->index;
+   const uint32_t *av = b->val[s->addr_slot], *af = b->flg[s->addr_slot];
+   unsigned q = i & ~3u, k = q;
+   while (k < q + 3 && k < b->n - 1 && !b->exec[k])
+      k++;
+   *bad = av[i] != av[k] || (af[i] & ENV_F_UNDEF);
+   return (int64_t)s->index + (int32_t)av[k];
+}
+
+static int64_t
+dst_res_index(struct tgsi_interp_batch *b, const struct tgsi_interp_dst *d, unsigned i, bool *bad)
+{
+   struct tgsi_interp_src s = {
+       .index = d->index, .indirect = d->indirect, .addr_slot = d->addr_slot};
+   return res_index(b, &s, i, bad);
+}
+
+struct memref {
+   struct env_mem *mem;
+   struct mt_words *mt;
+   enum env_event ev;
+   bool image;
+};
+
+static bool
+get_mem(struct tgsi_interp_batch *b, enum tgsi_file f, int64_t idx, unsigned lane, struct memref *r)
+{
+   struct env *e = b->env;
+   memset(r, 0, sizeof(*r));
+   if (f == TGSI_FILE_BUFFER && idx >= 0 && idx < ENV_MAX_BUFFERS) {
+      r->mem = &e->buf[idx];
+      r->mt = &b->mt->buf[idx];
+      r->ev = ENV_EV_BUFFER_OOB;
+   } else if (f == TGSI_FILE_IMAGE && idx >= 0 && idx < ENV_MAX_IMAGES) {
+      r->mem = &e->img[idx].mem;
+      r->mt = &b->mt->img[idx];
+      r->ev = ENV_EV_IMAGE_OOB;
+      r->image = true;
+   } else if (f == TGSI_FILE_MEMORY && b->nshared) {
+      uint32_t k = (b->base + lane) / b->wg_lanes - b->base / b->wg_lanes;
+      r->mem = &b->shared[k];
+      r->mt = &b->mt->shared[k];
+      r->ev = ENV_EV_SHARED_OOB;
+   } else {
+      env_count(e, ENV_EV_UNBOUND, 1);
+      return false;
+   }
+   if (!r->mem->data) {
+      env_count(e, ENV_EV_UNBOUND, 1);
+      return false;
+   }
+   return true;
+}
+
+static uint32_t
+lane_group(const struct tgsi_interp_batch *b, uint32_t g)
+{
+   return b->wg_lanes ? g / b->wg_lanes : g;
+}
+
+/* Whether word w's last write is unordered with an access by lane i. */
+static bool
+mt_concurrent(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w, unsigned i)
+{
+   if (w >= m->nwords || !m->owner[w])
+      return false;
+   uint32_t o = m->owner[w] - 1, g = b->base + i;
+   if (o == g)
+      return false;
+   return lane_group(b, o) != lane_group(b, g) || m->epoch[w] == *b->epoch;
+}
+
+static void
+mt_write(const struct tgsi_interp_batch *b, struct mt_words *m, uint32_t w, unsigned i,
+         uint8_t kind)
+{
+   if (w >= m->nwords)
+      return;
+   m->owner[w] = b->base + i + 1;
+   m->epoch[w] = *b->epoch;
+   m->kind[w] = kind;
+}
+
+/* Byte offset of an image texel from integer coordinates, per lane. */
+static bool
+image_offset(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned csrc,
+             int64_t unit, unsigned i, uint32_t *off, uint32_t *fl)
+{
+   int32_t c[3];
+   for (unsigned k = 0; k < 3; k++) {
+      const uint32_t *v, *f;
+      tgsi_interp_fetch(b, ti, csrc, k, &v, &f);
+      c[k] = (int32_t)v[i];
+      *fl |= f[i];
+   }
+   return unit >= 0 && unit < ENV_MAX_IMAGES && env_image_offset(b->env, (unsigned)unit, c, off);
+}
+
+/* ------------------------------------------------------------------ */
+/* LOAD, STORE, atomics, RESQ                                           */
+
+static unsigned
+last_bit(unsigned m)
+{
+   unsigned n = 0;
+   while (m) {
+      m >>= 1;
+      n++;
+   }
+   return n;
+}
+
+static void
+load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned i,
+          unsigned nwords)
+{
+   const struct tgsi_interp_src *rs = &ti->src[0];
+   bool bad;
+   int64_t unit = res_index(b, rs, i, &bad);
+   uint32_t fl = bad ? ENV_F_UNDEF : 0, w[4] = {0, 0, 0, 0}, off = 0;
+   bool undef = true;
+   if (rs->file == TGSI_FILE_CONST) {
+      const uint32_t *a, *af;
+      tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
+      fl |= af[i];
+      off = a[i];
+      if (!(off & 3) && unit >= 0 && unit < ENV_MAX_CBUFS &&
+          (uint64_t)off + 4 * nwords <= (uint64_t)b->env->cbuf_slots[unit] * 16) {
+         for (unsigned c = 0; c < nwords; c++)
+            w[c] = b->env->cbuf[unit][off / 4 + c];
+         undef = false;
+      } else {
+         env_count(b->env, ENV_EV_CONST_OOB, 1);
+      }
+   } else {
+      struct memref m;
+      bool ok = get_mem(b, rs->file, unit, i, &m);
+      if (ok && m.image) {
+         ok = image_offset(b, ti, 1, unit, i, &off, &fl);
+         nwords = 4;
+      } else if (ok) {
+         const uint32_t *a, *af;
+         tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
+         fl |= af[i];
+         off = a[i];
+      }
+      if (ok && env_mem_load(b->env, m.mem, m.ev, off, nwords, w, &undef)) {
+         for (unsigned c = 0; c < nwords; c++)
+            undef |= mt_concurrent(b, m.mt, off / 4 + c, i);
+      }
+   }
+   /* The resource operand's swizzle applies to the loaded data. */
+   for (unsigned c = 0; c < 4; c++) {
+      b->res_v[c][i] = w[rs->swz[c] & 3];
+      b->res_f[c][i] = fl | (undef ? ENV_F_UNDEF : 0);
+   }
+}
+
+static int
+exec_load(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned used = 0;
+   for (unsigned c = 0; c < 4; c++)
+      if (ti->dst.mask & (1u << c))
+         used |= 1u << (ti->src[0].swz[c] & 3);
+   unsigned nwords = last_bit(used);
+   for (unsigned i = 0; i < b->n; i++)
+      if (b->exec[i])
+         load_lane(b, ti, i, nwords);
+   return ti->dst.mask;
+}
+
+static void
+store_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned i,
+           const uint32_t *const val[4], const uint32_t *const valf[4])
+{
+   const struct tgsi_interp_dst *d = &ti->dst;
+   bool bad;
+   int64_t unit = dst_res_index(b, d, i, &bad);
+   struct memref m;
+   if (!get_mem(b, d->file, unit, i, &m))
+      return;
+   uint32_t off = 0, fl = 0;
+   unsigned mask = d->mask;
+   if (m.image) {
+      if (!image_offset(b, ti, 0, unit, i, &off, &fl))
+         return;
+      mask = 0xf;
+   } else {
+      const uint32_t *a, *af;
+      tgsi_interp_fetch(b, ti, 0, 0, &a, &af);
+      off = a[i];
+      fl = af[i];
+   }
+   if (bad || (fl & ENV_F_UNDEF)) {
+      /* Where this lane really stores is unknown. */
+      env_mem_set_undef(m.mem);
+      return;
+   }
+   uint32_t v[4];
+   bool u[4];
+   for (unsigned c = 0; c < 4; c++) {
+      v[c] = val[c][i];
+      u[c] = (valf[c][i] & ENV_F_UNDEF) || mt_concurrent(b, m.mt, off / 4 + c, i);
+   }
+   unsigned stored = env_mem_store(b->env, m.mem, m.ev, off, mask, v, u);
+   for (unsigned c = 0; c < 4; c++)
+      if (stored & (1u << c))
+         mt_write(b, m.mt, off / 4 + c, i, MT_STORE);
+}
+
+static int
+exec_store(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   const uint32_t *val[4], *valf[4];
+   for (unsigned c = 0; c < 4; c++)
+      tgsi_interp_fetch(b, ti, 1, c, &val[c], &valf[c]);
+   for (unsigned i = 0; i < b->n; i++)
+      if (b->exec[i] && !b->demoted[i])
+         store_lane(b, ti, i, val, valf);
+   return 0;
+}
+
+static enum env_atomic_op
+atomic_op(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_ATOMUADD:
+      return ENV_ATOM_ADD;
+   case TGSI_OP_ATOMXCHG:
+      return ENV_ATOM_XCHG;
+   case TGSI_OP_ATOMCAS:
+      return ENV_ATOM_CAS;
+   case TGSI_OP_ATOMAND:
+      return ENV_ATOM_AND;
+   case TGSI_OP_ATOMOR:
+      return ENV_ATOM_OR;
+   case TGSI_OP_ATOMXOR:
+      return ENV_ATOM_XOR;
+   case TGSI_OP_ATOMUMIN:
+      return ENV_ATOM_UMIN;
+   case TGSI_OP_ATOMUMAX:
+      return ENV_ATOM_UMAX;
+   case TGSI_OP_ATOMIMIN:
+      return ENV_ATOM_IMIN;
+   case TGSI_OP_ATOMIMAX:
+      return ENV_ATOM_IMAX;
+   case TGSI_OP_ATOMFADD:
+      return ENV_ATOM_FADD;
+   case TGSI_OP_ATOMINC_WRAP:
+      return ENV_ATOM_INC_WRAP;
+   default:
+      return ENV_ATOM_DEC_WRAP;
+   }
+}
+
+static bool
+atomic_commutes(enum env_atomic_op op)
+{
+   return op == ENV_ATOM_ADD || op == ENV_ATOM_AND || op == ENV_ATOM_OR || op == ENV_ATOM_XOR ||
+          op == ENV_ATOM_UMIN || op == ENV_ATOM_UMAX || op == ENV_ATOM_IMIN || op == ENV_ATOM_IMAX;
+}
+
+static void
+atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned i)
+{
+   enum env_atomic_op op = atomic_op(ti->op);
+   bool bad;
+   int64_t unit = res_index(b, &ti->src[0], i, &bad);
+   uint32_t fl = bad ? ENV_F_UNDEF : 0, off = 0, old = 0;
+   bool undef = true;
+   struct memref m;
+   const uint32_t *v, *vf, *c2 = NULL, *c2f = NULL;
+   tgsi_interp_fetch(b, ti, 2, 0, &v, &vf);
+   if (op == ENV_ATOM_CAS)
+      tgsi_interp_fetch(b, ti, 3, 0, &c2, &c2f);
+   bool ok = get_mem(b, ti->src[0].file, unit, i, &m);
+   if (ok && m.image) {
+      ok = image_offset(b, ti, 1, unit, i, &off, &fl);
+   } else if (ok) {
+      const uint32_t *a, *af;
+      tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
+      off = a[i];
+      fl |= af[i];
+   }
+   if (ok && (bad || (fl & ENV_F_UNDEF))) {
+      env_mem_set_undef(m.mem);
+      ok = false;
+   }
+   if (ok) {
+      uint32_t w = off / 4;
+      bool conc = mt_concurrent(b, m.mt, w, i);
+      bool same = w < m.mt->nwords && m.mt->kind[w] == MT_ATOMIC + op && atomic_commutes(op);
+      uint32_t val = op == ENV_ATOM_CAS ? c2[i] : v[i], cmp = v[i];
+      bool vu = ((op == ENV_ATOM_CAS ? c2f[i] | vf[i] : vf[i]) & ENV_F_UNDEF) || (conc && !same);
+      if (env_mem_atomic(b->env, m.mem, m.ev, off, op, val, cmp, vu, &old, &undef)) {
+         undef |= conc;
+         mt_write(b, m.mt, w, i, (uint8_t)(MT_ATOMIC + op));
+      }
+   }
+   for (unsigned c = 0; c < 4; c++) {
+      b->res_v[c][i] = old;
+      b->res_f[c][i] = fl | vf[i] | (undef ? ENV_F_UNDEF : 0);
+   }
+}
+
+static int
+exec_atomic(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   for (unsigned i = 0; i < b->n; i++)
+      if (b->exec[i] && !b->demoted[i])
+         atomic_lane(b, ti, i);
+   return ti->dst.mask;
+}
+
+static int
+exec_resq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   const struct tgsi_interp_src *rs = &ti->src[0];
+   struct env *e = b->env;
+   for (unsigned i = 0; i < b->n; i++) {
+      if (!b->exec[i])
+         continue;
+      bool bad;
+      int64_t unit = res_index(b, rs, i, &bad);
+      uint32_t r[4] = {0, 0, 0, 0};
+      if (rs->file == TGSI_FILE_BUFFER && unit >= 0 && unit < ENV_MAX_BUFFERS) {
+         r[0] = e->buf[unit].size;
+      } else if (rs->file == TGSI_FILE_MEMORY) {
+         r[0] = e->shared_size;
+      } else if (rs->file == TGSI_FILE_IMAGE && unit >= 0 && unit < ENV_MAX_IMAGES &&
+                 e->img[unit].bound) {
+         const struct env_image *im = &e->img[unit];
+         r[0] = im->width;
+         unsigned coords = tgsi_texture_coord_count(im->target);
+         if (coords >= 2)
+            r[1] = coords == 2 && im->target == TGSI_TEX_T_1D_ARRAY ? im->depth : im->height;
+         if (coords >= 3)
+            r[2] = im->depth;
+         if (im->target == TGSI_TEX_T_2D_MSAA || im->target == TGSI_TEX_T_2D_ARRAY_MSAA)
+            r[3] = 1; /* one sample */
+      } else {
+         bad = true;
+      }
+      for (unsigned c = 0; c < 4; c++) {
+         b->res_v[c][i] = r[c];
+         b->res_f[c][i] = bad ? ENV_F_UNDEF : 0;
+      }
+   }
+   return rs->file == TGSI_FILE_IMAGE ? ti->dst.mask : ti->dst.mask & 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures                                                             */
+
+/* Unit operand of a texture opcode, and where its extra operand is. */
+static unsigned
+tex_unit_src(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_TEX2:
+   case TGSI_OP_TXB2:
+   case TGSI_OP_TXL2:
+   case TGSI_OP_TG4:
+      return 2;
+   case TGSI_OP_TXD:
+      return 3;
+   default:
+      return 1;
+   }
+}
+
+/* Component of src0 that holds the shadow reference (4 = src1.x). */
+static unsigned
+shadow_ref_index(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_SHADOW1D:
+   case TGSI_TEX_T_SHADOW2D:
+   case TGSI_TEX_T_SHADOWRECT:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return 2;
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE:
+      return 3;
+   default:
+      return 4;
+   }
+}
+
+static unsigned
+spatial_coords(enum tgsi_texture t)
+{
+   unsigned n = tgsi_texture_coord_count(t);
+   switch (t) {
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+      return n - 1;
+   default:
+      return n;
+   }
+}
+
+static unsigned
+f2u_comp(float f)
+{
+   return f >= 0.0f && f < 4.0f ? (unsigned)f : 0;
+}
+
+struct texargs {
+   const uint32_t *v[4], *f[4]; /* src0 channels */
+   const uint32_t *x, *xf;      /* src1.x (TEX2 family, TG4) or src3.x (SAMPLE_*) */
+   const uint32_t *off[3], *offf[3];
+};
+
+static void
+fetch_texargs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned extra,
+              struct texargs *a)
+{
+   for (unsigned c = 0; c < 4; c++)
+      tgsi_interp_fetch(b, ti, 0, c, &a->v[c], &a->f[c]);
+   a->x = a->xf = b->zero;
+   if (extra < ti->nsrc)
+      tgsi_interp_fetch(b, ti, extra, 0, &a->x, &a->xf);
+   for (unsigned c = 0; c < 3; c++) {
+      a->off[c] = a->offf[c] = b->zero;
+      if (ti->has_texoff)
+         tgsi_interp_fetch(b, ti, TGSI_MAX_SRC, c, &a->off[c], &a->offf[c]);
+   }
+}
+
+/* One lookup with the TEX-family conventions (coords in src0). */
+static void
+tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const struct texargs *a,
+         enum tgsi_texture target, unsigned unit_src, unsigned i)
+{
+   enum tgsi_opcode op = ti->op;
+   bool bad;
+   int64_t unit = res_index(b, &ti->src[unit_src], i, &bad);
+   struct env_sample_req q = {.target = target};
+   uint32_t fl = bad ? ENV_F_UNDEF : 0;
+   unsigned nc = tgsi_texture_coord_count(target);
+   for (unsigned c = 0; c < nc && c < 4; c++) {
+      q.coord[c] = uif(a->v[c][i]);
+      fl |= a->f[c][i];
+   }
+   for (unsigned c = 0; c < 3; c++) {
+      q.offset[c] = (int32_t)a->off[c][i];
+      fl |= a->offf[c][i];
+   }
+   if (tgsi_texture_is_shadow(target)) {
+      unsigned r = shadow_ref_index(target);
+      q.compare = true;
+      q.ref = r < 4 ? uif(a->v[r][i]) : uif(a->x[i]);
+      fl |= r < 4 ? a->f[r][i] : a->xf[i];
+   }
+   if (op == TGSI_OP_TXP) {
+      float w = uif(a->v[3][i]);
+      for (unsigned c = 0; c < spatial_coords(target); c++)
+         q.coord[c] /= w;
+      q.ref /= w;
+      fl |= a->f[3][i];
+   }
+   if (op == TGSI_OP_TXB || op == TGSI_OP_TXL) {
+      q.lod = uif(a->v[3][i]);
+      fl |= a->f[3][i];
+   } else if (op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2) {
+      q.lod = uif(a->x[i]);
+      fl |= a->xf[i];
+   }
+   if (op == TGSI_OP_TG4) {
+      uint32_t c = a->x[i];
+      q.gather = true;
+      q.comp = c <= 3 ? c : (unsigned)f2u_comp(uif(c));
+      fl |= a->xf[i];
+   }
+   uint32_t out[4];
+   bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
+   for (unsigned c = 0; c < 4; c++) {
+      b->res_v[c][i] = ok ? out[c] : 0;
+      b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);
+   }
+}
+
+static int
+exec_tex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned us = tex_unit_src(ti->op);
+   struct texargs a;
+   fetch_texargs(b, ti, us == 1 ? TGSI_MAX_SRC : 1, &a);
+   enum tgsi_texture target = ti->in->tex_target;
+   for (unsigned i = 0; i < b->n; i++)
+      if (b->exec[i])
+         tex_lane(b, ti, &a, target, us, i);
+   return ti->dst.mask;
+}
+
+/* TXF / TXF_LZ / SAMPLE_I / SAMPLE_I_MS: integer coordinates. */
+static void
+fetch_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const struct texargs *a,
+           enum tgsi_texture target, unsigned i)
+{
+   bool bad;
+   int64_t unit = res_index(b, &ti->src[1], i, &bad);
+   uint32_t fl = bad ? ENV_F_UNDEF : 0;
+   int32_t c[3] = {0, 0, 0}, off[3];
+   unsigned nc = MIN2(tgsi_texture_coord_count(target), 3u);
+   for (unsigned k = 0; k < nc; k++) {
+      c[k] = (int32_t)a->v[k][i];
+      fl |= a->f[k][i];
+   }
+   for (unsigned k = 0; k < 3; k++) {
+      off[k] = (int32_t)a->off[k][i];
+      fl |= a->offf[k][i];
+   }
+   int32_t lod = 0;
+   bool has_lod = ti->op != TGSI_OP_TXF_LZ && target != TGSI_TEX_T_BUFFER &&
+                  target != TGSI_TEX_T_2D_MSAA && target != TGSI_TEX_T_2D_ARRAY_MSAA;
+   if (has_lod) {
+      lod = (int32_t)a->v[3][i];
+      fl |= a->f[3][i];
+   }
+   uint32_t out[4];
+   bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES &&
+             env_fetch(b->env, (unsigned)unit, target, c, lod, off, out);
+   for (unsigned k = 0; k < 4; k++) {
+      b->res_v[k][i] = ok ? out[k] : 0;
+      b->res_f[k][i] = fl | (ok ? 0 : ENV_F_UNDEF);
+   }
+}
+
+static enum tgsi_texture
+view_target(const struct tgsi_interp_batch *b, const struct tgsi_interp_src *s)
+{
+   return s->index >= 0 && s->index < 32 ? b->p->sview_target[s->index] : TGSI_TEX_T_UNKNOWN;
+}
+
+/* SAMPLE_* results are swizzled by the SVIEW operand's swizzle. */
+static void
+view_swizzle(struct tgsi_interp_batch *b, const struct tgsi_interp_src *view, unsigned mask)
+{
+   uint32_t *t = b->scratch[0], *tf = b->scratch[1];
+   unsigned n = b->n;
+   uint32_t *v[4], *f[4];
+   for (unsigned c = 0; c < 4; c++) {
+      v[c] = b->res_v[c];
+      f[c] = b->res_f[c];
+   }
+   /* Rotate through scratch so every output reads the unswizzled input. */
+   uint32_t *nv[4], *nf[4];
+   for (unsigned c = 0; c < 4; c++) {
+      nv[c] = c == 0 ? t : b->scratch[2 + (c - 1) * 2];
+      nf[c] = c == 0 ? tf : b->scratch[3 + (c - 1) * 2];
+   }
+   for (unsigned c = 0; c < 4; c++)
+      if (mask & (1u << c)) {
+         memcpy(nv[c], v[view->swz[c] & 3], (size_t)n * 4);
+         memcpy(nf[c], f[view->swz[c] & 3], (size_t)n * 4);
+      }
+   for (unsigned c = 0; c < 4; c++)
+      if (mask & (1u << c)) {
+         memcpy(b->res_v[c], nv[c], (size_t)n * 4);
+         memcpy(b->res_f[c], nf[c], (size_t)n * 4);
+      }
+}
+
+static int
+exec_txf(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   bool view = ti->op == TGSI_OP_SAMPLE_I || ti->op == TGSI_OP_SAMPLE_I_MS;
+   enum tgsi_texture target = view ? view_target(b, &ti->src[1]) : ti->in->tex_target;
+   struct texargs a;
+   fetch_texargs(b, ti, TGSI_MAX_SRC, &a);
+   for (unsigned i = 0; i < b->n; i++)
+      if (b->exec[i])
+         fetch_lane(b, ti, &a, target, i);
+   if (view)
+      view_swizzle(b, &ti->src[1], ti->dst.mask);
+   return ti->dst.mask;
+}
+
+/* SAMPLE, SAMPLE_B/C/C_LZ/D/L, GATHER4: coords src0, SVIEW src1, extra
+ * operand (bias, lod or reference) src3.x. */
+static int
+exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   enum tgsi_opcode op = ti->op;
+   enum tgsi_texture target = view_target(b, &ti->src[1]);
+   struct texargs a;
+   fetch_texargs(
+       b, ti,
+       op == TGSI_OP_SAMPLE || op == TGSI_OP_GATHER4 || op == TGSI_OP_SAMPLE_D ? TGSI_MAX_SRC : 3,
+       &a);
+   for (unsigned i = 0; i < b->n; i++) {
+      if (!b->exec[i])
+         continue;
+      bool bad;
+      int64_t unit = res_index(b, &ti->src[1], i, &bad);
+      struct env_sample_req q = {.target = target};
+      uint32_t fl = bad ? ENV_F_UNDEF : 0;
+      for (unsigned c = 0; c < tgsi_texture_coord_count(target) && c < 4; c++) {
+         q.coord[c] = uif(a.v[c][i]);
+         fl |= a.f[c][i];
+      }
+      for (unsigned c = 0; c < 3; c++) {
+         q.offset[c] = (int32_t)a.off[c][i];
+         fl |= a.offf[c][i];
+      }
+      if (op == TGSI_OP_SAMPLE_B || op == TGSI_OP_SAMPLE_L)
+         q.lod = uif(a.x[i]);
+      q.compare = op == TGSI_OP_SAMPLE_C || op == TGSI_OP_SAMPLE_C_LZ;
+      q.ref = uif(a.x[i]);
+      q.gather = op == TGSI_OP_GATHER4;
+      fl |= a.xf[i];
+      uint32_t out[4];
+      bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
+      for (unsigned c = 0; c < 4; c++) {
+         b->res_v[c][i] = ok ? out[c] : 0;
+         b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);
+      }
+   }
+   view_swizzle(b, &ti->src[1], ti->dst.mask);
+   return ti->dst.mask;
+}
+
+/* TXQ / SVIEWINFO: per-lane level from src0.x. */
+static int
+exec_txq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   const uint32_t *lod, *lf;
+   tgsi_interp_fetch(b, ti, 0, 0, &lod, &lf);
+   for (unsigned i = 0; i < b->n; i++) {
+      if (!b->exec[i])
+         continue;
+      bool bad;
+      int64_t unit = res_index(b, &ti->src[1], i, &bad);
+      uint32_t out[4] = {0, 0, 0, 0};
+      bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES &&
+                env_tex_query(b->env, (unsigned)unit, (int32_t)lod[i], out);
+      for (unsigned c = 0; c < 4; c++) {
+         b->res_v[c][i] = out[c];
+         b->res_f[c][i] = lf[i] | (ok && !bad ? 0 : ENV_F_UNDEF);
+      }
+   }
+   return ti->dst.mask;
+}
+
+/* One-sample model (tgsi.rst): TXQS and SAMPLE_INFO give (1, 0, 0, 0);
+ * SAMPLE_POS gives (0.5, 0.5, undefined, undefined) whatever the sample
+ * index; SAMPLE_POS/SAMPLE_INFO apply the source operand's swizzle.
+ * LODQ/LOD give level 0 (this model has no implicit LOD). */
+static int
+exec_tex_info(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   enum tgsi_opcode op = ti->op;
+   uint32_t v[4] = {0, 0, 0, 0}, f[4] = {0, 0, 0, 0};
+   if (op == TGSI_OP_TXQS || op == TGSI_OP_SAMPLE_INFO)
+      v[0] = 1;
+   if (op == TGSI_OP_SAMPLE_POS) {
+      v[0] = v[1] = 0x3f000000u; /* 0.5 */
+      f[2] = f[3] = ENV_F_UNDEF;
+   }
+   bool swz = op == TGSI_OP_SAMPLE_POS || op == TGSI_OP_SAMPLE_INFO;
+   for (unsigned c = 0; c < 4; c++) {
+      unsigned k = swz ? ti->src[0].swz[c] & 3 : c;
+      FOR b->res_v[c][i] = v[k];
+      FOR b->res_f[c][i] = f[k];
+   }
+   return ti->dst.mask;
+}
+
+/* ------------------------------------------------------------------ */
+/* Derivatives, subgroups, interpolation, helpers                       */
+
+static int
+exec_deriv(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   bool fs = b->p->s->stage == TGSI_STAGE_FRAG;
+   bool coarse = ti->op == TGSI_OP_DDX || ti->op == TGSI_OP_DDY;
+   bool dx = ti->op == TGSI_OP_DDX || ti->op == TGSI_OP_DDX_FINE;
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(ti->dst.mask & (1u << c)))
+         continue;
+      const uint32_t *v, *f;
+      tgsi_interp_fetch(b, ti, 0, c, &v, &f);
+      for (unsigned q = 0; q + 4 <= n; q += 4) {
+         uint32_t qf = 0;
+         bool full = fs;
+         for (unsigned k = q; k < q + 4; k++) {
+            qf |= f[k];
+            full &= b->exec[k] != 0;
+            if ((v[k] & 0x7f800000u) == 0 && (v[k] & 0x7fffffu))
+               qf |= ENV_F_DENORM;
+         }
+         for (unsigned k = 0; k < 4; k++) {
+            /* Lanes: 0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right. */
+            unsigned a, z;
+            if (dx) {
+               a = coarse ? 2 : k & 2;
+               z = a + 1;
+            } else {
+               a = coarse ? 0 : k & 1;
+               z = a + 2;
+            }
+            uint32_t rb = fui(uif(v[q + z]) - uif(v[q + a]));
+            bool nan = (rb & 0x7f800000u) == 0x7f800000u && (rb & 0x7fffffu);
+            b->res_v[c][q + k] = nan ? 0x7fc00000u : rb;
+            b->res_f[c][q + k] =
+                qf | (coarse ? ENV_F_DERIV : 0) | (full ? 0 : ENV_F_UNDEF) | (nan ? ENV_F_NAN : 0);
+         }
+      }
+      for (unsigned k = n & ~3u; k < n; k++) {
+         b->res_v[c][k] = 0;
+         b->res_f[c][k] = ENV_F_UNDEF;
+      }
+   }
+   return ti->dst.mask;
+}
+
+/* VOTE_*, READ_FIRST, BALLOT: one value per subgroup. */
+static void
+subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned c,
+               uint32_t *rv, uint32_t *rf)
+{
+   const uint32_t *v, *f;
+   tgsi_interp_fetch(b, ti, 0, ti->op == TGSI_OP_BALLOT ? 0 : c, &v, &f);
+   for (unsigned first = 0; first < b->n; first = b->sg_end[first]) {
+      unsigned end = b->sg_end[first];
+      uint32_t any = 0, all = ~0u, eq = ~0u, fl = 0, firstv = 0, firstf = 0, ballot = 0;
+      bool seen = false;
+      for (unsigned i = first; i < end; i++) {
+         if (!b->exec[i])
+            continue;
+         fl |= f[i];
+         if (!seen) {
+            firstv = v[i];
+            firstf = f[i];
+         }
+         any |= v[i] ? ~0u : 0;
+         all &= v[i] ? ~0u : 0;
+         eq &= v[i] == firstv ? ~0u : 0;
+         ballot |= v[i] ? 1u << (i - first) : 0;
+         seen = true;
+      }
+      if (ti->op == TGSI_OP_READ_FIRST)
+         fl = firstf;
+      uint32_t r;
+      switch (ti->op) {
+      case TGSI_OP_VOTE_ANY:
+         r = any;
+         break;
+      case TGSI_OP_VOTE_ALL:
+         r = all;
+         break;
+      case TGSI_OP_VOTE_EQ:
+         r = eq;
+         break;
+      case TGSI_OP_READ_FIRST:
+         r = firstv;
+         break;
+      default: /* BALLOT: a 64-bit mask in xy (and zw) */
+         r = c & 1 ? 0 : ballot;
+         break;
+      }
+      for (unsigned i = first; i < end; i++) {
+         rv[i] = r;
+         rf[i] = fl;
+      }
+   }
+}
+
+static int
+exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(ti->dst.mask & (1u << c)))
+         continue;
+      uint32_t *rv = b->res_v[c], *rf = b->res_f[c];
+      if (ti->op == TGSI_OP_READ_HELPER) {
+         FOR rv[i] = b->demoted[i];
+         FOR rf[i] = 0;
+      } else if (ti->op == TGSI_OP_READ_INVOC) {
+         const uint32_t *v, *f, *idx, *idxf;
+         tgsi_interp_fetch(b, ti, 0, c, &v, &f);
+         tgsi_interp_fetch(b, ti, 1, 0, &idx, &idxf);
+         FOR
+         {
+            uint64_t src = (uint64_t)b->sg_first[i] + idx[i];
+            bool ok = src < b->sg_end[i] && b->exec[src];
+            rv[i] = ok ? v[src] : 0;
+            rf[i] = idxf[i] | (ok ? f[src] : ENV_F_UNDEF);
+         }
+      } else {
+         subgroup_lanes(b, ti, c, rv, rf);
+      }
+   }
+   return ti->dst.mask;
+}
+
+/* INTERP_CENTROID / INTERP_SAMPLE: one fully covered sample at the pixel
+ * centre, so the input itself (other sample indices: undefined). */
+static int
+exec_interp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   unsigned n = b->n;
+   const uint32_t *s = b->zero, *sf = b->zero;
+   if (ti->op == TGSI_OP_INTERP_SAMPLE)
+      tgsi_interp_fetch(b, ti, 1, 0, &s, &sf);
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(ti->dst.mask & (1u << c)))
+         continue;
+      const uint32_t *v, *f;
+      tgsi_interp_fetch(b, ti, 0, c, &v, &f);
+      FOR b->res_v[c][i] = v[i];
+      FOR b->res_f[c][i] = f[i] | sf[i] | (s[i] ? ENV_F_UNDEF : 0);
+   }
+   return ti->dst.mask;
+}
+
+/* ------------------------------------------------------------------ */
+/* Geometry shaders                                                     */
+
+static void
+emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   const struct tgsi_interp_prog *p = b->p;
+   struct env *e = b->env;
+   const uint32_t *sv, *sf;
+   tgsi_interp_fetch(b, ti, 0, 0, &sv, &sf);
+   uint32_t nout = p->nout, maxv = e->gs_max_vertices;
+   for (unsigned i = 0; i < b->n; i++) {
+      if (!b->exec[i])
+         continue;
+      uint32_t g = b->base + i, k = e->gs_count[g];
+      if (sf[i] & ENV_F_UNDEF)
+         e->gs_undef[g] = 1;
+      if (k >= maxv) {
+         env_count(e, ENV_EV_GS_OVERFLOW, 1);
+      } else {
+         size_t at = (size_t)g * maxv + k;
+         for (uint32_t r = 0; r < nout; r++)
+            for (unsigned c = 0; c < 4; c++) {
+               uint32_t slot = p->file_base[TGSI_FILE_OUT] + r * 4 + c;
+               e->gs_data[at * nout * 4 + r * 4 + c] = b->val[slot][i];
+               e->gs_flags[at * nout * 4 + r * 4 + c] = (uint16_t)b->flg[slot][i];
+            }
+         e->gs_stream[at] = (uint8_t)sv[i];
+         e->gs_prim[at] = b->gs_prim[i];
+         e->gs_count[g] = k + 1;
+      }
+      for (uint32_t r = 0; r < nout * 4; r++)
+         b->flg[p->file_base[TGSI_FILE_OUT] + r][i] |= ENV_F_UNDEF;
+   }
+}
+
+static int
+exec_gs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   if (ti->op == TGSI_OP_EMIT) {
+      emit_vertex(b, ti);
+   } else {
+      const uint32_t *sv, *sf;
+      tgsi_interp_fetch(b, ti, 0, 0, &sv, &sf);
+      for (unsigned i = 0; i < b->n; i++)
+         if (b->exec[i]) {
+            b->gs_prim[i]++;
+            if (sf[i] & ENV_F_UNDEF)
+               b->env->gs_undef[b->base + i] = 1;
+         }
+   }
+   return 0;
+}
+
+int
+tgsi_interp_exec_res(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
+{
+   switch (ti->op) {
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+   case TGSI_OP_DDX_FINE:
+   case TGSI_OP_DDY_FINE:
+      return exec_deriv(b, ti);
+   case TGSI_OP_TEX:
+   case TGSI_OP_TXP:
+   case TGSI_OP_TXB:
+   case TGSI_OP_TXL:
+   case TGSI_OP_TXD:
+   case TGSI_OP_TEX_LZ:
+   case TGSI_OP_TEX2:
+   case TGSI_OP_TXB2:
+   case TGSI_OP_TXL2:
+   case TGSI_OP_TG4:
+      return exec_tex(b, ti);
+   case TGSI_OP_TXF:
+   case TGSI_OP_TXF_LZ:
+   case TGSI_OP_SAMPLE_I:
+   case TGSI_OP_SAMPLE_I_MS:
+      return exec_txf(b, ti);
+   case TGSI_OP_SAMPLE:
+   case TGSI_OP_SAMPLE_B:
+   case TGSI_OP_SAMPLE_C:
+   case TGSI_OP_SAMPLE_C_LZ:
+   case TGSI_OP_SAMPLE_D:
+   case TGSI_OP_SAMPLE_L:
+   case TGSI_OP_GATHER4:
+      return exec_sample(b, ti);
+   case TGSI_OP_TXQ:
+   case TGSI_OP_SVIEWINFO:
+      return exec_txq(b, ti);
+   case TGSI_OP_TXQS:
+   case TGSI_OP_SAMPLE_INFO:
+   case TGSI_OP_SAMPLE_POS:
+   case TGSI_OP_LODQ:
+   case TGSI_OP_LOD:
+      return exec_tex_info(b, ti);
+   case TGSI_OP_LOAD:
+      return exec_load(b, ti);
+   case TGSI_OP_STORE:
+      return exec_store(b, ti);
+   case TGSI_OP_RESQ:
+      return exec_resq(b, ti);
+   case TGSI_OP_ATOMUADD:
+   case TGSI_OP_ATOMXCHG:
+   case TGSI_OP_ATOMCAS:
+   case TGSI_OP_ATOMAND:
+   case TGSI_OP_ATOMOR:
+   case TGSI_OP_ATOMXOR:
+   case TGSI_OP_ATOMUMIN:
+   case TGSI_OP_ATOMUMAX:
+   case TGSI_OP_ATOMIMIN:
+   case TGSI_OP_ATOMIMAX:
+   case TGSI_OP_ATOMFADD:
+   case TGSI_OP_ATOMINC_WRAP:
+   case TGSI_OP_ATOMDEC_WRAP:
+      return exec_atomic(b, ti);
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+   case TGSI_OP_READ_HELPER:
+      return exec_subgroup(b, ti);
+   case TGSI_OP_INTERP_CENTROID:
+   case TGSI_OP_INTERP_SAMPLE:
+      return exec_interp(b, ti);
+   case TGSI_OP_EMIT:
+   case TGSI_OP_ENDPRIM:
+      return exec_gs(b, ti);
+   default:
+      return -1;
+   }
+}

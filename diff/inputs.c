@@ -1,0 +1,926 @@
+/*
+ * Random inputs for a shader, from a seed: every declared input, system
+ * value, constant, texture, buffer and image, biased toward special values.
+ *
+ * Streams. Lane L draws from its own xoshiro stream seeded with
+ * hash64(seed, L), so a lane's inputs do not depend on the number of
+ * invocations; constants, textures, buffers and images draw from one
+ * stream seeded with hash64(seed, "uniform"). Slots are generated in a fixed
+ * order: inputs by vertex, register, channel; constants by buffer, slot,
+ * channel.
+ *
+ * Kinds. Each input or constant channel gets the kind of its first use in
+ * the shader, by the fetch type of the instruction reading it: float,
+ * integer, or one half of a double or 64-bit integer (a channel pair).
+ * Unused channels are float.
+ *
+ * Distribution of a value. Each lane is "plain" with probability 1/2 and
+ * "edge" otherwise (constants, the same for every lane: each slot is edge
+ * with probability 1/8).
+ * First, with probability R the value is a reuse (equal operands): with
+ * probability 1/2 the same channel's value in the previous lane, else one
+ * this lane already got for an earlier channel of the same width (falling
+ * back to a fresh draw when there is none). Otherwise it is drawn:
+ *
+ *   kind    profile  R    draw
+ *   float   plain    5%   40% uniform in [0, 1), 30% uniform in [-4, 4),
+ *                         20% integer in [-4, 8], 10% special
+ *   float   edge    15%   30% uniform, 10% integer, 35% special,
+ *                         25% random 32 bits
+ *   int     plain   10%   50% in [-4, 16], 25% random 32 bits,
+ *                         25% shift count in [0, 40]
+ *   int     edge    15%   20% in [-4, 16], 20% random, 35% special,
+ *                         25% shift count
+ *   double  plain   10%   78% uniform in [-4, 4), 22% integer in [-4, 8]
+ *   double  edge    20%   38% uniform, 44% special, 18% random 64 bits
+ *   int64   plain   10%   67% in [-4, 16], 33% random 64 bits
+ *   int64   edge    15%   24% in [-4, 16], 29% random, 47% special
+ *
+ * Specials are equally likely within their list:
+ *   float   +0 -0 1 -1 0.5 2 +Inf -Inf, NaN 0x7fc00000, -NaN 0xffc00000,
+ *           signalling NaN 0x7f800001, denormals 0x00000001 0x80000001
+ *           0x007fffff, FLT_MIN 0x00800000, FLT_MAX, -FLT_MAX, 2^24, 1e30,
+ *           0.49999997
+ *   int     0 1 -1 INT_MIN INT_MAX INT_MIN+1 INT_MAX-1 31 32 33 63 64
+ *           0xfffffffe 0x10000 0xffff
+ *   double  +-0 +-1 +-Inf NaN -NaN, denormal 1, DBL_MIN, DBL_MAX, 2^53, 0.5
+ *   int64   0 1 -1 INT64_MIN INT64_MAX 2^32 2^32-1 63 64
+ *
+ * Sane values. Inputs that steer control flow or addresses are drawn from a
+ * small range instead, so lanes do not spend their time out of bounds or in
+ * endless loops. A channel is sane if the shader uses it, directly or
+ * through TEMP arithmetic (a backward closure over the instructions that
+ * write the TEMP channels involved), as:
+ *   - the source of ARL/ARR/UARL, a SWITCH selector, an image coordinate,
+ *     the condition of an IF/UIF in a loop whose branches BRK or CONT, or
+ *     the integer coordinates of TXF/SAMPLE_I: integer in [0, 8)
+ *   - a TXF level (w) or TXQ/SVIEWINFO level: integer in [0, 2)
+ *   - a LOAD/STORE/atomic byte offset: 4 * [0, 16)
+ *   - a READ_INVOC lane index: [0, 32)
+ *   - an EMIT/ENDPRIM stream or INTERP_SAMPLE sample: 0
+ * (the smallest range wins), encoded as float or integer by kind. A buffer
+ * whose LOAD results are sane holds integers in [0, 8).
+ *
+ * System values follow the lane layout: VERTEXID = lane, INSTANCEID =
+ * (lane / 16) % 4, PRIM_ID = lane (fragment: lane / 4), FS POSITION =
+ * pixel centres of 2x2 quads in rows of 256 pixels (z uniform [0, 1), w =
+ * 1), FACE = +1 or -1 per quad, one sample (SAMPLEID 0, SAMPLEPOS 0.5,
+ * SAMPLEMASK 1), compute THREAD_ID/BLOCK_ID/BLOCK_SIZE/GRID_SIZE from a
+ * grid of (lanes / block, 1, 1) workgroups, subgroups of 32 lanes.
+ *
+ * Textures: every SAMP/SVIEW, target from the declaration or the first
+ * instruction using it; width and height from {4, 8, 16, 64, 256, 512}
+ * (3D: {4, 8, 16} per side; array layers 1-4, cube arrays 1-2 cubes;
+ * cubes square), 1..full mip levels, a random seed. Buffers: with
+ * probability 3/4 16 bytes per lane (at least 256, at most 4 MiB), else 64
+ * or 256 bytes, of integer-kind words. Images: 4, 8 or 16 texels per side
+ * (compute, with probability 3/4: at least the dispatch's global size),
+ * integer-kind words.
+ */
+#include "diff/diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum gen_kind { GK_FLOAT, GK_INT, GK_D_LO, GK_D_HI, GK_L_LO, GK_L_HI, GK_NONE };
+
+/* Sane ranges, smallest first; GS_NONE: not sane. */
+enum gen_sane { GS_NONE, GS_ZERO, GS_LOD, GS_INDEX, GS_OFFSET, GS_LANE };
+
+struct chan_use {
+   uint8_t kind; /* enum gen_kind, GK_NONE until first use */
+   uint8_t sane; /* enum gen_sane */
+};
+
+struct plan {
+   const struct tgsi_shader *s;
+   uint32_t nin, nconst[ENV_MAX_CBUFS], ntemp;
+   struct chan_use *in, *cnst[ENV_MAX_CBUFS], *temp;
+   bool buf_small[ENV_MAX_BUFFERS];
+   bool changed;
+};
+
+static struct chan_use *
+use_of(struct plan *p, enum tgsi_file f, int64_t dim, int64_t idx, unsigned chan)
+{
+   if (idx < 0 || chan > 3)
+      return NULL;
+   if (f == TGSI_FILE_IN && idx < p->nin)
+      return &p->in[idx * 4 + chan];
+   if (f == TGSI_FILE_TEMP && idx < p->ntemp)
+      return &p->temp[idx * 4 + chan];
+   if (f == TGSI_FILE_CONST && dim >= 0 && dim < ENV_MAX_CBUFS && idx < p->nconst[dim])
+      return &p->cnst[dim][idx * 4 + chan];
+   return NULL;
+}
+
+static void
+set_sane(struct plan *p, struct chan_use *u, enum gen_sane s)
+{
+   if (u && s != GS_NONE && (u->sane == GS_NONE || s < u->sane)) {
+      u->sane = (uint8_t)s;
+      p->changed = true;
+   }
+}
+
+static struct chan_use *
+src_use(struct plan *p, const struct tgsi_src *src, unsigned c)
+{
+   const struct tgsi_reg *r = &src->reg;
+   if (r->indirect || r->dim_indirect)
+      return NULL;
+   return use_of(p, r->file, r->has_dim ? r->dim : 0, r->index, src->swz[c] & 3);
+}
+
+/* Kinds from the fetch types of the reads, first use wins. */
+static void
+record_kinds(struct plan *p, const struct tgsi_insn *in)
+{
+   for (unsigned k = 0; k < in->nsrc; k++) {
+      uint8_t t = tgsi_interp_src_type(in->op, k);
+      for (unsigned c = 0; c < 4; c++) {
+         struct chan_use *u = src_use(p, &in->src[k], c);
+         if (!u || u->kind != GK_NONE)
+            continue;
+         switch (t) {
+         case TGSI_TYPE_D:
+            u->kind = c & 1 ? GK_D_HI : GK_D_LO;
+            break;
+         case TGSI_TYPE_I64:
+         case TGSI_TYPE_U64:
+            u->kind = c & 1 ? GK_L_HI : GK_L_LO;
+            break;
+         case TGSI_TYPE_I:
+         case TGSI_TYPE_U:
+            u->kind = GK_INT;
+            break;
+         default:
+            u->kind = GK_FLOAT;
+            break;
+         }
+      }
+   }
+}
+
+static void
+sane_src(struct plan *p, const struct tgsi_src *src, unsigned chmask, enum gen_sane s)
+{
+   for (unsigned c = 0; c < 4; c++)
+      if (chmask & (1u << c))
+         set_sane(p, src_use(p, src, c), s);
+}
+
+/* Whether the IF at index i (inside a loop) has a BRK or CONT in its
+ * branches, outside any inner loop. */
+static bool
+if_controls_loop(const struct tgsi_shader *s, unsigned i)
+{
+   int depth = 0, loops = 0;
+   for (unsigned j = i + 1; j < s->ninsns; j++) {
+      enum tgsi_opcode op = s->insns[j].op;
+      depth += (op == TGSI_OP_IF || op == TGSI_OP_UIF) - (op == TGSI_OP_ENDIF);
+      loops += (op == TGSI_OP_BGNLOOP) - (op == TGSI_OP_ENDLOOP);
+      if (depth < 0)
+         return false;
+      if (loops == 0 && (op == TGSI_OP_BRK || op == TGSI_OP_CONT))
+         return true;
+   }
+   return false;
+}
+
+/* Direct uses that make values sane. */
+static void
+seed_sane(struct plan *p)
+{
+   const struct tgsi_shader *s = p->s;
+   int loops = 0;
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      loops += (in->op == TGSI_OP_BGNLOOP) - (in->op == TGSI_OP_ENDLOOP);
+      unsigned m = in->ndst ? in->dst[0].mask : 0xf;
+      switch (in->op) {
+      case TGSI_OP_ARL:
+      case TGSI_OP_ARR:
+      case TGSI_OP_UARL:
+         sane_src(p, &in->src[0], m, GS_INDEX);
+         break;
+      case TGSI_OP_IF:
+      case TGSI_OP_UIF:
+         if (loops > 0 && if_controls_loop(s, i))
+            sane_src(p, &in->src[0], 1, GS_INDEX);
+         break;
+      case TGSI_OP_SWITCH:
+         sane_src(p, &in->src[0], 1, GS_INDEX);
+         break;
+      case TGSI_OP_LOAD:
+      case TGSI_OP_STORE: {
+         unsigned a = in->op == TGSI_OP_LOAD ? 1 : 0;
+         enum tgsi_file f = in->op == TGSI_OP_LOAD ? in->src[0].reg.file : in->dst[0].reg.file;
+         sane_src(p, &in->src[a], f == TGSI_FILE_IMAGE ? 7 : 1,
+                  f == TGSI_FILE_IMAGE ? GS_INDEX : GS_OFFSET);
+         break;
+      }
+      case TGSI_OP_TXF:
+      case TGSI_OP_TXF_LZ:
+      case TGSI_OP_SAMPLE_I:
+      case TGSI_OP_SAMPLE_I_MS:
+         sane_src(p, &in->src[0], 7, GS_INDEX);
+         sane_src(p, &in->src[0], 8, GS_LOD);
+         break;
+      case TGSI_OP_TXQ:
+      case TGSI_OP_SVIEWINFO:
+         sane_src(p, &in->src[0], 1, GS_LOD);
+         break;
+      case TGSI_OP_READ_INVOC:
+         sane_src(p, &in->src[1], 1, GS_LANE);
+         break;
+      case TGSI_OP_EMIT:
+      case TGSI_OP_ENDPRIM:
+         sane_src(p, &in->src[0], 1, GS_ZERO);
+         break;
+      case TGSI_OP_INTERP_SAMPLE:
+         sane_src(p, &in->src[1], 1, GS_ZERO);
+         break;
+      default:
+         if (tgsi_op_info[in->op].flags & TGSI_OPF_MEM && in->op != TGSI_OP_RESQ && in->nsrc >= 2) {
+            bool img = in->src[0].reg.file == TGSI_FILE_IMAGE;
+            sane_src(p, &in->src[1], img ? 7 : 1, img ? GS_INDEX : GS_OFFSET);
+         }
+         break;
+      }
+   }
+}
+
+/* Backward closure: a sane TEMP channel makes what computes it sane. */
+static void
+close_sane(struct plan *p)
+{
+   const struct tgsi_shader *s = p->s;
+   unsigned rounds = 0;
+   do {
+      p->changed = false;
+      for (unsigned i = 0; i < s->ninsns; i++) {
+         const struct tgsi_insn *in = &s->insns[i];
+         if (!in->ndst || in->dst[0].reg.file != TGSI_FILE_TEMP || in->dst[0].reg.indirect)
+            continue;
+         const struct tgsi_op_info *oi = &tgsi_op_info[in->op];
+         for (unsigned c = 0; c < 4; c++) {
+            struct chan_use *d = use_of(p, TGSI_FILE_TEMP, 0, in->dst[0].reg.index, c);
+            if (!(in->dst[0].mask & (1u << c)) || !d || d->sane == GS_NONE)
+               continue;
+            if (in->op == TGSI_OP_LOAD) {
+               const struct tgsi_reg *r = &in->src[0].reg;
+               if (r->file == TGSI_FILE_BUFFER && r->index >= 0 && r->index < ENV_MAX_BUFFERS)
+                  p->buf_small[r->index] = true;
+               continue;
+            }
+            if (oi->flags & (TGSI_OPF_OTHR | TGSI_OPF_TEX))
+               continue;
+            unsigned cm = oi->flags & TGSI_OPF_REPL ? 0xf : 1u << c;
+            for (unsigned k = 0; k < in->nsrc; k++)
+               sane_src(p, &in->src[k], cm, (enum gen_sane)d->sane);
+         }
+      }
+   } while (p->changed && ++rounds < 64);
+}
+
+static void
+grow(uint32_t *n, int64_t idx)
+{
+   if (idx >= 0 && idx < (1 << 16) && (uint32_t)idx + 1 > *n)
+      *n = (uint32_t)idx + 1;
+}
+
+static void
+plan_sizes(struct plan *p)
+{
+   const struct tgsi_shader *s = p->s;
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      if (d->file == TGSI_FILE_IN)
+         grow(&p->nin, d->last);
+      else if (d->file == TGSI_FILE_TEMP)
+         grow(&p->ntemp, d->last);
+      else if (d->file == TGSI_FILE_CONST) {
+         uint32_t b = d->has_dim ? d->dim : 0;
+         if (b < ENV_MAX_CBUFS)
+            grow(&p->nconst[b], MIN2(d->last, ENV_MAX_CBUF_SLOTS - 1u));
+      }
+   }
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         const struct tgsi_reg *r = &in->src[k].reg;
+         if (r->indirect)
+            continue;
+         if (r->file == TGSI_FILE_IN)
+            grow(&p->nin, r->index);
+         else if (r->file == TGSI_FILE_TEMP)
+            grow(&p->ntemp, r->index);
+         else if (r->file == TGSI_FILE_CONST &&
+                  (!r->has_dim || (r->dim >= 0 && r->dim < ENV_MAX_CBUFS)))
+            grow(&p->nconst[r->has_dim ? r->dim : 0], MIN2(r->index, ENV_MAX_CBUF_SLOTS - 1));
+      }
+   }
+   p->in = xcalloc((size_t)p->nin * 4 + 1, sizeof(*p->in));
+   p->temp = xcalloc((size_t)p->ntemp * 4 + 1, sizeof(*p->temp));
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+      p->cnst[b] = xcalloc((size_t)p->nconst[b] * 4 + 1, sizeof(*p->cnst[b]));
+   for (uint32_t k = 0; k < p->nin * 4; k++)
+      p->in[k].kind = GK_NONE;
+   for (uint32_t k = 0; k < p->ntemp * 4; k++)
+      p->temp[k].kind = GK_NONE;
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+      for (uint32_t k = 0; k < p->nconst[b] * 4; k++)
+         p->cnst[b][k].kind = GK_NONE;
+}
+
+static void
+plan_free(struct plan *p)
+{
+   free(p->in);
+   free(p->temp);
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+      free(p->cnst[b]);
+}
+
+static void
+make_plan(struct plan *p, const struct tgsi_shader *s)
+{
+   memset(p, 0, sizeof(*p));
+   p->s = s;
+   plan_sizes(p);
+   for (unsigned i = 0; i < s->ninsns; i++)
+      record_kinds(p, &s->insns[i]);
+   seed_sane(p);
+   close_sane(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                               */
+
+static const uint32_t float_specials[] = {
+    0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x3f000000, 0x40000000, 0x7f800000,
+    0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0x00000001, 0x80000001, 0x007fffff,
+    0x00800000, 0x7f7fffff, 0xff7fffff, 0x4b800000, 0x7149f2ca, 0x3effffff,
+};
+
+static const uint32_t int_specials[] = {
+    0,  1,  0xffffffffu, 0x80000000u, 0x7fffffffu, 0x80000001u, 0x7ffffffeu, 31,
+    32, 33, 63,          64,          0xfffffffeu, 0x10000u,    0xffffu,
+};
+
+static const uint64_t double_specials[] = {
+    0x0000000000000000ull, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
+    0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull, 0xfff8000000000000ull,
+    0x0000000000000001ull, 0x0010000000000000ull, 0x7fefffffffffffffull, 0x4340000000000000ull,
+    0x3fe0000000000000ull,
+};
+
+static const uint64_t int64_specials[] = {
+    0,  1,  ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x100000000ull, 0xffffffffull,
+    63, 64,
+};
+
+/* Per-lane generation state: values so far by kind, for reuse. */
+struct lane_gen {
+   struct rng r;
+   bool edge;
+   uint64_t pool[2][32]; /* 32-bit kinds (float, int) and 64-bit kinds */
+   unsigned npool[2];
+};
+
+static float
+uniform4(struct rng *r)
+{
+   return (float)((double)rng_u32(r) / 4294967296.0 * 8.0 - 4.0);
+}
+
+static int32_t
+small_int(struct rng *r, int lo, int hi)
+{
+   return lo + (int32_t)rng_below(r, (uint32_t)(hi - lo + 1));
+}
+
+/* A value of kind float/int (32 bits) or a 64-bit pair, before reuse. */
+static uint32_t
+draw32(struct lane_gen *g, bool is_float)
+{
+   struct rng *r = &g->r;
+   uint32_t x = rng_below(r, 100);
+   if (is_float) {
+      if (!g->edge)
+         return x < 40   ? fui((float)((double)rng_u32(r) / 4294967296.0))
+                : x < 70 ? fui(uniform4(r))
+                : x < 90 ? fui((float)small_int(r, -4, 8))
+                         : float_specials[rng_below(r, ARRAY_SIZE(float_specials))];
+      return x < 30   ? fui(uniform4(r))
+             : x < 40 ? fui((float)small_int(r, -4, 8))
+             : x < 75 ? float_specials[rng_below(r, ARRAY_SIZE(float_specials))]
+                      : rng_u32(r);
+   }
+   if (!g->edge)
+      return x < 50   ? (uint32_t)small_int(r, -4, 16)
+             : x < 75 ? rng_u32(r)
+                      : (uint32_t)small_int(r, 0, 40);
+   return x < 20   ? (uint32_t)small_int(r, -4, 16)
+          : x < 40 ? rng_u32(r)
+          : x < 75 ? int_specials[rng_below(r, ARRAY_SIZE(int_specials))]
+                   : (uint32_t)small_int(r, 0, 40);
+}
+
+static uint64_t
+draw64(struct lane_gen *g, bool is_double)
+{
+   struct rng *r = &g->r;
+   uint32_t x = rng_below(r, 100);
+   if (is_double) {
+      if (!g->edge)
+         return x < 78 ? dui((double)uniform4(r) + (double)rng_u32(r) / 1e12)
+                       : dui((double)small_int(r, -4, 8));
+      return x < 38   ? dui((double)uniform4(r))
+             : x < 82 ? double_specials[rng_below(r, ARRAY_SIZE(double_specials))]
+                      : rng_next(r);
+   }
+   if (!g->edge)
+      return x < 67 ? (uint64_t)(int64_t)small_int(r, -4, 16) : rng_next(r);
+   return x < 24   ? (uint64_t)(int64_t)small_int(r, -4, 16)
+          : x < 53 ? rng_next(r)
+                   : int64_specials[rng_below(r, ARRAY_SIZE(int64_specials))];
+}
+
+/* Reuse probability (percent) by kind and profile; see the table above. */
+static unsigned
+reuse_pct(bool edge, bool wide, bool is_float)
+{
+   if (wide)
+      return edge ? (is_float ? 20 : 15) : 10;
+   return edge ? 15 : (is_float ? 5 : 10);
+}
+
+static uint64_t
+sane_value(struct rng *r, enum gen_sane s)
+{
+   switch (s) {
+   case GS_LOD:
+      return rng_below(r, 2);
+   case GS_INDEX:
+      return rng_below(r, 8);
+   case GS_OFFSET:
+      return 4 * rng_below(r, 16);
+   case GS_LANE:
+      return rng_below(r, 32);
+   default:
+      return 0;
+   }
+}
+
+/* One value for a channel of kind k; prev is this channel's value in the
+ * previous lane (have_prev false for lane 0). */
+static uint64_t
+gen_value(struct lane_gen *g, enum gen_kind k, enum gen_sane s, uint64_t prev, bool have_prev)
+{
+   bool wide = k != GK_FLOAT && k != GK_INT && k != GK_NONE;
+   bool is_float = k == GK_FLOAT || k == GK_NONE || k == GK_D_LO;
+   if (s != GS_NONE) {
+      uint64_t v = sane_value(&g->r, s);
+      if (k == GK_FLOAT || k == GK_NONE)
+         return fui((float)v);
+      if (k == GK_D_LO)
+         return dui((double)v);
+      return v;
+   }
+   unsigned pi = wide ? 1 : 0;
+   if (rng_below(&g->r, 100) < reuse_pct(g->edge, wide, is_float)) {
+      if (have_prev && rng_below(&g->r, 2))
+         return prev;
+      if (g->npool[pi])
+         return g->pool[pi][rng_below(&g->r, g->npool[pi])];
+   }
+   uint64_t v = wide ? draw64(g, k == GK_D_LO) : draw32(g, is_float);
+   if (g->npool[pi] < 32)
+      g->pool[pi][g->npool[pi]++] = v;
+   return v;
+}
+
+/* Fills the channels of one register (4 channel slots of kinds/sanity)
+ * for one lane; 64-bit kinds fill a LO/HI pair from one draw. */
+static void
+gen_reg(struct lane_gen *g, const struct chan_use *use, uint32_t *out, const uint32_t *prev)
+{
+   for (unsigned c = 0; c < 4; c++) {
+      enum gen_kind k = (enum gen_kind)use[c].kind;
+      if (k == GK_D_HI || k == GK_L_HI)
+         continue; /* filled with its LO half */
+      uint64_t pv = prev ? prev[c] : 0;
+      bool wide = k == GK_D_LO || k == GK_L_LO;
+      if (wide && c < 3)
+         pv |= prev ? (uint64_t)prev[c + 1] << 32 : 0;
+      uint64_t v = gen_value(g, k, (enum gen_sane)use[c].sane, pv, prev != NULL);
+      out[c] = (uint32_t)v;
+      if (wide && c < 3)
+         out[c + 1] = (uint32_t)(v >> 32);
+   }
+   for (unsigned c = 0; c < 4; c++) /* a HI without its LO: draw alone */
+      if ((use[c].kind == GK_D_HI || use[c].kind == GK_L_HI) &&
+          (c == 0 || (use[c - 1].kind != GK_D_LO && use[c - 1].kind != GK_L_LO)))
+         out[c] =
+             (uint32_t)(gen_value(g, (enum gen_kind)(use[c].kind - 1), GS_NONE, 0, false) >> 32);
+}
+
+static uint64_t
+stream_seed(uint64_t seed, uint64_t what)
+{
+   uint64_t k[2] = {seed, what};
+   return hash64(k, sizeof(k), 0x64696666696e7075ull);
+}
+
+#define UNIFORM_STREAM 0xffffffffffffffffull
+
+static void
+gen_lane_inputs(struct env *e, const struct plan *p, uint64_t seed)
+{
+   uint32_t out[4], prev[4];
+   for (uint32_t l = 0; l < e->nlanes; l++) {
+      struct lane_gen g = {0};
+      rng_seed(&g.r, stream_seed(seed, l));
+      g.edge = rng_below(&g.r, 2);
+      for (uint32_t v = 0; v < e->in_vertices; v++)
+         for (uint32_t r = 0; r < p->nin; r++) {
+            for (unsigned c = 0; c < 4 && l; c++)
+               prev[c] = env_in(e, v, r, c)[l - 1];
+            gen_reg(&g, &p->in[r * 4], out, l ? prev : NULL);
+            for (unsigned c = 0; c < 4; c++)
+               env_in(e, v, r, c)[l] = out[c];
+         }
+   }
+}
+
+static void
+gen_constants(struct env *e, const struct plan *p, struct lane_gen *g)
+{
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++) {
+      if (!p->nconst[b])
+         continue;
+      env_set_cbuf(e, b, p->nconst[b]);
+      for (uint32_t slot = 0; slot < p->nconst[b]; slot++) {
+         g->edge = rng_below(&g->r, 8) == 0;
+         gen_reg(g, &p->cnst[b][slot * 4], e->cbuf[b] + slot * 4,
+                 slot ? e->cbuf[b] + (slot - 1) * 4 : NULL);
+      }
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* System values                                                        */
+
+static uint32_t
+wg_lanes(const struct env *e)
+{
+   return e->block_size[0] * e->block_size[1] * e->block_size[2];
+}
+
+static void
+sv_compute(struct env *e, enum tgsi_semantic sem, uint32_t l, uint32_t v[4])
+{
+   uint32_t b = wg_lanes(e), local = l % b, wg = l / b;
+   switch (sem) {
+   case TGSI_SEM_THREAD_ID:
+      v[0] = local % e->block_size[0];
+      v[1] = local / e->block_size[0] % e->block_size[1];
+      v[2] = local / (e->block_size[0] * e->block_size[1]);
+      break;
+   case TGSI_SEM_BLOCK_ID:
+      v[0] = wg;
+      break;
+   case TGSI_SEM_BLOCK_SIZE:
+      memcpy(v, e->block_size, 12);
+      break;
+   case TGSI_SEM_GRID_SIZE:
+      memcpy(v, e->grid_size, 12);
+      break;
+   default:
+      break;
+   }
+}
+
+/* Deterministic system values of lane l (see the head of this file). */
+static void
+sv_value(struct env *e, enum tgsi_semantic sem, uint32_t l, struct rng *r, uint32_t v[4])
+{
+   bool fs = e->stage == TGSI_STAGE_FRAG;
+   uint32_t q = l / 4, i = l % 4, local = e->stage == TGSI_STAGE_COMP ? l % wg_lanes(e) : l;
+   uint32_t sg = local % ENV_SUBGROUP_SIZE;
+   memset(v, 0, 16);
+   switch (sem) {
+   case TGSI_SEM_VERTEXID:
+   case TGSI_SEM_VERTEXID_NOBASE:
+      v[0] = l;
+      break;
+   case TGSI_SEM_INSTANCEID:
+      v[0] = (l / 16) % 4;
+      break;
+   case TGSI_SEM_PRIM_ID:
+      v[0] = fs ? q : l;
+      break;
+   case TGSI_SEM_POSITION:
+      v[0] = fui((float)(2 * (q % 128) + (i & 1)) + 0.5f);
+      v[1] = fui((float)(2 * (q / 128) + (i >> 1)) + 0.5f);
+      v[2] = fui((float)rng_below(r, 1u << 24) / 16777216.0f);
+      v[3] = fui(1.0f);
+      break;
+   case TGSI_SEM_FACE:
+      v[0] = (stream_seed(q, 0xface) & 1) ? fui(1.0f) : fui(-1.0f);
+      break;
+   case TGSI_SEM_SAMPLEPOS:
+      v[0] = v[1] = fui(0.5f);
+      break;
+   case TGSI_SEM_SAMPLEMASK:
+      v[0] = 1;
+      break;
+   case TGSI_SEM_SUBGROUP_SIZE:
+      v[0] = ENV_SUBGROUP_SIZE;
+      break;
+   case TGSI_SEM_SUBGROUP_INVOCATION:
+      v[0] = sg;
+      break;
+   case TGSI_SEM_SUBGROUP_EQ_MASK:
+      v[0] = 1u << sg;
+      break;
+   case TGSI_SEM_SUBGROUP_GE_MASK:
+      v[0] = ~0u << sg;
+      break;
+   case TGSI_SEM_SUBGROUP_GT_MASK:
+      v[0] = sg == 31 ? 0 : ~0u << (sg + 1);
+      break;
+   case TGSI_SEM_SUBGROUP_LE_MASK:
+      v[0] = sg == 31 ? ~0u : (2u << sg) - 1;
+      break;
+   case TGSI_SEM_SUBGROUP_LT_MASK:
+      v[0] = (1u << sg) - 1;
+      break;
+   case TGSI_SEM_WORK_DIM:
+      v[0] = 3;
+      break;
+   case TGSI_SEM_VERTICESIN:
+      v[0] = e->in_vertices;
+      break;
+   case TGSI_SEM_TESSCOORD:
+      v[0] = fui((float)rng_below(r, 65) / 64.0f);
+      v[1] = fui((float)rng_below(r, 65) / 64.0f);
+      break;
+   case TGSI_SEM_TESSOUTER:
+   case TGSI_SEM_TESSINNER:
+      for (unsigned c = 0; c < 4; c++)
+         v[c] = fui((float)(1 + rng_below(r, 8)));
+      break;
+   case TGSI_SEM_INVOCATIONID:
+      v[0] = e->stage == TGSI_STAGE_TESS_CTRL ? l % e->out_vertices : 0;
+      break;
+   default:
+      sv_compute(e, sem, l, v);
+      break;
+   }
+}
+
+/* Fragment inputs with a system semantic (gl_FragCoord as IN[n],
+ * POSITION; FACE; ...) hold the same values as the system value would. */
+static bool
+input_is_system(enum tgsi_semantic sem)
+{
+   return sem == TGSI_SEM_POSITION || sem == TGSI_SEM_FACE || sem == TGSI_SEM_PRIM_ID ||
+          sem == TGSI_SEM_SAMPLEID || sem == TGSI_SEM_SAMPLEPOS || sem == TGSI_SEM_SAMPLEMASK ||
+          sem == TGSI_SEM_LAYER || sem == TGSI_SEM_VIEWPORT_INDEX;
+}
+
+static void
+gen_fs_system_inputs(struct env *e, const struct tgsi_shader *s, uint64_t seed)
+{
+   for (unsigned k = 0; k < s->ndecls && s->stage == TGSI_STAGE_FRAG; k++) {
+      const struct tgsi_decl *d = &s->decls[k];
+      if (d->file != TGSI_FILE_IN || !d->has_semantic || !input_is_system(d->semantic))
+         continue;
+      for (uint32_t r = d->first; r <= d->last && r < e->nin; r++) {
+         struct rng rr;
+         uint32_t v[4];
+         rng_seed(&rr, stream_seed(seed, 0x5600000000ull + d->semantic));
+         for (uint32_t l = 0; l < e->nlanes; l++) {
+            sv_value(e, d->semantic, l, &rr, v);
+            for (unsigned c = 0; c < 4; c++)
+               env_in(e, 0, r, c)[l] = v[c];
+         }
+      }
+   }
+}
+
+static void
+gen_system_values(struct env *e, const struct tgsi_shader *s, uint64_t seed)
+{
+   gen_fs_system_inputs(e, s, seed);
+   for (unsigned k = 0; k < s->ndecls; k++) {
+      const struct tgsi_decl *d = &s->decls[k];
+      if (d->file != TGSI_FILE_SV || !d->has_semantic || e->sv[d->semantic])
+         continue;
+      uint32_t *sv = env_sv(e, d->semantic), v[4];
+      struct rng r;
+      rng_seed(&r, stream_seed(seed, 0x5600000000ull + d->semantic));
+      for (uint32_t l = 0; l < e->nlanes; l++) {
+         sv_value(e, d->semantic, l, &r, v);
+         for (unsigned c = 0; c < 4; c++)
+            sv[(size_t)c * e->nlanes + l] = v[c];
+      }
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures, buffers, images                                            */
+
+static enum tgsi_texture
+unit_target(const struct tgsi_shader *s, unsigned unit, enum tgsi_return_type *ret)
+{
+   *ret = TGSI_RET_FLOAT;
+   for (unsigned k = 0; k < s->ndecls; k++) {
+      const struct tgsi_decl *d = &s->decls[k];
+      if (d->file == TGSI_FILE_SVIEW && unit >= d->first && unit <= d->last) {
+         *ret = d->ret[0];
+         return d->target;
+      }
+   }
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (!(tgsi_op_info[in->op].flags & TGSI_OPF_TEX))
+         continue;
+      for (unsigned k = 0; k < in->nsrc; k++)
+         if (in->src[k].reg.file == TGSI_FILE_SAMP && in->src[k].reg.index == (int32_t)unit)
+            return in->tex_target;
+   }
+   return TGSI_TEX_T_2D;
+}
+
+static uint32_t
+pick(struct rng *r, const uint32_t *v, unsigned n)
+{
+   return v[rng_below(r, n)];
+}
+
+static void
+gen_texture(struct env *e, const struct tgsi_shader *s, unsigned unit, struct rng *r)
+{
+   /* Texels cost nothing, so sizes up to 512 let fetches addressed by
+    * pixel position stay in range; small sizes exercise the clamping. */
+   static const uint32_t sizes[] = {4, 8, 16, 64, 256, 512};
+   static const uint32_t small[] = {4, 8, 16};
+   struct env_texture t = {.depth = 1};
+   t.target = unit_target(s, unit, &t.ret);
+   if (t.target == TGSI_TEX_T_UNKNOWN)
+      t.target = TGSI_TEX_T_2D;
+   bool is3d = t.target == TGSI_TEX_T_3D;
+   t.width = is3d ? pick(r, small, 3) : pick(r, sizes, ARRAY_SIZE(sizes));
+   t.height = is3d ? pick(r, small, 3) : pick(r, sizes, ARRAY_SIZE(sizes));
+   switch (t.target) {
+   case TGSI_TEX_T_BUFFER:
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+      t.height = 1;
+      break;
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      t.height = 1;
+      t.depth = 1 + rng_below(r, 4);
+      break;
+   case TGSI_TEX_T_3D:
+      t.depth = pick(r, small, 3);
+      break;
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+      t.depth = 1 + rng_below(r, 4);
+      break;
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      t.depth = 1 + rng_below(r, 2);
+      t.height = t.width;
+      break;
+   case TGSI_TEX_T_CUBE:
+   case TGSI_TEX_T_SHADOWCUBE:
+      t.height = t.width;
+      break;
+   default:
+      break;
+   }
+   uint32_t maxl = env_tex_levels(t.width, t.height, t.depth, t.target);
+   t.levels = 1 + rng_below(r, maxl);
+   t.seed = rng_next(r);
+   env_set_texture(e, unit, &t);
+}
+
+static void
+fill_words(struct env_mem *m, struct lane_gen *g, bool small)
+{
+   for (uint32_t w = 0; w < m->size / 4; w++) {
+      uint32_t v = small ? rng_below(&g->r, 8) : (uint32_t)gen_value(g, GK_INT, GS_NONE, 0, false);
+      memcpy(m->data + 4 * w, &v, 4);
+   }
+}
+
+static void
+gen_resources(struct env *e, const struct tgsi_shader *s, const struct plan *p, struct lane_gen *g)
+{
+   bool unit_used[ENV_MAX_TEXTURES] = {false};
+   for (unsigned k = 0; k < s->ndecls; k++) {
+      const struct tgsi_decl *d = &s->decls[k];
+      for (uint32_t i = d->first; i <= d->last && i < 64; i++) {
+         if ((d->file == TGSI_FILE_SAMP || d->file == TGSI_FILE_SVIEW) && i < ENV_MAX_TEXTURES)
+            unit_used[i] = true;
+         if (d->file == TGSI_FILE_BUFFER && i < ENV_MAX_BUFFERS && !e->buf[i].data) {
+            /* Mostly 16 bytes per lane (addresses usually follow the
+             * invocation index), sometimes small. */
+            static const uint32_t sizes[] = {64, 256};
+            uint32_t big = MIN2(MAX2(16 * e->nlanes, 256u), ENV_MAX_MEM_BYTES / 4);
+            env_set_buffer(e, i, rng_below(&g->r, 4) ? big : pick(&g->r, sizes, 2));
+            fill_words(&e->buf[i], g, p->buf_small[i]);
+         }
+         if (d->file == TGSI_FILE_IMAGE && i < ENV_MAX_IMAGES && !e->img[i].bound) {
+            static const uint32_t sizes[] = {4, 8, 16};
+            enum tgsi_texture t = d->target;
+            uint32_t w = pick(&g->r, sizes, 3), h = pick(&g->r, sizes, 3), dd = 1;
+            if (s->stage == TGSI_STAGE_COMP && rng_below(&g->r, 4)) {
+               /* Cover the dispatch: coordinates usually follow the
+                * global invocation id. */
+               w = MIN2(MAX2(w, e->block_size[0] * e->grid_size[0]), 8192u);
+               h = MIN2(MAX2(h, e->block_size[1] * e->grid_size[1]), 65536u / w);
+            }
+            unsigned coords = tgsi_texture_coord_count(t);
+            if (t == TGSI_TEX_T_1D || t == TGSI_TEX_T_BUFFER || t == TGSI_TEX_T_1D_ARRAY)
+               h = 1;
+            if (t == TGSI_TEX_T_1D_ARRAY || coords >= 3)
+               dd = t == TGSI_TEX_T_CUBE         ? 6
+                    : t == TGSI_TEX_T_CUBE_ARRAY ? 12
+                                                 : 1 + rng_below(&g->r, 4);
+            if (t == TGSI_TEX_T_CUBE || t == TGSI_TEX_T_CUBE_ARRAY)
+               h = w;
+            env_set_image(e, i, t, w, h, dd);
+            fill_words(&e->img[i].mem, g, false);
+         }
+      }
+   }
+   for (unsigned u = 0; u < ENV_MAX_TEXTURES; u++)
+      if (unit_used[u])
+         gen_texture(e, s, u, &g->r);
+}
+
+static uint32_t
+block_dim(const struct tgsi_shader *s, enum tgsi_property prop, uint32_t dflt)
+{
+   uint32_t v = tgsi_interp_prop(s, prop, dflt);
+   return v ? v : 1;
+}
+
+struct env *
+diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
+                struct diag_list *diags)
+{
+   uint32_t block[3] = {1, 1, 1};
+   if (s->stage == TGSI_STAGE_COMP) {
+      bool fixed = tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_WIDTH, 0) != 0;
+      block[0] = block_dim(s, TGSI_PROP_CS_FIXED_BLOCK_WIDTH, DIFF_DEFAULT_BLOCK_X);
+      block[1] = block_dim(s, TGSI_PROP_CS_FIXED_BLOCK_HEIGHT, fixed ? 1 : DIFF_DEFAULT_BLOCK_Y);
+      block[2] = block_dim(s, TGSI_PROP_CS_FIXED_BLOCK_DEPTH, 1);
+      uint64_t b = (uint64_t)block[0] * block[1] * block[2];
+      if (b > 65536) {
+         diag_add(diags, DIAG_ERROR, s->name, 0, 0, NULL,
+                  "workgroup of %llu invocations is too large", (unsigned long long)b);
+         return NULL;
+      }
+      nlanes = (uint32_t)((nlanes + b - 1) / b * b);
+   }
+   if (nlanes == 0 || nlanes > ENV_MAX_LANES) {
+      diag_add(diags, DIAG_ERROR, s->name, 0, 0, NULL, "%u invocations: the limit is %u", nlanes,
+               ENV_MAX_LANES);
+      return NULL;
+   }
+   struct plan p;
+   make_plan(&p, s);
+   struct env *e = env_new(s->stage, nlanes);
+   e->seed = seed;
+   memcpy(e->block_size, block, sizeof(block));
+   e->grid_size[0] = nlanes / (block[0] * block[1] * block[2]);
+   if (s->stage == TGSI_STAGE_TESS_CTRL)
+      e->out_vertices = MAX2(1u, MIN2(32u, tgsi_interp_prop(s, TGSI_PROP_TCS_VERTICES_OUT, 1)));
+   if (!env_alloc_inputs(e, p.nin, tgsi_interp_in_vertices(s))) {
+      diag_add(diags, DIAG_ERROR, s->name, 0, 0, NULL,
+               "the inputs of %u invocations do not fit in memory", nlanes);
+      env_free(e);
+      plan_free(&p);
+      return NULL;
+   }
+   gen_lane_inputs(e, &p, seed);
+   struct lane_gen g = {0};
+   rng_seed(&g.r, stream_seed(seed, UNIFORM_STREAM));
+   gen_constants(e, &p, &g);
+   gen_system_values(e, s, seed);
+   g.edge = false;
+   gen_resources(e, s, &p, &g);
+   plan_free(&p);
+   return e;
+}

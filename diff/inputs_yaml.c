@@ -1,0 +1,737 @@
+/*
+ * Inputs as YAML, read and written with libyaml; the same file format
+ * serves the interpreter, the emulator and reproducers. Written by
+ * diff_inputs_to_yaml, read by diff_inputs_from_yaml; all numbers may be
+ * decimal or 0x hex:
+ *
+ *   stage: FRAG                 # VERT FRAG GEOM TESS_CTRL TESS_EVAL COMP
+ *   invocations: 16             # lanes
+ *   seed: 42                    # informative
+ *   block_size: [8, 8, 1]       # compute workgroup
+ *   grid_size: [4, 1, 1]
+ *   shared_size: 4096           # bytes of shared memory per workgroup
+ *   in_vertices: 1              # input vertices per lane (GS, tessellation)
+ *   out_vertices: 1             # output vertices per lane (TCS)
+ *   inputs:                     # IN[vertex][reg].chan, one word per lane
+ *     - {vertex: 0, reg: 0, chan: x, bits: [0x3f800000, 0x00000000, ...]}
+ *   system_values:              # one word per lane
+ *     - {semantic: POSITION, chan: x, bits: [...]}
+ *   constants:                  # CONST[buffer][slot], four words
+ *     - {buffer: 0, slot: 3, bits: [0x0, 0x1, 0x2, 0x3]}
+ *   textures:                   # procedural, see emu/env.c
+ *     - {unit: 0, target: 2D, return: FLOAT, width: 8, height: 8, depth: 1,
+ *        levels: 4, seed: 0x1234}
+ *   buffers:                    # bytes as hex, size a multiple of 4
+ *     - {index: 0, size: 8, data: "0001020304050607"}
+ *   images:                     # texels of 16 bytes, as hex
+ *     - {index: 0, target: 2D, width: 1, height: 1, depth: 1, data: "..."}
+ *
+ * Sections may be omitted; missing input registers read as undefined.
+ * Errors name the file, line and column of the offending node.
+ */
+#include "diff/diff.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <yaml.h>
+
+struct yw {
+   yaml_emitter_t em;
+   char *buf;
+   size_t len, cap;
+   bool ok;
+};
+
+static int
+yw_write(void *data, unsigned char *buf, size_t size)
+{
+   struct yw *w = data;
+   VEC_RESERVE(w->buf, w->cap, w->len + size + 1);
+   memcpy(w->buf + w->len, buf, size);
+   w->len += size;
+   w->buf[w->len] = 0;
+   return 1;
+}
+
+static void
+yw_emit(struct yw *w, yaml_event_t *ev)
+{
+   if (w->ok && !yaml_emitter_emit(&w->em, ev))
+      w->ok = false;
+}
+
+static void
+ys(struct yw *w, const char *s)
+{
+   yaml_event_t ev;
+   yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
+                                YAML_PLAIN_SCALAR_STYLE);
+   yw_emit(w, &ev);
+}
+
+static void DC_PRINTF(2, 3) yf(struct yw *w, const char *fmt, ...)
+{
+   char tmp[64];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(tmp, sizeof(tmp), fmt, ap);
+   va_end(ap);
+   ys(w, tmp);
+}
+
+static void
+ymap(struct yw *w, bool flow)
+{
+   yaml_event_t ev;
+   yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+                                       flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+   yw_emit(w, &ev);
+}
+
+static void
+yseq(struct yw *w, bool flow)
+{
+   yaml_event_t ev;
+   yaml_sequence_start_event_initialize(
+       &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+   yw_emit(w, &ev);
+}
+
+static void
+yend_map(struct yw *w)
+{
+   yaml_event_t ev;
+   yaml_mapping_end_event_initialize(&ev);
+   yw_emit(w, &ev);
+}
+
+static void
+yend_seq(struct yw *w)
+{
+   yaml_event_t ev;
+   yaml_sequence_end_event_initialize(&ev);
+   yw_emit(w, &ev);
+}
+
+static void
+ywords(struct yw *w, const char *key, const uint32_t *v, size_t n, size_t stride)
+{
+   ys(w, key);
+   yseq(w, true);
+   for (size_t i = 0; i < n; i++)
+      yf(w, "0x%08x", v[i * stride]);
+   yend_seq(w);
+}
+
+static void
+yhex(struct yw *w, const char *key, const uint8_t *data, uint32_t n)
+{
+   static const char digits[] = "0123456789abcdef";
+   char *s = xmalloc((size_t)n * 2 + 1);
+   for (uint32_t i = 0; i < n; i++) {
+      s[2 * i] = digits[data[i] >> 4];
+      s[2 * i + 1] = digits[data[i] & 15];
+   }
+   s[2 * n] = 0;
+   ys(w, key);
+   yaml_event_t ev;
+   yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)(2 * n), 0, 1,
+                                YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+   yw_emit(w, &ev);
+   free(s);
+}
+
+static void
+yw_header(struct yw *w, const struct env *e)
+{
+   ys(w, "stage");
+   ys(w, tgsi_stage_names[e->stage]);
+   ys(w, "invocations");
+   yf(w, "%u", e->nlanes);
+   ys(w, "seed");
+   yf(w, "%llu", (unsigned long long)e->seed);
+   ys(w, "block_size");
+   yseq(w, true);
+   for (unsigned k = 0; k < 3; k++)
+      yf(w, "%u", e->block_size[k]);
+   yend_seq(w);
+   ys(w, "grid_size");
+   yseq(w, true);
+   for (unsigned k = 0; k < 3; k++)
+      yf(w, "%u", e->grid_size[k]);
+   yend_seq(w);
+   ys(w, "shared_size");
+   yf(w, "%u", e->shared_size);
+   ys(w, "in_vertices");
+   yf(w, "%u", e->in_vertices);
+   ys(w, "out_vertices");
+   yf(w, "%u", e->out_vertices);
+}
+
+static void
+yw_lanes(struct yw *w, const struct env *e)
+{
+   static const char *const chans[] = {"x", "y", "z", "w"};
+   ys(w, "inputs");
+   yseq(w, false);
+   for (uint32_t v = 0; v < e->in_vertices; v++)
+      for (uint32_t r = 0; r < e->nin; r++)
+         for (unsigned c = 0; c < 4; c++) {
+            ymap(w, true);
+            ys(w, "vertex");
+            yf(w, "%u", v);
+            ys(w, "reg");
+            yf(w, "%u", r);
+            ys(w, "chan");
+            ys(w, chans[c]);
+            ywords(w, "bits", env_in(e, v, r, c), e->nlanes, 1);
+            yend_map(w);
+         }
+   yend_seq(w);
+   ys(w, "system_values");
+   yseq(w, false);
+   for (unsigned sem = 0; sem < TGSI_SEM_COUNT; sem++)
+      for (unsigned c = 0; c < 4 && e->sv[sem]; c++) {
+         ymap(w, true);
+         ys(w, "semantic");
+         ys(w, tgsi_semantic_names[sem]);
+         ys(w, "chan");
+         ys(w, chans[c]);
+         ywords(w, "bits", e->sv[sem] + (size_t)c * e->nlanes, e->nlanes, 1);
+         yend_map(w);
+      }
+   yend_seq(w);
+}
+
+static void
+yw_uniforms(struct yw *w, const struct env *e)
+{
+   ys(w, "constants");
+   yseq(w, false);
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+      for (uint32_t s = 0; s < e->cbuf_slots[b]; s++) {
+         ymap(w, true);
+         ys(w, "buffer");
+         yf(w, "%u", b);
+         ys(w, "slot");
+         yf(w, "%u", s);
+         ywords(w, "bits", e->cbuf[b] + s * 4, 4, 1);
+         yend_map(w);
+      }
+   yend_seq(w);
+   ys(w, "textures");
+   yseq(w, false);
+   for (unsigned u = 0; u < ENV_MAX_TEXTURES; u++) {
+      const struct env_texture *t = &e->tex[u];
+      if (!t->bound)
+         continue;
+      ymap(w, true);
+      ys(w, "unit");
+      yf(w, "%u", u);
+      ys(w, "target");
+      ys(w, tgsi_texture_names[t->target]);
+      ys(w, "return");
+      ys(w, tgsi_return_type_names[t->ret]);
+      ys(w, "width");
+      yf(w, "%u", t->width);
+      ys(w, "height");
+      yf(w, "%u", t->height);
+      ys(w, "depth");
+      yf(w, "%u", t->depth);
+      ys(w, "levels");
+      yf(w, "%u", t->levels);
+      ys(w, "seed");
+      yf(w, "0x%016llx", (unsigned long long)t->seed);
+      yend_map(w);
+   }
+   yend_seq(w);
+}
+
+static void
+yw_memory(struct yw *w, const struct env *e)
+{
+   ys(w, "buffers");
+   yseq(w, false);
+   for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++) {
+      if (!e->buf[i].data)
+         continue;
+      ymap(w, true);
+      ys(w, "index");
+      yf(w, "%u", i);
+      ys(w, "size");
+      yf(w, "%u", e->buf[i].size);
+      yhex(w, "data", e->buf[i].data, e->buf[i].size);
+      yend_map(w);
+   }
+   yend_seq(w);
+   ys(w, "images");
+   yseq(w, false);
+   for (unsigned i = 0; i < ENV_MAX_IMAGES; i++) {
+      const struct env_image *im = &e->img[i];
+      if (!im->bound)
+         continue;
+      ymap(w, true);
+      ys(w, "index");
+      yf(w, "%u", i);
+      ys(w, "target");
+      ys(w, tgsi_texture_names[im->target]);
+      ys(w, "width");
+      yf(w, "%u", im->width);
+      ys(w, "height");
+      yf(w, "%u", im->height);
+      ys(w, "depth");
+      yf(w, "%u", im->depth);
+      yhex(w, "data", im->mem.data, im->mem.size);
+      yend_map(w);
+   }
+   yend_seq(w);
+}
+
+char *
+diff_inputs_to_yaml(const struct env *e)
+{
+   struct yw w = {.ok = true};
+   yaml_emitter_initialize(&w.em);
+   yaml_emitter_set_output(&w.em, yw_write, &w);
+   yaml_emitter_set_width(&w.em, 100);
+   yaml_emitter_set_unicode(&w.em, 1);
+   yaml_event_t ev;
+   yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+   yw_emit(&w, &ev);
+   yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+   yw_emit(&w, &ev);
+   ymap(&w, false);
+   yw_header(&w, e);
+   yw_lanes(&w, e);
+   yw_uniforms(&w, e);
+   yw_memory(&w, e);
+   yend_map(&w);
+   yaml_document_end_event_initialize(&ev, 1);
+   yw_emit(&w, &ev);
+   yaml_stream_end_event_initialize(&ev);
+   yw_emit(&w, &ev);
+   yaml_emitter_delete(&w.em);
+   if (!w.ok) {
+      free(w.buf);
+      return NULL;
+   }
+   return w.buf;
+}
+
+struct yr {
+   yaml_document_t doc;
+   const char *text, *file;
+   size_t len;
+   struct diag_list *d;
+   bool failed;
+};
+
+static const char *
+line_start(const char *text, size_t len, size_t line)
+{
+   const char *p = text, *end = text + len;
+   for (size_t l = 0; l < line && p < end; p++)
+      if (*p == '\n')
+         l++;
+   return p < end ? p : NULL;
+}
+
+static bool DC_PRINTF(3, 4) yr_err(struct yr *r, const yaml_node_t *n, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   size_t line = n ? n->start_mark.line : 0;
+   diag_vadd(r->d, DIAG_ERROR, r->file, n ? (int)line + 1 : 0,
+             n ? (int)n->start_mark.column + 1 : 0, n ? line_start(r->text, r->len, line) : NULL,
+             fmt, ap);
+   va_end(ap);
+   r->failed = true;
+   return false;
+}
+
+static yaml_node_t *
+yr_node(struct yr *r, int idx)
+{
+   return yaml_document_get_node(&r->doc, idx);
+}
+
+static const char *
+yr_str(struct yr *r, yaml_node_t *n)
+{
+   if (!n || n->type != YAML_SCALAR_NODE) {
+      yr_err(r, n, "expected a scalar");
+      return NULL;
+   }
+   return (const char *)n->data.scalar.value;
+}
+
+static bool
+to_u64(const char *s, uint64_t *v)
+{
+   if (!*s || *s == '-' || *s == '+' || *s == ' ')
+      return false;
+   char *end;
+   errno = 0;
+   *v = strtoull(s, &end, 0);
+   return !errno && !*end;
+}
+
+static bool
+yr_u64(struct yr *r, yaml_node_t *n, uint64_t *v, uint64_t max)
+{
+   const char *s = yr_str(r, n);
+   if (!s)
+      return false;
+   if (!to_u64(s, v) || *v > max)
+      return yr_err(r, n, "expected an integer up to %llu, got '%s'", (unsigned long long)max, s);
+   return true;
+}
+
+static bool
+yr_u32(struct yr *r, yaml_node_t *n, uint32_t *v, uint32_t max)
+{
+   uint64_t x;
+   if (!yr_u64(r, n, &x, max))
+      return false;
+   *v = (uint32_t)x;
+   return true;
+}
+
+static yaml_node_t *
+yr_get(struct yr *r, yaml_node_t *map, const char *key)
+{
+   for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+      yaml_node_t *k = yr_node(r, p->key);
+      if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
+         return yr_node(r, p->value);
+   }
+   return NULL;
+}
+
+static yaml_node_t *
+yr_need(struct yr *r, yaml_node_t *map, const char *key)
+{
+   yaml_node_t *n = yr_get(r, map, key);
+   if (!n)
+      yr_err(r, map, "missing '%s'", key);
+   return n;
+}
+
+/* Rejects keys not in allowed (a NULL-terminated list). */
+static bool
+yr_keys(struct yr *r, yaml_node_t *map, const char *const *allowed)
+{
+   if (!map || map->type != YAML_MAPPING_NODE)
+      return yr_err(r, map, "expected a mapping");
+   for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+      yaml_node_t *k = yr_node(r, p->key);
+      const char *ks = yr_str(r, k);
+      if (!ks)
+         return false;
+      bool ok = false;
+      for (const char *const *a = allowed; *a && !ok; a++)
+         ok = !strcmp(*a, ks);
+      if (!ok)
+         return yr_err(r, k, "unknown key '%s'", ks);
+   }
+   return true;
+}
+
+static bool
+yr_words(struct yr *r, yaml_node_t *n, uint32_t *out, size_t count, size_t stride)
+{
+   if (!n || n->type != YAML_SEQUENCE_NODE)
+      return yr_err(r, n, "expected a sequence of %zu words", count);
+   size_t got = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+   if (got != count)
+      return yr_err(r, n, "expected %zu words, got %zu", count, got);
+   for (size_t i = 0; i < count; i++) {
+      uint32_t v;
+      if (!yr_u32(r, yr_node(r, n->data.sequence.items.start[i]), &v, UINT32_MAX))
+         return false;
+      out[i * stride] = v;
+   }
+   return true;
+}
+
+static bool
+yr_name(struct yr *r, yaml_node_t *n, const char *const *table, unsigned count, int *out)
+{
+   const char *s = yr_str(r, n);
+   if (!s)
+      return false;
+   *out = tgsi_lookup(table, count, s, strlen(s));
+   if (*out < 0)
+      return yr_err(r, n, "unknown name '%s'", s);
+   return true;
+}
+
+static bool
+yr_chan(struct yr *r, yaml_node_t *n, unsigned *c)
+{
+   const char *s = yr_str(r, n);
+   if (!s)
+      return false;
+   if (strlen(s) != 1 || !strchr("xyzw", s[0]))
+      return yr_err(r, n, "expected a channel x, y, z or w");
+   *c = (unsigned)(strchr("xyzw", s[0]) - "xyzw");
+   return true;
+}
+
+static bool
+yr_seq(struct yr *r, yaml_node_t *n)
+{
+   return n && n->type == YAML_SEQUENCE_NODE ? true : yr_err(r, n, "expected a sequence");
+}
+
+#define YR_EACH(r, seq, it)                                                                        \
+   for (yaml_node_item_t *it##_i = (seq)->data.sequence.items.start;                               \
+        it##_i < (seq)->data.sequence.items.top && !(r)->failed; it##_i++)                         \
+      for (yaml_node_t *it = yr_node((r), *it##_i); it; it = NULL)
+
+static bool
+yr_inputs(struct yr *r, struct env *e, yaml_node_t *seq)
+{
+   static const char *const keys[] = {"vertex", "reg", "chan", "bits", NULL};
+   uint32_t nin = 0, v, reg;
+   if (!yr_seq(r, seq))
+      return false;
+   YR_EACH(r, seq, it)
+   {
+      if (yr_keys(r, it, keys) && yr_u32(r, yr_need(r, it, "reg"), &reg, 1023))
+         nin = MAX2(nin, reg + 1);
+   }
+   if (r->failed || !env_alloc_inputs(e, nin, e->in_vertices))
+      return r->failed ? false : yr_err(r, seq, "inputs too large");
+   YR_EACH(r, seq, it)
+   {
+      unsigned c;
+      yaml_node_t *vn = yr_get(r, it, "vertex");
+      v = 0;
+      if (vn && !yr_u32(r, vn, &v, e->in_vertices - 1))
+         break;
+      if (yr_u32(r, yr_need(r, it, "reg"), &reg, 1023) && yr_chan(r, yr_need(r, it, "chan"), &c))
+         yr_words(r, yr_need(r, it, "bits"), env_in(e, v, reg, c), e->nlanes, 1);
+   }
+   return !r->failed;
+}
+
+static bool
+yr_system_values(struct yr *r, struct env *e, yaml_node_t *seq)
+{
+   static const char *const keys[] = {"semantic", "chan", "bits", NULL};
+   if (!yr_seq(r, seq))
+      return false;
+   YR_EACH(r, seq, it)
+   {
+      int sem;
+      unsigned c;
+      if (yr_keys(r, it, keys) &&
+          yr_name(r, yr_need(r, it, "semantic"), tgsi_semantic_names, TGSI_SEM_COUNT, &sem) &&
+          yr_chan(r, yr_need(r, it, "chan"), &c))
+         yr_words(r, yr_need(r, it, "bits"),
+                  env_sv(e, (enum tgsi_semantic)sem) + (size_t)c * e->nlanes, e->nlanes, 1);
+   }
+   return !r->failed;
+}
+
+static bool
+yr_constants(struct yr *r, struct env *e, yaml_node_t *seq)
+{
+   static const char *const keys[] = {"buffer", "slot", "bits", NULL};
+   uint32_t slots[ENV_MAX_CBUFS] = {0}, b, s;
+   if (!yr_seq(r, seq))
+      return false;
+   YR_EACH(r, seq, it)
+   {
+      if (yr_keys(r, it, keys) && yr_u32(r, yr_need(r, it, "buffer"), &b, ENV_MAX_CBUFS - 1) &&
+          yr_u32(r, yr_need(r, it, "slot"), &s, ENV_MAX_CBUF_SLOTS - 1))
+         slots[b] = MAX2(slots[b], s + 1);
+   }
+   for (unsigned k = 0; k < ENV_MAX_CBUFS && !r->failed; k++)
+      if (slots[k])
+         env_set_cbuf(e, k, slots[k]);
+   YR_EACH(r, seq, it)
+   {
+      if (yr_u32(r, yr_need(r, it, "buffer"), &b, ENV_MAX_CBUFS - 1) &&
+          yr_u32(r, yr_need(r, it, "slot"), &s, ENV_MAX_CBUF_SLOTS - 1))
+         yr_words(r, yr_need(r, it, "bits"), e->cbuf[b] + s * 4, 4, 1);
+   }
+   return !r->failed;
+}
+
+static bool
+yr_textures(struct yr *r, struct env *e, yaml_node_t *seq)
+{
+   static const char *const keys[] = {"unit",  "target", "return", "width", "height",
+                                      "depth", "levels", "seed",   NULL};
+   if (!yr_seq(r, seq))
+      return false;
+   YR_EACH(r, seq, it)
+   {
+      struct env_texture t = {0};
+      uint32_t unit;
+      int target, ret = TGSI_RET_FLOAT;
+      yaml_node_t *rn = yr_get(r, it, "return");
+      if (!yr_keys(r, it, keys) ||
+          !yr_u32(r, yr_need(r, it, "unit"), &unit, ENV_MAX_TEXTURES - 1) ||
+          !yr_name(r, yr_need(r, it, "target"), tgsi_texture_names, TGSI_TEX_COUNT, &target) ||
+          (rn && !yr_name(r, rn, tgsi_return_type_names, TGSI_RET_COUNT, &ret)) ||
+          !yr_u32(r, yr_need(r, it, "width"), &t.width, ENV_MAX_TEX_SIZE) ||
+          !yr_u32(r, yr_need(r, it, "height"), &t.height, ENV_MAX_TEX_SIZE) ||
+          !yr_u32(r, yr_need(r, it, "depth"), &t.depth, 65535) ||
+          !yr_u32(r, yr_need(r, it, "levels"), &t.levels, 32) ||
+          !yr_u64(r, yr_need(r, it, "seed"), &t.seed, UINT64_MAX))
+         break;
+      t.target = (enum tgsi_texture)target;
+      t.ret = (enum tgsi_return_type)ret;
+      if (!env_set_texture(e, unit, &t))
+         yr_err(r, it, "texture %u: inconsistent size or levels", unit);
+   }
+   return !r->failed;
+}
+
+static bool
+yr_hex(struct yr *r, yaml_node_t *n, uint8_t *out, uint32_t size)
+{
+   const char *s = yr_str(r, n);
+   if (!s)
+      return false;
+   if (strlen(s) != (size_t)size * 2)
+      return yr_err(r, n, "expected %u bytes of hex data", size);
+   for (uint32_t i = 0; i < 2 * size; i++) {
+      char c = s[i];
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
+      if (d < 0)
+         return yr_err(r, n, "bad hex digit '%c'", c);
+      out[i / 2] = (uint8_t)(i & 1 ? out[i / 2] | d : d << 4);
+   }
+   return true;
+}
+
+static bool
+yr_memories(struct yr *r, struct env *e, yaml_node_t *bufs, yaml_node_t *imgs)
+{
+   static const char *const bkeys[] = {"index", "size", "data", NULL};
+   static const char *const ikeys[] = {"index", "target", "width", "height", "depth", "data", NULL};
+   if (bufs && yr_seq(r, bufs))
+      YR_EACH(r, bufs, it)
+      {
+         uint32_t i, size;
+         if (!yr_keys(r, it, bkeys) ||
+             !yr_u32(r, yr_need(r, it, "index"), &i, ENV_MAX_BUFFERS - 1) ||
+             !yr_u32(r, yr_need(r, it, "size"), &size, ENV_MAX_MEM_BYTES))
+            break;
+         if (!env_set_buffer(e, i, size))
+            yr_err(r, it, "buffer size must be a multiple of 4");
+         else
+            yr_hex(r, yr_need(r, it, "data"), e->buf[i].data, size);
+      }
+   if (imgs && yr_seq(r, imgs))
+      YR_EACH(r, imgs, it)
+      {
+         uint32_t i, w, h, d;
+         int target;
+         if (!yr_keys(r, it, ikeys) ||
+             !yr_u32(r, yr_need(r, it, "index"), &i, ENV_MAX_IMAGES - 1) ||
+             !yr_name(r, yr_need(r, it, "target"), tgsi_texture_names, TGSI_TEX_COUNT, &target) ||
+             !yr_u32(r, yr_need(r, it, "width"), &w, 65536) ||
+             !yr_u32(r, yr_need(r, it, "height"), &h, 65536) ||
+             !yr_u32(r, yr_need(r, it, "depth"), &d, 65536))
+            break;
+         if (!env_set_image(e, i, (enum tgsi_texture)target, w, h, d))
+            yr_err(r, it, "image %u is too large", i);
+         else
+            yr_hex(r, yr_need(r, it, "data"), e->img[i].mem.data, e->img[i].mem.size);
+      }
+   return !r->failed;
+}
+
+static bool
+yr_triple(struct yr *r, yaml_node_t *root, const char *key, uint32_t out[3])
+{
+   yaml_node_t *n = yr_get(r, root, key);
+   return !n || yr_words(r, n, out, 3, 1);
+}
+
+static struct env *
+yr_env(struct yr *r, yaml_node_t *root)
+{
+   static const char *const keys[] = {"stage",     "invocations",   "seed",        "block_size",
+                                      "grid_size", "shared_size",   "in_vertices", "out_vertices",
+                                      "inputs",    "system_values", "constants",   "textures",
+                                      "buffers",   "images",        NULL};
+   int stage;
+   uint32_t n;
+   if (!yr_keys(r, root, keys) ||
+       !yr_name(r, yr_need(r, root, "stage"), tgsi_stage_names, TGSI_STAGE_COUNT, &stage) ||
+       !yr_u32(r, yr_need(r, root, "invocations"), &n, ENV_MAX_LANES))
+      return NULL;
+   if (!n) {
+      yr_err(r, yr_get(r, root, "invocations"), "at least one invocation is needed");
+      return NULL;
+   }
+   struct env *e = env_new((enum tgsi_stage)stage, n);
+   yaml_node_t *x;
+   if ((x = yr_get(r, root, "seed")))
+      yr_u64(r, x, &e->seed, UINT64_MAX);
+   if ((x = yr_get(r, root, "shared_size")))
+      yr_u32(r, x, &e->shared_size, ENV_MAX_MEM_BYTES);
+   if ((x = yr_get(r, root, "in_vertices")))
+      yr_u32(r, x, &e->in_vertices, 64);
+   if ((x = yr_get(r, root, "out_vertices")))
+      yr_u32(r, x, &e->out_vertices, 64);
+   if (!e->in_vertices || !e->out_vertices)
+      yr_err(r, root, "vertex counts must be at least 1");
+   if (!r->failed && yr_triple(r, root, "block_size", e->block_size) &&
+       yr_triple(r, root, "grid_size", e->grid_size)) {
+      if ((x = yr_get(r, root, "inputs")))
+         yr_inputs(r, e, x);
+      else
+         env_alloc_inputs(e, 0, e->in_vertices);
+      if (!r->failed && (x = yr_get(r, root, "system_values")))
+         yr_system_values(r, e, x);
+      if (!r->failed && (x = yr_get(r, root, "constants")))
+         yr_constants(r, e, x);
+      if (!r->failed && (x = yr_get(r, root, "textures")))
+         yr_textures(r, e, x);
+      if (!r->failed)
+         yr_memories(r, e, yr_get(r, root, "buffers"), yr_get(r, root, "images"));
+   }
+   if (r->failed) {
+      env_free(e);
+      return NULL;
+   }
+   return e;
+}
+
+struct env *
+diff_inputs_from_yaml(const char *text, size_t len, const char *filename, struct diag_list *diags)
+{
+   struct yr r = {.text = text, .len = len, .file = filename ? filename : "<inputs>", .d = diags};
+   yaml_parser_t parser;
+   yaml_parser_initialize(&parser);
+   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+   if (!yaml_parser_load(&parser, &r.doc)) {
+      size_t line = parser.problem_mark.line;
+      diag_add(diags, DIAG_ERROR, r.file, (int)line + 1, (int)parser.problem_mark.column + 1,
+               line_start(text, len, line), "YAML: %s",
+               parser.problem ? parser.problem : "syntax error");
+      yaml_parser_delete(&parser);
+      return NULL;
+   }
+   yaml_parser_delete(&parser);
+   struct env *e = NULL;
+   yaml_node_t *root = yaml_document_get_root_node(&r.doc);
+   if (!root)
+      yr_err(&r, NULL, "the inputs file is empty");
+   else
+      e = yr_env(&r, root);
+   yaml_document_delete(&r.doc);
+   return e;
+}

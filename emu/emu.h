@@ -1,0 +1,320 @@
+/*
+ * The emulator and the run environment it shares with the golden TGSI
+ * interpreter.
+ *
+ * An env holds everything a shader run reads and writes, for N invocations
+ * (lanes) at once: per-lane inputs and system values, uniform constants,
+ * procedurally defined textures, bounded byte buffers and images, and the
+ * outputs with per-lane flags. The interpreter and the emulator both read
+ * and write only through this structure and the functions of env.c, so the
+ * two see exactly the same data and the same texture/memory semantics.
+ *
+ * Per-lane data is structure-of-arrays: one array of N words per register
+ * channel, so a runner can process a contiguous range of lanes as vectors.
+ * Lanes 4k..4k+3 form a 2x2 quad (top-left, top-right, bottom-left,
+ * bottom-right); compute lanes are grouped in workgroups of
+ * block_size[0]*block_size[1]*block_size[2] consecutive lanes.
+ */
+#ifndef DC_EMU_H
+#define DC_EMU_H
+
+#include "compiler/tgsi/tgsi.h"
+#include "util/util.h"
+
+/* ------------------------------------------------------------------ */
+/* env.c                                                                */
+
+#define ENV_MAX_LANES      (1u << 20)
+#define ENV_MAX_TEXTURES   32
+#define ENV_MAX_BUFFERS    32
+#define ENV_MAX_IMAGES     32
+#define ENV_MAX_CBUFS      16
+#define ENV_MAX_CBUF_SLOTS 4096
+#define ENV_MAX_MEM_BYTES  (1u << 24) /* per buffer or image */
+#define ENV_MAX_TEX_SIZE   4096
+#define ENV_SUBGROUP_SIZE  32
+#define ENV_DEFAULT_SHARED 4096 /* shared-memory bytes per workgroup */
+
+/* Per lane and channel flags of a value (outputs, and the interpreter's
+ * registers). UNDEF: the value is not determined by the inputs (never
+ * written, or a result the specification leaves undefined). The other bits
+ * record which inexact operation classes the value went through, so a
+ * comparison can choose a tolerance. */
+#define ENV_FLAGS(X)                                                                               \
+   X(UNDEF, "undefined")                                                                           \
+   X(TRANS, "transcendental (SIN COS EX2 LG2 POW EXP LOG LIT)")                                    \
+   X(RCP, "reciprocal, square root or division (RCP RSQ SQRT DIV NRM)")                            \
+   X(FUSE, "multiply-add that may be fused or not (MAD DP* LRP XPD)")                              \
+   X(LRP, "LRP, whose formula is not fixed")                                                       \
+   X(DENORM, "a float operand or result was denormal (may be flushed)")                            \
+   X(NAN, "a float operation produced NaN (payload and sign unspecified)")                         \
+   X(ZSIGN, "MIN/MAX of +0 and -0 (sign of zero unspecified)")                                     \
+   X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F)")                            \
+   X(DERIV, "coarse derivative (may be computed fine)")
+#define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
+enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
+#undef ENV_FLAG_BIT_
+#define ENV_FLAG_(n, d) ENV_F_##n = 1u << ENV_F_BIT_##n,
+enum env_flag { ENV_FLAGS(ENV_FLAG_) };
+#undef ENV_FLAG_
+
+/* Events counted during a run: accesses out of bounds and the like. They
+ * never crash the runner; the access reads 0 or is dropped. */
+#define ENV_EVENTS(X)                                                                              \
+   X(CONST_OOB, "constant read out of the bound buffer")                                           \
+   X(INPUT_OOB, "input or system value index out of range")                                        \
+   X(REG_OOB, "indirect register index out of the declared range")                                 \
+   X(BUFFER_OOB, "buffer access out of bounds")                                                    \
+   X(SHARED_OOB, "shared-memory access out of bounds")                                             \
+   X(IMAGE_OOB, "image access out of bounds")                                                      \
+   X(TEXEL_OOB, "texel fetch out of bounds")                                                       \
+   X(UNBOUND, "access to an unbound texture, buffer or image")                                     \
+   X(GS_OVERFLOW, "geometry-shader vertex beyond the maximum")                                     \
+   X(MISALIGNED, "memory access not 4-byte aligned")
+#define ENV_EV_(n, d) ENV_EV_##n,
+enum env_event { ENV_EVENTS(ENV_EV_) ENV_EV_COUNT };
+#undef ENV_EV_
+
+/* A texture is a function of its seed, never stored: see env_texel(). */
+struct env_texture {
+   bool bound;
+   enum tgsi_texture target;
+   enum tgsi_return_type ret;
+   uint32_t width, height;
+   uint32_t depth;  /* 3D depth, or the number of array layers (cube arrays: cubes) */
+   uint32_t levels; /* mip levels, 1..log2(max(w,h,d))+1 */
+   uint64_t seed;
+};
+
+/* Bounded bytes: a buffer, the texels of an image, or shared memory.
+ * undef has one byte per data byte, nonzero where the byte is undefined. */
+struct env_mem {
+   uint8_t *data;
+   uint8_t *undef;
+   uint32_t size;
+};
+
+/* An image is modelled as raw texels of four 32-bit words (16 bytes),
+ * whatever PIPE_FORMAT the shader names: loads return the stored words and
+ * stores write them unconverted. Texel (x, y, z) is at byte
+ * ((z * height + y) * width + x) * 16. */
+struct env_image {
+   bool bound;
+   enum tgsi_texture target;
+   uint32_t width, height, depth;
+   struct env_mem mem;
+};
+
+/* One lookup through env_sample(). Coordinates are the first components
+ * of the TGSI coordinate operand in their TGSI order: 1D s; 1D_ARRAY s,
+ * layer; 2D/RECT s,t; 2D_ARRAY s,t,layer; 3D s,t,r; CUBE x,y,z;
+ * CUBE_ARRAY x,y,z,layer. */
+struct env_sample_req {
+   enum tgsi_texture target; /* the instruction's target (TEX) or the view's */
+   float coord[4];
+   float lod;    /* explicit level of detail (bias already added) */
+   bool compare; /* shadow comparison against ref */
+   float ref;
+   bool gather;   /* 2x2 footprint of one component, level 0 */
+   unsigned comp; /* gather component 0..3 */
+   int32_t offset[3];
+};
+
+struct env {
+   enum tgsi_stage stage;
+   uint32_t nlanes;
+   uint64_t seed; /* the seed the inputs were generated from (informative) */
+
+   /* Inputs: in[((vertex * nin + reg) * 4 + chan) * nlanes + lane]. */
+   uint32_t nin, in_vertices;
+   uint32_t *in;
+   /* System values by semantic: sv[sem][chan * nlanes + lane], or NULL. */
+   uint32_t *sv[TGSI_SEM_COUNT];
+
+   /* Constant buffers: cbuf[b][slot * 4 + chan]; reads beyond
+    * cbuf_slots[b] return 0 and count CONST_OOB. */
+   uint32_t *cbuf[ENV_MAX_CBUFS];
+   uint32_t cbuf_slots[ENV_MAX_CBUFS];
+
+   struct env_texture tex[ENV_MAX_TEXTURES];
+   struct env_mem buf[ENV_MAX_BUFFERS];
+   struct env_image img[ENV_MAX_IMAGES];
+
+   /* Compute: workgroup and grid size; shared memory bytes per workgroup.
+    * Shared memory starts undefined in every workgroup and is not an
+    * output, so runners allocate it per workgroup (env_mem_init). */
+   uint32_t block_size[3];
+   uint32_t grid_size[3];
+   uint32_t shared_size;
+
+   /* Outputs: out[((vertex * nout + reg) * 4 + chan) * nlanes + lane] and
+    * the same shape of enum env_flag bits in out_flags. */
+   uint32_t nout, out_vertices;
+   uint32_t *out;
+   uint16_t *out_flags;
+   /* Per lane: discarded (KILL/KILL_IF/DEMOTE), and whether that is itself
+    * undefined (decided by an undefined value). */
+   uint8_t *killed;
+   uint8_t *kill_undef;
+
+   /* Geometry shader output: per lane up to gs_max_vertices vertices of
+    * nout registers, gs_data[((lane * gs_max_vertices + v) * nout + reg) * 4
+    * + chan] with flags in the same shape; gs_stream and gs_prim (the
+    * primitive number within the lane's stream) per [lane * max + v].
+    * gs_undef[lane]: the number of vertices depends on undefined values. */
+   uint32_t gs_max_vertices;
+   uint32_t *gs_count;
+   uint32_t *gs_data;
+   uint16_t *gs_flags;
+   uint8_t *gs_stream;
+   uint32_t *gs_prim;
+   uint8_t *gs_undef;
+
+   uint64_t events[ENV_EV_COUNT];
+};
+
+extern const char *const env_flag_names[ENV_F_COUNT];
+extern const char *const env_flag_descs[ENV_F_COUNT];
+extern const char *const env_event_names[ENV_EV_COUNT];
+extern const char *const env_event_descs[ENV_EV_COUNT];
+
+struct env *env_new(enum tgsi_stage stage, uint32_t nlanes);
+void env_free(struct env *e);
+struct env *env_clone(const struct env *e);
+bool env_alloc_inputs(struct env *e, uint32_t nin, uint32_t in_vertices);
+bool env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices);
+bool env_alloc_gs(struct env *e, uint32_t max_vertices);
+uint32_t *env_sv(struct env *e, enum tgsi_semantic sem);
+bool env_set_cbuf(struct env *e, unsigned b, uint32_t nslots);
+bool env_set_texture(struct env *e, unsigned unit, const struct env_texture *t);
+bool env_set_buffer(struct env *e, unsigned i, uint32_t size);
+bool env_set_image(struct env *e, unsigned i, enum tgsi_texture target, uint32_t w, uint32_t h,
+                   uint32_t d);
+void env_reset_outputs(struct env *e);
+
+static inline uint32_t *
+env_in(const struct env *e, uint32_t vertex, uint32_t reg, unsigned chan)
+{
+   return e->in + ((size_t)(vertex * e->nin + reg) * 4 + chan) * e->nlanes;
+}
+
+static inline size_t
+env_out_index(const struct env *e, uint32_t vertex, uint32_t reg, unsigned chan)
+{
+   return ((size_t)(vertex * e->nout + reg) * 4 + chan) * e->nlanes;
+}
+
+static inline void
+env_count(struct env *e, enum env_event ev, uint64_t n)
+{
+   e->events[ev] += n;
+}
+
+uint32_t env_const(struct env *e, unsigned b, int64_t slot, unsigned chan);
+
+/* Textures and the sampler. */
+uint32_t env_tex_levels(uint32_t w, uint32_t h, uint32_t d, enum tgsi_texture target);
+void env_tex_size(const struct env_texture *t, uint32_t level, uint32_t size[3]);
+void env_texel(const struct env *e, unsigned unit, uint32_t x, uint32_t y, uint32_t z,
+               uint32_t level, uint32_t out[4]);
+bool env_fetch(struct env *e, unsigned unit, enum tgsi_texture target, const int32_t coord[3],
+               int32_t level, const int32_t offset[3], uint32_t out[4]);
+bool env_sample(struct env *e, unsigned unit, const struct env_sample_req *req, uint32_t out[4]);
+bool env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4]);
+
+/* Bounded memory. Loads and atomics report through *undef whether the
+ * result is undefined (out of bounds, or undefined bytes). */
+bool env_mem_init(struct env_mem *m, uint32_t size, bool defined);
+void env_mem_fini(struct env_mem *m);
+void env_mem_set_undef(struct env_mem *m);
+bool env_mem_load(struct env *e, const struct env_mem *m, enum env_event ev, uint32_t off,
+                  unsigned nwords, uint32_t *out, bool *undef);
+unsigned env_mem_store(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off,
+                       unsigned wmask, const uint32_t *val, const bool *undef);
+enum env_atomic_op {
+   ENV_ATOM_ADD,
+   ENV_ATOM_XCHG,
+   ENV_ATOM_CAS,
+   ENV_ATOM_AND,
+   ENV_ATOM_OR,
+   ENV_ATOM_XOR,
+   ENV_ATOM_UMIN,
+   ENV_ATOM_UMAX,
+   ENV_ATOM_IMIN,
+   ENV_ATOM_IMAX,
+   ENV_ATOM_FADD,
+   ENV_ATOM_INC_WRAP,
+   ENV_ATOM_DEC_WRAP,
+};
+bool env_mem_atomic(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off,
+                    enum env_atomic_op op, uint32_t v, uint32_t cmp, bool v_undef, uint32_t *old,
+                    bool *undef);
+bool env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_t *off);
+
+/* ------------------------------------------------------------------ */
+/* program.c: a compiled program and its interface to the env          */
+
+/*
+ * The contract between the compilers (compiler/ref, compiler/opt), the
+ * assembler front end and the emulator. A program is encoded machine code
+ * for one model plus a binding table saying where the TGSI-visible values
+ * live:
+ *
+ *  - EMU_BIND_INPUT / EMU_BIND_SYSVAL: before the first instruction, the
+ *    register (file, bank, index) of every lane holds IN[tgsi_index].chan
+ *    (of vertex `vertex`) or the system value with semantic tgsi_index,
+ *    channel chan.
+ *  - EMU_BIND_CONST: before the run, constant-file slot (file, bank, index)
+ *    holds CONST[buffer][tgsi_index].chan (0 if out of the bound buffer).
+ *  - EMU_BIND_VALUE: constant-file slot (file, bank, index) holds `value`
+ *    (immediates the compiler placed in the constant file).
+ *  - EMU_BIND_OUTPUT: when a lane ends, OUT[tgsi_index].chan is read from
+ *    the register (file, bank, index).
+ *
+ * Resources need no bindings: texture/sampler unit N of a sample
+ * instruction is env texture N; memory addresses follow EMU_ADDR_* below.
+ * Register indices are scalar: for a vec4-named file (a3xx r0.x r0.y ...)
+ * index = 4 * register + component.
+ */
+enum emu_bind_kind {
+   EMU_BIND_INPUT,
+   EMU_BIND_SYSVAL,
+   EMU_BIND_CONST,
+   EMU_BIND_VALUE,
+   EMU_BIND_OUTPUT,
+};
+
+struct emu_binding {
+   uint8_t kind; /* enum emu_bind_kind */
+   uint8_t chan;
+   uint8_t file; /* model register file (isa_file_find) */
+   uint8_t buffer;
+   uint16_t tgsi_index; /* register index, or enum tgsi_semantic for SYSVAL */
+   uint16_t vertex;
+   uint16_t bank;
+   uint16_t index;
+   uint32_t value;
+};
+
+/* Global memory: buffer i occupies [EMU_ADDR_BUFFER(i), + size); image i
+ * [EMU_ADDR_IMAGE(i), + size). Any other address is out of bounds. Shared
+ * memory is its own address space starting at 0. */
+#define EMU_ADDR_BUFFER(i) ((uint32_t)(0x01u + (i)) << 24)
+#define EMU_ADDR_IMAGE(i)  ((uint32_t)(0x41u + (i)) << 24)
+
+struct isa_model;
+
+struct emu_program {
+   const struct isa_model *model; /* not owned */
+   uint8_t *code;
+   size_t size;
+   struct emu_binding *binds;
+   unsigned nbinds, binds_cap;
+   enum tgsi_stage stage;
+};
+
+void emu_program_bind(struct emu_program *p, const struct emu_binding *b);
+/* Frees what the program owns and zeroes it. */
+void emu_program_free(struct emu_program *p);
+
+#endif

@@ -1,0 +1,802 @@
+/*
+ * The run environment shared by the golden interpreter and the emulator:
+ * allocation, constant reads, procedural textures with one fixed sampler,
+ * and bounds-checked memory. Nothing here ever reads or writes outside an
+ * allocation: an access out of bounds is counted in env->events and reads
+ * as 0 (or is dropped).
+ *
+ * Textures. A texture is never stored. Texel (x, y, z) of level L of unit
+ * u is a pure function of the unit's 64-bit seed (env_texel):
+ *
+ *    k = (L << 48) | (z << 32) | (y << 16) | x          (each field < 2^16)
+ *    h = mix(seed ^ mix(k))     mix = the splitmix64 finaliser
+ *    p_c = (h >> 16c) & 0xffff  for channel c = 0..3
+ *
+ * and channel c holds, by the view's return type:
+ *    FLOAT  ((p_c & 0xfff) - 512) / 2048.0f  (exact, in [-0.25, 1.75))
+ *    UNORM  (p_c & 0xff) / 255.0f
+ *    SNORM  max(-1, (int8_t)(p_c & 0xff) / 127.0f)
+ *    UINT   p_c
+ *    SINT   (int16_t)p_c sign-extended.
+ * 1D textures use y = z = 0; 1D arrays put the layer in z; cube maps put
+ * the face (+X,-X,+Y,-Y,+Z,-Z = 0..5) in z, plus 6 * layer for cube arrays.
+ *
+ * Sampler (env_sample), the only filtering rule: nearest texel, clamp to
+ * edge, nearest mip level.
+ *  - level = 0 for gathers; otherwise lod NaN -> 0, else
+ *    clamp(floor(lod + 0.5), 0, levels - 1). Implicit-LOD lookups (TEX,
+ *    SAMPLE, ...) pass lod 0: this model has no derivative-based LOD, and
+ *    explicit derivatives (TXD, SAMPLE_D) are ignored.
+ *  - a coordinate c on an axis of n texels at that level gives
+ *    i = floor(c * n) (RECT: floor(c)), NaN -> 0, plus the texel offset,
+ *    clamped to [0, n - 1]. Array layers: clamp(floor(a + 0.5), 0,
+ *    layers - 1), NaN -> 0.
+ *  - cube maps pick the face by the major axis (ties go to X, then Y) and
+ *    map (sc/|ma| + 1) / 2, (tc/|ma| + 1) / 2 as in the GL specification.
+ *  - shadow compare: LEQUAL, r = (ref <= texel.x) ? 1.0 : 0.0 (NaN ref
+ *    gives 0.0); the result is (r, r, r, 1.0).
+ *  - gather: level 0, i0 = floor(s * w - 0.5) + offset, j0 likewise, each
+ *    of i0, i0+1, j0, j0+1 clamped; returns component comp of the texels
+ *    (i0,j0+1), (i0+1,j0+1), (i0+1,j0), (i0,j0) in x, y, z, w (compared
+ *    against ref first when compare is set).
+ * Texel fetches (env_fetch) take integer coordinates and a level and are
+ * bounds checked instead of clamped: out of range gives 0 and TEXEL_OOB.
+ * Multisampled textures hold one sample; the sample index is ignored.
+ *
+ * Memory (env_mem_*). Loads of n words are all-or-nothing: if
+ * off + 4n > size nothing is read, the result is 0 and undefined. Stores
+ * write the channels of the write mask that lie in bounds and drop the
+ * rest. Atomics need 4 in-bounds bytes. Every out-of-bounds or misaligned
+ * access counts one event; misaligned accesses read 0 and write nothing.
+ */
+#include "emu/emu.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define ENV_NAME_(n, d) #n,
+#define ENV_DESC_(n, d) d,
+const char *const env_flag_names[ENV_F_COUNT] = {ENV_FLAGS(ENV_NAME_)};
+const char *const env_flag_descs[ENV_F_COUNT] = {ENV_FLAGS(ENV_DESC_)};
+const char *const env_event_names[ENV_EV_COUNT] = {ENV_EVENTS(ENV_NAME_)};
+const char *const env_event_descs[ENV_EV_COUNT] = {ENV_EVENTS(ENV_DESC_)};
+#undef ENV_NAME_
+#undef ENV_DESC_
+
+struct env *
+env_new(enum tgsi_stage stage, uint32_t nlanes)
+{
+   if (nlanes == 0 || nlanes > ENV_MAX_LANES)
+      return NULL;
+   struct env *e = xcalloc(1, sizeof(*e));
+   e->stage = stage;
+   e->nlanes = nlanes;
+   e->in_vertices = 1;
+   e->out_vertices = 1;
+   e->block_size[0] = e->block_size[1] = e->block_size[2] = 1;
+   e->grid_size[0] = e->grid_size[1] = e->grid_size[2] = 1;
+   e->shared_size = ENV_DEFAULT_SHARED;
+   e->killed = xcalloc(nlanes, 1);
+   e->kill_undef = xcalloc(nlanes, 1);
+   return e;
+}
+
+void
+env_mem_fini(struct env_mem *m)
+{
+   free(m->data);
+   free(m->undef);
+   memset(m, 0, sizeof(*m));
+}
+
+void
+env_free(struct env *e)
+{
+   if (!e)
+      return;
+   free(e->in);
+   for (unsigned i = 0; i < TGSI_SEM_COUNT; i++)
+      free(e->sv[i]);
+   for (unsigned i = 0; i < ENV_MAX_CBUFS; i++)
+      free(e->cbuf[i]);
+   for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++)
+      env_mem_fini(&e->buf[i]);
+   for (unsigned i = 0; i < ENV_MAX_IMAGES; i++)
+      env_mem_fini(&e->img[i].mem);
+   free(e->out);
+   free(e->out_flags);
+   free(e->killed);
+   free(e->kill_undef);
+   free(e->gs_count);
+   free(e->gs_data);
+   free(e->gs_flags);
+   free(e->gs_stream);
+   free(e->gs_prim);
+   free(e->gs_undef);
+   free(e);
+}
+
+static void *
+dup_bytes(const void *p, size_t n)
+{
+   if (!p)
+      return NULL;
+   void *q = xmalloc(n ? n : 1);
+   memcpy(q, p, n);
+   return q;
+}
+
+static void
+mem_clone(struct env_mem *d, const struct env_mem *s)
+{
+   d->size = s->size;
+   d->data = dup_bytes(s->data, s->size);
+   d->undef = dup_bytes(s->undef, s->size);
+}
+
+/* A deep copy, so two runners can start from the same buffer contents. */
+struct env *
+env_clone(const struct env *s)
+{
+   struct env *e = xmalloc(sizeof(*e));
+   *e = *s;
+   size_t n = s->nlanes;
+   e->in = dup_bytes(s->in, (size_t)s->in_vertices * s->nin * 4 * n * 4);
+   for (unsigned i = 0; i < TGSI_SEM_COUNT; i++)
+      e->sv[i] = dup_bytes(s->sv[i], 4 * n * 4);
+   for (unsigned i = 0; i < ENV_MAX_CBUFS; i++)
+      e->cbuf[i] = dup_bytes(s->cbuf[i], (size_t)s->cbuf_slots[i] * 16);
+   for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++)
+      mem_clone(&e->buf[i], &s->buf[i]);
+   for (unsigned i = 0; i < ENV_MAX_IMAGES; i++)
+      mem_clone(&e->img[i].mem, &s->img[i].mem);
+   size_t nout = (size_t)s->out_vertices * s->nout * 4 * n;
+   e->out = dup_bytes(s->out, nout * 4);
+   e->out_flags = dup_bytes(s->out_flags, nout * 2);
+   e->killed = dup_bytes(s->killed, n);
+   e->kill_undef = dup_bytes(s->kill_undef, n);
+   size_t nv = n * s->gs_max_vertices;
+   e->gs_count = dup_bytes(s->gs_count, n * 4);
+   e->gs_data = dup_bytes(s->gs_data, nv * s->nout * 4 * 4);
+   e->gs_flags = dup_bytes(s->gs_flags, nv * s->nout * 4 * 2);
+   e->gs_stream = dup_bytes(s->gs_stream, nv);
+   e->gs_prim = dup_bytes(s->gs_prim, nv * 4);
+   e->gs_undef = dup_bytes(s->gs_undef, n);
+   return e;
+}
+
+/* Caps every per-lane array at 2^31 bytes so that a bad request is an
+ * error, not an allocation failure. */
+static bool
+size_ok(uint64_t elems, uint64_t elem_size)
+{
+   return elems * elem_size <= (1ull << 31);
+}
+
+bool
+env_alloc_inputs(struct env *e, uint32_t nin, uint32_t in_vertices)
+{
+   if (in_vertices == 0 || in_vertices > 64 || nin > 1024 ||
+       !size_ok((uint64_t)nin * in_vertices * 4 * e->nlanes, 4))
+      return false;
+   free(e->in);
+   e->nin = nin;
+   e->in_vertices = in_vertices;
+   e->in = xcalloc((size_t)nin * in_vertices * 4 * e->nlanes + 1, 4);
+   return true;
+}
+
+bool
+env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices)
+{
+   if (out_vertices == 0 || out_vertices > 64 || nout > 1024 ||
+       !size_ok((uint64_t)nout * out_vertices * 4 * e->nlanes, 4))
+      return false;
+   e->nout = nout;
+   e->out_vertices = out_vertices;
+   free(e->out);
+   free(e->out_flags);
+   size_t n = (size_t)nout * out_vertices * 4 * e->nlanes + 1;
+   e->out = xcalloc(n, 4);
+   e->out_flags = xcalloc(n, 2);
+   env_reset_outputs(e);
+   return true;
+}
+
+bool
+env_alloc_gs(struct env *e, uint32_t max_vertices)
+{
+   uint64_t nv = (uint64_t)e->nlanes * max_vertices;
+   if (max_vertices > 1024 || !size_ok(nv * (e->nout ? e->nout : 1) * 4, 4))
+      return false;
+   free(e->gs_count);
+   free(e->gs_data);
+   free(e->gs_flags);
+   free(e->gs_stream);
+   free(e->gs_prim);
+   free(e->gs_undef);
+   e->gs_max_vertices = max_vertices;
+   e->gs_count = xcalloc(e->nlanes, 4);
+   e->gs_data = xcalloc(nv * e->nout * 4 + 1, 4);
+   e->gs_flags = xcalloc(nv * e->nout * 4 + 1, 2);
+   e->gs_stream = xcalloc(nv + 1, 1);
+   e->gs_prim = xcalloc(nv + 1, 4);
+   e->gs_undef = xcalloc(e->nlanes, 1);
+   return true;
+}
+
+/* Outputs start as 0 and undefined; nothing killed, no vertices. */
+void
+env_reset_outputs(struct env *e)
+{
+   size_t n = (size_t)e->nout * e->out_vertices * 4 * e->nlanes;
+   if (e->out) {
+      memset(e->out, 0, n * 4);
+      for (size_t i = 0; i < n; i++)
+         e->out_flags[i] = ENV_F_UNDEF;
+   }
+   memset(e->killed, 0, e->nlanes);
+   memset(e->kill_undef, 0, e->nlanes);
+   if (e->gs_count) {
+      memset(e->gs_count, 0, (size_t)e->nlanes * 4);
+      memset(e->gs_undef, 0, e->nlanes);
+   }
+   memset(e->events, 0, sizeof(e->events));
+}
+
+uint32_t *
+env_sv(struct env *e, enum tgsi_semantic sem)
+{
+   if ((unsigned)sem >= TGSI_SEM_COUNT)
+      return NULL;
+   if (!e->sv[sem])
+      e->sv[sem] = xcalloc((size_t)4 * e->nlanes, 4);
+   return e->sv[sem];
+}
+
+bool
+env_set_cbuf(struct env *e, unsigned b, uint32_t nslots)
+{
+   if (b >= ENV_MAX_CBUFS || nslots > ENV_MAX_CBUF_SLOTS)
+      return false;
+   free(e->cbuf[b]);
+   e->cbuf[b] = nslots ? xcalloc((size_t)nslots * 4, 4) : NULL;
+   e->cbuf_slots[b] = nslots;
+   return true;
+}
+
+uint32_t
+env_const(struct env *e, unsigned b, int64_t slot, unsigned chan)
+{
+   if (b >= ENV_MAX_CBUFS || slot < 0 || slot >= e->cbuf_slots[b]) {
+      e->events[ENV_EV_CONST_OOB]++;
+      return 0;
+   }
+   return e->cbuf[b][slot * 4 + (chan & 3)];
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures                                                             */
+
+static bool
+target_is_cube(enum tgsi_texture t)
+{
+   return t == TGSI_TEX_T_CUBE || t == TGSI_TEX_T_SHADOWCUBE || t == TGSI_TEX_T_CUBE_ARRAY ||
+          t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+}
+
+static bool
+target_is_array(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Spatial dimensions of a target: 1, 2 or 3 (cubes count 2). */
+static unsigned
+target_dims(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_BUFFER:
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return 1;
+   case TGSI_TEX_T_3D:
+      return 3;
+   default:
+      return 2;
+   }
+}
+
+static bool
+target_has_mips(enum tgsi_texture t)
+{
+   return t != TGSI_TEX_T_BUFFER && t != TGSI_TEX_T_2D_MSAA && t != TGSI_TEX_T_2D_ARRAY_MSAA &&
+          t != TGSI_TEX_T_RECT && t != TGSI_TEX_T_SHADOWRECT;
+}
+
+/* The number of levels of a full mip chain (1 for targets without mips). */
+uint32_t
+env_tex_levels(uint32_t w, uint32_t h, uint32_t d, enum tgsi_texture target)
+{
+   if (!target_has_mips(target))
+      return 1;
+   uint32_t m = MAX2(w, h);
+   if (target == TGSI_TEX_T_3D)
+      m = MAX2(m, d);
+   uint32_t n = 1;
+   while (m > 1) {
+      m >>= 1;
+      n++;
+   }
+   return n;
+}
+
+bool
+env_set_texture(struct env *e, unsigned unit, const struct env_texture *t)
+{
+   if (unit >= ENV_MAX_TEXTURES || t->width == 0 || t->height == 0 || t->depth == 0 ||
+       t->width > ENV_MAX_TEX_SIZE || t->height > ENV_MAX_TEX_SIZE ||
+       t->depth * (target_is_cube(t->target) ? 6u : 1u) > 65535 || t->levels == 0 ||
+       t->levels > env_tex_levels(t->width, t->height, t->depth, t->target) ||
+       (target_is_cube(t->target) && t->width != t->height))
+      return false;
+   e->tex[unit] = *t;
+   e->tex[unit].bound = true;
+   return true;
+}
+
+/* Size of a level: width, height and depth (3D) or layers (arrays; cube
+ * arrays count cubes). */
+void
+env_tex_size(const struct env_texture *t, uint32_t level, uint32_t size[3])
+{
+   size[0] = MAX2(t->width >> level, 1u);
+   size[1] = MAX2(t->height >> level, 1u);
+   size[2] = t->target == TGSI_TEX_T_3D ? MAX2(t->depth >> level, 1u) : t->depth;
+}
+
+static uint64_t
+mix64(uint64_t z)
+{
+   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+   return z ^ (z >> 31);
+}
+
+void
+env_texel(const struct env *e, unsigned unit, uint32_t x, uint32_t y, uint32_t z, uint32_t level,
+          uint32_t out[4])
+{
+   const struct env_texture *t = &e->tex[unit % ENV_MAX_TEXTURES];
+   uint64_t k = ((uint64_t)(level & 0xffff) << 48) | ((uint64_t)(z & 0xffff) << 32) |
+                ((uint64_t)(y & 0xffff) << 16) | (x & 0xffff);
+   uint64_t h = mix64(t->seed ^ mix64(k));
+   for (unsigned c = 0; c < 4; c++) {
+      uint32_t p = (uint32_t)(h >> (16 * c)) & 0xffff;
+      switch (t->ret) {
+      case TGSI_RET_UNORM:
+         out[c] = fui((float)(p & 0xff) / 255.0f);
+         break;
+      case TGSI_RET_SNORM: {
+         float f = (float)(int8_t)(p & 0xff) / 127.0f;
+         out[c] = fui(f < -1.0f ? -1.0f : f);
+         break;
+      }
+      case TGSI_RET_UINT:
+         out[c] = p;
+         break;
+      case TGSI_RET_SINT:
+         out[c] = (uint32_t)(int32_t)(int16_t)p;
+         break;
+      default:
+         out[c] = fui((float)((int32_t)(p & 0xfff) - 512) / 2048.0f);
+         break;
+      }
+   }
+}
+
+/* floor(f) as an integer, NaN -> 0, saturated far outside any texture. */
+static int32_t
+floor_to_int(float f)
+{
+   if (f != f)
+      return 0;
+   f = floorf(f);
+   if (f < -1e6f)
+      return -1000000;
+   if (f > 1e6f)
+      return 1000000;
+   return (int32_t)f;
+}
+
+static uint32_t
+clamp_index(int64_t i, uint32_t n)
+{
+   return i < 0 ? 0 : i >= n ? n - 1 : (uint32_t)i;
+}
+
+/* Face and face coordinates of a cube direction (GL's major-axis table). */
+static unsigned
+cube_face(float x, float y, float z, float *s, float *t)
+{
+   float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+   unsigned face;
+   if (ax >= ay && ax >= az) {
+      face = x >= 0 ? 0 : 1;
+      ma = ax;
+      sc = x >= 0 ? -z : z;
+      tc = -y;
+   } else if (ay >= az) {
+      face = y >= 0 ? 2 : 3;
+      ma = ay;
+      sc = x;
+      tc = y >= 0 ? z : -z;
+   } else {
+      face = z >= 0 ? 4 : 5;
+      ma = az;
+      sc = z >= 0 ? x : -x;
+      tc = -y;
+   }
+   *s = (sc / ma + 1.0f) * 0.5f;
+   *t = (tc / ma + 1.0f) * 0.5f;
+   return face;
+}
+
+/* Whether a lookup with this instruction target can read this texture:
+ * same dimensionality, array-ness and cube-ness. */
+static bool
+targets_compatible(enum tgsi_texture a, enum tgsi_texture b)
+{
+   if (a == TGSI_TEX_T_UNKNOWN || b == TGSI_TEX_T_UNKNOWN)
+      return true;
+   return target_dims(a) == target_dims(b) && target_is_array(a) == target_is_array(b) &&
+          target_is_cube(a) == target_is_cube(b);
+}
+
+static uint32_t
+shadow_cmp(float ref, uint32_t texel)
+{
+   return ref <= uif(texel) ? fui(1.0f) : 0;
+}
+
+static void
+sample_gather(struct env *e, unsigned unit, const struct env_sample_req *q, const uint32_t sz[3],
+              float s, float t, uint32_t z, uint32_t out[4])
+{
+   int64_t i0 = (int64_t)floor_to_int(s * (float)sz[0] - 0.5f) + q->offset[0];
+   int64_t j0 = (int64_t)floor_to_int(t * (float)sz[1] - 0.5f) + q->offset[1];
+   static const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
+   for (unsigned k = 0; k < 4; k++) {
+      uint32_t texel[4];
+      env_texel(e, unit, clamp_index(i0 + di[k], sz[0]), clamp_index(j0 + dj[k], sz[1]), z, 0,
+                texel);
+      uint32_t v = texel[q->comp & 3];
+      out[k] = q->compare ? shadow_cmp(q->ref, v) : v;
+   }
+}
+
+bool
+env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_t out[4])
+{
+   memset(out, 0, 16);
+   if (unit >= ENV_MAX_TEXTURES || !e->tex[unit].bound) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   const struct env_texture *tx = &e->tex[unit];
+   if (!targets_compatible(q->target, tx->target) || tx->target == TGSI_TEX_T_BUFFER) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   uint32_t level = 0;
+   if (!q->gather && q->lod == q->lod) {
+      float l = floorf(q->lod + 0.5f);
+      level = l <= 0.0f ? 0 : l >= (float)(tx->levels - 1) ? tx->levels - 1 : (uint32_t)l;
+   }
+   uint32_t sz[3];
+   env_tex_size(tx, level, sz);
+   bool rect = q->target == TGSI_TEX_T_RECT || q->target == TGSI_TEX_T_SHADOWRECT;
+   unsigned dims = target_dims(tx->target);
+   float s = q->coord[0], t = dims >= 2 ? q->coord[1] : 0.0f;
+   uint32_t z = 0;
+   if (target_is_cube(tx->target)) {
+      z = cube_face(q->coord[0], q->coord[1], q->coord[2], &s, &t);
+      if (target_is_array(tx->target))
+         z += 6 * clamp_index(floor_to_int(q->coord[3] + 0.5f), sz[2]);
+   } else if (target_is_array(tx->target)) {
+      z = clamp_index(floor_to_int(q->coord[dims] + 0.5f), sz[2]);
+   } else if (dims == 3) {
+      z = clamp_index((int64_t)floor_to_int(q->coord[2] * (float)sz[2]) + q->offset[2], sz[2]);
+   }
+   if (q->gather) {
+      sample_gather(e, unit, q, sz, s, t, z, out);
+      return true;
+   }
+   uint32_t x =
+       clamp_index((int64_t)floor_to_int(rect ? s : s * (float)sz[0]) + q->offset[0], sz[0]);
+   uint32_t y =
+       dims < 2
+           ? 0
+           : clamp_index((int64_t)floor_to_int(rect ? t : t * (float)sz[1]) + q->offset[1], sz[1]);
+   env_texel(e, unit, x, y, z, level, out);
+   if (q->compare) {
+      uint32_t r = shadow_cmp(q->ref, out[0]);
+      out[0] = out[1] = out[2] = r;
+      out[3] = fui(1.0f);
+   }
+   return true;
+}
+
+bool
+env_fetch(struct env *e, unsigned unit, enum tgsi_texture target, const int32_t coord[3],
+          int32_t level, const int32_t offset[3], uint32_t out[4])
+{
+   memset(out, 0, 16);
+   if (unit >= ENV_MAX_TEXTURES || !e->tex[unit].bound) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   const struct env_texture *tx = &e->tex[unit];
+   if (!targets_compatible(target, tx->target) || target_is_cube(tx->target)) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   if (level < 0 || (uint32_t)level >= tx->levels) {
+      e->events[ENV_EV_TEXEL_OOB]++;
+      return false;
+   }
+   uint32_t sz[3];
+   env_tex_size(tx, (uint32_t)level, sz);
+   unsigned dims = target_dims(tx->target);
+   bool arr = target_is_array(tx->target);
+   int64_t c[3] = {0, 0, 0};
+   for (unsigned i = 0; i < dims; i++)
+      c[i] = (int64_t)coord[i] + offset[i];
+   if (arr)
+      c[2] = coord[dims]; /* layers take no offset */
+   uint32_t lim[3] = {sz[0], dims >= 2 ? sz[1] : 1, dims == 3 || arr ? sz[2] : 1};
+   for (unsigned i = 0; i < 3; i++) {
+      if (c[i] < 0 || c[i] >= lim[i]) {
+         e->events[ENV_EV_TEXEL_OOB]++;
+         return false;
+      }
+   }
+   env_texel(e, unit, (uint32_t)c[0], (uint32_t)c[1], (uint32_t)c[2], (uint32_t)level, out);
+   return true;
+}
+
+/* TXQ / SVIEWINFO: (width, height, depth or layers, levels) of a level,
+ * with the components a target lacks set to 0. A level out of range gives
+ * (0, 0, 0, levels), as tgsi.rst specifies for SVIEWINFO. */
+bool
+env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4])
+{
+   memset(out, 0, 16);
+   if (unit >= ENV_MAX_TEXTURES || !e->tex[unit].bound) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   const struct env_texture *tx = &e->tex[unit];
+   out[3] = tx->levels;
+   if (level < 0 || (uint32_t)level >= tx->levels)
+      return true;
+   uint32_t sz[3];
+   env_tex_size(tx, (uint32_t)level, sz);
+   unsigned dims = target_dims(tx->target);
+   out[0] = sz[0];
+   if (dims >= 2)
+      out[1] = sz[1];
+   if (dims == 3 || target_is_array(tx->target))
+      out[dims == 1 ? 1 : 2] = sz[2];
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffers, images, shared memory                                       */
+
+bool
+env_mem_init(struct env_mem *m, uint32_t size, bool defined)
+{
+   env_mem_fini(m);
+   if (size > ENV_MAX_MEM_BYTES || (size & 3))
+      return false;
+   m->size = size;
+   m->data = xcalloc(size + 4, 1);
+   m->undef = xmalloc(size + 4);
+   memset(m->undef, defined ? 0 : 1, size + 4);
+   return true;
+}
+
+void
+env_mem_set_undef(struct env_mem *m)
+{
+   if (m->undef)
+      memset(m->undef, 1, m->size);
+}
+
+bool
+env_set_buffer(struct env *e, unsigned i, uint32_t size)
+{
+   return i < ENV_MAX_BUFFERS && env_mem_init(&e->buf[i], size, true);
+}
+
+bool
+env_set_image(struct env *e, unsigned i, enum tgsi_texture target, uint32_t w, uint32_t h,
+              uint32_t d)
+{
+   if (i >= ENV_MAX_IMAGES || !w || !h || !d || (uint64_t)w * h * d * 16 > ENV_MAX_MEM_BYTES)
+      return false;
+   struct env_image *im = &e->img[i];
+   if (!env_mem_init(&im->mem, w * h * d * 16, true))
+      return false;
+   im->bound = true;
+   im->target = target;
+   im->width = w;
+   im->height = h;
+   im->depth = d;
+   return true;
+}
+
+/* Byte offset of an image texel; false (and IMAGE_OOB) if out of bounds. */
+bool
+env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_t *off)
+{
+   if (i >= ENV_MAX_IMAGES || !e->img[i].bound) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   const struct env_image *im = &e->img[i];
+   unsigned dims = target_dims(im->target);
+   bool layered = target_is_array(im->target) || target_is_cube(im->target);
+   int64_t c[3] = {coord[0], 0, 0};
+   if (dims >= 2)
+      c[1] = coord[1];
+   if (dims == 3)
+      c[2] = coord[2];
+   else if (layered)
+      c[2] = coord[dims];
+   if (c[0] < 0 || c[0] >= im->width || c[1] < 0 || c[1] >= im->height || c[2] < 0 ||
+       c[2] >= im->depth) {
+      e->events[ENV_EV_IMAGE_OOB]++;
+      return false;
+   }
+   *off = (uint32_t)(((c[2] * im->height + c[1]) * im->width + c[0]) * 16);
+   return true;
+}
+
+bool
+env_mem_load(struct env *e, const struct env_mem *m, enum env_event ev, uint32_t off,
+             unsigned nwords, uint32_t *out, bool *undef)
+{
+   memset(out, 0, nwords * 4);
+   *undef = true;
+   if (!m->data) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   uint32_t n = nwords * 4;
+   if (off > m->size || m->size - off < n) {
+      e->events[ev]++;
+      return false;
+   }
+   if (off & 3) {
+      e->events[ENV_EV_MISALIGNED]++;
+      return false;
+   }
+   memcpy(out, m->data + off, n);
+   bool u = false;
+   for (uint32_t i = 0; i < n; i++)
+      u |= m->undef[off + i] != 0;
+   *undef = u;
+   return true;
+}
+
+unsigned
+env_mem_store(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off, unsigned wmask,
+              const uint32_t *val, const bool *undef)
+{
+   if (!m->data) {
+      e->events[ENV_EV_UNBOUND]++;
+      return 0;
+   }
+   if (off & 3) {
+      e->events[ENV_EV_MISALIGNED]++;
+      return 0;
+   }
+   unsigned stored = 0;
+   bool oob = false;
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(wmask & (1u << c)))
+         continue;
+      uint64_t at = (uint64_t)off + 4 * c;
+      if (at + 4 > m->size) {
+         oob = true;
+         continue;
+      }
+      memcpy(m->data + at, &val[c], 4);
+      memset(m->undef + at, undef[c] ? 1 : 0, 4);
+      stored |= 1u << c;
+   }
+   if (oob)
+      e->events[ev]++;
+   return stored;
+}
+
+static uint32_t
+atomic_apply(enum env_atomic_op op, uint32_t old, uint32_t v, uint32_t cmp)
+{
+   switch (op) {
+   case ENV_ATOM_ADD:
+      return old + v;
+   case ENV_ATOM_XCHG:
+      return v;
+   case ENV_ATOM_CAS:
+      return old == cmp ? v : old;
+   case ENV_ATOM_AND:
+      return old & v;
+   case ENV_ATOM_OR:
+      return old | v;
+   case ENV_ATOM_XOR:
+      return old ^ v;
+   case ENV_ATOM_UMIN:
+      return MIN2(old, v);
+   case ENV_ATOM_UMAX:
+      return MAX2(old, v);
+   case ENV_ATOM_IMIN:
+      return (int32_t)old < (int32_t)v ? old : v;
+   case ENV_ATOM_IMAX:
+      return (int32_t)old > (int32_t)v ? old : v;
+   case ENV_ATOM_FADD:
+      return fui(uif(old) + uif(v));
+   case ENV_ATOM_INC_WRAP:
+      return old >= v ? 0 : old + 1;
+   case ENV_ATOM_DEC_WRAP:
+      return old == 0 || old > v ? v : old - 1;
+   }
+   return old;
+}
+
+/* One 32-bit atomic: *old receives the previous word. For CAS, cmp is the
+ * comparison value and v the replacement. */
+bool
+env_mem_atomic(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off,
+               enum env_atomic_op op, uint32_t v, uint32_t cmp, bool v_undef, uint32_t *old,
+               bool *undef)
+{
+   *old = 0;
+   *undef = true;
+   if (!m->data) {
+      e->events[ENV_EV_UNBOUND]++;
+      return false;
+   }
+   if (off > m->size || m->size - off < 4) {
+      e->events[ev]++;
+      return false;
+   }
+   if (off & 3) {
+      e->events[ENV_EV_MISALIGNED]++;
+      return false;
+   }
+   uint32_t o;
+   memcpy(&o, m->data + off, 4);
+   bool ou = m->undef[off] | m->undef[off + 1] | m->undef[off + 2] | m->undef[off + 3];
+   uint32_t r = atomic_apply(op, o, v, cmp);
+   memcpy(m->data + off, &r, 4);
+   memset(m->undef + off, ou || v_undef ? 1 : 0, 4);
+   *old = o;
+   *undef = ou;
+   return true;
+}

@@ -1,0 +1,691 @@
+/*
+ * The assembler: reads the syntax print.c writes, one instruction per line,
+ * by matching each candidate op's syntax template against the line. Runs
+ * of modifiers with nothing between them ("(sy)(ss)(rpt2)") are accepted in
+ * any order; white space is free around punctuation. Hidden modifiers (a3xx
+ * precision) are inferred from the register files of the operands. Every
+ * record is then checked by the encoder, so the assembler accepts exactly
+ * what can be encoded.
+ *
+ * Comments start with ';' or "//". Errors carry file:line:col and the line.
+ */
+#include "isa/isa_priv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* One attempt at matching a line against one op. */
+struct
+try {
+   const struct isa_model *m;
+   const struct isa_op *op;
+   const char *start; /* the instruction text */
+   const char *err_at;
+   char *err;
+   int alias;                          /* alias used, -1 for the mnemonic */
+   const char *opnd_at[ISA_MAX_SLOTS]; /* where each operand starts */
+};
+
+DC_PRINTF(3, 4) static bool tfail(struct try *t, const char *at, const char *fmt, ...)
+{
+   if (!t->err) {
+      va_list ap;
+      va_start(ap, fmt);
+      t->err = xvasprintf(fmt, ap);
+      va_end(ap);
+      t->err_at = at;
+   }
+   return false;
+}
+
+static const char *
+skip_ws(const char *p)
+{
+   while (*p == ' ' || *p == '\t')
+      p++;
+   return p;
+}
+
+static bool
+ident_char(char c)
+{
+   return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Matches a register name at p; returns its length (0: none). */
+static size_t
+parse_reg(const struct isa_model *m, const char *p, int *file, unsigned *idx)
+{
+   size_t best = 0;
+   for (unsigned f = 0; f < m->nfiles; f++) {
+      const struct isa_regfile *rf = &m->files[f];
+      for (unsigned i = 0; rf->names && i < rf->count; i++) {
+         size_t n = rf->names[i] ? strlen(rf->names[i]) : 0;
+         if (n > best && !strncmp(p, rf->names[i], n) && !ident_char(p[n])) {
+            best = n;
+            *file = (int)f;
+            *idx = i;
+         }
+      }
+      size_t pl = strlen(rf->prefix);
+      if (strncmp(p, rf->prefix, pl) || !isdigit((unsigned char)p[pl]))
+         continue;
+      char *end;
+      errno = 0;
+      unsigned long n = strtoul(p + pl, &end, 10);
+      unsigned long r = n;
+      if (errno)
+         continue;
+      if (rf->print == ISA_PRINT_VEC4) {
+         const char *sw = *end == '.' ? strchr("xyzw", end[1]) : NULL;
+         if (!sw || !end[1])
+            continue;
+         r = n * 4 + (unsigned long)(sw - "xyzw");
+         end += 2;
+      } else if (rf->print == ISA_PRINT_HALVES) {
+         if (*end != 'l' && *end != 'h')
+            continue;
+         r = n * 2 + (*end == 'h');
+         end++;
+      }
+      size_t len = (size_t)(end - p);
+      if (r < rf->count && !ident_char(*end) && len > best) {
+         best = len;
+         *file = (int)f;
+         *idx = (unsigned)r;
+      }
+   }
+   return best;
+}
+
+static bool
+parse_int(const char **pp, int64_t *v)
+{
+   const char *p = *pp;
+   bool neg = false;
+   if (*p == '-' || *p == '+')
+      neg = *p++ == '-';
+   if (!isdigit((unsigned char)*p))
+      return false;
+   char *end;
+   errno = 0;
+   unsigned long long x = strtoull(p, &end, 0);
+   if (errno || ident_char(*end) || x > 0xffffffffull + neg)
+      return false;
+   *v = neg ? -(int64_t)x : (int64_t)x;
+   *pp = end;
+   return true;
+}
+
+/* "(1.5)", "(-inf)", "(0x7fc00000)": a float immediate as f32 bits. */
+static bool
+parse_float(struct try *t, const char **pp, uint32_t *bits)
+{
+   const char *p = *pp + 1;
+   char *end;
+   if (!strncmp(p, "0x", 2)) {
+      errno = 0;
+      unsigned long long x = strtoull(p, &end, 16);
+      if (errno || x > 0xffffffffull)
+         return tfail(t, p, "bad raw float bits");
+      *bits = (uint32_t)x;
+   } else {
+      errno = 0;
+      float f = strtof(p, &end);
+      if (end == p)
+         return tfail(t, p, "expected a number");
+      *bits = fui(f);
+   }
+   if (*end != ')')
+      return tfail(t, end, "expected ')'");
+   *pp = end + 1;
+   return true;
+}
+
+static bool
+parse_rel(struct try *t, const char **pp, struct isa_opnd *o)
+{
+   const struct isa_model *m = t->m;
+   for (unsigned f = 0; f < m->nfiles; f++) {
+      size_t pl = strlen(m->files[f].prefix);
+      if (strncmp(*pp, m->files[f].prefix, pl) || (*pp)[pl] != '<')
+         continue;
+      const char *p = skip_ws(*pp + pl + 1);
+      int af;
+      unsigned ai;
+      size_t n = parse_reg(m, p, &af, &ai);
+      if (!n || m->files[af].kind != ISA_FILE_ADDRESS)
+         return tfail(t, p, "expected an address register");
+      p = skip_ws(p + n);
+      int64_t off = 0;
+      if (*p == '+' || *p == '-') {
+         bool neg = *p == '-';
+         p = skip_ws(p + 1);
+         if (!parse_int(&p, &off) || off < 0)
+            return tfail(t, p, "expected an offset");
+         off = neg ? -off : off;
+         p = skip_ws(p);
+      }
+      if (*p != '>')
+         return tfail(t, p, "expected '>'");
+      o->kind = m->files[f].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
+      o->file = (uint8_t)f;
+      o->flags |= ISA_OPND_F_REL;
+      o->bank = (uint16_t)ai;
+      o->value = (uint32_t)(int32_t)off;
+      *pp = p + 1;
+      return true;
+   }
+   return false;
+}
+
+/* An immediate in a form with its own display ("s#3", "#-4"). */
+static bool
+parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct isa_opnd *o)
+{
+   const struct isa_format *fm = &t->m->formats[t->op->fields[sl->field].format];
+   for (unsigned c = 0; c < fm->ncases; c++) {
+      const struct isa_case *cs = &fm->cases[c];
+      if (cs->kind != ISA_OPND_IMM || !(sl->allow & (1u << c)) || !cs->fmt.pre || !cs->fmt.pre[0])
+         continue;
+      size_t n = strlen(cs->fmt.pre);
+      if (strncmp(*pp, cs->fmt.pre, n))
+         continue;
+      const char *p = *pp + n;
+      int64_t v;
+      if (!parse_int(&p, &v))
+         return tfail(t, p, "expected a number after '%s'", cs->fmt.pre);
+      if (cs->fmt.conv == 'd' && (v < INT32_MIN || v > INT32_MAX))
+         return tfail(t, *pp, "%lld does not fit 32 signed bits", (long long)v);
+      size_t k = strlen(cs->fmt.post);
+      if (strncmp(p, cs->fmt.post, k))
+         return tfail(t, p, "expected '%s'", cs->fmt.post);
+      o->kind = ISA_OPND_IMM;
+      o->value = (uint32_t)v;
+      *pp = p + k;
+      return true;
+   }
+   return false;
+}
+
+static bool
+parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
+{
+   const struct isa_model *m = t->m;
+   const struct isa_slot *sl = &t->op->slot[slot];
+   const char *p = skip_ws(*pp);
+   static const struct {
+      uint8_t print, flags;
+   } pre[] = {{ISA_OPND_PRINT_ABSNEG, ISA_OPND_F_NEG | ISA_OPND_F_ABS},
+              {ISA_OPND_PRINT_NEG, ISA_OPND_F_NEG},
+              {ISA_OPND_PRINT_ABS, ISA_OPND_F_ABS},
+              {ISA_OPND_PRINT_R, ISA_OPND_F_R},
+              {ISA_OPND_PRINT_LAST, ISA_OPND_F_LAST},
+              {ISA_OPND_PRINT_NOT, ISA_OPND_F_NOT},
+              {ISA_OPND_PRINT_SEXT, ISA_OPND_F_SEXT},
+              {ISA_OPND_PRINT_HI, ISA_OPND_F_HI}};
+   memset(o, 0, sizeof(*o));
+   for (bool more = true; more;) {
+      more = false;
+      for (unsigned i = 0; i < ARRAY_SIZE(pre); i++) {
+         const char *s = m->opnd_print[pre[i].print];
+         size_t n = strlen(s);
+         /* "-5" is a number, not a negated 5. */
+         if (n && !strncmp(p, s, n) && !(n == 1 && *s == '-' && isdigit((unsigned char)p[1]))) {
+            o->flags |= pre[i].flags;
+            p += n;
+            more = true;
+            break;
+         }
+      }
+   }
+   const char *at = p;
+   int file;
+   unsigned idx;
+   size_t n;
+   int64_t v;
+   if (*p == '(') {
+      uint32_t bits = 0;
+      if (!parse_float(t, &p, &bits))
+         return false;
+      o->kind = ISA_OPND_IMM;
+      o->value = bits;
+   } else if (parse_imm_fmt(t, sl, &p, o) || parse_rel(t, &p, o)) {
+      if (t->err)
+         return false;
+   } else if (t->err) {
+      return false;
+   } else if ((n = parse_reg(m, p, &file, &idx))) {
+      o->kind = m->files[file].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
+      o->file = (uint8_t)file;
+      o->index = (uint16_t)idx;
+      p += n;
+   } else if (parse_int(&p, &v)) {
+      if (v < INT32_MIN || v > UINT32_MAX)
+         return tfail(t, at, "immediate out of 32-bit range");
+      o->kind = ISA_OPND_IMM;
+      o->value = (uint32_t)v;
+   } else if (isalpha((unsigned char)*p)) {
+      size_t k = 0;
+      while (ident_char(p[k]) || p[k] == '.')
+         k++;
+      return tfail(t, at, "unknown register '%.*s' in %s", (int)k, p,
+                   t->op->fields[sl->field].name);
+   } else {
+      return tfail(t, at, "expected %s", t->op->fields[sl->field].name);
+   }
+   if (o->flags & ISA_OPND_F_SEXT) {
+      const char *e = m->opnd_print[ISA_OPND_PRINT_SEXT_END];
+      size_t k = strlen(e);
+      if (strncmp(p, e, k))
+         return tfail(t, p, "expected '%s'", e);
+      p += k;
+   }
+   if (o->flags & ISA_OPND_F_ABS) {
+      const char *e = m->opnd_print[ISA_OPND_PRINT_ABS_END];
+      size_t k = strlen(e);
+      if (strncmp(p, e, k))
+         return tfail(t, p, "expected '%s'", e);
+      p += k;
+   }
+   *pp = p;
+   return true;
+}
+
+/* Literal text where a space stands for any (or no) white space. */
+static bool
+text_at(const char **pp, const char *lit)
+{
+   const char *p = *pp;
+   for (; *lit; lit++) {
+      if (*lit == ' ') {
+         p = skip_ws(p);
+         continue;
+      }
+      if (*p != *lit)
+         return false;
+      p++;
+   }
+   *pp = p;
+   return true;
+}
+
+static bool
+parse_mod(const struct isa_model *m, unsigned mod, const char **pp, int *v)
+{
+   const struct isa_mod *md = &m->mods[mod];
+   const char *p = *pp;
+   if (md->hidden || !text_at(&p, md->fmt.pre))
+      return false;
+   if (md->kind == ISA_MOD_FLAG) {
+      *v = 1;
+   } else if (md->kind == ISA_MOD_INT) {
+      char *end;
+      errno = 0;
+      long x = strtol(p, &end, md->fmt.conv == 'x' ? 16 : 10);
+      if (end == p || errno || x < 0 || x > 32767)
+         return false;
+      *v = (int)x;
+      p = end;
+   } else {
+      const struct isa_enum *e = &m->enums[md->enm];
+      size_t best = 0;
+      for (unsigned i = 0; i < e->n; i++) {
+         size_t k = strlen(e->v[i].print);
+         if (k > best && !strncmp(p, e->v[i].print, k)) {
+            best = k;
+            *v = e->v[i].value;
+         }
+      }
+      if (!best)
+         return false;
+      p += best;
+   }
+   if (!text_at(&p, md->fmt.post))
+      return false;
+   *pp = p;
+   return true;
+}
+
+/* An enum modifier that prints nothing for one value may be left out;
+ * any other enum modifier must be written. */
+static bool
+mod_optional(const struct isa_model *m, unsigned mod, int *v)
+{
+   const struct isa_mod *md = &m->mods[mod];
+   if (md->kind != ISA_MOD_ENUM)
+      return (*v = 0), true;
+   const struct isa_enum *e = &m->enums[md->enm];
+   for (unsigned i = 0; i < e->n; i++)
+      if (!e->v[i].print[0])
+         return (*v = e->v[i].value), true;
+   return false;
+}
+
+static bool
+parse_mod_run(struct try *t, unsigned *tp, const char **pp, struct isa_insn *out)
+{
+   const struct isa_op *op = t->op;
+   unsigned a = *tp, b = a;
+   while (b < op->ntoks && op->toks[b].kind == ISA_TOK_FIELD &&
+          op->fields[op->toks[b].field].kind == ISA_FK_MOD)
+      b++;
+   bool done[ISA_MAX_FIELDS] = {false};
+   for (bool progress = true; progress;) {
+      progress = false;
+      const char *p = *pp;
+      for (unsigned i = a; i < b; i++) {
+         unsigned f = (unsigned)op->toks[i].field, mod = (unsigned)op->fields[f].mod;
+         int v;
+         if (!done[f] && parse_mod(t->m, mod, &p, &v)) {
+            done[f] = progress = true;
+            out->mod[mod] = (int16_t)v;
+            *pp = p;
+            break;
+         }
+      }
+   }
+   for (unsigned i = a; i < b; i++) {
+      unsigned f = (unsigned)op->toks[i].field, mod = (unsigned)op->fields[f].mod;
+      int v;
+      if (done[f] || t->m->mods[mod].hidden)
+         continue;
+      if (!mod_optional(t->m, mod, &v))
+         return tfail(t, *pp, "expected %s", t->m->mods[mod].name);
+      /* Two fields may share a modifier (guarded variants): keep a value. */
+      if (!out->mod[mod] || v)
+         out->mod[mod] = (int16_t)(v ? v : out->mod[mod]);
+   }
+   *tp = b;
+   return true;
+}
+
+static bool
+match_lit(struct try *t, const char **pp, const char *lit)
+{
+   const char *p = *pp;
+   for (const char *l = lit; *l; l++) {
+      if (*l == ' ') {
+         p = skip_ws(p);
+         continue;
+      }
+      p = skip_ws(p);
+      if (*p != *l)
+         return tfail(t, p, "expected '%c'", *l);
+      p++;
+   }
+   *pp = p;
+   return true;
+}
+
+static bool
+match_name(struct try *t, const char **pp)
+{
+   const char *p = skip_ws(*pp);
+   const struct isa_op *op = t->op;
+   size_t n = strlen(op->mnemonic), best = 0;
+   if (!strncmp(p, op->mnemonic, n)) {
+      best = n;
+      t->alias = -1;
+   }
+   for (unsigned a = 0; a < op->naliases; a++) {
+      size_t k = strlen(op->aliases[a].name);
+      if (k > best && !strncmp(p, op->aliases[a].name, k)) {
+         best = k;
+         t->alias = (int)a;
+      }
+   }
+   if ((!best || ident_char(p[best])) && *p == '(')
+      return tfail(t, p, "%s cannot take modifier '%.*s'", op->mnemonic,
+                   (int)(strchr(p, ')') ? strchr(p, ')') - p + 1 : 1), p);
+   if (!best || ident_char(p[best]))
+      return tfail(t, p, "expected '%s'", op->mnemonic);
+   *pp = p + best;
+   return true;
+}
+
+/* Sets hidden width modifiers (a3xx `full`) from the register files the
+ * operands use. */
+static bool
+infer_widths(struct try *t, struct isa_insn *out)
+{
+   const struct isa_model *m = t->m;
+   const struct isa_op *op = t->op;
+   for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+      int wm = op->slot[s].width_mod;
+      if (wm < 0 || !m->mods[wm].hidden)
+         continue;
+      unsigned want = 0;
+      for (unsigned u = 0; u < (unsigned)op->ndst + op->nsrc; u++) {
+         const struct isa_opnd *o = u < op->ndst ? &out->dst[u] : &out->src[u - op->ndst];
+         if (op->slot[u].width_mod != wm || o->kind == ISA_OPND_IMM || o->kind == ISA_OPND_NONE ||
+             o->file >= m->nfiles)
+            continue;
+         /* A file with a half partner is 32-bit, the partner 16-bit;
+          * other files (predicates, address) do not decide. */
+         unsigned w = m->files[o->file].half >= 0 ? 32 : 0;
+         for (unsigned f = 0; f < m->nfiles; f++)
+            if (m->files[f].half == o->file)
+               w = 16;
+         if (w && want && w != want)
+            return tfail(t, t->start, "%s mixes 16-bit and 32-bit registers", op->mnemonic);
+         if (w)
+            want = w;
+      }
+      const struct isa_enum *e = &m->enums[m->mods[wm].enm];
+      for (unsigned i = 0; want && i < e->n; i++)
+         if (e->v[i].width == want)
+            out->mod[wm] = (int16_t)e->v[i].value;
+   }
+   return true;
+}
+
+static bool
+try_op(struct try *t, const char *text, struct isa_insn *out)
+{
+   const struct isa_op *op = t->op;
+   const char *p = text;
+   isa_insn_init(t->m, (unsigned)(op - t->m->ops), out);
+   for (unsigned k = 0; k < t->m->bundle.ntoks; k++) {
+      const struct isa_tok *tk = &t->m->bundle.toks[k];
+      int v;
+      if (tk->kind == ISA_TOK_LIT) {
+         if (!match_lit(t, &p, tk->text))
+            return false;
+         continue;
+      }
+      unsigned mod = (unsigned)t->m->bundle.fields[tk->field].mod;
+      if (!parse_mod(t->m, mod, &p, &v) && !mod_optional(t->m, mod, &v))
+         return tfail(t, p, "expected %s", t->m->mods[mod].name);
+      out->mod[mod] = (int16_t)v;
+   }
+   for (unsigned k = 0; k < op->ntoks;) {
+      const struct isa_tok *tk = &op->toks[k];
+      if (tk->kind == ISA_TOK_LIT) {
+         if (!match_lit(t, &p, tk->text))
+            return false;
+         k++;
+      } else if (tk->kind == ISA_TOK_NAME) {
+         if (!match_name(t, &p))
+            return false;
+         k++;
+      } else if (op->fields[tk->field].kind == ISA_FK_MOD) {
+         if (!parse_mod_run(t, &k, &p, out))
+            return false;
+      } else {
+         for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+            if (op->slot[s].field != tk->field)
+               continue;
+            t->opnd_at[s] = skip_ws(p);
+            if (!parse_operand(t, s, &p, s < op->ndst ? &out->dst[s] : &out->src[s - op->ndst]))
+               return false;
+         }
+         k++;
+      }
+   }
+   p = skip_ws(p);
+   if (*p)
+      return tfail(t, p, "unexpected '%s'", p);
+   if (!infer_widths(t, out))
+      return false;
+   if (t->alias >= 0) {
+      int64_t vals[ISA_MAX_FIELDS];
+      const struct isa_alias *a = &op->aliases[t->alias];
+      isa_record_vals(t->m, op, out, vals);
+      if (!isa_guards_hold(a->guard, a->nguard, vals))
+         return tfail(t, text, "'%s' does not fit these modifiers (use %s)", a->name, op->mnemonic);
+   }
+   return true;
+}
+
+/* Parses one instruction; on failure err and err_at describe the attempt
+ * that got furthest. */
+static bool
+parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, char **err,
+           const char **err_at, const char **opnd_at)
+{
+   const char *w = skip_ws(text);
+   while (*w == '(') {
+      const char *e = strchr(w, ')');
+      if (!e)
+         break;
+      w = skip_ws(e + 1);
+   }
+   size_t wl = 0;
+   while (ident_char(w[wl]) || w[wl] == '.')
+      wl++;
+   *err = NULL;
+   *err_at = text;
+   bool any = false;
+   for (unsigned i = 0; i < m->nops; i++) {
+      const struct isa_op *op = &m->ops[i];
+      /* With a bundle prefix ("[B..:S04] FADD") the first word is not the
+       * mnemonic: try every op. */
+      bool cand = m->bundle.ntoks > 0;
+      for (int a = -1; a < (int)op->naliases && !cand; a++) {
+         const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;
+         size_t n = strlen(nm);
+         cand = n <= wl && !strncmp(w, nm, n) && (n == wl || w[n] == '.');
+      }
+      if (!cand)
+         continue;
+      any = true;
+      struct try t = {.m = m, .op = op, .start = text, .alias = -1};
+      if (try_op(&t, text, out)) {
+         free(*err);
+         *err = NULL;
+         memcpy(opnd_at, t.opnd_at, sizeof(t.opnd_at));
+         return true;
+      }
+      if (!*err || t.err_at > *err_at) {
+         free(*err);
+         *err = t.err;
+         *err_at = t.err_at;
+      } else {
+         free(t.err);
+      }
+   }
+   if (!any) {
+      *err = xasprintf("unknown mnemonic '%.*s'", (int)wl, w);
+      *err_at = w;
+   }
+   return false;
+}
+
+/* Parses and checks one line; err/at say what is wrong and where. */
+static enum isa_err
+assemble_line(const struct isa_model *m, const char *line, struct isa_insn *out, char **err,
+              const char **at)
+{
+   const char *opnd_at[ISA_MAX_SLOTS] = {NULL};
+   if (!parse_line(m, line, out, err, at, opnd_at))
+      return !strncmp(*err, "unknown mnemonic", 16) ? ISA_ERR_UNKNOWN_OP : ISA_ERR_SYNTAX;
+   struct isa_bits b;
+   int slot;
+   enum isa_err e = isa_encode_bits(m, out, &b, err, &slot);
+   *at = slot >= 0 && opnd_at[slot] ? opnd_at[slot] : skip_ws(line);
+   return e;
+}
+
+enum isa_err
+isa_parse_insn(const struct isa_model *m, const char *line, struct isa_insn *out,
+               struct diag_list *d)
+{
+   char *err = NULL;
+   const char *at = line;
+   enum isa_err e = assemble_line(m, line, out, &err, &at);
+   if (e && d)
+      diag_add(d, DIAG_ERROR, "<insn>", 1, (int)(at - line) + 1, line, "%s",
+               err ? err : isa_strerror(e));
+   free(err);
+   return e;
+}
+
+/* Byte offset of instruction n of a program (bundles: after their control word). */
+static size_t
+insn_offset(const struct isa_model *m, const struct isa_insn *v, size_t n)
+{
+   if (m->bundle.insns) {
+      size_t ib = m->bits / 8, cb = m->bundle.ctrl_bits / 8;
+      size_t g = n / m->bundle.insns;
+      return g * (cb + m->bundle.insns * ib) + cb + (n % m->bundle.insns) * ib;
+   }
+   return n ? v[n - 1].addr + v[n - 1].size : 0;
+}
+
+enum isa_err
+isa_assemble(const struct isa_model *m, const char *text, const char *file, struct isa_insn **insns,
+             size_t *ninsns, uint8_t **bytes, size_t *len, struct diag_list *d)
+{
+   struct isa_insn *v = NULL;
+   size_t n = 0, cap = 0;
+   enum isa_err first = ISA_ERR_OK;
+   int lineno = 0;
+   for (const char *ls = text; ls && *ls; lineno++) {
+      const char *le = strchr(ls, '\n');
+      size_t ll = le ? (size_t)(le - ls) : strlen(ls);
+      char *line = xstrndup(ls, ll);
+      const char *next = le ? le + 1 : NULL;
+      char *c = strchr(line, ';');
+      if (c)
+         *c = 0;
+      if ((c = strstr(line, "//")))
+         *c = 0;
+      for (size_t k = strlen(line); k && isspace((unsigned char)line[k - 1]); k--)
+         line[k - 1] = 0;
+      if (*skip_ws(line)) {
+         struct isa_insn in;
+         char *err = NULL;
+         const char *at = line;
+         enum isa_err e = assemble_line(m, line, &in, &err, &at);
+         if (e) {
+            if (d)
+               diag_add(d, DIAG_ERROR, file, lineno + 1, (int)(at - line) + 1, ls, "%s",
+                        err ? err : isa_strerror(e));
+            if (!first)
+               first = e;
+         } else {
+            in.addr = (uint32_t)insn_offset(m, v, n);
+            VEC_PUSH(v, n, cap, in);
+         }
+         free(err);
+      }
+      free(line);
+      ls = next;
+   }
+   if (!first && bytes)
+      first = isa_encode_program(m, v, n, bytes, len, d);
+   if (first || !insns) {
+      free(v);
+      v = NULL;
+      n = 0;
+   }
+   if (insns) {
+      *insns = v;
+      *ninsns = n;
+   }
+   return first;
+}

@@ -1,0 +1,397 @@
+/*
+ * The model checker: rejects a model that loads but cannot be trusted,
+ * before any decoder or emulator uses it. In the spirit of isaspec's bitset
+ * conflict check, but on the loaded tables:
+ *
+ *  - two ops whose fixed bits can match the same word (and two forms of
+ *    one operand format that can match the same operand bits);
+ *  - fields of one op (or one form) that share bits, unless their `when`
+ *    conditions exclude each other;
+ *  - bits of an op that are neither fixed, ignored nor in a field;
+ *  - ops without semantics or latency class, or whose semantics reads a
+ *    different number of sources;
+ *  - enum values and register numbers that do not fit their fields;
+ *  - sync mechanisms the declared hazard model does not have.
+ *
+ * Names were already resolved by the loader (an unknown name never gets
+ * here). Every error points at the model line that declared the culprit.
+ */
+#include "isa/isa_priv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static struct isa_bits
+field_bits(const struct isa_field *f)
+{
+   struct isa_bits b = {{0, 0}};
+   isa_field_set(f, &b, ~0ull);
+   return b;
+}
+
+static bool
+bits_and(struct isa_bits a, struct isa_bits b)
+{
+   return (a.w[0] & b.w[0]) || (a.w[1] & b.w[1]);
+}
+
+static int
+first_bit(struct isa_bits a)
+{
+   for (int i = 0; i < 128; i++)
+      if ((a.w[i >> 6] >> (i & 63)) & 1)
+         return i;
+   return -1;
+}
+
+static struct isa_bits
+bits_op(struct isa_bits a, struct isa_bits b, int op)
+{
+   struct isa_bits r;
+   for (int w = 0; w < 2; w++)
+      r.w[w] = op == 0 ? a.w[w] & b.w[w] : op == 1 ? a.w[w] | b.w[w] : a.w[w] & ~b.w[w];
+   return r;
+}
+
+/* Two fields may share bits only when their conditions cannot both hold:
+ * one says X == v (or X != v) and the other the opposite. */
+static bool
+exclusive(const struct isa_field *a, const struct isa_field *b)
+{
+   for (unsigned i = 0; i < a->nguard; i++)
+      for (unsigned j = 0; j < b->nguard; j++) {
+         const struct isa_guard *x = &a->guard[i], *y = &b->guard[j];
+         if (x->a == y->a && x->b < 0 && y->b < 0 && x->val == y->val && x->op != y->op)
+            return true;
+      }
+   return false;
+}
+
+static bool
+active(const struct isa_field *f)
+{
+   return f->kind != ISA_FK_FIXED;
+}
+
+/* Overlap and coverage of a list of fields inside `bits` bits. */
+static bool
+check_fields(struct isa_model *m, const char *owner, const struct isa_field *f, unsigned n,
+             unsigned bits, struct isa_bits fixed, struct isa_bits ignore, struct isa_pos pos,
+             unsigned ninherited, const char *from)
+{
+   bool ok = true;
+   struct isa_bits used = fixed;
+   for (unsigned i = 0; i < n; i++) {
+      if (!active(&f[i]))
+         continue;
+      struct isa_bits bi = field_bits(&f[i]);
+      if (bits_and(bi, fixed)) {
+         isa_error_at(m, f[i].pos, "%s: field '%s' overlaps fixed bits (bit %d)", owner, f[i].name,
+                      first_bit(bits_op(bi, fixed, 0)));
+         ok = false;
+      }
+      for (unsigned j = i + 1; j < n; j++) {
+         if (!active(&f[j]))
+            continue;
+         struct isa_bits bj = field_bits(&f[j]);
+         if (bits_and(bi, bj) && !exclusive(&f[i], &f[j])) {
+            isa_error_at(m, f[j].pos, "%s: fields '%s' and '%s' overlap at bit %d",
+                         j < ninherited ? from : owner, f[i].name, f[j].name,
+                         first_bit(bits_op(bi, bj, 0)));
+            ok = false;
+         }
+      }
+      used = bits_op(used, bi, 1);
+   }
+   used = bits_op(used, ignore, 1);
+   struct isa_bits all = {{bits >= 64 ? ~0ull : (1ull << bits) - 1,
+                           bits > 64 ? (bits >= 128 ? ~0ull : (1ull << (bits - 64)) - 1) : 0}};
+   struct isa_bits hole = bits_op(all, used, 2);
+   if (hole.w[0] || hole.w[1]) {
+      isa_error_at(m, pos, "%s: bit %d is neither fixed, ignored nor part of a field", owner,
+                   first_bit(hole));
+      ok = false;
+   }
+   return ok;
+}
+
+static bool
+check_mod_fields(struct isa_model *m, const char *owner, const struct isa_field *f, unsigned n)
+{
+   bool ok = true;
+   for (unsigned i = 0; i < n; i++) {
+      if (f[i].kind != ISA_FK_MOD || f[i].mod < 0)
+         continue;
+      const struct isa_mod *md = &m->mods[f[i].mod];
+      uint64_t lim = isa_mask64(f[i].width);
+      if (md->kind == ISA_MOD_FLAG && f[i].width != 1) {
+         isa_error_at(m, f[i].pos, "%s: flag '%s' needs a 1-bit field", owner, md->name);
+         ok = false;
+      }
+      if (md->kind == ISA_MOD_ENUM) {
+         const struct isa_enum *e = &m->enums[md->enm];
+         for (unsigned j = 0; j < e->n; j++)
+            if (e->v[j].value < 0 || (uint64_t)e->v[j].value > lim) {
+               isa_error_at(m, f[i].pos, "%s: value %s=%d of enum '%s' does not fit field '%s'",
+                            owner, e->v[j].name, e->v[j].value, e->name, f[i].name);
+               ok = false;
+            }
+      }
+   }
+   return ok;
+}
+
+static bool
+check_format(struct isa_model *m, struct isa_format *fm)
+{
+   bool ok = true;
+   char owner[160];
+   for (unsigned c = 0; c < fm->ncases; c++) {
+      struct isa_case *cs = &fm->cases[c];
+      snprintf(owner, sizeof(owner), "format '%s' form '%s'", fm->name, cs->name);
+      /* The value, the form's own fields and the format's flags together. */
+      unsigned n = cs->nfields + fm->nfields + 1;
+      struct isa_field *all = xcalloc(n, sizeof(*all));
+      all[0] = cs->val;
+      all[0].pos = cs->pos;
+      for (unsigned i = 0; i < cs->nfields; i++)
+         all[1 + i] = cs->fields[i];
+      for (unsigned i = 0; i < fm->nfields; i++)
+         all[1 + cs->nfields + i] = fm->fields[i];
+      struct isa_bits fixed = {{cs->mask, 0}}, ign = {{cs->ignore, 0}};
+      ok &= check_fields(m, owner, all, n, fm->bits, fixed, ign, cs->pos, 0, owner);
+      free(all);
+      if (cs->kind == ISA_OPND_REG && !cs->rel && cs->regset >= 0) {
+         const struct isa_regset *rs = &m->regsets[cs->regset];
+         for (unsigned i = 0; i < rs->n; i++)
+            if (cs->val.width < 32 && rs->v[i].to >> cs->val.width) {
+               isa_error_at(m, cs->pos, "%s: regset '%s' values up to %u do not fit %u bits", owner,
+                            rs->name, rs->v[i].to, cs->val.width);
+               ok = false;
+            }
+      }
+      if (cs->kind == ISA_OPND_IMM && cs->float_top && cs->val.width > 32) {
+         isa_error_at(m, cs->pos, "%s: a float-top immediate has at most 32 bits", owner);
+         ok = false;
+      }
+      for (unsigned d = 0; d < c; d++) {
+         const struct isa_case *o = &fm->cases[d];
+         if (!((cs->match ^ o->match) & cs->mask & o->mask)) {
+            isa_error_at(m, cs->pos,
+                         "format '%s': forms '%s' and '%s' can match the same bits (0x%llx)",
+                         fm->name, o->name, cs->name, (unsigned long long)(cs->match | o->match));
+            ok = false;
+         }
+      }
+   }
+   return ok;
+}
+
+static bool
+sync_allowed(enum isa_hazard_kind h, enum isa_sync s)
+{
+   switch (s) {
+   case ISA_SYNC_NONE:
+      return true;
+   case ISA_SYNC_SS:
+   case ISA_SYNC_SY:
+      return h == ISA_HAZARD_DELAY_SLOTS;
+   case ISA_SYNC_SCOREBOARD:
+      return h == ISA_HAZARD_STALL_COUNTS;
+   case ISA_SYNC_VMCNT:
+   case ISA_SYNC_LGKMCNT:
+   case ISA_SYNC_EXPCNT:
+      return h == ISA_HAZARD_WAIT_STATES;
+   case ISA_SYNC_WAIT_SLOT:
+      return h == ISA_HAZARD_INTERLOCKED;
+   default:
+      return false;
+   }
+}
+
+/* Every printed field appears once in the op's syntax, so what the
+ * printer writes the assembler can read back. */
+static bool
+check_syntax(struct isa_model *m, const struct isa_op *op)
+{
+   bool ok = true;
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      bool want = (f->kind == ISA_FK_MOD && f->mod >= 0 && !m->mods[f->mod].hidden);
+      for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++)
+         want |= op->slot[s].field == (int)i;
+      unsigned seen = 0;
+      for (unsigned t = 0; t < op->ntoks; t++)
+         seen += op->toks[t].kind == ISA_TOK_FIELD && op->toks[t].field == (int)i;
+      if (want && seen != 1) {
+         isa_error_at(m, op->pos, "op '%s': field '%s' appears %u times in its syntax (needs 1)",
+                      op->key, f->name, seen);
+         ok = false;
+      }
+   }
+   return ok;
+}
+
+static bool
+check_op(struct isa_model *m, const struct isa_op *op)
+{
+   bool ok = true;
+   char owner[160];
+   snprintf(owner, sizeof(owner), "op '%s'", op->key);
+   if (op->sem < 0) {
+      isa_error_at(m, op->pos, "op '%s' has no semantics (sem:)", op->key);
+      ok = false;
+   } else if (isa_sem_arity((enum isa_sem)op->sem) >= 0 &&
+              isa_sem_arity((enum isa_sem)op->sem) != op->nsrc) {
+      isa_error_at(m, op->pos, "op '%s': semantics '%s' reads %d sources, the op has %u", op->key,
+                   isa_sem_name((enum isa_sem)op->sem), isa_sem_arity((enum isa_sem)op->sem),
+                   op->nsrc);
+      ok = false;
+   }
+   if (op->cls < 0) {
+      isa_error_at(m, op->pos, "op '%s' has no latency class (class:)", op->key);
+      ok = false;
+   }
+   if (m->bundle.insns && op->bits != m->bits) {
+      isa_error_at(m, op->pos, "op '%s': bundle models need %u-bit instructions", op->key, m->bits);
+      ok = false;
+   }
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      if (f->kind == ISA_FK_PLAIN) {
+         isa_error_at(m, f->pos, "op '%s': plain field '%s' must be fixed by the op's match",
+                      op->key, f->name);
+         ok = false;
+      }
+      if (f->kind == ISA_FK_OPERAND) {
+         bool used = false;
+         for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++)
+            used |= op->slot[s].field == (int)i;
+         if (!used) {
+            isa_error_at(m, f->pos,
+                         "op '%s': operand field '%s' is neither an operand nor fixed by match",
+                         op->key, f->name);
+            ok = false;
+         }
+      }
+   }
+   char from[160];
+   const struct isa_layout *ly = op->layout >= 0 ? &m->layouts[op->layout] : NULL;
+   snprintf(from, sizeof(from), "layout '%s'", ly ? ly->name : "");
+   ok &= check_fields(m, owner, op->fields, op->nfields, op->bits, op->mask, op->ignore, op->pos,
+                      ly ? ly->nfields : 0, from);
+   ok &= check_mod_fields(m, ly ? from : owner, op->fields, ly ? ly->nfields : 0);
+   if (ly)
+      ok &= check_mod_fields(m, owner, op->fields + ly->nfields, op->nfields - ly->nfields);
+   ok &= check_syntax(m, op);
+   for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++)
+      if (op->slot[s].field >= 0 && !op->slot[s].allow) {
+         isa_error_at(m, op->pos, "op '%s': operand %u allows no form", op->key, s);
+         ok = false;
+      }
+   return ok;
+}
+
+static bool
+check_encodings(struct isa_model *m)
+{
+   bool ok = true;
+   for (unsigned i = 0; i < m->nops; i++) {
+      const struct isa_op *a = &m->ops[i];
+      for (unsigned j = 0; j < i; j++) {
+         const struct isa_op *b = &m->ops[j];
+         unsigned bits = MIN2(a->bits, b->bits);
+         struct isa_bits common = {
+             {bits >= 64 ? ~0ull : (1ull << bits) - 1,
+              bits > 64 ? (bits >= 128 ? ~0ull : (1ull << (bits - 64)) - 1) : 0}};
+         struct isa_bits both = bits_op(bits_op(a->mask, b->mask, 0), common, 0);
+         struct isa_bits diff = {{a->match.w[0] ^ b->match.w[0], a->match.w[1] ^ b->match.w[1]}};
+         if (!bits_and(diff, both)) {
+            struct isa_bits w = bits_op(a->match, b->match, 1);
+            char hex[40];
+            if (bits > 64)
+               snprintf(hex, sizeof(hex), "%0*llx%016llx", (int)(bits - 64 + 3) / 4,
+                        (unsigned long long)w.w[1], (unsigned long long)w.w[0]);
+            else
+               snprintf(hex, sizeof(hex), "%0*llx", (int)(bits + 3) / 4,
+                        (unsigned long long)w.w[0]);
+            isa_error_at(m, a->pos, "encodings of '%s' and '%s' overlap: both match 0x%s", b->key,
+                         a->key, hex);
+            ok = false;
+         }
+      }
+   }
+   return ok;
+}
+
+static bool
+check_regsets(struct isa_model *m)
+{
+   bool ok = true;
+   for (unsigned i = 0; i < m->nregsets; i++) {
+      const struct isa_regset *rs = &m->regsets[i];
+      for (unsigned a = 0; a < rs->n; a++)
+         for (unsigned b = 0; b < a; b++)
+            if (rs->v[a].from <= rs->v[b].to && rs->v[b].from <= rs->v[a].to) {
+               isa_error_at(m, rs->pos, "regset '%s': values %u..%u and %u..%u overlap", rs->name,
+                            rs->v[b].from, rs->v[b].to, rs->v[a].from, rs->v[a].to);
+               ok = false;
+            }
+   }
+   return ok;
+}
+
+static bool
+check_hazard(struct isa_model *m)
+{
+   bool ok = true;
+   static const enum isa_role need[ISA_HAZARD_KIND_COUNT][5] = {
+       [ISA_HAZARD_DELAY_SLOTS] = {ISA_ROLE_SS, ISA_ROLE_SY},
+       [ISA_HAZARD_STALL_COUNTS] = {ISA_ROLE_STALL, ISA_ROLE_WR_BAR, ISA_ROLE_RD_BAR,
+                                    ISA_ROLE_WAIT_MASK},
+   };
+   for (unsigned i = 0; i < 5 && need[m->hazard][i] != ISA_ROLE_NONE; i++)
+      if (m->role_mod[need[m->hazard][i]] < 0) {
+         isa_error_at(m, m->hazard_pos, "hazard model '%s' needs a modifier with role '%s'",
+                      isa_hazard_name(m->hazard), isa_role_name(need[m->hazard][i]));
+         ok = false;
+      }
+   for (unsigned i = 0; i < m->nwait_rules; i++) {
+      const struct isa_wait_rule *r = &m->wait_rules[i];
+      const char *names[2] = {r->first, r->second};
+      for (unsigned k = 0; k < 2; k++)
+         if (names[k] && FIND(m->classes, m->nclasses, names[k]) < 0) {
+            isa_error_at(m, r->pos, "wait-state rule names unknown class '%s'", names[k]);
+            ok = false;
+         }
+   }
+   for (unsigned i = 0; i < m->nclasses; i++) {
+      const struct isa_class *c = &m->classes[i];
+      if (!sync_allowed(m->hazard, c->sync) || !sync_allowed(m->hazard, c->war)) {
+         isa_error_at(m, c->pos, "class '%s' uses a sync mechanism the hazard model lacks",
+                      c->name);
+         ok = false;
+      }
+   }
+   return ok;
+}
+
+bool
+isa_check_model(struct isa_model *m)
+{
+   bool ok = true;
+   for (unsigned i = 0; i < m->nformats; i++)
+      ok &= check_format(m, &m->formats[i]);
+   ok &= check_regsets(m);
+   for (unsigned i = 0; i < m->nops; i++)
+      ok &= check_op(m, &m->ops[i]);
+   ok &= check_encodings(m);
+   ok &= check_hazard(m);
+   if (m->bundle.insns)
+      ok &= check_mod_fields(m, "bundle", m->bundle.fields, m->bundle.nfields);
+   if (!m->nops) {
+      isa_error_at(m, (struct isa_pos){0, 0}, "the model has no ops");
+      ok = false;
+   }
+   return ok;
+}

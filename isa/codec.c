@@ -1,0 +1,776 @@
+/*
+ * The table-driven decoder and encoder. Both walk the same per-op field
+ * list from the model, so a field the encoder can write is exactly a field
+ * the decoder reads back.
+ *
+ * Decoding never fails on bits that match an op: operand bits that match no
+ * form, register numbers outside every file, enum values without a name and
+ * op-specific illegal combinations all decode into a record flagged with
+ * `illegal`, so the emulator can raise an illegal-encoding event at the
+ * right instruction. Encoding refuses every one of those with a message.
+ *
+ * A field's `when` condition decides whether it exists in a given word
+ * (a3xx (nopN) vs (r)); conditions are evaluated on the raw values of the
+ * op's fields (forms for operand fields, see isa_guards_hold()).
+ */
+#include "isa/isa_priv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void
+isa_load_bits(const uint8_t *p, size_t n, struct isa_bits *b)
+{
+   b->w[0] = b->w[1] = 0;
+   for (size_t i = 0; i < n && i < 16; i++)
+      b->w[i >> 3] |= (uint64_t)p[i] << ((i & 7) * 8);
+}
+
+void
+isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p)
+{
+   for (size_t i = 0; i < n && i < 16; i++)
+      p[i] = (uint8_t)(b->w[i >> 3] >> ((i & 7) * 8));
+}
+
+static int64_t
+sext(uint64_t v, unsigned w)
+{
+   if (w >= 64)
+      return (int64_t)v;
+   uint64_t sign = 1ull << (w - 1);
+   return (int64_t)((v ^ sign) - sign);
+}
+
+void
+isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in)
+{
+   memset(in, 0, sizeof(*in));
+   if (op >= m->nops)
+      return;
+   const struct isa_op *o = &m->ops[op];
+   in->op = (uint16_t)op;
+   in->sem = (uint16_t)(o->sem < 0 ? 0 : o->sem);
+   in->cls = (uint8_t)(o->cls < 0 ? 0 : o->cls);
+   in->ndst = o->ndst;
+   in->nsrc = o->nsrc;
+   in->size = (uint8_t)(o->bits / 8);
+   for (unsigned i = 0; i < m->nmods; i++)
+      in->mod[i] = (int16_t)m->mods[i].def;
+}
+
+static struct isa_opnd *
+slot_opnd(struct isa_insn *in, const struct isa_op *op, unsigned s)
+{
+   return s < op->ndst ? &in->dst[s] : &in->src[s - op->ndst];
+}
+
+static const struct isa_opnd *
+slot_copnd(const struct isa_insn *in, const struct isa_op *op, unsigned s)
+{
+   return s < op->ndst ? &in->dst[s] : &in->src[s - op->ndst];
+}
+
+/* ------------------------------------------------------------------ */
+/* Decoding.                                                           */
+
+/* Picks the bit positions every op fixes (the first eight, within the
+ * shortest op) and sorts the ops into buckets by their value there, so that
+ * decoding compares a word with a handful of ops instead of all of them. */
+void
+isa_build_dispatch(struct isa_model *m)
+{
+   unsigned minbits = ISA_MAX_BITS;
+   struct isa_bits all = {{~0ull, ~0ull}};
+   for (unsigned i = 0; i < m->nops; i++) {
+      minbits = MIN2(minbits, m->ops[i].bits);
+      all.w[0] &= m->ops[i].mask.w[0];
+      all.w[1] &= m->ops[i].mask.w[1];
+   }
+   m->nkey = 0;
+   for (unsigned p = 0; p < minbits && m->nkey < 8; p++)
+      if (isa_bits_get(&all, p, 1))
+         m->key_bit[m->nkey++] = (uint8_t)p;
+   m->bucket_ops = xcalloc((size_t)m->nops * 256 + 1, sizeof(uint16_t));
+   unsigned n = 0;
+   for (unsigned k = 0; k < 256; k++) {
+      m->bucket_at[k] = n;
+      if (k >> m->nkey)
+         continue;
+      for (unsigned i = 0; i < m->nops; i++) {
+         bool ok = true;
+         for (unsigned j = 0; j < m->nkey; j++)
+            ok &= isa_bits_get(&m->ops[i].match, m->key_bit[j], 1) == ((k >> j) & 1);
+         if (ok)
+            m->bucket_ops[n++] = (uint16_t)i;
+      }
+   }
+   m->bucket_at[256] = n;
+}
+
+static int
+match_op(const struct isa_model *m, const struct isa_bits *b, unsigned avail_bits)
+{
+   unsigned k = 0;
+   for (unsigned j = 0; j < m->nkey; j++)
+      k |= (unsigned)isa_bits_get(b, m->key_bit[j], 1) << j;
+   for (unsigned x = m->bucket_at[k]; x < m->bucket_at[k + 1]; x++) {
+      unsigned i = m->bucket_ops[x];
+      const struct isa_op *op = &m->ops[i];
+      if (op->bits > avail_bits)
+         continue;
+      if (((b->w[0] ^ op->match.w[0]) & op->mask.w[0]) == 0 &&
+          ((b->w[1] ^ op->match.w[1]) & op->mask.w[1]) == 0)
+         return (int)i;
+   }
+   return -1;
+}
+
+static uint32_t
+imm_value(const struct isa_model *m, const struct isa_case *cs, uint64_t v, bool *ok)
+{
+   unsigned w = cs->val.width;
+   *ok = true;
+   if (cs->lut >= 0) {
+      const struct isa_lut *t = &m->luts[cs->lut];
+      if (v < t->n)
+         return t->v[v];
+      *ok = false;
+      return 0;
+   }
+   if (cs->float_top)
+      return w >= 32 ? (uint32_t)v : (uint32_t)(v << (32 - w));
+   if (cs->sign)
+      return (uint32_t)sext(v, w);
+   return (uint32_t)v;
+}
+
+/* Decodes operand bits `raw` of slot s; returns why it is illegal, if it is. */
+static enum isa_illegal
+decode_operand(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *s,
+               uint64_t raw, const int16_t *mods, struct isa_opnd *o, int *form)
+{
+   const struct isa_format *fm = &m->formats[op->fields[s->field].format];
+   memset(o, 0, sizeof(*o));
+   *form = -1;
+   for (unsigned i = 0; i < fm->nfields; i++)
+      if (fm->fields[i].kind == ISA_FK_FLAG && isa_field_get64(&fm->fields[i], raw))
+         o->flags |= fm->fields[i].flag;
+   unsigned c = 0;
+   while (c < fm->ncases && (raw & fm->cases[c].mask) != fm->cases[c].match)
+      c++;
+   if (c == fm->ncases)
+      return ISA_ILLEGAL_OPERAND_FORM;
+   const struct isa_case *cs = &fm->cases[c];
+   *form = (int)c;
+   for (unsigned i = 0; i < cs->nfields; i++)
+      if (cs->fields[i].kind == ISA_FK_FLAG && isa_field_get64(&cs->fields[i], raw))
+         o->flags |= cs->fields[i].flag;
+   enum isa_illegal r = s->allow & (1u << c) ? ISA_ILLEGAL_NONE : ISA_ILLEGAL_OPERAND_KIND;
+   uint64_t v = isa_field_get64(&cs->val, raw);
+   bool narrow = isa_slot_width(m, op, s, mods) <= 16;
+   o->kind = (uint8_t)cs->kind;
+   if (cs->rel) {
+      int f = cs->file;
+      if (narrow && m->files[f].half >= 0)
+         f = m->files[f].half;
+      o->file = (uint8_t)f;
+      o->flags |= ISA_OPND_F_REL;
+      o->bank = (uint16_t)cs->addr_index;
+      o->value = (uint32_t)sext(v, cs->val.width);
+   } else if (cs->kind == ISA_OPND_REG) {
+      const struct isa_regset *rs = &m->regsets[cs->regset];
+      o->file = 0xff;
+      o->index = (uint16_t)v;
+      for (unsigned i = 0; i < rs->n; i++) {
+         if (v < rs->v[i].from || v > rs->v[i].to || (v - rs->v[i].from) % rs->v[i].stride)
+            continue;
+         int f = rs->v[i].file;
+         if (narrow && m->files[f].half >= 0)
+            f = m->files[f].half;
+         o->file = (uint8_t)f;
+         o->index = (uint16_t)(rs->v[i].base + (v - rs->v[i].from) / rs->v[i].stride);
+         break;
+      }
+      if (o->file == 0xff && !r)
+         r = ISA_ILLEGAL_REGISTER;
+   } else if (cs->kind == ISA_OPND_CONST) {
+      int f = cs->file;
+      if (narrow && m->files[f].half >= 0)
+         f = m->files[f].half;
+      o->file = (uint8_t)f;
+      o->index = (uint16_t)v;
+      if (cs->bank_field >= 0)
+         o->bank = (uint16_t)isa_field_get64(&cs->fields[cs->bank_field], raw);
+   } else {
+      bool ok;
+      o->value = imm_value(m, cs, v, &ok);
+      if (!ok && !r)
+         r = ISA_ILLEGAL_OPERAND_FORM;
+   }
+   return r;
+}
+
+static void
+flag_illegal(struct isa_insn *out, enum isa_illegal r, unsigned arg)
+{
+   if (r && !out->illegal) {
+      out->illegal = (uint8_t)r;
+      out->illegal_arg = (uint8_t)arg;
+   }
+}
+
+static void
+decode_fields(const struct isa_model *m, const struct isa_op *op, const struct isa_bits *b,
+              struct isa_insn *out)
+{
+   int64_t vals[ISA_MAX_FIELDS];
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      /* A fixed operand has no form: "src2 is const" must not hold. */
+      vals[i] = f->kind == ISA_FK_FIXED && f->format >= 0 ? -1 : (int64_t)isa_field_get(f, b);
+   }
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      if (f->kind != ISA_FK_MOD || !isa_guards_hold(f->guard, f->nguard, vals))
+         continue;
+      const struct isa_mod *md = &m->mods[f->mod];
+      out->mod[f->mod] = (int16_t)vals[i];
+      bool bad = vals[i] > md->max;
+      if (md->kind == ISA_MOD_ENUM)
+         bad = !isa_enum_entry(&m->enums[md->enm], (int32_t)vals[i]);
+      if (bad)
+         flag_illegal(out, ISA_ILLEGAL_MOD_VALUE, (unsigned)f->mod);
+   }
+   for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+      const struct isa_slot *sl = &op->slot[s];
+      int form;
+      enum isa_illegal r = decode_operand(m, op, sl, (uint64_t)vals[sl->field], out->mod,
+                                          slot_opnd(out, op, s), &form);
+      vals[sl->field] = form;
+      flag_illegal(out, r, s < op->ndst ? s : ISA_MAX_DST + s - op->ndst);
+   }
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      if (f->kind != ISA_FK_FLAG || f->target < 0 || !vals[i] ||
+          !isa_guards_hold(f->guard, f->nguard, vals))
+         continue;
+      for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++)
+         if (op->slot[s].field == f->target)
+            slot_opnd(out, op, s)->flags |= f->flag;
+   }
+   for (unsigned r = 0; r < op->nrules; r++)
+      if (isa_guards_hold(op->rules[r].guard, op->rules[r].nguard, vals))
+         flag_illegal(out, ISA_ILLEGAL_RULE, r);
+}
+
+static void
+decode_control(const struct isa_model *m, uint64_t ctrl, unsigned slot, struct isa_insn *out)
+{
+   const struct isa_bundle *bd = &m->bundle;
+   uint64_t v = (ctrl >> (slot * bd->slot_bits)) & isa_mask64(bd->slot_bits);
+   for (unsigned i = 0; i < bd->nfields; i++) {
+      const struct isa_field *f = &bd->fields[i];
+      uint64_t x = isa_field_get64(f, v);
+      out->mod[f->mod] = (int16_t)x;
+      if (x > (uint64_t)m->mods[f->mod].max)
+         flag_illegal(out, ISA_ILLEGAL_MOD_VALUE, (unsigned)f->mod);
+   }
+}
+
+enum isa_err
+isa_decode(const struct isa_model *m, const uint8_t *code, size_t size, size_t *pos,
+           struct isa_insn *out)
+{
+   size_t off = *pos;
+   uint64_t ctrl = 0;
+   unsigned slot = 0;
+   memset(out, 0, sizeof(*out));
+   if (m->bundle.insns) {
+      size_t cb = m->bundle.ctrl_bits / 8, ib = m->bits / 8;
+      size_t gb = cb + m->bundle.insns * ib;
+      size_t g = off / gb, r = off % gb;
+      if (r < cb)
+         r = cb;
+      off = g * gb + r;
+      slot = (unsigned)((r - cb) / ib);
+      off = g * gb + cb + slot * ib;
+      if (g * gb + cb > size)
+         return ISA_ERR_TRUNCATED;
+      struct isa_bits cw;
+      isa_load_bits(code + g * gb, cb, &cw);
+      ctrl = cw.w[0];
+   }
+   if (off >= size)
+      return ISA_ERR_TRUNCATED;
+   size_t avail = size - off;
+   struct isa_bits b;
+   isa_load_bits(code + off, avail, &b);
+   unsigned avail_bits = avail >= 16 ? 128 : (unsigned)avail * 8;
+   int opi = match_op(m, &b, avail_bits);
+   if (opi < 0) {
+      for (unsigned i = 0; i < m->nops; i++)
+         if (m->ops[i].bits > avail_bits)
+            return ISA_ERR_TRUNCATED;
+      return ISA_ERR_DECODE;
+   }
+   const struct isa_op *op = &m->ops[opi];
+   isa_insn_init(m, (unsigned)opi, out);
+   out->addr = (uint32_t)off;
+   /* Clear the bits past the instruction so fields cannot see them. */
+   if (op->bits < 64) {
+      b.w[0] &= isa_mask64(op->bits);
+      b.w[1] = 0;
+   } else {
+      b.w[1] &= isa_mask64(op->bits - 64);
+   }
+   decode_fields(m, op, &b, out);
+   if (m->bundle.insns)
+      decode_control(m, ctrl, slot, out);
+   *pos = off + op->bits / 8;
+   return ISA_ERR_OK;
+}
+
+enum isa_err
+isa_decode_program(const struct isa_model *m, const uint8_t *code, size_t size,
+                   struct isa_insn **out, size_t *n, struct diag_list *d)
+{
+   size_t cap = 0, pos = 0;
+   *out = NULL;
+   *n = 0;
+   while (pos < size) {
+      struct isa_insn in;
+      size_t at = pos;
+      enum isa_err e = isa_decode(m, code, size, &pos, &in);
+      if (e != ISA_ERR_OK) {
+         if (d)
+            diag_add(d, DIAG_ERROR, "<code>", 0, 0, NULL, "offset 0x%zx: %s", at, isa_strerror(e));
+         free(*out);
+         *out = NULL;
+         *n = 0;
+         return e;
+      }
+      VEC_PUSH(*out, *n, cap, in);
+   }
+   return ISA_ERR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Encoding.                                                           */
+
+DC_PRINTF(3, 4) static enum isa_err fail(char **msg, enum isa_err e, const char *fmt, ...)
+{
+   if (msg && !*msg) {
+      va_list ap;
+      va_start(ap, fmt);
+      *msg = xvasprintf(fmt, ap);
+      va_end(ap);
+   }
+   return e;
+}
+
+/* Raw field values of a record, for conditions: fixed fields from the op's
+ * pattern, modifiers from mod[], flags from their operand, operand fields
+ * -1 (their form is known only once encoded). */
+void
+isa_record_vals(const struct isa_model *m, const struct isa_op *op, const struct isa_insn *in,
+                int64_t *vals)
+{
+   (void)m;
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      vals[i] = 0;
+      if (f->kind == ISA_FK_FIXED)
+         vals[i] = f->format >= 0 ? -1 : (int64_t)isa_field_get(f, &op->match);
+      else if (f->kind == ISA_FK_MOD)
+         vals[i] = in->mod[f->mod];
+      else if (f->kind == ISA_FK_OPERAND)
+         vals[i] = -1;
+      else if (f->kind == ISA_FK_FLAG && f->target >= 0)
+         for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++)
+            if (op->slot[s].field == f->target)
+               vals[i] = (slot_copnd(in, op, s)->flags & f->flag) != 0;
+   }
+}
+
+static void
+guard_text(const struct isa_op *op, const struct isa_field *f, char *buf, size_t size)
+{
+   size_t n = 0;
+   buf[0] = 0;
+   for (unsigned g = 0; g < f->nguard && n < size; g++) {
+      const struct isa_guard *x = &f->guard[g];
+      if (x->b >= 0)
+         n += (size_t)snprintf(buf + n, size - n, "%s%s %s %s", g ? " && " : "",
+                               op->fields[x->a].name,
+                               x->op == ISA_GUARD_EQ ? "==" : "!=", op->fields[x->b].name);
+      else
+         n += (size_t)snprintf(buf + n, size - n, "%s%s %s %d", g ? " && " : "",
+                               op->fields[x->a].name, x->op == ISA_GUARD_EQ ? "==" : "!=", x->val);
+   }
+}
+
+static enum isa_err
+encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa_insn *in,
+            const int64_t *vals, struct isa_bits *b, char **msg)
+{
+   bool has[ISA_MAX_MODS] = {false};
+   for (unsigned i = 0; i < m->bundle.nfields; i++)
+      has[m->bundle.fields[i].mod] = true;
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      if (f->kind != ISA_FK_MOD)
+         continue;
+      const struct isa_mod *md = &m->mods[f->mod];
+      int64_t v = in->mod[f->mod];
+      if (!isa_guards_hold(f->guard, f->nguard, vals)) {
+         char g[128];
+         guard_text(op, f, g, sizeof(g));
+         if (v && v != md->def)
+            return fail(msg, ISA_ERR_MODIFIER, "%s: '%s' is only available when %s", op->mnemonic,
+                        md->name, g);
+         continue;
+      }
+      has[f->mod] = true;
+      if (v < 0 || (uint64_t)v > isa_mask64(f->width) || v > md->max)
+         return fail(msg, ISA_ERR_RANGE, "%s: %s=%lld does not fit (at most %lld)", op->mnemonic,
+                     md->name, (long long)v,
+                     (long long)MIN2((int64_t)isa_mask64(f->width), (int64_t)md->max));
+      if (md->kind == ISA_MOD_ENUM && !isa_enum_entry(&m->enums[md->enm], (int32_t)v))
+         return fail(msg, ISA_ERR_MODIFIER, "%s: %lld is not a value of %s", op->mnemonic,
+                     (long long)v, md->name);
+      isa_field_set(f, b, (uint64_t)v);
+   }
+   for (unsigned i = 0; i < m->nmods; i++)
+      if (!has[i] && in->mod[i] != m->mods[i].def)
+         return fail(msg, ISA_ERR_MODIFIER, "%s cannot carry modifier '%s'", op->mnemonic,
+                     m->mods[i].name);
+   return ISA_ERR_OK;
+}
+
+static const char *const kind_names[] = {"no operand", "a register", "a constant", "an immediate"};
+
+/* Places value v in one operand form, or says why it does not fit. */
+static bool
+form_value(const struct isa_model *m, const struct isa_case *cs, const struct isa_opnd *o,
+           bool narrow, uint64_t *v, char **why)
+{
+   unsigned w = cs->val.width;
+   if (o->flags & ISA_OPND_F_REL) {
+      int f = cs->file;
+      if (narrow && m->files[f].half >= 0)
+         f = m->files[f].half;
+      int64_t off = (int32_t)o->value;
+      if (o->file != f || o->bank != cs->addr_index)
+         return false;
+      if (off < -(1ll << (w - 1)) || off >= (1ll << (w - 1))) {
+         *why = xasprintf("offset %lld does not fit %u signed bits", (long long)off, w);
+         return false;
+      }
+      *v = (uint64_t)off & isa_mask64(w);
+      return true;
+   }
+   if (cs->kind == ISA_OPND_REG) {
+      const struct isa_regset *rs = &m->regsets[cs->regset];
+      for (unsigned i = 0; i < rs->n; i++) {
+         int f = rs->v[i].file;
+         if (narrow && m->files[f].half >= 0)
+            f = m->files[f].half;
+         unsigned st = rs->v[i].stride;
+         if (f == o->file && o->index >= rs->v[i].base &&
+             (o->index - rs->v[i].base) * st <= rs->v[i].to - rs->v[i].from) {
+            *v = rs->v[i].from + (o->index - rs->v[i].base) * st;
+            return true;
+         }
+      }
+      return false;
+   }
+   if (cs->kind == ISA_OPND_CONST) {
+      int f = cs->file;
+      if (narrow && m->files[f].half >= 0)
+         f = m->files[f].half;
+      if (o->file != f)
+         return false;
+      if (w < 32 && o->index >> w) {
+         *why = xasprintf("constant %u does not fit %u bits", o->index, w);
+         return false;
+      }
+      *v = o->index;
+      return true;
+   }
+   uint32_t x = o->value;
+   if (cs->lut >= 0) {
+      const struct isa_lut *t = &m->luts[cs->lut];
+      for (unsigned i = 0; i < t->n; i++)
+         if (t->v[i] == x) {
+            *v = i;
+            return true;
+         }
+      return false; /* not in the table: another form may hold it */
+   }
+   if (cs->float_top) {
+      if (w < 32 && (x & ((1u << (32 - w)) - 1))) {
+         *why = xasprintf("float 0x%08x has bits below the top %u", x, w);
+         return false;
+      }
+      *v = w < 32 ? x >> (32 - w) : x;
+      return true;
+   }
+   if (cs->sign) {
+      int64_t s = (int32_t)x;
+      if (w < 32 && (s < -(1ll << (w - 1)) || s >= (1ll << (w - 1)))) {
+         *why = xasprintf("%lld does not fit %u signed bits", (long long)s, w);
+         return false;
+      }
+      *v = (uint64_t)s & isa_mask64(w);
+      return true;
+   }
+   if (w < 32 && x >> w) {
+      *why = xasprintf("%u does not fit %u unsigned bits", x, w);
+      return false;
+   }
+   *v = x;
+   return true;
+}
+
+/* Encodes the operand of slot s into the format's bits. extra: flags the
+ * layout encodes elsewhere for this slot. */
+static enum isa_err
+encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
+               const struct isa_opnd *o, const int16_t *mods, uint8_t extra, uint64_t *raw,
+               int *form, char **msg)
+{
+   const struct isa_slot *sl = &op->slot[s];
+   const struct isa_format *fm = &m->formats[op->fields[sl->field].format];
+   const char *sname = op->fields[sl->field].name;
+   bool narrow = isa_slot_width(m, op, sl, mods) <= 16, kind_seen = false, flag_bad = false;
+   char *why = NULL;
+   if (o->kind == ISA_OPND_NONE || o->kind > ISA_OPND_IMM)
+      return fail(msg, ISA_ERR_OPERAND, "%s: %s is missing", op->mnemonic, sname);
+   uint8_t fmt_flags = 0;
+   for (unsigned i = 0; i < fm->nfields; i++)
+      fmt_flags |= fm->fields[i].flag;
+   for (unsigned c = 0; c < fm->ncases; c++) {
+      const struct isa_case *cs = &fm->cases[c];
+      bool rel = (o->flags & ISA_OPND_F_REL) != 0;
+      if (cs->kind != o->kind || cs->rel != rel || !(sl->allow & (1u << c)))
+         continue;
+      kind_seen = true;
+      uint8_t avail = fmt_flags | extra | ISA_OPND_F_REL;
+      for (unsigned i = 0; i < cs->nfields; i++)
+         avail |= cs->fields[i].flag;
+      if (o->flags & ~avail) {
+         flag_bad = true;
+         continue;
+      }
+      uint64_t v;
+      if (!form_value(m, cs, o, narrow, &v, &why))
+         continue;
+      free(why);
+      uint64_t r = isa_field_set64(&cs->val, cs->match, v);
+      for (unsigned i = 0; i < fm->nfields; i++)
+         if (fm->fields[i].kind == ISA_FK_FLAG)
+            r = isa_field_set64(&fm->fields[i], r, (o->flags & fm->fields[i].flag) != 0);
+      for (unsigned i = 0; i < cs->nfields; i++)
+         if (cs->fields[i].kind == ISA_FK_FLAG)
+            r = isa_field_set64(&cs->fields[i], r, (o->flags & cs->fields[i].flag) != 0);
+      *raw = r;
+      *form = (int)c;
+      return ISA_ERR_OK;
+   }
+   if (why) {
+      enum isa_err e = fail(msg, ISA_ERR_RANGE, "%s: %s: %s", op->mnemonic, sname, why);
+      free(why);
+      return e;
+   }
+   if (!kind_seen)
+      return fail(msg, ISA_ERR_OPERAND, "%s: %s%s cannot be %s", op->mnemonic, sname,
+                  o->flags & ISA_OPND_F_REL ? " (relative)" : "", kind_names[o->kind]);
+   if (flag_bad)
+      return fail(msg, ISA_ERR_OPERAND, "%s: %s cannot take that modifier (flags 0x%x)",
+                  op->mnemonic, sname, o->flags);
+   char reg[32] = "";
+   if (o->kind == ISA_OPND_REG && !(o->flags & ISA_OPND_F_REL))
+      isa_reg_name(m, o->file, o->index, reg, sizeof(reg));
+   if (o->kind == ISA_OPND_IMM)
+      snprintf(reg, sizeof(reg), "0x%x", o->value);
+   return fail(msg, o->kind == ISA_OPND_IMM ? ISA_ERR_RANGE : ISA_ERR_OPERAND,
+               "%s: %s cannot be %s%s%s", op->mnemonic, sname, reg[0] ? reg : kind_names[o->kind],
+               narrow ? " (16-bit operand)" : "",
+               o->kind == ISA_OPND_IMM ? " (not encodable)" : "");
+}
+
+static enum isa_err
+encode_flags(const struct isa_op *op, const struct isa_insn *in, const int64_t *vals,
+             struct isa_bits *b, char **msg)
+{
+   for (unsigned i = 0; i < op->nfields; i++) {
+      const struct isa_field *f = &op->fields[i];
+      if (f->kind != ISA_FK_FLAG || f->target < 0)
+         continue;
+      if (!isa_guards_hold(f->guard, f->nguard, vals)) {
+         if (vals[i]) {
+            char g[128];
+            guard_text(op, f, g, sizeof(g));
+            return fail(msg, ISA_ERR_MODIFIER, "%s: '%s' is only available when %s", op->mnemonic,
+                        f->name, g);
+         }
+         continue;
+      }
+      isa_field_set(f, b, (uint64_t)vals[i]);
+   }
+   (void)in;
+   return ISA_ERR_OK;
+}
+
+static enum isa_err
+control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot, uint64_t *ctrl,
+             char **msg)
+{
+   const struct isa_bundle *bd = &m->bundle;
+   uint64_t v = 0;
+   for (unsigned i = 0; i < bd->nfields; i++) {
+      const struct isa_field *f = &bd->fields[i];
+      int64_t x = in->mod[f->mod];
+      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > m->mods[f->mod].max)
+         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field",
+                     m->mods[f->mod].name, (long long)x);
+      v = isa_field_set64(f, v, (uint64_t)x);
+   }
+   *ctrl |= v << (slot * bd->slot_bits);
+   return ISA_ERR_OK;
+}
+
+enum isa_err
+isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out,
+                char **msg, int *bad_slot)
+{
+   if (bad_slot)
+      *bad_slot = -1;
+   if (in->op >= m->nops)
+      return fail(msg, ISA_ERR_ARG, "op index %u out of range", in->op);
+   const struct isa_op *op = &m->ops[in->op];
+   if (in->ndst != op->ndst || in->nsrc != op->nsrc)
+      return fail(msg, ISA_ERR_ARG, "%s takes %u destination(s) and %u source(s)", op->mnemonic,
+                  op->ndst, op->nsrc);
+   struct isa_bits b = op->match;
+   int64_t vals[ISA_MAX_FIELDS];
+   isa_record_vals(m, op, in, vals);
+   enum isa_err e = encode_mods(m, op, in, vals, &b, msg);
+   if (e)
+      return e;
+   for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+      const struct isa_slot *sl = &op->slot[s];
+      uint8_t extra = 0;
+      for (unsigned i = 0; i < op->nfields; i++)
+         if (op->fields[i].kind == ISA_FK_FLAG && op->fields[i].target == sl->field)
+            extra |= op->fields[i].flag;
+      uint64_t raw = 0;
+      int form = -1;
+      e = encode_operand(m, op, s, slot_copnd(in, op, s), in->mod, extra, &raw, &form, msg);
+      if (e) {
+         if (bad_slot)
+            *bad_slot = (int)s;
+         return e;
+      }
+      isa_field_set(&op->fields[sl->field], &b, raw);
+      vals[sl->field] = form;
+   }
+   e = encode_flags(op, in, vals, &b, msg);
+   if (e)
+      return e;
+   for (unsigned r = 0; r < op->nrules; r++)
+      if (isa_guards_hold(op->rules[r].guard, op->rules[r].nguard, vals))
+         return fail(msg, ISA_ERR_ILLEGAL, "%s: %s", op->mnemonic, op->rules[r].reason);
+   uint64_t ctrl = 0;
+   if (m->bundle.insns && (e = control_slot(m, in, 0, &ctrl, msg)))
+      return e;
+   *out = b;
+   return ISA_ERR_OK;
+}
+
+static enum isa_err
+report(struct diag_list *d, enum isa_err e, char *msg)
+{
+   if (d && e)
+      diag_add(d, DIAG_ERROR, "<insn>", 0, 0, NULL, "%s", msg ? msg : isa_strerror(e));
+   free(msg);
+   return e;
+}
+
+enum isa_err
+isa_check_insn(const struct isa_model *m, const struct isa_insn *in, struct diag_list *d)
+{
+   struct isa_bits b;
+   char *msg = NULL;
+   return report(d, isa_encode_bits(m, in, &b, &msg, NULL), msg);
+}
+
+enum isa_err
+isa_encode(const struct isa_model *m, const struct isa_insn *in, uint8_t *buf, size_t *len,
+           struct diag_list *d)
+{
+   struct isa_bits b;
+   char *msg = NULL;
+   enum isa_err e = isa_encode_bits(m, in, &b, &msg, NULL);
+   if (e)
+      return report(d, e, msg);
+   *len = m->ops[in->op].bits / 8;
+   isa_store_bits(&b, *len, buf);
+   return ISA_ERR_OK;
+}
+
+enum isa_err
+isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t n, uint8_t **out,
+                   size_t *len, struct diag_list *d)
+{
+   size_t cap = 0;
+   uint8_t *buf = NULL;
+   *len = 0;
+   const struct isa_bundle *bd = &m->bundle;
+   unsigned group = bd->insns ? bd->insns : 1;
+   for (size_t g = 0; g < n; g += group) {
+      uint64_t ctrl = 0;
+      uint8_t words[8][16];
+      size_t wl[8];
+      for (unsigned k = 0; k < group; k++) {
+         struct isa_insn pad;
+         const struct isa_insn *x = &in[g + k];
+         if (g + k >= n) {
+            isa_insn_init(m, (unsigned)bd->pad_op, &pad);
+            x = &pad;
+         }
+         struct isa_bits b;
+         char *msg = NULL;
+         enum isa_err e = isa_encode_bits(m, x, &b, &msg, NULL);
+         if (!e && bd->insns)
+            e = control_slot(m, x, k, &ctrl, &msg);
+         if (e) {
+            if (d)
+               diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "instruction %zu: %s", g + k,
+                        msg ? msg : isa_strerror(e));
+            free(msg);
+            free(buf);
+            *out = NULL;
+            *len = 0;
+            return e;
+         }
+         wl[k] = m->ops[x->op].bits / 8;
+         isa_store_bits(&b, wl[k], words[k]);
+      }
+      size_t need = *len + 16 * (group + 1);
+      VEC_RESERVE(buf, cap, need);
+      if (bd->insns) {
+         struct isa_bits cb = {{ctrl, 0}};
+         isa_store_bits(&cb, bd->ctrl_bits / 8, buf + *len);
+         *len += bd->ctrl_bits / 8;
+      }
+      for (unsigned k = 0; k < group; k++) {
+         memcpy(buf + *len, words[k], wl[k]);
+         *len += wl[k];
+      }
+   }
+   *out = buf;
+   return ISA_ERR_OK;
+}

@@ -1,0 +1,229 @@
+/*
+ * The one latency/hazard function (in the spirit of Mesa's ir3_delay.c):
+ * how far apart two instructions must be, or which sync they need, so that
+ * the later one sees the earlier one's effect. The scheduler, the hazard
+ * insertion pass and the emulator's timing model all ask this function;
+ * none of them keeps its own numbers.
+ *
+ * Everything comes from the model. For the delay-slot mechanism (a3xx):
+ *
+ *   RAW distance = producer class latency + consumer class read_early
+ *                  - consumer slot read_delay
+ *                  (+ size_mismatch when a half register aliases a full one)
+ *                  - repeat slack, floored at 0;
+ *   writes of an address register: addr_write before any use;
+ *   producers whose class has a sync (ss/sy): distance 0, that sync;
+ *   WAR: the producer class's `war` sync (tex/sfu/mem read sources late);
+ *   WAW: the producer class's sync (a late result could land last).
+ *
+ * (rptN): sub-instruction i of the producer writes dst+i; the consumer's
+ * sub-instruction j reads src+j if the source has (r), else src. Repeats
+ * after the writing sub-instruction and before the reading one count as
+ * elapsed slots, as in ir3_delayslots_with_repeat.
+ *
+ * Operands relative to an address register may touch any register of
+ * their file (conservative), and read the address register itself.
+ */
+#include "isa/isa_priv.h"
+
+static const struct isa_opnd *
+slot_opnd(const struct isa_insn *in, int slot)
+{
+   if (slot >= 0 && slot < in->ndst)
+      return &in->dst[slot];
+   if (slot >= ISA_MAX_DST && slot - ISA_MAX_DST < in->nsrc)
+      return &in->src[slot - ISA_MAX_DST];
+   return NULL;
+}
+
+static const struct isa_slot *
+model_slot(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   const struct isa_op *op = &m->ops[in->op];
+   if (slot < ISA_MAX_DST)
+      return slot < op->ndst ? &op->slot[slot] : NULL;
+   return slot - ISA_MAX_DST < op->nsrc ? &op->slot[op->ndst + slot - ISA_MAX_DST] : NULL;
+}
+
+unsigned
+isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   if (in->op >= m->nops)
+      return 1;
+   const struct isa_slot *s = model_slot(m, in, slot);
+   if (!s)
+      return 1;
+   if (s->count_mod >= 0) {
+      unsigned mask = (unsigned)(uint16_t)in->mod[s->count_mod], n = 0;
+      while (mask >> n)
+         n++;
+      return n ? n : 1;
+   }
+   if (s->count_slot >= 0) {
+      const struct isa_op *op = &m->ops[in->op];
+      int cs = s->count_slot < op->ndst ? s->count_slot : ISA_MAX_DST + s->count_slot - op->ndst;
+      const struct isa_opnd *o = slot_opnd(in, cs);
+      return o && o->kind == ISA_OPND_IMM && o->value >= 1 && o->value <= 64 ? o->value : 1;
+   }
+   return s->count_n ? s->count_n : 1;
+}
+
+/* A register in "full units": half registers that alias halves of a full
+ * file map to that file's register (index / 2). */
+struct unit {
+   int file;
+   unsigned index;
+   bool half;
+};
+
+static struct unit
+to_unit(const struct isa_model *m, unsigned file, unsigned index)
+{
+   for (unsigned f = 0; f < m->nfiles; f++)
+      if (m->files[f].alias == (int)file)
+         return (struct unit){(int)f, index / 2, true};
+   return (struct unit){(int)file, index, false};
+}
+
+static int
+addr_file(const struct isa_model *m)
+{
+   for (unsigned f = 0; f < m->nfiles; f++)
+      if (m->files[f].kind == ISA_FILE_ADDRESS)
+         return (int)f;
+   return -1;
+}
+
+/* The registers operand o touches at repeat step k, as a unit; relative
+ * operands are "any register of the file" (index ~0u). */
+static bool
+opnd_unit(const struct isa_model *m, const struct isa_opnd *o, unsigned k, struct unit *u)
+{
+   if (o->kind != ISA_OPND_REG && o->kind != ISA_OPND_CONST)
+      return false;
+   if (o->file >= m->nfiles)
+      return false;
+   *u = to_unit(m, o->file, o->index + k);
+   if (o->flags & ISA_OPND_F_REL)
+      u->index = ~0u;
+   return true;
+}
+
+static bool
+units_meet(struct unit a, struct unit b)
+{
+   return a.file == b.file && (a.index == b.index || a.index == ~0u || b.index == ~0u);
+}
+
+/* Does anything written through (w, nw registers, repeated wr times)
+ * meet anything read through (r, nr, repeated rr times, advancing if r_inc)?
+ * Returns the largest "slack" needed: base - (j + wr - i) over meeting
+ * sub-instructions i (writer) and j (reader), or INT_MIN if none meet. */
+static int
+meet(const struct isa_model *m, const struct isa_opnd *w, unsigned nw, unsigned wr,
+     const struct isa_opnd *r, unsigned nr, unsigned rr, bool r_inc, int base, int mismatch,
+     bool *found)
+{
+   int best = -1000000;
+   *found = false;
+   for (unsigned i = 0; i <= wr; i++)
+      for (unsigned a = 0; a < nw; a++) {
+         struct unit uw;
+         if (!opnd_unit(m, w, i + a, &uw))
+            continue;
+         for (unsigned j = 0; j <= rr; j++)
+            for (unsigned b = 0; b < nr; b++) {
+               struct unit ur;
+               if (!opnd_unit(m, r, (r_inc ? j : 0) + b, &ur) || !units_meet(uw, ur))
+                  continue;
+               *found = true;
+               int d = base + (uw.half != ur.half ? mismatch : 0) - (int)(j + wr - i);
+               best = d > best ? d : best;
+            }
+      }
+   return best;
+}
+
+/* Does operand r read address register `index` of the address file? */
+static bool
+reads_addr(const struct isa_model *m, const struct isa_opnd *r, const struct isa_opnd *w)
+{
+   int af = addr_file(m);
+   return af >= 0 && w->kind == ISA_OPND_REG && w->file == af && (r->flags & ISA_OPND_F_REL) &&
+          r->bank == w->index;
+}
+
+static unsigned
+rpt(const struct isa_model *m, const struct isa_insn *in)
+{
+   int r = m->role_mod[ISA_ROLE_RPT];
+   return r >= 0 && in->mod[r] > 0 ? (unsigned)in->mod[r] : 0;
+}
+
+static struct isa_delay
+raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct isa_insn *c, int cs)
+{
+   const struct isa_opnd *w = slot_opnd(p, ps), *r = slot_opnd(c, cs);
+   const struct isa_class *pc = &m->classes[p->cls], *cc = &m->classes[c->cls];
+   const struct isa_slot *sl = model_slot(m, c, cs);
+   struct isa_delay none = {0, ISA_SYNC_NONE};
+   bool found;
+   int base = pc->latency < 0 ? 0 : pc->latency;
+   if (m->hazard == ISA_HAZARD_DELAY_SLOTS)
+      base += cc->read_early - (sl ? sl->read_delay : 0);
+   int need =
+       meet(m, w, isa_opnd_count(m, p, ps), rpt(m, p), r, isa_opnd_count(m, c, cs), rpt(m, c),
+            r->flags & ISA_OPND_F_R, base, isa_hazard_param(m, "size_mismatch", 0), &found);
+   bool addr = reads_addr(m, r, w);
+   if (!found && !addr)
+      return none;
+   if (pc->sync != ISA_SYNC_NONE)
+      return (struct isa_delay){0, pc->sync};
+   if (m->hazard == ISA_HAZARD_DELAY_SLOTS && w->file < m->nfiles &&
+       m->files[w->file].kind == ISA_FILE_ADDRESS)
+      need = isa_hazard_param(m, "addr_write", need);
+   if (m->hazard == ISA_HAZARD_STALL_COUNTS && w->file < m->nfiles &&
+       m->files[w->file].kind == ISA_FILE_PREDICATE)
+      need = isa_hazard_param(m, "pred_latency", need);
+   if (m->hazard == ISA_HAZARD_INTERLOCKED)
+      need = 0;
+   if (m->hazard == ISA_HAZARD_WAIT_STATES) {
+      need = 0;
+      for (unsigned i = 0; i < m->nwait_rules; i++)
+         if (!strcmp(m->wait_rules[i].first, pc->name) &&
+             !strcmp(m->wait_rules[i].second, cc->name) && m->wait_rules[i].states > need)
+            need = m->wait_rules[i].states;
+   }
+   return (struct isa_delay){need > 0 ? need : 0, ISA_SYNC_NONE};
+}
+
+struct isa_delay
+isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
+          const struct isa_insn *consumer, int cslot)
+{
+   struct isa_delay none = {0, ISA_SYNC_NONE};
+   if (producer->op >= m->nops || consumer->op >= m->nops)
+      return none;
+   const struct isa_opnd *a = slot_opnd(producer, pslot), *b = slot_opnd(consumer, cslot);
+   if (!a || !b)
+      return none;
+   bool pdst = pslot < ISA_MAX_DST, cdst = cslot < ISA_MAX_DST;
+   if (pdst && !cdst)
+      return raw(m, producer, pslot, consumer, cslot);
+   if (!pdst && !cdst)
+      return none; /* two reads */
+   /* WAR (producer reads, consumer writes) or WAW: does the write meet? */
+   bool found;
+   meet(m, b, isa_opnd_count(m, consumer, cslot), rpt(m, consumer), a,
+        isa_opnd_count(m, producer, pslot), rpt(m, producer), !pdst && (a->flags & ISA_OPND_F_R), 0,
+        0, &found);
+   if (!pdst && reads_addr(m, a, b))
+      found = true;
+   if (!found)
+      return none;
+   const struct isa_class *pc = &m->classes[producer->cls];
+   enum isa_sync s = pdst ? pc->sync : pc->war;
+   if (pdst && s == ISA_SYNC_NONE && m->hazard == ISA_HAZARD_STALL_COUNTS && pc->latency > 0)
+      return (struct isa_delay){pc->latency, ISA_SYNC_NONE};
+   return (struct isa_delay){0, s};
+}

@@ -1,0 +1,400 @@
+/*
+ * Read-only access to a loaded model (the public accessors of isa.h), the
+ * name tables, and the bit-field helpers every isa/ file shares.
+ */
+#include "isa/isa_priv.h"
+
+#include <stdio.h>
+
+#define NAME_(n, s, ...) s,
+const char *const isa_file_kind_names[] = {ISA_FILE_KINDS(NAME_)};
+const char *const isa_type_names[] = {ISA_TYPES(NAME_)};
+const char *const isa_sem_names[] = {ISA_SEMS(NAME_)};
+const char *const isa_role_names[] = {ISA_ROLES(NAME_)};
+const char *const isa_hazard_names[] = {ISA_HAZARD_KINDS(NAME_)};
+const char *const isa_sync_names[] = {ISA_SYNCS(NAME_)};
+const char *const isa_illegal_names[] = {ISA_ILLEGALS(NAME_)};
+const char *const isa_err_names[] = {ISA_ERRORS(NAME_)};
+#undef NAME_
+#define BITS_(n, s, b, f) b,
+static const uint8_t type_bits[] = {ISA_TYPES(BITS_)};
+#undef BITS_
+#define FLT_(n, s, b, f) f,
+static const uint8_t type_float[] = {ISA_TYPES(FLT_)};
+#undef FLT_
+#define ARITY_(n, s, a) a,
+static const int8_t sem_arity[] = {ISA_SEMS(ARITY_)};
+#undef ARITY_
+
+uint64_t
+isa_field_get(const struct isa_field *f, const struct isa_bits *b)
+{
+   uint64_t v = 0;
+   unsigned at = 0;
+   for (unsigned i = 0; i < f->nr; i++) {
+      v |= isa_bits_get(b, f->r[i].lo, f->r[i].len) << at;
+      at += f->r[i].len;
+   }
+   return v;
+}
+
+void
+isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v)
+{
+   for (unsigned i = 0; i < f->nr; i++) {
+      isa_bits_set(b, f->r[i].lo, f->r[i].len, v & isa_mask64(f->r[i].len));
+      v >>= f->r[i].len;
+   }
+}
+
+uint64_t
+isa_field_get64(const struct isa_field *f, uint64_t w)
+{
+   struct isa_bits b = {{w, 0}};
+   return isa_field_get(f, &b);
+}
+
+uint64_t
+isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v)
+{
+   struct isa_bits b = {{w, 0}};
+   isa_field_set(f, &b, v);
+   return b.w[0];
+}
+
+bool
+isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals)
+{
+   for (unsigned i = 0; i < n; i++) {
+      int64_t a = vals[g[i].a];
+      int64_t b = g[i].b >= 0 ? vals[g[i].b] : g[i].val;
+      if ((g[i].op != ISA_GUARD_NE) != (a == b))
+         return false;
+   }
+   return true;
+}
+
+const struct isa_enum_entry *
+isa_enum_entry(const struct isa_enum *e, int32_t value)
+{
+   for (unsigned i = 0; i < e->n; i++)
+      if (e->v[i].value == value)
+         return &e->v[i];
+   return NULL;
+}
+
+int
+isa_fmt_print(char *buf, size_t size, const struct isa_fmt *f, int64_t v, const char *s)
+{
+   char mid[64] = "";
+   if (f->conv == 's')
+      snprintf(mid, sizeof(mid), "%s", s ? s : "");
+   else if (f->conv == 'd')
+      snprintf(mid, sizeof(mid), f->spec, (long long)v);
+   else if (f->conv)
+      snprintf(mid, sizeof(mid), f->spec, (unsigned long long)v);
+   return snprintf(buf, size, "%s%s%s", f->pre, mid, f->post);
+}
+
+enum isa_type
+isa_slot_type(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *s,
+              const int16_t *mods)
+{
+   (void)op;
+   if (s->type_mod >= 0) {
+      const struct isa_mod *md = &m->mods[s->type_mod];
+      const struct isa_enum_entry *e = isa_enum_entry(&m->enums[md->enm], mods[s->type_mod]);
+      return e ? (enum isa_type)e->type : ISA_TYPE_NONE;
+   }
+   return (enum isa_type)s->type;
+}
+
+unsigned
+isa_slot_width(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *s,
+               const int16_t *mods)
+{
+   if (s->width)
+      return s->width;
+   if (s->width_mod >= 0) {
+      const struct isa_mod *md = &m->mods[s->width_mod];
+      const struct isa_enum_entry *e = isa_enum_entry(&m->enums[md->enm], mods[s->width_mod]);
+      if (e && e->width)
+         return e->width;
+      if (e && e->type)
+         return isa_type_bits(e->type);
+      return 32;
+   }
+   unsigned w = isa_type_bits(isa_slot_type(m, op, s, mods));
+   return w ? w : 32;
+}
+
+/* ------------------------------------------------------------------ */
+/* Read-only accessors.                                                */
+
+const char *
+isa_strerror(enum isa_err e)
+{
+   return (unsigned)e < ISA_ERR_COUNT ? isa_err_names[e] : "unknown error";
+}
+
+const char *
+isa_model_name(const struct isa_model *m)
+{
+   return m->name;
+}
+
+bool
+isa_model_is_bundled(const struct isa_model *m)
+{
+   return m->bundle.insns != 0;
+}
+
+unsigned
+isa_op_count(const struct isa_model *m)
+{
+   return m->nops;
+}
+
+int
+isa_op_find(const struct isa_model *m, const char *mnemonic)
+{
+   int i = FIND(m->ops, m->nops, mnemonic);
+   if (i >= 0)
+      return i;
+   for (unsigned j = 0; j < m->nops; j++)
+      if (!strcmp(m->ops[j].mnemonic, mnemonic))
+         return (int)j;
+   return -1;
+}
+
+void
+isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out)
+{
+   const struct isa_op *o = &m->ops[op];
+   out->name = o->mnemonic;
+   out->sem = (enum isa_sem)o->sem;
+   out->cls = (unsigned)o->cls;
+   out->ndst = o->ndst;
+   out->nsrc = o->nsrc;
+   out->commute[0] = o->commute[0] < 0 ? -1 : o->commute[0] - o->ndst;
+   out->commute[1] = o->commute[1] < 0 ? -1 : o->commute[1] - o->ndst;
+   out->flip_mod = o->flip_mod;
+   out->size = o->bits / 8;
+}
+
+bool
+isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
+              struct isa_slot_info *out)
+{
+   const struct isa_op *o = &m->ops[op];
+   memset(out, 0, sizeof(*out));
+   if (slot >= (dst ? o->ndst : o->nsrc))
+      return false;
+   const struct isa_slot *s = &o->slot[dst ? slot : o->ndst + slot];
+   if (s->field < 0)
+      return false;
+   const struct isa_field *f = &o->fields[s->field];
+   const struct isa_format *fm = &m->formats[f->format];
+   out->name = f->name;
+   out->type = s->type_mod >= 0 ? ISA_TYPE_NONE : (enum isa_type)s->type;
+   out->read_delay = s->read_delay;
+   for (unsigned c = 0; c < fm->ncases; c++) {
+      if (!(s->allow & (1u << c)))
+         continue;
+      const struct isa_case *cs = &fm->cases[c];
+      out->kinds |= (uint8_t)(1u << cs->kind);
+      out->rel |= cs->rel;
+      if (cs->kind == ISA_OPND_IMM && cs->val.width > out->imm_bits) {
+         out->imm_bits = cs->val.width;
+         out->imm_signed = cs->sign;
+         out->imm_float_top = cs->float_top;
+         out->imm_lut = cs->lut >= 0;
+      }
+      for (unsigned i = 0; i < cs->nfields; i++) {
+         out->neg |= cs->fields[i].flag == ISA_OPND_F_NEG;
+         out->abs |= cs->fields[i].flag == ISA_OPND_F_ABS;
+      }
+   }
+   for (unsigned i = 0; i < fm->nfields; i++) {
+      out->neg |= fm->fields[i].flag == ISA_OPND_F_NEG;
+      out->abs |= fm->fields[i].flag == ISA_OPND_F_ABS;
+   }
+   for (unsigned i = 0; i < o->nfields; i++) {
+      if (o->fields[i].kind == ISA_FK_FLAG && o->fields[i].target == s->field) {
+         out->neg |= o->fields[i].flag == ISA_OPND_F_NEG;
+         out->abs |= o->fields[i].flag == ISA_OPND_F_ABS;
+      }
+   }
+   return true;
+}
+
+unsigned
+isa_file_count(const struct isa_model *m)
+{
+   return m->nfiles;
+}
+
+int
+isa_file_find(const struct isa_model *m, const char *name)
+{
+   return FIND(m->files, m->nfiles, name);
+}
+
+void
+isa_file_info(const struct isa_model *m, unsigned file, struct isa_file_info *out)
+{
+   const struct isa_regfile *f = &m->files[file];
+   out->name = f->name;
+   out->kind = f->kind;
+   out->count = f->count;
+   out->width = f->width;
+   out->half_of = -1;
+   for (unsigned i = 0; i < m->nfiles; i++)
+      if (m->files[i].alias == (int)file)
+         out->half_of = (int)i;
+}
+
+unsigned
+isa_class_count(const struct isa_model *m)
+{
+   return m->nclasses;
+}
+
+void
+isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_info *out)
+{
+   const struct isa_class *c = &m->classes[cls];
+   out->name = c->name;
+   out->sync = c->sync;
+   out->war_sync = c->war;
+   out->latency = c->latency;
+   out->soft_latency = c->soft;
+   out->read_early = c->read_early;
+   out->flow = c->flow;
+}
+
+unsigned
+isa_mod_count(const struct isa_model *m)
+{
+   return m->nmods;
+}
+
+int
+isa_mod_find(const struct isa_model *m, const char *name)
+{
+   return FIND(m->mods, m->nmods, name);
+}
+
+int
+isa_mod_by_role(const struct isa_model *m, enum isa_role role)
+{
+   return (unsigned)role < ISA_ROLE_COUNT ? m->role_mod[role] : -1;
+}
+
+const char *
+isa_mod_name(const struct isa_model *m, unsigned mod)
+{
+   return mod < m->nmods ? m->mods[mod].name : NULL;
+}
+
+int
+isa_mod_value(const struct isa_model *m, unsigned mod, const char *name)
+{
+   if (mod >= m->nmods || m->mods[mod].kind != ISA_MOD_ENUM)
+      return -1;
+   const struct isa_enum *e = &m->enums[m->mods[mod].enm];
+   int i = FIND(e->v, e->n, name);
+   return i < 0 ? -1 : e->v[i].value;
+}
+
+int
+isa_mod_flip(const struct isa_model *m, unsigned mod, int value)
+{
+   if (mod >= m->nmods || m->mods[mod].kind != ISA_MOD_ENUM)
+      return -1;
+   const struct isa_enum *e = &m->enums[m->mods[mod].enm];
+   const struct isa_enum_entry *x = isa_enum_entry(e, value);
+   return x && x->flip >= 0 ? e->v[x->flip].value : -1;
+}
+
+enum isa_hazard_kind
+isa_hazard_kind(const struct isa_model *m)
+{
+   return m->hazard;
+}
+
+int
+isa_hazard_param(const struct isa_model *m, const char *name, int def)
+{
+   int i = FIND(m->params, m->nparams, name);
+   return i < 0 ? def : m->params[i].value;
+}
+
+const char *
+isa_sem_name(enum isa_sem s)
+{
+   return (unsigned)s < ISA_SEM_COUNT ? isa_sem_names[s] : "?";
+}
+
+int
+isa_sem_find(const char *name)
+{
+   return isa_lookup_str(isa_sem_names, ISA_SEM_COUNT, name);
+}
+
+int
+isa_sem_arity(enum isa_sem s)
+{
+   return (unsigned)s < ISA_SEM_COUNT ? sem_arity[s] : -1;
+}
+
+const char *
+isa_type_name(enum isa_type t)
+{
+   return (unsigned)t < ISA_TYPE_COUNT ? isa_type_names[t] : "?";
+}
+
+unsigned
+isa_type_bits(enum isa_type t)
+{
+   return (unsigned)t < ISA_TYPE_COUNT ? type_bits[t] : 0;
+}
+
+bool
+isa_type_is_float(enum isa_type t)
+{
+   return (unsigned)t < ISA_TYPE_COUNT && type_float[t];
+}
+
+const char *
+isa_illegal_str(enum isa_illegal r)
+{
+   return (unsigned)r < ISA_ILLEGAL_COUNT ? isa_illegal_names[r] : "?";
+}
+
+const char *
+isa_role_name(enum isa_role r)
+{
+   return (unsigned)r < ISA_ROLE_COUNT ? isa_role_names[r] : "?";
+}
+
+const char *
+isa_hazard_name(enum isa_hazard_kind h)
+{
+   return (unsigned)h < ISA_HAZARD_KIND_COUNT ? isa_hazard_names[h] : "?";
+}
+
+const char *
+isa_sync_name(enum isa_sync s)
+{
+   return (unsigned)s < ISA_SYNC_COUNT ? isa_sync_names[s] : "?";
+}
+
+const char *
+isa_illegal_reason(const struct isa_model *m, const struct isa_insn *in)
+{
+   if (in->illegal == ISA_ILLEGAL_RULE && in->op < m->nops &&
+       in->illegal_arg < m->ops[in->op].nrules)
+      return m->ops[in->op].rules[in->illegal_arg].reason;
+   return isa_illegal_str((enum isa_illegal)in->illegal);
+}

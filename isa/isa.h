@@ -1,0 +1,386 @@
+/*
+ * Public API of the table-driven ISA layer, in the manner of Capstone: a
+ * model is an opaque handle opened from isa/models/<name>.yaml (or a path),
+ * and every tool that touches machine code goes through it -- decoder,
+ * encoder, disassembler, assembler, and later the emulator, the latency
+ * model, the scheduler and the legalizer. Nothing here reads YAML except
+ * isa_open(); nothing here prints or exits.
+ *
+ * Errors are an enum (ISA_ERR_*, text via isa_strerror()) plus messages with
+ * file:line:col in a caller-supplied struct diag_list (util/util.h).
+ *
+ * The decoded record (struct isa_insn) is what the emulator dispatches on:
+ * fixed size, no pointers, operands already resolved to register file and
+ * index, immediate value or constant slot. Decode a whole program once with
+ * isa_decode_program() and run the array many times.
+ */
+#ifndef DC_ISA_H
+#define DC_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct diag_list;
+
+/* An ISA model loaded from YAML. Opaque; read through the functions below. */
+struct isa_model;
+
+/* ------------------------------------------------------------------ */
+/* Name tables, written once.                                          */
+
+/* clang-format off */
+/* Error codes: ISA_ERR_<name>, message. */
+#define ISA_ERRORS(X) \
+   X(OK, "no error") \
+   X(IO, "cannot read the file") \
+   X(NOTFOUND, "no such model") \
+   X(YAML, "YAML syntax error") \
+   X(MODEL, "invalid model") \
+   X(ARG, "invalid argument") \
+   X(TRUNCATED, "not enough bytes for an instruction") \
+   X(DECODE, "no instruction matches the bytes") \
+   X(ILLEGAL, "illegal encoding") \
+   X(RANGE, "value does not fit its field") \
+   X(OPERAND, "operand kind not allowed in this slot") \
+   X(MODIFIER, "invalid modifier or flag combination") \
+   X(SYNTAX, "assembler syntax error") \
+   X(UNKNOWN_OP, "unknown mnemonic")
+
+/* Kinds of register file. */
+#define ISA_FILE_KINDS(X) \
+   X(FULL, "full") X(HALF, "half") X(PREDICATE, "predicate") X(ADDRESS, "address") \
+   X(CONST, "const") X(UNIFORM, "uniform") X(SPECIAL, "special")
+
+/* Data types an operand can have; width in bits, float or not. */
+#define ISA_TYPES(X) \
+   X(NONE, "none", 32, 0) X(F16, "f16", 16, 1) X(F32, "f32", 32, 1) X(F64, "f64", 64, 1) \
+   X(U8, "u8", 8, 0) X(S8, "s8", 8, 0) X(U16, "u16", 16, 0) X(S16, "s16", 16, 0) \
+   X(U32, "u32", 32, 0) X(S32, "s32", 32, 0) X(B16, "b16", 16, 0) X(B32, "b32", 32, 0) \
+   X(U64, "u64", 64, 0) X(S64, "s64", 64, 0) X(PRED, "pred", 1, 0)
+
+/*
+ * The semantics an op can name in YAML (`sem: fadd`), with the number of
+ * sources it reads (-1: variable, checked by the op itself). The functions
+ * live in isa/sem.h; the emulator maps ISA_SEM_* to them, the constant
+ * folder calls the same functions.
+ */
+#define ISA_SEMS(X) \
+   X(NOP, "nop", 0) X(JUMP, "jump", -1) X(BRANCH, "branch", -1) X(END, "end", 0) \
+   X(KILL, "kill", -1) X(BARRIER, "barrier", -1) X(WAITCNT, "waitcnt", -1) X(WAIT, "wait", -1) \
+   X(MOV, "mov", 1) X(COV, "cov", 1) \
+   X(FADD, "fadd", 2) X(FMUL, "fmul", 2) X(FMIN, "fmin", 2) X(FMAX, "fmax", 2) \
+   X(FMAD, "fmad", 3) X(FFMA, "ffma", 3) X(FCMP, "fcmp", 2) X(FSIGN, "fsign", 1) \
+   X(FFLOOR, "ffloor", 1) X(FCEIL, "fceil", 1) X(FTRUNC, "ftrunc", 1) X(FRNDNE, "frndne", 1) \
+   X(FRNDAZ, "frndaz", 1) X(FABSNEG, "fabsneg", 1) \
+   X(IADD, "iadd", 2) X(ISUB, "isub", 2) X(IABSNEG, "iabsneg", 1) \
+   X(UMUL24, "umul24", 2) X(SMUL24, "smul24", 2) X(MULL_U, "mull_u", 2) \
+   X(UMAD24, "umad24", 3) X(SMAD24, "smad24", 3) X(MADSH_M16, "madsh_m16", 3) \
+   X(UMIN, "umin", 2) X(UMAX, "umax", 2) X(SMIN, "smin", 2) X(SMAX, "smax", 2) \
+   X(UCMP, "ucmp", 2) X(SCMP, "scmp", 2) \
+   X(AND, "and", 2) X(OR, "or", 2) X(XOR, "xor", 2) X(NOT, "not", 1) \
+   X(SHL, "shl", 2) X(SHR, "shr", 2) X(ASHR, "ashr", 2) \
+   X(BFREV, "bfrev", 1) X(CBITS, "cbits", 1) X(CLZ_B, "clz_b", 1) X(CLZ_S, "clz_s", 1) \
+   X(SEL, "sel", 3) X(FSEL, "fsel", 3) X(FCMPSEL, "fcmpsel", 4) X(ICMPSEL, "icmpsel", 4) \
+   X(RCP, "rcp", 1) X(RSQ, "rsq", 1) X(LOG2, "log2", 1) X(EXP2, "exp2", 1) X(SIN, "sin", 1) \
+   X(COS, "cos", 1) X(SQRT, "sqrt", 1) \
+   X(SAM, "sam", -1) X(ISAM, "isam", -1) X(GETSIZE, "getsize", -1) \
+   X(LDG, "ldg", -1) X(STG, "stg", -1) X(LDL, "ldl", -1) X(STL, "stl", -1)
+
+/*
+ * Roles a model modifier can play. Code that must find "the (ss) flag" or
+ * "the stall count" asks for the role, never for a spelling, so the same
+ * scheduler runs on every model (isa_mod_by_role()).
+ */
+#define ISA_ROLES(X) \
+   X(NONE, "none") X(SS, "ss") X(SY, "sy") X(JP, "jp") X(RPT, "rpt") X(NOPS, "nop") \
+   X(SAT, "sat") X(EI, "ei") X(UL, "ul") X(COND, "cond") X(TYPE, "type") \
+   X(DST_TYPE, "dst_type") X(SRC_TYPE, "src_type") X(ROUND, "round") X(PRECISION, "precision") \
+   X(WRMASK, "wrmask") X(STALL, "stall") X(YIELD, "yield") X(WR_BAR, "wr_bar") \
+   X(RD_BAR, "rd_bar") X(WAIT_MASK, "wait_mask") X(REUSE, "reuse") X(DST_SEL, "dst_sel") \
+   X(DST_UNUSED, "dst_unused") X(WAIT_SLOT, "wait_slot") X(VMCNT, "vmcnt") \
+   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(FTZ, "ftz")
+
+/* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
+#define ISA_HAZARD_KINDS(X) \
+   X(DELAY_SLOTS, "delay_slots") X(STALL_COUNTS, "stall_counts") \
+   X(WAIT_STATES, "wait_states") X(INTERLOCKED, "interlocked")
+
+/* How a latency class is synchronised with its consumers. */
+#define ISA_SYNCS(X) \
+   X(NONE, "none") X(SS, "ss") X(SY, "sy") X(SCOREBOARD, "scoreboard") X(VMCNT, "vmcnt") \
+   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(WAIT_SLOT, "wait_slot")
+
+/* Why a decoded instruction is illegal (struct isa_insn.illegal). */
+#define ISA_ILLEGALS(X) \
+   X(NONE, "legal") X(OPERAND_FORM, "operand bits match no operand form") \
+   X(OPERAND_KIND, "operand form not allowed in this slot") \
+   X(REGISTER, "register number not in any register file") \
+   X(MOD_VALUE, "modifier value not in its enum") X(RULE, "op-specific illegal combination")
+/* clang-format on */
+
+#define ISA_ENUM_(n, ...) ISA_ERR_##n,
+enum isa_err { ISA_ERRORS(ISA_ENUM_) ISA_ERR_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_FILE_##n,
+enum isa_file_kind { ISA_FILE_KINDS(ISA_ENUM_) ISA_FILE_KIND_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_TYPE_##n,
+enum isa_type { ISA_TYPES(ISA_ENUM_) ISA_TYPE_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_SEM_##n,
+enum isa_sem { ISA_SEMS(ISA_ENUM_) ISA_SEM_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_ROLE_##n,
+enum isa_role { ISA_ROLES(ISA_ENUM_) ISA_ROLE_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_HAZARD_##n,
+enum isa_hazard_kind { ISA_HAZARD_KINDS(ISA_ENUM_) ISA_HAZARD_KIND_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_SYNC_##n,
+enum isa_sync { ISA_SYNCS(ISA_ENUM_) ISA_SYNC_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_ILLEGAL_##n,
+enum isa_illegal { ISA_ILLEGALS(ISA_ENUM_) ISA_ILLEGAL_COUNT };
+#undef ISA_ENUM_
+
+/* ------------------------------------------------------------------ */
+/* The decoded instruction record.                                     */
+
+enum isa_opnd_kind {
+   ISA_OPND_NONE,
+   ISA_OPND_REG,   /* register: file + index */
+   ISA_OPND_CONST, /* constant-file slot: file + index (+ bank) */
+   ISA_OPND_IMM,   /* immediate: value */
+};
+
+/* Operand flags. NEG/ABS are float modifiers on float-typed slots and
+ * integer negate on integer slots (the op's type says which). */
+enum {
+   ISA_OPND_F_NEG = 1 << 0,
+   ISA_OPND_F_ABS = 1 << 1,
+   ISA_OPND_F_R = 1 << 2,    /* (r): index advances with each (rptN) repeat */
+   ISA_OPND_F_REL = 1 << 3,  /* index = address register `bank` + offset `value` */
+   ISA_OPND_F_SEXT = 1 << 4, /* sub-dword select sign-extends */
+   ISA_OPND_F_NOT = 1 << 5,  /* bitwise not */
+   ISA_OPND_F_LAST = 1 << 6, /* last use hint */
+   ISA_OPND_F_HI = 1 << 7,   /* upper half (16-bit halves of a 32-bit register) */
+};
+
+/*
+ * One operand, 12 bytes. REG and CONST: file (model register-file index)
+ * and index. CONST with banks (c[bank][index]): bank. REL (flag): the
+ * register is file[addr + value] where addr is address register `bank`
+ * (an index into the model's address file). IMM: value holds the 32 bits
+ * the op reads -- an integer already sign- or zero-extended, a float already
+ * expanded to f32 bits (top-N-bits forms and lookup tables resolved).
+ */
+struct isa_opnd {
+   uint8_t kind;  /* enum isa_opnd_kind */
+   uint8_t file;  /* register file index */
+   uint8_t flags; /* ISA_OPND_F_* */
+   uint8_t sel;   /* sub-dword select (model enum value); 0 = whole register */
+   uint16_t index;
+   uint16_t bank;
+   uint32_t value;
+};
+
+#define ISA_MAX_DST  2
+#define ISA_MAX_SRC  5
+#define ISA_MAX_MODS 24
+
+/*
+ * A decoded (or to-be-encoded) instruction. mod[] is indexed by the
+ * model's modifier index (isa_mod_find / isa_mod_by_role); modifiers the op
+ * does not have are 0. illegal != ISA_ILLEGAL_NONE marks an encoding the
+ * hardware would reject; illegal_arg says which operand (dst 0..,
+ * then srcs from ISA_MAX_DST) or modifier or rule.
+ */
+struct isa_insn {
+   uint16_t op;  /* op index in the model */
+   uint16_t sem; /* enum isa_sem of the op (copied for dispatch) */
+   uint8_t cls;  /* latency class index */
+   uint8_t ndst, nsrc;
+   uint8_t size;    /* bytes of this instruction (a bundle's control word not counted) */
+   uint8_t illegal; /* enum isa_illegal */
+   uint8_t illegal_arg;
+   uint16_t pad_;
+   uint32_t addr; /* byte offset in the program (set by the program decoder/assembler) */
+   struct isa_opnd dst[ISA_MAX_DST];
+   struct isa_opnd src[ISA_MAX_SRC];
+   int16_t mod[ISA_MAX_MODS];
+};
+
+/* ------------------------------------------------------------------ */
+/* Read-only views of the model for compilers and the emulator.        */
+
+struct isa_file_info {
+   const char *name;
+   enum isa_file_kind kind;
+   unsigned count; /* number of registers */
+   unsigned width; /* bits per register */
+   int half_of;    /* for HALF files aliasing another file's halves: that file, else -1 */
+};
+
+/* What one source or destination slot of an op accepts. */
+struct isa_slot_info {
+   const char *name;   /* field name in the model, e.g. "src1" */
+   uint8_t kinds;      /* bit (1 << ISA_OPND_*) for each operand kind accepted */
+   bool rel;           /* relative (address-register) form accepted */
+   uint8_t imm_bits;   /* widest immediate accepted (0: none) */
+   bool imm_signed;    /* integer immediate is sign-extended */
+   bool imm_float_top; /* immediate is the top imm_bits bits of an f32 */
+   bool imm_lut;       /* immediate is an index into a value table */
+   enum isa_type type; /* data type (ISA_TYPE_NONE: given by a type modifier) */
+   uint8_t read_delay; /* cycles after issue the slot is read (mad src3: 2) */
+   uint8_t neg, abs;   /* 1 if the slot has a neg / abs modifier */
+};
+
+struct isa_op_info {
+   const char *name; /* mnemonic */
+   enum isa_sem sem;
+   unsigned cls; /* latency class index */
+   unsigned ndst, nsrc;
+   int commute[2]; /* two source slots that may be swapped, or -1 */
+   int flip_mod;   /* modifier to flip when swapping (a compare condition), or -1 */
+   unsigned size;  /* bytes */
+};
+
+struct isa_class_info {
+   const char *name;
+   enum isa_sync sync;     /* how consumers wait for the result */
+   enum isa_sync war_sync; /* how a later writer waits for the sources to be read */
+   int latency;            /* fixed-latency result distance (slots or cycles), -1 if variable */
+   int soft_latency;       /* scheduler estimate for variable-latency classes */
+   int read_early;         /* extra distance when this class consumes a fixed-latency result */
+   bool flow;              /* branch/jump/end: ends a block or redirects */
+};
+
+/* ------------------------------------------------------------------ */
+/* Functions.                                                          */
+
+/* model.c */
+/* Opens a model by name ("a3xx": isa/models/a3xx.yaml in the source tree,
+ * or DIFFCOMP_ISA_PATH) or by path (anything containing '/' or ending in
+ * .yaml). The model is loaded and checked; on failure *out is NULL and the
+ * diagnostics say where. */
+enum isa_err isa_open(const char *name_or_path, struct isa_model **out, struct diag_list *d);
+/* Loads from a string; `file` names it in diagnostics. */
+enum isa_err isa_open_string(const char *text, size_t len, const char *file, struct isa_model **out,
+                             struct diag_list *d);
+void isa_close(struct isa_model *m);
+const char *isa_strerror(enum isa_err e);
+const char *isa_model_name(const struct isa_model *m);
+/* True for models whose instructions come in bundles with a control word (sm50). */
+bool isa_model_is_bundled(const struct isa_model *m);
+
+unsigned isa_op_count(const struct isa_model *m);
+int isa_op_find(const struct isa_model *m, const char *mnemonic);
+void isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out);
+bool isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
+                   struct isa_slot_info *out);
+unsigned isa_file_count(const struct isa_model *m);
+int isa_file_find(const struct isa_model *m, const char *name);
+void isa_file_info(const struct isa_model *m, unsigned file, struct isa_file_info *out);
+unsigned isa_class_count(const struct isa_model *m);
+void isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_info *out);
+unsigned isa_mod_count(const struct isa_model *m);
+int isa_mod_find(const struct isa_model *m, const char *name);
+int isa_mod_by_role(const struct isa_model *m, enum isa_role role);
+const char *isa_mod_name(const struct isa_model *m, unsigned mod);
+/* Value of enum entry `name` of the enum modifier `mod` is bound to, or -1. */
+int isa_mod_value(const struct isa_model *m, unsigned mod, const char *name);
+/* Compare-flip partner of an enum value (lt -> gt), or -1 if none. */
+int isa_mod_flip(const struct isa_model *m, unsigned mod, int value);
+enum isa_hazard_kind isa_hazard_kind(const struct isa_model *m);
+/* A named integer hazard parameter ("alu_to_alu", "scoreboards", ...), or def. */
+int isa_hazard_param(const struct isa_model *m, const char *name, int def);
+
+const char *isa_sem_name(enum isa_sem s);
+int isa_sem_find(const char *name);
+/* Sources the semantics reads, or -1 if the op decides. */
+int isa_sem_arity(enum isa_sem s);
+const char *isa_type_name(enum isa_type t);
+unsigned isa_type_bits(enum isa_type t);
+bool isa_type_is_float(enum isa_type t);
+const char *isa_illegal_str(enum isa_illegal r);
+/* Why a decoded record is illegal, in words: the model's reason for an
+ * op-specific rule (sm50 "SHF.L with .HI ..."), else isa_illegal_str(). */
+const char *isa_illegal_reason(const struct isa_model *m, const struct isa_insn *in);
+const char *isa_role_name(enum isa_role r);
+const char *isa_hazard_name(enum isa_hazard_kind h);
+const char *isa_sync_name(enum isa_sync s);
+
+/* codec.c */
+/* Decodes the instruction at byte offset *pos of code[0..size) and
+ * advances *pos past it (past a bundle's control word too). Returns
+ * ISA_ERR_OK with out->illegal set for an illegal but decodable encoding;
+ * ISA_ERR_DECODE / ISA_ERR_TRUNCATED when no op matches. */
+enum isa_err isa_decode(const struct isa_model *m, const uint8_t *code, size_t size, size_t *pos,
+                        struct isa_insn *out);
+/* Decodes a whole program; *out is malloc'd (free()). Stops at the first
+ * undecodable word with an error in d. */
+enum isa_err isa_decode_program(const struct isa_model *m, const uint8_t *code, size_t size,
+                                struct isa_insn **out, size_t *n, struct diag_list *d);
+/* Checks that the record is encodable (what the legalizer must ensure),
+ * without encoding. Messages go to d (may be NULL). */
+enum isa_err isa_check_insn(const struct isa_model *m, const struct isa_insn *in,
+                            struct diag_list *d);
+/* Encodes one instruction into buf (at least 16 bytes); *len = bytes.
+ * Bundle models: the instruction word only (use isa_encode_program). */
+enum isa_err isa_encode(const struct isa_model *m, const struct isa_insn *in, uint8_t *buf,
+                        size_t *len, struct diag_list *d);
+/* Encodes a program, with bundles and their control words; *out is malloc'd. */
+enum isa_err isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t n,
+                                uint8_t **out, size_t *len, struct diag_list *d);
+/* Initialises a record for op with every operand empty and modifiers 0. */
+void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
+
+/* print.c */
+/* Disassembles one record into buf (always NUL-terminated); returns the
+ * length the full text needs, like snprintf. */
+size_t isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, size_t size);
+
+/* asm.c */
+/* Assembles text (one instruction per line, ';' or '#' comments). Outputs
+ * the records and/or the encoded bytes (either pointer may be NULL; both
+ * malloc'd). Errors carry file:line:col with a caret. */
+enum isa_err isa_assemble(const struct isa_model *m, const char *text, const char *file,
+                          struct isa_insn **insns, size_t *ninsns, uint8_t **bytes, size_t *len,
+                          struct diag_list *d);
+/* Parses one instruction line into a record. */
+enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct isa_insn *out,
+                            struct diag_list *d);
+
+/* delay.c */
+/* Operand slot numbers used by isa_delay(), isa_opnd_count() and
+ * struct isa_insn.illegal_arg: destinations first, then sources. */
+#define ISA_SLOT_DST(i) (i)
+#define ISA_SLOT_SRC(i) (ISA_MAX_DST + (i))
+
+/*
+ * The one latency/hazard function, used by the scheduler, by hazard
+ * insertion and by the emulator's timing model. `pslot` is an operand slot
+ * of the earlier instruction, `cslot` one of the later:
+ *   producer dst, consumer src: RAW -- the consumer reads what was written;
+ *   producer src, consumer dst: WAR -- the consumer overwrites a source the
+ *                                      producer may still be reading;
+ *   producer dst, consumer dst: WAW.
+ * If the two operands cannot touch the same register the answer is
+ * {0, ISA_SYNC_NONE}. Otherwise `distance` is the number of instruction
+ * slots the model requires between them (a3xx: delay slots, nops count;
+ * sm50: stall cycles) and `sync` the flag/scoreboard/counter the later
+ * instruction must wait on instead. Everything comes from the model:
+ * class latencies, read_early, read_delay, the hazard parameters.
+ */
+struct isa_delay {
+   int distance;
+   enum isa_sync sync;
+};
+struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
+                           const struct isa_insn *consumer, int cslot);
+/* How many consecutive registers operand `slot` covers (write masks,
+ * component counts); 1 for most operands. */
+unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
+
+#endif

@@ -1,0 +1,479 @@
+/*
+ * The in-memory ISA model, shared by the files of isa/. Everything the
+ * codec, printer, assembler and hazard function know about an ISA is here,
+ * filled once by model.c from the YAML and validated by check.c; nothing
+ * reads the YAML afterwards.
+ *
+ * Bit positions: an instruction is at most 128 bits, held in two 64-bit
+ * little-endian words (bit 0 = LSB of the first byte). A field is a list of
+ * bit ranges; the first range holds the least significant bits of the
+ * field's value. Operand formats are decoded from the operand field's value
+ * (its ranges concatenated), so format-relative positions start at 0.
+ */
+#ifndef DC_ISA_PRIV_H
+#define DC_ISA_PRIV_H
+
+#include "isa/isa.h"
+#include "util/util.h"
+
+#include <yaml.h>
+
+#define ISA_MAX_BITS   128
+#define ISA_MAX_RANGES 4
+#define ISA_MAX_GUARDS 2
+#define ISA_MAX_SLOTS  (ISA_MAX_DST + ISA_MAX_SRC)
+#define ISA_MAX_FIELDS 64 /* per op, layout fields included */
+
+/* A position in the model file, for diagnostics. */
+struct isa_pos {
+   int line, col;
+};
+
+struct isa_bits {
+   uint64_t w[2];
+};
+
+struct isa_range {
+   uint8_t lo, len;
+};
+
+enum isa_guard_op {
+   ISA_GUARD_EQ,
+   ISA_GUARD_NE,
+   ISA_GUARD_IS, /* operand field a uses form val (guard values of operand fields are forms) */
+};
+
+/* "a == b" or "a != value": a and b are field indices in the same list. */
+struct isa_guard {
+   int16_t a, b; /* b < 0: compare with val */
+   uint8_t op;   /* enum isa_guard_op */
+   int32_t val;
+};
+
+enum isa_field_kind {
+   ISA_FK_PLAIN,   /* only fixed by ops (an opcode) */
+   ISA_FK_MOD,     /* an instruction modifier */
+   ISA_FK_OPERAND, /* an operand in some format */
+   ISA_FK_FLAG,    /* one operand flag bit (neg, abs, (r), ...) of another field's operand */
+   ISA_FK_FIXED,   /* fixed by the op's match: not decoded */
+};
+
+struct isa_field {
+   char *name;
+   struct isa_range r[ISA_MAX_RANGES];
+   uint8_t nr, width;
+   uint8_t kind;   /* enum isa_field_kind */
+   uint8_t flag;   /* ISA_FK_FLAG: ISA_OPND_F_* bit */
+   int16_t mod;    /* ISA_FK_MOD: modifier index */
+   int16_t format; /* ISA_FK_OPERAND: format index */
+   int16_t target; /* ISA_FK_FLAG: the operand field it decorates (index in the same list) */
+   uint8_t nguard;
+   struct isa_guard guard[ISA_MAX_GUARDS];
+   struct isa_pos pos;
+};
+
+struct isa_regfile {
+   char *name, *prefix;
+   enum isa_file_kind kind;
+   unsigned count, width;
+   enum { ISA_PRINT_SCALAR, ISA_PRINT_VEC4, ISA_PRINT_HALVES } print;
+   char **names; /* count entries, NULL where the print scheme applies */
+   int half;     /* file used when an operand is 16-bit (split register files), or -1 */
+   int alias;    /* a HALF file whose registers are halves of this file, or -1 */
+   struct isa_pos pos;
+};
+
+struct isa_regrange {
+   unsigned from, to; /* encoded values, inclusive */
+   int file;
+   unsigned base;   /* register index of `from` */
+   unsigned stride; /* encoded values per register (agx: 2 for 32-bit, in 16-bit units) */
+};
+
+struct isa_regset {
+   char *name;
+   struct isa_regrange *v;
+   unsigned n;
+   struct isa_pos pos;
+};
+
+struct isa_enum_entry {
+   char *name;
+   char *print; /* display text; "" prints nothing */
+   int32_t value;
+   int16_t flip;  /* entry index of the compare-flip partner, or -1 */
+   uint8_t type;  /* enum isa_type, ISA_TYPE_NONE if not given */
+   uint8_t width; /* operand width in bits, 0 if not given */
+   struct isa_pos pos;
+};
+
+struct isa_enum {
+   char *name;
+   struct isa_enum_entry *v;
+   unsigned n;
+   struct isa_pos pos;
+};
+
+struct isa_lut {
+   char *name;
+   uint32_t *v; /* f32 bits */
+   unsigned n;
+};
+
+/* A printf-like display pattern split around its one conversion. */
+struct isa_fmt {
+   char *pre, *post;
+   char conv; /* 'd', 'u', 'x', 's' or 0 (literal only) */
+   char spec[8];
+};
+
+enum isa_mod_kind {
+   ISA_MOD_FLAG,
+   ISA_MOD_INT,
+   ISA_MOD_ENUM,
+};
+
+struct isa_mod {
+   char *name;
+   enum isa_mod_kind kind;
+   int enm; /* ISA_MOD_ENUM */
+   int32_t max;
+   int32_t def; /* value isa_insn_init() gives it */
+   enum isa_role role;
+   bool always; /* print even when 0 */
+   bool hidden; /* never printed: the assembler infers it from operands */
+   struct isa_fmt fmt;
+   struct isa_pos pos;
+};
+
+struct isa_case {
+   char *name;
+   enum isa_opnd_kind kind; /* REG, CONST or IMM */
+   bool rel;                /* relative: value is a signed offset from an address register */
+   uint64_t mask, match, ignore;
+   struct isa_field val; /* the register number / const slot / immediate / offset */
+   int regset;           /* REG */
+   int file;             /* CONST, relative REG */
+   int addr_file, addr_index;
+   int bank_field; /* index in fields, or -1 */
+   bool sign, float_top;
+   int lut;
+   struct isa_fmt fmt; /* immediate display, conv 0 when default */
+   struct isa_field *fields;
+   unsigned nfields;
+   struct isa_pos pos;
+};
+
+struct isa_format {
+   char *name;
+   unsigned bits;
+   struct isa_field *fields; /* common to every case (flags) */
+   unsigned nfields;
+   struct isa_case *cases;
+   unsigned ncases;
+   struct isa_pos pos;
+};
+
+struct isa_rule {
+   struct isa_guard guard[ISA_MAX_GUARDS];
+   uint8_t nguard;
+   char *reason;
+};
+
+/* Template token of a syntax line. */
+enum isa_tok_kind {
+   ISA_TOK_LIT,
+   ISA_TOK_NAME,  /* the mnemonic */
+   ISA_TOK_FIELD, /* a modifier or operand field */
+};
+
+struct isa_tok {
+   uint8_t kind;
+   int16_t field;
+   char *text; /* ISA_TOK_LIT */
+};
+
+struct isa_layout {
+   char *name;
+   unsigned bits;
+   struct isa_bits mask, match, ignore;
+   struct isa_field *fields;
+   unsigned nfields;
+   char **dst, **src; /* default operand field names */
+   unsigned ndst, nsrc;
+   char *syntax;
+   char *type, *width;     /* default operand type / width spec, or NULL */
+   struct isa_rule *rules; /* inherited by every op of the layout */
+   unsigned nrules;
+   struct isa_pos pos;
+};
+
+/* One operand slot of an op. */
+struct isa_slot {
+   int16_t field;  /* index in op->fields */
+   uint32_t allow; /* bit per format case */
+   uint8_t type;   /* enum isa_type; ISA_TYPE_NONE with type_mod >= 0: from the modifier */
+   int16_t type_mod;
+   uint8_t width; /* 0: from width_mod or type */
+   int16_t width_mod;
+   uint8_t read_delay;
+   /* How many consecutive registers the operand covers: count_n, or the
+    * immediate of slot count_slot, or the highest set bit of modifier
+    * count_mod (a write mask). */
+   uint8_t count_n;
+   int8_t count_slot;
+   int16_t count_mod;
+};
+
+struct isa_alias {
+   char *name;
+   struct isa_guard guard[ISA_MAX_GUARDS];
+   uint8_t nguard;
+};
+
+struct isa_op {
+   char *key, *mnemonic;
+   int layout;
+   unsigned bits;
+   struct isa_bits mask, match, ignore;
+   struct isa_field *fields;
+   unsigned nfields;
+   uint8_t ndst, nsrc;
+   struct isa_slot slot[ISA_MAX_SLOTS]; /* dsts, then srcs */
+   int sem, cls;
+   int commute[2];
+   int flip_mod;
+   struct isa_rule *rules;
+   unsigned nrules;
+   struct isa_alias *aliases;
+   unsigned naliases;
+   struct isa_tok *toks;
+   unsigned ntoks;
+   struct isa_pos pos;
+};
+
+struct isa_class {
+   char *name;
+   enum isa_sync sync, war;
+   int latency, soft, read_early;
+   bool flow;
+   struct isa_pos pos;
+};
+
+struct isa_param {
+   char *name;
+   int value;
+   struct isa_pos pos;
+};
+
+/* One row of a wait-state table (gfx9 s_nop rules). */
+struct isa_wait_rule {
+   char *first, *second;
+   int states;
+   struct isa_pos pos;
+};
+
+struct isa_bundle {
+   unsigned insns;           /* instructions per bundle; 0 = no bundles */
+   unsigned ctrl_bits;       /* control word size */
+   unsigned slot_bits;       /* per-instruction control field width */
+   struct isa_field *fields; /* slot-relative positions */
+   unsigned nfields;
+   int pad_op;
+   struct isa_tok *toks; /* control-field text printed before each instruction */
+   unsigned ntoks;
+   struct isa_pos pos;
+};
+
+enum {
+   ISA_OPND_PRINT_NEG,
+   ISA_OPND_PRINT_ABS,
+   ISA_OPND_PRINT_ABS_END,
+   ISA_OPND_PRINT_ABSNEG,
+   ISA_OPND_PRINT_R,
+   ISA_OPND_PRINT_NOT,
+   ISA_OPND_PRINT_SEXT,
+   ISA_OPND_PRINT_SEXT_END,
+   ISA_OPND_PRINT_LAST,
+   ISA_OPND_PRINT_HI,
+   ISA_OPND_PRINT_COUNT,
+};
+
+struct isa_model {
+   char *name, *file;
+   char *text; /* the YAML source, for diagnostics with the source line */
+   unsigned bits;
+   struct isa_regfile *files;
+   unsigned nfiles;
+   struct isa_regset *regsets;
+   unsigned nregsets;
+   struct isa_enum *enums;
+   unsigned nenums;
+   struct isa_lut *luts;
+   unsigned nluts;
+   struct isa_mod *mods;
+   unsigned nmods;
+   struct isa_format *formats;
+   unsigned nformats;
+   struct isa_layout *layouts;
+   unsigned nlayouts;
+   struct isa_op *ops;
+   unsigned nops;
+   struct isa_class *classes;
+   unsigned nclasses;
+   enum isa_hazard_kind hazard;
+   struct isa_pos hazard_pos;
+   struct isa_param *params;
+   unsigned nparams;
+   struct isa_wait_rule *wait_rules;
+   unsigned nwait_rules;
+   struct isa_bundle bundle;
+   /* Operand decorations: index by ISA_OPND_PRINT_*. */
+   char *opnd_print[ISA_OPND_PRINT_COUNT];
+   int role_mod[ISA_ROLE_COUNT];
+   /* Decode dispatch: up to 8 bit positions every op fixes; bucket k lists
+    * the ops whose fixed value of those bits is k (codec.c). */
+   uint8_t key_bit[8];
+   unsigned nkey;
+   uint16_t *bucket_ops;    /* concatenated buckets */
+   unsigned bucket_at[257]; /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
+   struct diag_list *diag;  /* while loading */
+};
+
+/* The loader's state while one YAML document is read (model.c, model_ops.c). */
+struct isa_ld {
+   struct isa_model *m;
+   yaml_document_t doc;
+   bool failed;
+};
+
+#define MAP_EACH(l, map, k, v)                                                                     \
+   for (yaml_node_pair_t *p_ = (map)->data.mapping.pairs.start;                                    \
+        p_ < (map)->data.mapping.pairs.top; p_++)                                                  \
+      for (yaml_node_t *k = isa_ld_node(l, p_->key), *v = isa_ld_node(l, p_->value); k; k = NULL)
+
+#define SEQ_EACH(l, seq, v)                                                                        \
+   for (yaml_node_item_t *i_ = (seq)->data.sequence.items.start;                                   \
+        i_ < (seq)->data.sequence.items.top; i_++)                                                 \
+      for (yaml_node_t *v = isa_ld_node(l, *i_); v; v = NULL)
+
+/* Index of a name in an array of structs whose first member is the name. */
+#define FIND(arr, n, nm) isa_find_name((arr), (n), sizeof(*(arr)), (nm))
+
+/* Bits of a 128-bit instruction. */
+static inline uint64_t
+isa_mask64(unsigned len)
+{
+   return len >= 64 ? ~0ull : (1ull << len) - 1;
+}
+
+static inline uint64_t
+isa_bits_get(const struct isa_bits *b, unsigned lo, unsigned len)
+{
+   uint64_t v;
+   if (lo >= 64) {
+      v = b->w[1] >> (lo - 64);
+   } else {
+      v = b->w[0] >> lo;
+      if (lo && lo + len > 64)
+         v |= b->w[1] << (64 - lo);
+   }
+   return v & isa_mask64(len);
+}
+
+static inline void
+isa_bits_set(struct isa_bits *b, unsigned lo, unsigned len, uint64_t v)
+{
+   uint64_t m = isa_mask64(len);
+   v &= m;
+   if (lo >= 64) {
+      b->w[1] = (b->w[1] & ~(m << (lo - 64))) | (v << (lo - 64));
+      return;
+   }
+   b->w[0] = (b->w[0] & ~(m << lo)) | (v << lo);
+   if (lo && lo + len > 64)
+      b->w[1] = (b->w[1] & ~(m >> (64 - lo))) | (v >> (64 - lo));
+}
+
+/* info.c */
+extern const char *const isa_file_kind_names[];
+extern const char *const isa_type_names[];
+extern const char *const isa_sem_names[];
+extern const char *const isa_role_names[];
+extern const char *const isa_hazard_names[];
+extern const char *const isa_sync_names[];
+extern const char *const isa_illegal_names[];
+extern const char *const isa_err_names[];
+uint64_t isa_field_get(const struct isa_field *f, const struct isa_bits *b);
+void isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v);
+uint64_t isa_field_get64(const struct isa_field *f, uint64_t w);
+uint64_t isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v);
+bool isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals);
+const struct isa_enum_entry *isa_enum_entry(const struct isa_enum *e, int32_t value);
+int isa_fmt_print(char *buf, size_t size, const struct isa_fmt *f, int64_t v, const char *s);
+enum isa_type isa_slot_type(const struct isa_model *m, const struct isa_op *op,
+                            const struct isa_slot *s, const int16_t *mods);
+unsigned isa_slot_width(const struct isa_model *m, const struct isa_op *op,
+                        const struct isa_slot *s, const int16_t *mods);
+
+/* model.c: the loader's YAML helpers, shared with model_ops.c */
+void isa_error_at(const struct isa_model *m, struct isa_pos pos, const char *fmt, ...)
+    DC_PRINTF(3, 4);
+void isa_ld_err(struct isa_ld *l, const yaml_node_t *n, const char *fmt, ...) DC_PRINTF(3, 4);
+struct isa_pos isa_ld_pos(const yaml_node_t *n);
+yaml_node_t *isa_ld_node(struct isa_ld *l, int i);
+const char *isa_ld_scalar(struct isa_ld *l, yaml_node_t *n, const char *what);
+bool isa_ld_is_map(struct isa_ld *l, yaml_node_t *n, const char *what);
+const char *isa_ld_key(yaml_node_t *k);
+yaml_node_t *isa_ld_get(struct isa_ld *l, yaml_node_t *map, const char *key);
+void isa_ld_check_keys(struct isa_ld *l, yaml_node_t *map, const char *what,
+                       const char *const *keys);
+bool isa_parse_i64(const char *s, int64_t *out);
+bool isa_ld_int(struct isa_ld *l, yaml_node_t *n, const char *what, int64_t lo, int64_t hi,
+                int64_t *out);
+int isa_ld_opt_int(struct isa_ld *l, yaml_node_t *map, const char *key, int64_t lo, int64_t hi,
+                   int def);
+bool isa_ld_opt_bool(struct isa_ld *l, yaml_node_t *map, const char *key, bool def);
+char *isa_ld_opt_str(struct isa_ld *l, yaml_node_t *map, const char *key);
+int isa_find_name(const void *arr, unsigned n, size_t stride, const char *name);
+int isa_lookup_str(const char *const *names, unsigned n, const char *s);
+int isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *const *names,
+                unsigned cnt);
+bool isa_ld_bits(struct isa_ld *l, yaml_node_t *n, unsigned limit, struct isa_field *f);
+void isa_ld_match(struct isa_ld *l, yaml_node_t *map, struct isa_field *fields, unsigned nfields,
+                  unsigned limit, struct isa_bits *mask, struct isa_bits *match, bool fix);
+void isa_ld_ignore(struct isa_ld *l, yaml_node_t *n, unsigned limit, struct isa_bits *ign);
+uint8_t isa_ld_guards(struct isa_ld *l, yaml_node_t *n, struct isa_field *fields, unsigned nfields,
+                      struct isa_guard *g);
+struct isa_field *isa_ld_fields(struct isa_ld *l, yaml_node_t *map, unsigned limit, bool in_operand,
+                                unsigned *out_n);
+struct isa_field *isa_copy_fields(const struct isa_field *f, unsigned n, unsigned extra);
+int isa_field_find(struct isa_field *f, unsigned n, const char *name);
+void isa_free_fields(struct isa_field *f, unsigned n);
+bool isa_ld_fmt(struct isa_ld *l, yaml_node_t *n, const char *s, const char *allowed,
+                struct isa_fmt *f);
+
+/* model_ops.c */
+void isa_ld_layouts(struct isa_ld *l, yaml_node_t *map);
+void isa_ld_ops(struct isa_ld *l, yaml_node_t *map);
+void isa_ld_hazard(struct isa_ld *l, yaml_node_t *v);
+void isa_ld_bundle(struct isa_ld *l, yaml_node_t *v);
+void isa_free_names(char **v, unsigned n);
+
+/* codec.c */
+void isa_build_dispatch(struct isa_model *m);
+void isa_record_vals(const struct isa_model *m, const struct isa_op *op, const struct isa_insn *in,
+                     int64_t *vals);
+enum isa_err isa_encode_bits(const struct isa_model *m, const struct isa_insn *in,
+                             struct isa_bits *out, char **msg, int *bad_slot);
+void isa_load_bits(const uint8_t *p, size_t n, struct isa_bits *b);
+void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
+
+/* print.c */
+void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
+void isa_float_text(uint32_t bits, char *buf, size_t size);
+
+/* check.c */
+bool isa_check_model(struct isa_model *m);
+
+#endif

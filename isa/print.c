@@ -1,0 +1,259 @@
+/*
+ * The disassembler: renders a decoded record with its op's syntax template
+ * (model syntax, `{field}` placeholders). What it prints, asm.c parses back
+ * to the same record; the round-trip fixtures check both directions.
+ *
+ * Floats print as the shortest decimal that reads back to the same bits, in
+ * parentheses: "(0.5)", "(-0.0)", "(inf)"; NaNs as their raw bits
+ * "(0x7fc00000)", so every immediate survives a round trip.
+ */
+#include "isa/isa_priv.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A bounded string builder that keeps counting past the end, like snprintf. */
+struct sb {
+   char *buf;
+   size_t size, len;
+};
+
+static void
+sb_add(struct sb *s, const char *t)
+{
+   size_t n = strlen(t);
+   if (s->len < s->size) {
+      size_t room = s->size - s->len - 1;
+      memcpy(s->buf + s->len, t, MIN2(n, room));
+      s->buf[s->len + MIN2(n, room)] = 0;
+   }
+   s->len += n;
+}
+
+DC_PRINTF(2, 3) static void sb_printf(struct sb *s, const char *fmt, ...)
+{
+   char tmp[128];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(tmp, sizeof(tmp), fmt, ap);
+   va_end(ap);
+   sb_add(s, tmp);
+}
+
+void
+isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size)
+{
+   if (file >= m->nfiles) {
+      snprintf(buf, size, "?reg%u", idx);
+      return;
+   }
+   const struct isa_regfile *f = &m->files[file];
+   if (f->names && idx < f->count && f->names[idx])
+      snprintf(buf, size, "%s", f->names[idx]);
+   else if (f->print == ISA_PRINT_VEC4)
+      snprintf(buf, size, "%s%u.%c", f->prefix, idx / 4, "xyzw"[idx % 4]);
+   else if (f->print == ISA_PRINT_HALVES)
+      snprintf(buf, size, "%s%u%c", f->prefix, idx / 2, idx & 1 ? 'h' : 'l');
+   else
+      snprintf(buf, size, "%s%u", f->prefix, idx);
+}
+
+void
+isa_float_text(uint32_t bits, char *buf, size_t size)
+{
+   float f = uif(bits);
+   if (isnan(f)) {
+      snprintf(buf, size, "0x%08x", bits);
+      return;
+   }
+   if (isinf(f)) {
+      snprintf(buf, size, "%sinf", f < 0 ? "-" : "");
+      return;
+   }
+   for (int prec = 1; prec <= 9; prec++) {
+      snprintf(buf, size, "%.*g", prec, (double)f);
+      if (fui(strtof(buf, NULL)) == bits)
+         break;
+   }
+   if (!strpbrk(buf, ".e"))
+      snprintf(buf + strlen(buf), size - strlen(buf), ".0");
+}
+
+static void
+print_mod(const struct isa_model *m, unsigned mod, int v, struct sb *s)
+{
+   const struct isa_mod *md = &m->mods[mod];
+   char tmp[96];
+   if (md->hidden)
+      return;
+   if (md->kind == ISA_MOD_FLAG) {
+      if (v) {
+         sb_add(s, md->fmt.pre);
+         sb_add(s, md->fmt.post);
+      }
+   } else if (md->kind == ISA_MOD_INT) {
+      if (v || md->always) {
+         isa_fmt_print(tmp, sizeof(tmp), &md->fmt, v, NULL);
+         sb_add(s, tmp);
+      }
+   } else {
+      const struct isa_enum_entry *e = isa_enum_entry(&m->enums[md->enm], v);
+      char num[16];
+      snprintf(num, sizeof(num), "?%d", v);
+      if (e && !e->print[0])
+         return;
+      isa_fmt_print(tmp, sizeof(tmp), &md->fmt, v, e ? e->print : num);
+      sb_add(s, tmp);
+   }
+}
+
+/* The immediate form a slot prints with: the first allowed form with a
+ * display pattern of its own, else NULL (type-driven printing). */
+static const struct isa_case *
+imm_case(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl,
+         bool *any_signed)
+{
+   const struct isa_format *fm = &m->formats[op->fields[sl->field].format];
+   const struct isa_case *fmt = NULL;
+   *any_signed = false;
+   for (unsigned c = 0; c < fm->ncases; c++) {
+      const struct isa_case *cs = &fm->cases[c];
+      if (cs->kind != ISA_OPND_IMM || !(sl->allow & (1u << c)))
+         continue;
+      *any_signed |= cs->sign;
+      if (!fmt && cs->fmt.pre)
+         fmt = cs;
+   }
+   return fmt;
+}
+
+static void
+print_imm(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl,
+          const struct isa_insn *in, uint32_t v, struct sb *s)
+{
+   bool sgn;
+   const struct isa_case *cs = imm_case(m, op, sl, &sgn);
+   char tmp[96];
+   if (cs) {
+      isa_fmt_print(tmp, sizeof(tmp), &cs->fmt, cs->fmt.conv == 'd' ? (int32_t)v : (int64_t)v,
+                    NULL);
+      sb_add(s, tmp);
+      return;
+   }
+   enum isa_type t = isa_slot_type(m, op, sl, in->mod);
+   if (t == ISA_TYPE_F32) {
+      isa_float_text(v, tmp, sizeof(tmp));
+      sb_printf(s, "(%s)", tmp);
+   } else if (sgn || t == ISA_TYPE_S32 || t == ISA_TYPE_S16 || t == ISA_TYPE_S8) {
+      sb_printf(s, "%d", (int32_t)v);
+   } else if (v < 0x10000) {
+      sb_printf(s, "%u", v);
+   } else {
+      sb_printf(s, "0x%x", v);
+   }
+}
+
+static void
+print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
+              const struct isa_insn *in, struct sb *s)
+{
+   const struct isa_slot *sl = &op->slot[slot];
+   const struct isa_opnd *o = slot < op->ndst ? &in->dst[slot] : &in->src[slot - op->ndst];
+   char *const *pr = m->opnd_print;
+   bool neg = o->flags & ISA_OPND_F_NEG, abs = o->flags & ISA_OPND_F_ABS;
+   if (neg && abs && pr[ISA_OPND_PRINT_ABSNEG][0]) {
+      sb_add(s, pr[ISA_OPND_PRINT_ABSNEG]);
+   } else {
+      if (neg)
+         sb_add(s, pr[ISA_OPND_PRINT_NEG]);
+      if (abs)
+         sb_add(s, pr[ISA_OPND_PRINT_ABS]);
+   }
+   static const struct {
+      uint8_t flag, print;
+   } pre[] = {{ISA_OPND_F_R, ISA_OPND_PRINT_R},
+              {ISA_OPND_F_LAST, ISA_OPND_PRINT_LAST},
+              {ISA_OPND_F_NOT, ISA_OPND_PRINT_NOT},
+              {ISA_OPND_F_SEXT, ISA_OPND_PRINT_SEXT},
+              {ISA_OPND_F_HI, ISA_OPND_PRINT_HI}};
+   for (unsigned i = 0; i < ARRAY_SIZE(pre); i++)
+      if (o->flags & pre[i].flag)
+         sb_add(s, pr[pre[i].print]);
+   char name[48];
+   if (o->flags & ISA_OPND_F_REL) {
+      char addr[48];
+      int addr_file = -1;
+      for (unsigned i = 0; i < m->nfiles; i++)
+         if (m->files[i].kind == ISA_FILE_ADDRESS && addr_file < 0)
+            addr_file = (int)i;
+      isa_reg_name(m, addr_file < 0 ? 0xffu : (unsigned)addr_file, o->bank, addr, sizeof(addr));
+      int32_t off = (int32_t)o->value;
+      const char *pfx = o->file < m->nfiles ? m->files[o->file].prefix : "?";
+      if (off)
+         sb_printf(s, "%s<%s %c %lld>", pfx, addr, off < 0 ? '-' : '+',
+                   off < 0 ? -(long long)off : (long long)off);
+      else
+         sb_printf(s, "%s<%s>", pfx, addr);
+   } else if (o->kind == ISA_OPND_REG || o->kind == ISA_OPND_CONST) {
+      isa_reg_name(m, o->file, o->index, name, sizeof(name));
+      sb_add(s, name);
+   } else if (o->kind == ISA_OPND_IMM) {
+      print_imm(m, op, sl, in, o->value, s);
+   } else {
+      sb_add(s, "?");
+   }
+   if (o->flags & ISA_OPND_F_SEXT)
+      sb_add(s, pr[ISA_OPND_PRINT_SEXT_END]);
+   if (abs)
+      sb_add(s, pr[ISA_OPND_PRINT_ABS_END]);
+}
+
+size_t
+isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, size_t size)
+{
+   struct sb s = {buf, size, 0};
+   if (size)
+      buf[0] = 0;
+   if (in->op >= m->nops) {
+      sb_add(&s, "(invalid op)");
+      return s.len;
+   }
+   const struct isa_op *op = &m->ops[in->op];
+   int64_t vals[ISA_MAX_FIELDS];
+   isa_record_vals(m, op, in, vals);
+   for (unsigned t = 0; t < m->bundle.ntoks; t++) {
+      const struct isa_tok *k = &m->bundle.toks[t];
+      if (k->kind == ISA_TOK_LIT)
+         sb_add(&s, k->text);
+      else
+         print_mod(m, (unsigned)m->bundle.fields[k->field].mod,
+                   in->mod[m->bundle.fields[k->field].mod], &s);
+   }
+   for (unsigned t = 0; t < op->ntoks; t++) {
+      const struct isa_tok *k = &op->toks[t];
+      if (k->kind == ISA_TOK_LIT) {
+         sb_add(&s, k->text);
+      } else if (k->kind == ISA_TOK_NAME) {
+         const char *name = op->mnemonic;
+         for (unsigned a = 0; a < op->naliases; a++)
+            if (isa_guards_hold(op->aliases[a].guard, op->aliases[a].nguard, vals)) {
+               name = op->aliases[a].name;
+               break;
+            }
+         sb_add(&s, name);
+      } else {
+         const struct isa_field *f = &op->fields[k->field];
+         if (f->kind == ISA_FK_MOD) {
+            if (isa_guards_hold(f->guard, f->nguard, vals))
+               print_mod(m, (unsigned)f->mod, in->mod[f->mod], &s);
+            continue;
+         }
+         for (unsigned sl = 0; sl < (unsigned)op->ndst + op->nsrc; sl++)
+            if (op->slot[sl].field == k->field)
+               print_operand(m, op, sl, in, &s);
+      }
+   }
+   return s.len;
+}

@@ -1,0 +1,337 @@
+/*
+ * The out-of-line half of the semantics: half-float conversions, cov
+ * between any two types, and sem_eval(), the switch from ISA_SEM_* to the
+ * inline functions of sem.h that the constant folder (and any caller that
+ * has a semantics id rather than a function) uses.
+ *
+ * Conversions produce the bits the destination register holds: 16- and
+ * 8-bit integer results are 16-bit patterns (s8 sign-extended to 16 bits),
+ * zero-extended to 32; f16 results are the 16-bit IEEE half.
+ */
+#include "isa/sem.h"
+#include "util/util.h"
+
+/* Round to nearest even; overflow -> inf, NaN -> canonical 0x7e00. */
+uint32_t
+sem_f32_to_f16(uint32_t f)
+{
+   uint32_t sign = (f >> 16) & 0x8000u, exp = (f >> 23) & 0xffu, man = f & 0x7fffffu;
+   if (exp == 0xff)
+      return sign | (man ? 0x7e00u : 0x7c00u);
+   int e = (int)exp - 127 + 15;
+   if (e >= 31)
+      return sign | 0x7c00u;
+   if (e <= 0) {
+      if (e < -10)
+         return sign; /* below half the smallest denormal */
+      man |= 0x800000u;
+      unsigned shift = (unsigned)(14 - e);
+      uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+      h += rem > half || (rem == half && (h & 1));
+      return sign | h;
+   }
+   uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
+   h += rem > 0x1000u || (rem == 0x1000u && (h & 1)); /* may carry into inf: correct */
+   return sign | h;
+}
+
+uint32_t
+sem_f16_to_f32(uint32_t h)
+{
+   uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+   if (exp == 0x1f)
+      return sign | 0x7f800000u | (man << 13);
+   if (exp)
+      return sign | ((exp + 112) << 23) | (man << 13);
+   if (!man)
+      return sign;
+   /* Denormal: normalise. */
+   int e = 113;
+   while (!(man & 0x400u)) {
+      man <<= 1;
+      e--;
+   }
+   return sign | ((uint32_t)e << 23) | ((man & 0x3ffu) << 13);
+}
+
+static bool
+type_signed(enum isa_type t)
+{
+   return t == ISA_TYPE_S8 || t == ISA_TYPE_S16 || t == ISA_TYPE_S32 || t == ISA_TYPE_S64;
+}
+
+/* An integer source value widened to 32 bits according to its type. */
+static uint32_t
+int_in(enum isa_type t, uint32_t v)
+{
+   switch (t) {
+   case ISA_TYPE_U8:
+      return v & 0xffu;
+   case ISA_TYPE_S8:
+      return ((v & 0xffu) ^ 0x80u) - 0x80u;
+   case ISA_TYPE_U16:
+   case ISA_TYPE_B16:
+      return v & 0xffffu;
+   case ISA_TYPE_S16:
+      return ((v & 0xffffu) ^ 0x8000u) - 0x8000u;
+   default:
+      return v;
+   }
+}
+
+/* A 32-bit integer stored into a register of type t. */
+static uint32_t
+int_out(enum isa_type t, uint32_t v)
+{
+   switch (t) {
+   case ISA_TYPE_U8:
+      return v & 0xffu;
+   case ISA_TYPE_S8:
+      return (((v & 0xffu) ^ 0x80u) - 0x80u) & 0xffffu;
+   case ISA_TYPE_U16:
+   case ISA_TYPE_S16:
+   case ISA_TYPE_B16:
+      return v & 0xffffu;
+   default:
+      return v;
+   }
+}
+
+/* Saturating float -> narrow integer. */
+static uint32_t
+f2i_narrow(uint32_t f32, enum isa_type to, unsigned round)
+{
+   bool s = type_signed(to);
+   uint32_t v = sem_f2i(f32, s, round);
+   unsigned bits = MIN2(isa_type_bits(to), 32u);
+   int64_t lo = s ? -(1ll << (bits - 1)) : 0;
+   int64_t hi = s ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
+   int64_t x = s ? (int64_t)(int32_t)v : (int64_t)v;
+   x = x < lo ? lo : x > hi ? hi : x;
+   return int_out(to, (uint32_t)x);
+}
+
+uint32_t
+sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
+{
+   bool ff = isa_type_is_float(from), tf = isa_type_is_float(to);
+   if (from == to)
+      return v;
+   if (ff && tf) {
+      if (from == ISA_TYPE_F16)
+         return sem_f16_to_f32(v & 0xffffu);
+      return sem_f32_to_f16(v);
+   }
+   if (ff) {
+      uint32_t f32 = from == ISA_TYPE_F16 ? sem_f16_to_f32(v & 0xffffu) : v;
+      return f2i_narrow(f32, to, round);
+   }
+   uint32_t x = int_in(from, v);
+   if (tf) {
+      uint32_t f32 = sem_i2f(x, type_signed(from));
+      return to == ISA_TYPE_F16 ? sem_f32_to_f16(f32) : f32;
+   }
+   return int_out(to, x);
+}
+
+int
+sem_cond_find(const char *name)
+{
+   static const char *const names[SEM_COND_COUNT] = {"lt", "le", "gt", "ge", "eq", "ne"};
+   for (int i = 0; i < SEM_COND_COUNT; i++)
+      if (!strcmp(names[i], name))
+         return i;
+   return -1;
+}
+
+static bool
+eval_unary(enum isa_sem s, const struct sem_args *a, uint32_t x, uint32_t *d)
+{
+   switch (s) {
+   case ISA_SEM_MOV:
+   case ISA_SEM_FABSNEG:
+   case ISA_SEM_IABSNEG:
+      *d = x; /* the source modifiers did the work */
+      return true;
+   case ISA_SEM_COV:
+      *d = sem_cov(a->src_type, a->dst_type, a->round, x);
+      return true;
+   case ISA_SEM_FSIGN:
+      *d = sem_fsign(x);
+      return true;
+   case ISA_SEM_FFLOOR:
+      *d = sem_ffloor(x);
+      return true;
+   case ISA_SEM_FCEIL:
+      *d = sem_fceil(x);
+      return true;
+   case ISA_SEM_FTRUNC:
+      *d = sem_ftrunc(x);
+      return true;
+   case ISA_SEM_FRNDNE:
+      *d = sem_frndne(x);
+      return true;
+   case ISA_SEM_FRNDAZ:
+      *d = sem_frndaz(x);
+      return true;
+   case ISA_SEM_NOT:
+      *d = sem_not(x);
+      return true;
+   case ISA_SEM_BFREV:
+      *d = sem_bfrev(x);
+      return true;
+   case ISA_SEM_CBITS:
+      *d = sem_cbits(x);
+      return true;
+   case ISA_SEM_CLZ_B:
+      *d = sem_clz_b(x);
+      return true;
+   case ISA_SEM_CLZ_S:
+      *d = sem_clz_s(x);
+      return true;
+   case ISA_SEM_RCP:
+      *d = sem_rcp(x);
+      return true;
+   case ISA_SEM_RSQ:
+      *d = sem_rsq(x);
+      return true;
+   case ISA_SEM_LOG2:
+      *d = sem_log2(x);
+      return true;
+   case ISA_SEM_EXP2:
+      *d = sem_exp2(x);
+      return true;
+   case ISA_SEM_SIN:
+      *d = sem_sin(x);
+      return true;
+   case ISA_SEM_COS:
+      *d = sem_cos(x);
+      return true;
+   case ISA_SEM_SQRT:
+      *d = sem_sqrt(x);
+      return true;
+   default:
+      return false;
+   }
+}
+
+static bool
+eval_binary(enum isa_sem s, const struct sem_args *a, uint32_t x, uint32_t y, uint32_t *d)
+{
+   switch (s) {
+   case ISA_SEM_FADD:
+      *d = sem_fadd(x, y);
+      return true;
+   case ISA_SEM_FMUL:
+      *d = sem_fmul(x, y);
+      return true;
+   case ISA_SEM_FMIN:
+      *d = sem_fmin(x, y);
+      return true;
+   case ISA_SEM_FMAX:
+      *d = sem_fmax(x, y);
+      return true;
+   case ISA_SEM_FCMP:
+      *d = sem_fcmp(a->cond, x, y);
+      return true;
+   case ISA_SEM_UCMP:
+      *d = sem_ucmp(a->cond, x, y);
+      return true;
+   case ISA_SEM_SCMP:
+      *d = sem_scmp(a->cond, x, y);
+      return true;
+   case ISA_SEM_IADD:
+      *d = sem_iadd(x, y);
+      return true;
+   case ISA_SEM_ISUB:
+      *d = sem_isub(x, y);
+      return true;
+   case ISA_SEM_UMUL24:
+      *d = sem_umul24(x, y);
+      return true;
+   case ISA_SEM_SMUL24:
+      *d = sem_smul24(x, y);
+      return true;
+   case ISA_SEM_MULL_U:
+      *d = sem_mull_u(x, y);
+      return true;
+   case ISA_SEM_UMIN:
+      *d = sem_umin(x, y);
+      return true;
+   case ISA_SEM_UMAX:
+      *d = sem_umax(x, y);
+      return true;
+   case ISA_SEM_SMIN:
+      *d = sem_smin(x, y);
+      return true;
+   case ISA_SEM_SMAX:
+      *d = sem_smax(x, y);
+      return true;
+   case ISA_SEM_AND:
+      *d = sem_and(x, y);
+      return true;
+   case ISA_SEM_OR:
+      *d = sem_or(x, y);
+      return true;
+   case ISA_SEM_XOR:
+      *d = sem_xor(x, y);
+      return true;
+   case ISA_SEM_SHL:
+      *d = sem_shl(x, y);
+      return true;
+   case ISA_SEM_SHR:
+      *d = sem_shr(x, y);
+      return true;
+   case ISA_SEM_ASHR:
+      *d = sem_ashr(x, y);
+      return true;
+   default:
+      return false;
+   }
+}
+
+bool
+sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t *dst)
+{
+   switch (s) {
+   case ISA_SEM_FMAD:
+      *dst = sem_fmad(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_FFMA:
+      *dst = sem_ffma(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_UMAD24:
+      *dst = sem_umad24(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_SMAD24:
+      *dst = sem_smad24(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_MADSH_M16:
+      *dst = sem_madsh_m16(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_SEL:
+      *dst = sem_sel(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_FSEL:
+      *dst = sem_fsel(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_FCMPSEL:
+      *dst = sem_fcmp_bool(a->cond, src[0], src[1]) ? src[2] : src[3];
+      return true;
+   case ISA_SEM_ICMPSEL:
+      *dst = (isa_type_is_float(a->type) || a->type == ISA_TYPE_U32 || a->type == ISA_TYPE_U16
+                  ? sem_ucmp(a->cond, src[0], src[1])
+                  : sem_scmp(a->cond, src[0], src[1]))
+                 ? src[2]
+                 : src[3];
+      return true;
+   default:
+      break;
+   }
+   int ar = isa_sem_arity(s);
+   if (ar == 1)
+      return eval_unary(s, a, src[0], dst);
+   if (ar == 2)
+      return eval_binary(s, a, src[0], src[1], dst);
+   return false;
+}

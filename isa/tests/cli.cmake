@@ -1,0 +1,37 @@
+# Command-level tests of diffcomp isa/as/dis.
+add_test(NAME isa_check_tiny COMMAND $<TARGET_FILE:diffcomp> isa check fixtures/isa/tiny.yaml
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_tiny PROPERTIES PASS_REGULAR_EXPRESSION "tiny, 4 ops")
+add_test(NAME isa_check_bad COMMAND $<TARGET_FILE:diffcomp> isa check fixtures/isa/bad/overlap_encoding.yaml
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_bad PROPERTIES WILL_FAIL TRUE)
+add_test(NAME isa_check_bad_msg COMMAND $<TARGET_FILE:diffcomp> isa check fixtures/isa/bad/overlap_encoding.yaml
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_bad_msg PROPERTIES PASS_REGULAR_EXPRESSION "overlap_encoding.yaml:51:3: error: encodings of 'add' and 'sub' overlap")
+add_test(NAME isa_help COMMAND $<TARGET_FILE:diffcomp> isa --help)
+add_test(NAME isa_as_hex COMMAND $<TARGET_FILE:diffcomp> as a3xx fixtures/isa/a3xx_prog.s
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_as_hex PROPERTIES PASS_REGULAR_EXPRESSION
+  "2024400000000000\n0000020000000000\n4010000128020000\n8010100400000001\n0300000000000000\n")
+add_test(NAME isa_dis_hex COMMAND $<TARGET_FILE:diffcomp> dis a3xx --hex 0x4010000128020000 0x8010100400000001
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_dis_hex PROPERTIES PASS_REGULAR_EXPRESSION
+  "add.f r0.y, r0.x, \\(1.0\\)\n.*\\(ss\\)rcp r1.x, r0.y")
+add_test(NAME isa_dis_illegal COMMAND $<TARGET_FILE:diffcomp> dis a3xx --hex 0x4010000000000700
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_dis_illegal PROPERTIES WILL_FAIL TRUE)
+add_test(NAME isa_as_error COMMAND $<TARGET_FILE:diffcomp> as a3xx fixtures/isa/bad_prog.s
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_as_error PROPERTIES PASS_REGULAR_EXPRESSION
+  "bad_prog.s:3:19: error: add.s: src2: 4096 does not fit 11 signed bits")
+add_test(NAME isa_as_help COMMAND $<TARGET_FILE:diffcomp> as --help)
+add_test(NAME isa_dis_help COMMAND $<TARGET_FILE:diffcomp> dis --help)
+add_test(NAME isa_check_models COMMAND $<TARGET_FILE:diffcomp> isa check a3xx fixtures/isa/sketch_gfx9.yaml
+         fixtures/isa/sketch_agx.yaml fixtures/isa/bundle_test.yaml WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_models PROPERTIES PASS_REGULAR_EXPRESSION
+  "a3xx: ok.*sketch_gfx9.yaml: ok.*sketch_agx.yaml: ok.*bundle_test.yaml: ok")
+add_test(NAME isa_dis_rule COMMAND $<TARGET_FILE:diffcomp> dis a3xx --hex 0x4010000010011001
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_dis_rule PROPERTIES PASS_REGULAR_EXPRESSION "ILLEGAL: cat2 takes at most one constant")
+add_test(NAME isa_bench COMMAND $<TARGET_FILE:diffcomp> isa bench a3xx 2000 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_bench PROPERTIES PASS_REGULAR_EXPRESSION "a3xx: 2000 instructions")

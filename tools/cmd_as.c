@@ -1,0 +1,80 @@
+/*
+ * diffcomp as MODEL FILE.s [-o FILE.bin]: assemble. Without -o, prints
+ * one instruction word per line in hex (the word as a number).
+ */
+#include "isa/isa.h"
+#include "tools/tools.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+cmd_as(int argc, char **argv)
+{
+   const char *model = NULL, *in = NULL, *out = NULL;
+   for (int i = 1; i < argc; i++) {
+      const char *v;
+      if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+         printf("usage: diffcomp as MODEL FILE.s [-o FILE.bin]\n\n"
+                "Assembles FILE.s for MODEL (a name such as a3xx, or a .yaml path). Without\n"
+                "-o, prints each instruction word in hex, one per line.\n");
+         return EXIT_OK;
+      } else if (opt_value(argc, argv, &i, "-o", &v)) {
+         if (!v)
+            return usage_error("as: -o needs a file name");
+         out = v;
+      } else if (!model) {
+         model = argv[i];
+      } else if (!in) {
+         in = argv[i];
+      } else {
+         return usage_error("as: unexpected argument '%s'", argv[i]);
+      }
+   }
+   if (!model || !in)
+      return usage_error("as: usage: diffcomp as MODEL FILE.s [-o FILE.bin]");
+   struct diag_list d = {0};
+   struct isa_model *m = NULL;
+   char *text = NULL, *err = NULL;
+   int rc = EXIT_OK;
+   if (isa_open(model, &m, &d) != ISA_ERR_OK) {
+      print_diags(&d, stderr);
+      diag_clear(&d);
+      return EXIT_USAGE;
+   }
+   if (!read_file(in, &text, NULL, &err)) {
+      fprintf(stderr, "%s: %s\n", prog_name, err);
+      free(err);
+      isa_close(m);
+      return EXIT_USAGE;
+   }
+   struct isa_insn *insns = NULL;
+   size_t n = 0, len = 0;
+   uint8_t *bytes = NULL;
+   if (isa_assemble(m, text, in, &insns, &n, &bytes, &len, &d) != ISA_ERR_OK) {
+      print_diags(&d, stderr);
+      rc = EXIT_USAGE;
+   } else if (out) {
+      FILE *f = fopen(out, "wb");
+      if (!f || fwrite(bytes, 1, len, f) != len) {
+         fprintf(stderr, "%s: cannot write %s\n", prog_name, out);
+         rc = EXIT_USAGE;
+      }
+      if (f && fclose(f))
+         rc = EXIT_USAGE;
+   } else {
+      for (size_t i = 0; i < n; i++) {
+         /* Bundle models: the control words are in bytes, between groups. */
+         size_t sz = insns[i].size, at = insns[i].addr;
+         for (size_t k = sz; k-- > 0;)
+            printf("%02x", at + k < len ? bytes[at + k] : 0);
+         putchar('\n');
+      }
+   }
+   free(insns);
+   free(bytes);
+   free(text);
+   isa_close(m);
+   diag_clear(&d);
+   return rc;
+}
