@@ -63,7 +63,8 @@ char *diff_gen(uint64_t seed, const struct diff_gen_opts *opts, struct tgsi_shad
  * to data make small changes to the shader. */
 char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts *opts,
                      struct tgsi_shader **parsed, struct diag_list *d);
-/* The opcodes the generator uses when opts->supports is NULL. */
+/* The opcodes the generator uses when opts->supports is NULL: those the
+ * golden interpreter runs (tgsi_interp_supports). */
 bool diff_gen_default_supports(enum tgsi_opcode op);
 /* "frag", "vert", "comp" -> stage; false for anything else. */
 bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);

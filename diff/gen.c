@@ -76,13 +76,14 @@ struct gen {
    unsigned t_loop, t_scr, t_gid, t_arr, t_end;
    uint8_t ty[GEN_MAX_TEMPS][4];
    uint8_t dep[GEN_MAX_TEMPS]; /* bit per channel */
+   bool ready[GEN_MAX_TEMPS];  /* written by the prologue: may be read */
    struct gimm *imms;
    unsigned nimms, imms_cap;
    int32_t imm_hash[GEN_IMM_HASH]; /* slot = line * 4 + comp, -1 empty */
    struct sbuf body;
    unsigned depth, loop_depth;
    unsigned ninsns;
-   bool used_samp[2], used_addr, used_array, used_in[8];
+   bool used_samp[2], used_addr, used_array, used_in[8], killed;
 };
 
 /* ------------------------------------------------------------------ */
@@ -334,7 +335,7 @@ pick_temp(struct gen *g, enum gty ty)
 {
    unsigned cand[GEN_MAX_TEMPS], n = 0;
    for (unsigned r = 0; r < g->ntemp; r++)
-      if (chans_of(g, r, ty))
+      if (g->ready[r] && chans_of(g, r, ty))
          cand[n++] = r;
    return n ? (int)cand[pick(g, n)] : -1;
 }
@@ -480,25 +481,29 @@ dst_str(unsigned r, uint8_t mask, char buf[24])
 /* ------------------------------------------------------------------ */
 /* ALU statements                                                       */
 
-enum { SRC_ABS0 = 1 };
+/* Operand fixes that keep results defined: SRC_POS0 makes the first
+ * source positive (MAX(|x|, 1e-5): RSQ, LG2, POW are undefined at or below
+ * 0), SRC_ABS0 takes |x| (SQRT), SRC_LT128 keeps it below 128 (EX2). */
+enum { SRC_ABS0 = 1, SRC_POS0 = 2, SRC_LT128 = 4 };
 
 /* Float ops: name, sources, flags. */
-#define GEN_FLOAT_OPS(X)                                                                           \
-   X(MOV, 1, 0)                                                                                    \
-   X(ADD, 2, 0) X(MUL, 2, 0) X(MAD, 3, 0) X(FMA, 3, 0) X(LRP, 3, 0) X(MIN, 2, 0) X(MAX, 2, 0)      \
-       X(SLT, 2, 0) X(SGE, 2, 0) X(SEQ, 2, 0) X(SNE, 2, 0) X(SGT, 2, 0) X(SLE, 2, 0) X(DP2, 2, 0)  \
-           X(DP3, 2, 0) X(DP4, 2, 0) X(FRC, 1, 0) X(FLR, 1, 0) X(CEIL, 1, 0) X(TRUNC, 1, 0)        \
-               X(ROUND, 1, 0) X(SSG, 1, 0) X(CMP, 3, 0) X(RCP, 1, 0) X(DIV, 2, 0) X(EX2, 1, 0)     \
-                   X(SIN, 1, 0) X(COS, 1, 0) X(RSQ, 1, SRC_ABS0) X(SQRT, 1, SRC_ABS0)              \
-                       X(LG2, 1, SRC_ABS0) X(POW, 2, SRC_ABS0)
+/* clang-format off */
+#define GEN_FLOAT_OPS(X) \
+   X(MOV, 1, 0)   X(ADD, 2, 0)   X(MUL, 2, 0)   X(MAD, 3, 0)   X(FMA, 3, 0)   X(LRP, 3, 0) \
+   X(MIN, 2, 0)   X(MAX, 2, 0)   X(SLT, 2, 0)   X(SGE, 2, 0)   X(SEQ, 2, 0)   X(SNE, 2, 0) \
+   X(SGT, 2, 0)   X(SLE, 2, 0)   X(DP2, 2, 0)   X(DP3, 2, 0)   X(DP4, 2, 0)   X(FRC, 1, 0) \
+   X(FLR, 1, 0)   X(CEIL, 1, 0)  X(TRUNC, 1, 0) X(ROUND, 1, 0) X(SSG, 1, 0)   X(CMP, 3, 0) \
+   X(RCP, 1, 0)   X(DIV, 2, 0)   X(SIN, 1, 0)   X(COS, 1, 0)   X(EX2, 1, SRC_LT128)       \
+   X(SQRT, 1, SRC_ABS0) X(RSQ, 1, SRC_POS0) X(LG2, 1, SRC_POS0) X(POW, 2, SRC_POS0)
 
 /* Integer ops whose sources and result are all integers. */
-#define GEN_INT_OPS(X)                                                                             \
-   X(UADD, 2)                                                                                      \
-   X(UMUL, 2) X(UMAD, 3) X(IMAX, 2) X(IMIN, 2) X(UMAX, 2) X(UMIN, 2) X(AND, 2) X(OR, 2) X(XOR, 2)  \
-       X(NOT, 1) X(SHL, 2) X(ISHR, 2) X(USHR, 2) X(INEG, 1) X(IABS, 1) X(ISSG, 1) X(USEQ, 2)       \
-           X(USNE, 2) X(USLT, 2) X(USGE, 2) X(ISLT, 2) X(ISGE, 2) X(UDIV, 2) X(UMOD, 2)            \
-               X(IMUL_HI, 2) X(UMUL_HI, 2) X(BREV, 1) X(POPC, 1) X(LSB, 1) X(UMSB, 1) X(IMSB, 1)
+#define GEN_INT_OPS(X) \
+   X(UADD, 2)  X(UMUL, 2)    X(UMAD, 3)    X(IMAX, 2) X(IMIN, 2) X(UMAX, 2) X(UMIN, 2) \
+   X(AND, 2)   X(OR, 2)      X(XOR, 2)     X(NOT, 1)  X(SHL, 2)  X(ISHR, 2) X(USHR, 2) \
+   X(INEG, 1)  X(IABS, 1)    X(ISSG, 1)    X(USEQ, 2) X(USNE, 2) X(USLT, 2) X(USGE, 2) \
+   X(ISLT, 2)  X(ISGE, 2)    X(UDIV, 2)    X(UMOD, 2) X(BREV, 1) X(POPC, 1) X(LSB, 1)  \
+   X(UMSB, 1)  X(IMSB, 1)    X(IMUL_HI, 2) X(UMUL_HI, 2)
+/* clang-format on */
 
 struct gop {
    enum tgsi_opcode op;
@@ -557,12 +562,20 @@ stmt_float(struct gen *g)
       return false;
    struct opnd src[3];
    for (unsigned i = 0; i < o->nsrc; i++) {
-      if (i == 0 && (o->flags & SRC_ABS0)) {
+      if (i == 0 && (o->flags & (SRC_ABS0 | SRC_POS0))) {
          src_plain(g, GT_F, &src[0]);
          wrap(&src[0], "|", "|");
       } else {
          src_any(g, GT_F, &src[i]);
       }
+   }
+   if (o->flags & (SRC_POS0 | SRC_LT128)) {
+      /* MAX/MIN also turn NaN into the bound */
+      struct opnd k;
+      bool pos = o->flags & SRC_POS0;
+      imm_f(g, pos ? "1e-05" : "100", &k);
+      emit(g, "%s TEMP[%u], %s, %s", pos ? "MAX" : "MIN", g->t_scr, src[0].s, k.s);
+      snprintf(src[0].s, sizeof(src[0].s), "TEMP[%u]", g->t_scr);
    }
    const char *suffix = chance(g, 8) ? "_SAT" : chance(g, 5) ? "_PRECISE" : "";
    unsigned r;
@@ -713,8 +726,9 @@ stmt_tex(struct gen *g)
    if (!ok(g, op))
       return false;
    if (op == TGSI_OP_TXF) {
-      /* integer texel coordinates kept small, level 0 */
-      static const char *const m[4] = {"7", "7", "0", "0"};
+      /* integer texel coordinates in [0, 3] (textures are at least 4x4:
+       * an out-of-bounds fetch is undefined), level 0 */
+      static const char *const m[4] = {"3", "3", "0", "0"};
       struct opnd c, mk;
       src_plain(g, GT_I, &c);
       imm_vec(g, true, m, &mk);
@@ -788,7 +802,7 @@ stmt_indirect(struct gen *g)
       return false;
    /* an ALU op (or MOV) with one indirect source: the array or CONST */
    const struct gop *o = pick_op(g, float_ops, ARRAY_SIZE(float_ops));
-   if (!o || (o->flags & SRC_ABS0))
+   if (!o || o->flags) /* no operand fixes on the indirect source: MOV */
       o = &float_ops[0];
    struct opnd src[3];
    unsigned which = pick(g, o->nsrc);
@@ -814,15 +828,24 @@ stmt_indirect(struct gen *g)
 static bool
 stmt_kill(struct gen *g)
 {
-   if (g->stage != TGSI_STAGE_FRAG || !ok(g, TGSI_OP_KILL_IF) || !ok(g, TGSI_OP_FRC) ||
-       !ok(g, TGSI_OP_ADD))
+   /* one per shader: killed lanes have no outputs to compare */
+   if (g->stage != TGSI_STAGE_FRAG || g->killed || !ok(g, TGSI_OP_KILL_IF) || !ok(g, TGSI_OP_FRC) ||
+       !ok(g, TGSI_OP_ADD) || !ok(g, TGSI_OP_MAD))
       return false;
-   /* kills about a quarter of the lanes: frac(x) - 0.25 < 0 */
-   struct opnd s, q;
-   src_plain(g, GT_F, &s);
-   imm_f(g, "-0.25", &q);
-   emit(g, "FRC TEMP[%u].x, %s", g->t_scr, s.s);
-   emit(g, "ADD TEMP[%u].x, TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, q.s);
+   g->killed = true;
+   /* kills about a quarter of the lanes: 0.75 - frac(0.37 x + 0.1) < 0,
+    * with x varying per lane (a uniform x would kill all lanes or none);
+    * the scale keeps it from killing every lane when the inputs are small
+    * integers (the input generator makes them so when x also feeds an
+    * address or a loop exit), and huge or NaN x (frac 0 or NaN) live */
+   struct opnd s, q, a, b;
+   input_src(g, &s);
+   imm_f(g, "0.37", &a);
+   imm_f(g, "0.1", &b);
+   imm_f(g, "0.75", &q);
+   emit(g, "MAD TEMP[%u].x, %s, %s, %s", g->t_scr, s.s, a.s, b.s);
+   emit(g, "FRC TEMP[%u].x, TEMP[%u].xxxx", g->t_scr, g->t_scr);
+   emit(g, "ADD TEMP[%u].x, -TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, q.s);
    emit(g, "KILL_IF TEMP[%u].xxxx", g->t_scr);
    return true;
 }
@@ -838,7 +861,9 @@ emit_cond(struct gen *g)
 {
    struct opnd s;
    char sw[6];
-   unsigned kind = pick(g, 3);
+   /* A raw float condition is rare: a denormal one makes the interpreter
+    * treat the region's writes as undefined. */
+   unsigned kind = pick(g, 8);
    if (kind == 0 && ok(g, TGSI_OP_IF)) {
       int r = pick_temp(g, GT_F);
       if (r < 0)
@@ -846,7 +871,7 @@ emit_cond(struct gen *g)
       emit(g, "IF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_of(g, (unsigned)r, GT_F), sw));
       return true;
    }
-   if (kind == 1 && ok(g, TGSI_OP_UIF)) {
+   if (kind <= 3 && ok(g, TGSI_OP_UIF)) {
       int r = pick_temp(g, GT_I);
       if (r < 0)
          return false;
@@ -1039,18 +1064,28 @@ prologue(struct gen *g)
       imm_u(g, 4, &b);
       emit(g, "UMAD TEMP[%u].x, SV[1].xxxx, %s, SV[0].xxxx", g->t_gid, a.s);
       emit(g, "SHL TEMP[%u].y, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, b.s);
-      emit(g, "LOAD TEMP[0], BUFFER[0], TEMP[%u].yyyy", g->t_gid);
-      memset(g->ty[0], GT_F, 4);
+      /* Buffers hold integers and may be as small as 64 bytes: load
+       * from (gid AND 3) * 16 so the load is always in bounds. */
+      struct opnd m3;
+      imm_u(g, 3, &m3);
+      emit(g, "AND TEMP[%u].z, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, m3.s);
+      emit(g, "SHL TEMP[%u].z, TEMP[%u].zzzz, %s", g->t_gid, g->t_gid, b.s);
+      emit(g, "LOAD TEMP[0], BUFFER[0], TEMP[%u].zzzz", g->t_gid);
+      memset(g->ty[0], GT_I, 4);
       g->dep[0] = 0xf;
+      g->ready[0] = true;
    }
    for (unsigned r = g->stage == TGSI_STAGE_COMP; r < g->ntemp; r++) {
-      if (g->stage == TGSI_STAGE_COMP && chance(g, 40)) {
+      if (g->stage == TGSI_STAGE_COMP && r > 1 && chance(g, 40)) {
          emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, pick(g, 2));
          memset(g->ty[r], GT_I, 4);
       } else if (g->stage == TGSI_STAGE_COMP) {
          temp_src(g, 0, 0xf, &a);
-         src_plain(g, GT_F, &b);
-         emit(g, "MAD TEMP[%u], %s, CONST[0][%u], %s", r, a.s, pick(g, g->nconst), b.s);
+         emit(g, "I2F TEMP[%u], %s", r, a.s);
+         if (chance(g, 50)) {
+            imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
+            emit(g, "MAD TEMP[%u], TEMP[%u], CONST[0][%u], %s", r, r, pick(g, g->nconst), c.s);
+         }
          memset(g->ty[r], GT_F, 4);
       } else {
          unsigned i = r % g->nin;
@@ -1066,9 +1101,11 @@ prologue(struct gen *g)
          memset(g->ty[r], GT_F, 4);
       }
       g->dep[r] = 0xf;
+      g->ready[r] = true;
    }
    for (unsigned j = 0; j < GEN_ARRAY_LEN; j++) {
-      temp_src(g, pick(g, g->ntemp), 0xf, &a);
+      int r = pick_temp(g, GT_F); /* the array holds floats; r = 1 at least */
+      temp_src(g, r < 0 ? 1 : (unsigned)r, 0xf, &a);
       emit(g, "MOV TEMP[%u], %s", g->t_arr + j, a.s);
    }
    /* Some integers to work with from the start. */
@@ -1121,16 +1158,26 @@ dep_float_src(struct gen *g, struct opnd *o)
 static void
 epilogue(struct gen *g)
 {
+   /* The first output also adds an input directly: then it varies with
+    * the inputs even where the body's values happen not to (inputs that
+    * steer addresses and loops are small integers, constants may be 0). */
    struct opnd a, b;
    if (g->stage == TGSI_STAGE_COMP) {
+      /* the input here is the buffer (the ids are the same every run) */
       dep_float_src(g, &a);
-      emit(g, "STORE BUFFER[1], TEMP[%u].yyyy, %s", g->t_gid, a.s);
+      emit(g, "LOAD TEMP[%u].w, BUFFER[0], TEMP[%u].zzzz", g->t_gid, g->t_gid);
+      emit(g, "I2F TEMP[%u].w, TEMP[%u].wwww", g->t_gid, g->t_gid);
+      emit(g, "ADD TEMP[%u], %s, TEMP[%u].wwww", g->t_scr, a.s, g->t_gid);
+      emit(g, "STORE BUFFER[1], TEMP[%u].yyyy, TEMP[%u]", g->t_gid, g->t_scr);
       return;
    }
    for (unsigned i = 0; i < g->nout; i++) {
       dep_float_src(g, &a);
-      if (chance(g, 50) && ok(g, TGSI_OP_ADD)) {
-         src_any(g, GT_F, &b);
+      if (i == 0 || chance(g, 50)) {
+         if (i == 0)
+            input_src(g, &b);
+         else
+            src_any(g, GT_F, &b);
          emit(g, "ADD OUT[%u], %s, %s", i, a.s, b.s);
       } else {
          emit(g, "MOV%s OUT[%u], %s", chance(g, 20) ? "_SAT" : "", i, a.s);
@@ -1191,7 +1238,7 @@ declarations(struct gen *g, struct sbuf *h)
 bool
 diff_gen_default_supports(enum tgsi_opcode op)
 {
-   return (unsigned)op < TGSI_OP_COUNT;
+   return tgsi_interp_supports(op);
 }
 
 bool
