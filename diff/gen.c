@@ -1143,8 +1143,7 @@ dep_float_src(struct gen *g, struct opnd *o)
    struct opnd a, b;
    src_plain(g, GT_F, &a);
    if (g->stage == TGSI_STAGE_COMP) {
-      temp_src(g, g->t_gid, 0x1, &b); /* integer id, converted */
-      emit(g, "U2F TEMP[%u], %s", g->t_scr, b.s);
+      emit(g, "U2F TEMP[%u], TEMP[%u].xxxx", g->t_scr, g->t_gid); /* the id, converted */
       emit(g, "ADD TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, a.s);
    } else {
       input_src(g, &b);

@@ -263,6 +263,27 @@ test_bytes(void)
       free(b);
    }
    CHECK_EQ_U(failed, 0);
+   /* Inputs found by fuzz_gen, replayed as the harness does: data[0]
+    * picks the stage, data[1] the size. crash_gid_dep_index: a compute
+    * shader whose output fell back to the id register read past the
+    * per-register tables (UBSan). */
+   static const char *const found[] = {"crash_gid_dep_index"};
+   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP,
+                                            TGSI_STAGE_COUNT};
+   for (unsigned i = 0; i < ARRAY_SIZE(found); i++) {
+      char *path = xasprintf("%s/fixtures/fuzz/fuzz_gen/%s", DC_SOURCE_DIR, found[i]), *data, *err;
+      size_t len;
+      CHECKF(read_file(path, &data, &len, &err) && len >= 2, "%s", path);
+      if (len >= 2) {
+         const uint8_t *u = (const uint8_t *)data;
+         struct diff_gen_opts fo = {.stage = stages[u[0] % 4], .size = 1 + u[1] % 200u};
+         char *t = diff_gen_bytes(u + 2, len - 2, &fo, NULL, NULL);
+         CHECKF(t != NULL, "%s", found[i]);
+         free(t);
+         free(data);
+      }
+      free(path);
+   }
    /* the bytes steer the shader */
    uint8_t x[64] = {0}, y[64] = {0};
    y[10] = 77;
