@@ -15,8 +15,12 @@
  * Unused channels are float.
  *
  * Distribution of a value. Each lane is "plain" with probability 1/2 and
- * "edge" otherwise (constants, the same for every lane: each slot is edge
- * with probability 1/8).
+ * "edge" otherwise. Constants are the same for every lane, so a special
+ * constant would affect every lane: a run's constants are all "edge" with
+ * probability 1/4, else all "calm" (no specials: floats 45% uniform in
+ * [0, 1), 35% uniform in [-4, 4), 20% integer in [-4, 8]; integers 60% in
+ * [-4, 16], 20% random 32 bits, 20% shift count in [0, 40]; 64-bit kinds
+ * as plain).
  * First, with probability R the value is a reuse (equal operands): with
  * probability 1/2 the same channel's value in the previous lane, else one
  * this lane already got for an earlier channel of the same width (falling
@@ -71,7 +75,9 @@
  * Textures: every SAMP/SVIEW, target from the declaration or the first
  * instruction using it; width and height from {4, 8, 16, 64, 256, 512}
  * (3D: {4, 8, 16} per side; array layers 1-4, cube arrays 1-2 cubes;
- * cubes square), 1..full mip levels, a random seed. Buffers: with
+ * cubes square); in fragment shaders, with probability 3/4, 2-D textures
+ * are at least as large as the framebuffer of the lane layout; 1..full
+ * mip levels, a random seed. Buffers: with
  * probability 3/4 16 bytes per lane (at least 256, at most 4 MiB), else 64
  * or 256 bytes, of integer-kind words. Images: 4, 8 or 16 texels per side
  * (compute, with probability 3/4: at least the dispatch's global size),
@@ -386,6 +392,7 @@ static const uint64_t int64_specials[] = {
 struct lane_gen {
    struct rng r;
    bool edge;
+   bool calm;            /* plain without specials (constants of a plain run) */
    uint64_t pool[2][32]; /* 32-bit kinds (float, int) and 64-bit kinds */
    unsigned npool[2];
 };
@@ -408,6 +415,13 @@ draw32(struct lane_gen *g, bool is_float)
 {
    struct rng *r = &g->r;
    uint32_t x = rng_below(r, 100);
+   if (g->calm)
+      return is_float ? (x < 45   ? fui((float)((double)rng_u32(r) / 4294967296.0))
+                         : x < 80 ? fui(uniform4(r))
+                                  : fui((float)small_int(r, -4, 8)))
+                      : (x < 60   ? (uint32_t)small_int(r, -4, 16)
+                         : x < 80 ? rng_u32(r)
+                                  : (uint32_t)small_int(r, 0, 40));
    if (is_float) {
       if (!g->edge)
          return x < 40   ? fui((float)((double)rng_u32(r) / 4294967296.0))
@@ -564,7 +578,6 @@ gen_constants(struct env *e, const struct plan *p, struct lane_gen *g)
          continue;
       env_set_cbuf(e, b, p->nconst[b]);
       for (uint32_t slot = 0; slot < p->nconst[b]; slot++) {
-         g->edge = rng_below(&g->r, 8) == 0;
          gen_reg(g, &p->cnst[b][slot * 4], e->cbuf[b] + slot * 4,
                  slot ? e->cbuf[b] + (slot - 1) * 4 : NULL);
       }
@@ -757,6 +770,14 @@ unit_target(const struct tgsi_shader *s, unsigned unit, enum tgsi_return_type *r
    return TGSI_TEX_T_2D;
 }
 
+static bool
+target_layers(enum tgsi_texture t)
+{
+   return t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_2D_ARRAY || t == TGSI_TEX_T_SHADOW1D_ARRAY ||
+          t == TGSI_TEX_T_SHADOW2D_ARRAY || t == TGSI_TEX_T_2D_ARRAY_MSAA ||
+          t == TGSI_TEX_T_CUBE_ARRAY || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+}
+
 static uint32_t
 pick(struct rng *r, const uint32_t *v, unsigned n)
 {
@@ -807,6 +828,16 @@ gen_texture(struct env *e, const struct tgsi_shader *s, unsigned unit, struct rn
       break;
    default:
       break;
+   }
+   /* Fragment shaders often fetch by pixel position (G-buffers, MSAA
+    * resolves): three times in four a 2-D texture covers the framebuffer
+    * of the lane layout (256 pixels wide, 2 rows per 128 quads). */
+   bool flat2d = tgsi_texture_coord_count(t.target) - (target_layers(t.target) ? 1 : 0) == 2 &&
+                 t.target != TGSI_TEX_T_CUBE && t.target != TGSI_TEX_T_SHADOWCUBE;
+   if (e->stage == TGSI_STAGE_FRAG && flat2d && rng_below(r, 4)) {
+      uint32_t rows = 2 * ((e->nlanes / 4 + 127) / 128);
+      t.width = MAX2(t.width, 256u);
+      t.height = MIN2(MAX2(t.height, rows), (uint32_t)ENV_MAX_TEX_SIZE);
    }
    uint32_t maxl = env_tex_levels(t.width, t.height, t.depth, t.target);
    t.levels = 1 + rng_below(r, maxl);
@@ -917,7 +948,12 @@ diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
    gen_lane_inputs(e, &p, seed);
    struct lane_gen g = {0};
    rng_seed(&g.r, stream_seed(seed, UNIFORM_STREAM));
+   /* Constants reach every lane, so a special one would poison the whole
+    * run: one run in four has edge constants, the others calm ones. */
+   g.edge = rng_below(&g.r, 4) == 0;
+   g.calm = !g.edge;
    gen_constants(e, &p, &g);
+   g.calm = false;
    gen_system_values(e, s, seed);
    g.edge = false;
    gen_resources(e, s, &p, &g);

@@ -196,8 +196,18 @@ parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct 
          continue;
       const char *p = *pp + n;
       int64_t v;
-      if (!parse_int(&p, &v))
+      if (cs->fmt.conv == 'x' && isxdigit((unsigned char)*p)) {
+         /* "%x" patterns ("0x%x") read hex digits. */
+         char *end;
+         errno = 0;
+         unsigned long long x = strtoull(p, &end, 16);
+         if (errno || x > 0xffffffffull || ident_char(*end))
+            return tfail(t, p, "bad hex number after '%s'", cs->fmt.pre);
+         v = (int64_t)x;
+         p = end;
+      } else if (!parse_int(&p, &v)) {
          return tfail(t, p, "expected a number after '%s'", cs->fmt.pre);
+      }
       if (cs->fmt.conv == 'd' && (v < INT32_MIN || v > INT32_MAX))
          return tfail(t, *pp, "%lld does not fit 32 signed bits", (long long)v);
       size_t k = strlen(cs->fmt.post);
@@ -209,6 +219,43 @@ parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct 
       return true;
    }
    return false;
+}
+
+/* "c[BANK][BYTE]": a banked constant; the byte offset must be a multiple
+ * of the file's register size. Returns the length matched (0: not one). */
+static size_t
+parse_banked(struct try *t, const char *p, struct isa_opnd *o)
+{
+   const struct isa_model *m = t->m;
+   for (unsigned f = 0; f < m->nfiles; f++) {
+      const struct isa_regfile *rf = &m->files[f];
+      size_t pl = strlen(rf->prefix);
+      if (rf->kind != ISA_FILE_CONST || strncmp(p, rf->prefix, pl) || p[pl] != '[')
+         continue;
+      const char *q = p + pl + 1;
+      int64_t bank, off;
+      unsigned unit = rf->width / 8 ? rf->width / 8 : 1;
+      bool ok = parse_int(&q, &bank) && q[0] == ']' && q[1] == '[';
+      if (ok) {
+         q += 2;
+         ok = parse_int(&q, &off) && *q == ']';
+      }
+      if (!ok) {
+         tfail(t, p, "expected %s[BANK][OFFSET]", rf->prefix);
+         return 1; /* t->err tells the caller */
+      }
+      if (bank < 0 || bank > 0xffff || off < 0 || off % unit || off / unit >= rf->count) {
+         tfail(t, p, "constant %s[%lld][%lld] out of range or not %u-byte aligned", rf->prefix,
+               (long long)bank, (long long)off, unit);
+         return 1;
+      }
+      o->kind = ISA_OPND_CONST;
+      o->file = (uint8_t)f;
+      o->bank = (uint16_t)bank;
+      o->index = (uint16_t)(off / unit);
+      return (size_t)(q + 1 - p);
+   }
+   return 0;
 }
 
 static bool
@@ -258,6 +305,10 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
          return false;
    } else if (t->err) {
       return false;
+   } else if ((n = parse_banked(t, p, o))) { /* any slot: the encoder says if it fits */
+      if (t->err)
+         return false;
+      p += n;
    } else if ((n = parse_reg(m, p, &file, &idx))) {
       o->kind = m->files[file].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
       o->file = (uint8_t)file;
@@ -541,30 +592,68 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
    return true;
 }
 
+/* Whether the word w[0..wl) is an op's mnemonic or alias, possibly with
+ * modifiers after a '.'. */
+static bool
+names_op(const struct isa_model *m, const char *w, size_t wl)
+{
+   for (unsigned i = 0; i < m->nops; i++) {
+      const struct isa_op *op = &m->ops[i];
+      for (int a = -1; a < (int)op->naliases; a++) {
+         const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;
+         size_t n = strlen(nm);
+         if (n <= wl && !strncmp(w, nm, n) && (n == wl || w[n] == '.'))
+            return true;
+      }
+   }
+   return false;
+}
+
 /* Parses one instruction; on failure err and err_at describe the attempt
  * that got furthest. */
 static bool
 parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, char **err,
            const char **err_at, const char **opnd_at)
 {
-   const char *w = skip_ws(text);
-   while (*w == '(') {
-      const char *e = strchr(w, ')');
-      if (!e)
+   /* The mnemonic is the first word that names an op: skip prefix
+    * modifiers such as "(sy)" (a3xx), "@!P0" guards or "S4 W0" control
+    * fields (sm50). */
+   const char *w = skip_ws(text), *word0 = NULL;
+   size_t wl = 0, wl0 = 0;
+   for (;;) {
+      while (*w == '(') {
+         const char *e = strchr(w, ')');
+         if (!e)
+            break;
+         w = skip_ws(e + 1);
+      }
+      for (wl = 0; ident_char(w[wl]) || w[wl] == '.';)
+         wl++;
+      if (!word0) {
+         word0 = w;
+         wl0 = wl;
+      }
+      size_t tl = strcspn(w, " \t");
+      if (wl && names_op(m, w, wl))
          break;
-      w = skip_ws(e + 1);
+      if (!w[tl]) {
+         w = word0; /* no op named: the first word is the unknown mnemonic */
+         wl = wl0;
+         break;
+      }
+      w = skip_ws(w + tl);
    }
-   size_t wl = 0;
-   while (ident_char(w[wl]) || w[wl] == '.')
-      wl++;
    *err = NULL;
    *err_at = text;
-   bool any = false;
+   bool any = false, parsed = false;
+   enum isa_err first_err = ISA_ERR_OK;
+   struct isa_insn first;
+   const char *first_at[ISA_MAX_SLOTS];
    for (unsigned i = 0; i < m->nops; i++) {
       const struct isa_op *op = &m->ops[i];
-      /* With a bundle prefix ("[B..:S04] FADD") the first word is not the
-       * mnemonic: try every op. */
-      bool cand = m->bundle.ntoks > 0;
+      /* w is the mnemonic even after a bundle prefix ("[B..:S04] FADD"):
+       * the search above skips words that name no op. */
+      bool cand = false;
       for (int a = -1; a < (int)op->naliases && !cand; a++) {
          const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;
          size_t n = strlen(nm);
@@ -575,10 +664,30 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
       any = true;
       struct try t = {.m = m, .op = op, .start = text, .alias = -1};
       if (try_op(&t, text, out)) {
-         free(*err);
-         *err = NULL;
-         memcpy(opnd_at, t.opnd_at, sizeof(t.opnd_at));
-         return true;
+         /* Ops sharing a mnemonic are forms of one instruction (sm50:
+          * register, constant and immediate encodings): the first whose
+          * encoding takes these operands wins; if none does, the first
+          * that parsed reports why. */
+         struct isa_bits b;
+         char *msg = NULL;
+         int slot;
+         enum isa_err e = isa_encode_bits(m, out, &b, &msg, &slot);
+         if (e == ISA_ERR_OK) {
+            free(*err);
+            *err = NULL;
+            memcpy(opnd_at, t.opnd_at, sizeof(t.opnd_at));
+            return true;
+         }
+         free(msg);
+         /* A form that takes the operand kinds but not their values (a
+          * range error) explains more than one that takes neither. */
+         if (!parsed || (first_err == ISA_ERR_OPERAND && e != ISA_ERR_OPERAND)) {
+            first = *out;
+            first_err = e;
+            memcpy(first_at, t.opnd_at, sizeof(t.opnd_at));
+            parsed = true;
+         }
+         continue;
       }
       if (!*err || t.err_at > *err_at) {
          free(*err);
@@ -587,6 +696,13 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
       } else {
          free(t.err);
       }
+   }
+   if (parsed) {
+      free(*err);
+      *err = NULL;
+      *out = first;
+      memcpy(opnd_at, first_at, sizeof(first_at));
+      return true;
    }
    if (!any) {
       *err = xasprintf("unknown mnemonic '%.*s'", (int)wl, w);

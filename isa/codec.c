@@ -273,8 +273,10 @@ decode_control(const struct isa_model *m, uint64_t ctrl, unsigned slot, struct i
    for (unsigned i = 0; i < bd->nfields; i++) {
       const struct isa_field *f = &bd->fields[i];
       uint64_t x = isa_field_get64(f, v);
+      const struct isa_mod *md = &m->mods[f->mod];
       out->mod[f->mod] = (int16_t)x;
-      if (x > (uint64_t)m->mods[f->mod].max)
+      if (x > (uint64_t)md->max ||
+          (md->kind == ISA_MOD_ENUM && !isa_enum_entry(&m->enums[md->enm], (int32_t)x)))
          flag_illegal(out, ISA_ILLEGAL_MOD_VALUE, (unsigned)f->mod);
    }
 }
@@ -496,6 +498,11 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
          *why = xasprintf("constant %u does not fit %u bits", o->index, w);
          return false;
       }
+      const struct isa_field *bf = cs->bank_field >= 0 ? &cs->fields[cs->bank_field] : NULL;
+      if (bf ? (uint64_t)o->bank > isa_mask64(bf->width) : o->bank != 0) {
+         *why = xasprintf("constant bank %u does not fit", o->bank);
+         return false;
+      }
       *v = o->index;
       return true;
    }
@@ -569,6 +576,8 @@ encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
          continue;
       free(why);
       uint64_t r = isa_field_set64(&cs->val, cs->match, v);
+      if (cs->kind == ISA_OPND_CONST && cs->bank_field >= 0)
+         r = isa_field_set64(&cs->fields[cs->bank_field], r, o->bank);
       for (unsigned i = 0; i < fm->nfields; i++)
          if (fm->fields[i].kind == ISA_FK_FLAG)
             r = isa_field_set64(&fm->fields[i], r, (o->flags & fm->fields[i].flag) != 0);
@@ -633,9 +642,12 @@ control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot
    for (unsigned i = 0; i < bd->nfields; i++) {
       const struct isa_field *f = &bd->fields[i];
       int64_t x = in->mod[f->mod];
-      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > m->mods[f->mod].max)
-         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field",
-                     m->mods[f->mod].name, (long long)x);
+      const struct isa_mod *md = &m->mods[f->mod];
+      if (x < 0 || (uint64_t)x > isa_mask64(f->width) || x > md->max)
+         return fail(msg, ISA_ERR_RANGE, "%s=%lld does not fit its control field", md->name,
+                     (long long)x);
+      if (md->kind == ISA_MOD_ENUM && !isa_enum_entry(&m->enums[md->enm], (int32_t)x))
+         return fail(msg, ISA_ERR_MODIFIER, "%lld is not a value of %s", (long long)x, md->name);
       v = isa_field_set64(f, v, (uint64_t)x);
    }
    *ctrl |= v << (slot * bd->slot_bits);
@@ -704,7 +716,10 @@ isa_check_insn(const struct isa_model *m, const struct isa_insn *in, struct diag
 {
    struct isa_bits b;
    char *msg = NULL;
-   return report(d, isa_encode_bits(m, in, &b, &msg, NULL), msg);
+   /* Not report(d, isa_encode_bits(.., &msg ..), msg): the order in which
+    * arguments are evaluated is unspecified, msg could be read first. */
+   enum isa_err e = isa_encode_bits(m, in, &b, &msg, NULL);
+   return report(d, e, msg);
 }
 
 enum isa_err

@@ -85,7 +85,12 @@ struct isa_model;
    X(RCP, "rcp", 1) X(RSQ, "rsq", 1) X(LOG2, "log2", 1) X(EXP2, "exp2", 1) X(SIN, "sin", 1) \
    X(COS, "cos", 1) X(SQRT, "sqrt", 1) \
    X(SAM, "sam", -1) X(ISAM, "isam", -1) X(GETSIZE, "getsize", -1) \
-   X(LDG, "ldg", -1) X(STG, "stg", -1) X(LDL, "ldl", -1) X(STL, "stl", -1)
+   X(LDG, "ldg", -1) X(STG, "stg", -1) X(LDL, "ldl", -1) X(STL, "stl", -1) \
+   X(FSETP, "fsetp", 3) X(FSET, "fset", 3) X(ISETP, "isetp", 3) X(PSETP, "psetp", 3) \
+   X(FMNMX, "fmnmx", 3) X(IMNMX, "imnmx", 3) X(SHF_L, "shf_l", 3) X(SHF_R, "shf_r", 3) \
+   X(SHL_CLAMP, "shl_clamp", 2) X(SHR_CLAMP, "shr_clamp", 2) X(XMAD, "xmad", 3) \
+   X(ISCADD, "iscadd", 3) X(IADD3, "iadd3", 3) X(FLO, "flo", 1) X(BFE, "bfe", 2) \
+   X(BFI, "bfi", 3) X(SSY, "ssy", -1) X(SYNC, "sync", 0) X(LDC, "ldc", -1)
 
 /*
  * Roles a model modifier can play. Code that must find "the (ss) flag" or
@@ -99,7 +104,9 @@ struct isa_model;
    X(WRMASK, "wrmask") X(STALL, "stall") X(YIELD, "yield") X(WR_BAR, "wr_bar") \
    X(RD_BAR, "rd_bar") X(WAIT_MASK, "wait_mask") X(REUSE, "reuse") X(DST_SEL, "dst_sel") \
    X(DST_UNUSED, "dst_unused") X(WAIT_SLOT, "wait_slot") X(VMCNT, "vmcnt") \
-   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(FTZ, "ftz")
+   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(FTZ, "ftz") X(GUARD, "guard") \
+   X(SETOP, "setop") X(SETOP2, "setop2") X(WRAP, "wrap") X(HI, "hi") X(BREV, "brev") \
+   X(PSL, "psl") X(MRG, "mrg") X(BF, "bf") X(XMODE, "xmode") X(SHFTYPE, "shftype")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
@@ -187,7 +194,7 @@ struct isa_opnd {
 
 #define ISA_MAX_DST  2
 #define ISA_MAX_SRC  5
-#define ISA_MAX_MODS 24
+#define ISA_MAX_MODS 40 /* sm50 needs 32: control word, compare and shift modes */
 
 /*
  * A decoded (or to-be-encoded) instruction. mod[] is indexed by the

@@ -345,6 +345,10 @@ struct isa_ld {
    struct isa_model *m;
    yaml_document_t doc;
    bool failed;
+   /* While an op's own fields are read: its layout's fields, which flag
+    * targets and conditions may name (indices count them first). */
+   const struct isa_field *outer;
+   unsigned nouter;
 };
 
 #define MAP_EACH(l, map, k, v)                                                                     \
@@ -472,6 +476,7 @@ void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
 /* print.c */
 void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
 void isa_float_text(uint32_t bits, char *buf, size_t size);
+bool isa_slot_banked(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl);
 
 /* check.c */
 bool isa_check_model(struct isa_model *m);

@@ -557,7 +557,16 @@ isa_ld_fields(struct isa_ld *l, yaml_node_t *map, unsigned limit, bool in_operan
             isa_ld_err(l, fl, "unknown operand flag '%s' (neg, abs, r, sext, not, last, hi)", s);
       }
    }
-   /* Second pass: names of sibling fields (flag targets, conditions). */
+   /* Second pass: names of sibling fields (flag targets, conditions), and
+    * of the layout's fields when an op's own fields are read. */
+   struct isa_field *all = f;
+   unsigned nall = n;
+   if (l->nouter) {
+      nall = l->nouter + n;
+      all = xcalloc(nall, sizeof(*all));
+      memcpy(all, l->outer, l->nouter * sizeof(*all));
+      memcpy(all + l->nouter, f, n * sizeof(*all));
+   }
    i = 0;
    MAP_EACH(l, map, k, v)
    {
@@ -568,13 +577,15 @@ isa_ld_fields(struct isa_ld *l, yaml_node_t *map, unsigned limit, bool in_operan
           b->type == YAML_SEQUENCE_NODE) {
          yaml_node_t *t = isa_ld_node(l, b->data.sequence.items.start[0]);
          const char *s = isa_ld_scalar(l, t, "flag operand");
-         x->target = s ? (int16_t)isa_field_find(f, n, s) : -1;
-         if (s && (x->target < 0 || f[x->target].kind != ISA_FK_OPERAND))
+         x->target = s ? (int16_t)isa_field_find(all, nall, s) : -1;
+         if (s && (x->target < 0 || all[x->target].kind != ISA_FK_OPERAND))
             isa_ld_err(l, t, "'%s' is not an operand field", s);
       }
       if (v->type == YAML_MAPPING_NODE && (b = isa_ld_get(l, v, "when")))
-         x->nguard = isa_ld_guards(l, b, f, n, x->guard);
+         x->nguard = isa_ld_guards(l, b, all, nall, x->guard);
    }
+   if (all != f)
+      free(all);
    *out_n = n;
    return f;
 }

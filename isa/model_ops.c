@@ -184,6 +184,10 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
          x->field = -1;
          continue;
       }
+      if (op->fields[x->field].format < 0) {
+         x->field = -1; /* its unknown format was reported with the field */
+         continue;
+      }
       const struct isa_format *fm = &m->formats[op->fields[x->field].format];
       x->allow = fm->ncases >= 32 ? ~0u : (1u << fm->ncases) - 1;
       if (dtype)
@@ -411,7 +415,11 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
       isa_ld_err(l, isa_ld_get(l, v, "bits"), "op '%s' cannot change the size of layout '%s'",
                  op->key, ly->name);
    unsigned nextra = 0;
+   l->outer = ly ? ly->fields : NULL;
+   l->nouter = ly ? ly->nfields : 0;
    struct isa_field *extra = isa_ld_fields(l, isa_ld_get(l, v, "fields"), op->bits, false, &nextra);
+   l->outer = NULL;
+   l->nouter = 0;
    if ((ly ? ly->nfields : 0) + nextra > ISA_MAX_FIELDS) {
       isa_ld_err(l, v, "op '%s' has more than %d fields", op->key, ISA_MAX_FIELDS);
       isa_free_fields(extra, nextra);
@@ -423,17 +431,8 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
       if (isa_field_find(op->fields, op->nfields, extra[i].name) >= 0)
          isa_error_at(m, extra[i].pos, "field '%s' already exists in layout", extra[i].name),
              l->failed = true;
-      struct isa_field *f = &op->fields[op->nfields++];
-      *f = extra[i];
-      /* Sibling indices in the extra list move by the layout's field count. */
-      int off = (int)(ly ? ly->nfields : 0);
-      if (f->target >= 0)
-         f->target = (int16_t)(f->target + off);
-      for (unsigned g = 0; g < f->nguard; g++) {
-         f->guard[g].a = (int16_t)(f->guard[g].a + off);
-         if (f->guard[g].b >= 0)
-            f->guard[g].b = (int16_t)(f->guard[g].b + off);
-      }
+      /* Flag targets and conditions already index layout fields first. */
+      op->fields[op->nfields++] = extra[i];
    }
    free(extra);
    if (ly) {

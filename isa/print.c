@@ -155,6 +155,18 @@ print_imm(const struct isa_model *m, const struct isa_op *op, const struct isa_s
    }
 }
 
+/* Whether the slot's constants carry a bank (printed c[bank][offset]). */
+bool
+isa_slot_banked(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl)
+{
+   const struct isa_format *fm = &m->formats[op->fields[sl->field].format];
+   for (unsigned c = 0; c < fm->ncases; c++)
+      if (fm->cases[c].kind == ISA_OPND_CONST && fm->cases[c].bank_field >= 0 &&
+          (sl->allow & (1u << c)))
+         return true;
+   return false;
+}
+
 static void
 print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
               const struct isa_insn *in, struct sb *s)
@@ -196,6 +208,10 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
                    off < 0 ? -(long long)off : (long long)off);
       else
          sb_printf(s, "%s<%s>", pfx, addr);
+   } else if (o->kind == ISA_OPND_CONST && isa_slot_banked(m, op, sl) && o->file < m->nfiles) {
+      /* c[bank][byte offset] (sm50); the record holds the file's index. */
+      const struct isa_regfile *f = &m->files[o->file];
+      sb_printf(s, "%s[0x%x][0x%x]", f->prefix, o->bank, o->index * (f->width / 8));
    } else if (o->kind == ISA_OPND_REG || o->kind == ISA_OPND_CONST) {
       isa_reg_name(m, o->file, o->index, name, sizeof(name));
       sb_add(s, name);

@@ -137,11 +137,13 @@ sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
 int
 sem_cond_find(const char *name)
 {
-   static const char *const names[SEM_COND_COUNT] = {"lt", "le", "gt", "ge", "eq", "ne"};
+   static const char *const names[SEM_COND_COUNT] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
+                                                     "f",   "t",   "num", "nan", "ltu", "leu",
+                                                     "gtu", "geu", "equ", "one"};
    for (int i = 0; i < SEM_COND_COUNT; i++)
       if (!strcmp(names[i], name))
          return i;
-   return -1;
+   return !strcmp(name, "neu") ? SEM_NE : -1;
 }
 
 static bool
@@ -290,9 +292,73 @@ eval_binary(enum isa_sem s, const struct sem_args *a, uint32_t x, uint32_t y, ui
    }
 }
 
+/* The sm50 semantics with three sources or two results. */
+static bool
+eval_sm50(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t *dst)
+{
+   bool sg = type_signed(a->type);
+   switch (s) {
+   case ISA_SEM_FSETP:
+      sem_setp((uint32_t)sem_fcmp_bool(a->cond, src[0], src[1]), src[2], a->bop, &dst[0], &dst[1]);
+      return true;
+   case ISA_SEM_ISETP:
+      sem_setp(sg ? sem_scmp(a->cond, src[0], src[1]) : sem_ucmp(a->cond, src[0], src[1]), src[2],
+               a->bop, &dst[0], &dst[1]);
+      return true;
+   case ISA_SEM_PSETP:
+      sem_setp(sem_bop(a->bop2, src[0], src[1]), src[2], a->bop, &dst[0], &dst[1]);
+      return true;
+   case ISA_SEM_FSET:
+      *dst = sem_fset((uint32_t)sem_fcmp_bool(a->cond, src[0], src[1]), src[2], a->bop,
+                      (a->flags & SEM_FL_BF) != 0);
+      return true;
+   case ISA_SEM_FMNMX:
+      *dst = sem_fmnmx(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_IMNMX:
+      *dst = sem_imnmx(src[0], src[1], src[2], sg);
+      return true;
+   case ISA_SEM_SHF_L:
+   case ISA_SEM_SHF_R:
+      *dst = sem_shf(s == ISA_SEM_SHF_R, src[0], src[1], src[2], a->mode,
+                     (a->flags & SEM_FL_WRAP) != 0, (a->flags & SEM_FL_HI) != 0);
+      return true;
+   case ISA_SEM_SHL_CLAMP:
+      *dst = sem_shl_clamp(src[0], src[1], (a->flags & SEM_FL_WRAP) != 0);
+      return true;
+   case ISA_SEM_SHR_CLAMP:
+      *dst = sem_shr_clamp(src[0], src[1], sg, (a->flags & SEM_FL_WRAP) != 0,
+                           (a->flags & SEM_FL_BREV) != 0);
+      return true;
+   case ISA_SEM_XMAD:
+      *dst = sem_xmad(src[0], src[1], src[2], a->hi_srcs & 1, (a->hi_srcs >> 1) & 1,
+                      (a->flags & SEM_FL_PSL) != 0, (a->flags & SEM_FL_MRG) != 0, a->mode);
+      return true;
+   case ISA_SEM_ISCADD:
+      *dst = sem_iscadd(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_IADD3:
+      *dst = sem_iadd3(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_FLO:
+      *dst = sem_flo(src[0], sg);
+      return true;
+   case ISA_SEM_BFE:
+      *dst = sem_bfe(src[0], src[1], sg, (a->flags & SEM_FL_BREV) != 0);
+      return true;
+   case ISA_SEM_BFI:
+      *dst = sem_bfi(src[0], src[1], src[2]);
+      return true;
+   default:
+      return false;
+   }
+}
+
 bool
 sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t *dst)
 {
+   if (eval_sm50(s, a, src, dst))
+      return true;
    switch (s) {
    case ISA_SEM_FMAD:
       *dst = sem_fmad(src[0], src[1], src[2]);

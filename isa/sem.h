@@ -42,7 +42,12 @@
 #pragma STDC FP_CONTRACT OFF /* a*b + c must round twice in sem_fmad */
 #endif
 
-/* Abstract compare conditions; models map their cond enums by name. */
+/* Abstract compare conditions; models map their cond enums by name
+ * (sem_cond_find). lt..eq are ordered (false on NaN), ne is true on NaN
+ * (unordered; "neu" is another name for it). The rest are the sm50 set:
+ * f/t constant, num/nan (neither/either operand NaN), the unordered
+ * ltu..equ (true on NaN) and the ordered not-equal one. For integers the
+ * unordered forms equal the ordered ones, num is true and nan false. */
 enum sem_cond {
    SEM_LT,
    SEM_LE,
@@ -50,6 +55,16 @@ enum sem_cond {
    SEM_GE,
    SEM_EQ,
    SEM_NE,
+   SEM_F,
+   SEM_T,
+   SEM_NUM,
+   SEM_NAN,
+   SEM_LTU,
+   SEM_LEU,
+   SEM_GTU,
+   SEM_GEU,
+   SEM_EQU,
+   SEM_ONE,
    SEM_COND_COUNT,
 };
 
@@ -193,6 +208,7 @@ static inline int
 sem_fcmp_bool(enum sem_cond c, uint32_t a, uint32_t b)
 {
    float x = sem_f(a), y = sem_f(b);
+   int un = sem_isnan(a) || sem_isnan(b);
    switch (c) {
    case SEM_LT:
       return x < y;
@@ -204,6 +220,26 @@ sem_fcmp_bool(enum sem_cond c, uint32_t a, uint32_t b)
       return x >= y;
    case SEM_EQ:
       return x == y;
+   case SEM_F:
+      return 0;
+   case SEM_T:
+      return 1;
+   case SEM_NUM:
+      return !un;
+   case SEM_NAN:
+      return un;
+   case SEM_LTU:
+      return un || x < y;
+   case SEM_LEU:
+      return un || x <= y;
+   case SEM_GTU:
+      return un || x > y;
+   case SEM_GEU:
+      return un || x >= y;
+   case SEM_EQU:
+      return un || x == y;
+   case SEM_ONE:
+      return !un && x != y;
    default:
       return x != y;
    }
@@ -216,19 +252,47 @@ sem_fcmp(enum sem_cond c, uint32_t a, uint32_t b)
    return (uint32_t)sem_fcmp_bool(c, a, b);
 }
 
+/* An integer compare from "a < b" and "a == b". */
+static inline uint32_t
+sem_icmp_from(enum sem_cond c, int lt, int eq)
+{
+   switch (c) {
+   case SEM_LT:
+   case SEM_LTU:
+      return (uint32_t)lt;
+   case SEM_LE:
+   case SEM_LEU:
+      return (uint32_t)(lt || eq);
+   case SEM_GT:
+   case SEM_GTU:
+      return (uint32_t)(!lt && !eq);
+   case SEM_GE:
+   case SEM_GEU:
+      return (uint32_t)!lt;
+   case SEM_EQ:
+   case SEM_EQU:
+      return (uint32_t)eq;
+   case SEM_F:
+   case SEM_NAN:
+      return 0;
+   case SEM_T:
+   case SEM_NUM:
+      return 1;
+   default:
+      return (uint32_t)!eq;
+   }
+}
+
 static inline uint32_t
 sem_ucmp(enum sem_cond c, uint32_t a, uint32_t b)
 {
-   int r[SEM_COND_COUNT] = {a<b, a <= b, a> b, a >= b, a == b, a != b};
-   return (uint32_t)r[(unsigned)c < SEM_COND_COUNT ? c : SEM_NE];
+   return sem_icmp_from(c, a < b, a == b);
 }
 
 static inline uint32_t
 sem_scmp(enum sem_cond c, uint32_t a, uint32_t b)
 {
-   int32_t x = (int32_t)a, y = (int32_t)b;
-   int r[SEM_COND_COUNT] = {x<y, x <= y, x> y, x >= y, x == y, x != y};
-   return (uint32_t)r[(unsigned)c < SEM_COND_COUNT ? c : SEM_NE];
+   return sem_icmp_from(c, (int32_t)a < (int32_t)b, a == b);
 }
 
 /* -1.0, 0.0 or 1.0; NaN and -0.0 give +0.0 (as TGSI SSG). */
@@ -532,6 +596,167 @@ sem_i2f(uint32_t a, int is_signed)
    return is_signed ? sem_u((float)(int32_t)a) : sem_u((float)a);
 }
 
+/* ---- Maxwell (sm50) ------------------------------------------------ */
+
+/* Predicate combine of setp-style ops (PredSetOp); predicates are bit 0
+ * of a lane value, so a NOT source modifier (~v) negates them. */
+enum sem_bop {
+   SEM_BOP_AND,
+   SEM_BOP_OR,
+   SEM_BOP_XOR,
+};
+
+static inline uint32_t
+sem_bop(enum sem_bop op, uint32_t a, uint32_t b)
+{
+   a &= 1;
+   b &= 1;
+   return op == SEM_BOP_OR ? a | b : op == SEM_BOP_XOR ? a ^ b : a & b;
+}
+
+/* FSETP/ISETP/PSETP results: p = cmp OP acc, q = !cmp OP acc. */
+static inline void
+sem_setp(uint32_t cmp, uint32_t acc, enum sem_bop op, uint32_t *p, uint32_t *q)
+{
+   *p = sem_bop(op, cmp, acc);
+   *q = sem_bop(op, cmp ^ 1, acc);
+}
+
+/* FSET: (cmp OP acc) ? (bf ? 1.0f : all ones) : 0. */
+static inline uint32_t
+sem_fset(uint32_t cmp, uint32_t acc, enum sem_bop op, int bf)
+{
+   return sem_bop(op, cmp, acc) ? (bf ? 0x3f800000u : 0xffffffffu) : 0u;
+}
+
+/* FMNMX/IMNMX: the minimum if predicate p holds, else the maximum. */
+static inline uint32_t
+sem_fmnmx(uint32_t a, uint32_t b, uint32_t p)
+{
+   return (p & 1) ? sem_fmin(a, b) : sem_fmax(a, b);
+}
+
+static inline uint32_t
+sem_imnmx(uint32_t a, uint32_t b, uint32_t p, int is_signed)
+{
+   if (is_signed)
+      return (p & 1) ? sem_smin(a, b) : sem_smax(a, b);
+   return (p & 1) ? sem_umin(a, b) : sem_umax(a, b);
+}
+
+/* SHF: funnel shift of the 64-bit value hi:lo [NAK OpShf fold, sm50].
+ * type: 0 = 32-bit (I32 and U32 encode alike), 2 = U64, 3 = S64. The
+ * count is clamped to the type width, or masked to it with wrap. Left
+ * shifts return the high word (the .HI bit is illegal there); right
+ * shifts return the high word with high, else the low one. Only S64
+ * shifts right arithmetically (the 32-bit type ignores signedness); a
+ * signed count of 64 fills with the sign (newer NAK). */
+static inline uint32_t
+sem_shf(int right, uint32_t lo, uint32_t sh, uint32_t hi, unsigned type, int wrap, int high)
+{
+   uint64_t x = ((uint64_t)hi << 32) | lo;
+   unsigned bits = type == 2 || type == 3 ? 64 : 32;
+   unsigned s = wrap ? (sh & (bits - 1)) : (sh < bits ? sh : bits);
+   uint64_t r;
+   if (!right)
+      r = s >= 64 ? 0 : x << s;
+   else if (type == 3)
+      r = s >= 64 ? 0 - (x >> 63) : (x >> s) | (s ? (0 - (x >> 63)) << (64 - s) : 0);
+   else
+      r = s >= 64 ? 0 : x >> s;
+   return (!right || high) ? (uint32_t)(r >> 32) : (uint32_t)r;
+}
+
+/* SHL/SHR: the count clamps at 32 (or, with wrap, is taken modulo 32);
+ * signed SHR fills with the sign bit; brev reverses a first. */
+static inline uint32_t
+sem_shl_clamp(uint32_t a, uint32_t b, int wrap)
+{
+   uint32_t s = wrap ? b & 31 : b;
+   return s >= 32 ? 0 : a << s;
+}
+
+static inline uint32_t
+sem_shr_clamp(uint32_t a, uint32_t b, int is_signed, int wrap, int brev)
+{
+   uint32_t s = wrap ? b & 31 : b >= 32 ? 32 : b;
+   if (brev)
+      a = sem_bfrev(a);
+   uint32_t fill = is_signed ? 0u - (a >> 31) : 0;
+   return s >= 32 ? fill : (a >> s) | (s ? fill << (32 - s) : 0);
+}
+
+/* XMAD, unsigned 16x16 multiply-add [Mesa gm107 emitter, yuzu]:
+ * a16/b16 are the low halves, or the high ones with a_h1/b_h1; the
+ * product shifts left 16 with psl; mode changes c: 1 CLO c & 0xffff,
+ * 2 CHI c >> 16, 4 CBCC c + (b << 16) (b the whole register); mrg puts
+ * the low half of b into the result's high half. */
+static inline uint32_t
+sem_xmad(uint32_t a, uint32_t b, uint32_t c, int a_h1, int b_h1, int psl, int mrg, unsigned mode)
+{
+   uint32_t a16 = a_h1 ? a >> 16 : a & 0xffffu, b16 = b_h1 ? b >> 16 : b & 0xffffu;
+   uint32_t p = a16 * b16;
+   if (psl)
+      p <<= 16;
+   uint32_t cc = mode == 1 ? c & 0xffffu : mode == 2 ? c >> 16 : mode == 4 ? c + (b << 16) : c;
+   uint32_t d = p + cc;
+   return mrg ? (d & 0xffffu) | (b << 16) : d;
+}
+
+static inline uint32_t
+sem_iscadd(uint32_t a, uint32_t b, uint32_t shift)
+{
+   return (a << (shift & 31)) + b;
+}
+
+static inline uint32_t
+sem_iadd3(uint32_t a, uint32_t b, uint32_t c)
+{
+   return a + b + c;
+}
+
+/* FLO: bit index of the most significant 1 (signed: of the most
+ * significant bit that differs from the sign), 0xffffffff if none. */
+static inline uint32_t
+sem_flo(uint32_t a, int is_signed)
+{
+   uint32_t x = is_signed ? a ^ (0u - (a >> 31)) : a;
+   return x ? 31 - sem_clz_b(x) : 0xffffffffu;
+}
+
+/* BFE: range = position | width << 8 (bytes); the PTX bfe definition:
+ * bits of a from position on, width of them, padded with the sign of
+ * the last extracted bit (signed, width > 0) or zeros; brev reverses a
+ * first (BFE.BREV a, 0x2000 is a full reverse). */
+static inline uint32_t
+sem_bfe(uint32_t a, uint32_t range, int is_signed, int brev)
+{
+   uint32_t pos = range & 0xffu, len = (range >> 8) & 0xffu;
+   if (brev)
+      a = sem_bfrev(a);
+   uint32_t top = pos + len - 1 < 31 ? pos + len - 1 : 31; /* used only if len > 0 */
+   uint32_t sbit = is_signed && len ? (a >> top) & 1 : 0;
+   uint32_t fill = 0u - sbit;
+   if (!len || pos >= 32)
+      return fill;
+   uint32_t v = a >> pos;
+   uint32_t n = len < 32 - pos ? len : 32 - pos; /* bits that exist */
+   return n >= 32 ? v : (v & ((1u << n) - 1)) | (fill << n);
+}
+
+/* BFI: base with `width` bits at `position` replaced by the low bits of
+ * ins (range = position | width << 8); bits past 31 are dropped. */
+static inline uint32_t
+sem_bfi(uint32_t ins, uint32_t range, uint32_t base)
+{
+   uint32_t pos = range & 0xffu, len = (range >> 8) & 0xffu;
+   if (!len || pos >= 32)
+      return base;
+   uint32_t n = len < 32 - pos ? len : 32 - pos;
+   uint32_t mask = (n >= 32 ? 0xffffffffu : (1u << n) - 1) << pos;
+   return (base & ~mask) | ((ins << pos) & mask);
+}
+
 /* ---- the table-driven entry point ---------------------------------- */
 
 /* What an op's semantics needs besides its sources: the compare condition,
@@ -541,11 +766,29 @@ struct sem_args {
    enum sem_cond cond;
    enum isa_type type, src_type, dst_type;
    unsigned round;
+   /* sm50: predicate combines (roles setop, setop2), SEM_FL_* flags
+    * from the flag roles, an op-specific mode (role xmode: XMAD C mode
+    * 0/1/2/4; role shftype: SHF type 0/2/3), and which sources carry
+    * ISA_OPND_F_HI (bit i: source i; the semantics takes the half). */
+   enum sem_bop bop, bop2;
+   unsigned flags;
+   unsigned mode;
+   unsigned hi_srcs;
+};
+
+enum {
+   SEM_FL_WRAP = 1 << 0, /* role wrap */
+   SEM_FL_HI = 1 << 1,   /* role hi */
+   SEM_FL_BREV = 1 << 2, /* role brev */
+   SEM_FL_PSL = 1 << 3,  /* role psl */
+   SEM_FL_MRG = 1 << 4,  /* role mrg */
+   SEM_FL_BF = 1 << 5,   /* role bf */
 };
 
 /* sem.c */
 /* Computes one lane of an ALU semantics; false for semantics that are not
- * a pure function of the sources (flow, memory, texture). */
+ * a pure function of the sources (flow, memory, texture). dst holds
+ * ISA_MAX_DST values: the setp semantics write two (p, q). */
 bool sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t *dst);
 uint32_t sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v);
 int sem_cond_find(const char *name);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A --hex word is the instruction as a number; bytes are little-endian. */
+/* A --hex word is a 64- or 128-bit instruction word written as a number;
+ * its bytes go to memory little-endian. */
 static bool
 hex_word(const char *s, uint8_t *b, size_t *len)
 {
@@ -18,7 +19,7 @@ hex_word(const char *s, uint8_t *b, size_t *len)
    size_t n = strlen(s);
    if (!n || n > 32 || strspn(s, "0123456789abcdefABCDEF") != n)
       return false;
-   size_t bytes = (n + 1) / 2;
+   size_t bytes = n <= 16 ? 8 : 16;
    memset(b, 0, 16);
    for (size_t i = 0; i < n; i++) {
       char c = s[n - 1 - i];
@@ -30,14 +31,14 @@ hex_word(const char *s, uint8_t *b, size_t *len)
 }
 
 static int
-dis_bytes(const struct isa_model *m, const uint8_t *code, size_t size, size_t min_size)
+dis_bytes(const struct isa_model *m, const uint8_t *code, size_t size)
 {
    size_t pos = 0;
    int rc = EXIT_OK;
    while (pos < size) {
       struct isa_insn in;
       size_t at = pos;
-      enum isa_err e = isa_decode(m, code, size < min_size ? min_size : size, &pos, &in);
+      enum isa_err e = isa_decode(m, code, size, &pos, &in);
       if (e != ISA_ERR_OK) {
          printf("%04zx: ?? (%s)\n", at, isa_strerror(e));
          return EXIT_FAIL;
@@ -63,7 +64,9 @@ cmd_dis(int argc, char **argv)
    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
       printf("usage: diffcomp dis MODEL FILE.bin\n"
              "       diffcomp dis MODEL --hex WORD...\n\n"
-             "Disassembles for MODEL. --hex takes instruction words as numbers (0x...).\n"
+             "Disassembles for MODEL. --hex takes 64-bit (or 128-bit) instruction words\n"
+             "as numbers (0x...), in program order: on sm50 a control word, then three\n"
+             "instructions.\n"
              "Exit status 1 if a word does not decode or decodes as illegal.\n");
       return EXIT_OK;
    }
@@ -78,16 +81,17 @@ cmd_dis(int argc, char **argv)
    }
    int rc = EXIT_OK;
    if (!strcmp(argv[2], "--hex")) {
-      for (int i = 3; i < argc; i++) {
-         uint8_t b[16];
-         size_t len;
-         if (!hex_word(argv[i], b, &len)) {
+      uint8_t *code = xmalloc(16 * (size_t)argc);
+      size_t size = 0;
+      for (int i = 3; i < argc && rc == EXIT_OK; i++) {
+         size_t len = 0;
+         if (!hex_word(argv[i], code + size, &len))
             rc = usage_error("dis: '%s' is not a hex word", argv[i]);
-            break;
-         }
-         int r = dis_bytes(m, b, len, len);
-         rc = r > rc ? r : rc;
+         size += len;
       }
+      if (rc == EXIT_OK)
+         rc = dis_bytes(m, code, size);
+      free(code);
    } else {
       char *text = NULL, *err = NULL;
       size_t len = 0;
@@ -96,7 +100,7 @@ cmd_dis(int argc, char **argv)
          free(err);
          rc = EXIT_USAGE;
       } else {
-         rc = dis_bytes(m, (const uint8_t *)text, len, len);
+         rc = dis_bytes(m, (const uint8_t *)text, len);
       }
       free(text);
    }

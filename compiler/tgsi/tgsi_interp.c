@@ -33,6 +33,12 @@
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 
+/* GCC's -O2 vectorizes only loops of known trip count; the per-lane loops
+ * here are the interpreter's hot path, so ask for the dynamic cost model. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -954,9 +960,12 @@ batch_end(struct tgsi_interp_batch *b)
             uint32_t slot = p->file_base[TGSI_FILE_OUT] + (v * p->nout + r) * 4 + c;
             size_t o = env_out_index(e, v, r, c) + base;
             memcpy(e->out + o, b->val[slot], (size_t)n * 4);
+            /* A discarded lane's outputs mean nothing. */
             for (uint32_t i = 0; i < n; i++)
-               e->out_flags[o + i] =
-                   (uint16_t)(b->flg[slot][i] | (e->kill_undef[base + i] ? ENV_F_UNDEF : 0));
+               e->out_flags[o + i] = (uint16_t)(b->flg[slot][i] |
+                                                (e->kill_undef[base + i] || e->killed[base + i]
+                                                    ? ENV_F_UNDEF
+                                                    : 0));
          }
    tgsi_interp_res_end(b);
 }

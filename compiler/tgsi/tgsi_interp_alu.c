@@ -18,6 +18,12 @@
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 
+/* GCC's -O2 vectorizes only loops of known trip count; the per-lane loops
+ * here are the interpreter's hot path, so ask for the dynamic cost model. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include <math.h>
 
 /* MAD, DP* and LRP are two roundings, as in tgsi_exec on x86-64. */
@@ -34,17 +40,18 @@ F(uint32_t u)
 }
 
 /* DENORM and NAN classification of float bits. */
+/* Branch-free so that the loops using them vectorize. */
 static inline uint32_t
 fclass(uint32_t x)
 {
-   uint32_t e = x & 0x7f800000u, m = x & 0x007fffffu;
-   return (e == 0 && m ? ENV_F_DENORM : 0) | (e == 0x7f800000u && m ? ENV_F_NAN : 0);
+   uint32_t e = x & 0x7f800000u, m = (x & 0x007fffffu) != 0;
+   return (uint32_t)((e == 0) & m) * ENV_F_DENORM | (uint32_t)((e == 0x7f800000u) & m) * ENV_F_NAN;
 }
 
 static inline uint32_t
 fden(uint32_t x)
 {
-   return (x & 0x7f800000u) == 0 && (x & 0x007fffffu) ? ENV_F_DENORM : 0;
+   return (uint32_t)(((x & 0x7f800000u) == 0) & ((x & 0x007fffffu) != 0)) * ENV_F_DENORM;
 }
 
 static inline uint32_t
@@ -301,9 +308,52 @@ fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, uns
    FOR rf[i] |= cls;
 }
 
+/* The flags of a float arithmetic result in one pass: the operands'
+ * flags, DENORM for denormal operands, the result's class (canonical NaN)
+ * and the opcode's class. */
+static void
+fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *const *s,
+       const uint32_t *const *sf, unsigned ns, uint32_t cls)
+{
+   const uint32_t *a = s[0], *af = sf[0], *b = s[1], *bf = sf[1], *c = s[2], *cf = sf[2];
+   switch (ns) {
+   case 1:
+      FOR rf[i] = af[i] | fden(a[i]) | cls;
+      break;
+   case 2:
+      FOR rf[i] = af[i] | bf[i] | fden(a[i]) | fden(b[i]) | cls;
+      break;
+   default:
+      FOR rf[i] = af[i] | bf[i] | cf[i] | fden(a[i]) | fden(b[i]) | fden(c[i]) | cls;
+      break;
+   }
+   canon(n, r, rf);
+}
+
+/* Flags only some float opcodes add. */
+static void
+fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s)
+{
+   const uint32_t *a = s[0], *b = s[1], *c = s[2];
+   switch (op) {
+   case TGSI_OP_MIN:
+   case TGSI_OP_MAX:
+      FOR rf[i] |= zsign(a[i], b[i]);
+      break;
+   case TGSI_OP_CLAMP:
+      FOR rf[i] |= zsign(a[i], b[i]) | zsign(a[i], c[i]);
+      break;
+   case TGSI_OP_ROUND:
+      FOR rf[i] |= fabsf(F(a[i]) - truncf(F(a[i]))) == 0.5f ? ENV_F_ROUND : 0;
+      break;
+   default:
+      break;
+   }
+}
+
 /* Float arithmetic; returns false if op is not one of these. */
 static bool
-comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
+comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, const uint32_t *const *s)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
    switch (op) {
@@ -330,15 +380,12 @@ comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uin
       break;
    case TGSI_OP_MIN:
       FOR r[i] = fui(min_nan(F(a[i]), F(b[i])));
-      FOR rf[i] |= zsign(a[i], b[i]);
       break;
    case TGSI_OP_MAX:
       FOR r[i] = fui(max_nan(F(a[i]), F(b[i])));
-      FOR rf[i] |= zsign(a[i], b[i]);
       break;
    case TGSI_OP_CLAMP:
       FOR r[i] = fui(min_nan(max_nan(F(a[i]), F(b[i])), F(c[i])));
-      FOR rf[i] |= zsign(a[i], b[i]) | zsign(a[i], c[i]);
       break;
    case TGSI_OP_FRC:
       FOR r[i] = fui(F(a[i]) - floorf(F(a[i])));
@@ -354,7 +401,6 @@ comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uin
       break;
    case TGSI_OP_ROUND:
       FOR r[i] = fui(nearbyintf(F(a[i])));
-      FOR rf[i] |= fabsf(F(a[i]) - truncf(F(a[i]))) == 0.5f ? ENV_F_ROUND : 0;
       break;
    case TGSI_OP_SSG:
       FOR r[i] = fui(F(a[i]) < 0.0f ? -1.0f : F(a[i]) > 0.0f ? 1.0f : 0.0f);
@@ -703,11 +749,12 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       FOR rf[i] = sf[0][i];
       return true;
    }
-   merge_flags(n, rf, sf, ns);
-   if (comp_float(op, n, r, rf, s)) {
-      fpost(n, r, rf, s, ns, op_class(op));
+   if (comp_float(op, n, r, s)) {
+      fflags(n, r, rf, s, sf, ns, op_class(op));
+      fextra(op, n, rf, s);
       return true;
    }
+   merge_flags(n, rf, sf, ns);
    return comp_fcmp(op, n, r, rf, s, sf) || comp_int_arith(op, n, r, rf, s) ||
           comp_int_bits(op, n, r, rf, s);
 }

@@ -15,6 +15,12 @@
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 
+/* GCC's -O2 vectorizes only loops of known trip count; the per-lane loops
+ * here are the interpreter's hot path, so ask for the dynamic cost model. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #define FOR for (unsigned i = 0; i < n; i++)
 
 /* ------------------------------------------------------------------ */

@@ -26,6 +26,9 @@ set_tests_properties(isa_as_error PROPERTIES PASS_REGULAR_EXPRESSION
   "bad_prog.s:3:19: error: add.s: src2: 4096 does not fit 11 signed bits")
 add_test(NAME isa_as_help COMMAND $<TARGET_FILE:diffcomp> as --help)
 add_test(NAME isa_dis_help COMMAND $<TARGET_FILE:diffcomp> dis --help)
+add_test(NAME isa_check_sm50 COMMAND $<TARGET_FILE:diffcomp> isa check sm50
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_sm50 PROPERTIES PASS_REGULAR_EXPRESSION "sm50, 138 ops")
 add_test(NAME isa_check_models COMMAND $<TARGET_FILE:diffcomp> isa check a3xx fixtures/isa/sketch_gfx9.yaml
          fixtures/isa/sketch_agx.yaml fixtures/isa/bundle_test.yaml WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(isa_check_models PROPERTIES PASS_REGULAR_EXPRESSION
@@ -35,3 +38,8 @@ add_test(NAME isa_dis_rule COMMAND $<TARGET_FILE:diffcomp> dis a3xx --hex 0x4010
 set_tests_properties(isa_dis_rule PROPERTIES PASS_REGULAR_EXPRESSION "ILLEGAL: cat2 takes at most one constant")
 add_test(NAME isa_bench COMMAND $<TARGET_FILE:diffcomp> isa bench a3xx 2000 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(isa_bench PROPERTIES PASS_REGULAR_EXPRESSION "a3xx: 2000 instructions")
+# sm50 words form one program: a control word, then three instructions.
+add_test(NAME isa_dis_hex_bundle COMMAND $<TARGET_FILE:diffcomp> dis sm50 --hex 0x001f8000fc0007e0
+         0x5c58000000270001 0x50b0000000070f00 0x50b0000000070f00)
+set_tests_properties(isa_dis_hex_bundle PROPERTIES PASS_REGULAR_EXPRESSION
+                     "0008: 5c58000000270001  FADD R1, R0, R2\n0010: 50b0000000070f00  NOP")

@@ -167,7 +167,7 @@ test_minmax_cmp(void)
       uint32_t swant[6] = {sx<sy, sx <= sy, sx> sy, sx >= sy, sx == sy, sx != sy};
       uint64_t ux = a, uy = b;
       uint32_t uwant[6] = {ux<uy, ux <= uy, ux> uy, ux >= uy, ux == uy, ux != uy};
-      for (int c = 0; c < SEM_COND_COUNT; c++) {
+      for (int c = 0; c <= SEM_NE; c++) { /* the six TGSI conditions */
          bad += sem_fcmp((enum sem_cond)c, a, b) != want[c];
          bad += sem_scmp((enum sem_cond)c, a, b) != swant[c];
          bad += sem_ucmp((enum sem_cond)c, a, b) != uwant[c];

@@ -1,0 +1,202 @@
+/*
+ * Random inputs: the same seed gives the same inputs (and a lane's inputs
+ * do not depend on the number of lanes), the special values show up, the
+ * "sane" rule keeps indices and loop bounds small, and the YAML form
+ * round-trips and reports errors with their line.
+ */
+#include "diff/diff.h"
+#include "util/test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static struct tgsi_shader *
+parse(const char *text)
+{
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(text, strlen(text), "test.tgsi", NULL, &d);
+   for (unsigned i = 0; i < d.n && !s; i++)
+      fprintf(stderr, "%s\n", d.v[i].msg);
+   diag_clear(&d);
+   return s;
+}
+
+static const char *const shader_text = "FRAG\n"
+                                       "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                                       "DCL IN[1], GENERIC[1], PERSPECTIVE\n"
+                                       "DCL IN[2], POSITION, LINEAR\n"
+                                       "DCL OUT[0], COLOR\n"
+                                       "DCL SAMP[0]\n"
+                                       "DCL SVIEW[0], 2D, FLOAT\n"
+                                       "DCL CONST[0][0..7]\n"
+                                       "DCL TEMP[0..2]\n"
+                                       "DCL ADDR[0]\n"
+                                       "IMM[0] FLT32 {0.0, 1.0, 2.0, 0.0}\n"
+                                       "IMM[1] UINT32 {1, 0, 0, 0}\n"
+                                       "  0: ARL ADDR[0].x, IN[0].wwww\n"
+                                       "  1: MOV TEMP[0], CONST[0][ADDR[0].x]\n"
+                                       "  2: UADD TEMP[1].x, IN[1].xxxx, IN[1].yyyy\n"
+                                       "  3: MOV TEMP[2].x, IMM[0].xxxx\n"
+                                       "  4: BGNLOOP\n"
+                                       "  5:   FSGE TEMP[2].y, TEMP[2].xxxx, CONST[0][7].xxxx\n"
+                                       "  6:   UIF TEMP[2].yyyy\n"
+                                       "  7:     BRK\n"
+                                       "  8:   ENDIF\n"
+                                       "  9:   ADD TEMP[2].x, TEMP[2].xxxx, IMM[0].yyyy\n"
+                                       " 10: ENDLOOP\n"
+                                       " 11: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
+                                       " 12: ADD OUT[0], TEMP[0], IN[0]\n"
+                                       " 13: END\n";
+
+static bool
+same_inputs(const struct env *a, const struct env *b, uint32_t lanes)
+{
+   for (uint32_t r = 0; r < a->nin; r++)
+      for (unsigned c = 0; c < 4; c++)
+         if (memcmp(env_in(a, 0, r, c), env_in(b, 0, r, c), lanes * 4))
+            return false;
+   return true;
+}
+
+static void
+test_determinism(const struct tgsi_shader *s)
+{
+   struct diag_list d = {0};
+   struct env *a = diff_gen_inputs(s, 42, 256, &d), *b = diff_gen_inputs(s, 42, 256, &d);
+   struct env *c = diff_gen_inputs(s, 43, 256, &d), *small = diff_gen_inputs(s, 42, 16, &d);
+   CHECK(a && b && c && small && d.n == 0);
+   CHECK(a->nin == 3 && a->cbuf_slots[0] == 8 && a->tex[0].bound);
+   CHECK(same_inputs(a, b, 256));
+   CHECK(!same_inputs(a, c, 256));
+   CHECK(same_inputs(a, small, 16)); /* lanes do not depend on the count */
+   CHECK(!memcmp(a->cbuf[0], b->cbuf[0], 8 * 16) && a->tex[0].seed == b->tex[0].seed);
+   char *ya = diff_inputs_to_yaml(a), *yb = diff_inputs_to_yaml(b);
+   CHECK(ya && yb && !strcmp(ya, yb));
+   free(ya);
+   free(yb);
+   env_free(a);
+   env_free(b);
+   env_free(c);
+   env_free(small);
+}
+
+/* Over many lanes the specials of each kind appear; sane channels stay in
+ * their ranges; gl_FragCoord inputs are pixel centres. */
+static void
+test_distribution(const struct tgsi_shader *s)
+{
+   struct diag_list d = {0};
+   struct env *e = diff_gen_inputs(s, 7, 4096, &d);
+   unsigned nan = 0, negzero = 0, denorm = 0, unit = 0, intmin = 0, equal = 0;
+   const uint32_t *x = env_in(e, 0, 0, 0), *w = env_in(e, 0, 0, 3), *u = env_in(e, 0, 1, 0);
+   for (uint32_t l = 0; l < e->nlanes; l++) {
+      nan += is_nan_bits(x[l]);
+      negzero += x[l] == 0x80000000u;
+      denorm += (x[l] & 0x7f800000u) == 0 && (x[l] & 0x7fffffu);
+      unit += uif(x[l]) >= 0.0f && uif(x[l]) < 1.0f;
+      intmin += u[l] == 0x80000000u;
+      equal += l && x[l] == x[l - 1];
+      float f = uif(w[l]); /* ARL source: sane index */
+      CHECK(f >= 0.0f && f < 8.0f && f == floorf(f));
+      const uint32_t *px = env_in(e, 0, 2, 0), *py = env_in(e, 0, 2, 1);
+      uint32_t q = l / 4;
+      CHECK(uif(px[l]) == (float)(2 * (q % 128) + (l & 1)) + 0.5f);
+      CHECK(uif(py[l]) == (float)(2 * (q / 128) + ((l >> 1) & 1)) + 0.5f);
+   }
+   CHECKF(nan > 20 && negzero > 5 && denorm > 10 && intmin > 5 && equal > 20 && unit > 800,
+          "nan %u -0 %u denorm %u INT_MIN %u equal %u unit %u", nan, negzero, denorm, intmin, equal,
+          unit);
+   float bound = uif(e->cbuf[0][7 * 4]); /* compared in the loop: sane */
+   CHECK(bound >= 0.0f && bound < 8.0f && bound == floorf(bound));
+   env_free(e);
+   diag_clear(&d);
+}
+
+static void
+test_yaml_roundtrip(const struct tgsi_shader *s)
+{
+   struct diag_list d = {0};
+   struct env *e = diff_gen_inputs(s, 5, 32, &d);
+   env_set_buffer(e, 1, 8);
+   e->buf[1].data[5] = 0xab;
+   char *y = diff_inputs_to_yaml(e);
+   struct env *r = diff_inputs_from_yaml(y, strlen(y), "in.yaml", &d);
+   CHECK(r && d.n == 0);
+   char *y2 = r ? diff_inputs_to_yaml(r) : NULL;
+   CHECK(y2 && !strcmp(y, y2));
+   CHECK(r && r->buf[1].size == 8 && r->buf[1].data[5] == 0xab && same_inputs(e, r, 32));
+   free(y);
+   free(y2);
+   env_free(e);
+   env_free(r);
+}
+
+static void
+test_yaml_errors(void)
+{
+   static const struct {
+      const char *text, *msg;
+      int line;
+   } cases[] = {
+       {"stage: FRAG\ninvocations: 2\nbogus: 1\n", "unknown key 'bogus'", 3},
+       {"stage: FRAG\n", "missing 'invocations'", 1},
+       {"stage: NOPE\ninvocations: 2\n", "unknown name 'NOPE'", 1},
+       {"stage: FRAG\ninvocations: 2\ninputs:\n  - {reg: 0, chan: x, bits: [1]}\n",
+        "expected 2 words, got 1", 4},
+       {"stage: FRAG\ninvocations: 2\ninputs:\n  - {reg: 0, chan: q, bits: [1, 2]}\n",
+        "expected a channel", 4},
+       {"stage: FRAG\ninvocations: 2\nbuffers:\n  - {index: 0, size: 4, data: \"0011zz22\"}\n",
+        "bad hex digit", 4},
+       {"stage: FRAG\ninvocations: [\n", "YAML", 3},
+       {"stage: FRAG\ninvocations: -3\n", "expected an integer", 2},
+   };
+   for (unsigned k = 0; k < ARRAY_SIZE(cases); k++) {
+      struct diag_list d = {0};
+      struct env *e = diff_inputs_from_yaml(cases[k].text, strlen(cases[k].text), "x.yaml", &d);
+      CHECKF(!e && d.nerrors >= 1, "case %u", k);
+      if (d.nerrors) {
+         CHECKF(strstr(d.v[0].msg, cases[k].msg), "case %u: %s", k, d.v[0].msg);
+         CHECKF(d.v[0].line == cases[k].line, "case %u: line %d", k, d.v[0].line);
+      }
+      env_free(e);
+      diag_clear(&d);
+   }
+}
+
+/* Compute dispatches round up to whole workgroups and fill THREAD_ID. */
+static void
+test_compute_layout(void)
+{
+   struct tgsi_shader *s = parse("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\n"
+                                 "PROPERTY CS_FIXED_BLOCK_HEIGHT 2\nDCL SV[0], THREAD_ID\n"
+                                 "DCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL TEMP[0]\n"
+                                 "MOV TEMP[0], SV[0]\nUMAD TEMP[0].x, SV[1].xxxx, SV[0].xxxx, "
+                                 "SV[0].yyyy\nSTORE BUFFER[0].x, TEMP[0].xxxx, TEMP[0].xxxx\n"
+                                 "END\n");
+   CHECK(s != NULL);
+   if (!s)
+      return;
+   struct diag_list d = {0};
+   struct env *e = diff_gen_inputs(s, 1, 20, &d);
+   CHECK(e && e->nlanes == 24 && e->grid_size[0] == 3 && e->buf[0].data);
+   const uint32_t *tid = e->sv[TGSI_SEM_THREAD_ID], *bid = e->sv[TGSI_SEM_BLOCK_ID];
+   CHECK(tid[13] == 1 && tid[24 + 13] == 1 && bid[13] == 1); /* lane 13: wg 1, local 5 */
+   env_free(e);
+   tgsi_shader_free(s);
+}
+
+int
+main(void)
+{
+   struct tgsi_shader *s = parse(shader_text);
+   CHECK(s != NULL);
+   if (s) {
+      test_determinism(s);
+      test_distribution(s);
+      test_yaml_roundtrip(s);
+   }
+   test_yaml_errors();
+   test_compute_layout();
+   tgsi_shader_free(s);
+   return test_done();
+}

@@ -1,0 +1,186 @@
+/*
+ * diffcomp bench: speed figures. "bench interp" runs the golden
+ * interpreter over shaders (default: the .tgsi files in captures/) at 65536 invocations
+ * with random inputs and prints lane-instructions per second: the
+ * instructions executed times the lanes of their batch, over the wall time
+ * and CPU time of the interpreter runs alone (input generation excluded).
+ */
+#include "compiler/tgsi/tgsi.h"
+#include "diff/diff.h"
+#include "emu/emu.h"
+#include "tools/tools.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void
+bench_usage(FILE *f)
+{
+   fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [FILE.tgsi...]\n\n"
+              "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
+              "prints lane-instructions per second.\n\n"
+              "  --invocations N  lanes per shader (default 65536)\n"
+              "  --seed S         seed of the random inputs (default 1)\n\n"
+              "Shaders are parsed in the current dialect, or the legacy one if that fails.\n"
+              "Exit status: 0 every shader ran, 1 some did not, 2 bad usage.\n");
+}
+
+static double
+clock_s(clockid_t id)
+{
+   struct timespec ts;
+   clock_gettime(id, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .tgsi files of captures/, sorted. */
+static char **
+default_files(unsigned *n)
+{
+   char **v = NULL;
+   unsigned cap = 0;
+   *n = 0;
+   DIR *d = opendir("captures");
+   if (!d)
+      return NULL;
+   for (struct dirent *de; (de = readdir(d));) {
+      size_t l = strlen(de->d_name);
+      if (l > 5 && !strcmp(de->d_name + l - 5, ".tgsi")) {
+         char *p = xasprintf("captures/%s", de->d_name);
+         VEC_PUSH(v, *n, cap, p);
+      }
+   }
+   closedir(d);
+   qsort(v, *n, sizeof(*v), cmp_str);
+   return v;
+}
+
+static struct tgsi_shader *
+parse_any(const char *path)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      fprintf(stderr, "%s: %s\n", prog_name, err);
+      free(err);
+      return NULL;
+   }
+   struct tgsi_parse_opts o = {0};
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(text, len, path, &o, &d);
+   if (!s) {
+      diag_clear(&d);
+      o.legacy = true;
+      s = tgsi_parse(text, len, path, &o, &d);
+   }
+   if (!s)
+      print_diags(&d, stderr);
+   diag_clear(&d);
+   free(text);
+   return s;
+}
+
+struct bench_total {
+   uint64_t lane_steps, lanes, insns;
+   double secs, cpu;
+   unsigned failed;
+};
+
+static void
+bench_one(const char *path, uint64_t seed, uint32_t lanes, struct bench_total *t)
+{
+   struct diag_list d = {0};
+   struct tgsi_shader *s = parse_any(path);
+   struct env *e = s ? diff_gen_inputs(s, seed, lanes, &d) : NULL;
+   uint64_t steps = 0;
+   struct tgsi_interp_opts o = {.steps_out = &steps};
+   double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+   enum tgsi_interp_status st = e ? tgsi_interp_run(s, e, &o, &d) : TGSI_INTERP_ENV;
+   double dt = clock_s(CLOCK_MONOTONIC) - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+   if (st != TGSI_INTERP_OK) {
+      print_diags(&d, stderr);
+      fprintf(stderr, "%s: %s: %s\n", prog_name, path, tgsi_interp_status_names[st]);
+      t->failed++;
+   } else {
+      printf("  %-40s %7u lanes %5u insns %10.3f ms %8.1f M lane-insns/s\n", path, e->nlanes,
+             s->ninsns, dt * 1e3, (double)steps / dt / 1e6);
+      t->lane_steps += steps;
+      t->lanes += e->nlanes;
+      t->insns += s->ninsns;
+      t->secs += dt;
+      t->cpu += dc;
+   }
+   diag_clear(&d);
+   env_free(e);
+   tgsi_shader_free(s);
+}
+
+static int
+bench_interp(int argc, char **argv)
+{
+   uint64_t lanes = 65536, seed = 1;
+   char **files = NULL;
+   unsigned nfiles = 0, cap = 0;
+   for (int i = 1; i < argc; i++) {
+      const char *v;
+      if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+         bench_usage(stdout);
+         free(files);
+         return EXIT_OK;
+      } else if (opt_value(argc, argv, &i, "--invocations", &v)) {
+         if (!v || !parse_u64(v, &lanes) || !lanes || lanes > ENV_MAX_LANES)
+            return usage_error("--invocations takes a count from 1 to %u", ENV_MAX_LANES);
+      } else if (opt_value(argc, argv, &i, "--seed", &v)) {
+         if (!v || !parse_u64(v, &seed))
+            return usage_error("--seed takes an unsigned integer");
+      } else if (argv[i][0] == '-' && argv[i][1]) {
+         free(files);
+         return usage_error("bench: unknown option '%s' (see diffcomp bench --help)", argv[i]);
+      } else {
+         char *p = xstrdup(argv[i]);
+         VEC_PUSH(files, nfiles, cap, p);
+      }
+   }
+   if (!nfiles)
+      files = default_files(&nfiles);
+   if (!nfiles) {
+      free(files);
+      return usage_error("bench: no shaders (captures/*.tgsi not found)");
+   }
+   struct bench_total t = {0};
+   printf("bench interp: %u shaders, %llu invocations each, seed %llu\n", nfiles,
+          (unsigned long long)lanes, (unsigned long long)seed);
+   for (unsigned k = 0; k < nfiles; k++) {
+      bench_one(files[k], seed, (uint32_t)lanes, &t);
+      free(files[k]);
+   }
+   free(files);
+   printf("total: %llu lanes, %llu instructions, %llu lane-instructions, %.3f s (%.3f s cpu)\n",
+          (unsigned long long)t.lanes, (unsigned long long)t.insns,
+          (unsigned long long)t.lane_steps, t.secs, t.cpu);
+   printf("interp: %.1f M lane-instructions/s (%.1f per cpu second)\n",
+          t.secs > 0 ? (double)t.lane_steps / t.secs / 1e6 : 0.0,
+          t.cpu > 0 ? (double)t.lane_steps / t.cpu / 1e6 : 0.0);
+   return t.failed ? EXIT_FAIL : EXIT_OK;
+}
+
+int
+cmd_bench(int argc, char **argv)
+{
+   if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+      bench_usage(stdout);
+      return EXIT_OK;
+   }
+   if (argc >= 2 && !strcmp(argv[1], "interp"))
+      return bench_interp(argc - 1, argv + 1);
+   bench_usage(stderr);
+   return EXIT_USAGE;
+}

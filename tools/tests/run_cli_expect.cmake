@@ -1,0 +1,28 @@
+# Runs one diffcomp command; checks the exit code and that stdout equals a
+# file, or (with -DARGS2) equals the stdout of a second command.
+#   -DEXE=path -DARGS="a|b" -DRC=code [-DEXPECT=file] [-DARGS2="a|b"] [-DPRE="a|b"]
+# PRE is run first (for example to write an inputs file) and must succeed.
+foreach(v ARGS ARGS2 PRE)
+  string(REPLACE "|" ";" ${v}_l "${${v}}")
+endforeach()
+if(DEFINED PRE)
+  execute_process(COMMAND ${EXE} ${PRE_l} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "setup command failed (${rc}):\n${err}")
+  endif()
+endif()
+execute_process(COMMAND ${EXE} ${ARGS_l} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL RC)
+  message(FATAL_ERROR "exit code ${rc}, expected ${RC}\nstderr:\n${err}")
+endif()
+if(DEFINED EXPECT)
+  file(READ ${EXPECT} want)
+elseif(DEFINED ARGS2)
+  execute_process(COMMAND ${EXE} ${ARGS2_l} OUTPUT_VARIABLE want ERROR_QUIET)
+else()
+  return()
+endif()
+if(NOT out STREQUAL want)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cli_got.txt "${out}")
+  message(FATAL_ERROR "stdout differs from the expected text (got: cli_got.txt)\n${out}")
+endif()
