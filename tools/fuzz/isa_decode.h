@@ -81,7 +81,9 @@ fuzz_program(const struct isa_model *m, const uint8_t *data, size_t size)
       if (legal && n) {
          if (isa_encode_program(m, p, n, &bytes, &len, &d) != ISA_ERR_OK)
             fuzz_fail(m, &p[0], "is in a legal program that does not encode");
-         if (isa_decode_program(m, bytes, len, &q, &nq, &d) != ISA_ERR_OK || nq != n ||
+         /* a bundled model pads a partial bundle with NOPs: compare the
+          * first n records */
+         if (isa_decode_program(m, bytes, len, &q, &nq, &d) != ISA_ERR_OK || nq < n ||
              memcmp(p, q, n * sizeof(*p)))
             fuzz_fail(m, &p[0], "is in a program that decodes differently after encoding");
       }
