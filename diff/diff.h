@@ -42,9 +42,11 @@ struct diff_gen_opts {
    enum tgsi_stage stage;
    /* About this many instructions in the body; 0 = DIFF_GEN_DEFAULT_SIZE. */
    unsigned size;
-   /* Opcodes the consumer accepts (e.g. the interpreter's); the generator
-    * never emits one this refuses. NULL = the default filter
-    * (diff_gen_default_supports). */
+   /* Opcodes the consumer accepts (e.g. the interpreter's): the random
+    * body never uses one this refuses. The fixed scaffolding always uses
+    * MOV MAD MUL ADD MIN MAX I2F U2F UMAD SHL AND LOAD STORE END (and,
+    * for each construct it emits, that construct's opcodes). NULL = the
+    * default filter (diff_gen_default_supports). */
    bool (*supports)(enum tgsi_opcode op);
 };
 

@@ -1052,57 +1052,70 @@ gen_block(struct gen *g, unsigned budget, enum gctx ctx)
 /* ------------------------------------------------------------------ */
 /* Prologue, epilogue, declarations                                     */
 
+/* COMP: the global id, its byte offset (for the result) and the offset of
+ * the input vector in BUFFER[0], which is loaded into TEMP[0]. */
+static void
+prologue_comp(struct gen *g)
+{
+   struct opnd w, four, three;
+   imm_u(g, g->block_w, &w);
+   imm_u(g, 4, &four);
+   imm_u(g, 3, &three);
+   emit(g, "UMAD TEMP[%u].x, SV[1].xxxx, %s, SV[0].xxxx", g->t_gid, w.s);
+   emit(g, "SHL TEMP[%u].y, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, four.s);
+   /* Buffers hold integers and may be as small as 64 bytes: load from
+    * (gid AND 3) * 16 so the load is always in bounds. */
+   emit(g, "AND TEMP[%u].z, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, three.s);
+   emit(g, "SHL TEMP[%u].z, TEMP[%u].zzzz, %s", g->t_gid, g->t_gid, four.s);
+   emit(g, "LOAD TEMP[0], BUFFER[0], TEMP[%u].zzzz", g->t_gid);
+   memset(g->ty[0], GT_I, 4);
+   g->dep[0] = 0xf;
+   g->ready[0] = true;
+}
+
+/* Writes all of general temporary r from the inputs. */
+static void
+init_temp(struct gen *g, unsigned r)
+{
+   struct opnd a, c;
+   char sw[6];
+   if (g->stage == TGSI_STAGE_COMP && r > 1 && chance(g, 40)) {
+      emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, pick(g, 2));
+      memset(g->ty[r], GT_I, 4);
+   } else if (g->stage == TGSI_STAGE_COMP) {
+      temp_src(g, 0, 0xf, &a);
+      emit(g, "I2F TEMP[%u], %s", r, a.s);
+      if (chance(g, 50)) {
+         imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
+         emit(g, "MAD TEMP[%u], TEMP[%u], CONST[0][%u], %s", r, r, pick(g, g->nconst), c.s);
+      }
+      memset(g->ty[r], GT_F, 4);
+   } else {
+      unsigned i = r % g->nin;
+      swizzle(g, 0xf, sw);
+      g->used_in[i] = true;
+      if (chance(g, 50)) {
+         emit(g, "MOV TEMP[%u], IN[%u]%s", r, i, sw);
+      } else {
+         imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
+         emit(g, "MAD TEMP[%u], IN[%u]%s, CONST[0][%u], %s", r, i, sw, pick(g, g->nconst), c.s);
+      }
+      memset(g->ty[r], GT_F, 4);
+   }
+   g->dep[r] = 0xf;
+   g->ready[r] = true;
+}
+
 /* Fills every general temporary and the array from the inputs, so nothing
  * is read before it is written; a few temporaries start as integers. */
 static void
 prologue(struct gen *g)
 {
    struct opnd a, b, c;
-   if (g->stage == TGSI_STAGE_COMP) {
-      /* global id -> byte offset; the input vector is BUFFER[0] there */
-      imm_u(g, g->block_w, &a);
-      imm_u(g, 4, &b);
-      emit(g, "UMAD TEMP[%u].x, SV[1].xxxx, %s, SV[0].xxxx", g->t_gid, a.s);
-      emit(g, "SHL TEMP[%u].y, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, b.s);
-      /* Buffers hold integers and may be as small as 64 bytes: load
-       * from (gid AND 3) * 16 so the load is always in bounds. */
-      struct opnd m3;
-      imm_u(g, 3, &m3);
-      emit(g, "AND TEMP[%u].z, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, m3.s);
-      emit(g, "SHL TEMP[%u].z, TEMP[%u].zzzz, %s", g->t_gid, g->t_gid, b.s);
-      emit(g, "LOAD TEMP[0], BUFFER[0], TEMP[%u].zzzz", g->t_gid);
-      memset(g->ty[0], GT_I, 4);
-      g->dep[0] = 0xf;
-      g->ready[0] = true;
-   }
-   for (unsigned r = g->stage == TGSI_STAGE_COMP; r < g->ntemp; r++) {
-      if (g->stage == TGSI_STAGE_COMP && r > 1 && chance(g, 40)) {
-         emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, pick(g, 2));
-         memset(g->ty[r], GT_I, 4);
-      } else if (g->stage == TGSI_STAGE_COMP) {
-         temp_src(g, 0, 0xf, &a);
-         emit(g, "I2F TEMP[%u], %s", r, a.s);
-         if (chance(g, 50)) {
-            imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
-            emit(g, "MAD TEMP[%u], TEMP[%u], CONST[0][%u], %s", r, r, pick(g, g->nconst), c.s);
-         }
-         memset(g->ty[r], GT_F, 4);
-      } else {
-         unsigned i = r % g->nin;
-         char sw[6];
-         swizzle(g, 0xf, sw);
-         g->used_in[i] = true;
-         if (chance(g, 50)) {
-            emit(g, "MOV TEMP[%u], IN[%u]%s", r, i, sw);
-         } else {
-            imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
-            emit(g, "MAD TEMP[%u], IN[%u]%s, CONST[0][%u], %s", r, i, sw, pick(g, g->nconst), c.s);
-         }
-         memset(g->ty[r], GT_F, 4);
-      }
-      g->dep[r] = 0xf;
-      g->ready[r] = true;
-   }
+   if (g->stage == TGSI_STAGE_COMP)
+      prologue_comp(g);
+   for (unsigned r = g->stage == TGSI_STAGE_COMP; r < g->ntemp; r++)
+      init_temp(g, r);
    for (unsigned j = 0; j < GEN_ARRAY_LEN; j++) {
       int r = pick_temp(g, GT_F); /* the array holds floats; r = 1 at least */
       temp_src(g, r < 0 ? 1 : (unsigned)r, 0xf, &a);
