@@ -1230,7 +1230,7 @@ declarations(struct gen *g, struct sbuf *h)
    sb_add(h, "DCL CONST[0][0..%u]\n", g->nconst - 1);
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])
-         sb_add(h, "DCL SAMP[%u]\n", k);
+         sb_add(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
    sb_add(h, "DCL TEMP[0..%u]\n", g->t_arr - 1);
    sb_add(h, "DCL TEMP[%u..%u], ARRAY(1)\n", g->t_arr, g->t_arr + GEN_ARRAY_LEN - 1);
    if (g->used_addr)
