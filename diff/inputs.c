@@ -80,8 +80,9 @@
  * mip levels, a random seed. Buffers: with
  * probability 3/4 16 bytes per lane (at least 256, at most 4 MiB), else 64
  * or 256 bytes, of integer-kind words. Images: 4, 8 or 16 texels per side
- * (compute, with probability 3/4: at least the dispatch's global size),
- * integer-kind words.
+ * (compute, with probability 3/4, drawn once for all of a run's images:
+ * at least the dispatch's global size, so a kernel indexing several images
+ * by the invocation id stays in bounds in all of them), integer-kind words.
  */
 #include "diff/diff.h"
 
@@ -858,6 +859,7 @@ static void
 gen_resources(struct env *e, const struct tgsi_shader *s, const struct plan *p, struct lane_gen *g)
 {
    bool unit_used[ENV_MAX_TEXTURES] = {false};
+   int cover = -1; /* drawn at the first image */
    for (unsigned k = 0; k < s->ndecls; k++) {
       const struct tgsi_decl *d = &s->decls[k];
       for (uint32_t i = d->first; i <= d->last && i < 64; i++) {
@@ -875,7 +877,9 @@ gen_resources(struct env *e, const struct tgsi_shader *s, const struct plan *p, 
             static const uint32_t sizes[] = {4, 8, 16};
             enum tgsi_texture t = d->target;
             uint32_t w = pick(&g->r, sizes, 3), h = pick(&g->r, sizes, 3), dd = 1;
-            if (s->stage == TGSI_STAGE_COMP && rng_below(&g->r, 4)) {
+            if (cover < 0)
+               cover = s->stage == TGSI_STAGE_COMP && rng_below(&g->r, 4);
+            if (cover) {
                /* Cover the dispatch: coordinates usually follow the
                 * global invocation id. */
                w = MIN2(MAX2(w, e->block_size[0] * e->grid_size[0]), 8192u);

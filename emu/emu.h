@@ -317,4 +317,139 @@ void emu_program_bind(struct emu_program *p, const struct emu_binding *b);
 /* Frees what the program owns and zeroes it. */
 void emu_program_free(struct emu_program *p);
 
+/* ------------------------------------------------------------------ */
+/* The emulator: emu.c (runs), load.c (decode once), exec.c and kern.c */
+/* (lanes), timing.c (issue, hazards), flow.c (divergence), asmprog.c  */
+/* (assembly programs with binding directives). See emu/README.md.     */
+
+/*
+ * Events of a run. The first kinds are hazards: the run goes on and the
+ * early read returns the register's old value, as the hardware would. From
+ * EMU_EV_ILLEGAL on they are faults: the wave stops (BUDGET stops the run).
+ */
+#define EMU_EVENTS(X)                                                                              \
+   X(RAW, "raw", "read of a fixed-latency result before it is ready")                              \
+   X(SYNC, "sync", "read of a variable-latency result without waiting for it")                     \
+   X(WAR, "war", "register overwritten while a variable-latency instruction may still read it")    \
+   X(WAW, "waw", "register written while a variable-latency write to it is pending")               \
+   X(BAR_EARLY, "bar_early", "wait on a scoreboard fewer than bar_min cycles after it was set")    \
+   X(FLOW_STALL, "flow_stall", "stall count after a flow instruction below flow_stall")            \
+   X(JP, "jp", "divergent lanes reconverged at an instruction without (jp)")                       \
+   X(ILLEGAL, "illegal", "illegal encoding executed: the wave stops")                              \
+   X(BAD_TARGET, "bad_target", "branch target outside the program: the wave stops")                \
+   X(STACK, "stack", "reconvergence stack overflow or underflow: the wave stops")                  \
+   X(FELL_OFF, "fell_off", "execution ran past the last instruction: the wave stops")              \
+   X(BUDGET, "budget", "cycle budget exhausted: the run stops")
+#define EMU_EV_(n, ...) EMU_EV_##n,
+enum emu_event_kind { EMU_EVENTS(EMU_EV_) EMU_EV_COUNT };
+#undef EMU_EV_
+#define EMU_EV_FIRST_FAULT EMU_EV_ILLEGAL
+
+#define EMU_STATUSES(X)                                                                            \
+   X(OK, "ok")                                                                                     \
+   X(FAULT, "a wave stopped on a fault event")                                                     \
+   X(BUDGET, "the cycle budget ran out")                                                           \
+   X(ERR_DECODE, "the program does not decode")                                                    \
+   X(ERR_UNSUPPORTED, "the program uses something the emulator does not model")                    \
+   X(ERR_BINDING, "a binding names a register or slot that does not exist")                        \
+   X(ERR_ENV, "the environment does not fit the program")
+#define EMU_ST_(n, ...) EMU_##n,
+enum emu_status { EMU_STATUSES(EMU_ST_) EMU_STATUS_COUNT };
+#undef EMU_ST_
+
+/* One event. Hazards name the register (file, index as in struct
+ * isa_opnd), the earlier instruction involved and how many cycles too
+ * early the access came (<= 0 when the time had passed but the required
+ * (ss)/(sy)/wait was missing). Addresses are byte offsets in the program. */
+struct emu_event {
+   uint8_t kind; /* enum emu_event_kind */
+   uint8_t file; /* 0xff: no register */
+   uint16_t index;
+   uint32_t pc, producer_pc;
+   int32_t early;
+   uint32_t wave;
+   uint64_t cycle; /* the wave's cycle when it happened */
+};
+
+struct emu_result {
+   enum emu_status status;
+   struct emu_event *events; /* the first max_events events */
+   unsigned nevents, events_cap;
+   uint64_t counts[EMU_EV_COUNT]; /* every event, kept or not */
+   uint64_t insns;                /* instructions issued (all waves) */
+   uint64_t lane_insns;           /* instructions x active lanes, repeats counted */
+   uint64_t nops;                 /* issue slots spent in nop / (nopN) / (rptN)nop */
+   uint64_t stall_cycles;         /* cycles waiting: sync flags, wait masks, stall counts */
+   uint64_t cycles;               /* the longest wave */
+   uint64_t wave_cycles;          /* summed over waves */
+   unsigned waves, wave_size;
+};
+
+/* Per executed instruction, for --trace. */
+#define EMU_TRACE_REGS 8
+struct emu_trace {
+   uint32_t wave, index, pc; /* index in the decoded program, byte address */
+   uint64_t cycle;           /* issue cycle */
+   uint32_t stall;           /* cycles waited before issue */
+   uint32_t active;          /* active lanes */
+   const char *why;          /* what was waited for ("ss", "sy", "sb0 sb2", "stall 6"), or "" */
+   unsigned nwaited;         /* registers whose pending results the wait covered */
+   struct {
+      uint8_t file;
+      uint16_t index;
+   } waited[EMU_TRACE_REGS];
+};
+
+#define EMU_DEFAULT_MAX_CYCLES (1ull << 22)
+#define EMU_DEFAULT_MAX_EVENTS 4096
+
+struct emu_options {
+   uint64_t max_cycles; /* per wave; 0: EMU_DEFAULT_MAX_CYCLES */
+   unsigned wave_size;  /* 0: emu_wave_size() of the model */
+   unsigned max_events; /* events kept in the array; 0: EMU_DEFAULT_MAX_EVENTS */
+   bool no_batch;       /* run every wave alone (same results, slower; for tests) */
+   void (*trace)(void *user, const struct emu_trace *t);
+   void *trace_user;
+};
+
+/* A decoded program, ready to run many times (opaque). */
+struct emu_code;
+
+extern const char *const emu_event_names[EMU_EV_COUNT];
+extern const char *const emu_event_descs[EMU_EV_COUNT];
+extern const char *const emu_status_names[EMU_STATUS_COUNT];
+
+/* load.c */
+/* Decodes p once. Errors (undecodable bytes, bindings naming nothing, ops
+ * the emulator cannot run) go to d with the instruction's address. */
+enum emu_status emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d);
+void emu_code_free(struct emu_code *c);
+unsigned emu_code_count(const struct emu_code *c);
+/* The decoded record of instruction `index` (for disassembly in traces). */
+const struct isa_insn *emu_code_insn(const struct emu_code *c, unsigned index);
+
+/* emu.c */
+/* Lanes per wave when the options do not say: 64 for delay-slot models
+ * (a3xx "fibers"), 32 otherwise (sm50 warps). */
+unsigned emu_wave_size(const struct isa_model *m);
+/* Runs the program on e->nlanes lanes: bindings in, outputs to e->out,
+ * kills to e->killed, memory through e's buffers, events and figures to
+ * r (cleared first; free with emu_result_free). Returns r->status. */
+enum emu_status emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o,
+                        struct emu_result *r, struct diag_list *d);
+void emu_result_free(struct emu_result *r);
+
+/* asmprog.c: assembly programs (format in emu/README.md) */
+struct emu_asm {
+   struct emu_program prog;
+   char *tgsi;        /* declarations matching the bindings, for diff_gen_inputs() */
+   uint32_t lanes;    /* .lanes, or 0 */
+   uint32_t block[3]; /* .block, or 0 */
+   uint32_t shared;   /* .shared bytes, or 0 */
+};
+/* Assembles text for model m. Errors carry file:line:col. */
+bool emu_asm_parse(const struct isa_model *m, const char *text, const char *file,
+                   struct emu_asm *out, struct diag_list *d);
+void emu_asm_free(struct emu_asm *a);
+
 #endif

@@ -805,3 +805,29 @@ isa_assemble(const struct isa_model *m, const char *text, const char *file, stru
    }
    return first;
 }
+
+size_t
+isa_parse_reg_name(const struct isa_model *m, const char *p, unsigned *file, unsigned *index,
+                   unsigned *bank)
+{
+   int f = -1;
+   unsigned idx = 0;
+   *bank = 0;
+   size_t n = parse_reg(m, p, &f, &idx);
+   if (n) {
+      *file = (unsigned)f;
+      *index = idx;
+      return n;
+   }
+   struct try t = {.m = m, .start = p};
+   struct isa_opnd o = {0};
+   n = parse_banked(&t, p, &o);
+   bool ok = n && !t.err;
+   free(t.err);
+   if (!ok)
+      return 0;
+   *file = o.file;
+   *index = o.index;
+   *bank = o.bank;
+   return n;
+}

@@ -210,6 +210,8 @@ isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
          out->imm_float_top = cs->float_top;
          out->imm_lut = cs->lut >= 0;
       }
+      if (cs->kind == ISA_OPND_IMM && cs->pcrel)
+         out->pcrel = cs->pcrel;
       for (unsigned i = 0; i < cs->nfields; i++) {
          out->neg |= cs->fields[i].flag == ISA_OPND_F_NEG;
          out->abs |= cs->fields[i].flag == ISA_OPND_F_ABS;
@@ -248,6 +250,8 @@ isa_file_info(const struct isa_model *m, unsigned file, struct isa_file_info *ou
    out->kind = f->kind;
    out->count = f->count;
    out->width = f->width;
+   out->fixed = f->fixed;
+   out->fixed_value = f->fixed_value;
    out->half_of = -1;
    for (unsigned i = 0; i < m->nfiles; i++)
       if (m->files[i].alias == (int)file)
@@ -388,6 +392,26 @@ const char *
 isa_sync_name(enum isa_sync s)
 {
    return (unsigned)s < ISA_SYNC_COUNT ? isa_sync_names[s] : "?";
+}
+
+enum isa_type
+isa_opnd_type(const struct isa_model *m, const struct isa_insn *in, int slot, unsigned *width)
+{
+   if (width)
+      *width = 32;
+   if (in->op >= m->nops)
+      return ISA_TYPE_NONE;
+   const struct isa_op *op = &m->ops[in->op];
+   const struct isa_slot *s = NULL;
+   if (slot >= 0 && slot < op->ndst)
+      s = &op->slot[slot];
+   else if (slot >= ISA_MAX_DST && slot - ISA_MAX_DST < op->nsrc)
+      s = &op->slot[op->ndst + slot - ISA_MAX_DST];
+   if (!s)
+      return ISA_TYPE_NONE;
+   if (width)
+      *width = isa_slot_width(m, op, s, in->mod);
+   return isa_slot_type(m, op, s, in->mod);
 }
 
 const char *

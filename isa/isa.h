@@ -227,6 +227,20 @@ struct isa_file_info {
    unsigned count; /* number of registers */
    unsigned width; /* bits per register */
    int half_of;    /* for HALF files aliasing another file's halves: that file, else -1 */
+   int fixed;      /* a register that always reads fixed_value, writes discarded (RZ), or -1 */
+   uint32_t fixed_value;
+};
+
+/* How a branch-target immediate is relative to its instruction (imm
+ * `pcrel:` in the model): counted in instructions or in bytes, from this
+ * instruction or from the one after it (byte addresses include any bundle
+ * control words, as struct isa_insn.addr does). */
+enum isa_pcrel {
+   ISA_PCREL_NONE,
+   ISA_PCREL_INSN,      /* target = this instruction's index + value */
+   ISA_PCREL_INSN_NEXT, /* target = this instruction's index + 1 + value */
+   ISA_PCREL_BYTE,      /* target address = this addr + value */
+   ISA_PCREL_BYTE_NEXT, /* target address = this addr + size + value */
 };
 
 /* What one source or destination slot of an op accepts. */
@@ -241,6 +255,7 @@ struct isa_slot_info {
    enum isa_type type; /* data type (ISA_TYPE_NONE: given by a type modifier) */
    uint8_t read_delay; /* cycles after issue the slot is read (mad src3: 2) */
    uint8_t neg, abs;   /* 1 if the slot has a neg / abs modifier */
+   uint8_t pcrel;      /* enum isa_pcrel of its immediate form (branch targets) */
 };
 
 struct isa_op_info {
@@ -347,6 +362,8 @@ void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
 /* Disassembles one record into buf (always NUL-terminated); returns the
  * length the full text needs, like snprintf. */
 size_t isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, size_t size);
+/* The name of register `index` of `file` as the disassembler prints it. */
+void isa_reg_text(const struct isa_model *m, unsigned file, unsigned index, char *buf, size_t size);
 
 /* asm.c */
 /* Assembles text (one instruction per line, ';' or '#' comments). Outputs
@@ -355,6 +372,11 @@ size_t isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char
 enum isa_err isa_assemble(const struct isa_model *m, const char *text, const char *file,
                           struct isa_insn **insns, size_t *ninsns, uint8_t **bytes, size_t *len,
                           struct diag_list *d);
+/* Parses a register or constant name at p ("r1.y", "hr0.x", "c4.z",
+ * "R7", "c[2][0x10]"): its file, index and constant bank; returns the
+ * length of the name, 0 if p names none. */
+size_t isa_parse_reg_name(const struct isa_model *m, const char *p, unsigned *file,
+                          unsigned *index, unsigned *bank);
 /* Parses one instruction line into a record. */
 enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct isa_insn *out,
                             struct diag_list *d);
@@ -389,5 +411,10 @@ struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *pro
 /* How many consecutive registers operand `slot` covers (write masks,
  * component counts); 1 for most operands. */
 unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
+/* The data type of operand `slot` of a decoded record, with the width its
+ * type or width modifier gives (a3xx: 16 for half precision); *width may be
+ * NULL. ISA_TYPE_NONE when neither the op nor a modifier says. */
+enum isa_type isa_opnd_type(const struct isa_model *m, const struct isa_insn *in, int slot,
+                            unsigned *width);
 
 #endif

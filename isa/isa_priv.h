@@ -80,6 +80,8 @@ struct isa_regfile {
    char **names; /* count entries, NULL where the print scheme applies */
    int half;     /* file used when an operand is 16-bit (split register files), or -1 */
    int alias;    /* a HALF file whose registers are halves of this file, or -1 */
+   int fixed;    /* register that reads fixed_value and ignores writes, or -1 */
+   uint32_t fixed_value;
    struct isa_pos pos;
 };
 
@@ -157,6 +159,7 @@ struct isa_case {
    int addr_file, addr_index;
    int bank_field; /* index in fields, or -1 */
    bool sign, float_top;
+   uint8_t pcrel; /* enum isa_pcrel: a branch target relative to the instruction */
    int lut;
    struct isa_fmt fmt; /* immediate display, conv 0 when default */
    struct isa_field *fields;

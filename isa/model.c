@@ -665,8 +665,8 @@ isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *cons
 static void
 parse_regfiles(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind",  "count", "width", "print", "prefix",
-                                      "names", "half",  "alias", "doc",   NULL};
+   static const char *const keys[] = {"kind", "count", "width", "print", "prefix",
+                                      "names", "half", "alias", "fixed", "doc", NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "regfiles"))
       return;
@@ -677,7 +677,7 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
       struct isa_regfile *f = &m->files[m->nfiles++];
       f->name = xstrdup(isa_ld_key(k));
       f->pos = isa_ld_pos(k);
-      f->half = f->alias = -1;
+      f->half = f->alias = f->fixed = -1;
       if (FIND(m->files, m->nfiles - 1, f->name) >= 0)
          isa_ld_err(l, k, "duplicate register file '%s'", f->name);
       if (!isa_ld_is_map(l, v, "register file"))
@@ -727,6 +727,21 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
                const char *s = isa_ld_scalar(l, nv, "register name");
                if (isa_ld_int(l, nk, "register index", 0, f->count - 1, &idx) && s)
                   f->names[idx] = xstrdup(s);
+            }
+         }
+      }
+      /* fixed: {INDEX: VALUE}: a register that always reads VALUE and
+       * discards writes (sm50 RZ, PT). */
+      if ((x = isa_ld_get(l, v, "fixed")) && isa_ld_is_map(l, x, "fixed")) {
+         MAP_EACH(l, x, nk, nv)
+         {
+            int64_t idx, val;
+            if (f->fixed >= 0)
+               isa_ld_err(l, nk, "one fixed register per file");
+            else if (isa_ld_int(l, nk, "register index", 0, f->count - 1, &idx) &&
+                     isa_ld_int(l, nv, "fixed value", INT32_MIN, UINT32_MAX, &val)) {
+               f->fixed = (int)idx;
+               f->fixed_value = (uint32_t)val;
             }
          }
       }
@@ -1016,7 +1031,7 @@ parse_case_body(struct isa_ld *l, struct isa_format *fm, struct isa_case *c, yam
    static const char *const reg_keys[] = {"bits", "regset", NULL};
    static const char *const const_keys[] = {"bits", "file", "bank", NULL};
    static const char *const rel_keys[] = {"bits", "file", "addr", NULL};
-   static const char *const imm_keys[] = {"bits", "signed", "float", "lut", "print", NULL};
+   static const char *const imm_keys[] = {"bits", "signed", "float", "lut", "print", "pcrel", NULL};
    struct isa_model *m = l->m;
    isa_ld_check_keys(l, v, "operand form", keys);
    c->fields = isa_ld_fields(l, isa_ld_get(l, v, "fields"), fm->bits, true, &c->nfields);
@@ -1096,6 +1111,16 @@ parse_case_body(struct isa_ld *l, struct isa_format *fm, struct isa_case *c, yam
       if (pr)
          isa_ld_fmt(l, isa_ld_get(l, x, "print"), pr, "dux", &c->fmt);
       free(pr);
+      char *pc = isa_ld_opt_str(l, x, "pcrel");
+      if (pc) {
+         static const char *const pcrel_names[] = {"", "insn", "insn_next", "byte", "byte_next"};
+         int k = isa_lookup_str(pcrel_names, 5, pc);
+         if (k <= 0)
+            isa_ld_err(l, isa_ld_get(l, x, "pcrel"),
+                       "pcrel must be insn, insn_next, byte or byte_next");
+         c->pcrel = (uint8_t)(k > 0 ? k : 0);
+      }
+      free(pc);
    }
    if (nkinds != 1) {
       isa_ld_err(l, v, "operand form '%s' needs exactly one of reg, const, rel, imm", c->name);

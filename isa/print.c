@@ -273,3 +273,9 @@ isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, 
    }
    return s.len;
 }
+
+void
+isa_reg_text(const struct isa_model *m, unsigned file, unsigned index, char *buf, size_t size)
+{
+   isa_reg_name(m, file, index, buf, size);
+}

@@ -18,7 +18,8 @@
 static void
 bench_usage(FILE *f)
 {
-   fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [FILE.tgsi...]\n\n"
+   fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [FILE.tgsi...]\n"
+              "       diffcomp bench emu [--model NAME]... (see bench emu --help)\n\n"
               "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
               "prints lane-instructions per second.\n\n"
               "  --invocations N  lanes per shader (default 65536)\n"
@@ -172,6 +173,8 @@ bench_interp(int argc, char **argv)
    return t.failed ? EXIT_FAIL : EXIT_OK;
 }
 
+int bench_emu(int argc, char **argv); /* cmd_bench_emu.c */
+
 int
 cmd_bench(int argc, char **argv)
 {
@@ -181,6 +184,8 @@ cmd_bench(int argc, char **argv)
    }
    if (argc >= 2 && !strcmp(argv[1], "interp"))
       return bench_interp(argc - 1, argv + 1);
+   if (argc >= 2 && !strcmp(argv[1], "emu"))
+      return bench_emu(argc - 1, argv + 1);
    bench_usage(stderr);
    return EXIT_USAGE;
 }

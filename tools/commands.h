@@ -10,5 +10,7 @@ CMD("isa", cmd_isa, "check ISA model files (isa check MODEL...)")
 CMD("as", cmd_as, "assemble for an ISA model (as MODEL FILE.s [-o FILE.bin])")
 CMD("dis", cmd_dis, "disassemble for an ISA model (dis MODEL FILE.bin | --hex W...)")
 CMD("interp", cmd_interp, "run a TGSI shader on the golden interpreter, print outputs as YAML")
+CMD("compile", cmd_compile, "compile a TGSI shader for an ISA model and print the program")
+CMD("emu", cmd_emu, "run an assembly program on the cycle-approximate emulator (emu MODEL FILE.s)")
 CMD("bench", cmd_bench, "speed figures: bench interp [FILES...] (lane-instructions per second)")
 /* clang-format on */

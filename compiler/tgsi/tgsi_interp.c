@@ -28,7 +28,8 @@
  * Deviations from tgsi_exec, each to match what compilers implement: BRK
  * in a switch leaves only the lanes that execute it (tgsi_exec clears the
  * whole switch mask); DEFAULT works in any position; KILL removes the lane
- * from execution.
+ * from execution; an indirect destination is addressed per lane (tgsi_exec
+ * uses the quad's first active lane's address for all four).
  */
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
@@ -137,6 +138,24 @@ is_resource_file(enum tgsi_file f)
           f == TGSI_FILE_IMAGE || f == TGSI_FILE_MEMORY;
 }
 
+/* Legal TGSI that rarely means what it says; the run goes on. */
+static void
+warn_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_list *d)
+{
+   const struct tgsi_src *r = &in->src[0];
+   bool bytes = r->reg.file == TGSI_FILE_BUFFER || r->reg.file == TGSI_FILE_MEMORY;
+   if (in->op == TGSI_OP_RESQ && bytes && (in->dst[0].mask & 0xe))
+      diag_add(d, DIAG_WARNING, s->name, in->loc.line, in->loc.col, NULL,
+               "RESQ of a %s gives its size in .x only; .yzw of the destination are undefined",
+               tgsi_file_names[r->reg.file]);
+   bool identity = r->swz[0] == 0 && r->swz[1] == 1 && r->swz[2] == 2 && r->swz[3] == 3;
+   if (in->op == TGSI_OP_LOAD && bytes && identity && !(in->dst[0].mask & 1))
+      diag_add(d, DIAG_WARNING, s->name, in->loc.line, in->loc.col, NULL,
+               "LOAD writes the word at address + 4c to channel c, so this one skips the word "
+               "at the address; swizzle the %s (e.g. .xxxx) to load it into another channel",
+               tgsi_file_names[r->reg.file]);
+}
+
 static enum tgsi_interp_status
 check_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_list *d)
 {
@@ -166,6 +185,8 @@ check_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_
                "%s outside a geometry shader", name);
       return TGSI_INTERP_INVALID;
    }
+   if (in->nsrc && in->ndst)
+      warn_insn(s, in, d);
    return TGSI_INTERP_OK;
 }
 
@@ -962,10 +983,9 @@ batch_end(struct tgsi_interp_batch *b)
             memcpy(e->out + o, b->val[slot], (size_t)n * 4);
             /* A discarded lane's outputs mean nothing. */
             for (uint32_t i = 0; i < n; i++)
-               e->out_flags[o + i] = (uint16_t)(b->flg[slot][i] |
-                                                (e->kill_undef[base + i] || e->killed[base + i]
-                                                    ? ENV_F_UNDEF
-                                                    : 0));
+               e->out_flags[o + i] =
+                   (uint16_t)(b->flg[slot][i] |
+                              (e->kill_undef[base + i] || e->killed[base + i] ? ENV_F_UNDEF : 0));
          }
    tgsi_interp_res_end(b);
 }
@@ -1103,10 +1123,10 @@ taint_file_lane(struct tgsi_interp_batch *b, enum tgsi_file f, uint32_t i)
       b->flg[p->file_base[f] + k][i] |= ENV_F_UNDEF;
 }
 
-/* Indirect destination: each quad writes where its first active lane's
- * address points (tgsi_exec). Lanes whose own address differs, and lanes
- * whose address is undefined or out of range, get the whole file marked
- * undefined: compilers index per lane. */
+/* Indirect destination: each lane writes where its own address points,
+ * as compilers index (tgsi_exec uses the quad's first active lane's
+ * address for all four). A lane whose address is undefined or out of
+ * range may write anywhere in the file: it gets the whole file undefined. */
 static void
 commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned mask)
 {
@@ -1116,33 +1136,26 @@ commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, 
    const uint32_t *dv = b->val[d->dimaddr_slot], *df = b->flg[d->dimaddr_slot];
    uint32_t count, verts;
    file_geometry(p, d->file, &count, &verts);
-   for (uint32_t q = 0; q < b->n; q += 4) {
-      uint32_t k = q;
-      while (k < q + 4 && k < b->n && !b->exec[k])
-         k++;
-      if (k >= q + 4 || k >= b->n)
+   for (uint32_t i = 0; i < b->n; i++) {
+      if (!b->exec[i])
          continue;
-      int64_t idx = (int64_t)d->index + (d->indirect ? (int32_t)av[k] : 0);
-      int64_t dim = (int64_t)d->dim + (d->dim_indirect ? (int32_t)dv[k] : 0);
+      int64_t idx = (int64_t)d->index + (d->indirect ? (int32_t)av[i] : 0);
+      int64_t dim = (int64_t)d->dim + (d->dim_indirect ? (int32_t)dv[i] : 0);
       bool ok = idx >= 0 && idx < count && dim >= 0 && dim < verts;
+      bool undef =
+          (d->indirect && (af[i] & ENV_F_UNDEF)) || (d->dim_indirect && (df[i] & ENV_F_UNDEF));
       if (!ok)
          env_count(b->env, ENV_EV_REG_OOB, 1);
-      for (uint32_t i = q; i < q + 4 && i < b->n; i++) {
-         if (!b->exec[i])
+      if (!ok || undef) {
+         taint_file_lane(b, d->file, i);
+         continue;
+      }
+      for (unsigned c = 0; c < 4; c++) {
+         if (!(mask & (1u << c)))
             continue;
-         if (ok) {
-            for (unsigned c = 0; c < 4; c++) {
-               if (!(mask & (1u << c)))
-                  continue;
-               uint32_t slot = p->file_base[d->file] + (uint32_t)((dim * count + idx) * 4 + c);
-               b->val[slot][i] = b->res_v[c][i];
-               b->flg[slot][i] = b->res_f[c][i];
-            }
-         }
-         bool differs = (d->indirect && (av[i] != av[k] || (af[i] & ENV_F_UNDEF))) ||
-                        (d->dim_indirect && (dv[i] != dv[k] || (df[i] & ENV_F_UNDEF)));
-         if (!ok || differs)
-            taint_file_lane(b, d->file, i);
+         uint32_t slot = p->file_base[d->file] + (uint32_t)((dim * count + idx) * 4 + c);
+         b->val[slot][i] = b->res_v[c][i];
+         b->flg[slot][i] = b->res_f[c][i];
       }
    }
 }

@@ -14,6 +14,20 @@
  * still the tgsi_exec/x86-64 one, computed without host UB), plus the
  * opcode's inexact class, plus DENORM when a float operand or result is
  * denormal and NAN when a float result is NaN.
+ *
+ * The UNDEF rule: a result is undefined only if some value of an undefined
+ * operand could change it. The union above over-approximates that; these
+ * cases, cheap to recognise and common in real shaders, are exact instead:
+ *  - SFL and STR are constants: no flags at all.
+ *  - An absorbing operand decides the result alone: AND with a defined 0,
+ *    OR with a defined ~0, UMUL/UMUL_HI/IMUL_HI (and UMAD's product) by a
+ *    defined 0, UMIN with 0, UMAX with ~0, IMIN with INT_MIN, IMAX with
+ *    INT_MAX. The result takes that operand's flags (and UMAD the addend's).
+ *  - CMP/UCMP take the flags of the operand they pick (and the condition's);
+ *    when the condition is undefined but both operands are the same bits,
+ *    it does not matter: the result takes both operands' flags only.
+ * Everything else stays a union, deliberately: float MUL by 0 (the other
+ * operand may be Inf or NaN), shifts by an undefined amount, compares.
  */
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
@@ -453,19 +467,24 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
       FOR r[i] = F(a[i]) != F(b[i]) ? ~0u : 0;
       break;
    case TGSI_OP_SFL:
-      FOR r[i] = 0;
-      break;
    case TGSI_OP_STR:
-      FOR r[i] = one;
-      break;
+      /* Constants: the sources are not read. */
+      FOR r[i] = op == TGSI_OP_STR ? one : 0;
+      FOR rf[i] = 0;
+      return true;
    case TGSI_OP_CMP:
-      /* -0.0 and NaN select c. A selected operand's flags only. */
+      /* -0.0 and NaN select c. The selected operand's flags; an undefined
+       * condition does not matter when both operands are the same bits. */
       FOR r[i] = F(a[i]) < 0.0f ? b[i] : c[i];
-      FOR rf[i] = sf[0][i] | fden(a[i]) | (F(a[i]) < 0.0f ? sf[1][i] : sf[2][i]);
+      FOR rf[i] = (sf[0][i] & ENV_F_UNDEF) && b[i] == c[i]
+                      ? sf[1][i] | sf[2][i]
+                      : sf[0][i] | fden(a[i]) | (F(a[i]) < 0.0f ? sf[1][i] : sf[2][i]);
       return true;
    case TGSI_OP_UCMP:
       FOR r[i] = a[i] ? b[i] : c[i];
-      FOR rf[i] = sf[0][i] | (a[i] ? sf[1][i] : sf[2][i]);
+      FOR rf[i] = (sf[0][i] & ENV_F_UNDEF) && b[i] == c[i]
+                      ? sf[1][i] | sf[2][i]
+                      : sf[0][i] | (a[i] ? sf[1][i] : sf[2][i]);
       return true;
    case TGSI_OP_F2I:
       FOR r[i] = f2i_bits(F(a[i]));
@@ -486,7 +505,7 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    default:
       return false;
    }
-   fpost(n, NULL, rf, s, op == TGSI_OP_SFL || op == TGSI_OP_STR ? 0 : tgsi_op_info[op].nsrc, 0);
+   fpost(n, NULL, rf, s, tgsi_op_info[op].nsrc, 0);
    return true;
 }
 
@@ -737,6 +756,54 @@ op_class(enum tgsi_opcode op)
    }
 }
 
+/* An operand equal to z decides the result of op; 0 if op has none. */
+static bool
+absorbing(enum tgsi_opcode op, uint32_t *z)
+{
+   switch (op) {
+   case TGSI_OP_AND:
+   case TGSI_OP_UMUL:
+   case TGSI_OP_UMUL_HI:
+   case TGSI_OP_IMUL_HI:
+   case TGSI_OP_UMAD:
+   case TGSI_OP_UMIN:
+      *z = 0;
+      return true;
+   case TGSI_OP_OR:
+   case TGSI_OP_UMAX:
+      *z = ~0u;
+      return true;
+   case TGSI_OP_IMIN:
+      *z = 0x80000000u;
+      return true;
+   case TGSI_OP_IMAX:
+      *z = 0x7fffffffu;
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* A defined operand (of the first two) equal to the absorbing element
+ * decides the result: the other operand's flags do not reach it. UMAD's
+ * addend still does. */
+static void
+absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s,
+             const uint32_t *const *sf)
+{
+   uint32_t z;
+   if (!absorbing(op, &z))
+      return;
+   const uint32_t *a = s[0], *b = s[1], *af = sf[0], *bf = sf[1], *cf = sf[2];
+   uint32_t cm = op == TGSI_OP_UMAD ? ~0u : 0;
+   FOR
+   {
+      bool ka = a[i] == z && !(af[i] & ENV_F_UNDEF), kb = b[i] == z && !(bf[i] & ENV_F_UNDEF);
+      uint32_t keep = (ka ? af[i] : bf[i]) | (cf[i] & cm);
+      rf[i] = ka || kb ? keep : rf[i];
+   }
+}
+
 /* One component-wise channel: r = op(s...). */
 static bool
 comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
@@ -755,8 +822,12 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       return true;
    }
    merge_flags(n, rf, sf, ns);
-   return comp_fcmp(op, n, r, rf, s, sf) || comp_int_arith(op, n, r, rf, s) ||
-          comp_int_bits(op, n, r, rf, s);
+   if (comp_fcmp(op, n, r, rf, s, sf))
+      return true;
+   if (!comp_int_arith(op, n, r, rf, s) && !comp_int_bits(op, n, r, rf, s))
+      return false;
+   absorb_flags(op, n, rf, s, sf);
+   return true;
 }
 
 static int

@@ -78,9 +78,18 @@ apply_region_taint(struct tgsi_interp_batch *b, int32_t reg, const uint32_t *t)
       if (r->imgs & (1u << k))
          env_mem_set_undef(&e->img[k].mem);
    }
-   if (r->flags & TGSI_INTERP_RF_SHARED)
-      for (uint32_t k = 0; k < b->nshared; k++)
-         env_mem_set_undef(&b->shared[k]);
+   /* Shared memory: only the workgroups of the tainted lanes. */
+   if ((r->flags & TGSI_INTERP_RF_SHARED) && b->nshared) {
+      uint32_t first = b->base / b->wg_lanes, done = UINT32_MAX;
+      FOR
+      {
+         uint32_t k = (b->base + i) / b->wg_lanes - first;
+         if (t[i] && k != done && k < b->nshared) {
+            env_mem_set_undef(&b->shared[k]);
+            done = k;
+         }
+      }
+   }
    if (r->flags & TGSI_INTERP_RF_KILL)
       FOR e->kill_undef[b->base + i] |= t[i] ? 1 : 0;
    if ((r->flags & TGSI_INTERP_RF_EMIT) && e->gs_undef)
@@ -257,22 +266,31 @@ exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_
 }
 
 /* KILL_IF/KIL: kill the lanes where any of the four swizzled components
- * is < 0 (NaN and -0.0 do not kill). */
+ * is < 0 (NaN and -0.0 do not kill). The kill is undefined where an
+ * undefined or denormal component could decide it, that is unless a
+ * defined, normal component kills the lane anyway. */
 static void
 exec_kill_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
    unsigned n = b->n;
-   uint32_t *kill = b->scratch[0], *und = b->scratch[1];
+   uint32_t *kill = b->scratch[0], *und = b->scratch[1], *sure = b->scratch[2];
    memset(kill, 0, (size_t)n * 4);
    memset(und, 0, (size_t)n * 4);
+   memset(sure, 0, (size_t)n * 4);
    for (unsigned c = 0; c < 4; c++) {
       const uint32_t *v, *fl;
       tgsi_interp_fetch(b, ti, 0, c, &v, &fl);
-      FOR kill[i] |= uif(v[i]) < 0.0f ? ~0u : 0;
-      FOR und[i] |=
-          (fl[i] & ENV_F_UNDEF) || ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu)) ? ~0u : 0;
+      FOR
+      {
+         uint32_t neg = uif(v[i]) < 0.0f ? ~0u : 0;
+         uint32_t u =
+             (fl[i] & ENV_F_UNDEF) || ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu)) ? ~0u : 0;
+         kill[i] |= neg;
+         und[i] |= u;
+         sure[i] |= neg & ~u;
+      }
    }
-   FOR b->env->kill_undef[b->base + i] |= (b->exec[i] & und[i]) ? 1 : 0;
+   FOR b->env->kill_undef[b->base + i] |= (b->exec[i] & und[i] & ~sure[i]) ? 1 : 0;
    FOR b->alive[i] &= ~(b->exec[i] & kill[i]);
 }
 

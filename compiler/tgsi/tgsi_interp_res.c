@@ -17,9 +17,16 @@
  * undefined; so is a store over such a word, and an atomic's returned
  * value; the word stays defined after concurrent atomics only if they all
  * were the same commutative operation (ADD, AND, OR, XOR, MIN, MAX).
- * Outside compute every lane is its own workgroup. Write-after-read races
- * are not detected (a load never observes a later store in this model or
- * in a runner that also processes lanes in increasing order).
+ * An atomic's returned value is also undefined when another lane of the
+ * same instruction hits the same word (the first lane's too: another order
+ * would give it another value). Outside compute every lane is its own
+ * workgroup. Not detected, because both runners process lanes in
+ * increasing order: write-after-read races (a load never observes a later
+ * store), and a first atomic whose word is hit again by a later
+ * instruction or batch before the next BARRIER.
+ *
+ * Loads flag each word on its own. RESQ on a buffer or shared memory
+ * gives the size in .x (tgsi.rst) and undefined values in .yzw.
  *
  * Subgroups are 32 consecutive lanes of a workgroup (of the dispatch
  * outside compute); their active lanes are the lanes of the execution
@@ -59,11 +66,19 @@ struct mt_words {
    uint32_t nwords;
 };
 
+/* A word an atomic of the current instruction touched, and the lane. */
+struct mt_touch {
+   const struct mt_words *mt; /* NULL: empty slot */
+   uint32_t w, lane;
+};
+
 struct tgsi_interp_memtrack {
    struct mt_words buf[ENV_MAX_BUFFERS];
    struct mt_words img[ENV_MAX_IMAGES];
    struct mt_words *shared;
    uint32_t nshared;
+   struct mt_touch *touch; /* open addressing, touch_size a power of two */
+   uint32_t touch_size;
 };
 
 static void
@@ -108,6 +123,7 @@ tgsi_interp_res_free(struct tgsi_interp_batch *b)
    for (uint32_t k = 0; k < mt->nshared; k++)
       mt_fini(&mt->shared[k]);
    free(mt->shared);
+   free(mt->touch);
    free(mt);
 }
 
@@ -282,6 +298,14 @@ last_bit(unsigned m)
    return n;
 }
 
+/* Whether any byte of word w of m is undefined. */
+static bool
+word_undef(const struct env_mem *m, uint32_t w)
+{
+   const uint8_t *u = m->undef + 4 * (size_t)w;
+   return (uint64_t)w * 4 + 4 <= m->size ? (u[0] | u[1] | u[2] | u[3]) != 0 : true;
+}
+
 static void
 load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned i,
           unsigned nwords)
@@ -290,7 +314,7 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
    bool bad;
    int64_t unit = res_index(b, rs, i, &bad);
    uint32_t fl = bad ? ENV_F_UNDEF : 0, w[4] = {0, 0, 0, 0}, off = 0;
-   bool undef = true;
+   bool undef = true, wu[4] = {true, true, true, true};
    if (rs->file == TGSI_FILE_CONST) {
       const uint32_t *a, *af;
       tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
@@ -298,9 +322,10 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
       off = a[i];
       if (!(off & 3) && unit >= 0 && unit < ENV_MAX_CBUFS &&
           (uint64_t)off + 4 * nwords <= (uint64_t)b->env->cbuf_slots[unit] * 16) {
-         for (unsigned c = 0; c < nwords; c++)
+         for (unsigned c = 0; c < nwords; c++) {
             w[c] = b->env->cbuf[unit][off / 4 + c];
-         undef = false;
+            wu[c] = false;
+         }
       } else {
          env_count(b->env, ENV_EV_CONST_OOB, 1);
       }
@@ -316,15 +341,17 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
          fl |= af[i];
          off = a[i];
       }
+      /* Each word is undefined on its own: a channel of a wide load does
+       * not depend on the other words. */
       if (ok && env_mem_load(b->env, m.mem, m.ev, off, nwords, w, &undef)) {
          for (unsigned c = 0; c < nwords; c++)
-            undef |= mt_concurrent(b, m.mt, off / 4 + c, i);
+            wu[c] = word_undef(m.mem, off / 4 + c) || mt_concurrent(b, m.mt, off / 4 + c, i);
       }
    }
    /* The resource operand's swizzle applies to the loaded data. */
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = w[rs->swz[c] & 3];
-      b->res_f[c][i] = fl | (undef ? ENV_F_UNDEF : 0);
+      b->res_f[c][i] = fl | (wu[rs->swz[c] & 3] ? ENV_F_UNDEF : 0);
    }
 }
 
@@ -433,11 +460,14 @@ atomic_commutes(enum env_atomic_op op)
           op == ENV_ATOM_UMIN || op == ENV_ATOM_UMAX || op == ENV_ATOM_IMIN || op == ENV_ATOM_IMAX;
 }
 
-static void
-atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned i)
+/* One lane's atomic. Returns the word it touched (for the uniqueness of
+ * returned values), or false if it touched none. */
+static bool
+atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned i,
+            struct mt_touch *t)
 {
    enum env_atomic_op op = atomic_op(ti->op);
-   bool bad;
+   bool bad, touched = false;
    int64_t unit = res_index(b, &ti->src[0], i, &bad);
    uint32_t fl = bad ? ENV_F_UNDEF : 0, off = 0, old = 0;
    bool undef = true;
@@ -468,20 +498,57 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       if (env_mem_atomic(b->env, m.mem, m.ev, off, op, val, cmp, vu, &old, &undef)) {
          undef |= conc;
          mt_write(b, m.mt, w, i, (uint8_t)(MT_ATOMIC + op));
+         *t = (struct mt_touch){m.mt, w, i};
+         touched = true;
       }
    }
+   /* The old value does not depend on the operand: only its address. */
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = old;
-      b->res_f[c][i] = fl | vf[i] | (undef ? ENV_F_UNDEF : 0);
+      b->res_f[c][i] = fl | (undef ? ENV_F_UNDEF : 0);
+   }
+   return touched;
+}
+
+/* Records t; if another lane of this instruction touched the same word,
+ * the values both got back depend on the order: undefined. */
+static void
+touch_word(struct tgsi_interp_batch *b, const struct mt_touch *t)
+{
+   struct tgsi_interp_memtrack *mt = b->mt;
+   uint32_t mask = mt->touch_size - 1;
+   uint32_t h = (t->w * 0x9e3779b1u ^ (uint32_t)(uintptr_t)t->mt * 0x85ebca6bu) & mask;
+   while (mt->touch[h].mt && (mt->touch[h].mt != t->mt || mt->touch[h].w != t->w))
+      h = (h + 1) & mask;
+   if (!mt->touch[h].mt) {
+      mt->touch[h] = *t;
+      return;
+   }
+   for (unsigned c = 0; c < 4; c++) {
+      b->res_f[c][mt->touch[h].lane] |= ENV_F_UNDEF;
+      b->res_f[c][t->lane] |= ENV_F_UNDEF;
    }
 }
 
 static int
 exec_atomic(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
-   for (unsigned i = 0; i < b->n; i++)
-      if (b->exec[i] && !b->demoted[i])
-         atomic_lane(b, ti, i);
+   struct tgsi_interp_memtrack *mt = b->mt;
+   uint32_t size = 16;
+   while (size < 2 * b->n)
+      size *= 2;
+   if (size > mt->touch_size) {
+      free(mt->touch);
+      mt->touch = xcalloc(size, sizeof(*mt->touch));
+      mt->touch_size = size;
+   } else {
+      memset(mt->touch, 0, (size_t)mt->touch_size * sizeof(*mt->touch));
+   }
+   for (unsigned i = 0; i < b->n; i++) {
+      struct mt_touch t;
+      if (b->exec[i] && !b->demoted[i] && atomic_lane(b, ti, i, &t))
+         touch_word(b, &t);
+   }
    return ti->dst.mask;
 }
 
@@ -514,12 +581,15 @@ exec_resq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       } else {
          bad = true;
       }
+      /* A buffer's size is .x only (tgsi.rst); the other channels of the
+       * destination are written with undefined values. */
+      bool image = rs->file == TGSI_FILE_IMAGE;
       for (unsigned c = 0; c < 4; c++) {
          b->res_v[c][i] = r[c];
-         b->res_f[c][i] = bad ? ENV_F_UNDEF : 0;
+         b->res_f[c][i] = bad || (c && !image) ? ENV_F_UNDEF : 0;
       }
    }
-   return rs->file == TGSI_FILE_IMAGE ? ti->dst.mask : ti->dst.mask & 1;
+   return ti->dst.mask;
 }
 
 /* ------------------------------------------------------------------ */

@@ -185,6 +185,36 @@ test_compute_layout(void)
    tgsi_shader_free(s);
 }
 
+/* A compute run's images cover the dispatch together or not at all, so a
+ * kernel that indexes several images by the invocation id is in bounds in
+ * all of them in most runs. */
+static void
+test_images_cover_together(void)
+{
+   struct tgsi_shader *s = parse("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 8\n"
+                                 "PROPERTY CS_FIXED_BLOCK_HEIGHT 8\n"
+                                 "DCL IMAGE[0], 2D, PIPE_FORMAT_R32G32B32A32_FLOAT, WR\n"
+                                 "DCL IMAGE[1], 2D, PIPE_FORMAT_R32G32B32A32_FLOAT, WR\n"
+                                 "DCL IMAGE[2], 2D, PIPE_FORMAT_R32G32B32A32_FLOAT, WR\nEND\n");
+   CHECK(s != NULL);
+   unsigned all = 0, none = 0;
+   for (uint64_t seed = 1; seed <= 40 && s; seed++) {
+      struct diag_list d = {0};
+      struct env *e = diff_gen_inputs(s, seed, 1024, &d); /* a 128 x 8 dispatch */
+      unsigned cover = 0;
+      for (unsigned i = 0; i < 3 && e; i++)
+         cover += e->img[i].width >= 128 && e->img[i].height >= 8;
+      CHECKF(cover == 0 || cover == 3, "seed %llu: %u of 3 images cover the dispatch",
+             (unsigned long long)seed, cover);
+      all += cover == 3;
+      none += cover == 0;
+      env_free(e);
+      diag_clear(&d);
+   }
+   CHECK(all > 20 && none > 0);
+   tgsi_shader_free(s);
+}
+
 int
 main(void)
 {
@@ -197,6 +227,7 @@ main(void)
    }
    test_yaml_errors();
    test_compute_layout();
+   test_images_cover_together();
    tgsi_shader_free(s);
    return test_done();
 }

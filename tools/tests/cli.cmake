@@ -48,7 +48,7 @@ interp_same(interp_inputs_roundtrip
 interp_cli(bench_help "bench|--help" 0 OUT "usage: diffcomp bench interp")
 interp_cli(bench_interp "bench|interp|--invocations|256|${_fx}/e2e_basic.tgsi" 0
            OUT "interp: [0-9.]+ M lane-instructions/s")
-interp_cli(bench_unknown "bench|emu" 2 ERR "usage: diffcomp bench")
+interp_cli(bench_unknown "bench|frob" 2 ERR "usage: diffcomp bench")
 
 # The bad-input catalog: one ctest test per line of fixtures/bad/MANIFEST
 # (bad_<name>), each run by run_bad.cmake. Flag xfail marks a known bug in

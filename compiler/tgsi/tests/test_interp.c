@@ -353,8 +353,9 @@ test_indirect(void)
    tgsi_shader_free(s);
 }
 
-/* A destination indirect writes where the quad's first active lane
- * points; lanes whose own address differs get the file undefined. */
+/* A destination indirect is addressed per lane (not by the quad's first
+ * lane as in tgsi_exec); a lane whose address is out of range or
+ * undefined gets the whole file undefined, and only that lane. */
 static void
 test_dst_indirect(void)
 {
@@ -362,31 +363,45 @@ test_dst_indirect(void)
    unsigned k = sb_immf(s, 5, 0, 0, 0);
    sb_decl(s, TGSI_FILE_IN, 0, 0);
    sb_decl(s, TGSI_FILE_OUT, 0, 1);
+   sb_decl(s, TGSI_FILE_TEMP, 0, 0);
    sb_decl(s, TGSI_FILE_ADDR, 0, 0);
-   sb_op(s, TGSI_OP_MOV, D(OUT, 0, "x"), S(IMM, (int)k, "yyyy"));
-   sb_op(s, TGSI_OP_MOV, D(OUT, 1, "x"), S(IMM, (int)k, "yyyy"));
+   sb_op(s, TGSI_OP_MOV, D(OUT, 0, "xy"), S(IMM, (int)k, "yyyy"));
+   sb_op(s, TGSI_OP_MOV, D(OUT, 1, "xy"), S(IMM, (int)k, "yyyy"));
    sb_op(s, TGSI_OP_UARL, D(ADDR, 0, "x"), S(IN, 0, "xxxx"));
    struct tgsi_dst d = D(OUT, 0, "x");
    d.reg = sb_ind(d.reg, TGSI_FILE_ADDR, 0, 0);
    sb_op(s, TGSI_OP_MOV, d, S(IMM, (int)k, "xxxx"));
+   /* An undefined address for the lanes whose IN.y is set. */
+   sb_op(s, TGSI_OP_UCMP, D(ADDR, 0, "y"), S(IN, 0, "yyyy"), S(TEMP, 0, "xxxx"), S(IN, 0, "xxxx"));
+   struct tgsi_dst d2 = D(OUT, 0, "y");
+   d2.reg = sb_ind(d2.reg, TGSI_FILE_ADDR, 0, 1);
+   sb_op(s, TGSI_OP_MOV, d2, S(IMM, (int)k, "xxxx"));
    sb_op(s, TGSI_OP_END);
    struct env *e = sb_env(TGSI_STAGE_VERT, 8, 1);
-   uint32_t idx[8] = {1, 1, 1, 1, 0, 1, 0, 0};
-   for (uint32_t l = 0; l < 8; l++)
+   uint32_t idx[8] = {1, 0, 1, 1, 0, 1, 0, 2}, und[8] = {0, 0, 0, 0, 0, 0, 1, 0};
+   for (uint32_t l = 0; l < 8; l++) {
       sb_set_in(e, 0, 0, l, idx[l]);
-   CHECK(sb_run(s, e, NULL) == TGSI_INTERP_OK);
-   for (uint32_t l = 0; l < 4; l++) {
-      CHECK(out_f(e, 1, 0, l) == 5.0f && sb_defined(e, 1, 0, l));
-      CHECK(out_f(e, 0, 0, l) == 0.0f && sb_defined(e, 0, 0, l));
+      sb_set_in(e, 0, 1, l, und[l]);
    }
-   CHECK(out_f(e, 0, 0, 4) == 5.0f && sb_defined(e, 0, 0, 4));
-   CHECK(!sb_defined(e, 0, 0, 5) && !sb_defined(e, 1, 0, 5));
+   CHECK(sb_run(s, e, NULL) == TGSI_INTERP_OK);
+   for (uint32_t l = 0; l < 6; l++)
+      for (unsigned c = 0; c < 2; c++) {
+         uint32_t reg = idx[l];
+         CHECKF(out_f(e, reg, c, l) == 5.0f && sb_defined(e, reg, c, l), "lane %u", l);
+         CHECKF(out_f(e, 1 - reg, c, l) == 0.0f && sb_defined(e, 1 - reg, c, l), "lane %u", l);
+      }
+   /* Lane 6: .x written to OUT[0], then an undefined address for .y. */
+   CHECK(!sb_defined(e, 0, 0, 6) && !sb_defined(e, 1, 1, 6));
+   /* Lane 7: OUT[2] is out of range. */
+   CHECK(!sb_defined(e, 0, 0, 7) && !sb_defined(e, 1, 0, 7));
+   CHECK(e->events[ENV_EV_REG_OOB] == 2);
    env_free(e);
    tgsi_shader_free(s);
 }
 
-/* KILL_IF kills lanes with a negative component; an undefined condition
- * makes the lane's kill undefined (and its outputs). */
+/* KILL_IF kills lanes with a negative component; the kill (and the
+ * lane's outputs) is undefined where an undefined or denormal component
+ * could decide it, not where a defined component kills the lane anyway. */
 static void
 test_kill(void)
 {
@@ -396,20 +411,27 @@ test_kill(void)
    sb_decl(s, TGSI_FILE_OUT, 0, 0);
    sb_decl(s, TGSI_FILE_TEMP, 0, 0);
    sb_op(s, TGSI_OP_SQRT, D(TEMP, 0, "x"), S(IN, 0, "xxxx"));
-   sb_op(s, TGSI_OP_MOV, D(TEMP, 0, "yzw"), S(IN, 0, "xxxx"));
+   sb_op(s, TGSI_OP_MOV, D(TEMP, 0, "yzw"), S(IN, 0, "yyyy"));
    sb_op(s, TGSI_OP_KILL_IF, S(TEMP, 0, "xyzw"));
    sb_op(s, TGSI_OP_MOV, D(OUT, 0, "x"), S(IMM, (int)k, "xxxx"));
    sb_op(s, TGSI_OP_END);
-   struct env *e = sb_env(TGSI_STAGE_FRAG, 4, 1);
-   float in[4] = {1, -1, 0x1p-140f, -0.0f};
-   for (uint32_t l = 0; l < 4; l++)
-      set_f(e, 0, 0, l, in[l]);
+   struct env *e = sb_env(TGSI_STAGE_FRAG, 8, 1);
+   float x[8] = {1, -1, 1, 1, -1, 1, 1, -1};
+   float y[8] = {1, -1, 0x1p-140f, -0.0f, 1, -0x1p-140f, 2, 0x1p-140f};
+   for (uint32_t l = 0; l < 8; l++) {
+      set_f(e, 0, 0, l, x[l]);
+      set_f(e, 0, 1, l, y[l]);
+   }
    CHECK(sb_run(s, e, NULL) == TGSI_INTERP_OK);
    CHECK(!e->killed[0] && !e->kill_undef[0] && sb_defined(e, 0, 0, 0));
-   CHECK(e->killed[1] && e->kill_undef[1]);   /* sqrt(-1) is undefined */
+   CHECK(e->killed[1] && !e->kill_undef[1]);  /* sqrt(-1) undefined, but y = -1 kills */
    CHECK(!e->killed[2] && e->kill_undef[2]);  /* a denormal may flush */
    CHECK(!e->killed[3] && !e->kill_undef[3]); /* -0.0 does not kill */
-   CHECK(!sb_defined(e, 0, 0, 2));
+   CHECK(!e->killed[4] && e->kill_undef[4]);  /* only sqrt(-1) decides */
+   CHECK(e->killed[5] && e->kill_undef[5]);   /* a negative denormal may flush to -0 */
+   CHECK(!e->killed[6] && !e->kill_undef[6] && sb_defined(e, 0, 0, 6));
+   CHECK(!e->killed[7] && e->kill_undef[7]);
+   CHECK(!sb_defined(e, 0, 0, 2) && !sb_defined(e, 0, 0, 4));
    env_free(e);
    tgsi_shader_free(s);
 }
@@ -532,8 +554,10 @@ test_shared_barrier(bool barrier)
    tgsi_shader_free(s);
 }
 
-/* Buffer atomics: the commutative sum is defined, concurrent return values
- * are not; out-of-bounds accesses count events and never crash. */
+/* Buffer atomics: the commutative sum is defined; the values returned to
+ * lanes that hit the same word are not, the first lane's included (another
+ * order would give it another value); out-of-bounds accesses count events
+ * and never crash. */
 static void
 test_buffer_atomics(void)
 {
@@ -558,8 +582,8 @@ test_buffer_atomics(void)
    CHECK_EQ_U(sum, 48);
    CHECK(!e->buf[0].undef[0]);
    CHECK_EQ_U(sb_out(e, 0, 0, 0), 40);
-   CHECK(sb_defined(e, 0, 0, 0));
-   CHECK(!sb_defined(e, 0, 0, 5));                            /* order-dependent */
+   CHECK(!sb_defined(e, 0, 0, 0)); /* order-dependent */
+   CHECK(!sb_defined(e, 0, 0, 5));
    CHECK(!sb_defined(e, 1, 0, 0) && sb_out(e, 1, 0, 0) == 0); /* load out of bounds */
    CHECK(e->events[ENV_EV_BUFFER_OOB] == 16);
    CHECK(e->buf[0].undef[8]); /* concurrent exchanges */

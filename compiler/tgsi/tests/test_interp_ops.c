@@ -9,7 +9,8 @@
  * "OPCODE OUT[0].mask, IN[0], IN[1], ...". An operand or result is a value
  * (4 channels) or {v, v, v, v}; values are 0xHEX, f:FLOAT, i:INT, u:UINT
  * (one channel) or d:DOUBLE, l:INT64 (a channel pair, low word first);
- * results may use _ (not checked) and ? (must be undefined).
+ * results may use _ (not checked) and ? (must be undefined). An operand
+ * channel ? is an undefined input (a never-written TEMP channel, bits 0).
  */
 #include "compiler/tgsi/tests/test_interp_build.h"
 #include "util/test.h"
@@ -211,8 +212,19 @@ run_line(const struct vline *l, const char *file, int lineno, const char *text)
    struct tgsi_dst d = sb_dst(TGSI_FILE_OUT, 0, "xyzw");
    d.mask = (uint8_t)l->mask;
    struct tgsi_src src[TGSI_MAX_SRC];
+   sb_decl(s, TGSI_FILE_TEMP, 0, TGSI_MAX_SRC - 1);
    for (unsigned k = 0; k < l->nsrc; k++) {
       src[k] = sb_src(TGSI_FILE_IN, (int)k, "xyzw");
+      /* Undefined channels: read TEMP[k], written only where defined. */
+      struct tgsi_dst defined = sb_dst(TGSI_FILE_TEMP, (int)k, "xyzw");
+      defined.mask = 0;
+      for (unsigned c = 0; c < 4; c++)
+         defined.mask |= (uint8_t)(l->src[k].kind[c] != 2) << c;
+      if (defined.mask != 0xf) {
+         if (defined.mask)
+            sb_op(s, TGSI_OP_MOV, defined, src[k]);
+         src[k] = sb_src(TGSI_FILE_TEMP, (int)k, "xyzw");
+      }
       src[k].neg = l->src[k].neg;
       src[k].abs = l->src[k].abs;
    }

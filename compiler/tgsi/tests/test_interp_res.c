@@ -603,6 +603,208 @@ test_memory_ops(void)
    env_free(e);
 }
 
+/* LOAD flags each word on its own; RESQ on a buffer writes undefined
+ * values to the channels other than .x; an atomic's returned value is
+ * defined when no other lane of the instruction hits its word. */
+static void
+setup_words(struct env *e)
+{
+   setup_mem(e);
+   memset(e->buf[0].undef + 4, 1, 4); /* word 1 undefined */
+   e->block_size[0] = 4;
+   uint32_t *tid = env_sv(e, TGSI_SEM_THREAD_ID);
+   for (uint32_t l = 0; l < 4; l++)
+      tid[l] = l;
+}
+
+static void
+test_memory_words(void)
+{
+   struct env *e =
+       run_text("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nDCL SV[0], THREAD_ID\nDCL BUFFER[0]\n"
+                "DCL OUT[0..3]\nDCL TEMP[0]\nIMM[0] UINT32 {0, 4, 16, 7}\n"
+                "LOAD OUT[0].xy, BUFFER[0], IMM[0].xxxx\n"
+                "LOAD OUT[0].z, BUFFER[0].xxxx, IMM[0].xxxx\n"
+                "LOAD OUT[0].w, BUFFER[0].yyyy, IMM[0].xxxx\n"
+                "MOV OUT[1], IMM[0].wwww\nRESQ OUT[1].xy, BUFFER[0]\n"
+                "UMAD TEMP[0].x, SV[0].xxxx, IMM[0].yyyy, IMM[0].zzzz\n"
+                "ATOMUADD OUT[2].x, BUFFER[0], TEMP[0].xxxx, IMM[0].yyyy\n"
+                "ATOMUADD OUT[2].y, BUFFER[0], IMM[0].zzzz, IMM[0].yyyy\nEND\n",
+                TGSI_STAGE_COMP, 4, setup_words);
+   for (uint32_t l = 0; l < 4; l++) {
+      CHECK(out_bits(e, 0, 0, l) == 10 && out_def(e, 0, 0, l));
+      CHECK(!out_def(e, 0, 1, l));
+      CHECK(out_bits(e, 0, 2, l) == 10 && out_def(e, 0, 2, l));
+      CHECK(!out_def(e, 0, 3, l));
+      CHECK(out_bits(e, 1, 0, l) == 32 && out_def(e, 1, 0, l));
+      CHECK(!out_def(e, 1, 1, l));
+      CHECK(out_bits(e, 1, 2, l) == 7 && out_def(e, 1, 2, l)); /* not written */
+      /* Words 4..7, one lane each, held 14..17; then all four lanes add to
+       * word 4 in one instruction. */
+      CHECKF(out_def(e, 2, 0, l), "lane %u", l);
+      CHECK(!out_def(e, 2, 1, l));
+   }
+   CHECK(out_bits(e, 2, 0, 0) == 14 && out_bits(e, 2, 0, 3) == 17);
+   uint32_t w4;
+   memcpy(&w4, e->buf[0].data + 16, 4);
+   CHECK(w4 == 14 + 4 + 16 && !e->buf[0].undef[16]);
+   env_free(e);
+}
+
+/* The histogram pattern of captures/cs_histogram_atomics.tgsi, two 16x16
+ * workgroups: the first 64 invocations zero 64 shared bins, BARRIER, every
+ * invocation adds 1 to bin (index & 7), BARRIER, the first 64 read their
+ * bin back. The counts are defined whatever the batch size; reading .z of
+ * the bin (the word two further on) is undefined past the zeroed bins. */
+#define HISTOGRAM                                                                                  \
+   "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 16\nPROPERTY CS_FIXED_BLOCK_HEIGHT 16\n"                   \
+   "DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0..2]\nDCL MEMORY[0], SHARED\n"          \
+   "DCL TEMP[0..4]\nIMM[0] UINT32 {16, 64, 2, 0}\nIMM[1] UINT32 {1, 7, 256, 1024}\n"               \
+   "UMAD TEMP[0].x, SV[0].yyyy, IMM[0].xxxx, SV[0].xxxx\n"                                         \
+   "USLT TEMP[0].y, TEMP[0].xxxx, IMM[0].yyyy\nSHL TEMP[0].z, TEMP[0].xxxx, IMM[0].zzzz\n"         \
+   "UIF TEMP[0].yyyy\nSTORE MEMORY[0].x, TEMP[0].zzzz, IMM[0].wwww\nENDIF\nBARRIER\n"              \
+   "AND TEMP[1].x, TEMP[0].xxxx, IMM[1].yyyy\nSHL TEMP[1].y, TEMP[1].xxxx, IMM[0].zzzz\n"          \
+   "ATOMUADD TEMP[2].x, MEMORY[0], TEMP[1].yyyy, IMM[1].xxxx\nBARRIER\n"                           \
+   "UMAD TEMP[4].x, SV[1].xxxx, IMM[1].wwww, TEMP[0].zzzz\n"                                       \
+   "STORE BUFFER[2].x, TEMP[4].xxxx, TEMP[2].xxxx\n"                                               \
+   "UIF TEMP[0].yyyy\nLOAD TEMP[3].y, MEMORY[0].xxxx, TEMP[0].zzzz\n"                              \
+   "LOAD TEMP[3].z, MEMORY[0], TEMP[0].zzzz\n"                                                     \
+   "UMAD TEMP[4].y, SV[1].xxxx, IMM[1].zzzz, TEMP[0].zzzz\n"                                       \
+   "STORE BUFFER[0].x, TEMP[4].yyyy, TEMP[3].yyyy\nSTORE BUFFER[1].x, TEMP[4].yyyy, "              \
+   "TEMP[3].zzzz\n"                                                                                \
+   "ENDIF\nEND\n"
+
+static struct env *
+histogram_env(void)
+{
+   struct env *e = env_new(TGSI_STAGE_COMP, 512);
+   e->block_size[0] = e->block_size[1] = 16;
+   e->grid_size[0] = 2;
+   uint32_t *tid = env_sv(e, TGSI_SEM_THREAD_ID), *bid = env_sv(e, TGSI_SEM_BLOCK_ID);
+   for (uint32_t l = 0; l < 512; l++) {
+      tid[l] = l % 16;
+      tid[512 + l] = l / 16 % 16;
+      bid[l] = l / 256;
+   }
+   for (unsigned k = 0; k < 3; k++)
+      env_set_buffer(e, k, 2048);
+   return e;
+}
+
+static void
+test_shared_histogram(void)
+{
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(HISTOGRAM, strlen(HISTOGRAM), "hist.tgsi", NULL, &d);
+   CHECKF(s, "%s", d.n ? d.v[0].msg : "");
+   struct env *e[2] = {NULL, NULL};
+   for (unsigned k = 0; k < 2 && s; k++) {
+      e[k] = histogram_env();
+      struct tgsi_interp_opts o = {.batch = k ? 512 : 256};
+      CHECK(tgsi_interp_run(s, e[k], &o, &d) == TGSI_INTERP_OK);
+   }
+   for (unsigned k = 0; k < 2 && s; k++) {
+      for (uint32_t w = 0; w < 512; w++) {
+         /* Buffers 0 and 1: 64 words per workgroup; buffer 2: 256. */
+         uint32_t local = w % 64, got;
+         memcpy(&got, e[k]->buf[0].data + 4 * w, 4);
+         if (w < 128) {
+            CHECKF(got == (local < 8 ? 32u : 0u) && !e[k]->buf[0].undef[4 * w],
+                   "batch %u word %u = %u", k, w, got);
+            CHECKF((local < 62) == !e[k]->buf[1].undef[4 * w], "batch %u word %u", k, w);
+         }
+         /* 32 lanes of each workgroup add to one bin: the old values they
+          * get back depend on their order. */
+         CHECKF(e[k]->buf[2].undef[4 * w], "batch %u word %u", k, w);
+      }
+   }
+   for (unsigned k = 0; k < 2 && s; k++) {
+      for (unsigned u = 0; u < 3; u++) {
+         CHECK(!memcmp(e[0]->buf[u].data, e[k]->buf[u].data, 2048));
+         CHECK(!memcmp(e[0]->buf[u].undef, e[k]->buf[u].undef, 2048));
+      }
+   }
+   env_free(e[0]);
+   env_free(e[1]);
+   diag_clear(&d);
+   tgsi_shader_free(s);
+}
+
+/* A branch on an undefined value around a shared STORE makes the shared
+ * memory of the branching lane's workgroup undefined, not the other
+ * workgroups' of the batch. Lanes 0..3 are workgroup 0, 4..7 workgroup 1;
+ * only lane 1 branches on an undefined value. */
+static void
+setup_groups(struct env *e)
+{
+   e->block_size[0] = 4;
+   uint32_t *tid = env_sv(e, TGSI_SEM_THREAD_ID);
+   for (uint32_t l = 0; l < 8; l++) {
+      tid[l] = l % 4;
+      env_in(e, 0, 0, 0)[l] = l == 1;
+   }
+}
+
+static void
+test_shared_taint_per_group(void)
+{
+   struct env *e =
+       run_text("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nDCL SV[0], THREAD_ID\nDCL IN[0]\n"
+                "DCL MEMORY[0], SHARED\nDCL OUT[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {4, 7, 0, 0}\n"
+                "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n"
+                "STORE MEMORY[0].x, TEMP[0].xxxx, IMM[0].yyyy\n"
+                "UCMP TEMP[0].y, IN[0].xxxx, TEMP[1].xxxx, IMM[0].zzzz\n"
+                "UIF TEMP[0].yyyy\nSTORE MEMORY[0].x, IMM[0].xxxx, IMM[0].zzzz\nENDIF\nBARRIER\n"
+                "LOAD OUT[0].x, MEMORY[0], TEMP[0].xxxx\nEND\n",
+                TGSI_STAGE_COMP, 8, setup_groups);
+   for (uint32_t l = 0; l < 8; l++) {
+      CHECKF(out_bits(e, 0, 0, l) == 7, "lane %u", l);
+      CHECKF(out_def(e, 0, 0, l) == (l >= 4), "lane %u", l);
+   }
+   env_free(e);
+}
+
+/* Legal but suspicious memory operands get a warning from the check (the
+ * corpus must have none: test_captures): RESQ of a buffer into .yzw, and
+ * a LOAD that skips the word at its address. */
+static void
+test_memory_warnings(void)
+{
+   static const struct {
+      const char *insn;
+      bool warns;
+   } cases[] = {
+       {"RESQ TEMP[0].y, BUFFER[0]", true},
+       {"RESQ TEMP[0].x, BUFFER[0]", false},
+       {"RESQ TEMP[0].xy, IMAGE[0]", false},
+       {"LOAD TEMP[0].y, MEMORY[0], TEMP[1].xxxx", true},
+       {"LOAD TEMP[0].yz, BUFFER[0], TEMP[1].xxxx", true},
+       {"LOAD TEMP[0].y, MEMORY[0].xxxx, TEMP[1].xxxx", false},
+       {"LOAD TEMP[0].xy, BUFFER[0], TEMP[1].xxxx", false},
+       {"LOAD TEMP[0].y, IMAGE[0], TEMP[1].xyyy, 2D, PIPE_FORMAT_R32G32B32A32_UINT", false},
+   };
+   for (unsigned k = 0; k < ARRAY_SIZE(cases); k++) {
+      char *text = xasprintf("COMP\nDCL BUFFER[0]\nDCL MEMORY[0], SHARED\n"
+                             "DCL IMAGE[0], 2D, PIPE_FORMAT_R32G32B32A32_UINT\nDCL TEMP[0..1]\n"
+                             "MOV TEMP[1], TEMP[0]\n%s\nEND\n",
+                             cases[k].insn);
+      struct diag_list d = {0};
+      struct tgsi_shader *s = tgsi_parse(text, strlen(text), "w.tgsi", NULL, &d);
+      CHECKF(s, "%s", cases[k].insn);
+      diag_clear(&d);
+      if (s) {
+         CHECK(tgsi_interp_check(s, &d) == TGSI_INTERP_OK);
+         bool warned = false;
+         for (unsigned i = 0; i < d.n; i++)
+            warned |= d.v[i].sev == DIAG_WARNING && d.v[i].line == 7;
+         CHECKF(warned == cases[k].warns, "%s: %s", cases[k].insn, warned ? "warns" : "no warning");
+      }
+      diag_clear(&d);
+      tgsi_shader_free(s);
+      free(text);
+   }
+}
+
 static void
 setup_helpers(struct env *e)
 {
@@ -641,6 +843,10 @@ main(void)
    test_texture_cases();
    test_tex2_shadow_cube_array();
    test_memory_ops();
+   test_memory_words();
+   test_shared_histogram();
+   test_shared_taint_per_group();
+   test_memory_warnings();
    test_helpers_votes();
    return test_done();
 }

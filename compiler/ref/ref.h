@@ -1,0 +1,290 @@
+/*
+ * The reference compiler: TGSI -> encoded program by a fixed expansion per
+ * opcode, in the manner of freedreno's first a3xx translator. It is the
+ * oracle the optimizing compiler is checked against, so it is built to be
+ * obviously right, never short:
+ *
+ *  - every TGSI register has a fixed home: TEMP[i].c, IN[i].c, OUT[i].c,
+ *    ADDR[i].c and SV[i].c are scalar registers at fixed places of the
+ *    model's full register file; CONST and IMM live in the constant file,
+ *    filled through EMU_BIND_CONST / EMU_BIND_VALUE bindings;
+ *  - every vec4 instruction is split into scalar work per written channel;
+ *    all channels are computed into scratch registers before any is
+ *    stored, so sources and destination may alias freely;
+ *  - every source is first brought into a register of its own, with the
+ *    TGSI source modifiers applied with the opcode's fetch type, so no
+ *    expansion depends on an ISA's operand rules;
+ *  - control flow is structured: IF/ELSE, loops, BRK/CONT, SWITCH and
+ *    inlined subroutines become forward branches and loop back edges only
+ *    (ref.c, for models whose lanes reconverge at the lowest program
+ *    counter), or SSY/SYNC diamonds and per-lane exit codes
+ *    (ref_cf_stack.c, for models with a reconvergence stack);
+ *  - hazards are handled after the fact by ref_hazard.c, which waits for
+ *    every result in full right after its producer, using only the model's
+ *    latency function (isa_delay).
+ *
+ * Layout: ref.c walks the shader (register map, bindings, control flow
+ * and subroutine inlining for lowest-PC models); ref_cf_stack.c the same
+ * control flow for stack models; ref_ops.c expands every other opcode
+ * once, over the scalar primitives REF_PRIMS; the per-ISA files
+ * (ref_a3xx.c, ref_sm50.c) implement those primitives, constant and
+ * indirect loads, textures, memory, kill and branches (struct ref_target);
+ * ref_emit.c builds instructions; ref_hazard.c inserts the waits, resolves
+ * branch targets (as the model's pcrel says) and encodes.
+ */
+#ifndef DC_REF_H
+#define DC_REF_H
+
+#include "compiler/compiler.h"
+#include "isa/isa.h"
+
+/* ------------------------------------------------------------------ */
+/* Structs                                                              */
+
+struct ref_ctx;
+
+/* One instruction of the linear program before hazard insertion. */
+struct ref_item {
+   struct isa_insn in;
+   int label;       /* branch target (label id), or -1 */
+   int target_slot; /* source slot holding the branch target, or -1 */
+   int tgsi;        /* TGSI instruction it expands, -1 for prologue/epilogue */
+};
+
+/*
+ * The scalar primitives every target implements (prim hook), written
+ * once: name, operand count, meaning. All operands and results are full
+ * registers; compares give 1 or 0; float ops are IEEE single precision
+ * with round to nearest even; F* min/max return the non-NaN operand and
+ * order -0 below +0; shifts take the count modulo 32.
+ */
+#define REF_PRIMS(X)                                                                               \
+   X(FADD, 2, "a + b")                                                                             \
+   X(FMUL, 2, "a * b")                                                                             \
+   X(FMAD, 3, "a * b + c, two roundings")                                                          \
+   X(FFMA, 3, "a * b + c, one rounding")                                                           \
+   X(FMIN, 2, "IEEE minNum")                                                                       \
+   X(FMAX, 2, "IEEE maxNum")                                                                       \
+   X(FFLOOR, 1, "floor")                                                                           \
+   X(FCEIL, 1, "ceil")                                                                             \
+   X(FTRUNC, 1, "trunc")                                                                           \
+   X(FRNDNE, 1, "round half to even")                                                              \
+   X(FNEG, 1, "sign bit flipped")                                                                  \
+   X(FABS, 1, "sign bit cleared")                                                                  \
+   X(FRCP, 1, "1 / a")                                                                             \
+   X(FRSQ, 1, "1 / sqrt(a)")                                                                       \
+   X(FSQRT, 1, "sqrt(a)")                                                                          \
+   X(FEXP2, 1, "2^a")                                                                              \
+   X(FLOG2, 1, "log2(a)")                                                                          \
+   X(FSIN, 1, "sin(a)")                                                                            \
+   X(FCOS, 1, "cos(a)")                                                                            \
+   X(FLT, 2, "a < b (ordered)")                                                                    \
+   X(FLE, 2, "a <= b (ordered)")                                                                   \
+   X(FGT, 2, "a > b (ordered)")                                                                    \
+   X(FGE, 2, "a >= b (ordered)")                                                                   \
+   X(FEQ, 2, "a == b (ordered)")                                                                   \
+   X(FNE, 2, "a != b (unordered: true on NaN)")                                                    \
+   X(ILT, 2, "signed a < b")                                                                       \
+   X(IGE, 2, "signed a >= b")                                                                      \
+   X(IGT, 2, "signed a > b")                                                                       \
+   X(ULT, 2, "unsigned a < b")                                                                     \
+   X(UGE, 2, "unsigned a >= b")                                                                    \
+   X(IEQ, 2, "a == b (bits)")                                                                      \
+   X(INE, 2, "a != b (bits)")                                                                      \
+   X(IADD, 2, "a + b")                                                                             \
+   X(ISUB, 2, "a - b")                                                                             \
+   X(INEG, 1, "0 - a")                                                                             \
+   X(IMUL, 2, "low 32 bits of a * b")                                                              \
+   X(IMIN, 2, "signed min")                                                                        \
+   X(IMAX, 2, "signed max")                                                                        \
+   X(UMIN, 2, "unsigned min")                                                                      \
+   X(UMAX, 2, "unsigned max")                                                                      \
+   X(AND, 2, "a & b")                                                                              \
+   X(OR, 2, "a | b")                                                                               \
+   X(XOR, 2, "a ^ b")                                                                              \
+   X(NOT, 1, "~a")                                                                                 \
+   X(SHL, 2, "a << (b & 31)")                                                                      \
+   X(SHR, 2, "a >> (b & 31), logical")                                                             \
+   X(ASHR, 2, "a >> (b & 31), arithmetic")                                                         \
+   X(BREV, 1, "bits reversed")                                                                     \
+   X(POPC, 1, "bits set")                                                                          \
+   X(UMSB, 1, "index of the highest set bit, -1 for 0")                                            \
+   X(IMSB, 1, "index of the highest bit differing from the sign, -1 for 0 and -1")                 \
+   X(F2I, 1, "float to signed, truncated (out of range: anything)")                                \
+   X(F2U, 1, "float to unsigned, truncated (out of range: anything)")                              \
+   X(F2I_FLOOR, 1, "float to signed, rounded down (out of range: anything)")                       \
+   X(I2F, 1, "signed to float")                                                                    \
+   X(U2F, 1, "unsigned to float")                                                                  \
+   X(SEL, 3, "b != 0 ? a : c")
+
+#define REF_PRIM_(n, k, d) REF_P_##n,
+enum ref_prim { REF_PRIMS(REF_PRIM_) REF_PRIM_COUNT };
+#undef REF_PRIM_
+
+/* How a branch decides: the tested value is a scalar register. */
+enum ref_test {
+   REF_TEST_FLOAT_NZ, /* value as float != 0.0 (NaN true, -0.0 false): IF */
+   REF_TEST_INT_NZ,   /* value bits != 0: UIF */
+   REF_TEST_INT_EQ,   /* value bits == other register: CASE */
+};
+
+/*
+ * What an ISA supplies. insn expands one non-control-flow TGSI instruction
+ * (COMPILE_UNSUPPORTED with a diagnostic when it cannot); the control-flow
+ * walker in ref.c only needs fetch/copy and the branch primitives, which
+ * mark their target slot with ref_branch_to().
+ */
+struct ref_target {
+   const char *model; /* isa_model_name() this target serves */
+   bool (*init)(struct ref_ctx *c);
+   /* One primitive into a new scratch register; an unsupported one is
+    * refused with ref_unsupported (and any register returned). */
+   unsigned (*prim)(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d);
+   void (*mov_imm)(struct ref_ctx *c, unsigned dst, uint32_t value);
+   void (*copy)(struct ref_ctx *c, unsigned dst, unsigned src);
+   /* Constant-file scalar slot into a register. */
+   unsigned (*load_const)(struct ref_ctx *c, unsigned slot);
+   /* An indirectly addressed source channel into *out; false when the
+    * target has no better way than the generic compare-and-select over
+    * the file (ref_ops.c; constants have none). */
+   bool (*load_indirect)(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out);
+   /* Texture, memory, kill and other non-ALU opcodes; false if op is not
+    * one the target knows (the shader is then refused). */
+   bool (*special)(struct ref_ctx *c, const struct tgsi_insn *in);
+   /* Why an opcode without an expansion is refused, or NULL. */
+   const char *(*why)(enum tgsi_opcode op);
+   /* Branch to label if test(a[, b]) == when, per lane. */
+   void (*branch)(struct ref_ctx *c, enum ref_test test, unsigned a, unsigned b, bool when,
+                  int label);
+   void (*jump)(struct ref_ctx *c, int label);
+   void (*end)(struct ref_ctx *c);
+   /* Stack-reconvergence models only (ref_cf_stack.c): */
+   void (*ssy)(struct ref_ctx *c, int label);
+   void (*sync)(struct ref_ctx *c);
+};
+
+/* A control-flow construct being compiled. */
+enum ref_cf_kind { REF_CF_IF, REF_CF_LOOP, REF_CF_SWITCH, REF_CF_CALL, REF_CF_GUARD };
+
+struct ref_cf {
+   enum ref_cf_kind kind;
+   int l_else, l_end; /* IF: false branch, end */
+   int l_top, l_cont; /* LOOP: first instruction, back edge */
+   int l_exit;        /* LOOP, SWITCH: after the construct; CALL: return point */
+   bool else_placed;
+   int32_t first;   /* SWITCH: its instruction index (to find its CASE labels) */
+   int *case_label; /* SWITCH: label per instruction index, -1 if not its CASE */
+   unsigned sel;    /* SWITCH: register holding the selector */
+   unsigned level;  /* stack mode: owner of the exit codes 4 * level + 1.. */
+   bool has_exit;   /* stack mode: a BRK/CONT/RET inside */
+};
+
+#define REF_MAX_CF     64
+#define REF_MAX_INLINE 16
+
+struct ref_ctx {
+   const struct tgsi_shader *s;
+   const struct isa_model *m;
+   const struct ref_target *t;
+   struct diag_list *d;
+   const struct tgsi_insn *cur; /* for diagnostics */
+   int cur_index;
+   enum compile_status status;
+
+   /* Register files of the model (indices), found by kind. */
+   int gpr, cfile, pfile, afile;
+   unsigned ngpr, nconst;
+   unsigned special[2]; /* registers the target looks up at init (sm50: RZ, PT) */
+
+   /* Fixed homes: vec4 register base of each TGSI file, per vertex for
+    * per-vertex inputs; constant-file vec4 base per constant buffer and
+    * for the immediates. */
+   unsigned base[TGSI_FILE_COUNT];
+   unsigned count[TGSI_FILE_COUNT]; /* registers per vertex */
+   unsigned vertices[TGSI_FILE_COUNT];
+   unsigned cbase[16], ccount[16], imm_base;
+
+   /* Scratch registers (scalar indices): [scratch_lo, scratch_next) in use
+    * by the current instruction; persistent ones just below scratch_lo;
+    * scratch_top is the end of the file. */
+   unsigned scratch_lo, scratch_next, scratch_top;
+   unsigned max_reg; /* highest scalar register used + 1 */
+
+   struct ref_item *items;
+   unsigned nitems, items_cap;
+   int *labels; /* item index each label is placed at, -1 until placed */
+   unsigned nlabels, labels_cap;
+
+   struct ref_cf cf[REF_MAX_CF];
+   unsigned ncf;
+   unsigned inline_depth;
+   int l_epilogue;
+
+   /* Stack-reconvergence models (ref_cf_stack.c): the exit-code register
+    * and whether some lane may have a non-zero code here. */
+   bool stack_flow;
+   unsigned e_reg;
+   bool dirty;
+};
+
+/* ------------------------------------------------------------------ */
+/* Prototypes                                                           */
+
+/* ref.c */
+extern const struct ref_target ref_target_a3xx;
+struct ref_cf *ref_push_cf(struct ref_ctx *c, enum ref_cf_kind kind);
+void ref_compile_range(struct ref_ctx *c, int32_t first, int32_t last);
+extern const struct ref_target ref_target_sm50;
+/* Refuses the current instruction: COMPILE_UNSUPPORTED plus a diagnostic
+ * naming the opcode and its line. Returns the status for convenience. */
+enum compile_status ref_unsupported(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF(2, 3);
+enum compile_status ref_error(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF(2, 3);
+/* Scalar register home of a direct TGSI register channel (TEMP IN OUT ADDR
+ * SV), or -1. */
+int ref_home(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
+/* Constant-file scalar slot of a direct CONST or IMM channel, or -1. */
+int ref_const_slot(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
+
+/* ref_ops.c */
+/* Expands one non-control-flow TGSI instruction. */
+enum compile_status ref_insn(struct ref_ctx *c, const struct tgsi_insn *in);
+unsigned ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, unsigned chan);
+void ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res);
+unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d);
+unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
+/* d = (a == b) ? x : y, into register d */
+void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
+
+/* ref_cf_stack.c */
+bool ref_stack_cf(struct ref_ctx *c, int32_t pc);
+void ref_stack_statement(struct ref_ctx *c);
+void ref_stack_begin(struct ref_ctx *c);
+void ref_stack_end(struct ref_ctx *c);
+
+/* ref_emit.c */
+int ref_op(struct ref_ctx *c, const char *name);
+struct isa_insn *ref_emit(struct ref_ctx *c, const char *name);
+int ref_label(struct ref_ctx *c);
+void ref_place(struct ref_ctx *c, int label);
+void ref_branch_to(struct ref_ctx *c, int label, int slot);
+unsigned ref_tmp(struct ref_ctx *c);
+unsigned ref_tmp_persistent(struct ref_ctx *c);
+void ref_tmp_release_persistent(struct ref_ctx *c, unsigned reg);
+struct isa_opnd ref_r(struct ref_ctx *c, unsigned index);
+struct isa_opnd ref_c(struct ref_ctx *c, unsigned index);
+struct isa_opnd ref_p(struct ref_ctx *c, unsigned index);
+struct isa_opnd ref_a(struct ref_ctx *c, unsigned index);
+struct isa_opnd ref_imm(uint32_t v);
+struct isa_opnd ref_immf(float f);
+struct isa_opnd ref_neg(struct isa_opnd o);
+struct isa_opnd ref_abs(struct isa_opnd o);
+void ref_set_mod(struct ref_ctx *c, struct isa_insn *in, const char *mod, const char *value);
+void ref_set_mod_int(struct ref_ctx *c, struct isa_insn *in, const char *mod, int value);
+
+/* ref_hazard.c */
+/* Inserts the waits, places labels, resolves branches and encodes c->items
+ * into out; fills stats. */
+enum compile_status ref_finish(struct ref_ctx *c, struct emu_program *out,
+                               struct compile_stats *stats);
+
+#endif

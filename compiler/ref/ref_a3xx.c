@@ -1,0 +1,506 @@
+/*
+ * The reference compiler's Adreno a3xx target (isa/models/a3xx.yaml): the
+ * scalar primitives of ref.h as a3xx instructions, constant loads, a0.x
+ * relative addressing, textures, memory, kill and branches. The TGSI
+ * expansions themselves are in ref_ops.c.
+ *
+ * Primitives are one instruction each except: IMUL (mull.u and two
+ * madsh.m16: the 16-bit partial products), FNE etc. are cmps with the
+ * matching condition (1/0 results), UMSB/IMSB (31 - clz), F2I_FLOOR (cov
+ * rounding toward -inf). FFMA is refused: a3xx has no fused multiply-add.
+ *
+ * Indirect operands: index = clamp(address + literal, 0, n - 1), scaled to
+ * scalar registers, moved to a0.x (cov to s16), then a relative cat1 mov
+ * (r<a0.x + c> or c<a0.x + c>). A CONST index outside the buffer reads 0,
+ * the interpreter's rule; other files are undefined there, the clamp only
+ * keeps the access inside the file.
+ *
+ * Textures: sam with the two coordinates copied to a register pair and
+ * the four results in consecutive registers (TXQ: getsize, the level in
+ * the first register of the pair); 1D, 2D and RECT targets
+ * without LOD, bias, offsets, projection or shadow (the model's sam has no
+ * operand for them). Memory: one ldg/stg (buffers, at EMU_ADDR_BUFFER(i))
+ * or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then
+ * br (with !p0.x for a false test) or jump.
+ *
+ * Refused: what the model cannot express -- FMA, doubles and 64-bit
+ * integers, derivatives, texture targets other than 1D/2D/RECT and any
+ * LOD, bias, offset, projection or shadow form, images, atomics,
+ * barriers, subgroup ops, GS output, half-float packing, LDEXP.
+ */
+#include "compiler/ref/ref.h"
+#include "emu/emu.h"
+
+#define R(x) ref_r(c, (x))
+
+/* An ALU instruction: d = op(a, b, e), as many sources as the op has. */
+static struct isa_insn *
+emit(struct ref_ctx *c, const char *op, unsigned d, struct isa_opnd a, struct isa_opnd b,
+     struct isa_opnd e)
+{
+   struct isa_insn *in = ref_emit(c, op);
+   const struct isa_opnd src[3] = {a, b, e};
+   in->dst[0] = R(d);
+   for (unsigned i = 0; i < in->nsrc && i < 3; i++)
+      in->src[i] = src[i];
+   return in;
+}
+
+/* cov with the given types; "u32","u32" is a bit copy. */
+static struct isa_insn *
+cov(struct ref_ctx *c, const char *from, const char *to, struct isa_opnd dst, struct isa_opnd src)
+{
+   struct isa_insn *in = ref_emit(c, "cov");
+   ref_set_mod(c, in, "src_type", from);
+   ref_set_mod(c, in, "dst_type", to);
+   in->dst[0] = dst;
+   in->src[0] = src;
+   return in;
+}
+
+static void
+a3_mov_imm(struct ref_ctx *c, unsigned d, uint32_t v)
+{
+   cov(c, "u32", "u32", R(d), ref_imm(v));
+}
+
+static void
+a3_copy(struct ref_ctx *c, unsigned d, unsigned s)
+{
+   cov(c, "u32", "u32", R(d), R(s));
+}
+
+static unsigned
+a3_load_const(struct ref_ctx *c, unsigned slot)
+{
+   unsigned d = ref_tmp(c);
+   cov(c, "u32", "u32", R(d), ref_c(c, slot));
+   return d;
+}
+
+static void
+cmp(struct ref_ctx *c, const char *op, const char *cond, struct isa_opnd dst, struct isa_opnd a,
+    struct isa_opnd b)
+{
+   struct isa_insn *in = ref_emit(c, op);
+   ref_set_mod(c, in, "cond", cond);
+   in->dst[0] = dst;
+   in->src[0] = a;
+   in->src[1] = b;
+}
+
+/* ------------------------------------------------------------------ */
+/* Primitives                                                           */
+
+/* One machine op per primitive where a3xx has it: mnemonic, and for the
+ * compares the condition (cmps writes 1 or 0). */
+static const struct {
+   enum ref_prim prim;
+   const char *op, *cond;
+} prims[] = {
+    {REF_P_FADD, "add.f", NULL},   {REF_P_FMUL, "mul.f", NULL},     {REF_P_FMAD, "mad.f32", NULL},
+    {REF_P_FMIN, "min.f", NULL},   {REF_P_FMAX, "max.f", NULL},     {REF_P_FFLOOR, "floor.f", NULL},
+    {REF_P_FCEIL, "ceil.f", NULL}, {REF_P_FTRUNC, "trunc.f", NULL}, {REF_P_FRNDNE, "rndne.f", NULL},
+    {REF_P_FRCP, "rcp", NULL},     {REF_P_FRSQ, "rsq", NULL},       {REF_P_FSQRT, "sqrt", NULL},
+    {REF_P_FEXP2, "exp2", NULL},   {REF_P_FLOG2, "log2", NULL},     {REF_P_FSIN, "sin", NULL},
+    {REF_P_FCOS, "cos", NULL},     {REF_P_FLT, "cmps.f", "lt"},     {REF_P_FLE, "cmps.f", "le"},
+    {REF_P_FGT, "cmps.f", "gt"},   {REF_P_FGE, "cmps.f", "ge"},     {REF_P_FEQ, "cmps.f", "eq"},
+    {REF_P_FNE, "cmps.f", "ne"},   {REF_P_ILT, "cmps.s", "lt"},     {REF_P_IGE, "cmps.s", "ge"},
+    {REF_P_IGT, "cmps.s", "gt"},   {REF_P_ULT, "cmps.u", "lt"},     {REF_P_UGE, "cmps.u", "ge"},
+    {REF_P_IEQ, "cmps.u", "eq"},   {REF_P_INE, "cmps.u", "ne"},     {REF_P_IADD, "add.u", NULL},
+    {REF_P_ISUB, "sub.u", NULL},   {REF_P_IMIN, "min.s", NULL},     {REF_P_IMAX, "max.s", NULL},
+    {REF_P_UMIN, "min.u", NULL},   {REF_P_UMAX, "max.u", NULL},     {REF_P_AND, "and.b", NULL},
+    {REF_P_OR, "or.b", NULL},      {REF_P_XOR, "xor.b", NULL},      {REF_P_NOT, "not.b", NULL},
+    {REF_P_SHL, "shl.b", NULL},    {REF_P_SHR, "shr.b", NULL},      {REF_P_ASHR, "ashr.b", NULL},
+    {REF_P_BREV, "bfrev.b", NULL}, {REF_P_POPC, "cbits.b", NULL},   {REF_P_SEL, "sel.b32", NULL},
+};
+
+static const struct {
+   enum ref_prim prim;
+   const char *from, *to, *round;
+} covs[] = {
+    {REF_P_F2I, "f32", "s32", "default"},       {REF_P_F2U, "f32", "u32", "default"},
+    {REF_P_I2F, "s32", "f32", "default"},       {REF_P_U2F, "u32", "f32", "default"},
+    {REF_P_F2I_FLOOR, "f32", "s32", "neg_inf"},
+};
+
+static unsigned
+a3_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
+{
+   unsigned d = ref_tmp(c);
+   for (unsigned k = 0; k < ARRAY_SIZE(prims); k++) {
+      if (prims[k].prim != op)
+         continue;
+      if (prims[k].cond)
+         cmp(c, prims[k].op, prims[k].cond, R(d), R(a), R(b));
+      else
+         emit(c, prims[k].op, d, R(a), R(b), R(e));
+      return d;
+   }
+   for (unsigned k = 0; k < ARRAY_SIZE(covs); k++)
+      if (covs[k].prim == op) {
+         ref_set_mod(c, cov(c, covs[k].from, covs[k].to, R(d), R(a)), "round", covs[k].round);
+         return d;
+      }
+   unsigned t, u;
+   switch (op) {
+   case REF_P_FNEG:
+      emit(c, "absneg.f", d, ref_neg(R(a)), R(0), R(0));
+      return d;
+   case REF_P_FABS:
+      emit(c, "absneg.f", d, ref_abs(R(a)), R(0), R(0));
+      return d;
+   case REF_P_INEG:
+      emit(c, "absneg.s", d, ref_neg(R(a)), R(0), R(0));
+      return d;
+   case REF_P_IMUL: /* lo(a) lo(b) + (hi(a) lo(b) << 16) + (hi(b) lo(a) << 16) */
+      t = ref_tmp(c);
+      u = ref_tmp(c);
+      emit(c, "mull.u", t, R(a), R(b), R(0));
+      emit(c, "madsh.m16", u, R(a), R(b), R(t));
+      emit(c, "madsh.m16", d, R(b), R(a), R(u));
+      return d;
+   case REF_P_UMSB: /* 31 - clz: -1 for 0 */
+   case REF_P_IMSB:
+      t = ref_tmp(c);
+      emit(c, op == REF_P_UMSB ? "clz.b" : "clz.s", t, R(a), R(0), R(0));
+      emit(c, "sub.u", d, ref_imm(31), R(t), R(0));
+      return d;
+   default:
+      ref_unsupported(c, "%s",
+                      op == REF_P_FFMA ? "a3xx has no fused multiply-add"
+                                       : "no a3xx instruction for this operation");
+      return d;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Indirect operands through a0.x                                       */
+
+#define P2(op, a, b) a3_prim(c, REF_P_##op, (a), (b), 0)
+
+static bool
+a3_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out)
+{
+   struct tgsi_reg ar = {.file = r->ind.file, .index = (int32_t)r->ind.index};
+   int a = ref_home(c, &ar, r->ind.comp);
+   unsigned base = 0, n = 0;
+   bool is_const = r->file == TGSI_FILE_CONST || r->file == TGSI_FILE_IMM;
+   *out = 0;
+   if (r->dim_indirect || a < 0) {
+      ref_unsupported(c, "indirect addressing through %s", a < 0 ? "this register" : "a dimension");
+      return true;
+   }
+   if (r->file == TGSI_FILE_CONST) {
+      int64_t b = r->has_dim ? r->dim : 0;
+      if (b < 0 || b >= 16 || !c->ccount[b]) {
+         ref_unsupported(c, "indirect read of an undeclared constant buffer");
+         return true;
+      }
+      base = c->cbase[b] * 4;
+      n = c->ccount[b];
+   } else if (r->file == TGSI_FILE_IMM) {
+      base = c->imm_base * 4;
+      n = c->s->nimms;
+   } else {
+      struct tgsi_reg first = *r;
+      first.indirect = false;
+      first.index = 0;
+      int h = ref_home(c, &first, 0);
+      if (h < 0 || !c->count[r->file])
+         return false;
+      base = (unsigned)h;
+      n = c->count[r->file];
+   }
+   unsigned i0 = P2(IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index));
+   unsigned i1 = P2(IMAX, i0, ref_imm_reg(c, 0));
+   unsigned i2 = P2(IMIN, i1, ref_imm_reg(c, n - 1));
+   unsigned s4 = P2(SHL, i2, ref_imm_reg(c, 2));
+   unsigned sc = P2(IADD, s4, ref_imm_reg(c, base));
+   cov(c, "s32", "s16", ref_a(c, 0), R(sc));
+   struct isa_opnd rel = {.kind = (uint8_t)(is_const ? ISA_OPND_CONST : ISA_OPND_REG),
+                          .file = (uint8_t)(is_const ? c->cfile : c->gpr),
+                          .flags = ISA_OPND_F_REL,
+                          .bank = 0,
+                          .value = comp};
+   unsigned v = ref_tmp(c);
+   cov(c, "u32", "u32", R(v), rel);
+   *out = v;
+   if (r->file == TGSI_FILE_CONST) {
+      unsigned ok = P2(IEQ, i0, i2);
+      *out = a3_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
+   }
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kill, textures, memory                                               */
+
+static void
+kill_if_set(struct ref_ctx *c, unsigned flag)
+{
+   cmp(c, "cmps.u", "ne", ref_p(c, 0), R(flag), ref_imm(0));
+   struct isa_insn *k = ref_emit(c, "kill");
+   k->src[0] = ref_p(c, 0);
+}
+
+/* KILL_IF/KIL: any of the four swizzled components < 0 (NaN and -0 do
+ * not kill). */
+static void
+kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned any = ref_imm_reg(c, 0), zero = ref_imm_reg(c, 0);
+   for (unsigned ch = 0; ch < 4; ch++) {
+      unsigned t = P2(FLT, ref_fetch(c, in, 0, ch), zero);
+      any = P2(OR, any, t);
+   }
+   kill_if_set(c, any);
+}
+
+static void
+tex(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   enum tgsi_texture t = in->tex_target;
+   if (t != TGSI_TEX_T_1D && t != TGSI_TEX_T_2D && t != TGSI_TEX_T_RECT) {
+      ref_unsupported(c, "texture target %s (a3xx sam takes two coordinates)",
+                      tgsi_texture_names[t]);
+      return;
+   }
+   if (in->noffsets) {
+      ref_unsupported(c, "texel offsets");
+      return;
+   }
+   if (in->src[1].reg.file != TGSI_FILE_SAMP || in->src[1].reg.indirect) {
+      ref_unsupported(c, "a sampler operand other than SAMP[n]");
+      return;
+   }
+   unsigned x = ref_fetch(c, in, 0, 0), y = t == TGSI_TEX_T_1D ? x : ref_fetch(c, in, 0, 1);
+   unsigned co = ref_tmp(c), co1 = ref_tmp(c);
+   a3_copy(c, co, x);
+   a3_copy(c, co1, y);
+   unsigned d = ref_tmp(c);
+   for (unsigned k = 1; k < 4; k++)
+      ref_tmp(c);
+   struct isa_insn *s = ref_emit(c, "sam");
+   s->dst[0] = R(d);
+   s->src[0] = R(co);
+   s->src[1] = ref_imm((uint32_t)in->src[1].reg.index);
+   s->src[2] = ref_imm((uint32_t)in->src[1].reg.index);
+   unsigned res[4] = {d, d + 1, d + 2, d + 3};
+   ref_store(c, in, res);
+}
+
+/* TXQ: getsize with the level in the first coordinate register gives
+ * width, height, depth and levels (env_tex_query, as the interpreter). */
+static void
+txq(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   if (in->src[1].reg.file != TGSI_FILE_SAMP || in->src[1].reg.indirect) {
+      ref_unsupported(c, "a sampler operand other than SAMP[n]");
+      return;
+   }
+   unsigned lod = ref_fetch(c, in, 0, 0);
+   unsigned co = ref_tmp(c), co1 = ref_tmp(c);
+   a3_copy(c, co, lod);
+   a3_mov_imm(c, co1, 0);
+   unsigned d = ref_tmp(c);
+   for (unsigned k = 1; k < 4; k++)
+      ref_tmp(c);
+   struct isa_insn *g = ref_emit(c, "getsize");
+   ref_set_mod(c, g, "textype", "u32");
+   g->dst[0] = R(d);
+   g->src[0] = R(co);
+   g->src[1] = ref_imm((uint32_t)in->src[1].reg.index);
+   g->src[2] = ref_imm((uint32_t)in->src[1].reg.index);
+   unsigned res[4] = {d, d + 1, d + 2, d + 3};
+   ref_store(c, in, res);
+}
+
+/* Byte address of a LOAD/STORE: the offset operand plus the resource's
+ * base (EMU_ADDR_BUFFER for buffers, 0 for shared memory). */
+static bool
+mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+            unsigned off_src, unsigned *addr, bool *shared)
+{
+   if (res->indirect)
+      return ref_unsupported(c, "an indirect resource index"), false;
+   unsigned off = ref_fetch(c, in, off_src, 0);
+   if (res->file == TGSI_FILE_MEMORY) {
+      *shared = true;
+      *addr = off;
+      return true;
+   }
+   if (res->file != TGSI_FILE_BUFFER || res->index < 0 || res->index >= ENV_MAX_BUFFERS)
+      return ref_unsupported(c, "%s resources", tgsi_file_names[res->file]), false;
+   *shared = false;
+   *addr = P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
+   return true;
+}
+
+static void
+load(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, res[4] = {0, 0, 0, 0};
+   bool shared;
+   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      res[ch] = ref_tmp(c);
+      struct isa_insn *l = ref_emit(c, shared ? "ldl" : "ldg");
+      ref_set_mod(c, l, "type", "u32");
+      l->dst[0] = R(res[ch]);
+      l->src[0] = R(addr);
+      l->src[1] = ref_imm(4u * (in->src[0].swz[ch] & 3));
+      l->src[2] = ref_imm(1);
+   }
+   ref_store(c, in, res);
+}
+
+static void
+store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, v[4] = {0, 0, 0, 0};
+   bool shared;
+   if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
+      return;
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (in->dst[0].mask & (1u << ch))
+         v[ch] = ref_fetch(c, in, 1, ch);
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      struct isa_insn *s = ref_emit(c, shared ? "stl" : "stg");
+      ref_set_mod(c, s, "type", "u32");
+      s->src[0] = R(addr);
+      s->src[1] = ref_imm(4u * ch);
+      s->src[2] = R(v[ch]);
+      s->src[3] = ref_imm(1);
+   }
+}
+
+static bool
+a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   switch (in->op) {
+   case TGSI_OP_KILL:
+      kill_if_set(c, ref_imm_reg(c, 1));
+      return true;
+   case TGSI_OP_KILL_IF:
+   case TGSI_OP_KIL:
+      kill_if(c, in);
+      return true;
+   case TGSI_OP_TEX:
+   case TGSI_OP_TEX_LZ:
+      tex(c, in);
+      return true;
+   case TGSI_OP_TXQ:
+      txq(c, in);
+      return true;
+   case TGSI_OP_LOAD:
+      load(c, in);
+      return true;
+   case TGSI_OP_STORE:
+      store_mem(c, in);
+      return true;
+   case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Why an opcode without an expansion is refused. */
+static const char *
+a3_why(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_BARRIER:
+      return "the a3xx model has no barrier instruction";
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+   case TGSI_OP_DDX_FINE:
+   case TGSI_OP_DDY_FINE:
+      return "the a3xx model has no derivative instructions";
+   case TGSI_OP_EMIT:
+   case TGSI_OP_ENDPRIM:
+      return "the a3xx model has no geometry-shader output";
+   case TGSI_OP_TXL:
+   case TGSI_OP_TXB:
+   case TGSI_OP_TXL2:
+   case TGSI_OP_TXB2:
+      return "the a3xx sam has no level-of-detail operand";
+   case TGSI_OP_TXP:
+      return "a projected lookup needs an exact division";
+   case TGSI_OP_PK2H:
+   case TGSI_OP_UP2H:
+      return "the a3xx model cannot move half-float bits to a full register";
+   case TGSI_OP_RESQ:
+      return "resource sizes are not visible to a3xx code";
+   case TGSI_OP_DEMOTE:
+      return "the a3xx model has no demote";
+   default:
+      if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
+          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
+         return "the a3xx model has no atomics, images or resource queries";
+      return NULL;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Branches                                                             */
+
+static void
+a3_branch(struct ref_ctx *c, enum ref_test test, unsigned a, unsigned b, bool when, int label)
+{
+   if (test == REF_TEST_FLOAT_NZ)
+      cmp(c, "cmps.f", "ne", ref_p(c, 0), R(a), ref_immf(0.0f));
+   else if (test == REF_TEST_INT_NZ)
+      cmp(c, "cmps.u", "ne", ref_p(c, 0), R(a), ref_imm(0));
+   else
+      cmp(c, "cmps.u", "eq", ref_p(c, 0), R(a), R(b));
+   struct isa_insn *br = ref_emit(c, "br");
+   br->src[0] = ref_p(c, 0);
+   if (!when)
+      br->src[0].flags |= ISA_OPND_F_NOT;
+   ref_branch_to(c, label, 1);
+}
+
+static void
+a3_jump(struct ref_ctx *c, int label)
+{
+   ref_emit(c, "jump");
+   ref_branch_to(c, label, 0);
+}
+
+static void
+a3_end(struct ref_ctx *c)
+{
+   ref_emit(c, "end");
+}
+
+static bool
+a3_init(struct ref_ctx *c)
+{
+   if (c->pfile < 0 || c->afile < 0) {
+      ref_error(c, "the a3xx model lacks p0 or a0");
+      return false;
+   }
+   return true;
+}
+
+const struct ref_target ref_target_a3xx = {
+    .model = "a3xx",
+    .init = a3_init,
+    .prim = a3_prim,
+    .mov_imm = a3_mov_imm,
+    .copy = a3_copy,
+    .load_const = a3_load_const,
+    .load_indirect = a3_load_indirect,
+    .special = a3_special,
+    .why = a3_why,
+    .branch = a3_branch,
+    .jump = a3_jump,
+    .end = a3_end,
+};

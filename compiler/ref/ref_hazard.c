@@ -1,0 +1,452 @@
+/*
+ * Conservative hazard handling, layout and encoding for the reference
+ * compiler. Nothing here knows an ISA: every number comes from the model
+ * through isa_delay(), isa_class_info() and the hazard parameters.
+ *
+ * The rule is "every result waited for in full, right after its
+ * producer". For each instruction P the pass asks isa_delay() what any
+ * possible later instruction could need from P: P's destinations against
+ * every source slot of every op of the model reading the same register
+ * (RAW; a relative operand for address-register writes), and against
+ * every destination slot (WAW), and P's sources against every destination
+ * slot (WAR). The largest distance and the union of the syncs are then
+ * satisfied immediately after P:
+ *
+ *  - delay slots (a3xx): `distance` nops ((rptN)nop, N up to the model's
+ *    max_nop_rpt) follow P, and the first instruction after P carries
+ *    every sync flag P needs ((ss), (sy)); an instruction that cannot
+ *    carry a flag gets a nop in front that carries it;
+ *  - stall counts (sm50): P's stall count covers the distance (at least
+ *    min_stall, flow_stall after flow ops, bar_min when P sets a
+ *    scoreboard; nops with stalls when it exceeds max_stall); a P that
+ *    needs a scoreboard sets write barrier 0 (results) and read barrier 1
+ *    (sources) and the next instruction waits on both.
+ *
+ * Because every wait is complete before the next instruction, any
+ * instruction may be a branch target and any path into it is safe. Branch
+ * targets get the model's jump-target flag (jp role) when it has one.
+ */
+#include "compiler/ref/ref.h"
+
+#include <stdlib.h>
+
+struct need {
+   int distance;
+   unsigned syncs; /* bit per enum isa_sync */
+   bool war_sync;  /* the sync is (also) for WAR */
+};
+
+struct probe_key {
+   uint16_t op;
+   uint8_t dfile[ISA_MAX_DST];
+   uint8_t dkind[ISA_MAX_DST];
+   uint8_t skind[ISA_MAX_SRC];
+   uint8_t sflags[ISA_MAX_SRC];
+};
+
+struct probe_entry {
+   struct probe_key key;
+   struct need need;
+};
+
+struct hz {
+   struct ref_ctx *c;
+   const struct isa_model *m;
+   enum isa_hazard_kind kind;
+   struct ref_item *out;
+   unsigned nout, out_cap;
+   unsigned pending; /* syncs the next instruction must carry */
+   int pending_wait; /* stall models: wait mask for the next instruction */
+   struct probe_entry *cache;
+   unsigned ncache, cache_cap;
+   int role[ISA_ROLE_COUNT];
+   int nop_op;
+};
+
+static void
+merge(struct need *n, struct isa_delay d, bool war)
+{
+   if (d.distance > n->distance)
+      n->distance = d.distance;
+   if (d.sync != ISA_SYNC_NONE) {
+      n->syncs |= 1u << d.sync;
+      n->war_sync |= war;
+   }
+}
+
+static bool
+is_reg(const struct isa_opnd *o)
+{
+   return o->kind == ISA_OPND_REG;
+}
+
+/* What any consumer could need from P (see the file comment). */
+static struct need
+probe_uncached(struct hz *h, const struct isa_insn *p)
+{
+   const struct isa_model *m = h->m;
+   struct need n = {0, 0, false};
+   unsigned nops = isa_op_count(m);
+   for (unsigned op = 0; op < nops; op++) {
+      struct isa_insn q;
+      isa_insn_init(m, op, &q);
+      for (unsigned ps = 0; ps < p->ndst; ps++) {
+         if (!is_reg(&p->dst[ps]))
+            continue;
+         struct isa_opnd w = p->dst[ps];
+         w.flags = 0;
+         for (unsigned cs = 0; cs < q.nsrc; cs++) {
+            struct isa_opnd save = q.src[cs];
+            q.src[cs] = w;
+            merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_SRC(cs)), false);
+            if ((int)w.file == h->c->afile) {
+               q.src[cs] = (struct isa_opnd){.kind = ISA_OPND_REG,
+                                             .file = (uint8_t)h->c->gpr,
+                                             .flags = ISA_OPND_F_REL,
+                                             .bank = w.index};
+               merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_SRC(cs)), false);
+            }
+            q.src[cs] = save;
+         }
+         for (unsigned cd = 0; cd < q.ndst; cd++) {
+            struct isa_opnd save = q.dst[cd];
+            q.dst[cd] = w;
+            merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_DST(cd)), false);
+            q.dst[cd] = save;
+         }
+      }
+      for (unsigned ps = 0; ps < p->nsrc; ps++) {
+         if (!is_reg(&p->src[ps]))
+            continue;
+         for (unsigned cd = 0; cd < q.ndst; cd++) {
+            struct isa_opnd save = q.dst[cd];
+            q.dst[cd] = p->src[ps];
+            q.dst[cd].flags = 0;
+            merge(&n, isa_delay(m, p, ISA_SLOT_SRC(ps), &q, ISA_SLOT_DST(cd)), true);
+            q.dst[cd] = save;
+         }
+      }
+   }
+   return n;
+}
+
+static struct need
+probe(struct hz *h, const struct isa_insn *p)
+{
+   struct probe_key k;
+   memset(&k, 0, sizeof(k));
+   k.op = p->op;
+   for (unsigned i = 0; i < p->ndst && i < ISA_MAX_DST; i++) {
+      k.dfile[i] = p->dst[i].file;
+      k.dkind[i] = p->dst[i].kind;
+   }
+   for (unsigned i = 0; i < p->nsrc && i < ISA_MAX_SRC; i++) {
+      k.skind[i] = p->src[i].kind;
+      k.sflags[i] = p->src[i].flags & ISA_OPND_F_REL;
+   }
+   for (unsigned i = 0; i < h->ncache; i++)
+      if (!memcmp(&h->cache[i].key, &k, sizeof(k)))
+         return h->cache[i].need;
+   struct probe_entry e = {k, probe_uncached(h, p)};
+   VEC_PUSH(h->cache, h->ncache, h->cache_cap, e);
+   return e.need;
+}
+
+/* Whether the instruction encodes with modifier `mod` set to value. */
+static bool
+can_carry(struct hz *h, const struct isa_insn *in, int mod, int value)
+{
+   if (mod < 0)
+      return false;
+   struct isa_insn t = *in;
+   t.mod[mod] = (int16_t)value;
+   return isa_check_insn(h->m, &t, NULL) == ISA_ERR_OK;
+}
+
+static int
+sync_role(enum isa_sync s)
+{
+   switch (s) {
+   case ISA_SYNC_SS:
+      return ISA_ROLE_SS;
+   case ISA_SYNC_SY:
+      return ISA_ROLE_SY;
+   default:
+      return -1;
+   }
+}
+
+static struct ref_item *
+push(struct hz *h, const struct isa_insn *in, int tgsi)
+{
+   struct ref_item it = {.in = *in, .label = -1, .target_slot = -1, .tgsi = tgsi};
+   VEC_PUSH(h->out, h->nout, h->out_cap, it);
+   return &h->out[h->nout - 1];
+}
+
+static struct isa_insn
+make_nop(struct hz *h)
+{
+   struct isa_insn n;
+   isa_insn_init(h->m, (unsigned)h->nop_op, &n);
+   return n;
+}
+
+/* Puts the pending syncs (and, for stall models, the wait mask) on `in`,
+ * or on a nop emitted in front of it when `in` cannot carry them. */
+static void
+apply_pending(struct hz *h, struct isa_insn *in, int tgsi)
+{
+   bool ok = true;
+   for (unsigned s = 0; s < ISA_SYNC_COUNT; s++) {
+      if (!(h->pending & (1u << s)))
+         continue;
+      int role = sync_role((enum isa_sync)s);
+      if (role < 0)
+         continue;
+      ok &= can_carry(h, in, h->role[role], 1);
+   }
+   if (h->pending_wait)
+      ok &= can_carry(h, in, h->role[ISA_ROLE_WAIT_MASK], h->pending_wait);
+   struct isa_insn nop;
+   struct isa_insn *dst = in;
+   if (!ok) {
+      nop = make_nop(h);
+      dst = &nop;
+   }
+   for (unsigned s = 0; s < ISA_SYNC_COUNT; s++) {
+      int role = sync_role((enum isa_sync)s);
+      if ((h->pending & (1u << s)) && role >= 0 && h->role[role] >= 0)
+         dst->mod[h->role[role]] = 1;
+   }
+   if (h->pending_wait && h->role[ISA_ROLE_WAIT_MASK] >= 0)
+      dst->mod[h->role[ISA_ROLE_WAIT_MASK]] |= (int16_t)h->pending_wait;
+   if (!ok) {
+      int stall = h->role[ISA_ROLE_STALL];
+      if (stall >= 0)
+         nop.mod[stall] = (int16_t)isa_hazard_param(h->m, "min_stall", 1);
+      push(h, &nop, tgsi);
+   }
+   h->pending = 0;
+   h->pending_wait = 0;
+}
+
+/* delay slots: `n` nops after the producer. */
+static void
+emit_nops(struct hz *h, int n, int tgsi)
+{
+   int rpt = h->role[ISA_ROLE_RPT];
+   int maxr = isa_hazard_param(h->m, "max_nop_rpt", 0);
+   while (n > 0) {
+      struct isa_insn nop = make_nop(h);
+      int k = rpt >= 0 ? MIN2(n, maxr + 1) : 1;
+      if (rpt >= 0)
+         nop.mod[rpt] = (int16_t)(k - 1);
+      apply_pending(h, &nop, tgsi);
+      push(h, &nop, tgsi);
+      n -= k;
+   }
+}
+
+/* stall counts: the producer's control fields. */
+static void
+set_stall(struct hz *h, struct ref_item *it, struct need n)
+{
+   const struct isa_model *m = h->m;
+   struct isa_insn *in = &it->in;
+   struct isa_class_info ci;
+   isa_class_info(m, in->cls, &ci);
+   int stall = MAX2(n.distance, isa_hazard_param(m, "min_stall", 1));
+   if (ci.flow)
+      stall = MAX2(stall, isa_hazard_param(m, "flow_stall", 0));
+   if (n.syncs & (1u << ISA_SYNC_SCOREBOARD)) {
+      stall = MAX2(stall, isa_hazard_param(m, "bar_min", 0));
+      bool has_dst = false;
+      for (unsigned d = 0; d < in->ndst; d++)
+         has_dst |= in->dst[d].kind == ISA_OPND_REG;
+      if (has_dst && h->role[ISA_ROLE_WR_BAR] >= 0) {
+         in->mod[h->role[ISA_ROLE_WR_BAR]] = 0;
+         h->pending_wait |= 1;
+      }
+      if ((n.war_sync || !has_dst) && h->role[ISA_ROLE_RD_BAR] >= 0) {
+         in->mod[h->role[ISA_ROLE_RD_BAR]] = 1;
+         h->pending_wait |= 2;
+      }
+   }
+   int maxs = isa_hazard_param(m, "max_stall", 15);
+   if (h->role[ISA_ROLE_STALL] >= 0)
+      in->mod[h->role[ISA_ROLE_STALL]] = (int16_t)MIN2(stall, maxs);
+   int tgsi = it->tgsi;
+   for (stall -= maxs; stall > 0; stall -= maxs) {
+      struct isa_insn nop = make_nop(h);
+      if (h->role[ISA_ROLE_STALL] >= 0)
+         nop.mod[h->role[ISA_ROLE_STALL]] = (int16_t)MIN2(stall, maxs);
+      push(h, &nop, tgsi);
+   }
+}
+
+/* Emits one item with its waits; returns the position a branch to it
+ * lands on (a nop emitted in front of it, for a sync or the jump-target
+ * flag, is part of it). */
+static unsigned
+emit_item(struct hz *h, const struct ref_item *src, bool is_target)
+{
+   unsigned begin = h->nout;
+   int jp = is_target ? h->role[ISA_ROLE_JP] : -1;
+   struct isa_insn in = src->in;
+   if (src->label >= 0) /* a placeholder target, so the record checks */
+      in.src[src->target_slot] = ref_imm(0);
+   if (jp >= 0 && !can_carry(h, &in, jp, 1)) {
+      struct isa_insn nop = make_nop(h);
+      apply_pending(h, &nop, src->tgsi);
+      nop.mod[jp] = 1;
+      push(h, &nop, src->tgsi);
+   }
+   apply_pending(h, &in, src->tgsi);
+   if (jp >= 0 && h->nout > begin)
+      h->out[begin].in.mod[jp] = 1;
+   else if (jp >= 0)
+      in.mod[jp] = 1;
+   struct ref_item *it = push(h, &in, src->tgsi);
+   it->label = src->label;
+   it->target_slot = src->target_slot;
+   struct need n = probe(h, &it->in);
+   if (h->kind == ISA_HAZARD_STALL_COUNTS) {
+      set_stall(h, it, n);
+   } else {
+      for (unsigned s = 0; s < ISA_SYNC_COUNT; s++)
+         if (n.syncs & (1u << s))
+            h->pending |= 1u << s;
+      emit_nops(h, n.distance, src->tgsi);
+   }
+   return begin;
+}
+
+static void
+count_stats(struct hz *h, struct compile_stats *st)
+{
+   int rpt = h->role[ISA_ROLE_RPT], nopn = h->role[ISA_ROLE_NOPS], stall = h->role[ISA_ROLE_STALL];
+   st->instructions = h->nout;
+   st->registers = h->c->max_reg;
+   for (unsigned i = 0; i < h->nout; i++) {
+      const struct isa_insn *in = &h->out[i].in;
+      uint64_t cyc = 1;
+      if (in->sem == ISA_SEM_NOP)
+         st->nops++;
+      if (in->sem == ISA_SEM_NOP && rpt >= 0)
+         cyc += (uint64_t)in->mod[rpt];
+      if (nopn >= 0)
+         cyc += (uint64_t)in->mod[nopn];
+      if (stall >= 0 && in->mod[stall] > 1)
+         cyc = (uint64_t)in->mod[stall];
+      st->cycles += cyc;
+   }
+}
+
+/* Writes every branch's target immediate the way its slot counts
+ * (isa_slot_info.pcrel). Byte addresses come from encoding the program
+ * once with zero offsets and decoding it (so bundle control words are
+ * counted as the model lays them out); branch encodings have a fixed
+ * size, so the offsets do not move anything. */
+static void
+resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos)
+{
+   uint8_t *code = NULL;
+   size_t len = 0, n = 0;
+   struct isa_insn *dec = NULL;
+   for (unsigned i = 0; i < h->nout; i++)
+      if (h->out[i].label >= 0)
+         insns[i].src[h->out[i].target_slot] = ref_imm(0);
+   for (unsigned i = 0; i < h->nout; i++) {
+      struct diag_list d = {0};
+      if (isa_check_insn(c->m, &insns[i], &d) != ISA_ERR_OK) {
+         char text[256];
+         isa_print_insn(c->m, &insns[i], text, sizeof(text));
+         ref_error(c, "instruction %u (%s) does not encode: %s (a reference-compiler bug)", i, text,
+                   diag_first_error(&d));
+         diag_clear(&d);
+         return;
+      }
+      diag_clear(&d);
+   }
+   if (isa_encode_program(c->m, insns, h->nout, &code, &len, c->d) != ISA_ERR_OK ||
+       isa_decode_program(c->m, code, len, &dec, &n, c->d) != ISA_ERR_OK || n < h->nout) {
+      ref_error(c, "the program does not encode (a reference-compiler bug)");
+      free(code);
+      free(dec);
+      return;
+   }
+   for (unsigned i = 0; i < h->nout; i++) {
+      const struct ref_item *it = &h->out[i];
+      if (it->label < 0)
+         continue;
+      unsigned t = pos[c->labels[it->label]];
+      struct isa_slot_info si;
+      if (t >= h->nout ||
+          !isa_slot_info(c->m, insns[i].op, false, (unsigned)it->target_slot, &si)) {
+         ref_error(c, "a branch target outside the program");
+         break;
+      }
+      int64_t v;
+      switch (si.pcrel) {
+      case ISA_PCREL_INSN:
+         v = (int64_t)t - i;
+         break;
+      case ISA_PCREL_INSN_NEXT:
+         v = (int64_t)t - i - 1;
+         break;
+      case ISA_PCREL_BYTE:
+         v = (int64_t)dec[t].addr - dec[i].addr;
+         break;
+      case ISA_PCREL_BYTE_NEXT:
+         v = (int64_t)dec[t].addr - dec[i].addr - dec[i].size;
+         break;
+      default:
+         ref_error(c, "the model does not say how branch slot %s counts", si.name);
+         v = 0;
+         break;
+      }
+      insns[i].src[it->target_slot] = ref_imm((uint32_t)(int32_t)v);
+   }
+   free(code);
+   free(dec);
+}
+
+enum compile_status
+ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *stats)
+{
+   struct hz h = {.c = c, .m = c->m, .kind = isa_hazard_kind(c->m)};
+   for (unsigned r = 0; r < ISA_ROLE_COUNT; r++)
+      h.role[r] = isa_mod_by_role(c->m, (enum isa_role)r);
+   h.nop_op = isa_op_find(c->m, "nop");
+   if (h.nop_op < 0)
+      return ref_error(c, "model %s has no nop", isa_model_name(c->m));
+   bool *target = xcalloc(c->nitems + 1, sizeof(bool));
+   for (unsigned i = 0; i < c->nitems; i++) {
+      int l = c->items[i].label;
+      if (l >= 0 && c->labels[l] >= 0)
+         target[c->labels[l]] = true;
+      else if (l >= 0)
+         ref_error(c, "branch to a label that was never placed");
+   }
+   unsigned *pos = xmalloc(sizeof(unsigned) * (c->nitems + 1));
+   for (unsigned i = 0; i < c->nitems; i++)
+      pos[i] = emit_item(&h, &c->items[i], target[i]);
+   pos[c->nitems] = h.nout;
+   struct isa_insn *insns = xmalloc(sizeof(struct isa_insn) * (h.nout + 1));
+   for (unsigned i = 0; i < h.nout; i++)
+      insns[i] = h.out[i].in;
+   if (c->status == COMPILE_OK)
+      resolve_targets(c, &h, insns, pos);
+   if (c->status == COMPILE_OK &&
+       isa_encode_program(c->m, insns, h.nout, &out->code, &out->size, c->d) != ISA_ERR_OK)
+      ref_error(c, "the program does not encode (a reference-compiler bug)");
+   if (stats && c->status == COMPILE_OK)
+      count_stats(&h, stats);
+   free(insns);
+   free(pos);
+   free(target);
+   free(h.out);
+   free(h.cache);
+   return c->status;
+}

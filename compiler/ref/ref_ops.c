@@ -1,0 +1,764 @@
+/*
+ * The TGSI expansions of the reference compiler, written once for every
+ * target in terms of the scalar primitives of ref.h (REF_PRIMS), which
+ * each target implements with its own instructions.
+ *
+ * An instruction is expanded in three steps, so sources and destination
+ * may alias freely:
+ *  1. fetch: every source channel into a register -- a TEMP/IN/OUT/ADDR/SV
+ *     home is used in place, constants and immediates are loaded from the
+ *     constant file (target), indirect operands through the target's
+ *     relative addressing or a compare-and-select over the file, and the
+ *     source modifiers are applied with the opcode's fetch type (float:
+ *     FABS/FNEG bit operations; integer: INEG, and IABS for |x|);
+ *  2. compute each written channel into a scratch register;
+ *  3. store: saturate (FMAX with 0, then FMIN with 1: NaN -> 0, -0 -> +0,
+ *     as TGSI), then copy into the destination's home, or for an indirect
+ *     destination one compare-and-select per register the index may name.
+ *
+ * Where a primitive's rule differs from TGSI's, the expansion computes
+ * TGSI's answer: comparisons give 1/0 and become 1.0f or ~0; CMP selects on
+ * (a < 0), so -0.0 and NaN pick the third operand; UDIV/UMOD/IDIV/MOD run
+ * a 32-step restoring division loop with TGSI's divide-by-zero results;
+ * IBFE/UBFE/BFI follow tgsi_exec's rules for every offset and width; LIT
+ * keeps -0 and NaN where TGSI's max/clamp keep them; POW is exp2(b *
+ * log2(a)) with C pow's pow(x, 0) = pow(1, y) = 1. Approximations (TGSI
+ * flags them RCP/TRANS): DIV is a * rcp(b), POW as above, LOG's mantissa
+ * divides by a power of two through rcp.
+ *
+ * Register numbers must not depend on the C compiler: an argument list
+ * holds at most one call that allocates or emits.
+ */
+#include "compiler/ref/ref.h"
+
+#define P(op, a, b, d) ref_prim(c, REF_P_##op, (a), (b), (d))
+#define P1(op, a)      ref_prim(c, REF_P_##op, (a), 0, 0)
+#define P2(op, a, b)   ref_prim(c, REF_P_##op, (a), (b), 0)
+
+unsigned
+ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d)
+{
+   if (c->status != COMPILE_OK)
+      return c->scratch_lo;
+   return c->t->prim(c, op, a, b, d);
+}
+
+unsigned
+ref_imm_reg(struct ref_ctx *c, uint32_t v)
+{
+   unsigned r = ref_tmp(c);
+   c->t->mov_imm(c, r, v);
+   return r;
+}
+
+void
+ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y)
+{
+   unsigned e = P2(IEQ, a, b);
+   c->t->copy(c, d, P(SEL, x, e, y));
+}
+
+/* ------------------------------------------------------------------ */
+/* Operands                                                             */
+
+/* The registers an indirect index may name: the whole file, whatever
+ * array the operand names -- the interpreter addresses the file, so an
+ * index past its array reads or writes the next declared registers. */
+static bool
+indirect_range(struct ref_ctx *c, const struct tgsi_reg *r, unsigned *lo, unsigned *hi)
+{
+   if (r->file != TGSI_FILE_TEMP && r->file != TGSI_FILE_OUT && r->file != TGSI_FILE_IN)
+      return false;
+   *lo = 0;
+   *hi = c->count[r->file];
+   return *hi > *lo;
+}
+
+/* The address (index plus the literal offset) of an indirect operand. */
+static unsigned
+indirect_index(struct ref_ctx *c, const struct tgsi_reg *r)
+{
+   struct tgsi_reg ar = {.file = r->ind.file, .index = (int32_t)r->ind.index};
+   int a = ref_home(c, &ar, r->ind.comp);
+   if (a < 0 || r->dim_indirect) {
+      ref_unsupported(c, "indirect addressing through %s",
+                      a < 0 ? "a register without a home" : "a dimension");
+      return 0;
+   }
+   unsigned k = ref_imm_reg(c, (uint32_t)r->index);
+   return P2(IADD, (unsigned)a, k);
+}
+
+/* Generic indirect read of TEMP/IN/OUT: v = home[j] where index == j,
+ * over the registers the index may name (undefined outside: the value of
+ * the last compare that failed, 0 here). */
+static unsigned
+select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
+{
+   unsigned lo, hi;
+   if (!indirect_range(c, r, &lo, &hi)) {
+      ref_unsupported(c, "indirect read of %s", tgsi_file_names[r->file]);
+      return 0;
+   }
+   unsigned idx = indirect_index(c, r), v = ref_imm_reg(c, 0);
+   for (unsigned j = lo; j < hi && c->status == COMPILE_OK; j++) {
+      unsigned mark = c->scratch_next; /* the step's temporaries die with it */
+      struct tgsi_reg t = *r;
+      t.indirect = false;
+      t.index = (int32_t)j;
+      int h = ref_home(c, &t, comp);
+      unsigned jr = ref_imm_reg(c, j);
+      unsigned hit = P2(IEQ, idx, jr);
+      c->t->copy(c, v, P(SEL, (unsigned)h, hit, v));
+      c->scratch_next = mark;
+   }
+   return v;
+}
+
+unsigned
+ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, unsigned chan)
+{
+   const struct tgsi_src *s = &in->src[si];
+   unsigned comp = s->swz[chan] & 3, v = 0;
+   int h;
+   if (s->reg.indirect || s->reg.dim_indirect) {
+      bool cst = s->reg.file == TGSI_FILE_CONST || s->reg.file == TGSI_FILE_IMM;
+      if (c->t->load_indirect(c, &s->reg, comp, &v))
+         ;
+      else if (!cst)
+         v = select_indirect(c, &s->reg, comp);
+      else
+         ref_unsupported(c, "indirect reads of %s", tgsi_file_names[s->reg.file]);
+   } else if ((h = ref_home(c, &s->reg, comp)) >= 0) {
+      v = (unsigned)h;
+   } else if ((h = ref_const_slot(c, &s->reg, comp)) >= 0) {
+      v = c->t->load_const(c, (unsigned)h);
+   } else {
+      ref_unsupported(c, "operand %u: %s[%d] has no home", si + 1, tgsi_file_names[s->reg.file],
+                      s->reg.index);
+   }
+   if (!s->neg && !s->abs)
+      return v;
+   uint8_t type = tgsi_interp_src_type(in->op, si);
+   if (type == TGSI_TYPE_F) {
+      if (s->abs)
+         v = P1(FABS, v);
+      return s->neg ? P1(FNEG, v) : v;
+   }
+   if (type != TGSI_TYPE_I && type != TGSI_TYPE_U) {
+      ref_unsupported(c, "source modifiers on 64-bit operands");
+      return v;
+   }
+   if (s->abs) /* undefined for integers in TGSI; integer abs here */
+      v = P2(IMAX, v, P1(INEG, v));
+   return s->neg ? P1(INEG, v) : v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Destination                                                          */
+
+static unsigned
+saturate(struct ref_ctx *c, unsigned v)
+{
+   unsigned zero = ref_imm_reg(c, 0), one = ref_imm_reg(c, 0x3f800000u);
+   unsigned t = P2(FMAX, v, zero);
+   return P2(FMIN, t, one);
+}
+
+/* Indirect destination: one compare-and-select per register of the
+ * array (or of the file) and written channel; lanes address per lane. */
+static void
+store_indirect(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *res)
+{
+   const struct tgsi_reg *r = &dst->reg;
+   unsigned lo, hi;
+   if (r->file == TGSI_FILE_IN || !indirect_range(c, r, &lo, &hi)) {
+      ref_unsupported(c, "an indirect %s destination", tgsi_file_names[r->file]);
+      return;
+   }
+   unsigned idx = indirect_index(c, r);
+   for (unsigned j = lo; j < hi && c->status == COMPILE_OK; j++) {
+      unsigned mark = c->scratch_next; /* the step's temporaries die with it */
+      unsigned jr = ref_imm_reg(c, j);
+      unsigned hit = P2(IEQ, idx, jr);
+      for (unsigned ch = 0; ch < 4; ch++) {
+         if (!(dst->mask & (1u << ch)))
+            continue;
+         struct tgsi_reg t = *r;
+         t.indirect = false;
+         t.index = (int32_t)j;
+         unsigned h = (unsigned)ref_home(c, &t, ch);
+         c->t->copy(c, h, P(SEL, res[ch], hit, h));
+      }
+      c->scratch_next = mark;
+   }
+}
+
+void
+ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res)
+{
+   const struct tgsi_dst *dst = &in->dst[0];
+   unsigned v[4] = {0, 0, 0, 0};
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (dst->mask & (1u << ch))
+         v[ch] = in->sat ? saturate(c, res[ch]) : res[ch];
+   if (dst->reg.file == TGSI_FILE_NULL || c->status != COMPILE_OK)
+      return;
+   if (dst->reg.indirect || dst->reg.dim_indirect) {
+      store_indirect(c, dst, v);
+      return;
+   }
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(dst->mask & (1u << ch)))
+         continue;
+      int h = ref_home(c, &dst->reg, ch);
+      if (h < 0 || dst->reg.file == TGSI_FILE_IN || dst->reg.file == TGSI_FILE_SV) {
+         ref_unsupported(c, "destination %s[%d]", tgsi_file_names[dst->reg.file], dst->reg.index);
+         return;
+      }
+      c->t->copy(c, (unsigned)h, v[ch]);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Integer helpers                                                      */
+
+/* High 32 bits of the unsigned product, from 16-bit halves:
+ * hi = ah*bh + (lh >> 16) + (hl >> 16) + (((ll >> 16) + lo16(lh) + lo16(hl)) >> 16). */
+static unsigned
+umul_hi(struct ref_ctx *c, unsigned a, unsigned b)
+{
+   unsigned k16 = ref_imm_reg(c, 16), mask = ref_imm_reg(c, 0xffff);
+   unsigned al = P2(AND, a, mask), bl = P2(AND, b, mask);
+   unsigned ah = P2(SHR, a, k16), bh = P2(SHR, b, k16);
+   unsigned ll = P2(IMUL, al, bl), lh = P2(IMUL, al, bh);
+   unsigned hl = P2(IMUL, ah, bl), hh = P2(IMUL, ah, bh);
+   unsigned mid = P2(SHR, ll, k16);
+   mid = P2(IADD, mid, P2(AND, lh, mask));
+   mid = P2(IADD, mid, P2(AND, hl, mask));
+   unsigned hi = P2(IADD, hh, P2(SHR, lh, k16));
+   hi = P2(IADD, hi, P2(SHR, hl, k16));
+   return P2(IADD, hi, P2(SHR, mid, k16));
+}
+
+/* Signed: the unsigned high product minus b where a < 0 and a where b < 0. */
+static unsigned
+imul_hi(struct ref_ctx *c, unsigned a, unsigned b)
+{
+   unsigned hi = umul_hi(c, a, b), zero = ref_imm_reg(c, 0);
+   unsigned an = P2(ILT, a, zero), bn = P2(ILT, b, zero);
+   hi = P2(ISUB, hi, P(SEL, b, an, zero));
+   return P2(ISUB, hi, P(SEL, a, bn, zero));
+}
+
+/* Restoring division, one bit per iteration of a 32-iteration loop (the
+ * same count in every lane, so the branch never diverges):
+ *   r = r << 1 | bit i of n; if (r >= d or the shift carried out) r -= d;
+ *   q = q << 1 | that decision.
+ * d == 0 gives q = ~0 and r = n. */
+static void
+udivmod(struct ref_ctx *c, unsigned n, unsigned d, unsigned *qo, unsigned *ro)
+{
+   unsigned q = ref_imm_reg(c, 0), r = ref_imm_reg(c, 0), i = ref_imm_reg(c, 31);
+   unsigned one = ref_imm_reg(c, 1), k31 = ref_imm_reg(c, 31), zero = ref_imm_reg(c, 0);
+   int top = ref_label(c);
+   ref_place(c, top);
+   unsigned carry = P2(SHR, r, k31);
+   unsigned bit = P2(AND, P2(SHR, n, i), one);
+   c->t->copy(c, r, P2(OR, P2(SHL, r, one), bit));
+   unsigned ge = P2(OR, P2(UGE, r, d), carry);
+   c->t->copy(c, r, P(SEL, P2(ISUB, r, d), ge, r));
+   c->t->copy(c, q, P2(OR, P2(SHL, q, one), ge));
+   c->t->copy(c, i, P2(ISUB, i, one));
+   unsigned more = P2(IGE, i, zero);
+   c->t->branch(c, REF_TEST_INT_NZ, more, more, true, top);
+   *qo = q;
+   *ro = r;
+}
+
+static unsigned
+divide(struct ref_ctx *c, enum tgsi_opcode op, unsigned a, unsigned b)
+{
+   unsigned q, r, zero = ref_imm_reg(c, 0), ones = ref_imm_reg(c, 0xffffffffu);
+   unsigned z = P2(IEQ, b, zero);
+   if (op == TGSI_OP_UDIV || op == TGSI_OP_UMOD) {
+      udivmod(c, a, b, &q, &r);
+      return op == TGSI_OP_UDIV ? q : P(SEL, ones, z, r); /* b == 0: ~0 (TGSI) */
+   }
+   /* Signed: divide the magnitudes, then C's signs (the quotient negative
+    * when the signs differ, the remainder with the dividend's sign).
+    * Divide by zero: IDIV 0, MOD -1 (undefined; the interpreter's values). */
+   unsigned aa = P2(IMAX, a, P1(INEG, a)), ba = P2(IMAX, b, P1(INEG, b));
+   udivmod(c, aa, ba, &q, &r);
+   if (op == TGSI_OP_IDIV) {
+      unsigned sn = P2(ILT, P2(XOR, a, b), zero);
+      unsigned res = P(SEL, P1(INEG, q), sn, q);
+      return P(SEL, zero, z, res);
+   }
+   unsigned an = P2(ILT, a, zero);
+   unsigned res = P(SEL, P1(INEG, r), an, r);
+   return P(SEL, ones, z, res);
+}
+
+/* IBFE/UBFE as tgsi_exec: off = offset & 31; bits == 32 && off == 0 -> v;
+ * bits &= 31; bits == 0 -> 0; bits + off < 32 -> the field shifted to the
+ * top and back; else v >> off. */
+static unsigned
+bfe(struct ref_ctx *c, unsigned v, unsigned offset, unsigned bits, bool sign)
+{
+   enum ref_prim shr = sign ? REF_P_ASHR : REF_P_SHR;
+   unsigned k31 = ref_imm_reg(c, 31), k32 = ref_imm_reg(c, 32), zero = ref_imm_reg(c, 0);
+   unsigned off = P2(AND, offset, k31), b = P2(AND, bits, k31);
+   unsigned up = P2(ISUB, k32, b); /* 32 - b */
+   unsigned x = P2(SHL, v, P2(ISUB, up, off));
+   unsigned r1 = ref_prim(c, shr, x, up, 0);
+   unsigned r2 = ref_prim(c, shr, v, off, 0);
+   unsigned fits = P2(ULT, P2(IADD, b, off), k32);
+   unsigned r = P(SEL, r1, fits, r2);
+   r = P(SEL, zero, P2(IEQ, b, zero), r);
+   unsigned all = P2(IEQ, bits, k32);
+   unsigned whole = P2(AND, all, P2(IEQ, off, zero));
+   return P(SEL, v, whole, r);
+}
+
+/* BFI as tgsi_exec: off = offset & 31; bits >= 32 -> (bits == 32 ? insert
+ * : base); else mask = ((1 << bits) - 1) << off. */
+static unsigned
+bfi(struct ref_ctx *c, unsigned base, unsigned ins, unsigned offset, unsigned bits)
+{
+   unsigned k31 = ref_imm_reg(c, 31), k32 = ref_imm_reg(c, 32), one = ref_imm_reg(c, 1);
+   unsigned off = P2(AND, offset, k31);
+   unsigned mask = P2(SHL, P2(ISUB, P2(SHL, one, bits), one), off);
+   unsigned hi = P2(AND, P2(SHL, ins, off), mask);
+   unsigned r = P2(OR, hi, P2(AND, base, P1(NOT, mask)));
+   unsigned alt = P(SEL, ins, P2(IEQ, bits, k32), base);
+   return P(SEL, alt, P2(UGE, bits, k32), r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Float helpers                                                        */
+
+/* ldexpf(a, n) with one rounding: n is clamped to [-300, 300] (beyond
+ * that every result is 0 or inf already) and split into four parts of the
+ * same sign, k = trunc(n / 4) three times and n - 3k, each 2^part exact
+ * (|part| <= 78); the running product moves monotonically away from a, so
+ * only the last multiplication can round (a denormal scaled up is exact,
+ * a value scaled down underflows only at the end). */
+static unsigned
+fldexp(struct ref_ctx *c, unsigned a, unsigned n)
+{
+   unsigned lim = ref_imm_reg(c, 300);
+   unsigned lo = P1(INEG, lim);
+   unsigned m = P2(IMAX, n, lo);
+   m = P2(IMIN, m, lim);
+   unsigned mag = P2(IMAX, m, P1(INEG, m));
+   unsigned q = P2(SHR, mag, ref_imm_reg(c, 2));
+   unsigned zero = ref_imm_reg(c, 0);
+   unsigned neg = P2(ILT, m, zero);
+   unsigned k = P(SEL, P1(INEG, q), neg, q);
+   unsigned rest = P2(ISUB, m, P2(IMUL, k, ref_imm_reg(c, 3)));
+   unsigned fk = P1(FEXP2, P1(I2F, k));
+   unsigned r = P2(FMUL, a, fk);
+   r = P2(FMUL, r, fk);
+   r = P2(FMUL, r, fk);
+   return P2(FMUL, r, P1(FEXP2, P1(I2F, rest)));
+}
+
+/* TGSI's max(a, 0) in LIT: NaN -> +0, otherwise 0 > a ? 0 : a (-0 stays). */
+static unsigned
+max0_keep(struct ref_ctx *c, unsigned a)
+{
+   unsigned zero = ref_imm_reg(c, 0);
+   unsigned r = P(SEL, zero, P2(FLT, a, zero), a);
+   return P(SEL, zero, P2(FNE, a, a), r);
+}
+
+/* pow(a, b) = exp2(b * log2(a)), with C pow's pow(x, 0) = pow(1, y) = 1. */
+static unsigned
+fpow(struct ref_ctx *c, unsigned a, unsigned b)
+{
+   unsigned e = P1(FEXP2, P2(FMUL, P1(FLOG2, a), b));
+   unsigned zero = ref_imm_reg(c, 0), one = ref_imm_reg(c, 0x3f800000u);
+   unsigned b0 = P2(FEQ, b, zero), a1 = P2(FEQ, a, one);
+   return P(SEL, one, P2(OR, b0, a1), e);
+}
+
+/* ((a0*b0 + a1*b1) + a2*b2) + a3*b3, two roundings per step. */
+static unsigned
+dot(struct ref_ctx *c, const struct tgsi_insn *in, unsigned n, bool homogeneous)
+{
+   unsigned a0 = ref_fetch(c, in, 0, 0);
+   unsigned acc = P2(FMUL, a0, ref_fetch(c, in, 1, 0));
+   for (unsigned k = 1; k < n; k++) {
+      unsigned b = ref_fetch(c, in, 1, k);
+      if (homogeneous && k == 3)
+         acc = P2(FADD, acc, b);
+      else
+         acc = P(FMAD, ref_fetch(c, in, 0, k), b, acc);
+   }
+   return acc;
+}
+
+/* 1.0f / 0.0f or ~0 / 0 from a 1/0 compare result. */
+static unsigned
+to_float1(struct ref_ctx *c, unsigned t)
+{
+   return P1(U2F, t);
+}
+
+static unsigned
+to_mask(struct ref_ctx *c, unsigned t)
+{
+   return P1(INEG, t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Component-wise opcodes                                               */
+
+struct prim_map {
+   enum tgsi_opcode op;
+   enum ref_prim prim;
+};
+
+/* One primitive on the fetched sources. */
+static const struct prim_map direct_ops[] = {
+    {TGSI_OP_ADD, REF_P_FADD},     {TGSI_OP_MUL, REF_P_FMUL},      {TGSI_OP_MAD, REF_P_FMAD},
+    {TGSI_OP_FMA, REF_P_FFMA},     {TGSI_OP_MIN, REF_P_FMIN},      {TGSI_OP_MAX, REF_P_FMAX},
+    {TGSI_OP_FLR, REF_P_FFLOOR},   {TGSI_OP_CEIL, REF_P_FCEIL},    {TGSI_OP_TRUNC, REF_P_FTRUNC},
+    {TGSI_OP_ROUND, REF_P_FRNDNE}, {TGSI_OP_UADD, REF_P_IADD},     {TGSI_OP_UMUL, REF_P_IMUL},
+    {TGSI_OP_IMAX, REF_P_IMAX},    {TGSI_OP_IMIN, REF_P_IMIN},     {TGSI_OP_UMAX, REF_P_UMAX},
+    {TGSI_OP_UMIN, REF_P_UMIN},    {TGSI_OP_AND, REF_P_AND},       {TGSI_OP_OR, REF_P_OR},
+    {TGSI_OP_XOR, REF_P_XOR},      {TGSI_OP_NOT, REF_P_NOT},       {TGSI_OP_SHL, REF_P_SHL},
+    {TGSI_OP_USHR, REF_P_SHR},     {TGSI_OP_ISHR, REF_P_ASHR},     {TGSI_OP_BREV, REF_P_BREV},
+    {TGSI_OP_POPC, REF_P_POPC},    {TGSI_OP_UMSB, REF_P_UMSB},     {TGSI_OP_IMSB, REF_P_IMSB},
+    {TGSI_OP_F2I, REF_P_F2I},      {TGSI_OP_F2U, REF_P_F2U},       {TGSI_OP_I2F, REF_P_I2F},
+    {TGSI_OP_U2F, REF_P_U2F},      {TGSI_OP_ARL, REF_P_F2I_FLOOR}, {TGSI_OP_INEG, REF_P_INEG},
+};
+
+/* Compares: the primitive, whether the sources swap, and the result form. */
+static const struct {
+   enum tgsi_opcode op;
+   enum ref_prim prim;
+   bool mask; /* ~0 / 0, else 1.0f / 0.0f */
+} cmp_ops[] = {
+    {TGSI_OP_SLT, REF_P_FLT, false}, {TGSI_OP_SGE, REF_P_FGE, false},
+    {TGSI_OP_SEQ, REF_P_FEQ, false}, {TGSI_OP_SGT, REF_P_FGT, false},
+    {TGSI_OP_SLE, REF_P_FLE, false}, {TGSI_OP_SNE, REF_P_FNE, false},
+    {TGSI_OP_FSLT, REF_P_FLT, true}, {TGSI_OP_FSGE, REF_P_FGE, true},
+    {TGSI_OP_FSEQ, REF_P_FEQ, true}, {TGSI_OP_FSNE, REF_P_FNE, true},
+    {TGSI_OP_ISLT, REF_P_ILT, true}, {TGSI_OP_ISGE, REF_P_IGE, true},
+    {TGSI_OP_USLT, REF_P_ULT, true}, {TGSI_OP_USGE, REF_P_UGE, true},
+    {TGSI_OP_USEQ, REF_P_IEQ, true}, {TGSI_OP_USNE, REF_P_INE, true},
+};
+
+static bool
+comp_table(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigned *out)
+{
+   unsigned ns = tgsi_op_info[in->op].nsrc, s[3] = {0, 0, 0};
+   for (unsigned k = 0; k < ARRAY_SIZE(direct_ops); k++) {
+      if (direct_ops[k].op != in->op)
+         continue;
+      for (unsigned i = 0; i < ns; i++)
+         s[i] = ref_fetch(c, in, i, ch);
+      *out = ref_prim(c, direct_ops[k].prim, s[0], s[1], s[2]);
+      return true;
+   }
+   for (unsigned k = 0; k < ARRAY_SIZE(cmp_ops); k++) {
+      if (cmp_ops[k].op != in->op)
+         continue;
+      unsigned a = ref_fetch(c, in, 0, ch);
+      unsigned t = ref_prim(c, cmp_ops[k].prim, a, ref_fetch(c, in, 1, ch), 0);
+      *out = cmp_ops[k].mask ? to_mask(c, t) : to_float1(c, t);
+      return true;
+   }
+   return false;
+}
+
+/* The other component-wise opcodes, one expansion each. */
+static bool
+comp_special(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigned *out)
+{
+#define S(i) ref_fetch(c, in, (i), ch)
+   unsigned a, b, t, zero;
+   switch (in->op) {
+   case TGSI_OP_MOV:
+   case TGSI_OP_UARL:
+      *out = S(0);
+      return true;
+   case TGSI_OP_ABS:
+      *out = P1(FABS, S(0));
+      return true;
+   case TGSI_OP_SUB:
+      a = S(0);
+      *out = P2(FADD, a, P1(FNEG, S(1)));
+      return true;
+   case TGSI_OP_DIV: /* a * rcp(b): TGSI flags DIV as inexact */
+      a = S(0);
+      *out = P2(FMUL, a, P1(FRCP, S(1)));
+      return true;
+   case TGSI_OP_LRP: /* a * (b - c) + c */
+      a = S(0);
+      b = S(1);
+      t = S(2);
+      *out = P(FMAD, a, P2(FADD, b, P1(FNEG, t)), t);
+      return true;
+   case TGSI_OP_CLAMP:
+      a = S(0);
+      t = P2(FMAX, a, S(1));
+      *out = P2(FMIN, t, S(2));
+      return true;
+   case TGSI_OP_FRC:
+      a = S(0);
+      *out = P2(FADD, a, P1(FNEG, P1(FFLOOR, a)));
+      return true;
+   case TGSI_OP_LDEXP:
+      a = S(0);
+      *out = fldexp(c, a, S(1));
+      return true;
+   case TGSI_OP_ARR:
+      t = ref_imm_reg(c, 0x3f000000u);
+      *out = P1(F2I_FLOOR, P2(FADD, S(0), t));
+      return true;
+   case TGSI_OP_SSG: /* (x > 0) - (x < 0) as floats: NaN and -0 give +0 */
+      a = S(0);
+      zero = ref_imm_reg(c, 0);
+      t = to_float1(c, P2(FGT, a, zero));
+      b = to_float1(c, P2(FLT, a, zero));
+      *out = P2(FADD, t, P1(FNEG, b));
+      return true;
+   case TGSI_OP_CMP: /* a < 0 ? b : c; -0 and NaN pick c */
+      zero = ref_imm_reg(c, 0);
+      t = P2(FLT, S(0), zero);
+      b = S(1);
+      *out = P(SEL, b, t, S(2));
+      return true;
+   case TGSI_OP_UCMP:
+      a = S(0);
+      b = S(1);
+      *out = P(SEL, b, a, S(2));
+      return true;
+   case TGSI_OP_SFL:
+   case TGSI_OP_STR:
+      *out = ref_imm_reg(c, in->op == TGSI_OP_STR ? 0x3f800000u : 0);
+      return true;
+   case TGSI_OP_IABS:
+      a = S(0);
+      *out = P2(IMAX, a, P1(INEG, a));
+      return true;
+   case TGSI_OP_ISSG:
+      a = S(0);
+      zero = ref_imm_reg(c, 0);
+      t = P2(IGT, a, zero);
+      *out = P2(ISUB, t, P2(ILT, a, zero));
+      return true;
+   case TGSI_OP_UMAD:
+      a = S(0);
+      t = P2(IMUL, a, S(1));
+      *out = P2(IADD, t, S(2));
+      return true;
+   case TGSI_OP_UMUL_HI:
+   case TGSI_OP_IMUL_HI:
+      a = S(0);
+      b = S(1);
+      *out = in->op == TGSI_OP_UMUL_HI ? umul_hi(c, a, b) : imul_hi(c, a, b);
+      return true;
+   case TGSI_OP_UDIV:
+   case TGSI_OP_UMOD:
+   case TGSI_OP_IDIV:
+   case TGSI_OP_MOD:
+      a = S(0);
+      *out = divide(c, in->op, a, S(1));
+      return true;
+   case TGSI_OP_LSB: /* the index of the lowest set bit: msb(x & -x), -1 for 0 */
+      a = S(0);
+      *out = P1(UMSB, P2(AND, a, P1(INEG, a)));
+      return true;
+   case TGSI_OP_UBFE:
+   case TGSI_OP_IBFE:
+      a = S(0);
+      b = S(1);
+      *out = bfe(c, a, b, S(2), in->op == TGSI_OP_IBFE);
+      return true;
+   case TGSI_OP_BFI:
+      a = S(0);
+      b = S(1);
+      t = S(2);
+      *out = bfi(c, a, b, t, S(3));
+      return true;
+   default:
+      return false;
+   }
+#undef S
+}
+
+/* ------------------------------------------------------------------ */
+/* REPL and CHAN opcodes                                                */
+
+static bool
+repl(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *out)
+{
+   static const struct prim_map one[] = {
+       {TGSI_OP_RCP, REF_P_FRCP},  {TGSI_OP_RSQ, REF_P_FRSQ},  {TGSI_OP_SQRT, REF_P_FSQRT},
+       {TGSI_OP_EX2, REF_P_FEXP2}, {TGSI_OP_LG2, REF_P_FLOG2}, {TGSI_OP_SIN, REF_P_FSIN},
+       {TGSI_OP_COS, REF_P_FCOS},
+   };
+   for (unsigned k = 0; k < ARRAY_SIZE(one); k++)
+      if (one[k].op == in->op) {
+         *out = ref_prim(c, one[k].prim, ref_fetch(c, in, 0, 0), 0, 0);
+         return true;
+      }
+   unsigned a;
+   switch (in->op) {
+   case TGSI_OP_POW:
+      a = ref_fetch(c, in, 0, 0);
+      *out = fpow(c, a, ref_fetch(c, in, 1, 0));
+      return true;
+   case TGSI_OP_DP2:
+   case TGSI_OP_DP3:
+   case TGSI_OP_DP4:
+   case TGSI_OP_DPH:
+      *out = dot(c, in,
+                 in->op == TGSI_OP_DP2   ? 2
+                 : in->op == TGSI_OP_DP3 ? 3
+                                         : 4,
+                 in->op == TGSI_OP_DPH);
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* NRM/NRM4: src * rsq(sum of squares), the sum in x, y, z(, w) order. */
+static void
+nrm(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
+{
+   unsigned k = in->op == TGSI_OP_NRM ? 3 : 4, v[4];
+   for (unsigned i = 0; i < k; i++)
+      v[i] = ref_fetch(c, in, 0, i);
+   unsigned d = P2(FMUL, v[0], v[0]);
+   for (unsigned i = 1; i < k; i++)
+      d = P(FMAD, v[i], v[i], d);
+   unsigned len = P1(FRSQ, d);
+   for (unsigned i = 0; i < k; i++)
+      res[i] = P2(FMUL, v[i], len);
+   if (k == 3)
+      res[3] = ref_imm_reg(c, 0x3f800000u);
+}
+
+static void
+lit(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
+{
+   unsigned x = ref_fetch(c, in, 0, 0), y = ref_fetch(c, in, 0, 1), w = ref_fetch(c, in, 0, 3);
+   res[0] = res[3] = ref_imm_reg(c, 0x3f800000u);
+   res[1] = max0_keep(c, x);
+   /* clamp(w, -128, 128) with NaN kept */
+   unsigned lo = ref_imm_reg(c, fui(-128.0f)), hi = ref_imm_reg(c, fui(128.0f));
+   unsigned e = P(SEL, lo, P2(FLT, w, lo), w);
+   e = P(SEL, hi, P2(FGT, e, hi), e);
+   unsigned p = fpow(c, max0_keep(c, y), e);
+   unsigned zero = ref_imm_reg(c, 0);
+   res[2] = P(SEL, p, P2(FGT, x, zero), zero);
+}
+
+static bool
+chan(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
+{
+   unsigned x, fl, a[3], b[3];
+   switch (in->op) {
+   case TGSI_OP_EXP:
+      x = ref_fetch(c, in, 0, 0);
+      fl = P1(FFLOOR, x);
+      res[0] = P1(FEXP2, fl);
+      res[1] = P2(FADD, x, P1(FNEG, fl));
+      res[2] = P1(FEXP2, x);
+      res[3] = ref_imm_reg(c, 0x3f800000u);
+      return true;
+   case TGSI_OP_LOG: /* of |x|: floor(lg2), mantissa (through rcp), lg2 */
+      x = P1(FABS, ref_fetch(c, in, 0, 0));
+      res[2] = P1(FLOG2, x);
+      res[0] = P1(FFLOOR, res[2]);
+      res[1] = P2(FMUL, x, P1(FRCP, P1(FEXP2, res[0])));
+      res[3] = ref_imm_reg(c, 0x3f800000u);
+      return true;
+   case TGSI_OP_LIT:
+      lit(c, in, res);
+      return true;
+   case TGSI_OP_DST:
+      a[1] = ref_fetch(c, in, 0, 1);
+      res[1] = P2(FMUL, a[1], ref_fetch(c, in, 1, 1));
+      res[0] = ref_imm_reg(c, 0x3f800000u);
+      res[2] = ref_fetch(c, in, 0, 2);
+      res[3] = ref_fetch(c, in, 1, 3);
+      return true;
+   case TGSI_OP_XPD: /* a.yzx * b.zxy - a.zxy * b.yzx */
+      for (unsigned k = 0; k < 3; k++) {
+         a[k] = ref_fetch(c, in, 0, k);
+         b[k] = ref_fetch(c, in, 1, k);
+      }
+      for (unsigned k = 0; k < 3; k++) {
+         unsigned p = (k + 1) % 3, q = (k + 2) % 3;
+         unsigned t1 = P2(FMUL, a[p], b[q]);
+         unsigned t2 = P2(FMUL, a[q], b[p]);
+         res[k] = P2(FADD, t1, P1(FNEG, t2));
+      }
+      res[3] = ref_imm_reg(c, 0x3f800000u);
+      return true;
+   case TGSI_OP_SCS:
+      x = ref_fetch(c, in, 0, 0);
+      res[0] = P1(FCOS, x);
+      res[1] = P1(FSIN, x);
+      res[2] = ref_imm_reg(c, 0);
+      res[3] = ref_imm_reg(c, 0x3f800000u);
+      return true;
+   case TGSI_OP_NRM:
+   case TGSI_OP_NRM4:
+      nrm(c, in, res);
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Dispatch                                                             */
+
+static enum compile_status
+refuse(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   const char *why = c->t->why ? c->t->why(in->op) : NULL;
+   return ref_unsupported(c, "%s", why ? why : "no expansion for this opcode on this target");
+}
+
+enum compile_status
+ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   const struct tgsi_op_info *info = &tgsi_op_info[in->op];
+   unsigned res[4] = {0, 0, 0, 0}, mask = in->ndst ? in->dst[0].mask : 0;
+   if (in->op == TGSI_OP_END || in->op == TGSI_OP_NOP)
+      return c->status;
+   if (c->t->special(c, in))
+      return c->status;
+   if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64)
+      return ref_unsupported(c, "64-bit operations");
+   if (in->op == TGSI_OP_NRM4 || (info->flags & TGSI_OPF_CHAN)) {
+      if (!chan(c, in, res))
+         return refuse(c, in);
+   } else if (info->flags & TGSI_OPF_REPL) {
+      unsigned v;
+      if (!repl(c, in, &v))
+         return refuse(c, in);
+      for (unsigned ch = 0; ch < 4; ch++)
+         res[ch] = v;
+   } else if (info->ndst == 1 && !(info->flags & TGSI_OPF_OTHR)) {
+      for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+         if (!(mask & (1u << ch)))
+            continue;
+         if (!comp_table(c, in, ch, &res[ch]) && !comp_special(c, in, ch, &res[ch]))
+            return refuse(c, in);
+      }
+   } else {
+      return refuse(c, in);
+   }
+   ref_store(c, in, res);
+   return c->status;
+}

@@ -1,0 +1,519 @@
+/*
+ * The reference compiler's NVIDIA Maxwell target (isa/models/sm50.yaml):
+ * the scalar primitives of ref.h as sm50 instructions, constant loads,
+ * indirect constants through LDC, memory, kill and the SSY/SYNC branch
+ * primitives that ref_cf_stack.c builds its regions from. The TGSI
+ * expansions are in ref_ops.c.
+ *
+ * Register forms only (every operand is a register after ref_fetch), with
+ * immediates where a form takes them directly: MOV32I for constants,
+ * LOP32I for the float sign-bit operations, the i20 forms of SEL and BFE.
+ * RZ reads 0 and is never allocated; PT is the always-true predicate (both
+ * found by name in the model); P0 is the one scratch predicate.
+ *
+ * Primitives that take more than one instruction: FMAD (FMUL then FADD,
+ * two roundings; FFMA is the fused one), FSQRT (MUFU.RCP of MUFU.RSQ:
+ * sm50 has no MUFU.SQRT), FEXP2/FSIN/FCOS (RRO then MUFU), compares
+ * (FSETP/ISETP into P0, then SEL of 1 and RZ), IMUL (three XMADs: the
+ * 16-bit partial products), SEL (ISETP b != 0, then SEL).
+ *
+ * Refused: textures (the model's TEX coordinate operand covers one
+ * register, so a 2D lookup cannot be expressed), shared memory, images,
+ * atomics, barriers (the model has none), derivatives, subgroup ops, GS
+ * output, half-float packing, LDEXP, doubles and 64-bit integers.
+ */
+#include "compiler/ref/ref.h"
+#include "emu/emu.h"
+
+#define R(x) ref_r(c, (x))
+
+/* RZ and PT, found by name in the model (sm_init). */
+enum { SPECIAL_RZ, SPECIAL_PT };
+
+static struct isa_opnd
+rz(struct ref_ctx *c)
+{
+   return (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)c->gpr, .index = (uint16_t)c->special[SPECIAL_RZ]};
+}
+
+static struct isa_opnd
+pt(struct ref_ctx *c, bool negate)
+{
+   struct isa_opnd o = ref_p(c, c->special[SPECIAL_PT]);
+   if (negate)
+      o.flags |= ISA_OPND_F_NOT;
+   return o;
+}
+
+/* An instruction with destination d (or none) and up to four sources. */
+static struct isa_insn *
+emit(struct ref_ctx *c, const char *op, const struct isa_opnd *d, unsigned ns,
+     const struct isa_opnd *src)
+{
+   struct isa_insn *in = ref_emit(c, op);
+   if (d)
+      in->dst[0] = *d;
+   for (unsigned i = 0; i < ns && i < in->nsrc; i++)
+      in->src[i] = src[i];
+   return in;
+}
+
+static struct isa_insn *
+alu(struct ref_ctx *c, const char *op, unsigned d, struct isa_opnd a, struct isa_opnd b,
+    struct isa_opnd e)
+{
+   struct isa_opnd dst = R(d), src[3] = {a, b, e};
+   return emit(c, op, &dst, 3, src);
+}
+
+static void
+sm_mov_imm(struct ref_ctx *c, unsigned d, uint32_t v)
+{
+   alu(c, "mov32i", d, ref_imm(v), rz(c), rz(c));
+}
+
+static void
+sm_copy(struct ref_ctx *c, unsigned d, unsigned s)
+{
+   alu(c, "mov_r", d, R(s), rz(c), rz(c));
+}
+
+static unsigned
+sm_load_const(struct ref_ctx *c, unsigned slot)
+{
+   unsigned d = ref_tmp(c);
+   alu(c, "mov_c", d, ref_c(c, slot), rz(c), rz(c));
+   return d;
+}
+
+/* P0 = a CMP b (setp with PT as the accumulator, q discarded to PT). */
+static void
+setp(struct ref_ctx *c, const char *op, const char *modname, const char *cond, const char *sign,
+     struct isa_opnd a, struct isa_opnd b)
+{
+   struct isa_insn *in = ref_emit(c, op);
+   in->dst[0] = ref_p(c, 0);
+   in->dst[1] = pt(c, false);
+   in->src[0] = a;
+   in->src[1] = b;
+   in->src[2] = pt(c, false);
+   ref_set_mod(c, in, modname, cond);
+   if (sign)
+      ref_set_mod(c, in, "sign", sign);
+}
+
+/* d = P0 ? 1 : 0 (SEL d, ONE, RZ, P0). */
+static unsigned
+p0_to_01(struct ref_ctx *c)
+{
+   unsigned one = ref_tmp(c), d = ref_tmp(c);
+   sm_mov_imm(c, one, 1);
+   alu(c, "sel_r", d, R(one), ref_p(c, 0), rz(c));
+   return d;
+}
+
+/* ------------------------------------------------------------------ */
+/* Primitives                                                           */
+
+static const struct {
+   enum ref_prim prim;
+   const char *op;
+} plain[] = {
+    {REF_P_FADD, "fadd_r"},        {REF_P_FMUL, "fmul_r"},      {REF_P_FFMA, "ffma_r"},
+    {REF_P_FFLOOR, "f2f_floor_r"}, {REF_P_FCEIL, "f2f_ceil_r"}, {REF_P_FTRUNC, "f2f_trunc_r"},
+    {REF_P_FRNDNE, "f2f_round_r"}, {REF_P_FRCP, "mufu_rcp"},    {REF_P_FRSQ, "mufu_rsq"},
+    {REF_P_FLOG2, "mufu_lg2"},     {REF_P_IADD, "iadd_r"},      {REF_P_AND, "lop_and_r"},
+    {REF_P_OR, "lop_or_r"},        {REF_P_XOR, "lop_xor_r"},    {REF_P_POPC, "popc_r"},
+    {REF_P_I2F, "i2f_s32_r"},      {REF_P_U2F, "i2f_u32_r"},
+};
+
+/* Compares: the setp op, its condition modifier and entry, signedness. */
+static const struct {
+   enum ref_prim prim;
+   const char *op, *mod, *cond, *sign;
+} compares[] = {
+    {REF_P_FLT, "fsetp_r", "fcmp", "lt", NULL},  {REF_P_FLE, "fsetp_r", "fcmp", "le", NULL},
+    {REF_P_FGT, "fsetp_r", "fcmp", "gt", NULL},  {REF_P_FGE, "fsetp_r", "fcmp", "ge", NULL},
+    {REF_P_FEQ, "fsetp_r", "fcmp", "eq", NULL},  {REF_P_FNE, "fsetp_r", "fcmp", "ne", NULL},
+    {REF_P_ILT, "isetp_r", "icmp", "lt", "s32"}, {REF_P_IGE, "isetp_r", "icmp", "ge", "s32"},
+    {REF_P_IGT, "isetp_r", "icmp", "gt", "s32"}, {REF_P_ULT, "isetp_r", "icmp", "lt", "u32"},
+    {REF_P_UGE, "isetp_r", "icmp", "ge", "u32"}, {REF_P_IEQ, "isetp_r", "icmp", "eq", "u32"},
+    {REF_P_INE, "isetp_r", "icmp", "ne", "u32"},
+};
+
+/* IMNMX/FMNMX: p = PT gives the minimum, !PT the maximum. */
+static const struct {
+   enum ref_prim prim;
+   const char *op, *sign;
+   bool max;
+} minmax[] = {
+    {REF_P_FMIN, "fmnmx_r", NULL, false},  {REF_P_FMAX, "fmnmx_r", NULL, true},
+    {REF_P_IMIN, "imnmx_r", "s32", false}, {REF_P_IMAX, "imnmx_r", "s32", true},
+    {REF_P_UMIN, "imnmx_r", "u32", false}, {REF_P_UMAX, "imnmx_r", "u32", true},
+};
+
+/* a * b, low 32 bits: XMAD t0 = a.lo * b.lo; XMAD.MRG t1 = a.lo * b.hi,
+ * merged with b.lo in the high half; XMAD.PSL.CBCC d = (a.hi * t1.hi)
+ * << 16 + t0 + (t1 << 16). */
+static void
+imul(struct ref_ctx *c, unsigned d, unsigned a, unsigned b)
+{
+   unsigned t0 = ref_tmp(c), t1 = ref_tmp(c);
+   struct isa_opnd bh = R(b), ah = R(a), t1h = R(t1);
+   bh.flags |= ISA_OPND_F_HI;
+   ah.flags |= ISA_OPND_F_HI;
+   t1h.flags |= ISA_OPND_F_HI;
+   alu(c, "xmad_r", t0, R(a), R(b), rz(c));
+   ref_set_mod_int(c, alu(c, "xmad_r", t1, R(a), bh, rz(c)), "mrg", 1);
+   struct isa_insn *x = alu(c, "xmad_r", d, ah, t1h, R(t0));
+   ref_set_mod_int(c, x, "psl", 1);
+   ref_set_mod(c, x, "xmode", "cbcc");
+}
+
+static unsigned
+sm_prim_multi(struct ref_ctx *c, enum ref_prim op, unsigned d, unsigned a, unsigned b, unsigned e)
+{
+   struct isa_insn *in;
+   unsigned t;
+   switch (op) {
+   case REF_P_FMAD: /* two roundings */
+      t = ref_tmp(c);
+      alu(c, "fmul_r", t, R(a), R(b), rz(c));
+      alu(c, "fadd_r", d, R(t), R(e), rz(c));
+      return d;
+   case REF_P_FNEG:
+      alu(c, "lop32i_xor", d, R(a), ref_imm(0x80000000u), rz(c));
+      return d;
+   case REF_P_FABS:
+      alu(c, "lop32i_and", d, R(a), ref_imm(0x7fffffffu), rz(c));
+      return d;
+   case REF_P_NOT:
+      alu(c, "lop32i_xor", d, R(a), ref_imm(0xffffffffu), rz(c));
+      return d;
+   case REF_P_FSQRT: /* no MUFU.SQRT on sm50 */
+      t = ref_tmp(c);
+      alu(c, "mufu_rsq", t, R(a), rz(c), rz(c));
+      alu(c, "mufu_rcp", d, R(t), rz(c), rz(c));
+      return d;
+   case REF_P_FEXP2:
+   case REF_P_FSIN:
+   case REF_P_FCOS:
+      t = ref_tmp(c);
+      alu(c, op == REF_P_FEXP2 ? "rro_ex2_r" : "rro_sincos_r", t, R(a), rz(c), rz(c));
+      alu(c,
+          op == REF_P_FEXP2  ? "mufu_ex2"
+          : op == REF_P_FSIN ? "mufu_sin"
+                             : "mufu_cos",
+          d, R(t), rz(c), rz(c));
+      return d;
+   case REF_P_ISUB:
+   case REF_P_INEG:
+      alu(c, "iadd_r", d, op == REF_P_INEG ? rz(c) : R(a), ref_neg(R(op == REF_P_INEG ? a : b)),
+          rz(c));
+      return d;
+   case REF_P_IMUL:
+      imul(c, d, a, b);
+      return d;
+   case REF_P_SHL:
+   case REF_P_SHR:
+   case REF_P_ASHR: /* .W: the count modulo 32, as TGSI */
+      in = alu(c, op == REF_P_SHL ? "shl_r" : "shr_r", d, R(a), R(b), rz(c));
+      ref_set_mod_int(c, in, "w", 1);
+      if (op == REF_P_SHR)
+         ref_set_mod(c, in, "sign", "u32");
+      return d;
+   case REF_P_BREV: /* BFE.BREV of the whole word */
+      in = alu(c, "bfe_i", d, R(a), ref_imm(0x2000), rz(c));
+      ref_set_mod_int(c, in, "brev", 1);
+      ref_set_mod(c, in, "sign", "u32");
+      return d;
+   case REF_P_UMSB:
+   case REF_P_IMSB:
+      ref_set_mod(c, alu(c, "flo_r", d, R(a), rz(c), rz(c)), "sign",
+                  op == REF_P_UMSB ? "u32" : "s32");
+      return d;
+   case REF_P_F2I:
+   case REF_P_F2U:
+   case REF_P_F2I_FLOOR:
+      in = alu(c, op == REF_P_F2U ? "f2i_u32_r" : "f2i_s32_r", d, R(a), rz(c), rz(c));
+      ref_set_mod(c, in, "rnd", op == REF_P_F2I_FLOOR ? "rm" : "rz");
+      return d;
+   case REF_P_SEL: /* d = b != 0 ? a : e */
+      setp(c, "isetp_r", "icmp", "ne", "u32", R(b), rz(c));
+      alu(c, "sel_r", d, R(a), ref_p(c, 0), R(e));
+      return d;
+   default:
+      ref_unsupported(c, "no sm50 instruction for this operation");
+      return d;
+   }
+}
+
+static unsigned
+sm_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
+{
+   for (unsigned k = 0; k < ARRAY_SIZE(plain); k++)
+      if (plain[k].prim == op) {
+         unsigned d = ref_tmp(c);
+         alu(c, plain[k].op, d, R(a), R(b), R(e));
+         return d;
+      }
+   for (unsigned k = 0; k < ARRAY_SIZE(compares); k++)
+      if (compares[k].prim == op) {
+         setp(c, compares[k].op, compares[k].mod, compares[k].cond, compares[k].sign, R(a), R(b));
+         return p0_to_01(c);
+      }
+   for (unsigned k = 0; k < ARRAY_SIZE(minmax); k++)
+      if (minmax[k].prim == op) {
+         unsigned d = ref_tmp(c);
+         struct isa_insn *in = alu(c, minmax[k].op, d, R(a), R(b), pt(c, minmax[k].max));
+         if (minmax[k].sign)
+            ref_set_mod(c, in, "sign", minmax[k].sign);
+         return d;
+      }
+   return sm_prim_multi(c, op, ref_tmp(c), a, b, e);
+}
+
+/* ------------------------------------------------------------------ */
+/* Indirect constants, kill, memory                                     */
+
+#define P2(op, a, b) sm_prim(c, REF_P_##op, (a), (b), 0)
+
+/* CONST/IMM[index]: LDC at byte address ((base + clamp(index)) * 4 + comp)
+ * * 4 of bank 0, 0 outside the buffer (the interpreter's rule). TEMP and
+ * the other files take the generic compare-and-select. */
+static bool
+sm_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out)
+{
+   struct tgsi_reg ar = {.file = r->ind.file, .index = (int32_t)r->ind.index};
+   int a = ref_home(c, &ar, r->ind.comp);
+   unsigned base, n;
+   if (r->file == TGSI_FILE_CONST) {
+      int64_t b = r->has_dim ? r->dim : 0;
+      if (b < 0 || b >= 16 || !c->ccount[b])
+         return false;
+      base = c->cbase[b];
+      n = c->ccount[b];
+   } else if (r->file == TGSI_FILE_IMM) {
+      base = c->imm_base;
+      n = c->s->nimms;
+   } else {
+      return false;
+   }
+   *out = 0;
+   if (a < 0 || r->dim_indirect) {
+      ref_unsupported(c, "indirect addressing through %s", a < 0 ? "this register" : "a dimension");
+      return true;
+   }
+   unsigned i0 = P2(IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index));
+   unsigned i1 = P2(IMAX, i0, ref_imm_reg(c, 0));
+   unsigned i2 = P2(IMIN, i1, ref_imm_reg(c, n - 1));
+   unsigned byte = P2(SHL, i2, ref_imm_reg(c, 4));
+   byte = P2(IADD, byte, ref_imm_reg(c, (base * 4 + comp) * 4));
+   unsigned v = ref_tmp(c);
+   struct isa_opnd dst = R(v), src[3] = {R(byte), ref_imm(0), ref_imm(0)};
+   emit(c, "ldc", &dst, 3, src);
+   unsigned ok = P2(IEQ, i0, i2);
+   *out = sm_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
+   return true;
+}
+
+static void
+kil(struct ref_ctx *c, const char *guard)
+{
+   struct isa_insn *k = ref_emit(c, "kil");
+   if (guard)
+      ref_set_mod(c, k, "pg", guard);
+}
+
+/* KILL_IF/KIL: any of the four swizzled components < 0. */
+static void
+kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned any = ref_imm_reg(c, 0), zero = ref_imm_reg(c, 0);
+   for (unsigned ch = 0; ch < 4; ch++) {
+      unsigned t = P2(FLT, ref_fetch(c, in, 0, ch), zero);
+      any = P2(OR, any, t);
+   }
+   setp(c, "isetp_r", "icmp", "ne", "u32", R(any), rz(c));
+   kil(c, "p0");
+}
+
+/* LOAD/STORE of BUFFER[i]: one LDG/STG per channel at EMU_ADDR_BUFFER(i)
+ * + offset + 4 * word. */
+static bool
+buffer_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+               unsigned off_src, unsigned *addr)
+{
+   if (res->file != TGSI_FILE_BUFFER || res->indirect || res->index < 0 ||
+       res->index >= ENV_MAX_BUFFERS) {
+      ref_unsupported(c, "%s%s resources (the sm50 model has global memory only)",
+                      res->indirect ? "indirect " : "", tgsi_file_names[res->file]);
+      return false;
+   }
+   unsigned off = ref_fetch(c, in, off_src, 0);
+   *addr = P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
+   return true;
+}
+
+static void
+load(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, res[4] = {0, 0, 0, 0};
+   if (!buffer_address(c, in, &in->src[0].reg, 1, &addr))
+      return;
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      res[ch] = ref_tmp(c);
+      struct isa_opnd dst = R(res[ch]);
+      struct isa_opnd src[2] = {R(addr), ref_imm(4u * (in->src[0].swz[ch] & 3))};
+      emit(c, "ldg", &dst, 2, src);
+   }
+   ref_store(c, in, res);
+}
+
+static void
+store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, v[4] = {0, 0, 0, 0};
+   if (!buffer_address(c, in, &in->dst[0].reg, 0, &addr))
+      return;
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (in->dst[0].mask & (1u << ch))
+         v[ch] = ref_fetch(c, in, 1, ch);
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      struct isa_opnd src[3] = {R(addr), ref_imm(4u * ch), R(v[ch])};
+      emit(c, "stg", NULL, 3, src);
+   }
+}
+
+static bool
+sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   switch (in->op) {
+   case TGSI_OP_KILL:
+      kil(c, NULL);
+      return true;
+   case TGSI_OP_KILL_IF:
+   case TGSI_OP_KIL:
+      kill_if(c, in);
+      return true;
+   case TGSI_OP_LOAD:
+      load(c, in);
+      return true;
+   case TGSI_OP_STORE:
+      store_mem(c, in);
+      return true;
+   case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
+      return true;
+   default:
+      return false;
+   }
+}
+
+static const char *
+sm_why(enum tgsi_opcode op)
+{
+   if (tgsi_op_info[op].flags & TGSI_OPF_TEX)
+      return "the sm50 model's TEX coordinate operand covers one register: no 2D lookup";
+   switch (op) {
+   case TGSI_OP_BARRIER:
+      return "the sm50 model has no barrier instruction";
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+   case TGSI_OP_DDX_FINE:
+   case TGSI_OP_DDY_FINE:
+      return "the sm50 model has no derivative instructions";
+   case TGSI_OP_EMIT:
+   case TGSI_OP_ENDPRIM:
+      return "the sm50 model has no geometry-shader output";
+   case TGSI_OP_PK2H:
+   case TGSI_OP_UP2H:
+      return "the sm50 model has no half-float conversion";
+   case TGSI_OP_DEMOTE:
+      return "the sm50 model has no demote";
+   default:
+      if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
+          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
+         return "the sm50 model has no atomics, images or resource queries";
+      return NULL;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Branches                                                             */
+
+static void
+sm_branch(struct ref_ctx *c, enum ref_test test, unsigned a, unsigned b, bool when, int label)
+{
+   if (test == REF_TEST_FLOAT_NZ) /* NEU: NaN is true, -0 false */
+      setp(c, "fsetp_r", "fcmp", "ne", NULL, R(a), rz(c));
+   else if (test == REF_TEST_INT_NZ)
+      setp(c, "isetp_r", "icmp", "ne", "u32", R(a), rz(c));
+   else
+      setp(c, "isetp_r", "icmp", "eq", "u32", R(a), R(b));
+   struct isa_insn *br = ref_emit(c, "bra");
+   ref_set_mod(c, br, "pg", when ? "p0" : "np0");
+   ref_branch_to(c, label, 0);
+}
+
+static void
+sm_jump(struct ref_ctx *c, int label)
+{
+   ref_emit(c, "bra");
+   ref_branch_to(c, label, 0);
+}
+
+static void
+sm_ssy(struct ref_ctx *c, int label)
+{
+   ref_emit(c, "ssy");
+   ref_branch_to(c, label, 0);
+}
+
+static void
+sm_sync(struct ref_ctx *c)
+{
+   ref_emit(c, "sync");
+}
+
+static void
+sm_end(struct ref_ctx *c)
+{
+   ref_emit(c, "exit");
+}
+
+static bool
+sm_init(struct ref_ctx *c)
+{
+   unsigned f, b, rzi, pti;
+   if (c->pfile < 0 || !isa_parse_reg_name(c->m, "RZ", &f, &rzi, &b) || (int)f != c->gpr ||
+       !isa_parse_reg_name(c->m, "PT", &f, &pti, &b) || (int)f != c->pfile) {
+      ref_error(c, "the sm50 model lacks a predicate file, RZ or PT");
+      return false;
+   }
+   c->special[SPECIAL_RZ] = rzi;
+   c->special[SPECIAL_PT] = pti;
+   c->ngpr = MIN2(c->ngpr, rzi); /* RZ (the last register) is never allocated */
+   return true;
+}
+
+const struct ref_target ref_target_sm50 = {
+    .model = "sm50",
+    .init = sm_init,
+    .prim = sm_prim,
+    .mov_imm = sm_mov_imm,
+    .copy = sm_copy,
+    .load_const = sm_load_const,
+    .load_indirect = sm_load_indirect,
+    .special = sm_special,
+    .why = sm_why,
+    .branch = sm_branch,
+    .jump = sm_jump,
+    .end = sm_end,
+    .ssy = sm_ssy,
+    .sync = sm_sync,
+};

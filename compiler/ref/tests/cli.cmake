@@ -1,0 +1,38 @@
+# diffcomp compile (reference path): usage, output, refusals and exit codes.
+set(_ref_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
+function(ref_cli name args rc)
+  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
+  if(T_OUT)
+    list(APPEND defs -DOUT_RE=${T_OUT})
+  endif()
+  if(T_ERR)
+    list(APPEND defs -DERR_RE=${T_ERR})
+  endif()
+  add_test(NAME cli_compile_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_ref_run}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()
+
+set(_fx fixtures/ref/a3xx)
+ref_cli(help "compile|--help" 0 OUT "usage: diffcomp compile")
+ref_cli(no_file "compile|--target|a3xx" 2 ERR "no shader given")
+ref_cli(no_target "compile|${_fx}/kill_tex.tgsi" 2 ERR "--target MODEL is required")
+ref_cli(bad_path "compile|${_fx}/kill_tex.tgsi|--target|a3xx|--path|frob" 2 ERR "unknown path 'frob'")
+ref_cli(bad_model "compile|${_fx}/kill_tex.tgsi|--target|nosuchisa" 2 ERR "nosuchisa")
+ref_cli(listing "compile|${_fx}/kill_tex.tgsi|--target|a3xx|--stats" 0
+        OUT "sam \\(f32\\)\\(xyzw\\)r[0-9]+\\.[xyzw], r[0-9]+\\.[xyzw], s#0, t#0\n\\(sy\\)\\(ss\\)mov.*kill p0.x\n.*end\n; ref a3xx: [0-9]+ instructions, [0-9]+ nops, [0-9]+ registers, [0-9]+ cycles\n$")
+ref_cli(refused "compile|${_fx}/refused/fma.tgsi|--target|a3xx" 2
+        ERR "fma.tgsi:5:6: error: FMA: a3xx has no fused multiply-add")
+ref_cli(legacy_needed "compile|${_fx}/chan_legacy.tgsi|--target|a3xx" 2 ERR "LIT|legacy")
+foreach(_s kill_tex flow_loop memory)
+  add_test(NAME cli_compile_emu_${_s} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
+           -DSHADER=${_fx}/${_s}.tgsi -DMODEL=a3xx -DOUT=${CMAKE_BINARY_DIR}/ref_${_s}.s
+           -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()
+foreach(_s flow_switch memory)
+  add_test(NAME cli_compile_emu_sm50_${_s} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
+           -DSHADER=fixtures/ref/sm50/${_s}.tgsi -DMODEL=sm50 -DOUT=${CMAKE_BINARY_DIR}/ref_sm50_${_s}.s
+           -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()

@@ -1,0 +1,454 @@
+/*
+ * emu_run: lays the env's lanes out in workgroups and waves, loads the
+ * bindings (constants into the const store, inputs and system values into
+ * registers), dispatches each wave's instructions, and collects outputs,
+ * events and figures.
+ *
+ * Waves: e->nlanes lanes in waves of W (emu_wave_size, at most 64).
+ * Compute shaders group lanes in workgroups of block_size lanes; a
+ * workgroup's waves share its shared memory and meet at BARRIER: each wave
+ * runs until it ends or reaches a barrier, and when every wave still alive
+ * waits there, all continue from the latest arrival cycle. Other stages
+ * run each wave on its own (a wave is its own group).
+ *
+ * Registers start at 0 except the bound ones. The cycle budget is per
+ * wave; exhausting it stops the whole run with EMU_BUDGET.
+ */
+#include "emu/emu_priv.h"
+
+#include <stdlib.h>
+
+#define NAME_(n, s, ...) s,
+#define DESC_(n, s, d)   d,
+const char *const emu_event_names[EMU_EV_COUNT] = {EMU_EVENTS(NAME_)};
+const char *const emu_event_descs[EMU_EV_COUNT] = {EMU_EVENTS(DESC_)};
+const char *const emu_status_names[EMU_STATUS_COUNT] = {EMU_STATUSES(NAME_)};
+#undef NAME_
+#undef DESC_
+
+unsigned
+emu_wave_size(const struct isa_model *m)
+{
+   return isa_hazard_kind(m) == ISA_HAZARD_DELAY_SLOTS ? 64 : 32;
+}
+
+void
+emu_result_free(struct emu_result *r)
+{
+   free(r->events);
+   memset(r, 0, sizeof(*r));
+}
+
+static void
+trace_insn(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   struct emu_trace tr = {
+       .wave = w->id,
+       .index = w->pc,
+       .pc = op->addr,
+       .cycle = (uint64_t)t,
+       .stall = w->tr_stall,
+       .active = w->nactive,
+       .why = w->tr_why,
+       .nwaited = run->tr_nwaited,
+   };
+   for (unsigned i = 0; i < run->tr_nwaited; i++) {
+      tr.waited[i].file = run->tr_waited[i].file;
+      tr.waited[i].index = run->tr_waited[i].index;
+   }
+   run->opt->trace(run->opt->trace_user, &tr);
+}
+
+/* One instruction: wait, execute every repeat, note the syncs it sets,
+ * decide where the wave goes, advance the clock. */
+static void
+step(struct emu_wave *w)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   const struct emu_op *op = &c->ops[w->pc];
+   int64_t t = emu_issue_wait(w, op);
+   unsigned subs = op->rpt + 1u;
+   switch (op->kind) {
+   case EMU_K_ALU:
+      for (unsigned k = 0; k < subs; k++)
+         emu_exec_alu(w, op, t + k, k);
+      break;
+   case EMU_K_TEX:
+      emu_exec_tex(w, op, t);
+      break;
+   case EMU_K_LOAD:
+   case EMU_K_STORE:
+      emu_exec_mem(w, op, t);
+      break;
+   case EMU_K_LDC:
+      emu_exec_ldc(w, op, t);
+      break;
+   default:
+      break;
+   }
+   emu_sync_note(w, op, t);
+   w->insns += MAX2(w->nmembers, 1u);
+   w->lane_insns += (uint64_t)w->nactive * subs;
+   if (run->opt->trace)
+      trace_insn(w, op, t);
+   emu_flow_step(w, op, t);
+   emu_issue_done(w, op, t);
+}
+
+/* The common case, an ALU instruction without waits in a wave without
+ * parked lanes and no trace: no flow decisions, no sync bookkeeping. */
+static inline bool
+step_fast(struct emu_wave *w, const struct emu_op *op)
+{
+   int64_t t = w->cycle;
+   unsigned subs = op->rpt + 1u;
+   for (unsigned k = 0; k < subs; k++)
+      emu_exec_alu(w, op, t + k, k);
+   if (op->sync | op->war)
+      emu_sync_note(w, op, t);
+   w->insns += MAX2(w->nmembers, 1u);
+   w->lane_insns += (uint64_t)w->nactive * subs;
+   w->pc++;
+   w->cycle = t + op->advance;
+   w->run->res->nops += (uint64_t)op->nopn * MAX2(w->nmembers, 1u);
+   w->run->res->stall_cycles += (uint64_t)op->idle * MAX2(w->nmembers, 1u);
+   return true;
+}
+
+/* ---- bindings ----------------------------------------------------------- */
+
+static void
+load_consts(struct emu_run *run)
+{
+   const struct emu_code *c = run->code;
+   for (unsigned b = 0; b < c->nbinds; b++) {
+      const struct emu_binding *bd = &c->binds[b];
+      if (bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE)
+         continue;
+      uint32_t base = 0;
+      for (unsigned k = 0; k < c->ncbanks; k++)
+         if (c->cbanks[k].file == bd->file && c->cbanks[k].bank == bd->bank)
+            base = c->cbanks[k].base;
+      run->cst[base + bd->index] = bd->kind == EMU_BIND_VALUE
+                                       ? bd->value
+                                       : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan);
+   }
+}
+
+static void
+load_inputs(struct emu_wave *w)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   struct env *e = run->env;
+   for (unsigned b = 0; b < c->nbinds; b++) {
+      const struct emu_binding *bd = &c->binds[b];
+      if (bd->kind != EMU_BIND_INPUT && bd->kind != EMU_BIND_SYSVAL)
+         continue;
+      uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * w->S;
+      const uint32_t *src = NULL;
+      if (bd->kind == EMU_BIND_INPUT && bd->tgsi_index < e->nin && bd->vertex < e->in_vertices)
+         src = env_in(e, bd->vertex, bd->tgsi_index, bd->chan);
+      else if (bd->kind == EMU_BIND_SYSVAL && e->sv[bd->tgsi_index])
+         src = e->sv[bd->tgsi_index] + (size_t)bd->chan * e->nlanes;
+      if (!src) {
+         env_count(e, ENV_EV_INPUT_OOB, w->n);
+         continue;
+      }
+      memcpy(r, src + w->first_lane, w->n * 4);
+   }
+}
+
+static bool
+check_env(const struct emu_code *c, const struct env *e, struct diag_list *d)
+{
+   for (unsigned b = 0; b < c->nbinds; b++) {
+      const struct emu_binding *bd = &c->binds[b];
+      if (bd->kind == EMU_BIND_OUTPUT &&
+          (!e->out || bd->tgsi_index >= e->nout || bd->vertex >= e->out_vertices)) {
+         diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL,
+                  "binding %u: OUT[%u] (vertex %u) is not among the env's outputs", b,
+                  bd->tgsi_index, bd->vertex);
+         return false;
+      }
+   }
+   if (e->nlanes && !e->killed) {
+      diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "the env has no kill flags");
+      return false;
+   }
+   return true;
+}
+
+/* ---- waves, batches and groups ------------------------------------------ */
+
+static void
+wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first, uint32_t n,
+           uint32_t nmembers)
+{
+   w->run = run;
+   w->id = id;
+   w->first_lane = first;
+   w->n = n;
+   w->nmembers = nmembers;
+   w->cycle = 0;
+   w->insns = w->lane_insns = 0;
+   w->at_barrier = false;
+   memset(w->meta, 0, (size_t)run->code->nunits * sizeof(*w->meta));
+   /* Bound and initial values were written long before the first
+    * instruction: visible to any read, however early it reads. */
+   for (unsigned i = 0; i < run->code->ntouched; i++)
+      w->meta[run->code->touched[i]].ready = EMU_LONG_AGO;
+   memset(w->sync_epoch, 0, sizeof(w->sync_epoch));
+   memset(w->sync_ready, 0, sizeof(w->sync_ready));
+   for (unsigned k = 0; k < EMU_NSYNC; k++)
+      w->sync_set[k] = INT64_MIN;
+   emu_flow_init(w, emu_lanes_all(n));
+}
+
+/* Registers start at 0 (only those the program can touch are cleared);
+ * fixed registers (RZ, PT) hold their value in both buffers, for
+ * relative reads that land on them. */
+static void
+group_clear(struct emu_run *run, struct emu_group *g)
+{
+   const struct emu_code *c = run->code;
+   for (unsigned i = 0; i < c->ntouched; i++)
+      memset(g->regs + (size_t)c->touched[i] * 2 * g->S, 0, (size_t)2 * g->S * 4);
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
+         uint32_t *r =
+             g->regs + (size_t)(c->files[f].base + (unsigned)c->files[f].fixed) * 2 * g->S;
+         for (unsigned i = 0; i < 2 * g->S; i++)
+            r[i] = c->files[f].fixed_value;
+      }
+}
+
+/* The batch's waves take over its state and go on alone. */
+static void
+split(struct emu_run *run, struct emu_group *g)
+{
+   struct emu_wave *b = &g->batch;
+   for (unsigned i = 0; i < g->nwaves; i++) {
+      struct emu_wave *w = &g->waves[i];
+      memcpy(w->meta, b->meta, (size_t)run->code->nunits * sizeof(*w->meta));
+      memcpy(w->sync_epoch, b->sync_epoch, sizeof(w->sync_epoch));
+      memcpy(w->sync_ready, b->sync_ready, sizeof(w->sync_ready));
+      memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
+      memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));
+      w->cycle = b->cycle;
+      w->pc = b->pc;
+      w->at_barrier = b->at_barrier;
+      w->done = b->done;
+   }
+   g->batched = false;
+}
+
+static void
+run_unit(struct emu_group *g, struct emu_wave *w)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   bool fast_ok = !run->opt->trace;
+   while (!w->done && !w->at_barrier && !run->stop) {
+      const struct emu_op *op = w->pc < c->n ? &c->ops[w->pc] : NULL;
+      if (w->nmembers && op && !op->batch) {
+         split(run, g);
+         return;
+      }
+      if (op && fast_ok && op->fast && !w->waiting && (uint64_t)w->cycle <= run->max_cycles) {
+         step_fast(w, op);
+         continue;
+      }
+      if (!op) {
+         uint32_t end = c->n ? c->ops[c->n - 1].addr + c->ops[c->n - 1].size : 0;
+         emu_event(w, EMU_EV_FELL_OFF, end, -1, 0, end, 0);
+         w->done = true;
+         break;
+      }
+      if ((uint64_t)w->cycle > run->max_cycles) {
+         emu_event(w, EMU_EV_BUDGET, op->addr, -1, 0, op->addr, 0);
+         run->stop = true;
+         break;
+      }
+      step(w);
+   }
+}
+
+static void
+run_group(struct emu_run *run, struct emu_group *g)
+{
+   for (;;) {
+      if (g->batched)
+         run_unit(g, &g->batch);
+      for (unsigned i = 0; i < g->nwaves && !run->stop && !g->batched; i++)
+         run_unit(g, &g->waves[i]);
+      if (run->stop)
+         return;
+      if (g->batched && !g->batch.done && !g->batch.at_barrier)
+         continue; /* it split: run the waves */
+      /* Every wave still alive waits at a barrier: all go on. */
+      struct emu_wave *v = g->batched ? &g->batch : g->waves;
+      unsigned nv = g->batched ? 1 : g->nwaves, alive = 0;
+      int64_t latest = 0;
+      for (unsigned i = 0; i < nv; i++) {
+         alive += !v[i].done;
+         latest = MAX2(latest, v[i].cycle);
+      }
+      if (!alive)
+         return;
+      for (unsigned i = 0; i < nv; i++)
+         if (v[i].at_barrier) {
+            v[i].at_barrier = false;
+            v[i].cycle = latest;
+         }
+   }
+}
+
+static void
+account(struct emu_run *run, struct emu_group *g)
+{
+   struct emu_result *r = run->res;
+   r->insns += g->batch.insns;
+   r->lane_insns += g->batch.lane_insns;
+   for (unsigned i = 0; i < g->nwaves; i++) {
+      struct emu_wave *w = g->batched ? &g->batch : &g->waves[i];
+      uint64_t cy = (uint64_t)(w->cycle < 0 ? 0 : w->cycle);
+      r->insns += g->batched ? 0 : g->waves[i].insns;
+      r->lane_insns += g->batched ? 0 : g->waves[i].lane_insns;
+      r->wave_cycles += cy;
+      r->cycles = MAX2(r->cycles, cy);
+      r->waves++;
+   }
+}
+
+static void
+alloc_group(struct emu_run *run, struct emu_group *g, unsigned maxw)
+{
+   const struct emu_code *c = run->code;
+   size_t units = (size_t)c->nunits + 1;
+   g->S = maxw * run->W;
+   g->regs = xmalloc(units * 2 * g->S * 4);
+   g->waves = xcalloc(maxw, sizeof(*g->waves));
+   for (unsigned i = 0; i < maxw; i++) {
+      struct emu_wave *w = &g->waves[i];
+      w->regs = g->regs + (size_t)i * run->W;
+      w->S = g->S;
+      w->meta = xmalloc(units * sizeof(struct emu_reg));
+      w->exec = xmalloc(EMU_MAX_WAVE * 4);
+      w->grp = g;
+   }
+   g->batch.regs = g->regs;
+   g->batch.S = g->S;
+   g->batch.meta = xmalloc(units * sizeof(struct emu_reg));
+   g->batch.exec = xmalloc((size_t)g->S * 4);
+   g->batch.grp = g;
+}
+
+static void
+free_group(struct emu_group *g, unsigned maxw)
+{
+   for (unsigned i = 0; i < maxw && g->waves; i++) {
+      free(g->waves[i].meta);
+      free(g->waves[i].exec);
+   }
+   free(g->waves);
+   free(g->batch.meta);
+   free(g->batch.exec);
+   free(g->regs);
+   env_mem_fini(&g->shared);
+}
+
+/* Lanes per group: a compute workgroup; otherwise up to EMU_BATCH_LANES
+ * (one wave when the program uses shared memory, which is per group). */
+static uint32_t
+group_lanes(const struct emu_run *run)
+{
+   const struct env *e = run->env;
+   unsigned W = run->W;
+   if (e->stage == TGSI_STAGE_COMP) {
+      uint64_t b = (uint64_t)MAX2(e->block_size[0], 1u) * MAX2(e->block_size[1], 1u) *
+                   MAX2(e->block_size[2], 1u);
+      return b > ENV_MAX_LANES ? ENV_MAX_LANES : (uint32_t)b;
+   }
+   if (run->code->uses_shared || run->opt->trace || run->opt->no_batch)
+      return W;
+   uint32_t n = MIN2(e->nlanes, (uint32_t)EMU_BATCH_LANES);
+   return (n + W - 1) / W * W;
+}
+
+static void
+dispatch(struct emu_run *run)
+{
+   struct env *e = run->env;
+   unsigned W = run->W;
+   uint32_t glanes = group_lanes(run);
+   unsigned maxw = (glanes + W - 1) / W;
+   struct emu_group g = {0};
+   alloc_group(run, &g, maxw);
+   uint32_t shared = e->shared_size ? e->shared_size : ENV_DEFAULT_SHARED;
+   uint32_t wave_id = 0;
+   for (uint32_t first = 0; first < e->nlanes && !run->stop; first += glanes) {
+      uint32_t n = MIN2(glanes, e->nlanes - first);
+      g.nwaves = (n + W - 1) / W;
+      env_mem_init(&g.shared, (shared + 3) & ~3u, false);
+      group_clear(run, &g);
+      for (unsigned i = 0; i < g.nwaves; i++) {
+         wave_reset(&g.waves[i], run, wave_id + i, first + i * W, MIN2(W, n - i * W), 0);
+         load_inputs(&g.waves[i]);
+      }
+      /* Shared memory makes waves talk: keep running them one after the
+       * other to each barrier, so that a missing barrier shows. */
+      g.batched =
+          g.nwaves > 1 && !run->opt->trace && !run->opt->no_batch && !run->code->uses_shared;
+      if (g.batched)
+         wave_reset(&g.batch, run, wave_id, first, n, g.nwaves);
+      wave_id += g.nwaves;
+      run_group(run, &g);
+      account(run, &g);
+   }
+   free_group(&g, maxw);
+}
+
+enum emu_status
+emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, struct emu_result *r,
+        struct diag_list *d)
+{
+   static const struct emu_options none = {0};
+   memset(r, 0, sizeof(*r));
+   if (!o)
+      o = &none;
+   if (!check_env(c, e, d))
+      return r->status = EMU_ERR_ENV;
+   env_reset_outputs(e); /* outputs UNDEF until a lane writes them; kills and events cleared */
+   struct emu_run run = {
+       .code = c,
+       .env = e,
+       .opt = o,
+       .res = r,
+       .W = o->wave_size ? MIN2(o->wave_size, EMU_MAX_WAVE) : emu_wave_size(c->model),
+       .max_cycles = o->max_cycles ? o->max_cycles : EMU_DEFAULT_MAX_CYCLES,
+       .max_events = o->max_events ? o->max_events : EMU_DEFAULT_MAX_EVENTS,
+   };
+   r->wave_size = run.W;
+   run.cst = xcalloc(c->nconst + 1, 4);
+   run.maxlanes = MAX2(group_lanes(&run), run.W);
+   size_t sz = (size_t)run.maxlanes * 4;
+   for (unsigned i = 0; i < ISA_MAX_SRC; i++)
+      run.tmp_src[i] = xmalloc(sz);
+   for (unsigned i = 0; i < ISA_MAX_DST; i++)
+      run.tmp_dst[i] = xmalloc(sz);
+   run.tmp_mask = xmalloc(sz);
+   run.tmp_comp = xmalloc(16 * sz);
+   load_consts(&run);
+   dispatch(&run);
+   free(run.cst);
+   for (unsigned i = 0; i < ISA_MAX_SRC; i++)
+      free(run.tmp_src[i]);
+   for (unsigned i = 0; i < ISA_MAX_DST; i++)
+      free(run.tmp_dst[i]);
+   free(run.tmp_mask);
+   free(run.tmp_comp);
+   return r->status;
+}

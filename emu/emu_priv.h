@@ -1,0 +1,360 @@
+/*
+ * The emulator's internals, shared by the files of emu/: the decoded
+ * program (one compact struct emu_op per instruction, built once by
+ * load.c), the per-wave state the dispatcher runs on, and the kernels.
+ *
+ * Invariants the hot path relies on:
+ *  - every register of every non-constant file is a "unit"; a wave keeps
+ *    two buffers of wave-size words per unit (regs[(unit * 2 + b) * W])
+ *    and meta[unit].cur names the one holding the newest value; the other
+ *    holds the value before it, which is what a read sees before the newest
+ *    write becomes visible (the hardware's stale value);
+ *  - a wave has at most EMU_MAX_WAVE (64) lanes, so lane sets fit a
+ *    uint64_t; the lane loops use 0 / ~0u words (exec[]) so that masks
+ *    apply with selects, not branches;
+ *  - timing state (cycles, ready times, sync epochs) is per wave, never per
+ *    lane.
+ */
+#ifndef DC_EMU_PRIV_H
+#define DC_EMU_PRIV_H
+
+#include "emu/emu.h"
+#include "isa/isa.h"
+#include "isa/sem.h"
+
+#define EMU_MAX_WAVE    64
+#define EMU_MAX_STACK   64 /* reconvergence stack entries (SSY/DIV) */
+#define EMU_NSYNC       16 /* sync kinds: ss/sy or scoreboards 0..13 + 1, and "never" */
+#define EMU_SYNC_NEVER  15 /* a variable-latency result nobody can wait for */
+#define EMU_INF         INT64_MAX
+#define EMU_LONG_AGO    (-(INT64_C(1) << 40)) /* ready time of values present at the start */
+#define EMU_BATCH_LANES 512                   /* lanes of a group of waves outside compute */
+
+enum emu_kind {
+   EMU_K_NOP,
+   EMU_K_ALU,
+   EMU_K_BRANCH,
+   EMU_K_JUMP,
+   EMU_K_END,
+   EMU_K_KILL,
+   EMU_K_BARRIER,
+   EMU_K_SSY,
+   EMU_K_SYNC,
+   EMU_K_TEX,
+   EMU_K_LOAD,
+   EMU_K_STORE,
+   EMU_K_LDC,
+   EMU_K_ILLEGAL,
+};
+
+enum emu_src_kind {
+   EMU_S_NONE,
+   EMU_S_REG,      /* unit */
+   EMU_S_CONST,    /* slot in the const store */
+   EMU_S_IMM,      /* value */
+   EMU_S_REL_REG,  /* unit base + address register + value, bounded by limit */
+   EMU_S_REL_CONST /* const slot base + address register + value, bounded by limit */
+};
+
+/* How a source is viewed before the modifiers, and a result stored. */
+enum emu_conv {
+   EMU_CV_NONE,
+   EMU_CV_F16, /* source: f16 bits -> f32; result: f32 -> f16 */
+   EMU_CV_S16, /* source: sign-extend the low 16 bits; result: keep 16 */
+   EMU_CV_U16, /* source: zero-extend the low 16 bits; result: keep 16 */
+};
+
+/* What an ALU result is, for (sat) and half-precision stores. */
+enum emu_res {
+   EMU_R_INT,
+   EMU_R_FLOAT,
+   EMU_R_BOOL,
+};
+
+struct emu_src {
+   uint8_t kind;    /* enum emu_src_kind */
+   uint8_t mods;    /* ISA_OPND_F_NEG | ABS | NOT to apply */
+   uint8_t isfloat; /* the modifiers are float ones */
+   uint8_t conv;    /* enum emu_conv */
+   uint8_t rinc;    /* advances with each (rptN) repeat */
+   uint8_t count;   /* consecutive registers read (coordinates, store data) */
+   int8_t read_adj; /* read_delay - read_early: when this slot reads, relative to issue */
+   uint8_t file;
+   uint16_t index;     /* register index (events) */
+   uint32_t unit;      /* REG: unit; CONST: const store slot */
+   uint32_t value;     /* IMM: value; REL: signed offset */
+   uint32_t addr_unit; /* REL: the address register's unit */
+   uint32_t base;      /* REL: first unit / const slot of the file */
+   uint32_t limit;     /* REL: registers in the file; REG: registers from unit to its end */
+   uint8_t ftz;        /* float source: flush denormals */
+};
+
+struct emu_dst {
+   uint8_t kind;  /* EMU_S_NONE or EMU_S_REG; EMU_S_IMM: a discarding register */
+   uint8_t conv;  /* enum emu_conv */
+   uint8_t count; /* consecutive registers written (texture, loads) */
+   uint8_t plain; /* readers' read_adj does not apply (address registers) */
+   uint8_t file;
+   uint16_t index;
+   uint32_t unit;
+   uint32_t fixed_unit; /* a discarding register inside the group, or UINT32_MAX */
+   int32_t lat;         /* fixed latency: cycles from issue until a read sees it */
+};
+
+struct emu_op;
+struct emu_wave;
+struct emu_run;
+
+/* An ALU kernel: d[j][i] = f(s[0][i], s[1][i], ...) for i < n. */
+typedef void (*emu_kern_fn)(uint32_t *const *d, const uint32_t *const *s, unsigned n,
+                            const struct emu_op *op);
+
+struct emu_op {
+   uint8_t kind; /* enum emu_kind */
+   uint8_t ndst, nsrc;
+   uint8_t rpt;  /* (rptN): N more sub-instructions */
+   uint8_t nopn; /* (nopN): N idle cycles after */
+   uint8_t ss, sy, jp, sat;
+   uint8_t res; /* enum emu_res */
+   uint8_t illegal;
+   uint8_t sync;    /* sync kind results wait on (0: fixed latency) */
+   uint8_t war;     /* sync kind source reads are protected by (0: none) */
+   uint8_t wait;    /* sync kinds waited for before issue (bit k: kind k + 1) */
+   uint8_t stall;   /* stall count (stall-count models) */
+   uint8_t flow;    /* class is a flow class */
+   uint8_t fast;    /* ALU without waits: the dispatcher's fast path */
+   uint8_t batch;   /* waves in lockstep stay so through it (no divergence, no relative reads) */
+   int32_t advance; /* cycles from this issue to the next (no waits) */
+   int32_t idle;    /* of which stall-count idle cycles (figures) */
+   uint8_t has_guard, guard_not, guard_never;
+   uint8_t ftz;
+   uint16_t sem;
+   int32_t soft;      /* variable latency, cycles */
+   int32_t war_until; /* cycles after issue until the sources are read (-1: until synced) */
+   uint32_t guard_unit;
+   emu_kern_fn kern;
+   struct sem_args args;
+   struct emu_src src[ISA_MAX_SRC];
+   struct emu_dst dst[ISA_MAX_DST];
+   uint32_t addr, size;
+   int32_t target; /* branch/SSY target instruction, -1 if outside the program */
+   /* memory and texture */
+   uint8_t space;      /* EMU_SPACE_* */
+   uint8_t elem_bytes; /* 1, 2 or 4 */
+   uint8_t elem_signed;
+   uint8_t ncomp;     /* components loaded / stored */
+   uint8_t wrmask;    /* texture components written */
+   uint8_t tex_int;   /* isam: integer texel fetch */
+   uint8_t tex_query; /* getsize */
+   uint16_t tex_unit;
+   uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
+};
+
+enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
+
+/* Register files as the emulator stores them. */
+struct emu_file {
+   enum isa_file_kind kind;
+   unsigned count, width;
+   uint32_t base; /* first unit (non-constant files) */
+   int fixed;     /* the register that reads fixed_value, writes discarded, or -1 */
+   uint32_t fixed_value;
+};
+
+/* A (file, bank) pair of a constant file the program reads. */
+struct emu_cbank {
+   uint8_t file;
+   uint16_t bank;
+   uint32_t base; /* first slot in the const store */
+};
+
+struct emu_code {
+   const struct isa_model *model;
+   struct isa_insn *insns;
+   struct emu_op *ops;
+   unsigned n;
+   struct emu_file *files;
+   unsigned nfiles;
+   uint32_t nunits;
+   struct emu_cbank *cbanks;
+   unsigned ncbanks, cbanks_cap;
+   uint32_t nconst; /* const store slots */
+   enum isa_hazard_kind hazard;
+   bool stack_flow; /* the model reconverges through SSY/SYNC */
+   bool delay_slots;
+   int bar_min, min_stall, flow_stall;
+   struct emu_binding *binds;
+   unsigned nbinds;
+   uint32_t *touched; /* units the program can read or write: what a group zeroes */
+   unsigned ntouched;
+   bool uses_shared; /* LDL/STL: shared memory */
+};
+
+/* Reconvergence stack entry (stack flow). */
+struct emu_stack_ent {
+   uint8_t kind; /* 0: SSY (reconverge at pc), 1: DIV (run lanes from pc) */
+   uint32_t pc;
+   uint64_t lanes;
+};
+
+/* Per-unit timing state, per wave. */
+struct emu_reg {
+   int64_t ready;     /* fixed latency: first cycle a read sees the newest value */
+   int64_t war_until; /* pending source read: over at this cycle (EMU_INF: until synced) */
+   int64_t war_done;  /* when the reader is expected to have read (for `early`) */
+   uint32_t pc;       /* writer of the newest value */
+   uint32_t war_pc;   /* the variable-latency reader */
+   uint32_t epoch, war_epoch;
+   uint8_t cur;   /* buffer of the newest value */
+   uint8_t plain; /* readers' read_adj does not apply */
+   uint8_t pend;  /* sync kind the newest value waits on (0: none) */
+   uint8_t war;   /* sync kind of a pending read (0: none) */
+};
+
+struct emu_group; /* a workgroup: its waves and shared memory */
+
+struct emu_wave {
+   struct emu_run *run;
+   struct emu_group *grp;
+   uint32_t id, first_lane, n; /* lanes first_lane .. + n */
+   uint32_t S;                 /* lanes per register buffer (the group's stride) */
+   uint32_t nmembers;          /* a batch: the waves it stands for (ids id ..), else 0 */
+   uint32_t nactive;           /* bits set in active */
+   uint64_t insns, lane_insns; /* figures, added to the result at the end */
+   uint32_t *regs;
+   struct emu_reg *meta;
+   uint32_t *exec;   /* n words, ~0u for the lanes executing now */
+   uint64_t active;  /* same as exec, as bits */
+   uint64_t live;    /* lanes not ended or killed */
+   uint64_t waiting; /* min-PC flow: live lanes parked at lpc[] */
+   uint32_t lpc[EMU_MAX_WAVE];
+   uint32_t pc;
+   int64_t cycle;
+   bool done, at_barrier;
+   unsigned nstack;
+   struct emu_stack_ent stack[EMU_MAX_STACK];
+   uint32_t sync_epoch[EMU_NSYNC];
+   int64_t sync_ready[EMU_NSYNC];
+   int64_t sync_set[EMU_NSYNC];
+   uint32_t sync_pc[EMU_NSYNC];
+   /* trace of the current instruction */
+   uint32_t tr_stall;
+   char tr_why[48];
+};
+
+/* A group of waves sharing register storage (lane j of the group at
+ * offset j of every buffer) and shared memory: a compute workgroup, or a
+ * batch of waves of another stage. While all its waves run in lockstep --
+ * same pc, every lane active, the same timing state, which they have
+ * from the start -- `batch` runs them as one: one timing state, lane
+ * loops over the whole group, events reported for every member. It splits
+ * into its waves at the first instruction where they could differ. */
+struct emu_group {
+   struct env_mem shared;
+   struct emu_wave *waves;
+   unsigned nwaves;
+   uint32_t *regs; /* units x 2 buffers x S lanes */
+   uint32_t S;
+   struct emu_wave batch;
+   bool batched;
+};
+
+/* Everything one emu_run call works on. */
+struct emu_run {
+   const struct emu_code *code;
+   struct env *env;
+   const struct emu_options *opt;
+   struct emu_result *res;
+   unsigned W;
+   uint64_t max_cycles;
+   unsigned max_events;
+   uint32_t *cst;         /* the const store */
+   bool stop;             /* budget exhausted */
+   struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
+   /* scratch, EMU_MAX_WAVE words each */
+   uint32_t *tmp_src[ISA_MAX_SRC];
+   uint32_t *tmp_dst[ISA_MAX_DST];
+   uint32_t *tmp_mask;
+   uint32_t *tmp_comp; /* 16 components x maxlanes: texture and load results */
+   unsigned maxlanes;  /* lanes of the largest wave or batch: scratch sizes */
+   unsigned tr_nwaited;
+   struct {
+      uint8_t file;
+      uint16_t index;
+   } tr_waited[EMU_TRACE_REGS];
+};
+
+static inline uint64_t
+emu_lanes_all(unsigned n)
+{
+   return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/* load.c */
+int emu_sync_kind(const struct emu_code *c, enum isa_sync s, int bar);
+
+/* kern.c */
+emu_kern_fn emu_kern_for(const struct emu_op *op);
+void emu_kern_generic(uint32_t *const *d, const uint32_t *const *s, unsigned n,
+                      const struct emu_op *op);
+
+/* timing.c */
+void emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsigned index,
+               uint32_t producer_pc, int64_t early);
+int64_t emu_issue_wait(struct emu_wave *w, const struct emu_op *op);
+void emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t);
+const uint32_t *emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op,
+                                  const struct emu_src *s, uint32_t unit, int64_t t);
+void emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t);
+uint32_t *emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                             uint32_t unit, int64_t t, uint32_t **cur);
+const uint32_t *emu_reg_final(struct emu_wave *w, uint32_t unit, uint32_t pc);
+void emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t);
+
+/* The buffer a read of `unit` at cycle t sees; the common case (a fixed
+ * latency value that is ready) inline, hazards in timing.c. */
+static inline const uint32_t *
+emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, uint32_t unit,
+             int64_t t)
+{
+   const struct emu_reg *r = &w->meta[unit];
+   if (!r->pend && (r->plain ? t : t + s->read_adj) >= r->ready)
+      return w->regs + ((size_t)unit * 2 + r->cur) * w->S;
+   return emu_reg_read_slow(w, op, s, unit, t);
+}
+
+/* The buffer a write of `unit` at cycle t goes to (*cur: the newest value
+ * before it, for masked lanes); the common case inline. */
+static inline uint32_t *
+emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, uint32_t unit,
+              int64_t t, uint32_t **cur)
+{
+   struct emu_reg *r = &w->meta[unit];
+   if (!r->war && !r->pend && !op->sync && t >= r->ready) {
+      uint32_t *buf = w->regs + (size_t)unit * 2 * w->S;
+      *cur = buf + r->cur * w->S;
+      r->cur ^= 1;
+      r->pc = op->addr;
+      r->plain = dd->plain;
+      r->ready = t + dd->lat;
+      return buf + r->cur * w->S;
+   }
+   return emu_reg_write_slow(w, op, dd, unit, t, cur);
+}
+
+/* exec.c */
+void emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k);
+void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
+const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
+                          unsigned k, int64_t t, uint32_t *tmp);
+unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);
+
+/* flow.c */
+void emu_flow_init(struct emu_wave *w, uint64_t lanes);
+void emu_flow_step(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_set_active(struct emu_wave *w, uint64_t lanes);
+void emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc);
+
+#endif

@@ -1,0 +1,464 @@
+/*
+ * Lane work: operand fetch (register, constant, immediate, relative),
+ * source views and modifiers, ALU dispatch to the kernels, result
+ * post-processing and masked merge, texture sampling and memory access
+ * through the env.
+ *
+ * A register source is a pointer into the wave's register buffers (the
+ * buffer timing.c says the read sees); anything else -- uniform values,
+ * gathered relative reads, modified or converted sources -- is built in a
+ * scratch buffer. Results go straight into the destination buffer when
+ * every lane runs and nothing follows the kernel; otherwise into scratch,
+ * then (sat), the half-precision store and a select against the previous
+ * value under the execution mask. The per-lane loops have no branches on
+ * the lane, so they vectorize.
+ *
+ * Memory: global addresses follow EMU_ADDR_* (buffer i at (1 + i) << 24,
+ * image i at (0x41 + i) << 24), shared memory is the workgroup's own
+ * space from 0. Every access goes through env_mem_* and is bounds checked:
+ * out of bounds counts an env event and reads 0 or drops the store.
+ */
+#include "emu/emu_priv.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
+static inline uint32_t
+view1(uint32_t v, const struct emu_src *s)
+{
+   switch (s->conv) {
+   case EMU_CV_F16:
+      v = sem_f16_to_f32(v & 0xffffu);
+      break;
+   case EMU_CV_S16:
+      v = ((v & 0xffffu) ^ 0x8000u) - 0x8000u;
+      break;
+   case EMU_CV_U16:
+      v &= 0xffffu;
+      break;
+   default:
+      break;
+   }
+   if (s->ftz)
+      v = sem_ftz(v);
+   return sem_srcmod(v, s->mods, s->isfloat);
+}
+
+/* dst[i] = view(src[i]) with the common float/bitwise modifier cases as
+ * plain masks. */
+static void
+view(uint32_t *d, const uint32_t *p, unsigned n, const struct emu_src *s)
+{
+   if (s->conv == EMU_CV_NONE && !s->ftz &&
+       (s->isfloat || !(s->mods & (ISA_OPND_F_NEG | ISA_OPND_F_ABS)))) {
+      uint32_t and = s->isfloat && (s->mods & ISA_OPND_F_ABS) ? 0x7fffffffu : ~0u;
+      uint32_t x = (s->isfloat && (s->mods & ISA_OPND_F_NEG) ? 0x80000000u : 0) ^
+                   (s->mods & ISA_OPND_F_NOT ? ~0u : 0);
+      for (unsigned i = 0; i < n; i++)
+         d[i] = (p[i] & and) ^ x;
+      return;
+   }
+   for (unsigned i = 0; i < n; i++)
+      d[i] = view1(p[i], s);
+}
+
+static void
+fill(uint32_t *d, uint32_t v, unsigned n)
+{
+   for (unsigned i = 0; i < n; i++)
+      d[i] = v;
+}
+
+/* The signed value of an address register lane. */
+static inline int32_t
+addr_value(const struct emu_code *c, uint32_t addr_unit, uint32_t v)
+{
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].kind == ISA_FILE_ADDRESS && addr_unit >= c->files[f].base &&
+          addr_unit < c->files[f].base + c->files[f].count)
+         return c->files[f].width <= 16 ? (int32_t)(int16_t)(uint16_t)v : (int32_t)v;
+   return (int32_t)v;
+}
+
+/* Relative operands: each lane reads file[a0 + offset], bounds checked. */
+static const uint32_t *
+fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, unsigned k,
+          int64_t t, uint32_t *tmp)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   struct emu_src as = {.kind = EMU_S_REG};
+   const uint32_t *av = emu_reg_read(w, op, &as, s->addr_unit, t);
+   bool is_reg = s->kind == EMU_S_REL_REG;
+   uint32_t last = UINT32_MAX;
+   const uint32_t *lp = NULL;
+   uint64_t oob = 0;
+   for (unsigned i = 0; i < w->n; i++) {
+      int64_t idx =
+          (int64_t)addr_value(c, s->addr_unit, av[i]) + (int32_t)s->value + (s->rinc ? k : 0);
+      if (idx < 0 || idx >= s->limit) {
+         oob += w->exec[i] & 1;
+         tmp[i] = 0;
+         continue;
+      }
+      uint32_t u = s->base + (uint32_t)idx;
+      if (!is_reg) {
+         tmp[i] = run->cst[u];
+         continue;
+      }
+      if (u != last) {
+         lp = emu_reg_read(w, op, s, u, t);
+         last = u;
+      }
+      tmp[i] = lp[i];
+   }
+   if (oob)
+      env_count(run->env, is_reg ? ENV_EV_REG_OOB : ENV_EV_CONST_OOB, oob);
+   if (s->conv || s->mods || s->ftz)
+      for (unsigned i = 0; i < w->n; i++)
+         tmp[i] = view1(tmp[i], s);
+   return tmp;
+}
+
+const uint32_t *
+emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, unsigned k,
+          int64_t t, uint32_t *tmp)
+{
+   unsigned n = w->n;
+   switch (s->kind) {
+   case EMU_S_REG: {
+      uint32_t u = s->unit + (s->rinc ? k : 0);
+      const uint32_t *p = emu_reg_read(w, op, s, u, t);
+      if (op->war)
+         emu_mark_war(w, op, u, t);
+      if (!s->conv && !s->mods && !s->ftz)
+         return p;
+      view(tmp, p, n, s);
+      return tmp;
+   }
+   case EMU_S_CONST:
+      fill(tmp, view1(w->run->cst[s->unit + (s->rinc ? k : 0)], s), n);
+      return tmp;
+   case EMU_S_IMM:
+      fill(tmp, sem_srcmod(s->value, s->mods, s->isfloat), n);
+      return tmp;
+   case EMU_S_REL_REG:
+   case EMU_S_REL_CONST:
+      return fetch_rel(w, op, s, k, t, tmp);
+   default:
+      fill(tmp, 0, n);
+      return tmp;
+   }
+}
+
+/* The lanes an instruction acts on: the active ones, under its guard.
+ * *mask gets the wave's exec words or, with a guard, the scratch mask;
+ * returns how many lanes are on. */
+unsigned
+emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask)
+{
+   *mask = w->exec;
+   if (!op->has_guard)
+      return w->nactive;
+   uint32_t *m = *mask = w->run->tmp_mask;
+   if (op->guard_never) {
+      memset(m, 0, w->n * 4);
+      return 0;
+   }
+   struct emu_src g = {.kind = EMU_S_REG};
+   const uint32_t *p = emu_reg_read(w, op, &g, op->guard_unit, t);
+   uint32_t inv = op->guard_not ? 1u : 0u;
+   unsigned on = 0;
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t x = ((p[i] & 1u) ^ inv) & (w->exec[i] & 1u);
+      m[i] = 0u - x;
+      on += x;
+   }
+   return on;
+}
+
+static void
+post(uint32_t *r, unsigned n, const struct emu_op *op, const struct emu_dst *dd)
+{
+   if (op->ftz && op->res == EMU_R_FLOAT)
+      for (unsigned i = 0; i < n; i++)
+         r[i] = sem_ftz(r[i]);
+   if (op->sat && op->res == EMU_R_FLOAT)
+      for (unsigned i = 0; i < n; i++)
+         r[i] = sem_fsat(r[i]);
+   if (dd->conv == EMU_CV_F16)
+      for (unsigned i = 0; i < n; i++)
+         r[i] = sem_f32_to_f16(r[i]);
+   else if (dd->conv != EMU_CV_NONE)
+      for (unsigned i = 0; i < n; i++)
+         r[i] &= 0xffffu;
+}
+
+static void
+merge(uint32_t *d, const uint32_t *r, const uint32_t *cur, const uint32_t *m, unsigned n)
+{
+   for (unsigned i = 0; i < n; i++)
+      d[i] = (r[i] & m[i]) | (cur[i] & ~m[i]);
+}
+
+void
+emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n;
+   const uint32_t *s[ISA_MAX_SRC];
+   for (unsigned i = 0; i < op->nsrc; i++)
+      s[i] = emu_fetch(w, op, &op->src[i], k, t, run->tmp_src[i]);
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
+      return;
+   bool direct = on == n && !op->sat && !op->ftz;
+   uint32_t *dp[ISA_MAX_DST], *cp[ISA_MAX_DST], *kp[ISA_MAX_DST];
+   for (unsigned j = 0; j < op->ndst; j++) {
+      const struct emu_dst *dd = &op->dst[j];
+      dp[j] = NULL;
+      kp[j] = run->tmp_dst[j];
+      if (dd->kind != EMU_S_REG)
+         continue;
+      dp[j] = emu_reg_write(w, op, dd, dd->unit + k, t, &cp[j]);
+      if (direct && !dd->conv)
+         kp[j] = dp[j];
+   }
+   op->kern(kp, s, n, op);
+   for (unsigned j = 0; j < op->ndst; j++) {
+      if (!dp[j] || kp[j] == dp[j])
+         continue;
+      post(kp[j], n, op, &op->dst[j]);
+      merge(dp[j], kp[j], cp[j], mask, n);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Texture                                                              */
+
+static void
+tex_lane(struct env *e, const struct emu_op *op, const uint32_t *const *co, unsigned nco,
+         unsigned i, uint32_t out[4])
+{
+   unsigned unit = op->tex_unit;
+   enum tgsi_texture target =
+       unit < ENV_MAX_TEXTURES && e->tex[unit].bound ? e->tex[unit].target : TGSI_TEX_T_2D;
+   if (op->tex_query) {
+      env_tex_query(e, unit, (int32_t)co[0][i], out);
+      return;
+   }
+   if (op->tex_int) {
+      int32_t c[3] = {0, 0, 0}, off[3] = {0, 0, 0};
+      for (unsigned k = 0; k < nco && k < 3; k++)
+         c[k] = (int32_t)co[k][i];
+      env_fetch(e, unit, target, c, 0, off, out);
+      return;
+   }
+   struct env_sample_req q = {.target = target};
+   for (unsigned k = 0; k < nco && k < 4; k++)
+      q.coord[k] = uif(co[k][i]);
+   env_sample(e, unit, &q, out);
+}
+
+/* Writes component buffers comp[c] to registers dst + c under the mask. */
+static void
+write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
+            const uint32_t *mask, unsigned on)
+{
+   struct emu_run *run = w->run;
+   const struct emu_dst *dd = &op->dst[0];
+   unsigned n = w->n;
+   if (dd->kind != EMU_S_REG)
+      return;
+   for (unsigned c = 0; c < dd->count && c < 16; c++) {
+      if (!(wmask & (1u << c)) || dd->unit + c == dd->fixed_unit)
+         continue;
+      uint32_t *r = run->tmp_comp + (size_t)c * run->maxlanes, *cur;
+      uint32_t *d = emu_reg_write(w, op, dd, dd->unit + c, t, &cur);
+      post(r, n, op, dd);
+      if (on == n)
+         memcpy(d, r, n * 4);
+      else
+         merge(d, r, cur, mask, n);
+   }
+}
+
+void
+emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   const struct emu_src *s = &op->src[0];
+   /* As many consecutive coordinate registers as the bound texture's
+    * target takes, at least the operand's own count. */
+   struct env *e = run->env;
+   unsigned nco = s->count, u = op->tex_unit;
+   if (!op->tex_query && u < ENV_MAX_TEXTURES && e->tex[u].bound)
+      nco = MAX2(nco, tgsi_texture_coord_count(e->tex[u].target));
+   nco = MIN2(MIN2(nco, 4u), s->kind == EMU_S_REG ? s->limit : 1u);
+   const uint32_t *co[4];
+   for (unsigned k = 0; k < nco; k++) {
+      if (s->kind != EMU_S_REG) {
+         co[k] = emu_fetch(w, op, s, 0, t, run->tmp_src[k]);
+         continue;
+      }
+      co[k] = emu_reg_read(w, op, s, s->unit + k, t);
+      if (op->war)
+         emu_mark_war(w, op, s->unit + k, t);
+   }
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
+      return;
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t out[4] = {0, 0, 0, 0};
+      if (mask[i] & 1)
+         tex_lane(run->env, op, co, nco, i, out);
+      for (unsigned c = 0; c < 4; c++)
+         run->tmp_comp[c * run->maxlanes + i] = out[c];
+   }
+   write_comps(w, op, t, op->wrmask, mask, on);
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                               */
+
+static struct env_mem *
+mem_at(struct emu_wave *w, const struct emu_op *op, uint32_t addr, uint32_t *off,
+       enum env_event *ev)
+{
+   struct env *e = w->run->env;
+   if (op->space == EMU_SPACE_SHARED) {
+      *off = addr;
+      *ev = ENV_EV_SHARED_OOB;
+      return &w->grp->shared;
+   }
+   uint32_t hi = addr >> 24;
+   *off = addr & 0xffffffu;
+   if (hi >= 1 && hi <= ENV_MAX_BUFFERS) {
+      *ev = ENV_EV_BUFFER_OOB;
+      return &e->buf[hi - 1];
+   }
+   if (hi >= 0x41 && hi < 0x41 + ENV_MAX_IMAGES) {
+      *ev = ENV_EV_IMAGE_OOB;
+      return &e->img[hi - 0x41].mem;
+   }
+   *ev = ENV_EV_BUFFER_OOB;
+   return NULL;
+}
+
+static uint32_t
+load_elem(struct emu_wave *w, const struct emu_op *op, uint32_t addr)
+{
+   struct env *e = w->run->env;
+   uint32_t off, v = 0;
+   enum env_event ev;
+   bool undef;
+   struct env_mem *m = mem_at(w, op, addr, &off, &ev);
+   if (!m) {
+      env_count(e, ev, 1);
+      return 0;
+   }
+   unsigned nb = op->elem_bytes;
+   if (nb < 4 && (off & (nb - 1))) {
+      env_count(e, ENV_EV_MISALIGNED, 1);
+      return 0;
+   }
+   if (!env_mem_load(e, m, ev, off & ~3u, 1, &v, &undef))
+      return 0;
+   if (nb < 4) {
+      v >>= 8 * (off & 3);
+      uint32_t bits = 8 * nb, mk = (1u << bits) - 1, sb = 1u << (bits - 1);
+      v &= mk;
+      if (op->elem_signed)
+         v = (v ^ sb) - sb;
+   }
+   return v;
+}
+
+static void
+store_elem(struct emu_wave *w, const struct emu_op *op, uint32_t addr, uint32_t v)
+{
+   struct env *e = w->run->env;
+   uint32_t off, word;
+   enum env_event ev;
+   bool undef = false;
+   struct env_mem *m = mem_at(w, op, addr, &off, &ev);
+   if (!m) {
+      env_count(e, ev, 1);
+      return;
+   }
+   unsigned nb = op->elem_bytes;
+   if (nb < 4) {
+      if (off & (nb - 1)) {
+         env_count(e, ENV_EV_MISALIGNED, 1);
+         return;
+      }
+      bool u;
+      if (!env_mem_load(e, m, ev, off & ~3u, 1, &word, &u))
+         return;
+      unsigned sh = 8 * (off & 3);
+      uint32_t mk = ((1u << (8 * nb)) - 1) << sh;
+      v = (word & ~mk) | ((v << sh) & mk);
+      off &= ~3u;
+   }
+   env_mem_store(e, m, ev, off, 1, &v, &undef);
+}
+
+void
+emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   uint32_t off = op->src[1].kind == EMU_S_IMM ? op->src[1].value : 0;
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
+      return;
+   unsigned nb = op->elem_bytes;
+   if (op->kind == EMU_K_STORE) {
+      const struct emu_src *ds = &op->src[2];
+      for (unsigned c = 0; c < op->ncomp; c++) {
+         const uint32_t *v = emu_reg_read(w, op, ds, ds->unit + c, t);
+         if (op->war)
+            emu_mark_war(w, op, ds->unit + c, t);
+         for (unsigned i = 0; i < w->n; i++)
+            if (mask[i] & 1)
+               store_elem(w, op, addr[i] + off + c * nb, v[i]);
+      }
+      return;
+   }
+   for (unsigned i = 0; i < w->n; i++)
+      for (unsigned c = 0; c < op->ncomp; c++)
+         run->tmp_comp[c * run->maxlanes + i] =
+             mask[i] & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
+   write_comps(w, op, t, 0xffffu, mask, on);
+}
+
+/* LDC: per lane, dst = c[bank][(address + offset) / 4], bounds checked. */
+void
+emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   uint32_t off = op->src[1].value;
+   uint32_t *mask;
+   unsigned non = emu_exec_mask(w, op, t, &mask);
+   if (!non)
+      return;
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t a = addr[i] + off;
+      bool on = mask[i] & 1;
+      if (on && (a & 3))
+         env_count(run->env, ENV_EV_MISALIGNED, 1);
+      for (unsigned c = 0; c < op->ncomp; c++) {
+         uint64_t slot = (uint64_t)(a >> 2) + c;
+         bool in = !(a & 3) && slot < op->climit;
+         if (on && !in && !(a & 3))
+            env_count(run->env, ENV_EV_CONST_OOB, 1);
+         run->tmp_comp[c * run->maxlanes + i] = on && in ? run->cst[op->cbase + slot] : 0;
+      }
+   }
+   write_comps(w, op, t, 0xffffu, mask, non);
+}

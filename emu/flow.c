@@ -1,0 +1,320 @@
+/*
+ * Control flow and divergence: which lanes of a wave execute, and where
+ * they go next. Two mechanisms, chosen by the model (load.c):
+ *
+ *  - Per-lane program counters with minimum-PC scheduling (models without
+ *    SSY/SYNC, a3xx). A divergent branch parks the lanes that go elsewhere
+ *    at their target; the wave always runs the group at the lowest PC, so
+ *    lanes meet again at the first instruction both paths reach -- the
+ *    join point ir3 marks with (jp). This is the documented simplification
+ *    of ir3's branch stack: it reconverges at the same places for
+ *    structured code. A merge at an instruction without (jp) is a JP event
+ *    (the hardware would not reconverge there).
+ *  - A reconvergence stack (SSY/SYNC models, sm50): SSY pushes its target
+ *    and the active lanes; a divergent BRA pushes the not-taken lanes (a
+ *    DIV entry) and runs the taken ones; SYNC parks the lanes executing it
+ *    (under its guard); when no lane of the path is left (parked or
+ *    exited), the stack pops: a DIV entry runs its lanes, an SSY entry
+ *    resumes every lane it saved that is still alive at its target.
+ *
+ * Lanes end at END/EXIT (their outputs are read then) or KILL.
+ */
+#include "emu/emu_priv.h"
+
+static uint32_t
+popcount64(uint64_t x)
+{
+   x = x - ((x >> 1) & 0x5555555555555555ull);
+   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+   return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+void
+emu_set_active(struct emu_wave *w, uint64_t lanes)
+{
+   w->active = lanes;
+   if (w->nmembers) {
+      /* A batch is all lanes or none (its lanes outnumber the bits). */
+      w->nactive = lanes ? w->n : 0;
+      for (unsigned i = 0; i < w->n; i++)
+         w->exec[i] = lanes ? ~0u : 0u;
+      return;
+   }
+   w->nactive = popcount64(lanes);
+   for (unsigned i = 0; i < w->n; i++)
+      w->exec[i] = 0u - (uint32_t)((lanes >> i) & 1);
+}
+
+void
+emu_flow_init(struct emu_wave *w, uint64_t lanes)
+{
+   w->live = lanes;
+   w->waiting = 0;
+   w->nstack = 0;
+   w->pc = 0;
+   w->done = lanes == 0;
+   emu_set_active(w, lanes);
+}
+
+static void
+fault(struct emu_wave *w, enum emu_event_kind k, const struct emu_op *op)
+{
+   emu_event(w, k, op->addr, -1, 0, op->addr, 0);
+   w->done = true;
+}
+
+/* Lanes ending now: outputs are read (killed lanes have none), kills are
+ * recorded, the lanes leave the wave. */
+void
+emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   struct env *e = run->env;
+   lanes &= w->live;
+   if (!lanes)
+      return;
+   w->live &= ~lanes;
+   if (killed) {
+      for (unsigned i = 0; i < w->n && !w->nmembers; i++)
+         if ((lanes >> i) & 1)
+            e->killed[w->first_lane + i] = 1;
+      return;
+   }
+   for (unsigned b = 0; b < c->nbinds; b++) {
+      const struct emu_binding *bd = &c->binds[b];
+      if (bd->kind != EMU_BIND_OUTPUT)
+         continue;
+      const uint32_t *p = emu_reg_final(w, c->files[bd->file].base + bd->index, pc);
+      size_t o = env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan) + w->first_lane;
+      for (unsigned i = 0; i < w->n; i++)
+         if (w->nmembers || ((lanes >> i) & 1)) {
+            e->out[o + i] = p[i];
+            e->out_flags[o + i] = 0;
+         }
+   }
+}
+
+/* ---- minimum-PC scheduling ------------------------------------------ */
+
+static uint32_t
+wait_min(const struct emu_wave *w)
+{
+   uint32_t m = UINT32_MAX;
+   for (unsigned i = 0; i < w->n; i++)
+      if (((w->waiting >> i) & 1) && w->lpc[i] < m)
+         m = w->lpc[i];
+   return m;
+}
+
+static uint64_t
+waiting_at(const struct emu_wave *w, uint32_t pc)
+{
+   uint64_t b = 0;
+   for (unsigned i = 0; i < w->n; i++)
+      if (((w->waiting >> i) & 1) && w->lpc[i] == pc)
+         b |= 1ull << i;
+   return b;
+}
+
+/* The active group continues at next (or has ended if no lane is active). */
+static void
+minpc_next(struct emu_wave *w, uint32_t next)
+{
+   const struct emu_code *c = w->run->code;
+   if (!w->waiting) {
+      w->pc = next;
+      w->done = !w->active;
+      return;
+   }
+   uint32_t m = wait_min(w);
+   if (w->active && next < m) {
+      w->pc = next;
+      return;
+   }
+   uint64_t join = waiting_at(w, m);
+   w->waiting &= ~join;
+   if (w->active && next == m) {
+      if (m < c->n && !c->ops[m].jp && isa_mod_by_role(c->model, ISA_ROLE_JP) >= 0)
+         emu_event(w, EMU_EV_JP, c->ops[m].addr, -1, 0, c->ops[m].addr, 0);
+      emu_set_active(w, w->active | join);
+      w->pc = m;
+      return;
+   }
+   for (unsigned i = 0; i < w->n; i++)
+      if ((w->active >> i) & 1)
+         w->lpc[i] = next;
+   w->waiting |= w->active;
+   emu_set_active(w, join);
+   w->pc = m;
+}
+
+/* ---- reconvergence stack --------------------------------------------- */
+
+static void
+push(struct emu_wave *w, const struct emu_op *op, uint8_t kind, uint32_t pc, uint64_t lanes)
+{
+   if (w->nstack == EMU_MAX_STACK) {
+      fault(w, EMU_EV_STACK, op);
+      return;
+   }
+   w->stack[w->nstack++] = (struct emu_stack_ent){kind, pc, lanes};
+}
+
+/* The running path is finished (SYNC, or all its lanes exited). */
+static void
+pop(struct emu_wave *w, const struct emu_op *op)
+{
+   while (w->nstack) {
+      struct emu_stack_ent en = w->stack[--w->nstack];
+      uint64_t lanes = en.lanes & w->live;
+      if (!lanes)
+         continue;
+      emu_set_active(w, lanes);
+      w->pc = en.pc;
+      return;
+   }
+   emu_set_active(w, 0);
+   if (w->live)
+      fault(w, EMU_EV_STACK, op); /* lanes parked with nothing to resume them */
+   else
+      w->done = true;
+}
+
+/* ---- the step ---------------------------------------------------------- */
+
+static void
+group_done(struct emu_wave *w, const struct emu_op *op)
+{
+   emu_set_active(w, 0);
+   if (w->run->code->stack_flow)
+      pop(w, op);
+   else
+      minpc_next(w, w->pc + 1);
+}
+
+static void
+go(struct emu_wave *w, uint32_t next)
+{
+   if (w->run->code->stack_flow)
+      w->pc = next;
+   else
+      minpc_next(w, next);
+}
+
+/* Lanes for which a branch, kill or exit acts: active, under the guard,
+ * and with the predicate source true (bit 0, after its not modifier). */
+static uint64_t
+cond_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   uint32_t *mask;
+   emu_exec_mask(w, op, t, &mask);
+   uint64_t bits = 0;
+   for (unsigned i = 0; i < w->n; i++)
+      bits |= (uint64_t)(mask[i] & 1) << i;
+   for (unsigned k = 0; k < op->nsrc; k++) {
+      const struct emu_src *s = &op->src[k];
+      if (s->kind != EMU_S_REG && s->kind != EMU_S_REL_REG)
+         continue;
+      const uint32_t *p = emu_fetch(w, op, s, 0, t, run->tmp_src[k]);
+      uint64_t b = 0;
+      for (unsigned i = 0; i < w->n; i++)
+         b |= (uint64_t)(p[i] & 1u) << i;
+      bits &= b;
+      break;
+   }
+   return bits;
+}
+
+static void
+branch(struct emu_wave *w, const struct emu_op *op, int64_t t, bool always)
+{
+   uint64_t taken = always ? w->active : cond_lanes(w, op, t);
+   uint32_t next = w->pc + 1;
+   if (taken && op->target < 0) {
+      fault(w, EMU_EV_BAD_TARGET, op);
+      return;
+   }
+   if (taken == w->active) {
+      go(w, (uint32_t)op->target);
+      return;
+   }
+   if (!taken) {
+      go(w, next);
+      return;
+   }
+   if (w->run->code->stack_flow) {
+      push(w, op, 1, next, w->active & ~taken);
+      emu_set_active(w, taken);
+      w->pc = (uint32_t)op->target;
+      return;
+   }
+   for (unsigned i = 0; i < w->n; i++)
+      if ((taken >> i) & 1)
+         w->lpc[i] = (uint32_t)op->target;
+   w->waiting |= taken;
+   emu_set_active(w, w->active & ~taken);
+   minpc_next(w, next);
+}
+
+static void
+end_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t, bool kill)
+{
+   uint64_t lanes = kill || op->has_guard ? cond_lanes(w, op, t) : w->active;
+   emu_lanes_end(w, lanes, kill, op->addr);
+   emu_set_active(w, w->active & ~lanes);
+   if (w->active)
+      go(w, w->pc + 1);
+   else
+      group_done(w, op);
+}
+
+void
+emu_flow_step(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   switch (op->kind) {
+   case EMU_K_JUMP:
+      branch(w, op, t, true);
+      return;
+   case EMU_K_BRANCH:
+      branch(w, op, t, false);
+      return;
+   case EMU_K_END:
+      end_lanes(w, op, t, false);
+      return;
+   case EMU_K_KILL:
+      end_lanes(w, op, t, true);
+      return;
+   case EMU_K_SSY:
+      if (op->target < 0) {
+         fault(w, EMU_EV_BAD_TARGET, op);
+         return;
+      }
+      push(w, op, 0, (uint32_t)op->target, w->active);
+      w->pc++;
+      return;
+   case EMU_K_SYNC: {
+      /* The lanes that execute it wait for the reconvergence point; a
+       * guarded SYNC parks only its guarded lanes. */
+      uint64_t lanes = op->has_guard ? cond_lanes(w, op, t) : w->active;
+      emu_set_active(w, w->active & ~lanes);
+      if (w->active)
+         w->pc++;
+      else
+         pop(w, op);
+      return;
+   }
+   case EMU_K_BARRIER:
+      w->at_barrier = true;
+      go(w, w->pc + 1);
+      return;
+   case EMU_K_ILLEGAL:
+      fault(w, EMU_EV_ILLEGAL, op);
+      return;
+   default:
+      go(w, w->pc + 1);
+      return;
+   }
+}

@@ -1,0 +1,299 @@
+/*
+ * ALU kernels: one tight loop over the lanes of a wave per semantics,
+ * calling the isa/sem.h lane function, so the compiler can vectorize it.
+ * Every per-instruction choice (the semantics, a compare condition) is
+ * made once, when load.c picks the kernel, never inside the loop. Sources
+ * arrive already viewed and modified (exec.c), results leave raw; masks,
+ * (sat) and half-precision stores are exec.c's business too.
+ *
+ * Semantics without a specialised kernel run through emu_kern_generic(),
+ * which calls sem_eval() per lane: slower, same results.
+ */
+#include "emu/emu_priv.h"
+
+/* GCC's -O2 vectorizes only loops of known trip count; ask for the dynamic
+ * cost model (runtime alias and trip-count checks) on these loops. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
+#define KARGS uint32_t *const *d, const uint32_t *const *s, unsigned n, const struct emu_op *op
+
+#define K1(name, expr)                                                                             \
+   static void k_##name(KARGS)                                                                     \
+   {                                                                                               \
+      uint32_t *o = d[0];                                                                          \
+      const uint32_t *pa = s[0];                                                                   \
+      (void)op;                                                                                    \
+      for (unsigned i = 0; i < n; i++) {                                                           \
+         uint32_t a = pa[i];                                                                       \
+         o[i] = (expr);                                                                            \
+      }                                                                                            \
+   }
+
+#define K2(name, expr)                                                                             \
+   static void k_##name(KARGS)                                                                     \
+   {                                                                                               \
+      uint32_t *o = d[0];                                                                          \
+      const uint32_t *pa = s[0], *pb = s[1];                                                       \
+      (void)op;                                                                                    \
+      for (unsigned i = 0; i < n; i++) {                                                           \
+         uint32_t a = pa[i], b = pb[i];                                                            \
+         o[i] = (expr);                                                                            \
+      }                                                                                            \
+   }
+
+#define K3(name, expr)                                                                             \
+   static void k_##name(KARGS)                                                                     \
+   {                                                                                               \
+      uint32_t *o = d[0];                                                                          \
+      const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];                                           \
+      (void)op;                                                                                    \
+      for (unsigned i = 0; i < n; i++) {                                                           \
+         uint32_t a = pa[i], b = pb[i], c = pc[i];                                                 \
+         o[i] = (expr);                                                                            \
+      }                                                                                            \
+   }
+
+/* clang-format off */
+K1(mov, a)
+K1(fsign, sem_fsign(a))
+K1(ffloor, sem_ffloor(a))
+K1(fceil, sem_fceil(a))
+K1(ftrunc, sem_ftrunc(a))
+K1(frndne, sem_frndne(a))
+K1(not, sem_not(a))
+K1(bfrev, sem_bfrev(a))
+K1(cbits, sem_cbits(a))
+K1(clz_b, sem_clz_b(a))
+K1(clz_s, sem_clz_s(a))
+K1(rcp, sem_rcp(a))
+K1(rsq, sem_rsq(a))
+K1(sqrt, sem_sqrt(a))
+K2(fadd, sem_fadd(a, b))
+K2(fmul, sem_fmul(a, b))
+K2(fmin, sem_fmin(a, b))
+K2(fmax, sem_fmax(a, b))
+K2(iadd, sem_iadd(a, b))
+K2(isub, sem_isub(a, b))
+K2(umul24, sem_umul24(a, b))
+K2(smul24, sem_smul24(a, b))
+K2(mull_u, sem_mull_u(a, b))
+K2(umin, sem_umin(a, b))
+K2(umax, sem_umax(a, b))
+K2(smin, sem_smin(a, b))
+K2(smax, sem_smax(a, b))
+K2(and, sem_and(a, b))
+K2(or, sem_or(a, b))
+K2(xor, sem_xor(a, b))
+K2(shl, sem_shl(a, b))
+K2(shr, sem_shr(a, b))
+K2(ashr, sem_ashr(a, b))
+K3(fmad, sem_fmad(a, b, c))
+K3(ffma, sem_ffma(a, b, c))
+K3(umad24, sem_umad24(a, b, c))
+K3(smad24, sem_smad24(a, b, c))
+K3(madsh_m16, sem_madsh_m16(a, b, c))
+K3(sel, sem_sel(a, b, c))
+K3(fsel, sem_fsel(a, b, c))
+
+static inline int
+type_signed(enum isa_type t)
+{
+   return t == ISA_TYPE_S8 || t == ISA_TYPE_S16 || t == ISA_TYPE_S32 || t == ISA_TYPE_S64;
+}
+
+/* Kernels whose semantics take per-instruction arguments: the arguments
+ * are read once, before the loop. */
+#define KA(name, decl, nsrc_expr)                                                                  \
+   static void k_##name(KARGS)                                                                     \
+   {                                                                                               \
+      uint32_t *o = d[0];                                                                          \
+      const uint32_t *pa = s[0], *pb = op->nsrc > 1 ? s[1] : s[0], *pc = op->nsrc > 2 ? s[2] : s[0]; \
+      const struct sem_args *A = &op->args;                                                        \
+      decl;                                                                                        \
+      (void)A;                                                                                     \
+      for (unsigned i = 0; i < n; i++) {                                                           \
+         uint32_t a = pa[i], b = pb[i], c = pc[i];                                                 \
+         (void)b;                                                                                  \
+         (void)c;                                                                                  \
+         o[i] = (nsrc_expr);                                                                       \
+      }                                                                                            \
+   }
+
+KA(fmnmx, (void)0, sem_fmnmx(a, b, c))
+KA(imnmx, int sg = type_signed(A->type), sem_imnmx(a, b, c, sg))
+KA(iadd3, (void)0, sem_iadd3(a, b, c))
+KA(iscadd, (void)0, sem_iscadd(a, b, c))
+KA(bfi, (void)0, sem_bfi(a, b, c))
+KA(shl_clamp, int wrap = (A->flags & SEM_FL_WRAP) != 0, sem_shl_clamp(a, b, wrap))
+KA(shr_clamp,
+   int sg = type_signed(A->type); int wrap = (A->flags & SEM_FL_WRAP) != 0;
+   int brev = (A->flags & SEM_FL_BREV) != 0, sem_shr_clamp(a, b, sg, wrap, brev))
+KA(shf_l,
+   unsigned mode = A->mode; int wrap = (A->flags & SEM_FL_WRAP) != 0;
+   int hi = (A->flags & SEM_FL_HI) != 0, sem_shf(0, a, b, c, mode, wrap, hi))
+KA(shf_r,
+   unsigned mode = A->mode; int wrap = (A->flags & SEM_FL_WRAP) != 0;
+   int hi = (A->flags & SEM_FL_HI) != 0, sem_shf(1, a, b, c, mode, wrap, hi))
+KA(xmad,
+   int ah = A->hi_srcs & 1; int bh = (A->hi_srcs >> 1) & 1; int psl = (A->flags & SEM_FL_PSL) != 0;
+   int mrg = (A->flags & SEM_FL_MRG) != 0; unsigned mode = A->mode,
+   sem_xmad(a, b, c, ah, bh, psl, mrg, mode))
+KA(bfe, int sg = type_signed(A->type); int brev = (A->flags & SEM_FL_BREV) != 0,
+   sem_bfe(a, b, sg, brev))
+KA(flo, int sg = type_signed(A->type), sem_flo(a, sg))
+KA(fset, enum sem_cond cond = A->cond; enum sem_bop bop = A->bop;
+   int bf = (A->flags & SEM_FL_BF) != 0, sem_fset((uint32_t)sem_fcmp_bool(cond, a, b), c, bop, bf))
+
+/* Setp: two predicate results (p, q). */
+#define KSETP(name, cmp_expr, decl)                                                                \
+   static void k_##name(KARGS)                                                                     \
+   {                                                                                               \
+      uint32_t *p = d[0], *q = op->ndst > 1 ? d[1] : d[0];                                         \
+      const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];                                           \
+      const struct sem_args *A = &op->args;                                                        \
+      enum sem_bop bop = A->bop;                                                                   \
+      decl;                                                                                        \
+      for (unsigned i = 0; i < n; i++) {                                                           \
+         uint32_t a = pa[i], b = pb[i], x, y;                                                      \
+         sem_setp((cmp_expr), pc[i], bop, &x, &y);                                                 \
+         q[i] = y;                                                                                 \
+         p[i] = x;                                                                                 \
+      }                                                                                            \
+   }
+
+KSETP(fsetp, (uint32_t)sem_fcmp_bool(cond, a, b), enum sem_cond cond = A->cond)
+KSETP(isetp, sg ? sem_scmp(cond, a, b) : sem_ucmp(cond, a, b),
+      enum sem_cond cond = A->cond; int sg = type_signed(A->type))
+KSETP(psetp, sem_bop(bop2, a, b), enum sem_bop bop2 = A->bop2)
+
+/* Compares: one kernel per condition, the condition a constant. */
+#define KCMP(cond, C) \
+   K2(fcmp_##cond, sem_fcmp(C, a, b)) \
+   K2(ucmp_##cond, sem_ucmp(C, a, b)) \
+   K2(scmp_##cond, sem_scmp(C, a, b))
+KCMP(lt, SEM_LT)
+KCMP(le, SEM_LE)
+KCMP(gt, SEM_GT)
+KCMP(ge, SEM_GE)
+KCMP(eq, SEM_EQ)
+KCMP(ne, SEM_NE)
+/* clang-format on */
+
+static emu_kern_fn
+kern_cmp(enum isa_sem sem, enum sem_cond c)
+{
+#define CMP_CASE(cond, C)                                                                          \
+   case C:                                                                                         \
+      return sem == ISA_SEM_FCMP   ? k_fcmp_##cond                                                 \
+             : sem == ISA_SEM_UCMP ? k_ucmp_##cond                                                 \
+                                   : k_scmp_##cond;
+   switch (c) {
+      CMP_CASE(lt, SEM_LT)
+      CMP_CASE(le, SEM_LE)
+      CMP_CASE(gt, SEM_GT)
+      CMP_CASE(ge, SEM_GE)
+      CMP_CASE(eq, SEM_EQ)
+      CMP_CASE(ne, SEM_NE)
+   default:
+      return NULL;
+   }
+#undef CMP_CASE
+}
+
+void
+emu_kern_generic(KARGS)
+{
+   for (unsigned i = 0; i < n; i++) {
+      uint32_t src[ISA_MAX_SRC] = {0}, dst[ISA_MAX_DST] = {0};
+      for (unsigned k = 0; k < op->nsrc; k++)
+         src[k] = s[k][i];
+      sem_eval((enum isa_sem)op->sem, &op->args, src, dst);
+      for (unsigned k = 0; k < op->ndst; k++)
+         d[k][i] = dst[k];
+   }
+}
+
+emu_kern_fn
+emu_kern_for(const struct emu_op *op)
+{
+   enum isa_sem sem = (enum isa_sem)op->sem;
+   switch (sem) {
+#define S(sm, fn)                                                                                  \
+   case ISA_SEM_##sm:                                                                              \
+      return k_##fn;
+      S(MOV, mov)
+      S(FABSNEG, mov)
+      S(IABSNEG, mov)
+      S(FSIGN, fsign)
+      S(FFLOOR, ffloor)
+      S(FCEIL, fceil)
+      S(FTRUNC, ftrunc)
+      S(FRNDNE, frndne)
+      S(NOT, not )
+      S(BFREV, bfrev)
+      S(CBITS, cbits)
+      S(CLZ_B, clz_b)
+      S(CLZ_S, clz_s)
+      S(RCP, rcp)
+      S(RSQ, rsq)
+      S(SQRT, sqrt)
+      S(FADD, fadd)
+      S(FMUL, fmul)
+      S(FMIN, fmin)
+      S(FMAX, fmax)
+      S(IADD, iadd)
+      S(ISUB, isub)
+      S(UMUL24, umul24)
+      S(SMUL24, smul24)
+      S(MULL_U, mull_u)
+      S(UMIN, umin)
+      S(UMAX, umax)
+      S(SMIN, smin)
+      S(SMAX, smax)
+      S(AND, and)
+      S(OR, or)
+      S(XOR, xor)
+      S(SHL, shl)
+      S(SHR, shr)
+      S(ASHR, ashr)
+      S(FMAD, fmad)
+      S(FFMA, ffma)
+      S(UMAD24, umad24)
+      S(SMAD24, smad24)
+      S(MADSH_M16, madsh_m16)
+      S(SEL, sel)
+      S(FSEL, fsel)
+      S(FMNMX, fmnmx)
+      S(IMNMX, imnmx)
+      S(IADD3, iadd3)
+      S(ISCADD, iscadd)
+      S(BFI, bfi)
+      S(SHL_CLAMP, shl_clamp)
+      S(SHR_CLAMP, shr_clamp)
+      S(SHF_L, shf_l)
+      S(SHF_R, shf_r)
+      S(XMAD, xmad)
+      S(BFE, bfe)
+      S(FLO, flo)
+      S(FSET, fset)
+      S(FSETP, fsetp)
+      S(ISETP, isetp)
+      S(PSETP, psetp)
+#undef S
+   case ISA_SEM_FCMP:
+   case ISA_SEM_UCMP:
+   case ISA_SEM_SCMP: {
+      emu_kern_fn k = kern_cmp(sem, op->args.cond);
+      if (k)
+         return k;
+      break;
+   }
+   default:
+      break;
+   }
+   /* Anything else sem_eval() knows runs per lane. */
+   uint32_t src[ISA_MAX_SRC] = {0}, dst[ISA_MAX_DST];
+   return sem_eval(sem, &op->args, src, dst) ? emu_kern_generic : NULL;
+}

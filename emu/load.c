@@ -1,0 +1,838 @@
+/*
+ * Decode once: a program's bytes become an array of struct emu_op, each
+ * holding everything the dispatcher needs without looking at the model
+ * again -- the kind of work, the kernel, resolved register units and
+ * constant slots, source views and modifiers, the timing facts of its
+ * class and control word, and branch targets as instruction indices.
+ *
+ * All timing numbers come from the model: class latency, soft (the
+ * documented latency of a variable-latency class), read_early, the slot's
+ * read_delay and the hazard parameters addr_write, pred_latency,
+ * war_latency and bar_min. Which of them apply depends only on the
+ * model's hazard mechanism.
+ */
+#include "emu/emu_priv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const cond_names[] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
+                                         "f",   "t",   "num", "nan", "ltu", "leu",
+                                         "gtu", "geu", "equ", "one", "neu"};
+
+/* Rounding enum entries by name -> sem_f2i/sem_cov rounding (0 truncate,
+ * 1 nearest even, 2 toward +inf, 3 toward -inf). Both spellings in use
+ * (ir3 "(even)", NVIDIA ".RM") are listed; a missing entry truncates. */
+static const struct {
+   const char *name;
+   unsigned round;
+} round_names[] = {{"default", 0}, {"even", 1}, {"pos_inf", 2}, {"neg_inf", 3},
+                   {"rz", 0},      {"rn", 1},   {"rp", 2},      {"rm", 3}};
+
+static int
+mod_of(const struct isa_model *m, enum isa_role r)
+{
+   return isa_mod_by_role(m, r);
+}
+
+static int
+mod_val(const struct isa_model *m, const struct isa_insn *in, enum isa_role r)
+{
+   int k = isa_mod_by_role(m, r);
+   return k >= 0 ? in->mod[k] : 0;
+}
+
+static enum isa_type
+narrow_type(enum isa_type t, unsigned width)
+{
+   if (width != 16)
+      return t;
+   switch (t) {
+   case ISA_TYPE_F32:
+      return ISA_TYPE_F16;
+   case ISA_TYPE_U32:
+      return ISA_TYPE_U16;
+   case ISA_TYPE_S32:
+      return ISA_TYPE_S16;
+   case ISA_TYPE_B32:
+      return ISA_TYPE_B16;
+   default:
+      return t;
+   }
+}
+
+static enum isa_type
+slot_type(const struct isa_model *m, const struct isa_insn *in, int slot, unsigned *width)
+{
+   unsigned w;
+   enum isa_type t = isa_opnd_type(m, in, slot, &w);
+   if (width)
+      *width = w;
+   return narrow_type(t, w);
+}
+
+int
+emu_sync_kind(const struct emu_code *c, enum isa_sync s, int bar)
+{
+   switch (s) {
+   case ISA_SYNC_NONE:
+      return 0;
+   case ISA_SYNC_SS:
+      return 1;
+   case ISA_SYNC_SY:
+      return 2;
+   case ISA_SYNC_SCOREBOARD: {
+      int nsb = isa_hazard_param(c->model, "scoreboards", 6);
+      return bar >= 0 && bar < nsb && bar < EMU_NSYNC - 2 ? bar + 1 : EMU_SYNC_NEVER;
+   }
+   default:
+      return EMU_SYNC_NEVER;
+   }
+}
+
+/* The const store slot base of (file, bank), added on first use. */
+static uint32_t
+cbank_base(struct emu_code *c, unsigned file, unsigned bank)
+{
+   for (unsigned i = 0; i < c->ncbanks; i++)
+      if (c->cbanks[i].file == file && c->cbanks[i].bank == bank)
+         return c->cbanks[i].base;
+   struct emu_cbank b = {(uint8_t)file, (uint16_t)bank, c->nconst};
+   c->nconst += c->files[file].count;
+   VEC_PUSH(c->cbanks, c->ncbanks, c->cbanks_cap, b);
+   return b.base;
+}
+
+static int
+addr_file(const struct emu_code *c)
+{
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].kind == ISA_FILE_ADDRESS)
+         return (int)f;
+   return -1;
+}
+
+static bool
+load_err(struct diag_list *d, const struct isa_insn *in, const char *fmt, const char *what)
+{
+   char buf[160];
+   snprintf(buf, sizeof(buf), fmt, what);
+   diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "instruction at 0x%x: %s", in->addr, buf);
+   return false;
+}
+
+static bool
+set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_src *s, bool raw,
+        struct diag_list *d)
+{
+   const struct isa_model *m = c->model;
+   const struct isa_opnd *o = &in->src[i];
+   int slot = ISA_SLOT_SRC(i);
+   unsigned width;
+   enum isa_type t = slot_type(m, in, slot, &width);
+   struct isa_slot_info si;
+   isa_slot_info(m, in->op, false, i, &si);
+   struct isa_class_info ci;
+   isa_class_info(m, in->cls, &ci);
+   s->isfloat = isa_type_is_float(t);
+   s->mods = o->flags & (ISA_OPND_F_NEG | ISA_OPND_F_ABS | ISA_OPND_F_NOT);
+   s->rinc = (o->flags & ISA_OPND_F_R) != 0;
+   s->count = (uint8_t)isa_opnd_count(m, in, slot);
+   if (c->delay_slots)
+      s->read_adj = (int8_t)(si.read_delay - ci.read_early);
+   if (!raw && width == 16)
+      s->conv = t == ISA_TYPE_F16 ? EMU_CV_F16 : t == ISA_TYPE_S16 ? EMU_CV_S16 : EMU_CV_U16;
+   s->file = o->file;
+   s->index = o->index;
+   switch (o->kind) {
+   case ISA_OPND_NONE:
+      s->kind = EMU_S_NONE;
+      return true;
+   case ISA_OPND_IMM:
+      s->kind = EMU_S_IMM;
+      s->value = o->value;
+      s->conv = EMU_CV_NONE; /* immediates are already 32-bit values */
+      return true;
+   default:
+      break;
+   }
+   if (o->file >= c->nfiles)
+      return load_err(d, in, "%s", "operand in no register file");
+   const struct emu_file *f = &c->files[o->file];
+   bool rel = (o->flags & ISA_OPND_F_REL) != 0;
+   if (rel) {
+      int af = addr_file(c);
+      if (af < 0 || o->bank >= c->files[af].count)
+         return load_err(d, in, "%s", "relative operand without an address register");
+      s->addr_unit = c->files[af].base + o->bank;
+      s->value = o->value;
+      s->limit = f->count;
+      if (f->kind == ISA_FILE_CONST) {
+         s->kind = EMU_S_REL_CONST;
+         s->base = cbank_base(c, o->file, 0); /* o->bank names the address register */
+      } else {
+         s->kind = EMU_S_REL_REG;
+         s->base = f->base;
+      }
+      return true;
+   }
+   if (o->index >= f->count)
+      return load_err(d, in, "%s", "register index beyond its file");
+   if (f->fixed >= 0 && o->index == f->fixed && s->count == 1 && !s->rinc) {
+      s->kind = EMU_S_IMM; /* RZ, PT: a constant, never a hazard */
+      s->value = f->fixed_value;
+      s->conv = EMU_CV_NONE;
+      return true;
+   }
+   if (f->kind == ISA_FILE_CONST) {
+      s->kind = EMU_S_CONST;
+      s->unit = cbank_base(c, o->file, o->bank) + o->index;
+      return true;
+   }
+   if (o->index + s->count + (unsigned)(s->rinc ? mod_val(m, in, ISA_ROLE_RPT) : 0) > f->count)
+      return load_err(d, in, "%s", "register group runs past its file");
+   s->kind = EMU_S_REG;
+   s->unit = f->base + o->index;
+   s->limit = f->count - o->index;
+   return true;
+}
+
+/* Cycles from issue until a fixed-latency result written to `file` is
+ * visible. Delay-slot models count the slots between the two instructions,
+ * so a result is visible latency + 1 cycles after issue; stall-count models
+ * count cycles from issue to issue. */
+static int32_t
+dst_latency(const struct emu_code *c, const struct isa_class_info *ci, unsigned file, bool *plain)
+{
+   const struct isa_model *m = c->model;
+   int lat = ci->latency < 0 ? 0 : ci->latency;
+   enum isa_file_kind k = c->files[file].kind;
+   *plain = false;
+   if (c->hazard == ISA_HAZARD_DELAY_SLOTS && k == ISA_FILE_ADDRESS) {
+      lat = isa_hazard_param(m, "addr_write", lat);
+      *plain = true;
+   }
+   if (c->hazard == ISA_HAZARD_STALL_COUNTS && k == ISA_FILE_PREDICATE)
+      lat = isa_hazard_param(m, "pred_latency", lat);
+   if (c->hazard == ISA_HAZARD_INTERLOCKED)
+      lat = 0;
+   return c->delay_slots ? lat + 1 : lat;
+}
+
+static bool
+set_dst(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_op *op, bool raw,
+        struct diag_list *d)
+{
+   const struct isa_model *m = c->model;
+   const struct isa_opnd *o = &in->dst[i];
+   struct emu_dst *dd = &op->dst[i];
+   if (o->kind == ISA_OPND_NONE)
+      return true;
+   if (o->kind != ISA_OPND_REG || (o->flags & ISA_OPND_F_REL))
+      return load_err(d, in, "%s", "destination is not a plain register");
+   if (o->file >= c->nfiles || c->files[o->file].kind == ISA_FILE_CONST)
+      return load_err(d, in, "%s", "destination in no writable register file");
+   const struct emu_file *f = &c->files[o->file];
+   unsigned width;
+   enum isa_type t = slot_type(m, in, ISA_SLOT_DST(i), &width);
+   dd->count = (uint8_t)isa_opnd_count(m, in, ISA_SLOT_DST(i));
+   if (o->index + dd->count + (unsigned)op->rpt > f->count)
+      return load_err(d, in, "%s", "destination runs past its register file");
+   dd->kind = EMU_S_REG;
+   dd->file = o->file;
+   dd->index = o->index;
+   dd->unit = f->base + o->index;
+   dd->fixed_unit = UINT32_MAX;
+   if (f->fixed >= 0 && (unsigned)f->fixed >= o->index &&
+       (unsigned)f->fixed < o->index + dd->count + (unsigned)op->rpt)
+      dd->fixed_unit = f->base + (unsigned)f->fixed;
+   if (dd->fixed_unit == dd->unit && dd->count == 1 && !op->rpt)
+      dd->kind = EMU_S_IMM; /* writes to RZ / PT are discarded */
+   /* Texture results are f32 or 32-bit integers: a half destination
+    * converts; ALU results convert by what they are; loads keep bits. */
+   bool fl = op->res == EMU_R_FLOAT || (op->kind == EMU_K_TEX && t == ISA_TYPE_F16);
+   if (!raw && width == 16)
+      dd->conv = fl ? EMU_CV_F16 : EMU_CV_U16;
+   struct isa_class_info ci;
+   isa_class_info(m, in->cls, &ci);
+   bool plain;
+   dd->lat = dst_latency(c, &ci, o->file, &plain);
+   dd->plain = plain;
+   return true;
+}
+
+static enum emu_res
+sem_res(enum isa_sem s)
+{
+   switch (s) {
+   case ISA_SEM_FADD:
+   case ISA_SEM_FMUL:
+   case ISA_SEM_FMIN:
+   case ISA_SEM_FMAX:
+   case ISA_SEM_FMAD:
+   case ISA_SEM_FFMA:
+   case ISA_SEM_FSIGN:
+   case ISA_SEM_FFLOOR:
+   case ISA_SEM_FCEIL:
+   case ISA_SEM_FTRUNC:
+   case ISA_SEM_FRNDNE:
+   case ISA_SEM_FRNDAZ:
+   case ISA_SEM_FABSNEG:
+   case ISA_SEM_RCP:
+   case ISA_SEM_RSQ:
+   case ISA_SEM_LOG2:
+   case ISA_SEM_EXP2:
+   case ISA_SEM_SIN:
+   case ISA_SEM_COS:
+   case ISA_SEM_SQRT:
+      return EMU_R_FLOAT;
+   case ISA_SEM_FCMP:
+   case ISA_SEM_UCMP:
+   case ISA_SEM_SCMP:
+      return EMU_R_BOOL;
+   default:
+      return EMU_R_INT;
+   }
+}
+
+/* Semantics that move bits without interpreting them (no source views). */
+static bool
+sem_raw(enum isa_sem s)
+{
+   return s == ISA_SEM_MOV || s == ISA_SEM_COV || s == ISA_SEM_SEL || s == ISA_SEM_FSEL;
+}
+
+static enum emu_kind
+sem_kind(enum isa_sem s)
+{
+   switch (s) {
+   case ISA_SEM_NOP:
+   case ISA_SEM_WAIT:
+   case ISA_SEM_WAITCNT:
+      return EMU_K_NOP;
+   case ISA_SEM_JUMP:
+      return EMU_K_JUMP;
+   case ISA_SEM_BRANCH:
+      return EMU_K_BRANCH;
+   case ISA_SEM_END:
+      return EMU_K_END;
+   case ISA_SEM_KILL:
+      return EMU_K_KILL;
+   case ISA_SEM_BARRIER:
+      return EMU_K_BARRIER;
+   case ISA_SEM_SSY:
+      return EMU_K_SSY;
+   case ISA_SEM_SYNC:
+      return EMU_K_SYNC;
+   case ISA_SEM_LDC:
+      return EMU_K_LDC;
+   case ISA_SEM_SAM:
+   case ISA_SEM_ISAM:
+   case ISA_SEM_GETSIZE:
+      return EMU_K_TEX;
+   case ISA_SEM_LDG:
+   case ISA_SEM_LDL:
+      return EMU_K_LOAD;
+   case ISA_SEM_STG:
+   case ISA_SEM_STL:
+      return EMU_K_STORE;
+   default:
+      return EMU_K_ALU;
+   }
+}
+
+static void
+set_args(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op)
+{
+   const struct isa_model *m = c->model;
+   struct isa_op_info oi;
+   isa_op_info(m, in->op, &oi);
+   int cm = oi.flip_mod >= 0 ? oi.flip_mod : mod_of(m, ISA_ROLE_COND);
+   op->args.cond = SEM_NE;
+   if (cm >= 0)
+      for (unsigned i = 0; i < ARRAY_SIZE(cond_names); i++)
+         if (isa_mod_value(m, (unsigned)cm, cond_names[i]) == in->mod[cm] &&
+             sem_cond_find(cond_names[i]) >= 0) {
+            op->args.cond = (enum sem_cond)sem_cond_find(cond_names[i]);
+            break;
+         }
+   int rm = mod_of(m, ISA_ROLE_ROUND);
+   if (rm >= 0)
+      for (unsigned i = 0; i < ARRAY_SIZE(round_names); i++)
+         if (isa_mod_value(m, (unsigned)rm, round_names[i].name) == in->mod[rm])
+            op->args.round = round_names[i].round;
+   static const char *const bops[] = {"and", "or", "xor"};
+   static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
+   int sm = mod_of(m, ISA_ROLE_SETOP), sm2 = mod_of(m, ISA_ROLE_SETOP2);
+   for (unsigned i = 0; i < 3; i++) {
+      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == in->mod[sm])
+         op->args.bop = bopv[i];
+      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == in->mod[sm2])
+         op->args.bop2 = bopv[i];
+   }
+   static const struct {
+      enum isa_role role;
+      unsigned flag;
+   } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
+                {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
+                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
+   for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
+      if (mod_val(m, in, flags[i].role))
+         op->args.flags |= flags[i].flag;
+   int xm = mod_val(m, in, ISA_ROLE_XMODE);
+   op->args.mode = (unsigned)(xm ? xm : mod_val(m, in, ISA_ROLE_SHFTYPE));
+   for (unsigned i = 0; i < in->nsrc; i++)
+      if (in->src[i].flags & ISA_OPND_F_HI)
+         op->args.hi_srcs |= 1u << i;
+   op->args.src_type = in->nsrc ? slot_type(m, in, ISA_SLOT_SRC(0), NULL) : ISA_TYPE_NONE;
+   op->args.dst_type = in->ndst ? slot_type(m, in, ISA_SLOT_DST(0), NULL) : ISA_TYPE_NONE;
+   op->args.type = in->nsrc ? op->args.src_type : op->args.dst_type;
+}
+
+/* The instruction index at byte address a, or -1. */
+static int32_t
+index_at(const struct emu_code *c, uint64_t a)
+{
+   unsigned lo = 0, hi = c->n;
+   while (lo < hi) {
+      unsigned mid = (lo + hi) / 2;
+      if (c->insns[mid].addr < a)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo < c->n && c->insns[lo].addr == a ? (int32_t)lo : -1;
+}
+
+/* Branch targets: the source whose immediate form is pc-relative. */
+static void
+set_target(const struct emu_code *c, unsigned idx, struct emu_op *op)
+{
+   const struct isa_insn *in = &c->insns[idx];
+   op->target = -1;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      struct isa_slot_info si;
+      if (in->src[i].kind != ISA_OPND_IMM || !isa_slot_info(c->model, in->op, false, i, &si) ||
+          !si.pcrel)
+         continue;
+      int64_t v = (int32_t)in->src[i].value, t;
+      switch (si.pcrel) {
+      case ISA_PCREL_INSN:
+         t = (int64_t)idx + v;
+         op->target = t >= 0 && t < c->n ? (int32_t)t : -1;
+         break;
+      case ISA_PCREL_INSN_NEXT:
+         t = (int64_t)idx + 1 + v;
+         op->target = t >= 0 && t < c->n ? (int32_t)t : -1;
+         break;
+      case ISA_PCREL_BYTE:
+         t = (int64_t)in->addr + v;
+         op->target = t >= 0 ? index_at(c, (uint64_t)t) : -1;
+         break;
+      default:
+         t = (int64_t)in->addr + in->size + v;
+         op->target = t >= 0 ? index_at(c, (uint64_t)t) : -1;
+         break;
+      }
+      op->src[i].kind = EMU_S_NONE; /* not a value */
+      return;
+   }
+}
+
+/* Memory and texture operands: address register, offset and data, by
+ * position (the first register source is the address or coordinates, the
+ * first immediate the offset, a second register source the stored data;
+ * the last immediate of a texture instruction is its unit). */
+static bool
+set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
+{
+   int reg = -1, data = -1, imm = -1, last_imm = -1;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      if (op->src[i].kind == EMU_S_REG) {
+         if (reg < 0)
+            reg = (int)i;
+         else if (data < 0)
+            data = (int)i;
+      } else if (op->src[i].kind == EMU_S_IMM) {
+         if (imm < 0)
+            imm = (int)i;
+         last_imm = (int)i;
+      }
+   }
+   if (op->kind == EMU_K_TEX) {
+      if (reg < 0 || last_imm < 0 || !op->ndst)
+         return load_err(d, in, "%s", "texture instruction without coordinates or unit");
+      op->tex_unit = (uint16_t)op->src[last_imm].value;
+      op->tex_int = in->sem == ISA_SEM_ISAM;
+      op->tex_query = in->sem == ISA_SEM_GETSIZE;
+      int wm = mod_of(c->model, ISA_ROLE_WRMASK);
+      op->wrmask = (uint8_t)(wm >= 0 ? in->mod[wm] & 15 : (1u << op->dst[0].count) - 1);
+      op->src[0] = op->src[reg];
+      return true;
+   }
+   bool store = op->kind == EMU_K_STORE;
+   if (reg < 0 || (store && data < 0) || (!store && !op->ndst))
+      return load_err(d, in, "%s", "memory instruction without address or data");
+   op->space =
+       in->sem == ISA_SEM_LDL || in->sem == ISA_SEM_STL ? EMU_SPACE_SHARED : EMU_SPACE_GLOBAL;
+   unsigned width;
+   enum isa_type t = store ? slot_type(c->model, in, ISA_SLOT_SRC(data), &width)
+                           : slot_type(c->model, in, ISA_SLOT_DST(0), &width);
+   unsigned bits = isa_type_bits(t) && isa_type_bits(t) < width ? isa_type_bits(t) : width;
+   unsigned regs = store ? op->src[data].count : op->dst[0].count;
+   op->elem_bytes = (uint8_t)(bits >= 32 ? 4 : bits / 8 ? bits / 8 : 4);
+   op->elem_signed = t == ISA_TYPE_S8 || t == ISA_TYPE_S16;
+   op->ncomp = (uint8_t)(bits > 32 ? regs * (bits / 32) : regs);
+   struct emu_src a = op->src[reg], off = {.kind = EMU_S_IMM}, dat = {0};
+   if (imm >= 0)
+      off = op->src[imm];
+   if (store)
+      dat = op->src[data];
+   op->src[0] = a;
+   op->src[1] = off;
+   op->src[2] = dat;
+   op->nsrc = store ? 3 : 2;
+   if (!store && op->ncomp > op->dst[0].count)
+      op->dst[0].count = op->ncomp;
+   if (op->ncomp > 16)
+      return load_err(d, in, "%s", "more than 16 components");
+   return true;
+}
+
+/* The guard role's value names a register of the model's predicate file,
+ * plus 8 when negated (sm50 @P0 .. @!PT). A fixed register (PT) makes the
+ * guard always or never true. */
+static bool
+set_guard(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op,
+          struct diag_list *d)
+{
+   int g = isa_mod_by_role(c->model, ISA_ROLE_GUARD);
+   if (g < 0)
+      return true;
+   unsigned v = (unsigned)in->mod[g], reg = v & 7;
+   bool neg = (v >> 3) & 1;
+   int pf = -1;
+   for (unsigned f = 0; f < c->nfiles && pf < 0; f++)
+      if (c->files[f].kind == ISA_FILE_PREDICATE)
+         pf = (int)f;
+   if (pf < 0 || reg >= c->files[pf].count)
+      return load_err(d, in, "%s", "guard predicate outside the predicate file");
+   const struct emu_file *f = &c->files[pf];
+   if (f->fixed == (int)reg) {
+      bool on = ((f->fixed_value & 1) != 0) != neg;
+      op->has_guard = op->guard_never = !on;
+      return true;
+   }
+   op->has_guard = 1;
+   op->guard_not = neg;
+   op->guard_unit = f->base + reg;
+   return true;
+}
+
+/* Whether waves in lockstep stay in lockstep through this instruction:
+ * not across a flow decision that can differ per lane (branches, kills,
+ * guarded ends, the reconvergence stack), nor a relative read (its
+ * hazards depend on each lane's register). */
+static void
+set_batch(struct emu_op *op)
+{
+   switch (op->kind) {
+   case EMU_K_BRANCH:
+   case EMU_K_KILL:
+   case EMU_K_SSY:
+   case EMU_K_SYNC:
+      op->batch = 0;
+      return;
+   case EMU_K_END:
+      op->batch = !op->has_guard;
+      return;
+   default:
+      break;
+   }
+   op->batch = 1;
+   for (unsigned i = 0; i < op->nsrc; i++)
+      if (op->src[i].kind == EMU_S_REL_REG || op->src[i].kind == EMU_S_REL_CONST)
+         op->batch = 0;
+}
+
+/* LDC's sources are, in order, the address register, the byte offset and
+ * the bank (immediates); it reads the model's constant file. */
+static bool
+set_ldc(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
+{
+   int cf = -1;
+   for (unsigned f = 0; f < c->nfiles && cf < 0; f++)
+      if (c->files[f].kind == ISA_FILE_CONST)
+         cf = (int)f;
+   if (cf < 0 || in->nsrc < 3 || op->src[1].kind != EMU_S_IMM || op->src[2].kind != EMU_S_IMM ||
+       !op->ndst)
+      return load_err(d, in, "%s", "LDC needs an address, an immediate offset and bank");
+   unsigned width;
+   slot_type(c->model, in, ISA_SLOT_DST(0), &width);
+   op->ncomp = (uint8_t)(width > 32 ? width / 32 : 1);
+   op->dst[0].count = MAX2(op->dst[0].count, op->ncomp);
+   op->cbase = cbank_base(c, (unsigned)cf, op->src[2].value);
+   op->climit = c->files[cf].count;
+   op->nsrc = 2;
+   return true;
+}
+
+static bool
+build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
+{
+   const struct isa_model *m = c->model;
+   const struct isa_insn *in = &c->insns[idx];
+   struct emu_op *op = &c->ops[idx];
+   struct isa_class_info ci;
+   isa_class_info(m, in->cls, &ci);
+   op->sem = in->sem;
+   op->addr = in->addr;
+   op->size = in->size;
+   op->ndst = in->ndst;
+   op->nsrc = in->nsrc;
+   op->illegal = in->illegal;
+   op->kind = (uint8_t)(in->illegal ? EMU_K_ILLEGAL : sem_kind(in->sem));
+   op->res = (uint8_t)sem_res(in->sem);
+   op->rpt = (uint8_t)mod_val(m, in, ISA_ROLE_RPT);
+   op->ss = mod_val(m, in, ISA_ROLE_SS) != 0;
+   op->sy = mod_val(m, in, ISA_ROLE_SY) != 0;
+   op->jp = mod_val(m, in, ISA_ROLE_JP) != 0;
+   op->sat = mod_val(m, in, ISA_ROLE_SAT) != 0;
+   op->nopn = op->rpt ? 0 : (uint8_t)mod_val(m, in, ISA_ROLE_NOPS);
+   op->flow = ci.flow;
+   op->soft = ci.latency >= 0 ? ci.latency : ci.soft_latency;
+   int wr = mod_of(m, ISA_ROLE_WR_BAR) >= 0 ? mod_val(m, in, ISA_ROLE_WR_BAR) : -1;
+   int rd = mod_of(m, ISA_ROLE_RD_BAR) >= 0 ? mod_val(m, in, ISA_ROLE_RD_BAR) : -1;
+   op->sync = (uint8_t)emu_sync_kind(c, ci.sync, wr);
+   op->war = (uint8_t)emu_sync_kind(c, ci.war_sync, rd);
+   int wl = isa_hazard_param(m, "war_latency", -1);
+   op->war_until = wl;
+   if (c->hazard == ISA_HAZARD_DELAY_SLOTS)
+      op->wait = (uint8_t)((op->ss ? 1 : 0) | (op->sy ? 2 : 0));
+   else if (c->hazard == ISA_HAZARD_STALL_COUNTS)
+      op->wait = (uint8_t)(mod_val(m, in, ISA_ROLE_WAIT_MASK) & 0x3f);
+   op->stall = (uint8_t)mod_val(m, in, ISA_ROLE_STALL);
+   unsigned subs = op->rpt + 1u;
+   if (c->hazard == ISA_HAZARD_STALL_COUNTS) {
+      int s = op->stall > c->min_stall ? op->stall : c->min_stall;
+      op->advance = (int32_t)(subs * (unsigned)s);
+      op->idle = (int32_t)(subs * (unsigned)(s - 1));
+   } else {
+      op->advance = (int32_t)(subs + op->nopn);
+   }
+   op->fast = op->kind == EMU_K_ALU && !op->wait;
+   if (op->kind == EMU_K_ILLEGAL)
+      return true;
+   set_args(c, in, op);
+   op->ftz = mod_val(m, in, ISA_ROLE_FTZ) != 0;
+   if (!set_guard(c, in, op, d))
+      return false;
+   bool raw = sem_raw(in->sem);
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      if (!set_src(c, in, i, &op->src[i], raw, d))
+         return false;
+      op->src[i].ftz = op->ftz && op->src[i].isfloat;
+   }
+   for (unsigned i = 0; i < in->ndst; i++)
+      if (!set_dst(c, in, i, op, raw, d))
+         return false;
+   set_batch(op);
+   switch (op->kind) {
+   case EMU_K_BRANCH:
+   case EMU_K_JUMP:
+   case EMU_K_SSY:
+      set_target(c, idx, op);
+      return true;
+   case EMU_K_TEX:
+   case EMU_K_LOAD:
+   case EMU_K_STORE:
+      return set_mem(c, in, op, d);
+   case EMU_K_LDC:
+      return set_ldc(c, in, op, d);
+   case EMU_K_ALU:
+      op->kern = emu_kern_for(op);
+      if (!op->kern)
+         return load_err(d, in, "semantics '%s' is not emulated", isa_sem_name(in->sem));
+      if (op->ndst < 1)
+         return load_err(d, in, "%s", "ALU instruction without a destination");
+      return true;
+   default:
+      return true;
+   }
+}
+
+static void
+init_files(struct emu_code *c)
+{
+   c->nfiles = isa_file_count(c->model);
+   c->files = xcalloc(c->nfiles ? c->nfiles : 1, sizeof(*c->files));
+   for (unsigned f = 0; f < c->nfiles; f++) {
+      struct isa_file_info fi;
+      isa_file_info(c->model, f, &fi);
+      c->files[f].kind = fi.kind;
+      c->files[f].count = fi.count;
+      c->files[f].width = fi.width;
+      c->files[f].fixed = fi.fixed;
+      c->files[f].fixed_value = fi.fixed_value;
+      if (fi.kind != ISA_FILE_CONST) {
+         c->files[f].base = c->nunits;
+         c->nunits += fi.count;
+      }
+   }
+}
+
+static bool
+check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struct diag_list *d)
+{
+   bool to_const = b->kind == EMU_BIND_CONST || b->kind == EMU_BIND_VALUE;
+   const char *why = NULL;
+   if (b->kind > EMU_BIND_OUTPUT)
+      why = "unknown binding kind";
+   else if (b->file >= c->nfiles)
+      why = "no such register file";
+   else if (b->index >= c->files[b->file].count || b->chan > 3)
+      why = "register index or channel out of range";
+   else if (to_const != (c->files[b->file].kind == ISA_FILE_CONST))
+      why = to_const ? "constants bind to a constant file" : "values bind to a register file";
+   else if (b->kind == EMU_BIND_SYSVAL && b->tgsi_index >= TGSI_SEM_COUNT)
+      why = "unknown system value";
+   if (why) {
+      diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "binding %u: %s", i, why);
+      return false;
+   }
+   if (to_const)
+      cbank_base(c, b->file, b->bank);
+   return true;
+}
+
+static void
+mark(uint8_t *t, uint32_t nunits, uint32_t from, uint32_t n)
+{
+   for (uint32_t u = from; u < from + n && u < nunits; u++)
+      t[u] = 1;
+}
+
+/* The units a run must start from zero: everything an operand, a
+ * binding or a fixed register can name. */
+static void
+touched_units(struct emu_code *c)
+{
+   uint8_t *t = xcalloc(c->nunits + 1, 1);
+   for (unsigned i = 0; i < c->n; i++) {
+      const struct emu_op *op = &c->ops[i];
+      c->uses_shared |=
+          op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE);
+      for (unsigned k = 0; k < op->nsrc; k++) {
+         const struct emu_src *s = &op->src[k];
+         if (s->kind == EMU_S_REG)
+            mark(t, c->nunits, s->unit, MAX2(s->count + (s->rinc ? op->rpt : 0u), 4u));
+         else if (s->kind == EMU_S_REL_REG)
+            mark(t, c->nunits, s->base, s->limit);
+         if (s->kind == EMU_S_REL_REG || s->kind == EMU_S_REL_CONST)
+            mark(t, c->nunits, s->addr_unit, 1);
+      }
+      for (unsigned k = 0; k < op->ndst; k++)
+         if (op->dst[k].kind == EMU_S_REG)
+            mark(t, c->nunits, op->dst[k].unit, op->dst[k].count + op->rpt);
+      if (op->has_guard && !op->guard_never)
+         mark(t, c->nunits, op->guard_unit, 1);
+   }
+   for (unsigned b = 0; b < c->nbinds; b++)
+      if (c->binds[b].kind == EMU_BIND_INPUT || c->binds[b].kind == EMU_BIND_SYSVAL ||
+          c->binds[b].kind == EMU_BIND_OUTPUT)
+         mark(t, c->nunits, c->files[c->binds[b].file].base + c->binds[b].index, 1);
+   for (unsigned f = 0; f < c->nfiles; f++)
+      if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST)
+         mark(t, c->nunits, c->files[f].base + (unsigned)c->files[f].fixed, 1);
+   c->touched = xmalloc((c->nunits + 1) * sizeof(*c->touched));
+   for (uint32_t u = 0; u < c->nunits; u++)
+      if (t[u])
+         c->touched[c->ntouched++] = u;
+   free(t);
+}
+
+enum emu_status
+emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d)
+{
+   *out = NULL;
+   if (!p || !p->model) {
+      diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "program without a model");
+      return EMU_ERR_DECODE;
+   }
+   struct emu_code *c = xcalloc(1, sizeof(*c));
+   c->model = p->model;
+   c->hazard = isa_hazard_kind(p->model);
+   c->delay_slots = c->hazard == ISA_HAZARD_DELAY_SLOTS;
+   c->bar_min = isa_hazard_param(p->model, "bar_min", 0);
+   c->min_stall = isa_hazard_param(p->model, "min_stall", 1);
+   c->flow_stall = isa_hazard_param(p->model, "flow_stall", 0);
+   for (unsigned i = 0; i < isa_op_count(p->model); i++) {
+      struct isa_op_info oi;
+      isa_op_info(p->model, i, &oi);
+      c->stack_flow |= oi.sem == ISA_SEM_SSY || oi.sem == ISA_SEM_SYNC;
+   }
+   for (unsigned k = 0; k < isa_class_count(p->model); k++) {
+      struct isa_class_info ci;
+      isa_class_info(p->model, k, &ci);
+      if (ci.sync > ISA_SYNC_SCOREBOARD || ci.war_sync > ISA_SYNC_SCOREBOARD) {
+         diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL,
+                  "model %s: class '%s' syncs through '%s', which the emulator does not model",
+                  isa_model_name(p->model), ci.name,
+                  isa_sync_name(ci.sync > ISA_SYNC_SCOREBOARD ? ci.sync : ci.war_sync));
+         emu_code_free(c);
+         return EMU_ERR_UNSUPPORTED;
+      }
+   }
+   init_files(c);
+   size_t n = 0;
+   if (isa_decode_program(p->model, p->code, p->size, &c->insns, &n, d) != ISA_ERR_OK) {
+      emu_code_free(c);
+      return EMU_ERR_DECODE;
+   }
+   c->n = (unsigned)n;
+   c->ops = xcalloc(n ? n : 1, sizeof(*c->ops));
+   enum emu_status st = EMU_OK;
+   for (unsigned i = 0; i < c->n && st == EMU_OK; i++)
+      if (!build_op(c, i, d))
+         st = EMU_ERR_UNSUPPORTED;
+   for (unsigned i = 0; i < p->nbinds && st == EMU_OK; i++)
+      if (!check_binding(c, &p->binds[i], i, d))
+         st = EMU_ERR_BINDING;
+   if (st != EMU_OK) {
+      emu_code_free(c);
+      return st;
+   }
+   c->nbinds = p->nbinds;
+   c->binds = xmalloc((p->nbinds ? p->nbinds : 1) * sizeof(*c->binds));
+   if (p->nbinds)
+      memcpy(c->binds, p->binds, p->nbinds * sizeof(*c->binds));
+   touched_units(c);
+   *out = c;
+   return EMU_OK;
+}
+
+void
+emu_code_free(struct emu_code *c)
+{
+   if (!c)
+      return;
+   free(c->insns);
+   free(c->ops);
+   free(c->files);
+   free(c->cbanks);
+   free(c->binds);
+   free(c->touched);
+   free(c);
+}
+
+unsigned
+emu_code_count(const struct emu_code *c)
+{
+   return c->n;
+}
+
+const struct isa_insn *
+emu_code_insn(const struct emu_code *c, unsigned index)
+{
+   return index < c->n ? &c->insns[index] : NULL;
+}

@@ -1,0 +1,31 @@
+# diffcomp emu: exit codes and output (the runner script is the TGSI tests').
+set(_emu_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
+function(emu_cli name args rc)
+  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
+  if(T_OUT)
+    list(APPEND defs -DOUT_RE=${T_OUT})
+  endif()
+  if(T_ERR)
+    list(APPEND defs -DERR_RE=${T_ERR})
+  endif()
+  add_test(NAME cli_emu_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_emu_run}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()
+
+emu_cli(help "emu|--help" 0 OUT "usage: diffcomp emu MODEL PROGRAM")
+emu_cli(no_program "emu|a3xx" 2 ERR "usage: diffcomp emu")
+emu_cli(bad_option "emu|a3xx|x.s|--frob" 2 ERR "unknown option '--frob'")
+emu_cli(no_model "emu|nosuch|fixtures/emu/a3xx/raw_short.s" 2 ERR "nosuch")
+emu_cli(hazard "emu|a3xx|fixtures/emu/a3xx/raw_short.s" 1
+        OUT "cycles: 8\n.*kind: raw, pc: 0x20, reg: r0.y, producer: 0x18, early: 3.*0x40000000, 2.0")
+emu_cli(clean "emu|a3xx|fixtures/emu/a3xx/raw_short_ok.s" 0 OUT "cycles: 11\n.*hazards: \\[\\]")
+emu_cli(trace "emu|a3xx|fixtures/emu/a3xx/sync_ss_ok.s|--trace" 0
+        OUT "cycle: 17, stall: 9, pc: 0x18, active: 1, insn: \"\\(ss\\)mov.f32f32 r2.x, r1.x\", waited: \"ss r1.x\"")
+emu_cli(budget "emu|a3xx|fixtures/emu/a3xx/budget.s|--max-cycles|100" 1 OUT "status: the cycle budget ran out")
+emu_cli(seeded "emu|a3xx|fixtures/emu/a3xx/loop.s|--seed|5|--invocations|3" 0 OUT "invocations: 3\n")
+emu_cli(bad_directive "emu|a3xx|fixtures/emu/bad/bad_directive.s" 2
+        ERR "bad_directive.s:3:1: error: unknown directive '.inptu'")
+emu_cli(bench "bench|emu|--model|a3xx|--insns|200|--invocations|128|--repeat|2" 0
+        OUT "a3xx  batched: 200 insns, 128 lanes, waves of 64, 2 runs.*per cpu second: [0-9.]+ M lane-instructions.*wave by wave")
+emu_cli(bench_help "bench|emu|--help" 0 OUT "usage: diffcomp bench emu")

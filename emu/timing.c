@@ -1,0 +1,287 @@
+/*
+ * The timing model: issue cycles, register ready times, sync waits and the
+ * hazards they reveal. Everything is per wave (one clock, one ready time
+ * per register, one epoch counter per sync kind), never per lane.
+ *
+ * Fixed-latency results: a write at cycle t is seen by a read whose
+ * effective cycle (issue + the slot's read_delay - the class's read_early
+ * on delay-slot models) is at least t + lat (load.c: lat = latency + 1 on
+ * delay-slot models, which count the slots between the two instructions;
+ * latency on stall-count models, which count issue to issue). An earlier
+ * read is a RAW hazard and sees the value before the write.
+ *
+ * Variable-latency results (a3xx (ss)/(sy) classes, sm50 scoreboards)
+ * are only seen after a wait on their sync kind issued after them: the
+ * instruction's (ss)/(sy) flag or wait-mask bit bumps the kind's epoch, and
+ * a result is synced once the epoch differs from the one it was written
+ * in. A read before that is a SYNC hazard and sees the old value, however
+ * much time has passed (the brief: a missing sync is always wrong). The
+ * wait itself lasts until the latest pending result of the kind is done,
+ * issue + the class's documented latency (its `soft` number).
+ *
+ * Source reads of variable-latency instructions (class `war`): a write to
+ * such a source before the read is done and without a wait on the kind is
+ * a WAR hazard. "Done" is issue + war_latency when the model gives that
+ * parameter (sm50), otherwise never (a3xx: only (ss) protects them).
+ *
+ * Write visibility uses the two register buffers (emu_priv.h): a write
+ * flips to the other buffer when the previous value had become visible,
+ * else it overwrites the newest value in place and the old visible value
+ * stays readable -- one level of history, enough for in-order pipelines;
+ * a read between two in-flight writes sees the older visible value.
+ */
+#include "emu/emu_priv.h"
+
+#include <stdio.h>
+
+void
+emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsigned index,
+          uint32_t producer_pc, int64_t early)
+{
+   struct emu_result *r = w->run->res;
+   struct emu_event *last = &w->run->last;
+   uint64_t cyc = (uint64_t)(w->cycle < 0 ? 0 : w->cycle);
+   if (r->counts[k] && last->kind == k && last->pc == pc && last->wave == w->id &&
+       last->cycle == cyc && last->file == (uint8_t)(file < 0 ? 0xff : file) &&
+       last->index == (uint16_t)index && last->producer_pc == producer_pc)
+      return; /* the same hazard again in the same instruction */
+   r->counts[k]++;
+   if (k >= EMU_EV_FIRST_FAULT && r->status == EMU_OK)
+      r->status = k == EMU_EV_BUDGET ? EMU_BUDGET : EMU_FAULT;
+   struct emu_event ev = {
+       .kind = (uint8_t)k,
+       .file = (uint8_t)(file < 0 ? 0xff : file),
+       .index = (uint16_t)index,
+       .pc = pc,
+       .producer_pc = producer_pc,
+       .early = (int32_t)(early > INT32_MAX   ? INT32_MAX
+                          : early < INT32_MIN ? INT32_MIN
+                                              : early),
+       .wave = w->id,
+       .cycle = cyc,
+   };
+   *last = ev;
+   /* A batch stands for several waves in lockstep: each had the event. */
+   uint32_t copies = k == EMU_EV_BUDGET ? 1u : MAX2(w->nmembers, 1u); /* the run stops at once */
+   for (uint32_t m = 0; m < copies; m++) {
+      ev.wave = w->id + m;
+      if (m)
+         r->counts[k]++;
+      if (r->nevents < w->run->max_events)
+         VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
+   }
+}
+
+static inline bool
+synced(const struct emu_wave *w, unsigned kind, uint32_t epoch)
+{
+   return w->sync_epoch[kind] != epoch;
+}
+
+/* The file and index of a unit, for events. */
+static void
+unit_reg(const struct emu_code *c, uint32_t unit, int *file, unsigned *index)
+{
+   for (unsigned f = 0; f < c->nfiles; f++) {
+      const struct emu_file *fl = &c->files[f];
+      if (fl->kind != ISA_FILE_CONST && unit >= fl->base && unit < fl->base + fl->count) {
+         *file = (int)f;
+         *index = unit - fl->base;
+         return;
+      }
+   }
+   *file = -1;
+   *index = 0;
+}
+
+static void
+reg_event(struct emu_wave *w, enum emu_event_kind k, const struct emu_op *op, uint32_t unit,
+          uint32_t producer, int64_t early)
+{
+   int file;
+   unsigned index;
+   unit_reg(w->run->code, unit, &file, &index);
+   emu_event(w, k, op->addr, file, index, producer, early);
+}
+
+static void
+trace_why(struct emu_wave *w, const char *s)
+{
+   size_t n = strlen(w->tr_why);
+   snprintf(w->tr_why + n, sizeof(w->tr_why) - n, "%s%s", n ? " " : "", s);
+}
+
+static void
+wait_kind(struct emu_wave *w, const struct emu_op *op, unsigned k, int64_t now, int64_t *t)
+{
+   const struct emu_code *c = w->run->code;
+   if (c->bar_min > 0 && w->sync_set[k] != INT64_MIN && now - w->sync_set[k] < c->bar_min)
+      emu_event(w, EMU_EV_BAR_EARLY, op->addr, -1, 0, (uint32_t)w->sync_pc[k],
+                c->bar_min - (now - w->sync_set[k]));
+   if (w->sync_ready[k] > *t)
+      *t = w->sync_ready[k];
+   w->sync_epoch[k]++;
+   if (w->run->opt->trace) {
+      char name[8];
+      if (c->delay_slots)
+         snprintf(name, sizeof(name), "%s", k == 1 ? "ss" : "sy");
+      else
+         snprintf(name, sizeof(name), "sb%u", k - 1);
+      trace_why(w, name);
+   }
+}
+
+/* Registers pending on the kinds in `mask` (trace only). */
+static void
+trace_waited(struct emu_wave *w, unsigned mask)
+{
+   struct emu_run *run = w->run;
+   run->tr_nwaited = 0;
+   for (uint32_t u = 0; u < run->code->nunits && run->tr_nwaited < EMU_TRACE_REGS; u++) {
+      const struct emu_reg *r = &w->meta[u];
+      if (r->pend && r->pend < EMU_SYNC_NEVER && (mask & (1u << (r->pend - 1))) &&
+          !synced(w, r->pend, r->epoch)) {
+         int file;
+         unsigned index;
+         unit_reg(run->code, u, &file, &index);
+         run->tr_waited[run->tr_nwaited].file = (uint8_t)file;
+         run->tr_waited[run->tr_nwaited].index = (uint16_t)index;
+         run->tr_nwaited++;
+      }
+   }
+}
+
+int64_t
+emu_issue_wait(struct emu_wave *w, const struct emu_op *op)
+{
+   int64_t now = w->cycle, t = now;
+   if (w->run->opt->trace) {
+      w->tr_why[0] = 0;
+      trace_waited(w, op->wait);
+   }
+   if (op->wait)
+      for (unsigned k = 1; k < EMU_SYNC_NEVER; k++)
+         if (op->wait & (1u << (k - 1)))
+            wait_kind(w, op, k, now, &t);
+   w->tr_stall = (uint32_t)(t - now);
+   w->run->res->stall_cycles += (uint64_t)(t - now) * MAX2(w->nmembers, 1u);
+   w->cycle = t; /* events of this instruction carry its issue cycle */
+   return t;
+}
+
+void
+emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   if (op->sync && op->sync != EMU_SYNC_NEVER) {
+      int64_t done = t + op->soft;
+      w->sync_ready[op->sync] = MAX2(w->sync_ready[op->sync], done);
+      w->sync_set[op->sync] = t;
+      w->sync_pc[op->sync] = op->addr;
+   }
+   if (op->war && op->war != EMU_SYNC_NEVER) {
+      int64_t done = t + (op->war_until >= 0 ? op->war_until : op->soft);
+      w->sync_ready[op->war] = MAX2(w->sync_ready[op->war], done);
+      w->sync_set[op->war] = t;
+      w->sync_pc[op->war] = op->addr;
+   }
+}
+
+void
+emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   const struct emu_code *c = w->run->code;
+   struct emu_result *r = w->run->res;
+   unsigned subs = op->rpt + 1u, m = MAX2(w->nmembers, 1u); /* a batch counts for each wave */
+   if (op->kind == EMU_K_NOP)
+      r->nops += (uint64_t)subs * m;
+   r->nops += (uint64_t)op->nopn * m;
+   if (op->flow && op->stall < c->flow_stall && !w->done)
+      emu_event(w, EMU_EV_FLOW_STALL, op->addr, -1, 0, op->addr, c->flow_stall - op->stall);
+   w->cycle = t + op->advance;
+   r->stall_cycles += (uint64_t)op->idle * m;
+}
+
+const uint32_t *
+emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
+                  uint32_t unit, int64_t t)
+{
+   struct emu_reg *r = &w->meta[unit];
+   unsigned W = w->S;
+   uint32_t *buf = w->regs + (size_t)unit * 2 * W;
+   if (!r->pend) {
+      int64_t eff = r->plain ? t : t + s->read_adj;
+      if (eff >= r->ready)
+         return buf + r->cur * W;
+      reg_event(w, EMU_EV_RAW, op, unit, r->pc, r->ready - eff);
+      return buf + (r->cur ^ 1) * W;
+   }
+   if (synced(w, r->pend, r->epoch))
+      return buf + r->cur * W;
+   reg_event(w, EMU_EV_SYNC, op, unit, r->pc, r->ready - t);
+   return buf + (r->cur ^ 1) * W;
+}
+
+void
+emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t)
+{
+   struct emu_reg *r = &w->meta[unit];
+   r->war = op->war;
+   r->war_epoch = w->sync_epoch[op->war];
+   r->war_pc = op->addr;
+   r->war_until = op->war_until >= 0 ? t + op->war_until : EMU_INF;
+   r->war_done = t + (op->war_until >= 0 ? op->war_until : op->soft);
+}
+
+uint32_t *
+emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                   uint32_t unit, int64_t t, uint32_t **cur)
+{
+   struct emu_reg *r = &w->meta[unit];
+   unsigned W = w->S;
+   uint32_t *buf = w->regs + (size_t)unit * 2 * W;
+   if (r->war) {
+      if (r->war_pc != op->addr && !synced(w, r->war, r->war_epoch) && t < r->war_until)
+         reg_event(w, EMU_EV_WAR, op, unit, r->war_pc, r->war_done - t);
+      r->war = 0;
+   }
+   bool visible;
+   if (r->pend) {
+      visible = synced(w, r->pend, r->epoch);
+      if (!visible)
+         reg_event(w, EMU_EV_WAW, op, unit, r->pc, r->ready - t);
+   } else {
+      visible = t >= r->ready;
+   }
+   *cur = buf + r->cur * W;
+   if (visible)
+      r->cur ^= 1;
+   r->pc = op->addr;
+   r->plain = dd->plain;
+   if (op->sync) {
+      r->pend = op->sync;
+      r->epoch = w->sync_epoch[op->sync];
+      r->ready = t + op->soft;
+   } else {
+      r->pend = 0;
+      r->ready = t + dd->lat;
+   }
+   return buf + r->cur * W;
+}
+
+/* The value a lane's output sees when it ends: fixed-latency results have
+ * drained (ending needs no delay), variable-latency ones need their sync. */
+const uint32_t *
+emu_reg_final(struct emu_wave *w, uint32_t unit, uint32_t pc)
+{
+   struct emu_reg *r = &w->meta[unit];
+   unsigned W = w->S;
+   uint32_t *buf = w->regs + (size_t)unit * 2 * W;
+   if (r->pend && !synced(w, r->pend, r->epoch)) {
+      int file;
+      unsigned index;
+      unit_reg(w->run->code, unit, &file, &index);
+      emu_event(w, EMU_EV_SYNC, pc, file, index, r->pc, r->ready - w->cycle);
+      return buf + (r->cur ^ 1) * W;
+   }
+   return buf + r->cur * W;
+}

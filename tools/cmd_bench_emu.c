@@ -1,0 +1,201 @@
+/*
+ * diffcomp bench emu: emulator speed on ALU-bound code. For each model, a
+ * generated straight-line program of a few thousand ALU instructions
+ * (float and integer adds, multiplies, multiply-adds, min/max, logic,
+ * compares) over a rotating set of registers, spaced so that it runs
+ * without hazards, is decoded once and run several times on 1024 lanes
+ * with random inputs, batched (waves in lockstep share one timing state,
+ * the default) and wave by wave. Prints lane-instructions per second and emulated
+ * cycles per second (the waves' cycles summed) over the runs' CPU time
+ * (the machine may be shared; wall-clock figures are printed too).
+ */
+#include "compiler/tgsi/tgsi.h"
+#include "diff/diff.h"
+#include "emu/emu.h"
+#include "isa/isa.h"
+#include "tools/tools.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int bench_emu(int argc, char **argv);
+
+static void
+usage(FILE *f)
+{
+   fprintf(f, "usage: diffcomp bench emu [--model NAME]... [--insns N] [--invocations N]\n"
+              "                          [--repeat N]\n\n"
+              "Times the emulator on a generated ALU-bound program per model (default a3xx\n"
+              "and sm50) and prints lane-instructions and emulated cycles per second.\n\n"
+              "  --insns N        ALU instructions in the program (default 3000)\n"
+              "  --invocations N  lanes (default 1024)\n"
+              "  --repeat N       runs timed (default 20)\n");
+}
+
+static double
+now_s(clockid_t id)
+{
+   struct timespec ts;
+   clock_gettime(id, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Register k of the rotation (16 registers) in the model's syntax. */
+static void
+reg(const char *model, unsigned k, char *buf, size_t n)
+{
+   if (!strcmp(model, "sm50"))
+      snprintf(buf, n, "R%u", k % 16);
+   else
+      snprintf(buf, n, "r%u.%c", (k % 16) / 4, "xyzw"[k % 4]);
+}
+
+/* Instruction i writes register i and reads registers i - 6 .. i - 8
+ * (older than the ALU latency of either model at one instruction per
+ * cycle), so the program has no hazards. */
+static char *
+gen_program(const char *model, unsigned n)
+{
+   /* A mix like shader code: mostly float multiply/add, some integer and
+    * logic, one compare and one min/max in ten. */
+   static const char *const a3xx_ops[] = {"mul.f %s, %s, %s",       "add.f %s, %s, %s",
+                                          "mad.f32 %s, %s, %s, %s", "mul.f %s, %s, %s",
+                                          "add.f %s, %s, (neg)%s",  "add.u %s, %s, %s",
+                                          "and.b %s, %s, %s",       "cmps.f.lt %s, %s, %s",
+                                          "max.f %s, %s, %s",       "mad.f32 %s, %s, %s, %s"};
+   static const char *const sm50_ops[] = {"S1 FMUL %s, %s, %s",       "S1 FADD %s, %s, %s",
+                                          "S1 FFMA %s, %s, %s, %s",   "S1 FMUL %s, %s, %s",
+                                          "S1 FADD %s, %s, -%s",      "S1 IADD %s, %s, %s",
+                                          "S1 LOP.AND %s, %s, %s",    "S1 LOP.XOR %s, %s, %s",
+                                          "S1 FMNMX %s, %s, %s, !PT", "S1 FFMA %s, %s, %s, %s"};
+   bool sm50 = !strcmp(model, "sm50");
+   const char *const *ops = sm50 ? sm50_ops : a3xx_ops;
+   char *t = xasprintf(".stage vert\n.input %s IN[0].xyzw\n.input %s IN[1].xyzw\n"
+                       ".input %s IN[2].xyzw\n.input %s IN[3].xyzw\n"
+                       ".output %s OUT[0].xyzw\n",
+                       sm50 ? "R0" : "r0.x", sm50 ? "R4" : "r1.x", sm50 ? "R8" : "r2.x",
+                       sm50 ? "R12" : "r3.x", sm50 ? "R0" : "r0.x");
+   size_t len = strlen(t), cap = len + (size_t)n * 48 + 64;
+   t = xrealloc(t, cap);
+   for (unsigned i = 0; i < n; i++) {
+      char d[16], a[16], b[16], c[16], line[96];
+      reg(model, i + 16, d, sizeof(d));
+      reg(model, i + 16 - 6, a, sizeof(a));
+      reg(model, i + 16 - 7, b, sizeof(b));
+      reg(model, i + 16 - 8, c, sizeof(c));
+      snprintf(line, sizeof(line), ops[i % 10], d, a, b, c);
+      len += (size_t)snprintf(t + len, cap - len, "%s\n", line);
+   }
+   snprintf(t + len, cap - len, "%s\n", sm50 ? "S15 EXIT" : "(rpt5)nop\nend");
+   return t;
+}
+
+static struct env *
+bench_env(const struct emu_asm *as, uint32_t lanes, struct diag_list *d)
+{
+   struct diag_list td = {0};
+   struct tgsi_shader *s = tgsi_parse(as->tgsi, strlen(as->tgsi), "<bench>", NULL, &td);
+   diag_clear(&td);
+   struct env *e = s ? diff_gen_inputs(s, 1, lanes, d) : NULL;
+   tgsi_shader_free(s);
+   if (e && !env_alloc_outputs(e, 1, 1)) {
+      env_free(e);
+      e = NULL;
+   }
+   return e;
+}
+
+static bool
+bench_model(const char *name, unsigned ninsns, uint32_t lanes, unsigned repeat, bool no_batch)
+{
+   struct diag_list d = {0};
+   struct isa_model *m = NULL;
+   char *text = NULL;
+   struct emu_asm as = {0};
+   struct env *e = NULL;
+   struct emu_code *c = NULL;
+   bool ok = isa_open(name, &m, &d) == ISA_ERR_OK;
+   if (ok) {
+      text = gen_program(name, ninsns);
+      ok = emu_asm_parse(m, text, "<bench>", &as, &d);
+   }
+   if (ok)
+      ok = (e = bench_env(&as, lanes, &d)) && emu_load(&as.prog, &c, &d) == EMU_OK;
+   uint64_t lane_insns = 0, cycles = 0, hazards = 0;
+   double secs = 0, cpu = 0;
+   unsigned W = 0;
+   for (unsigned r = 0; ok && r < repeat; r++) {
+      struct emu_result res;
+      double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+      struct emu_options o = {.no_batch = no_batch};
+      ok = emu_run(c, e, &o, &res, &d) == EMU_OK;
+      secs += now_s(CLOCK_MONOTONIC) - t0;
+      cpu += now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+      lane_insns += res.lane_insns;
+      cycles += res.wave_cycles;
+      W = res.wave_size;
+      for (unsigned k = 0; k < EMU_EV_COUNT; k++)
+         hazards += res.counts[k];
+      emu_result_free(&res);
+   }
+   if (ok)
+      printf("  %-5s %s: %u insns, %u lanes, waves of %u, %u runs: %.3f s wall, %.3f s cpu%s\n"
+             "        per cpu second: %.1f M lane-instructions, %.2f M emulated cycles"
+             " (wall: %.1f M, %.2f M)\n",
+             name, no_batch ? "wave by wave" : "batched", ninsns, lanes, W, repeat, secs, cpu,
+             hazards ? " (the program had hazards!)" : "", (double)lane_insns / cpu / 1e6,
+             (double)cycles / cpu / 1e6, (double)lane_insns / secs / 1e6,
+             (double)cycles / secs / 1e6);
+   else
+      fprintf(stderr, "%s: bench emu %s failed\n", prog_name, name);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   emu_code_free(c);
+   env_free(e);
+   emu_asm_free(&as);
+   free(text);
+   isa_close(m);
+   return ok;
+}
+
+int
+bench_emu(int argc, char **argv)
+{
+   uint64_t ninsns = 3000, lanes = 1024, repeat = 20;
+   const char *models[8];
+   unsigned nmodels = 0;
+   for (int i = 1; i < argc; i++) {
+      const char *v;
+      if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+         usage(stdout);
+         return EXIT_OK;
+      } else if (opt_value(argc, argv, &i, "--insns", &v)) {
+         if (!v || !parse_u64(v, &ninsns) || !ninsns || ninsns > 100000)
+            return usage_error("--insns takes a count from 1 to 100000");
+      } else if (opt_value(argc, argv, &i, "--invocations", &v)) {
+         if (!v || !parse_u64(v, &lanes) || !lanes || lanes > ENV_MAX_LANES)
+            return usage_error("--invocations takes a count from 1 to %u", ENV_MAX_LANES);
+      } else if (opt_value(argc, argv, &i, "--repeat", &v)) {
+         if (!v || !parse_u64(v, &repeat) || !repeat || repeat > 100000)
+            return usage_error("--repeat takes a count from 1 to 100000");
+      } else if (opt_value(argc, argv, &i, "--model", &v)) {
+         if (!v || nmodels == ARRAY_SIZE(models))
+            return usage_error("--model takes a model name (at most 8)");
+         models[nmodels++] = v;
+      } else {
+         return usage_error("bench emu: unknown argument '%s' (see --help)", argv[i]);
+      }
+   }
+   if (!nmodels) {
+      models[nmodels++] = "a3xx";
+      models[nmodels++] = "sm50";
+   }
+   printf("bench emu: straight-line ALU code\n");
+   bool ok = true;
+   for (unsigned k = 0; k < nmodels; k++) {
+      ok &= bench_model(models[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, false);
+      ok &= bench_model(models[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, true);
+   }
+   return ok ? EXIT_OK : EXIT_FAIL;
+}

@@ -1,0 +1,293 @@
+/*
+ * diffcomp compile: compile one TGSI shader for an ISA model and print the
+ * program's disassembly (decoded back from the encoded bytes, so what is
+ * printed is what was encoded), optionally its static figures, and write
+ * the program to a file in the emulator's assembly-program format (the
+ * directives of emu/asmprog.c, then the instructions), so that `diffcomp
+ * emu MODEL FILE` runs exactly what was compiled.
+ *
+ * Compiler paths are a table: a new path is one entry and, if it takes
+ * options of its own, their parsing in parse_args().
+ */
+#include "compiler/compiler.h"
+#include "emu/emu.h"
+#include "isa/isa.h"
+#include "tools/tools.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct compile_args {
+   const char *file, *target, *path, *out;
+   bool stats, legacy, hex_bits;
+};
+
+typedef enum compile_status (*compile_fn)(const struct tgsi_shader *s, const struct isa_model *m,
+                                          const struct compile_args *a, struct emu_program *out,
+                                          struct compile_stats *stats, struct diag_list *d);
+
+static enum compile_status
+run_ref(const struct tgsi_shader *s, const struct isa_model *m, const struct compile_args *a,
+        struct emu_program *out, struct compile_stats *stats, struct diag_list *d)
+{
+   (void)a;
+   return ref_compile(s, m, out, stats, d);
+}
+
+static const struct {
+   const char *name;
+   compile_fn fn;
+   const char *help;
+} paths[] = {
+    {"ref", run_ref, "the reference compiler: fixed expansions, every hazard waited for in full"},
+};
+
+static void
+compile_usage(FILE *f)
+{
+   fprintf(f, "usage: diffcomp compile FILE.tgsi --target MODEL [--path PATH] [-o FILE]\n"
+              "                        [--stats] [--legacy] [--hex-bits]\n\n"
+              "Compiles the shader and prints the disassembly of the encoded program.\n\n"
+              "  --target MODEL  ISA model name or path (a3xx, sm50, FILE.yaml)\n"
+              "  --path PATH     compiler path (default ref):\n");
+   for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+      fprintf(f, "                    %-5s %s\n", paths[i].name, paths[i].help);
+   fprintf(f, "  -o FILE         also write the program as an emulator assembly program\n"
+              "                  (binding directives, then the instructions; see\n"
+              "                  emu/README.md): diffcomp emu MODEL FILE runs it\n"
+              "  --stats         print instructions, nops, registers and a static cycle\n"
+              "                  estimate\n"
+              "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
+              "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n\n"
+              "Exit status: 0 compiled, 1 internal compiler error, 2 bad usage,\n"
+              "unreadable input or a shader the compiler refuses.\n");
+}
+
+static int
+parse_args(int argc, char **argv, struct compile_args *a)
+{
+   memset(a, 0, sizeof(*a));
+   a->path = "ref";
+   for (int i = 1; i < argc; i++) {
+      const char *v, *arg = argv[i];
+      if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+         compile_usage(stdout);
+         return -1;
+      }
+      if (opt_value(argc, argv, &i, "--target", &v) || opt_value(argc, argv, &i, "-t", &v)) {
+         if (!v)
+            return usage_error("--target needs a model");
+         a->target = v;
+      } else if (opt_value(argc, argv, &i, "--path", &v)) {
+         if (!v)
+            return usage_error("--path needs a name");
+         a->path = v;
+      } else if (opt_value(argc, argv, &i, "-o", &v) || opt_value(argc, argv, &i, "--output", &v)) {
+         if (!v)
+            return usage_error("-o needs a file name");
+         a->out = v;
+      } else if (!strcmp(arg, "--stats")) {
+         a->stats = true;
+      } else if (!strcmp(arg, "--legacy")) {
+         a->legacy = true;
+      } else if (!strcmp(arg, "--hex-bits")) {
+         a->hex_bits = true;
+      } else if (arg[0] == '-' && arg[1]) {
+         return usage_error("compile: unknown option '%s' (see --help)", arg);
+      } else if (a->file) {
+         return usage_error("compile: one shader at a time ('%s' and '%s')", a->file, arg);
+      } else {
+         a->file = arg;
+      }
+   }
+   if (!a->file)
+      return usage_error("compile: no shader given (see --help)");
+   if (!a->target)
+      return usage_error("compile: --target MODEL is required");
+   return 0;
+}
+
+static compile_fn
+find_path(const char *name)
+{
+   for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+      if (!strcmp(paths[i].name, name))
+         return paths[i].fn;
+   return NULL;
+}
+
+/* A register or constant-file slot as the assembler reads it back. */
+static void
+reg_name(const struct isa_model *m, unsigned file, unsigned bank, unsigned index, char *buf,
+         size_t size)
+{
+   isa_reg_text(m, file, index, buf, size);
+   unsigned f, i, b;
+   if (isa_parse_reg_name(m, buf, &f, &i, &b) && f == file && i == index && b == bank)
+      return;
+   snprintf(buf, size, "c[%u][0x%x]", bank, index * 4); /* banked: byte offset */
+}
+
+/* The target each texture unit is sampled with: the SVIEW declaration's,
+ * else the first TEX-style instruction's. */
+static void
+texture_targets(const struct tgsi_shader *s, int *target)
+{
+   for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)
+      target[i] = -1;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_SVIEW)
+         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < ENV_MAX_TEXTURES; k++)
+            target[k] = (int)s->decls[i].target;
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (!(tgsi_op_info[in->op].flags & TGSI_OPF_TEX))
+         continue;
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         const struct tgsi_reg *r = &in->src[k].reg;
+         if (r->file == TGSI_FILE_SAMP && !r->indirect && r->index >= 0 &&
+             r->index < ENV_MAX_TEXTURES && target[r->index] < 0)
+            target[r->index] = (int)in->tex_target;
+      }
+   }
+}
+
+/* The directives of the emulator's assembly programs (emu/README.md):
+ * stage, workgroup, resources, then one binding per line. */
+static void
+write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m,
+                 const struct emu_program *p)
+{
+   static const char *const kind[] = {"input", "sysval", "const", "value", "output"};
+   fprintf(f, ".stage %s\n", tgsi_stage_names[s->stage]);
+   if (s->stage == TGSI_STAGE_COMP) {
+      uint32_t b[3] = {tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_WIDTH, 0),
+                       tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_HEIGHT, 1),
+                       tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_DEPTH, 1)};
+      if (b[0])
+         fprintf(f, ".block %u %u %u\n", b[0], b[1], b[2]);
+   }
+   int target[ENV_MAX_TEXTURES];
+   texture_targets(s, target);
+   for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)
+      if (target[i] >= 0)
+         fprintf(f, ".texture %u %s\n", i, tgsi_texture_names[target[i]]);
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_BUFFER)
+         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < ENV_MAX_BUFFERS; k++)
+            fprintf(f, ".buffer %u\n", k);
+   for (unsigned i = 0; i < p->nbinds; i++) {
+      const struct emu_binding *b = &p->binds[i];
+      char reg[64];
+      char c = "xyzw"[b->chan & 3];
+      reg_name(m, b->file, b->bank, b->index, reg, sizeof(reg));
+      fprintf(f, ".%s %s ", kind[b->kind % 5], reg);
+      switch (b->kind) {
+      case EMU_BIND_INPUT:
+         if (tgsi_interp_in_vertices(s) > 1)
+            fprintf(f, "IN[%u][%u].%c\n", b->vertex, b->tgsi_index, c);
+         else
+            fprintf(f, "IN[%u].%c\n", b->tgsi_index, c);
+         break;
+      case EMU_BIND_SYSVAL:
+         fprintf(f, "%s.%c\n", tgsi_semantic_names[b->tgsi_index % TGSI_SEM_COUNT], c);
+         break;
+      case EMU_BIND_CONST:
+         fprintf(f, "CONST[%u][%u].%c\n", b->buffer, b->tgsi_index, c);
+         break;
+      case EMU_BIND_VALUE:
+         fprintf(f, "0x%08x\n", b->value);
+         break;
+      default:
+         fprintf(f, "OUT[%u].%c\n", b->tgsi_index, c);
+         break;
+      }
+   }
+}
+
+/* Disassembles the encoded program, one instruction per line. */
+static bool
+print_program(const struct isa_model *m, const struct emu_program *p, FILE *f, struct diag_list *d)
+{
+   struct isa_insn *insns = NULL;
+   size_t n = 0;
+   if (isa_decode_program(m, p->code, p->size, &insns, &n, d) != ISA_ERR_OK)
+      return false;
+   for (size_t i = 0; i < n; i++) {
+      char buf[256];
+      isa_print_insn(m, &insns[i], buf, sizeof(buf));
+      fprintf(f, "%s\n", buf);
+   }
+   free(insns);
+   return true;
+}
+
+static struct tgsi_shader *
+load_shader(const struct compile_args *a, struct diag_list *d)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(a->file, &text, &len, &err)) {
+      fprintf(stderr, "%s: %s\n", prog_name, err);
+      free(err);
+      return NULL;
+   }
+   struct tgsi_parse_opts po = {.hex_bits = a->hex_bits, .legacy = a->legacy};
+   struct tgsi_shader *s = tgsi_parse(text, len, a->file, &po, d);
+   free(text);
+   return s;
+}
+
+int
+cmd_compile(int argc, char **argv)
+{
+   struct compile_args a;
+   int rc = parse_args(argc, argv, &a);
+   if (rc)
+      return rc < 0 ? EXIT_OK : rc;
+   compile_fn fn = find_path(a.path);
+   if (!fn)
+      return usage_error("compile: unknown path '%s' (see --help)", a.path);
+   struct diag_list d = {0};
+   struct isa_model *m = NULL;
+   struct tgsi_shader *s = NULL;
+   struct emu_program prog = {0};
+   struct compile_stats st;
+   int ret = EXIT_USAGE;
+   if (isa_open(a.target, &m, &d) != ISA_ERR_OK || !(s = load_shader(&a, &d)))
+      goto done;
+   enum compile_status cs = fn(s, m, &a, &prog, &st, &d);
+   if (cs != COMPILE_OK) {
+      ret = cs == COMPILE_UNSUPPORTED ? EXIT_USAGE : EXIT_FAIL;
+      goto done;
+   }
+   if (!print_program(m, &prog, stdout, &d)) {
+      ret = EXIT_FAIL;
+      goto done;
+   }
+   if (a.stats)
+      printf("; %s %s: %u instructions, %u nops, %u registers, %llu cycles\n", a.path,
+             isa_model_name(m), st.instructions, st.nops, st.registers,
+             (unsigned long long)st.cycles);
+   ret = EXIT_OK;
+   if (a.out) {
+      FILE *f = fopen(a.out, "w");
+      if (!f) {
+         ret = usage_error("compile: cannot write '%s'", a.out);
+         goto done;
+      }
+      fprintf(f, "; %s compiled by diffcomp compile --path %s --target %s\n", a.file, a.path,
+              isa_model_name(m));
+      write_directives(f, s, m, &prog);
+      bool ok = print_program(m, &prog, f, &d);
+      if (fclose(f) || !ok)
+         ret = usage_error("compile: error writing '%s'", a.out);
+   }
+done:
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   emu_program_free(&prog);
+   tgsi_shader_free(s);
+   isa_close(m);
+   return ret;
+}
