@@ -18,7 +18,9 @@
 # mode and keeps fuzzing past crashes (for long runs while a known crash in
 # another component is still open); every crash still lands in artifacts.
 # Exit status: 0 if nothing crashed. One fuzzer runs at a time (the machine
-# is shared).
+# is shared). The harnesses are built once, at the start: do not change the
+# tree (or merge) while a long multi-harness run is going -- a harness would
+# read, say, a newer model YAML with an older loader.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-20}
