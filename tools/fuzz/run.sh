@@ -21,6 +21,9 @@
 # is shared). The harnesses are built once, at the start: do not change the
 # tree (or merge) while a long multi-harness run is going -- a harness would
 # read, say, a newer model YAML with an older loader.
+# The whole script is one function, read before it runs, so editing this
+# file during a run does not disturb the run.
+main() {
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-20}
@@ -91,4 +94,6 @@ for h in $harnesses; do
 "
 done
 printf '\n%s' "$summary"
-exit $status
+return $status
+}
+main "$@"
