@@ -101,6 +101,22 @@ struct emu_dst {
    int32_t lat;         /* fixed latency: cycles from issue until a read sees it */
 };
 
+/* A texture instruction's operands (tex.c): where each value is in the
+ * register groups A (src[0]) and B (src[1]), as group << 4 | register,
+ * or -1 when absent. */
+enum emu_tex_kind { EMU_TX_SAMPLE, EMU_TX_FETCH, EMU_TX_QUERY };
+enum emu_tex_lod { EMU_TL_AUTO, EMU_TL_ZERO, EMU_TL_LOD, EMU_TL_BIAS };
+struct emu_tex {
+   uint8_t kind, lod;
+   uint8_t ncoord;     /* coordinates in the group (a3xx 1-D: 2) */
+   uint8_t target;     /* enum tgsi_texture the encoding names, or UNKNOWN: the bound one */
+   uint8_t layer_int;  /* the array layer is an integer */
+   uint8_t off_packed; /* texel offsets packed 4 bits each in one register */
+   uint8_t unminify;   /* integer coordinates in level-0 units (a3xx isaml) */
+   int8_t coord, layer, ref, lodv, off, proj;
+   uint8_t nreg[2]; /* registers read per group */
+};
+
 struct emu_op;
 struct emu_wave;
 struct emu_run;
@@ -142,11 +158,10 @@ struct emu_op {
    uint8_t space;      /* EMU_SPACE_* */
    uint8_t elem_bytes; /* 1, 2 or 4 */
    uint8_t elem_signed;
-   uint8_t ncomp;     /* components loaded / stored */
-   uint8_t wrmask;    /* texture components written */
-   uint8_t tex_int;   /* isam: integer texel fetch */
-   uint8_t tex_query; /* getsize */
+   uint8_t ncomp;  /* components loaded / stored */
+   uint8_t wrmask; /* texture components written */
    uint16_t tex_unit;
+   struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };
 
@@ -344,12 +359,18 @@ emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst 
 
 /* exec.c */
 void emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k);
-void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
+                     const uint32_t *mask, unsigned on);
 void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);
+
+/* tex.c */
+bool emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b,
+                   struct emu_op *op);
+void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);
 
 /* flow.c */
 void emu_flow_init(struct emu_wave *w, uint64_t lanes);

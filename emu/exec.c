@@ -11,7 +11,7 @@
  * every lane runs and nothing follows the kernel; otherwise into scratch,
  * then (sat), the half-precision store and a select against the previous
  * value under the execution mask. The per-lane loops have no branches on
- * the lane, so they vectorize.
+ * the lane, so they vectorize. Texture instructions are in tex.c.
  *
  * Memory: global addresses follow EMU_ADDR_* (buffer i at (1 + i) << 24,
  * image i at (0x41 + i) << 24), shared memory is the workgroup's own
@@ -235,37 +235,10 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
    }
 }
 
-/* ------------------------------------------------------------------ */
-/* Texture                                                              */
-
-static void
-tex_lane(struct env *e, const struct emu_op *op, const uint32_t *const *co, unsigned nco,
-         unsigned i, uint32_t out[4])
-{
-   unsigned unit = op->tex_unit;
-   enum tgsi_texture target =
-       unit < ENV_MAX_TEXTURES && e->tex[unit].bound ? e->tex[unit].target : TGSI_TEX_T_2D;
-   if (op->tex_query) {
-      env_tex_query(e, unit, (int32_t)co[0][i], out);
-      return;
-   }
-   if (op->tex_int) {
-      int32_t c[3] = {0, 0, 0}, off[3] = {0, 0, 0};
-      for (unsigned k = 0; k < nco && k < 3; k++)
-         c[k] = (int32_t)co[k][i];
-      env_fetch(e, unit, target, c, 0, off, out);
-      return;
-   }
-   struct env_sample_req q = {.target = target};
-   for (unsigned k = 0; k < nco && k < 4; k++)
-      q.coord[k] = uif(co[k][i]);
-   env_sample(e, unit, &q, out);
-}
-
 /* Writes component buffers comp[c] to registers dst + c under the mask. */
-static void
-write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
-            const uint32_t *mask, unsigned on)
+void
+emu_write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
+                const uint32_t *mask, unsigned on)
 {
    struct emu_run *run = w->run;
    const struct emu_dst *dd = &op->dst[0];
@@ -283,42 +256,6 @@ write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wma
       else
          merge(d, r, cur, mask, n);
    }
-}
-
-void
-emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
-{
-   struct emu_run *run = w->run;
-   const struct emu_src *s = &op->src[0];
-   /* As many consecutive coordinate registers as the bound texture's
-    * target takes, at least the operand's own count. */
-   struct env *e = run->env;
-   unsigned nco = s->count, u = op->tex_unit;
-   if (!op->tex_query && u < ENV_MAX_TEXTURES && e->tex[u].bound)
-      nco = MAX2(nco, tgsi_texture_coord_count(e->tex[u].target));
-   nco = MIN2(MIN2(nco, 4u), s->kind == EMU_S_REG ? s->limit : 1u);
-   const uint32_t *co[4];
-   for (unsigned k = 0; k < nco; k++) {
-      if (s->kind != EMU_S_REG) {
-         co[k] = emu_fetch(w, op, s, 0, t, run->tmp_src[k]);
-         continue;
-      }
-      co[k] = emu_reg_read(w, op, s, s->unit + k, t);
-      if (op->war)
-         emu_mark_war(w, op, s->unit + k, t);
-   }
-   uint32_t *mask;
-   unsigned on = emu_exec_mask(w, op, t, &mask);
-   if (!on)
-      return;
-   for (unsigned i = 0; i < w->n; i++) {
-      uint32_t out[4] = {0, 0, 0, 0};
-      if (mask[i] & 1)
-         tex_lane(run->env, op, co, nco, i, out);
-      for (unsigned c = 0; c < 4; c++)
-         run->tmp_comp[c * run->maxlanes + i] = out[c];
-   }
-   write_comps(w, op, t, op->wrmask, mask, on);
 }
 
 /* ------------------------------------------------------------------ */
@@ -433,7 +370,7 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
       for (unsigned c = 0; c < op->ncomp; c++)
          run->tmp_comp[c * run->maxlanes + i] =
              mask[i] & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
-   write_comps(w, op, t, 0xffffu, mask, on);
+   emu_write_comps(w, op, t, 0xffffu, mask, on);
 }
 
 /* LDC: per lane, dst = c[bank][(address + offset) / 4], bounds checked. */
@@ -460,5 +397,5 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
          run->tmp_comp[c * run->maxlanes + i] = on && in ? run->cst[op->cbase + slot] : 0;
       }
    }
-   write_comps(w, op, t, 0xffffu, mask, non);
+   emu_write_comps(w, op, t, 0xffffu, mask, non);
 }

@@ -327,8 +327,15 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_LDC:
       return EMU_K_LDC;
    case ISA_SEM_SAM:
+   case ISA_SEM_SAMB:
+   case ISA_SEM_SAML:
    case ISA_SEM_ISAM:
+   case ISA_SEM_ISAML:
    case ISA_SEM_GETSIZE:
+   case ISA_SEM_TEX:
+   case ISA_SEM_TLD:
+   case ISA_SEM_TXQ:
+   case ISA_SEM_TXD:
       return EMU_K_TEX;
    case ISA_SEM_LDG:
    case ISA_SEM_LDL:
@@ -463,11 +470,21 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       if (reg < 0 || last_imm < 0 || !op->ndst)
          return load_err(d, in, "%s", "texture instruction without coordinates or unit");
       op->tex_unit = (uint16_t)op->src[last_imm].value;
-      op->tex_int = in->sem == ISA_SEM_ISAM;
-      op->tex_query = in->sem == ISA_SEM_GETSIZE;
       int wm = mod_of(c->model, ISA_ROLE_WRMASK);
       op->wrmask = (uint8_t)(wm >= 0 ? in->mod[wm] & 15 : (1u << op->dst[0].count) - 1);
-      op->src[0] = op->src[reg];
+      /* Group B: the second register source, or a fixed one (RZ). */
+      int grp_b = -1;
+      for (unsigned i = (unsigned)reg + 1; i < in->nsrc && grp_b < 0; i++)
+         if (in->src[i].kind == ISA_OPND_REG)
+            grp_b = (int)i;
+      struct emu_src a = op->src[reg], b = {.kind = EMU_S_IMM};
+      if (grp_b >= 0)
+         b = op->src[grp_b];
+      op->src[0] = a;
+      op->src[1] = b;
+      op->nsrc = 2;
+      if (!emu_tex_setup(c, in, grp_b, op))
+         return load_err(d, in, "%s", "texture instruction of an unknown shape");
       return true;
    }
    bool store = op->kind == EMU_K_STORE;

@@ -90,7 +90,9 @@ struct isa_model;
    X(FMNMX, "fmnmx", 3) X(IMNMX, "imnmx", 3) X(SHF_L, "shf_l", 3) X(SHF_R, "shf_r", 3) \
    X(SHL_CLAMP, "shl_clamp", 2) X(SHR_CLAMP, "shr_clamp", 2) X(XMAD, "xmad", 3) \
    X(ISCADD, "iscadd", 3) X(IADD3, "iadd3", 3) X(FLO, "flo", 1) X(BFE, "bfe", 2) \
-   X(BFI, "bfi", 3) X(SSY, "ssy", -1) X(SYNC, "sync", 0) X(LDC, "ldc", -1)
+   X(BFI, "bfi", 3) X(SSY, "ssy", -1) X(SYNC, "sync", 0) X(LDC, "ldc", -1) \
+   X(SAMB, "samb", -1) X(SAML, "saml", -1) X(ISAML, "isaml", -1) \
+   X(TEX, "tex", -1) X(TLD, "tld", -1) X(TXQ, "txq", -1) X(TXD, "txd", -1)
 
 /*
  * Roles a model modifier can play. Code that must find "the (ss) flag" or
@@ -106,7 +108,10 @@ struct isa_model;
    X(DST_UNUSED, "dst_unused") X(WAIT_SLOT, "wait_slot") X(VMCNT, "vmcnt") \
    X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(FTZ, "ftz") X(GUARD, "guard") \
    X(SETOP, "setop") X(SETOP2, "setop2") X(WRAP, "wrap") X(HI, "hi") X(BREV, "brev") \
-   X(PSL, "psl") X(MRG, "mrg") X(BF, "bf") X(XMODE, "xmode") X(SHFTYPE, "shftype")
+   X(PSL, "psl") X(MRG, "mrg") X(BF, "bf") X(XMODE, "xmode") X(SHFTYPE, "shftype") \
+   X(TEX_DIM, "tex_dim") X(TEX_LOD, "tex_lod") X(TEX_SHADOW, "tex_shadow") \
+   X(TEX_OFFSET, "tex_offset") X(TEX_3D, "tex_3d") X(TEX_ARRAY, "tex_array") \
+   X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
@@ -194,7 +199,7 @@ struct isa_opnd {
 
 #define ISA_MAX_DST  2
 #define ISA_MAX_SRC  5
-#define ISA_MAX_MODS 40 /* sm50 needs 32: control word, compare and shift modes */
+#define ISA_MAX_MODS 64 /* sm50 needs 40: control word, compare, shift and texture modes */
 
 /*
  * A decoded (or to-be-encoded) instruction. mod[] is indexed by the

@@ -29,6 +29,7 @@
  * once, over the scalar primitives REF_PRIMS; the per-ISA files
  * (ref_a3xx.c, ref_sm50.c) implement those primitives, constant and
  * indirect loads, textures, memory, kill and branches (struct ref_target);
+ * ref_tex.c reads the operands of every texture opcode once for them;
  * ref_emit.c builds instructions; ref_hazard.c inserts the waits, resolves
  * branch targets (as the model's pcrel says) and encodes.
  */
@@ -128,6 +129,30 @@ enum ref_test {
    REF_TEST_INT_EQ,   /* value bits == other register: CASE */
 };
 
+/* A texture lookup's operands, fetched into registers (ref_tex.c);
+ * absent ones are -1. */
+enum ref_lod { REF_LOD_AUTO, REF_LOD_ZERO, REF_LOD_LOD, REF_LOD_BIAS };
+struct ref_texargs {
+   enum tgsi_opcode op;
+   enum tgsi_texture target; /* the instruction's, or the view's (SAMPLE_*) */
+   unsigned unit;
+   bool fetch, query, gather, deriv;
+   unsigned nsp;      /* spatial coordinates (a cube direction: 3) */
+   unsigned coord[3]; /* float, or integer for a fetch */
+   int layer;         /* array layer: float, or integer for a fetch */
+   int ref, proj;     /* shadow reference, projection w (TXP) */
+   enum ref_lod lod_mode;
+   int lod;    /* the level or bias (a query's level) */
+   int sample; /* multisample fetch: the sample index */
+   unsigned comp;
+   unsigned ddx[3], ddy[3];
+   unsigned noff; /* texel offsets (integers) */
+   unsigned off[3];
+   bool off_known; /* immediates, with these values: */
+   int32_t off_val[3];
+   const struct tgsi_src *view; /* SAMPLE_*: results swizzled by this operand */
+};
+
 /*
  * What an ISA supplies. insn expands one non-control-flow TGSI instruction
  * (COMPILE_UNSUPPORTED with a diagnostic when it cannot); the control-flow
@@ -151,6 +176,9 @@ struct ref_target {
    /* Texture, memory, kill and other non-ALU opcodes; false if op is not
     * one the target knows (the shader is then refused). */
    bool (*special)(struct ref_ctx *c, const struct tgsi_insn *in);
+   /* A texture lookup or query: four consecutive result registers into
+    * res; false after ref_unsupported when the model cannot do it. */
+   bool (*tex)(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4]);
    /* Why an opcode without an expansion is refused, or NULL. */
    const char *(*why)(enum tgsi_opcode op);
    /* Branch to label if test(a[, b]) == when, per lane. */
@@ -254,6 +282,13 @@ unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, u
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
+
+/* ref_tex.c */
+/* Expands a texture opcode through the target's tex hook; false if the
+ * target has none. */
+bool ref_tex(struct ref_ctx *c, const struct tgsi_insn *in);
+unsigned ref_tex_spatial(enum tgsi_texture t);
+bool ref_tex_layered(enum tgsi_texture t);
 
 /* ref_cf_stack.c */
 bool ref_stack_cf(struct ref_ctx *c, int32_t pc);

@@ -15,18 +15,19 @@
  * the interpreter's rule; other files are undefined there, the clamp only
  * keeps the access inside the file.
  *
- * Textures: sam with the two coordinates copied to a register pair and
- * the four results in consecutive registers (TXQ: getsize, the level in
- * the first register of the pair); 1D, 2D and RECT targets
- * without LOD, bias, offsets, projection or shadow (the model's sam has no
- * operand for them). Memory: one ldg/stg (buffers, at EMU_ADDR_BUFFER(i))
- * or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then
- * br (with !p0.x for a false test) or jump.
+ * Textures (a3_tex, operands read by ref_tex.c): sam/samb/saml/isaml
+ * with the groups laid out as ir3 does (src1 = coordinates, reference,
+ * layer, w; src2 = offsets, bias or level; .3d/.s/.a/.p/.o say which are
+ * there), the four results in consecutive registers; TXP is sam.p (the
+ * texture unit divides); TXF is isaml with the coordinates shifted left by
+ * the level (a3xx wants level-0 units); TXQ is getsize. Memory: one ldg/stg (buffers, at
+ * EMU_ADDR_BUFFER(i)) or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then br
+ * (with !p0.x for a false test) or jump.
  *
  * Refused: what the model cannot express -- FMA, doubles and 64-bit
- * integers, derivatives, texture targets other than 1D/2D/RECT and any
- * LOD, bias, offset, projection or shadow form, images, atomics,
- * barriers, subgroup ops, GS output, half-float packing, LDEXP.
+ * integers, derivatives, gathers, explicit texture derivatives, 3-D
+ * offsets, images, atomics, barriers, subgroup ops, GS output, half-float
+ * packing.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -257,63 +258,93 @@ kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
    kill_if_set(c, any);
 }
 
-static void
-tex(struct ref_ctx *c, const struct tgsi_insn *in)
+/* n values copied into n consecutive new registers (a sam operand
+ * group). */
+static unsigned
+group(struct ref_ctx *c, const unsigned *v, unsigned n)
 {
-   enum tgsi_texture t = in->tex_target;
-   if (t != TGSI_TEX_T_1D && t != TGSI_TEX_T_2D && t != TGSI_TEX_T_RECT) {
-      ref_unsupported(c, "texture target %s (a3xx sam takes two coordinates)",
-                      tgsi_texture_names[t]);
-      return;
-   }
-   if (in->noffsets) {
-      ref_unsupported(c, "texel offsets");
-      return;
-   }
-   if (in->src[1].reg.file != TGSI_FILE_SAMP || in->src[1].reg.indirect) {
-      ref_unsupported(c, "a sampler operand other than SAMP[n]");
-      return;
-   }
-   unsigned x = ref_fetch(c, in, 0, 0), y = t == TGSI_TEX_T_1D ? x : ref_fetch(c, in, 0, 1);
-   unsigned co = ref_tmp(c), co1 = ref_tmp(c);
-   a3_copy(c, co, x);
-   a3_copy(c, co1, y);
-   unsigned d = ref_tmp(c);
-   for (unsigned k = 1; k < 4; k++)
+   unsigned first = ref_tmp(c);
+   for (unsigned k = 1; k < n; k++)
       ref_tmp(c);
-   struct isa_insn *s = ref_emit(c, "sam");
-   s->dst[0] = R(d);
-   s->src[0] = R(co);
-   s->src[1] = ref_imm((uint32_t)in->src[1].reg.index);
-   s->src[2] = ref_imm((uint32_t)in->src[1].reg.index);
-   unsigned res[4] = {d, d + 1, d + 2, d + 3};
-   ref_store(c, in, res);
+   for (unsigned k = 0; k < n; k++)
+      a3_copy(c, first + k, v[k]);
+   return first;
 }
 
-/* TXQ: getsize with the level in the first coordinate register gives
- * width, height, depth and levels (env_tex_query, as the interpreter). */
-static void
-txq(struct ref_ctx *c, const struct tgsi_insn *in)
+/* Textures, laid out as ir3 does (a3xx.yaml cat5): src1 = coordinates (a
+ * 1-D lookup repeats x as its y), [reference], [layer], [w]; src2 =
+ * [offsets x, y], [bias or level]. Integer fetches are isaml with the
+ * coordinates in level-0 units (shifted left by the level). */
+static bool
+a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   if (in->src[1].reg.file != TGSI_FILE_SAMP || in->src[1].reg.indirect) {
-      ref_unsupported(c, "a sampler operand other than SAMP[n]");
-      return;
-   }
-   unsigned lod = ref_fetch(c, in, 0, 0);
-   unsigned co = ref_tmp(c), co1 = ref_tmp(c);
-   a3_copy(c, co, lod);
-   a3_mov_imm(c, co1, 0);
-   unsigned d = ref_tmp(c);
+   unsigned v1[8], v2[4], n1 = 0, n2 = 0, d = ref_tmp(c);
    for (unsigned k = 1; k < 4; k++)
       ref_tmp(c);
-   struct isa_insn *g = ref_emit(c, "getsize");
-   ref_set_mod(c, g, "textype", "u32");
-   g->dst[0] = R(d);
-   g->src[0] = R(co);
-   g->src[1] = ref_imm((uint32_t)in->src[1].reg.index);
-   g->src[2] = ref_imm((uint32_t)in->src[1].reg.index);
-   unsigned res[4] = {d, d + 1, d + 2, d + 3};
-   ref_store(c, in, res);
+   for (unsigned k = 0; k < 4; k++)
+      res[k] = d + k;
+   if (a->query) { /* getsize: the level, then a pair's second register */
+      v1[n1++] = (unsigned)a->lod;
+      v1[n1++] = ref_imm_reg(c, 0);
+      unsigned s1 = group(c, v1, n1);
+      struct isa_insn *g = ref_emit(c, "getsize");
+      ref_set_mod(c, g, "textype", "u32");
+      g->dst[0] = R(d);
+      g->src[0] = R(s1);
+      g->src[1] = ref_imm(a->unit);
+      g->src[2] = ref_imm(a->unit);
+      return c->status == COMPILE_OK;
+   }
+   if (a->gather)
+      return ref_unsupported(c, "a3xx has no gather (ir3: a3xx did not support it)"), false;
+   if (a->deriv)
+      return ref_unsupported(c, "explicit derivatives (samgq) are not in the a3xx model"), false;
+   if (a->sample >= 0 || a->target == TGSI_TEX_T_BUFFER)
+      return ref_unsupported(c, "multisample and buffer fetches are not in the a3xx model"), false;
+   if (a->noff && a->nsp > 2)
+      return ref_unsupported(c, "a3xx offsets cover x and y only"), false;
+   bool lod = a->lod_mode != REF_LOD_AUTO;
+   unsigned level = a->lod_mode == REF_LOD_ZERO ? ref_imm_reg(c, a->fetch ? 0 : fui(0.0f))
+                    : lod ? (unsigned)a->lod
+                                                : 0;
+   for (unsigned k = 0; k < a->nsp; k++)
+      v1[n1++] = a->fetch ? P2(SHL, a->coord[k], level) : a->coord[k];
+   if (a->nsp == 1)
+      v1[n1++] = v1[0];
+   if (a->ref >= 0)
+      v1[n1++] = (unsigned)a->ref;
+   if (a->layer >= 0)
+      v1[n1++] = (unsigned)a->layer;
+   if (a->proj >= 0)
+      v1[n1++] = (unsigned)a->proj;
+   for (unsigned k = 0; k < a->noff; k++)
+      v2[n2++] = a->off[k];
+   if (a->noff == 1)
+      v2[n2++] = ref_imm_reg(c, 0);
+   if (lod || a->fetch)
+      v2[n2++] = level;
+   unsigned s1 = group(c, v1, n1), s2 = n2 ? group(c, v2, n2) : 0;
+   const char *op = a->fetch                      ? "isaml"
+                    : a->lod_mode == REF_LOD_BIAS ? "samb"
+                    : lod                         ? "saml"
+                    : n2                          ? "samo"
+                                                  : "sam";
+   struct isa_insn *t = ref_emit(c, op);
+   ref_set_mod(c, t, "textype", a->fetch ? "u32" : "f32");
+   t->dst[0] = R(d);
+   t->src[0] = R(s1);
+   unsigned k = 1;
+   if (n2)
+      t->src[k++] = R(s2);
+   t->src[k++] = ref_imm(a->unit);
+   t->src[k] = ref_imm(a->unit);
+   ref_set_mod_int(c, t, "t3d", a->nsp == 3);
+   ref_set_mod_int(c, t, "ts", a->ref >= 0);
+   ref_set_mod_int(c, t, "ta", a->layer >= 0);
+   ref_set_mod_int(c, t, "tp", a->proj >= 0);
+   if (strcmp(op, "samo"))
+      ref_set_mod_int(c, t, "to", a->noff != 0);
+   return c->status == COMPILE_OK;
 }
 
 /* Byte address of a LOAD/STORE: the offset operand plus the resource's
@@ -391,13 +422,6 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_KIL:
       kill_if(c, in);
       return true;
-   case TGSI_OP_TEX:
-   case TGSI_OP_TEX_LZ:
-      tex(c, in);
-      return true;
-   case TGSI_OP_TXQ:
-      txq(c, in);
-      return true;
    case TGSI_OP_LOAD:
       load(c, in);
       return true;
@@ -426,13 +450,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the a3xx model has no geometry-shader output";
-   case TGSI_OP_TXL:
-   case TGSI_OP_TXB:
-   case TGSI_OP_TXL2:
-   case TGSI_OP_TXB2:
-      return "the a3xx sam has no level-of-detail operand";
-   case TGSI_OP_TXP:
-      return "a projected lookup needs an exact division";
    case TGSI_OP_PK2H:
    case TGSI_OP_UP2H:
       return "the a3xx model cannot move half-float bits to a full register";
@@ -499,6 +516,7 @@ const struct ref_target ref_target_a3xx = {
     .load_const = a3_load_const,
     .load_indirect = a3_load_indirect,
     .special = a3_special,
+    .tex = a3_tex,
     .why = a3_why,
     .branch = a3_branch,
     .jump = a3_jump,

@@ -738,6 +738,8 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       return c->status;
    if (c->t->special(c, in))
       return c->status;
+   if (ref_tex(c, in))
+      return c->status;
    if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64)
       return ref_unsupported(c, "64-bit operations");
    if (in->op == TGSI_OP_NRM4 || (info->flags & TGSI_OPF_CHAN)) {

@@ -17,10 +17,15 @@
  * (FSETP/ISETP into P0, then SEL of 1 and RZ), IMUL (three XMADs: the
  * 16-bit partial products), SEL (ISETP b != 0, then SEL).
  *
- * Refused: textures (the model's TEX coordinate operand covers one
- * register, so a 2D lookup cannot be expressed), shared memory, images,
- * atomics, barriers (the model has none), derivatives, subgroup ops, GS
- * output, half-float packing, LDEXP, doubles and 64-bit integers.
+ * Textures (sm_tex, operands read by ref_tex.c): TEX/TLD/TXD/TXQ with the
+ * a and b groups laid out as NAK does (a = integer layer, coordinates; b =
+ * level or bias, packed 4-bit offsets, depth reference), the four results
+ * in consecutive registers.
+ *
+ * Refused: projected lookups (no exact division yet), gathers, buffer
+ * textures, shared memory, images, atomics, barriers (the model has none),
+ * derivatives, subgroup ops, GS output, half-float packing, doubles and
+ * 64-bit integers.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -390,6 +395,163 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
    }
 }
 
+/* ------------------------------------------------------------------ */
+/* Textures                                                             */
+
+/* The TEX/TLD dimension entry of a target (RECT and MSAA are 2-D shapes). */
+static const char *
+nv_dim(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+      return "1d";
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return "array_1d";
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+      return "array_2d";
+   case TGSI_TEX_T_3D:
+      return "3d";
+   case TGSI_TEX_T_CUBE:
+   case TGSI_TEX_T_SHADOWCUBE:
+      return "cube";
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return "array_cube";
+   default:
+      return "2d";
+   }
+}
+
+/* n values copied into n consecutive new registers (a TEX operand
+ * group); RZ when there are none. */
+static struct isa_opnd
+group(struct ref_ctx *c, const unsigned *v, unsigned n)
+{
+   if (!n)
+      return rz(c);
+   unsigned first = ref_tmp(c);
+   for (unsigned k = 1; k < n; k++)
+      ref_tmp(c);
+   for (unsigned k = 0; k < n; k++)
+      sm_copy(c, first + k, v[k]);
+   return R(first);
+}
+
+/* A float array layer as the hardware takes it, an integer:
+ * f2u(max(layer + 0.5, 0)), NaN -> 0 [NAK nak_nir_lower_tex.c]; the same
+ * rounding as the sampler's floor(layer + 0.5). */
+static unsigned
+layer_index(struct ref_ctx *c, unsigned l)
+{
+   unsigned h = P2(FADD, l, ref_imm_reg(c, 0x3f000000u));
+   return sm_prim(c, REF_P_F2U, P2(FMAX, h, ref_imm_reg(c, 0)), 0, 0);
+}
+
+/* AOFFI: offsets 4 bits each from bit 0, known ones folded. */
+static unsigned
+packed_offsets(struct ref_ctx *c, const struct ref_texargs *a)
+{
+   if (a->off_known) {
+      uint32_t p = 0;
+      for (unsigned k = 0; k < a->noff; k++) {
+         if (a->off_val[k] < -8 || a->off_val[k] > 7) {
+            ref_unsupported(c, "texel offset %d: sm50 offsets are 4-bit", a->off_val[k]);
+            return 0;
+         }
+         p |= ((uint32_t)a->off_val[k] & 15u) << (4 * k);
+      }
+      return ref_imm_reg(c, p);
+   }
+   unsigned p = ref_imm_reg(c, 0), m15 = ref_imm_reg(c, 15);
+   for (unsigned k = 0; k < a->noff; k++) {
+      unsigned v = P2(IMAX, a->off[k], ref_imm_reg(c, (uint32_t)-8));
+      v = P2(AND, P2(IMIN, v, ref_imm_reg(c, 7)), m15);
+      p = P2(OR, p, P2(SHL, v, ref_imm_reg(c, 4 * k)));
+   }
+   return p;
+}
+
+static struct isa_insn *
+tex_insn(struct ref_ctx *c, const char *op, const struct ref_texargs *a, unsigned d,
+         struct isa_opnd ga, struct isa_opnd gb)
+{
+   struct isa_insn *t = ref_emit(c, op);
+   t->dst[0] = R(d);
+   t->src[0] = ga;
+   t->src[1] = gb;
+   t->src[2] = ref_imm(a->unit);
+   ref_set_mod(c, t, "texdim", nv_dim(a->target));
+   ref_set_mod_int(c, t, "wrmask", 15);
+   return t;
+}
+
+static bool
+sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
+{
+   unsigned va[4], vb[4], na = 0, nb = 0, d = ref_tmp(c);
+   for (unsigned k = 1; k < 4; k++)
+      ref_tmp(c);
+   for (unsigned k = 0; k < 4; k++)
+      res[k] = d + k;
+   if (a->query) {
+      struct isa_opnd lod = group(c, (unsigned[]){(unsigned)a->lod}, 1);
+      struct isa_insn *t = ref_emit(c, "txq");
+      t->dst[0] = R(d);
+      t->src[0] = lod;
+      t->src[1] = ref_imm(a->unit);
+      ref_set_mod(c, t, "txq", "dimension");
+      ref_set_mod_int(c, t, "wrmask", 15);
+      return c->status == COMPILE_OK;
+   }
+   if (a->proj >= 0)
+      return ref_unsupported(c, "a projected lookup needs an exact division"), false;
+   if (a->gather)
+      return ref_unsupported(c, "gathers (TLD4) are not in the sm50 model"), false;
+   if (a->target == TGSI_TEX_T_BUFFER)
+      return ref_unsupported(c, "buffer textures are not in the sm50 model"), false;
+   if (a->deriv && (a->ref >= 0 || a->noff))
+      return ref_unsupported(c, "TXD takes no shadow reference or offsets on sm50"), false;
+   if (a->deriv) { /* coordinates, layer | ddx0, ddy0, ddx1, ... */
+      for (unsigned k = 0; k < a->nsp; k++) {
+         va[na++] = a->coord[k];
+         vb[nb++] = a->ddx[k];
+         vb[nb++] = a->ddy[k];
+      }
+      if (a->layer >= 0)
+         va[na++] = layer_index(c, (unsigned)a->layer);
+      tex_insn(c, "txd", a, d, group(c, va, na), group(c, vb, nb));
+      return c->status == COMPILE_OK;
+   }
+   if (a->layer >= 0)
+      va[na++] = a->fetch ? (unsigned)a->layer : layer_index(c, (unsigned)a->layer);
+   for (unsigned k = 0; k < a->nsp; k++)
+      va[na++] = a->coord[k];
+   if (a->sample >= 0)
+      vb[nb++] = (unsigned)a->sample;
+   if (a->lod_mode == REF_LOD_LOD || a->lod_mode == REF_LOD_BIAS)
+      vb[nb++] = (unsigned)a->lod;
+   if (a->noff)
+      vb[nb++] = packed_offsets(c, a);
+   if (a->ref >= 0)
+      vb[nb++] = (unsigned)a->ref;
+   struct isa_opnd ga = group(c, va, na), gb = group(c, vb, nb);
+   struct isa_insn *t = tex_insn(c, a->fetch ? "tld" : "tex", a, d, ga, gb);
+   if (a->fetch) {
+      ref_set_mod(c, t, "tldlod", a->lod_mode == REF_LOD_LOD ? "ll" : "lz");
+      ref_set_mod_int(c, t, "ms", a->sample >= 0);
+   } else {
+      static const char *const lods[] = {"auto", "lz", "ll", "lb"};
+      ref_set_mod(c, t, "texlod", lods[a->lod_mode]);
+      ref_set_mod_int(c, t, "dc", a->ref >= 0);
+   }
+   ref_set_mod_int(c, t, "aoffi", a->noff != 0);
+   return c->status == COMPILE_OK;
+}
+
 static bool
 sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
@@ -417,8 +579,6 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
 static const char *
 sm_why(enum tgsi_opcode op)
 {
-   if (tgsi_op_info[op].flags & TGSI_OPF_TEX)
-      return "the sm50 model's TEX coordinate operand covers one register: no 2D lookup";
    switch (op) {
    case TGSI_OP_BARRIER:
       return "the sm50 model has no barrier instruction";
@@ -510,6 +670,7 @@ const struct ref_target ref_target_sm50 = {
     .load_const = sm_load_const,
     .load_indirect = sm_load_indirect,
     .special = sm_special,
+    .tex = sm_tex,
     .why = sm_why,
     .branch = sm_branch,
     .jump = sm_jump,
