@@ -701,9 +701,10 @@ init_files(struct emu_code *c)
 static bool
 check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struct diag_list *d)
 {
-   bool to_const = b->kind == EMU_BIND_CONST || b->kind == EMU_BIND_VALUE;
+   bool to_const =
+       b->kind == EMU_BIND_CONST || b->kind == EMU_BIND_VALUE || b->kind == EMU_BIND_SIZE;
    const char *why = NULL;
-   if (b->kind > EMU_BIND_OUTPUT)
+   if (b->kind > EMU_BIND_SIZE)
       why = "unknown binding kind";
    else if (b->file >= c->nfiles)
       why = "no such register file";
@@ -713,6 +714,10 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       why = to_const ? "constants bind to a constant file" : "values bind to a register file";
    else if (b->kind == EMU_BIND_SYSVAL && b->tgsi_index >= TGSI_SEM_COUNT)
       why = "unknown system value";
+   else if (b->kind == EMU_BIND_SIZE && b->buffer != TGSI_FILE_BUFFER &&
+            b->buffer != TGSI_FILE_IMAGE && b->buffer != TGSI_FILE_MEMORY &&
+            b->buffer != TGSI_FILE_SVIEW && b->buffer != TGSI_FILE_SAMP)
+      why = "sizes are of buffers, images, shared memory or textures";
    if (why) {
       diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "binding %u: %s", i, why);
       return false;

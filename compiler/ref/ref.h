@@ -208,6 +208,7 @@ struct ref_cf {
 };
 
 #define REF_MAX_CF     64
+#define REF_MAX_SIZES  64
 #define REF_MAX_INLINE 16
 
 struct ref_ctx {
@@ -231,6 +232,13 @@ struct ref_ctx {
    unsigned count[TGSI_FILE_COUNT]; /* registers per vertex */
    unsigned vertices[TGSI_FILE_COUNT];
    unsigned cbase[16], ccount[16], imm_base;
+   /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
+    * whose size the code reads, allocated after the immediates. */
+   struct {
+      uint8_t file;
+      uint16_t index;
+   } sizes[REF_MAX_SIZES];
+   unsigned nsizes, size_base;
 
    /* Scratch registers (scalar indices): [scratch_lo, scratch_next) in use
     * by the current instruction; persistent ones just below scratch_lo;
@@ -272,6 +280,10 @@ enum compile_status ref_error(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF
 int ref_home(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
 /* Constant-file scalar slot of a direct CONST or IMM channel, or -1. */
 int ref_const_slot(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
+/* Register holding component chan of the size of resource (file, index)
+ * (EMU_BIND_SIZE: BUFFER bytes; IMAGE width, height, depth; MEMORY bytes;
+ * SVIEW level-0 size and levels). */
+unsigned ref_size(struct ref_ctx *c, enum tgsi_file file, unsigned index, unsigned chan);
 
 /* ref_ops.c */
 /* Expands one non-control-flow TGSI instruction. */

@@ -453,8 +453,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_PK2H:
    case TGSI_OP_UP2H:
       return "the a3xx model cannot move half-float bits to a full register";
-   case TGSI_OP_RESQ:
-      return "resource sizes are not visible to a3xx code";
    case TGSI_OP_DEMOTE:
       return "the a3xx model has no demote";
    default:

@@ -720,6 +720,47 @@ chan(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
 }
 
 /* ------------------------------------------------------------------ */
+/* Resource sizes                                                       */
+
+/* RESQ: sizes the driver put in the constant file (EMU_BIND_SIZE), as the
+ * interpreter reports them: a buffer's bytes (.x; the rest undefined, 0
+ * here), shared memory's bytes, an image's width, height (1-D arrays:
+ * layers), depth or layers, and 1 sample for multisampled targets. */
+static void
+resq(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   const struct tgsi_reg *r = &in->src[0].reg;
+   unsigned res[4] = {0, 0, 0, 0}, mask = in->dst[0].mask;
+   if (r->indirect || r->index < 0) {
+      ref_unsupported(c, "an indirect resource index");
+      return;
+   }
+   const struct tgsi_decl *d = r->file == TGSI_FILE_IMAGE
+                                   ? tgsi_find_decl(c->s, TGSI_FILE_IMAGE, (unsigned)r->index)
+                                   : NULL;
+   enum tgsi_texture t = d ? d->target : TGSI_TEX_T_2D;
+   unsigned coords = tgsi_texture_coord_count(t), idx = (unsigned)r->index;
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(mask & (1u << ch)))
+         continue;
+      if (r->file == TGSI_FILE_BUFFER || r->file == TGSI_FILE_MEMORY)
+         res[ch] = ch ? ref_imm_reg(c, 0) : ref_size(c, r->file, idx, 0);
+      else if (r->file != TGSI_FILE_IMAGE)
+         ref_unsupported(c, "RESQ of %s", tgsi_file_names[r->file]);
+      else if (ch == 0)
+         res[ch] = ref_size(c, r->file, idx, 0);
+      else if (ch == 1 && coords >= 2)
+         res[ch] = ref_size(c, r->file, idx, t == TGSI_TEX_T_1D_ARRAY ? 2 : 1);
+      else if (ch == 2 && coords >= 3)
+         res[ch] = ref_size(c, r->file, idx, 2);
+      else
+         res[ch] = ref_imm_reg(
+             c, ch == 3 && (t == TGSI_TEX_T_2D_MSAA || t == TGSI_TEX_T_2D_ARRAY_MSAA) ? 1 : 0);
+   }
+   ref_store(c, in, res);
+}
+
+/* ------------------------------------------------------------------ */
 /* Dispatch                                                             */
 
 static enum compile_status
@@ -740,6 +781,10 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       return c->status;
    if (ref_tex(c, in))
       return c->status;
+   if (in->op == TGSI_OP_RESQ) {
+      resq(c, in);
+      return c->status;
+   }
    if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64)
       return ref_unsupported(c, "64-bit operations");
    if (in->op == TGSI_OP_NRM4 || (info->flags & TGSI_OPF_CHAN)) {

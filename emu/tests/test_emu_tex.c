@@ -6,7 +6,8 @@
  *  - each form's result, lane by lane, is what env_sample / env_fetch /
  *    env_tex_query give for the operands laid out as the model's comment
  *    documents (the expectation below reads the inputs in that layout, a
- *    second formulation of emu/tex.c).
+ *    second formulation of emu/tex.c);
+ *  - resource sizes bound with EMU_BIND_SIZE (.size) are the env's.
  */
 #include "emu/emu_priv.h"
 #include "emu/tests/emu_test_util.h"
@@ -207,6 +208,43 @@ test_results(const struct isa_model *a3, const struct isa_model *nv)
                  L_IR3_ISAML, "isaml");
 }
 
+/* .size bindings: buffer bytes, image dimensions, shared bytes and a
+ * texture's level-0 size, read from the constant file into outputs. */
+static void
+test_sizes(const struct isa_model *nv)
+{
+   static const char prog[] = ".stage comp\n.buffer 1\n.image 2 2D_ARRAY\n.texture 3 3D\n"
+                              ".size c[0][0x0] BUFFER[1].x\n.size c[0][0x10] IMAGE[2].xyz\n"
+                              ".size c[0][0x20] MEMORY.x\n.size c[0][0x30] SVIEW[3].xyzw\n"
+                              ".output R0 OUT[0].xyzw\n.output R4 OUT[1].xyzw\n"
+                              ".output R8 OUT[2].xyzw\n"
+                              "S6 MOV R0, c[0x0][0x0]\nS6 MOV R1, c[0x0][0x10]\n"
+                              "S6 MOV R2, c[0x0][0x14]\nS6 MOV R3, c[0x0][0x18]\n"
+                              "S6 MOV R4, c[0x0][0x20]\nS6 MOV R8, c[0x0][0x30]\n"
+                              "S6 MOV R9, c[0x0][0x34]\nS6 MOV R10, c[0x0][0x38]\n"
+                              "S6 MOV R11, c[0x0][0x3c]\nS15 EXIT\n";
+   struct fix_run r;
+   bool ok = fix_run_text(nv, prog, "sizes", 3, 4, NULL, &r);
+   CHECKF(ok && r.st == EMU_OK && r.res.nevents == 0, "size program runs: %s",
+          diag_first_error(&r.d));
+   if (!ok) {
+      fix_free(&r);
+      return;
+   }
+   const struct env *e = r.env;
+   uint32_t tsz[3];
+   env_tex_size(&e->tex[3], 0, tsz);
+   uint32_t want[9] = {e->buf[1].size,  e->img[2].width, e->img[2].height,
+                       e->img[2].depth, e->shared_size,  tsz[0],
+                       tsz[1],          tsz[2],          e->tex[3].levels};
+   uint32_t got[9] = {fix_out(&r, 0, 0, 0), fix_out(&r, 0, 1, 0), fix_out(&r, 0, 2, 0),
+                      fix_out(&r, 0, 3, 0), fix_out(&r, 1, 0, 0), fix_out(&r, 2, 0, 0),
+                      fix_out(&r, 2, 1, 0), fix_out(&r, 2, 2, 0), fix_out(&r, 2, 3, 0)};
+   for (unsigned k = 0; k < 9; k++)
+      CHECKF(got[k] == want[k] && want[k], "size %u: %u, the env has %u", k, got[k], want[k]);
+   fix_free(&r);
+}
+
 int
 main(void)
 {
@@ -214,6 +252,7 @@ main(void)
    if (a3 && nv) {
       test_counts(a3, nv);
       test_results(a3, nv);
+      test_sizes(nv);
    }
    isa_close(a3);
    isa_close(nv);
