@@ -292,6 +292,10 @@ unsigned ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, u
 void ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res);
 unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d);
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
+/* Address of the IMAGE texel at the integer coordinates of source cs, 0
+ * (out of every resource) when out of range. */
+unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
+                           unsigned cs);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
 

@@ -355,6 +355,11 @@ mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg
 {
    if (res->indirect)
       return ref_unsupported(c, "an indirect resource index"), false;
+   if (res->file == TGSI_FILE_IMAGE) {
+      *shared = false;
+      *addr = ref_image_address(c, in, res, off_src);
+      return c->status == COMPILE_OK;
+   }
    unsigned off = ref_fetch(c, in, off_src, 0);
    if (res->file == TGSI_FILE_MEMORY) {
       *shared = true;
@@ -396,11 +401,13 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
    bool shared;
    if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
       return;
+   /* An image texel is stored whole, whatever the write mask. */
+   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
    for (unsigned ch = 0; ch < 4; ch++)
-      if (in->dst[0].mask & (1u << ch))
+      if (mask & (1u << ch))
          v[ch] = ref_fetch(c, in, 1, ch);
    for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(in->dst[0].mask & (1u << ch)))
+      if (!(mask & (1u << ch)))
          continue;
       struct isa_insn *s = ref_emit(c, shared ? "stl" : "stg");
       ref_set_mod(c, s, "type", "u32");

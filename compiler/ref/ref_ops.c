@@ -760,6 +760,50 @@ resq(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_store(c, in, res);
 }
 
+/* The global byte address of an image texel: EMU_ADDR_IMAGE(i) + ((z * h
+ * + y) * w + x) * 16 from the integer coordinates of source cs and the
+ * image's size (EMU_BIND_SIZE); 0 -- no memory, reads 0, stores dropped --
+ * when a coordinate is out of range, as env_image_offset has it. 1-D
+ * arrays take the layer from .y, 2-D arrays and cubes from .z. */
+unsigned
+ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
+                  unsigned cs)
+{
+   const struct tgsi_decl *d =
+       r->index >= 0 ? tgsi_find_decl(c->s, TGSI_FILE_IMAGE, (unsigned)r->index) : NULL;
+   if (!d || r->indirect || r->index >= ENV_MAX_IMAGES) {
+      ref_unsupported(c, "an undeclared or indirect image");
+      return 0;
+   }
+   enum tgsi_texture t = d->target;
+   unsigned idx = (unsigned)r->index;
+   unsigned dims = t == TGSI_TEX_T_3D                                                         ? 3
+                   : t == TGSI_TEX_T_1D || t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_BUFFER ? 1
+                                                                                              : 2;
+   bool layered = ref_tex_layered(t) || t == TGSI_TEX_T_CUBE;
+   unsigned zero = ref_imm_reg(c, 0), co[3] = {zero, zero, zero};
+   co[0] = ref_fetch(c, in, cs, 0);
+   if (dims >= 2)
+      co[1] = ref_fetch(c, in, cs, 1);
+   if (dims == 3 || layered)
+      co[2] = ref_fetch(c, in, cs, dims);
+   /* Two accumulators; each step's temporaries die with it (kernels with
+    * many TGSI registers leave little scratch). */
+   unsigned ok = ref_imm_reg(c, 1), lin = ref_tmp(c), mark = c->scratch_next;
+   for (unsigned k = 0; k < 3; k++) { /* unsigned: a negative coordinate is out too */
+      c->t->copy(c, ok, P2(AND, ok, P2(ULT, co[k], ref_size(c, TGSI_FILE_IMAGE, idx, k))));
+      c->scratch_next = mark;
+   }
+   c->t->copy(c, lin, P2(IADD, P2(IMUL, co[2], ref_size(c, TGSI_FILE_IMAGE, idx, 1)), co[1]));
+   c->scratch_next = mark;
+   c->t->copy(c, lin, P2(IADD, P2(IMUL, lin, ref_size(c, TGSI_FILE_IMAGE, idx, 0)), co[0]));
+   c->scratch_next = mark;
+   unsigned a = P2(IADD, P2(SHL, lin, ref_imm_reg(c, 4)), ref_imm_reg(c, EMU_ADDR_IMAGE(idx)));
+   c->t->copy(c, lin, P(SEL, a, ok, zero));
+   c->scratch_next = mark;
+   return lin;
+}
+
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                             */
 

@@ -350,6 +350,10 @@ static bool
 buffer_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
                unsigned off_src, unsigned *addr)
 {
+   if (res->file == TGSI_FILE_IMAGE) {
+      *addr = ref_image_address(c, in, res, off_src);
+      return c->status == COMPILE_OK;
+   }
    if (res->file != TGSI_FILE_BUFFER || res->indirect || res->index < 0 ||
        res->index >= ENV_MAX_BUFFERS) {
       ref_unsupported(c, "%s%s resources (the sm50 model has global memory only)",
@@ -384,11 +388,13 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
    unsigned addr, v[4] = {0, 0, 0, 0};
    if (!buffer_address(c, in, &in->dst[0].reg, 0, &addr))
       return;
+   /* An image texel is stored whole, whatever the write mask. */
+   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
    for (unsigned ch = 0; ch < 4; ch++)
-      if (in->dst[0].mask & (1u << ch))
+      if (mask & (1u << ch))
          v[ch] = ref_fetch(c, in, 1, ch);
    for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(in->dst[0].mask & (1u << ch)))
+      if (!(mask & (1u << ch)))
          continue;
       struct isa_opnd src[3] = {R(addr), ref_imm(4u * ch), R(v[ch])};
       emit(c, "stg", NULL, 3, src);
