@@ -26,8 +26,9 @@
  *
  * Refused: what the model cannot express -- FMA, doubles and 64-bit
  * integers, derivatives, gathers, explicit texture derivatives, 3-D
- * offsets, images, atomics, barriers, subgroup ops, GS output, half-float
- * packing.
+ * offsets, atomics, subgroup ops, GS output, half-float packing. BARRIER
+ * is bar.g.l; images are read and written with ldg/stg at their texel
+ * addresses.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -437,6 +438,12 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
       return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
+   case TGSI_OP_BARRIER: { /* ordering global and local memory, as ir3's */
+      struct isa_insn *b = ref_emit(c, "bar");
+      ref_set_mod_int(c, b, "bar_g", 1);
+      ref_set_mod_int(c, b, "bar_l", 1);
+      return true;
+   }
    default:
       return false;
    }
@@ -447,8 +454,6 @@ static const char *
 a3_why(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_BARRIER:
-      return "the a3xx model has no barrier instruction";
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
@@ -465,7 +470,7 @@ a3_why(enum tgsi_opcode op)
    default:
       if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
           op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
-         return "the a3xx model has no atomics, images or resource queries";
+         return "the a3xx model has no atomics";
       return NULL;
    }
 }

@@ -22,10 +22,12 @@
  * level or bias, packed 4-bit offsets, depth reference), the four results
  * in consecutive registers.
  *
+ * Memory: LDG/STG for buffers and images (their texel addresses), LDS/STS
+ * for shared memory, one per channel; BARRIER is BAR.SYNC 0.
+ *
  * Refused: projected lookups (no exact division yet), gathers, buffer
- * textures, shared memory, images, atomics, barriers (the model has none),
- * derivatives, subgroup ops, GS output, half-float packing, doubles and
- * 64-bit integers.
+ * textures, atomics, derivatives, subgroup ops, GS output, half-float
+ * packing, doubles and 64-bit integers.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -344,24 +346,26 @@ kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
    kil(c, "p0");
 }
 
-/* LOAD/STORE of BUFFER[i]: one LDG/STG per channel at EMU_ADDR_BUFFER(i)
- * + offset + 4 * word. */
+/* LOAD/STORE: one access per channel at the resource's byte address +
+ * 4 * word: BUFFER[i] at EMU_ADDR_BUFFER(i) + offset (LDG/STG), IMAGE[i]
+ * at its texel's address, MEMORY (shared) at the offset (LDS/STS). */
 static bool
-buffer_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
-               unsigned off_src, unsigned *addr)
+mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+            unsigned off_src, unsigned *addr, bool *shared)
 {
+   *shared = res->file == TGSI_FILE_MEMORY;
    if (res->file == TGSI_FILE_IMAGE) {
       *addr = ref_image_address(c, in, res, off_src);
       return c->status == COMPILE_OK;
    }
-   if (res->file != TGSI_FILE_BUFFER || res->indirect || res->index < 0 ||
-       res->index >= ENV_MAX_BUFFERS) {
-      ref_unsupported(c, "%s%s resources (the sm50 model has global memory only)",
-                      res->indirect ? "indirect " : "", tgsi_file_names[res->file]);
+   if (res->indirect || (res->file != TGSI_FILE_BUFFER && res->file != TGSI_FILE_MEMORY) ||
+       res->index < 0 || res->index >= ENV_MAX_BUFFERS) {
+      ref_unsupported(c, "%s%s resources", res->indirect ? "indirect " : "",
+                      tgsi_file_names[res->file]);
       return false;
    }
    unsigned off = ref_fetch(c, in, off_src, 0);
-   *addr = P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
+   *addr = *shared ? off : P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
    return true;
 }
 
@@ -369,7 +373,8 @@ static void
 load(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    unsigned addr, res[4] = {0, 0, 0, 0};
-   if (!buffer_address(c, in, &in->src[0].reg, 1, &addr))
+   bool shared;
+   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
       return;
    for (unsigned ch = 0; ch < 4; ch++) {
       if (!(in->dst[0].mask & (1u << ch)))
@@ -377,7 +382,7 @@ load(struct ref_ctx *c, const struct tgsi_insn *in)
       res[ch] = ref_tmp(c);
       struct isa_opnd dst = R(res[ch]);
       struct isa_opnd src[2] = {R(addr), ref_imm(4u * (in->src[0].swz[ch] & 3))};
-      emit(c, "ldg", &dst, 2, src);
+      emit(c, shared ? "lds" : "ldg", &dst, 2, src);
    }
    ref_store(c, in, res);
 }
@@ -386,7 +391,8 @@ static void
 store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    unsigned addr, v[4] = {0, 0, 0, 0};
-   if (!buffer_address(c, in, &in->dst[0].reg, 0, &addr))
+   bool shared;
+   if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
       return;
    /* An image texel is stored whole, whatever the write mask. */
    unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
@@ -397,7 +403,7 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
       if (!(mask & (1u << ch)))
          continue;
       struct isa_opnd src[3] = {R(addr), ref_imm(4u * ch), R(v[ch])};
-      emit(c, "stg", NULL, 3, src);
+      emit(c, shared ? "sts" : "stg", NULL, 3, src);
    }
 }
 
@@ -577,6 +583,9 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
       return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
+   case TGSI_OP_BARRIER:
+      ref_emit(c, "bar");
+      return true;
    default:
       return false;
    }
@@ -586,8 +595,6 @@ static const char *
 sm_why(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_BARRIER:
-      return "the sm50 model has no barrier instruction";
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
@@ -604,7 +611,7 @@ sm_why(enum tgsi_opcode op)
    default:
       if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
           op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
-         return "the sm50 model has no atomics, images or resource queries";
+         return "the sm50 model has no atomics";
       return NULL;
    }
 }
