@@ -85,6 +85,9 @@ step(struct emu_wave *w)
    case EMU_K_LDC:
       emu_exec_ldc(w, op, t);
       break;
+   case EMU_K_ATOMIC:
+      emu_exec_atomic(w, op, t);
+      break;
    default:
       break;
    }

@@ -44,6 +44,7 @@ enum emu_kind {
    EMU_K_LOAD,
    EMU_K_STORE,
    EMU_K_LDC,
+   EMU_K_ATOMIC,
    EMU_K_ILLEGAL,
 };
 
@@ -158,8 +159,11 @@ struct emu_op {
    uint8_t space;      /* EMU_SPACE_* */
    uint8_t elem_bytes; /* 1, 2 or 4 */
    uint8_t elem_signed;
-   uint8_t ncomp;  /* components loaded / stored */
-   uint8_t wrmask; /* texture components written */
+   uint8_t ncomp;     /* components loaded / stored */
+   uint8_t atom_op;   /* enum env_atomic_op (EMU_K_ATOMIC) */
+   uint8_t atom_sub;  /* a3xx sub: the data is negated */
+   uint8_t atom_swap; /* compare-and-swap data is (compare, new), not (new, compare) */
+   uint8_t wrmask;    /* texture components written */
    uint16_t tex_unit;
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
@@ -202,7 +206,7 @@ struct emu_code {
    unsigned nbinds;
    uint32_t *touched; /* units the program can read or write: what a group zeroes */
    unsigned ntouched;
-   bool uses_shared; /* LDL/STL: shared memory */
+   bool uses_shared; /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
 };
 
 /* Reconvergence stack entry (stack flow). */
@@ -363,6 +367,7 @@ void emu_write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, uns
                      const uint32_t *mask, unsigned on);
 void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);

@@ -373,6 +373,52 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    emu_write_comps(w, op, t, 0xffffu, mask, on);
 }
 
+/* Atomics, lane by lane in lane order: the old word to dst. */
+void
+emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   struct env *e = run->env;
+   const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   uint32_t off = op->src[1].kind == EMU_S_IMM ? op->src[1].value : 0;
+   const struct emu_src *ds = &op->src[2];
+   const uint32_t *v0, *v1 = NULL;
+   if (ds->kind == EMU_S_REG) {
+      v0 = emu_reg_read(w, op, ds, ds->unit, t);
+      if (op->war)
+         emu_mark_war(w, op, ds->unit, t);
+      if (op->atom_op == ENV_ATOM_CAS) {
+         v1 = emu_reg_read(w, op, ds, ds->unit + 1, t);
+         if (op->war)
+            emu_mark_war(w, op, ds->unit + 1, t);
+      }
+   } else {
+      v0 = v1 = emu_fetch(w, op, ds, 0, t, run->tmp_src[2]);
+   }
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
+      return;
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t old = 0, o;
+      enum env_event ev;
+      bool undef;
+      struct env_mem *m = mask[i] & 1 ? mem_at(w, op, addr[i] + off, &o, &ev) : NULL;
+      if (m) {
+         uint32_t v = op->atom_sub ? 0u - v0[i] : v0[i], cmp = 0;
+         if (op->atom_op == ENV_ATOM_CAS) { /* (compare, new) or (new, compare) */
+            cmp = op->atom_swap ? v0[i] : v1[i];
+            v = op->atom_swap ? v1[i] : v0[i];
+         }
+         env_mem_atomic(e, m, ev, o, (enum env_atomic_op)op->atom_op, v, cmp, false, &old, &undef);
+      } else if (mask[i] & 1) {
+         env_count(e, ev, 1);
+      }
+      run->tmp_comp[i] = old;
+   }
+   emu_write_comps(w, op, t, 1, mask, on);
+}
+
 /* LDC: per lane, dst = c[bank][(address + offset) / 4], bounds checked. */
 void
 emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)

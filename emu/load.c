@@ -326,6 +326,11 @@ sem_kind(enum isa_sem s)
       return EMU_K_SYNC;
    case ISA_SEM_LDC:
       return EMU_K_LDC;
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
+      return EMU_K_ATOMIC;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
    case ISA_SEM_SAML:
@@ -516,6 +521,71 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
    return true;
 }
 
+/* Atomics: the address (first register source), an immediate offset, the
+ * data (second register source, two registers for a compare-and-swap);
+ * the operation from the atom_op role's entry and the data's type. */
+static bool
+set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
+{
+   static const struct {
+      const char *name;
+      enum env_atomic_op u, s, f;
+   } ops[] = {
+       {"add", ENV_ATOM_ADD, ENV_ATOM_ADD, ENV_ATOM_FADD},
+       {"sub", ENV_ATOM_ADD, ENV_ATOM_ADD, ENV_ATOM_ADD},
+       {"min", ENV_ATOM_UMIN, ENV_ATOM_IMIN, ENV_ATOM_UMIN},
+       {"max", ENV_ATOM_UMAX, ENV_ATOM_IMAX, ENV_ATOM_UMAX},
+       {"inc", ENV_ATOM_INC_WRAP, ENV_ATOM_INC_WRAP, ENV_ATOM_INC_WRAP},
+       {"dec", ENV_ATOM_DEC_WRAP, ENV_ATOM_DEC_WRAP, ENV_ATOM_DEC_WRAP},
+       {"and", ENV_ATOM_AND, ENV_ATOM_AND, ENV_ATOM_AND},
+       {"or", ENV_ATOM_OR, ENV_ATOM_OR, ENV_ATOM_OR},
+       {"xor", ENV_ATOM_XOR, ENV_ATOM_XOR, ENV_ATOM_XOR},
+       {"exch", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
+       {"xchg", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
+       {"cmpxchg", ENV_ATOM_CAS, ENV_ATOM_CAS, ENV_ATOM_CAS},
+   };
+   int reg = -1, data = -1, imm = -1;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      if (op->src[i].kind == EMU_S_REG || (reg >= 0 && in->src[i].kind == ISA_OPND_REG)) {
+         if (reg < 0)
+            reg = (int)i;
+         else if (data < 0)
+            data = (int)i;
+      } else if (op->src[i].kind == EMU_S_IMM && imm < 0) {
+         imm = (int)i;
+      }
+   }
+   if (reg < 0 || data < 0 || !op->ndst)
+      return load_err(d, in, "%s", "atomic without an address, data or destination");
+   bool cas_sem = in->sem == ISA_SEM_ATOM_CAS || in->sem == ISA_SEM_ATOMS_CAS;
+   enum isa_type t = slot_type(c->model, in, ISA_SLOT_SRC(data), NULL);
+   int k = -1, om = mod_of(c->model, ISA_ROLE_ATOM_OP);
+   for (unsigned i = 0; i < ARRAY_SIZE(ops) && !cas_sem && om >= 0 && k < 0; i++)
+      if (isa_mod_value(c->model, (unsigned)om, ops[i].name) == in->mod[om])
+         k = (int)i;
+   if (!cas_sem && k < 0)
+      return load_err(d, in, "%s", "atomic operation the emulator does not know");
+   op->atom_op = (uint8_t)(cas_sem             ? ENV_ATOM_CAS
+                           : t == ISA_TYPE_F32 ? ops[k].f
+                           : t == ISA_TYPE_S32 ? ops[k].s
+                                               : ops[k].u);
+   op->atom_sub = !cas_sem && !strcmp(ops[k].name, "sub");
+   op->atom_swap = cas_sem;
+   op->space = in->sem == ISA_SEM_ATOMS || in->sem == ISA_SEM_ATOMS_CAS ? EMU_SPACE_SHARED
+                                                                        : EMU_SPACE_GLOBAL;
+   op->elem_bytes = 4;
+   struct emu_src a = op->src[reg], off = {.kind = EMU_S_IMM}, dat = op->src[data];
+   if (imm >= 0)
+      off = op->src[imm];
+   op->src[0] = a;
+   op->src[1] = off;
+   op->src[2] = dat;
+   op->nsrc = 3;
+   if (op->atom_op == ENV_ATOM_CAS && dat.kind == EMU_S_REG && dat.count < 2)
+      return load_err(d, in, "%s", "compare-and-swap data is not a register pair");
+   return true;
+}
+
 /* The guard role's value names a register of the model's predicate file,
  * plus 8 when negated (sm50 @P0 .. @!PT). A fixed register (PT) makes the
  * guard always or never true. */
@@ -666,6 +736,8 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       return set_mem(c, in, op, d);
    case EMU_K_LDC:
       return set_ldc(c, in, op, d);
+   case EMU_K_ATOMIC:
+      return set_atomic(c, in, op, d);
    case EMU_K_ALU:
       op->kern = emu_kern_for(op);
       if (!op->kern)
@@ -743,7 +815,8 @@ touched_units(struct emu_code *c)
    for (unsigned i = 0; i < c->n; i++) {
       const struct emu_op *op = &c->ops[i];
       c->uses_shared |=
-          op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE);
+          (op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE)) ||
+          op->kind == EMU_K_ATOMIC;
       for (unsigned k = 0; k < op->nsrc; k++) {
          const struct emu_src *s = &op->src[k];
          if (s->kind == EMU_S_REG)

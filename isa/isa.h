@@ -92,7 +92,19 @@ struct isa_model;
    X(ISCADD, "iscadd", 3) X(IADD3, "iadd3", 3) X(FLO, "flo", 1) X(BFE, "bfe", 2) \
    X(BFI, "bfi", 3) X(SSY, "ssy", -1) X(SYNC, "sync", 0) X(LDC, "ldc", -1) \
    X(SAMB, "samb", -1) X(SAML, "saml", -1) X(ISAML, "isaml", -1) \
-   X(TEX, "tex", -1) X(TLD, "tld", -1) X(TXQ, "txq", -1) X(TXD, "txd", -1)
+   X(TEX, "tex", -1) X(TLD, "tld", -1) X(TXQ, "txq", -1) X(TXD, "txd", -1) \
+   X(ATOM, "atom", -1) X(ATOMS, "atoms", -1) X(ATOM_CAS, "atom_cas", -1) \
+   X(ATOMS_CAS, "atoms_cas", -1)
+
+/*
+ * Atomics (the emulator's reading of the semantics): atom works on global
+ * memory, atoms on shared memory, at the address of the first register
+ * source (plus an immediate offset), with the data in the second; the
+ * operation is the atom_op modifier's entry (add sub min max inc dec and
+ * or xor exch/xchg cmpxchg), signed or float by the data's type; the old
+ * word goes to the destination. cmpxchg takes (new, compare) in two
+ * consecutive registers (ir3); the *_cas semantics (compare, new).
+ */
 
 /*
  * Roles a model modifier can play. Code that must find "the (ss) flag" or
@@ -111,7 +123,8 @@ struct isa_model;
    X(PSL, "psl") X(MRG, "mrg") X(BF, "bf") X(XMODE, "xmode") X(SHFTYPE, "shftype") \
    X(TEX_DIM, "tex_dim") X(TEX_LOD, "tex_lod") X(TEX_SHADOW, "tex_shadow") \
    X(TEX_OFFSET, "tex_offset") X(TEX_3D, "tex_3d") X(TEX_ARRAY, "tex_array") \
-   X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod")
+   X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod") \
+   X(ATOM_OP, "atom_op")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \

@@ -419,6 +419,53 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
    }
 }
 
+/* ATOM*: atomic.OP.TYPE.l (shared memory) or .g (buffers, images) at the
+ * resource's address; the old word goes to every written channel. No
+ * float add on a3xx, and the wrapping increment/decrement are refused:
+ * what the hardware's inc/dec do is not public. */
+static void
+atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   static const struct {
+      enum tgsi_opcode op;
+      const char *name, *type;
+   } ops[] = {
+       {TGSI_OP_ATOMUADD, "add", "u32"},    {TGSI_OP_ATOMXCHG, "xchg", "u32"},
+       {TGSI_OP_ATOMCAS, "cmpxchg", "u32"}, {TGSI_OP_ATOMAND, "and", "u32"},
+       {TGSI_OP_ATOMOR, "or", "u32"},       {TGSI_OP_ATOMXOR, "xor", "u32"},
+       {TGSI_OP_ATOMUMIN, "min", "u32"},    {TGSI_OP_ATOMUMAX, "max", "u32"},
+       {TGSI_OP_ATOMIMIN, "min", "s32"},    {TGSI_OP_ATOMIMAX, "max", "s32"},
+   };
+   unsigned k = 0;
+   while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
+      k++;
+   if (k == ARRAY_SIZE(ops)) {
+      ref_unsupported(c, "no a3xx atomic for this operation");
+      return;
+   }
+   unsigned addr;
+   bool shared;
+   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   unsigned v = ref_fetch(c, in, 2, 0), data = v;
+   if (in->op == TGSI_OP_ATOMCAS) { /* (new, compare) */
+      unsigned nv = ref_fetch(c, in, 3, 0);
+      data = ref_tmp(c);
+      ref_tmp(c);
+      a3_copy(c, data, nv);
+      a3_copy(c, data + 1, v);
+   }
+   unsigned d = ref_tmp(c);
+   struct isa_insn *a = ref_emit(c, shared ? "atomic.l" : "atomic.g");
+   ref_set_mod(c, a, "atomop", ops[k].name);
+   ref_set_mod(c, a, "type", ops[k].type);
+   a->dst[0] = R(d);
+   a->src[0] = R(addr);
+   a->src[1] = R(data);
+   unsigned res[4] = {d, d, d, d};
+   ref_store(c, in, res);
+}
+
 static bool
 a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
@@ -437,6 +484,18 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
       store_mem(c, in);
       return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
+      return true;
+   case TGSI_OP_ATOMUADD:
+   case TGSI_OP_ATOMXCHG:
+   case TGSI_OP_ATOMCAS:
+   case TGSI_OP_ATOMAND:
+   case TGSI_OP_ATOMOR:
+   case TGSI_OP_ATOMXOR:
+   case TGSI_OP_ATOMUMIN:
+   case TGSI_OP_ATOMUMAX:
+   case TGSI_OP_ATOMIMIN:
+   case TGSI_OP_ATOMIMAX:
+      atomic(c, in);
       return true;
    case TGSI_OP_BARRIER: { /* ordering global and local memory, as ir3's */
       struct isa_insn *b = ref_emit(c, "bar");
@@ -467,10 +526,12 @@ a3_why(enum tgsi_opcode op)
       return "the a3xx model cannot move half-float bits to a full register";
    case TGSI_OP_DEMOTE:
       return "the a3xx model has no demote";
+   case TGSI_OP_ATOMFADD:
+      return "a3xx has no float atomic add";
+   case TGSI_OP_ATOMINC_WRAP:
+   case TGSI_OP_ATOMDEC_WRAP:
+      return "what the a3xx atomic inc/dec do (wrapping or not) is not public";
    default:
-      if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
-          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
-         return "the a3xx model has no atomics";
       return NULL;
    }
 }

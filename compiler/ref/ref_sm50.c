@@ -407,6 +407,66 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
    }
 }
 
+/* ATOM*: ATOM (buffers, images: the texel's address) or ATOMS (shared
+ * memory); compare-and-swap is ATOM.CAS / ATOMS.CAS with (compare, new)
+ * in a register pair. ATOMS has no float add. The old word goes to every
+ * written channel. */
+static void
+atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   static const struct {
+      enum tgsi_opcode op;
+      const char *name, *type;
+   } ops[] = {
+       {TGSI_OP_ATOMUADD, "add", "u32"},     {TGSI_OP_ATOMXCHG, "exch", "u32"},
+       {TGSI_OP_ATOMAND, "and", "u32"},      {TGSI_OP_ATOMOR, "or", "u32"},
+       {TGSI_OP_ATOMXOR, "xor", "u32"},      {TGSI_OP_ATOMUMIN, "min", "u32"},
+       {TGSI_OP_ATOMUMAX, "max", "u32"},     {TGSI_OP_ATOMIMIN, "min", "s32"},
+       {TGSI_OP_ATOMIMAX, "max", "s32"},     {TGSI_OP_ATOMFADD, "add", "f32"},
+       {TGSI_OP_ATOMINC_WRAP, "inc", "u32"}, {TGSI_OP_ATOMDEC_WRAP, "dec", "u32"},
+       {TGSI_OP_ATOMCAS, NULL, NULL},
+   };
+   unsigned k = 0;
+   while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
+      k++;
+   unsigned addr;
+   bool shared;
+   if (k == ARRAY_SIZE(ops) || !mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   if (shared && in->op == TGSI_OP_ATOMFADD) {
+      ref_unsupported(c, "ATOMS has no float add on sm50");
+      return;
+   }
+   unsigned v = ref_fetch(c, in, 2, 0), data = v;
+   if (in->op == TGSI_OP_ATOMCAS) { /* (compare, new) */
+      unsigned nv = ref_fetch(c, in, 3, 0);
+      data = ref_tmp(c);
+      ref_tmp(c);
+      sm_copy(c, data, v);
+      sm_copy(c, data + 1, nv);
+   }
+   unsigned d = ref_tmp(c);
+   struct isa_opnd dst = R(d);
+   struct isa_insn *a;
+   if (shared) {
+      struct isa_opnd src[2] = {R(addr), R(data)};
+      a = emit(c, !ops[k].name ? "atoms_cas" : "atoms", &dst, 2, src);
+      if (ops[k].name) {
+         ref_set_mod(c, a, "atomop", ops[k].name);
+         ref_set_mod(c, a, "stype", ops[k].type);
+      }
+   } else {
+      struct isa_opnd src[3] = {R(addr), ref_imm(0), R(data)};
+      a = emit(c, !ops[k].name ? "atom_cas" : "atom", &dst, 3, src);
+      if (ops[k].name) {
+         ref_set_mod(c, a, "atomop", ops[k].name);
+         ref_set_mod(c, a, "atype", ops[k].type);
+      }
+   }
+   unsigned res[4] = {d, d, d, d};
+   ref_store(c, in, res);
+}
+
 /* ------------------------------------------------------------------ */
 /* Textures                                                             */
 
@@ -586,6 +646,21 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_BARRIER:
       ref_emit(c, "bar");
       return true;
+   case TGSI_OP_ATOMUADD:
+   case TGSI_OP_ATOMXCHG:
+   case TGSI_OP_ATOMCAS:
+   case TGSI_OP_ATOMAND:
+   case TGSI_OP_ATOMOR:
+   case TGSI_OP_ATOMXOR:
+   case TGSI_OP_ATOMUMIN:
+   case TGSI_OP_ATOMUMAX:
+   case TGSI_OP_ATOMIMIN:
+   case TGSI_OP_ATOMIMAX:
+   case TGSI_OP_ATOMFADD:
+   case TGSI_OP_ATOMINC_WRAP:
+   case TGSI_OP_ATOMDEC_WRAP:
+      atomic(c, in);
+      return true;
    default:
       return false;
    }
@@ -609,9 +684,6 @@ sm_why(enum tgsi_opcode op)
    case TGSI_OP_DEMOTE:
       return "the sm50 model has no demote";
    default:
-      if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
-          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
-         return "the sm50 model has no atomics";
       return NULL;
    }
 }
