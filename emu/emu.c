@@ -88,6 +88,9 @@ step(struct emu_wave *w)
    case EMU_K_ATOMIC:
       emu_exec_atomic(w, op, t);
       break;
+   case EMU_K_XLANE:
+      emu_exec_xlane(w, op, t);
+      break;
    default:
       break;
    }

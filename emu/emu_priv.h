@@ -45,6 +45,7 @@ enum emu_kind {
    EMU_K_STORE,
    EMU_K_LDC,
    EMU_K_ATOMIC,
+   EMU_K_XLANE, /* reads other lanes: quad derivatives, swizzles, shuffles */
    EMU_K_ILLEGAL,
 };
 
@@ -60,9 +61,10 @@ enum emu_src_kind {
 /* How a source is viewed before the modifiers, and a result stored. */
 enum emu_conv {
    EMU_CV_NONE,
-   EMU_CV_F16, /* source: f16 bits -> f32; result: f32 -> f16 */
-   EMU_CV_S16, /* source: sign-extend the low 16 bits; result: keep 16 */
-   EMU_CV_U16, /* source: zero-extend the low 16 bits; result: keep 16 */
+   EMU_CV_F16,  /* source: f16 bits -> f32; result: f32 -> f16 */
+   EMU_CV_S16,  /* source: sign-extend the low 16 bits; result: keep 16 */
+   EMU_CV_U16,  /* source: zero-extend the low 16 bits; result: keep 16 */
+   EMU_CV_PNOT, /* source: a negated predicate, bit 0 flipped */
 };
 
 /* What an ALU result is, for (sat) and half-precision stores. */
@@ -368,6 +370,7 @@ void emu_write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, uns
 void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);

@@ -37,6 +37,9 @@ view1(uint32_t v, const struct emu_src *s)
    case EMU_CV_U16:
       v &= 0xffffu;
       break;
+   case EMU_CV_PNOT:
+      v ^= 1;
+      break;
    default:
       break;
    }
@@ -417,6 +420,114 @@ emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t)
       run->tmp_comp[i] = old;
    }
    emu_write_comps(w, op, t, 1, mask, on);
+}
+
+/* One lane's shuffle source (PTX shfl): lane j of the wave, or the lane
+ * itself when j is out of the segment; *in says which. */
+static unsigned
+shfl_lane(unsigned mode, unsigned lane, uint32_t b, uint32_t c, bool *in)
+{
+   unsigned bv = b & 31, cv = c & 31, mask = c >> 8 & 31;
+   unsigned maxl = (lane & mask) | (cv & ~mask), minl = lane & mask;
+   int64_t j;
+   switch (mode) {
+   case 1: /* up */
+      j = (int64_t)lane - bv;
+      *in = j >= (int64_t)minl;
+      break;
+   case 2: /* down */
+      j = (int64_t)lane + bv;
+      *in = j <= (int64_t)maxl;
+      break;
+   case 3: /* bfly */
+      j = lane ^ bv;
+      *in = j <= (int64_t)maxl;
+      break;
+   default: /* idx */
+      j = minl | (bv & ~mask);
+      *in = j <= (int64_t)maxl;
+      break;
+   }
+   return *in ? (unsigned)j : lane;
+}
+
+/* Writes one destination register from r under the mask. */
+static void
+write_one(struct emu_wave *w, const struct emu_op *op, unsigned j, unsigned reg, int64_t t,
+          uint32_t *r, const uint32_t *mask)
+{
+   const struct emu_dst *dd = &op->dst[j];
+   if (dd->kind != EMU_S_REG || dd->unit + reg == dd->fixed_unit)
+      return;
+   uint32_t *cur, *d = emu_reg_write(w, op, dd, dd->unit + reg, t, &cur);
+   for (unsigned i = 0; i < w->n; i++)
+      d[i] = (r[i] & mask[i]) | (cur[i] & ~mask[i]);
+}
+
+/* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
+ * shuffles (shfl): each lane reads other lanes' sources, inactive ones
+ * too (their registers hold what they last held). A quad is 4 aligned
+ * lanes; a wave's lanes are W-aligned in a batch. */
+void
+emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n, W = run->W ? run->W : n, comps = 1;
+   const struct emu_src *s0 = &op->src[0];
+   if (op->sem == ISA_SEM_DSX || op->sem == ISA_SEM_DSY)
+      comps = MAX2(op->dst[0].count, 1u);
+   const uint32_t *v[4], *b = NULL, *cc = NULL;
+   for (unsigned k = 0; k < comps && k < 4; k++) {
+      if (s0->kind == EMU_S_REG && k < s0->limit) {
+         v[k] = emu_reg_read(w, op, s0, s0->unit + k, t);
+         if (op->war)
+            emu_mark_war(w, op, s0->unit + k, t);
+      } else {
+         v[k] = emu_fetch(w, op, s0, 0, t, run->tmp_src[k]);
+      }
+   }
+   if (op->nsrc > 1)
+      b = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+   if (op->nsrc > 2)
+      cc = emu_fetch(w, op, &op->src[2], 0, t, run->tmp_src[2]);
+   uint32_t *mask;
+   if (!emu_exec_mask(w, op, t, &mask))
+      return;
+   uint32_t *r = run->tmp_dst[0], *p = run->tmp_dst[1];
+   for (unsigned k = 0; k < comps && k < 4; k++) {
+      for (unsigned i = 0; i < n; i++) {
+         unsigned q = i & ~3u, lane = i % W, base = i - lane;
+         bool in = true;
+         switch (op->sem) {
+         case ISA_SEM_DSX:
+            r[i] = sem_fadd(v[k][q + 3], sem_fneg(v[k][q + 2]));
+            break;
+         case ISA_SEM_DSY:
+            r[i] = sem_fadd(v[k][q + 2], sem_fneg(v[k][q]));
+            break;
+         case ISA_SEM_FSWZADD: {
+            unsigned f = op->args.mode >> (2 * (i & 3)) & 3;
+            uint32_t a = v[0][i], bb = b[i];
+            r[i] = f == 0   ? sem_fadd(a, bb)
+                   : f == 1 ? sem_fadd(a, sem_fneg(bb))
+                   : f == 2 ? sem_fadd(bb, sem_fneg(a))
+                            : bb;
+            break;
+         }
+         default: { /* SHFL */
+            unsigned j = shfl_lane(op->args.mode, lane, b[i], cc ? cc[i] : 0x1f, &in);
+            r[i] = base + j < n ? v[0][base + j] : 0;
+            p[i] = in;
+            break;
+         }
+         }
+         if (op->ftz)
+            r[i] = sem_ftz(r[i]);
+      }
+      write_one(w, op, 0, k, t, r, mask);
+   }
+   if (op->sem == ISA_SEM_SHFL && op->ndst > 1)
+      write_one(w, op, 1, 0, t, p, mask);
 }
 
 /* LDC: per lane, dst = c[bank][(address + offset) / 4], bounds checked. */

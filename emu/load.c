@@ -178,12 +178,18 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    }
    if (o->index >= f->count)
       return load_err(d, in, "%s", "register index beyond its file");
+   /* A negated predicate is the other truth value, not ~bits. */
+   bool pnot = f->kind == ISA_FILE_PREDICATE && (s->mods & ISA_OPND_F_NOT);
+   if (pnot)
+      s->mods &= (uint8_t)~ISA_OPND_F_NOT;
    if (f->fixed >= 0 && o->index == f->fixed && s->count == 1 && !s->rinc) {
       s->kind = EMU_S_IMM; /* RZ, PT: a constant, never a hazard */
-      s->value = f->fixed_value;
+      s->value = f->fixed_value ^ (pnot ? 1u : 0u);
       s->conv = EMU_CV_NONE;
       return true;
    }
+   if (pnot)
+      s->conv = EMU_CV_PNOT;
    if (f->kind == ISA_FILE_CONST) {
       s->kind = EMU_S_CONST;
       s->unit = cbank_base(c, o->file, o->bank) + o->index;
@@ -331,6 +337,11 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_ATOM_CAS:
    case ISA_SEM_ATOMS_CAS:
       return EMU_K_ATOMIC;
+   case ISA_SEM_DSX:
+   case ISA_SEM_DSY:
+   case ISA_SEM_FSWZADD:
+   case ISA_SEM_SHFL:
+      return EMU_K_XLANE;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
    case ISA_SEM_SAML:
@@ -738,6 +749,17 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       return set_ldc(c, in, op, d);
    case EMU_K_ATOMIC:
       return set_atomic(c, in, op, d);
+   case EMU_K_XLANE: { /* the swizzle or shuffle mode, by role */
+      int sw = mod_of(m, ISA_ROLE_SWZ), sh = mod_of(m, ISA_ROLE_SHFL_MODE);
+      op->args.mode = (unsigned)(sw >= 0 ? in->mod[sw] : 0);
+      static const char *const modes[] = {"idx", "up", "down", "bfly"};
+      for (unsigned k = 0; k < 4 && sh >= 0; k++)
+         if (in->sem == ISA_SEM_SHFL && isa_mod_value(m, (unsigned)sh, modes[k]) == in->mod[sh])
+            op->args.mode = k;
+      if (op->ndst < 1 || op->nsrc < 1)
+         return load_err(d, in, "%s", "lane instruction without a destination or source");
+      return true;
+   }
    case EMU_K_ALU:
       op->kern = emu_kern_for(op);
       if (!op->kern)

@@ -94,7 +94,8 @@ struct isa_model;
    X(SAMB, "samb", -1) X(SAML, "saml", -1) X(ISAML, "isaml", -1) \
    X(TEX, "tex", -1) X(TLD, "tld", -1) X(TXQ, "txq", -1) X(TXD, "txd", -1) \
    X(ATOM, "atom", -1) X(ATOMS, "atoms", -1) X(ATOM_CAS, "atom_cas", -1) \
-   X(ATOMS_CAS, "atoms_cas", -1)
+   X(ATOMS_CAS, "atoms_cas", -1) \
+   X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -104,6 +105,17 @@ struct isa_model;
  * or xor exch/xchg cmpxchg), signed or float by the data's type; the old
  * word goes to the destination. cmpxchg takes (new, compare) in two
  * consecutive registers (ir3); the *_cas semantics (compare, new).
+ */
+
+/*
+ * Lanes of a quad (4k .. 4k+3: top-left, top-right, bottom-left,
+ * bottom-right) and of a wave: dsx/dsy give the quad's coarse
+ * derivatives, lane 3 - lane 2 and lane 2 - lane 0 (the env's coarse rule);
+ * fswzadd d = a OP b with OP per lane of the quad from the swz role's 2-bit
+ * fields (0 add, 1 a - b, 2 b - a, 3 b); shfl reads a from another lane of
+ * the wave, PTX shfl rules (mode from the shfl_mode role: idx up down
+ * bfly; b the lane or offset, c = segment mask << 8 | clamp), the second
+ * destination saying whether that lane was in range.
  */
 
 /*
@@ -124,7 +136,7 @@ struct isa_model;
    X(TEX_DIM, "tex_dim") X(TEX_LOD, "tex_lod") X(TEX_SHADOW, "tex_shadow") \
    X(TEX_OFFSET, "tex_offset") X(TEX_3D, "tex_3d") X(TEX_ARRAY, "tex_array") \
    X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod") \
-   X(ATOM_OP, "atom_op")
+   X(ATOM_OP, "atom_op") X(SWZ, "swz") X(SHFL_MODE, "shfl_mode")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \

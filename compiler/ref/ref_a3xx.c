@@ -466,6 +466,25 @@ atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_store(c, in, res);
 }
 
+/* DDX/DDY: dsx/dsy, the quad's coarse derivatives. */
+static void
+deriv(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned res[4] = {0, 0, 0, 0};
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      res[ch] = ref_tmp(c);
+      struct isa_insn *d = ref_emit(c, in->op == TGSI_OP_DDX ? "dsx" : "dsy");
+      ref_set_mod(c, d, "textype", "f32");
+      ref_set_mod(c, d, "wrmask", "x");
+      d->dst[0] = R(res[ch]);
+      d->src[0] = R(v);
+   }
+   ref_store(c, in, res);
+}
+
 static bool
 a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
@@ -497,6 +516,10 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_ATOMIMAX:
       atomic(c, in);
       return true;
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+      deriv(c, in);
+      return true;
    case TGSI_OP_BARRIER: { /* ordering global and local memory, as ir3's */
       struct isa_insn *b = ref_emit(c, "bar");
       ref_set_mod_int(c, b, "bar_g", 1);
@@ -513,11 +536,9 @@ static const char *
 a3_why(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_DDX:
-   case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
-      return "the a3xx model has no derivative instructions";
+      return "a3xx has no fine derivatives (per-pixel dsxpp/dsypp came with a6xx)";
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the a3xx model has no geometry-shader output";

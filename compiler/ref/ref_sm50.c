@@ -467,6 +467,52 @@ atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_store(c, in, res);
 }
 
+/* SHFL d, v, lane, c with the in-range predicate discarded. */
+static unsigned
+shfl(struct ref_ctx *c, const char *mode, unsigned v, uint32_t lane, uint32_t cval)
+{
+   unsigned d = ref_tmp(c);
+   struct isa_insn *s = ref_emit(c, "shfl_i");
+   s->dst[0] = R(d);
+   s->dst[1] = pt(c, false);
+   s->src[0] = R(v);
+   s->src[1] = ref_imm(lane);
+   s->src[2] = ref_imm(cval);
+   ref_set_mod(c, s, "shflmode", mode);
+   return d;
+}
+
+/* Derivatives over the quad (its lanes 4k..4k+3; c = 0x1c03 keeps a
+ * shuffle within it). Coarse: SHFL.IDX of quad lanes 3 and 2 (DDX) or 2
+ * and 0 (DDY), then FADD -- the env's coarse rule exactly. Fine, as NAK
+ * builds them: SHFL.BFLY 1 (2) fetches the horizontal (vertical)
+ * neighbour, FSWZADD subtracts in the right order per lane. */
+static void
+deriv(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   bool dx = in->op == TGSI_OP_DDX || in->op == TGSI_OP_DDX_FINE;
+   bool fine = in->op == TGSI_OP_DDX_FINE || in->op == TGSI_OP_DDY_FINE;
+   unsigned res[4] = {0, 0, 0, 0};
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      if (fine) {
+         unsigned s = shfl(c, "bfly", v, dx ? 1 : 2, 0x1c03);
+         res[ch] = ref_tmp(c);
+         struct isa_insn *f = alu(c, "fswzadd", res[ch], R(s), R(v), rz(c));
+         /* per lane k of the quad, 2 bits: 1 = a - b, 2 = b - a */
+         ref_set_mod_int(c, f, "swz", dx ? 0x99 : 0xa5);
+      } else {
+         unsigned hi = shfl(c, "idx", v, dx ? 3 : 2, 0x1c03);
+         unsigned lo = shfl(c, "idx", v, dx ? 2 : 0, 0x1c03);
+         res[ch] = ref_tmp(c);
+         alu(c, "fadd_r", res[ch], R(hi), ref_neg(R(lo)), rz(c));
+      }
+   }
+   ref_store(c, in, res);
+}
+
 /* ------------------------------------------------------------------ */
 /* Textures                                                             */
 
@@ -646,6 +692,12 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_BARRIER:
       ref_emit(c, "bar");
       return true;
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+   case TGSI_OP_DDX_FINE:
+   case TGSI_OP_DDY_FINE:
+      deriv(c, in);
+      return true;
    case TGSI_OP_ATOMUADD:
    case TGSI_OP_ATOMXCHG:
    case TGSI_OP_ATOMCAS:
@@ -670,11 +722,6 @@ static const char *
 sm_why(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_DDX:
-   case TGSI_OP_DDY:
-   case TGSI_OP_DDX_FINE:
-   case TGSI_OP_DDY_FINE:
-      return "the sm50 model has no derivative instructions";
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the sm50 model has no geometry-shader output";
