@@ -116,6 +116,8 @@ struct ref_item {
    X(F2I_FLOOR, 1, "float to signed, rounded down (out of range: anything)")                       \
    X(I2F, 1, "signed to float")                                                                    \
    X(U2F, 1, "unsigned to float")                                                                  \
+   X(F2H, 1, "f32 to f16 bits in the low half, nearest even, high half 0")                         \
+   X(H2F, 1, "the low 16 bits as an f16, to f32")                                                  \
    X(SEL, 3, "b != 0 ? a : c")
 
 #define REF_PRIM_(n, k, d) REF_P_##n,

@@ -35,6 +35,8 @@
 
 #define R(x) ref_r(c, (x))
 
+enum { SPECIAL_HR }; /* c->special[]: the half register file */
+
 /* An ALU instruction: d = op(a, b, e), as many sources as the op has. */
 static struct isa_insn *
 emit(struct ref_ctx *c, const char *op, unsigned d, struct isa_opnd a, struct isa_opnd b,
@@ -162,6 +164,19 @@ a3_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
       emit(c, "madsh.m16", u, R(a), R(b), R(t));
       emit(c, "madsh.m16", d, R(b), R(a), R(u));
       return d;
+   case REF_P_F2H: /* through a half register: cov.f32f16, then its bits zero-extended */
+   case REF_P_H2F: {
+      struct isa_opnd h = {
+          .kind = ISA_OPND_REG, .file = (uint8_t)c->special[SPECIAL_HR], .index = (uint16_t)d};
+      if (op == REF_P_F2H) {
+         cov(c, "f32", "f16", h, R(a));
+         cov(c, "u16", "u32", R(d), h);
+      } else {
+         cov(c, "u32", "u16", h, R(a));
+         cov(c, "f16", "f32", R(d), h);
+      }
+      return d;
+   }
    case REF_P_UMSB: /* 31 - clz: -1 for 0 */
    case REF_P_IMSB:
       t = ref_tmp(c);
@@ -214,6 +229,9 @@ a3_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
       base = (unsigned)h;
       n = c->count[r->file];
    }
+   /* The result gets its register first; the steps' temporaries die here
+    * (an instruction may read several indirect operands). */
+   unsigned res = ref_tmp(c), mark = c->scratch_next;
    unsigned i0 = P2(IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index));
    unsigned i1 = P2(IMAX, i0, ref_imm_reg(c, 0));
    unsigned i2 = P2(IMIN, i1, ref_imm_reg(c, n - 1));
@@ -227,11 +245,13 @@ a3_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
                           .value = comp};
    unsigned v = ref_tmp(c);
    cov(c, "u32", "u32", R(v), rel);
-   *out = v;
    if (r->file == TGSI_FILE_CONST) {
       unsigned ok = P2(IEQ, i0, i2);
-      *out = a3_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
+      v = a3_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
    }
+   a3_copy(c, res, v);
+   c->scratch_next = mark;
+   *out = res;
    return true;
 }
 
@@ -542,9 +562,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the a3xx model has no geometry-shader output";
-   case TGSI_OP_PK2H:
-   case TGSI_OP_UP2H:
-      return "the a3xx model cannot move half-float bits to a full register";
    case TGSI_OP_DEMOTE:
       return "the a3xx model has no demote";
    case TGSI_OP_ATOMFADD:
@@ -592,10 +609,12 @@ a3_end(struct ref_ctx *c)
 static bool
 a3_init(struct ref_ctx *c)
 {
-   if (c->pfile < 0 || c->afile < 0) {
-      ref_error(c, "the a3xx model lacks p0 or a0");
+   int hr = isa_file_find(c->m, "hr");
+   if (c->pfile < 0 || c->afile < 0 || hr < 0) {
+      ref_error(c, "the a3xx model lacks p0, a0 or hr");
       return false;
    }
+   c->special[SPECIAL_HR] = (unsigned)hr; /* half registers: a separate file on a3xx */
    return true;
 }
 

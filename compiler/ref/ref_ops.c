@@ -592,6 +592,82 @@ comp_special(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigne
 }
 
 /* ------------------------------------------------------------------ */
+/* Packing (GLSL packing functions, as the interpreter has them)       */
+
+/* clamp(x, lo, 1) * scale rounded to nearest even, as an integer; NaN
+ * packs as 0 (FMAX returns the number for unorm; a select for snorm). */
+static unsigned
+pack_norm(struct ref_ctx *c, unsigned x, bool snorm, float scale)
+{
+   unsigned zero = ref_imm_reg(c, 0), one = ref_imm_reg(c, 0x3f800000u);
+   if (snorm) {
+      x = P(SEL, zero, P2(FNE, x, x), x);
+      x = P2(FMAX, x, ref_imm_reg(c, fui(-1.0f)));
+   } else {
+      x = P2(FMAX, x, zero);
+   }
+   x = P2(FMIN, x, one);
+   unsigned r = P1(FRNDNE, P2(FMUL, x, ref_imm_reg(c, fui(scale))));
+   return snorm ? P2(AND, P1(F2I, r), ref_imm_reg(c, 0xff)) : P1(F2U, r);
+}
+
+/* f32 -> f16 bits, every NaN the one quiet NaN 0x7e00 (the interpreter's). */
+static unsigned
+pack_half(struct ref_ctx *c, unsigned x)
+{
+   x = P(SEL, ref_imm_reg(c, 0x7fc00000u), P2(FNE, x, x), x);
+   return P1(F2H, x);
+}
+
+static unsigned
+pack(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned n = in->op == TGSI_OP_PK2H || in->op == TGSI_OP_PK2US ? 2 : 4, bits = 32 / n, r = 0;
+   for (unsigned k = 0; k < n && c->status == COMPILE_OK; k++) {
+      unsigned x = ref_fetch(c, in, 0, k), v;
+      switch (in->op) {
+      case TGSI_OP_PK2H:
+         v = pack_half(c, x);
+         break;
+      case TGSI_OP_PK2US:
+         v = pack_norm(c, x, false, 65535.0f);
+         break;
+      case TGSI_OP_PK4UB:
+         v = pack_norm(c, x, false, 255.0f);
+         break;
+      default: /* PK4B */
+         v = pack_norm(c, x, true, 127.0f);
+         break;
+      }
+      r = k ? P2(OR, r, P2(SHL, v, ref_imm_reg(c, bits * k))) : v;
+   }
+   return r;
+}
+
+/* One channel of UP2H/UP2US/UP4UB/UP4B. The norm ones divide by the scale
+ * through a reciprocal (TGSI flags them ROUND). */
+static unsigned
+unpack(struct ref_ctx *c, enum tgsi_opcode op, unsigned x, unsigned ch)
+{
+   bool two = op == TGSI_OP_UP2H || op == TGSI_OP_UP2US;
+   unsigned sh = two ? 16 * (ch & 1) : 8 * ch;
+   switch (op) {
+   case TGSI_OP_UP2H:
+      return P1(H2F, P2(SHR, x, ref_imm_reg(c, sh)));
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4UB: {
+      unsigned v = P2(AND, P2(SHR, x, ref_imm_reg(c, sh)), ref_imm_reg(c, two ? 0xffff : 0xff));
+      return P2(FMUL, P1(U2F, v), ref_imm_reg(c, fui(1.0f / (two ? 65535.0f : 255.0f))));
+   }
+   default: { /* UP4B: the signed byte / 127, at least -1 */
+      unsigned v = P2(ASHR, P2(SHL, x, ref_imm_reg(c, 24 - sh)), ref_imm_reg(c, 24));
+      v = P2(FMUL, P1(I2F, v), ref_imm_reg(c, fui(1.0f / 127.0f)));
+      return P2(FMAX, v, ref_imm_reg(c, fui(-1.0f)));
+   }
+   }
+}
+
+/* ------------------------------------------------------------------ */
 /* REPL and CHAN opcodes                                                */
 
 static bool
@@ -609,6 +685,12 @@ repl(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *out)
       }
    unsigned a;
    switch (in->op) {
+   case TGSI_OP_PK2H:
+   case TGSI_OP_PK2US:
+   case TGSI_OP_PK4B:
+   case TGSI_OP_PK4UB:
+      *out = pack(c, in);
+      return true;
    case TGSI_OP_POW:
       a = ref_fetch(c, in, 0, 0);
       *out = fpow(c, a, ref_fetch(c, in, 1, 0));
@@ -713,6 +795,14 @@ chan(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
    case TGSI_OP_NRM:
    case TGSI_OP_NRM4:
       nrm(c, in, res);
+      return true;
+   case TGSI_OP_UP2H:
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4B:
+   case TGSI_OP_UP4UB:
+      x = ref_fetch(c, in, 0, 0);
+      for (unsigned k = 0; k < 4; k++)
+         res[k] = (in->dst[0].mask & (1u << k)) ? unpack(c, in->op, x, k) : 0;
       return true;
    default:
       return false;

@@ -132,7 +132,8 @@ static const struct {
     {REF_P_FRNDNE, "f2f_round_r"}, {REF_P_FRCP, "mufu_rcp"},    {REF_P_FRSQ, "mufu_rsq"},
     {REF_P_FLOG2, "mufu_lg2"},     {REF_P_IADD, "iadd_r"},      {REF_P_AND, "lop_and_r"},
     {REF_P_OR, "lop_or_r"},        {REF_P_XOR, "lop_xor_r"},    {REF_P_POPC, "popc_r"},
-    {REF_P_I2F, "i2f_s32_r"},      {REF_P_U2F, "i2f_u32_r"},
+    {REF_P_I2F, "i2f_s32_r"},      {REF_P_U2F, "i2f_u32_r"},    {REF_P_F2H, "f2f_f16_r"},
+    {REF_P_H2F, "f2f_f32_f16_r"},
 };
 
 /* Compares: the setp op, its condition modifier and entry, signedness. */
@@ -312,6 +313,9 @@ sm_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
       ref_unsupported(c, "indirect addressing through %s", a < 0 ? "this register" : "a dimension");
       return true;
    }
+   /* The result gets its register first; the steps' temporaries die here
+    * (an instruction may read several indirect operands). */
+   unsigned res = ref_tmp(c), mark = c->scratch_next;
    unsigned i0 = P2(IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index));
    unsigned i1 = P2(IMAX, i0, ref_imm_reg(c, 0));
    unsigned i2 = P2(IMIN, i1, ref_imm_reg(c, n - 1));
@@ -321,7 +325,9 @@ sm_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
    struct isa_opnd dst = R(v), src[3] = {R(byte), ref_imm(0), ref_imm(0)};
    emit(c, "ldc", &dst, 3, src);
    unsigned ok = P2(IEQ, i0, i2);
-   *out = sm_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
+   sm_copy(c, res, sm_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0)));
+   c->scratch_next = mark;
+   *out = res;
    return true;
 }
 
@@ -725,9 +731,6 @@ sm_why(enum tgsi_opcode op)
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the sm50 model has no geometry-shader output";
-   case TGSI_OP_PK2H:
-   case TGSI_OP_UP2H:
-      return "the sm50 model has no half-float conversion";
    case TGSI_OP_DEMOTE:
       return "the sm50 model has no demote";
    default:
