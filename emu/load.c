@@ -483,6 +483,11 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       }
    }
    if (op->kind == EMU_K_TEX) {
+      /* Group A: the first register source, a fixed one (RZ) too. */
+      reg = -1;
+      for (unsigned i = 0; i < in->nsrc && reg < 0; i++)
+         if (in->src[i].kind == ISA_OPND_REG)
+            reg = (int)i;
       if (reg < 0 || last_imm < 0 || !op->ndst)
          return load_err(d, in, "%s", "texture instruction without coordinates or unit");
       op->tex_unit = (uint16_t)op->src[last_imm].value;

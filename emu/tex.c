@@ -22,7 +22,9 @@
  *    then the texel offsets packed 4 bits per component (AOFFI), then the
  *    shadow reference (DC) [NAK nak_nir_lower_tex.c]. TXD: A = the
  *    coordinates, then the layer; B = the derivatives, which this
- *    sampler ignores. TXQ: A = the level. The target is the one the
+ *    sampler ignores. TXQ: A = the level (dimension query; the
+ *    texture-type query has no operand and gives the sample count in .z:
+ *    1, the env's textures being single-sampled). The target is the one the
  *    dimension field names (and its shadow form with DC), or the bound
  *    texture's when that has the same shape (RECT, MSAA).
  *
@@ -154,9 +156,10 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
 {
    unsigned a = 0, b = 0;
    if (in->sem == ISA_SEM_TXQ) {
-      x->kind = EMU_TX_QUERY;
-      x->lodv = AT(0, 0);
-      x->nreg[0] = 1;
+      bool type = mod_is(m, in, ISA_ROLE_TEX_QUERY, "texture_type");
+      x->kind = type ? EMU_TX_SAMPLES : EMU_TX_QUERY;
+      x->lodv = type ? -1 : AT(0, 0);
+      x->nreg[0] = type ? 0 : 1;
       x->target = TGSI_TEX_T_UNKNOWN;
       return;
    }
@@ -218,7 +221,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    case ISA_SEM_TXQ:
    case ISA_SEM_TXD:
       layout_nv(c->model, in, x);
-      return x->kind == EMU_TX_QUERY || x->target != TGSI_TEX_T_UNKNOWN;
+      return x->kind == EMU_TX_QUERY || x->kind == EMU_TX_SAMPLES || x->target != TGSI_TEX_T_UNKNOWN;
    default:
       return false;
    }
@@ -360,6 +363,8 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
       if (mask[i] & 1) {
          if (op->tex.kind == EMU_TX_QUERY)
             env_tex_query(e, op->tex_unit, (int32_t)at(&r, op->tex.lodv, 0, i), out);
+         else if (op->tex.kind == EMU_TX_SAMPLES) /* the env's textures have one sample */
+            out[2] = 1;
          else if (op->tex.kind == EMU_TX_FETCH)
             fetch_lane(e, op, target, &r, i, out);
          else

@@ -136,7 +136,8 @@ struct isa_model;
    X(TEX_DIM, "tex_dim") X(TEX_LOD, "tex_lod") X(TEX_SHADOW, "tex_shadow") \
    X(TEX_OFFSET, "tex_offset") X(TEX_3D, "tex_3d") X(TEX_ARRAY, "tex_array") \
    X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod") \
-   X(ATOM_OP, "atom_op") X(SWZ, "swz") X(SHFL_MODE, "shfl_mode")
+   X(ATOM_OP, "atom_op") X(SWZ, "swz") X(SHFL_MODE, "shfl_mode") \
+   X(TEX_QUERY, "tex_query")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \

@@ -139,6 +139,7 @@ struct ref_texargs {
    enum tgsi_texture target; /* the instruction's, or the view's (SAMPLE_*) */
    unsigned unit;
    bool fetch, query, gather, deriv;
+   bool samples; /* a query of the sample count (TXQS) */
    unsigned nsp;      /* spatial coordinates (a cube direction: 3) */
    unsigned coord[3]; /* float, or integer for a fetch */
    int layer;         /* array layer: float, or integer for a fetch */

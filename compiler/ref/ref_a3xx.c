@@ -304,6 +304,8 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       ref_tmp(c);
    for (unsigned k = 0; k < 4; k++)
       res[k] = d + k;
+   if (a->samples)
+      return ref_unsupported(c, "no sample-count query in the a3xx model (it has no multisample textures)"), false;
    if (a->query) { /* getsize: the level, then a pair's second register */
       v1[n1++] = (unsigned)a->lod;
       v1[n1++] = ref_imm_reg(c, 0);

@@ -895,6 +895,54 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
 }
 
 /* ------------------------------------------------------------------ */
+/* The one-sample environment                                           */
+
+/* What the environment fixes (tgsi.rst, the interpreter's one-sample
+ * model): one fully covered sample at the pixel centre and no helper
+ * lanes. INTERP_CENTROID/INTERP_SAMPLE read the input itself (other
+ * sample indices are undefined there, so the copy serves them too);
+ * SAMPLE_INFO gives (1, 0, 0, 0) and SAMPLE_POS (0.5, 0.5, 0, 0) through
+ * src0's swizzle (SAMPLE_POS .zw are undefined); READ_HELPER is 0 while
+ * nothing demotes -- a shader with DEMOTE is refused here. */
+static bool
+one_sample(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
+{
+   static const uint32_t info[4] = {1, 0, 0, 0}, pos[4] = {0x3f000000u, 0x3f000000u, 0, 0};
+   if (in->op != TGSI_OP_INTERP_CENTROID && in->op != TGSI_OP_INTERP_SAMPLE &&
+       in->op != TGSI_OP_SAMPLE_INFO && in->op != TGSI_OP_SAMPLE_POS &&
+       in->op != TGSI_OP_READ_HELPER)
+      return false;
+   unsigned mask = in->dst[0].mask;
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(mask & (1u << ch)))
+         continue;
+      switch (in->op) {
+      case TGSI_OP_INTERP_CENTROID:
+      case TGSI_OP_INTERP_SAMPLE:
+         res[ch] = ref_fetch(c, in, 0, ch);
+         break;
+      case TGSI_OP_SAMPLE_INFO:
+         res[ch] = ref_imm_reg(c, info[in->src[0].swz[ch] & 3]);
+         break;
+      case TGSI_OP_SAMPLE_POS:
+         res[ch] = ref_imm_reg(c, pos[in->src[0].swz[ch] & 3]);
+         break;
+      case TGSI_OP_READ_HELPER:
+         for (unsigned k = 0; k < c->s->ninsns; k++)
+            if (c->s->insns[k].op == TGSI_OP_DEMOTE) {
+               ref_unsupported(c, "READ_HELPER in a shader that demotes");
+               return true;
+            }
+         res[ch] = ref_imm_reg(c, 0);
+         break;
+      default:
+         break;
+      }
+   }
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
 /* Dispatch                                                             */
 
 static enum compile_status
@@ -917,6 +965,11 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       return c->status;
    if (in->op == TGSI_OP_RESQ) {
       resq(c, in);
+      return c->status;
+   }
+   if (one_sample(c, in, res)) {
+      if (c->status == COMPILE_OK)
+         ref_store(c, in, res);
       return c->status;
    }
    if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64)

@@ -621,14 +621,19 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       ref_tmp(c);
    for (unsigned k = 0; k < 4; k++)
       res[k] = d + k;
-   if (a->query) {
-      struct isa_opnd lod = group(c, (unsigned[]){(unsigned)a->lod}, 1);
+   if (a->query) { /* sizes: the level in a; the sample count is .z of the type query */
+      struct isa_opnd lod = a->samples ? rz(c) : group(c, (unsigned[]){(unsigned)a->lod}, 1);
       struct isa_insn *t = ref_emit(c, "txq");
       t->dst[0] = R(d);
       t->src[0] = lod;
       t->src[1] = ref_imm(a->unit);
-      ref_set_mod(c, t, "txq", "dimension");
+      ref_set_mod(c, t, "txq", a->samples ? "texture_type" : "dimension");
       ref_set_mod_int(c, t, "wrmask", 15);
+      if (a->samples) {
+         unsigned zero = ref_imm_reg(c, 0);
+         res[0] = d + 2;
+         res[1] = res[2] = res[3] = zero;
+      }
       return c->status == COMPILE_OK;
    }
    if (a->proj >= 0)

@@ -12,7 +12,7 @@
  *                           reference, the bias, the level, the component
  *   TXD                     derivatives src1 (x) and src2 (y), sampler src3
  *   TXF TXF_LZ              integer coordinates, level src0.w
- *   TXQ                     level src0.x
+ *   TXQ                     level src0.x; TXQS the sample count (src0 the sampler)
  *   SAMPLE_*, SVIEWINFO     view src1 (its target and result swizzle),
  *                           the bias, level or reference in src3.x
  *
@@ -263,6 +263,10 @@ static bool
 args_of(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
 {
    switch (in->op) {
+   case TGSI_OP_TXQS:
+      a->query = a->samples = true;
+      a->target = in->tex_target;
+      return unit_of(c, &in->src[0], &a->unit);
    case TGSI_OP_TXQ:
    case TGSI_OP_SVIEWINFO:
       a->query = true;
@@ -298,7 +302,7 @@ handled(enum tgsi_opcode op)
        TGSI_OP_TXD,      TGSI_OP_TG4,         TGSI_OP_TXF,      TGSI_OP_TXF_LZ,
        TGSI_OP_TXQ,      TGSI_OP_SVIEWINFO,   TGSI_OP_SAMPLE,   TGSI_OP_SAMPLE_B,
        TGSI_OP_SAMPLE_C, TGSI_OP_SAMPLE_C_LZ, TGSI_OP_SAMPLE_D, TGSI_OP_SAMPLE_L,
-       TGSI_OP_SAMPLE_I, TGSI_OP_SAMPLE_I_MS, TGSI_OP_GATHER4,
+       TGSI_OP_SAMPLE_I, TGSI_OP_SAMPLE_I_MS, TGSI_OP_GATHER4,   TGSI_OP_TXQS,
    };
    for (unsigned k = 0; k < ARRAY_SIZE(ops); k++)
       if (ops[k] == op)

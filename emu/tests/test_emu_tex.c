@@ -73,6 +73,7 @@ test_counts(const struct isa_model *a3, const struct isa_model *nv)
    check_counts(nv, "TLD.LL.2D.MS.AOFFI.Mf R4, R0, R8, t0", 2, 3);
    check_counts(nv, "TXD.ARRAY_2D.Mf R4, R0, R8, t0", 3, 4);
    check_counts(nv, "TXQ.TEX_HEADER_DIMENSION.Mf R4, R0, t0", 1, 0);
+   check_counts(nv, "TXQ.TEX_HEADER_TEXTURE_TYPE.Mf R4, RZ, t0", 0, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -89,6 +90,7 @@ enum layout {
    L_NV_TEX_LL_A2D_DC, /* A = layer, x, y (IN[0]); B = lod, ref (IN[1]) */
    L_NV_TLD_LL_OFF,    /* A = x, y; B = lod, packed offsets */
    L_NV_TXQ,           /* A = level */
+   L_NV_TXQ_TYPE,      /* no operand: the sample count (1) in .z */
    L_IR3_SAML_ASO,     /* src1 = x, y, ref, layer; src2 = ox, oy, lod */
    L_IR3_SAM_3D_P,     /* src1 = x, y, z, w */
    L_IR3_ISAML,        /* src1 = x, y (level-0 units); src2 = lod */
@@ -124,6 +126,10 @@ expect(struct env *e, enum layout k, const struct fix_run *r, uint32_t l, uint32
       return;
    case L_NV_TXQ:
       env_tex_query(e, 0, (int32_t)a[0], out);
+      return;
+   case L_NV_TXQ_TYPE:
+      out[0] = out[1] = out[3] = 0;
+      out[2] = 1;
       return;
    case L_IR3_SAML_ASO:
       q.coord[0] = uif(a[0]);
@@ -191,6 +197,12 @@ test_results(const struct isa_model *a3, const struct isa_model *nv)
                  ".output R4 OUT[0].xyzw\n"
                  "S2 W0 TXQ.TEX_HEADER_DIMENSION.Mf R4, R0, t0\nS15 B0x1 EXIT\n",
                  L_NV_TXQ, "TXQ");
+   check_results(nv,
+                 ".input R0 IN[0].xyzw\n.input R8 IN[1].xyzw\n.texture 0 2D_MSAA\n"
+                 ".output R4 OUT[0].xyzw\n"
+                 "S6 MOV R4, R0\nS6 MOV R6, R0\n"
+                 "S2 W0 TXQ.TEX_HEADER_TEXTURE_TYPE.Mf R4, RZ, t0\nS15 B0x1 EXIT\n",
+                 L_NV_TXQ_TYPE, "TXQ texture type");
    check_results(a3,
                  ".input r0.x IN[0].xyzw\n.input r1.x IN[1].xyzw\n.texture 0 SHADOW2D_ARRAY\n"
                  ".output r2.x OUT[0].xyzw\n"
