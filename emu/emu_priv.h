@@ -107,7 +107,7 @@ struct emu_dst {
 /* A texture instruction's operands (tex.c): where each value is in the
  * register groups A (src[0]) and B (src[1]), as group << 4 | register,
  * or -1 when absent. */
-enum emu_tex_kind { EMU_TX_SAMPLE, EMU_TX_FETCH, EMU_TX_QUERY, EMU_TX_SAMPLES };
+enum emu_tex_kind { EMU_TX_SAMPLE, EMU_TX_FETCH, EMU_TX_QUERY, EMU_TX_SAMPLES, EMU_TX_LOD };
 enum emu_tex_lod { EMU_TL_AUTO, EMU_TL_ZERO, EMU_TL_LOD, EMU_TL_BIAS };
 struct emu_tex {
    uint8_t kind, lod;

@@ -351,6 +351,8 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_TEX:
    case ISA_SEM_TLD:
    case ISA_SEM_TXQ:
+   case ISA_SEM_GETLOD:
+   case ISA_SEM_TMML:
    case ISA_SEM_TXD:
       return EMU_K_TEX;
    case ISA_SEM_LDG:

@@ -106,6 +106,13 @@ layout_ir3(const struct isa_model *m, const struct isa_insn *in, unsigned nb, st
       x->nreg[0] = 1;
       return;
    }
+   if (in->sem == ISA_SEM_GETLOD) { /* the coordinates: 2, or 3 with .3d */
+      x->kind = EMU_TX_LOD;
+      x->coord = AT(0, 0);
+      x->ncoord = mod_on(m, in, ISA_ROLE_TEX_3D) ? 3 : 2;
+      x->nreg[0] = x->ncoord;
+      return;
+   }
    x->kind = in->sem == ISA_SEM_ISAM || in->sem == ISA_SEM_ISAML ? EMU_TX_FETCH : EMU_TX_SAMPLE;
    x->lod = in->sem == ISA_SEM_SAMB                               ? EMU_TL_BIAS
             : in->sem == ISA_SEM_SAML || in->sem == ISA_SEM_ISAML ? EMU_TL_LOD
@@ -165,6 +172,14 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
    }
    bool shadow = mod_on(m, in, ISA_ROLE_TEX_SHADOW) != 0;
    x->target = (uint8_t)nv_target(m, in, shadow);
+   if (in->sem == ISA_SEM_TMML) { /* [layer], coordinates */
+      x->kind = EMU_TX_LOD;
+      x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
+      x->layer = tex_layered((enum tgsi_texture)x->target) ? AT(0, a++) : -1;
+      x->coord = AT(0, a);
+      x->nreg[0] = (uint8_t)(a + x->ncoord);
+      return;
+   }
    x->kind = in->sem == ISA_SEM_TLD ? EMU_TX_FETCH : EMU_TX_SAMPLE;
    x->layer_int = 1;
    x->off_packed = 1;
@@ -214,12 +229,14 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    case ISA_SEM_ISAM:
    case ISA_SEM_ISAML:
    case ISA_SEM_GETSIZE:
+   case ISA_SEM_GETLOD:
       layout_ir3(c->model, in, nb, x);
       return true;
    case ISA_SEM_TEX:
    case ISA_SEM_TLD:
    case ISA_SEM_TXQ:
    case ISA_SEM_TXD:
+   case ISA_SEM_TMML:
       layout_nv(c->model, in, x);
       return x->kind == EMU_TX_QUERY || x->kind == EMU_TX_SAMPLES || x->target != TGSI_TEX_T_UNKNOWN;
    default:
@@ -365,6 +382,8 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
             env_tex_query(e, op->tex_unit, (int32_t)at(&r, op->tex.lodv, 0, i), out);
          else if (op->tex.kind == EMU_TX_SAMPLES) /* the env's textures have one sample */
             out[2] = 1;
+         else if (op->tex.kind == EMU_TX_LOD)
+            ; /* level 0 as x.8 fixed point, computed and clamped: 0 */
          else if (op->tex.kind == EMU_TX_FETCH)
             fetch_lane(e, op, target, &r, i, out);
          else

@@ -95,7 +95,8 @@ struct isa_model;
    X(TEX, "tex", -1) X(TLD, "tld", -1) X(TXQ, "txq", -1) X(TXD, "txd", -1) \
    X(ATOM, "atom", -1) X(ATOMS, "atoms", -1) X(ATOM_CAS, "atom_cas", -1) \
    X(ATOMS_CAS, "atoms_cas", -1) \
-   X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1)
+   X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1) \
+   X(GETLOD, "getlod", -1) X(TMML, "tmml", -1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

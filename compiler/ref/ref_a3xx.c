@@ -318,6 +318,26 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       g->src[2] = ref_imm(a->unit);
       return c->status == COMPILE_OK;
    }
+   if (a->lodq) { /* getlod: x.8 fixed point, x the level used, y the computed one */
+      for (unsigned k = 0; k < a->nsp; k++)
+         v1[n1++] = a->coord[k];
+      if (a->nsp == 1)
+         v1[n1++] = v1[0];
+      unsigned s1 = group(c, v1, n1);
+      struct isa_insn *g = ref_emit(c, "getlod");
+      ref_set_mod(c, g, "textype", "s32");
+      ref_set_mod(c, g, "wrmask", "xy");
+      ref_set_mod_int(c, g, "t3d", a->nsp == 3);
+      g->dst[0] = R(d);
+      g->src[0] = R(s1);
+      g->src[1] = ref_imm(a->unit);
+      g->src[2] = ref_imm(a->unit);
+      unsigned scale = ref_imm_reg(c, 0x3b800000u); /* 1/256 */
+      res[0] = P2(FMUL, a3_prim(c, REF_P_I2F, d, 0, 0), scale);
+      res[1] = P2(FMUL, a3_prim(c, REF_P_I2F, d + 1, 0, 0), scale);
+      res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
    if (a->gather)
       return ref_unsupported(c, "a3xx has no gather (ir3: a3xx did not support it)"), false;
    if (a->deriv)

@@ -636,6 +636,27 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       }
       return c->status == COMPILE_OK;
    }
+   if (a->lodq) { /* TMML: [layer 0], coordinates; .x the computed level (s8.8
+                   * in the low half), .y the level used (u8.8) [NAK] */
+      if (ref_tex_layered(a->target))
+         va[na++] = ref_imm_reg(c, 0);
+      for (unsigned k = 0; k < a->nsp; k++)
+         va[na++] = a->coord[k];
+      struct isa_opnd ga = group(c, va, na);
+      struct isa_insn *t = ref_emit(c, "tmml");
+      t->dst[0] = R(d);
+      t->src[0] = ga;
+      t->src[1] = ref_imm(a->unit);
+      ref_set_mod(c, t, "texdim", nv_dim(a->target));
+      ref_set_mod_int(c, t, "wrmask", 3);
+      unsigned scale = ref_imm_reg(c, 0x3b800000u), sixteen = ref_imm_reg(c, 16); /* 1/256 */
+      unsigned used = sm_prim(c, REF_P_U2F, P2(AND, d + 1, ref_imm_reg(c, 0xffffu)), 0, 0);
+      unsigned comp = sm_prim(c, REF_P_I2F, P2(ASHR, P2(SHL, d, sixteen), sixteen), 0, 0);
+      res[0] = P2(FMUL, used, scale);
+      res[1] = P2(FMUL, comp, scale);
+      res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
    if (a->proj >= 0)
       return ref_unsupported(c, "a projected lookup needs an exact division"), false;
    if (a->gather)

@@ -13,6 +13,7 @@
  *   TXD                     derivatives src1 (x) and src2 (y), sampler src3
  *   TXF TXF_LZ              integer coordinates, level src0.w
  *   TXQ                     level src0.x; TXQS the sample count (src0 the sampler)
+ *   LODQ (LOD)              coordinates src0, sampler src1 (view src1)
  *   SAMPLE_*, SVIEWINFO     view src1 (its target and result swizzle),
  *                           the bias, level or reference in src3.x
  *
@@ -275,6 +276,20 @@ args_of(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
       a->target = in->op == TGSI_OP_TXQ ? in->tex_target : view_target(c, &in->src[1]);
       a->lod = (int)ref_fetch(c, in, 0, 0);
       return c->status == COMPILE_OK;
+   case TGSI_OP_LODQ:
+   case TGSI_OP_LOD:
+      a->lodq = true;
+      if (!unit_of(c, &in->src[1], &a->unit))
+         return false;
+      a->target = in->op == TGSI_OP_LODQ ? in->tex_target : view_target(c, &in->src[1]);
+      if (in->op == TGSI_OP_LOD)
+         a->view = &in->src[1];
+      if (a->target == TGSI_TEX_T_UNKNOWN)
+         return ref_unsupported(c, "a sampler view without a declared target"), false;
+      a->nsp = ref_tex_spatial(a->target);
+      for (unsigned k = 0; k < a->nsp && k < 3; k++)
+         a->coord[k] = ref_fetch(c, in, 0, k);
+      return c->status == COMPILE_OK;
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
       return unit_of(c, &in->src[1], &a->unit) && args_fetch(c, in, in->tex_target, a);
@@ -303,6 +318,7 @@ handled(enum tgsi_opcode op)
        TGSI_OP_TXQ,      TGSI_OP_SVIEWINFO,   TGSI_OP_SAMPLE,   TGSI_OP_SAMPLE_B,
        TGSI_OP_SAMPLE_C, TGSI_OP_SAMPLE_C_LZ, TGSI_OP_SAMPLE_D, TGSI_OP_SAMPLE_L,
        TGSI_OP_SAMPLE_I, TGSI_OP_SAMPLE_I_MS, TGSI_OP_GATHER4,   TGSI_OP_TXQS,
+       TGSI_OP_LODQ,     TGSI_OP_LOD,
    };
    for (unsigned k = 0; k < ARRAY_SIZE(ops); k++)
       if (ops[k] == op)

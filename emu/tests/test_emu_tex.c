@@ -74,6 +74,10 @@ test_counts(const struct isa_model *a3, const struct isa_model *nv)
    check_counts(nv, "TXD.ARRAY_2D.Mf R4, R0, R8, t0", 3, 4);
    check_counts(nv, "TXQ.TEX_HEADER_DIMENSION.Mf R4, R0, t0", 1, 0);
    check_counts(nv, "TXQ.TEX_HEADER_TEXTURE_TYPE.Mf R4, RZ, t0", 0, 0);
+   check_counts(nv, "TMML.LOD.ARRAY_CUBE.M3 R4, R0, t0", 4, 0);
+   check_counts(nv, "TMML.LOD.2D.M3 R4, R0, t0", 2, 0);
+   check_counts(a3, "getlod (s32)(xy)r1.x, r0.x, s#0, t#0", 2, 0);
+   check_counts(a3, "getlod.3d (s32)(xy)r1.x, r0.x, s#0, t#0", 3, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -91,6 +95,7 @@ enum layout {
    L_NV_TLD_LL_OFF,    /* A = x, y; B = lod, packed offsets */
    L_NV_TXQ,           /* A = level */
    L_NV_TXQ_TYPE,      /* no operand: the sample count (1) in .z */
+   L_LOD,              /* TMML, getlod: level 0 (the env has no implicit level) */
    L_IR3_SAML_ASO,     /* src1 = x, y, ref, layer; src2 = ox, oy, lod */
    L_IR3_SAM_3D_P,     /* src1 = x, y, z, w */
    L_IR3_ISAML,        /* src1 = x, y (level-0 units); src2 = lod */
@@ -126,6 +131,9 @@ expect(struct env *e, enum layout k, const struct fix_run *r, uint32_t l, uint32
       return;
    case L_NV_TXQ:
       env_tex_query(e, 0, (int32_t)a[0], out);
+      return;
+   case L_LOD:
+      out[0] = out[1] = out[2] = out[3] = 0;
       return;
    case L_NV_TXQ_TYPE:
       out[0] = out[1] = out[3] = 0;
@@ -203,6 +211,19 @@ test_results(const struct isa_model *a3, const struct isa_model *nv)
                  "S6 MOV R4, R0\nS6 MOV R6, R0\n"
                  "S2 W0 TXQ.TEX_HEADER_TEXTURE_TYPE.Mf R4, RZ, t0\nS15 B0x1 EXIT\n",
                  L_NV_TXQ_TYPE, "TXQ texture type");
+   check_results(nv,
+                 ".input R0 IN[0].xyzw\n.input R8 IN[1].xyzw\n.texture 0 CUBEARRAY\n"
+                 ".output R4 OUT[0].xyzw\n"
+                 "S6 MOV R4, R1\nS6 MOV R5, R1\nS6 MOV R6, R1\nS6 MOV R7, R1\n"
+                 "S2 W0 TMML.LOD.ARRAY_CUBE.Mf R4, R0, t0\nS15 B0x1 EXIT\n",
+                 L_LOD, "TMML");
+   check_results(a3,
+                 ".input r0.x IN[0].xyzw\n.input r1.x IN[1].xyzw\n.texture 0 CUBE\n"
+                 ".output r2.x OUT[0].xyzw\n"
+                 "mov.u32u32 r2.x, r0.y\nmov.u32u32 r2.y, r0.y\nmov.u32u32 r2.z, r0.y\n"
+                 "mov.u32u32 r2.w, r0.y\n(rpt5)nop\n"
+                 "getlod.3d (s32)(xyzw)r2.x, r0.x, s#0, t#0\n(sy)end\n",
+                 L_LOD, "getlod");
    check_results(a3,
                  ".input r0.x IN[0].xyzw\n.input r1.x IN[1].xyzw\n.texture 0 SHADOW2D_ARRAY\n"
                  ".output r2.x OUT[0].xyzw\n"
