@@ -114,7 +114,8 @@ struct emu_tex {
    uint8_t ncoord;     /* coordinates in the group (a3xx 1-D: 2) */
    uint8_t target;     /* enum tgsi_texture the encoding names, or UNKNOWN: the bound one */
    uint8_t layer_int;  /* the array layer is an integer */
-   uint8_t off_packed; /* texel offsets packed 4 bits each in one register */
+   uint8_t off_packed; /* texel offsets packed this many bits each in one register (0: not) */
+   uint8_t gather;     /* a gather of component gather - 1 (0: not a gather) */
    uint8_t unminify;   /* integer coordinates in level-0 units (a3xx isaml) */
    int8_t coord, layer, ref, lodv, off, proj;
    uint8_t nreg[2]; /* registers read per group */

@@ -349,6 +349,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_ISAML:
    case ISA_SEM_GETSIZE:
    case ISA_SEM_TEX:
+   case ISA_SEM_TLD4:
    case ISA_SEM_TLD:
    case ISA_SEM_TXQ:
    case ISA_SEM_GETLOD:

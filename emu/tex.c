@@ -16,11 +16,14 @@
  *    texel offsets x, y (.o, integers), then the bias (samb) or level
  *    (saml, isaml). isaml takes integer coordinates in level-0 units, so
  *    they are shifted right by the level (ir3 "unminify_coords" on a3xx).
- *    getsize: A = the level. The texture's target is the bound one's.
- *  - NVIDIA (sm50 TEX, TLD, TXQ, TXD): A = the array layer (an integer),
- *    then the coordinates; B = the level or bias (TEX .LL/.LB, TLD .LL),
- *    then the texel offsets packed 4 bits per component (AOFFI), then the
- *    shadow reference (DC) [NAK nak_nir_lower_tex.c]. TXD: A = the
+ *    getsize: A = the level; getlod: A = the coordinates. The texture's
+ *    target is the bound one's.
+ *  - NVIDIA (sm50 TEX, TLD, TLD4, TMML, TXQ, TXD): A = the array layer (an
+ *    integer), then the coordinates; B = the level or bias (TEX .LL/.LB,
+ *    TLD .LL), then the texel offsets packed 4 bits per component (AOFFI;
+ *    TLD4: 8 bits), then the shadow reference (DC) [NAK
+ *    nak_nir_lower_tex.c]. TLD4 gathers the component its field names;
+ *    TMML reads A only. TXD: A = the
  *    coordinates, then the layer; B = the derivatives, which this
  *    sampler ignores. TXQ: A = the level (dimension query; the
  *    texture-type query has no operand and gives the sample count in .z:
@@ -182,7 +185,9 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
    }
    x->kind = in->sem == ISA_SEM_TLD ? EMU_TX_FETCH : EMU_TX_SAMPLE;
    x->layer_int = 1;
-   x->off_packed = 1;
+   x->off_packed = in->sem == ISA_SEM_TLD4 ? 8 : 4;
+   if (in->sem == ISA_SEM_TLD4)
+      x->gather = (uint8_t)(1 + mod_on(m, in, ISA_ROLE_TEX_COMP));
    bool layered = tex_layered((enum tgsi_texture)x->target);
    x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
    if (in->sem == ISA_SEM_TXD) { /* coordinates, layer | derivatives */
@@ -233,6 +238,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
       layout_ir3(c->model, in, nb, x);
       return true;
    case ISA_SEM_TEX:
+   case ISA_SEM_TLD4:
    case ISA_SEM_TLD:
    case ISA_SEM_TXQ:
    case ISA_SEM_TXD:
@@ -309,9 +315,9 @@ offsets(const struct emu_tex *x, const struct tex_regs *r, unsigned i, int32_t o
       off[1] = (int32_t)at(r, x->off, 1, i);
       return;
    }
-   uint32_t p = at(r, x->off, 0, i);
+   uint32_t p = at(r, x->off, 0, i), w = x->off_packed, m = (1u << w) - 1, s = 1u << (w - 1);
    for (unsigned k = 0; k < 3; k++)
-      off[k] = (int32_t)((p >> (4 * k) & 15) ^ 8) - 8;
+      off[k] = (int32_t)((p >> (w * k) & m) ^ s) - (int32_t)s;
 }
 
 static void
@@ -339,6 +345,10 @@ sample_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
    }
    if (x->lodv >= 0)
       q.lod = uif(at(r, x->lodv, 0, i)); /* this sampler's implicit level is 0 */
+   if (x->gather) {
+      q.gather = true;
+      q.comp = x->gather - 1u;
+   }
    offsets(x, r, i, q.offset);
    env_sample(e, op->tex_unit, &q, out);
 }

@@ -575,26 +575,29 @@ layer_index(struct ref_ctx *c, unsigned l)
    return sm_prim(c, REF_P_F2U, P2(FMAX, h, ref_imm_reg(c, 0)), 0, 0);
 }
 
-/* AOFFI: offsets 4 bits each from bit 0, known ones folded. */
+/* AOFFI: offsets w bits each from bit 0 (TEX, TLD: 4; TLD4: 8), known
+ * ones folded; others clamped to the field's range, as NAK does. */
 static unsigned
-packed_offsets(struct ref_ctx *c, const struct ref_texargs *a)
+packed_offsets(struct ref_ctx *c, const struct ref_texargs *a, unsigned w)
 {
+   int32_t lo = -(1 << (w - 1)), hi = (1 << (w - 1)) - 1;
+   uint32_t m = (1u << w) - 1;
    if (a->off_known) {
       uint32_t p = 0;
       for (unsigned k = 0; k < a->noff; k++) {
-         if (a->off_val[k] < -8 || a->off_val[k] > 7) {
-            ref_unsupported(c, "texel offset %d: sm50 offsets are 4-bit", a->off_val[k]);
+         if (a->off_val[k] < lo || a->off_val[k] > hi) {
+            ref_unsupported(c, "texel offset %d: sm50 offsets here are %u-bit", a->off_val[k], w);
             return 0;
          }
-         p |= ((uint32_t)a->off_val[k] & 15u) << (4 * k);
+         p |= ((uint32_t)a->off_val[k] & m) << (w * k);
       }
       return ref_imm_reg(c, p);
    }
-   unsigned p = ref_imm_reg(c, 0), m15 = ref_imm_reg(c, 15);
+   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, m);
    for (unsigned k = 0; k < a->noff; k++) {
-      unsigned v = P2(IMAX, a->off[k], ref_imm_reg(c, (uint32_t)-8));
-      v = P2(AND, P2(IMIN, v, ref_imm_reg(c, 7)), m15);
-      p = P2(OR, p, P2(SHL, v, ref_imm_reg(c, 4 * k)));
+      unsigned v = P2(IMAX, a->off[k], ref_imm_reg(c, (uint32_t)lo));
+      v = P2(AND, P2(IMIN, v, ref_imm_reg(c, (uint32_t)hi)), mask);
+      p = P2(OR, p, P2(SHL, v, ref_imm_reg(c, w * k)));
    }
    return p;
 }
@@ -659,8 +662,6 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    }
    if (a->proj >= 0)
       return ref_unsupported(c, "a projected lookup needs an exact division"), false;
-   if (a->gather)
-      return ref_unsupported(c, "gathers (TLD4) are not in the sm50 model"), false;
    if (a->target == TGSI_TEX_T_BUFFER)
       return ref_unsupported(c, "buffer textures are not in the sm50 model"), false;
    if (a->deriv && (a->ref >= 0 || a->noff))
@@ -685,12 +686,16 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (a->lod_mode == REF_LOD_LOD || a->lod_mode == REF_LOD_BIAS)
       vb[nb++] = (unsigned)a->lod;
    if (a->noff)
-      vb[nb++] = packed_offsets(c, a);
+      vb[nb++] = packed_offsets(c, a, a->gather ? 8 : 4);
    if (a->ref >= 0)
       vb[nb++] = (unsigned)a->ref;
    struct isa_opnd ga = group(c, va, na), gb = group(c, vb, nb);
-   struct isa_insn *t = tex_insn(c, a->fetch ? "tld" : "tex", a, d, ga, gb);
-   if (a->fetch) {
+   struct isa_insn *t = tex_insn(c, a->fetch ? "tld" : a->gather ? "tld4" : "tex", a, d, ga, gb);
+   if (a->gather) { /* level 0, no level operand */
+      static const char *const comps[] = {"r", "g", "b", "a"};
+      ref_set_mod(c, t, "gcomp", comps[a->comp & 3]);
+      ref_set_mod_int(c, t, "dc", a->ref >= 0);
+   } else if (a->fetch) {
       ref_set_mod(c, t, "tldlod", a->lod_mode == REF_LOD_LOD ? "ll" : "lz");
       ref_set_mod_int(c, t, "ms", a->sample >= 0);
    } else {

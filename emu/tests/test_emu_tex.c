@@ -75,6 +75,8 @@ test_counts(const struct isa_model *a3, const struct isa_model *nv)
    check_counts(nv, "TXQ.TEX_HEADER_DIMENSION.Mf R4, R0, t0", 1, 0);
    check_counts(nv, "TXQ.TEX_HEADER_TEXTURE_TYPE.Mf R4, RZ, t0", 0, 0);
    check_counts(nv, "TMML.LOD.ARRAY_CUBE.M3 R4, R0, t0", 4, 0);
+   check_counts(nv, "TLD4.G.ARRAY_2D.DC.AOFFI.Mf R4, R0, R8, t0", 3, 2);
+   check_counts(nv, "TLD4.R.CUBE.Mf R4, R0, RZ, t0", 3, 0);
    check_counts(nv, "TMML.LOD.2D.M3 R4, R0, t0", 2, 0);
    check_counts(a3, "getlod (s32)(xy)r1.x, r0.x, s#0, t#0", 2, 0);
    check_counts(a3, "getlod.3d (s32)(xy)r1.x, r0.x, s#0, t#0", 3, 0);
@@ -95,6 +97,7 @@ enum layout {
    L_NV_TLD_LL_OFF,    /* A = x, y; B = lod, packed offsets */
    L_NV_TXQ,           /* A = level */
    L_NV_TXQ_TYPE,      /* no operand: the sample count (1) in .z */
+   L_NV_TLD4_DC_OFF,   /* A = x, y; B = offsets packed 8 bits each, ref; component g */
    L_LOD,              /* TMML, getlod: level 0 (the env has no implicit level) */
    L_IR3_SAML_ASO,     /* src1 = x, y, ref, layer; src2 = ox, oy, lod */
    L_IR3_SAM_3D_P,     /* src1 = x, y, z, w */
@@ -131,6 +134,17 @@ expect(struct env *e, enum layout k, const struct fix_run *r, uint32_t l, uint32
       return;
    case L_NV_TXQ:
       env_tex_query(e, 0, (int32_t)a[0], out);
+      return;
+   case L_NV_TLD4_DC_OFF:
+      q.coord[0] = uif(a[0]);
+      q.coord[1] = uif(a[1]);
+      q.gather = true;
+      q.comp = 1;
+      for (unsigned k = 0; k < 3; k++) /* the program's small offsets: see its LOP, IADD */
+         q.offset[k] = (int8_t)(((b[0] & 0x7f7f7fu) - 0x3c3c3cu) >> (8 * k));
+      q.compare = true;
+      q.ref = uif(b[1]);
+      env_sample(e, 0, &q, out);
       return;
    case L_LOD:
       out[0] = out[1] = out[2] = out[3] = 0;
@@ -211,6 +225,12 @@ test_results(const struct isa_model *a3, const struct isa_model *nv)
                  "S6 MOV R4, R0\nS6 MOV R6, R0\n"
                  "S2 W0 TXQ.TEX_HEADER_TEXTURE_TYPE.Mf R4, RZ, t0\nS15 B0x1 EXIT\n",
                  L_NV_TXQ_TYPE, "TXQ texture type");
+   check_results(nv,
+                 ".input R0 IN[0].xyzw\n.input R8 IN[1].xyzw\n.texture 0 SHADOW2D\n"
+                 ".output R4 OUT[0].xyzw\n"
+                 "S6 LOP32I.AND R8, R8, 0x7f7f7f\nS6 IADD32I R8, R8, -0x3c3c3c\n"
+                 "S2 W0 TLD4.G.2D.DC.AOFFI.Mf R4, R0, R8, t0\nS15 B0x1 EXIT\n",
+                 L_NV_TLD4_DC_OFF, "TLD4.G.DC.AOFFI");
    check_results(nv,
                  ".input R0 IN[0].xyzw\n.input R8 IN[1].xyzw\n.texture 0 CUBEARRAY\n"
                  ".output R4 OUT[0].xyzw\n"
