@@ -299,6 +299,9 @@ unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, u
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
 /* Address of the IMAGE texel at the integer coordinates of source cs, 0
  * (out of every resource) when out of range. */
+/* a / b correctly rounded (IEEE, denormals kept), for targets with FFMA
+ * and a correctly rounded FRCP (ref_ops.c). */
+unsigned ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b);
 unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
                            unsigned cs);
 /* d = (a == b) ? x : y, into register d */

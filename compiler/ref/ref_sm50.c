@@ -660,8 +660,16 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       res[2] = res[3] = ref_imm_reg(c, 0);
       return c->status == COMPILE_OK;
    }
-   if (a->proj >= 0)
-      return ref_unsupported(c, "a projected lookup needs an exact division"), false;
+   struct ref_texargs pa;
+   if (a->proj >= 0) { /* TXP: the spatial coordinates and the reference divided exactly */
+      pa = *a;
+      for (unsigned k = 0; k < pa.nsp; k++)
+         pa.coord[k] = ref_fdiv(c, a->coord[k], (unsigned)a->proj);
+      if (pa.ref >= 0)
+         pa.ref = (int)ref_fdiv(c, (unsigned)a->ref, (unsigned)a->proj);
+      pa.proj = -1;
+      a = &pa;
+   }
    if (a->target == TGSI_TEX_T_BUFFER)
       return ref_unsupported(c, "buffer textures are not in the sm50 model"), false;
    if (a->deriv && (a->ref >= 0 || a->noff))
