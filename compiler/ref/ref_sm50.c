@@ -179,6 +179,39 @@ imul(struct ref_ctx *c, unsigned d, unsigned a, unsigned b)
    ref_set_mod(c, x, "xmode", "cbcc");
 }
 
+static unsigned sm_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e);
+
+/* sqrt(a) correctly rounded, as sqrtf (sm50 has no MUFU.SQRT; NAK takes
+ * rcp(rsq(a)), which can be an ulp off -- enough to change SIN of a
+ * large result completely). One Newton step with FFMA on s0 = a * rsq(a):
+ * r = a - s0 * s0 exact, s = s0 + r * rsq(a) / 2; a below 2^-102 is
+ * scaled by 2^100 (and the root by 2^-50) so the residual cannot
+ * underflow. Checked against sqrtf on every positive float, with MUFU.RSQ
+ * as the model has it (1 / sqrtf, two roundings). Zero, negative,
+ * infinite and NaN inputs take rcp(rsq(a)), which is IEEE for them. */
+static void
+sqrt_exact(struct ref_ctx *c, unsigned d, unsigned a)
+{
+#define K(v) ref_imm_reg(c, (uint32_t)(v))
+#define Q(op, x, y) sm_prim(c, REF_P_##op, (x), (y), 0)
+   unsigned mark = c->scratch_next; /* the temporaries die here */
+   unsigned spec = Q(OR, Q(UGE, a, K(0x7f800000u)), Q(IEQ, a, K(0)));
+   unsigned small = Q(ULT, a, K(0x0c800000u));
+   unsigned xs = sm_prim(c, REF_P_SEL, Q(FMUL, a, K(0x71800000u)), small, a); /* 2^100 */
+   unsigned y = Q(FRSQ, xs, 0), s0 = Q(FMUL, xs, y);
+   unsigned r = sm_prim(c, REF_P_FFMA, Q(FNEG, s0, 0), s0, xs);
+   unsigned s1 = sm_prim(c, REF_P_FFMA, r, Q(FMUL, y, K(0x3f000000u)), s0);
+   s1 = sm_prim(c, REF_P_SEL, Q(FMUL, s1, K(0x26800000u)), small, s1); /* 2^-50 */
+   unsigned t = ref_tmp(c);
+   alu(c, "mufu_rsq", t, R(a), rz(c), rz(c));
+   unsigned naive = ref_tmp(c);
+   alu(c, "mufu_rcp", naive, R(t), rz(c), rz(c));
+   sm_copy(c, d, sm_prim(c, REF_P_SEL, naive, spec, s1));
+   c->scratch_next = mark;
+#undef Q
+#undef K
+}
+
 static unsigned
 sm_prim_multi(struct ref_ctx *c, enum ref_prim op, unsigned d, unsigned a, unsigned b, unsigned e)
 {
@@ -200,9 +233,7 @@ sm_prim_multi(struct ref_ctx *c, enum ref_prim op, unsigned d, unsigned a, unsig
       alu(c, "lop32i_xor", d, R(a), ref_imm(0xffffffffu), rz(c));
       return d;
    case REF_P_FSQRT: /* no MUFU.SQRT on sm50 */
-      t = ref_tmp(c);
-      alu(c, "mufu_rsq", t, R(a), rz(c), rz(c));
-      alu(c, "mufu_rcp", d, R(t), rz(c), rz(c));
+      sqrt_exact(c, d, a);
       return d;
    case REF_P_FEXP2:
    case REF_P_FSIN:
@@ -743,6 +774,7 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_DDY_FINE:
       deriv(c, in);
       return true;
+
    case TGSI_OP_ATOMUADD:
    case TGSI_OP_ATOMXCHG:
    case TGSI_OP_ATOMCAS:
