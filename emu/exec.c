@@ -468,10 +468,55 @@ write_one(struct emu_wave *w, const struct emu_op *op, unsigned j, unsigned reg,
  * shuffles (shfl): each lane reads other lanes' sources, inactive ones
  * too (their registers hold what they last held). A quad is 4 aligned
  * lanes; a wave's lanes are W-aligned in a batch. */
+/* VOTE over each wave's active lanes (a batch holds several waves of W):
+ * the ballot (bit = lane, the first 32 lanes) to dst 0, all / any /
+ * equal (args.mode 0, 1, 2) to dst 1. */
+static void
+exec_vote(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n, W = run->W ? run->W : n;
+   const uint32_t *a = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   uint32_t *mask;
+   if (!emu_exec_mask(w, op, t, &mask))
+      return;
+   uint32_t *r = run->tmp_dst[0], *p = run->tmp_dst[1];
+   for (unsigned base = 0; base < n; base += W) {
+      unsigned end = MIN2(base + W, n);
+      uint32_t ballot = 0;
+      bool all = true, any = false, eq = true, seen = false, first = false;
+      for (unsigned i = base; i < end; i++) {
+         if (!(mask[i] & 1))
+            continue;
+         bool v = a[i] & 1;
+         if (i - base < 32 && v)
+            ballot |= 1u << (i - base);
+         all = all && v;
+         any = any || v;
+         if (seen)
+            eq = eq && v == first;
+         first = seen ? first : v;
+         seen = true;
+      }
+      uint32_t res = op->args.mode == 0 ? all : op->args.mode == 1 ? any : eq;
+      for (unsigned i = base; i < end; i++) {
+         r[i] = ballot;
+         p[i] = res;
+      }
+   }
+   write_one(w, op, 0, 0, t, r, mask);
+   if (op->ndst > 1)
+      write_one(w, op, 1, 0, t, p, mask);
+}
+
 void
 emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;
+   if (op->sem == ISA_SEM_VOTE) {
+      exec_vote(w, op, t);
+      return;
+   }
    unsigned n = w->n, W = run->W ? run->W : n, comps = 1;
    const struct emu_src *s0 = &op->src[0];
    if (op->sem == ISA_SEM_DSX || op->sem == ISA_SEM_DSY)

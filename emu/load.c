@@ -341,6 +341,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_DSY:
    case ISA_SEM_FSWZADD:
    case ISA_SEM_SHFL:
+   case ISA_SEM_VOTE:
       return EMU_K_XLANE;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
@@ -759,10 +760,15 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       return set_atomic(c, in, op, d);
    case EMU_K_XLANE: { /* the swizzle or shuffle mode, by role */
       int sw = mod_of(m, ISA_ROLE_SWZ), sh = mod_of(m, ISA_ROLE_SHFL_MODE);
+      int vm = mod_of(m, ISA_ROLE_VOTE_MODE);
       op->args.mode = (unsigned)(sw >= 0 ? in->mod[sw] : 0);
       static const char *const modes[] = {"idx", "up", "down", "bfly"};
+      static const char *const votes[] = {"all", "any", "eq"};
       for (unsigned k = 0; k < 4 && sh >= 0; k++)
          if (in->sem == ISA_SEM_SHFL && isa_mod_value(m, (unsigned)sh, modes[k]) == in->mod[sh])
+            op->args.mode = k;
+      for (unsigned k = 0; k < 3 && vm >= 0; k++)
+         if (in->sem == ISA_SEM_VOTE && isa_mod_value(m, (unsigned)vm, votes[k]) == in->mod[vm])
             op->args.mode = k;
       if (op->ndst < 1 || op->nsrc < 1)
          return load_err(d, in, "%s", "lane instruction without a destination or source");

@@ -96,7 +96,8 @@ struct isa_model;
    X(ATOM, "atom", -1) X(ATOMS, "atoms", -1) X(ATOM_CAS, "atom_cas", -1) \
    X(ATOMS_CAS, "atoms_cas", -1) \
    X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1) \
-   X(GETLOD, "getlod", -1) X(TMML, "tmml", -1) X(TLD4, "tld4", -1)
+   X(GETLOD, "getlod", -1) X(TMML, "tmml", -1) X(TLD4, "tld4", -1) \
+   X(VOTE, "vote", 1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -138,7 +139,7 @@ struct isa_model;
    X(TEX_OFFSET, "tex_offset") X(TEX_3D, "tex_3d") X(TEX_ARRAY, "tex_array") \
    X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod") \
    X(ATOM_OP, "atom_op") X(SWZ, "swz") X(SHFL_MODE, "shfl_mode") \
-   X(TEX_QUERY, "tex_query") X(TEX_COMP, "tex_comp")
+   X(TEX_QUERY, "tex_query") X(TEX_COMP, "tex_comp") X(VOTE_MODE, "vote_mode")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \

@@ -588,6 +588,13 @@ a3_why(enum tgsi_opcode op)
       return "the a3xx model has no demote";
    case TGSI_OP_ATOMFADD:
       return "a3xx has no float atomic add";
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+      return "a3xx has no subgroup operations (ir3 has them from a6xx: getone, ballot, shuffles)";
    case TGSI_OP_ATOMINC_WRAP:
    case TGSI_OP_ATOMDEC_WRAP:
       return "what the a3xx atomic inc/dec do (wrapping or not) is not public";

@@ -551,6 +551,101 @@ deriv(struct ref_ctx *c, const struct tgsi_insn *in)
 }
 
 /* ------------------------------------------------------------------ */
+/* Subgroups: the warp (32 lanes, the env's subgroup)                   */
+
+/* VOTE.mode d, P0, a: the ballot in d (RZ: discarded), the vote in P0. */
+static void
+vote(struct ref_ctx *c, const char *mode, struct isa_opnd d, struct isa_opnd a)
+{
+   struct isa_insn *v = ref_emit(c, "vote");
+   v->dst[0] = d;
+   v->dst[1] = ref_p(c, 0);
+   v->src[0] = a;
+   ref_set_mod(c, v, "votemode", mode);
+}
+
+/* SHFL.IDX d, v, lane (a register), full warp; the predicate discarded. */
+static unsigned
+shfl_lane(struct ref_ctx *c, unsigned v, unsigned lane)
+{
+   unsigned d = ref_tmp(c);
+   struct isa_insn *s = ref_emit(c, "shfl_r");
+   s->dst[0] = R(d);
+   s->dst[1] = pt(c, false);
+   s->src[0] = R(v);
+   s->src[1] = R(lane);
+   s->src[2] = ref_imm(0x1f);
+   ref_set_mod(c, s, "shflmode", "idx");
+   return d;
+}
+
+/* The first active lane: the lowest bit of VOTE's ballot of PT. */
+static unsigned
+first_lane(struct ref_ctx *c)
+{
+   unsigned m = ref_tmp(c);
+   vote(c, "any", R(m), pt(c, false));
+   unsigned low = P2(AND, m, sm_prim(c, REF_P_INEG, m, 0, 0));
+   return sm_prim(c, REF_P_UMSB, low, 0, 0);
+}
+
+/* ~0 when P0 holds, else 0. */
+static unsigned
+p0_to_mask(struct ref_ctx *c)
+{
+   unsigned ones = ref_imm_reg(c, ~0u), d = ref_tmp(c);
+   alu(c, "sel_r", d, R(ones), ref_p(c, 0), rz(c));
+   return d;
+}
+
+/* VOTE_ANY/ALL (of v != 0), VOTE_EQ (v equal to the first active lane's),
+ * BALLOT (x and z the ballot of src.x != 0, y and w 0: a 32-lane warp),
+ * READ_FIRST, READ_INVOC (SHFL.IDX from that lane), as the interpreter
+ * reads them over its 32-lane subgroups -- the warp. */
+static void
+subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned res[4] = {0, 0, 0, 0}, first = 0, lane = 0;
+   if (in->op == TGSI_OP_READ_FIRST || in->op == TGSI_OP_VOTE_EQ)
+      first = first_lane(c);
+   if (in->op == TGSI_OP_READ_INVOC)
+      lane = ref_fetch(c, in, 1, 0);
+   if (in->op == TGSI_OP_BALLOT) {
+      unsigned v = ref_fetch(c, in, 0, 0), b = ref_tmp(c);
+      setp(c, "isetp_r", "icmp", "ne", "u32", R(v), rz(c));
+      vote(c, "any", R(b), ref_p(c, 0));
+      res[0] = res[2] = b;
+      res[1] = res[3] = ref_imm_reg(c, 0);
+      ref_store(c, in, res);
+      return;
+   }
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      switch (in->op) {
+      case TGSI_OP_READ_FIRST:
+         res[ch] = shfl_lane(c, v, first);
+         break;
+      case TGSI_OP_READ_INVOC:
+         res[ch] = shfl_lane(c, v, lane);
+         break;
+      case TGSI_OP_VOTE_EQ:
+         setp(c, "isetp_r", "icmp", "eq", "u32", R(v), R(shfl_lane(c, v, first)));
+         vote(c, "all", rz(c), ref_p(c, 0));
+         res[ch] = p0_to_mask(c);
+         break;
+      default: /* VOTE_ANY, VOTE_ALL */
+         setp(c, "isetp_r", "icmp", "ne", "u32", R(v), rz(c));
+         vote(c, in->op == TGSI_OP_VOTE_ANY ? "any" : "all", rz(c), ref_p(c, 0));
+         res[ch] = p0_to_mask(c);
+         break;
+      }
+   }
+   ref_store(c, in, res);
+}
+
+/* ------------------------------------------------------------------ */
 /* Textures                                                             */
 
 /* The TEX/TLD dimension entry of a target (RECT and MSAA are 2-D shapes). */
@@ -774,7 +869,14 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_DDY_FINE:
       deriv(c, in);
       return true;
-
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+      subgroup(c, in);
+      return true;
    case TGSI_OP_ATOMUADD:
    case TGSI_OP_ATOMXCHG:
    case TGSI_OP_ATOMCAS:

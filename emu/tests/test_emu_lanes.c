@@ -6,6 +6,8 @@
  *  - sm50 FSWZADD: a OP b with the quad lane's 2-bit op;
  *  - sm50 SHFL in its four modes: PTX shfl's source lane and in-range
  *    predicate, with lane and clamp immediates and a register lane;
+ *  - sm50 VOTE: the warp's ballot, all, any and equal, and a guarded VOTE
+ *    over the lanes whose guard holds;
  * batched runs (the default) and wave-by-wave runs give the same.
  */
 #include "emu/tests/emu_test_util.h"
@@ -108,6 +110,30 @@ check_shfl(const struct fix_run *r, uint32_t l, unsigned *bad)
    *bad += fix_out(r, 2, 0, l) != in_at(r, 0, 0, base + j);
 }
 
+/* P0 = IN.x odd, P2 = IN.y & 0xff nonzero (likely on a whole warp). */
+static void
+check_vote(const struct fix_run *r, uint32_t l, unsigned *bad)
+{
+   uint32_t base = l & ~31u, ballot = 0;
+   bool all2 = true, eq2 = true, any0 = false, all2g = true;
+   bool p2first = (in_at(r, 0, 1, base) & 0xff) != 0;
+   for (unsigned k = 0; k < 32; k++) {
+      bool p0 = in_at(r, 0, 0, base + k) & 1, p2 = (in_at(r, 0, 1, base + k) & 0xff) != 0;
+      ballot |= (uint32_t)p0 << k;
+      any0 = any0 || p0;
+      all2 = all2 && p2;
+      eq2 = eq2 && p2 == p2first;
+      if (p0)
+         all2g = all2g && p2;
+   }
+   bool p0 = in_at(r, 0, 0, l) & 1;
+   *bad += fix_out(r, 0, 0, l) != ballot;
+   *bad += fix_out(r, 0, 1, l) != (uint32_t)any0;
+   *bad += fix_out(r, 0, 2, l) != (uint32_t)all2;
+   *bad += fix_out(r, 0, 3, l) != (uint32_t)eq2;
+   *bad += fix_out(r, 1, 0, l) != (p0 ? (uint32_t)all2g : 7u);
+}
+
 int
 main(void)
 {
@@ -132,6 +158,15 @@ main(void)
                "S6 B0x1f SEL R8, RZ, 1, !P0\nS6 SEL R9, RZ, 1, !P1\nS6 SEL R10, RZ, 1, !P2\n"
                "S6 SEL R11, RZ, 1, !P3\nS15 EXIT\n",
                "SHFL", check_shfl, 96);
+      run_both(nv,
+               ".input R0 IN[0].xy\n.output R4 OUT[0].xyzw\n.output R8 OUT[1].x\n"
+               "S6 LOP32I.AND R2, R0, 0x1\nS6 LOP32I.AND R3, R1, 0xff\nS6 MOV32I R8, 7\n"
+               "S13 ISETP.NE.AND P0, PT, R2, RZ, PT\nS13 ISETP.NE.AND P2, PT, R3, RZ, PT\n"
+               "S6 VOTE.ANY R4, P3, P0\nS6 VOTE.ALL RZ, P4, P2\nS6 VOTE.EQ RZ, P5, P2\n"
+               "S13 @P0 VOTE.ALL RZ, P6, P2\n"
+               "S6 SEL R5, RZ, 1, !P3\nS6 SEL R6, RZ, 1, !P4\nS6 SEL R7, RZ, 1, !P5\n"
+               "S6 @P0 SEL R8, RZ, 1, !P6\nS15 EXIT\n",
+               "VOTE", check_vote, 96);
    }
    isa_close(a3);
    isa_close(nv);
