@@ -623,12 +623,13 @@ enum compile_status
 ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_program *out,
             struct compile_stats *stats, struct diag_list *d)
 {
-   struct ref_ctx c = {.s = s, .m = m, .d = d, .cur_index = -1};
+   struct ref_ctx c = {.s = s, .m = m, .d = d, .cur_index = -1, .demote_reg = -1};
    memset(out, 0, sizeof(*out));
    if (stats)
       memset(stats, 0, sizeof(*stats));
    if (setup(&c)) {
       c.l_epilogue = ref_label(&c);
+      ref_demote_begin(&c);
       if (c.stack_flow)
          ref_stack_begin(&c);
       ref_compile_range(&c, 0, main_end(s));
@@ -639,6 +640,7 @@ ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_p
       if (c.status == COMPILE_OK && c.ncf)
          ref_error(&c, "control flow left open at END");
       ref_place(&c, c.l_epilogue);
+      ref_demote_end(&c);
       c.t->end(&c);
    }
    for (unsigned k = 0; k < c.ncf; k++)

@@ -191,6 +191,8 @@ struct ref_target {
                   int label);
    void (*jump)(struct ref_ctx *c, int label);
    void (*end)(struct ref_ctx *c);
+   /* Kill the lanes whose flag register is non-zero (DEMOTE's epilogue). */
+   void (*kill_flag)(struct ref_ctx *c, unsigned flag);
    /* Stack-reconvergence models only (ref_cf_stack.c): */
    void (*ssy)(struct ref_ctx *c, int label);
    void (*sync)(struct ref_ctx *c);
@@ -266,6 +268,10 @@ struct ref_ctx {
    bool stack_flow;
    unsigned e_reg;
    bool dirty;
+
+   /* DEMOTE (ref_ops.c): a persistent register, ~0 once the lane demoted;
+    * -1 when the shader does not demote. */
+   int demote_reg;
 };
 
 /* ------------------------------------------------------------------ */
@@ -299,6 +305,10 @@ unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, u
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
 /* Address of the IMAGE texel at the integer coordinates of source cs, 0
  * (out of every resource) when out of range. */
+/* DEMOTE as a deferred kill (ref_ops.c): the flag register cleared at the
+ * start, set by DEMOTE, read by READ_HELPER, killing at the epilogue. */
+void ref_demote_begin(struct ref_ctx *c);
+void ref_demote_end(struct ref_ctx *c);
 /* a / b correctly rounded (IEEE, denormals kept), for targets with FFMA
  * and a correctly rounded FRCP (ref_ops.c). */
 unsigned ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b);

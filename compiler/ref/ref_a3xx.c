@@ -584,8 +584,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the a3xx model has no geometry-shader output";
-   case TGSI_OP_DEMOTE:
-      return "the a3xx model has no demote";
    case TGSI_OP_ATOMFADD:
       return "a3xx has no float atomic add";
    case TGSI_OP_VOTE_ANY:
@@ -656,6 +654,7 @@ const struct ref_target ref_target_a3xx = {
     .load_const = a3_load_const,
     .load_indirect = a3_load_indirect,
     .special = a3_special,
+    .kill_flag = kill_if_set,
     .tex = a3_tex,
     .why = a3_why,
     .branch = a3_branch,

@@ -959,6 +959,56 @@ ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
 }
 
 /* ------------------------------------------------------------------ */
+/* DEMOTE                                                               */
+
+/* DEMOTE keeps the lane running as a helper -- derivatives in its quad
+ * stay defined -- and discards its outputs (the interpreter's reading).
+ * Neither model has a demote instruction (ir3's came with a6xx; sm50 has
+ * none), so it is a deferred kill: a flag register, ~0 once the lane
+ * demoted, READ_HELPER's value, killing the flagged lanes before the
+ * program ends. Demoted lanes must not write memory either, so a shader
+ * that demotes and stores or does atomics is refused. */
+static bool
+writes_memory(enum tgsi_opcode op)
+{
+   return op == TGSI_OP_STORE || (op >= TGSI_OP_ATOMUADD && op <= TGSI_OP_ATOMIMAX) ||
+          op == TGSI_OP_ATOMFADD || op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP;
+}
+
+void
+ref_demote_begin(struct ref_ctx *c)
+{
+   bool demotes = false;
+   for (unsigned k = 0; k < c->s->ninsns; k++)
+      demotes |= c->s->insns[k].op == TGSI_OP_DEMOTE;
+   if (!demotes)
+      return;
+   if (!c->t->kill_flag) {
+      ref_unsupported(c, "DEMOTE: no kill on this target");
+      return;
+   }
+   for (unsigned k = 0; k < c->s->ninsns; k++)
+      if (writes_memory(c->s->insns[k].op)) {
+         c->cur = &c->s->insns[k];
+         c->cur_index = (int)k;
+         ref_unsupported(c, "a memory write in a shader that demotes (demoted lanes must not "
+                            "write; the models have no demote)");
+         return;
+      }
+   c->demote_reg = (int)ref_tmp_persistent(c);
+   c->t->mov_imm(c, (unsigned)c->demote_reg, 0);
+}
+
+void
+ref_demote_end(struct ref_ctx *c)
+{
+   if (c->demote_reg < 0 || c->status != COMPILE_OK)
+      return;
+   c->scratch_next = c->scratch_lo;
+   c->t->kill_flag(c, (unsigned)c->demote_reg);
+}
+
+/* ------------------------------------------------------------------ */
 /* The one-sample environment                                           */
 
 /* What the environment fixes (tgsi.rst, the interpreter's one-sample
@@ -966,8 +1016,8 @@ ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
  * lanes. INTERP_CENTROID/INTERP_SAMPLE read the input itself (other
  * sample indices are undefined there, so the copy serves them too);
  * SAMPLE_INFO gives (1, 0, 0, 0) and SAMPLE_POS (0.5, 0.5, 0, 0) through
- * src0's swizzle (SAMPLE_POS .zw are undefined); READ_HELPER is 0 while
- * nothing demotes -- a shader with DEMOTE is refused here. */
+ * src0's swizzle (SAMPLE_POS .zw are undefined); READ_HELPER is the
+ * DEMOTE flag (0 while nothing demotes). */
 static bool
 one_sample(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
 {
@@ -991,13 +1041,8 @@ one_sample(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
       case TGSI_OP_SAMPLE_POS:
          res[ch] = ref_imm_reg(c, pos[in->src[0].swz[ch] & 3]);
          break;
-      case TGSI_OP_READ_HELPER:
-         for (unsigned k = 0; k < c->s->ninsns; k++)
-            if (c->s->insns[k].op == TGSI_OP_DEMOTE) {
-               ref_unsupported(c, "READ_HELPER in a shader that demotes");
-               return true;
-            }
-         res[ch] = ref_imm_reg(c, 0);
+      case TGSI_OP_READ_HELPER: /* the DEMOTE flag, or 0 */
+         res[ch] = c->demote_reg >= 0 ? (unsigned)c->demote_reg : ref_imm_reg(c, 0);
          break;
       default:
          break;
@@ -1023,6 +1068,10 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
    unsigned res[4] = {0, 0, 0, 0}, mask = in->ndst ? in->dst[0].mask : 0;
    if (in->op == TGSI_OP_END || in->op == TGSI_OP_NOP)
       return c->status;
+   if (in->op == TGSI_OP_DEMOTE && c->demote_reg >= 0) {
+      c->t->mov_imm(c, (unsigned)c->demote_reg, ~0u);
+      return c->status;
+   }
    if (c->t->special(c, in))
       return c->status;
    if (ref_tex(c, in))

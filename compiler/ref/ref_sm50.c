@@ -904,8 +904,6 @@ sm_why(enum tgsi_opcode op)
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the sm50 model has no geometry-shader output";
-   case TGSI_OP_DEMOTE:
-      return "the sm50 model has no demote";
    default:
       return NULL;
    }
@@ -949,6 +947,13 @@ sm_sync(struct ref_ctx *c)
 }
 
 static void
+sm_kill_flag(struct ref_ctx *c, unsigned flag)
+{
+   setp(c, "isetp_r", "icmp", "ne", "u32", R(flag), rz(c));
+   kil(c, "p0");
+}
+
+static void
 sm_end(struct ref_ctx *c)
 {
    ref_emit(c, "exit");
@@ -978,6 +983,7 @@ const struct ref_target ref_target_sm50 = {
     .load_const = sm_load_const,
     .load_indirect = sm_load_indirect,
     .special = sm_special,
+    .kill_flag = sm_kill_flag,
     .tex = sm_tex,
     .why = sm_why,
     .branch = sm_branch,
