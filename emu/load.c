@@ -345,6 +345,7 @@ sem_kind(enum isa_sem s)
       return EMU_K_XLANE;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
+   case ISA_SEM_SAMGQ:
    case ISA_SEM_SAML:
    case ISA_SEM_ISAM:
    case ISA_SEM_ISAML:

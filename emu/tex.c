@@ -128,6 +128,10 @@ layout_ir3(const struct isa_model *m, const struct isa_insn *in, unsigned nb, st
    x->ref = mod_on(m, in, ISA_ROLE_TEX_SHADOW) ? AT(0, a++) : -1;
    x->layer = mod_on(m, in, ISA_ROLE_TEX_ARRAY) ? AT(0, a++) : -1;
    x->proj = mod_on(m, in, ISA_ROLE_TEX_PROJ) ? AT(0, a++) : -1;
+   if (in->sem == ISA_SEM_SAMGQ) { /* padded to 4, then ddx, ddy (ignored) */
+      x->nreg[0] = (uint8_t)(4 + 2 * MAX2(x->ncoord, 2u));
+      return;
+   }
    bool lod = x->lod == EMU_TL_BIAS || x->lod == EMU_TL_LOD;
    if (nb >= 2 + (lod ? 1u : 0u)) { /* .o: a fixed flag on sam.o, hence the count */
       x->off = AT(1, b);
@@ -230,6 +234,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    switch (in->sem) {
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
+   case ISA_SEM_SAMGQ:
    case ISA_SEM_SAML:
    case ISA_SEM_ISAM:
    case ISA_SEM_ISAML:
@@ -255,7 +260,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
 
 /* The registers of both groups, read once for the whole wave. */
 struct tex_regs {
-   const uint32_t *g[2][8];
+   const uint32_t *g[2][16];
 };
 
 static void
@@ -264,7 +269,7 @@ read_groups(struct emu_wave *w, const struct emu_op *op, int64_t t, struct tex_r
    struct emu_run *run = w->run;
    for (unsigned g = 0; g < 2; g++) {
       const struct emu_src *s = &op->src[g];
-      for (unsigned k = 0; k < op->tex.nreg[g] && k < 8; k++) {
+      for (unsigned k = 0; k < op->tex.nreg[g] && k < 16; k++) {
          if (s->kind == EMU_S_REG && k < s->limit) {
             r->g[g][k] = emu_reg_read(w, op, s, s->unit + k, t);
             if (op->war)
@@ -284,7 +289,7 @@ read_groups(struct emu_wave *w, const struct emu_op *op, int64_t t, struct tex_r
 static uint32_t
 at(const struct tex_regs *r, int pos, unsigned k, unsigned lane)
 {
-   return r->g[(pos >> 4) & 1][((pos & 15) + k) & 7][lane];
+   return r->g[(pos >> 4) & 1][((pos & 15) + k) & 15][lane];
 }
 
 /* The target of this lookup: the bound texture's when the encoding does

@@ -97,7 +97,7 @@ struct isa_model;
    X(ATOMS_CAS, "atoms_cas", -1) \
    X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1) \
    X(GETLOD, "getlod", -1) X(TMML, "tmml", -1) X(TLD4, "tld4", -1) \
-   X(VOTE, "vote", 1)
+   X(VOTE, "vote", 1) X(SAMGQ, "samgq", -1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

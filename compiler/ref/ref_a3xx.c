@@ -299,7 +299,7 @@ group(struct ref_ctx *c, const unsigned *v, unsigned n)
 static bool
 a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   unsigned v1[8], v2[4], n1 = 0, n2 = 0, d = ref_tmp(c);
+   unsigned v1[12], v2[4], n1 = 0, n2 = 0, d = ref_tmp(c);
    for (unsigned k = 1; k < 4; k++)
       ref_tmp(c);
    for (unsigned k = 0; k < 4; k++)
@@ -340,8 +340,8 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    }
    if (a->gather)
       return ref_unsupported(c, "a3xx has no gather (ir3: a3xx did not support it)"), false;
-   if (a->deriv)
-      return ref_unsupported(c, "explicit derivatives (samgq) are not in the a3xx model"), false;
+   if (a->deriv && a->noff)
+      return ref_unsupported(c, "samgq takes no offsets (it has no src2)"), false;
    if (a->sample >= 0 || a->target == TGSI_TEX_T_BUFFER)
       return ref_unsupported(c, "multisample and buffer fetches are not in the a3xx model"), false;
    if (a->noff && a->nsp > 2)
@@ -360,6 +360,17 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       v1[n1++] = (unsigned)a->layer;
    if (a->proj >= 0)
       v1[n1++] = (unsigned)a->proj;
+   if (a->deriv) { /* samgq: padded to 4, then ddx and ddy, at least 2 each */
+      if (n1 > 4)
+         return ref_unsupported(c, "samgq: more than 4 values before the derivatives"), false;
+      unsigned zero = ref_imm_reg(c, 0);
+      while (n1 < 4)
+         v1[n1++] = zero;
+      for (unsigned k = 0; k < MAX2(a->nsp, 2u); k++)
+         v1[n1++] = k < a->nsp ? a->ddx[k] : zero;
+      for (unsigned k = 0; k < MAX2(a->nsp, 2u); k++)
+         v1[n1++] = k < a->nsp ? a->ddy[k] : zero;
+   }
    for (unsigned k = 0; k < a->noff; k++)
       v2[n2++] = a->off[k];
    if (a->noff == 1)
@@ -367,7 +378,8 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (lod || a->fetch)
       v2[n2++] = level;
    unsigned s1 = group(c, v1, n1), s2 = n2 ? group(c, v2, n2) : 0;
-   const char *op = a->fetch                      ? "isaml"
+   const char *op = a->deriv                      ? "samgq"
+                    : a->fetch                    ? "isaml"
                     : a->lod_mode == REF_LOD_BIAS ? "samb"
                     : lod                         ? "saml"
                     : n2                          ? "samo"

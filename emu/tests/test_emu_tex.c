@@ -79,6 +79,8 @@ test_counts(const struct isa_model *a3, const struct isa_model *nv)
    check_counts(nv, "TLD4.R.CUBE.Mf R4, R0, RZ, t0", 3, 0);
    check_counts(nv, "TMML.LOD.2D.M3 R4, R0, t0", 2, 0);
    check_counts(a3, "getlod (s32)(xy)r1.x, r0.x, s#0, t#0", 2, 0);
+   check_counts(a3, "samgq (f32)(xyzw)r1.x, r0.x, s#0, t#0", 8, 0);
+   check_counts(a3, "samgq.3d.a (f32)(xyzw)r1.x, r0.x, s#0, t#0", 10, 0);
    check_counts(a3, "getlod.3d (s32)(xy)r1.x, r0.x, s#0, t#0", 3, 0);
 }
 
@@ -102,6 +104,7 @@ enum layout {
    L_IR3_SAML_ASO,     /* src1 = x, y, ref, layer; src2 = ox, oy, lod */
    L_IR3_SAM_3D_P,     /* src1 = x, y, z, w */
    L_IR3_ISAML,        /* src1 = x, y (level-0 units); src2 = lod */
+   L_IR3_SAMGQ_A,      /* src1 = x, y, layer, pad, ddx.xy, ddy.xy (ignored) */
 };
 
 static void
@@ -167,6 +170,12 @@ expect(struct env *e, enum layout k, const struct fix_run *r, uint32_t l, uint32
    case L_IR3_SAM_3D_P:
       for (unsigned c = 0; c < 3; c++)
          q.coord[c] = uif(a[c]) / uif(a[3]);
+      env_sample(e, 0, &q, out);
+      return;
+   case L_IR3_SAMGQ_A:
+      q.coord[0] = uif(a[0]);
+      q.coord[1] = uif(a[1]);
+      q.coord[2] = uif(a[2]);
       env_sample(e, 0, &q, out);
       return;
    case L_IR3_ISAML: {
@@ -259,6 +268,11 @@ test_results(const struct isa_model *a3, const struct isa_model *nv)
                  ".output r2.x OUT[0].xyzw\n"
                  "isaml (s32)(xyzw)r2.x, r0.x, r1.x, s#0, t#0\n(sy)end\n",
                  L_IR3_ISAML, "isaml");
+   check_results(a3,
+                 ".input r0.x IN[0].xyzw\n.input r1.x IN[1].xyzw\n.texture 0 2D_ARRAY\n"
+                 ".output r3.x OUT[0].xyzw\n"
+                 "samgq.a (f32)(xyzw)r3.x, r0.x, s#0, t#0\n(sy)end\n",
+                 L_IR3_SAMGQ_A, "samgq.a");
 }
 
 /* .size bindings: buffer bytes, image dimensions, shared bytes and a
