@@ -473,13 +473,82 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
    }
 }
 
+/* The new word of a compare-and-swap loop: ATOMFADD old + v;
+ * ATOMINC_WRAP old >= v ? 0 : old + 1; ATOMDEC_WRAP old == 0 || old > v
+ * ? v : old - 1 (unsigned; TGSI's, env_mem_atomic's). */
+static unsigned
+cas_new(struct ref_ctx *c, enum tgsi_opcode op, unsigned old, unsigned v)
+{
+   unsigned zero = ref_imm_reg(c, 0), one = ref_imm_reg(c, 1);
+   switch (op) {
+   case TGSI_OP_ATOMFADD:
+      return a3_prim(c, REF_P_FADD, old, v, 0);
+   case TGSI_OP_ATOMINC_WRAP:
+      return a3_prim(c, REF_P_SEL, zero, a3_prim(c, REF_P_UGE, old, v, 0),
+                     a3_prim(c, REF_P_IADD, old, one, 0));
+   default: {
+      unsigned wrap = a3_prim(c, REF_P_OR, a3_prim(c, REF_P_IEQ, old, zero, 0),
+                              a3_prim(c, REF_P_ULT, v, old, 0), 0);
+      return a3_prim(c, REF_P_SEL, v, wrap, a3_prim(c, REF_P_ISUB, old, one, 0));
+   }
+   }
+}
+
+/* ATOMFADD, ATOMINC_WRAP, ATOMDEC_WRAP: a3xx has no float atomic and its
+ * inc/dec are not publicly described, so a compare-and-swap loop: read
+ * the word, then until the swap finds what was read, swap in the new
+ * word made from it (bits compared, as cmpxchg does). The lanes' swaps
+ * run in lane order, so each pass lets the lowest waiting lane through:
+ * the updates happen in lane order, as the interpreter does them, and
+ * each lane gets the word from before its own update. */
+static void
+atomic_cas_loop(struct ref_ctx *c, const struct tgsi_insn *in, unsigned addr, bool shared)
+{
+   unsigned v = ref_fetch(c, in, 2, 0), old = ref_tmp(c), data = ref_tmp(c), flag;
+   ref_tmp(c);
+   struct isa_insn *l = ref_emit(c, shared ? "ldl" : "ldg");
+   ref_set_mod(c, l, "type", "u32");
+   l->dst[0] = R(old);
+   l->src[0] = R(addr);
+   l->src[1] = ref_imm(0);
+   l->src[2] = ref_imm(1);
+   int top = ref_label(c);
+   ref_place(c, top);
+   unsigned mark = c->scratch_next;
+   a3_copy(c, data, cas_new(c, in->op, old, v)); /* (new, compare) */
+   a3_copy(c, data + 1, old);
+   unsigned prev = ref_tmp(c);
+   struct isa_insn *a = ref_emit(c, shared ? "atomic.l" : "atomic.g");
+   ref_set_mod(c, a, "atomop", "cmpxchg");
+   ref_set_mod(c, a, "type", "u32");
+   a->dst[0] = R(prev);
+   a->src[0] = R(addr);
+   a->src[1] = R(data);
+   flag = a3_prim(c, REF_P_INE, prev, old, 0);
+   a3_copy(c, old, prev);
+   int done = ref_label(c); /* a branch target: the lanes join there, (jp) */
+   c->t->branch(c, REF_TEST_INT_NZ, flag, 0, false, done);
+   c->t->jump(c, top);
+   ref_place(c, done);
+   c->scratch_next = mark;
+   unsigned res[4] = {old, old, old, old};
+   ref_store(c, in, res);
+}
+
 /* ATOM*: atomic.OP.TYPE.l (shared memory) or .g (buffers, images) at the
- * resource's address; the old word goes to every written channel. No
- * float add on a3xx, and the wrapping increment/decrement are refused:
- * what the hardware's inc/dec do is not public. */
+ * resource's address; the old word goes to every written channel. Float
+ * add and the wrapping increment/decrement are compare-and-swap loops. */
 static void
 atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 {
+   if (in->op == TGSI_OP_ATOMFADD || in->op == TGSI_OP_ATOMINC_WRAP ||
+       in->op == TGSI_OP_ATOMDEC_WRAP) {
+      unsigned addr;
+      bool shared;
+      if (mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+         atomic_cas_loop(c, in, addr, shared);
+      return;
+   }
    static const struct {
       enum tgsi_opcode op;
       const char *name, *type;
@@ -568,6 +637,9 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_ATOMUMAX:
    case TGSI_OP_ATOMIMIN:
    case TGSI_OP_ATOMIMAX:
+   case TGSI_OP_ATOMFADD:
+   case TGSI_OP_ATOMINC_WRAP:
+   case TGSI_OP_ATOMDEC_WRAP:
       atomic(c, in);
       return true;
    case TGSI_OP_DDX:
@@ -596,8 +668,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the a3xx model has no geometry-shader output";
-   case TGSI_OP_ATOMFADD:
-      return "a3xx has no float atomic add";
    case TGSI_OP_VOTE_ANY:
    case TGSI_OP_VOTE_ALL:
    case TGSI_OP_VOTE_EQ:
@@ -605,9 +675,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_READ_FIRST:
    case TGSI_OP_READ_INVOC:
       return "a3xx has no subgroup operations (ir3 has them from a6xx: getone, ballot, shuffles)";
-   case TGSI_OP_ATOMINC_WRAP:
-   case TGSI_OP_ATOMDEC_WRAP:
-      return "what the a3xx atomic inc/dec do (wrapping or not) is not public";
    default:
       return NULL;
    }
