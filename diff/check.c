@@ -128,6 +128,27 @@ diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 }
 
 void
+diff_check_add_generated(struct diff_check *c, unsigned n)
+{
+   struct rng r;
+   rng_seed(&r, c->o.seed);
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t seed = rng_next(&r) % 1000000000u; /* short names */
+      struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT};
+      struct diag_list d = {0};
+      char *text = diff_gen(seed, &go, NULL, &d);
+      char *name = xasprintf("gen:%llu", (unsigned long long)seed);
+      if (!text) /* a generator bug: the case shows it as an input error */
+         text =
+             xasprintf("# diff_gen(%llu) made text that does not parse: %s\n",
+                       (unsigned long long)seed, diag_first_error(&d) ? diag_first_error(&d) : "?");
+      diff_check_add_shader(c, name, text);
+      free(name);
+      diag_clear(&d);
+   }
+}
+
+void
 diff_check_make_cases(struct diff_check *c, unsigned k, unsigned n)
 {
    unsigned all = 0;

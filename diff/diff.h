@@ -267,7 +267,12 @@ void diff_check_fini(struct diff_check *c);
 /* The built-in targets that open in this build, or the comma list names;
  * false (with a diagnostic) for a name that does not open. */
 bool diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list *d);
+/* Adds a shader; text (owned) NULL: read the file `name` when it runs. */
 void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
+/* Adds n shaders from the random generator (diff_gen, stage chosen by the
+ * seed, default size), named "gen:S": the same as `diffcomp gen --seed S`.
+ * Their seeds derive from c->o.seed, so a run is reproducible. */
+void diff_check_add_generated(struct diff_check *c, unsigned n);
 /* One case per shader and target; shard k of n (1-based; n = 1: all). */
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
