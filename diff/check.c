@@ -123,7 +123,7 @@ diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list 
 void
 diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 {
-   struct diff_shader_src s = {xstrdup(name), text};
+   struct diff_shader_src s = {xstrdup(name), text, NULL};
    VEC_PUSH(c->shaders, c->nshaders, c->shaders_cap, s);
 }
 
@@ -663,7 +663,8 @@ job_prepare(struct job *j, unsigned first)
    j->s = parse_shader(j->c, j->src, &d);
    if (j->s) {
       progress(j, first, "inputs");
-      j->inputs = diff_gen_inputs(j->s, j->c->o.seed, j->c->o.invocations, &d);
+      j->inputs = j->src->inputs ? env_clone(j->src->inputs)
+                                 : diff_gen_inputs(j->s, j->c->o.seed, j->c->o.invocations, &d);
    }
    if (!j->s || !j->inputs) {
       j->interp_err = first_error(&d, "cannot be read");

@@ -177,6 +177,9 @@ struct diff_case_result {
 struct diff_shader_src {
    char *name; /* the path as given, or "gen:SEED" */
    char *text; /* NULL: read the file `name` */
+   /* Inputs to run on instead of generating them from the seed (a
+    * reduced reproducer's); not owned. */
+   const struct env *inputs;
 };
 
 struct isa_model;
@@ -366,6 +369,7 @@ struct diff_repro {
    char *text;   /* the shader text */
    char *target;
    char *opt_asm;                /* the program standing for opt's, or NULL */
+   struct env *inputs;           /* explicit inputs (a reduced reproducer), or NULL */
    struct diff_check_opts o;     /* seed, invocations and the result-changing options */
    struct diff_case_result seen; /* status, signals and lane inputs as recorded */
 };
