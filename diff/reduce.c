@@ -768,6 +768,41 @@ pass_operands(struct diff_reducer *r)
    return any;
 }
 
+/* MOV X, T where T comes from instruction d: d writes X itself and the
+ * MOV goes (the predicate judges any channel shuffle this implies). */
+static bool
+try_fold_mov(struct diff_reducer *r, unsigned i)
+{
+   const struct tgsi_insn *mov = &r->best->insns[i];
+   const struct tgsi_src *src = &mov->src[0];
+   if (mov->op != TGSI_OP_MOV || mov->sat || src->neg || src->abs ||
+       src->reg.file != TGSI_FILE_TEMP || src->reg.indirect)
+      return false;
+   int d = def_of(r->best, i, &src->reg, chans_read(mov, src));
+   if (d < 0 || r->best->insns[d].ndst != 1)
+      return false;
+   bool *del = xcalloc(r->best->ninsns + 1, sizeof(bool));
+   del[i] = true;
+   struct tgsi_shader *c = delete_insns(r->best, del);
+   free(del);
+   if (c) {
+      c->insns[d].dst[0].reg = mov->dst[0].reg;
+      c->insns[d].dst[0].mask = mov->dst[0].mask;
+   }
+   return try_shader(r, c);
+}
+
+static bool
+pass_fold_mov(struct diff_reducer *r)
+{
+   r->pass = "fold-mov";
+   bool any = false;
+   for (unsigned i = r->best->ninsns; i-- > 0 && !r->stop;)
+      if (i < r->best->ninsns)
+         any |= try_fold_mov(r, i);
+   return any;
+}
+
 /* An instruction becomes a MOV of one of its sources. */
 static bool
 pass_to_mov(struct diff_reducer *r)
@@ -1271,8 +1306,9 @@ pass_renumber(struct diff_reducer *r)
 /* The driver                                                           */
 
 static bool (*const shader_passes[])(struct diff_reducer *) = {
-    pass_outputs, pass_delete, pass_unwrap,     pass_inline,   pass_operands, pass_to_mov,
-    pass_decls,   pass_narrow, pass_imm_values, pass_swizzles, pass_masks,    pass_modifiers,
+    pass_outputs,  pass_delete,   pass_unwrap,    pass_inline, pass_operands,
+    pass_to_mov,   pass_fold_mov, pass_decls,     pass_narrow, pass_imm_values,
+    pass_swizzles, pass_masks,    pass_modifiers,
 };
 
 static void
