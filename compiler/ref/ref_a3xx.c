@@ -483,13 +483,17 @@ cas_new(struct ref_ctx *c, enum tgsi_opcode op, unsigned old, unsigned v)
    switch (op) {
    case TGSI_OP_ATOMFADD:
       return a3_prim(c, REF_P_FADD, old, v, 0);
-   case TGSI_OP_ATOMINC_WRAP:
-      return a3_prim(c, REF_P_SEL, zero, a3_prim(c, REF_P_UGE, old, v, 0),
-                     a3_prim(c, REF_P_IADD, old, one, 0));
+   case TGSI_OP_ATOMINC_WRAP: {
+      unsigned full = a3_prim(c, REF_P_UGE, old, v, 0);
+      unsigned inc = a3_prim(c, REF_P_IADD, old, one, 0);
+      return a3_prim(c, REF_P_SEL, zero, full, inc);
+   }
    default: {
-      unsigned wrap = a3_prim(c, REF_P_OR, a3_prim(c, REF_P_IEQ, old, zero, 0),
-                              a3_prim(c, REF_P_ULT, v, old, 0), 0);
-      return a3_prim(c, REF_P_SEL, v, wrap, a3_prim(c, REF_P_ISUB, old, one, 0));
+      unsigned is0 = a3_prim(c, REF_P_IEQ, old, zero, 0);
+      unsigned above = a3_prim(c, REF_P_ULT, v, old, 0);
+      unsigned wrap = a3_prim(c, REF_P_OR, is0, above, 0);
+      unsigned dec = a3_prim(c, REF_P_ISUB, old, one, 0);
+      return a3_prim(c, REF_P_SEL, v, wrap, dec);
    }
    }
 }

@@ -195,7 +195,8 @@ sqrt_exact(struct ref_ctx *c, unsigned d, unsigned a)
 #define K(v) ref_imm_reg(c, (uint32_t)(v))
 #define Q(op, x, y) sm_prim(c, REF_P_##op, (x), (y), 0)
    unsigned mark = c->scratch_next; /* the temporaries die here */
-   unsigned spec = Q(OR, Q(UGE, a, K(0x7f800000u)), Q(IEQ, a, K(0)));
+   unsigned big = Q(UGE, a, K(0x7f800000u)), zero = Q(IEQ, a, K(0));
+   unsigned spec = Q(OR, big, zero);
    unsigned small = Q(ULT, a, K(0x0c800000u));
    unsigned xs = sm_prim(c, REF_P_SEL, Q(FMUL, a, K(0x71800000u)), small, a); /* 2^100 */
    unsigned y = Q(FRSQ, xs, 0), s0 = Q(FMUL, xs, y);
@@ -808,7 +809,8 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       }
       if (a->layer >= 0)
          va[na++] = layer_index(c, (unsigned)a->layer);
-      tex_insn(c, "txd", a, d, group(c, va, na), group(c, vb, nb));
+      struct isa_opnd ga = group(c, va, na), gb = group(c, vb, nb);
+      tex_insn(c, "txd", a, d, ga, gb);
       return c->status == COMPILE_OK;
    }
    if (a->layer >= 0)
