@@ -12,22 +12,25 @@
  * found by name in the model); P0 is the one scratch predicate.
  *
  * Primitives that take more than one instruction: FMAD (FMUL then FADD,
- * two roundings; FFMA is the fused one), FSQRT (MUFU.RCP of MUFU.RSQ:
- * sm50 has no MUFU.SQRT), FEXP2/FSIN/FCOS (RRO then MUFU), compares
- * (FSETP/ISETP into P0, then SEL of 1 and RZ), IMUL (three XMADs: the
- * 16-bit partial products), SEL (ISETP b != 0, then SEL).
+ * two roundings; FFMA is the fused one), FSQRT (correctly rounded: a
+ * Newton step on MUFU.RSQ; sm50 has no MUFU.SQRT), FEXP2/FSIN/FCOS (RRO
+ * then MUFU), compares (FSETP/ISETP into P0, then SEL of 1 and RZ), IMUL
+ * (three XMADs: the 16-bit partial products), SEL (ISETP b != 0, then
+ * SEL).
  *
- * Textures (sm_tex, operands read by ref_tex.c): TEX/TLD/TXD/TXQ with the
- * a and b groups laid out as NAK does (a = integer layer, coordinates; b =
- * level or bias, packed 4-bit offsets, depth reference), the four results
- * in consecutive registers.
+ * Textures (sm_tex, operands read by ref_tex.c): TEX/TLD/TLD4/TXD/TXQ/TMML
+ * with the a and b groups laid out as NAK does (a = integer layer,
+ * coordinates; b = level or bias, packed offsets, depth reference), the
+ * four results in consecutive registers; TXP divides exactly first
+ * (ref_fdiv).
  *
  * Memory: LDG/STG for buffers and images (their texel addresses), LDS/STS
- * for shared memory, one per channel; BARRIER is BAR.SYNC 0.
+ * for shared memory, one per channel; ATOM/ATOMS (and .CAS); BARRIER is
+ * BAR.SYNC 0. Derivatives through SHFL and FSWZADD, subgroup ops through
+ * VOTE and SHFL; doubles on the FP64 ops (sm_wide).
  *
- * Refused: projected lookups (no exact division yet), gathers, buffer
- * textures, atomics, derivatives, subgroup ops, GS output, half-float
- * packing, doubles and 64-bit integers.
+ * Refused: buffer textures, shared-memory float atomic add, GS output,
+ * 64-bit integers.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
