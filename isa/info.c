@@ -321,6 +321,21 @@ isa_mod_flip(const struct isa_model *m, unsigned mod, int value)
    return x && x->flip >= 0 ? e->v[x->flip].value : -1;
 }
 
+const char *
+isa_mod_value_name(const struct isa_model *m, unsigned mod, int value)
+{
+   if (mod >= m->nmods || m->mods[mod].kind != ISA_MOD_ENUM)
+      return NULL;
+   const struct isa_enum_entry *x = isa_enum_entry(&m->enums[m->mods[mod].enm], value);
+   return x ? x->name : NULL;
+}
+
+const char *
+isa_op_key(const struct isa_model *m, unsigned op)
+{
+   return op < m->nops ? m->ops[op].key : NULL;
+}
+
 enum isa_hazard_kind
 isa_hazard_kind(const struct isa_model *m)
 {

@@ -351,6 +351,11 @@ const char *isa_mod_name(const struct isa_model *m, unsigned mod);
 int isa_mod_value(const struct isa_model *m, unsigned mod, const char *name);
 /* Compare-flip partner of an enum value (lt -> gt), or -1 if none. */
 int isa_mod_flip(const struct isa_model *m, unsigned mod, int value);
+/* Name of enum value `value` of the enum modifier `mod`, or NULL. */
+const char *isa_mod_value_name(const struct isa_model *m, unsigned mod, int value);
+/* The op's key in the model file: unique, where mnemonics may be shared
+ * between forms (isa_op_find accepts it). */
+const char *isa_op_key(const struct isa_model *m, unsigned op);
 enum isa_hazard_kind isa_hazard_kind(const struct isa_model *m);
 /* A named integer hazard parameter ("alu_to_alu", "scoreboards", ...), or def. */
 int isa_hazard_param(const struct isa_model *m, const char *name, int def);

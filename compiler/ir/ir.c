@@ -108,9 +108,12 @@ ir_shader_free(struct ir_shader *sh)
       free(in->src);
       free(in->pred);
       free(in->role);
+      ir_mach_free(in);
       free(in);
    }
    free(sh->values);
+   if (sh->owns_model)
+      isa_close((struct isa_model *)sh->model);
    free_list(&sh->body);
    free(sh->inputs);
    free(sh->outputs);
@@ -761,6 +764,7 @@ ir_renumber(struct ir_shader *sh)
          free(in->src);
          free(in->pred);
          free(in->role);
+         ir_mach_free(in);
          free(in);
       }
    }

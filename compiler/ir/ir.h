@@ -56,6 +56,7 @@
 #define DC_IR_H
 
 #include "compiler/tgsi/tgsi.h"
+#include "isa/isa.h"
 #include "util/util.h"
 
 /* ------------------------------------------------------------------ */
@@ -281,7 +282,9 @@
    X(BARRIER,         barrier,        0, N,  N,  SIDE, 0) \
    X(MEMORY_BARRIER,  memory_barrier, 0, N,  N,  SIDE, 0) \
    X(BREAK,           break,          0, N,  N,  SIDE | JUMP, 0) \
-   X(CONTINUE,        continue,       0, N,  N,  SIDE | JUMP, 0)
+   X(CONTINUE,        continue,       0, N,  N,  SIDE | JUMP, 0) \
+   /* backend: one instruction of sh->model (see the backend section) */ \
+   X(MACH,            mach,           V, T,  N,  SIDE, 0)
 /* clang-format on */
 
 #define IR_OP_ENUM_(e, name, ns, rt, st, fl, fd) IR_OP_##e,
@@ -388,6 +391,7 @@ enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 #undef IR_ENUM_
 
 #define IR_TEX_MAX_SRC 16
+#define IR_MAX_CBUFS   16
 
 /* ------------------------------------------------------------------ */
 /* Shader structure                                                     */
@@ -415,6 +419,8 @@ struct ir_instr {
    int32_t kind, space, aop, target, res, samp, buf, arr, sv, slot, comp, vtx, stream;
    unsigned line; /* TGSI source line it came from; 0 = none */
    unsigned mark; /* scratch for passes */
+   /* backend: the machine instruction and the register (or NULL) */
+   struct ir_mach *mach;
 };
 
 enum ir_node_kind {
@@ -489,6 +495,12 @@ struct ir_shader {
    struct ir_block **blocks;
    unsigned nblocks, blocks_cap;
    bool cfg_valid, dom_valid;
+   /* backend: the ISA model of the machine-level IR (owned if parsed) */
+   const struct isa_model *model;
+   bool owns_model;
+   /* backend: declared constant-buffer sizes in slots ("cbuf B N"), which
+    * indirect constant reads clamp to; 0 when unknown */
+   uint32_t cbuf_slots[IR_MAX_CBUFS];
 };
 
 /* Appends instructions at the end of a block (phis go first by hand). */
@@ -729,5 +741,216 @@ bool opt_dce(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
+
+/* ------------------------------------------------------------------ */
+/* backend                                                              */
+
+/*
+ * The machine-level IR of compiler/opt (isel, sched, ra, legalize,
+ * hazard, emit). Instruction selection turns every computing instruction
+ * into a `mach`: one instruction of the shader's model (sh->model, printed
+ * as a `model NAME` header line), kept as an isa_insn record whose IR
+ * sources are the values its operands read. The tree, the phis and SSA
+ * stay, so the later passes are IR passes:
+ *
+ *   %5 = mach add.f %3, (neg)%4 sat @r1.y
+ *   %7 = mach sam {%5, %6}, #0, #0 wrmask=xyzw textype=f32 @r2.x:4
+ *   mach nop rpt=2
+ *
+ * Operand k of the record reads IR sources first[k] .. first[k]+count[k]-1:
+ * one value, or a group of values that must sit in consecutive registers
+ * (`{%5, %6}`, texture coordinates). count 0 marks a fixed operand kept in
+ * the record itself: an immediate (`0`: a sampler number, a memory offset)
+ * or a register that reads a constant (`PT`, `RZ`); `c<%N+K>` is a
+ * relative operand addressed by value %N. A guarded instruction (sm50
+ * `@P0`) names its predicate last, `if=%N` or `if=!%N`. Operand
+ * flags (neg, abs, not, r) and the modifiers are the record's. The op is
+ * named by its model key (isa_op_key), enum modifiers by their value names.
+ *
+ * Registers. A placed value carries `@REG` (`:N` for a group of N). RA
+ * places the results of mach, phi, extract, load_input and load_sysval;
+ * legalize places constants and the immediates it moves to the constant
+ * file. Placed IR is still SSA, with one register per value for its whole
+ * life: two values live at the same point never share a register, and a
+ * phi's sources sit in the phi's register (RA inserts the copies), so a phi
+ * costs nothing. An operand reading an `imm` that has no register is an
+ * inline immediate; one reading a value in a constant file is a constant
+ * operand; anything else is a register operand.
+ *
+ * Inputs and system values are bound to registers before the first
+ * instruction (emu.h), so isel moves their loads to the entry block; the
+ * outputs are read from the registers of the store_output sources when
+ * the program ends. The last top-level block ends in `mach end`; the
+ * branches of an `if` and the jumps of loops, break and continue are
+ * implied by the tree: opt_emit lays them out, and hazard insertion works
+ * on that same layout.
+ */
+#define IR_MACH_FIXED 0xff
+
+struct ir_reg {
+   int16_t file;   /* model register file; -1: not placed */
+   uint16_t index; /* first register (scalar index) */
+   uint8_t count;  /* consecutive registers (a V4 result's group); 1 otherwise */
+};
+
+struct ir_mach {
+   struct isa_insn insn;       /* op, modifiers, operand flags and kinds */
+   uint8_t first[ISA_MAX_SRC]; /* operand k reads in->src[first[k]..] */
+   uint8_t count[ISA_MAX_SRC]; /* ... count[k] of them; 0: fixed operand */
+   uint8_t guard;              /* the guard predicate's source (last), or IR_MACH_FIXED */
+   bool guard_not;             /* runs where the guard is false */
+   struct ir_reg reg;          /* where the value lives (any value) */
+   const struct isa_model *model;
+};
+
+/* A value named in mach text, resolved by the parser. */
+struct ir_mach_ref {
+   unsigned long id; /* value number of the source */
+   size_t at;        /* offset in the text, for messages */
+};
+
+/* compiler/opt/opt_mach.c: the machine-level IR */
+struct ir_mach *ir_mach_get(const struct isa_model *m, struct ir_instr *in);
+struct ir_instr *ir_mach_create(struct ir_shader *sh, unsigned op);
+void ir_mach_set_src(struct ir_instr *in, unsigned k, struct ir_instr *const *v, unsigned n);
+void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
+void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
+                           unsigned flags);
+void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+/* The registers operand `slot` of record x covers: the model's count, or
+ * more for a source whose value group is longer (in, when not NULL): sm50
+ * TEX reads its coordinates from a, a+1, ... as the emulator and the
+ * hardware do, while the model gives a one register. */
+unsigned opt_opnd_count(const struct isa_model *m, const struct isa_insn *x,
+                        const struct ir_instr *in, int slot);
+/* The constant file read relatively (c<a + k>, or LDC), or -1: buffer 0
+ * then sits there as slot * 4 + channel, all of it bound. */
+int opt_relative_cfile(const struct ir_shader *sh);
+/* Models that reconverge through a stack (SSY/SYNC, sm50). */
+bool opt_stack_model(const struct isa_model *m);
+/* On a stack model, a loop leaves through SYNC: a lane that executes it
+ * waits, and the loop's SSY entry resumes the waiting lanes at the exit
+ * when none is left running. A block ending in break that is the whole of
+ * one arm of an if at the top level of a loop body therefore runs
+ * predicated: its instructions and its SYNC under the if's predicate
+ * (negated for the else arm); the other arm follows inline. Returns that
+ * if (*negate: the else arm), or NULL. */
+struct ir_node *opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate);
+/* Guards every machine instruction of every predicated break block (isel,
+ * then again after RA and legalization have added copies); false with
+ * *bad when one already has another guard. */
+bool opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad);
+void ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index);
+unsigned ir_mach_nopnds(const struct ir_instr *in);
+bool ir_has_reg(const struct ir_instr *in);
+int ir_reg_file(const struct ir_instr *in);
+/* Text of a mach instruction after "mach " (op, operands, modifiers) and
+ * of a register annotation (" @r1.y"); malloc'd. */
+char *ir_mach_print(const struct ir_instr *in);
+char *ir_reg_print(const struct ir_instr *in);
+/* Parses text (up to a newline, NUL or '#') after "mach " into in->mach
+ * and the source references refs (malloc'd, *nrefs of them); *len gets
+ * the length read. false: *err (malloc'd) at text + *err_at. */
+bool ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_t *len,
+                   struct ir_mach_ref **refs, unsigned *nrefs, char **err, size_t *err_at);
+/* Parses "@REG[:N]" at text; 0 if there is none (then *err may be set). */
+size_t ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, char **err);
+/* The condition a mach instruction or a placed value breaks, or NULL. */
+const char *ir_mach_check(const struct ir_shader *sh, const struct ir_instr *in);
+/* Register assignment: simultaneously live values in distinct registers,
+ * phi sources in the phi's register. NULL if fine, else the condition and
+ * *bad the instruction. */
+const char *ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad);
+/* Runs a mach instruction on source bits; false if it is not a pure
+ * function of its sources (memory, textures), or flow. */
+bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill);
+void ir_mach_free(struct ir_instr *in);
+int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
+unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
+bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value);
+struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
+
+/* compiler/opt/opt_legalize.c (also used by opt_isel before RA) */
+/* The op copies are made with: of the bit-copy (sem mov) ops, the one with
+ * the most forms (sm50 MOV: MOV32I takes any immediate), integer-typed
+ * before float-typed (a float move may quiet a NaN). */
+unsigned opt_copy_op(const struct isa_model *m);
+bool opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in);
+bool opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in);
+
+/* compiler/opt/opt_live.c: liveness over value ids. A value occupies
+ * registers when ir_value_in_regs() (not immediates and constants, which
+ * live in operands or the constant file); extract reads do not extend the
+ * life of the texture result, whose registers its extracts take over.
+ * live_in of a block leaves out its phis; live_out holds the successors'
+ * phi sources and the condition of an if right after the block. */
+struct ir_liveness {
+   unsigned nwords;    /* 64-bit words per set */
+   uint64_t *in, *out; /* block b: in + b * nwords */
+};
+bool ir_value_in_regs(const struct ir_instr *in);
+bool ir_use_extends_life(const struct ir_instr *user, const struct ir_instr *v);
+struct ir_instr *ir_block_if_cond(const struct ir_block *b);
+void ir_liveness(struct ir_shader *sh, struct ir_liveness *lv);
+void ir_liveness_free(struct ir_liveness *lv);
+static inline bool
+ir_live_has(const uint64_t *set, unsigned id)
+{
+   return (set[id / 64] >> (id % 64)) & 1;
+}
+static inline void
+ir_live_set(uint64_t *set, unsigned id, bool on)
+{
+   if (on)
+      set[id / 64] |= 1ull << (id % 64);
+   else
+      set[id / 64] &= ~(1ull << (id % 64));
+}
+
+/* compiler/opt/opt_emit.c: the layout of the tree as machine code (the
+ * branches and jumps it implies are slots of their own), the records, the
+ * encoder and the pipeline (opt_compile in compiler.h). */
+struct opt_slot {
+   struct ir_instr *in;   /* the mach instruction, the break/continue, or NULL */
+   struct isa_insn insn;  /* its record */
+   int target;            /* branch or jump: the target slot; -1 */
+   struct ir_block *block;
+   bool implied;          /* a branch or jump of the tree */
+   struct ir_instr *cond; /* the branch of an if: the if's predicate */
+   bool cond_holds;       /* acts where cond holds (a break's SYNC), not where it fails */
+   enum isa_sem kind;     /* implied: branch, jump, ssy or sync */
+};
+struct opt_layout {
+   struct opt_slot *v;
+   unsigned n, cap;
+   unsigned *block_start, *block_end; /* by block index: its slots */
+};
+struct compile_stats;
+struct emu_program;
+/* The control fields of one slot on stall-count models (opt_hazard.c). */
+struct opt_control {
+   unsigned stall, wait; /* cycles before the next issue; scoreboards waited for */
+   int wr_bar, rd_bar;   /* scoreboards set, -1 none */
+   unsigned nops_before; /* nops the stall count cannot cover */
+};
+void opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
+                       const struct ir_shader *sh, struct opt_control *out);
+void opt_apply_control(const struct isa_model *m, const struct opt_control *ctl,
+                       struct isa_insn *x);
+void opt_mach_record(const struct ir_instr *in, struct isa_insn *out);
+void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);
+void opt_layout_free(struct opt_layout *lo);
+bool opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p,
+              struct compile_stats *st, struct diag_list *d);
+
+/* compiler/opt/opt_expand.c: generic expansions isel applies first */
+bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);
+
+/* compiler/opt: the backend passes, one file each */
+bool opt_isel(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_ra(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx);
 
 #endif

@@ -890,6 +890,18 @@ exec_instr(struct eval *e, const struct ir_instr *in)
       return FLOW_BREAK;
    case IR_OP_CONTINUE:
       return FLOW_CONTINUE;
+   case IR_OP_MACH: {
+      /* backend: ALU instructions through the ISA semantics */
+      uint64_t ms[ISA_MAX_SRC] = {0};
+      for (unsigned i = 0; i < in->nsrc && i < ISA_MAX_SRC; i++)
+         ms[i] = e->val[in->src[i]->id];
+      bool kill = false;
+      if (!ir_mach_eval(in, ms, d, &kill))
+         return eval_error(e, in, "cannot evaluate this machine instruction");
+      if (kill)
+         e->env->killed = true;
+      return FLOW_NEXT;
+   }
    default:
       break;
    }

@@ -342,30 +342,23 @@ parse_src(struct parser *ps, struct ir_instr *in, unsigned i)
    return true;
 }
 
+/* Value flags, then the backend's register annotation (@r1.y). */
 static bool
-parse_sources_and_flags(struct parser *ps, struct ir_instr *in)
+parse_flags(struct parser *ps, struct ir_instr *in)
 {
-   skip_ws(ps);
-   unsigned n = 0;
-   bool role_first = false;
-   if (in->op == IR_OP_TEX) {
-      const char *save = ps->p;
-      char w[32];
-      read_word(ps, w, sizeof(w));
-      role_first = lookup_exact(ir_tex_role_names, IR_TEXSRC_COUNT, w) >= 0;
-      ps->p = save;
-   }
-   if (*ps->p == '%' || *ps->p == '@' || role_first) {
-      do {
-         ir_instr_set_nsrc(in, n + 1);
-         if (!parse_src(ps, in, n))
-            return false;
-         n++;
-      } while (accept(ps, ','));
-   }
-   ir_instr_set_nsrc(in, n);
    while (!at_eol(ps)) {
       const char *at = ps->p;
+      if (*at == '@') {
+         char *err = NULL;
+         size_t n = ps->sh->model ? ir_reg_parse(ps->sh, in, at, &err) : 0;
+         if (!n) {
+            error_at(ps, at, "%s", err ? err : "a register needs a 'model' line");
+            free(err);
+            return false;
+         }
+         ps->p += n;
+         continue;
+      }
       char w[32];
       read_word(ps, w, sizeof(w));
       if (!strcmp(w, "precise"))
@@ -379,6 +372,55 @@ parse_sources_and_flags(struct parser *ps, struct ir_instr *in)
       }
    }
    return true;
+}
+
+/* The machine instruction after "mach" (see the backend section of ir.h). */
+static bool
+parse_mach(struct parser *ps, struct ir_instr *in)
+{
+   skip_ws(ps);
+   if (!ps->sh->model)
+      return error_at(ps, ps->p, "'mach' needs a 'model NAME' line"), false;
+   struct ir_mach_ref *refs = NULL;
+   unsigned nrefs = 0;
+   char *err = NULL;
+   size_t len = 0, err_at = 0;
+   if (!ir_mach_parse(ps->sh, in, ps->p, &len, &refs, &nrefs, &err, &err_at)) {
+      error_at(ps, ps->p + err_at, "%s", err ? err : "bad machine instruction");
+      free(err);
+      free(refs);
+      return false;
+   }
+   for (unsigned i = 0; i < nrefs; i++)
+      add_ref(ps, REF_SRC, in, NULL, i, refs[i].id, ps->p + refs[i].at);
+   free(refs);
+   ps->p += len;
+   return parse_flags(ps, in);
+}
+
+static bool
+parse_sources_and_flags(struct parser *ps, struct ir_instr *in)
+{
+   skip_ws(ps);
+   unsigned n = 0;
+   bool role_first = false;
+   if (in->op == IR_OP_TEX) {
+      const char *save = ps->p;
+      char w[32];
+      read_word(ps, w, sizeof(w));
+      role_first = lookup_exact(ir_tex_role_names, IR_TEXSRC_COUNT, w) >= 0;
+      ps->p = save;
+   }
+   if (*ps->p == '%' || (*ps->p == '@' && isdigit((unsigned char)ps->p[1])) || role_first) {
+      do {
+         ir_instr_set_nsrc(in, n + 1);
+         if (!parse_src(ps, in, n))
+            return false;
+         n++;
+      } while (accept(ps, ','));
+   }
+   ir_instr_set_nsrc(in, n);
+   return parse_flags(ps, in);
 }
 
 static bool
@@ -415,7 +457,7 @@ parse_instr(struct parser *ps)
       error_at(ps, op_at, "'%s' has a fixed width; '.64' is not allowed", w);
       return false;
    }
-   bool produces = info->dst != IR_TC_N;
+   bool produces = op == IR_OP_MACH ? has_value : info->dst != IR_TC_N;
    if (produces != has_value) {
       error_at(ps, start, produces ? "'%s' needs a result (%%N = ...)" : "'%s' has no result", w);
       return false;
@@ -434,6 +476,10 @@ parse_instr(struct parser *ps)
    if (is64)
       in->type = IR_TYPE_64;
    ir_block_append(cur_block(ps), in);
+   if (op == IR_OP_MACH) {
+      in->type = has_value ? IR_TYPE_32 : IR_TYPE_NONE; /* ir_mach_parse may widen it */
+      return parse_mach(ps, in);
+   }
    if (op == IR_OP_IMM && !parse_imm(ps, in))
       return false;
    /* fields: name=value */
@@ -601,6 +647,38 @@ parse_line(struct parser *ps)
    char w[64];
    const char *save = ps->p;
    read_word(ps, w, sizeof(w));
+   if (!strcmp(w, "model")) {
+      if (ps->seen_body || ps->sh->model)
+         return error_at(ps, at, "'model' comes once, before the first instruction"), false;
+      char name[256];
+      const char *nat = (skip_ws(ps), ps->p);
+      size_t nl = strcspn(nat, " \t\r\n#"); /* a name or a path */
+      if (!nl || nl >= sizeof(name))
+         return error_at(ps, nat, "expected a model name or path"), false;
+      memcpy(name, nat, nl);
+      name[nl] = 0;
+      ps->p += nl;
+      struct isa_model *m = NULL;
+      struct diag_list d = {0};
+      isa_open(name, &m, &d);
+      diag_clear(&d);
+      if (!m)
+         return error_at(ps, nat, "cannot open ISA model '%s'", name), false;
+      ps->sh->model = m;
+      ps->sh->owns_model = true;
+      return true;
+   }
+   if (!strcmp(w, "cbuf")) {
+      long long bi, n;
+      if (ps->seen_body)
+         return error_at(ps, at, "'cbuf' must come before the first instruction"), false;
+      if (!read_long(ps, &bi) || !read_long(ps, &n))
+         return false;
+      if (bi < 0 || bi >= IR_MAX_CBUFS || n < 0 || n > (1 << 20))
+         return error_at(ps, at, "bad constant buffer size"), false;
+      ps->sh->cbuf_slots[bi] = (uint32_t)n;
+      return true;
+   }
    if (!strcmp(w, "input") || !strcmp(w, "output") || !strcmp(w, "array")) {
       if (ps->seen_body)
          return error_at(ps, at, "'%s' must come before the first instruction", w), false;

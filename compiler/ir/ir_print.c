@@ -136,6 +136,21 @@ print_value(struct sbuf *b, const struct ir_instr *v)
       sb_printf(b, "%%?");
 }
 
+/* Value flags, then the backend's register (@r1.y) when placed. */
+static void
+print_flags_and_reg(struct sbuf *b, const struct ir_instr *in)
+{
+   if (in->flags & IR_VF_PRECISE)
+      sb_printf(b, " precise");
+   if (in->flags & IR_VF_INVARIANT)
+      sb_printf(b, " invariant");
+   if (ir_reg_file(in) >= 0) {
+      char *t = ir_reg_print(in);
+      sb_printf(b, "%s", t);
+      free(t);
+   }
+}
+
 static void
 print_instr(struct sbuf *b, const struct ir_instr *in)
 {
@@ -147,6 +162,13 @@ print_instr(struct sbuf *b, const struct ir_instr *in)
    if (in->type != IR_TYPE_NONE)
       sb_printf(b, "%%%u = ", in->id);
    sb_printf(b, "%s", info->name);
+   if (in->op == IR_OP_MACH) {
+      char *t = ir_mach_print(in);
+      sb_printf(b, " %s", t);
+      free(t);
+      print_flags_and_reg(b, in);
+      return;
+   }
    if ((info->dst == IR_TC_S || info->dst == IR_TC_T) && in->type == IR_TYPE_64)
       sb_printf(b, ".64");
    if (in->op == IR_OP_IMM) {
@@ -172,10 +194,7 @@ print_instr(struct sbuf *b, const struct ir_instr *in)
       }
       print_value(b, in->src[i]);
    }
-   if (in->flags & IR_VF_PRECISE)
-      sb_printf(b, " precise");
-   if (in->flags & IR_VF_INVARIANT)
-      sb_printf(b, " invariant");
+   print_flags_and_reg(b, in);
 }
 
 char *
@@ -258,6 +277,8 @@ static void
 print_header(struct sbuf *b, const struct ir_shader *sh)
 {
    sb_printf(b, "shader %s\n", sh->stage < TGSI_STAGE_COUNT ? tgsi_stage_names[sh->stage] : "?");
+   if (sh->model)
+      sb_printf(b, "model %s\n", isa_model_name(sh->model));
    for (unsigned i = 0; i < sh->ninputs; i++) {
       const struct ir_input *p = &sh->inputs[i];
       sb_printf(b, "input %" PRId32 " %s %" PRIu32 " %s %s\n", p->slot, tgsi_semantic_names[p->sem],
@@ -270,6 +291,9 @@ print_header(struct sbuf *b, const struct ir_shader *sh)
    }
    for (unsigned i = 0; i < sh->narrays; i++)
       sb_printf(b, "array %" PRId32 " %" PRId32 "\n", sh->arrays[i].id, sh->arrays[i].slots);
+   for (unsigned i = 0; i < IR_MAX_CBUFS; i++)
+      if (sh->cbuf_slots[i])
+         sb_printf(b, "cbuf %u %" PRIu32 "\n", i, sh->cbuf_slots[i]);
 }
 
 /* Block labels are the block indices of ir_compute_cfg: the numbering is

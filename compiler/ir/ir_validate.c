@@ -167,6 +167,8 @@ check_widths(struct vstate *vs, struct ir_instr *in)
 {
    const struct ir_op_info *info = &ir_op_info[in->op];
    enum ir_type want = IR_TYPE_NONE;
+   if (in->op == IR_OP_MACH)
+      return true; /* ir_mach_check */
    switch (info->dst) {
    case IR_TC_W:
       want = IR_TYPE_32;
@@ -273,6 +275,8 @@ check_counts(struct vstate *vs, struct ir_instr *in)
    }
    case IR_OP_TEX:
       return check_tex(vs, in);
+   case IR_OP_MACH:
+      return true; /* ir_mach_check */
    case IR_OP_IMAGE_LOAD:
       VCHECK(vs, in->nsrc == image_coords(in->target), in, "image_load takes the coordinates");
       return true;
@@ -404,8 +408,19 @@ validate(struct vstate *vs)
             return false;
       if (!check_widths(vs, in) || !check_fields(vs, in))
          return false;
+      if (in->op == IR_OP_MACH || in->mach) {
+         const char *why = ir_mach_check(sh, in);
+         if (why)
+            return fail(vs, why, "ir_mach_check", __FILE__, __LINE__, in);
+      }
    }
-   return check_conds(vs, &sh->body);
+   if (!check_conds(vs, &sh->body))
+      return false;
+   const struct ir_instr *bad = NULL;
+   const char *why = sh->model ? ir_regs_check(sh, &bad) : NULL;
+   if (why)
+      return fail(vs, why, "ir_regs_check", __FILE__, __LINE__, bad);
+   return true;
 }
 
 bool

@@ -14,6 +14,7 @@
  */
 #include "compiler/ir/ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 const struct opt_pass opt_passes[] = {
@@ -23,6 +24,13 @@ const struct opt_pass opt_passes[] = {
     {"cse", opt_cse},
     {"dce", opt_dce},
     {"fuse", opt_fuse},
+    /* backend (see the backend section of ir.h) */
+    {"expand", opt_expand},
+    {"isel", opt_isel},
+    {"sched", opt_sched},
+    {"ra", opt_ra},
+    {"legalize", opt_legalize},
+    {"hazard", opt_hazard},
     {NULL, NULL},
 };
 
@@ -180,10 +188,12 @@ check_names(struct opt_ctx *ctx, const char *list, const char *what, bool allow_
    for (const char *p = list; *p;) {
       size_t k = strcspn(p, ",");
       if (!find_pass(p, k) && !(allow_all && k == 3 && !strncmp(p, "all", 3))) {
-         diag_add(
-             ctx->diags, DIAG_ERROR, "options", 0, 0, NULL,
-             "%s: unknown pass '%.*s' (passes: copyprop, constfold, algebraic, cse, dce, fuse)",
-             what, (int)k, p);
+         char names[256] = "";
+         for (const struct opt_pass *q = opt_passes; q->name; q++)
+            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                     q == opt_passes ? "" : ", ", q->name);
+         diag_add(ctx->diags, DIAG_ERROR, "options", 0, 0, NULL,
+                  "%s: unknown pass '%.*s' (passes: %s)", what, (int)k, p, names);
          return false;
       }
       p += k;

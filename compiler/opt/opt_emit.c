@@ -1,0 +1,662 @@
+/*
+ * The end of the optimizing compiler: the program layout, the records,
+ * encoding, the binding table and opt_compile(), the pipeline.
+ *
+ * Layout. The structured tree is laid out in program order; the control
+ * flow it implies becomes instructions here and only here (hazard
+ * insertion asks for the same layout):
+ *   - a block followed by an if ends with "br !p, ELSE" (or END when the
+ *     else list is empty), p the if's predicate;
+ *   - the end of a then list with a non-empty else list: "jump END";
+ *   - break: "jump EXIT"; continue and the end of a loop body: "jump HEAD".
+ * The first instruction at a branch target carries (jp). Targets are
+ * relative, in instructions, from the branch itself.
+ *
+ * Records. A mach instruction's record follows from the IR alone
+ * (opt_mach_record): its result's register is the destination; an operand
+ * reading an immediate without a register is an inline immediate, one
+ * reading a value in a constant file is a constant, anything else the
+ * value's register. Legalization has made every record encodable; here
+ * each one is checked again by the encoder.
+ *
+ * Bindings (emu.h): inputs and system values from their load's register,
+ * constants and constant-file immediates from their slot, outputs from the
+ * register of each store_output's value.
+ */
+#include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+/* ------------------------------------------------------------------ */
+/* Records                                                              */
+
+void
+opt_mach_record(const struct ir_instr *in, struct isa_insn *out)
+{
+   const struct ir_mach *m = in->mach;
+   *out = m->insn;
+   int gm, gv;
+   if (m->guard != IR_MACH_FIXED && ir_has_reg(in->src[m->guard]) &&
+       opt_guard_value(m->model, in->src[m->guard]->mach->reg.index, m->guard_not, &gm, &gv))
+      out->mod[gm] = (int16_t)gv;
+   for (unsigned d = 0; d < out->ndst; d++) {
+      struct isa_opnd *o = &out->dst[d];
+      if (d == 0 && ir_has_reg(in)) {
+         o->kind = ISA_OPND_REG;
+         o->file = (uint8_t)m->reg.file;
+         o->index = m->reg.index;
+      }
+   }
+   for (unsigned k = 0; k < out->nsrc; k++) {
+      if (!m->count[k])
+         continue;
+      struct isa_opnd *o = &out->src[k];
+      const struct ir_instr *v = in->src[m->first[k]];
+      if (o->flags & ISA_OPND_F_REL) { /* file[address + offset]: the value is the address */
+         o->bank = ir_has_reg(v) ? v->mach->reg.index : 0;
+         o->index = 0;
+         continue;
+      }
+      o->bank = 0;
+      if (v->op == IR_OP_IMM && !ir_has_reg(v)) {
+         o->kind = ISA_OPND_IMM;
+         o->value = (uint32_t)v->imm;
+         continue;
+      }
+      o->kind = ISA_OPND_REG;
+      if (ir_has_reg(v)) {
+         struct isa_file_info fi;
+         isa_file_info(m->model, (unsigned)v->mach->reg.file, &fi);
+         if (fi.kind == ISA_FILE_CONST)
+            o->kind = ISA_OPND_CONST;
+         o->file = (uint8_t)v->mach->reg.file;
+         o->index = v->mach->reg.index;
+      }
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout                                                               */
+
+struct lctx {
+   struct ir_shader *sh;
+   struct opt_layout *lo;
+   unsigned *label_at; /* by label id: slot index */
+   unsigned nlabels, labels_cap;
+   int head, exit; /* labels of the innermost loop, -1 outside loops */
+   bool stack;     /* the model reconverges through SSY/SYNC */
+   int next_exit;  /* stack models: the exit label of the loop after this block */
+   int pending;    /* ... kept for that loop */
+};
+
+static unsigned
+new_label(struct lctx *c)
+{
+   VEC_PUSH(c->label_at, c->nlabels, c->labels_cap, ~0u);
+   return c->nlabels - 1;
+}
+
+static void
+bind_label(struct lctx *c, unsigned label)
+{
+   c->label_at[label] = c->lo->n;
+}
+
+static struct opt_slot *
+push_slot(struct lctx *c, struct ir_block *b, struct ir_instr *in, bool implied)
+{
+   struct opt_slot s = {in, {0}, -1, b, implied, NULL, false, ISA_SEM_JUMP};
+   VEC_PUSH(c->lo->v, c->lo->n, c->lo->cap, s);
+   return &c->lo->v[c->lo->n - 1];
+}
+
+static bool
+list_empty(const struct ir_list *l)
+{
+   return l->n == 1 && l->v[0]->kind == IR_NODE_BLOCK && !l->v[0]->block->first;
+}
+
+static void lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync);
+
+static struct opt_slot *
+push_implied(struct lctx *c, struct ir_block *b, enum isa_sem kind, int target)
+{
+   struct opt_slot *s = push_slot(c, b, NULL, true);
+   s->kind = kind;
+   s->target = target;
+   return s;
+}
+
+/* A block: its machine instructions, then what its position implies: the
+ * branch of the if `next` when not NULL (to label br_to, after SSY end on
+ * stack models), else a jump to tail_label (>= 0) or a SYNC (tail_sync). */
+static void
+lay_block(struct lctx *c, struct ir_block *b, const struct ir_node *next, unsigned br_to,
+          unsigned end, int tail_label, bool tail_sync)
+{
+   c->lo->block_start[b->index] = c->lo->n;
+   for (struct ir_instr *in = b->first; in; in = in->next) {
+      if (in->op == IR_OP_MACH) {
+         push_slot(c, b, in, false);
+      } else if (c->stack && in->op == IR_OP_BREAK) { /* SYNC: wait for the loop's exit */
+         bool negate = false;
+         struct ir_node *f = opt_break_if(c->sh, b, &negate);
+         struct opt_slot *s = push_implied(c, b, ISA_SEM_SYNC, -1);
+         s->cond = f ? f->cond : NULL;
+         s->cond_holds = !negate;
+         tail_label = -1;
+         tail_sync = false;
+         next = NULL;
+         break;
+      } else if (in->op == IR_OP_BREAK || in->op == IR_OP_CONTINUE) {
+         struct opt_slot *s = push_slot(c, b, in, true);
+         s->target = in->op == IR_OP_BREAK ? c->exit : c->head;
+         tail_label = -1;
+         tail_sync = false;
+         next = NULL;
+         break;
+      }
+   }
+   if (c->next_exit >= 0) { /* a loop follows: SSY its exit */
+      push_implied(c, b, ISA_SEM_SSY, c->next_exit);
+   } else if (next) {
+      if (c->stack)
+         push_implied(c, b, ISA_SEM_SSY, (int)end);
+      push_implied(c, b, ISA_SEM_BRANCH, (int)br_to)->cond = next->cond;
+   } else if (tail_label >= 0) {
+      push_implied(c, b, ISA_SEM_JUMP, tail_label);
+   } else if (tail_sync) {
+      push_implied(c, b, ISA_SEM_SYNC, -1);
+   }
+   c->lo->block_end[b->index] = c->lo->n;
+}
+
+/* a3xx: br !p ELSE; then; jump END; ELSE: else; END:
+ * sm50: SSY END; @!p BRA ELSE; then; SYNC; ELSE: else; SYNC; END: */
+static void
+lay_if(struct lctx *c, struct ir_node *n, unsigned els, unsigned end)
+{
+   lay_list(c, &n->then_list, els == end || c->stack ? -1 : (int)end, c->stack);
+   if (els != end) {
+      bind_label(c, els);
+      lay_list(c, &n->else_list, -1, c->stack);
+   }
+   bind_label(c, end);
+}
+
+/* An if one of whose arms is a predicated break. */
+static bool
+break_arm(const struct lctx *c, const struct ir_node *f)
+{
+   bool negate;
+   const struct ir_list *arms[2] = {&f->then_list, &f->else_list};
+   for (unsigned k = 0; k < 2; k++)
+      if (arms[k]->n == 1 && opt_break_if(c->sh, arms[k]->v[0]->block, &negate) == f)
+         return true;
+   return false;
+}
+
+/* tail_label/tail_sync: where the last block of the list goes when it
+ * falls off. */
+static void
+lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      struct ir_node *n = l->v[i];
+      bool last = i + 1 == l->n;
+      switch (n->kind) {
+      case IR_NODE_BLOCK:
+         if (!last && l->v[i + 1]->kind == IR_NODE_IF && c->stack && break_arm(c, l->v[i + 1])) {
+            /* a predicated break (opt_break_if): no branch, the arms inline */
+            struct ir_node *f = l->v[++i];
+            lay_block(c, n->block, NULL, 0, 0, -1, false);
+            lay_list(c, &f->then_list, -1, false);
+            lay_list(c, &f->else_list, -1, false);
+         } else if (!last && l->v[i + 1]->kind == IR_NODE_LOOP && c->stack) {
+            c->next_exit = c->pending = (int)new_label(c);
+            lay_block(c, n->block, NULL, 0, 0, -1, false);
+            c->next_exit = -1;
+         } else if (!last && l->v[i + 1]->kind == IR_NODE_IF) {
+            struct ir_node *f = l->v[++i];
+            unsigned end = new_label(c);
+            unsigned els = list_empty(&f->else_list) && !c->stack ? end : new_label(c);
+            lay_block(c, n->block, f, els, end, -1, false);
+            lay_if(c, f, els, end);
+         } else {
+            lay_block(c, n->block, NULL, 0, 0, last ? tail_label : -1, last && tail_sync);
+         }
+         break;
+      case IR_NODE_LOOP: {
+         int head = c->head, exit = c->exit;
+         c->head = (int)new_label(c);
+         c->exit = c->stack ? c->pending : (int)new_label(c); /* stack: SSY'd to before */
+         bind_label(c, (unsigned)c->head);
+         lay_list(c, &n->body, c->head, false);
+         bind_label(c, (unsigned)c->exit);
+         c->head = head;
+         c->exit = exit;
+         break;
+      }
+      case IR_NODE_IF:
+         break; /* laid out with the block before it */
+      }
+   }
+}
+
+/* The implied branches' records. */
+static void
+implied_record(const struct ir_shader *sh, struct opt_slot *s)
+{
+   bool cond = s->cond != NULL;
+   enum isa_sem kind = s->in ? ISA_SEM_JUMP : s->kind; /* break/continue: a jump */
+   int op = opt_op_by_sem(sh->model, kind);
+   if (op < 0 && kind == ISA_SEM_JUMP) /* sm50: BRA with the always-true guard */
+      op = opt_op_by_sem(sh->model, ISA_SEM_BRANCH);
+   isa_insn_init(sh->model, (unsigned)op, &s->insn);
+   int gm, gv;
+   bool guarded = false;
+   for (unsigned k = 0; k < s->insn.nsrc; k++) {
+      struct isa_slot_info si;
+      isa_slot_info(sh->model, (unsigned)op, false, k, &si);
+      struct isa_opnd *o = &s->insn.src[k];
+      if (si.kinds & (1u << ISA_OPND_REG) && cond && ir_has_reg(s->cond)) {
+         o->kind = ISA_OPND_REG;
+         o->file = (uint8_t)s->cond->mach->reg.file;
+         o->index = s->cond->mach->reg.index;
+         o->flags = ISA_OPND_F_NOT; /* branch to the else part when false */
+         guarded = true;
+      } else {
+         o->kind = ISA_OPND_IMM;
+         o->value = 0;
+      }
+   }
+   /* no predicate operand: the branch is guarded by the predicate (@!P);
+    * a break's SYNC acts where the if's predicate holds (@P), or fails */
+   if (cond && !guarded && ir_has_reg(s->cond) &&
+       opt_guard_value(sh->model, s->cond->mach->reg.index, !s->cond_holds, &gm, &gv))
+      s->insn.mod[gm] = (int16_t)gv;
+}
+
+void
+opt_layout_build(struct ir_shader *sh, struct opt_layout *lo)
+{
+   memset(lo, 0, sizeof(*lo));
+   if (!sh->cfg_valid)
+      ir_compute_cfg(sh);
+   lo->block_start = xcalloc(sh->nblocks + 1, sizeof(unsigned));
+   lo->block_end = xcalloc(sh->nblocks + 1, sizeof(unsigned));
+   struct lctx c = {sh, lo, NULL, 0, 0, -1, -1, false, -1, -1};
+   c.stack = opt_stack_model(sh->model);
+   lay_list(&c, &sh->body, -1, false);
+   for (unsigned i = 0; i < lo->n; i++) {
+      struct opt_slot *s = &lo->v[i];
+      if (s->implied)
+         implied_record(sh, s);
+      else
+         opt_mach_record(s->in, &s->insn);
+      if (s->target >= 0)
+         s->target = (int)c.label_at[s->target];
+   }
+   free(c.label_at);
+}
+
+void
+opt_layout_free(struct opt_layout *lo)
+{
+   free(lo->v);
+   free(lo->block_start);
+   free(lo->block_end);
+   memset(lo, 0, sizeof(*lo));
+}
+
+/* Byte address of every slot as encoded (bundle control words included):
+ * encode once, decode the addresses back. */
+static uint32_t *
+slot_addresses(const struct isa_model *m, const struct opt_layout *lo)
+{
+   struct isa_insn *tmp = xcalloc(lo->n + 1, sizeof(*tmp)), *dec = NULL;
+   for (unsigned i = 0; i < lo->n; i++)
+      tmp[i] = lo->v[i].insn;
+   uint8_t *code = NULL;
+   size_t size = 0, n = 0;
+   uint32_t *addr = xcalloc(lo->n + 1, sizeof(uint32_t));
+   if (isa_encode_program(m, tmp, lo->n, &code, &size, NULL) == ISA_ERR_OK &&
+       isa_decode_program(m, code, size, &dec, &n, NULL) == ISA_ERR_OK)
+      for (unsigned i = 0; i < lo->n && i < n; i++)
+         addr[i] = dec[i].addr;
+   free(tmp);
+   free(dec);
+   free(code);
+   return addr;
+}
+
+/* Writes the branch offsets, as the target operand's form counts them,
+ * and the (jp) flags of the targets. */
+static void
+finish_branches(const struct isa_model *m, struct opt_layout *lo)
+{
+   int jp = isa_mod_by_role(m, ISA_ROLE_JP);
+   uint32_t *addr = NULL;
+   for (unsigned i = 0; i < lo->n; i++) {
+      struct opt_slot *s = &lo->v[i];
+      if (s->target < 0)
+         continue;
+      for (unsigned k = 0; k < s->insn.nsrc; k++) {
+         struct isa_slot_info si;
+         if (s->insn.src[k].kind != ISA_OPND_IMM || !isa_slot_info(m, s->insn.op, false, k, &si))
+            continue;
+         int32_t t = s->target, v;
+         switch (si.pcrel) {
+         case ISA_PCREL_INSN_NEXT:
+            v = t - (int32_t)i - 1;
+            break;
+         case ISA_PCREL_BYTE:
+         case ISA_PCREL_BYTE_NEXT:
+            if (!addr)
+               addr = slot_addresses(m, lo);
+            v = (int32_t)((unsigned)t < lo->n ? addr[t] : addr[lo->n - 1] + 8) - (int32_t)addr[i] -
+                (si.pcrel == ISA_PCREL_BYTE_NEXT ? (int32_t)s->insn.size : 0);
+            break;
+         default:
+            v = t - (int32_t)i;
+            break;
+         }
+         s->insn.src[k].value = (uint32_t)v;
+      }
+      if (jp >= 0 && (unsigned)s->target < lo->n)
+         lo->v[s->target].insn.mod[jp] = 1;
+   }
+   free(addr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bindings and figures                                                 */
+
+static void
+bind(struct emu_program *p, const struct ir_instr *v, enum emu_bind_kind kind, unsigned tgsi,
+     unsigned chan, unsigned buffer, uint32_t value)
+{
+   struct emu_binding b = {0};
+   b.kind = (uint8_t)kind;
+   b.chan = (uint8_t)chan;
+   b.file = (uint8_t)v->mach->reg.file;
+   b.buffer = (uint8_t)buffer;
+   b.tgsi_index = (uint16_t)tgsi;
+   b.index = v->mach->reg.index;
+   b.value = value;
+   emu_program_bind(p, &b);
+}
+
+/* Relative constant reads (c<a + k>, LDC) address buffer 0 as slot * 4 +
+ * channel: every declared slot is bound (the ones direct loads bind are
+ * skipped). */
+static void
+bind_relative(const struct ir_shader *sh, struct emu_program *p)
+{
+   int cfile = opt_relative_cfile(sh);
+   if (cfile < 0)
+      return;
+   unsigned n = sh->cbuf_slots[0] * 4;
+   bool *bound = xcalloc(n + 1, sizeof(bool));
+   for (unsigned i = 0; i < p->nbinds; i++)
+      if (p->binds[i].kind == EMU_BIND_CONST && p->binds[i].file == cfile && p->binds[i].index < n)
+         bound[p->binds[i].index] = true;
+   for (unsigned s = 0; s < n; s++)
+      if (!bound[s]) {
+         struct emu_binding b = {.kind = EMU_BIND_CONST,
+                                 .chan = (uint8_t)(s % 4),
+                                 .file = (uint8_t)cfile,
+                                 .tgsi_index = (uint16_t)(s / 4),
+                                 .index = (uint16_t)s};
+         emu_program_bind(p, &b);
+      }
+   free(bound);
+}
+
+static void
+bindings(const struct ir_shader *sh, struct emu_program *p)
+{
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      const struct ir_instr *in = sh->values[i];
+      if (!in || in->removed)
+         continue;
+      switch (in->op) {
+      case IR_OP_LOAD_INPUT:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_INPUT, (unsigned)in->slot, (unsigned)in->comp, 0, 0);
+         break;
+      case IR_OP_LOAD_SYSVAL:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_SYSVAL, (unsigned)in->sv, (unsigned)in->comp, 0, 0);
+         break;
+      case IR_OP_LOAD_CONST:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_CONST, (unsigned)in->slot, (unsigned)in->comp, (unsigned)in->buf,
+                 0);
+         break;
+      case IR_OP_IMM:
+         if (ir_has_reg(in))
+            bind(p, in, EMU_BIND_VALUE, 0, 0, 0, (uint32_t)in->imm);
+         break;
+      case IR_OP_STORE_OUTPUT:
+         if (ir_has_reg(in->src[0]))
+            bind(p, in->src[0], EMU_BIND_OUTPUT, (unsigned)in->slot, (unsigned)in->comp, 0, 0);
+         break;
+      default:
+         break;
+      }
+   }
+}
+
+static void
+figures(const struct ir_shader *sh, const struct opt_layout *lo, struct compile_stats *st)
+{
+   const struct isa_model *m = sh->model;
+   int rpt = isa_mod_by_role(m, ISA_ROLE_RPT), nop = isa_mod_by_role(m, ISA_ROLE_NOPS);
+   int stall = isa_mod_by_role(m, ISA_ROLE_STALL);
+   memset(st, 0, sizeof(*st));
+   st->instructions = lo->n;
+   for (unsigned i = 0; i < lo->n; i++) {
+      const struct isa_insn *x = &lo->v[i].insn;
+      if (x->sem == ISA_SEM_NOP)
+         st->nops++;
+      uint64_t c = 1;
+      if (rpt >= 0)
+         c += (uint64_t)x->mod[rpt];
+      if (nop >= 0)
+         c += (uint64_t)x->mod[nop];
+      if (stall >= 0 && x->mod[stall] > 1)
+         c = (uint64_t)x->mod[stall];
+      st->cycles += c;
+   }
+   int gpr = -1;
+   for (unsigned f = 0; f < isa_file_count(m) && gpr < 0; f++) {
+      struct isa_file_info fi;
+      isa_file_info(m, f, &fi);
+      if (fi.kind == ISA_FILE_FULL)
+         gpr = (int)f;
+   }
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      const struct ir_instr *v = sh->values[i];
+      if (v && !v->removed && ir_has_reg(v) && v->mach->reg.file == gpr)
+         st->registers = MAX2(st->registers, (unsigned)v->mach->reg.index + v->mach->reg.count);
+   }
+}
+
+/* Encodes the shader into p. With hazards (hazard insertion ran), the
+ * control words of a stall-count model are computed from the final layout
+ * (opt_hazard.c), the implied branches' included; without, every
+ * instruction gets the shortest stall and no barrier, so that the emulator
+ * shows what hazard insertion prevents. */
+bool
+opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compile_stats *st,
+         struct diag_list *d)
+{
+   struct opt_layout lo;
+   opt_layout_build(sh, &lo);
+   if (isa_hazard_kind(sh->model) == ISA_HAZARD_STALL_COUNTS) {
+      struct opt_control *ctl = xcalloc(lo.n + 1, sizeof(*ctl));
+      if (hazards)
+         opt_control_words(sh->model, &lo, sh, ctl);
+      for (unsigned i = 0; i < lo.n; i++) {
+         if (!hazards)
+            ctl[i] =
+                (struct opt_control){.stall = (unsigned)isa_hazard_param(sh->model, "min_stall", 1),
+                                     .wr_bar = -1,
+                                     .rd_bar = -1};
+         opt_apply_control(sh->model, &ctl[i], &lo.v[i].insn);
+      }
+      free(ctl);
+   }
+   finish_branches(sh->model, &lo);
+   struct isa_insn *insns = xcalloc(lo.n + 1, sizeof(*insns));
+   bool ok = true;
+   for (unsigned i = 0; i < lo.n && ok; i++) {
+      insns[i] = lo.v[i].insn;
+      if (isa_check_insn(sh->model, &insns[i], d) != ISA_ERR_OK) {
+         char *t = lo.v[i].in ? ir_print_instr(lo.v[i].in) : xstrdup("(implied branch)");
+         diag_add(d, DIAG_ERROR, "opt", 0, 0, NULL, "emit: not encodable: %s", t);
+         free(t);
+         ok = false;
+      }
+   }
+   memset(p, 0, sizeof(*p));
+   p->model = sh->model;
+   p->stage = sh->stage;
+   if (ok && isa_encode_program(sh->model, insns, lo.n, &p->code, &p->size, d) != ISA_ERR_OK)
+      ok = false;
+   if (ok) {
+      bindings(sh, p);
+      bind_relative(sh, p);
+      if (st)
+         figures(sh, &lo, st);
+   }
+   free(insns);
+   opt_layout_free(&lo);
+   return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* The pipeline                                                         */
+
+/* expand first, then the generic passes once more over what it built (the
+ * division expansions of udiv and umod of the same operands share their
+ * work; constant operands fold) */
+static const char *const backend_passes[] = {"expand", "constfold", "cse",      "dce",   "isel",
+                                             "sched",  "ra",        "legalize", "hazard"};
+
+/* Whether the comma-separated list names the pass ("all" names every one). */
+static bool
+list_names(const char *list, const char *name, bool all)
+{
+   size_t n = strlen(name);
+   for (const char *p = list; p && *p;) {
+      size_t k = strcspn(p, ",");
+      if ((k == n && !strncmp(p, name, n)) || (all && k == 3 && !strncmp(p, "all", 3)))
+         return true;
+      p += k + (p[k] == ',');
+   }
+   return false;
+}
+
+static bool
+uses_backend_pass(const char *list)
+{
+   static const char *const target[] = {"expand", "isel", "sched", "ra", "legalize", "hazard"};
+   for (unsigned i = 0; i < ARRAY_SIZE(target); i++)
+      if (list_names(list, target[i], false))
+         return true;
+   return false;
+}
+
+static bool
+names_required_pass(const char *list)
+{
+   static const char *const required[] = {"isel", "ra", "legalize"};
+   for (unsigned i = 0; i < ARRAY_SIZE(required); i++)
+      if (list_names(list, required[i], true))
+         return true;
+   return false;
+}
+
+static bool
+run_backend(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   for (unsigned i = 0; i < ARRAY_SIZE(backend_passes) && !ctx->failed; i++)
+      for (const struct opt_pass *p = opt_passes; p->name; p++)
+         if (!strcmp(p->name, backend_passes[i]))
+            opt_run_pass(sh, ctx, p);
+   return !ctx->failed;
+}
+
+/* The declared constant buffers' sizes: indirect reads clamp to them. */
+static void
+declared_cbufs(const struct tgsi_shader *s, struct ir_shader *sh)
+{
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      unsigned b = d->has_dim ? d->dim : 0;
+      if (d->file == TGSI_FILE_CONST && b < IR_MAX_CBUFS)
+         sh->cbuf_slots[b] = MAX2(sh->cbuf_slots[b], d->last + 1);
+   }
+}
+
+static enum compile_status
+failure(const struct diag_list *d)
+{
+   for (unsigned i = 0; i < d->n; i++)
+      if (d->v[i].sev == DIAG_ERROR && !strncmp(d->v[i].msg, "unsupported", 11))
+         return COMPILE_UNSUPPORTED;
+   return COMPILE_ERROR;
+}
+
+/*
+ * TGSI -> IR -> generic passes -> isel -> sched -> RA -> legalize ->
+ * hazards -> encode. The pass manager validates after every pass in
+ * validating builds (or with o->validate) and counts every transformation
+ * for --opt-bisect-limit. --passes chooses the generic passes only; the
+ * backend passes always run, in this order (sched and hazard may be
+ * disabled: without hazard insertion the emulator reports the hazards).
+ */
+enum compile_status
+opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct opt_options *o,
+            struct emu_program *out, struct compile_stats *stats, char **log, struct diag_list *d)
+{
+   memset(out, 0, sizeof(*out));
+   if (log)
+      *log = NULL;
+   struct opt_options opts = {.bisect_limit = -1};
+   if (o)
+      opts = *o;
+   if (uses_backend_pass(opts.passes) || names_required_pass(opts.disable)) {
+      diag_add(d, DIAG_ERROR, "options", 0, 0, NULL,
+               "isel, ra and legalize always run; --passes names generic passes only");
+      return COMPILE_ERROR;
+   }
+   /* fuse_ffma permits ffma; a model without it keeps the exact fmad */
+   if (opt_op_by_sem(m, ISA_SEM_FFMA) < 0)
+      opts.fuse_ffma = false;
+   struct ir_shader *sh = ir_from_tgsi(s, d);
+   if (!sh)
+      return failure(d);
+   struct opt_ctx ctx;
+   opt_ctx_init(&ctx, &opts, d);
+   bool ok = opt_run(sh, &ctx);
+   sh->model = m;
+   declared_cbufs(s, sh);
+   bool hazards = !list_names(opts.disable, "hazard", true);
+   ok = ok && run_backend(sh, &ctx) && opt_emit(sh, hazards, out, stats, d);
+   if (log) {
+      *log = ctx.log;
+      ctx.log = NULL;
+   }
+   opt_ctx_fini(&ctx);
+   sh->model = NULL; /* not owned */
+   ir_shader_free(sh);
+   if (!ok) {
+      emu_program_free(out);
+      return failure(d);
+   }
+   return COMPILE_OK;
+}

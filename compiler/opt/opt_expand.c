@@ -1,0 +1,282 @@
+/*
+ * Expansions for instruction selection: IR ops the target has no
+ * instruction for, rewritten into IR ops it has, before anything is
+ * selected -- so each expansion is plain IR that the IR evaluator can
+ * check against the op it replaces (the isel fixtures do).
+ *
+ * Integer division. GPUs like a3xx divide through the float reciprocal;
+ * the estimate is then corrected with exact integer arithmetic:
+ *   q  = f2u(u2f(n) * rcp(u2f(d)))          off by at most a few hundred
+ *   q += f2i(i2f(n - q*d) * rcp(u2f(d)))    the signed error, now +-1
+ *   q -= (n - q*d) < 0;  q += (n - q*d) >= d
+ *   d >= 2^31: q = n >= d                   (the signed error overflows)
+ * n - q*d is taken modulo 2^32 and read as signed; while d < 2^31 it is
+ * small (|n - q*d| <= d + 2^10) so it fits. Checked against C's division
+ * on 4e8 random and edge pairs and on every n in three 2^16 ranges for
+ * 8192 divisors. The IR's division by 0 (~0, and 0 / -1 for the signed
+ * forms) and INT_MIN / -1 = INT_MIN come out of selects and magnitudes.
+ *
+ * Bit fields: ibfe, ubfe and bfi with the IR's (tgsi_exec's) rules for
+ * bits == 0, bits == 32 and offset + bits > 32, from shifts and selects.
+ *
+ * And, where the model has no instruction of the semantics: pow as
+ * exp2(log2(a) * b) with C's pow(x, 0) = pow(1, y) = 1 (the reference
+ * compiler's expansion, so the two agree); fmad as ffma where that is
+ * allowed (opts.fuse_ffma, an inexact transformation: not for precise or
+ * invariant values), else as a multiply and an add, exact; fsqrt as rcp(rsq(x)) (both APPROX: the
+ * target's answer); fsign from two compares; isub as an add of the negation; iabs as max(x, -x).
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+struct ex {
+   struct ir_shader *sh;
+   struct ir_instr *pos;
+   struct opt_ctx *ctx;
+};
+
+static struct ir_instr *
+op1(struct ex *x, enum ir_op op, struct ir_instr *a)
+{
+   return opt_build_before(x->sh, x->pos, op, 1, &a);
+}
+
+static struct ir_instr *
+op2(struct ex *x, enum ir_op op, struct ir_instr *a, struct ir_instr *b)
+{
+   struct ir_instr *v[2] = {a, b};
+   return opt_build_before(x->sh, x->pos, op, 2, v);
+}
+
+static struct ir_instr *
+op3(struct ex *x, enum ir_op op, struct ir_instr *a, struct ir_instr *b, struct ir_instr *c)
+{
+   struct ir_instr *v[3] = {a, b, c};
+   return opt_build_before(x->sh, x->pos, op, 3, v);
+}
+
+static struct ir_instr *
+k(struct ex *x, uint32_t bits)
+{
+   return opt_imm_before(x->sh, x->pos, bits);
+}
+
+/* n / d and n % d, unsigned, for d != 0 (one call per statement: the
+ * instruction order must not depend on C's argument order). */
+static void
+udivmod(struct ex *x, struct ir_instr *n, struct ir_instr *d, struct ir_instr **qo,
+        struct ir_instr **ro)
+{
+   struct ir_instr *df = op1(x, IR_OP_U2F, d);
+   struct ir_instr *rcp = op1(x, IR_OP_FRCP, df);
+   struct ir_instr *nf = op1(x, IR_OP_U2F, n);
+   struct ir_instr *est = op2(x, IR_OP_FMUL, nf, rcp);
+   struct ir_instr *q0 = op1(x, IR_OP_F2U, est);
+   struct ir_instr *p0 = op2(x, IR_OP_IMUL, q0, d);
+   struct ir_instr *e0 = op2(x, IR_OP_ISUB, n, p0);
+   struct ir_instr *ef = op1(x, IR_OP_I2F, e0);
+   struct ir_instr *est1 = op2(x, IR_OP_FMUL, ef, rcp);
+   struct ir_instr *c1 = op1(x, IR_OP_F2I, est1);
+   struct ir_instr *q1 = op2(x, IR_OP_IADD, q0, c1);
+   struct ir_instr *p1 = op2(x, IR_OP_IMUL, q1, d);
+   struct ir_instr *e1 = op2(x, IR_OP_ISUB, n, p1);
+   struct ir_instr *zero = k(x, 0);
+   struct ir_instr *neg = op2(x, IR_OP_ILT, e1, zero); /* 0 or ~0 */
+   struct ir_instr *over = op2(x, IR_OP_UGE, e1, d);
+   struct ir_instr *pos = op1(x, IR_OP_INOT, neg);
+   struct ir_instr *big = op2(x, IR_OP_IAND, over, pos); /* e >= d, and not negative */
+   struct ir_instr *down = op2(x, IR_OP_IADD, q1, neg);  /* q - 1 where e < 0 */
+   struct ir_instr *up = op2(x, IR_OP_ISUB, down, big);  /* q + 1 where e >= d */
+   struct ir_instr *e_down = op2(x, IR_OP_IAND, neg, d);
+   struct ir_instr *e2 = op2(x, IR_OP_IADD, e1, e_down);
+   struct ir_instr *e_up = op2(x, IR_OP_IAND, big, d);
+   struct ir_instr *e3 = op2(x, IR_OP_ISUB, e2, e_up);
+   /* d >= 2^31: the quotient is 0 or 1 */
+   struct ir_instr *top = k(x, 0x80000000u);
+   struct ir_instr *huge = op2(x, IR_OP_UGE, d, top);
+   struct ir_instr *ge = op2(x, IR_OP_UGE, n, d);
+   struct ir_instr *one = k(x, 1);
+   struct ir_instr *qh = op2(x, IR_OP_IAND, ge, one);
+   struct ir_instr *rsub = op2(x, IR_OP_ISUB, n, d);
+   struct ir_instr *rh = op3(x, IR_OP_BCSEL, ge, rsub, n);
+   *qo = op3(x, IR_OP_BCSEL, huge, qh, up);
+   *ro = op3(x, IR_OP_BCSEL, huge, rh, e3);
+}
+
+static struct ir_instr *
+expand_div(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0], *b = in->src[1], *q, *r;
+   struct ir_instr *zero = k(x, 0), *ones = k(x, ~0u);
+   struct ir_instr *dz = op2(x, IR_OP_IEQ, b, zero);
+   if (in->op == IR_OP_UDIV || in->op == IR_OP_UMOD) {
+      udivmod(x, a, b, &q, &r);
+      return op3(x, IR_OP_BCSEL, dz, ones, in->op == IR_OP_UDIV ? q : r);
+   }
+   /* the magnitudes' quotient and remainder, then C's signs */
+   struct ir_instr *aa = op1(x, IR_OP_IABS, a);
+   struct ir_instr *ba = op1(x, IR_OP_IABS, b);
+   udivmod(x, aa, ba, &q, &r);
+   if (in->op == IR_OP_IDIV) {
+      struct ir_instr *sx = op2(x, IR_OP_IXOR, a, b);
+      struct ir_instr *sn = op2(x, IR_OP_ILT, sx, zero);
+      struct ir_instr *nq = op1(x, IR_OP_INEG, q);
+      struct ir_instr *res = op3(x, IR_OP_BCSEL, sn, nq, q);
+      return op3(x, IR_OP_BCSEL, dz, zero, res);
+   }
+   struct ir_instr *an = op2(x, IR_OP_ILT, a, zero);
+   struct ir_instr *nr = op1(x, IR_OP_INEG, r);
+   struct ir_instr *res = op3(x, IR_OP_BCSEL, an, nr, r);
+   return op3(x, IR_OP_BCSEL, dz, ones, res);
+}
+
+/* ibfe/ubfe(v, offset, bits) as tgsi_exec: off = offset & 31; bits == 32
+ * and off == 0: v; bits &= 31; bits == 0: 0; bits + off < 32: the field
+ * moved to the top and back; else v >> off. */
+static struct ir_instr *
+expand_bfe(struct ex *x, struct ir_instr *in)
+{
+   bool sign = in->op == IR_OP_IBFE;
+   enum ir_op shr = sign ? IR_OP_ISHR : IR_OP_USHR;
+   struct ir_instr *v = in->src[0], *k31 = k(x, 31), *k32 = k(x, 32), *zero = k(x, 0);
+   struct ir_instr *off = op2(x, IR_OP_IAND, in->src[1], k31);
+   struct ir_instr *b = op2(x, IR_OP_IAND, in->src[2], k31);
+   struct ir_instr *left = op2(x, IR_OP_ISUB, k32, b);
+   struct ir_instr *lsh = op2(x, IR_OP_ISUB, left, off);
+   struct ir_instr *t = op2(x, IR_OP_ISHL, v, lsh);
+   struct ir_instr *field = op2(x, shr, t, left);
+   struct ir_instr *rest = op2(x, shr, v, off);
+   struct ir_instr *end = op2(x, IR_OP_IADD, b, off);
+   struct ir_instr *fits = op2(x, IR_OP_ULT, end, k32);
+   struct ir_instr *r = op3(x, IR_OP_BCSEL, fits, field, rest);
+   struct ir_instr *b0 = op2(x, IR_OP_IEQ, b, zero);
+   r = op3(x, IR_OP_BCSEL, b0, zero, r);
+   struct ir_instr *w32 = op2(x, IR_OP_IEQ, in->src[2], k32);
+   struct ir_instr *o0 = op2(x, IR_OP_IEQ, off, zero);
+   struct ir_instr *whole = op2(x, IR_OP_IAND, w32, o0);
+   return op3(x, IR_OP_BCSEL, whole, v, r);
+}
+
+/* bfi(base, insert, offset, bits): bits >= 32 gives insert; else the
+ * mask ((1 << bits) - 1) << (offset & 31) takes insert << offset. */
+static struct ir_instr *
+expand_bfi(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *base = in->src[0], *ins = in->src[1], *bits = in->src[3];
+   struct ir_instr *k31 = k(x, 31), *one = k(x, 1), *k32 = k(x, 32);
+   struct ir_instr *off = op2(x, IR_OP_IAND, in->src[2], k31);
+   struct ir_instr *p = op2(x, IR_OP_ISHL, one, bits);
+   struct ir_instr *low = op2(x, IR_OP_ISUB, p, one);
+   struct ir_instr *m = op2(x, IR_OP_ISHL, low, off);
+   struct ir_instr *is = op2(x, IR_OP_ISHL, ins, off);
+   struct ir_instr *a = op2(x, IR_OP_IAND, is, m);
+   struct ir_instr *nm = op1(x, IR_OP_INOT, m);
+   struct ir_instr *keep = op2(x, IR_OP_IAND, base, nm);
+   struct ir_instr *r = op2(x, IR_OP_IOR, a, keep);
+   struct ir_instr *all = op2(x, IR_OP_UGE, bits, k32);
+   return op3(x, IR_OP_BCSEL, all, ins, r);
+}
+
+static struct ir_instr *
+expand_pow(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0], *b = in->src[1];
+   struct ir_instr *lg = op1(x, IR_OP_FLOG2, a);
+   struct ir_instr *m = op2(x, IR_OP_FMUL, lg, b);
+   struct ir_instr *e = op1(x, IR_OP_FEXP2, m);
+   struct ir_instr *one = k(x, 0x3f800000u);
+   if (!(b->op == IR_OP_IMM && ((uint32_t)b->imm & 0x7fffffffu))) {
+      struct ir_instr *zero = k(x, 0);
+      struct ir_instr *b0 = op2(x, IR_OP_FEQ, b, zero);
+      e = op3(x, IR_OP_BCSEL, b0, one, e);
+   }
+   struct ir_instr *a1 = op2(x, IR_OP_FEQ, a, one);
+   return op3(x, IR_OP_BCSEL, a1, one, e);
+}
+
+/* sign(x) = (0 < x) - (x < 0) in floats: NaN and -0 give +0. */
+static struct ir_instr *
+expand_fsign(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *zero = k(x, 0);
+   struct ir_instr *pos = op2(x, IR_OP_SLT, zero, in->src[0]);
+   struct ir_instr *neg = op2(x, IR_OP_SLT, in->src[0], zero);
+   struct ir_instr *nn = op1(x, IR_OP_FNEG, neg);
+   return op2(x, IR_OP_FADD, pos, nn);
+}
+
+/* The op of sm's semantics, if the model has one. */
+static bool
+has(const struct isa_model *m, enum isa_sem sem)
+{
+   return m && opt_op_by_sem(m, sem) >= 0;
+}
+
+/* The replacement for in, or NULL when the model selects it as it is. */
+static struct ir_instr *
+expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
+{
+   switch (in->op) {
+   case IR_OP_UDIV:
+   case IR_OP_UMOD:
+   case IR_OP_IDIV:
+   case IR_OP_IMOD:
+      return expand_div(x, in);
+   case IR_OP_IBFE:
+   case IR_OP_UBFE:
+      return expand_bfe(x, in);
+   case IR_OP_BFI:
+      return expand_bfi(x, in);
+   case IR_OP_FPOW:
+      return expand_pow(x, in);
+   case IR_OP_FMAD:
+      if (has(m, ISA_SEM_FMAD))
+         return NULL;
+      /* inexact: rounded once; only with fuse_ffma, never for precise or
+       * invariant values */
+      if (x->ctx->opts.fuse_ffma && has(m, ISA_SEM_FFMA) && opt_inexact_ok(in) &&
+          opt_transform(x->ctx, "fmad %%%u as ffma (one rounding: inexact)", in->id))
+         return opt_build_before(x->sh, in, IR_OP_FFMA, 3, in->src);
+      /* exact: round the product, then the sum */
+      return op2(x, IR_OP_FADD, op2(x, IR_OP_FMUL, in->src[0], in->src[1]), in->src[2]);
+   case IR_OP_FSQRT:
+      return has(m, ISA_SEM_SQRT) ? NULL : op1(x, IR_OP_FRCP, op1(x, IR_OP_FRSQ, in->src[0]));
+   case IR_OP_FSIGN:
+      return has(m, ISA_SEM_FSIGN) ? NULL : expand_fsign(x, in);
+   case IR_OP_ISUB:
+      return has(m, ISA_SEM_ISUB) ? NULL
+                                  : op2(x, IR_OP_IADD, in->src[0], op1(x, IR_OP_INEG, in->src[1]));
+   case IR_OP_IABS:
+      return has(m, ISA_SEM_IABSNEG)
+                 ? NULL
+                 : op2(x, IR_OP_IMAX, in->src[0], op1(x, IR_OP_INEG, in->src[0]));
+   default:
+      return NULL;
+   }
+}
+
+/* Expands every op the model cannot select directly, until the
+ * expansions' own ops need none (division expands into isub, which sm50
+ * expands into iadd and ineg); returns progress. */
+bool
+opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   bool progress = false, more = true;
+   for (unsigned round = 0; more && round < 8; round++) { /* expansions nest 2 deep */
+      struct ir_instr **order;
+      unsigned n = ir_program_order(sh, &order);
+      more = false;
+      for (unsigned i = 0; i < n; i++) {
+         struct ir_instr *in = order[i];
+         struct ex x = {sh, in, ctx};
+         struct ir_instr *r = expand_one(&x, sh->model, in);
+         if (r) {
+            opt_replace(sh, in, r);
+            more = progress = true;
+         }
+      }
+      free(order);
+   }
+   return progress;
+}

@@ -1,0 +1,836 @@
+/*
+ * Hazard insertion: what the hardware does not interlock, the program must
+ * wait for. Every distance and every sync comes from isa_delay() -- the one
+ * latency/hazard function the scheduler and the emulator use too -- asked
+ * about the instructions as they will be encoded, on the layout opt_emit
+ * encodes (so the implied branches and jumps are seen, and the loop back
+ * edges).
+ *
+ * Stall-count models (sm50), opt_control_words(): per block, in issue
+ * order, each instruction issues once every fixed-latency result it reads
+ * or overwrites is ready -- isa_delay's distance in cycles, the guard
+ * predicate's pred_latency -- by raising the stall count of the
+ * instruction before it. A variable-latency result takes a free
+ * scoreboard (wr_bar; its sources one too, rd_bar, when the class reads
+ * them late); a reader, an overwriter, or a writer of such a source within
+ * war_latency waits on it (the wait mask), never sooner than bar_min
+ * cycles after it was set. The last instruction of every block is a flow
+ * instruction (branch, SSY, SYNC, EXIT): it waits for every scoreboard
+ * still set and every fixed-latency result, and stalls flow_stall cycles,
+ * so every block starts with nothing in flight. The control words are a
+ * function of the layout: emit recomputes them for the implied branches.
+ *
+ * Divergence. The emulator (like the hardware) keeps one timing state per
+ * wave, and a divergent if runs its then part first, then its else part:
+ * the else part's first block can follow the then part's last block
+ * although no edge of the CFG says so. Both analyses take these extra
+ * predecessors (with minimum-PC reconvergence it is the only order that
+ * structured code adds).
+ *
+ * Delay-slot models (a3xx):
+ *   1. sync flags. Results of a class with a sync (sfu: ss, tex and global
+ *      loads: sy) and sources still being read by a class with a `war` sync
+ *      are pending until an instruction carrying that flag issues; one flag
+ *      waits for every pending producer of its kind. A consumer (RAW), a
+ *      writer of a pending result (WAW) or of a pending source (WAR) gets
+ *      the flag isa_delay names; `end` waits for every pending result (the
+ *      outputs). The pending sets flow forward over the CFG to a fixed
+ *      point, so joins and loop back edges are covered. An op that cannot
+ *      carry the flag (a3xx cat5/cat6 have no (ss) bit) gets a nop carrying
+ *      it in front.
+ *   2. delay slots. For each source, the writers found walking backwards
+ *      (into every predecessor block, around loops) within the window of
+ *      the largest distance need isa_delay's distance of issue slots in
+ *      between; a later writer of the same register hides an earlier one
+ *      (Mesa 140e117f2b0). Implied branches and jumps count as no slot, so
+ *      an emulator that counts them only sees more distance. Missing slots
+ *      become (nopN) on the instruction before (cat2/cat3 without (rptN),
+ *      an opt_transform) or (rptN)nop. Inputs and system values are in
+ *      their registers before the first instruction (emu.h): ready for any
+ *      read.
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define HZ_WINDOW   24 /* no delay is longer: the walk stops here */
+#define HZ_MAXSTEPS 256
+
+enum {
+   HZ_SS = 1 << 0,
+   HZ_SY = 1 << 1,
+};
+
+struct hz {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   const struct isa_model *m;
+   struct opt_layout lo;
+   unsigned *pad;  /* nops to insert before each slot */
+   uint8_t *flags; /* HZ_SS/HZ_SY each slot needs */
+   int mod_ss, mod_sy, mod_nop, mod_rpt;
+   int nop_op;
+   int max_nop_rpt, max_nopn;
+   struct ir_block **also; /* by block index: a predecessor the CFG lacks, or NULL */
+   int addr_file;          /* the address registers' file, or -1 */
+};
+
+/* Issue slots an instruction takes; implied branches count none. */
+static unsigned
+cycles(const struct hz *z, unsigned i)
+{
+   const struct opt_slot *s = &z->lo.v[i];
+   if (s->implied)
+      return 0;
+   unsigned c = 1;
+   if (z->mod_rpt >= 0)
+      c += (unsigned)s->insn.mod[z->mod_rpt];
+   if (z->mod_nop >= 0)
+      c += (unsigned)s->insn.mod[z->mod_nop];
+   return c;
+}
+
+static unsigned
+sync_flag(enum isa_sync s)
+{
+   return s == ISA_SYNC_SS ? HZ_SS : s == ISA_SYNC_SY ? HZ_SY : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. sync flags                                                        */
+
+/* Pending entries: bit 2*i = slot i's result, 2*i+1 = its sources. */
+struct pending {
+   unsigned nw;
+   uint64_t *in, *out; /* by block index */
+};
+
+static bool
+bit(const uint64_t *s, unsigned i)
+{
+   return (s[i / 64] >> (i % 64)) & 1;
+}
+
+static void
+set_bit(uint64_t *s, unsigned i, bool on)
+{
+   if (on)
+      s[i / 64] |= 1ull << (i % 64);
+   else
+      s[i / 64] &= ~(1ull << (i % 64));
+}
+
+/* The flags consumer c needs against pending entry e. */
+static unsigned
+needs(const struct hz *z, unsigned e, const struct isa_insn *c, bool is_end)
+{
+   const struct isa_insn *p = &z->lo.v[e / 2].insn;
+   struct isa_class_info pc;
+   isa_class_info(z->m, p->cls, &pc);
+   unsigned f = 0;
+   if (e % 2 == 0) {
+      if (is_end)
+         return sync_flag(pc.sync); /* the outputs are read when the program ends */
+      for (unsigned d = 0; d < p->ndst; d++) {
+         for (unsigned s = 0; s < c->nsrc; s++)
+            f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_DST(d), c, ISA_SLOT_SRC(s)).sync);
+         for (unsigned d2 = 0; d2 < c->ndst; d2++)
+            f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_DST(d), c, ISA_SLOT_DST(d2)).sync);
+      }
+   } else {
+      for (unsigned s = 0; s < p->nsrc; s++)
+         for (unsigned d2 = 0; d2 < c->ndst; d2++)
+            f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_SRC(s), c, ISA_SLOT_DST(d2)).sync);
+   }
+   return f;
+}
+
+/* Runs slot i on the pending set; returns the flags it needs. */
+static unsigned
+transfer(const struct hz *z, unsigned i, uint64_t *set)
+{
+   const struct isa_insn *c = &z->lo.v[i].insn;
+   bool is_end = c->sem == ISA_SEM_END;
+   unsigned f = 0;
+   for (unsigned e = 0; e < 2 * z->lo.n; e++)
+      if (bit(set, e))
+         f |= needs(z, e, c, is_end);
+   for (unsigned e = 0; f && e < 2 * z->lo.n; e++) {
+      if (!bit(set, e))
+         continue;
+      struct isa_class_info pc;
+      isa_class_info(z->m, z->lo.v[e / 2].insn.cls, &pc);
+      unsigned kind = sync_flag(e % 2 ? pc.war_sync : pc.sync);
+      if (kind & f)
+         set_bit(set, e, false); /* one flag waits for every producer of its kind */
+   }
+   struct isa_class_info cc;
+   isa_class_info(z->m, c->cls, &cc);
+   if (sync_flag(cc.sync) && c->ndst)
+      set_bit(set, 2 * i, true);
+   if (sync_flag(cc.war_sync) && c->nsrc)
+      set_bit(set, 2 * i + 1, true);
+   return f;
+}
+
+static void
+sync_flags(struct hz *z)
+{
+   struct ir_shader *sh = z->sh;
+   struct pending p = {(2 * z->lo.n + 63) / 64 + 1, NULL, NULL};
+   p.in = xcalloc((size_t)sh->nblocks * p.nw + 1, sizeof(uint64_t));
+   p.out = xcalloc((size_t)sh->nblocks * p.nw + 1, sizeof(uint64_t));
+   uint64_t *cur = xcalloc(p.nw, sizeof(uint64_t));
+   for (bool changed = true; changed;) {
+      changed = false;
+      for (unsigned bi = 0; bi < sh->nblocks; bi++) {
+         struct ir_block *b = sh->blocks[bi];
+         memset(cur, 0, p.nw * sizeof(uint64_t));
+         for (unsigned k = 0; k < b->npreds; k++)
+            for (unsigned w = 0; w < p.nw; w++)
+               cur[w] |= p.out[(size_t)b->preds[k]->index * p.nw + w];
+         if (z->also[bi])
+            for (unsigned w = 0; w < p.nw; w++)
+               cur[w] |= p.out[(size_t)z->also[bi]->index * p.nw + w];
+         memcpy(p.in + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
+         for (unsigned i = z->lo.block_start[bi]; i < z->lo.block_end[bi]; i++)
+            z->flags[i] = (uint8_t)transfer(z, i, cur);
+         if (memcmp(cur, p.out + (size_t)bi * p.nw, p.nw * sizeof(uint64_t))) {
+            memcpy(p.out + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
+            changed = true;
+         }
+      }
+   }
+   free(cur);
+   free(p.in);
+   free(p.out);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. delay slots                                                       */
+
+/* The registers an operand covers; rel: any register of the file. */
+struct span {
+   int file;
+   unsigned first, count;
+   bool any;
+};
+
+static bool
+span_of(const struct hz *z, const struct isa_insn *in, int slot, struct span *s)
+{
+   const struct isa_opnd *o = slot < ISA_MAX_DST ? &in->dst[slot] : &in->src[slot - ISA_MAX_DST];
+   if ((o->flags & ISA_OPND_F_REL) && slot >= ISA_MAX_DST && z->addr_file >= 0) {
+      /* a relative operand reads its address register (and any register of
+       * its file, which the writers' checks cover as `any`) */
+      s->file = z->addr_file;
+      s->first = o->bank;
+      s->count = 1;
+      s->any = false;
+      return true;
+   }
+   if (o->kind != ISA_OPND_REG)
+      return false;
+   s->file = o->file;
+   s->first = o->index;
+   s->count = MIN2(isa_opnd_count(z->m, in, slot), 32u);
+   s->any = (o->flags & ISA_OPND_F_REL) != 0;
+   return true;
+}
+
+/* The consumer's source registers not yet written on the path walked. */
+struct wants {
+   int cslot[ISA_MAX_SRC];
+   struct span sp[ISA_MAX_SRC];
+   uint32_t open[ISA_MAX_SRC];
+   unsigned n;
+};
+
+struct walk {
+   const struct hz *z;
+   const struct isa_insn *c;
+   int need;
+   unsigned steps;
+};
+
+/* Producer slot j, `elapsed` issue slots before the consumer: its delay
+ * for the registers still open; it closes the registers it writes. */
+static void
+visit(struct walk *wk, struct wants *w, unsigned j, unsigned elapsed)
+{
+   const struct isa_insn *p = &wk->z->lo.v[j].insn;
+   for (unsigned d = 0; d < p->ndst; d++) {
+      struct span ps;
+      if (!span_of(wk->z, p, ISA_SLOT_DST(d), &ps))
+         continue;
+      for (unsigned i = 0; i < w->n; i++) {
+         if (!w->open[i] || w->sp[i].file != ps.file)
+            continue;
+         uint32_t hit = 0;
+         for (unsigned r = 0; r < w->sp[i].count; r++) {
+            unsigned reg = w->sp[i].first + r;
+            if (ps.any || w->sp[i].any || (reg >= ps.first && reg < ps.first + ps.count))
+               hit |= 1u << r;
+         }
+         if (!(hit & w->open[i]))
+            continue;
+         struct isa_delay dl = isa_delay(wk->z->m, p, ISA_SLOT_DST(d), wk->c, w->cslot[i]);
+         if (dl.sync == ISA_SYNC_NONE && dl.distance - (int)elapsed > wk->need)
+            wk->need = dl.distance - (int)elapsed;
+         if (!ps.any)
+            w->open[i] &= ~hit;
+      }
+   }
+}
+
+static bool
+any_open(const struct wants *w)
+{
+   for (unsigned i = 0; i < w->n; i++)
+      if (w->open[i])
+         return true;
+   return false;
+}
+
+/* Walks back over slots [start, end) of a block, then into its
+ * predecessors; `elapsed` counts the issue slots (and nops) between the
+ * position and the consumer. */
+static void
+walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigned elapsed)
+{
+   const struct hz *z = wk->z;
+   unsigned start = z->lo.block_start[block];
+   for (unsigned j = end; j-- > start;) {
+      if (j + 1 < end)
+         elapsed += cycles(z, j + 1) + z->pad[j + 1];
+      if (elapsed >= HZ_WINDOW || ++wk->steps > HZ_MAXSTEPS)
+         return;
+      visit(wk, &w, j, elapsed);
+      if (!any_open(&w))
+         return;
+   }
+   if (end > start)
+      elapsed += cycles(z, start) + z->pad[start];
+   const struct ir_block *b = z->sh->blocks[block];
+   for (unsigned k = 0; k < b->npreds; k++) {
+      unsigned pb = b->preds[k]->index;
+      walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
+   }
+   if (z->also[block]) {
+      unsigned pb = z->also[block]->index;
+      walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
+   }
+}
+
+/* The nops slot i needs in front of it. */
+static unsigned
+nops_needed(const struct hz *z, unsigned i)
+{
+   const struct isa_insn *c = &z->lo.v[i].insn;
+   struct walk wk = {z, c, 0, 0};
+   struct wants w = {{0}, {{0}}, {0}, 0};
+   for (unsigned s = 0; s < c->nsrc; s++) {
+      if (!span_of(z, c, ISA_SLOT_SRC(s), &w.sp[w.n]))
+         continue;
+      w.cslot[w.n] = ISA_SLOT_SRC(s);
+      w.open[w.n] = w.sp[w.n].count >= 32 ? ~0u : (1u << w.sp[w.n].count) - 1;
+      w.n++;
+   }
+   if (!w.n)
+      return 0;
+   walk_back(&wk, w, z->lo.v[i].block->index, i, 0);
+   return wk.need > 0 ? (unsigned)wk.need : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Changing the IR                                                      */
+
+static struct ir_instr *
+new_nop(struct hz *z)
+{
+   return ir_mach_create(z->sh, (unsigned)z->nop_op);
+}
+
+/* Puts instruction x in front of slot i. */
+static void
+insert_before_slot(struct hz *z, unsigned i, struct ir_instr *x)
+{
+   struct opt_slot *s = &z->lo.v[i];
+   x->line = s->in ? s->in->line : 0;
+   if (s->in)
+      ir_insert_before(s->in, x);
+   else
+      ir_block_append(s->block, x);
+}
+
+/* Can slot i's instruction carry modifier mod = v (as encoded)? */
+static bool
+can_carry(const struct hz *z, const struct isa_insn *rec, int mod, int v)
+{
+   if (mod < 0)
+      return false;
+   struct isa_insn t = *rec;
+   t.mod[mod] = (int16_t)v;
+   return isa_check_insn(z->m, &t, NULL) == ISA_ERR_OK;
+}
+
+static void
+apply_flags(struct hz *z)
+{
+   for (unsigned i = 0; i < z->lo.n; i++) {
+      unsigned f = z->flags[i];
+      if (!f)
+         continue;
+      struct opt_slot *s = &z->lo.v[i];
+      bool real = s->in && s->in->op == IR_OP_MACH;
+      int mods[2] = {f & HZ_SS ? z->mod_ss : -1, f & HZ_SY ? z->mod_sy : -1};
+      bool carry = real;
+      for (unsigned k = 0; k < 2 && carry; k++)
+         carry = mods[k] < 0 || can_carry(z, &s->insn, mods[k], 1);
+      struct ir_instr *x = carry ? s->in : new_nop(z);
+      for (unsigned k = 0; k < 2; k++)
+         if (mods[k] >= 0)
+            x->mach->insn.mod[mods[k]] = 1;
+      if (!carry)
+         insert_before_slot(z, i, x);
+   }
+}
+
+/* n nops in front of slot i: first as (nopN) of the instruction before it
+ * in the same block, the rest as (rptN)nop. */
+static void
+apply_pad(struct hz *z, unsigned i, unsigned n)
+{
+   struct opt_slot *s = &z->lo.v[i];
+   if (i > 0 && z->lo.v[i - 1].block == s->block && !z->lo.v[i - 1].implied && z->mod_nop >= 0) {
+      struct opt_slot *p = &z->lo.v[i - 1];
+      int cur = p->insn.mod[z->mod_nop];
+      unsigned room = z->max_nopn > cur ? (unsigned)(z->max_nopn - cur) : 0;
+      unsigned k = MIN2(room, n);
+      while (k && !can_carry(z, &p->insn, z->mod_nop, cur + (int)k))
+         k--;
+      if (k && opt_transform(z->ctx, "fold %u nops into %%%u", k, p->in->id)) {
+         p->in->mach->insn.mod[z->mod_nop] = (int16_t)(cur + (int)k);
+         n -= k;
+      }
+   }
+   while (n) {
+      struct ir_instr *x = new_nop(z);
+      unsigned k = MIN2(n, (unsigned)z->max_nop_rpt + 1);
+      if (z->mod_rpt >= 0 && k > 1)
+         x->mach->insn.mod[z->mod_rpt] = (int16_t)(k - 1);
+      else
+         k = 1;
+      insert_before_slot(z, i, x);
+      n -= k;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Stall counts and scoreboards                                         */
+
+#define CW_MAX_SB 8
+
+struct cw {
+   const struct isa_model *m;
+   const struct opt_layout *lo;
+   struct opt_control *out;
+   int64_t *t;      /* issue cycle of each slot */
+   int gpr, pred;   /* files */
+   unsigned stride; /* units per file */
+   int *writer;     /* by unit: slot of the last write in the block, -1 */
+   int *wsb;        /* by unit: scoreboard its pending variable write holds, -1 */
+   int *rsb;        /* by unit: scoreboard of a pending late read of it, -1 */
+   int sb_owner[CW_MAX_SB];
+   int64_t sb_set[CW_MAX_SB];
+   unsigned nsb, max_stall, min_stall, bar_min, war_latency, pred_latency, flow_stall;
+};
+
+static unsigned
+unit_of(const struct cw *c, unsigned file, unsigned index)
+{
+   return file * c->stride + index;
+}
+
+/* The units operand `slot` of record x covers (none for immediates,
+ * constants and fixed registers). */
+static unsigned
+units(const struct cw *c, const struct isa_insn *x, const struct ir_instr *in, int slot,
+      unsigned *u, unsigned max)
+{
+   const struct isa_opnd *o = slot < ISA_MAX_DST ? &x->dst[slot] : &x->src[slot - ISA_MAX_DST];
+   if (o->kind != ISA_OPND_REG || o->file >= isa_file_count(c->m))
+      return 0;
+   struct isa_file_info fi;
+   isa_file_info(c->m, o->file, &fi);
+   unsigned n = MIN2(opt_opnd_count(c->m, x, in, slot), max), k = 0;
+   for (unsigned i = 0; i < n; i++)
+      if ((int)(o->index + i) != fi.fixed && o->index + i < c->stride)
+         u[k++] = unit_of(c, o->file, o->index + i);
+   return k;
+}
+
+/* The guard predicate a record reads, as a unit, or -1 (PT). */
+static int
+guard_unit(const struct cw *c, const struct isa_insn *x)
+{
+   int gm = isa_mod_by_role(c->m, ISA_ROLE_GUARD);
+   if (gm < 0 || c->pred < 0)
+      return -1;
+   const char *name = isa_mod_value_name(c->m, (unsigned)gm, x->mod[gm]);
+   unsigned reg;
+   if (!name || (sscanf(name, "p%u", &reg) != 1 && sscanf(name, "np%u", &reg) != 1))
+      return -1;
+   return (int)unit_of(c, (unsigned)c->pred, reg);
+}
+
+static void
+need_raw(struct cw *c, unsigned u, const struct isa_insn *x, int cslot, int64_t *need,
+         unsigned *wait)
+{
+   int w = c->writer[u];
+   if (w < 0)
+      return;
+   if (c->wsb[u] >= 0) {
+      *wait |= 1u << c->wsb[u];
+      return;
+   }
+   const struct isa_insn *p = &c->lo->v[w].insn;
+   int64_t d = cslot < 0 ? (int64_t)c->pred_latency : 0;
+   for (unsigned k = 0; cslot >= 0 && k < p->ndst; k++)
+      d = MAX2(d, isa_delay(c->m, p, ISA_SLOT_DST(k), x, cslot).distance);
+   *need = MAX2(*need, c->t[w] + d);
+}
+
+/* What slot i must wait for, and from when it may issue. */
+static void
+requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wait)
+{
+   const struct isa_insn *x = &c->lo->v[i].insn;
+   unsigned u[16];
+   for (unsigned s = 0; s < x->nsrc; s++) {
+      unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_SRC(s), u, 16);
+      struct isa_insn xs = *x; /* isa_delay asks about the register itself: a
+                                * unit past the model's count (opt_opnd_count) */
+      for (unsigned k = 0; k < n; k++) {
+         xs.src[s].index = (uint16_t)(u[k] % c->stride);
+         need_raw(c, u[k], &xs, ISA_SLOT_SRC(s), need, wait);
+      }
+   }
+   int g = guard_unit(c, x);
+   if (g >= 0)
+      need_raw(c, (unsigned)g, x, -1, need, wait);
+   for (unsigned d = 0; d < x->ndst; d++) {
+      unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_DST(d), u, 16);
+      for (unsigned k = 0; k < n; k++) {
+         need_raw(c, u[k], x, ISA_SLOT_DST(d), need, wait); /* WAW */
+         int r = c->rsb[u[k]];
+         if (r >= 0 && now - c->sb_set[r] < (int64_t)c->war_latency)
+            *wait |= 1u << r; /* WAR: a late read of this register is pending */
+      }
+   }
+   struct isa_class_info ci;
+   isa_class_info(c->m, x->cls, &ci);
+   bool last = i + 1 == c->lo->block_end[c->lo->v[i].block->index];
+   if (ci.flow && last) { /* drain: every result ready, every scoreboard waited */
+      for (unsigned k = 0; k < c->nsb; k++)
+         if (c->sb_owner[k] >= 0)
+            *wait |= 1u << k;
+      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
+         if (c->writer[un] >= 0 && c->wsb[un] < 0) {
+            const struct isa_insn *p = &c->lo->v[c->writer[un]].insn;
+            struct isa_class_info pc;
+            isa_class_info(c->m, p->cls, &pc);
+            *need = MAX2(*need, c->t[c->writer[un]] + MAX2(pc.latency, 0));
+         }
+   }
+   for (unsigned k = 0; k < c->nsb; k++)
+      if (*wait & (1u << k))
+         *need = MAX2(*need, c->sb_set[k] + (int64_t)c->bar_min);
+}
+
+static void
+release(struct cw *c, unsigned wait)
+{
+   for (unsigned k = 0; k < c->nsb; k++) {
+      if (!(wait & (1u << k)))
+         continue;
+      c->sb_owner[k] = -1;
+      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++) {
+         if (c->wsb[un] == (int)k)
+            c->wsb[un] = -1;
+         if (c->rsb[un] == (int)k)
+            c->rsb[un] = -1;
+      }
+   }
+}
+
+/* A free scoreboard; when all are taken, the oldest, which slot i then
+ * waits for first. */
+static int
+take_sb(struct cw *c, unsigned i, unsigned *wait)
+{
+   int best = -1;
+   for (unsigned k = 0; k < c->nsb && best < 0; k++)
+      if (c->sb_owner[k] < 0)
+         best = (int)k;
+   if (best < 0) {
+      best = 0;
+      for (unsigned k = 1; k < c->nsb; k++)
+         if (c->sb_set[k] < c->sb_set[best])
+            best = (int)k;
+      *wait |= 1u << best;
+   }
+   c->sb_owner[best] = (int)i;
+   return best;
+}
+
+/* The slots of one block. fresh: everything before is drained (the
+ * previous block ended in a flow instruction); otherwise the block
+ * continues the one before it in the layout (a predicated break's block
+ * follows its if's block with no branch between). */
+static void
+block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *clock)
+{
+   if (fresh) {
+      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
+         c->writer[un] = c->wsb[un] = c->rsb[un] = -1;
+      for (unsigned k = 0; k < CW_MAX_SB; k++)
+         c->sb_owner[k] = -1, c->sb_set[k] = INT64_MIN / 2;
+   }
+   int64_t now = fresh ? 0 : *clock;
+   for (unsigned i = start; i < end; i++) {
+      const struct isa_insn *x = &c->lo->v[i].insn;
+      struct isa_class_info ci;
+      isa_class_info(c->m, x->cls, &ci);
+      int64_t need = now;
+      unsigned wait = 0;
+      requirements(c, i, now, &need, &wait);
+      bool var = ci.sync == ISA_SYNC_SCOREBOARD && x->ndst;
+      bool late = ci.war_sync == ISA_SYNC_SCOREBOARD && x->nsrc;
+      unsigned pre = wait;
+      int sb = var || late ? take_sb(c, i, &wait) : -1;
+      if (wait != pre) /* an evicted scoreboard: bar_min again */
+         requirements(c, i, now, &need, &wait);
+      if (need > now && (i > start || !fresh)) {
+         int64_t add = need - now;
+         c->out[i - 1].stall += (unsigned)add;
+         if (c->out[i - 1].stall > c->max_stall) {
+            c->out[i].nops_before +=
+                (c->out[i - 1].stall - c->max_stall + c->max_stall - 1) / c->max_stall;
+            c->out[i - 1].stall = c->max_stall;
+         }
+         now = need;
+      }
+      c->t[i] = now;
+      release(c, wait);
+      c->out[i].wait = wait;
+      unsigned u[16];
+      for (unsigned d = 0; d < x->ndst; d++) {
+         unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_DST(d), u, 16);
+         for (unsigned k = 0; k < n; k++) {
+            c->writer[u[k]] = (int)i;
+            c->wsb[u[k]] = var ? sb : -1;
+         }
+      }
+      for (unsigned s = 0; late && s < x->nsrc; s++) {
+         unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_SRC(s), u, 16);
+         for (unsigned k = 0; k < n; k++)
+            c->rsb[u[k]] = sb;
+      }
+      if (sb >= 0)
+         c->sb_set[sb] = now;
+      c->out[i].wr_bar = var ? sb : -1;
+      c->out[i].rd_bar = late ? sb : -1;
+      c->out[i].stall = MAX2(c->min_stall, ci.flow ? c->flow_stall : 1);
+      now += c->out[i].stall;
+   }
+   *clock = now;
+}
+
+/* The control fields of every slot of the layout (stall-count models). */
+void
+opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
+                  const struct ir_shader *sh, struct opt_control *out)
+{
+   struct cw c = {m, lo, out, NULL, -1, -1, 0, NULL, NULL, NULL, {0}, {0}, 0, 0, 0, 0, 0, 0, 0};
+   memset(out, 0, (lo->n + 1) * sizeof(*out));
+   for (unsigned f = 0; f < isa_file_count(m); f++) {
+      struct isa_file_info fi;
+      isa_file_info(m, f, &fi);
+      c.stride = MAX2(c.stride, fi.count);
+      if (fi.kind == ISA_FILE_FULL && c.gpr < 0)
+         c.gpr = (int)f;
+      if (fi.kind == ISA_FILE_PREDICATE && c.pred < 0)
+         c.pred = (int)f;
+   }
+   c.nsb = MIN2((unsigned)isa_hazard_param(m, "scoreboards", 6), (unsigned)CW_MAX_SB);
+   c.max_stall = (unsigned)isa_hazard_param(m, "max_stall", 15);
+   c.min_stall = (unsigned)isa_hazard_param(m, "min_stall", 1);
+   c.bar_min = (unsigned)isa_hazard_param(m, "bar_min", 2);
+   c.war_latency = (unsigned)isa_hazard_param(m, "war_latency", 1 << 20);
+   c.pred_latency = (unsigned)isa_hazard_param(m, "pred_latency", 13);
+   c.flow_stall = (unsigned)isa_hazard_param(m, "flow_stall", 1);
+   size_t nu = (size_t)c.stride * isa_file_count(m) + 1;
+   c.t = xcalloc(lo->n + 1, sizeof(int64_t));
+   c.writer = xmalloc(nu * sizeof(int));
+   c.wsb = xmalloc(nu * sizeof(int));
+   c.rsb = xmalloc(nu * sizeof(int));
+   bool fresh = true;
+   int64_t clock = 0;
+   for (unsigned b = 0; b < sh->nblocks; b++) /* blocks are laid out in program order */
+      if (lo->block_end[b] > lo->block_start[b]) {
+         unsigned i = lo->block_start[b];
+         if (!fresh && (i == 0 || lo->v[i - 1].block != sh->blocks[b - 1]))
+            fresh = true; /* not right after the block before: start over */
+         block_controls(&c, i, lo->block_end[b], fresh, &clock);
+         struct isa_class_info ci;
+         isa_class_info(m, lo->v[lo->block_end[b] - 1].insn.cls, &ci);
+         fresh = ci.flow;
+      }
+   free(c.t);
+   free(c.writer);
+   free(c.wsb);
+   free(c.rsb);
+}
+
+/* Writes control fields into a record. */
+void
+opt_apply_control(const struct isa_model *m, const struct opt_control *ctl, struct isa_insn *x)
+{
+   int stall = isa_mod_by_role(m, ISA_ROLE_STALL), wait = isa_mod_by_role(m, ISA_ROLE_WAIT_MASK);
+   int wr = isa_mod_by_role(m, ISA_ROLE_WR_BAR), rd = isa_mod_by_role(m, ISA_ROLE_RD_BAR);
+   if (stall >= 0)
+      x->mod[stall] = (int16_t)ctl->stall;
+   if (wait >= 0)
+      x->mod[wait] = (int16_t)ctl->wait;
+   char name[8];
+   if (wr >= 0) {
+      snprintf(name, sizeof(name), "sb%d", ctl->wr_bar);
+      int v = ctl->wr_bar >= 0 ? isa_mod_value(m, (unsigned)wr, name)
+                               : isa_mod_value(m, (unsigned)wr, "none");
+      if (v >= 0)
+         x->mod[wr] = (int16_t)v;
+   }
+   if (rd >= 0) {
+      snprintf(name, sizeof(name), "sb%d", ctl->rd_bar);
+      int v = ctl->rd_bar >= 0 ? isa_mod_value(m, (unsigned)rd, name)
+                               : isa_mod_value(m, (unsigned)rd, "none");
+      if (v >= 0)
+         x->mod[rd] = (int16_t)v;
+   }
+}
+
+static void
+stall_counts(struct hz *z)
+{
+   for (int round = 0; round < 4; round++) {
+      opt_layout_build(z->sh, &z->lo);
+      struct opt_control *ctl = xcalloc(z->lo.n + 1, sizeof(*ctl));
+      opt_control_words(z->m, &z->lo, z->sh, ctl);
+      bool nops = false;
+      for (unsigned i = 0; i < z->lo.n; i++) {
+         nops |= ctl[i].nops_before > 0;
+         for (unsigned k = 0; k < ctl[i].nops_before; k++) {
+            struct ir_instr *x = new_nop(z);
+            insert_before_slot(z, i, x);
+         }
+      }
+      if (!nops)
+         for (unsigned i = 0; i < z->lo.n; i++)
+            if (z->lo.v[i].in && z->lo.v[i].in->op == IR_OP_MACH)
+               opt_apply_control(z->m, &ctl[i], &z->lo.v[i].in->mach->insn);
+      free(ctl);
+      opt_layout_free(&z->lo);
+      z->sh->cfg_valid = false;
+      ir_compute_cfg(z->sh);
+      if (!nops)
+         return;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* The pass                                                             */
+
+static bool
+list_empty(const struct ir_list *l)
+{
+   return l->n == 1 && l->v[0]->kind == IR_NODE_BLOCK && !l->v[0]->block->first;
+}
+
+/* The else part of a divergent if runs after its then part. */
+static void
+divergence_edges(struct hz *z, const struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct ir_node *n = l->v[i];
+      if (n->kind == IR_NODE_IF && !list_empty(&n->else_list))
+         z->also[ir_list_first_block(&n->else_list)->index] = ir_list_last_block(&n->then_list);
+      divergence_edges(z, &n->then_list);
+      divergence_edges(z, &n->else_list);
+      divergence_edges(z, &n->body);
+   }
+}
+
+static void
+delay_slots(struct hz *z)
+{
+   opt_layout_build(z->sh, &z->lo);
+   z->flags = xcalloc(z->lo.n + 1, sizeof(uint8_t));
+   sync_flags(z);
+   apply_flags(z);
+   free(z->flags);
+   opt_layout_free(&z->lo);
+   z->sh->cfg_valid = false;
+   ir_compute_cfg(z->sh);
+   memset(z->also, 0, z->sh->nblocks * sizeof(*z->also));
+   divergence_edges(z, &z->sh->body);
+
+   opt_layout_build(z->sh, &z->lo);
+   z->pad = xcalloc(z->lo.n + 1, sizeof(unsigned));
+   for (unsigned i = 0; i < z->lo.n; i++)
+      z->pad[i] = nops_needed(z, i);
+   for (unsigned i = 0; i < z->lo.n; i++)
+      if (z->pad[i])
+         apply_pad(z, i, z->pad[i]);
+   free(z->pad);
+   opt_layout_free(&z->lo);
+}
+
+bool
+opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   if (!sh->model)
+      return false;
+   struct hz z = {.sh = sh, .ctx = ctx, .m = sh->model};
+   z.mod_ss = isa_mod_by_role(z.m, ISA_ROLE_SS);
+   z.mod_sy = isa_mod_by_role(z.m, ISA_ROLE_SY);
+   z.mod_nop = isa_mod_by_role(z.m, ISA_ROLE_NOPS);
+   z.mod_rpt = isa_mod_by_role(z.m, ISA_ROLE_RPT);
+   z.nop_op = opt_op_by_sem(z.m, ISA_SEM_NOP);
+   z.addr_file = -1;
+   for (unsigned f = 0; f < isa_file_count(z.m) && z.addr_file < 0; f++) {
+      struct isa_file_info fi;
+      isa_file_info(z.m, f, &fi);
+      if (fi.kind == ISA_FILE_ADDRESS)
+         z.addr_file = (int)f;
+   }
+   z.max_nop_rpt = isa_hazard_param(z.m, "max_nop_rpt", 0);
+   z.max_nopn = isa_hazard_param(z.m, "max_nopn", 0);
+   ir_compute_cfg(sh);
+   z.also = xcalloc(sh->nblocks + 64, sizeof(*z.also));
+   divergence_edges(&z, &sh->body);
+   if (isa_hazard_kind(z.m) == ISA_HAZARD_DELAY_SLOTS && z.nop_op >= 0) {
+      delay_slots(&z);
+   } else if (isa_hazard_kind(z.m) == ISA_HAZARD_STALL_COUNTS && z.nop_op >= 0) {
+      stall_counts(&z);
+   } else {
+      diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: hazard model %s of %s",
+               isa_hazard_name(isa_hazard_kind(z.m)), isa_model_name(z.m));
+      ctx->failed = true;
+   }
+   free(z.also);
+   sh->cfg_valid = false;
+   return true;
+}

@@ -1,0 +1,660 @@
+/*
+ * Legalization: every mach instruction becomes encodable, decided per op
+ * from the model's own encoding facts -- the legalizer builds the record it
+ * would encode and asks isa_check_insn, the encoder's own check, so the two
+ * cannot disagree (NAK keeps legalize() next to encode() for this reason).
+ *
+ * For each instruction, in order of preference:
+ *   1. immediates inline when their slot can hold them (an 11-bit signed
+ *      integer or a table float on a3xx cat2; low-20 sign-extended integers
+ *      or top-20 floats on sm50), else in the constant file;
+ *   2. commutative sources swapped (with the compare condition flipped:
+ *      isa_mod_flip) when that makes the operands legal -- a compare is
+ *      never swapped without its flip, an op without `commutative` never;
+ *   3. otherwise the fewest operands copied into registers: before register
+ *      allocation (opt_isel calls this) the copy is a new value; after it,
+ *      a register free across the instruction holds it.
+ * The pass itself runs after RA: it allocates constant-file slots for the
+ * constants and the immediates that go there (the same value shares one
+ * slot), fills every operand's kind and register, and checks the final
+ * record. Every optional choice (a swap, an inline immediate) is an
+ * opt_transform; refused ones fall back to the always-legal choice.
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum place {
+   PLACE_REG,
+   PLACE_CONST,
+   PLACE_IMM,
+};
+
+/* Where the model's register files are. */
+struct files {
+   int gpr, pred, cnst;
+};
+
+static struct files
+find_files(const struct isa_model *m)
+{
+   struct files f = {-1, -1, -1};
+   for (unsigned i = 0; i < isa_file_count(m); i++) {
+      struct isa_file_info fi;
+      isa_file_info(m, i, &fi);
+      if (fi.kind == ISA_FILE_FULL && f.gpr < 0)
+         f.gpr = (int)i;
+      if (fi.kind == ISA_FILE_PREDICATE && f.pred < 0)
+         f.pred = (int)i;
+      if (fi.kind == ISA_FILE_CONST && f.cnst < 0)
+         f.cnst = (int)i;
+   }
+   return f;
+}
+
+static bool
+is_const_file(const struct isa_model *m, int file)
+{
+   if (file < 0)
+      return false;
+   struct isa_file_info fi;
+   isa_file_info(m, (unsigned)file, &fi);
+   return fi.kind == ISA_FILE_CONST;
+}
+
+/* The placement a value's operand has unless legalization changes it. */
+static enum place
+natural_place(const struct isa_model *m, const struct ir_instr *v)
+{
+   if (v->op == IR_OP_LOAD_CONST)
+      return PLACE_CONST;
+   if (v->op == IR_OP_IMM)
+      return ir_has_reg(v) && is_const_file(m, v->mach->reg.file) ? PLACE_CONST : PLACE_IMM;
+   return PLACE_REG;
+}
+
+/* A record becomes one of another op of the same operands (a form). */
+static void
+set_op(const struct isa_model *m, struct isa_insn *t, unsigned op)
+{
+   struct isa_op_info oi;
+   isa_op_info(m, op, &oi);
+   t->op = (uint16_t)op;
+   t->sem = (uint16_t)oi.sem;
+   t->cls = (uint8_t)oi.cls;
+   t->size = (uint8_t)oi.size;
+}
+
+/* A register number for an unplaced value in a trial (distinct per slot). */
+static uint16_t
+dummy_index(const struct isa_model *m, unsigned file, unsigned want)
+{
+   struct isa_file_info fi;
+   isa_file_info(m, file, &fi);
+   return (uint16_t)(fi.count ? want % fi.count : 0);
+}
+
+/* A trial record for in with operand k placed as place[k]; constant slots
+ * get distinct dummy numbers unless the value already has its slot. */
+static void
+trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
+             const enum place *place, struct isa_insn *t)
+{
+   const struct ir_mach *m = in->mach;
+   struct files f = find_files(sh->model);
+   *t = m->insn;
+   set_op(sh->model, t, op);
+   for (unsigned d = 0; d < t->ndst; d++) {
+      struct isa_opnd *o = &t->dst[d];
+      o->kind = ISA_OPND_REG;
+      o->file = (uint8_t)(ir_has_reg(in) ? m->reg.file : m->reg.file >= 0 ? m->reg.file : f.gpr);
+      o->index = ir_has_reg(in) ? m->reg.index : 0;
+   }
+   for (unsigned k = 0; k < t->nsrc; k++) {
+      if (!m->count[k])
+         continue;
+      struct isa_opnd *o = &t->src[k];
+      const struct ir_instr *v = in->src[m->first[k]];
+      if (o->flags & ISA_OPND_F_REL) { /* stays relative to its address value */
+         o->bank = ir_has_reg(v) ? v->mach->reg.index : 0;
+         continue;
+      }
+      switch (place[k]) {
+      case PLACE_IMM:
+         o->kind = ISA_OPND_IMM;
+         o->value = (uint32_t)v->imm;
+         break;
+      case PLACE_CONST:
+         o->kind = ISA_OPND_CONST;
+         o->file = (uint8_t)f.cnst;
+         o->index = ir_has_reg(v) ? v->mach->reg.index : (uint16_t)(4 * k);
+         o->bank = 0;
+         break;
+      case PLACE_REG: {
+         /* a register value, or a copy of a constant or immediate */
+         bool in_reg = ir_reg_file(v) >= 0 && !is_const_file(sh->model, ir_reg_file(v));
+         o->kind = ISA_OPND_REG;
+         o->file = (uint8_t)(in_reg ? ir_reg_file(v) : f.gpr);
+         o->index = in_reg && ir_has_reg(v) ? v->mach->reg.index
+                                            : dummy_index(sh->model, o->file, 8 + 4 * k);
+         break;
+      }
+      }
+   }
+}
+
+static bool
+trial_ok(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
+         const enum place *place)
+{
+   struct isa_insn t;
+   trial_record(sh, in, op, place, &t);
+   return isa_check_insn(sh->model, &t, NULL) == ISA_ERR_OK;
+}
+
+/* Swaps the two commuting operands of in (and flips its condition). */
+static void
+swap_operands(const struct isa_model *model, struct ir_instr *in, int a, int b)
+{
+   struct ir_mach *m = in->mach;
+   struct ir_instr *va = in->src[m->first[a]];
+   in->src[m->first[a]] = in->src[m->first[b]];
+   in->src[m->first[b]] = va;
+   uint8_t fa = m->insn.src[a].flags;
+   m->insn.src[a].flags = m->insn.src[b].flags;
+   m->insn.src[b].flags = fa;
+   struct isa_op_info oi;
+   isa_op_info(model, m->insn.op, &oi);
+   if (oi.flip_mod >= 0)
+      m->insn.mod[oi.flip_mod] =
+          (int16_t)isa_mod_flip(model, (unsigned)oi.flip_mod, m->insn.mod[oi.flip_mod]);
+}
+
+/* Can the two commuting operands be swapped? Both must be single values,
+ * and a compare must have a flip for its condition. */
+static bool
+can_swap(const struct isa_model *model, const struct ir_instr *in, int *a, int *b)
+{
+   struct isa_op_info oi;
+   isa_op_info(model, in->mach->insn.op, &oi);
+   *a = oi.commute[0];
+   *b = oi.commute[1];
+   if (*a < 0 || *b < 0 || in->mach->count[*a] != 1 || in->mach->count[*b] != 1)
+      return false;
+   if (oi.flip_mod >= 0 &&
+       isa_mod_flip(model, (unsigned)oi.flip_mod, in->mach->insn.mod[oi.flip_mod]) < 0)
+      return false;
+   return true;
+}
+
+/*
+ * Finds placements making in legal with one of its forms ops[]: mask bit k
+ * set = operand k copied into a register. Inline immediates are preferred
+ * to constant-file slots over every form (all inline first, then each
+ * choice with more constants). Returns true and fills place[] and *op.
+ */
+static bool
+search_places(const struct ir_shader *sh, const struct ir_instr *in, const unsigned *ops,
+              unsigned nops, unsigned copy_mask, enum place *place, unsigned *op)
+{
+   const struct ir_mach *m = in->mach;
+   unsigned imms[ISA_MAX_SRC], nimm = 0;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      place[k] = PLACE_REG;
+      if (!m->count[k] || (copy_mask & (1u << k)))
+         continue;
+      if (m->count[k] == 1)
+         place[k] = natural_place(sh->model, in->src[m->first[k]]);
+      if (place[k] == PLACE_IMM)
+         imms[nimm++] = k;
+   }
+   for (unsigned c = 0; c < (1u << nimm); c++) {
+      for (unsigned i = 0; i < nimm; i++)
+         place[imms[i]] = (c >> i) & 1 ? PLACE_CONST : PLACE_IMM;
+      for (unsigned f = 0; f < nops; f++)
+         if (trial_ok(sh, in, ops[f], place)) {
+            *op = ops[f];
+            return true;
+         }
+   }
+   return false;
+}
+
+static unsigned
+popcount(unsigned x)
+{
+   unsigned n = 0;
+   for (; x; x &= x - 1)
+      n++;
+   return n;
+}
+
+static bool
+int32_type(enum isa_type t)
+{
+   return t == ISA_TYPE_U32 || t == ISA_TYPE_S32 || t == ISA_TYPE_B32;
+}
+
+/* Forms of the same operation: the op itself first, then the other ops
+ * of its semantics with the same operands and types (32-bit integer types
+ * alike, but for conversions) whose mnemonic is its
+ * own or extends it (sm50 FADD and FADD32I: register, constant, 20-bit and
+ * 32-bit immediate forms). */
+static unsigned
+forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
+{
+   struct isa_op_info a;
+   isa_op_info(m, op, &a);
+   unsigned n = 0;
+   out[n++] = op;
+   size_t al = strlen(a.name);
+   for (unsigned o = 0; o < isa_op_count(m) && n < max; o++) {
+      struct isa_op_info b;
+      isa_op_info(m, o, &b);
+      if (o == op || b.sem != a.sem || b.ndst != a.ndst || b.nsrc != a.nsrc ||
+          strncmp(b.name, a.name, al))
+         continue;
+      bool same = true;
+      for (unsigned k = 0; k < a.ndst + a.nsrc && same; k++) {
+         struct isa_slot_info x, y;
+         bool dst = k < a.ndst;
+         unsigned slot = dst ? k : k - a.ndst;
+         isa_slot_info(m, op, dst, slot, &x);
+         isa_slot_info(m, o, dst, slot, &y);
+         same = x.type == y.type || (a.sem != ISA_SEM_COV && int32_type(x.type) &&
+                                     int32_type(y.type)); /* sel_r b32, sel_i s32 */
+      }
+      if (same)
+         out[n++] = o;
+   }
+   return n;
+}
+
+unsigned
+opt_copy_op(const struct isa_model *m)
+{
+   int best = -1, best_score = -1;
+   for (unsigned o = 0; o < isa_op_count(m); o++) {
+      struct isa_op_info oi;
+      struct isa_slot_info si;
+      isa_op_info(m, o, &oi);
+      if (oi.sem != ISA_SEM_MOV || oi.nsrc != 1 || !isa_slot_info(m, o, false, 0, &si))
+         continue;
+      unsigned ops[16];
+      int score = (int)forms(m, o, ops, ARRAY_SIZE(ops)) + (isa_type_is_float(si.type) ? 0 : 100);
+      if (score > best_score) {
+         best = (int)o;
+         best_score = score;
+      }
+   }
+   return best >= 0 ? (unsigned)best : (unsigned)opt_op_by_sem(m, ISA_SEM_COV);
+}
+
+/* The smallest set of operands to copy (then the lowest mask), over the
+ * op's forms (the op itself preferred on a tie). */
+static bool
+plan_op(const struct ir_shader *sh, const struct ir_instr *in, enum place *place, unsigned *mask,
+        unsigned *op)
+{
+   const struct ir_mach *m = in->mach;
+   unsigned candidates = 0;
+   for (unsigned k = 0; k < m->insn.nsrc; k++)
+      if (m->count[k] == 1 && natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG)
+         candidates |= 1u << k;
+   unsigned ops[16], nops = forms(sh->model, m->insn.op, ops, ARRAY_SIZE(ops));
+   for (unsigned n = 0; n <= popcount(candidates); n++)
+      for (unsigned mk = 0; mk < (1u << m->insn.nsrc); mk++)
+         if ((mk & ~candidates) == 0 && popcount(mk) == n &&
+             search_places(sh, in, ops, nops, mk, place, op)) {
+            *mask = mk;
+            return true;
+         }
+   return false;
+}
+
+static bool
+plan(const struct ir_shader *sh, const struct ir_instr *in, enum place *place, unsigned *mask)
+{
+   unsigned op;
+   return plan_op(sh, in, place, mask, &op);
+}
+
+/* Takes the form plan_op chose. */
+static void
+take_form(const struct ir_shader *sh, struct ir_instr *in)
+{
+   enum place p[ISA_MAX_SRC];
+   unsigned mask, op;
+   if (plan_op(sh, in, p, &mask, &op) && op != in->mach->insn.op)
+      set_op(sh->model, &in->mach->insn, op);
+}
+
+/* Can in be made encodable by swapping or copying operands? */
+bool
+opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in)
+{
+   enum place p[ISA_MAX_SRC];
+   unsigned mask;
+   return plan(sh, in, p, &mask);
+}
+
+/* An immediate 0 in a slot that takes registers reads the zero register
+ * (sm50 RZ) where the model has one: no copy, no immediate bits. */
+static void
+use_zero_register(const struct ir_shader *sh, struct ir_instr *in)
+{
+   struct files f = find_files(sh->model);
+   struct isa_file_info fi;
+   if (f.gpr < 0)
+      return;
+   isa_file_info(sh->model, (unsigned)f.gpr, &fi);
+   if (fi.fixed < 0 || fi.fixed_value)
+      return;
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      struct isa_slot_info si;
+      if (m->count[k] != 1 || (m->insn.src[k].flags & ISA_OPND_F_REL) ||
+          !isa_slot_info(sh->model, m->insn.op, false, k, &si) ||
+          !(si.kinds & (1u << ISA_OPND_REG)))
+         continue;
+      const struct ir_instr *v = in->src[m->first[k]];
+      if (v->op == IR_OP_IMM && !ir_has_reg(v) && (uint32_t)v->imm == 0 &&
+          !(m->insn.src[k].flags & (ISA_OPND_F_NOT | ISA_OPND_F_HI)))
+         ir_mach_fix_operand(in, k, (unsigned)f.gpr, (unsigned)fi.fixed);
+   }
+}
+
+/* Legalizes the operands of in before register allocation: copies become
+ * new values. false if nothing makes the instruction encodable. */
+bool
+opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
+{
+   use_zero_register(sh, in);
+   enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
+   unsigned m1 = 0, m2 = 0, mask;
+   int a, b;
+   bool ok1 = plan(sh, in, p1, &m1);
+   if (ok1 && !m1) {
+      take_form(sh, in);
+      return true;
+   }
+   bool ok2 = false;
+   if (can_swap(sh->model, in, &a, &b)) {
+      swap_operands(sh->model, in, a, b);
+      ok2 = plan(sh, in, p2, &m2);
+      swap_operands(sh->model, in, a, b);
+   }
+   /* Swapping is required when nothing else works; otherwise it is the
+    * optional transformation that saves copies. */
+   if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
+                        opt_transform(ctx, "swap the operands of %%%u", in->id)))) {
+      swap_operands(sh->model, in, a, b);
+      mask = m2;
+   } else if (ok1) {
+      mask = m1;
+   } else {
+      return false;
+   }
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++)
+      if (mask & (1u << k))
+         in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+   take_form(sh, in);
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The pass (after register allocation)                                 */
+
+struct lgz {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   struct files f;
+   unsigned nconst;        /* constant-file size */
+   bool *cused;            /* constant slots taken */
+   struct ir_instr **cimm; /* immediates placed in the constant file */
+   unsigned ncimm, cimm_cap;
+   struct ir_liveness lv;
+   bool failed;
+};
+
+static bool
+lgz_error(struct lgz *z, const struct ir_instr *in, const char *what)
+{
+   char *t = in ? ir_print_instr(in) : xstrdup("");
+   diag_add(z->ctx->diags, DIAG_ERROR, "opt", in ? (int)in->line : 0, 0, NULL, "%s%s: %s",
+            strncmp(what, "unsupported", 11) ? "legalize: " : "", what, t);
+   free(t);
+   z->failed = z->ctx->failed = true;
+   return false;
+}
+
+static int
+take_const_slot(struct lgz *z, int want)
+{
+   if (want >= 0 && (unsigned)want < z->nconst && !z->cused[want]) {
+      z->cused[want] = true;
+      return want;
+   }
+   for (unsigned i = 0; i < z->nconst; i++)
+      if (!z->cused[i]) {
+         z->cused[i] = true;
+         return (int)i;
+      }
+   return -1;
+}
+
+/* Constants keep the layout of buffer 0 (slot * 4 + channel), so the same
+ * constant is one slot however often it is loaded; other buffers follow. */
+static void
+place_constants(struct lgz *z)
+{
+   struct ir_shader *sh = z->sh;
+   for (int pass = 0; pass < 2 && !z->failed; pass++)
+      for (unsigned i = 0; i < sh->nvalues; i++) {
+         struct ir_instr *c = sh->values[i];
+         if (!c || c->removed || c->op != IR_OP_LOAD_CONST || ir_has_reg(c))
+            continue;
+         bool natural = c->buf == 0 && c->slot >= 0 && (unsigned)c->slot * 4 + 4 <= z->nconst;
+         if (natural != (pass == 0))
+            continue;
+         int at = -1;
+         for (unsigned j = 0; j < i && at < 0; j++) {
+            const struct ir_instr *o = sh->values[j];
+            if (o && !o->removed && o->op == IR_OP_LOAD_CONST && ir_has_reg(o) &&
+                o->buf == c->buf && o->slot == c->slot && o->comp == c->comp)
+               at = o->mach->reg.index;
+         }
+         if (at < 0 && natural) {
+            at = c->slot * 4 + c->comp;
+            z->cused[at] = true;
+         } else if (at < 0) {
+            at = take_const_slot(z, -1);
+         }
+         if (at < 0) {
+            lgz_error(z, c, "unsupported: the constant file is full");
+            return;
+         }
+         ir_mach_get(sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.cnst, (uint16_t)at, 1};
+      }
+}
+
+/* Relative constant reads see buffer 0 laid out as slot * 4 + channel
+ * (opt_emit binds all of it): nothing else may take those slots. */
+static void
+reserve_relative(struct lgz *z)
+{
+   bool rel = opt_relative_cfile(z->sh) >= 0;
+   for (uint32_t s = 0; rel && s < z->sh->cbuf_slots[0] * 4 && s < z->nconst; s++)
+      z->cused[s] = true;
+}
+
+/* The immediate `bits` in the constant file (one slot per value). */
+static struct ir_instr *
+const_imm(struct lgz *z, uint32_t bits)
+{
+   for (unsigned i = 0; i < z->ncimm; i++)
+      if ((uint32_t)z->cimm[i]->imm == bits)
+         return z->cimm[i];
+   int at = take_const_slot(z, -1);
+   if (at < 0)
+      return NULL;
+   struct ir_instr *v = ir_instr_create(z->sh, IR_OP_IMM, 0);
+   v->type = IR_TYPE_32;
+   v->imm = bits;
+   ir_mach_get(z->sh->model, v)->reg = (struct ir_reg){(int16_t)z->f.cnst, (uint16_t)at, 1};
+   ir_block_prepend(ir_list_first_block(&z->sh->body), v);
+   VEC_PUSH(z->cimm, z->ncimm, z->cimm_cap, v);
+   return v;
+}
+
+/* The (skip+1)-th general register free while `in` executes (not live
+ * before it), so that the copies of one instruction differ. */
+static int
+scratch_reg(struct lgz *z, struct ir_instr *in, unsigned skip)
+{
+   struct ir_shader *sh = z->sh;
+   struct ir_block *b = in->block;
+   unsigned nw = z->lv.nwords;
+   uint64_t *live = xmalloc(nw * sizeof(uint64_t));
+   memcpy(live, z->lv.out + (size_t)b->index * nw, nw * sizeof(uint64_t));
+   for (struct ir_instr *i = b->last; i; i = i->prev) {
+      if (i->id < nw * 64)
+         ir_live_set(live, i->id, false);
+      for (unsigned s = 0; s < i->nsrc; s++)
+         if (ir_use_extends_life(i, i->src[s]) && i->src[s]->id < nw * 64)
+            ir_live_set(live, i->src[s]->id, true);
+      if (i == in)
+         break;
+   }
+   struct isa_file_info fi;
+   isa_file_info(sh->model, (unsigned)z->f.gpr, &fi);
+   bool *busy = xcalloc(fi.count + 1, sizeof(bool));
+   for (unsigned id = 0; id < sh->nvalues && id < nw * 64; id++) {
+      const struct ir_instr *v = sh->values[id];
+      if (v && ir_live_has(live, id) && ir_has_reg(v) && v->mach->reg.file == z->f.gpr)
+         for (unsigned k = 0; k < v->mach->reg.count; k++)
+            busy[v->mach->reg.index + k] = true;
+   }
+   int r = -1;
+   for (unsigned k = 0; k < fi.count && r < 0; k++)
+      if (!busy[k] && !skip--)
+         r = (int)k;
+   free(busy);
+   free(live);
+   return r;
+}
+
+static void
+legalize_instr(struct lgz *z, struct ir_instr *in)
+{
+   struct ir_shader *sh = z->sh;
+   use_zero_register(sh, in);
+   enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC], *place = p1;
+   unsigned m1 = 0, m2 = 0, mask;
+   int a, b;
+   bool ok1 = plan(sh, in, p1, &m1), ok2 = false;
+   if (!(ok1 && !m1) && can_swap(sh->model, in, &a, &b)) {
+      swap_operands(sh->model, in, a, b);
+      ok2 = plan(sh, in, p2, &m2);
+      swap_operands(sh->model, in, a, b);
+   }
+   if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
+                        opt_transform(z->ctx, "swap the operands of %%%u", in->id)))) {
+      swap_operands(sh->model, in, a, b);
+      mask = m2;
+      place = p2;
+   } else if (ok1) {
+      mask = m1;
+   } else {
+      lgz_error(z, in, "no legal form");
+      return;
+   }
+   struct ir_mach *m = in->mach;
+   unsigned ncopies = 0;
+   for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
+      if (!m->count[k])
+         continue;
+      struct ir_instr **src = &in->src[m->first[k]];
+      if (mask & (1u << k)) {
+         int r = scratch_reg(z, in, ncopies++);
+         if (r < 0) {
+            lgz_error(z, in, "unsupported: no register free for an operand copy");
+            return;
+         }
+         struct ir_instr *c = opt_copy_before(sh, in, *src);
+         ir_mach_get(sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
+         *src = c;
+         legalize_instr(z, c); /* its own operand: an immediate too wide, a constant */
+      } else if (place[k] == PLACE_CONST && (*src)->op == IR_OP_IMM && !ir_has_reg(*src)) {
+         struct ir_instr *c = const_imm(z, (uint32_t)(*src)->imm);
+         if (!c)
+            lgz_error(z, in, "unsupported: the constant file is full");
+         else
+            *src = c;
+      }
+   }
+   if (!z->failed)
+      take_form(sh, in);
+}
+
+static void
+check_final(struct lgz *z, struct ir_instr *in)
+{
+   struct isa_insn rec;
+   opt_mach_record(in, &rec);
+   struct diag_list d = {0};
+   if (isa_check_insn(z->sh->model, &rec, &d) != ISA_ERR_OK) {
+      char *why =
+          xasprintf("not encodable (%s)", diag_first_error(&d) ? diag_first_error(&d) : "?");
+      lgz_error(z, in, why);
+      free(why);
+   }
+   diag_clear(&d);
+}
+
+bool
+opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   if (!sh->model)
+      return false;
+   struct lgz z = {.sh = sh, .ctx = ctx, .f = find_files(sh->model)};
+   if (z.f.cnst >= 0) {
+      struct isa_file_info fi;
+      isa_file_info(sh->model, (unsigned)z.f.cnst, &fi);
+      z.nconst = fi.count;
+   }
+   z.cused = xcalloc(z.nconst + 1, sizeof(bool));
+   for (unsigned i = 0; i < sh->nvalues; i++) { /* slots already taken (a fixture's input) */
+      const struct ir_instr *v = sh->values[i];
+      if (v && !v->removed && ir_has_reg(v) && v->mach->reg.file == z.f.cnst) {
+         z.cused[v->mach->reg.index] = true;
+         if (v->op == IR_OP_IMM)
+            VEC_PUSH(z.cimm, z.ncimm, z.cimm_cap, (struct ir_instr *)v);
+      }
+   }
+   reserve_relative(&z);
+   place_constants(&z);
+   ir_compute_cfg(sh);
+   ir_liveness(sh, &z.lv);
+   struct ir_instr **order;
+   unsigned n = ir_program_order(sh, &order);
+   for (unsigned i = 0; i < n && !z.failed; i++)
+      if (order[i]->op == IR_OP_MACH)
+         legalize_instr(&z, order[i]);
+   free(order);
+   const struct ir_instr *g = NULL;
+   if (!z.failed && !opt_guard_breaks(sh, &g)) /* the copies of a predicated break */
+      lgz_error(&z, (struct ir_instr *)g, "a differently guarded instruction before a break");
+   n = ir_program_order(sh, &order); /* with the copies */
+   for (unsigned i = 0; i < n && !z.failed; i++)
+      if (order[i]->op == IR_OP_MACH)
+         check_final(&z, order[i]);
+   free(order);
+   ir_liveness_free(&z.lv);
+   free(z.cused);
+   free(z.cimm);
+   sh->cfg_valid = false;
+   return true;
+}

@@ -1,0 +1,111 @@
+/*
+ * Liveness of register values over the structured CFG, for register
+ * allocation, its checker, the scheduler's pressure estimate and the
+ * legalizer's scratch registers.
+ *
+ * Sets are bitsets over value ids, per block. A phi's sources are live at
+ * the end of the named predecessor (not at the start of the phi's block);
+ * an if's condition is live at the end of the block before the if. The
+ * equations are solved by iterating over the blocks backwards until
+ * nothing changes, which converges for the loops' back edges.
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+/* Immediates and constants live in operands or the constant file, never in
+ * registers that an allocator hands out. */
+bool
+ir_value_in_regs(const struct ir_instr *in)
+{
+   if (in->type == IR_TYPE_NONE || in->removed)
+      return false;
+   if (in->op == IR_OP_IMM || in->op == IR_OP_LOAD_CONST || in->op == IR_OP_LOAD_CONST_IND)
+      return false;
+   return true;
+}
+
+/* An extract reads its texture result's registers in place: it does not
+ * keep the whole group alive. */
+bool
+ir_use_extends_life(const struct ir_instr *user, const struct ir_instr *v)
+{
+   return ir_value_in_regs(v) && user->op != IR_OP_EXTRACT;
+}
+
+/* The condition of the if node that directly follows block b, or NULL. */
+struct ir_instr *
+ir_block_if_cond(const struct ir_block *b)
+{
+   const struct ir_node *n = b->node;
+   const struct ir_list *l = n->list;
+   for (unsigned i = 0; l && i + 1 < l->n; i++)
+      if (l->v[i] == n)
+         return l->v[i + 1]->kind == IR_NODE_IF ? l->v[i + 1]->cond : NULL;
+   return NULL;
+}
+
+static void
+block_transfer(const struct ir_block *b, uint64_t *live, unsigned nwords, const uint64_t *out)
+{
+   memcpy(live, out, nwords * sizeof(uint64_t));
+   for (const struct ir_instr *in = b->last; in; in = in->prev) {
+      ir_live_set(live, in->id, false);
+      if (in->op == IR_OP_PHI)
+         continue;
+      for (unsigned i = 0; i < in->nsrc; i++)
+         if (ir_use_extends_life(in, in->src[i]))
+            ir_live_set(live, in->src[i]->id, true);
+   }
+}
+
+void
+ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
+{
+   if (!sh->cfg_valid)
+      ir_compute_cfg(sh);
+   unsigned nb = sh->nblocks, nw = (sh->nvalues + 63) / 64 + 1;
+   lv->nwords = nw;
+   lv->in = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   lv->out = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   uint64_t *tmp = xcalloc(nw, sizeof(uint64_t));
+   for (bool changed = true; changed;) {
+      changed = false;
+      for (unsigned bi = nb; bi-- > 0;) {
+         struct ir_block *b = sh->blocks[bi];
+         uint64_t *out = lv->out + (size_t)bi * nw, *in = lv->in + (size_t)bi * nw;
+         memset(tmp, 0, nw * sizeof(uint64_t));
+         for (unsigned s = 0; s < b->nsuccs; s++) {
+            struct ir_block *succ = b->succs[s];
+            const uint64_t *sin = lv->in + (size_t)succ->index * nw;
+            for (unsigned w = 0; w < nw; w++)
+               tmp[w] |= sin[w];
+            for (struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next)
+               for (unsigned k = 0; k < p->nsrc; k++)
+                  if (p->pred[k] == b && ir_value_in_regs(p->src[k]))
+                     ir_live_set(tmp, p->src[k]->id, true);
+         }
+         struct ir_instr *cond = ir_block_if_cond(b);
+         if (cond && ir_value_in_regs(cond))
+            ir_live_set(tmp, cond->id, true);
+         if (memcmp(tmp, out, nw * sizeof(uint64_t))) {
+            memcpy(out, tmp, nw * sizeof(uint64_t));
+            changed = true;
+         }
+         block_transfer(b, tmp, nw, out);
+         if (memcmp(tmp, in, nw * sizeof(uint64_t))) {
+            memcpy(in, tmp, nw * sizeof(uint64_t));
+            changed = true;
+         }
+      }
+   }
+   free(tmp);
+}
+
+void
+ir_liveness_free(struct ir_liveness *lv)
+{
+   free(lv->in);
+   free(lv->out);
+   lv->in = lv->out = NULL;
+}

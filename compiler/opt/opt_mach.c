@@ -1,0 +1,1181 @@
+/*
+ * The machine-level IR (the backend section of ir.h): building mach
+ * instructions, their text (printed and parsed by ir_print/ir_parse through
+ * these functions), their checks (called by ir_validate) and their meaning
+ * (called by ir_eval, through the ISA semantics of isa/sem.h -- the same
+ * functions the emulator runs), so that every backend pass fixture can be
+ * evaluated against its input.
+ *
+ * Text: "KEY operand, operand, ... modifier modifier". An operand is
+ * "%N" or a group "{%N, %M}", prefixed by flags "(neg)" "(abs)" "(not)"
+ * "(r)", or a plain integer for a fixed operand. Modifiers that differ from
+ * the op's defaults print as "name" (1) or "name=value", enum values by
+ * name.
+ */
+#include "compiler/ir/ir.h"
+#include "isa/sem.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct ir_mach *
+ir_mach_get(const struct isa_model *m, struct ir_instr *in)
+{
+   if (!in->mach) {
+      in->mach = xcalloc(1, sizeof(*in->mach));
+      in->mach->reg.file = -1;
+      in->mach->model = m;
+      memset(in->mach->first, IR_MACH_FIXED, sizeof(in->mach->first));
+      in->mach->guard = IR_MACH_FIXED;
+   }
+   return in->mach;
+}
+
+void
+ir_mach_free(struct ir_instr *in)
+{
+   free(in->mach);
+   in->mach = NULL;
+}
+
+/* A mach instruction for model op `op`, not yet in a block. Its result
+ * type is 32-bit when the op has a destination (callers widen texture
+ * results to V4). */
+struct ir_instr *
+ir_mach_create(struct ir_shader *sh, unsigned op)
+{
+   struct ir_instr *in = ir_instr_create(sh, IR_OP_MACH, 0);
+   struct ir_mach *m = ir_mach_get(sh->model, in);
+   isa_insn_init(sh->model, op, &m->insn);
+   in->type = m->insn.ndst ? IR_TYPE_32 : IR_TYPE_NONE;
+   return in;
+}
+
+unsigned
+opt_opnd_count(const struct isa_model *m, const struct isa_insn *x, const struct ir_instr *in,
+               int slot)
+{
+   unsigned n = isa_opnd_count(m, x, slot);
+   if (in && in->op == IR_OP_MACH && slot >= ISA_MAX_DST && slot - ISA_MAX_DST < ISA_MAX_SRC)
+      n = MAX2(n, in->mach->count[slot - ISA_MAX_DST]);
+   return n;
+}
+
+int
+opt_relative_cfile(const struct ir_shader *sh)
+{
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      const struct ir_instr *in = sh->values[i];
+      if (!in || in->removed || in->op != IR_OP_MACH)
+         continue;
+      const struct isa_insn *x = &in->mach->insn;
+      for (unsigned k = 0; k < x->nsrc; k++)
+         if ((x->src[k].flags & ISA_OPND_F_REL) && x->src[k].kind == ISA_OPND_CONST)
+            return x->src[k].file;
+      struct isa_op_info oi;
+      isa_op_info(sh->model, x->op, &oi);
+      for (unsigned f = 0; oi.sem == ISA_SEM_LDC && f < isa_file_count(sh->model); f++) {
+         struct isa_file_info fi;
+         isa_file_info(sh->model, f, &fi);
+         if (fi.kind == ISA_FILE_CONST)
+            return (int)f;
+      }
+   }
+   return -1;
+}
+
+bool
+opt_stack_model(const struct isa_model *m)
+{
+   return m && opt_op_by_sem(m, ISA_SEM_SSY) >= 0 && opt_op_by_sem(m, ISA_SEM_SYNC) >= 0;
+}
+
+struct ir_node *
+opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate)
+{
+   if (!opt_stack_model(sh->model) || !b->last || b->last->op != IR_OP_BREAK || !b->node)
+      return NULL;
+   struct ir_node *f = b->node->parent;
+   if (!f || f->kind != IR_NODE_IF || !f->parent || f->parent->kind != IR_NODE_LOOP ||
+       f->list != &f->parent->body)
+      return NULL;
+   const struct ir_list *arm = b->node->list;
+   if (arm->n != 1 || (arm != &f->then_list && arm != &f->else_list))
+      return NULL;
+   *negate = arm == &f->else_list;
+   return f;
+}
+
+bool
+opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad)
+{
+   ir_compute_cfg(sh);
+   for (unsigned b = 0; b < sh->nblocks; b++) {
+      bool negate;
+      struct ir_node *f = opt_break_if(sh, sh->blocks[b], &negate);
+      for (struct ir_instr *in = f ? sh->blocks[b]->first : NULL; in; in = in->next) {
+         if (in->op != IR_OP_MACH)
+            continue;
+         const struct ir_mach *m = in->mach;
+         if (m->guard == IR_MACH_FIXED) {
+            ir_mach_set_guard(in, f->cond, negate);
+         } else if (in->src[m->guard] != f->cond || m->guard_not != negate) {
+            *bad = in;
+            return false;
+         }
+      }
+   }
+   return true;
+}
+
+/* Operand k reads the n values v (appended to the sources). */
+void
+ir_mach_set_src(struct ir_instr *in, unsigned k, struct ir_instr *const *v, unsigned n)
+{
+   struct ir_mach *m = in->mach;
+   unsigned base = in->nsrc;
+   ir_instr_set_nsrc(in, base + n);
+   for (unsigned i = 0; i < n; i++)
+      in->src[base + i] = v[i];
+   m->first[k] = (uint8_t)base;
+   m->count[k] = (uint8_t)n;
+}
+
+void
+ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm)
+{
+   struct ir_mach *m = in->mach;
+   m->first[k] = IR_MACH_FIXED;
+   m->count[k] = 0;
+   m->insn.src[k].kind = ISA_OPND_IMM;
+   m->insn.src[k].value = imm;
+}
+
+/* Registers of a file that values may take: relative operands address
+ * through the first address register only (a3xx a0.x; a1.x serves other
+ * ops), so an address file offers one. */
+unsigned
+opt_file_capacity(const struct isa_model *m, unsigned file)
+{
+   struct isa_file_info fi;
+   isa_file_info(m, file, &fi);
+   if (fi.kind == ISA_FILE_ADDRESS)
+      return MIN2(fi.count, 1u);
+   /* a register that reads a constant (RZ, PT) is the file's last one */
+   return fi.fixed >= 0 && (unsigned)fi.fixed + 1 == fi.count ? fi.count - 1 : fi.count;
+}
+
+/* The guard modifier's value for predicate register `reg` (negated: runs
+ * where it is false). The guard enum names its values p<N> and np<N>, pt
+ * and npt (sm50.yaml). */
+bool
+opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value)
+{
+   *mod = isa_mod_by_role(m, ISA_ROLE_GUARD);
+   if (*mod < 0)
+      return false;
+   char name[16];
+   snprintf(name, sizeof(name), "%sp%u", negate ? "n" : "", reg);
+   *value = isa_mod_value(m, (unsigned)*mod, name);
+   return *value >= 0;
+}
+
+/* The first op of the model with semantics `sem`, or -1. */
+int
+opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
+{
+   for (unsigned i = 0; i < isa_op_count(m); i++) {
+      struct isa_op_info oi;
+      isa_op_info(m, i, &oi);
+      if (oi.sem == sem)
+         return (int)i;
+   }
+   return -1;
+}
+
+/* A register copy of v (the model's plain move), placed before pos. */
+struct ir_instr *
+opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v)
+{
+   struct ir_instr *c = ir_mach_create(sh, opt_copy_op(sh->model));
+   ir_mach_set_src(c, 0, &v, 1);
+   c->line = pos->line;
+   c->flags = v->flags;
+   ir_insert_before(pos, c);
+   return c;
+}
+
+/* Operand k reads a register that holds a constant (RZ, PT): no value. */
+void
+ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
+                      unsigned flags)
+{
+   struct ir_mach *m = in->mach;
+   m->first[k] = IR_MACH_FIXED;
+   m->count[k] = 0;
+   m->insn.src[k] = (struct isa_opnd){.kind = ISA_OPND_REG,
+                                      .file = (uint8_t)file,
+                                      .index = (uint16_t)index,
+                                      .flags = (uint8_t)flags};
+}
+
+/* Operand k (one value) reads fixed register `index` of `file` instead:
+ * its source goes, the later ones move up. */
+void
+ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index)
+{
+   struct ir_mach *m = in->mach;
+   unsigned at = m->first[k];
+   uint8_t flags = m->insn.src[k].flags;
+   for (unsigned i = at; i + 1 < in->nsrc; i++)
+      in->src[i] = in->src[i + 1];
+   in->nsrc--;
+   for (unsigned j = 0; j < m->insn.nsrc; j++)
+      if (m->count[j] && m->first[j] > at)
+         m->first[j]--;
+   if (m->guard != IR_MACH_FIXED && m->guard > at)
+      m->guard--;
+   ir_mach_set_fixed_reg(in, k, file, index, flags);
+}
+
+/* The instruction runs only where pred (a predicate value) is true, or
+ * false when negate; pred becomes the last source. */
+void
+ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate)
+{
+   struct ir_mach *m = in->mach;
+   unsigned n = in->nsrc;
+   ir_instr_set_nsrc(in, n + 1);
+   in->src[n] = pred;
+   m->guard = (uint8_t)n;
+   m->guard_not = negate;
+}
+
+unsigned
+ir_mach_nopnds(const struct ir_instr *in)
+{
+   return in->mach ? in->mach->insn.nsrc : 0;
+}
+
+/* Placed in a register (count 0: only its file is chosen). */
+bool
+ir_has_reg(const struct ir_instr *in)
+{
+   return in->mach && in->mach->reg.file >= 0 && in->mach->reg.count > 0;
+}
+
+/* Has a register file been chosen for the value (placed or not)? */
+int
+ir_reg_file(const struct ir_instr *in)
+{
+   return in->mach ? in->mach->reg.file : -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                 */
+
+struct sbuf {
+   char *s;
+   size_t n, cap;
+};
+
+static void DC_PRINTF(2, 3) sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char *t = xvasprintf(fmt, ap);
+   va_end(ap);
+   size_t k = strlen(t);
+   VEC_RESERVE(b->s, b->cap, b->n + k + 1);
+   memcpy(b->s + b->n, t, k + 1);
+   b->n += k;
+   free(t);
+}
+
+static const struct {
+   unsigned flag;
+   const char *text;
+} opnd_flags[] = {
+    {ISA_OPND_F_NEG, "(neg)"}, {ISA_OPND_F_ABS, "(abs)"},   {ISA_OPND_F_NOT, "(not)"},
+    {ISA_OPND_F_R, "(r)"},     {ISA_OPND_F_SEXT, "(sext)"}, {ISA_OPND_F_HI, "(hi)"},
+};
+
+static void
+print_operand(struct sbuf *b, const struct ir_instr *in, unsigned k)
+{
+   const struct ir_mach *m = in->mach;
+   const struct isa_opnd *o = &m->insn.src[k];
+   if (!m->count[k] && o->kind == ISA_OPND_REG && !(o->flags & ISA_OPND_F_REL)) {
+      char name[32];
+      isa_reg_text(m->model, o->file, o->index, name, sizeof(name));
+      sb_printf(b, "%s%s", o->flags & ISA_OPND_F_NOT ? "(not)" : "", name);
+      return;
+   }
+   if (!m->count[k]) {
+      sb_printf(b, "%" PRId32, (int32_t)o->value);
+      return;
+   }
+   for (unsigned f = 0; f < ARRAY_SIZE(opnd_flags); f++)
+      if (o->flags & opnd_flags[f].flag)
+         sb_printf(b, "%s", opnd_flags[f].text);
+   if (o->flags & ISA_OPND_F_REL) { /* FILE<%address+offset> */
+      struct isa_file_info fi;
+      isa_file_info(m->model, o->file, &fi);
+      const struct ir_instr *v = m->first[k] < in->nsrc ? in->src[m->first[k]] : NULL;
+      sb_printf(b, "%s<%%%u%+" PRId32 ">", fi.name, v ? v->id : 0, (int32_t)o->value);
+      return;
+   }
+   if (m->count[k] > 1)
+      sb_printf(b, "{");
+   for (unsigned i = 0; i < m->count[k]; i++) {
+      unsigned s = m->first[k] + i;
+      const struct ir_instr *v = s < in->nsrc ? in->src[s] : NULL;
+      if (v)
+         sb_printf(b, "%s%%%u", i ? ", " : "", v->id);
+      else
+         sb_printf(b, "%s%%?", i ? ", " : "");
+   }
+   if (m->count[k] > 1)
+      sb_printf(b, "}");
+}
+
+/* Modifiers that count (repeats, nops, stalls, barriers) print their
+ * value even when it is 1; flags print bare. */
+static bool
+counting_mod(const struct isa_model *m, unsigned mod)
+{
+   static const enum isa_role roles[] = {ISA_ROLE_RPT,     ISA_ROLE_NOPS,      ISA_ROLE_STALL,
+                                         ISA_ROLE_WR_BAR,  ISA_ROLE_RD_BAR,    ISA_ROLE_WAIT_MASK,
+                                         ISA_ROLE_REUSE,   ISA_ROLE_WAIT_SLOT, ISA_ROLE_VMCNT,
+                                         ISA_ROLE_LGKMCNT, ISA_ROLE_EXPCNT};
+   for (unsigned i = 0; i < ARRAY_SIZE(roles); i++)
+      if (isa_mod_by_role(m, roles[i]) == (int)mod)
+         return true;
+   return false;
+}
+
+char *
+ir_mach_print(const struct ir_instr *in)
+{
+   const struct ir_mach *m = in->mach;
+   if (!m || !m->model || m->insn.op >= isa_op_count(m->model))
+      return xstrdup("<bad machine instruction>");
+   struct sbuf b = {0};
+   sb_printf(&b, "%s", isa_op_key(m->model, m->insn.op));
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      sb_printf(&b, k ? ", " : " ");
+      print_operand(&b, in, k);
+   }
+   if (m->guard != IR_MACH_FIXED && m->guard < in->nsrc && in->src[m->guard])
+      sb_printf(&b, " if=%s%%%u", m->guard_not ? "!" : "", in->src[m->guard]->id);
+   for (unsigned d = 1; d < m->insn.ndst; d++) { /* further results: fixed registers */
+      const struct isa_opnd *o = &m->insn.dst[d];
+      char name[32];
+      if (o->kind == ISA_OPND_REG) {
+         isa_reg_text(m->model, o->file, o->index, name, sizeof(name));
+         sb_printf(&b, " dst%u=%s", d, name);
+      }
+   }
+   struct isa_insn def;
+   isa_insn_init(m->model, m->insn.op, &def);
+   struct isa_op_info oi;
+   isa_op_info(m->model, m->insn.op, &oi);
+   unsigned nmods = isa_mod_count(m->model);
+   for (unsigned i = 0; i < nmods && i < ISA_MAX_MODS; i++) {
+      int v = m->insn.mod[i];
+      if (v == def.mod[i] && (int)i != oi.flip_mod) /* a compare always shows its condition */
+         continue;
+      const char *name = isa_mod_name(m->model, i), *vn = isa_mod_value_name(m->model, i, v);
+      if (vn)
+         sb_printf(&b, " %s=%s", name, vn);
+      else if (v == 1 && !counting_mod(m->model, i))
+         sb_printf(&b, " %s", name);
+      else
+         sb_printf(&b, " %s=%d", name, v);
+   }
+   return b.s;
+}
+
+char *
+ir_reg_print(const struct ir_instr *in)
+{
+   const struct ir_mach *m = in->mach;
+   if (m && m->reg.file >= 0 && !m->reg.count) {
+      struct isa_file_info fi;
+      isa_file_info(m->model, (unsigned)m->reg.file, &fi);
+      return xasprintf(" @%s:*", fi.name); /* the file is chosen, not the register */
+   }
+   if (!ir_has_reg(in))
+      return xstrdup("");
+   char name[32];
+   isa_reg_text(m->model, (unsigned)m->reg.file, m->reg.index, name, sizeof(name));
+   if (m->reg.count > 1)
+      return xasprintf(" @%s:%u", name, m->reg.count);
+   return xasprintf(" @%s", name);
+}
+
+size_t
+ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, char **err)
+{
+   if (*text != '@')
+      return 0;
+   unsigned file, idx, bank;
+   for (unsigned f = 0; f < isa_file_count(sh->model); f++) {
+      struct isa_file_info fi;
+      isa_file_info(sh->model, f, &fi);
+      size_t l = strlen(fi.name);
+      if (!strncmp(text + 1, fi.name, l) && !strncmp(text + 1 + l, ":*", 2)) {
+         ir_mach_get(sh->model, in)->reg = (struct ir_reg){(int16_t)f, 0, 0};
+         return l + 3;
+      }
+   }
+   size_t n = isa_parse_reg_name(sh->model, text + 1, &file, &idx, &bank);
+   if (!n) {
+      *err = xstrdup("expected a register after '@'");
+      return 0;
+   }
+   n++;
+   unsigned count = 1;
+   if (text[n] == ':') {
+      char *end;
+      unsigned long c = strtoul(text + n + 1, &end, 10);
+      if (end == text + n + 1 || c < 1 || c > 16) {
+         *err = xstrdup("bad register count after ':'");
+         return 0;
+      }
+      count = (unsigned)c;
+      n = (size_t)(end - text);
+   }
+   struct ir_mach *m = ir_mach_get(sh->model, in);
+   m->reg.file = (int16_t)file;
+   m->reg.index = (uint16_t)idx;
+   m->reg.count = (uint8_t)count;
+   return n;
+}
+
+struct mparse {
+   const char *t;
+   size_t p;
+   char *err;
+   size_t err_at;
+};
+
+static void DC_PRINTF(2, 3) mp_error(struct mparse *mp, const char *fmt, ...)
+{
+   if (mp->err)
+      return;
+   va_list ap;
+   va_start(ap, fmt);
+   mp->err = xvasprintf(fmt, ap);
+   va_end(ap);
+   mp->err_at = mp->p;
+}
+
+static void
+mp_ws(struct mparse *mp)
+{
+   while (mp->t[mp->p] == ' ' || mp->t[mp->p] == '\t' || mp->t[mp->p] == '\r')
+      mp->p++;
+}
+
+static bool
+mp_word_char(char c)
+{
+   return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+static size_t
+mp_word(struct mparse *mp, char *buf, size_t size)
+{
+   mp_ws(mp);
+   size_t n = 0;
+   while (mp_word_char(mp->t[mp->p + n]))
+      n++;
+   if (n >= size)
+      n = size - 1;
+   memcpy(buf, mp->t + mp->p, n);
+   buf[n] = 0;
+   mp->p += n;
+   return n;
+}
+
+static bool
+mp_value(struct mparse *mp, struct ir_mach_ref **refs, unsigned *nrefs, unsigned *cap)
+{
+   mp_ws(mp);
+   if (mp->t[mp->p] != '%' || !isdigit((unsigned char)mp->t[mp->p + 1])) {
+      mp_error(mp, "expected a value (%%N)");
+      return false;
+   }
+   struct ir_mach_ref r = {strtoul(mp->t + mp->p + 1, NULL, 10), mp->p};
+   if (r.id > 1000000) {
+      mp_error(mp, "value number too large");
+      return false;
+   }
+   mp->p++;
+   while (isdigit((unsigned char)mp->t[mp->p]))
+      mp->p++;
+   VEC_PUSH(*refs, *nrefs, *cap, r);
+   return true;
+}
+
+/* A relative operand: file[address value + offset]. */
+static bool
+mp_relative(struct mparse *mp, struct ir_instr *in, unsigned k, struct ir_mach_ref **refs,
+            unsigned *nrefs, unsigned *cap)
+{
+   struct ir_mach *m = in->mach;
+   char name[32];
+   size_t at = mp->p;
+   mp_word(mp, name, sizeof(name));
+   int f = isa_file_find(m->model, name);
+   if (f < 0 || mp->t[mp->p] != '<') {
+      unsigned rf, ri, bank;
+      mp->p = at;
+      size_t n = isa_parse_reg_name(m->model, mp->t + mp->p, &rf, &ri, &bank);
+      if (!n) {
+         mp_error(mp, "expected a value, a register or FILE<%%N+OFFSET>");
+         return false;
+      }
+      mp->p += n;
+      ir_mach_set_fixed_reg(in, k, rf, ri, m->insn.src[k].flags); /* (not) parsed before */
+      return true;
+   }
+   mp->p++;
+   if (!mp_value(mp, refs, nrefs, cap))
+      return false;
+   char *end;
+   long off = strtol(mp->t + mp->p, &end, 10);
+   mp->p = (size_t)(end - mp->t);
+   if (mp->t[mp->p] != '>') {
+      mp_error(mp, "expected '>'");
+      return false;
+   }
+   mp->p++;
+   struct isa_file_info fi;
+   isa_file_info(m->model, (unsigned)f, &fi);
+   struct isa_opnd *o = &m->insn.src[k];
+   o->kind = fi.kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
+   o->file = (uint8_t)f;
+   o->flags |= ISA_OPND_F_REL;
+   o->value = (uint32_t)(int32_t)off;
+   m->count[k] = 1;
+   return true;
+}
+
+/* One operand into slot k. */
+static bool
+mp_operand(struct mparse *mp, struct ir_instr *in, unsigned k, struct ir_mach_ref **refs,
+           unsigned *nrefs, unsigned *cap)
+{
+   struct ir_mach *m = in->mach;
+   mp_ws(mp);
+   const char *s = mp->t + mp->p;
+   if (*s == '-' || isdigit((unsigned char)*s)) {
+      char *end;
+      errno = 0;
+      long long v = strtoll(s, &end, 0);
+      if (errno || v < INT32_MIN || v > UINT32_MAX) {
+         mp_error(mp, "fixed operand out of range");
+         return false;
+      }
+      mp->p += (size_t)(end - s);
+      ir_mach_set_fixed(in, k, (uint32_t)v);
+      return true;
+   }
+   unsigned flags = 0;
+   while (mp->t[mp->p] == '(') {
+      unsigned f = 0;
+      for (; f < ARRAY_SIZE(opnd_flags); f++) {
+         size_t l = strlen(opnd_flags[f].text);
+         if (!strncmp(mp->t + mp->p, opnd_flags[f].text, l)) {
+            flags |= opnd_flags[f].flag;
+            mp->p += l;
+            break;
+         }
+      }
+      if (f == ARRAY_SIZE(opnd_flags)) {
+         mp_error(mp, "unknown operand flag");
+         return false;
+      }
+   }
+   m->insn.src[k].flags = (uint8_t)flags;
+   m->first[k] = (uint8_t)*nrefs;
+   if (isalpha((unsigned char)mp->t[mp->p])) /* FILE<%address+offset> */
+      return mp_relative(mp, in, k, refs, nrefs, cap);
+   bool group = mp->t[mp->p] == '{';
+   if (group)
+      mp->p++;
+   do {
+      if (!mp_value(mp, refs, nrefs, cap))
+         return false;
+      mp_ws(mp);
+   } while (group && mp->t[mp->p] == ',' && ++mp->p);
+   if (group) {
+      if (mp->t[mp->p] != '}') {
+         mp_error(mp, "expected '}'");
+         return false;
+      }
+      mp->p++;
+   }
+   m->count[k] = (uint8_t)(*nrefs - m->first[k]);
+   return true;
+}
+
+/* dstN=REG: a further result into a fixed register (ISETP's second
+ * predicate into PT). */
+static bool
+mp_fixed_dst(struct mparse *mp, const struct isa_model *model, struct isa_insn *insn)
+{
+   const char *t = mp->t + mp->p;
+   unsigned d = (unsigned)(t[3] - '0'), file, index, bank;
+   size_t n = isa_parse_reg_name(model, t + 5, &file, &index, &bank);
+   if (d < 1 || d >= insn->ndst || !n) {
+      mp_error(mp, "bad fixed result '%.*s' (dstN=REGISTER, 1 <= N < %u)", 6, t, insn->ndst);
+      return false;
+   }
+   insn->dst[d] =
+       (struct isa_opnd){.kind = ISA_OPND_REG, .file = (uint8_t)file, .index = (uint16_t)index};
+   mp->p += 5 + n;
+   return true;
+}
+
+/* name[=value] */
+static bool
+mp_modifier(struct mparse *mp, const struct isa_model *model, struct isa_insn *insn)
+{
+   size_t at = mp->p;
+   char name[64], val[64];
+   const char *t = mp->t + mp->p;
+   if (!strncmp(t, "dst", 3) && isdigit((unsigned char)t[3]) && t[4] == '=')
+      return mp_fixed_dst(mp, model, insn);
+   mp_word(mp, name, sizeof(name));
+   int mod = isa_mod_find(model, name);
+   if (mod < 0 || mod >= ISA_MAX_MODS) {
+      mp->p = at;
+      mp_error(mp, "unknown modifier '%s'", name);
+      return false;
+   }
+   int v = 1;
+   if (mp->t[mp->p] == '=') {
+      mp->p++;
+      size_t vat = mp->p;
+      if (mp->t[mp->p] == '-' || isdigit((unsigned char)mp->t[mp->p])) {
+         char *end;
+         long x = strtol(mp->t + mp->p, &end, 0);
+         mp->p = (size_t)(end - mp->t);
+         v = (int)x;
+      } else {
+         mp_word(mp, val, sizeof(val));
+         v = isa_mod_value(model, (unsigned)mod, val);
+         if (v < 0) {
+            mp->p = vat;
+            mp_error(mp, "'%s' is not a value of %s", val, name);
+            return false;
+         }
+      }
+   }
+   insn->mod[mod] = (int16_t)v;
+   return true;
+}
+
+static bool
+mp_at_end(struct mparse *mp)
+{
+   mp_ws(mp);
+   char c = mp->t[mp->p];
+   return !c || c == '\n' || c == '#' || c == '@';
+}
+
+static bool
+mp_at_flag_word(struct mparse *mp)
+{
+   const char *s = mp->t + mp->p;
+   return (!strncmp(s, "precise", 7) && !mp_word_char(s[7])) ||
+          (!strncmp(s, "invariant", 9) && !mp_word_char(s[9]));
+}
+
+bool
+ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_t *len,
+              struct ir_mach_ref **refs, unsigned *nrefs, char **err, size_t *err_at)
+{
+   struct mparse mp = {text, 0, NULL, 0};
+   char key[64];
+   unsigned cap = 0;
+   *refs = NULL;
+   *nrefs = 0;
+   mp_word(&mp, key, sizeof(key));
+   int op = isa_op_find(sh->model, key);
+   if (op < 0) {
+      mp.p = 0;
+      mp_error(&mp, "unknown %s op '%s'", isa_model_name(sh->model), key);
+   } else {
+      struct ir_mach *m = ir_mach_get(sh->model, in);
+      isa_insn_init(sh->model, (unsigned)op, &m->insn);
+      unsigned k = 0;
+      if (!mp_at_end(&mp) && m->insn.nsrc)
+         for (;;) {
+            if (k >= m->insn.nsrc) {
+               mp_error(&mp, "too many operands (%s has %u)", key, m->insn.nsrc);
+               break;
+            }
+            if (!mp_operand(&mp, in, k++, refs, nrefs, &cap))
+               break;
+            mp_ws(&mp);
+            if (mp.t[mp.p] != ',')
+               break;
+            mp.p++;
+         }
+      if (!mp.err && k != m->insn.nsrc)
+         mp_error(&mp, "%s takes %u operands", key, m->insn.nsrc);
+      mp_ws(&mp);
+      if (!mp.err && !strncmp(mp.t + mp.p, "if=", 3)) {
+         mp.p += 3;
+         m->guard_not = mp.t[mp.p] == '!';
+         mp.p += m->guard_not;
+         m->guard = (uint8_t)*nrefs;
+         mp_value(&mp, refs, nrefs, &cap);
+      }
+      while (!mp.err && !mp_at_end(&mp) && !mp_at_flag_word(&mp))
+         mp_modifier(&mp, sh->model, &m->insn);
+      if (!mp.err) {
+         struct isa_op_info oi;
+         isa_op_info(sh->model, (unsigned)op, &oi);
+         bool tex = oi.sem == ISA_SEM_SAM || oi.sem == ISA_SEM_ISAM || oi.sem == ISA_SEM_GETSIZE;
+         if (in->type != IR_TYPE_NONE && tex)
+            in->type = IR_TYPE_V4;
+         ir_instr_set_nsrc(in, *nrefs);
+      }
+   }
+   *len = mp.p;
+   *err = mp.err;
+   *err_at = mp.err_at;
+   return !mp.err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                               */
+
+static bool
+is_texture_sem(enum isa_sem s)
+{
+   return s == ISA_SEM_SAM || s == ISA_SEM_ISAM || s == ISA_SEM_GETSIZE;
+}
+
+static const char *
+check_operands(const struct ir_instr *in, const struct isa_op_info *oi)
+{
+   const struct ir_mach *m = in->mach;
+   unsigned next = 0;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      if (!m->count[k]) {
+         if (m->first[k] != IR_MACH_FIXED)
+            return "a fixed operand reads no source";
+         continue;
+      }
+      if (m->first[k] != next)
+         return "operands read the sources in order";
+      for (unsigned i = 0; i < m->count[k]; i++) {
+         const struct ir_instr *v = in->src[next + i];
+         if (v->type != IR_TYPE_32)
+            return "a machine operand reads a 32-bit value";
+      }
+      next += m->count[k];
+   }
+   if (m->guard != IR_MACH_FIXED) {
+      if (m->guard != next || in->src[next]->type != IR_TYPE_32)
+         return "the guard predicate is the last source";
+      next++;
+   }
+   if (next != in->nsrc)
+      return "every source is read by an operand";
+   if ((oi->ndst > 0) != (in->type != IR_TYPE_NONE))
+      return "a machine instruction has a result exactly when its op has a destination";
+   if (in->type == IR_TYPE_V4 && !is_texture_sem(oi->sem))
+      return "only texture results are 4 x 32 tuples";
+   if (in->type == IR_TYPE_64)
+      return "no 64-bit machine values";
+   return NULL;
+}
+
+static const char *
+check_reg(const struct ir_instr *in)
+{
+   const struct ir_mach *m = in->mach;
+   if (m->reg.file < 0)
+      return NULL;
+   struct isa_file_info fi;
+   if ((unsigned)m->reg.file >= isa_file_count(m->model))
+      return "a register's file is in the model";
+   isa_file_info(m->model, (unsigned)m->reg.file, &fi);
+   if (m->reg.index + m->reg.count > fi.count)
+      return "a register is inside its file";
+   if (in->type == IR_TYPE_NONE)
+      return "only values have registers";
+   if (fi.kind == ISA_FILE_CONST && in->op != IR_OP_IMM && in->op != IR_OP_LOAD_CONST)
+      return "only immediates and constants sit in a constant file";
+   if (in->op == IR_OP_EXTRACT) {
+      const struct ir_instr *t = in->src[0];
+      if (!ir_has_reg(t) || t->mach->reg.file != m->reg.file ||
+          t->mach->reg.index + (unsigned)in->comp != m->reg.index)
+         return "an extract sits in its component of the texture result's registers";
+   }
+   return NULL;
+}
+
+const char *
+ir_mach_check(const struct ir_shader *sh, const struct ir_instr *in)
+{
+   if (!sh->model)
+      return "machine IR needs a model";
+   if (!in->mach)
+      return "a mach instruction has its record";
+   if (in->mach->model != sh->model)
+      return "a machine record belongs to the shader's model";
+   if (in->op == IR_OP_MACH) {
+      if (in->mach->insn.op >= isa_op_count(sh->model))
+         return "a mach op is an op of the model";
+      struct isa_op_info oi;
+      isa_op_info(sh->model, in->mach->insn.op, &oi);
+      if (in->mach->insn.nsrc != oi.nsrc || in->mach->insn.ndst != oi.ndst)
+         return "a mach record has its op's operand counts";
+      const char *why = check_operands(in, &oi);
+      if (why)
+         return why;
+      for (unsigned d = 1; d < in->mach->insn.ndst; d++)
+         if (in->mach->insn.dst[d].kind != ISA_OPND_REG)
+            return "a machine instruction's further results go to fixed registers (dstN=)";
+   }
+   if (in->op == IR_OP_EXTRACT && in->src[0]->op == IR_OP_MACH) {
+      const struct ir_instr *p = in->prev;
+      while (p && p->op == IR_OP_EXTRACT && p->src[0] == in->src[0])
+         p = p->prev;
+      if (p != in->src[0])
+         return "extracts of a machine texture result follow it directly";
+   }
+   return check_reg(in);
+}
+
+/* ------------------------------------------------------------------ */
+/* Register assignment check                                            */
+
+struct rcheck {
+   struct ir_shader *sh;
+   const struct ir_instr **owner; /* by file * stride + index */
+   unsigned stride;
+};
+
+static bool
+occupies(const struct ir_instr *v)
+{
+   if (!ir_value_in_regs(v) || !ir_has_reg(v))
+      return false;
+   struct isa_file_info fi;
+   isa_file_info(v->mach->model, (unsigned)v->mach->reg.file, &fi);
+   return fi.kind != ISA_FILE_CONST;
+}
+
+/* Puts v in its registers; false if one holds another value. */
+static bool
+take(struct rcheck *rc, const struct ir_instr *v)
+{
+   const struct ir_reg *r = &v->mach->reg;
+   for (unsigned i = 0; i < r->count; i++) {
+      const struct ir_instr **o = &rc->owner[(unsigned)r->file * rc->stride + r->index + i];
+      if (*o && *o != v)
+         return false;
+      *o = v;
+   }
+   return true;
+}
+
+static void
+drop(struct rcheck *rc, const struct ir_instr *v)
+{
+   const struct ir_reg *r = &v->mach->reg;
+   for (unsigned i = 0; i < r->count; i++) {
+      const struct ir_instr **o = &rc->owner[(unsigned)r->file * rc->stride + r->index + i];
+      if (*o == v)
+         *o = NULL;
+   }
+}
+
+/* A def (walking backwards) frees its value's registers; those registers
+ * must not hold any other live value: that value would be overwritten. */
+static const char *
+check_block_regs(struct rcheck *rc, struct ir_block *b, const uint64_t *out, unsigned nw,
+                 const struct ir_instr **bad)
+{
+   struct ir_shader *sh = rc->sh;
+   memset(rc->owner, 0, sizeof(*rc->owner) * rc->stride * isa_file_count(sh->model));
+   for (unsigned id = 0; id < sh->nvalues && id < nw * 64; id++) {
+      const struct ir_instr *v = sh->values[id];
+      if (ir_live_has(out, id) && v && occupies(v) && !take(rc, v)) {
+         *bad = v;
+         return "values live at the end of a block sit in distinct registers";
+      }
+   }
+   for (const struct ir_instr *in = b->last; in; in = in->prev) {
+      if (in->type != IR_TYPE_NONE && occupies(in)) {
+         drop(rc, in);
+         const struct ir_reg *r = &in->mach->reg;
+         for (unsigned i = 0; i < r->count; i++)
+            if (rc->owner[(unsigned)r->file * rc->stride + r->index + i]) {
+               *bad = in;
+               return "a result does not overwrite a live value";
+            }
+      }
+      if (in->op == IR_OP_PHI)
+         continue;
+      for (unsigned s = 0; s < in->nsrc; s++) {
+         const struct ir_instr *v = in->src[s];
+         if (!ir_use_extends_life(in, v))
+            continue;
+         if (!ir_has_reg(v)) {
+            *bad = in;
+            return "every register value read has a register";
+         }
+         if (occupies(v) && !take(rc, v)) {
+            *bad = in;
+            return "values live at the same point sit in distinct registers";
+         }
+      }
+   }
+   return NULL;
+}
+
+static const char *
+check_phis(struct ir_shader *sh, const struct ir_instr **bad)
+{
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      const struct ir_instr *p = sh->values[i];
+      if (!p || p->removed || p->op != IR_OP_PHI)
+         continue;
+      if (!ir_has_reg(p)) {
+         *bad = p;
+         return "a phi has a register";
+      }
+      for (unsigned k = 0; k < p->nsrc; k++) {
+         const struct ir_instr *s = p->src[k];
+         if (!ir_has_reg(s) || s->mach->reg.file != p->mach->reg.file ||
+             s->mach->reg.index != p->mach->reg.index) {
+            *bad = p;
+            return "a phi's sources sit in the phi's register";
+         }
+      }
+   }
+   return NULL;
+}
+
+/* Outputs are read when the program ends: nothing may be defined after
+ * the first store_output of a block. */
+static const char *
+check_outputs(struct ir_shader *sh, const struct ir_instr **bad)
+{
+   for (unsigned bi = 0; bi < sh->nblocks; bi++) {
+      bool stored = false;
+      for (const struct ir_instr *in = sh->blocks[bi]->first; in; in = in->next) {
+         if (in->op == IR_OP_STORE_OUTPUT) {
+            stored = true;
+            if (!ir_has_reg(in->src[0]) || !occupies(in->src[0])) {
+               *bad = in;
+               return "an output value sits in a register";
+            }
+         } else if (stored && in->type != IR_TYPE_NONE) {
+            *bad = in;
+            return "no value is defined after the outputs are stored";
+         }
+      }
+   }
+   return NULL;
+}
+
+const char *
+ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
+{
+   bool any = false;
+   for (unsigned i = 0; i < sh->nvalues && !any; i++)
+      any = sh->values[i] && !sh->values[i]->removed && ir_has_reg(sh->values[i]) &&
+            ir_value_in_regs(sh->values[i]);
+   if (!any)
+      return NULL;
+   const char *why = check_phis(sh, bad);
+   if (!why)
+      why = check_outputs(sh, bad);
+   if (why)
+      return why;
+   struct ir_liveness lv;
+   ir_liveness(sh, &lv);
+   unsigned stride = 0, nf = isa_file_count(sh->model);
+   for (unsigned f = 0; f < nf; f++) {
+      struct isa_file_info fi;
+      isa_file_info(sh->model, f, &fi);
+      stride = MAX2(stride, fi.count + 16);
+   }
+   struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride};
+   for (unsigned bi = 0; bi < sh->nblocks && !why; bi++)
+      why = check_block_regs(&rc, sh->blocks[bi], lv.out + (size_t)bi * lv.nwords, lv.nwords, bad);
+   free(rc.owner);
+   ir_liveness_free(&lv);
+   return why;
+}
+
+/* ------------------------------------------------------------------ */
+/* Evaluation                                                           */
+
+static int
+mod_of(const struct isa_model *m, const struct isa_insn *insn, enum isa_role role, int def)
+{
+   int i = isa_mod_by_role(m, role);
+   return i >= 0 && i < ISA_MAX_MODS ? insn->mod[i] : def;
+}
+
+/* A slot's data type as the emulator takes it: the op's or its type
+ * modifier's, narrowed to 16 bits by a width modifier. */
+static enum isa_type
+slot_type_of(const struct isa_model *m, const struct isa_insn *insn, bool dst, unsigned k)
+{
+   unsigned w = 32;
+   enum isa_type t = isa_opnd_type(m, insn, dst ? ISA_SLOT_DST(k) : ISA_SLOT_SRC(k), &w);
+   static const enum isa_type wide[] = {ISA_TYPE_F32, ISA_TYPE_U32, ISA_TYPE_S32, ISA_TYPE_B32};
+   static const enum isa_type narrow[] = {ISA_TYPE_F16, ISA_TYPE_U16, ISA_TYPE_S16, ISA_TYPE_B16};
+   for (unsigned i = 0; w == 16 && i < ARRAY_SIZE(wide); i++)
+      if (t == wide[i])
+         return narrow[i];
+   return t;
+}
+
+/*
+ * The sem_args of a record, by modifier roles: the compare condition (the
+ * op's flip modifier, or the cond role) and rounding by value name, the
+ * predicate combines, the flag roles, the op mode and the halves, and the
+ * source and destination types. The emulator derives its arguments by the
+ * same rules (emu/load.c).
+ */
+static void
+sem_args_of(const struct isa_model *m, const struct isa_insn *insn, struct sem_args *a)
+{
+   static const char *const conds[] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
+                                       "one", "num", "nan", "ltu", "leu", "gtu",
+                                       "geu", "equ", "neu", "f",   "t"};
+   memset(a, 0, sizeof(*a));
+   struct isa_op_info oi;
+   isa_op_info(m, insn->op, &oi);
+   int cm = oi.flip_mod >= 0 ? oi.flip_mod : isa_mod_by_role(m, ISA_ROLE_COND);
+   a->cond = SEM_NE;
+   for (unsigned i = 0; cm >= 0 && i < ARRAY_SIZE(conds); i++)
+      if (isa_mod_value(m, (unsigned)cm, conds[i]) == insn->mod[cm] &&
+          sem_cond_find(conds[i]) >= 0) {
+         a->cond = (enum sem_cond)sem_cond_find(conds[i]);
+         break;
+      }
+   /* two spellings per rounding: a3xx's names, then sm50's */
+   static const char *const rounds[] = {"default", "even", "pos_inf", "neg_inf",
+                                        "rz",      "rn",   "rp",      "rm"};
+   int rm = isa_mod_by_role(m, ISA_ROLE_ROUND);
+   for (unsigned i = 0; rm >= 0 && i < ARRAY_SIZE(rounds); i++)
+      if (isa_mod_value(m, (unsigned)rm, rounds[i]) == insn->mod[rm])
+         a->round = i % 4;
+   static const char *const bops[] = {"and", "or", "xor"};
+   static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
+   int sm = isa_mod_by_role(m, ISA_ROLE_SETOP), sm2 = isa_mod_by_role(m, ISA_ROLE_SETOP2);
+   for (unsigned i = 0; i < 3; i++) {
+      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == insn->mod[sm])
+         a->bop = bopv[i];
+      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == insn->mod[sm2])
+         a->bop2 = bopv[i];
+   }
+   static const struct {
+      enum isa_role role;
+      unsigned flag;
+   } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
+                {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
+                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
+   for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
+      if (mod_of(m, insn, flags[i].role, 0))
+         a->flags |= flags[i].flag;
+   int xm = mod_of(m, insn, ISA_ROLE_XMODE, 0);
+   a->mode = (unsigned)(xm ? xm : mod_of(m, insn, ISA_ROLE_SHFTYPE, 0));
+   for (unsigned i = 0; i < insn->nsrc; i++)
+      if (insn->src[i].flags & ISA_OPND_F_HI)
+         a->hi_srcs |= 1u << i;
+   a->src_type = insn->nsrc ? slot_type_of(m, insn, false, 0) : ISA_TYPE_NONE;
+   a->dst_type = insn->ndst ? slot_type_of(m, insn, true, 0) : ISA_TYPE_NONE;
+   a->type = insn->nsrc ? a->src_type : a->dst_type;
+}
+
+/* The value a fixed register operand reads (RZ: 0, PT: true). */
+static uint32_t
+fixed_value(const struct isa_model *m, const struct isa_opnd *o)
+{
+   struct isa_file_info fi;
+   isa_file_info(m, o->file, &fi);
+   uint32_t v = fi.fixed == (int)o->index ? fi.fixed_value : 0;
+   if (fi.kind == ISA_FILE_PREDICATE && (o->flags & ISA_OPND_F_NOT))
+      v = !v;
+   return v;
+}
+
+static bool
+in_predicate_file(const struct ir_instr *v)
+{
+   if (ir_reg_file(v) < 0)
+      return false;
+   struct isa_file_info fi;
+   isa_file_info(v->mach->model, (unsigned)ir_reg_file(v), &fi);
+   return fi.kind == ISA_FILE_PREDICATE;
+}
+
+bool
+ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill)
+{
+   const struct ir_mach *m = in->mach;
+   const struct isa_model *model = m->model;
+   struct isa_op_info oi;
+   isa_op_info(model, m->insn.op, &oi);
+   uint32_t v[ISA_MAX_SRC] = {0};
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      const struct isa_opnd *o = &m->insn.src[k];
+      if (o->flags & ISA_OPND_F_REL)
+         return false; /* reads a register file the IR does not model */
+      if (!m->count[k]) {
+         v[k] = o->kind == ISA_OPND_REG ? fixed_value(model, o) : o->value;
+         continue;
+      }
+      if (m->count[k] != 1)
+         continue;
+      const struct ir_instr *s = in->src[m->first[k]];
+      if (in_predicate_file(s)) { /* a predicate: (not) is logical */
+         v[k] = (src[m->first[k]] != 0) != !!(o->flags & ISA_OPND_F_NOT);
+         continue;
+      }
+      v[k] = sem_srcmod((uint32_t)src[m->first[k]], o->flags,
+                        isa_type_is_float(slot_type_of(model, &m->insn, false, k)));
+   }
+   bool runs = true;
+   if (m->guard != IR_MACH_FIXED)
+      runs = (src[m->guard] != 0) != m->guard_not;
+   switch (oi.sem) {
+   case ISA_SEM_NOP:
+   case ISA_SEM_END:
+      return true;
+   case ISA_SEM_KILL:
+      /* a predicate operand, if any: true or false, (not) inverts */
+      *kill = runs && (!m->insn.nsrc || v[0] != 0);
+      return true;
+   default:
+      break;
+   }
+   struct sem_args a;
+   sem_args_of(model, &m->insn, &a);
+   uint32_t r[ISA_MAX_DST] = {0}; /* setp writes two predicates; the second goes to PT */
+   if (!sem_eval(oi.sem, &a, v, r))
+      return false;
+   if (mod_of(model, &m->insn, ISA_ROLE_SAT, 0))
+      r[0] = sem_fsat(r[0]);
+   *dst = r[0];
+   return true;
+}

@@ -1,0 +1,607 @@
+/*
+ * Register allocation on SSA, without spilling.
+ *
+ * Every register value (ir_value_in_regs) gets one register (or a run of
+ * consecutive registers) for its whole life, so the result is still SSA
+ * and ir_regs_check can verify it. Blocks are visited in program order,
+ * which on the structured CFG visits every definition before its uses
+ * except for phi sources on back edges. In a block, the live-in values
+ * hold their registers, the phis take free ones, then each instruction
+ * frees the registers of the sources it reads last (a live range ends at
+ * its last use, so a result may reuse a source's register) and takes the
+ * lowest free register(s) for its result -- which keeps the register count
+ * at the number of simultaneously live values for scalar code.
+ *
+ * Constraints:
+ *   - a texture result is a run of registers (up to the highest component
+ *     written); its extracts take their components over, and the rest of
+ *     the run is free right after;
+ *   - an operand group (texture coordinates) reads consecutive registers:
+ *     values feeding a group prefer the register that completes it, and a
+ *     group that is still not consecutive is copied into a fresh run just
+ *     before its instruction;
+ *   - values the isel placed in a file (predicates) are allocated there;
+ *   - phis are resolved by parallel copies at the end of each predecessor
+ *     (there are no critical edges in the structured CFG), sequenced so
+ *     that no register is overwritten before it is read, cycles broken
+ *     through a free register. The copies are new values whose register is
+ *     the phi's, so a phi costs nothing and its sources sit in its register;
+ *   - outputs must sit in registers when the program ends: an output fed
+ *     by an immediate or a constant is copied before the stores.
+ * Values related by phis form merge classes that prefer one register, so
+ * most phi copies disappear; each such preference taken is an opt_transform
+ * (refusing them all still allocates correctly, with more copies).
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+#define RA_MAX_FILES 8
+#define RA_NONE      0xffffu
+
+struct ra {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   const struct isa_model *m;
+   int gpr;
+   unsigned nfiles;
+   unsigned nregs[RA_MAX_FILES];
+   struct ir_instr **occ[RA_MAX_FILES]; /* owner of each register now */
+   unsigned used[RA_MAX_FILES];         /* highest register used + 1 */
+   struct ir_liveness lv;
+   struct ir_instr **last_use; /* by value id: instruction reading it last in this block */
+   unsigned last_use_cap;
+   unsigned *klass; /* by value id: merge class (union-find) */
+   int *class_reg;  /* by class root: preferred register, -1 */
+   bool failed;
+};
+
+/* ------------------------------------------------------------------ */
+/* Registers                                                            */
+
+/* Values RA creates (copies) come after the liveness sets were sized. */
+static bool
+live_in_set(const struct ra *ra, const uint64_t *set, unsigned id)
+{
+   return id < ra->lv.nwords * 64 && ir_live_has(set, id);
+}
+
+static void
+set_last_use(struct ra *ra, unsigned id, struct ir_instr *in)
+{
+   if (id >= ra->last_use_cap) {
+      unsigned cap = MAX2(id + 1, ra->last_use_cap * 2);
+      ra->last_use = xrealloc(ra->last_use, cap * sizeof(*ra->last_use));
+      memset(ra->last_use + ra->last_use_cap, 0, (cap - ra->last_use_cap) * sizeof(*ra->last_use));
+      ra->last_use_cap = cap;
+   }
+   ra->last_use[id] = in;
+}
+
+static struct ir_instr *
+last_use(const struct ra *ra, unsigned id)
+{
+   return id < ra->last_use_cap ? ra->last_use[id] : NULL;
+}
+
+static int
+file_of(struct ra *ra, const struct ir_instr *v)
+{
+   int f = ir_reg_file(v);
+   return f >= 0 ? f : ra->gpr;
+}
+
+static unsigned
+size_of(const struct ir_instr *v)
+{
+   if (v->op == IR_OP_MACH && v->type == IR_TYPE_V4)
+      return isa_opnd_count(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0));
+   return 1;
+}
+
+static bool
+run_free(struct ra *ra, int f, unsigned base, unsigned n)
+{
+   if (base + n > ra->nregs[f])
+      return false;
+   for (unsigned i = 0; i < n; i++)
+      if (ra->occ[f][base + i])
+         return false;
+   return true;
+}
+
+static void
+occupy(struct ra *ra, struct ir_instr *v)
+{
+   const struct ir_reg *r = &v->mach->reg;
+   for (unsigned i = 0; i < r->count; i++)
+      ra->occ[r->file][r->index + i] = v;
+   ra->used[r->file] = MAX2(ra->used[r->file], (unsigned)r->index + r->count);
+}
+
+static void
+release(struct ra *ra, const struct ir_instr *v)
+{
+   if (!ir_has_reg(v))
+      return;
+   const struct ir_reg *r = &v->mach->reg;
+   for (unsigned i = 0; i < r->count; i++)
+      if (ra->occ[r->file][r->index + i] == v)
+         ra->occ[r->file][r->index + i] = NULL;
+}
+
+static bool
+no_room(struct ra *ra, const struct ir_instr *v, int f)
+{
+   if (!ra->failed) {
+      struct isa_file_info fi;
+      isa_file_info(ra->m, (unsigned)f, &fi);
+      diag_add(ra->ctx->diags, DIAG_ERROR, "opt", (int)v->line, 0, NULL,
+               "unsupported: more than %u live values in register file %s (%%%u, TGSI line %u); "
+               "the optimizing compiler does not spill",
+               ra->nregs[f], fi.name, v->id, v->line);
+   }
+   ra->failed = ra->ctx->failed = true;
+   return false;
+}
+
+/* Gives v a free run of n registers of file f, at `hint` when that run is
+ * free, else the lowest free run. */
+static bool
+place(struct ra *ra, struct ir_instr *v, int f, unsigned n, int hint)
+{
+   int at = -1;
+   if (hint >= 0 && run_free(ra, f, (unsigned)hint, n))
+      at = hint;
+   for (unsigned b = 0; at < 0 && b + n <= ra->nregs[f]; b++)
+      if (run_free(ra, f, b, n))
+         at = (int)b;
+   if (at < 0)
+      return no_room(ra, v, f);
+   ir_mach_get(ra->m, v)->reg = (struct ir_reg){(int16_t)f, (uint16_t)at, (uint8_t)n};
+   occupy(ra, v);
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Merge classes (phis and their sources prefer one register)           */
+
+static unsigned
+find(struct ra *ra, unsigned id)
+{
+   while (ra->klass[id] != id)
+      id = ra->klass[id] = ra->klass[ra->klass[id]];
+   return id;
+}
+
+static void
+build_classes(struct ra *ra)
+{
+   unsigned n = ra->sh->nvalues + 1;
+   ra->klass = xmalloc(n * sizeof(unsigned));
+   ra->class_reg = xmalloc(n * sizeof(int));
+   for (unsigned i = 0; i < n; i++) {
+      ra->klass[i] = i;
+      ra->class_reg[i] = -1;
+   }
+   for (unsigned i = 0; i < ra->sh->nvalues; i++) {
+      struct ir_instr *p = ra->sh->values[i];
+      if (!p || p->removed || p->op != IR_OP_PHI)
+         continue;
+      for (unsigned k = 0; k < p->nsrc; k++)
+         if (ir_value_in_regs(p->src[k]) && size_of(p->src[k]) == 1)
+            ra->klass[find(ra, p->src[k]->id)] = find(ra, p->id);
+   }
+}
+
+/* The register v's merge class prefers, or -1. */
+static int
+class_hint(struct ra *ra, const struct ir_instr *v)
+{
+   return ra->class_reg[find(ra, v->id)];
+}
+
+static void
+class_note(struct ra *ra, const struct ir_instr *v)
+{
+   unsigned c = find(ra, v->id);
+   if (ra->class_reg[c] < 0 && v->mach->reg.file == ra->gpr)
+      ra->class_reg[c] = v->mach->reg.index;
+}
+
+/* ------------------------------------------------------------------ */
+/* Operand groups                                                       */
+
+/* The register that puts v at its place in a group operand whose other
+ * members are placed, or in a free run for the whole group; -1 if v feeds
+ * no group. */
+static int
+group_hint(struct ra *ra, const struct ir_instr *v, int f)
+{
+   for (const struct ir_instr *u = v->next; u; u = u->next) {
+      if (u->op != IR_OP_MACH)
+         continue;
+      const struct ir_mach *m = u->mach;
+      for (unsigned k = 0; k < m->insn.nsrc; k++) {
+         if (m->count[k] < 2)
+            continue;
+         int pos = -1, base = -1;
+         for (unsigned i = 0; i < m->count[k]; i++) {
+            const struct ir_instr *s = u->src[m->first[k] + i];
+            if (s == v && pos < 0)
+               pos = (int)i;
+            else if (ir_has_reg(s) && s->mach->reg.file == f && base < 0)
+               base = (int)s->mach->reg.index - (int)i;
+         }
+         if (pos < 0)
+            continue;
+         if (base >= 0)
+            return base + pos;
+         for (unsigned b = 0; b + m->count[k] <= ra->nregs[f]; b++)
+            if (run_free(ra, f, b, m->count[k]))
+               return (int)b + pos;
+      }
+   }
+   return -1;
+}
+
+static bool
+group_in_place(const struct ir_instr *in, unsigned k)
+{
+   const struct ir_mach *m = in->mach;
+   const struct ir_instr *s0 = in->src[m->first[k]];
+   if (!ir_has_reg(s0))
+      return false;
+   for (unsigned i = 1; i < m->count[k]; i++) {
+      const struct ir_instr *s = in->src[m->first[k] + i];
+      if (!ir_has_reg(s) || s->mach->reg.file != s0->mach->reg.file ||
+          s->mach->reg.index != s0->mach->reg.index + i || s == s0)
+         return false;
+   }
+   return true;
+}
+
+/* Copies a group that is not consecutive into a fresh run before in; the
+ * copies are read last by in. */
+static void
+fix_group(struct ra *ra, struct ir_instr *in, unsigned k)
+{
+   struct ir_mach *m = in->mach;
+   unsigned n = m->count[k];
+   int f = ra->gpr, base = -1;
+   for (unsigned b = 0; base < 0 && b + n <= ra->nregs[f]; b++)
+      if (run_free(ra, f, b, n))
+         base = (int)b;
+   if (base < 0) {
+      no_room(ra, in, f);
+      return;
+   }
+   for (unsigned i = 0; i < n; i++) {
+      struct ir_instr *c = opt_copy_before(ra->sh, in, in->src[m->first[k] + i]);
+      ir_mach_get(ra->m, c)->reg = (struct ir_reg){(int16_t)f, (uint16_t)(base + (int)i), 1};
+      occupy(ra, c);
+      in->src[m->first[k] + i] = c;
+      set_last_use(ra, c->id, in);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Blocks                                                               */
+
+static void
+compute_last_uses(struct ra *ra, struct ir_block *b)
+{
+   const uint64_t *out = ra->lv.out + (size_t)b->index * ra->lv.nwords;
+   uint64_t *live = xmalloc(ra->lv.nwords * sizeof(uint64_t));
+   memcpy(live, out, ra->lv.nwords * sizeof(uint64_t));
+   for (struct ir_instr *in = b->last; in; in = in->prev) {
+      ir_live_set(live, in->id, false);
+      if (in->op == IR_OP_PHI)
+         continue;
+      for (unsigned s = 0; s < in->nsrc; s++) {
+         struct ir_instr *v = in->src[s];
+         if (!ir_use_extends_life(in, v) || ir_live_has(live, v->id))
+            continue;
+         ir_live_set(live, v->id, true);
+         set_last_use(ra, v->id, in);
+      }
+   }
+   free(live);
+}
+
+static int
+hint_for(struct ra *ra, struct ir_instr *v, int f)
+{
+   int h = group_hint(ra, v, f);
+   if (h < 0 && f == ra->gpr) {
+      h = class_hint(ra, v);
+      if (h >= 0 && !run_free(ra, f, (unsigned)h, 1))
+         h = -1;
+      if (h >= 0 && !opt_transform(ra->ctx, "coalesce %%%u into r%d", v->id, h))
+         h = -1;
+   }
+   return h;
+}
+
+static void
+place_phi(struct ra *ra, struct ir_instr *p)
+{
+   int f = file_of(ra, p), h = class_hint(ra, p);
+   /* prefer the register of a source already placed and free here */
+   for (unsigned k = 0; h < 0 && k < p->nsrc; k++) {
+      const struct ir_instr *s = p->src[k];
+      if (ir_has_reg(s) && s->mach->reg.file == f && run_free(ra, f, s->mach->reg.index, 1))
+         h = s->mach->reg.index;
+   }
+   if (h >= 0 && (!run_free(ra, f, (unsigned)h, 1) ||
+                  !opt_transform(ra->ctx, "coalesce phi %%%u into r%d", p->id, h)))
+      h = -1;
+   if (place(ra, p, f, 1, h))
+      class_note(ra, p);
+}
+
+/* The extracts right after texture result t take their components over;
+ * returns the instruction after them. */
+static struct ir_instr *
+place_extracts(struct ra *ra, struct ir_instr *t)
+{
+   struct ir_instr *e = t->next;
+   for (; e && e->op == IR_OP_EXTRACT && e->src[0] == t; e = e->next) {
+      struct ir_reg r = t->mach->reg;
+      r.index = (uint16_t)(r.index + (unsigned)e->comp);
+      r.count = 1;
+      ir_mach_get(ra->m, e)->reg = r;
+      occupy(ra, e);
+   }
+   release(ra, t); /* the components no extract took */
+   return e;
+}
+
+static bool
+live_out(struct ra *ra, const struct ir_block *b, const struct ir_instr *v)
+{
+   return live_in_set(ra, ra->lv.out + (size_t)b->index * ra->lv.nwords, v->id);
+}
+
+/* Operand groups that are not consecutive are copied first; the members
+ * read last by the copies are free after them. */
+static void
+fix_groups(struct ra *ra, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc && !ra->failed; k++) {
+      if (m->count[k] < 2 || group_in_place(in, k))
+         continue;
+      struct ir_instr *old[ISA_MAX_SRC * 4];
+      unsigned n = MIN2(m->count[k], (unsigned)ARRAY_SIZE(old));
+      for (unsigned i = 0; i < n; i++)
+         old[i] = in->src[m->first[k] + i];
+      fix_group(ra, in, k);
+      for (unsigned i = 0; i < n; i++) {
+         bool still = false;
+         for (unsigned s = 0; s < in->nsrc; s++)
+            still |= in->src[s] == old[i];
+         if (!still && last_use(ra, old[i]->id) == in)
+            release(ra, old[i]);
+      }
+   }
+}
+
+static void
+assign_block(struct ra *ra, struct ir_block *b)
+{
+   for (unsigned f = 0; f < ra->nfiles; f++)
+      memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
+   const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
+   for (unsigned id = 0; id < ra->sh->nvalues; id++) {
+      struct ir_instr *v = ra->sh->values[id];
+      if (v && live_in_set(ra, lin, id) && ir_has_reg(v) && ir_value_in_regs(v))
+         occupy(ra, v);
+   }
+   for (struct ir_instr *in = b->first; in; in = in->next)
+      set_last_use(ra, in->id, NULL);
+   compute_last_uses(ra, b);
+   for (struct ir_instr *in = b->first; in && !ra->failed;) {
+      struct ir_instr *next = in->next;
+      if (in->op == IR_OP_PHI) {
+         place_phi(ra, in);
+         in = next;
+         continue;
+      }
+      if (in->op == IR_OP_MACH)
+         fix_groups(ra, in);
+      for (unsigned s = 0; s < in->nsrc; s++)
+         if (ir_use_extends_life(in, in->src[s]) && last_use(ra, in->src[s]->id) == in)
+            release(ra, in->src[s]);
+      if (ir_value_in_regs(in) && in->op != IR_OP_EXTRACT) {
+         int f = file_of(ra, in);
+         unsigned n = size_of(in);
+         if (!place(ra, in, f, n, n == 1 ? hint_for(ra, in, f) : -1))
+            break;
+         class_note(ra, in);
+         if (in->type == IR_TYPE_V4)
+            next = place_extracts(ra, in);
+         else if (!last_use(ra, in->id) && !live_out(ra, b, in))
+            release(ra, in); /* written, never read */
+      }
+      in = next;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Outputs and phis                                                     */
+
+/* Outputs read from registers: a value that lives elsewhere (an immediate,
+ * a constant) is copied before the first store. */
+static void
+copy_outputs(struct ra *ra)
+{
+   for (unsigned bi = 0; bi < ra->sh->nblocks; bi++) {
+      struct ir_instr *first = NULL;
+      for (struct ir_instr *in = ra->sh->blocks[bi]->first; in; in = in->next) {
+         if (in->op != IR_OP_STORE_OUTPUT)
+            continue;
+         if (!first)
+            first = in;
+         struct ir_instr *v = in->src[0];
+         if (!ir_value_in_regs(v) || file_of(ra, v) != ra->gpr)
+            in->src[0] = opt_copy_before(ra->sh, first, v);
+      }
+   }
+}
+
+/* A copy of v at the end of block b (before its break/continue). */
+static struct ir_instr *
+copy_at_end(struct ra *ra, struct ir_block *b, struct ir_instr *v)
+{
+   if (b->last && (ir_op_info[b->last->op].flags & IR_OPF_JUMP))
+      return opt_copy_before(ra->sh, b->last, v);
+   struct ir_instr *anchor = ir_instr_create(ra->sh, IR_OP_IMM, 0);
+   anchor->type = IR_TYPE_32;
+   ir_block_append(b, anchor);
+   struct ir_instr *c = opt_copy_before(ra->sh, anchor, v);
+   ir_instr_remove(anchor);
+   return c;
+}
+
+/* A register of the general file free at the end of pred: not live out and
+ * not a phi's of succ. */
+static int
+scratch_at_end(struct ra *ra, struct ir_block *pred, struct ir_block *succ)
+{
+   int f = ra->gpr;
+   memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
+   const uint64_t *out = ra->lv.out + (size_t)pred->index * ra->lv.nwords;
+   for (unsigned id = 0; id < ra->sh->nvalues; id++) {
+      struct ir_instr *v = ra->sh->values[id];
+      if (v && live_in_set(ra, out, id) && ir_has_reg(v) && v->mach->reg.file == f)
+         occupy(ra, v);
+   }
+   for (struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next)
+      if (ir_has_reg(p) && p->mach->reg.file == f)
+         occupy(ra, p);
+   for (unsigned r = 0; r < ra->nregs[f]; r++)
+      if (!ra->occ[f][r])
+         return (int)r;
+   return -1;
+}
+
+struct pcopy {
+   struct ir_instr *phi, *src;
+   int from; /* register read, or -1 (immediate, constant) */
+};
+
+static int
+reg_read(struct ra *ra, const struct ir_instr *v)
+{
+   return ir_has_reg(v) && v->mach->reg.file == ra->gpr && ir_value_in_regs(v) ? v->mach->reg.index
+                                                                               : -1;
+}
+
+/* The phi copies on the edge pred -> succ (source k of succ's phis). */
+static void
+resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
+{
+   struct ir_block *pred = succ->preds[k];
+   struct pcopy pc[64];
+   unsigned n = 0;
+   bool overflow = false;
+   for (struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next) {
+      struct ir_instr *s = p->src[k];
+      if (ir_has_reg(s) && s->mach->reg.file == p->mach->reg.file &&
+          s->mach->reg.index == p->mach->reg.index && ir_value_in_regs(s))
+         continue;
+      if (n == ARRAY_SIZE(pc)) {
+         overflow = true;
+         break;
+      }
+      pc[n++] = (struct pcopy){p, s, reg_read(ra, s)};
+   }
+   if (overflow) {
+      no_room(ra, succ->first, ra->gpr);
+      return;
+   }
+   int scratch = -2;
+   while (n) {
+      unsigned i = 0;
+      for (; i < n; i++) {
+         bool blocks = false;
+         for (unsigned j = 0; j < n && !blocks; j++)
+            blocks = j != i && pc[j].from == pc[i].phi->mach->reg.index;
+         if (!blocks)
+            break;
+      }
+      if (i < n) {
+         struct ir_instr *c = copy_at_end(ra, pred, pc[i].src);
+         ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;
+         pc[i].phi->src[k] = c;
+         pc[i] = pc[--n];
+         continue;
+      }
+      /* every destination is still to be read: a cycle */
+      if (scratch == -2)
+         scratch = scratch_at_end(ra, pred, succ);
+      if (scratch < 0) {
+         no_room(ra, pc[0].phi, ra->gpr);
+         return;
+      }
+      struct ir_instr *t = copy_at_end(ra, pred, pc[0].src);
+      ir_mach_get(ra->m, t)->reg = (struct ir_reg){(int16_t)ra->gpr, (uint16_t)scratch, 1};
+      pc[0].src = t;
+      pc[0].from = scratch;
+   }
+}
+
+static void
+resolve_phis(struct ra *ra)
+{
+   for (unsigned bi = 0; bi < ra->sh->nblocks && !ra->failed; bi++) {
+      struct ir_block *b = ra->sh->blocks[bi];
+      if (!b->first || b->first->op != IR_OP_PHI)
+         continue;
+      for (unsigned k = 0; k < b->npreds && !ra->failed; k++)
+         resolve_edge(ra, b, k);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* The pass                                                             */
+
+bool
+opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   if (!sh->model)
+      return false;
+   struct ra ra = {.sh = sh, .ctx = ctx, .m = sh->model, .gpr = -1};
+   ra.nfiles = MIN2(isa_file_count(sh->model), (unsigned)RA_MAX_FILES);
+   for (unsigned f = 0; f < ra.nfiles; f++) {
+      struct isa_file_info fi;
+      isa_file_info(sh->model, f, &fi);
+      ra.nregs[f] = opt_file_capacity(sh->model, f);
+      ra.occ[f] = xcalloc(fi.count + 1, sizeof(struct ir_instr *));
+      if (fi.kind == ISA_FILE_FULL && ra.gpr < 0)
+         ra.gpr = (int)f;
+   }
+   copy_outputs(&ra);
+   ir_compute_cfg(sh);
+   ir_liveness(sh, &ra.lv);
+   set_last_use(&ra, sh->nvalues, NULL);
+   build_classes(&ra);
+   for (unsigned bi = 0; bi < sh->nblocks && !ra.failed; bi++)
+      assign_block(&ra, sh->blocks[bi]);
+   const struct ir_instr *g = NULL;
+   if (!ra.failed)
+      resolve_phis(&ra);
+   if (!ra.failed && !opt_guard_breaks(sh, &g)) /* phi copies of a predicated break */
+      diag_add(ctx->diags, DIAG_ERROR, "opt", (int)g->line, 0, NULL,
+               "ra: %%%u, a differently guarded instruction before a break", g->id),
+          ra.failed = ctx->failed = true;
+   ir_liveness_free(&ra.lv);
+   for (unsigned f = 0; f < ra.nfiles; f++)
+      free(ra.occ[f]);
+   free(ra.last_use);
+   free(ra.klass);
+   free(ra.class_reg);
+   sh->cfg_valid = false;
+   return true;
+}

@@ -1,0 +1,577 @@
+/*
+ * A critical-path list scheduler, per block, before register allocation
+ * (the first ir3 scheduler's idea: issue the deepest path first, fill the
+ * delay slots it leaves with other work).
+ *
+ * The dependence graph of a block's machine instructions: SSA def-use
+ * (a texture result travels with its extracts), and an order kept among
+ * instructions with effects (stores, kill) and the loads and texture reads
+ * around them. Edge latencies come from isa_delay() asked about the two
+ * records with the value's register in common: the delay-slot distance
+ * plus one for fixed latencies, the class's `soft` estimate where a sync
+ * waits instead. The implied branch at the end of the block reads the if's
+ * predicate; values live out of the block get the latency an ordinary
+ * consumer would see, so long operations start early.
+ *
+ * Each cycle the ready instruction with the longest path to the end of
+ * the block issues; when none is ready the earliest one does (a nop the
+ * hazard pass will insert). While more values are live than the register
+ * budget (the original order's peak, at least a quarter of the file), an
+ * instruction that frees registers wins over one that is merely ready.
+ * Phis, inputs, immediates and constants stay at the top (they emit
+ * nothing), stores of outputs and `end` at the bottom, break/continue last.
+ * Reordering a block is one opt_transform.
+ */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+
+#define SCHED_MAX_FILES 16
+
+struct sedge {
+   unsigned to;
+   int lat;
+};
+
+struct snode {
+   struct ir_instr *in;
+   struct sedge *succ;
+   unsigned nsucc, cap;
+   unsigned npred, left;
+   int prio;     /* longest path to the end of the block; -1: not yet known */
+   int end_lat;  /* latency to a consumer after the block */
+   int earliest; /* cycle its operands are ready */
+   int defs;     /* general registers it defines */
+   bool done;
+};
+
+struct sched {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   const struct isa_model *m;
+   int gpr;
+   struct ir_liveness lv;
+   struct snode *n;
+   unsigned nn, ncap;
+   unsigned *node_of; /* by value id: node index + 1, 0 if not in the block */
+   unsigned *uses;    /* by value id: unscheduled uses left in the block */
+   bool progress;
+};
+
+/* ------------------------------------------------------------------ */
+/* Latencies                                                            */
+
+static struct isa_class_info
+class_of(const struct isa_model *m, const struct isa_insn *in)
+{
+   struct isa_class_info c;
+   isa_class_info(m, in->cls, &c);
+   return c;
+}
+
+/* A register operand of file f at index i (small files wrap). */
+static void
+reg_opnd(const struct isa_model *m, struct isa_opnd *o, int f, unsigned i)
+{
+   struct isa_file_info fi;
+   isa_file_info(m, (unsigned)f, &fi);
+   o->kind = ISA_OPND_REG;
+   o->file = (uint8_t)f;
+   o->index = (uint16_t)(fi.count ? i % fi.count : 0);
+   o->flags = 0;
+}
+
+/* Cycles from issuing p until c may issue when c's operand k (position
+ * pos of its group) reads p's result (component comp of a group result). */
+static int
+latency(struct sched *s, const struct ir_instr *p, const struct ir_instr *c, unsigned k,
+        unsigned pos, unsigned comp)
+{
+   int f = ir_reg_file(p) >= 0 ? ir_reg_file(p) : s->gpr;
+   struct isa_insn a = p->mach->insn, b = c->mach->insn;
+   for (unsigned d = 0; d < a.ndst; d++)
+      reg_opnd(s->m, &a.dst[d], f, 64 + 8 * d);
+   for (unsigned j = 0; j < b.nsrc; j++)
+      if (c->mach->count[j])
+         reg_opnd(s->m, &b.src[j], s->gpr, 128 + 8 * j);
+   for (unsigned d = 0; d < b.ndst; d++)
+      reg_opnd(s->m, &b.dst[d], s->gpr, 160 + 8 * d);
+   reg_opnd(s->m, &b.src[k], f, 64 + comp - pos);
+   b.src[k].flags = c->mach->insn.src[k].flags;
+   struct isa_delay dl = isa_delay(s->m, &a, ISA_SLOT_DST(0), &b, ISA_SLOT_SRC(k));
+   if (dl.sync != ISA_SYNC_NONE) {
+      struct isa_class_info pc = class_of(s->m, &a);
+      return pc.soft_latency > 0 ? pc.soft_latency : 1;
+   }
+   return dl.distance + 1;
+}
+
+/* The latency a consumer elsewhere would see: what an ALU copy needs. */
+static int
+latency_out(struct sched *s, const struct ir_instr *p)
+{
+   struct isa_class_info pc = class_of(s->m, &p->mach->insn);
+   if (pc.sync != ISA_SYNC_NONE)
+      return pc.soft_latency > 0 ? pc.soft_latency : 1;
+   return pc.latency > 0 ? pc.latency + 1 : 1;
+}
+
+/* The latency to the branch of the if after the block (reading p). */
+static int
+latency_branch(struct sched *s, const struct ir_instr *p)
+{
+   int op = opt_op_by_sem(s->m, ISA_SEM_BRANCH);
+   if (op < 0)
+      return latency_out(s, p);
+   struct isa_insn a = p->mach->insn, b;
+   isa_insn_init(s->m, (unsigned)op, &b);
+   int f = ir_reg_file(p) >= 0 ? ir_reg_file(p) : s->gpr;
+   reg_opnd(s->m, &a.dst[0], f, 0);
+   for (unsigned k = 0; k < b.nsrc; k++) {
+      struct isa_slot_info si;
+      isa_slot_info(s->m, (unsigned)op, false, k, &si);
+      if (si.kinds & (1u << ISA_OPND_REG)) {
+         reg_opnd(s->m, &b.src[k], f, 0);
+         struct isa_delay dl = isa_delay(s->m, &a, ISA_SLOT_DST(0), &b, ISA_SLOT_SRC(k));
+         return dl.sync != ISA_SYNC_NONE ? latency_out(s, p) : dl.distance + 1;
+      }
+   }
+   return latency_out(s, p);
+}
+
+/* ------------------------------------------------------------------ */
+/* The graph                                                            */
+
+static void
+edge(struct sched *s, unsigned from, unsigned to, int lat)
+{
+   struct snode *a = &s->n[from];
+   for (unsigned i = 0; i < a->nsucc; i++)
+      if (a->succ[i].to == to) {
+         a->succ[i].lat = MAX2(a->succ[i].lat, lat);
+         return;
+      }
+   struct sedge e = {to, lat};
+   VEC_PUSH(a->succ, a->nsucc, a->cap, e);
+   s->n[to].npred++;
+}
+
+static bool
+is_effect(const struct ir_instr *in)
+{
+   switch (in->mach->insn.sem) {
+   case ISA_SEM_STG:
+   case ISA_SEM_STL:
+   case ISA_SEM_KILL:
+   case ISA_SEM_BARRIER:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static bool
+is_read(const struct ir_instr *in)
+{
+   switch (in->mach->insn.sem) {
+   case ISA_SEM_LDG:
+   case ISA_SEM_LDL:
+   case ISA_SEM_SAM:
+   case ISA_SEM_ISAM:
+   case ISA_SEM_GETSIZE:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static void
+data_edges(struct sched *s, unsigned i)
+{
+   struct ir_instr *c = s->n[i].in;
+   const struct ir_mach *m = c->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++)
+      for (unsigned pos = 0; pos < m->count[k]; pos++) {
+         struct ir_instr *v = c->src[m->first[k] + pos];
+         unsigned comp = 0;
+         if (v->op == IR_OP_EXTRACT) {
+            comp = (unsigned)v->comp;
+            v = v->src[0];
+         }
+         unsigned p = v->id < s->sh->nvalues ? s->node_of[v->id] : 0;
+         if (p && p - 1 != i)
+            edge(s, p - 1, i, latency(s, v, c, k, pos, comp));
+      }
+   if (m->guard != IR_MACH_FIXED) { /* a guard reads its predicate like a source */
+      struct ir_instr *v = c->src[m->guard];
+      unsigned p = v->id < s->sh->nvalues ? s->node_of[v->id] : 0;
+      if (p && p - 1 != i)
+         edge(s, p - 1, i, isa_hazard_param(s->m, "pred_latency", latency_out(s, v)) + 1);
+   }
+}
+
+/* Effects keep their order among themselves and against memory and
+ * texture reads. */
+static void
+order_edges(struct sched *s)
+{
+   int last_effect = -1;
+   for (unsigned i = 0; i < s->nn; i++) {
+      struct ir_instr *in = s->n[i].in;
+      if (is_effect(in)) {
+         for (unsigned j = (unsigned)(last_effect + 1); j < i; j++)
+            if (is_read(s->n[j].in))
+               edge(s, j, i, 1);
+         if (last_effect >= 0)
+            edge(s, (unsigned)last_effect, i, 1);
+         last_effect = (int)i;
+      } else if (is_read(in) && last_effect >= 0) {
+         edge(s, (unsigned)last_effect, i, 1);
+      }
+   }
+}
+
+static int
+compute_prio(struct sched *s, unsigned i)
+{
+   struct snode *a = &s->n[i];
+   if (a->prio >= 0)
+      return a->prio;
+   int p = MAX2(1, a->end_lat);
+   for (unsigned e = 0; e < a->nsucc; e++)
+      p = MAX2(p, a->succ[e].lat + compute_prio(s, a->succ[e].to));
+   return a->prio = p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pressure                                                             */
+
+static bool
+in_gpr(const struct sched *s, const struct ir_instr *v)
+{
+   return ir_value_in_regs(v) && (ir_reg_file(v) < 0 || ir_reg_file(v) == s->gpr);
+}
+
+static int
+size_of(const struct ir_instr *v)
+{
+   if (v->op == IR_OP_MACH && v->type == IR_TYPE_V4)
+      return 0; /* its extracts count */
+   return 1;
+}
+
+static bool
+live_out(const struct sched *s, const struct ir_block *b, const struct ir_instr *v)
+{
+   return v->id < s->lv.nwords * 64 &&
+          ir_live_has(s->lv.out + (size_t)b->index * s->lv.nwords, v->id);
+}
+
+/* Registers node i frees minus those it takes, were it issued now. */
+static int
+net_growth(struct sched *s, const struct ir_block *b, unsigned i)
+{
+   struct ir_instr *c = s->n[i].in;
+   int g = s->n[i].defs;
+   for (unsigned k = 0; k < c->nsrc; k++) {
+      struct ir_instr *v = c->src[k];
+      bool first = true;
+      for (unsigned j = 0; j < k; j++)
+         first &= c->src[j] != v;
+      if (!first || !in_gpr(s, v) || live_out(s, b, v))
+         continue;
+      unsigned here = 0;
+      for (unsigned j = 0; j < c->nsrc; j++)
+         here += c->src[j] == v;
+      if (s->uses[v->id] == here)
+         g -= size_of(v);
+   }
+   return g;
+}
+
+static void
+issue_uses(struct sched *s, unsigned i)
+{
+   struct ir_instr *c = s->n[i].in;
+   for (unsigned k = 0; k < c->nsrc; k++)
+      if (s->uses[c->src[k]->id])
+         s->uses[c->src[k]->id]--;
+}
+
+/* ------------------------------------------------------------------ */
+/* Blocks                                                               */
+
+static bool
+is_tail(const struct ir_instr *in)
+{
+   return in->op == IR_OP_STORE_OUTPUT || in->op == IR_OP_BREAK || in->op == IR_OP_CONTINUE ||
+          (in->op == IR_OP_MACH && in->mach->insn.sem == ISA_SEM_END);
+}
+
+static bool
+stays_at_top(const struct ir_instr *in)
+{
+   return in->op == IR_OP_PHI || in->op == IR_OP_IMM || in->op == IR_OP_LOAD_CONST ||
+          in->op == IR_OP_LOAD_INPUT || in->op == IR_OP_LOAD_SYSVAL;
+}
+
+/* Moves the values that emit nothing above the machine instructions. */
+static struct ir_instr *
+gather_top(struct ir_block *b)
+{
+   struct ir_instr *last_top = NULL;
+   for (struct ir_instr *in = b->first, *next; in && !is_tail(in); in = next) {
+      next = in->next;
+      if (!stays_at_top(in))
+         continue;
+      if (in->prev != last_top) {
+         ir_instr_remove(in);
+         in->removed = false;
+         if (last_top)
+            ir_insert_after(last_top, in);
+         else
+            ir_block_prepend(b, in);
+      }
+      last_top = in;
+   }
+   return last_top;
+}
+
+static void
+build_nodes(struct sched *s, struct ir_block *b, struct ir_instr *top)
+{
+   for (struct ir_instr *in = top ? top->next : b->first; in && !is_tail(in); in = in->next) {
+      if (in->op != IR_OP_MACH)
+         continue;
+      struct snode nd = {in, NULL, 0, 0, 0, 0, -1, 0, 0, 0, false};
+      VEC_RESERVE(s->n, s->ncap, s->nn + 1);
+      s->n[s->nn] = nd;
+      s->node_of[in->id] = ++s->nn;
+   }
+   struct ir_instr *cond = ir_block_if_cond(b);
+   for (unsigned i = 0; i < s->nn; i++) {
+      struct snode *a = &s->n[i];
+      struct ir_instr *v = a->in;
+      data_edges(s, i);
+      if (v == cond)
+         a->end_lat = latency_branch(s, v);
+      if (v->type == IR_TYPE_V4) {
+         for (struct ir_instr *e = v->next; e && e->op == IR_OP_EXTRACT && e->src[0] == v;
+              e = e->next) {
+            a->defs += in_gpr(s, e);
+            if (live_out(s, b, e))
+               a->end_lat = MAX2(a->end_lat, latency_out(s, v));
+         }
+      } else if (v->type != IR_TYPE_NONE) {
+         a->defs = in_gpr(s, v);
+         if (live_out(s, b, v))
+            a->end_lat = MAX2(a->end_lat, latency_out(s, v));
+      }
+   }
+   order_edges(s);
+   for (unsigned i = 0; i < s->nn; i++) {
+      compute_prio(s, i);
+      s->n[i].left = s->n[i].npred;
+   }
+   for (struct ir_instr *in = b->first; in; in = in->next)
+      for (unsigned k = 0; k < in->nsrc; k++)
+         s->uses[in->src[k]->id]++;
+}
+
+/* Registers live at the start of the block's region, and the original
+ * order's peak. */
+static int
+original_peak(struct sched *s, struct ir_block *b, int *start)
+{
+   int live = 0;
+   const uint64_t *in = s->lv.in + (size_t)b->index * s->lv.nwords;
+   for (unsigned id = 0; id < s->sh->nvalues && id < s->lv.nwords * 64; id++)
+      if (ir_live_has(in, id) && in_gpr(s, s->sh->values[id]))
+         live++;
+   for (struct ir_instr *x = b->first; x && x->op == IR_OP_PHI; x = x->next)
+      live += in_gpr(s, x);
+   *start = live;
+   unsigned *saved = xmalloc((s->sh->nvalues + 1) * sizeof(unsigned));
+   memcpy(saved, s->uses, (s->sh->nvalues + 1) * sizeof(unsigned));
+   int peak = live;
+   for (unsigned i = 0; i < s->nn; i++) {
+      live += net_growth(s, b, i);
+      issue_uses(s, i);
+      peak = MAX2(peak, live);
+   }
+   memcpy(s->uses, saved, (s->sh->nvalues + 1) * sizeof(unsigned));
+   free(saved);
+   return peak;
+}
+
+static bool
+better(const struct snode *a, int ga, const struct snode *b, int gb, int cycle, bool tight)
+{
+   if (tight && ga != gb)
+      return ga < gb;
+   bool ra = a->earliest <= cycle, rb = b->earliest <= cycle;
+   if (ra != rb)
+      return ra;
+   if (!ra && a->earliest != b->earliest)
+      return a->earliest < b->earliest;
+   if (a->prio != b->prio)
+      return a->prio > b->prio;
+   return a < b;
+}
+
+/* The file of a value in a small register file (address, predicate) that
+ * node i defines, or -1. */
+static int
+small_def(const struct sched *s, unsigned i)
+{
+   const struct ir_instr *v = s->n[i].in;
+   int f = v->type == IR_TYPE_32 ? ir_reg_file(v) : -1;
+   return f >= 0 && f != s->gpr && f < SCHED_MAX_FILES ? f : -1;
+}
+
+/* Values of small files live now (issue order), so that more than a file
+ * holds are never live at once (ir3 serializes a0/p0 the same way). */
+static bool
+small_room(const struct sched *s, const int *live_small, unsigned i)
+{
+   int f = small_def(s, i);
+   if (f < 0)
+      return true;
+   return live_small[f] < (int)opt_file_capacity(s->m, (unsigned)f);
+}
+
+static void
+small_issue(struct sched *s, const struct ir_block *b, int *live_small, unsigned i)
+{
+   struct ir_instr *c = s->n[i].in;
+   int f = small_def(s, i);
+   if (f >= 0)
+      live_small[f]++;
+   for (unsigned k = 0; k < c->nsrc; k++) {
+      const struct ir_instr *v = c->src[k];
+      int vf = ir_reg_file(v);
+      bool first = true;
+      for (unsigned j = 0; j < k; j++)
+         first &= c->src[j] != v;
+      if (first && vf >= 0 && vf != s->gpr && vf < SCHED_MAX_FILES && !s->uses[v->id] &&
+          !live_out(s, b, v) && s->node_of[v->id] && live_small[vf] > 0)
+         live_small[vf]--;
+   }
+}
+
+/* The issue order (node indices). */
+static unsigned *
+list_schedule(struct sched *s, struct ir_block *b)
+{
+   int live_small[SCHED_MAX_FILES] = {0};
+   int live, peak = original_peak(s, b, &live);
+   struct isa_file_info fi;
+   isa_file_info(s->m, (unsigned)s->gpr, &fi);
+   int budget = MAX2(peak, (int)fi.count / 4);
+   unsigned *order = xmalloc((s->nn + 1) * sizeof(unsigned));
+   int cycle = 0;
+   for (unsigned k = 0; k < s->nn; k++) {
+      int best = -1, bg = 0;
+      for (int pass = 0; pass < 2 && best < 0; pass++)
+         for (unsigned i = 0; i < s->nn; i++) {
+            if (s->n[i].done || s->n[i].left || (!pass && !small_room(s, live_small, i)))
+               continue;
+            int g = net_growth(s, b, i);
+            if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, live + 1 > budget)) {
+               best = (int)i;
+               bg = g;
+            }
+         }
+      struct snode *a = &s->n[best];
+      cycle = MAX2(cycle, a->earliest);
+      a->done = true;
+      live += bg;
+      issue_uses(s, (unsigned)best);
+      small_issue(s, b, live_small, (unsigned)best);
+      for (unsigned e = 0; e < a->nsucc; e++) {
+         struct snode *t = &s->n[a->succ[e].to];
+         t->earliest = MAX2(t->earliest, cycle + a->succ[e].lat);
+         t->left--;
+      }
+      cycle++;
+      order[k] = (unsigned)best;
+   }
+   return order;
+}
+
+/* Puts the region's instructions in the new order (extracts follow). */
+static void
+reorder(struct sched *s, struct ir_block *b, struct ir_instr *top, const unsigned *order)
+{
+   struct ir_instr *tail = top ? top->next : b->first;
+   while (tail && !is_tail(tail))
+      tail = tail->next;
+   for (unsigned k = 0; k < s->nn; k++) {
+      struct ir_instr *in = s->n[order[k]].in, *e = in->next;
+      struct ir_instr *ext[4];
+      unsigned ne = 0;
+      for (; e && e->op == IR_OP_EXTRACT && e->src[0] == in && ne < 4; e = e->next)
+         ext[ne++] = e;
+      ir_instr_remove(in);
+      in->removed = false;
+      if (tail)
+         ir_insert_before(tail, in);
+      else
+         ir_block_append(b, in);
+      for (unsigned i = 0; i < ne; i++) {
+         ir_instr_remove(ext[i]);
+         ext[i]->removed = false;
+         ir_insert_after(i ? ext[i - 1] : in, ext[i]);
+      }
+   }
+}
+
+static void
+schedule_block(struct sched *s, struct ir_block *b)
+{
+   struct ir_instr *top = gather_top(b);
+   s->nn = 0;
+   memset(s->uses, 0, (s->sh->nvalues + 1) * sizeof(unsigned));
+   build_nodes(s, b, top);
+   if (s->nn > 1) {
+      unsigned *order = list_schedule(s, b);
+      bool same = true;
+      for (unsigned k = 0; k < s->nn; k++)
+         same &= order[k] == k;
+      if (!same && opt_transform(s->ctx, "schedule block @%u", b->index)) {
+         reorder(s, b, top, order);
+         s->progress = true;
+      }
+      free(order);
+   }
+   for (unsigned i = 0; i < s->nn; i++) {
+      s->node_of[s->n[i].in->id] = 0;
+      free(s->n[i].succ);
+   }
+}
+
+bool
+opt_sched(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   if (!sh->model)
+      return false;
+   struct sched s = {.sh = sh, .ctx = ctx, .m = sh->model, .gpr = -1};
+   for (unsigned f = 0; f < isa_file_count(s.m) && s.gpr < 0; f++) {
+      struct isa_file_info fi;
+      isa_file_info(s.m, f, &fi);
+      if (fi.kind == ISA_FILE_FULL)
+         s.gpr = (int)f;
+   }
+   ir_compute_cfg(sh);
+   ir_liveness(sh, &s.lv);
+   s.node_of = xcalloc(sh->nvalues + 1, sizeof(unsigned));
+   s.uses = xcalloc(sh->nvalues + 1, sizeof(unsigned));
+   for (unsigned bi = 0; bi < sh->nblocks; bi++)
+      schedule_block(&s, sh->blocks[bi]);
+   free(s.n);
+   free(s.node_of);
+   free(s.uses);
+   ir_liveness_free(&s.lv);
+   sh->cfg_valid = false;
+   return s.progress;
+}

@@ -1,0 +1,368 @@
+/*
+ * The machine-level IR and the backend's checks, input -> expected:
+ *   - mach text round-trips, and bad mach text is refused with a message
+ *     at the right column;
+ *   - the validator catches broken register assignments (two live values
+ *     in one register, a phi source outside the phi's register, a value
+ *     defined after the outputs are stored, an extract outside its
+ *     texture result) -- each injected into IR that validates without it;
+ *   - selected code computes what the IR it came from computes: integer
+ *     division and bit-field expansions, the 32-bit multiply, compares and
+ *     conversions, evaluated through the ISA semantics on many random and
+ *     edge inputs against the IR evaluator's own ops;
+ *   - opt_compile refuses what it does not support with the IR op and the
+ *     TGSI line, refuses options that would skip a required pass, and
+ *     returns the encoded program with its figures otherwise.
+ */
+#include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
+#include "util/test.h"
+
+#include <stdlib.h>
+
+static struct ir_shader *
+parse(const char *text, struct diag_list *d)
+{
+   return ir_parse(text, strlen(text), "test", 1, d);
+}
+
+/* The text parses and validates, prints back the same, and still does so
+ * after print -> parse. */
+static void
+round_trip(const char *text)
+{
+   struct diag_list d = {0};
+   struct ir_shader *sh = parse(text, &d);
+   CHECKF(sh, "%s", diag_first_error(&d));
+   if (sh) {
+      CHECKF(ir_validate(sh, NULL, &d), "%s", diag_first_error(&d));
+      char *a = ir_print(sh);
+      CHECKF(!strcmp(a, text), "printed:\n%s\nexpected:\n%s", a, text);
+      free(a);
+   }
+   ir_shader_free(sh);
+   diag_clear(&d);
+}
+
+static void
+bad_text(const char *text, const char *msg, int col)
+{
+   struct diag_list d = {0};
+   struct ir_shader *sh = parse(text, &d);
+   CHECKF(!sh, "accepted: %s", text);
+   CHECKF(d.n && strstr(d.v[0].msg, msg), "want '%s', got '%s'", msg,
+          d.n ? d.v[0].msg : "(nothing)");
+   CHECKF(d.n && d.v[0].col == col, "'%s': column %d, expected %d", msg, d.n ? d.v[0].col : -1,
+          col);
+   ir_shader_free(sh);
+   diag_clear(&d);
+}
+
+static void
+test_text(void)
+{
+   round_trip("shader FRAG\n"
+              "model a3xx\n"
+              "  %0 = load_input slot=0 comp=x @r0.x\n"
+              "  %1 = load_input slot=0 comp=y @r0.y\n"
+              "  %2 = load_const buf=0 slot=1 comp=z @c1.z\n"
+              "  %3 = mach mad.f32 %2, (neg)%0, %1 sat nop=2 @r0.z\n"
+              "  %4 = mach cmps.f (abs)%3, %2 cond=ge @p0.y\n"
+              "  %5 = mach sam {%0, %1}, 3, 1 wrmask=xw @r1.x:4\n"
+              "  %6 = extract comp=w %5 @r1.w\n"
+              "  mach nop ss rpt=2\n"
+              "  mach kill %4\n"
+              "  store_output slot=0 comp=x %6\n"
+              "  mach end sy\n");
+   const char *h = "shader VERT\nmodel a3xx\n  %0 = load_input slot=0 comp=x\n";
+   char t[512];
+   snprintf(t, sizeof(t), "%s  %%1 = mach frobnicate %%0\n", h);
+   bad_text(t, "unknown a3xx op 'frobnicate'", 13);
+   snprintf(t, sizeof(t), "%s  %%1 = mach add.f %%0\n", h);
+   bad_text(t, "add.f takes 2 operands", 21);
+   snprintf(t, sizeof(t), "%s  %%1 = mach add.f %%0, %%0 shiny\n", h);
+   bad_text(t, "unknown modifier 'shiny'", 26);
+   snprintf(t, sizeof(t), "%s  %%1 = mach cmps.f %%0, %%0 cond=sideways\n", h);
+   bad_text(t, "'sideways' is not a value of cond", 32);
+   snprintf(t, sizeof(t), "%s  %%1 = mach add.f %%0, %%0 @q9\n", h);
+   bad_text(t, "expected a register after '@'", 26);
+   bad_text("shader VERT\n  %0 = load_input slot=0 comp=x\n  %1 = mach add.f %0, %0\n",
+            "'mach' needs a 'model NAME' line", 13);
+}
+
+/* The IR validates as written; with `from` replaced by `to` it fails with
+ * `msg`. */
+static void
+caught(const char *text, const char *from, const char *to, const char *msg)
+{
+   struct diag_list d = {0};
+   struct ir_shader *sh = parse(text, &d);
+   CHECKF(sh && ir_validate(sh, NULL, &d), "the correct IR fails: %s", diag_first_error(&d));
+   ir_shader_free(sh);
+   diag_clear(&d);
+   const char *at = strstr(text, from);
+   CHECKF(at, "'%s' not in the text", from);
+   if (!at)
+      return;
+   char *bad = xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+   sh = parse(bad, &d);
+   CHECKF(sh, "the broken IR does not parse: %s", diag_first_error(&d));
+   if (sh) {
+      CHECKF(!ir_validate(sh, NULL, &d), "not caught: %s", to);
+      CHECKF(d.n && strstr(d.v[0].msg, msg), "want '%s', got: %.200s", msg,
+             d.n ? d.v[0].msg : "(nothing)");
+   }
+   ir_shader_free(sh);
+   diag_clear(&d);
+   free(bad);
+}
+
+static void
+still_valid(const char *text, const char *from, const char *to)
+{
+   const char *at = strstr(text, from);
+   CHECKF(at, "'%s' not in the text", from);
+   if (!at)
+      return;
+   char *t = xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+   struct diag_list d = {0};
+   struct ir_shader *sh = parse(t, &d);
+   CHECKF(sh && ir_validate(sh, NULL, &d), "%s: %s", to, diag_first_error(&d));
+   ir_shader_free(sh);
+   diag_clear(&d);
+   free(t);
+}
+
+static void
+test_register_checks(void)
+{
+   const char *straight = "shader VERT\n"
+                          "model a3xx\n"
+                          "  %0 = load_input slot=0 comp=x @r0.x\n"
+                          "  %1 = load_input slot=0 comp=y @r0.y\n"
+                          "  %2 = mach add.f %0, %1 @r0.z\n"
+                          "  %3 = mach mul.f %2, %0 @r0.y\n"
+                          "  store_output slot=0 comp=x %3\n"
+                          "  mach end\n";
+   /* r0.x still holds %0, read by the multiply */
+   caught(straight, "%0, %1 @r0.z", "%0, %1 @r0.x", "distinct registers");
+   /* a last use hands its register over: %0 and %2 die at the multiply */
+   still_valid(straight, "%2, %0 @r0.y", "%2, %0 @r0.x");
+   caught(straight, "store_output slot=0 comp=x %3\n",
+          "store_output slot=0 comp=x %3\n  %4 = mach add.f %3, %3 @r1.x\n",
+          "no value is defined after the outputs are stored");
+   const char *phis = "shader FRAG\n"
+                      "model a3xx\n"
+                      "  %0 = load_input slot=0 comp=x @r0.x\n"
+                      "  %1 = mach cmps.f %0, %0 cond=eq @p0.x\n"
+                      "  if %1 {\n"
+                      "@1:\n"
+                      "    %2 = mach add.f %0, %0 @r0.y\n"
+                      "  } else {\n"
+                      "@2:\n"
+                      "    %3 = mach mul.f %0, %0 @r0.y\n"
+                      "  }\n"
+                      "  %4 = phi @1 %2, @2 %3 @r0.y\n"
+                      "  store_output slot=0 comp=x %4\n"
+                      "  mach end\n";
+   caught(phis, "%0, %0 @r0.y\n  } else", "%0, %0 @r0.z\n  } else",
+          "a phi's sources sit in the phi's register");
+   const char *tex = "shader FRAG\n"
+                     "model a3xx\n"
+                     "  %0 = load_input slot=0 comp=x @r0.x\n"
+                     "  %1 = load_input slot=0 comp=y @r0.y\n"
+                     "  %2 = mach sam {%0, %1}, 0, 0 wrmask=xy @r1.x:2\n"
+                     "  %3 = extract comp=y %2 @r1.y\n"
+                     "  store_output slot=0 comp=x %3\n"
+                     "  store_output slot=0 comp=y %1\n"
+                     "  mach end\n";
+   caught(tex, "comp=y %2 @r1.y", "comp=y %2 @r1.x",
+          "an extract sits in its component of the texture result's registers");
+   caught(tex, "wrmask=xy @r1.x:2\n  %3 = extract comp=y %2 @r1.y",
+          "wrmask=xy @r0.y:2\n  %3 = extract comp=y %2 @r0.z", "does not overwrite a live value");
+}
+
+static void
+test_mach_checks(void)
+{
+   const char *ok = "shader VERT\n"
+                    "model a3xx\n"
+                    "  %0 = load_input slot=0 comp=x\n"
+                    "  %1 = mach add.f %0, %0\n"
+                    "  store_output slot=0 comp=x %1\n"
+                    "  mach end\n";
+   caught(ok, "%1 = mach add.f %0, %0\n", "mach add.f %0, %0\n  %1 = imm 0\n",
+          "a machine instruction has a result exactly when its op has a destination");
+}
+
+static uint32_t
+edge_word(struct rng *r)
+{
+   static const uint32_t edge[] = {
+       0,           1,           2,           3,           31,          32,          33,
+       0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu, 0xffffu,     0x10000u,
+       0x10001u,    0xfffe0001u, 641,         6700417u,    0x3f800000u, 0xbf800000u, 0x3fc00000u,
+       0x40200000u, 0xbfc00000u, 0x4f800000u, 0x7fc00000u, 0x7f800000u, 0xcf000001u, 0x3effffffu};
+   switch (rng_below(r, 5)) {
+   case 0:
+      return edge[rng_below(r, ARRAY_SIZE(edge))];
+   case 1:
+      return rng_below(r, 100);
+   case 2:
+      return 0u - rng_below(r, 100);
+   case 3:
+      return rng_u32(r) >> rng_below(r, 32);
+   default:
+      return rng_u32(r);
+   }
+}
+
+/* isel on `text` gives code that the evaluator runs to the same outputs
+ * as the text itself, on n random inputs. */
+static void
+selected_equals_source(const char *what, const char *text, unsigned n)
+{
+   struct diag_list d = {0};
+   struct ir_shader *src = parse(text, &d), *sel = parse(text, &d);
+   CHECKF(src && sel, "%s: %s", what, diag_first_error(&d));
+   struct opt_options o = {.passes = "isel", .validate = true, .bisect_limit = -1};
+   struct opt_ctx ctx;
+   opt_ctx_init(&ctx, &o, &d);
+   bool ok = src && sel && opt_run(sel, &ctx);
+   CHECKF(ok, "%s: %s", what, diag_first_error(&d));
+   struct rng r;
+   rng_seed(&r, 77);
+   unsigned bad = 0;
+   for (unsigned i = 0; ok && i < n; i++) {
+      struct ir_eval_env *a = xcalloc(1, sizeof(*a)), *b = xmalloc(sizeof(*b));
+      for (unsigned c = 0; c < 4; c++)
+         a->inputs[0][c] = edge_word(&r);
+      *b = *a;
+      ok = ir_eval(src, a, &d) && ir_eval(sel, b, &d);
+      CHECKF(ok, "%s: %s", what, diag_first_error(&d));
+      for (unsigned c = 0; ok && c < 4; c++)
+         if (a->outputs[0][c] != b->outputs[0][c] && bad++ < 4)
+            fprintf(stderr, "%s: inputs %08x %08x %08x %08x, output %c: 0x%08x, selected 0x%08x\n",
+                    what, a->inputs[0][0], a->inputs[0][1], a->inputs[0][2], a->inputs[0][3],
+                    "xyzw"[c], a -> outputs[0][c], b -> outputs[0][c]);
+      free(a);
+      free(b);
+   }
+   CHECKF(!bad, "%s: %u of %u runs differ", what, bad, n);
+   opt_ctx_fini(&ctx);
+   ir_shader_free(src);
+   ir_shader_free(sel);
+   diag_clear(&d);
+}
+
+/* Every group on a3xx; sm50 has no bit-scan selection yet. */
+static void
+test_selected_semantics(const char *model)
+{
+   char *head = xasprintf("shader VERT\nmodel %s\n"
+                          "  %%0 = load_input slot=0 comp=x\n  %%1 = load_input slot=0 comp=y\n"
+                          "  %%2 = load_input slot=0 comp=z\n  %%3 = load_input slot=0 comp=w\n",
+                          model);
+   static const struct {
+      const char *what, *ops;
+      bool a3xx_only;
+   } groups[] = {
+       {"division",
+        "  %4 = udiv %0, %1\n  %5 = umod %0, %1\n  %6 = idiv %0, %1\n  %7 = imod %0, %1\n", false},
+       {"bit fields and multiply",
+        "  %4 = ubfe %0, %1, %2\n  %5 = ibfe %0, %1, %2\n  %6 = bfi %0, %3, %1, %2\n"
+        "  %7 = imul %0, %3\n",
+        false},
+       {"conversions", "  %4 = f2i %0\n  %5 = f2u %1\n  %6 = i2f %2\n  %7 = u2f %3\n", false},
+       {"shifts and compares",
+        "  %4 = ishl %0, %1\n  %5 = ishr %1, %2\n  %6 = ult %2, %3\n  %7 = ige %3, %0\n", false},
+       {"bit scans",
+        "  %4 = find_lsb %0\n  %5 = ufind_msb %1\n  %6 = ifind_msb %2\n  %7 = isign %3\n", true},
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(groups); i++) {
+      if (groups[i].a3xx_only && strcmp(model, "a3xx"))
+         continue;
+      char *what = xasprintf("%s %s", model, groups[i].what);
+      char *t = xasprintf("%s%s  store_output slot=0 comp=x %%4\n  store_output slot=0 comp=y %%5\n"
+                          "  store_output slot=0 comp=z %%6\n  store_output slot=0 comp=w %%7\n",
+                          head, groups[i].ops);
+      selected_equals_source(what, t, 20000);
+      free(t);
+      free(what);
+   }
+   free(head);
+}
+
+static enum compile_status
+compile(const char *tgsi, const struct isa_model *m, const struct opt_options *o,
+        struct compile_stats *st, struct diag_list *d)
+{
+   struct tgsi_parse_opts po = {0};
+   struct tgsi_shader *s = tgsi_parse(tgsi, strlen(tgsi), "test.tgsi", &po, d);
+   CHECKF(s, "%s", diag_first_error(d));
+   if (!s)
+      return COMPILE_ERROR;
+   struct emu_program p;
+   enum compile_status cs = opt_compile(s, m, o, &p, st, NULL, d);
+   if (cs == COMPILE_OK)
+      CHECK(p.size == st->instructions * 8 && p.nbinds > 0);
+   emu_program_free(&p);
+   tgsi_shader_free(s);
+   return cs;
+}
+
+static void
+test_compile(void)
+{
+   struct isa_model *m = NULL;
+   struct diag_list d = {0};
+   CHECK(isa_open("a3xx", &m, &d) == ISA_ERR_OK);
+   if (!m)
+      return;
+   struct compile_stats st;
+   const char *ddx = "FRAG\n"
+                     "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                     "DCL OUT[0], COLOR\n"
+                     "DCL TEMP[0]\n"
+                     "  0: ADD TEMP[0].x, IN[0].xxxx, IN[0].yyyy\n"
+                     "  1: DDX TEMP[0].y, TEMP[0].xxxx\n"
+                     "  2: MOV OUT[0], TEMP[0].xyxy\n"
+                     "  3: END\n";
+   CHECK(compile(ddx, m, NULL, &st, &d) == COMPILE_UNSUPPORTED);
+   CHECKF(d.n && strstr(d.v[0].msg, "unsupported: ddx") && strstr(d.v[0].msg, "TGSI line 6"), "%s",
+          diag_first_error(&d));
+   diag_clear(&d);
+   const char *mad = "VERT\n"
+                     "DCL IN[0]\n"
+                     "DCL OUT[0], POSITION\n"
+                     "DCL CONST[0][0]\n"
+                     "  0: MAD OUT[0], IN[0], CONST[0][0], IN[0].wzyx\n"
+                     "  1: END\n";
+   struct opt_options o = {.validate = true, .bisect_limit = -1};
+   CHECKF(compile(mad, m, &o, &st, &d) == COMPILE_OK, "%s", diag_first_error(&d));
+   CHECK(st.instructions >= 4 && st.registers >= 4 && st.cycles >= st.instructions);
+   o.passes = "copyprop,isel";
+   CHECK(compile(mad, m, &o, &st, &d) == COMPILE_ERROR);
+   CHECK(d.n && strstr(d.v[0].msg, "always run"));
+   diag_clear(&d);
+   o.passes = NULL;
+   o.disable = "ra";
+   CHECK(compile(mad, m, &o, &st, &d) == COMPILE_ERROR);
+   diag_clear(&d);
+   o.disable = "sched,hazard"; /* optional: the program still encodes */
+   CHECKF(compile(mad, m, &o, &st, &d) == COMPILE_OK, "%s", diag_first_error(&d));
+   diag_clear(&d);
+   isa_close(m);
+}
+
+int
+main(void)
+{
+   test_text();
+   test_register_checks();
+   test_mach_checks();
+   test_selected_semantics("a3xx");
+   test_selected_semantics("sm50");
+   test_compile();
+   return test_done();
+}
