@@ -15,20 +15,23 @@
  * the interpreter's rule; other files are undefined there, the clamp only
  * keeps the access inside the file.
  *
- * Textures (a3_tex, operands read by ref_tex.c): sam/samb/saml/isaml
- * with the groups laid out as ir3 does (src1 = coordinates, reference,
- * layer, w; src2 = offsets, bias or level; .3d/.s/.a/.p/.o say which are
- * there), the four results in consecutive registers; TXP is sam.p (the
- * texture unit divides); TXF is isaml with the coordinates shifted left by
- * the level (a3xx wants level-0 units); TXQ is getsize. Memory: one ldg/stg (buffers, at
- * EMU_ADDR_BUFFER(i)) or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then br
- * (with !p0.x for a false test) or jump.
+ * Textures (a3_tex, operands read by ref_tex.c): sam/samb/saml/isaml/
+ * samgq with the groups laid out as ir3 does (src1 = coordinates,
+ * reference, layer, w -- samgq: padded to 4, then ddx and ddy; src2 =
+ * offsets, bias or level; .3d/.s/.a/.p/.o say which are there), the four
+ * results in consecutive registers; TXP is sam.p (the texture unit
+ * divides); TXF is isaml with the coordinates shifted left by the level
+ * (a3xx wants level-0 units); TXQ is getsize, LODQ getlod. Memory: one
+ * ldg/stg (buffers, at EMU_ADDR_BUFFER(i)) or ldl/stl (shared memory) per
+ * channel; atomics are atomic.OP.l/.g, float add and the wrapping inc/dec
+ * compare-and-swap loops. DDX/DDY are dsx/dsy (the quad's coarse ones).
+ * Branches: cmps into p0.x, then br (with !p0.x for a false test) or jump.
  *
  * Refused: what the model cannot express -- FMA, doubles and 64-bit
- * integers, derivatives, gathers, explicit texture derivatives, 3-D
- * offsets, atomics, subgroup ops, GS output, half-float packing. BARRIER
- * is bar.g.l; images are read and written with ldg/stg at their texel
- * addresses.
+ * integers, fine derivatives, gathers, multisample textures (TXQS, MS
+ * fetches), texture offsets beyond x and y, subgroup ops, GS output.
+ * BARRIER is bar.g.l; images are read and written with ldg/stg at their
+ * texel addresses.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
