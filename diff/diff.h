@@ -1,5 +1,6 @@
 /*
- * The differential checker: inputs, runs, comparison, reports.
+ * The differential checker: inputs, runs, comparison, reports, and the
+ * random shader generator that feeds it generated cases.
  */
 #ifndef DC_DIFF_H
 #define DC_DIFF_H
@@ -30,5 +31,44 @@ char *diff_inputs_to_yaml(const struct env *e);
 /* Reads inputs written by diff_inputs_to_yaml (or by hand). */
 struct env *diff_inputs_from_yaml(const char *text, size_t len, const char *filename,
                                   struct diag_list *diags);
+
+/* ------------------------------------------------------------------ */
+/* gen.c                                                                */
+
+/* What to generate. Any field may be left 0. */
+struct diff_gen_opts {
+   /* FRAG, VERT or COMP; TGSI_STAGE_COUNT (or any other stage) lets the
+    * seed choose among the three. */
+   enum tgsi_stage stage;
+   /* About this many instructions in the body; 0 = DIFF_GEN_DEFAULT_SIZE. */
+   unsigned size;
+   /* Opcodes the consumer accepts (e.g. the interpreter's): the random
+    * body never uses one this refuses. The fixed scaffolding always uses
+    * MOV MAD MUL ADD MIN MAX I2F U2F UMAD SHL AND LOAD STORE END (and,
+    * for each construct it emits, that construct's opcodes). NULL = the
+    * default filter (diff_gen_default_supports). */
+   bool (*supports)(enum tgsi_opcode op);
+};
+
+#define DIFF_GEN_DEFAULT_SIZE 60
+#define DIFF_GEN_MAX_SIZE     1000000
+
+/* Generates a random valid TGSI shader from seed: the same seed and
+ * options give the same text on every machine. Returns the text (caller
+ * frees). If parsed is not NULL it receives the parsed shader. Returns NULL
+ * only if the text fails to parse -- a generator bug; the parser's messages
+ * are in d (may be NULL). */
+char *diff_gen(uint64_t seed, const struct diff_gen_opts *opts, struct tgsi_shader **parsed,
+               struct diag_list *d);
+/* The same, with the generator's choices read from data first (a fuzzer's
+ * bytes), then from a generator seeded by a hash of data. Small changes
+ * to data make small changes to the shader. */
+char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts *opts,
+                     struct tgsi_shader **parsed, struct diag_list *d);
+/* The opcodes the generator uses when opts->supports is NULL: those the
+ * golden interpreter runs (tgsi_interp_supports). */
+bool diff_gen_default_supports(enum tgsi_opcode op);
+/* "frag", "vert", "comp" -> stage; false for anything else. */
+bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
 
 #endif

@@ -4,6 +4,7 @@
  * tools/main.c builds the dispatch table and the --help listing from it.
  */
 /* clang-format off */
+CMD("gen", cmd_gen, "write a random valid TGSI shader (--seed, --stage, --size)")
 CMD("tgsi", cmd_tgsi, "parse TGSI files and print them in canonical form (or --check)")
 CMD("isa", cmd_isa, "check ISA model files (isa check MODEL...)")
 CMD("as", cmd_as, "assemble for an ISA model (as MODEL FILE.s [-o FILE.bin])")

@@ -49,3 +49,67 @@ interp_cli(bench_help "bench|--help" 0 OUT "usage: diffcomp bench interp")
 interp_cli(bench_interp "bench|interp|--invocations|256|${_fx}/e2e_basic.tgsi" 0
            OUT "interp: [0-9.]+ M lane-instructions/s")
 interp_cli(bench_unknown "bench|frob" 2 ERR "usage: diffcomp bench")
+
+# The bad-input catalog: one ctest test per line of fixtures/bad/MANIFEST
+# (bad_<name>), each run by run_bad.cmake. Flag xfail marks a known bug in
+# another component: the test passes while the case still fails and starts
+# failing once the bug is fixed, to be turned into a normal case.
+set(_bad_manifest ${CMAKE_SOURCE_DIR}/fixtures/bad/MANIFEST)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_bad_manifest})
+# Brackets and semicolons would confuse CMake's list splitting: hide them
+# while splitting (a ';' in a case's own fields is still not allowed).
+file(READ ${_bad_manifest} _bad_text)
+string(REPLACE "[" "<lb>" _bad_text "${_bad_text}")
+string(REPLACE "]" "<rb>" _bad_text "${_bad_text}")
+string(REPLACE ";" "<sc>" _bad_text "${_bad_text}")
+string(REPLACE "\n" ";" _bad_lines "${_bad_text}")
+foreach(line IN LISTS _bad_lines)
+  if(line MATCHES "^[ \t]*(#|$)")
+    continue()
+  endif()
+  string(REPLACE "|" ";" f "${line}")
+  list(LENGTH f nf)
+  if(nf LESS 4)
+    message(FATAL_ERROR "fixtures/bad/MANIFEST: bad line: ${line}")
+  endif()
+  list(GET f 0 name)
+  list(GET f 1 args)
+  list(GET f 2 rc)
+  list(GET f 3 err)
+  string(STRIP "${name}" name)
+  string(STRIP "${args}" args)
+  string(STRIP "${rc}" rc)
+  string(STRIP "${err}" err)
+  foreach(v args err)
+    string(REPLACE "<lb>" "[" ${v} "${${v}}")
+    string(REPLACE "<rb>" "]" ${v} "${${v}}")
+  endforeach()
+  set(flags "")
+  if(nf GREATER 4)
+    list(GET f 4 flags)
+    string(STRIP "${flags}" flags)
+  endif()
+  set(timeout 60)
+  set(maxerr 1000000)
+  set(xfail FALSE)
+  string(REPLACE " " ";" flags "${flags}")
+  foreach(fl IN LISTS flags)
+    if(fl STREQUAL "xfail")
+      set(xfail TRUE)
+    elseif(fl MATCHES "^timeout=([0-9]+)$")
+      set(timeout ${CMAKE_MATCH_1})
+    elseif(fl MATCHES "^maxerr=([0-9]+)$")
+      set(maxerr ${CMAKE_MATCH_1})
+    elseif(NOT fl STREQUAL "")
+      message(FATAL_ERROR "fixtures/bad/MANIFEST: unknown flag '${fl}' in: ${line}")
+    endif()
+  endforeach()
+  add_test(NAME bad_${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DSRC=${CMAKE_SOURCE_DIR}
+                   -DWORK=${CMAKE_BINARY_DIR}/bad/${name} -DNAME=${name} -DARGS=${args}
+                   -DRC=${rc} -DERR=${err} -DTIMEOUT=${timeout} -DMAXERR=${maxerr}
+                   -P ${CMAKE_CURRENT_LIST_DIR}/run_bad.cmake)
+  math(EXPR ctest_timeout "${timeout} + 60")
+  set_tests_properties(bad_${name} PROPERTIES TIMEOUT ${ctest_timeout} WILL_FAIL ${xfail}
+                                               LABELS bad)
+endforeach()

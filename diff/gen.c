@@ -1,0 +1,1350 @@
+/*
+ * Random TGSI shader generator (Csmith / GraphicsFuzz style): the source of
+ * generated cases for the differential checker and of structured inputs
+ * for the fuzzers.
+ *
+ * Every shader it writes is valid: it parses with no error, every register
+ * is declared and written before it is read (the prologue fills all
+ * temporaries from the inputs), every declared output is written at the
+ * end from values that depend on the inputs, and it terminates for any
+ * inputs. Termination: loops are counted -- a counter register, reserved
+ * for its loop, is compared with an immediate limit at the top of every
+ * iteration and incremented before the body runs, so CONT cannot skip the
+ * increment and nested loops multiply small limits. Indirect indices are
+ * clamped right before their UARL/ARL (x AND 3, or MIN/MAX into [0, 3.5])
+ * and used by the next instruction only, so they are always in range.
+ * Integer division by a data value goes through a divisor forced into
+ * [1, 8]; float-to-integer conversions are clamped first; bitfield offsets
+ * and widths are immediates with offset + bits <= 32.
+ *
+ * Types are tracked per channel of every general temporary (float or
+ * integer) so that float ops mostly read floats; inside control flow an
+ * instruction only writes channels that already hold its result type, so a
+ * conditional write never leaves a channel float in some lanes and integer
+ * in others.
+ *
+ * Determinism: all choices come from util rng (or the fuzzer's bytes) and
+ * the text is built from integers only (float immediates are written from
+ * tables and integer fractions, never with printf("%f")), so a seed gives
+ * the same bytes on every host.
+ */
+#include "diff/diff.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define GEN_MAX_TEMPS 12 /* general temporaries */
+#define GEN_MAX_LOOPS 3  /* nested counted loops */
+#define GEN_MAX_DEPTH 6  /* nested IF/loop/switch */
+#define GEN_ARRAY_LEN 4  /* the indirectly addressed TEMP array */
+#define GEN_IMM_HASH  4096
+#define GEN_TEXT_LEN  24
+
+enum gty { GT_F, GT_I };
+
+/* What a BRK/CONT would leave: generated only when it is a loop. */
+enum gctx { CTX_NONE, CTX_LOOP, CTX_SWITCH };
+
+struct sbuf {
+   char *p;
+   size_t n, cap;
+};
+
+/* One IMM line: up to four values of one type, as text. */
+struct gimm {
+   bool is_int;
+   unsigned n;
+   char val[4][GEN_TEXT_LEN];
+};
+
+/* A source operand as text, and whether it reads input-dependent data. */
+struct opnd {
+   char s[96];
+   bool dep;
+};
+
+struct gen {
+   struct rng rng;
+   const uint8_t *bytes;
+   size_t nbytes, pos;
+   bool (*supports)(enum tgsi_opcode op);
+   enum tgsi_stage stage;
+   unsigned nin, nout, nconst, ntemp, block_w;
+   /* TEMP layout: [0, ntemp) general, then loop counters, scratch, the
+    * COMP global id, then the ARRAY(1) registers. */
+   unsigned t_loop, t_scr, t_gid, t_arr, t_end;
+   uint8_t ty[GEN_MAX_TEMPS][4];
+   uint8_t dep[GEN_MAX_TEMPS]; /* bit per channel */
+   bool ready[GEN_MAX_TEMPS];  /* written by the prologue: may be read */
+   struct gimm *imms;
+   unsigned nimms, imms_cap;
+   int32_t imm_hash[GEN_IMM_HASH]; /* slot = line * 4 + comp, -1 empty */
+   struct sbuf body;
+   unsigned depth, loop_depth;
+   unsigned ninsns;
+   bool used_samp[2], used_addr, used_array, used_in[8], killed;
+};
+
+/* ------------------------------------------------------------------ */
+/* Choices and text                                                     */
+
+static uint32_t
+pick(struct gen *g, uint32_t n)
+{
+   if (n <= 1)
+      return 0;
+   if (g->pos < g->nbytes && n <= 256)
+      return g->bytes[g->pos++] % n;
+   return rng_below(&g->rng, n);
+}
+
+static uint32_t
+pick32(struct gen *g)
+{
+   uint32_t v = 0;
+   for (int i = 0; i < 4; i++)
+      v = v << 8 | pick(g, 256);
+   return v;
+}
+
+static bool
+chance(struct gen *g, unsigned percent)
+{
+   return pick(g, 100) < percent;
+}
+
+static void
+sb_vadd(struct sbuf *b, const char *fmt, va_list ap)
+{
+   va_list ap2;
+   va_copy(ap2, ap);
+   int n = vsnprintf(NULL, 0, fmt, ap2);
+   va_end(ap2);
+   VEC_RESERVE(b->p, b->cap, b->n + (size_t)n + 1);
+   vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+   b->n += (size_t)n;
+}
+
+static void DC_PRINTF(2, 3) sb_add(struct sbuf *b, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   sb_vadd(b, fmt, ap);
+   va_end(ap);
+}
+
+static bool
+ok(struct gen *g, enum tgsi_opcode op)
+{
+   return g->supports(op);
+}
+
+/* One instruction of the body, indented by nesting depth. */
+static void DC_PRINTF(2, 3) emit(struct gen *g, const char *fmt, ...)
+{
+   sb_add(&g->body, "%*s", (int)(2 + 2 * g->depth), "");
+   va_list ap;
+   va_start(ap, fmt);
+   sb_vadd(&g->body, fmt, ap);
+   va_end(ap);
+   sb_add(&g->body, "\n");
+   g->ninsns++;
+}
+
+static const char comp_ch[] = "xyzw";
+
+/* ".xy" for a write mask; "" for all four channels. */
+static const char *
+mask_str(uint8_t mask, char buf[6])
+{
+   if (mask == 0xf)
+      return "";
+   char *p = buf;
+   *p++ = '.';
+   for (int c = 0; c < 4; c++)
+      if (mask & (1 << c))
+         *p++ = comp_ch[c];
+   *p = 0;
+   return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Immediates                                                           */
+
+static const char *const float_table[] = {
+    "0",     "1",     "-1",   "0.5", "-0.5",       "2",          "0.25",       "3",
+    "4",     "10",    "0.1",  "-2",  "100",        "0.001",      "1000",       "65536",
+    "1e+06", "1e-05", "-100", "255", "0.00390625", "3.14159274", "6.28318548", "0.333333343",
+};
+
+static const uint32_t int_table[] = {
+    0,           1,           2,           3,           4,           5,   7,    8,
+    15,          16,          24,          31,          32,          255, 256,  65535,
+    0x7fffffffu, 0x80000000u, 0xffffffffu, 0x3f800000u, 0xfffffffeu, 100, 1000,
+};
+
+/* A float as text: a table entry or n/16 written with integer arithmetic. */
+static void
+float_text(struct gen *g, char out[GEN_TEXT_LEN])
+{
+   if (chance(g, 55)) {
+      snprintf(out, GEN_TEXT_LEN, "%s", float_table[pick(g, ARRAY_SIZE(float_table))]);
+      return;
+   }
+   int n = (int)pick(g, 513) - 256;
+   unsigned a = (unsigned)(n < 0 ? -n : n);
+   snprintf(out, GEN_TEXT_LEN, "%s%u.%04u", n < 0 ? "-" : "", a / 16, (a % 16) * 625);
+}
+
+static void
+int_text(struct gen *g, char out[GEN_TEXT_LEN])
+{
+   uint32_t v = chance(g, 80) ? int_table[pick(g, ARRAY_SIZE(int_table))] : pick32(g);
+   snprintf(out, GEN_TEXT_LEN, "%u", v);
+}
+
+static unsigned
+imm_hash(bool is_int, const char *text)
+{
+   uint64_t h = hash64(text, strlen(text), is_int ? 0x1234567u : 0x7654321u);
+   return (unsigned)(h % GEN_IMM_HASH);
+}
+
+/* The slot (line * 4 + comp) holding the value; allocates one if new. */
+static unsigned
+imm_slot(struct gen *g, bool is_int, const char *text)
+{
+   unsigned h = imm_hash(is_int, text);
+   for (unsigned probe = 0; probe < GEN_IMM_HASH; probe++, h = (h + 1) % GEN_IMM_HASH) {
+      int32_t s = g->imm_hash[h];
+      if (s < 0)
+         break;
+      const struct gimm *l = &g->imms[s / 4];
+      if (l->is_int == is_int && !strcmp(l->val[s % 4], text))
+         return (unsigned)s;
+   }
+   /* A new value goes into the last line of its type if it has room. */
+   struct gimm *l = NULL;
+   if (g->nimms && g->imms[g->nimms - 1].is_int == is_int && g->imms[g->nimms - 1].n < 4)
+      l = &g->imms[g->nimms - 1];
+   if (!l) {
+      VEC_RESERVE(g->imms, g->imms_cap, g->nimms + 1);
+      l = &g->imms[g->nimms++];
+      memset(l, 0, sizeof(*l));
+      l->is_int = is_int;
+   }
+   unsigned slot = (unsigned)(l - g->imms) * 4 + l->n;
+   snprintf(l->val[l->n++], GEN_TEXT_LEN, "%s", text);
+   /* The table only speeds up reuse: when full, values are just not shared. */
+   if (g->imm_hash[h] < 0)
+      g->imm_hash[h] = (int32_t)slot;
+   return slot;
+}
+
+/* "IMM[k].cccc" for one value. */
+static void
+imm_scalar(struct gen *g, bool is_int, const char *text, struct opnd *o)
+{
+   unsigned s = imm_slot(g, is_int, text);
+   char c = comp_ch[s % 4];
+   snprintf(o->s, sizeof(o->s), "IMM[%u].%c%c%c%c", s / 4, c, c, c, c);
+   o->dep = false;
+}
+
+static void
+imm_u(struct gen *g, uint32_t v, struct opnd *o)
+{
+   char t[GEN_TEXT_LEN];
+   snprintf(t, sizeof(t), "%u", v);
+   imm_scalar(g, true, t, o);
+}
+
+static void
+imm_f(struct gen *g, const char *text, struct opnd *o)
+{
+   imm_scalar(g, false, text, o);
+}
+
+/* A whole new IMM line of four values, used as "IMM[k]". */
+static void
+imm_vec(struct gen *g, bool is_int, const char *const vals[4], struct opnd *o)
+{
+   VEC_RESERVE(g->imms, g->imms_cap, g->nimms + 1);
+   struct gimm *l = &g->imms[g->nimms++];
+   l->is_int = is_int;
+   l->n = 4;
+   for (int c = 0; c < 4; c++)
+      snprintf(l->val[c], GEN_TEXT_LEN, "%s", vals[c]);
+   snprintf(o->s, sizeof(o->s), "IMM[%u]", g->nimms - 1);
+   o->dep = false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Operands                                                             */
+
+/* Channels of general temporary r holding type ty. */
+static uint8_t
+chans_of(const struct gen *g, unsigned r, enum gty ty)
+{
+   uint8_t m = 0;
+   for (int c = 0; c < 4; c++)
+      if (g->ty[r][c] == ty)
+         m |= (uint8_t)(1 << c);
+   return m;
+}
+
+/* A swizzle over the channels in m (nonempty); returns the channels used. */
+static uint8_t
+swizzle(struct gen *g, uint8_t m, char out[6])
+{
+   uint8_t cand[4], n = 0, used = 0;
+   for (int c = 0; c < 4; c++)
+      if (m & (1 << c))
+         cand[n++] = (uint8_t)c;
+   bool repl = chance(g, 35);
+   uint8_t first = cand[pick(g, n)];
+   out[0] = '.';
+   for (int i = 0; i < 4; i++) {
+      uint8_t c = repl ? first : cand[pick(g, n)];
+      out[1 + i] = comp_ch[c];
+      used |= (uint8_t)(1 << c);
+   }
+   out[5] = 0;
+   if (!strcmp(out, ".xyzw"))
+      out[0] = 0;
+   return used;
+}
+
+/* ".cccc": one channel of m (nonempty) replicated. */
+static const char *
+scalar_swz(struct gen *g, uint8_t m, char out[6])
+{
+   unsigned cand[4], n = 0;
+   for (unsigned c = 0; c < 4; c++)
+      if (m & (1 << c))
+         cand[n++] = c;
+   char ch = comp_ch[cand[pick(g, n)]];
+   snprintf(out, 6, ".%c%c%c%c", ch, ch, ch, ch);
+   return out;
+}
+
+/* A general temporary with at least one channel of type ty, or -1. */
+static int
+pick_temp(struct gen *g, enum gty ty)
+{
+   unsigned cand[GEN_MAX_TEMPS], n = 0;
+   for (unsigned r = 0; r < g->ntemp; r++)
+      if (g->ready[r] && chans_of(g, r, ty))
+         cand[n++] = r;
+   return n ? (int)cand[pick(g, n)] : -1;
+}
+
+static void
+temp_src(struct gen *g, unsigned r, uint8_t m, struct opnd *o)
+{
+   char sw[6];
+   uint8_t used = swizzle(g, m, sw);
+   snprintf(o->s, sizeof(o->s), "TEMP[%u]%s", r, sw);
+   o->dep = (g->dep[r] & used) != 0;
+}
+
+/* Puts pre before and post after the operand text (which always has room:
+ * operands are far shorter than the buffer). */
+static void
+wrap(struct opnd *o, const char *pre, const char *post)
+{
+   size_t n = strlen(o->s), a = strlen(pre), b = strlen(post);
+   if (n + a + b >= sizeof(o->s))
+      return;
+   memmove(o->s + a, o->s, n);
+   memcpy(o->s, pre, a);
+   memcpy(o->s + a + n, post, b + 1);
+}
+
+static void
+wrap_mods(struct gen *g, enum gty ty, struct opnd *o)
+{
+   bool neg = chance(g, ty == GT_F ? 12 : 8);
+   bool abs = ty == GT_F && chance(g, 10);
+   wrap(o, neg ? (abs ? "-|" : "-") : (abs ? "|" : ""), abs ? "|" : "");
+}
+
+/* An input read: IN[i] (FRAG, VERT) as floats, or SV (COMP) as integers. */
+static void
+input_src(struct gen *g, struct opnd *o)
+{
+   char sw[6];
+   if (g->stage == TGSI_STAGE_COMP) {
+      swizzle(g, 0x1, sw); /* THREAD_ID.x and BLOCK_ID.x vary; keep to .x */
+      snprintf(o->s, sizeof(o->s), "SV[%u]%s", pick(g, 2), sw);
+   } else {
+      unsigned i = pick(g, g->nin);
+      g->used_in[i] = true;
+      swizzle(g, 0xf, sw);
+      snprintf(o->s, sizeof(o->s), "IN[%u]%s", i, sw);
+   }
+   o->dep = true;
+}
+
+/* A source of type ty from anywhere: temporaries, inputs, constants,
+ * immediates, loop counters. */
+static void
+src_plain(struct gen *g, enum gty ty, struct opnd *o)
+{
+   unsigned r = pick(g, 100);
+   char sw[6], t[GEN_TEXT_LEN];
+   int tr;
+   bool input_float = g->stage != TGSI_STAGE_COMP;
+   if (r < 58 && (tr = pick_temp(g, ty)) >= 0) {
+      temp_src(g, (unsigned)tr, chans_of(g, (unsigned)tr, ty), o);
+   } else if (r < 72 && (ty == GT_F) == input_float) {
+      input_src(g, o);
+   } else if (r < 80 && ty == GT_I && g->loop_depth) {
+      snprintf(o->s, sizeof(o->s), "TEMP[%u].xxxx", g->t_loop + pick(g, g->loop_depth));
+      o->dep = false;
+   } else if (r < 86 && ty == GT_I && (tr = pick_temp(g, GT_F)) >= 0) {
+      /* integer ops on float bits are defined */
+      temp_src(g, (unsigned)tr, chans_of(g, (unsigned)tr, GT_F), o);
+   } else if (r < 93 && ty == GT_F) {
+      swizzle(g, 0xf, sw);
+      snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", pick(g, g->nconst), sw);
+      o->dep = false;
+   } else if (ty == GT_F) {
+      float_text(g, t);
+      imm_f(g, t, o);
+   } else {
+      int_text(g, t);
+      imm_u(g, (uint32_t)strtoul(t, NULL, 10), o);
+   }
+}
+
+static void
+src_any(struct gen *g, enum gty ty, struct opnd *o)
+{
+   src_plain(g, ty, o);
+   wrap_mods(g, ty, o);
+}
+
+/* A destination general temporary and mask for a result of type ty; see
+ * the file comment for why writes under control flow keep types. */
+static void
+dst_pick(struct gen *g, enum gty ty, unsigned *reg, uint8_t *mask)
+{
+   uint8_t m = (uint8_t)(pick(g, 15) + 1);
+   if (g->depth == 0 || chance(g, 3)) {
+      *reg = pick(g, g->ntemp);
+      *mask = m;
+      return;
+   }
+   for (int tries = 0; tries < 8; tries++) {
+      unsigned r = pick(g, g->ntemp);
+      uint8_t have = chans_of(g, r, ty);
+      if (have & m) {
+         *reg = r;
+         *mask = have & m;
+         return;
+      }
+      if (have) {
+         *reg = r;
+         *mask = have;
+         return;
+      }
+   }
+   *reg = pick(g, g->ntemp);
+   *mask = m;
+}
+
+static void
+dst_set(struct gen *g, unsigned r, uint8_t mask, enum gty ty, bool dep)
+{
+   for (int c = 0; c < 4; c++) {
+      if (!(mask & (1 << c)))
+         continue;
+      g->ty[r][c] = (uint8_t)ty;
+      if (g->depth == 0)
+         g->dep[r] = (uint8_t)(g->dep[r] & ~(1 << c));
+      if (dep)
+         g->dep[r] |= (uint8_t)(1 << c);
+   }
+}
+
+/* "TEMP[r].mask" */
+static const char *
+dst_str(unsigned r, uint8_t mask, char buf[24])
+{
+   char mb[6];
+   snprintf(buf, 24, "TEMP[%u]%s", r, mask_str(mask, mb));
+   return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* ALU statements                                                       */
+
+/* Operand fixes that keep results defined: SRC_POS0 makes the first
+ * source positive (MAX(|x|, 1e-5): RSQ, LG2, POW are undefined at or below
+ * 0), SRC_ABS0 takes |x| (SQRT), SRC_LT128 keeps it below 128 (EX2). */
+enum { SRC_ABS0 = 1, SRC_POS0 = 2, SRC_LT128 = 4 };
+
+/* Float ops: name, sources, flags. */
+/* clang-format off */
+#define GEN_FLOAT_OPS(X) \
+   X(MOV, 1, 0)   X(ADD, 2, 0)   X(MUL, 2, 0)   X(MAD, 3, 0)   X(FMA, 3, 0)   X(LRP, 3, 0) \
+   X(MIN, 2, 0)   X(MAX, 2, 0)   X(SLT, 2, 0)   X(SGE, 2, 0)   X(SEQ, 2, 0)   X(SNE, 2, 0) \
+   X(SGT, 2, 0)   X(SLE, 2, 0)   X(DP2, 2, 0)   X(DP3, 2, 0)   X(DP4, 2, 0)   X(FRC, 1, 0) \
+   X(FLR, 1, 0)   X(CEIL, 1, 0)  X(TRUNC, 1, 0) X(ROUND, 1, 0) X(SSG, 1, 0)   X(CMP, 3, 0) \
+   X(RCP, 1, 0)   X(DIV, 2, 0)   X(SIN, 1, 0)   X(COS, 1, 0)   X(EX2, 1, SRC_LT128)       \
+   X(SQRT, 1, SRC_ABS0) X(RSQ, 1, SRC_POS0) X(LG2, 1, SRC_POS0) X(POW, 2, SRC_POS0)
+
+/* Integer ops whose sources and result are all integers. */
+#define GEN_INT_OPS(X) \
+   X(UADD, 2)  X(UMUL, 2)    X(UMAD, 3)    X(IMAX, 2) X(IMIN, 2) X(UMAX, 2) X(UMIN, 2) \
+   X(AND, 2)   X(OR, 2)      X(XOR, 2)     X(NOT, 1)  X(SHL, 2)  X(ISHR, 2) X(USHR, 2) \
+   X(INEG, 1)  X(IABS, 1)    X(ISSG, 1)    X(USEQ, 2) X(USNE, 2) X(USLT, 2) X(USGE, 2) \
+   X(ISLT, 2)  X(ISGE, 2)    X(UDIV, 2)    X(UMOD, 2) X(BREV, 1) X(POPC, 1) X(LSB, 1)  \
+   X(UMSB, 1)  X(IMSB, 1)    X(IMUL_HI, 2) X(UMUL_HI, 2)
+/* clang-format on */
+
+struct gop {
+   enum tgsi_opcode op;
+   uint8_t nsrc, flags;
+};
+
+static const struct gop float_ops[] = {
+#define X(n, s, f) {TGSI_OP_##n, s, f},
+    GEN_FLOAT_OPS(X)
+#undef X
+};
+
+static const struct gop int_ops[] = {
+#define X(n, s) {TGSI_OP_##n, s, 0},
+    GEN_INT_OPS(X)
+#undef X
+};
+
+/* A supported op of the table, or NULL. */
+static const struct gop *
+pick_op(struct gen *g, const struct gop *t, unsigned n)
+{
+   for (int tries = 0; tries < 16; tries++) {
+      const struct gop *o = &t[pick(g, n)];
+      if (ok(g, o->op))
+         return o;
+   }
+   for (unsigned i = 0; i < n; i++)
+      if (ok(g, t[i].op))
+         return &t[i];
+   return NULL;
+}
+
+/* Emits "OP[_SAT][_PRECISE] dst, srcs..." and records the destination. */
+static void
+emit_op(struct gen *g, enum tgsi_opcode op, const char *suffix, unsigned r, uint8_t mask,
+        enum gty ty, struct opnd *src, unsigned nsrc)
+{
+   char line[512], db[24];
+   int n =
+       snprintf(line, sizeof(line), "%s%s %s", tgsi_op_info[op].name, suffix, dst_str(r, mask, db));
+   bool dep = false;
+   for (unsigned i = 0; i < nsrc; i++) {
+      n += snprintf(line + n, sizeof(line) - (size_t)n, ", %s", src[i].s);
+      dep |= src[i].dep;
+   }
+   emit(g, "%s", line);
+   dst_set(g, r, mask, ty, dep);
+}
+
+static bool
+stmt_float(struct gen *g)
+{
+   const struct gop *o = pick_op(g, float_ops, ARRAY_SIZE(float_ops));
+   if (!o)
+      return false;
+   struct opnd src[3];
+   for (unsigned i = 0; i < o->nsrc; i++) {
+      if (i == 0 && (o->flags & (SRC_ABS0 | SRC_POS0))) {
+         src_plain(g, GT_F, &src[0]);
+         wrap(&src[0], "|", "|");
+      } else {
+         src_any(g, GT_F, &src[i]);
+      }
+   }
+   if (o->flags & (SRC_POS0 | SRC_LT128)) {
+      /* MAX/MIN also turn NaN into the bound */
+      struct opnd k;
+      bool pos = o->flags & SRC_POS0;
+      imm_f(g, pos ? "1e-05" : "100", &k);
+      emit(g, "%s TEMP[%u], %s, %s", pos ? "MAX" : "MIN", g->t_scr, src[0].s, k.s);
+      snprintf(src[0].s, sizeof(src[0].s), "TEMP[%u]", g->t_scr);
+   }
+   const char *suffix = chance(g, 8) ? "_SAT" : chance(g, 5) ? "_PRECISE" : "";
+   unsigned r;
+   uint8_t mask;
+   dst_pick(g, GT_F, &r, &mask);
+   emit_op(g, o->op, suffix, r, mask, GT_F, src, o->nsrc);
+   return true;
+}
+
+/* Writes a copy of src (type ty) clamped for a conversion into the whole
+ * scratch register: MAX then MIN, which also turns NaN into lo. */
+static void
+clamp_to_scratch(struct gen *g, const struct opnd *src, const char *lo, const char *hi,
+                 struct opnd *out)
+{
+   struct opnd a, b;
+   imm_f(g, lo, &a);
+   imm_f(g, hi, &b);
+   emit(g, "MAX TEMP[%u], %s, %s", g->t_scr, src->s, a.s);
+   emit(g, "MIN TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, b.s);
+   snprintf(out->s, sizeof(out->s), "TEMP[%u]", g->t_scr);
+   out->dep = src->dep;
+}
+
+static bool
+stmt_int(struct gen *g)
+{
+   unsigned r;
+   uint8_t mask;
+   struct opnd src[4];
+   unsigned kind = pick(g, 10);
+   if (kind == 0 && ok(g, TGSI_OP_IDIV) && ok(g, TGSI_OP_MOD) && ok(g, TGSI_OP_AND) &&
+       ok(g, TGSI_OP_UADD)) {
+      /* signed division by a divisor forced into [1, 8] */
+      struct opnd d, m7, one;
+      src_any(g, GT_I, &src[0]);
+      src_plain(g, GT_I, &d);
+      imm_u(g, 7, &m7);
+      imm_u(g, 1, &one);
+      emit(g, "AND TEMP[%u], %s, %s", g->t_scr, d.s, m7.s);
+      emit(g, "UADD TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, one.s);
+      snprintf(src[1].s, sizeof(src[1].s), "TEMP[%u]", g->t_scr);
+      src[1].dep = d.dep;
+      dst_pick(g, GT_I, &r, &mask);
+      emit_op(g, chance(g, 50) ? TGSI_OP_IDIV : TGSI_OP_MOD, "", r, mask, GT_I, src, 2);
+      return true;
+   }
+   if (kind == 1 && ok(g, TGSI_OP_UBFE) && ok(g, TGSI_OP_IBFE) && ok(g, TGSI_OP_BFI)) {
+      /* bitfields with immediate offset + bits <= 32 */
+      unsigned off = pick(g, 24), bits = 1 + pick(g, 32 - off);
+      bool bfi = chance(g, 35);
+      unsigned ns = bfi ? 4 : 3;
+      src_any(g, GT_I, &src[0]);
+      if (bfi)
+         src_any(g, GT_I, &src[1]);
+      imm_u(g, off, &src[ns - 2]);
+      imm_u(g, bits, &src[ns - 1]);
+      dst_pick(g, GT_I, &r, &mask);
+      enum tgsi_opcode op = bfi ? TGSI_OP_BFI : chance(g, 50) ? TGSI_OP_UBFE : TGSI_OP_IBFE;
+      emit_op(g, op, "", r, mask, GT_I, src, ns);
+      return true;
+   }
+   const struct gop *o = pick_op(g, int_ops, ARRAY_SIZE(int_ops));
+   if (!o)
+      return false;
+   for (unsigned i = 0; i < o->nsrc; i++)
+      src_any(g, GT_I, &src[i]);
+   dst_pick(g, GT_I, &r, &mask);
+   emit_op(g, o->op, "", r, mask, GT_I, src, o->nsrc);
+   return true;
+}
+
+/* Conversions and mixed-type ops. */
+static bool
+stmt_convert(struct gen *g)
+{
+   unsigned r;
+   uint8_t mask;
+   struct opnd src[3];
+   switch (pick(g, 5)) {
+   case 0: { /* int -> float */
+      enum tgsi_opcode op = chance(g, 50) ? TGSI_OP_I2F : TGSI_OP_U2F;
+      if (!ok(g, op))
+         return false;
+      src_any(g, GT_I, &src[0]);
+      dst_pick(g, GT_F, &r, &mask);
+      emit_op(g, op, "", r, mask, GT_F, src, 1);
+      return true;
+   }
+   case 1: { /* float -> int, clamped into range first */
+      bool sgn = chance(g, 50);
+      enum tgsi_opcode op = sgn ? TGSI_OP_F2I : TGSI_OP_F2U;
+      if (!ok(g, op) || !ok(g, TGSI_OP_MAX) || !ok(g, TGSI_OP_MIN))
+         return false;
+      struct opnd s;
+      src_any(g, GT_F, &s);
+      clamp_to_scratch(g, &s, sgn ? "-1e+06" : "0", "1e+06", &src[0]);
+      dst_pick(g, GT_I, &r, &mask);
+      emit_op(g, op, "", r, mask, GT_I, src, 1);
+      return true;
+   }
+   case 2: { /* float compare -> integer mask */
+      static const enum tgsi_opcode cmps[] = {TGSI_OP_FSLT, TGSI_OP_FSGE, TGSI_OP_FSEQ,
+                                              TGSI_OP_FSNE};
+      enum tgsi_opcode op = cmps[pick(g, 4)];
+      if (!ok(g, op))
+         return false;
+      src_any(g, GT_F, &src[0]);
+      src_any(g, GT_F, &src[1]);
+      dst_pick(g, GT_I, &r, &mask);
+      emit_op(g, op, "", r, mask, GT_I, src, 2);
+      return true;
+   }
+   case 3: /* select on an integer condition */
+      if (!ok(g, TGSI_OP_UCMP))
+         return false;
+      src_plain(g, GT_I, &src[0]);
+      src_any(g, GT_F, &src[1]);
+      src_any(g, GT_F, &src[2]);
+      dst_pick(g, GT_F, &r, &mask);
+      emit_op(g, TGSI_OP_UCMP, "", r, mask, GT_F, src, 3);
+      return true;
+   default:
+      if (!ok(g, TGSI_OP_LDEXP))
+         return false;
+      src_any(g, GT_F, &src[0]);
+      src_plain(g, GT_I, &src[1]);
+      dst_pick(g, GT_F, &r, &mask);
+      emit_op(g, TGSI_OP_LDEXP, "", r, mask, GT_F, src, 2);
+      return true;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures, indirect addressing, KILL_IF                               */
+
+static bool
+stmt_tex(struct gen *g)
+{
+   unsigned k = pick(g, 2), r;
+   uint8_t mask;
+   struct opnd src[1];
+   unsigned kind = pick(g, 3);
+   /* TEX needs implicit derivatives: fragment shaders only. */
+   if (kind == 0 && g->stage != TGSI_STAGE_FRAG)
+      kind = 1;
+   enum tgsi_opcode op = kind == 0 ? TGSI_OP_TEX : kind == 1 ? TGSI_OP_TXL : TGSI_OP_TXF;
+   if (!ok(g, op))
+      return false;
+   if (op == TGSI_OP_TXF) {
+      /* integer texel coordinates in [0, 3] (textures are at least 4x4:
+       * an out-of-bounds fetch is undefined), level 0 */
+      static const char *const m[4] = {"3", "3", "0", "0"};
+      struct opnd c, mk;
+      src_plain(g, GT_I, &c);
+      imm_vec(g, true, m, &mk);
+      emit(g, "AND TEMP[%u], %s, %s", g->t_scr, c.s, mk.s);
+      snprintf(src[0].s, sizeof(src[0].s), "TEMP[%u]", g->t_scr);
+      src[0].dep = c.dep;
+   } else {
+      src_any(g, GT_F, &src[0]);
+   }
+   dst_pick(g, GT_F, &r, &mask);
+   char db[24];
+   emit(g, "%s %s, %s, SAMP[%u], 2D", tgsi_op_info[op].name, dst_str(r, mask, db), src[0].s, k);
+   dst_set(g, r, mask, GT_F, src[0].dep);
+   g->used_samp[k] = true;
+   return true;
+}
+
+/* Sets ADDR[0].x to an index in [0, 3]: (int AND 3) through UARL, or a
+ * float clamped into [0, 3.5] through ARL (floor). uniform picks a source
+ * that is the same in every active lane (a constant or a loop counter),
+ * for destination indirects. */
+static bool
+set_addr(struct gen *g, bool uniform)
+{
+   struct opnd s, a, b;
+   bool use_int = uniform ? g->loop_depth && chance(g, 50) : chance(g, 55);
+   if (use_int) {
+      if (!ok(g, TGSI_OP_UARL) || !ok(g, TGSI_OP_AND))
+         return false;
+      if (uniform)
+         snprintf(s.s, sizeof(s.s), "TEMP[%u].xxxx", g->t_loop + pick(g, g->loop_depth));
+      else
+         src_plain(g, GT_I, &s);
+      imm_u(g, 3, &a);
+      emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
+      emit(g, "UARL ADDR[0].x, TEMP[%u].xxxx", g->t_scr);
+   } else {
+      if (!ok(g, TGSI_OP_ARL) || !ok(g, TGSI_OP_MAX) || !ok(g, TGSI_OP_MIN))
+         return false;
+      if (uniform)
+         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", pick(g, g->nconst));
+      else
+         src_plain(g, GT_F, &s);
+      imm_f(g, "0", &a);
+      imm_f(g, "3.5", &b);
+      emit(g, "MAX TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
+      emit(g, "MIN TEMP[%u].x, TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, b.s);
+      emit(g, "ARL ADDR[0].x, TEMP[%u].xxxx", g->t_scr);
+   }
+   g->used_addr = true;
+   return true;
+}
+
+static bool
+stmt_indirect(struct gen *g)
+{
+   char sw[6], db[24], mb[6];
+   unsigned r;
+   uint8_t mask;
+   if (chance(g, 30)) { /* write one array element */
+      if (!set_addr(g, true))
+         return false;
+      struct opnd v;
+      src_any(g, GT_F, &v);
+      mask = (uint8_t)(pick(g, 15) + 1);
+      emit(g, "MOV TEMP[ADDR[0].x+%u](1)%s, %s", g->t_arr, mask_str(mask, mb), v.s);
+      g->used_array = true;
+      return true;
+   }
+   if (!set_addr(g, false))
+      return false;
+   /* an ALU op (or MOV) with one indirect source: the array or CONST */
+   const struct gop *o = pick_op(g, float_ops, ARRAY_SIZE(float_ops));
+   if (!o || o->flags) /* no operand fixes on the indirect source: MOV */
+      o = &float_ops[0];
+   struct opnd src[3];
+   unsigned which = pick(g, o->nsrc);
+   for (unsigned i = 0; i < o->nsrc; i++)
+      if (i != which)
+         src_any(g, GT_F, &src[i]);
+   swizzle(g, 0xf, sw);
+   if (chance(g, 60)) {
+      snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
+      src[which].dep = true;
+      g->used_array = true;
+   } else {
+      unsigned base = pick(g, g->nconst - 3);
+      snprintf(src[which].s, sizeof(src[which].s), "CONST[0][ADDR[0].x+%u]%s", base, sw);
+      src[which].dep = true; /* the index does */
+   }
+   dst_pick(g, GT_F, &r, &mask);
+   (void)db;
+   emit_op(g, o->op, "", r, mask, GT_F, src, o->nsrc);
+   return true;
+}
+
+static bool
+stmt_kill(struct gen *g)
+{
+   /* one per shader: killed lanes have no outputs to compare */
+   if (g->stage != TGSI_STAGE_FRAG || g->killed || !ok(g, TGSI_OP_KILL_IF) || !ok(g, TGSI_OP_FRC) ||
+       !ok(g, TGSI_OP_ADD) || !ok(g, TGSI_OP_MAD))
+      return false;
+   g->killed = true;
+   /* kills about a quarter of the lanes: 0.75 - frac(0.37 x + 0.1) < 0,
+    * with x varying per lane (a uniform x would kill all lanes or none);
+    * the scale keeps it from killing every lane when the inputs are small
+    * integers (the input generator makes them so when x also feeds an
+    * address or a loop exit), and huge or NaN x (frac 0 or NaN) live */
+   struct opnd s, q, a, b;
+   input_src(g, &s);
+   imm_f(g, "0.37", &a);
+   imm_f(g, "0.1", &b);
+   imm_f(g, "0.75", &q);
+   emit(g, "MAD TEMP[%u].x, %s, %s, %s", g->t_scr, s.s, a.s, b.s);
+   emit(g, "FRC TEMP[%u].x, TEMP[%u].xxxx", g->t_scr, g->t_scr);
+   emit(g, "ADD TEMP[%u].x, -TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, q.s);
+   emit(g, "KILL_IF TEMP[%u].xxxx", g->t_scr);
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Control flow                                                         */
+
+static void gen_block(struct gen *g, unsigned budget, enum gctx ctx);
+
+/* IF on a float channel, UIF on an integer one, or a compare first. */
+static bool
+emit_cond(struct gen *g)
+{
+   struct opnd s;
+   char sw[6];
+   /* A raw float condition is rare: a denormal one makes the interpreter
+    * treat the region's writes as undefined. */
+   unsigned kind = pick(g, 8);
+   if (kind == 0 && ok(g, TGSI_OP_IF)) {
+      int r = pick_temp(g, GT_F);
+      if (r < 0)
+         return false;
+      emit(g, "IF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_of(g, (unsigned)r, GT_F), sw));
+      return true;
+   }
+   if (kind <= 3 && ok(g, TGSI_OP_UIF)) {
+      int r = pick_temp(g, GT_I);
+      if (r < 0)
+         return false;
+      emit(g, "UIF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_of(g, (unsigned)r, GT_I), sw));
+      return true;
+   }
+   static const enum tgsi_opcode cmps[] = {TGSI_OP_SLT,  TGSI_OP_SGE,  TGSI_OP_SNE,
+                                           TGSI_OP_ISLT, TGSI_OP_USGE, TGSI_OP_USNE};
+   unsigned k = pick(g, ARRAY_SIZE(cmps));
+   bool fl = k < 3;
+   if (!ok(g, cmps[k]) || !ok(g, fl ? TGSI_OP_IF : TGSI_OP_UIF))
+      return false;
+   struct opnd b;
+   src_any(g, fl ? GT_F : GT_I, &s);
+   src_any(g, fl ? GT_F : GT_I, &b);
+   emit(g, "%s TEMP[%u].x, %s, %s", tgsi_op_info[cmps[k]].name, g->t_scr, s.s, b.s);
+   emit(g, "%s TEMP[%u].xxxx", fl ? "IF" : "UIF", g->t_scr);
+   return true;
+}
+
+static bool
+stmt_if(struct gen *g, unsigned budget, enum gctx ctx)
+{
+   if (!ok(g, TGSI_OP_ENDIF) || !emit_cond(g))
+      return false;
+   g->depth++;
+   unsigned then = 1 + pick(g, budget / 2 + 1);
+   gen_block(g, then, ctx);
+   if (ok(g, TGSI_OP_ELSE) && chance(g, 40)) {
+      g->depth--;
+      emit(g, "ELSE");
+      g->depth++;
+      gen_block(g, 1 + pick(g, budget / 3 + 1), ctx);
+   }
+   g->depth--;
+   emit(g, "ENDIF");
+   return true;
+}
+
+/* A counted loop; see the file comment. */
+static bool
+stmt_loop(struct gen *g, unsigned budget)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_BGNLOOP, TGSI_OP_ENDLOOP, TGSI_OP_BRK,
+                                           TGSI_OP_USGE,    TGSI_OP_UIF,     TGSI_OP_ENDIF,
+                                           TGSI_OP_UADD,    TGSI_OP_MOV};
+   for (unsigned i = 0; i < ARRAY_SIZE(need); i++)
+      if (!ok(g, need[i]))
+         return false;
+   if (g->loop_depth >= GEN_MAX_LOOPS)
+      return false;
+   unsigned c = g->t_loop + g->loop_depth;
+   unsigned limit = 1 + pick(g, g->loop_depth ? 3 : 6);
+   struct opnd zero, lim, one;
+   imm_u(g, 0, &zero);
+   imm_u(g, limit, &lim);
+   imm_u(g, 1, &one);
+   emit(g, "MOV TEMP[%u].x, %s", c, zero.s);
+   emit(g, "BGNLOOP");
+   g->depth++;
+   emit(g, "USGE TEMP[%u].y, TEMP[%u].xxxx, %s", c, c, lim.s);
+   emit(g, "UIF TEMP[%u].yyyy", c);
+   emit(g, "  BRK");
+   emit(g, "ENDIF");
+   emit(g, "UADD TEMP[%u].x, TEMP[%u].xxxx, %s", c, c, one.s);
+   g->loop_depth++;
+   gen_block(g, 1 + pick(g, budget / 2 + 1), CTX_LOOP);
+   g->loop_depth--;
+   g->depth--;
+   emit(g, "ENDLOOP");
+   return true;
+}
+
+/* A conditional BRK or CONT of the innermost loop. */
+static bool
+stmt_brk(struct gen *g, enum gctx ctx)
+{
+   enum tgsi_opcode op = chance(g, 50) ? TGSI_OP_BRK : TGSI_OP_CONT;
+   if (ctx != CTX_LOOP || !ok(g, op) || !ok(g, TGSI_OP_ENDIF) || !emit_cond(g))
+      return false;
+   g->depth++;
+   emit(g, "%s", tgsi_op_info[op].name);
+   g->depth--;
+   emit(g, "ENDIF");
+   return true;
+}
+
+static bool
+stmt_switch(struct gen *g, unsigned budget)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_SWITCH,    TGSI_OP_CASE, TGSI_OP_DEFAULT,
+                                           TGSI_OP_ENDSWITCH, TGSI_OP_BRK,  TGSI_OP_AND};
+   for (unsigned i = 0; i < ARRAY_SIZE(need); i++)
+      if (!ok(g, need[i]))
+         return false;
+   struct opnd s, three, cv;
+   src_plain(g, GT_I, &s);
+   imm_u(g, 3, &three);
+   emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, three.s);
+   emit(g, "SWITCH TEMP[%u].xxxx", g->t_scr);
+   unsigned vals[4] = {0, 1, 2, 3}, ncase = 1 + pick(g, 4);
+   for (unsigned i = 3; i > 0; i--) {
+      unsigned j = pick(g, i + 1), t = vals[i];
+      vals[i] = vals[j];
+      vals[j] = t;
+   }
+   bool dflt = chance(g, 60);
+   unsigned each = budget / (ncase + 1) + 1;
+   for (unsigned i = 0; i < ncase; i++) {
+      bool last = i + 1 == ncase && !dflt;
+      imm_u(g, vals[i], &cv);
+      emit(g, "CASE %s", cv.s);
+      if (!last && chance(g, 20))
+         continue; /* shares the next case's body */
+      g->depth++;
+      gen_block(g, 1 + pick(g, each), CTX_SWITCH);
+      if (last || !chance(g, 15)) /* else falls through */
+         emit(g, "BRK");
+      g->depth--;
+   }
+   if (dflt) {
+      emit(g, "DEFAULT");
+      g->depth++;
+      gen_block(g, 1 + pick(g, each), CTX_SWITCH);
+      emit(g, "BRK");
+      g->depth--;
+   }
+   emit(g, "ENDSWITCH");
+   return true;
+}
+
+/* One statement; returns after emitting at least one instruction. */
+static void
+gen_stmt(struct gen *g, unsigned budget, enum gctx ctx)
+{
+   for (int tries = 0; tries < 32; tries++) {
+      unsigned r = pick(g, 100);
+      bool nest = g->depth < GEN_MAX_DEPTH && budget >= 4;
+      bool done;
+      if (r < 30)
+         done = stmt_float(g);
+      else if (r < 48)
+         done = stmt_int(g);
+      else if (r < 58)
+         done = stmt_convert(g);
+      else if (r < 65)
+         done = nest && stmt_if(g, budget, ctx);
+      else if (r < 70)
+         done = nest && stmt_loop(g, budget);
+      else if (r < 73)
+         done = nest && stmt_switch(g, budget);
+      else if (r < 79)
+         done = stmt_tex(g);
+      else if (r < 86)
+         done = stmt_indirect(g);
+      else if (r < 88)
+         done = stmt_kill(g);
+      else if (r < 92)
+         done = stmt_brk(g, ctx);
+      else
+         done = stmt_float(g);
+      if (done)
+         return;
+   }
+   /* Everything refused: a plain copy always works. */
+   unsigned r = pick(g, g->ntemp);
+   emit(g, "MOV TEMP[%u], TEMP[%u]", r, r);
+}
+
+static void
+gen_block(struct gen *g, unsigned budget, enum gctx ctx)
+{
+   unsigned end = g->ninsns + budget;
+   while (g->ninsns < end)
+      gen_stmt(g, end - g->ninsns, ctx);
+}
+
+/* ------------------------------------------------------------------ */
+/* Prologue, epilogue, declarations                                     */
+
+/* COMP: the global id, its byte offset (for the result) and the offset of
+ * the input vector in BUFFER[0], which is loaded into TEMP[0]. */
+static void
+prologue_comp(struct gen *g)
+{
+   struct opnd w, four, three;
+   imm_u(g, g->block_w, &w);
+   imm_u(g, 4, &four);
+   imm_u(g, 3, &three);
+   emit(g, "UMAD TEMP[%u].x, SV[1].xxxx, %s, SV[0].xxxx", g->t_gid, w.s);
+   emit(g, "SHL TEMP[%u].y, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, four.s);
+   /* Buffers hold integers and may be as small as 64 bytes: load from
+    * (gid AND 3) * 16 so the load is always in bounds. */
+   emit(g, "AND TEMP[%u].z, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, three.s);
+   emit(g, "SHL TEMP[%u].z, TEMP[%u].zzzz, %s", g->t_gid, g->t_gid, four.s);
+   emit(g, "LOAD TEMP[0], BUFFER[0], TEMP[%u].zzzz", g->t_gid);
+   memset(g->ty[0], GT_I, 4);
+   g->dep[0] = 0xf;
+   g->ready[0] = true;
+}
+
+/* Writes all of general temporary r from the inputs. */
+static void
+init_temp(struct gen *g, unsigned r)
+{
+   struct opnd a, c;
+   char sw[6];
+   if (g->stage == TGSI_STAGE_COMP && r > 1 && chance(g, 40)) {
+      emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, pick(g, 2));
+      memset(g->ty[r], GT_I, 4);
+   } else if (g->stage == TGSI_STAGE_COMP) {
+      temp_src(g, 0, 0xf, &a);
+      emit(g, "I2F TEMP[%u], %s", r, a.s);
+      if (chance(g, 50)) {
+         imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
+         emit(g, "MAD TEMP[%u], TEMP[%u], CONST[0][%u], %s", r, r, pick(g, g->nconst), c.s);
+      }
+      memset(g->ty[r], GT_F, 4);
+   } else {
+      unsigned i = r % g->nin;
+      swizzle(g, 0xf, sw);
+      g->used_in[i] = true;
+      if (chance(g, 50)) {
+         emit(g, "MOV TEMP[%u], IN[%u]%s", r, i, sw);
+      } else {
+         imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
+         emit(g, "MAD TEMP[%u], IN[%u]%s, CONST[0][%u], %s", r, i, sw, pick(g, g->nconst), c.s);
+      }
+      memset(g->ty[r], GT_F, 4);
+   }
+   g->dep[r] = 0xf;
+   g->ready[r] = true;
+}
+
+/* Fills every general temporary and the array from the inputs, so nothing
+ * is read before it is written; a few temporaries start as integers. */
+static void
+prologue(struct gen *g)
+{
+   struct opnd a, b, c;
+   if (g->stage == TGSI_STAGE_COMP)
+      prologue_comp(g);
+   for (unsigned r = g->stage == TGSI_STAGE_COMP; r < g->ntemp; r++)
+      init_temp(g, r);
+   for (unsigned j = 0; j < GEN_ARRAY_LEN; j++) {
+      int r = pick_temp(g, GT_F); /* the array holds floats; r = 1 at least */
+      temp_src(g, r < 0 ? 1 : (unsigned)r, 0xf, &a);
+      emit(g, "MOV TEMP[%u], %s", g->t_arr + j, a.s);
+   }
+   /* Some integers to work with from the start. */
+   unsigned nint = 1 + pick(g, 2);
+   for (unsigned k = 0; k < nint && ok(g, TGSI_OP_F2I); k++) {
+      unsigned r = pick(g, g->ntemp);
+      if (chans_of(g, r, GT_I))
+         continue;
+      temp_src(g, r, 0xf, &a);
+      imm_f(g, "64", &b);
+      emit(g, "MUL TEMP[%u], %s, %s", g->t_scr, a.s, b.s);
+      snprintf(c.s, sizeof(c.s), "TEMP[%u]", g->t_scr);
+      c.dep = true;
+      clamp_to_scratch(g, &c, "-1e+06", "1e+06", &a);
+      emit(g, "F2I TEMP[%u], %s", r, a.s);
+      memset(g->ty[r], GT_I, 4);
+   }
+}
+
+/* A float source that depends on the inputs: tries the temporaries, then
+ * adds an input. */
+static void
+dep_float_src(struct gen *g, struct opnd *o)
+{
+   for (int tries = 0; tries < 12; tries++) {
+      int r = pick_temp(g, GT_F);
+      if (r < 0)
+         break;
+      uint8_t m = chans_of(g, (unsigned)r, GT_F) & g->dep[r];
+      if (m) {
+         temp_src(g, (unsigned)r, m, o);
+         return;
+      }
+   }
+   struct opnd a, b;
+   src_plain(g, GT_F, &a);
+   if (g->stage == TGSI_STAGE_COMP) {
+      emit(g, "U2F TEMP[%u], TEMP[%u].xxxx", g->t_scr, g->t_gid); /* the id, converted */
+      emit(g, "ADD TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, a.s);
+   } else {
+      input_src(g, &b);
+      emit(g, "ADD TEMP[%u], %s, %s", g->t_scr, a.s, b.s);
+   }
+   snprintf(o->s, sizeof(o->s), "TEMP[%u]", g->t_scr);
+   o->dep = true;
+}
+
+/* Writes every output (all channels) from input-dependent values. */
+static void
+epilogue(struct gen *g)
+{
+   /* The first output also adds an input directly: then it varies with
+    * the inputs even where the body's values happen not to (inputs that
+    * steer addresses and loops are small integers, constants may be 0). */
+   struct opnd a, b;
+   if (g->stage == TGSI_STAGE_COMP) {
+      /* the input here is the buffer (the ids are the same every run) */
+      dep_float_src(g, &a);
+      emit(g, "LOAD TEMP[%u].w, BUFFER[0], TEMP[%u].zzzz", g->t_gid, g->t_gid);
+      emit(g, "I2F TEMP[%u].w, TEMP[%u].wwww", g->t_gid, g->t_gid);
+      emit(g, "ADD TEMP[%u], %s, TEMP[%u].wwww", g->t_scr, a.s, g->t_gid);
+      emit(g, "STORE BUFFER[1], TEMP[%u].yyyy, TEMP[%u]", g->t_gid, g->t_scr);
+      return;
+   }
+   for (unsigned i = 0; i < g->nout; i++) {
+      dep_float_src(g, &a);
+      if (i == 0 || chance(g, 50)) {
+         if (i == 0)
+            input_src(g, &b);
+         else
+            src_any(g, GT_F, &b);
+         emit(g, "ADD OUT[%u], %s, %s", i, a.s, b.s);
+      } else {
+         emit(g, "MOV%s OUT[%u], %s", chance(g, 20) ? "_SAT" : "", i, a.s);
+      }
+   }
+}
+
+static void
+declarations(struct gen *g, struct sbuf *h)
+{
+   static const char *const stage_kw[] = {"FRAG", "VERT", "COMP"};
+   unsigned si = g->stage == TGSI_STAGE_FRAG ? 0 : g->stage == TGSI_STAGE_VERT ? 1 : 2;
+   sb_add(h, "%s\n", stage_kw[si]);
+   if (g->stage == TGSI_STAGE_COMP) {
+      sb_add(h,
+             "PROPERTY CS_FIXED_BLOCK_WIDTH %u\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n"
+             "PROPERTY CS_FIXED_BLOCK_DEPTH 1\n",
+             g->block_w);
+      sb_add(h, "DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\n");
+   } else {
+      for (unsigned i = 0; i < g->nin; i++) {
+         if (!g->used_in[i])
+            continue;
+         if (g->stage == TGSI_STAGE_FRAG)
+            sb_add(h, "DCL IN[%u], GENERIC[%u], PERSPECTIVE\n", i, i);
+         else
+            sb_add(h, "DCL IN[%u]\n", i);
+      }
+      for (unsigned i = 0; i < g->nout; i++) {
+         if (g->stage == TGSI_STAGE_FRAG)
+            sb_add(h, "DCL OUT[%u], COLOR[%u]\n", i, i);
+         else if (i == 0)
+            sb_add(h, "DCL OUT[0], POSITION\n");
+         else
+            sb_add(h, "DCL OUT[%u], GENERIC[%u]\n", i, i - 1);
+      }
+   }
+   sb_add(h, "DCL CONST[0][0..%u]\n", g->nconst - 1);
+   for (unsigned k = 0; k < 2; k++)
+      if (g->used_samp[k])
+         sb_add(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
+   sb_add(h, "DCL TEMP[0..%u]\n", g->t_arr - 1);
+   sb_add(h, "DCL TEMP[%u..%u], ARRAY(1)\n", g->t_arr, g->t_arr + GEN_ARRAY_LEN - 1);
+   if (g->used_addr)
+      sb_add(h, "DCL ADDR[0]\n");
+   for (unsigned i = 0; i < g->nimms; i++) {
+      const struct gimm *l = &g->imms[i];
+      sb_add(h, "IMM[%u] %s {", i, l->is_int ? "UINT32" : "FLT32");
+      for (unsigned c = 0; c < 4; c++)
+         sb_add(h, "%s%s", c ? ", " : "", c < l->n ? l->val[c] : "0");
+      sb_add(h, "}\n");
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                         */
+
+bool
+diff_gen_default_supports(enum tgsi_opcode op)
+{
+   return tgsi_interp_supports(op);
+}
+
+bool
+diff_gen_stage_from_name(const char *name, enum tgsi_stage *out)
+{
+   if (!strcmp(name, "frag"))
+      *out = TGSI_STAGE_FRAG;
+   else if (!strcmp(name, "vert"))
+      *out = TGSI_STAGE_VERT;
+   else if (!strcmp(name, "comp"))
+      *out = TGSI_STAGE_COMP;
+   else
+      return false;
+   return true;
+}
+
+static void
+setup(struct gen *g, const struct diff_gen_opts *o)
+{
+   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP};
+   g->supports = o && o->supports ? o->supports : diff_gen_default_supports;
+   unsigned st = pick(g, 3);
+   g->stage = o && (o->stage == TGSI_STAGE_FRAG || o->stage == TGSI_STAGE_VERT ||
+                    o->stage == TGSI_STAGE_COMP)
+                  ? o->stage
+                  : stages[st];
+   g->nin = 1 + pick(g, 4);
+   g->nout = 1 + pick(g, 3);
+   g->nconst = 8 + pick(g, 9);
+   g->ntemp = 4 + pick(g, GEN_MAX_TEMPS - 3);
+   g->block_w = 4u << pick(g, 4);
+   g->t_loop = g->ntemp;
+   g->t_scr = g->t_loop + GEN_MAX_LOOPS;
+   g->t_gid = g->t_scr + 1;
+   g->t_arr = g->t_gid + (g->stage == TGSI_STAGE_COMP);
+   memset(g->imm_hash, 0xff, sizeof(g->imm_hash));
+}
+
+/* seed: the seed for the banner line, or NULL when choices come from bytes. */
+static char *
+generate(struct gen *g, const struct diff_gen_opts *o, const uint64_t *seed,
+         struct tgsi_shader **parsed, struct diag_list *d)
+{
+   static const char *const stage_names[] = {"frag", "vert", "comp"};
+   setup(g, o);
+   unsigned size =
+       o && o->size ? MIN2(o->size, (unsigned)DIFF_GEN_MAX_SIZE) : (unsigned)DIFF_GEN_DEFAULT_SIZE;
+   prologue(g);
+   gen_block(g, size, CTX_NONE);
+   epilogue(g);
+   emit(g, "END");
+   struct sbuf h = {0};
+   const char *sn = stage_names[g->stage == TGSI_STAGE_FRAG   ? 0
+                                : g->stage == TGSI_STAGE_VERT ? 1
+                                                              : 2];
+   if (seed)
+      sb_add(&h, "# diffcomp gen --seed %llu --stage %s --size %u\n", (unsigned long long)*seed, sn,
+             size);
+   else
+      sb_add(&h, "# generated from %zu bytes (%s, size %u)\n", g->nbytes, sn, size);
+   declarations(g, &h);
+   sb_add(&h, "%.*s", (int)g->body.n, g->body.p);
+   free(g->body.p);
+   free(g->imms);
+   struct tgsi_shader *s = tgsi_parse(h.p, h.n, "<generated>", NULL, d);
+   if (!s) {
+      free(h.p);
+      return NULL;
+   }
+   if (parsed)
+      *parsed = s;
+   else
+      tgsi_shader_free(s);
+   return h.p;
+}
+
+char *
+diff_gen(uint64_t seed, const struct diff_gen_opts *opts, struct tgsi_shader **parsed,
+         struct diag_list *d)
+{
+   struct gen g;
+   memset(&g, 0, sizeof(g));
+   rng_seed(&g.rng, seed);
+   return generate(&g, opts, &seed, parsed, d);
+}
+
+char *
+diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts *opts,
+               struct tgsi_shader **parsed, struct diag_list *d)
+{
+   struct gen g;
+   memset(&g, 0, sizeof(g));
+   rng_seed(&g.rng, hash64(data, len, 0));
+   g.bytes = data;
+   g.nbytes = len;
+   return generate(&g, opts, NULL, parsed, d);
+}

@@ -1,0 +1,418 @@
+/*
+ * The random shader generator: determinism (same seed, same text; pinned
+ * hashes catch a host-dependent or accidental change), validity of many
+ * generated shaders (they parse with no error and no warning), the shape
+ * promises (every output written, counted loops, indirect indices clamped
+ * right before use, refused opcodes never emitted), and generation from
+ * fuzzer bytes; and on the golden interpreter: every generated shader runs
+ * to completion (no error, no exhausted step budget) and its outputs change
+ * with its inputs.
+ */
+#include "diff/diff.h"
+#include "emu/emu.h"
+#include "util/test.h"
+
+#include <stdlib.h>
+
+#define NSHADERS 200
+
+static void
+test_determinism(void)
+{
+   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP};
+   for (unsigned k = 0; k < 3; k++) {
+      struct diff_gen_opts o = {.stage = stages[k], .size = 80};
+      char *a = diff_gen(42, &o, NULL, NULL);
+      char *b = diff_gen(42, &o, NULL, NULL);
+      char *c = diff_gen(43, &o, NULL, NULL);
+      CHECK(a && b && c);
+      if (a && b && c) {
+         CHECK(!strcmp(a, b));
+         CHECK(strcmp(a, c) != 0);
+      }
+      free(a);
+      free(b);
+      free(c);
+   }
+   /* The stage the seed picks is the one an explicit --stage reproduces. */
+   struct diff_gen_opts any = {.stage = TGSI_STAGE_COUNT};
+   for (uint64_t seed = 1; seed <= 6; seed++) {
+      struct tgsi_shader *s = NULL;
+      char *a = diff_gen(seed, &any, &s, NULL);
+      CHECK(a && s);
+      if (!s)
+         continue;
+      struct diff_gen_opts fixed = {.stage = s->stage};
+      char *b = diff_gen(seed, &fixed, NULL, NULL);
+      CHECK(b && !strcmp(a, b));
+      free(a);
+      free(b);
+      tgsi_shader_free(s);
+   }
+}
+
+/* Pinned: the text of these seeds must not change with the host, the
+ * compiler or the libc. Update the values only for an intended change of
+ * the generator (the message prints the new ones). */
+static void
+test_pinned(void)
+{
+   static const struct {
+      uint64_t seed;
+      enum tgsi_stage stage;
+      uint64_t hash;
+   } pins[] = {
+       {1, TGSI_STAGE_FRAG, 0x4f77c309b94d6432ull},
+       {2, TGSI_STAGE_VERT, 0x4c558ec2af860853ull},
+       {3, TGSI_STAGE_COMP, 0xb8588f537e25bc60ull},
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
+      struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};
+      char *t = diff_gen(pins[i].seed, &o, NULL, NULL);
+      uint64_t h = t ? hash64(t, strlen(t), 0) : 0;
+      CHECKF(h == pins[i].hash, "seed %u: text hash 0x%016llx", (unsigned)pins[i].seed,
+             (unsigned long long)h);
+      free(t);
+   }
+}
+
+/* Every declared output is written with all channels outside control flow
+ * (COMP: the result STORE). */
+static bool
+outputs_written(const struct tgsi_shader *s)
+{
+   if (s->stage == TGSI_STAGE_COMP) {
+      for (unsigned i = 0; i < s->ninsns; i++)
+         if (s->insns[i].op == TGSI_OP_STORE && s->insns[i].dst[0].reg.file == TGSI_FILE_BUFFER)
+            return true;
+      return false;
+   }
+   for (unsigned d = 0; d < s->ndecls; d++) {
+      if (s->decls[d].file != TGSI_FILE_OUT)
+         continue;
+      bool w = false;
+      int depth = 0;
+      for (unsigned i = 0; i < s->ninsns; i++) {
+         const struct tgsi_insn *in = &s->insns[i];
+         enum tgsi_opcode op = in->op;
+         depth +=
+             op == TGSI_OP_IF || op == TGSI_OP_UIF || op == TGSI_OP_BGNLOOP || op == TGSI_OP_SWITCH;
+         depth -= op == TGSI_OP_ENDIF || op == TGSI_OP_ENDLOOP || op == TGSI_OP_ENDSWITCH;
+         w |= depth == 0 && in->ndst && in->dst[0].reg.file == TGSI_FILE_OUT &&
+              (uint32_t)in->dst[0].reg.index == s->decls[d].first && in->dst[0].mask == 0xf;
+      }
+      if (!w)
+         return false;
+   }
+   return true;
+}
+
+/* Each loop opens with the counter test: USGE c.y, c.x, IMM; UIF c.y; BRK;
+ * ENDIF; UADD c.x, c.x, 1 -- and nothing else in the loop writes c. */
+static bool
+loops_counted(const struct tgsi_shader *s)
+{
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      if (s->insns[i].op != TGSI_OP_BGNLOOP)
+         continue;
+      if (i < 1 || i + 5 >= s->ninsns)
+         return false;
+      const struct tgsi_insn *init = &s->insns[i - 1], *t = &s->insns[i + 1];
+      if (init->op != TGSI_OP_MOV || t->op != TGSI_OP_USGE || t->src[1].reg.file != TGSI_FILE_IMM ||
+          s->insns[i + 2].op != TGSI_OP_UIF || s->insns[i + 3].op != TGSI_OP_BRK ||
+          s->insns[i + 4].op != TGSI_OP_ENDIF || s->insns[i + 5].op != TGSI_OP_UADD)
+         return false;
+      int32_t c = init->dst[0].reg.index, end = s->insns[i].target;
+      for (int32_t j = (int32_t)i + 6; j < end; j++) {
+         const struct tgsi_insn *in = &s->insns[j];
+         if (in->ndst && in->dst[0].reg.file == TGSI_FILE_TEMP && in->dst[0].reg.index == c &&
+             !in->dst[0].reg.indirect)
+            return false;
+      }
+   }
+   return true;
+}
+
+/* Every indirect operand follows an ARL/UARL of a value clamped by the
+ * instruction(s) just before. */
+static bool
+indirects_clamped(const struct tgsi_shader *s)
+{
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      bool ind = in->ndst && in->dst[0].reg.indirect;
+      for (unsigned k = 0; k < in->nsrc; k++)
+         ind |= in->src[k].reg.indirect;
+      if (!ind)
+         continue;
+      if (i < 3)
+         return false;
+      const struct tgsi_insn *arl = &s->insns[i - 1];
+      if (arl->op == TGSI_OP_UARL) {
+         if (s->insns[i - 2].op != TGSI_OP_AND)
+            return false;
+      } else if (arl->op == TGSI_OP_ARL) {
+         if (s->insns[i - 2].op != TGSI_OP_MIN || s->insns[i - 3].op != TGSI_OP_MAX)
+            return false;
+      } else {
+         return false;
+      }
+   }
+   return true;
+}
+
+static void
+test_many(void)
+{
+   unsigned stages[TGSI_STAGE_COUNT] = {0}, ops[TGSI_OP_COUNT] = {0};
+   unsigned bad_out = 0, bad_loop = 0, bad_ind = 0, failed = 0, warned = 0;
+   for (uint64_t seed = 1; seed <= NSHADERS; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 10 + (unsigned)(seed % 150)};
+      struct diag_list d = {0};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, &d);
+      if (!t) {
+         failed++;
+         fprintf(stderr, "seed %u: %s\n", (unsigned)seed, diag_first_error(&d));
+      } else {
+         warned += d.nwarnings != 0;
+         stages[s->stage]++;
+         for (unsigned i = 0; i < s->ninsns; i++)
+            ops[s->insns[i].op]++;
+         bad_out += !outputs_written(s);
+         bad_loop += !loops_counted(s);
+         bad_ind += !indirects_clamped(s);
+         CHECKF(s->ninsns >= o.size, "seed %u: %u instructions for size %u", (unsigned)seed,
+                s->ninsns, o.size);
+      }
+      tgsi_shader_free(s);
+      diag_clear(&d);
+      free(t);
+   }
+   CHECK_EQ_U(failed, 0);
+   CHECK_EQ_U(warned, 0);
+   CHECK_EQ_U(bad_out, 0);
+   CHECK_EQ_U(bad_loop, 0);
+   CHECK_EQ_U(bad_ind, 0);
+   CHECK(stages[TGSI_STAGE_FRAG] > 20 && stages[TGSI_STAGE_VERT] > 20 &&
+         stages[TGSI_STAGE_COMP] > 20);
+   /* the promised features all appear somewhere */
+   static const enum tgsi_opcode want[] = {
+       TGSI_OP_IF,     TGSI_OP_UIF,  TGSI_OP_ELSE,    TGSI_OP_BGNLOOP, TGSI_OP_BRK,  TGSI_OP_CONT,
+       TGSI_OP_SWITCH, TGSI_OP_CASE, TGSI_OP_DEFAULT, TGSI_OP_ARL,     TGSI_OP_UARL, TGSI_OP_TEX,
+       TGSI_OP_TXL,    TGSI_OP_TXF,  TGSI_OP_KILL_IF, TGSI_OP_CMP,     TGSI_OP_UCMP, TGSI_OP_IDIV,
+       TGSI_OP_UBFE,   TGSI_OP_F2I,  TGSI_OP_U2F,     TGSI_OP_FSLT,    TGSI_OP_DP4,  TGSI_OP_LG2,
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(want); i++)
+      CHECKF(ops[want[i]] > 0, "%s never generated", tgsi_op_info[want[i]].name);
+}
+
+/* A consumer that refuses control flow and textures never sees them. */
+static bool
+no_flow_no_tex(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_IF:
+   case TGSI_OP_UIF:
+   case TGSI_OP_SWITCH:
+   case TGSI_OP_BGNLOOP:
+   case TGSI_OP_TEX:
+   case TGSI_OP_TXL:
+   case TGSI_OP_TXF:
+   case TGSI_OP_IDIV:
+   case TGSI_OP_SIN:
+      return false;
+   default:
+      return true;
+   }
+}
+
+static void
+test_supports(void)
+{
+   unsigned refused = 0;
+   for (uint64_t seed = 1; seed <= 40; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_FRAG, .size = 100, .supports = no_flow_no_tex};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      CHECK(t && s);
+      for (unsigned i = 0; s && i < s->ninsns; i++)
+         refused += !no_flow_no_tex(s->insns[i].op);
+      tgsi_shader_free(s);
+      free(t);
+   }
+   CHECK_EQ_U(refused, 0);
+}
+
+static void
+test_bytes(void)
+{
+   struct rng r;
+   rng_seed(&r, 99);
+   uint8_t buf[512];
+   unsigned failed = 0;
+   for (unsigned k = 0; k < 100; k++) {
+      size_t n = k == 0 ? 0 : rng_below(&r, sizeof(buf));
+      for (size_t i = 0; i < n; i++)
+         buf[i] = k == 1 ? 0xff : k == 2 ? 0 : (uint8_t)rng_u32(&r);
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 1 + k};
+      char *a = diff_gen_bytes(buf, n, &o, NULL, NULL);
+      char *b = diff_gen_bytes(buf, n, &o, NULL, NULL);
+      failed += !a || !b || strcmp(a, b) != 0;
+      free(a);
+      free(b);
+   }
+   CHECK_EQ_U(failed, 0);
+   /* Inputs found by fuzz_gen, replayed as the harness does: data[0]
+    * picks the stage, data[1] the size. crash_gid_dep_index: a compute
+    * shader whose output fell back to the id register read past the
+    * per-register tables (UBSan). */
+   static const char *const found[] = {"crash_gid_dep_index"};
+   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP,
+                                            TGSI_STAGE_COUNT};
+   for (unsigned i = 0; i < ARRAY_SIZE(found); i++) {
+      char *path = xasprintf("%s/fixtures/fuzz/fuzz_gen/%s", DC_SOURCE_DIR, found[i]), *data, *err;
+      size_t len;
+      CHECKF(read_file(path, &data, &len, &err) && len >= 2, "%s", path);
+      if (len >= 2) {
+         const uint8_t *u = (const uint8_t *)data;
+         struct diff_gen_opts fo = {.stage = stages[u[0] % 4], .size = 1 + u[1] % 200u};
+         char *t = diff_gen_bytes(u + 2, len - 2, &fo, NULL, NULL);
+         CHECKF(t != NULL, "%s", found[i]);
+         free(t);
+         free(data);
+      }
+      free(path);
+   }
+   /* the bytes steer the shader */
+   uint8_t x[64] = {0}, y[64] = {0};
+   y[10] = 77;
+   char *a = diff_gen_bytes(x, sizeof(x), NULL, NULL, NULL);
+   char *b = diff_gen_bytes(y, sizeof(y), NULL, NULL, NULL);
+   CHECK(a && b && strcmp(a, b) != 0);
+   free(a);
+   free(b);
+}
+
+/* Output values seen and how many of them were undefined (killed lanes
+ * not counted: they have no outputs). */
+static uint64_t n_values, n_undef;
+
+/* The defined results of a run: outputs (COMP: the result buffer) with
+ * UNDEF values and killed lanes zeroed. Caller frees. */
+static uint32_t *
+results(const struct tgsi_shader *s, const struct env *e, size_t *n)
+{
+   if (s->stage == TGSI_STAGE_COMP) {
+      const struct env_mem *m = &e->buf[1];
+      *n = m->size / 4;
+      uint32_t *r = xcalloc(*n + 1, 4);
+      for (size_t w = 0; w < *n; w++) {
+         n_values++;
+         n_undef += m->undef[4 * w] != 0;
+         if (!m->undef[4 * w])
+            memcpy(&r[w], m->data + 4 * w, 4);
+      }
+      return r;
+   }
+   *n = (size_t)e->nout * 4 * e->out_vertices * e->nlanes;
+   uint32_t *r = xcalloc(*n + 1, 4);
+   for (size_t i = 0; i < *n; i++) {
+      uint32_t lane = (uint32_t)(i % e->nlanes);
+      if (e->killed && e->killed[lane])
+         continue;
+      n_values++;
+      n_undef += (e->out_flags[i] & ENV_F_UNDEF) != 0;
+      if (!(e->out_flags[i] & ENV_F_UNDEF))
+         r[i] = e->out[i];
+   }
+   return r;
+}
+
+/* Runs s on the inputs of seed; returns the status and the results. */
+static enum tgsi_interp_status
+run(const struct tgsi_shader *s, uint64_t seed, uint32_t **res, size_t *n, uint64_t *steps)
+{
+   struct diag_list d = {0};
+   struct env *e = diff_gen_inputs(s, seed, 64, &d);
+   enum tgsi_interp_status st = TGSI_INTERP_ENV;
+   *res = NULL;
+   if (e) {
+      struct tgsi_interp_opts o = {.max_steps = 1ull << 26, .steps_out = steps};
+      st = tgsi_interp_run(s, e, &o, &d);
+      if (st == TGSI_INTERP_OK)
+         *res = results(s, e, n);
+   }
+   if (st != TGSI_INTERP_OK)
+      fprintf(stderr, "interp: %s: %s\n", tgsi_interp_status_names[st], diag_first_error(&d));
+   env_free(e);
+   diag_clear(&d);
+   return st;
+}
+
+static void
+test_interp(void)
+{
+   unsigned failed = 0, budget = 0, same = 0;
+   uint64_t max_steps = 0;
+   for (uint64_t seed = 1; seed <= NSHADERS; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 10 + (unsigned)(seed % 150)};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      if (!t) {
+         failed++;
+         continue;
+      }
+      uint32_t *a, *b;
+      size_t na = 0, nb = 0;
+      uint64_t steps = 0;
+      enum tgsi_interp_status sa = run(s, 1, &a, &na, &steps);
+      max_steps = MAX2(max_steps, steps);
+      enum tgsi_interp_status sb = run(s, 2, &b, &nb, &steps);
+      failed += sa != TGSI_INTERP_OK || sb != TGSI_INTERP_OK;
+      budget += sa == TGSI_INTERP_BUDGET || sb == TGSI_INTERP_BUDGET;
+      if (a && b && na == nb && !memcmp(a, b, na * 4)) {
+         same++;
+         fprintf(stderr, "seed %u: the outputs do not depend on the inputs\n", (unsigned)seed);
+      }
+      free(a);
+      free(b);
+      tgsi_shader_free(s);
+      free(t);
+   }
+   CHECK_EQ_U(failed, 0);
+   CHECK_EQ_U(budget, 0);
+   CHECK_EQ_U(same, 0);
+   /* The generator avoids undefined operations; what is left comes from
+    * the rare denormal IF condition and special input values. */
+   CHECKF(n_undef * 100 <= n_values, "%llu of %llu output values undefined",
+          (unsigned long long)n_undef, (unsigned long long)n_values);
+   printf("interp: %u shaders, at most %llu lane-instructions for 64 lanes, %llu of %llu output "
+          "values undefined\n",
+          NSHADERS, (unsigned long long)max_steps, (unsigned long long)n_undef,
+          (unsigned long long)n_values);
+}
+
+static void
+test_stage_names(void)
+{
+   enum tgsi_stage st;
+   CHECK(diff_gen_stage_from_name("frag", &st) && st == TGSI_STAGE_FRAG);
+   CHECK(diff_gen_stage_from_name("vert", &st) && st == TGSI_STAGE_VERT);
+   CHECK(diff_gen_stage_from_name("comp", &st) && st == TGSI_STAGE_COMP);
+   CHECK(!diff_gen_stage_from_name("geom", &st));
+   CHECK(!diff_gen_stage_from_name("", &st));
+}
+
+int
+main(void)
+{
+   test_determinism();
+   test_pinned();
+   test_many();
+   test_supports();
+   test_bytes();
+   test_interp();
+   test_stage_names();
+   return test_done();
+}
