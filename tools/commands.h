@@ -15,4 +15,5 @@ CMD("repro", cmd_repro, "replay a reproducer written by the check (repro FILE.ya
 CMD("compile", cmd_compile, "compile a TGSI shader for an ISA model and print the program")
 CMD("emu", cmd_emu, "run an assembly program on the cycle-approximate emulator (emu MODEL FILE.s)")
 CMD("bench", cmd_bench, "speed figures: bench interp [FILES...] (lane-instructions per second)")
+CMD("faults", cmd_faults, "list the injectable compiler faults, or measure their detection (--check)")
 /* clang-format on */

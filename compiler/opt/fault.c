@@ -45,7 +45,7 @@ opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d)
       size_t n = strcspn(p, ",");
       int f = n ? find_len(p, n) : -1;
       if (f < 0) {
-         diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL,
+         diag_add(d, DIAG_ERROR, "options", 0, 0, NULL,
                   "unknown fault '%.*s' (diffcomp faults lists them)", (int)n, p);
          return false;
       }
