@@ -10,6 +10,7 @@
  *   .input REG IN[n].xyzw         .sysval REG SEMANTIC.xyzw
  *   .const REG CONST[b][n].xyzw   .value REG BITS|FLOAT
  *   .output REG OUT[n].xyzw       .texture UNIT TARGET    .buffer N
+ *   .image N TARGET     .size REG BUFFER[n].x | IMAGE[n].xyz | MEMORY.x | SVIEW[n].xyzw
  *   name:               a label; $name in an instruction is replaced by
  *                       the target offset in the model's pcrel convention
  *
@@ -45,10 +46,10 @@ struct aparse {
    struct ref *refs;
    unsigned nrefs, refs_cap;
    /* TGSI declarations */
-   uint32_t in_max, out_max, tex_mask, buf_mask;
+   uint32_t in_max, out_max, tex_mask, buf_mask, img_mask;
    uint64_t sv_mask;
    uint32_t const_max[ENV_MAX_CBUFS];
-   enum tgsi_texture tex_target[ENV_MAX_TEXTURES];
+   enum tgsi_texture tex_target[ENV_MAX_TEXTURES], img_target[ENV_MAX_IMAGES];
    uint32_t shared;
    bool any_const[ENV_MAX_CBUFS];
    bool failed;
@@ -312,13 +313,15 @@ dir_value(struct aparse *p, const char *s)
    return true;
 }
 
+/* .texture UNIT TARGET, .image N TARGET, .buffer N */
 static bool
-dir_resource(struct aparse *p, bool tex, const char *s)
+dir_resource(struct aparse *p, char kind, const char *s)
 {
    uint64_t u;
-   if (!parse_u(&s, &u) || u >= (tex ? ENV_MAX_TEXTURES : ENV_MAX_BUFFERS))
+   unsigned max = kind == 't' ? ENV_MAX_TEXTURES : kind == 'i' ? ENV_MAX_IMAGES : ENV_MAX_BUFFERS;
+   if (!parse_u(&s, &u) || u >= max)
       return false;
-   if (!tex) {
+   if (kind == 'b') {
       p->buf_mask |= 1u << u;
       return !*s;
    }
@@ -327,11 +330,41 @@ dir_resource(struct aparse *p, bool tex, const char *s)
       n++;
    for (unsigned t = 0; t < TGSI_TEX_COUNT; t++)
       if (strlen(tgsi_texture_names[t]) == n && !ncasecmp(tgsi_texture_names[t], s, n)) {
-         p->tex_mask |= 1u << u;
-         p->tex_target[u] = (enum tgsi_texture)t;
+         if (kind == 't') {
+            p->tex_mask |= 1u << u;
+            p->tex_target[u] = (enum tgsi_texture)t;
+         } else {
+            p->img_mask |= 1u << u;
+            p->img_target[u] = (enum tgsi_texture)t;
+         }
          return !*ws(s + n);
       }
    return false;
+}
+
+/* .size REG BUFFER[n].x | IMAGE[n].xyz | MEMORY.x | SVIEW[n].xyzw */
+static bool
+dir_size(struct aparse *p, const char *s)
+{
+   struct emu_binding b = {.kind = EMU_BIND_SIZE};
+   unsigned ch[4], nch;
+   uint64_t i = 0;
+   if (!parse_reg(p, &s, &b))
+      return false;
+   size_t n = ident_len(s);
+   int f = find_name(tgsi_file_names, TGSI_FILE_COUNT, s, n);
+   if (f != TGSI_FILE_BUFFER && f != TGSI_FILE_IMAGE && f != TGSI_FILE_MEMORY &&
+       f != TGSI_FILE_SVIEW)
+      return false;
+   s += n;
+   if (f != TGSI_FILE_MEMORY && !bracket(&s, &i))
+      return false;
+   if (!(nch = chans(&s, ch)) || *s || i > 0xffff)
+      return false;
+   b.buffer = (uint8_t)f;
+   b.tgsi_index = (uint16_t)i;
+   bind_chans(p, b, ch, nch);
+   return true;
 }
 
 static void
@@ -357,8 +390,10 @@ directive(struct aparse *p, unsigned line, const char *ls, const char *s)
       ok = dir_sysval(p, a);
    else if (!strcmp(dir, "value"))
       ok = dir_value(p, a);
-   else if (!strcmp(dir, "texture") || !strcmp(dir, "buffer"))
-      ok = dir_resource(p, dir[0] == 't', a);
+   else if (!strcmp(dir, "texture") || !strcmp(dir, "buffer") || !strcmp(dir, "image"))
+      ok = dir_resource(p, dir[0], a);
+   else if (!strcmp(dir, "size"))
+      ok = dir_size(p, a);
    else {
       perr(p, line, ls, s, "unknown directive '.%s'", dir);
       return;
@@ -526,6 +561,10 @@ make_tgsi(const struct aparse *p)
    for (unsigned b = 0; b < ENV_MAX_BUFFERS; b++)
       if (p->buf_mask & (1u << b))
          ADD("DCL BUFFER[%u]", b);
+   for (unsigned i = 0; i < ENV_MAX_IMAGES; i++)
+      if (p->img_mask & (1u << i))
+         ADD("DCL IMAGE[%u], %s, PIPE_FORMAT_R32G32B32A32_FLOAT, WR", i,
+             tgsi_texture_names[p->img_target[i]]);
    if (p->shared)
       ADD("DCL MEMORY[0], SHARED");
    ADD("END");

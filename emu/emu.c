@@ -85,6 +85,12 @@ step(struct emu_wave *w)
    case EMU_K_LDC:
       emu_exec_ldc(w, op, t);
       break;
+   case EMU_K_ATOMIC:
+      emu_exec_atomic(w, op, t);
+      break;
+   case EMU_K_XLANE:
+      emu_exec_xlane(w, op, t);
+      break;
    default:
       break;
    }
@@ -119,20 +125,50 @@ step_fast(struct emu_wave *w, const struct emu_op *op)
 
 /* ---- bindings ----------------------------------------------------------- */
 
+/* EMU_BIND_SIZE: a component of a resource's size, 0 if unbound. */
+static uint32_t
+size_of(const struct env *e, const struct emu_binding *b)
+{
+   unsigned i = b->tgsi_index, c = b->chan & 3;
+   switch (b->buffer) {
+   case TGSI_FILE_BUFFER:
+      return i < ENV_MAX_BUFFERS && !c && e->buf[i].data ? e->buf[i].size : 0;
+   case TGSI_FILE_MEMORY:
+      return c ? 0 : e->shared_size;
+   case TGSI_FILE_IMAGE:
+      if (i >= ENV_MAX_IMAGES || !e->img[i].bound)
+         return 0;
+      return c == 0 ? e->img[i].width : c == 1 ? e->img[i].height : c == 2 ? e->img[i].depth : 0;
+   default: { /* a texture: its level-0 size, as TXQ gives it */
+      uint32_t q[4] = {0, 0, 0, 0};
+      if (i < ENV_MAX_TEXTURES && e->tex[i].bound) {
+         uint32_t sz[3];
+         env_tex_size(&e->tex[i], 0, sz);
+         q[0] = sz[0];
+         q[1] = sz[1];
+         q[2] = sz[2];
+         q[3] = e->tex[i].levels;
+      }
+      return q[c];
+   }
+   }
+}
+
 static void
 load_consts(struct emu_run *run)
 {
    const struct emu_code *c = run->code;
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
-      if (bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE)
+      if (bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE)
          continue;
       uint32_t base = 0;
       for (unsigned k = 0; k < c->ncbanks; k++)
          if (c->cbanks[k].file == bd->file && c->cbanks[k].bank == bd->bank)
             base = c->cbanks[k].base;
-      run->cst[base + bd->index] = bd->kind == EMU_BIND_VALUE
-                                       ? bd->value
+      run->cst[base + bd->index] = bd->kind == EMU_BIND_VALUE ? bd->value
+                                   : bd->kind == EMU_BIND_SIZE
+                                       ? size_of(run->env, bd)
                                        : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan);
    }
 }

@@ -270,6 +270,13 @@ bool env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_
  *    (immediates the compiler placed in the constant file).
  *  - EMU_BIND_OUTPUT: when a lane ends, OUT[tgsi_index].chan is read from
  *    the register (file, bank, index).
+ *  - EMU_BIND_SIZE: before the run, constant-file slot (file, bank, index)
+ *    holds component chan of the size of resource tgsi_index of TGSI file
+ *    `buffer` (enum tgsi_file): BUFFER .x its bytes; IMAGE .x width, .y
+ *    height, .z depth or layers; MEMORY .x the shared bytes of a
+ *    workgroup; SVIEW/SAMP (a texture) .x width, .y height, .z depth or
+ *    layers, .w levels of level 0. 0 for anything unbound. (Code reads
+ *    resource sizes from constants, as drivers upload them.)
  *
  * Resources need no bindings: texture/sampler unit N of a sample
  * instruction is env texture N; memory addresses follow EMU_ADDR_* below.
@@ -282,6 +289,7 @@ enum emu_bind_kind {
    EMU_BIND_CONST,
    EMU_BIND_VALUE,
    EMU_BIND_OUTPUT,
+   EMU_BIND_SIZE,
 };
 
 struct emu_binding {

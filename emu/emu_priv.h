@@ -44,6 +44,8 @@ enum emu_kind {
    EMU_K_LOAD,
    EMU_K_STORE,
    EMU_K_LDC,
+   EMU_K_ATOMIC,
+   EMU_K_XLANE, /* reads other lanes: quad derivatives, swizzles, shuffles */
    EMU_K_ILLEGAL,
 };
 
@@ -59,10 +61,10 @@ enum emu_src_kind {
 /* How a source is viewed before the modifiers, and a result stored. */
 enum emu_conv {
    EMU_CV_NONE,
-   EMU_CV_F16, /* source: f16 bits -> f32; result: f32 -> f16 */
-   EMU_CV_S16, /* source: sign-extend the low 16 bits; result: keep 16 */
-   EMU_CV_U16, /* source: zero-extend the low 16 bits; result: keep 16 */
-   EMU_CV_PNOT, /* source: a negated predicate (!P): 1 - p, not ~p */
+   EMU_CV_F16,  /* source: f16 bits -> f32; result: f32 -> f16 */
+   EMU_CV_S16,  /* source: sign-extend the low 16 bits; result: keep 16 */
+   EMU_CV_U16,  /* source: zero-extend the low 16 bits; result: keep 16 */
+   EMU_CV_PNOT, /* source: a negated predicate, bit 0 flipped */
 };
 
 /* What an ALU result is, for (sat) and half-precision stores. */
@@ -100,6 +102,23 @@ struct emu_dst {
    uint32_t unit;
    uint32_t fixed_unit; /* a discarding register inside the group, or UINT32_MAX */
    int32_t lat;         /* fixed latency: cycles from issue until a read sees it */
+};
+
+/* A texture instruction's operands (tex.c): where each value is in the
+ * register groups A (src[0]) and B (src[1]), as group << 4 | register,
+ * or -1 when absent. */
+enum emu_tex_kind { EMU_TX_SAMPLE, EMU_TX_FETCH, EMU_TX_QUERY, EMU_TX_SAMPLES, EMU_TX_LOD };
+enum emu_tex_lod { EMU_TL_AUTO, EMU_TL_ZERO, EMU_TL_LOD, EMU_TL_BIAS };
+struct emu_tex {
+   uint8_t kind, lod;
+   uint8_t ncoord;     /* coordinates in the group (a3xx 1-D: 2) */
+   uint8_t target;     /* enum tgsi_texture the encoding names, or UNKNOWN: the bound one */
+   uint8_t layer_int;  /* the array layer is an integer */
+   uint8_t off_packed; /* texel offsets packed this many bits each in one register (0: not) */
+   uint8_t gather;     /* a gather of component gather - 1 (0: not a gather) */
+   uint8_t unminify;   /* integer coordinates in level-0 units (a3xx isaml) */
+   int8_t coord, layer, ref, lodv, off, proj;
+   uint8_t nreg[2]; /* registers read per group */
 };
 
 struct emu_op;
@@ -144,10 +163,12 @@ struct emu_op {
    uint8_t elem_bytes; /* 1, 2 or 4 */
    uint8_t elem_signed;
    uint8_t ncomp;     /* components loaded / stored */
+   uint8_t atom_op;   /* enum env_atomic_op (EMU_K_ATOMIC) */
+   uint8_t atom_sub;  /* a3xx sub: the data is negated */
+   uint8_t atom_swap; /* compare-and-swap data is (compare, new), not (new, compare) */
    uint8_t wrmask;    /* texture components written */
-   uint8_t tex_int;   /* isam: integer texel fetch */
-   uint8_t tex_query; /* getsize */
    uint16_t tex_unit;
+   struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };
 
@@ -188,7 +209,7 @@ struct emu_code {
    unsigned nbinds;
    uint32_t *touched; /* units the program can read or write: what a group zeroes */
    unsigned ntouched;
-   bool uses_shared; /* LDL/STL: shared memory */
+   bool uses_shared; /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
 };
 
 /* Reconvergence stack entry (stack flow). */
@@ -345,12 +366,20 @@ emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst 
 
 /* exec.c */
 void emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k);
-void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
+                     const uint32_t *mask, unsigned on);
 void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);
+
+/* tex.c */
+bool emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b,
+                   struct emu_op *op);
+void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);
 
 /* flow.c */
 void emu_flow_init(struct emu_wave *w, uint64_t lanes);

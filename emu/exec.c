@@ -11,7 +11,7 @@
  * every lane runs and nothing follows the kernel; otherwise into scratch,
  * then (sat), the half-precision store and a select against the previous
  * value under the execution mask. The per-lane loops have no branches on
- * the lane, so they vectorize.
+ * the lane, so they vectorize. Texture instructions are in tex.c.
  *
  * Memory: global addresses follow EMU_ADDR_* (buffer i at (1 + i) << 24,
  * image i at (0x41 + i) << 24), shared memory is the workgroup's own
@@ -38,7 +38,7 @@ view1(uint32_t v, const struct emu_src *s)
       v &= 0xffffu;
       break;
    case EMU_CV_PNOT:
-      v = (v & 1u) ^ 1u;
+      v ^= 1;
       break;
    default:
       break;
@@ -238,37 +238,10 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
    }
 }
 
-/* ------------------------------------------------------------------ */
-/* Texture                                                              */
-
-static void
-tex_lane(struct env *e, const struct emu_op *op, const uint32_t *const *co, unsigned nco,
-         unsigned i, uint32_t out[4])
-{
-   unsigned unit = op->tex_unit;
-   enum tgsi_texture target =
-       unit < ENV_MAX_TEXTURES && e->tex[unit].bound ? e->tex[unit].target : TGSI_TEX_T_2D;
-   if (op->tex_query) {
-      env_tex_query(e, unit, (int32_t)co[0][i], out);
-      return;
-   }
-   if (op->tex_int) {
-      int32_t c[3] = {0, 0, 0}, off[3] = {0, 0, 0};
-      for (unsigned k = 0; k < nco && k < 3; k++)
-         c[k] = (int32_t)co[k][i];
-      env_fetch(e, unit, target, c, 0, off, out);
-      return;
-   }
-   struct env_sample_req q = {.target = target};
-   for (unsigned k = 0; k < nco && k < 4; k++)
-      q.coord[k] = uif(co[k][i]);
-   env_sample(e, unit, &q, out);
-}
-
 /* Writes component buffers comp[c] to registers dst + c under the mask. */
-static void
-write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
-            const uint32_t *mask, unsigned on)
+void
+emu_write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wmask,
+                const uint32_t *mask, unsigned on)
 {
    struct emu_run *run = w->run;
    const struct emu_dst *dd = &op->dst[0];
@@ -286,42 +259,6 @@ write_comps(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned wma
       else
          merge(d, r, cur, mask, n);
    }
-}
-
-void
-emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
-{
-   struct emu_run *run = w->run;
-   const struct emu_src *s = &op->src[0];
-   /* As many consecutive coordinate registers as the bound texture's
-    * target takes, at least the operand's own count. */
-   struct env *e = run->env;
-   unsigned nco = s->count, u = op->tex_unit;
-   if (!op->tex_query && u < ENV_MAX_TEXTURES && e->tex[u].bound)
-      nco = MAX2(nco, tgsi_texture_coord_count(e->tex[u].target));
-   nco = MIN2(MIN2(nco, 4u), s->kind == EMU_S_REG ? s->limit : 1u);
-   const uint32_t *co[4];
-   for (unsigned k = 0; k < nco; k++) {
-      if (s->kind != EMU_S_REG) {
-         co[k] = emu_fetch(w, op, s, 0, t, run->tmp_src[k]);
-         continue;
-      }
-      co[k] = emu_reg_read(w, op, s, s->unit + k, t);
-      if (op->war)
-         emu_mark_war(w, op, s->unit + k, t);
-   }
-   uint32_t *mask;
-   unsigned on = emu_exec_mask(w, op, t, &mask);
-   if (!on)
-      return;
-   for (unsigned i = 0; i < w->n; i++) {
-      uint32_t out[4] = {0, 0, 0, 0};
-      if (mask[i] & 1)
-         tex_lane(run->env, op, co, nco, i, out);
-      for (unsigned c = 0; c < 4; c++)
-         run->tmp_comp[c * run->maxlanes + i] = out[c];
-   }
-   write_comps(w, op, t, op->wrmask, mask, on);
 }
 
 /* ------------------------------------------------------------------ */
@@ -436,7 +373,206 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
       for (unsigned c = 0; c < op->ncomp; c++)
          run->tmp_comp[c * run->maxlanes + i] =
              mask[i] & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
-   write_comps(w, op, t, 0xffffu, mask, on);
+   emu_write_comps(w, op, t, 0xffffu, mask, on);
+}
+
+/* Atomics, lane by lane in lane order: the old word to dst. */
+void
+emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   struct env *e = run->env;
+   const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   uint32_t off = op->src[1].kind == EMU_S_IMM ? op->src[1].value : 0;
+   const struct emu_src *ds = &op->src[2];
+   const uint32_t *v0, *v1 = NULL;
+   if (ds->kind == EMU_S_REG) {
+      v0 = emu_reg_read(w, op, ds, ds->unit, t);
+      if (op->war)
+         emu_mark_war(w, op, ds->unit, t);
+      if (op->atom_op == ENV_ATOM_CAS) {
+         v1 = emu_reg_read(w, op, ds, ds->unit + 1, t);
+         if (op->war)
+            emu_mark_war(w, op, ds->unit + 1, t);
+      }
+   } else {
+      v0 = v1 = emu_fetch(w, op, ds, 0, t, run->tmp_src[2]);
+   }
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
+      return;
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t old = 0, o;
+      enum env_event ev;
+      bool undef;
+      struct env_mem *m = mask[i] & 1 ? mem_at(w, op, addr[i] + off, &o, &ev) : NULL;
+      if (m) {
+         uint32_t v = op->atom_sub ? 0u - v0[i] : v0[i], cmp = 0;
+         if (op->atom_op == ENV_ATOM_CAS) { /* (compare, new) or (new, compare) */
+            cmp = op->atom_swap ? v0[i] : v1[i];
+            v = op->atom_swap ? v1[i] : v0[i];
+         }
+         env_mem_atomic(e, m, ev, o, (enum env_atomic_op)op->atom_op, v, cmp, false, &old, &undef);
+      } else if (mask[i] & 1) {
+         env_count(e, ev, 1);
+      }
+      run->tmp_comp[i] = old;
+   }
+   emu_write_comps(w, op, t, 1, mask, on);
+}
+
+/* One lane's shuffle source (PTX shfl): lane j of the wave, or the lane
+ * itself when j is out of the segment; *in says which. */
+static unsigned
+shfl_lane(unsigned mode, unsigned lane, uint32_t b, uint32_t c, bool *in)
+{
+   unsigned bv = b & 31, cv = c & 31, mask = c >> 8 & 31;
+   unsigned maxl = (lane & mask) | (cv & ~mask), minl = lane & mask;
+   int64_t j;
+   switch (mode) {
+   case 1: /* up */
+      j = (int64_t)lane - bv;
+      *in = j >= (int64_t)minl;
+      break;
+   case 2: /* down */
+      j = (int64_t)lane + bv;
+      *in = j <= (int64_t)maxl;
+      break;
+   case 3: /* bfly */
+      j = lane ^ bv;
+      *in = j <= (int64_t)maxl;
+      break;
+   default: /* idx */
+      j = minl | (bv & ~mask);
+      *in = j <= (int64_t)maxl;
+      break;
+   }
+   return *in ? (unsigned)j : lane;
+}
+
+/* Writes one destination register from r under the mask. */
+static void
+write_one(struct emu_wave *w, const struct emu_op *op, unsigned j, unsigned reg, int64_t t,
+          uint32_t *r, const uint32_t *mask)
+{
+   const struct emu_dst *dd = &op->dst[j];
+   if (dd->kind != EMU_S_REG || dd->unit + reg == dd->fixed_unit)
+      return;
+   uint32_t *cur, *d = emu_reg_write(w, op, dd, dd->unit + reg, t, &cur);
+   for (unsigned i = 0; i < w->n; i++)
+      d[i] = (r[i] & mask[i]) | (cur[i] & ~mask[i]);
+}
+
+/* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
+ * shuffles (shfl): each lane reads other lanes' sources, inactive ones
+ * too (their registers hold what they last held). A quad is 4 aligned
+ * lanes; a wave's lanes are W-aligned in a batch. */
+/* VOTE over each wave's active lanes (a batch holds several waves of W):
+ * the ballot (bit = lane, the first 32 lanes) to dst 0, all / any /
+ * equal (args.mode 0, 1, 2) to dst 1. */
+static void
+exec_vote(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n, W = run->W ? run->W : n;
+   const uint32_t *a = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   uint32_t *mask;
+   if (!emu_exec_mask(w, op, t, &mask))
+      return;
+   uint32_t *r = run->tmp_dst[0], *p = run->tmp_dst[1];
+   for (unsigned base = 0; base < n; base += W) {
+      unsigned end = MIN2(base + W, n);
+      uint32_t ballot = 0;
+      bool all = true, any = false, eq = true, seen = false, first = false;
+      for (unsigned i = base; i < end; i++) {
+         if (!(mask[i] & 1))
+            continue;
+         bool v = a[i] & 1;
+         if (i - base < 32 && v)
+            ballot |= 1u << (i - base);
+         all = all && v;
+         any = any || v;
+         if (seen)
+            eq = eq && v == first;
+         first = seen ? first : v;
+         seen = true;
+      }
+      uint32_t res = op->args.mode == 0 ? all : op->args.mode == 1 ? any : eq;
+      for (unsigned i = base; i < end; i++) {
+         r[i] = ballot;
+         p[i] = res;
+      }
+   }
+   write_one(w, op, 0, 0, t, r, mask);
+   if (op->ndst > 1)
+      write_one(w, op, 1, 0, t, p, mask);
+}
+
+void
+emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   if (op->sem == ISA_SEM_VOTE) {
+      exec_vote(w, op, t);
+      return;
+   }
+   unsigned n = w->n, W = run->W ? run->W : n, comps = 1;
+   const struct emu_src *s0 = &op->src[0];
+   if (op->sem == ISA_SEM_DSX || op->sem == ISA_SEM_DSY)
+      comps = MAX2(op->dst[0].count, 1u);
+   const uint32_t *v[4], *b = NULL, *cc = NULL;
+   for (unsigned k = 0; k < comps && k < 4; k++) {
+      if (s0->kind == EMU_S_REG && k < s0->limit) {
+         v[k] = emu_reg_read(w, op, s0, s0->unit + k, t);
+         if (op->war)
+            emu_mark_war(w, op, s0->unit + k, t);
+      } else {
+         v[k] = emu_fetch(w, op, s0, 0, t, run->tmp_src[k]);
+      }
+   }
+   if (op->nsrc > 1)
+      b = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+   if (op->nsrc > 2)
+      cc = emu_fetch(w, op, &op->src[2], 0, t, run->tmp_src[2]);
+   uint32_t *mask;
+   if (!emu_exec_mask(w, op, t, &mask))
+      return;
+   uint32_t *r = run->tmp_dst[0], *p = run->tmp_dst[1];
+   for (unsigned k = 0; k < comps && k < 4; k++) {
+      for (unsigned i = 0; i < n; i++) {
+         unsigned q = i & ~3u, lane = i % W, base = i - lane;
+         bool in = true;
+         switch (op->sem) {
+         case ISA_SEM_DSX:
+            r[i] = sem_fadd(v[k][q + 3], sem_fneg(v[k][q + 2]));
+            break;
+         case ISA_SEM_DSY:
+            r[i] = sem_fadd(v[k][q + 2], sem_fneg(v[k][q]));
+            break;
+         case ISA_SEM_FSWZADD: {
+            unsigned f = op->args.mode >> (2 * (i & 3)) & 3;
+            uint32_t a = v[0][i], bb = b[i];
+            r[i] = f == 0   ? sem_fadd(a, bb)
+                   : f == 1 ? sem_fadd(a, sem_fneg(bb))
+                   : f == 2 ? sem_fadd(bb, sem_fneg(a))
+                            : bb;
+            break;
+         }
+         default: { /* SHFL */
+            unsigned j = shfl_lane(op->args.mode, lane, b[i], cc ? cc[i] : 0x1f, &in);
+            r[i] = base + j < n ? v[0][base + j] : 0;
+            p[i] = in;
+            break;
+         }
+         }
+         if (op->ftz)
+            r[i] = sem_ftz(r[i]);
+      }
+      write_one(w, op, 0, k, t, r, mask);
+   }
+   if (op->sem == ISA_SEM_SHFL && op->ndst > 1)
+      write_one(w, op, 1, 0, t, p, mask);
 }
 
 /* LDC: per lane, dst = c[bank][(address + offset) / 4], bounds checked. */
@@ -463,5 +599,5 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
          run->tmp_comp[c * run->maxlanes + i] = on && in ? run->cst[op->cbase + slot] : 0;
       }
    }
-   write_comps(w, op, t, 0xffffu, mask, non);
+   emu_write_comps(w, op, t, 0xffffu, mask, non);
 }

@@ -142,14 +142,6 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
       s->read_adj = (int8_t)(si.read_delay - ci.read_early);
    if (!raw && width == 16)
       s->conv = t == ISA_TYPE_F16 ? EMU_CV_F16 : t == ISA_TYPE_S16 ? EMU_CV_S16 : EMU_CV_U16;
-   if ((o->flags & ISA_OPND_F_NOT) && o->kind == ISA_OPND_REG) {
-      struct isa_file_info fi;
-      isa_file_info(m, o->file, &fi);
-      if (fi.kind == ISA_FILE_PREDICATE) { /* a logical not of a one-bit value */
-         s->conv = EMU_CV_PNOT;
-         s->mods &= (uint8_t)~ISA_OPND_F_NOT;
-      }
-   }
    s->file = o->file;
    s->index = o->index;
    switch (o->kind) {
@@ -186,12 +178,18 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    }
    if (o->index >= f->count)
       return load_err(d, in, "%s", "register index beyond its file");
+   /* A negated predicate is the other truth value, not ~bits. */
+   bool pnot = f->kind == ISA_FILE_PREDICATE && (s->mods & ISA_OPND_F_NOT);
+   if (pnot)
+      s->mods &= (uint8_t)~ISA_OPND_F_NOT;
    if (f->fixed >= 0 && o->index == f->fixed && s->count == 1 && !s->rinc) {
       s->kind = EMU_S_IMM; /* RZ, PT: a constant, never a hazard */
-      s->value = s->conv == EMU_CV_PNOT ? (f->fixed_value & 1u) ^ 1u : f->fixed_value;
+      s->value = f->fixed_value ^ (pnot ? 1u : 0u);
       s->conv = EMU_CV_NONE;
       return true;
    }
+   if (pnot)
+      s->conv = EMU_CV_PNOT;
    if (f->kind == ISA_FILE_CONST) {
       s->kind = EMU_S_CONST;
       s->unit = cbank_base(c, o->file, o->bank) + o->index;
@@ -334,9 +332,31 @@ sem_kind(enum isa_sem s)
       return EMU_K_SYNC;
    case ISA_SEM_LDC:
       return EMU_K_LDC;
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
+      return EMU_K_ATOMIC;
+   case ISA_SEM_DSX:
+   case ISA_SEM_DSY:
+   case ISA_SEM_FSWZADD:
+   case ISA_SEM_SHFL:
+   case ISA_SEM_VOTE:
+      return EMU_K_XLANE;
    case ISA_SEM_SAM:
+   case ISA_SEM_SAMB:
+   case ISA_SEM_SAMGQ:
+   case ISA_SEM_SAML:
    case ISA_SEM_ISAM:
+   case ISA_SEM_ISAML:
    case ISA_SEM_GETSIZE:
+   case ISA_SEM_TEX:
+   case ISA_SEM_TLD4:
+   case ISA_SEM_TLD:
+   case ISA_SEM_TXQ:
+   case ISA_SEM_GETLOD:
+   case ISA_SEM_TMML:
+   case ISA_SEM_TXD:
       return EMU_K_TEX;
    case ISA_SEM_LDG:
    case ISA_SEM_LDL:
@@ -468,14 +488,29 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       }
    }
    if (op->kind == EMU_K_TEX) {
+      /* Group A: the first register source, a fixed one (RZ) too. */
+      reg = -1;
+      for (unsigned i = 0; i < in->nsrc && reg < 0; i++)
+         if (in->src[i].kind == ISA_OPND_REG)
+            reg = (int)i;
       if (reg < 0 || last_imm < 0 || !op->ndst)
          return load_err(d, in, "%s", "texture instruction without coordinates or unit");
       op->tex_unit = (uint16_t)op->src[last_imm].value;
-      op->tex_int = in->sem == ISA_SEM_ISAM;
-      op->tex_query = in->sem == ISA_SEM_GETSIZE;
       int wm = mod_of(c->model, ISA_ROLE_WRMASK);
       op->wrmask = (uint8_t)(wm >= 0 ? in->mod[wm] & 15 : (1u << op->dst[0].count) - 1);
-      op->src[0] = op->src[reg];
+      /* Group B: the second register source, or a fixed one (RZ). */
+      int grp_b = -1;
+      for (unsigned i = (unsigned)reg + 1; i < in->nsrc && grp_b < 0; i++)
+         if (in->src[i].kind == ISA_OPND_REG)
+            grp_b = (int)i;
+      struct emu_src a = op->src[reg], b = {.kind = EMU_S_IMM};
+      if (grp_b >= 0)
+         b = op->src[grp_b];
+      op->src[0] = a;
+      op->src[1] = b;
+      op->nsrc = 2;
+      if (!emu_tex_setup(c, in, grp_b, op))
+         return load_err(d, in, "%s", "texture instruction of an unknown shape");
       return true;
    }
    bool store = op->kind == EMU_K_STORE;
@@ -504,6 +539,71 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       op->dst[0].count = op->ncomp;
    if (op->ncomp > 16)
       return load_err(d, in, "%s", "more than 16 components");
+   return true;
+}
+
+/* Atomics: the address (first register source), an immediate offset, the
+ * data (second register source, two registers for a compare-and-swap);
+ * the operation from the atom_op role's entry and the data's type. */
+static bool
+set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
+{
+   static const struct {
+      const char *name;
+      enum env_atomic_op u, s, f;
+   } ops[] = {
+       {"add", ENV_ATOM_ADD, ENV_ATOM_ADD, ENV_ATOM_FADD},
+       {"sub", ENV_ATOM_ADD, ENV_ATOM_ADD, ENV_ATOM_ADD},
+       {"min", ENV_ATOM_UMIN, ENV_ATOM_IMIN, ENV_ATOM_UMIN},
+       {"max", ENV_ATOM_UMAX, ENV_ATOM_IMAX, ENV_ATOM_UMAX},
+       {"inc", ENV_ATOM_INC_WRAP, ENV_ATOM_INC_WRAP, ENV_ATOM_INC_WRAP},
+       {"dec", ENV_ATOM_DEC_WRAP, ENV_ATOM_DEC_WRAP, ENV_ATOM_DEC_WRAP},
+       {"and", ENV_ATOM_AND, ENV_ATOM_AND, ENV_ATOM_AND},
+       {"or", ENV_ATOM_OR, ENV_ATOM_OR, ENV_ATOM_OR},
+       {"xor", ENV_ATOM_XOR, ENV_ATOM_XOR, ENV_ATOM_XOR},
+       {"exch", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
+       {"xchg", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
+       {"cmpxchg", ENV_ATOM_CAS, ENV_ATOM_CAS, ENV_ATOM_CAS},
+   };
+   int reg = -1, data = -1, imm = -1;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      if (op->src[i].kind == EMU_S_REG || (reg >= 0 && in->src[i].kind == ISA_OPND_REG)) {
+         if (reg < 0)
+            reg = (int)i;
+         else if (data < 0)
+            data = (int)i;
+      } else if (op->src[i].kind == EMU_S_IMM && imm < 0) {
+         imm = (int)i;
+      }
+   }
+   if (reg < 0 || data < 0 || !op->ndst)
+      return load_err(d, in, "%s", "atomic without an address, data or destination");
+   bool cas_sem = in->sem == ISA_SEM_ATOM_CAS || in->sem == ISA_SEM_ATOMS_CAS;
+   enum isa_type t = slot_type(c->model, in, ISA_SLOT_SRC(data), NULL);
+   int k = -1, om = mod_of(c->model, ISA_ROLE_ATOM_OP);
+   for (unsigned i = 0; i < ARRAY_SIZE(ops) && !cas_sem && om >= 0 && k < 0; i++)
+      if (isa_mod_value(c->model, (unsigned)om, ops[i].name) == in->mod[om])
+         k = (int)i;
+   if (!cas_sem && k < 0)
+      return load_err(d, in, "%s", "atomic operation the emulator does not know");
+   op->atom_op = (uint8_t)(cas_sem             ? ENV_ATOM_CAS
+                           : t == ISA_TYPE_F32 ? ops[k].f
+                           : t == ISA_TYPE_S32 ? ops[k].s
+                                               : ops[k].u);
+   op->atom_sub = !cas_sem && !strcmp(ops[k].name, "sub");
+   op->atom_swap = cas_sem;
+   op->space = in->sem == ISA_SEM_ATOMS || in->sem == ISA_SEM_ATOMS_CAS ? EMU_SPACE_SHARED
+                                                                        : EMU_SPACE_GLOBAL;
+   op->elem_bytes = 4;
+   struct emu_src a = op->src[reg], off = {.kind = EMU_S_IMM}, dat = op->src[data];
+   if (imm >= 0)
+      off = op->src[imm];
+   op->src[0] = a;
+   op->src[1] = off;
+   op->src[2] = dat;
+   op->nsrc = 3;
+   if (op->atom_op == ENV_ATOM_CAS && dat.kind == EMU_S_REG && dat.count < 2)
+      return load_err(d, in, "%s", "compare-and-swap data is not a register pair");
    return true;
 }
 
@@ -657,6 +757,24 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       return set_mem(c, in, op, d);
    case EMU_K_LDC:
       return set_ldc(c, in, op, d);
+   case EMU_K_ATOMIC:
+      return set_atomic(c, in, op, d);
+   case EMU_K_XLANE: { /* the swizzle or shuffle mode, by role */
+      int sw = mod_of(m, ISA_ROLE_SWZ), sh = mod_of(m, ISA_ROLE_SHFL_MODE);
+      int vm = mod_of(m, ISA_ROLE_VOTE_MODE);
+      op->args.mode = (unsigned)(sw >= 0 ? in->mod[sw] : 0);
+      static const char *const modes[] = {"idx", "up", "down", "bfly"};
+      static const char *const votes[] = {"all", "any", "eq"};
+      for (unsigned k = 0; k < 4 && sh >= 0; k++)
+         if (in->sem == ISA_SEM_SHFL && isa_mod_value(m, (unsigned)sh, modes[k]) == in->mod[sh])
+            op->args.mode = k;
+      for (unsigned k = 0; k < 3 && vm >= 0; k++)
+         if (in->sem == ISA_SEM_VOTE && isa_mod_value(m, (unsigned)vm, votes[k]) == in->mod[vm])
+            op->args.mode = k;
+      if (op->ndst < 1 || op->nsrc < 1)
+         return load_err(d, in, "%s", "lane instruction without a destination or source");
+      return true;
+   }
    case EMU_K_ALU:
       op->kern = emu_kern_for(op);
       if (!op->kern)
@@ -692,9 +810,10 @@ init_files(struct emu_code *c)
 static bool
 check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struct diag_list *d)
 {
-   bool to_const = b->kind == EMU_BIND_CONST || b->kind == EMU_BIND_VALUE;
+   bool to_const =
+       b->kind == EMU_BIND_CONST || b->kind == EMU_BIND_VALUE || b->kind == EMU_BIND_SIZE;
    const char *why = NULL;
-   if (b->kind > EMU_BIND_OUTPUT)
+   if (b->kind > EMU_BIND_SIZE)
       why = "unknown binding kind";
    else if (b->file >= c->nfiles)
       why = "no such register file";
@@ -704,6 +823,10 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       why = to_const ? "constants bind to a constant file" : "values bind to a register file";
    else if (b->kind == EMU_BIND_SYSVAL && b->tgsi_index >= TGSI_SEM_COUNT)
       why = "unknown system value";
+   else if (b->kind == EMU_BIND_SIZE && b->buffer != TGSI_FILE_BUFFER &&
+            b->buffer != TGSI_FILE_IMAGE && b->buffer != TGSI_FILE_MEMORY &&
+            b->buffer != TGSI_FILE_SVIEW && b->buffer != TGSI_FILE_SAMP)
+      why = "sizes are of buffers, images, shared memory or textures";
    if (why) {
       diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "binding %u: %s", i, why);
       return false;
@@ -729,7 +852,8 @@ touched_units(struct emu_code *c)
    for (unsigned i = 0; i < c->n; i++) {
       const struct emu_op *op = &c->ops[i];
       c->uses_shared |=
-          op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE);
+          (op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE)) ||
+          op->kind == EMU_K_ATOMIC;
       for (unsigned k = 0; k < op->nsrc; k++) {
          const struct emu_src *s = &op->src[k];
          if (s->kind == EMU_S_REG)

@@ -65,7 +65,14 @@ isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
       const struct isa_opnd *o = slot_opnd(in, cs);
       return o && o->kind == ISA_OPND_IMM && o->value >= 1 && o->value <= 64 ? o->value : 1;
    }
-   return s->count_n ? s->count_n : 1;
+   unsigned n = s->count_n;
+   for (unsigned k = 0; k < s->count_nterms; k++) {
+      const struct isa_cterm *t = &m->cterms[s->count_term + (int)k];
+      for (unsigned j = 0; j < t->nvals; j++)
+         if (in->mod[t->mod] == t->val[j])
+            n += t->add[j];
+   }
+   return n ? n : 1;
 }
 
 /* A register in "full units": half registers that alias halves of a full

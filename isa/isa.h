@@ -90,7 +90,35 @@ struct isa_model;
    X(FMNMX, "fmnmx", 3) X(IMNMX, "imnmx", 3) X(SHF_L, "shf_l", 3) X(SHF_R, "shf_r", 3) \
    X(SHL_CLAMP, "shl_clamp", 2) X(SHR_CLAMP, "shr_clamp", 2) X(XMAD, "xmad", 3) \
    X(ISCADD, "iscadd", 3) X(IADD3, "iadd3", 3) X(FLO, "flo", 1) X(BFE, "bfe", 2) \
-   X(BFI, "bfi", 3) X(SSY, "ssy", -1) X(SYNC, "sync", 0) X(LDC, "ldc", -1)
+   X(BFI, "bfi", 3) X(SSY, "ssy", -1) X(SYNC, "sync", 0) X(LDC, "ldc", -1) \
+   X(SAMB, "samb", -1) X(SAML, "saml", -1) X(ISAML, "isaml", -1) \
+   X(TEX, "tex", -1) X(TLD, "tld", -1) X(TXQ, "txq", -1) X(TXD, "txd", -1) \
+   X(ATOM, "atom", -1) X(ATOMS, "atoms", -1) X(ATOM_CAS, "atom_cas", -1) \
+   X(ATOMS_CAS, "atoms_cas", -1) \
+   X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1) \
+   X(GETLOD, "getlod", -1) X(TMML, "tmml", -1) X(TLD4, "tld4", -1) \
+   X(VOTE, "vote", 1) X(SAMGQ, "samgq", -1)
+
+/*
+ * Atomics (the emulator's reading of the semantics): atom works on global
+ * memory, atoms on shared memory, at the address of the first register
+ * source (plus an immediate offset), with the data in the second; the
+ * operation is the atom_op modifier's entry (add sub min max inc dec and
+ * or xor exch/xchg cmpxchg), signed or float by the data's type; the old
+ * word goes to the destination. cmpxchg takes (new, compare) in two
+ * consecutive registers (ir3); the *_cas semantics (compare, new).
+ */
+
+/*
+ * Lanes of a quad (4k .. 4k+3: top-left, top-right, bottom-left,
+ * bottom-right) and of a wave: dsx/dsy give the quad's coarse
+ * derivatives, lane 3 - lane 2 and lane 2 - lane 0 (the env's coarse rule);
+ * fswzadd d = a OP b with OP per lane of the quad from the swz role's 2-bit
+ * fields (0 add, 1 a - b, 2 b - a, 3 b); shfl reads a from another lane of
+ * the wave, PTX shfl rules (mode from the shfl_mode role: idx up down
+ * bfly; b the lane or offset, c = segment mask << 8 | clamp), the second
+ * destination saying whether that lane was in range.
+ */
 
 /*
  * Roles a model modifier can play. Code that must find "the (ss) flag" or
@@ -106,7 +134,12 @@ struct isa_model;
    X(DST_UNUSED, "dst_unused") X(WAIT_SLOT, "wait_slot") X(VMCNT, "vmcnt") \
    X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(FTZ, "ftz") X(GUARD, "guard") \
    X(SETOP, "setop") X(SETOP2, "setop2") X(WRAP, "wrap") X(HI, "hi") X(BREV, "brev") \
-   X(PSL, "psl") X(MRG, "mrg") X(BF, "bf") X(XMODE, "xmode") X(SHFTYPE, "shftype")
+   X(PSL, "psl") X(MRG, "mrg") X(BF, "bf") X(XMODE, "xmode") X(SHFTYPE, "shftype") \
+   X(TEX_DIM, "tex_dim") X(TEX_LOD, "tex_lod") X(TEX_SHADOW, "tex_shadow") \
+   X(TEX_OFFSET, "tex_offset") X(TEX_3D, "tex_3d") X(TEX_ARRAY, "tex_array") \
+   X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod") \
+   X(ATOM_OP, "atom_op") X(SWZ, "swz") X(SHFL_MODE, "shfl_mode") \
+   X(TEX_QUERY, "tex_query") X(TEX_COMP, "tex_comp") X(VOTE_MODE, "vote_mode")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
@@ -194,7 +227,7 @@ struct isa_opnd {
 
 #define ISA_MAX_DST  2
 #define ISA_MAX_SRC  5
-#define ISA_MAX_MODS 40 /* sm50 needs 32: control word, compare and shift modes */
+#define ISA_MAX_MODS 64 /* sm50 needs 40: control word, compare, shift and texture modes */
 
 /*
  * A decoded (or to-be-encoded) instruction. mod[] is indexed by the

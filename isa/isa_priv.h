@@ -226,6 +226,20 @@ struct isa_slot {
    uint8_t count_n;
    int8_t count_slot;
    int16_t count_mod;
+   /* Or a sum (count: {MOD: N | {ENTRY: N}, base: N}): count_n plus the
+    * terms m->cterms[count_term .. count_term + count_nterms). */
+   int16_t count_term;
+   uint8_t count_nterms;
+};
+
+/* One term of a summed register count: modifier `mod` adds `add[k]` when
+ * its value is `val[k]` (a flag: val 1). */
+#define ISA_MAX_CTERM_VALS 8
+struct isa_cterm {
+   int16_t mod;
+   uint8_t nvals;
+   int16_t val[ISA_MAX_CTERM_VALS];
+   uint8_t add[ISA_MAX_CTERM_VALS];
 };
 
 struct isa_alias {
@@ -324,6 +338,8 @@ struct isa_model {
    unsigned nops;
    struct isa_class *classes;
    unsigned nclasses;
+   struct isa_cterm *cterms; /* summed operand counts (struct isa_slot) */
+   unsigned ncterms, cterms_cap;
    enum isa_hazard_kind hazard;
    struct isa_pos hazard_pos;
    struct isa_param *params;

@@ -1404,6 +1404,7 @@ isa_close(struct isa_model *m)
    for (unsigned i = 0; i < m->nclasses; i++)
       free(m->classes[i].name);
    free(m->classes);
+   free(m->cterms);
    for (unsigned i = 0; i < m->nparams; i++)
       free(m->params[i].name);
    free(m->params);

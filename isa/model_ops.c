@@ -121,6 +121,59 @@ slot_width(struct isa_ld *l, yaml_node_t *n, const char *s, struct isa_slot *sl)
       sl->width_mod = (int16_t)md;
 }
 
+/* count: {MOD: N, MOD: {ENTRY: N, ...}, base: N}: base plus, per flag
+ * modifier that is set, N, and per enum modifier the N of its entry (a
+ * register group whose size depends on modifiers: sm50 TEX coordinates). */
+static void
+slot_count_sum(struct isa_ld *l, yaml_node_t *n, struct isa_slot *x)
+{
+   struct isa_model *m = l->m;
+   x->count_n = 0;
+   x->count_term = (int16_t)m->ncterms;
+   MAP_EACH(l, n, k, v)
+   {
+      const char *key = isa_ld_key(k);
+      int64_t a;
+      if (!strcmp(key, "base")) {
+         if (isa_ld_int(l, v, "count base", 0, 64, &a))
+            x->count_n = (uint8_t)a;
+         continue;
+      }
+      int md = FIND(m->mods, m->nmods, key);
+      if (md < 0) {
+         isa_ld_err(l, k, "count term '%s' is not a modifier", key);
+         continue;
+      }
+      struct isa_cterm t = {.mod = (int16_t)md};
+      if (m->mods[md].kind != ISA_MOD_ENUM) {
+         if (isa_ld_int(l, v, "count term", 0, 64, &a)) {
+            t.nvals = 1;
+            t.val[0] = 1;
+            t.add[0] = (uint8_t)a;
+         }
+      } else if (isa_ld_is_map(l, v, "count term")) {
+         const struct isa_enum *e = &m->enums[m->mods[md].enm];
+         MAP_EACH(l, v, ek, ev)
+         {
+            int ei = FIND(e->v, e->n, isa_ld_key(ek));
+            if (ei < 0 || t.nvals == ISA_MAX_CTERM_VALS) {
+               isa_ld_err(l, ek,
+                          ei < 0 ? "enum '%s' has no entry '%s'"
+                                 : "enum '%s': too many entries ('%s')",
+                          e->name, isa_ld_key(ek));
+               continue;
+            }
+            if (!isa_ld_int(l, ev, "count term", 0, 64, &a))
+               continue;
+            t.val[t.nvals] = (int16_t)e->v[ei].value;
+            t.add[t.nvals++] = (uint8_t)a;
+         }
+      }
+      VEC_PUSH(m->cterms, m->ncterms, m->cterms_cap, t);
+   }
+   x->count_nterms = (uint8_t)(m->ncterms - (unsigned)x->count_term);
+}
+
 /* count: N, a source slot holding an immediate count, or a mask modifier. */
 static void
 slot_count(struct isa_ld *l, struct isa_op *op, yaml_node_t *n, const char *s, struct isa_slot *x,
@@ -174,6 +227,7 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       struct isa_slot *x = &op->slot[i];
       x->type_mod = x->width_mod = x->count_mod = -1;
       x->count_slot = -1;
+      x->count_term = -1;
       x->count_n = 1;
       x->field = (int16_t)isa_field_find(op->fields, op->nfields, name);
       if (x->field < 0 || op->fields[x->field].kind != ISA_FK_OPERAND) {
@@ -206,7 +260,9 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       if ((y = isa_ld_get(l, on, "width")) && isa_ld_scalar(l, y, "width"))
          slot_width(l, y, isa_ld_scalar(l, y, "width"), x);
       x->read_delay = (uint8_t)isa_ld_opt_int(l, on, "read_delay", 0, 100, 0);
-      if ((y = isa_ld_get(l, on, "count")) && isa_ld_scalar(l, y, "count"))
+      if ((y = isa_ld_get(l, on, "count")) && y->type == YAML_MAPPING_NODE)
+         slot_count_sum(l, y, x);
+      else if (y && isa_ld_scalar(l, y, "count"))
          slot_count(l, op, y, isa_ld_scalar(l, y, "count"), x, nd, ns, dl, sl);
       if ((y = isa_ld_get(l, on, "allow"))) {
          unsigned na;

@@ -158,7 +158,7 @@ static void
 write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m,
                  const struct emu_program *p)
 {
-   static const char *const kind[] = {"input", "sysval", "const", "value", "output"};
+   static const char *const kind[] = {"input", "sysval", "const", "value", "output", "size"};
    fprintf(f, ".stage %s\n", tgsi_stage_names[s->stage]);
    if (s->stage == TGSI_STAGE_COMP) {
       uint32_t b[3] = {tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_WIDTH, 0),
@@ -172,16 +172,21 @@ write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m
    for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)
       if (target[i] >= 0)
          fprintf(f, ".texture %u %s\n", i, tgsi_texture_names[target[i]]);
-   for (unsigned i = 0; i < s->ndecls; i++)
-      if (s->decls[i].file == TGSI_FILE_BUFFER)
-         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < ENV_MAX_BUFFERS; k++)
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      if (d->file == TGSI_FILE_BUFFER)
+         for (uint32_t k = d->first; k <= d->last && k < ENV_MAX_BUFFERS; k++)
             fprintf(f, ".buffer %u\n", k);
+      if (d->file == TGSI_FILE_IMAGE)
+         for (uint32_t k = d->first; k <= d->last && k < ENV_MAX_IMAGES; k++)
+            fprintf(f, ".image %u %s\n", k, tgsi_texture_names[d->target]);
+   }
    for (unsigned i = 0; i < p->nbinds; i++) {
       const struct emu_binding *b = &p->binds[i];
       char reg[64];
       char c = "xyzw"[b->chan & 3];
       reg_name(m, b->file, b->bank, b->index, reg, sizeof(reg));
-      fprintf(f, ".%s %s ", kind[b->kind % 5], reg);
+      fprintf(f, ".%s %s ", kind[b->kind % 6], reg);
       switch (b->kind) {
       case EMU_BIND_INPUT:
          if (tgsi_interp_in_vertices(s) > 1)
@@ -197,6 +202,13 @@ write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m
          break;
       case EMU_BIND_VALUE:
          fprintf(f, "0x%08x\n", b->value);
+         break;
+      case EMU_BIND_SIZE:
+         if (b->buffer == TGSI_FILE_MEMORY)
+            fprintf(f, "MEMORY.%c\n", c);
+         else
+            fprintf(f, "%s[%u].%c\n", tgsi_file_names[b->buffer % TGSI_FILE_COUNT], b->tgsi_index,
+                    c);
          break;
       default:
          fprintf(f, "OUT[%u].%c\n", b->tgsi_index, c);

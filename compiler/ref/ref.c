@@ -141,6 +141,7 @@ place_homes(struct ref_ctx *c)
    }
    c->imm_base = cnext;
    cnext += c->s->nimms;
+   c->size_base = cnext;
    if (cnext * 4 > c->nconst) {
       ref_unsupported(c, "constants and immediates need %u constant slots, the model has %u",
                       cnext * 4, c->nconst);
@@ -175,6 +176,24 @@ ref_const_slot(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan)
    if (b < 0 || b >= 16 || r->index < 0 || (unsigned)r->index >= c->ccount[b])
       return -1;
    return (int)((c->cbase[b] + (unsigned)r->index) * 4 + chan);
+}
+
+unsigned
+ref_size(struct ref_ctx *c, enum tgsi_file file, unsigned index, unsigned chan)
+{
+   unsigned k = 0;
+   while (k < c->nsizes && (c->sizes[k].file != file || c->sizes[k].index != index))
+      k++;
+   if (k == c->nsizes) {
+      if (k == REF_MAX_SIZES || (c->size_base + k + 1) * 4 > c->nconst) {
+         ref_unsupported(c, "no constant slot left for a resource size");
+         return c->t->load_const(c, 0);
+      }
+      c->sizes[k].file = (uint8_t)file;
+      c->sizes[k].index = (uint16_t)index;
+      c->nsizes++;
+   }
+   return c->t->load_const(c, (c->size_base + k) * 4 + (chan & 3));
 }
 
 static void
@@ -242,6 +261,16 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
    for (unsigned i = 0; i < c->count[TGSI_FILE_OUT]; i++)
       for (unsigned ch = 0; ch < 4; ch++)
          bind(p, EMU_BIND_OUTPUT, (unsigned)c->gpr, (c->base[TGSI_FILE_OUT] + i) * 4 + ch, i, ch);
+   for (unsigned k = 0; k < c->nsizes; k++)
+      for (unsigned ch = 0; ch < 4; ch++) {
+         struct emu_binding e = {.kind = EMU_BIND_SIZE,
+                                 .chan = (uint8_t)ch,
+                                 .file = (uint8_t)c->cfile,
+                                 .buffer = c->sizes[k].file,
+                                 .tgsi_index = c->sizes[k].index,
+                                 .index = (uint16_t)((c->size_base + k) * 4 + ch)};
+         emu_program_bind(p, &e);
+      }
 }
 
 /* ------------------------------------------------------------------ */
@@ -594,12 +623,13 @@ enum compile_status
 ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_program *out,
             struct compile_stats *stats, struct diag_list *d)
 {
-   struct ref_ctx c = {.s = s, .m = m, .d = d, .cur_index = -1};
+   struct ref_ctx c = {.s = s, .m = m, .d = d, .cur_index = -1, .demote_reg = -1};
    memset(out, 0, sizeof(*out));
    if (stats)
       memset(stats, 0, sizeof(*stats));
    if (setup(&c)) {
       c.l_epilogue = ref_label(&c);
+      ref_demote_begin(&c);
       if (c.stack_flow)
          ref_stack_begin(&c);
       ref_compile_range(&c, 0, main_end(s));
@@ -610,6 +640,7 @@ ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_p
       if (c.status == COMPILE_OK && c.ncf)
          ref_error(&c, "control flow left open at END");
       ref_place(&c, c.l_epilogue);
+      ref_demote_end(&c);
       c.t->end(&c);
    }
    for (unsigned k = 0; k < c.ncf; k++)

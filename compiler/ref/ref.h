@@ -29,6 +29,7 @@
  * once, over the scalar primitives REF_PRIMS; the per-ISA files
  * (ref_a3xx.c, ref_sm50.c) implement those primitives, constant and
  * indirect loads, textures, memory, kill and branches (struct ref_target);
+ * ref_tex.c reads the operands of every texture opcode once for them;
  * ref_emit.c builds instructions; ref_hazard.c inserts the waits, resolves
  * branch targets (as the model's pcrel says) and encodes.
  */
@@ -115,6 +116,8 @@ struct ref_item {
    X(F2I_FLOOR, 1, "float to signed, rounded down (out of range: anything)")                       \
    X(I2F, 1, "signed to float")                                                                    \
    X(U2F, 1, "unsigned to float")                                                                  \
+   X(F2H, 1, "f32 to f16 bits in the low half, nearest even, high half 0")                         \
+   X(H2F, 1, "the low 16 bits as an f16, to f32")                                                  \
    X(SEL, 3, "b != 0 ? a : c")
 
 #define REF_PRIM_(n, k, d) REF_P_##n,
@@ -126,6 +129,33 @@ enum ref_test {
    REF_TEST_FLOAT_NZ, /* value as float != 0.0 (NaN true, -0.0 false): IF */
    REF_TEST_INT_NZ,   /* value bits != 0: UIF */
    REF_TEST_INT_EQ,   /* value bits == other register: CASE */
+};
+
+/* A texture lookup's operands, fetched into registers (ref_tex.c);
+ * absent ones are -1. */
+enum ref_lod { REF_LOD_AUTO, REF_LOD_ZERO, REF_LOD_LOD, REF_LOD_BIAS };
+struct ref_texargs {
+   enum tgsi_opcode op;
+   enum tgsi_texture target; /* the instruction's, or the view's (SAMPLE_*) */
+   unsigned unit;
+   bool fetch, query, gather, deriv;
+   bool samples; /* a query of the sample count (TXQS) */
+   bool lodq;    /* the level-of-detail query (LODQ, LOD): x the level
+                  * accessed, y the computed one, z w 0 */
+   unsigned nsp;      /* spatial coordinates (a cube direction: 3) */
+   unsigned coord[3]; /* float, or integer for a fetch */
+   int layer;         /* array layer: float, or integer for a fetch */
+   int ref, proj;     /* shadow reference, projection w (TXP) */
+   enum ref_lod lod_mode;
+   int lod;    /* the level or bias (a query's level) */
+   int sample; /* multisample fetch: the sample index */
+   unsigned comp;
+   unsigned ddx[3], ddy[3];
+   unsigned noff; /* texel offsets (integers) */
+   unsigned off[3];
+   bool off_known; /* immediates, with these values: */
+   int32_t off_val[3];
+   const struct tgsi_src *view; /* SAMPLE_*: results swizzled by this operand */
 };
 
 /*
@@ -151,6 +181,9 @@ struct ref_target {
    /* Texture, memory, kill and other non-ALU opcodes; false if op is not
     * one the target knows (the shader is then refused). */
    bool (*special)(struct ref_ctx *c, const struct tgsi_insn *in);
+   /* A texture lookup or query: four consecutive result registers into
+    * res; false after ref_unsupported when the model cannot do it. */
+   bool (*tex)(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4]);
    /* Why an opcode without an expansion is refused, or NULL. */
    const char *(*why)(enum tgsi_opcode op);
    /* Branch to label if test(a[, b]) == when, per lane. */
@@ -158,6 +191,8 @@ struct ref_target {
                   int label);
    void (*jump)(struct ref_ctx *c, int label);
    void (*end)(struct ref_ctx *c);
+   /* Kill the lanes whose flag register is non-zero (DEMOTE's epilogue). */
+   void (*kill_flag)(struct ref_ctx *c, unsigned flag);
    /* Stack-reconvergence models only (ref_cf_stack.c): */
    void (*ssy)(struct ref_ctx *c, int label);
    void (*sync)(struct ref_ctx *c);
@@ -180,6 +215,7 @@ struct ref_cf {
 };
 
 #define REF_MAX_CF     64
+#define REF_MAX_SIZES  64
 #define REF_MAX_INLINE 16
 
 struct ref_ctx {
@@ -203,6 +239,13 @@ struct ref_ctx {
    unsigned count[TGSI_FILE_COUNT]; /* registers per vertex */
    unsigned vertices[TGSI_FILE_COUNT];
    unsigned cbase[16], ccount[16], imm_base;
+   /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
+    * whose size the code reads, allocated after the immediates. */
+   struct {
+      uint8_t file;
+      uint16_t index;
+   } sizes[REF_MAX_SIZES];
+   unsigned nsizes, size_base;
 
    /* Scratch registers (scalar indices): [scratch_lo, scratch_next) in use
     * by the current instruction; persistent ones just below scratch_lo;
@@ -225,6 +268,10 @@ struct ref_ctx {
    bool stack_flow;
    unsigned e_reg;
    bool dirty;
+
+   /* DEMOTE (ref_ops.c): a persistent register, ~0 once the lane demoted;
+    * -1 when the shader does not demote. */
+   int demote_reg;
 };
 
 /* ------------------------------------------------------------------ */
@@ -244,6 +291,10 @@ enum compile_status ref_error(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF
 int ref_home(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
 /* Constant-file scalar slot of a direct CONST or IMM channel, or -1. */
 int ref_const_slot(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
+/* Register holding component chan of the size of resource (file, index)
+ * (EMU_BIND_SIZE: BUFFER bytes; IMAGE width, height, depth; MEMORY bytes;
+ * SVIEW level-0 size and levels). */
+unsigned ref_size(struct ref_ctx *c, enum tgsi_file file, unsigned index, unsigned chan);
 
 /* ref_ops.c */
 /* Expands one non-control-flow TGSI instruction. */
@@ -252,8 +303,26 @@ unsigned ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, u
 void ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res);
 unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d);
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
+/* Address of the IMAGE texel at the integer coordinates of source cs, 0
+ * (out of every resource) when out of range. */
+/* DEMOTE as a deferred kill (ref_ops.c): the flag register cleared at the
+ * start, set by DEMOTE, read by READ_HELPER, killing at the epilogue. */
+void ref_demote_begin(struct ref_ctx *c);
+void ref_demote_end(struct ref_ctx *c);
+/* a / b correctly rounded (IEEE, denormals kept), for targets with FFMA
+ * and a correctly rounded FRCP (ref_ops.c). */
+unsigned ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b);
+unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
+                           unsigned cs);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
+
+/* ref_tex.c */
+/* Expands a texture opcode through the target's tex hook; false if the
+ * target has none. */
+bool ref_tex(struct ref_ctx *c, const struct tgsi_insn *in);
+unsigned ref_tex_spatial(enum tgsi_texture t);
+bool ref_tex_layered(enum tgsi_texture t);
 
 /* ref_cf_stack.c */
 bool ref_stack_cf(struct ref_ctx *c, int32_t pc);

@@ -15,23 +15,27 @@
  * the interpreter's rule; other files are undefined there, the clamp only
  * keeps the access inside the file.
  *
- * Textures: sam with the two coordinates copied to a register pair and
- * the four results in consecutive registers (TXQ: getsize, the level in
- * the first register of the pair); 1D, 2D and RECT targets
- * without LOD, bias, offsets, projection or shadow (the model's sam has no
- * operand for them). Memory: one ldg/stg (buffers, at EMU_ADDR_BUFFER(i))
- * or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then
- * br (with !p0.x for a false test) or jump.
+ * Textures (a3_tex, operands read by ref_tex.c): sam/samb/saml/isaml
+ * with the groups laid out as ir3 does (src1 = coordinates, reference,
+ * layer, w; src2 = offsets, bias or level; .3d/.s/.a/.p/.o say which are
+ * there), the four results in consecutive registers; TXP is sam.p (the
+ * texture unit divides); TXF is isaml with the coordinates shifted left by
+ * the level (a3xx wants level-0 units); TXQ is getsize. Memory: one ldg/stg (buffers, at
+ * EMU_ADDR_BUFFER(i)) or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then br
+ * (with !p0.x for a false test) or jump.
  *
  * Refused: what the model cannot express -- FMA, doubles and 64-bit
- * integers, derivatives, texture targets other than 1D/2D/RECT and any
- * LOD, bias, offset, projection or shadow form, images, atomics,
- * barriers, subgroup ops, GS output, half-float packing, LDEXP.
+ * integers, derivatives, gathers, explicit texture derivatives, 3-D
+ * offsets, atomics, subgroup ops, GS output, half-float packing. BARRIER
+ * is bar.g.l; images are read and written with ldg/stg at their texel
+ * addresses.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
 
 #define R(x) ref_r(c, (x))
+
+enum { SPECIAL_HR }; /* c->special[]: the half register file */
 
 /* An ALU instruction: d = op(a, b, e), as many sources as the op has. */
 static struct isa_insn *
@@ -160,6 +164,19 @@ a3_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
       emit(c, "madsh.m16", u, R(a), R(b), R(t));
       emit(c, "madsh.m16", d, R(b), R(a), R(u));
       return d;
+   case REF_P_F2H: /* through a half register: cov.f32f16, then its bits zero-extended */
+   case REF_P_H2F: {
+      struct isa_opnd h = {
+          .kind = ISA_OPND_REG, .file = (uint8_t)c->special[SPECIAL_HR], .index = (uint16_t)d};
+      if (op == REF_P_F2H) {
+         cov(c, "f32", "f16", h, R(a));
+         cov(c, "u16", "u32", R(d), h);
+      } else {
+         cov(c, "u32", "u16", h, R(a));
+         cov(c, "f16", "f32", R(d), h);
+      }
+      return d;
+   }
    case REF_P_UMSB: /* 31 - clz: -1 for 0 */
    case REF_P_IMSB:
       t = ref_tmp(c);
@@ -212,6 +229,9 @@ a3_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
       base = (unsigned)h;
       n = c->count[r->file];
    }
+   /* The result gets its register first; the steps' temporaries die here
+    * (an instruction may read several indirect operands). */
+   unsigned res = ref_tmp(c), mark = c->scratch_next;
    unsigned i0 = P2(IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index));
    unsigned i1 = P2(IMAX, i0, ref_imm_reg(c, 0));
    unsigned i2 = P2(IMIN, i1, ref_imm_reg(c, n - 1));
@@ -225,11 +245,13 @@ a3_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
                           .value = comp};
    unsigned v = ref_tmp(c);
    cov(c, "u32", "u32", R(v), rel);
-   *out = v;
    if (r->file == TGSI_FILE_CONST) {
       unsigned ok = P2(IEQ, i0, i2);
-      *out = a3_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
+      v = a3_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
    }
+   a3_copy(c, res, v);
+   c->scratch_next = mark;
+   *out = res;
    return true;
 }
 
@@ -257,63 +279,127 @@ kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
    kill_if_set(c, any);
 }
 
-static void
-tex(struct ref_ctx *c, const struct tgsi_insn *in)
+/* n values copied into n consecutive new registers (a sam operand
+ * group). */
+static unsigned
+group(struct ref_ctx *c, const unsigned *v, unsigned n)
 {
-   enum tgsi_texture t = in->tex_target;
-   if (t != TGSI_TEX_T_1D && t != TGSI_TEX_T_2D && t != TGSI_TEX_T_RECT) {
-      ref_unsupported(c, "texture target %s (a3xx sam takes two coordinates)",
-                      tgsi_texture_names[t]);
-      return;
-   }
-   if (in->noffsets) {
-      ref_unsupported(c, "texel offsets");
-      return;
-   }
-   if (in->src[1].reg.file != TGSI_FILE_SAMP || in->src[1].reg.indirect) {
-      ref_unsupported(c, "a sampler operand other than SAMP[n]");
-      return;
-   }
-   unsigned x = ref_fetch(c, in, 0, 0), y = t == TGSI_TEX_T_1D ? x : ref_fetch(c, in, 0, 1);
-   unsigned co = ref_tmp(c), co1 = ref_tmp(c);
-   a3_copy(c, co, x);
-   a3_copy(c, co1, y);
-   unsigned d = ref_tmp(c);
-   for (unsigned k = 1; k < 4; k++)
+   unsigned first = ref_tmp(c);
+   for (unsigned k = 1; k < n; k++)
       ref_tmp(c);
-   struct isa_insn *s = ref_emit(c, "sam");
-   s->dst[0] = R(d);
-   s->src[0] = R(co);
-   s->src[1] = ref_imm((uint32_t)in->src[1].reg.index);
-   s->src[2] = ref_imm((uint32_t)in->src[1].reg.index);
-   unsigned res[4] = {d, d + 1, d + 2, d + 3};
-   ref_store(c, in, res);
+   for (unsigned k = 0; k < n; k++)
+      a3_copy(c, first + k, v[k]);
+   return first;
 }
 
-/* TXQ: getsize with the level in the first coordinate register gives
- * width, height, depth and levels (env_tex_query, as the interpreter). */
-static void
-txq(struct ref_ctx *c, const struct tgsi_insn *in)
+/* Textures, laid out as ir3 does (a3xx.yaml cat5): src1 = coordinates (a
+ * 1-D lookup repeats x as its y), [reference], [layer], [w]; src2 =
+ * [offsets x, y], [bias or level]. Integer fetches are isaml with the
+ * coordinates in level-0 units (shifted left by the level). */
+static bool
+a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   if (in->src[1].reg.file != TGSI_FILE_SAMP || in->src[1].reg.indirect) {
-      ref_unsupported(c, "a sampler operand other than SAMP[n]");
-      return;
-   }
-   unsigned lod = ref_fetch(c, in, 0, 0);
-   unsigned co = ref_tmp(c), co1 = ref_tmp(c);
-   a3_copy(c, co, lod);
-   a3_mov_imm(c, co1, 0);
-   unsigned d = ref_tmp(c);
+   unsigned v1[12], v2[4], n1 = 0, n2 = 0, d = ref_tmp(c);
    for (unsigned k = 1; k < 4; k++)
       ref_tmp(c);
-   struct isa_insn *g = ref_emit(c, "getsize");
-   ref_set_mod(c, g, "textype", "u32");
-   g->dst[0] = R(d);
-   g->src[0] = R(co);
-   g->src[1] = ref_imm((uint32_t)in->src[1].reg.index);
-   g->src[2] = ref_imm((uint32_t)in->src[1].reg.index);
-   unsigned res[4] = {d, d + 1, d + 2, d + 3};
-   ref_store(c, in, res);
+   for (unsigned k = 0; k < 4; k++)
+      res[k] = d + k;
+   if (a->samples)
+      return ref_unsupported(c, "no sample-count query in the a3xx model (it has no multisample textures)"), false;
+   if (a->query) { /* getsize: the level, then a pair's second register */
+      v1[n1++] = (unsigned)a->lod;
+      v1[n1++] = ref_imm_reg(c, 0);
+      unsigned s1 = group(c, v1, n1);
+      struct isa_insn *g = ref_emit(c, "getsize");
+      ref_set_mod(c, g, "textype", "u32");
+      g->dst[0] = R(d);
+      g->src[0] = R(s1);
+      g->src[1] = ref_imm(a->unit);
+      g->src[2] = ref_imm(a->unit);
+      return c->status == COMPILE_OK;
+   }
+   if (a->lodq) { /* getlod: x.8 fixed point, x the level used, y the computed one */
+      for (unsigned k = 0; k < a->nsp; k++)
+         v1[n1++] = a->coord[k];
+      if (a->nsp == 1)
+         v1[n1++] = v1[0];
+      unsigned s1 = group(c, v1, n1);
+      struct isa_insn *g = ref_emit(c, "getlod");
+      ref_set_mod(c, g, "textype", "s32");
+      ref_set_mod(c, g, "wrmask", "xy");
+      ref_set_mod_int(c, g, "t3d", a->nsp == 3);
+      g->dst[0] = R(d);
+      g->src[0] = R(s1);
+      g->src[1] = ref_imm(a->unit);
+      g->src[2] = ref_imm(a->unit);
+      unsigned scale = ref_imm_reg(c, 0x3b800000u); /* 1/256 */
+      res[0] = P2(FMUL, a3_prim(c, REF_P_I2F, d, 0, 0), scale);
+      res[1] = P2(FMUL, a3_prim(c, REF_P_I2F, d + 1, 0, 0), scale);
+      res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
+   if (a->gather)
+      return ref_unsupported(c, "a3xx has no gather (ir3: a3xx did not support it)"), false;
+   if (a->deriv && a->noff)
+      return ref_unsupported(c, "samgq takes no offsets (it has no src2)"), false;
+   if (a->sample >= 0 || a->target == TGSI_TEX_T_BUFFER)
+      return ref_unsupported(c, "multisample and buffer fetches are not in the a3xx model"), false;
+   if (a->noff && a->nsp > 2)
+      return ref_unsupported(c, "a3xx offsets cover x and y only"), false;
+   bool lod = a->lod_mode != REF_LOD_AUTO;
+   unsigned level = a->lod_mode == REF_LOD_ZERO ? ref_imm_reg(c, a->fetch ? 0 : fui(0.0f))
+                    : lod ? (unsigned)a->lod
+                                                : 0;
+   for (unsigned k = 0; k < a->nsp; k++)
+      v1[n1++] = a->fetch ? P2(SHL, a->coord[k], level) : a->coord[k];
+   if (a->nsp == 1)
+      v1[n1++] = v1[0];
+   if (a->ref >= 0)
+      v1[n1++] = (unsigned)a->ref;
+   if (a->layer >= 0)
+      v1[n1++] = (unsigned)a->layer;
+   if (a->proj >= 0)
+      v1[n1++] = (unsigned)a->proj;
+   if (a->deriv) { /* samgq: padded to 4, then ddx and ddy, at least 2 each */
+      if (n1 > 4)
+         return ref_unsupported(c, "samgq: more than 4 values before the derivatives"), false;
+      unsigned zero = ref_imm_reg(c, 0);
+      while (n1 < 4)
+         v1[n1++] = zero;
+      for (unsigned k = 0; k < MAX2(a->nsp, 2u); k++)
+         v1[n1++] = k < a->nsp ? a->ddx[k] : zero;
+      for (unsigned k = 0; k < MAX2(a->nsp, 2u); k++)
+         v1[n1++] = k < a->nsp ? a->ddy[k] : zero;
+   }
+   for (unsigned k = 0; k < a->noff; k++)
+      v2[n2++] = a->off[k];
+   if (a->noff == 1)
+      v2[n2++] = ref_imm_reg(c, 0);
+   if (lod || a->fetch)
+      v2[n2++] = level;
+   unsigned s1 = group(c, v1, n1), s2 = n2 ? group(c, v2, n2) : 0;
+   const char *op = a->deriv                      ? "samgq"
+                    : a->fetch                    ? "isaml"
+                    : a->lod_mode == REF_LOD_BIAS ? "samb"
+                    : lod                         ? "saml"
+                    : n2                          ? "samo"
+                                                  : "sam";
+   struct isa_insn *t = ref_emit(c, op);
+   ref_set_mod(c, t, "textype", a->fetch ? "u32" : "f32");
+   t->dst[0] = R(d);
+   t->src[0] = R(s1);
+   unsigned k = 1;
+   if (n2)
+      t->src[k++] = R(s2);
+   t->src[k++] = ref_imm(a->unit);
+   t->src[k] = ref_imm(a->unit);
+   ref_set_mod_int(c, t, "t3d", a->nsp == 3);
+   ref_set_mod_int(c, t, "ts", a->ref >= 0);
+   ref_set_mod_int(c, t, "ta", a->layer >= 0);
+   ref_set_mod_int(c, t, "tp", a->proj >= 0);
+   if (strcmp(op, "samo"))
+      ref_set_mod_int(c, t, "to", a->noff != 0);
+   return c->status == COMPILE_OK;
 }
 
 /* Byte address of a LOAD/STORE: the offset operand plus the resource's
@@ -324,6 +410,11 @@ mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg
 {
    if (res->indirect)
       return ref_unsupported(c, "an indirect resource index"), false;
+   if (res->file == TGSI_FILE_IMAGE) {
+      *shared = false;
+      *addr = ref_image_address(c, in, res, off_src);
+      return c->status == COMPILE_OK;
+   }
    unsigned off = ref_fetch(c, in, off_src, 0);
    if (res->file == TGSI_FILE_MEMORY) {
       *shared = true;
@@ -365,11 +456,13 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
    bool shared;
    if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
       return;
+   /* An image texel is stored whole, whatever the write mask. */
+   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
    for (unsigned ch = 0; ch < 4; ch++)
-      if (in->dst[0].mask & (1u << ch))
+      if (mask & (1u << ch))
          v[ch] = ref_fetch(c, in, 1, ch);
    for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(in->dst[0].mask & (1u << ch)))
+      if (!(mask & (1u << ch)))
          continue;
       struct isa_insn *s = ref_emit(c, shared ? "stl" : "stg");
       ref_set_mod(c, s, "type", "u32");
@@ -378,6 +471,141 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
       s->src[2] = R(v[ch]);
       s->src[3] = ref_imm(1);
    }
+}
+
+/* The new word of a compare-and-swap loop: ATOMFADD old + v;
+ * ATOMINC_WRAP old >= v ? 0 : old + 1; ATOMDEC_WRAP old == 0 || old > v
+ * ? v : old - 1 (unsigned; TGSI's, env_mem_atomic's). */
+static unsigned
+cas_new(struct ref_ctx *c, enum tgsi_opcode op, unsigned old, unsigned v)
+{
+   unsigned zero = ref_imm_reg(c, 0), one = ref_imm_reg(c, 1);
+   switch (op) {
+   case TGSI_OP_ATOMFADD:
+      return a3_prim(c, REF_P_FADD, old, v, 0);
+   case TGSI_OP_ATOMINC_WRAP:
+      return a3_prim(c, REF_P_SEL, zero, a3_prim(c, REF_P_UGE, old, v, 0),
+                     a3_prim(c, REF_P_IADD, old, one, 0));
+   default: {
+      unsigned wrap = a3_prim(c, REF_P_OR, a3_prim(c, REF_P_IEQ, old, zero, 0),
+                              a3_prim(c, REF_P_ULT, v, old, 0), 0);
+      return a3_prim(c, REF_P_SEL, v, wrap, a3_prim(c, REF_P_ISUB, old, one, 0));
+   }
+   }
+}
+
+/* ATOMFADD, ATOMINC_WRAP, ATOMDEC_WRAP: a3xx has no float atomic and its
+ * inc/dec are not publicly described, so a compare-and-swap loop: read
+ * the word, then until the swap finds what was read, swap in the new
+ * word made from it (bits compared, as cmpxchg does). The lanes' swaps
+ * run in lane order, so each pass lets the lowest waiting lane through:
+ * the updates happen in lane order, as the interpreter does them, and
+ * each lane gets the word from before its own update. */
+static void
+atomic_cas_loop(struct ref_ctx *c, const struct tgsi_insn *in, unsigned addr, bool shared)
+{
+   unsigned v = ref_fetch(c, in, 2, 0), old = ref_tmp(c), data = ref_tmp(c), flag;
+   ref_tmp(c);
+   struct isa_insn *l = ref_emit(c, shared ? "ldl" : "ldg");
+   ref_set_mod(c, l, "type", "u32");
+   l->dst[0] = R(old);
+   l->src[0] = R(addr);
+   l->src[1] = ref_imm(0);
+   l->src[2] = ref_imm(1);
+   int top = ref_label(c);
+   ref_place(c, top);
+   unsigned mark = c->scratch_next;
+   a3_copy(c, data, cas_new(c, in->op, old, v)); /* (new, compare) */
+   a3_copy(c, data + 1, old);
+   unsigned prev = ref_tmp(c);
+   struct isa_insn *a = ref_emit(c, shared ? "atomic.l" : "atomic.g");
+   ref_set_mod(c, a, "atomop", "cmpxchg");
+   ref_set_mod(c, a, "type", "u32");
+   a->dst[0] = R(prev);
+   a->src[0] = R(addr);
+   a->src[1] = R(data);
+   flag = a3_prim(c, REF_P_INE, prev, old, 0);
+   a3_copy(c, old, prev);
+   int done = ref_label(c); /* a branch target: the lanes join there, (jp) */
+   c->t->branch(c, REF_TEST_INT_NZ, flag, 0, false, done);
+   c->t->jump(c, top);
+   ref_place(c, done);
+   c->scratch_next = mark;
+   unsigned res[4] = {old, old, old, old};
+   ref_store(c, in, res);
+}
+
+/* ATOM*: atomic.OP.TYPE.l (shared memory) or .g (buffers, images) at the
+ * resource's address; the old word goes to every written channel. Float
+ * add and the wrapping increment/decrement are compare-and-swap loops. */
+static void
+atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   if (in->op == TGSI_OP_ATOMFADD || in->op == TGSI_OP_ATOMINC_WRAP ||
+       in->op == TGSI_OP_ATOMDEC_WRAP) {
+      unsigned addr;
+      bool shared;
+      if (mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+         atomic_cas_loop(c, in, addr, shared);
+      return;
+   }
+   static const struct {
+      enum tgsi_opcode op;
+      const char *name, *type;
+   } ops[] = {
+       {TGSI_OP_ATOMUADD, "add", "u32"},    {TGSI_OP_ATOMXCHG, "xchg", "u32"},
+       {TGSI_OP_ATOMCAS, "cmpxchg", "u32"}, {TGSI_OP_ATOMAND, "and", "u32"},
+       {TGSI_OP_ATOMOR, "or", "u32"},       {TGSI_OP_ATOMXOR, "xor", "u32"},
+       {TGSI_OP_ATOMUMIN, "min", "u32"},    {TGSI_OP_ATOMUMAX, "max", "u32"},
+       {TGSI_OP_ATOMIMIN, "min", "s32"},    {TGSI_OP_ATOMIMAX, "max", "s32"},
+   };
+   unsigned k = 0;
+   while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
+      k++;
+   if (k == ARRAY_SIZE(ops)) {
+      ref_unsupported(c, "no a3xx atomic for this operation");
+      return;
+   }
+   unsigned addr;
+   bool shared;
+   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   unsigned v = ref_fetch(c, in, 2, 0), data = v;
+   if (in->op == TGSI_OP_ATOMCAS) { /* (new, compare) */
+      unsigned nv = ref_fetch(c, in, 3, 0);
+      data = ref_tmp(c);
+      ref_tmp(c);
+      a3_copy(c, data, nv);
+      a3_copy(c, data + 1, v);
+   }
+   unsigned d = ref_tmp(c);
+   struct isa_insn *a = ref_emit(c, shared ? "atomic.l" : "atomic.g");
+   ref_set_mod(c, a, "atomop", ops[k].name);
+   ref_set_mod(c, a, "type", ops[k].type);
+   a->dst[0] = R(d);
+   a->src[0] = R(addr);
+   a->src[1] = R(data);
+   unsigned res[4] = {d, d, d, d};
+   ref_store(c, in, res);
+}
+
+/* DDX/DDY: dsx/dsy, the quad's coarse derivatives. */
+static void
+deriv(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned res[4] = {0, 0, 0, 0};
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      res[ch] = ref_tmp(c);
+      struct isa_insn *d = ref_emit(c, in->op == TGSI_OP_DDX ? "dsx" : "dsy");
+      ref_set_mod(c, d, "textype", "f32");
+      ref_set_mod(c, d, "wrmask", "x");
+      d->dst[0] = R(res[ch]);
+      d->src[0] = R(v);
+   }
+   ref_store(c, in, res);
 }
 
 static bool
@@ -391,13 +619,6 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_KIL:
       kill_if(c, in);
       return true;
-   case TGSI_OP_TEX:
-   case TGSI_OP_TEX_LZ:
-      tex(c, in);
-      return true;
-   case TGSI_OP_TXQ:
-      txq(c, in);
-      return true;
    case TGSI_OP_LOAD:
       load(c, in);
       return true;
@@ -406,6 +627,31 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
       return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
+   case TGSI_OP_ATOMUADD:
+   case TGSI_OP_ATOMXCHG:
+   case TGSI_OP_ATOMCAS:
+   case TGSI_OP_ATOMAND:
+   case TGSI_OP_ATOMOR:
+   case TGSI_OP_ATOMXOR:
+   case TGSI_OP_ATOMUMIN:
+   case TGSI_OP_ATOMUMAX:
+   case TGSI_OP_ATOMIMIN:
+   case TGSI_OP_ATOMIMAX:
+   case TGSI_OP_ATOMFADD:
+   case TGSI_OP_ATOMINC_WRAP:
+   case TGSI_OP_ATOMDEC_WRAP:
+      atomic(c, in);
+      return true;
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+      deriv(c, in);
+      return true;
+   case TGSI_OP_BARRIER: { /* ordering global and local memory, as ir3's */
+      struct isa_insn *b = ref_emit(c, "bar");
+      ref_set_mod_int(c, b, "bar_g", 1);
+      ref_set_mod_int(c, b, "bar_l", 1);
+      return true;
+   }
    default:
       return false;
    }
@@ -416,34 +662,20 @@ static const char *
 a3_why(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_BARRIER:
-      return "the a3xx model has no barrier instruction";
-   case TGSI_OP_DDX:
-   case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
-      return "the a3xx model has no derivative instructions";
+      return "a3xx has no fine derivatives (per-pixel dsxpp/dsypp came with a6xx)";
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the a3xx model has no geometry-shader output";
-   case TGSI_OP_TXL:
-   case TGSI_OP_TXB:
-   case TGSI_OP_TXL2:
-   case TGSI_OP_TXB2:
-      return "the a3xx sam has no level-of-detail operand";
-   case TGSI_OP_TXP:
-      return "a projected lookup needs an exact division";
-   case TGSI_OP_PK2H:
-   case TGSI_OP_UP2H:
-      return "the a3xx model cannot move half-float bits to a full register";
-   case TGSI_OP_RESQ:
-      return "resource sizes are not visible to a3xx code";
-   case TGSI_OP_DEMOTE:
-      return "the a3xx model has no demote";
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+      return "a3xx has no subgroup operations (ir3 has them from a6xx: getone, ballot, shuffles)";
    default:
-      if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
-          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
-         return "the a3xx model has no atomics, images or resource queries";
       return NULL;
    }
 }
@@ -483,10 +715,12 @@ a3_end(struct ref_ctx *c)
 static bool
 a3_init(struct ref_ctx *c)
 {
-   if (c->pfile < 0 || c->afile < 0) {
-      ref_error(c, "the a3xx model lacks p0 or a0");
+   int hr = isa_file_find(c->m, "hr");
+   if (c->pfile < 0 || c->afile < 0 || hr < 0) {
+      ref_error(c, "the a3xx model lacks p0, a0 or hr");
       return false;
    }
+   c->special[SPECIAL_HR] = (unsigned)hr; /* half registers: a separate file on a3xx */
    return true;
 }
 
@@ -499,6 +733,8 @@ const struct ref_target ref_target_a3xx = {
     .load_const = a3_load_const,
     .load_indirect = a3_load_indirect,
     .special = a3_special,
+    .kill_flag = kill_if_set,
+    .tex = a3_tex,
     .why = a3_why,
     .branch = a3_branch,
     .jump = a3_jump,

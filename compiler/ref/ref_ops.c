@@ -592,6 +592,82 @@ comp_special(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigne
 }
 
 /* ------------------------------------------------------------------ */
+/* Packing (GLSL packing functions, as the interpreter has them)       */
+
+/* clamp(x, lo, 1) * scale rounded to nearest even, as an integer; NaN
+ * packs as 0 (FMAX returns the number for unorm; a select for snorm). */
+static unsigned
+pack_norm(struct ref_ctx *c, unsigned x, bool snorm, float scale)
+{
+   unsigned zero = ref_imm_reg(c, 0), one = ref_imm_reg(c, 0x3f800000u);
+   if (snorm) {
+      x = P(SEL, zero, P2(FNE, x, x), x);
+      x = P2(FMAX, x, ref_imm_reg(c, fui(-1.0f)));
+   } else {
+      x = P2(FMAX, x, zero);
+   }
+   x = P2(FMIN, x, one);
+   unsigned r = P1(FRNDNE, P2(FMUL, x, ref_imm_reg(c, fui(scale))));
+   return snorm ? P2(AND, P1(F2I, r), ref_imm_reg(c, 0xff)) : P1(F2U, r);
+}
+
+/* f32 -> f16 bits, every NaN the one quiet NaN 0x7e00 (the interpreter's). */
+static unsigned
+pack_half(struct ref_ctx *c, unsigned x)
+{
+   x = P(SEL, ref_imm_reg(c, 0x7fc00000u), P2(FNE, x, x), x);
+   return P1(F2H, x);
+}
+
+static unsigned
+pack(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned n = in->op == TGSI_OP_PK2H || in->op == TGSI_OP_PK2US ? 2 : 4, bits = 32 / n, r = 0;
+   for (unsigned k = 0; k < n && c->status == COMPILE_OK; k++) {
+      unsigned x = ref_fetch(c, in, 0, k), v;
+      switch (in->op) {
+      case TGSI_OP_PK2H:
+         v = pack_half(c, x);
+         break;
+      case TGSI_OP_PK2US:
+         v = pack_norm(c, x, false, 65535.0f);
+         break;
+      case TGSI_OP_PK4UB:
+         v = pack_norm(c, x, false, 255.0f);
+         break;
+      default: /* PK4B */
+         v = pack_norm(c, x, true, 127.0f);
+         break;
+      }
+      r = k ? P2(OR, r, P2(SHL, v, ref_imm_reg(c, bits * k))) : v;
+   }
+   return r;
+}
+
+/* One channel of UP2H/UP2US/UP4UB/UP4B. The norm ones divide by the scale
+ * through a reciprocal (TGSI flags them ROUND). */
+static unsigned
+unpack(struct ref_ctx *c, enum tgsi_opcode op, unsigned x, unsigned ch)
+{
+   bool two = op == TGSI_OP_UP2H || op == TGSI_OP_UP2US;
+   unsigned sh = two ? 16 * (ch & 1) : 8 * ch;
+   switch (op) {
+   case TGSI_OP_UP2H:
+      return P1(H2F, P2(SHR, x, ref_imm_reg(c, sh)));
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4UB: {
+      unsigned v = P2(AND, P2(SHR, x, ref_imm_reg(c, sh)), ref_imm_reg(c, two ? 0xffff : 0xff));
+      return P2(FMUL, P1(U2F, v), ref_imm_reg(c, fui(1.0f / (two ? 65535.0f : 255.0f))));
+   }
+   default: { /* UP4B: the signed byte / 127, at least -1 */
+      unsigned v = P2(ASHR, P2(SHL, x, ref_imm_reg(c, 24 - sh)), ref_imm_reg(c, 24));
+      v = P2(FMUL, P1(I2F, v), ref_imm_reg(c, fui(1.0f / 127.0f)));
+      return P2(FMAX, v, ref_imm_reg(c, fui(-1.0f)));
+   }
+   }
+}
+
+/* ------------------------------------------------------------------ */
 /* REPL and CHAN opcodes                                                */
 
 static bool
@@ -609,6 +685,12 @@ repl(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *out)
       }
    unsigned a;
    switch (in->op) {
+   case TGSI_OP_PK2H:
+   case TGSI_OP_PK2US:
+   case TGSI_OP_PK4B:
+   case TGSI_OP_PK4UB:
+      *out = pack(c, in);
+      return true;
    case TGSI_OP_POW:
       a = ref_fetch(c, in, 0, 0);
       *out = fpow(c, a, ref_fetch(c, in, 1, 0));
@@ -714,9 +796,259 @@ chan(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
    case TGSI_OP_NRM4:
       nrm(c, in, res);
       return true;
+   case TGSI_OP_UP2H:
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4B:
+   case TGSI_OP_UP4UB:
+      x = ref_fetch(c, in, 0, 0);
+      for (unsigned k = 0; k < 4; k++)
+         res[k] = (in->dst[0].mask & (1u << k)) ? unpack(c, in->op, x, k) : 0;
+      return true;
    default:
       return false;
    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Resource sizes                                                       */
+
+/* RESQ: sizes the driver put in the constant file (EMU_BIND_SIZE), as the
+ * interpreter reports them: a buffer's bytes (.x; the rest undefined, 0
+ * here), shared memory's bytes, an image's width, height (1-D arrays:
+ * layers), depth or layers, and 1 sample for multisampled targets. */
+static void
+resq(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   const struct tgsi_reg *r = &in->src[0].reg;
+   unsigned res[4] = {0, 0, 0, 0}, mask = in->dst[0].mask;
+   if (r->indirect || r->index < 0) {
+      ref_unsupported(c, "an indirect resource index");
+      return;
+   }
+   const struct tgsi_decl *d = r->file == TGSI_FILE_IMAGE
+                                   ? tgsi_find_decl(c->s, TGSI_FILE_IMAGE, (unsigned)r->index)
+                                   : NULL;
+   enum tgsi_texture t = d ? d->target : TGSI_TEX_T_2D;
+   unsigned coords = tgsi_texture_coord_count(t), idx = (unsigned)r->index;
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(mask & (1u << ch)))
+         continue;
+      if (r->file == TGSI_FILE_BUFFER || r->file == TGSI_FILE_MEMORY)
+         res[ch] = ch ? ref_imm_reg(c, 0) : ref_size(c, r->file, idx, 0);
+      else if (r->file != TGSI_FILE_IMAGE)
+         ref_unsupported(c, "RESQ of %s", tgsi_file_names[r->file]);
+      else if (ch == 0)
+         res[ch] = ref_size(c, r->file, idx, 0);
+      else if (ch == 1 && coords >= 2)
+         res[ch] = ref_size(c, r->file, idx, t == TGSI_TEX_T_1D_ARRAY ? 2 : 1);
+      else if (ch == 2 && coords >= 3)
+         res[ch] = ref_size(c, r->file, idx, 2);
+      else
+         res[ch] = ref_imm_reg(
+             c, ch == 3 && (t == TGSI_TEX_T_2D_MSAA || t == TGSI_TEX_T_2D_ARRAY_MSAA) ? 1 : 0);
+   }
+   ref_store(c, in, res);
+}
+
+/* The global byte address of an image texel: EMU_ADDR_IMAGE(i) + ((z * h
+ * + y) * w + x) * 16 from the integer coordinates of source cs and the
+ * image's size (EMU_BIND_SIZE); 0 -- no memory, reads 0, stores dropped --
+ * when a coordinate is out of range, as env_image_offset has it. 1-D
+ * arrays take the layer from .y, 2-D arrays and cubes from .z. */
+unsigned
+ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
+                  unsigned cs)
+{
+   const struct tgsi_decl *d =
+       r->index >= 0 ? tgsi_find_decl(c->s, TGSI_FILE_IMAGE, (unsigned)r->index) : NULL;
+   if (!d || r->indirect || r->index >= ENV_MAX_IMAGES) {
+      ref_unsupported(c, "an undeclared or indirect image");
+      return 0;
+   }
+   enum tgsi_texture t = d->target;
+   unsigned idx = (unsigned)r->index;
+   unsigned dims = t == TGSI_TEX_T_3D                                                         ? 3
+                   : t == TGSI_TEX_T_1D || t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_BUFFER ? 1
+                                                                                              : 2;
+   bool layered = ref_tex_layered(t) || t == TGSI_TEX_T_CUBE;
+   unsigned zero = ref_imm_reg(c, 0), co[3] = {zero, zero, zero};
+   co[0] = ref_fetch(c, in, cs, 0);
+   if (dims >= 2)
+      co[1] = ref_fetch(c, in, cs, 1);
+   if (dims == 3 || layered)
+      co[2] = ref_fetch(c, in, cs, dims);
+   /* Two accumulators; each step's temporaries die with it (kernels with
+    * many TGSI registers leave little scratch). */
+   unsigned ok = ref_imm_reg(c, 1), lin = ref_tmp(c), mark = c->scratch_next;
+   for (unsigned k = 0; k < 3; k++) { /* unsigned: a negative coordinate is out too */
+      c->t->copy(c, ok, P2(AND, ok, P2(ULT, co[k], ref_size(c, TGSI_FILE_IMAGE, idx, k))));
+      c->scratch_next = mark;
+   }
+   c->t->copy(c, lin, P2(IADD, P2(IMUL, co[2], ref_size(c, TGSI_FILE_IMAGE, idx, 1)), co[1]));
+   c->scratch_next = mark;
+   c->t->copy(c, lin, P2(IADD, P2(IMUL, lin, ref_size(c, TGSI_FILE_IMAGE, idx, 0)), co[0]));
+   c->scratch_next = mark;
+   unsigned a = P2(IADD, P2(SHL, lin, ref_imm_reg(c, 4)), ref_imm_reg(c, EMU_ADDR_IMAGE(idx)));
+   c->t->copy(c, lin, P(SEL, a, ok, zero));
+   c->scratch_next = mark;
+   return lin;
+}
+
+/* ------------------------------------------------------------------ */
+/* Exact division                                                       */
+
+/* a / b correctly rounded, as the interpreter divides (TXP): the
+ * significands' quotient in [1, 2) / [1, 2) by Markstein's step (y =
+ * rcp(mb) correctly rounded, q0 = ma * y, r = ma - q0 * mb exact with
+ * FFMA, q = q0 + r * y correctly rounded), then the exponent put back in
+ * integer arithmetic: overflow gives infinity; a subnormal result is
+ * rounded from q's 24 bits with the remainder's sign deciding ties (q is
+ * within half an ulp, so only an exact halfway point needs it).
+ * Denormal inputs are scaled by 2^24 first. Zero, infinite and NaN
+ * operands take a * rcp(b) (b special) or a * copysign(1, b): the IEEE
+ * result in every such case. Checked against the host's division on 3.5e8
+ * pairs (edge values, near-1, subnormal quotients and their midpoints). */
+unsigned
+ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
+{
+   unsigned out = ref_tmp(c), mark = c->scratch_next;
+#define K(v) ref_imm_reg(c, (uint32_t)(v))
+   unsigned absm = K(0x7fffffffu), signm = K(0x80000000u), inf = K(0x7f800000u);
+   unsigned fracm = K(0x7fffffu), one_exp = K(0x3f800000u), twenty3 = K(23);
+   unsigned A = P2(AND, a, absm), B = P2(AND, b, absm);
+   unsigned sign = P2(AND, P2(XOR, a, b), signm);
+   unsigned zero = K(0);
+   unsigned aspec = P2(OR, P2(IEQ, A, zero), P2(UGE, A, inf));
+   unsigned bspec = P2(OR, P2(IEQ, B, zero), P2(UGE, B, inf));
+   unsigned t = P(SEL, P1(FRCP, b), bspec, P2(OR, P2(AND, b, signm), one_exp));
+   unsigned spec = P2(FMUL, a, t);
+   /* significands in [1, 2) and biased exponents (denormals scaled) */
+   unsigned norm_min = K(0x800000u), scale = K(0x4b800000u), adj = K(24);
+   unsigned m[2], e[2];
+   for (unsigned k = 0; k < 2; k++) {
+      unsigned x = k ? B : A;
+      unsigned den = P2(ULT, x, norm_min);
+      unsigned x1 = P(SEL, P2(FMUL, x, scale), den, x);
+      e[k] = P2(ISUB, P2(SHR, x1, twenty3), P(SEL, adj, den, zero));
+      m[k] = P2(OR, P2(AND, x1, fracm), one_exp);
+   }
+   unsigned y = P1(FRCP, m[1]), q0 = P2(FMUL, m[0], y);
+   unsigned r0 = P(FFMA, P1(FNEG, q0), m[1], m[0]);
+   unsigned q = P(FFMA, r0, y, q0);
+   unsigned r = P(FFMA, P1(FNEG, q), m[1], m[0]);
+   unsigned E = P2(ISUB, P2(IADD, P2(SHR, q, twenty3), e[0]), e[1]);
+   unsigned qf = P2(AND, q, fracm);
+   unsigned normal = P2(OR, qf, P2(SHL, E, twenty3));
+   /* subnormal: round (q's 24 bits) >> (1 - E), shift at most 25 */
+   unsigned M = P2(OR, qf, norm_min), one = K(1);
+   unsigned sh = P2(UMIN, P2(ISUB, one, E), K(25));
+   unsigned sub = P2(SHR, M, sh);
+   unsigned D = P2(AND, M, P2(ISUB, P2(SHL, one, sh), one));
+   unsigned H = P2(SHL, one, P2(ISUB, sh, one));
+   unsigned fzero = K(0);
+   unsigned tie_up = P2(OR, P2(FGT, r, fzero), P2(AND, P2(FEQ, r, fzero), P2(AND, sub, one)));
+   unsigned up = P2(OR, P2(UGE, D, P2(IADD, H, one)), P2(AND, P2(IEQ, D, H), tie_up));
+   sub = P2(IADD, sub, P(SEL, one, up, zero));
+   unsigned res = P(SEL, normal, P2(IGE, E, one), sub);
+   res = P(SEL, inf, P2(IGE, E, K(255)), res);
+   res = P2(OR, res, sign);
+   c->t->copy(c, out, P(SEL, spec, P2(OR, aspec, bspec), res));
+#undef K
+   c->scratch_next = mark;
+   return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* DEMOTE                                                               */
+
+/* DEMOTE keeps the lane running as a helper -- derivatives in its quad
+ * stay defined -- and discards its outputs (the interpreter's reading).
+ * Neither model has a demote instruction (ir3's came with a6xx; sm50 has
+ * none), so it is a deferred kill: a flag register, ~0 once the lane
+ * demoted, READ_HELPER's value, killing the flagged lanes before the
+ * program ends. Demoted lanes must not write memory either, so a shader
+ * that demotes and stores or does atomics is refused. */
+static bool
+writes_memory(enum tgsi_opcode op)
+{
+   return op == TGSI_OP_STORE || (op >= TGSI_OP_ATOMUADD && op <= TGSI_OP_ATOMIMAX) ||
+          op == TGSI_OP_ATOMFADD || op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP;
+}
+
+void
+ref_demote_begin(struct ref_ctx *c)
+{
+   bool demotes = false;
+   for (unsigned k = 0; k < c->s->ninsns; k++)
+      demotes |= c->s->insns[k].op == TGSI_OP_DEMOTE;
+   if (!demotes)
+      return;
+   if (!c->t->kill_flag) {
+      ref_unsupported(c, "DEMOTE: no kill on this target");
+      return;
+   }
+   for (unsigned k = 0; k < c->s->ninsns; k++)
+      if (writes_memory(c->s->insns[k].op)) {
+         c->cur = &c->s->insns[k];
+         c->cur_index = (int)k;
+         ref_unsupported(c, "a memory write in a shader that demotes (demoted lanes must not "
+                            "write; the models have no demote)");
+         return;
+      }
+   c->demote_reg = (int)ref_tmp_persistent(c);
+   c->t->mov_imm(c, (unsigned)c->demote_reg, 0);
+}
+
+void
+ref_demote_end(struct ref_ctx *c)
+{
+   if (c->demote_reg < 0 || c->status != COMPILE_OK)
+      return;
+   c->scratch_next = c->scratch_lo;
+   c->t->kill_flag(c, (unsigned)c->demote_reg);
+}
+
+/* ------------------------------------------------------------------ */
+/* The one-sample environment                                           */
+
+/* What the environment fixes (tgsi.rst, the interpreter's one-sample
+ * model): one fully covered sample at the pixel centre and no helper
+ * lanes. INTERP_CENTROID/INTERP_SAMPLE read the input itself (other
+ * sample indices are undefined there, so the copy serves them too);
+ * SAMPLE_INFO gives (1, 0, 0, 0) and SAMPLE_POS (0.5, 0.5, 0, 0) through
+ * src0's swizzle (SAMPLE_POS .zw are undefined); READ_HELPER is the
+ * DEMOTE flag (0 while nothing demotes). */
+static bool
+one_sample(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
+{
+   static const uint32_t info[4] = {1, 0, 0, 0}, pos[4] = {0x3f000000u, 0x3f000000u, 0, 0};
+   if (in->op != TGSI_OP_INTERP_CENTROID && in->op != TGSI_OP_INTERP_SAMPLE &&
+       in->op != TGSI_OP_SAMPLE_INFO && in->op != TGSI_OP_SAMPLE_POS &&
+       in->op != TGSI_OP_READ_HELPER)
+      return false;
+   unsigned mask = in->dst[0].mask;
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(mask & (1u << ch)))
+         continue;
+      switch (in->op) {
+      case TGSI_OP_INTERP_CENTROID:
+      case TGSI_OP_INTERP_SAMPLE:
+         res[ch] = ref_fetch(c, in, 0, ch);
+         break;
+      case TGSI_OP_SAMPLE_INFO:
+         res[ch] = ref_imm_reg(c, info[in->src[0].swz[ch] & 3]);
+         break;
+      case TGSI_OP_SAMPLE_POS:
+         res[ch] = ref_imm_reg(c, pos[in->src[0].swz[ch] & 3]);
+         break;
+      case TGSI_OP_READ_HELPER: /* the DEMOTE flag, or 0 */
+         res[ch] = c->demote_reg >= 0 ? (unsigned)c->demote_reg : ref_imm_reg(c, 0);
+         break;
+      default:
+         break;
+      }
+   }
+   return true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -736,8 +1068,23 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
    unsigned res[4] = {0, 0, 0, 0}, mask = in->ndst ? in->dst[0].mask : 0;
    if (in->op == TGSI_OP_END || in->op == TGSI_OP_NOP)
       return c->status;
+   if (in->op == TGSI_OP_DEMOTE && c->demote_reg >= 0) {
+      c->t->mov_imm(c, (unsigned)c->demote_reg, ~0u);
+      return c->status;
+   }
    if (c->t->special(c, in))
       return c->status;
+   if (ref_tex(c, in))
+      return c->status;
+   if (in->op == TGSI_OP_RESQ) {
+      resq(c, in);
+      return c->status;
+   }
+   if (one_sample(c, in, res)) {
+      if (c->status == COMPILE_OK)
+         ref_store(c, in, res);
+      return c->status;
+   }
    if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64)
       return ref_unsupported(c, "64-bit operations");
    if (in->op == TGSI_OP_NRM4 || (info->flags & TGSI_OPF_CHAN)) {

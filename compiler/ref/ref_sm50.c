@@ -17,10 +17,17 @@
  * (FSETP/ISETP into P0, then SEL of 1 and RZ), IMUL (three XMADs: the
  * 16-bit partial products), SEL (ISETP b != 0, then SEL).
  *
- * Refused: textures (the model's TEX coordinate operand covers one
- * register, so a 2D lookup cannot be expressed), shared memory, images,
- * atomics, barriers (the model has none), derivatives, subgroup ops, GS
- * output, half-float packing, LDEXP, doubles and 64-bit integers.
+ * Textures (sm_tex, operands read by ref_tex.c): TEX/TLD/TXD/TXQ with the
+ * a and b groups laid out as NAK does (a = integer layer, coordinates; b =
+ * level or bias, packed 4-bit offsets, depth reference), the four results
+ * in consecutive registers.
+ *
+ * Memory: LDG/STG for buffers and images (their texel addresses), LDS/STS
+ * for shared memory, one per channel; BARRIER is BAR.SYNC 0.
+ *
+ * Refused: projected lookups (no exact division yet), gathers, buffer
+ * textures, atomics, derivatives, subgroup ops, GS output, half-float
+ * packing, doubles and 64-bit integers.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -125,7 +132,8 @@ static const struct {
     {REF_P_FRNDNE, "f2f_round_r"}, {REF_P_FRCP, "mufu_rcp"},    {REF_P_FRSQ, "mufu_rsq"},
     {REF_P_FLOG2, "mufu_lg2"},     {REF_P_IADD, "iadd_r"},      {REF_P_AND, "lop_and_r"},
     {REF_P_OR, "lop_or_r"},        {REF_P_XOR, "lop_xor_r"},    {REF_P_POPC, "popc_r"},
-    {REF_P_I2F, "i2f_s32_r"},      {REF_P_U2F, "i2f_u32_r"},
+    {REF_P_I2F, "i2f_s32_r"},      {REF_P_U2F, "i2f_u32_r"},    {REF_P_F2H, "f2f_f16_r"},
+    {REF_P_H2F, "f2f_f32_f16_r"},
 };
 
 /* Compares: the setp op, its condition modifier and entry, signedness. */
@@ -171,6 +179,39 @@ imul(struct ref_ctx *c, unsigned d, unsigned a, unsigned b)
    ref_set_mod(c, x, "xmode", "cbcc");
 }
 
+static unsigned sm_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e);
+
+/* sqrt(a) correctly rounded, as sqrtf (sm50 has no MUFU.SQRT; NAK takes
+ * rcp(rsq(a)), which can be an ulp off -- enough to change SIN of a
+ * large result completely). One Newton step with FFMA on s0 = a * rsq(a):
+ * r = a - s0 * s0 exact, s = s0 + r * rsq(a) / 2; a below 2^-102 is
+ * scaled by 2^100 (and the root by 2^-50) so the residual cannot
+ * underflow. Checked against sqrtf on every positive float, with MUFU.RSQ
+ * as the model has it (1 / sqrtf, two roundings). Zero, negative,
+ * infinite and NaN inputs take rcp(rsq(a)), which is IEEE for them. */
+static void
+sqrt_exact(struct ref_ctx *c, unsigned d, unsigned a)
+{
+#define K(v) ref_imm_reg(c, (uint32_t)(v))
+#define Q(op, x, y) sm_prim(c, REF_P_##op, (x), (y), 0)
+   unsigned mark = c->scratch_next; /* the temporaries die here */
+   unsigned spec = Q(OR, Q(UGE, a, K(0x7f800000u)), Q(IEQ, a, K(0)));
+   unsigned small = Q(ULT, a, K(0x0c800000u));
+   unsigned xs = sm_prim(c, REF_P_SEL, Q(FMUL, a, K(0x71800000u)), small, a); /* 2^100 */
+   unsigned y = Q(FRSQ, xs, 0), s0 = Q(FMUL, xs, y);
+   unsigned r = sm_prim(c, REF_P_FFMA, Q(FNEG, s0, 0), s0, xs);
+   unsigned s1 = sm_prim(c, REF_P_FFMA, r, Q(FMUL, y, K(0x3f000000u)), s0);
+   s1 = sm_prim(c, REF_P_SEL, Q(FMUL, s1, K(0x26800000u)), small, s1); /* 2^-50 */
+   unsigned t = ref_tmp(c);
+   alu(c, "mufu_rsq", t, R(a), rz(c), rz(c));
+   unsigned naive = ref_tmp(c);
+   alu(c, "mufu_rcp", naive, R(t), rz(c), rz(c));
+   sm_copy(c, d, sm_prim(c, REF_P_SEL, naive, spec, s1));
+   c->scratch_next = mark;
+#undef Q
+#undef K
+}
+
 static unsigned
 sm_prim_multi(struct ref_ctx *c, enum ref_prim op, unsigned d, unsigned a, unsigned b, unsigned e)
 {
@@ -192,9 +233,7 @@ sm_prim_multi(struct ref_ctx *c, enum ref_prim op, unsigned d, unsigned a, unsig
       alu(c, "lop32i_xor", d, R(a), ref_imm(0xffffffffu), rz(c));
       return d;
    case REF_P_FSQRT: /* no MUFU.SQRT on sm50 */
-      t = ref_tmp(c);
-      alu(c, "mufu_rsq", t, R(a), rz(c), rz(c));
-      alu(c, "mufu_rcp", d, R(t), rz(c), rz(c));
+      sqrt_exact(c, d, a);
       return d;
    case REF_P_FEXP2:
    case REF_P_FSIN:
@@ -305,6 +344,9 @@ sm_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
       ref_unsupported(c, "indirect addressing through %s", a < 0 ? "this register" : "a dimension");
       return true;
    }
+   /* The result gets its register first; the steps' temporaries die here
+    * (an instruction may read several indirect operands). */
+   unsigned res = ref_tmp(c), mark = c->scratch_next;
    unsigned i0 = P2(IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index));
    unsigned i1 = P2(IMAX, i0, ref_imm_reg(c, 0));
    unsigned i2 = P2(IMIN, i1, ref_imm_reg(c, n - 1));
@@ -314,7 +356,9 @@ sm_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
    struct isa_opnd dst = R(v), src[3] = {R(byte), ref_imm(0), ref_imm(0)};
    emit(c, "ldc", &dst, 3, src);
    unsigned ok = P2(IEQ, i0, i2);
-   *out = sm_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0));
+   sm_copy(c, res, sm_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0)));
+   c->scratch_next = mark;
+   *out = res;
    return true;
 }
 
@@ -339,20 +383,26 @@ kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
    kil(c, "p0");
 }
 
-/* LOAD/STORE of BUFFER[i]: one LDG/STG per channel at EMU_ADDR_BUFFER(i)
- * + offset + 4 * word. */
+/* LOAD/STORE: one access per channel at the resource's byte address +
+ * 4 * word: BUFFER[i] at EMU_ADDR_BUFFER(i) + offset (LDG/STG), IMAGE[i]
+ * at its texel's address, MEMORY (shared) at the offset (LDS/STS). */
 static bool
-buffer_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
-               unsigned off_src, unsigned *addr)
+mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+            unsigned off_src, unsigned *addr, bool *shared)
 {
-   if (res->file != TGSI_FILE_BUFFER || res->indirect || res->index < 0 ||
-       res->index >= ENV_MAX_BUFFERS) {
-      ref_unsupported(c, "%s%s resources (the sm50 model has global memory only)",
-                      res->indirect ? "indirect " : "", tgsi_file_names[res->file]);
+   *shared = res->file == TGSI_FILE_MEMORY;
+   if (res->file == TGSI_FILE_IMAGE) {
+      *addr = ref_image_address(c, in, res, off_src);
+      return c->status == COMPILE_OK;
+   }
+   if (res->indirect || (res->file != TGSI_FILE_BUFFER && res->file != TGSI_FILE_MEMORY) ||
+       res->index < 0 || res->index >= ENV_MAX_BUFFERS) {
+      ref_unsupported(c, "%s%s resources", res->indirect ? "indirect " : "",
+                      tgsi_file_names[res->file]);
       return false;
    }
    unsigned off = ref_fetch(c, in, off_src, 0);
-   *addr = P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
+   *addr = *shared ? off : P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
    return true;
 }
 
@@ -360,7 +410,8 @@ static void
 load(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    unsigned addr, res[4] = {0, 0, 0, 0};
-   if (!buffer_address(c, in, &in->src[0].reg, 1, &addr))
+   bool shared;
+   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
       return;
    for (unsigned ch = 0; ch < 4; ch++) {
       if (!(in->dst[0].mask & (1u << ch)))
@@ -368,7 +419,7 @@ load(struct ref_ctx *c, const struct tgsi_insn *in)
       res[ch] = ref_tmp(c);
       struct isa_opnd dst = R(res[ch]);
       struct isa_opnd src[2] = {R(addr), ref_imm(4u * (in->src[0].swz[ch] & 3))};
-      emit(c, "ldg", &dst, 2, src);
+      emit(c, shared ? "lds" : "ldg", &dst, 2, src);
    }
    ref_store(c, in, res);
 }
@@ -377,17 +428,417 @@ static void
 store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    unsigned addr, v[4] = {0, 0, 0, 0};
-   if (!buffer_address(c, in, &in->dst[0].reg, 0, &addr))
+   bool shared;
+   if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
       return;
+   /* An image texel is stored whole, whatever the write mask. */
+   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
    for (unsigned ch = 0; ch < 4; ch++)
-      if (in->dst[0].mask & (1u << ch))
+      if (mask & (1u << ch))
          v[ch] = ref_fetch(c, in, 1, ch);
    for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(in->dst[0].mask & (1u << ch)))
+      if (!(mask & (1u << ch)))
          continue;
       struct isa_opnd src[3] = {R(addr), ref_imm(4u * ch), R(v[ch])};
-      emit(c, "stg", NULL, 3, src);
+      emit(c, shared ? "sts" : "stg", NULL, 3, src);
    }
+}
+
+/* ATOM*: ATOM (buffers, images: the texel's address) or ATOMS (shared
+ * memory); compare-and-swap is ATOM.CAS / ATOMS.CAS with (compare, new)
+ * in a register pair. ATOMS has no float add. The old word goes to every
+ * written channel. */
+static void
+atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   static const struct {
+      enum tgsi_opcode op;
+      const char *name, *type;
+   } ops[] = {
+       {TGSI_OP_ATOMUADD, "add", "u32"},     {TGSI_OP_ATOMXCHG, "exch", "u32"},
+       {TGSI_OP_ATOMAND, "and", "u32"},      {TGSI_OP_ATOMOR, "or", "u32"},
+       {TGSI_OP_ATOMXOR, "xor", "u32"},      {TGSI_OP_ATOMUMIN, "min", "u32"},
+       {TGSI_OP_ATOMUMAX, "max", "u32"},     {TGSI_OP_ATOMIMIN, "min", "s32"},
+       {TGSI_OP_ATOMIMAX, "max", "s32"},     {TGSI_OP_ATOMFADD, "add", "f32"},
+       {TGSI_OP_ATOMINC_WRAP, "inc", "u32"}, {TGSI_OP_ATOMDEC_WRAP, "dec", "u32"},
+       {TGSI_OP_ATOMCAS, NULL, NULL},
+   };
+   unsigned k = 0;
+   while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
+      k++;
+   unsigned addr;
+   bool shared;
+   if (k == ARRAY_SIZE(ops) || !mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   if (shared && in->op == TGSI_OP_ATOMFADD) {
+      ref_unsupported(c, "ATOMS has no float add on sm50");
+      return;
+   }
+   unsigned v = ref_fetch(c, in, 2, 0), data = v;
+   if (in->op == TGSI_OP_ATOMCAS) { /* (compare, new) */
+      unsigned nv = ref_fetch(c, in, 3, 0);
+      data = ref_tmp(c);
+      ref_tmp(c);
+      sm_copy(c, data, v);
+      sm_copy(c, data + 1, nv);
+   }
+   unsigned d = ref_tmp(c);
+   struct isa_opnd dst = R(d);
+   struct isa_insn *a;
+   if (shared) {
+      struct isa_opnd src[2] = {R(addr), R(data)};
+      a = emit(c, !ops[k].name ? "atoms_cas" : "atoms", &dst, 2, src);
+      if (ops[k].name) {
+         ref_set_mod(c, a, "atomop", ops[k].name);
+         ref_set_mod(c, a, "stype", ops[k].type);
+      }
+   } else {
+      struct isa_opnd src[3] = {R(addr), ref_imm(0), R(data)};
+      a = emit(c, !ops[k].name ? "atom_cas" : "atom", &dst, 3, src);
+      if (ops[k].name) {
+         ref_set_mod(c, a, "atomop", ops[k].name);
+         ref_set_mod(c, a, "atype", ops[k].type);
+      }
+   }
+   unsigned res[4] = {d, d, d, d};
+   ref_store(c, in, res);
+}
+
+/* SHFL d, v, lane, c with the in-range predicate discarded. */
+static unsigned
+shfl(struct ref_ctx *c, const char *mode, unsigned v, uint32_t lane, uint32_t cval)
+{
+   unsigned d = ref_tmp(c);
+   struct isa_insn *s = ref_emit(c, "shfl_i");
+   s->dst[0] = R(d);
+   s->dst[1] = pt(c, false);
+   s->src[0] = R(v);
+   s->src[1] = ref_imm(lane);
+   s->src[2] = ref_imm(cval);
+   ref_set_mod(c, s, "shflmode", mode);
+   return d;
+}
+
+/* Derivatives over the quad (its lanes 4k..4k+3; c = 0x1c03 keeps a
+ * shuffle within it). Coarse: SHFL.IDX of quad lanes 3 and 2 (DDX) or 2
+ * and 0 (DDY), then FADD -- the env's coarse rule exactly. Fine, as NAK
+ * builds them: SHFL.BFLY 1 (2) fetches the horizontal (vertical)
+ * neighbour, FSWZADD subtracts in the right order per lane. */
+static void
+deriv(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   bool dx = in->op == TGSI_OP_DDX || in->op == TGSI_OP_DDX_FINE;
+   bool fine = in->op == TGSI_OP_DDX_FINE || in->op == TGSI_OP_DDY_FINE;
+   unsigned res[4] = {0, 0, 0, 0};
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      if (fine) {
+         unsigned s = shfl(c, "bfly", v, dx ? 1 : 2, 0x1c03);
+         res[ch] = ref_tmp(c);
+         struct isa_insn *f = alu(c, "fswzadd", res[ch], R(s), R(v), rz(c));
+         /* per lane k of the quad, 2 bits: 1 = a - b, 2 = b - a */
+         ref_set_mod_int(c, f, "swz", dx ? 0x99 : 0xa5);
+      } else {
+         unsigned hi = shfl(c, "idx", v, dx ? 3 : 2, 0x1c03);
+         unsigned lo = shfl(c, "idx", v, dx ? 2 : 0, 0x1c03);
+         res[ch] = ref_tmp(c);
+         alu(c, "fadd_r", res[ch], R(hi), ref_neg(R(lo)), rz(c));
+      }
+   }
+   ref_store(c, in, res);
+}
+
+/* ------------------------------------------------------------------ */
+/* Subgroups: the warp (32 lanes, the env's subgroup)                   */
+
+/* VOTE.mode d, P0, a: the ballot in d (RZ: discarded), the vote in P0. */
+static void
+vote(struct ref_ctx *c, const char *mode, struct isa_opnd d, struct isa_opnd a)
+{
+   struct isa_insn *v = ref_emit(c, "vote");
+   v->dst[0] = d;
+   v->dst[1] = ref_p(c, 0);
+   v->src[0] = a;
+   ref_set_mod(c, v, "votemode", mode);
+}
+
+/* SHFL.IDX d, v, lane (a register), full warp; the predicate discarded. */
+static unsigned
+shfl_lane(struct ref_ctx *c, unsigned v, unsigned lane)
+{
+   unsigned d = ref_tmp(c);
+   struct isa_insn *s = ref_emit(c, "shfl_r");
+   s->dst[0] = R(d);
+   s->dst[1] = pt(c, false);
+   s->src[0] = R(v);
+   s->src[1] = R(lane);
+   s->src[2] = ref_imm(0x1f);
+   ref_set_mod(c, s, "shflmode", "idx");
+   return d;
+}
+
+/* The first active lane: the lowest bit of VOTE's ballot of PT. */
+static unsigned
+first_lane(struct ref_ctx *c)
+{
+   unsigned m = ref_tmp(c);
+   vote(c, "any", R(m), pt(c, false));
+   unsigned low = P2(AND, m, sm_prim(c, REF_P_INEG, m, 0, 0));
+   return sm_prim(c, REF_P_UMSB, low, 0, 0);
+}
+
+/* ~0 when P0 holds, else 0. */
+static unsigned
+p0_to_mask(struct ref_ctx *c)
+{
+   unsigned ones = ref_imm_reg(c, ~0u), d = ref_tmp(c);
+   alu(c, "sel_r", d, R(ones), ref_p(c, 0), rz(c));
+   return d;
+}
+
+/* VOTE_ANY/ALL (of v != 0), VOTE_EQ (v equal to the first active lane's),
+ * BALLOT (x and z the ballot of src.x != 0, y and w 0: a 32-lane warp),
+ * READ_FIRST, READ_INVOC (SHFL.IDX from that lane), as the interpreter
+ * reads them over its 32-lane subgroups -- the warp. */
+static void
+subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned res[4] = {0, 0, 0, 0}, first = 0, lane = 0;
+   if (in->op == TGSI_OP_READ_FIRST || in->op == TGSI_OP_VOTE_EQ)
+      first = first_lane(c);
+   if (in->op == TGSI_OP_READ_INVOC)
+      lane = ref_fetch(c, in, 1, 0);
+   if (in->op == TGSI_OP_BALLOT) {
+      unsigned v = ref_fetch(c, in, 0, 0), b = ref_tmp(c);
+      setp(c, "isetp_r", "icmp", "ne", "u32", R(v), rz(c));
+      vote(c, "any", R(b), ref_p(c, 0));
+      res[0] = res[2] = b;
+      res[1] = res[3] = ref_imm_reg(c, 0);
+      ref_store(c, in, res);
+      return;
+   }
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      switch (in->op) {
+      case TGSI_OP_READ_FIRST:
+         res[ch] = shfl_lane(c, v, first);
+         break;
+      case TGSI_OP_READ_INVOC:
+         res[ch] = shfl_lane(c, v, lane);
+         break;
+      case TGSI_OP_VOTE_EQ:
+         setp(c, "isetp_r", "icmp", "eq", "u32", R(v), R(shfl_lane(c, v, first)));
+         vote(c, "all", rz(c), ref_p(c, 0));
+         res[ch] = p0_to_mask(c);
+         break;
+      default: /* VOTE_ANY, VOTE_ALL */
+         setp(c, "isetp_r", "icmp", "ne", "u32", R(v), rz(c));
+         vote(c, in->op == TGSI_OP_VOTE_ANY ? "any" : "all", rz(c), ref_p(c, 0));
+         res[ch] = p0_to_mask(c);
+         break;
+      }
+   }
+   ref_store(c, in, res);
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures                                                             */
+
+/* The TEX/TLD dimension entry of a target (RECT and MSAA are 2-D shapes). */
+static const char *
+nv_dim(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+      return "1d";
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return "array_1d";
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+      return "array_2d";
+   case TGSI_TEX_T_3D:
+      return "3d";
+   case TGSI_TEX_T_CUBE:
+   case TGSI_TEX_T_SHADOWCUBE:
+      return "cube";
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return "array_cube";
+   default:
+      return "2d";
+   }
+}
+
+/* n values copied into n consecutive new registers (a TEX operand
+ * group); RZ when there are none. */
+static struct isa_opnd
+group(struct ref_ctx *c, const unsigned *v, unsigned n)
+{
+   if (!n)
+      return rz(c);
+   unsigned first = ref_tmp(c);
+   for (unsigned k = 1; k < n; k++)
+      ref_tmp(c);
+   for (unsigned k = 0; k < n; k++)
+      sm_copy(c, first + k, v[k]);
+   return R(first);
+}
+
+/* A float array layer as the hardware takes it, an integer:
+ * f2u(max(layer + 0.5, 0)), NaN -> 0 [NAK nak_nir_lower_tex.c]; the same
+ * rounding as the sampler's floor(layer + 0.5). */
+static unsigned
+layer_index(struct ref_ctx *c, unsigned l)
+{
+   unsigned h = P2(FADD, l, ref_imm_reg(c, 0x3f000000u));
+   return sm_prim(c, REF_P_F2U, P2(FMAX, h, ref_imm_reg(c, 0)), 0, 0);
+}
+
+/* AOFFI: offsets w bits each from bit 0 (TEX, TLD: 4; TLD4: 8), known
+ * ones folded; others clamped to the field's range, as NAK does. */
+static unsigned
+packed_offsets(struct ref_ctx *c, const struct ref_texargs *a, unsigned w)
+{
+   int32_t lo = -(1 << (w - 1)), hi = (1 << (w - 1)) - 1;
+   uint32_t m = (1u << w) - 1;
+   if (a->off_known) {
+      uint32_t p = 0;
+      for (unsigned k = 0; k < a->noff; k++) {
+         if (a->off_val[k] < lo || a->off_val[k] > hi) {
+            ref_unsupported(c, "texel offset %d: sm50 offsets here are %u-bit", a->off_val[k], w);
+            return 0;
+         }
+         p |= ((uint32_t)a->off_val[k] & m) << (w * k);
+      }
+      return ref_imm_reg(c, p);
+   }
+   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, m);
+   for (unsigned k = 0; k < a->noff; k++) {
+      unsigned v = P2(IMAX, a->off[k], ref_imm_reg(c, (uint32_t)lo));
+      v = P2(AND, P2(IMIN, v, ref_imm_reg(c, (uint32_t)hi)), mask);
+      p = P2(OR, p, P2(SHL, v, ref_imm_reg(c, w * k)));
+   }
+   return p;
+}
+
+static struct isa_insn *
+tex_insn(struct ref_ctx *c, const char *op, const struct ref_texargs *a, unsigned d,
+         struct isa_opnd ga, struct isa_opnd gb)
+{
+   struct isa_insn *t = ref_emit(c, op);
+   t->dst[0] = R(d);
+   t->src[0] = ga;
+   t->src[1] = gb;
+   t->src[2] = ref_imm(a->unit);
+   ref_set_mod(c, t, "texdim", nv_dim(a->target));
+   ref_set_mod_int(c, t, "wrmask", 15);
+   return t;
+}
+
+static bool
+sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
+{
+   unsigned va[4], vb[4], na = 0, nb = 0, d = ref_tmp(c);
+   for (unsigned k = 1; k < 4; k++)
+      ref_tmp(c);
+   for (unsigned k = 0; k < 4; k++)
+      res[k] = d + k;
+   if (a->query) { /* sizes: the level in a; the sample count is .z of the type query */
+      struct isa_opnd lod = a->samples ? rz(c) : group(c, (unsigned[]){(unsigned)a->lod}, 1);
+      struct isa_insn *t = ref_emit(c, "txq");
+      t->dst[0] = R(d);
+      t->src[0] = lod;
+      t->src[1] = ref_imm(a->unit);
+      ref_set_mod(c, t, "txq", a->samples ? "texture_type" : "dimension");
+      ref_set_mod_int(c, t, "wrmask", 15);
+      if (a->samples) {
+         unsigned zero = ref_imm_reg(c, 0);
+         res[0] = d + 2;
+         res[1] = res[2] = res[3] = zero;
+      }
+      return c->status == COMPILE_OK;
+   }
+   if (a->lodq) { /* TMML: [layer 0], coordinates; .x the computed level (s8.8
+                   * in the low half), .y the level used (u8.8) [NAK] */
+      if (ref_tex_layered(a->target))
+         va[na++] = ref_imm_reg(c, 0);
+      for (unsigned k = 0; k < a->nsp; k++)
+         va[na++] = a->coord[k];
+      struct isa_opnd ga = group(c, va, na);
+      struct isa_insn *t = ref_emit(c, "tmml");
+      t->dst[0] = R(d);
+      t->src[0] = ga;
+      t->src[1] = ref_imm(a->unit);
+      ref_set_mod(c, t, "texdim", nv_dim(a->target));
+      ref_set_mod_int(c, t, "wrmask", 3);
+      unsigned scale = ref_imm_reg(c, 0x3b800000u), sixteen = ref_imm_reg(c, 16); /* 1/256 */
+      unsigned used = sm_prim(c, REF_P_U2F, P2(AND, d + 1, ref_imm_reg(c, 0xffffu)), 0, 0);
+      unsigned comp = sm_prim(c, REF_P_I2F, P2(ASHR, P2(SHL, d, sixteen), sixteen), 0, 0);
+      res[0] = P2(FMUL, used, scale);
+      res[1] = P2(FMUL, comp, scale);
+      res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
+   struct ref_texargs pa;
+   if (a->proj >= 0) { /* TXP: the spatial coordinates and the reference divided exactly */
+      pa = *a;
+      for (unsigned k = 0; k < pa.nsp; k++)
+         pa.coord[k] = ref_fdiv(c, a->coord[k], (unsigned)a->proj);
+      if (pa.ref >= 0)
+         pa.ref = (int)ref_fdiv(c, (unsigned)a->ref, (unsigned)a->proj);
+      pa.proj = -1;
+      a = &pa;
+   }
+   if (a->target == TGSI_TEX_T_BUFFER)
+      return ref_unsupported(c, "buffer textures are not in the sm50 model"), false;
+   if (a->deriv && (a->ref >= 0 || a->noff))
+      return ref_unsupported(c, "TXD takes no shadow reference or offsets on sm50"), false;
+   if (a->deriv) { /* coordinates, layer | ddx0, ddy0, ddx1, ... */
+      for (unsigned k = 0; k < a->nsp; k++) {
+         va[na++] = a->coord[k];
+         vb[nb++] = a->ddx[k];
+         vb[nb++] = a->ddy[k];
+      }
+      if (a->layer >= 0)
+         va[na++] = layer_index(c, (unsigned)a->layer);
+      tex_insn(c, "txd", a, d, group(c, va, na), group(c, vb, nb));
+      return c->status == COMPILE_OK;
+   }
+   if (a->layer >= 0)
+      va[na++] = a->fetch ? (unsigned)a->layer : layer_index(c, (unsigned)a->layer);
+   for (unsigned k = 0; k < a->nsp; k++)
+      va[na++] = a->coord[k];
+   if (a->sample >= 0)
+      vb[nb++] = (unsigned)a->sample;
+   if (a->lod_mode == REF_LOD_LOD || a->lod_mode == REF_LOD_BIAS)
+      vb[nb++] = (unsigned)a->lod;
+   if (a->noff)
+      vb[nb++] = packed_offsets(c, a, a->gather ? 8 : 4);
+   if (a->ref >= 0)
+      vb[nb++] = (unsigned)a->ref;
+   struct isa_opnd ga = group(c, va, na), gb = group(c, vb, nb);
+   struct isa_insn *t = tex_insn(c, a->fetch ? "tld" : a->gather ? "tld4" : "tex", a, d, ga, gb);
+   if (a->gather) { /* level 0, no level operand */
+      static const char *const comps[] = {"r", "g", "b", "a"};
+      ref_set_mod(c, t, "gcomp", comps[a->comp & 3]);
+      ref_set_mod_int(c, t, "dc", a->ref >= 0);
+   } else if (a->fetch) {
+      ref_set_mod(c, t, "tldlod", a->lod_mode == REF_LOD_LOD ? "ll" : "lz");
+      ref_set_mod_int(c, t, "ms", a->sample >= 0);
+   } else {
+      static const char *const lods[] = {"auto", "lz", "ll", "lb"};
+      ref_set_mod(c, t, "texlod", lods[a->lod_mode]);
+      ref_set_mod_int(c, t, "dc", a->ref >= 0);
+   }
+   ref_set_mod_int(c, t, "aoffi", a->noff != 0);
+   return c->status == COMPILE_OK;
 }
 
 static bool
@@ -409,6 +860,38 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
       return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
+   case TGSI_OP_BARRIER:
+      ref_emit(c, "bar");
+      return true;
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+   case TGSI_OP_DDX_FINE:
+   case TGSI_OP_DDY_FINE:
+      deriv(c, in);
+      return true;
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+      subgroup(c, in);
+      return true;
+   case TGSI_OP_ATOMUADD:
+   case TGSI_OP_ATOMXCHG:
+   case TGSI_OP_ATOMCAS:
+   case TGSI_OP_ATOMAND:
+   case TGSI_OP_ATOMOR:
+   case TGSI_OP_ATOMXOR:
+   case TGSI_OP_ATOMUMIN:
+   case TGSI_OP_ATOMUMAX:
+   case TGSI_OP_ATOMIMIN:
+   case TGSI_OP_ATOMIMAX:
+   case TGSI_OP_ATOMFADD:
+   case TGSI_OP_ATOMINC_WRAP:
+   case TGSI_OP_ATOMDEC_WRAP:
+      atomic(c, in);
+      return true;
    default:
       return false;
    }
@@ -417,28 +900,11 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
 static const char *
 sm_why(enum tgsi_opcode op)
 {
-   if (tgsi_op_info[op].flags & TGSI_OPF_TEX)
-      return "the sm50 model's TEX coordinate operand covers one register: no 2D lookup";
    switch (op) {
-   case TGSI_OP_BARRIER:
-      return "the sm50 model has no barrier instruction";
-   case TGSI_OP_DDX:
-   case TGSI_OP_DDY:
-   case TGSI_OP_DDX_FINE:
-   case TGSI_OP_DDY_FINE:
-      return "the sm50 model has no derivative instructions";
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
       return "the sm50 model has no geometry-shader output";
-   case TGSI_OP_PK2H:
-   case TGSI_OP_UP2H:
-      return "the sm50 model has no half-float conversion";
-   case TGSI_OP_DEMOTE:
-      return "the sm50 model has no demote";
    default:
-      if (tgsi_op_info[op].flags & TGSI_OPF_MEM || op == TGSI_OP_ATOMFADD ||
-          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP)
-         return "the sm50 model has no atomics, images or resource queries";
       return NULL;
    }
 }
@@ -481,6 +947,13 @@ sm_sync(struct ref_ctx *c)
 }
 
 static void
+sm_kill_flag(struct ref_ctx *c, unsigned flag)
+{
+   setp(c, "isetp_r", "icmp", "ne", "u32", R(flag), rz(c));
+   kil(c, "p0");
+}
+
+static void
 sm_end(struct ref_ctx *c)
 {
    ref_emit(c, "exit");
@@ -510,6 +983,8 @@ const struct ref_target ref_target_sm50 = {
     .load_const = sm_load_const,
     .load_indirect = sm_load_indirect,
     .special = sm_special,
+    .kill_flag = sm_kill_flag,
+    .tex = sm_tex,
     .why = sm_why,
     .branch = sm_branch,
     .jump = sm_jump,

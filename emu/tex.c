@@ -1,0 +1,411 @@
+/*
+ * Texture instructions: where each operand sits in the instruction's
+ * register groups (resolved once at load into struct emu_tex) and the
+ * lookup through the env's fixed sampler (env_sample, env_fetch,
+ * env_tex_query) per lane.
+ *
+ * A texture instruction reads up to two groups of consecutive registers:
+ * A, its first register source, and B, its second (a fixed register such
+ * as RZ reads as zeros). The model's semantics name says how the values
+ * are laid out in them, and its modifiers (by role) which are present:
+ *
+ *  - ir3 (a3xx sam, samb, saml, isam, isaml, getsize): A = coordinates (2,
+ *    3 with .3d; 1-D textures take a second, ignored one), the shadow
+ *    reference (.s), the array layer (.a, a float), the projection w
+ *    (.p: the coordinates and the reference are divided by it); B = the
+ *    texel offsets x, y (.o, integers), then the bias (samb) or level
+ *    (saml, isaml). isaml takes integer coordinates in level-0 units, so
+ *    they are shifted right by the level (ir3 "unminify_coords" on a3xx).
+ *    getsize: A = the level; getlod: A = the coordinates. The texture's
+ *    target is the bound one's.
+ *  - NVIDIA (sm50 TEX, TLD, TLD4, TMML, TXQ, TXD): A = the array layer (an
+ *    integer), then the coordinates; B = the level or bias (TEX .LL/.LB,
+ *    TLD .LL), then the texel offsets packed 4 bits per component (AOFFI;
+ *    TLD4: 8 bits), then the shadow reference (DC) [NAK
+ *    nak_nir_lower_tex.c]. TLD4 gathers the component its field names;
+ *    TMML reads A only. TXD: A = the
+ *    coordinates, then the layer; B = the derivatives, which this
+ *    sampler ignores. TXQ: A = the level (dimension query; the
+ *    texture-type query has no operand and gives the sample count in .z:
+ *    1, the env's textures being single-sampled). The target is the one the
+ *    dimension field names (and its shadow form with DC), or the bound
+ *    texture's when that has the same shape (RECT, MSAA).
+ *
+ * A component of the write mask goes to register dst + component.
+ */
+#include "emu/emu_priv.h"
+
+/* ------------------------------------------------------------------ */
+/* Target shapes                                                        */
+
+static bool
+tex_cube(enum tgsi_texture t)
+{
+   return t == TGSI_TEX_T_CUBE || t == TGSI_TEX_T_SHADOWCUBE || t == TGSI_TEX_T_CUBE_ARRAY ||
+          t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+}
+
+static bool
+tex_layered(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Coordinates before the layer: 1, 2 or 3 (cube directions are 3). */
+static unsigned
+tex_spatial(enum tgsi_texture t)
+{
+   return tgsi_texture_coord_count(t) - (tex_layered(t) ? 1u : 0u);
+}
+
+static bool
+tex_same_shape(enum tgsi_texture a, enum tgsi_texture b)
+{
+   return tex_spatial(a) == tex_spatial(b) && tex_layered(a) == tex_layered(b) &&
+          tex_cube(a) == tex_cube(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout, resolved at load                                             */
+
+static int
+mod_on(const struct isa_model *m, const struct isa_insn *in, enum isa_role r)
+{
+   int k = isa_mod_by_role(m, r);
+   return k >= 0 ? in->mod[k] : 0;
+}
+
+/* Whether the role's enum modifier holds the entry `name`. */
+static bool
+mod_is(const struct isa_model *m, const struct isa_insn *in, enum isa_role r, const char *name)
+{
+   int k = isa_mod_by_role(m, r);
+   return k >= 0 && isa_mod_value(m, (unsigned)k, name) == in->mod[k];
+}
+
+#define AT(g, i) ((int8_t)((g) << 4 | (i)))
+
+/* nb: the registers of src2, from the model's count (0 without one): the
+ * offsets are there when it holds two more than the level. */
+static void
+layout_ir3(const struct isa_model *m, const struct isa_insn *in, unsigned nb, struct emu_tex *x)
+{
+   unsigned a = 0, b = 0;
+   x->target = TGSI_TEX_T_UNKNOWN;
+   if (in->sem == ISA_SEM_GETSIZE) {
+      x->kind = EMU_TX_QUERY;
+      x->lodv = AT(0, 0);
+      x->nreg[0] = 1;
+      return;
+   }
+   if (in->sem == ISA_SEM_GETLOD) { /* the coordinates: 2, or 3 with .3d */
+      x->kind = EMU_TX_LOD;
+      x->coord = AT(0, 0);
+      x->ncoord = mod_on(m, in, ISA_ROLE_TEX_3D) ? 3 : 2;
+      x->nreg[0] = x->ncoord;
+      return;
+   }
+   x->kind = in->sem == ISA_SEM_ISAM || in->sem == ISA_SEM_ISAML ? EMU_TX_FETCH : EMU_TX_SAMPLE;
+   x->lod = in->sem == ISA_SEM_SAMB                               ? EMU_TL_BIAS
+            : in->sem == ISA_SEM_SAML || in->sem == ISA_SEM_ISAML ? EMU_TL_LOD
+            : in->sem == ISA_SEM_ISAM                             ? EMU_TL_ZERO
+                                                                  : EMU_TL_AUTO;
+   x->unminify = in->sem == ISA_SEM_ISAML;
+   x->coord = AT(0, 0);
+   x->ncoord = mod_on(m, in, ISA_ROLE_TEX_3D) ? 3 : 2;
+   a = x->ncoord;
+   x->ref = mod_on(m, in, ISA_ROLE_TEX_SHADOW) ? AT(0, a++) : -1;
+   x->layer = mod_on(m, in, ISA_ROLE_TEX_ARRAY) ? AT(0, a++) : -1;
+   x->proj = mod_on(m, in, ISA_ROLE_TEX_PROJ) ? AT(0, a++) : -1;
+   if (in->sem == ISA_SEM_SAMGQ) { /* padded to 4, then ddx, ddy (ignored) */
+      x->nreg[0] = (uint8_t)(4 + 2 * MAX2(x->ncoord, 2u));
+      return;
+   }
+   bool lod = x->lod == EMU_TL_BIAS || x->lod == EMU_TL_LOD;
+   if (nb >= 2 + (lod ? 1u : 0u)) { /* .o: a fixed flag on sam.o, hence the count */
+      x->off = AT(1, b);
+      b += 2;
+   }
+   if (lod)
+      x->lodv = AT(1, b++);
+   x->nreg[0] = (uint8_t)a;
+   x->nreg[1] = (uint8_t)b;
+}
+
+/* The target the sm50 dimension field names (its shadow form with DC). */
+static enum tgsi_texture
+nv_target(const struct isa_model *m, const struct isa_insn *in, bool shadow)
+{
+   static const struct {
+      const char *name;
+      enum tgsi_texture plain, shadow;
+   } dims[] = {
+       {"1d", TGSI_TEX_T_1D, TGSI_TEX_T_SHADOW1D},
+       {"array_1d", TGSI_TEX_T_1D_ARRAY, TGSI_TEX_T_SHADOW1D_ARRAY},
+       {"2d", TGSI_TEX_T_2D, TGSI_TEX_T_SHADOW2D},
+       {"array_2d", TGSI_TEX_T_2D_ARRAY, TGSI_TEX_T_SHADOW2D_ARRAY},
+       {"3d", TGSI_TEX_T_3D, TGSI_TEX_T_3D},
+       {"cube", TGSI_TEX_T_CUBE, TGSI_TEX_T_SHADOWCUBE},
+       {"array_cube", TGSI_TEX_T_CUBE_ARRAY, TGSI_TEX_T_SHADOWCUBE_ARRAY},
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(dims); i++)
+      if (mod_is(m, in, ISA_ROLE_TEX_DIM, dims[i].name))
+         return shadow ? dims[i].shadow : dims[i].plain;
+   return TGSI_TEX_T_UNKNOWN;
+}
+
+static void
+layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *x)
+{
+   unsigned a = 0, b = 0;
+   if (in->sem == ISA_SEM_TXQ) {
+      bool type = mod_is(m, in, ISA_ROLE_TEX_QUERY, "texture_type");
+      x->kind = type ? EMU_TX_SAMPLES : EMU_TX_QUERY;
+      x->lodv = type ? -1 : AT(0, 0);
+      x->nreg[0] = type ? 0 : 1;
+      x->target = TGSI_TEX_T_UNKNOWN;
+      return;
+   }
+   bool shadow = mod_on(m, in, ISA_ROLE_TEX_SHADOW) != 0;
+   x->target = (uint8_t)nv_target(m, in, shadow);
+   if (in->sem == ISA_SEM_TMML) { /* [layer], coordinates */
+      x->kind = EMU_TX_LOD;
+      x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
+      x->layer = tex_layered((enum tgsi_texture)x->target) ? AT(0, a++) : -1;
+      x->coord = AT(0, a);
+      x->nreg[0] = (uint8_t)(a + x->ncoord);
+      return;
+   }
+   x->kind = in->sem == ISA_SEM_TLD ? EMU_TX_FETCH : EMU_TX_SAMPLE;
+   x->layer_int = 1;
+   x->off_packed = in->sem == ISA_SEM_TLD4 ? 8 : 4;
+   if (in->sem == ISA_SEM_TLD4)
+      x->gather = (uint8_t)(1 + mod_on(m, in, ISA_ROLE_TEX_COMP));
+   bool layered = tex_layered((enum tgsi_texture)x->target);
+   x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
+   if (in->sem == ISA_SEM_TXD) { /* coordinates, layer | derivatives */
+      x->coord = AT(0, 0);
+      a = x->ncoord;
+      x->layer = layered ? AT(0, a++) : -1;
+      x->nreg[0] = (uint8_t)a;
+      x->nreg[1] = (uint8_t)(2 * x->ncoord);
+      x->lod = EMU_TL_AUTO;
+      return;
+   }
+   x->layer = layered ? AT(0, a++) : -1;
+   x->coord = AT(0, a);
+   a += x->ncoord;
+   if (in->sem == ISA_SEM_TLD)
+      x->lod = mod_is(m, in, ISA_ROLE_TEX_FETCH_LOD, "ll") ? EMU_TL_LOD : EMU_TL_ZERO;
+   else
+      x->lod = mod_is(m, in, ISA_ROLE_TEX_LOD, "ll")   ? EMU_TL_LOD
+               : mod_is(m, in, ISA_ROLE_TEX_LOD, "lb") ? EMU_TL_BIAS
+               : mod_is(m, in, ISA_ROLE_TEX_LOD, "lz") ? EMU_TL_ZERO
+                                                       : EMU_TL_AUTO;
+   if (mod_on(m, in, ISA_ROLE_TEX_MS))
+      b++; /* the sample index: one sample, ignored */
+   if (x->lod == EMU_TL_LOD || x->lod == EMU_TL_BIAS)
+      x->lodv = AT(1, b++);
+   if (mod_on(m, in, ISA_ROLE_TEX_OFFSET))
+      x->off = AT(1, b++);
+   x->ref = shadow ? AT(1, b++) : -1;
+   x->nreg[0] = (uint8_t)a;
+   x->nreg[1] = (uint8_t)b;
+}
+
+bool
+emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, struct emu_op *op)
+{
+   struct emu_tex *x = &op->tex;
+   unsigned nb = grp_b >= 0 ? isa_opnd_count(c->model, in, ISA_SLOT_SRC(grp_b)) : 0;
+   memset(x, 0, sizeof(*x));
+   x->coord = x->layer = x->ref = x->lodv = x->off = x->proj = -1;
+   switch (in->sem) {
+   case ISA_SEM_SAM:
+   case ISA_SEM_SAMB:
+   case ISA_SEM_SAMGQ:
+   case ISA_SEM_SAML:
+   case ISA_SEM_ISAM:
+   case ISA_SEM_ISAML:
+   case ISA_SEM_GETSIZE:
+   case ISA_SEM_GETLOD:
+      layout_ir3(c->model, in, nb, x);
+      return true;
+   case ISA_SEM_TEX:
+   case ISA_SEM_TLD4:
+   case ISA_SEM_TLD:
+   case ISA_SEM_TXQ:
+   case ISA_SEM_TXD:
+   case ISA_SEM_TMML:
+      layout_nv(c->model, in, x);
+      return x->kind == EMU_TX_QUERY || x->kind == EMU_TX_SAMPLES || x->target != TGSI_TEX_T_UNKNOWN;
+   default:
+      return false;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Execution                                                            */
+
+/* The registers of both groups, read once for the whole wave. */
+struct tex_regs {
+   const uint32_t *g[2][16];
+};
+
+static void
+read_groups(struct emu_wave *w, const struct emu_op *op, int64_t t, struct tex_regs *r)
+{
+   struct emu_run *run = w->run;
+   for (unsigned g = 0; g < 2; g++) {
+      const struct emu_src *s = &op->src[g];
+      for (unsigned k = 0; k < op->tex.nreg[g] && k < 16; k++) {
+         if (s->kind == EMU_S_REG && k < s->limit) {
+            r->g[g][k] = emu_reg_read(w, op, s, s->unit + k, t);
+            if (op->war)
+               emu_mark_war(w, op, s->unit + k, t);
+         } else {
+            /* A fixed register (RZ), or past the file: the value itself. */
+            uint32_t *tmp = run->tmp_comp + (size_t)(8 + 4 * g + (k & 3)) * run->maxlanes;
+            uint32_t v = s->kind == EMU_S_IMM ? s->value : 0;
+            for (unsigned i = 0; i < w->n; i++)
+               tmp[i] = v;
+            r->g[g][k] = tmp;
+         }
+      }
+   }
+}
+
+static uint32_t
+at(const struct tex_regs *r, int pos, unsigned k, unsigned lane)
+{
+   return r->g[(pos >> 4) & 1][((pos & 15) + k) & 15][lane];
+}
+
+/* The target of this lookup: the bound texture's when the encoding does
+ * not say, or when it has the shape the encoding names. */
+static enum tgsi_texture
+lookup_target(const struct env *e, const struct emu_op *op)
+{
+   unsigned u = op->tex_unit;
+   enum tgsi_texture bound =
+       u < ENV_MAX_TEXTURES && e->tex[u].bound ? e->tex[u].target : TGSI_TEX_T_UNKNOWN;
+   enum tgsi_texture t = (enum tgsi_texture)op->tex.target;
+   if (t == TGSI_TEX_T_UNKNOWN)
+      return bound == TGSI_TEX_T_UNKNOWN ? TGSI_TEX_T_2D : bound;
+   return bound != TGSI_TEX_T_UNKNOWN && tex_same_shape(t, bound) &&
+                  tgsi_texture_is_shadow(t) == tgsi_texture_is_shadow(bound)
+              ? bound
+              : t;
+}
+
+static void
+offsets(const struct emu_tex *x, const struct tex_regs *r, unsigned i, int32_t off[3])
+{
+   off[0] = off[1] = off[2] = 0;
+   if (x->off < 0)
+      return;
+   if (!x->off_packed) {
+      off[0] = (int32_t)at(r, x->off, 0, i);
+      off[1] = (int32_t)at(r, x->off, 1, i);
+      return;
+   }
+   uint32_t p = at(r, x->off, 0, i), w = x->off_packed, m = (1u << w) - 1, s = 1u << (w - 1);
+   for (unsigned k = 0; k < 3; k++)
+      off[k] = (int32_t)((p >> (w * k) & m) ^ s) - (int32_t)s;
+}
+
+static void
+sample_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
+            const struct tex_regs *r, unsigned i, uint32_t out[4])
+{
+   const struct emu_tex *x = &op->tex;
+   struct env_sample_req q = {.target = target};
+   unsigned nsp = tex_spatial(target);
+   for (unsigned k = 0; k < nsp && k < x->ncoord; k++)
+      q.coord[k] = uif(at(r, x->coord, k, i));
+   if (x->layer >= 0 && nsp < 4) {
+      uint32_t l = at(r, x->layer, 0, i);
+      q.coord[nsp] = x->layer_int ? (float)l : uif(l);
+   }
+   if (x->ref >= 0) {
+      q.compare = true;
+      q.ref = uif(at(r, x->ref, 0, i));
+   }
+   if (x->proj >= 0) {
+      float pw = uif(at(r, x->proj, 0, i));
+      for (unsigned k = 0; k < nsp; k++)
+         q.coord[k] /= pw;
+      q.ref /= pw;
+   }
+   if (x->lodv >= 0)
+      q.lod = uif(at(r, x->lodv, 0, i)); /* this sampler's implicit level is 0 */
+   if (x->gather) {
+      q.gather = true;
+      q.comp = x->gather - 1u;
+   }
+   offsets(x, r, i, q.offset);
+   env_sample(e, op->tex_unit, &q, out);
+}
+
+static void
+fetch_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
+           const struct tex_regs *r, unsigned i, uint32_t out[4])
+{
+   const struct emu_tex *x = &op->tex;
+   int32_t c[3] = {0, 0, 0}, off[3], lod = 0;
+   unsigned nsp = MIN2(tex_spatial(target), 3u);
+   if (x->lodv >= 0)
+      lod = (int32_t)at(r, x->lodv, 0, i);
+   for (unsigned k = 0; k < nsp && k < x->ncoord; k++) {
+      c[k] = (int32_t)at(r, x->coord, k, i);
+      if (x->unminify)
+         c[k] = lod >= 0 && lod < 32 ? c[k] >> lod : 0;
+   }
+   if (x->layer >= 0 && nsp < 3)
+      c[nsp] = (int32_t)at(r, x->layer, 0, i);
+   offsets(x, r, i, off);
+   env_fetch(e, op->tex_unit, target, c, lod, off, out);
+}
+
+void
+emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   struct tex_regs r;
+   read_groups(w, op, t, &r);
+   uint32_t *mask;
+   unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (!on)
+      return;
+   struct env *e = run->env;
+   enum tgsi_texture target = lookup_target(e, op);
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t out[4] = {0, 0, 0, 0};
+      if (mask[i] & 1) {
+         if (op->tex.kind == EMU_TX_QUERY)
+            env_tex_query(e, op->tex_unit, (int32_t)at(&r, op->tex.lodv, 0, i), out);
+         else if (op->tex.kind == EMU_TX_SAMPLES) /* the env's textures have one sample */
+            out[2] = 1;
+         else if (op->tex.kind == EMU_TX_LOD)
+            ; /* level 0 as x.8 fixed point, computed and clamped: 0 */
+         else if (op->tex.kind == EMU_TX_FETCH)
+            fetch_lane(e, op, target, &r, i, out);
+         else
+            sample_lane(e, op, target, &r, i, out);
+      }
+      for (unsigned c = 0; c < 4; c++)
+         run->tmp_comp[c * run->maxlanes + i] = out[c];
+   }
+   emu_write_comps(w, op, t, op->wrmask, mask, on);
+}
