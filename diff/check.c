@@ -18,6 +18,7 @@
  * Nothing here prints; results are signals in struct diff_case_result.
  */
 #include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
 #include "diff/diff.h"
 #include "isa/isa.h"
 
@@ -124,6 +125,27 @@ diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 {
    struct diff_shader_src s = {xstrdup(name), text};
    VEC_PUSH(c->shaders, c->nshaders, c->shaders_cap, s);
+}
+
+void
+diff_check_add_generated(struct diff_check *c, unsigned n)
+{
+   struct rng r;
+   rng_seed(&r, c->o.seed);
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t seed = rng_next(&r) % 1000000000u; /* short names */
+      struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT};
+      struct diag_list d = {0};
+      char *text = diff_gen(seed, &go, NULL, &d);
+      char *name = xasprintf("gen:%llu", (unsigned long long)seed);
+      if (!text) /* a generator bug: the case shows it as an input error */
+         text =
+             xasprintf("# diff_gen(%llu) made text that does not parse: %s\n",
+                       (unsigned long long)seed, diag_first_error(&d) ? diag_first_error(&d) : "?");
+      diff_check_add_shader(c, name, text);
+      free(name);
+      diag_clear(&d);
+   }
 }
 
 void
@@ -327,35 +349,48 @@ diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_mode
    return ok;
 }
 
-/* Whether this run has an optimizing compiler. Until compiler/opt lands
- * on main, only a program given with --opt-asm (or a test's override). */
+/* Whether this run has an optimizing compiler. */
 static bool
 opt_available(const struct diff_check *c)
 {
-   return c->opt_override != NULL;
+   (void)c;
+   return true;
 }
 
-/* The optimizing compiler's program for s (here only the override's). */
+static void
+opt_options_of(const struct diff_check *c, struct opt_options *o)
+{
+   memset(o, 0, sizeof(*o));
+   o->fuse_ffma = (c->o.inexact >> DIFF_INEXACT_FFMA_BIT) & 1;
+   o->inexact = (c->o.inexact >> DIFF_INEXACT_ALGEBRAIC_BIT) & 1;
+   o->faults = c->o.faults; /* --inject-fault */
+   o->bisect_limit = -1;
+}
+
+/* The optimizing compiler's program for s, or the override's (--opt-asm,
+ * tests). */
 static enum compile_status
 compile_opt(struct case_run *cr, const struct tgsi_shader *s, struct emu_program *out,
-            struct diag_list *d)
+            struct compile_stats *st, struct diag_list *d)
 {
    const struct diff_check *c = cr->j->c;
-   return c->opt_override(c->opt_override_ctx, s, cr->t->model, out, d) ? COMPILE_OK
-                                                                        : COMPILE_ERROR;
+   if (c->opt_override)
+      return c->opt_override(c->opt_override_ctx, s, cr->t->model, out, d) ? COMPILE_OK
+                                                                           : COMPILE_ERROR;
+   struct opt_options o;
+   opt_options_of(c, &o);
+   return opt_compile(s, cr->t->model, &o, out, st, NULL, d);
 }
 
 static bool
 step_opt(struct case_run *cr)
 {
-   if (!opt_available(cr->j->c))
-      return true;
    struct diag_list d = {0};
    struct compile_stats st = {0};
-   struct diff_prog_stats ps;
-   enum compile_status cs = compile_opt(cr, cr->j->s, &cr->opt.p, &d);
-   /* A hand-made program has no compiler figures. */
-   compiled(cr, &cr->opt, cs, &st, &ps, &d);
+   enum compile_status cs = compile_opt(cr, cr->j->s, &cr->opt.p, &st, &d);
+   compiled(cr, &cr->opt, cs, &st, &cr->r->opt, &d);
+   if (cr->j->c->opt_override)
+      cr->r->opt.valid = false; /* a hand-made program has no compiler figures */
    return true;
 }
 
@@ -525,7 +560,7 @@ step_invariance(struct case_run *cr)
    struct diag_list d = {0};
    struct compile_stats st = {0};
    struct diff_prog_stats ps;
-   compiled(cr, &pos, compile_opt(cr, p, &pos.p, &d), &st, &ps, &d);
+   compiled(cr, &pos, compile_opt(cr, p, &pos.p, &st, &d), &st, &ps, &d);
    if (pos.runnable)
       run_prog(cr, &pos, "emu opt position-only");
    if (pos.run) {

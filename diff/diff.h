@@ -33,45 +33,6 @@ struct env *diff_inputs_from_yaml(const char *text, size_t len, const char *file
                                   struct diag_list *diags);
 
 /* ------------------------------------------------------------------ */
-/* gen.c                                                                */
-
-/* What to generate. Any field may be left 0. */
-struct diff_gen_opts {
-   /* FRAG, VERT or COMP; TGSI_STAGE_COUNT (or any other stage) lets the
-    * seed choose among the three. */
-   enum tgsi_stage stage;
-   /* About this many instructions in the body; 0 = DIFF_GEN_DEFAULT_SIZE. */
-   unsigned size;
-   /* Opcodes the consumer accepts (e.g. the interpreter's): the random
-    * body never uses one this refuses. The fixed scaffolding always uses
-    * MOV MAD MUL ADD MIN MAX I2F U2F UMAD SHL AND LOAD STORE END (and,
-    * for each construct it emits, that construct's opcodes). NULL = the
-    * default filter (diff_gen_default_supports). */
-   bool (*supports)(enum tgsi_opcode op);
-};
-
-#define DIFF_GEN_DEFAULT_SIZE 60
-#define DIFF_GEN_MAX_SIZE     1000000
-
-/* Generates a random valid TGSI shader from seed: the same seed and
- * options give the same text on every machine. Returns the text (caller
- * frees). If parsed is not NULL it receives the parsed shader. Returns NULL
- * only if the text fails to parse -- a generator bug; the parser's messages
- * are in d (may be NULL). */
-char *diff_gen(uint64_t seed, const struct diff_gen_opts *opts, struct tgsi_shader **parsed,
-               struct diag_list *d);
-/* The same, with the generator's choices read from data first (a fuzzer's
- * bytes), then from a generator seeded by a hash of data. Small changes
- * to data make small changes to the shader. */
-char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts *opts,
-                     struct tgsi_shader **parsed, struct diag_list *d);
-/* The opcodes the generator uses when opts->supports is NULL: those the
- * golden interpreter runs (tgsi_interp_supports). */
-bool diff_gen_default_supports(enum tgsi_opcode op);
-/* "frag", "vert", "comp" -> stage; false for anything else. */
-bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
-
-/* ------------------------------------------------------------------ */
 /* The check: structs                                                   */
 
 /* A case is one shader on one target. Its status is the worst of its
@@ -307,7 +268,12 @@ void diff_check_fini(struct diff_check *c);
 /* The built-in targets that open in this build, or the comma list names;
  * false (with a diagnostic) for a name that does not open. */
 bool diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list *d);
+/* Adds a shader; text (owned) NULL: read the file `name` when it runs. */
 void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
+/* Adds n shaders from the random generator (diff_gen, stage chosen by the
+ * seed, default size), named "gen:S": the same as `diffcomp gen --seed S`.
+ * Their seeds derive from c->o.seed, so a run is reproducible. */
+void diff_check_add_generated(struct diff_check *c, unsigned n);
 /* One case per shader and target; shard k of n (1-based; n = 1: all). */
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
@@ -444,5 +410,44 @@ int ydoc_item(struct ydoc *y, int seq, unsigned i);
 void ydoc_pair(struct ydoc *y, int map, unsigned i, int *key, int *value);
 bool ydoc_u64(struct ydoc *y, int node, uint64_t *out);
 bool ydoc_bool(struct ydoc *y, int node, bool *out);
+
+/* ------------------------------------------------------------------ */
+/* gen.c                                                                */
+
+/* What to generate. Any field may be left 0. */
+struct diff_gen_opts {
+   /* FRAG, VERT or COMP; TGSI_STAGE_COUNT (or any other stage) lets the
+    * seed choose among the three. */
+   enum tgsi_stage stage;
+   /* About this many instructions in the body; 0 = DIFF_GEN_DEFAULT_SIZE. */
+   unsigned size;
+   /* Opcodes the consumer accepts (e.g. the interpreter's): the random
+    * body never uses one this refuses. The fixed scaffolding always uses
+    * MOV MAD MUL ADD MIN MAX I2F U2F UMAD SHL AND LOAD STORE END (and,
+    * for each construct it emits, that construct's opcodes). NULL = the
+    * default filter (diff_gen_default_supports). */
+   bool (*supports)(enum tgsi_opcode op);
+};
+
+#define DIFF_GEN_DEFAULT_SIZE 60
+#define DIFF_GEN_MAX_SIZE     1000000
+
+/* Generates a random valid TGSI shader from seed: the same seed and
+ * options give the same text on every machine. Returns the text (caller
+ * frees). If parsed is not NULL it receives the parsed shader. Returns NULL
+ * only if the text fails to parse -- a generator bug; the parser's messages
+ * are in d (may be NULL). */
+char *diff_gen(uint64_t seed, const struct diff_gen_opts *opts, struct tgsi_shader **parsed,
+               struct diag_list *d);
+/* The same, with the generator's choices read from data first (a fuzzer's
+ * bytes), then from a generator seeded by a hash of data. Small changes
+ * to data make small changes to the shader. */
+char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts *opts,
+                     struct tgsi_shader **parsed, struct diag_list *d);
+/* The opcodes the generator uses when opts->supports is NULL: those the
+ * golden interpreter runs (tgsi_interp_supports). */
+bool diff_gen_default_supports(enum tgsi_opcode op);
+/* "frag", "vert", "comp" -> stage; false for anything else. */
+bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
 
 #endif

@@ -23,7 +23,8 @@ check_usage(FILE *f)
 {
    fprintf(
        f,
-       "usage: diffcomp [check] FILE.tgsi... [options]\n\n"
+       "usage: diffcomp [check] FILE.tgsi... [options]\n"
+       "       diffcomp check --generated N [FILE.tgsi...] [options]\n\n"
        "Compiles each shader for each target with the reference and the optimizing\n"
        "compiler, runs both on the emulator and the golden interpreter on random\n"
        "inputs, and reports mismatches and hazards with a reproducer.\n\n"
@@ -31,6 +32,8 @@ check_usage(FILE *f)
        "  --target LIST        comma list of targets (default: each built-in that opens)\n"
        "  --seed S             seed of the random inputs (default 1)\n"
        "  --invocations N      lanes per shader (default 1024)\n"
+       "  --generated N        also check N shaders from the random generator, named\n"
+       "                       gen:S (diffcomp gen --seed S); S derives from --seed\n"
        "  --max-steps N        the interpreter's budget in lane-instructions (default 2^32)\n"
        "  --exact-nan          NaN must equal NaN bit for bit (ref/opt, invariance)\n"
        "  --invariance         also build each vertex shader position-only and require\n"
@@ -64,7 +67,7 @@ struct check_args {
    const char **files;
    unsigned nfiles, files_cap;
    const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir;
-   unsigned shard_k, shard_n;
+   unsigned shard_k, shard_n, generated;
    bool stats, verbose, quiet, bisect;
 };
 
@@ -142,6 +145,9 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
    } else if (opt_value(argc, argv, i, "--invocations", &v)) {
       if (!(rc = parse_u32_opt(v, "--invocations", 1, ENV_MAX_LANES, &n)))
          a->c.o.invocations = (uint32_t)n;
+   } else if (opt_value(argc, argv, i, "--generated", &v)) {
+      if (!(rc = parse_u32_opt(v, "--generated", 0, 1000000, &n)))
+         a->generated = (unsigned)n;
    } else if (opt_value(argc, argv, i, "--max-steps", &v)) {
       rc = parse_u32_opt(v, "--max-steps", 1, UINT64_MAX, &a->c.o.max_steps);
    } else if (opt_value(argc, argv, i, "--opt", &v)) {
@@ -247,7 +253,7 @@ parse_args(int argc, char **argv, struct check_args *a)
          return usage_error("check: unknown option '%s' (see diffcomp check --help)", argv[i]);
       VEC_PUSH(a->files, a->nfiles, a->files_cap, argv[i]);
    }
-   if (!a->nfiles) {
+   if (!a->nfiles && !a->generated) {
       check_usage(stderr);
       return EXIT_USAGE;
    }
@@ -576,6 +582,7 @@ setup(struct check_args *a, struct diff_baseline *bl)
       return EXIT_USAGE;
    for (unsigned i = 0; i < a->nfiles; i++)
       diff_check_add_shader(&a->c, a->files[i], NULL);
+   diff_check_add_generated(&a->c, a->generated);
    diff_check_make_cases(&a->c, a->shard_k, a->shard_n);
    a->c.inject = getenv("DIFFCOMP_CHECK_INJECT");
    return EXIT_OK;

@@ -127,3 +127,14 @@ check_cli(hand_repro "repro|${_out}/hand/mad-a3xx.yaml" 1 NEEDS hand_repro
           ERR "^$")
 check_cli(hand_verbose "-v|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1
           OUT "mismatch \\(ref/opt\\)[^\n]*\n    lane [0-9]+ inputs: IN\\[0\\].x=0x[0-9a-f]+ \\([^)]*\\) IN\\[0\\].y=")
+
+# Generated shaders: named gen:S, the same for the same --seed.
+check_cli(generated "--generated|3|--target|a3xx|--no-repro|--json|${_out}/gen.json" 0
+          CLEAN ${_out}/gen.json FILE ${_out}/gen.json
+          FILE_RE "\"shaders\": 3, \"cases\": 3,.*\"shader\": \"gen:[0-9]+\""
+          SAME_AS "--generated|3|--target|a3xx|--no-repro|-j1")
+check_cli(generated_bad "--generated|-1" 2 ERR "--generated takes a number")
+# --git-bisect: only compile errors -> 125 (untestable); a mismatch -> 1.
+check_cli(bisect_compile "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 125)
+check_cli(bisect_bad "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1)
+check_cli(bisect_good "--git-bisect|--target|a3xx|--no-repro|${_hand}/mad.tgsi" 0)

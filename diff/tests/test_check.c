@@ -318,6 +318,8 @@ test_reports(void)
    struct diff_mismatch m = {DIFF_VAL_OUT, 2, ENV_F_FUSE, 0, 1, 17, 0x3f800000u, 0x7fc00000u};
    diff_result_add(&c.results[0], DIFF_SIG_MISMATCH, "ref/opt", &m, 3,
                    "OUT[1].z lane 17: \"quoted\" <tag> & \x01 control");
+   for (unsigned i = 1; i < c.ncases; i++) /* only case 0 counts in the totals */
+      c.results[i].ref.valid = c.results[i].opt.valid = false;
    c.results[0].ref = (struct diff_prog_stats){true, 10, 2, 8, 40};
    c.results[0].opt = (struct diff_prog_stats){true, 7, 0, 9, 30};
    diff_lane_dump(&(struct env){.nlanes = 0}, 0, &c.results[0].lanes[0]);
@@ -585,9 +587,43 @@ test_programs(void)
    diff_check_fini(&c);
 }
 
+static void
+test_generated(void)
+{
+   struct diff_check a, b;
+   diff_check_init(&a);
+   diff_check_init(&b);
+   b.o.seed = 2;
+   diff_check_add_generated(&a, 3);
+   diff_check_add_generated(&b, 3);
+   CHECK_EQ_U(a.nshaders, 3);
+   for (unsigned i = 0; i < 3; i++) {
+      CHECK(!strncmp(a.shaders[i].name, "gen:", 4) && a.shaders[i].text);
+      CHECK(strcmp(a.shaders[i].name, b.shaders[i].name));
+      /* The name gives the text back. */
+      uint64_t seed = strtoull(a.shaders[i].name + 4, NULL, 10);
+      struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT};
+      char *t = diff_gen(seed, &go, NULL, NULL);
+      CHECK(t && !strcmp(t, a.shaders[i].text));
+      free(t);
+   }
+   struct diag_list d = {0};
+   CHECK(diff_check_add_targets(&a, "a3xx", &d));
+   diff_check_make_cases(&a, 1, 1);
+   a.o.jobs = 0;
+   a.o.invocations = 64;
+   diff_check_run(&a, NULL, NULL);
+   for (unsigned i = 0; i < a.ncases; i++)
+      CHECKF(a.results[i].done && a.results[i].status != DIFF_ERROR, "%s: %s", a.shaders[i].name,
+             a.results[i].nsig ? a.results[i].sig[0].msg : "");
+   diff_check_fini(&a);
+   diff_check_fini(&b);
+}
+
 int
 main(void)
 {
+   test_generated();
    test_programs();
    test_signals();
    test_isolation();
