@@ -363,6 +363,7 @@ opt_options_of(const struct diff_check *c, struct opt_options *o)
    memset(o, 0, sizeof(*o));
    o->fuse_ffma = (c->o.inexact >> DIFF_INEXACT_FFMA_BIT) & 1;
    o->inexact = (c->o.inexact >> DIFF_INEXACT_ALGEBRAIC_BIT) & 1;
+   o->faults = c->o.faults; /* --inject-fault */
    o->bisect_limit = -1;
 }
 

@@ -15,6 +15,7 @@
  *   invariance: false
  *   opt: [fuse-ffma]                 # inexact transforms allowed
  *   opt-asm: "hand/x.a3xx.s"         # --opt-asm: the program standing for opt's
+ *   inject-fault: [missing-ss]       # --inject-fault: bugs switched on in opt
  *   legacy: false                    # parser dialect given on the command line
  *   hex-bits: false
  *   status: fail
@@ -34,6 +35,7 @@
  * deterministic), so the recorded lane inputs are a check, not the source:
  * diff_repro_lanes_match says whether today's generator still gives them.
  */
+#include "compiler/ir/ir.h"
 #include "diff/diff.h"
 
 #include <stdio.h>
@@ -68,6 +70,14 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
    if (c->o.opt_asm) {
       ydoc_str(w, "opt-asm");
       ydoc_qstr(w, c->o.opt_asm);
+   }
+   if (c->o.faults) {
+      ydoc_str(w, "inject-fault");
+      ydoc_seq(w, true, true);
+      for (unsigned f = 0; f < OPT_FAULT_COUNT; f++)
+         if ((c->o.faults >> f) & 1)
+            ydoc_str(w, opt_fault_info[f].name);
+      ydoc_seq(w, false, true);
    }
    ydoc_kv(w, "legacy", c->o.popts.legacy ? "true" : "false");
    ydoc_kv(w, "hex-bits", c->o.popts.hex_bits ? "true" : "false");
@@ -170,6 +180,16 @@ read_opt(struct ydoc *y, int root, struct diff_repro *r, struct diag_list *d)
          return false;
       }
       r->o.inexact |= 1u << b;
+   }
+   n = ydoc_get(y, root, "inject-fault");
+   for (unsigned i = 0; i < ydoc_len(y, n); i++) {
+      const char *s = ydoc_scalar(y, ydoc_item(y, n, i));
+      int f = s ? opt_fault_find(s) : -1;
+      if (f < 0) {
+         ydoc_error(y, ydoc_item(y, n, i), d, "unknown fault '%s'", s ? s : "");
+         return false;
+      }
+      r->o.faults |= 1ull << f;
    }
    return true;
 }

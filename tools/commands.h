@@ -16,4 +16,5 @@ CMD("reduce", cmd_reduce, "shrink a reproducer's shader and inputs while it fail
 CMD("compile", cmd_compile, "compile a TGSI shader for an ISA model and print the program")
 CMD("emu", cmd_emu, "run an assembly program on the cycle-approximate emulator (emu MODEL FILE.s)")
 CMD("bench", cmd_bench, "speed figures: bench interp [FILES...] (lane-instructions per second)")
+CMD("faults", cmd_faults, "list the injectable compiler faults, or measure their detection (--check)")
 /* clang-format on */

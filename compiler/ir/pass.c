@@ -258,6 +258,7 @@ bool
 opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    const struct opt_options *o = &ctx->opts;
+   sh->faults = o->faults; /* for the code no opt_ctx reaches */
    if (!check_names(ctx, o->passes, "--passes", false) ||
        !check_names(ctx, o->disable, "--disable-pass", false) ||
        !check_names(ctx, o->print_after, "--print-after", true))
