@@ -24,8 +24,8 @@ bisect_usage(FILE *f)
               "fails with a signal of a kind the reproducer failed with (same target, seed,\n"
               "inputs, options). Skip: it fails otherwise (opt does not compile, a crash, a\n"
               "timeout, another kind of failure); skipped limits are searched around. Prints\n"
-              "the pass, the transformation, the IR after that pass without and with it, and\n"
-              "the command line of each side.\n\n"
+              "the pass, the transformation, the IR after that pass without it and (as a\n"
+              "diff) with it, and the command line of each side.\n\n"
               "  --limit N      run the case once with at most N transformations and say\n"
               "                 good, bad or skip (exit 0, 1, 125)\n"
               "  --git-bisect   run the case once, no limit, for `git bisect run`: exit 0 good,\n"
@@ -137,6 +137,61 @@ pass_run(const struct diff_bisect *b, long long n, long long *first, long long *
       (*last)++;
 }
 
+/* The lines of t: starts in *lines (caller frees), count returned. */
+static size_t
+split_lines(const char *t, const char ***lines)
+{
+   size_t n = 0, cap = 0;
+   *lines = NULL;
+   for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+      VEC_RESERVE(*lines, cap, n + 1);
+      (*lines)[n++] = p;
+   }
+   return n;
+}
+
+static bool
+same_line(const char *a, const char *b)
+{
+   size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+   return la == lb && !memcmp(a, b, la);
+}
+
+/* after as a diff against before: the lines between the common head and
+ * tail, '-' before's and '+' after's, with two lines of context. */
+static void
+print_diff(const char *before, const char *after)
+{
+   const char **a, **b;
+   size_t na = split_lines(before, &a), nb = split_lines(after, &b), head = 1, tail = 0;
+   if (!na || !nb) {
+      printf("%s", after);
+      free(a);
+      free(b);
+      return;
+   }
+   while (head < na && head < nb && same_line(a[head], b[head]))
+      head++;
+   while (tail < na - head && tail < nb - head && same_line(a[na - 1 - tail], b[nb - 1 - tail]))
+      tail++;
+   size_t from = head > 2 ? head - 2 : 1, ctx = tail < 2 ? tail : 2;
+   printf("%.*s", (int)strcspn(b[0], "\n") + 1, b[0]); /* the "IR at ..." title */
+   if (from > 1)
+      printf("  ...\n");
+   for (size_t i = from; i < head; i++)
+      printf(" %.*s\n", (int)strcspn(a[i], "\n"), a[i]);
+   for (size_t i = head; i < na - tail; i++)
+      printf("-%.*s\n", (int)strcspn(a[i], "\n"), a[i]);
+   for (size_t i = head; i < nb - tail; i++)
+      printf("+%.*s\n", (int)strcspn(b[i], "\n"), b[i]);
+   for (size_t i = nb - tail; i < nb - tail + ctx; i++)
+      printf(" %.*s\n", (int)strcspn(b[i], "\n"), b[i]);
+   if (tail > ctx)
+      printf("  ...\n");
+   free(a);
+   free(b);
+}
+
 static int
 report(const char *file, const struct diff_bisect *b)
 {
@@ -173,7 +228,12 @@ report(const char *file, const struct diff_bisect *b)
    printf("good: diffcomp bisect %s --limit %lld\n", file, b->good);
    printf("bad:  diffcomp bisect %s --limit %lld\n", file, n);
    printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
-   printf("\nwith it (limit %lld): %s", n, b->ir_after ? b->ir_after : "(no IR)\n");
+   if (b->ir_before && b->ir_after) {
+      printf("\nwith it (limit %lld), as a diff against the IR above: ", n);
+      print_diff(b->ir_before, b->ir_after);
+   } else {
+      printf("\nwith it (limit %lld): %s", n, b->ir_after ? b->ir_after : "(no IR)\n");
+   }
    return b->outcome == DIFF_BISECT_FOUND ? EXIT_OK : EXIT_FAIL;
 }
 

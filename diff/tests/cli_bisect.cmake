@@ -35,7 +35,7 @@ bisect_cli(git_good "bisect|--git-bisect|${_bis}/fs_fold_mismatch.yaml" 0 OUT "n
 
 # Opt swapped from transformation 20 on (a cse of fs_fold).
 bisect_cli(found "bisect|${_bis}/fs_fold_mismatch.yaml" 0 ENVS ${_bis_inj}
-           OUT "limit 0 +good pass\n.*pass: cse \\(its transformations 13..39 of 53\\)\ntransformation 20 of 53: %18 = imm -> %9\ngood: diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --limit 19\nbad:  diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --limit 20\n\nwithout it \\(limit 19\\): IR at transformation 20 \\(after cse\\):\nshader FRAG.*  %18 = imm 1.0\n.*with it \\(limit 20\\): IR at transformation 20 \\(after cse\\):\n")
+           OUT "limit 0 +good pass\n.*pass: cse \\(its transformations 13..39 of 53\\)\ntransformation 20 of 53: %18 = imm -> %9\ngood: diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --limit 19\nbad:  diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --limit 20\n\nwithout it \\(limit 19\\): IR at transformation 20 \\(after cse\\):\nshader FRAG.*  %18 = imm 1.0\n.*with it \\(limit 20\\), as a diff against the IR above: IR at transformation 20 \\(after cse\\):\n  ...\n   %9 = imm 1.0\n   %64 = imm 3.0\n-  %18 = imm 1.0\n   %67 = imm 3.0\n   %20 = fmul %0, %64\n  ...\n$")
 bisect_cli(skip_around "bisect|${_bis}/fs_fold_mismatch.yaml" 0
            ENVS "DIFFCOMP_BISECT_INJECT=20:${_bis}/fs_fold_wrong.tgsi:21-25"
            OUT "limit 23 +skip fail a3xx fixtures/bisect/fs_fold.tgsi: compile-error \\(opt\\).*\n  limit 20 +bad .*transformation 20 of 53: ")
