@@ -367,6 +367,12 @@ opt_options_of(const struct diff_check *c, struct opt_options *o)
    o->bisect_limit = -1;
 }
 
+void
+diff_check_opt_options(const struct diff_check *c, struct opt_options *o)
+{
+   opt_options_of(c, o);
+}
+
 /* The optimizing compiler's program for s, or the override's (--opt-asm,
  * tests). */
 static enum compile_status

@@ -292,6 +292,9 @@ void diff_result_fini(struct diff_case_result *r);
  * at path (emu/asmprog.c format) for model m, whatever the shader. */
 bool diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
                        struct emu_program *out, struct diag_list *d);
+/* The options the check gives the optimizing compiler (no limit). */
+struct opt_options;
+void diff_check_opt_options(const struct diff_check *c, struct opt_options *o);
 /* The inputs of lane l of e (inputs and system values). */
 void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out);
 /* A copy of vertex shader s that writes only its POSITION output (the
@@ -387,6 +390,80 @@ bool diff_repro_setup(const struct diff_repro *r, struct diff_check *c, struct d
 bool diff_repro_lanes_match(const struct diff_repro *r, const struct diff_check *c, char **why);
 /* Same status and the same signals (kind and message, in order). */
 bool diff_repro_same(const struct diff_case_result *want, const struct diff_case_result *got);
+
+/* bisect.c */
+/* A run of the reproducer's case judged against the reproducer: bad has
+ * a signal of a kind the reproducer failed with; skip failed otherwise
+ * (opt does not compile, a crash, a timeout, another failure); good passed. */
+enum diff_bisect_verdict { DIFF_BISECT_GOOD, DIFF_BISECT_BAD, DIFF_BISECT_SKIP };
+extern const char *const diff_bisect_verdict_names[3];
+
+/* How a bisection ended. */
+enum diff_bisect_outcome {
+   DIFF_BISECT_FOUND,      /* one transformation: limit bad-1 good, limit bad bad */
+   DIFF_BISECT_RANGE,      /* skipped limits hide which of good+1..bad it is */
+   DIFF_BISECT_NO_FAILURE, /* the case does not fail as recorded: nothing to bisect */
+   DIFF_BISECT_NOT_OPT,    /* it fails with no transformation at all (limit 0) */
+   DIFF_BISECT_NO_GOOD,    /* limit 0 is a skip: no good end to search from */
+   DIFF_BISECT_UNTESTABLE, /* opt-asm, or the compiler dies on the case itself */
+};
+
+/* Compiles for bisect: opt_compile's contract (log gets the pass
+ * manager's text), true when a program was made. NULL: opt_compile. */
+typedef bool (*diff_bisect_compile_fn)(void *ctx, const struct tgsi_shader *s,
+                                       const struct isa_model *m, const struct opt_options *o,
+                                       struct emu_program *out, char **log, struct diag_list *d);
+
+struct diff_bisect_xform {
+   char *pass;
+   char *what;
+};
+
+/* One run of the case: at most `limit` transformations (< 0: all). */
+struct diff_bisect_probe {
+   long long limit;
+   enum diff_bisect_verdict v;
+   char *why; /* the case's first signal line, or "pass" */
+};
+
+struct diff_bisect {
+   /* in */
+   unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
+   diff_bisect_compile_fn compile;
+   void *compile_ctx;
+   /* out */
+   enum diff_bisect_outcome outcome;
+   struct diff_bisect_xform *xforms; /* transformation N is xforms[N-1] */
+   unsigned nxforms, xforms_cap;
+   struct diff_bisect_probe *probes; /* in the order they ran */
+   unsigned nprobes, probes_cap;
+   long long good, bad;       /* the limits the search ended between */
+   char *ir_before, *ir_after; /* the IR after the pass of transformation bad */
+   char *why;                  /* UNTESTABLE, NO_FAILURE: one line */
+};
+
+void diff_bisect_init(struct diff_bisect *b);
+void diff_bisect_fini(struct diff_bisect *b);
+/* The case of r run once with at most limit transformations (< 0: all);
+ * *lines (may be NULL; caller frees) gets its lines as the check prints
+ * them. False (diagnostics in d) if r cannot be set up. */
+bool diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+                       enum diff_bisect_verdict *v, char **lines, struct diag_list *d);
+/* Finds the pass, then the transformation that turns r's case bad (the
+ * algorithm is in bisect.c). False if r cannot be set up. */
+bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d);
+
+/* Tests only: a compile function that makes opt a different shader's
+ * compiler from transformation `from` on (limits >= from, or no limit),
+ * and fails to compile for limits in [skip_lo, skip_hi] (skip_hi 0: none);
+ * crash_at: that limit dies on SIGSEGV (0: none). */
+struct diff_bisect_swap {
+   long long from, skip_lo, skip_hi, crash_at;
+   const struct tgsi_shader *other;
+};
+bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
+                              const struct opt_options *o, struct emu_program *out, char **log,
+                              struct diag_list *d);
 
 /* ydoc.c: YAML for the check's own files (reproducers, baselines) */
 struct ydoc_writer;

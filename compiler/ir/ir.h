@@ -521,6 +521,8 @@ struct opt_options {
    const char *print_after; /* comma list of passes (or "all") whose result is logged */
    bool bisect;             /* log every transformation (BISECT lines) */
    long long bisect_limit;  /* with bisect: do at most this many; < 0 = no limit */
+   long long dump_at;       /* with bisect, > 0: log the IR after the pass in which
+                               transformation dump_at was done or refused */
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
