@@ -10,6 +10,7 @@
  * options of its own, their parsing in parse_args().
  */
 #include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
 #include "emu/emu.h"
 #include "isa/isa.h"
 #include "tools/tools.h"
@@ -34,12 +35,23 @@ run_ref(const struct tgsi_shader *s, const struct isa_model *m, const struct com
    return ref_compile(s, m, out, stats, d);
 }
 
+/* The optimizing compiler with its default (exact) pipeline. */
+static enum compile_status
+run_opt(const struct tgsi_shader *s, const struct isa_model *m, const struct compile_args *a,
+        struct emu_program *out, struct compile_stats *stats, struct diag_list *d)
+{
+   (void)a;
+   struct opt_options o = {.bisect_limit = -1};
+   return opt_compile(s, m, &o, out, stats, NULL, d);
+}
+
 static const struct {
    const char *name;
    compile_fn fn;
    const char *help;
 } paths[] = {
     {"ref", run_ref, "the reference compiler: fixed expansions, every hazard waited for in full"},
+    {"opt", run_opt, "the optimizing compiler: generic passes, isel, sched, RA, exact transforms"},
 };
 
 static void
