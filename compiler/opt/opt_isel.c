@@ -921,6 +921,50 @@ select_tex(struct isel *s, struct ir_instr *in)
    return t;
 }
 
+/* SHFL d, v, lane, c (c = 0x1c03: within the quad), the in-range
+ * predicate discarded into PT. */
+static struct ir_instr *
+shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode, uint32_t lane)
+{
+   struct ir_instr *r = build(s, pos, ISA_SEM_SHFL, &v, 1);
+   if (!r)
+      return NULL;
+   ir_mach_set_fixed(r, 1, lane);
+   ir_mach_set_fixed(r, 2, 0x1c03);
+   r->mach->insn.dst[1] = (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
+   set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), mode);
+   return r;
+}
+
+/* Derivatives over the quad, as the reference compiler takes them: a3xx
+ * dsx/dsy (coarse); sm50 coarse as SHFL.IDX of quad lanes 3 and 2 (x) or
+ * 2 and 0 (y) then FADD, fine as SHFL.BFLY 1 (2) then FSWZADD, which
+ * subtracts in each lane's order (NAK). */
+static struct ir_instr *
+select_deriv(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *v = in->src[0];
+   bool dx = in->op == IR_OP_DDX || in->op == IR_OP_DDX_FINE;
+   bool fine = in->op == IR_OP_DDX_FINE || in->op == IR_OP_DDY_FINE;
+   if (!fine && s->op[dx ? ISA_SEM_DSX : ISA_SEM_DSY] >= 0) {
+      struct ir_instr *r = build1(s, in, dx ? ISA_SEM_DSX : ISA_SEM_DSY, v);
+      set_mod(s, r, s->mod_wrmask, "x");
+      return r;
+   }
+   if (s->op[ISA_SEM_SHFL] < 0 || s->true_reg < 0)
+      return unsupported(s, in, "no quad shuffle"), NULL;
+   if (fine) {
+      struct ir_instr *n = shfl(s, in, v, "bfly", dx ? 1 : 2);
+      struct ir_instr *r = n ? build2(s, in, ISA_SEM_FSWZADD, n, v) : NULL;
+      set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SWZ), dx ? 0x99 : 0xa5);
+      return r;
+   }
+   struct ir_instr *hi = shfl(s, in, v, "idx", dx ? 3 : 2);
+   struct ir_instr *lo = shfl(s, in, v, "idx", dx ? 2 : 0);
+   return hi && lo ? flag(build2(s, in, ISA_SEM_FADD, hi, lo), 1, ISA_OPND_F_NEG) : NULL;
+}
+
 /* NVIDIA texture instructions (sm50 TEX, TLD, TLD4, TXD, TXQ), laid out as
  * the reference compiler and the emulator read them (emu/tex.c): group a
  * = [array layer as an integer], coordinates (TXD: coordinates, layer);
@@ -1297,6 +1341,12 @@ select_instr(struct isel *s, struct ir_instr *in)
       break;
    case IR_OP_LOAD_CONST_IND:
       r = load_const_ind(s, in);
+      break;
+   case IR_OP_DDX:
+   case IR_OP_DDY:
+   case IR_OP_DDX_FINE:
+   case IR_OP_DDY_FINE:
+      r = select_deriv(s, in);
       break;
    default:
       if (in->type == IR_TYPE_64 || ir_op_info[in->op].src == IR_TC_L ||
