@@ -1005,6 +1005,8 @@ void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
 void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
                            unsigned flags);
 void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+/* Semantics whose result is a 4 x 32 tuple (texture lookups and queries). */
+bool opt_sem_is_texture(enum isa_sem s);
 /* The registers operand `slot` of record x covers: the model's count, or
  * more for a source whose value group is longer (in, when not NULL): sm50
  * TEX reads its coordinates from a, a+1, ... as the emulator and the
