@@ -32,7 +32,8 @@ isa_field_get(const struct isa_field *f, const struct isa_bits *b)
    uint64_t v = 0;
    unsigned at = 0;
    for (unsigned i = 0; i < f->nr; i++) {
-      v |= isa_bits_get(b, f->r[i].lo, f->r[i].len) << at;
+      if (at < 64) /* a 64-bit range fills the value: no shift by 64 */
+         v |= isa_bits_get(b, f->r[i].lo, f->r[i].len) << at;
       at += f->r[i].len;
    }
    return v;
@@ -43,7 +44,7 @@ isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v)
 {
    for (unsigned i = 0; i < f->nr; i++) {
       isa_bits_set(b, f->r[i].lo, f->r[i].len, v & isa_mask64(f->r[i].len));
-      v >>= f->r[i].len;
+      v = f->r[i].len >= 64 ? 0 : v >> f->r[i].len;
    }
 }
 

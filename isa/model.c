@@ -725,7 +725,8 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
             {
                int64_t idx;
                const char *s = isa_ld_scalar(l, nv, "register name");
-               if (isa_ld_int(l, nk, "register index", 0, f->count - 1, &idx) && s)
+               if (isa_ld_int(l, nk, "register index", 0, (int64_t)f->count - 1, &idx) && s &&
+                   idx >= 0 && (uint64_t)idx < f->count)
                   f->names[idx] = xstrdup(s);
             }
          }

@@ -499,7 +499,8 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
          op->rules = xcalloc(ly->nrules, sizeof(*op->rules));
          for (unsigned i = 0; i < ly->nrules; i++) {
             op->rules[i] = ly->rules[i];
-            op->rules[i].reason = xstrdup(ly->rules[i].reason);
+            op->rules[i].reason = /* NULL after a reported error */
+                ly->rules[i].reason ? xstrdup(ly->rules[i].reason) : NULL;
          }
          op->nrules = ly->nrules;
       }
