@@ -1386,6 +1386,48 @@ select_memory(struct isel *s, struct ir_instr *in)
    return r;
 }
 
+/* RESQ: each component read becomes a constant the driver provides
+ * (EMU_BIND_SIZE), or a fixed value, as the reference compiler reads them:
+ * a buffer's or shared memory's bytes in .x; an image's width, height (a
+ * 1-D array's layers), depth or layers, and 1 sample for multisampled
+ * targets in .w. */
+static bool
+select_res_size(struct isel *s, struct ir_instr *in)
+{
+   int32_t file = in->space == IR_SPACE_buffer   ? TGSI_FILE_BUFFER
+                  : in->space == IR_SPACE_shared ? TGSI_FILE_MEMORY
+                                                 : TGSI_FILE_IMAGE;
+   int32_t t = in->target,
+           coords = file == TGSI_FILE_IMAGE ? (int32_t)tgsi_texture_coord_count(t) : 1;
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != in)
+         continue;
+      int32_t c = e->comp & 3, chan = -1;
+      uint32_t fixed = 0;
+      if (c == 0)
+         chan = 0;
+      else if (c == 1 && coords >= 2)
+         chan = t == TGSI_TEX_T_1D_ARRAY ? 2 : 1;
+      else if (c == 2 && coords >= 3)
+         chan = 2;
+      else if (c == 3)
+         fixed = t == TGSI_TEX_T_2D_MSAA || t == TGSI_TEX_T_2D_ARRAY_MSAA;
+      struct ir_instr *v;
+      if (chan >= 0 && (file == TGSI_FILE_IMAGE || c == 0)) {
+         v = opt_build_before(s->sh, in, IR_OP_LOAD_CONST, 0, NULL);
+         v->buf = IR_SIZE_BUF + file;
+         v->slot = in->res;
+         v->comp = chan;
+      } else {
+         v = imm(s, in, fixed);
+      }
+      opt_replace(s->sh, e, v);
+   }
+   ir_instr_remove(in);
+   return true;
+}
+
 /* Selects one generic instruction; false when it is left as it is. */
 static bool
 select_instr(struct isel *s, struct ir_instr *in)
@@ -1420,6 +1462,16 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_CONST_IND:
       r = load_const_ind(s, in);
       break;
+   case IR_OP_RES_SIZE:
+      return select_res_size(s, in);
+   case IR_OP_BARRIER: /* the workgroup waits; a3xx's orders global and local memory (ir3) */
+      r = build(s, in, ISA_SEM_BARRIER, NULL, 0);
+      set_flag_mod(s, r, isa_mod_find(s->m, "bar_g"), 1);
+      set_flag_mod(s, r, isa_mod_find(s->m, "bar_l"), 1);
+      break;
+   case IR_OP_MEMORY_BARRIER: /* memory operations stay in program order and complete */
+      ir_instr_remove(in);
+      return true;
    case IR_OP_DDX:
    case IR_OP_DDY:
    case IR_OP_DDX_FINE:
