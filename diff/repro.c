@@ -15,6 +15,7 @@
  *   invariance: false
  *   opt: [fuse-ffma]                 # inexact transforms allowed
  *   opt-asm: "hand/x.a3xx.s"         # --opt-asm: the program standing for opt's
+ *   inject-fault: [missing-ss]       # --inject-fault: bugs switched on in opt
  *   legacy: false                    # parser dialect given on the command line
  *   hex-bits: false
  *   status: fail
@@ -26,11 +27,15 @@
  *   text: |
  *     VERT
  *     ...
+ *   inputs: |                        # optional (diffcomp reduce): the inputs
+ *     stage: VERT                    # themselves, as diff_inputs_to_yaml
+ *     ...                            # writes them; the seed is then unused
  *
  * The replay regenerates the inputs from the seed (the generator is
  * deterministic), so the recorded lane inputs are a check, not the source:
  * diff_repro_lanes_match says whether today's generator still gives them.
  */
+#include "compiler/ir/ir.h"
 #include "diff/diff.h"
 
 #include <stdio.h>
@@ -66,6 +71,14 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
       ydoc_str(w, "opt-asm");
       ydoc_qstr(w, c->o.opt_asm);
    }
+   if (c->o.faults) {
+      ydoc_str(w, "inject-fault");
+      ydoc_seq(w, true, true);
+      for (unsigned f = 0; f < OPT_FAULT_COUNT; f++)
+         if ((c->o.faults >> f) & 1)
+            ydoc_str(w, opt_fault_info[f].name);
+      ydoc_seq(w, false, true);
+   }
    ydoc_kv(w, "legacy", c->o.popts.legacy ? "true" : "false");
    ydoc_kv(w, "hex-bits", c->o.popts.hex_bits ? "true" : "false");
    ydoc_kv(w, "status", diff_status_names[r->status]);
@@ -99,6 +112,13 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
    ydoc_seq(w, false, false);
    ydoc_str(w, "text");
    ydoc_literal(w, text);
+   const struct env *given = c->shaders[cs->shader].inputs;
+   char *iy = given ? diff_inputs_to_yaml(given) : NULL;
+   if (iy) {
+      ydoc_str(w, "inputs");
+      ydoc_literal(w, iy);
+      free(iy);
+   }
    ydoc_map(w, false, false);
    char *y = ydoc_writer_finish(w);
    if (!y)
@@ -115,6 +135,7 @@ diff_repro_free(struct diff_repro *r)
    free(r->text);
    free(r->target);
    free(r->opt_asm);
+   env_free(r->inputs);
    diff_result_fini(&r->seen);
    memset(r, 0, sizeof(*r));
 }
@@ -159,6 +180,16 @@ read_opt(struct ydoc *y, int root, struct diff_repro *r, struct diag_list *d)
          return false;
       }
       r->o.inexact |= 1u << b;
+   }
+   n = ydoc_get(y, root, "inject-fault");
+   for (unsigned i = 0; i < ydoc_len(y, n); i++) {
+      const char *s = ydoc_scalar(y, ydoc_item(y, n, i));
+      int f = s ? opt_fault_find(s) : -1;
+      if (f < 0) {
+         ydoc_error(y, ydoc_item(y, n, i), d, "unknown fault '%s'", s ? s : "");
+         return false;
+      }
+      r->o.faults |= 1ull << f;
    }
    return true;
 }
@@ -249,6 +280,11 @@ diff_repro_parse(const char *text, size_t len, const char *file, struct diff_rep
          r->opt_asm = xstrdup(oa);
       r->o.opt_asm = r->opt_asm;
       read_seen(y, root, r);
+      const char *in = ydoc_scalar(y, ydoc_get(y, root, "inputs"));
+      if (in && !(r->inputs = diff_inputs_from_yaml(in, strlen(in), file, d)))
+         ok = false;
+      else if (r->inputs)
+         r->o.invocations = r->inputs->nlanes;
    }
    ydoc_free(y);
    if (!ok)
@@ -270,6 +306,7 @@ diff_repro_setup(const struct diff_repro *r, struct diff_check *c, struct diag_l
    if (!diff_check_add_targets(c, r->target, d))
       return false;
    diff_check_add_shader(c, r->shader, xstrdup(r->text));
+   c->shaders[c->nshaders - 1].inputs = r->inputs;
    diff_check_make_cases(c, 1, 1);
    return true;
 }
@@ -284,7 +321,9 @@ diff_repro_lanes_match(const struct diff_repro *r, const struct diff_check *c, c
    struct tgsi_parse_opts po = c->o.popts;
    tgsi_read_dialect(r->text, strlen(r->text), &po);
    struct tgsi_shader *s = tgsi_parse(r->text, strlen(r->text), r->shader, &po, &d);
-   struct env *e = s ? diff_gen_inputs(s, c->o.seed, c->o.invocations, &d) : NULL;
+   struct env *e = !s          ? NULL
+                   : r->inputs ? env_clone(r->inputs)
+                               : diff_gen_inputs(s, c->o.seed, c->o.invocations, &d);
    for (unsigned l = 0; e && !*why && l < r->seen.nlanes; l++) {
       const struct diff_lane_dump *want = &r->seen.lanes[l];
       struct diff_lane_dump got;

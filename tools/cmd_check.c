@@ -5,6 +5,7 @@
  * order whatever -j is, writes a reproducer per failure, the summary, the
  * report files, and picks the exit code against the baseline.
  */
+#include "compiler/ir/ir.h"
 #include "diff/diff.h"
 #include "tools/tools.h"
 
@@ -40,6 +41,8 @@ check_usage(FILE *f)
        "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
        "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
        "                       (to check a hand-written program; with one --target)\n"
+       "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
+       "                       list; diffcomp faults lists them)\n"
        "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
        "How it runs:\n"
        "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
@@ -102,6 +105,21 @@ parse_inexact(const char *list, unsigned *out)
    return true;
 }
 
+/* --inject-fault: bugs switched on in opt (compiler/opt/fault.c). */
+static int
+parse_faults(const char *v, uint64_t *mask)
+{
+   uint64_t m;
+   struct diag_list d = {0};
+   if (!v)
+      return usage_error("--inject-fault takes a fault name (diffcomp faults lists them)");
+   bool ok = opt_fault_parse(v, &m, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   *mask |= ok ? m : 0;
+   return ok ? EXIT_OK : EXIT_USAGE;
+}
+
 static int
 parse_u32_opt(const char *v, const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
 {
@@ -141,6 +159,8 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
       a->c.o.opt_asm = v;
       a->c.opt_override = diff_opt_from_asm;
       a->c.opt_override_ctx = (void *)v;
+   } else if (opt_value(argc, argv, i, "--inject-fault", &v)) {
+      rc = parse_faults(v, &a->c.o.faults);
    } else if (!strcmp(argv[*i], "--exact-nan")) {
       a->c.o.exact_nan = true;
    } else if (!strcmp(argv[*i], "--invariance")) {

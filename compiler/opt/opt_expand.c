@@ -244,6 +244,25 @@ has(const struct isa_model *m, enum isa_sem sem)
    return m && opt_op_by_sem(m, sem) >= 0;
 }
 
+/* Fusion of an fmad the two fusion faults allow (opt_fuse.c has their
+ * other hooks): precise ignored, or an invariant value fused when its
+ * result has one use. */
+static bool
+fault_fuse_ok(const struct ex *x, const struct ir_instr *in)
+{
+   if (opt_fault(x->ctx, OPT_FAULT_FUSE_PRECISE) && !(in->flags & IR_VF_INVARIANT))
+      return true;
+   if (!opt_fault(x->ctx, OPT_FAULT_FUSE_USED_ONCE) || (in->flags & IR_VF_PRECISE))
+      return false;
+   unsigned uses = 0;
+   for (unsigned i = 0; i < x->sh->nvalues; i++) {
+      const struct ir_instr *u = x->sh->values[i];
+      for (unsigned k = 0; u && !u->removed && k < u->nsrc; k++)
+         uses += u->src[k] == in;
+   }
+   return uses == 1;
+}
+
 /* The replacement for in, or NULL when the model selects it as it is. */
 static struct ir_instr *
 expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
@@ -266,7 +285,8 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
          return NULL;
       /* inexact: rounded once; only with fuse_ffma, never for precise or
        * invariant values */
-      if (x->ctx->opts.fuse_ffma && has(m, ISA_SEM_FFMA) && opt_inexact_ok(in) &&
+      if (x->ctx->opts.fuse_ffma && has(m, ISA_SEM_FFMA) &&
+          (opt_inexact_ok(in) || fault_fuse_ok(x, in)) &&
           opt_transform(x->ctx, "fmad %%%u as ffma (one rounding: inexact)", in->id))
          return opt_build_before(x->sh, in, IR_OP_FFMA, 3, in->src);
       /* exact: round the product, then the sum */

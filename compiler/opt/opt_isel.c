@@ -572,6 +572,20 @@ ineg(struct isel *s, struct ir_instr *pos, struct ir_instr *a)
    return flag(build2(s, pos, ISA_SEM_IADD, a, z), 0, ISA_OPND_F_NEG);
 }
 
+/* A 32-bit shift as a funnel shift SHF.W.HI of (a:0) left or (a:0) right,
+ * the way two faulty selections write it: .HI on a left shift
+ * (OPT_FAULT_SHF_L_HI), and an arithmetic shift from the 32-bit type,
+ * which Maxwell shifts logically (OPT_FAULT_SHF_R_SEXT). */
+static struct ir_instr *
+funnel_shift(struct isel *s, struct ir_instr *pos, bool left, struct ir_instr *a,
+             struct ir_instr *b)
+{
+   struct ir_instr *r = build3(s, pos, left ? ISA_SEM_SHF_L : ISA_SEM_SHF_R, imm(s, pos, 0), b, a);
+   set_flag_mod(s, r, s->mod_wrap, 1);
+   set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_HI), 1);
+   return r;
+}
+
 /* Shifts masking the count to 5 bits, as the IR's: the plain shifts, or
  * the clamping ones in their wrap (.W) form. */
 static struct ir_instr *
@@ -580,6 +594,9 @@ shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left, cons
 {
    if (s->op[direct] >= 0)
       return build2(s, pos, direct, a, b);
+   if ((left && opt_fault(s->ctx, OPT_FAULT_SHF_L_HI)) ||
+       (!left && sign && !strcmp(sign, "s32") && opt_fault(s->ctx, OPT_FAULT_SHF_R_SEXT)))
+      return funnel_shift(s, pos, left, a, b);
    struct ir_instr *r = build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
    set_flag_mod(s, r, s->mod_wrap, 1);
    if (sign)
@@ -615,7 +632,8 @@ static struct ir_instr *
 truncating(struct isel *s, struct ir_instr *c, enum isa_type from, enum isa_type to)
 {
    int rm = isa_mod_by_role(s->m, ISA_ROLE_ROUND);
-   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to))
+   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to) ||
+       opt_fault(s->ctx, OPT_FAULT_F2I_ROUND))
       return c;
    if (isa_mod_value(s->m, (unsigned)rm, "default") >= 0)
       set_mod(s, c, rm, "default");
