@@ -824,6 +824,13 @@ select_int(struct isel *s, struct ir_instr *in)
       return build2(s, in, ISA_SEM_ISUB, n31, z);
    }
    case IR_OP_FIND_LSB: { /* clz(bitrev(x)), and ~0 for 0 (where clz gives 32) */
+      if (s->op[ISA_SEM_CLZ_B] < 0 &&
+          s->op[ISA_SEM_FLO] >= 0) { /* msb(x & -x): FLO gives -1 for 0 */
+         struct ir_instr *low = build2(s, in, ISA_SEM_AND, a, ineg(s, in, a));
+         struct ir_instr *r = build1(s, in, ISA_SEM_FLO, low);
+         set_mod(s, r, s->mod_type, "u32");
+         return r;
+      }
       struct ir_instr *z = build1(s, in, ISA_SEM_CLZ_B, build1(s, in, ISA_SEM_BFREV, a));
       struct ir_instr *is32 = build2(s, in, ISA_SEM_SHR, z, imm(s, in, 5));
       return build2(s, in, ISA_SEM_OR, z, absneg(s, in, ISA_SEM_IABSNEG, is32, ISA_OPND_F_NEG));
