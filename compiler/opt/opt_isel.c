@@ -808,6 +808,13 @@ select_int(struct isel *s, struct ir_instr *in)
    case IR_OP_UMAX:
       return minmax(s, in, ISA_SEM_UMAX, false, "u32", a, b);
    case IR_OP_BITREV:
+      if (s->op[ISA_SEM_BFREV] < 0 && s->op[ISA_SEM_BFE] >= 0 && s->mod_brev >= 0) {
+         /* BFE.U32.BREV of the whole word (bits 32 << 8, offset 0) */
+         struct ir_instr *r = build2(s, in, ISA_SEM_BFE, a, imm(s, in, 0x2000));
+         set_flag_mod(s, r, s->mod_brev, 1);
+         set_mod(s, r, s->mod_type, "u32");
+         return r;
+      }
       return build1(s, in, ISA_SEM_BFREV, a);
    case IR_OP_BITCOUNT:
       return build1(s, in, ISA_SEM_CBITS, a);
