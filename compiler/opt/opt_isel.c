@@ -1460,6 +1460,51 @@ select_res_size(struct isel *s, struct ir_instr *in)
    return true;
 }
 
+/* A conversion op typed by its operands (sm50 F2F.F16.F32), not by
+ * modifiers: a3xx's cov to f16 writes a half register, which RA has not. */
+static bool
+has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
+{
+   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
+      struct isa_op_info oi;
+      struct isa_slot_info si, di;
+      isa_op_info(s->m, op, &oi);
+      if (oi.sem == ISA_SEM_COV && isa_slot_info(s->m, op, false, 0, &si) &&
+          isa_slot_info(s->m, op, true, 0, &di) && si.type == from && di.type == to)
+         return true;
+   }
+   return false;
+}
+
+/* pack_half(a, b) = f2h(a) | f2h(b) << 16, every NaN packed as the one
+ * quiet NaN (a select of 0x7fc00000 first, as the reference compiler);
+ * unpack_half_lo/hi = h2f of the low or high half. */
+static struct ir_instr *
+select_half(struct isel *s, struct ir_instr *in)
+{
+   if (!has_typed_conversion(s, ISA_TYPE_F32, ISA_TYPE_F16) ||
+       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32))
+      return unsupported(s, in, "no f16 conversion into a full register"), NULL;
+   if (in->op != IR_OP_PACK_HALF) {
+      struct ir_instr *v = in->src[0];
+      if (in->op == IR_OP_UNPACK_HALF_HI)
+         v = shift(s, in, ISA_SEM_SHR, false, "u32", v, imm(s, in, 16));
+      return v ? convert(s, in, v, ISA_TYPE_F16, ISA_TYPE_F32) : NULL;
+   }
+   struct ir_instr *h[2];
+   for (unsigned k = 0; k < 2; k++) {
+      struct ir_instr *x = in->src[k];
+      struct ir_instr *nan = setp(s, in, ISA_SEM_FSETP, x, x, "ne", NULL);
+      struct ir_instr *q = imm(s, in, 0x7fc00000u);
+      struct ir_instr *v = nan ? build3(s, in, ISA_SEM_SEL, q, nan, x) : NULL;
+      h[k] = v ? convert(s, in, v, ISA_TYPE_F32, ISA_TYPE_F16) : NULL;
+      if (!h[k])
+         return NULL;
+   }
+   struct ir_instr *hi = shift(s, in, ISA_SEM_SHL, true, NULL, h[1], imm(s, in, 16));
+   return hi ? build2(s, in, ISA_SEM_OR, h[0], hi) : NULL;
+}
+
 /* Selects one generic instruction; false when it is left as it is. */
 static bool
 select_instr(struct isel *s, struct ir_instr *in)
@@ -1496,6 +1541,13 @@ select_instr(struct isel *s, struct ir_instr *in)
       break;
    case IR_OP_RES_SIZE:
       return select_res_size(s, in);
+   case IR_OP_PACK_HALF:
+   case IR_OP_UNPACK_HALF_LO:
+   case IR_OP_UNPACK_HALF_HI:
+      r = s->setp ? select_half(s, in) : NULL;
+      if (!r && !s->ctx->failed)
+         return unsupported(s, in, "no selection for this target");
+      break;
    case IR_OP_BARRIER: /* the workgroup waits; a3xx's orders global and local memory (ir3) */
       r = build(s, in, ISA_SEM_BARRIER, NULL, 0);
       set_flag_mod(s, r, isa_mod_find(s->m, "bar_g"), 1);
