@@ -392,6 +392,9 @@ enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 
 #define IR_TEX_MAX_SRC 16
 #define IR_MAX_CBUFS   16
+/* Backend: a load_const with buf = IR_SIZE_BUF + tgsi_file reads component
+ * comp of the size of resource slot (the driver's constants: EMU_BIND_SIZE). */
+#define IR_SIZE_BUF    64
 
 /* ------------------------------------------------------------------ */
 /* Shader structure                                                     */

@@ -435,7 +435,10 @@ bindings(const struct ir_shader *sh, struct emu_program *p)
             bind(p, in, EMU_BIND_SYSVAL, (unsigned)in->sv, (unsigned)in->comp, 0, 0);
          break;
       case IR_OP_LOAD_CONST:
-         if (ir_has_reg(in))
+         if (ir_has_reg(in) && in->buf >= IR_SIZE_BUF)
+            bind(p, in, EMU_BIND_SIZE, (unsigned)in->slot, (unsigned)in->comp,
+                 (unsigned)(in->buf - IR_SIZE_BUF), 0);
+         else if (ir_has_reg(in))
             bind(p, in, EMU_BIND_CONST, (unsigned)in->slot, (unsigned)in->comp, (unsigned)in->buf,
                  0);
          break;

@@ -26,7 +26,9 @@
  * invariant values), else as a multiply and an add, exact; fsqrt correctly
  * rounded with one ffma Newton step (as the reference compiler does; without
  * ffma, rcp(rsq(x)), the target's approximate answer); fsign from two
- * compares; isub as an add of the negation; iabs as max(x, -x).
+ * compares; isub as an add of the negation; iabs as max(x, -x); fldexp as
+ * the reference compiler's product of exact powers of two; imul_hi and
+ * umul_hi from 16-bit partial products.
  */
 #include "compiler/ir/ir.h"
 
@@ -226,6 +228,60 @@ expand_sqrt(struct ex *x, struct ir_instr *in)
    return op3(x, IR_OP_BCSEL, spec, naive, s);
 }
 
+/* The high word of the 32 x 32 product from 16-bit halves (no model has
+ * a high multiply): hi = ah*bh + (lh >> 16) + (hl >> 16) + (((ll >> 16) +
+ * lo16(lh) + lo16(hl)) >> 16); signed: minus b where a < 0 and a where
+ * b < 0. */
+static struct ir_instr *
+expand_mul_hi(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0], *b = in->src[1], *k16 = k(x, 16), *mask = k(x, 0xffff);
+   struct ir_instr *al = op2(x, IR_OP_IAND, a, mask);
+   struct ir_instr *bl = op2(x, IR_OP_IAND, b, mask);
+   struct ir_instr *ah = op2(x, IR_OP_USHR, a, k16);
+   struct ir_instr *bh = op2(x, IR_OP_USHR, b, k16);
+   struct ir_instr *ll = op2(x, IR_OP_IMUL, al, bl);
+   struct ir_instr *lh = op2(x, IR_OP_IMUL, al, bh);
+   struct ir_instr *hl = op2(x, IR_OP_IMUL, ah, bl);
+   struct ir_instr *hh = op2(x, IR_OP_IMUL, ah, bh);
+   struct ir_instr *mid = op2(x, IR_OP_USHR, ll, k16);
+   mid = op2(x, IR_OP_IADD, mid, op2(x, IR_OP_IAND, lh, mask));
+   mid = op2(x, IR_OP_IADD, mid, op2(x, IR_OP_IAND, hl, mask));
+   struct ir_instr *hi = op2(x, IR_OP_IADD, hh, op2(x, IR_OP_USHR, lh, k16));
+   hi = op2(x, IR_OP_IADD, hi, op2(x, IR_OP_USHR, hl, k16));
+   hi = op2(x, IR_OP_IADD, hi, op2(x, IR_OP_USHR, mid, k16));
+   if (in->op == IR_OP_UMUL_HI)
+      return hi;
+   struct ir_instr *zero = k(x, 0);
+   struct ir_instr *an = op2(x, IR_OP_ILT, a, zero);
+   struct ir_instr *bn = op2(x, IR_OP_ILT, b, zero);
+   hi = op2(x, IR_OP_ISUB, hi, op3(x, IR_OP_BCSEL, an, b, zero));
+   return op2(x, IR_OP_ISUB, hi, op3(x, IR_OP_BCSEL, bn, a, zero));
+}
+
+/* ldexp(a, n) as the reference compiler takes it: n clamped to [-300,
+ * 300], split as 3k + rest with |k| = |n| / 4, then a * 2^k * 2^k * 2^k *
+ * 2^rest -- each factor exact, so only the products round, and a
+ * result that is finite or a denormal comes out as ldexpf gives it. */
+static struct ir_instr *
+expand_ldexp(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0], *lim = k(x, 300);
+   struct ir_instr *lo = op1(x, IR_OP_INEG, lim);
+   struct ir_instr *m = op2(x, IR_OP_IMAX, in->src[1], lo);
+   m = op2(x, IR_OP_IMIN, m, lim);
+   struct ir_instr *mag = op2(x, IR_OP_IMAX, m, op1(x, IR_OP_INEG, m));
+   struct ir_instr *q = op2(x, IR_OP_USHR, mag, k(x, 2));
+   struct ir_instr *neg = op2(x, IR_OP_ILT, m, k(x, 0));
+   struct ir_instr *kk = op3(x, IR_OP_BCSEL, neg, op1(x, IR_OP_INEG, q), q);
+   struct ir_instr *rest = op2(x, IR_OP_ISUB, m, op2(x, IR_OP_IMUL, kk, k(x, 3)));
+   struct ir_instr *fk = op1(x, IR_OP_FEXP2, op1(x, IR_OP_I2F, kk));
+   struct ir_instr *r = op2(x, IR_OP_FMUL, a, fk);
+   r = op2(x, IR_OP_FMUL, r, fk);
+   r = op2(x, IR_OP_FMUL, r, fk);
+   return op2(x, IR_OP_FMUL, r, op1(x, IR_OP_FEXP2, op1(x, IR_OP_I2F, rest)));
+}
+
 /* sign(x) = (0 < x) - (x < 0) in floats: NaN and -0 give +0. */
 static struct ir_instr *
 expand_fsign(struct ex *x, struct ir_instr *in)
@@ -299,6 +355,11 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
       return op1(x, IR_OP_FRCP, op1(x, IR_OP_FRSQ, in->src[0]));
    case IR_OP_FSIGN:
       return has(m, ISA_SEM_FSIGN) ? NULL : expand_fsign(x, in);
+   case IR_OP_FLDEXP:
+      return expand_ldexp(x, in);
+   case IR_OP_UMUL_HI:
+   case IR_OP_IMUL_HI:
+      return expand_mul_hi(x, in);
    case IR_OP_ISUB:
       return has(m, ISA_SEM_ISUB) ? NULL
                                   : op2(x, IR_OP_IADD, in->src[0], op1(x, IR_OP_INEG, in->src[1]));

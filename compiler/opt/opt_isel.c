@@ -808,6 +808,13 @@ select_int(struct isel *s, struct ir_instr *in)
    case IR_OP_UMAX:
       return minmax(s, in, ISA_SEM_UMAX, false, "u32", a, b);
    case IR_OP_BITREV:
+      if (s->op[ISA_SEM_BFREV] < 0 && s->op[ISA_SEM_BFE] >= 0 && s->mod_brev >= 0) {
+         /* BFE.U32.BREV of the whole word (bits 32 << 8, offset 0) */
+         struct ir_instr *r = build2(s, in, ISA_SEM_BFE, a, imm(s, in, 0x2000));
+         set_flag_mod(s, r, s->mod_brev, 1);
+         set_mod(s, r, s->mod_type, "u32");
+         return r;
+      }
       return build1(s, in, ISA_SEM_BFREV, a);
    case IR_OP_BITCOUNT:
       return build1(s, in, ISA_SEM_CBITS, a);
@@ -824,6 +831,13 @@ select_int(struct isel *s, struct ir_instr *in)
       return build2(s, in, ISA_SEM_ISUB, n31, z);
    }
    case IR_OP_FIND_LSB: { /* clz(bitrev(x)), and ~0 for 0 (where clz gives 32) */
+      if (s->op[ISA_SEM_CLZ_B] < 0 &&
+          s->op[ISA_SEM_FLO] >= 0) { /* msb(x & -x): FLO gives -1 for 0 */
+         struct ir_instr *low = build2(s, in, ISA_SEM_AND, a, ineg(s, in, a));
+         struct ir_instr *r = build1(s, in, ISA_SEM_FLO, low);
+         set_mod(s, r, s->mod_type, "u32");
+         return r;
+      }
       struct ir_instr *z = build1(s, in, ISA_SEM_CLZ_B, build1(s, in, ISA_SEM_BFREV, a));
       struct ir_instr *is32 = build2(s, in, ISA_SEM_SHR, z, imm(s, in, 5));
       return build2(s, in, ISA_SEM_OR, z, absneg(s, in, ISA_SEM_IABSNEG, is32, ISA_OPND_F_NEG));
@@ -884,104 +898,6 @@ gather_extracts(struct isel *s, struct ir_instr *old, struct ir_instr *tex)
 
 static const char *const wrmask_names[16] = {"none", "x",  "y",  "xy",  "z",  "xz",  "yz",  "xyz",
                                              "w",    "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw"};
-
-static struct ir_instr *
-select_tex(struct isel *s, struct ir_instr *in)
-{
-   struct ir_instr *coord[4];
-   unsigned ncoord = 0, nother = 0;
-   for (unsigned i = 0; i < in->nsrc; i++) {
-      if (in->role[i] == IR_TEXSRC_coord && ncoord < 4)
-         coord[ncoord++] = in->src[i];
-      else
-         nother++;
-   }
-   enum isa_sem sem = in->kind == IR_TEX_tex ? ISA_SEM_SAM : ISA_SEM_NOP;
-   if (sem == ISA_SEM_NOP || nother || tgsi_texture_coord_count(in->target) != 2 || ncoord != 2)
-      return unsupported(s, in, "only 2-component implicit-lod sampling"), NULL;
-   if (s->op[sem] < 0)
-      return unsupported(s, in, isa_sem_name(sem)), NULL;
-   /* the coordinates: consecutive registers from the first operand (the
-    * emulator reads as many as the bound target takes, whatever count the
-    * model gives the operand); then register operands read the zero
-    * register, immediate ones the sampler and, last, the texture unit */
-   struct isa_op_info oi;
-   isa_op_info(s->m, (unsigned)s->op[sem], &oi);
-   unsigned last_imm = 0;
-   for (unsigned k = 1; k < oi.nsrc; k++) {
-      struct isa_slot_info si;
-      isa_slot_info(s->m, (unsigned)s->op[sem], false, k, &si);
-      if (si.kinds & (1u << ISA_OPND_IMM))
-         last_imm = k;
-      else if (s->zero_reg < 0)
-         return unsupported(s, in, "a texture operand that takes no immediate"), NULL;
-   }
-   if (!last_imm)
-      return unsupported(s, in, "a texture instruction without a unit operand"), NULL;
-   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
-   t->type = IR_TYPE_V4;
-   ir_mach_set_src(t, 0, coord, 2);
-   for (unsigned k = 1; k < oi.nsrc; k++) {
-      struct isa_slot_info si;
-      isa_slot_info(s->m, (unsigned)s->op[sem], false, k, &si);
-      if (si.kinds & (1u << ISA_OPND_IMM))
-         ir_mach_set_fixed(t, k, (uint32_t)in->samp);
-      else
-         ir_mach_set_fixed_reg(t, k, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
-   }
-   ir_mach_set_fixed(t, last_imm, (uint32_t)in->res);
-   int32_t mask = components_read(s, in);
-   set_mod(s, t, s->mod_wrmask, wrmask_names[mask ? mask : 1]);
-   t->flags = in->flags;
-   t->line = in->line;
-   ir_insert_before(in, t);
-   gather_extracts(s, in, t);
-   return t;
-}
-
-/* SHFL d, v, lane, c (c = 0x1c03: within the quad), the in-range
- * predicate discarded into PT. */
-static struct ir_instr *
-shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode, uint32_t lane)
-{
-   struct ir_instr *r = build(s, pos, ISA_SEM_SHFL, &v, 1);
-   if (!r)
-      return NULL;
-   ir_mach_set_fixed(r, 1, lane);
-   ir_mach_set_fixed(r, 2, 0x1c03);
-   r->mach->insn.dst[1] = (struct isa_opnd){
-       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
-   set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), mode);
-   return r;
-}
-
-/* Derivatives over the quad, as the reference compiler takes them: a3xx
- * dsx/dsy (coarse); sm50 coarse as SHFL.IDX of quad lanes 3 and 2 (x) or
- * 2 and 0 (y) then FADD, fine as SHFL.BFLY 1 (2) then FSWZADD, which
- * subtracts in each lane's order (NAK). */
-static struct ir_instr *
-select_deriv(struct isel *s, struct ir_instr *in)
-{
-   struct ir_instr *v = in->src[0];
-   bool dx = in->op == IR_OP_DDX || in->op == IR_OP_DDX_FINE;
-   bool fine = in->op == IR_OP_DDX_FINE || in->op == IR_OP_DDY_FINE;
-   if (!fine && s->op[dx ? ISA_SEM_DSX : ISA_SEM_DSY] >= 0) {
-      struct ir_instr *r = build1(s, in, dx ? ISA_SEM_DSX : ISA_SEM_DSY, v);
-      set_mod(s, r, s->mod_wrmask, "x");
-      return r;
-   }
-   if (s->op[ISA_SEM_SHFL] < 0 || s->true_reg < 0)
-      return unsupported(s, in, "no quad shuffle"), NULL;
-   if (fine) {
-      struct ir_instr *n = shfl(s, in, v, "bfly", dx ? 1 : 2);
-      struct ir_instr *r = n ? build2(s, in, ISA_SEM_FSWZADD, n, v) : NULL;
-      set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SWZ), dx ? 0x99 : 0xa5);
-      return r;
-   }
-   struct ir_instr *hi = shfl(s, in, v, "idx", dx ? 3 : 2);
-   struct ir_instr *lo = shfl(s, in, v, "idx", dx ? 2 : 0);
-   return hi && lo ? flag(build2(s, in, ISA_SEM_FADD, hi, lo), 1, ISA_OPND_F_NEG) : NULL;
-}
 
 /* NVIDIA texture instructions (sm50 TEX, TLD, TLD4, TXD, TXQ), laid out as
  * the reference compiler and the emulator read them (emu/tex.c): group a
@@ -1066,6 +982,182 @@ nv_tex_sources(const struct ir_instr *in, struct nv_tex *a)
          break;
       }
    }
+}
+
+/* The op of semantics sem with n sources (sam and sam.o share theirs). */
+static int
+op_with_nsrc(const struct isel *s, enum isa_sem sem, unsigned n)
+{
+   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
+      struct isa_op_info oi;
+      isa_op_info(s->m, op, &oi);
+      if (oi.sem == sem && oi.nsrc == n)
+         return (int)op;
+   }
+   return -1;
+}
+
+/* a3xx lookups, laid out as ir3 and the reference compiler do: src1 =
+ * the coordinates (a 1-D one twice; TXF's shifted left by the level),
+ * [reference], [layer] (samgq: padded to 4, then ddx and ddy, at least 2
+ * each); src2 = [offsets x, y], [bias or level]; then sampler and
+ * texture. getsize takes the level and a zero. */
+static bool
+a3_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struct ir_instr **g1,
+              unsigned *n1, struct ir_instr **g2, unsigned *n2)
+{
+   bool layered = tex_layered(in->target), fetch = in->kind == IR_TEX_txf;
+   unsigned nsp = a->ncoord - (layered ? 1u : 0u);
+   struct ir_instr *level = a->bias ? a->bias : a->lod;
+   bool zero_level = level && level->op == IR_OP_IMM && !level->imm;
+   *n1 = *n2 = 0;
+   if (a->ms || (a->noff && nsp > 2) || (in->kind == IR_TEX_txd && a->noff))
+      return unsupported(s, in, "a multisample fetch, or offsets a3xx has no room for");
+   for (unsigned k = 0; k < nsp; k++)
+      g1[(*n1)++] = fetch && level && !zero_level
+                        ? shift(s, in, ISA_SEM_SHL, true, NULL, a->coord[k], level)
+                        : a->coord[k];
+   if (nsp == 1)
+      g1[(*n1)++] = g1[0];
+   if (a->cmp)
+      g1[(*n1)++] = a->cmp;
+   if (layered)
+      g1[(*n1)++] = a->coord[nsp];
+   if (in->kind == IR_TEX_txd) {
+      if (*n1 > 4)
+         return unsupported(s, in, "samgq with more than 4 values before the derivatives");
+      while (*n1 < 4)
+         g1[(*n1)++] = imm(s, in, 0);
+      for (unsigned k = 0; k < MAX2(nsp, 2u); k++)
+         g1[(*n1)++] = k < a->nddx ? a->ddx[k] : imm(s, in, 0);
+      for (unsigned k = 0; k < MAX2(nsp, 2u); k++)
+         g1[(*n1)++] = k < a->nddy ? a->ddy[k] : imm(s, in, 0);
+   }
+   for (unsigned k = 0; k < a->noff; k++)
+      g2[(*n2)++] = a->off[k];
+   if (a->noff == 1)
+      g2[(*n2)++] = imm(s, in, 0);
+   if (level || fetch)
+      g2[(*n2)++] = level ? level : imm(s, in, 0);
+   return true;
+}
+
+static struct ir_instr *
+select_tex(struct isel *s, struct ir_instr *in)
+{
+   struct nv_tex a;
+   nv_tex_sources(in, &a);
+   struct ir_instr *g1[16], *g2[4];
+   unsigned n1 = 0, n2 = 0;
+   enum isa_sem sem;
+   switch (in->kind) {
+   case IR_TEX_tex:
+      sem = ISA_SEM_SAM;
+      break;
+   case IR_TEX_txb:
+      sem = ISA_SEM_SAMB;
+      break;
+   case IR_TEX_txl:
+      sem = ISA_SEM_SAML;
+      break;
+   case IR_TEX_txf:
+      sem = ISA_SEM_ISAML;
+      break;
+   case IR_TEX_txd:
+      sem = ISA_SEM_SAMGQ;
+      break;
+   case IR_TEX_txq:
+      sem = ISA_SEM_GETSIZE;
+      break;
+   default:
+      return unsupported(s, in, "this texture instruction"), NULL;
+   }
+   if (in->target == TGSI_TEX_T_BUFFER || in->target == TGSI_TEX_T_UNKNOWN ||
+       in->target == TGSI_TEX_T_2D_MSAA || in->target == TGSI_TEX_T_2D_ARRAY_MSAA)
+      return unsupported(s, in, "a buffer or multisample texture"), NULL;
+   if (sem == ISA_SEM_GETSIZE) {
+      if (!a.lod)
+         return unsupported(s, in, "a size query without a level"), NULL;
+      g1[n1++] = a.lod;
+      g1[n1++] = imm(s, in, 0);
+   } else if (!a3_tex_groups(s, in, &a, g1, &n1, g2, &n2)) {
+      return NULL;
+   }
+   int op = sem == ISA_SEM_SAM && n2 ? op_with_nsrc(s, sem, 4) : s->op[sem];
+   if (op < 0)
+      return unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct isa_op_info oi;
+   isa_op_info(s->m, (unsigned)op, &oi);
+   if ((n2 != 0) != (oi.nsrc == 4))
+      return unsupported(s, in, "a texture form this model lacks"), NULL;
+   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)op);
+   t->type = IR_TYPE_V4;
+   ir_mach_set_src(t, 0, g1, n1);
+   unsigned k = 1;
+   if (n2)
+      ir_mach_set_src(t, k++, g2, n2);
+   ir_mach_set_fixed(t, k++, (uint32_t)(in->samp >= 0 ? in->samp : in->res));
+   ir_mach_set_fixed(t, k, (uint32_t)in->res);
+   const struct isa_model *m = s->m;
+   bool layered = tex_layered(in->target);
+   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_3D),
+                sem != ISA_SEM_GETSIZE && a.ncoord - layered == 3);
+   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_SHADOW), a.cmp != NULL);
+   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_ARRAY), layered && sem != ISA_SEM_GETSIZE);
+   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_OFFSET), a.noff != 0);
+   if (sem == ISA_SEM_ISAML || sem == ISA_SEM_GETSIZE)
+      set_mod(s, t, isa_mod_find(m, "textype"), "u32");
+   int32_t mask = components_read(s, in);
+   set_mod(s, t, s->mod_wrmask, wrmask_names[mask ? mask : 1]);
+   t->flags = in->flags;
+   t->line = in->line;
+   ir_insert_before(in, t);
+   gather_extracts(s, in, t);
+   return t;
+}
+
+/* SHFL d, v, lane, c (c = 0x1c03: within the quad), the in-range
+ * predicate discarded into PT. */
+static struct ir_instr *
+shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode, uint32_t lane)
+{
+   struct ir_instr *r = build(s, pos, ISA_SEM_SHFL, &v, 1);
+   if (!r)
+      return NULL;
+   ir_mach_set_fixed(r, 1, lane);
+   ir_mach_set_fixed(r, 2, 0x1c03);
+   r->mach->insn.dst[1] = (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
+   set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), mode);
+   return r;
+}
+
+/* Derivatives over the quad, as the reference compiler takes them: a3xx
+ * dsx/dsy (coarse); sm50 coarse as SHFL.IDX of quad lanes 3 and 2 (x) or
+ * 2 and 0 (y) then FADD, fine as SHFL.BFLY 1 (2) then FSWZADD, which
+ * subtracts in each lane's order (NAK). */
+static struct ir_instr *
+select_deriv(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *v = in->src[0];
+   bool dx = in->op == IR_OP_DDX || in->op == IR_OP_DDX_FINE;
+   bool fine = in->op == IR_OP_DDX_FINE || in->op == IR_OP_DDY_FINE;
+   if (!fine && s->op[dx ? ISA_SEM_DSX : ISA_SEM_DSY] >= 0) {
+      struct ir_instr *r = build1(s, in, dx ? ISA_SEM_DSX : ISA_SEM_DSY, v);
+      set_mod(s, r, s->mod_wrmask, "x");
+      return r;
+   }
+   if (s->op[ISA_SEM_SHFL] < 0 || s->true_reg < 0)
+      return unsupported(s, in, "no quad shuffle"), NULL;
+   if (fine) {
+      struct ir_instr *n = shfl(s, in, v, "bfly", dx ? 1 : 2);
+      struct ir_instr *r = n ? build2(s, in, ISA_SEM_FSWZADD, n, v) : NULL;
+      set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SWZ), dx ? 0x99 : 0xa5);
+      return r;
+   }
+   struct ir_instr *hi = shfl(s, in, v, "idx", dx ? 3 : 2);
+   struct ir_instr *lo = shfl(s, in, v, "idx", dx ? 2 : 0);
+   return hi && lo ? flag(build2(s, in, ISA_SEM_FADD, hi, lo), 1, ISA_OPND_F_NEG) : NULL;
 }
 
 /* A float array layer as the hardware takes it: f2u(max(layer + 0.5, 0))
@@ -1326,6 +1418,93 @@ select_memory(struct isel *s, struct ir_instr *in)
    return r;
 }
 
+/* RESQ: each component read becomes a constant the driver provides
+ * (EMU_BIND_SIZE), or a fixed value, as the reference compiler reads them:
+ * a buffer's or shared memory's bytes in .x; an image's width, height (a
+ * 1-D array's layers), depth or layers, and 1 sample for multisampled
+ * targets in .w. */
+static bool
+select_res_size(struct isel *s, struct ir_instr *in)
+{
+   int32_t file = in->space == IR_SPACE_buffer   ? TGSI_FILE_BUFFER
+                  : in->space == IR_SPACE_shared ? TGSI_FILE_MEMORY
+                                                 : TGSI_FILE_IMAGE;
+   int32_t t = in->target,
+           coords = file == TGSI_FILE_IMAGE ? (int32_t)tgsi_texture_coord_count(t) : 1;
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != in)
+         continue;
+      int32_t c = e->comp & 3, chan = -1;
+      uint32_t fixed = 0;
+      if (c == 0)
+         chan = 0;
+      else if (c == 1 && coords >= 2)
+         chan = t == TGSI_TEX_T_1D_ARRAY ? 2 : 1;
+      else if (c == 2 && coords >= 3)
+         chan = 2;
+      else if (c == 3)
+         fixed = t == TGSI_TEX_T_2D_MSAA || t == TGSI_TEX_T_2D_ARRAY_MSAA;
+      struct ir_instr *v;
+      if (chan >= 0 && (file == TGSI_FILE_IMAGE || c == 0)) {
+         v = opt_build_before(s->sh, in, IR_OP_LOAD_CONST, 0, NULL);
+         v->buf = IR_SIZE_BUF + file;
+         v->slot = in->res;
+         v->comp = chan;
+      } else {
+         v = imm(s, in, fixed);
+      }
+      opt_replace(s->sh, e, v);
+   }
+   ir_instr_remove(in);
+   return true;
+}
+
+/* A conversion op typed by its operands (sm50 F2F.F16.F32), not by
+ * modifiers: a3xx's cov to f16 writes a half register, which RA has not. */
+static bool
+has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
+{
+   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
+      struct isa_op_info oi;
+      struct isa_slot_info si, di;
+      isa_op_info(s->m, op, &oi);
+      if (oi.sem == ISA_SEM_COV && isa_slot_info(s->m, op, false, 0, &si) &&
+          isa_slot_info(s->m, op, true, 0, &di) && si.type == from && di.type == to)
+         return true;
+   }
+   return false;
+}
+
+/* pack_half(a, b) = f2h(a) | f2h(b) << 16, every NaN packed as the one
+ * quiet NaN (a select of 0x7fc00000 first, as the reference compiler);
+ * unpack_half_lo/hi = h2f of the low or high half. */
+static struct ir_instr *
+select_half(struct isel *s, struct ir_instr *in)
+{
+   if (!has_typed_conversion(s, ISA_TYPE_F32, ISA_TYPE_F16) ||
+       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32))
+      return unsupported(s, in, "no f16 conversion into a full register"), NULL;
+   if (in->op != IR_OP_PACK_HALF) {
+      struct ir_instr *v = in->src[0];
+      if (in->op == IR_OP_UNPACK_HALF_HI)
+         v = shift(s, in, ISA_SEM_SHR, false, "u32", v, imm(s, in, 16));
+      return v ? convert(s, in, v, ISA_TYPE_F16, ISA_TYPE_F32) : NULL;
+   }
+   struct ir_instr *h[2];
+   for (unsigned k = 0; k < 2; k++) {
+      struct ir_instr *x = in->src[k];
+      struct ir_instr *nan = setp(s, in, ISA_SEM_FSETP, x, x, "ne", NULL);
+      struct ir_instr *q = imm(s, in, 0x7fc00000u);
+      struct ir_instr *v = nan ? build3(s, in, ISA_SEM_SEL, q, nan, x) : NULL;
+      h[k] = v ? convert(s, in, v, ISA_TYPE_F32, ISA_TYPE_F16) : NULL;
+      if (!h[k])
+         return NULL;
+   }
+   struct ir_instr *hi = shift(s, in, ISA_SEM_SHL, true, NULL, h[1], imm(s, in, 16));
+   return hi ? build2(s, in, ISA_SEM_OR, h[0], hi) : NULL;
+}
+
 /* Selects one generic instruction; false when it is left as it is. */
 static bool
 select_instr(struct isel *s, struct ir_instr *in)
@@ -1360,6 +1539,23 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_CONST_IND:
       r = load_const_ind(s, in);
       break;
+   case IR_OP_RES_SIZE:
+      return select_res_size(s, in);
+   case IR_OP_PACK_HALF:
+   case IR_OP_UNPACK_HALF_LO:
+   case IR_OP_UNPACK_HALF_HI:
+      r = s->setp ? select_half(s, in) : NULL;
+      if (!r && !s->ctx->failed)
+         return unsupported(s, in, "no selection for this target");
+      break;
+   case IR_OP_BARRIER: /* the workgroup waits; a3xx's orders global and local memory (ir3) */
+      r = build(s, in, ISA_SEM_BARRIER, NULL, 0);
+      set_flag_mod(s, r, isa_mod_find(s->m, "bar_g"), 1);
+      set_flag_mod(s, r, isa_mod_find(s->m, "bar_l"), 1);
+      break;
+   case IR_OP_MEMORY_BARRIER: /* memory operations stay in program order and complete */
+      ir_instr_remove(in);
+      return true;
    case IR_OP_DDX:
    case IR_OP_DDY:
    case IR_OP_DDX_FINE:

@@ -405,6 +405,19 @@ use_zero_register(const struct ir_shader *sh, struct ir_instr *in)
    if (fi.fixed < 0 || fi.fixed_value)
       return;
    struct ir_mach *m = in->mach;
+   switch (m->insn.sem) { /* the emulator finds a memory op's address and data by register */
+   case ISA_SEM_LDG:
+   case ISA_SEM_STG:
+   case ISA_SEM_LDL:
+   case ISA_SEM_STL:
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
+      return;
+   default:
+      break;
+   }
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
       struct isa_slot_info si;
       if (m->count[k] != 1 || (m->insn.src[k].flags & ISA_OPND_F_REL) ||

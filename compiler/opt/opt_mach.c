@@ -764,7 +764,11 @@ opt_sem_is_texture(enum isa_sem s)
 {
    switch (s) {
    case ISA_SEM_SAM:
+   case ISA_SEM_SAMB:
+   case ISA_SEM_SAML:
+   case ISA_SEM_SAMGQ:
    case ISA_SEM_ISAM:
+   case ISA_SEM_ISAML:
    case ISA_SEM_GETSIZE:
    case ISA_SEM_TEX:
    case ISA_SEM_TLD:
