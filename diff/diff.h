@@ -33,6 +33,466 @@ struct env *diff_inputs_from_yaml(const char *text, size_t len, const char *file
                                   struct diag_list *diags);
 
 /* ------------------------------------------------------------------ */
+/* The check: structs                                                   */
+
+/* A case is one shader on one target. Its status is the worst of its
+ * signals (fail > error > skip > pass). */
+#define DIFF_STATUSES(X)                                                                           \
+   X(PASS, "pass")                                                                                 \
+   X(FAIL, "fail")                                                                                 \
+   X(ERROR, "error")                                                                               \
+   X(SKIP, "skip")
+#define DIFF_STATUS_(n, s) DIFF_##n,
+enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
+#undef DIFF_STATUS_
+
+/* What a case can report: name, the status it gives the case, meaning. */
+#define DIFF_SIGNALS(X)                                                                            \
+   X(MISMATCH, "mismatch", FAIL, "an output differs")                                              \
+   X(HAZARD, "hazard", FAIL, "the emulator saw a read before ready or a missing sync")             \
+   X(ILLEGAL, "illegal-encoding", FAIL, "a program holds an instruction the model forbids")        \
+   X(COMPILE, "compile-error", FAIL, "a compiler failed (an internal error, not a refusal)")       \
+   X(INVARIANCE, "invariance", FAIL,                                                               \
+     "POSITION differs between the full and a position-only build")                                \
+   X(EMU, "emu-error", FAIL, "the emulator could not run a program to its end")                    \
+   X(CRASH, "crash", FAIL, "the case died on a signal or an unexpected exit")                      \
+   X(TIMEOUT, "timeout", FAIL, "the case ran past --timeout")                                      \
+   X(INPUT, "input-error", ERROR, "the shader cannot be read, parsed or given inputs")             \
+   X(INTERP, "interp-error", ERROR, "the golden interpreter refused or did not finish")            \
+   X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")
+#define DIFF_SIGNAL_(n, s, st, d) DIFF_SIG_##n,
+enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
+#undef DIFF_SIGNAL_
+
+/* Which value of a run a mismatch is about. */
+#define DIFF_VALUES(X)                                                                             \
+   X(OUT, "output")                                                                                \
+   X(KILLED, "discard")                                                                            \
+   X(GS_COUNT, "emitted vertex count")                                                             \
+   X(GS_DATA, "emitted vertex")                                                                    \
+   X(BUFFER, "buffer word")                                                                        \
+   X(IMAGE, "image word")
+#define DIFF_VALUE_(n, s) DIFF_VAL_##n,
+enum diff_value_kind { DIFF_VALUES(DIFF_VALUE_) DIFF_VAL_COUNT };
+#undef DIFF_VALUE_
+
+/* One differing value. OUT: out[vertex][reg].chan of lane; GS_DATA: the
+ * lane's emitted vertex `vertex`, register reg, chan; BUFFER/IMAGE: word
+ * at byte `lane` of buffer/image reg; KILLED/GS_COUNT: lane only. */
+struct diff_mismatch {
+   uint8_t kind; /* enum diff_value_kind */
+   uint8_t chan;
+   uint16_t flags; /* the interpreter's enum env_flag bits of the value */
+   uint32_t vertex, reg, lane;
+   uint32_t expected, actual;
+};
+
+/* Inexact transforms the optimizing compiler may be allowed, each with the
+ * tolerance it brings to the ref-against-opt comparison (compare.c). */
+#define DIFF_INEXACT(X)                                                                            \
+   X(FFMA, "fuse-ffma", "mul+add fused into one rounding (ffma)")                                  \
+   X(ALGEBRAIC, "inexact", "algebraic rules exact only for finite non-zero values")
+#define DIFF_INEXACT_(n, s, d) DIFF_INEXACT_##n##_BIT,
+enum diff_inexact_bit { DIFF_INEXACT(DIFF_INEXACT_) DIFF_INEXACT_COUNT };
+#undef DIFF_INEXACT_
+
+enum diff_cmp_mode {
+   DIFF_CMP_ORACLE, /* interpreter against a program: tolerance per op class */
+   DIFF_CMP_EXACT,  /* ref against opt: bit-exact but for opt's inexact transforms */
+   DIFF_CMP_BITS,   /* invariance: bit-identical (NaN == NaN unless exact_nan) */
+};
+
+struct diff_cmp_opts {
+   enum diff_cmp_mode mode;
+   bool exact_nan;   /* NaN must match NaN bit for bit */
+   unsigned inexact; /* 1 << DIFF_INEXACT_*_BIT the actual side was compiled with */
+   /* Run whose flags say what is undefined and which op classes a value
+    * went through (the interpreter's); NULL: every value defined, no class. */
+   const struct env *flags;
+   /* Per OUT register * 4 + chan: 1 if compared exactly (INVARIANT output
+    * or a _PRECISE computation, diff_exact_channels); NULL: none. */
+   const uint8_t *exact;
+   /* Per OUT register * 4 + chan: 0 to leave out; NULL: compare all. */
+   const uint8_t *select;
+};
+
+#define DIFF_MAX_SHOWN 8 /* mismatches kept per comparison */
+#define DIFF_MAX_LANES 4 /* failing lanes kept (their inputs go in the repro) */
+
+struct diff_cmp_result {
+   uint64_t compared;  /* values compared */
+   uint64_t undefined; /* values left out: undefined per the interpreter */
+   uint64_t unchecked; /* values left out: denormal/NaN/derivative classes (oracle) */
+   uint64_t tolerated; /* values that differ within their tolerance */
+   uint64_t mismatched;
+   unsigned nshown;
+   struct diff_mismatch shown[DIFF_MAX_SHOWN];
+   unsigned nlanes; /* distinct failing lanes, lowest first */
+   uint32_t lanes[DIFF_MAX_LANES];
+};
+
+/* One named input word of a lane ("IN[1].y", "SV.POSITION.x"). */
+struct diff_lane_value {
+   char name[32];
+   uint32_t bits;
+};
+
+struct diff_lane_dump {
+   uint32_t lane;
+   unsigned nvals;
+   struct diff_lane_value *vals;
+};
+
+struct diff_signal {
+   enum diff_signal_kind kind;
+   char *step; /* where: "parse", "interp", "ref", "opt", "emu ref", "interp/ref", ... */
+   char *msg;  /* one line */
+   bool has_value;
+   struct diff_mismatch m; /* the first differing value (MISMATCH, INVARIANCE) */
+   uint64_t count;         /* differing values in all */
+};
+
+/* Static figures of one compiled program (see compile_stats). */
+struct diff_prog_stats {
+   bool valid;
+   unsigned instructions, nops, registers;
+   uint64_t cycles;
+};
+
+struct diff_case_result {
+   bool done;
+   enum diff_status status;
+   struct diff_signal *sig;
+   unsigned nsig, sig_cap;
+   struct diff_prog_stats ref, opt;
+   uint64_t compared, undefined, unchecked, tolerated;
+   /* The failing lanes and their inputs (reproducer). */
+   unsigned nlanes;
+   struct diff_lane_dump lanes[DIFF_MAX_LANES];
+   double seconds;
+   char *repro; /* the reproducer written for it (set by the front end) */
+};
+
+/* A shader to check: a file, or generated text. */
+struct diff_shader_src {
+   char *name; /* the path as given, or "gen:SEED" */
+   char *text; /* NULL: read the file `name` */
+   /* Inputs to run on instead of generating them from the seed (a
+    * reduced reproducer's); not owned. */
+   const struct env *inputs;
+};
+
+struct isa_model;
+struct diff_target {
+   char *name;
+   struct isa_model *model;
+};
+
+struct diff_case {
+   unsigned shader, target;
+};
+
+struct diff_check_opts {
+   uint64_t seed;
+   uint32_t invocations;
+   uint64_t max_steps; /* interpreter and emulator budget; 0 = default */
+   bool exact_nan;
+   bool invariance;
+   unsigned inexact;    /* DIFF_INEXACT_* bits the optimizing compiler may use */
+   const char *opt_asm; /* --opt-asm: the program that stands for opt's (not owned) */
+   uint64_t faults;     /* --inject-fault: bugs switched on in opt (OPT_FAULT_* bits) */
+   struct tgsi_parse_opts popts;
+   unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
+   unsigned timeout_ms; /* per case; 0 = none */
+};
+
+/* Everything a run needs, and its results (one per case, case order). */
+struct diff_check {
+   struct diff_check_opts o;
+   struct diff_shader_src *shaders;
+   unsigned nshaders, shaders_cap;
+   struct diff_target *targets;
+   unsigned ntargets, targets_cap;
+   struct diff_case *cases;
+   unsigned ncases, cases_cap;
+   struct diff_case_result *results;
+   /* Replaces the optimizing compiler when set (--opt-asm, tests): fills
+    * out with a program for s on m; false with diagnostics. */
+   bool (*opt_override)(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
+                        struct emu_program *out, struct diag_list *d);
+   void *opt_override_ctx;
+   /* DIFFCOMP_CHECK_INJECT (tests only): "crash:NAME", "spin:NAME",
+    * "exit:NAME" make the case whose shader name contains NAME die. */
+   const char *inject;
+};
+
+/* Receives progress from a run: a step of a case begins (step != NULL),
+ * or a case is done (step == NULL, its result filled). */
+typedef void (*diff_progress_fn)(void *ctx, unsigned case_index, const char *step);
+
+/* ------------------------------------------------------------------ */
+/* compare.c                                                            */
+extern const char *const diff_status_names[DIFF_STATUS_COUNT];
+extern const char *const diff_signal_names[DIFF_SIG_COUNT];
+extern const char *const diff_signal_descs[DIFF_SIG_COUNT];
+extern const char *const diff_value_names[DIFF_VAL_COUNT];
+extern const char *const diff_inexact_names[DIFF_INEXACT_COUNT];
+extern const char *const diff_inexact_descs[DIFF_INEXACT_COUNT];
+enum diff_status diff_signal_status(enum diff_signal_kind k);
+/* Ordered distance in units in the last place (+0 and -0 are 0 apart). */
+uint32_t diff_ulp_distance(uint32_t a, uint32_t b);
+/* The verdict on one value, a 32-bit word with interpreter flags `flags`;
+ * exact: the channel is INVARIANT or _PRECISE (the rules are in compare.c
+ * and the README, "Comparison rules"). */
+enum diff_verdict {
+   DIFF_V_EQUAL,
+   DIFF_V_TOLERATED, /* differs within its tolerance */
+   DIFF_V_UNDEFINED, /* left out: undefined */
+   DIFF_V_UNCHECKED, /* left out: a class the oracle cannot judge */
+   DIFF_V_DIFFERENT,
+};
+enum diff_verdict diff_value_verdict(uint32_t expected, uint32_t actual, unsigned flags, bool exact,
+                                     const struct diff_cmp_opts *o);
+/* Per OUT register * 4 + chan (s's output count * 4 entries, caller frees):
+ * 1 for INVARIANT outputs and values computed under _PRECISE. */
+uint8_t *diff_exact_channels(const struct tgsi_shader *s, uint32_t nout);
+/* Compares every value of two runs of s: outputs, discards, emitted
+ * vertices, buffers and images. */
+void diff_compare(const struct tgsi_shader *s, const struct env *expected, const struct env *actual,
+                  const struct diff_cmp_opts *o, struct diff_cmp_result *r);
+/* "OUT[1].y (GENERIC 0) lane 17: expected 0x3f800000 (1) got ..." */
+char *diff_mismatch_text(const struct tgsi_shader *s, const struct diff_mismatch *m);
+/* "0x3f800000 (1)" into buf. */
+void diff_value_text(uint32_t bits, char *buf, size_t size);
+
+/* check.c */
+void diff_check_init(struct diff_check *c);
+void diff_check_fini(struct diff_check *c);
+/* The built-in targets that open in this build, or the comma list names;
+ * false (with a diagnostic) for a name that does not open. */
+bool diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list *d);
+/* Adds a shader; text (owned) NULL: read the file `name` when it runs. */
+void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
+/* Adds n shaders from the random generator (diff_gen, stage chosen by the
+ * seed, default size), named "gen:S": the same as `diffcomp gen --seed S`.
+ * Their seeds derive from c->o.seed, so a run is reproducible. */
+void diff_check_add_generated(struct diff_check *c, unsigned n);
+/* One case per shader and target; shard k of n (1-based; n = 1: all). */
+void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
+/* The steps a case of c runs in this build ("interp ref ..."), for reports. */
+const char *diff_check_steps(const struct diff_check *c);
+/* Runs the cases cases[0..n) (all of one shader) in this process. */
+void diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
+                    struct diff_case_result *results, diff_progress_fn fn, void *ctx);
+void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char *step,
+                     const struct diff_mismatch *m, uint64_t count, const char *fmt, ...)
+    DC_PRINTF(6, 7);
+void diff_result_fini(struct diff_case_result *r);
+/* An opt_override: the program assembled from the emulator assembly file
+ * at path (emu/asmprog.c format) for model m, whatever the shader. */
+bool diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
+                       struct emu_program *out, struct diag_list *d);
+/* The options the check gives the optimizing compiler (no limit). */
+struct opt_options;
+void diff_check_opt_options(const struct diff_check *c, struct opt_options *o);
+/* The inputs of lane l of e (inputs and system values). */
+void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out);
+/* A copy of vertex shader s that writes only its POSITION output (the
+ * others become temporaries), as a depth-only pass would compile it; NULL
+ * if s has no POSITION or addresses outputs indirectly. */
+struct tgsi_shader *diff_position_only(const struct tgsi_shader *s);
+
+/* run.c */
+/* Runs every case: c->o.jobs worker processes, a child per shader job,
+ * each case isolated (a crash or timeout is that case's signal and the run
+ * goes on). Results land in c->results; fn sees progress in the parent. */
+void diff_check_run(struct diff_check *c, diff_progress_fn fn, void *ctx);
+/* "SIGSEGV", or "signal N". */
+const char *diff_signal_name(int sig, char *buf, size_t size);
+
+/* report.c */
+/* A case's result against the baseline. */
+#define DIFF_OUTCOMES(X)                                                                           \
+   X(OK, "ok")                           /* passed or skipped, as expected */                      \
+   X(EXPECTED, "expected")               /* failed or errored as the baseline says */              \
+   X(NEW_FAIL, "new-failure")            /* failed, baseline did not say so */                     \
+   X(NEW_ERROR, "new-error")             /* errored, baseline did not say so */                    \
+   X(UNEXPECTED_PASS, "unexpected-pass") /* passed, baseline says fail or error */
+#define DIFF_OUTCOME_(n, s) DIFF_OUT_##n,
+enum diff_outcome { DIFF_OUTCOMES(DIFF_OUTCOME_) DIFF_OUT_COUNT };
+#undef DIFF_OUTCOME_
+extern const char *const diff_outcome_names[DIFF_OUT_COUNT];
+
+struct diff_baseline_entry {
+   char *shader;
+   char *target; /* NULL: every target */
+   enum diff_status status;
+};
+
+struct diff_baseline {
+   struct diff_baseline_entry *v;
+   unsigned n, cap;
+};
+
+struct diff_summary {
+   unsigned shaders, cases;
+   unsigned status[DIFF_STATUS_COUNT];
+   unsigned outcome[DIFF_OUT_COUNT];
+   unsigned signals[DIFF_SIG_COUNT]; /* cases with at least one */
+   uint64_t compared, undefined, unchecked, tolerated;
+};
+
+/* Reads a baseline (format in report.c); false with diagnostics if bad. */
+bool diff_baseline_parse(const char *text, size_t len, const char *file, struct diff_baseline *b,
+                         struct diag_list *d);
+void diff_baseline_free(struct diff_baseline *b);
+/* The status the baseline expects (DIFF_PASS if it lists the case not). */
+enum diff_status diff_baseline_expect(const struct diff_baseline *b, const char *shader,
+                                      const char *target);
+/* A baseline listing every case of c that failed or errored. */
+char *diff_baseline_yaml(const struct diff_check *c);
+enum diff_outcome diff_case_outcome(const struct diff_check *c, unsigned i,
+                                    const struct diff_baseline *b);
+void diff_summarize(const struct diff_check *c, const struct diff_baseline *b,
+                    struct diff_summary *s);
+/* Reports as text (caller frees). b may be NULL. */
+char *diff_report_json(const struct diff_check *c, const struct diff_baseline *b);
+char *diff_report_junit(const struct diff_check *c, const struct diff_baseline *b);
+/* shader-db style totals, ref -> opt, over the cases with both programs. */
+char *diff_report_stats(const struct diff_check *c);
+/* One line per signal of case i: "fail a3xx captures/x.tgsi mismatch
+ * ref/opt: ..." (no colour, no newline at the end of the last). */
+char *diff_case_lines(const struct diff_check *c, unsigned i);
+/* Writes text to path through a temporary file and a rename, so readers
+ * never see a partial file. */
+bool diff_write_atomic(const char *path, const char *text, struct diag_list *d);
+
+/* repro.c */
+struct diff_repro {
+   char *shader; /* where the shader came from (informative) */
+   char *text;   /* the shader text */
+   char *target;
+   char *opt_asm;                /* the program standing for opt's, or NULL */
+   struct env *inputs;           /* explicit inputs (a reduced reproducer), or NULL */
+   struct diff_check_opts o;     /* seed, invocations and the result-changing options */
+   struct diff_case_result seen; /* status, signals and lane inputs as recorded */
+};
+/* The reproducer of case i of c, whose shader text is text (caller frees). */
+char *diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text);
+bool diff_repro_parse(const char *text, size_t len, const char *file, struct diff_repro *r,
+                      struct diag_list *d);
+void diff_repro_free(struct diff_repro *r);
+/* Makes c (initialised, with jobs and timeout set) the repro's one case;
+ * an opt-asm program stands for the optimizing compiler again. */
+bool diff_repro_setup(const struct diff_repro *r, struct diff_check *c, struct diag_list *d);
+/* Whether today's generator gives the recorded lane inputs; if not, *why
+ * (caller frees) says where they part. */
+bool diff_repro_lanes_match(const struct diff_repro *r, const struct diff_check *c, char **why);
+/* Same status and the same signals (kind and message, in order). */
+bool diff_repro_same(const struct diff_case_result *want, const struct diff_case_result *got);
+
+/* bisect.c */
+/* A run of the reproducer's case judged against the reproducer: bad has
+ * a signal of a kind the reproducer failed with; skip failed otherwise
+ * (opt does not compile, a crash, a timeout, another failure); good passed. */
+enum diff_bisect_verdict { DIFF_BISECT_GOOD, DIFF_BISECT_BAD, DIFF_BISECT_SKIP };
+extern const char *const diff_bisect_verdict_names[3];
+
+/* How a bisection ended. */
+enum diff_bisect_outcome {
+   DIFF_BISECT_FOUND,      /* one transformation: limit bad-1 good, limit bad bad */
+   DIFF_BISECT_RANGE,      /* skipped limits hide which of good+1..bad it is */
+   DIFF_BISECT_NO_FAILURE, /* the case does not fail as recorded: nothing to bisect */
+   DIFF_BISECT_NOT_OPT,    /* it fails with no transformation at all (limit 0) */
+   DIFF_BISECT_NO_GOOD,    /* limit 0 is a skip: no good end to search from */
+   DIFF_BISECT_UNTESTABLE, /* opt-asm, or the compiler dies on the case itself */
+};
+
+/* Compiles for bisect: opt_compile's contract (log gets the pass
+ * manager's text), true when a program was made. NULL: opt_compile. */
+typedef bool (*diff_bisect_compile_fn)(void *ctx, const struct tgsi_shader *s,
+                                       const struct isa_model *m, const struct opt_options *o,
+                                       struct emu_program *out, char **log, struct diag_list *d);
+
+struct diff_bisect_xform {
+   char *pass;
+   char *what;
+};
+
+/* One run of the case: at most `limit` transformations (< 0: all). */
+struct diff_bisect_probe {
+   long long limit;
+   enum diff_bisect_verdict v;
+   char *why; /* the case's first signal line, or "pass" */
+};
+
+struct diff_bisect {
+   /* in */
+   unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
+   diff_bisect_compile_fn compile;
+   void *compile_ctx;
+   /* out */
+   enum diff_bisect_outcome outcome;
+   struct diff_bisect_xform *xforms; /* transformation N is xforms[N-1] */
+   unsigned nxforms, xforms_cap;
+   struct diff_bisect_probe *probes; /* in the order they ran */
+   unsigned nprobes, probes_cap;
+   long long good, bad;       /* the limits the search ended between */
+   char *ir_before, *ir_after; /* the IR after the pass of transformation bad */
+   char *why;                  /* UNTESTABLE, NO_FAILURE: one line */
+};
+
+void diff_bisect_init(struct diff_bisect *b);
+void diff_bisect_fini(struct diff_bisect *b);
+/* The case of r run once with at most limit transformations (< 0: all);
+ * *lines (may be NULL; caller frees) gets its lines as the check prints
+ * them. False (diagnostics in d) if r cannot be set up. */
+bool diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+                       enum diff_bisect_verdict *v, char **lines, struct diag_list *d);
+/* Finds the pass, then the transformation that turns r's case bad (the
+ * algorithm is in bisect.c). False if r cannot be set up. */
+bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d);
+
+/* Tests only: a compile function that makes opt a different shader's
+ * compiler from transformation `from` on (limits >= from, or no limit),
+ * and fails to compile for limits in [skip_lo, skip_hi] (skip_hi 0: none);
+ * crash_at: that limit dies on SIGSEGV (0: none). */
+struct diff_bisect_swap {
+   long long from, skip_lo, skip_hi, crash_at;
+   const struct tgsi_shader *other;
+};
+bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
+                              const struct opt_options *o, struct emu_program *out, char **log,
+                              struct diag_list *d);
+
+/* ydoc.c: YAML for the check's own files (reproducers, baselines) */
+struct ydoc_writer;
+struct ydoc;
+struct ydoc_writer *ydoc_writer_new(void);
+void ydoc_map(struct ydoc_writer *w, bool begin, bool flow);
+void ydoc_seq(struct ydoc_writer *w, bool begin, bool flow);
+void ydoc_str(struct ydoc_writer *w, const char *s);
+void ydoc_qstr(struct ydoc_writer *w, const char *s);
+void ydoc_literal(struct ydoc_writer *w, const char *s);
+void ydoc_strf(struct ydoc_writer *w, const char *fmt, ...) DC_PRINTF(2, 3);
+void ydoc_kv(struct ydoc_writer *w, const char *key, const char *value);
+/* The text (caller frees), or NULL if the emitter failed. Frees w. */
+char *ydoc_writer_finish(struct ydoc_writer *w);
+struct ydoc *ydoc_load(const char *text, size_t len, const char *file, struct diag_list *d);
+void ydoc_free(struct ydoc *y);
+int ydoc_root(struct ydoc *y);
+void ydoc_error(struct ydoc *y, int node, struct diag_list *d, const char *fmt, ...)
+    DC_PRINTF(4, 5);
+bool ydoc_is_map(struct ydoc *y, int node);
+const char *ydoc_scalar(struct ydoc *y, int node);
+int ydoc_get(struct ydoc *y, int map, const char *key);
+unsigned ydoc_len(struct ydoc *y, int node);
+int ydoc_item(struct ydoc *y, int seq, unsigned i);
+void ydoc_pair(struct ydoc *y, int map, unsigned i, int *key, int *value);
+bool ydoc_u64(struct ydoc *y, int node, uint64_t *out);
+bool ydoc_bool(struct ydoc *y, int node, bool *out);
+
+/* ------------------------------------------------------------------ */
 /* gen.c                                                                */
 
 /* What to generate. Any field may be left 0. */
@@ -70,5 +530,124 @@ char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts
 bool diff_gen_default_supports(enum tgsi_opcode op);
 /* "frag", "vert", "comp" -> stage; false for anything else. */
 bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
+
+/* ------------------------------------------------------------------ */
+/* reduce.c, reduce_inputs.c: shrink a failing shader and its inputs    */
+
+/* What the predicate says of a candidate. */
+enum diff_reduce_verdict {
+   DIFF_REDUCE_KEEP,    /* the same failure: same target, same signal kind */
+   DIFF_REDUCE_DISCARD, /* passes, or fails differently */
+   DIFF_REDUCE_INVALID, /* could not be compiled or run (a discard, counted apart) */
+};
+
+/* Decides whether candidate, run on inputs, still shows the failure. It
+ * must not keep the pointers, and must not depend on anything but its
+ * arguments (verdicts are cached by candidate). */
+typedef enum diff_reduce_verdict (*diff_reduce_pred_fn)(const struct tgsi_shader *candidate,
+                                                        const struct env *inputs, void *user);
+
+struct diff_reduce_stats {
+   unsigned insns_before, insns_after;
+   uint32_t lanes_before, lanes_after;
+   uint64_t tests; /* predicate evaluations */
+   uint64_t keeps, discards, invalid;
+   uint64_t cache_hits;
+   uint64_t rejected; /* candidates that did not re-parse (never shown to the predicate) */
+   double seconds;
+   bool budget_hit; /* stopped by --time-limit or the step budget: best so far */
+};
+
+struct diff_reduce_progress {
+   const char *pass;
+   unsigned insns; /* instructions of the best shader so far */
+   uint32_t lanes; /* lanes of the best inputs so far */
+   const struct diff_reduce_stats *stats;
+};
+typedef void (*diff_reduce_progress_fn)(void *user, const struct diff_reduce_progress *p);
+
+struct diff_reduce_opts {
+   diff_reduce_pred_fn still_fails;
+   void *user;
+   diff_reduce_progress_fn progress; /* at each pass and each step kept; may be NULL */
+   void *progress_user;
+   double time_limit;  /* seconds; 0 = none */
+   uint64_t max_tests; /* predicate evaluations; 0 = none */
+   /* The dialect every candidate is re-parsed with (the original's). */
+   struct tgsi_parse_opts popts;
+   bool skip_shader, skip_inputs;
+   /* Lanes known to fail (a reproducer's), tried first; may be empty. */
+   const uint32_t *fail_lanes;
+   unsigned nfail_lanes;
+};
+
+#define DIFF_REDUCE_STATUSES(X)                                                                    \
+   X(OK, "reduced")                                                                                \
+   X(NOT_FAILING, "the original does not show the failure")                                        \
+   X(BAD_INPUT, "the shader does not survive printing and re-parsing")
+#define DIFF_REDUCE_ST_(n, d) DIFF_REDUCE_##n,
+enum diff_reduce_status { DIFF_REDUCE_STATUSES(DIFF_REDUCE_ST_) DIFF_REDUCE_STATUS_COUNT };
+#undef DIFF_REDUCE_ST_
+
+struct diff_reduce_result {
+   struct tgsi_shader *shader; /* the caller frees both */
+   struct env *inputs;
+   struct diff_reduce_stats stats;
+};
+
+/* The state of one reduction, shared by reduce.c and reduce_inputs.c. */
+struct diff_reduce_cache_ent {
+   uint64_t key;
+   uint8_t used, verdict;
+};
+
+struct diff_reducer {
+   const struct diff_reduce_opts *o;
+   struct tgsi_shader *best; /* always a parsed shader that KEEPs */
+   uint64_t best_hash;       /* of its printed text */
+   struct env *inputs;       /* the best inputs */
+   uint64_t inputs_hash;
+   struct diff_reduce_cache_ent *cache;
+   size_t cache_n, cache_cap;
+   struct diff_reduce_stats st;
+   double t0;
+   bool stop; /* a budget ran out */
+   const char *pass;
+};
+
+/* reduce.c */
+extern const char *const diff_reduce_status_names[DIFF_REDUCE_STATUS_COUNT];
+/* Shrinks s and inputs while o->still_fails keeps saying KEEP: the shader
+ * first, then the inputs, then the shader again. Deterministic unless the
+ * time limit strikes. res is filled when OK. */
+enum diff_reduce_status diff_reduce(const struct tgsi_shader *s, const struct env *inputs,
+                                    const struct diff_reduce_opts *o,
+                                    struct diff_reduce_result *res, struct diag_list *diags);
+void diff_reduce_result_fini(struct diff_reduce_result *res);
+/* Asks the predicate (through the cache and the budgets) about s (printed
+ * as text) on e; never KEEP once r->stop is set. */
+enum diff_reduce_verdict diff_reducer_test(struct diff_reducer *r, const struct tgsi_shader *s,
+                                           const char *text, const struct env *e);
+void diff_reducer_report(struct diff_reducer *r);
+
+/* reduce_inputs.c */
+/* Kinds of simpler values to offer for a 32-bit word. */
+enum diff_value_kind_bits {
+   DIFF_VK_FLOAT = 1 << 0,
+   DIFF_VK_INT = 1 << 1, /* signed: -1 allowed */
+   DIFF_VK_UINT = 1 << 2,
+};
+/* How complicated a value looks: 0 for 0, then 1.0, 1, -1.0, ...; round
+ * floats with few mantissa bits rank below others. */
+unsigned diff_value_rank(uint32_t bits);
+/* Simpler values to try instead of bits, simplest first, each of lower
+ * rank; kinds: DIFF_VK_* bits. Returns the count (at most 24). */
+unsigned diff_value_candidates(uint32_t bits, unsigned kinds, uint32_t out[24]);
+uint64_t diff_env_hash(const struct env *e);
+/* A copy of e's inputs restricted to lanes[0..n) (in that order); outputs
+ * are left unallocated. Compute: n must cover whole workgroups. */
+struct env *diff_env_select_lanes(const struct env *e, const uint32_t *lanes, uint32_t n);
+/* Shrinks r->inputs: fewest lanes, then simplest values. */
+void diff_reduce_inputs(struct diff_reducer *r);
 
 #endif

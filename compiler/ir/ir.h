@@ -501,6 +501,8 @@ struct ir_shader {
    /* backend: declared constant-buffer sizes in slots ("cbuf B N"), which
     * indirect constant reads clamp to; 0 when unknown */
    uint32_t cbuf_slots[IR_MAX_CBUFS];
+   /* opt_options.faults, for code no opt_ctx reaches (opt_run sets it) */
+   uint64_t faults;
 };
 
 /* Appends instructions at the end of a block (phis go first by hand). */
@@ -519,9 +521,12 @@ struct opt_options {
    const char *print_after; /* comma list of passes (or "all") whose result is logged */
    bool bisect;             /* log every transformation (BISECT lines) */
    long long bisect_limit;  /* with bisect: do at most this many; < 0 = no limit */
+   long long dump_at;       /* with bisect, > 0: log the IR after the pass in which
+                               transformation dump_at was done or refused */
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
+   uint64_t faults;         /* injected bugs: bit OPT_FAULT_* (fault.c); 0 in real use */
 };
 
 struct opt_ctx {
@@ -541,6 +546,189 @@ struct opt_pass {
    const char *name;
    opt_pass_fn fn;
 };
+
+/* ------------------------------------------------------------------ */
+/* Injected faults (compiler/opt/fault.c)                               */
+
+/*
+ * The fault catalog: real bug classes of GPU shader compilers that can be
+ * switched on one at a time in the optimizing compiler, to prove that the
+ * differential check catches each of them (`diffcomp faults --check`).
+ * Each hook is a small `if (opt_fault(ctx, OPT_FAULT_X))` next to the
+ * correct code it breaks; with opt_options.faults == 0 (real use) nothing
+ * changes and the cost is one bit test.
+ *
+ * X(ENUM, name, class, targets, pass, mode, description, fix)
+ *   class:   SCHEDULE (delays, sync flags, stall counts, scoreboards),
+ *            LEGALIZE (operands and forms), SELECT (instruction
+ *            selection), REGALLOC, FOLD (folding and peepholes)
+ *   targets: the models the fault exists on (comma list)
+ *   pass:    where its hook sits (a pass name, or "emit")
+ *   mode:    the check options that make it reachable ("" = defaults):
+ *            a bug in an optional transform needs that transform on
+ *   fix:     the real fix it imitates (Mesa/NAK/ACO commits, or the code)
+ */
+/* clang-format off */
+#define OPT_FAULTS(X) \
+   /* scheduling: a3xx delay slots and sync flags */ \
+   X(DELAY_SHORT, "delay-slot-short", SCHEDULE, "a3xx", "hazard", "", \
+     "every fixed-latency RAW distance one delay slot short", \
+     "Mesa e8cca57a3f7, 603791bdebd (ir3: too few delay slots)") \
+   X(READ_EARLY, "latency-class-ignored", SCHEDULE, "a3xx", "hazard", "", \
+     "an ALU result read by an SFU/tex/flow op gets the ALU->ALU distance (3, not 6)", \
+     "Mesa ir3_delay.c: alu -> sfu/tex/mem/flow needs 6 (e8cca57a3f7)") \
+   X(SEL_SRC3, "sel-src3-late-read", SCHEDULE, "a3xx", "hazard", "", \
+     "sel's third source given mad's late read (1 delay slot, not 3)", \
+     "Mesa ir3_delay.c ir3_src_read_delay (mad/madsh src3 only)") \
+   X(ADDR_DELAY, "addr-write-delay", SCHEDULE, "a3xx", "hazard", "", \
+     "a0.x written 3 slots, not 6, before a relative read", \
+     "Mesa ir3_delay.c address-register writers ((rpt5)nop after mova)") \
+   X(MISSING_SS, "missing-ss", SCHEDULE, "a3xx", "hazard", "", \
+     "no (ss) on the first reader of an SFU or local-load result", \
+     "Mesa 016a9ab2f93 (bary.f (ei) without (ss))") \
+   X(MISSING_SY, "missing-sy", SCHEDULE, "a3xx", "hazard", "", \
+     "no (sy) on the first reader of a texture or global-load result", \
+     "Mesa ir3_legalize.c is_sy_producer (the (sy) half of 016a9ab2f93)") \
+   X(WAR_IN_FLIGHT, "war-in-flight", SCHEDULE, "a3xx", "hazard", "", \
+     "a register a tex/SFU/memory op may still read is overwritten without (ss)", \
+     "Mesa 6dc56f18bcf (WAR on a1.x before mova1), ir3_legalize needs_ss_war") \
+   X(NOP_FOLD, "nop-fold-unencodable", SCHEDULE, "a3xx", "hazard", "", \
+     "(nopN) folded into an instruction that cannot encode it", \
+     "Mesa cd376a14346 ((nopN) folded into an (rptN) instruction)") \
+   X(MISSING_JP, "missing-jp", SCHEDULE, "a3xx", "emit", "", \
+     "a branch target where lanes reconverge gets no (jp)", \
+     "Mesa ir3_legalize.c mark_xvergence_points") \
+   /* scheduling: sm50 stall counts and scoreboards */ \
+   X(STALL_SHORT, "stall-count-short", SCHEDULE, "sm50", "hazard", "", \
+     "fixed-latency RAW stall counts one cycle too small", \
+     "NAK calc_instr_deps / instr_latency (GPR write -> read 6)") \
+   X(PRED_LATENCY, "pred-latency-as-gpr", SCHEDULE, "sm50", "hazard", "", \
+     "a predicate read waits the GPR latency (6), not 13", \
+     "NAK instr_latency: predicate write -> read 13") \
+   X(MISSING_WAIT, "missing-scoreboard-wait", SCHEDULE, "sm50", "hazard", "", \
+     "a reader of a variable-latency result does not wait on its scoreboard", \
+     "NAK calc_instr_deps assign_barriers (cf. AGX caee8a3114a)") \
+   X(BAR_EARLY, "wait-before-barrier-set", SCHEDULE, "sm50", "hazard", "", \
+     "a scoreboard wait may issue 1 cycle after the barrier is set (needs 2)", \
+     "NAK calc_delays: min_start = bars[bar] + 2") \
+   X(FLOW_STALL, "flow-stall-short", SCHEDULE, "sm50", "hazard", "", \
+     "BRA/SSY/SYNC/EXIT/KIL get a stall count of 1, not 13", \
+     "NAK 8050b57c28c (flow ops), ce91e8875af (KILL)") \
+   X(IMUL_FIXED, "imul-fixed-latency", SCHEDULE, "sm50", "hazard", "", \
+     "XMAD/IMUL results treated as fixed latency: no scoreboard", \
+     "NAK c29980b218d (IMAD/IMUL variable latency pre-Volta)") \
+   X(NO_READ_BAR, "read-barrier-missing", SCHEDULE, "sm50", "hazard", "", \
+     "no read barrier on a variable-latency op's sources: a later write races the read", \
+     "NAK calc_instr_deps assign_barriers rd_bar") \
+   X(BRANCH_DRAIN, "branch-no-drain", SCHEDULE, "sm50", "hazard", "", \
+     "a block's closing flow op does not wait for the scoreboards still set", \
+     "NAK calc_instr_deps: add_barrier at every branch") \
+   /* legalization */ \
+   X(IMM_TRUNC, "imm-truncated", LEGALIZE, "a3xx,sm50", "legalize", "", \
+     "an immediate too wide for its slot is truncated into the field", \
+     "Mesa ir3_valid_immediate (10 vs 8 bits); NAK 7f5c6642d80, b209fedebe0") \
+   X(FFMA_I20, "ffma-imm-i20", LEGALIZE, "sm50", "legalize", "fuse-ffma", \
+     "an FFMA float immediate encoded as i20 (low bits), not f20 (top bits)", \
+     "NAK 3d13d190e68 (encoding of immediates in OpFFma)") \
+   X(CONST_SRC2, "const-in-cat3-src2", LEGALIZE, "a3xx", "legalize", "", \
+     "a constant left in mad/sel src2, which takes registers only", \
+     "Mesa ir3_cp.c try_swap_mad_two_srcs; cf. NAK e287ba95b04") \
+   X(SWAP_NONCOMM, "swap-non-commutative", LEGALIZE, "a3xx,sm50", "legalize", "", \
+     "a non-commutative op's sources swapped to make an operand legal", \
+     "NAK legalize.rs swap_srcs_if_not_reg (commutative ops only)") \
+   X(SWAP_NOFLIP, "swap-without-flip", LEGALIZE, "sm50", "legalize", "", \
+     "a compare's sources swapped without flipping its condition", \
+     "NAK legalize.rs cmp_op.flip() on FSETP/ISETP swaps") \
+   X(SWAP_MODS, "swap-keeps-modifiers", LEGALIZE, "sm50", "legalize", "", \
+     "swapped sources leave their neg/abs modifiers in the old slot", \
+     "NAK legalize.rs: IDP4 src_types and IMAD signedness move with the operand") \
+   X(SHF_L_HI, "shf-l-hi", LEGALIZE, "sm50", "isel", "", \
+     "a left shift selected as SHF.L.HI, an illegal encoding on SM50", \
+     "NAK e1f1af58d93 (shf.l.high on Maxwell)") \
+   X(SHF_R_SEXT, "shf-r-32-sext", LEGALIZE, "sm50", "isel", "", \
+     "an arithmetic right shift as a 32-bit SHF.R, assumed to sign-extend", \
+     "NAK OpShf fold: sm < 70 32-bit SHF.R ignores signedness; 1006283732a") \
+   X(F2I_ROUND, "f2i-round-nearest", SELECT, "sm50", "isel", "", \
+     "F2I/F2U selected without .RZ: Maxwell rounds to nearest, TGSI truncates", \
+     "diffcomp b7a41ce (sm50 F2I rounds to nearest unless .RZ)") \
+   /* register allocation */ \
+   X(RA_LIVEIN, "ra-livein-ignored", REGALLOC, "a3xx,sm50", "ra", "", \
+     "values live into a block do not hold their registers: an interference ignored", \
+     "Mesa e8cca57a3f7 (an RA bug papered over with delay slots)") \
+   X(RA_SHORT, "ra-live-range-short", REGALLOC, "a3xx,sm50", "ra", "", \
+     "a live range ends one instruction before its last use", \
+     "Mesa e8cca57a3f7 (RA off-by-one taken for a scheduling bug)") \
+   X(RA_PHI_ORDER, "ra-phi-copy-order", REGALLOC, "a3xx,sm50", "ra", "", \
+     "phi copies in list order: one overwrites a register another still reads", \
+     "Mesa f19e387c2b4, 4f5637c8732 (AGX RA parallel-copy shuffles)") \
+   /* folding and peepholes */ \
+   X(SHIFT_UNMASKED, "fold-shift-unmasked", FOLD, "a3xx,sm50", "algebraic", "", \
+     "a shift by a constant >= 32 folded to 0 instead of masking the count", \
+     "NAK OpShf fold clamp vs wrap; 1006283732a (shl64 pre-Volta)") \
+   X(MINMAX_NAN, "fold-minmax-nan", FOLD, "a3xx,sm50", "algebraic", "", \
+     "a clamp min(max(x, lo), hi) reordered to max(min(x, hi), lo): wrong for NaN x", \
+     "Mesa 88cdcd8f72f (AGX fcmpsel min/max NaN and signed zero)") \
+   X(COPYPROP_ABS, "copyprop-abs", FOLD, "a3xx,sm50", "copyprop", "", \
+     "an absolute value propagated as a plain copy (the modifier lost)", \
+     "Mesa 51eba1c38ed (AGX abs/neg lost when lowering)") \
+   X(CSE_FIELDS, "cse-ignores-fields", FOLD, "a3xx,sm50", "cse", "", \
+     "CSE merges loads that differ only in their slot or component", \
+     "Mesa nir_instr_set: every field hashed and compared") \
+   X(DCE_KILL, "dce-discard", FOLD, "a3xx,sm50", "dce", "", \
+     "a conditional discard removed as dead code (it has no result)", \
+     "Mesa nir_opt_dce: side effects (discard_if) are live") \
+   X(FUSE_PRECISE, "fuse-precise", FOLD, "sm50", "fuse", "fuse-ffma", \
+     "mul+add fused into ffma across a _PRECISE value", \
+     "Mesa nir_opt_algebraic: inexact (~) rules skip exact values") \
+   X(FUSE_USED_ONCE, "fuse-used-once", FOLD, "sm50", "fuse", "fuse-ffma,invariance", \
+     "an INVARIANT value fused when its multiply has one use (is_used_once)", \
+     "seed 003: NIR is_used_once breaks multi-pass rendering (M. Olsak, 2022)")
+/* clang-format on */
+
+#define OPT_FAULT_CLASSES(X)                                                                       \
+   X(SCHEDULE, "scheduling")                                                                       \
+   X(LEGALIZE, "legalization")                                                                     \
+   X(SELECT, "selection")                                                                          \
+   X(REGALLOC, "regalloc")                                                                         \
+   X(FOLD, "folding")
+
+#define OPT_FAULT_ENUM_(e, ...) OPT_FAULT_##e,
+enum opt_fault { OPT_FAULTS(OPT_FAULT_ENUM_) OPT_FAULT_COUNT };
+#undef OPT_FAULT_ENUM_
+#define OPT_FAULT_ENUM_(e, ...) OPT_FCLASS_##e,
+enum opt_fault_class { OPT_FAULT_CLASSES(OPT_FAULT_ENUM_) OPT_FCLASS_COUNT };
+#undef OPT_FAULT_ENUM_
+
+struct opt_fault_info {
+   const char *name;
+   enum opt_fault_class cls;
+   const char *targets, *pass, *mode, *desc, *fix;
+};
+
+/* Is fault f switched on for this run? */
+static inline bool
+opt_fault(const struct opt_ctx *ctx, enum opt_fault f)
+{
+   return (ctx->opts.faults >> f) & 1;
+}
+
+/* The same where no opt_ctx reaches (control words, emission). */
+static inline bool
+opt_fault_sh(const struct ir_shader *sh, enum opt_fault f)
+{
+   return (sh->faults >> f) & 1;
+}
+
+/* fault.c */
+extern const struct opt_fault_info opt_fault_info[OPT_FAULT_COUNT];
+extern const char *const opt_fault_class_names[OPT_FCLASS_COUNT];
+/* The fault named `name`, or -1. */
+int opt_fault_find(const char *name);
+/* A comma list of fault names into a mask; false with a diagnostic
+ * naming the first unknown one. */
+bool opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d);
+/* Whether fault f exists on model `target` (its targets list names it). */
+bool opt_fault_on_target(enum opt_fault f, const char *target);
 
 /* TGSI -> IR translation state (ir_from_tgsi*.c only). A "var" is one
  * channel of a directly addressed TEMP, OUT or ADDR register, or the
@@ -817,6 +1005,8 @@ void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
 void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
                            unsigned flags);
 void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+/* Semantics whose result is a 4 x 32 tuple (texture lookups and queries). */
+bool opt_sem_is_texture(enum isa_sem s);
 /* The registers operand `slot` of record x covers: the model's count, or
  * more for a source whose value group is longer (in, when not NULL): sm50
  * TEX reads its coordinates from a, a+1, ... as the emulator and the

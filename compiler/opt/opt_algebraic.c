@@ -91,6 +91,25 @@ other_than_imm(const struct ir_instr *in, uint32_t bits)
    return NULL;
 }
 
+/* OPT_FAULT_MINMAX_NAN: min(max(x, lo), hi) -> max(min(x, hi), lo) for
+ * constant bounds, taken for exact; for a NaN x the first is lo, the
+ * second hi (min and max return the operand that is not NaN). */
+static bool
+clamp_reorder(struct rule_ctx *r)
+{
+   struct ir_instr *in = r->in, *mx = in->src[0], *hi = in->src[1];
+   uint32_t b;
+   if (mx->op != IR_OP_FMAX || !imm_value(hi, &b) || !imm_value(mx->src[1], &b) ||
+       !opt_transform(r->ctx, "%%%u = fmin(fmax(x, lo), hi) -> fmax(fmin(x, hi), lo)", in->id))
+      return false;
+   struct ir_instr *s[2] = {mx->src[0], hi};
+   struct ir_instr *mn = opt_build_before(r->sh, in, IR_OP_FMIN, 2, s);
+   s[0] = mn;
+   s[1] = mx->src[1];
+   opt_replace(r->sh, in, opt_build_before(r->sh, in, IR_OP_FMAX, 2, s));
+   return true;
+}
+
 static bool
 float_rules(struct rule_ctx *r)
 {
@@ -134,6 +153,8 @@ float_rules(struct rule_ctx *r)
    case IR_OP_FMAX:
       if (in->src[0] == in->src[1])
          return apply(r, "min/max(x, x) -> x", in->src[0]);
+      if (in->op == IR_OP_FMIN && opt_fault(r->ctx, OPT_FAULT_MINMAX_NAN))
+         return clamp_reorder(r);
       return false;
    case IR_OP_FFMA:
    case IR_OP_FMAD:
@@ -196,6 +217,10 @@ int_rules(struct rule_ctx *r)
    case IR_OP_ISHL:
    case IR_OP_ISHR:
    case IR_OP_USHR:
+      if (imm_value(in->src[1], &k) && k >= 32 && opt_fault(r->ctx, OPT_FAULT_SHIFT_UNMASKED))
+         return in->op == IR_OP_ISHR ? apply_new(r, "x >> 32+ -> sign fill", IR_OP_ISHR, 2,
+                                                 in->src[0], opt_imm_before(r->sh, in, 31))
+                                     : apply_imm(r, "shift by 32+ -> 0", 0);
       if (imm_value(in->src[1], &k) && (k & 31) == 0)
          return apply(r, "shift by 0 (mod 32) -> x", in->src[0]);
       return false;

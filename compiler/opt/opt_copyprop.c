@@ -24,6 +24,8 @@ opt_copyprop(struct ir_shader *sh, struct opt_ctx *ctx)
          rep = in->src[0];
       else if (in->op == IR_OP_PHI)
          rep = ir_phi_trivial_value(in);
+      else if (in->op == IR_OP_FABS && opt_fault(ctx, OPT_FAULT_COPYPROP_ABS))
+         rep = in->src[0]; /* taken for a copy: the modifier is lost */
       if (!rep)
          continue;
       if (!opt_transform(ctx, "%%%u = %s -> %%%u", in->id, ir_op_info[in->op].name, rep->id))

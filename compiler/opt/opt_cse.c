@@ -41,12 +41,20 @@ same_block_only(const struct ir_instr *in)
    return in->op == IR_OP_PHI || ir_instr_is_convergent(in);
 }
 
+/* OPT_FAULT_CSE_FIELDS: loads whose slot or component differ are taken
+ * for equal (the fields left out of the hash and the comparison). */
+static bool
+fields_ignored(const struct ir_instr *in, bool fault)
+{
+   return fault && (in->op == IR_OP_LOAD_INPUT || in->op == IR_OP_LOAD_CONST);
+}
+
 static uint64_t
-hash_instr(const struct ir_instr *in)
+hash_instr(const struct ir_instr *in, bool fault)
 {
    uint64_t h = hash64(&in->op, sizeof(in->op), in->type);
    h = hash64(&in->imm, sizeof(in->imm), h);
-   for (int f = 0; f < IR_FIELD_COUNT; f++) {
+   for (int f = 0; f < IR_FIELD_COUNT && !fields_ignored(in, fault); f++) {
       int32_t v = ir_field_get(in, f);
       h = hash64(&v, sizeof(v), h);
    }
@@ -62,11 +70,11 @@ hash_instr(const struct ir_instr *in)
 }
 
 static bool
-equal(const struct ir_instr *a, const struct ir_instr *b)
+equal(const struct ir_instr *a, const struct ir_instr *b, bool fault)
 {
    if (a->op != b->op || a->type != b->type || a->nsrc != b->nsrc || a->imm != b->imm)
       return false;
-   for (int f = 0; f < IR_FIELD_COUNT; f++)
+   for (int f = 0; f < IR_FIELD_COUNT && !fields_ignored(a, fault); f++)
       if (ir_field_get(a, f) != ir_field_get(b, f))
          return false;
    unsigned first = 0;
@@ -91,11 +99,11 @@ equal(const struct ir_instr *a, const struct ir_instr *b)
 
 /* An earlier equal instruction that may stand for `in`, or NULL. */
 static struct ir_instr *
-find(struct table *t, const struct ir_instr *in, uint64_t h)
+find(struct table *t, const struct ir_instr *in, uint64_t h, bool fault)
 {
    for (int e = t->buckets[h % t->nbuckets]; e >= 0; e = t->v[e].next) {
       struct ir_instr *c = t->v[e].in;
-      if (t->v[e].hash != h || c->removed || !equal(c, in))
+      if (t->v[e].hash != h || c->removed || !equal(c, in, fault))
          continue;
       if (same_block_only(in) ? c->block == in->block : ir_block_dominates(c->block, in->block))
          return c;
@@ -128,8 +136,9 @@ opt_cse(struct ir_shader *sh, struct opt_ctx *ctx)
       struct ir_instr *in = order[i];
       if (!mergeable(in) || !in->block->reachable)
          continue;
-      uint64_t h = hash_instr(in);
-      struct ir_instr *c = find(&t, in, h);
+      bool fault = opt_fault(ctx, OPT_FAULT_CSE_FIELDS);
+      uint64_t h = hash_instr(in, fault);
+      struct ir_instr *c = find(&t, in, h, fault);
       if (!c) {
          insert(&t, in, h);
          continue;

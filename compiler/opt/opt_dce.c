@@ -60,7 +60,8 @@ opt_dce(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned i = 0; i < n; i++)
       order[i]->mark = 0;
    for (unsigned i = 0; i < n; i++)
-      if (ir_instr_has_effect(order[i]))
+      if (ir_instr_has_effect(order[i]) &&
+          !(order[i]->op == IR_OP_KILL_IF && opt_fault(ctx, OPT_FAULT_DCE_KILL)))
          mark_live(order[i], &work, &nwork, &cap);
    mark_conds(&sh->body, &work, &nwork, &cap);
    while (nwork) {

@@ -334,8 +334,9 @@ slot_addresses(const struct isa_model *m, const struct opt_layout *lo)
 /* Writes the branch offsets, as the target operand's form counts them,
  * and the (jp) flags of the targets. */
 static void
-finish_branches(const struct isa_model *m, struct opt_layout *lo)
+finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
 {
+   const struct isa_model *m = sh->model;
    int jp = isa_mod_by_role(m, ISA_ROLE_JP);
    uint32_t *addr = NULL;
    for (unsigned i = 0; i < lo->n; i++) {
@@ -364,7 +365,7 @@ finish_branches(const struct isa_model *m, struct opt_layout *lo)
          }
          s->insn.src[k].value = (uint32_t)v;
       }
-      if (jp >= 0 && (unsigned)s->target < lo->n)
+      if (jp >= 0 && (unsigned)s->target < lo->n && !opt_fault_sh(sh, OPT_FAULT_MISSING_JP))
          lo->v[s->target].insn.mod[jp] = 1;
    }
    free(addr);
@@ -423,8 +424,11 @@ bindings(const struct ir_shader *sh, struct emu_program *p)
          continue;
       switch (in->op) {
       case IR_OP_LOAD_INPUT:
-         if (ir_has_reg(in))
+         if (ir_has_reg(in)) {
             bind(p, in, EMU_BIND_INPUT, (unsigned)in->slot, (unsigned)in->comp, 0, 0);
+            if (in->vtx != IR_NONE) /* a per-vertex input (GS, TCS, TES): IN[vtx][slot] */
+               p->binds[p->nbinds - 1].vertex = (uint16_t)in->vtx;
+         }
          break;
       case IR_OP_LOAD_SYSVAL:
          if (ir_has_reg(in))
@@ -509,7 +513,7 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
       }
       free(ctl);
    }
-   finish_branches(sh->model, &lo);
+   finish_branches(sh, &lo);
    struct isa_insn *insns = xcalloc(lo.n + 1, sizeof(*insns));
    bool ok = true;
    for (unsigned i = 0; i < lo.n && ok; i++) {

@@ -16,12 +16,41 @@
 
 #include <stdlib.h>
 
+/* Inexact fusion ignoring precise (OPT_FAULT_FUSE_PRECISE), or allowed
+ * for an invariant value when its multiply has one use, as if that made
+ * it safe (OPT_FAULT_FUSE_USED_ONCE: seed 003). */
 static bool
-fusable(const struct ir_instr *add, const struct ir_instr *mul, bool ffma)
+fault_ok(const struct opt_ctx *ctx, const struct ir_instr *x, const unsigned *uses,
+         const struct ir_instr *mul)
+{
+   if (opt_fault(ctx, OPT_FAULT_FUSE_PRECISE) && !(x->flags & IR_VF_INVARIANT))
+      return true;
+   return opt_fault(ctx, OPT_FAULT_FUSE_USED_ONCE) && !(x->flags & IR_VF_PRECISE) && uses &&
+          uses[mul->id] == 1;
+}
+
+static bool
+fusable(const struct opt_ctx *ctx, const struct ir_instr *add, const struct ir_instr *mul,
+        bool ffma, const unsigned *uses)
 {
    if (mul->op != IR_OP_FMUL || mul->block != add->block)
       return false;
-   return !ffma || (opt_inexact_ok(add) && opt_inexact_ok(mul));
+   return !ffma || ((opt_inexact_ok(add) || fault_ok(ctx, add, uses, mul)) &&
+                    (opt_inexact_ok(mul) || fault_ok(ctx, mul, uses, mul)));
+}
+
+/* Uses of every value (OPT_FAULT_FUSE_USED_ONCE only), or NULL. */
+static unsigned *
+count_uses(const struct ir_shader *sh, const struct opt_ctx *ctx, struct ir_instr **order,
+           unsigned n)
+{
+   if (!opt_fault(ctx, OPT_FAULT_FUSE_USED_ONCE))
+      return NULL;
+   unsigned *uses = xcalloc(sh->nvalues + 1, sizeof(unsigned));
+   for (unsigned i = 0; i < n; i++)
+      for (unsigned k = 0; k < order[i]->nsrc; k++)
+         uses[order[i]->src[k]->id]++;
+   return uses;
 }
 
 bool
@@ -31,12 +60,15 @@ opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx)
    enum ir_op op = ffma ? IR_OP_FFMA : IR_OP_FMAD;
    struct ir_instr **order;
    unsigned n = ir_program_order(sh, &order);
+   unsigned *uses = count_uses(sh, ctx, order, n);
    bool progress = false;
    for (unsigned i = 0; i < n; i++) {
       struct ir_instr *add = order[i];
       if (add->op != IR_OP_FADD)
          continue;
-      unsigned k = fusable(add, add->src[0], ffma) ? 0 : fusable(add, add->src[1], ffma) ? 1 : 2;
+      unsigned k = fusable(ctx, add, add->src[0], ffma, uses)   ? 0
+                   : fusable(ctx, add, add->src[1], ffma, uses) ? 1
+                                                                : 2;
       if (k == 2)
          continue;
       struct ir_instr *mul = add->src[k];
@@ -50,5 +82,6 @@ opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx)
       progress = true;
    }
    free(order);
+   free(uses);
    return progress;
 }

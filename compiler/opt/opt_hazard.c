@@ -131,14 +131,18 @@ needs(const struct hz *z, unsigned e, const struct isa_insn *c, bool is_end)
    unsigned f = 0;
    if (e % 2 == 0) {
       if (is_end)
-         return sync_flag(pc.sync); /* the outputs are read when the program ends */
-      for (unsigned d = 0; d < p->ndst; d++) {
+         f = sync_flag(pc.sync); /* the outputs are read when the program ends */
+      for (unsigned d = 0; d < p->ndst && !is_end; d++) {
          for (unsigned s = 0; s < c->nsrc; s++)
             f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_DST(d), c, ISA_SLOT_SRC(s)).sync);
          for (unsigned d2 = 0; d2 < c->ndst; d2++)
             f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_DST(d), c, ISA_SLOT_DST(d2)).sync);
       }
-   } else {
+      if (opt_fault(z->ctx, OPT_FAULT_MISSING_SS))
+         f &= ~(unsigned)HZ_SS;
+      if (opt_fault(z->ctx, OPT_FAULT_MISSING_SY))
+         f &= ~(unsigned)HZ_SY;
+   } else if (!opt_fault(z->ctx, OPT_FAULT_WAR_IN_FLIGHT)) {
       for (unsigned s = 0; s < p->nsrc; s++)
          for (unsigned d2 = 0; d2 < c->ndst; d2++)
             f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_SRC(s), c, ISA_SLOT_DST(d2)).sync);
@@ -254,6 +258,27 @@ struct walk {
    unsigned steps;
 };
 
+/* The distance the faults that shorten delay slots leave (d otherwise). */
+static int
+fault_distance(const struct walk *wk, const struct isa_insn *p, const struct span *ps, int cslot,
+               int d)
+{
+   const struct hz *z = wk->z;
+   struct isa_class_info pc, cc;
+   isa_class_info(z->m, p->cls, &pc);
+   isa_class_info(z->m, wk->c->cls, &cc);
+   if (opt_fault(z->ctx, OPT_FAULT_READ_EARLY) && ps->file != z->addr_file)
+      d -= cc.read_early; /* the ALU -> ALU distance for every consumer */
+   if (opt_fault(z->ctx, OPT_FAULT_SEL_SRC3) && wk->c->sem == ISA_SEM_SEL &&
+       cslot == ISA_SLOT_SRC(2))
+      d -= 2; /* as if sel read its third source late, like mad */
+   if (opt_fault(z->ctx, OPT_FAULT_ADDR_DELAY) && ps->file == z->addr_file)
+      d = MIN2(d, pc.latency); /* a0.x as an ordinary ALU result */
+   if (opt_fault(z->ctx, OPT_FAULT_DELAY_SHORT))
+      d--;
+   return d;
+}
+
 /* Producer slot j, `elapsed` issue slots before the consumer: its delay
  * for the registers still open; it closes the registers it writes. */
 static void
@@ -276,6 +301,7 @@ visit(struct walk *wk, struct wants *w, unsigned j, unsigned elapsed)
          if (!(hit & w->open[i]))
             continue;
          struct isa_delay dl = isa_delay(wk->z->m, p, ISA_SLOT_DST(d), wk->c, w->cslot[i]);
+         dl.distance = fault_distance(wk, p, &ps, w->cslot[i], dl.distance);
          if (dl.sync == ISA_SYNC_NONE && dl.distance - (int)elapsed > wk->need)
             wk->need = dl.distance - (int)elapsed;
          if (!ps.any)
@@ -408,7 +434,8 @@ apply_pad(struct hz *z, unsigned i, unsigned n)
       int cur = p->insn.mod[z->mod_nop];
       unsigned room = z->max_nopn > cur ? (unsigned)(z->max_nopn - cur) : 0;
       unsigned k = MIN2(room, n);
-      while (k && !can_carry(z, &p->insn, z->mod_nop, cur + (int)k))
+      while (k && !can_carry(z, &p->insn, z->mod_nop, cur + (int)k) &&
+             !opt_fault(z->ctx, OPT_FAULT_NOP_FOLD))
          k--;
       if (k && opt_transform(z->ctx, "fold %u nops into %%%u", k, p->in->id)) {
          p->in->mach->insn.mod[z->mod_nop] = (int16_t)(cur + (int)k);
@@ -434,6 +461,7 @@ apply_pad(struct hz *z, unsigned i, unsigned n)
 
 struct cw {
    const struct isa_model *m;
+   const struct ir_shader *sh; /* for its fault mask */
    const struct opt_layout *lo;
    struct opt_control *out;
    int64_t *t;      /* issue cycle of each slot */
@@ -445,6 +473,7 @@ struct cw {
    int sb_owner[CW_MAX_SB];
    int64_t sb_set[CW_MAX_SB];
    unsigned nsb, max_stall, min_stall, bar_min, war_latency, pred_latency, flow_stall;
+   int alu_latency; /* the copy op's class: what a fixed-latency result takes */
 };
 
 static unsigned
@@ -493,13 +522,20 @@ need_raw(struct cw *c, unsigned u, const struct isa_insn *x, int cslot, int64_t 
    if (w < 0)
       return;
    if (c->wsb[u] >= 0) {
-      *wait |= 1u << c->wsb[u];
+      if (!opt_fault_sh(c->sh, OPT_FAULT_MISSING_WAIT))
+         *wait |= 1u << c->wsb[u];
       return;
    }
    const struct isa_insn *p = &c->lo->v[w].insn;
    int64_t d = cslot < 0 ? (int64_t)c->pred_latency : 0;
    for (unsigned k = 0; cslot >= 0 && k < p->ndst; k++)
       d = MAX2(d, isa_delay(c->m, p, ISA_SLOT_DST(k), x, cslot).distance);
+   if (opt_fault_sh(c->sh, OPT_FAULT_PRED_LATENCY) && (int)(u / c->stride) == c->pred)
+      d = MIN2(d, c->alu_latency);
+   if (opt_fault_sh(c->sh, OPT_FAULT_IMUL_FIXED) && p->sem == ISA_SEM_XMAD)
+      d = c->alu_latency;
+   if (opt_fault_sh(c->sh, OPT_FAULT_STALL_SHORT) && cslot >= 0 && d > 0)
+      d--;
    *need = MAX2(*need, c->t[w] + d);
 }
 
@@ -534,7 +570,7 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
    isa_class_info(c->m, x->cls, &ci);
    bool last = i + 1 == c->lo->block_end[c->lo->v[i].block->index];
    if (ci.flow && last) { /* drain: every result ready, every scoreboard waited */
-      for (unsigned k = 0; k < c->nsb; k++)
+      for (unsigned k = 0; k < c->nsb && !opt_fault_sh(c->sh, OPT_FAULT_BRANCH_DRAIN); k++)
          if (c->sb_owner[k] >= 0)
             *wait |= 1u << k;
       for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
@@ -545,7 +581,7 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
             *need = MAX2(*need, c->t[c->writer[un]] + MAX2(pc.latency, 0));
          }
    }
-   for (unsigned k = 0; k < c->nsb; k++)
+   for (unsigned k = 0; k < c->nsb && !opt_fault_sh(c->sh, OPT_FAULT_BAR_EARLY); k++)
       if (*wait & (1u << k))
          *need = MAX2(*need, c->sb_set[k] + (int64_t)c->bar_min);
 }
@@ -609,6 +645,10 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       requirements(c, i, now, &need, &wait);
       bool var = ci.sync == ISA_SYNC_SCOREBOARD && x->ndst;
       bool late = ci.war_sync == ISA_SYNC_SCOREBOARD && x->nsrc;
+      if (opt_fault_sh(c->sh, OPT_FAULT_IMUL_FIXED) && x->sem == ISA_SEM_XMAD)
+         var = late = false; /* as a fixed-latency ALU op */
+      if (opt_fault_sh(c->sh, OPT_FAULT_NO_READ_BAR))
+         late = false;
       unsigned pre = wait;
       int sb = var || late ? take_sb(c, i, &wait) : -1;
       if (wait != pre) /* an evicted scoreboard: bar_min again */
@@ -643,7 +683,8 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
          c->sb_set[sb] = now;
       c->out[i].wr_bar = var ? sb : -1;
       c->out[i].rd_bar = late ? sb : -1;
-      c->out[i].stall = MAX2(c->min_stall, ci.flow ? c->flow_stall : 1);
+      c->out[i].stall = MAX2(
+          c->min_stall, ci.flow && !opt_fault_sh(c->sh, OPT_FAULT_FLOW_STALL) ? c->flow_stall : 1);
       now += c->out[i].stall;
    }
    *clock = now;
@@ -654,7 +695,8 @@ void
 opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
                   const struct ir_shader *sh, struct opt_control *out)
 {
-   struct cw c = {m, lo, out, NULL, -1, -1, 0, NULL, NULL, NULL, {0}, {0}, 0, 0, 0, 0, 0, 0, 0};
+   struct cw c = {m,   sh,  lo, out, NULL, -1, -1, 0, NULL, NULL, NULL,
+                  {0}, {0}, 0,  0,   0,    0,  0,  0, 0,    0};
    memset(out, 0, (lo->n + 1) * sizeof(*out));
    for (unsigned f = 0; f < isa_file_count(m); f++) {
       struct isa_file_info fi;
@@ -672,6 +714,11 @@ opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
    c.war_latency = (unsigned)isa_hazard_param(m, "war_latency", 1 << 20);
    c.pred_latency = (unsigned)isa_hazard_param(m, "pred_latency", 13);
    c.flow_stall = (unsigned)isa_hazard_param(m, "flow_stall", 1);
+   struct isa_op_info copy;
+   struct isa_class_info copy_cls;
+   isa_op_info(m, opt_copy_op(m), &copy);
+   isa_class_info(m, copy.cls, &copy_cls);
+   c.alu_latency = MAX2(copy_cls.latency, 1);
    size_t nu = (size_t)c.stride * isa_file_count(m) + 1;
    c.t = xcalloc(lo->n + 1, sizeof(int64_t));
    c.writer = xmalloc(nu * sizeof(int));

@@ -86,6 +86,24 @@ set_op(const struct isa_model *m, struct isa_insn *t, unsigned op)
    t->size = (uint8_t)oi.size;
 }
 
+/* An immediate cut to the field of slot k of op, as an encoder that does
+ * not check the range would (OPT_FAULT_IMM_TRUNC): the low bits,
+ * sign-extended for a signed field, or the top bits of a float; table
+ * indices are left alone. */
+static uint32_t
+cut_to_field(const struct isa_model *m, unsigned op, unsigned k, uint32_t v)
+{
+   struct isa_slot_info si;
+   if (!isa_slot_info(m, op, false, k, &si) || !si.imm_bits || si.imm_bits >= 32 || si.imm_lut)
+      return v;
+   uint32_t mask = (1u << si.imm_bits) - 1;
+   if (si.imm_float_top)
+      return v & ~((1u << (32 - si.imm_bits)) - 1);
+   if (si.imm_signed && ((v >> (si.imm_bits - 1)) & 1))
+      return v | ~mask;
+   return v & mask;
+}
+
 /* A register number for an unplaced value in a trial (distinct per slot). */
 static uint16_t
 dummy_index(const struct isa_model *m, unsigned file, unsigned want)
@@ -107,6 +125,8 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
    set_op(sh->model, t, op);
    for (unsigned d = 0; d < t->ndst; d++) {
       struct isa_opnd *o = &t->dst[d];
+      if (d && o->kind == ISA_OPND_REG)
+         continue; /* a fixed second result (SHFL's, SETP's predicate into PT) */
       o->kind = ISA_OPND_REG;
       o->file = (uint8_t)(ir_has_reg(in) ? m->reg.file : m->reg.file >= 0 ? m->reg.file : f.gpr);
       o->index = ir_has_reg(in) ? m->reg.index : 0;
@@ -124,8 +144,16 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
       case PLACE_IMM:
          o->kind = ISA_OPND_IMM;
          o->value = (uint32_t)v->imm;
+         if (opt_fault_sh(sh, OPT_FAULT_IMM_TRUNC))
+            o->value = cut_to_field(sh->model, op, k, o->value);
          break;
       case PLACE_CONST:
+         if (opt_fault_sh(sh, OPT_FAULT_CONST_SRC2) && t->nsrc == 3 && k == 1) {
+            o->kind = ISA_OPND_REG; /* checked as if src2 took constants */
+            o->file = (uint8_t)f.gpr;
+            o->index = dummy_index(sh->model, o->file, 8 + 4 * k);
+            break;
+         }
          o->kind = ISA_OPND_CONST;
          o->file = (uint8_t)f.cnst;
          o->index = ir_has_reg(v) ? v->mach->reg.index : (uint16_t)(4 * k);
@@ -155,31 +183,56 @@ trial_ok(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
 
 /* Swaps the two commuting operands of in (and flips its condition). */
 static void
-swap_operands(const struct isa_model *model, struct ir_instr *in, int a, int b)
+swap_operands(const struct ir_shader *sh, struct ir_instr *in, int a, int b)
 {
+   const struct isa_model *model = sh->model;
    struct ir_mach *m = in->mach;
    struct ir_instr *va = in->src[m->first[a]];
    in->src[m->first[a]] = in->src[m->first[b]];
    in->src[m->first[b]] = va;
    uint8_t fa = m->insn.src[a].flags;
-   m->insn.src[a].flags = m->insn.src[b].flags;
-   m->insn.src[b].flags = fa;
+   if (!opt_fault_sh(sh, OPT_FAULT_SWAP_MODS)) {
+      m->insn.src[a].flags = m->insn.src[b].flags;
+      m->insn.src[b].flags = fa;
+   }
    struct isa_op_info oi;
    isa_op_info(model, m->insn.op, &oi);
-   if (oi.flip_mod >= 0)
+   if (oi.flip_mod >= 0 && !opt_fault_sh(sh, OPT_FAULT_SWAP_NOFLIP))
       m->insn.mod[oi.flip_mod] =
           (int16_t)isa_mod_flip(model, (unsigned)oi.flip_mod, m->insn.mod[oi.flip_mod]);
+}
+
+/* The first two sources of op with the same data type (not predicates):
+ * what a legalizer that takes every op for commutative would swap. */
+static void
+same_type_pair(const struct isa_model *m, unsigned op, int *a, int *b)
+{
+   struct isa_op_info oi;
+   isa_op_info(m, op, &oi);
+   for (unsigned i = 0; i < oi.nsrc; i++)
+      for (unsigned j = i + 1; j < oi.nsrc; j++) {
+         struct isa_slot_info x, y;
+         if (isa_slot_info(m, op, false, i, &x) && isa_slot_info(m, op, false, j, &y) &&
+             x.type == y.type && x.type != ISA_TYPE_PRED) {
+            *a = (int)i;
+            *b = (int)j;
+            return;
+         }
+      }
 }
 
 /* Can the two commuting operands be swapped? Both must be single values,
  * and a compare must have a flip for its condition. */
 static bool
-can_swap(const struct isa_model *model, const struct ir_instr *in, int *a, int *b)
+can_swap(const struct ir_shader *sh, const struct ir_instr *in, int *a, int *b)
 {
+   const struct isa_model *model = sh->model;
    struct isa_op_info oi;
    isa_op_info(model, in->mach->insn.op, &oi);
    *a = oi.commute[0];
    *b = oi.commute[1];
+   if (*a < 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NONCOMM))
+      same_type_pair(model, in->mach->insn.op, a, b); /* taken for commutative */
    if (*a < 0 || *b < 0 || in->mach->count[*a] != 1 || in->mach->count[*b] != 1)
       return false;
    if (oi.flip_mod >= 0 &&
@@ -380,16 +433,16 @@ opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr
       return true;
    }
    bool ok2 = false;
-   if (can_swap(sh->model, in, &a, &b)) {
-      swap_operands(sh->model, in, a, b);
+   if (can_swap(sh, in, &a, &b)) {
+      swap_operands(sh, in, a, b);
       ok2 = plan(sh, in, p2, &m2);
-      swap_operands(sh->model, in, a, b);
+      swap_operands(sh, in, a, b);
    }
    /* Swapping is required when nothing else works; otherwise it is the
     * optional transformation that saves copies. */
    if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
                         opt_transform(ctx, "swap the operands of %%%u", in->id)))) {
-      swap_operands(sh->model, in, a, b);
+      swap_operands(sh, in, a, b);
       mask = m2;
    } else if (ok1) {
       mask = m1;
@@ -546,6 +599,31 @@ scratch_reg(struct lgz *z, struct ir_instr *in, unsigned skip)
    return r;
 }
 
+/* The inline immediates of in as two faulty encoders write them: cut to
+ * their field (OPT_FAULT_IMM_TRUNC), or an FFMA float put in the field as
+ * an i20 integer, its low bits, which the hardware reads as the top bits
+ * of a float (OPT_FAULT_FFMA_I20). */
+static void
+fault_immediates(struct lgz *z, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      struct ir_instr **src = &in->src[m->first[k]];
+      struct isa_slot_info si;
+      if (m->count[k] != 1 || (*src)->op != IR_OP_IMM || ir_has_reg(*src) ||
+          (m->insn.src[k].flags & ISA_OPND_F_REL) ||
+          !isa_slot_info(z->sh->model, m->insn.op, false, k, &si))
+         continue;
+      uint32_t v = (uint32_t)(*src)->imm, w = v;
+      if (opt_fault(z->ctx, OPT_FAULT_IMM_TRUNC))
+         w = cut_to_field(z->sh->model, m->insn.op, k, v);
+      if (opt_fault(z->ctx, OPT_FAULT_FFMA_I20) && m->insn.sem == ISA_SEM_FFMA && si.imm_float_top)
+         w = ((v & 0x7ffffu) << 12) | (v & 0x80000000u);
+      if (w != v)
+         *src = opt_imm_before(z->sh, in, w);
+   }
+}
+
 static void
 legalize_instr(struct lgz *z, struct ir_instr *in)
 {
@@ -555,14 +633,14 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
    unsigned m1 = 0, m2 = 0, mask;
    int a, b;
    bool ok1 = plan(sh, in, p1, &m1), ok2 = false;
-   if (!(ok1 && !m1) && can_swap(sh->model, in, &a, &b)) {
-      swap_operands(sh->model, in, a, b);
+   if (!(ok1 && !m1) && can_swap(sh, in, &a, &b)) {
+      swap_operands(sh, in, a, b);
       ok2 = plan(sh, in, p2, &m2);
-      swap_operands(sh->model, in, a, b);
+      swap_operands(sh, in, a, b);
    }
    if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
                         opt_transform(z->ctx, "swap the operands of %%%u", in->id)))) {
-      swap_operands(sh->model, in, a, b);
+      swap_operands(sh, in, a, b);
       mask = m2;
       place = p2;
    } else if (ok1) {
@@ -597,6 +675,9 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
    }
    if (!z->failed)
       take_form(sh, in);
+   if (!z->failed &&
+       (opt_fault(z->ctx, OPT_FAULT_IMM_TRUNC) || opt_fault(z->ctx, OPT_FAULT_FFMA_I20)))
+      fault_immediates(z, in);
 }
 
 static void

@@ -393,7 +393,7 @@ assign_block(struct ra *ra, struct ir_block *b)
    for (unsigned f = 0; f < ra->nfiles; f++)
       memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
    const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
-   for (unsigned id = 0; id < ra->sh->nvalues; id++) {
+   for (unsigned id = 0; id < ra->sh->nvalues && !opt_fault(ra->ctx, OPT_FAULT_RA_LIVEIN); id++) {
       struct ir_instr *v = ra->sh->values[id];
       if (v && live_in_set(ra, lin, id) && ir_has_reg(v) && ir_value_in_regs(v))
          occupy(ra, v);
@@ -413,6 +413,9 @@ assign_block(struct ra *ra, struct ir_block *b)
       for (unsigned s = 0; s < in->nsrc; s++)
          if (ir_use_extends_life(in, in->src[s]) && last_use(ra, in->src[s]->id) == in)
             release(ra, in->src[s]);
+      for (unsigned s = 0; next && opt_fault(ra->ctx, OPT_FAULT_RA_SHORT) && s < next->nsrc; s++)
+         if (ir_use_extends_life(next, next->src[s]) && last_use(ra, next->src[s]->id) == next)
+            release(ra, next->src[s]); /* ended one instruction early */
       if (ir_value_in_regs(in) && in->op != IR_OP_EXTRACT) {
          int f = file_of(ra, in);
          unsigned n = size_of(in);
@@ -524,7 +527,7 @@ resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
    int scratch = -2;
    while (n) {
       unsigned i = 0;
-      for (; i < n; i++) {
+      for (; i < n && !opt_fault(ra->ctx, OPT_FAULT_RA_PHI_ORDER); i++) {
          bool blocks = false;
          for (unsigned j = 0; j < n && !blocks; j++)
             blocks = j != i && pc[j].from == pc[i].phi->mach->reg.index;

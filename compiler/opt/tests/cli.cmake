@@ -1,0 +1,68 @@
+# diffcomp faults (the catalog and the detection benchmark) and check --inject-fault.
+set(_faults_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
+set(_faults_expect ${CMAKE_SOURCE_DIR}/tools/tests/run_cli_expect.cmake)
+set(_ffx fixtures/faults)
+function(faults_cli name args rc)
+  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
+  if(T_OUT)
+    list(APPEND defs -DOUT_RE=${T_OUT})
+  endif()
+  if(T_ERR)
+    list(APPEND defs -DERR_RE=${T_ERR})
+  endif()
+  add_test(NAME cli_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_faults_run}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()
+
+# The listing, exactly (one line per fault: name, class, targets, pass, description).
+add_test(NAME cli_faults_list
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DARGS=faults -DRC=0
+                 -DEXPECT=${_ffx}/list.txt -P ${_faults_expect}
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+faults_cli(faults_list_fixes "faults|-v" 0 OUT "missing-ss +scheduling +a3xx +hazard +no \\(ss\\)[^\n]*\n +imitates: Mesa 016a9ab2f93")
+faults_cli(faults_help "faults|--help" 0 OUT "usage: diffcomp faults")
+faults_cli(faults_bad_option "faults|--nope" 2 ERR "unknown option '--nope'")
+faults_cli(faults_check_no_files "faults|--check" 2 ERR "takes the shader files")
+faults_cli(faults_fault_without_check "faults|--fault|missing-ss" 2 ERR "go with --check")
+faults_cli(faults_unknown_fault "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|nope" 2 ERR "unknown fault 'nope'")
+# The benchmark: both faults caught, the fault-free run clean.
+faults_cli(faults_check_detects
+           "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|missing-ss,dce-discard|-j0|--invocations|256" 0
+           OUT "no fault, a3xx: 1 cases, 1 pass.*missing-ss +a3xx +yes +[a-z,]*hazard.*dce-discard +sm50 +yes +mismatch.*detection rate: 2/2 faults[^\n]*3/3 fault-target pairs \\(100.0%\\). fault-free runs clean")
+# A fault no shader reaches goes undetected: exit 1.
+faults_cli(faults_check_undetected
+           "faults|--check|${_ffx}/fs_tex_out.tgsi|--fault|fold-shift-unmasked|--target|a3xx|-j0" 1
+           OUT "fold-shift-unmasked +a3xx +NO .*detection rate: 0/1")
+# check --inject-fault: the named bug, caught; unknown names refused.
+faults_cli(check_inject_fault
+           "check|${_ffx}/fs_mixed.tgsi|--target|a3xx|--inject-fault|missing-ss|--no-repro|-q|-j0" 1
+           OUT "fail a3xx [^\n]*hazard")
+faults_cli(check_inject_fault_unknown "check|${_ffx}/fs_mixed.tgsi|--inject-fault|nope" 2
+           ERR "unknown fault 'nope'")
+
+# diffcomp compile --path opt, and the optimizing compiler's regressions
+# against the reference compiler through the check.
+set(_opt_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
+function(opt_cli name args rc)
+  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
+  if(T_OUT)
+    list(APPEND defs -DOUT_RE=${T_OUT})
+  endif()
+  if(T_ERR)
+    list(APPEND defs -DERR_RE=${T_ERR})
+  endif()
+  add_test(NAME cli_opt_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_opt_run}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()
+
+opt_cli(compile_stats "compile|fixtures/ref/a3xx/kill_tex.tgsi|--target|a3xx|--path|opt|--stats" 0
+        OUT "kill p0.x\n.*; opt a3xx: [0-9]+ instructions, [0-9]+ nops, [0-9]+ registers, [0-9]+ cycles\n$")
+# sm50 SQRT: opt took rcp(rsq(x)), an ulp off the reference's correctly
+# rounded root, and LRP carried the difference to the output.
+opt_cli(brdf_sqrt_sm50 "check|captures/fs_subroutine_brdf.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
+        OUT "sm50 +1 +1 +0 +0 +0")
+# Per-vertex inputs bound with their vertex (IN[v][slot]).
+opt_cli(per_vertex_inputs "check|fixtures/opt/tes_per_vertex.tgsi|-q|--no-repro|-j|0" 0
+        OUT "total +2 +2 +0 +0 +0")

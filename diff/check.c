@@ -1,0 +1,821 @@
+/*
+ * The check of one shader: the steps its cases run, in this process.
+ *
+ * A job is one shader and some of its targets (cases). The shader-level
+ * steps run once: parse, random inputs (diff_gen_inputs, from the run's
+ * seed), the golden interpreter on a copy of the inputs. Then each case
+ * runs the target steps of case_steps[] in order: compile with ref and opt
+ * (each program's encoding checked statically), run each on the emulator
+ * on its own copy of the inputs (hazard and fault events become signals; a
+ * faulted run is not compared), compare (interpreter against ref, ref
+ * against opt, or interpreter against opt when ref did not run), and with
+ * --invariance build the vertex shader position-only and compare positions.
+ * Every step reports through the progress callback before it starts, so
+ * when a worker dies (run.c) the parent knows the case and the step.
+ *
+ * A failed interpreter run does not end the case: the programs can still be
+ * checked against each other, only the oracle comparison is missing.
+ * Nothing here prints; results are signals in struct diff_case_result.
+ */
+#include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
+#include "diff/diff.h"
+#include "isa/isa.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The built-in targets, tried in this order when --target is not given. */
+static const char *const builtin_targets[] = {"a3xx", "sm50"};
+
+void
+diff_check_init(struct diff_check *c)
+{
+   memset(c, 0, sizeof(*c));
+   c->o.seed = 1;
+   c->o.invocations = 1024;
+   c->o.jobs = 1;
+}
+
+void
+diff_result_fini(struct diff_case_result *r)
+{
+   for (unsigned i = 0; i < r->nsig; i++) {
+      free(r->sig[i].step);
+      free(r->sig[i].msg);
+   }
+   free(r->sig);
+   for (unsigned i = 0; i < r->nlanes; i++)
+      free(r->lanes[i].vals);
+   free(r->repro);
+   memset(r, 0, sizeof(*r));
+}
+
+void
+diff_check_fini(struct diff_check *c)
+{
+   for (unsigned i = 0; i < c->nshaders; i++) {
+      free(c->shaders[i].name);
+      free(c->shaders[i].text);
+   }
+   for (unsigned i = 0; i < c->ntargets; i++) {
+      free(c->targets[i].name);
+      isa_close(c->targets[i].model);
+   }
+   if (c->results)
+      for (unsigned i = 0; i < c->ncases; i++)
+         diff_result_fini(&c->results[i]);
+   free(c->shaders);
+   free(c->targets);
+   free(c->cases);
+   free(c->results);
+   memset(c, 0, sizeof(*c));
+}
+
+static bool
+add_target(struct diff_check *c, const char *name, size_t len, struct diag_list *d)
+{
+   char *n = xstrndup(name, len);
+   for (unsigned i = 0; i < c->ntargets; i++)
+      if (!strcmp(c->targets[i].name, n)) {
+         free(n);
+         return true;
+      }
+   struct isa_model *m = NULL;
+   if (isa_open(n, &m, d) != ISA_ERR_OK) {
+      free(n);
+      return false;
+   }
+   struct diff_target t = {n, m};
+   VEC_PUSH(c->targets, c->ntargets, c->targets_cap, t);
+   return true;
+}
+
+bool
+diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list *d)
+{
+   if (!list) {
+      /* Discovery: a built-in model that does not open is not built yet. */
+      for (unsigned i = 0; i < ARRAY_SIZE(builtin_targets); i++) {
+         struct diag_list quiet = {0};
+         add_target(c, builtin_targets[i], strlen(builtin_targets[i]), &quiet);
+         diag_clear(&quiet);
+      }
+      if (!c->ntargets)
+         diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "no built-in target model opens");
+      return c->ntargets > 0;
+   }
+   for (const char *p = list; *p;) {
+      size_t n = strcspn(p, ",");
+      if (n && !add_target(c, p, n, d))
+         return false;
+      p += n + (p[n] == ',');
+   }
+   if (!c->ntargets)
+      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "empty target list");
+   return c->ntargets > 0;
+}
+
+void
+diff_check_add_shader(struct diff_check *c, const char *name, char *text)
+{
+   struct diff_shader_src s = {xstrdup(name), text, NULL};
+   VEC_PUSH(c->shaders, c->nshaders, c->shaders_cap, s);
+}
+
+void
+diff_check_add_generated(struct diff_check *c, unsigned n)
+{
+   struct rng r;
+   rng_seed(&r, c->o.seed);
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t seed = rng_next(&r) % 1000000000u; /* short names */
+      struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT};
+      struct diag_list d = {0};
+      char *text = diff_gen(seed, &go, NULL, &d);
+      char *name = xasprintf("gen:%llu", (unsigned long long)seed);
+      if (!text) /* a generator bug: the case shows it as an input error */
+         text =
+             xasprintf("# diff_gen(%llu) made text that does not parse: %s\n",
+                       (unsigned long long)seed, diag_first_error(&d) ? diag_first_error(&d) : "?");
+      diff_check_add_shader(c, name, text);
+      free(name);
+      diag_clear(&d);
+   }
+}
+
+void
+diff_check_make_cases(struct diff_check *c, unsigned k, unsigned n)
+{
+   unsigned all = 0;
+   for (unsigned i = 0; i < c->nshaders; i++)
+      for (unsigned t = 0; t < c->ntargets; t++, all++)
+         if (n <= 1 || all % n == k - 1) {
+            struct diff_case cs = {i, t};
+            VEC_PUSH(c->cases, c->ncases, c->cases_cap, cs);
+         }
+   c->results = xcalloc(c->ncases + 1, sizeof(*c->results));
+}
+
+/* ------------------------------------------------------------------ */
+/* Results                                                              */
+
+void
+diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char *step,
+                const struct diff_mismatch *m, uint64_t count, const char *fmt, ...)
+{
+   struct diff_signal s = {.kind = k, .step = xstrdup(step ? step : ""), .count = count};
+   va_list ap;
+   va_start(ap, fmt);
+   s.msg = xvasprintf(fmt, ap);
+   va_end(ap);
+   if (m) {
+      s.has_value = true;
+      s.m = *m;
+   }
+   VEC_PUSH(r->sig, r->nsig, r->sig_cap, s);
+   static const int rank[DIFF_STATUS_COUNT] = {
+       [DIFF_PASS] = 0, [DIFF_SKIP] = 1, [DIFF_ERROR] = 2, [DIFF_FAIL] = 3};
+   enum diff_status st = diff_signal_status(k);
+   if (rank[st] > rank[r->status])
+      r->status = st;
+}
+
+static void
+add_lane(struct diff_lane_dump *d, size_t *cap, const char *name, uint32_t bits)
+{
+   struct diff_lane_value v = {.bits = bits};
+   snprintf(v.name, sizeof(v.name), "%s", name);
+   VEC_PUSH(d->vals, d->nvals, *cap, v);
+}
+
+void
+diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out)
+{
+   memset(out, 0, sizeof(*out));
+   out->lane = lane;
+   size_t cap = 0;
+   char name[32];
+   for (uint32_t v = 0; v < e->in_vertices; v++)
+      for (uint32_t r = 0; r < e->nin; r++)
+         for (unsigned c = 0; c < 4; c++) {
+            if (e->in_vertices > 1)
+               snprintf(name, sizeof(name), "IN[%u][%u].%c", v, r, "xyzw"[c]);
+            else
+               snprintf(name, sizeof(name), "IN[%u].%c", r, "xyzw"[c]);
+            add_lane(out, &cap, name, env_in(e, v, r, c)[lane]);
+         }
+   for (unsigned s = 0; s < TGSI_SEM_COUNT; s++)
+      if (e->sv[s])
+         for (unsigned c = 0; c < 4; c++) {
+            snprintf(name, sizeof(name), "SV.%s.%c", tgsi_semantic_names[s], "xyzw"[c]);
+            add_lane(out, &cap, name, e->sv[s][(size_t)c * e->nlanes + lane]);
+         }
+}
+
+/* "file:line:col: message" of the first error, or `fallback`. */
+static char *
+first_error(const struct diag_list *d, const char *fallback)
+{
+   for (unsigned i = 0; i < d->n; i++) {
+      const struct diag *g = &d->v[i];
+      if (g->sev != DIAG_ERROR)
+         continue;
+      if (g->file && g->line)
+         return xasprintf("%s:%d:%d: %s", g->file, g->line, g->col, g->msg);
+      return xstrdup(g->msg);
+   }
+   return xstrdup(fallback);
+}
+
+/* ------------------------------------------------------------------ */
+/* The steps                                                            */
+
+struct job {
+   const struct diff_check *c;
+   const struct diff_shader_src *src;
+   struct diff_case_result *results;
+   diff_progress_fn fn;
+   void *ctx;
+   struct tgsi_shader *s;
+   struct env *inputs; /* as generated; never run on */
+   struct env *golden; /* the interpreter's run, NULL if it failed */
+   char *interp_err;
+   uint8_t *exact; /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
+};
+
+/* A compiled program and its run on the emulator. */
+struct prog {
+   const char *name; /* "ref", "opt" */
+   bool runnable;    /* compiled, and every instruction legal */
+   struct emu_program p;
+   struct env *run; /* its run, NULL if none or if it faulted */
+};
+
+/* One case (shader on a target) while its steps run. */
+struct case_run {
+   struct job *j;
+   unsigned idx;
+   const struct diff_target *t;
+   struct diff_case_result *r;
+   struct prog ref, opt;
+};
+
+static void
+prog_fini(struct prog *pg)
+{
+   emu_program_free(&pg->p);
+   env_free(pg->run);
+   pg->run = NULL;
+}
+
+/* A static look at the encoding: every instruction decodes and is legal. */
+static bool
+check_encoding(struct case_run *cr, struct prog *pg)
+{
+   struct isa_insn *in = NULL;
+   size_t n = 0;
+   struct diag_list d = {0};
+   bool ok = isa_decode_program(cr->t->model, pg->p.code, pg->p.size, &in, &n, &d) == ISA_ERR_OK;
+   if (!ok) {
+      char *e = first_error(&d, "does not decode");
+      diff_result_add(cr->r, DIFF_SIG_ILLEGAL, pg->name, NULL, 0, "%s program: %s", pg->name, e);
+      free(e);
+   }
+   for (size_t i = 0; ok && i < n; i++)
+      if (in[i].illegal) {
+         diff_result_add(cr->r, DIFF_SIG_ILLEGAL, pg->name, NULL, 0,
+                         "%s program: illegal instruction at 0x%x: %s", pg->name, in[i].addr,
+                         isa_illegal_reason(cr->t->model, &in[i]));
+         ok = false;
+      }
+   free(in);
+   diag_clear(&d);
+   return ok;
+}
+
+/* After a compiler ran: its verdict as signals, its figures, and whether
+ * the program can run. */
+static void
+compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
+         const struct compile_stats *st, struct diff_prog_stats *out, struct diag_list *d)
+{
+   if (cs != COMPILE_OK) {
+      char *e = first_error(d, "no diagnostic");
+      diff_result_add(cr->r, cs == COMPILE_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED : DIFF_SIG_COMPILE,
+                      pg->name, NULL, 0, "%s: %s", pg->name, e);
+      free(e);
+   } else {
+      *out = (struct diff_prog_stats){true, st->instructions, st->nops, st->registers, st->cycles};
+      pg->runnable = check_encoding(cr, pg);
+   }
+   diag_clear(d);
+}
+
+static bool
+step_ref(struct case_run *cr)
+{
+   struct diag_list d = {0};
+   struct compile_stats st = {0};
+   enum compile_status cs = ref_compile(cr->j->s, cr->t->model, &cr->ref.p, &st, &d);
+   compiled(cr, &cr->ref, cs, &st, &cr->r->ref, &d);
+   return true;
+}
+
+bool
+diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
+                  struct emu_program *out, struct diag_list *d)
+{
+   (void)s;
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
+      free(err);
+      return false;
+   }
+   struct emu_asm a;
+   bool ok = emu_asm_parse(m, text, path, &a, d);
+   free(text);
+   if (ok) {
+      *out = a.prog;
+      memset(&a.prog, 0, sizeof(a.prog));
+      emu_asm_free(&a);
+   }
+   return ok;
+}
+
+/* Whether this run has an optimizing compiler. */
+static bool
+opt_available(const struct diff_check *c)
+{
+   (void)c;
+   return true;
+}
+
+static void
+opt_options_of(const struct diff_check *c, struct opt_options *o)
+{
+   memset(o, 0, sizeof(*o));
+   o->fuse_ffma = (c->o.inexact >> DIFF_INEXACT_FFMA_BIT) & 1;
+   o->inexact = (c->o.inexact >> DIFF_INEXACT_ALGEBRAIC_BIT) & 1;
+   o->faults = c->o.faults; /* --inject-fault */
+   o->bisect_limit = -1;
+}
+
+void
+diff_check_opt_options(const struct diff_check *c, struct opt_options *o)
+{
+   opt_options_of(c, o);
+}
+
+/* The optimizing compiler's program for s, or the override's (--opt-asm,
+ * tests). */
+static enum compile_status
+compile_opt(struct case_run *cr, const struct tgsi_shader *s, struct emu_program *out,
+            struct compile_stats *st, struct diag_list *d)
+{
+   const struct diff_check *c = cr->j->c;
+   if (c->opt_override)
+      return c->opt_override(c->opt_override_ctx, s, cr->t->model, out, d) ? COMPILE_OK
+                                                                           : COMPILE_ERROR;
+   struct opt_options o;
+   opt_options_of(c, &o);
+   return opt_compile(s, cr->t->model, &o, out, st, NULL, d);
+}
+
+static bool
+step_opt(struct case_run *cr)
+{
+   struct diag_list d = {0};
+   struct compile_stats st = {0};
+   enum compile_status cs = compile_opt(cr, cr->j->s, &cr->opt.p, &st, &d);
+   compiled(cr, &cr->opt, cs, &st, &cr->r->opt, &d);
+   if (cr->j->c->opt_override)
+      cr->r->opt.valid = false; /* a hand-made program has no compiler figures */
+   return true;
+}
+
+/* OUT registers of s (one past the highest declared). */
+static uint32_t
+shader_nout(const struct tgsi_shader *s)
+{
+   uint32_t n = 0;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_OUT)
+         n = MAX2(n, s->decls[i].last + 1);
+   return n;
+}
+
+/* The emulator's events as signals: hazards (the run goes on, its values
+ * are compared) and faults (the run is not compared). */
+static bool
+report_events(struct case_run *cr, const struct prog *pg, const char *step,
+              const struct emu_result *res)
+{
+   bool usable = res->status == EMU_OK;
+   for (unsigned k = 0; k < EMU_EV_COUNT; k++) {
+      if (!res->counts[k])
+         continue;
+      const struct emu_event *ev = NULL;
+      for (unsigned e = 0; e < res->nevents && !ev; e++)
+         if (res->events[e].kind == k)
+            ev = &res->events[e];
+      char reg[32] = "-";
+      if (ev && ev->file != 0xff)
+         isa_reg_text(cr->t->model, ev->file, ev->index, reg, sizeof(reg));
+      enum diff_signal_kind kind = k < EMU_EV_FIRST_FAULT ? DIFF_SIG_HAZARD
+                                   : k == EMU_EV_ILLEGAL  ? DIFF_SIG_ILLEGAL
+                                                          : DIFF_SIG_EMU;
+      diff_result_add(cr->r, kind, step, NULL, res->counts[k],
+                      "%s program: %s (%s) at 0x%x, %s, producer 0x%x, early by %d", pg->name,
+                      emu_event_names[k], emu_event_descs[k], ev ? ev->pc : 0, reg,
+                      ev ? ev->producer_pc : 0, ev ? ev->early : 0);
+   }
+   return usable;
+}
+
+/* Runs pg on a copy of the inputs, outputs shaped as the interpreter's. */
+static void
+run_prog(struct case_run *cr, struct prog *pg, const char *step)
+{
+   struct job *j = cr->j;
+   struct diag_list d = {0};
+   struct emu_code *code = NULL;
+   struct emu_result res = {0};
+   enum emu_status st = emu_load(&pg->p, &code, &d);
+   struct env *e = NULL;
+   if (st == EMU_OK) {
+      e = env_clone(j->inputs);
+      uint32_t nv = j->golden ? j->golden->out_vertices
+                              : tgsi_interp_prop(j->s, TGSI_PROP_TCS_VERTICES_OUT, 1);
+      if (!env_alloc_outputs(e, j->golden ? j->golden->nout : shader_nout(j->s), nv))
+         st = EMU_ERR_ENV;
+      else
+         st = emu_run(code, e, NULL, &res, &d);
+   }
+   bool usable = report_events(cr, pg, step, &res);
+   if (st != EMU_OK && st != EMU_FAULT && st != EMU_BUDGET) {
+      char *msg = first_error(&d, emu_status_names[st]);
+      diff_result_add(cr->r,
+                      st == EMU_ERR_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED
+                      : st == EMU_ERR_DECODE    ? DIFF_SIG_ILLEGAL
+                                                : DIFF_SIG_EMU,
+                      step, NULL, 0, "%s program: %s", pg->name, msg);
+      free(msg);
+   }
+   if (usable && st == EMU_OK)
+      pg->run = e;
+   else
+      env_free(e);
+   emu_result_free(&res);
+   emu_code_free(code);
+   diag_clear(&d);
+}
+
+static bool
+step_emu_ref(struct case_run *cr)
+{
+   if (cr->ref.runnable)
+      run_prog(cr, &cr->ref, "emu ref");
+   return true;
+}
+
+static bool
+step_emu_opt(struct case_run *cr)
+{
+   if (cr->opt.runnable)
+      run_prog(cr, &cr->opt, "emu opt");
+   return true;
+}
+
+/* One comparison; a mismatch is a signal with the first value and the
+ * failing lanes' inputs. */
+static void
+compare_runs(struct case_run *cr, const char *step, enum diff_cmp_mode mode,
+             const struct env *expected, const struct env *actual, unsigned inexact)
+{
+   struct job *j = cr->j;
+   struct diff_cmp_opts o = {mode, cr->j->c->o.exact_nan, inexact, j->golden, j->exact, NULL};
+   struct diff_cmp_result res;
+   diff_compare(j->s, expected, actual, &o, &res);
+   struct diff_case_result *r = cr->r;
+   r->compared += res.compared;
+   r->undefined += res.undefined;
+   r->unchecked += res.unchecked;
+   r->tolerated += res.tolerated;
+   if (!res.mismatched)
+      return;
+   char *t = diff_mismatch_text(j->s, &res.shown[0]);
+   diff_result_add(r, DIFF_SIG_MISMATCH, step, &res.shown[0], res.mismatched, "%s", t);
+   free(t);
+   for (unsigned i = 0; i < res.nlanes && r->nlanes < DIFF_MAX_LANES; i++) {
+      bool have = false;
+      for (unsigned k = 0; k < r->nlanes; k++)
+         have |= r->lanes[k].lane == res.lanes[i];
+      if (!have)
+         diff_lane_dump(j->inputs, res.lanes[i], &r->lanes[r->nlanes++]);
+   }
+}
+
+/* Interpreter against ref (the oracle), ref against opt (exact); when ref
+ * did not run, interpreter against opt. */
+static bool
+step_compare(struct case_run *cr)
+{
+   struct job *j = cr->j;
+   unsigned inexact = j->c->o.inexact;
+   if (j->golden && cr->ref.run)
+      compare_runs(cr, "interp/ref", DIFF_CMP_ORACLE, j->golden, cr->ref.run, 0);
+   if (cr->opt.run && cr->ref.run)
+      compare_runs(cr, "ref/opt", DIFF_CMP_EXACT, cr->ref.run, cr->opt.run, inexact);
+   else if (cr->opt.run && j->golden)
+      compare_runs(cr, "interp/opt", DIFF_CMP_ORACLE, j->golden, cr->opt.run, inexact);
+   return true;
+}
+
+/* Per OUT register * 4 + chan: 1 for the POSITION output's channels. */
+static uint8_t *
+position_channels(const struct tgsi_shader *s, uint32_t nout)
+{
+   uint8_t *sel = xcalloc((size_t)nout * 4 + 1, 1);
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *dc = &s->decls[i];
+      if (dc->file == TGSI_FILE_OUT && dc->has_semantic && dc->semantic == TGSI_SEM_POSITION)
+         for (uint32_t r = dc->first; r <= dc->last && r < nout; r++)
+            memset(sel + 4 * r, 1, 4);
+   }
+   return sel;
+}
+
+/* --invariance: opt builds the vertex shader again keeping only POSITION;
+ * the positions of the two builds must be bit-identical (seed 003). */
+static bool
+step_invariance(struct case_run *cr)
+{
+   struct job *j = cr->j;
+   struct tgsi_shader *p = NULL;
+   if (!j->c->o.invariance || j->s->stage != TGSI_STAGE_VERT || !cr->opt.run ||
+       !(p = diff_position_only(j->s)))
+      return true;
+   struct prog pos = {.name = "opt position-only"};
+   struct diag_list d = {0};
+   struct compile_stats st = {0};
+   struct diff_prog_stats ps;
+   compiled(cr, &pos, compile_opt(cr, p, &pos.p, &st, &d), &st, &ps, &d);
+   if (pos.runnable)
+      run_prog(cr, &pos, "emu opt position-only");
+   if (pos.run) {
+      uint8_t *sel = position_channels(j->s, shader_nout(j->s));
+      struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, j->golden, j->exact, sel};
+      struct diff_cmp_result res;
+      diff_compare(j->s, cr->opt.run, pos.run, &o, &res);
+      if (res.mismatched) {
+         char *t = diff_mismatch_text(j->s, &res.shown[0]);
+         diff_result_add(cr->r, DIFF_SIG_INVARIANCE, "invariance", &res.shown[0], res.mismatched,
+                         "full build against position-only build: %s", t);
+         free(t);
+      }
+      free(sel);
+   }
+   prog_fini(&pos);
+   tgsi_shader_free(p);
+   return true;
+}
+
+/* The target steps, in order. Each returns false to end the case. */
+static const struct case_step {
+   const char *name;
+   bool (*run)(struct case_run *cr);
+} case_steps[] = {
+    {"ref", step_ref},
+    {"opt", step_opt},
+    {"emu ref", step_emu_ref},
+    {"emu opt", step_emu_opt},
+    {"compare", step_compare},
+    {"invariance", step_invariance},
+    {NULL, NULL},
+};
+
+const char *
+diff_check_steps(const struct diff_check *c)
+{
+   static char buf[160];
+   size_t n = (size_t)snprintf(buf, sizeof(buf), "parse inputs interp");
+   for (unsigned i = 0; case_steps[i].name; i++) {
+      const char *name = case_steps[i].name;
+      bool opt = strstr(name, "opt") || !strcmp(name, "invariance");
+      if ((opt && !opt_available(c)) || (!strcmp(name, "invariance") && !c->o.invariance))
+         continue;
+      n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", name);
+   }
+   return buf;
+}
+
+/* DIFFCOMP_CHECK_INJECT, for the isolation tests only. */
+static void
+inject(const struct diff_check *c, const char *shader)
+{
+   const char *v = c->inject, *colon = v ? strchr(v, ':') : NULL;
+   if (!colon || !strstr(shader, colon + 1))
+      return;
+   size_t n = (size_t)(colon - v);
+   if (n == 5 && !strncmp(v, "crash", 5)) {
+      signal(SIGSEGV, SIG_DFL); /* past any sanitizer's handler */
+      raise(SIGSEGV);
+   } else if (n == 4 && !strncmp(v, "spin", 4)) {
+      for (volatile unsigned x = 0;; x++)
+         ;
+   } else if (n == 4 && !strncmp(v, "exit", 4)) {
+      _exit(3);
+   }
+}
+
+static void
+progress(struct job *j, unsigned idx, const char *step)
+{
+   if (j->fn)
+      j->fn(j->ctx, idx, step);
+}
+
+static struct tgsi_shader *
+parse_shader(const struct diff_check *c, const struct diff_shader_src *src, struct diag_list *d)
+{
+   char *text = src->text, *err;
+   size_t len = text ? strlen(text) : 0;
+   if (!text && !read_file(src->name, &text, &len, &err)) {
+      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
+      free(err);
+      return NULL;
+   }
+   struct tgsi_parse_opts po = c->o.popts;
+   tgsi_read_dialect(text, len, &po);
+   struct tgsi_shader *s = tgsi_parse(text, len, src->name, &po, d);
+   if (text != src->text)
+      free(text);
+   return s;
+}
+
+/* The shader-level steps; false if no case can run (all get the error). */
+static bool
+job_prepare(struct job *j, unsigned first)
+{
+   struct diag_list d = {0};
+   progress(j, first, "parse");
+   inject(j->c, j->src->name);
+   j->s = parse_shader(j->c, j->src, &d);
+   if (j->s) {
+      progress(j, first, "inputs");
+      j->inputs = j->src->inputs ? env_clone(j->src->inputs)
+                                 : diff_gen_inputs(j->s, j->c->o.seed, j->c->o.invocations, &d);
+   }
+   if (!j->s || !j->inputs) {
+      j->interp_err = first_error(&d, "cannot be read");
+      diag_clear(&d);
+      return false;
+   }
+   j->exact = diff_exact_channels(j->s, shader_nout(j->s));
+   progress(j, first, "interp");
+   j->golden = env_clone(j->inputs);
+   struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
+   enum tgsi_interp_status st = tgsi_interp_run(j->s, j->golden, &io, &d);
+   if (st != TGSI_INTERP_OK) {
+      char *e = first_error(&d, tgsi_interp_status_names[st]);
+      j->interp_err = xasprintf("%s: %s", tgsi_interp_status_names[st], e);
+      free(e);
+      env_free(j->golden);
+      j->golden = NULL;
+   }
+   diag_clear(&d);
+   return true;
+}
+
+static void
+run_case(struct job *j, unsigned idx)
+{
+   const struct diff_case *cs = &j->c->cases[idx];
+   struct case_run cr = {
+       j, idx, &j->c->targets[cs->target], &j->results[idx], {.name = "ref"}, {.name = "opt"}};
+   if (j->interp_err)
+      diff_result_add(cr.r, DIFF_SIG_INTERP, "interp", NULL, 0, "%s", j->interp_err);
+   for (unsigned i = 0; case_steps[i].name; i++) {
+      progress(j, idx, case_steps[i].name);
+      if (!case_steps[i].run(&cr))
+         break;
+   }
+   prog_fini(&cr.ref);
+   prog_fini(&cr.opt);
+}
+
+static double
+now_seconds(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void
+diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
+               struct diff_case_result *results, diff_progress_fn fn, void *ctx)
+{
+   if (!n)
+      return;
+   const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
+   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL, NULL};
+   double t0 = now_seconds();
+   bool ok = job_prepare(&j, cases[0]);
+   for (unsigned i = 0; i < n; i++) {
+      struct diff_case_result *r = &results[cases[i]];
+      if (ok)
+         run_case(&j, cases[i]);
+      else
+         diff_result_add(r, DIFF_SIG_INPUT, j.s ? "inputs" : "parse", NULL, 0, "%s", j.interp_err);
+      double t1 = now_seconds();
+      r->seconds = t1 - t0;
+      t0 = t1;
+      r->done = true;
+      progress(&j, cases[i], NULL);
+   }
+   free(j.interp_err);
+   free(j.exact);
+   env_free(j.golden);
+   env_free(j.inputs);
+   tgsi_shader_free(j.s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Invariance: the position-only build (seed 003)                       */
+
+static bool
+uses_out_indirectly(const struct tgsi_shader *s)
+{
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (in->ndst && in->dst[0].reg.file == TGSI_FILE_OUT && in->dst[0].reg.indirect)
+         return true;
+      for (unsigned k = 0; k < in->nsrc; k++)
+         if (in->src[k].reg.file == TGSI_FILE_OUT && in->src[k].reg.indirect)
+            return true;
+   }
+   return false;
+}
+
+static void
+retarget(struct tgsi_reg *r, const uint8_t *drop, uint32_t nout, uint32_t base)
+{
+   if (r->file == TGSI_FILE_OUT && r->index >= 0 && (uint32_t)r->index < nout && drop[r->index]) {
+      r->file = TGSI_FILE_TEMP;
+      r->index += (int32_t)base;
+      r->array_id = 0;
+   }
+}
+
+struct tgsi_shader *
+diff_position_only(const struct tgsi_shader *s)
+{
+   uint32_t nout = 0, ntemp = 0;
+   bool has_pos = false;
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      if (d->file == TGSI_FILE_OUT) {
+         nout = MAX2(nout, d->last + 1);
+         has_pos |= d->has_semantic && d->semantic == TGSI_SEM_POSITION;
+      } else if (d->file == TGSI_FILE_TEMP) {
+         ntemp = MAX2(ntemp, d->last + 1);
+      }
+   }
+   if (s->stage != TGSI_STAGE_VERT || !has_pos || uses_out_indirectly(s))
+      return NULL;
+   struct tgsi_shader *p = tgsi_shader_clone(s);
+   uint8_t *drop = xcalloc(nout + 1, 1);
+   unsigned k = 0;
+   for (unsigned i = 0; i < p->ndecls; i++) {
+      struct tgsi_decl d = p->decls[i];
+      if (d.file == TGSI_FILE_OUT && !(d.has_semantic && d.semantic == TGSI_SEM_POSITION)) {
+         /* The output becomes TEMP[ntemp + reg]: still computed, never read. */
+         memset(drop + d.first, 1, d.last - d.first + 1);
+         struct tgsi_decl t = {.file = TGSI_FILE_TEMP,
+                               .first = ntemp + d.first,
+                               .last = ntemp + d.last,
+                               .usage_mask = TGSI_MASK_XYZW,
+                               .loc = d.loc};
+         d = t;
+      }
+      p->decls[k++] = d;
+   }
+   p->ndecls = k;
+   for (unsigned i = 0; i < p->ninsns; i++) {
+      struct tgsi_insn *in = &p->insns[i];
+      for (unsigned d = 0; d < in->ndst; d++)
+         retarget(&in->dst[d].reg, drop, nout, ntemp);
+      for (unsigned d = 0; d < in->nsrc; d++)
+         retarget(&in->src[d].reg, drop, nout, ntemp);
+   }
+   free(drop);
+   return p;
+}

@@ -1,0 +1,563 @@
+/*
+ * The comparison rules of the check: when does a program's value pass for
+ * the value it is checked against. Three comparisons, one verdict function:
+ *
+ *  - ORACLE (interpreter against a program): the interpreter records per
+ *    lane and channel which inexact op classes a value went through (enum
+ *    env_flag); the loosest class the value carries picks its tolerance
+ *    from oracle_tol[] below. Classes whose effect no tolerance bounds
+ *    (denormal flushing, NaN resolution, coarse derivatives) are left out
+ *    and counted as "unchecked". NaN payloads are never compared: the
+ *    interpreter's NaNs come from the host.
+ *  - EXACT (ref against opt): both ran on the same emulator, so values are
+ *    bit-exact, except NaN == NaN unless exact_nan, and except the
+ *    documented tolerance of each inexact transform the optimizing compiler
+ *    was allowed (inexact_tol[]).
+ *  - BITS (invariance): bit-identical; NaN == NaN unless exact_nan.
+ *
+ * In every mode a value the interpreter marks UNDEF is left out and counted,
+ * and a channel of an INVARIANT output or computed under _PRECISE is
+ * "exact": no transform tolerance, and no FUSE tolerance against the
+ * oracle (precise forbids fusing; hardware rcp/sin approximations stay).
+ */
+#include "diff/diff.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NAME_(n, s, ...) s,
+const char *const diff_status_names[DIFF_STATUS_COUNT] = {DIFF_STATUSES(NAME_)};
+const char *const diff_signal_names[DIFF_SIG_COUNT] = {DIFF_SIGNALS(NAME_)};
+const char *const diff_value_names[DIFF_VAL_COUNT] = {DIFF_VALUES(NAME_)};
+const char *const diff_inexact_names[DIFF_INEXACT_COUNT] = {DIFF_INEXACT(NAME_)};
+#undef NAME_
+#define DESC_(n, s, st, d) d,
+const char *const diff_signal_descs[DIFF_SIG_COUNT] = {DIFF_SIGNALS(DESC_)};
+#undef DESC_
+#define DESC_(n, s, d) d,
+const char *const diff_inexact_descs[DIFF_INEXACT_COUNT] = {DIFF_INEXACT(DESC_)};
+#undef DESC_
+
+enum diff_status
+diff_signal_status(enum diff_signal_kind k)
+{
+#define STATUS_(n, s, st, d) DIFF_##st,
+   static const enum diff_status st[DIFF_SIG_COUNT] = {DIFF_SIGNALS(STATUS_)};
+#undef STATUS_
+   return st[k];
+}
+
+/* A tolerance: a value passes if it is at most `ulp` units in the last
+ * place away, or if |expected - actual| <= rel * max(|expected|, |actual|),
+ * or <= abs. Errors of a chain of inexact operations add up, and exact
+ * arithmetic after them can amplify them (x/y - x/z cancels), hence the
+ * relative and the absolute parts. */
+struct tol {
+   unsigned flag; /* enum env_flag */
+   uint32_t ulp;
+   double rel, abs;
+};
+
+/* ORACLE: per op class (ROUND: round_ok; packed integers are no floats). */
+static const struct tol oracle_tol[] = {
+    {ENV_F_FUSE, 16, 0x1p-16, 0x1p-20},  /* MAD/DP*: fused or not, summation order */
+    {ENV_F_LRP, 16, 0x1p-16, 0x1p-20},   /* LRP: a*(b-c)+c or a*b+(1-a)*c */
+    {ENV_F_RCP, 16, 0x1p-14, 0x1p-20},   /* RCP/RSQ/SQRT/DIV/NRM: hardware approximations */
+    {ENV_F_TRANS, 64, 0x1p-12, 0x1p-20}, /* SIN/COS/EX2/LG2/POW...: POW as EX2(LG2 * y) */
+};
+
+/* EXACT: per inexact transform of the optimizing compiler. fuse-ffma fuses
+ * TGSI MUL + ADD as well as MAD, so it is not limited to FUSE-class values;
+ * the difference of one fusion is half an ulp of the product, but later
+ * arithmetic (normalisations, cancelling sums) amplifies it, hence the
+ * bounds, measured over the captures on sm50 with five seeds. */
+static const struct tol ffma_tol = {0, 16, 0x1p-14, 0x1p-20};
+
+/* Classes the oracle leaves out (counted as unchecked) unless equal. */
+#define ORACLE_UNCHECKED (ENV_F_DENORM | ENV_F_NAN | ENV_F_DERIV)
+
+uint32_t
+diff_ulp_distance(uint32_t a, uint32_t b)
+{
+   int64_t x = (int64_t)(a & 0x7fffffffu), y = (int64_t)(b & 0x7fffffffu);
+   if (a >> 31)
+      x = -x;
+   if (b >> 31)
+      y = -y;
+   int64_t d = x > y ? x - y : y - x;
+   return d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
+static bool
+within(const struct tol *t, uint32_t e, uint32_t a)
+{
+   if (is_nan_bits(e) || is_nan_bits(a))
+      return false;
+   if (diff_ulp_distance(e, a) <= t->ulp)
+      return true;
+   double x = uif(e), y = uif(a), d = fabs(x - y);
+   if (isinf(x) || isinf(y))
+      return false;
+   return d <= t->rel * fmax(fabs(x), fabs(y)) || d <= t->abs;
+}
+
+/* TRANS: POW may overflow one step early or late: an infinity against a
+ * finite value of the same sign beyond 2^126. */
+static bool
+trans_overflow_ok(uint32_t e, uint32_t a)
+{
+   float x = uif(e), y = uif(a);
+   return (isinf(x) || isinf(y)) && (e ^ a) >> 31 == 0 && fabsf(x) >= 0x1p126f &&
+          fabsf(y) >= 0x1p126f;
+}
+
+static bool
+is_zero(uint32_t x)
+{
+   return (x & 0x7fffffffu) == 0;
+}
+
+/* ROUND: inexact int->float conversions differ by at most 1 ulp, ROUND
+ * ties by 1.0 between integers, packing (PK*) by at most 1 in each byte. */
+static bool
+round_ok(uint32_t e, uint32_t a)
+{
+   double x = uif(e), y = uif(a);
+   if (!is_nan_bits(e) && !is_nan_bits(a) &&
+       (diff_ulp_distance(e, a) <= 1 || (x == floor(x) && y == floor(y) && fabs(x - y) <= 1.0)))
+      return true;
+   for (unsigned b = 0; b < 32; b += 8) {
+      int d = (int)((e >> b) & 0xff) - (int)((a >> b) & 0xff);
+      if (d < -1 || d > 1)
+         return false;
+   }
+   return true;
+}
+
+static enum diff_verdict
+oracle_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact)
+{
+   if (is_nan_bits(e) && is_nan_bits(a))
+      return DIFF_V_EQUAL;
+   if (flags & ORACLE_UNCHECKED)
+      return DIFF_V_UNCHECKED;
+   if ((flags & ENV_F_ZSIGN) && is_zero(e) && is_zero(a))
+      return DIFF_V_TOLERATED;
+   if ((flags & ENV_F_ROUND) && round_ok(e, a))
+      return DIFF_V_TOLERATED;
+   if ((flags & ENV_F_TRANS) && trans_overflow_ok(e, a))
+      return DIFF_V_TOLERATED;
+   for (unsigned i = 0; i < ARRAY_SIZE(oracle_tol); i++) {
+      const struct tol *t = &oracle_tol[i];
+      if (!(flags & t->flag) || (exact && t->flag == ENV_F_FUSE))
+         continue;
+      if (within(t, e, a))
+         return DIFF_V_TOLERATED;
+   }
+   return DIFF_V_DIFFERENT;
+}
+
+/* Tolerance of the transforms opt was allowed. fuse-ffma: within
+ * ffma_tol, or anything where ref has an infinity or NaN (an unfused
+ * product overflowed where the fused one need not). inexact: x+0 -> x and
+ * x*0 -> 0 change the sign of zero and turn ref's NaN (from Inf or NaN
+ * operands) into a number. */
+static bool
+transform_ok(uint32_t e, uint32_t a, unsigned inexact)
+{
+   bool e_special = (e & 0x7f800000u) == 0x7f800000u; /* Inf or NaN */
+   if ((inexact & (1u << DIFF_INEXACT_FFMA_BIT)) && (within(&ffma_tol, e, a) || e_special))
+      return true;
+   if (inexact & (1u << DIFF_INEXACT_ALGEBRAIC_BIT))
+      return (is_zero(e) && is_zero(a)) || is_nan_bits(e);
+   return false;
+}
+
+enum diff_verdict
+diff_value_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact,
+                   const struct diff_cmp_opts *o)
+{
+   if (flags & ENV_F_UNDEF)
+      return DIFF_V_UNDEFINED;
+   if (e == a)
+      return DIFF_V_EQUAL;
+   if (o->mode == DIFF_CMP_ORACLE) {
+      enum diff_verdict v = oracle_verdict(e, a, flags, exact);
+      if (v == DIFF_V_DIFFERENT && !exact && transform_ok(e, a, o->inexact))
+         v = DIFF_V_TOLERATED;
+      return v;
+   }
+   if (is_nan_bits(e) && is_nan_bits(a) && !o->exact_nan)
+      return DIFF_V_EQUAL;
+   if (o->mode == DIFF_CMP_EXACT && !exact && transform_ok(e, a, o->inexact))
+      return DIFF_V_TOLERATED;
+   return DIFF_V_DIFFERENT;
+}
+
+/* ------------------------------------------------------------------ */
+/* Which channels are exact                                             */
+
+static bool
+direct_reg(const struct tgsi_reg *r, enum tgsi_file f, uint32_t n)
+{
+   return r->file == f && !r->indirect && r->index >= 0 && (uint32_t)r->index < n;
+}
+
+/* Whether source channel `chan` of in reads an exact value: IN, CONST,
+ * IMM and system values went through no arithmetic; TEMP and OUT channels
+ * have their current state; anything indirect is not exact. */
+static bool
+src_exact(const struct tgsi_src *sr, unsigned chan, const uint8_t *temp, uint32_t ntemp,
+          const uint8_t *out, uint32_t nout)
+{
+   unsigned sc = sr->swz[chan] & 3;
+   if (sr->reg.indirect || sr->reg.dim_indirect)
+      return false;
+   if (sr->reg.file == TGSI_FILE_TEMP)
+      return direct_reg(&sr->reg, TGSI_FILE_TEMP, ntemp) && temp[4 * sr->reg.index + sc];
+   if (sr->reg.file == TGSI_FILE_OUT)
+      return direct_reg(&sr->reg, TGSI_FILE_OUT, nout) && out[4 * sr->reg.index + sc];
+   return sr->reg.file == TGSI_FILE_IN || sr->reg.file == TGSI_FILE_CONST ||
+          sr->reg.file == TGSI_FILE_IMM || sr->reg.file == TGSI_FILE_SV;
+}
+
+/* Whether in computes destination channel c exactly: a MOV or a _PRECISE
+ * instruction whose sources (the swizzled channel for component-wise
+ * opcodes, every channel for the others) are exact. */
+static bool
+insn_exact(const struct tgsi_insn *in, unsigned c, const uint8_t *temp, uint32_t ntemp,
+           const uint8_t *out, uint32_t nout)
+{
+   if (!in->precise && in->op != TGSI_OP_MOV)
+      return false;
+   unsigned fl = tgsi_op_info[in->op].flags;
+   bool per_chan = !(fl & (TGSI_OPF_REPL | TGSI_OPF_CHAN | TGSI_OPF_OTHR | TGSI_OPF_TEX));
+   for (unsigned k = 0; k < in->nsrc; k++)
+      for (unsigned sc = 0; sc < 4; sc++)
+         if ((per_chan ? sc == c : true) && !src_exact(&in->src[k], sc, temp, ntemp, out, nout))
+            return false;
+   return true;
+}
+
+/* One pass of the closure: a TEMP/OUT channel stays exact while every
+ * instruction writing it computes it exactly. Returns whether anything
+ * changed. */
+static bool
+precise_pass(const struct tgsi_shader *s, uint8_t *temp, uint32_t ntemp, uint8_t *out,
+             uint32_t nout)
+{
+   bool changed = false;
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (!in->ndst)
+         continue;
+      const struct tgsi_reg *d = &in->dst[0].reg;
+      uint8_t *st = direct_reg(d, TGSI_FILE_TEMP, ntemp) ? temp + 4 * d->index
+                    : direct_reg(d, TGSI_FILE_OUT, nout) ? out + 4 * d->index
+                                                         : NULL;
+      if (!st)
+         continue;
+      for (unsigned c = 0; c < 4; c++)
+         if ((in->dst[0].mask & (1u << c)) && st[c] && !insn_exact(in, c, temp, ntemp, out, nout)) {
+            st[c] = 0;
+            changed = true;
+         }
+   }
+   return changed;
+}
+
+uint8_t *
+diff_exact_channels(const struct tgsi_shader *s, uint32_t nout)
+{
+   uint32_t ntemp = 0;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_TEMP)
+         ntemp = MAX2(ntemp, s->decls[i].last + 1);
+   uint8_t *out = xcalloc((size_t)nout * 4 + 1, 1);
+   uint8_t *temp = xcalloc((size_t)ntemp * 4 + 1, 1);
+   uint8_t *written = xcalloc((size_t)nout * 4 + 1, 1);
+   /* Optimistic start, so loops that copy a value around stay precise. */
+   memset(out, 1, (size_t)nout * 4);
+   memset(temp, 1, (size_t)ntemp * 4);
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (in->ndst && direct_reg(&in->dst[0].reg, TGSI_FILE_OUT, nout))
+         for (unsigned c = 0; c < 4; c++)
+            if (in->dst[0].mask & (1u << c))
+               written[4 * in->dst[0].reg.index + c] = 1;
+   }
+   while (precise_pass(s, temp, ntemp, out, nout))
+      ;
+   for (uint32_t k = 0; k < nout * 4; k++)
+      out[k] = out[k] && written[k];
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      if (d->file == TGSI_FILE_OUT && d->invariant)
+         for (uint32_t r = d->first; r <= d->last && r < nout; r++)
+            memset(out + 4 * r, 1, 4);
+   }
+   free(temp);
+   free(written);
+   return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* Whole runs                                                           */
+
+static void
+note(struct diff_cmp_result *r, const struct diff_mismatch *m, bool has_lane)
+{
+   r->mismatched++;
+   if (r->nshown < DIFF_MAX_SHOWN)
+      r->shown[r->nshown++] = *m;
+   if (!has_lane)
+      return;
+   unsigned i = 0;
+   while (i < r->nlanes && r->lanes[i] < m->lane)
+      i++;
+   if ((i < r->nlanes && r->lanes[i] == m->lane) || i >= DIFF_MAX_LANES)
+      return;
+   if (r->nlanes < DIFF_MAX_LANES)
+      r->nlanes++;
+   memmove(r->lanes + i + 1, r->lanes + i, (r->nlanes - 1 - i) * sizeof(r->lanes[0]));
+   r->lanes[i] = m->lane;
+}
+
+static void
+judge(struct diff_cmp_result *r, enum diff_verdict v, const struct diff_mismatch *m, bool has_lane)
+{
+   switch (v) {
+   case DIFF_V_UNDEFINED:
+      r->undefined++;
+      return;
+   case DIFF_V_UNCHECKED:
+      r->unchecked++;
+      return;
+   case DIFF_V_TOLERATED:
+      r->tolerated++;
+      break;
+   case DIFF_V_DIFFERENT:
+      note(r, m, has_lane);
+      break;
+   case DIFF_V_EQUAL:
+      break;
+   }
+   r->compared++;
+}
+
+static unsigned
+out_usage(const struct tgsi_shader *s, uint32_t reg)
+{
+   const struct tgsi_decl *d = tgsi_find_decl(s, TGSI_FILE_OUT, reg);
+   return d ? d->usage_mask : 0;
+}
+
+/* Outputs of a lane the expected side discarded are undefined. */
+static bool
+lane_killed(const struct env *f, const struct env *e, const struct env *a, uint32_t l)
+{
+   if (f && f->killed && f->nlanes == e->nlanes)
+      return f->killed[l] != 0;
+   return e->killed && a->killed && e->killed[l] && a->killed[l];
+}
+
+static uint16_t
+flags_at(const struct env *f, const struct env *e, size_t i)
+{
+   if (!f || !f->out_flags || f->nout != e->nout || f->out_vertices != e->out_vertices ||
+       f->nlanes != e->nlanes)
+      return 0;
+   return f->out_flags[i];
+}
+
+static void
+compare_outputs(const struct tgsi_shader *s, const struct env *e, const struct env *a,
+                const struct diff_cmp_opts *o, struct diff_cmp_result *r)
+{
+   for (uint32_t v = 0; v < e->out_vertices; v++)
+      for (uint32_t reg = 0; reg < e->nout; reg++)
+         for (unsigned c = 0; c < 4; c++) {
+            if (!(out_usage(s, reg) & (1u << c)) || (o->select && !o->select[reg * 4 + c]))
+               continue;
+            bool exact = o->exact && o->exact[reg * 4 + c];
+            bool have = a->out && v < a->out_vertices && reg < a->nout;
+            size_t ie = env_out_index(e, v, reg, c);
+            size_t ia = have ? env_out_index(a, v, reg, c) : 0;
+            for (uint32_t l = 0; l < e->nlanes; l++) {
+               if (lane_killed(o->flags, e, a, l)) {
+                  r->undefined++;
+                  continue;
+               }
+               uint32_t ev = e->out[ie + l], av = have ? a->out[ia + l] : 0;
+               uint16_t fl = flags_at(o->flags, e, ie + l);
+               struct diff_mismatch m = {DIFF_VAL_OUT, (uint8_t)c, fl, v, reg, l, ev, av};
+               judge(r, diff_value_verdict(ev, av, fl, exact, o), &m, true);
+            }
+         }
+}
+
+static void
+compare_killed(const struct env *e, const struct env *a, const struct diff_cmp_opts *o,
+               struct diff_cmp_result *r)
+{
+   if (!e->killed || !a->killed)
+      return;
+   const struct env *f = o->flags && o->flags->kill_undef ? o->flags : e;
+   for (uint32_t l = 0; l < e->nlanes; l++) {
+      uint16_t fl = f->kill_undef && f->kill_undef[l] ? ENV_F_UNDEF : 0;
+      uint32_t ev = e->killed[l] != 0, av = a->killed[l] != 0;
+      struct diff_mismatch m = {DIFF_VAL_KILLED, 0, fl, 0, 0, l, ev, av};
+      enum diff_verdict v = fl ? DIFF_V_UNDEFINED : ev == av ? DIFF_V_EQUAL : DIFF_V_DIFFERENT;
+      judge(r, v, &m, true);
+   }
+}
+
+static void
+compare_gs(const struct tgsi_shader *s, const struct env *e, const struct env *a,
+           const struct diff_cmp_opts *o, struct diff_cmp_result *r)
+{
+   if (!e->gs_count)
+      return;
+   const struct env *f = o->flags && o->flags->gs_undef ? o->flags : e;
+   bool same = a->gs_count && a->gs_max_vertices == e->gs_max_vertices && a->nout == e->nout;
+   for (uint32_t l = 0; l < e->nlanes; l++) {
+      uint32_t ec = e->gs_count[l], ac = same ? a->gs_count[l] : 0;
+      struct diff_mismatch m = {DIFF_VAL_GS_COUNT, 0, 0, 0, 0, l, ec, ac};
+      if (f->gs_undef[l]) {
+         judge(r, DIFF_V_UNDEFINED, &m, true);
+         continue;
+      }
+      judge(r, ec == ac ? DIFF_V_EQUAL : DIFF_V_DIFFERENT, &m, true);
+      if (ec != ac)
+         continue;
+      for (uint32_t k = 0; k < ec; k++)
+         for (uint32_t reg = 0; reg < e->nout; reg++)
+            for (unsigned c = 0; c < 4; c++) {
+               if (!(out_usage(s, reg) & (1u << c)))
+                  continue;
+               size_t i = (((size_t)l * e->gs_max_vertices + k) * e->nout + reg) * 4 + c;
+               uint16_t fl = f->gs_flags ? f->gs_flags[i] : 0;
+               bool exact = o->exact && o->exact[reg * 4 + c];
+               struct diff_mismatch mm = {DIFF_VAL_GS_DATA, (uint8_t)c,   fl, k, reg, l,
+                                          e->gs_data[i],    a->gs_data[i]};
+               judge(r, diff_value_verdict(mm.expected, mm.actual, fl, exact, o), &mm, true);
+            }
+   }
+}
+
+/* Memory words carry no class flags: against the oracle they get the FUSE
+ * tolerance, between programs they are exact. */
+static void
+compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
+            const struct env_mem *am, const struct env_mem *fm, const struct diff_cmp_opts *o,
+            struct diff_cmp_result *r)
+{
+   if (!em->data || !am->data || em->size != am->size)
+      return;
+   const uint8_t *undef = fm && fm->undef && fm->size == em->size ? fm->undef : em->undef;
+   uint16_t cls = o->mode == DIFF_CMP_ORACLE ? ENV_F_FUSE : 0;
+   for (uint32_t off = 0; off + 4 <= em->size; off += 4) {
+      uint32_t ev, av;
+      memcpy(&ev, em->data + off, 4);
+      memcpy(&av, am->data + off, 4);
+      bool u = undef && (undef[off] | undef[off + 1] | undef[off + 2] | undef[off + 3]);
+      uint16_t fl = (uint16_t)(cls | (u ? ENV_F_UNDEF : 0));
+      struct diff_mismatch m = {(uint8_t)kind, 0, fl, 0, index, off, ev, av};
+      judge(r, diff_value_verdict(ev, av, fl, false, o), &m, false);
+   }
+}
+
+void
+diff_compare(const struct tgsi_shader *s, const struct env *e, const struct env *a,
+             const struct diff_cmp_opts *o, struct diff_cmp_result *r)
+{
+   memset(r, 0, sizeof(*r));
+   if (s->stage == TGSI_STAGE_GEOM)
+      compare_gs(s, e, a, o, r);
+   else if (e->out)
+      compare_outputs(s, e, a, o, r);
+   if (s->stage == TGSI_STAGE_FRAG && !o->select)
+      compare_killed(e, a, o, r);
+   if (o->select)
+      return;
+   const struct env *f = o->flags;
+   for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++)
+      compare_mem(DIFF_VAL_BUFFER, i, &e->buf[i], &a->buf[i], f ? &f->buf[i] : NULL, o, r);
+   for (unsigned i = 0; i < ENV_MAX_IMAGES; i++)
+      compare_mem(DIFF_VAL_IMAGE, i, &e->img[i].mem, &a->img[i].mem, f ? &f->img[i].mem : NULL, o,
+                  r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                 */
+
+void
+diff_value_text(uint32_t bits, char *buf, size_t size)
+{
+   float x = uif(bits);
+   if (x != x)
+      snprintf(buf, size, "0x%08x (%snan)", bits, bits >> 31 ? "-" : "");
+   else
+      snprintf(buf, size, "0x%08x (%.9g)", bits, (double)x);
+}
+
+static char *
+flag_text(unsigned flags)
+{
+   char buf[160] = "";
+   size_t n = 0;
+   for (unsigned b = 0; b < ENV_F_COUNT && n < sizeof(buf) - 20; b++)
+      if (flags & (1u << b))
+         n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? " " : " [", env_flag_names[b]);
+   if (n)
+      snprintf(buf + n, sizeof(buf) - n, "]");
+   return xstrdup(buf);
+}
+
+static char *
+out_name(const struct tgsi_shader *s, const struct diff_mismatch *m, bool vertex)
+{
+   const struct tgsi_decl *d = tgsi_find_decl(s, TGSI_FILE_OUT, m->reg);
+   char sem[48] = "";
+   if (d && d->has_semantic)
+      snprintf(sem, sizeof(sem), " (%s %u)", tgsi_semantic_names[d->semantic], d->semantic_index);
+   if (vertex)
+      return xasprintf("OUT[%u][%u].%c%s", m->vertex, m->reg, "xyzw"[m->chan & 3], sem);
+   return xasprintf("OUT[%u].%c%s", m->reg, "xyzw"[m->chan & 3], sem);
+}
+
+char *
+diff_mismatch_text(const struct tgsi_shader *s, const struct diff_mismatch *m)
+{
+   char ev[48], av[48];
+   diff_value_text(m->expected, ev, sizeof(ev));
+   diff_value_text(m->actual, av, sizeof(av));
+   char *fl = flag_text(m->flags), *name = NULL, *t;
+   switch (m->kind) {
+   case DIFF_VAL_OUT:
+      name = out_name(s, m, m->vertex > 0);
+      t = xasprintf("%s lane %u: expected %s, got %s%s", name, m->lane, ev, av, fl);
+      break;
+   case DIFF_VAL_GS_DATA:
+      name = out_name(s, m, false);
+      t = xasprintf("emitted vertex %u %s lane %u: expected %s, got %s%s", m->vertex, name, m->lane,
+                    ev, av, fl);
+      break;
+   case DIFF_VAL_KILLED:
+      t = xasprintf("discard lane %u: expected %s, got %s", m->lane,
+                    m->expected ? "discarded" : "kept", m->actual ? "discarded" : "kept");
+      break;
+   case DIFF_VAL_GS_COUNT:
+      t = xasprintf("emitted vertices lane %u: expected %u, got %u", m->lane, m->expected,
+                    m->actual);
+      break;
+   default:
+      t = xasprintf("%s[%u] byte %u: expected %s, got %s",
+                    m->kind == DIFF_VAL_BUFFER ? "BUFFER" : "IMAGE", m->reg, m->lane, ev, av);
+      break;
+   }
+   free(name);
+   free(fl);
+   return t;
+}

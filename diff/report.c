@@ -1,0 +1,571 @@
+/*
+ * Reports of a check: the summary and each case's outcome against the
+ * baseline, the JSON and JUnit files, shader-db style statistics, the
+ * one-line failure text, and the baseline file itself.
+ *
+ * Baseline format (YAML), the cases expected not to pass:
+ *
+ *   expected:
+ *     - {shader: captures/fs_x.tgsi, target: a3xx, status: fail}
+ *     - {shader: captures/vs_y.tgsi, status: error}    # every target
+ *
+ * A case listed with status S is "expected" when it ends with status S; a
+ * listed case that passes (or is skipped) is an "unexpected pass"; any other
+ * fail or error is new. Entries naming cases not in the run are ignored,
+ * so one baseline serves every shard.
+ *
+ * Everything here returns text; nothing prints. Report files are written
+ * whole or not at all (diff_write_atomic).
+ */
+#include "diff/diff.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define NAME_(n, s) s,
+const char *const diff_outcome_names[DIFF_OUT_COUNT] = {DIFF_OUTCOMES(NAME_)};
+#undef NAME_
+
+/* A growing string. */
+struct sb {
+   char *p;
+   size_t len, cap;
+};
+
+static void DC_PRINTF(2, 3) sbf(struct sb *b, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char *s = xvasprintf(fmt, ap);
+   va_end(ap);
+   size_t n = strlen(s);
+   VEC_RESERVE(b->p, b->cap, b->len + n + 1);
+   memcpy(b->p + b->len, s, n + 1);
+   b->len += n;
+   free(s);
+}
+
+static char *
+sb_take(struct sb *b)
+{
+   if (!b->p)
+      return xstrdup("");
+   return b->p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Baseline                                                             */
+
+static bool
+status_from_name(const char *s, enum diff_status *out)
+{
+   for (unsigned i = 0; s && i < DIFF_STATUS_COUNT; i++)
+      if (!strcmp(s, diff_status_names[i])) {
+         *out = (enum diff_status)i;
+         return true;
+      }
+   return false;
+}
+
+static bool
+baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list *d)
+{
+   const char *shader = ydoc_scalar(y, ydoc_get(y, n, "shader"));
+   const char *target = ydoc_scalar(y, ydoc_get(y, n, "target"));
+   int sn = ydoc_get(y, n, "status");
+   enum diff_status st = DIFF_FAIL;
+   if (!ydoc_is_map(y, n) || !shader || !*shader) {
+      ydoc_error(y, n, d, "a baseline entry is a mapping with at least 'shader'");
+      return false;
+   }
+   if (sn && (!status_from_name(ydoc_scalar(y, sn), &st) || st == DIFF_PASS)) {
+      ydoc_error(y, sn, d, "status is one of fail, error, skip");
+      return false;
+   }
+   struct diff_baseline_entry e = {xstrdup(shader),
+                                   target && strcmp(target, "*") ? xstrdup(target) : NULL, st};
+   VEC_PUSH(b->v, b->n, b->cap, e);
+   return true;
+}
+
+bool
+diff_baseline_parse(const char *text, size_t len, const char *file, struct diff_baseline *b,
+                    struct diag_list *d)
+{
+   memset(b, 0, sizeof(*b));
+   struct ydoc *y = ydoc_load(text, len, file, d);
+   if (!y)
+      return false;
+   int root = ydoc_root(y), list = ydoc_get(y, root, "expected");
+   bool ok = true;
+   if (!list && ydoc_is_map(y, root)) {
+      ydoc_error(y, root, d, "a baseline has a list 'expected'");
+      ok = false;
+   }
+   if (!list && !ydoc_is_map(y, root))
+      list = root; /* a bare list is accepted too */
+   if (ok && ydoc_len(y, list) && !ydoc_item(y, list, 0)) {
+      ydoc_error(y, list, d, "'expected' is a list");
+      ok = false;
+   }
+   for (unsigned i = 0; ok && i < ydoc_len(y, list); i++)
+      ok = baseline_entry(y, ydoc_item(y, list, i), b, d);
+   ydoc_free(y);
+   if (!ok)
+      diff_baseline_free(b);
+   return ok;
+}
+
+void
+diff_baseline_free(struct diff_baseline *b)
+{
+   for (unsigned i = 0; i < b->n; i++) {
+      free(b->v[i].shader);
+      free(b->v[i].target);
+   }
+   free(b->v);
+   memset(b, 0, sizeof(*b));
+}
+
+enum diff_status
+diff_baseline_expect(const struct diff_baseline *b, const char *shader, const char *target)
+{
+   for (unsigned i = 0; b && i < b->n; i++)
+      if (!strcmp(b->v[i].shader, shader) && (!b->v[i].target || !strcmp(b->v[i].target, target)))
+         return b->v[i].status;
+   return DIFF_PASS;
+}
+
+static const char *
+case_shader(const struct diff_check *c, unsigned i)
+{
+   return c->shaders[c->cases[i].shader].name;
+}
+
+static const char *
+case_target(const struct diff_check *c, unsigned i)
+{
+   return c->targets[c->cases[i].target].name;
+}
+
+char *
+diff_baseline_yaml(const struct diff_check *c)
+{
+   struct sb b = {0};
+   sbf(&b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline)\n"
+           "expected:\n");
+   unsigned n = 0;
+   for (unsigned i = 0; i < c->ncases; i++) {
+      enum diff_status st = c->results[i].status;
+      if (st != DIFF_FAIL && st != DIFF_ERROR)
+         continue;
+      struct ydoc_writer *w = ydoc_writer_new();
+      ydoc_map(w, true, true);
+      ydoc_kv(w, "shader", case_shader(c, i));
+      ydoc_kv(w, "target", case_target(c, i));
+      ydoc_kv(w, "status", diff_status_names[st]);
+      ydoc_map(w, false, true);
+      char *t = ydoc_writer_finish(w);
+      if (t) {
+         t[strcspn(t, "\n")] = 0;
+         sbf(&b, "  - %s\n", t);
+         n++;
+      }
+      free(t);
+   }
+   if (!n)
+      sbf(&b, "  []\n");
+   return sb_take(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Summary                                                              */
+
+enum diff_outcome
+diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_baseline *b)
+{
+   enum diff_status st = c->results[i].status;
+   enum diff_status want = diff_baseline_expect(b, case_shader(c, i), case_target(c, i));
+   if (want == DIFF_SKIP)
+      want = DIFF_PASS;
+   if (st == DIFF_PASS || st == DIFF_SKIP)
+      return want == DIFF_PASS ? DIFF_OUT_OK : DIFF_OUT_UNEXPECTED_PASS;
+   if (st == want)
+      return DIFF_OUT_EXPECTED;
+   return st == DIFF_FAIL ? DIFF_OUT_NEW_FAIL : DIFF_OUT_NEW_ERROR;
+}
+
+void
+diff_summarize(const struct diff_check *c, const struct diff_baseline *b, struct diff_summary *s)
+{
+   memset(s, 0, sizeof(*s));
+   s->cases = c->ncases;
+   for (unsigned i = 0; i < c->ncases; i++) {
+      const struct diff_case_result *r = &c->results[i];
+      if (i == 0 || c->cases[i].shader != c->cases[i - 1].shader)
+         s->shaders++;
+      s->status[r->status]++;
+      s->outcome[diff_case_outcome(c, i, b)]++;
+      bool seen[DIFF_SIG_COUNT] = {false};
+      for (unsigned k = 0; k < r->nsig; k++)
+         if (!seen[r->sig[k].kind]) {
+            seen[r->sig[k].kind] = true;
+            s->signals[r->sig[k].kind]++;
+         }
+      s->compared += r->compared;
+      s->undefined += r->undefined;
+      s->unchecked += r->unchecked;
+      s->tolerated += r->tolerated;
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Text of a case                                                       */
+
+static void
+signal_line(struct sb *b, const struct diff_check *c, unsigned i, const struct diff_signal *s)
+{
+   sbf(b, "%s %s %s: %s", diff_status_names[c->results[i].status], case_target(c, i),
+       case_shader(c, i), diff_signal_names[s->kind]);
+   if (s->step && *s->step)
+      sbf(b, " (%s)", s->step);
+   sbf(b, ": %s", s->msg);
+   bool values = s->kind == DIFF_SIG_MISMATCH || s->kind == DIFF_SIG_INVARIANCE;
+   if (s->count > 1)
+      sbf(b, " [%llu %s]", (unsigned long long)s->count, values ? "values" : "events");
+}
+
+char *
+diff_case_lines(const struct diff_check *c, unsigned i)
+{
+   const struct diff_case_result *r = &c->results[i];
+   struct sb b = {0};
+   for (unsigned k = 0; k < r->nsig; k++) {
+      if (k)
+         sbf(&b, "\n");
+      signal_line(&b, c, i, &r->sig[k]);
+      if (k == 0 && r->repro)
+         sbf(&b, " [repro: %s]", r->repro);
+   }
+   if (!r->nsig)
+      sbf(&b, "%s %s %s", diff_status_names[r->status], case_target(c, i), case_shader(c, i));
+   return sb_take(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                 */
+
+static void
+json_str(struct sb *b, const char *s)
+{
+   sbf(b, "\"");
+   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+      if (*p == '"' || *p == '\\')
+         sbf(b, "\\%c", *p);
+      else if (*p == '\n')
+         sbf(b, "\\n");
+      else if (*p == '\t')
+         sbf(b, "\\t");
+      else if (*p < 0x20)
+         sbf(b, "\\u%04x", *p);
+      else
+         sbf(b, "%c", *p);
+   }
+   sbf(b, "\"");
+}
+
+static void
+json_float_text(struct sb *b, uint32_t bits)
+{
+   float x = uif(bits);
+   char t[32];
+   if (x != x)
+      snprintf(t, sizeof(t), "nan");
+   else if (isinf(x))
+      snprintf(t, sizeof(t), "%sinf", x < 0 ? "-" : "");
+   else
+      snprintf(t, sizeof(t), "%.9g", (double)x);
+   json_str(b, t);
+}
+
+static void
+json_value(struct sb *b, const struct diff_mismatch *m)
+{
+   sbf(b, ", \"value\": {\"what\": ");
+   json_str(b, diff_value_names[m->kind]);
+   sbf(b, ", \"reg\": %u, \"chan\": \"%c\", \"vertex\": %u, \"lane\": %u", m->reg,
+       "xyzw"[m->chan & 3], m -> vertex, m -> lane);
+   sbf(b, ", \"expected\": \"0x%08x\", \"actual\": \"0x%08x\", \"expected_float\": ", m->expected,
+       m->actual);
+   json_float_text(b, m->expected);
+   sbf(b, ", \"actual_float\": ");
+   json_float_text(b, m->actual);
+   sbf(b, ", \"flags\": [");
+   for (unsigned f = 0, n = 0; f < ENV_F_COUNT; f++)
+      if (m->flags & (1u << f)) {
+         sbf(b, n++ ? ", " : "");
+         json_str(b, env_flag_names[f]);
+      }
+   sbf(b, "]}");
+}
+
+static void
+json_prog(struct sb *b, const char *key, const struct diff_prog_stats *p)
+{
+   if (!p->valid) {
+      sbf(b, ", \"%s\": null", key);
+      return;
+   }
+   sbf(b,
+       ", \"%s\": {\"instructions\": %u, \"nops\": %u, \"registers\": %u, \"cycles\": "
+       "%llu}",
+       key, p->instructions, p->nops, p->registers, (unsigned long long)p->cycles);
+}
+
+static void
+json_case(struct sb *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
+{
+   const struct diff_case_result *r = &c->results[i];
+   sbf(b, "    {\"shader\": ");
+   json_str(b, case_shader(c, i));
+   sbf(b, ", \"target\": ");
+   json_str(b, case_target(c, i));
+   sbf(b, ", \"status\": \"%s\", \"outcome\": \"%s\",\n     \"signals\": [",
+       diff_status_names[r->status], diff_outcome_names[diff_case_outcome(c, i, bl)]);
+   for (unsigned k = 0; k < r->nsig; k++) {
+      const struct diff_signal *s = &r->sig[k];
+      sbf(b, "%s\n       {\"kind\": \"%s\", \"step\": ", k ? "," : "", diff_signal_names[s->kind]);
+      json_str(b, s->step);
+      sbf(b, ", \"message\": ");
+      json_str(b, s->msg);
+      sbf(b, ", \"count\": %llu", (unsigned long long)s->count);
+      if (s->has_value)
+         json_value(b, &s->m);
+      sbf(b, "}");
+   }
+   sbf(b, "]");
+   json_prog(b, "ref", &r->ref);
+   json_prog(b, "opt", &r->opt);
+   sbf(b,
+       ",\n     \"values\": {\"compared\": %llu, \"undefined\": %llu, \"unchecked\": %llu, "
+       "\"tolerated\": %llu}",
+       (unsigned long long)r->compared, (unsigned long long)r->undefined,
+       (unsigned long long)r->unchecked, (unsigned long long)r->tolerated);
+   sbf(b, ", \"lanes\": [");
+   for (unsigned l = 0; l < r->nlanes; l++) {
+      sbf(b, "%s{\"lane\": %u, \"inputs\": {", l ? ", " : "", r->lanes[l].lane);
+      for (unsigned v = 0; v < r->lanes[l].nvals; v++) {
+         sbf(b, v ? ", " : "");
+         json_str(b, r->lanes[l].vals[v].name);
+         sbf(b, ": \"0x%08x\"", r->lanes[l].vals[v].bits);
+      }
+      sbf(b, "}}");
+   }
+   sbf(b, "], \"repro\": ");
+   if (r->repro)
+      json_str(b, r->repro);
+   else
+      sbf(b, "null");
+   sbf(b, "}");
+}
+
+char *
+diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
+{
+   struct diff_summary s;
+   diff_summarize(c, bl, &s);
+   struct sb b = {0};
+   sbf(&b,
+       "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
+       "\"error\": %u, \"skip\": %u,\n",
+       s.shaders, s.cases, s.status[DIFF_PASS], s.status[DIFF_FAIL], s.status[DIFF_ERROR],
+       s.status[DIFF_SKIP]);
+   sbf(&b, "              \"outcomes\": {");
+   for (unsigned o = 0; o < DIFF_OUT_COUNT; o++)
+      sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
+   sbf(&b, "},\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
+       (unsigned long long)c->o.seed, c->o.invocations);
+   json_str(&b, diff_check_steps(c));
+   sbf(&b, ", \"targets\": [");
+   for (unsigned t = 0; t < c->ntargets; t++) {
+      sbf(&b, t ? ", " : "");
+      json_str(&b, c->targets[t].name);
+   }
+   sbf(&b,
+       "],\n              \"values\": {\"compared\": %llu, \"undefined\": %llu, "
+       "\"unchecked\": %llu, \"tolerated\": %llu}},\n  \"cases\": [",
+       (unsigned long long)s.compared, (unsigned long long)s.undefined,
+       (unsigned long long)s.unchecked, (unsigned long long)s.tolerated);
+   for (unsigned i = 0; i < c->ncases; i++) {
+      sbf(&b, i ? ",\n" : "\n");
+      json_case(&b, c, i, bl);
+   }
+   sbf(&b, "\n  ]\n}\n");
+   return sb_take(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* JUnit                                                                */
+
+static void
+xml_str(struct sb *b, const char *s)
+{
+   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+      switch (*p) {
+      case '<':
+         sbf(b, "&lt;");
+         break;
+      case '>':
+         sbf(b, "&gt;");
+         break;
+      case '&':
+         sbf(b, "&amp;");
+         break;
+      case '"':
+         sbf(b, "&quot;");
+         break;
+      case '\n':
+         sbf(b, "&#10;");
+         break;
+      default:
+         /* XML 1.0 has no other control characters. */
+         sbf(b, "%c", *p < 0x20 && *p != '\t' ? '?' : *p);
+      }
+   }
+}
+
+static void
+junit_case(struct sb *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
+{
+   const struct diff_case_result *r = &c->results[i];
+   enum diff_outcome o = diff_case_outcome(c, i, bl);
+   sbf(b, "    <testcase classname=\"diffcomp.");
+   xml_str(b, case_target(c, i));
+   sbf(b, "\" name=\"");
+   xml_str(b, case_shader(c, i));
+   sbf(b, "\" time=\"%.3f\"", r->seconds);
+   if (o == DIFF_OUT_OK && r->status == DIFF_PASS) {
+      sbf(b, "/>\n");
+      return;
+   }
+   sbf(b, ">\n");
+   char *text = diff_case_lines(c, i);
+   const char *first = r->nsig ? r->sig[0].msg : "";
+   const char *tag = o == DIFF_OUT_NEW_FAIL || o == DIFF_OUT_UNEXPECTED_PASS ? "failure"
+                     : o == DIFF_OUT_NEW_ERROR                               ? "error"
+                                                                             : "skipped";
+   const char *type = o == DIFF_OUT_UNEXPECTED_PASS ? "unexpected-pass"
+                      : r->nsig                     ? diff_signal_names[r->sig[0].kind]
+                                                    : diff_status_names[r->status];
+   sbf(b, "      <%s type=\"%s\" message=\"", tag, type);
+   if (o == DIFF_OUT_EXPECTED)
+      sbf(b, "expected by the baseline: ");
+   if (o == DIFF_OUT_UNEXPECTED_PASS)
+      sbf(b, "passes, but the baseline expects %s",
+          diff_status_names[diff_baseline_expect(bl, case_shader(c, i), case_target(c, i))]);
+   else
+      xml_str(b, first);
+   sbf(b, "\">");
+   xml_str(b, text);
+   sbf(b, "</%s>\n    </testcase>\n", tag);
+   free(text);
+}
+
+char *
+diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
+{
+   struct diff_summary s;
+   diff_summarize(c, bl, &s);
+   unsigned fails = s.outcome[DIFF_OUT_NEW_FAIL] + s.outcome[DIFF_OUT_UNEXPECTED_PASS];
+   unsigned errors = s.outcome[DIFF_OUT_NEW_ERROR];
+   unsigned skipped = s.outcome[DIFF_OUT_EXPECTED] + s.status[DIFF_SKIP];
+   double t = 0;
+   for (unsigned i = 0; i < c->ncases; i++)
+      t += c->results[i].seconds;
+   struct sb b = {0};
+   sbf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+   sbf(&b,
+       "<testsuites name=\"diffcomp\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n",
+       s.cases, fails, errors, t);
+   sbf(&b,
+       "  <testsuite name=\"diffcomp check\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+       "skipped=\"%u\" time=\"%.3f\">\n",
+       s.cases, fails, errors, skipped, t);
+   for (unsigned i = 0; i < c->ncases; i++)
+      junit_case(&b, c, i, bl);
+   sbf(&b, "  </testsuite>\n</testsuites>\n");
+   return sb_take(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics                                                           */
+
+struct metric {
+   const char *name;
+   uint64_t ref, opt;
+   unsigned helped, hurt;
+};
+
+static void
+metric_add(struct metric *m, uint64_t ref, uint64_t opt)
+{
+   m->ref += ref;
+   m->opt += opt;
+   m->helped += opt < ref;
+   m->hurt += opt > ref;
+}
+
+char *
+diff_report_stats(const struct diff_check *c)
+{
+   struct metric m[4] = {
+       {.name = "instructions"}, {.name = "nops"}, {.name = "registers"}, {.name = "cycles"}};
+   unsigned n = 0;
+   for (unsigned i = 0; i < c->ncases; i++) {
+      const struct diff_case_result *r = &c->results[i];
+      if (!r->ref.valid || !r->opt.valid)
+         continue;
+      n++;
+      metric_add(&m[0], r->ref.instructions, r->opt.instructions);
+      metric_add(&m[1], r->ref.nops, r->opt.nops);
+      metric_add(&m[2], r->ref.registers, r->opt.registers);
+      metric_add(&m[3], r->ref.cycles, r->opt.cycles);
+   }
+   struct sb b = {0};
+   sbf(&b, "totals over %u of %u cases with both programs (ref -> opt):\n", n, c->ncases);
+   sbf(&b, "  %-13s %12s %12s %9s %7s %7s\n", "", "ref", "opt", "change", "helped", "hurt");
+   for (unsigned k = 0; k < 4; k++) {
+      char pct[16] = "-";
+      if (m[k].ref)
+         snprintf(pct, sizeof(pct), "%+.2f%%",
+                  100.0 * ((double)m[k].opt - (double)m[k].ref) / (double)m[k].ref);
+      sbf(&b, "  %-13s %12llu %12llu %9s %7u %7u\n", m[k].name, (unsigned long long)m[k].ref,
+          (unsigned long long)m[k].opt, pct, m[k].helped, m[k].hurt);
+   }
+   return sb_take(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                                */
+
+bool
+diff_write_atomic(const char *path, const char *text, struct diag_list *d)
+{
+   char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
+   FILE *f = fopen(tmp, "w");
+   bool ok = f && fputs(text, f) >= 0;
+   if (f && fclose(f) != 0)
+      ok = false;
+   if (ok && rename(tmp, path) != 0)
+      ok = false;
+   if (!ok) {
+      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "cannot write %s: %s", path, strerror(errno));
+      remove(tmp);
+   }
+   free(tmp);
+   return ok;
+}

@@ -1,0 +1,166 @@
+# diffcomp check and diffcomp repro: exit codes, failure lines, isolation,
+# baseline, shards, report files, reproducers, determinism across -j.
+set(_chk_run ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
+set(_fx fixtures/check)
+set(_out ${CMAKE_BINARY_DIR}/check-tests)
+function(check_cli name args rc)
+  cmake_parse_arguments(T "" "OUT;NOT_OUT;ERR;ENVS;FILE;FILE_RE;CLEAN;SAME_AS;SETUP;NEEDS" "" ${ARGN})
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
+  foreach(k OUT NOT_OUT ERR ENVS FILE FILE_RE CLEAN SAME_AS)
+    if(DEFINED T_${k})
+      set(v "${T_${k}}")
+      if(k STREQUAL "OUT")
+        list(APPEND defs "-DOUT_RE=${v}")
+      elseif(k STREQUAL "NOT_OUT")
+        list(APPEND defs "-DNOT_OUT_RE=${v}")
+      elseif(k STREQUAL "ERR")
+        list(APPEND defs "-DERR_RE=${v}")
+      else()
+        list(APPEND defs "-D${k}=${v}")
+      endif()
+    endif()
+  endforeach()
+  add_test(NAME cli_check_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_chk_run}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  if(T_SETUP)
+    set_tests_properties(cli_check_${name} PROPERTIES FIXTURES_SETUP ${T_SETUP})
+  endif()
+  if(T_NEEDS)
+    set_tests_properties(cli_check_${name} PROPERTIES FIXTURES_REQUIRED ${T_NEEDS})
+  endif()
+endfunction()
+
+# Usage.
+check_cli(help "check|--help" 0 OUT "usage: diffcomp \\[check\\] FILE.tgsi")
+check_cli(no_files "check" 2 ERR "usage: diffcomp \\[check\\]")
+check_cli(bad_option "check|--frob|x.tgsi" 2 ERR "unknown option '--frob'")
+check_cli(bad_shard "check|--shard|3/2|x.tgsi" 2 ERR "--shard takes K/N")
+check_cli(bad_target "check|--target|nosuch|x.tgsi" 2 ERR "nosuch")
+check_cli(bad_opt "check|--opt|fast|x.tgsi" 2 ERR "--opt takes a list of: fuse-ffma, inexact")
+check_cli(bad_env_shard "check|${_fx}/fs_basic.tgsi" 2 ENVS "CI_NODE_INDEX=0|CI_NODE_TOTAL=2"
+          ERR "CI_NODE_INDEX")
+
+# Passing runs, with and without the subcommand.
+check_cli(pass "check|--target|a3xx|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/vs_precise.tgsi" 0
+          OUT "total +2 +2 +0 +0 +0\n2 shaders, 2 cases in")
+check_cli(default_command "--target=a3xx|--no-repro|${_fx}/fs_basic.tgsi" 0 OUT "a3xx +1 +1 +0")
+
+# Inputs that cannot be checked: exit 2 (125 with --git-bisect).
+check_cli(input_error "--target|a3xx|--no-repro|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 2
+          OUT "^error a3xx fixtures/check/bad_parse.tgsi: input-error \\(parse\\): fixtures/check/bad_parse.tgsi:4:18: TEMP\\[9\\] is not declared\n")
+check_cli(interp_error "--target|a3xx|--no-repro|${_fx}/interp_refuses.tgsi" 2
+          OUT "error a3xx fixtures/check/interp_refuses.tgsi: interp-error \\(interp\\): UNSUPPORTED: .*refuses CLOCK")
+check_cli(missing_file "--target|a3xx|--no-repro|${_fx}/no_such.tgsi" 2 OUT "No such file")
+check_cli(bisect_input "--target|a3xx|--git-bisect|--no-repro|${_fx}/bad_parse.tgsi" 125)
+
+# A crash or a hang is one case's failure; the run goes on.
+check_cli(crash "--target|a3xx|--repro-dir|${_out}/crash|${_fx}/fs_basic.tgsi|${_fx}/vs_precise.tgsi" 1
+          ENVS "DIFFCOMP_CHECK_INJECT=crash:fs_basic" CLEAN ${_out}/crash
+          OUT "^fail a3xx fixtures/check/fs_basic.tgsi: crash \\(parse\\): SIGSEGV in parse \\[repro: .*/crash/fs_basic-a3xx.yaml\\]\n.*total +2 +1 +1 +0 +0"
+          FILE ${_out}/crash/fs_basic-a3xx.yaml
+          FILE_RE "diffcomp-repro: 1\nshader: \"fixtures/check/fs_basic.tgsi\"\ntarget: \"a3xx\"\nseed: 1\n.*status: fail\n.*text: \\|\n  # A small fragment shader"
+          SETUP crash_repro)
+check_cli(exit "--target|a3xx|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/vs_precise.tgsi" 1
+          ENVS "DIFFCOMP_CHECK_INJECT=exit:vs_precise"
+          OUT "fail a3xx fixtures/check/vs_precise.tgsi: crash \\(parse\\): worker exited with status 3 in parse")
+check_cli(timeout "--target|a3xx|--timeout|1|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/vs_precise.tgsi" 1
+          ENVS "DIFFCOMP_CHECK_INJECT=spin:fs_basic"
+          OUT "fail a3xx fixtures/check/fs_basic.tgsi: timeout \\(parse\\): no result after 1000 ms \\(in parse\\)\n.*total +2 +1 +1")
+
+# The reproducer replays the same failure, and says when it no longer does.
+check_cli(repro_same "repro|${_out}/crash/fs_basic-a3xx.yaml" 1
+          ENVS "DIFFCOMP_CHECK_INJECT=crash:fs_basic" NEEDS crash_repro
+          OUT "^fail a3xx fixtures/check/fs_basic.tgsi: crash \\(parse\\): SIGSEGV in parse\nreproduced: fail with the recorded signals\n$")
+check_cli(repro_fixed "repro|${_out}/crash/fs_basic-a3xx.yaml" 0 NEEDS crash_repro
+          OUT "^pass a3xx fixtures/check/fs_basic.tgsi\nnot reproduced: recorded fail: SIGSEGV in parse, now pass\n$")
+check_cli(repro_bad "repro|${_fx}/baseline_xpass.yaml" 2 ERR "baseline_xpass.yaml:3:1: error: not a diffcomp reproducer")
+check_cli(repro_not_yaml "repro|${_fx}/fs_basic.tgsi" 2 ERR "fs_basic.tgsi:7:4: error: YAML: mapping values are not allowed")
+check_cli(repro_help "repro|--help" 0 OUT "usage: diffcomp repro FILE.yaml")
+
+# Output order does not depend on -j.
+check_cli(order "-j1|--target|a3xx,sm50|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/bad_parse.tgsi|${_fx}/interp_refuses.tgsi|${_fx}/vs_precise.tgsi" 1
+          ENVS "DIFFCOMP_CHECK_INJECT=crash:vs_precise"
+          SAME_AS "-j3|--target|a3xx,sm50|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/bad_parse.tgsi|${_fx}/interp_refuses.tgsi|${_fx}/vs_precise.tgsi")
+
+# Baseline: expected failures pass the run; unexpected passes fail it.
+check_cli(write_baseline "--target|a3xx|--no-repro|--write-baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 2
+          CLEAN ${_out}/baseline.yaml FILE ${_out}/baseline.yaml
+          FILE_RE "expected:\n  - {shader: fixtures/check/bad_parse.tgsi, target: a3xx, status: error}\n$"
+          SETUP baseline)
+check_cli(baseline_ok "--target|a3xx|--no-repro|--baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 0
+          NEEDS baseline NOT_OUT "^error" OUT "0 new failures, 0 new errors, 1 expected, 0 unexpected passes")
+check_cli(baseline_verbose "-v|--target|a3xx|--no-repro|--baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi" 0
+          NEEDS baseline OUT "^expected error a3xx fixtures/check/bad_parse.tgsi: input-error")
+check_cli(baseline_xpass "--target|a3xx|--no-repro|--baseline|${_fx}/baseline_xpass.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 1
+          OUT "^xpass a3xx fixtures/check/fs_basic.tgsi: pass, but the baseline expects fail\n.*1 expected, 1 unexpected passes")
+check_cli(baseline_bad "--target|a3xx|--baseline|${_fx}/baseline_bad.yaml|${_fx}/fs_basic.tgsi" 2
+          ERR "baseline_bad.yaml:2:.*status is one of fail, error, skip")
+
+# Shards from the CI variables; report files.
+check_cli(shard_env "--target|a3xx|--no-repro|--json|${_out}/shard.json|${_fx}/fs_basic.tgsi|${_fx}/bad_parse.tgsi|${_fx}/interp_refuses.tgsi|${_fx}/vs_precise.tgsi" 2
+          ENVS "CI_NODE_INDEX=2|CI_NODE_TOTAL=2" CLEAN ${_out}/shard.json FILE ${_out}/shard.json
+          FILE_RE "\"summary\": {\"shaders\": 2, \"cases\": 2, .*\"shader\": \"fixtures/check/bad_parse.tgsi\".*\"shader\": \"fixtures/check/vs_precise.tgsi\"")
+check_cli(shard_option "--target|a3xx|--no-repro|--shard|1/2|${_fx}/fs_basic.tgsi|${_fx}/bad_parse.tgsi|${_fx}/interp_refuses.tgsi|${_fx}/vs_precise.tgsi" 2
+          ENVS "CI_NODE_INDEX=2|CI_NODE_TOTAL=2"
+          OUT "interp_refuses.tgsi: interp-error.*total +2 +1 +0 +1 +0")
+check_cli(junit "--target|a3xx|--no-repro|--junit|${_out}/junit.xml|${_fx}/fs_basic.tgsi|${_fx}/bad_parse.tgsi" 2
+          CLEAN ${_out}/junit.xml FILE ${_out}/junit.xml
+          FILE_RE "<testsuite name=\"diffcomp check\" tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\".*<testcase classname=\"diffcomp.a3xx\" name=\"fixtures/check/bad_parse.tgsi\"")
+check_cli(stats "--target|a3xx|--no-repro|--stats|${_fx}/fs_basic.tgsi" 0
+          OUT "totals over [0-9]+ of 1 cases with both programs \\(ref -> opt\\):\n.*instructions")
+
+# Hand-built programs in place of the optimizing compiler (fixtures/check/hand).
+set(_hand ${_fx}/hand)
+check_cli(hand_ok "--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_ok.a3xx.s|${_hand}/mad.tgsi" 0
+          OUT "steps: parse inputs interp ref opt emu ref emu opt compare\n")
+check_cli(hand_wrong_reg "--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1
+          OUT "^fail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\].x \\(GENERIC 0\\) lane [0-9]+: expected 0x[0-9a-f]+ \\([^)]*\\), got 0x00000000 \\(0\\)")
+check_cli(hand_missing_nop "--target|a3xx|--repro-dir|${_out}/hand|--opt-asm|${_hand}/mad_missing_nop.a3xx.s|${_hand}/mad.tgsi" 1
+          CLEAN ${_out}/hand SETUP hand_repro FILE ${_out}/hand/mad-a3xx.yaml
+          FILE_RE "opt-asm: \"fixtures/check/hand/mad_missing_nop.a3xx.s\"\n.*lanes:\n- lane: 0\n  inputs: {'IN\\[0\\].x': 0x"
+          OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\): opt program: raw \\(read of a fixed-latency result before it is ready\\) at 0x8, r0.w, producer 0x0, early by 1 \\[[0-9]+ events\\] \\[repro: .*/hand/mad-a3xx.yaml\\]\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)")
+check_cli(hand_bad_asm "--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 1
+          OUT "compile-error \\(opt\\): opt: fixtures/check/fs_basic.tgsi:")
+# The reproducer of a real mismatch replays it, lane inputs checked.
+check_cli(hand_repro "repro|${_out}/hand/mad-a3xx.yaml" 1 NEEDS hand_repro
+          OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\)[^\n]*\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)[^\n]*\nreproduced: fail with the recorded signals\n$"
+          ERR "^$")
+check_cli(hand_verbose "-v|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1
+          OUT "mismatch \\(ref/opt\\)[^\n]*\n    lane [0-9]+ inputs: IN\\[0\\].x=0x[0-9a-f]+ \\([^)]*\\) IN\\[0\\].y=")
+
+# Generated shaders: named gen:S, the same for the same --seed.
+check_cli(generated "--generated|3|--target|a3xx|--no-repro|--json|${_out}/gen.json" 0
+          CLEAN ${_out}/gen.json FILE ${_out}/gen.json
+          FILE_RE "\"shaders\": 3, \"cases\": 3,.*\"shader\": \"gen:[0-9]+\""
+          SAME_AS "--generated|3|--target|a3xx|--no-repro|-j1")
+check_cli(generated_bad "--generated|-1" 2 ERR "--generated takes a number")
+# --git-bisect: only compile errors -> 125 (untestable); a mismatch -> 1.
+check_cli(bisect_compile "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 125)
+check_cli(bisect_bad "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1)
+check_cli(bisect_good "--git-bisect|--target|a3xx|--no-repro|${_hand}/mad.tgsi" 0)
+
+# diffcomp reduce: the hand-built mismatch shrinks to one lane, the reduced
+# reproducer carries its inputs and replays the same failure.
+check_cli(reduce_help "reduce|--help" 0 OUT "usage: diffcomp reduce REPRO.yaml")
+check_cli(reduce_no_file "reduce" 2 ERR "usage: diffcomp reduce")
+check_cli(reduce_bad_option "reduce|--frob|x.yaml" 2 ERR "unknown option '--frob'")
+check_cli(reduce_bad_limit "reduce|--time-limit|0|x.yaml" 2 ERR "--time-limit takes")
+check_cli(reduce_not_repro "reduce|${_fx}/fs_basic.tgsi" 2 ERR "fs_basic.tgsi:7:4: error: YAML")
+check_cli(reduce_hand "reduce|${_out}/hand/mad-a3xx.yaml|-o|${_out}/hand/mad-reduced.yaml" 0
+          NEEDS hand_repro SETUP reduced_repro CLEAN ${_out}/hand/mad-reduced.yaml
+          OUT "^reduced: 2 -> [12] instructions, 1024 -> 1 lanes; [0-9]+ runs"
+          ERR "reduce: keeping hazard on a3xx\nreduce: original .*reduce: done "
+          FILE ${_out}/hand/mad-reduced.yaml
+          FILE_RE "invocations: 1\n.*status: fail\n.*text: \\|\n  FRAG\n.*inputs: \\|\n  stage: FRAG\n  invocations: 1\n")
+check_cli(reduce_replay "repro|${_out}/hand/mad-reduced.yaml" 1 NEEDS reduced_repro
+          OUT "hazard \\(emu opt\\).*\nreproduced: fail with the recorded signals\n$" ERR "^$")
+check_cli(reduce_crash "reduce|--quiet|${_out}/crash/fs_basic-a3xx.yaml" 0 NEEDS crash_repro
+          ENVS "DIFFCOMP_CHECK_INJECT=crash:fs_basic"
+          OUT "status: fail\n.*kind: crash.*text: \\|\n  FRAG\n    0: END\n"
+          ERR "^reduced: 3 -> 1 instructions, 1024 -> 1 lanes")
+check_cli(reduce_passes "reduce|${_out}/crash/fs_basic-a3xx.yaml" 1 NEEDS crash_repro
+          ERR "the case passes now; nothing to reduce")
+check_cli(reduce_budget "reduce|--quiet|--max-tests|3|${_out}/hand/mad-a3xx.yaml|-o|${_out}/hand/mad-budget.yaml" 0
+          NEEDS hand_repro CLEAN ${_out}/hand/mad-budget.yaml
+          OUT "^reduced: 2 -> [12] instructions, 1024 -> 1024 lanes; 3 runs .*\\(budget spent: best so far\\)")
+include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)

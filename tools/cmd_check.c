@@ -1,0 +1,617 @@
+/*
+ * diffcomp check (also: diffcomp FILE.tgsi...): the differential check.
+ * Builds the list of cases (shader x target, one shard of it), runs them
+ * in worker processes (diff/run.c), prints one line per failure in case
+ * order whatever -j is, writes a reproducer per failure, the summary, the
+ * report files, and picks the exit code against the baseline.
+ */
+#include "compiler/ir/ir.h"
+#include "diff/diff.h"
+#include "tools/tools.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXIT_BISECT_SKIP 125
+
+static void
+check_usage(FILE *f)
+{
+   fprintf(
+       f,
+       "usage: diffcomp [check] FILE.tgsi... [options]\n"
+       "       diffcomp check --generated N [FILE.tgsi...] [options]\n\n"
+       "Compiles each shader for each target with the reference and the optimizing\n"
+       "compiler, runs both on the emulator and the golden interpreter on random\n"
+       "inputs, and reports mismatches and hazards with a reproducer.\n\n"
+       "What runs:\n"
+       "  --target LIST        comma list of targets (default: each built-in that opens)\n"
+       "  --seed S             seed of the random inputs (default 1)\n"
+       "  --invocations N      lanes per shader (default 1024)\n"
+       "  --generated N        also check N shaders from the random generator, named\n"
+       "                       gen:S (diffcomp gen --seed S); S derives from --seed\n"
+       "  --max-steps N        the interpreter's budget in lane-instructions (default 2^32)\n"
+       "  --exact-nan          NaN must equal NaN bit for bit (ref/opt, invariance)\n"
+       "  --invariance         also build each vertex shader position-only and require\n"
+       "                       bit-identical positions\n"
+       "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
+       "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
+       "                       (to check a hand-written program; with one --target)\n"
+       "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
+       "                       list; diffcomp faults lists them)\n"
+       "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
+       "How it runs:\n"
+       "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
+       "  --timeout SEC        per case, then the case is killed (default 300; 0 = none)\n"
+       "  --shard K/N          run slice K of N (1-based; default CI_NODE_INDEX/CI_NODE_TOTAL)\n\n"
+       "Reports:\n"
+       "  --baseline FILE      cases expected to fail (YAML); unexpected passes are reported\n"
+       "  --write-baseline FILE  write this run's failures as a baseline\n"
+       "  --json FILE          machine-readable results\n"
+       "  --junit FILE         one testcase per shader and target\n"
+       "  --stats              shader-db style totals, ref -> opt\n"
+       "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
+       "  -v, --verbose        also list expected failures and the failing lanes' inputs\n"
+       "  -q, --quiet          no progress bar\n\n"
+       "Exit status: 0 every case as expected, 1 new failures (or unexpected passes),\n"
+       "2 bad usage or inputs that could not be checked. --git-bisect: 125 instead\n"
+       "when nothing could be tested (input errors, or only compile errors).\n");
+}
+
+struct check_args {
+   struct diff_check c;
+   const char **files;
+   unsigned nfiles, files_cap;
+   const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir;
+   unsigned shard_k, shard_n, generated;
+   bool stats, verbose, quiet, bisect;
+};
+
+static bool
+parse_shard(const char *s, unsigned *k, unsigned *n)
+{
+   char *end;
+   unsigned long a = strtoul(s, &end, 10);
+   if (*end != '/' || end == s)
+      return false;
+   unsigned long b = strtoul(end + 1, &end, 10);
+   if (*end || !b || !a || a > b || b > 100000)
+      return false;
+   *k = (unsigned)a;
+   *n = (unsigned)b;
+   return true;
+}
+
+static bool
+parse_inexact(const char *list, unsigned *out)
+{
+   *out = 0;
+   for (const char *p = list; *p;) {
+      size_t n = strcspn(p, ",");
+      unsigned b = 0;
+      while (b < DIFF_INEXACT_COUNT &&
+             (strlen(diff_inexact_names[b]) != n || strncmp(p, diff_inexact_names[b], n)))
+         b++;
+      if (n && b == DIFF_INEXACT_COUNT)
+         return false;
+      if (n)
+         *out |= 1u << b;
+      p += n + (p[n] == ',');
+   }
+   return true;
+}
+
+/* --inject-fault: bugs switched on in opt (compiler/opt/fault.c). */
+static int
+parse_faults(const char *v, uint64_t *mask)
+{
+   uint64_t m;
+   struct diag_list d = {0};
+   if (!v)
+      return usage_error("--inject-fault takes a fault name (diffcomp faults lists them)");
+   bool ok = opt_fault_parse(v, &m, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   *mask |= ok ? m : 0;
+   return ok ? EXIT_OK : EXIT_USAGE;
+}
+
+static int
+parse_u32_opt(const char *v, const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+   if (!v || !parse_u64(v, out) || *out < lo || *out > hi)
+      return usage_error("%s takes a number from %llu to %llu", name, (unsigned long long)lo,
+                         (unsigned long long)hi);
+   return EXIT_OK;
+}
+
+static int
+parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *taken)
+{
+   const char *v;
+   uint64_t n;
+   int rc = EXIT_OK;
+   *taken = true;
+   if (opt_value(argc, argv, i, "--target", &v)) {
+      if (!(a->targets = v))
+         return usage_error("--target takes a list");
+   } else if (opt_value(argc, argv, i, "--seed", &v)) {
+      if (!v || !parse_u64(v, &a->c.o.seed))
+         return usage_error("--seed takes an unsigned integer");
+   } else if (opt_value(argc, argv, i, "--invocations", &v)) {
+      if (!(rc = parse_u32_opt(v, "--invocations", 1, ENV_MAX_LANES, &n)))
+         a->c.o.invocations = (uint32_t)n;
+   } else if (opt_value(argc, argv, i, "--generated", &v)) {
+      if (!(rc = parse_u32_opt(v, "--generated", 0, 1000000, &n)))
+         a->generated = (unsigned)n;
+   } else if (opt_value(argc, argv, i, "--max-steps", &v)) {
+      rc = parse_u32_opt(v, "--max-steps", 1, UINT64_MAX, &a->c.o.max_steps);
+   } else if (opt_value(argc, argv, i, "--opt", &v)) {
+      if (!v || !parse_inexact(v, &a->c.o.inexact))
+         return usage_error("--opt takes a list of: fuse-ffma, inexact");
+   } else if (opt_value(argc, argv, i, "--opt-asm", &v)) {
+      if (!v)
+         return usage_error("--opt-asm takes an assembly file");
+      a->c.o.opt_asm = v;
+      a->c.opt_override = diff_opt_from_asm;
+      a->c.opt_override_ctx = (void *)v;
+   } else if (opt_value(argc, argv, i, "--inject-fault", &v)) {
+      rc = parse_faults(v, &a->c.o.faults);
+   } else if (!strcmp(argv[*i], "--exact-nan")) {
+      a->c.o.exact_nan = true;
+   } else if (!strcmp(argv[*i], "--invariance")) {
+      a->c.o.invariance = true;
+   } else if (!strcmp(argv[*i], "--legacy")) {
+      a->c.o.popts.legacy = true;
+   } else if (!strcmp(argv[*i], "--hex-bits")) {
+      a->c.o.popts.hex_bits = true;
+   } else if (!strncmp(argv[*i], "-j", 2) && argv[*i][2] && argv[*i][2] != '=') {
+      rc = parse_u32_opt(argv[*i] + 2, "-j", 0, 1024, &n);
+      a->c.o.jobs = (unsigned)n;
+   } else if (opt_value(argc, argv, i, "-j", &v) || opt_value(argc, argv, i, "--jobs", &v)) {
+      rc = parse_u32_opt(v, "-j", 0, 1024, &n);
+      a->c.o.jobs = (unsigned)n;
+   } else if (opt_value(argc, argv, i, "--timeout", &v)) {
+      if (!(rc = parse_u32_opt(v, "--timeout", 0, 86400, &n)))
+         a->c.o.timeout_ms = (unsigned)n * 1000;
+   } else if (opt_value(argc, argv, i, "--shard", &v)) {
+      if (!v || !parse_shard(v, &a->shard_k, &a->shard_n))
+         return usage_error("--shard takes K/N with 1 <= K <= N");
+   } else {
+      *taken = false;
+   }
+   return rc;
+}
+
+static int
+parse_report_option(int argc, char **argv, int *i, struct check_args *a, bool *taken)
+{
+   const char *v, *x = argv[*i];
+   const char **dst = NULL;
+   *taken = true;
+   if (opt_value(argc, argv, i, "--baseline", &v))
+      dst = &a->baseline;
+   else if (opt_value(argc, argv, i, "--write-baseline", &v))
+      dst = &a->write_baseline;
+   else if (opt_value(argc, argv, i, "--json", &v))
+      dst = &a->json;
+   else if (opt_value(argc, argv, i, "--junit", &v))
+      dst = &a->junit;
+   else if (opt_value(argc, argv, i, "--repro-dir", &v))
+      dst = &a->repro_dir;
+   else if (!strcmp(x, "--no-repro"))
+      a->repro_dir = NULL;
+   else if (!strcmp(x, "--stats"))
+      a->stats = true;
+   else if (!strcmp(x, "-v") || !strcmp(x, "--verbose"))
+      a->verbose = true;
+   else if (!strcmp(x, "-q") || !strcmp(x, "--quiet"))
+      a->quiet = true;
+   else if (!strcmp(x, "--git-bisect"))
+      a->bisect = true;
+   else
+      *taken = false;
+   if (dst && !(*dst = v))
+      return usage_error("%s takes a file", x);
+   return EXIT_OK;
+}
+
+/* The CI variables, when --shard is not given. */
+static int
+shard_from_env(struct check_args *a)
+{
+   const char *k = getenv("CI_NODE_INDEX"), *n = getenv("CI_NODE_TOTAL");
+   if (a->shard_n || !k || !n || !*k || !*n)
+      return EXIT_OK;
+   char *s = xasprintf("%s/%s", k, n);
+   bool ok = parse_shard(s, &a->shard_k, &a->shard_n);
+   free(s);
+   return ok ? EXIT_OK : usage_error("CI_NODE_INDEX/CI_NODE_TOTAL are not K/N with 1 <= K <= N");
+}
+
+static int
+parse_args(int argc, char **argv, struct check_args *a)
+{
+   for (int i = 1; i < argc; i++) {
+      bool taken;
+      int rc = parse_run_option(argc, argv, &i, a, &taken);
+      if (!taken && !rc)
+         rc = parse_report_option(argc, argv, &i, a, &taken);
+      if (rc)
+         return rc;
+      if (taken)
+         continue;
+      if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+         check_usage(stdout);
+         return -1;
+      }
+      if (argv[i][0] == '-' && argv[i][1])
+         return usage_error("check: unknown option '%s' (see diffcomp check --help)", argv[i]);
+      VEC_PUSH(a->files, a->nfiles, a->files_cap, argv[i]);
+   }
+   if (!a->nfiles && !a->generated) {
+      check_usage(stderr);
+      return EXIT_USAGE;
+   }
+   return shard_from_env(a);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output while running                                                 */
+
+struct out {
+   struct check_args *a;
+   const struct diff_baseline *bl;
+   bool color, bar;
+   unsigned next, done, bad;
+   double start, last_bar;
+   char **used; /* reproducer names taken */
+   unsigned nused, used_cap;
+};
+
+static double
+now_seconds(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void
+bar_clear(struct out *o)
+{
+   if (o->bar)
+      fputs("\r\033[K", stderr);
+}
+
+static void
+bar_draw(struct out *o, unsigned idx, const char *step)
+{
+   const struct diff_check *c = &o->a->c;
+   double t = now_seconds();
+   if (!o->bar || (t - o->last_bar < 0.05 && o->done < c->ncases))
+      return;
+   o->last_bar = t;
+   unsigned w = 30, fill = c->ncases ? (unsigned)((uint64_t)o->done * w / c->ncases) : w;
+   char bar[40];
+   for (unsigned i = 0; i < w; i++)
+      bar[i] = i < fill ? '#' : '.';
+   bar[w] = 0;
+   const char *name = c->shaders[c->cases[idx].shader].name, *slash = strrchr(name, '/');
+   fprintf(stderr, "\r\033[K[%s] %u/%u  %u failing  %s %s%s%s", bar, o->done, c->ncases, o->bad,
+           c->targets[c->cases[idx].target].name, slash ? slash + 1 : name, step ? ": " : "",
+           step ? step : "");
+   fflush(stderr);
+}
+
+static bool
+mkdirs(const char *dir)
+{
+   char *p = xstrdup(dir);
+   for (char *s = p + 1; *s; s++)
+      if (*s == '/') {
+         *s = 0;
+         mkdir(p, 0777);
+         *s = '/';
+      }
+   bool ok = mkdir(p, 0777) == 0 || errno == EEXIST;
+   free(p);
+   return ok;
+}
+
+/* <dir>/<file name without .tgsi>-<target>.yaml, unique within the run. */
+static char *
+repro_path(struct out *o, unsigned i)
+{
+   const struct diff_check *c = &o->a->c;
+   const char *name = c->shaders[c->cases[i].shader].name, *slash = strrchr(name, '/');
+   char *base = xstrdup(slash ? slash + 1 : name);
+   char *dot = strrchr(base, '.');
+   if (dot && !strcmp(dot, ".tgsi"))
+      *dot = 0;
+   for (char *s = base; *s; s++)
+      if (*s == ':' || *s == ' ')
+         *s = '-';
+   char *path = NULL;
+   for (unsigned k = 1; !path; k++) {
+      char *p = k == 1 ? xasprintf("%s/%s-%s.yaml", o->a->repro_dir, base,
+                                   c->targets[c->cases[i].target].name)
+                       : xasprintf("%s/%s-%s-%u.yaml", o->a->repro_dir, base,
+                                   c->targets[c->cases[i].target].name, k);
+      bool taken = false;
+      for (unsigned u = 0; u < o->nused && !taken; u++)
+         taken = !strcmp(o->used[u], p);
+      if (taken)
+         free(p);
+      else
+         path = p;
+   }
+   VEC_PUSH(o->used, o->nused, o->used_cap, xstrdup(path));
+   free(base);
+   return path;
+}
+
+static void
+write_repro(struct out *o, unsigned i)
+{
+   struct diff_check *c = &o->a->c;
+   struct diff_case_result *r = &c->results[i];
+   const struct diff_shader_src *src = &c->shaders[c->cases[i].shader];
+   char *text = src->text, *err = NULL;
+   size_t len;
+   if (!o->a->repro_dir || (r->status != DIFF_FAIL && r->status != DIFF_ERROR))
+      return;
+   if (!text && !read_file(src->name, &text, &len, &err)) {
+      free(err);
+      return; /* nothing to replay: the file cannot be read */
+   }
+   char *y = diff_repro_yaml(c, i, text);
+   struct diag_list d = {0};
+   char *path = repro_path(o, i);
+   if (y && mkdirs(o->a->repro_dir) && diff_write_atomic(path, y, &d))
+      r->repro = path;
+   else
+      free(path);
+   bar_clear(o);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   free(y);
+   if (text != src->text)
+      free(text);
+}
+
+/* -v: the failing lanes' inputs under the case's lines. */
+static void
+print_lanes(const struct diff_case_result *r)
+{
+   for (unsigned l = 0; l < r->nlanes; l++) {
+      printf("    lane %u inputs:", r->lanes[l].lane);
+      for (unsigned v = 0; v < r->lanes[l].nvals; v++) {
+         char t[48];
+         diff_value_text(r->lanes[l].vals[v].bits, t, sizeof(t));
+         printf(" %s=%s", r->lanes[l].vals[v].name, t);
+      }
+      printf("\n");
+   }
+}
+
+static void
+print_case(struct out *o, unsigned i)
+{
+   const struct diff_check *c = &o->a->c;
+   const struct diff_case_result *r = &c->results[i];
+   enum diff_outcome oc = diff_case_outcome(c, i, o->bl);
+   if (oc == DIFF_OUT_OK || (oc == DIFF_OUT_EXPECTED && !o->a->verbose))
+      return;
+   bar_clear(o);
+   const char *col = !o->color                  ? ""
+                     : oc == DIFF_OUT_NEW_FAIL  ? "\033[1;31m"
+                     : oc == DIFF_OUT_NEW_ERROR ? "\033[1;33m"
+                     : oc == DIFF_OUT_EXPECTED  ? "\033[2m"
+                                                : "\033[1;35m";
+   const char *end = o->color ? "\033[0m" : "";
+   if (oc == DIFF_OUT_UNEXPECTED_PASS) {
+      const char *sh = c->shaders[c->cases[i].shader].name,
+                 *tg = c->targets[c->cases[i].target].name;
+      printf("%sxpass%s %s %s: %s, but the baseline expects %s\n", col, end, tg, sh,
+             diff_status_names[r->status], diff_status_names[diff_baseline_expect(o->bl, sh, tg)]);
+      return;
+   }
+   char *text = diff_case_lines(c, i);
+   for (char *line = text; line && *line;) {
+      char *nl = strchr(line, '\n');
+      if (nl)
+         *nl = 0;
+      size_t w = strcspn(line, " ");
+      printf("%s%s%.*s%s%s\n", oc == DIFF_OUT_EXPECTED ? "expected " : "", col, (int)w, line, end,
+             line + w);
+      line = nl ? nl + 1 : NULL;
+   }
+   free(text);
+   if (o->a->verbose)
+      print_lanes(r);
+}
+
+/* Cases are printed in case order as soon as all before them are done. */
+static void
+on_progress(void *ctx, unsigned idx, const char *step)
+{
+   struct out *o = ctx;
+   struct diff_check *c = &o->a->c;
+   if (!step) {
+      o->done++;
+      enum diff_outcome oc = diff_case_outcome(c, idx, o->bl);
+      o->bad += oc == DIFF_OUT_NEW_FAIL || oc == DIFF_OUT_NEW_ERROR;
+      while (o->next < c->ncases && c->results[o->next].done) {
+         write_repro(o, o->next);
+         print_case(o, o->next);
+         o->next++;
+      }
+      fflush(stdout);
+   }
+   bar_draw(o, idx, step);
+}
+
+/* ------------------------------------------------------------------ */
+/* After the run                                                        */
+
+static void
+print_summary(struct out *o, const struct diff_summary *s, double secs)
+{
+   const struct diff_check *c = &o->a->c;
+   printf("\n%-10s %7s %7s %7s %7s %7s\n", "target", "cases", "pass", "fail", "error", "skip");
+   for (unsigned t = 0; t < c->ntargets; t++) {
+      unsigned n[DIFF_STATUS_COUNT] = {0}, all = 0;
+      for (unsigned i = 0; i < c->ncases; i++)
+         if (c->cases[i].target == t) {
+            n[c->results[i].status]++;
+            all++;
+         }
+      printf("%-10s %7u %7u %7u %7u %7u\n", c->targets[t].name, all, n[DIFF_PASS], n[DIFF_FAIL],
+             n[DIFF_ERROR], n[DIFF_SKIP]);
+   }
+   printf("%-10s %7u %7u %7u %7u %7u\n", "total", s->cases, s->status[DIFF_PASS],
+          s->status[DIFF_FAIL], s->status[DIFF_ERROR], s->status[DIFF_SKIP]);
+   printf("%u shaders, %u cases in %.2f s (%.1f cases/s, -j%u); steps: %s\n", s->shaders, s->cases,
+          secs, secs > 0 ? s->cases / secs : 0.0, c->o.jobs, diff_check_steps(c));
+   printf("values: %llu compared, %llu undefined, %llu unchecked, %llu within tolerance\n",
+          (unsigned long long)s->compared, (unsigned long long)s->undefined,
+          (unsigned long long)s->unchecked, (unsigned long long)s->tolerated);
+   bool any = false;
+   for (unsigned k = 0; k < DIFF_SIG_COUNT; k++)
+      if (s->signals[k]) {
+         printf("%s%s: %u", any ? ", " : "signals (cases): ", diff_signal_names[k], s->signals[k]);
+         any = true;
+      }
+   if (any)
+      printf("\n");
+   printf("against the baseline: %u new failures, %u new errors, %u expected, %u unexpected "
+          "passes\n",
+          s->outcome[DIFF_OUT_NEW_FAIL], s->outcome[DIFF_OUT_NEW_ERROR],
+          s->outcome[DIFF_OUT_EXPECTED], s->outcome[DIFF_OUT_UNEXPECTED_PASS]);
+}
+
+static bool
+write_report(const char *path, char *text)
+{
+   if (!path) {
+      free(text);
+      return true;
+   }
+   struct diag_list d = {0};
+   bool ok = text && diff_write_atomic(path, text, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   free(text);
+   return ok;
+}
+
+/* With --git-bisect a revision that cannot be tested answers 125 (skip):
+ * inputs that could not be checked, or failures that are all compile errors. */
+static int
+bisect_code(const struct diff_check *c, const struct diff_baseline *bl, int rc)
+{
+   if (rc == EXIT_USAGE)
+      return EXIT_BISECT_SKIP;
+   if (rc != EXIT_FAIL)
+      return rc;
+   for (unsigned i = 0; i < c->ncases; i++) {
+      const struct diff_case_result *r = &c->results[i];
+      if (diff_case_outcome(c, i, bl) != DIFF_OUT_NEW_FAIL)
+         continue;
+      for (unsigned k = 0; k < r->nsig; k++)
+         if (diff_signal_status(r->sig[k].kind) == DIFF_FAIL && r->sig[k].kind != DIFF_SIG_COMPILE)
+            return EXIT_FAIL;
+   }
+   return EXIT_BISECT_SKIP;
+}
+
+static int
+finish(struct out *o, const struct diff_baseline *bl, double secs)
+{
+   struct check_args *a = o->a;
+   struct diff_summary s;
+   diff_summarize(&a->c, bl, &s);
+   print_summary(o, &s, secs);
+   if (a->stats) {
+      char *t = diff_report_stats(&a->c);
+      printf("\n%s", t);
+      free(t);
+   }
+   bool ok = write_report(a->json, diff_report_json(&a->c, bl)) &&
+             write_report(a->junit, diff_report_junit(&a->c, bl)) &&
+             write_report(a->write_baseline, diff_baseline_yaml(&a->c));
+   int rc = s.outcome[DIFF_OUT_NEW_FAIL] || s.outcome[DIFF_OUT_UNEXPECTED_PASS] ? EXIT_FAIL
+            : s.outcome[DIFF_OUT_NEW_ERROR] || !ok                              ? EXIT_USAGE
+                                                                                : EXIT_OK;
+   return a->bisect ? bisect_code(&a->c, bl, rc) : rc;
+}
+
+static bool
+load_baseline(const char *path, struct diff_baseline *b)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      fprintf(stderr, "%s: %s\n", prog_name, err);
+      free(err);
+      return false;
+   }
+   struct diag_list d = {0};
+   bool ok = diff_baseline_parse(text, len, path, b, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   free(text);
+   return ok;
+}
+
+static int
+setup(struct check_args *a, struct diff_baseline *bl)
+{
+   struct diag_list d = {0};
+   bool ok = diff_check_add_targets(&a->c, a->targets, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   if (!ok)
+      return EXIT_USAGE;
+   if (a->baseline && !load_baseline(a->baseline, bl))
+      return EXIT_USAGE;
+   for (unsigned i = 0; i < a->nfiles; i++)
+      diff_check_add_shader(&a->c, a->files[i], NULL);
+   diff_check_add_generated(&a->c, a->generated);
+   diff_check_make_cases(&a->c, a->shard_k, a->shard_n);
+   a->c.inject = getenv("DIFFCOMP_CHECK_INJECT");
+   return EXIT_OK;
+}
+
+int
+cmd_check(int argc, char **argv)
+{
+   struct check_args a = {.repro_dir = "diffcomp-repro"};
+   diff_check_init(&a.c);
+   long cores = sysconf(_SC_NPROCESSORS_ONLN);
+   a.c.o.jobs = cores > 0 ? (unsigned)cores : 1;
+   a.c.o.timeout_ms = 300 * 1000;
+   struct diff_baseline bl = {0};
+   int rc = parse_args(argc, argv, &a);
+   if (!rc)
+      rc = setup(&a, &bl);
+   if (!rc) {
+      struct out o = {.a = &a, .bl = &bl, .color = use_color(stdout), .bar = !a.quiet && isatty(2)};
+      o.start = now_seconds();
+      diff_check_run(&a.c, on_progress, &o);
+      bar_clear(&o);
+      rc = finish(&o, &bl, now_seconds() - o.start);
+      for (unsigned i = 0; i < o.nused; i++)
+         free(o.used[i]);
+      free(o.used);
+   }
+   diff_baseline_free(&bl);
+   diff_check_fini(&a.c);
+   free(a.files);
+   return rc < 0 ? EXIT_OK : rc;
+}
