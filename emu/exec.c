@@ -692,7 +692,8 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
          r = sem_dmnmx(wide_at(&x[0], i), wide_at(&x[1], i), v[2][i]);
          break;
       case ISA_SEM_DSETP: {
-         uint32_t cmp = (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));
+         uint32_t cmp =
+             (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));
          sem_setp(cmp, v[2][i], op->args.bop, &r0[i], &r1[i]);
          wide_dst = false;
          two = true;
@@ -711,8 +712,8 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
       case ISA_SEM_DCEIL:
       case ISA_SEM_DTRUNC:
       case ISA_SEM_DRNDNE:
-         r = sem_dround(wide_at(&x[0], i), op->sem == ISA_SEM_DFLOOR  ? 1
-                                           : op->sem == ISA_SEM_DCEIL ? 2
+         r = sem_dround(wide_at(&x[0], i), op->sem == ISA_SEM_DFLOOR   ? 1
+                                           : op->sem == ISA_SEM_DCEIL  ? 2
                                            : op->sem == ISA_SEM_DTRUNC ? 3
                                                                        : 0);
          break;

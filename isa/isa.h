@@ -417,8 +417,8 @@ enum isa_err isa_assemble(const struct isa_model *m, const char *text, const cha
 /* Parses a register or constant name at p ("r1.y", "hr0.x", "c4.z",
  * "R7", "c[2][0x10]"): its file, index and constant bank; returns the
  * length of the name, 0 if p names none. */
-size_t isa_parse_reg_name(const struct isa_model *m, const char *p, unsigned *file,
-                          unsigned *index, unsigned *bank);
+size_t isa_parse_reg_name(const struct isa_model *m, const char *p, unsigned *file, unsigned *index,
+                          unsigned *bank);
 /* Parses one instruction line into a record. */
 enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct isa_insn *out,
                             struct diag_list *d);

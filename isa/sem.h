@@ -769,10 +769,10 @@ static inline uint32_t
 sem_d2i(uint64_t a)
 {
    double d = sem_d(a);
-   return d != d                 ? 0u
-          : d >= 2147483648.0    ? 0x7fffffffu
-          : d <= -2147483649.0   ? 0x80000000u
-                                 : (uint32_t)(int32_t)d;
+   return d != d               ? 0u
+          : d >= 2147483648.0  ? 0x7fffffffu
+          : d <= -2147483649.0 ? 0x80000000u
+                               : (uint32_t)(int32_t)d;
 }
 
 static inline uint32_t

@@ -139,9 +139,9 @@ struct ref_texargs {
    enum tgsi_texture target; /* the instruction's, or the view's (SAMPLE_*) */
    unsigned unit;
    bool fetch, query, gather, deriv;
-   bool samples; /* a query of the sample count (TXQS) */
-   bool lodq;    /* the level-of-detail query (LODQ, LOD): x the level
-                  * accessed, y the computed one, z w 0 */
+   bool samples;      /* a query of the sample count (TXQS) */
+   bool lodq;         /* the level-of-detail query (LODQ, LOD): x the level
+                       * accessed, y the computed one, z w 0 */
    unsigned nsp;      /* spatial coordinates (a cube direction: 3) */
    unsigned coord[3]; /* float, or integer for a fetch */
    int layer;         /* array layer: float, or integer for a fetch */

@@ -308,7 +308,9 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    for (unsigned k = 0; k < 4; k++)
       res[k] = d + k;
    if (a->samples)
-      return ref_unsupported(c, "no sample-count query in the a3xx model (it has no multisample textures)"), false;
+      return ref_unsupported(
+                 c, "no sample-count query in the a3xx model (it has no multisample textures)"),
+             false;
    if (a->query) { /* getsize: the level, then a pair's second register */
       v1[n1++] = (unsigned)a->lod;
       v1[n1++] = ref_imm_reg(c, 0);
@@ -487,16 +489,13 @@ cas_new(struct ref_ctx *c, enum tgsi_opcode op, unsigned old, unsigned v)
    case TGSI_OP_ATOMFADD:
       return a3_prim(c, REF_P_FADD, old, v, 0);
    case TGSI_OP_ATOMINC_WRAP: {
-      unsigned full = a3_prim(c, REF_P_UGE, old, v, 0);
       unsigned inc = a3_prim(c, REF_P_IADD, old, one, 0);
-      return a3_prim(c, REF_P_SEL, zero, full, inc);
+      return a3_prim(c, REF_P_SEL, zero, a3_prim(c, REF_P_UGE, old, v, 0), inc);
    }
    default: {
       unsigned is0 = a3_prim(c, REF_P_IEQ, old, zero, 0);
-      unsigned above = a3_prim(c, REF_P_ULT, v, old, 0);
-      unsigned wrap = a3_prim(c, REF_P_OR, is0, above, 0);
-      unsigned dec = a3_prim(c, REF_P_ISUB, old, one, 0);
-      return a3_prim(c, REF_P_SEL, v, wrap, dec);
+      unsigned wrap = a3_prim(c, REF_P_OR, is0, a3_prim(c, REF_P_ULT, v, old, 0), 0);
+      return a3_prim(c, REF_P_SEL, v, wrap, a3_prim(c, REF_P_ISUB, old, one, 0));
    }
    }
 }

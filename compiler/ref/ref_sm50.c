@@ -195,11 +195,12 @@ static unsigned sm_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigne
 static void
 sqrt_exact(struct ref_ctx *c, unsigned d, unsigned a)
 {
-#define K(v) ref_imm_reg(c, (uint32_t)(v))
+#define K(v)        ref_imm_reg(c, (uint32_t)(v))
 #define Q(op, x, y) sm_prim(c, REF_P_##op, (x), (y), 0)
    unsigned mark = c->scratch_next; /* the temporaries die here */
-   unsigned big = Q(UGE, a, K(0x7f800000u)), zero = Q(IEQ, a, K(0));
-   unsigned spec = Q(OR, big, zero);
+   unsigned inf = K(0x7f800000u), zero0 = K(0);
+   unsigned big = Q(UGE, a, inf);
+   unsigned spec = Q(OR, big, Q(IEQ, a, zero0));
    unsigned small = Q(ULT, a, K(0x0c800000u));
    unsigned xs = sm_prim(c, REF_P_SEL, Q(FMUL, a, K(0x71800000u)), small, a); /* 2^100 */
    unsigned y = Q(FRSQ, xs, 0), s0 = Q(FMUL, xs, y);
@@ -653,8 +654,8 @@ subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
 /* Doubles (FP64): a TGSI double is a channel pair, xy or zw, low word   */
 /* first (the interpreter's tgsi_interp_wide.c mapping)                 */
 
-#define K(v) ref_imm_reg(c, (uint32_t)(v))
-#define Q1(op, a) sm_prim(c, REF_P_##op, (a), 0, 0)
+#define K(v)        ref_imm_reg(c, (uint32_t)(v))
+#define Q1(op, a)   sm_prim(c, REF_P_##op, (a), 0, 0)
 #define Q(op, a, b) sm_prim(c, REF_P_##op, (a), (b), 0)
 #define QS(x, p, y) sm_prim(c, REF_P_SEL, (x), (p), (y))
 
@@ -707,7 +708,8 @@ dop(struct ref_ctx *c, const char *op, struct isa_opnd a, struct isa_opnd b, str
 static unsigned
 dsel(struct ref_ctx *c, unsigned x, unsigned p, unsigned y)
 {
-   return dpack(c, QS(x, p, y), QS(x + 1, p, y + 1));
+   unsigned lo = QS(x, p, y);
+   return dpack(c, lo, QS(x + 1, p, y + 1));
 }
 
 /* P0 = a CMP b, as 0/1. */
@@ -728,17 +730,20 @@ round_shift(struct ref_ctx *c, unsigned mhi, unsigned mlo, unsigned s, unsigned 
 {
    unsigned one = K(1), k32 = K(32), zero = K(0);
    unsigned small = Q(ULT, s, k32), sb = Q(ISUB, s, k32);
-   unsigned lo_s = Q(OR, Q(SHR, mlo, s), Q(SHL, mhi, Q(ISUB, k32, s)));
+   unsigned lo_a = Q(SHR, mlo, s);
+   unsigned lo_s = Q(OR, lo_a, Q(SHL, mhi, Q(ISUB, k32, s)));
    unsigned sub_lo = QS(lo_s, small, Q(SHR, mhi, sb));
    unsigned sub_hi = QS(Q(SHR, mhi, s), small, zero);
-   unsigned m_lo = QS(Q(ISUB, Q(SHL, one, s), one), small, K(~0u));
+   unsigned ones = K(~0u);
+   unsigned m_lo = QS(Q(ISUB, Q(SHL, one, s), one), small, ones);
    unsigned m_hi = QS(zero, small, Q(ISUB, Q(SHL, one, sb), one));
    unsigned d_lo = Q(AND, mlo, m_lo), d_hi = Q(AND, mhi, m_hi);
    unsigned t = Q(ISUB, s, one), tsmall = Q(ULT, t, k32);
    unsigned h_lo = QS(Q(SHL, one, t), tsmall, zero);
    unsigned h_hi = QS(zero, tsmall, Q(SHL, one, Q(ISUB, t, k32)));
    unsigned hieq = Q(IEQ, d_hi, h_hi);
-   unsigned gt = Q(OR, Q(ULT, h_hi, d_hi), Q(AND, hieq, Q(ULT, h_lo, d_lo)));
+   unsigned gt_hi = Q(ULT, h_hi, d_hi);
+   unsigned gt = Q(OR, gt_hi, Q(AND, hieq, Q(ULT, h_lo, d_lo)));
    unsigned eq = Q(AND, hieq, Q(IEQ, d_lo, h_lo));
    unsigned tie_up = Q(OR, rpos, Q(AND, rzero, Q(AND, sub_lo, one)));
    unsigned up = Q(OR, gt, Q(AND, eq, tie_up));
@@ -757,7 +762,9 @@ dnormalize(struct ref_ctx *c, unsigned x, unsigned *e)
    unsigned den = Q(ULT, ah, K(0x00100000u));
    unsigned sc = dop(c, "dmul_r", R(ax), R(dconst(c, 0x43f0000000000000ull)), rz(c)); /* 2^64 */
    unsigned x1 = dsel(c, sc, den, ax);
-   *e = Q(ISUB, Q(SHR, x1 + 1, K(20)), QS(K(64), den, K(0)));
+   unsigned k64 = K(64), zero = K(0), k20 = K(20);
+   unsigned adj = QS(k64, den, zero);
+   *e = Q(ISUB, Q(SHR, x1 + 1, k20), adj);
    return x1;
 }
 
@@ -765,7 +772,8 @@ dnormalize(struct ref_ctx *c, unsigned x, unsigned *e)
 static unsigned
 dsignificand(struct ref_ctx *c, unsigned x1)
 {
-   return dpack(c, x1, Q(OR, Q(AND, x1 + 1, K(0x000fffffu)), K(0x3ff00000u)));
+   unsigned fracm = K(0x000fffffu), one_exp = K(0x3ff00000u);
+   return dpack(c, x1, Q(OR, Q(AND, x1 + 1, fracm), one_exp));
 }
 
 /* 1 when the pair is +-0, +-inf or NaN. */
@@ -773,7 +781,9 @@ static unsigned
 dspecial(struct ref_ctx *c, unsigned x)
 {
    unsigned ah = Q(AND, x + 1, K(0x7fffffffu));
-   return Q(OR, Q(IEQ, Q(OR, ah, x), K(0)), Q(UGE, ah, K(0x7ff00000u)));
+   unsigned zero = K(0), expm = K(0x7ff00000u);
+   unsigned z = Q(IEQ, Q(OR, ah, x), zero);
+   return Q(OR, z, Q(UGE, ah, expm));
 }
 
 /* A double from a float approximation of f(x) (F2F, MUFU, F2F). */
@@ -811,11 +821,15 @@ ddiv(struct ref_ctx *c, unsigned a, unsigned b)
    sm_copy(c, sign, Q(AND, Q(XOR, a + 1, b + 1), signm));
    unsigned bsign = Q(AND, b + 1, signm), bh = Q(AND, b + 1, K(0x7fffffffu));
    unsigned bzero = Q(IEQ, Q(OR, bh, b), zero);
-   unsigned binf = Q(AND, Q(IEQ, bh, K(0x7ff00000u)), Q(IEQ, b, zero));
+   unsigned expm = K(0x7ff00000u), blo0 = Q(IEQ, b, zero);
+   unsigned binf = Q(AND, Q(IEQ, bh, expm), blo0);
    unsigned bspec = dspecial(c, b);
    sm_copy(c, special, Q(OR, dspecial(c, a), bspec));
-   unsigned t_hi = QS(Q(OR, bsign, K(0x7ff00000u)), bzero,
-                      QS(bsign, binf, QS(K(0x7ff80000u), bspec, Q(OR, bsign, K(0x3ff00000u)))));
+   unsigned qnan = K(0x7ff80000u), one_exp = K(0x3ff00000u);
+   unsigned t_one = Q(OR, bsign, one_exp), t_inf = Q(OR, bsign, expm);
+   unsigned t_hi = QS(qnan, bspec, t_one);
+   t_hi = QS(bsign, binf, t_hi);
+   t_hi = QS(t_inf, bzero, t_hi);
    dkeep(c, spec, dop(c, "dmul_r", R(a), R(dpack(c, zero, t_hi)), rz(c)));
    c->scratch_next = mark;
    /* significands and exponents */
@@ -836,7 +850,9 @@ ddiv(struct ref_ctx *c, unsigned a, unsigned b)
       dkeep(c, y, k < 2 ? dop(c, "dfma_r", R(y), R(e), R(y)) : dop(c, "dfma_r", R(e), R(y), R(y)));
       c->scratch_next = mark;
    }
-   unsigned exc = Q(AND, Q(IEQ, mb, K(~0u)), Q(IEQ, mb + 1, K(0x3fffffffu)));
+   unsigned ones = K(~0u), top = K(0x3fffffffu);
+   unsigned lo_ones = Q(IEQ, mb, ones);
+   unsigned exc = Q(AND, lo_ones, Q(IEQ, mb + 1, top));
    dkeep(c, y, dsel(c, dconst(c, 0x3fe0000000000001ull), exc, y));
    c->scratch_next = mark;
    /* q = RN(ma / mb) and the sign of the remainder */
@@ -853,11 +869,13 @@ ddiv(struct ref_ctx *c, unsigned a, unsigned b)
    unsigned E = Q(ISUB, Q(IADD, Q(SHR, q + 1, K(20)), ea), eb);
    unsigned frac = Q(AND, q + 1, K(0x000fffffu));
    unsigned n_hi = Q(OR, frac, Q(SHL, E, K(20)));
-   unsigned s_lo, s_hi = round_shift(c, Q(OR, frac, K(0x00100000u)), q,
-                                      Q(UMIN, Q(ISUB, K(1), E), K(54)), rpos, rzero, &s_lo);
-   unsigned normal = Q(IGE, E, K(1)), ovf = Q(IGE, E, K(2047));
+   unsigned implicit = K(0x00100000u), k1 = K(1), k54 = K(54), k2047 = K(2047);
+   unsigned inf_hi = K(0x7ff00000u);
+   unsigned mhi = Q(OR, frac, implicit), sh = Q(UMIN, Q(ISUB, k1, E), k54);
+   unsigned s_lo, s_hi = round_shift(c, mhi, q, sh, rpos, rzero, &s_lo);
+   unsigned normal = Q(IGE, E, k1), ovf = Q(IGE, E, k2047);
    unsigned r_lo = QS(zero, ovf, QS(q, normal, s_lo));
-   unsigned r_hi = Q(OR, QS(K(0x7ff00000u), ovf, QS(n_hi, normal, s_hi)), sign);
+   unsigned r_hi = Q(OR, QS(inf_hi, ovf, QS(n_hi, normal, s_hi)), sign);
    sm_copy(c, out, QS(spec, special, r_lo));
    sm_copy(c, out + 1, QS(spec + 1, special, r_hi));
    c->scratch_next = out + 2;
@@ -879,10 +897,11 @@ dsqrt(struct ref_ctx *c, unsigned x)
    unsigned mark = c->scratch_next, zero = K(0), eb;
    unsigned xh = Q(AND, x + 1, K(0x7fffffffu));
    unsigned iszero = Q(IEQ, Q(OR, xh, x), zero);
-   unsigned pinf = Q(AND, Q(IEQ, x + 1, K(0x7ff00000u)), Q(IEQ, x, zero));
+   unsigned expm = K(0x7ff00000u), lo0 = Q(IEQ, x, zero);
+   unsigned pinf = Q(AND, Q(IEQ, x + 1, expm), lo0);
    sm_copy(c, keep, Q(OR, iszero, pinf));
-   sm_copy(c, special,
-           Q(OR, keep, Q(OR, Q(UGE, x + 1, K(0x80000000u)), Q(UGE, xh, K(0x7ff00000u)))));
+   unsigned neg = Q(UGE, x + 1, K(0x80000000u));
+   sm_copy(c, special, Q(OR, keep, Q(OR, neg, Q(UGE, xh, expm))));
    c->scratch_next = mark;
    unsigned x1 = dnormalize(c, x, &eb);
    unsigned e0 = Q(ISUB, eb, K(1023)), odd = Q(AND, e0, K(1));
@@ -907,7 +926,8 @@ dsqrt(struct ref_ctx *c, unsigned x)
    dkeep(c, s, dop(c, "dfma_r", R(r), R(hy), R(s0)));
    c->scratch_next = mark;
    zero = K(0);
-   unsigned r_hi = Q(IADD, s + 1, Q(SHL, Q(ASHR, e, K(1)), K(20)));
+   unsigned k1 = K(1), k20 = K(20);
+   unsigned r_hi = Q(IADD, s + 1, Q(SHL, Q(ASHR, e, k1), k20));
    sm_copy(c, out, QS(QS(x, keep, zero), special, s));
    sm_copy(c, out + 1, QS(QS(x + 1, keep, K(0x7ff80000u)), special, r_hi));
    c->scratch_next = out + 2;
@@ -925,15 +945,18 @@ dldexp(struct ref_ctx *c, unsigned x, unsigned n)
    unsigned special = dspecial(c, x);
    unsigned spec = dop(c, "dadd_r", R(x), R(dconst(c, 0x8000000000000000ull)), rz(c)); /* + -0 */
    unsigned ex, x1 = dnormalize(c, x, &ex);
-   unsigned nn = Q(IMAX, Q(IMIN, n, K(4000)), K((uint32_t)-4000));
+   unsigned lo_n = K((uint32_t)-4000);
+   unsigned nn = Q(IMAX, Q(IMIN, n, K(4000)), lo_n);
    unsigned E = Q(IADD, ex, nn);
    unsigned frac = Q(AND, x1 + 1, K(0x000fffffu));
    unsigned n_hi = Q(OR, frac, Q(SHL, E, K(20)));
-   unsigned s_lo, s_hi = round_shift(c, Q(OR, frac, K(0x00100000u)), x1,
-                                      Q(UMIN, Q(ISUB, K(1), E), K(54)), zero, K(1), &s_lo);
-   unsigned normal = Q(IGE, E, K(1)), ovf = Q(IGE, E, K(2047));
+   unsigned implicit = K(0x00100000u), k1 = K(1), k54 = K(54), k2047 = K(2047);
+   unsigned inf_hi = K(0x7ff00000u);
+   unsigned mhi = Q(OR, frac, implicit), sh = Q(UMIN, Q(ISUB, k1, E), k54);
+   unsigned s_lo, s_hi = round_shift(c, mhi, x1, sh, zero, k1, &s_lo);
+   unsigned normal = Q(IGE, E, k1), ovf = Q(IGE, E, k2047);
    unsigned r_lo = QS(zero, ovf, QS(x1, normal, s_lo));
-   unsigned r_hi = Q(OR, QS(K(0x7ff00000u), ovf, QS(n_hi, normal, s_hi)), sign);
+   unsigned r_hi = Q(OR, QS(inf_hi, ovf, QS(n_hi, normal, s_hi)), sign);
    sm_copy(c, out, QS(spec, special, r_lo));
    sm_copy(c, out + 1, QS(spec + 1, special, r_hi));
    c->scratch_next = mark;
@@ -990,8 +1013,10 @@ dpair_op(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
    case TGSI_OP_DFMA:
       return dop(c, "dfma_r", R(a), R(b), R(dfetch(c, in, 2, p)));
    case TGSI_OP_DMAD: /* two roundings, as the interpreter computes it */
-      return dop(c, "dadd_r", R(dop(c, "dmul_r", R(a), R(b), rz(c))), R(dfetch(c, in, 2, p)),
-                 rz(c));
+   {
+      unsigned ab = dop(c, "dmul_r", R(a), R(b), rz(c)), cc = dfetch(c, in, 2, p);
+      return dop(c, "dadd_r", R(ab), R(cc), rz(c));
+   }
    case TGSI_OP_DMIN:
    case TGSI_OP_DMAX:
       return dop(c, "dmnmx_r", R(a), R(b), pt(c, op == TGSI_OP_DMAX));
@@ -1002,7 +1027,10 @@ dpair_op(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
    case TGSI_OP_DSQRT:
       return dsqrt(c, a);
    case TGSI_OP_DRSQ: /* 1 / sqrt, two roundings */
-      return ddiv(c, dconst(c, 0x3ff0000000000000ull), dsqrt(c, a));
+   {
+      unsigned one = dconst(c, 0x3ff0000000000000ull);
+      return ddiv(c, one, dsqrt(c, a));
+   }
    case TGSI_OP_DNEG: /* + -0: the sign flipped, a NaN made the quiet one */
    case TGSI_OP_DABS:
       mzero = dconst(c, 0x8000000000000000ull);
@@ -1021,7 +1049,8 @@ dpair_op(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
    }
    case TGSI_OP_DSSG: {
       unsigned dz = dconst(c, 0), lt = dcmp(c, "lt", a, dz), gt = dcmp(c, "gt", a, dz);
-      unsigned hi = QS(K(0xbff00000u), lt, QS(K(0x3ff00000u), gt, K(0)));
+      unsigned mone = K(0xbff00000u), pone = K(0x3ff00000u), z = K(0);
+      unsigned hi = QS(mone, lt, QS(pone, gt, z));
       return dpack(c, K(0), hi);
    }
    case TGSI_OP_DLDEXP:
@@ -1049,7 +1078,8 @@ dto32(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
       static const struct {
          enum tgsi_opcode op;
          const char *cond;
-      } cmps[] = {{TGSI_OP_DSLT, "lt"}, {TGSI_OP_DSGE, "ge"}, {TGSI_OP_DSEQ, "eq"}, {TGSI_OP_DSNE, "ne"}};
+      } cmps[] = {
+          {TGSI_OP_DSLT, "lt"}, {TGSI_OP_DSGE, "ge"}, {TGSI_OP_DSEQ, "eq"}, {TGSI_OP_DSNE, "ne"}};
       unsigned b = dfetch(c, in, 1, p);
       for (unsigned k = 0; k < ARRAY_SIZE(cmps); k++)
          if (cmps[k].op == in->op) {
@@ -1080,8 +1110,7 @@ static bool
 sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    if (!is_double_op(in->op))
-      return ref_unsupported(c, "64-bit integer operations (not lowered to 32-bit ones yet)"),
-             true;
+      return ref_unsupported(c, "64-bit integer operations (not lowered to 32-bit ones yet)"), true;
    enum tgsi_opcode op = in->op;
    unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
    bool to32 = op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U;
@@ -1290,8 +1319,8 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       }
       if (a->layer >= 0)
          va[na++] = layer_index(c, (unsigned)a->layer);
-      struct isa_opnd ga = group(c, va, na), gb = group(c, vb, nb);
-      tex_insn(c, "txd", a, d, ga, gb);
+      struct isa_opnd ga = group(c, va, na);
+      tex_insn(c, "txd", a, d, ga, group(c, vb, nb));
       return c->status == COMPILE_OK;
    }
    if (a->layer >= 0)

@@ -47,9 +47,8 @@ check(const struct fix_run *r, uint32_t l, unsigned *bad)
    uint32_t x = in_at(r, 1, 2, l);
    uint64_t na = a ^ (1ull << 63), absb = b & ~(1ull << 63);
    uint64_t want[6] = {
-       d(f(na) + f(absb)),       d(f(a) * f(b)),
-       d(fma(f(a), f(b), -f(c))), sem_dmnmx(a, b, 1),
-       sem_dmnmx(a, b, 0),       sem_f2d(x),
+       d(f(na) + f(absb)), d(f(a) * f(b)),     d(fma(f(a), f(b), -f(c))),
+       sem_dmnmx(a, b, 1), sem_dmnmx(a, b, 0), sem_f2d(x),
    };
    for (unsigned k = 0; k < 6; k++)
       *bad += out64(r, k / 2, 2 * (k % 2), l) != want[k];
