@@ -123,7 +123,7 @@ diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list 
 void
 diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 {
-   struct diff_shader_src s = {xstrdup(name), text};
+   struct diff_shader_src s = {xstrdup(name), text, NULL};
    VEC_PUSH(c->shaders, c->nshaders, c->shaders_cap, s);
 }
 
@@ -365,6 +365,12 @@ opt_options_of(const struct diff_check *c, struct opt_options *o)
    o->inexact = (c->o.inexact >> DIFF_INEXACT_ALGEBRAIC_BIT) & 1;
    o->faults = c->o.faults; /* --inject-fault */
    o->bisect_limit = -1;
+}
+
+void
+diff_check_opt_options(const struct diff_check *c, struct opt_options *o)
+{
+   opt_options_of(c, o);
 }
 
 /* The optimizing compiler's program for s, or the override's (--opt-asm,
@@ -664,7 +670,8 @@ job_prepare(struct job *j, unsigned first)
    j->s = parse_shader(j->c, j->src, &d);
    if (j->s) {
       progress(j, first, "inputs");
-      j->inputs = diff_gen_inputs(j->s, j->c->o.seed, j->c->o.invocations, &d);
+      j->inputs = j->src->inputs ? env_clone(j->src->inputs)
+                                 : diff_gen_inputs(j->s, j->c->o.seed, j->c->o.invocations, &d);
    }
    if (!j->s || !j->inputs) {
       j->interp_err = first_error(&d, "cannot be read");

@@ -177,6 +177,9 @@ struct diff_case_result {
 struct diff_shader_src {
    char *name; /* the path as given, or "gen:SEED" */
    char *text; /* NULL: read the file `name` */
+   /* Inputs to run on instead of generating them from the seed (a
+    * reduced reproducer's); not owned. */
+   const struct env *inputs;
 };
 
 struct isa_model;
@@ -289,6 +292,9 @@ void diff_result_fini(struct diff_case_result *r);
  * at path (emu/asmprog.c format) for model m, whatever the shader. */
 bool diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
                        struct emu_program *out, struct diag_list *d);
+/* The options the check gives the optimizing compiler (no limit). */
+struct opt_options;
+void diff_check_opt_options(const struct diff_check *c, struct opt_options *o);
 /* The inputs of lane l of e (inputs and system values). */
 void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out);
 /* A copy of vertex shader s that writes only its POSITION output (the
@@ -367,6 +373,7 @@ struct diff_repro {
    char *text;   /* the shader text */
    char *target;
    char *opt_asm;                /* the program standing for opt's, or NULL */
+   struct env *inputs;           /* explicit inputs (a reduced reproducer), or NULL */
    struct diff_check_opts o;     /* seed, invocations and the result-changing options */
    struct diff_case_result seen; /* status, signals and lane inputs as recorded */
 };
@@ -383,6 +390,80 @@ bool diff_repro_setup(const struct diff_repro *r, struct diff_check *c, struct d
 bool diff_repro_lanes_match(const struct diff_repro *r, const struct diff_check *c, char **why);
 /* Same status and the same signals (kind and message, in order). */
 bool diff_repro_same(const struct diff_case_result *want, const struct diff_case_result *got);
+
+/* bisect.c */
+/* A run of the reproducer's case judged against the reproducer: bad has
+ * a signal of a kind the reproducer failed with; skip failed otherwise
+ * (opt does not compile, a crash, a timeout, another failure); good passed. */
+enum diff_bisect_verdict { DIFF_BISECT_GOOD, DIFF_BISECT_BAD, DIFF_BISECT_SKIP };
+extern const char *const diff_bisect_verdict_names[3];
+
+/* How a bisection ended. */
+enum diff_bisect_outcome {
+   DIFF_BISECT_FOUND,      /* one transformation: limit bad-1 good, limit bad bad */
+   DIFF_BISECT_RANGE,      /* skipped limits hide which of good+1..bad it is */
+   DIFF_BISECT_NO_FAILURE, /* the case does not fail as recorded: nothing to bisect */
+   DIFF_BISECT_NOT_OPT,    /* it fails with no transformation at all (limit 0) */
+   DIFF_BISECT_NO_GOOD,    /* limit 0 is a skip: no good end to search from */
+   DIFF_BISECT_UNTESTABLE, /* opt-asm, or the compiler dies on the case itself */
+};
+
+/* Compiles for bisect: opt_compile's contract (log gets the pass
+ * manager's text), true when a program was made. NULL: opt_compile. */
+typedef bool (*diff_bisect_compile_fn)(void *ctx, const struct tgsi_shader *s,
+                                       const struct isa_model *m, const struct opt_options *o,
+                                       struct emu_program *out, char **log, struct diag_list *d);
+
+struct diff_bisect_xform {
+   char *pass;
+   char *what;
+};
+
+/* One run of the case: at most `limit` transformations (< 0: all). */
+struct diff_bisect_probe {
+   long long limit;
+   enum diff_bisect_verdict v;
+   char *why; /* the case's first signal line, or "pass" */
+};
+
+struct diff_bisect {
+   /* in */
+   unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
+   diff_bisect_compile_fn compile;
+   void *compile_ctx;
+   /* out */
+   enum diff_bisect_outcome outcome;
+   struct diff_bisect_xform *xforms; /* transformation N is xforms[N-1] */
+   unsigned nxforms, xforms_cap;
+   struct diff_bisect_probe *probes; /* in the order they ran */
+   unsigned nprobes, probes_cap;
+   long long good, bad;       /* the limits the search ended between */
+   char *ir_before, *ir_after; /* the IR after the pass of transformation bad */
+   char *why;                  /* UNTESTABLE, NO_FAILURE: one line */
+};
+
+void diff_bisect_init(struct diff_bisect *b);
+void diff_bisect_fini(struct diff_bisect *b);
+/* The case of r run once with at most limit transformations (< 0: all);
+ * *lines (may be NULL; caller frees) gets its lines as the check prints
+ * them. False (diagnostics in d) if r cannot be set up. */
+bool diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+                       enum diff_bisect_verdict *v, char **lines, struct diag_list *d);
+/* Finds the pass, then the transformation that turns r's case bad (the
+ * algorithm is in bisect.c). False if r cannot be set up. */
+bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d);
+
+/* Tests only: a compile function that makes opt a different shader's
+ * compiler from transformation `from` on (limits >= from, or no limit),
+ * and fails to compile for limits in [skip_lo, skip_hi] (skip_hi 0: none);
+ * crash_at: that limit dies on SIGSEGV (0: none). */
+struct diff_bisect_swap {
+   long long from, skip_lo, skip_hi, crash_at;
+   const struct tgsi_shader *other;
+};
+bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
+                              const struct opt_options *o, struct emu_program *out, char **log,
+                              struct diag_list *d);
 
 /* ydoc.c: YAML for the check's own files (reproducers, baselines) */
 struct ydoc_writer;
@@ -449,5 +530,124 @@ char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts
 bool diff_gen_default_supports(enum tgsi_opcode op);
 /* "frag", "vert", "comp" -> stage; false for anything else. */
 bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
+
+/* ------------------------------------------------------------------ */
+/* reduce.c, reduce_inputs.c: shrink a failing shader and its inputs    */
+
+/* What the predicate says of a candidate. */
+enum diff_reduce_verdict {
+   DIFF_REDUCE_KEEP,    /* the same failure: same target, same signal kind */
+   DIFF_REDUCE_DISCARD, /* passes, or fails differently */
+   DIFF_REDUCE_INVALID, /* could not be compiled or run (a discard, counted apart) */
+};
+
+/* Decides whether candidate, run on inputs, still shows the failure. It
+ * must not keep the pointers, and must not depend on anything but its
+ * arguments (verdicts are cached by candidate). */
+typedef enum diff_reduce_verdict (*diff_reduce_pred_fn)(const struct tgsi_shader *candidate,
+                                                        const struct env *inputs, void *user);
+
+struct diff_reduce_stats {
+   unsigned insns_before, insns_after;
+   uint32_t lanes_before, lanes_after;
+   uint64_t tests; /* predicate evaluations */
+   uint64_t keeps, discards, invalid;
+   uint64_t cache_hits;
+   uint64_t rejected; /* candidates that did not re-parse (never shown to the predicate) */
+   double seconds;
+   bool budget_hit; /* stopped by --time-limit or the step budget: best so far */
+};
+
+struct diff_reduce_progress {
+   const char *pass;
+   unsigned insns; /* instructions of the best shader so far */
+   uint32_t lanes; /* lanes of the best inputs so far */
+   const struct diff_reduce_stats *stats;
+};
+typedef void (*diff_reduce_progress_fn)(void *user, const struct diff_reduce_progress *p);
+
+struct diff_reduce_opts {
+   diff_reduce_pred_fn still_fails;
+   void *user;
+   diff_reduce_progress_fn progress; /* at each pass and each step kept; may be NULL */
+   void *progress_user;
+   double time_limit;  /* seconds; 0 = none */
+   uint64_t max_tests; /* predicate evaluations; 0 = none */
+   /* The dialect every candidate is re-parsed with (the original's). */
+   struct tgsi_parse_opts popts;
+   bool skip_shader, skip_inputs;
+   /* Lanes known to fail (a reproducer's), tried first; may be empty. */
+   const uint32_t *fail_lanes;
+   unsigned nfail_lanes;
+};
+
+#define DIFF_REDUCE_STATUSES(X)                                                                    \
+   X(OK, "reduced")                                                                                \
+   X(NOT_FAILING, "the original does not show the failure")                                        \
+   X(BAD_INPUT, "the shader does not survive printing and re-parsing")
+#define DIFF_REDUCE_ST_(n, d) DIFF_REDUCE_##n,
+enum diff_reduce_status { DIFF_REDUCE_STATUSES(DIFF_REDUCE_ST_) DIFF_REDUCE_STATUS_COUNT };
+#undef DIFF_REDUCE_ST_
+
+struct diff_reduce_result {
+   struct tgsi_shader *shader; /* the caller frees both */
+   struct env *inputs;
+   struct diff_reduce_stats stats;
+};
+
+/* The state of one reduction, shared by reduce.c and reduce_inputs.c. */
+struct diff_reduce_cache_ent {
+   uint64_t key;
+   uint8_t used, verdict;
+};
+
+struct diff_reducer {
+   const struct diff_reduce_opts *o;
+   struct tgsi_shader *best; /* always a parsed shader that KEEPs */
+   uint64_t best_hash;       /* of its printed text */
+   struct env *inputs;       /* the best inputs */
+   uint64_t inputs_hash;
+   struct diff_reduce_cache_ent *cache;
+   size_t cache_n, cache_cap;
+   struct diff_reduce_stats st;
+   double t0;
+   bool stop; /* a budget ran out */
+   const char *pass;
+};
+
+/* reduce.c */
+extern const char *const diff_reduce_status_names[DIFF_REDUCE_STATUS_COUNT];
+/* Shrinks s and inputs while o->still_fails keeps saying KEEP: the shader
+ * first, then the inputs, then the shader again. Deterministic unless the
+ * time limit strikes. res is filled when OK. */
+enum diff_reduce_status diff_reduce(const struct tgsi_shader *s, const struct env *inputs,
+                                    const struct diff_reduce_opts *o,
+                                    struct diff_reduce_result *res, struct diag_list *diags);
+void diff_reduce_result_fini(struct diff_reduce_result *res);
+/* Asks the predicate (through the cache and the budgets) about s (printed
+ * as text) on e; never KEEP once r->stop is set. */
+enum diff_reduce_verdict diff_reducer_test(struct diff_reducer *r, const struct tgsi_shader *s,
+                                           const char *text, const struct env *e);
+void diff_reducer_report(struct diff_reducer *r);
+
+/* reduce_inputs.c */
+/* Kinds of simpler values to offer for a 32-bit word. */
+enum diff_value_kind_bits {
+   DIFF_VK_FLOAT = 1 << 0,
+   DIFF_VK_INT = 1 << 1, /* signed: -1 allowed */
+   DIFF_VK_UINT = 1 << 2,
+};
+/* How complicated a value looks: 0 for 0, then 1.0, 1, -1.0, ...; round
+ * floats with few mantissa bits rank below others. */
+unsigned diff_value_rank(uint32_t bits);
+/* Simpler values to try instead of bits, simplest first, each of lower
+ * rank; kinds: DIFF_VK_* bits. Returns the count (at most 24). */
+unsigned diff_value_candidates(uint32_t bits, unsigned kinds, uint32_t out[24]);
+uint64_t diff_env_hash(const struct env *e);
+/* A copy of e's inputs restricted to lanes[0..n) (in that order); outputs
+ * are left unallocated. Compute: n must cover whole workgroups. */
+struct env *diff_env_select_lanes(const struct env *e, const uint32_t *lanes, uint32_t n);
+/* Shrinks r->inputs: fewest lanes, then simplest values. */
+void diff_reduce_inputs(struct diff_reducer *r);
 
 #endif

@@ -27,6 +27,9 @@
  *   text: |
  *     VERT
  *     ...
+ *   inputs: |                        # optional (diffcomp reduce): the inputs
+ *     stage: VERT                    # themselves, as diff_inputs_to_yaml
+ *     ...                            # writes them; the seed is then unused
  *
  * The replay regenerates the inputs from the seed (the generator is
  * deterministic), so the recorded lane inputs are a check, not the source:
@@ -109,6 +112,13 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
    ydoc_seq(w, false, false);
    ydoc_str(w, "text");
    ydoc_literal(w, text);
+   const struct env *given = c->shaders[cs->shader].inputs;
+   char *iy = given ? diff_inputs_to_yaml(given) : NULL;
+   if (iy) {
+      ydoc_str(w, "inputs");
+      ydoc_literal(w, iy);
+      free(iy);
+   }
    ydoc_map(w, false, false);
    char *y = ydoc_writer_finish(w);
    if (!y)
@@ -125,6 +135,7 @@ diff_repro_free(struct diff_repro *r)
    free(r->text);
    free(r->target);
    free(r->opt_asm);
+   env_free(r->inputs);
    diff_result_fini(&r->seen);
    memset(r, 0, sizeof(*r));
 }
@@ -269,6 +280,11 @@ diff_repro_parse(const char *text, size_t len, const char *file, struct diff_rep
          r->opt_asm = xstrdup(oa);
       r->o.opt_asm = r->opt_asm;
       read_seen(y, root, r);
+      const char *in = ydoc_scalar(y, ydoc_get(y, root, "inputs"));
+      if (in && !(r->inputs = diff_inputs_from_yaml(in, strlen(in), file, d)))
+         ok = false;
+      else if (r->inputs)
+         r->o.invocations = r->inputs->nlanes;
    }
    ydoc_free(y);
    if (!ok)
@@ -290,6 +306,7 @@ diff_repro_setup(const struct diff_repro *r, struct diff_check *c, struct diag_l
    if (!diff_check_add_targets(c, r->target, d))
       return false;
    diff_check_add_shader(c, r->shader, xstrdup(r->text));
+   c->shaders[c->nshaders - 1].inputs = r->inputs;
    diff_check_make_cases(c, 1, 1);
    return true;
 }
@@ -304,7 +321,9 @@ diff_repro_lanes_match(const struct diff_repro *r, const struct diff_check *c, c
    struct tgsi_parse_opts po = c->o.popts;
    tgsi_read_dialect(r->text, strlen(r->text), &po);
    struct tgsi_shader *s = tgsi_parse(r->text, strlen(r->text), r->shader, &po, &d);
-   struct env *e = s ? diff_gen_inputs(s, c->o.seed, c->o.invocations, &d) : NULL;
+   struct env *e = !s          ? NULL
+                   : r->inputs ? env_clone(r->inputs)
+                               : diff_gen_inputs(s, c->o.seed, c->o.invocations, &d);
    for (unsigned l = 0; e && !*why && l < r->seen.nlanes; l++) {
       const struct diff_lane_dump *want = &r->seen.lanes[l];
       struct diff_lane_dump got;

@@ -91,6 +91,9 @@ step(struct emu_wave *w)
    case EMU_K_XLANE:
       emu_exec_xlane(w, op, t);
       break;
+   case EMU_K_WIDE:
+      emu_exec_wide(w, op, t);
+      break;
    default:
       break;
    }

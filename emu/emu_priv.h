@@ -46,6 +46,7 @@ enum emu_kind {
    EMU_K_LDC,
    EMU_K_ATOMIC,
    EMU_K_XLANE, /* reads other lanes: quad derivatives, swizzles, shuffles */
+   EMU_K_WIDE,  /* FP64: register-pair operands (emu_exec_wide) */
    EMU_K_ILLEGAL,
 };
 
@@ -372,6 +373,7 @@ void emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);

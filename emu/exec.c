@@ -464,10 +464,6 @@ write_one(struct emu_wave *w, const struct emu_op *op, unsigned j, unsigned reg,
       d[i] = (r[i] & mask[i]) | (cur[i] & ~mask[i]);
 }
 
-/* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
- * shuffles (shfl): each lane reads other lanes' sources, inactive ones
- * too (their registers hold what they last held). A quad is 4 aligned
- * lanes; a wave's lanes are W-aligned in a batch. */
 /* VOTE over each wave's active lanes (a batch holds several waves of W):
  * the ballot (bit = lane, the first 32 lanes) to dst 0, all / any /
  * equal (args.mode 0, 1, 2) to dst 1. */
@@ -509,6 +505,10 @@ exec_vote(struct emu_wave *w, const struct emu_op *op, int64_t t)
       write_one(w, op, 1, 0, t, p, mask);
 }
 
+/* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
+ * shuffles (shfl): each lane reads other lanes' sources, inactive ones
+ * too (their registers hold what they last held). A quad is 4 aligned
+ * lanes; a wave's lanes are W-aligned in a batch. */
 void
 emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
@@ -600,4 +600,141 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
       }
    }
    emu_write_comps(w, op, t, 0xffffu, mask, non);
+}
+
+/* ------------------------------------------------------------------ */
+/* Doubles                                                              */
+
+/* A 64-bit source: its register pair (lo, hi), or an immediate (a fixed
+ * register) in both words; neg/abs act on the high word's sign. */
+struct wide_src {
+   const uint32_t *lo, *hi;
+   uint32_t flip, clear; /* high-word sign: xor after and-not */
+};
+
+static void
+wide_src(struct emu_wave *w, const struct emu_op *op, unsigned i, int64_t t, struct wide_src *x)
+{
+   struct emu_run *run = w->run;
+   const struct emu_src *s = &op->src[i];
+   if (s->kind == EMU_S_REG) {
+      x->lo = emu_reg_read(w, op, s, s->unit, t);
+      x->hi = emu_reg_read(w, op, s, s->unit + 1, t);
+      if (op->war) {
+         emu_mark_war(w, op, s->unit, t);
+         emu_mark_war(w, op, s->unit + 1, t);
+      }
+   } else {
+      uint32_t *b = run->tmp_src[i];
+      for (unsigned k = 0; k < w->n; k++)
+         b[k] = s->kind == EMU_S_IMM ? s->value : 0;
+      x->lo = x->hi = b;
+   }
+   x->clear = (s->mods & ISA_OPND_F_ABS) ? 0x80000000u : 0;
+   x->flip = (s->mods & ISA_OPND_F_NEG) ? 0x80000000u : 0;
+}
+
+static uint64_t
+wide_at(const struct wide_src *x, unsigned i)
+{
+   uint32_t hi = (x->hi[i] & ~x->clear) ^ x->flip;
+   return (uint64_t)hi << 32 | x->lo[i];
+}
+
+static bool
+sem_wide_src(enum isa_sem s, unsigned i)
+{
+   switch (s) {
+   case ISA_SEM_F2D:
+   case ISA_SEM_I2D:
+   case ISA_SEM_U2D:
+      return false;
+   case ISA_SEM_DSETP:
+   case ISA_SEM_DMNMX:
+      return i < 2; /* the third source is a predicate */
+   default:
+      return true;
+   }
+}
+
+/* FP64 and the conversions with a 64-bit side (sem.h doubles). */
+void
+emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n;
+   struct wide_src x[3];
+   const uint32_t *v[3] = {NULL, NULL, NULL};
+   for (unsigned i = 0; i < op->nsrc && i < 3; i++) {
+      if (sem_wide_src(op->sem, i))
+         wide_src(w, op, i, t, &x[i]);
+      else
+         v[i] = emu_fetch(w, op, &op->src[i], 0, t, run->tmp_src[i]);
+   }
+   uint32_t *mask;
+   if (!emu_exec_mask(w, op, t, &mask))
+      return;
+   uint32_t *r0 = run->tmp_dst[0], *r1 = run->tmp_dst[1];
+   bool wide_dst = true, two = false;
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t r = 0;
+      switch (op->sem) {
+      case ISA_SEM_DADD:
+         r = sem_dadd(wide_at(&x[0], i), wide_at(&x[1], i));
+         break;
+      case ISA_SEM_DMUL:
+         r = sem_dmul(wide_at(&x[0], i), wide_at(&x[1], i));
+         break;
+      case ISA_SEM_DFMA:
+         r = sem_dfma(wide_at(&x[0], i), wide_at(&x[1], i), wide_at(&x[2], i));
+         break;
+      case ISA_SEM_DMNMX:
+         r = sem_dmnmx(wide_at(&x[0], i), wide_at(&x[1], i), v[2][i]);
+         break;
+      case ISA_SEM_DSETP: {
+         uint32_t cmp = (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));
+         sem_setp(cmp, v[2][i], op->args.bop, &r0[i], &r1[i]);
+         wide_dst = false;
+         two = true;
+         continue;
+      }
+      case ISA_SEM_F2D:
+         r = sem_f2d(v[0][i]);
+         break;
+      case ISA_SEM_I2D:
+         r = sem_dres((double)(int32_t)v[0][i]);
+         break;
+      case ISA_SEM_U2D:
+         r = sem_dres((double)v[0][i]);
+         break;
+      case ISA_SEM_DFLOOR:
+      case ISA_SEM_DCEIL:
+      case ISA_SEM_DTRUNC:
+      case ISA_SEM_DRNDNE:
+         r = sem_dround(wide_at(&x[0], i), op->sem == ISA_SEM_DFLOOR  ? 1
+                                           : op->sem == ISA_SEM_DCEIL ? 2
+                                           : op->sem == ISA_SEM_DTRUNC ? 3
+                                                                       : 0);
+         break;
+      case ISA_SEM_D2F:
+         r0[i] = sem_d2f(wide_at(&x[0], i));
+         wide_dst = false;
+         continue;
+      case ISA_SEM_D2I:
+         r0[i] = sem_d2i(wide_at(&x[0], i));
+         wide_dst = false;
+         continue;
+      default: /* D2U */
+         r0[i] = sem_d2u(wide_at(&x[0], i));
+         wide_dst = false;
+         continue;
+      }
+      r0[i] = (uint32_t)r;
+      r1[i] = (uint32_t)(r >> 32);
+   }
+   write_one(w, op, 0, 0, t, r0, mask);
+   if (wide_dst)
+      write_one(w, op, 0, 1, t, r1, mask);
+   else if (two && op->ndst > 1)
+      write_one(w, op, 1, 0, t, r1, mask);
 }

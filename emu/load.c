@@ -343,6 +343,22 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_SHFL:
    case ISA_SEM_VOTE:
       return EMU_K_XLANE;
+   case ISA_SEM_DADD:
+   case ISA_SEM_DMUL:
+   case ISA_SEM_DFMA:
+   case ISA_SEM_DSETP:
+   case ISA_SEM_DMNMX:
+   case ISA_SEM_F2D:
+   case ISA_SEM_D2F:
+   case ISA_SEM_DFLOOR:
+   case ISA_SEM_DCEIL:
+   case ISA_SEM_DTRUNC:
+   case ISA_SEM_DRNDNE:
+   case ISA_SEM_I2D:
+   case ISA_SEM_U2D:
+   case ISA_SEM_D2I:
+   case ISA_SEM_D2U:
+      return EMU_K_WIDE;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
    case ISA_SEM_SAMGQ:

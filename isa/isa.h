@@ -97,7 +97,11 @@ struct isa_model;
    X(ATOMS_CAS, "atoms_cas", -1) \
    X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1) \
    X(GETLOD, "getlod", -1) X(TMML, "tmml", -1) X(TLD4, "tld4", -1) \
-   X(VOTE, "vote", 1) X(SAMGQ, "samgq", -1)
+   X(VOTE, "vote", 1) X(SAMGQ, "samgq", -1) \
+   X(DADD, "dadd", 2) X(DMUL, "dmul", 2) X(DFMA, "dfma", 3) X(DSETP, "dsetp", 3) \
+   X(DMNMX, "dmnmx", 3) X(F2D, "f2d", 1) X(D2F, "d2f", 1) X(DFLOOR, "dfloor", 1) \
+   X(DCEIL, "dceil", 1) X(DTRUNC, "dtrunc", 1) X(DRNDNE, "drndne", 1) X(I2D, "i2d", 1) \
+   X(U2D, "u2d", 1) X(D2I, "d2i", 1) X(D2U, "d2u", 1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

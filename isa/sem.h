@@ -644,6 +644,144 @@ sem_imnmx(uint32_t a, uint32_t b, uint32_t p, int is_signed)
    return (p & 1) ? sem_umin(a, b) : sem_umax(a, b);
 }
 
+/* ---- Doubles (sm50 FP64): 64-bit values, low word first in registers.
+ * IEEE double, round to nearest even, denormals kept, every NaN result
+ * the canonical quiet NaN 0x7ff8000000000000. */
+#define SEM_CANON_DNAN 0x7ff8000000000000ull
+
+static inline double
+sem_d(uint64_t u)
+{
+   double d;
+   memcpy(&d, &u, sizeof(d));
+   return d;
+}
+
+static inline uint64_t
+sem_dres(double d)
+{
+   uint64_t u;
+   if (d != d)
+      return SEM_CANON_DNAN;
+   memcpy(&u, &d, sizeof(u));
+   return u;
+}
+
+static inline int
+sem_disnan(uint64_t a)
+{
+   return (a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+static inline uint64_t
+sem_dadd(uint64_t a, uint64_t b)
+{
+   return sem_dres(sem_d(a) + sem_d(b));
+}
+
+static inline uint64_t
+sem_dmul(uint64_t a, uint64_t b)
+{
+   return sem_dres(sem_d(a) * sem_d(b));
+}
+
+static inline uint64_t
+sem_dfma(uint64_t a, uint64_t b, uint64_t c)
+{
+   return sem_dres(fma(sem_d(a), sem_d(b), sem_d(c)));
+}
+
+/* DMNMX: as FMNMX -- the other operand when one is NaN, -0 below +0. */
+static inline uint64_t
+sem_dmnmx(uint64_t a, uint64_t b, uint32_t p)
+{
+   if (sem_disnan(a) || sem_disnan(b))
+      return sem_disnan(a) && sem_disnan(b) ? SEM_CANON_DNAN : sem_disnan(a) ? b : a;
+   double x = sem_d(a), y = sem_d(b);
+   int b_lt = y < x || (y == x && (b >> 63) > (a >> 63)); /* b below a, -0 < +0 */
+   return (p & 1) ? (b_lt ? b : a) : (b_lt ? a : b);
+}
+
+static inline int
+sem_dcmp_bool(enum sem_cond c, uint64_t a, uint64_t b)
+{
+   double x = sem_d(a), y = sem_d(b);
+   int un = sem_disnan(a) || sem_disnan(b);
+   switch (c) {
+   case SEM_LT:
+      return x < y;
+   case SEM_LE:
+      return x <= y;
+   case SEM_GT:
+      return x > y;
+   case SEM_GE:
+      return x >= y;
+   case SEM_EQ:
+      return x == y;
+   case SEM_F:
+      return 0;
+   case SEM_T:
+      return 1;
+   case SEM_NUM:
+      return !un;
+   case SEM_NAN:
+      return un;
+   case SEM_LTU:
+      return un || x < y;
+   case SEM_LEU:
+      return un || x <= y;
+   case SEM_GTU:
+      return un || x > y;
+   case SEM_GEU:
+      return un || x >= y;
+   case SEM_EQU:
+      return un || x == y;
+   case SEM_ONE:
+      return !un && x != y;
+   default: /* SEM_NE: true on NaN, as for floats */
+      return x != y;
+   }
+}
+
+static inline uint64_t
+sem_f2d(uint32_t a)
+{
+   return sem_dres((double)sem_f(a));
+}
+
+static inline uint32_t
+sem_d2f(uint64_t a)
+{
+   return sem_fres((float)sem_d(a));
+}
+
+/* Integral rounding of a double: 0 nearest even, 1 floor, 2 ceil, 3 trunc. */
+static inline uint64_t
+sem_dround(uint64_t a, unsigned mode)
+{
+   double d = sem_d(a);
+   double r = mode == 1 ? floor(d) : mode == 2 ? ceil(d) : mode == 3 ? trunc(d) : nearbyint(d);
+   return sem_dres(r);
+}
+
+/* Truncating conversions to 32-bit integers, saturating, NaN -> 0. */
+static inline uint32_t
+sem_d2i(uint64_t a)
+{
+   double d = sem_d(a);
+   return d != d                 ? 0u
+          : d >= 2147483648.0    ? 0x7fffffffu
+          : d <= -2147483649.0   ? 0x80000000u
+                                 : (uint32_t)(int32_t)d;
+}
+
+static inline uint32_t
+sem_d2u(uint64_t a)
+{
+   double d = sem_d(a);
+   return d != d || d <= -1.0 ? 0u : d >= 4294967296.0 ? 0xffffffffu : (uint32_t)d;
+}
+
 /* SHF: funnel shift of the 64-bit value hi:lo [NAK OpShf fold, sm50].
  * type: 0 = 32-bit (I32 and U32 encode alike), 2 = U64, 3 = S64. The
  * count is clamped to the type width, or masked to it with wrap. Left

@@ -10,6 +10,7 @@
  * options of its own, their parsing in parse_args().
  */
 #include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
 #include "emu/emu.h"
 #include "isa/isa.h"
 #include "tools/tools.h"
@@ -20,6 +21,7 @@
 struct compile_args {
    const char *file, *target, *path, *out;
    bool stats, legacy, hex_bits;
+   struct opt_options opt; /* --path opt only */
 };
 
 typedef enum compile_status (*compile_fn)(const struct tgsi_shader *s, const struct isa_model *m,
@@ -34,12 +36,27 @@ run_ref(const struct tgsi_shader *s, const struct isa_model *m, const struct com
    return ref_compile(s, m, out, stats, d);
 }
 
+/* The pass manager's log (BISECT lines, --print-after dumps) goes to
+ * stderr, so stdout stays the listing. */
+static enum compile_status
+run_opt(const struct tgsi_shader *s, const struct isa_model *m, const struct compile_args *a,
+        struct emu_program *out, struct compile_stats *stats, struct diag_list *d)
+{
+   char *log = NULL;
+   enum compile_status st = opt_compile(s, m, &a->opt, out, stats, &log, d);
+   if (log)
+      fputs(log, stderr);
+   free(log);
+   return st;
+}
+
 static const struct {
    const char *name;
    compile_fn fn;
    const char *help;
 } paths[] = {
     {"ref", run_ref, "the reference compiler: fixed expansions, every hazard waited for in full"},
+    {"opt", run_opt, "the optimizing compiler: SSA passes, scheduling, RA, legalization"},
 };
 
 static void
@@ -57,6 +74,13 @@ compile_usage(FILE *f)
               "                  emu/README.md): diffcomp emu MODEL FILE runs it\n"
               "  --stats         print instructions, nops, registers and a static cycle\n"
               "                  estimate\n"
+              "optimizing path (--path opt):\n"
+              "  --passes LIST          run only these passes, in this order\n"
+              "  --disable-pass NAME    skip a pass (comma list)\n"
+              "  --print-after NAME     print the IR after a pass (comma list, or all)\n"
+              "  --opt-bisect-limit N   stop after the Nth transformation; prints one\n"
+              "                         'BISECT: pass NAME transformation N' line per change\n"
+              "  --fuse-ffma            fuse mul+add into ffma (inexact)\n"
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n\n"
               "Exit status: 0 compiled, 1 internal compiler error, 2 bad usage,\n"
@@ -68,6 +92,7 @@ parse_args(int argc, char **argv, struct compile_args *a)
 {
    memset(a, 0, sizeof(*a));
    a->path = "ref";
+   a->opt.bisect_limit = -1;
    for (int i = 1; i < argc; i++) {
       const char *v, *arg = argv[i];
       if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
@@ -86,6 +111,26 @@ parse_args(int argc, char **argv, struct compile_args *a)
          if (!v)
             return usage_error("-o needs a file name");
          a->out = v;
+      } else if (opt_value(argc, argv, &i, "--passes", &v)) {
+         if (!v)
+            return usage_error("--passes needs a list");
+         a->opt.passes = v;
+      } else if (opt_value(argc, argv, &i, "--disable-pass", &v)) {
+         if (!v)
+            return usage_error("--disable-pass needs a name");
+         a->opt.disable = v;
+      } else if (opt_value(argc, argv, &i, "--print-after", &v)) {
+         if (!v)
+            return usage_error("--print-after needs a name");
+         a->opt.print_after = v;
+      } else if (opt_value(argc, argv, &i, "--opt-bisect-limit", &v)) {
+         uint64_t n;
+         if (!parse_u64(v, &n) || n > INT64_MAX)
+            return usage_error("--opt-bisect-limit needs a count");
+         a->opt.bisect = true;
+         a->opt.bisect_limit = (long long)n;
+      } else if (!strcmp(arg, "--fuse-ffma")) {
+         a->opt.fuse_ffma = true;
       } else if (!strcmp(arg, "--stats")) {
          a->stats = true;
       } else if (!strcmp(arg, "--legacy")) {

@@ -521,6 +521,8 @@ struct opt_options {
    const char *print_after; /* comma list of passes (or "all") whose result is logged */
    bool bisect;             /* log every transformation (BISECT lines) */
    long long bisect_limit;  /* with bisect: do at most this many; < 0 = no limit */
+   long long dump_at;       /* with bisect, > 0: log the IR after the pass in which
+                               transformation dump_at was done or refused */
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
@@ -1003,6 +1005,8 @@ void ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm);
 void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsigned index,
                            unsigned flags);
 void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
+/* Semantics whose result is a 4 x 32 tuple (texture lookups and queries). */
+bool opt_sem_is_texture(enum isa_sem s);
 /* The registers operand `slot` of record x covers: the model's count, or
  * more for a source whose value group is longer (in, when not NULL): sm50
  * TEX reads its coordinates from a, a+1, ... as the emulator and the

@@ -643,7 +643,7 @@ load_store(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       for (unsigned c = 0; c < 4 && !store; c++)
          if (in->dst[0].mask & (1u << c)) {
             r->v[c] = alu1(x, IR_OP_EXTRACT, m);
-            r->v[c]->comp = (int32_t)c;
+            r->v[c]->comp = (int32_t)(in->src[0].swz[c] & 3);
          }
       return true;
    }
@@ -654,8 +654,10 @@ load_store(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    for (unsigned c = 0; c < 4; c++) {
       if (!(in->dst[0].mask & (1u << c)))
          continue;
+      /* a load's resource swizzle picks the word: LOAD TEMP.y, MEMORY[0].xxxx
+       * reads the word at the address itself into .y */
       struct ir_instr *s[2];
-      s[0] = byte_address(x, base, c);
+      s[0] = byte_address(x, base, store ? c : in->src[0].swz[c] & 3u);
       s[1] = store ? S(x, in, vk, c) : NULL;
       struct ir_instr *m = ir_build(&x->b, op, store ? 2 : 1, s);
       m->res = rr->index;

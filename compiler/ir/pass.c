@@ -9,7 +9,10 @@
  * shader valid without making that change. With bisecting on, each
  * transformation done is logged as
  *   BISECT: pass NAME transformation N (what)
- * and the first one refused as "... not done (limit L)". The library never
+ * and the first one refused as "... not done (limit L)". With dump_at = N
+ * the IR is logged once, after the pass in which transformation N was done
+ * or refused ("IR at transformation N (after PASS):"), so that runs with
+ * limits N-1 and N show the IR without and with it. The library never
  * prints: the log and the print-after dumps go to ctx->log.
  */
 #include "compiler/ir/ir.h"
@@ -220,6 +223,13 @@ opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p
       char *t = ir_print(sh);
       opt_log(ctx, "IR after %s:\n%s", p->name, t);
       free(t);
+   }
+   long long at = ctx->opts.bisect ? ctx->opts.dump_at : 0;
+   if (at > 0 && (ctx->ntransforms >= at || (ctx->limit_hit && ctx->ntransforms + 1 == at))) {
+      char *t = ir_print(sh);
+      opt_log(ctx, "IR at transformation %lld (after %s):\n%s", at, p->name, t);
+      free(t);
+      ctx->opts.dump_at = 0; /* once */
    }
    ctx->pass = NULL;
    return progress;

@@ -424,8 +424,11 @@ bindings(const struct ir_shader *sh, struct emu_program *p)
          continue;
       switch (in->op) {
       case IR_OP_LOAD_INPUT:
-         if (ir_has_reg(in))
+         if (ir_has_reg(in)) {
             bind(p, in, EMU_BIND_INPUT, (unsigned)in->slot, (unsigned)in->comp, 0, 0);
+            if (in->vtx != IR_NONE) /* a per-vertex input (GS, TCS, TES): IN[vtx][slot] */
+               p->binds[p->nbinds - 1].vertex = (uint16_t)in->vtx;
+         }
          break;
       case IR_OP_LOAD_SYSVAL:
          if (ir_has_reg(in))

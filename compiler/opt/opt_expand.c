@@ -23,8 +23,10 @@
  * exp2(log2(a) * b) with C's pow(x, 0) = pow(1, y) = 1 (the reference
  * compiler's expansion, so the two agree); fmad as ffma where that is
  * allowed (opts.fuse_ffma, an inexact transformation: not for precise or
- * invariant values), else as a multiply and an add, exact; fsqrt as rcp(rsq(x)) (both APPROX: the
- * target's answer); fsign from two compares; isub as an add of the negation; iabs as max(x, -x).
+ * invariant values), else as a multiply and an add, exact; fsqrt correctly
+ * rounded with one ffma Newton step (as the reference compiler does; without
+ * ffma, rcp(rsq(x)), the target's approximate answer); fsign from two
+ * compares; isub as an add of the negation; iabs as max(x, -x).
  */
 #include "compiler/ir/ir.h"
 
@@ -195,6 +197,35 @@ expand_pow(struct ex *x, struct ir_instr *in)
    return op3(x, IR_OP_BCSEL, a1, one, e);
 }
 
+/* sqrt(a) correctly rounded where the model has no sqrt but has ffma: the
+ * reference compiler's sequence (ref_sm50.c sqrt_exact), so the two agree
+ * bit for bit. One Newton step on s0 = a * rsq(a): r = a - s0 * s0 (exact
+ * with ffma), s = s0 + r * (rsq(a) / 2); a below 2^-102 is scaled by
+ * 2^100 and the root by 2^-50 so that r cannot underflow. Zero, negative,
+ * infinite and NaN inputs take rcp(rsq(a)), which is IEEE for them. */
+static struct ir_instr *
+expand_sqrt(struct ex *x, struct ir_instr *in)
+{
+   struct ir_instr *a = in->src[0];
+   struct ir_instr *inf = k(x, 0x7f800000u), *zero = k(x, 0);
+   struct ir_instr *big = op2(x, IR_OP_UGE, a, inf); /* +inf, NaN, negative */
+   struct ir_instr *z = op2(x, IR_OP_IEQ, a, zero);
+   struct ir_instr *spec = op2(x, IR_OP_IOR, big, z);
+   struct ir_instr *small = op2(x, IR_OP_ULT, a, k(x, 0x0c800000u));
+   struct ir_instr *up = op2(x, IR_OP_FMUL, a, k(x, 0x71800000u)); /* 2^100 */
+   struct ir_instr *xs = op3(x, IR_OP_BCSEL, small, up, a);
+   struct ir_instr *y = op1(x, IR_OP_FRSQ, xs);
+   struct ir_instr *s0 = op2(x, IR_OP_FMUL, xs, y);
+   struct ir_instr *ns0 = op1(x, IR_OP_FNEG, s0);
+   struct ir_instr *r = op3(x, IR_OP_FFMA, ns0, s0, xs);
+   struct ir_instr *hy = op2(x, IR_OP_FMUL, y, k(x, 0x3f000000u));
+   struct ir_instr *s1 = op3(x, IR_OP_FFMA, r, hy, s0);
+   struct ir_instr *down = op2(x, IR_OP_FMUL, s1, k(x, 0x26800000u)); /* 2^-50 */
+   struct ir_instr *s = op3(x, IR_OP_BCSEL, small, down, s1);
+   struct ir_instr *naive = op1(x, IR_OP_FRCP, op1(x, IR_OP_FRSQ, a));
+   return op3(x, IR_OP_BCSEL, spec, naive, s);
+}
+
 /* sign(x) = (0 < x) - (x < 0) in floats: NaN and -0 give +0. */
 static struct ir_instr *
 expand_fsign(struct ex *x, struct ir_instr *in)
@@ -261,7 +292,11 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
       /* exact: round the product, then the sum */
       return op2(x, IR_OP_FADD, op2(x, IR_OP_FMUL, in->src[0], in->src[1]), in->src[2]);
    case IR_OP_FSQRT:
-      return has(m, ISA_SEM_SQRT) ? NULL : op1(x, IR_OP_FRCP, op1(x, IR_OP_FRSQ, in->src[0]));
+      if (has(m, ISA_SEM_SQRT))
+         return NULL;
+      if (has(m, ISA_SEM_FFMA))
+         return expand_sqrt(x, in);
+      return op1(x, IR_OP_FRCP, op1(x, IR_OP_FRSQ, in->src[0]));
    case IR_OP_FSIGN:
       return has(m, ISA_SEM_FSIGN) ? NULL : expand_fsign(x, in);
    case IR_OP_ISUB:

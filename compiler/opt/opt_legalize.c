@@ -125,6 +125,8 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
    set_op(sh->model, t, op);
    for (unsigned d = 0; d < t->ndst; d++) {
       struct isa_opnd *o = &t->dst[d];
+      if (d && o->kind == ISA_OPND_REG)
+         continue; /* a fixed second result (SHFL's, SETP's predicate into PT) */
       o->kind = ISA_OPND_REG;
       o->file = (uint8_t)(ir_has_reg(in) ? m->reg.file : m->reg.file >= 0 ? m->reg.file : f.gpr);
       o->index = ir_has_reg(in) ? m->reg.index : 0;

@@ -744,7 +744,7 @@ ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_
       if (!mp.err) {
          struct isa_op_info oi;
          isa_op_info(sh->model, (unsigned)op, &oi);
-         bool tex = oi.sem == ISA_SEM_SAM || oi.sem == ISA_SEM_ISAM || oi.sem == ISA_SEM_GETSIZE;
+         bool tex = opt_sem_is_texture(oi.sem);
          if (in->type != IR_TYPE_NONE && tex)
             in->type = IR_TYPE_V4;
          ir_instr_set_nsrc(in, *nrefs);
@@ -759,10 +759,22 @@ ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_
 /* ------------------------------------------------------------------ */
 /* Checks                                                               */
 
-static bool
-is_texture_sem(enum isa_sem s)
+bool
+opt_sem_is_texture(enum isa_sem s)
 {
-   return s == ISA_SEM_SAM || s == ISA_SEM_ISAM || s == ISA_SEM_GETSIZE;
+   switch (s) {
+   case ISA_SEM_SAM:
+   case ISA_SEM_ISAM:
+   case ISA_SEM_GETSIZE:
+   case ISA_SEM_TEX:
+   case ISA_SEM_TLD:
+   case ISA_SEM_TLD4:
+   case ISA_SEM_TXD:
+   case ISA_SEM_TXQ:
+      return true;
+   default:
+      return false;
+   }
 }
 
 static const char *
@@ -794,7 +806,7 @@ check_operands(const struct ir_instr *in, const struct isa_op_info *oi)
       return "every source is read by an operand";
    if ((oi->ndst > 0) != (in->type != IR_TYPE_NONE))
       return "a machine instruction has a result exactly when its op has a destination";
-   if (in->type == IR_TYPE_V4 && !is_texture_sem(oi->sem))
+   if (in->type == IR_TYPE_V4 && !opt_sem_is_texture(oi->sem))
       return "only texture results are 4 x 32 tuples";
    if (in->type == IR_TYPE_64)
       return "no 64-bit machine values";

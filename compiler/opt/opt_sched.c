@@ -176,12 +176,9 @@ is_read(const struct ir_instr *in)
    switch (in->mach->insn.sem) {
    case ISA_SEM_LDG:
    case ISA_SEM_LDL:
-   case ISA_SEM_SAM:
-   case ISA_SEM_ISAM:
-   case ISA_SEM_GETSIZE:
       return true;
    default:
-      return false;
+      return opt_sem_is_texture(in->mach->insn.sem);
    }
 }
 

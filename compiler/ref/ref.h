@@ -191,6 +191,9 @@ struct ref_target {
                   int label);
    void (*jump)(struct ref_ctx *c, int label);
    void (*end)(struct ref_ctx *c);
+   /* Doubles and 64-bit integers (ref_wide_op): true when expanded or
+    * refused (with a diagnostic); NULL: refused as 64-bit operations. */
+   bool (*wide)(struct ref_ctx *c, const struct tgsi_insn *in);
    /* Kill the lanes whose flag register is non-zero (DEMOTE's epilogue). */
    void (*kill_flag)(struct ref_ctx *c, unsigned flag);
    /* Stack-reconvergence models only (ref_cf_stack.c): */

@@ -15,20 +15,23 @@
  * the interpreter's rule; other files are undefined there, the clamp only
  * keeps the access inside the file.
  *
- * Textures (a3_tex, operands read by ref_tex.c): sam/samb/saml/isaml
- * with the groups laid out as ir3 does (src1 = coordinates, reference,
- * layer, w; src2 = offsets, bias or level; .3d/.s/.a/.p/.o say which are
- * there), the four results in consecutive registers; TXP is sam.p (the
- * texture unit divides); TXF is isaml with the coordinates shifted left by
- * the level (a3xx wants level-0 units); TXQ is getsize. Memory: one ldg/stg (buffers, at
- * EMU_ADDR_BUFFER(i)) or ldl/stl (shared memory) per channel. Branches: cmps into p0.x, then br
- * (with !p0.x for a false test) or jump.
+ * Textures (a3_tex, operands read by ref_tex.c): sam/samb/saml/isaml/
+ * samgq with the groups laid out as ir3 does (src1 = coordinates,
+ * reference, layer, w -- samgq: padded to 4, then ddx and ddy; src2 =
+ * offsets, bias or level; .3d/.s/.a/.p/.o say which are there), the four
+ * results in consecutive registers; TXP is sam.p (the texture unit
+ * divides); TXF is isaml with the coordinates shifted left by the level
+ * (a3xx wants level-0 units); TXQ is getsize, LODQ getlod. Memory: one
+ * ldg/stg (buffers, at EMU_ADDR_BUFFER(i)) or ldl/stl (shared memory) per
+ * channel; atomics are atomic.OP.l/.g, float add and the wrapping inc/dec
+ * compare-and-swap loops. DDX/DDY are dsx/dsy (the quad's coarse ones).
+ * Branches: cmps into p0.x, then br (with !p0.x for a false test) or jump.
  *
  * Refused: what the model cannot express -- FMA, doubles and 64-bit
- * integers, derivatives, gathers, explicit texture derivatives, 3-D
- * offsets, atomics, subgroup ops, GS output, half-float packing. BARRIER
- * is bar.g.l; images are read and written with ldg/stg at their texel
- * addresses.
+ * integers, fine derivatives, gathers, multisample textures (TXQS, MS
+ * fetches), texture offsets beyond x and y, subgroup ops, GS output.
+ * BARRIER is bar.g.l; images are read and written with ldg/stg at their
+ * texel addresses.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -483,13 +486,17 @@ cas_new(struct ref_ctx *c, enum tgsi_opcode op, unsigned old, unsigned v)
    switch (op) {
    case TGSI_OP_ATOMFADD:
       return a3_prim(c, REF_P_FADD, old, v, 0);
-   case TGSI_OP_ATOMINC_WRAP:
-      return a3_prim(c, REF_P_SEL, zero, a3_prim(c, REF_P_UGE, old, v, 0),
-                     a3_prim(c, REF_P_IADD, old, one, 0));
+   case TGSI_OP_ATOMINC_WRAP: {
+      unsigned full = a3_prim(c, REF_P_UGE, old, v, 0);
+      unsigned inc = a3_prim(c, REF_P_IADD, old, one, 0);
+      return a3_prim(c, REF_P_SEL, zero, full, inc);
+   }
    default: {
-      unsigned wrap = a3_prim(c, REF_P_OR, a3_prim(c, REF_P_IEQ, old, zero, 0),
-                              a3_prim(c, REF_P_ULT, v, old, 0), 0);
-      return a3_prim(c, REF_P_SEL, v, wrap, a3_prim(c, REF_P_ISUB, old, one, 0));
+      unsigned is0 = a3_prim(c, REF_P_IEQ, old, zero, 0);
+      unsigned above = a3_prim(c, REF_P_ULT, v, old, 0);
+      unsigned wrap = a3_prim(c, REF_P_OR, is0, above, 0);
+      unsigned dec = a3_prim(c, REF_P_ISUB, old, one, 0);
+      return a3_prim(c, REF_P_SEL, v, wrap, dec);
    }
    }
 }

@@ -608,14 +608,18 @@ pack_norm(struct ref_ctx *c, unsigned x, bool snorm, float scale)
    }
    x = P2(FMIN, x, one);
    unsigned r = P1(FRNDNE, P2(FMUL, x, ref_imm_reg(c, fui(scale))));
-   return snorm ? P2(AND, P1(F2I, r), ref_imm_reg(c, 0xff)) : P1(F2U, r);
+   if (!snorm)
+      return P1(F2U, r);
+   unsigned i = P1(F2I, r);
+   return P2(AND, i, ref_imm_reg(c, 0xff));
 }
 
 /* f32 -> f16 bits, every NaN the one quiet NaN 0x7e00 (the interpreter's). */
 static unsigned
 pack_half(struct ref_ctx *c, unsigned x)
 {
-   x = P(SEL, ref_imm_reg(c, 0x7fc00000u), P2(FNE, x, x), x);
+   unsigned nan = ref_imm_reg(c, 0x7fc00000u);
+   x = P(SEL, nan, P2(FNE, x, x), x);
    return P1(F2H, x);
 }
 
@@ -656,12 +660,16 @@ unpack(struct ref_ctx *c, enum tgsi_opcode op, unsigned x, unsigned ch)
       return P1(H2F, P2(SHR, x, ref_imm_reg(c, sh)));
    case TGSI_OP_UP2US:
    case TGSI_OP_UP4UB: {
-      unsigned v = P2(AND, P2(SHR, x, ref_imm_reg(c, sh)), ref_imm_reg(c, two ? 0xffff : 0xff));
-      return P2(FMUL, P1(U2F, v), ref_imm_reg(c, fui(1.0f / (two ? 65535.0f : 255.0f))));
+      unsigned v = P2(SHR, x, ref_imm_reg(c, sh));
+      v = P2(AND, v, ref_imm_reg(c, two ? 0xffff : 0xff));
+      v = P1(U2F, v);
+      return P2(FMUL, v, ref_imm_reg(c, fui(1.0f / (two ? 65535.0f : 255.0f))));
    }
    default: { /* UP4B: the signed byte / 127, at least -1 */
-      unsigned v = P2(ASHR, P2(SHL, x, ref_imm_reg(c, 24 - sh)), ref_imm_reg(c, 24));
-      v = P2(FMUL, P1(I2F, v), ref_imm_reg(c, fui(1.0f / 127.0f)));
+      unsigned v = P2(SHL, x, ref_imm_reg(c, 24 - sh));
+      v = P2(ASHR, v, ref_imm_reg(c, 24));
+      v = P1(I2F, v);
+      v = P2(FMUL, v, ref_imm_reg(c, fui(1.0f / 127.0f)));
       return P2(FMAX, v, ref_imm_reg(c, fui(-1.0f)));
    }
    }
@@ -888,7 +896,8 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
    c->scratch_next = mark;
    c->t->copy(c, lin, P2(IADD, P2(IMUL, lin, ref_size(c, TGSI_FILE_IMAGE, idx, 0)), co[0]));
    c->scratch_next = mark;
-   unsigned a = P2(IADD, P2(SHL, lin, ref_imm_reg(c, 4)), ref_imm_reg(c, EMU_ADDR_IMAGE(idx)));
+   unsigned a = P2(SHL, lin, ref_imm_reg(c, 4));
+   a = P2(IADD, a, ref_imm_reg(c, EMU_ADDR_IMAGE(idx)));
    c->t->copy(c, lin, P(SEL, a, ok, zero));
    c->scratch_next = mark;
    return lin;
@@ -918,9 +927,12 @@ ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
    unsigned A = P2(AND, a, absm), B = P2(AND, b, absm);
    unsigned sign = P2(AND, P2(XOR, a, b), signm);
    unsigned zero = K(0);
-   unsigned aspec = P2(OR, P2(IEQ, A, zero), P2(UGE, A, inf));
-   unsigned bspec = P2(OR, P2(IEQ, B, zero), P2(UGE, B, inf));
-   unsigned t = P(SEL, P1(FRCP, b), bspec, P2(OR, P2(AND, b, signm), one_exp));
+   unsigned az = P2(IEQ, A, zero), ai = P2(UGE, A, inf);
+   unsigned aspec = P2(OR, az, ai);
+   unsigned bz = P2(IEQ, B, zero), bi = P2(UGE, B, inf);
+   unsigned bspec = P2(OR, bz, bi);
+   unsigned rb = P1(FRCP, b), bsign = P2(AND, b, signm);
+   unsigned t = P(SEL, rb, bspec, P2(OR, bsign, one_exp));
    unsigned spec = P2(FMUL, a, t);
    /* significands in [1, 2) and biased exponents (denormals scaled) */
    unsigned norm_min = K(0x800000u), scale = K(0x4b800000u), adj = K(24);
@@ -929,7 +941,8 @@ ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
       unsigned x = k ? B : A;
       unsigned den = P2(ULT, x, norm_min);
       unsigned x1 = P(SEL, P2(FMUL, x, scale), den, x);
-      e[k] = P2(ISUB, P2(SHR, x1, twenty3), P(SEL, adj, den, zero));
+      unsigned ex = P2(SHR, x1, twenty3);
+      e[k] = P2(ISUB, ex, P(SEL, adj, den, zero));
       m[k] = P2(OR, P2(AND, x1, fracm), one_exp);
    }
    unsigned y = P1(FRCP, m[1]), q0 = P2(FMUL, m[0], y);
@@ -941,13 +954,16 @@ ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
    unsigned normal = P2(OR, qf, P2(SHL, E, twenty3));
    /* subnormal: round (q's 24 bits) >> (1 - E), shift at most 25 */
    unsigned M = P2(OR, qf, norm_min), one = K(1);
-   unsigned sh = P2(UMIN, P2(ISUB, one, E), K(25));
+   unsigned sh = P2(ISUB, one, E);
+   sh = P2(UMIN, sh, K(25));
    unsigned sub = P2(SHR, M, sh);
    unsigned D = P2(AND, M, P2(ISUB, P2(SHL, one, sh), one));
    unsigned H = P2(SHL, one, P2(ISUB, sh, one));
    unsigned fzero = K(0);
-   unsigned tie_up = P2(OR, P2(FGT, r, fzero), P2(AND, P2(FEQ, r, fzero), P2(AND, sub, one)));
-   unsigned up = P2(OR, P2(UGE, D, P2(IADD, H, one)), P2(AND, P2(IEQ, D, H), tie_up));
+   unsigned rpos = P2(FGT, r, fzero), rzero = P2(FEQ, r, fzero), odd = P2(AND, sub, one);
+   unsigned tie_up = P2(OR, rpos, P2(AND, rzero, odd));
+   unsigned above = P2(UGE, D, P2(IADD, H, one)), tie = P2(IEQ, D, H);
+   unsigned up = P2(OR, above, P2(AND, tie, tie_up));
    sub = P2(IADD, sub, P(SEL, one, up, zero));
    unsigned res = P(SEL, normal, P2(IGE, E, one), sub);
    res = P(SEL, inf, P2(IGE, E, K(255)), res);
@@ -1085,8 +1101,20 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
          ref_store(c, in, res);
       return c->status;
    }
-   if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64)
-      return ref_unsupported(c, "64-bit operations");
+   if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64 ||
+       in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D || in->op == TGSI_OP_U2D ||
+       in->op == TGSI_OP_F2I64 || in->op == TGSI_OP_F2U64 || in->op == TGSI_OP_U2I64 ||
+       in->op == TGSI_OP_I2I64) {
+      if (c->t->wide && c->t->wide(c, in))
+         return c->status;
+      const char *why = c->t->why ? c->t->why(in->op) : NULL;
+      bool dbl = (info->type == TGSI_TYPE_D && in->op != TGSI_OP_D2U64 && in->op != TGSI_OP_D2I64) ||
+                 in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D || in->op == TGSI_OP_U2D;
+      return ref_unsupported(c, "%s",
+                             why   ? why
+                             : dbl ? "doubles: the model has no FP64 instructions"
+                                   : "64-bit integer operations (not lowered to 32-bit ones yet)");
+   }
    if (in->op == TGSI_OP_NRM4 || (info->flags & TGSI_OPF_CHAN)) {
       if (!chan(c, in, res))
          return refuse(c, in);

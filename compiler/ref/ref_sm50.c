@@ -12,22 +12,25 @@
  * found by name in the model); P0 is the one scratch predicate.
  *
  * Primitives that take more than one instruction: FMAD (FMUL then FADD,
- * two roundings; FFMA is the fused one), FSQRT (MUFU.RCP of MUFU.RSQ:
- * sm50 has no MUFU.SQRT), FEXP2/FSIN/FCOS (RRO then MUFU), compares
- * (FSETP/ISETP into P0, then SEL of 1 and RZ), IMUL (three XMADs: the
- * 16-bit partial products), SEL (ISETP b != 0, then SEL).
+ * two roundings; FFMA is the fused one), FSQRT (correctly rounded: a
+ * Newton step on MUFU.RSQ; sm50 has no MUFU.SQRT), FEXP2/FSIN/FCOS (RRO
+ * then MUFU), compares (FSETP/ISETP into P0, then SEL of 1 and RZ), IMUL
+ * (three XMADs: the 16-bit partial products), SEL (ISETP b != 0, then
+ * SEL).
  *
- * Textures (sm_tex, operands read by ref_tex.c): TEX/TLD/TXD/TXQ with the
- * a and b groups laid out as NAK does (a = integer layer, coordinates; b =
- * level or bias, packed 4-bit offsets, depth reference), the four results
- * in consecutive registers.
+ * Textures (sm_tex, operands read by ref_tex.c): TEX/TLD/TLD4/TXD/TXQ/TMML
+ * with the a and b groups laid out as NAK does (a = integer layer,
+ * coordinates; b = level or bias, packed offsets, depth reference), the
+ * four results in consecutive registers; TXP divides exactly first
+ * (ref_fdiv).
  *
  * Memory: LDG/STG for buffers and images (their texel addresses), LDS/STS
- * for shared memory, one per channel; BARRIER is BAR.SYNC 0.
+ * for shared memory, one per channel; ATOM/ATOMS (and .CAS); BARRIER is
+ * BAR.SYNC 0. Derivatives through SHFL and FSWZADD, subgroup ops through
+ * VOTE and SHFL; doubles on the FP64 ops (sm_wide).
  *
- * Refused: projected lookups (no exact division yet), gathers, buffer
- * textures, atomics, derivatives, subgroup ops, GS output, half-float
- * packing, doubles and 64-bit integers.
+ * Refused: buffer textures, shared-memory float atomic add, GS output,
+ * 64-bit integers.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -195,7 +198,8 @@ sqrt_exact(struct ref_ctx *c, unsigned d, unsigned a)
 #define K(v) ref_imm_reg(c, (uint32_t)(v))
 #define Q(op, x, y) sm_prim(c, REF_P_##op, (x), (y), 0)
    unsigned mark = c->scratch_next; /* the temporaries die here */
-   unsigned spec = Q(OR, Q(UGE, a, K(0x7f800000u)), Q(IEQ, a, K(0)));
+   unsigned big = Q(UGE, a, K(0x7f800000u)), zero = Q(IEQ, a, K(0));
+   unsigned spec = Q(OR, big, zero);
    unsigned small = Q(ULT, a, K(0x0c800000u));
    unsigned xs = sm_prim(c, REF_P_SEL, Q(FMUL, a, K(0x71800000u)), small, a); /* 2^100 */
    unsigned y = Q(FRSQ, xs, 0), s0 = Q(FMUL, xs, y);
@@ -646,6 +650,484 @@ subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
 }
 
 /* ------------------------------------------------------------------ */
+/* Doubles (FP64): a TGSI double is a channel pair, xy or zw, low word   */
+/* first (the interpreter's tgsi_interp_wide.c mapping)                 */
+
+#define K(v) ref_imm_reg(c, (uint32_t)(v))
+#define Q1(op, a) sm_prim(c, REF_P_##op, (a), 0, 0)
+#define Q(op, a, b) sm_prim(c, REF_P_##op, (a), (b), 0)
+#define QS(x, p, y) sm_prim(c, REF_P_SEL, (x), (p), (y))
+
+/* An even-aligned register pair: FP64 operands. */
+static unsigned
+dpair(struct ref_ctx *c)
+{
+   unsigned r = ref_tmp(c);
+   if (r & 1)
+      r = ref_tmp(c);
+   ref_tmp(c);
+   return r;
+}
+
+static unsigned
+dpack(struct ref_ctx *c, unsigned lo, unsigned hi)
+{
+   unsigned p = dpair(c);
+   sm_copy(c, p, lo);
+   sm_copy(c, p + 1, hi);
+   return p;
+}
+
+/* Pair copy into registers taken before a phase's temporaries. */
+static void
+dkeep(struct ref_ctx *c, unsigned dst, unsigned src)
+{
+   sm_copy(c, dst, src);
+   sm_copy(c, dst + 1, src + 1);
+}
+
+static unsigned
+dconst(struct ref_ctx *c, uint64_t v)
+{
+   unsigned p = dpair(c);
+   sm_mov_imm(c, p, (uint32_t)v);
+   sm_mov_imm(c, p + 1, (uint32_t)(v >> 32));
+   return p;
+}
+
+static unsigned
+dop(struct ref_ctx *c, const char *op, struct isa_opnd a, struct isa_opnd b, struct isa_opnd e)
+{
+   unsigned d = dpair(c);
+   alu(c, op, d, a, b, e);
+   return d;
+}
+
+/* The pair (x if p else y), p a 0/1 register. */
+static unsigned
+dsel(struct ref_ctx *c, unsigned x, unsigned p, unsigned y)
+{
+   return dpack(c, QS(x, p, y), QS(x + 1, p, y + 1));
+}
+
+/* P0 = a CMP b, as 0/1. */
+static unsigned
+dcmp(struct ref_ctx *c, const char *cond, unsigned a, unsigned b)
+{
+   setp(c, "dsetp_r", "fcmp", cond, NULL, R(a), R(b));
+   return p0_to_01(c);
+}
+
+/* The 53-bit significand (mhi:mlo) shifted right by s (1..54), rounded
+ * to nearest: above the halfway point up, below down, at it by rpos
+ * (the exact value lies above: up) or, when rzero (exact), to even. The
+ * low word of the result in *lo, the high word returned. */
+static unsigned
+round_shift(struct ref_ctx *c, unsigned mhi, unsigned mlo, unsigned s, unsigned rpos,
+            unsigned rzero, unsigned *lo)
+{
+   unsigned one = K(1), k32 = K(32), zero = K(0);
+   unsigned small = Q(ULT, s, k32), sb = Q(ISUB, s, k32);
+   unsigned lo_s = Q(OR, Q(SHR, mlo, s), Q(SHL, mhi, Q(ISUB, k32, s)));
+   unsigned sub_lo = QS(lo_s, small, Q(SHR, mhi, sb));
+   unsigned sub_hi = QS(Q(SHR, mhi, s), small, zero);
+   unsigned m_lo = QS(Q(ISUB, Q(SHL, one, s), one), small, K(~0u));
+   unsigned m_hi = QS(zero, small, Q(ISUB, Q(SHL, one, sb), one));
+   unsigned d_lo = Q(AND, mlo, m_lo), d_hi = Q(AND, mhi, m_hi);
+   unsigned t = Q(ISUB, s, one), tsmall = Q(ULT, t, k32);
+   unsigned h_lo = QS(Q(SHL, one, t), tsmall, zero);
+   unsigned h_hi = QS(zero, tsmall, Q(SHL, one, Q(ISUB, t, k32)));
+   unsigned hieq = Q(IEQ, d_hi, h_hi);
+   unsigned gt = Q(OR, Q(ULT, h_hi, d_hi), Q(AND, hieq, Q(ULT, h_lo, d_lo)));
+   unsigned eq = Q(AND, hieq, Q(IEQ, d_lo, h_lo));
+   unsigned tie_up = Q(OR, rpos, Q(AND, rzero, Q(AND, sub_lo, one)));
+   unsigned up = Q(OR, gt, Q(AND, eq, tie_up));
+   unsigned nlo = Q(IADD, sub_lo, up);
+   *lo = nlo;
+   return Q(IADD, sub_hi, Q(ULT, nlo, up));
+}
+
+/* |x| of a pair with denormals scaled by 2^64: the scaled value and its
+ * biased exponent (64 less for scaled ones). */
+static unsigned
+dnormalize(struct ref_ctx *c, unsigned x, unsigned *e)
+{
+   unsigned ah = Q(AND, x + 1, K(0x7fffffffu));
+   unsigned ax = dpack(c, x, ah);
+   unsigned den = Q(ULT, ah, K(0x00100000u));
+   unsigned sc = dop(c, "dmul_r", R(ax), R(dconst(c, 0x43f0000000000000ull)), rz(c)); /* 2^64 */
+   unsigned x1 = dsel(c, sc, den, ax);
+   *e = Q(ISUB, Q(SHR, x1 + 1, K(20)), QS(K(64), den, K(0)));
+   return x1;
+}
+
+/* The significand of a normalized pair as a double in [1, 2). */
+static unsigned
+dsignificand(struct ref_ctx *c, unsigned x1)
+{
+   return dpack(c, x1, Q(OR, Q(AND, x1 + 1, K(0x000fffffu)), K(0x3ff00000u)));
+}
+
+/* 1 when the pair is +-0, +-inf or NaN. */
+static unsigned
+dspecial(struct ref_ctx *c, unsigned x)
+{
+   unsigned ah = Q(AND, x + 1, K(0x7fffffffu));
+   return Q(OR, Q(IEQ, Q(OR, ah, x), K(0)), Q(UGE, ah, K(0x7ff00000u)));
+}
+
+/* A double from a float approximation of f(x) (F2F, MUFU, F2F). */
+static unsigned
+dseed(struct ref_ctx *c, const char *mufu, unsigned x)
+{
+   unsigned f = ref_tmp(c), r = ref_tmp(c);
+   alu(c, "f2f_f32_f64_r", f, R(x), rz(c), rz(c));
+   alu(c, mufu, r, R(f), rz(c), rz(c));
+   return dop(c, "f2f_f64_f32_r", R(r), rz(c), rz(c));
+}
+
+/* a / b correctly rounded, as the interpreter's double division. The
+ * significands' quotient by Markstein's step: y = RN(1 / mb) from a float
+ * seed and Newton steps with DFMA (y + y (1 - mb y) is RN(1 / mb) from a
+ * 1-ulp y, except for mb = 2 - 2^-52, set directly), q0 = ma y, r = ma -
+ * q0 mb exact, q = q0 + r y; then the exponent in integer arithmetic --
+ * overflow gives infinity, a subnormal result is rounded from q's 53 bits
+ * with the remainder's sign deciding a halfway point. Zero, infinite and
+ * NaN operands take a * t, t = 1 / b (b special) or copysign(1, b). The
+ * same sequence in C matched the host's division on 3e8 pairs (random,
+ * near-halfway quotients, subnormal results, edge values). */
+static unsigned
+ddiv(struct ref_ctx *c, unsigned a, unsigned b)
+{
+   /* Phases keep their results in registers taken before the phase's
+    * temporaries, which die with it (kernels leave little scratch). */
+   unsigned out = dpair(c), spec = dpair(c), ma = dpair(c), mb = dpair(c), y = dpair(c);
+   unsigned q = dpair(c), special = ref_tmp(c), sign = ref_tmp(c), ea = ref_tmp(c);
+   unsigned eb = ref_tmp(c), rpos = ref_tmp(c), rzero = ref_tmp(c);
+   unsigned mark = c->scratch_next, zero, v, e1, e2;
+   /* specials: a * t, t = 1 / b (b special) or copysign(1, b) */
+   zero = K(0);
+   unsigned signm = K(0x80000000u);
+   sm_copy(c, sign, Q(AND, Q(XOR, a + 1, b + 1), signm));
+   unsigned bsign = Q(AND, b + 1, signm), bh = Q(AND, b + 1, K(0x7fffffffu));
+   unsigned bzero = Q(IEQ, Q(OR, bh, b), zero);
+   unsigned binf = Q(AND, Q(IEQ, bh, K(0x7ff00000u)), Q(IEQ, b, zero));
+   unsigned bspec = dspecial(c, b);
+   sm_copy(c, special, Q(OR, dspecial(c, a), bspec));
+   unsigned t_hi = QS(Q(OR, bsign, K(0x7ff00000u)), bzero,
+                      QS(bsign, binf, QS(K(0x7ff80000u), bspec, Q(OR, bsign, K(0x3ff00000u)))));
+   dkeep(c, spec, dop(c, "dmul_r", R(a), R(dpack(c, zero, t_hi)), rz(c)));
+   c->scratch_next = mark;
+   /* significands and exponents */
+   v = dsignificand(c, dnormalize(c, a, &e1));
+   dkeep(c, ma, v);
+   sm_copy(c, ea, e1);
+   c->scratch_next = mark;
+   v = dsignificand(c, dnormalize(c, b, &e2));
+   dkeep(c, mb, v);
+   sm_copy(c, eb, e2);
+   c->scratch_next = mark;
+   /* y = RN(1 / mb) */
+   dkeep(c, y, dseed(c, "mufu_rcp", mb));
+   c->scratch_next = mark;
+   for (unsigned k = 0; k < 3; k++) {
+      unsigned one = dconst(c, 0x3ff0000000000000ull);
+      unsigned e = dop(c, "dfma_r", R(y), ref_neg(R(mb)), R(one));
+      dkeep(c, y, k < 2 ? dop(c, "dfma_r", R(y), R(e), R(y)) : dop(c, "dfma_r", R(e), R(y), R(y)));
+      c->scratch_next = mark;
+   }
+   unsigned exc = Q(AND, Q(IEQ, mb, K(~0u)), Q(IEQ, mb + 1, K(0x3fffffffu)));
+   dkeep(c, y, dsel(c, dconst(c, 0x3fe0000000000001ull), exc, y));
+   c->scratch_next = mark;
+   /* q = RN(ma / mb) and the sign of the remainder */
+   unsigned q0 = dop(c, "dmul_r", R(ma), R(y), rz(c));
+   unsigned r0 = dop(c, "dfma_r", R(mb), ref_neg(R(q0)), R(ma));
+   dkeep(c, q, dop(c, "dfma_r", R(r0), R(y), R(q0)));
+   c->scratch_next = mark;
+   unsigned r = dop(c, "dfma_r", R(mb), ref_neg(R(q)), R(ma)), dz = dconst(c, 0);
+   sm_copy(c, rpos, dcmp(c, "gt", r, dz));
+   sm_copy(c, rzero, dcmp(c, "eq", r, dz));
+   c->scratch_next = mark;
+   /* the exponent back: normal, overflow or a subnormal rounding */
+   zero = K(0);
+   unsigned E = Q(ISUB, Q(IADD, Q(SHR, q + 1, K(20)), ea), eb);
+   unsigned frac = Q(AND, q + 1, K(0x000fffffu));
+   unsigned n_hi = Q(OR, frac, Q(SHL, E, K(20)));
+   unsigned s_lo, s_hi = round_shift(c, Q(OR, frac, K(0x00100000u)), q,
+                                      Q(UMIN, Q(ISUB, K(1), E), K(54)), rpos, rzero, &s_lo);
+   unsigned normal = Q(IGE, E, K(1)), ovf = Q(IGE, E, K(2047));
+   unsigned r_lo = QS(zero, ovf, QS(q, normal, s_lo));
+   unsigned r_hi = Q(OR, QS(K(0x7ff00000u), ovf, QS(n_hi, normal, s_hi)), sign);
+   sm_copy(c, out, QS(spec, special, r_lo));
+   sm_copy(c, out + 1, QS(spec + 1, special, r_hi));
+   c->scratch_next = out + 2;
+   return out;
+}
+
+/* sqrt(x) correctly rounded: x = m 2^e with m in [1, 4) and e even (a
+ * denormal x scaled by 2^64), y = 1/sqrt(m) from a float seed and two
+ * Newton steps (y + y/2 (1 - (m y) y)), s0 = m y, r = m - s0^2 exact, s =
+ * s0 + r y/2; the root's exponent is added to s's (the root of a double
+ * is always normal). Zero, negative, infinite and NaN inputs: x itself
+ * for +-0 and +inf, else NaN. The sequence in C matched the host's sqrt
+ * on 1.5e8 values (random, subnormal, near-halfway roots). */
+static unsigned
+dsqrt(struct ref_ctx *c, unsigned x)
+{
+   unsigned out = dpair(c), m = dpair(c), y = dpair(c), s = dpair(c);
+   unsigned keep = ref_tmp(c), special = ref_tmp(c), e = ref_tmp(c);
+   unsigned mark = c->scratch_next, zero = K(0), eb;
+   unsigned xh = Q(AND, x + 1, K(0x7fffffffu));
+   unsigned iszero = Q(IEQ, Q(OR, xh, x), zero);
+   unsigned pinf = Q(AND, Q(IEQ, x + 1, K(0x7ff00000u)), Q(IEQ, x, zero));
+   sm_copy(c, keep, Q(OR, iszero, pinf));
+   sm_copy(c, special,
+           Q(OR, keep, Q(OR, Q(UGE, x + 1, K(0x80000000u)), Q(UGE, xh, K(0x7ff00000u)))));
+   c->scratch_next = mark;
+   unsigned x1 = dnormalize(c, x, &eb);
+   unsigned e0 = Q(ISUB, eb, K(1023)), odd = Q(AND, e0, K(1));
+   unsigned m0 = dsignificand(c, x1);
+   dkeep(c, m, dsel(c, dop(c, "dadd_r", R(m0), R(m0), rz(c)), odd, m0));
+   sm_copy(c, e, Q(ISUB, e0, odd));
+   c->scratch_next = mark;
+   dkeep(c, y, dseed(c, "mufu_rsq", m));
+   c->scratch_next = mark;
+   for (unsigned k = 0; k < 2; k++) {
+      unsigned half = dconst(c, 0x3fe0000000000000ull), one = dconst(c, 0x3ff0000000000000ull);
+      unsigned h = dop(c, "dmul_r", R(half), R(y), rz(c));
+      unsigned my = dop(c, "dmul_r", R(m), R(y), rz(c));
+      unsigned t = dop(c, "dfma_r", R(y), ref_neg(R(my)), R(one));
+      dkeep(c, y, dop(c, "dfma_r", R(h), R(t), R(y)));
+      c->scratch_next = mark;
+   }
+   unsigned half = dconst(c, 0x3fe0000000000000ull);
+   unsigned s0 = dop(c, "dmul_r", R(m), R(y), rz(c));
+   unsigned r = dop(c, "dfma_r", R(s0), ref_neg(R(s0)), R(m));
+   unsigned hy = dop(c, "dmul_r", R(half), R(y), rz(c));
+   dkeep(c, s, dop(c, "dfma_r", R(r), R(hy), R(s0)));
+   c->scratch_next = mark;
+   zero = K(0);
+   unsigned r_hi = Q(IADD, s + 1, Q(SHL, Q(ASHR, e, K(1)), K(20)));
+   sm_copy(c, out, QS(QS(x, keep, zero), special, s));
+   sm_copy(c, out + 1, QS(QS(x + 1, keep, K(0x7ff80000u)), special, r_hi));
+   c->scratch_next = out + 2;
+   return out;
+}
+
+/* ldexp(x, n) exactly: the exponent field moved in integer arithmetic
+ * (n clamped to +-4000), infinity past the largest, a subnormal result
+ * rounded from x's 53 bits (to even at halfway: the value is exact). */
+static unsigned
+dldexp(struct ref_ctx *c, unsigned x, unsigned n)
+{
+   unsigned out = dpair(c), mark = c->scratch_next;
+   unsigned zero = K(0), sign = Q(AND, x + 1, K(0x80000000u));
+   unsigned special = dspecial(c, x);
+   unsigned spec = dop(c, "dadd_r", R(x), R(dconst(c, 0x8000000000000000ull)), rz(c)); /* + -0 */
+   unsigned ex, x1 = dnormalize(c, x, &ex);
+   unsigned nn = Q(IMAX, Q(IMIN, n, K(4000)), K((uint32_t)-4000));
+   unsigned E = Q(IADD, ex, nn);
+   unsigned frac = Q(AND, x1 + 1, K(0x000fffffu));
+   unsigned n_hi = Q(OR, frac, Q(SHL, E, K(20)));
+   unsigned s_lo, s_hi = round_shift(c, Q(OR, frac, K(0x00100000u)), x1,
+                                      Q(UMIN, Q(ISUB, K(1), E), K(54)), zero, K(1), &s_lo);
+   unsigned normal = Q(IGE, E, K(1)), ovf = Q(IGE, E, K(2047));
+   unsigned r_lo = QS(zero, ovf, QS(x1, normal, s_lo));
+   unsigned r_hi = Q(OR, QS(K(0x7ff00000u), ovf, QS(n_hi, normal, s_hi)), sign);
+   sm_copy(c, out, QS(spec, special, r_lo));
+   sm_copy(c, out + 1, QS(spec + 1, special, r_hi));
+   c->scratch_next = mark;
+   return out;
+}
+
+/* Source si's pair p with its TGSI modifiers (on the double's sign). */
+static unsigned
+dfetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, unsigned p)
+{
+   struct tgsi_insn raw = *in;
+   raw.src[si].neg = raw.src[si].abs = false;
+   unsigned lo = ref_fetch(c, &raw, si, 2 * p), hi = ref_fetch(c, &raw, si, 2 * p + 1);
+   if (in->src[si].abs)
+      hi = Q(AND, hi, K(0x7fffffffu));
+   if (in->src[si].neg)
+      hi = Q(XOR, hi, K(0x80000000u));
+   return dpack(c, lo, hi);
+}
+
+/* One 64-bit result pair of a double opcode. */
+static unsigned
+dpair_op(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
+{
+   enum tgsi_opcode op = in->op;
+   if (op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D) {
+      unsigned v = ref_fetch(c, in, 0, p);
+      return dop(c,
+                 op == TGSI_OP_F2D   ? "f2f_f64_f32_r"
+                 : op == TGSI_OP_I2D ? "i2f_f64_s32_r"
+                                     : "i2f_f64_u32_r",
+                 R(v), rz(c), rz(c));
+   }
+   unsigned a = dfetch(c, in, 0, p);
+   unsigned mzero = 0, b = 0;
+   switch (op) {
+   case TGSI_OP_DADD:
+   case TGSI_OP_DMUL:
+   case TGSI_OP_DDIV:
+   case TGSI_OP_DMIN:
+   case TGSI_OP_DMAX:
+   case TGSI_OP_DMAD:
+   case TGSI_OP_DFMA:
+      b = dfetch(c, in, 1, p);
+      break;
+   default:
+      break;
+   }
+   switch (op) {
+   case TGSI_OP_DADD:
+      return dop(c, "dadd_r", R(a), R(b), rz(c));
+   case TGSI_OP_DMUL:
+      return dop(c, "dmul_r", R(a), R(b), rz(c));
+   case TGSI_OP_DFMA:
+      return dop(c, "dfma_r", R(a), R(b), R(dfetch(c, in, 2, p)));
+   case TGSI_OP_DMAD: /* two roundings, as the interpreter computes it */
+      return dop(c, "dadd_r", R(dop(c, "dmul_r", R(a), R(b), rz(c))), R(dfetch(c, in, 2, p)),
+                 rz(c));
+   case TGSI_OP_DMIN:
+   case TGSI_OP_DMAX:
+      return dop(c, "dmnmx_r", R(a), R(b), pt(c, op == TGSI_OP_DMAX));
+   case TGSI_OP_DDIV:
+      return ddiv(c, a, b);
+   case TGSI_OP_DRCP:
+      return ddiv(c, dconst(c, 0x3ff0000000000000ull), a);
+   case TGSI_OP_DSQRT:
+      return dsqrt(c, a);
+   case TGSI_OP_DRSQ: /* 1 / sqrt, two roundings */
+      return ddiv(c, dconst(c, 0x3ff0000000000000ull), dsqrt(c, a));
+   case TGSI_OP_DNEG: /* + -0: the sign flipped, a NaN made the quiet one */
+   case TGSI_OP_DABS:
+      mzero = dconst(c, 0x8000000000000000ull);
+      return dop(c, "dadd_r", op == TGSI_OP_DNEG ? ref_neg(R(a)) : ref_abs(R(a)), R(mzero), rz(c));
+   case TGSI_OP_DFLR:
+      return dop(c, "f2f_f64_floor_r", R(a), rz(c), rz(c));
+   case TGSI_OP_DCEIL:
+      return dop(c, "f2f_f64_ceil_r", R(a), rz(c), rz(c));
+   case TGSI_OP_DTRUNC:
+      return dop(c, "f2f_f64_trunc_r", R(a), rz(c), rz(c));
+   case TGSI_OP_DROUND:
+      return dop(c, "f2f_f64_round_r", R(a), rz(c), rz(c));
+   case TGSI_OP_DFRAC: {
+      unsigned fl = dop(c, "f2f_f64_floor_r", R(a), rz(c), rz(c));
+      return dop(c, "dadd_r", R(a), ref_neg(R(fl)), rz(c));
+   }
+   case TGSI_OP_DSSG: {
+      unsigned dz = dconst(c, 0), lt = dcmp(c, "lt", a, dz), gt = dcmp(c, "gt", a, dz);
+      unsigned hi = QS(K(0xbff00000u), lt, QS(K(0x3ff00000u), gt, K(0)));
+      return dpack(c, K(0), hi);
+   }
+   case TGSI_OP_DLDEXP:
+      return dldexp(c, a, ref_fetch(c, in, 1, 2 * p));
+   default:
+      ref_unsupported(c, "no sm50 expansion for this double opcode");
+      return a;
+   }
+}
+
+/* Compares and 64 -> 32 conversions: one 32-bit value per pair. */
+static unsigned
+dto32(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
+{
+   unsigned a = dfetch(c, in, 0, p), d = ref_tmp(c);
+   switch (in->op) {
+   case TGSI_OP_D2F:
+      alu(c, "f2f_f32_f64_r", d, R(a), rz(c), rz(c));
+      return d;
+   case TGSI_OP_D2I:
+   case TGSI_OP_D2U:
+      alu(c, in->op == TGSI_OP_D2I ? "f2i_s32_f64_r" : "f2i_u32_f64_r", d, R(a), rz(c), rz(c));
+      return d;
+   default: {
+      static const struct {
+         enum tgsi_opcode op;
+         const char *cond;
+      } cmps[] = {{TGSI_OP_DSLT, "lt"}, {TGSI_OP_DSGE, "ge"}, {TGSI_OP_DSEQ, "eq"}, {TGSI_OP_DSNE, "ne"}};
+      unsigned b = dfetch(c, in, 1, p);
+      for (unsigned k = 0; k < ARRAY_SIZE(cmps); k++)
+         if (cmps[k].op == in->op) {
+            setp(c, "dsetp_r", "fcmp", cmps[k].cond, NULL, R(a), R(b));
+            return p0_to_mask(c);
+         }
+      ref_unsupported(c, "no sm50 expansion for this double opcode");
+      return d;
+   }
+   }
+}
+
+static bool
+is_double_op(enum tgsi_opcode op)
+{
+   if (op == TGSI_OP_D2U64 || op == TGSI_OP_D2I64)
+      return false;
+   return tgsi_op_info[op].type == TGSI_TYPE_D || op == TGSI_OP_F2D || op == TGSI_OP_I2D ||
+          op == TGSI_OP_U2D;
+}
+
+/* Doubles on sm50, channel by channel as the interpreter maps them: a
+ * 64-bit result pair is computed when the mask touches it (32 -> 64
+ * conversions: when it covers both channels), a compare writes the first
+ * masked channel of its pair, a 64 -> 32 conversion the first (pair xy)
+ * and second (pair zw) masked channels. 64-bit integers are refused. */
+static bool
+sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   if (!is_double_op(in->op))
+      return ref_unsupported(c, "64-bit integer operations (not lowered to 32-bit ones yet)"),
+             true;
+   enum tgsi_opcode op = in->op;
+   unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
+   bool to32 = op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U;
+   bool cmp = op == TGSI_OP_DSLT || op == TGSI_OP_DSGE || op == TGSI_OP_DSEQ || op == TGSI_OP_DSNE;
+   bool from32 = op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D;
+   if (to32) {
+      unsigned m = mask;
+      for (unsigned p = 0; p < 2 && m && c->status == COMPILE_OK; p++) {
+         unsigned ch = 0;
+         while (!(m & (1u << ch)))
+            ch++;
+         m &= ~(1u << ch);
+         res[ch] = dto32(c, in, p);
+         out |= 1u << ch;
+      }
+   } else {
+      for (unsigned p = 0; p < 2 && c->status == COMPILE_OK; p++) {
+         unsigned pm = (mask >> (2 * p)) & 3;
+         if (!pm || (from32 && pm != 3))
+            continue;
+         if (cmp) {
+            unsigned ch = 2 * p + (pm & 1 ? 0 : 1);
+            res[ch] = dto32(c, in, p);
+            out |= 1u << ch;
+            continue;
+         }
+         unsigned d = dpair_op(c, in, p);
+         res[2 * p] = d;
+         res[2 * p + 1] = d + 1;
+         out |= (from32 ? 3u : pm) << (2 * p);
+      }
+   }
+   if (c->status == COMPILE_OK) {
+      struct tgsi_insn st = *in;
+      st.dst[0].mask = (uint8_t)out;
+      ref_store(c, &st, res);
+   }
+   return true;
+}
+
+#undef QS
+#undef Q
+#undef Q1
+#undef K
+
+/* ------------------------------------------------------------------ */
 /* Textures                                                             */
 
 /* The TEX/TLD dimension entry of a target (RECT and MSAA are 2-D shapes). */
@@ -808,7 +1290,8 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       }
       if (a->layer >= 0)
          va[na++] = layer_index(c, (unsigned)a->layer);
-      tex_insn(c, "txd", a, d, group(c, va, na), group(c, vb, nb));
+      struct isa_opnd ga = group(c, va, na), gb = group(c, vb, nb);
+      tex_insn(c, "txd", a, d, ga, gb);
       return c->status == COMPILE_OK;
    }
    if (a->layer >= 0)
@@ -984,6 +1467,7 @@ const struct ref_target ref_target_sm50 = {
     .load_indirect = sm_load_indirect,
     .special = sm_special,
     .kill_flag = sm_kill_flag,
+    .wide = sm_wide,
     .tex = sm_tex,
     .why = sm_why,
     .branch = sm_branch,

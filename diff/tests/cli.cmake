@@ -138,3 +138,29 @@ check_cli(generated_bad "--generated|-1" 2 ERR "--generated takes a number")
 check_cli(bisect_compile "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 125)
 check_cli(bisect_bad "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1)
 check_cli(bisect_good "--git-bisect|--target|a3xx|--no-repro|${_hand}/mad.tgsi" 0)
+
+# diffcomp reduce: the hand-built mismatch shrinks to one lane, the reduced
+# reproducer carries its inputs and replays the same failure.
+check_cli(reduce_help "reduce|--help" 0 OUT "usage: diffcomp reduce REPRO.yaml")
+check_cli(reduce_no_file "reduce" 2 ERR "usage: diffcomp reduce")
+check_cli(reduce_bad_option "reduce|--frob|x.yaml" 2 ERR "unknown option '--frob'")
+check_cli(reduce_bad_limit "reduce|--time-limit|0|x.yaml" 2 ERR "--time-limit takes")
+check_cli(reduce_not_repro "reduce|${_fx}/fs_basic.tgsi" 2 ERR "fs_basic.tgsi:7:4: error: YAML")
+check_cli(reduce_hand "reduce|${_out}/hand/mad-a3xx.yaml|-o|${_out}/hand/mad-reduced.yaml" 0
+          NEEDS hand_repro SETUP reduced_repro CLEAN ${_out}/hand/mad-reduced.yaml
+          OUT "^reduced: 2 -> [12] instructions, 1024 -> 1 lanes; [0-9]+ runs"
+          ERR "reduce: keeping hazard on a3xx\nreduce: original .*reduce: done "
+          FILE ${_out}/hand/mad-reduced.yaml
+          FILE_RE "invocations: 1\n.*status: fail\n.*text: \\|\n  FRAG\n.*inputs: \\|\n  stage: FRAG\n  invocations: 1\n")
+check_cli(reduce_replay "repro|${_out}/hand/mad-reduced.yaml" 1 NEEDS reduced_repro
+          OUT "hazard \\(emu opt\\).*\nreproduced: fail with the recorded signals\n$" ERR "^$")
+check_cli(reduce_crash "reduce|--quiet|${_out}/crash/fs_basic-a3xx.yaml" 0 NEEDS crash_repro
+          ENVS "DIFFCOMP_CHECK_INJECT=crash:fs_basic"
+          OUT "status: fail\n.*kind: crash.*text: \\|\n  FRAG\n    0: END\n"
+          ERR "^reduced: 3 -> 1 instructions, 1024 -> 1 lanes")
+check_cli(reduce_passes "reduce|${_out}/crash/fs_basic-a3xx.yaml" 1 NEEDS crash_repro
+          ERR "the case passes now; nothing to reduce")
+check_cli(reduce_budget "reduce|--quiet|--max-tests|3|${_out}/hand/mad-a3xx.yaml|-o|${_out}/hand/mad-budget.yaml" 0
+          NEEDS hand_repro CLEAN ${_out}/hand/mad-budget.yaml
+          OUT "^reduced: 2 -> [12] instructions, 1024 -> 1024 lanes; 3 runs .*\\(budget spent: best so far\\)")
+include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)

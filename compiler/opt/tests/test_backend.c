@@ -325,12 +325,12 @@ test_compile(void)
                      "DCL OUT[0], COLOR\n"
                      "DCL TEMP[0]\n"
                      "  0: ADD TEMP[0].x, IN[0].xxxx, IN[0].yyyy\n"
-                     "  1: DDX TEMP[0].y, TEMP[0].xxxx\n"
+                     "  1: DDX_FINE TEMP[0].y, TEMP[0].xxxx\n"
                      "  2: MOV OUT[0], TEMP[0].xyxy\n"
                      "  3: END\n";
    CHECK(compile(ddx, m, NULL, &st, &d) == COMPILE_UNSUPPORTED);
-   CHECKF(d.n && strstr(d.v[0].msg, "unsupported: ddx") && strstr(d.v[0].msg, "TGSI line 6"), "%s",
-          diag_first_error(&d));
+   CHECKF(d.n && strstr(d.v[0].msg, "unsupported: ddx_fine") && strstr(d.v[0].msg, "TGSI line 6"),
+          "%s", diag_first_error(&d));
    diag_clear(&d);
    const char *mad = "VERT\n"
                      "DCL IN[0]\n"

@@ -36,3 +36,10 @@ foreach(_s flow_switch memory)
            -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()
+# The optimizing path through the same command, with the pass manager's options.
+ref_cli(opt_listing "compile|captures/vs_mvp_basic.tgsi|--target|a3xx|--path|opt|--stats" 0
+        OUT "\nend\n; opt a3xx: [0-9]+ instructions, [0-9]+ nops, [0-9]+ registers, [0-9]+ cycles\n$")
+ref_cli(opt_bisect_limit "compile|captures/vs_mvp_basic.tgsi|--target|sm50|--path|opt|--opt-bisect-limit|2" 0
+        ERR "^BISECT: pass [a-z_]+ transformation 1 \\([^\n]*\\)\nBISECT: pass [a-z_]+ transformation 2 \\([^\n]*\\)\nBISECT: pass [a-z_]+ transformation 3 \\([^\n]*\\) not done \\(limit 2\\)\n")
+ref_cli(opt_bad_limit "compile|captures/vs_mvp_basic.tgsi|--target|sm50|--path|opt|--opt-bisect-limit|x" 2
+        ERR "--opt-bisect-limit needs a count")

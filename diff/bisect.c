@@ -1,0 +1,421 @@
+/*
+ * Bisecting a miscompile: which pass, and which single transformation of
+ * the optimizing compiler, turns a reproducer's case bad.
+ *
+ * Every change the optimizing compiler makes goes through one counter
+ * (compiler/ir/pass.c, opt_transform), so a compile with limit N makes the
+ * first N transformations of the unlimited compile and no other: the
+ * compiler is deterministic, and transformations 1..N happen before the
+ * limit can change anything. Limit 0 is the compile with no optional
+ * change; the unlimited compile is limit M, M the number it makes.
+ *
+ * Each run of the case ("probe") goes through the check's runner
+ * (diff_check_run: worker process, timeout) with an opt_override that
+ * compiles at the limit, and is judged against the reproducer: bad when it
+ * has a signal of a kind the reproducer failed with, skip when it fails
+ * some other way (opt does not compile, a crash, a timeout, another kind of
+ * failure), good otherwise. The search:
+ *
+ *   1. the unlimited probe must be bad (else nothing to bisect), limit 0
+ *      good (bad: the failure is not a transformation's; skip: no start);
+ *   2. the pass: the transformations, listed by one compile in process
+ *      with the BISECT log, fall into runs of one pass each; a binary
+ *      search over the limits that end a run finds the first run whose
+ *      end is bad;
+ *   3. the transformation: a binary search over the limits inside it.
+ *
+ * A skip is searched around as `git bisect skip` does: the next untried
+ * limit nearest the middle is tried instead. When skips leave no limit
+ * between the last good and the first bad one, the answer is that range.
+ * The search assumes one good-to-bad step; if the case flips more than
+ * once it finds one of them. Nothing here prints.
+ */
+#include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
+#include "diff/diff.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A runaway search (every limit a skip) stops after this many probes. */
+#define MAX_PROBES 200
+
+const char *const diff_bisect_verdict_names[3] = {"good", "bad", "skip"};
+
+void
+diff_bisect_init(struct diff_bisect *b)
+{
+   memset(b, 0, sizeof(*b));
+   b->jobs = 1;
+   b->good = b->bad = -1;
+}
+
+void
+diff_bisect_fini(struct diff_bisect *b)
+{
+   for (unsigned i = 0; i < b->nxforms; i++) {
+      free(b->xforms[i].pass);
+      free(b->xforms[i].what);
+   }
+   for (unsigned i = 0; i < b->nprobes; i++)
+      free(b->probes[i].why);
+   free(b->xforms);
+   free(b->probes);
+   free(b->ir_before);
+   free(b->ir_after);
+   free(b->why);
+   memset(b, 0, sizeof(*b));
+}
+
+/* ------------------------------------------------------------------ */
+/* Compiling at a limit                                                 */
+
+static bool
+compile(const struct diff_bisect *b, const struct tgsi_shader *s, const struct isa_model *m,
+        const struct opt_options *o, struct emu_program *out, char **log, struct diag_list *d)
+{
+   if (b->compile)
+      return b->compile(b->compile_ctx, s, m, o, out, log, d);
+   return opt_compile(s, m, o, out, NULL, log, d) == COMPILE_OK;
+}
+
+/* The check's options for opt, cut at limit; dump_at > 0 logs the IR. */
+static void
+limited_options(const struct diff_check *c, long long limit, long long dump_at,
+                struct opt_options *o)
+{
+   diff_check_opt_options(c, o);
+   o->bisect = limit >= 0 || dump_at > 0;
+   o->bisect_limit = limit;
+   o->dump_at = dump_at;
+}
+
+struct probe_ctx {
+   const struct diff_bisect *b;
+   const struct diff_check *c;
+   long long limit;
+};
+
+/* The check's opt_override during a probe. */
+static bool
+probe_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
+              struct emu_program *out, struct diag_list *d)
+{
+   const struct probe_ctx *p = ctx;
+   struct opt_options o;
+   limited_options(p->c, p->limit, 0, &o);
+   char *log = NULL;
+   bool ok = compile(p->b, s, m, &o, out, &log, d);
+   free(log);
+   return ok;
+}
+
+/* Sets c (initialised) up as r's case with b's runner settings. */
+static bool
+setup(const struct diff_repro *r, const struct diff_bisect *b, struct diff_check *c,
+      struct diag_list *d)
+{
+   diff_check_init(c);
+   c->o.jobs = b->jobs;
+   c->o.timeout_ms = b->timeout_ms;
+   return diff_repro_setup(r, c, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Judging a probe                                                      */
+
+static bool
+has_kind(const struct diff_case_result *r, enum diff_signal_kind k)
+{
+   for (unsigned i = 0; i < r->nsig; i++)
+      if (r->sig[i].kind == k)
+         return true;
+   return false;
+}
+
+static enum diff_bisect_verdict
+judge(const struct diff_case_result *want, const struct diff_case_result *got)
+{
+   for (unsigned i = 0; i < want->nsig; i++)
+      if (diff_signal_status(want->sig[i].kind) == DIFF_FAIL && has_kind(got, want->sig[i].kind))
+         return DIFF_BISECT_BAD;
+   return got->status == DIFF_PASS ? DIFF_BISECT_GOOD : DIFF_BISECT_SKIP;
+}
+
+/* Whether the optimizing compiler itself died in r's run (a crash or a
+ * timeout while compiling): then it cannot be compiled in this process. */
+static bool
+opt_died(const struct diff_case_result *r)
+{
+   for (unsigned i = 0; i < r->nsig; i++)
+      if ((r->sig[i].kind == DIFF_SIG_CRASH || r->sig[i].kind == DIFF_SIG_TIMEOUT) &&
+          (!strcmp(r->sig[i].step, "opt") || !strcmp(r->sig[i].step, "invariance")))
+         return true;
+   return false;
+}
+
+static bool
+run_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+          enum diff_bisect_verdict *v, char **lines, bool *died, struct diag_list *d)
+{
+   struct diff_check c;
+   bool ok = setup(r, b, &c, d);
+   if (ok) {
+      struct probe_ctx p = {b, &c, limit};
+      c.opt_override = probe_compile;
+      c.opt_override_ctx = &p;
+      diff_check_run(&c, NULL, NULL);
+      const struct diff_case_result *got = &c.results[0];
+      *v = judge(&r->seen, got);
+      if (died)
+         *died = opt_died(got);
+      if (lines)
+         *lines = got->nsig ? diff_case_lines(&c, 0) : xstrdup("pass");
+   }
+   diff_check_fini(&c);
+   return ok;
+}
+
+bool
+diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+                  enum diff_bisect_verdict *v, char **lines, struct diag_list *d)
+{
+   return run_probe(r, b, limit, v, lines, NULL, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* The transformations, from one logged compile in this process         */
+
+/* Parses "BISECT: pass NAME transformation N (what)" lines. */
+static void
+read_log(struct diff_bisect *b, const char *log)
+{
+   for (const char *p = log; p && *p;) {
+      const char *nl = strchr(p, '\n');
+      size_t len = nl ? (size_t)(nl - p) : strlen(p);
+      char pass[64];
+      long long n;
+      int at = 0;
+      if (sscanf(p, "BISECT: pass %63s transformation %lld (%n", pass, &n, &at) == 2 && at &&
+          (size_t)at < len && n == (long long)b->nxforms + 1) {
+         const char *end = p + len;
+         while (end > p + at && end[-1] != ')')
+            end--;
+         VEC_RESERVE(b->xforms, b->xforms_cap, b->nxforms + 1);
+         struct diff_bisect_xform *x = &b->xforms[b->nxforms++];
+         x->pass = xstrdup(pass);
+         x->what = xasprintf("%.*s", (int)(end > p + at ? end - 1 - (p + at) : 0), p + at);
+      }
+      p = nl ? nl + 1 : NULL;
+   }
+}
+
+static struct tgsi_shader *
+parse(const struct diff_repro *r, const struct diff_check *c, struct diag_list *d)
+{
+   struct tgsi_parse_opts po = c->o.popts;
+   tgsi_read_dialect(r->text, strlen(r->text), &po);
+   return tgsi_parse(r->text, strlen(r->text), r->shader, &po, d);
+}
+
+/* Compiles r's shader in process at limit; *ir gets the IR logged at
+ * dump_at ("IR at transformation ..." to the next BISECT line), or the
+ * transformations go to b when ir is NULL. */
+static bool
+logged_compile(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+               long long dump_at, char **ir, struct diag_list *d)
+{
+   struct diff_check c;
+   struct tgsi_shader *s = NULL;
+   bool ok = setup(r, b, &c, d) && (s = parse(r, &c, d));
+   if (ok) {
+      struct opt_options o;
+      limited_options(&c, limit, dump_at, &o);
+      o.bisect = true;
+      struct emu_program prog;
+      char *log = NULL;
+      memset(&prog, 0, sizeof(prog));
+      compile(b, s, c.targets[0].model, &o, &prog, &log, d);
+      emu_program_free(&prog);
+      if (!ir) {
+         read_log(b, log);
+      } else {
+         const char *t = log ? strstr(log, "IR at transformation ") : NULL;
+         const char *end = t ? strstr(t, "\nBISECT: ") : NULL;
+         *ir = t ? xasprintf("%.*s", (int)(end ? end + 1 - t : (long)strlen(t)), t) : NULL;
+      }
+      free(log);
+   }
+   tgsi_shader_free(s);
+   diff_check_fini(&c);
+   return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* The search                                                           */
+
+static const struct diff_bisect_probe *
+find_probe(const struct diff_bisect *b, long long limit)
+{
+   for (unsigned i = 0; i < b->nprobes; i++)
+      if (b->probes[i].limit == limit)
+         return &b->probes[i];
+   return NULL;
+}
+
+/* The verdict at limit, probing once per limit. */
+static bool
+verdict(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+        enum diff_bisect_verdict *v, bool *died, struct diag_list *d)
+{
+   const struct diff_bisect_probe *p = find_probe(b, limit);
+   if (p) {
+      *v = p->v;
+      return true;
+   }
+   char *why = NULL;
+   bool dead = false;
+   if (!run_probe(r, b, limit, v, &why, &dead, d))
+      return false;
+   if (died)
+      *died = dead;
+   VEC_RESERVE(b->probes, b->probes_cap, b->nprobes + 1);
+   b->probes[b->nprobes++] = (struct diff_bisect_probe){limit, *v, why};
+   return true;
+}
+
+/* Narrows good < bad (verdicts good and bad) over the candidate limits
+ * cand[0..n) (ascending): binary search, a skip replaced by the untried
+ * candidate nearest the middle. */
+static bool
+search(const struct diff_repro *r, struct diff_bisect *b, const long long *cand, unsigned n,
+       struct diag_list *d)
+{
+   while (b->nprobes < MAX_PROBES) {
+      unsigned lo = 0, hi = n;
+      while (lo < n && cand[lo] <= b->good)
+         lo++;
+      while (hi > lo && cand[hi - 1] >= b->bad)
+         hi--;
+      /* the untried (or not skipped) candidate nearest the middle */
+      unsigned mid = lo + (hi - lo) / 2, pick = hi;
+      for (unsigned k = 0; k < 2 * (hi - lo) && pick == hi; k++) {
+         unsigned i = k % 2 ? mid - (k + 1) / 2 : mid + k / 2;
+         if (i < lo || i >= hi)
+            continue;
+         const struct diff_bisect_probe *p = find_probe(b, cand[i]);
+         if (!p || p->v != DIFF_BISECT_SKIP)
+            pick = i;
+      }
+      if (pick == hi)
+         return true;
+      enum diff_bisect_verdict v;
+      if (!verdict(r, b, cand[pick], &v, NULL, d))
+         return false;
+      if (v == DIFF_BISECT_GOOD)
+         b->good = cand[pick];
+      else if (v == DIFF_BISECT_BAD)
+         b->bad = cand[pick];
+   }
+   return true;
+}
+
+/* Steps 2 and 3 of the search, from good 0 and bad M. */
+static bool
+bisect_xforms(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   long long *cand = xcalloc(b->nxforms + 1, sizeof(*cand));
+   unsigned n = 0;
+   for (unsigned i = 1; i < b->nxforms; i++)
+      if (strcmp(b->xforms[i].pass, b->xforms[i - 1].pass))
+         cand[n++] = i; /* the limit that ends the run holding transformation i */
+   bool ok = search(r, b, cand, n, d);
+   n = 0;
+   for (long long l = b->good + 1; ok && l < b->bad; l++)
+      cand[n++] = l;
+   ok = ok && search(r, b, cand, n, d);
+   free(cand);
+   return ok;
+}
+
+static void
+untestable(struct diff_bisect *b, enum diff_bisect_outcome o, const char *why)
+{
+   b->outcome = o;
+   b->why = xstrdup(why);
+}
+
+bool
+diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   enum diff_bisect_verdict v;
+   bool died = false;
+   if (r->opt_asm) {
+      untestable(b, DIFF_BISECT_UNTESTABLE, "opt's program is a hand-written one (opt-asm)");
+      return true;
+   }
+   if (!verdict(r, b, -1, &v, &died, d))
+      return false;
+   if (v != DIFF_BISECT_BAD) {
+      untestable(b, DIFF_BISECT_NO_FAILURE, b->probes[0].why);
+      return true;
+   }
+   if (died) {
+      untestable(b, DIFF_BISECT_UNTESTABLE,
+                 "the optimizing compiler dies on this case; listing its transformations "
+                 "needs a compile in this process");
+      return true;
+   }
+   if (!logged_compile(r, b, -1, 0, NULL, d) || !verdict(r, b, 0, &v, NULL, d))
+      return false;
+   b->good = 0;
+   b->bad = b->nxforms;
+   if (v != DIFF_BISECT_GOOD) {
+      b->outcome = v == DIFF_BISECT_BAD ? DIFF_BISECT_NOT_OPT : DIFF_BISECT_NO_GOOD;
+      b->good = -1;
+      return true;
+   }
+   if (!b->nxforms) /* limit 0 is the unlimited compile: cannot differ */
+      b->outcome = DIFF_BISECT_NOT_OPT;
+   else if (!bisect_xforms(r, b, d))
+      return false;
+   else
+      b->outcome = b->bad == b->good + 1 ? DIFF_BISECT_FOUND : DIFF_BISECT_RANGE;
+   if (b->outcome == DIFF_BISECT_FOUND || b->outcome == DIFF_BISECT_RANGE)
+      return logged_compile(r, b, b->good, b->good + 1, &b->ir_before, d) &&
+             logged_compile(r, b, b->bad, b->bad, &b->ir_after, d);
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The test hook                                                        */
+
+bool
+diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
+                         const struct opt_options *o, struct emu_program *out, char **log,
+                         struct diag_list *d)
+{
+   const struct diff_bisect_swap *w = swap;
+   long long l = o->bisect_limit;
+   bool limited = o->bisect && l >= 0;
+   if (limited && w->crash_at > 0 && l == w->crash_at) {
+      signal(SIGSEGV, SIG_DFL); /* past any sanitizer's handler */
+      raise(SIGSEGV);
+   }
+   if (limited && w->skip_hi > 0 && l >= w->skip_lo && l <= w->skip_hi) {
+      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "test: no program at limit %lld", l);
+      return false;
+   }
+   if (opt_compile(s, m, o, out, NULL, log, d) != COMPILE_OK)
+      return false;
+   if (limited && l < w->from)
+      return true;
+   /* from transformation `from` on, the other shader's program */
+   struct opt_options plain = *o;
+   plain.bisect = false;
+   plain.bisect_limit = -1;
+   plain.dump_at = 0;
+   emu_program_free(out);
+   return opt_compile(w->other, m, &plain, out, NULL, NULL, d) == COMPILE_OK;
+}

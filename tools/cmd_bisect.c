@@ -1,0 +1,306 @@
+/*
+ * diffcomp bisect REPRO.yaml: names the pass and the single transformation
+ * of the optimizing compiler that turns a reproducer's case bad (the search
+ * is diff/bisect.c), prints the IR without and with it and the command
+ * lines that run each side. --limit N runs one side; --git-bisect answers
+ * `git bisect run` for the revision at hand (0 good, 1 bad, 125 skip).
+ */
+#include "diff/diff.h"
+#include "tools/tools.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_BISECT_SKIP 125
+
+static void
+bisect_usage(FILE *f)
+{
+   fprintf(f, "usage: diffcomp bisect REPRO.yaml [--limit N | --git-bisect] [--timeout SEC] "
+              "[--no-fork]\n\n"
+              "Replays a reproducer written by 'diffcomp check' with the optimizing compiler\n"
+              "cut after N transformations (--opt-bisect-limit) and finds first the pass, then\n"
+              "the transformation N such that limit N-1 is good and N is bad. Bad: the case\n"
+              "fails with a signal of a kind the reproducer failed with (same target, seed,\n"
+              "inputs, options). Skip: it fails otherwise (opt does not compile, a crash, a\n"
+              "timeout, another kind of failure); skipped limits are searched around. Prints\n"
+              "the pass, the transformation, the IR after that pass without it and (as a\n"
+              "diff) with it, and the command line of each side.\n\n"
+              "  --limit N      run the case once with at most N transformations and say\n"
+              "                 good, bad or skip (exit 0, 1, 125)\n"
+              "  --git-bisect   run the case once, no limit, for `git bisect run`: exit 0 good,\n"
+              "                 1 bad, 125 skip (also when the reproducer cannot be used)\n"
+              "  --timeout SEC  kill a run after SEC seconds: a skip (default 300; 0 = none)\n"
+              "  --no-fork      run in this process (no crash isolation)\n\n"
+              "Exit status: 0 a transformation was named; 1 the case fails but no single\n"
+              "transformation can be named (it fails with none, limit 0 is a skip, or skips\n"
+              "hide the step); 2 bad usage, an unreadable reproducer, or nothing to bisect\n"
+              "(the case does not fail as recorded, or opt's program is hand-written).\n");
+}
+
+static bool
+load(const char *path, struct diff_repro *r)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      fprintf(stderr, "%s: %s\n", prog_name, err);
+      free(err);
+      return false;
+   }
+   struct diag_list d = {0};
+   bool ok = diff_repro_parse(text, len, path, r, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   free(text);
+   return ok;
+}
+
+/* DIFFCOMP_BISECT_INJECT=K:FILE.tgsi[:LO-HI] (tests only): from
+ * transformation K on opt compiles FILE instead; limits LO..HI fail to
+ * compile. */
+static bool
+inject(struct diff_bisect *b, struct diff_bisect_swap *w, struct tgsi_shader **other)
+{
+   const char *v = getenv("DIFFCOMP_BISECT_INJECT");
+   if (!v || !*v)
+      return true;
+   char path[512] = "";
+   long long lo = 0, hi = 0;
+   if (sscanf(v, "%lld:%511[^:]:%lld-%lld", &w->from, path, &lo, &hi) < 2) {
+      fprintf(stderr, "%s: DIFFCOMP_BISECT_INJECT is K:FILE.tgsi[:LO-HI]\n", prog_name);
+      return false;
+   }
+   w->skip_lo = lo, w->skip_hi = hi;
+   char *text, *err;
+   size_t len;
+   struct diag_list d = {0};
+   if (!read_file(path, &text, &len, &err)) {
+      fprintf(stderr, "%s: %s\n", prog_name, err);
+      free(err);
+      return false;
+   }
+   *other = tgsi_parse(text, len, path, NULL, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   free(text);
+   w->other = *other;
+   b->compile = diff_bisect_swap_compile;
+   b->compile_ctx = w;
+   return *other != NULL;
+}
+
+/* --limit N and --git-bisect: one run, 0 good, 1 bad, 125 skip. */
+static int
+probe(const struct diff_repro *r, struct diff_bisect *b, long long limit, bool git)
+{
+   enum diff_bisect_verdict v;
+   char *lines = NULL;
+   struct diag_list d = {0};
+   bool ok = diff_bisect_probe(r, b, limit, &v, &lines, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   if (!ok)
+      return git ? EXIT_BISECT_SKIP : EXIT_USAGE;
+   printf("%s\n", lines);
+   free(lines);
+   if (limit >= 0)
+      printf("limit %lld: %s\n", limit, diff_bisect_verdict_names[v]);
+   else
+      printf("no limit: %s\n", diff_bisect_verdict_names[v]);
+   return v == DIFF_BISECT_GOOD ? EXIT_OK : v == DIFF_BISECT_BAD ? EXIT_FAIL : EXIT_BISECT_SKIP;
+}
+
+static void
+print_probes(const struct diff_bisect *b)
+{
+   for (unsigned i = 0; i < b->nprobes; i++) {
+      const struct diff_bisect_probe *p = &b->probes[i];
+      char l[32] = "no limit";
+      if (p->limit >= 0)
+         snprintf(l, sizeof(l), "limit %lld", p->limit);
+      const char *nl = strchr(p->why, '\n');
+      printf("  %-11s %-4s %.*s%s\n", l, diff_bisect_verdict_names[p->v],
+             (int)(nl ? nl - p->why : (long)strlen(p->why)), p->why, nl ? " ..." : "");
+   }
+}
+
+/* The run of one pass holding transformation n: first and last index. */
+static void
+pass_run(const struct diff_bisect *b, long long n, long long *first, long long *last)
+{
+   const char *pass = b->xforms[n - 1].pass;
+   *first = *last = n;
+   while (*first > 1 && !strcmp(b->xforms[*first - 2].pass, pass))
+      (*first)--;
+   while (*last < (long long)b->nxforms && !strcmp(b->xforms[*last].pass, pass))
+      (*last)++;
+}
+
+/* The lines of t: starts in *lines (caller frees), count returned. */
+static size_t
+split_lines(const char *t, const char ***lines)
+{
+   size_t n = 0, cap = 0;
+   *lines = NULL;
+   for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+      VEC_RESERVE(*lines, cap, n + 1);
+      (*lines)[n++] = p;
+   }
+   return n;
+}
+
+static bool
+same_line(const char *a, const char *b)
+{
+   size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+   return la == lb && !memcmp(a, b, la);
+}
+
+/* after as a diff against before: the lines between the common head and
+ * tail, '-' before's and '+' after's, with two lines of context. */
+static void
+print_diff(const char *before, const char *after)
+{
+   const char **a, **b;
+   size_t na = split_lines(before, &a), nb = split_lines(after, &b), head = 1, tail = 0;
+   if (!na || !nb) {
+      printf("%s", after);
+      free(a);
+      free(b);
+      return;
+   }
+   while (head < na && head < nb && same_line(a[head], b[head]))
+      head++;
+   while (tail < na - head && tail < nb - head && same_line(a[na - 1 - tail], b[nb - 1 - tail]))
+      tail++;
+   size_t from = head > 2 ? head - 2 : 1, ctx = tail < 2 ? tail : 2;
+   printf("%.*s", (int)strcspn(b[0], "\n") + 1, b[0]); /* the "IR at ..." title */
+   if (from > 1)
+      printf("  ...\n");
+   for (size_t i = from; i < head; i++)
+      printf(" %.*s\n", (int)strcspn(a[i], "\n"), a[i]);
+   for (size_t i = head; i < na - tail; i++)
+      printf("-%.*s\n", (int)strcspn(a[i], "\n"), a[i]);
+   for (size_t i = head; i < nb - tail; i++)
+      printf("+%.*s\n", (int)strcspn(b[i], "\n"), b[i]);
+   for (size_t i = nb - tail; i < nb - tail + ctx; i++)
+      printf(" %.*s\n", (int)strcspn(b[i], "\n"), b[i]);
+   if (tail > ctx)
+      printf("  ...\n");
+   free(a);
+   free(b);
+}
+
+static int
+report(const char *file, const struct diff_bisect *b)
+{
+   switch (b->outcome) {
+   case DIFF_BISECT_NO_FAILURE:
+      printf("the reproducer does not fail: nothing to bisect (now: %s)\n", b->why);
+      return EXIT_USAGE;
+   case DIFF_BISECT_UNTESTABLE:
+      printf("nothing to bisect: %s\n", b->why);
+      return EXIT_USAGE;
+   case DIFF_BISECT_NOT_OPT:
+      printf("the case fails with no transformation at all (limit 0 of %u): the failure is "
+             "not one transformation's\n",
+             b->nxforms);
+      return EXIT_FAIL;
+   case DIFF_BISECT_NO_GOOD:
+      printf("limit 0 is a skip: no good end to search from\n");
+      return EXIT_FAIL;
+   case DIFF_BISECT_FOUND:
+   case DIFF_BISECT_RANGE:
+      break;
+   }
+   long long first, last, n = b->bad;
+   pass_run(b, n, &first, &last);
+   printf("pass: %s (its transformations %lld..%lld of %u)\n", b->xforms[n - 1].pass, first, last,
+          b->nxforms);
+   if (b->outcome == DIFF_BISECT_RANGE) {
+      printf("transformation: one of %lld..%lld (the limits between are skips):\n", b->good + 1, n);
+      for (long long k = b->good + 1; k <= n; k++)
+         printf("  %lld %s: %s\n", k, b->xforms[k - 1].pass, b->xforms[k - 1].what);
+   } else {
+      printf("transformation %lld of %u: %s\n", n, b->nxforms, b->xforms[n - 1].what);
+   }
+   printf("good: diffcomp bisect %s --limit %lld\n", file, b->good);
+   printf("bad:  diffcomp bisect %s --limit %lld\n", file, n);
+   printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
+   if (b->ir_before && b->ir_after) {
+      printf("\nwith it (limit %lld), as a diff against the IR above: ", n);
+      print_diff(b->ir_before, b->ir_after);
+   } else {
+      printf("\nwith it (limit %lld): %s", n, b->ir_after ? b->ir_after : "(no IR)\n");
+   }
+   return b->outcome == DIFF_BISECT_FOUND ? EXIT_OK : EXIT_FAIL;
+}
+
+static int
+run(const char *file, const struct diff_repro *r, struct diff_bisect *b)
+{
+   struct diag_list d = {0};
+   bool ok = diff_bisect_run(r, b, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   if (!ok)
+      return EXIT_USAGE;
+   printf("bisect %s: %s on %s, seed %llu, %u invocations\n", file, r->shader, r->target,
+          (unsigned long long)r->o.seed, r->o.invocations);
+   print_probes(b);
+   return report(file, b);
+}
+
+int
+cmd_bisect(int argc, char **argv)
+{
+   const char *file = NULL, *v;
+   long long limit = -1;
+   bool git = false;
+   struct diff_bisect b;
+   diff_bisect_init(&b);
+   b.timeout_ms = 300 * 1000;
+   for (int i = 1; i < argc; i++) {
+      uint64_t n;
+      if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+         bisect_usage(stdout);
+         return EXIT_OK;
+      } else if (opt_value(argc, argv, &i, "--limit", &v)) {
+         if (!v || !parse_u64(v, &n) || n > (1ull << 62))
+            return usage_error("--limit takes a transformation count");
+         limit = (long long)n;
+      } else if (opt_value(argc, argv, &i, "--timeout", &v)) {
+         if (!v || !parse_u64(v, &n) || n > 86400)
+            return usage_error("--timeout takes seconds from 0 to 86400");
+         b.timeout_ms = (unsigned)n * 1000;
+      } else if (!strcmp(argv[i], "--git-bisect")) {
+         git = true;
+      } else if (!strcmp(argv[i], "--no-fork")) {
+         b.jobs = 0;
+      } else if (argv[i][0] == '-' && argv[i][1]) {
+         return usage_error("bisect: unknown option '%s' (see diffcomp bisect --help)", argv[i]);
+      } else if (file) {
+         return usage_error("bisect: one reproducer at a time");
+      } else {
+         file = argv[i];
+      }
+   }
+   if (!file) {
+      bisect_usage(stderr);
+      return EXIT_USAGE;
+   }
+   if (git && limit >= 0)
+      return usage_error("bisect: --git-bisect runs with no limit; not with --limit");
+   struct diff_bisect_swap w = {0};
+   struct tgsi_shader *other = NULL;
+   struct diff_repro r;
+   int rc = git ? EXIT_BISECT_SKIP : EXIT_USAGE;
+   if (inject(&b, &w, &other) && load(file, &r)) {
+      rc = git || limit >= 0 ? probe(&r, &b, limit, git) : run(file, &r, &b);
+      diff_repro_free(&r);
+   }
+   tgsi_shader_free(other);
+   diff_bisect_fini(&b);
+   return rc;
+}
