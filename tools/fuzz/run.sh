@@ -73,6 +73,7 @@ for h in $harnesses; do
    echo "== $h: $secs s"
    log=build-fuzz/$h.log
    # shellcheck disable=SC2086
+   : >"$log.start" # crash files newer than this are this run's
    keep=""
    [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep="-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
    # shellcheck disable=SC2086
@@ -82,7 +83,7 @@ for h in $harnesses; do
    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
    # fork mode prints no final stats: take the last "#N" progress line
    [ -z "$execs" ] && execs=$(sed -n 's/^#\([0-9]*\):* .*/\1/p' "$log" | tail -1)
-   crashes=$(ls "$art" | grep -c '^crash-')
+   crashes=$(find "$art" -name 'crash-*' -newer "$log.start" | wc -l)
    [ "$crashes" -gt 0 ] && status=1
    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
    if [ $rc -ne 0 ]; then
@@ -90,7 +91,7 @@ for h in $harnesses; do
       echo "$h: CRASH (exit $rc), log $log, artifacts in $art:"
       grep -E 'ERROR:|SUMMARY:|Test unit written' "$log" | head -5
    fi
-   summary="$summary$h: ${execs:-?} executions in $secs s, $cov, corpus $(ls "$corpus" | wc -l) files, $crashes crash files, exit $rc
+   summary="$summary$h: ${execs:-?} executions in $secs s, $cov, corpus $(ls "$corpus" | wc -l) files, $crashes new crash files, exit $rc
 "
 done
 printf '\n%s' "$summary"
