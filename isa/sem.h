@@ -204,11 +204,12 @@ sem_fmax(uint32_t a, uint32_t b)
    return sem_isnan(r) ? SEM_CANON_NAN : r;
 }
 
+/* A condition on two values; float compares widen to double exactly, so
+ * one table serves both widths. NE (the default) is true on NaN. */
 static inline int
-sem_fcmp_bool(enum sem_cond c, uint32_t a, uint32_t b)
+sem_cmp_cond(enum sem_cond c, double x, double y)
 {
-   float x = sem_f(a), y = sem_f(b);
-   int un = sem_isnan(a) || sem_isnan(b);
+   int un = x != x || y != y;
    switch (c) {
    case SEM_LT:
       return x < y;
@@ -243,6 +244,12 @@ sem_fcmp_bool(enum sem_cond c, uint32_t a, uint32_t b)
    default:
       return x != y;
    }
+}
+
+static inline int
+sem_fcmp_bool(enum sem_cond c, uint32_t a, uint32_t b)
+{
+   return sem_cmp_cond(c, (double)sem_f(a), (double)sem_f(b));
 }
 
 /* 1 if the condition holds, else 0. */
@@ -705,42 +712,7 @@ sem_dmnmx(uint64_t a, uint64_t b, uint32_t p)
 static inline int
 sem_dcmp_bool(enum sem_cond c, uint64_t a, uint64_t b)
 {
-   double x = sem_d(a), y = sem_d(b);
-   int un = sem_disnan(a) || sem_disnan(b);
-   switch (c) {
-   case SEM_LT:
-      return x < y;
-   case SEM_LE:
-      return x <= y;
-   case SEM_GT:
-      return x > y;
-   case SEM_GE:
-      return x >= y;
-   case SEM_EQ:
-      return x == y;
-   case SEM_F:
-      return 0;
-   case SEM_T:
-      return 1;
-   case SEM_NUM:
-      return !un;
-   case SEM_NAN:
-      return un;
-   case SEM_LTU:
-      return un || x < y;
-   case SEM_LEU:
-      return un || x <= y;
-   case SEM_GTU:
-      return un || x > y;
-   case SEM_GEU:
-      return un || x >= y;
-   case SEM_EQU:
-      return un || x == y;
-   case SEM_ONE:
-      return !un && x != y;
-   default: /* SEM_NE: true on NaN, as for floats */
-      return x != y;
-   }
+   return sem_cmp_cond(c, sem_d(a), sem_d(b));
 }
 
 static inline uint64_t
