@@ -49,15 +49,31 @@ struct isa_model;
 
 /* Kinds of register file. */
 #define ISA_FILE_KINDS(X) \
-   X(FULL, "full") X(HALF, "half") X(PREDICATE, "predicate") X(ADDRESS, "address") \
-   X(CONST, "const") X(UNIFORM, "uniform") X(SPECIAL, "special")
+   X(FULL, "full") \
+   X(HALF, "half") \
+   X(PREDICATE, "predicate") \
+   X(ADDRESS, "address") \
+   X(CONST, "const") \
+   X(UNIFORM, "uniform") \
+   X(SPECIAL, "special")
 
 /* Data types an operand can have; width in bits, float or not. */
 #define ISA_TYPES(X) \
-   X(NONE, "none", 32, 0) X(F16, "f16", 16, 1) X(F32, "f32", 32, 1) X(F64, "f64", 64, 1) \
-   X(U8, "u8", 8, 0) X(S8, "s8", 8, 0) X(U16, "u16", 16, 0) X(S16, "s16", 16, 0) \
-   X(U32, "u32", 32, 0) X(S32, "s32", 32, 0) X(B16, "b16", 16, 0) X(B32, "b32", 32, 0) \
-   X(U64, "u64", 64, 0) X(S64, "s64", 64, 0) X(PRED, "pred", 1, 0)
+   X(NONE, "none", 32, 0) \
+   X(F16, "f16", 16, 1) \
+   X(F32, "f32", 32, 1) \
+   X(F64, "f64", 64, 1) \
+   X(U8, "u8", 8, 0) \
+   X(S8, "s8", 8, 0) \
+   X(U16, "u16", 16, 0) \
+   X(S16, "s16", 16, 0) \
+   X(U32, "u32", 32, 0) \
+   X(S32, "s32", 32, 0) \
+   X(B16, "b16", 16, 0) \
+   X(B32, "b32", 32, 0) \
+   X(U64, "u64", 64, 0) \
+   X(S64, "s64", 64, 0) \
+   X(PRED, "pred", 1, 0)
 
 /*
  * The semantics an op can name in YAML (`sem: fadd`), with the number of
@@ -66,42 +82,128 @@ struct isa_model;
  * folder calls the same functions.
  */
 #define ISA_SEMS(X) \
-   X(NOP, "nop", 0) X(JUMP, "jump", -1) X(BRANCH, "branch", -1) X(END, "end", 0) \
-   X(KILL, "kill", -1) X(BARRIER, "barrier", -1) X(WAITCNT, "waitcnt", -1) X(WAIT, "wait", -1) \
-   X(MOV, "mov", 1) X(COV, "cov", 1) \
-   X(FADD, "fadd", 2) X(FMUL, "fmul", 2) X(FMIN, "fmin", 2) X(FMAX, "fmax", 2) \
-   X(FMAD, "fmad", 3) X(FFMA, "ffma", 3) X(FCMP, "fcmp", 2) X(FSIGN, "fsign", 1) \
-   X(FFLOOR, "ffloor", 1) X(FCEIL, "fceil", 1) X(FTRUNC, "ftrunc", 1) X(FRNDNE, "frndne", 1) \
-   X(FRNDAZ, "frndaz", 1) X(FABSNEG, "fabsneg", 1) \
-   X(IADD, "iadd", 2) X(ISUB, "isub", 2) X(IABSNEG, "iabsneg", 1) \
-   X(UMUL24, "umul24", 2) X(SMUL24, "smul24", 2) X(MULL_U, "mull_u", 2) \
-   X(UMAD24, "umad24", 3) X(SMAD24, "smad24", 3) X(MADSH_M16, "madsh_m16", 3) \
-   X(UMIN, "umin", 2) X(UMAX, "umax", 2) X(SMIN, "smin", 2) X(SMAX, "smax", 2) \
-   X(UCMP, "ucmp", 2) X(SCMP, "scmp", 2) \
-   X(AND, "and", 2) X(OR, "or", 2) X(XOR, "xor", 2) X(NOT, "not", 1) \
-   X(SHL, "shl", 2) X(SHR, "shr", 2) X(ASHR, "ashr", 2) \
-   X(BFREV, "bfrev", 1) X(CBITS, "cbits", 1) X(CLZ_B, "clz_b", 1) X(CLZ_S, "clz_s", 1) \
-   X(SEL, "sel", 3) X(FSEL, "fsel", 3) X(FCMPSEL, "fcmpsel", 4) X(ICMPSEL, "icmpsel", 4) \
-   X(RCP, "rcp", 1) X(RSQ, "rsq", 1) X(LOG2, "log2", 1) X(EXP2, "exp2", 1) X(SIN, "sin", 1) \
-   X(COS, "cos", 1) X(SQRT, "sqrt", 1) \
-   X(SAM, "sam", -1) X(ISAM, "isam", -1) X(GETSIZE, "getsize", -1) \
-   X(LDG, "ldg", -1) X(STG, "stg", -1) X(LDL, "ldl", -1) X(STL, "stl", -1) \
-   X(FSETP, "fsetp", 3) X(FSET, "fset", 3) X(ISETP, "isetp", 3) X(PSETP, "psetp", 3) \
-   X(FMNMX, "fmnmx", 3) X(IMNMX, "imnmx", 3) X(SHF_L, "shf_l", 3) X(SHF_R, "shf_r", 3) \
-   X(SHL_CLAMP, "shl_clamp", 2) X(SHR_CLAMP, "shr_clamp", 2) X(XMAD, "xmad", 3) \
-   X(ISCADD, "iscadd", 3) X(IADD3, "iadd3", 3) X(FLO, "flo", 1) X(BFE, "bfe", 2) \
-   X(BFI, "bfi", 3) X(SSY, "ssy", -1) X(SYNC, "sync", 0) X(LDC, "ldc", -1) \
-   X(SAMB, "samb", -1) X(SAML, "saml", -1) X(ISAML, "isaml", -1) \
-   X(TEX, "tex", -1) X(TLD, "tld", -1) X(TXQ, "txq", -1) X(TXD, "txd", -1) \
-   X(ATOM, "atom", -1) X(ATOMS, "atoms", -1) X(ATOM_CAS, "atom_cas", -1) \
+   X(NOP, "nop", 0) \
+   X(JUMP, "jump", -1) \
+   X(BRANCH, "branch", -1) \
+   X(END, "end", 0) \
+   X(KILL, "kill", -1) \
+   X(BARRIER, "barrier", -1) \
+   X(WAITCNT, "waitcnt", -1) \
+   X(WAIT, "wait", -1) \
+   X(MOV, "mov", 1) \
+   X(COV, "cov", 1) \
+   X(FADD, "fadd", 2) \
+   X(FMUL, "fmul", 2) \
+   X(FMIN, "fmin", 2) \
+   X(FMAX, "fmax", 2) \
+   X(FMAD, "fmad", 3) \
+   X(FFMA, "ffma", 3) \
+   X(FCMP, "fcmp", 2) \
+   X(FSIGN, "fsign", 1) \
+   X(FFLOOR, "ffloor", 1) \
+   X(FCEIL, "fceil", 1) \
+   X(FTRUNC, "ftrunc", 1) \
+   X(FRNDNE, "frndne", 1) \
+   X(FRNDAZ, "frndaz", 1) \
+   X(FABSNEG, "fabsneg", 1) \
+   X(IADD, "iadd", 2) \
+   X(ISUB, "isub", 2) \
+   X(IABSNEG, "iabsneg", 1) \
+   X(UMUL24, "umul24", 2) \
+   X(SMUL24, "smul24", 2) \
+   X(MULL_U, "mull_u", 2) \
+   X(UMAD24, "umad24", 3) \
+   X(SMAD24, "smad24", 3) \
+   X(MADSH_M16, "madsh_m16", 3) \
+   X(UMIN, "umin", 2) \
+   X(UMAX, "umax", 2) \
+   X(SMIN, "smin", 2) \
+   X(SMAX, "smax", 2) \
+   X(UCMP, "ucmp", 2) \
+   X(SCMP, "scmp", 2) \
+   X(AND, "and", 2) \
+   X(OR, "or", 2) \
+   X(XOR, "xor", 2) \
+   X(NOT, "not", 1) \
+   X(SHL, "shl", 2) \
+   X(SHR, "shr", 2) \
+   X(ASHR, "ashr", 2) \
+   X(BFREV, "bfrev", 1) \
+   X(CBITS, "cbits", 1) \
+   X(CLZ_B, "clz_b", 1) \
+   X(CLZ_S, "clz_s", 1) \
+   X(SEL, "sel", 3) \
+   X(FSEL, "fsel", 3) \
+   X(FCMPSEL, "fcmpsel", 4) \
+   X(ICMPSEL, "icmpsel", 4) \
+   X(RCP, "rcp", 1) \
+   X(RSQ, "rsq", 1) \
+   X(LOG2, "log2", 1) \
+   X(EXP2, "exp2", 1) \
+   X(SIN, "sin", 1) \
+   X(COS, "cos", 1) \
+   X(SQRT, "sqrt", 1) \
+   X(SAM, "sam", -1) \
+   X(ISAM, "isam", -1) \
+   X(GETSIZE, "getsize", -1) \
+   X(LDG, "ldg", -1) \
+   X(STG, "stg", -1) \
+   X(LDL, "ldl", -1) \
+   X(STL, "stl", -1) \
+   X(FSETP, "fsetp", 3) \
+   X(FSET, "fset", 3) \
+   X(ISETP, "isetp", 3) \
+   X(PSETP, "psetp", 3) \
+   X(FMNMX, "fmnmx", 3) \
+   X(IMNMX, "imnmx", 3) \
+   X(SHF_L, "shf_l", 3) \
+   X(SHF_R, "shf_r", 3) \
+   X(SHL_CLAMP, "shl_clamp", 2) \
+   X(SHR_CLAMP, "shr_clamp", 2) \
+   X(XMAD, "xmad", 3) \
+   X(ISCADD, "iscadd", 3) \
+   X(IADD3, "iadd3", 3) \
+   X(FLO, "flo", 1) \
+   X(BFE, "bfe", 2) \
+   X(BFI, "bfi", 3) \
+   X(SSY, "ssy", -1) \
+   X(SYNC, "sync", 0) \
+   X(LDC, "ldc", -1) \
+   X(SAMB, "samb", -1) \
+   X(SAML, "saml", -1) \
+   X(ISAML, "isaml", -1) \
+   X(TEX, "tex", -1) \
+   X(TLD, "tld", -1) \
+   X(TXQ, "txq", -1) \
+   X(TXD, "txd", -1) \
+   X(ATOM, "atom", -1) \
+   X(ATOMS, "atoms", -1) \
+   X(ATOM_CAS, "atom_cas", -1) \
    X(ATOMS_CAS, "atoms_cas", -1) \
-   X(DSX, "dsx", 1) X(DSY, "dsy", 1) X(FSWZADD, "fswzadd", 2) X(SHFL, "shfl", -1) \
-   X(GETLOD, "getlod", -1) X(TMML, "tmml", -1) X(TLD4, "tld4", -1) \
-   X(VOTE, "vote", 1) X(SAMGQ, "samgq", -1) \
-   X(DADD, "dadd", 2) X(DMUL, "dmul", 2) X(DFMA, "dfma", 3) X(DSETP, "dsetp", 3) \
-   X(DMNMX, "dmnmx", 3) X(F2D, "f2d", 1) X(D2F, "d2f", 1) X(DFLOOR, "dfloor", 1) \
-   X(DCEIL, "dceil", 1) X(DTRUNC, "dtrunc", 1) X(DRNDNE, "drndne", 1) X(I2D, "i2d", 1) \
-   X(U2D, "u2d", 1) X(D2I, "d2i", 1) X(D2U, "d2u", 1)
+   X(DSX, "dsx", 1) \
+   X(DSY, "dsy", 1) \
+   X(FSWZADD, "fswzadd", 2) \
+   X(SHFL, "shfl", -1) \
+   X(GETLOD, "getlod", -1) \
+   X(TMML, "tmml", -1) \
+   X(TLD4, "tld4", -1) \
+   X(VOTE, "vote", 1) \
+   X(SAMGQ, "samgq", -1) \
+   X(DADD, "dadd", 2) \
+   X(DMUL, "dmul", 2) \
+   X(DFMA, "dfma", 3) \
+   X(DSETP, "dsetp", 3) \
+   X(DMNMX, "dmnmx", 3) \
+   X(F2D, "f2d", 1) \
+   X(D2F, "d2f", 1) \
+   X(DFLOOR, "dfloor", 1) \
+   X(DCEIL, "dceil", 1) \
+   X(DTRUNC, "dtrunc", 1) \
+   X(DRNDNE, "drndne", 1) \
+   X(I2D, "i2d", 1) \
+   X(U2D, "u2d", 1) \
+   X(D2I, "d2i", 1) \
+   X(D2U, "d2u", 1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -130,37 +232,88 @@ struct isa_model;
  * scheduler runs on every model (isa_mod_by_role()).
  */
 #define ISA_ROLES(X) \
-   X(NONE, "none") X(SS, "ss") X(SY, "sy") X(JP, "jp") X(RPT, "rpt") X(NOPS, "nop") \
-   X(SAT, "sat") X(EI, "ei") X(UL, "ul") X(COND, "cond") X(TYPE, "type") \
-   X(DST_TYPE, "dst_type") X(SRC_TYPE, "src_type") X(ROUND, "round") X(PRECISION, "precision") \
-   X(WRMASK, "wrmask") X(STALL, "stall") X(YIELD, "yield") X(WR_BAR, "wr_bar") \
-   X(RD_BAR, "rd_bar") X(WAIT_MASK, "wait_mask") X(REUSE, "reuse") X(DST_SEL, "dst_sel") \
-   X(DST_UNUSED, "dst_unused") X(WAIT_SLOT, "wait_slot") X(VMCNT, "vmcnt") \
-   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(FTZ, "ftz") X(GUARD, "guard") \
-   X(SETOP, "setop") X(SETOP2, "setop2") X(WRAP, "wrap") X(HI, "hi") X(BREV, "brev") \
-   X(PSL, "psl") X(MRG, "mrg") X(BF, "bf") X(XMODE, "xmode") X(SHFTYPE, "shftype") \
-   X(TEX_DIM, "tex_dim") X(TEX_LOD, "tex_lod") X(TEX_SHADOW, "tex_shadow") \
-   X(TEX_OFFSET, "tex_offset") X(TEX_3D, "tex_3d") X(TEX_ARRAY, "tex_array") \
-   X(TEX_PROJ, "tex_proj") X(TEX_MS, "tex_ms") X(TEX_FETCH_LOD, "tex_fetch_lod") \
-   X(ATOM_OP, "atom_op") X(SWZ, "swz") X(SHFL_MODE, "shfl_mode") \
-   X(TEX_QUERY, "tex_query") X(TEX_COMP, "tex_comp") X(VOTE_MODE, "vote_mode")
+   X(NONE, "none") \
+   X(SS, "ss") \
+   X(SY, "sy") \
+   X(JP, "jp") \
+   X(RPT, "rpt") \
+   X(NOPS, "nop") \
+   X(SAT, "sat") \
+   X(EI, "ei") \
+   X(UL, "ul") \
+   X(COND, "cond") \
+   X(TYPE, "type") \
+   X(DST_TYPE, "dst_type") \
+   X(SRC_TYPE, "src_type") \
+   X(ROUND, "round") \
+   X(PRECISION, "precision") \
+   X(WRMASK, "wrmask") \
+   X(STALL, "stall") \
+   X(YIELD, "yield") \
+   X(WR_BAR, "wr_bar") \
+   X(RD_BAR, "rd_bar") \
+   X(WAIT_MASK, "wait_mask") \
+   X(REUSE, "reuse") \
+   X(DST_SEL, "dst_sel") \
+   X(DST_UNUSED, "dst_unused") \
+   X(WAIT_SLOT, "wait_slot") \
+   X(VMCNT, "vmcnt") \
+   X(LGKMCNT, "lgkmcnt") \
+   X(EXPCNT, "expcnt") \
+   X(FTZ, "ftz") \
+   X(GUARD, "guard") \
+   X(SETOP, "setop") \
+   X(SETOP2, "setop2") \
+   X(WRAP, "wrap") \
+   X(HI, "hi") \
+   X(BREV, "brev") \
+   X(PSL, "psl") \
+   X(MRG, "mrg") \
+   X(BF, "bf") \
+   X(XMODE, "xmode") \
+   X(SHFTYPE, "shftype") \
+   X(TEX_DIM, "tex_dim") \
+   X(TEX_LOD, "tex_lod") \
+   X(TEX_SHADOW, "tex_shadow") \
+   X(TEX_OFFSET, "tex_offset") \
+   X(TEX_3D, "tex_3d") \
+   X(TEX_ARRAY, "tex_array") \
+   X(TEX_PROJ, "tex_proj") \
+   X(TEX_MS, "tex_ms") \
+   X(TEX_FETCH_LOD, "tex_fetch_lod") \
+   X(ATOM_OP, "atom_op") \
+   X(SWZ, "swz") \
+   X(SHFL_MODE, "shfl_mode") \
+   X(TEX_QUERY, "tex_query") \
+   X(TEX_COMP, "tex_comp") \
+   X(VOTE_MODE, "vote_mode")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
-   X(DELAY_SLOTS, "delay_slots") X(STALL_COUNTS, "stall_counts") \
-   X(WAIT_STATES, "wait_states") X(INTERLOCKED, "interlocked")
+   X(DELAY_SLOTS, "delay_slots") \
+   X(STALL_COUNTS, "stall_counts") \
+   X(WAIT_STATES, "wait_states") \
+   X(INTERLOCKED, "interlocked")
 
 /* How a latency class is synchronised with its consumers. */
 #define ISA_SYNCS(X) \
-   X(NONE, "none") X(SS, "ss") X(SY, "sy") X(SCOREBOARD, "scoreboard") X(VMCNT, "vmcnt") \
-   X(LGKMCNT, "lgkmcnt") X(EXPCNT, "expcnt") X(WAIT_SLOT, "wait_slot")
+   X(NONE, "none") \
+   X(SS, "ss") \
+   X(SY, "sy") \
+   X(SCOREBOARD, "scoreboard") \
+   X(VMCNT, "vmcnt") \
+   X(LGKMCNT, "lgkmcnt") \
+   X(EXPCNT, "expcnt") \
+   X(WAIT_SLOT, "wait_slot")
 
 /* Why a decoded instruction is illegal (struct isa_insn.illegal). */
 #define ISA_ILLEGALS(X) \
-   X(NONE, "legal") X(OPERAND_FORM, "operand bits match no operand form") \
+   X(NONE, "legal") \
+   X(OPERAND_FORM, "operand bits match no operand form") \
    X(OPERAND_KIND, "operand form not allowed in this slot") \
    X(REGISTER, "register number not in any register file") \
-   X(MOD_VALUE, "modifier value not in its enum") X(RULE, "op-specific illegal combination")
+   X(MOD_VALUE, "modifier value not in its enum") \
+   X(RULE, "op-specific illegal combination")
 /* clang-format on */
 
 #define ISA_ENUM_(n, ...) ISA_ERR_##n,
