@@ -437,7 +437,7 @@ struct diff_bisect {
    unsigned nxforms, xforms_cap;
    struct diff_bisect_probe *probes; /* in the order they ran */
    unsigned nprobes, probes_cap;
-   long long good, bad;       /* the limits the search ended between */
+   long long good, bad;        /* the limits the search ended between */
    char *ir_before, *ir_after; /* the IR after the pass of transformation bad */
    char *why;                  /* UNTESTABLE, NO_FAILURE: one line */
 };

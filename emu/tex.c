@@ -249,7 +249,8 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    case ISA_SEM_TXD:
    case ISA_SEM_TMML:
       layout_nv(c->model, in, x);
-      return x->kind == EMU_TX_QUERY || x->kind == EMU_TX_SAMPLES || x->target != TGSI_TEX_T_UNKNOWN;
+      return x->kind == EMU_TX_QUERY || x->kind == EMU_TX_SAMPLES ||
+             x->target != TGSI_TEX_T_UNKNOWN;
    default:
       return false;
    }

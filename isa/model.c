@@ -665,8 +665,8 @@ isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *cons
 static void
 parse_regfiles(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind", "count", "width", "print", "prefix",
-                                      "names", "half", "alias", "fixed", "doc", NULL};
+   static const char *const keys[] = {"kind", "count", "width", "print", "prefix", "names",
+                                      "half", "alias", "fixed", "doc",   NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "regfiles"))
       return;

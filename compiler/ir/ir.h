@@ -394,7 +394,7 @@ enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 #define IR_MAX_CBUFS   16
 /* Backend: a load_const with buf = IR_SIZE_BUF + tgsi_file reads component
  * comp of the size of resource slot (the driver's constants: EMU_BIND_SIZE). */
-#define IR_SIZE_BUF    64
+#define IR_SIZE_BUF 64
 
 /* ------------------------------------------------------------------ */
 /* Shader structure                                                     */
@@ -1104,9 +1104,9 @@ ir_live_set(uint64_t *set, unsigned id, bool on)
  * branches and jumps it implies are slots of their own), the records, the
  * encoder and the pipeline (opt_compile in compiler.h). */
 struct opt_slot {
-   struct ir_instr *in;   /* the mach instruction, the break/continue, or NULL */
-   struct isa_insn insn;  /* its record */
-   int target;            /* branch or jump: the target slot; -1 */
+   struct ir_instr *in;  /* the mach instruction, the break/continue, or NULL */
+   struct isa_insn insn; /* its record */
+   int target;           /* branch or jump: the target slot; -1 */
    struct ir_block *block;
    bool implied;          /* a branch or jump of the tree */
    struct ir_instr *cond; /* the branch of an if: the if's predicate */
@@ -1133,8 +1133,8 @@ void opt_apply_control(const struct isa_model *m, const struct opt_control *ctl,
 void opt_mach_record(const struct ir_instr *in, struct isa_insn *out);
 void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);
 void opt_layout_free(struct opt_layout *lo);
-bool opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p,
-              struct compile_stats *st, struct diag_list *d);
+bool opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compile_stats *st,
+              struct diag_list *d);
 
 /* compiler/opt/opt_expand.c: generic expansions isel applies first */
 bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);
