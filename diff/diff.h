@@ -381,6 +381,8 @@ struct diff_repro {
 char *diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text);
 bool diff_repro_parse(const char *text, size_t len, const char *file, struct diff_repro *r,
                       struct diag_list *d);
+/* Reads and parses a reproducer file; a read error is a diagnostic too. */
+bool diff_repro_load(const char *path, struct diff_repro *r, struct diag_list *d);
 void diff_repro_free(struct diff_repro *r);
 /* Makes c (initialised, with jobs and timeout set) the repro's one case;
  * an opt-asm program stands for the optimizing compiler again. */

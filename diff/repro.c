@@ -363,3 +363,18 @@ diff_repro_same(const struct diff_case_result *want, const struct diff_case_resu
          return false;
    return true;
 }
+
+bool
+diff_repro_load(const char *path, struct diff_repro *r, struct diag_list *d)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
+      free(err);
+      return false;
+   }
+   bool ok = diff_repro_parse(text, len, path, r, d);
+   free(text);
+   return ok;
+}

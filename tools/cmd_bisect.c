@@ -41,18 +41,10 @@ bisect_usage(FILE *f)
 static bool
 load(const char *path, struct diff_repro *r)
 {
-   char *text, *err;
-   size_t len;
-   if (!read_file(path, &text, &len, &err)) {
-      fprintf(stderr, "%s: %s\n", prog_name, err);
-      free(err);
-      return false;
-   }
    struct diag_list d = {0};
-   bool ok = diff_repro_parse(text, len, path, r, &d);
+   bool ok = diff_repro_load(path, r, &d);
    print_diags(&d, stderr);
    diag_clear(&d);
-   free(text);
    return ok;
 }
 
