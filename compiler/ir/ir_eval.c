@@ -25,12 +25,6 @@ mask(bool b)
    return b ? ~0u : 0u;
 }
 
-static uint32_t
-sel_f(bool b)
-{
-   return b ? 0x3f800000u : 0u;
-}
-
 static int32_t
 ashr32(int32_t a, unsigned s)
 {
@@ -278,60 +272,6 @@ eval_float(enum ir_op op, const uint64_t *s, uint64_t *d)
       return false;
    }
    *d = fui(t);
-   return true;
-}
-
-static bool
-eval_cmp(enum ir_op op, const uint64_t *s, uint64_t *d)
-{
-   float a = F(s[0]), b = F(s[1]);
-   uint32_t x = (uint32_t)s[0], y = (uint32_t)s[1];
-   switch (op) {
-   case IR_OP_FEQ:
-      *d = mask(a == b);
-      break;
-   case IR_OP_FNE:
-      *d = mask(a != b);
-      break;
-   case IR_OP_FLT:
-      *d = mask(a < b);
-      break;
-   case IR_OP_FGE:
-      *d = mask(a >= b);
-      break;
-   case IR_OP_SEQ:
-      *d = sel_f(a == b);
-      break;
-   case IR_OP_SNE:
-      *d = sel_f(a != b);
-      break;
-   case IR_OP_SLT:
-      *d = sel_f(a < b);
-      break;
-   case IR_OP_SGE:
-      *d = sel_f(a >= b);
-      break;
-   case IR_OP_IEQ:
-      *d = mask(x == y);
-      break;
-   case IR_OP_INE:
-      *d = mask(x != y);
-      break;
-   case IR_OP_ILT:
-      *d = mask((int32_t)x < (int32_t)y);
-      break;
-   case IR_OP_IGE:
-      *d = mask((int32_t)x >= (int32_t)y);
-      break;
-   case IR_OP_ULT:
-      *d = mask(x < y);
-      break;
-   case IR_OP_UGE:
-      *d = mask(x >= y);
-      break;
-   default:
-      return false;
-   }
    return true;
 }
 
@@ -707,7 +647,7 @@ ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst)
       *dst = r;
       return true;
    }
-   return eval_float(op, s, dst) || eval_cmp(op, s, dst) || eval_int(op, s, dst) ||
+   return eval_float(op, s, dst) || eval_int(op, s, dst) ||
           eval_double(op, s, dst) || eval_int64(op, s, dst);
 }
 
