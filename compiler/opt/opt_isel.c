@@ -26,28 +26,13 @@
  *      the legalizer's rules (opt_legalize_operands), so that the copies
  *      needing registers exist before register allocation.
  */
-#include "compiler/ir/ir.h"
+#include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
 
 #include <stdlib.h>
 
-struct isel {
-   struct ir_shader *sh;
-   struct opt_ctx *ctx;
-   const struct isa_model *m;
-   int op[ISA_SEM_COUNT];     /* first op with each semantics, or -1 */
-   int gpr, pred, addr, cnst; /* register files */
-   int zero_reg, true_reg;    /* RZ in gpr, PT in pred (file `fixed`), or -1 */
-   bool setp;                 /* compares write predicates only (FSETP/ISETP, sm50) */
-   int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;
-   int mod_bf, mod_wrap, mod_psl, mod_mrg, mod_xmode, mod_brev, mod_setop;
-   unsigned *uses;     /* by value id: number of uses */
-   unsigned *sel_uses; /* ... of which as a bcsel condition */
-   bool progress;
-};
-
-static bool
-unsupported(struct isel *s, const struct ir_instr *in, const char *what)
+bool
+isel_unsupported(struct isel *s, const struct ir_instr *in, const char *what)
 {
    if (!s->ctx->failed)
       diag_add(s->ctx->diags, DIAG_ERROR, "opt", (int)in->line, 0, NULL,
@@ -63,12 +48,12 @@ unsupported(struct isel *s, const struct ir_instr *in, const char *what)
 /* A mach instruction of semantics sem reading srcs (one value per source
  * operand, in order) before pos, with pos's flags and line; NULL with an
  * unsupported error when the model has no such op. */
-static struct ir_instr *
-build(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *const *srcs,
-      unsigned n)
+struct ir_instr *
+isel_build(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *const *srcs,
+           unsigned n)
 {
    if (s->op[sem] < 0) {
-      unsupported(s, pos, isa_sem_name(sem));
+      isel_unsupported(s, pos, isa_sem_name(sem));
       return NULL;
    }
    struct ir_instr *in = ir_mach_create(s->sh, (unsigned)s->op[sem]);
@@ -80,30 +65,30 @@ build(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *c
    return in;
 }
 
-static struct ir_instr *
-build1(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a)
+struct ir_instr *
+isel_build1(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a)
 {
-   return build(s, pos, sem, &a, 1);
+   return isel_build(s, pos, sem, &a, 1);
 }
 
-static struct ir_instr *
-build2(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
-       struct ir_instr *b)
+struct ir_instr *
+isel_build2(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
+            struct ir_instr *b)
 {
    struct ir_instr *v[2] = {a, b};
-   return build(s, pos, sem, v, 2);
+   return isel_build(s, pos, sem, v, 2);
 }
 
-static struct ir_instr *
-build3(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
-       struct ir_instr *b, struct ir_instr *c)
+struct ir_instr *
+isel_build3(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
+            struct ir_instr *b, struct ir_instr *c)
 {
    struct ir_instr *v[3] = {a, b, c};
-   return build(s, pos, sem, v, 3);
+   return isel_build(s, pos, sem, v, 3);
 }
 
-static struct ir_instr *
-imm(struct isel *s, struct ir_instr *pos, uint32_t bits)
+struct ir_instr *
+isel_imm(struct isel *s, struct ir_instr *pos, uint32_t bits)
 {
    return opt_imm_before(s->sh, pos, bits);
 }
@@ -122,8 +107,8 @@ op_has_mod(const struct isa_model *m, unsigned op, int mod, int value)
 }
 
 /* Sets an enum modifier by value name, if the op has it. */
-static void
-set_mod(struct isel *s, struct ir_instr *in, int mod, const char *value)
+void
+isel_set_mod(struct isel *s, struct ir_instr *in, int mod, const char *value)
 {
    if (!in || mod < 0)
       return;
@@ -133,15 +118,15 @@ set_mod(struct isel *s, struct ir_instr *in, int mod, const char *value)
 }
 
 /* Sets a flag or int modifier, if the op has it. */
-static void
-set_flag_mod(struct isel *s, struct ir_instr *in, int mod, int v)
+void
+isel_set_flag_mod(struct isel *s, struct ir_instr *in, int mod, int v)
 {
    if (in && mod >= 0 && op_has_mod(s->m, in->mach->insn.op, mod, v))
       in->mach->insn.mod[mod] = (int16_t)v;
 }
 
-static struct ir_instr *
-flag(struct ir_instr *in, unsigned k, unsigned f)
+struct ir_instr *
+isel_flag(struct ir_instr *in, unsigned k, unsigned f)
 {
    if (in)
       in->mach->insn.src[k].flags |= (uint8_t)f;
@@ -152,15 +137,15 @@ flag(struct ir_instr *in, unsigned k, unsigned f)
 static struct ir_instr *
 absneg(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a, unsigned f)
 {
-   return flag(build1(s, pos, sem, a), 0, f);
+   return isel_flag(isel_build1(s, pos, sem, a), 0, f);
 }
 
-static struct ir_instr *
-cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a, const char *from, const char *to)
+struct ir_instr *
+isel_cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a, const char *from, const char *to)
 {
-   struct ir_instr *c = build1(s, pos, ISA_SEM_COV, a);
-   set_mod(s, c, s->mod_src_type, from);
-   set_mod(s, c, s->mod_dst_type, to);
+   struct ir_instr *c = isel_build1(s, pos, ISA_SEM_COV, a);
+   isel_set_mod(s, c, s->mod_src_type, from);
+   isel_set_mod(s, c, s->mod_dst_type, to);
    return c;
 }
 
@@ -292,7 +277,7 @@ set_cond(struct isel *s, struct ir_instr *in, const char *cond)
       return;
    struct isa_op_info oi;
    isa_op_info(s->m, in->mach->insn.op, &oi);
-   set_mod(s, in, oi.flip_mod >= 0 ? oi.flip_mod : s->mod_cond, cond);
+   isel_set_mod(s, in, oi.flip_mod >= 0 ? oi.flip_mod : s->mod_cond, cond);
 }
 
 /* What a compare must give. */
@@ -305,12 +290,12 @@ enum want {
 
 /* A compare writing a predicate: FSETP/ISETP p, a, b, PT (p = cmp AND true;
  * the second result goes to PT). */
-static struct ir_instr *
-setp(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a, struct ir_instr *b,
-     const char *cond, const char *sign)
+struct ir_instr *
+isel_setp(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
+          struct ir_instr *b, const char *cond, const char *sign)
 {
    struct ir_instr *v[2] = {a, b};
-   struct ir_instr *r = build(s, pos, sem, v, 2);
+   struct ir_instr *r = isel_build(s, pos, sem, v, 2);
    if (!r)
       return NULL;
    ir_mach_set_fixed_reg(r, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
@@ -318,7 +303,7 @@ setp(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_instr *a,
        .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
    set_cond(s, r, cond);
    if (sign)
-      set_mod(s, r, s->mod_type, sign);
+      isel_set_mod(s, r, s->mod_type, sign);
    return in_pred_file(s, r);
 }
 
@@ -330,7 +315,7 @@ mask_of_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *p)
    ir_mach_set_fixed_reg(r, 0, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
    ir_mach_set_src(r, 1, &p, 1);
    r->mach->insn.src[1].flags = ISA_OPND_F_NOT;
-   struct ir_instr *ones = imm(s, pos, ~0u);
+   struct ir_instr *ones = isel_imm(s, pos, ~0u);
    ir_mach_set_src(r, 2, &ones, 1);
    r->flags = pos->flags;
    r->line = pos->line;
@@ -346,12 +331,12 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
    enum isa_sem sem = compare_sem(c->op, &cond);
    struct ir_instr *a = c->src[0], *b = c->src[1];
    if (!s->setp) { /* a3xx: cmps gives 1/0, into a predicate or a register */
-      struct ir_instr *r = build2(s, pos, sem, a, b);
+      struct ir_instr *r = isel_build2(s, pos, sem, a, b);
       set_cond(s, r, cond);
       if (want == WANT_PRED)
          return in_pred_file(s, r);
       if (want == WANT_FLOAT)
-         return cov(s, pos, r, "u32", "f32");
+         return isel_cov(s, pos, r, "u32", "f32");
       return want == WANT_MASK ? absneg(s, pos, ISA_SEM_IABSNEG, r, ISA_OPND_F_NEG) : r;
    }
    bool fl = sem == ISA_SEM_FCMP;
@@ -359,7 +344,7 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
    if (fl && (want == WANT_MASK || want == WANT_FLOAT) && s->op[ISA_SEM_FSET] >= 0) {
       /* FSET a, b, PT: all ones (or 1.0 with .BF) where the compare holds */
       struct ir_instr *v[2] = {a, b};
-      struct ir_instr *r = build(s, pos, ISA_SEM_FSET, v, 2);
+      struct ir_instr *r = isel_build(s, pos, ISA_SEM_FSET, v, 2);
       if (!r)
          return NULL;
       ir_mach_set_fixed_reg(r, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
@@ -368,12 +353,12 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
          r->mach->insn.mod[s->mod_bf] = 1;
       return r;
    }
-   struct ir_instr *p = setp(s, pos, fl ? ISA_SEM_FSETP : ISA_SEM_ISETP, a, b, cond, sign);
+   struct ir_instr *p = isel_setp(s, pos, fl ? ISA_SEM_FSETP : ISA_SEM_ISETP, a, b, cond, sign);
    if (!p || want == WANT_PRED || want == WANT_TEST)
       return p;
    if (want == WANT_MASK)
       return mask_of_pred(s, pos, p);
-   return unsupported(s, pos, "a float 1.0/0.0 result of an integer compare"), NULL;
+   return isel_unsupported(s, pos, "a float 1.0/0.0 result of an integer compare"), NULL;
 }
 
 /* An and/or tree of compares read only as a test (uses: its readers'
@@ -402,32 +387,32 @@ tree_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
    const char *cond = NULL;
    enum isa_sem sem = compare_sem(c->op, &cond);
    const char *sign = sem == ISA_SEM_UCMP ? "u32" : sem == ISA_SEM_SCMP ? "s32" : NULL;
-   struct ir_instr *p = acc ? setp(s, pos, sem == ISA_SEM_FCMP ? ISA_SEM_FSETP : ISA_SEM_ISETP,
-                                   c->src[0], c->src[1], cond, sign)
+   struct ir_instr *p = acc ? isel_setp(s, pos, sem == ISA_SEM_FCMP ? ISA_SEM_FSETP : ISA_SEM_ISETP,
+                                        c->src[0], c->src[1], cond, sign)
                             : NULL;
    if (!p)
       return NULL;
    /* p = c OP acc: the accumulator operand (third) reads acc */
    ir_mach_set_src(p, 2, &acc, 1);
-   set_mod(s, p, s->mod_setop, v->op == IR_OP_IAND ? "and" : "or");
+   isel_set_mod(s, p, s->mod_setop, v->op == IR_OP_IAND ? "and" : "or");
    return p;
 }
 
 /* A predicate true where generic value v != 0, built before pos: the
  * compare itself when v is one (exactly the same test), an and/or tree of
  * compares as accumulated predicates, else v != 0. */
-static struct ir_instr *
-predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
+struct ir_instr *
+isel_predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
 {
    if (is_compare(v) && opt_transform(s->ctx, "branch on compare %%%u directly", v->id))
       return compare_as(s, pos, v, WANT_PRED);
    if (!is_compare(v) && pred_tree(s, v, 1, 0) &&
        opt_transform(s->ctx, "test %%%u as accumulated predicates", v->id))
       return tree_pred(s, pos, v);
-   struct ir_instr *zero = imm(s, pos, 0);
+   struct ir_instr *zero = isel_imm(s, pos, 0);
    if (s->setp)
-      return setp(s, pos, ISA_SEM_ISETP, v, zero, "ne", "u32");
-   struct ir_instr *r = build2(s, pos, ISA_SEM_UCMP, v, zero);
+      return isel_setp(s, pos, ISA_SEM_ISETP, v, zero, "ne", "u32");
+   struct ir_instr *r = isel_build2(s, pos, ISA_SEM_UCMP, v, zero);
    set_cond(s, r, "ne");
    return in_pred_file(s, r);
 }
@@ -445,7 +430,7 @@ predicate_ifs(struct isel *s, struct ir_list *l)
          ph->type = IR_TYPE_32;
          ph->line = n->cond->line;
          ir_block_append(before, ph);
-         struct ir_instr *p = predicate(s, ph, n->cond);
+         struct ir_instr *p = isel_predicate(s, ph, n->cond);
          ir_instr_remove(ph);
          if (p)
             n->cond = p;
@@ -462,10 +447,10 @@ static void
 select_kill(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *c =
-       in->op == IR_OP_KILL_IF ? in->src[0] : imm(s, in, ~0u); /* kill, demote: always */
-   struct ir_instr *p = predicate(s, in, c);
+       in->op == IR_OP_KILL_IF ? in->src[0] : isel_imm(s, in, ~0u); /* kill, demote: always */
+   struct ir_instr *p = isel_predicate(s, in, c);
    if (!p || s->op[ISA_SEM_KILL] < 0) {
-      unsupported(s, in, "kill");
+      isel_unsupported(s, in, "kill");
       return;
    }
    struct ir_instr *k = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_KILL]);
@@ -491,11 +476,11 @@ imul(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *
       a = b;
       b = t;
    }
-   struct ir_instr *lo = build2(s, pos, ISA_SEM_MULL_U, a, b);
-   struct ir_instr *r = build3(s, pos, ISA_SEM_MADSH_M16, a, b, lo);
+   struct ir_instr *lo = isel_build2(s, pos, ISA_SEM_MULL_U, a, b);
+   struct ir_instr *r = isel_build3(s, pos, ISA_SEM_MADSH_M16, a, b, lo);
    if (b->op == IR_OP_IMM && (uint32_t)b->imm < 0x10000u)
       return r;
-   return build3(s, pos, ISA_SEM_MADSH_M16, b, a, r);
+   return isel_build3(s, pos, ISA_SEM_MADSH_M16, b, a, r);
 }
 
 /* An instruction whose operand k reads fixed register reg of file f (RZ,
@@ -505,7 +490,7 @@ build_fixed(struct isel *s, struct ir_instr *pos, enum isa_sem sem, unsigned k, 
             unsigned flags, struct ir_instr *const *vals, unsigned n)
 {
    if (s->op[sem] < 0 || f < 0 || reg < 0)
-      return unsupported(s, pos, isa_sem_name(sem)), NULL;
+      return isel_unsupported(s, pos, isa_sem_name(sem)), NULL;
    struct ir_instr *in = ir_mach_create(s->sh, (unsigned)s->op[sem]);
    unsigned v = 0;
    for (unsigned j = 0; j < in->mach->insn.nsrc; j++) {
@@ -522,18 +507,18 @@ build_fixed(struct isel *s, struct ir_instr *pos, enum isa_sem sem, unsigned k, 
 
 /* min (or max) where only a selecting min/max exists: FMNMX/IMNMX a, b,
  * PT for the minimum, !PT for the maximum. */
-static struct ir_instr *
-minmax(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool min, const char *sign,
-       struct ir_instr *a, struct ir_instr *b)
+struct ir_instr *
+isel_minmax(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool min, const char *sign,
+            struct ir_instr *a, struct ir_instr *b)
 {
    if (s->op[direct] >= 0)
-      return build2(s, pos, direct, a, b);
+      return isel_build2(s, pos, direct, a, b);
    struct ir_instr *v[2] = {a, b};
    enum isa_sem sel = sign ? ISA_SEM_IMNMX : ISA_SEM_FMNMX;
    struct ir_instr *r =
        build_fixed(s, pos, sel, 2, s->pred, s->true_reg, min ? 0 : ISA_OPND_F_NOT, v, 2);
    if (sign)
-      set_mod(s, r, s->mod_type, sign);
+      isel_set_mod(s, r, s->mod_type, sign);
    return r;
 }
 
@@ -552,10 +537,10 @@ fmodify(struct isel *s, struct ir_instr *pos, struct ir_instr *a, unsigned f, bo
    }
    struct ir_instr *r;
    if (op >= 0 && ci.latency >= 0) {
-      r = flag(build1(s, pos, ISA_SEM_FABSNEG, a), 0, f);
+      r = isel_flag(isel_build1(s, pos, ISA_SEM_FABSNEG, a), 0, f);
    } else {
-      struct ir_instr *mz = imm(s, pos, 0x80000000u);
-      r = flag(build2(s, pos, ISA_SEM_FADD, a, mz), 0, f);
+      struct ir_instr *mz = isel_imm(s, pos, 0x80000000u);
+      r = isel_flag(isel_build2(s, pos, ISA_SEM_FADD, a, mz), 0, f);
    }
    if (r && sat)
       r->mach->insn.mod[s->mod_sat] = 1;
@@ -568,8 +553,8 @@ ineg(struct isel *s, struct ir_instr *pos, struct ir_instr *a)
 {
    if (s->op[ISA_SEM_IABSNEG] >= 0)
       return absneg(s, pos, ISA_SEM_IABSNEG, a, ISA_OPND_F_NEG);
-   struct ir_instr *z = imm(s, pos, 0);
-   return flag(build2(s, pos, ISA_SEM_IADD, a, z), 0, ISA_OPND_F_NEG);
+   struct ir_instr *z = isel_imm(s, pos, 0);
+   return isel_flag(isel_build2(s, pos, ISA_SEM_IADD, a, z), 0, ISA_OPND_F_NEG);
 }
 
 /* A 32-bit shift as a funnel shift SHF.W.HI of (a:0) left or (a:0) right,
@@ -580,27 +565,28 @@ static struct ir_instr *
 funnel_shift(struct isel *s, struct ir_instr *pos, bool left, struct ir_instr *a,
              struct ir_instr *b)
 {
-   struct ir_instr *r = build3(s, pos, left ? ISA_SEM_SHF_L : ISA_SEM_SHF_R, imm(s, pos, 0), b, a);
-   set_flag_mod(s, r, s->mod_wrap, 1);
-   set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_HI), 1);
+   struct ir_instr *r =
+       isel_build3(s, pos, left ? ISA_SEM_SHF_L : ISA_SEM_SHF_R, isel_imm(s, pos, 0), b, a);
+   isel_set_flag_mod(s, r, s->mod_wrap, 1);
+   isel_set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_HI), 1);
    return r;
 }
 
 /* Shifts masking the count to 5 bits, as the IR's: the plain shifts, or
  * the clamping ones in their wrap (.W) form. */
-static struct ir_instr *
-shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left, const char *sign,
-      struct ir_instr *a, struct ir_instr *b)
+struct ir_instr *
+isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left, const char *sign,
+           struct ir_instr *a, struct ir_instr *b)
 {
    if (s->op[direct] >= 0)
-      return build2(s, pos, direct, a, b);
+      return isel_build2(s, pos, direct, a, b);
    if ((left && opt_fault(s->ctx, OPT_FAULT_SHF_L_HI)) ||
        (!left && sign && !strcmp(sign, "s32") && opt_fault(s->ctx, OPT_FAULT_SHF_R_SEXT)))
       return funnel_shift(s, pos, left, a, b);
-   struct ir_instr *r = build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
-   set_flag_mod(s, r, s->mod_wrap, 1);
+   struct ir_instr *r = isel_build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
+   isel_set_flag_mod(s, r, s->mod_wrap, 1);
    if (sign)
-      set_mod(s, r, s->mod_type, sign);
+      isel_set_mod(s, r, s->mod_type, sign);
    return r;
 }
 
@@ -610,18 +596,18 @@ shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left, cons
 static struct ir_instr *
 xmad_mul(struct isel *s, struct ir_instr *pos, struct ir_instr *a, struct ir_instr *b)
 {
-   struct ir_instr *z = imm(s, pos, 0);
-   struct ir_instr *t = build3(s, pos, ISA_SEM_XMAD, a, b, z);
-   struct ir_instr *u = build3(s, pos, ISA_SEM_XMAD, a, b, z);
+   struct ir_instr *z = isel_imm(s, pos, 0);
+   struct ir_instr *t = isel_build3(s, pos, ISA_SEM_XMAD, a, b, z);
+   struct ir_instr *u = isel_build3(s, pos, ISA_SEM_XMAD, a, b, z);
    if (!t || !u)
       return NULL;
-   flag(u, 1, ISA_OPND_F_HI);
-   set_flag_mod(s, u, s->mod_mrg, 1);
-   struct ir_instr *r = build3(s, pos, ISA_SEM_XMAD, a, u, t);
-   flag(r, 0, ISA_OPND_F_HI);
-   flag(r, 1, ISA_OPND_F_HI);
-   set_flag_mod(s, r, s->mod_psl, 1);
-   set_mod(s, r, s->mod_xmode, "cbcc");
+   isel_flag(u, 1, ISA_OPND_F_HI);
+   isel_set_flag_mod(s, u, s->mod_mrg, 1);
+   struct ir_instr *r = isel_build3(s, pos, ISA_SEM_XMAD, a, u, t);
+   isel_flag(r, 0, ISA_OPND_F_HI);
+   isel_flag(r, 1, ISA_OPND_F_HI);
+   isel_set_flag_mod(s, r, s->mod_psl, 1);
+   isel_set_mod(s, r, s->mod_xmode, "cbcc");
    return r;
 }
 
@@ -636,17 +622,17 @@ truncating(struct isel *s, struct ir_instr *c, enum isa_type from, enum isa_type
        opt_fault(s->ctx, OPT_FAULT_F2I_ROUND))
       return c;
    if (isa_mod_value(s->m, (unsigned)rm, "default") >= 0)
-      set_mod(s, c, rm, "default");
+      isel_set_mod(s, c, rm, "default");
    else
-      set_mod(s, c, rm, "rz");
+      isel_set_mod(s, c, rm, "rz");
    return c;
 }
 
 /* a conversion: a cov with type modifiers, or the op of that semantics
  * whose operand types are the ones asked for. */
-static struct ir_instr *
-convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, enum isa_type from,
-        enum isa_type to)
+struct ir_instr *
+isel_convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, enum isa_type from,
+             enum isa_type to)
 {
    for (unsigned op = 0; op < isa_op_count(s->m); op++) {
       struct isa_op_info oi;
@@ -656,7 +642,7 @@ convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, enum isa_type 
           !isa_slot_info(s->m, op, true, 0, &di))
          continue;
       if (si.type == ISA_TYPE_NONE || di.type == ISA_TYPE_NONE)
-         return truncating(s, cov(s, pos, a, isa_type_name(from), isa_type_name(to)), from,
+         return truncating(s, isel_cov(s, pos, a, isa_type_name(from), isa_type_name(to)), from,
                            to); /* typed by modifiers */
       if (si.type == from && di.type == to && (si.kinds & (1u << ISA_OPND_REG))) {
          struct ir_instr *r = ir_mach_create(s->sh, op);
@@ -667,7 +653,7 @@ convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, enum isa_type 
          return truncating(s, r, from, to);
       }
    }
-   return unsupported(s, pos, "no such conversion"), NULL;
+   return isel_unsupported(s, pos, "no such conversion"), NULL;
 }
 
 static struct ir_instr *
@@ -676,55 +662,55 @@ select_float(struct isel *s, struct ir_instr *in)
    struct ir_instr *a = in->src[0], *b = in->nsrc > 1 ? in->src[1] : NULL;
    switch (in->op) {
    case IR_OP_FADD:
-      return build2(s, in, ISA_SEM_FADD, a, b);
+      return isel_build2(s, in, ISA_SEM_FADD, a, b);
    case IR_OP_FMUL:
-      return build2(s, in, ISA_SEM_FMUL, a, b);
+      return isel_build2(s, in, ISA_SEM_FMUL, a, b);
    case IR_OP_FMAD:
-      return build3(s, in, ISA_SEM_FMAD, a, b, in->src[2]);
+      return isel_build3(s, in, ISA_SEM_FMAD, a, b, in->src[2]);
    case IR_OP_FFMA:
       if (s->op[ISA_SEM_FFMA] < 0)
-         return unsupported(s, in, "no fused multiply-add"), NULL;
-      return build3(s, in, ISA_SEM_FFMA, a, b, in->src[2]);
+         return isel_unsupported(s, in, "no fused multiply-add"), NULL;
+      return isel_build3(s, in, ISA_SEM_FFMA, a, b, in->src[2]);
    case IR_OP_FMIN:
-      return minmax(s, in, ISA_SEM_FMIN, true, NULL, a, b);
+      return isel_minmax(s, in, ISA_SEM_FMIN, true, NULL, a, b);
    case IR_OP_FMAX:
-      return minmax(s, in, ISA_SEM_FMAX, false, NULL, a, b);
+      return isel_minmax(s, in, ISA_SEM_FMAX, false, NULL, a, b);
    case IR_OP_FNEG:
       return fmodify(s, in, a, ISA_OPND_F_NEG, false);
    case IR_OP_FABS:
       return fmodify(s, in, a, ISA_OPND_F_ABS, false);
    case IR_OP_FSAT:
       return s->mod_sat >= 0 ? fmodify(s, in, a, 0, true)
-                             : (unsupported(s, in, "saturation"), NULL);
+                             : (isel_unsupported(s, in, "saturation"), NULL);
    case IR_OP_FRCP:
-      return build1(s, in, ISA_SEM_RCP, a);
+      return isel_build1(s, in, ISA_SEM_RCP, a);
    case IR_OP_FRSQ:
-      return build1(s, in, ISA_SEM_RSQ, a);
+      return isel_build1(s, in, ISA_SEM_RSQ, a);
    case IR_OP_FSQRT:
-      return build1(s, in, ISA_SEM_SQRT, a);
+      return isel_build1(s, in, ISA_SEM_SQRT, a);
    case IR_OP_FEXP2:
-      return build1(s, in, ISA_SEM_EXP2, a);
+      return isel_build1(s, in, ISA_SEM_EXP2, a);
    case IR_OP_FLOG2:
-      return build1(s, in, ISA_SEM_LOG2, a);
+      return isel_build1(s, in, ISA_SEM_LOG2, a);
    case IR_OP_FSIN:
-      return build1(s, in, ISA_SEM_SIN, a);
+      return isel_build1(s, in, ISA_SEM_SIN, a);
    case IR_OP_FCOS:
-      return build1(s, in, ISA_SEM_COS, a);
+      return isel_build1(s, in, ISA_SEM_COS, a);
    case IR_OP_FDIV: /* the hardware divides through the reciprocal */
-      return build2(s, in, ISA_SEM_FMUL, a, build1(s, in, ISA_SEM_RCP, b));
+      return isel_build2(s, in, ISA_SEM_FMUL, a, isel_build1(s, in, ISA_SEM_RCP, b));
    case IR_OP_FFLOOR:
-      return build1(s, in, ISA_SEM_FFLOOR, a);
+      return isel_build1(s, in, ISA_SEM_FFLOOR, a);
    case IR_OP_FCEIL:
-      return build1(s, in, ISA_SEM_FCEIL, a);
+      return isel_build1(s, in, ISA_SEM_FCEIL, a);
    case IR_OP_FTRUNC:
-      return build1(s, in, ISA_SEM_FTRUNC, a);
+      return isel_build1(s, in, ISA_SEM_FTRUNC, a);
    case IR_OP_FROUND_EVEN:
-      return build1(s, in, ISA_SEM_FRNDNE, a);
+      return isel_build1(s, in, ISA_SEM_FRNDNE, a);
    case IR_OP_FFRACT: /* x - floor(x), as the IR defines it */
-      return flag(build2(s, in, ISA_SEM_FADD, a, build1(s, in, ISA_SEM_FFLOOR, a)), 1,
-                  ISA_OPND_F_NEG);
+      return isel_flag(isel_build2(s, in, ISA_SEM_FADD, a, isel_build1(s, in, ISA_SEM_FFLOOR, a)),
+                       1, ISA_OPND_F_NEG);
    case IR_OP_FSIGN:
-      return build1(s, in, ISA_SEM_FSIGN, a);
+      return isel_build1(s, in, ISA_SEM_FSIGN, a);
    default:
       return NULL;
    }
@@ -757,10 +743,10 @@ select_bcsel(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *c = in->src[0];
    if (s->setp && ir_reg_file(c) != s->pred) {
-      struct ir_instr *zero = imm(s, in, 0);
-      c = setp(s, in, ISA_SEM_ISETP, c, zero, "ne", "u32");
+      struct ir_instr *zero = isel_imm(s, in, 0);
+      c = isel_setp(s, in, ISA_SEM_ISETP, c, zero, "ne", "u32");
    }
-   return build3(s, in, ISA_SEM_SEL, in->src[1], c, in->src[2]);
+   return isel_build3(s, in, ISA_SEM_SEL, in->src[1], c, in->src[2]);
 }
 
 static struct ir_instr *
@@ -769,9 +755,9 @@ select_int(struct isel *s, struct ir_instr *in)
    struct ir_instr *a = in->src[0], *b = in->nsrc > 1 ? in->src[1] : NULL;
    switch (in->op) {
    case IR_OP_IADD:
-      return build2(s, in, ISA_SEM_IADD, a, b);
+      return isel_build2(s, in, ISA_SEM_IADD, a, b);
    case IR_OP_ISUB:
-      return build2(s, in, ISA_SEM_ISUB, a, b);
+      return isel_build2(s, in, ISA_SEM_ISUB, a, b);
    case IR_OP_IMUL:
       return s->op[ISA_SEM_MULL_U] >= 0 ? imul(s, in, a, b) : xmad_mul(s, in, a, b);
    case IR_OP_INEG:
@@ -780,731 +766,83 @@ select_int(struct isel *s, struct ir_instr *in)
       return absneg(s, in, ISA_SEM_IABSNEG, a, ISA_OPND_F_ABS);
    case IR_OP_ISIGN: { /* min(max(x, -1), 1); one call per statement: C leaves the order of
                         * arguments open, the instruction order must not be */
-      struct ir_instr *m1 = imm(s, in, ~0u);
-      struct ir_instr *lo = minmax(s, in, ISA_SEM_SMAX, false, "s32", a, m1);
-      return minmax(s, in, ISA_SEM_SMIN, true, "s32", lo, imm(s, in, 1));
+      struct ir_instr *m1 = isel_imm(s, in, ~0u);
+      struct ir_instr *lo = isel_minmax(s, in, ISA_SEM_SMAX, false, "s32", a, m1);
+      return isel_minmax(s, in, ISA_SEM_SMIN, true, "s32", lo, isel_imm(s, in, 1));
    }
    case IR_OP_IAND:
-      return build2(s, in, ISA_SEM_AND, a, b);
+      return isel_build2(s, in, ISA_SEM_AND, a, b);
    case IR_OP_IOR:
-      return build2(s, in, ISA_SEM_OR, a, b);
+      return isel_build2(s, in, ISA_SEM_OR, a, b);
    case IR_OP_IXOR:
-      return build2(s, in, ISA_SEM_XOR, a, b);
+      return isel_build2(s, in, ISA_SEM_XOR, a, b);
    case IR_OP_INOT:
-      return s->op[ISA_SEM_NOT] >= 0 ? build1(s, in, ISA_SEM_NOT, a)
-                                     : build2(s, in, ISA_SEM_XOR, a, imm(s, in, ~0u));
+      return s->op[ISA_SEM_NOT] >= 0 ? isel_build1(s, in, ISA_SEM_NOT, a)
+                                     : isel_build2(s, in, ISA_SEM_XOR, a, isel_imm(s, in, ~0u));
    case IR_OP_ISHL:
-      return shift(s, in, ISA_SEM_SHL, true, NULL, a, b);
+      return isel_shift(s, in, ISA_SEM_SHL, true, NULL, a, b);
    case IR_OP_ISHR:
-      return shift(s, in, ISA_SEM_ASHR, false, "s32", a, b);
+      return isel_shift(s, in, ISA_SEM_ASHR, false, "s32", a, b);
    case IR_OP_USHR:
-      return shift(s, in, ISA_SEM_SHR, false, "u32", a, b);
+      return isel_shift(s, in, ISA_SEM_SHR, false, "u32", a, b);
    case IR_OP_IMIN:
-      return minmax(s, in, ISA_SEM_SMIN, true, "s32", a, b);
+      return isel_minmax(s, in, ISA_SEM_SMIN, true, "s32", a, b);
    case IR_OP_IMAX:
-      return minmax(s, in, ISA_SEM_SMAX, false, "s32", a, b);
+      return isel_minmax(s, in, ISA_SEM_SMAX, false, "s32", a, b);
    case IR_OP_UMIN:
-      return minmax(s, in, ISA_SEM_UMIN, true, "u32", a, b);
+      return isel_minmax(s, in, ISA_SEM_UMIN, true, "u32", a, b);
    case IR_OP_UMAX:
-      return minmax(s, in, ISA_SEM_UMAX, false, "u32", a, b);
+      return isel_minmax(s, in, ISA_SEM_UMAX, false, "u32", a, b);
    case IR_OP_BITREV:
       if (s->op[ISA_SEM_BFREV] < 0 && s->op[ISA_SEM_BFE] >= 0 && s->mod_brev >= 0) {
          /* BFE.U32.BREV of the whole word (bits 32 << 8, offset 0) */
-         struct ir_instr *r = build2(s, in, ISA_SEM_BFE, a, imm(s, in, 0x2000));
-         set_flag_mod(s, r, s->mod_brev, 1);
-         set_mod(s, r, s->mod_type, "u32");
+         struct ir_instr *r = isel_build2(s, in, ISA_SEM_BFE, a, isel_imm(s, in, 0x2000));
+         isel_set_flag_mod(s, r, s->mod_brev, 1);
+         isel_set_mod(s, r, s->mod_type, "u32");
          return r;
       }
-      return build1(s, in, ISA_SEM_BFREV, a);
+      return isel_build1(s, in, ISA_SEM_BFREV, a);
    case IR_OP_BITCOUNT:
-      return build1(s, in, ISA_SEM_CBITS, a);
+      return isel_build1(s, in, ISA_SEM_CBITS, a);
    case IR_OP_UFIND_MSB:              /* 31 - clz; clz(0) = 32 gives -1 */
    case IR_OP_IFIND_MSB: {            /* clz.s counts the sign's copies */
       if (s->op[ISA_SEM_CLZ_B] < 0) { /* FLO: the index itself, -1 for none */
-         struct ir_instr *r = build1(s, in, ISA_SEM_FLO, a);
-         set_mod(s, r, s->mod_type, in->op == IR_OP_UFIND_MSB ? "u32" : "s32");
+         struct ir_instr *r = isel_build1(s, in, ISA_SEM_FLO, a);
+         isel_set_mod(s, r, s->mod_type, in->op == IR_OP_UFIND_MSB ? "u32" : "s32");
          return r;
       }
-      struct ir_instr *n31 = imm(s, in, 31);
+      struct ir_instr *n31 = isel_imm(s, in, 31);
       struct ir_instr *z =
-          build1(s, in, in->op == IR_OP_UFIND_MSB ? ISA_SEM_CLZ_B : ISA_SEM_CLZ_S, a);
-      return build2(s, in, ISA_SEM_ISUB, n31, z);
+          isel_build1(s, in, in->op == IR_OP_UFIND_MSB ? ISA_SEM_CLZ_B : ISA_SEM_CLZ_S, a);
+      return isel_build2(s, in, ISA_SEM_ISUB, n31, z);
    }
    case IR_OP_FIND_LSB: { /* clz(bitrev(x)), and ~0 for 0 (where clz gives 32) */
       if (s->op[ISA_SEM_CLZ_B] < 0 &&
           s->op[ISA_SEM_FLO] >= 0) { /* msb(x & -x): FLO gives -1 for 0 */
-         struct ir_instr *low = build2(s, in, ISA_SEM_AND, a, ineg(s, in, a));
-         struct ir_instr *r = build1(s, in, ISA_SEM_FLO, low);
-         set_mod(s, r, s->mod_type, "u32");
+         struct ir_instr *low = isel_build2(s, in, ISA_SEM_AND, a, ineg(s, in, a));
+         struct ir_instr *r = isel_build1(s, in, ISA_SEM_FLO, low);
+         isel_set_mod(s, r, s->mod_type, "u32");
          return r;
       }
-      struct ir_instr *z = build1(s, in, ISA_SEM_CLZ_B, build1(s, in, ISA_SEM_BFREV, a));
-      struct ir_instr *is32 = build2(s, in, ISA_SEM_SHR, z, imm(s, in, 5));
-      return build2(s, in, ISA_SEM_OR, z, absneg(s, in, ISA_SEM_IABSNEG, is32, ISA_OPND_F_NEG));
+      struct ir_instr *z = isel_build1(s, in, ISA_SEM_CLZ_B, isel_build1(s, in, ISA_SEM_BFREV, a));
+      struct ir_instr *is32 = isel_build2(s, in, ISA_SEM_SHR, z, isel_imm(s, in, 5));
+      return isel_build2(s, in, ISA_SEM_OR, z,
+                         absneg(s, in, ISA_SEM_IABSNEG, is32, ISA_OPND_F_NEG));
    }
    case IR_OP_F2I:
-      return convert(s, in, a, ISA_TYPE_F32, ISA_TYPE_S32);
+      return isel_convert(s, in, a, ISA_TYPE_F32, ISA_TYPE_S32);
    case IR_OP_F2U:
-      return convert(s, in, a, ISA_TYPE_F32, ISA_TYPE_U32);
+      return isel_convert(s, in, a, ISA_TYPE_F32, ISA_TYPE_U32);
    case IR_OP_I2F:
-      return convert(s, in, a, ISA_TYPE_S32, ISA_TYPE_F32);
+      return isel_convert(s, in, a, ISA_TYPE_S32, ISA_TYPE_F32);
    case IR_OP_U2F:
-      return convert(s, in, a, ISA_TYPE_U32, ISA_TYPE_F32);
+      return isel_convert(s, in, a, ISA_TYPE_U32, ISA_TYPE_F32);
    case IR_OP_BCSEL:
       return select_bcsel(s, in);
    default:
       return NULL;
    }
 }
-
-static int32_t
-components_read(struct isel *s, struct ir_instr *tex)
-{
-   unsigned mask = 0;
-   for (unsigned i = 0; i < s->sh->nvalues; i++) {
-      struct ir_instr *e = s->sh->values[i];
-      if (e && !e->removed && e->op == IR_OP_EXTRACT && e->src[0] == tex)
-         mask |= 1u << (e->comp & 3);
-   }
-   return (int32_t)mask;
-}
-
-/* The extracts of tex move right after it (one per component). */
-static void
-gather_extracts(struct isel *s, struct ir_instr *old, struct ir_instr *tex)
-{
-   struct ir_instr *by_comp[4] = {NULL, NULL, NULL, NULL}, *after = tex;
-   for (unsigned i = 0; i < s->sh->nvalues; i++) {
-      struct ir_instr *e = s->sh->values[i];
-      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != old)
-         continue;
-      if (by_comp[e->comp & 3]) {
-         opt_replace(s->sh, e, by_comp[e->comp & 3]);
-         continue;
-      }
-      by_comp[e->comp & 3] = e;
-   }
-   for (unsigned c = 0; c < 4; c++) {
-      struct ir_instr *e = by_comp[c];
-      if (!e)
-         continue;
-      ir_instr_remove(e);
-      e->removed = false;
-      e->src[0] = tex;
-      ir_insert_after(after, e);
-      after = e;
-   }
-}
-
-static const char *const wrmask_names[16] = {"none", "x",  "y",  "xy",  "z",  "xz",  "yz",  "xyz",
-                                             "w",    "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw"};
-
-/* NVIDIA texture instructions (sm50 TEX, TLD, TLD4, TXD, TXQ), laid out as
- * the reference compiler and the emulator read them (emu/tex.c): group a
- * = [array layer as an integer], coordinates (TXD: coordinates, layer);
- * group b = [TLD sample], [level or bias], [texel offsets packed 4 bits
- * per component, TLD4 8], [depth reference] (TXD: ddx0, ddy0, ddx1, ...),
- * RZ when empty; then the texture unit. */
-struct nv_tex {
-   struct ir_instr *coord[4], *cmp, *lod, *bias, *ms, *ddx[3], *ddy[3], *off[3];
-   unsigned ncoord, nddx, nddy, noff;
-};
-
-static bool
-tex_layered(int32_t t)
-{
-   return t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_2D_ARRAY || t == TGSI_TEX_T_SHADOW1D_ARRAY ||
-          t == TGSI_TEX_T_SHADOW2D_ARRAY || t == TGSI_TEX_T_2D_ARRAY_MSAA ||
-          t == TGSI_TEX_T_CUBE_ARRAY || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
-}
-
-static const char *
-nv_dim(int32_t t)
-{
-   switch (t) {
-   case TGSI_TEX_T_1D:
-   case TGSI_TEX_T_SHADOW1D:
-      return "1d";
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-      return "array_1d";
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-      return "array_2d";
-   case TGSI_TEX_T_3D:
-      return "3d";
-   case TGSI_TEX_T_CUBE:
-   case TGSI_TEX_T_SHADOWCUBE:
-      return "cube";
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-      return "array_cube";
-   default:
-      return "2d";
-   }
-}
-
-static void
-nv_tex_sources(const struct ir_instr *in, struct nv_tex *a)
-{
-   memset(a, 0, sizeof(*a));
-   for (unsigned i = 0; i < in->nsrc; i++) {
-      struct ir_instr *v = in->src[i];
-      switch (in->role[i]) {
-      case IR_TEXSRC_coord:
-         if (a->ncoord < 4)
-            a->coord[a->ncoord++] = v;
-         break;
-      case IR_TEXSRC_cmp:
-         a->cmp = v;
-         break;
-      case IR_TEXSRC_lod:
-         a->lod = v;
-         break;
-      case IR_TEXSRC_bias:
-         a->bias = v;
-         break;
-      case IR_TEXSRC_ms:
-         a->ms = v;
-         break;
-      case IR_TEXSRC_ddx:
-         if (a->nddx < 3)
-            a->ddx[a->nddx++] = v;
-         break;
-      case IR_TEXSRC_ddy:
-         if (a->nddy < 3)
-            a->ddy[a->nddy++] = v;
-         break;
-      default:
-         if (a->noff < 3)
-            a->off[a->noff++] = v;
-         break;
-      }
-   }
-}
-
-/* The op of semantics sem with n sources (sam and sam.o share theirs). */
-static int
-op_with_nsrc(const struct isel *s, enum isa_sem sem, unsigned n)
-{
-   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
-      struct isa_op_info oi;
-      isa_op_info(s->m, op, &oi);
-      if (oi.sem == sem && oi.nsrc == n)
-         return (int)op;
-   }
-   return -1;
-}
-
-/* a3xx lookups, laid out as ir3 and the reference compiler do: src1 =
- * the coordinates (a 1-D one twice; TXF's shifted left by the level),
- * [reference], [layer] (samgq: padded to 4, then ddx and ddy, at least 2
- * each); src2 = [offsets x, y], [bias or level]; then sampler and
- * texture. getsize takes the level and a zero. */
-static bool
-a3_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struct ir_instr **g1,
-              unsigned *n1, struct ir_instr **g2, unsigned *n2)
-{
-   bool layered = tex_layered(in->target), fetch = in->kind == IR_TEX_txf;
-   unsigned nsp = a->ncoord - (layered ? 1u : 0u);
-   struct ir_instr *level = a->bias ? a->bias : a->lod;
-   bool zero_level = level && level->op == IR_OP_IMM && !level->imm;
-   *n1 = *n2 = 0;
-   if (a->ms || (a->noff && nsp > 2) || (in->kind == IR_TEX_txd && a->noff))
-      return unsupported(s, in, "a multisample fetch, or offsets a3xx has no room for");
-   for (unsigned k = 0; k < nsp; k++)
-      g1[(*n1)++] = fetch && level && !zero_level
-                        ? shift(s, in, ISA_SEM_SHL, true, NULL, a->coord[k], level)
-                        : a->coord[k];
-   if (nsp == 1)
-      g1[(*n1)++] = g1[0];
-   if (a->cmp)
-      g1[(*n1)++] = a->cmp;
-   if (layered)
-      g1[(*n1)++] = a->coord[nsp];
-   if (in->kind == IR_TEX_txd) {
-      if (*n1 > 4)
-         return unsupported(s, in, "samgq with more than 4 values before the derivatives");
-      while (*n1 < 4)
-         g1[(*n1)++] = imm(s, in, 0);
-      for (unsigned k = 0; k < MAX2(nsp, 2u); k++)
-         g1[(*n1)++] = k < a->nddx ? a->ddx[k] : imm(s, in, 0);
-      for (unsigned k = 0; k < MAX2(nsp, 2u); k++)
-         g1[(*n1)++] = k < a->nddy ? a->ddy[k] : imm(s, in, 0);
-   }
-   for (unsigned k = 0; k < a->noff; k++)
-      g2[(*n2)++] = a->off[k];
-   if (a->noff == 1)
-      g2[(*n2)++] = imm(s, in, 0);
-   if (level || fetch)
-      g2[(*n2)++] = level ? level : imm(s, in, 0);
-   return true;
-}
-
-static struct ir_instr *
-select_tex(struct isel *s, struct ir_instr *in)
-{
-   struct nv_tex a;
-   nv_tex_sources(in, &a);
-   struct ir_instr *g1[16], *g2[4];
-   unsigned n1 = 0, n2 = 0;
-   enum isa_sem sem;
-   switch (in->kind) {
-   case IR_TEX_tex:
-      sem = ISA_SEM_SAM;
-      break;
-   case IR_TEX_txb:
-      sem = ISA_SEM_SAMB;
-      break;
-   case IR_TEX_txl:
-      sem = ISA_SEM_SAML;
-      break;
-   case IR_TEX_txf:
-      sem = ISA_SEM_ISAML;
-      break;
-   case IR_TEX_txd:
-      sem = ISA_SEM_SAMGQ;
-      break;
-   case IR_TEX_txq:
-      sem = ISA_SEM_GETSIZE;
-      break;
-   default:
-      return unsupported(s, in, "this texture instruction"), NULL;
-   }
-   if (in->target == TGSI_TEX_T_BUFFER || in->target == TGSI_TEX_T_UNKNOWN ||
-       in->target == TGSI_TEX_T_2D_MSAA || in->target == TGSI_TEX_T_2D_ARRAY_MSAA)
-      return unsupported(s, in, "a buffer or multisample texture"), NULL;
-   if (sem == ISA_SEM_GETSIZE) {
-      if (!a.lod)
-         return unsupported(s, in, "a size query without a level"), NULL;
-      g1[n1++] = a.lod;
-      g1[n1++] = imm(s, in, 0);
-   } else if (!a3_tex_groups(s, in, &a, g1, &n1, g2, &n2)) {
-      return NULL;
-   }
-   int op = sem == ISA_SEM_SAM && n2 ? op_with_nsrc(s, sem, 4) : s->op[sem];
-   if (op < 0)
-      return unsupported(s, in, isa_sem_name(sem)), NULL;
-   struct isa_op_info oi;
-   isa_op_info(s->m, (unsigned)op, &oi);
-   if ((n2 != 0) != (oi.nsrc == 4))
-      return unsupported(s, in, "a texture form this model lacks"), NULL;
-   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)op);
-   t->type = IR_TYPE_V4;
-   ir_mach_set_src(t, 0, g1, n1);
-   unsigned k = 1;
-   if (n2)
-      ir_mach_set_src(t, k++, g2, n2);
-   ir_mach_set_fixed(t, k++, (uint32_t)(in->samp >= 0 ? in->samp : in->res));
-   ir_mach_set_fixed(t, k, (uint32_t)in->res);
-   const struct isa_model *m = s->m;
-   bool layered = tex_layered(in->target);
-   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_3D),
-                sem != ISA_SEM_GETSIZE && a.ncoord - layered == 3);
-   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_SHADOW), a.cmp != NULL);
-   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_ARRAY), layered && sem != ISA_SEM_GETSIZE);
-   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_OFFSET), a.noff != 0);
-   if (sem == ISA_SEM_ISAML || sem == ISA_SEM_GETSIZE)
-      set_mod(s, t, isa_mod_find(m, "textype"), "u32");
-   int32_t mask = components_read(s, in);
-   set_mod(s, t, s->mod_wrmask, wrmask_names[mask ? mask : 1]);
-   t->flags = in->flags;
-   t->line = in->line;
-   ir_insert_before(in, t);
-   gather_extracts(s, in, t);
-   return t;
-}
-
-/* SHFL d, v, lane, c (c = 0x1c03: within the quad), the in-range
- * predicate discarded into PT. */
-static struct ir_instr *
-shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode, uint32_t lane)
-{
-   struct ir_instr *r = build(s, pos, ISA_SEM_SHFL, &v, 1);
-   if (!r)
-      return NULL;
-   ir_mach_set_fixed(r, 1, lane);
-   ir_mach_set_fixed(r, 2, 0x1c03);
-   r->mach->insn.dst[1] = (struct isa_opnd){
-       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
-   set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), mode);
-   return r;
-}
-
-/* Derivatives over the quad, as the reference compiler takes them: a3xx
- * dsx/dsy (coarse); sm50 coarse as SHFL.IDX of quad lanes 3 and 2 (x) or
- * 2 and 0 (y) then FADD, fine as SHFL.BFLY 1 (2) then FSWZADD, which
- * subtracts in each lane's order (NAK). */
-static struct ir_instr *
-select_deriv(struct isel *s, struct ir_instr *in)
-{
-   struct ir_instr *v = in->src[0];
-   bool dx = in->op == IR_OP_DDX || in->op == IR_OP_DDX_FINE;
-   bool fine = in->op == IR_OP_DDX_FINE || in->op == IR_OP_DDY_FINE;
-   if (!fine && s->op[dx ? ISA_SEM_DSX : ISA_SEM_DSY] >= 0) {
-      struct ir_instr *r = build1(s, in, dx ? ISA_SEM_DSX : ISA_SEM_DSY, v);
-      set_mod(s, r, s->mod_wrmask, "x");
-      return r;
-   }
-   if (s->op[ISA_SEM_SHFL] < 0 || s->true_reg < 0)
-      return unsupported(s, in, "no quad shuffle"), NULL;
-   if (fine) {
-      struct ir_instr *n = shfl(s, in, v, "bfly", dx ? 1 : 2);
-      struct ir_instr *r = n ? build2(s, in, ISA_SEM_FSWZADD, n, v) : NULL;
-      set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SWZ), dx ? 0x99 : 0xa5);
-      return r;
-   }
-   struct ir_instr *hi = shfl(s, in, v, "idx", dx ? 3 : 2);
-   struct ir_instr *lo = shfl(s, in, v, "idx", dx ? 2 : 0);
-   return hi && lo ? flag(build2(s, in, ISA_SEM_FADD, hi, lo), 1, ISA_OPND_F_NEG) : NULL;
-}
-
-/* A float array layer as the hardware takes it: f2u(max(layer + 0.5, 0))
- * (NaN -> 0), the sampler's floor(layer + 0.5) [NAK]. */
-static struct ir_instr *
-nv_layer(struct isel *s, struct ir_instr *pos, struct ir_instr *l)
-{
-   struct ir_instr *h = build2(s, pos, ISA_SEM_FADD, l, imm(s, pos, 0x3f000000u));
-   struct ir_instr *m = minmax(s, pos, ISA_SEM_FMAX, false, NULL, h, imm(s, pos, 0));
-   return m ? convert(s, pos, m, ISA_TYPE_F32, ISA_TYPE_U32) : NULL;
-}
-
-/* AOFFI: offsets w bits each from bit 0; immediates folded (out of the
- * field's range refused, as the reference compiler does), others clamped. */
-static struct ir_instr *
-nv_offsets(struct isel *s, struct ir_instr *pos, const struct nv_tex *a, unsigned w)
-{
-   int32_t lo = -(1 << (w - 1)), hi = (1 << (w - 1)) - 1;
-   uint32_t mask = (1u << w) - 1, p = 0;
-   bool known = true;
-   for (unsigned k = 0; k < a->noff; k++) {
-      if (a->off[k]->op != IR_OP_IMM) {
-         known = false;
-         continue;
-      }
-      int32_t v = (int32_t)(uint32_t)a->off[k]->imm;
-      if (v < lo || v > hi)
-         return unsupported(s, pos, "a texel offset outside the field"), NULL;
-      p |= ((uint32_t)v & mask) << (w * k);
-   }
-   if (known)
-      return imm(s, pos, p);
-   struct ir_instr *r = NULL;
-   for (unsigned k = 0; k < a->noff; k++) {
-      struct ir_instr *v =
-          minmax(s, pos, ISA_SEM_SMAX, false, "s32", a->off[k], imm(s, pos, (uint32_t)lo));
-      v = minmax(s, pos, ISA_SEM_SMIN, true, "s32", v, imm(s, pos, (uint32_t)hi));
-      v = build2(s, pos, ISA_SEM_AND, v, imm(s, pos, mask));
-      if (k)
-         v = shift(s, pos, ISA_SEM_SHL, true, NULL, v, imm(s, pos, w * k));
-      r = r ? build2(s, pos, ISA_SEM_OR, r, v) : v;
-      if (!r)
-         return NULL;
-   }
-   return r;
-}
-
-/* Groups a and b of the instruction; false (with an error) when the
- * layout is not one the model has. */
-static bool
-nv_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struct ir_instr **ga,
-              unsigned *na, struct ir_instr **gb, unsigned *nb)
-{
-   bool layered = tex_layered(in->target);
-   unsigned nsp = a->ncoord - (layered ? 1u : 0u);
-   struct ir_instr *layer = layered ? a->coord[nsp] : NULL;
-   *na = *nb = 0;
-   if (in->kind == IR_TEX_txd) {
-      if (a->cmp || a->noff)
-         return unsupported(s, in, "TXD with a reference or offsets");
-      for (unsigned k = 0; k < nsp; k++)
-         ga[(*na)++] = a->coord[k];
-      for (unsigned k = 0; k < a->nddx && k < a->nddy; k++) {
-         gb[(*nb)++] = a->ddx[k];
-         gb[(*nb)++] = a->ddy[k];
-      }
-      if (layer && !(ga[(*na)++] = nv_layer(s, in, layer)))
-         return false;
-      return true;
-   }
-   bool fetch = in->kind == IR_TEX_txf;
-   if (layer && !(ga[(*na)++] = fetch ? layer : nv_layer(s, in, layer)))
-      return false;
-   for (unsigned k = 0; k < nsp; k++)
-      ga[(*na)++] = a->coord[k];
-   if (a->ms)
-      gb[(*nb)++] = a->ms;
-   struct ir_instr *lod = a->bias ? a->bias : a->lod;
-   if (lod && !(lod->op == IR_OP_IMM && !lod->imm && !a->bias))
-      gb[(*nb)++] = lod;
-   if (a->noff && !(gb[(*nb)++] = nv_offsets(s, in, a, in->kind == IR_TEX_tg4 ? 8 : 4)))
-      return false;
-   if (a->cmp)
-      gb[(*nb)++] = a->cmp;
-   return true;
-}
-
-/* The modifiers of the lookup: level mode, reference, offsets, gather
- * component. */
-static void
-nv_tex_mods(struct isel *s, struct ir_instr *t, struct ir_instr *in, const struct nv_tex *a)
-{
-   const struct isa_model *m = s->m;
-   set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_DIM), nv_dim(in->target));
-   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_SHADOW), a->cmp != NULL);
-   set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_OFFSET), a->noff != 0);
-   bool lz = a->lod && a->lod->op == IR_OP_IMM && !a->lod->imm;
-   if (in->kind == IR_TEX_txf) {
-      set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_FETCH_LOD), lz || !a->lod ? "lz" : "ll");
-      set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_MS), a->ms != NULL);
-   } else if (in->kind == IR_TEX_tg4) {
-      static const char *const comps[] = {"r", "g", "b", "a"};
-      set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_COMP), comps[in->comp & 3]);
-   } else if (in->kind != IR_TEX_txd) {
-      set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_LOD),
-              a->bias  ? "lb"
-              : lz     ? "lz"
-              : a->lod ? "ll"
-                       : "auto");
-   }
-}
-
-static struct ir_instr *
-select_tex_nv(struct isel *s, struct ir_instr *in)
-{
-   static const enum isa_sem sems[IR_TEX_KIND_COUNT] = {
-       [IR_TEX_tex] = ISA_SEM_TEX, [IR_TEX_txb] = ISA_SEM_TEX, [IR_TEX_txl] = ISA_SEM_TEX,
-       [IR_TEX_txd] = ISA_SEM_TXD, [IR_TEX_txf] = ISA_SEM_TLD, [IR_TEX_txq] = ISA_SEM_TXQ,
-       [IR_TEX_tg4] = ISA_SEM_TLD4};
-   enum isa_sem sem = in->kind >= 0 && in->kind < IR_TEX_KIND_COUNT ? sems[in->kind] : 0;
-   if (!sem || in->target == TGSI_TEX_T_BUFFER || in->target == TGSI_TEX_T_UNKNOWN)
-      return unsupported(s, in, "this texture instruction or target"), NULL;
-   if (s->op[sem] < 0)
-      return unsupported(s, in, isa_sem_name(sem)), NULL;
-   struct nv_tex a;
-   nv_tex_sources(in, &a);
-   struct ir_instr *ga[8], *gb[8];
-   unsigned na = 0, nb = 0;
-   if (sem == ISA_SEM_TXQ) {
-      if (!a.lod)
-         return unsupported(s, in, "a size query without a level"), NULL;
-      ga[na++] = a.lod;
-   } else if (!nv_tex_groups(s, in, &a, ga, &na, gb, &nb)) {
-      return NULL;
-   }
-   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
-   t->type = IR_TYPE_V4;
-   ir_mach_set_src(t, 0, ga, na);
-   unsigned unit = 1;
-   if (sem != ISA_SEM_TXQ) {
-      if (nb)
-         ir_mach_set_src(t, 1, gb, nb);
-      else
-         ir_mach_set_fixed_reg(t, 1, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
-      unit = 2;
-   }
-   ir_mach_set_fixed(t, unit, (uint32_t)in->res);
-   if (sem == ISA_SEM_TXQ)
-      set_mod(s, t, isa_mod_by_role(s->m, ISA_ROLE_TEX_QUERY), "dimension");
-   else
-      nv_tex_mods(s, t, in, &a);
-   int32_t mask = components_read(s, in);
-   set_flag_mod(s, t, s->mod_wrmask, mask ? mask : 1); /* an int mask */
-   t->flags = in->flags;
-   t->line = in->line;
-   ir_insert_before(in, t);
-   gather_extracts(s, in, t);
-   return t;
-}
-
-/*
- * CONST[buf][slot + i].comp for a computed i: the constant file holds
- * buffer 0 as slot * 4 + channel (legalize keeps that layout and binds the
- * whole declared buffer), so the read is c<a + comp> with a = 4 * (slot +
- * i) in an address register. An index outside the declared buffer reads
- * 0, as TGSI says: clamp, read, then select 0 where the clamp changed it.
- */
-static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
-
-static struct ir_instr *
-load_const_ind(struct isel *s, struct ir_instr *in)
-{
-   uint32_t n = in->buf >= 0 && in->buf < IR_MAX_CBUFS ? s->sh->cbuf_slots[in->buf] : 0;
-   if (in->buf == 0 && n && s->addr < 0 && s->op[ISA_SEM_LDC] >= 0)
-      return load_const_ldc(s, in, n);
-   if (in->buf != 0 || !n || s->addr < 0 || s->cnst < 0)
-      return unsupported(s, in, "indirect constants outside a declared buffer 0"), NULL;
-   struct ir_instr *slot = imm(s, in, (uint32_t)in->slot);
-   struct ir_instr *i0 = build2(s, in, ISA_SEM_IADD, in->src[0], slot);
-   struct ir_instr *zero = imm(s, in, 0);
-   struct ir_instr *i1 = build2(s, in, ISA_SEM_SMAX, i0, zero);
-   struct ir_instr *last = imm(s, in, n - 1);
-   struct ir_instr *i2 = build2(s, in, ISA_SEM_SMIN, i1, last);
-   struct ir_instr *two = imm(s, in, 2);
-   struct ir_instr *x4 = build2(s, in, ISA_SEM_SHL, i2, two);
-   struct ir_instr *a = cov(s, in, x4, "s32", "s16");
-   if (!a)
-      return NULL;
-   ir_mach_get(s->m, a)->reg = (struct ir_reg){(int16_t)s->addr, 0, 0};
-   struct ir_instr *v = build1(s, in, ISA_SEM_COV, a);
-   struct isa_opnd *o = &v->mach->insn.src[0];
-   o->kind = ISA_OPND_CONST;
-   o->file = (uint8_t)s->cnst;
-   o->flags = ISA_OPND_F_REL;
-   o->value = (uint32_t)in->comp;
-   set_mod(s, v, s->mod_src_type, "u32");
-   set_mod(s, v, s->mod_dst_type, "u32");
-   struct ir_instr *ok = build2(s, in, ISA_SEM_SCMP, i0, i2);
-   set_mod(s, ok, s->mod_cond, "eq");
-   return build3(s, in, ISA_SEM_SEL, v, ok, imm(s, in, 0));
-}
-
-/* The same through LDC (sm50): bank 0 at byte 16 * clamp(slot + i), the
- * channel's 4 * comp in the instruction's offset. */
-static struct ir_instr *
-load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n)
-{
-   struct ir_instr *i0 = build2(s, in, ISA_SEM_IADD, in->src[0], imm(s, in, (uint32_t)in->slot));
-   struct ir_instr *i1 = minmax(s, in, ISA_SEM_SMAX, false, "s32", i0, imm(s, in, 0));
-   struct ir_instr *i2 = minmax(s, in, ISA_SEM_SMIN, true, "s32", i1, imm(s, in, n - 1));
-   struct ir_instr *byte = shift(s, in, ISA_SEM_SHL, true, NULL, i2, imm(s, in, 4));
-   if (!byte)
-      return NULL;
-   struct ir_instr *v = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_LDC]);
-   ir_mach_set_src(v, 0, &byte, 1);
-   ir_mach_set_fixed(v, 1, 4u * (uint32_t)in->comp);
-   ir_mach_set_fixed(v, 2, 0);
-   set_mod(s, v, s->mod_type, "u32");
-   v->flags = in->flags;
-   v->line = in->line;
-   ir_insert_before(in, v);
-   struct ir_instr *ok = setp(s, in, ISA_SEM_ISETP, i0, i2, "eq", "s32");
-   return build3(s, in, ISA_SEM_SEL, v, ok, imm(s, in, 0));
-}
-
-/* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*). */
-static struct ir_instr *
-buffer_address(struct isel *s, struct ir_instr *pos, struct ir_instr *addr, int32_t res)
-{
-   return build2(s, pos, ISA_SEM_IADD, addr, imm(s, pos, EMU_ADDR_BUFFER((uint32_t)res)));
-}
-
-static struct ir_instr *
-select_memory(struct isel *s, struct ir_instr *in)
-{
-   bool global = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_STORE_BUFFER;
-   bool load = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_LOAD_SHARED;
-   enum isa_sem sem = global ? (load ? ISA_SEM_LDG : ISA_SEM_STG)
-                      : load ? ISA_SEM_LDL
-                             : ISA_SEM_STL;
-   if (s->op[sem] < 0)
-      return unsupported(s, in, isa_sem_name(sem)), NULL;
-   struct ir_instr *addr = global ? buffer_address(s, in, in->src[0], in->res) : in->src[0];
-   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[sem]);
-   /* operands: address, offset, [data,] count */
-   ir_mach_set_src(r, 0, &addr, 1);
-   ir_mach_set_fixed(r, 1, 0);
-   if (load) {
-      ir_mach_set_fixed(r, 2, 1);
-   } else {
-      ir_mach_set_src(r, 2, &in->src[1], 1);
-      ir_mach_set_fixed(r, 3, 1);
-   }
-   set_mod(s, r, s->mod_type, "u32");
-   r->flags = in->flags;
-   r->line = in->line;
-   ir_insert_before(in, r);
-   return r;
-}
-
-/* RESQ: each component read becomes a constant the driver provides
- * (EMU_BIND_SIZE), or a fixed value, as the reference compiler reads them:
- * a buffer's or shared memory's bytes in .x; an image's width, height (a
- * 1-D array's layers), depth or layers, and 1 sample for multisampled
- * targets in .w. */
-static bool
-select_res_size(struct isel *s, struct ir_instr *in)
-{
-   int32_t file = in->space == IR_SPACE_buffer   ? TGSI_FILE_BUFFER
-                  : in->space == IR_SPACE_shared ? TGSI_FILE_MEMORY
-                                                 : TGSI_FILE_IMAGE;
-   int32_t t = in->target,
-           coords = file == TGSI_FILE_IMAGE ? (int32_t)tgsi_texture_coord_count(t) : 1;
-   for (unsigned i = 0; i < s->sh->nvalues; i++) {
-      struct ir_instr *e = s->sh->values[i];
-      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != in)
-         continue;
-      int32_t c = e->comp & 3, chan = -1;
-      uint32_t fixed = 0;
-      if (c == 0)
-         chan = 0;
-      else if (c == 1 && coords >= 2)
-         chan = t == TGSI_TEX_T_1D_ARRAY ? 2 : 1;
-      else if (c == 2 && coords >= 3)
-         chan = 2;
-      else if (c == 3)
-         fixed = t == TGSI_TEX_T_2D_MSAA || t == TGSI_TEX_T_2D_ARRAY_MSAA;
-      struct ir_instr *v;
-      if (chan >= 0 && (file == TGSI_FILE_IMAGE || c == 0)) {
-         v = opt_build_before(s->sh, in, IR_OP_LOAD_CONST, 0, NULL);
-         v->buf = IR_SIZE_BUF + file;
-         v->slot = in->res;
-         v->comp = chan;
-      } else {
-         v = imm(s, in, fixed);
-      }
-      opt_replace(s->sh, e, v);
-   }
-   ir_instr_remove(in);
-   return true;
-}
-
-/* A conversion op typed by its operands (sm50 F2F.F16.F32), not by
- * modifiers: a3xx's cov to f16 writes a half register, which RA has not. */
-static bool
-has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
-{
-   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
-      struct isa_op_info oi;
-      struct isa_slot_info si, di;
-      isa_op_info(s->m, op, &oi);
-      if (oi.sem == ISA_SEM_COV && isa_slot_info(s->m, op, false, 0, &si) &&
-          isa_slot_info(s->m, op, true, 0, &di) && si.type == from && di.type == to)
-         return true;
-   }
-   return false;
-}
-
-/* pack_half(a, b) = f2h(a) | f2h(b) << 16, every NaN packed as the one
- * quiet NaN (a select of 0x7fc00000 first, as the reference compiler);
- * unpack_half_lo/hi = h2f of the low or high half. */
-static struct ir_instr *
-select_half(struct isel *s, struct ir_instr *in)
-{
-   if (!has_typed_conversion(s, ISA_TYPE_F32, ISA_TYPE_F16) ||
-       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32))
-      return unsupported(s, in, "no f16 conversion into a full register"), NULL;
-   if (in->op != IR_OP_PACK_HALF) {
-      struct ir_instr *v = in->src[0];
-      if (in->op == IR_OP_UNPACK_HALF_HI)
-         v = shift(s, in, ISA_SEM_SHR, false, "u32", v, imm(s, in, 16));
-      return v ? convert(s, in, v, ISA_TYPE_F16, ISA_TYPE_F32) : NULL;
-   }
-   struct ir_instr *h[2];
-   for (unsigned k = 0; k < 2; k++) {
-      struct ir_instr *x = in->src[k];
-      struct ir_instr *nan = setp(s, in, ISA_SEM_FSETP, x, x, "ne", NULL);
-      struct ir_instr *q = imm(s, in, 0x7fc00000u);
-      struct ir_instr *v = nan ? build3(s, in, ISA_SEM_SEL, q, nan, x) : NULL;
-      h[k] = v ? convert(s, in, v, ISA_TYPE_F32, ISA_TYPE_F16) : NULL;
-      if (!h[k])
-         return NULL;
-   }
-   struct ir_instr *hi = shift(s, in, ISA_SEM_SHL, true, NULL, h[1], imm(s, in, 16));
-   return hi ? build2(s, in, ISA_SEM_OR, h[0], hi) : NULL;
-}
-
 /* Selects one generic instruction; false when it is left as it is. */
 static bool
 select_instr(struct isel *s, struct ir_instr *in)
@@ -1526,7 +864,7 @@ select_instr(struct isel *s, struct ir_instr *in)
       opt_replace(s->sh, in, in->src[0]);
       return true;
    case IR_OP_TEX:
-      r = s->op[ISA_SEM_SAM] < 0 && s->zero_reg >= 0 ? select_tex_nv(s, in) : select_tex(s, in);
+      r = s->op[ISA_SEM_SAM] < 0 && s->zero_reg >= 0 ? isel_tex_nv(s, in) : isel_tex(s, in);
       if (r)
          ir_instr_remove(in);
       return true;
@@ -1534,24 +872,24 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_STORE_BUFFER:
    case IR_OP_LOAD_SHARED:
    case IR_OP_STORE_SHARED:
-      r = select_memory(s, in);
+      r = isel_memory(s, in);
       break;
    case IR_OP_LOAD_CONST_IND:
-      r = load_const_ind(s, in);
+      r = isel_load_const_ind(s, in);
       break;
    case IR_OP_RES_SIZE:
-      return select_res_size(s, in);
+      return isel_res_size(s, in);
    case IR_OP_PACK_HALF:
    case IR_OP_UNPACK_HALF_LO:
    case IR_OP_UNPACK_HALF_HI:
-      r = s->setp ? select_half(s, in) : NULL;
+      r = s->setp ? isel_half(s, in) : NULL;
       if (!r && !s->ctx->failed)
-         return unsupported(s, in, "no selection for this target");
+         return isel_unsupported(s, in, "no selection for this target");
       break;
    case IR_OP_BARRIER: /* the workgroup waits; a3xx's orders global and local memory (ir3) */
-      r = build(s, in, ISA_SEM_BARRIER, NULL, 0);
-      set_flag_mod(s, r, isa_mod_find(s->m, "bar_g"), 1);
-      set_flag_mod(s, r, isa_mod_find(s->m, "bar_l"), 1);
+      r = isel_build(s, in, ISA_SEM_BARRIER, NULL, 0);
+      isel_set_flag_mod(s, r, isa_mod_find(s->m, "bar_g"), 1);
+      isel_set_flag_mod(s, r, isa_mod_find(s->m, "bar_l"), 1);
       break;
    case IR_OP_MEMORY_BARRIER: /* memory operations stay in program order and complete */
       ir_instr_remove(in);
@@ -1560,12 +898,12 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_DDY:
    case IR_OP_DDX_FINE:
    case IR_OP_DDY_FINE:
-      r = select_deriv(s, in);
+      r = isel_deriv(s, in);
       break;
    default:
       if (in->type == IR_TYPE_64 || ir_op_info[in->op].src == IR_TC_L ||
           ir_op_info[in->op].src == IR_TC_LW)
-         return unsupported(s, in, "64-bit");
+         return isel_unsupported(s, in, "64-bit");
       if (in->type == IR_TYPE_32 &&
           (ir_op_info[in->op].src == IR_TC_W || ir_op_info[in->op].src == IR_TC_BS)) {
          r = compare_sem(in->op, &(const char *){NULL}) != ISA_SEM_NOP ? select_compare(s, in)
@@ -1574,7 +912,7 @@ select_instr(struct isel *s, struct ir_instr *in)
             r = select_int(s, in);
       }
       if (!r && !s->ctx->failed)
-         return unsupported(s, in, "no selection for this target");
+         return isel_unsupported(s, in, "no selection for this target");
       break;
    }
    if (!r)
@@ -1883,7 +1221,8 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    const struct ir_instr *g = NULL;
    if (!ctx->failed && !opt_guard_breaks(sh, &g))
-      unsupported(&s, (struct ir_instr *)g, "a guarded instruction before a break (predicated)");
+      isel_unsupported(&s, (struct ir_instr *)g,
+                       "a guarded instruction before a break (predicated)");
    free(s.uses);
    free(s.sel_uses);
    sh->cfg_valid = false;

@@ -1,0 +1,67 @@
+/*
+ * Instruction selection, shared between its files: the selector's state
+ * and the builders every part uses. opt_isel.c is the pass (order of work,
+ * ALU ops, compares, folding modifiers); opt_isel_tex.c selects texture
+ * and derivative instructions, opt_isel_mem.c constant, buffer, shared
+ * memory and half-float packing ones. Each builder inserts before `pos`
+ * and returns the new value, or NULL after reporting why in s->ctx.
+ */
+#ifndef OPT_ISEL_H
+#define OPT_ISEL_H
+
+#include "compiler/ir/ir.h"
+
+struct isel {
+   struct ir_shader *sh;
+   struct opt_ctx *ctx;
+   const struct isa_model *m;
+   int op[ISA_SEM_COUNT];     /* first op with each semantics, or -1 */
+   int gpr, pred, addr, cnst; /* register files */
+   int zero_reg, true_reg;    /* RZ in gpr, PT in pred (file `fixed`), or -1 */
+   bool setp;                 /* compares write predicates only (FSETP/ISETP, sm50) */
+   int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;
+   int mod_bf, mod_wrap, mod_psl, mod_mrg, mod_xmode, mod_brev, mod_setop;
+   unsigned *uses;     /* by value id: number of uses */
+   unsigned *sel_uses; /* ... of which as a bcsel condition */
+   bool progress;
+};
+
+/* opt_isel.c */
+bool isel_unsupported(struct isel *s, const struct ir_instr *in, const char *what);
+struct ir_instr *isel_build(struct isel *s, struct ir_instr *pos, enum isa_sem sem,
+                            struct ir_instr *const *srcs, unsigned n);
+struct ir_instr *isel_build1(struct isel *s, struct ir_instr *pos, enum isa_sem sem,
+                             struct ir_instr *a);
+struct ir_instr *isel_build2(struct isel *s, struct ir_instr *pos, enum isa_sem sem,
+                             struct ir_instr *a, struct ir_instr *b);
+struct ir_instr *isel_build3(struct isel *s, struct ir_instr *pos, enum isa_sem sem,
+                             struct ir_instr *a, struct ir_instr *b, struct ir_instr *c);
+struct ir_instr *isel_imm(struct isel *s, struct ir_instr *pos, uint32_t bits);
+void isel_set_mod(struct isel *s, struct ir_instr *in, int mod, const char *value);
+void isel_set_flag_mod(struct isel *s, struct ir_instr *in, int mod, int v);
+struct ir_instr *isel_flag(struct ir_instr *in, unsigned k, unsigned f);
+struct ir_instr *isel_cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a,
+                          const char *from, const char *to);
+struct ir_instr *isel_setp(struct isel *s, struct ir_instr *pos, enum isa_sem sem,
+                           struct ir_instr *a, struct ir_instr *b, const char *cond,
+                           const char *sign);
+struct ir_instr *isel_predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v);
+struct ir_instr *isel_minmax(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool min,
+                             const char *sign, struct ir_instr *a, struct ir_instr *b);
+struct ir_instr *isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left,
+                            const char *sign, struct ir_instr *a, struct ir_instr *b);
+struct ir_instr *isel_convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a,
+                              enum isa_type from, enum isa_type to);
+
+/* opt_isel_tex.c */
+struct ir_instr *isel_tex(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_tex_nv(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_deriv(struct isel *s, struct ir_instr *in);
+
+/* opt_isel_mem.c */
+struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_memory(struct isel *s, struct ir_instr *in);
+bool isel_res_size(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_half(struct isel *s, struct ir_instr *in);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * Instruction selection of memory and packing instructions (see
+ * opt_isel.h): constant-buffer reads with a computed index, buffer and
+ * shared-memory loads and stores, resource sizes, and half-float packing.
+ */
+#include "compiler/opt/opt_isel.h"
+#include "emu/emu.h"
+
+static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
+
+struct ir_instr *
+isel_load_const_ind(struct isel *s, struct ir_instr *in)
+{
+   uint32_t n = in->buf >= 0 && in->buf < IR_MAX_CBUFS ? s->sh->cbuf_slots[in->buf] : 0;
+   if (in->buf == 0 && n && s->addr < 0 && s->op[ISA_SEM_LDC] >= 0)
+      return load_const_ldc(s, in, n);
+   if (in->buf != 0 || !n || s->addr < 0 || s->cnst < 0)
+      return isel_unsupported(s, in, "indirect constants outside a declared buffer 0"), NULL;
+   struct ir_instr *slot = isel_imm(s, in, (uint32_t)in->slot);
+   struct ir_instr *i0 = isel_build2(s, in, ISA_SEM_IADD, in->src[0], slot);
+   struct ir_instr *zero = isel_imm(s, in, 0);
+   struct ir_instr *i1 = isel_build2(s, in, ISA_SEM_SMAX, i0, zero);
+   struct ir_instr *last = isel_imm(s, in, n - 1);
+   struct ir_instr *i2 = isel_build2(s, in, ISA_SEM_SMIN, i1, last);
+   struct ir_instr *two = isel_imm(s, in, 2);
+   struct ir_instr *x4 = isel_build2(s, in, ISA_SEM_SHL, i2, two);
+   struct ir_instr *a = isel_cov(s, in, x4, "s32", "s16");
+   if (!a)
+      return NULL;
+   ir_mach_get(s->m, a)->reg = (struct ir_reg){(int16_t)s->addr, 0, 0};
+   struct ir_instr *v = isel_build1(s, in, ISA_SEM_COV, a);
+   struct isa_opnd *o = &v->mach->insn.src[0];
+   o->kind = ISA_OPND_CONST;
+   o->file = (uint8_t)s->cnst;
+   o->flags = ISA_OPND_F_REL;
+   o->value = (uint32_t)in->comp;
+   isel_set_mod(s, v, s->mod_src_type, "u32");
+   isel_set_mod(s, v, s->mod_dst_type, "u32");
+   struct ir_instr *ok = isel_build2(s, in, ISA_SEM_SCMP, i0, i2);
+   isel_set_mod(s, ok, s->mod_cond, "eq");
+   return isel_build3(s, in, ISA_SEM_SEL, v, ok, isel_imm(s, in, 0));
+}
+
+/* The same through LDC (sm50): bank 0 at byte 16 * clamp(slot + i), the
+ * channel's 4 * comp in the instruction's offset. */
+static struct ir_instr *
+load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n)
+{
+   struct ir_instr *i0 =
+       isel_build2(s, in, ISA_SEM_IADD, in->src[0], isel_imm(s, in, (uint32_t)in->slot));
+   struct ir_instr *i1 = isel_minmax(s, in, ISA_SEM_SMAX, false, "s32", i0, isel_imm(s, in, 0));
+   struct ir_instr *i2 = isel_minmax(s, in, ISA_SEM_SMIN, true, "s32", i1, isel_imm(s, in, n - 1));
+   struct ir_instr *byte = isel_shift(s, in, ISA_SEM_SHL, true, NULL, i2, isel_imm(s, in, 4));
+   if (!byte)
+      return NULL;
+   struct ir_instr *v = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_LDC]);
+   ir_mach_set_src(v, 0, &byte, 1);
+   ir_mach_set_fixed(v, 1, 4u * (uint32_t)in->comp);
+   ir_mach_set_fixed(v, 2, 0);
+   isel_set_mod(s, v, s->mod_type, "u32");
+   v->flags = in->flags;
+   v->line = in->line;
+   ir_insert_before(in, v);
+   struct ir_instr *ok = isel_setp(s, in, ISA_SEM_ISETP, i0, i2, "eq", "s32");
+   return isel_build3(s, in, ISA_SEM_SEL, v, ok, isel_imm(s, in, 0));
+}
+
+/* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*). */
+static struct ir_instr *
+buffer_address(struct isel *s, struct ir_instr *pos, struct ir_instr *addr, int32_t res)
+{
+   return isel_build2(s, pos, ISA_SEM_IADD, addr, isel_imm(s, pos, EMU_ADDR_BUFFER((uint32_t)res)));
+}
+
+struct ir_instr *
+isel_memory(struct isel *s, struct ir_instr *in)
+{
+   bool global = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_STORE_BUFFER;
+   bool load = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_LOAD_SHARED;
+   enum isa_sem sem = global ? (load ? ISA_SEM_LDG : ISA_SEM_STG)
+                      : load ? ISA_SEM_LDL
+                             : ISA_SEM_STL;
+   if (s->op[sem] < 0)
+      return isel_unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct ir_instr *addr = global ? buffer_address(s, in, in->src[0], in->res) : in->src[0];
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   /* operands: address, offset, [data,] count */
+   ir_mach_set_src(r, 0, &addr, 1);
+   ir_mach_set_fixed(r, 1, 0);
+   if (load) {
+      ir_mach_set_fixed(r, 2, 1);
+   } else {
+      ir_mach_set_src(r, 2, &in->src[1], 1);
+      ir_mach_set_fixed(r, 3, 1);
+   }
+   isel_set_mod(s, r, s->mod_type, "u32");
+   r->flags = in->flags;
+   r->line = in->line;
+   ir_insert_before(in, r);
+   return r;
+}
+
+/* RESQ: each component read becomes a constant the driver provides
+ * (EMU_BIND_SIZE), or a fixed value, as the reference compiler reads them:
+ * a buffer's or shared memory's bytes in .x; an image's width, height (a
+ * 1-D array's layers), depth or layers, and 1 sample for multisampled
+ * targets in .w. */
+bool
+isel_res_size(struct isel *s, struct ir_instr *in)
+{
+   int32_t file = in->space == IR_SPACE_buffer   ? TGSI_FILE_BUFFER
+                  : in->space == IR_SPACE_shared ? TGSI_FILE_MEMORY
+                                                 : TGSI_FILE_IMAGE;
+   int32_t t = in->target,
+           coords = file == TGSI_FILE_IMAGE ? (int32_t)tgsi_texture_coord_count(t) : 1;
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != in)
+         continue;
+      int32_t c = e->comp & 3, chan = -1;
+      uint32_t fixed = 0;
+      if (c == 0)
+         chan = 0;
+      else if (c == 1 && coords >= 2)
+         chan = t == TGSI_TEX_T_1D_ARRAY ? 2 : 1;
+      else if (c == 2 && coords >= 3)
+         chan = 2;
+      else if (c == 3)
+         fixed = t == TGSI_TEX_T_2D_MSAA || t == TGSI_TEX_T_2D_ARRAY_MSAA;
+      struct ir_instr *v;
+      if (chan >= 0 && (file == TGSI_FILE_IMAGE || c == 0)) {
+         v = opt_build_before(s->sh, in, IR_OP_LOAD_CONST, 0, NULL);
+         v->buf = IR_SIZE_BUF + file;
+         v->slot = in->res;
+         v->comp = chan;
+      } else {
+         v = isel_imm(s, in, fixed);
+      }
+      opt_replace(s->sh, e, v);
+   }
+   ir_instr_remove(in);
+   return true;
+}
+
+/* A conversion op typed by its operands (sm50 F2F.F16.F32), not by
+ * modifiers: a3xx's cov to f16 writes a half register, which RA has not. */
+static bool
+has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
+{
+   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
+      struct isa_op_info oi;
+      struct isa_slot_info si, di;
+      isa_op_info(s->m, op, &oi);
+      if (oi.sem == ISA_SEM_COV && isa_slot_info(s->m, op, false, 0, &si) &&
+          isa_slot_info(s->m, op, true, 0, &di) && si.type == from && di.type == to)
+         return true;
+   }
+   return false;
+}
+
+/* pack_half(a, b) = f2h(a) | f2h(b) << 16, every NaN packed as the one
+ * quiet NaN (a select of 0x7fc00000 first, as the reference compiler);
+ * unpack_half_lo/hi = h2f of the low or high half. */
+struct ir_instr *
+isel_half(struct isel *s, struct ir_instr *in)
+{
+   if (!has_typed_conversion(s, ISA_TYPE_F32, ISA_TYPE_F16) ||
+       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32))
+      return isel_unsupported(s, in, "no f16 conversion into a full register"), NULL;
+   if (in->op != IR_OP_PACK_HALF) {
+      struct ir_instr *v = in->src[0];
+      if (in->op == IR_OP_UNPACK_HALF_HI)
+         v = isel_shift(s, in, ISA_SEM_SHR, false, "u32", v, isel_imm(s, in, 16));
+      return v ? isel_convert(s, in, v, ISA_TYPE_F16, ISA_TYPE_F32) : NULL;
+   }
+   struct ir_instr *h[2];
+   for (unsigned k = 0; k < 2; k++) {
+      struct ir_instr *x = in->src[k];
+      struct ir_instr *nan = isel_setp(s, in, ISA_SEM_FSETP, x, x, "ne", NULL);
+      struct ir_instr *q = isel_imm(s, in, 0x7fc00000u);
+      struct ir_instr *v = nan ? isel_build3(s, in, ISA_SEM_SEL, q, nan, x) : NULL;
+      h[k] = v ? isel_convert(s, in, v, ISA_TYPE_F32, ISA_TYPE_F16) : NULL;
+      if (!h[k])
+         return NULL;
+   }
+   struct ir_instr *hi = isel_shift(s, in, ISA_SEM_SHL, true, NULL, h[1], isel_imm(s, in, 16));
+   return hi ? isel_build2(s, in, ISA_SEM_OR, h[0], hi) : NULL;
+}

@@ -1,0 +1,479 @@
+/*
+ * Instruction selection of texture and derivative instructions (see
+ * opt_isel.h). A texture result becomes one V4 value whose extracts follow
+ * it directly; the write mask is the set of components read. a3xx packs
+ * coordinates, array index, bias/lod and offsets into the sam groups
+ * ir3 uses; sm50 builds the TEX/TLD/TXQ register groups and modifiers.
+ */
+#include "compiler/opt/opt_isel.h"
+#include "emu/emu.h"
+
+static int32_t
+components_read(struct isel *s, struct ir_instr *tex)
+{
+   unsigned mask = 0;
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (e && !e->removed && e->op == IR_OP_EXTRACT && e->src[0] == tex)
+         mask |= 1u << (e->comp & 3);
+   }
+   return (int32_t)mask;
+}
+
+/* The extracts of tex move right after it (one per component). */
+static void
+gather_extracts(struct isel *s, struct ir_instr *old, struct ir_instr *tex)
+{
+   struct ir_instr *by_comp[4] = {NULL, NULL, NULL, NULL}, *after = tex;
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != old)
+         continue;
+      if (by_comp[e->comp & 3]) {
+         opt_replace(s->sh, e, by_comp[e->comp & 3]);
+         continue;
+      }
+      by_comp[e->comp & 3] = e;
+   }
+   for (unsigned c = 0; c < 4; c++) {
+      struct ir_instr *e = by_comp[c];
+      if (!e)
+         continue;
+      ir_instr_remove(e);
+      e->removed = false;
+      e->src[0] = tex;
+      ir_insert_after(after, e);
+      after = e;
+   }
+}
+
+static const char *const wrmask_names[16] = {"none", "x",  "y",  "xy",  "z",  "xz",  "yz",  "xyz",
+                                             "w",    "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw"};
+
+/* NVIDIA texture instructions (sm50 TEX, TLD, TLD4, TXD, TXQ), laid out as
+ * the reference compiler and the emulator read them (emu/tex.c): group a
+ * = [array layer as an integer], coordinates (TXD: coordinates, layer);
+ * group b = [TLD sample], [level or bias], [texel offsets packed 4 bits
+ * per component, TLD4 8], [depth reference] (TXD: ddx0, ddy0, ddx1, ...),
+ * RZ when empty; then the texture unit. */
+struct nv_tex {
+   struct ir_instr *coord[4], *cmp, *lod, *bias, *ms, *ddx[3], *ddy[3], *off[3];
+   unsigned ncoord, nddx, nddy, noff;
+};
+
+static bool
+tex_layered(int32_t t)
+{
+   return t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_2D_ARRAY || t == TGSI_TEX_T_SHADOW1D_ARRAY ||
+          t == TGSI_TEX_T_SHADOW2D_ARRAY || t == TGSI_TEX_T_2D_ARRAY_MSAA ||
+          t == TGSI_TEX_T_CUBE_ARRAY || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+}
+
+static const char *
+nv_dim(int32_t t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+      return "1d";
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return "array_1d";
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+      return "array_2d";
+   case TGSI_TEX_T_3D:
+      return "3d";
+   case TGSI_TEX_T_CUBE:
+   case TGSI_TEX_T_SHADOWCUBE:
+      return "cube";
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return "array_cube";
+   default:
+      return "2d";
+   }
+}
+
+static void
+nv_tex_sources(const struct ir_instr *in, struct nv_tex *a)
+{
+   memset(a, 0, sizeof(*a));
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      struct ir_instr *v = in->src[i];
+      switch (in->role[i]) {
+      case IR_TEXSRC_coord:
+         if (a->ncoord < 4)
+            a->coord[a->ncoord++] = v;
+         break;
+      case IR_TEXSRC_cmp:
+         a->cmp = v;
+         break;
+      case IR_TEXSRC_lod:
+         a->lod = v;
+         break;
+      case IR_TEXSRC_bias:
+         a->bias = v;
+         break;
+      case IR_TEXSRC_ms:
+         a->ms = v;
+         break;
+      case IR_TEXSRC_ddx:
+         if (a->nddx < 3)
+            a->ddx[a->nddx++] = v;
+         break;
+      case IR_TEXSRC_ddy:
+         if (a->nddy < 3)
+            a->ddy[a->nddy++] = v;
+         break;
+      default:
+         if (a->noff < 3)
+            a->off[a->noff++] = v;
+         break;
+      }
+   }
+}
+
+/* The op of semantics sem with n sources (sam and sam.o share theirs). */
+static int
+op_with_nsrc(const struct isel *s, enum isa_sem sem, unsigned n)
+{
+   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
+      struct isa_op_info oi;
+      isa_op_info(s->m, op, &oi);
+      if (oi.sem == sem && oi.nsrc == n)
+         return (int)op;
+   }
+   return -1;
+}
+
+/* a3xx lookups, laid out as ir3 and the reference compiler do: src1 =
+ * the coordinates (a 1-D one twice; TXF's shifted left by the level),
+ * [reference], [layer] (samgq: padded to 4, then ddx and ddy, at least 2
+ * each); src2 = [offsets x, y], [bias or level]; then sampler and
+ * texture. getsize takes the level and a zero. */
+static bool
+a3_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struct ir_instr **g1,
+              unsigned *n1, struct ir_instr **g2, unsigned *n2)
+{
+   bool layered = tex_layered(in->target), fetch = in->kind == IR_TEX_txf;
+   unsigned nsp = a->ncoord - (layered ? 1u : 0u);
+   struct ir_instr *level = a->bias ? a->bias : a->lod;
+   bool zero_level = level && level->op == IR_OP_IMM && !level->imm;
+   *n1 = *n2 = 0;
+   if (a->ms || (a->noff && nsp > 2) || (in->kind == IR_TEX_txd && a->noff))
+      return isel_unsupported(s, in, "a multisample fetch, or offsets a3xx has no room for");
+   for (unsigned k = 0; k < nsp; k++)
+      g1[(*n1)++] = fetch && level && !zero_level
+                        ? isel_shift(s, in, ISA_SEM_SHL, true, NULL, a->coord[k], level)
+                        : a->coord[k];
+   if (nsp == 1)
+      g1[(*n1)++] = g1[0];
+   if (a->cmp)
+      g1[(*n1)++] = a->cmp;
+   if (layered)
+      g1[(*n1)++] = a->coord[nsp];
+   if (in->kind == IR_TEX_txd) {
+      if (*n1 > 4)
+         return isel_unsupported(s, in, "samgq with more than 4 values before the derivatives");
+      while (*n1 < 4)
+         g1[(*n1)++] = isel_imm(s, in, 0);
+      for (unsigned k = 0; k < MAX2(nsp, 2u); k++)
+         g1[(*n1)++] = k < a->nddx ? a->ddx[k] : isel_imm(s, in, 0);
+      for (unsigned k = 0; k < MAX2(nsp, 2u); k++)
+         g1[(*n1)++] = k < a->nddy ? a->ddy[k] : isel_imm(s, in, 0);
+   }
+   for (unsigned k = 0; k < a->noff; k++)
+      g2[(*n2)++] = a->off[k];
+   if (a->noff == 1)
+      g2[(*n2)++] = isel_imm(s, in, 0);
+   if (level || fetch)
+      g2[(*n2)++] = level ? level : isel_imm(s, in, 0);
+   return true;
+}
+
+struct ir_instr *
+isel_tex(struct isel *s, struct ir_instr *in)
+{
+   struct nv_tex a;
+   nv_tex_sources(in, &a);
+   struct ir_instr *g1[16], *g2[4];
+   unsigned n1 = 0, n2 = 0;
+   enum isa_sem sem;
+   switch (in->kind) {
+   case IR_TEX_tex:
+      sem = ISA_SEM_SAM;
+      break;
+   case IR_TEX_txb:
+      sem = ISA_SEM_SAMB;
+      break;
+   case IR_TEX_txl:
+      sem = ISA_SEM_SAML;
+      break;
+   case IR_TEX_txf:
+      sem = ISA_SEM_ISAML;
+      break;
+   case IR_TEX_txd:
+      sem = ISA_SEM_SAMGQ;
+      break;
+   case IR_TEX_txq:
+      sem = ISA_SEM_GETSIZE;
+      break;
+   default:
+      return isel_unsupported(s, in, "this texture instruction"), NULL;
+   }
+   if (in->target == TGSI_TEX_T_BUFFER || in->target == TGSI_TEX_T_UNKNOWN ||
+       in->target == TGSI_TEX_T_2D_MSAA || in->target == TGSI_TEX_T_2D_ARRAY_MSAA)
+      return isel_unsupported(s, in, "a buffer or multisample texture"), NULL;
+   if (sem == ISA_SEM_GETSIZE) {
+      if (!a.lod)
+         return isel_unsupported(s, in, "a size query without a level"), NULL;
+      g1[n1++] = a.lod;
+      g1[n1++] = isel_imm(s, in, 0);
+   } else if (!a3_tex_groups(s, in, &a, g1, &n1, g2, &n2)) {
+      return NULL;
+   }
+   int op = sem == ISA_SEM_SAM && n2 ? op_with_nsrc(s, sem, 4) : s->op[sem];
+   if (op < 0)
+      return isel_unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct isa_op_info oi;
+   isa_op_info(s->m, (unsigned)op, &oi);
+   if ((n2 != 0) != (oi.nsrc == 4))
+      return isel_unsupported(s, in, "a texture form this model lacks"), NULL;
+   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)op);
+   t->type = IR_TYPE_V4;
+   ir_mach_set_src(t, 0, g1, n1);
+   unsigned k = 1;
+   if (n2)
+      ir_mach_set_src(t, k++, g2, n2);
+   ir_mach_set_fixed(t, k++, (uint32_t)(in->samp >= 0 ? in->samp : in->res));
+   ir_mach_set_fixed(t, k, (uint32_t)in->res);
+   const struct isa_model *m = s->m;
+   bool layered = tex_layered(in->target);
+   isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_3D),
+                     sem != ISA_SEM_GETSIZE && a.ncoord - layered == 3);
+   isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_SHADOW), a.cmp != NULL);
+   isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_ARRAY),
+                     layered && sem != ISA_SEM_GETSIZE);
+   isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_OFFSET), a.noff != 0);
+   if (sem == ISA_SEM_ISAML || sem == ISA_SEM_GETSIZE)
+      isel_set_mod(s, t, isa_mod_find(m, "textype"), "u32");
+   int32_t mask = components_read(s, in);
+   isel_set_mod(s, t, s->mod_wrmask, wrmask_names[mask ? mask : 1]);
+   t->flags = in->flags;
+   t->line = in->line;
+   ir_insert_before(in, t);
+   gather_extracts(s, in, t);
+   return t;
+}
+
+/* SHFL d, v, lane, c (c = 0x1c03: within the quad), the in-range
+ * predicate discarded into PT. */
+static struct ir_instr *
+shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode, uint32_t lane)
+{
+   struct ir_instr *r = isel_build(s, pos, ISA_SEM_SHFL, &v, 1);
+   if (!r)
+      return NULL;
+   ir_mach_set_fixed(r, 1, lane);
+   ir_mach_set_fixed(r, 2, 0x1c03);
+   r->mach->insn.dst[1] = (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
+   isel_set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), mode);
+   return r;
+}
+
+/* Derivatives over the quad, as the reference compiler takes them: a3xx
+ * dsx/dsy (coarse); sm50 coarse as SHFL.IDX of quad lanes 3 and 2 (x) or
+ * 2 and 0 (y) then FADD, fine as SHFL.BFLY 1 (2) then FSWZADD, which
+ * subtracts in each lane's order (NAK). */
+struct ir_instr *
+isel_deriv(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *v = in->src[0];
+   bool dx = in->op == IR_OP_DDX || in->op == IR_OP_DDX_FINE;
+   bool fine = in->op == IR_OP_DDX_FINE || in->op == IR_OP_DDY_FINE;
+   if (!fine && s->op[dx ? ISA_SEM_DSX : ISA_SEM_DSY] >= 0) {
+      struct ir_instr *r = isel_build1(s, in, dx ? ISA_SEM_DSX : ISA_SEM_DSY, v);
+      isel_set_mod(s, r, s->mod_wrmask, "x");
+      return r;
+   }
+   if (s->op[ISA_SEM_SHFL] < 0 || s->true_reg < 0)
+      return isel_unsupported(s, in, "no quad shuffle"), NULL;
+   if (fine) {
+      struct ir_instr *n = shfl(s, in, v, "bfly", dx ? 1 : 2);
+      struct ir_instr *r = n ? isel_build2(s, in, ISA_SEM_FSWZADD, n, v) : NULL;
+      isel_set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SWZ), dx ? 0x99 : 0xa5);
+      return r;
+   }
+   struct ir_instr *hi = shfl(s, in, v, "idx", dx ? 3 : 2);
+   struct ir_instr *lo = shfl(s, in, v, "idx", dx ? 2 : 0);
+   return hi && lo ? isel_flag(isel_build2(s, in, ISA_SEM_FADD, hi, lo), 1, ISA_OPND_F_NEG) : NULL;
+}
+
+/* A float array layer as the hardware takes it: f2u(max(layer + 0.5, 0))
+ * (NaN -> 0), the sampler's floor(layer + 0.5) [NAK]. */
+static struct ir_instr *
+nv_layer(struct isel *s, struct ir_instr *pos, struct ir_instr *l)
+{
+   struct ir_instr *h = isel_build2(s, pos, ISA_SEM_FADD, l, isel_imm(s, pos, 0x3f000000u));
+   struct ir_instr *m = isel_minmax(s, pos, ISA_SEM_FMAX, false, NULL, h, isel_imm(s, pos, 0));
+   return m ? isel_convert(s, pos, m, ISA_TYPE_F32, ISA_TYPE_U32) : NULL;
+}
+
+/* AOFFI: offsets w bits each from bit 0; immediates folded (out of the
+ * field's range refused, as the reference compiler does), others clamped. */
+static struct ir_instr *
+nv_offsets(struct isel *s, struct ir_instr *pos, const struct nv_tex *a, unsigned w)
+{
+   int32_t lo = -(1 << (w - 1)), hi = (1 << (w - 1)) - 1;
+   uint32_t mask = (1u << w) - 1, p = 0;
+   bool known = true;
+   for (unsigned k = 0; k < a->noff; k++) {
+      if (a->off[k]->op != IR_OP_IMM) {
+         known = false;
+         continue;
+      }
+      int32_t v = (int32_t)(uint32_t)a->off[k]->imm;
+      if (v < lo || v > hi)
+         return isel_unsupported(s, pos, "a texel offset outside the field"), NULL;
+      p |= ((uint32_t)v & mask) << (w * k);
+   }
+   if (known)
+      return isel_imm(s, pos, p);
+   struct ir_instr *r = NULL;
+   for (unsigned k = 0; k < a->noff; k++) {
+      struct ir_instr *v = isel_minmax(s, pos, ISA_SEM_SMAX, false, "s32", a->off[k],
+                                       isel_imm(s, pos, (uint32_t)lo));
+      v = isel_minmax(s, pos, ISA_SEM_SMIN, true, "s32", v, isel_imm(s, pos, (uint32_t)hi));
+      v = isel_build2(s, pos, ISA_SEM_AND, v, isel_imm(s, pos, mask));
+      if (k)
+         v = isel_shift(s, pos, ISA_SEM_SHL, true, NULL, v, isel_imm(s, pos, w * k));
+      r = r ? isel_build2(s, pos, ISA_SEM_OR, r, v) : v;
+      if (!r)
+         return NULL;
+   }
+   return r;
+}
+
+/* Groups a and b of the instruction; false (with an error) when the
+ * layout is not one the model has. */
+static bool
+nv_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struct ir_instr **ga,
+              unsigned *na, struct ir_instr **gb, unsigned *nb)
+{
+   bool layered = tex_layered(in->target);
+   unsigned nsp = a->ncoord - (layered ? 1u : 0u);
+   struct ir_instr *layer = layered ? a->coord[nsp] : NULL;
+   *na = *nb = 0;
+   if (in->kind == IR_TEX_txd) {
+      if (a->cmp || a->noff)
+         return isel_unsupported(s, in, "TXD with a reference or offsets");
+      for (unsigned k = 0; k < nsp; k++)
+         ga[(*na)++] = a->coord[k];
+      for (unsigned k = 0; k < a->nddx && k < a->nddy; k++) {
+         gb[(*nb)++] = a->ddx[k];
+         gb[(*nb)++] = a->ddy[k];
+      }
+      if (layer && !(ga[(*na)++] = nv_layer(s, in, layer)))
+         return false;
+      return true;
+   }
+   bool fetch = in->kind == IR_TEX_txf;
+   if (layer && !(ga[(*na)++] = fetch ? layer : nv_layer(s, in, layer)))
+      return false;
+   for (unsigned k = 0; k < nsp; k++)
+      ga[(*na)++] = a->coord[k];
+   if (a->ms)
+      gb[(*nb)++] = a->ms;
+   struct ir_instr *lod = a->bias ? a->bias : a->lod;
+   if (lod && !(lod->op == IR_OP_IMM && !lod->imm && !a->bias))
+      gb[(*nb)++] = lod;
+   if (a->noff && !(gb[(*nb)++] = nv_offsets(s, in, a, in->kind == IR_TEX_tg4 ? 8 : 4)))
+      return false;
+   if (a->cmp)
+      gb[(*nb)++] = a->cmp;
+   return true;
+}
+
+/* The modifiers of the lookup: level mode, reference, offsets, gather
+ * component. */
+static void
+nv_tex_mods(struct isel *s, struct ir_instr *t, struct ir_instr *in, const struct nv_tex *a)
+{
+   const struct isa_model *m = s->m;
+   isel_set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_DIM), nv_dim(in->target));
+   isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_SHADOW), a->cmp != NULL);
+   isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_OFFSET), a->noff != 0);
+   bool lz = a->lod && a->lod->op == IR_OP_IMM && !a->lod->imm;
+   if (in->kind == IR_TEX_txf) {
+      isel_set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_FETCH_LOD), lz || !a->lod ? "lz" : "ll");
+      isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_MS), a->ms != NULL);
+   } else if (in->kind == IR_TEX_tg4) {
+      static const char *const comps[] = {"r", "g", "b", "a"};
+      isel_set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_COMP), comps[in->comp & 3]);
+   } else if (in->kind != IR_TEX_txd) {
+      isel_set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_LOD),
+                   a->bias  ? "lb"
+                   : lz     ? "lz"
+                   : a->lod ? "ll"
+                            : "auto");
+   }
+}
+
+struct ir_instr *
+isel_tex_nv(struct isel *s, struct ir_instr *in)
+{
+   static const enum isa_sem sems[IR_TEX_KIND_COUNT] = {
+       [IR_TEX_tex] = ISA_SEM_TEX, [IR_TEX_txb] = ISA_SEM_TEX, [IR_TEX_txl] = ISA_SEM_TEX,
+       [IR_TEX_txd] = ISA_SEM_TXD, [IR_TEX_txf] = ISA_SEM_TLD, [IR_TEX_txq] = ISA_SEM_TXQ,
+       [IR_TEX_tg4] = ISA_SEM_TLD4};
+   enum isa_sem sem = in->kind >= 0 && in->kind < IR_TEX_KIND_COUNT ? sems[in->kind] : 0;
+   if (!sem || in->target == TGSI_TEX_T_BUFFER || in->target == TGSI_TEX_T_UNKNOWN)
+      return isel_unsupported(s, in, "this texture instruction or target"), NULL;
+   if (s->op[sem] < 0)
+      return isel_unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct nv_tex a;
+   nv_tex_sources(in, &a);
+   struct ir_instr *ga[8], *gb[8];
+   unsigned na = 0, nb = 0;
+   if (sem == ISA_SEM_TXQ) {
+      if (!a.lod)
+         return isel_unsupported(s, in, "a size query without a level"), NULL;
+      ga[na++] = a.lod;
+   } else if (!nv_tex_groups(s, in, &a, ga, &na, gb, &nb)) {
+      return NULL;
+   }
+   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   t->type = IR_TYPE_V4;
+   ir_mach_set_src(t, 0, ga, na);
+   unsigned unit = 1;
+   if (sem != ISA_SEM_TXQ) {
+      if (nb)
+         ir_mach_set_src(t, 1, gb, nb);
+      else
+         ir_mach_set_fixed_reg(t, 1, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
+      unit = 2;
+   }
+   ir_mach_set_fixed(t, unit, (uint32_t)in->res);
+   if (sem == ISA_SEM_TXQ)
+      isel_set_mod(s, t, isa_mod_by_role(s->m, ISA_ROLE_TEX_QUERY), "dimension");
+   else
+      nv_tex_mods(s, t, in, &a);
+   int32_t mask = components_read(s, in);
+   isel_set_flag_mod(s, t, s->mod_wrmask, mask ? mask : 1); /* an int mask */
+   t->flags = in->flags;
+   t->line = in->line;
+   ir_insert_before(in, t);
+   gather_extracts(s, in, t);
+   return t;
+}
+
+/*
+ * CONST[buf][slot + i].comp for a computed i: the constant file holds
+ * buffer 0 as slot * 4 + channel (legalize keeps that layout and binds the
+ * whole declared buffer), so the read is c<a + comp> with a = 4 * (slot +
+ * i) in an address register. An index outside the declared buffer reads
+ * 0, as TGSI says: clamp, read, then select 0 where the clamp changed it.
+ */
