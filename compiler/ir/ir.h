@@ -504,8 +504,10 @@ struct ir_shader {
    /* backend: declared constant-buffer sizes in slots ("cbuf B N"), which
     * indirect constant reads clamp to; 0 when unknown */
    uint32_t cbuf_slots[IR_MAX_CBUFS];
-   /* opt_options.faults, for code no opt_ctx reaches (opt_run sets it) */
+   /* opt_options.faults and the compile's context, for the fault hooks no
+    * opt_ctx reaches (opt_run sets them; fault_ctx may be NULL) */
    uint64_t faults;
+   struct opt_ctx *fault_ctx;
 };
 
 /* Appends instructions at the end of a block (phis go first by hand). */
@@ -541,6 +543,10 @@ struct opt_ctx {
    char *log;   /* BISECT lines and print-after dumps */
    size_t log_len, log_cap;
    struct diag_list *diags;
+   /* With bisect: each fault firing asked so far and the answer, so that
+    * every later ask about the same instance agrees (pass.c) */
+   struct opt_fault_seen *fault_seen;
+   size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -557,9 +563,21 @@ struct opt_pass {
  * The fault catalog: real bug classes of GPU shader compilers that can be
  * switched on one at a time in the optimizing compiler, to prove that the
  * differential check catches each of them (`diffcomp faults --check`).
- * Each hook is a small `if (opt_fault(ctx, OPT_FAULT_X))` next to the
- * correct code it breaks; with opt_options.faults == 0 (real use) nothing
- * changes and the cost is one bit test.
+ * Each hook sits next to the correct code it breaks; with
+ * opt_options.faults == 0 (real use) nothing changes and the cost is one
+ * bit test.
+ *
+ * A fault firing -- the point where it makes the output differ, on one
+ * instruction -- is one transformation: `if (opt_fault_fires(ctx,
+ * OPT_FAULT_X, "what on which instruction", ...))` counts it through
+ * opt_transform, so --opt-bisect-limit can stop before it and bisect names
+ * it. The faulty deviation is the transformation; past the limit the
+ * answer is no and the correct code runs (hazards inserted, registers
+ * held, operands legalized). Analyses that ask about the same instance
+ * again (fixed points, the control words emit recomputes, legalization
+ * trials) get the first answer: the instance text is the key. opt_fault()
+ * only says whether a fault is injected, for planning that does not by
+ * itself change the output.
  *
  * X(ENUM, name, class, targets, pass, mode, description, fix)
  *   class:   SCHEDULE (delays, sync flags, stall counts, scoreboards),
@@ -708,7 +726,7 @@ struct opt_fault_info {
    const char *targets, *pass, *mode, *desc, *fix;
 };
 
-/* Is fault f switched on for this run? */
+/* Is fault f injected in this run? */
 static inline bool
 opt_fault(const struct opt_ctx *ctx, enum opt_fault f)
 {
@@ -721,6 +739,14 @@ opt_fault_sh(const struct ir_shader *sh, enum opt_fault f)
 {
    return (sh->faults >> f) & 1;
 }
+
+/* pass.c: whether fault f fires on the instance the text names (f
+ * injected, and opt_transform allows it, or allowed it when asked about
+ * the same text before). */
+bool opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...) DC_PRINTF(3, 4);
+/* The same through sh->fault_ctx (without one: fires whenever injected). */
+bool opt_fault_fires_sh(const struct ir_shader *sh, enum opt_fault f, const char *fmt, ...)
+    DC_PRINTF(3, 4);
 
 /* fault.c */
 extern const struct opt_fault_info opt_fault_info[OPT_FAULT_COUNT];

@@ -20,6 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* An instance of a fault asked about: its text and the answer. */
+struct opt_fault_seen {
+   char *what; /* NULL: a free slot */
+   uint64_t hash;
+   bool fires;
+};
+
 const struct opt_pass opt_passes[] = {
     {"copyprop", opt_copyprop},
     {"constfold", opt_constfold},
@@ -52,6 +59,11 @@ opt_ctx_fini(struct opt_ctx *ctx)
    free(ctx->log);
    ctx->log = NULL;
    ctx->log_len = ctx->log_cap = 0;
+   for (size_t i = 0; i < ctx->fault_seen_cap; i++)
+      free(ctx->fault_seen[i].what);
+   free(ctx->fault_seen);
+   ctx->fault_seen = NULL;
+   ctx->fault_seen_n = ctx->fault_seen_cap = 0;
 }
 
 static void
@@ -103,6 +115,89 @@ opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
       free(what);
    }
    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fault firings                                                        */
+
+/* The slot of what in the open-addressed table, or the free one it goes in. */
+static struct opt_fault_seen *
+seen_slot(struct opt_ctx *ctx, const char *what, uint64_t h)
+{
+   size_t mask = ctx->fault_seen_cap - 1;
+   for (size_t i = h & mask;; i = (i + 1) & mask) {
+      struct opt_fault_seen *e = &ctx->fault_seen[i];
+      if (!e->what || (e->hash == h && !strcmp(e->what, what)))
+         return e;
+   }
+}
+
+static void
+seen_grow(struct opt_ctx *ctx)
+{
+   struct opt_fault_seen *old = ctx->fault_seen;
+   size_t n = ctx->fault_seen_cap;
+   ctx->fault_seen_cap = n ? 2 * n : 64;
+   ctx->fault_seen = xcalloc(ctx->fault_seen_cap, sizeof(*old));
+   for (size_t i = 0; i < n; i++)
+      if (old[i].what)
+         *seen_slot(ctx, old[i].what, old[i].hash) = old[i];
+   free(old);
+}
+
+/*
+ * A firing is one transformation. Without bisecting every firing happens
+ * and nothing is counted. With it, the first ask about an instance asks
+ * opt_transform and the answer is kept: a fixed point that visits the
+ * instruction again, emit recomputing the control words, or a legalization
+ * trial undone and redone see the same answer, so the instance is one
+ * transformation, either made or not.
+ */
+static bool
+fires_v(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, va_list ap)
+{
+   if (!ctx->opts.bisect)
+      return true;
+   char *inst = xvasprintf(fmt, ap);
+   char *what = xasprintf("fault %s: %s", opt_fault_info[f].name, inst);
+   free(inst);
+   uint64_t h = hash64(what, strlen(what), 0xcbf29ce484222325ull);
+   if (2 * (ctx->fault_seen_n + 1) > ctx->fault_seen_cap)
+      seen_grow(ctx);
+   struct opt_fault_seen *e = seen_slot(ctx, what, h);
+   if (e->what) {
+      free(what);
+      return e->fires;
+   }
+   *e = (struct opt_fault_seen){what, h, opt_transform(ctx, "%s", what)};
+   ctx->fault_seen_n++;
+   return e->fires;
+}
+
+bool
+opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...)
+{
+   if (!opt_fault(ctx, f))
+      return false;
+   va_list ap;
+   va_start(ap, fmt);
+   bool r = fires_v(ctx, f, fmt, ap);
+   va_end(ap);
+   return r;
+}
+
+bool
+opt_fault_fires_sh(const struct ir_shader *sh, enum opt_fault f, const char *fmt, ...)
+{
+   if (!opt_fault_sh(sh, f))
+      return false;
+   if (!sh->fault_ctx)
+      return true;
+   va_list ap;
+   va_start(ap, fmt);
+   bool r = fires_v(sh->fault_ctx, f, fmt, ap);
+   va_end(ap);
+   return r;
 }
 
 /* Inexact rewrites may touch a value only if it is neither precise nor
@@ -269,6 +364,7 @@ opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    const struct opt_options *o = &ctx->opts;
    sh->faults = o->faults; /* for the code no opt_ctx reaches */
+   sh->fault_ctx = ctx;
    if (!check_names(ctx, o->passes, "--passes", false) ||
        !check_names(ctx, o->disable, "--disable-pass", false) ||
        !check_names(ctx, o->print_after, "--print-after", true))

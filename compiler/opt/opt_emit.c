@@ -365,7 +365,8 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
          }
          s->insn.src[k].value = (uint32_t)v;
       }
-      if (jp >= 0 && (unsigned)s->target < lo->n && !opt_fault_sh(sh, OPT_FAULT_MISSING_JP))
+      if (jp >= 0 && (unsigned)s->target < lo->n &&
+          !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on instruction %d", s->target))
          lo->v[s->target].insn.mod[jp] = 1;
    }
    free(addr);
@@ -653,7 +654,9 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    sh->model = m;
    declared_cbufs(s, sh);
    bool hazards = !list_names(opts.disable, "hazard", true);
-   ok = ok && run_backend(sh, &ctx) && opt_emit(sh, hazards, out, stats, d);
+   ok = ok && run_backend(sh, &ctx);
+   ctx.pass = "emit"; /* its fault firings */
+   ok = ok && opt_emit(sh, hazards, out, stats, d);
    if (log) {
       *log = ctx.log;
       ctx.log = NULL;

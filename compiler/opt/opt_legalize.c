@@ -104,6 +104,10 @@ cut_to_field(const struct isa_model *m, unsigned op, unsigned k, uint32_t v)
    return v & mask;
 }
 
+/* The instance of OPT_FAULT_IMM_TRUNC: one immediate of one instruction,
+ * asked about in trials and when it is written. */
+#define IMM_TRUNC_FMT "immediate 0x%x of %%%u cut to its field"
+
 /* A register number for an unplaced value in a trial (distinct per slot). */
 static uint16_t
 dummy_index(const struct isa_model *m, unsigned file, unsigned want)
@@ -144,11 +148,14 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
       case PLACE_IMM:
          o->kind = ISA_OPND_IMM;
          o->value = (uint32_t)v->imm;
-         if (opt_fault_sh(sh, OPT_FAULT_IMM_TRUNC))
+         if (opt_fault_sh(sh, OPT_FAULT_IMM_TRUNC) &&
+             cut_to_field(sh->model, op, k, o->value) != o->value &&
+             opt_fault_fires_sh(sh, OPT_FAULT_IMM_TRUNC, IMM_TRUNC_FMT, o->value, in->id))
             o->value = cut_to_field(sh->model, op, k, o->value);
          break;
       case PLACE_CONST:
-         if (opt_fault_sh(sh, OPT_FAULT_CONST_SRC2) && t->nsrc == 3 && k == 1) {
+         if (t->nsrc == 3 && k == 1 &&
+             opt_fault_fires_sh(sh, OPT_FAULT_CONST_SRC2, "a constant in src2 of %%%u", in->id)) {
             o->kind = ISA_OPND_REG; /* checked as if src2 took constants */
             o->file = (uint8_t)f.gpr;
             o->index = dummy_index(sh->model, o->file, 8 + 4 * k);
@@ -191,13 +198,15 @@ swap_operands(const struct ir_shader *sh, struct ir_instr *in, int a, int b)
    in->src[m->first[a]] = in->src[m->first[b]];
    in->src[m->first[b]] = va;
    uint8_t fa = m->insn.src[a].flags;
-   if (!opt_fault_sh(sh, OPT_FAULT_SWAP_MODS)) {
+   if (fa == m->insn.src[b].flags ||
+       !opt_fault_fires_sh(sh, OPT_FAULT_SWAP_MODS, "the modifiers of %%%u not swapped", in->id)) {
       m->insn.src[a].flags = m->insn.src[b].flags;
       m->insn.src[b].flags = fa;
    }
    struct isa_op_info oi;
    isa_op_info(model, m->insn.op, &oi);
-   if (oi.flip_mod >= 0 && !opt_fault_sh(sh, OPT_FAULT_SWAP_NOFLIP))
+   if (oi.flip_mod >= 0 && !opt_fault_fires_sh(sh, OPT_FAULT_SWAP_NOFLIP,
+                                               "%%%u swapped, its condition not flipped", in->id))
       m->insn.mod[oi.flip_mod] =
           (int16_t)isa_mod_flip(model, (unsigned)oi.flip_mod, m->insn.mod[oi.flip_mod]);
 }
@@ -231,8 +240,12 @@ can_swap(const struct ir_shader *sh, const struct ir_instr *in, int *a, int *b)
    isa_op_info(model, in->mach->insn.op, &oi);
    *a = oi.commute[0];
    *b = oi.commute[1];
-   if (*a < 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NONCOMM))
+   if (*a < 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NONCOMM)) {
       same_type_pair(model, in->mach->insn.op, a, b); /* taken for commutative */
+      if (*a >= 0 && !opt_fault_fires_sh(sh, OPT_FAULT_SWAP_NONCOMM,
+                                         "%%%u (not commutative) swapped", in->id))
+         *a = -1;
+   }
    if (*a < 0 || *b < 0 || in->mach->count[*a] != 1 || in->mach->count[*b] != 1)
       return false;
    if (oi.flip_mod >= 0 &&
@@ -627,11 +640,14 @@ fault_immediates(struct lgz *z, struct ir_instr *in)
           (m->insn.src[k].flags & ISA_OPND_F_REL) ||
           !isa_slot_info(z->sh->model, m->insn.op, false, k, &si))
          continue;
-      uint32_t v = (uint32_t)(*src)->imm, w = v;
-      if (opt_fault(z->ctx, OPT_FAULT_IMM_TRUNC))
-         w = cut_to_field(z->sh->model, m->insn.op, k, v);
-      if (opt_fault(z->ctx, OPT_FAULT_FFMA_I20) && m->insn.sem == ISA_SEM_FFMA && si.imm_float_top)
-         w = ((v & 0x7ffffu) << 12) | (v & 0x80000000u);
+      uint32_t v = (uint32_t)(*src)->imm, w = v, cut = cut_to_field(z->sh->model, m->insn.op, k, v);
+      if (cut != v && opt_fault_fires(z->ctx, OPT_FAULT_IMM_TRUNC, IMM_TRUNC_FMT, v, in->id))
+         w = cut;
+      uint32_t i20 = ((v & 0x7ffffu) << 12) | (v & 0x80000000u);
+      if (m->insn.sem == ISA_SEM_FFMA && si.imm_float_top && i20 != v &&
+          opt_fault_fires(z->ctx, OPT_FAULT_FFMA_I20, "FFMA immediate 0x%x of %%%u as i20", v,
+                          in->id))
+         w = i20;
       if (w != v)
          *src = opt_imm_before(z->sh, in, w);
    }
