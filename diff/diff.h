@@ -617,6 +617,22 @@ struct diff_reducer {
    const char *pass;
 };
 
+/* A reproducer's case reduced (reduce_repro.c). */
+struct diff_repro_reduce {
+   /* in */
+   struct diff_reduce_opts o; /* budgets, skip_*, progress (the predicate is set here) */
+   unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
+   bool same_step;            /* the failing step must match too, not only the kind */
+   const char *inject;        /* DIFFCOMP_CHECK_INJECT (tests only), or NULL */
+   /* out */
+   enum diff_status original; /* the case as first run */
+   bool kept;                 /* it failed: kind (and step) is the failure kept */
+   enum diff_signal_kind kind;
+   char *step; /* with same_step */
+   char *yaml; /* OK: the reduced reproducer, inputs included */
+   struct diff_reduce_stats stats;
+};
+
 /* reduce.c */
 extern const char *const diff_reduce_status_names[DIFF_REDUCE_STATUS_COUNT];
 /* Shrinks s and inputs while o->still_fails keeps saying KEEP: the shader
@@ -631,6 +647,14 @@ void diff_reduce_result_fini(struct diff_reduce_result *res);
 enum diff_reduce_verdict diff_reducer_test(struct diff_reducer *r, const struct tgsi_shader *s,
                                            const char *text, const struct env *e);
 void diff_reducer_report(struct diff_reducer *r);
+
+/* reduce_repro.c */
+/* Shrinks r's shader and inputs while its case keeps failing the same
+ * way. NOT_FAILING: the first run did not fail (kept false) or a flaky
+ * failure went away; BAD_INPUT: r cannot be set up (diagnostics in d). */
+enum diff_reduce_status diff_reduce_repro(const struct diff_repro *r, struct diff_repro_reduce *rr,
+                                          struct diag_list *d);
+void diff_repro_reduce_fini(struct diff_repro_reduce *rr);
 
 /* reduce_inputs.c */
 /* Kinds of simpler values to offer for a 32-bit word. */
