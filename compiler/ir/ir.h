@@ -584,7 +584,8 @@ struct opt_pass {
  *            LEGALIZE (operands and forms), SELECT (instruction
  *            selection), REGALLOC, FOLD (folding and peepholes)
  *   targets: the models the fault exists on (comma list)
- *   pass:    where its hook sits (a pass name, or "emit")
+ *   pass:    where its hooks sit: a pass name ("emit" for the encoder), or a
+ *            comma list when the same bug sits in two passes
  *   mode:    the check options that make it reachable ("" = defaults):
  *            a bug in an optional transform needs that transform on
  *   fix:     the real fix it imitates (Mesa/NAK/ACO commits, or the code)
@@ -698,10 +699,10 @@ struct opt_pass {
    X(DCE_KILL, "dce-discard", FOLD, "a3xx,sm50", "dce", "", \
      "a conditional discard removed as dead code (it has no result)", \
      "Mesa nir_opt_dce: side effects (discard_if) are live") \
-   X(FUSE_PRECISE, "fuse-precise", FOLD, "sm50", "fuse", "fuse-ffma", \
+   X(FUSE_PRECISE, "fuse-precise", FOLD, "sm50", "fuse,expand", "fuse-ffma", \
      "mul+add fused into ffma across a _PRECISE value", \
      "Mesa nir_opt_algebraic: inexact (~) rules skip exact values") \
-   X(FUSE_USED_ONCE, "fuse-used-once", FOLD, "sm50", "fuse", "fuse-ffma,invariance", \
+   X(FUSE_USED_ONCE, "fuse-used-once", FOLD, "sm50", "fuse,expand", "fuse-ffma,invariance", \
      "an INVARIANT value fused when its multiply has one use (is_used_once)", \
      "seed 003: NIR is_used_once breaks multi-pass rendering (M. Olsak, 2022)")
 /* clang-format on */
@@ -758,6 +759,8 @@ int opt_fault_find(const char *name);
 bool opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d);
 /* Whether fault f exists on model `target` (its targets list names it). */
 bool opt_fault_on_target(enum opt_fault f, const char *target);
+/* Whether fault f has hooks in pass `pass` (its pass list names it). */
+bool opt_fault_in_pass(enum opt_fault f, const char *pass);
 
 /* TGSI -> IR translation state (ir_from_tgsi*.c only). A "var" is one
  * channel of a directly addressed TEMP, OUT or ADDR register, or the

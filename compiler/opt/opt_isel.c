@@ -583,8 +583,8 @@ isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left,
    if ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
                                 a->id, b->id, pos->id)) ||
        (!left && sign && !strcmp(sign, "s32") &&
-        opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32",
-                        a->id, b->id, pos->id)))
+        opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
+                        b->id, pos->id)))
       return funnel_shift(s, pos, left, a, b);
    struct ir_instr *r = isel_build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
    isel_set_flag_mod(s, r, s->mod_wrap, 1);

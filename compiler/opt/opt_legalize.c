@@ -198,15 +198,13 @@ swap_operands(const struct ir_shader *sh, struct ir_instr *in, int a, int b)
    in->src[m->first[a]] = in->src[m->first[b]];
    in->src[m->first[b]] = va;
    uint8_t fa = m->insn.src[a].flags;
-   if (fa == m->insn.src[b].flags ||
-       !opt_fault_fires_sh(sh, OPT_FAULT_SWAP_MODS, "the modifiers of %%%u not swapped", in->id)) {
+   if (!opt_fault_sh(sh, OPT_FAULT_SWAP_MODS)) {
       m->insn.src[a].flags = m->insn.src[b].flags;
       m->insn.src[b].flags = fa;
    }
    struct isa_op_info oi;
    isa_op_info(model, m->insn.op, &oi);
-   if (oi.flip_mod >= 0 && !opt_fault_fires_sh(sh, OPT_FAULT_SWAP_NOFLIP,
-                                               "%%%u swapped, its condition not flipped", in->id))
+   if (oi.flip_mod >= 0 && !opt_fault_sh(sh, OPT_FAULT_SWAP_NOFLIP))
       m->insn.mod[oi.flip_mod] =
           (int16_t)isa_mod_flip(model, (unsigned)oi.flip_mod, m->insn.mod[oi.flip_mod]);
 }
@@ -240,12 +238,8 @@ can_swap(const struct ir_shader *sh, const struct ir_instr *in, int *a, int *b)
    isa_op_info(model, in->mach->insn.op, &oi);
    *a = oi.commute[0];
    *b = oi.commute[1];
-   if (*a < 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NONCOMM)) {
+   if (*a < 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NONCOMM))
       same_type_pair(model, in->mach->insn.op, a, b); /* taken for commutative */
-      if (*a >= 0 && !opt_fault_fires_sh(sh, OPT_FAULT_SWAP_NONCOMM,
-                                         "%%%u (not commutative) swapped", in->id))
-         *a = -1;
-   }
    if (*a < 0 || *b < 0 || in->mach->count[*a] != 1 || in->mach->count[*b] != 1)
       return false;
    if (oi.flip_mod >= 0 &&
@@ -396,13 +390,21 @@ take_form(const struct ir_shader *sh, struct ir_instr *in)
       set_op(sh->model, &in->mach->insn, op);
 }
 
-/* Can in be made encodable by swapping or copying operands? */
+/* Can in be made encodable by swapping or copying operands? (A fault
+ * firing its trials ask is the legalizer's, as in opt_legalize_operands.) */
 bool
 opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in)
 {
    enum place p[ISA_MAX_SRC];
    unsigned mask;
-   return plan(sh, in, p, &mask);
+   struct opt_ctx *ctx = sh->fault_ctx;
+   const char *caller = ctx ? ctx->pass : NULL;
+   if (ctx)
+      ctx->pass = "legalize";
+   bool ok = plan(sh, in, p, &mask);
+   if (ctx)
+      ctx->pass = caller;
+   return ok;
 }
 
 /* An immediate 0 in a slot that takes registers reads the zero register
@@ -444,10 +446,42 @@ use_zero_register(const struct ir_shader *sh, struct ir_instr *in)
    }
 }
 
-/* Legalizes the operands of in before register allocation: copies become
- * new values. false if nothing makes the instruction encodable. */
-bool
-opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
+/* The swap fault that makes swapping in's operands a and b differ from a
+ * correct swap, or OPT_FAULT_COUNT: the pair is not commutative, a
+ * compare's condition stays, or the modifiers stay where they were. */
+static enum opt_fault
+swap_fault(const struct ir_shader *sh, const struct ir_instr *in, int a, int b)
+{
+   struct isa_op_info oi;
+   isa_op_info(sh->model, in->mach->insn.op, &oi);
+   const struct isa_insn *x = &in->mach->insn;
+   if (oi.commute[0] < 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NONCOMM))
+      return OPT_FAULT_SWAP_NONCOMM;
+   if (oi.flip_mod >= 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NOFLIP) &&
+       isa_mod_flip(sh->model, (unsigned)oi.flip_mod, x->mod[oi.flip_mod]) != x->mod[oi.flip_mod])
+      return OPT_FAULT_SWAP_NOFLIP;
+   if (x->src[a].flags != x->src[b].flags && opt_fault_sh(sh, OPT_FAULT_SWAP_MODS))
+      return OPT_FAULT_SWAP_MODS;
+   return OPT_FAULT_COUNT;
+}
+
+/* Whether to swap in's operands a and b (copies m2 against m1 without):
+ * required when nothing else is legal, else the optional transformation
+ * that saves copies. A swap a fault spoils is that fault's firing. */
+static bool
+take_swap(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in, int a, int b, bool ok1,
+          unsigned m1, unsigned m2)
+{
+   if (ok1 && popcount(m2) >= popcount(m1))
+      return false;
+   enum opt_fault f = swap_fault(sh, in, a, b);
+   if (f != OPT_FAULT_COUNT)
+      return opt_fault_fires(ctx, f, "%%%u swapped", in->id);
+   return !ok1 || opt_transform(ctx, "swap the operands of %%%u", in->id);
+}
+
+static bool
+legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
@@ -464,10 +498,7 @@ opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr
       ok2 = plan(sh, in, p2, &m2);
       swap_operands(sh, in, a, b);
    }
-   /* Swapping is required when nothing else works; otherwise it is the
-    * optional transformation that saves copies. */
-   if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
-                        opt_transform(ctx, "swap the operands of %%%u", in->id)))) {
+   if (ok2 && take_swap(sh, ctx, in, a, b, ok1, m1, m2)) {
       swap_operands(sh, in, a, b);
       mask = m2;
    } else if (ok1) {
@@ -481,6 +512,20 @@ opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr
          in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
    take_form(sh, in);
    return true;
+}
+
+/* Legalizes the operands of in before register allocation: copies become
+ * new values. false if nothing makes the instruction encodable. The
+ * legalizer's transformations and fault firings are logged as its own
+ * (pass legalize), also when isel calls it. */
+bool
+opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
+{
+   const char *caller = ctx->pass;
+   ctx->pass = "legalize";
+   bool ok = legalize_operands(sh, ctx, in);
+   ctx->pass = caller;
+   return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -667,8 +712,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
       ok2 = plan(sh, in, p2, &m2);
       swap_operands(sh, in, a, b);
    }
-   if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
-                        opt_transform(z->ctx, "swap the operands of %%%u", in->id)))) {
+   if (ok2 && take_swap(sh, z->ctx, in, a, b, ok1, m1, m2)) {
       swap_operands(sh, in, a, b);
       mask = m2;
       place = p2;
