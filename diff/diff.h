@@ -675,5 +675,9 @@ uint64_t diff_env_hash(const struct env *e);
 struct env *diff_env_select_lanes(const struct env *e, const uint32_t *lanes, uint32_t n);
 /* Shrinks r->inputs: fewest lanes, then simplest values. */
 void diff_reduce_inputs(struct diff_reducer *r);
+/* Keeps only the lanes of one unit (workgroup, quad or lane) holding a
+ * lane known to fail (the first unit when none is known), if that still
+ * fails: every later run is cheaper. */
+bool diff_reduce_failing_unit(struct diff_reducer *r);
 
 #endif

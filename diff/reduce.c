@@ -1371,6 +1371,8 @@ diff_reduce(const struct tgsi_shader *s, const struct env *inputs, const struct 
       return DIFF_REDUCE_NOT_FAILING;
    }
    diff_reducer_report(&r);
+   if (!o->skip_inputs)
+      diff_reduce_failing_unit(&r); /* the shader passes then run on few lanes */
    if (!o->skip_shader)
       reduce_shader(&r);
    uint64_t before = r.inputs_hash;

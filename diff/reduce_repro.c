@@ -15,6 +15,11 @@
 
 #include <stdlib.h>
 
+/* A candidate's run may take RUN_SLOWER times the original's, plus
+ * RUN_MIN_SECONDS, before it counts as a hang. */
+#define RUN_SLOWER      10.0
+#define RUN_MIN_SECONDS 1.0
+
 struct rr_state {
    struct diff_repro_reduce *rr;
    struct diff_check c;
@@ -116,6 +121,11 @@ reduce(struct rr_state *st, const struct diff_repro *r, struct tgsi_shader *s, s
    rr->original = ref->status;
    if (!(rr->kept = pick_failure(st, ref)))
       return DIFF_REDUCE_NOT_FAILING;
+   /* A candidate that runs far longer than the original (a loop whose exit
+    * went) is a hang: invalid, and cheap to find out. */
+   double t = 1000.0 * (RUN_SLOWER * ref->seconds + RUN_MIN_SECONDS);
+   if (!st->c.o.timeout_ms || t < st->c.o.timeout_ms)
+      st->c.o.timeout_ms = (unsigned)t;
    uint32_t lanes[DIFF_MAX_LANES];
    for (unsigned i = 0; i < ref->nlanes; i++)
       lanes[i] = ref->lanes[i].lane;

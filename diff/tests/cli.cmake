@@ -162,5 +162,5 @@ check_cli(reduce_passes "reduce|${_out}/crash/fs_basic-a3xx.yaml" 1 NEEDS crash_
           ERR "the case passes now; nothing to reduce")
 check_cli(reduce_budget "reduce|--quiet|--max-tests|3|${_out}/hand/mad-a3xx.yaml|-o|${_out}/hand/mad-budget.yaml" 0
           NEEDS hand_repro CLEAN ${_out}/hand/mad-budget.yaml
-          OUT "^reduced: 2 -> [12] instructions, 1024 -> 1024 lanes; 3 runs .*\\(budget spent: best so far\\)")
+          OUT "^reduced: 2 -> [12] instructions, 1024 -> 4 lanes; 3 runs .*\\(budget spent: best so far\\)")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)
