@@ -15,14 +15,15 @@
 
 #include <stdlib.h>
 
-/* A candidate's run may take RUN_SLOWER times the original's, plus
- * RUN_MIN_SECONDS, before it counts as a hang. */
+/* A candidate's run may take RUN_SLOWER times the last run that kept the
+ * failure, plus RUN_MIN_SECONDS, before it counts as a hang. */
 #define RUN_SLOWER      10.0
-#define RUN_MIN_SECONDS 1.0
+#define RUN_MIN_SECONDS 0.25
 
 struct rr_state {
    struct diff_repro_reduce *rr;
    struct diff_check c;
+   unsigned max_timeout_ms;      /* the caller's (0: none) */
    struct tgsi_parse_opts po;    /* the shader's dialect: options plus its own line */
    bool ref_sig[DIFF_SIG_COUNT]; /* kinds the original run showed */
 };
@@ -56,6 +57,17 @@ run_case(struct rr_state *st, char *text, const struct env *inputs)
    return &c->results[0];
 }
 
+/* A candidate that runs far longer than the last one that kept the
+ * failure (a loop whose exit went) is a hang: invalid, and cheap to find
+ * out. The timeout follows the runs as they get shorter. */
+static void
+scale_timeout(struct rr_state *st, double seconds)
+{
+   double t = 1000.0 * (RUN_SLOWER * seconds + RUN_MIN_SECONDS);
+   st->c.o.timeout_ms =
+       st->max_timeout_ms && t > st->max_timeout_ms ? st->max_timeout_ms : (unsigned)t;
+}
+
 static bool
 has_signal(const struct diff_case_result *res, enum diff_signal_kind k, const char *step)
 {
@@ -83,7 +95,10 @@ still_fails(const struct tgsi_shader *cand, const struct env *inputs, void *user
       if (k != st->rr->kind && cannot_run(k) && !st->ref_sig[k])
          return DIFF_REDUCE_INVALID;
    }
-   return has_signal(res, st->rr->kind, st->rr->step) ? DIFF_REDUCE_KEEP : DIFF_REDUCE_DISCARD;
+   if (!has_signal(res, st->rr->kind, st->rr->step))
+      return DIFF_REDUCE_DISCARD;
+   scale_timeout(st, res->seconds);
+   return DIFF_REDUCE_KEEP;
 }
 
 /* The failure to keep: the first signal that fails the case. */
@@ -121,11 +136,7 @@ reduce(struct rr_state *st, const struct diff_repro *r, struct tgsi_shader *s, s
    rr->original = ref->status;
    if (!(rr->kept = pick_failure(st, ref)))
       return DIFF_REDUCE_NOT_FAILING;
-   /* A candidate that runs far longer than the original (a loop whose exit
-    * went) is a hang: invalid, and cheap to find out. */
-   double t = 1000.0 * (RUN_SLOWER * ref->seconds + RUN_MIN_SECONDS);
-   if (!st->c.o.timeout_ms || t < st->c.o.timeout_ms)
-      st->c.o.timeout_ms = (unsigned)t;
+   scale_timeout(st, ref->seconds);
    uint32_t lanes[DIFF_MAX_LANES];
    for (unsigned i = 0; i < ref->nlanes; i++)
       lanes[i] = ref->lanes[i].lane;
@@ -154,7 +165,7 @@ diff_reduce_repro(const struct diff_repro *r, struct diff_repro_reduce *rr, stru
    rr->kept = false;
    memset(&rr->stats, 0, sizeof(rr->stats));
    diff_check_init(&st.c);
-   st.c.o.timeout_ms = rr->timeout_ms;
+   st.c.o.timeout_ms = st.max_timeout_ms = rr->timeout_ms;
    st.c.o.jobs = rr->jobs;
    st.c.inject = rr->inject;
    enum diff_reduce_status status = DIFF_REDUCE_BAD_INPUT;
