@@ -2,12 +2,14 @@
  * Bisecting a miscompile: which pass, and which single transformation of
  * the optimizing compiler, turns a reproducer's case bad.
  *
- * Every change the optimizing compiler makes goes through one counter
+ * Every optional change the optimizing compiler makes, and every firing
+ * of a fault the reproducer injects, goes through one counter
  * (compiler/ir/pass.c, opt_transform), so a compile with limit N makes the
  * first N transformations of the unlimited compile and no other: the
  * compiler is deterministic, and transformations 1..N happen before the
  * limit can change anything. Limit 0 is the compile with no optional
- * change; the unlimited compile is limit M, M the number it makes.
+ * change and no fault; the unlimited compile is limit M, M the number it
+ * makes.
  *
  * Each run of the case ("probe") goes through the check's runner
  * (diff_check_run: worker process, timeout) with an opt_override that

@@ -20,8 +20,14 @@
  * fault-free run of that case did not have. The table gives, per fault and
  * target, the signals that caught it, how many shaders did, and the time
  * from the start of that run to the first detection; then the detection
- * rate. Exit 1 when a fault goes undetected on one of its targets or the
- * default fault-free run has a false positive, 2 on bad usage or input.
+ * rate. With --bisect and --reduce, the first case that caught each pair
+ * (one whose fault-free run passed, if any) becomes a reproducer in
+ * memory, fault included, and is bisected (diff/bisect.c) and reduced
+ * (diff/reduce_repro.c) as `diffcomp bisect` and `diffcomp reduce` would;
+ * two more tables follow. Exit 1 when a fault goes undetected on one of
+ * its targets, the default fault-free run has a false positive, or a
+ * bisection does not name the fault's firing in its pass; 2 on bad usage
+ * or input.
  */
 #include "compiler/ir/ir.h"
 #include "diff/diff.h"
@@ -44,6 +50,11 @@ faults_usage(FILE *f)
               "--check runs the check on the files once with no fault (it must pass\n"
               "completely) and once per fault and target, and prints which signal caught\n"
               "each fault, on how many shaders, how soon, and the detection rate.\n\n"
+              "--bisect then bisects the first case that caught each fault and target\n"
+              "(diffcomp bisect, the fault injected) and prints the fault's pass, the pass\n"
+              "and the transformation named, and whether it is the fault's own firing in\n"
+              "its own pass. --reduce reduces that case (diffcomp reduce) and prints the\n"
+              "TGSI instructions and lanes before and after, and the median.\n\n"
               "  --fault LIST         only these faults (comma list)\n"
               "  --target LIST        only these targets (default: each built-in that opens)\n"
               "  --seed S             seed of the random inputs (default 1)\n"
@@ -51,10 +62,13 @@ faults_usage(FILE *f)
               "  -j N                 worker processes (default: cores)\n"
               "  --timeout SEC        per case (default 300; 0 = none)\n"
               "  --legacy, --hex-bits parser dialect\n"
-              "  -v, --verbose        also the failing cases of each fault\n\n"
-              "Exit status: 0 every fault detected and the fault-free run clean; 1 a fault\n"
-              "went undetected or the fault-free run with the default settings failed; 2 bad\n"
-              "usage or input.\n");
+              "  -v, --verbose        also the failing cases of each fault\n"
+              "  --bisect             bisect the first failing case of each pair\n"
+              "  --reduce             reduce the first failing case of each pair\n"
+              "  --reduce-time SEC    time budget of each reduction (default 30)\n\n"
+              "Exit status: 0 every fault detected and the fault-free run clean (and, with\n"
+              "--bisect, every bisection named the fault's firing in its pass); 1 otherwise;\n"
+              "2 bad usage or input.\n");
 }
 
 /* ------------------------------------------------------------------ */

@@ -4,9 +4,14 @@
  * DIFFCOMP_VALIDATE builds, and the transformation counter behind
  * --opt-bisect-limit.
  *
- * Every change a pass makes is one transformation and asks opt_transform
- * first; past the limit the answer is no, and the pass must leave the
- * shader valid without making that change. With bisecting on, each
+ * Every optional change a pass makes is one transformation and asks
+ * opt_transform first; past the limit the answer is no, and the pass must
+ * leave the shader valid and correct without making that change. Work
+ * correctness needs (hazard insertion, register allocation) is never a
+ * transformation. An injected fault's firing is one too (opt_fault_fires,
+ * below): the faulty deviation, whose refusal is the correct code, asked
+ * once per instance and answered the same when asked again. With
+ * bisecting on, each
  * transformation done is logged as
  *   BISECT: pass NAME transformation N (what)
  * and the first one refused as "... not done (limit L)". With dump_at = N
