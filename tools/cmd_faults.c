@@ -474,7 +474,7 @@ print_bisect(const struct follows *fs)
 {
    unsigned match = 0;
    printf("\nbisect: the first failing case of each pair, replayed with the fault injected\n");
-   printf("%-26s %-6s %-11s %-9s %-5s %-9s %6s %7s  %-28s %s\n", "FAULT", "TARGET", "PASS", "NAMED",
+   printf("%-26s %-6s %-11s %-9s %-5s %-9s %6s %7s  %-31s %s\n", "FAULT", "TARGET", "PASS", "NAMED",
           "MATCH", "INDEX", "PROBES", "SECONDS", "SHADER", "TRANSFORMATION");
    for (unsigned k = 0; k < fs->n; k++) {
       const struct follow *f = &fs->v[k];
@@ -485,7 +485,7 @@ print_bisect(const struct follows *fs)
          snprintf(index, sizeof(index), "%lld-%lld/%u", f->good + 1, f->index, f->nxforms);
       bool m = bisect_match(f);
       match += m;
-      printf("%-26s %-6s %-11s %-9s %-5s %-9s %6u %7.1f  %-28s %s\n", opt_fault_info[f->fault].name,
+      printf("%-26s %-6s %-11s %-9s %-5s %-9s %6u %7.1f  %-31s %s\n", opt_fault_info[f->fault].name,
              f->target, opt_fault_info[f->fault].pass,
              f->pass   ? f->pass
              : f->have ? outcome_names[f->outcome]
@@ -508,7 +508,7 @@ static void
 print_reduce(const struct follows *fs, double budget)
 {
    printf("\nreduce: the first failing case of each pair, %.0f s each at most\n", budget);
-   printf("%-26s %-6s %-28s %13s %15s %6s %7s\n", "FAULT", "TARGET", "SHADER", "INSTRUCTIONS",
+   printf("%-26s %-6s %-31s %13s %15s %6s %7s\n", "FAULT", "TARGET", "SHADER", "INSTRUCTIONS",
           "LANES", "RUNS", "SECONDS");
    unsigned *before = xcalloc(fs->n + 1, sizeof(unsigned));
    unsigned *after = xcalloc(fs->n + 1, sizeof(unsigned)), n = 0;
@@ -516,7 +516,7 @@ print_reduce(const struct follows *fs, double budget)
       const struct follow *f = &fs->v[k];
       const struct diff_reduce_stats *st = &f->st;
       if (f->reduced != DIFF_REDUCE_OK) {
-         printf("%-26s %-6s %-28s %s\n", opt_fault_info[f->fault].name, f->target, f->shader,
+         printf("%-26s %-6s %-31s %s\n", opt_fault_info[f->fault].name, f->target, f->shader,
                 f->have ? diff_reduce_status_names[f->reduced] : "no reproducer");
          continue;
       }
@@ -525,7 +525,7 @@ print_reduce(const struct follows *fs, double budget)
       char insns[32], lanes[32];
       snprintf(insns, sizeof(insns), "%u -> %u", st->insns_before, st->insns_after);
       snprintf(lanes, sizeof(lanes), "%u -> %u", st->lanes_before, st->lanes_after);
-      printf("%-26s %-6s %-28s %13s %15s %6llu %6.1f%s\n", opt_fault_info[f->fault].name, f->target,
+      printf("%-26s %-6s %-31s %13s %15s %6llu %6.1f%s\n", opt_fault_info[f->fault].name, f->target,
              f->shader, insns, lanes, (unsigned long long)st->tests, st->seconds,
              st->budget_hit ? "+" : "");
    }
