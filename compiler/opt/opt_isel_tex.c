@@ -328,6 +328,11 @@ isel_tex(struct isel *s, struct ir_instr *in)
       break;
    case IR_TEX_lodq:
       return a3_lodq(s, in, &a);
+   case IR_TEX_tg4:
+      return isel_unsupported(s, in, "a gather: the model has none"), NULL;
+   case IR_TEX_txqs:
+      return isel_unsupported(s, in, "a sample-count query: the model has no multisample textures"),
+             NULL;
    default:
       return isel_unsupported(s, in, "this texture instruction"), NULL;
    }
@@ -385,7 +390,7 @@ shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode,
    if (!r)
       return NULL;
    ir_mach_set_fixed(r, 1, lane);
-   ir_mach_set_fixed(r, 2, 0x1c03);
+   ir_mach_set_fixed(r, 2, 0x1f);
    r->mach->insn.dst[1] = (struct isa_opnd){
        .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
    isel_set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), mode);
@@ -420,6 +425,24 @@ isel_deriv(struct isel *s, struct ir_instr *in)
    return hi && lo ? isel_flag(isel_build2(s, in, ISA_SEM_FADD, hi, lo), 1, ISA_OPND_F_NEG) : NULL;
 }
 
+/* The predicate p of a selected compare mask SEL(RZ, !p, ~0) (compares
+ * are selected before their readers), or NULL. */
+static struct ir_instr *
+pred_of_mask(struct isel *s, struct ir_instr *x)
+{
+   if (x->op != IR_OP_MACH || x->mach->insn.sem != ISA_SEM_SEL || x->mach->guard != IR_MACH_FIXED)
+      return NULL;
+   const struct ir_mach *m = x->mach;
+   if (m->count[0] || m->insn.src[0].kind != ISA_OPND_REG || m->insn.src[0].file != s->gpr ||
+       m->insn.src[0].index != s->zero_reg || m->count[1] != 1 || m->count[2] != 1 ||
+       m->insn.src[1].flags != ISA_OPND_F_NOT || m->insn.src[2].flags)
+      return NULL;
+   struct ir_instr *p = x->src[m->first[1]], *ones = x->src[m->first[2]];
+   if (ones->op != IR_OP_IMM || (uint32_t)ones->imm != ~0u || ir_reg_file(p) != s->pred)
+      return NULL;
+   return opt_transform(s->ctx, "ballot of the predicate of mask %%%u", x->id) ? p : NULL;
+}
+
 /* ballot(x): VOTE.ANY of the predicate x != 0 (PT or !PT for a
  * constant), its ballot the value, the vote discarded into PT. */
 static struct ir_instr *
@@ -428,7 +451,7 @@ ballot(struct isel *s, struct ir_instr *in)
    struct ir_instr *x = in->src[0], *p = NULL;
    if (s->op[ISA_SEM_VOTE] < 0 || s->true_reg < 0)
       return isel_unsupported(s, in, "no warp vote"), NULL;
-   if (x->op != IR_OP_IMM && !(p = isel_predicate(s, in, x)))
+   if (x->op != IR_OP_IMM && !(p = pred_of_mask(s, x)) && !(p = isel_predicate(s, in, x)))
       return NULL;
    struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_VOTE]);
    if (p)
