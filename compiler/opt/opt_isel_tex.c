@@ -390,7 +390,7 @@ shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode,
    if (!r)
       return NULL;
    ir_mach_set_fixed(r, 1, lane);
-   ir_mach_set_fixed(r, 2, 0x1f);
+   ir_mach_set_fixed(r, 2, 0x1c03);
    r->mach->insn.dst[1] = (struct isa_opnd){
        .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
    isel_set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), mode);
