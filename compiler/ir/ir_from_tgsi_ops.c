@@ -937,10 +937,12 @@ subgroup(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
          t = alu2(x, IR_OP_IEQ, v, imm(x, 0));
          break;
       default: /* VOTE_ANY */
-         r->v[c] = alu2(x, IR_OP_INE, alu1(x, IR_OP_BALLOT, v), imm(x, 0));
+         t = alu1(x, IR_OP_BALLOT, v);
+         r->v[c] = alu2(x, IR_OP_INE, t, imm(x, 0));
          continue;
       }
-      r->v[c] = alu2(x, IR_OP_IEQ, alu1(x, IR_OP_BALLOT, t), imm(x, 0));
+      t = alu1(x, IR_OP_BALLOT, t);
+      r->v[c] = alu2(x, IR_OP_IEQ, t, imm(x, 0));
    }
    return true;
 }
