@@ -179,7 +179,7 @@ diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char 
    }
    VEC_PUSH(r->sig, r->nsig, r->sig_cap, s);
    static const int rank[DIFF_STATUS_COUNT] = {
-       [DIFF_PASS] = 0, [DIFF_SKIP] = 1, [DIFF_ERROR] = 2, [DIFF_FAIL] = 3};
+       [DIFF_PASS] = 0, [DIFF_NA] = 1, [DIFF_SKIP] = 2, [DIFF_ERROR] = 3, [DIFF_FAIL] = 4};
    enum diff_status st = diff_signal_status(k);
    if (rank[st] > rank[r->status])
       r->status = st;
@@ -314,6 +314,17 @@ compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
       pg->runnable = check_encoding(cr, pg);
    }
    diag_clear(d);
+}
+
+/* A shader needing what the target's hardware lacks ends here. */
+static bool
+step_applies(struct case_run *cr)
+{
+   char *why = diff_target_lacks(cr->j->s, cr->t->model);
+   if (why)
+      diff_result_add(cr->r, DIFF_SIG_NO_FEATURE, "target", NULL, 0, "%s", why);
+   free(why);
+   return !why;
 }
 
 static bool
@@ -592,6 +603,7 @@ static const struct case_step {
    const char *name;
    bool (*run)(struct case_run *cr);
 } case_steps[] = {
+    {"applies", step_applies},
     {"ref", step_ref},
     {"opt", step_opt},
     {"emu ref", step_emu_ref},

@@ -190,9 +190,9 @@ diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_base
 {
    enum diff_status st = c->results[i].status;
    enum diff_status want = diff_baseline_expect(b, case_shader(c, i), case_target(c, i));
-   if (want == DIFF_SKIP)
+   if (want == DIFF_SKIP || want == DIFF_NA)
       want = DIFF_PASS;
-   if (st == DIFF_PASS || st == DIFF_SKIP)
+   if (st == DIFF_PASS || st == DIFF_SKIP || st == DIFF_NA)
       return want == DIFF_PASS ? DIFF_OUT_OK : DIFF_OUT_UNEXPECTED_PASS;
    if (st == want)
       return DIFF_OUT_EXPECTED;
@@ -381,9 +381,9 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    struct sb b = {0};
    sbf(&b,
        "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
-       "\"error\": %u, \"skip\": %u,\n",
+       "\"error\": %u, \"skip\": %u, \"n/a\": %u,\n",
        s.shaders, s.cases, s.status[DIFF_PASS], s.status[DIFF_FAIL], s.status[DIFF_ERROR],
-       s.status[DIFF_SKIP]);
+       s.status[DIFF_SKIP], s.status[DIFF_NA]);
    sbf(&b, "              \"outcomes\": {");
    for (unsigned o = 0; o < DIFF_OUT_COUNT; o++)
       sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
@@ -482,7 +482,7 @@ diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
    diff_summarize(c, bl, &s);
    unsigned fails = s.outcome[DIFF_OUT_NEW_FAIL] + s.outcome[DIFF_OUT_UNEXPECTED_PASS];
    unsigned errors = s.outcome[DIFF_OUT_NEW_ERROR];
-   unsigned skipped = s.outcome[DIFF_OUT_EXPECTED] + s.status[DIFF_SKIP];
+   unsigned skipped = s.outcome[DIFF_OUT_EXPECTED] + s.status[DIFF_SKIP] + s.status[DIFF_NA];
    double t = 0;
    for (unsigned i = 0; i < c->ncases; i++)
       t += c->results[i].seconds;

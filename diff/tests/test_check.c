@@ -528,7 +528,8 @@ test_programs(void)
    r = &c.results[0];
    CHECKF(r->status == DIFF_PASS && r->nsig == 0, "%s", r->nsig ? r->sig[0].msg : "");
    CHECK(r->compared > 64);
-   CHECK(!strcmp(diff_check_steps(&c), "parse inputs interp ref opt emu ref emu opt compare"));
+   CHECK(!strcmp(diff_check_steps(&c),
+                 "parse inputs interp applies ref opt emu ref emu opt compare"));
    diff_check_fini(&c);
 
    /* The output read from the wrong register. */
@@ -620,9 +621,35 @@ test_generated(void)
    diff_check_fini(&b);
 }
 
+/* A shader needing what a target lacks is n/a there, and only there. */
+static void
+test_applicable(void)
+{
+   struct diff_check c;
+   struct diag_list d = {0};
+   diff_check_init(&c);
+   c.o.invocations = 64;
+   CHECK(diff_check_add_targets(&c, "a3xx,sm50", &d));
+   diff_check_add_shader(&c, FIX "fs_fma.tgsi", NULL);
+   diff_check_make_cases(&c, 1, 1);
+   diff_check_run(&c, NULL, NULL);
+   CHECK_EQ_U(c.ncases, 2);
+   const struct diff_case_result *a3 = &c.results[0], *nv = &c.results[1];
+   CHECK(a3->status == DIFF_NA && a3->nsig == 1 && a3->sig[0].kind == DIFF_SIG_NO_FEATURE);
+   CHECKF(a3->nsig && !strcmp(a3->sig[0].msg, "FMA at line 7 needs fma (fused multiply-add with "
+                                              "one rounding), which a3xx lacks"),
+          "%s", a3->nsig ? a3->sig[0].msg : "");
+   CHECK(!a3->ref.valid && !a3->opt.valid);
+   CHECKF(nv->status == DIFF_PASS, "%s", nv->nsig ? nv->sig[0].msg : "");
+   CHECK(diff_case_outcome(&c, 0, NULL) == DIFF_OUT_OK);
+   diag_clear(&d);
+   diff_check_fini(&c);
+}
+
 int
 main(void)
 {
+   test_applicable();
    test_generated();
    test_programs();
    test_signals();
