@@ -61,7 +61,7 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(TIMEOUT, "timeout", FAIL, "the case ran past --timeout")                                      \
    X(INPUT, "input-error", ERROR, "the shader cannot be read, parsed or given inputs")             \
    X(INTERP, "interp-error", ERROR, "the golden interpreter refused or did not finish")            \
-   X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")               \
+   X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")                \
    X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")
 #define DIFF_SIGNAL_(n, s, st, d) DIFF_SIG_##n,
 enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
@@ -155,11 +155,13 @@ struct diff_signal {
    uint64_t count;         /* differing values in all */
 };
 
-/* Static figures of one compiled program (see compile_stats). */
+/* Figures of one compiled program: static ones (see compile_stats), and
+ * the emulated cycles of its run summed over waves (0: it did not run). */
 struct diff_prog_stats {
    bool valid;
    unsigned instructions, nops, registers;
    uint64_t cycles;
+   uint64_t emu_cycles;
 };
 
 struct diff_case_result {

@@ -322,8 +322,9 @@ json_prog(struct sb *b, const char *key, const struct diff_prog_stats *p)
    }
    sbf(b,
        ", \"%s\": {\"instructions\": %u, \"nops\": %u, \"registers\": %u, \"cycles\": "
-       "%llu}",
-       key, p->instructions, p->nops, p->registers, (unsigned long long)p->cycles);
+       "%llu, \"emulated_cycles\": %llu}",
+       key, p->instructions, p->nops, p->registers, (unsigned long long)p->cycles,
+       (unsigned long long)p->emu_cycles);
 }
 
 static void
@@ -519,6 +520,37 @@ metric_add(struct metric *m, uint64_t ref, uint64_t opt)
    m->hurt += opt > ref;
 }
 
+/* Per target, the geometric mean of opt/ref over the cases where both
+ * programs compiled and ran: instructions, registers, emulated cycles. */
+static void
+stats_geomean(struct sb *b, const struct diff_check *c)
+{
+   sbf(b, "geometric mean of opt/ref per case (programs that both ran):\n");
+   sbf(b, "  %-10s %6s %13s %10s %16s\n", "target", "cases", "instructions", "registers",
+       "emulated cycles");
+   for (unsigned t = 0; t < c->ntargets; t++) {
+      double lg[3] = {0};
+      unsigned n = 0;
+      for (unsigned i = 0; i < c->ncases; i++) {
+         const struct diff_case_result *r = &c->results[i];
+         const struct diff_prog_stats *x = &r->ref, *y = &r->opt;
+         if (c->cases[i].target != t || !x->valid || !y->valid || !x->emu_cycles ||
+             !y->emu_cycles || !x->instructions || !x->registers || !y->instructions ||
+             !y->registers)
+            continue;
+         lg[0] += log((double)y->instructions / x->instructions);
+         lg[1] += log((double)y->registers / x->registers);
+         lg[2] += log((double)y->emu_cycles / (double)x->emu_cycles);
+         n++;
+      }
+      if (n)
+         sbf(b, "  %-10s %6u %12.3fx %9.3fx %15.3fx\n", c->targets[t].name, n, exp(lg[0] / n),
+             exp(lg[1] / n), exp(lg[2] / n));
+      else
+         sbf(b, "  %-10s %6u %13s %10s %16s\n", c->targets[t].name, 0u, "-", "-", "-");
+   }
+}
+
 char *
 diff_report_stats(const struct diff_check *c)
 {
@@ -546,6 +578,7 @@ diff_report_stats(const struct diff_check *c)
       sbf(&b, "  %-13s %12llu %12llu %9s %7u %7u\n", m[k].name, (unsigned long long)m[k].ref,
           (unsigned long long)m[k].opt, pct, m[k].helped, m[k].hurt);
    }
+   stats_geomean(&b, c);
    return sb_take(&b);
 }
 

@@ -320,8 +320,8 @@ test_reports(void)
                    "OUT[1].z lane 17: \"quoted\" <tag> & \x01 control");
    for (unsigned i = 1; i < c.ncases; i++) /* only case 0 counts in the totals */
       c.results[i].ref.valid = c.results[i].opt.valid = false;
-   c.results[0].ref = (struct diff_prog_stats){true, 10, 2, 8, 40};
-   c.results[0].opt = (struct diff_prog_stats){true, 7, 0, 9, 30};
+   c.results[0].ref = (struct diff_prog_stats){true, 10, 2, 8, 40, 400};
+   c.results[0].opt = (struct diff_prog_stats){true, 7, 0, 9, 30, 100};
    diff_lane_dump(&(struct env){.nlanes = 0}, 0, &c.results[0].lanes[0]);
    c.results[0].nlanes = 1;
    c.results[0].repro = xstrdup("diffcomp-repro/fs_basic-a3xx.yaml");
@@ -331,7 +331,7 @@ test_reports(void)
    CHECK(strstr(j, "\"summary\": {\"shaders\": 4, \"cases\": 4, \"pass\": 1, \"fail\": 1, "
                    "\"error\": 2, \"skip\": 0") != NULL);
    CHECK(
-       strstr(j, "\"ref\": {\"instructions\": 10, \"nops\": 2, \"registers\": 8, \"cycles\": 40}"));
+       strstr(j, "\"ref\": {\"instructions\": 10, \"nops\": 2, \"registers\": 8, \"cycles\": 40, \"emulated_cycles\": 400}"));
    CHECK(strstr(j, "\"expected\": \"0x3f800000\", \"actual\": \"0x7fc00000\", \"expected_float\": "
                    "\"1\", \"actual_float\": \"nan\", \"flags\": [\"FUSE\"]"));
    free(j);
@@ -349,6 +349,9 @@ test_reports(void)
    CHECKF(strstr(st, "instructions            10            7   -30.00%       1       0") != NULL,
           "%s", st);
    CHECK(strstr(st, "registers                8            9   +12.50%       0       1") != NULL);
+   /* one case: the geometric means are its own ratios, 7/10, 9/8, 100/400 */
+   CHECKF(strstr(st, "  a3xx            1        0.700x     1.125x           0.250x\n") != NULL, "%s",
+          st);
    free(st);
 
    char *line = diff_case_lines(&c, 0);
