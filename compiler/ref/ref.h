@@ -306,6 +306,8 @@ unsigned ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, u
 void ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res);
 unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d);
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
+/* High 32 bits of the unsigned product a * b. */
+unsigned ref_umul_hi(struct ref_ctx *c, unsigned a, unsigned b);
 /* Address of the IMAGE texel at the integer coordinates of source cs, 0
  * (out of every resource) when out of range. */
 /* DEMOTE as a deferred kill (ref_ops.c): the flag register cleared at the
@@ -319,6 +321,12 @@ unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const 
                            unsigned cs);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
+
+/* ref_int64.c */
+/* Whether op is a 64-bit integer opcode (conversions to and from 64-bit
+ * integers included); ref_int64 expands it over 32-bit primitives. */
+bool ref_int64_op(enum tgsi_opcode op);
+enum compile_status ref_int64(struct ref_ctx *c, const struct tgsi_insn *in);
 
 /* ref_tex.c */
 /* Expands a texture opcode through the target's tex hook; false if the
