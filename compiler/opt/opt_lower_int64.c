@@ -62,7 +62,9 @@ struct lw {
    struct ir_block *into; /* ... or at the end of this block when set */
    struct divcache *div;
    unsigned ndiv, div_cap;
-   struct ir_instr **packs; /* pack64s made or read here: removed when unused */
+   /* pack64s made here, and the 64-bit sources read as words (pack64,
+    * imm, dneg, dabs): removed when left unused */
+   struct ir_instr **packs;
    unsigned npacks, packs_cap;
 };
 
@@ -138,7 +140,8 @@ note_pack(struct lw *w, struct ir_instr *p)
    VEC_PUSH(w->packs, w->npacks, w->packs_cap, p);
 }
 
-/* The two words of a 64-bit source. */
+/* The two words of a 64-bit source. dneg/dabs (TGSI's modifiers on a
+ * d2i64/d2u64 operand) are sign-bit operations: done on the high word. */
 static struct w64
 words(struct lw *w, struct ir_instr *v)
 {
@@ -146,8 +149,18 @@ words(struct lw *w, struct ir_instr *v)
       note_pack(w, v);
       return pair(v->src[0], v->src[1]);
    }
-   if (v->op == IR_OP_IMM)
+   if (v->op == IR_OP_IMM) {
+      note_pack(w, v);
       return const64(w, v->imm);
+   }
+   if (v->op == IR_OP_DNEG || v->op == IR_OP_DABS) {
+      struct w64 r = words(w, v->src[0]);
+      note_pack(w, v); /* after its source: tidy() removes it first */
+      bool neg = v->op == IR_OP_DNEG;
+      struct ir_instr *m = K(w, neg ? 0x80000000u : 0x7fffffffu);
+      r.hi = A2(w, neg ? IR_OP_IXOR : IR_OP_IAND, r.hi, m);
+      return r;
+   }
    struct ir_instr *lo = A1(w, IR_OP_UNPACK64_LO, v);
    return pair(lo, A1(w, IR_OP_UNPACK64_HI, v));
 }
@@ -692,8 +705,8 @@ lower64(struct lw *w, struct ir_instr *in)
    }
 }
 
-/* unpack64_lo/hi of the packs made here read the words; packs left
- * without users go. */
+/* unpack64_lo/hi of the packs made or read here read the words; what the
+ * pass read as words and left without users goes. */
 static void
 tidy(struct lw *w)
 {
@@ -705,11 +718,12 @@ tidy(struct lw *w)
       struct ir_instr *p = in->src[0];
       bool ours = false;
       for (unsigned k = 0; k < w->npacks && !ours; k++)
-         ours = w->packs[k] == p;
+         ours = w->packs[k] == p && p->op == IR_OP_PACK64;
       if (ours)
          opt_replace(sh, in, p->src[in->op == IR_OP_UNPACK64_HI]);
    }
-   for (unsigned k = 0; k < w->npacks; k++) {
+   /* latest first: a dneg goes before the pack it reads */
+   for (unsigned k = w->npacks; k-- > 0;) {
       struct ir_instr *p = w->packs[k];
       bool used = p->removed;
       for (unsigned i = 0; i < sh->nvalues && !used; i++) {
