@@ -26,7 +26,8 @@
  * Layout: ref.c walks the shader (register map, bindings, control flow
  * and subroutine inlining for lowest-PC models); ref_cf_stack.c the same
  * control flow for stack models; ref_ops.c expands every other opcode
- * once, over the scalar primitives REF_PRIMS; the per-ISA files
+ * once, over the scalar primitives REF_PRIMS (ref_int64.c the 64-bit
+ * integer ones, as 32-bit pairs); the per-ISA files
  * (ref_a3xx.c, ref_sm50.c) implement those primitives, constant and
  * indirect loads, textures, memory, kill and branches (struct ref_target);
  * ref_tex.c reads the operands of every texture opcode once for them;
@@ -191,8 +192,8 @@ struct ref_target {
                   int label);
    void (*jump)(struct ref_ctx *c, int label);
    void (*end)(struct ref_ctx *c);
-   /* Doubles and 64-bit integers (ref_wide_op): true when expanded or
-    * refused (with a diagnostic); NULL: refused as 64-bit operations. */
+   /* Doubles (64-bit integers are ref_int64.c's, on every target): true
+    * when expanded or refused (with a diagnostic); NULL: refused. */
    bool (*wide)(struct ref_ctx *c, const struct tgsi_insn *in);
    /* Kill the lanes whose flag register is non-zero (DEMOTE's epilogue). */
    void (*kill_flag)(struct ref_ctx *c, unsigned flag);

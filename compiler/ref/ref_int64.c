@@ -35,9 +35,9 @@
  * it covers both channels), a compare writes the first masked channel of
  * its pair, a 64 -> 32 conversion the first (pair xy) and second (pair
  * zw) masked channels; shift counts come from src1.x and src1.z. A '-' on
- * a 64-bit integer operand negates the 64-bit value; '|x|' on one is
- * ignored, as the interpreter ignores it; on a double operand (D2I64,
- * D2U64) they act on the sign bit.
+ * a 64-bit integer operand negates the 64-bit value ('|x|' on one has no
+ * meaning: the interpreter refuses the shader); on a double operand
+ * (D2I64, D2U64) '-' and '|x|' act on the sign bit.
  *
  * As everywhere in the reference compiler, an argument list holds at most
  * one call that allocates or emits, so register numbers do not depend on

@@ -1100,22 +1100,14 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
          ref_store(c, in, res);
       return c->status;
    }
-   if (ref_int64_op(in->op))
+   if (ref_int64_op(in->op)) /* 64-bit integers: 32-bit pairs on every target */
       return ref_int64(c, in);
-   if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64 ||
-       in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D || in->op == TGSI_OP_U2D ||
-       in->op == TGSI_OP_F2I64 || in->op == TGSI_OP_F2U64 || in->op == TGSI_OP_U2I64 ||
-       in->op == TGSI_OP_I2I64) {
+   if (info->type == TGSI_TYPE_D || in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D ||
+       in->op == TGSI_OP_U2D) {
       if (c->t->wide && c->t->wide(c, in))
          return c->status;
       const char *why = c->t->why ? c->t->why(in->op) : NULL;
-      bool dbl =
-          (info->type == TGSI_TYPE_D && in->op != TGSI_OP_D2U64 && in->op != TGSI_OP_D2I64) ||
-          in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D || in->op == TGSI_OP_U2D;
-      return ref_unsupported(c, "%s",
-                             why   ? why
-                             : dbl ? "doubles: the model has no FP64 instructions"
-                                   : "64-bit integer operations (not lowered to 32-bit ones yet)");
+      return ref_unsupported(c, "%s", why ? why : "doubles: the model has no FP64 instructions");
    }
    if (in->op == TGSI_OP_NRM4 || (info->flags & TGSI_OPF_CHAN)) {
       if (!chan(c, in, res))
