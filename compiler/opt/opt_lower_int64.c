@@ -15,11 +15,13 @@
  *  - division: one loop of 64 restoring steps per distinct dividend and
  *    divisor (div and mod of the same operands share it), the same count
  *    in every lane; signs as C's;
- *  - conversions from float or double: the significand shifted by the
- *    exponent (truncation); to float or double: the magnitude normalized
- *    to bit 63, cut to 24 or 53 bits and rounded to nearest even, the
- *    increment added to the assembled bits so that a carry out of the
- *    significand raises the exponent.
+ *  - conversions from float or double: the significand moved up to bit
+ *    63, then one right shift by what the exponent leaves (truncation);
+ *    to float: the top 32 bits with a sticky bit through u2f (which rounds
+ *    to nearest even), scaled in the exponent field; to double: the
+ *    magnitude normalized to bit 63, cut to 53 bits and rounded to nearest
+ *    even, the increment added to the assembled bits so that a carry out
+ *    of the significand raises the exponent.
  *
  * The results are the op table's, bit for bit, for every input (the IR
  * evaluator checks each expansion in the pass fixtures): division by 0 and
@@ -454,27 +456,29 @@ normalize(struct lw *w, struct w64 m, struct ir_instr **top)
 }
 
 /* Float bits of the unsigned m rounded to nearest even, or'ed with sign
- * (NULL: none). up = guard & (sticky | odd): the guard bit is 0/1, sticky
- * a mask, odd 0/1. */
+ * (NULL: none), through the 32-bit u2f (which rounds to nearest even):
+ * with hi == 0, u2f(lo); else the top 32 bits v = m >> s (s = the high
+ * word's bit length, 1..32, so v's top bit is bit 31) with the bits shifted
+ * out or'ed into v's bit 0 -- below the guard bit (7), so u2f rounds v as
+ * it would round m -- then the result scaled by 2^s in the exponent field
+ * (exact: at most 2^64). */
 static struct ir_instr *
 to_float(struct lw *w, struct w64 m, struct ir_instr *sign)
 {
-   struct ir_instr *n, *one = K(w, 1);
-   struct w64 v = normalize(w, m, &n);
-   struct ir_instr *sig = A2(w, IR_OP_USHR, v.hi, K(w, 8)); /* 24 bits */
-   struct ir_instr *guard = A2(w, IR_OP_IAND, A2(w, IR_OP_USHR, v.hi, K(w, 7)), one);
-   struct ir_instr *rest = A2(w, IR_OP_IOR, A2(w, IR_OP_IAND, v.hi, K(w, 0x7f)), v.lo);
+   struct ir_instr *one = K(w, 1);
+   struct ir_instr *s = A2(w, IR_OP_IADD, A1(w, IR_OP_UFIND_MSB, m.hi), one);
+   struct ir_instr *t = A2(w, IR_OP_ISUB, K(w, 32), s); /* 0..31 when hi != 0 */
+   struct ir_instr *up = A2(w, IR_OP_ISHL, m.hi, t);
+   struct ir_instr *inv = A2(w, IR_OP_IXOR, t, K(w, 31));
+   struct ir_instr *down = A2(w, IR_OP_USHR, A2(w, IR_OP_USHR, m.lo, one), inv);
+   struct ir_instr *lost = A2(w, IR_OP_ISHL, m.lo, t);
    struct ir_instr *zero = K(w, 0);
-   struct ir_instr *sticky = A2(w, IR_OP_INE, rest, zero);
-   struct ir_instr *odd = A2(w, IR_OP_IAND, sig, one);
-   struct ir_instr *up = A2(w, IR_OP_IAND, guard, A2(w, IR_OP_IOR, sticky, odd));
-   struct ir_instr *e = A2(w, IR_OP_IADD, n, K(w, 126)); /* + the top bit: 127 + n */
-   e = A2(w, IR_OP_ISHL, e, K(w, 23));
-   struct ir_instr *bits = A2(w, IR_OP_IADD, A2(w, IR_OP_IADD, e, sig), up);
-   if (sign)
-      bits = A2(w, IR_OP_IOR, bits, sign);
-   struct ir_instr *mz = A2(w, IR_OP_IEQ, A2(w, IR_OP_IOR, m.lo, m.hi), zero);
-   return A3(w, IR_OP_BCSEL, mz, zero, bits);
+   struct ir_instr *sticky = A2(w, IR_OP_IAND, A2(w, IR_OP_INE, lost, zero), one);
+   struct ir_instr *v = A2(w, IR_OP_IOR, A2(w, IR_OP_IOR, up, down), sticky);
+   struct ir_instr *hz = A2(w, IR_OP_IEQ, m.hi, zero);
+   struct ir_instr *f = A1(w, IR_OP_U2F, A3(w, IR_OP_BCSEL, hz, m.lo, v));
+   struct ir_instr *bits = A2(w, IR_OP_IADD, f, A2(w, IR_OP_ISHL, s, K(w, 23)));
+   return sign ? A2(w, IR_OP_IOR, bits, sign) : bits;
 }
 
 static struct w64
@@ -500,64 +504,70 @@ to_double(struct lw *w, struct w64 m, struct ir_instr *sign)
    return sel64(w, mz, pair(zero, zero), bits);
 }
 
-/* trunc(sig * 2^(e - bias)) for sig < 2^53; past 2^64 is the caller's. */
+/* trunc(v * 2^-r) for v the significand moved up to bit 63 and r =
+ * (the exponent of v's bit 0) negated: one right shift, 0 from r = 64 on
+ * (e too small); r < 0 (past 2^64) is the caller's. */
 static struct w64
-scale(struct lw *w, struct w64 sig, struct ir_instr *e, uint32_t bias)
+scale(struct lw *w, struct w64 v, struct ir_instr *r)
 {
-   struct ir_instr *b = K(w, bias);
-   struct w64 left = shift64(w, sig, A2(w, IR_OP_ISUB, e, b), IR_OP_ISHL);
-   struct ir_instr *rn = A2(w, IR_OP_ISUB, b, e);
-   rn = A2(w, IR_OP_UMIN, rn, K(w, 63)); /* >= 53: 0 */
-   struct w64 right = shift64(w, sig, rn, IR_OP_USHR);
-   return sel64(w, A2(w, IR_OP_IGE, e, b), left, right);
+   struct w64 t = shift64(w, v, r, IR_OP_USHR);
+   struct ir_instr *in = A2(w, IR_OP_ULT, r, K(w, 64));
+   return sel64(w, in, t, const64(w, 0));
 }
 
 /* f2i64/f2u64/d2i64/d2u64 from the high word (sign), the significand,
  * the biased exponent and a NaN mask. */
 static struct w64
-from_real(struct lw *w, enum ir_op op, struct ir_instr *hi, struct w64 sig, struct ir_instr *e,
+from_real(struct lw *w, enum ir_op op, struct ir_instr *hi, struct w64 v, struct ir_instr *e,
           struct ir_instr *nan)
 {
    bool dbl = op == IR_OP_D2I64 || op == IR_OP_D2U64;
    bool sign = op == IR_OP_F2I64 || op == IR_OP_D2I64;
-   struct w64 mag = scale(w, sig, e, dbl ? 1075 : 150);
+   /* v's bit 63 is worth 2^(e - bias) with bias 127 or 1023: r = bias + 63 - e */
+   struct ir_instr *r = A2(w, IR_OP_ISUB, K(w, dbl ? 1086 : 190), e);
+   struct w64 mag = scale(w, v, r);
    struct ir_instr *neg = A2(w, IR_OP_ILT, hi, K(w, 0));
    uint32_t limit = (dbl ? 1023 : 127) + (sign ? 63 : 64); /* 2^63 or 2^64 */
    struct ir_instr *big = A2(w, IR_OP_IGE, e, K(w, limit));
    if (sign) { /* out of range and NaN: INT64_MIN */
-      struct w64 r = sel64(w, neg, neg64(w, mag), mag);
-      return sel64(w, big, const64(w, 0x8000000000000000ull), r);
+      struct w64 res = sel64(w, neg, neg64(w, mag), mag);
+      return sel64(w, big, const64(w, 0x8000000000000000ull), res);
    }
-   struct w64 r = sel64(w, big, const64(w, ~0ull), mag);
+   struct w64 res = sel64(w, big, const64(w, ~0ull), mag);
    struct ir_instr *low = A2(w, IR_OP_IOR, neg, nan);
-   return sel64(w, low, const64(w, 0), r);
+   return sel64(w, low, const64(w, 0), res);
 }
 
+/* The float's 24-bit significand at the top of the word: (0, sig << 8). */
 static struct w64
 from_float(struct lw *w, enum ir_op op, struct ir_instr *x)
 {
    struct ir_instr *e = A2(w, IR_OP_USHR, x, K(w, 23));
    e = A2(w, IR_OP_IAND, e, K(w, 0xff));
-   struct ir_instr *sig = A2(w, IR_OP_IAND, x, K(w, 0x7fffff));
-   sig = A2(w, IR_OP_IOR, sig, K(w, 0x800000));
+   struct ir_instr *sig = A2(w, IR_OP_ISHL, x, K(w, 8));
+   sig = A2(w, IR_OP_IOR, sig, K(w, 0x80000000u));
    struct ir_instr *ax = A2(w, IR_OP_IAND, x, K(w, 0x7fffffffu));
    struct ir_instr *nan = A2(w, IR_OP_ULT, K(w, 0x7f800000u), ax);
-   return from_real(w, op, x, pair(sig, K(w, 0)), e, nan);
+   return from_real(w, op, x, pair(K(w, 0), sig), e, nan);
 }
 
+/* The double's 53-bit significand moved up by 11. */
 static struct w64
 from_double(struct lw *w, enum ir_op op, struct w64 x)
 {
    struct ir_instr *e = A2(w, IR_OP_USHR, x.hi, K(w, 20));
    e = A2(w, IR_OP_IAND, e, K(w, 0x7ff));
-   struct ir_instr *shi = A2(w, IR_OP_IAND, x.hi, K(w, 0xfffff));
-   shi = A2(w, IR_OP_IOR, shi, K(w, 0x100000));
+   struct ir_instr *k11 = K(w, 11);
+   struct ir_instr *hi = A2(w, IR_OP_ISHL, x.hi, k11);
+   hi = A2(w, IR_OP_IOR, hi, A2(w, IR_OP_USHR, x.lo, K(w, 21)));
+   hi = A2(w, IR_OP_IOR, hi, K(w, 0x80000000u));
+   struct ir_instr *lo = A2(w, IR_OP_ISHL, x.lo, k11);
    struct ir_instr *ah = A2(w, IR_OP_IAND, x.hi, K(w, 0x7fffffffu)), *inf = K(w, 0x7ff00000u);
    struct ir_instr *above = A2(w, IR_OP_ULT, inf, ah);
    struct ir_instr *frac = A2(w, IR_OP_INE, x.lo, K(w, 0));
    struct ir_instr *nan =
        A2(w, IR_OP_IOR, above, A2(w, IR_OP_IAND, A2(w, IR_OP_IEQ, ah, inf), frac));
-   return from_real(w, op, x.hi, pair(x.lo, shi), e, nan);
+   return from_real(w, op, x.hi, pair(lo, hi), e, nan);
 }
 
 /* ------------------------------------------------------------------ */
