@@ -274,7 +274,8 @@ opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
        !check_names(ctx, o->disable, "--disable-pass", false) ||
        !check_names(ctx, o->print_after, "--print-after", true))
       return false;
-   /* required: no target has 64-bit integer instructions */
+   /* first, with --passes too: no target has 64-bit integer instructions,
+    * and the generic passes then clean up what it builds */
    run(sh, ctx, "lower_int64");
    if (o->passes) {
       ir_mark_invariant(sh);
