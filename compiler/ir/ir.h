@@ -943,6 +943,7 @@ bool opt_dce(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_lower_int64(struct ir_shader *sh, struct opt_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
 /* backend                                                              */

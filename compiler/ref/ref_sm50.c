@@ -1105,7 +1105,8 @@ is_double_op(enum tgsi_opcode op)
  * 64-bit result pair is computed when the mask touches it (32 -> 64
  * conversions: when it covers both channels), a compare writes the first
  * masked channel of its pair, a 64 -> 32 conversion the first (pair xy)
- * and second (pair zw) masked channels. 64-bit integers are refused. */
+ * and second (pair zw) masked channels. (64-bit integers never come here:
+ * ref_int64.c makes them 32-bit pairs.) */
 static bool
 sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
 {
