@@ -4,8 +4,8 @@
  * texture targets, against the model's `features:` list. A shader that
  * needs what the hardware lacks is not applicable to it -- no driver would
  * hand it to that GPU -- which the check reports as n/a rather than as a
- * compiler refusal. Integer 64-bit operations need nothing: compilers
- * lower them to 32-bit ones.
+ * compiler refusal. Integer 64-bit operations, and their conversions to
+ * and from doubles, need nothing: compilers lower them to 32-bit ones.
  */
 #include "diff/diff.h"
 #include "isa/isa.h"
@@ -26,9 +26,12 @@ insn_feature(const struct tgsi_insn *in)
    case TGSI_OP_F2D:
    case TGSI_OP_I2D:
    case TGSI_OP_U2D:
-   case TGSI_OP_I642D:
-   case TGSI_OP_U642D:
       return ISA_FEATURE_FP64;
+   case TGSI_OP_I642D: /* integer <-> double conversions are bit work: */
+   case TGSI_OP_U642D: /* both compilers do them in 32-bit integer code */
+   case TGSI_OP_D2I64: /* (ref_int64.c, opt_lower_int64.c) */
+   case TGSI_OP_D2U64:
+      return ISA_FEATURE_COUNT;
    case TGSI_OP_VOTE_ANY:
    case TGSI_OP_VOTE_ALL:
    case TGSI_OP_VOTE_EQ:
