@@ -321,7 +321,7 @@ struct emu_binding {
 #define EMU_ADDR_IMAGE(i)  ((uint32_t)(0x41u + (i)) << 24)
 /* Attribute byte offset of OUT[i].x for attribute stores (OUT[i].c at
  * + 4 * c). */
-#define EMU_ATTR_OUTPUT(i) ((uint32_t)(i) * 16u)
+#define EMU_ATTR_OUTPUT(i) ((uint32_t)(i)*16u)
 
 struct isa_model;
 

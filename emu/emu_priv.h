@@ -213,7 +213,7 @@ struct emu_code {
    unsigned nbinds;
    uint32_t *touched; /* units the program can read or write: what a group zeroes */
    unsigned ntouched;
-   bool uses_shared; /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
+   bool uses_shared;         /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
    uint32_t gs_max_vertices; /* the program's, 0 = 1 */
 };
 

@@ -205,8 +205,8 @@ test_bad_mode(const struct isa_model *m)
    /* OUT R1, R1, RZ with mode 0 (0xfbe0, bits 39..40 clear) */
    static const uint8_t code[] = {0xe0, 0x07, 0x00, 0xfc, 0x00, 0x80, 0x1f, 0x00,
                                   0x01, 0x01, 0xf7, 0x0f, 0x00, 0x00, 0xe0, 0xfb};
-   struct emu_program p = {.model = m, .code = (uint8_t *)code, .size = 16,
-                           .stage = TGSI_STAGE_GEOM};
+   struct emu_program p = {
+       .model = m, .code = (uint8_t *)code, .size = 16, .stage = TGSI_STAGE_GEOM};
    struct emu_code *c = NULL;
    struct diag_list d = {0};
    enum emu_status st = emu_load(&p, &c, &d);
