@@ -53,28 +53,94 @@ isel_stage_supported(struct isel *s)
    return true;
 }
 
-/* AST of one word: data d to attribute byte `off` of vertex v, before pos. */
+/* Gives operand k of x the modifier value that makes it cover n registers
+ * (sm50 AST's size), found through the model's operand counts. */
+static bool
+set_count(const struct isa_model *m, struct isa_insn *x, unsigned k, unsigned n)
+{
+   if (isa_opnd_count(m, x, ISA_SLOT_SRC(k)) == n)
+      return true;
+   for (unsigned mod = 0; mod < isa_mod_count(m); mod++)
+      for (int v = 0; v < 16; v++) {
+         struct isa_insn t;
+         isa_insn_init(m, x->op, &t);
+         t.mod[mod] = (int16_t)v;
+         if (isa_check_insn(m, &t, NULL) != ISA_ERR_MODIFIER &&
+             isa_opnd_count(m, &t, ISA_SLOT_SRC(k)) == n) {
+            x->mod[mod] = (int16_t)v;
+            return true;
+         }
+      }
+   return false;
+}
+
+/* AST of n words: data d[0..n) to attribute byte `off` of vertex v,
+ * before pos. */
 static struct ir_instr *
 attr_store(struct isel *s, struct ir_instr *pos, struct ir_instr *v, uint32_t off,
-           struct ir_instr *d)
+           struct ir_instr *const *d, unsigned n)
 {
    if (s->op[ISA_SEM_AST] < 0 || s->zero_reg < 0) {
       isel_unsupported(s, pos, "no attribute store");
       return NULL;
    }
-   if (off >= 1024u) {
+   if (off + 4 * n > 1024u) {
       isel_unsupported(s, pos, "an output beyond the 10-bit attribute offsets");
       return NULL;
    }
    struct ir_instr *in = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_AST]);
+   if (!set_count(s->m, &in->mach->insn, 3, n)) {
+      ir_instr_remove(in);
+      isel_unsupported(s, pos, "no attribute store of that size");
+      return NULL;
+   }
    ir_mach_set_fixed_reg(in, 0, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
    ir_mach_set_fixed(in, 1, off);
    ir_mach_set_src(in, 2, &v, 1);
-   ir_mach_set_src(in, 3, &d, 1);
+   ir_mach_set_src(in, 3, d, n);
    in->flags = pos->flags;
    in->line = pos->line;
    ir_insert_before(pos, in);
    return in;
+}
+
+/* The stores that continue in's run in its block: the same output (and
+ * vertex), the next components, nothing with an effect between; an
+ * aligned group of 4 or 2 (the hardware wants AST.128 and AST.64 on
+ * aligned attributes). Returns how many, in run[]. */
+static unsigned
+store_run(struct ir_instr *in, struct ir_instr **run)
+{
+   bool vtx = in->op == IR_OP_STORE_OUTPUT_VTX;
+   unsigned n = 1;
+   run[0] = in;
+   for (struct ir_instr *p = in->next; p && n < 4; p = p->next) {
+      if (p->op == in->op && p->slot == in->slot && p->comp == in->comp + (int32_t)n &&
+          (!vtx || p->src[0] == in->src[0]))
+         run[n++] = p;
+      else if (ir_instr_has_effect(p))
+         break;
+   }
+   return n == 4 && in->comp == 0 ? 4 : n >= 2 && in->comp % 2 == 0 ? 2 : 1;
+}
+
+/* A store_output (vertex v) or store_output_vtx and the stores that join
+ * it: one AST before the last of them, which all go. Returns the AST and
+ * the instruction after the run in *next. */
+static struct ir_instr *
+select_store(struct isel *s, struct ir_instr *in, struct ir_instr *v, struct ir_instr **next)
+{
+   struct ir_instr *run[4], *d[4];
+   unsigned n = store_run(in, run);
+   for (unsigned k = 0; k < n; k++)
+      d[k] = run[k]->src[run[k]->nsrc - 1];
+   uint32_t off = EMU_ATTR_OUTPUT((uint32_t)in->slot) + 4u * (uint32_t)in->comp;
+   struct ir_instr *a = attr_store(s, run[n - 1], v, off, d, n);
+   *next = run[n - 1]->next;
+   for (unsigned k = 0; a && k < n; k++)
+      if (run[k] != in)
+         ir_instr_remove(run[k]);
+   return a;
 }
 
 /* OUT.EMIT / OUT.CUT of handle h with pos's stream; the next handle. */
@@ -96,8 +162,7 @@ select_block(struct isel *s, struct ir_block *b, struct ir_instr *h)
    for (struct ir_instr *in = b->first, *next; in && !s->ctx->failed; in = next) {
       next = in->next;
       if (in->op == IR_OP_STORE_OUTPUT) {
-         uint32_t off = EMU_ATTR_OUTPUT((uint32_t)in->slot) + 4u * (uint32_t)in->comp;
-         if (attr_store(s, in, h, off, in->src[0]))
+         if (select_store(s, in, h, &next))
             ir_instr_remove(in);
       } else if (in->op == IR_OP_EMIT || in->op == IR_OP_END_PRIM) {
          struct ir_instr *o = vertex_out(s, in, h);
@@ -186,12 +251,13 @@ isel_gs(struct isel *s, struct ir_instr *in)
    return select_gs(s);
 }
 
-/* store_output_vtx: AST of the value to the output vertex src0. */
+/* store_output_vtx (and the stores joining it): AST to the output
+ * vertex src0. */
 struct ir_instr *
 isel_output_vtx(struct isel *s, struct ir_instr *in)
 {
-   uint32_t off = EMU_ATTR_OUTPUT((uint32_t)in->slot) + 4u * (uint32_t)in->comp;
-   return attr_store(s, in, in->src[0], off, in->src[1]);
+   struct ir_instr *next;
+   return select_store(s, in, in->src[0], &next);
 }
 
 /* The load_input of (slot, comp, vertex) in the entry block, made there
@@ -230,6 +296,20 @@ input_vertices(const struct ir_shader *sh)
    return n;
 }
 
+/* The predicate idx == j: an equal compare earlier in pos's block (every
+ * channel of a vec4 read asks the same), else a new ISETP. */
+static struct ir_instr *
+vertex_is(struct isel *s, struct ir_instr *pos, struct ir_instr *idx, uint32_t j)
+{
+   for (struct ir_instr *p = pos->prev; p; p = p->prev) {
+      const struct ir_mach *m = p->op == IR_OP_MACH ? p->mach : NULL;
+      if (m && m->insn.sem == ISA_SEM_ISETP && p->nsrc == 2 && p->src[0] == idx &&
+          p->src[1]->op == IR_OP_IMM && (uint32_t)p->src[1]->imm == j && m->guard == IR_MACH_FIXED)
+         return p;
+   }
+   return isel_setp(s, pos, ISA_SEM_ISETP, idx, isel_imm(s, pos, j), "eq", "u32");
+}
+
 /* load_input_vind: the input of vertex src0, one compare and select per
  * vertex after the first (another index reads vertex 0's: undefined in
  * TGSI). */
@@ -244,8 +324,7 @@ isel_input_vind(struct isel *s, struct ir_instr *in)
    struct ir_instr *r = input_at(s, in, 0);
    for (uint32_t j = 1; j < nv && !s->ctx->failed; j++) {
       struct ir_instr *x = input_at(s, in, j);
-      struct ir_instr *p =
-          isel_setp(s, in, ISA_SEM_ISETP, in->src[0], isel_imm(s, in, j), "eq", "u32");
+      struct ir_instr *p = vertex_is(s, in, in->src[0], j);
       r = p ? isel_build3(s, in, ISA_SEM_SEL, x, p, r) : NULL;
       if (!r)
          return NULL;

@@ -58,4 +58,4 @@ ref_cli(opt_refused_gs_a3xx "compile|captures/gs_wireframe.tgsi|--target|a3xx|--
 ref_cli(opt_refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3xx|--path|opt" 2
         ERR "the a3xx hardware has no tessellation stages")
 ref_cli(opt_gs_sm50 "compile|captures/gs_particle_streams.tgsi|--target|sm50|--path|opt" 0
-        OUT "AST a\\[RZ\\]\\[RZ\\+0x20\\], R[0-9]+\n.*OUT.EMIT R[0-9]+, RZ, 1\n.*OUT.CUT R[0-9]+, R[0-9]+, 1\n")
+        OUT "AST.128 a\\[RZ\\]\\[RZ\\+0x20\\], R[0-9]+\n.*OUT.EMIT R[0-9]+, RZ, 1\n.*OUT.CUT R[0-9]+, R[0-9]+, 1\n")
