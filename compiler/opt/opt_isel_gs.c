@@ -34,22 +34,28 @@ static bool
 stage_refused(struct isel *s, const char *what)
 {
    if (!s->ctx->failed)
-      diag_add(s->ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: the %s hardware has %s",
+      diag_add(s->ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: the %s %s",
                isa_model_name(s->m), what);
    s->ctx->failed = true;
    return false;
 }
 
-/* Geometry shaders need the model's vertex emit and attribute store,
- * tessellation control shaders its attribute store. */
+/* Geometry and tessellation stages need the hardware's (the model's
+ * features); geometry shaders need the model's vertex emit and attribute
+ * store, tessellation control shaders its attribute store. */
 bool
 isel_stage_supported(struct isel *s)
 {
    enum tgsi_stage st = s->sh->stage;
+   bool tess = st == TGSI_STAGE_TESS_CTRL || st == TGSI_STAGE_TESS_EVAL;
+   if (st == TGSI_STAGE_GEOM && !isa_has_feature(s->m, ISA_FEATURE_GEOMETRY))
+      return stage_refused(s, "hardware has no geometry-shader stage");
+   if (tess && !isa_has_feature(s->m, ISA_FEATURE_TESSELLATION))
+      return stage_refused(s, "hardware has no tessellation stages");
    if (st == TGSI_STAGE_GEOM && (s->op[ISA_SEM_EMIT] < 0 || s->op[ISA_SEM_AST] < 0))
-      return stage_refused(s, "no geometry-shader stage (no vertex emit)");
+      return stage_refused(s, "model has no vertex emit or attribute store");
    if (st == TGSI_STAGE_TESS_CTRL && s->op[ISA_SEM_AST] < 0)
-      return stage_refused(s, "no tessellation stages (no attribute store)");
+      return stage_refused(s, "model has no attribute store");
    return true;
 }
 

@@ -591,7 +591,8 @@ has_sem(const struct isa_model *m, enum isa_sem sem)
    return false;
 }
 
-/* Geometry shaders need the model's vertex emit, tessellation control
+/* Geometry and tessellation stages need the hardware's (the model's
+ * features); geometry shaders need its vertex emit, tessellation control
  * shaders its attribute store: their outputs are written as they are
  * computed (per emitted vertex, per output vertex). A tessellation control
  * shader writes its outputs through stores only, so reading one back is
@@ -601,12 +602,19 @@ stage_supported(struct ref_ctx *c)
 {
    enum tgsi_stage st = c->s->stage;
    const char *name = isa_model_name(c->m);
-   if (st == TGSI_STAGE_GEOM && !has_sem(c->m, ISA_SEM_EMIT)) {
-      ref_unsupported(c, "the %s hardware has no geometry-shader stage (no vertex emit)", name);
+   bool tess = st == TGSI_STAGE_TESS_CTRL || st == TGSI_STAGE_TESS_EVAL;
+   if (st == TGSI_STAGE_GEOM && !isa_has_feature(c->m, ISA_FEATURE_GEOMETRY)) {
+      ref_unsupported(c, "the %s hardware has no geometry-shader stage", name);
       return false;
    }
-   if (st == TGSI_STAGE_TESS_CTRL && !has_sem(c->m, ISA_SEM_AST)) {
-      ref_unsupported(c, "the %s hardware has no tessellation stages (no attribute store)", name);
+   if (tess && !isa_has_feature(c->m, ISA_FEATURE_TESSELLATION)) {
+      ref_unsupported(c, "the %s hardware has no tessellation stages", name);
+      return false;
+   }
+   if ((st == TGSI_STAGE_GEOM && !has_sem(c->m, ISA_SEM_EMIT)) ||
+       (st == TGSI_STAGE_TESS_CTRL && !has_sem(c->m, ISA_SEM_AST))) {
+      ref_unsupported(c, "the %s model has no %s", name,
+                      st == TGSI_STAGE_GEOM ? "vertex emit" : "attribute store");
       return false;
    }
    for (unsigned i = 0; i < c->s->ninsns && st == TGSI_STAGE_TESS_CTRL; i++)
