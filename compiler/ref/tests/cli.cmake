@@ -59,3 +59,6 @@ ref_cli(opt_refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3
         ERR "the a3xx hardware has no tessellation stages")
 ref_cli(opt_gs_sm50 "compile|captures/gs_particle_streams.tgsi|--target|sm50|--path|opt" 0
         OUT "AST.128 a\\[RZ\\]\\[RZ\\+0x20\\], R[0-9]+\n.*OUT.EMIT R[0-9]+, RZ, 1\n.*OUT.CUT R[0-9]+, R[0-9]+, 1\n")
+# Both compilers against the interpreter: emits in a loop and under an if.
+ref_cli(gs_loop_emit "check|fixtures/opt/gs_loop_emit.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
+        OUT "total +1 +1 +0 +0 +0 +0")
