@@ -87,6 +87,14 @@
  * target-defined, so they are not marked COMM. fsat maps NaN to 0.
  * seq/sne/slt/sge give 1.0/0.0; feq..fge and ieq..uge give ~0/0; fne and
  * sne are unordered (true on NaN), the others ordered.
+ *
+ * Subgroups are 32 lanes (the interpreter's, the sm50 warp), and the
+ * subgroup ops see its active lanes only, so like derivatives (CONV) they
+ * never move to another block. ballot: bit i set where lane i is active
+ * and src0 != 0. read_invoc: src0 of lane src1 of the subgroup (undefined
+ * when that lane is inactive or past 31). The front end builds the TGSI
+ * votes and READ_FIRST from these two (vote_any(v) = ballot(v) != 0,
+ * read_first(v) = read_invoc(v, find_lsb(ballot(~0)))).
  */
 /* clang-format off */
 #define IR_OPS(X) \
@@ -125,6 +133,9 @@
    X(DDY,             ddy,            1, W,  W,  CONV | FLT, 0) \
    X(DDX_FINE,        ddx_fine,       1, W,  W,  CONV | FLT, 0) \
    X(DDY_FINE,        ddy_fine,       1, W,  W,  CONV | FLT, 0) \
+   /* subgroups (see above) */ \
+   X(BALLOT,          ballot,         1, W,  W,  CONV, 0) \
+   X(READ_INVOC,      read_invoc,     2, W,  W,  CONV, 0) \
    /* compares and select */ \
    X(FEQ,             feq,            2, W,  W,  COMM, 0) \
    X(FNE,             fne,            2, W,  W,  COMM, 0) \

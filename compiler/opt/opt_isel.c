@@ -908,7 +908,9 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_DDY:
    case IR_OP_DDX_FINE:
    case IR_OP_DDY_FINE:
-      r = isel_deriv(s, in);
+   case IR_OP_BALLOT:
+   case IR_OP_READ_INVOC:
+      r = isel_cross_lane(s, in);
       break;
    default:
       if (in->type == IR_TYPE_64 || ir_op_info[in->op].src == IR_TC_L ||

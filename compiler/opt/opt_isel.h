@@ -2,9 +2,10 @@
  * Instruction selection, shared between its files: the selector's state
  * and the builders every part uses. opt_isel.c is the pass (order of work,
  * ALU ops, compares, folding modifiers); opt_isel_tex.c selects texture
- * and derivative instructions, opt_isel_mem.c constant, buffer, shared
- * memory and half-float packing ones, opt_isel_gs.c stage outputs
- * (geometry and tessellation control) and inputs read by vertex. Each builder inserts before `pos`
+ * and cross-lane (derivative, subgroup) instructions, opt_isel_mem.c
+ * constant, buffer, shared memory and half-float packing ones,
+ * opt_isel_gs.c stage outputs (geometry and tessellation control) and
+ * inputs read by vertex. Each builder inserts before `pos`
  * and returns the new value, or NULL after reporting why in s->ctx.
  */
 #ifndef OPT_ISEL_H
@@ -57,7 +58,7 @@ struct ir_instr *isel_convert(struct isel *s, struct ir_instr *pos, struct ir_in
 /* opt_isel_tex.c */
 struct ir_instr *isel_tex(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_tex_nv(struct isel *s, struct ir_instr *in);
-struct ir_instr *isel_deriv(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_cross_lane(struct isel *s, struct ir_instr *in);
 
 /* opt_isel_mem.c */
 struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);
