@@ -74,7 +74,9 @@ enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
    X(GS_COUNT, "emitted vertex count")                                                             \
    X(GS_DATA, "emitted vertex")                                                                    \
    X(BUFFER, "buffer word")                                                                        \
-   X(IMAGE, "image word")
+   X(IMAGE, "image word")                                                                          \
+   X(GS_STREAM, "emitted vertex stream")                                                           \
+   X(GS_PRIM, "emitted vertex primitive")
 #define DIFF_VALUE_(n, s) DIFF_VAL_##n,
 enum diff_value_kind { DIFF_VALUES(DIFF_VALUE_) DIFF_VAL_COUNT };
 #undef DIFF_VALUE_

@@ -203,7 +203,9 @@ struct isa_model;
    X(I2D, "i2d", 1) \
    X(U2D, "u2d", 1) \
    X(D2I, "d2i", 1) \
-   X(D2U, "d2u", 1)
+   X(D2U, "d2u", 1) \
+   X(AST, "ast", -1) \
+   X(EMIT, "emit", -1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -224,6 +226,19 @@ struct isa_model;
  * the wave, PTX shfl rules (mode from the shfl_mode role: idx up down
  * bfly; b the lane or offset, c = segment mask << 8 | clamp), the second
  * destination saying whether that lane was in range.
+ */
+
+/*
+ * Stage outputs (the emulator's reading, emu/gs.c). ast stores to the
+ * output attributes of one vertex of the invocation: src0 an address
+ * register and src1 a byte offset (attribute byte 16 * i + 4 * c holds
+ * OUT[i].c, EMU_ATTR_OUTPUT in emu/emu.h), src2 the vertex (a tessellation
+ * control output vertex; in a geometry shader the handle emit returned),
+ * src3 the data, as many registers as the operand covers. emit (geometry
+ * shaders): src0 the handle of the vertex written so far, src1 the
+ * stream; the emit_mode role's entry (emit, cut, emit_cut) says whether
+ * the vertex is emitted, the primitive ended, or both; the destination
+ * gets the handle of the next vertex.
  */
 
 /*
@@ -286,7 +301,8 @@ struct isa_model;
    X(SHFL_MODE, "shfl_mode") \
    X(TEX_QUERY, "tex_query") \
    X(TEX_COMP, "tex_comp") \
-   X(VOTE_MODE, "vote_mode")
+   X(VOTE_MODE, "vote_mode") \
+   X(EMIT_MODE, "emit_mode")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \

@@ -267,6 +267,8 @@
    X(LOAD_CONST_IND,  load_const_ind, 1, W,  W,  0, IR_FB_BUF | IR_FB_SLOT | IR_FB_COMP) \
    X(LOAD_SYSVAL,     load_sysval,    0, W,  N,  0, IR_FB_SV | IR_FB_COMP) \
    X(STORE_OUTPUT,    store_output,   1, N,  W,  SIDE, IR_FB_SLOT | IR_FB_COMP) \
+   /* tessellation control: OUT[src0][slot].comp = src1, stored at once */ \
+   X(STORE_OUTPUT_VTX, store_output_vtx, 2, N, W,  SIDE, IR_FB_SLOT | IR_FB_COMP) \
    /* indirectly addressed TEMP arrays (slot is relative to the array) */ \
    X(ARRAY_LOAD,      array_load,     0, W,  N,  LOAD, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
    X(ARRAY_LOAD_IND,  array_load_ind, 1, W,  W,  LOAD, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
@@ -517,6 +519,9 @@ struct ir_shader {
    uint32_t cbuf_slots[IR_MAX_CBUFS];
    /* opt_options.faults, for code no opt_ctx reaches (opt_run sets it) */
    uint64_t faults;
+   /* vertices of per-vertex inputs (the front end: the interpreter's
+    * count, GS input primitive or 4 for tessellation); 0 when unknown */
+   uint32_t in_vertices;
 };
 
 /* Appends instructions at the end of a block (phis go first by hand). */

@@ -855,11 +855,21 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_INPUT:
    case IR_OP_LOAD_SYSVAL:
    case IR_OP_LOAD_CONST:
-   case IR_OP_STORE_OUTPUT:
    case IR_OP_BREAK:
    case IR_OP_CONTINUE:
    case IR_OP_MACH:
       return false;
+   case IR_OP_STORE_OUTPUT: /* opt_isel_gs.c: stored in a GS, else read from registers */
+      return isel_output(s, in);
+   case IR_OP_EMIT:
+   case IR_OP_END_PRIM:
+      return isel_gs(s, in);
+   case IR_OP_STORE_OUTPUT_VTX:
+      r = isel_output_vtx(s, in);
+      break;
+   case IR_OP_LOAD_INPUT_VIND:
+      r = isel_input_vind(s, in);
+      break;
    case IR_OP_MOV:
       opt_replace(s->sh, in, in->src[0]);
       return true;
@@ -1043,6 +1053,8 @@ pure(const struct ir_instr *in)
    case ISA_SEM_END:
    case ISA_SEM_STG:
    case ISA_SEM_STL:
+   case ISA_SEM_AST:
+   case ISA_SEM_EMIT:
    case ISA_SEM_NOP:
    case ISA_SEM_JUMP:
    case ISA_SEM_BRANCH:
@@ -1181,6 +1193,8 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       ctx->failed = true;
       return false;
    }
+   if (!isel_stage_supported(&s))
+      return false;
    hoist_inputs(&s);
    opt_expand(sh, ctx);
    count_uses(&s); /* before the ifs' predicates: pred_tree asks */

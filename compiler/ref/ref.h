@@ -197,6 +197,12 @@ struct ref_target {
    bool (*wide)(struct ref_ctx *c, const struct tgsi_insn *in);
    /* Kill the lanes whose flag register is non-zero (DEMOTE's epilogue). */
    void (*kill_flag)(struct ref_ctx *c, unsigned flag);
+   /* Prologue after the homes are placed (may take persistent
+    * registers: the geometry-shader vertex handle); NULL: none. */
+   void (*begin)(struct ref_ctx *c);
+   /* Outputs stored as they are written (tessellation control shaders:
+    * per output vertex): the written channels of res; NULL: refused. */
+   void (*store_output)(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *res);
    /* Stack-reconvergence models only (ref_cf_stack.c): */
    void (*ssy)(struct ref_ctx *c, int label);
    void (*sync)(struct ref_ctx *c);
@@ -276,6 +282,10 @@ struct ref_ctx {
    /* DEMOTE (ref_ops.c): a persistent register, ~0 once the lane demoted;
     * -1 when the shader does not demote. */
    int demote_reg;
+
+   /* Geometry shaders (sm50): the persistent register holding the handle
+    * of the vertex being written, -1 elsewhere. */
+   int gs_handle;
 };
 
 /* ------------------------------------------------------------------ */

@@ -204,6 +204,13 @@ ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res)
          v[ch] = in->sat ? saturate(c, res[ch]) : res[ch];
    if (dst->reg.file == TGSI_FILE_NULL || c->status != COMPILE_OK)
       return;
+   if (dst->reg.file == TGSI_FILE_OUT && c->s->stage == TGSI_STAGE_TESS_CTRL) {
+      if (c->t->store_output)
+         c->t->store_output(c, dst, v);
+      else
+         ref_unsupported(c, "tessellation control outputs");
+      return;
+   }
    if (dst->reg.indirect || dst->reg.dim_indirect) {
       store_indirect(c, dst, v);
       return;
