@@ -882,7 +882,7 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_PACK_HALF:
    case IR_OP_UNPACK_HALF_LO:
    case IR_OP_UNPACK_HALF_HI:
-      r = s->setp ? isel_half(s, in) : NULL;
+      r = isel_half(s, in);
       if (!r && !s->ctx->failed)
          return isel_unsupported(s, in, "no selection for this target");
       break;

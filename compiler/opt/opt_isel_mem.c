@@ -143,7 +143,7 @@ isel_res_size(struct isel *s, struct ir_instr *in)
 }
 
 /* A conversion op typed by its operands (sm50 F2F.F16.F32), not by
- * modifiers: a3xx's cov to f16 writes a half register, which RA has not. */
+ * modifiers. */
 static bool
 has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
 {
@@ -158,28 +158,84 @@ has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
    return false;
 }
 
+/* The model's half register file (a3xx hr: its own registers, no aliasing
+ * with the full file), or -1. */
+static int
+half_file(const struct isel *s)
+{
+   for (unsigned f = 0; f < isa_file_count(s->m); f++) {
+      struct isa_file_info fi;
+      isa_file_info(s->m, f, &fi);
+      if (fi.kind == ISA_FILE_HALF && fi.half_of < 0)
+         return (int)f;
+   }
+   return -1;
+}
+
+/* A cov typed by modifiers (a3xx) through a half register, as ir3 does:
+ * f32 -> f16 into hrN then its bits zero-extended (cov.u16u32), or the
+ * low 16 bits into hrN (cov.u32u16) then f16 -> f32. RA places the half
+ * value in its file. */
+static struct ir_instr *
+half_cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a, bool to_half, int hf)
+{
+   struct ir_instr *h = isel_cov(s, pos, a, to_half ? "f32" : "u32", to_half ? "f16" : "u16");
+   if (!h)
+      return NULL;
+   ir_mach_get(s->m, h)->reg = (struct ir_reg){(int16_t)hf, 0, 0};
+   return isel_cov(s, pos, h, to_half ? "u16" : "f16", to_half ? "u32" : "f32");
+}
+
+/* f2h or h2f of a, by whichever form the model has. */
+static struct ir_instr *
+half_convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, bool to_half, int hf)
+{
+   if (hf >= 0)
+      return half_cov(s, pos, a, to_half, hf);
+   return to_half ? isel_convert(s, pos, a, ISA_TYPE_F32, ISA_TYPE_F16)
+                  : isel_convert(s, pos, a, ISA_TYPE_F16, ISA_TYPE_F32);
+}
+
+/* x, or the one quiet NaN 0x7fc00000 where x is a NaN (x != x). */
+static struct ir_instr *
+quiet_nan(struct isel *s, struct ir_instr *pos, struct ir_instr *x)
+{
+   struct ir_instr *nan;
+   if (s->setp) {
+      nan = isel_setp(s, pos, ISA_SEM_FSETP, x, x, "ne", NULL);
+   } else {
+      nan = isel_build2(s, pos, ISA_SEM_FCMP, x, x);
+      isel_set_mod(s, nan, s->mod_cond, "ne");
+   }
+   struct ir_instr *q = isel_imm(s, pos, 0x7fc00000u);
+   return nan ? isel_build3(s, pos, ISA_SEM_SEL, q, nan, x) : NULL;
+}
+
 /* pack_half(a, b) = f2h(a) | f2h(b) << 16, every NaN packed as the one
  * quiet NaN (a select of 0x7fc00000 first, as the reference compiler);
- * unpack_half_lo/hi = h2f of the low or high half. */
+ * unpack_half_lo/hi = h2f of the low or high half. The conversion is an
+ * op typed f32 -> f16 into a full register (sm50 F2F), or a cov typed by
+ * modifiers through a half register (a3xx). */
 struct ir_instr *
 isel_half(struct isel *s, struct ir_instr *in)
 {
+   int hf = -1;
    if (!has_typed_conversion(s, ISA_TYPE_F32, ISA_TYPE_F16) ||
-       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32))
-      return isel_unsupported(s, in, "no f16 conversion into a full register"), NULL;
+       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32)) {
+      hf = half_file(s);
+      if (hf < 0 || s->mod_src_type < 0 || s->mod_dst_type < 0)
+         return isel_unsupported(s, in, "no f16 conversion"), NULL;
+   }
    if (in->op != IR_OP_PACK_HALF) {
       struct ir_instr *v = in->src[0];
       if (in->op == IR_OP_UNPACK_HALF_HI)
          v = isel_shift(s, in, ISA_SEM_SHR, false, "u32", v, isel_imm(s, in, 16));
-      return v ? isel_convert(s, in, v, ISA_TYPE_F16, ISA_TYPE_F32) : NULL;
+      return v ? half_convert(s, in, v, false, hf) : NULL;
    }
    struct ir_instr *h[2];
    for (unsigned k = 0; k < 2; k++) {
-      struct ir_instr *x = in->src[k];
-      struct ir_instr *nan = isel_setp(s, in, ISA_SEM_FSETP, x, x, "ne", NULL);
-      struct ir_instr *q = isel_imm(s, in, 0x7fc00000u);
-      struct ir_instr *v = nan ? isel_build3(s, in, ISA_SEM_SEL, q, nan, x) : NULL;
-      h[k] = v ? isel_convert(s, in, v, ISA_TYPE_F32, ISA_TYPE_F16) : NULL;
+      struct ir_instr *v = quiet_nan(s, in, in->src[k]);
+      h[k] = v ? half_convert(s, in, v, true, hf) : NULL;
       if (!h[k])
          return NULL;
    }
