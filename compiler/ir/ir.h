@@ -932,6 +932,7 @@ bool opt_dce(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_arrays(struct ir_shader *sh, struct opt_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
 /* backend                                                              */

@@ -27,6 +27,7 @@ const struct opt_pass opt_passes[] = {
     {"cse", opt_cse},
     {"dce", opt_dce},
     {"fuse", opt_fuse},
+    {"arrays", opt_arrays},
     /* backend (see the backend section of ir.h) */
     {"expand", opt_expand},
     {"isel", opt_isel},
@@ -250,6 +251,7 @@ static void
 pipeline(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    ir_mark_invariant(sh);
+   run(sh, ctx, "arrays");
    for (int round = 0; round < 16 && !ctx->failed; round++) {
       bool progress = false;
       progress |= run(sh, ctx, "copyprop");

@@ -550,8 +550,8 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
 /* expand first, then the generic passes once more over what it built (the
  * division expansions of udiv and umod of the same operands share their
  * work; constant operands fold) */
-static const char *const backend_passes[] = {"expand", "constfold", "cse",      "dce",   "isel",
-                                             "sched",  "ra",        "legalize", "hazard"};
+static const char *const backend_passes[] = {"arrays", "expand", "constfold", "cse",      "dce",
+                                             "isel",   "sched",  "ra",        "legalize", "hazard"};
 
 /* Whether the comma-separated list names the pass ("all" names every one). */
 static bool
