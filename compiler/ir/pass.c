@@ -28,6 +28,8 @@ const struct opt_pass opt_passes[] = {
     {"dce", opt_dce},
     {"fuse", opt_fuse},
     {"arrays", opt_arrays},
+    {"images", opt_images},
+    {"atomics", opt_atomics},
     /* backend (see the backend section of ir.h) */
     {"expand", opt_expand},
     {"isel", opt_isel},

@@ -877,6 +877,9 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_CONST_IND:
       r = isel_load_const_ind(s, in);
       break;
+   case IR_OP_ATOMIC:
+      r = isel_atomic(s, in);
+      break;
    case IR_OP_RES_SIZE:
       return isel_res_size(s, in);
    case IR_OP_PACK_HALF:
@@ -1041,6 +1044,10 @@ pure(const struct ir_instr *in)
    case ISA_SEM_END:
    case ISA_SEM_STG:
    case ISA_SEM_STL:
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
    case ISA_SEM_NOP:
    case ISA_SEM_JUMP:
    case ISA_SEM_BRANCH:

@@ -61,6 +61,7 @@ struct ir_instr *isel_deriv(struct isel *s, struct ir_instr *in);
 /* opt_isel_mem.c */
 struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_memory(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_atomic(struct isel *s, struct ir_instr *in);
 bool isel_res_size(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_half(struct isel *s, struct ir_instr *in);
 

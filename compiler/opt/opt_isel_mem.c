@@ -65,11 +65,70 @@ load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n)
    return isel_build3(s, in, ISA_SEM_SEL, v, ok, isel_imm(s, in, 0));
 }
 
-/* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*). */
+/* Does in carry its op's default modifiers? */
+static bool
+plain_mods(const struct isel *s, const struct ir_instr *in)
+{
+   struct isa_insn def;
+   isa_insn_init(s->m, in->mach->insn.op, &def);
+   return !memcmp(def.mod, in->mach->insn.mod, sizeof(def.mod)) && in->mach->guard == IR_MACH_FIXED;
+}
+
+/* Is v a selected `add x, k` with k an immediate (x + k), and is v's
+ * first source x? */
+static bool
+add_of_imm(const struct isel *s, const struct ir_instr *v, struct ir_instr **x, uint32_t *k)
+{
+   if (v->op != IR_OP_MACH || v->mach->insn.sem != ISA_SEM_IADD || !plain_mods(s, v))
+      return false;
+   const struct ir_mach *m = v->mach;
+   if (m->count[0] != 1 || m->count[1] != 1 || m->insn.src[0].flags || m->insn.src[1].flags)
+      return false;
+   const struct ir_instr *b = v->src[m->first[1]];
+   if (b->op != IR_OP_IMM || b->type != IR_TYPE_32)
+      return false;
+   *x = v->src[m->first[0]];
+   *k = (uint32_t)b->imm;
+   return true;
+}
+
+/* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*):
+ * an earlier `add addr, base` of the block when there is one (the words
+ * of one vec4 access, a texel's loads and stores), else a new one. */
 static struct ir_instr *
 buffer_address(struct isel *s, struct ir_instr *pos, struct ir_instr *addr, int32_t res)
 {
-   return isel_build2(s, pos, ISA_SEM_IADD, addr, isel_imm(s, pos, EMU_ADDR_BUFFER((uint32_t)res)));
+   uint32_t base = EMU_ADDR_BUFFER((uint32_t)res), k;
+   struct ir_instr *x;
+   for (struct ir_instr *p = pos->prev; p; p = p->prev)
+      if (add_of_imm(s, p, &x, &k) && x == addr && k == base &&
+          opt_transform(s->ctx, "reuse %%%u as the base address of %%%u", p->id, pos->id))
+         return p;
+   return isel_build2(s, pos, ISA_SEM_IADD, addr, isel_imm(s, pos, base));
+}
+
+/* The address of memory instruction r (selected for in): operand 0, set
+ * to in's address already, and, when the op has one, operand `off` (an
+ * immediate byte offset). An address computed as x + k becomes x and
+ * offset k where the op takes k; global addresses get the buffer's base. */
+static void
+set_address(struct isel *s, struct ir_instr *in, struct ir_instr *r, bool global, int off)
+{
+   struct ir_instr *a = in->src[0], *x;
+   uint32_t k = 0;
+   if (off >= 0 && add_of_imm(s, a, &x, &k)) {
+      ir_mach_set_fixed(r, (unsigned)off, k);
+      if (opt_legal_possible(s->sh, r) &&
+          opt_transform(s->ctx, "fold +%u into the offset of %%%u", k, in->id))
+         a = x;
+      else
+         k = 0;
+   }
+   if (off >= 0)
+      ir_mach_set_fixed(r, (unsigned)off, k);
+   if (global)
+      a = buffer_address(s, r, a, in->res);
+   r->src[r->mach->first[0]] = a;
 }
 
 struct ir_instr *
@@ -82,11 +141,12 @@ isel_memory(struct isel *s, struct ir_instr *in)
                              : ISA_SEM_STL;
    if (s->op[sem] < 0)
       return isel_unsupported(s, in, isa_sem_name(sem)), NULL;
-   struct ir_instr *addr = global ? buffer_address(s, in, in->src[0], in->res) : in->src[0];
    struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   r->flags = in->flags;
+   r->line = in->line;
+   ir_insert_before(in, r);
    /* operands: address, offset, [data,] count */
-   ir_mach_set_src(r, 0, &addr, 1);
-   ir_mach_set_fixed(r, 1, 0);
+   ir_mach_set_src(r, 0, &in->src[0], 1);
    if (load) {
       ir_mach_set_fixed(r, 2, 1);
    } else {
@@ -94,9 +154,56 @@ isel_memory(struct isel *s, struct ir_instr *in)
       ir_mach_set_fixed(r, 3, 1);
    }
    isel_set_mod(s, r, s->mod_type, "u32");
+   set_address(s, in, r, global, 1);
+   return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Atomics                                                              */
+
+/* atomic: ATOM/ATOMS (sm50) or atomic.g/.l (a3xx) at the buffer's
+ * address (+ a folded offset where the op takes one) or the shared
+ * memory offset; the old word is the result. Compare-and-swap is the
+ * model's *_CAS op with (compare, new) in a register pair, or the
+ * cmpxchg operation with (new, compare). Images are buffers by now
+ * (opt_images); operations the model lacks were compare-and-swap loops
+ * (opt_atomics). */
+struct ir_instr *
+isel_atomic(struct isel *s, struct ir_instr *in)
+{
+   bool shared = in->space == IR_SPACE_shared, cas = in->aop == IR_AOP_cas;
+   enum isa_sem sem = shared ? ISA_SEM_ATOMS : ISA_SEM_ATOM;
+   enum isa_sem csem = shared ? ISA_SEM_ATOMS_CAS : ISA_SEM_ATOM_CAS;
+   if (in->space == IR_SPACE_image)
+      return isel_unsupported(s, in, "an image outside the emulator's images"), NULL;
+   if (!opt_atomic_native(s->m, (enum ir_space)in->space, (enum ir_aop)in->aop))
+      return isel_unsupported(s, in, "no such atomic operation"), NULL;
+   bool cas_op = cas && s->op[csem] >= 0;
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[cas_op ? csem : sem]);
    r->flags = in->flags;
    r->line = in->line;
    ir_insert_before(in, r);
+   unsigned data = r->mach->insn.nsrc == 3 ? 2 : 1; /* [address, offset,] data */
+   ir_mach_set_src(r, 0, &in->src[0], 1);
+   if (data == 2)
+      ir_mach_set_fixed(r, 1, 0);
+   if (cas) { /* the IR's sources: address, compare, new */
+      struct ir_instr *pair[2] = {in->src[1], in->src[2]};
+      if (!cas_op) {
+         pair[0] = in->src[2];
+         pair[1] = in->src[1];
+      }
+      ir_mach_set_src(r, data, pair, 2);
+   } else {
+      ir_mach_set_src(r, data, &in->src[1], 1);
+   }
+   if (!cas_op) {
+      const char *name, *type;
+      opt_atomic_form(s->m, (enum ir_aop)in->aop, &name, &type);
+      isel_set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_ATOM_OP), name);
+      isel_set_mod(s, r, opt_atomic_type_mod(s->m, r->mach->insn.op, type), type);
+   }
+   set_address(s, in, r, !shared, data == 2 ? 1 : -1);
    return r;
 }
 
