@@ -5,8 +5,9 @@
  * EMU_ADDR_IMAGE(i), texels of 16 bytes in x, then y, then layer order,
  * with the sizes in the constant file (EMU_BIND_SIZE).
  *
- *   ok  = x <u width && y <u height && z <u depth   (present coordinates)
- *   off = ok ? ((z * height + y) * width + x) << 4 : -EMU_ADDR_IMAGE(i)
+ *   off = ((z * height + y) * width + x) << 4
+ *   off = x <u width ? (y <u height ? (z <u depth ? off : -B) : -B) : -B
+ *         (B = EMU_ADDR_IMAGE(i); a test per present coordinate)
  *
  * and the accesses are buffer accesses of buffer IR_IMAGE_RES + i, whose
  * base is EMU_ADDR_IMAGE(i): word c of the texel at off + 4 * c. Outside
@@ -82,14 +83,10 @@ texel_offset(struct ir_shader *sh, struct ir_instr *pos)
       co[1] = pos->src[1];
    if (dims == 3 || layered(t))
       co[2] = pos->src[dims];
-   struct ir_instr *size[3] = {NULL, NULL, NULL}, *ok = NULL, *row = NULL;
-   for (unsigned k = 0; k < 3; k++) {
-      if (!co[k])
-         continue;
-      size[k] = image_size(sh, pos, k);
-      struct ir_instr *in = op2(sh, pos, IR_OP_ULT, co[k], size[k]);
-      ok = ok ? op2(sh, pos, IR_OP_IAND, ok, in) : in;
-   }
+   struct ir_instr *size[3] = {NULL, NULL, NULL}, *row = NULL;
+   for (unsigned k = 0; k < 3; k++)
+      if (co[k])
+         size[k] = image_size(sh, pos, k);
    if (co[2]) {
       struct ir_instr *h = size[1] ? size[1] : image_size(sh, pos, 1);
       row = op2(sh, pos, IR_OP_IMUL, co[2], h);
@@ -103,8 +100,15 @@ texel_offset(struct ir_shader *sh, struct ir_instr *pos)
       lin = op2(sh, pos, IR_OP_IADD, op2(sh, pos, IR_OP_IMUL, row, size[0]), co[0]);
    struct ir_instr *off = op2(sh, pos, IR_OP_ISHL, lin, opt_imm_before(sh, pos, 4));
    struct ir_instr *none = opt_imm_before(sh, pos, 0u - EMU_ADDR_IMAGE((uint32_t)pos->res));
-   struct ir_instr *v[3] = {ok, off, none};
-   return opt_build_before(sh, pos, IR_OP_BCSEL, 3, v);
+   /* a select per test, each reading its compare directly (no and of
+    * booleans: a select tests a compare, or a predicate on sm50) */
+   for (unsigned k = 3; k-- > 0;) {
+      if (!co[k])
+         continue;
+      struct ir_instr *v[3] = {op2(sh, pos, IR_OP_ULT, co[k], size[k]), off, none};
+      off = opt_build_before(sh, pos, IR_OP_BCSEL, 3, v);
+   }
+   return off;
 }
 
 static struct ir_instr *

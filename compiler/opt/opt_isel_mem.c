@@ -115,14 +115,14 @@ static void
 set_address(struct isel *s, struct ir_instr *in, struct ir_instr *r, bool global, int off)
 {
    struct ir_instr *a = in->src[0], *x;
-   uint32_t k = 0;
-   if (off >= 0 && add_of_imm(s, a, &x, &k)) {
-      ir_mach_set_fixed(r, (unsigned)off, k);
-      if (opt_legal_possible(s->sh, r) &&
-          opt_transform(s->ctx, "fold +%u into the offset of %%%u", k, in->id))
-         a = x;
-      else
-         k = 0;
+   uint32_t k = 0, k1;
+   while (off >= 0 && add_of_imm(s, a, &x, &k1)) { /* (x + k1) + k: one offset */
+      ir_mach_set_fixed(r, (unsigned)off, k + k1);
+      if (!opt_legal_possible(s->sh, r) ||
+          !opt_transform(s->ctx, "fold +%u into the offset of %%%u", k1, in->id))
+         break;
+      a = x;
+      k += k1;
    }
    if (off >= 0)
       ir_mach_set_fixed(r, (unsigned)off, k);
