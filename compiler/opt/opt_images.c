@@ -81,7 +81,9 @@ texel_offset(struct ir_shader *sh, struct ir_instr *pos)
    struct ir_instr *co[3] = {pos->src[0], NULL, NULL};
    if (dims >= 2)
       co[1] = pos->src[1];
-   if (dims == 3 || layered(t))
+   if (dims == 3)
+      co[2] = pos->src[2];
+   else if (layered(t))
       co[2] = pos->src[dims];
    struct ir_instr *size[3] = {NULL, NULL, NULL}, *row = NULL;
    for (unsigned k = 0; k < 3; k++)
