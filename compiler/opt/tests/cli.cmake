@@ -64,5 +64,5 @@ opt_cli(compile_stats "compile|fixtures/ref/a3xx/kill_tex.tgsi|--target|a3xx|--p
 opt_cli(brdf_sqrt_sm50 "check|captures/fs_subroutine_brdf.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
         OUT "sm50 +1 +1 +0 +0 +0")
 # Per-vertex inputs bound with their vertex (IN[v][slot]).
-opt_cli(per_vertex_inputs "check|fixtures/opt/tes_per_vertex.tgsi|-q|--no-repro|-j|0" 0
-        OUT "total +2 +2 +0 +0 +0")
+opt_cli(per_vertex_inputs "check|fixtures/opt/tes_per_vertex.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
+        OUT "total +1 +1 +0 +0 +0 +0")
