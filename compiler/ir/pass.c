@@ -245,7 +245,8 @@ run(struct ir_shader *sh, struct opt_ctx *ctx, const char *name)
    return p && opt_run_pass(sh, ctx, p);
 }
 
-/* The pipeline, top to bottom. The exact clean-ups repeat until none of
+/* The pipeline, top to bottom. TEMP arrays become values first, so the
+ * clean-ups see their selects. The exact clean-ups repeat until none of
  * them changes anything (capped, so a pass pair that undoes each other
  * cannot hang the compiler); fusion runs once at the end, after the
  * algebraic rules have seen the separate mul and add. */

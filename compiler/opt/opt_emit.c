@@ -547,9 +547,12 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
 /* ------------------------------------------------------------------ */
 /* The pipeline                                                         */
 
-/* expand first, then the generic passes once more over what it built (the
- * division expansions of udiv and umod of the same operands share their
- * work; constant operands fold) */
+/* the lowerings first (arrays: a no-op unless --passes skipped it; images
+ * and atomics: memory as the model reaches it), then expand, then the
+ * generic passes once more over what they built (the division expansions
+ * of udiv and umod of the same operands share their work; constant
+ * operands fold; texel addresses of one image at the same coordinates
+ * are one) */
 static const char *const backend_passes[] = {"arrays",    "images", "atomics",  "expand",
                                              "constfold", "cse",    "dce",      "isel",
                                              "sched",     "ra",     "legalize", "hazard"};
