@@ -3,7 +3,7 @@
  * and the builders every part uses. opt_isel.c is the pass (order of work,
  * ALU ops, compares, folding modifiers); opt_isel_tex.c selects texture
  * and derivative instructions, opt_isel_mem.c constant, buffer, shared
- * memory and half-float packing ones. Each builder inserts before `pos`
+ * memory, atomic and half-float packing ones. Each builder inserts before `pos`
  * and returns the new value, or NULL after reporting why in s->ctx.
  */
 #ifndef OPT_ISEL_H

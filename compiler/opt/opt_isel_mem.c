@@ -1,7 +1,15 @@
 /*
  * Instruction selection of memory and packing instructions (see
  * opt_isel.h): constant-buffer reads with a computed index, buffer and
- * shared-memory loads and stores, resource sizes, and half-float packing.
+ * shared-memory loads, stores and atomics, resource sizes, and half-float
+ * packing. Images reach here as buffer accesses (opt_images), atomics a
+ * model lacks as compare-and-swap loops (opt_atomics).
+ *
+ * A buffer address is the byte offset plus the buffer's base
+ * (EMU_ADDR_BUFFER): one add per block and offset value, reused by the
+ * other accesses there; a constant added to the offset goes into the
+ * instruction's own offset field where the op has one (ldg/stg, LDG/STG,
+ * LDS/STS, ATOM), so the four words of a vec4 access share one address.
  */
 #include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
