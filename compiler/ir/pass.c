@@ -33,12 +33,16 @@ struct opt_fault_seen {
 };
 
 const struct opt_pass opt_passes[] = {
+    {"lower_int64", opt_lower_int64},
     {"copyprop", opt_copyprop},
     {"constfold", opt_constfold},
     {"algebraic", opt_algebraic},
     {"cse", opt_cse},
     {"dce", opt_dce},
     {"fuse", opt_fuse},
+    {"arrays", opt_arrays},
+    {"images", opt_images},
+    {"atomics", opt_atomics},
     /* backend (see the backend section of ir.h) */
     {"expand", opt_expand},
     {"isel", opt_isel},
@@ -342,7 +346,8 @@ run(struct ir_shader *sh, struct opt_ctx *ctx, const char *name)
    return p && opt_run_pass(sh, ctx, p);
 }
 
-/* The pipeline, top to bottom. The exact clean-ups repeat until none of
+/* The pipeline, top to bottom. TEMP arrays become values first, so the
+ * clean-ups see their selects. The exact clean-ups repeat until none of
  * them changes anything (capped, so a pass pair that undoes each other
  * cannot hang the compiler); fusion runs once at the end, after the
  * algebraic rules have seen the separate mul and add. */
@@ -350,6 +355,7 @@ static void
 pipeline(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    ir_mark_invariant(sh);
+   run(sh, ctx, "arrays");
    for (int round = 0; round < 16 && !ctx->failed; round++) {
       bool progress = false;
       progress |= run(sh, ctx, "copyprop");
@@ -374,6 +380,9 @@ opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
        !check_names(ctx, o->disable, "--disable-pass", false) ||
        !check_names(ctx, o->print_after, "--print-after", true))
       return false;
+   /* first, with --passes too: no target has 64-bit integer instructions,
+    * and the generic passes then clean up what it builds */
+   run(sh, ctx, "lower_int64");
    if (o->passes) {
       ir_mark_invariant(sh);
       for (const char *p = o->passes; *p && !ctx->failed;) {

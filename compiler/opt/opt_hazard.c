@@ -744,6 +744,8 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       }
       c->t[i] = now;
       release(c, wait);
+      if (sb >= 0)
+         c->sb_owner[sb] = (int)i; /* an evicted scoreboard was released just now */
       c->out[i].wait = wait;
       unsigned u[16];
       for (unsigned d = 0; d < x->ndst; d++) {

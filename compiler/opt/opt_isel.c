@@ -858,11 +858,21 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_INPUT:
    case IR_OP_LOAD_SYSVAL:
    case IR_OP_LOAD_CONST:
-   case IR_OP_STORE_OUTPUT:
    case IR_OP_BREAK:
    case IR_OP_CONTINUE:
    case IR_OP_MACH:
       return false;
+   case IR_OP_STORE_OUTPUT: /* opt_isel_gs.c: stored in a GS, else read from registers */
+      return isel_output(s, in);
+   case IR_OP_EMIT:
+   case IR_OP_END_PRIM:
+      return isel_gs(s, in);
+   case IR_OP_STORE_OUTPUT_VTX:
+      r = isel_output_vtx(s, in);
+      break;
+   case IR_OP_LOAD_INPUT_VIND:
+      r = isel_input_vind(s, in);
+      break;
    case IR_OP_MOV:
       opt_replace(s->sh, in, in->src[0]);
       return true;
@@ -880,12 +890,15 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_CONST_IND:
       r = isel_load_const_ind(s, in);
       break;
+   case IR_OP_ATOMIC:
+      r = isel_atomic(s, in);
+      break;
    case IR_OP_RES_SIZE:
       return isel_res_size(s, in);
    case IR_OP_PACK_HALF:
    case IR_OP_UNPACK_HALF_LO:
    case IR_OP_UNPACK_HALF_HI:
-      r = s->setp ? isel_half(s, in) : NULL;
+      r = isel_half(s, in);
       if (!r && !s->ctx->failed)
          return isel_unsupported(s, in, "no selection for this target");
       break;
@@ -901,7 +914,9 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_DDY:
    case IR_OP_DDX_FINE:
    case IR_OP_DDY_FINE:
-      r = isel_deriv(s, in);
+   case IR_OP_BALLOT:
+   case IR_OP_READ_INVOC:
+      r = isel_cross_lane(s, in);
       break;
    default:
       if (in->type == IR_TYPE_64 || ir_op_info[in->op].src == IR_TC_L ||
@@ -1044,6 +1059,12 @@ pure(const struct ir_instr *in)
    case ISA_SEM_END:
    case ISA_SEM_STG:
    case ISA_SEM_STL:
+   case ISA_SEM_AST:
+   case ISA_SEM_EMIT:
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
    case ISA_SEM_NOP:
    case ISA_SEM_JUMP:
    case ISA_SEM_BRANCH:
@@ -1182,6 +1203,8 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       ctx->failed = true;
       return false;
    }
+   if (!isel_stage_supported(&s))
+      return false;
    hoist_inputs(&s);
    opt_expand(sh, ctx);
    count_uses(&s); /* before the ifs' predicates: pred_tree asks */
