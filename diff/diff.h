@@ -445,7 +445,11 @@ struct diff_bisect {
    unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
    diff_bisect_compile_fn compile;
    void *compile_ctx;
+   /* count the injected faults' firings only (opt_options.bisect_firings);
+    * also set when run falls back to it */
+   bool firings;
    /* out */
+   bool fell_back; /* limit 0 gave no good run counting every transformation */
    enum diff_bisect_outcome outcome;
    struct diff_bisect_xform *xforms; /* transformation N is xforms[N-1] */
    unsigned nxforms, xforms_cap;
@@ -464,7 +468,8 @@ void diff_bisect_fini(struct diff_bisect *b);
 bool diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
                        enum diff_bisect_verdict *v, char **lines, struct diag_list *d);
 /* Finds the pass, then the transformation that turns r's case bad (the
- * algorithm is in bisect.c). False if r cannot be set up. */
+ * algorithm is in bisect.c); when limit 0 gives no good run and r injects
+ * faults, again counting their firings only. False if r cannot be set up. */
 bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d);
 
 /* Tests only: a compile function that makes opt a different shader's
@@ -474,6 +479,7 @@ bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct d
 struct diff_bisect_swap {
    long long from, skip_lo, skip_hi, crash_at;
    const struct tgsi_shader *other;
+   bool skip_all_counted; /* the skips only when every transformation counts */
 };
 bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
                               const struct opt_options *o, struct emu_program *out, char **log,

@@ -131,6 +131,7 @@ struct follow {
    char *pass, *what; /* the transformation named (FOUND, RANGE) */
    long long index, good;
    unsigned nxforms, probes;
+   bool firings; /* limit 0 gave no good run: the firings alone were counted */
    double bisect_s;
    /* reduce */
    enum diff_reduce_status reduced;
@@ -403,6 +404,7 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
       f->probes = b.nprobes;
       f->index = b.bad;
       f->good = b.good;
+      f->firings = b.firings;
       if ((b.outcome == DIFF_BISECT_FOUND || b.outcome == DIFF_BISECT_RANGE) && b.bad > 0) {
          f->pass = xstrdup(b.xforms[b.bad - 1].pass);
          f->what = xstrdup(b.xforms[b.bad - 1].what);
@@ -472,7 +474,7 @@ static const char *const outcome_names[] = {
 static unsigned
 print_bisect(const struct follows *fs)
 {
-   unsigned match = 0;
+   unsigned match = 0, firings = 0;
    printf("\nbisect: the first failing case of each pair, replayed with the fault injected\n");
    printf("%-26s %-6s %-11s %-9s %-5s %-9s %6s %7s  %-31s %s\n", "FAULT", "TARGET", "PASS", "NAMED",
           "MATCH", "INDEX", "PROBES", "SECONDS", "SHADER", "TRANSFORMATION");
@@ -480,9 +482,11 @@ print_bisect(const struct follows *fs)
       const struct follow *f = &fs->v[k];
       char index[32] = "-";
       if (f->pass && f->outcome == DIFF_BISECT_FOUND)
-         snprintf(index, sizeof(index), "%lld/%u", f->index, f->nxforms);
+         snprintf(index, sizeof(index), "%lld/%u%s", f->index, f->nxforms, f->firings ? "*" : "");
       else if (f->pass)
-         snprintf(index, sizeof(index), "%lld-%lld/%u", f->good + 1, f->index, f->nxforms);
+         snprintf(index, sizeof(index), "%lld-%lld/%u%s", f->good + 1, f->index, f->nxforms,
+                  f->firings ? "*" : "");
+      firings += f->firings;
       bool m = bisect_match(f);
       match += m;
       printf("%-26s %-6s %-11s %-9s %-5s %-9s %6u %7.1f  %-31s %s\n", opt_fault_info[f->fault].name,
@@ -492,6 +496,10 @@ print_bisect(const struct follows *fs)
                        : "-",
              m ? "yes" : "NO", index, f->probes, f->bisect_s, f->shader, f->what ? f->what : "");
    }
+   if (firings)
+      printf("*: limit 0 (no optional change) gave no good run: the fault's firings alone "
+             "counted (%u)\n",
+             firings);
    printf("bisect: %u/%u pairs named one transformation, the fault's firing in its own pass\n",
           match, fs->n);
    return match;

@@ -547,6 +547,8 @@ struct opt_options {
    long long bisect_limit;  /* with bisect: do at most this many; < 0 = no limit */
    long long dump_at;       /* with bisect, > 0: log the IR after the pass in which
                                transformation dump_at was done or refused */
+   bool bisect_firings;     /* with bisect: count (and limit) injected faults' firings
+                               only; every other transformation is made */
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
@@ -566,6 +568,7 @@ struct opt_ctx {
     * every later ask about the same instance agrees (pass.c) */
    struct opt_fault_seen *fault_seen;
    size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
+   bool firing;                         /* opt_transform is asked about a fault firing */
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);

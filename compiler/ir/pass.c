@@ -11,7 +11,8 @@
  * transformation. An injected fault's firing is one too (opt_fault_fires,
  * below): the faulty deviation, whose refusal is the correct code, asked
  * once per instance and answered the same when asked again. With
- * bisecting on, each
+ * bisect_firings only the firings count: limit 0 is then the fault-free
+ * compile with every optional change made. With bisecting on, each
  * transformation done is logged as
  *   BISECT: pass NAME transformation N (what)
  * and the first one refused as "... not done (limit L)". With dump_at = N
@@ -99,6 +100,8 @@ bool
 opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
 {
    const struct opt_options *o = &ctx->opts;
+   if (o->bisect_firings && !ctx->firing)
+      return true; /* only the fault firings count */
    bool limited = o->bisect && o->bisect_limit >= 0;
    if (limited && ctx->ntransforms >= o->bisect_limit) {
       if (!ctx->limit_hit) {
@@ -178,7 +181,9 @@ fires_v(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, va_list ap)
       free(what);
       return e->fires;
    }
+   ctx->firing = true;
    *e = (struct opt_fault_seen){what, h, opt_transform(ctx, "%s", what)};
+   ctx->firing = false;
    ctx->fault_seen_n++;
    return e->fires;
 }
