@@ -557,7 +557,7 @@ bench(const struct bench_args *a)
    struct follows fs = {0};
    struct diag_list d = {0};
    bool usage = false;
-   double t0 = now_seconds();
+   double t0 = now_seconds(), follow_s = 0;
    printf("%-26s %-6s %-8s %-28s %-7s %7s  %s\n", "FAULT", "TARGET", "DETECTED", "SIGNALS",
           "SHADERS", "FIRST", "FIRST CAUGHT BY");
    for (int f = 0; f < OPT_FAULT_COUNT && !usage; f++) {
@@ -577,8 +577,11 @@ bench(const struct bench_args *a)
          usage = !run_check(&r, &d);
          if (!usage)
             print_row(&r);
-         if (!usage && (a->bisect || a->reduce))
+         if (!usage && (a->bisect || a->reduce)) {
+            double t1 = now_seconds();
             follow_up(&r, &fs, &d);
+            follow_s += now_seconds() - t1;
+         }
          any_target = true;
          pairs++;
          caught += r.detected > 0;
@@ -595,7 +598,9 @@ bench(const struct bench_args *a)
           whole_caught, whole, caught, pairs, pairs ? 100.0 * caught / pairs : 0.0);
    printf("fault-free runs: %u false positives with the default settings; %u cases fail in "
           "optional modes without a fault; %.1f s\n",
-          bases.false_pos, bases.noise, now_seconds() - t0);
+          bases.false_pos, bases.noise, now_seconds() - t0 - follow_s);
+   if (a->bisect || a->reduce)
+      printf("bisecting and reducing: %.1f s\n", follow_s);
    bool clean = bases.false_pos == 0, followed = true;
    if (a->bisect)
       followed = print_bisect(&fs) == fs.n;
