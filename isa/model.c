@@ -1497,10 +1497,9 @@ isa_open(const char *name, struct isa_model **out, struct diag_list *d)
    }
    char *text = NULL, *msg = NULL;
    size_t len = 0;
-   if (!read_file(path, &text, &len, &msg)) {
-      if (d)
-         diag_add(d, DIAG_ERROR, path, 0, 0, NULL, "%s%s",
-                  is_path ? "" : "no such model: ", msg ? msg : "cannot read");
+   if (is_path ? !read_file_diag(path, &text, &len, d) : !read_file(path, &text, &len, &msg)) {
+      if (d && msg)
+         diag_add(d, DIAG_ERROR, name, 0, 0, NULL, "no such model (%s)", msg);
       free(msg);
       free(path);
       return is_path ? ISA_ERR_IO : ISA_ERR_NOTFOUND;

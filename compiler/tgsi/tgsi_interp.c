@@ -1271,6 +1271,14 @@ batch_lanes(const struct tgsi_interp_opts *o, uint32_t wg, uint32_t nlanes)
    return MIN2(b, nlanes);
 }
 
+uint64_t
+tgsi_interp_default_steps(const struct tgsi_shader *s, uint32_t nlanes)
+{
+   uint64_t per_lane =
+       MAX2((uint64_t)s->ninsns * TGSI_INTERP_STEPS_PER_INSN, (uint64_t)TGSI_INTERP_MIN_LANE_STEPS);
+   return MIN2(per_lane * MAX2(nlanes, 1u), TGSI_INTERP_MAX_DEFAULT_STEPS);
+}
+
 enum tgsi_interp_status
 tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_interp_opts *opts,
                 struct diag_list *diags)
@@ -1295,7 +1303,8 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    b.wg_lanes = wg;
    uint32_t cap = batch_lanes(opts, wg, env->nlanes);
    b.cap = cap;
-   uint64_t budget = opts && opts->max_steps ? opts->max_steps : TGSI_INTERP_DEFAULT_STEPS;
+   uint64_t budget =
+       opts && opts->max_steps ? opts->max_steps : tgsi_interp_default_steps(s, env->nlanes);
    batch_alloc(&b, &bm, cap);
    fill_constants(&b, cap);
    for (uint32_t base = 0; base < env->nlanes && !b.failed; base += cap) {
