@@ -27,6 +27,7 @@ try {
    char *err;
    int alias;                          /* alias used, -1 for the mnemonic */
    const char *opnd_at[ISA_MAX_SLOTS]; /* where each operand starts */
+   bool half[ISA_MAX_SLOTS];           /* written with the half mark ("hp0.x") */
 };
 
 DC_PRINTF(3, 4) static bool tfail(struct try *t, const char *at, const char *fmt, ...)
@@ -258,6 +259,21 @@ parse_banked(struct try *t, const char *p, struct isa_opnd *o)
    return 0;
 }
 
+/* A register of a file that cannot show a width, with the half mark
+ * print.c adds when nothing else shows a narrow hidden width ("hp0.x"). */
+static size_t
+parse_half_marked(struct try *t, unsigned slot, const char *p, int *file, unsigned *idx)
+{
+   const struct isa_model *m = t->m;
+   int wm = t->op->slot[slot].width_mod;
+   const char *mark;
+   size_t ml = isa_half_mark(m, &mark), n;
+   if (!ml || wm < 0 || !m->mods[wm].hidden || strncmp(p, mark, ml) ||
+       !(n = parse_reg(m, p + ml, file, idx)) || isa_file_width_hint(m, (unsigned)*file))
+      return 0;
+   return ml + n;
+}
+
 static bool
 parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
 {
@@ -313,6 +329,12 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
       o->kind = m->files[file].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
       o->file = (uint8_t)file;
       o->index = (uint16_t)idx;
+      p += n;
+   } else if ((n = parse_half_marked(t, slot, p, &file, &idx))) {
+      o->kind = m->files[file].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
+      o->file = (uint8_t)file;
+      o->index = (uint16_t)idx;
+      t->half[slot] = true;
       p += n;
    } else if (parse_int(&p, &v)) {
       if (v < INT32_MIN || v > UINT32_MAX)
@@ -516,11 +538,9 @@ infer_widths(struct try *t, struct isa_insn *out)
              o->file >= m->nfiles)
             continue;
          /* A file with a half partner is 32-bit, the partner 16-bit;
-          * other files (predicates, address) do not decide. */
-         unsigned w = m->files[o->file].half >= 0 ? 32 : 0;
-         for (unsigned f = 0; f < m->nfiles; f++)
-            if (m->files[f].half == o->file)
-               w = 16;
+          * other files (predicates, address) do not decide unless
+          * written with the half mark. */
+         unsigned w = t->half[u] ? 16 : isa_file_width_hint(m, o->file);
          if (w && want && w != want)
             return tfail(t, t->start, "%s mixes 16-bit and 32-bit registers", op->mnemonic);
          if (w)

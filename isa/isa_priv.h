@@ -496,6 +496,10 @@ void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
 void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
 void isa_float_text(uint32_t bits, char *buf, size_t size);
 bool isa_slot_banked(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl);
+unsigned isa_file_width_hint(const struct isa_model *m, unsigned file);
+size_t isa_half_mark(const struct isa_model *m, const char **mark);
+bool isa_needs_half_mark(const struct isa_model *m, const struct isa_op *op,
+                         const struct isa_insn *in, unsigned slot);
 
 /* check.c */
 bool isa_check_model(struct isa_model *m);

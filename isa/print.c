@@ -3,6 +3,10 @@
  * (model syntax, `{field}` placeholders). What it prints, asm.c parses back
  * to the same record; the round-trip fixtures check both directions.
  *
+ * A narrow hidden width (a3xx half precision) shows in the register names
+ * (hr0.x); where no operand can show it, the half mark goes on the
+ * registers that cannot ("hp0.x", isa_needs_half_mark).
+ *
  * Floats print as the shortest decimal that reads back to the same bits, in
  * parentheses: "(0.5)", "(-0.0)", "(inf)"; NaNs as their raw bits
  * "(0x7fc00000)", so every immediate survives a round trip.
@@ -167,6 +171,66 @@ isa_slot_banked(const struct isa_model *m, const struct isa_op *op, const struct
    return false;
 }
 
+/* What a register file says about the width of a hidden width modifier
+ * (a3xx `full`): 32 for a file with a half partner (r, c), 16 for a half
+ * file (hr, hc), 0 for files that say nothing (predicates, address). The
+ * assembler infers the modifier from it. */
+unsigned
+isa_file_width_hint(const struct isa_model *m, unsigned file)
+{
+   if (file >= m->nfiles)
+      return 0;
+   if (m->files[file].half >= 0)
+      return 32;
+   for (unsigned f = 0; f < m->nfiles; f++)
+      if (m->files[f].half == (int)file)
+         return 16;
+   return 0;
+}
+
+/* The prefix a half file adds to its full partner's ("h": r -> hr); its
+ * length, 0 if the model has no such pair. */
+size_t
+isa_half_mark(const struct isa_model *m, const char **mark)
+{
+   for (unsigned f = 0; f < m->nfiles; f++) {
+      int h = m->files[f].half;
+      if (h < 0)
+         continue;
+      const char *fp = m->files[f].prefix, *hp = m->files[h].prefix;
+      size_t fl = strlen(fp), hl = strlen(hp);
+      if (hl > fl && !strcmp(hp + hl - fl, fp)) {
+         *mark = hp;
+         return hl - fl;
+      }
+   }
+   return 0;
+}
+
+/* Whether operand `slot` prints with the half mark ("hp0.x", "ha1.x"): its
+ * slot's width comes from a hidden modifier that is narrow, and no operand
+ * of the same modifier is in a file that shows the width. Without the
+ * mark, "rcp p0.w, p0.x" would read back as the full-precision form. */
+bool
+isa_needs_half_mark(const struct isa_model *m, const struct isa_op *op, const struct isa_insn *in,
+                    unsigned slot)
+{
+   const struct isa_slot *sl = &op->slot[slot];
+   const struct isa_opnd *o = slot < op->ndst ? &in->dst[slot] : &in->src[slot - op->ndst];
+   int wm = sl->width_mod;
+   if (wm < 0 || !m->mods[wm].hidden || (o->kind != ISA_OPND_REG && o->kind != ISA_OPND_CONST) ||
+       o->file >= m->nfiles || isa_file_width_hint(m, o->file) ||
+       isa_slot_width(m, op, sl, in->mod) > 16)
+      return false;
+   for (unsigned u = 0; u < (unsigned)op->ndst + op->nsrc; u++) {
+      const struct isa_opnd *ou = u < op->ndst ? &in->dst[u] : &in->src[u - op->ndst];
+      if (op->slot[u].width_mod == wm && ou->kind != ISA_OPND_IMM && ou->kind != ISA_OPND_NONE &&
+          isa_file_width_hint(m, ou->file))
+         return false;
+   }
+   return true;
+}
+
 static void
 print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
               const struct isa_insn *in, struct sb *s)
@@ -213,6 +277,10 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
       const struct isa_regfile *f = &m->files[o->file];
       sb_printf(s, "%s[0x%x][0x%x]", f->prefix, o->bank, o->index * (f->width / 8));
    } else if (o->kind == ISA_OPND_REG || o->kind == ISA_OPND_CONST) {
+      const char *mark;
+      size_t ml = isa_half_mark(m, &mark);
+      if (ml && isa_needs_half_mark(m, op, in, slot))
+         sb_printf(s, "%.*s", (int)ml, mark);
       isa_reg_name(m, o->file, o->index, name, sizeof(name));
       sb_add(s, name);
    } else if (o->kind == ISA_OPND_IMM) {
