@@ -354,9 +354,18 @@ struct isa_model {
     * the ops whose fixed value of those bits is k (codec.c). */
    uint8_t key_bit[8];
    unsigned nkey;
-   uint16_t *bucket_ops;    /* concatenated buckets */
-   unsigned bucket_at[257]; /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
-   struct diag_list *diag;  /* while loading */
+   uint16_t *bucket_ops;       /* concatenated buckets */
+   unsigned bucket_at[257];    /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
+   struct isa_name_ref *names; /* every mnemonic and alias, sorted (codec.c) */
+   unsigned nnames;
+   struct diag_list *diag; /* while loading */
+};
+
+/* A mnemonic or alias naming an op; the model keeps them sorted by name,
+ * then op, for the assembler's lookups (codec.c, asm.c). */
+struct isa_name_ref {
+   const char *name;
+   unsigned len, op;
 };
 
 /* The loader's state while one YAML document is read (model.c, model_ops.c). */

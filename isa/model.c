@@ -1421,6 +1421,7 @@ isa_close(struct isa_model *m)
    for (unsigned i = 0; i < ISA_OPND_PRINT_COUNT; i++)
       free(m->opnd_print[i]);
    free(m->bucket_ops);
+   free(m->names);
    free(m->name);
    free(m->file);
    free(m->text);

@@ -46,6 +46,48 @@ DC_PRINTF(2, 3) static void sb_printf(struct sb *s, const char *fmt, ...)
    sb_add(s, tmp);
 }
 
+/* Appends v in base 10 or 16, digits only. */
+static void
+sb_num(struct sb *s, unsigned long long v, unsigned base)
+{
+   char tmp[24], *p = tmp + sizeof(tmp);
+   *--p = 0;
+   do {
+      *--p = "0123456789abcdef"[v % base];
+      v /= base;
+   } while (v);
+   sb_add(s, p);
+}
+
+/* Appends what isa_fmt_print writes for a display pattern; the plain
+ * conversions are formatted here because snprintf dominated the
+ * disassembler's profile (the fuzzers print every decoded word). */
+static void
+sb_fmt(struct sb *s, const struct isa_fmt *f, int64_t v, const char *str)
+{
+   const char *plain = f->conv == 'd'   ? "%lld"
+                       : f->conv == 'u' ? "%llu"
+                       : f->conv == 'x' ? "%llx"
+                       : f->conv == 's' ? "%s"
+                                        : "";
+   if (strcmp(f->spec, plain)) { /* flags or a width */
+      char tmp[128];
+      isa_fmt_print(tmp, sizeof(tmp), f, v, str);
+      sb_add(s, tmp);
+      return;
+   }
+   sb_add(s, f->pre);
+   if (f->conv == 's') {
+      sb_add(s, str ? str : "");
+   } else if (f->conv == 'd' && v < 0) {
+      sb_add(s, "-");
+      sb_num(s, 0ull - (unsigned long long)v, 10);
+   } else if (f->conv) {
+      sb_num(s, (unsigned long long)v, f->conv == 'x' ? 16 : 10);
+   }
+   sb_add(s, f->post);
+}
+
 void
 isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size)
 {
@@ -89,7 +131,6 @@ static void
 print_mod(const struct isa_model *m, unsigned mod, int v, struct sb *s)
 {
    const struct isa_mod *md = &m->mods[mod];
-   char tmp[96];
    if (md->hidden)
       return;
    if (md->kind == ISA_MOD_FLAG) {
@@ -98,18 +139,15 @@ print_mod(const struct isa_model *m, unsigned mod, int v, struct sb *s)
          sb_add(s, md->fmt.post);
       }
    } else if (md->kind == ISA_MOD_INT) {
-      if (v || md->always) {
-         isa_fmt_print(tmp, sizeof(tmp), &md->fmt, v, NULL);
-         sb_add(s, tmp);
-      }
+      if (v || md->always)
+         sb_fmt(s, &md->fmt, v, NULL);
    } else {
       const struct isa_enum_entry *e = isa_enum_entry(&m->enums[md->enm], v);
       char num[16];
       snprintf(num, sizeof(num), "?%d", v);
       if (e && !e->print[0])
          return;
-      isa_fmt_print(tmp, sizeof(tmp), &md->fmt, v, e ? e->print : num);
-      sb_add(s, tmp);
+      sb_fmt(s, &md->fmt, v, e ? e->print : num);
    }
 }
 
@@ -141,9 +179,7 @@ print_imm(const struct isa_model *m, const struct isa_op *op, const struct isa_s
    const struct isa_case *cs = imm_case(m, op, sl, &sgn);
    char tmp[96];
    if (cs) {
-      isa_fmt_print(tmp, sizeof(tmp), &cs->fmt, cs->fmt.conv == 'd' ? (int32_t)v : (int64_t)v,
-                    NULL);
-      sb_add(s, tmp);
+      sb_fmt(s, &cs->fmt, cs->fmt.conv == 'd' ? (int32_t)v : (int64_t)v, NULL);
       return;
    }
    enum isa_type t = isa_slot_type(m, op, sl, in->mod);
