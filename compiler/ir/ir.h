@@ -1139,6 +1139,10 @@ bool opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct 
 /* compiler/opt/opt_expand.c: generic expansions isel applies first */
 bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);
 
+/* compiler/opt/opt_jumps.c: on stack models, the jumps SYNC cannot take
+ * (continue, nested breaks) as structured flow; isel applies it first */
+bool opt_jumps(struct ir_shader *sh, struct opt_ctx *ctx);
+
 /* compiler/opt: the backend passes, one file each */
 bool opt_isel(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx);

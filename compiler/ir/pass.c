@@ -28,6 +28,7 @@ const struct opt_pass opt_passes[] = {
     {"dce", opt_dce},
     {"fuse", opt_fuse},
     /* backend (see the backend section of ir.h) */
+    {"jumps", opt_jumps},
     {"expand", opt_expand},
     {"isel", opt_isel},
     {"sched", opt_sched},

@@ -1132,8 +1132,9 @@ find_target(struct isel *s)
 }
 
 /* Stack models: every loop exit is a SYNC (opt_break_if), so a break is
- * either the end of a loop body or a predicated break; continue has no
- * such form. The first jump that is neither, or NULL. */
+ * either the end of a loop body or a predicated break, and a continue has
+ * no form; opt_jumps rewrote all others, so this only guards its result.
+ * The first jump that is neither, or NULL. */
 static struct ir_instr *
 bad_jump(const struct ir_shader *sh, const struct ir_list *l, bool in_body)
 {
@@ -1170,6 +1171,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    struct isel s = {.sh = sh, .ctx = ctx, .m = sh->model};
    find_target(&s);
+   opt_jumps(sh, ctx);
    struct ir_instr *j = opt_stack_model(s.m) ? bad_jump(sh, &sh->body, false) : NULL;
    if (j) {
       diag_add(ctx->diags, DIAG_ERROR, "opt", (int)j->line, 0, NULL,
