@@ -29,6 +29,7 @@ const struct opt_pass opt_passes[] = {
     {"fuse", opt_fuse},
     /* backend (see the backend section of ir.h) */
     {"jumps", opt_jumps},
+    {"fp64", opt_fp64},
     {"expand", opt_expand},
     {"isel", opt_isel},
     {"sched", opt_sched},

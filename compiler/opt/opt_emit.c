@@ -547,11 +547,12 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
 /* ------------------------------------------------------------------ */
 /* The pipeline                                                         */
 
-/* jumps and expand first (both build plain IR), then the generic passes
- * once more over what they built (the division expansions of udiv and umod
- * of the same operands share their work; constant operands fold) */
-static const char *const backend_passes[] = {"jumps", "expand", "constfold", "cse",      "dce",
-                                             "isel",  "sched",  "ra",        "legalize", "hazard"};
+/* jumps, fp64 and expand first (they build plain IR), then the generic
+ * passes once more over what they built (the division expansions of udiv
+ * and umod of the same operands share their work; constant operands fold) */
+static const char *const backend_passes[] = {"jumps", "fp64",     "expand", "constfold",
+                                             "cse",   "dce",      "isel",   "sched",
+                                             "ra",    "legalize", "hazard"};
 
 /* Whether the comma-separated list names the pass ("all" names every one). */
 static bool
@@ -570,8 +571,8 @@ list_names(const char *list, const char *name, bool all)
 static bool
 uses_backend_pass(const char *list)
 {
-   static const char *const target[] = {"jumps", "expand",   "isel",  "sched",
-                                        "ra",    "legalize", "hazard"};
+   static const char *const target[] = {"jumps", "fp64", "expand",   "isel",
+                                        "sched", "ra",   "legalize", "hazard"};
    for (unsigned i = 0; i < ARRAY_SIZE(target); i++)
       if (list_names(list, target[i], false))
          return true;
