@@ -67,6 +67,8 @@ opt_cli(brdf_sqrt_sm50 "check|captures/fs_subroutine_brdf.tgsi|--target|sm50|-q|
 opt_cli(per_vertex_inputs "check|fixtures/opt/tes_per_vertex.tgsi|-q|--no-repro|-j|0" 0
         OUT "total +2 +2 +0 +0 +0")
 # Jumps SYNC cannot take on sm50 (continue, nested breaks) as structured
-# flow: every path of the loops runs against the reference.
-opt_cli(loop_jumps_sm50 "check|fixtures/opt/fs_loop_jumps.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
-        OUT "total +1 +1 +0 +0 +0")
+# flow: every path of the loops runs against the reference. On a3xx the
+# lanes that break ran right before the waiting ones read a register the
+# breaking ones had just written (a hazard the delay slots missed).
+opt_cli(loop_jumps "check|fixtures/opt/fs_loop_jumps.tgsi|-q|--no-repro|-j|0" 0
+        OUT "total +2 +2 +0 +0 +0")
