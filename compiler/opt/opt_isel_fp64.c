@@ -8,7 +8,9 @@
  *   - pack64 a, b is the pair (a, b); unpack64_lo/hi read a pair's word;
  *     a 64-bit immediate is two immediates, a phi two phis, a bcsel two;
  *   - an FP64 instruction reads each 64-bit operand as a group of two
- *     values {lo, hi} (consecutive registers, an even first one: RA), and
+ *     values {lo, hi} (consecutive registers, an even first one: RA; a
+ *     word that is an immediate or a constant is copied once, where the
+ *     value is made), and
  *     its 64-bit result is a tuple whose two extracts follow it, like a
  *     texture result's: RA gives it an aligned register pair and the
  *     extracts take the words over;
@@ -26,8 +28,9 @@
 
 struct split {
    struct isel *s;
-   struct ir_instr **lo, **hi; /* by value id (of the values before the split) */
-   struct ir_instr **vsrc;     /* dneg/dabs by value id: the source, until a pair is made */
+   struct ir_instr **lo, **hi;   /* by value id (of the values before the split) */
+   struct ir_instr **vsrc;       /* dneg/dabs by value id: the source, until a pair is made */
+   struct ir_instr **glo, **ghi; /* by value id: the words as a group reads them */
    unsigned n;
    struct ir_instr **gone; /* generic instructions replaced */
    unsigned ngone, gone_cap;
@@ -112,6 +115,32 @@ word(struct split *sp, struct ir_instr *v, unsigned c)
    return c ? sp->hi[v->id] : sp->lo[v->id];
 }
 
+static bool
+not_in_regs(const struct ir_instr *w)
+{
+   return w->op == IR_OP_IMM || w->op == IR_OP_LOAD_CONST;
+}
+
+/* The words of v as groups read them: a word that is an immediate or a
+ * constant is copied into a register once, where v is made (RA would copy
+ * it before every reader). */
+static void
+group_words(struct split *sp, struct ir_instr *v, struct ir_instr **g)
+{
+   g[0] = word(sp, v, 0);
+   g[1] = word(sp, v, 1);
+   if (!not_in_regs(g[0]) && !not_in_regs(g[1]))
+      return;
+   if (v->id >= sp->n || v->op == IR_OP_PHI)
+      return;
+   if (!sp->glo[v->id])
+      for (unsigned c = 0; c < 2; c++)
+         *(c ? &sp->ghi[v->id] : &sp->glo[v->id]) =
+             not_in_regs(g[c]) ? opt_copy_before(sp->s->sh, v, g[c]) : g[c];
+   g[0] = sp->glo[v->id];
+   g[1] = sp->ghi[v->id];
+}
+
 /* Operand k of t reads v: a group {lo, hi} for a 64-bit value (a dneg or
  * dabs as the flag, where the slot takes it), else v. */
 static void
@@ -125,7 +154,8 @@ operand(struct split *sp, struct ir_instr *t, unsigned k, struct ir_instr *v)
    struct ir_instr *b = view(sp, v, &flags);
    if (b == v || !slot_has(sp->s->m, t->mach->insn.op, k, flags))
       b = v, flags = 0;
-   struct ir_instr *g[2] = {word(sp, b, 0), word(sp, b, 1)};
+   struct ir_instr *g[2];
+   group_words(sp, b, g);
    t->mach->insn.src[k].flags |= (uint8_t)flags;
    ir_mach_set_src(t, k, g, 2);
 }
@@ -375,6 +405,8 @@ isel_fp64(struct isel *s)
    sp.lo = xcalloc(sp.n + 1, sizeof(*sp.lo));
    sp.hi = xcalloc(sp.n + 1, sizeof(*sp.hi));
    sp.vsrc = xcalloc(sp.n + 1, sizeof(*sp.vsrc));
+   sp.glo = xcalloc(sp.n + 1, sizeof(*sp.glo));
+   sp.ghi = xcalloc(sp.n + 1, sizeof(*sp.ghi));
    for (unsigned i = 0; i < n && !s->ctx->failed; i++)
       if (!order[i]->removed && (is_wide(order[i]) || reads_wide(order[i])))
          split_one(&sp, order[i]);
@@ -387,6 +419,8 @@ isel_fp64(struct isel *s)
    free(sp.lo);
    free(sp.hi);
    free(sp.vsrc);
+   free(sp.glo);
+   free(sp.ghi);
    free(sp.gone);
    return true;
 }

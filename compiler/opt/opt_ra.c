@@ -383,20 +383,38 @@ live_out(struct ra *ra, const struct ir_block *b, const struct ir_instr *v)
    return live_in_set(ra, ra->lv.out + (size_t)b->index * ra->lv.nwords, v->id);
 }
 
-/* Operand groups that are not consecutive are copied first; the members
- * read last by the copies are free after them. */
+/* Operand groups that are not consecutive are copied first (a group that
+ * another operand of in reads too, once); the members read last by the
+ * copies are free after them. */
 static void
 fix_groups(struct ra *ra, struct ir_instr *in)
 {
    struct ir_mach *m = in->mach;
+   int fixed[ISA_MAX_SRC]; /* by operand: the earlier operand whose copies it reads, -1 */
+   struct ir_instr *was[ISA_MAX_SRC][4] = {{NULL}};
    for (unsigned k = 0; k < m->insn.nsrc && !ra->failed; k++) {
+      fixed[k] = -1;
       if (m->count[k] < 2 || group_in_place(in, k))
          continue;
       struct ir_instr *old[ISA_MAX_SRC * 4];
       unsigned n = MIN2(m->count[k], (unsigned)ARRAY_SIZE(old));
       for (unsigned i = 0; i < n; i++)
          old[i] = in->src[m->first[k] + i];
-      fix_group(ra, in, k);
+      for (unsigned j = 0; j < k && fixed[k] < 0 && n <= 4; j++) {
+         bool same = m->count[j] == n && was[j][0] && group_align(in, j) == group_align(in, k);
+         for (unsigned i = 0; same && i < n; i++)
+            same = was[j][i] == old[i];
+         if (same)
+            fixed[k] = (int)j;
+      }
+      if (fixed[k] >= 0) {
+         for (unsigned i = 0; i < n; i++)
+            in->src[m->first[k] + i] = in->src[m->first[fixed[k]] + i];
+      } else {
+         fix_group(ra, in, k);
+         for (unsigned i = 0; i < n && n <= 4; i++)
+            was[k][i] = old[i];
+      }
       for (unsigned i = 0; i < n; i++) {
          bool still = false;
          for (unsigned s = 0; s < in->nsrc; s++)
