@@ -179,7 +179,7 @@ diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char 
    }
    VEC_PUSH(r->sig, r->nsig, r->sig_cap, s);
    static const int rank[DIFF_STATUS_COUNT] = {
-       [DIFF_PASS] = 0, [DIFF_SKIP] = 1, [DIFF_ERROR] = 2, [DIFF_FAIL] = 3};
+       [DIFF_PASS] = 0, [DIFF_NA] = 1, [DIFF_SKIP] = 2, [DIFF_ERROR] = 3, [DIFF_FAIL] = 4};
    enum diff_status st = diff_signal_status(k);
    if (rank[st] > rank[r->status])
       r->status = st;
@@ -310,10 +310,21 @@ compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
                       pg->name, NULL, 0, "%s: %s", pg->name, e);
       free(e);
    } else {
-      *out = (struct diff_prog_stats){true, st->instructions, st->nops, st->registers, st->cycles};
+      *out = (struct diff_prog_stats){true, st->instructions, st->nops, st->registers, st->cycles, 0};
       pg->runnable = check_encoding(cr, pg);
    }
    diag_clear(d);
+}
+
+/* A shader needing what the target's hardware lacks ends here. */
+static bool
+step_applies(struct case_run *cr)
+{
+   char *why = diff_target_lacks(cr->j->s, cr->t->model);
+   if (why)
+      diff_result_add(cr->r, DIFF_SIG_NO_FEATURE, "target", NULL, 0, "%s", why);
+   free(why);
+   return !why;
 }
 
 static bool
@@ -440,8 +451,10 @@ report_events(struct case_run *cr, const struct prog *pg, const char *step,
 }
 
 /* Runs pg on a copy of the inputs, outputs shaped as the interpreter's. */
+/* Runs a compiled program on the case's inputs; its emulated cycles
+ * (summed over waves) go to *emu_cycles when the run is usable. */
 static void
-run_prog(struct case_run *cr, struct prog *pg, const char *step)
+run_prog(struct case_run *cr, struct prog *pg, const char *step, uint64_t *emu_cycles)
 {
    struct job *j = cr->j;
    struct diag_list d = {0};
@@ -468,9 +481,11 @@ run_prog(struct case_run *cr, struct prog *pg, const char *step)
                       step, NULL, 0, "%s program: %s", pg->name, msg);
       free(msg);
    }
-   if (usable && st == EMU_OK)
+   if (usable && st == EMU_OK) {
       pg->run = e;
-   else
+      if (emu_cycles)
+         *emu_cycles = res.wave_cycles;
+   } else
       env_free(e);
    emu_result_free(&res);
    emu_code_free(code);
@@ -481,7 +496,7 @@ static bool
 step_emu_ref(struct case_run *cr)
 {
    if (cr->ref.runnable)
-      run_prog(cr, &cr->ref, "emu ref");
+      run_prog(cr, &cr->ref, "emu ref", &cr->r->ref.emu_cycles);
    return true;
 }
 
@@ -489,7 +504,7 @@ static bool
 step_emu_opt(struct case_run *cr)
 {
    if (cr->opt.runnable)
-      run_prog(cr, &cr->opt, "emu opt");
+      run_prog(cr, &cr->opt, "emu opt", &cr->r->opt.emu_cycles);
    return true;
 }
 
@@ -568,7 +583,7 @@ step_invariance(struct case_run *cr)
    struct diff_prog_stats ps;
    compiled(cr, &pos, compile_opt(cr, p, &pos.p, &st, &d), &st, &ps, &d);
    if (pos.runnable)
-      run_prog(cr, &pos, "emu opt position-only");
+      run_prog(cr, &pos, "emu opt position-only", NULL);
    if (pos.run) {
       uint8_t *sel = position_channels(j->s, shader_nout(j->s));
       struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, j->golden, j->exact, sel};
@@ -592,6 +607,7 @@ static const struct case_step {
    const char *name;
    bool (*run)(struct case_run *cr);
 } case_steps[] = {
+    {"applies", step_applies},
     {"ref", step_ref},
     {"opt", step_opt},
     {"emu ref", step_emu_ref},

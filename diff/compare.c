@@ -431,6 +431,15 @@ compare_gs(const struct tgsi_shader *s, const struct env *e, const struct env *a
       judge(r, ec == ac ? DIFF_V_EQUAL : DIFF_V_DIFFERENT, &m, true);
       if (ec != ac)
          continue;
+      for (uint32_t k = 0; k < ec; k++) {
+         size_t at = (size_t)l * e->gs_max_vertices + k;
+         struct diff_mismatch ms = {DIFF_VAL_GS_STREAM, 0, 0, k, 0, l, e->gs_stream[at],
+                                    a->gs_stream[at]};
+         struct diff_mismatch mp = {DIFF_VAL_GS_PRIM, 0, 0, k, 0, l, e->gs_prim[at],
+                                    a->gs_prim[at]};
+         judge(r, ms.expected == ms.actual ? DIFF_V_EQUAL : DIFF_V_DIFFERENT, &ms, true);
+         judge(r, mp.expected == mp.actual ? DIFF_V_EQUAL : DIFF_V_DIFFERENT, &mp, true);
+      }
       for (uint32_t k = 0; k < ec; k++)
          for (uint32_t reg = 0; reg < e->nout; reg++)
             for (unsigned c = 0; c < 4; c++) {
@@ -551,6 +560,11 @@ diff_mismatch_text(const struct tgsi_shader *s, const struct diff_mismatch *m)
    case DIFF_VAL_GS_COUNT:
       t = xasprintf("emitted vertices lane %u: expected %u, got %u", m->lane, m->expected,
                     m->actual);
+      break;
+   case DIFF_VAL_GS_STREAM:
+   case DIFF_VAL_GS_PRIM:
+      t = xasprintf("emitted vertex %u lane %u: %s expected %u, got %u", m->vertex, m->lane,
+                    m->kind == DIFF_VAL_GS_STREAM ? "stream" : "primitive", m->expected, m->actual);
       break;
    default:
       t = xasprintf("%s[%u] byte %u: expected %s, got %s",

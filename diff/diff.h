@@ -36,12 +36,14 @@ struct env *diff_inputs_from_yaml(const char *text, size_t len, const char *file
 /* The check: structs                                                   */
 
 /* A case is one shader on one target. Its status is the worst of its
- * signals (fail > error > skip > pass). */
+ * signals (fail > error > skip > n/a > pass). n/a: the target's hardware
+ * lacks something the shader needs; skip: a compiler refused it. */
 #define DIFF_STATUSES(X)                                                                           \
    X(PASS, "pass")                                                                                 \
    X(FAIL, "fail")                                                                                 \
    X(ERROR, "error")                                                                               \
-   X(SKIP, "skip")
+   X(SKIP, "skip")                                                                                 \
+   X(NA, "n/a")
 #define DIFF_STATUS_(n, s) DIFF_##n,
 enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
 #undef DIFF_STATUS_
@@ -59,7 +61,8 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(TIMEOUT, "timeout", FAIL, "the case ran past --timeout")                                      \
    X(INPUT, "input-error", ERROR, "the shader cannot be read, parsed or given inputs")             \
    X(INTERP, "interp-error", ERROR, "the golden interpreter refused or did not finish")            \
-   X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")
+   X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")                \
+   X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")
 #define DIFF_SIGNAL_(n, s, st, d) DIFF_SIG_##n,
 enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
 #undef DIFF_SIGNAL_
@@ -71,7 +74,9 @@ enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
    X(GS_COUNT, "emitted vertex count")                                                             \
    X(GS_DATA, "emitted vertex")                                                                    \
    X(BUFFER, "buffer word")                                                                        \
-   X(IMAGE, "image word")
+   X(IMAGE, "image word")                                                                          \
+   X(GS_STREAM, "emitted vertex stream")                                                           \
+   X(GS_PRIM, "emitted vertex primitive")
 #define DIFF_VALUE_(n, s) DIFF_VAL_##n,
 enum diff_value_kind { DIFF_VALUES(DIFF_VALUE_) DIFF_VAL_COUNT };
 #undef DIFF_VALUE_
@@ -152,11 +157,13 @@ struct diff_signal {
    uint64_t count;         /* differing values in all */
 };
 
-/* Static figures of one compiled program (see compile_stats). */
+/* Figures of one compiled program: static ones (see compile_stats), and
+ * the emulated cycles of its run summed over waves (0: it did not run). */
 struct diff_prog_stats {
    bool valid;
    unsigned instructions, nops, registers;
    uint64_t cycles;
+   uint64_t emu_cycles;
 };
 
 struct diff_case_result {
@@ -264,6 +271,11 @@ void diff_compare(const struct tgsi_shader *s, const struct env *expected, const
 char *diff_mismatch_text(const struct tgsi_shader *s, const struct diff_mismatch *m);
 /* "0x3f800000 (1)" into buf. */
 void diff_value_text(uint32_t bits, char *buf, size_t size);
+
+/* applicable.c */
+/* Why s does not apply to model m ("FMA at line 76 needs fma (...), which
+ * a3xx lacks"; caller frees), or NULL when it does. */
+char *diff_target_lacks(const struct tgsi_shader *s, const struct isa_model *m);
 
 /* check.c */
 void diff_check_init(struct diff_check *c);

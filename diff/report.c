@@ -190,9 +190,9 @@ diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_base
 {
    enum diff_status st = c->results[i].status;
    enum diff_status want = diff_baseline_expect(b, case_shader(c, i), case_target(c, i));
-   if (want == DIFF_SKIP)
+   if (want == DIFF_SKIP || want == DIFF_NA)
       want = DIFF_PASS;
-   if (st == DIFF_PASS || st == DIFF_SKIP)
+   if (st == DIFF_PASS || st == DIFF_SKIP || st == DIFF_NA)
       return want == DIFF_PASS ? DIFF_OUT_OK : DIFF_OUT_UNEXPECTED_PASS;
    if (st == want)
       return DIFF_OUT_EXPECTED;
@@ -322,8 +322,9 @@ json_prog(struct sb *b, const char *key, const struct diff_prog_stats *p)
    }
    sbf(b,
        ", \"%s\": {\"instructions\": %u, \"nops\": %u, \"registers\": %u, \"cycles\": "
-       "%llu}",
-       key, p->instructions, p->nops, p->registers, (unsigned long long)p->cycles);
+       "%llu, \"emulated_cycles\": %llu}",
+       key, p->instructions, p->nops, p->registers, (unsigned long long)p->cycles,
+       (unsigned long long)p->emu_cycles);
 }
 
 static void
@@ -381,9 +382,9 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    struct sb b = {0};
    sbf(&b,
        "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
-       "\"error\": %u, \"skip\": %u,\n",
+       "\"error\": %u, \"skip\": %u, \"n/a\": %u,\n",
        s.shaders, s.cases, s.status[DIFF_PASS], s.status[DIFF_FAIL], s.status[DIFF_ERROR],
-       s.status[DIFF_SKIP]);
+       s.status[DIFF_SKIP], s.status[DIFF_NA]);
    sbf(&b, "              \"outcomes\": {");
    for (unsigned o = 0; o < DIFF_OUT_COUNT; o++)
       sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
@@ -482,7 +483,7 @@ diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
    diff_summarize(c, bl, &s);
    unsigned fails = s.outcome[DIFF_OUT_NEW_FAIL] + s.outcome[DIFF_OUT_UNEXPECTED_PASS];
    unsigned errors = s.outcome[DIFF_OUT_NEW_ERROR];
-   unsigned skipped = s.outcome[DIFF_OUT_EXPECTED] + s.status[DIFF_SKIP];
+   unsigned skipped = s.outcome[DIFF_OUT_EXPECTED] + s.status[DIFF_SKIP] + s.status[DIFF_NA];
    double t = 0;
    for (unsigned i = 0; i < c->ncases; i++)
       t += c->results[i].seconds;
@@ -519,6 +520,37 @@ metric_add(struct metric *m, uint64_t ref, uint64_t opt)
    m->hurt += opt > ref;
 }
 
+/* Per target, the geometric mean of opt/ref over the cases where both
+ * programs compiled and ran: instructions, registers, emulated cycles. */
+static void
+stats_geomean(struct sb *b, const struct diff_check *c)
+{
+   sbf(b, "geometric mean of opt/ref per case (programs that both ran):\n");
+   sbf(b, "  %-10s %6s %13s %10s %16s\n", "target", "cases", "instructions", "registers",
+       "emulated cycles");
+   for (unsigned t = 0; t < c->ntargets; t++) {
+      double lg[3] = {0};
+      unsigned n = 0;
+      for (unsigned i = 0; i < c->ncases; i++) {
+         const struct diff_case_result *r = &c->results[i];
+         const struct diff_prog_stats *x = &r->ref, *y = &r->opt;
+         if (c->cases[i].target != t || !x->valid || !y->valid || !x->emu_cycles ||
+             !y->emu_cycles || !x->instructions || !x->registers || !y->instructions ||
+             !y->registers)
+            continue;
+         lg[0] += log((double)y->instructions / x->instructions);
+         lg[1] += log((double)y->registers / x->registers);
+         lg[2] += log((double)y->emu_cycles / (double)x->emu_cycles);
+         n++;
+      }
+      if (n)
+         sbf(b, "  %-10s %6u %12.3fx %9.3fx %15.3fx\n", c->targets[t].name, n, exp(lg[0] / n),
+             exp(lg[1] / n), exp(lg[2] / n));
+      else
+         sbf(b, "  %-10s %6u %13s %10s %16s\n", c->targets[t].name, 0u, "-", "-", "-");
+   }
+}
+
 char *
 diff_report_stats(const struct diff_check *c)
 {
@@ -546,6 +578,7 @@ diff_report_stats(const struct diff_check *c)
       sbf(&b, "  %-13s %12llu %12llu %9s %7u %7u\n", m[k].name, (unsigned long long)m[k].ref,
           (unsigned long long)m[k].opt, pct, m[k].helped, m[k].hurt);
    }
+   stats_geomean(&b, c);
    return sb_take(&b);
 }
 

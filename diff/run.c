@@ -132,6 +132,7 @@ put_prog(struct buf *b, const struct diff_prog_stats *p)
    put_u32(b, p->nops);
    put_u32(b, p->registers);
    put_u64(b, p->cycles);
+   put_u64(b, p->emu_cycles);
 }
 
 static void
@@ -142,6 +143,7 @@ get_prog(struct buf *b, struct diff_prog_stats *p)
    p->nops = get_u32(b);
    p->registers = get_u32(b);
    p->cycles = get_u64(b);
+   p->emu_cycles = get_u64(b);
 }
 
 static void

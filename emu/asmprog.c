@@ -7,6 +7,7 @@
  *
  *   .stage frag|vert|comp|geom|tess_ctrl|tess_eval
  *   .lanes N            .block X [Y [Z]]        .shared BYTES
+ *   .max_vertices N     vertices a geometry-shader lane may emit
  *   .input REG IN[n].xyzw         .sysval REG SEMANTIC.xyzw
  *   .const REG CONST[b][n].xyzw   .value REG BITS|FLOAT
  *   .output REG OUT[n].xyzw       .texture UNIT TARGET    .buffer N
@@ -220,6 +221,10 @@ dir_counts(struct aparse *p, const char *dir, const char *s)
          p->out->block[i] = (uint32_t)(i < n ? v[i] : 1);
       if ((uint64_t)p->out->block[0] * p->out->block[1] * p->out->block[2] > 65536)
          return false;
+   } else if (!strcmp(dir, "max_vertices")) {
+      if (n != 1 || v[0] > 1024)
+         return false;
+      p->out->prog.gs_max_vertices = (uint32_t)v[0];
    } else {
       if (n != 1 || v[0] > ENV_MAX_MEM_BYTES)
          return false;
@@ -378,7 +383,8 @@ directive(struct aparse *p, unsigned line, const char *ls, const char *s)
    bool ok;
    if (!strcmp(dir, "stage"))
       ok = dir_stage(p, a);
-   else if (!strcmp(dir, "lanes") || !strcmp(dir, "block") || !strcmp(dir, "shared"))
+   else if (!strcmp(dir, "lanes") || !strcmp(dir, "block") || !strcmp(dir, "shared") ||
+            !strcmp(dir, "max_vertices"))
       ok = dir_counts(p, dir, a);
    else if (!strcmp(dir, "input"))
       ok = dir_bind(p, EMU_BIND_INPUT, a);
@@ -539,6 +545,8 @@ make_tgsi(const struct aparse *p)
       ADD("PROPERTY CS_FIXED_BLOCK_HEIGHT %u", a->block[1]);
       ADD("PROPERTY CS_FIXED_BLOCK_DEPTH %u", a->block[2]);
    }
+   if (st == TGSI_STAGE_GEOM && a->prog.gs_max_vertices)
+      ADD("PROPERTY GS_MAX_OUTPUT_VERTICES %u", a->prog.gs_max_vertices);
    for (uint32_t i = 0; i < p->in_max; i++)
       ADD("DCL IN[%u]%s", i,
           st == TGSI_STAGE_FRAG   ? ", GENERIC[0], PERSPECTIVE"

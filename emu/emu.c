@@ -94,6 +94,12 @@ step(struct emu_wave *w)
    case EMU_K_WIDE:
       emu_exec_wide(w, op, t);
       break;
+   case EMU_K_AST:
+      emu_exec_ast(w, op, t);
+      break;
+   case EMU_K_EMIT:
+      emu_exec_emit(w, op, t);
+      break;
    default:
       break;
    }
@@ -481,8 +487,12 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    run.tmp_mask = xmalloc(sz);
    run.tmp_comp = xmalloc(16 * sz);
    load_consts(&run);
-   dispatch(&run);
+   if (emu_gs_begin(&run, d))
+      dispatch(&run);
+   else
+      r->status = EMU_ERR_ENV;
    free(run.cst);
+   free(run.gs_prims);
    for (unsigned i = 0; i < ISA_MAX_SRC; i++)
       free(run.tmp_src[i]);
    for (unsigned i = 0; i < ISA_MAX_DST; i++)

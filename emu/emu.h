@@ -278,6 +278,16 @@ bool env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_
  *    layers, .w levels of level 0. 0 for anything unbound. (Code reads
  *    resource sizes from constants, as drivers upload them.)
  *
+ * Outputs may also be stored as they are computed, by attribute stores
+ * (semantics ast): attribute byte EMU_ATTR_OUTPUT(i) + 4 * c of an output
+ * vertex is OUT[i].c -- a fixed layout, like the memory addresses below,
+ * so it needs no binding. In a tessellation control shader the vertex is
+ * the output vertex (0 for per-patch outputs); in a geometry shader it is
+ * the handle of the vertex being written, and emit instructions send the
+ * vertices to the env's gs_* arrays. gs_max_vertices is the program
+ * header's limit on the vertices a geometry-shader lane may emit (0: 1,
+ * the interpreter's default).
+ *
  * Resources need no bindings: texture/sampler unit N of a sample
  * instruction is env texture N; memory addresses follow EMU_ADDR_* below.
  * Register indices are scalar: for a vec4-named file (a3xx r0.x r0.y ...)
@@ -309,6 +319,9 @@ struct emu_binding {
  * memory is its own address space starting at 0. */
 #define EMU_ADDR_BUFFER(i) ((uint32_t)(0x01u + (i)) << 24)
 #define EMU_ADDR_IMAGE(i)  ((uint32_t)(0x41u + (i)) << 24)
+/* Attribute byte offset of OUT[i].x for attribute stores (OUT[i].c at
+ * + 4 * c). */
+#define EMU_ATTR_OUTPUT(i) ((uint32_t)(i)*16u)
 
 struct isa_model;
 
@@ -319,6 +332,7 @@ struct emu_program {
    struct emu_binding *binds;
    unsigned nbinds, binds_cap;
    enum tgsi_stage stage;
+   uint32_t gs_max_vertices; /* geometry shaders: vertices per lane, 0 = 1 */
 };
 
 void emu_program_bind(struct emu_program *p, const struct emu_binding *b);

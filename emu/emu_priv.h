@@ -47,6 +47,8 @@ enum emu_kind {
    EMU_K_ATOMIC,
    EMU_K_XLANE, /* reads other lanes: quad derivatives, swizzles, shuffles */
    EMU_K_WIDE,  /* FP64: register-pair operands (emu_exec_wide) */
+   EMU_K_AST,   /* attribute store: stage outputs (gs.c) */
+   EMU_K_EMIT,  /* geometry-shader vertex emit / primitive cut (gs.c) */
    EMU_K_ILLEGAL,
 };
 
@@ -168,6 +170,7 @@ struct emu_op {
    uint8_t atom_sub;  /* a3xx sub: the data is negated */
    uint8_t atom_swap; /* compare-and-swap data is (compare, new), not (new, compare) */
    uint8_t wrmask;    /* texture components written */
+   uint8_t emit_mode; /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
    uint16_t tex_unit;
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
@@ -210,7 +213,8 @@ struct emu_code {
    unsigned nbinds;
    uint32_t *touched; /* units the program can read or write: what a group zeroes */
    unsigned ntouched;
-   bool uses_shared; /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
+   bool uses_shared;         /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
+   uint32_t gs_max_vertices; /* the program's, 0 = 1 */
 };
 
 /* Reconvergence stack entry (stack flow). */
@@ -300,6 +304,7 @@ struct emu_run {
    uint32_t *tmp_mask;
    uint32_t *tmp_comp; /* 16 components x maxlanes: texture and load results */
    unsigned maxlanes;  /* lanes of the largest wave or batch: scratch sizes */
+   uint32_t *gs_prims; /* geometry shaders, per lane: primitives ended so far */
    unsigned tr_nwaited;
    struct {
       uint8_t file;
@@ -377,6 +382,13 @@ void emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);
+
+/* gs.c */
+bool emu_gs_setup(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op,
+                  struct diag_list *d);
+bool emu_gs_begin(struct emu_run *run, struct diag_list *d);
+void emu_exec_ast(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_emit(struct emu_wave *w, const struct emu_op *op, int64_t t);
 
 /* tex.c */
 bool emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b,

@@ -380,6 +380,10 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_STG:
    case ISA_SEM_STL:
       return EMU_K_STORE;
+   case ISA_SEM_AST:
+      return EMU_K_AST;
+   case ISA_SEM_EMIT:
+      return EMU_K_EMIT;
    default:
       return EMU_K_ALU;
    }
@@ -775,6 +779,9 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       return set_ldc(c, in, op, d);
    case EMU_K_ATOMIC:
       return set_atomic(c, in, op, d);
+   case EMU_K_AST:
+   case EMU_K_EMIT:
+      return emu_gs_setup(c, in, op, d);
    case EMU_K_XLANE: { /* the swizzle or shuffle mode, by role */
       int sw = mod_of(m, ISA_ROLE_SWZ), sh = mod_of(m, ISA_ROLE_SHFL_MODE);
       int vm = mod_of(m, ISA_ROLE_VOTE_MODE);
@@ -914,6 +921,7 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    c->bar_min = isa_hazard_param(p->model, "bar_min", 0);
    c->min_stall = isa_hazard_param(p->model, "min_stall", 1);
    c->flow_stall = isa_hazard_param(p->model, "flow_stall", 0);
+   c->gs_max_vertices = p->gs_max_vertices;
    for (unsigned i = 0; i < isa_op_count(p->model); i++) {
       struct isa_op_info oi;
       isa_op_info(p->model, i, &oi);

@@ -14,8 +14,12 @@ const char *const isa_role_names[] = {ISA_ROLES(NAME_)};
 const char *const isa_hazard_names[] = {ISA_HAZARD_KINDS(NAME_)};
 const char *const isa_sync_names[] = {ISA_SYNCS(NAME_)};
 const char *const isa_illegal_names[] = {ISA_ILLEGALS(NAME_)};
+const char *const isa_feature_names[] = {ISA_FEATURES(NAME_)};
 const char *const isa_err_names[] = {ISA_ERRORS(NAME_)};
 #undef NAME_
+#define DESC_(n, s, d) d,
+static const char *const feature_descs[] = {ISA_FEATURES(DESC_)};
+#undef DESC_
 #define BITS_(n, s, b, f) b,
 static const uint8_t type_bits[] = {ISA_TYPES(BITS_)};
 #undef BITS_
@@ -148,6 +152,24 @@ bool
 isa_model_is_bundled(const struct isa_model *m)
 {
    return m->bundle.insns != 0;
+}
+
+bool
+isa_has_feature(const struct isa_model *m, enum isa_feature f)
+{
+   return (unsigned)f < ISA_FEATURE_COUNT && (m->features >> f & 1);
+}
+
+const char *
+isa_feature_name(enum isa_feature f)
+{
+   return (unsigned)f < ISA_FEATURE_COUNT ? isa_feature_names[f] : "?";
+}
+
+const char *
+isa_feature_desc(enum isa_feature f)
+{
+   return (unsigned)f < ISA_FEATURE_COUNT ? feature_descs[f] : "?";
 }
 
 unsigned

@@ -203,7 +203,9 @@ struct isa_model;
    X(I2D, "i2d", 1) \
    X(U2D, "u2d", 1) \
    X(D2I, "d2i", 1) \
-   X(D2U, "d2u", 1)
+   X(D2U, "d2u", 1) \
+   X(AST, "ast", -1) \
+   X(EMIT, "emit", -1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -224,6 +226,19 @@ struct isa_model;
  * the wave, PTX shfl rules (mode from the shfl_mode role: idx up down
  * bfly; b the lane or offset, c = segment mask << 8 | clamp), the second
  * destination saying whether that lane was in range.
+ */
+
+/*
+ * Stage outputs (the emulator's reading, emu/gs.c). ast stores to the
+ * output attributes of one vertex of the invocation: src0 an address
+ * register and src1 a byte offset (attribute byte 16 * i + 4 * c holds
+ * OUT[i].c, EMU_ATTR_OUTPUT in emu/emu.h), src2 the vertex (a tessellation
+ * control output vertex; in a geometry shader the handle emit returned),
+ * src3 the data, as many registers as the operand covers. emit (geometry
+ * shaders): src0 the handle of the vertex written so far, src1 the
+ * stream; the emit_mode role's entry (emit, cut, emit_cut) says whether
+ * the vertex is emitted, the primitive ended, or both; the destination
+ * gets the handle of the next vertex.
  */
 
 /*
@@ -286,7 +301,8 @@ struct isa_model;
    X(SHFL_MODE, "shfl_mode") \
    X(TEX_QUERY, "tex_query") \
    X(TEX_COMP, "tex_comp") \
-   X(VOTE_MODE, "vote_mode")
+   X(VOTE_MODE, "vote_mode") \
+   X(EMIT_MODE, "emit_mode")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
@@ -305,6 +321,19 @@ struct isa_model;
    X(LGKMCNT, "lgkmcnt") \
    X(EXPCNT, "expcnt") \
    X(WAIT_SLOT, "wait_slot")
+
+/* Hardware capabilities beyond the op set that a shader may need. A model
+ * lists those its hardware has (`features:`); a shader needing one the
+ * target lacks is not applicable to it (diffcomp check reports n/a). */
+#define ISA_FEATURES(X) \
+   X(FMA, "fma", "fused multiply-add with one rounding") \
+   X(FP64, "fp64", "64-bit floating point") \
+   X(SUBGROUP, "subgroup", "subgroup votes, ballots and broadcasts") \
+   X(FINE_DERIV, "fine-derivatives", "per-pixel derivatives") \
+   X(GATHER, "gather", "four-texel gathers") \
+   X(MULTISAMPLE, "multisample", "multisample textures") \
+   X(GEOMETRY, "geometry", "a geometry-shader stage") \
+   X(TESSELLATION, "tessellation", "tessellation stages")
 
 /* Why a decoded instruction is illegal (struct isa_insn.illegal). */
 #define ISA_ILLEGALS(X) \
@@ -336,6 +365,9 @@ enum isa_hazard_kind { ISA_HAZARD_KINDS(ISA_ENUM_) ISA_HAZARD_KIND_COUNT };
 #undef ISA_ENUM_
 #define ISA_ENUM_(n, ...) ISA_SYNC_##n,
 enum isa_sync { ISA_SYNCS(ISA_ENUM_) ISA_SYNC_COUNT };
+#undef ISA_ENUM_
+#define ISA_ENUM_(n, ...) ISA_FEATURE_##n,
+enum isa_feature { ISA_FEATURES(ISA_ENUM_) ISA_FEATURE_COUNT };
 #undef ISA_ENUM_
 #define ISA_ENUM_(n, ...) ISA_ILLEGAL_##n,
 enum isa_illegal { ISA_ILLEGALS(ISA_ENUM_) ISA_ILLEGAL_COUNT };
@@ -485,6 +517,8 @@ const char *isa_strerror(enum isa_err e);
 const char *isa_model_name(const struct isa_model *m);
 /* True for models whose instructions come in bundles with a control word (sm50). */
 bool isa_model_is_bundled(const struct isa_model *m);
+/* Whether the model's `features:` list has f. */
+bool isa_has_feature(const struct isa_model *m, enum isa_feature f);
 
 unsigned isa_op_count(const struct isa_model *m);
 int isa_op_find(const struct isa_model *m, const char *mnemonic);
@@ -527,6 +561,8 @@ const char *isa_illegal_reason(const struct isa_model *m, const struct isa_insn 
 const char *isa_role_name(enum isa_role r);
 const char *isa_hazard_name(enum isa_hazard_kind h);
 const char *isa_sync_name(enum isa_sync s);
+const char *isa_feature_name(enum isa_feature f);
+const char *isa_feature_desc(enum isa_feature f);
 
 /* codec.c */
 /* Decodes the instruction at byte offset *pos of code[0..size) and

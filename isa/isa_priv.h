@@ -320,6 +320,7 @@ struct isa_model {
    char *name, *file;
    char *text; /* the YAML source, for diagnostics with the source line */
    unsigned bits;
+   uint32_t features; /* 1 << enum isa_feature */
    struct isa_regfile *files;
    unsigned nfiles;
    struct isa_regset *regsets;
@@ -426,6 +427,7 @@ extern const char *const isa_role_names[];
 extern const char *const isa_hazard_names[];
 extern const char *const isa_sync_names[];
 extern const char *const isa_illegal_names[];
+extern const char *const isa_feature_names[];
 extern const char *const isa_err_names[];
 uint64_t isa_field_get(const struct isa_field *f, const struct isa_bits *b);
 void isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v);

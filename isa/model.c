@@ -1250,13 +1250,30 @@ parse_opnd_print(struct isa_ld *l, yaml_node_t *v)
          m->opnd_print[i] = xstrdup(opnd_print_defaults[i]);
 }
 
+/* `features: [fma, fp64, ...]`: the hardware capabilities of ISA_FEATURES
+ * the model has; absent means none. */
+static void
+parse_features(struct isa_ld *l, yaml_node_t *n)
+{
+   if (n->type != YAML_SEQUENCE_NODE) {
+      isa_ld_err(l, n, "features must be a list of names");
+      return;
+   }
+   SEQ_EACH(l, n, v)
+   {
+      int f = isa_ld_enum(l, v, "feature", isa_feature_names, ISA_FEATURE_COUNT);
+      if (f >= 0)
+         l->m->features |= 1u << f;
+   }
+}
+
 static void
 parse_document(struct isa_ld *l, yaml_node_t *root)
 {
-   static const char *const keys[] = {"isa",     "bits",    "doc",           "regfiles",
-                                      "regsets", "enums",   "luts",          "modifiers",
-                                      "formats", "classes", "layouts",       "ops",
-                                      "hazard",  "bundle",  "operand_print", NULL};
+   static const char *const keys[] = {"isa",      "bits", "doc",       "regfiles", "regsets",
+                                      "enums",    "luts", "modifiers", "formats",  "classes",
+                                      "layouts",  "ops",  "hazard",    "bundle",   "operand_print",
+                                      "features", NULL};
    struct isa_model *m = l->m;
    if (!root || root->type != YAML_MAPPING_NODE) {
       isa_ld_err(l, root, "a model file must be a mapping (isa:, regfiles:, ops:, ...)");
@@ -1300,6 +1317,8 @@ parse_document(struct isa_ld *l, yaml_node_t *root)
    if ((x = isa_ld_get(l, root, "bundle")))
       isa_ld_bundle(l, x);
    parse_opnd_print(l, isa_ld_get(l, root, "operand_print"));
+   if ((x = isa_ld_get(l, root, "features")))
+      parse_features(l, x);
 }
 
 /* ------------------------------------------------------------------ */

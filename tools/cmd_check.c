@@ -463,7 +463,8 @@ static void
 print_summary(struct out *o, const struct diff_summary *s, double secs)
 {
    const struct diff_check *c = &o->a->c;
-   printf("\n%-10s %7s %7s %7s %7s %7s\n", "target", "cases", "pass", "fail", "error", "skip");
+   printf("\n%-10s %7s %7s %7s %7s %7s %7s\n", "target", "cases", "pass", "fail", "error", "skip",
+          "n/a");
    for (unsigned t = 0; t < c->ntargets; t++) {
       unsigned n[DIFF_STATUS_COUNT] = {0}, all = 0;
       for (unsigned i = 0; i < c->ncases; i++)
@@ -471,11 +472,11 @@ print_summary(struct out *o, const struct diff_summary *s, double secs)
             n[c->results[i].status]++;
             all++;
          }
-      printf("%-10s %7u %7u %7u %7u %7u\n", c->targets[t].name, all, n[DIFF_PASS], n[DIFF_FAIL],
-             n[DIFF_ERROR], n[DIFF_SKIP]);
+      printf("%-10s %7u %7u %7u %7u %7u %7u\n", c->targets[t].name, all, n[DIFF_PASS], n[DIFF_FAIL],
+             n[DIFF_ERROR], n[DIFF_SKIP], n[DIFF_NA]);
    }
-   printf("%-10s %7u %7u %7u %7u %7u\n", "total", s->cases, s->status[DIFF_PASS],
-          s->status[DIFF_FAIL], s->status[DIFF_ERROR], s->status[DIFF_SKIP]);
+   printf("%-10s %7u %7u %7u %7u %7u %7u\n", "total", s->cases, s->status[DIFF_PASS],
+          s->status[DIFF_FAIL], s->status[DIFF_ERROR], s->status[DIFF_SKIP], s->status[DIFF_NA]);
    printf("%u shaders, %u cases in %.2f s (%.1f cases/s, -j%u); steps: %s\n", s->shaders, s->cases,
           secs, secs > 0 ? s->cases / secs : 0.0, c->o.jobs, diff_check_steps(c));
    printf("values: %llu compared, %llu undefined, %llu unchecked, %llu within tolerance\n",

@@ -168,7 +168,7 @@ on_progress(void *ctx, unsigned idx, const char *step)
 static bool
 opt_ran(const struct diff_case_result *r)
 {
-   if (r->status == DIFF_ERROR)
+   if (r->status == DIFF_ERROR || r->status == DIFF_NA)
       return false;
    for (unsigned i = 0; i < r->nsig; i++)
       if (r->sig[i].kind == DIFF_SIG_UNSUPPORTED && !strcmp(r->sig[i].step, "opt"))
@@ -229,9 +229,9 @@ base_for(struct bases *b, const struct bench_args *a, const char *target, const 
       n[r->c.results[i].status]++;
    char opts[64];
    mode_options(mode, opts, sizeof(opts));
-   printf("no fault, %s%s%s: %u cases, %u pass, %u skip, %u fail, %u error\n", target,
-          opts[0] ? " " : "", opts, r->c.ncases, n[DIFF_PASS], n[DIFF_SKIP], n[DIFF_FAIL],
-          n[DIFF_ERROR]);
+   printf("no fault, %s%s%s: %u cases, %u pass, %u skip, %u n/a, %u fail, %u error\n", target,
+          opts[0] ? " " : "", opts, r->c.ncases, n[DIFF_PASS], n[DIFF_SKIP], n[DIFF_NA],
+          n[DIFF_FAIL], n[DIFF_ERROR]);
    for (unsigned i = 0; i < r->c.ncases; i++)
       if (r->c.results[i].status == DIFF_FAIL || r->c.results[i].status == DIFF_ERROR) {
          char *t = diff_case_lines(&r->c, i);

@@ -64,7 +64,9 @@ replay(struct diff_repro *r, struct diff_check *c)
       printf("not reproduced: recorded %s%s%s, now %s\n", diff_status_names[r->seen.status],
              r->seen.nsig ? ": " : "", r->seen.nsig ? r->seen.sig[0].msg : "",
              diff_status_names[got->status]);
-   return got->status == DIFF_PASS || got->status == DIFF_SKIP ? EXIT_OK : EXIT_FAIL;
+   return got->status == DIFF_PASS || got->status == DIFF_SKIP || got->status == DIFF_NA
+              ? EXIT_OK
+              : EXIT_FAIL;
 }
 
 int

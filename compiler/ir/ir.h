@@ -88,6 +88,14 @@
  * target-defined, so they are not marked COMM. fsat maps NaN to 0.
  * seq/sne/slt/sge give 1.0/0.0; feq..fge and ieq..uge give ~0/0; fne and
  * sne are unordered (true on NaN), the others ordered.
+ *
+ * Subgroups are 32 lanes (the interpreter's, the sm50 warp), and the
+ * subgroup ops see its active lanes only, so like derivatives (CONV) they
+ * never move to another block. ballot: bit i set where lane i is active
+ * and src0 != 0. read_invoc: src0 of lane src1 of the subgroup (undefined
+ * when that lane is inactive or past 31). The front end builds the TGSI
+ * votes and READ_FIRST from these two (vote_any(v) = ballot(v) != 0,
+ * read_first(v) = read_invoc(v, find_lsb(ballot(~0)))).
  */
 /* clang-format off */
 #define IR_OPS(X) \
@@ -126,6 +134,9 @@
    X(DDY,             ddy,            1, W,  W,  CONV | FLT, 0) \
    X(DDX_FINE,        ddx_fine,       1, W,  W,  CONV | FLT, 0) \
    X(DDY_FINE,        ddy_fine,       1, W,  W,  CONV | FLT, 0) \
+   /* subgroups (see above) */ \
+   X(BALLOT,          ballot,         1, W,  W,  CONV, 0) \
+   X(READ_INVOC,      read_invoc,     2, W,  W,  CONV, 0) \
    /* compares and select */ \
    X(FEQ,             feq,            2, W,  W,  COMM, 0) \
    X(FNE,             fne,            2, W,  W,  COMM, 0) \
@@ -257,6 +268,8 @@
    X(LOAD_CONST_IND,  load_const_ind, 1, W,  W,  0, IR_FB_BUF | IR_FB_SLOT | IR_FB_COMP) \
    X(LOAD_SYSVAL,     load_sysval,    0, W,  N,  0, IR_FB_SV | IR_FB_COMP) \
    X(STORE_OUTPUT,    store_output,   1, N,  W,  SIDE, IR_FB_SLOT | IR_FB_COMP) \
+   /* tessellation control: OUT[src0][slot].comp = src1, stored at once */ \
+   X(STORE_OUTPUT_VTX, store_output_vtx, 2, N, W,  SIDE, IR_FB_SLOT | IR_FB_COMP) \
    /* indirectly addressed TEMP arrays (slot is relative to the array) */ \
    X(ARRAY_LOAD,      array_load,     0, W,  N,  LOAD, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
    X(ARRAY_LOAD_IND,  array_load_ind, 1, W,  W,  LOAD, IR_FB_ARR | IR_FB_SLOT | IR_FB_COMP) \
@@ -507,6 +520,9 @@ struct ir_shader {
    uint32_t cbuf_slots[IR_MAX_CBUFS];
    /* opt_options.faults, for code no opt_ctx reaches (opt_run sets it) */
    uint64_t faults;
+   /* vertices of per-vertex inputs (the front end: the interpreter's
+    * count, GS input primitive or 4 for tessellation); 0 when unknown */
+   uint32_t in_vertices;
 };
 
 /* Appends instructions at the end of a block (phis go first by hand). */
@@ -933,6 +949,7 @@ bool opt_dce(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_lower_int64(struct ir_shader *sh, struct opt_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
 /* backend                                                              */

@@ -752,6 +752,8 @@ exec_fake(struct eval *e, const struct ir_instr *in, const uint64_t *s, uint64_t
    case IR_OP_DDY:
    case IR_OP_DDX_FINE:
    case IR_OP_DDY_FINE:
+   case IR_OP_BALLOT:
+   case IR_OP_READ_INVOC:
    case IR_OP_INTERP_CENTROID:
    case IR_OP_INTERP_SAMPLE:
    case IR_OP_INTERP_OFFSET:
@@ -765,6 +767,7 @@ exec_fake(struct eval *e, const struct ir_instr *in, const uint64_t *s, uint64_t
    case IR_OP_IMAGE_STORE:
    case IR_OP_EMIT:
    case IR_OP_END_PRIM:
+   case IR_OP_STORE_OUTPUT_VTX:
       return FLOW_NEXT;
    default:
       return FLOW_ERROR;

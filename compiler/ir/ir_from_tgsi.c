@@ -235,7 +235,7 @@ xl_fetch_raw(struct xlate *x, const struct tgsi_reg *reg, unsigned comp)
    case TGSI_FILE_OUT:
    case TGSI_FILE_ADDR:
       v = var_of(x, reg->file, reg->index, comp);
-      if (v < 0 || reg->indirect)
+      if (v < 0 || reg->indirect || reg->has_dim) /* per-vertex outputs are stored at once */
          break;
       return read_var(x, v);
    case TGSI_FILE_IN:
@@ -286,11 +286,33 @@ xl_fetch(struct xlate *x, const struct tgsi_src *src, unsigned chan, enum tgsi_t
    return v;
 }
 
+/* A tessellation control shader's OUT[vertex][index] (the vertex direct or
+ * ADDR + offset): stored at once. An index beyond the outputs is dropped,
+ * as the interpreter drops it. */
+static void
+store_vertex_output(struct xlate *x, const struct tgsi_reg *reg, unsigned chan, struct ir_instr *v)
+{
+   if (reg->index < 0 || (unsigned)reg->index >= x->nouts)
+      return;
+   struct ir_instr *vtx = ir_imm32(&x->b, (uint32_t)reg->dim);
+   if (reg->dim_indirect)
+      vtx = ir_alu2(&x->b, IR_OP_IADD, address(x, &reg->dim_ind), vtx);
+   struct ir_instr *src[2] = {vtx, v};
+   struct ir_instr *st = ir_build(&x->b, IR_OP_STORE_OUTPUT_VTX, 2, src);
+   st->slot = reg->index;
+   st->comp = (int32_t)chan;
+}
+
 void
 xl_write(struct xlate *x, const struct tgsi_dst *dst, unsigned chan, struct ir_instr *v)
 {
    const struct tgsi_reg *reg = &dst->reg;
    int var;
+   if (reg->file == TGSI_FILE_OUT && reg->has_dim && !reg->indirect &&
+       x->ts->stage == TGSI_STAGE_TESS_CTRL) {
+      store_vertex_output(x, reg, chan, v);
+      return;
+   }
    switch (reg->file) {
    case TGSI_FILE_NULL:
       return;
@@ -1013,6 +1035,7 @@ ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags)
 {
    struct xlate x = {.ts = ts, .diags = diags, .reachable = true};
    x.sh = ir_shader_new(ts->stage);
+   x.sh->in_vertices = tgsi_interp_in_vertices(ts);
    x.b.sh = x.sh;
    x.list = &x.sh->body;
    x.b.block = cur_block(&x);

@@ -14,9 +14,9 @@
  * packed into one L value and the result unpacked back, with the golden
  * interpreter's channel rules (see wide() and its tables).
  *
- * Unsupported (a clear error, never a guess): subgroup and helper-lane
- * ops, CLOCK, FBFETCH, image and buffer size queries, gathers other than
- * TG4 with a constant component, PK2US/PK4B/PK4UB and their unpacks,
+ * Unsupported (a clear error, never a guess): READ_HELPER with DEMOTE,
+ * CLOCK, FBFETCH, image and buffer size queries, TG4 with a component
+ * that is not a constant, PK2US/PK4B/PK4UB and their unpacks,
  * indirect resources, LOAD from a constant buffer.
  */
 #include "compiler/ir/ir.h"
@@ -315,6 +315,9 @@ emit(struct xlate *x, const struct tgsi_insn *in)
    return true;
 }
 
+/* INTERP_CENTROID and INTERP_SAMPLE read the input itself: the
+ * environment has one fully covered sample at the pixel centre (other
+ * sample indices are undefined there), as in the interpreter. */
 static bool
 interp(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
@@ -324,18 +327,12 @@ interp(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    for (unsigned c = 0; c < 4; c++) {
       if (!(in->dst[0].mask & (1u << c)))
          continue;
-      struct ir_instr *a[2];
-      unsigned n = 0;
-      enum ir_op op = IR_OP_INTERP_CENTROID;
-      if (in->op == TGSI_OP_INTERP_SAMPLE) {
-         op = IR_OP_INTERP_SAMPLE;
-         a[n++] = S(x, in, 1, 0);
-      } else if (in->op == TGSI_OP_INTERP_OFFSET) {
-         op = IR_OP_INTERP_OFFSET;
-         a[n++] = S(x, in, 1, 0);
-         a[n++] = S(x, in, 1, 1);
+      if (in->op != TGSI_OP_INTERP_OFFSET) {
+         r->v[c] = S(x, in, 0, c);
+         continue;
       }
-      struct ir_instr *v = ir_build(&x->b, op, n, a);
+      struct ir_instr *a[2] = {S(x, in, 1, 0), S(x, in, 1, 1)};
+      struct ir_instr *v = ir_build(&x->b, IR_OP_INTERP_OFFSET, 2, a);
       v->slot = s->reg.index;
       v->comp = s->swz[c] & 3;
       if (s->abs)
@@ -487,10 +484,13 @@ tex_classic(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t
    return true;
 }
 
-/* SAMPLE*: SVIEW + SAMP operands, the view's swizzle applies to the result. */
+/* SAMPLE*, GATHER4, LOD: SVIEW + SAMP operands, the view's swizzle applies
+ * to the result. GATHER4 gathers component 0 (the interpreter's);
+ * SAMPLE_I(_MS) on a multisample view takes the sample index from src0.w,
+ * as TXF does; LOD is LODQ on a view. */
 static bool
 tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t *kind,
-           int32_t *target, int32_t *res, int32_t *samp)
+           int32_t *target, int32_t *res, int32_t *samp, int32_t *gcomp)
 {
    enum tgsi_opcode op = in->op;
    if (!resource_index(x, &in->src[1], TGSI_FILE_SVIEW, res))
@@ -499,7 +499,7 @@ tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t 
    if (!d)
       return xl_unsupported(x, "with an undeclared SVIEW");
    *target = d->target;
-   bool fetch = op == TGSI_OP_SAMPLE_I;
+   bool fetch = op == TGSI_OP_SAMPLE_I || op == TGSI_OP_SAMPLE_I_MS;
    *samp = 0;
    if (!fetch && !resource_index(x, &in->src[2], TGSI_FILE_SAMP, samp))
       return false;
@@ -507,9 +507,13 @@ tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t 
            : op == TGSI_OP_SAMPLE_L || op == TGSI_OP_SAMPLE_C_LZ ? IR_TEX_txl
            : op == TGSI_OP_SAMPLE_D                              ? IR_TEX_txd
            : fetch                                               ? IR_TEX_txf
+           : op == TGSI_OP_GATHER4                               ? IR_TEX_tg4
+           : op == TGSI_OP_LOD                                   ? IR_TEX_lodq
                                                                  : IR_TEX_tex;
    if (fetch)
       *samp = IR_NONE;
+   if (op == TGSI_OP_GATHER4)
+      *gcomp = 0;
    unsigned ncoord = tgsi_texture_coord_count(*target);
    for (unsigned c = 0; c < ncoord; c++)
       tex_add(t, IR_TEXSRC_coord, S(x, in, 0, c));
@@ -522,7 +526,7 @@ tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t 
    else if (op == TGSI_OP_SAMPLE_C_LZ)
       tex_add(t, IR_TEXSRC_lod, imm(x, 0));
    else if (fetch && *target != TGSI_TEX_T_BUFFER)
-      tex_add(t, IR_TEXSRC_lod, S(x, in, 0, 3));
+      tex_add(t, is_msaa(*target) ? IR_TEXSRC_ms : IR_TEXSRC_lod, S(x, in, 0, 3));
    if (op == TGSI_OP_SAMPLE_D) {
       unsigned nd = deriv_count(*target);
       for (unsigned c = 0; c < nd; c++)
@@ -534,14 +538,14 @@ tex_sample(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t 
    return true;
 }
 
-/* Size and sample-count queries: SVIEWINFO (a txq on a view), TXQS and
- * SAMPLE_INFO (txqs on a sampler or view). */
+/* Size and sample-count queries: SVIEWINFO (a txq on a view), TXQS (txqs
+ * on a sampler). */
 static bool
 tex_query(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t *kind,
           int32_t *target, int32_t *res, int32_t *samp)
 {
-   bool view = in->op != TGSI_OP_TXQS;
-   unsigned k = in->op == TGSI_OP_SVIEWINFO ? 1 : 0;
+   bool view = in->op == TGSI_OP_SVIEWINFO;
+   unsigned k = view ? 1 : 0;
    if (!resource_index(x, &in->src[k], view ? TGSI_FILE_SVIEW : TGSI_FILE_SAMP, res))
       return false;
    const struct tgsi_decl *d = view ? tgsi_find_decl(x->ts, TGSI_FILE_SVIEW, (uint32_t)*res) : NULL;
@@ -558,11 +562,10 @@ texture(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
    struct texb t = {0};
    int32_t kind = IR_TEX_tex, target = TGSI_TEX_T_2D, res = 0, samp = 0, gcomp = IR_NONE;
-   bool query =
-       in->op == TGSI_OP_SVIEWINFO || in->op == TGSI_OP_TXQS || in->op == TGSI_OP_SAMPLE_INFO;
+   bool query = in->op == TGSI_OP_SVIEWINFO || in->op == TGSI_OP_TXQS;
    bool sample = !query && !(tgsi_op_info[in->op].flags & TGSI_OPF_TEX);
    bool ok = query    ? tex_query(x, in, &t, &kind, &target, &res, &samp)
-             : sample ? tex_sample(x, in, &t, &kind, &target, &res, &samp)
+             : sample ? tex_sample(x, in, &t, &kind, &target, &res, &samp, &gcomp)
                       : tex_classic(x, in, &t, &kind, &target, &samp, &gcomp);
    if (!ok)
       return false;
@@ -894,6 +897,79 @@ three_way(struct xlate *x, const struct tgsi_insn *in, unsigned c)
    }
 }
 
+/* ------------------------------------------------------------------ */
+/* Subgroups and the one-sample environment                             */
+
+/*
+ * The votes and READ_FIRST from ballot and read_invoc (ir.h): VOTE_ANY is
+ * ballot(v) != 0, VOTE_ALL ballot(v == 0) == 0, VOTE_EQ ballot(v !=
+ * first) == 0 with first = read_invoc(v, find_lsb(ballot(~0))), the first
+ * active lane. BALLOT's 64-bit mask has a zero high word (32-lane
+ * subgroups): x and z the low word, y and w 0, from src0.x.
+ */
+static bool
+subgroup(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
+{
+   enum tgsi_opcode op = in->op;
+   if (op == TGSI_OP_BALLOT) {
+      r->v[0] = r->v[2] = alu1(x, IR_OP_BALLOT, S(x, in, 0, 0));
+      r->v[1] = r->v[3] = imm(x, 0);
+      return true;
+   }
+   struct ir_instr *lane = NULL;
+   if (op == TGSI_OP_READ_FIRST || op == TGSI_OP_VOTE_EQ)
+      lane = alu1(x, IR_OP_FIND_LSB, alu1(x, IR_OP_BALLOT, imm(x, ~0u)));
+   else if (op == TGSI_OP_READ_INVOC)
+      lane = S(x, in, 1, 0);
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(in->dst[0].mask & (1u << c)))
+         continue;
+      struct ir_instr *v = S(x, in, 0, c), *t;
+      switch (op) {
+      case TGSI_OP_READ_FIRST:
+      case TGSI_OP_READ_INVOC:
+         r->v[c] = alu2(x, IR_OP_READ_INVOC, v, lane);
+         continue;
+      case TGSI_OP_VOTE_EQ:
+         t = alu2(x, IR_OP_INE, v, alu2(x, IR_OP_READ_INVOC, v, lane));
+         break;
+      case TGSI_OP_VOTE_ALL:
+         t = alu2(x, IR_OP_IEQ, v, imm(x, 0));
+         break;
+      default: /* VOTE_ANY */
+         t = alu1(x, IR_OP_BALLOT, v);
+         r->v[c] = alu2(x, IR_OP_INE, t, imm(x, 0));
+         continue;
+      }
+      t = alu1(x, IR_OP_BALLOT, t);
+      r->v[c] = alu2(x, IR_OP_IEQ, t, imm(x, 0));
+   }
+   return true;
+}
+
+/* What the environment fixes (the interpreter's one-sample model, as the
+ * reference compiler reads it): SAMPLE_INFO is (1, 0, 0, 0) and
+ * SAMPLE_POS (0.5, 0.5, 0, 0; .zw undefined) through src0's swizzle,
+ * whatever the operand names. READ_HELPER is 0 in a shader without
+ * DEMOTE: the environment has no helper lanes. */
+static bool
+one_sample(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
+{
+   static const uint32_t info[4] = {1, 0, 0, 0}, pos[4] = {F_HALF, F_HALF, 0, 0};
+   for (unsigned i = 0; in->op == TGSI_OP_READ_HELPER && i < x->ts->ninsns; i++)
+      if (x->ts->insns[i].op == TGSI_OP_DEMOTE)
+         return xl_unsupported(x, "in a shader with DEMOTE");
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(in->dst[0].mask & (1u << c)))
+         continue;
+      unsigned k = in->src[0].swz[c] & 3;
+      r->v[c] = imm(x, in->op == TGSI_OP_SAMPLE_INFO  ? info[k]
+                       : in->op == TGSI_OP_SAMPLE_POS ? pos[k]
+                                                      : 0);
+   }
+   return true;
+}
+
 static bool
 special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
@@ -1013,6 +1089,17 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       return load_store(x, in, r);
    case TGSI_OP_RESQ:
       return resource_size(x, in, r);
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+      return subgroup(x, in, r);
+   case TGSI_OP_SAMPLE_INFO:
+   case TGSI_OP_SAMPLE_POS:
+   case TGSI_OP_READ_HELPER:
+      return one_sample(x, in, r);
    default:
       for (size_t i = 0; i < ARRAY_SIZE(atomics); i++)
          if (atomics[i].tgsi == in->op)
@@ -1020,8 +1107,9 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       if (tgsi_op_info[in->op].flags & TGSI_OPF_TEX || in->op == TGSI_OP_SAMPLE ||
           in->op == TGSI_OP_SAMPLE_B || in->op == TGSI_OP_SAMPLE_C ||
           in->op == TGSI_OP_SAMPLE_C_LZ || in->op == TGSI_OP_SAMPLE_D ||
-          in->op == TGSI_OP_SAMPLE_L || in->op == TGSI_OP_SAMPLE_I || in->op == TGSI_OP_SVIEWINFO ||
-          in->op == TGSI_OP_SAMPLE_INFO) {
+          in->op == TGSI_OP_SAMPLE_L || in->op == TGSI_OP_SAMPLE_I ||
+          in->op == TGSI_OP_SAMPLE_I_MS || in->op == TGSI_OP_GATHER4 || in->op == TGSI_OP_LOD ||
+          in->op == TGSI_OP_SVIEWINFO) {
          if (in->op == TGSI_OP_SAMP2HND)
             return xl_unsupported(x, NULL);
          return texture(x, in, r);

@@ -239,7 +239,8 @@ check_tex(struct vstate *vs, struct ir_instr *in)
       count[in->role[i]]++;
    }
    VCHECK(vs, count[IR_TEXSRC_coord] <= 4, in, "at most 4 coordinates");
-   VCHECK(vs, in->kind == IR_TEX_txq || count[IR_TEXSRC_coord] >= 1, in, "tex has coordinates");
+   VCHECK(vs, in->kind == IR_TEX_txq || in->kind == IR_TEX_txqs || count[IR_TEXSRC_coord] >= 1, in,
+          "tex has coordinates (queries have none)");
    VCHECK(vs, count[IR_TEXSRC_cmp] <= 1 && count[IR_TEXSRC_ms] <= 1, in,
           "at most one comparator and one sample index");
    VCHECK(vs, count[IR_TEXSRC_lod] + count[IR_TEXSRC_bias] <= 1, in, "at most one lod or bias");

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 const struct opt_pass opt_passes[] = {
+    {"lower_int64", opt_lower_int64},
     {"copyprop", opt_copyprop},
     {"constfold", opt_constfold},
     {"algebraic", opt_algebraic},
@@ -275,6 +276,9 @@ opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
        !check_names(ctx, o->disable, "--disable-pass", false) ||
        !check_names(ctx, o->print_after, "--print-after", true))
       return false;
+   /* first, with --passes too: no target has 64-bit integer instructions,
+    * and the generic passes then clean up what it builds */
+   run(sh, ctx, "lower_int64");
    if (o->passes) {
       ir_mark_invariant(sh);
       for (const char *p = o->passes; *p && !ctx->failed;) {

@@ -656,6 +656,8 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    declared_cbufs(s, sh);
    bool hazards = !list_names(opts.disable, "hazard", true);
    ok = ok && run_backend(sh, &ctx) && opt_emit(sh, hazards, out, stats, d);
+   if (ok && s->stage == TGSI_STAGE_GEOM) /* the shader header's limit, the interpreter's */
+      out->gs_max_vertices = MIN2(1024u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
    if (log) {
       *log = ctx.log;
       ctx.log = NULL;

@@ -876,11 +876,21 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_INPUT:
    case IR_OP_LOAD_SYSVAL:
    case IR_OP_LOAD_CONST:
-   case IR_OP_STORE_OUTPUT:
    case IR_OP_BREAK:
    case IR_OP_CONTINUE:
    case IR_OP_MACH:
       return false;
+   case IR_OP_STORE_OUTPUT: /* opt_isel_gs.c: stored in a GS, else read from registers */
+      return isel_output(s, in);
+   case IR_OP_EMIT:
+   case IR_OP_END_PRIM:
+      return isel_gs(s, in);
+   case IR_OP_STORE_OUTPUT_VTX:
+      r = isel_output_vtx(s, in);
+      break;
+   case IR_OP_LOAD_INPUT_VIND:
+      r = isel_input_vind(s, in);
+      break;
    case IR_OP_MOV:
       opt_replace(s->sh, in, in->src[0]);
       return true;
@@ -919,7 +929,9 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_DDY:
    case IR_OP_DDX_FINE:
    case IR_OP_DDY_FINE:
-      r = isel_deriv(s, in);
+   case IR_OP_BALLOT:
+   case IR_OP_READ_INVOC:
+      r = isel_cross_lane(s, in);
       break;
    default:
       if (in->type == IR_TYPE_64 || ir_op_info[in->op].src == IR_TC_L ||
@@ -1062,6 +1074,8 @@ pure(const struct ir_instr *in)
    case ISA_SEM_END:
    case ISA_SEM_STG:
    case ISA_SEM_STL:
+   case ISA_SEM_AST:
+   case ISA_SEM_EMIT:
    case ISA_SEM_NOP:
    case ISA_SEM_JUMP:
    case ISA_SEM_BRANCH:
@@ -1202,6 +1216,8 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       ctx->failed = true;
       return false;
    }
+   if (!isel_stage_supported(&s))
+      return false;
    hoist_inputs(&s);
    opt_fp64(sh, ctx);
    opt_expand(sh, ctx);

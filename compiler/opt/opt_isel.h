@@ -2,8 +2,10 @@
  * Instruction selection, shared between its files: the selector's state
  * and the builders every part uses. opt_isel.c is the pass (order of work,
  * ALU ops, compares, folding modifiers); opt_isel_tex.c selects texture
- * and derivative instructions, opt_isel_mem.c constant, buffer, shared
- * memory and half-float packing ones. Each builder inserts before `pos`
+ * and cross-lane (derivative, subgroup) instructions, opt_isel_mem.c
+ * constant, buffer, shared memory and half-float packing ones,
+ * opt_isel_gs.c stage outputs (geometry and tessellation control) and
+ * inputs read by vertex. Each builder inserts before `pos`
  * and returns the new value, or NULL after reporting why in s->ctx.
  */
 #ifndef OPT_ISEL_H
@@ -57,7 +59,7 @@ struct ir_instr *isel_convert(struct isel *s, struct ir_instr *pos, struct ir_in
 /* opt_isel_tex.c */
 struct ir_instr *isel_tex(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_tex_nv(struct isel *s, struct ir_instr *in);
-struct ir_instr *isel_deriv(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_cross_lane(struct isel *s, struct ir_instr *in);
 
 /* opt_isel_fp64.c */
 /* Splits every 64-bit value into its two words and selects the FP64
@@ -69,5 +71,12 @@ struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_memory(struct isel *s, struct ir_instr *in);
 bool isel_res_size(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_half(struct isel *s, struct ir_instr *in);
+
+/* opt_isel_gs.c */
+bool isel_stage_supported(struct isel *s);
+bool isel_output(struct isel *s, struct ir_instr *in);
+bool isel_gs(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_output_vtx(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_input_vind(struct isel *s, struct ir_instr *in);
 
 #endif

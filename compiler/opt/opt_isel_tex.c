@@ -1,9 +1,12 @@
 /*
- * Instruction selection of texture and derivative instructions (see
- * opt_isel.h). A texture result becomes one V4 value whose extracts follow
- * it directly; the write mask is the set of components read. a3xx packs
- * coordinates, array index, bias/lod and offsets into the sam groups
- * ir3 uses; sm50 builds the TEX/TLD/TXQ register groups and modifiers.
+ * Instruction selection of texture and cross-lane (derivative, subgroup)
+ * instructions (see opt_isel.h). A texture result becomes one V4 value
+ * whose extracts follow it directly; the write mask is the set of
+ * components read. a3xx packs coordinates, array index, bias/lod and
+ * offsets into the sam groups ir3 uses; sm50 builds the TEX/TLD/TLD4/TXQ/
+ * TMML register groups and modifiers. Queries whose IR result differs from
+ * the instruction's (LODQ's fixed point, TXQS's count in .z) are finished
+ * by ALU instructions after it (finish_query).
  */
 #include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
@@ -45,6 +48,80 @@ gather_extracts(struct isel *s, struct ir_instr *old, struct ir_instr *tex)
       ir_insert_after(after, e);
       after = e;
    }
+}
+
+/* Queries whose IR result is not the instruction's (LODQ's levels from
+ * fixed point, TXQS's count from the type query): raw[c] = an extract of
+ * t's component raw_comp[c] (-1: none), right after t; every extract of
+ * in is replaced by build(raw, its component), built before in, where the
+ * old tex dominates all its readers. */
+typedef struct ir_instr *(*query_fn)(struct isel *s, struct ir_instr *pos, struct ir_instr **raw,
+                                     unsigned c);
+
+static struct ir_instr *
+finish_query(struct isel *s, struct ir_instr *in, struct ir_instr *t, const int *raw_comp,
+             query_fn build)
+{
+   struct ir_instr *raw[4] = {NULL, NULL, NULL, NULL}, *after = t;
+   for (unsigned c = 0; c < 4; c++) {
+      if (raw_comp[c] < 0)
+         continue;
+      struct ir_instr *e = ir_instr_create(s->sh, IR_OP_EXTRACT, 1);
+      e->type = IR_TYPE_32;
+      e->src[0] = t;
+      e->comp = raw_comp[c];
+      e->line = in->line;
+      ir_insert_after(after, e);
+      raw[c] = after = e;
+   }
+   struct ir_instr *val[4] = {NULL, NULL, NULL, NULL};
+   for (unsigned i = 0; i < s->sh->nvalues && !s->ctx->failed; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (!e || e->removed || e->op != IR_OP_EXTRACT || e->src[0] != in)
+         continue;
+      unsigned c = (unsigned)e->comp & 3;
+      if (!val[c] && !(val[c] = build(s, in, raw, c)))
+         return NULL;
+      opt_replace(s->sh, e, val[c]);
+   }
+   return s->ctx->failed ? NULL : t;
+}
+
+/* v * 2^-k, k in 1..126 (an exact scaling of the converted level). */
+static struct ir_instr *
+scaled(struct isel *s, struct ir_instr *pos, struct ir_instr *v, unsigned k)
+{
+   return v ? isel_build2(s, pos, ISA_SEM_FMUL, v, isel_imm(s, pos, (127u - k) << 23)) : NULL;
+}
+
+/* LODQ from sm50 TMML: .x the computed level as s8.8 in its low half, .y
+ * the level used as u8.8 (NAK). Shifted to the top half, either converts
+ * exactly (16 significant bits), so one scaling by 2^-24 finishes it. */
+static struct ir_instr *
+nv_lodq_comp(struct isel *s, struct ir_instr *pos, struct ir_instr **raw, unsigned c)
+{
+   if (c >= 2)
+      return isel_imm(s, pos, 0);
+   struct ir_instr *v = isel_shift(s, pos, ISA_SEM_SHL, true, NULL, raw[c], isel_imm(s, pos, 16));
+   v = v ? isel_convert(s, pos, v, c ? ISA_TYPE_S32 : ISA_TYPE_U32, ISA_TYPE_F32) : NULL;
+   return scaled(s, pos, v, 24);
+}
+
+/* LODQ from a3xx getlod (s32): .x the level used, .y the computed one, in
+ * x.8 fixed point (ir3). */
+static struct ir_instr *
+a3_lodq_comp(struct isel *s, struct ir_instr *pos, struct ir_instr **raw, unsigned c)
+{
+   if (c >= 2)
+      return isel_imm(s, pos, 0);
+   return scaled(s, pos, isel_convert(s, pos, raw[c], ISA_TYPE_S32, ISA_TYPE_F32), 8);
+}
+
+/* TXQS from the sm50 type query: the sample count is its .z. */
+static struct ir_instr *
+nv_txqs_comp(struct isel *s, struct ir_instr *pos, struct ir_instr **raw, unsigned c)
+{
+   return c ? isel_imm(s, pos, 0) : raw[0];
 }
 
 static const char *const wrmask_names[16] = {"none", "x",  "y",  "xy",  "z",  "xz",  "yz",  "xyz",
@@ -193,6 +270,35 @@ a3_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struc
    return true;
 }
 
+/* getlod of the spatial coordinates (a 1-D one twice; ir3 sets no .a: no
+ * layer), .3d for three. */
+static struct ir_instr *
+a3_lodq(struct isel *s, struct ir_instr *in, const struct nv_tex *a)
+{
+   unsigned nsp = a->ncoord - (tex_layered(in->target) ? 1u : 0u), n = 0;
+   struct ir_instr *g[3];
+   for (unsigned k = 0; k < nsp && k < 3; k++)
+      g[n++] = a->coord[k];
+   if (n == 1)
+      g[n++] = g[0];
+   if (s->op[ISA_SEM_GETLOD] < 0)
+      return isel_unsupported(s, in, isa_sem_name(ISA_SEM_GETLOD)), NULL;
+   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_GETLOD]);
+   t->type = IR_TYPE_V4;
+   ir_mach_set_src(t, 0, g, n);
+   ir_mach_set_fixed(t, 1, (uint32_t)(in->samp >= 0 ? in->samp : in->res));
+   ir_mach_set_fixed(t, 2, (uint32_t)in->res);
+   isel_set_flag_mod(s, t, isa_mod_by_role(s->m, ISA_ROLE_TEX_3D), nsp == 3);
+   isel_set_mod(s, t, isa_mod_find(s->m, "textype"), "s32");
+   int32_t read = components_read(s, in) & 3;
+   isel_set_mod(s, t, s->mod_wrmask, wrmask_names[read ? read : 1]);
+   t->flags = in->flags;
+   t->line = in->line;
+   ir_insert_before(in, t);
+   int raw[4] = {read & 1 ? 0 : -1, read & 2 ? 1 : -1, -1, -1};
+   return finish_query(s, in, t, raw, a3_lodq_comp);
+}
+
 struct ir_instr *
 isel_tex(struct isel *s, struct ir_instr *in)
 {
@@ -220,6 +326,13 @@ isel_tex(struct isel *s, struct ir_instr *in)
    case IR_TEX_txq:
       sem = ISA_SEM_GETSIZE;
       break;
+   case IR_TEX_lodq:
+      return a3_lodq(s, in, &a);
+   case IR_TEX_tg4:
+      return isel_unsupported(s, in, "a gather: the model has none"), NULL;
+   case IR_TEX_txqs:
+      return isel_unsupported(s, in, "a sample-count query: the model has no multisample textures"),
+             NULL;
    default:
       return isel_unsupported(s, in, "this texture instruction"), NULL;
    }
@@ -288,7 +401,7 @@ shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode,
  * dsx/dsy (coarse); sm50 coarse as SHFL.IDX of quad lanes 3 and 2 (x) or
  * 2 and 0 (y) then FADD, fine as SHFL.BFLY 1 (2) then FSWZADD, which
  * subtracts in each lane's order (NAK). */
-struct ir_instr *
+static struct ir_instr *
 isel_deriv(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *v = in->src[0];
@@ -310,6 +423,71 @@ isel_deriv(struct isel *s, struct ir_instr *in)
    struct ir_instr *hi = shfl(s, in, v, "idx", dx ? 3 : 2);
    struct ir_instr *lo = shfl(s, in, v, "idx", dx ? 2 : 0);
    return hi && lo ? isel_flag(isel_build2(s, in, ISA_SEM_FADD, hi, lo), 1, ISA_OPND_F_NEG) : NULL;
+}
+
+/* The predicate p of a selected compare mask SEL(RZ, !p, ~0) (compares
+ * are selected before their readers), or NULL. */
+static struct ir_instr *
+pred_of_mask(struct isel *s, struct ir_instr *x)
+{
+   if (x->op != IR_OP_MACH || x->mach->insn.sem != ISA_SEM_SEL || x->mach->guard != IR_MACH_FIXED)
+      return NULL;
+   const struct ir_mach *m = x->mach;
+   if (m->count[0] || m->insn.src[0].kind != ISA_OPND_REG || m->insn.src[0].file != s->gpr ||
+       m->insn.src[0].index != s->zero_reg || m->count[1] != 1 || m->count[2] != 1 ||
+       m->insn.src[1].flags != ISA_OPND_F_NOT || m->insn.src[2].flags)
+      return NULL;
+   struct ir_instr *p = x->src[m->first[1]], *ones = x->src[m->first[2]];
+   if (ones->op != IR_OP_IMM || (uint32_t)ones->imm != ~0u || ir_reg_file(p) != s->pred)
+      return NULL;
+   return opt_transform(s->ctx, "ballot of the predicate of mask %%%u", x->id) ? p : NULL;
+}
+
+/* ballot(x): VOTE.ANY of the predicate x != 0 (PT or !PT for a
+ * constant), its ballot the value, the vote discarded into PT. */
+static struct ir_instr *
+ballot(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *x = in->src[0], *p = NULL;
+   if (s->op[ISA_SEM_VOTE] < 0 || s->true_reg < 0)
+      return isel_unsupported(s, in, "no warp vote"), NULL;
+   if (x->op != IR_OP_IMM && !(p = pred_of_mask(s, x)) && !(p = isel_predicate(s, in, x)))
+      return NULL;
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_VOTE]);
+   if (p)
+      ir_mach_set_src(r, 0, &p, 1);
+   else
+      ir_mach_set_fixed_reg(r, 0, (unsigned)s->pred, (unsigned)s->true_reg,
+                            (uint32_t)x->imm ? 0 : ISA_OPND_F_NOT);
+   r->mach->insn.dst[1] = (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
+   isel_set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_VOTE_MODE), "any");
+   r->flags = in->flags;
+   r->line = in->line;
+   ir_insert_before(in, r);
+   return r;
+}
+
+/* Cross-lane ops: the derivatives, and the subgroup ops on a warp (sm50
+ * VOTE and SHFL, as the reference compiler takes them): ballot as above,
+ * read_invoc as SHFL.IDX v, lane over the whole warp (c = 0x1f). */
+struct ir_instr *
+isel_cross_lane(struct isel *s, struct ir_instr *in)
+{
+   if (in->op == IR_OP_BALLOT)
+      return ballot(s, in);
+   if (in->op != IR_OP_READ_INVOC)
+      return isel_deriv(s, in);
+   if (s->true_reg < 0)
+      return isel_unsupported(s, in, "no warp shuffle"), NULL;
+   struct ir_instr *r = isel_build2(s, in, ISA_SEM_SHFL, in->src[0], in->src[1]);
+   if (!r)
+      return NULL;
+   ir_mach_set_fixed(r, 2, 0x1f);
+   r->mach->insn.dst[1] = (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
+   isel_set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_SHFL_MODE), "idx");
+   return r;
 }
 
 /* A float array layer as the hardware takes it: f2u(max(layer + 0.5, 0))
@@ -422,6 +600,45 @@ nv_tex_mods(struct isel *s, struct ir_instr *t, struct ir_instr *in, const struc
    }
 }
 
+/* TMML ([layer 0], the spatial coordinates: NAK passes layer 0) for LODQ;
+ * TXQ.TEXTURE_TYPE (no operand: RZ) for TXQS. */
+static struct ir_instr *
+nv_query(struct isel *s, struct ir_instr *in, const struct nv_tex *a)
+{
+   bool lodq = in->kind == IR_TEX_lodq;
+   enum isa_sem sem = lodq ? ISA_SEM_TMML : ISA_SEM_TXQ;
+   if (s->op[sem] < 0)
+      return isel_unsupported(s, in, isa_sem_name(sem)), NULL;
+   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   t->type = IR_TYPE_V4;
+   int32_t read = components_read(s, in);
+   int raw[4] = {-1, -1, -1, -1};
+   if (lodq) {
+      bool layered = tex_layered(in->target);
+      unsigned nsp = a->ncoord - (layered ? 1u : 0u), n = 0;
+      struct ir_instr *g[4];
+      if (layered)
+         g[n++] = isel_imm(s, in, 0);
+      for (unsigned k = 0; k < nsp && k < 3; k++)
+         g[n++] = a->coord[k];
+      ir_mach_set_src(t, 0, g, n);
+      isel_set_mod(s, t, isa_mod_by_role(s->m, ISA_ROLE_TEX_DIM), nv_dim(in->target));
+      raw[0] = read & 1 ? 1 : -1; /* x, the level used, from .y */
+      raw[1] = read & 2 ? 0 : -1;
+   } else {
+      ir_mach_set_fixed_reg(t, 0, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
+      isel_set_mod(s, t, isa_mod_by_role(s->m, ISA_ROLE_TEX_QUERY), "texture_type");
+      raw[0] = read & 1 ? 2 : -1;
+   }
+   ir_mach_set_fixed(t, 1, (uint32_t)in->res);
+   int32_t mask = (raw[0] >= 0 ? 1 << raw[0] : 0) | (raw[1] >= 0 ? 1 << raw[1] : 0);
+   isel_set_flag_mod(s, t, s->mod_wrmask, mask ? mask : 1);
+   t->flags = in->flags;
+   t->line = in->line;
+   ir_insert_before(in, t);
+   return finish_query(s, in, t, raw, lodq ? nv_lodq_comp : nv_txqs_comp);
+}
+
 struct ir_instr *
 isel_tex_nv(struct isel *s, struct ir_instr *in)
 {
@@ -430,12 +647,14 @@ isel_tex_nv(struct isel *s, struct ir_instr *in)
        [IR_TEX_txd] = ISA_SEM_TXD, [IR_TEX_txf] = ISA_SEM_TLD, [IR_TEX_txq] = ISA_SEM_TXQ,
        [IR_TEX_tg4] = ISA_SEM_TLD4};
    enum isa_sem sem = in->kind >= 0 && in->kind < IR_TEX_KIND_COUNT ? sems[in->kind] : 0;
+   struct nv_tex a;
+   nv_tex_sources(in, &a);
+   if ((in->kind == IR_TEX_lodq || in->kind == IR_TEX_txqs) && in->target != TGSI_TEX_T_BUFFER)
+      return nv_query(s, in, &a);
    if (!sem || in->target == TGSI_TEX_T_BUFFER || in->target == TGSI_TEX_T_UNKNOWN)
       return isel_unsupported(s, in, "this texture instruction or target"), NULL;
    if (s->op[sem] < 0)
       return isel_unsupported(s, in, isa_sem_name(sem)), NULL;
-   struct nv_tex a;
-   nv_tex_sources(in, &a);
    struct ir_instr *ga[8], *gb[8];
    unsigned na = 0, nb = 0;
    if (sem == ISA_SEM_TXQ) {

@@ -790,6 +790,8 @@ opt_sem_is_texture(enum isa_sem s)
    case ISA_SEM_TLD4:
    case ISA_SEM_TXD:
    case ISA_SEM_TXQ:
+   case ISA_SEM_GETLOD:
+   case ISA_SEM_TMML:
       return true;
    default:
       return false;

@@ -165,6 +165,8 @@ is_effect(const struct ir_instr *in)
    switch (in->mach->insn.sem) {
    case ISA_SEM_STG:
    case ISA_SEM_STL:
+   case ISA_SEM_AST:
+   case ISA_SEM_EMIT:
    case ISA_SEM_KILL:
    case ISA_SEM_BARRIER:
       return true;

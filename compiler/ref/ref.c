@@ -258,7 +258,9 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
                                  .value = c->s->imms[i].u[ch]};
          emu_program_bind(p, &e);
       }
-   for (unsigned i = 0; i < c->count[TGSI_FILE_OUT]; i++)
+   /* Geometry and tessellation control outputs are stored as written. */
+   bool stored = c->s->stage == TGSI_STAGE_GEOM || c->s->stage == TGSI_STAGE_TESS_CTRL;
+   for (unsigned i = 0; i < c->count[TGSI_FILE_OUT] && !stored; i++)
       for (unsigned ch = 0; ch < 4; ch++)
          bind(p, EMU_BIND_OUTPUT, (unsigned)c->gpr, (c->base[TGSI_FILE_OUT] + i) * 4 + ch, i, ch);
    for (unsigned k = 0; k < c->nsizes; k++)
@@ -578,6 +580,55 @@ file_of_kind(const struct isa_model *m, enum isa_file_kind kind, unsigned *count
 }
 
 static bool
+has_sem(const struct isa_model *m, enum isa_sem sem)
+{
+   for (unsigned op = 0; op < isa_op_count(m); op++) {
+      struct isa_op_info oi;
+      isa_op_info(m, op, &oi);
+      if (oi.sem == sem)
+         return true;
+   }
+   return false;
+}
+
+/* Geometry and tessellation stages need the hardware's (the model's
+ * features); geometry shaders need its vertex emit, tessellation control
+ * shaders its attribute store: their outputs are written as they are
+ * computed (per emitted vertex, per output vertex). A tessellation control
+ * shader writes its outputs through stores only, so reading one back is
+ * refused. */
+static bool
+stage_supported(struct ref_ctx *c)
+{
+   enum tgsi_stage st = c->s->stage;
+   const char *name = isa_model_name(c->m);
+   bool tess = st == TGSI_STAGE_TESS_CTRL || st == TGSI_STAGE_TESS_EVAL;
+   if (st == TGSI_STAGE_GEOM && !isa_has_feature(c->m, ISA_FEATURE_GEOMETRY)) {
+      ref_unsupported(c, "the %s hardware has no geometry-shader stage", name);
+      return false;
+   }
+   if (tess && !isa_has_feature(c->m, ISA_FEATURE_TESSELLATION)) {
+      ref_unsupported(c, "the %s hardware has no tessellation stages", name);
+      return false;
+   }
+   if ((st == TGSI_STAGE_GEOM && !has_sem(c->m, ISA_SEM_EMIT)) ||
+       (st == TGSI_STAGE_TESS_CTRL && !has_sem(c->m, ISA_SEM_AST))) {
+      ref_unsupported(c, "the %s model has no %s", name,
+                      st == TGSI_STAGE_GEOM ? "vertex emit" : "attribute store");
+      return false;
+   }
+   for (unsigned i = 0; i < c->s->ninsns && st == TGSI_STAGE_TESS_CTRL; i++)
+      for (unsigned k = 0; k < c->s->insns[i].nsrc; k++)
+         if (c->s->insns[i].src[k].reg.file == TGSI_FILE_OUT) {
+            c->cur = &c->s->insns[i];
+            ref_unsupported(c, "reading an output of a tessellation control shader");
+            c->cur = NULL;
+            return false;
+         }
+   return true;
+}
+
+static bool
 setup(struct ref_ctx *c)
 {
    const char *name = isa_model_name(c->m);
@@ -596,10 +647,8 @@ setup(struct ref_ctx *c)
       ref_error(c, "model %s lacks a full or a constant register file", name);
       return false;
    }
-   if (c->s->stage == TGSI_STAGE_TESS_CTRL) {
-      ref_unsupported(c, "per-vertex outputs (tessellation control) are not supported");
+   if (!stage_supported(c))
       return false;
-   }
    for (unsigned op = 0; op < isa_op_count(c->m); op++) {
       struct isa_op_info oi;
       isa_op_info(c->m, op, &oi);
@@ -623,13 +672,15 @@ enum compile_status
 ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_program *out,
             struct compile_stats *stats, struct diag_list *d)
 {
-   struct ref_ctx c = {.s = s, .m = m, .d = d, .cur_index = -1, .demote_reg = -1};
+   struct ref_ctx c = {.s = s, .m = m, .d = d, .cur_index = -1, .demote_reg = -1, .gs_handle = -1};
    memset(out, 0, sizeof(*out));
    if (stats)
       memset(stats, 0, sizeof(*stats));
    if (setup(&c)) {
       c.l_epilogue = ref_label(&c);
       ref_demote_begin(&c);
+      if (c.t->begin)
+         c.t->begin(&c);
       if (c.stack_flow)
          ref_stack_begin(&c);
       ref_compile_range(&c, 0, main_end(s));
@@ -649,6 +700,9 @@ ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_p
    if (c.status == COMPILE_OK) {
       out->model = m;
       out->stage = s->stage;
+      if (s->stage == TGSI_STAGE_GEOM) /* the interpreter's limit */
+         out->gs_max_vertices =
+             MIN2(1024u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
       write_bindings(&c, out);
       ref_finish(&c, out, stats);
    }

@@ -26,7 +26,8 @@
  * Layout: ref.c walks the shader (register map, bindings, control flow
  * and subroutine inlining for lowest-PC models); ref_cf_stack.c the same
  * control flow for stack models; ref_ops.c expands every other opcode
- * once, over the scalar primitives REF_PRIMS; the per-ISA files
+ * once, over the scalar primitives REF_PRIMS (ref_int64.c the 64-bit
+ * integer ones, as 32-bit pairs); the per-ISA files
  * (ref_a3xx.c, ref_sm50.c) implement those primitives, constant and
  * indirect loads, textures, memory, kill and branches (struct ref_target);
  * ref_tex.c reads the operands of every texture opcode once for them;
@@ -191,11 +192,17 @@ struct ref_target {
                   int label);
    void (*jump)(struct ref_ctx *c, int label);
    void (*end)(struct ref_ctx *c);
-   /* Doubles and 64-bit integers (ref_wide_op): true when expanded or
-    * refused (with a diagnostic); NULL: refused as 64-bit operations. */
+   /* Doubles (64-bit integers are ref_int64.c's, on every target): true
+    * when expanded or refused (with a diagnostic); NULL: refused. */
    bool (*wide)(struct ref_ctx *c, const struct tgsi_insn *in);
    /* Kill the lanes whose flag register is non-zero (DEMOTE's epilogue). */
    void (*kill_flag)(struct ref_ctx *c, unsigned flag);
+   /* Prologue after the homes are placed (may take persistent
+    * registers: the geometry-shader vertex handle); NULL: none. */
+   void (*begin)(struct ref_ctx *c);
+   /* Outputs stored as they are written (tessellation control shaders:
+    * per output vertex): the written channels of res; NULL: refused. */
+   void (*store_output)(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *res);
    /* Stack-reconvergence models only (ref_cf_stack.c): */
    void (*ssy)(struct ref_ctx *c, int label);
    void (*sync)(struct ref_ctx *c);
@@ -275,6 +282,10 @@ struct ref_ctx {
    /* DEMOTE (ref_ops.c): a persistent register, ~0 once the lane demoted;
     * -1 when the shader does not demote. */
    int demote_reg;
+
+   /* Geometry shaders (sm50): the persistent register holding the handle
+    * of the vertex being written, -1 elsewhere. */
+   int gs_handle;
 };
 
 /* ------------------------------------------------------------------ */
@@ -306,6 +317,8 @@ unsigned ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, u
 void ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res);
 unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d);
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
+/* High 32 bits of the unsigned product a * b. */
+unsigned ref_umul_hi(struct ref_ctx *c, unsigned a, unsigned b);
 /* Address of the IMAGE texel at the integer coordinates of source cs, 0
  * (out of every resource) when out of range. */
 /* DEMOTE as a deferred kill (ref_ops.c): the flag register cleared at the
@@ -319,6 +332,12 @@ unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const 
                            unsigned cs);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
+
+/* ref_int64.c */
+/* Whether op is a 64-bit integer opcode (conversions to and from 64-bit
+ * integers included); ref_int64 expands it over 32-bit primitives. */
+bool ref_int64_op(enum tgsi_opcode op);
+enum compile_status ref_int64(struct ref_ctx *c, const struct tgsi_insn *in);
 
 /* ref_tex.c */
 /* Expands a texture opcode through the target's tex hook; false if the

@@ -27,9 +27,10 @@
  * compare-and-swap loops. DDX/DDY are dsx/dsy (the quad's coarse ones).
  * Branches: cmps into p0.x, then br (with !p0.x for a false test) or jump.
  *
- * Refused: what the model cannot express -- FMA, doubles and 64-bit
- * integers, fine derivatives, gathers, multisample textures (TXQS, MS
- * fetches), texture offsets beyond x and y, subgroup ops, GS output.
+ * Refused: what the model cannot express -- FMA, doubles, fine
+ * derivatives, gathers, multisample textures (TXQS, MS fetches), texture
+ * offsets beyond x and y, subgroup ops, GS output. (64-bit integers are
+ * 32-bit pairs, ref_int64.c.)
  * BARRIER is bar.g.l; images are read and written with ldg/stg at their
  * texel addresses.
  */

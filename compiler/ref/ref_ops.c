@@ -204,6 +204,13 @@ ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res)
          v[ch] = in->sat ? saturate(c, res[ch]) : res[ch];
    if (dst->reg.file == TGSI_FILE_NULL || c->status != COMPILE_OK)
       return;
+   if (dst->reg.file == TGSI_FILE_OUT && c->s->stage == TGSI_STAGE_TESS_CTRL) {
+      if (c->t->store_output)
+         c->t->store_output(c, dst, v);
+      else
+         ref_unsupported(c, "tessellation control outputs");
+      return;
+   }
    if (dst->reg.indirect || dst->reg.dim_indirect) {
       store_indirect(c, dst, v);
       return;
@@ -225,8 +232,8 @@ ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res)
 
 /* High 32 bits of the unsigned product, from 16-bit halves:
  * hi = ah*bh + (lh >> 16) + (hl >> 16) + (((ll >> 16) + lo16(lh) + lo16(hl)) >> 16). */
-static unsigned
-umul_hi(struct ref_ctx *c, unsigned a, unsigned b)
+unsigned
+ref_umul_hi(struct ref_ctx *c, unsigned a, unsigned b)
 {
    unsigned k16 = ref_imm_reg(c, 16), mask = ref_imm_reg(c, 0xffff);
    unsigned al = P2(AND, a, mask), bl = P2(AND, b, mask);
@@ -245,7 +252,7 @@ umul_hi(struct ref_ctx *c, unsigned a, unsigned b)
 static unsigned
 imul_hi(struct ref_ctx *c, unsigned a, unsigned b)
 {
-   unsigned hi = umul_hi(c, a, b), zero = ref_imm_reg(c, 0);
+   unsigned hi = ref_umul_hi(c, a, b), zero = ref_imm_reg(c, 0);
    unsigned an = P2(ILT, a, zero), bn = P2(ILT, b, zero);
    hi = P2(ISUB, hi, P(SEL, b, an, zero));
    return P2(ISUB, hi, P(SEL, a, bn, zero));
@@ -560,7 +567,7 @@ comp_special(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigne
    case TGSI_OP_IMUL_HI:
       a = S(0);
       b = S(1);
-      *out = in->op == TGSI_OP_UMUL_HI ? umul_hi(c, a, b) : imul_hi(c, a, b);
+      *out = in->op == TGSI_OP_UMUL_HI ? ref_umul_hi(c, a, b) : imul_hi(c, a, b);
       return true;
    case TGSI_OP_UDIV:
    case TGSI_OP_UMOD:
@@ -1100,20 +1107,14 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
          ref_store(c, in, res);
       return c->status;
    }
-   if (info->type == TGSI_TYPE_D || info->type == TGSI_TYPE_I64 || info->type == TGSI_TYPE_U64 ||
-       in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D || in->op == TGSI_OP_U2D ||
-       in->op == TGSI_OP_F2I64 || in->op == TGSI_OP_F2U64 || in->op == TGSI_OP_U2I64 ||
-       in->op == TGSI_OP_I2I64) {
+   if (ref_int64_op(in->op)) /* 64-bit integers: 32-bit pairs on every target */
+      return ref_int64(c, in);
+   if (info->type == TGSI_TYPE_D || in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D ||
+       in->op == TGSI_OP_U2D) {
       if (c->t->wide && c->t->wide(c, in))
          return c->status;
       const char *why = c->t->why ? c->t->why(in->op) : NULL;
-      bool dbl =
-          (info->type == TGSI_TYPE_D && in->op != TGSI_OP_D2U64 && in->op != TGSI_OP_D2I64) ||
-          in->op == TGSI_OP_F2D || in->op == TGSI_OP_I2D || in->op == TGSI_OP_U2D;
-      return ref_unsupported(c, "%s",
-                             why   ? why
-                             : dbl ? "doubles: the model has no FP64 instructions"
-                                   : "64-bit integer operations (not lowered to 32-bit ones yet)");
+      return ref_unsupported(c, "%s", why ? why : "doubles: the model has no FP64 instructions");
    }
    if (in->op == TGSI_OP_NRM4 || (info->flags & TGSI_OPF_CHAN)) {
       if (!chan(c, in, res))

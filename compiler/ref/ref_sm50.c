@@ -29,8 +29,16 @@
  * BAR.SYNC 0. Derivatives through SHFL and FSWZADD, subgroup ops through
  * VOTE and SHFL; doubles on the FP64 ops (sm_wide).
  *
- * Refused: buffer textures, shared-memory float atomic add, GS output,
- * 64-bit integers.
+ * Stage outputs: a geometry shader keeps its outputs in their homes; EMIT
+ * stores every output (AST.128 a[handle][RZ + 16 * i]) and then emits
+ * (OUT.EMIT handle, handle, stream), ENDPRIM is OUT.CUT. The handle lives
+ * in a persistent register, 0 at the start (sm_begin). A tessellation
+ * control shader stores each output channel as it is written (AST a[v]
+ * [a + 16 * i + 4 * c]: v the vertex, 0 per patch; a the indirect index
+ * times 16, or RZ), the attribute layout of emu.h (EMU_ATTR_OUTPUT).
+ *
+ * Refused: buffer textures, shared-memory float atomic add, 64-bit
+ * integers.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -323,6 +331,36 @@ sm_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
 
 #define P2(op, a, b) sm_prim(c, REF_P_##op, (a), (b), 0)
 
+/* IN[ADDR + k][index], a per-vertex input addressed by vertex: the homes
+ * of every vertex compared against the vertex number (undefined outside:
+ * 0 here, as the generic compare-and-select). */
+static void
+input_by_vertex(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out)
+{
+   struct tgsi_reg ar = {.file = r->dim_ind.file, .index = (int32_t)r->dim_ind.index};
+   int a = ref_home(c, &ar, r->dim_ind.comp);
+   *out = 0;
+   if (a < 0) {
+      ref_unsupported(c, "a vertex index in a register without a home");
+      return;
+   }
+   unsigned res = ref_tmp(c);
+   sm_mov_imm(c, res, 0);
+   unsigned vi = P2(IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->dim)), mark = c->scratch_next;
+   for (unsigned j = 0; j < c->vertices[TGSI_FILE_IN] && c->status == COMPILE_OK; j++) {
+      struct tgsi_reg t = *r;
+      t.dim_indirect = false;
+      t.dim = (int32_t)j;
+      int h = ref_home(c, &t, comp);
+      if (h < 0)
+         break;
+      unsigned hit = P2(IEQ, vi, ref_imm_reg(c, j));
+      sm_copy(c, res, sm_prim(c, REF_P_SEL, (unsigned)h, hit, res));
+      c->scratch_next = mark;
+   }
+   *out = res;
+}
+
 /* CONST/IMM[index]: LDC at byte address ((base + clamp(index)) * 4 + comp)
  * * 4 of bank 0, 0 outside the buffer (the interpreter's rule). TEMP and
  * the other files take the generic compare-and-select. */
@@ -332,6 +370,10 @@ sm_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
    struct tgsi_reg ar = {.file = r->ind.file, .index = (int32_t)r->ind.index};
    int a = ref_home(c, &ar, r->ind.comp);
    unsigned base, n;
+   if (r->file == TGSI_FILE_IN && r->dim_indirect && !r->indirect) {
+      input_by_vertex(c, r, comp, out);
+      return true;
+   }
    if (r->file == TGSI_FILE_CONST) {
       int64_t b = r->has_dim ? r->dim : 0;
       if (b < 0 || b >= 16 || !c->ccount[b])
@@ -1105,7 +1147,8 @@ is_double_op(enum tgsi_opcode op)
  * 64-bit result pair is computed when the mask touches it (32 -> 64
  * conversions: when it covers both channels), a compare writes the first
  * masked channel of its pair, a 64 -> 32 conversion the first (pair xy)
- * and second (pair zw) masked channels. 64-bit integers are refused. */
+ * and second (pair zw) masked channels. (64-bit integers never come here:
+ * ref_int64.c makes them 32-bit pairs.) */
 static bool
 sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
 {
@@ -1353,6 +1396,95 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    return c->status == COMPILE_OK;
 }
 
+/* ------------------------------------------------------------------ */
+/* Stage outputs                                                        */
+
+static void
+sm_begin(struct ref_ctx *c)
+{
+   if (c->s->stage != TGSI_STAGE_GEOM)
+      return;
+   c->gs_handle = (int)ref_tmp_persistent(c);
+   sm_mov_imm(c, (unsigned)c->gs_handle, 0);
+}
+
+static struct isa_insn *
+ast(struct ref_ctx *c, struct isa_opnd vertex, struct isa_opnd addr, uint32_t off,
+    struct isa_opnd data)
+{
+   struct isa_opnd src[4] = {addr, ref_imm(off), vertex, data};
+   return emit(c, "ast", NULL, 4, src);
+}
+
+/* EMIT: every output to the vertex at the handle, then OUT.EMIT; ENDPRIM:
+ * OUT.CUT. Both return the next handle into the handle register. */
+static void
+gs_emit(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   if (c->gs_handle < 0) {
+      ref_unsupported(c, "outside a geometry shader");
+      return;
+   }
+   unsigned h = (unsigned)c->gs_handle, stream = ref_fetch(c, in, 0, 0);
+   if (in->op == TGSI_OP_EMIT) {
+      if (c->count[TGSI_FILE_OUT] > 64) {
+         ref_unsupported(c, "more than 64 outputs (10-bit attribute offsets)");
+         return;
+      }
+      for (unsigned i = 0; i < c->count[TGSI_FILE_OUT]; i++) {
+         struct tgsi_reg o = {.file = TGSI_FILE_OUT, .index = (int32_t)i};
+         struct isa_insn *st =
+             ast(c, R(h), rz(c), EMU_ATTR_OUTPUT(i), R((unsigned)ref_home(c, &o, 0)));
+         ref_set_mod(c, st, "asize", "b128");
+      }
+   }
+   struct isa_opnd d = R(h), src[2] = {R(h), R(stream)};
+   struct isa_insn *o = emit(c, "out_r", &d, 2, src);
+   ref_set_mod(c, o, "emitmode", in->op == TGSI_OP_EMIT ? "emit" : "cut");
+}
+
+/* A register holding the vertex a tessellation control output names:
+ * RZ per patch, else the dimension (an address register plus its offset). */
+static struct isa_opnd
+out_vertex(struct ref_ctx *c, const struct tgsi_reg *r)
+{
+   if (!r->has_dim || (!r->dim_indirect && r->dim == 0))
+      return rz(c);
+   if (!r->dim_indirect)
+      return R(ref_imm_reg(c, (uint32_t)r->dim));
+   struct tgsi_reg ar = {.file = r->dim_ind.file, .index = (int32_t)r->dim_ind.index};
+   int a = ref_home(c, &ar, r->dim_ind.comp);
+   if (a < 0) {
+      ref_unsupported(c, "a vertex index in a register without a home");
+      return rz(c);
+   }
+   return R(ref_prim(c, REF_P_IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->dim), 0));
+}
+
+static void
+sm_store_output(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *res)
+{
+   const struct tgsi_reg *r = &dst->reg;
+   struct isa_opnd v = out_vertex(c, r), a = rz(c);
+   uint32_t off = EMU_ATTR_OUTPUT(r->index);
+   if (r->indirect) { /* a = (ADDR + index) * 16 */
+      struct tgsi_reg ar = {.file = r->ind.file, .index = (int32_t)r->ind.index};
+      int h = ref_home(c, &ar, r->ind.comp);
+      if (h < 0) {
+         ref_unsupported(c, "an output index in a register without a home");
+         return;
+      }
+      unsigned k = ref_prim(c, REF_P_IADD, (unsigned)h, ref_imm_reg(c, (uint32_t)r->index), 0);
+      a = R(ref_prim(c, REF_P_SHL, k, ref_imm_reg(c, 4), 0));
+      off = 0;
+   } else if (r->index < 0 || r->index >= 64) {
+      return; /* beyond every output: the write is dropped (interpreter) */
+   }
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (dst->mask & (1u << ch))
+         ast(c, v, a, off + 4 * ch, R(res[ch]));
+}
+
 static bool
 sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
@@ -1374,6 +1506,10 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
       return true;
    case TGSI_OP_BARRIER:
       ref_emit(c, "bar");
+      return true;
+   case TGSI_OP_EMIT:
+   case TGSI_OP_ENDPRIM:
+      gs_emit(c, in);
       return true;
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
@@ -1412,13 +1548,8 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
 static const char *
 sm_why(enum tgsi_opcode op)
 {
-   switch (op) {
-   case TGSI_OP_EMIT:
-   case TGSI_OP_ENDPRIM:
-      return "the sm50 model has no geometry-shader output";
-   default:
-      return NULL;
-   }
+   (void)op;
+   return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1495,6 +1626,8 @@ const struct ref_target ref_target_sm50 = {
     .load_const = sm_load_const,
     .load_indirect = sm_load_indirect,
     .special = sm_special,
+    .begin = sm_begin,
+    .store_output = sm_store_output,
     .kill_flag = sm_kill_flag,
     .wide = sm_wide,
     .tex = sm_tex,

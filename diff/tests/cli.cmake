@@ -42,7 +42,7 @@ check_cli(bad_env_shard "check|${_fx}/fs_basic.tgsi" 2 ENVS "CI_NODE_INDEX=0|CI_
 
 # Passing runs, with and without the subcommand.
 check_cli(pass "check|--target|a3xx|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/vs_precise.tgsi" 0
-          OUT "total +2 +2 +0 +0 +0\n2 shaders, 2 cases in")
+          OUT "total +2 +2 +0 +0 +0 +0\n2 shaders, 2 cases in")
 check_cli(default_command "--target=a3xx|--no-repro|${_fx}/fs_basic.tgsi" 0 OUT "a3xx +1 +1 +0")
 
 # Inputs that cannot be checked: exit 2 (125 with --git-bisect).
@@ -112,7 +112,7 @@ check_cli(stats "--target|a3xx|--no-repro|--stats|${_fx}/fs_basic.tgsi" 0
 # Hand-built programs in place of the optimizing compiler (fixtures/check/hand).
 set(_hand ${_fx}/hand)
 check_cli(hand_ok "--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_ok.a3xx.s|${_hand}/mad.tgsi" 0
-          OUT "steps: parse inputs interp ref opt emu ref emu opt compare\n")
+          OUT "steps: parse inputs interp applies ref opt emu ref emu opt compare\n")
 check_cli(hand_wrong_reg "--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1
           OUT "^fail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\].x \\(GENERIC 0\\) lane [0-9]+: expected 0x[0-9a-f]+ \\([^)]*\\), got 0x00000000 \\(0\\)")
 check_cli(hand_missing_nop "--target|a3xx|--repro-dir|${_out}/hand|--opt-asm|${_hand}/mad_missing_nop.a3xx.s|${_hand}/mad.tgsi" 1

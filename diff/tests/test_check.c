@@ -320,8 +320,8 @@ test_reports(void)
                    "OUT[1].z lane 17: \"quoted\" <tag> & \x01 control");
    for (unsigned i = 1; i < c.ncases; i++) /* only case 0 counts in the totals */
       c.results[i].ref.valid = c.results[i].opt.valid = false;
-   c.results[0].ref = (struct diff_prog_stats){true, 10, 2, 8, 40};
-   c.results[0].opt = (struct diff_prog_stats){true, 7, 0, 9, 30};
+   c.results[0].ref = (struct diff_prog_stats){true, 10, 2, 8, 40, 400};
+   c.results[0].opt = (struct diff_prog_stats){true, 7, 0, 9, 30, 100};
    diff_lane_dump(&(struct env){.nlanes = 0}, 0, &c.results[0].lanes[0]);
    c.results[0].nlanes = 1;
    c.results[0].repro = xstrdup("diffcomp-repro/fs_basic-a3xx.yaml");
@@ -331,7 +331,7 @@ test_reports(void)
    CHECK(strstr(j, "\"summary\": {\"shaders\": 4, \"cases\": 4, \"pass\": 1, \"fail\": 1, "
                    "\"error\": 2, \"skip\": 0") != NULL);
    CHECK(
-       strstr(j, "\"ref\": {\"instructions\": 10, \"nops\": 2, \"registers\": 8, \"cycles\": 40}"));
+       strstr(j, "\"ref\": {\"instructions\": 10, \"nops\": 2, \"registers\": 8, \"cycles\": 40, \"emulated_cycles\": 400}"));
    CHECK(strstr(j, "\"expected\": \"0x3f800000\", \"actual\": \"0x7fc00000\", \"expected_float\": "
                    "\"1\", \"actual_float\": \"nan\", \"flags\": [\"FUSE\"]"));
    free(j);
@@ -349,6 +349,9 @@ test_reports(void)
    CHECKF(strstr(st, "instructions            10            7   -30.00%       1       0") != NULL,
           "%s", st);
    CHECK(strstr(st, "registers                8            9   +12.50%       0       1") != NULL);
+   /* one case: the geometric means are its own ratios, 7/10, 9/8, 100/400 */
+   CHECKF(strstr(st, "  a3xx            1        0.700x     1.125x           0.250x\n") != NULL, "%s",
+          st);
    free(st);
 
    char *line = diff_case_lines(&c, 0);
@@ -528,7 +531,8 @@ test_programs(void)
    r = &c.results[0];
    CHECKF(r->status == DIFF_PASS && r->nsig == 0, "%s", r->nsig ? r->sig[0].msg : "");
    CHECK(r->compared > 64);
-   CHECK(!strcmp(diff_check_steps(&c), "parse inputs interp ref opt emu ref emu opt compare"));
+   CHECK(!strcmp(diff_check_steps(&c),
+                 "parse inputs interp applies ref opt emu ref emu opt compare"));
    diff_check_fini(&c);
 
    /* The output read from the wrong register. */
@@ -620,9 +624,35 @@ test_generated(void)
    diff_check_fini(&b);
 }
 
+/* A shader needing what a target lacks is n/a there, and only there. */
+static void
+test_applicable(void)
+{
+   struct diff_check c;
+   struct diag_list d = {0};
+   diff_check_init(&c);
+   c.o.invocations = 64;
+   CHECK(diff_check_add_targets(&c, "a3xx,sm50", &d));
+   diff_check_add_shader(&c, FIX "fs_fma.tgsi", NULL);
+   diff_check_make_cases(&c, 1, 1);
+   diff_check_run(&c, NULL, NULL);
+   CHECK_EQ_U(c.ncases, 2);
+   const struct diff_case_result *a3 = &c.results[0], *nv = &c.results[1];
+   CHECK(a3->status == DIFF_NA && a3->nsig == 1 && a3->sig[0].kind == DIFF_SIG_NO_FEATURE);
+   CHECKF(a3->nsig && !strcmp(a3->sig[0].msg, "FMA at line 7 needs fma (fused multiply-add with "
+                                              "one rounding), which a3xx lacks"),
+          "%s", a3->nsig ? a3->sig[0].msg : "");
+   CHECK(!a3->ref.valid && !a3->opt.valid);
+   CHECKF(nv->status == DIFF_PASS, "%s", nv->nsig ? nv->sig[0].msg : "");
+   CHECK(diff_case_outcome(&c, 0, NULL) == DIFF_OUT_OK);
+   diag_clear(&d);
+   diff_check_fini(&c);
+}
+
 int
 main(void)
 {
+   test_applicable();
    test_generated();
    test_programs();
    test_signals();

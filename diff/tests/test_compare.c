@@ -264,6 +264,48 @@ test_buffers(void)
    tgsi_shader_free(s);
 }
 
+/* Geometry shaders: emitted vertex counts, data, streams and primitive
+ * numbers are compared. */
+static void
+test_gs(void)
+{
+   struct tgsi_shader *s = parse("GEOM\n"
+                                 "PROPERTY GS_INPUT_PRIMITIVE POINTS\n"
+                                 "PROPERTY GS_MAX_OUTPUT_VERTICES 2\n"
+                                 "DCL IN[][0], POSITION\n"
+                                 "DCL OUT[0], POSITION\n"
+                                 "IMM[0] INT32 {0, 1, 0, 0}\n"
+                                 "  0: MOV OUT[0], IN[0][0]\n"
+                                 "  1: EMIT IMM[0].xxxx\n"
+                                 "  2: ENDPRIM IMM[0].xxxx\n"
+                                 "  3: MOV OUT[0], IN[0][0]\n"
+                                 "  4: EMIT IMM[0].yyyy\n"
+                                 "  5: END\n");
+   struct env *gold = run_env(s), *prog = env_clone(gold);
+   struct diff_cmp_opts o = {.mode = DIFF_CMP_EXACT, .flags = gold};
+   struct diff_cmp_result r;
+   diff_compare(s, gold, prog, &o, &r);
+   CHECK_EQ_U(r.mismatched, 0);
+   CHECK_EQ_U(gold->gs_count[4], 2);
+   CHECK_EQ_U(gold->gs_stream[4 * 2 + 1], 1);
+   CHECK_EQ_U(gold->gs_prim[4 * 2 + 1], 1);
+   prog->gs_stream[4 * 2 + 1] = 0;
+   diff_compare(s, gold, prog, &o, &r);
+   CHECK_EQ_U(r.mismatched, 1);
+   CHECK(r.shown[0].kind == DIFF_VAL_GS_STREAM && r.shown[0].lane == 4 && r.shown[0].vertex == 1);
+   char *t = diff_mismatch_text(s, &r.shown[0]);
+   CHECKF(strstr(t, "emitted vertex 1 lane 4: stream expected 1, got 0") != NULL, "%s", t);
+   free(t);
+   prog->gs_stream[4 * 2 + 1] = 1;
+   prog->gs_prim[3 * 2 + 1] = 0;
+   diff_compare(s, gold, prog, &o, &r);
+   CHECK_EQ_U(r.mismatched, 1);
+   CHECK(r.shown[0].kind == DIFF_VAL_GS_PRIM && r.shown[0].lane == 3);
+   env_free(prog);
+   env_free(gold);
+   tgsi_shader_free(s);
+}
+
 int
 main(void)
 {
@@ -273,5 +315,6 @@ main(void)
    test_exact_channels();
    test_whole_run();
    test_buffers();
+   test_gs();
    return test_done();
 }

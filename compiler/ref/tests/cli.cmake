@@ -43,3 +43,22 @@ ref_cli(opt_bisect_limit "compile|captures/vs_mvp_basic.tgsi|--target|sm50|--pat
         ERR "^BISECT: pass [a-z_]+ transformation 1 \\([^\n]*\\)\nBISECT: pass [a-z_]+ transformation 2 \\([^\n]*\\)\nBISECT: pass [a-z_]+ transformation 3 \\([^\n]*\\) not done \\(limit 2\\)\n")
 ref_cli(opt_bad_limit "compile|captures/vs_mvp_basic.tgsi|--target|sm50|--path|opt|--opt-bisect-limit|x" 2
         ERR "--opt-bisect-limit needs a count")
+# Stage outputs: a3xx has no geometry or tessellation stage; sm50 stores
+# outputs with AST and emits with OUT.
+ref_cli(refused_gs_a3xx "compile|captures/gs_wireframe.tgsi|--target|a3xx" 2
+        ERR "the a3xx hardware has no geometry-shader stage")
+ref_cli(refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3xx" 2
+        ERR "the a3xx hardware has no tessellation stages")
+ref_cli(gs_sm50 "compile|captures/gs_wireframe.tgsi|--target|sm50" 0
+        OUT "AST.128 a\\[R[0-9]+\\]\\[RZ\\+0x20\\], R[0-9]+\n[^\n]*OUT.EMIT R[0-9]+, R[0-9]+, R[0-9]+\n")
+ref_cli(tcs_sm50 "compile|captures/tcs_distance_lod.tgsi|--target|sm50" 0
+        OUT "AST a\\[R[0-9]+\\]\\[RZ\\+0x14\\], R[0-9]+\n.*AST a\\[RZ\\]\\[RZ\\+0x20\\]")
+ref_cli(opt_refused_gs_a3xx "compile|captures/gs_wireframe.tgsi|--target|a3xx|--path|opt" 2
+        ERR "the a3xx hardware has no geometry-shader stage")
+ref_cli(opt_refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3xx|--path|opt" 2
+        ERR "the a3xx hardware has no tessellation stages")
+ref_cli(opt_gs_sm50 "compile|captures/gs_particle_streams.tgsi|--target|sm50|--path|opt" 0
+        OUT "AST.128 a\\[RZ\\]\\[RZ\\+0x20\\], R[0-9]+\n.*OUT.EMIT R[0-9]+, RZ, 1\n.*OUT.CUT R[0-9]+, R[0-9]+, 1\n")
+# Both compilers against the interpreter: emits in a loop and under an if.
+ref_cli(gs_loop_emit "check|fixtures/opt/gs_loop_emit.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
+        OUT "total +1 +1 +0 +0 +0 +0")

@@ -8,6 +8,8 @@
  *  - every output channel of every lane the interpreter marks defined, and
  *    every defined byte of every buffer and image, must agree;
  *  - kills must agree on the lanes whose kill is defined;
+ *  - geometry shaders: the emitted vertices of every lane whose count is
+ *    defined (count, stream, primitive number, defined data);
  *  - the run must raise no hazard event (RAW, SYNC, WAR, WAW, BAR_EARLY,
  *    FLOW_STALL, JP) and no fault (illegal encoding, bad target, stack,
  *    fell off, budget), and execute no instruction that decodes as
@@ -109,6 +111,48 @@ normal_float(uint32_t v)
 {
    uint32_t e = v >> 23 & 0xff;
    return e != 0 && e != 0xff;
+}
+
+/* Geometry shaders: per lane whose vertex count is defined, the count and
+ * every emitted vertex's stream, primitive number and defined data. */
+static unsigned
+compare_gs(const char *what, const struct env *gold, const struct env *run)
+{
+   unsigned bad = 0;
+   if (!gold->gs_count)
+      return 0;
+   if (!run->gs_count || run->gs_max_vertices != gold->gs_max_vertices) {
+      fprintf(stderr, "  %s: the program emitted no geometry-shader output\n", what);
+      return 1;
+   }
+   uint32_t maxv = gold->gs_max_vertices;
+   for (uint32_t l = 0; l < gold->nlanes; l++) {
+      if (gold->gs_undef[l])
+         continue;
+      if (gold->gs_count[l] != run->gs_count[l]) {
+         if (bad++ < 4)
+            fprintf(stderr, "  %s: lane %u emitted %u vertices, interp %u\n", what, l,
+                    run->gs_count[l], gold->gs_count[l]);
+         continue;
+      }
+      for (uint32_t k = 0; k < gold->gs_count[l]; k++) {
+         size_t at = (size_t)l * maxv + k;
+         if ((gold->gs_stream[at] != run->gs_stream[at] || gold->gs_prim[at] != run->gs_prim[at]) &&
+             bad++ < 4)
+            fprintf(stderr, "  %s: lane %u vertex %u: stream %u prim %u, interp %u %u\n", what, l,
+                    k, run->gs_stream[at], run->gs_prim[at], gold->gs_stream[at],
+                    gold->gs_prim[at]);
+         for (uint32_t i = at * gold->nout * 4; i < (at + 1) * gold->nout * 4; i++) {
+            unsigned f = gold->gs_flags[i];
+            if (!(f & (ENV_F_UNDEF | ENV_F_DENORM)) &&
+                !close_enough(gold->gs_data[i], run->gs_data[i], f) && bad++ < 4)
+               fprintf(stderr, "  %s: lane %u vertex %u OUT[%u].%c: interp 0x%08x, emu 0x%08x\n",
+                       what, l, k, (unsigned)(i / 4 % gold->nout), "xyzw"[i % 4],
+                       gold -> gs_data[i], run -> gs_data[i]);
+         }
+      }
+   }
+   return bad;
 }
 
 /* Compares outputs, kills, buffers and images; prints the first few
@@ -218,7 +262,8 @@ run_seed(const char *path, const struct tgsi_shader *s, const struct isa_model *
             (unsigned long long)seed);
    if (ok && emu_run(code, mine, NULL, &r, &d) != EMU_OK)
       fprintf(stderr, "  %s: %s\n", what, diag_first_error(&d));
-   ok = ok && clean_run(what, m, p, &r) && !compare(what, gold, mine);
+   ok = ok && clean_run(what, m, p, &r) && !compare(what, gold, mine) &&
+        !compare_gs(what, gold, mine);
    emu_result_free(&r);
    env_free(gold);
    env_free(mine);
