@@ -409,6 +409,9 @@ enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 /* Backend: a load_const with buf = IR_SIZE_BUF + tgsi_file reads component
  * comp of the size of resource slot (the driver's constants: EMU_BIND_SIZE). */
 #define IR_SIZE_BUF 64
+/* Backend: buffer accesses with res = IR_IMAGE_RES + i reach the texels of
+ * image i (opt_images.c: EMU_ADDR_IMAGE(i) is that buffer's base). */
+#define IR_IMAGE_RES 64
 
 /* ------------------------------------------------------------------ */
 /* Shader structure                                                     */
@@ -950,6 +953,8 @@ bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_lower_int64(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_arrays(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_images(struct ir_shader *sh, struct opt_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
 /* backend                                                              */
@@ -1158,6 +1163,16 @@ void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);
 void opt_layout_free(struct opt_layout *lo);
 bool opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compile_stats *st,
               struct diag_list *d);
+
+/* compiler/opt/opt_atomics.c: compare-and-swap loops for the atomics a
+ * model lacks, and the model's atomic forms */
+bool opt_atomics(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_atomic_native(const struct isa_model *m, enum ir_space space, enum ir_aop aop);
+void opt_atomic_form(const struct isa_model *m, enum ir_aop aop, const char **name,
+                     const char **type);
+/* The enum modifier of atomic op `op` that sets data type `type` (a float
+ * type only in a field of the atomic's own), or -1. */
+int opt_atomic_type_mod(const struct isa_model *m, unsigned op, const char *type);
 
 /* compiler/opt/opt_expand.c: generic expansions isel applies first */
 bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);

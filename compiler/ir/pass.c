@@ -28,6 +28,9 @@ const struct opt_pass opt_passes[] = {
     {"cse", opt_cse},
     {"dce", opt_dce},
     {"fuse", opt_fuse},
+    {"arrays", opt_arrays},
+    {"images", opt_images},
+    {"atomics", opt_atomics},
     /* backend (see the backend section of ir.h) */
     {"jumps", opt_jumps},
     {"fp64", opt_fp64},
@@ -245,7 +248,8 @@ run(struct ir_shader *sh, struct opt_ctx *ctx, const char *name)
    return p && opt_run_pass(sh, ctx, p);
 }
 
-/* The pipeline, top to bottom. The exact clean-ups repeat until none of
+/* The pipeline, top to bottom. TEMP arrays become values first, so the
+ * clean-ups see their selects. The exact clean-ups repeat until none of
  * them changes anything (capped, so a pass pair that undoes each other
  * cannot hang the compiler); fusion runs once at the end, after the
  * algebraic rules have seen the separate mul and add. */
@@ -253,6 +257,7 @@ static void
 pipeline(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    ir_mark_invariant(sh);
+   run(sh, ctx, "arrays");
    for (int round = 0; round < 16 && !ctx->failed; round++) {
       bool progress = false;
       progress |= run(sh, ctx, "copyprop");

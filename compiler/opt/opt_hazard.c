@@ -63,7 +63,7 @@
 struct hz_edge {
    unsigned to, from;
 };
-#define HZ_MAXSTEPS 2048
+#define HZ_MAXSTEPS 4096
 
 enum {
    HZ_SS = 1 << 0,
@@ -260,11 +260,20 @@ struct wants {
    unsigned n;
 };
 
+/* A point the walk reached: the end of a block, so far back, with these
+ * registers still open. */
+struct wseen {
+   unsigned block, elapsed;
+   uint32_t open[ISA_MAX_SRC];
+};
+
 struct walk {
    const struct hz *z;
    const struct isa_insn *c;
    int need;
    unsigned steps;
+   struct wseen *seen; /* the walk from a point seen is the same: once */
+   unsigned nseen, seen_cap;
 };
 
 /* The distance the faults that shorten delay slots leave (d otherwise). */
@@ -331,11 +340,28 @@ any_open(const struct wants *w)
 /* Walks back over slots [start, end) of a block, then into its
  * predecessors; `elapsed` counts the issue slots (and nops) between the
  * position and the consumer. */
+/* Whether the walk was at the end of block with w open, elapsed back,
+ * already (joins and loops reach blocks by many paths); notes it. */
+static bool
+seen_before(struct walk *wk, const struct wants *w, unsigned block, unsigned elapsed)
+{
+   struct wseen p = {block, elapsed, {0}};
+   memcpy(p.open, w->open, sizeof(p.open));
+   for (unsigned i = 0; i < wk->nseen; i++)
+      if (wk->seen[i].block == block && wk->seen[i].elapsed == elapsed &&
+          !memcmp(wk->seen[i].open, p.open, sizeof(p.open)))
+         return true;
+   VEC_PUSH(wk->seen, wk->nseen, wk->seen_cap, p);
+   return false;
+}
+
 static void
 walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigned elapsed)
 {
    const struct hz *z = wk->z;
    unsigned start = z->lo.block_start[block];
+   if (end == z->lo.block_end[block] && seen_before(wk, &w, block, elapsed))
+      return;
    for (unsigned j = end; j-- > start;) {
       if (j + 1 < end)
          elapsed += cycles(z, j + 1) + z->pad[j + 1];
@@ -365,7 +391,7 @@ static unsigned
 nops_needed(const struct hz *z, unsigned i)
 {
    const struct isa_insn *c = &z->lo.v[i].insn;
-   struct walk wk = {z, c, 0, 0};
+   struct walk wk = {z, c, 0, 0, NULL, 0, 0};
    struct wants w = {{0}, {{0}}, {0}, 0};
    for (unsigned s = 0; s < c->nsrc; s++) {
       if (!span_of(z, c, ISA_SLOT_SRC(s), &w.sp[w.n]))
@@ -377,6 +403,7 @@ nops_needed(const struct hz *z, unsigned i)
    if (!w.n)
       return 0;
    walk_back(&wk, w, z->lo.v[i].block->index, i, 0);
+   free(wk.seen);
    return wk.need > 0 ? (unsigned)wk.need : 0;
 }
 
@@ -676,6 +703,8 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       }
       c->t[i] = now;
       release(c, wait);
+      if (sb >= 0)
+         c->sb_owner[sb] = (int)i; /* an evicted scoreboard was released just now */
       c->out[i].wait = wait;
       unsigned u[16];
       for (unsigned d = 0; d < x->ndst; d++) {

@@ -908,12 +908,15 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_CONST_IND:
       r = isel_load_const_ind(s, in);
       break;
+   case IR_OP_ATOMIC:
+      r = isel_atomic(s, in);
+      break;
    case IR_OP_RES_SIZE:
       return isel_res_size(s, in);
    case IR_OP_PACK_HALF:
    case IR_OP_UNPACK_HALF_LO:
    case IR_OP_UNPACK_HALF_HI:
-      r = s->setp ? isel_half(s, in) : NULL;
+      r = isel_half(s, in);
       if (!r && !s->ctx->failed)
          return isel_unsupported(s, in, "no selection for this target");
       break;
@@ -1076,6 +1079,10 @@ pure(const struct ir_instr *in)
    case ISA_SEM_STL:
    case ISA_SEM_AST:
    case ISA_SEM_EMIT:
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
    case ISA_SEM_NOP:
    case ISA_SEM_JUMP:
    case ISA_SEM_BRANCH:

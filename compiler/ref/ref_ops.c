@@ -890,8 +890,8 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
    co[0] = ref_fetch(c, in, cs, 0);
    if (dims >= 2)
       co[1] = ref_fetch(c, in, cs, 1);
-   if (dims == 3 || layered)
-      co[2] = ref_fetch(c, in, cs, dims);
+   if (dims == 3 || layered) /* depth is z; a layer follows the coordinates */
+      co[2] = ref_fetch(c, in, cs, dims == 3 ? 2 : dims);
    /* Two accumulators; each step's temporaries die with it (kernels with
     * many TGSI registers leave little scratch). */
    unsigned ok = ref_imm_reg(c, 1), lin = ref_tmp(c), mark = c->scratch_next;
