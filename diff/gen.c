@@ -90,6 +90,7 @@ struct gen {
    unsigned ninsns;
    bool used_samp[2], used_addr, used_array, used_in[8], killed;
    bool arrays; /* TEMP[ADDR+k](1) may be read and written */
+   bool fma;    /* FMA may appear; otherwise MAD takes its place */
 };
 
 /* ------------------------------------------------------------------ */
@@ -608,8 +609,11 @@ static const struct gop int_ops[] = {
 static const struct gop *
 pick_op(struct gen *g, const struct gop *t, unsigned n)
 {
+   static const struct gop mad = {TGSI_OP_MAD, 3, 0};
    for (int tries = 0; tries < 16; tries++) {
       const struct gop *o = &t[pick(g, n)];
+      if (o->op == TGSI_OP_FMA && !g->fma)
+         o = &mad;
       if (ok(g, o->op))
          return o;
    }
@@ -1390,6 +1394,10 @@ setup(struct gen *g, const struct diff_gen_opts *o)
     * is still read indirectly in the others); the optimizing compiler
     * refuses arrays over 128 cells, which the generator never declares. */
    g->arrays = chance(g, 33);
+   /* FMA in a quarter of the shaders (a3xx has no fused multiply-add, so
+    * they are n/a there), decided from the state without drawing from it:
+    * the other choices, and so every shader without FMA, stay as they were. */
+   g->fma = (hash64(&g->rng, sizeof(g->rng), 0xf3a) & 3) == 0;
 }
 
 /* seed: the seed for the banner line, or NULL when choices come from bytes. */

@@ -62,7 +62,7 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0x71fcaead5babb60full},
+       {1, TGSI_STAGE_FRAG, 0x52271c7b715e0e7bull},
        {2, TGSI_STAGE_VERT, 0x1f638b29675df610ull},
        {3, TGSI_STAGE_COMP, 0x3ab89fe7db688e17ull},
    };
