@@ -179,9 +179,14 @@ struct ref_target {
     * target has no better way than the generic compare-and-select over
     * the file (ref_ops.c; constants have none). */
    bool (*load_indirect)(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out);
-   /* Texture, memory, kill and other non-ALU opcodes; false if op is not
+   /* Texture, atomic, kill and other non-ALU opcodes; false if op is not
     * one the target knows (the shader is then refused). */
    bool (*special)(struct ref_ctx *c, const struct tgsi_insn *in);
+   /* One 32-bit word of memory at register addr + byte offset off: shared
+    * memory, or the global space (buffers, images). LOAD and STORE are
+    * expanded over these (ref_ops.c); NULL: refused. */
+   void (*load_word)(struct ref_ctx *c, bool shared, unsigned dst, unsigned addr, uint32_t off);
+   void (*store_word)(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsigned v);
    /* A texture lookup or query: four consecutive result registers into
     * res; false after ref_unsupported when the model cannot do it. */
    bool (*tex)(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4]);
@@ -319,8 +324,6 @@ unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, u
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
 /* High 32 bits of the unsigned product a * b. */
 unsigned ref_umul_hi(struct ref_ctx *c, unsigned a, unsigned b);
-/* Address of the IMAGE texel at the integer coordinates of source cs, 0
- * (out of every resource) when out of range. */
 /* DEMOTE as a deferred kill (ref_ops.c): the flag register cleared at the
  * start, set by DEMOTE, read by READ_HELPER, killing at the epilogue. */
 void ref_demote_begin(struct ref_ctx *c);
@@ -328,8 +331,15 @@ void ref_demote_end(struct ref_ctx *c);
 /* a / b correctly rounded (IEEE, denormals kept), for targets with FFMA
  * and a correctly rounded FRCP (ref_ops.c). */
 unsigned ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b);
+/* Address of the IMAGE texel at the integer coordinates of source cs, 0
+ * (out of every resource) when out of range. */
 unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
                            unsigned cs);
+/* Byte address of a BUFFER, IMAGE or MEMORY operand (offset or
+ * coordinates in source off_src) into *addr, *shared for MEMORY; false
+ * after ref_unsupported for other resources. */
+bool ref_mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+                     unsigned off_src, unsigned *addr, bool *shared);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
 

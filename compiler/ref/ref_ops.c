@@ -911,6 +911,70 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
 }
 
 /* ------------------------------------------------------------------ */
+/* Memory                                                               */
+
+/* The byte address of a LOAD/STORE/ATOM* resource: BUFFER[i] at
+ * EMU_ADDR_BUFFER(i) + offset, IMAGE[i] at its texel's address, MEMORY
+ * (shared; every index names the one space, as in the interpreter) at the
+ * offset. The offset (or the image coordinates) is source off_src. */
+bool
+ref_mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+                unsigned off_src, unsigned *addr, bool *shared)
+{
+   *shared = res->file == TGSI_FILE_MEMORY;
+   if (res->file == TGSI_FILE_IMAGE) {
+      *addr = ref_image_address(c, in, res, off_src);
+      return c->status == COMPILE_OK;
+   }
+   if (res->indirect || (res->file != TGSI_FILE_BUFFER && res->file != TGSI_FILE_MEMORY) ||
+       res->index < 0 || (!*shared && res->index >= ENV_MAX_BUFFERS)) {
+      ref_unsupported(c, "%s%s resources", res->indirect ? "indirect " : "",
+                      tgsi_file_names[res->file]);
+      return false;
+   }
+   unsigned off = ref_fetch(c, in, off_src, 0);
+   *addr = *shared ? off : P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
+   return true;
+}
+
+/* LOAD: one word per written channel, at the address + 4 * the channel
+ * the source swizzle picks. */
+static void
+load_mem(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, res[4] = {0, 0, 0, 0};
+   bool shared;
+   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      res[ch] = ref_tmp(c);
+      c->t->load_word(c, shared, res[ch], addr, 4u * (in->src[0].swz[ch] & 3));
+   }
+   ref_store(c, in, res);
+}
+
+/* STORE: every value fetched first, then one word per written channel at
+ * the address + 4 * channel. An image texel is stored whole, whatever the
+ * write mask. */
+static void
+store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, v[4] = {0, 0, 0, 0};
+   bool shared;
+   if (!ref_mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
+      return;
+   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (mask & (1u << ch))
+         v[ch] = ref_fetch(c, in, 1, ch);
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (mask & (1u << ch))
+         c->t->store_word(c, shared, addr, 4u * ch, v[ch]);
+}
+
+/* ------------------------------------------------------------------ */
 /* Exact division                                                       */
 
 /* a / b correctly rounded, as the interpreter divides (TXP): the
@@ -1100,6 +1164,13 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       return c->status;
    if (in->op == TGSI_OP_RESQ) {
       resq(c, in);
+      return c->status;
+   }
+   if ((in->op == TGSI_OP_LOAD || in->op == TGSI_OP_STORE) && c->t->load_word) {
+      if (in->op == TGSI_OP_LOAD)
+         load_mem(c, in);
+      else
+         store_mem(c, in);
       return c->status;
    }
    if (one_sample(c, in, res)) {

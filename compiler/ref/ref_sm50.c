@@ -430,65 +430,20 @@ kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
    kil(c, "p0");
 }
 
-/* LOAD/STORE: one access per channel at the resource's byte address +
- * 4 * word: BUFFER[i] at EMU_ADDR_BUFFER(i) + offset (LDG/STG), IMAGE[i]
- * at its texel's address, MEMORY (shared) at the offset (LDS/STS). */
-static bool
-mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
-            unsigned off_src, unsigned *addr, bool *shared)
+/* Memory words (LOAD/STORE, ref_ops.c): LDS/STS for shared memory,
+ * LDG/STG for the global space. */
+static void
+sm_load_word(struct ref_ctx *c, bool shared, unsigned d, unsigned addr, uint32_t off)
 {
-   *shared = res->file == TGSI_FILE_MEMORY;
-   if (res->file == TGSI_FILE_IMAGE) {
-      *addr = ref_image_address(c, in, res, off_src);
-      return c->status == COMPILE_OK;
-   }
-   if (res->indirect || (res->file != TGSI_FILE_BUFFER && res->file != TGSI_FILE_MEMORY) ||
-       res->index < 0 || res->index >= ENV_MAX_BUFFERS) {
-      ref_unsupported(c, "%s%s resources", res->indirect ? "indirect " : "",
-                      tgsi_file_names[res->file]);
-      return false;
-   }
-   unsigned off = ref_fetch(c, in, off_src, 0);
-   *addr = *shared ? off : P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
-   return true;
+   struct isa_opnd dst = R(d), src[2] = {R(addr), ref_imm(off)};
+   emit(c, shared ? "lds" : "ldg", &dst, 2, src);
 }
 
 static void
-load(struct ref_ctx *c, const struct tgsi_insn *in)
+sm_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsigned v)
 {
-   unsigned addr, res[4] = {0, 0, 0, 0};
-   bool shared;
-   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
-      return;
-   for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(in->dst[0].mask & (1u << ch)))
-         continue;
-      res[ch] = ref_tmp(c);
-      struct isa_opnd dst = R(res[ch]);
-      struct isa_opnd src[2] = {R(addr), ref_imm(4u * (in->src[0].swz[ch] & 3))};
-      emit(c, shared ? "lds" : "ldg", &dst, 2, src);
-   }
-   ref_store(c, in, res);
-}
-
-static void
-store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
-{
-   unsigned addr, v[4] = {0, 0, 0, 0};
-   bool shared;
-   if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
-      return;
-   /* An image texel is stored whole, whatever the write mask. */
-   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
-   for (unsigned ch = 0; ch < 4; ch++)
-      if (mask & (1u << ch))
-         v[ch] = ref_fetch(c, in, 1, ch);
-   for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(mask & (1u << ch)))
-         continue;
-      struct isa_opnd src[3] = {R(addr), ref_imm(4u * ch), R(v[ch])};
-      emit(c, shared ? "sts" : "stg", NULL, 3, src);
-   }
+   struct isa_opnd src[3] = {R(addr), ref_imm(off), R(v)};
+   emit(c, shared ? "sts" : "stg", NULL, 3, src);
 }
 
 /* ATOM*: ATOM (buffers, images: the texel's address) or ATOMS (shared
@@ -515,7 +470,7 @@ atomic(struct ref_ctx *c, const struct tgsi_insn *in)
       k++;
    unsigned addr;
    bool shared;
-   if (k == ARRAY_SIZE(ops) || !mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+   if (k == ARRAY_SIZE(ops) || !ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
       return;
    if (shared && in->op == TGSI_OP_ATOMFADD) {
       ref_unsupported(c, "ATOMS has no float add on sm50");
@@ -1496,12 +1451,6 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_KIL:
       kill_if(c, in);
       return true;
-   case TGSI_OP_LOAD:
-      load(c, in);
-      return true;
-   case TGSI_OP_STORE:
-      store_mem(c, in);
-      return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
    case TGSI_OP_BARRIER:
@@ -1626,6 +1575,8 @@ const struct ref_target ref_target_sm50 = {
     .load_const = sm_load_const,
     .load_indirect = sm_load_indirect,
     .special = sm_special,
+    .load_word = sm_load_word,
+    .store_word = sm_store_word,
     .begin = sm_begin,
     .store_output = sm_store_output,
     .kill_flag = sm_kill_flag,
