@@ -29,8 +29,9 @@
  *
  * Refused: what the model cannot express -- FMA, doubles, fine
  * derivatives, gathers, multisample textures (TXQS, MS fetches), texture
- * offsets beyond x and y, subgroup ops, GS output. (64-bit integers are
- * 32-bit pairs, ref_int64.c.)
+ * offsets beyond x and y, subgroup ops. (Geometry and tessellation
+ * shaders are refused by ref.c: the hardware has no such stage. 64-bit
+ * integers are 32-bit pairs, ref_int64.c.)
  * BARRIER is bar.g.l; images are read and written with ldg/stg at their
  * texel addresses.
  */
@@ -614,9 +615,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
       return "a3xx has no fine derivatives (per-pixel dsxpp/dsypp came with a6xx)";
-   case TGSI_OP_EMIT:
-   case TGSI_OP_ENDPRIM:
-      return "the a3xx model has no geometry-shader output";
    case TGSI_OP_VOTE_ANY:
    case TGSI_OP_VOTE_ALL:
    case TGSI_OP_VOTE_EQ:

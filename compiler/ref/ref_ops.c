@@ -1158,6 +1158,8 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       c->t->mov_imm(c, (unsigned)c->demote_reg, ~0u);
       return c->status;
    }
+   if ((in->op == TGSI_OP_EMIT || in->op == TGSI_OP_ENDPRIM) && c->s->stage != TGSI_STAGE_GEOM)
+      return ref_unsupported(c, "outside a geometry shader"); /* a GS is the target's */
    if (c->t->special(c, in))
       return c->status;
    if (ref_tex(c, in))

@@ -37,8 +37,8 @@
  * [a + 16 * i + 4 * c]: v the vertex, 0 per patch; a the indirect index
  * times 16, or RZ), the attribute layout of emu.h (EMU_ATTR_OUTPUT).
  *
- * Refused: buffer textures, shared-memory float atomic add, 64-bit
- * integers.
+ * Refused: buffer textures, shared-memory float atomic add. (64-bit
+ * integers are 32-bit pairs, ref_int64.c.)
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -1089,15 +1089,6 @@ dto32(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
    }
 }
 
-static bool
-is_double_op(enum tgsi_opcode op)
-{
-   if (op == TGSI_OP_D2U64 || op == TGSI_OP_D2I64)
-      return false;
-   return tgsi_op_info[op].type == TGSI_TYPE_D || op == TGSI_OP_F2D || op == TGSI_OP_I2D ||
-          op == TGSI_OP_U2D;
-}
-
 /* Doubles on sm50, channel by channel as the interpreter maps them: a
  * 64-bit result pair is computed when the mask touches it (32 -> 64
  * conversions: when it covers both channels), a compare writes the first
@@ -1107,8 +1098,6 @@ is_double_op(enum tgsi_opcode op)
 static bool
 sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   if (!is_double_op(in->op))
-      return ref_unsupported(c, "64-bit integer operations (not lowered to 32-bit ones yet)"), true;
    enum tgsi_opcode op = in->op;
    unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
    bool to32 = op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U;
@@ -1376,10 +1365,6 @@ ast(struct ref_ctx *c, struct isa_opnd vertex, struct isa_opnd addr, uint32_t of
 static void
 gs_emit(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   if (c->gs_handle < 0) {
-      ref_unsupported(c, "outside a geometry shader");
-      return;
-   }
    unsigned h = (unsigned)c->gs_handle, stream = ref_fetch(c, in, 0, 0);
    if (in->op == TGSI_OP_EMIT) {
       if (c->count[TGSI_FILE_OUT] > 64) {
@@ -1494,13 +1479,6 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    }
 }
 
-static const char *
-sm_why(enum tgsi_opcode op)
-{
-   (void)op;
-   return NULL;
-}
-
 /* ------------------------------------------------------------------ */
 /* Branches                                                             */
 
@@ -1582,7 +1560,6 @@ const struct ref_target ref_target_sm50 = {
     .kill_flag = sm_kill_flag,
     .wide = sm_wide,
     .tex = sm_tex,
-    .why = sm_why,
     .branch = sm_branch,
     .jump = sm_jump,
     .end = sm_end,
