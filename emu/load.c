@@ -397,32 +397,40 @@ set_target(const struct emu_code *c, unsigned idx, struct emu_op *op)
    }
 }
 
-/* Memory and texture operands: address register, offset and data, by
- * position (the first register source is the address or coordinates, the
- * first immediate the offset, a second register source the stored data;
- * the last immediate of a texture instruction is its unit). */
+/* The address, offset and data of a memory operand list, by position in
+ * the instruction: the first register source is the address (or the
+ * coordinates), a second register source the data, the first immediate
+ * the offset and the last one (textures) the unit. Positions go by the
+ * operand as written, so a fixed register (sm50 RZ: [RZ+imm] addresses the
+ * immediate, RZ as data stores 0) counts as the register it is, though it
+ * is loaded as a constant. */
+static void
+mem_operands(const struct isa_insn *in, int *reg, int *data, int *imm, int *last_imm)
+{
+   *reg = *data = *imm = *last_imm = -1;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      if (in->src[i].kind == ISA_OPND_REG) {
+         if (*reg < 0)
+            *reg = (int)i;
+         else if (*data < 0)
+            *data = (int)i;
+      } else if (in->src[i].kind == ISA_OPND_IMM) {
+         if (*imm < 0)
+            *imm = (int)i;
+         *last_imm = (int)i;
+      }
+   }
+}
+
+/* Memory and texture operands: address register, offset and data
+ * (mem_operands); a texture instruction's groups and unit. */
 static bool
 set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
 {
-   int reg = -1, data = -1, imm = -1, last_imm = -1;
-   for (unsigned i = 0; i < in->nsrc; i++) {
-      if (op->src[i].kind == EMU_S_REG) {
-         if (reg < 0)
-            reg = (int)i;
-         else if (data < 0)
-            data = (int)i;
-      } else if (op->src[i].kind == EMU_S_IMM) {
-         if (imm < 0)
-            imm = (int)i;
-         last_imm = (int)i;
-      }
-   }
+   int reg, data, imm, last_imm;
+   mem_operands(in, &reg, &data, &imm, &last_imm);
    if (op->kind == EMU_K_TEX) {
       /* Group A: the first register source, a fixed one (RZ) too. */
-      reg = -1;
-      for (unsigned i = 0; i < in->nsrc && reg < 0; i++)
-         if (in->src[i].kind == ISA_OPND_REG)
-            reg = (int)i;
       if (reg < 0 || last_imm < 0 || !op->ndst)
          return load_err(d, in, "%s", "texture instruction without coordinates or unit");
       op->tex_unit = (uint16_t)op->src[last_imm].value;
@@ -495,17 +503,8 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
        {"xchg", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
        {"cmpxchg", ENV_ATOM_CAS, ENV_ATOM_CAS, ENV_ATOM_CAS},
    };
-   int reg = -1, data = -1, imm = -1;
-   for (unsigned i = 0; i < in->nsrc; i++) {
-      if (op->src[i].kind == EMU_S_REG || (reg >= 0 && in->src[i].kind == ISA_OPND_REG)) {
-         if (reg < 0)
-            reg = (int)i;
-         else if (data < 0)
-            data = (int)i;
-      } else if (op->src[i].kind == EMU_S_IMM && imm < 0) {
-         imm = (int)i;
-      }
-   }
+   int reg, data, imm, last_imm;
+   mem_operands(in, &reg, &data, &imm, &last_imm);
    if (reg < 0 || data < 0 || !op->ndst)
       return load_err(d, in, "%s", "atomic without an address, data or destination");
    bool cas_sem = in->sem == ISA_SEM_ATOM_CAS || in->sem == ISA_SEM_ATOMS_CAS;
