@@ -304,11 +304,7 @@ group(struct ref_ctx *c, const unsigned *v, unsigned n)
 static bool
 a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   unsigned v1[12], v2[4], n1 = 0, n2 = 0, d = ref_tmp(c);
-   for (unsigned k = 1; k < 4; k++)
-      ref_tmp(c);
-   for (unsigned k = 0; k < 4; k++)
-      res[k] = d + k;
+   unsigned v1[12], v2[4], n1 = 0, n2 = 0, d = res[0];
    if (a->samples)
       return ref_unsupported(
                  c, "no sample-count query in the a3xx model (it has no multisample textures)"),
@@ -495,7 +491,7 @@ atomic_cas_loop(struct ref_ctx *c, const struct tgsi_insn *in, unsigned addr, bo
  * resource's address; the old word goes to every written channel. Float
  * add and the wrapping increment/decrement are compare-and-swap loops. */
 static void
-atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+a3_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    if (in->op == TGSI_OP_ATOMFADD || in->op == TGSI_OP_ATOMINC_WRAP ||
        in->op == TGSI_OP_ATOMDEC_WRAP) {
@@ -576,21 +572,6 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
       kill_if(c, in);
       return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
-      return true;
-   case TGSI_OP_ATOMUADD:
-   case TGSI_OP_ATOMXCHG:
-   case TGSI_OP_ATOMCAS:
-   case TGSI_OP_ATOMAND:
-   case TGSI_OP_ATOMOR:
-   case TGSI_OP_ATOMXOR:
-   case TGSI_OP_ATOMUMIN:
-   case TGSI_OP_ATOMUMAX:
-   case TGSI_OP_ATOMIMIN:
-   case TGSI_OP_ATOMIMAX:
-   case TGSI_OP_ATOMFADD:
-   case TGSI_OP_ATOMINC_WRAP:
-   case TGSI_OP_ATOMDEC_WRAP:
-      atomic(c, in);
       return true;
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
@@ -682,6 +663,7 @@ const struct ref_target ref_target_a3xx = {
     .special = a3_special,
     .load_word = a3_load_word,
     .store_word = a3_store_word,
+    .atomic = a3_atomic,
     .kill_flag = kill_if_set,
     .tex = a3_tex,
     .why = a3_why,

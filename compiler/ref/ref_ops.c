@@ -1054,11 +1054,17 @@ ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
  * demoted, READ_HELPER's value, killing the flagged lanes before the
  * program ends. Demoted lanes must not write memory either, so a shader
  * that demotes and stores or does atomics is refused. */
+bool
+ref_atomic_op(enum tgsi_opcode op)
+{
+   return (op >= TGSI_OP_ATOMUADD && op <= TGSI_OP_ATOMIMAX) || op == TGSI_OP_ATOMFADD ||
+          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP;
+}
+
 static bool
 writes_memory(enum tgsi_opcode op)
 {
-   return op == TGSI_OP_STORE || (op >= TGSI_OP_ATOMUADD && op <= TGSI_OP_ATOMIMAX) ||
-          op == TGSI_OP_ATOMFADD || op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP;
+   return op == TGSI_OP_STORE || ref_atomic_op(op);
 }
 
 void
@@ -1138,6 +1144,51 @@ one_sample(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
 }
 
 /* ------------------------------------------------------------------ */
+/* 64-bit results                                                       */
+
+/* The interpreter's channel mapping of a 64-bit opcode: pair p is channels
+ * 2p, 2p + 1 (xy, zw). A result pair is computed when the write mask
+ * touches it (32 -> 64 conversions: when it covers both channels), a
+ * compare writes the first masked channel of its pair, a 64 -> 32
+ * conversion the first (pair xy) and second (pair zw) masked channels. */
+void
+ref_store_wide(struct ref_ctx *c, const struct tgsi_insn *in, enum ref_wide_shape shape,
+               ref_wide_word_fn word, ref_wide_pair_fn pair)
+{
+   unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
+   if (shape == REF_WIDE_TO32) {
+      unsigned m = mask;
+      for (unsigned p = 0; p < 2 && m && c->status == COMPILE_OK; p++) {
+         unsigned ch = 0;
+         while (!(m & (1u << ch)))
+            ch++;
+         m &= ~(1u << ch);
+         res[ch] = word(c, in, p);
+         out |= 1u << ch;
+      }
+   } else {
+      for (unsigned p = 0; p < 2 && c->status == COMPILE_OK; p++) {
+         unsigned pm = (mask >> (2 * p)) & 3;
+         if (!pm || (shape == REF_WIDE_FROM32 && pm != 3))
+            continue;
+         if (shape == REF_WIDE_CMP) {
+            unsigned ch = 2 * p + (pm & 1 ? 0 : 1);
+            res[ch] = word(c, in, p);
+            out |= 1u << ch;
+            continue;
+         }
+         pair(c, in, p, &res[2 * p]);
+         out |= (shape == REF_WIDE_FROM32 ? 3u : pm) << (2 * p);
+      }
+   }
+   if (c->status == COMPILE_OK) {
+      struct tgsi_insn st = *in;
+      st.dst[0].mask = (uint8_t)out;
+      ref_store(c, &st, res);
+   }
+}
+
+/* ------------------------------------------------------------------ */
 /* Dispatch                                                             */
 
 static enum compile_status
@@ -1166,6 +1217,10 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       return c->status;
    if (in->op == TGSI_OP_RESQ) {
       resq(c, in);
+      return c->status;
+   }
+   if (ref_atomic_op(in->op) && c->t->atomic) {
+      c->t->atomic(c, in);
       return c->status;
    }
    if ((in->op == TGSI_OP_LOAD || in->op == TGSI_OP_STORE) && c->t->load_word) {

@@ -451,7 +451,7 @@ sm_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsig
  * in a register pair. ATOMS has no float add. The old word goes to every
  * written channel. */
 static void
-atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+sm_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    static const struct {
       enum tgsi_opcode op;
@@ -1089,52 +1089,28 @@ dto32(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
    }
 }
 
-/* Doubles on sm50, channel by channel as the interpreter maps them: a
- * 64-bit result pair is computed when the mask touches it (32 -> 64
- * conversions: when it covers both channels), a compare writes the first
- * masked channel of its pair, a 64 -> 32 conversion the first (pair xy)
- * and second (pair zw) masked channels. (64-bit integers never come here:
- * ref_int64.c makes them 32-bit pairs.) */
+static void
+dpair_result(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p, unsigned res[2])
+{
+   res[0] = dpair_op(c, in, p);
+   res[1] = res[0] + 1;
+}
+
+/* Doubles on sm50, channel by channel as the interpreter maps them
+ * (ref_store_wide). (64-bit integers never come here: ref_int64.c makes
+ * them 32-bit pairs.) */
 static bool
 sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    enum tgsi_opcode op = in->op;
-   unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
-   bool to32 = op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U;
-   bool cmp = op == TGSI_OP_DSLT || op == TGSI_OP_DSGE || op == TGSI_OP_DSEQ || op == TGSI_OP_DSNE;
-   bool from32 = op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D;
-   if (to32) {
-      unsigned m = mask;
-      for (unsigned p = 0; p < 2 && m && c->status == COMPILE_OK; p++) {
-         unsigned ch = 0;
-         while (!(m & (1u << ch)))
-            ch++;
-         m &= ~(1u << ch);
-         res[ch] = dto32(c, in, p);
-         out |= 1u << ch;
-      }
-   } else {
-      for (unsigned p = 0; p < 2 && c->status == COMPILE_OK; p++) {
-         unsigned pm = (mask >> (2 * p)) & 3;
-         if (!pm || (from32 && pm != 3))
-            continue;
-         if (cmp) {
-            unsigned ch = 2 * p + (pm & 1 ? 0 : 1);
-            res[ch] = dto32(c, in, p);
-            out |= 1u << ch;
-            continue;
-         }
-         unsigned d = dpair_op(c, in, p);
-         res[2 * p] = d;
-         res[2 * p + 1] = d + 1;
-         out |= (from32 ? 3u : pm) << (2 * p);
-      }
-   }
-   if (c->status == COMPILE_OK) {
-      struct tgsi_insn st = *in;
-      st.dst[0].mask = (uint8_t)out;
-      ref_store(c, &st, res);
-   }
+   enum ref_wide_shape shape = REF_WIDE_PAIR;
+   if (op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U)
+      shape = REF_WIDE_TO32;
+   else if (op == TGSI_OP_DSLT || op == TGSI_OP_DSGE || op == TGSI_OP_DSEQ || op == TGSI_OP_DSNE)
+      shape = REF_WIDE_CMP;
+   else if (op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D)
+      shape = REF_WIDE_FROM32;
+   ref_store_wide(c, in, shape, dto32, dpair_result);
    return true;
 }
 
@@ -1243,11 +1219,7 @@ tex_insn(struct ref_ctx *c, const char *op, const struct ref_texargs *a, unsigne
 static bool
 sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   unsigned va[4], vb[4], na = 0, nb = 0, d = ref_tmp(c);
-   for (unsigned k = 1; k < 4; k++)
-      ref_tmp(c);
-   for (unsigned k = 0; k < 4; k++)
-      res[k] = d + k;
+   unsigned va[4], vb[4], na = 0, nb = 0, d = res[0];
    if (a->query) { /* sizes: the level in a; the sample count is .z of the type query */
       struct isa_opnd lod = a->samples ? rz(c) : group(c, (unsigned[]){(unsigned)a->lod}, 1);
       struct isa_insn *t = ref_emit(c, "txq");
@@ -1459,21 +1431,6 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_READ_INVOC:
       subgroup(c, in);
       return true;
-   case TGSI_OP_ATOMUADD:
-   case TGSI_OP_ATOMXCHG:
-   case TGSI_OP_ATOMCAS:
-   case TGSI_OP_ATOMAND:
-   case TGSI_OP_ATOMOR:
-   case TGSI_OP_ATOMXOR:
-   case TGSI_OP_ATOMUMIN:
-   case TGSI_OP_ATOMUMAX:
-   case TGSI_OP_ATOMIMIN:
-   case TGSI_OP_ATOMIMAX:
-   case TGSI_OP_ATOMFADD:
-   case TGSI_OP_ATOMINC_WRAP:
-   case TGSI_OP_ATOMDEC_WRAP:
-      atomic(c, in);
-      return true;
    default:
       return false;
    }
@@ -1555,6 +1512,7 @@ const struct ref_target ref_target_sm50 = {
     .special = sm_special,
     .load_word = sm_load_word,
     .store_word = sm_store_word,
+    .atomic = sm_atomic,
     .begin = sm_begin,
     .store_output = sm_store_output,
     .kill_flag = sm_kill_flag,

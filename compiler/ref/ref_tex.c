@@ -335,9 +335,13 @@ ref_tex(struct ref_ctx *c, const struct tgsi_insn *in)
        .op = in->op, .layer = -1, .ref = -1, .proj = -1, .lod = -1, .sample = -1};
    if (!c->t->tex)
       return false;
-   unsigned res[4] = {0, 0, 0, 0};
-   if (!args_of(c, in, &a) || !c->t->tex(c, &a, res))
-      return true; /* refused: the hook or the operands said why */
+   if (!args_of(c, in, &a))
+      return true;                          /* refused: the operands said why */
+   unsigned res[4] = {ref_tmp(c), 0, 0, 0}; /* four consecutive registers */
+   for (unsigned k = 1; k < 4; k++)
+      res[k] = ref_tmp(c);
+   if (!c->t->tex(c, &a, res))
+      return true; /* refused: the hook said why */
    if (a.view && in->op != TGSI_OP_SVIEWINFO) {
       unsigned v[4];
       for (unsigned k = 0; k < 4; k++)
