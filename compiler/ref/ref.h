@@ -381,7 +381,6 @@ enum compile_status ref_int64(struct ref_ctx *c, const struct tgsi_insn *in);
  * target has none. */
 bool ref_tex(struct ref_ctx *c, const struct tgsi_insn *in);
 unsigned ref_tex_spatial(enum tgsi_texture t);
-bool ref_tex_layered(enum tgsi_texture t);
 
 /* ref_cf_stack.c */
 bool ref_stack_cf(struct ref_ctx *c, int32_t pc);

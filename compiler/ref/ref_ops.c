@@ -885,7 +885,7 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
    unsigned dims = t == TGSI_TEX_T_3D                                                         ? 3
                    : t == TGSI_TEX_T_1D || t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_BUFFER ? 1
                                                                                               : 2;
-   bool layered = ref_tex_layered(t) || t == TGSI_TEX_T_CUBE;
+   bool layered = tgsi_texture_is_array(t) || t == TGSI_TEX_T_CUBE;
    unsigned zero = ref_imm_reg(c, 0), co[3] = {zero, zero, zero};
    co[0] = ref_fetch(c, in, cs, 0);
    if (dims >= 2)

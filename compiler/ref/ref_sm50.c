@@ -1237,7 +1237,7 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    }
    if (a->lodq) { /* TMML: [layer 0], coordinates; .x the computed level (s8.8
                    * in the low half), .y the level used (u8.8) [NAK] */
-      if (ref_tex_layered(a->target))
+      if (tgsi_texture_is_array(a->target))
          va[na++] = ref_imm_reg(c, 0);
       for (unsigned k = 0; k < a->nsp; k++)
          va[na++] = a->coord[k];
