@@ -99,29 +99,6 @@ parse_args(int argc, char **argv, struct emu_args *a)
    return EXIT_OK;
 }
 
-static void
-print_float(FILE *f, uint32_t bits)
-{
-   float x = uif(bits);
-   if (x != x) {
-      fputs(".nan", f);
-      return;
-   }
-   if (isinf(x)) {
-      fputs(x > 0 ? ".inf" : "-.inf", f);
-      return;
-   }
-   char buf[32];
-   for (int prec = 6; prec <= 9; prec++) {
-      snprintf(buf, sizeof(buf), "%.*g", prec, (double)x);
-      if (strtof(buf, NULL) == x)
-         break;
-   }
-   fputs(buf, f);
-   if (!strpbrk(buf, ".eEn"))
-      fputs(".0", f);
-}
-
 struct trace_ctx {
    const struct isa_model *m;
    const struct emu_code *code;
@@ -183,7 +160,7 @@ print_lanes(const struct env *e, size_t o)
    puts("    lanes:");
    for (uint32_t l = 0; l < e->nlanes; l++) {
       printf("      - [%u, 0x%08x, ", l, e->out[o + l]);
-      print_float(stdout, e->out[o + l]);
+      print_yaml_float(stdout, e->out[o + l]);
       puts(e->out_flags[o + l] & ENV_F_UNDEF ? ", UNDEF]" : "]");
    }
 }

@@ -239,16 +239,6 @@ out:
    return ret;
 }
 
-static bool
-load(const char *path, struct diff_repro *r)
-{
-   struct diag_list d = {0};
-   bool ok = diff_repro_load(path, r, &d);
-   print_diags(&d, stderr);
-   diag_clear(&d);
-   return ok;
-}
-
 /* Seconds as a double option, > 0. */
 static bool
 parse_seconds(const char *v, double *out)
@@ -328,7 +318,7 @@ cmd_reduce(int argc, char **argv)
    rc.quiet = a.quiet;
    rc.t0 = now();
    ret = EXIT_USAGE;
-   if (load(a.file, &rc.r)) {
+   if (load_repro(a.file, &rc.r)) {
       struct diag_list d = {0};
       diff_check_init(&rc.c);
       rc.c.o.timeout_ms = a.timeout_ms;
