@@ -89,6 +89,19 @@ env_mem_fini(struct env_mem *m)
    memset(m, 0, sizeof(*m));
 }
 
+/* The geometry-shader vertex arrays (env_alloc_gs), one list for both
+ * their release and their reallocation. */
+static void
+free_gs(struct env *e)
+{
+   free(e->gs_count);
+   free(e->gs_data);
+   free(e->gs_flags);
+   free(e->gs_stream);
+   free(e->gs_prim);
+   free(e->gs_undef);
+}
+
 void
 env_free(struct env *e)
 {
@@ -107,12 +120,7 @@ env_free(struct env *e)
    free(e->out_flags);
    free(e->killed);
    free(e->kill_undef);
-   free(e->gs_count);
-   free(e->gs_data);
-   free(e->gs_flags);
-   free(e->gs_stream);
-   free(e->gs_prim);
-   free(e->gs_undef);
+   free_gs(e);
    free(e);
 }
 
@@ -209,12 +217,7 @@ env_alloc_gs(struct env *e, uint32_t max_vertices)
    uint64_t nv = (uint64_t)e->nlanes * max_vertices;
    if (max_vertices > 1024 || !size_ok(nv * (e->nout ? e->nout : 1) * 4, 4))
       return false;
-   free(e->gs_count);
-   free(e->gs_data);
-   free(e->gs_flags);
-   free(e->gs_stream);
-   free(e->gs_prim);
-   free(e->gs_undef);
+   free_gs(e);
    e->gs_max_vertices = max_vertices;
    e->gs_count = xcalloc(e->nlanes, 4);
    e->gs_data = xcalloc(nv * e->nout * 4 + 1, 4);
