@@ -2,12 +2,14 @@
  * Bisecting a miscompile: which pass, and which single transformation of
  * the optimizing compiler, turns a reproducer's case bad.
  *
- * Every change the optimizing compiler makes goes through one counter
+ * Every optional change the optimizing compiler makes, and every firing
+ * of a fault the reproducer injects, goes through one counter
  * (compiler/ir/pass.c, opt_transform), so a compile with limit N makes the
  * first N transformations of the unlimited compile and no other: the
  * compiler is deterministic, and transformations 1..N happen before the
  * limit can change anything. Limit 0 is the compile with no optional
- * change; the unlimited compile is limit M, M the number it makes.
+ * change and no fault; the unlimited compile is limit M, M the number it
+ * makes.
  *
  * Each run of the case ("probe") goes through the check's runner
  * (diff_check_run: worker process, timeout) with an opt_override that
@@ -23,6 +25,12 @@
  *      search over the limits that end a run finds the first run whose
  *      end is bad;
  *   3. the transformation: a binary search over the limits inside it.
+ *
+ * When limit 0 gives no good run (a shader that fits the registers only
+ * optimized: a skip) and the reproducer injects faults, the search runs
+ * again with only the faults' firings counted (opt_options.bisect_firings):
+ * every optional change is made, limit 0 is the fault-free compile, and
+ * the transformations are the firings.
  *
  * A skip is searched around as `git bisect skip` does: the next untried
  * limit nearest the middle is tried instead. When skips leave no limit
@@ -51,8 +59,9 @@ diff_bisect_init(struct diff_bisect *b)
    b->good = b->bad = -1;
 }
 
-void
-diff_bisect_fini(struct diff_bisect *b)
+/* Frees the results, keeps the settings. */
+static void
+clear_results(struct diff_bisect *b)
 {
    for (unsigned i = 0; i < b->nxforms; i++) {
       free(b->xforms[i].pass);
@@ -65,6 +74,17 @@ diff_bisect_fini(struct diff_bisect *b)
    free(b->ir_before);
    free(b->ir_after);
    free(b->why);
+   b->xforms = NULL;
+   b->probes = NULL;
+   b->ir_before = b->ir_after = b->why = NULL;
+   b->nxforms = b->xforms_cap = b->nprobes = b->probes_cap = 0;
+   b->good = b->bad = -1;
+}
+
+void
+diff_bisect_fini(struct diff_bisect *b)
+{
+   clear_results(b);
    memset(b, 0, sizeof(*b));
 }
 
@@ -82,13 +102,14 @@ compile(const struct diff_bisect *b, const struct tgsi_shader *s, const struct i
 
 /* The check's options for opt, cut at limit; dump_at > 0 logs the IR. */
 static void
-limited_options(const struct diff_check *c, long long limit, long long dump_at,
-                struct opt_options *o)
+limited_options(const struct diff_bisect *b, const struct diff_check *c, long long limit,
+                long long dump_at, struct opt_options *o)
 {
    diff_check_opt_options(c, o);
    o->bisect = limit >= 0 || dump_at > 0;
    o->bisect_limit = limit;
    o->dump_at = dump_at;
+   o->bisect_firings = b->firings;
 }
 
 struct probe_ctx {
@@ -104,7 +125,7 @@ probe_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
 {
    const struct probe_ctx *p = ctx;
    struct opt_options o;
-   limited_options(p->c, p->limit, 0, &o);
+   limited_options(p->b, p->c, p->limit, 0, &o);
    char *log = NULL;
    bool ok = compile(p->b, s, m, &o, out, &log, d);
    free(log);
@@ -231,7 +252,7 @@ logged_compile(const struct diff_repro *r, struct diff_bisect *b, long long limi
    bool ok = setup(r, b, &c, d) && (s = parse(r, &c, d));
    if (ok) {
       struct opt_options o;
-      limited_options(&c, limit, dump_at, &o);
+      limited_options(b, &c, limit, dump_at, &o);
       o.bisect = true;
       struct emu_program prog;
       char *log = NULL;
@@ -346,8 +367,8 @@ untestable(struct diff_bisect *b, enum diff_bisect_outcome o, const char *why)
    b->why = xstrdup(why);
 }
 
-bool
-diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+static bool
+bisect(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
 {
    enum diff_bisect_verdict v;
    bool died = false;
@@ -388,6 +409,21 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
    return true;
 }
 
+bool
+diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   if (!bisect(r, b, d))
+      return false;
+   bool stuck = b->outcome == DIFF_BISECT_NOT_OPT || b->outcome == DIFF_BISECT_NO_GOOD;
+   if (!stuck || b->firings || !r->o.faults)
+      return true;
+   /* Limit 0 (no optional change) does not give a good run -- a shader that
+    * fits the registers only optimized, say: count the firings only. */
+   clear_results(b);
+   b->firings = b->fell_back = true;
+   return bisect(r, b, d);
+}
+
 /* ------------------------------------------------------------------ */
 /* The test hook                                                        */
 
@@ -403,7 +439,8 @@ diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct i
       signal(SIGSEGV, SIG_DFL); /* past any sanitizer's handler */
       raise(SIGSEGV);
    }
-   if (limited && w->skip_hi > 0 && l >= w->skip_lo && l <= w->skip_hi) {
+   if (limited && w->skip_hi > 0 && l >= w->skip_lo && l <= w->skip_hi &&
+       !(w->skip_all_counted && o->bisect_firings)) {
       diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "test: no program at limit %lld", l);
       return false;
    }

@@ -246,7 +246,13 @@ struct job {
    struct env *golden; /* the interpreter's run, NULL if it failed */
    char *interp_err;
    uint8_t *exact; /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
+   bool runaway;   /* the interpreter ran out of steps: the programs get a small cycle budget */
 };
+
+/* A shader the interpreter could not finish loops (or runs) far longer than
+ * any real one; its compiled programs would only burn the emulator's
+ * default budget (2^22 cycles per wave) before failing the same way. */
+#define RUNAWAY_MAX_CYCLES (1u << 16)
 
 /* A compiled program and its run on the emulator. */
 struct prog {
@@ -342,13 +348,10 @@ diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_mode
                   struct emu_program *out, struct diag_list *d)
 {
    (void)s;
-   char *text, *err;
+   char *text;
    size_t len;
-   if (!read_file(path, &text, &len, &err)) {
-      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
-      free(err);
+   if (!read_file_diag(path, &text, &len, d))
       return false;
-   }
    struct emu_asm a;
    bool ok = emu_asm_parse(m, text, path, &a, d);
    free(text);
@@ -469,7 +472,9 @@ run_prog(struct case_run *cr, struct prog *pg, const char *step, uint64_t *emu_c
       if (!env_alloc_outputs(e, j->golden ? j->golden->nout : shader_nout(j->s), nv))
          st = EMU_ERR_ENV;
       else
-         st = emu_run(code, e, NULL, &res, &d);
+         st = emu_run(code, e,
+                      &(struct emu_options){.max_cycles = j->runaway ? RUNAWAY_MAX_CYCLES : 0},
+                      &res, &d);
    }
    bool usable = report_events(cr, pg, step, &res);
    if (st != EMU_OK && st != EMU_FAULT && st != EMU_BUDGET) {
@@ -661,13 +666,10 @@ progress(struct job *j, unsigned idx, const char *step)
 static struct tgsi_shader *
 parse_shader(const struct diff_check *c, const struct diff_shader_src *src, struct diag_list *d)
 {
-   char *text = src->text, *err;
+   char *text = src->text;
    size_t len = text ? strlen(text) : 0;
-   if (!text && !read_file(src->name, &text, &len, &err)) {
-      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
-      free(err);
+   if (!text && !read_file_diag(src->name, &text, &len, d))
       return NULL;
-   }
    struct tgsi_parse_opts po = c->o.popts;
    tgsi_read_dialect(text, len, &po);
    struct tgsi_shader *s = tgsi_parse(text, len, src->name, &po, d);
@@ -699,6 +701,7 @@ job_prepare(struct job *j, unsigned first)
    j->golden = env_clone(j->inputs);
    struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
    enum tgsi_interp_status st = tgsi_interp_run(j->s, j->golden, &io, &d);
+   j->runaway = st == TGSI_INTERP_BUDGET;
    if (st != TGSI_INTERP_OK) {
       char *e = first_error(&d, tgsi_interp_status_names[st]);
       j->interp_err = xasprintf("%s: %s", tgsi_interp_status_names[st], e);
@@ -742,7 +745,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
    if (!n)
       return;
    const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
-   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL, NULL};
+   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL, NULL, false};
    double t0 = now_seconds();
    bool ok = job_prepare(&j, cases[0]);
    for (unsigned i = 0; i < n; i++) {

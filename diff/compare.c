@@ -6,7 +6,8 @@
  *    lane and channel which inexact op classes a value went through (enum
  *    env_flag); the loosest class the value carries picks its tolerance
  *    from oracle_tol[] below. Classes whose effect no tolerance bounds
- *    (denormal flushing, NaN resolution, coarse derivatives) are left out
+ *    (denormal flushing, NaN resolution, coarse derivatives, inexact floats
+ *    read as integer bits) are left out
  *    and counted as "unchecked". NaN payloads are never compared: the
  *    interpreter's NaNs come from the host.
  *  - EXACT (ref against opt): both ran on the same emulator, so values are
@@ -75,7 +76,7 @@ static const struct tol oracle_tol[] = {
 static const struct tol ffma_tol = {0, 16, 0x1p-14, 0x1p-20};
 
 /* Classes the oracle leaves out (counted as unchecked) unless equal. */
-#define ORACLE_UNCHECKED (ENV_F_DENORM | ENV_F_NAN | ENV_F_DERIV)
+#define ORACLE_UNCHECKED (ENV_F_DENORM | ENV_F_NAN | ENV_F_DERIV | ENV_F_BITS)
 
 uint32_t
 diff_ulp_distance(uint32_t a, uint32_t b)

@@ -445,7 +445,11 @@ struct diff_bisect {
    unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
    diff_bisect_compile_fn compile;
    void *compile_ctx;
+   /* count the injected faults' firings only (opt_options.bisect_firings);
+    * also set when run falls back to it */
+   bool firings;
    /* out */
+   bool fell_back; /* limit 0 gave no good run counting every transformation */
    enum diff_bisect_outcome outcome;
    struct diff_bisect_xform *xforms; /* transformation N is xforms[N-1] */
    unsigned nxforms, xforms_cap;
@@ -464,7 +468,8 @@ void diff_bisect_fini(struct diff_bisect *b);
 bool diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
                        enum diff_bisect_verdict *v, char **lines, struct diag_list *d);
 /* Finds the pass, then the transformation that turns r's case bad (the
- * algorithm is in bisect.c). False if r cannot be set up. */
+ * algorithm is in bisect.c); when limit 0 gives no good run and r injects
+ * faults, again counting their firings only. False if r cannot be set up. */
 bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d);
 
 /* Tests only: a compile function that makes opt a different shader's
@@ -474,6 +479,7 @@ bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct d
 struct diff_bisect_swap {
    long long from, skip_lo, skip_hi, crash_at;
    const struct tgsi_shader *other;
+   bool skip_all_counted; /* the skips only when every transformation counts */
 };
 bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
                               const struct opt_options *o, struct emu_program *out, char **log,
@@ -629,6 +635,22 @@ struct diff_reducer {
    const char *pass;
 };
 
+/* A reproducer's case reduced (reduce_repro.c). */
+struct diff_repro_reduce {
+   /* in */
+   struct diff_reduce_opts o; /* budgets, skip_*, progress (the predicate is set here) */
+   unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
+   bool same_step;            /* the failing step must match too, not only the kind */
+   const char *inject;        /* DIFFCOMP_CHECK_INJECT (tests only), or NULL */
+   /* out */
+   enum diff_status original; /* the case as first run */
+   bool kept;                 /* it failed: kind (and step) is the failure kept */
+   enum diff_signal_kind kind;
+   char *step; /* with same_step */
+   char *yaml; /* OK: the reduced reproducer, inputs included */
+   struct diff_reduce_stats stats;
+};
+
 /* reduce.c */
 extern const char *const diff_reduce_status_names[DIFF_REDUCE_STATUS_COUNT];
 /* Shrinks s and inputs while o->still_fails keeps saying KEEP: the shader
@@ -643,6 +665,14 @@ void diff_reduce_result_fini(struct diff_reduce_result *res);
 enum diff_reduce_verdict diff_reducer_test(struct diff_reducer *r, const struct tgsi_shader *s,
                                            const char *text, const struct env *e);
 void diff_reducer_report(struct diff_reducer *r);
+
+/* reduce_repro.c */
+/* Shrinks r's shader and inputs while its case keeps failing the same
+ * way. NOT_FAILING: the first run did not fail (kept false) or a flaky
+ * failure went away; BAD_INPUT: r cannot be set up (diagnostics in d). */
+enum diff_reduce_status diff_reduce_repro(const struct diff_repro *r, struct diff_repro_reduce *rr,
+                                          struct diag_list *d);
+void diff_repro_reduce_fini(struct diff_repro_reduce *rr);
 
 /* reduce_inputs.c */
 /* Kinds of simpler values to offer for a 32-bit word. */
@@ -663,5 +693,9 @@ uint64_t diff_env_hash(const struct env *e);
 struct env *diff_env_select_lanes(const struct env *e, const uint32_t *lanes, uint32_t n);
 /* Shrinks r->inputs: fewest lanes, then simplest values. */
 void diff_reduce_inputs(struct diff_reducer *r);
+/* Keeps only the lanes of one unit (workgroup, quad or lane) holding a
+ * lane known to fail (the first unit when none is known), if that still
+ * fails: every later run is cheaper. */
+bool diff_reduce_failing_unit(struct diff_reducer *r);
 
 #endif

@@ -62,6 +62,7 @@ struct gimm {
 struct opnd {
    char s[96];
    bool dep;
+   bool inexact; /* reads a channel known only within a tolerance */
 };
 
 struct gen {
@@ -76,7 +77,11 @@ struct gen {
    unsigned t_loop, t_scr, t_gid, t_arr, t_end;
    uint8_t ty[GEN_MAX_TEMPS][4];
    uint8_t dep[GEN_MAX_TEMPS]; /* bit per channel */
-   bool ready[GEN_MAX_TEMPS];  /* written by the prologue: may be read */
+   /* bit per channel: the value may differ within a tolerance between
+    * implementations (MAD, POW, RCP...) or be a zero of open sign (MIN,
+    * MAX); its bits are never read as an integer (see gen_op_inexact) */
+   uint8_t inexact[GEN_MAX_TEMPS];
+   bool ready[GEN_MAX_TEMPS]; /* written by the prologue: may be read */
    struct gimm *imms;
    unsigned nimms, imms_cap;
    int32_t imm_hash[GEN_IMM_HASH]; /* slot = line * 4 + comp, -1 empty */
@@ -84,6 +89,7 @@ struct gen {
    unsigned depth, loop_depth;
    unsigned ninsns;
    bool used_samp[2], used_addr, used_array, used_in[8], killed;
+   bool arrays; /* TEMP[ADDR+k](1) may be read and written */
 };
 
 /* ------------------------------------------------------------------ */
@@ -250,6 +256,7 @@ imm_scalar(struct gen *g, bool is_int, const char *text, struct opnd *o)
    char c = comp_ch[s % 4];
    snprintf(o->s, sizeof(o->s), "IMM[%u].%c%c%c%c", s / 4, c, c, c, c);
    o->dep = false;
+   o->inexact = false;
 }
 
 static void
@@ -278,6 +285,7 @@ imm_vec(struct gen *g, bool is_int, const char *const vals[4], struct opnd *o)
       snprintf(l->val[c], GEN_TEXT_LEN, "%s", vals[c]);
    snprintf(o->s, sizeof(o->s), "IMM[%u]", g->nimms - 1);
    o->dep = false;
+   o->inexact = false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -329,6 +337,13 @@ scalar_swz(struct gen *g, uint8_t m, char out[6])
    return out;
 }
 
+/* The channels of type ty of r whose bits may be read as an integer. */
+static uint8_t
+chans_exact(const struct gen *g, unsigned r, enum gty ty)
+{
+   return (uint8_t)(chans_of(g, r, ty) & ~g->inexact[r]);
+}
+
 /* A general temporary with at least one channel of type ty, or -1. */
 static int
 pick_temp(struct gen *g, enum gty ty)
@@ -340,6 +355,17 @@ pick_temp(struct gen *g, enum gty ty)
    return n ? (int)cand[pick(g, n)] : -1;
 }
 
+/* The same, among channels whose bits are exact (chans_exact). */
+static int
+pick_temp_exact(struct gen *g, enum gty ty)
+{
+   unsigned cand[GEN_MAX_TEMPS], n = 0;
+   for (unsigned r = 0; r < g->ntemp; r++)
+      if (g->ready[r] && chans_exact(g, r, ty))
+         cand[n++] = r;
+   return n ? (int)cand[pick(g, n)] : -1;
+}
+
 static void
 temp_src(struct gen *g, unsigned r, uint8_t m, struct opnd *o)
 {
@@ -347,6 +373,7 @@ temp_src(struct gen *g, unsigned r, uint8_t m, struct opnd *o)
    uint8_t used = swizzle(g, m, sw);
    snprintf(o->s, sizeof(o->s), "TEMP[%u]%s", r, sw);
    o->dep = (g->dep[r] & used) != 0;
+   o->inexact = (g->inexact[r] & used) != 0;
 }
 
 /* Puts pre before and post after the operand text (which always has room:
@@ -396,16 +423,21 @@ src_plain(struct gen *g, enum gty ty, struct opnd *o)
    char sw[6], t[GEN_TEXT_LEN];
    int tr;
    bool input_float = g->stage != TGSI_STAGE_COMP;
-   if (r < 58 && (tr = pick_temp(g, ty)) >= 0) {
+   o->inexact = false;
+   /* integer reads take exact channels only: the bits of a value known
+    * within a tolerance are anything (the interpreter marks them BITS) */
+   if (r < 58 && ty == GT_F && (tr = pick_temp(g, ty)) >= 0) {
       temp_src(g, (unsigned)tr, chans_of(g, (unsigned)tr, ty), o);
+   } else if (r < 58 && ty == GT_I && (tr = pick_temp_exact(g, ty)) >= 0) {
+      temp_src(g, (unsigned)tr, chans_exact(g, (unsigned)tr, ty), o);
    } else if (r < 72 && (ty == GT_F) == input_float) {
       input_src(g, o);
    } else if (r < 80 && ty == GT_I && g->loop_depth) {
       snprintf(o->s, sizeof(o->s), "TEMP[%u].xxxx", g->t_loop + pick(g, g->loop_depth));
       o->dep = false;
-   } else if (r < 86 && ty == GT_I && (tr = pick_temp(g, GT_F)) >= 0) {
+   } else if (r < 86 && ty == GT_I && (tr = pick_temp_exact(g, GT_F)) >= 0) {
       /* integer ops on float bits are defined */
-      temp_src(g, (unsigned)tr, chans_of(g, (unsigned)tr, GT_F), o);
+      temp_src(g, (unsigned)tr, chans_exact(g, (unsigned)tr, GT_F), o);
    } else if (r < 93 && ty == GT_F) {
       swizzle(g, 0xf, sw);
       snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", pick(g, g->nconst), sw);
@@ -455,17 +487,67 @@ dst_pick(struct gen *g, enum gty ty, unsigned *reg, uint8_t *mask)
    *mask = m;
 }
 
+/* Under control flow a write keeps what other lanes hold: dependence and
+ * inexactness only grow there. */
 static void
-dst_set(struct gen *g, unsigned r, uint8_t mask, enum gty ty, bool dep)
+dst_set(struct gen *g, unsigned r, uint8_t mask, enum gty ty, bool dep, bool inexact)
 {
    for (int c = 0; c < 4; c++) {
       if (!(mask & (1 << c)))
          continue;
       g->ty[r][c] = (uint8_t)ty;
-      if (g->depth == 0)
+      if (g->depth == 0) {
          g->dep[r] = (uint8_t)(g->dep[r] & ~(1 << c));
+         g->inexact[r] = (uint8_t)(g->inexact[r] & ~(1 << c));
+      }
       if (dep)
          g->dep[r] |= (uint8_t)(1 << c);
+      if (inexact)
+         g->inexact[r] |= (uint8_t)(1 << c);
+   }
+}
+
+/* Whether op's result may differ within a tolerance between correct
+ * implementations (the interpreter's inexact classes, and MIN/MAX for the
+ * sign of a zero), so that its bits must not be read as an integer. A
+ * compare's result is exact; other ops pass their sources' inexactness on. */
+static int
+gen_op_inexact(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_MAD:
+   case TGSI_OP_LRP:
+   case TGSI_OP_DP2:
+   case TGSI_OP_DP3:
+   case TGSI_OP_DP4:
+   case TGSI_OP_RCP:
+   case TGSI_OP_DIV:
+   case TGSI_OP_SIN:
+   case TGSI_OP_COS:
+   case TGSI_OP_EX2:
+   case TGSI_OP_LG2:
+   case TGSI_OP_POW:
+   case TGSI_OP_SQRT:
+   case TGSI_OP_RSQ:
+   case TGSI_OP_ROUND:
+   case TGSI_OP_MIN:
+   case TGSI_OP_MAX:
+   case TGSI_OP_I2F:
+   case TGSI_OP_U2F:
+      return 1;
+   case TGSI_OP_SLT:
+   case TGSI_OP_SGE:
+   case TGSI_OP_SEQ:
+   case TGSI_OP_SNE:
+   case TGSI_OP_SGT:
+   case TGSI_OP_SLE:
+   case TGSI_OP_FSLT:
+   case TGSI_OP_FSGE:
+   case TGSI_OP_FSEQ:
+   case TGSI_OP_FSNE:
+      return 0;
+   default:
+      return -1;
    }
 }
 
@@ -545,13 +627,15 @@ emit_op(struct gen *g, enum tgsi_opcode op, const char *suffix, unsigned r, uint
    char line[512], db[24];
    int n =
        snprintf(line, sizeof(line), "%s%s %s", tgsi_op_info[op].name, suffix, dst_str(r, mask, db));
-   bool dep = false;
+   bool dep = false, inexact = false;
    for (unsigned i = 0; i < nsrc; i++) {
       n += snprintf(line + n, sizeof(line) - (size_t)n, ", %s", src[i].s);
       dep |= src[i].dep;
+      inexact |= src[i].inexact;
    }
    emit(g, "%s", line);
-   dst_set(g, r, mask, ty, dep);
+   int k = gen_op_inexact(op);
+   dst_set(g, r, mask, ty, dep, k < 0 ? inexact : k > 0);
 }
 
 static bool
@@ -560,7 +644,7 @@ stmt_float(struct gen *g)
    const struct gop *o = pick_op(g, float_ops, ARRAY_SIZE(float_ops));
    if (!o)
       return false;
-   struct opnd src[3];
+   struct opnd src[3] = {0};
    for (unsigned i = 0; i < o->nsrc; i++) {
       if (i == 0 && (o->flags & (SRC_ABS0 | SRC_POS0))) {
          src_plain(g, GT_F, &src[0]);
@@ -571,7 +655,7 @@ stmt_float(struct gen *g)
    }
    if (o->flags & (SRC_POS0 | SRC_LT128)) {
       /* MAX/MIN also turn NaN into the bound */
-      struct opnd k;
+      struct opnd k = {0};
       bool pos = o->flags & SRC_POS0;
       imm_f(g, pos ? "1e-05" : "100", &k);
       emit(g, "%s TEMP[%u], %s, %s", pos ? "MAX" : "MIN", g->t_scr, src[0].s, k.s);
@@ -591,13 +675,14 @@ static void
 clamp_to_scratch(struct gen *g, const struct opnd *src, const char *lo, const char *hi,
                  struct opnd *out)
 {
-   struct opnd a, b;
+   struct opnd a = {0}, b = {0};
    imm_f(g, lo, &a);
    imm_f(g, hi, &b);
    emit(g, "MAX TEMP[%u], %s, %s", g->t_scr, src->s, a.s);
    emit(g, "MIN TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, b.s);
    snprintf(out->s, sizeof(out->s), "TEMP[%u]", g->t_scr);
    out->dep = src->dep;
+   out->inexact = src->inexact;
 }
 
 static bool
@@ -605,12 +690,12 @@ stmt_int(struct gen *g)
 {
    unsigned r;
    uint8_t mask;
-   struct opnd src[4];
+   struct opnd src[4] = {0};
    unsigned kind = pick(g, 10);
    if (kind == 0 && ok(g, TGSI_OP_IDIV) && ok(g, TGSI_OP_MOD) && ok(g, TGSI_OP_AND) &&
        ok(g, TGSI_OP_UADD)) {
       /* signed division by a divisor forced into [1, 8] */
-      struct opnd d, m7, one;
+      struct opnd d = {0}, m7 = {0}, one = {0};
       src_any(g, GT_I, &src[0]);
       src_plain(g, GT_I, &d);
       imm_u(g, 7, &m7);
@@ -654,7 +739,7 @@ stmt_convert(struct gen *g)
 {
    unsigned r;
    uint8_t mask;
-   struct opnd src[3];
+   struct opnd src[3] = {0};
    switch (pick(g, 5)) {
    case 0: { /* int -> float */
       enum tgsi_opcode op = chance(g, 50) ? TGSI_OP_I2F : TGSI_OP_U2F;
@@ -670,8 +755,13 @@ stmt_convert(struct gen *g)
       enum tgsi_opcode op = sgn ? TGSI_OP_F2I : TGSI_OP_F2U;
       if (!ok(g, op) || !ok(g, TGSI_OP_MAX) || !ok(g, TGSI_OP_MIN))
          return false;
-      struct opnd s;
+      struct opnd s = {0};
       src_any(g, GT_F, &s);
+      if (g->loop_depth && s.inexact) {
+         /* in a loop an integer channel must stay exact (see stmt_loop) */
+         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", pick(g, g->nconst));
+         s.inexact = false;
+      }
       clamp_to_scratch(g, &s, sgn ? "-1e+06" : "0", "1e+06", &src[0]);
       dst_pick(g, GT_I, &r, &mask);
       emit_op(g, op, "", r, mask, GT_I, src, 1);
@@ -717,7 +807,7 @@ stmt_tex(struct gen *g)
 {
    unsigned k = pick(g, 2), r;
    uint8_t mask;
-   struct opnd src[1];
+   struct opnd src[1] = {0};
    unsigned kind = pick(g, 3);
    /* TEX needs implicit derivatives: fragment shaders only. */
    if (kind == 0 && g->stage != TGSI_STAGE_FRAG)
@@ -729,7 +819,7 @@ stmt_tex(struct gen *g)
       /* integer texel coordinates in [0, 3] (textures are at least 4x4:
        * an out-of-bounds fetch is undefined), level 0 */
       static const char *const m[4] = {"3", "3", "0", "0"};
-      struct opnd c, mk;
+      struct opnd c = {0}, mk = {0};
       src_plain(g, GT_I, &c);
       imm_vec(g, true, m, &mk);
       emit(g, "AND TEMP[%u], %s, %s", g->t_scr, c.s, mk.s);
@@ -741,7 +831,7 @@ stmt_tex(struct gen *g)
    dst_pick(g, GT_F, &r, &mask);
    char db[24];
    emit(g, "%s %s, %s, SAMP[%u], 2D", tgsi_op_info[op].name, dst_str(r, mask, db), src[0].s, k);
-   dst_set(g, r, mask, GT_F, src[0].dep);
+   dst_set(g, r, mask, GT_F, src[0].dep, op != TGSI_OP_TXF); /* filtering: RCP TRANS */
    g->used_samp[k] = true;
    return true;
 }
@@ -753,7 +843,7 @@ stmt_tex(struct gen *g)
 static bool
 set_addr(struct gen *g, bool uniform)
 {
-   struct opnd s, a, b;
+   struct opnd s = {0}, a = {0}, b = {0};
    bool use_int = uniform ? g->loop_depth && chance(g, 50) : chance(g, 55);
    if (use_int) {
       if (!ok(g, TGSI_OP_UARL) || !ok(g, TGSI_OP_AND))
@@ -772,6 +862,8 @@ set_addr(struct gen *g, bool uniform)
          snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", pick(g, g->nconst));
       else
          src_plain(g, GT_F, &s);
+      if (s.inexact) /* floor() of a value within a tolerance: any index */
+         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", pick(g, g->nconst));
       imm_f(g, "0", &a);
       imm_f(g, "3.5", &b);
       emit(g, "MAX TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
@@ -788,10 +880,10 @@ stmt_indirect(struct gen *g)
    char sw[6], db[24], mb[6];
    unsigned r;
    uint8_t mask;
-   if (chance(g, 30)) { /* write one array element */
+   if (g->arrays && chance(g, 30)) { /* write one array element */
       if (!set_addr(g, true))
          return false;
-      struct opnd v;
+      struct opnd v = {0};
       src_any(g, GT_F, &v);
       mask = (uint8_t)(pick(g, 15) + 1);
       emit(g, "MOV TEMP[ADDR[0].x+%u](1)%s, %s", g->t_arr, mask_str(mask, mb), v.s);
@@ -804,13 +896,13 @@ stmt_indirect(struct gen *g)
    const struct gop *o = pick_op(g, float_ops, ARRAY_SIZE(float_ops));
    if (!o || o->flags) /* no operand fixes on the indirect source: MOV */
       o = &float_ops[0];
-   struct opnd src[3];
+   struct opnd src[3] = {0};
    unsigned which = pick(g, o->nsrc);
    for (unsigned i = 0; i < o->nsrc; i++)
       if (i != which)
          src_any(g, GT_F, &src[i]);
    swizzle(g, 0xf, sw);
-   if (chance(g, 60)) {
+   if (g->arrays && chance(g, 60)) {
       snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
       src[which].dep = true;
       g->used_array = true;
@@ -838,7 +930,7 @@ stmt_kill(struct gen *g)
     * the scale keeps it from killing every lane when the inputs are small
     * integers (the input generator makes them so when x also feeds an
     * address or a loop exit), and huge or NaN x (frac 0 or NaN) live */
-   struct opnd s, q, a, b;
+   struct opnd s = {0}, q = {0}, a = {0}, b = {0};
    input_src(g, &s);
    imm_f(g, "0.37", &a);
    imm_f(g, "0.1", &b);
@@ -859,7 +951,7 @@ static void gen_block(struct gen *g, unsigned budget, enum gctx ctx);
 static bool
 emit_cond(struct gen *g)
 {
-   struct opnd s;
+   struct opnd s = {0};
    char sw[6];
    /* A raw float condition is rare: a denormal one makes the interpreter
     * treat the region's writes as undefined. */
@@ -872,10 +964,10 @@ emit_cond(struct gen *g)
       return true;
    }
    if (kind <= 3 && ok(g, TGSI_OP_UIF)) {
-      int r = pick_temp(g, GT_I);
+      int r = pick_temp_exact(g, GT_I);
       if (r < 0)
          return false;
-      emit(g, "UIF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_of(g, (unsigned)r, GT_I), sw));
+      emit(g, "UIF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_exact(g, (unsigned)r, GT_I), sw));
       return true;
    }
    static const enum tgsi_opcode cmps[] = {TGSI_OP_SLT,  TGSI_OP_SGE,  TGSI_OP_SNE,
@@ -884,7 +976,7 @@ emit_cond(struct gen *g)
    bool fl = k < 3;
    if (!ok(g, cmps[k]) || !ok(g, fl ? TGSI_OP_IF : TGSI_OP_UIF))
       return false;
-   struct opnd b;
+   struct opnd b = {0};
    src_any(g, fl ? GT_F : GT_I, &s);
    src_any(g, fl ? GT_F : GT_I, &b);
    emit(g, "%s TEMP[%u].x, %s, %s", tgsi_op_info[cmps[k]].name, g->t_scr, s.s, b.s);
@@ -925,7 +1017,7 @@ stmt_loop(struct gen *g, unsigned budget)
       return false;
    unsigned c = g->t_loop + g->loop_depth;
    unsigned limit = 1 + pick(g, g->loop_depth ? 3 : 6);
-   struct opnd zero, lim, one;
+   struct opnd zero = {0}, lim = {0}, one = {0};
    imm_u(g, 0, &zero);
    imm_u(g, limit, &lim);
    imm_u(g, 1, &one);
@@ -937,6 +1029,11 @@ stmt_loop(struct gen *g, unsigned budget)
    emit(g, "  BRK");
    emit(g, "ENDIF");
    emit(g, "UADD TEMP[%u].x, TEMP[%u].xxxx, %s", c, c, one.s);
+   /* A later iteration reads what the body writes after the read: a
+    * float channel may turn inexact further down, so none counts as exact
+    * in the body (only writes at depth 0 make a channel exact again). */
+   for (unsigned r = 0; r < g->ntemp; r++)
+      g->inexact[r] |= chans_of(g, r, GT_F);
    g->loop_depth++;
    gen_block(g, 1 + pick(g, budget / 2 + 1), CTX_LOOP);
    g->loop_depth--;
@@ -967,7 +1064,7 @@ stmt_switch(struct gen *g, unsigned budget)
    for (unsigned i = 0; i < ARRAY_SIZE(need); i++)
       if (!ok(g, need[i]))
          return false;
-   struct opnd s, three, cv;
+   struct opnd s = {0}, three = {0}, cv = {0};
    src_plain(g, GT_I, &s);
    imm_u(g, 3, &three);
    emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, three.s);
@@ -1057,7 +1154,7 @@ gen_block(struct gen *g, unsigned budget, enum gctx ctx)
 static void
 prologue_comp(struct gen *g)
 {
-   struct opnd w, four, three;
+   struct opnd w = {0}, four = {0}, three = {0};
    imm_u(g, g->block_w, &w);
    imm_u(g, 4, &four);
    imm_u(g, 3, &three);
@@ -1077,7 +1174,7 @@ prologue_comp(struct gen *g)
 static void
 init_temp(struct gen *g, unsigned r)
 {
-   struct opnd a, c;
+   struct opnd a = {0}, c = {0};
    char sw[6];
    if (g->stage == TGSI_STAGE_COMP && r > 1 && chance(g, 40)) {
       emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, pick(g, 2));
@@ -1090,6 +1187,7 @@ init_temp(struct gen *g, unsigned r)
          emit(g, "MAD TEMP[%u], TEMP[%u], CONST[0][%u], %s", r, r, pick(g, g->nconst), c.s);
       }
       memset(g->ty[r], GT_F, 4);
+      g->inexact[r] = 0xf; /* I2F (of a large id) and MAD round */
    } else {
       unsigned i = r % g->nin;
       swizzle(g, 0xf, sw);
@@ -1099,6 +1197,7 @@ init_temp(struct gen *g, unsigned r)
       } else {
          imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
          emit(g, "MAD TEMP[%u], IN[%u]%s, CONST[0][%u], %s", r, i, sw, pick(g, g->nconst), c.s);
+         g->inexact[r] = 0xf;
       }
       memset(g->ty[r], GT_F, 4);
    }
@@ -1111,7 +1210,7 @@ init_temp(struct gen *g, unsigned r)
 static void
 prologue(struct gen *g)
 {
-   struct opnd a, b, c;
+   struct opnd a = {0}, b = {0}, c = {0};
    if (g->stage == TGSI_STAGE_COMP)
       prologue_comp(g);
    for (unsigned r = g->stage == TGSI_STAGE_COMP; r < g->ntemp; r++)
@@ -1134,7 +1233,7 @@ prologue(struct gen *g)
       c.dep = true;
       clamp_to_scratch(g, &c, "-1e+06", "1e+06", &a);
       emit(g, "F2I TEMP[%u], %s", r, a.s);
-      memset(g->ty[r], GT_I, 4);
+      memset(g->ty[r], GT_I, 4); /* as inexact as what it converted */
    }
 }
 
@@ -1153,7 +1252,7 @@ dep_float_src(struct gen *g, struct opnd *o)
          return;
       }
    }
-   struct opnd a, b;
+   struct opnd a = {0}, b = {0};
    src_plain(g, GT_F, &a);
    if (g->stage == TGSI_STAGE_COMP) {
       emit(g, "U2F TEMP[%u], TEMP[%u].xxxx", g->t_scr, g->t_gid); /* the id, converted */
@@ -1173,7 +1272,7 @@ epilogue(struct gen *g)
    /* The first output also adds an input directly: then it varies with
     * the inputs even where the body's values happen not to (inputs that
     * steer addresses and loops are small integers, constants may be 0). */
-   struct opnd a, b;
+   struct opnd a = {0}, b = {0};
    if (g->stage == TGSI_STAGE_COMP) {
       /* the input here is the buffer (the ids are the same every run) */
       dep_float_src(g, &a);
@@ -1287,6 +1386,10 @@ setup(struct gen *g, const struct diff_gen_opts *o)
    g->t_gid = g->t_scr + 1;
    g->t_arr = g->t_gid + (g->stage == TGSI_STAGE_COMP);
    memset(g->imm_hash, 0xff, sizeof(g->imm_hash));
+   /* The optimizing compiler refuses TEMP arrays (array_store): addressed
+    * through ADDR in a third of the shaders only, so that most generated
+    * shaders reach it (CONST is still read indirectly in the others). */
+   g->arrays = chance(g, 33);
 }
 
 /* seed: the seed for the banner line, or NULL when choices come from bytes. */

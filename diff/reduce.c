@@ -458,6 +458,48 @@ unwrap_switch(struct diff_reducer *r, const struct rinfo *ri, unsigned i, bool *
    return false;
 }
 
+/* The loop opened at i run once with its exit test kept: the first
+ * `IF c ... BRK ENDIF` at the top of its body becomes `IF c ... ELSE`, the
+ * rest of the body the else part, ENDLOOP its ENDIF. The first iteration
+ * does the same; the failure often needs only it, and without the loop
+ * the other passes can take the test apart. */
+static bool
+peel_loop(struct diff_reducer *r, const struct rinfo *ri, unsigned i)
+{
+   const struct tgsi_shader *s = r->best;
+   int32_t close = ri[i].close, exit = -1;
+   for (int32_t j = (int32_t)i + 1; j < close && exit < 0; j++) {
+      enum tgsi_opcode op = s->insns[j].op;
+      int32_t end = ri[j].close;
+      if ((op == TGSI_OP_IF || op == TGSI_OP_UIF) && ri[j].mid < 0 && end > j + 1 &&
+          s->insns[end - 1].op == TGSI_OP_BRK && ri[end - 1].owner == (int32_t)i)
+         exit = end - 1;
+      if (is_opener(op) && end > j)
+         j = end; /* the top level of the body only */
+   }
+   if (exit < 0)
+      return false;
+   uint32_t *order = xmalloc((s->ninsns + 1) * sizeof(*order));
+   unsigned n = 0, at_exit = 0, at_close = 0;
+   for (unsigned k = 0; k < s->ninsns; k++) {
+      if (k == i || k == (unsigned)exit + 1) /* BGNLOOP, and the ENDIF after BRK */
+         continue;
+      if (k == (unsigned)exit)
+         at_exit = n;
+      if (k == (unsigned)close)
+         at_close = n;
+      order[n++] = k;
+   }
+   struct tgsi_shader *c = rebuild(s, order, n);
+   free(order);
+   if (c) {
+      c->insns[at_exit].op = TGSI_OP_ELSE;
+      c->insns[at_close].op = TGSI_OP_ENDIF;
+      c->insns[at_exit].has_label = c->insns[at_close].has_label = false;
+   }
+   return try_shader(r, c);
+}
+
 /* The ways to unwrap the region opened at i, tried in turn. */
 static bool
 try_unwrap(struct diff_reducer *r, const struct rinfo *ri, unsigned i)
@@ -475,7 +517,7 @@ try_unwrap(struct diff_reducer *r, const struct rinfo *ri, unsigned i)
       /* The body runs once; the loop's BRK and CONT go with it. */
       del[i] = del[close] = true;
       mark_owned_breaks(s, ri, (int32_t)i, i, (unsigned)close, del);
-      ok = try_delete_set(r, del);
+      ok = try_delete_set(r, del) || peel_loop(r, ri, i);
    } else if (op == TGSI_OP_SWITCH) {
       ok = unwrap_switch(r, ri, i, del);
    }
@@ -1305,8 +1347,10 @@ pass_renumber(struct diff_reducer *r)
 /* ------------------------------------------------------------------ */
 /* The driver                                                           */
 
+/* Loops go first (unwrap before delete): a deletion inside a loop tends to
+ * take its exit and hang, and each hang costs a run's timeout. */
 static bool (*const shader_passes[])(struct diff_reducer *) = {
-    pass_outputs,  pass_delete,   pass_unwrap,    pass_inline, pass_operands,
+    pass_outputs,  pass_unwrap,   pass_delete,    pass_inline, pass_operands,
     pass_to_mov,   pass_fold_mov, pass_decls,     pass_narrow, pass_imm_values,
     pass_swizzles, pass_masks,    pass_modifiers,
 };
@@ -1371,6 +1415,8 @@ diff_reduce(const struct tgsi_shader *s, const struct env *inputs, const struct 
       return DIFF_REDUCE_NOT_FAILING;
    }
    diff_reducer_report(&r);
+   if (!o->skip_inputs)
+      diff_reduce_failing_unit(&r); /* the shader passes then run on few lanes */
    if (!o->skip_shader)
       reduce_shader(&r);
    uint64_t before = r.inputs_hash;

@@ -515,6 +515,22 @@ reduce_values(struct ictx *c)
    return any;
 }
 
+bool
+diff_reduce_failing_unit(struct diff_reducer *r)
+{
+   struct ictx c = {r, tgsi_print(r->best)};
+   uint32_t units[3];
+   lane_units(r->inputs, units);
+   r->pass = "lanes";
+   bool done = false;
+   for (unsigned h = 0; h < r->o->nfail_lanes && !done; h++)
+      done = try_keep_unit(&c, units[0], r->o->fail_lanes[h] / units[0]);
+   if (!r->o->nfail_lanes) /* a failure of no lane in particular (a compile error) */
+      done = try_keep_unit(&c, units[0], 0);
+   free(c.text);
+   return done;
+}
+
 void
 diff_reduce_inputs(struct diff_reducer *r)
 {

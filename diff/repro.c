@@ -367,13 +367,10 @@ diff_repro_same(const struct diff_case_result *want, const struct diff_case_resu
 bool
 diff_repro_load(const char *path, struct diff_repro *r, struct diag_list *d)
 {
-   char *text, *err;
+   char *text;
    size_t len;
-   if (!read_file(path, &text, &len, &err)) {
-      diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
-      free(err);
+   if (!read_file_diag(path, &text, &len, d))
       return false;
-   }
    bool ok = diff_repro_parse(text, len, path, r, d);
    free(text);
    return ok;

@@ -50,13 +50,16 @@
    X(NAN, "a float operation produced NaN (payload and sign unspecified)")                         \
    X(ZSIGN, "MIN/MAX of +0 and -0 (sign of zero unspecified)")                                     \
    X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F)")                            \
-   X(DERIV, "coarse derivative (may be computed fine)")
+   X(DERIV, "coarse derivative (may be computed fine)")                                            \
+   X(BITS, "an inexact or sign-ambiguous float read as integer bits")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
 #undef ENV_FLAG_BIT_
 #define ENV_FLAG_(n, d) ENV_F_##n = 1u << ENV_F_BIT_##n,
 enum env_flag { ENV_FLAGS(ENV_FLAG_) };
 #undef ENV_FLAG_
+/* The classes whose value is bounded only within a tolerance. */
+#define ENV_F_INEXACT (ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS | ENV_F_ROUND)
 
 /* Events counted during a run: accesses out of bounds and the like. They
  * never crash the runner; the access reads 0 or is dropped. */

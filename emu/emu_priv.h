@@ -13,7 +13,9 @@
  *    uint64_t; the lane loops use 0 / ~0u words (exec[]) so that masks
  *    apply with selects, not branches;
  *  - timing state (cycles, ready times, sync epochs) is per wave, never per
- *    lane.
+ *    lane; a register only remembers which lanes its newest write covered,
+ *    so that a read by other lanes (the other side of a divergent branch)
+ *    is no hazard.
  */
 #ifndef DC_EMU_PRIV_H
 #define DC_EMU_PRIV_H
@@ -229,6 +231,7 @@ struct emu_reg {
    int64_t ready;     /* fixed latency: first cycle a read sees the newest value */
    int64_t war_until; /* pending source read: over at this cycle (EMU_INF: until synced) */
    int64_t war_done;  /* when the reader is expected to have read (for `early`) */
+   uint64_t lanes;    /* lanes active at the newest write (a batch: nonzero) */
    uint32_t pc;       /* writer of the newest value */
    uint32_t war_pc;   /* the variable-latency reader */
    uint32_t epoch, war_epoch;
@@ -363,6 +366,7 @@ emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst 
       *cur = buf + r->cur * w->S;
       r->cur ^= 1;
       r->pc = op->addr;
+      r->lanes = w->active;
       r->plain = dd->plain;
       r->ready = t + dd->lat;
       return buf + r->cur * w->S;

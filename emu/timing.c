@@ -208,6 +208,10 @@ emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_
    struct emu_reg *r = &w->meta[unit];
    unsigned W = w->S;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
+   /* The newest write left these lanes alone: what they read is settled
+    * (the write kept their values), whatever the write's latency. */
+   if (!(r->lanes & w->active))
+      return buf + r->cur * W;
    if (!r->pend) {
       int64_t eff = r->plain ? t : t + s->read_adj;
       if (eff >= r->ready)
@@ -256,6 +260,8 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
    if (visible)
       r->cur ^= 1;
    r->pc = op->addr;
+   /* an earlier write still in flight keeps its lanes in the set */
+   r->lanes = visible ? w->active : r->lanes | w->active;
    r->plain = dd->plain;
    if (op->sync) {
       r->pend = op->sync;

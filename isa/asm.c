@@ -27,6 +27,7 @@ try {
    char *err;
    int alias;                          /* alias used, -1 for the mnemonic */
    const char *opnd_at[ISA_MAX_SLOTS]; /* where each operand starts */
+   bool half[ISA_MAX_SLOTS];           /* written with the half mark ("hp0.x") */
 };
 
 DC_PRINTF(3, 4) static bool tfail(struct try *t, const char *at, const char *fmt, ...)
@@ -63,7 +64,9 @@ parse_reg(const struct isa_model *m, const char *p, int *file, unsigned *idx)
    for (unsigned f = 0; f < m->nfiles; f++) {
       const struct isa_regfile *rf = &m->files[f];
       for (unsigned i = 0; rf->names && i < rf->count; i++) {
-         size_t n = rf->names[i] ? strlen(rf->names[i]) : 0;
+         if (!rf->names[i] || rf->names[i][0] != *p)
+            continue; /* the common case, without a strlen */
+         size_t n = strlen(rf->names[i]);
          if (n > best && !strncmp(p, rf->names[i], n) && !ident_char(p[n])) {
             best = n;
             *file = (int)f;
@@ -258,6 +261,21 @@ parse_banked(struct try *t, const char *p, struct isa_opnd *o)
    return 0;
 }
 
+/* A register of a file that cannot show a width, with the half mark
+ * print.c adds when nothing else shows a narrow hidden width ("hp0.x"). */
+static size_t
+parse_half_marked(struct try *t, unsigned slot, const char *p, int *file, unsigned *idx)
+{
+   const struct isa_model *m = t->m;
+   int wm = t->op->slot[slot].width_mod;
+   const char *mark;
+   size_t ml = isa_half_mark(m, &mark), n;
+   if (!ml || wm < 0 || !m->mods[wm].hidden || strncmp(p, mark, ml) ||
+       !(n = parse_reg(m, p + ml, file, idx)) || isa_file_width_hint(m, (unsigned)*file))
+      return 0;
+   return ml + n;
+}
+
 static bool
 parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
 {
@@ -313,6 +331,12 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
       o->kind = m->files[file].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
       o->file = (uint8_t)file;
       o->index = (uint16_t)idx;
+      p += n;
+   } else if ((n = parse_half_marked(t, slot, p, &file, &idx))) {
+      o->kind = m->files[file].kind == ISA_FILE_CONST ? ISA_OPND_CONST : ISA_OPND_REG;
+      o->file = (uint8_t)file;
+      o->index = (uint16_t)idx;
+      t->half[slot] = true;
       p += n;
    } else if (parse_int(&p, &v)) {
       if (v < INT32_MIN || v > UINT32_MAX)
@@ -516,11 +540,9 @@ infer_widths(struct try *t, struct isa_insn *out)
              o->file >= m->nfiles)
             continue;
          /* A file with a half partner is 32-bit, the partner 16-bit;
-          * other files (predicates, address) do not decide. */
-         unsigned w = m->files[o->file].half >= 0 ? 32 : 0;
-         for (unsigned f = 0; f < m->nfiles; f++)
-            if (m->files[f].half == o->file)
-               w = 16;
+          * other files (predicates, address) do not decide unless
+          * written with the half mark. */
+         unsigned w = t->half[u] ? 16 : isa_file_width_hint(m, o->file);
          if (w && want && w != want)
             return tfail(t, t->start, "%s mixes 16-bit and 32-bit registers", op->mnemonic);
          if (w)
@@ -592,25 +614,55 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
    return true;
 }
 
-/* Whether the word w[0..wl) is an op's mnemonic or alias, possibly with
- * modifiers after a '.'. */
-static bool
-names_op(const struct isa_model *m, const char *w, size_t wl)
+/* The first entry of the sorted name table not below name[0..n). */
+static unsigned
+name_lower_bound(const struct isa_model *m, const char *name, size_t n)
 {
-   for (unsigned i = 0; i < m->nops; i++) {
-      const struct isa_op *op = &m->ops[i];
-      for (int a = -1; a < (int)op->naliases; a++) {
-         const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;
-         size_t n = strlen(nm);
-         if (n <= wl && !strncmp(w, nm, n) && (n == wl || w[n] == '.'))
-            return true;
-      }
+   unsigned lo = 0, hi = m->nnames;
+   while (lo < hi) {
+      unsigned mid = lo + (hi - lo) / 2;
+      const struct isa_name_ref *r = &m->names[mid];
+      int c = memcmp(r->name, name, MIN2(r->len, n));
+      if (c < 0 || (c == 0 && r->len < n))
+         lo = mid + 1;
+      else
+         hi = mid;
    }
-   return false;
+   return lo;
 }
 
-/* Parses one instruction; on failure err and err_at describe the attempt
- * that got furthest. */
+/* The ops named by the word w[0..wl): a mnemonic or alias equal to the
+ * word or to a part of it before a '.' (modifiers follow). Writes their
+ * indices to out (if not NULL) in op order, the order forms are tried in;
+ * returns how many. */
+static unsigned
+ops_named(const struct isa_model *m, const char *w, size_t wl, unsigned *out)
+{
+   unsigned k = 0;
+   for (size_t n = 1; n <= wl; n++) {
+      if (n < wl && w[n] != '.')
+         continue;
+      for (unsigned i = name_lower_bound(m, w, n);
+           i < m->nnames && m->names[i].len == n && !memcmp(m->names[i].name, w, n); i++) {
+         if (!out)
+            return 1;
+         out[k++] = m->names[i].op;
+      }
+   }
+   /* insertion sort and dedupe: an op can be named twice (alias, cut) */
+   for (unsigned i = 1; i < k; i++)
+      for (unsigned j = i; j > 0 && out[j - 1] > out[j]; j--) {
+         unsigned t = out[j];
+         out[j] = out[j - 1];
+         out[j - 1] = t;
+      }
+   unsigned u = 0;
+   for (unsigned i = 0; i < k; i++)
+      if (!u || out[u - 1] != out[i])
+         out[u++] = out[i];
+   return u;
+}
+
 static bool
 parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, char **err,
            const char **err_at, const char **opnd_at)
@@ -634,7 +686,7 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
          wl0 = wl;
       }
       size_t tl = strcspn(w, " \t");
-      if (wl && names_op(m, w, wl))
+      if (wl && ops_named(m, w, wl, NULL))
          break;
       if (!w[tl]) {
          w = word0; /* no op named: the first word is the unknown mnemonic */
@@ -649,18 +701,12 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
    enum isa_err first_err = ISA_ERR_OK;
    struct isa_insn first;
    const char *first_at[ISA_MAX_SLOTS];
-   for (unsigned i = 0; i < m->nops; i++) {
-      const struct isa_op *op = &m->ops[i];
-      /* w is the mnemonic even after a bundle prefix ("[B..:S04] FADD"):
-       * the search above skips words that name no op. */
-      bool cand = false;
-      for (int a = -1; a < (int)op->naliases && !cand; a++) {
-         const char *nm = a < 0 ? op->mnemonic : op->aliases[a].name;
-         size_t n = strlen(nm);
-         cand = n <= wl && !strncmp(w, nm, n) && (n == wl || w[n] == '.');
-      }
-      if (!cand)
-         continue;
+   /* w is the mnemonic even after a bundle prefix ("[B..:S04] FADD"): the
+    * search above skips words that name no op. */
+   unsigned *cands = xmalloc(sizeof(unsigned) * (m->nnames ? m->nnames : 1));
+   unsigned ncands = wl ? ops_named(m, w, wl, cands) : 0;
+   for (unsigned c = 0; c < ncands; c++) {
+      const struct isa_op *op = &m->ops[cands[c]];
       any = true;
       struct try t = {.m = m, .op = op, .start = text, .alias = -1};
       if (try_op(&t, text, out)) {
@@ -676,6 +722,7 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
             free(*err);
             *err = NULL;
             memcpy(opnd_at, t.opnd_at, sizeof(t.opnd_at));
+            free(cands);
             return true;
          }
          free(msg);
@@ -697,6 +744,7 @@ parse_line(const struct isa_model *m, const char *text, struct isa_insn *out, ch
          free(t.err);
       }
    }
+   free(cands);
    if (parsed) {
       free(*err);
       *err = NULL;

@@ -75,6 +75,33 @@ slot_copnd(const struct isa_insn *in, const struct isa_op *op, unsigned s)
 /* ------------------------------------------------------------------ */
 /* Decoding.                                                           */
 
+static int
+cmp_name_ref(const void *pa, const void *pb)
+{
+   const struct isa_name_ref *a = pa, *b = pb;
+   int c = memcmp(a->name, b->name, MIN2(a->len, b->len) + 1);
+   return c ? c : (a->op > b->op) - (a->op < b->op);
+}
+
+/* The sorted name table the assembler looks mnemonics up in, so that a
+ * line costs a few binary searches instead of a scan of every op name
+ * per word (sm50 lines start with half a dozen control fields). */
+static void
+build_names(struct isa_model *m)
+{
+   unsigned n = 0;
+   for (unsigned i = 0; i < m->nops; i++)
+      n += 1 + m->ops[i].naliases;
+   m->names = xmalloc(sizeof(*m->names) * (n ? n : 1));
+   m->nnames = 0;
+   for (unsigned i = 0; i < m->nops; i++)
+      for (int a = -1; a < (int)m->ops[i].naliases; a++) {
+         const char *nm = a < 0 ? m->ops[i].mnemonic : m->ops[i].aliases[a].name;
+         m->names[m->nnames++] = (struct isa_name_ref){nm, (unsigned)strlen(nm), i};
+      }
+   qsort(m->names, m->nnames, sizeof(*m->names), cmp_name_ref);
+}
+
 /* Picks the bit positions every op fixes (the first eight, within the
  * shortest op) and sorts the ops into buckets by their value there, so that
  * decoding compares a word with a handful of ops instead of all of them. */
@@ -107,6 +134,7 @@ isa_build_dispatch(struct isa_model *m)
       }
    }
    m->bucket_at[256] = n;
+   build_names(m);
 }
 
 static int

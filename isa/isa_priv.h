@@ -355,9 +355,18 @@ struct isa_model {
     * the ops whose fixed value of those bits is k (codec.c). */
    uint8_t key_bit[8];
    unsigned nkey;
-   uint16_t *bucket_ops;    /* concatenated buckets */
-   unsigned bucket_at[257]; /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
-   struct diag_list *diag;  /* while loading */
+   uint16_t *bucket_ops;       /* concatenated buckets */
+   unsigned bucket_at[257];    /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
+   struct isa_name_ref *names; /* every mnemonic and alias, sorted (codec.c) */
+   unsigned nnames;
+   struct diag_list *diag; /* while loading */
+};
+
+/* A mnemonic or alias naming an op; the model keeps them sorted by name,
+ * then op, for the assembler's lookups (codec.c, asm.c). */
+struct isa_name_ref {
+   const char *name;
+   unsigned len, op;
 };
 
 /* The loader's state while one YAML document is read (model.c, model_ops.c). */
@@ -498,6 +507,10 @@ void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
 void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
 void isa_float_text(uint32_t bits, char *buf, size_t size);
 bool isa_slot_banked(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl);
+unsigned isa_file_width_hint(const struct isa_model *m, unsigned file);
+size_t isa_half_mark(const struct isa_model *m, const char **mark);
+bool isa_needs_half_mark(const struct isa_model *m, const struct isa_op *op,
+                         const struct isa_insn *in, unsigned slot);
 
 /* check.c */
 bool isa_check_model(struct isa_model *m);

@@ -1440,6 +1440,7 @@ isa_close(struct isa_model *m)
    for (unsigned i = 0; i < ISA_OPND_PRINT_COUNT; i++)
       free(m->opnd_print[i]);
    free(m->bucket_ops);
+   free(m->names);
    free(m->name);
    free(m->file);
    free(m->text);
@@ -1516,10 +1517,9 @@ isa_open(const char *name, struct isa_model **out, struct diag_list *d)
    }
    char *text = NULL, *msg = NULL;
    size_t len = 0;
-   if (!read_file(path, &text, &len, &msg)) {
-      if (d)
-         diag_add(d, DIAG_ERROR, path, 0, 0, NULL, "%s%s",
-                  is_path ? "" : "no such model: ", msg ? msg : "cannot read");
+   if (is_path ? !read_file_diag(path, &text, &len, d) : !read_file(path, &text, &len, &msg)) {
+      if (d && msg)
+         diag_add(d, DIAG_ERROR, name, 0, 0, NULL, "no such model (%s)", msg);
       free(msg);
       free(path);
       return is_path ? ISA_ERR_IO : ISA_ERR_NOTFOUND;

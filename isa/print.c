@@ -3,6 +3,10 @@
  * (model syntax, `{field}` placeholders). What it prints, asm.c parses back
  * to the same record; the round-trip fixtures check both directions.
  *
+ * A narrow hidden width (a3xx half precision) shows in the register names
+ * (hr0.x); where no operand can show it, the half mark goes on the
+ * registers that cannot ("hp0.x", isa_needs_half_mark).
+ *
  * Floats print as the shortest decimal that reads back to the same bits, in
  * parentheses: "(0.5)", "(-0.0)", "(inf)"; NaNs as their raw bits
  * "(0x7fc00000)", so every immediate survives a round trip.
@@ -40,6 +44,48 @@ DC_PRINTF(2, 3) static void sb_printf(struct sb *s, const char *fmt, ...)
    vsnprintf(tmp, sizeof(tmp), fmt, ap);
    va_end(ap);
    sb_add(s, tmp);
+}
+
+/* Appends v in base 10 or 16, digits only. */
+static void
+sb_num(struct sb *s, unsigned long long v, unsigned base)
+{
+   char tmp[24], *p = tmp + sizeof(tmp);
+   *--p = 0;
+   do {
+      *--p = "0123456789abcdef"[v % base];
+      v /= base;
+   } while (v);
+   sb_add(s, p);
+}
+
+/* Appends what isa_fmt_print writes for a display pattern; the plain
+ * conversions are formatted here because snprintf dominated the
+ * disassembler's profile (the fuzzers print every decoded word). */
+static void
+sb_fmt(struct sb *s, const struct isa_fmt *f, int64_t v, const char *str)
+{
+   const char *plain = f->conv == 'd'   ? "%lld"
+                       : f->conv == 'u' ? "%llu"
+                       : f->conv == 'x' ? "%llx"
+                       : f->conv == 's' ? "%s"
+                                        : "";
+   if (strcmp(f->spec, plain)) { /* flags or a width */
+      char tmp[128];
+      isa_fmt_print(tmp, sizeof(tmp), f, v, str);
+      sb_add(s, tmp);
+      return;
+   }
+   sb_add(s, f->pre);
+   if (f->conv == 's') {
+      sb_add(s, str ? str : "");
+   } else if (f->conv == 'd' && v < 0) {
+      sb_add(s, "-");
+      sb_num(s, 0ull - (unsigned long long)v, 10);
+   } else if (f->conv) {
+      sb_num(s, (unsigned long long)v, f->conv == 'x' ? 16 : 10);
+   }
+   sb_add(s, f->post);
 }
 
 void
@@ -85,7 +131,6 @@ static void
 print_mod(const struct isa_model *m, unsigned mod, int v, struct sb *s)
 {
    const struct isa_mod *md = &m->mods[mod];
-   char tmp[96];
    if (md->hidden)
       return;
    if (md->kind == ISA_MOD_FLAG) {
@@ -94,18 +139,15 @@ print_mod(const struct isa_model *m, unsigned mod, int v, struct sb *s)
          sb_add(s, md->fmt.post);
       }
    } else if (md->kind == ISA_MOD_INT) {
-      if (v || md->always) {
-         isa_fmt_print(tmp, sizeof(tmp), &md->fmt, v, NULL);
-         sb_add(s, tmp);
-      }
+      if (v || md->always)
+         sb_fmt(s, &md->fmt, v, NULL);
    } else {
       const struct isa_enum_entry *e = isa_enum_entry(&m->enums[md->enm], v);
       char num[16];
       snprintf(num, sizeof(num), "?%d", v);
       if (e && !e->print[0])
          return;
-      isa_fmt_print(tmp, sizeof(tmp), &md->fmt, v, e ? e->print : num);
-      sb_add(s, tmp);
+      sb_fmt(s, &md->fmt, v, e ? e->print : num);
    }
 }
 
@@ -137,9 +179,7 @@ print_imm(const struct isa_model *m, const struct isa_op *op, const struct isa_s
    const struct isa_case *cs = imm_case(m, op, sl, &sgn);
    char tmp[96];
    if (cs) {
-      isa_fmt_print(tmp, sizeof(tmp), &cs->fmt, cs->fmt.conv == 'd' ? (int32_t)v : (int64_t)v,
-                    NULL);
-      sb_add(s, tmp);
+      sb_fmt(s, &cs->fmt, cs->fmt.conv == 'd' ? (int32_t)v : (int64_t)v, NULL);
       return;
    }
    enum isa_type t = isa_slot_type(m, op, sl, in->mod);
@@ -165,6 +205,66 @@ isa_slot_banked(const struct isa_model *m, const struct isa_op *op, const struct
           (sl->allow & (1u << c)))
          return true;
    return false;
+}
+
+/* What a register file says about the width of a hidden width modifier
+ * (a3xx `full`): 32 for a file with a half partner (r, c), 16 for a half
+ * file (hr, hc), 0 for files that say nothing (predicates, address). The
+ * assembler infers the modifier from it. */
+unsigned
+isa_file_width_hint(const struct isa_model *m, unsigned file)
+{
+   if (file >= m->nfiles)
+      return 0;
+   if (m->files[file].half >= 0)
+      return 32;
+   for (unsigned f = 0; f < m->nfiles; f++)
+      if (m->files[f].half == (int)file)
+         return 16;
+   return 0;
+}
+
+/* The prefix a half file adds to its full partner's ("h": r -> hr); its
+ * length, 0 if the model has no such pair. */
+size_t
+isa_half_mark(const struct isa_model *m, const char **mark)
+{
+   for (unsigned f = 0; f < m->nfiles; f++) {
+      int h = m->files[f].half;
+      if (h < 0)
+         continue;
+      const char *fp = m->files[f].prefix, *hp = m->files[h].prefix;
+      size_t fl = strlen(fp), hl = strlen(hp);
+      if (hl > fl && !strcmp(hp + hl - fl, fp)) {
+         *mark = hp;
+         return hl - fl;
+      }
+   }
+   return 0;
+}
+
+/* Whether operand `slot` prints with the half mark ("hp0.x", "ha1.x"): its
+ * slot's width comes from a hidden modifier that is narrow, and no operand
+ * of the same modifier is in a file that shows the width. Without the
+ * mark, "rcp p0.w, p0.x" would read back as the full-precision form. */
+bool
+isa_needs_half_mark(const struct isa_model *m, const struct isa_op *op, const struct isa_insn *in,
+                    unsigned slot)
+{
+   const struct isa_slot *sl = &op->slot[slot];
+   const struct isa_opnd *o = slot < op->ndst ? &in->dst[slot] : &in->src[slot - op->ndst];
+   int wm = sl->width_mod;
+   if (wm < 0 || !m->mods[wm].hidden || (o->kind != ISA_OPND_REG && o->kind != ISA_OPND_CONST) ||
+       o->file >= m->nfiles || isa_file_width_hint(m, o->file) ||
+       isa_slot_width(m, op, sl, in->mod) > 16)
+      return false;
+   for (unsigned u = 0; u < (unsigned)op->ndst + op->nsrc; u++) {
+      const struct isa_opnd *ou = u < op->ndst ? &in->dst[u] : &in->src[u - op->ndst];
+      if (op->slot[u].width_mod == wm && ou->kind != ISA_OPND_IMM && ou->kind != ISA_OPND_NONE &&
+          isa_file_width_hint(m, ou->file))
+         return false;
+   }
+   return true;
 }
 
 static void
@@ -213,6 +313,10 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
       const struct isa_regfile *f = &m->files[o->file];
       sb_printf(s, "%s[0x%x][0x%x]", f->prefix, o->bank, o->index * (f->width / 8));
    } else if (o->kind == ISA_OPND_REG || o->kind == ISA_OPND_CONST) {
+      const char *mark;
+      size_t ml = isa_half_mark(m, &mark);
+      if (ml && isa_needs_half_mark(m, op, in, slot))
+         sb_printf(s, "%.*s", (int)ml, mark);
       isa_reg_name(m, o->file, o->index, name, sizeof(name));
       sb_add(s, name);
    } else if (o->kind == ISA_OPND_IMM) {

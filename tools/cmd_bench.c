@@ -18,14 +18,18 @@
 static void
 bench_usage(FILE *f)
 {
-   fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [FILE.tgsi...]\n"
+   fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [--max-steps N]\n"
+              "                              [FILE.tgsi...]\n"
               "       diffcomp bench emu [--model NAME]... (see bench emu --help)\n\n"
               "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
               "prints lane-instructions per second.\n\n"
               "  --invocations N  lanes per shader (default 65536)\n"
-              "  --seed S         seed of the random inputs (default 1)\n\n"
+              "  --seed S         seed of the random inputs (default 1)\n"
+              "  --max-steps N    the interpreter's budget per shader in lane-instructions\n"
+              "                   (default: as diffcomp interp)\n\n"
               "Shaders are parsed in the current dialect, or the legacy one if that fails.\n"
-              "Exit status: 0 every shader ran, 1 some did not, 2 bad usage.\n");
+              "Exit status: 0 every shader ran, 1 some did not finish (step budget, ...),\n"
+              "2 bad usage or a shader that cannot be read or parsed.\n");
 }
 
 static double
@@ -92,19 +96,28 @@ parse_any(const char *path)
 struct bench_total {
    uint64_t lane_steps, lanes, insns;
    double secs, cpu;
-   unsigned failed;
+   unsigned failed;    /* ran but did not finish */
+   unsigned bad_input; /* cannot be read, parsed or given inputs */
 };
 
 static void
-bench_one(const char *path, uint64_t seed, uint32_t lanes, struct bench_total *t)
+bench_one(const char *path, uint64_t seed, uint32_t lanes, uint64_t max_steps,
+          struct bench_total *t)
 {
    struct diag_list d = {0};
    struct tgsi_shader *s = parse_any(path);
    struct env *e = s ? diff_gen_inputs(s, seed, lanes, &d) : NULL;
+   if (!e) {
+      print_diags(&d, stderr);
+      diag_clear(&d);
+      tgsi_shader_free(s);
+      t->bad_input++;
+      return;
+   }
    uint64_t steps = 0;
-   struct tgsi_interp_opts o = {.steps_out = &steps};
+   struct tgsi_interp_opts o = {.max_steps = max_steps, .steps_out = &steps};
    double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-   enum tgsi_interp_status st = e ? tgsi_interp_run(s, e, &o, &d) : TGSI_INTERP_ENV;
+   enum tgsi_interp_status st = tgsi_interp_run(s, e, &o, &d);
    double dt = clock_s(CLOCK_MONOTONIC) - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
    if (st != TGSI_INTERP_OK) {
       print_diags(&d, stderr);
@@ -124,31 +137,45 @@ bench_one(const char *path, uint64_t seed, uint32_t lanes, struct bench_total *t
    tgsi_shader_free(s);
 }
 
+static void
+free_files(char **files, unsigned n)
+{
+   for (unsigned k = 0; k < n; k++)
+      free(files[k]);
+   free(files);
+}
+
 static int
 bench_interp(int argc, char **argv)
 {
-   uint64_t lanes = 65536, seed = 1;
+   uint64_t lanes = 65536, seed = 1, max_steps = 0;
    char **files = NULL;
    unsigned nfiles = 0, cap = 0;
-   for (int i = 1; i < argc; i++) {
+   int rc = -1;
+   for (int i = 1; i < argc && rc < 0; i++) {
       const char *v;
       if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
          bench_usage(stdout);
-         free(files);
-         return EXIT_OK;
+         rc = EXIT_OK;
       } else if (opt_value(argc, argv, &i, "--invocations", &v)) {
          if (!v || !parse_u64(v, &lanes) || !lanes || lanes > ENV_MAX_LANES)
-            return usage_error("--invocations takes a count from 1 to %u", ENV_MAX_LANES);
+            rc = usage_error("--invocations takes a count from 1 to %u", ENV_MAX_LANES);
       } else if (opt_value(argc, argv, &i, "--seed", &v)) {
          if (!v || !parse_u64(v, &seed))
-            return usage_error("--seed takes an unsigned integer");
+            rc = usage_error("--seed takes an unsigned integer");
+      } else if (opt_value(argc, argv, &i, "--max-steps", &v)) {
+         if (!v || !parse_u64(v, &max_steps) || !max_steps)
+            rc = usage_error("--max-steps takes a positive count");
       } else if (argv[i][0] == '-' && argv[i][1]) {
-         free(files);
-         return usage_error("bench: unknown option '%s' (see diffcomp bench --help)", argv[i]);
+         rc = usage_error("bench: unknown option '%s' (see diffcomp bench --help)", argv[i]);
       } else {
          char *p = xstrdup(argv[i]);
          VEC_PUSH(files, nfiles, cap, p);
       }
+   }
+   if (rc >= 0) {
+      free_files(files, nfiles);
+      return rc;
    }
    if (!nfiles)
       files = default_files(&nfiles);
@@ -160,7 +187,7 @@ bench_interp(int argc, char **argv)
    printf("bench interp: %u shaders, %llu invocations each, seed %llu\n", nfiles,
           (unsigned long long)lanes, (unsigned long long)seed);
    for (unsigned k = 0; k < nfiles; k++) {
-      bench_one(files[k], seed, (uint32_t)lanes, &t);
+      bench_one(files[k], seed, (uint32_t)lanes, max_steps, &t);
       free(files[k]);
    }
    free(files);
@@ -170,7 +197,7 @@ bench_interp(int argc, char **argv)
    printf("interp: %.1f M lane-instructions/s (%.1f per cpu second)\n",
           t.secs > 0 ? (double)t.lane_steps / t.secs / 1e6 : 0.0,
           t.cpu > 0 ? (double)t.lane_steps / t.cpu / 1e6 : 0.0);
-   return t.failed ? EXIT_FAIL : EXIT_OK;
+   return t.bad_input ? EXIT_USAGE : t.failed ? EXIT_FAIL : EXIT_OK;
 }
 
 int bench_emu(int argc, char **argv); /* cmd_bench_emu.c */

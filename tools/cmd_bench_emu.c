@@ -30,7 +30,9 @@ usage(FILE *f)
               "and sm50) and prints lane-instructions and emulated cycles per second.\n\n"
               "  --insns N        ALU instructions in the program (default 3000)\n"
               "  --invocations N  lanes (default 1024)\n"
-              "  --repeat N       runs timed (default 20)\n");
+              "  --repeat N       runs timed (default 20)\n\n"
+              "Exit status: 0 ran, 1 a run failed, 2 bad usage or a model that cannot be\n"
+              "opened.\n");
 }
 
 static double
@@ -107,19 +109,15 @@ bench_env(const struct emu_asm *as, uint32_t lanes, struct diag_list *d)
 }
 
 static bool
-bench_model(const char *name, unsigned ninsns, uint32_t lanes, unsigned repeat, bool no_batch)
+bench_model(struct isa_model *m, unsigned ninsns, uint32_t lanes, unsigned repeat, bool no_batch)
 {
    struct diag_list d = {0};
-   struct isa_model *m = NULL;
-   char *text = NULL;
+   const char *name = isa_model_name(m);
    struct emu_asm as = {0};
    struct env *e = NULL;
    struct emu_code *c = NULL;
-   bool ok = isa_open(name, &m, &d) == ISA_ERR_OK;
-   if (ok) {
-      text = gen_program(name, ninsns);
-      ok = emu_asm_parse(m, text, "<bench>", &as, &d);
-   }
+   char *text = gen_program(name, ninsns);
+   bool ok = emu_asm_parse(m, text, "<bench>", &as, &d);
    if (ok)
       ok = (e = bench_env(&as, lanes, &d)) && emu_load(&as.prog, &c, &d) == EMU_OK;
    uint64_t lane_insns = 0, cycles = 0, hazards = 0;
@@ -155,7 +153,6 @@ bench_model(const char *name, unsigned ninsns, uint32_t lanes, unsigned repeat, 
    env_free(e);
    emu_asm_free(&as);
    free(text);
-   isa_close(m);
    return ok;
 }
 
@@ -191,11 +188,26 @@ bench_emu(int argc, char **argv)
       models[nmodels++] = "a3xx";
       models[nmodels++] = "sm50";
    }
-   printf("bench emu: straight-line ALU code\n");
+   /* Every model is opened first: a bad name or file is a usage error,
+    * reported once, before any timing. */
+   struct isa_model *m[ARRAY_SIZE(models)] = {0};
    bool ok = true;
-   for (unsigned k = 0; k < nmodels; k++) {
-      ok &= bench_model(models[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, false);
-      ok &= bench_model(models[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, true);
+   for (unsigned k = 0; k < nmodels && ok; k++) {
+      struct diag_list d = {0};
+      ok = isa_open(models[k], &m[k], &d) == ISA_ERR_OK;
+      print_diags(&d, stderr);
+      diag_clear(&d);
    }
-   return ok ? EXIT_OK : EXIT_FAIL;
+   if (ok)
+      printf("bench emu: straight-line ALU code\n");
+   for (unsigned k = 0; k < nmodels && ok; k++) {
+      ok &= bench_model(m[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, false);
+      ok &= bench_model(m[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, true);
+   }
+   bool opened = true;
+   for (unsigned k = 0; k < nmodels; k++) {
+      opened &= m[k] != NULL;
+      isa_close(m[k]);
+   }
+   return !opened ? EXIT_USAGE : ok ? EXIT_OK : EXIT_FAIL;
 }

@@ -16,8 +16,8 @@
 static void
 bisect_usage(FILE *f)
 {
-   fprintf(f, "usage: diffcomp bisect REPRO.yaml [--limit N | --git-bisect] [--timeout SEC] "
-              "[--no-fork]\n\n"
+   fprintf(f, "usage: diffcomp bisect REPRO.yaml [--limit N | --git-bisect] [--firings]\n"
+              "                       [--timeout SEC] [--no-fork]\n\n"
               "Replays a reproducer written by 'diffcomp check' with the optimizing compiler\n"
               "cut after N transformations (--opt-bisect-limit) and finds first the pass, then\n"
               "the transformation N such that limit N-1 is good and N is bad. Bad: the case\n"
@@ -25,11 +25,18 @@ bisect_usage(FILE *f)
               "inputs, options). Skip: it fails otherwise (opt does not compile, a crash, a\n"
               "timeout, another kind of failure); skipped limits are searched around. Prints\n"
               "the pass, the transformation, the IR after that pass without it and (as a\n"
-              "diff) with it, and the command line of each side.\n\n"
+              "diff) with it, and the command line of each side. The transformations are\n"
+              "the optional rewrites and, with a fault injected (the reproducer records\n"
+              "it), each firing of the fault: limit 0 is then the fault-free compile.\n"
+              "When limit 0 gives no good run (a shader that fits the registers only\n"
+              "optimized) and the reproducer injects a fault, bisect counts the fault's\n"
+              "firings only: limit 0 is then every optional change and no firing.\n\n"
               "  --limit N      run the case once with at most N transformations and say\n"
               "                 good, bad or skip (exit 0, 1, 125)\n"
               "  --git-bisect   run the case once, no limit, for `git bisect run`: exit 0 good,\n"
               "                 1 bad, 125 skip (also when the reproducer cannot be used)\n"
+              "  --firings      count the injected faults' firings only (every other\n"
+              "                 transformation is made)\n"
               "  --timeout SEC  kill a run after SEC seconds: a skip (default 300; 0 = none)\n"
               "  --no-fork      run in this process (no crash isolation)\n\n"
               "Exit status: 0 a transformation was named; 1 the case fails but no single\n"
@@ -207,8 +214,9 @@ report(const char *file, const struct diff_bisect *b)
    } else {
       printf("transformation %lld of %u: %s\n", n, b->nxforms, b->xforms[n - 1].what);
    }
-   printf("good: diffcomp bisect %s --limit %lld\n", file, b->good);
-   printf("bad:  diffcomp bisect %s --limit %lld\n", file, n);
+   const char *fl = b->firings ? " --firings" : "";
+   printf("good: diffcomp bisect %s --limit %lld%s\n", file, b->good, fl);
+   printf("bad:  diffcomp bisect %s --limit %lld%s\n", file, n, fl);
    printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
    if (b->ir_before && b->ir_after) {
       printf("\nwith it (limit %lld), as a diff against the IR above: ", n);
@@ -230,6 +238,9 @@ run(const char *file, const struct diff_repro *r, struct diff_bisect *b)
       return EXIT_USAGE;
    printf("bisect %s: %s on %s, seed %llu, %u invocations\n", file, r->shader, r->target,
           (unsigned long long)r->o.seed, r->o.invocations);
+   if (b->fell_back)
+      printf("limit 0 gave no good run counting every transformation: counting the fault's "
+             "firings only\n");
    print_probes(b);
    return report(file, b);
 }
@@ -260,6 +271,8 @@ cmd_bisect(int argc, char **argv)
          git = true;
       } else if (!strcmp(argv[i], "--no-fork")) {
          b.jobs = 0;
+      } else if (!strcmp(argv[i], "--firings")) {
+         b.firings = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
          return usage_error("bisect: unknown option '%s' (see diffcomp bisect --help)", argv[i]);
       } else if (file) {

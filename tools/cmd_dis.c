@@ -9,24 +9,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A --hex word is a 64- or 128-bit instruction word written as a number;
- * its bytes go to memory little-endian. */
+/* The widest instruction of the model, in bytes: the size of a --hex word. */
+static size_t
+word_bytes(const struct isa_model *m)
+{
+   size_t w = 8;
+   for (unsigned op = 0; op < isa_op_count(m); op++) {
+      struct isa_op_info oi;
+      isa_op_info(m, op, &oi);
+      w = MAX2(w, (size_t)oi.size);
+   }
+   return MIN2(w, (size_t)16);
+}
+
+/* A --hex word is one instruction word of `bytes` bytes (8 on a3xx and
+ * sm50) written as a number; its bytes go to memory little-endian. A
+ * number that does not fit the word is refused, not cut. */
 static bool
-hex_word(const char *s, uint8_t *b, size_t *len)
+hex_word(const char *s, size_t bytes, uint8_t *b)
 {
    if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
       s += 2;
    size_t n = strlen(s);
-   if (!n || n > 32 || strspn(s, "0123456789abcdefABCDEF") != n)
+   if (!n || strspn(s, "0123456789abcdefABCDEF") != n)
       return false;
-   size_t bytes = n <= 16 ? 8 : 16;
-   memset(b, 0, 16);
+   while (n > 1 && *s == '0')
+      s++, n--;
+   if (n > 2 * bytes)
+      return false;
+   memset(b, 0, bytes);
    for (size_t i = 0; i < n; i++) {
       char c = s[n - 1 - i];
       unsigned v = c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
       b[i / 2] |= (uint8_t)(v << ((i & 1) * 4));
    }
-   *len = bytes;
    return true;
 }
 
@@ -64,8 +80,9 @@ cmd_dis(int argc, char **argv)
    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
       printf("usage: diffcomp dis MODEL FILE.bin\n"
              "       diffcomp dis MODEL --hex WORD...\n\n"
-             "Disassembles for MODEL. --hex takes 64-bit (or 128-bit) instruction words\n"
-             "as numbers (0x...), in program order: on sm50 a control word, then three\n"
+             "Disassembles for MODEL. --hex takes instruction words as numbers (0x...)\n"
+             "of the model's instruction size (64 bits on a3xx and sm50; a larger number\n"
+             "is an error), in program order: on sm50 a control word, then three\n"
              "instructions.\n"
              "Exit status 1 if a word does not decode or decodes as illegal.\n");
       return EXIT_OK;
@@ -81,13 +98,12 @@ cmd_dis(int argc, char **argv)
    }
    int rc = EXIT_OK;
    if (!strcmp(argv[2], "--hex")) {
-      uint8_t *code = xmalloc(16 * (size_t)argc);
-      size_t size = 0;
+      size_t wb = word_bytes(m), size = 0;
+      uint8_t *code = xmalloc(wb * (size_t)argc);
       for (int i = 3; i < argc && rc == EXIT_OK; i++) {
-         size_t len = 0;
-         if (!hex_word(argv[i], code + size, &len))
-            rc = usage_error("dis: '%s' is not a hex word", argv[i]);
-         size += len;
+         if (!hex_word(argv[i], wb, code + size))
+            rc = usage_error("dis: '%s' is not a hex word of %zu bits", argv[i], wb * 8);
+         size += wb;
       }
       if (rc == EXIT_OK)
          rc = dis_bytes(m, code, size);

@@ -20,8 +20,14 @@
  * fault-free run of that case did not have. The table gives, per fault and
  * target, the signals that caught it, how many shaders did, and the time
  * from the start of that run to the first detection; then the detection
- * rate. Exit 1 when a fault goes undetected on one of its targets or the
- * default fault-free run has a false positive, 2 on bad usage or input.
+ * rate. With --bisect and --reduce, the first case that caught each pair
+ * (one whose fault-free run passed, if any) becomes a reproducer in
+ * memory, fault included, and is bisected (diff/bisect.c) and reduced
+ * (diff/reduce_repro.c) as `diffcomp bisect` and `diffcomp reduce` would;
+ * two more tables follow. Exit 1 when a fault goes undetected on one of
+ * its targets, the default fault-free run has a false positive, or a
+ * bisection does not name the fault's firing in its pass; 2 on bad usage
+ * or input.
  */
 #include "compiler/ir/ir.h"
 #include "diff/diff.h"
@@ -44,6 +50,11 @@ faults_usage(FILE *f)
               "--check runs the check on the files once with no fault (it must pass\n"
               "completely) and once per fault and target, and prints which signal caught\n"
               "each fault, on how many shaders, how soon, and the detection rate.\n\n"
+              "--bisect then bisects the first case that caught each fault and target\n"
+              "(diffcomp bisect, the fault injected) and prints the fault's pass, the pass\n"
+              "and the transformation named, and whether it is the fault's own firing in\n"
+              "its own pass. --reduce reduces that case (diffcomp reduce) and prints the\n"
+              "TGSI instructions and lanes before and after, and the median.\n\n"
               "  --fault LIST         only these faults (comma list)\n"
               "  --target LIST        only these targets (default: each built-in that opens)\n"
               "  --seed S             seed of the random inputs (default 1)\n"
@@ -51,10 +62,13 @@ faults_usage(FILE *f)
               "  -j N                 worker processes (default: cores)\n"
               "  --timeout SEC        per case (default 300; 0 = none)\n"
               "  --legacy, --hex-bits parser dialect\n"
-              "  -v, --verbose        also the failing cases of each fault\n\n"
-              "Exit status: 0 every fault detected and the fault-free run clean; 1 a fault\n"
-              "went undetected or the fault-free run with the default settings failed; 2 bad\n"
-              "usage or input.\n");
+              "  -v, --verbose        also the failing cases of each fault\n"
+              "  --bisect             bisect the first failing case of each pair\n"
+              "  --reduce             reduce the first failing case of each pair\n"
+              "  --reduce-time SEC    time budget of each reduction (default 30)\n\n"
+              "Exit status: 0 every fault detected and the fault-free run clean (and, with\n"
+              "--bisect, every bisection named the fault's firing in its pass); 1 otherwise;\n"
+              "2 bad usage or input.\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -74,14 +88,14 @@ mode_options(const char *mode, char *buf, size_t size)
 static int
 list_faults(bool verbose)
 {
-   printf("%-26s %-13s %-10s %-10s %s\n", "NAME", "CLASS", "TARGETS", "PASS", "DESCRIPTION");
+   printf("%-26s %-13s %-10s %-11s %s\n", "NAME", "CLASS", "TARGETS", "PASS", "DESCRIPTION");
    unsigned per_class[OPT_FCLASS_COUNT] = {0};
    for (int f = 0; f < OPT_FAULT_COUNT; f++) {
       const struct opt_fault_info *fi = &opt_fault_info[f];
       char mode[64];
       mode_options(fi->mode, mode, sizeof(mode));
       per_class[fi->cls]++;
-      printf("%-26s %-13s %-10s %-10s %s%s%s%s\n", fi->name, opt_fault_class_names[fi->cls],
+      printf("%-26s %-13s %-10s %-11s %s%s%s%s\n", fi->name, opt_fault_class_names[fi->cls],
              fi->targets, fi->pass, fi->desc, mode[0] ? " [" : "", mode, mode[0] ? "]" : "");
       if (verbose)
          printf("%-26s imitates: %s\n", "", fi->fix);
@@ -102,6 +116,31 @@ struct bench_args {
    const char *faults, *targets;
    struct diff_check_opts o;
    bool verbose;
+   bool bisect, reduce; /* the first failing case of each pair bisected, reduced */
+   double reduce_time;  /* seconds per reduction */
+};
+
+/* What bisect and reduce made of one pair's first failing case. */
+struct follow {
+   int fault;
+   const char *target;
+   char shader[96];
+   bool have; /* a reproducer could be made */
+   /* bisect */
+   enum diff_bisect_outcome outcome;
+   char *pass, *what; /* the transformation named (FOUND, RANGE) */
+   long long index, good;
+   unsigned nxforms, probes;
+   bool firings; /* limit 0 gave no good run: the firings alone were counted */
+   double bisect_s;
+   /* reduce */
+   enum diff_reduce_status reduced;
+   struct diff_reduce_stats st;
+};
+
+struct follows {
+   struct follow *v;
+   unsigned n, cap;
 };
 
 /* One check run: a fault (or none) on one target in one mode. */
@@ -311,6 +350,202 @@ target_names(const char *list, char ***out, unsigned *n)
    return ok;
 }
 
+/* ------------------------------------------------------------------ */
+/* Bisect and reduce the first failing case of each pair               */
+
+/* The case to follow up: the first that caught the fault where the
+ * fault-free run passed (else the first that caught it), or -1. */
+static int
+first_caught(const struct run *r)
+{
+   int any = -1;
+   for (unsigned i = 0; i < r->c.ncases; i++)
+      if (new_failures(r, i)) {
+         if (r->base->c.results[i].status == DIFF_PASS)
+            return (int)i;
+         if (any < 0)
+            any = (int)i;
+      }
+   return any;
+}
+
+/* Case i of r as a reproducer, the way `diffcomp check` writes it. */
+static bool
+make_repro(const struct run *r, unsigned i, struct diff_repro *out, struct diag_list *d)
+{
+   const struct diff_shader_src *src = &r->c.shaders[r->c.cases[i].shader];
+   char *text = src->text ? xstrdup(src->text) : NULL, *err = NULL;
+   size_t len;
+   if (!text && !read_file(src->name, &text, &len, &err)) {
+      diag_add(d, DIAG_ERROR, src->name, 0, 0, NULL, "%s", err);
+      free(err);
+      return false;
+   }
+   char *y = diff_repro_yaml(&r->c, i, text);
+   bool ok = y && diff_repro_parse(y, strlen(y), src->name, out, d);
+   free(y);
+   free(text);
+   return ok;
+}
+
+static void
+follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct follow *f,
+              struct diag_list *d)
+{
+   struct diff_bisect b;
+   diff_bisect_init(&b);
+   b.jobs = a->o.jobs ? 1 : 0;
+   b.timeout_ms = a->o.timeout_ms;
+   double t0 = now_seconds();
+   f->outcome = DIFF_BISECT_UNTESTABLE;
+   if (diff_bisect_run(rp, &b, d)) {
+      f->outcome = b.outcome;
+      f->nxforms = b.nxforms;
+      f->probes = b.nprobes;
+      f->index = b.bad;
+      f->good = b.good;
+      f->firings = b.firings;
+      if ((b.outcome == DIFF_BISECT_FOUND || b.outcome == DIFF_BISECT_RANGE) && b.bad > 0) {
+         f->pass = xstrdup(b.xforms[b.bad - 1].pass);
+         f->what = xstrdup(b.xforms[b.bad - 1].what);
+      }
+   }
+   f->bisect_s = now_seconds() - t0;
+   diff_bisect_fini(&b);
+}
+
+static void
+follow_reduce(const struct bench_args *a, const struct diff_repro *rp, struct follow *f,
+              struct diag_list *d)
+{
+   struct diff_repro_reduce rr;
+   memset(&rr, 0, sizeof(rr));
+   rr.o.time_limit = a->reduce_time;
+   rr.jobs = a->o.jobs ? 1 : 0;
+   rr.timeout_ms = a->o.timeout_ms;
+   f->reduced = diff_reduce_repro(rp, &rr, d);
+   f->st = rr.stats;
+   diff_repro_reduce_fini(&rr);
+}
+
+/* Bisects and reduces the first failing case of a pair that was caught. */
+static void
+follow_up(const struct run *r, struct follows *fs, struct diag_list *d)
+{
+   const struct bench_args *a = r->a;
+   int i = first_caught(r);
+   if (i < 0)
+      return;
+   VEC_RESERVE(fs->v, fs->cap, fs->n + 1);
+   struct follow *f = &fs->v[fs->n++];
+   memset(f, 0, sizeof(*f));
+   f->fault = r->fault;
+   f->target = r->target;
+   const char *name = r->c.shaders[r->c.cases[i].shader].name, *slash = strrchr(name, '/');
+   snprintf(f->shader, sizeof(f->shader), "%s", slash ? slash + 1 : name);
+   struct diff_repro rp;
+   if (!(f->have = make_repro(r, (unsigned)i, &rp, d)))
+      return;
+   if (a->bisect)
+      follow_bisect(a, &rp, f, d);
+   if (a->reduce)
+      follow_reduce(a, &rp, f, d);
+   diff_repro_free(&rp);
+}
+
+/* Whether bisect named one transformation, in the fault's own pass, and
+ * that is the fault's firing ("fault NAME: ..."). */
+static bool
+bisect_match(const struct follow *f)
+{
+   const char *name = opt_fault_info[f->fault].name;
+   size_t n = strlen(name);
+   return f->outcome == DIFF_BISECT_FOUND && f->pass &&
+          opt_fault_in_pass((enum opt_fault)f->fault, f->pass) && !strncmp(f->what, "fault ", 6) &&
+          !strncmp(f->what + 6, name, n) && f->what[6 + n] == ':';
+}
+
+static const char *const outcome_names[] = {
+    [DIFF_BISECT_FOUND] = "found",        [DIFF_BISECT_RANGE] = "range",
+    [DIFF_BISECT_NO_FAILURE] = "no-fail", [DIFF_BISECT_NOT_OPT] = "not-opt",
+    [DIFF_BISECT_NO_GOOD] = "no-good",    [DIFF_BISECT_UNTESTABLE] = "untestable",
+};
+
+static unsigned
+print_bisect(const struct follows *fs)
+{
+   unsigned match = 0, firings = 0;
+   printf("\nbisect: the first failing case of each pair, replayed with the fault injected\n");
+   printf("%-26s %-6s %-11s %-9s %-5s %-9s %6s %7s  %-31s %s\n", "FAULT", "TARGET", "PASS", "NAMED",
+          "MATCH", "INDEX", "PROBES", "SECONDS", "SHADER", "TRANSFORMATION");
+   for (unsigned k = 0; k < fs->n; k++) {
+      const struct follow *f = &fs->v[k];
+      char index[32] = "-";
+      if (f->pass && f->outcome == DIFF_BISECT_FOUND)
+         snprintf(index, sizeof(index), "%lld/%u%s", f->index, f->nxforms, f->firings ? "*" : "");
+      else if (f->pass)
+         snprintf(index, sizeof(index), "%lld-%lld/%u%s", f->good + 1, f->index, f->nxforms,
+                  f->firings ? "*" : "");
+      firings += f->firings;
+      bool m = bisect_match(f);
+      match += m;
+      printf("%-26s %-6s %-11s %-9s %-5s %-9s %6u %7.1f  %-31s %s\n", opt_fault_info[f->fault].name,
+             f->target, opt_fault_info[f->fault].pass,
+             f->pass   ? f->pass
+             : f->have ? outcome_names[f->outcome]
+                       : "-",
+             m ? "yes" : "NO", index, f->probes, f->bisect_s, f->shader, f->what ? f->what : "");
+   }
+   if (firings)
+      printf("*: limit 0 (no optional change) gave no good run: the fault's firings alone "
+             "counted (%u)\n",
+             firings);
+   printf("bisect: %u/%u pairs named one transformation, the fault's firing in its own pass\n",
+          match, fs->n);
+   return match;
+}
+
+static int
+cmp_unsigned(const void *a, const void *b)
+{
+   unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+   return (x > y) - (x < y);
+}
+
+static void
+print_reduce(const struct follows *fs, double budget)
+{
+   printf("\nreduce: the first failing case of each pair, %.0f s each at most\n", budget);
+   printf("%-26s %-6s %-31s %13s %15s %6s %7s\n", "FAULT", "TARGET", "SHADER", "INSTRUCTIONS",
+          "LANES", "RUNS", "SECONDS");
+   unsigned *before = xcalloc(fs->n + 1, sizeof(unsigned));
+   unsigned *after = xcalloc(fs->n + 1, sizeof(unsigned)), n = 0;
+   for (unsigned k = 0; k < fs->n; k++) {
+      const struct follow *f = &fs->v[k];
+      const struct diff_reduce_stats *st = &f->st;
+      if (f->reduced != DIFF_REDUCE_OK) {
+         printf("%-26s %-6s %-31s %s\n", opt_fault_info[f->fault].name, f->target, f->shader,
+                f->have ? diff_reduce_status_names[f->reduced] : "no reproducer");
+         continue;
+      }
+      before[n] = st->insns_before;
+      after[n++] = st->insns_after;
+      char insns[32], lanes[32];
+      snprintf(insns, sizeof(insns), "%u -> %u", st->insns_before, st->insns_after);
+      snprintf(lanes, sizeof(lanes), "%u -> %u", st->lanes_before, st->lanes_after);
+      printf("%-26s %-6s %-31s %13s %15s %6llu %6.1f%s\n", opt_fault_info[f->fault].name, f->target,
+             f->shader, insns, lanes, (unsigned long long)st->tests, st->seconds,
+             st->budget_hit ? "+" : "");
+   }
+   qsort(before, n, sizeof(unsigned), cmp_unsigned);
+   qsort(after, n, sizeof(unsigned), cmp_unsigned);
+   if (n)
+      printf("reduce: %u/%u reduced; median %u -> %u TGSI instructions (+: budget spent)\n", n,
+             fs->n, before[n / 2], after[n / 2]);
+   free(before);
+   free(after);
+}
+
 static int
 bench(const struct bench_args *a)
 {
@@ -319,9 +554,10 @@ bench(const struct bench_args *a)
    if (!target_names(a->targets, &targets, &nt))
       return EXIT_USAGE;
    struct bases bases = {0};
+   struct follows fs = {0};
    struct diag_list d = {0};
    bool usage = false;
-   double t0 = now_seconds();
+   double t0 = now_seconds(), follow_s = 0;
    printf("%-26s %-6s %-8s %-28s %-7s %7s  %s\n", "FAULT", "TARGET", "DETECTED", "SIGNALS",
           "SHADERS", "FIRST", "FIRST CAUGHT BY");
    for (int f = 0; f < OPT_FAULT_COUNT && !usage; f++) {
@@ -341,6 +577,11 @@ bench(const struct bench_args *a)
          usage = !run_check(&r, &d);
          if (!usage)
             print_row(&r);
+         if (!usage && (a->bisect || a->reduce)) {
+            double t1 = now_seconds();
+            follow_up(&r, &fs, &d);
+            follow_s += now_seconds() - t1;
+         }
          any_target = true;
          pairs++;
          caught += r.detected > 0;
@@ -357,8 +598,19 @@ bench(const struct bench_args *a)
           whole_caught, whole, caught, pairs, pairs ? 100.0 * caught / pairs : 0.0);
    printf("fault-free runs: %u false positives with the default settings; %u cases fail in "
           "optional modes without a fault; %.1f s\n",
-          bases.false_pos, bases.noise, now_seconds() - t0);
-   bool clean = bases.false_pos == 0;
+          bases.false_pos, bases.noise, now_seconds() - t0 - follow_s);
+   if (a->bisect || a->reduce)
+      printf("bisecting and reducing: %.1f s\n", follow_s);
+   bool clean = bases.false_pos == 0, followed = true;
+   if (a->bisect)
+      followed = print_bisect(&fs) == fs.n;
+   if (a->reduce)
+      print_reduce(&fs, a->reduce_time);
+   for (unsigned k = 0; k < fs.n; k++) {
+      free(fs.v[k].pass);
+      free(fs.v[k].what);
+   }
+   free(fs.v);
    for (unsigned i = 0; i < bases.n; i++)
       diff_check_fini(&bases.v[i].c);
    free(bases.v);
@@ -367,7 +619,7 @@ bench(const struct bench_args *a)
    free(targets);
    if (usage)
       return EXIT_USAGE;
-   return caught == pairs && clean ? EXIT_OK : EXIT_FAIL;
+   return caught == pairs && clean && followed ? EXIT_OK : EXIT_FAIL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -416,6 +668,16 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       a->o.popts.hex_bits = true;
    } else if (!strcmp(argv[*i], "-v") || !strcmp(argv[*i], "--verbose")) {
       a->verbose = true;
+   } else if (!strcmp(argv[*i], "--bisect")) {
+      a->bisect = true;
+   } else if (!strcmp(argv[*i], "--reduce")) {
+      a->reduce = true;
+   } else if (opt_value(argc, argv, i, "--reduce-time", &v)) {
+      char *end;
+      double x = v ? strtod(v, &end) : 0;
+      if (!v || end == v || *end || !(x > 0) || x > 86400)
+         return usage_error("--reduce-time takes seconds > 0");
+      a->reduce_time = x;
    } else {
       *taken = false;
    }
@@ -433,6 +695,7 @@ cmd_faults(int argc, char **argv)
    long cores = sysconf(_SC_NPROCESSORS_ONLN);
    a.o.jobs = cores > 0 ? (unsigned)cores : 1;
    a.o.timeout_ms = 300 * 1000;
+   a.reduce_time = 30;
    bool check = false;
    int rc = EXIT_OK;
    for (int i = 1; i < argc && !rc; i++) {
@@ -453,8 +716,8 @@ cmd_faults(int argc, char **argv)
    }
    if (!rc && check && !a.nfiles)
       rc = usage_error("faults --check takes the shader files to check");
-   if (!rc && !check && (a.nfiles || a.faults || a.targets))
-      rc = usage_error("files, --fault and --target go with --check");
+   if (!rc && !check && (a.nfiles || a.faults || a.targets || a.bisect || a.reduce))
+      rc = usage_error("files, --fault, --target, --bisect and --reduce go with --check");
    if (!rc)
       rc = check ? bench(&a) : list_faults(a.verbose);
    free(a.files);

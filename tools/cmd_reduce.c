@@ -4,10 +4,10 @@
  * same way -- the same target and the same kind of signal -- and writes
  * the reduced reproducer, inputs included, so 'diffcomp repro' replays it.
  *
- * The predicate is the check's own case runner (diff_check_run), in a
+ * The predicate (diff/reduce_repro.c) is the check's own case runner, in a
  * worker process like the check's, so a crash or a hang of a candidate is
- * that candidate's result and the reduction goes on. The reducer itself
- * (diff/reduce.c) never prints; progress goes to stderr from here.
+ * that candidate's result and the reduction goes on. The library never
+ * prints; progress goes to stderr from here.
  */
 #include "diff/diff.h"
 #include "tools/tools.h"
@@ -40,13 +40,9 @@ reduce_usage(FILE *f)
 }
 
 struct reduce_cmd {
-   struct diff_check c;
-   struct diff_repro r;
-   struct tgsi_parse_opts po; /* the shader's dialect: options plus its own line */
-   enum diff_signal_kind kind;
-   char *step;                   /* with --same-step */
-   bool ref_sig[DIFF_SIG_COUNT]; /* kinds the original run showed */
-   bool quiet;
+   const struct diff_repro *r;
+   struct diff_repro_reduce rr;
+   bool quiet, said_kept;
    double t0;
    unsigned last_insns;
    uint32_t last_lanes;
@@ -60,92 +56,24 @@ now(void)
    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The text of s as the case runner reads it: the dialect line first when
- * the shader needs one the command line does not give. */
-static char *
-shader_text(const struct reduce_cmd *rc, const struct tgsi_shader *s)
-{
-   char *body = tgsi_print(s);
-   bool legacy = rc->po.legacy && !rc->c.o.popts.legacy;
-   bool hex = rc->po.hex_bits && !rc->c.o.popts.hex_bits;
-   if (!legacy && !hex)
-      return body;
-   char *t = xasprintf("# dialect:%s%s\n%s", legacy ? " legacy" : "", hex ? " hex-bits" : "", body);
-   free(body);
-   return t;
-}
-
-/* Runs the one case on text and inputs; the result is c.results[0]. */
-static const struct diff_case_result *
-run_case(struct reduce_cmd *rc, char *text, const struct env *inputs)
-{
-   struct diff_check *c = &rc->c;
-   free(c->shaders[0].text);
-   c->shaders[0].text = text;
-   c->shaders[0].inputs = inputs;
-   c->o.invocations = inputs->nlanes;
-   diff_result_fini(&c->results[0]);
-   diff_check_run(c, NULL, NULL);
-   return &c->results[0];
-}
-
-static bool
-has_signal(const struct diff_case_result *res, enum diff_signal_kind k, const char *step)
-{
-   for (unsigned i = 0; i < res->nsig; i++)
-      if (res->sig[i].kind == k && (!step || !strcmp(res->sig[i].step, step)))
-         return true;
-   return false;
-}
-
-/* Signals that say the candidate could not be run at all. */
-static bool
-cannot_run(enum diff_signal_kind k)
-{
-   return k == DIFF_SIG_INPUT || k == DIFF_SIG_INTERP || k == DIFF_SIG_UNSUPPORTED ||
-          k == DIFF_SIG_TIMEOUT;
-}
-
-static enum diff_reduce_verdict
-still_fails(const struct tgsi_shader *cand, const struct env *inputs, void *user)
-{
-   struct reduce_cmd *rc = user;
-   const struct diff_case_result *res = run_case(rc, shader_text(rc, cand), inputs);
-   for (unsigned i = 0; i < res->nsig; i++) {
-      enum diff_signal_kind k = res->sig[i].kind;
-      if (k != rc->kind && cannot_run(k) && !rc->ref_sig[k])
-         return DIFF_REDUCE_INVALID;
-   }
-   return has_signal(res, rc->kind, rc->step) ? DIFF_REDUCE_KEEP : DIFF_REDUCE_DISCARD;
-}
-
 static void
 on_progress(void *user, const struct diff_reduce_progress *p)
 {
    struct reduce_cmd *rc = user;
-   if (rc->quiet ||
-       (p->insns == rc->last_insns && p->lanes == rc->last_lanes && strcmp(p->pass, "done")))
+   if (rc->quiet)
+      return;
+   if (!rc->said_kept) {
+      rc->said_kept = true;
+      fprintf(stderr, "reduce: keeping %s%s%s on %s\n", diff_signal_names[rc->rr.kind],
+              rc->rr.step ? " at " : "", rc->rr.step ? rc->rr.step : "", rc->r->target);
+   }
+   if (p->insns == rc->last_insns && p->lanes == rc->last_lanes && strcmp(p->pass, "done"))
       return;
    rc->last_insns = p->insns;
    rc->last_lanes = p->lanes;
    fprintf(stderr, "reduce: %-12s %4u instructions %7u lanes  %6llu runs (%llu invalid)  %.1fs\n",
            p->pass, p->insns, p->lanes, (unsigned long long)p->stats->tests,
            (unsigned long long)p->stats->invalid, now() - rc->t0);
-}
-
-/* The failure to keep: the first signal that fails the case. */
-static bool
-pick_failure(struct reduce_cmd *rc, const struct diff_case_result *res, bool same_step)
-{
-   for (unsigned i = 0; i < res->nsig; i++)
-      rc->ref_sig[res->sig[i].kind] = true;
-   for (unsigned i = 0; i < res->nsig; i++)
-      if (diff_signal_status(res->sig[i].kind) == DIFF_FAIL) {
-         rc->kind = res->sig[i].kind;
-         rc->step = same_step ? xstrdup(res->sig[i].step) : NULL;
-         return true;
-      }
-   return false;
 }
 
 static bool
@@ -162,22 +90,15 @@ write_out(const char *out, const char *text)
    return ok;
 }
 
-/* Runs the reduced case once more (its result goes in the reproducer)
- * and writes the reproducer. */
+/* Writes the reduced reproducer and the figures. */
 static int
-finish(struct reduce_cmd *rc, const struct diff_reduce_result *res, const char *out)
+finish(const struct reduce_cmd *rc, const char *out)
 {
-   char *text = shader_text(rc, res->shader);
-   run_case(rc, xstrdup(text), res->inputs);
-   char *y = diff_repro_yaml(&rc->c, 0, text);
-   bool ok = y && write_out(out, y);
-   free(y);
-   free(text);
-   if (!ok) {
+   if (!rc->rr.yaml || !write_out(out, rc->rr.yaml)) {
       fprintf(stderr, "%s: cannot write the reduced reproducer\n", prog_name);
       return EXIT_USAGE;
    }
-   const struct diff_reduce_stats *st = &res->stats;
+   const struct diff_reduce_stats *st = &rc->rr.stats;
    fprintf(out ? stdout : stderr,
            "reduced: %u -> %u instructions, %u -> %u lanes; %llu runs (%llu invalid, %llu "
            "cached), %.1fs%s%s%s\n",
@@ -190,53 +111,21 @@ finish(struct reduce_cmd *rc, const struct diff_reduce_result *res, const char *
 }
 
 static int
-reduce(struct reduce_cmd *rc, struct diff_reduce_opts *o, bool same_step, const char *out)
+reduce(struct reduce_cmd *rc, const char *out)
 {
    struct diag_list d = {0};
-   const char *text = rc->r.text;
-   rc->po = rc->c.o.popts;
-   tgsi_read_dialect(text, strlen(text), &rc->po);
-   struct tgsi_shader *s = tgsi_parse(text, strlen(text), rc->r.shader, &rc->po, &d);
-   struct env *in = !s             ? NULL
-                    : rc->r.inputs ? env_clone(rc->r.inputs)
-                                   : diff_gen_inputs(s, rc->c.o.seed, rc->c.o.invocations, &d);
-   int ret = EXIT_USAGE;
-   if (!in)
-      goto out;
-   const struct diff_case_result *ref = run_case(rc, xstrdup(text), in);
-   if (!pick_failure(rc, ref, same_step)) {
-      fprintf(stderr, "%s: %s: the case %s now; nothing to reduce\n", prog_name, rc->r.shader,
-              ref->status == DIFF_PASS ? "passes" : "does not fail");
-      ret = EXIT_FAIL;
-      goto out;
-   }
-   uint32_t lanes[DIFF_MAX_LANES];
-   for (unsigned i = 0; i < ref->nlanes; i++)
-      lanes[i] = ref->lanes[i].lane;
-   o->fail_lanes = lanes;
-   o->nfail_lanes = ref->nlanes;
-   if (!rc->quiet)
-      fprintf(stderr, "reduce: keeping %s%s%s on %s\n", diff_signal_names[rc->kind],
-              rc->step ? " at " : "", rc->step ? rc->step : "", rc->r.target);
-   o->still_fails = still_fails;
-   o->user = rc;
-   o->progress = on_progress;
-   o->progress_user = rc;
-   o->popts = rc->po;
-   struct diff_reduce_result res;
-   enum diff_reduce_status st = diff_reduce(s, in, o, &res, &d);
-   if (st == DIFF_REDUCE_NOT_FAILING) /* flaky: it failed a moment ago */
-      ret = EXIT_FAIL;
-   else if (st == DIFF_REDUCE_OK)
-      ret = finish(rc, &res, out);
-   if (st == DIFF_REDUCE_OK)
-      diff_reduce_result_fini(&res);
-out:
+   rc->rr.o.progress = on_progress;
+   rc->rr.o.progress_user = rc;
+   enum diff_reduce_status st = diff_reduce_repro(rc->r, &rc->rr, &d);
    print_diags(&d, stderr);
    diag_clear(&d);
-   env_free(in);
-   tgsi_shader_free(s);
-   return ret;
+   if (st == DIFF_REDUCE_OK)
+      return finish(rc, out);
+   if (st == DIFF_REDUCE_NOT_FAILING && !rc->rr.kept)
+      fprintf(stderr, "%s: %s: the case %s now; nothing to reduce\n", prog_name, rc->r->shader,
+              rc->rr.original == DIFF_PASS ? "passes" : "does not fail");
+   /* NOT_FAILING after a failure: flaky, it failed a moment ago */
+   return st == DIFF_REDUCE_NOT_FAILING ? EXIT_FAIL : EXIT_USAGE;
 }
 
 /* Seconds as a double option, > 0. */
@@ -317,20 +206,18 @@ cmd_reduce(int argc, char **argv)
    memset(&rc, 0, sizeof(rc));
    rc.quiet = a.quiet;
    rc.t0 = now();
+   rc.rr.o = a.o;
+   rc.rr.timeout_ms = a.timeout_ms;
+   rc.rr.jobs = a.jobs;
+   rc.rr.same_step = a.same_step;
+   rc.rr.inject = getenv("DIFFCOMP_CHECK_INJECT");
+   struct diff_repro r;
    ret = EXIT_USAGE;
-   if (load_repro(a.file, &rc.r)) {
-      struct diag_list d = {0};
-      diff_check_init(&rc.c);
-      rc.c.o.timeout_ms = a.timeout_ms;
-      rc.c.o.jobs = a.jobs;
-      rc.c.inject = getenv("DIFFCOMP_CHECK_INJECT");
-      if (diff_repro_setup(&rc.r, &rc.c, &d))
-         ret = reduce(&rc, &a.o, a.same_step, a.out);
-      print_diags(&d, stderr);
-      diag_clear(&d);
-      diff_check_fini(&rc.c);
-      diff_repro_free(&rc.r);
+   if (load_repro(a.file, &r)) {
+      rc.r = &r;
+      ret = reduce(&rc, a.out);
+      diff_repro_free(&r);
    }
-   free(rc.step);
+   diff_repro_reduce_fini(&rc.rr);
    return ret;
 }

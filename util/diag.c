@@ -4,10 +4,35 @@
  *   file.tgsi:3:9: error: unknown opcode 'FOO'
  *     FOO TEMP[0], IN[0]
  *     ^
+ *
+ * A long source line is shown only around the column (keep_srcline).
  */
 #include "util/util.h"
 
 #include <stdlib.h>
+
+/* Keeps the source line, or for a line longer than DIAG_LINE_MAX a window
+ * of it around the column with "..." where it was cut: an 8 MB line must
+ * not be copied into every diagnostic nor echoed to the terminal. */
+static void
+keep_srcline(struct diag *d, const char *line_start)
+{
+   size_t n = strcspn(line_start, "\r\n");
+   size_t c = d->col > 0 ? (size_t)d->col - 1 : 0;
+   if (n <= DIAG_LINE_MAX) {
+      d->srcline = xstrndup(line_start, n);
+      d->caret = d->col > 0 ? (int)MIN2(c, n) : -1;
+      return;
+   }
+   c = MIN2(c, n);
+   size_t from = c > DIAG_LINE_MAX / 2 ? c - DIAG_LINE_MAX / 2 : 0;
+   size_t to = MIN2(n, from + DIAG_LINE_MAX);
+   if (to - from < DIAG_LINE_MAX)
+      from = to - DIAG_LINE_MAX;
+   d->srcline = xasprintf("%s%.*s%s", from ? "..." : "", (int)(to - from), line_start + from,
+                          to < n ? "..." : "");
+   d->caret = d->col > 0 ? (int)(c - from + (from ? 3 : 0)) : -1;
+}
 
 void
 diag_vadd(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
@@ -21,11 +46,10 @@ diag_vadd(struct diag_list *l, enum diag_severity sev, const char *file, int lin
        .line = line,
        .col = col,
        .msg = xvasprintf(fmt, ap),
+       .caret = -1,
    };
-   if (line_start) {
-      size_t n = strcspn(line_start, "\r\n");
-      d.srcline = xstrndup(line_start, n);
-   }
+   if (line_start)
+      keep_srcline(&d, line_start);
    VEC_PUSH(l->v, l->n, l->cap, d);
    if (sev == DIAG_ERROR)
       l->nerrors++;
@@ -56,10 +80,10 @@ diag_render(const struct diag *d, bool color)
    char *pos = d->line ? xasprintf("%s:%d:%d", d->file, d->line, d->col) : xstrdup(d->file);
    char *head = xasprintf("%s: %s%s:%s %s\n", pos, on, sev_name[d->sev], off, d->msg);
    free(pos);
-   if (!d->srcline || d->col <= 0)
+   if (!d->srcline || d->caret < 0)
       return head;
    size_t w = strlen(d->srcline);
-   size_t c = (size_t)d->col - 1 < w ? (size_t)d->col - 1 : w;
+   size_t c = MIN2((size_t)d->caret, w);
    char *pad = xmalloc(c + 1);
    for (size_t i = 0; i < c; i++)
       pad[i] = d->srcline[i] == '\t' ? '\t' : ' ';

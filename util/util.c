@@ -1,13 +1,17 @@
 /*
  * Allocation wrappers and file reading. Running out of memory is not a
  * condition any caller can handle usefully, so the wrappers abort on it;
- * every other failure is returned to the caller.
+ * every other failure is returned to the caller. Input files must be
+ * regular files of at most DC_MAX_FILE_SIZE bytes (util.h).
  */
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void *
 xmalloc(size_t n)
@@ -75,38 +79,92 @@ xasprintf(const char *fmt, ...)
    return s;
 }
 
-/* Reads a whole file and NUL-terminates it. On failure *err gets a message
- * the caller frees. */
-bool
-read_file(const char *path, char **text, size_t *len, char **err)
+/* Reads a whole regular file into a NUL-terminated buffer; on failure
+ * *why gets the reason alone (no path), malloc'd. The file is opened
+ * non-blocking so that a FIFO without a writer is refused at once instead
+ * of hanging in open(); directories, devices, FIFOs and sockets are refused
+ * by fstat, and so is anything larger than DC_MAX_FILE_SIZE, both from its
+ * stat size and while reading (a file may grow, or stat may say 0). */
+static bool
+read_regular(const char *path, char **text, size_t *len, char **why)
 {
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      *err = xasprintf("%s: %s", path, strerror(errno));
+   int fd = open(path, O_RDONLY | O_NONBLOCK);
+   if (fd < 0) {
+      *why = xstrdup(strerror(errno));
       return false;
    }
-   size_t cap = 4096, n = 0;
+   struct stat st;
+   if (fstat(fd, &st) != 0) {
+      *why = xstrdup(strerror(errno));
+      close(fd);
+      return false;
+   }
+   if (!S_ISREG(st.st_mode)) {
+      *why = xstrdup(S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+      close(fd);
+      return false;
+   }
+   if (st.st_size > (off_t)DC_MAX_FILE_SIZE) {
+      *why = xasprintf("file too large (%lld bytes, the limit is %u MiB)", (long long)st.st_size,
+                       DC_MAX_FILE_SIZE >> 20);
+      close(fd);
+      return false;
+   }
+   size_t cap = (size_t)st.st_size + 4096, n = 0;
    char *buf = xmalloc(cap);
    for (;;) {
       if (n + 1 >= cap) {
          cap *= 2;
          buf = xrealloc(buf, cap);
       }
-      size_t got = fread(buf + n, 1, cap - n - 1, f);
-      n += got;
-      if (got == 0)
+      ssize_t got = read(fd, buf + n, cap - n - 1);
+      if (got < 0 && errno == EINTR)
+         continue;
+      if (got < 0) {
+         *why = xasprintf("read error: %s", strerror(errno));
          break;
+      }
+      if (got == 0) {
+         close(fd);
+         buf[n] = 0;
+         *text = buf;
+         if (len)
+            *len = n;
+         return true;
+      }
+      n += (size_t)got;
+      if (n > DC_MAX_FILE_SIZE) {
+         *why = xasprintf("file too large (over the limit of %u MiB)", DC_MAX_FILE_SIZE >> 20);
+         break;
+      }
    }
-   bool bad = ferror(f);
-   fclose(f);
-   if (bad) {
-      free(buf);
-      *err = xasprintf("%s: read error", path);
-      return false;
-   }
-   buf[n] = 0;
-   *text = buf;
-   if (len)
-      *len = n;
-   return true;
+   close(fd);
+   free(buf);
+   return false;
+}
+
+/* On failure *err gets "PATH: reason", for a tool to print. */
+bool
+read_file(const char *path, char **text, size_t *len, char **err)
+{
+   char *why = NULL;
+   if (read_regular(path, text, len, &why))
+      return true;
+   *err = xasprintf("%s: %s", path, why);
+   free(why);
+   return false;
+}
+
+/* On failure the reason goes to d (if not NULL) as an error positioned at
+ * the file itself, so it renders "PATH: error: reason". */
+bool
+read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d)
+{
+   char *why = NULL;
+   if (read_regular(path, text, len, &why))
+      return true;
+   if (d)
+      diag_add(d, DIAG_ERROR, path, 0, 0, NULL, "%s", why);
+   free(why);
+   return false;
 }

@@ -14,6 +14,12 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The largest input file read_file accepts: 64 MiB, far above any shader,
+ * model or program (a 300000-instruction TGSI shader is about 9 MB), and
+ * small enough that a mistaken argument (a disk image, /proc/kcore) fails
+ * at once with a clear message instead of exhausting memory. */
+#define DC_MAX_FILE_SIZE (64u << 20)
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN2(a, b)    ((a) < (b) ? (a) : (b))
 #define MAX2(a, b)    ((a) > (b) ? (a) : (b))
@@ -30,14 +36,20 @@ enum diag_severity {
    DIAG_NOTE,
 };
 
+/* Source lines longer than this are kept only around the column. */
+#define DIAG_LINE_MAX 160
+
 /* One message about a position in a text file. line and col count from 1;
- * 0 means "unknown". srcline is a copy of the whole source line, or NULL. */
+ * 0 means "unknown". srcline is a copy of the source line (a window of at
+ * most DIAG_LINE_MAX characters around col, plus "..." marks, for a longer
+ * one), or NULL; caret is where col falls in srcline, from 0 (-1: none). */
 struct diag {
    enum diag_severity sev;
    char *file;
    int line, col;
    char *msg;
    char *srcline;
+   int caret;
 };
 
 struct diag_list {
@@ -61,6 +73,7 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) DC_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
 bool read_file(const char *path, char **text, size_t *len, char **err);
+bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
 
 /* diag.c */
 /* A NULL list is allowed everywhere: messages to it are dropped, so a

@@ -408,6 +408,9 @@ enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 /* Backend: a load_const with buf = IR_SIZE_BUF + tgsi_file reads component
  * comp of the size of resource slot (the driver's constants: EMU_BIND_SIZE). */
 #define IR_SIZE_BUF 64
+/* Backend: buffer accesses with res = IR_IMAGE_RES + i reach the texels of
+ * image i (opt_images.c: EMU_ADDR_IMAGE(i) is that buffer's base). */
+#define IR_IMAGE_RES 64
 
 /* ------------------------------------------------------------------ */
 /* Shader structure                                                     */
@@ -517,8 +520,10 @@ struct ir_shader {
    /* backend: declared constant-buffer sizes in slots ("cbuf B N"), which
     * indirect constant reads clamp to; 0 when unknown */
    uint32_t cbuf_slots[IR_MAX_CBUFS];
-   /* opt_options.faults, for code no opt_ctx reaches (opt_run sets it) */
+   /* opt_options.faults and the compile's context, for the fault hooks no
+    * opt_ctx reaches (opt_run sets them; fault_ctx may be NULL) */
    uint64_t faults;
+   struct opt_ctx *fault_ctx;
    /* vertices of per-vertex inputs (the front end: the interpreter's
     * count, GS input primitive or 4 for tessellation); 0 when unknown */
    uint32_t in_vertices;
@@ -542,6 +547,8 @@ struct opt_options {
    long long bisect_limit;  /* with bisect: do at most this many; < 0 = no limit */
    long long dump_at;       /* with bisect, > 0: log the IR after the pass in which
                                transformation dump_at was done or refused */
+   bool bisect_firings;     /* with bisect: count (and limit) injected faults' firings
+                               only; every other transformation is made */
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
@@ -557,6 +564,11 @@ struct opt_ctx {
    char *log;   /* BISECT lines and print-after dumps */
    size_t log_len, log_cap;
    struct diag_list *diags;
+   /* With bisect: each fault firing asked so far and the answer, so that
+    * every later ask about the same instance agrees (pass.c) */
+   struct opt_fault_seen *fault_seen;
+   size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
+   bool firing;                         /* opt_transform is asked about a fault firing */
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -573,16 +585,29 @@ struct opt_pass {
  * The fault catalog: real bug classes of GPU shader compilers that can be
  * switched on one at a time in the optimizing compiler, to prove that the
  * differential check catches each of them (`diffcomp faults --check`).
- * Each hook is a small `if (opt_fault(ctx, OPT_FAULT_X))` next to the
- * correct code it breaks; with opt_options.faults == 0 (real use) nothing
- * changes and the cost is one bit test.
+ * Each hook sits next to the correct code it breaks; with
+ * opt_options.faults == 0 (real use) nothing changes and the cost is one
+ * bit test.
+ *
+ * A fault firing -- the point where it makes the output differ, on one
+ * instruction -- is one transformation: `if (opt_fault_fires(ctx,
+ * OPT_FAULT_X, "what on which instruction", ...))` counts it through
+ * opt_transform, so --opt-bisect-limit can stop before it and bisect names
+ * it. The faulty deviation is the transformation; past the limit the
+ * answer is no and the correct code runs (hazards inserted, registers
+ * held, operands legalized). Analyses that ask about the same instance
+ * again (fixed points, the control words emit recomputes, legalization
+ * trials) get the first answer: the instance text is the key. opt_fault()
+ * only says whether a fault is injected, for planning that does not by
+ * itself change the output.
  *
  * X(ENUM, name, class, targets, pass, mode, description, fix)
  *   class:   SCHEDULE (delays, sync flags, stall counts, scoreboards),
  *            LEGALIZE (operands and forms), SELECT (instruction
  *            selection), REGALLOC, FOLD (folding and peepholes)
  *   targets: the models the fault exists on (comma list)
- *   pass:    where its hook sits (a pass name, or "emit")
+ *   pass:    where its hooks sit: a pass name ("emit" for the encoder), or a
+ *            comma list when the same bug sits in two passes
  *   mode:    the check options that make it reachable ("" = defaults):
  *            a bug in an optional transform needs that transform on
  *   fix:     the real fix it imitates (Mesa/NAK/ACO commits, or the code)
@@ -696,10 +721,10 @@ struct opt_pass {
    X(DCE_KILL, "dce-discard", FOLD, "a3xx,sm50", "dce", "", \
      "a conditional discard removed as dead code (it has no result)", \
      "Mesa nir_opt_dce: side effects (discard_if) are live") \
-   X(FUSE_PRECISE, "fuse-precise", FOLD, "sm50", "fuse", "fuse-ffma", \
+   X(FUSE_PRECISE, "fuse-precise", FOLD, "sm50", "fuse,expand", "fuse-ffma", \
      "mul+add fused into ffma across a _PRECISE value", \
      "Mesa nir_opt_algebraic: inexact (~) rules skip exact values") \
-   X(FUSE_USED_ONCE, "fuse-used-once", FOLD, "sm50", "fuse", "fuse-ffma,invariance", \
+   X(FUSE_USED_ONCE, "fuse-used-once", FOLD, "sm50", "fuse,expand", "fuse-ffma,invariance", \
      "an INVARIANT value fused when its multiply has one use (is_used_once)", \
      "seed 003: NIR is_used_once breaks multi-pass rendering (M. Olsak, 2022)")
 /* clang-format on */
@@ -724,7 +749,7 @@ struct opt_fault_info {
    const char *targets, *pass, *mode, *desc, *fix;
 };
 
-/* Is fault f switched on for this run? */
+/* Is fault f injected in this run? */
 static inline bool
 opt_fault(const struct opt_ctx *ctx, enum opt_fault f)
 {
@@ -738,6 +763,14 @@ opt_fault_sh(const struct ir_shader *sh, enum opt_fault f)
    return (sh->faults >> f) & 1;
 }
 
+/* pass.c: whether fault f fires on the instance the text names (f
+ * injected, and opt_transform allows it, or allowed it when asked about
+ * the same text before). */
+bool opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...) DC_PRINTF(3, 4);
+/* The same through sh->fault_ctx (without one: fires whenever injected). */
+bool opt_fault_fires_sh(const struct ir_shader *sh, enum opt_fault f, const char *fmt, ...)
+    DC_PRINTF(3, 4);
+
 /* fault.c */
 extern const struct opt_fault_info opt_fault_info[OPT_FAULT_COUNT];
 extern const char *const opt_fault_class_names[OPT_FCLASS_COUNT];
@@ -748,6 +781,8 @@ int opt_fault_find(const char *name);
 bool opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d);
 /* Whether fault f exists on model `target` (its targets list names it). */
 bool opt_fault_on_target(enum opt_fault f, const char *target);
+/* Whether fault f has hooks in pass `pass` (its pass list names it). */
+bool opt_fault_in_pass(enum opt_fault f, const char *pass);
 
 /* TGSI -> IR translation state (ir_from_tgsi*.c only). A "var" is one
  * channel of a directly addressed TEMP, OUT or ADDR register, or the
@@ -949,6 +984,8 @@ bool opt_cse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_lower_int64(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_arrays(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_images(struct ir_shader *sh, struct opt_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
 /* backend                                                              */
@@ -1152,6 +1189,16 @@ void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);
 void opt_layout_free(struct opt_layout *lo);
 bool opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compile_stats *st,
               struct diag_list *d);
+
+/* compiler/opt/opt_atomics.c: compare-and-swap loops for the atomics a
+ * model lacks, and the model's atomic forms */
+bool opt_atomics(struct ir_shader *sh, struct opt_ctx *ctx);
+bool opt_atomic_native(const struct isa_model *m, enum ir_space space, enum ir_aop aop);
+void opt_atomic_form(const struct isa_model *m, enum ir_aop aop, const char **name,
+                     const char **type);
+/* The enum modifier of atomic op `op` that sets data type `type` (a float
+ * type only in a field of the atomic's own), or -1. */
+int opt_atomic_type_mod(const struct isa_model *m, unsigned op, const char *type);
 
 /* compiler/opt/opt_expand.c: generic expansions isel applies first */
 bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);

@@ -87,49 +87,6 @@ d2u64(double d)
 }
 
 static uint32_t
-half_to_float(uint32_t h)
-{
-   uint32_t s = (h >> 15) & 1, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-   uint32_t bits;
-   if (e == 0x1f) {
-      bits = (s << 31) | 0x7f800000u | (m << 13);
-   } else if (e == 0) {
-      float f = ldexpf((float)m, -24);
-      bits = fui(f) | (s << 31);
-   } else {
-      bits = (s << 31) | ((e + 112) << 23) | (m << 13);
-   }
-   return bits;
-}
-
-/* Round to nearest even, as the F16C instructions do. */
-static uint32_t
-float_to_half(uint32_t f)
-{
-   uint32_t s = (f >> 16) & 0x8000, e = (f >> 23) & 0xff, m = f & 0x7fffff;
-   if (e == 0xff)
-      return s | 0x7c00 | (m ? 0x200 | (m >> 13) : 0);
-   int32_t ue = (int32_t)e - 127 + 15;
-   if (ue >= 0x1f)
-      return s | 0x7c00;
-   if (ue <= 0) {
-      if (ue < -10)
-         return s;
-      m |= 0x800000;
-      unsigned shift = (unsigned)(14 - ue);
-      uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-      if (rem > half || (rem == half && (hm & 1)))
-         hm++;
-      return s | hm;
-   }
-   uint32_t hm = m >> 13, rem = m & 0x1fff;
-   uint32_t h = s | ((uint32_t)ue << 10) | hm;
-   if (rem > 0x1000 || (rem == 0x1000 && (hm & 1)))
-      h++; /* may carry into the exponent, up to infinity: correct */
-   return h;
-}
-
-static uint32_t
 bfe(uint32_t v, uint32_t offset, uint32_t bits, bool sign)
 {
    uint32_t off = offset & 31;
@@ -393,15 +350,6 @@ eval_int(enum ir_op op, const uint64_t *s, uint64_t *d)
       break;
    case IR_OP_U2F:
       r = fui((float)a);
-      break;
-   case IR_OP_PACK_HALF:
-      r = float_to_half(a) | (float_to_half(b) << 16);
-      break;
-   case IR_OP_UNPACK_HALF_LO:
-      r = half_to_float(a & 0xffff);
-      break;
-   case IR_OP_UNPACK_HALF_HI:
-      r = half_to_float(a >> 16);
       break;
    case IR_OP_BCSEL:
       *d = a ? s[1] : s[2];

@@ -16,8 +16,7 @@
  *
  * Unsupported (a clear error, never a guess): READ_HELPER with DEMOTE,
  * CLOCK, FBFETCH, image and buffer size queries, TG4 with a component
- * that is not a constant, PK2US/PK4B/PK4UB and their unpacks,
- * indirect resources, LOAD from a constant buffer.
+ * that is not a constant, indirect resources, LOAD from a constant buffer.
  */
 #include "compiler/ir/ir.h"
 
@@ -970,6 +969,68 @@ one_sample(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* Normalized packing (PK2US, PK4UB, PK4B and their unpacks)            */
+
+/* One channel packed as tgsi_exec does: unorm clamps to [0, 1] (NaN 0:
+ * fsat), snorm to [-1, 1] (NaN 0), then round to nearest even of
+ * value * scale, the snorm byte two's complement. */
+static struct ir_instr *
+pack_norm(struct xlate *x, struct ir_instr *v, bool snorm, float scale)
+{
+   if (snorm) {
+      struct ir_instr *nan = alu2(x, IR_OP_FNE, v, v);
+      v = alu3(x, IR_OP_BCSEL, nan, imm(x, 0), v);
+      v = alu2(x, IR_OP_FMAX, v, imm(x, fui(-1.0f)));
+      v = alu2(x, IR_OP_FMIN, v, imm(x, F_ONE));
+   } else {
+      v = alu1(x, IR_OP_FSAT, v);
+   }
+   v = alu2(x, IR_OP_FMUL, v, imm(x, fui(scale)));
+   v = alu1(x, IR_OP_FROUND_EVEN, v);
+   if (!snorm)
+      return alu1(x, IR_OP_F2U, v);
+   return alu2(x, IR_OP_IAND, alu1(x, IR_OP_F2I, v), imm(x, 0xff));
+}
+
+static struct ir_instr *
+pack(struct xlate *x, const struct tgsi_insn *in)
+{
+   bool two = in->op == TGSI_OP_PK2US, snorm = in->op == TGSI_OP_PK4B;
+   unsigned n = two ? 2 : 4, bits = 32 / n;
+   float scale = two ? 65535.0f : snorm ? 127.0f : 255.0f;
+   struct ir_instr *r = NULL;
+   for (unsigned c = 0; c < n; c++) {
+      struct ir_instr *v = pack_norm(x, S(x, in, 0, c), snorm, scale);
+      if (c)
+         v = alu2(x, IR_OP_ISHL, v, imm(x, bits * c));
+      r = c ? alu2(x, IR_OP_IOR, r, v) : v;
+   }
+   return r;
+}
+
+/* Channel c of UP2US/UP4UB/UP4B: the field over its scale (a multiply by
+ * the reciprocal: TGSI flags the unpacks ROUND, and the reference compiler
+ * does the same); a signed byte over 127 is at least -1. */
+static struct ir_instr *
+unpack_norm(struct xlate *x, enum tgsi_opcode op, struct ir_instr *w, unsigned c)
+{
+   bool two = op == TGSI_OP_UP2US;
+   unsigned at = two ? 16 * (c & 1) : 8 * c;
+   struct ir_instr *v;
+   if (op == TGSI_OP_UP4B) {
+      v = at < 24 ? alu2(x, IR_OP_ISHL, w, imm(x, 24 - at)) : w;
+      v = alu1(x, IR_OP_I2F, alu2(x, IR_OP_ISHR, v, imm(x, 24)));
+      v = alu2(x, IR_OP_FMUL, v, imm(x, fui(1.0f / 127.0f)));
+      return alu2(x, IR_OP_FMAX, v, imm(x, fui(-1.0f)));
+   }
+   v = at ? alu2(x, IR_OP_USHR, w, imm(x, at)) : w;
+   if (at + (two ? 16 : 8) < 32)
+      v = alu2(x, IR_OP_IAND, v, imm(x, two ? 0xffffu : 0xffu));
+   v = alu1(x, IR_OP_U2F, v);
+   return alu2(x, IR_OP_FMUL, v, imm(x, fui(1.0f / (two ? 65535.0f : 255.0f))));
+}
+
 static bool
 special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
@@ -1010,6 +1071,19 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
       t = S(x, in, 0, 0);
       t = alu2(x, IR_OP_PACK_HALF, t, S(x, in, 0, 1));
       break;
+   case TGSI_OP_PK2US:
+   case TGSI_OP_PK4UB:
+   case TGSI_OP_PK4B:
+      t = pack(x, in);
+      break;
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4UB:
+   case TGSI_OP_UP4B:
+      t = S(x, in, 0, 0);
+      for (unsigned c = 0; c < 4; c++)
+         if (m & (1u << c))
+            r->v[c] = unpack_norm(x, in->op, t, c);
+      return true;
    case TGSI_OP_LRP:
    case TGSI_OP_CMP:
    case TGSI_OP_UMAD:

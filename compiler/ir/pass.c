@@ -4,9 +4,15 @@
  * DIFFCOMP_VALIDATE builds, and the transformation counter behind
  * --opt-bisect-limit.
  *
- * Every change a pass makes is one transformation and asks opt_transform
- * first; past the limit the answer is no, and the pass must leave the
- * shader valid without making that change. With bisecting on, each
+ * Every optional change a pass makes is one transformation and asks
+ * opt_transform first; past the limit the answer is no, and the pass must
+ * leave the shader valid and correct without making that change. Work
+ * correctness needs (hazard insertion, register allocation) is never a
+ * transformation. An injected fault's firing is one too (opt_fault_fires,
+ * below): the faulty deviation, whose refusal is the correct code, asked
+ * once per instance and answered the same when asked again. With
+ * bisect_firings only the firings count: limit 0 is then the fault-free
+ * compile with every optional change made. With bisecting on, each
  * transformation done is logged as
  *   BISECT: pass NAME transformation N (what)
  * and the first one refused as "... not done (limit L)". With dump_at = N
@@ -20,6 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* An instance of a fault asked about: its text and the answer. */
+struct opt_fault_seen {
+   char *what; /* NULL: a free slot */
+   uint64_t hash;
+   bool fires;
+};
+
 const struct opt_pass opt_passes[] = {
     {"lower_int64", opt_lower_int64},
     {"copyprop", opt_copyprop},
@@ -28,6 +41,9 @@ const struct opt_pass opt_passes[] = {
     {"cse", opt_cse},
     {"dce", opt_dce},
     {"fuse", opt_fuse},
+    {"arrays", opt_arrays},
+    {"images", opt_images},
+    {"atomics", opt_atomics},
     /* backend (see the backend section of ir.h) */
     {"expand", opt_expand},
     {"isel", opt_isel},
@@ -53,6 +69,11 @@ opt_ctx_fini(struct opt_ctx *ctx)
    free(ctx->log);
    ctx->log = NULL;
    ctx->log_len = ctx->log_cap = 0;
+   for (size_t i = 0; i < ctx->fault_seen_cap; i++)
+      free(ctx->fault_seen[i].what);
+   free(ctx->fault_seen);
+   ctx->fault_seen = NULL;
+   ctx->fault_seen_n = ctx->fault_seen_cap = 0;
 }
 
 static void
@@ -79,6 +100,8 @@ bool
 opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
 {
    const struct opt_options *o = &ctx->opts;
+   if (o->bisect_firings && !ctx->firing)
+      return true; /* only the fault firings count */
    bool limited = o->bisect && o->bisect_limit >= 0;
    if (limited && ctx->ntransforms >= o->bisect_limit) {
       if (!ctx->limit_hit) {
@@ -104,6 +127,91 @@ opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
       free(what);
    }
    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fault firings                                                        */
+
+/* The slot of what in the open-addressed table, or the free one it goes in. */
+static struct opt_fault_seen *
+seen_slot(struct opt_ctx *ctx, const char *what, uint64_t h)
+{
+   size_t mask = ctx->fault_seen_cap - 1;
+   for (size_t i = h & mask;; i = (i + 1) & mask) {
+      struct opt_fault_seen *e = &ctx->fault_seen[i];
+      if (!e->what || (e->hash == h && !strcmp(e->what, what)))
+         return e;
+   }
+}
+
+static void
+seen_grow(struct opt_ctx *ctx)
+{
+   struct opt_fault_seen *old = ctx->fault_seen;
+   size_t n = ctx->fault_seen_cap;
+   ctx->fault_seen_cap = n ? 2 * n : 64;
+   ctx->fault_seen = xcalloc(ctx->fault_seen_cap, sizeof(*old));
+   for (size_t i = 0; i < n; i++)
+      if (old[i].what)
+         *seen_slot(ctx, old[i].what, old[i].hash) = old[i];
+   free(old);
+}
+
+/*
+ * A firing is one transformation. Without bisecting every firing happens
+ * and nothing is counted. With it, the first ask about an instance asks
+ * opt_transform and the answer is kept: a fixed point that visits the
+ * instruction again, emit recomputing the control words, or a legalization
+ * trial undone and redone see the same answer, so the instance is one
+ * transformation, either made or not.
+ */
+static bool
+fires_v(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, va_list ap)
+{
+   if (!ctx->opts.bisect)
+      return true;
+   char *inst = xvasprintf(fmt, ap);
+   char *what = xasprintf("fault %s: %s", opt_fault_info[f].name, inst);
+   free(inst);
+   uint64_t h = hash64(what, strlen(what), 0xcbf29ce484222325ull);
+   if (2 * (ctx->fault_seen_n + 1) > ctx->fault_seen_cap)
+      seen_grow(ctx);
+   struct opt_fault_seen *e = seen_slot(ctx, what, h);
+   if (e->what) {
+      free(what);
+      return e->fires;
+   }
+   ctx->firing = true;
+   *e = (struct opt_fault_seen){what, h, opt_transform(ctx, "%s", what)};
+   ctx->firing = false;
+   ctx->fault_seen_n++;
+   return e->fires;
+}
+
+bool
+opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...)
+{
+   if (!opt_fault(ctx, f))
+      return false;
+   va_list ap;
+   va_start(ap, fmt);
+   bool r = fires_v(ctx, f, fmt, ap);
+   va_end(ap);
+   return r;
+}
+
+bool
+opt_fault_fires_sh(const struct ir_shader *sh, enum opt_fault f, const char *fmt, ...)
+{
+   if (!opt_fault_sh(sh, f))
+      return false;
+   if (!sh->fault_ctx)
+      return true;
+   va_list ap;
+   va_start(ap, fmt);
+   bool r = fires_v(sh->fault_ctx, f, fmt, ap);
+   va_end(ap);
+   return r;
 }
 
 /* Inexact rewrites may touch a value only if it is neither precise nor
@@ -243,7 +351,8 @@ run(struct ir_shader *sh, struct opt_ctx *ctx, const char *name)
    return p && opt_run_pass(sh, ctx, p);
 }
 
-/* The pipeline, top to bottom. The exact clean-ups repeat until none of
+/* The pipeline, top to bottom. TEMP arrays become values first, so the
+ * clean-ups see their selects. The exact clean-ups repeat until none of
  * them changes anything (capped, so a pass pair that undoes each other
  * cannot hang the compiler); fusion runs once at the end, after the
  * algebraic rules have seen the separate mul and add. */
@@ -251,6 +360,7 @@ static void
 pipeline(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    ir_mark_invariant(sh);
+   run(sh, ctx, "arrays");
    for (int round = 0; round < 16 && !ctx->failed; round++) {
       bool progress = false;
       progress |= run(sh, ctx, "copyprop");
@@ -270,6 +380,7 @@ opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    const struct opt_options *o = &ctx->opts;
    sh->faults = o->faults; /* for the code no opt_ctx reaches */
+   sh->fault_ctx = ctx;
    if (!check_names(ctx, o->passes, "--passes", false) ||
        !check_names(ctx, o->disable, "--disable-pass", false) ||
        !check_names(ctx, o->print_after, "--print-after", true))

@@ -27,6 +27,7 @@ struct rule_ctx {
    struct ir_shader *sh;
    struct opt_ctx *ctx;
    struct ir_instr *in;
+   enum opt_fault fault; /* a faulty rule's fault (its rewrite is the firing), or COUNT */
 };
 
 static bool
@@ -44,11 +45,21 @@ imm_value(const struct ir_instr *v, uint32_t *bits)
    return true;
 }
 
+/* The counter's yes to rewriting `in` by the rule `what`. */
+static bool
+agreed(struct rule_ctx *r, const char *what)
+{
+   const char *op = ir_op_info[r->in->op].name;
+   if (r->fault != OPT_FAULT_COUNT)
+      return opt_fault_fires(r->ctx, r->fault, "%%%u = %s: %s", r->in->id, op, what);
+   return opt_transform(r->ctx, "%%%u = %s: %s", r->in->id, op, what);
+}
+
 /* Applies one rewrite: `in` becomes rep. */
 static bool
 apply(struct rule_ctx *r, const char *what, struct ir_instr *rep)
 {
-   if (!opt_transform(r->ctx, "%%%u = %s: %s", r->in->id, ir_op_info[r->in->op].name, what))
+   if (!agreed(r, what))
       return false;
    rep->flags |= r->in->flags & IR_VF_INVARIANT;
    opt_replace(r->sh, r->in, rep);
@@ -61,7 +72,7 @@ static bool
 apply_new(struct rule_ctx *r, const char *what, enum ir_op op, unsigned nsrc, struct ir_instr *a,
           struct ir_instr *b)
 {
-   if (!opt_transform(r->ctx, "%%%u = %s: %s", r->in->id, ir_op_info[r->in->op].name, what))
+   if (!agreed(r, what))
       return false;
    struct ir_instr *s[2] = {a, b};
    struct ir_instr *rep = opt_build_before(r->sh, r->in, op, nsrc, s);
@@ -72,7 +83,7 @@ apply_new(struct rule_ctx *r, const char *what, enum ir_op op, unsigned nsrc, st
 static bool
 apply_imm(struct rule_ctx *r, const char *what, uint32_t bits)
 {
-   if (!opt_transform(r->ctx, "%%%u = %s: %s", r->in->id, ir_op_info[r->in->op].name, what))
+   if (!agreed(r, what))
       return false;
    struct ir_instr *rep = opt_imm_before(r->sh, r->in, bits);
    rep->flags = r->in->flags & IR_VF_INVARIANT;
@@ -100,7 +111,8 @@ clamp_reorder(struct rule_ctx *r)
    struct ir_instr *in = r->in, *mx = in->src[0], *hi = in->src[1];
    uint32_t b;
    if (mx->op != IR_OP_FMAX || !imm_value(hi, &b) || !imm_value(mx->src[1], &b) ||
-       !opt_transform(r->ctx, "%%%u = fmin(fmax(x, lo), hi) -> fmax(fmin(x, hi), lo)", in->id))
+       !opt_fault_fires(r->ctx, OPT_FAULT_MINMAX_NAN,
+                        "%%%u = fmin(fmax(x, lo), hi) -> fmax(fmin(x, hi), lo)", in->id))
       return false;
    struct ir_instr *s[2] = {mx->src[0], hi};
    struct ir_instr *mn = opt_build_before(r->sh, in, IR_OP_FMIN, 2, s);
@@ -217,10 +229,12 @@ int_rules(struct rule_ctx *r)
    case IR_OP_ISHL:
    case IR_OP_ISHR:
    case IR_OP_USHR:
-      if (imm_value(in->src[1], &k) && k >= 32 && opt_fault(r->ctx, OPT_FAULT_SHIFT_UNMASKED))
+      if (imm_value(in->src[1], &k) && k >= 32 && opt_fault(r->ctx, OPT_FAULT_SHIFT_UNMASKED)) {
+         r->fault = OPT_FAULT_SHIFT_UNMASKED; /* the rewrite is its firing */
          return in->op == IR_OP_ISHR ? apply_new(r, "x >> 32+ -> sign fill", IR_OP_ISHR, 2,
                                                  in->src[0], opt_imm_before(r->sh, in, 31))
                                      : apply_imm(r, "shift by 32+ -> 0", 0);
+      }
       if (imm_value(in->src[1], &k) && (k & 31) == 0)
          return apply(r, "shift by 0 (mod 32) -> x", in->src[0]);
       return false;
@@ -271,7 +285,7 @@ opt_algebraic(struct ir_shader *sh, struct opt_ctx *ctx)
    unsigned n = ir_program_order(sh, &order);
    bool progress = false;
    for (unsigned i = 0; i < n && !ctx->limit_hit; i++) {
-      struct rule_ctx r = {sh, ctx, order[i]};
+      struct rule_ctx r = {sh, ctx, order[i], OPT_FAULT_COUNT};
       if (float_rules(&r) || int_rules(&r))
          progress = true;
    }

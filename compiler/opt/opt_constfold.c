@@ -217,8 +217,9 @@ opt_fold_op(enum ir_op op, const uint32_t *s, uint32_t *r)
    case IR_OP_U2F:
       *r = sem_i2f(a, 0);
       break;
-   case IR_OP_PACK_HALF:
-      *r = sem_f32_to_f16(a) | (sem_f32_to_f16(b) << 16);
+   case IR_OP_PACK_HALF: /* TGSI packs every NaN as 0x7e00; isel canonicalizes first */
+      *r = sem_f32_to_f16(sem_isnan(a) ? SEM_CANON_NAN : a) |
+           sem_f32_to_f16(sem_isnan(b) ? SEM_CANON_NAN : b) << 16;
       break;
    case IR_OP_UNPACK_HALF_LO:
       *r = sem_f16_to_f32(a & 0xffffu);

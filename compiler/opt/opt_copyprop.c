@@ -20,15 +20,19 @@ opt_copyprop(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned i = 0; i < n; i++) {
       struct ir_instr *in = order[i];
       struct ir_instr *rep = NULL;
+      bool faulty = false;
       if (in->op == IR_OP_MOV)
          rep = in->src[0];
       else if (in->op == IR_OP_PHI)
          rep = ir_phi_trivial_value(in);
-      else if (in->op == IR_OP_FABS && opt_fault(ctx, OPT_FAULT_COPYPROP_ABS))
+      else if ((faulty = in->op == IR_OP_FABS && opt_fault(ctx, OPT_FAULT_COPYPROP_ABS)))
          rep = in->src[0]; /* taken for a copy: the modifier is lost */
       if (!rep)
          continue;
-      if (!opt_transform(ctx, "%%%u = %s -> %%%u", in->id, ir_op_info[in->op].name, rep->id))
+      if (!(faulty ? opt_fault_fires(ctx, OPT_FAULT_COPYPROP_ABS, "%%%u = fabs -> %%%u", in->id,
+                                     rep->id)
+                   : opt_transform(ctx, "%%%u = %s -> %%%u", in->id, ir_op_info[in->op].name,
+                                   rep->id)))
          break;
       rep->flags |= in->flags & IR_VF_INVARIANT;
       opt_replace(sh, in, rep);

@@ -143,7 +143,11 @@ opt_cse(struct ir_shader *sh, struct opt_ctx *ctx)
          insert(&t, in, h);
          continue;
       }
-      if (!opt_transform(ctx, "%%%u = %s -> %%%u", in->id, ir_op_info[in->op].name, c->id))
+      bool faulty = fault && !equal(c, in, false); /* the fault's firing */
+      if (!(faulty
+                ? opt_fault_fires(ctx, OPT_FAULT_CSE_FIELDS, "%%%u = %s -> %%%u, another field",
+                                  in->id, ir_op_info[in->op].name, c->id)
+                : opt_transform(ctx, "%%%u = %s -> %%%u", in->id, ir_op_info[in->op].name, c->id)))
          break;
       c->flags |= in->flags;
       opt_replace(sh, in, c);

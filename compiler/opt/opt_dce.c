@@ -74,7 +74,9 @@ opt_dce(struct ir_shader *sh, struct opt_ctx *ctx)
       struct ir_instr *in = order[i];
       if (in->mark & LIVE)
          continue;
-      if (!opt_transform(ctx, "remove dead %%%u = %s", in->id, ir_op_info[in->op].name))
+      bool faulty = in->op == IR_OP_KILL_IF && opt_fault(ctx, OPT_FAULT_DCE_KILL);
+      if (!(faulty ? opt_fault_fires(ctx, OPT_FAULT_DCE_KILL, "remove %%%u = kill_if", in->id)
+                   : opt_transform(ctx, "remove dead %%%u = %s", in->id, ir_op_info[in->op].name)))
          break;
       unhook_back_edges(in);
       ir_instr_remove(in);

@@ -365,7 +365,8 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
          }
          s->insn.src[k].value = (uint32_t)v;
       }
-      if (jp >= 0 && (unsigned)s->target < lo->n && !opt_fault_sh(sh, OPT_FAULT_MISSING_JP))
+      if (jp >= 0 && (unsigned)s->target < lo->n &&
+          !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on instruction %d", s->target))
          lo->v[s->target].insn.mod[jp] = 1;
    }
    free(addr);
@@ -547,11 +548,15 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
 /* ------------------------------------------------------------------ */
 /* The pipeline                                                         */
 
-/* expand first, then the generic passes once more over what it built (the
- * division expansions of udiv and umod of the same operands share their
- * work; constant operands fold) */
-static const char *const backend_passes[] = {"expand", "constfold", "cse",      "dce",   "isel",
-                                             "sched",  "ra",        "legalize", "hazard"};
+/* the lowerings first (arrays: a no-op unless --passes skipped it; images
+ * and atomics: memory as the model reaches it), then expand, then the
+ * generic passes once more over what they built (the division expansions
+ * of udiv and umod of the same operands share their work; constant
+ * operands fold; texel addresses of one image at the same coordinates
+ * are one) */
+static const char *const backend_passes[] = {"arrays",    "images", "atomics",  "expand",
+                                             "constfold", "cse",    "dce",      "isel",
+                                             "sched",     "ra",     "legalize", "hazard"};
 
 /* Whether the comma-separated list names the pass ("all" names every one). */
 static bool
@@ -570,7 +575,8 @@ list_names(const char *list, const char *name, bool all)
 static bool
 uses_backend_pass(const char *list)
 {
-   static const char *const target[] = {"expand", "isel", "sched", "ra", "legalize", "hazard"};
+   static const char *const target[] = {"atomics", "expand",   "isel",  "sched",
+                                        "ra",      "legalize", "hazard"};
    for (unsigned i = 0; i < ARRAY_SIZE(target); i++)
       if (list_names(list, target[i], false))
          return true;
@@ -653,7 +659,9 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    sh->model = m;
    declared_cbufs(s, sh);
    bool hazards = !list_names(opts.disable, "hazard", true);
-   ok = ok && run_backend(sh, &ctx) && opt_emit(sh, hazards, out, stats, d);
+   ok = ok && run_backend(sh, &ctx);
+   ctx.pass = "emit"; /* its fault firings */
+   ok = ok && opt_emit(sh, hazards, out, stats, d);
    if (ok && s->stage == TGSI_STAGE_GEOM) /* the shader header's limit, the interpreter's */
       out->gs_max_vertices = MIN2(1024u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
    if (log) {

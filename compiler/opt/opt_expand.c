@@ -300,23 +300,36 @@ has(const struct isa_model *m, enum isa_sem sem)
    return m && opt_op_by_sem(m, sem) >= 0;
 }
 
-/* Fusion of an fmad the two fusion faults allow (opt_fuse.c has their
- * other hooks): precise ignored, or an invariant value fused when its
- * result has one use. */
-static bool
+/* The fusion fault that allows fusing the fmad in (opt_fuse.c has their
+ * other hooks), or OPT_FAULT_COUNT: precise ignored, or an invariant value
+ * fused when its result has one use. */
+static enum opt_fault
 fault_fuse_ok(const struct ex *x, const struct ir_instr *in)
 {
    if (opt_fault(x->ctx, OPT_FAULT_FUSE_PRECISE) && !(in->flags & IR_VF_INVARIANT))
-      return true;
+      return OPT_FAULT_FUSE_PRECISE;
    if (!opt_fault(x->ctx, OPT_FAULT_FUSE_USED_ONCE) || (in->flags & IR_VF_PRECISE))
-      return false;
+      return OPT_FAULT_COUNT;
    unsigned uses = 0;
    for (unsigned i = 0; i < x->sh->nvalues; i++) {
       const struct ir_instr *u = x->sh->values[i];
       for (unsigned k = 0; u && !u->removed && k < u->nsrc; k++)
          uses += u->src[k] == in;
    }
-   return uses == 1;
+   return uses == 1 ? OPT_FAULT_FUSE_USED_ONCE : OPT_FAULT_COUNT;
+}
+
+/* Whether the fmad in becomes an ffma: an inexact transformation, or the
+ * firing of the fault that allows it. */
+static bool
+fuse_fmad(struct ex *x, const struct ir_instr *in)
+{
+#define FMAD_FMT "fmad %%%u as ffma (one rounding: inexact)"
+   if (opt_inexact_ok(in))
+      return opt_transform(x->ctx, FMAD_FMT, in->id);
+   enum opt_fault f = fault_fuse_ok(x, in);
+   return f != OPT_FAULT_COUNT && opt_fault_fires(x->ctx, f, FMAD_FMT, in->id);
+#undef FMAD_FMT
 }
 
 /* The replacement for in, or NULL when the model selects it as it is. */
@@ -341,9 +354,7 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
          return NULL;
       /* inexact: rounded once; only with fuse_ffma, never for precise or
        * invariant values */
-      if (x->ctx->opts.fuse_ffma && has(m, ISA_SEM_FFMA) &&
-          (opt_inexact_ok(in) || fault_fuse_ok(x, in)) &&
-          opt_transform(x->ctx, "fmad %%%u as ffma (one rounding: inexact)", in->id))
+      if (x->ctx->opts.fuse_ffma && has(m, ISA_SEM_FFMA) && fuse_fmad(x, in))
          return opt_build_before(x->sh, in, IR_OP_FFMA, 3, in->src);
       /* exact: round the product, then the sum */
       return op2(x, IR_OP_FADD, op2(x, IR_OP_FMUL, in->src[0], in->src[1]), in->src[2]);

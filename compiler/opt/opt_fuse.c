@@ -16,27 +16,38 @@
 
 #include <stdlib.h>
 
-/* Inexact fusion ignoring precise (OPT_FAULT_FUSE_PRECISE), or allowed
- * for an invariant value when its multiply has one use, as if that made
- * it safe (OPT_FAULT_FUSE_USED_ONCE: seed 003). */
-static bool
+#define FUSE_FMT "%%%u = fadd(%%%u = fmul, %%%u) -> %s"
+
+/* The fault that lets x (the add or the multiply) fuse inexactly though
+ * it may not, or OPT_FAULT_COUNT: precise ignored (OPT_FAULT_FUSE_PRECISE),
+ * or an invariant value fused when its multiply has one use, as if that
+ * made it safe (OPT_FAULT_FUSE_USED_ONCE: seed 003). */
+static enum opt_fault
 fault_ok(const struct opt_ctx *ctx, const struct ir_instr *x, const unsigned *uses,
          const struct ir_instr *mul)
 {
    if (opt_fault(ctx, OPT_FAULT_FUSE_PRECISE) && !(x->flags & IR_VF_INVARIANT))
-      return true;
-   return opt_fault(ctx, OPT_FAULT_FUSE_USED_ONCE) && !(x->flags & IR_VF_PRECISE) && uses &&
-          uses[mul->id] == 1;
+      return OPT_FAULT_FUSE_PRECISE;
+   if (opt_fault(ctx, OPT_FAULT_FUSE_USED_ONCE) && !(x->flags & IR_VF_PRECISE) && uses &&
+       uses[mul->id] == 1)
+      return OPT_FAULT_FUSE_USED_ONCE;
+   return OPT_FAULT_COUNT;
 }
 
+/* Whether add and mul fuse; *fault: the fault that allows it (then the
+ * fusion is its firing), or OPT_FAULT_COUNT. */
 static bool
 fusable(const struct opt_ctx *ctx, const struct ir_instr *add, const struct ir_instr *mul,
-        bool ffma, const unsigned *uses)
+        bool ffma, const unsigned *uses, enum opt_fault *fault)
 {
+   *fault = OPT_FAULT_COUNT;
    if (mul->op != IR_OP_FMUL || mul->block != add->block)
       return false;
-   return !ffma || ((opt_inexact_ok(add) || fault_ok(ctx, add, uses, mul)) &&
-                    (opt_inexact_ok(mul) || fault_ok(ctx, mul, uses, mul)));
+   const struct ir_instr *x[2] = {add, mul};
+   for (unsigned i = 0; i < 2 && ffma; i++)
+      if (!opt_inexact_ok(x[i]) && (*fault = fault_ok(ctx, x[i], uses, mul)) == OPT_FAULT_COUNT)
+         return false;
+   return true;
 }
 
 /* Uses of every value (OPT_FAULT_FUSE_USED_ONCE only), or NULL. */
@@ -66,14 +77,17 @@ opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx)
       struct ir_instr *add = order[i];
       if (add->op != IR_OP_FADD)
          continue;
-      unsigned k = fusable(ctx, add, add->src[0], ffma, uses)   ? 0
-                   : fusable(ctx, add, add->src[1], ffma, uses) ? 1
-                                                                : 2;
+      enum opt_fault fault;
+      unsigned k = fusable(ctx, add, add->src[0], ffma, uses, &fault)   ? 0
+                   : fusable(ctx, add, add->src[1], ffma, uses, &fault) ? 1
+                                                                        : 2;
       if (k == 2)
          continue;
       struct ir_instr *mul = add->src[k];
-      if (!opt_transform(ctx, "%%%u = fadd(%%%u = fmul, %%%u) -> %s", add->id, mul->id,
-                         add->src[1 - k]->id, ir_op_info[op].name))
+      if (!(fault != OPT_FAULT_COUNT ? opt_fault_fires(ctx, fault, FUSE_FMT, add->id, mul->id,
+                                                       add->src[1 - k]->id, ir_op_info[op].name)
+                                     : opt_transform(ctx, FUSE_FMT, add->id, mul->id,
+                                                     add->src[1 - k]->id, ir_op_info[op].name)))
          break;
       struct ir_instr *s[3] = {mul->src[0], mul->src[1], add->src[1 - k]};
       struct ir_instr *f = opt_build_before(sh, add, op, 3, s);

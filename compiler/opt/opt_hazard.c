@@ -57,6 +57,14 @@
 #define HZ_WINDOW   24 /* no delay is longer: the walk stops here */
 #define HZ_MAXSTEPS 256
 
+/* A slot as the fault firings name it, the same across the rounds that
+ * add nops and in emit: "%12" (its instruction), "@3:branch" (a branch
+ * the tree implies at the end of block 3). */
+#define SLOT_FMT "%s%u%s%s"
+#define SLOT_ARGS(lo, i)                                                                           \
+   (lo)->v[i].in ? "%" : "@", (lo)->v[i].in ? (lo)->v[i].in->id : (lo)->v[i].block->index,         \
+       (lo)->v[i].in ? "" : ":", (lo)->v[i].in ? "" : isa_sem_name((lo)->v[i].kind)
+
 enum {
    HZ_SS = 1 << 0,
    HZ_SY = 1 << 1,
@@ -138,16 +146,32 @@ needs(const struct hz *z, unsigned e, const struct isa_insn *c, bool is_end)
          for (unsigned d2 = 0; d2 < c->ndst; d2++)
             f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_DST(d), c, ISA_SLOT_DST(d2)).sync);
       }
-      if (opt_fault(z->ctx, OPT_FAULT_MISSING_SS))
-         f &= ~(unsigned)HZ_SS;
-      if (opt_fault(z->ctx, OPT_FAULT_MISSING_SY))
-         f &= ~(unsigned)HZ_SY;
-   } else if (!opt_fault(z->ctx, OPT_FAULT_WAR_IN_FLIGHT)) {
+   } else {
       for (unsigned s = 0; s < p->nsrc; s++)
          for (unsigned d2 = 0; d2 < c->ndst; d2++)
             f |= sync_flag(isa_delay(z->m, p, ISA_SLOT_SRC(s), c, ISA_SLOT_DST(d2)).sync);
    }
    return f;
+}
+
+/* The flags slot i gets: raw for the results pending (and `end`), war for
+ * the sources, less what the sync faults drop. A firing is asked once
+ * per slot; the fixed point visits the slot again. */
+static unsigned
+faulty_flags(const struct hz *z, unsigned i, unsigned raw, unsigned war)
+{
+   const struct opt_layout *lo = &z->lo;
+   if ((raw & ~war & HZ_SS) &&
+       opt_fault_fires(z->ctx, OPT_FAULT_MISSING_SS, "no (ss) on " SLOT_FMT, SLOT_ARGS(lo, i)))
+      raw &= ~(unsigned)HZ_SS;
+   if ((raw & ~war & HZ_SY) &&
+       opt_fault_fires(z->ctx, OPT_FAULT_MISSING_SY, "no (sy) on " SLOT_FMT, SLOT_ARGS(lo, i)))
+      raw &= ~(unsigned)HZ_SY;
+   if ((war & ~raw) &&
+       opt_fault_fires(z->ctx, OPT_FAULT_WAR_IN_FLIGHT,
+                       "no sync on " SLOT_FMT " for a source still being read", SLOT_ARGS(lo, i)))
+      war = 0;
+   return raw | war;
 }
 
 /* Runs slot i on the pending set; returns the flags it needs. */
@@ -156,10 +180,11 @@ transfer(const struct hz *z, unsigned i, uint64_t *set)
 {
    const struct isa_insn *c = &z->lo.v[i].insn;
    bool is_end = c->sem == ISA_SEM_END;
-   unsigned f = 0;
+   unsigned fe[2] = {0, 0}; /* for results, for sources */
    for (unsigned e = 0; e < 2 * z->lo.n; e++)
       if (bit(set, e))
-         f |= needs(z, e, c, is_end);
+         fe[e % 2] |= needs(z, e, c, is_end);
+   unsigned f = faulty_flags(z, i, fe[0], fe[1]);
    for (unsigned e = 0; f && e < 2 * z->lo.n; e++) {
       if (!bit(set, e))
          continue;
@@ -256,6 +281,7 @@ struct walk {
    const struct isa_insn *c;
    int need;
    unsigned steps;
+   uint64_t faults; /* the delay faults this walk applies (1 << OPT_FAULT_*) */
 };
 
 /* The distance the faults that shorten delay slots leave (d otherwise). */
@@ -267,14 +293,14 @@ fault_distance(const struct walk *wk, const struct isa_insn *p, const struct spa
    struct isa_class_info pc, cc;
    isa_class_info(z->m, p->cls, &pc);
    isa_class_info(z->m, wk->c->cls, &cc);
-   if (opt_fault(z->ctx, OPT_FAULT_READ_EARLY) && ps->file != z->addr_file)
+   if (((wk->faults >> OPT_FAULT_READ_EARLY) & 1) && ps->file != z->addr_file)
       d -= cc.read_early; /* the ALU -> ALU distance for every consumer */
-   if (opt_fault(z->ctx, OPT_FAULT_SEL_SRC3) && wk->c->sem == ISA_SEM_SEL &&
+   if (((wk->faults >> OPT_FAULT_SEL_SRC3) & 1) && wk->c->sem == ISA_SEM_SEL &&
        cslot == ISA_SLOT_SRC(2))
       d -= 2; /* as if sel read its third source late, like mad */
-   if (opt_fault(z->ctx, OPT_FAULT_ADDR_DELAY) && ps->file == z->addr_file)
+   if (((wk->faults >> OPT_FAULT_ADDR_DELAY) & 1) && ps->file == z->addr_file)
       d = MIN2(d, pc.latency); /* a0.x as an ordinary ALU result */
-   if (opt_fault(z->ctx, OPT_FAULT_DELAY_SHORT))
+   if ((wk->faults >> OPT_FAULT_DELAY_SHORT) & 1)
       d--;
    return d;
 }
@@ -349,12 +375,12 @@ walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigne
    }
 }
 
-/* The nops slot i needs in front of it. */
+/* The nops slot i needs in front of it, with the delay faults `faults`. */
 static unsigned
-nops_needed(const struct hz *z, unsigned i)
+walk_nops(const struct hz *z, unsigned i, uint64_t faults)
 {
    const struct isa_insn *c = &z->lo.v[i].insn;
-   struct walk wk = {z, c, 0, 0};
+   struct walk wk = {z, c, 0, 0, faults};
    struct wants w = {{0}, {{0}}, {0}, 0};
    for (unsigned s = 0; s < c->nsrc; s++) {
       if (!span_of(z, c, ISA_SLOT_SRC(s), &w.sp[w.n]))
@@ -367,6 +393,26 @@ nops_needed(const struct hz *z, unsigned i)
       return 0;
    walk_back(&wk, w, z->lo.v[i].block->index, i, 0);
    return wk.need > 0 ? (unsigned)wk.need : 0;
+}
+
+/* The nops slot i needs; a delay fault fires where it makes them fewer. */
+static unsigned
+nops_needed(const struct hz *z, unsigned i)
+{
+   static const enum opt_fault delay_faults[] = {OPT_FAULT_READ_EARLY, OPT_FAULT_SEL_SRC3,
+                                                 OPT_FAULT_ADDR_DELAY, OPT_FAULT_DELAY_SHORT};
+   unsigned need = walk_nops(z, i, 0);
+   uint64_t on = 0;
+   for (unsigned k = 0; k < ARRAY_SIZE(delay_faults); k++) {
+      enum opt_fault f = delay_faults[k];
+      unsigned n = opt_fault(z->ctx, f) ? walk_nops(z, i, on | 1ull << f) : need;
+      if (n < need && opt_fault_fires(z->ctx, f, "%u nops, not %u, before " SLOT_FMT, n, need,
+                                      SLOT_ARGS(&z->lo, i))) {
+         need = n;
+         on |= 1ull << f;
+      }
+   }
+   return need;
 }
 
 /* ------------------------------------------------------------------ */
@@ -433,11 +479,15 @@ apply_pad(struct hz *z, unsigned i, unsigned n)
       struct opt_slot *p = &z->lo.v[i - 1];
       int cur = p->insn.mod[z->mod_nop];
       unsigned room = z->max_nopn > cur ? (unsigned)(z->max_nopn - cur) : 0;
-      unsigned k = MIN2(room, n);
-      while (k && !can_carry(z, &p->insn, z->mod_nop, cur + (int)k) &&
-             !opt_fault(z->ctx, OPT_FAULT_NOP_FOLD))
+      unsigned want = MIN2(room, n), k = want;
+      while (k && !can_carry(z, &p->insn, z->mod_nop, cur + (int)k))
          k--;
-      if (k && opt_transform(z->ctx, "fold %u nops into %%%u", k, p->in->id)) {
+      bool unencodable = k < want && opt_fault_fires(z->ctx, OPT_FAULT_NOP_FOLD,
+                                                     "fold %u nops into %%%u, which can take %u",
+                                                     want, p->in->id, k);
+      if (unencodable)
+         k = want;
+      if (k && (unencodable || opt_transform(z->ctx, "fold %u nops into %%%u", k, p->in->id))) {
          p->in->mach->insn.mod[z->mod_nop] = (int16_t)(cur + (int)k);
          n -= k;
       }
@@ -461,7 +511,7 @@ apply_pad(struct hz *z, unsigned i, unsigned n)
 
 struct cw {
    const struct isa_model *m;
-   const struct ir_shader *sh; /* for its fault mask */
+   const struct ir_shader *sh; /* for its faults */
    const struct opt_layout *lo;
    struct opt_control *out;
    int64_t *t;      /* issue cycle of each slot */
@@ -474,6 +524,7 @@ struct cw {
    int64_t sb_set[CW_MAX_SB];
    unsigned nsb, max_stall, min_stall, bar_min, war_latency, pred_latency, flow_stall;
    int alu_latency; /* the copy op's class: what a fixed-latency result takes */
+   unsigned cur;    /* the slot requirements() looks at (fault firings name it) */
 };
 
 static unsigned
@@ -521,20 +572,32 @@ need_raw(struct cw *c, unsigned u, const struct isa_insn *x, int cslot, int64_t 
    int w = c->writer[u];
    if (w < 0)
       return;
+   const struct opt_layout *lo = c->lo;
    if (c->wsb[u] >= 0) {
-      if (!opt_fault_sh(c->sh, OPT_FAULT_MISSING_WAIT))
+      if (!(*wait & (1u << c->wsb[u])) &&
+          !opt_fault_fires_sh(c->sh, OPT_FAULT_MISSING_WAIT,
+                              "no wait in " SLOT_FMT " for the scoreboard of " SLOT_FMT,
+                              SLOT_ARGS(lo, c->cur), SLOT_ARGS(lo, w)))
          *wait |= 1u << c->wsb[u];
       return;
    }
-   const struct isa_insn *p = &c->lo->v[w].insn;
+   const struct isa_insn *p = &lo->v[w].insn;
    int64_t d = cslot < 0 ? (int64_t)c->pred_latency : 0;
    for (unsigned k = 0; cslot >= 0 && k < p->ndst; k++)
       d = MAX2(d, isa_delay(c->m, p, ISA_SLOT_DST(k), x, cslot).distance);
-   if (opt_fault_sh(c->sh, OPT_FAULT_PRED_LATENCY) && (int)(u / c->stride) == c->pred)
-      d = MIN2(d, c->alu_latency);
-   if (opt_fault_sh(c->sh, OPT_FAULT_IMUL_FIXED) && p->sem == ISA_SEM_XMAD)
+   if ((int)(u / c->stride) == c->pred && d > c->alu_latency &&
+       opt_fault_fires_sh(c->sh, OPT_FAULT_PRED_LATENCY,
+                          SLOT_FMT " reads the predicate of " SLOT_FMT " after the GPR latency",
+                          SLOT_ARGS(lo, c->cur), SLOT_ARGS(lo, w)))
       d = c->alu_latency;
-   if (opt_fault_sh(c->sh, OPT_FAULT_STALL_SHORT) && cslot >= 0 && d > 0)
+   if (p->sem == ISA_SEM_XMAD && d != c->alu_latency &&
+       opt_fault_fires_sh(c->sh, OPT_FAULT_IMUL_FIXED, SLOT_FMT " (XMAD) as fixed latency",
+                          SLOT_ARGS(lo, w)))
+      d = c->alu_latency;
+   if (cslot >= 0 && d > 0 && c->t[w] + d > *need &&
+       opt_fault_fires_sh(c->sh, OPT_FAULT_STALL_SHORT,
+                          "stall one cycle short between " SLOT_FMT " and " SLOT_FMT,
+                          SLOT_ARGS(lo, w), SLOT_ARGS(lo, c->cur)))
       d--;
    *need = MAX2(*need, c->t[w] + d);
 }
@@ -545,6 +608,7 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
 {
    const struct isa_insn *x = &c->lo->v[i].insn;
    unsigned u[16];
+   c->cur = i;
    for (unsigned s = 0; s < x->nsrc; s++) {
       unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_SRC(s), u, 16);
       struct isa_insn xs = *x; /* isa_delay asks about the register itself: a
@@ -570,9 +634,15 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
    isa_class_info(c->m, x->cls, &ci);
    bool last = i + 1 == c->lo->block_end[c->lo->v[i].block->index];
    if (ci.flow && last) { /* drain: every result ready, every scoreboard waited */
-      for (unsigned k = 0; k < c->nsb && !opt_fault_sh(c->sh, OPT_FAULT_BRANCH_DRAIN); k++)
+      unsigned set = 0;
+      for (unsigned k = 0; k < c->nsb; k++)
          if (c->sb_owner[k] >= 0)
-            *wait |= 1u << k;
+            set |= 1u << k;
+      if ((set & ~*wait) == 0 ||
+          !opt_fault_fires_sh(c->sh, OPT_FAULT_BRANCH_DRAIN,
+                              SLOT_FMT " ends its block with scoreboards still set",
+                              SLOT_ARGS(c->lo, i)))
+         *wait |= set;
       for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
          if (c->writer[un] >= 0 && c->wsb[un] < 0) {
             const struct isa_insn *p = &c->lo->v[c->writer[un]].insn;
@@ -581,9 +651,14 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
             *need = MAX2(*need, c->t[c->writer[un]] + MAX2(pc.latency, 0));
          }
    }
-   for (unsigned k = 0; k < c->nsb && !opt_fault_sh(c->sh, OPT_FAULT_BAR_EARLY); k++)
+   int64_t bar = INT64_MIN;
+   for (unsigned k = 0; k < c->nsb; k++)
       if (*wait & (1u << k))
-         *need = MAX2(*need, c->sb_set[k] + (int64_t)c->bar_min);
+         bar = MAX2(bar, c->sb_set[k] + (int64_t)c->bar_min);
+   if (bar > *need && !opt_fault_fires_sh(c->sh, OPT_FAULT_BAR_EARLY,
+                                          SLOT_FMT " waits too soon after its barrier is set",
+                                          SLOT_ARGS(c->lo, i)))
+      *need = bar;
 }
 
 static void
@@ -645,9 +720,13 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       requirements(c, i, now, &need, &wait);
       bool var = ci.sync == ISA_SYNC_SCOREBOARD && x->ndst;
       bool late = ci.war_sync == ISA_SYNC_SCOREBOARD && x->nsrc;
-      if (opt_fault_sh(c->sh, OPT_FAULT_IMUL_FIXED) && x->sem == ISA_SEM_XMAD)
+      if (x->sem == ISA_SEM_XMAD && (var || late) &&
+          opt_fault_fires_sh(c->sh, OPT_FAULT_IMUL_FIXED, SLOT_FMT " (XMAD) as fixed latency",
+                             SLOT_ARGS(c->lo, i)))
          var = late = false; /* as a fixed-latency ALU op */
-      if (opt_fault_sh(c->sh, OPT_FAULT_NO_READ_BAR))
+      if (late &&
+          opt_fault_fires_sh(c->sh, OPT_FAULT_NO_READ_BAR,
+                             "no read barrier on the sources of " SLOT_FMT, SLOT_ARGS(c->lo, i)))
          late = false;
       unsigned pre = wait;
       int sb = var || late ? take_sb(c, i, &wait) : -1;
@@ -665,6 +744,8 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       }
       c->t[i] = now;
       release(c, wait);
+      if (sb >= 0)
+         c->sb_owner[sb] = (int)i; /* an evicted scoreboard was released just now */
       c->out[i].wait = wait;
       unsigned u[16];
       for (unsigned d = 0; d < x->ndst; d++) {
@@ -683,8 +764,11 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
          c->sb_set[sb] = now;
       c->out[i].wr_bar = var ? sb : -1;
       c->out[i].rd_bar = late ? sb : -1;
-      c->out[i].stall = MAX2(
-          c->min_stall, ci.flow && !opt_fault_sh(c->sh, OPT_FAULT_FLOW_STALL) ? c->flow_stall : 1);
+      bool flow = ci.flow &&
+                  (c->flow_stall <= 1 ||
+                   !opt_fault_fires_sh(c->sh, OPT_FAULT_FLOW_STALL,
+                                       "flow op " SLOT_FMT " stalls 1 cycle", SLOT_ARGS(c->lo, i)));
+      c->out[i].stall = MAX2(c->min_stall, flow ? c->flow_stall : 1);
       now += c->out[i].stall;
    }
    *clock = now;
@@ -696,7 +780,7 @@ opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
                   const struct ir_shader *sh, struct opt_control *out)
 {
    struct cw c = {m,   sh,  lo, out, NULL, -1, -1, 0, NULL, NULL, NULL,
-                  {0}, {0}, 0,  0,   0,    0,  0,  0, 0,    0};
+                  {0}, {0}, 0,  0,   0,    0,  0,  0, 0,    0,    0};
    memset(out, 0, (lo->n + 1) * sizeof(*out));
    for (unsigned f = 0; f < isa_file_count(m); f++) {
       struct isa_file_info fi;

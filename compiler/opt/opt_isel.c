@@ -580,8 +580,11 @@ isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left,
 {
    if (s->op[direct] >= 0)
       return isel_build2(s, pos, direct, a, b);
-   if ((left && opt_fault(s->ctx, OPT_FAULT_SHF_L_HI)) ||
-       (!left && sign && !strcmp(sign, "s32") && opt_fault(s->ctx, OPT_FAULT_SHF_R_SEXT)))
+   if ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
+                                a->id, b->id, pos->id)) ||
+       (!left && sign && !strcmp(sign, "s32") &&
+        opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
+                        b->id, pos->id)))
       return funnel_shift(s, pos, left, a, b);
    struct ir_instr *r = isel_build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
    isel_set_flag_mod(s, r, s->mod_wrap, 1);
@@ -619,7 +622,7 @@ truncating(struct isel *s, struct ir_instr *c, enum isa_type from, enum isa_type
 {
    int rm = isa_mod_by_role(s->m, ISA_ROLE_ROUND);
    if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to) ||
-       opt_fault(s->ctx, OPT_FAULT_F2I_ROUND))
+       opt_fault_fires(s->ctx, OPT_FAULT_F2I_ROUND, "%%%u rounds to nearest", c->id))
       return c;
    if (isa_mod_value(s->m, (unsigned)rm, "default") >= 0)
       isel_set_mod(s, c, rm, "default");
@@ -887,12 +890,15 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_LOAD_CONST_IND:
       r = isel_load_const_ind(s, in);
       break;
+   case IR_OP_ATOMIC:
+      r = isel_atomic(s, in);
+      break;
    case IR_OP_RES_SIZE:
       return isel_res_size(s, in);
    case IR_OP_PACK_HALF:
    case IR_OP_UNPACK_HALF_LO:
    case IR_OP_UNPACK_HALF_HI:
-      r = s->setp ? isel_half(s, in) : NULL;
+      r = isel_half(s, in);
       if (!r && !s->ctx->failed)
          return isel_unsupported(s, in, "no selection for this target");
       break;
@@ -1055,6 +1061,10 @@ pure(const struct ir_instr *in)
    case ISA_SEM_STL:
    case ISA_SEM_AST:
    case ISA_SEM_EMIT:
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
    case ISA_SEM_NOP:
    case ISA_SEM_JUMP:
    case ISA_SEM_BRANCH:

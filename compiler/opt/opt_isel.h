@@ -3,7 +3,7 @@
  * and the builders every part uses. opt_isel.c is the pass (order of work,
  * ALU ops, compares, folding modifiers); opt_isel_tex.c selects texture
  * and cross-lane (derivative, subgroup) instructions, opt_isel_mem.c
- * constant, buffer, shared memory and half-float packing ones,
+ * constant, buffer, shared memory, atomic and half-float packing ones,
  * opt_isel_gs.c stage outputs (geometry and tessellation control) and
  * inputs read by vertex. Each builder inserts before `pos`
  * and returns the new value, or NULL after reporting why in s->ctx.
@@ -63,6 +63,7 @@ struct ir_instr *isel_cross_lane(struct isel *s, struct ir_instr *in);
 /* opt_isel_mem.c */
 struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_memory(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_atomic(struct isel *s, struct ir_instr *in);
 bool isel_res_size(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_half(struct isel *s, struct ir_instr *in);
 

@@ -1,7 +1,15 @@
 /*
  * Instruction selection of memory and packing instructions (see
  * opt_isel.h): constant-buffer reads with a computed index, buffer and
- * shared-memory loads and stores, resource sizes, and half-float packing.
+ * shared-memory loads, stores and atomics, resource sizes, and half-float
+ * packing. Images reach here as buffer accesses (opt_images), atomics a
+ * model lacks as compare-and-swap loops (opt_atomics).
+ *
+ * A buffer address is the byte offset plus the buffer's base
+ * (EMU_ADDR_BUFFER): one add per block and offset value, reused by the
+ * other accesses there; a constant added to the offset goes into the
+ * instruction's own offset field where the op has one (ldg/stg, LDG/STG,
+ * LDS/STS, ATOM), so the four words of a vec4 access share one address.
  */
 #include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
@@ -65,11 +73,70 @@ load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n)
    return isel_build3(s, in, ISA_SEM_SEL, v, ok, isel_imm(s, in, 0));
 }
 
-/* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*). */
+/* Does in carry its op's default modifiers? */
+static bool
+plain_mods(const struct isel *s, const struct ir_instr *in)
+{
+   struct isa_insn def;
+   isa_insn_init(s->m, in->mach->insn.op, &def);
+   return !memcmp(def.mod, in->mach->insn.mod, sizeof(def.mod)) && in->mach->guard == IR_MACH_FIXED;
+}
+
+/* Is v a selected `add x, k` with k an immediate (x + k), and is v's
+ * first source x? */
+static bool
+add_of_imm(const struct isel *s, const struct ir_instr *v, struct ir_instr **x, uint32_t *k)
+{
+   if (v->op != IR_OP_MACH || v->mach->insn.sem != ISA_SEM_IADD || !plain_mods(s, v))
+      return false;
+   const struct ir_mach *m = v->mach;
+   if (m->count[0] != 1 || m->count[1] != 1 || m->insn.src[0].flags || m->insn.src[1].flags)
+      return false;
+   const struct ir_instr *b = v->src[m->first[1]];
+   if (b->op != IR_OP_IMM || b->type != IR_TYPE_32)
+      return false;
+   *x = v->src[m->first[0]];
+   *k = (uint32_t)b->imm;
+   return true;
+}
+
+/* Global memory address of byte `addr` in buffer res (emu.h EMU_ADDR_*):
+ * an earlier `add addr, base` of the block when there is one (the words
+ * of one vec4 access, a texel's loads and stores), else a new one. */
 static struct ir_instr *
 buffer_address(struct isel *s, struct ir_instr *pos, struct ir_instr *addr, int32_t res)
 {
-   return isel_build2(s, pos, ISA_SEM_IADD, addr, isel_imm(s, pos, EMU_ADDR_BUFFER((uint32_t)res)));
+   uint32_t base = EMU_ADDR_BUFFER((uint32_t)res), k;
+   struct ir_instr *x;
+   for (struct ir_instr *p = pos->prev; p; p = p->prev)
+      if (add_of_imm(s, p, &x, &k) && x == addr && k == base &&
+          opt_transform(s->ctx, "reuse %%%u as the base address of %%%u", p->id, pos->id))
+         return p;
+   return isel_build2(s, pos, ISA_SEM_IADD, addr, isel_imm(s, pos, base));
+}
+
+/* The address of memory instruction r (selected for in): operand 0, set
+ * to in's address already, and, when the op has one, operand `off` (an
+ * immediate byte offset). An address computed as x + k becomes x and
+ * offset k where the op takes k; global addresses get the buffer's base. */
+static void
+set_address(struct isel *s, struct ir_instr *in, struct ir_instr *r, bool global, int off)
+{
+   struct ir_instr *a = in->src[0], *x;
+   uint32_t k = 0, k1;
+   while (off >= 0 && add_of_imm(s, a, &x, &k1)) { /* (x + k1) + k: one offset */
+      ir_mach_set_fixed(r, (unsigned)off, k + k1);
+      if (!opt_legal_possible(s->sh, r) ||
+          !opt_transform(s->ctx, "fold +%u into the offset of %%%u", k1, in->id))
+         break;
+      a = x;
+      k += k1;
+   }
+   if (off >= 0)
+      ir_mach_set_fixed(r, (unsigned)off, k);
+   if (global)
+      a = buffer_address(s, r, a, in->res);
+   r->src[r->mach->first[0]] = a;
 }
 
 struct ir_instr *
@@ -82,11 +149,12 @@ isel_memory(struct isel *s, struct ir_instr *in)
                              : ISA_SEM_STL;
    if (s->op[sem] < 0)
       return isel_unsupported(s, in, isa_sem_name(sem)), NULL;
-   struct ir_instr *addr = global ? buffer_address(s, in, in->src[0], in->res) : in->src[0];
    struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[sem]);
+   r->flags = in->flags;
+   r->line = in->line;
+   ir_insert_before(in, r);
    /* operands: address, offset, [data,] count */
-   ir_mach_set_src(r, 0, &addr, 1);
-   ir_mach_set_fixed(r, 1, 0);
+   ir_mach_set_src(r, 0, &in->src[0], 1);
    if (load) {
       ir_mach_set_fixed(r, 2, 1);
    } else {
@@ -94,9 +162,56 @@ isel_memory(struct isel *s, struct ir_instr *in)
       ir_mach_set_fixed(r, 3, 1);
    }
    isel_set_mod(s, r, s->mod_type, "u32");
+   set_address(s, in, r, global, 1);
+   return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Atomics                                                              */
+
+/* atomic: ATOM/ATOMS (sm50) or atomic.g/.l (a3xx) at the buffer's
+ * address (+ a folded offset where the op takes one) or the shared
+ * memory offset; the old word is the result. Compare-and-swap is the
+ * model's *_CAS op with (compare, new) in a register pair, or the
+ * cmpxchg operation with (new, compare). Images are buffers by now
+ * (opt_images); operations the model lacks were compare-and-swap loops
+ * (opt_atomics). */
+struct ir_instr *
+isel_atomic(struct isel *s, struct ir_instr *in)
+{
+   bool shared = in->space == IR_SPACE_shared, cas = in->aop == IR_AOP_cas;
+   enum isa_sem sem = shared ? ISA_SEM_ATOMS : ISA_SEM_ATOM;
+   enum isa_sem csem = shared ? ISA_SEM_ATOMS_CAS : ISA_SEM_ATOM_CAS;
+   if (in->space == IR_SPACE_image)
+      return isel_unsupported(s, in, "an image outside the emulator's images"), NULL;
+   if (!opt_atomic_native(s->m, (enum ir_space)in->space, (enum ir_aop)in->aop))
+      return isel_unsupported(s, in, "no such atomic operation"), NULL;
+   bool cas_op = cas && s->op[csem] >= 0;
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[cas_op ? csem : sem]);
    r->flags = in->flags;
    r->line = in->line;
    ir_insert_before(in, r);
+   unsigned data = r->mach->insn.nsrc == 3 ? 2 : 1; /* [address, offset,] data */
+   ir_mach_set_src(r, 0, &in->src[0], 1);
+   if (data == 2)
+      ir_mach_set_fixed(r, 1, 0);
+   if (cas) { /* the IR's sources: address, compare, new */
+      struct ir_instr *pair[2] = {in->src[1], in->src[2]};
+      if (!cas_op) {
+         pair[0] = in->src[2];
+         pair[1] = in->src[1];
+      }
+      ir_mach_set_src(r, data, pair, 2);
+   } else {
+      ir_mach_set_src(r, data, &in->src[1], 1);
+   }
+   if (!cas_op) {
+      const char *name, *type;
+      opt_atomic_form(s->m, (enum ir_aop)in->aop, &name, &type);
+      isel_set_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_ATOM_OP), name);
+      isel_set_mod(s, r, opt_atomic_type_mod(s->m, r->mach->insn.op, type), type);
+   }
+   set_address(s, in, r, !shared, data == 2 ? 1 : -1);
    return r;
 }
 
@@ -143,7 +258,7 @@ isel_res_size(struct isel *s, struct ir_instr *in)
 }
 
 /* A conversion op typed by its operands (sm50 F2F.F16.F32), not by
- * modifiers: a3xx's cov to f16 writes a half register, which RA has not. */
+ * modifiers. */
 static bool
 has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
 {
@@ -158,28 +273,84 @@ has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
    return false;
 }
 
+/* The model's half register file (a3xx hr: its own registers, no aliasing
+ * with the full file), or -1. */
+static int
+half_file(const struct isel *s)
+{
+   for (unsigned f = 0; f < isa_file_count(s->m); f++) {
+      struct isa_file_info fi;
+      isa_file_info(s->m, f, &fi);
+      if (fi.kind == ISA_FILE_HALF && fi.half_of < 0)
+         return (int)f;
+   }
+   return -1;
+}
+
+/* A cov typed by modifiers (a3xx) through a half register, as ir3 does:
+ * f32 -> f16 into hrN then its bits zero-extended (cov.u16u32), or the
+ * low 16 bits into hrN (cov.u32u16) then f16 -> f32. RA places the half
+ * value in its file. */
+static struct ir_instr *
+half_cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a, bool to_half, int hf)
+{
+   struct ir_instr *h = isel_cov(s, pos, a, to_half ? "f32" : "u32", to_half ? "f16" : "u16");
+   if (!h)
+      return NULL;
+   ir_mach_get(s->m, h)->reg = (struct ir_reg){(int16_t)hf, 0, 0};
+   return isel_cov(s, pos, h, to_half ? "u16" : "f16", to_half ? "u32" : "f32");
+}
+
+/* f2h or h2f of a, by whichever form the model has. */
+static struct ir_instr *
+half_convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, bool to_half, int hf)
+{
+   if (hf >= 0)
+      return half_cov(s, pos, a, to_half, hf);
+   return to_half ? isel_convert(s, pos, a, ISA_TYPE_F32, ISA_TYPE_F16)
+                  : isel_convert(s, pos, a, ISA_TYPE_F16, ISA_TYPE_F32);
+}
+
+/* x, or the one quiet NaN 0x7fc00000 where x is a NaN (x != x). */
+static struct ir_instr *
+quiet_nan(struct isel *s, struct ir_instr *pos, struct ir_instr *x)
+{
+   struct ir_instr *nan;
+   if (s->setp) {
+      nan = isel_setp(s, pos, ISA_SEM_FSETP, x, x, "ne", NULL);
+   } else {
+      nan = isel_build2(s, pos, ISA_SEM_FCMP, x, x);
+      isel_set_mod(s, nan, s->mod_cond, "ne");
+   }
+   struct ir_instr *q = isel_imm(s, pos, 0x7fc00000u);
+   return nan ? isel_build3(s, pos, ISA_SEM_SEL, q, nan, x) : NULL;
+}
+
 /* pack_half(a, b) = f2h(a) | f2h(b) << 16, every NaN packed as the one
  * quiet NaN (a select of 0x7fc00000 first, as the reference compiler);
- * unpack_half_lo/hi = h2f of the low or high half. */
+ * unpack_half_lo/hi = h2f of the low or high half. The conversion is an
+ * op typed f32 -> f16 into a full register (sm50 F2F), or a cov typed by
+ * modifiers through a half register (a3xx). */
 struct ir_instr *
 isel_half(struct isel *s, struct ir_instr *in)
 {
+   int hf = -1;
    if (!has_typed_conversion(s, ISA_TYPE_F32, ISA_TYPE_F16) ||
-       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32))
-      return isel_unsupported(s, in, "no f16 conversion into a full register"), NULL;
+       !has_typed_conversion(s, ISA_TYPE_F16, ISA_TYPE_F32)) {
+      hf = half_file(s);
+      if (hf < 0 || s->mod_src_type < 0 || s->mod_dst_type < 0)
+         return isel_unsupported(s, in, "no f16 conversion"), NULL;
+   }
    if (in->op != IR_OP_PACK_HALF) {
       struct ir_instr *v = in->src[0];
       if (in->op == IR_OP_UNPACK_HALF_HI)
          v = isel_shift(s, in, ISA_SEM_SHR, false, "u32", v, isel_imm(s, in, 16));
-      return v ? isel_convert(s, in, v, ISA_TYPE_F16, ISA_TYPE_F32) : NULL;
+      return v ? half_convert(s, in, v, false, hf) : NULL;
    }
    struct ir_instr *h[2];
    for (unsigned k = 0; k < 2; k++) {
-      struct ir_instr *x = in->src[k];
-      struct ir_instr *nan = isel_setp(s, in, ISA_SEM_FSETP, x, x, "ne", NULL);
-      struct ir_instr *q = isel_imm(s, in, 0x7fc00000u);
-      struct ir_instr *v = nan ? isel_build3(s, in, ISA_SEM_SEL, q, nan, x) : NULL;
-      h[k] = v ? isel_convert(s, in, v, ISA_TYPE_F32, ISA_TYPE_F16) : NULL;
+      struct ir_instr *v = quiet_nan(s, in, in->src[k]);
+      h[k] = v ? half_convert(s, in, v, true, hf) : NULL;
       if (!h[k])
          return NULL;
    }

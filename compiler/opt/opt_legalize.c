@@ -104,6 +104,10 @@ cut_to_field(const struct isa_model *m, unsigned op, unsigned k, uint32_t v)
    return v & mask;
 }
 
+/* The instance of OPT_FAULT_IMM_TRUNC: one immediate of one instruction,
+ * asked about in trials and when it is written. */
+#define IMM_TRUNC_FMT "immediate 0x%x of %%%u cut to its field"
+
 /* A register number for an unplaced value in a trial (distinct per slot). */
 static uint16_t
 dummy_index(const struct isa_model *m, unsigned file, unsigned want)
@@ -144,11 +148,14 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
       case PLACE_IMM:
          o->kind = ISA_OPND_IMM;
          o->value = (uint32_t)v->imm;
-         if (opt_fault_sh(sh, OPT_FAULT_IMM_TRUNC))
+         if (opt_fault_sh(sh, OPT_FAULT_IMM_TRUNC) &&
+             cut_to_field(sh->model, op, k, o->value) != o->value &&
+             opt_fault_fires_sh(sh, OPT_FAULT_IMM_TRUNC, IMM_TRUNC_FMT, o->value, in->id))
             o->value = cut_to_field(sh->model, op, k, o->value);
          break;
       case PLACE_CONST:
-         if (opt_fault_sh(sh, OPT_FAULT_CONST_SRC2) && t->nsrc == 3 && k == 1) {
+         if (t->nsrc == 3 && k == 1 &&
+             opt_fault_fires_sh(sh, OPT_FAULT_CONST_SRC2, "a constant in src2 of %%%u", in->id)) {
             o->kind = ISA_OPND_REG; /* checked as if src2 took constants */
             o->file = (uint8_t)f.gpr;
             o->index = dummy_index(sh->model, o->file, 8 + 4 * k);
@@ -383,13 +390,21 @@ take_form(const struct ir_shader *sh, struct ir_instr *in)
       set_op(sh->model, &in->mach->insn, op);
 }
 
-/* Can in be made encodable by swapping or copying operands? */
+/* Can in be made encodable by swapping or copying operands? (A fault
+ * firing its trials ask is the legalizer's, as in opt_legalize_operands.) */
 bool
 opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in)
 {
    enum place p[ISA_MAX_SRC];
    unsigned mask;
-   return plan(sh, in, p, &mask);
+   struct opt_ctx *ctx = sh->fault_ctx;
+   const char *caller = ctx ? ctx->pass : NULL;
+   if (ctx)
+      ctx->pass = "legalize";
+   bool ok = plan(sh, in, p, &mask);
+   if (ctx)
+      ctx->pass = caller;
+   return ok;
 }
 
 /* An immediate 0 in a slot that takes registers reads the zero register
@@ -431,10 +446,42 @@ use_zero_register(const struct ir_shader *sh, struct ir_instr *in)
    }
 }
 
-/* Legalizes the operands of in before register allocation: copies become
- * new values. false if nothing makes the instruction encodable. */
-bool
-opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
+/* The swap fault that makes swapping in's operands a and b differ from a
+ * correct swap, or OPT_FAULT_COUNT: the pair is not commutative, a
+ * compare's condition stays, or the modifiers stay where they were. */
+static enum opt_fault
+swap_fault(const struct ir_shader *sh, const struct ir_instr *in, int a, int b)
+{
+   struct isa_op_info oi;
+   isa_op_info(sh->model, in->mach->insn.op, &oi);
+   const struct isa_insn *x = &in->mach->insn;
+   if (oi.commute[0] < 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NONCOMM))
+      return OPT_FAULT_SWAP_NONCOMM;
+   if (oi.flip_mod >= 0 && opt_fault_sh(sh, OPT_FAULT_SWAP_NOFLIP) &&
+       isa_mod_flip(sh->model, (unsigned)oi.flip_mod, x->mod[oi.flip_mod]) != x->mod[oi.flip_mod])
+      return OPT_FAULT_SWAP_NOFLIP;
+   if (x->src[a].flags != x->src[b].flags && opt_fault_sh(sh, OPT_FAULT_SWAP_MODS))
+      return OPT_FAULT_SWAP_MODS;
+   return OPT_FAULT_COUNT;
+}
+
+/* Whether to swap in's operands a and b (copies m2 against m1 without):
+ * required when nothing else is legal, else the optional transformation
+ * that saves copies. A swap a fault spoils is that fault's firing. */
+static bool
+take_swap(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in, int a, int b, bool ok1,
+          unsigned m1, unsigned m2)
+{
+   if (ok1 && popcount(m2) >= popcount(m1))
+      return false;
+   enum opt_fault f = swap_fault(sh, in, a, b);
+   if (f != OPT_FAULT_COUNT)
+      return opt_fault_fires(ctx, f, "%%%u swapped", in->id);
+   return !ok1 || opt_transform(ctx, "swap the operands of %%%u", in->id);
+}
+
+static bool
+legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
@@ -451,10 +498,7 @@ opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr
       ok2 = plan(sh, in, p2, &m2);
       swap_operands(sh, in, a, b);
    }
-   /* Swapping is required when nothing else works; otherwise it is the
-    * optional transformation that saves copies. */
-   if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
-                        opt_transform(ctx, "swap the operands of %%%u", in->id)))) {
+   if (ok2 && take_swap(sh, ctx, in, a, b, ok1, m1, m2)) {
       swap_operands(sh, in, a, b);
       mask = m2;
    } else if (ok1) {
@@ -468,6 +512,20 @@ opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr
          in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
    take_form(sh, in);
    return true;
+}
+
+/* Legalizes the operands of in before register allocation: copies become
+ * new values. false if nothing makes the instruction encodable. The
+ * legalizer's transformations and fault firings are logged as its own
+ * (pass legalize), also when isel calls it. */
+bool
+opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
+{
+   const char *caller = ctx->pass;
+   ctx->pass = "legalize";
+   bool ok = legalize_operands(sh, ctx, in);
+   ctx->pass = caller;
+   return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -627,11 +685,14 @@ fault_immediates(struct lgz *z, struct ir_instr *in)
           (m->insn.src[k].flags & ISA_OPND_F_REL) ||
           !isa_slot_info(z->sh->model, m->insn.op, false, k, &si))
          continue;
-      uint32_t v = (uint32_t)(*src)->imm, w = v;
-      if (opt_fault(z->ctx, OPT_FAULT_IMM_TRUNC))
-         w = cut_to_field(z->sh->model, m->insn.op, k, v);
-      if (opt_fault(z->ctx, OPT_FAULT_FFMA_I20) && m->insn.sem == ISA_SEM_FFMA && si.imm_float_top)
-         w = ((v & 0x7ffffu) << 12) | (v & 0x80000000u);
+      uint32_t v = (uint32_t)(*src)->imm, w = v, cut = cut_to_field(z->sh->model, m->insn.op, k, v);
+      if (cut != v && opt_fault_fires(z->ctx, OPT_FAULT_IMM_TRUNC, IMM_TRUNC_FMT, v, in->id))
+         w = cut;
+      uint32_t i20 = ((v & 0x7ffffu) << 12) | (v & 0x80000000u);
+      if (m->insn.sem == ISA_SEM_FFMA && si.imm_float_top && i20 != v &&
+          opt_fault_fires(z->ctx, OPT_FAULT_FFMA_I20, "FFMA immediate 0x%x of %%%u as i20", v,
+                          in->id))
+         w = i20;
       if (w != v)
          *src = opt_imm_before(z->sh, in, w);
    }
@@ -651,8 +712,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
       ok2 = plan(sh, in, p2, &m2);
       swap_operands(sh, in, a, b);
    }
-   if (ok2 && (!ok1 || (popcount(m2) < popcount(m1) &&
-                        opt_transform(z->ctx, "swap the operands of %%%u", in->id)))) {
+   if (ok2 && take_swap(sh, z->ctx, in, a, b, ok1, m1, m2)) {
       swap_operands(sh, in, a, b);
       mask = m2;
       place = p2;

@@ -393,9 +393,11 @@ assign_block(struct ra *ra, struct ir_block *b)
    for (unsigned f = 0; f < ra->nfiles; f++)
       memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
    const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
-   for (unsigned id = 0; id < ra->sh->nvalues && !opt_fault(ra->ctx, OPT_FAULT_RA_LIVEIN); id++) {
+   for (unsigned id = 0; id < ra->sh->nvalues; id++) {
       struct ir_instr *v = ra->sh->values[id];
-      if (v && live_in_set(ra, lin, id) && ir_has_reg(v) && ir_value_in_regs(v))
+      if (v && live_in_set(ra, lin, id) && ir_has_reg(v) && ir_value_in_regs(v) &&
+          !opt_fault_fires(ra->ctx, OPT_FAULT_RA_LIVEIN, "%%%u, live into @%u, not holding r%u", id,
+                           b->index, v->mach->reg.index))
          occupy(ra, v);
    }
    for (struct ir_instr *in = b->first; in; in = in->next)
@@ -414,7 +416,9 @@ assign_block(struct ra *ra, struct ir_block *b)
          if (ir_use_extends_life(in, in->src[s]) && last_use(ra, in->src[s]->id) == in)
             release(ra, in->src[s]);
       for (unsigned s = 0; next && opt_fault(ra->ctx, OPT_FAULT_RA_SHORT) && s < next->nsrc; s++)
-         if (ir_use_extends_life(next, next->src[s]) && last_use(ra, next->src[s]->id) == next)
+         if (ir_use_extends_life(next, next->src[s]) && last_use(ra, next->src[s]->id) == next &&
+             opt_fault_fires(ra->ctx, OPT_FAULT_RA_SHORT, "%%%u released at %%%u, before its use",
+                             next->src[s]->id, in->id))
             release(ra, next->src[s]); /* ended one instruction early */
       if (ir_value_in_regs(in) && in->op != IR_OP_EXTRACT) {
          int f = file_of(ra, in);
@@ -527,13 +531,17 @@ resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
    int scratch = -2;
    while (n) {
       unsigned i = 0;
-      for (; i < n && !opt_fault(ra->ctx, OPT_FAULT_RA_PHI_ORDER); i++) {
+      for (; i < n; i++) {
          bool blocks = false;
          for (unsigned j = 0; j < n && !blocks; j++)
             blocks = j != i && pc[j].from == pc[i].phi->mach->reg.index;
          if (!blocks)
             break;
       }
+      if (i != 0 && opt_fault_fires(ra->ctx, OPT_FAULT_RA_PHI_ORDER,
+                                    "phi copy into %%%u from @%u first, over a register read",
+                                    pc[0].phi->id, pred->index))
+         i = 0; /* list order */
       if (i < n) {
          struct ir_instr *c = copy_at_end(ra, pred, pc[i].src);
          ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;

@@ -164,6 +164,10 @@ is_effect(const struct ir_instr *in)
    case ISA_SEM_STL:
    case ISA_SEM_AST:
    case ISA_SEM_EMIT:
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
    case ISA_SEM_KILL:
    case ISA_SEM_BARRIER:
       return true;

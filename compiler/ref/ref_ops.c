@@ -194,6 +194,28 @@ store_indirect(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *re
    }
 }
 
+/* Whether the store to dst writes register r before it may read r as the
+ * result of another channel: r is the home of a written channel other
+ * than `self` of a direct destination, or of any register and channel an
+ * indirect one may write. */
+static bool
+store_clobbers(struct ref_ctx *c, const struct tgsi_dst *dst, unsigned r, unsigned self)
+{
+   bool ind = dst->reg.indirect || dst->reg.dim_indirect;
+   unsigned lo = (unsigned)dst->reg.index, hi = lo + 1;
+   if (ind && !indirect_range(c, &dst->reg, &lo, &hi))
+      return false;
+   for (unsigned j = lo; j < hi; j++)
+      for (unsigned ch = 0; ch < 4; ch++) {
+         struct tgsi_reg t = dst->reg;
+         t.indirect = false;
+         t.index = (int32_t)j;
+         if ((dst->mask & (1u << ch)) && (ind || ch != self) && ref_home(c, &t, ch) == (int)r)
+            return true;
+      }
+   return false;
+}
+
 void
 ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res)
 {
@@ -211,6 +233,15 @@ ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res)
          ref_unsupported(c, "tessellation control outputs");
       return;
    }
+   /* A result may be a source's home used in place (MOV TEMP[0].xz,
+    * TEMP[0].zzxy): TGSI reads every source before writing, so such a
+    * result is copied aside before the store overwrites it. */
+   for (unsigned ch = 0; ch < 4; ch++)
+      if ((dst->mask & (1u << ch)) && store_clobbers(c, dst, v[ch], ch)) {
+         unsigned t = ref_tmp(c);
+         c->t->copy(c, t, v[ch]);
+         v[ch] = t;
+      }
    if (dst->reg.indirect || dst->reg.dim_indirect) {
       store_indirect(c, dst, v);
       return;
@@ -890,8 +921,8 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
    co[0] = ref_fetch(c, in, cs, 0);
    if (dims >= 2)
       co[1] = ref_fetch(c, in, cs, 1);
-   if (dims == 3 || layered)
-      co[2] = ref_fetch(c, in, cs, dims);
+   if (dims == 3 || layered) /* depth is z; a layer follows the coordinates */
+      co[2] = ref_fetch(c, in, cs, dims == 3 ? 2 : dims);
    /* Two accumulators; each step's temporaries die with it (kernels with
     * many TGSI registers leave little scratch). */
    unsigned ok = ref_imm_reg(c, 1), lin = ref_tmp(c), mark = c->scratch_next;

@@ -195,13 +195,10 @@ tgsi_read_dialect(const char *text, size_t len, struct tgsi_parse_opts *opts)
 struct tgsi_shader *
 tgsi_parse_file(const char *path, const struct tgsi_parse_opts *base, struct diag_list *diags)
 {
-   char *text, *err;
+   char *text;
    size_t len;
-   if (!read_file(path, &text, &len, &err)) {
-      diag_add(diags, DIAG_ERROR, NULL, 0, 0, NULL, "%s", err);
-      free(err);
+   if (!read_file_diag(path, &text, &len, diags))
       return NULL;
-   }
    struct tgsi_parse_opts opts = base ? *base : (struct tgsi_parse_opts){0};
    tgsi_read_dialect(text, len, &opts);
    struct tgsi_shader *s = tgsi_parse(text, len, path, &opts, diags);

@@ -1046,6 +1046,8 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
       int64_t idx = (int64_t)s->index + (s->indirect ? (int32_t)av[i] : 0);
       int64_t dim = (int64_t)s->dim + (s->dim_indirect ? (int32_t)dv[i] : 0);
       uint32_t fl = (s->indirect ? af[i] : 0) | (s->dim_indirect ? df[i] : 0);
+      /* an address from a value known within a tolerance names any register */
+      fl |= fl & ENV_F_INEXACT ? ENV_F_BITS : 0;
       if (s->file == TGSI_FILE_CONST) {
          bool ok = dim >= 0 && dim < ENV_MAX_CBUFS;
          ov[i] = ok ? env_const(b->env, (unsigned)dim, idx, ch) : 0;
@@ -1062,6 +1064,24 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
          of[i] = fl | ENV_F_UNDEF;
       }
    }
+}
+
+/* The flags of values fetched as integers: BITS added where the bits are
+ * not fixed -- an inexact float (ENV_F_INEXACT: within a tolerance, its
+ * bits read by AND, USHR, UIF or as an address can come out anything), or
+ * a zero whose sign MIN/MAX left open.
+ * Returns f itself when no lane needs it (the common case), else tf. */
+static const uint32_t *
+int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
+{
+   uint32_t any = 0;
+   FOR any |= f[i];
+   if (!(any & (ENV_F_INEXACT | ENV_F_ZSIGN)))
+      return f;
+   FOR tf[i] = f[i] | ((f[i] & ENV_F_INEXACT) || ((f[i] & ENV_F_ZSIGN) && (v[i] & 0x7fffffffu) == 0)
+                           ? ENV_F_BITS
+                           : 0);
+   return tf;
 }
 
 void
@@ -1081,6 +1101,10 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
       f = b->flg[s->slot[c]];
    }
    bool wide = s->type == TGSI_TYPE_D || s->type == TGSI_TYPE_I64 || s->type == TGSI_TYPE_U64;
+   /* UCMP's operands and STORE's data are copied, not read as integers */
+   bool copied = si >= 1 && (ti->op == TGSI_OP_UCMP || ti->op == TGSI_OP_STORE);
+   if (s->type != TGSI_TYPE_F && s->type != TGSI_TYPE_D && !copied)
+      f = int_view_flags(n, v, f, tf);
    if (!wide && (s->neg || s->abs)) {
       if (s->type == TGSI_TYPE_F) {
          uint32_t andm = s->abs ? 0x7fffffffu : ~0u, xorm = s->neg ? 0x80000000u : 0;
@@ -1142,8 +1166,9 @@ commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, 
       int64_t idx = (int64_t)d->index + (d->indirect ? (int32_t)av[i] : 0);
       int64_t dim = (int64_t)d->dim + (d->dim_indirect ? (int32_t)dv[i] : 0);
       bool ok = idx >= 0 && idx < count && dim >= 0 && dim < verts;
-      bool undef =
-          (d->indirect && (af[i] & ENV_F_UNDEF)) || (d->dim_indirect && (df[i] & ENV_F_UNDEF));
+      /* an address from a value known within a tolerance names any register */
+      const uint32_t unsure = ENV_F_UNDEF | ENV_F_BITS | ENV_F_INEXACT;
+      bool undef = (d->indirect && (af[i] & unsure)) || (d->dim_indirect && (df[i] & unsure));
       if (!ok)
          env_count(b->env, ENV_EV_REG_OOB, 1);
       if (!ok || undef) {
@@ -1271,6 +1296,14 @@ batch_lanes(const struct tgsi_interp_opts *o, uint32_t wg, uint32_t nlanes)
    return MIN2(b, nlanes);
 }
 
+uint64_t
+tgsi_interp_default_steps(const struct tgsi_shader *s, uint32_t nlanes)
+{
+   uint64_t per_lane =
+       MAX2((uint64_t)s->ninsns * TGSI_INTERP_STEPS_PER_INSN, (uint64_t)TGSI_INTERP_MIN_LANE_STEPS);
+   return MIN2(per_lane * MAX2(nlanes, 1u), TGSI_INTERP_MAX_DEFAULT_STEPS);
+}
+
 enum tgsi_interp_status
 tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_interp_opts *opts,
                 struct diag_list *diags)
@@ -1295,7 +1328,8 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    b.wg_lanes = wg;
    uint32_t cap = batch_lanes(opts, wg, env->nlanes);
    b.cap = cap;
-   uint64_t budget = opts && opts->max_steps ? opts->max_steps : TGSI_INTERP_DEFAULT_STEPS;
+   uint64_t budget =
+       opts && opts->max_steps ? opts->max_steps : tgsi_interp_default_steps(s, env->nlanes);
    batch_alloc(&b, &bm, cap);
    fill_constants(&b, cap);
    for (uint32_t base = 0; base < env->nlanes && !b.failed; base += cap) {

@@ -344,6 +344,49 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
    canon(n, r, rf);
 }
 
+/* Whether a sum of the products a[k] * b[k] (k < nk) comes out the same
+ * however it is computed -- fused or not, in any order: every product is
+ * exact in single precision and every partial sum is too, which holds when
+ * the sum of their magnitudes stays below 2^24 units of the smallest bit
+ * any product has. Then MAD and DP* need no FUSE tolerance for the lane
+ * (a cascade index summed from SGE results, a one-hot select), and their
+ * bits may be read as integers. */
+static bool
+sum_exact(unsigned nk, const float *a, const float *b, float add)
+{
+   double mag = fabs((double)add);
+   int lo = INT32_MAX;
+   for (unsigned k = 0; k <= nk; k++) {
+      double p = k < nk ? (double)a[k] * (double)b[k] : (double)add;
+      if (p == 0.0)
+         continue;
+      if ((double)(float)p != p || isinf(p) || isnan(p))
+         return false;
+      int e;
+      double m = frexp(p, &e); /* p = m * 2^e, 0.5 <= |m| < 1, 24 bits */
+      uint32_t mi = (uint32_t)fabs(ldexp(m, 24));
+      int low = e - 24;
+      while (!(mi & 1)) /* mi != 0: p != 0 */
+         mi >>= 1, low++;
+      lo = MIN2(lo, low);
+      if (k < nk)
+         mag += fabs(p);
+   }
+   return lo == INT32_MAX || mag < ldexp(1.0, lo + 24);
+}
+
+/* FUSE for the lanes of MAD whose product rounds (elsewhere fusing cannot
+ * change the result). */
+static void
+mad_fuse(unsigned n, uint32_t *rf, const uint32_t *a, const uint32_t *b, const uint32_t *c)
+{
+   FOR
+   {
+      float x = F(a[i]), y = F(b[i]), z = F(c[i]);
+      rf[i] |= sum_exact(1, &x, &y, z) ? 0 : ENV_F_FUSE;
+   }
+}
+
 /* Flags only some float opcodes add. */
 static void
 fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s)
@@ -505,6 +548,12 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    default:
       return false;
    }
+   /* A compare's result is 0 or 1 (~0): no tolerance class applies to it,
+    * and none must turn its bits into ENV_F_BITS when a UIF reads them.
+    * Where an inexact operand sits at the threshold the compare may still
+    * flip; that risk was taken before the bits rule and is kept. */
+   if (op != TGSI_OP_F2I && op != TGSI_OP_F2U && op != TGSI_OP_ARL && op != TGSI_OP_ARR)
+      FOR rf[i] &= ~(uint32_t)(ENV_F_INEXACT | ENV_F_ZSIGN);
    fpost(n, NULL, rf, s, tgsi_op_info[op].nsrc, 0);
    return true;
 }
@@ -817,7 +866,9 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       return true;
    }
    if (comp_float(op, n, r, s)) {
-      fflags(n, r, rf, s, sf, ns, op_class(op));
+      fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op));
+      if (op == TGSI_OP_MAD)
+         mad_fuse(n, rf, s[0], s[1], s[2]);
       fextra(op, n, rf, s);
       return true;
    }
@@ -962,7 +1013,20 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
        op == TGSI_OP_PK2H || op == TGSI_OP_PK2US || op == TGSI_OP_PK4B || op == TGSI_OP_PK4UB;
    if (!packs)
       canon(n, r, rf);
-   FOR rf[i] |= op_class(op);
+   if (op == TGSI_OP_DP2 || op == TGSI_OP_DP3 || op == TGSI_OP_DP4 || op == TGSI_OP_DPH) {
+      bool h = op == TGSI_OP_DPH;
+      FOR
+      {
+         float x[4], y[4];
+         for (unsigned c = 0; c < nch; c++) { /* DPH adds b.w alone */
+            x[c] = h && c == 3 ? F(bb[c][i]) : F(a[c][i]);
+            y[c] = h && c == 3 ? 1.0f : F(bb[c][i]);
+         }
+         rf[i] |= sum_exact(nch, x, y, 0.0f) ? 0 : ENV_F_FUSE;
+      }
+   } else {
+      FOR rf[i] |= op_class(op);
+   }
    for (unsigned c = (unsigned)first + 1; c < 4; c++) {
       if (mask & (1u << c)) {
          memcpy(b->res_v[c], r, n * 4);

@@ -7,7 +7,8 @@
  * Every open construct is a frame holding the masks to restore. A frame
  * also collects the lanes whose path through it depends on an undefined
  * value (its "taint"): an undefined or denormal IF condition, an undefined
- * switch selector or case value, or a tainted region inside it that may
+ * switch selector or case value (or a UIF condition, selector or case
+ * value whose bits are not fixed: ENV_F_BITS), or a tainted region inside it that may
  * leave through BRK/CONT/RET. When the frame closes, everything its region
  * may write (tgsi_interp_region, computed before the run) is marked
  * undefined for those lanes, and memories it stores to become undefined.
@@ -200,8 +201,9 @@ exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t 
    tgsi_interp_fetch(b, ti, 0, 0, &v, &fl);
    uint32_t *t = b->scratch[0];
    if (ti->op == TGSI_OP_UIF) {
+      /* an inexact float's bits decide nothing the oracle can check */
       FOR b->cond[i] &= v[i] ? ~0u : 0;
-      FOR t[i] = b->exec[i] & ((fl[i] & ENV_F_UNDEF) ? ~0u : 0);
+      FOR t[i] = b->exec[i] & ((fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ? ~0u : 0);
    } else {
       /* A float test: -0.0 is false, NaN true; a denormal's truth
        * depends on flushing, so it counts as undefined. */
@@ -229,13 +231,13 @@ exec_switch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int3
    const uint32_t *v, *fl;
    tgsi_interp_fetch(b, ti, 0, 0, &v, &fl);
    copy_mask(n, sel, v);
-   FOR t[i] = active[i] & ((fl[i] & ENV_F_UNDEF) ? ~0u : 0);
+   FOR t[i] = active[i] & ((fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ? ~0u : 0);
    memset(matched, 0, (size_t)n * 4);
    /* Which lanes some CASE matches, so DEFAULT works in any position. */
    for (const int32_t *c = ti->cases; *c >= 0; c++) {
       tgsi_interp_fetch(b, &b->p->insns[*c], 0, 0, &v, &fl);
       FOR matched[i] |= active[i] & (sel[i] == v[i] ? ~0u : 0);
-      FOR t[i] |= active[i] & ((fl[i] & ENV_F_UNDEF) ? ~0u : 0);
+      FOR t[i] |= active[i] & ((fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ? ~0u : 0);
    }
    add_taint(b, f, t);
    memset(b->sw, 0, (size_t)n * 4);

@@ -505,6 +505,7 @@ pair32(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind,
       uint32_t r;
       if (kind == WIDE_CMP) {
          r = wide_cmp(ti->op, a[0].v, a[1].v) ? ~0u : 0;
+         f &= ~(uint32_t)(ENV_F_INEXACT | ENV_F_ZSIGN); /* as 32-bit compares */
       } else {
          r = to32(ti->op, a[0].v, &f);
          if (ti->op == TGSI_OP_D2F || ti->op == TGSI_OP_U642F || ti->op == TGSI_OP_I642F) {

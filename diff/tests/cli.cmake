@@ -44,6 +44,8 @@ check_cli(bad_env_shard "check|${_fx}/fs_basic.tgsi" 2 ENVS "CI_NODE_INDEX=0|CI_
 check_cli(pass "check|--target|a3xx|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/vs_precise.tgsi" 0
           OUT "total +2 +2 +0 +0 +0 +0\n2 shaders, 2 cases in")
 check_cli(default_command "--target=a3xx|--no-repro|${_fx}/fs_basic.tgsi" 0 OUT "a3xx +1 +1 +0")
+# A 3-D image's depth coordinate is channel z (ref once read w).
+check_cli(image3d "--no-repro|--invocations|16|${_fx}/cs_image3d.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
 
 # Inputs that cannot be checked: exit 2 (125 with --git-bisect).
 check_cli(input_error "--target|a3xx|--no-repro|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 2
@@ -162,5 +164,5 @@ check_cli(reduce_passes "reduce|${_out}/crash/fs_basic-a3xx.yaml" 1 NEEDS crash_
           ERR "the case passes now; nothing to reduce")
 check_cli(reduce_budget "reduce|--quiet|--max-tests|3|${_out}/hand/mad-a3xx.yaml|-o|${_out}/hand/mad-budget.yaml" 0
           NEEDS hand_repro CLEAN ${_out}/hand/mad-budget.yaml
-          OUT "^reduced: 2 -> [12] instructions, 1024 -> 1024 lanes; 3 runs .*\\(budget spent: best so far\\)")
+          OUT "^reduced: 2 -> [12] instructions, 1024 -> 4 lanes; 3 runs .*\\(budget spent: best so far\\)")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)

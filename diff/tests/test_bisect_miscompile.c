@@ -5,7 +5,10 @@
  * name K and the pass the BISECT log gives transformation K; limits that
  * do not compile or crash are skipped around (or, when they hide the step,
  * reported as a range); a case that does not fail, or fails with no
- * transformation at all, is said to be so.
+ * transformation at all, is said to be so. With a real fault injected
+ * (missing-ss on a3xx) bisect names its firing; when limit 0 is a skip
+ * counting every transformation, it counts the firings only and still
+ * names it.
  */
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
@@ -259,6 +262,88 @@ test_deterministic(struct diff_bisect_swap *w)
    diff_repro_free(&r);
 }
 
+/* A reproducer of fixtures/faults/fs_mixed.tgsi with missing-ss on a3xx. */
+static bool
+fault_repro(struct diff_repro *r)
+{
+   const char *path = DC_SOURCE_DIR "/fixtures/faults/fs_mixed.tgsi";
+   struct diag_list d = {0};
+   struct diff_check c;
+   diff_check_init(&c);
+   c.o.invocations = 64;
+   c.o.jobs = 0;
+   c.o.faults = 1ull << OPT_FAULT_MISSING_SS;
+   CHECK(diff_check_add_targets(&c, "a3xx", &d));
+   diff_check_add_shader(&c, path, NULL);
+   diff_check_make_cases(&c, 1, 1);
+   diff_check_run(&c, NULL, NULL);
+   CHECK(c.results[0].status == DIFF_FAIL);
+   char *text, *err;
+   size_t len;
+   bool ok = read_file(path, &text, &len, &err);
+   CHECK(ok);
+   char *y = ok ? diff_repro_yaml(&c, 0, text) : NULL;
+   ok = y && diff_repro_parse(y, strlen(y), "fault.yaml", r, &d);
+   CHECK(ok && r->o.faults == c.o.faults);
+   free(y);
+   free(text);
+   diag_clear(&d);
+   diff_check_fini(&c);
+   return ok;
+}
+
+/* The named transformation is missing-ss's firing, in pass hazard. */
+static void
+check_firing(const struct diff_bisect *b)
+{
+   CHECK_EQ_U(b->outcome, DIFF_BISECT_FOUND);
+   const struct diff_bisect_xform *x = b->bad > 0 ? &b->xforms[b->bad - 1] : NULL;
+   CHECKF(x && !strcmp(x->pass, "hazard") && !strncmp(x->what, "fault missing-ss: no (ss)", 25),
+          "named %s: %s", x ? x->pass : "-", x ? x->what : "-");
+}
+
+static void
+test_fault_firings(const struct tgsi_shader *mixed)
+{
+   struct diff_repro r;
+   if (!fault_repro(&r))
+      return;
+   struct diag_list d = {0};
+   struct diff_bisect b;
+   diff_bisect_init(&b);
+   b.jobs = 0;
+   CHECK(diff_bisect_run(&r, &b, &d));
+   check_firing(&b);
+   CHECK(!b.fell_back && !b.firings && b.nxforms > 1);
+   long long all = b.nxforms, at = b.bad;
+   diff_bisect_fini(&b);
+
+   /* Firings only: every transformation listed is one, and the same one is named. */
+   diff_bisect_init(&b);
+   b.jobs = 0;
+   b.firings = true;
+   CHECK(diff_bisect_run(&r, &b, &d));
+   check_firing(&b);
+   CHECK(b.nxforms < all && b.bad <= at);
+   for (unsigned i = 0; i < b.nxforms; i++)
+      CHECK(!strncmp(b.xforms[i].what, "fault missing-ss: ", 18));
+   diff_bisect_fini(&b);
+
+   /* Limit 0 a skip counting everything: the firings are counted instead. */
+   struct diff_bisect_swap w = {
+       .from = 1ll << 62, .skip_lo = 0, .skip_hi = 3, .skip_all_counted = true, .other = mixed};
+   diff_bisect_init(&b);
+   b.jobs = 0;
+   b.compile = diff_bisect_swap_compile;
+   b.compile_ctx = &w;
+   CHECK(diff_bisect_run(&r, &b, &d));
+   check_firing(&b);
+   CHECK(b.fell_back && b.firings);
+   diff_bisect_fini(&b);
+   diag_clear(&d);
+   diff_repro_free(&r);
+}
+
 int
 main(void)
 {
@@ -272,6 +357,10 @@ main(void)
    test_skips(&w);
    test_no_failure(&w);
    test_deterministic(&w);
+   struct tgsi_shader *mixed = load(DC_SOURCE_DIR "/fixtures/faults/fs_mixed.tgsi");
+   if (mixed)
+      test_fault_firings(mixed);
+   tgsi_shader_free(mixed);
    tgsi_shader_free(wrong);
    tgsi_shader_free(fold);
    return test_done();

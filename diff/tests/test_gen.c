@@ -62,9 +62,9 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0x4f77c309b94d6432ull},
-       {2, TGSI_STAGE_VERT, 0x4c558ec2af860853ull},
-       {3, TGSI_STAGE_COMP, 0xb8588f537e25bc60ull},
+       {1, TGSI_STAGE_FRAG, 0x71fcaead5babb60full},
+       {2, TGSI_STAGE_VERT, 0x1f638b29675df610ull},
+       {3, TGSI_STAGE_COMP, 0x3ab89fe7db688e17ull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
       struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};

@@ -39,15 +39,13 @@ fuzz_fail(const struct isa_model *m, const struct isa_insn *in, const char *what
    abort();
 }
 
-/* One legal instruction: encode -> decode and print -> assemble. */
+/* One legal instruction: encode -> decode and print (txt) -> assemble. */
 static void
-fuzz_round_trip(const struct isa_model *m, const struct isa_insn *in)
+fuzz_round_trip(const struct isa_model *m, const struct isa_insn *in, const char *txt)
 {
    uint8_t e[32];
    size_t len = 0, p2 = 0;
    struct isa_insn again, as;
-   char txt[256];
-   isa_print_insn(m, in, txt, sizeof(txt));
    if (!isa_model_is_bundled(m)) {
       if (isa_encode(m, in, e, &len, NULL) != ISA_ERR_OK)
          fuzz_fail(m, in, "decodes as legal but does not encode");
@@ -109,7 +107,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       char txt[256];
       isa_print_insn(m, &in, txt, sizeof(txt));
       if (!in.illegal)
-         fuzz_round_trip(m, &in);
+         fuzz_round_trip(m, &in, txt);
    }
    fuzz_program(m, data, size);
    return 0;

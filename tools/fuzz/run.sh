@@ -4,7 +4,10 @@
 #
 #   tools/fuzz/run.sh [SECONDS] [HARNESS...]
 #
-# Longer local runs: tools/fuzz/run.sh 600 (ten minutes per harness), or
+# Longer local runs: tools/fuzz/run.sh 600 (ten minutes per harness; at the
+# rates of 30 s runs on a shared 2-core machine, 10 million executions take
+# about 25 min for tgsi_parse and isa_decode_a3xx, 1 h for interp_tgsi,
+# 2-3 h for isa_decode_sm50 and isa_model, 10-15 h for interp and gen), or
 # run one harness by hand with any libFuzzer flag, e.g.
 #   build-fuzz/fuzz_tgsi_parse -max_total_time=3600 -jobs=1 \
 #       build-fuzz/corpus/fuzz_tgsi_parse fixtures/fuzz/fuzz_tgsi_parse
@@ -76,6 +79,15 @@ for h in $harnesses; do
    : >"$log.start" # crash files newer than this are this run's
    keep=""
    [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep="-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
+   # Input size limits. The decoders' cost grows with the legal words an
+   # input holds (a 4 KB input of legal sm50 bundles takes ~5 ms under
+   # ASan, 512 a3xx words ~2.5 ms); 1 KB still holds 128 a3xx words or 32
+   # sm50 bundles, more than any per-word or bundle check needs. The other
+   # harnesses keep libFuzzer's default (their largest seed): a truncated
+   # capture or model would no longer parse.
+   case $h in
+   fuzz_isa_decode_*) keep="$keep -max_len=1024" ;;
+   esac
    # shellcheck disable=SC2086
    "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $keep \
       -artifact_prefix="$art/" $dict "$corpus" $seeds >"$log" 2>&1

@@ -113,3 +113,12 @@ foreach(line IN LISTS _bad_lines)
   set_tests_properties(bad_${name} PROPERTIES TIMEOUT ${ctest_timeout} WILL_FAIL ${xfail}
                                                LABELS bad)
 endforeach()
+
+# Bugs found by `diffcomp check --generated`: each reduced reproducer in
+# fixtures/gen_regress/ (see its README) must pass (or skip, where opt
+# refuses the shader and only interp/ref is compared) when replayed.
+file(GLOB _gen_regress CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fixtures/gen_regress/*.yaml)
+foreach(f ${_gen_regress})
+  get_filename_component(n ${f} NAME_WE)
+  interp_cli(gen_regress_${n} "repro|${f}" 0 OUT "^(pass|skip) ")
+endforeach()

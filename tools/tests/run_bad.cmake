@@ -19,6 +19,8 @@ function(make_input name path)
     execute_process(COMMAND mkfifo ${path} RESULT_VARIABLE rc)
   elseif(name STREQUAL "zeros.bin") # 32 MiB of NUL bytes
     execute_process(COMMAND truncate -s 32M ${path} RESULT_VARIABLE rc)
+  elseif(name STREQUAL "big.bin") # 65 MiB (sparse), over read_file's limit
+    execute_process(COMMAND truncate -s 65M ${path} RESULT_VARIABLE rc)
   elseif(name STREQUAL "long_line.tgsi") # one 8 MB line
     string(REPEAT "A" 8000000 body)
     file(WRITE ${path} "FRAG\n${body}\n")

@@ -38,10 +38,43 @@ test_diag(void)
    CHECK(l.n == 0);
 }
 
+/* A long line is echoed only around the column, with the caret under it. */
+static void
+test_diag_long_line(void)
+{
+   size_t n = 100000;
+   char *src = xmalloc(n + 2);
+   memset(src, 'A', n);
+   memcpy(src + 50000, "BAD", 3);
+   src[n] = '\n';
+   src[n + 1] = 0;
+   struct diag_list l = {0};
+   diag_add(&l, DIAG_ERROR, "x.tgsi", 1, 50001, src, "here");
+   diag_add(&l, DIAG_ERROR, "x.tgsi", 1, 3, src, "start");
+   diag_add(&l, DIAG_ERROR, "x.tgsi", 1, (int)n + 1, src, "end");
+   for (unsigned i = 0; i < l.n; i++) {
+      char *r = diag_render(&l.v[i], false);
+      CHECKF(strlen(r) < 2 * DIAG_LINE_MAX + 100, "%zu bytes", strlen(r));
+      /* the caret line's '^' sits under the column's character */
+      char *src_line = strchr(r, '\n') + 1, *caret_line = strchr(src_line, '\n') + 1;
+      size_t at = (size_t)(strchr(caret_line, '^') - caret_line);
+      const char *want = i == 0 ? "BAD" : i == 1 ? "A" : "...";
+      CHECKF(i == 2 ? src_line[at] == '\n' : !strncmp(src_line + at, want, strlen(want)), "%u: %s",
+             i, r);
+      free(r);
+   }
+   CHECK(!strncmp(l.v[0].srcline, "...", 3) && strstr(l.v[0].srcline + 3, "..."));
+   CHECK(strncmp(l.v[1].srcline, "...", 3) && strstr(l.v[1].srcline, "..."));
+   CHECK(!strncmp(l.v[2].srcline, "...", 3));
+   diag_clear(&l);
+   free(src);
+}
+
 int
 main(void)
 {
    test_rng();
    test_diag();
+   test_diag_long_line();
    return test_done();
 }

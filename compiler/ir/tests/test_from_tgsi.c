@@ -271,6 +271,23 @@ case_text(const char *name)
    return r;
 }
 
+static const char packs[] = "VERT\n"
+                            "DCL IN[0]\n"
+                            "DCL IN[1]\n"
+                            "DCL OUT[0], POSITION\n"
+                            "  0: PK4UB OUT[0].x, IN[0]\n"
+                            "  1: PK4B OUT[0].y, IN[0]\n"
+                            "  2: PK2US OUT[0].z, IN[0]\n"
+                            "  3: UP4B OUT[0].w, IN[1].xxxx\n"
+                            "  4: END\n";
+
+static const char unpacks[] = "VERT\n"
+                              "DCL IN[0]\n"
+                              "DCL OUT[0], POSITION\n"
+                              "  0: UP4UB OUT[0].xy, IN[0].xxxx\n"
+                              "  1: UP2US OUT[0].zw, IN[0].yyyy\n"
+                              "  2: END\n";
+
 static void
 test_meaning(void)
 {
@@ -366,6 +383,28 @@ test_meaning(void)
    r.want[2] = (uint32_t)(int32_t)uif(r.in_bits[0][0]); /* the low word read as a float */
    r.want[3] = r.want[2]; /* .w: the second written channel, from zw */
    check_run("doubles", &r);
+
+   /* IN[0] = (0.5, -0.25, NaN, 2): unorm bytes 127.5 -> 128 (to even), 0,
+    * 0 (NaN), 255 (clamped); snorm 63.5 -> 64, -31.75 -> -32, 0, 127;
+    * PK2US 32767.5 -> 32768, 0. UP4B of byte 0x80 (-128/127) is -1. */
+   r = (struct run){.tgsi = packs, .in = {{0.5f, -0.25f, 0, 2.0f}}, .want_mask = 0xf};
+   r.in_bits[0][2] = 0x7fc00000u;
+   r.in_bits[1][0] = 0x80ff7f01u;
+   r.want[0] = 0xff000080u;
+   r.want[1] = 0x7f00e040u;
+   r.want[2] = 0x00008000u;
+   r.want[3] = 0xbf800000u;
+   check_run("PK4UB PK4B PK2US UP4B", &r);
+
+   /* fields times the reciprocal of the scale (TGSI flags these ROUND) */
+   r = (struct run){.tgsi = unpacks, .want_mask = 0xf};
+   r.in_bits[0][0] = 0x00000100u;
+   r.in_bits[0][1] = 0xffff0002u;
+   r.want[0] = 0;
+   r.want[1] = fui(1.0f * (1.0f / 255.0f));
+   r.want[2] = fui(2.0f * (1.0f / 65535.0f));
+   r.want[3] = fui(65535.0f * (1.0f / 65535.0f));
+   check_run("UP4UB UP2US", &r);
 }
 
 int

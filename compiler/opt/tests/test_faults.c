@@ -7,6 +7,7 @@
  *   - every fault has a hook that acts: on each of its targets, some
  *     fixture (the .tgsi files in fixtures/faults) compiles to a different program
  *     with the fault on than without (or no longer compiles);
+ *   - a firing is one transformation (test_firings);
  *   - faults off change nothing: every fixture, on every target, with and
  *     without fuse_ffma, compiles to the program recorded in
  *     fixtures/faults/programs.txt (a hash of the code and the bindings,
@@ -76,15 +77,19 @@ load_fixtures(struct fixture *fx)
    return n;
 }
 
-/* The program opt_compile gives, as a hash of its code and bindings. */
+/* The program opt_compile gives, as a hash of its code and bindings;
+ * limit >= 0 bisects (at most limit transformations), and *log (may be
+ * NULL; caller frees) gets the BISECT lines. */
 static uint64_t
-program(const struct tgsi_shader *s, const struct isa_model *m, uint64_t faults, bool ffma)
+program_at(const struct tgsi_shader *s, const struct isa_model *m, uint64_t faults, bool ffma,
+           long long limit, char **log)
 {
-   struct opt_options o = {.bisect_limit = -1, .fuse_ffma = ffma, .faults = faults};
+   struct opt_options o = {.bisect_limit = limit, .fuse_ffma = ffma, .faults = faults};
+   o.bisect = limit >= 0 || log;
    struct emu_program p = {0};
    struct diag_list d = {0};
    uint64_t h = NO_PROGRAM;
-   enum compile_status cs = opt_compile(s, m, &o, &p, NULL, NULL, &d);
+   enum compile_status cs = opt_compile(s, m, &o, &p, NULL, log, &d);
    if (cs == COMPILE_OK) {
       h = hash64(p.code, p.size, 0x9e3779b97f4a7c15ull);
       h = hash64(p.binds, p.nbinds * sizeof(*p.binds), h);
@@ -97,15 +102,32 @@ program(const struct tgsi_shader *s, const struct isa_model *m, uint64_t faults,
    return h;
 }
 
+static uint64_t
+program(const struct tgsi_shader *s, const struct isa_model *m, uint64_t faults, bool ffma)
+{
+   return program_at(s, m, faults, ffma, -1, NULL);
+}
+
 /* ------------------------------------------------------------------ */
 
+/* Every pass of a comma list exists, and opt_fault_in_pass says so. */
 static bool
-pass_exists(const char *name)
+passes_exist(enum opt_fault f, const char *list)
 {
-   for (const struct opt_pass *p = opt_passes; p->name; p++)
-      if (!strcmp(p->name, name))
-         return true;
-   return !strcmp(name, "emit");
+   unsigned n = 0;
+   for (const char *p = list; *p; n++) {
+      size_t k = strcspn(p, ",");
+      bool found = k == 4 && !strncmp(p, "emit", 4);
+      for (const struct opt_pass *q = opt_passes; q->name && !found; q++)
+         found = strlen(q->name) == k && !strncmp(q->name, p, k);
+      char *one = xstrndup(p, k);
+      found = found && opt_fault_in_pass(f, one);
+      free(one);
+      if (!found)
+         return false;
+      p += k + (p[k] == ',');
+   }
+   return n > 0 && !opt_fault_in_pass(f, "nope") && !opt_fault_in_pass(f, "");
 }
 
 static bool
@@ -145,7 +167,7 @@ test_registry(void)
       CHECKF(fi->desc && *fi->desc && strlen(fi->desc) <= 90, "%s: a one-line description",
              fi->name);
       CHECKF(fi->fix && *fi->fix, "%s: the fix it imitates", fi->name);
-      CHECKF(pass_exists(fi->pass), "%s: pass '%s'", fi->name, fi->pass);
+      CHECKF(passes_exist((enum opt_fault)f, fi->pass), "%s: pass '%s'", fi->name, fi->pass);
       CHECKF(mode_known(fi->mode), "%s: mode '%s'", fi->name, fi->mode);
       unsigned nt = 0;
       for (const char *p = fi->targets; *p;) {
@@ -196,6 +218,68 @@ test_hooks(const struct fixture *fx, unsigned n, struct isa_model **models)
          }
          CHECKF(changed, "%s on %s: no fixture compiles differently with the fault on", fi->name,
                 targets[t]);
+      }
+   }
+}
+
+/* The first firing of fault f in a bisect log: its index and its pass
+ * (pass[64]); 0 when it never fires. */
+static long long
+first_firing(const char *log, enum opt_fault f, char *pass)
+{
+   char *tag = xasprintf("(fault %s: ", opt_fault_info[f].name);
+   long long n = 0;
+   for (const char *p = log; p && *p && !n; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+      const char *nl = strchr(p, '\n'), *t = strstr(p, tag);
+      long long k;
+      if (t && (!nl || t < nl) &&
+          sscanf(p, "BISECT: pass %63s transformation %lld (", pass, &k) == 2)
+         n = k;
+   }
+   free(tag);
+   return n;
+}
+
+/*
+ * A firing is one transformation: for each fault, on a fixture it changes,
+ *   - counting changes nothing: bisecting without a limit gives the
+ *     program the fault gives;
+ *   - its first firing is logged in one of the fault's passes;
+ *   - a limit below it turns the fault off: limit k-1 gives the program
+ *     the compile without the fault gives at k-1, and limit 0 the one
+ *     without the fault at limit 0 (the correct code is the default).
+ */
+static void
+test_firings(const struct fixture *fx, unsigned n, struct isa_model **models)
+{
+   for (int f = 0; f < OPT_FAULT_COUNT; f++) {
+      const struct opt_fault_info *fi = &opt_fault_info[f];
+      bool ffma = strstr(fi->mode, "fuse-ffma") != NULL;
+      uint64_t bit = 1ull << f;
+      for (unsigned t = 0; t < ARRAY_SIZE(targets); t++) {
+         const struct isa_model *m = models[t];
+         for (unsigned i = 0; i < n && opt_fault_on_target((enum opt_fault)f, targets[t]); i++) {
+            uint64_t on = program(fx[i].s, m, bit, ffma), off = program(fx[i].s, m, 0, ffma);
+            if (off == NO_PROGRAM || off == REFUSED || on == off)
+               continue;
+            char *log = NULL, pass[64] = "";
+            CHECKF(program_at(fx[i].s, m, bit, ffma, -1, &log) == on, "%s on %s, %s: counted",
+                   fi->name, targets[t], fx[i].name);
+            long long k = first_firing(log, (enum opt_fault)f, pass);
+            free(log);
+            CHECKF(k > 0 && opt_fault_in_pass((enum opt_fault)f, pass),
+                   "%s on %s, %s: first firing %lld in pass '%s'", fi->name, targets[t], fx[i].name,
+                   k, pass);
+            CHECKF(k <= 0 || program_at(fx[i].s, m, bit, ffma, k - 1, NULL) ==
+                                 program_at(fx[i].s, m, 0, ffma, k - 1, NULL),
+                   "%s on %s, %s: limit %lld is not the fault-free program", fi->name, targets[t],
+                   fx[i].name, k - 1);
+            CHECKF(program_at(fx[i].s, m, bit, ffma, 0, NULL) ==
+                       program_at(fx[i].s, m, 0, ffma, 0, NULL),
+                   "%s on %s, %s: limit 0 is not the fault-free program", fi->name, targets[t],
+                   fx[i].name);
+            break; /* one fixture per fault and target */
+         }
       }
    }
 }
@@ -256,6 +340,7 @@ main(void)
    if (models[0] && models[1]) {
       test_faults_off(fx, n, models);
       test_hooks(fx, n, models);
+      test_firings(fx, n, models);
    }
    for (unsigned t = 0; t < ARRAY_SIZE(targets); t++)
       isa_close(models[t]);

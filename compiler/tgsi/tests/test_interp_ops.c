@@ -32,7 +32,8 @@ struct vline {
    struct vec src[TGSI_MAX_SRC];
    unsigned nsrc;
    struct vec res;
-   uint32_t flags; /* enum env_flag bits that must be set */
+   uint32_t flags;   /* enum env_flag bits that must be set */
+   uint32_t noflags; /* and bits that must be clear ("nofuse") */
    bool undef;
 };
 
@@ -140,6 +141,15 @@ parse_flag(const char *w, size_t n, struct vline *l)
 {
    if (n == 5 && !strncmp(w, "undef", 5)) {
       l->undef = true;
+      return true;
+   }
+   bool no = n > 2 && !strncmp(w, "no", 2) && strncmp(w, "nan", 3);
+   if (no) {
+      uint32_t keep = l->flags;
+      if (!parse_flag(w + 2, n - 2, l))
+         return false;
+      l->noflags |= l->flags & ~keep;
+      l->flags = keep;
       return true;
    }
    for (unsigned b = 0; b < ENV_F_COUNT; b++) {
@@ -256,6 +266,8 @@ run_line(const struct vline *l, const char *file, int lineno, const char *text)
              "xyzw"[c], fl & ENV_F_UNDEF ? "undefined" : "defined", text);
       CHECKF((fl & l->flags) == l->flags, "%s:%d: channel %c flags 0x%x lack 0x%x: %s", file,
              lineno, "xyzw"[c], fl, l -> flags, text);
+      CHECKF(!(fl & l->noflags), "%s:%d: channel %c flags 0x%x must not hold 0x%x: %s", file,
+             lineno, "xyzw"[c], fl, l -> noflags, text);
    }
    env_free(e);
    tgsi_shader_free(s);
