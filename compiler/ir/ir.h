@@ -3,7 +3,8 @@
  *
  * Values. Every instruction defines at most one value, numbered %id. Values
  * are untyped bits of a fixed width: 32 (W), 64 (L) or a 4 x 32 tuple (V4)
- * that only texture and image loads produce and only `extract` reads. The op
+ * that only texture and image loads produce (and, in the backend, FP64
+ * instructions: a register pair) and only `extract` reads. The op
  * decides how the bits are read (fadd reads floats, iadd integers), as in
  * TGSI, so no casts exist. 64-bit values (doubles, int64) are one L value;
  * pack64/unpack64_lo/unpack64_hi move between an L value and two W halves.
@@ -1073,6 +1074,11 @@ unsigned opt_opnd_count(const struct isa_model *m, const struct isa_insn *x,
 /* The constant file read relatively (c<a + k>, or LDC), or -1: buffer 0
  * then sits there as slot * 4 + channel, all of it bound. */
 int opt_relative_cfile(const struct ir_shader *sh);
+/* Results that are tuples with extracts (IR_TYPE_V4): texture results,
+ * and results of several registers (an FP64 register pair). */
+bool opt_tuple_result(const struct isa_model *m, const struct isa_insn *x);
+/* A 64-bit register pair operand (FP64): its first register is even. */
+bool opt_wide_slot(const struct isa_model *m, const struct isa_insn *x, int slot);
 /* Models that reconverge through a stack (SSY/SYNC, sm50). */
 bool opt_stack_model(const struct isa_model *m);
 /* On a stack model, a loop leaves through SYNC: a lane that executes it
@@ -1202,6 +1208,15 @@ int opt_atomic_type_mod(const struct isa_model *m, unsigned op, const char *type
 
 /* compiler/opt/opt_expand.c: generic expansions isel applies first */
 bool opt_expand(struct ir_shader *sh, struct opt_ctx *ctx);
+
+/* compiler/opt/opt_jumps.c: on stack models, the jumps SYNC cannot take
+ * (continue, nested breaks) as structured flow; isel applies it first */
+bool opt_jumps(struct ir_shader *sh, struct opt_ctx *ctx);
+
+/* compiler/opt/opt_fp64.c: on FP64 models, the double ops they have no
+ * instruction for (ddiv, dsqrt, dldexp, ...) as plain IR; isel applies it
+ * first */
+bool opt_fp64(struct ir_shader *sh, struct opt_ctx *ctx);
 
 /* compiler/opt: the backend passes, one file each */
 bool opt_isel(struct ir_shader *sh, struct opt_ctx *ctx);

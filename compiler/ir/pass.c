@@ -45,6 +45,8 @@ const struct opt_pass opt_passes[] = {
     {"images", opt_images},
     {"atomics", opt_atomics},
     /* backend (see the backend section of ir.h) */
+    {"jumps", opt_jumps},
+    {"fp64", opt_fp64},
     {"expand", opt_expand},
     {"isel", opt_isel},
     {"sched", opt_sched},

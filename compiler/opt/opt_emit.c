@@ -549,14 +549,15 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
 /* The pipeline                                                         */
 
 /* the lowerings first (arrays: a no-op unless --passes skipped it; images
- * and atomics: memory as the model reaches it), then expand, then the
- * generic passes once more over what they built (the division expansions
- * of udiv and umod of the same operands share their work; constant
- * operands fold; texel addresses of one image at the same coordinates
- * are one) */
-static const char *const backend_passes[] = {"arrays",    "images", "atomics",  "expand",
-                                             "constfold", "cse",    "dce",      "isel",
-                                             "sched",     "ra",     "legalize", "hazard"};
+ * and atomics: memory as the model reaches it; jumps: the loop exits a
+ * stack model takes; fp64: the double ops it has no instruction for), then
+ * expand, then the generic passes once more over what they built (the
+ * division expansions of udiv and umod of the same operands share their
+ * work; constant operands fold; texel addresses of one image at the same
+ * coordinates are one) */
+static const char *const backend_passes[] = {"arrays", "images",    "atomics",  "jumps", "fp64",
+                                             "expand", "constfold", "cse",      "dce",   "isel",
+                                             "sched",  "ra",        "legalize", "hazard"};
 
 /* Whether the comma-separated list names the pass ("all" names every one). */
 static bool
@@ -575,8 +576,8 @@ list_names(const char *list, const char *name, bool all)
 static bool
 uses_backend_pass(const char *list)
 {
-   static const char *const target[] = {"atomics", "expand",   "isel",  "sched",
-                                        "ra",      "legalize", "hazard"};
+   static const char *const target[] = {"atomics", "jumps", "fp64",     "expand", "isel",
+                                        "sched",   "ra",    "legalize", "hazard"};
    for (unsigned i = 0; i < ARRAY_SIZE(target); i++)
       if (list_names(list, target[i], false))
          return true;

@@ -23,9 +23,12 @@
  * Divergence. The emulator (like the hardware) keeps one timing state per
  * wave, and a divergent if runs its then part first, then its else part:
  * the else part's first block can follow the then part's last block
- * although no edge of the CFG says so. Both analyses take these extra
- * predecessors (with minimum-PC reconvergence it is the only order that
- * structured code adds).
+ * although no edge of the CFG says so. Likewise lanes that break out of a
+ * loop jump past the lanes still waiting at a join of its body (an else
+ * part, the block after an if), which run next: such a join can follow
+ * any block of the loop that ends in a break and comes before it. Both
+ * analyses take these extra predecessors (with minimum-PC reconvergence
+ * they are the orders structured code adds).
  *
  * Delay-slot models (a3xx):
  *   1. sync flags. Results of a class with a sync (sfu: ss, tex and global
@@ -54,8 +57,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HZ_WINDOW   24 /* no delay is longer: the walk stops here */
-#define HZ_MAXSTEPS 256
+#define HZ_WINDOW 24 /* no delay is longer: the walk stops here */
+
+/* Block `from` can run right before block `to` (block indices). */
+struct hz_edge {
+   unsigned to, from;
+};
+#define HZ_MAXSTEPS 4096
 
 /* A slot as the fault firings name it, the same across the rounds that
  * add nops and in emit: "%12" (its instruction), "@3:branch" (a branch
@@ -80,8 +88,9 @@ struct hz {
    int mod_ss, mod_sy, mod_nop, mod_rpt;
    int nop_op;
    int max_nop_rpt, max_nopn;
-   struct ir_block **also; /* by block index: a predecessor the CFG lacks, or NULL */
-   int addr_file;          /* the address registers' file, or -1 */
+   struct hz_edge *also; /* predecessors the CFG lacks (divergence) */
+   unsigned nalso, also_cap;
+   int addr_file; /* the address registers' file, or -1 */
 };
 
 /* Issue slots an instruction takes; implied branches count none. */
@@ -219,9 +228,9 @@ sync_flags(struct hz *z)
          for (unsigned k = 0; k < b->npreds; k++)
             for (unsigned w = 0; w < p.nw; w++)
                cur[w] |= p.out[(size_t)b->preds[k]->index * p.nw + w];
-         if (z->also[bi])
-            for (unsigned w = 0; w < p.nw; w++)
-               cur[w] |= p.out[(size_t)z->also[bi]->index * p.nw + w];
+         for (unsigned e = 0; e < z->nalso; e++)
+            for (unsigned w = 0; z->also[e].to == bi && w < p.nw; w++)
+               cur[w] |= p.out[(size_t)z->also[e].from * p.nw + w];
          memcpy(p.in + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
          for (unsigned i = z->lo.block_start[bi]; i < z->lo.block_end[bi]; i++)
             z->flags[i] = (uint8_t)transfer(z, i, cur);
@@ -276,12 +285,21 @@ struct wants {
    unsigned n;
 };
 
+/* A point the walk reached: the end of a block, so far back, with these
+ * registers still open. */
+struct wseen {
+   unsigned block, elapsed;
+   uint32_t open[ISA_MAX_SRC];
+};
+
 struct walk {
    const struct hz *z;
    const struct isa_insn *c;
    int need;
    unsigned steps;
-   uint64_t faults; /* the delay faults this walk applies (1 << OPT_FAULT_*) */
+   uint64_t faults;    /* the delay faults this walk applies (1 << OPT_FAULT_*) */
+   struct wseen *seen; /* the walk from a point seen is the same: once */
+   unsigned nseen, seen_cap;
 };
 
 /* The distance the faults that shorten delay slots leave (d otherwise). */
@@ -348,11 +366,28 @@ any_open(const struct wants *w)
 /* Walks back over slots [start, end) of a block, then into its
  * predecessors; `elapsed` counts the issue slots (and nops) between the
  * position and the consumer. */
+/* Whether the walk was at the end of block with w open, elapsed back,
+ * already (joins and loops reach blocks by many paths); notes it. */
+static bool
+seen_before(struct walk *wk, const struct wants *w, unsigned block, unsigned elapsed)
+{
+   struct wseen p = {block, elapsed, {0}};
+   memcpy(p.open, w->open, sizeof(p.open));
+   for (unsigned i = 0; i < wk->nseen; i++)
+      if (wk->seen[i].block == block && wk->seen[i].elapsed == elapsed &&
+          !memcmp(wk->seen[i].open, p.open, sizeof(p.open)))
+         return true;
+   VEC_PUSH(wk->seen, wk->nseen, wk->seen_cap, p);
+   return false;
+}
+
 static void
 walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigned elapsed)
 {
    const struct hz *z = wk->z;
    unsigned start = z->lo.block_start[block];
+   if (end == z->lo.block_end[block] && seen_before(wk, &w, block, elapsed))
+      return;
    for (unsigned j = end; j-- > start;) {
       if (j + 1 < end)
          elapsed += cycles(z, j + 1) + z->pad[j + 1];
@@ -364,13 +399,15 @@ walk_back(struct walk *wk, struct wants w, unsigned block, unsigned end, unsigne
    }
    if (end > start)
       elapsed += cycles(z, start) + z->pad[start];
+   /* the divergence predecessors first: the CFG's can take every step */
+   for (unsigned e = 0; e < z->nalso; e++)
+      if (z->also[e].to == block) {
+         unsigned pb = z->also[e].from;
+         walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
+      }
    const struct ir_block *b = z->sh->blocks[block];
    for (unsigned k = 0; k < b->npreds; k++) {
       unsigned pb = b->preds[k]->index;
-      walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
-   }
-   if (z->also[block]) {
-      unsigned pb = z->also[block]->index;
       walk_back(wk, w, pb, z->lo.block_end[pb], elapsed);
    }
 }
@@ -380,7 +417,7 @@ static unsigned
 walk_nops(const struct hz *z, unsigned i, uint64_t faults)
 {
    const struct isa_insn *c = &z->lo.v[i].insn;
-   struct walk wk = {z, c, 0, 0, faults};
+   struct walk wk = {z, c, 0, 0, faults, NULL, 0, 0};
    struct wants w = {{0}, {{0}}, {0}, 0};
    for (unsigned s = 0; s < c->nsrc; s++) {
       if (!span_of(z, c, ISA_SLOT_SRC(s), &w.sp[w.n]))
@@ -392,6 +429,7 @@ walk_nops(const struct hz *z, unsigned i, uint64_t faults)
    if (!w.n)
       return 0;
    walk_back(&wk, w, z->lo.v[i].block->index, i, 0);
+   free(wk.seen);
    return wk.need > 0 ? (unsigned)wk.need : 0;
 }
 
@@ -890,18 +928,67 @@ list_empty(const struct ir_list *l)
    return l->n == 1 && l->v[0]->kind == IR_NODE_BLOCK && !l->v[0]->block->first;
 }
 
-/* The else part of a divergent if runs after its then part. */
 static void
-divergence_edges(struct hz *z, const struct ir_list *l)
+add_also(struct hz *z, const struct ir_block *to, const struct ir_block *from)
+{
+   struct hz_edge e = {to->index, from->index};
+   VEC_PUSH(z->also, z->nalso, z->also_cap, e);
+}
+
+struct hz_loop {
+   const struct ir_block **breaks, **joins;
+   unsigned nbreaks, njoins, bcap, jcap;
+};
+
+static void divergence_list(struct hz *z, const struct ir_list *l, struct hz_loop *lp);
+
+/* A loop: each join of its body can follow each earlier break. */
+static void
+divergence_loop(struct hz *z, const struct ir_node *n)
+{
+   struct hz_loop lp = {0};
+   divergence_list(z, &n->body, &lp);
+   for (unsigned j = 0; j < lp.njoins; j++)
+      for (unsigned b = 0; b < lp.nbreaks; b++)
+         if (lp.breaks[b]->index < lp.joins[j]->index)
+            add_also(z, lp.joins[j], lp.breaks[b]);
+   free(lp.breaks);
+   free(lp.joins);
+}
+
+/* The else part of a divergent if runs after its then part; lp gathers
+ * the breaks and joins of the innermost loop. */
+static void
+divergence_list(struct hz *z, const struct ir_list *l, struct hz_loop *lp)
 {
    for (unsigned i = 0; i < l->n; i++) {
       const struct ir_node *n = l->v[i];
-      if (n->kind == IR_NODE_IF && !list_empty(&n->else_list))
-         z->also[ir_list_first_block(&n->else_list)->index] = ir_list_last_block(&n->then_list);
-      divergence_edges(z, &n->then_list);
-      divergence_edges(z, &n->else_list);
-      divergence_edges(z, &n->body);
+      if (n->kind == IR_NODE_LOOP) {
+         divergence_loop(z, n);
+         continue;
+      }
+      if (n->kind == IR_NODE_BLOCK) {
+         if (lp && n->block->last && n->block->last->op == IR_OP_BREAK)
+            VEC_PUSH(lp->breaks, lp->nbreaks, lp->bcap, n->block);
+         continue;
+      }
+      const struct ir_block *els = ir_list_first_block(&n->else_list);
+      if (!list_empty(&n->else_list))
+         add_also(z, els, ir_list_last_block(&n->then_list));
+      if (lp) {
+         VEC_PUSH(lp->joins, lp->njoins, lp->jcap, els);
+         VEC_PUSH(lp->joins, lp->njoins, lp->jcap, l->v[i + 1]->block);
+      }
+      divergence_list(z, &n->then_list, lp);
+      divergence_list(z, &n->else_list, lp);
    }
+}
+
+static void
+divergence_edges(struct hz *z)
+{
+   z->nalso = 0;
+   divergence_list(z, &z->sh->body, NULL);
 }
 
 static void
@@ -915,8 +1002,7 @@ delay_slots(struct hz *z)
    opt_layout_free(&z->lo);
    z->sh->cfg_valid = false;
    ir_compute_cfg(z->sh);
-   memset(z->also, 0, z->sh->nblocks * sizeof(*z->also));
-   divergence_edges(z, &z->sh->body);
+   divergence_edges(z);
 
    opt_layout_build(z->sh, &z->lo);
    z->pad = xcalloc(z->lo.n + 1, sizeof(unsigned));
@@ -950,8 +1036,7 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
    z.max_nop_rpt = isa_hazard_param(z.m, "max_nop_rpt", 0);
    z.max_nopn = isa_hazard_param(z.m, "max_nopn", 0);
    ir_compute_cfg(sh);
-   z.also = xcalloc(sh->nblocks + 64, sizeof(*z.also));
-   divergence_edges(&z, &sh->body);
+   divergence_edges(&z);
    if (isa_hazard_kind(z.m) == ISA_HAZARD_DELAY_SLOTS && z.nop_op >= 0) {
       delay_slots(&z);
    } else if (isa_hazard_kind(z.m) == ISA_HAZARD_STALL_COUNTS && z.nop_op >= 0) {

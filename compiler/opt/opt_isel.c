@@ -308,8 +308,8 @@ isel_setp(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_inst
 }
 
 /* sel-style 0/~0 from predicate p: SEL(RZ, !p, ~0). */
-static struct ir_instr *
-mask_of_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *p)
+struct ir_instr *
+isel_mask_of_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *p)
 {
    struct ir_instr *r = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_SEL]);
    ir_mach_set_fixed_reg(r, 0, (unsigned)s->gpr, (unsigned)s->zero_reg, 0);
@@ -321,6 +321,22 @@ mask_of_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *p)
    r->line = pos->line;
    ir_insert_before(pos, r);
    return r;
+}
+
+/* p when v is isel_mask_of_pred(p), else NULL. */
+static struct ir_instr *
+pred_of_mask(const struct isel *s, struct ir_instr *v)
+{
+   if (v->op != IR_OP_MACH || s->op[ISA_SEM_SEL] < 0 ||
+       v->mach->insn.op != (unsigned)s->op[ISA_SEM_SEL] || v->mach->count[0] ||
+       v->mach->count[1] != 1 || v->mach->count[2] != 1 || v->mach->guard != IR_MACH_FIXED ||
+       v->mach->insn.src[0].kind != ISA_OPND_REG ||
+       v->mach->insn.src[0].index != (unsigned)s->zero_reg ||
+       v->mach->insn.src[1].flags != ISA_OPND_F_NOT)
+      return NULL;
+   struct ir_instr *p = v->src[v->mach->first[1]], *ones = v->src[v->mach->first[2]];
+   return ir_reg_file(p) == s->pred && ones->op == IR_OP_IMM && (uint32_t)ones->imm == ~0u ? p
+                                                                                           : NULL;
 }
 
 /* Generic compare c (feq .. uge, seq .. sge) as `want`, before pos. */
@@ -357,7 +373,7 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
    if (!p || want == WANT_PRED || want == WANT_TEST)
       return p;
    if (want == WANT_MASK)
-      return mask_of_pred(s, pos, p);
+      return isel_mask_of_pred(s, pos, p);
    return isel_unsupported(s, pos, "a float 1.0/0.0 result of an integer compare"), NULL;
 }
 
@@ -404,6 +420,9 @@ tree_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
 struct ir_instr *
 isel_predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
 {
+   struct ir_instr *p = pred_of_mask(s, v);
+   if (p)
+      return p;
    if (is_compare(v) && opt_transform(s->ctx, "branch on compare %%%u directly", v->id))
       return compare_as(s, pos, v, WANT_PRED);
    if (!is_compare(v) && pred_tree(s, v, 1, 0) &&
@@ -745,6 +764,8 @@ static struct ir_instr *
 select_bcsel(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *c = in->src[0];
+   if (pred_of_mask(s, c))
+      c = pred_of_mask(s, c);
    if (s->setp && ir_reg_file(c) != s->pred) {
       struct ir_instr *zero = isel_imm(s, in, 0);
       c = isel_setp(s, in, ISA_SEM_ISETP, c, zero, "ne", "u32");
@@ -1156,8 +1177,9 @@ find_target(struct isel *s)
 }
 
 /* Stack models: every loop exit is a SYNC (opt_break_if), so a break is
- * either the end of a loop body or a predicated break; continue has no
- * such form. The first jump that is neither, or NULL. */
+ * either the end of a loop body or a predicated break, and a continue has
+ * no form; opt_jumps rewrote all others, so this only guards its result.
+ * The first jump that is neither, or NULL. */
 static struct ir_instr *
 bad_jump(const struct ir_shader *sh, const struct ir_list *l, bool in_body)
 {
@@ -1194,6 +1216,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    struct isel s = {.sh = sh, .ctx = ctx, .m = sh->model};
    find_target(&s);
+   opt_jumps(sh, ctx);
    struct ir_instr *j = opt_stack_model(s.m) ? bad_jump(sh, &sh->body, false) : NULL;
    if (j) {
       diag_add(ctx->diags, DIAG_ERROR, "opt", (int)j->line, 0, NULL,
@@ -1206,7 +1229,9 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    if (!isel_stage_supported(&s))
       return false;
    hoist_inputs(&s);
+   opt_fp64(sh, ctx);
    opt_expand(sh, ctx);
+   isel_fp64(&s);
    count_uses(&s); /* before the ifs' predicates: pred_tree asks */
    predicate_ifs(&s, &sh->body);
    struct ir_instr **kills;

@@ -48,6 +48,7 @@ struct ir_instr *isel_setp(struct isel *s, struct ir_instr *pos, enum isa_sem se
                            struct ir_instr *a, struct ir_instr *b, const char *cond,
                            const char *sign);
 struct ir_instr *isel_predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v);
+struct ir_instr *isel_mask_of_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *p);
 struct ir_instr *isel_minmax(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool min,
                              const char *sign, struct ir_instr *a, struct ir_instr *b);
 struct ir_instr *isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left,
@@ -59,6 +60,11 @@ struct ir_instr *isel_convert(struct isel *s, struct ir_instr *pos, struct ir_in
 struct ir_instr *isel_tex(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_tex_nv(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_cross_lane(struct isel *s, struct ir_instr *in);
+
+/* opt_isel_fp64.c */
+/* Splits every 64-bit value into its two words and selects the FP64
+ * instructions; false when there was nothing to do. */
+bool isel_fp64(struct isel *s);
 
 /* opt_isel_mem.c */
 struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);

@@ -88,6 +88,22 @@ opt_relative_cfile(const struct ir_shader *sh)
 }
 
 bool
+opt_tuple_result(const struct isa_model *m, const struct isa_insn *x)
+{
+   struct isa_op_info oi;
+   isa_op_info(m, x->op, &oi);
+   return oi.ndst && (opt_sem_is_texture(oi.sem) || isa_opnd_count(m, x, ISA_SLOT_DST(0)) > 1);
+}
+
+bool
+opt_wide_slot(const struct isa_model *m, const struct isa_insn *x, int slot)
+{
+   unsigned w = 32;
+   enum isa_type t = isa_opnd_type(m, x, slot, &w);
+   return isa_type_bits(t) == 64 && isa_opnd_count(m, x, slot) == 2;
+}
+
+bool
 opt_stack_model(const struct isa_model *m)
 {
    return m && opt_op_by_sem(m, ISA_SEM_SSY) >= 0 && opt_op_by_sem(m, ISA_SEM_SYNC) >= 0;
@@ -744,8 +760,7 @@ ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_
       if (!mp.err) {
          struct isa_op_info oi;
          isa_op_info(sh->model, (unsigned)op, &oi);
-         bool tex = opt_sem_is_texture(oi.sem);
-         if (in->type != IR_TYPE_NONE && tex)
+         if (in->type != IR_TYPE_NONE && opt_tuple_result(sh->model, &m->insn))
             in->type = IR_TYPE_V4;
          ir_instr_set_nsrc(in, *nrefs);
       }
@@ -812,8 +827,8 @@ check_operands(const struct ir_instr *in, const struct isa_op_info *oi)
       return "every source is read by an operand";
    if ((oi->ndst > 0) != (in->type != IR_TYPE_NONE))
       return "a machine instruction has a result exactly when its op has a destination";
-   if (in->type == IR_TYPE_V4 && !opt_sem_is_texture(oi->sem))
-      return "only texture results are 4 x 32 tuples";
+   if ((in->type == IR_TYPE_V4) != opt_tuple_result(m->model, &m->insn) && oi->ndst)
+      return "texture and FP64 results are tuples, and only they";
    if (in->type == IR_TYPE_64)
       return "no 64-bit machine values";
    return NULL;

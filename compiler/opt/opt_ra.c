@@ -99,6 +99,23 @@ size_of(const struct ir_instr *v)
    return 1;
 }
 
+/* The alignment of v's run: an FP64 register pair starts even. */
+static unsigned
+align_of(const struct ir_instr *v)
+{
+   return v->op == IR_OP_MACH && v->type == IR_TYPE_V4 &&
+                  opt_wide_slot(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0))
+              ? 2
+              : 1;
+}
+
+/* The alignment operand k of in needs for its group. */
+static unsigned
+group_align(const struct ir_instr *in, unsigned k)
+{
+   return opt_wide_slot(in->mach->model, &in->mach->insn, ISA_SLOT_SRC(k)) ? 2 : 1;
+}
+
 static bool
 run_free(struct ra *ra, int f, unsigned base, unsigned n)
 {
@@ -146,14 +163,16 @@ no_room(struct ra *ra, const struct ir_instr *v, int f)
 }
 
 /* Gives v a free run of n registers of file f, at `hint` when that run is
- * free, else the lowest free run. */
+ * free, else the lowest free run (starting at a multiple of its
+ * alignment). */
 static bool
 place(struct ra *ra, struct ir_instr *v, int f, unsigned n, int hint)
 {
    int at = -1;
-   if (hint >= 0 && run_free(ra, f, (unsigned)hint, n))
+   unsigned al = align_of(v);
+   if (hint >= 0 && hint % (int)al == 0 && run_free(ra, f, (unsigned)hint, n))
       at = hint;
-   for (unsigned b = 0; at < 0 && b + n <= ra->nregs[f]; b++)
+   for (unsigned b = 0; at < 0 && b + n <= ra->nregs[f]; b += al)
       if (run_free(ra, f, b, n))
          at = (int)b;
    if (at < 0)
@@ -225,6 +244,7 @@ group_hint(struct ra *ra, const struct ir_instr *v, int f)
       for (unsigned k = 0; k < m->insn.nsrc; k++) {
          if (m->count[k] < 2)
             continue;
+         unsigned al = group_align(u, k);
          int pos = -1, base = -1;
          for (unsigned i = 0; i < m->count[k]; i++) {
             const struct ir_instr *s = u->src[m->first[k] + i];
@@ -236,8 +256,8 @@ group_hint(struct ra *ra, const struct ir_instr *v, int f)
          if (pos < 0)
             continue;
          if (base >= 0)
-            return base + pos;
-         for (unsigned b = 0; b + m->count[k] <= ra->nregs[f]; b++)
+            return base % (int)al ? -1 : base + pos;
+         for (unsigned b = 0; b + m->count[k] <= ra->nregs[f]; b += al)
             if (run_free(ra, f, b, m->count[k]))
                return (int)b + pos;
       }
@@ -250,7 +270,7 @@ group_in_place(const struct ir_instr *in, unsigned k)
 {
    const struct ir_mach *m = in->mach;
    const struct ir_instr *s0 = in->src[m->first[k]];
-   if (!ir_has_reg(s0))
+   if (!ir_has_reg(s0) || s0->mach->reg.index % group_align(in, k))
       return false;
    for (unsigned i = 1; i < m->count[k]; i++) {
       const struct ir_instr *s = in->src[m->first[k] + i];
@@ -267,9 +287,9 @@ static void
 fix_group(struct ra *ra, struct ir_instr *in, unsigned k)
 {
    struct ir_mach *m = in->mach;
-   unsigned n = m->count[k];
+   unsigned n = m->count[k], al = group_align(in, k);
    int f = ra->gpr, base = -1;
-   for (unsigned b = 0; base < 0 && b + n <= ra->nregs[f]; b++)
+   for (unsigned b = 0; base < 0 && b + n <= ra->nregs[f]; b += al)
       if (run_free(ra, f, b, n))
          base = (int)b;
    if (base < 0) {
@@ -363,20 +383,38 @@ live_out(struct ra *ra, const struct ir_block *b, const struct ir_instr *v)
    return live_in_set(ra, ra->lv.out + (size_t)b->index * ra->lv.nwords, v->id);
 }
 
-/* Operand groups that are not consecutive are copied first; the members
- * read last by the copies are free after them. */
+/* Operand groups that are not consecutive are copied first (a group that
+ * another operand of in reads too, once); the members read last by the
+ * copies are free after them. */
 static void
 fix_groups(struct ra *ra, struct ir_instr *in)
 {
    struct ir_mach *m = in->mach;
+   int fixed[ISA_MAX_SRC]; /* by operand: the earlier operand whose copies it reads, -1 */
+   struct ir_instr *was[ISA_MAX_SRC][4] = {{NULL}};
    for (unsigned k = 0; k < m->insn.nsrc && !ra->failed; k++) {
+      fixed[k] = -1;
       if (m->count[k] < 2 || group_in_place(in, k))
          continue;
       struct ir_instr *old[ISA_MAX_SRC * 4];
       unsigned n = MIN2(m->count[k], (unsigned)ARRAY_SIZE(old));
       for (unsigned i = 0; i < n; i++)
          old[i] = in->src[m->first[k] + i];
-      fix_group(ra, in, k);
+      for (unsigned j = 0; j < k && fixed[k] < 0 && n <= 4; j++) {
+         bool same = m->count[j] == n && was[j][0] && group_align(in, j) == group_align(in, k);
+         for (unsigned i = 0; same && i < n; i++)
+            same = was[j][i] == old[i];
+         if (same)
+            fixed[k] = (int)j;
+      }
+      if (fixed[k] >= 0) {
+         for (unsigned i = 0; i < n; i++)
+            in->src[m->first[k] + i] = in->src[m->first[fixed[k]] + i];
+      } else {
+         fix_group(ra, in, k);
+         for (unsigned i = 0; i < n && n <= 4; i++)
+            was[k][i] = old[i];
+      }
       for (unsigned i = 0; i < n; i++) {
          bool still = false;
          for (unsigned s = 0; s < in->nsrc; s++)

@@ -18,6 +18,9 @@
  * hazard pass will insert). While more values are live than the register
  * budget (the original order's peak, at least a quarter of the file), an
  * instruction that frees registers wins over one that is merely ready.
+ * Values of small files (predicates, address registers) are made only
+ * while the file has room, and once it is half full first only when a
+ * reader waits for them alone, so that the file never overflows.
  * Phis, inputs, immediates and constants stay at the top (they emit
  * nothing), stores of outputs and `end` at the bottom, break/continue last.
  * Reordering a block is one opt_transform.
@@ -443,6 +446,22 @@ small_room(const struct sched *s, const int *live_small, unsigned i)
    return live_small[f] < (int)opt_file_capacity(s->m, (unsigned)f);
 }
 
+/* With its file more than half full, a small-file value is made only when
+ * a reader waits for it alone (or it has none in the block: the branch):
+ * made early, values would hold the few registers that the readers of
+ * others need, until only such values are ready and the file overflows. */
+static bool
+small_wanted(const struct sched *s, const int *live_small, unsigned i)
+{
+   int f = small_def(s, i);
+   if (f < 0 || !s->n[i].nsucc || 2 * live_small[f] < (int)opt_file_capacity(s->m, (unsigned)f))
+      return true;
+   for (unsigned e = 0; e < s->n[i].nsucc; e++)
+      if (s->n[s->n[i].succ[e].to].left == 1)
+         return true;
+   return false;
+}
+
 static void
 small_issue(struct sched *s, const struct ir_block *b, int *live_small, unsigned i)
 {
@@ -457,8 +476,27 @@ small_issue(struct sched *s, const struct ir_block *b, int *live_small, unsigned
       for (unsigned j = 0; j < k; j++)
          first &= c->src[j] != v;
       if (first && vf >= 0 && vf != s->gpr && vf < SCHED_MAX_FILES && !s->uses[v->id] &&
-          !live_out(s, b, v) && s->node_of[v->id] && live_small[vf] > 0)
+          !live_out(s, b, v) && live_small[vf] > 0)
          live_small[vf]--;
+   }
+}
+
+/* Values of small files live into the block, or defined in it before its
+ * region (phis): they hold their registers from the start. */
+static void
+small_live_in(const struct sched *s, const struct ir_block *b, int *live_small)
+{
+   const uint64_t *in = s->lv.in + (size_t)b->index * s->lv.nwords;
+   for (unsigned id = 0; id < s->sh->nvalues && id < s->lv.nwords * 64; id++) {
+      const struct ir_instr *v = s->sh->values[id];
+      int f = v && ir_live_has(in, id) ? ir_reg_file(v) : -1;
+      if (f >= 0 && f != s->gpr && f < SCHED_MAX_FILES)
+         live_small[f]++;
+   }
+   for (const struct ir_instr *x = b->first; x && x->op == IR_OP_PHI; x = x->next) {
+      int f = ir_reg_file(x);
+      if (f >= 0 && f != s->gpr && f < SCHED_MAX_FILES)
+         live_small[f]++;
    }
 }
 
@@ -467,6 +505,7 @@ static unsigned *
 list_schedule(struct sched *s, struct ir_block *b)
 {
    int live_small[SCHED_MAX_FILES] = {0};
+   small_live_in(s, b, live_small);
    int live, peak = original_peak(s, b, &live);
    struct isa_file_info fi;
    isa_file_info(s->m, (unsigned)s->gpr, &fi);
@@ -475,9 +514,10 @@ list_schedule(struct sched *s, struct ir_block *b)
    int cycle = 0;
    for (unsigned k = 0; k < s->nn; k++) {
       int best = -1, bg = 0;
-      for (int pass = 0; pass < 2 && best < 0; pass++)
+      for (int pass = 0; pass < 3 && best < 0; pass++)
          for (unsigned i = 0; i < s->nn; i++) {
-            if (s->n[i].done || s->n[i].left || (!pass && !small_room(s, live_small, i)))
+            if (s->n[i].done || s->n[i].left || (pass < 2 && !small_room(s, live_small, i)) ||
+                (pass < 1 && !small_wanted(s, live_small, i)))
                continue;
             int g = net_growth(s, b, i);
             if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, live + 1 > budget)) {
