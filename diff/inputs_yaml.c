@@ -37,96 +37,19 @@
 #include <stdlib.h>
 #include <yaml.h>
 
-struct yw {
-   yaml_emitter_t em;
-   char *buf;
-   size_t len, cap;
-   bool ok;
-};
-
-static int
-yw_write(void *data, unsigned char *buf, size_t size)
-{
-   struct yw *w = data;
-   VEC_RESERVE(w->buf, w->cap, w->len + size + 1);
-   memcpy(w->buf + w->len, buf, size);
-   w->len += size;
-   w->buf[w->len] = 0;
-   return 1;
-}
-
 static void
-yw_emit(struct yw *w, yaml_event_t *ev)
+ywords(struct ydoc_writer *w, const char *key, const uint32_t *v, size_t n, size_t stride)
 {
-   if (w->ok && !yaml_emitter_emit(&w->em, ev))
-      w->ok = false;
-}
-
-static void
-ys(struct yw *w, const char *s)
-{
-   yaml_event_t ev;
-   yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
-                                YAML_PLAIN_SCALAR_STYLE);
-   yw_emit(w, &ev);
-}
-
-static void DC_PRINTF(2, 3) yf(struct yw *w, const char *fmt, ...)
-{
-   char tmp[64];
-   va_list ap;
-   va_start(ap, fmt);
-   vsnprintf(tmp, sizeof(tmp), fmt, ap);
-   va_end(ap);
-   ys(w, tmp);
-}
-
-static void
-ymap(struct yw *w, bool flow)
-{
-   yaml_event_t ev;
-   yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-                                       flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-   yw_emit(w, &ev);
-}
-
-static void
-yseq(struct yw *w, bool flow)
-{
-   yaml_event_t ev;
-   yaml_sequence_start_event_initialize(
-       &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-   yw_emit(w, &ev);
-}
-
-static void
-yend_map(struct yw *w)
-{
-   yaml_event_t ev;
-   yaml_mapping_end_event_initialize(&ev);
-   yw_emit(w, &ev);
-}
-
-static void
-yend_seq(struct yw *w)
-{
-   yaml_event_t ev;
-   yaml_sequence_end_event_initialize(&ev);
-   yw_emit(w, &ev);
-}
-
-static void
-ywords(struct yw *w, const char *key, const uint32_t *v, size_t n, size_t stride)
-{
-   ys(w, key);
-   yseq(w, true);
+   ydoc_str(w, key);
+   ydoc_seq(w, true, true);
    for (size_t i = 0; i < n; i++)
-      yf(w, "0x%08x", v[i * stride]);
-   yend_seq(w);
+      ydoc_strf(w, "0x%08x", v[i * stride]);
+   ydoc_seq(w, false, false);
 }
 
+/* Bytes as one quoted hex string (read back as a string, never a number). */
 static void
-yhex(struct yw *w, const char *key, const uint8_t *data, uint32_t n)
+yhex(struct ydoc_writer *w, const char *key, const uint8_t *data, uint32_t n)
 {
    static const char digits[] = "0123456789abcdef";
    char *s = xmalloc((size_t)n * 2 + 1);
@@ -135,189 +58,168 @@ yhex(struct yw *w, const char *key, const uint8_t *data, uint32_t n)
       s[2 * i + 1] = digits[data[i] & 15];
    }
    s[2 * n] = 0;
-   ys(w, key);
-   yaml_event_t ev;
-   yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)(2 * n), 0, 1,
-                                YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-   yw_emit(w, &ev);
+   ydoc_str(w, key);
+   ydoc_qstr(w, s);
    free(s);
 }
 
 static void
-yw_header(struct yw *w, const struct env *e)
+yw_header(struct ydoc_writer *w, const struct env *e)
 {
-   ys(w, "stage");
-   ys(w, tgsi_stage_names[e->stage]);
-   ys(w, "invocations");
-   yf(w, "%u", e->nlanes);
-   ys(w, "seed");
-   yf(w, "%llu", (unsigned long long)e->seed);
-   ys(w, "block_size");
-   yseq(w, true);
+   ydoc_str(w, "stage");
+   ydoc_str(w, tgsi_stage_names[e->stage]);
+   ydoc_str(w, "invocations");
+   ydoc_strf(w, "%u", e->nlanes);
+   ydoc_str(w, "seed");
+   ydoc_strf(w, "%llu", (unsigned long long)e->seed);
+   ydoc_str(w, "block_size");
+   ydoc_seq(w, true, true);
    for (unsigned k = 0; k < 3; k++)
-      yf(w, "%u", e->block_size[k]);
-   yend_seq(w);
-   ys(w, "grid_size");
-   yseq(w, true);
+      ydoc_strf(w, "%u", e->block_size[k]);
+   ydoc_seq(w, false, false);
+   ydoc_str(w, "grid_size");
+   ydoc_seq(w, true, true);
    for (unsigned k = 0; k < 3; k++)
-      yf(w, "%u", e->grid_size[k]);
-   yend_seq(w);
-   ys(w, "shared_size");
-   yf(w, "%u", e->shared_size);
-   ys(w, "in_vertices");
-   yf(w, "%u", e->in_vertices);
-   ys(w, "out_vertices");
-   yf(w, "%u", e->out_vertices);
+      ydoc_strf(w, "%u", e->grid_size[k]);
+   ydoc_seq(w, false, false);
+   ydoc_str(w, "shared_size");
+   ydoc_strf(w, "%u", e->shared_size);
+   ydoc_str(w, "in_vertices");
+   ydoc_strf(w, "%u", e->in_vertices);
+   ydoc_str(w, "out_vertices");
+   ydoc_strf(w, "%u", e->out_vertices);
 }
 
 static void
-yw_lanes(struct yw *w, const struct env *e)
+yw_lanes(struct ydoc_writer *w, const struct env *e)
 {
    static const char *const chans[] = {"x", "y", "z", "w"};
-   ys(w, "inputs");
-   yseq(w, false);
+   ydoc_str(w, "inputs");
+   ydoc_seq(w, true, false);
    for (uint32_t v = 0; v < e->in_vertices; v++)
       for (uint32_t r = 0; r < e->nin; r++)
          for (unsigned c = 0; c < 4; c++) {
-            ymap(w, true);
-            ys(w, "vertex");
-            yf(w, "%u", v);
-            ys(w, "reg");
-            yf(w, "%u", r);
-            ys(w, "chan");
-            ys(w, chans[c]);
+            ydoc_map(w, true, true);
+            ydoc_str(w, "vertex");
+            ydoc_strf(w, "%u", v);
+            ydoc_str(w, "reg");
+            ydoc_strf(w, "%u", r);
+            ydoc_str(w, "chan");
+            ydoc_str(w, chans[c]);
             ywords(w, "bits", env_in(e, v, r, c), e->nlanes, 1);
-            yend_map(w);
+            ydoc_map(w, false, false);
          }
-   yend_seq(w);
-   ys(w, "system_values");
-   yseq(w, false);
+   ydoc_seq(w, false, false);
+   ydoc_str(w, "system_values");
+   ydoc_seq(w, true, false);
    for (unsigned sem = 0; sem < TGSI_SEM_COUNT; sem++)
       for (unsigned c = 0; c < 4 && e->sv[sem]; c++) {
-         ymap(w, true);
-         ys(w, "semantic");
-         ys(w, tgsi_semantic_names[sem]);
-         ys(w, "chan");
-         ys(w, chans[c]);
+         ydoc_map(w, true, true);
+         ydoc_str(w, "semantic");
+         ydoc_str(w, tgsi_semantic_names[sem]);
+         ydoc_str(w, "chan");
+         ydoc_str(w, chans[c]);
          ywords(w, "bits", e->sv[sem] + (size_t)c * e->nlanes, e->nlanes, 1);
-         yend_map(w);
+         ydoc_map(w, false, false);
       }
-   yend_seq(w);
+   ydoc_seq(w, false, false);
 }
 
 static void
-yw_uniforms(struct yw *w, const struct env *e)
+yw_uniforms(struct ydoc_writer *w, const struct env *e)
 {
-   ys(w, "constants");
-   yseq(w, false);
+   ydoc_str(w, "constants");
+   ydoc_seq(w, true, false);
    for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
       for (uint32_t s = 0; s < e->cbuf_slots[b]; s++) {
-         ymap(w, true);
-         ys(w, "buffer");
-         yf(w, "%u", b);
-         ys(w, "slot");
-         yf(w, "%u", s);
+         ydoc_map(w, true, true);
+         ydoc_str(w, "buffer");
+         ydoc_strf(w, "%u", b);
+         ydoc_str(w, "slot");
+         ydoc_strf(w, "%u", s);
          ywords(w, "bits", e->cbuf[b] + s * 4, 4, 1);
-         yend_map(w);
+         ydoc_map(w, false, false);
       }
-   yend_seq(w);
-   ys(w, "textures");
-   yseq(w, false);
+   ydoc_seq(w, false, false);
+   ydoc_str(w, "textures");
+   ydoc_seq(w, true, false);
    for (unsigned u = 0; u < ENV_MAX_TEXTURES; u++) {
       const struct env_texture *t = &e->tex[u];
       if (!t->bound)
          continue;
-      ymap(w, true);
-      ys(w, "unit");
-      yf(w, "%u", u);
-      ys(w, "target");
-      ys(w, tgsi_texture_names[t->target]);
-      ys(w, "return");
-      ys(w, tgsi_return_type_names[t->ret]);
-      ys(w, "width");
-      yf(w, "%u", t->width);
-      ys(w, "height");
-      yf(w, "%u", t->height);
-      ys(w, "depth");
-      yf(w, "%u", t->depth);
-      ys(w, "levels");
-      yf(w, "%u", t->levels);
-      ys(w, "seed");
-      yf(w, "0x%016llx", (unsigned long long)t->seed);
-      yend_map(w);
+      ydoc_map(w, true, true);
+      ydoc_str(w, "unit");
+      ydoc_strf(w, "%u", u);
+      ydoc_str(w, "target");
+      ydoc_str(w, tgsi_texture_names[t->target]);
+      ydoc_str(w, "return");
+      ydoc_str(w, tgsi_return_type_names[t->ret]);
+      ydoc_str(w, "width");
+      ydoc_strf(w, "%u", t->width);
+      ydoc_str(w, "height");
+      ydoc_strf(w, "%u", t->height);
+      ydoc_str(w, "depth");
+      ydoc_strf(w, "%u", t->depth);
+      ydoc_str(w, "levels");
+      ydoc_strf(w, "%u", t->levels);
+      ydoc_str(w, "seed");
+      ydoc_strf(w, "0x%016llx", (unsigned long long)t->seed);
+      ydoc_map(w, false, false);
    }
-   yend_seq(w);
+   ydoc_seq(w, false, false);
 }
 
 static void
-yw_memory(struct yw *w, const struct env *e)
+yw_memory(struct ydoc_writer *w, const struct env *e)
 {
-   ys(w, "buffers");
-   yseq(w, false);
+   ydoc_str(w, "buffers");
+   ydoc_seq(w, true, false);
    for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++) {
       if (!e->buf[i].data)
          continue;
-      ymap(w, true);
-      ys(w, "index");
-      yf(w, "%u", i);
-      ys(w, "size");
-      yf(w, "%u", e->buf[i].size);
+      ydoc_map(w, true, true);
+      ydoc_str(w, "index");
+      ydoc_strf(w, "%u", i);
+      ydoc_str(w, "size");
+      ydoc_strf(w, "%u", e->buf[i].size);
       yhex(w, "data", e->buf[i].data, e->buf[i].size);
-      yend_map(w);
+      ydoc_map(w, false, false);
    }
-   yend_seq(w);
-   ys(w, "images");
-   yseq(w, false);
+   ydoc_seq(w, false, false);
+   ydoc_str(w, "images");
+   ydoc_seq(w, true, false);
    for (unsigned i = 0; i < ENV_MAX_IMAGES; i++) {
       const struct env_image *im = &e->img[i];
       if (!im->bound)
          continue;
-      ymap(w, true);
-      ys(w, "index");
-      yf(w, "%u", i);
-      ys(w, "target");
-      ys(w, tgsi_texture_names[im->target]);
-      ys(w, "width");
-      yf(w, "%u", im->width);
-      ys(w, "height");
-      yf(w, "%u", im->height);
-      ys(w, "depth");
-      yf(w, "%u", im->depth);
+      ydoc_map(w, true, true);
+      ydoc_str(w, "index");
+      ydoc_strf(w, "%u", i);
+      ydoc_str(w, "target");
+      ydoc_str(w, tgsi_texture_names[im->target]);
+      ydoc_str(w, "width");
+      ydoc_strf(w, "%u", im->width);
+      ydoc_str(w, "height");
+      ydoc_strf(w, "%u", im->height);
+      ydoc_str(w, "depth");
+      ydoc_strf(w, "%u", im->depth);
       yhex(w, "data", im->mem.data, im->mem.size);
-      yend_map(w);
+      ydoc_map(w, false, false);
    }
-   yend_seq(w);
+   ydoc_seq(w, false, false);
 }
 
 char *
 diff_inputs_to_yaml(const struct env *e)
 {
-   struct yw w = {.ok = true};
-   yaml_emitter_initialize(&w.em);
-   yaml_emitter_set_output(&w.em, yw_write, &w);
-   yaml_emitter_set_width(&w.em, 100);
-   yaml_emitter_set_unicode(&w.em, 1);
-   yaml_event_t ev;
-   yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-   yw_emit(&w, &ev);
-   yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-   yw_emit(&w, &ev);
-   ymap(&w, false);
-   yw_header(&w, e);
-   yw_lanes(&w, e);
-   yw_uniforms(&w, e);
-   yw_memory(&w, e);
-   yend_map(&w);
-   yaml_document_end_event_initialize(&ev, 1);
-   yw_emit(&w, &ev);
-   yaml_stream_end_event_initialize(&ev);
-   yw_emit(&w, &ev);
-   yaml_emitter_delete(&w.em);
-   if (!w.ok) {
-      free(w.buf);
-      return NULL;
-   }
-   return w.buf;
+   struct ydoc_writer *w = ydoc_writer_new();
+   ydoc_map(w, true, false);
+   yw_header(w, e);
+   yw_lanes(w, e);
+   yw_uniforms(w, e);
+   yw_memory(w, e);
+   ydoc_map(w, false, false);
+   return ydoc_writer_finish(w);
 }
 
 struct yr {

@@ -8,6 +8,8 @@
  *   .stage frag|vert|comp|geom|tess_ctrl|tess_eval
  *   .lanes N            .block X [Y [Z]]        .shared BYTES
  *   .max_vertices N     vertices a geometry-shader lane may emit
+ *   .out_vertices N     output vertices of a tessellation control patch
+ *   .outputs N          output registers OUT[0..N-1] (stores may address)
  *   .input REG IN[n].xyzw         .sysval REG SEMANTIC.xyzw
  *   .const REG CONST[b][n].xyzw   .value REG BITS|FLOAT
  *   .output REG OUT[n].xyzw       .texture UNIT TARGET    .buffer N
@@ -225,6 +227,14 @@ dir_counts(struct aparse *p, const char *dir, const char *s)
       if (n != 1 || v[0] > 1024)
          return false;
       p->out->prog.gs_max_vertices = (uint32_t)v[0];
+   } else if (!strcmp(dir, "out_vertices")) {
+      if (n != 1 || v[0] > 32)
+         return false;
+      p->out->out_vertices = (uint32_t)v[0];
+   } else if (!strcmp(dir, "outputs")) {
+      if (n != 1 || v[0] > 1024)
+         return false;
+      p->out_max = MAX2(p->out_max, (uint32_t)v[0]);
    } else {
       if (n != 1 || v[0] > ENV_MAX_MEM_BYTES)
          return false;
@@ -384,7 +394,7 @@ directive(struct aparse *p, unsigned line, const char *ls, const char *s)
    if (!strcmp(dir, "stage"))
       ok = dir_stage(p, a);
    else if (!strcmp(dir, "lanes") || !strcmp(dir, "block") || !strcmp(dir, "shared") ||
-            !strcmp(dir, "max_vertices"))
+            !strcmp(dir, "max_vertices") || !strcmp(dir, "out_vertices") || !strcmp(dir, "outputs"))
       ok = dir_counts(p, dir, a);
    else if (!strcmp(dir, "input"))
       ok = dir_bind(p, EMU_BIND_INPUT, a);
@@ -547,6 +557,8 @@ make_tgsi(const struct aparse *p)
    }
    if (st == TGSI_STAGE_GEOM && a->prog.gs_max_vertices)
       ADD("PROPERTY GS_MAX_OUTPUT_VERTICES %u", a->prog.gs_max_vertices);
+   if (st == TGSI_STAGE_TESS_CTRL && a->out_vertices)
+      ADD("PROPERTY TCS_VERTICES_OUT %u", a->out_vertices);
    for (uint32_t i = 0; i < p->in_max; i++)
       ADD("DCL IN[%u]%s", i,
           st == TGSI_STAGE_FRAG   ? ", GENERIC[0], PERSPECTIVE"
@@ -655,6 +667,7 @@ emu_asm_parse(const struct isa_model *m, const char *text, const char *file, str
    if (!p.failed) {
       out->tgsi = make_tgsi(&p);
       out->shared = p.shared;
+      out->outputs = p.out_max;
    }
    free_parse(&p, lines, nlines);
    if (p.failed)

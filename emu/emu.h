@@ -453,6 +453,11 @@ unsigned emu_code_count(const struct emu_code *c);
 /* The decoded record of instruction `index` (for disassembly in traces). */
 const struct isa_insn *emu_code_insn(const struct emu_code *c, unsigned index);
 
+/* gs.c */
+/* How many output registers (OUT[0..n-1]) the program's attribute stores
+ * reach at constant addresses (RZ or immediate plus offset); 0 if none. */
+uint32_t emu_code_output_regs(const struct emu_code *c);
+
 /* emu.c */
 /* Lanes per wave when the options do not say: 64 for delay-slot models
  * (a3xx "fibers"), 32 otherwise (sm50 warps). */
@@ -467,10 +472,12 @@ void emu_result_free(struct emu_result *r);
 /* asmprog.c: assembly programs (format in emu/README.md) */
 struct emu_asm {
    struct emu_program prog;
-   char *tgsi;        /* declarations matching the bindings, for diff_gen_inputs() */
-   uint32_t lanes;    /* .lanes, or 0 */
-   uint32_t block[3]; /* .block, or 0 */
-   uint32_t shared;   /* .shared bytes, or 0 */
+   char *tgsi;            /* declarations matching the bindings, for diff_gen_inputs() */
+   uint32_t lanes;        /* .lanes, or 0 */
+   uint32_t block[3];     /* .block, or 0 */
+   uint32_t shared;       /* .shared bytes, or 0 */
+   uint32_t outputs;      /* .outputs, or the highest .output OUT index + 1, or 0 */
+   uint32_t out_vertices; /* .out_vertices (tessellation control), or 0 */
 };
 /* Assembles text for model m. Errors carry file:line:col. */
 bool emu_asm_parse(const struct isa_model *m, const char *text, const char *file,

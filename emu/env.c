@@ -89,6 +89,19 @@ env_mem_fini(struct env_mem *m)
    memset(m, 0, sizeof(*m));
 }
 
+/* The geometry-shader vertex arrays (env_alloc_gs), one list for both
+ * their release and their reallocation. */
+static void
+free_gs(struct env *e)
+{
+   free(e->gs_count);
+   free(e->gs_data);
+   free(e->gs_flags);
+   free(e->gs_stream);
+   free(e->gs_prim);
+   free(e->gs_undef);
+}
+
 void
 env_free(struct env *e)
 {
@@ -107,12 +120,7 @@ env_free(struct env *e)
    free(e->out_flags);
    free(e->killed);
    free(e->kill_undef);
-   free(e->gs_count);
-   free(e->gs_data);
-   free(e->gs_flags);
-   free(e->gs_stream);
-   free(e->gs_prim);
-   free(e->gs_undef);
+   free_gs(e);
    free(e);
 }
 
@@ -209,12 +217,7 @@ env_alloc_gs(struct env *e, uint32_t max_vertices)
    uint64_t nv = (uint64_t)e->nlanes * max_vertices;
    if (max_vertices > 1024 || !size_ok(nv * (e->nout ? e->nout : 1) * 4, 4))
       return false;
-   free(e->gs_count);
-   free(e->gs_data);
-   free(e->gs_flags);
-   free(e->gs_stream);
-   free(e->gs_prim);
-   free(e->gs_undef);
+   free_gs(e);
    e->gs_max_vertices = max_vertices;
    e->gs_count = xcalloc(e->nlanes, 4);
    e->gs_data = xcalloc(nv * e->nout * 4 + 1, 4);
@@ -283,23 +286,6 @@ target_is_cube(enum tgsi_texture t)
 {
    return t == TGSI_TEX_T_CUBE || t == TGSI_TEX_T_SHADOWCUBE || t == TGSI_TEX_T_CUBE_ARRAY ||
           t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
-}
-
-static bool
-target_is_array(enum tgsi_texture t)
-{
-   switch (t) {
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-      return true;
-   default:
-      return false;
-   }
 }
 
 /* Spatial dimensions of a target: 1, 2 or 3 (cubes count 2). */
@@ -462,7 +448,8 @@ targets_compatible(enum tgsi_texture a, enum tgsi_texture b)
 {
    if (a == TGSI_TEX_T_UNKNOWN || b == TGSI_TEX_T_UNKNOWN)
       return true;
-   return target_dims(a) == target_dims(b) && target_is_array(a) == target_is_array(b) &&
+   return target_dims(a) == target_dims(b) &&
+          tgsi_texture_is_array(a) == tgsi_texture_is_array(b) &&
           target_is_cube(a) == target_is_cube(b);
 }
 
@@ -514,9 +501,9 @@ env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_
    uint32_t z = 0;
    if (target_is_cube(tx->target)) {
       z = cube_face(q->coord[0], q->coord[1], q->coord[2], &s, &t);
-      if (target_is_array(tx->target))
+      if (tgsi_texture_is_array(tx->target))
          z += 6 * clamp_index(floor_to_int(q->coord[3] + 0.5f), sz[2]);
-   } else if (target_is_array(tx->target)) {
+   } else if (tgsi_texture_is_array(tx->target)) {
       z = clamp_index(floor_to_int(q->coord[dims] + 0.5f), sz[2]);
    } else if (dims == 3) {
       z = clamp_index((int64_t)floor_to_int(q->coord[2] * (float)sz[2]) + q->offset[2], sz[2]);
@@ -561,7 +548,7 @@ env_fetch(struct env *e, unsigned unit, enum tgsi_texture target, const int32_t 
    uint32_t sz[3];
    env_tex_size(tx, (uint32_t)level, sz);
    unsigned dims = target_dims(tx->target);
-   bool arr = target_is_array(tx->target);
+   bool arr = tgsi_texture_is_array(tx->target);
    int64_t c[3] = {0, 0, 0};
    for (unsigned i = 0; i < dims; i++)
       c[i] = (int64_t)coord[i] + offset[i];
@@ -599,7 +586,7 @@ env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4])
    out[0] = sz[0];
    if (dims >= 2)
       out[1] = sz[1];
-   if (dims == 3 || target_is_array(tx->target))
+   if (dims == 3 || tgsi_texture_is_array(tx->target))
       out[dims == 1 ? 1 : 2] = sz[2];
    return true;
 }
@@ -660,7 +647,7 @@ env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_t *of
    }
    const struct env_image *im = &e->img[i];
    unsigned dims = target_dims(im->target);
-   bool layered = target_is_array(im->target) || target_is_cube(im->target);
+   bool layered = tgsi_texture_is_array(im->target) || target_is_cube(im->target);
    int64_t c[3] = {coord[0], 0, 0};
    if (dims >= 2)
       c[1] = coord[1];

@@ -360,9 +360,14 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    if (op->kind == EMU_K_STORE) {
       const struct emu_src *ds = &op->src[2];
       for (unsigned c = 0; c < op->ncomp; c++) {
-         const uint32_t *v = emu_reg_read(w, op, ds, ds->unit + c, t);
-         if (op->war)
-            emu_mark_war(w, op, ds->unit + c, t);
+         const uint32_t *v; /* RZ as the data: a constant, stored as is */
+         if (ds->kind != EMU_S_REG) {
+            v = emu_fetch(w, op, ds, 0, t, run->tmp_src[2]);
+         } else {
+            v = emu_reg_read(w, op, ds, ds->unit + c, t);
+            if (op->war)
+               emu_mark_war(w, op, ds->unit + c, t);
+         }
          for (unsigned i = 0; i < w->n; i++)
             if (mask[i] & 1)
                store_elem(w, op, addr[i] + off + c * nb, v[i]);

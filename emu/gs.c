@@ -178,3 +178,21 @@ emu_exec_emit(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    emu_write_comps(w, op, t, 1, mask, on);
 }
+
+/* The output registers the attribute stores reach at addresses known
+ * before the run (the address operand RZ or an immediate: the byte
+ * offset alone), so a caller without declarations can size the outputs;
+ * stores through an address register may reach further. */
+uint32_t
+emu_code_output_regs(const struct emu_code *c)
+{
+   uint64_t n = 0;
+   for (unsigned i = 0; i < c->n; i++) {
+      const struct emu_op *op = &c->ops[i];
+      if (op->kind != EMU_K_AST || op->src[0].kind != EMU_S_IMM)
+         continue;
+      uint64_t end = (uint64_t)op->src[0].value + op->src[1].value + 4u * op->ncomp;
+      n = MAX2(n, (end + 15) / 16);
+   }
+   return (uint32_t)MIN2(n, 1024);
+}

@@ -16,19 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *const cond_names[] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
-                                         "f",   "t",   "num", "nan", "ltu", "leu",
-                                         "gtu", "geu", "equ", "one", "neu"};
-
-/* Rounding enum entries by name -> sem_f2i/sem_cov rounding (0 truncate,
- * 1 nearest even, 2 toward +inf, 3 toward -inf). Both spellings in use
- * (ir3 "(even)", NVIDIA ".RM") are listed; a missing entry truncates. */
-static const struct {
-   const char *name;
-   unsigned round;
-} round_names[] = {{"default", 0}, {"even", 1}, {"pos_inf", 2}, {"neg_inf", 3},
-                   {"rz", 0},      {"rn", 1},   {"rp", 2},      {"rm", 3}};
-
 static int
 mod_of(const struct isa_model *m, enum isa_role r)
 {
@@ -40,35 +27,6 @@ mod_val(const struct isa_model *m, const struct isa_insn *in, enum isa_role r)
 {
    int k = isa_mod_by_role(m, r);
    return k >= 0 ? in->mod[k] : 0;
-}
-
-static enum isa_type
-narrow_type(enum isa_type t, unsigned width)
-{
-   if (width != 16)
-      return t;
-   switch (t) {
-   case ISA_TYPE_F32:
-      return ISA_TYPE_F16;
-   case ISA_TYPE_U32:
-      return ISA_TYPE_U16;
-   case ISA_TYPE_S32:
-      return ISA_TYPE_S16;
-   case ISA_TYPE_B32:
-      return ISA_TYPE_B16;
-   default:
-      return t;
-   }
-}
-
-static enum isa_type
-slot_type(const struct isa_model *m, const struct isa_insn *in, int slot, unsigned *width)
-{
-   unsigned w;
-   enum isa_type t = isa_opnd_type(m, in, slot, &w);
-   if (width)
-      *width = w;
-   return narrow_type(t, w);
 }
 
 int
@@ -129,7 +87,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    const struct isa_opnd *o = &in->src[i];
    int slot = ISA_SLOT_SRC(i);
    unsigned width;
-   enum isa_type t = slot_type(m, in, slot, &width);
+   enum isa_type t = sem_slot_type(m, in, slot, &width);
    struct isa_slot_info si;
    isa_slot_info(m, in->op, false, i, &si);
    struct isa_class_info ci;
@@ -240,7 +198,7 @@ set_dst(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_op
       return load_err(d, in, "%s", "destination in no writable register file");
    const struct emu_file *f = &c->files[o->file];
    unsigned width;
-   enum isa_type t = slot_type(m, in, ISA_SLOT_DST(i), &width);
+   enum isa_type t = sem_slot_type(m, in, ISA_SLOT_DST(i), &width);
    dd->count = (uint8_t)isa_opnd_count(m, in, ISA_SLOT_DST(i));
    if (o->index + dd->count + (unsigned)op->rpt > f->count)
       return load_err(d, in, "%s", "destination runs past its register file");
@@ -389,54 +347,6 @@ sem_kind(enum isa_sem s)
    }
 }
 
-static void
-set_args(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op)
-{
-   const struct isa_model *m = c->model;
-   struct isa_op_info oi;
-   isa_op_info(m, in->op, &oi);
-   int cm = oi.flip_mod >= 0 ? oi.flip_mod : mod_of(m, ISA_ROLE_COND);
-   op->args.cond = SEM_NE;
-   if (cm >= 0)
-      for (unsigned i = 0; i < ARRAY_SIZE(cond_names); i++)
-         if (isa_mod_value(m, (unsigned)cm, cond_names[i]) == in->mod[cm] &&
-             sem_cond_find(cond_names[i]) >= 0) {
-            op->args.cond = (enum sem_cond)sem_cond_find(cond_names[i]);
-            break;
-         }
-   int rm = mod_of(m, ISA_ROLE_ROUND);
-   if (rm >= 0)
-      for (unsigned i = 0; i < ARRAY_SIZE(round_names); i++)
-         if (isa_mod_value(m, (unsigned)rm, round_names[i].name) == in->mod[rm])
-            op->args.round = round_names[i].round;
-   static const char *const bops[] = {"and", "or", "xor"};
-   static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
-   int sm = mod_of(m, ISA_ROLE_SETOP), sm2 = mod_of(m, ISA_ROLE_SETOP2);
-   for (unsigned i = 0; i < 3; i++) {
-      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == in->mod[sm])
-         op->args.bop = bopv[i];
-      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == in->mod[sm2])
-         op->args.bop2 = bopv[i];
-   }
-   static const struct {
-      enum isa_role role;
-      unsigned flag;
-   } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
-                {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
-                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
-   for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
-      if (mod_val(m, in, flags[i].role))
-         op->args.flags |= flags[i].flag;
-   int xm = mod_val(m, in, ISA_ROLE_XMODE);
-   op->args.mode = (unsigned)(xm ? xm : mod_val(m, in, ISA_ROLE_SHFTYPE));
-   for (unsigned i = 0; i < in->nsrc; i++)
-      if (in->src[i].flags & ISA_OPND_F_HI)
-         op->args.hi_srcs |= 1u << i;
-   op->args.src_type = in->nsrc ? slot_type(m, in, ISA_SLOT_SRC(0), NULL) : ISA_TYPE_NONE;
-   op->args.dst_type = in->ndst ? slot_type(m, in, ISA_SLOT_DST(0), NULL) : ISA_TYPE_NONE;
-   op->args.type = in->nsrc ? op->args.src_type : op->args.dst_type;
-}
-
 /* The instruction index at byte address a, or -1. */
 static int32_t
 index_at(const struct emu_code *c, uint64_t a)
@@ -487,32 +397,40 @@ set_target(const struct emu_code *c, unsigned idx, struct emu_op *op)
    }
 }
 
-/* Memory and texture operands: address register, offset and data, by
- * position (the first register source is the address or coordinates, the
- * first immediate the offset, a second register source the stored data;
- * the last immediate of a texture instruction is its unit). */
+/* The address, offset and data of a memory operand list, by position in
+ * the instruction: the first register source is the address (or the
+ * coordinates), a second register source the data, the first immediate
+ * the offset and the last one (textures) the unit. Positions go by the
+ * operand as written, so a fixed register (sm50 RZ: [RZ+imm] addresses the
+ * immediate, RZ as data stores 0) counts as the register it is, though it
+ * is loaded as a constant. */
+static void
+mem_operands(const struct isa_insn *in, int *reg, int *data, int *imm, int *last_imm)
+{
+   *reg = *data = *imm = *last_imm = -1;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      if (in->src[i].kind == ISA_OPND_REG) {
+         if (*reg < 0)
+            *reg = (int)i;
+         else if (*data < 0)
+            *data = (int)i;
+      } else if (in->src[i].kind == ISA_OPND_IMM) {
+         if (*imm < 0)
+            *imm = (int)i;
+         *last_imm = (int)i;
+      }
+   }
+}
+
+/* Memory and texture operands: address register, offset and data
+ * (mem_operands); a texture instruction's groups and unit. */
 static bool
 set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
 {
-   int reg = -1, data = -1, imm = -1, last_imm = -1;
-   for (unsigned i = 0; i < in->nsrc; i++) {
-      if (op->src[i].kind == EMU_S_REG) {
-         if (reg < 0)
-            reg = (int)i;
-         else if (data < 0)
-            data = (int)i;
-      } else if (op->src[i].kind == EMU_S_IMM) {
-         if (imm < 0)
-            imm = (int)i;
-         last_imm = (int)i;
-      }
-   }
+   int reg, data, imm, last_imm;
+   mem_operands(in, &reg, &data, &imm, &last_imm);
    if (op->kind == EMU_K_TEX) {
       /* Group A: the first register source, a fixed one (RZ) too. */
-      reg = -1;
-      for (unsigned i = 0; i < in->nsrc && reg < 0; i++)
-         if (in->src[i].kind == ISA_OPND_REG)
-            reg = (int)i;
       if (reg < 0 || last_imm < 0 || !op->ndst)
          return load_err(d, in, "%s", "texture instruction without coordinates or unit");
       op->tex_unit = (uint16_t)op->src[last_imm].value;
@@ -539,8 +457,8 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
    op->space =
        in->sem == ISA_SEM_LDL || in->sem == ISA_SEM_STL ? EMU_SPACE_SHARED : EMU_SPACE_GLOBAL;
    unsigned width;
-   enum isa_type t = store ? slot_type(c->model, in, ISA_SLOT_SRC(data), &width)
-                           : slot_type(c->model, in, ISA_SLOT_DST(0), &width);
+   enum isa_type t = store ? sem_slot_type(c->model, in, ISA_SLOT_SRC(data), &width)
+                           : sem_slot_type(c->model, in, ISA_SLOT_DST(0), &width);
    unsigned bits = isa_type_bits(t) && isa_type_bits(t) < width ? isa_type_bits(t) : width;
    unsigned regs = store ? op->src[data].count : op->dst[0].count;
    op->elem_bytes = (uint8_t)(bits >= 32 ? 4 : bits / 8 ? bits / 8 : 4);
@@ -585,21 +503,12 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
        {"xchg", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
        {"cmpxchg", ENV_ATOM_CAS, ENV_ATOM_CAS, ENV_ATOM_CAS},
    };
-   int reg = -1, data = -1, imm = -1;
-   for (unsigned i = 0; i < in->nsrc; i++) {
-      if (op->src[i].kind == EMU_S_REG || (reg >= 0 && in->src[i].kind == ISA_OPND_REG)) {
-         if (reg < 0)
-            reg = (int)i;
-         else if (data < 0)
-            data = (int)i;
-      } else if (op->src[i].kind == EMU_S_IMM && imm < 0) {
-         imm = (int)i;
-      }
-   }
+   int reg, data, imm, last_imm;
+   mem_operands(in, &reg, &data, &imm, &last_imm);
    if (reg < 0 || data < 0 || !op->ndst)
       return load_err(d, in, "%s", "atomic without an address, data or destination");
    bool cas_sem = in->sem == ISA_SEM_ATOM_CAS || in->sem == ISA_SEM_ATOMS_CAS;
-   enum isa_type t = slot_type(c->model, in, ISA_SLOT_SRC(data), NULL);
+   enum isa_type t = sem_slot_type(c->model, in, ISA_SLOT_SRC(data), NULL);
    int k = -1, om = mod_of(c->model, ISA_ROLE_ATOM_OP);
    for (unsigned i = 0; i < ARRAY_SIZE(ops) && !cas_sem && om >= 0 && k < 0; i++)
       if (isa_mod_value(c->model, (unsigned)om, ops[i].name) == in->mod[om])
@@ -696,7 +605,7 @@ set_ldc(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
        !op->ndst)
       return load_err(d, in, "%s", "LDC needs an address, an immediate offset and bank");
    unsigned width;
-   slot_type(c->model, in, ISA_SLOT_DST(0), &width);
+   sem_slot_type(c->model, in, ISA_SLOT_DST(0), &width);
    op->ncomp = (uint8_t)(width > 32 ? width / 32 : 1);
    op->dst[0].count = MAX2(op->dst[0].count, op->ncomp);
    op->cbase = cbank_base(c, (unsigned)cf, op->src[2].value);
@@ -751,7 +660,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    op->fast = op->kind == EMU_K_ALU && !op->wait;
    if (op->kind == EMU_K_ILLEGAL)
       return true;
-   set_args(c, in, op);
+   sem_args_of(m, in, &op->args);
    op->ftz = mod_val(m, in, ISA_ROLE_FTZ) != 0;
    if (!set_guard(c, in, op, d))
       return false;

@@ -45,35 +45,18 @@ tex_cube(enum tgsi_texture t)
           t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
 }
 
-static bool
-tex_layered(enum tgsi_texture t)
-{
-   switch (t) {
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-      return true;
-   default:
-      return false;
-   }
-}
-
 /* Coordinates before the layer: 1, 2 or 3 (cube directions are 3). */
 static unsigned
 tex_spatial(enum tgsi_texture t)
 {
-   return tgsi_texture_coord_count(t) - (tex_layered(t) ? 1u : 0u);
+   return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1u : 0u);
 }
 
 static bool
 tex_same_shape(enum tgsi_texture a, enum tgsi_texture b)
 {
-   return tex_spatial(a) == tex_spatial(b) && tex_layered(a) == tex_layered(b) &&
-          tex_cube(a) == tex_cube(b);
+   return tex_spatial(a) == tex_spatial(b) &&
+          tgsi_texture_is_array(a) == tgsi_texture_is_array(b) && tex_cube(a) == tex_cube(b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -182,7 +165,7 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
    if (in->sem == ISA_SEM_TMML) { /* [layer], coordinates */
       x->kind = EMU_TX_LOD;
       x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
-      x->layer = tex_layered((enum tgsi_texture)x->target) ? AT(0, a++) : -1;
+      x->layer = tgsi_texture_is_array((enum tgsi_texture)x->target) ? AT(0, a++) : -1;
       x->coord = AT(0, a);
       x->nreg[0] = (uint8_t)(a + x->ncoord);
       return;
@@ -192,7 +175,7 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
    x->off_packed = in->sem == ISA_SEM_TLD4 ? 8 : 4;
    if (in->sem == ISA_SEM_TLD4)
       x->gather = (uint8_t)(1 + mod_on(m, in, ISA_ROLE_TEX_COMP));
-   bool layered = tex_layered((enum tgsi_texture)x->target);
+   bool layered = tgsi_texture_is_array((enum tgsi_texture)x->target);
    x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
    if (in->sem == ISA_SEM_TXD) { /* coordinates, layer | derivatives */
       x->coord = AT(0, 0);

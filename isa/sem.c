@@ -2,7 +2,10 @@
  * The out-of-line half of the semantics: half-float conversions, cov
  * between any two types, and sem_eval(), the switch from ISA_SEM_* to the
  * inline functions of sem.h that the constant folder (and any caller that
- * has a semantics id rather than a function) uses.
+ * has a semantics id rather than a function) uses; and sem_args_of(), the
+ * one mapping from an instruction's modifiers and operands to those
+ * functions' arguments, shared by the emulator's decoder and the
+ * optimizing compiler's evaluator so the two cannot drift apart.
  *
  * Conversions produce the bits the destination register holds: 16- and
  * 8-bit integer results are 16-bit patterns (s8 sign-extended to 16 bits),
@@ -400,4 +403,104 @@ sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t
    if (ar == 2)
       return eval_binary(s, a, src[0], src[1], dst);
    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Instruction -> sem_args                                              */
+
+enum isa_type
+sem_slot_type(const struct isa_model *m, const struct isa_insn *in, int slot, unsigned *width)
+{
+   unsigned w;
+   enum isa_type t = isa_opnd_type(m, in, slot, &w);
+   if (width)
+      *width = w;
+   if (w != 16)
+      return t;
+   switch (t) {
+   case ISA_TYPE_F32:
+      return ISA_TYPE_F16;
+   case ISA_TYPE_U32:
+      return ISA_TYPE_U16;
+   case ISA_TYPE_S32:
+      return ISA_TYPE_S16;
+   case ISA_TYPE_B32:
+      return ISA_TYPE_B16;
+   default:
+      return t;
+   }
+}
+
+static int
+mod_val(const struct isa_model *m, const struct isa_insn *in, enum isa_role r)
+{
+   int k = isa_mod_by_role(m, r);
+   return k >= 0 && k < ISA_MAX_MODS ? in->mod[k] : 0;
+}
+
+/* The compare condition: the op's flip modifier (the sm50 compares whose
+ * operands the scheduler may swap), else the cond role, by value name;
+ * ne when the op has neither. */
+static enum sem_cond
+cond_of(const struct isa_model *m, const struct isa_insn *in)
+{
+   static const char *const names[] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",  "f",   "t",  "num",
+                                       "nan", "ltu", "leu", "gtu", "geu", "equ", "one", "neu"};
+   struct isa_op_info oi;
+   isa_op_info(m, in->op, &oi);
+   int cm = oi.flip_mod >= 0 ? oi.flip_mod : isa_mod_by_role(m, ISA_ROLE_COND);
+   for (unsigned i = 0; cm >= 0 && i < ARRAY_SIZE(names); i++)
+      if (isa_mod_value(m, (unsigned)cm, names[i]) == in->mod[cm] && sem_cond_find(names[i]) >= 0)
+         return (enum sem_cond)sem_cond_find(names[i]);
+   return SEM_NE;
+}
+
+/* Rounding by value name -> sem_f2i/sem_cov rounding (0 truncate, 1
+ * nearest even, 2 toward +inf, 3 toward -inf). Both spellings in use (ir3
+ * "(even)", NVIDIA ".RM"); a missing entry truncates. */
+static unsigned
+round_of(const struct isa_model *m, const struct isa_insn *in)
+{
+   static const char *const names[] = {"default", "even", "pos_inf", "neg_inf",
+                                       "rz",      "rn",   "rp",      "rm"};
+   int rm = isa_mod_by_role(m, ISA_ROLE_ROUND);
+   unsigned round = 0;
+   for (unsigned i = 0; rm >= 0 && i < ARRAY_SIZE(names); i++)
+      if (isa_mod_value(m, (unsigned)rm, names[i]) == in->mod[rm])
+         round = i % 4;
+   return round;
+}
+
+void
+sem_args_of(const struct isa_model *m, const struct isa_insn *in, struct sem_args *a)
+{
+   memset(a, 0, sizeof(*a));
+   a->cond = cond_of(m, in);
+   a->round = round_of(m, in);
+   static const char *const bops[] = {"and", "or", "xor"};
+   static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
+   int sm = isa_mod_by_role(m, ISA_ROLE_SETOP), sm2 = isa_mod_by_role(m, ISA_ROLE_SETOP2);
+   for (unsigned i = 0; i < ARRAY_SIZE(bops); i++) {
+      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == in->mod[sm])
+         a->bop = bopv[i];
+      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == in->mod[sm2])
+         a->bop2 = bopv[i];
+   }
+   static const struct {
+      enum isa_role role;
+      unsigned flag;
+   } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
+                {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
+                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
+   for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
+      if (mod_val(m, in, flags[i].role))
+         a->flags |= flags[i].flag;
+   int xm = mod_val(m, in, ISA_ROLE_XMODE);
+   a->mode = (unsigned)(xm ? xm : mod_val(m, in, ISA_ROLE_SHFTYPE));
+   for (unsigned i = 0; i < in->nsrc; i++)
+      if (in->src[i].flags & ISA_OPND_F_HI)
+         a->hi_srcs |= 1u << i;
+   a->src_type = in->nsrc ? sem_slot_type(m, in, ISA_SLOT_SRC(0), NULL) : ISA_TYPE_NONE;
+   a->dst_type = in->ndst ? sem_slot_type(m, in, ISA_SLOT_DST(0), NULL) : ISA_TYPE_NONE;
+   a->type = in->nsrc ? a->src_type : a->dst_type;
 }

@@ -902,5 +902,16 @@ enum {
 bool sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t *dst);
 uint32_t sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v);
 int sem_cond_find(const char *name);
+/* The arguments of in's semantics, by modifier roles: the compare
+ * condition (the op's flip modifier, or the cond role) and rounding by
+ * value name, the predicate combines, the flag roles, the op mode, the
+ * halves, and the types of source 0 and destination 0 (sem_slot_type).
+ * The emulator and the optimizing compiler's evaluator both use it. */
+void sem_args_of(const struct isa_model *m, const struct isa_insn *in, struct sem_args *a);
+/* A slot's data type as the semantics take it: isa_opnd_type narrowed to
+ * its 16-bit form when the slot is 16 bits wide; *width (if not NULL)
+ * gets the width. */
+enum isa_type sem_slot_type(const struct isa_model *m, const struct isa_insn *in, int slot,
+                            unsigned *width);
 
 #endif

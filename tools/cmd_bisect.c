@@ -45,16 +45,6 @@ bisect_usage(FILE *f)
               "(the case does not fail as recorded, or opt's program is hand-written).\n");
 }
 
-static bool
-load(const char *path, struct diff_repro *r)
-{
-   struct diag_list d = {0};
-   bool ok = diff_repro_load(path, r, &d);
-   print_diags(&d, stderr);
-   diag_clear(&d);
-   return ok;
-}
-
 /* DIFFCOMP_BISECT_INJECT=K:FILE.tgsi[:LO-HI] (tests only): from
  * transformation K on opt compiles FILE instead; limits LO..HI fail to
  * compile. */
@@ -301,7 +291,7 @@ cmd_bisect(int argc, char **argv)
    struct tgsi_shader *other = NULL;
    struct diff_repro r;
    int rc = git ? EXIT_BISECT_SKIP : EXIT_USAGE;
-   if (inject(&b, &w, &other) && load(file, &r)) {
+   if (inject(&b, &w, &other) && load_repro(file, &r)) {
       rc = git || limit >= 0 ? probe(&r, &b, limit, git) : run(file, &r, &b);
       diff_repro_free(&r);
    }

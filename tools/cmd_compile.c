@@ -212,6 +212,21 @@ write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m
       if (b[0])
          fprintf(f, ".block %u %u %u\n", b[0], b[1], b[2]);
    }
+   if (s->stage == TGSI_STAGE_GEOM || s->stage == TGSI_STAGE_TESS_CTRL) {
+      /* stage outputs are stored, not bound: their count and vertices */
+      uint32_t nout = 0;
+      for (unsigned i = 0; i < s->ndecls; i++)
+         if (s->decls[i].file == TGSI_FILE_OUT)
+            nout = MAX2(nout, s->decls[i].last + 1);
+      if (nout)
+         fprintf(f, ".outputs %u\n", nout);
+      if (s->stage == TGSI_STAGE_GEOM)
+         fprintf(f, ".max_vertices %u\n",
+                 MAX2(1u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1)));
+      else
+         fprintf(f, ".out_vertices %u\n",
+                 MAX2(1u, MIN2(32u, tgsi_interp_prop(s, TGSI_PROP_TCS_VERTICES_OUT, 1))));
+   }
    int target[ENV_MAX_TEXTURES];
    texture_targets(s, target);
    for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)

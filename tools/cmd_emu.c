@@ -2,7 +2,10 @@
  * diffcomp emu: run an assembly program (emu/README.md: the model's
  * assembler syntax plus binding directives) on the cycle-approximate
  * emulator and print, as YAML, the figures (cycles, instructions, nops,
- * stalls), the hazards and faults, and the outputs per lane. Inputs come
+ * stalls), the hazards and faults, and the outputs per lane (a geometry
+ * shader's emitted vertices, a tessellation control shader's outputs per
+ * vertex; their sizes from the directives and the program's attribute
+ * stores). Inputs come
  * from a seed (diff_gen_inputs on the declarations the directives imply)
  * or from an inputs file. --trace adds one line per executed instruction.
  *
@@ -28,10 +31,12 @@ emu_usage(FILE *f)
            "Runs an assembly program on the cycle-approximate emulator of MODEL and prints\n"
            "cycles, hazards and outputs as YAML.\n\n"
            "PROGRAM is the model's assembly (what 'diffcomp as' reads) with directives:\n"
-           "  .stage frag|vert|comp      .lanes N      .block X [Y [Z]]    .shared BYTES\n"
+           "  .stage frag|vert|comp|geom|tess_ctrl|tess_eval      .lanes N\n"
+           "  .block X [Y [Z]]           .shared BYTES\n"
            "  .input REG IN[n].xyzw      .sysval REG SEMANTIC.x            (e.g. THREAD_ID.x)\n"
            "  .const REG CONST[b][n].x   .value REG 0x3f800000|1.5\n"
            "  .output REG OUT[n].xyzw    .texture UNIT TARGET              .buffer N\n"
+           "  .max_vertices N (GS)       .out_vertices N (TCS)             .outputs N\n"
            "  name:  a label; $name in an instruction becomes the branch offset to it\n"
            "A channel list binds consecutive registers: .input r0.x IN[0].xyzw = r0.x..r0.w.\n"
            "Comments start with ';' or '//'. See emu/README.md.\n\n"
@@ -94,29 +99,6 @@ parse_args(int argc, char **argv, struct emu_args *a)
    return EXIT_OK;
 }
 
-static void
-print_float(FILE *f, uint32_t bits)
-{
-   float x = uif(bits);
-   if (x != x) {
-      fputs(".nan", f);
-      return;
-   }
-   if (isinf(x)) {
-      fputs(x > 0 ? ".inf" : "-.inf", f);
-      return;
-   }
-   char buf[32];
-   for (int prec = 6; prec <= 9; prec++) {
-      snprintf(buf, sizeof(buf), "%.*g", prec, (double)x);
-      if (strtof(buf, NULL) == x)
-         break;
-   }
-   fputs(buf, f);
-   if (!strpbrk(buf, ".eEn"))
-      fputs(".0", f);
-}
-
 struct trace_ctx {
    const struct isa_model *m;
    const struct emu_code *code;
@@ -173,19 +155,61 @@ print_events(const struct isa_model *m, const struct emu_result *r)
 }
 
 static void
+print_lanes(const struct env *e, size_t o)
+{
+   puts("    lanes:");
+   for (uint32_t l = 0; l < e->nlanes; l++) {
+      printf("      - [%u, 0x%08x, ", l, e->out[o + l]);
+      print_yaml_float(stdout, e->out[o + l]);
+      puts(e->out_flags[o + l] & ENV_F_UNDEF ? ", UNDEF]" : "]");
+   }
+}
+
+/* The bound outputs; a tessellation control shader's (written by
+ * attribute stores, per output vertex): every one. */
+static void
 print_outputs(const struct env *e, const struct emu_program *p)
 {
    puts("outputs:");
+   if (p->stage == TGSI_STAGE_TESS_CTRL) {
+      for (uint32_t v = 0; v < e->out_vertices; v++)
+         for (uint32_t r = 0; r < e->nout; r++)
+            for (unsigned c = 0; c < 4; c++) {
+               printf("  - {out: %u, vertex: %u, chan: %c}\n", r, v, "xyzw"[c]);
+               print_lanes(e, env_out_index(e, v, r, c));
+            }
+      return;
+   }
    for (unsigned b = 0; b < p->nbinds; b++) {
       const struct emu_binding *bd = &p->binds[b];
       if (bd->kind != EMU_BIND_OUTPUT)
          continue;
-      printf("  - {out: %u, chan: %c}\n    lanes:\n", bd->tgsi_index, "xyzw"[bd->chan]);
-      size_t o = env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan);
-      for (uint32_t l = 0; l < e->nlanes; l++) {
-         printf("      - [%u, 0x%08x, ", l, e->out[o + l]);
-         print_float(stdout, e->out[o + l]);
-         puts(e->out_flags[o + l] & ENV_F_UNDEF ? ", UNDEF]" : "]");
+      printf("  - {out: %u, chan: %c}\n", bd->tgsi_index, "xyzw"[bd->chan]);
+      print_lanes(e, env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan));
+   }
+}
+
+/* A geometry shader's emitted vertices per lane: stream, primitive number
+ * and the output registers (x, y, z, w bits; UNDEF where never written). */
+static void
+print_gs(const struct env *e)
+{
+   puts("gs_vertices:");
+   for (uint32_t l = 0; l < e->nlanes && e->gs_count; l++) {
+      printf("  - lane: %u\n    vertices:%s\n", l, e->gs_count[l] ? "" : " []");
+      for (uint32_t k = 0; k < e->gs_count[l]; k++) {
+         size_t at = (size_t)l * e->gs_max_vertices + k;
+         printf("      - stream: %u\n        prim: %u\n        regs:\n", e->gs_stream[at],
+                e->gs_prim[at]);
+         for (uint32_t r = 0; r < e->nout; r++) {
+            fputs("          - [", stdout);
+            for (unsigned c = 0; c < 4; c++) {
+               size_t i = (at * e->nout + r) * 4 + c;
+               printf("%s0x%08x%s", c ? ", " : "", e->gs_data[i],
+                      e->gs_flags[i] & ENV_F_UNDEF ? " UNDEF" : "");
+            }
+            puts("]");
+         }
       }
    }
 }
@@ -221,10 +245,13 @@ print_run(const char *file, const struct isa_model *m, const struct emu_asm *a, 
       puts("]");
    }
    print_outputs(e, &a->prog);
+   if (a->prog.stage == TGSI_STAGE_GEOM)
+      print_gs(e);
 }
 
 static struct env *
-make_env(const struct emu_args *a, const struct emu_asm *as, struct diag_list *d)
+make_env(const struct emu_args *a, const struct emu_asm *as, const struct emu_code *code,
+         struct diag_list *d)
 {
    struct env *e = NULL;
    if (a->inputs) {
@@ -255,7 +282,10 @@ make_env(const struct emu_args *a, const struct emu_asm *as, struct diag_list *d
       return NULL;
    if (as->shared)
       e->shared_size = as->shared;
-   uint32_t nout = 0, nvert = 1;
+   /* Outputs: the bound ones, the declared ones (.outputs) and those the
+    * attribute stores (GS, TCS) reach; per vertex: the inputs' (TCS:
+    * .out_vertices, or the inputs file's out_vertices) or the bindings'. */
+   uint32_t nout = MAX2(as->outputs, emu_code_output_regs(code)), nvert = MAX2(1u, e->out_vertices);
    for (unsigned b = 0; b < as->prog.nbinds; b++)
       if (as->prog.binds[b].kind == EMU_BIND_OUTPUT) {
          nout = MAX2(nout, as->prog.binds[b].tgsi_index + 1u);
@@ -285,9 +315,9 @@ run(const struct emu_args *a, const struct isa_model *m, struct diag_list *d)
    if (!ok)
       return EXIT_USAGE;
    int rc = EXIT_USAGE;
-   struct env *e = make_env(a, &as, d);
+   struct env *e = NULL;
    struct emu_code *code = NULL;
-   if (e && emu_load(&as.prog, &code, d) == EMU_OK) {
+   if (emu_load(&as.prog, &code, d) == EMU_OK && (e = make_env(a, &as, code, d))) {
       struct trace_ctx tc = {m, code};
       struct emu_options o = {.max_cycles = a->max_cycles, .wave_size = (unsigned)a->wave};
       if (a->trace) {

@@ -33,28 +33,6 @@ interp_usage(FILE *f)
               "interpreter refuses or cannot finish.\n");
 }
 
-/* A float as YAML: .nan/.inf, else the shortest %g that reads back. */
-static void
-print_float(FILE *f, uint32_t bits)
-{
-   float x = uif(bits);
-   if (x != x)
-      fputs(".nan", f);
-   else if (isinf(x))
-      fputs(x > 0 ? ".inf" : "-.inf", f);
-   else {
-      char buf[32];
-      for (int prec = 6; prec <= 9; prec++) {
-         snprintf(buf, sizeof(buf), "%.*g", prec, (double)x);
-         if (strtof(buf, NULL) == x)
-            break;
-      }
-      fputs(buf, f);
-      if (!strpbrk(buf, ".eE"))
-         fputs(".0", f);
-   }
-}
-
 static void
 print_flags(FILE *f, unsigned flags)
 {
@@ -67,7 +45,7 @@ static void
 print_value(FILE *f, uint32_t lane, uint32_t bits, unsigned flags)
 {
    fprintf(f, "      - [%u, 0x%08x, ", lane, bits);
-   print_float(f, bits);
+   print_yaml_float(f, bits);
    print_flags(f, flags);
    fputs("]\n", f);
 }

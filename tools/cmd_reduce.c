@@ -128,16 +128,6 @@ reduce(struct reduce_cmd *rc, const char *out)
    return st == DIFF_REDUCE_NOT_FAILING ? EXIT_FAIL : EXIT_USAGE;
 }
 
-static bool
-load(const char *path, struct diff_repro *r)
-{
-   struct diag_list d = {0};
-   bool ok = diff_repro_load(path, r, &d);
-   print_diags(&d, stderr);
-   diag_clear(&d);
-   return ok;
-}
-
 /* Seconds as a double option, > 0. */
 static bool
 parse_seconds(const char *v, double *out)
@@ -223,7 +213,7 @@ cmd_reduce(int argc, char **argv)
    rc.rr.inject = getenv("DIFFCOMP_CHECK_INJECT");
    struct diff_repro r;
    ret = EXIT_USAGE;
-   if (load(a.file, &r)) {
+   if (load_repro(a.file, &r)) {
       rc.r = &r;
       ret = reduce(&rc, a.out);
       diff_repro_free(&r);

@@ -24,16 +24,6 @@ repro_usage(FILE *f)
               "2 bad usage or an unreadable reproducer.\n");
 }
 
-static bool
-load(const char *path, struct diff_repro *r)
-{
-   struct diag_list d = {0};
-   bool ok = diff_repro_load(path, r, &d);
-   print_diags(&d, stderr);
-   diag_clear(&d);
-   return ok;
-}
-
 static int
 replay(struct diff_repro *r, struct diff_check *c)
 {
@@ -101,7 +91,7 @@ cmd_repro(int argc, char **argv)
    }
    struct diff_repro r;
    int rc = EXIT_USAGE;
-   if (load(file, &r)) {
+   if (load_repro(file, &r)) {
       rc = replay(&r, &c);
       diff_repro_free(&r);
    }

@@ -3,8 +3,10 @@
  * files first) it runs the differential check.
  */
 #include "tools/tools.h"
+#include "diff/diff.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,39 @@ parse_u64(const char *s, uint64_t *out)
       return false;
    *out = v;
    return true;
+}
+
+void
+print_yaml_float(FILE *f, uint32_t bits)
+{
+   float x = uif(bits);
+   if (x != x) {
+      fputs(".nan", f);
+      return;
+   }
+   if (isinf(x)) {
+      fputs(x > 0 ? ".inf" : "-.inf", f);
+      return;
+   }
+   char buf[32];
+   for (int prec = 6; prec <= 9; prec++) {
+      snprintf(buf, sizeof(buf), "%.*g", prec, (double)x);
+      if (strtof(buf, NULL) == x)
+         break;
+   }
+   fputs(buf, f);
+   if (!strpbrk(buf, ".eE"))
+      fputs(".0", f);
+}
+
+bool
+load_repro(const char *path, struct diff_repro *r)
+{
+   struct diag_list d = {0};
+   bool ok = diff_repro_load(path, r, &d);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   return ok;
 }
 
 static void

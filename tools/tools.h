@@ -31,5 +31,10 @@ int usage_error(const char *fmt, ...) DC_PRINTF(1, 2);
 /* Parses "--name=value" or "--name value"; advances *i past a separate value. */
 bool opt_value(int argc, char **argv, int *i, const char *name, const char **value);
 bool parse_u64(const char *s, uint64_t *out);
+/* A float as YAML: .nan/.inf, else the shortest %g that reads back. */
+void print_yaml_float(FILE *f, uint32_t bits);
+/* diff_repro_load with its messages printed to stderr. */
+struct diff_repro;
+bool load_repro(const char *path, struct diff_repro *r);
 
 #endif

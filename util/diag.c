@@ -38,6 +38,8 @@ void
 diag_vadd(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
           const char *line_start, const char *fmt, va_list ap)
 {
+   if (!l)
+      return; /* the caller wants the status only */
    struct diag d = {
        .sev = sev,
        .file = xstrdup(file ? file : "<input>"),
@@ -95,7 +97,7 @@ diag_render(const struct diag *d, bool color)
 const char *
 diag_first_error(const struct diag_list *l)
 {
-   for (unsigned i = 0; i < l->n; i++)
+   for (unsigned i = 0; l && i < l->n; i++)
       if (l->v[i].sev == DIAG_ERROR)
          return l->v[i].msg;
    return NULL;
@@ -104,6 +106,8 @@ diag_first_error(const struct diag_list *l)
 void
 diag_clear(struct diag_list *l)
 {
+   if (!l)
+      return;
    for (unsigned i = 0; i < l->n; i++) {
       free(l->v[i].file);
       free(l->v[i].msg);

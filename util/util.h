@@ -76,6 +76,8 @@ bool read_file(const char *path, char **text, size_t *len, char **err);
 bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
 
 /* diag.c */
+/* A NULL list is allowed everywhere: messages to it are dropped, so a
+ * library entry point may be called for its status alone. */
 void diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
               const char *line_start, const char *fmt, ...) DC_PRINTF(7, 8);
 void diag_vadd(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,

@@ -1066,80 +1066,6 @@ mod_of(const struct isa_model *m, const struct isa_insn *insn, enum isa_role rol
    return i >= 0 && i < ISA_MAX_MODS ? insn->mod[i] : def;
 }
 
-/* A slot's data type as the emulator takes it: the op's or its type
- * modifier's, narrowed to 16 bits by a width modifier. */
-static enum isa_type
-slot_type_of(const struct isa_model *m, const struct isa_insn *insn, bool dst, unsigned k)
-{
-   unsigned w = 32;
-   enum isa_type t = isa_opnd_type(m, insn, dst ? ISA_SLOT_DST(k) : ISA_SLOT_SRC(k), &w);
-   static const enum isa_type wide[] = {ISA_TYPE_F32, ISA_TYPE_U32, ISA_TYPE_S32, ISA_TYPE_B32};
-   static const enum isa_type narrow[] = {ISA_TYPE_F16, ISA_TYPE_U16, ISA_TYPE_S16, ISA_TYPE_B16};
-   for (unsigned i = 0; w == 16 && i < ARRAY_SIZE(wide); i++)
-      if (t == wide[i])
-         return narrow[i];
-   return t;
-}
-
-/*
- * The sem_args of a record, by modifier roles: the compare condition (the
- * op's flip modifier, or the cond role) and rounding by value name, the
- * predicate combines, the flag roles, the op mode and the halves, and the
- * source and destination types. The emulator derives its arguments by the
- * same rules (emu/load.c).
- */
-static void
-sem_args_of(const struct isa_model *m, const struct isa_insn *insn, struct sem_args *a)
-{
-   static const char *const conds[] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
-                                       "one", "num", "nan", "ltu", "leu", "gtu",
-                                       "geu", "equ", "neu", "f",   "t"};
-   memset(a, 0, sizeof(*a));
-   struct isa_op_info oi;
-   isa_op_info(m, insn->op, &oi);
-   int cm = oi.flip_mod >= 0 ? oi.flip_mod : isa_mod_by_role(m, ISA_ROLE_COND);
-   a->cond = SEM_NE;
-   for (unsigned i = 0; cm >= 0 && i < ARRAY_SIZE(conds); i++)
-      if (isa_mod_value(m, (unsigned)cm, conds[i]) == insn->mod[cm] &&
-          sem_cond_find(conds[i]) >= 0) {
-         a->cond = (enum sem_cond)sem_cond_find(conds[i]);
-         break;
-      }
-   /* two spellings per rounding: a3xx's names, then sm50's */
-   static const char *const rounds[] = {"default", "even", "pos_inf", "neg_inf",
-                                        "rz",      "rn",   "rp",      "rm"};
-   int rm = isa_mod_by_role(m, ISA_ROLE_ROUND);
-   for (unsigned i = 0; rm >= 0 && i < ARRAY_SIZE(rounds); i++)
-      if (isa_mod_value(m, (unsigned)rm, rounds[i]) == insn->mod[rm])
-         a->round = i % 4;
-   static const char *const bops[] = {"and", "or", "xor"};
-   static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
-   int sm = isa_mod_by_role(m, ISA_ROLE_SETOP), sm2 = isa_mod_by_role(m, ISA_ROLE_SETOP2);
-   for (unsigned i = 0; i < 3; i++) {
-      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == insn->mod[sm])
-         a->bop = bopv[i];
-      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == insn->mod[sm2])
-         a->bop2 = bopv[i];
-   }
-   static const struct {
-      enum isa_role role;
-      unsigned flag;
-   } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
-                {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
-                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
-   for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
-      if (mod_of(m, insn, flags[i].role, 0))
-         a->flags |= flags[i].flag;
-   int xm = mod_of(m, insn, ISA_ROLE_XMODE, 0);
-   a->mode = (unsigned)(xm ? xm : mod_of(m, insn, ISA_ROLE_SHFTYPE, 0));
-   for (unsigned i = 0; i < insn->nsrc; i++)
-      if (insn->src[i].flags & ISA_OPND_F_HI)
-         a->hi_srcs |= 1u << i;
-   a->src_type = insn->nsrc ? slot_type_of(m, insn, false, 0) : ISA_TYPE_NONE;
-   a->dst_type = insn->ndst ? slot_type_of(m, insn, true, 0) : ISA_TYPE_NONE;
-   a->type = insn->nsrc ? a->src_type : a->dst_type;
-}
-
 /* The value a fixed register operand reads (RZ: 0, PT: true). */
 static uint32_t
 fixed_value(const struct isa_model *m, const struct isa_opnd *o)
@@ -1186,7 +1112,7 @@ ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool
          continue;
       }
       v[k] = sem_srcmod((uint32_t)src[m->first[k]], o->flags,
-                        isa_type_is_float(slot_type_of(model, &m->insn, false, k)));
+                        isa_type_is_float(sem_slot_type(model, &m->insn, ISA_SLOT_SRC(k), NULL)));
    }
    bool runs = true;
    if (m->guard != IR_MACH_FIXED)

@@ -442,32 +442,48 @@ cf_endloop(struct ref_ctx *c)
    c->ncf--;
 }
 
-/* CAL: the subroutine body is compiled in place; RET jumps to its end. */
-static void
-cf_call(struct ref_ctx *c, const struct tgsi_insn *in)
+bool
+ref_call_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t *first, int32_t *end)
 {
    int32_t sub = in->target;
    if (sub < 0 || c->s->insns[sub].op != TGSI_OP_BGNSUB) {
       ref_error(c, "CAL without a BGNSUB");
-      return;
+      return false;
    }
    if (c->inline_depth >= REF_MAX_INLINE) {
       ref_unsupported(c, "subroutine calls nested deeper than %d (recursion?)", REF_MAX_INLINE);
-      return;
+      return false;
    }
-   int32_t end = sub + 1;
-   while (end < (int32_t)c->s->ninsns && c->s->insns[end].op != TGSI_OP_ENDSUB)
-      end++;
+   *first = sub + 1;
+   *end = sub + 1;
+   while (*end < (int32_t)c->s->ninsns && c->s->insns[*end].op != TGSI_OP_ENDSUB)
+      (*end)++;
+   return true;
+}
+
+void
+ref_inline_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t first, int32_t end)
+{
+   c->inline_depth++;
+   ref_compile_range(c, first, end);
+   c->inline_depth--;
+   c->cur = in;
+}
+
+/* CAL: the subroutine body is compiled in place; RET jumps to its end. */
+static void
+cf_call(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   int32_t first, end;
+   if (!ref_call_body(c, in, &first, &end))
+      return;
    struct ref_cf *f = ref_push_cf(c, REF_CF_CALL);
    if (!f)
       return;
    f->l_exit = ref_label(c);
    int l_ret = f->l_exit;
    unsigned depth = c->ncf;
-   c->inline_depth++;
-   ref_compile_range(c, sub + 1, end);
-   c->inline_depth--;
-   c->cur = in;
+   ref_inline_body(c, in, first, end);
    if (c->status == COMPILE_OK && c->ncf != depth)
       ref_error(c, "unbalanced control flow in the subroutine");
    ref_place(c, l_ret);

@@ -125,6 +125,14 @@ struct ref_item {
 enum ref_prim { REF_PRIMS(REF_PRIM_) REF_PRIM_COUNT };
 #undef REF_PRIM_
 
+/* The shape of a 64-bit opcode's results (ref_store_wide). */
+enum ref_wide_shape {
+   REF_WIDE_PAIR,   /* 64-bit results from 64-bit sources */
+   REF_WIDE_FROM32, /* 64-bit results from 32-bit sources */
+   REF_WIDE_TO32,   /* 32-bit results: conversions */
+   REF_WIDE_CMP,    /* 32-bit results: compares */
+};
+
 /* How a branch decides: the tested value is a scalar register. */
 enum ref_test {
    REF_TEST_FLOAT_NZ, /* value as float != 0.0 (NaN true, -0.0 false): IF */
@@ -179,11 +187,19 @@ struct ref_target {
     * target has no better way than the generic compare-and-select over
     * the file (ref_ops.c; constants have none). */
    bool (*load_indirect)(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out);
-   /* Texture, memory, kill and other non-ALU opcodes; false if op is not
+   /* Kill, derivatives, barriers and other non-ALU opcodes; false if op is not
     * one the target knows (the shader is then refused). */
    bool (*special)(struct ref_ctx *c, const struct tgsi_insn *in);
-   /* A texture lookup or query: four consecutive result registers into
-    * res; false after ref_unsupported when the model cannot do it. */
+   /* One 32-bit word of memory at register addr + byte offset off: shared
+    * memory, or the global space (buffers, images). LOAD and STORE are
+    * expanded over these (ref_ops.c); NULL: refused. */
+   void (*load_word)(struct ref_ctx *c, bool shared, unsigned dst, unsigned addr, uint32_t off);
+   void (*store_word)(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsigned v);
+   /* An ATOM* instruction (ref_atomic_op); NULL: refused. */
+   void (*atomic)(struct ref_ctx *c, const struct tgsi_insn *in);
+   /* A texture lookup or query into res, four consecutive registers
+    * ref_tex took; false after ref_unsupported when the model cannot do
+    * it. */
    bool (*tex)(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4]);
    /* Why an opcode without an expansion is refused, or NULL. */
    const char *(*why)(enum tgsi_opcode op);
@@ -295,6 +311,12 @@ struct ref_ctx {
 extern const struct ref_target ref_target_a3xx;
 struct ref_cf *ref_push_cf(struct ref_ctx *c, enum ref_cf_kind kind);
 void ref_compile_range(struct ref_ctx *c, int32_t first, int32_t last);
+/* The body [*first, *end) of the subroutine a CAL names; false after a
+ * diagnostic when there is no BGNSUB or calls nest past REF_MAX_INLINE. */
+bool ref_call_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t *first, int32_t *end);
+/* Compiles that body in place, one inlining level deeper; c->cur is the
+ * CAL again afterwards. */
+void ref_inline_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t first, int32_t end);
 extern const struct ref_target ref_target_sm50;
 /* Refuses the current instruction: COMPILE_UNSUPPORTED plus a diagnostic
  * naming the opcode and its line. Returns the status for convenience. */
@@ -313,14 +335,22 @@ unsigned ref_size(struct ref_ctx *c, enum tgsi_file file, unsigned index, unsign
 /* ref_ops.c */
 /* Expands one non-control-flow TGSI instruction. */
 enum compile_status ref_insn(struct ref_ctx *c, const struct tgsi_insn *in);
+/* Stores a 64-bit opcode's results by the interpreter's channel mapping:
+ * word gives the 32-bit result of pair p (TO32, CMP), pair the low and
+ * high registers of its 64-bit result. */
+typedef unsigned (*ref_wide_word_fn)(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p);
+typedef void (*ref_wide_pair_fn)(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p,
+                                 unsigned res[2]);
+void ref_store_wide(struct ref_ctx *c, const struct tgsi_insn *in, enum ref_wide_shape shape,
+                    ref_wide_word_fn word, ref_wide_pair_fn pair);
+/* Whether op is one of the ATOM* opcodes (the target's atomic hook). */
+bool ref_atomic_op(enum tgsi_opcode op);
 unsigned ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, unsigned chan);
 void ref_store(struct ref_ctx *c, const struct tgsi_insn *in, const unsigned *res);
 unsigned ref_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned d);
 unsigned ref_imm_reg(struct ref_ctx *c, uint32_t v);
 /* High 32 bits of the unsigned product a * b. */
 unsigned ref_umul_hi(struct ref_ctx *c, unsigned a, unsigned b);
-/* Address of the IMAGE texel at the integer coordinates of source cs, 0
- * (out of every resource) when out of range. */
 /* DEMOTE as a deferred kill (ref_ops.c): the flag register cleared at the
  * start, set by DEMOTE, read by READ_HELPER, killing at the epilogue. */
 void ref_demote_begin(struct ref_ctx *c);
@@ -328,8 +358,15 @@ void ref_demote_end(struct ref_ctx *c);
 /* a / b correctly rounded (IEEE, denormals kept), for targets with FFMA
  * and a correctly rounded FRCP (ref_ops.c). */
 unsigned ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b);
+/* Address of the IMAGE texel at the integer coordinates of source cs, 0
+ * (out of every resource) when out of range. */
 unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
                            unsigned cs);
+/* Byte address of a BUFFER, IMAGE or MEMORY operand (offset or
+ * coordinates in source off_src) into *addr, *shared for MEMORY; false
+ * after ref_unsupported for other resources. */
+bool ref_mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+                     unsigned off_src, unsigned *addr, bool *shared);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
 
@@ -344,7 +381,6 @@ enum compile_status ref_int64(struct ref_ctx *c, const struct tgsi_insn *in);
  * target has none. */
 bool ref_tex(struct ref_ctx *c, const struct tgsi_insn *in);
 unsigned ref_tex_spatial(enum tgsi_texture t);
-bool ref_tex_layered(enum tgsi_texture t);
 
 /* ref_cf_stack.c */
 bool ref_stack_cf(struct ref_ctx *c, int32_t pc);

@@ -29,8 +29,9 @@
  *
  * Refused: what the model cannot express -- FMA, doubles, fine
  * derivatives, gathers, multisample textures (TXQS, MS fetches), texture
- * offsets beyond x and y, subgroup ops, GS output. (64-bit integers are
- * 32-bit pairs, ref_int64.c.)
+ * offsets beyond x and y, subgroup ops. (Geometry and tessellation
+ * shaders are refused by ref.c: the hardware has no such stage. 64-bit
+ * integers are 32-bit pairs, ref_int64.c.)
  * BARRIER is bar.g.l; images are read and written with ldg/stg at their
  * texel addresses.
  */
@@ -303,11 +304,7 @@ group(struct ref_ctx *c, const unsigned *v, unsigned n)
 static bool
 a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   unsigned v1[12], v2[4], n1 = 0, n2 = 0, d = ref_tmp(c);
-   for (unsigned k = 1; k < 4; k++)
-      ref_tmp(c);
-   for (unsigned k = 0; k < 4; k++)
-      res[k] = d + k;
+   unsigned v1[12], v2[4], n1 = 0, n2 = 0, d = res[0];
    if (a->samples)
       return ref_unsupported(
                  c, "no sample-count query in the a3xx model (it has no multisample textures)"),
@@ -408,75 +405,28 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    return c->status == COMPILE_OK;
 }
 
-/* Byte address of a LOAD/STORE: the offset operand plus the resource's
- * base (EMU_ADDR_BUFFER for buffers, 0 for shared memory). */
-static bool
-mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
-            unsigned off_src, unsigned *addr, bool *shared)
+/* Memory words (LOAD/STORE, ref_ops.c): ldl/stl for shared memory,
+ * ldg/stg for the global space, one u32 component each. */
+static void
+a3_load_word(struct ref_ctx *c, bool shared, unsigned d, unsigned addr, uint32_t off)
 {
-   if (res->indirect)
-      return ref_unsupported(c, "an indirect resource index"), false;
-   if (res->file == TGSI_FILE_IMAGE) {
-      *shared = false;
-      *addr = ref_image_address(c, in, res, off_src);
-      return c->status == COMPILE_OK;
-   }
-   unsigned off = ref_fetch(c, in, off_src, 0);
-   if (res->file == TGSI_FILE_MEMORY) {
-      *shared = true;
-      *addr = off;
-      return true;
-   }
-   if (res->file != TGSI_FILE_BUFFER || res->index < 0 || res->index >= ENV_MAX_BUFFERS)
-      return ref_unsupported(c, "%s resources", tgsi_file_names[res->file]), false;
-   *shared = false;
-   *addr = P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
-   return true;
+   struct isa_insn *l = ref_emit(c, shared ? "ldl" : "ldg");
+   ref_set_mod(c, l, "type", "u32");
+   l->dst[0] = R(d);
+   l->src[0] = R(addr);
+   l->src[1] = ref_imm(off);
+   l->src[2] = ref_imm(1);
 }
 
 static void
-load(struct ref_ctx *c, const struct tgsi_insn *in)
+a3_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsigned v)
 {
-   unsigned addr, res[4] = {0, 0, 0, 0};
-   bool shared;
-   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
-      return;
-   for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(in->dst[0].mask & (1u << ch)))
-         continue;
-      res[ch] = ref_tmp(c);
-      struct isa_insn *l = ref_emit(c, shared ? "ldl" : "ldg");
-      ref_set_mod(c, l, "type", "u32");
-      l->dst[0] = R(res[ch]);
-      l->src[0] = R(addr);
-      l->src[1] = ref_imm(4u * (in->src[0].swz[ch] & 3));
-      l->src[2] = ref_imm(1);
-   }
-   ref_store(c, in, res);
-}
-
-static void
-store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
-{
-   unsigned addr, v[4] = {0, 0, 0, 0};
-   bool shared;
-   if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
-      return;
-   /* An image texel is stored whole, whatever the write mask. */
-   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
-   for (unsigned ch = 0; ch < 4; ch++)
-      if (mask & (1u << ch))
-         v[ch] = ref_fetch(c, in, 1, ch);
-   for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(mask & (1u << ch)))
-         continue;
-      struct isa_insn *s = ref_emit(c, shared ? "stl" : "stg");
-      ref_set_mod(c, s, "type", "u32");
-      s->src[0] = R(addr);
-      s->src[1] = ref_imm(4u * ch);
-      s->src[2] = R(v[ch]);
-      s->src[3] = ref_imm(1);
-   }
+   struct isa_insn *s = ref_emit(c, shared ? "stl" : "stg");
+   ref_set_mod(c, s, "type", "u32");
+   s->src[0] = R(addr);
+   s->src[1] = ref_imm(off);
+   s->src[2] = R(v);
+   s->src[3] = ref_imm(1);
 }
 
 /* The new word of a compare-and-swap loop: ATOMFADD old + v;
@@ -513,12 +463,7 @@ atomic_cas_loop(struct ref_ctx *c, const struct tgsi_insn *in, unsigned addr, bo
 {
    unsigned v = ref_fetch(c, in, 2, 0), old = ref_tmp(c), data = ref_tmp(c), flag;
    ref_tmp(c);
-   struct isa_insn *l = ref_emit(c, shared ? "ldl" : "ldg");
-   ref_set_mod(c, l, "type", "u32");
-   l->dst[0] = R(old);
-   l->src[0] = R(addr);
-   l->src[1] = ref_imm(0);
-   l->src[2] = ref_imm(1);
+   a3_load_word(c, shared, old, addr, 0);
    int top = ref_label(c);
    ref_place(c, top);
    unsigned mark = c->scratch_next;
@@ -546,13 +491,13 @@ atomic_cas_loop(struct ref_ctx *c, const struct tgsi_insn *in, unsigned addr, bo
  * resource's address; the old word goes to every written channel. Float
  * add and the wrapping increment/decrement are compare-and-swap loops. */
 static void
-atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+a3_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    if (in->op == TGSI_OP_ATOMFADD || in->op == TGSI_OP_ATOMINC_WRAP ||
        in->op == TGSI_OP_ATOMDEC_WRAP) {
       unsigned addr;
       bool shared;
-      if (mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      if (ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
          atomic_cas_loop(c, in, addr, shared);
       return;
    }
@@ -575,7 +520,7 @@ atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    }
    unsigned addr;
    bool shared;
-   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
       return;
    unsigned v = ref_fetch(c, in, 2, 0), data = v;
    if (in->op == TGSI_OP_ATOMCAS) { /* (new, compare) */
@@ -626,28 +571,7 @@ a3_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_KIL:
       kill_if(c, in);
       return true;
-   case TGSI_OP_LOAD:
-      load(c, in);
-      return true;
-   case TGSI_OP_STORE:
-      store_mem(c, in);
-      return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
-      return true;
-   case TGSI_OP_ATOMUADD:
-   case TGSI_OP_ATOMXCHG:
-   case TGSI_OP_ATOMCAS:
-   case TGSI_OP_ATOMAND:
-   case TGSI_OP_ATOMOR:
-   case TGSI_OP_ATOMXOR:
-   case TGSI_OP_ATOMUMIN:
-   case TGSI_OP_ATOMUMAX:
-   case TGSI_OP_ATOMIMIN:
-   case TGSI_OP_ATOMIMAX:
-   case TGSI_OP_ATOMFADD:
-   case TGSI_OP_ATOMINC_WRAP:
-   case TGSI_OP_ATOMDEC_WRAP:
-      atomic(c, in);
       return true;
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
@@ -672,9 +596,6 @@ a3_why(enum tgsi_opcode op)
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
       return "a3xx has no fine derivatives (per-pixel dsxpp/dsypp came with a6xx)";
-   case TGSI_OP_EMIT:
-   case TGSI_OP_ENDPRIM:
-      return "the a3xx model has no geometry-shader output";
    case TGSI_OP_VOTE_ANY:
    case TGSI_OP_VOTE_ALL:
    case TGSI_OP_VOTE_EQ:
@@ -740,6 +661,9 @@ const struct ref_target ref_target_a3xx = {
     .load_const = a3_load_const,
     .load_indirect = a3_load_indirect,
     .special = a3_special,
+    .load_word = a3_load_word,
+    .store_word = a3_store_word,
+    .atomic = a3_atomic,
     .kill_flag = kill_if_set,
     .tex = a3_tex,
     .why = a3_why,

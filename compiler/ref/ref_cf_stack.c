@@ -298,28 +298,16 @@ s_exit(struct ref_ctx *c, enum tgsi_opcode op)
 static void
 s_call(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   int32_t sub = in->target;
-   if (sub < 0 || c->s->insns[sub].op != TGSI_OP_BGNSUB) {
-      ref_error(c, "CAL without a BGNSUB");
+   int32_t first, end;
+   if (!ref_call_body(c, in, &first, &end))
       return;
-   }
-   if (c->inline_depth >= REF_MAX_INLINE) {
-      ref_unsupported(c, "subroutine calls nested deeper than %d (recursion?)", REF_MAX_INLINE);
-      return;
-   }
    ref_stack_statement(c);
-   int32_t end = sub + 1;
-   while (end < (int32_t)c->s->ninsns && c->s->insns[end].op != TGSI_OP_ENDSUB)
-      end++;
    struct ref_cf *f = ref_push_cf(c, REF_CF_CALL);
    if (!f)
       return;
    f->level = c->ncf;
    unsigned depth = c->ncf;
-   c->inline_depth++;
-   ref_compile_range(c, sub + 1, end);
-   c->inline_depth--;
-   c->cur = in;
+   ref_inline_body(c, in, first, end);
    close_guards(c);
    if (c->status == COMPILE_OK && c->ncf != depth)
       ref_error(c, "unbalanced control flow in the subroutine");

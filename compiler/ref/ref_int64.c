@@ -542,62 +542,46 @@ ref_int64_op(enum tgsi_opcode op)
    }
 }
 
-/* Where each pair's result goes; results are copied into registers taken
- * before the pair's temporaries, which then die (a long expansion in a
- * shader with many TGSI registers leaves little scratch). */
+/* One 32-bit result of pair p (64 -> 32 conversions, compares) and one
+ * 64-bit result pair, each copied into registers taken before the pair's
+ * temporaries, which then die (a long expansion in a shader with many
+ * TGSI registers leaves little scratch). */
+static unsigned
+word_result(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
+{
+   unsigned r = ref_tmp(c), mark = c->scratch_next;
+   c->t->copy(c, r, op32(c, in, p));
+   c->scratch_next = mark;
+   return r;
+}
+
+static void
+pair_result(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p, unsigned res[2])
+{
+   res[0] = ref_tmp(c);
+   res[1] = ref_tmp(c);
+   unsigned mark = c->scratch_next;
+   struct w64 v = op64(c, in, p);
+   c->t->copy(c, res[0], v.lo);
+   c->t->copy(c, res[1], v.hi);
+   c->scratch_next = mark;
+}
+
 enum compile_status
 ref_int64(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    enum tgsi_opcode op = in->op;
-   unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
-   bool to32 = op == TGSI_OP_I642F || op == TGSI_OP_U642F;
-   bool cmp = op == TGSI_OP_U64SEQ || op == TGSI_OP_U64SNE || op == TGSI_OP_I64SLT ||
-              op == TGSI_OP_U64SLT || op == TGSI_OP_I64SGE || op == TGSI_OP_U64SGE;
-   bool from32 =
-       op == TGSI_OP_U2I64 || op == TGSI_OP_I2I64 || op == TGSI_OP_F2I64 || op == TGSI_OP_F2U64;
+   enum ref_wide_shape shape = REF_WIDE_PAIR;
+   if (op == TGSI_OP_I642F || op == TGSI_OP_U642F)
+      shape = REF_WIDE_TO32;
+   else if (op == TGSI_OP_U64SEQ || op == TGSI_OP_U64SNE || op == TGSI_OP_I64SLT ||
+            op == TGSI_OP_U64SLT || op == TGSI_OP_I64SGE || op == TGSI_OP_U64SGE)
+      shape = REF_WIDE_CMP;
+   else if (op == TGSI_OP_U2I64 || op == TGSI_OP_I2I64 || op == TGSI_OP_F2I64 ||
+            op == TGSI_OP_F2U64)
+      shape = REF_WIDE_FROM32;
    if (in->sat)
       return ref_unsupported(c, "_SAT on a 64-bit integer result");
-   if (to32) {
-      unsigned m = mask;
-      for (unsigned p = 0; p < 2 && m && c->status == COMPILE_OK; p++) {
-         unsigned ch = 0;
-         while (!(m & (1u << ch)))
-            ch++;
-         m &= ~(1u << ch);
-         res[ch] = ref_tmp(c);
-         unsigned mark = c->scratch_next;
-         c->t->copy(c, res[ch], op32(c, in, p));
-         c->scratch_next = mark;
-         out |= 1u << ch;
-      }
-   } else {
-      for (unsigned p = 0; p < 2 && c->status == COMPILE_OK; p++) {
-         unsigned pm = (mask >> (2 * p)) & 3;
-         if (!pm || (from32 && pm != 3))
-            continue;
-         if (cmp) {
-            unsigned ch = 2 * p + (pm & 1 ? 0 : 1);
-            res[ch] = ref_tmp(c);
-            unsigned mark = c->scratch_next;
-            c->t->copy(c, res[ch], op32(c, in, p));
-            c->scratch_next = mark;
-            out |= 1u << ch;
-            continue;
-         }
-         res[2 * p] = ref_tmp(c);
-         res[2 * p + 1] = ref_tmp(c);
-         unsigned mark = c->scratch_next;
-         struct w64 v = op64(c, in, p);
-         c->t->copy(c, res[2 * p], v.lo);
-         c->t->copy(c, res[2 * p + 1], v.hi);
-         c->scratch_next = mark;
-         out |= (from32 ? 3u : pm) << (2 * p);
-      }
-   }
-   if (c->status == COMPILE_OK) {
-      struct tgsi_insn st = *in;
-      st.dst[0].mask = (uint8_t)out;
-      ref_store(c, &st, res);
-   }
+   ref_store_wide(c, in, shape, word_result, pair_result);
    return c->status;
 }

@@ -916,7 +916,7 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
    unsigned dims = t == TGSI_TEX_T_3D                                                         ? 3
                    : t == TGSI_TEX_T_1D || t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_BUFFER ? 1
                                                                                               : 2;
-   bool layered = ref_tex_layered(t) || t == TGSI_TEX_T_CUBE;
+   bool layered = tgsi_texture_is_array(t) || t == TGSI_TEX_T_CUBE;
    unsigned zero = ref_imm_reg(c, 0), co[3] = {zero, zero, zero};
    co[0] = ref_fetch(c, in, cs, 0);
    if (dims >= 2)
@@ -939,6 +939,70 @@ ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tg
    c->t->copy(c, lin, P(SEL, a, ok, zero));
    c->scratch_next = mark;
    return lin;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                               */
+
+/* The byte address of a LOAD/STORE/ATOM* resource: BUFFER[i] at
+ * EMU_ADDR_BUFFER(i) + offset, IMAGE[i] at its texel's address, MEMORY
+ * (shared; every index names the one space, as in the interpreter) at the
+ * offset. The offset (or the image coordinates) is source off_src. */
+bool
+ref_mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
+                unsigned off_src, unsigned *addr, bool *shared)
+{
+   *shared = res->file == TGSI_FILE_MEMORY;
+   if (res->file == TGSI_FILE_IMAGE) {
+      *addr = ref_image_address(c, in, res, off_src);
+      return c->status == COMPILE_OK;
+   }
+   if (res->indirect || (res->file != TGSI_FILE_BUFFER && res->file != TGSI_FILE_MEMORY) ||
+       res->index < 0 || (!*shared && res->index >= ENV_MAX_BUFFERS)) {
+      ref_unsupported(c, "%s%s resources", res->indirect ? "indirect " : "",
+                      tgsi_file_names[res->file]);
+      return false;
+   }
+   unsigned off = ref_fetch(c, in, off_src, 0);
+   *addr = *shared ? off : P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
+   return true;
+}
+
+/* LOAD: one word per written channel, at the address + 4 * the channel
+ * the source swizzle picks. */
+static void
+load_mem(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, res[4] = {0, 0, 0, 0};
+   bool shared;
+   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   for (unsigned ch = 0; ch < 4; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      res[ch] = ref_tmp(c);
+      c->t->load_word(c, shared, res[ch], addr, 4u * (in->src[0].swz[ch] & 3));
+   }
+   ref_store(c, in, res);
+}
+
+/* STORE: every value fetched first, then one word per written channel at
+ * the address + 4 * channel. An image texel is stored whole, whatever the
+ * write mask. */
+static void
+store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, v[4] = {0, 0, 0, 0};
+   bool shared;
+   if (!ref_mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
+      return;
+   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (mask & (1u << ch))
+         v[ch] = ref_fetch(c, in, 1, ch);
+   for (unsigned ch = 0; ch < 4; ch++)
+      if (mask & (1u << ch))
+         c->t->store_word(c, shared, addr, 4u * ch, v[ch]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1021,11 +1085,17 @@ ref_fdiv(struct ref_ctx *c, unsigned a, unsigned b)
  * demoted, READ_HELPER's value, killing the flagged lanes before the
  * program ends. Demoted lanes must not write memory either, so a shader
  * that demotes and stores or does atomics is refused. */
+bool
+ref_atomic_op(enum tgsi_opcode op)
+{
+   return (op >= TGSI_OP_ATOMUADD && op <= TGSI_OP_ATOMIMAX) || op == TGSI_OP_ATOMFADD ||
+          op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP;
+}
+
 static bool
 writes_memory(enum tgsi_opcode op)
 {
-   return op == TGSI_OP_STORE || (op >= TGSI_OP_ATOMUADD && op <= TGSI_OP_ATOMIMAX) ||
-          op == TGSI_OP_ATOMFADD || op == TGSI_OP_ATOMINC_WRAP || op == TGSI_OP_ATOMDEC_WRAP;
+   return op == TGSI_OP_STORE || ref_atomic_op(op);
 }
 
 void
@@ -1105,6 +1175,51 @@ one_sample(struct ref_ctx *c, const struct tgsi_insn *in, unsigned *res)
 }
 
 /* ------------------------------------------------------------------ */
+/* 64-bit results                                                       */
+
+/* The interpreter's channel mapping of a 64-bit opcode: pair p is channels
+ * 2p, 2p + 1 (xy, zw). A result pair is computed when the write mask
+ * touches it (32 -> 64 conversions: when it covers both channels), a
+ * compare writes the first masked channel of its pair, a 64 -> 32
+ * conversion the first (pair xy) and second (pair zw) masked channels. */
+void
+ref_store_wide(struct ref_ctx *c, const struct tgsi_insn *in, enum ref_wide_shape shape,
+               ref_wide_word_fn word, ref_wide_pair_fn pair)
+{
+   unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
+   if (shape == REF_WIDE_TO32) {
+      unsigned m = mask;
+      for (unsigned p = 0; p < 2 && m && c->status == COMPILE_OK; p++) {
+         unsigned ch = 0;
+         while (!(m & (1u << ch)))
+            ch++;
+         m &= ~(1u << ch);
+         res[ch] = word(c, in, p);
+         out |= 1u << ch;
+      }
+   } else {
+      for (unsigned p = 0; p < 2 && c->status == COMPILE_OK; p++) {
+         unsigned pm = (mask >> (2 * p)) & 3;
+         if (!pm || (shape == REF_WIDE_FROM32 && pm != 3))
+            continue;
+         if (shape == REF_WIDE_CMP) {
+            unsigned ch = 2 * p + (pm & 1 ? 0 : 1);
+            res[ch] = word(c, in, p);
+            out |= 1u << ch;
+            continue;
+         }
+         pair(c, in, p, &res[2 * p]);
+         out |= (shape == REF_WIDE_FROM32 ? 3u : pm) << (2 * p);
+      }
+   }
+   if (c->status == COMPILE_OK) {
+      struct tgsi_insn st = *in;
+      st.dst[0].mask = (uint8_t)out;
+      ref_store(c, &st, res);
+   }
+}
+
+/* ------------------------------------------------------------------ */
 /* Dispatch                                                             */
 
 static enum compile_status
@@ -1125,12 +1240,25 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       c->t->mov_imm(c, (unsigned)c->demote_reg, ~0u);
       return c->status;
    }
+   if ((in->op == TGSI_OP_EMIT || in->op == TGSI_OP_ENDPRIM) && c->s->stage != TGSI_STAGE_GEOM)
+      return ref_unsupported(c, "outside a geometry shader"); /* a GS is the target's */
    if (c->t->special(c, in))
       return c->status;
    if (ref_tex(c, in))
       return c->status;
    if (in->op == TGSI_OP_RESQ) {
       resq(c, in);
+      return c->status;
+   }
+   if (ref_atomic_op(in->op) && c->t->atomic) {
+      c->t->atomic(c, in);
+      return c->status;
+   }
+   if ((in->op == TGSI_OP_LOAD || in->op == TGSI_OP_STORE) && c->t->load_word) {
+      if (in->op == TGSI_OP_LOAD)
+         load_mem(c, in);
+      else
+         store_mem(c, in);
       return c->status;
    }
    if (one_sample(c, in, res)) {

@@ -37,8 +37,8 @@
  * [a + 16 * i + 4 * c]: v the vertex, 0 per patch; a the indirect index
  * times 16, or RZ), the attribute layout of emu.h (EMU_ATTR_OUTPUT).
  *
- * Refused: buffer textures, shared-memory float atomic add, 64-bit
- * integers.
+ * Refused: buffer textures, shared-memory float atomic add. (64-bit
+ * integers are 32-bit pairs, ref_int64.c.)
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -430,65 +430,20 @@ kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
    kil(c, "p0");
 }
 
-/* LOAD/STORE: one access per channel at the resource's byte address +
- * 4 * word: BUFFER[i] at EMU_ADDR_BUFFER(i) + offset (LDG/STG), IMAGE[i]
- * at its texel's address, MEMORY (shared) at the offset (LDS/STS). */
-static bool
-mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
-            unsigned off_src, unsigned *addr, bool *shared)
+/* Memory words (LOAD/STORE, ref_ops.c): LDS/STS for shared memory,
+ * LDG/STG for the global space. */
+static void
+sm_load_word(struct ref_ctx *c, bool shared, unsigned d, unsigned addr, uint32_t off)
 {
-   *shared = res->file == TGSI_FILE_MEMORY;
-   if (res->file == TGSI_FILE_IMAGE) {
-      *addr = ref_image_address(c, in, res, off_src);
-      return c->status == COMPILE_OK;
-   }
-   if (res->indirect || (res->file != TGSI_FILE_BUFFER && res->file != TGSI_FILE_MEMORY) ||
-       res->index < 0 || res->index >= ENV_MAX_BUFFERS) {
-      ref_unsupported(c, "%s%s resources", res->indirect ? "indirect " : "",
-                      tgsi_file_names[res->file]);
-      return false;
-   }
-   unsigned off = ref_fetch(c, in, off_src, 0);
-   *addr = *shared ? off : P2(IADD, off, ref_imm_reg(c, EMU_ADDR_BUFFER((uint32_t)res->index)));
-   return true;
+   struct isa_opnd dst = R(d), src[2] = {R(addr), ref_imm(off)};
+   emit(c, shared ? "lds" : "ldg", &dst, 2, src);
 }
 
 static void
-load(struct ref_ctx *c, const struct tgsi_insn *in)
+sm_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsigned v)
 {
-   unsigned addr, res[4] = {0, 0, 0, 0};
-   bool shared;
-   if (!mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
-      return;
-   for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(in->dst[0].mask & (1u << ch)))
-         continue;
-      res[ch] = ref_tmp(c);
-      struct isa_opnd dst = R(res[ch]);
-      struct isa_opnd src[2] = {R(addr), ref_imm(4u * (in->src[0].swz[ch] & 3))};
-      emit(c, shared ? "lds" : "ldg", &dst, 2, src);
-   }
-   ref_store(c, in, res);
-}
-
-static void
-store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
-{
-   unsigned addr, v[4] = {0, 0, 0, 0};
-   bool shared;
-   if (!mem_address(c, in, &in->dst[0].reg, 0, &addr, &shared))
-      return;
-   /* An image texel is stored whole, whatever the write mask. */
-   unsigned mask = in->dst[0].reg.file == TGSI_FILE_IMAGE ? 0xf : in->dst[0].mask;
-   for (unsigned ch = 0; ch < 4; ch++)
-      if (mask & (1u << ch))
-         v[ch] = ref_fetch(c, in, 1, ch);
-   for (unsigned ch = 0; ch < 4; ch++) {
-      if (!(mask & (1u << ch)))
-         continue;
-      struct isa_opnd src[3] = {R(addr), ref_imm(4u * ch), R(v[ch])};
-      emit(c, shared ? "sts" : "stg", NULL, 3, src);
-   }
+   struct isa_opnd src[3] = {R(addr), ref_imm(off), R(v)};
+   emit(c, shared ? "sts" : "stg", NULL, 3, src);
 }
 
 /* ATOM*: ATOM (buffers, images: the texel's address) or ATOMS (shared
@@ -496,7 +451,7 @@ store_mem(struct ref_ctx *c, const struct tgsi_insn *in)
  * in a register pair. ATOMS has no float add. The old word goes to every
  * written channel. */
 static void
-atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+sm_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    static const struct {
       enum tgsi_opcode op;
@@ -515,7 +470,7 @@ atomic(struct ref_ctx *c, const struct tgsi_insn *in)
       k++;
    unsigned addr;
    bool shared;
-   if (k == ARRAY_SIZE(ops) || !mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+   if (k == ARRAY_SIZE(ops) || !ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
       return;
    if (shared && in->op == TGSI_OP_ATOMFADD) {
       ref_unsupported(c, "ATOMS has no float add on sm50");
@@ -1134,63 +1089,28 @@ dto32(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
    }
 }
 
-static bool
-is_double_op(enum tgsi_opcode op)
+static void
+dpair_result(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p, unsigned res[2])
 {
-   if (op == TGSI_OP_D2U64 || op == TGSI_OP_D2I64)
-      return false;
-   return tgsi_op_info[op].type == TGSI_TYPE_D || op == TGSI_OP_F2D || op == TGSI_OP_I2D ||
-          op == TGSI_OP_U2D;
+   res[0] = dpair_op(c, in, p);
+   res[1] = res[0] + 1;
 }
 
-/* Doubles on sm50, channel by channel as the interpreter maps them: a
- * 64-bit result pair is computed when the mask touches it (32 -> 64
- * conversions: when it covers both channels), a compare writes the first
- * masked channel of its pair, a 64 -> 32 conversion the first (pair xy)
- * and second (pair zw) masked channels. (64-bit integers never come here:
- * ref_int64.c makes them 32-bit pairs.) */
+/* Doubles on sm50, channel by channel as the interpreter maps them
+ * (ref_store_wide). (64-bit integers never come here: ref_int64.c makes
+ * them 32-bit pairs.) */
 static bool
 sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   if (!is_double_op(in->op))
-      return ref_unsupported(c, "64-bit integer operations (not lowered to 32-bit ones yet)"), true;
    enum tgsi_opcode op = in->op;
-   unsigned mask = in->dst[0].mask, out = 0, res[4] = {0, 0, 0, 0};
-   bool to32 = op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U;
-   bool cmp = op == TGSI_OP_DSLT || op == TGSI_OP_DSGE || op == TGSI_OP_DSEQ || op == TGSI_OP_DSNE;
-   bool from32 = op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D;
-   if (to32) {
-      unsigned m = mask;
-      for (unsigned p = 0; p < 2 && m && c->status == COMPILE_OK; p++) {
-         unsigned ch = 0;
-         while (!(m & (1u << ch)))
-            ch++;
-         m &= ~(1u << ch);
-         res[ch] = dto32(c, in, p);
-         out |= 1u << ch;
-      }
-   } else {
-      for (unsigned p = 0; p < 2 && c->status == COMPILE_OK; p++) {
-         unsigned pm = (mask >> (2 * p)) & 3;
-         if (!pm || (from32 && pm != 3))
-            continue;
-         if (cmp) {
-            unsigned ch = 2 * p + (pm & 1 ? 0 : 1);
-            res[ch] = dto32(c, in, p);
-            out |= 1u << ch;
-            continue;
-         }
-         unsigned d = dpair_op(c, in, p);
-         res[2 * p] = d;
-         res[2 * p + 1] = d + 1;
-         out |= (from32 ? 3u : pm) << (2 * p);
-      }
-   }
-   if (c->status == COMPILE_OK) {
-      struct tgsi_insn st = *in;
-      st.dst[0].mask = (uint8_t)out;
-      ref_store(c, &st, res);
-   }
+   enum ref_wide_shape shape = REF_WIDE_PAIR;
+   if (op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U)
+      shape = REF_WIDE_TO32;
+   else if (op == TGSI_OP_DSLT || op == TGSI_OP_DSGE || op == TGSI_OP_DSEQ || op == TGSI_OP_DSNE)
+      shape = REF_WIDE_CMP;
+   else if (op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D)
+      shape = REF_WIDE_FROM32;
+   ref_store_wide(c, in, shape, dto32, dpair_result);
    return true;
 }
 
@@ -1299,11 +1219,7 @@ tex_insn(struct ref_ctx *c, const char *op, const struct ref_texargs *a, unsigne
 static bool
 sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   unsigned va[4], vb[4], na = 0, nb = 0, d = ref_tmp(c);
-   for (unsigned k = 1; k < 4; k++)
-      ref_tmp(c);
-   for (unsigned k = 0; k < 4; k++)
-      res[k] = d + k;
+   unsigned va[4], vb[4], na = 0, nb = 0, d = res[0];
    if (a->query) { /* sizes: the level in a; the sample count is .z of the type query */
       struct isa_opnd lod = a->samples ? rz(c) : group(c, (unsigned[]){(unsigned)a->lod}, 1);
       struct isa_insn *t = ref_emit(c, "txq");
@@ -1321,7 +1237,7 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    }
    if (a->lodq) { /* TMML: [layer 0], coordinates; .x the computed level (s8.8
                    * in the low half), .y the level used (u8.8) [NAK] */
-      if (ref_tex_layered(a->target))
+      if (tgsi_texture_is_array(a->target))
          va[na++] = ref_imm_reg(c, 0);
       for (unsigned k = 0; k < a->nsp; k++)
          va[na++] = a->coord[k];
@@ -1421,10 +1337,6 @@ ast(struct ref_ctx *c, struct isa_opnd vertex, struct isa_opnd addr, uint32_t of
 static void
 gs_emit(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   if (c->gs_handle < 0) {
-      ref_unsupported(c, "outside a geometry shader");
-      return;
-   }
    unsigned h = (unsigned)c->gs_handle, stream = ref_fetch(c, in, 0, 0);
    if (in->op == TGSI_OP_EMIT) {
       if (c->count[TGSI_FILE_OUT] > 64) {
@@ -1496,12 +1408,6 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_KIL:
       kill_if(c, in);
       return true;
-   case TGSI_OP_LOAD:
-      load(c, in);
-      return true;
-   case TGSI_OP_STORE:
-      store_mem(c, in);
-      return true;
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
    case TGSI_OP_BARRIER:
@@ -1525,31 +1431,9 @@ sm_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_READ_INVOC:
       subgroup(c, in);
       return true;
-   case TGSI_OP_ATOMUADD:
-   case TGSI_OP_ATOMXCHG:
-   case TGSI_OP_ATOMCAS:
-   case TGSI_OP_ATOMAND:
-   case TGSI_OP_ATOMOR:
-   case TGSI_OP_ATOMXOR:
-   case TGSI_OP_ATOMUMIN:
-   case TGSI_OP_ATOMUMAX:
-   case TGSI_OP_ATOMIMIN:
-   case TGSI_OP_ATOMIMAX:
-   case TGSI_OP_ATOMFADD:
-   case TGSI_OP_ATOMINC_WRAP:
-   case TGSI_OP_ATOMDEC_WRAP:
-      atomic(c, in);
-      return true;
    default:
       return false;
    }
-}
-
-static const char *
-sm_why(enum tgsi_opcode op)
-{
-   (void)op;
-   return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1626,12 +1510,14 @@ const struct ref_target ref_target_sm50 = {
     .load_const = sm_load_const,
     .load_indirect = sm_load_indirect,
     .special = sm_special,
+    .load_word = sm_load_word,
+    .store_word = sm_store_word,
+    .atomic = sm_atomic,
     .begin = sm_begin,
     .store_output = sm_store_output,
     .kill_flag = sm_kill_flag,
     .wide = sm_wide,
     .tex = sm_tex,
-    .why = sm_why,
     .branch = sm_branch,
     .jump = sm_jump,
     .end = sm_end,

@@ -25,33 +25,10 @@
  */
 #include "compiler/ref/ref.h"
 
-static bool
-tex_layered(enum tgsi_texture t)
-{
-   switch (t) {
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-      return true;
-   default:
-      return false;
-   }
-}
-
 unsigned
 ref_tex_spatial(enum tgsi_texture t)
 {
-   return tgsi_texture_coord_count(t) - (tex_layered(t) ? 1u : 0u);
-}
-
-bool
-ref_tex_layered(enum tgsi_texture t)
-{
-   return tex_layered(t);
+   return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1u : 0u);
 }
 
 /* Component of src0 holding the shadow reference; 4: src1.x (TEX2). */
@@ -121,7 +98,7 @@ coords(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
    a->nsp = ref_tex_spatial(a->target);
    for (unsigned k = 0; k < a->nsp && k < 3; k++)
       a->coord[k] = ref_fetch(c, in, 0, k);
-   if (tex_layered(a->target))
+   if (tgsi_texture_is_array(a->target))
       a->layer = (int)ref_fetch(c, in, 0, a->nsp);
 }
 
@@ -335,9 +312,13 @@ ref_tex(struct ref_ctx *c, const struct tgsi_insn *in)
        .op = in->op, .layer = -1, .ref = -1, .proj = -1, .lod = -1, .sample = -1};
    if (!c->t->tex)
       return false;
-   unsigned res[4] = {0, 0, 0, 0};
-   if (!args_of(c, in, &a) || !c->t->tex(c, &a, res))
-      return true; /* refused: the hook or the operands said why */
+   if (!args_of(c, in, &a))
+      return true;                          /* refused: the operands said why */
+   unsigned res[4] = {ref_tmp(c), 0, 0, 0}; /* four consecutive registers */
+   for (unsigned k = 1; k < 4; k++)
+      res[k] = ref_tmp(c);
+   if (!c->t->tex(c, &a, res))
+      return true; /* refused: the hook said why */
    if (a.view && in->op != TGSI_OP_SVIEWINFO) {
       unsigned v[4];
       for (unsigned k = 0; k < 4; k++)

@@ -316,6 +316,7 @@ extern const enum tgsi_prop_kind tgsi_property_kinds[TGSI_PROP_COUNT];
 int tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t len);
 unsigned tgsi_texture_coord_count(enum tgsi_texture t);
 bool tgsi_texture_is_shadow(enum tgsi_texture t);
+bool tgsi_texture_is_array(enum tgsi_texture t);
 struct tgsi_shader *tgsi_shader_new(enum tgsi_stage stage, const char *name);
 void tgsi_shader_free(struct tgsi_shader *s);
 struct tgsi_shader *tgsi_shader_clone(const struct tgsi_shader *s);

@@ -99,6 +99,24 @@ tgsi_texture_is_shadow(enum tgsi_texture t)
    }
 }
 
+/* Targets with an array layer among their coordinates (the last one). */
+bool
+tgsi_texture_is_array(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return true;
+   default:
+      return false;
+   }
+}
+
 struct tgsi_shader *
 tgsi_shader_new(enum tgsi_stage stage, const char *name)
 {

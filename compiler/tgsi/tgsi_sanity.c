@@ -112,6 +112,10 @@ flush(struct sctx *c, struct diag_list *dst)
    if (c->nerrors > MAX_ERRORS)
       diag_add(&c->out, DIAG_NOTE, c->s->name, 0, 0, NULL, "%u more errors not shown",
                c->nerrors - MAX_ERRORS);
+   if (!dst) { /* the caller wants the verdict only */
+      diag_clear(&c->out);
+      return;
+   }
    unsigned n = c->out.n;
    struct diag *v = c->out.v;
    struct diag_key *keys = xmalloc((n ? n : 1) * sizeof(*keys));

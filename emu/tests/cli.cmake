@@ -29,3 +29,11 @@ emu_cli(bad_directive "emu|a3xx|fixtures/emu/bad/bad_directive.s" 2
 emu_cli(bench "bench|emu|--model|a3xx|--insns|200|--invocations|128|--repeat|2" 0
         OUT "a3xx  batched: 200 insns, 128 lanes, waves of 64, 2 runs.*per cpu second: [0-9.]+ M lane-instructions.*wave by wave")
 emu_cli(bench_help "bench|emu|--help" 0 OUT "usage: diffcomp bench emu")
+# Stage outputs from the command line: a geometry shader's emitted vertices
+# (outputs sized by its attribute stores, no binding), a tessellation
+# control shader's outputs per output vertex (.out_vertices).
+set(_u "0x00000000 UNDEF")
+emu_cli(gs_emit "emu|sm50|fixtures/emu/cli/sm50_gs_emit.s" 0
+        OUT "events: {}\n.*gs_vertices:\n  - lane: 0\n    vertices:\n      - stream: 0\n        prim: 0\n        regs:\n          - \\[0x3f800000, ${_u}, ${_u}, ${_u}\\]\n          - \\[${_u}, ${_u}, ${_u}, ${_u}\\]\n      - stream: 1\n        prim: 0\n        regs:\n          - \\[${_u}, ${_u}, ${_u}, ${_u}\\]\n          - \\[${_u}, 0x40000000, ${_u}, ${_u}\\]\n      - stream: 0\n        prim: 1\n.*  - lane: 1\n")
+emu_cli(tcs_store "emu|sm50|fixtures/emu/cli/sm50_tcs_store.s" 0
+        OUT "events: {}\n.*- {out: 0, vertex: 0, chan: z}\n    lanes:\n      - \\[0, 0x40000000, 2.0\\]\n      - \\[1, 0x40000000, 2.0\\]\n.*- {out: 1, vertex: 2, chan: x}\n    lanes:\n      - \\[0, 0x3f800000, 1.0\\]\n")

@@ -23,6 +23,17 @@ struct fix_run {
    struct diag_list d;
 };
 
+/* A bundled model by name (a failed CHECK and NULL if it does not open). */
+static inline struct isa_model *
+fix_open_model(const char *name)
+{
+   struct diag_list d = {0};
+   struct isa_model *m = NULL;
+   CHECKF(isa_open(name, &m, &d) == ISA_ERR_OK, "open %s", name);
+   diag_clear(&d);
+   return m;
+}
+
 /* The env the tool builds: random inputs for the declared bindings,
  * outputs for the output bindings. */
 static inline struct env *

@@ -15,16 +15,6 @@
 
 #include "isa/isa.h"
 
-static struct isa_model *
-open_model(const char *name)
-{
-   struct diag_list d = {0};
-   struct isa_model *m = NULL;
-   CHECKF(isa_open(name, &m, &d) == ISA_ERR_OK, "open %s", name);
-   diag_clear(&d);
-   return m;
-}
-
 static struct isa_insn
 one_insn(const struct isa_model *m, const char *text)
 {
@@ -435,7 +425,7 @@ test_random_words(const struct isa_model *m)
 int
 main(void)
 {
-   struct isa_model *m = open_model("a3xx");
+   struct isa_model *m = fix_open_model("a3xx");
    if (!m)
       return test_done();
    test_delay_agreement(m);

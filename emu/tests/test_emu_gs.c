@@ -12,16 +12,6 @@
  */
 #include "emu/tests/emu_test_util.h"
 
-static struct isa_model *
-open_model(const char *name)
-{
-   struct diag_list d = {0};
-   struct isa_model *m = NULL;
-   CHECKF(isa_open(name, &m, &d) == ISA_ERR_OK, "open %s", name);
-   diag_clear(&d);
-   return m;
-}
-
 /* Assembles, makes inputs for the bindings, nout outputs of nvert
  * vertices, and runs. */
 static bool
@@ -220,7 +210,7 @@ test_bad_mode(const struct isa_model *m)
 int
 main(void)
 {
-   struct isa_model *m = open_model("sm50");
+   struct isa_model *m = fix_open_model("sm50");
    if (m) {
       test_gs(m);
       test_gs_prims(m);

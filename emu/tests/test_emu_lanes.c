@@ -14,16 +14,6 @@
 
 #include "isa/sem.h"
 
-static struct isa_model *
-open_model(const char *name)
-{
-   struct diag_list d = {0};
-   struct isa_model *m = NULL;
-   CHECKF(isa_open(name, &m, &d) == ISA_ERR_OK, "open %s", name);
-   diag_clear(&d);
-   return m;
-}
-
 static uint32_t
 in_at(const struct fix_run *r, unsigned reg, unsigned chan, uint32_t l)
 {
@@ -137,7 +127,7 @@ check_vote(const struct fix_run *r, uint32_t l, unsigned *bad)
 int
 main(void)
 {
-   struct isa_model *a3 = open_model("a3xx"), *nv = open_model("sm50");
+   struct isa_model *a3 = fix_open_model("a3xx"), *nv = fix_open_model("sm50");
    if (a3)
       run_both(a3,
                ".input r0.x IN[0].xy\n.output r1.x OUT[0].xy\n.output r2.x OUT[1].xy\n"

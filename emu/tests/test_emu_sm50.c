@@ -13,16 +13,6 @@
 
 #include "isa/sem.h"
 
-static struct isa_model *
-open_model(const char *name)
-{
-   struct diag_list d = {0};
-   struct isa_model *m = NULL;
-   CHECKF(isa_open(name, &m, &d) == ISA_ERR_OK, "open %s", name);
-   diag_clear(&d);
-   return m;
-}
-
 static int
 delay_needed(const struct isa_model *m, const char *p, const char *c)
 {
@@ -128,7 +118,7 @@ test_semantics(const struct isa_model *m)
 static void
 test_texture(const char *model, const char *prog)
 {
-   struct isa_model *m = open_model(model);
+   struct isa_model *m = fix_open_model(model);
    struct fix_run r;
    bool ok = m && fix_run_text(m, prog, "tex", 9, 100, NULL, &r);
    CHECKF(ok && r.st == EMU_OK && r.res.nevents == 0, "%s texture program runs clean", model);
@@ -198,7 +188,7 @@ test_batches(const struct isa_model *m)
 int
 main(void)
 {
-   struct isa_model *m = open_model("sm50");
+   struct isa_model *m = fix_open_model("sm50");
    if (!m)
       return test_done();
    test_stall_agreement(m);

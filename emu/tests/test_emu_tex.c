@@ -12,16 +12,6 @@
 #include "emu/emu_priv.h"
 #include "emu/tests/emu_test_util.h"
 
-static struct isa_model *
-open_model(const char *name)
-{
-   struct diag_list d = {0};
-   struct isa_model *m = NULL;
-   CHECKF(isa_open(name, &m, &d) == ISA_ERR_OK, "open %s", name);
-   diag_clear(&d);
-   return m;
-}
-
 /* ------------------------------------------------------------------ */
 /* Register counts against the model                                    */
 
@@ -315,7 +305,7 @@ test_sizes(const struct isa_model *nv)
 int
 main(void)
 {
-   struct isa_model *a3 = open_model("a3xx"), *nv = open_model("sm50");
+   struct isa_model *a3 = fix_open_model("a3xx"), *nv = fix_open_model("sm50");
    if (a3 && nv) {
       test_counts(a3, nv);
       test_results(a3, nv);

@@ -36,6 +36,13 @@ foreach(_s flow_switch memory)
            -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()
+# Stage outputs through the container (.outputs, .max_vertices, .out_vertices).
+foreach(_s gs_wireframe tcs_distance_lod)
+  add_test(NAME cli_compile_emu_sm50_${_s} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
+           -DSHADER=captures/${_s}.tgsi -DMODEL=sm50 -DOUT=${CMAKE_BINARY_DIR}/ref_sm50_${_s}.s
+           -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()
 # The optimizing path through the same command, with the pass manager's options.
 ref_cli(opt_listing "compile|captures/vs_mvp_basic.tgsi|--target|a3xx|--path|opt|--stats" 0
         OUT "\nend\n; opt a3xx: [0-9]+ instructions, [0-9]+ nops, [0-9]+ registers, [0-9]+ cycles\n$")
