@@ -316,7 +316,8 @@ compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
                       pg->name, NULL, 0, "%s: %s", pg->name, e);
       free(e);
    } else {
-      *out = (struct diff_prog_stats){true, st->instructions, st->nops, st->registers, st->cycles, 0};
+      *out =
+          (struct diff_prog_stats){true, st->instructions, st->nops, st->registers, st->cycles, 0};
       pg->runnable = check_encoding(cr, pg);
    }
    diag_clear(d);

@@ -595,8 +595,8 @@ ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst)
       *dst = r;
       return true;
    }
-   return eval_float(op, s, dst) || eval_int(op, s, dst) ||
-          eval_double(op, s, dst) || eval_int64(op, s, dst);
+   return eval_float(op, s, dst) || eval_int(op, s, dst) || eval_double(op, s, dst) ||
+          eval_int64(op, s, dst);
 }
 
 /* ------------------------------------------------------------------ */

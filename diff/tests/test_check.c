@@ -330,8 +330,8 @@ test_reports(void)
    CHECKF(json_ok(j), "%s", j);
    CHECK(strstr(j, "\"summary\": {\"shaders\": 4, \"cases\": 4, \"pass\": 1, \"fail\": 1, "
                    "\"error\": 2, \"skip\": 0") != NULL);
-   CHECK(
-       strstr(j, "\"ref\": {\"instructions\": 10, \"nops\": 2, \"registers\": 8, \"cycles\": 40, \"emulated_cycles\": 400}"));
+   CHECK(strstr(j, "\"ref\": {\"instructions\": 10, \"nops\": 2, \"registers\": 8, \"cycles\": 40, "
+                   "\"emulated_cycles\": 400}"));
    CHECK(strstr(j, "\"expected\": \"0x3f800000\", \"actual\": \"0x7fc00000\", \"expected_float\": "
                    "\"1\", \"actual_float\": \"nan\", \"flags\": [\"FUSE\"]"));
    free(j);
@@ -350,8 +350,8 @@ test_reports(void)
           "%s", st);
    CHECK(strstr(st, "registers                8            9   +12.50%       0       1") != NULL);
    /* one case: the geometric means are its own ratios, 7/10, 9/8, 100/400 */
-   CHECKF(strstr(st, "  a3xx            1        0.700x     1.125x           0.250x\n") != NULL, "%s",
-          st);
+   CHECKF(strstr(st, "  a3xx            1        0.700x     1.125x           0.250x\n") != NULL,
+          "%s", st);
    free(st);
 
    char *line = diff_case_lines(&c, 0);
