@@ -974,6 +974,8 @@ bool opt_is_imm(const struct ir_instr *in, uint32_t bits);
 void opt_replace(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep);
 struct ir_instr *opt_build_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op,
                                   unsigned nsrc, struct ir_instr *const *srcs);
+struct ir_instr *opt_build2_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op,
+                                   struct ir_instr *a, struct ir_instr *b);
 struct ir_instr *opt_imm_before(struct ir_shader *sh, struct ir_instr *pos, uint32_t bits);
 
 /* compiler/opt/opt_*.c: one pass each */

@@ -255,6 +255,14 @@ opt_build_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op, unsi
 }
 
 struct ir_instr *
+opt_build2_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op, struct ir_instr *a,
+                  struct ir_instr *b)
+{
+   struct ir_instr *v[2] = {a, b};
+   return opt_build_before(sh, pos, op, 2, v);
+}
+
+struct ir_instr *
 opt_imm_before(struct ir_shader *sh, struct ir_instr *pos, uint32_t bits)
 {
    struct ir_instr *in = opt_build_before(sh, pos, IR_OP_IMM, 0, NULL);

@@ -126,14 +126,6 @@ opt_atomic_native(const struct isa_model *m, enum ir_space space, enum ir_aop ao
 /* ------------------------------------------------------------------ */
 /* The loop                                                             */
 
-static struct ir_instr *
-op2(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op, struct ir_instr *a,
-    struct ir_instr *b)
-{
-   struct ir_instr *v[2] = {a, b};
-   return opt_build_before(sh, pos, op, 2, v);
-}
-
 /* The word an operation leaves given the old word and the operand
  * (env_mem_atomic's rules); NULL for compare-and-swap. */
 static struct ir_instr *
@@ -150,24 +142,24 @@ new_word(struct ir_shader *sh, struct ir_instr *pos, enum ir_aop aop, struct ir_
    };
    for (unsigned i = 0; i < ARRAY_SIZE(direct); i++)
       if (direct[i].aop == aop)
-         return op2(sh, pos, direct[i].op, old, v);
+         return opt_build2_before(sh, pos, direct[i].op, old, v);
    struct ir_instr *one = opt_imm_before(sh, pos, 1), *zero = opt_imm_before(sh, pos, 0);
    struct ir_instr *c, *s[3];
    switch (aop) {
    case IR_AOP_xchg:
       return v;
    case IR_AOP_inc_wrap: /* old >= v ? 0 : old + 1 */
-      c = op2(sh, pos, IR_OP_UGE, old, v);
+      c = opt_build2_before(sh, pos, IR_OP_UGE, old, v);
       s[0] = c;
       s[1] = zero;
-      s[2] = op2(sh, pos, IR_OP_IADD, old, one);
+      s[2] = opt_build2_before(sh, pos, IR_OP_IADD, old, one);
       return opt_build_before(sh, pos, IR_OP_BCSEL, 3, s);
    case IR_AOP_dec_wrap: /* old == 0 || old > v ? v : old - 1 */
-      c = op2(sh, pos, IR_OP_IEQ, old, zero);
-      c = op2(sh, pos, IR_OP_IOR, c, op2(sh, pos, IR_OP_ULT, v, old));
+      c = opt_build2_before(sh, pos, IR_OP_IEQ, old, zero);
+      c = opt_build2_before(sh, pos, IR_OP_IOR, c, opt_build2_before(sh, pos, IR_OP_ULT, v, old));
       s[0] = c;
       s[1] = v;
-      s[2] = op2(sh, pos, IR_OP_ISUB, old, one);
+      s[2] = opt_build2_before(sh, pos, IR_OP_ISUB, old, one);
       return opt_build_before(sh, pos, IR_OP_BCSEL, 3, s);
    default:
       return NULL;
@@ -254,7 +246,7 @@ cas_loop(struct ir_shader *sh, struct ir_instr *a)
    struct ir_instr *prev = opt_build_before(sh, mark, IR_OP_ATOMIC, 3, cs);
    ir_instr_copy_fields(prev, a);
    prev->aop = IR_AOP_cas;
-   struct ir_instr *hit = op2(sh, mark, IR_OP_IEQ, prev, old);
+   struct ir_instr *hit = opt_build2_before(sh, mark, IR_OP_IEQ, prev, old);
    ir_instr_remove(mark);
    struct ir_node *nif = ir_node_if(hit);
    ir_list_append(&loop->body, nif, loop);

@@ -34,14 +34,6 @@ _Static_assert(EMU_ADDR_BUFFER(IR_IMAGE_RES + 3) == EMU_ADDR_IMAGE(3),
                "image i is buffer IR_IMAGE_RES + i");
 
 static struct ir_instr *
-op2(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op, struct ir_instr *a,
-    struct ir_instr *b)
-{
-   struct ir_instr *v[2] = {a, b};
-   return opt_build_before(sh, pos, op, 2, v);
-}
-
-static struct ir_instr *
 image_size(struct ir_shader *sh, struct ir_instr *pos, unsigned comp)
 {
    struct ir_instr *s = opt_build_before(sh, pos, IR_OP_LOAD_CONST, 0, NULL);
@@ -51,22 +43,11 @@ image_size(struct ir_shader *sh, struct ir_instr *pos, unsigned comp)
    return s;
 }
 
+/* A cube's face counts as a layer, as an array's index does. */
 static bool
 layered(int32_t t)
 {
-   switch (t) {
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-   case TGSI_TEX_T_CUBE:
-      return true;
-   default:
-      return false;
-   }
+   return tgsi_texture_is_array((enum tgsi_texture)t) || t == TGSI_TEX_T_CUBE;
 }
 
 /* The texel's byte offset in buffer IR_IMAGE_RES + res (see above); the
@@ -91,23 +72,24 @@ texel_offset(struct ir_shader *sh, struct ir_instr *pos)
          size[k] = image_size(sh, pos, k);
    if (co[2]) {
       struct ir_instr *h = size[1] ? size[1] : image_size(sh, pos, 1);
-      row = op2(sh, pos, IR_OP_IMUL, co[2], h);
+      row = opt_build2_before(sh, pos, IR_OP_IMUL, co[2], h);
       if (co[1])
-         row = op2(sh, pos, IR_OP_IADD, row, co[1]);
+         row = opt_build2_before(sh, pos, IR_OP_IADD, row, co[1]);
    } else {
       row = co[1];
    }
    struct ir_instr *lin = co[0];
    if (row)
-      lin = op2(sh, pos, IR_OP_IADD, op2(sh, pos, IR_OP_IMUL, row, size[0]), co[0]);
-   struct ir_instr *off = op2(sh, pos, IR_OP_ISHL, lin, opt_imm_before(sh, pos, 4));
+      lin = opt_build2_before(sh, pos, IR_OP_IADD,
+                              opt_build2_before(sh, pos, IR_OP_IMUL, row, size[0]), co[0]);
+   struct ir_instr *off = opt_build2_before(sh, pos, IR_OP_ISHL, lin, opt_imm_before(sh, pos, 4));
    struct ir_instr *none = opt_imm_before(sh, pos, 0u - EMU_ADDR_IMAGE((uint32_t)pos->res));
    /* a select per test, each reading its compare directly (no and of
     * booleans: a select tests a compare, or a predicate on sm50) */
    for (unsigned k = 3; k-- > 0;) {
       if (!co[k])
          continue;
-      struct ir_instr *v[3] = {op2(sh, pos, IR_OP_ULT, co[k], size[k]), off, none};
+      struct ir_instr *v[3] = {opt_build2_before(sh, pos, IR_OP_ULT, co[k], size[k]), off, none};
       off = opt_build_before(sh, pos, IR_OP_BCSEL, 3, v);
    }
    return off;
@@ -116,7 +98,7 @@ texel_offset(struct ir_shader *sh, struct ir_instr *pos)
 static struct ir_instr *
 word(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *off, unsigned c)
 {
-   return c ? op2(sh, pos, IR_OP_IADD, off, opt_imm_before(sh, pos, 4 * c)) : off;
+   return c ? opt_build2_before(sh, pos, IR_OP_IADD, off, opt_imm_before(sh, pos, 4 * c)) : off;
 }
 
 /* An image_load's extracts become loads of their words. */
