@@ -151,6 +151,8 @@ slot_count_sum(struct isa_ld *l, yaml_node_t *n, struct isa_slot *x)
             t.val[0] = 1;
             t.add[0] = (uint8_t)a;
          }
+      } else if (m->mods[md].enm < 0) {
+         continue; /* its enum did not load: that error is already reported */
       } else if (isa_ld_is_map(l, v, "count term")) {
          const struct isa_enum *e = &m->enums[m->mods[md].enm];
          MAP_EACH(l, v, ek, ev)
