@@ -138,41 +138,6 @@ struct nv_tex {
    unsigned ncoord, nddx, nddy, noff;
 };
 
-static bool
-tex_layered(int32_t t)
-{
-   return t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_2D_ARRAY || t == TGSI_TEX_T_SHADOW1D_ARRAY ||
-          t == TGSI_TEX_T_SHADOW2D_ARRAY || t == TGSI_TEX_T_2D_ARRAY_MSAA ||
-          t == TGSI_TEX_T_CUBE_ARRAY || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
-}
-
-static const char *
-nv_dim(int32_t t)
-{
-   switch (t) {
-   case TGSI_TEX_T_1D:
-   case TGSI_TEX_T_SHADOW1D:
-      return "1d";
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-      return "array_1d";
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-      return "array_2d";
-   case TGSI_TEX_T_3D:
-      return "3d";
-   case TGSI_TEX_T_CUBE:
-   case TGSI_TEX_T_SHADOWCUBE:
-      return "cube";
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-      return "array_cube";
-   default:
-      return "2d";
-   }
-}
-
 static void
 nv_tex_sources(const struct ir_instr *in, struct nv_tex *a)
 {
@@ -234,7 +199,8 @@ static bool
 a3_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struct ir_instr **g1,
               unsigned *n1, struct ir_instr **g2, unsigned *n2)
 {
-   bool layered = tex_layered(in->target), fetch = in->kind == IR_TEX_txf;
+   bool layered = tgsi_texture_is_array((enum tgsi_texture)in->target),
+        fetch = in->kind == IR_TEX_txf;
    unsigned nsp = a->ncoord - (layered ? 1u : 0u);
    struct ir_instr *level = a->bias ? a->bias : a->lod;
    bool zero_level = level && level->op == IR_OP_IMM && !level->imm;
@@ -275,7 +241,8 @@ a3_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struc
 static struct ir_instr *
 a3_lodq(struct isel *s, struct ir_instr *in, const struct nv_tex *a)
 {
-   unsigned nsp = a->ncoord - (tex_layered(in->target) ? 1u : 0u), n = 0;
+   unsigned nsp = a->ncoord - (tgsi_texture_is_array((enum tgsi_texture)in->target) ? 1u : 0u),
+            n = 0;
    struct ir_instr *g[3];
    for (unsigned k = 0; k < nsp && k < 3; k++)
       g[n++] = a->coord[k];
@@ -363,7 +330,7 @@ isel_tex(struct isel *s, struct ir_instr *in)
    ir_mach_set_fixed(t, k++, (uint32_t)(in->samp >= 0 ? in->samp : in->res));
    ir_mach_set_fixed(t, k, (uint32_t)in->res);
    const struct isa_model *m = s->m;
-   bool layered = tex_layered(in->target);
+   bool layered = tgsi_texture_is_array((enum tgsi_texture)in->target);
    isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_3D),
                      sem != ISA_SEM_GETSIZE && a.ncoord - layered == 3);
    isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_SHADOW), a.cmp != NULL);
@@ -541,7 +508,7 @@ static bool
 nv_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struct ir_instr **ga,
               unsigned *na, struct ir_instr **gb, unsigned *nb)
 {
-   bool layered = tex_layered(in->target);
+   bool layered = tgsi_texture_is_array((enum tgsi_texture)in->target);
    unsigned nsp = a->ncoord - (layered ? 1u : 0u);
    struct ir_instr *layer = layered ? a->coord[nsp] : NULL;
    *na = *nb = 0;
@@ -581,7 +548,8 @@ static void
 nv_tex_mods(struct isel *s, struct ir_instr *t, struct ir_instr *in, const struct nv_tex *a)
 {
    const struct isa_model *m = s->m;
-   isel_set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_DIM), nv_dim(in->target));
+   isel_set_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_DIM),
+                tgsi_texture_dim_name((enum tgsi_texture)in->target));
    isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_SHADOW), a->cmp != NULL);
    isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_OFFSET), a->noff != 0);
    bool lz = a->lod && a->lod->op == IR_OP_IMM && !a->lod->imm;
@@ -614,7 +582,7 @@ nv_query(struct isel *s, struct ir_instr *in, const struct nv_tex *a)
    int32_t read = components_read(s, in);
    int raw[4] = {-1, -1, -1, -1};
    if (lodq) {
-      bool layered = tex_layered(in->target);
+      bool layered = tgsi_texture_is_array((enum tgsi_texture)in->target);
       unsigned nsp = a->ncoord - (layered ? 1u : 0u), n = 0;
       struct ir_instr *g[4];
       if (layered)
@@ -622,7 +590,8 @@ nv_query(struct isel *s, struct ir_instr *in, const struct nv_tex *a)
       for (unsigned k = 0; k < nsp && k < 3; k++)
          g[n++] = a->coord[k];
       ir_mach_set_src(t, 0, g, n);
-      isel_set_mod(s, t, isa_mod_by_role(s->m, ISA_ROLE_TEX_DIM), nv_dim(in->target));
+      isel_set_mod(s, t, isa_mod_by_role(s->m, ISA_ROLE_TEX_DIM),
+                   tgsi_texture_dim_name((enum tgsi_texture)in->target));
       raw[0] = read & 1 ? 1 : -1; /* x, the level used, from .y */
       raw[1] = read & 2 ? 0 : -1;
    } else {

@@ -1122,34 +1122,6 @@ sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
 /* ------------------------------------------------------------------ */
 /* Textures                                                             */
 
-/* The TEX/TLD dimension entry of a target (RECT and MSAA are 2-D shapes). */
-static const char *
-nv_dim(enum tgsi_texture t)
-{
-   switch (t) {
-   case TGSI_TEX_T_1D:
-   case TGSI_TEX_T_SHADOW1D:
-      return "1d";
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-      return "array_1d";
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-      return "array_2d";
-   case TGSI_TEX_T_3D:
-      return "3d";
-   case TGSI_TEX_T_CUBE:
-   case TGSI_TEX_T_SHADOWCUBE:
-      return "cube";
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-      return "array_cube";
-   default:
-      return "2d";
-   }
-}
-
 /* n values copied into n consecutive new registers (a TEX operand
  * group); RZ when there are none. */
 static struct isa_opnd
@@ -1211,7 +1183,7 @@ tex_insn(struct ref_ctx *c, const char *op, const struct ref_texargs *a, unsigne
    t->src[0] = ga;
    t->src[1] = gb;
    t->src[2] = ref_imm(a->unit);
-   ref_set_mod(c, t, "texdim", nv_dim(a->target));
+   ref_set_mod(c, t, "texdim", tgsi_texture_dim_name(a->target));
    ref_set_mod_int(c, t, "wrmask", 15);
    return t;
 }
@@ -1246,7 +1218,7 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       t->dst[0] = R(d);
       t->src[0] = ga;
       t->src[1] = ref_imm(a->unit);
-      ref_set_mod(c, t, "texdim", nv_dim(a->target));
+      ref_set_mod(c, t, "texdim", tgsi_texture_dim_name(a->target));
       ref_set_mod_int(c, t, "wrmask", 3);
       unsigned scale = ref_imm_reg(c, 0x3b800000u), sixteen = ref_imm_reg(c, 16); /* 1/256 */
       unsigned used = sm_prim(c, REF_P_U2F, P2(AND, d + 1, ref_imm_reg(c, 0xffffu)), 0, 0);

@@ -117,6 +117,35 @@ tgsi_texture_is_array(enum tgsi_texture t)
    }
 }
 
+/* The dimensionality of a target, shadow and multisampling aside (RECT is
+ * 2-D): 1d, array_1d, 2d, array_2d, 3d, cube, array_cube. */
+const char *
+tgsi_texture_dim_name(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+      return "1d";
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return "array_1d";
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_2D_ARRAY_MSAA:
+      return "array_2d";
+   case TGSI_TEX_T_3D:
+      return "3d";
+   case TGSI_TEX_T_CUBE:
+   case TGSI_TEX_T_SHADOWCUBE:
+      return "cube";
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return "array_cube";
+   default:
+      return "2d";
+   }
+}
+
 struct tgsi_shader *
 tgsi_shader_new(enum tgsi_stage stage, const char *name)
 {
