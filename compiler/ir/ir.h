@@ -1067,6 +1067,10 @@ void ir_mach_set_fixed_reg(struct ir_instr *in, unsigned k, unsigned file, unsig
 void ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate);
 /* Semantics whose result is a 4 x 32 tuple (texture lookups and queries). */
 bool opt_sem_is_texture(enum isa_sem s);
+/* Semantics with an effect beyond their result, kept in order and never
+ * removed as dead: memory stores and atomics, stage outputs and emits,
+ * kills and barriers. */
+bool opt_sem_has_effect(enum isa_sem s);
 /* The registers operand `slot` of record x covers: the model's count, or
  * more for a source whose value group is longer (in, when not NULL): sm50
  * TEX reads its coordinates from a, a+1, ... as the emulator and the

@@ -1075,25 +1075,9 @@ fold_sat(struct isel *s, struct ir_instr *in)
 static bool
 pure(const struct ir_instr *in)
 {
-   switch (in->mach->insn.sem) {
-   case ISA_SEM_KILL:
-   case ISA_SEM_END:
-   case ISA_SEM_STG:
-   case ISA_SEM_STL:
-   case ISA_SEM_AST:
-   case ISA_SEM_EMIT:
-   case ISA_SEM_ATOM:
-   case ISA_SEM_ATOMS:
-   case ISA_SEM_ATOM_CAS:
-   case ISA_SEM_ATOMS_CAS:
-   case ISA_SEM_NOP:
-   case ISA_SEM_JUMP:
-   case ISA_SEM_BRANCH:
-   case ISA_SEM_BARRIER:
-      return false;
-   default:
-      return true;
-   }
+   enum isa_sem s = in->mach->insn.sem;
+   return !opt_sem_has_effect(s) && s != ISA_SEM_END && s != ISA_SEM_NOP && s != ISA_SEM_JUMP &&
+          s != ISA_SEM_BRANCH;
 }
 
 /* Removes selected instructions nobody reads (and unused immediates). */

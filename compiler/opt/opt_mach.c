@@ -775,6 +775,26 @@ ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_
 /* Checks                                                               */
 
 bool
+opt_sem_has_effect(enum isa_sem s)
+{
+   switch (s) {
+   case ISA_SEM_STG:
+   case ISA_SEM_STL:
+   case ISA_SEM_AST:
+   case ISA_SEM_EMIT:
+   case ISA_SEM_ATOM:
+   case ISA_SEM_ATOMS:
+   case ISA_SEM_ATOM_CAS:
+   case ISA_SEM_ATOMS_CAS:
+   case ISA_SEM_KILL:
+   case ISA_SEM_BARRIER:
+      return true;
+   default:
+      return false;
+   }
+}
+
+bool
 opt_sem_is_texture(enum isa_sem s)
 {
    switch (s) {

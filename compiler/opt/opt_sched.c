@@ -162,21 +162,7 @@ edge(struct sched *s, unsigned from, unsigned to, int lat)
 static bool
 is_effect(const struct ir_instr *in)
 {
-   switch (in->mach->insn.sem) {
-   case ISA_SEM_STG:
-   case ISA_SEM_STL:
-   case ISA_SEM_AST:
-   case ISA_SEM_EMIT:
-   case ISA_SEM_ATOM:
-   case ISA_SEM_ATOMS:
-   case ISA_SEM_ATOM_CAS:
-   case ISA_SEM_ATOMS_CAS:
-   case ISA_SEM_KILL:
-   case ISA_SEM_BARRIER:
-      return true;
-   default:
-      return false;
-   }
+   return opt_sem_has_effect(in->mach->insn.sem);
 }
 
 static bool
