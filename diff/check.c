@@ -731,14 +731,6 @@ run_case(struct job *j, unsigned idx)
    prog_fini(&cr.opt);
 }
 
-static double
-now_seconds(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void
 diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
                struct diff_case_result *results, diff_progress_fn fn, void *ctx)

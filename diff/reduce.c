@@ -33,15 +33,6 @@ const char *const diff_reduce_status_names[DIFF_REDUCE_STATUS_COUNT] = {
 #undef DIFF_REDUCE_ST_
 };
 
-static double
-now_seconds(void)
-{
-   struct timespec ts;
-   if (!timespec_get(&ts, TIME_UTC))
-      return 0;
-   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ------------------------------------------------------------------ */
 /* Budgets, cache, progress                                            */
 

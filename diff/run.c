@@ -293,14 +293,6 @@ struct pool {
    unsigned nw;
 };
 
-static double
-now_seconds(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void
 fill_queue(struct pool *p)
 {

@@ -275,14 +275,6 @@ struct out {
    unsigned nused, used_cap;
 };
 
-static double
-now_seconds(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void
 bar_clear(struct out *o)
 {

@@ -157,14 +157,6 @@ struct run {
    char first_case[96];
 };
 
-static double
-now_seconds(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static bool
 has_signal(const struct diff_case_result *r, enum diff_signal_kind k, const char *step)
 {
@@ -283,22 +275,6 @@ base_for(struct bases *b, const struct bench_args *a, const char *target, const 
       }
    fflush(stdout);
    return r;
-}
-
-/* Whether name is in the comma list (NULL: everything). */
-static bool
-in_list(const char *list, const char *name)
-{
-   if (!list)
-      return true;
-   size_t n = strlen(name);
-   for (const char *p = list; *p;) {
-      size_t k = strcspn(p, ",");
-      if (k == n && !strncmp(p, name, n))
-         return true;
-      p += k + (p[k] == ',');
-   }
-   return false;
 }
 
 static void
@@ -562,7 +538,7 @@ bench(const struct bench_args *a)
           "SHADERS", "FIRST", "FIRST CAUGHT BY");
    for (int f = 0; f < OPT_FAULT_COUNT && !usage; f++) {
       const struct opt_fault_info *fi = &opt_fault_info[f];
-      if (!in_list(a->faults, fi->name))
+      if (a->faults && !comma_list_has(a->faults, fi->name))
          continue;
       bool all = true, any_target = false;
       for (unsigned t = 0; t < nt && !usage; t++) {

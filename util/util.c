@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void *
@@ -166,5 +168,26 @@ read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d)
    if (d)
       diag_add(d, DIAG_ERROR, path, 0, 0, NULL, "%s", why);
    free(why);
+   return false;
+}
+
+double
+now_seconds(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool
+comma_list_has(const char *list, const char *name)
+{
+   size_t n = strlen(name);
+   for (const char *p = list; *p;) {
+      size_t k = strcspn(p, ",");
+      if (k == n && !strncmp(p, name, n))
+         return true;
+      p += k + (p[k] == ',');
+   }
    return false;
 }

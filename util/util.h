@@ -74,6 +74,10 @@ char *xasprintf(const char *fmt, ...) DC_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
 bool read_file(const char *path, char **text, size_t *len, char **err);
 bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
+/* Seconds on the monotonic clock: differences time a run. */
+double now_seconds(void);
+/* Whether the comma list `list` names `name` exactly. */
+bool comma_list_has(const char *list, const char *name);
 
 /* diag.c */
 /* A NULL list is allowed everywhere: messages to it are dropped, so a

@@ -55,28 +55,14 @@ opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d)
    return true;
 }
 
-/* Whether the comma list names name. */
-static bool
-in_list(const char *list, const char *name)
-{
-   size_t n = strlen(name);
-   for (const char *p = list; *p;) {
-      size_t k = strcspn(p, ",");
-      if (k == n && !strncmp(p, name, n))
-         return true;
-      p += k + (p[k] == ',');
-   }
-   return false;
-}
-
 bool
 opt_fault_on_target(enum opt_fault f, const char *target)
 {
-   return in_list(opt_fault_info[f].targets, target);
+   return comma_list_has(opt_fault_info[f].targets, target);
 }
 
 bool
 opt_fault_in_pass(enum opt_fault f, const char *pass)
 {
-   return in_list(opt_fault_info[f].pass, pass);
+   return comma_list_has(opt_fault_info[f].pass, pass);
 }
