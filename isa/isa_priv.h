@@ -360,6 +360,7 @@ struct isa_model {
    struct isa_name_ref *names; /* every mnemonic and alias, sorted (codec.c) */
    unsigned nnames;
    struct diag_list *diag; /* while loading */
+   unsigned diag_base;     /* errors in diag before loading began */
 };
 
 /* A mnemonic or alias naming an op; the model keeps them sorted by name,

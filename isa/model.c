@@ -21,11 +21,24 @@
 /* ------------------------------------------------------------------ */
 /* Diagnostics and small helpers shared with the other isa/ files.     */
 
+/* A broken model is reported up to this many errors, as a C compiler's
+ * error limit does: a file that is not a model at all (random bytes that
+ * happen to be YAML) would otherwise list an error per node. */
+#define ISA_MAX_ERRORS 50
+
 void
 isa_error_at(const struct isa_model *m, struct isa_pos pos, const char *fmt, ...)
 {
    if (!m->diag)
       return;
+   unsigned reported = m->diag->nerrors - m->diag_base;
+   if (reported > ISA_MAX_ERRORS)
+      return;
+   if (reported == ISA_MAX_ERRORS) {
+      diag_add(m->diag, DIAG_ERROR, m->file, pos.line, pos.col, NULL,
+               "too many errors (%d); the rest of the model is not reported", ISA_MAX_ERRORS);
+      return;
+   }
    const char *ls = NULL;
    if (m->text && pos.line > 0) {
       ls = m->text;
@@ -1456,6 +1469,7 @@ isa_open_string(const char *text, size_t len, const char *file, struct isa_model
    struct isa_ld l = {.m = m};
    *out = NULL;
    m->diag = d ? d : &scratch;
+   m->diag_base = m->diag->nerrors;
    m->file = xstrdup(file ? file : "<model>");
    m->text = xstrndup(text, len);
    m->name = xstrdup("?");

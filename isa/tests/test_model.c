@@ -120,11 +120,35 @@ test_open_errors(void)
    diag_clear(&d);
 }
 
+/* A model with an error per node stops reporting at the error limit, with
+ * one line that says so, and errors already in the list do not count. */
+static void
+test_error_limit(void)
+{
+   char text[8192];
+   size_t n = (size_t)snprintf(text, sizeof(text), "isa: x\nbits: 32\nregfiles:\n");
+   for (unsigned i = 0; i < 80; i++)
+      n += (size_t)snprintf(text + n, sizeof(text) - n, "  r%u: {bogus: 1}\n", i);
+   struct diag_list d = {0};
+   diag_add(&d, DIAG_ERROR, "before", 1, 1, NULL, "an earlier error");
+   struct isa_model *m = NULL;
+   CHECK(isa_open_string(text, n, "many.yaml", &m, &d) == ISA_ERR_MODEL && !m);
+   CHECKF(d.nerrors == 52, "%u errors", d.nerrors);
+   CHECK(d.v[1].line >= 1 && !strstr(d.v[1].msg, "too many errors"));
+   CHECK(strstr(d.v[51].msg, "too many errors (50)"));
+   diag_clear(&d);
+   n = (size_t)snprintf(text, sizeof(text), "isa: x\nbits: 32\nregfiles: {r0: {bogus: 1}}\n");
+   CHECK(isa_open_string(text, n, "one.yaml", &m, &d) == ISA_ERR_MODEL);
+   CHECK(d.nerrors >= 1 && !strstr(d.v[d.n - 1].msg, "too many errors"));
+   diag_clear(&d);
+}
+
 int
 main(void)
 {
    test_good();
    test_bad();
    test_open_errors();
+   test_error_limit();
    return test_done();
 }
