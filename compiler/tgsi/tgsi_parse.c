@@ -681,9 +681,11 @@ parse_insn(struct parser *ps)
       if (i == 0) {
          require_space(ps, info->name);
       } else {
-         char what[128];
-         snprintf(what, sizeof(what), "',' (%s)", operand_counts(info, buf, sizeof(buf)));
-         expect(ps, ',', what);
+         if (!accept(ps, ',')) { /* the message is built only when needed */
+            char what[128];
+            snprintf(what, sizeof(what), "',' (%s)", operand_counts(info, buf, sizeof(buf)));
+            expect(ps, ',', what);
+         }
          at = ps->c;
          skip_ws(ps);
       }
