@@ -13,6 +13,7 @@
 #include "compiler/ir/ir.h"
 #include "diff/diff.h"
 #include "isa/isa.h"
+#include "tools/fuzz/gen_opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,15 +79,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          if (isa_open(model_names[i], &models[i], &d) != ISA_ERR_OK)
             fail("cannot open the model", model_names[i], "", &d, "");
       }
-   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP,
-                                            TGSI_STAGE_COUNT};
-   struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT, .size = 24};
-   if (size >= 2) {
-      go.stage = stages[data[0] % 4];
-      go.size = 1 + data[1] % 64u;
-      data += 2;
-      size -= 2;
-   }
+   struct diff_gen_opts go = fuzz_gen_opts(&data, &size, 64, 24);
    struct diag_list d = {0};
    struct tgsi_shader *s = NULL;
    char *text = diff_gen_bytes(data, size, &go, &s, &d);

@@ -6,6 +6,7 @@
  */
 #include "compiler/tgsi/tgsi.h"
 #include "diff/diff.h"
+#include "tools/fuzz/gen_opts.h"
 
 #include <stdlib.h>
 
@@ -14,15 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP,
-                                            TGSI_STAGE_COUNT};
-   struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 40};
-   if (size >= 2) {
-      o.stage = stages[data[0] % 4];
-      o.size = 1 + data[1] % 200u;
-      data += 2;
-      size -= 2;
-   }
+   struct diff_gen_opts o = fuzz_gen_opts(&data, &size, 200, 40);
    struct tgsi_shader *s = NULL;
    char *text = diff_gen_bytes(data, size, &o, &s, NULL);
    if (!text)

@@ -9,6 +9,7 @@
 #include "compiler/tgsi/tgsi.h"
 #include "diff/diff.h"
 #include "emu/emu.h"
+#include "tools/fuzz/gen_opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP,
-                                            TGSI_STAGE_COUNT};
-   struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 40};
-   if (size >= 2) {
-      o.stage = stages[data[0] % 4];
-      o.size = 1 + data[1] % 120u;
-      data += 2;
-      size -= 2;
-   }
+   struct diff_gen_opts o = fuzz_gen_opts(&data, &size, 120, 40);
    struct diag_list d = {0};
    struct tgsi_shader *s = NULL;
    char *text = diff_gen_bytes(data, size, &o, &s, &d);
