@@ -1,16 +1,6 @@
 # diffcomp emu: exit codes and output (the runner script is the TGSI tests').
-set(_emu_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
-function(emu_cli name args rc)
-  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
-  if(T_OUT)
-    list(APPEND defs -DOUT_RE=${T_OUT})
-  endif()
-  if(T_ERR)
-    list(APPEND defs -DERR_RE=${T_ERR})
-  endif()
-  add_test(NAME cli_emu_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_emu_run}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+function(emu_cli name)
+  cli_test(cli_emu_${name} ${ARGN})
 endfunction()
 
 emu_cli(help "emu|--help" 0 OUT "usage: diffcomp emu MODEL PROGRAM")

@@ -1,18 +1,8 @@
 # diffcomp faults (the catalog and the detection benchmark) and check --inject-fault.
-set(_faults_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
 set(_faults_expect ${CMAKE_SOURCE_DIR}/tools/tests/run_cli_expect.cmake)
 set(_ffx fixtures/faults)
-function(faults_cli name args rc)
-  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
-  if(T_OUT)
-    list(APPEND defs -DOUT_RE=${T_OUT})
-  endif()
-  if(T_ERR)
-    list(APPEND defs -DERR_RE=${T_ERR})
-  endif()
-  add_test(NAME cli_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_faults_run}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+function(faults_cli name)
+  cli_test(cli_${name} ${ARGN})
 endfunction()
 
 # The listing, exactly (one line per fault: name, class, targets, pass, description).
@@ -56,18 +46,8 @@ faults_cli(check_inject_fault_unknown "check|${_ffx}/fs_mixed.tgsi|--inject-faul
 
 # diffcomp compile --path opt, and the optimizing compiler's regressions
 # against the reference compiler through the check.
-set(_opt_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
-function(opt_cli name args rc)
-  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
-  if(T_OUT)
-    list(APPEND defs -DOUT_RE=${T_OUT})
-  endif()
-  if(T_ERR)
-    list(APPEND defs -DERR_RE=${T_ERR})
-  endif()
-  add_test(NAME cli_opt_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_opt_run}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+function(opt_cli name)
+  cli_test(cli_opt_${name} ${ARGN})
 endfunction()
 
 opt_cli(compile_stats "compile|fixtures/ref/a3xx/kill_tex.tgsi|--target|a3xx|--path|opt|--stats" 0

@@ -1,16 +1,6 @@
 # diffcomp compile (reference path): usage, output, refusals and exit codes.
-set(_ref_run ${CMAKE_SOURCE_DIR}/compiler/tgsi/tests/run_cli.cmake)
-function(ref_cli name args rc)
-  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
-  if(T_OUT)
-    list(APPEND defs -DOUT_RE=${T_OUT})
-  endif()
-  if(T_ERR)
-    list(APPEND defs -DERR_RE=${T_ERR})
-  endif()
-  add_test(NAME cli_compile_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_ref_run}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+function(ref_cli name)
+  cli_test(cli_compile_${name} ${ARGN})
 endfunction()
 
 set(_fx fixtures/ref/a3xx)

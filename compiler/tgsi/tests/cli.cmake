@@ -1,18 +1,8 @@
 # diffcomp tgsi: exit codes, output and per-file independence.
-set(_tgsi_run ${CMAKE_CURRENT_LIST_DIR}/run_cli.cmake)
 set(_good fixtures/tgsi/good)
 set(_bad fixtures/tgsi/bad)
-function(tgsi_cli name args rc)
-  cmake_parse_arguments(T "" "OUT;ERR" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${rc})
-  if(T_OUT)
-    list(APPEND defs -DOUT_RE=${T_OUT})
-  endif()
-  if(T_ERR)
-    list(APPEND defs -DERR_RE=${T_ERR})
-  endif()
-  add_test(NAME cli_tgsi_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${_tgsi_run}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+function(tgsi_cli name)
+  cli_test(cli_tgsi_${name} ${ARGN})
 endfunction()
 
 tgsi_cli(help "tgsi|--help" 0 OUT "usage: diffcomp tgsi")
