@@ -771,14 +771,6 @@ unit_target(const struct tgsi_shader *s, unsigned unit, enum tgsi_return_type *r
    return TGSI_TEX_T_2D;
 }
 
-static bool
-target_layers(enum tgsi_texture t)
-{
-   return t == TGSI_TEX_T_1D_ARRAY || t == TGSI_TEX_T_2D_ARRAY || t == TGSI_TEX_T_SHADOW1D_ARRAY ||
-          t == TGSI_TEX_T_SHADOW2D_ARRAY || t == TGSI_TEX_T_2D_ARRAY_MSAA ||
-          t == TGSI_TEX_T_CUBE_ARRAY || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
-}
-
 static uint32_t
 pick(struct rng *r, const uint32_t *v, unsigned n)
 {
@@ -833,7 +825,7 @@ gen_texture(struct env *e, const struct tgsi_shader *s, unsigned unit, struct rn
    /* Fragment shaders often fetch by pixel position (G-buffers, MSAA
     * resolves): three times in four a 2-D texture covers the framebuffer
     * of the lane layout (256 pixels wide, 2 rows per 128 quads). */
-   bool flat2d = tgsi_texture_coord_count(t.target) - (target_layers(t.target) ? 1 : 0) == 2 &&
+   bool flat2d = tgsi_texture_coord_count(t.target) - (tgsi_texture_is_array(t.target) ? 1 : 0) == 2 &&
                  t.target != TGSI_TEX_T_CUBE && t.target != TGSI_TEX_T_SHADOWCUBE;
    if (e->stage == TGSI_STAGE_FRAG && flat2d && rng_below(r, 4)) {
       uint32_t rows = 2 * ((e->nlanes / 4 + 127) / 128);

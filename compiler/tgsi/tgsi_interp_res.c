@@ -630,22 +630,11 @@ shadow_ref_index(enum tgsi_texture t)
    }
 }
 
+/* The coordinates that address texels: the array layer aside. */
 static unsigned
 spatial_coords(enum tgsi_texture t)
 {
-   unsigned n = tgsi_texture_coord_count(t);
-   switch (t) {
-   case TGSI_TEX_T_1D_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_CUBE_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
-   case TGSI_TEX_T_2D_ARRAY_MSAA:
-      return n - 1;
-   default:
-      return n;
-   }
+   return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1 : 0);
 }
 
 static unsigned
