@@ -825,8 +825,8 @@ gen_texture(struct env *e, const struct tgsi_shader *s, unsigned unit, struct rn
    /* Fragment shaders often fetch by pixel position (G-buffers, MSAA
     * resolves): three times in four a 2-D texture covers the framebuffer
     * of the lane layout (256 pixels wide, 2 rows per 128 quads). */
-   bool flat2d = tgsi_texture_coord_count(t.target) - (tgsi_texture_is_array(t.target) ? 1 : 0) == 2 &&
-                 t.target != TGSI_TEX_T_CUBE && t.target != TGSI_TEX_T_SHADOWCUBE;
+   bool flat2d = tgsi_texture_spatial_coords(t.target) == 2 && t.target != TGSI_TEX_T_CUBE &&
+                 t.target != TGSI_TEX_T_SHADOWCUBE;
    if (e->stage == TGSI_STAGE_FRAG && flat2d && rng_below(r, 4)) {
       uint32_t rows = 2 * ((e->nlanes / 4 + 127) / 128);
       t.width = MAX2(t.width, 256u);

@@ -117,6 +117,12 @@ tgsi_texture_is_array(enum tgsi_texture t)
    }
 }
 
+unsigned
+tgsi_texture_spatial_coords(enum tgsi_texture t)
+{
+   return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1 : 0);
+}
+
 /* The dimensionality of a target, shadow and multisampling aside (RECT is
  * 2-D): 1d, array_1d, 2d, array_2d, 3d, cube, array_cube. */
 const char *

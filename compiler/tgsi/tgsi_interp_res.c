@@ -630,13 +630,6 @@ shadow_ref_index(enum tgsi_texture t)
    }
 }
 
-/* The coordinates that address texels: the array layer aside. */
-static unsigned
-spatial_coords(enum tgsi_texture t)
-{
-   return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1 : 0);
-}
-
 static unsigned
 f2u_comp(float f)
 {
@@ -692,7 +685,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
    }
    if (op == TGSI_OP_TXP) {
       float w = uif(a->v[3][i]);
-      for (unsigned c = 0; c < spatial_coords(target); c++)
+      for (unsigned c = 0; c < tgsi_texture_spatial_coords(target); c++)
          q.coord[c] /= w;
       q.ref /= w;
       fl |= a->f[3][i];
