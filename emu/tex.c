@@ -45,17 +45,10 @@ tex_cube(enum tgsi_texture t)
           t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
 }
 
-/* Coordinates before the layer: 1, 2 or 3 (cube directions are 3). */
-static unsigned
-tex_spatial(enum tgsi_texture t)
-{
-   return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1u : 0u);
-}
-
 static bool
 tex_same_shape(enum tgsi_texture a, enum tgsi_texture b)
 {
-   return tex_spatial(a) == tex_spatial(b) &&
+   return tgsi_texture_spatial_coords(a) == tgsi_texture_spatial_coords(b) &&
           tgsi_texture_is_array(a) == tgsi_texture_is_array(b) && tex_cube(a) == tex_cube(b);
 }
 
@@ -164,7 +157,7 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
    x->target = (uint8_t)nv_target(m, in, shadow);
    if (in->sem == ISA_SEM_TMML) { /* [layer], coordinates */
       x->kind = EMU_TX_LOD;
-      x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
+      x->ncoord = (uint8_t)tgsi_texture_spatial_coords((enum tgsi_texture)x->target);
       x->layer = tgsi_texture_is_array((enum tgsi_texture)x->target) ? AT(0, a++) : -1;
       x->coord = AT(0, a);
       x->nreg[0] = (uint8_t)(a + x->ncoord);
@@ -176,7 +169,7 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
    if (in->sem == ISA_SEM_TLD4)
       x->gather = (uint8_t)(1 + mod_on(m, in, ISA_ROLE_TEX_COMP));
    bool layered = tgsi_texture_is_array((enum tgsi_texture)x->target);
-   x->ncoord = (uint8_t)tex_spatial((enum tgsi_texture)x->target);
+   x->ncoord = (uint8_t)tgsi_texture_spatial_coords((enum tgsi_texture)x->target);
    if (in->sem == ISA_SEM_TXD) { /* coordinates, layer | derivatives */
       x->coord = AT(0, 0);
       a = x->ncoord;
@@ -315,7 +308,7 @@ sample_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
 {
    const struct emu_tex *x = &op->tex;
    struct env_sample_req q = {.target = target};
-   unsigned nsp = tex_spatial(target);
+   unsigned nsp = tgsi_texture_spatial_coords(target);
    for (unsigned k = 0; k < nsp && k < x->ncoord; k++)
       q.coord[k] = uif(at(r, x->coord, k, i));
    if (x->layer >= 0 && nsp < 4) {
@@ -348,7 +341,7 @@ fetch_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
 {
    const struct emu_tex *x = &op->tex;
    int32_t c[3] = {0, 0, 0}, off[3], lod = 0;
-   unsigned nsp = MIN2(tex_spatial(target), 3u);
+   unsigned nsp = MIN2(tgsi_texture_spatial_coords(target), 3u);
    if (x->lodv >= 0)
       lod = (int32_t)at(r, x->lodv, 0, i);
    for (unsigned k = 0; k < nsp && k < x->ncoord; k++) {

@@ -380,7 +380,6 @@ enum compile_status ref_int64(struct ref_ctx *c, const struct tgsi_insn *in);
 /* Expands a texture opcode through the target's tex hook; false if the
  * target has none. */
 bool ref_tex(struct ref_ctx *c, const struct tgsi_insn *in);
-unsigned ref_tex_spatial(enum tgsi_texture t);
 
 /* ref_cf_stack.c */
 bool ref_stack_cf(struct ref_ctx *c, int32_t pc);

@@ -25,30 +25,6 @@
  */
 #include "compiler/ref/ref.h"
 
-unsigned
-ref_tex_spatial(enum tgsi_texture t)
-{
-   return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1u : 0u);
-}
-
-/* Component of src0 holding the shadow reference; 4: src1.x (TEX2). */
-static unsigned
-shadow_ref_comp(enum tgsi_texture t)
-{
-   switch (t) {
-   case TGSI_TEX_T_SHADOW1D:
-   case TGSI_TEX_T_SHADOW2D:
-   case TGSI_TEX_T_SHADOWRECT:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-      return 2;
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE:
-      return 3;
-   default:
-      return 4;
-   }
-}
-
 /* A TGSI operand outside src[] (a texel offset): fetched as a source. */
 static unsigned
 fetch_reg(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *r,
@@ -82,7 +58,7 @@ offsets(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
    if (!in->noffsets)
       return;
    const struct tgsi_texoff *o = &in->offsets[0];
-   a->noff = MIN2(ref_tex_spatial(a->target), 3u);
+   a->noff = MIN2(tgsi_texture_spatial_coords(a->target), 3u);
    a->off_known = o->reg.file == TGSI_FILE_IMM && !o->reg.indirect && o->reg.index >= 0 &&
                   (unsigned)o->reg.index < c->s->nimms;
    for (unsigned k = 0; k < a->noff; k++) {
@@ -95,7 +71,7 @@ offsets(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
 static void
 coords(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
 {
-   a->nsp = ref_tex_spatial(a->target);
+   a->nsp = tgsi_texture_spatial_coords(a->target);
    for (unsigned k = 0; k < a->nsp && k < 3; k++)
       a->coord[k] = ref_fetch(c, in, 0, k);
    if (tgsi_texture_is_array(a->target))
@@ -142,7 +118,7 @@ args_tex(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
    a->lod_mode = lod_of(op);
    coords(c, in, a);
    if (tgsi_texture_is_shadow(a->target)) {
-      unsigned r = shadow_ref_comp(a->target);
+      unsigned r = tgsi_texture_shadow_ref(a->target);
       a->ref = (int)(r < 4 ? ref_fetch(c, in, 0, r) : ref_fetch(c, in, 1, 0));
    }
    if (op == TGSI_OP_TXP)
@@ -263,7 +239,7 @@ args_of(struct ref_ctx *c, const struct tgsi_insn *in, struct ref_texargs *a)
          a->view = &in->src[1];
       if (a->target == TGSI_TEX_T_UNKNOWN)
          return ref_unsupported(c, "a sampler view without a declared target"), false;
-      a->nsp = ref_tex_spatial(a->target);
+      a->nsp = tgsi_texture_spatial_coords(a->target);
       for (unsigned k = 0; k < a->nsp && k < 3; k++)
          a->coord[k] = ref_fetch(c, in, 0, k);
       return c->status == COMPILE_OK;

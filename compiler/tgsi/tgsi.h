@@ -319,6 +319,8 @@ bool tgsi_texture_is_shadow(enum tgsi_texture t);
 bool tgsi_texture_is_array(enum tgsi_texture t);
 /* The coordinates that address texels: the count less the array layer. */
 unsigned tgsi_texture_spatial_coords(enum tgsi_texture t);
+/* The component of src0 with a shadow target's reference; 4: src1.x. */
+unsigned tgsi_texture_shadow_ref(enum tgsi_texture t);
 /* "1d", "array_2d", "cube", ...: the names sm50's TEX dimension enum uses. */
 const char *tgsi_texture_dim_name(enum tgsi_texture t);
 struct tgsi_shader *tgsi_shader_new(enum tgsi_stage stage, const char *name);

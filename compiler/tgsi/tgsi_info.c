@@ -123,6 +123,25 @@ tgsi_texture_spatial_coords(enum tgsi_texture t)
    return tgsi_texture_coord_count(t) - (tgsi_texture_is_array(t) ? 1 : 0);
 }
 
+/* The component of src0 that holds a shadow target's depth reference; 4
+ * for one past src0 (src1.x: TEX2 with SHADOWCUBE_ARRAY) or none. */
+unsigned
+tgsi_texture_shadow_ref(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_SHADOW1D:
+   case TGSI_TEX_T_SHADOW2D:
+   case TGSI_TEX_T_SHADOWRECT:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return 2;
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE:
+      return 3;
+   default:
+      return 4;
+   }
+}
+
 /* The dimensionality of a target, shadow and multisampling aside (RECT is
  * 2-D): 1d, array_1d, 2d, array_2d, 3d, cube, array_cube. */
 const char *

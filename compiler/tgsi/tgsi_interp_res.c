@@ -612,24 +612,6 @@ tex_unit_src(enum tgsi_opcode op)
    }
 }
 
-/* Component of src0 that holds the shadow reference (4 = src1.x). */
-static unsigned
-shadow_ref_index(enum tgsi_texture t)
-{
-   switch (t) {
-   case TGSI_TEX_T_SHADOW1D:
-   case TGSI_TEX_T_SHADOW2D:
-   case TGSI_TEX_T_SHADOWRECT:
-   case TGSI_TEX_T_SHADOW1D_ARRAY:
-      return 2;
-   case TGSI_TEX_T_SHADOW2D_ARRAY:
-   case TGSI_TEX_T_SHADOWCUBE:
-      return 3;
-   default:
-      return 4;
-   }
-}
-
 static unsigned
 f2u_comp(float f)
 {
@@ -678,7 +660,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
       fl |= a->offf[c][i];
    }
    if (tgsi_texture_is_shadow(target)) {
-      unsigned r = shadow_ref_index(target);
+      unsigned r = tgsi_texture_shadow_ref(target);
       q.compare = true;
       q.ref = r < 4 ? uif(a->v[r][i]) : uif(a->x[i]);
       fl |= r < 4 ? a->f[r][i] : a->xf[i];
