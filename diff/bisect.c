@@ -73,10 +73,12 @@ clear_results(struct diff_bisect *b)
    free(b->probes);
    free(b->ir_before);
    free(b->ir_after);
+   free(b->code_before);
+   free(b->code_after);
    free(b->why);
    b->xforms = NULL;
    b->probes = NULL;
-   b->ir_before = b->ir_after = b->why = NULL;
+   b->ir_before = b->ir_after = b->code_before = b->code_after = b->why = NULL;
    b->nxforms = b->xforms_cap = b->nprobes = b->probes_cap = 0;
    b->good = b->bad = -1;
 }
@@ -241,11 +243,11 @@ parse(const struct diff_repro *r, const struct diff_check *c, struct diag_list *
 }
 
 /* Compiles r's shader in process at limit; *ir gets the IR logged at
- * dump_at ("IR at transformation ..." to the next BISECT line), or the
- * transformations go to b when ir is NULL. */
+ * dump_at ("IR at transformation ..." to the next BISECT line) and *code
+ * the program's listing, or the transformations go to b when ir is NULL. */
 static bool
 logged_compile(const struct diff_repro *r, struct diff_bisect *b, long long limit,
-               long long dump_at, char **ir, struct diag_list *d)
+               long long dump_at, char **ir, char **code, struct diag_list *d)
 {
    struct diff_check c;
    struct tgsi_shader *s = NULL;
@@ -258,14 +260,16 @@ logged_compile(const struct diff_repro *r, struct diff_bisect *b, long long limi
       char *log = NULL;
       memset(&prog, 0, sizeof(prog));
       compile(b, s, c.targets[0].model, &o, &prog, &log, d);
-      emu_program_free(&prog);
       if (!ir) {
          read_log(b, log);
       } else {
          const char *t = log ? strstr(log, "IR at transformation ") : NULL;
          const char *end = t ? strstr(t, "\nBISECT: ") : NULL;
          *ir = t ? xasprintf("%.*s", (int)(end ? end + 1 - t : (long)strlen(t)), t) : NULL;
+         *code =
+             prog.size ? isa_print_program(c.targets[0].model, prog.code, prog.size, NULL) : NULL;
       }
+      emu_program_free(&prog);
       free(log);
    }
    tgsi_shader_free(s);
@@ -388,7 +392,7 @@ bisect(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
                  "needs a compile in this process");
       return true;
    }
-   if (!logged_compile(r, b, -1, 0, NULL, d) || !verdict(r, b, 0, &v, NULL, d))
+   if (!logged_compile(r, b, -1, 0, NULL, NULL, d) || !verdict(r, b, 0, &v, NULL, d))
       return false;
    b->good = 0;
    b->bad = b->nxforms;
@@ -404,8 +408,8 @@ bisect(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
    else
       b->outcome = b->bad == b->good + 1 ? DIFF_BISECT_FOUND : DIFF_BISECT_RANGE;
    if (b->outcome == DIFF_BISECT_FOUND || b->outcome == DIFF_BISECT_RANGE)
-      return logged_compile(r, b, b->good, b->good + 1, &b->ir_before, d) &&
-             logged_compile(r, b, b->bad, b->bad, &b->ir_after, d);
+      return logged_compile(r, b, b->good, b->good + 1, &b->ir_before, &b->code_before, d) &&
+             logged_compile(r, b, b->bad, b->bad, &b->ir_after, &b->code_after, d);
    return true;
 }
 

@@ -457,7 +457,10 @@ struct diff_bisect {
    unsigned nprobes, probes_cap;
    long long good, bad;        /* the limits the search ended between */
    char *ir_before, *ir_after; /* the IR after the pass of transformation bad */
-   char *why;                  /* UNTESTABLE, NO_FAILURE: one line */
+   /* the programs at limits good and bad: where the IR shows no change (a
+    * transformation made while emitting), the listing does */
+   char *code_before, *code_after;
+   char *why; /* UNTESTABLE, NO_FAILURE: one line */
 };
 
 void diff_bisect_init(struct diff_bisect *b);

@@ -593,6 +593,10 @@ void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
 /* Disassembles one record into buf (always NUL-terminated); returns the
  * length the full text needs, like snprintf. */
 size_t isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, size_t size);
+/* Decodes and disassembles a whole program, one instruction a line, into a
+ * string the caller frees; NULL (diagnostics in d) if it does not decode. */
+char *isa_print_program(const struct isa_model *m, const uint8_t *code, size_t size,
+                        struct diag_list *d);
 /* The name of register `index` of `file` as the disassembler prints it. */
 void isa_reg_text(const struct isa_model *m, unsigned file, unsigned index, char *buf, size_t size);
 

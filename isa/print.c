@@ -383,3 +383,28 @@ isa_reg_text(const struct isa_model *m, unsigned file, unsigned index, char *buf
 {
    isa_reg_name(m, file, index, buf, size);
 }
+
+char *
+isa_print_program(const struct isa_model *m, const uint8_t *code, size_t size, struct diag_list *d)
+{
+   struct isa_insn *insns = NULL;
+   size_t n = 0;
+   if (isa_decode_program(m, code, size, &insns, &n, d) != ISA_ERR_OK)
+      return NULL;
+   size_t len = 0, cap = 64 * n + 1;
+   char *text = xmalloc(cap);
+   text[0] = 0;
+   for (size_t i = 0; i < n; i++) {
+      size_t need = isa_print_insn(m, &insns[i], text + len, cap - len);
+      while (len + need + 2 > cap) {
+         cap *= 2;
+         text = xrealloc(text, cap);
+         isa_print_insn(m, &insns[i], text + len, cap - len);
+      }
+      len += need;
+      text[len++] = '\n';
+      text[len] = 0;
+   }
+   free(insns);
+   return text;
+}

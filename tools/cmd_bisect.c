@@ -1,9 +1,9 @@
 /*
  * diffcomp bisect REPRO.yaml: names the pass and the single transformation
  * of the optimizing compiler that turns a reproducer's case bad (the search
- * is diff/bisect.c), prints the IR without and with it and the command
- * lines that run each side. --limit N runs one side; --git-bisect answers
- * `git bisect run` for the revision at hand (0 good, 1 bad, 125 skip).
+ * is diff/bisect.c), prints the IR without and with it (the programs for
+ * a change made while emitting) and the command lines that run each side. --limit N runs one side;
+ * --git-bisect answers `git bisect run` for the revision at hand (0 good, 1 bad, 125 skip).
  */
 #include "diff/diff.h"
 #include "tools/tools.h"
@@ -25,7 +25,8 @@ bisect_usage(FILE *f)
               "inputs, options). Skip: it fails otherwise (opt does not compile, a crash, a\n"
               "timeout, another kind of failure); skipped limits are searched around. Prints\n"
               "the pass, the transformation, the IR after that pass without it and (as a\n"
-              "diff) with it, and the command line of each side. The transformations are\n"
+              "diff) with it -- the program listings for a change made while emitting --\n"
+              "and the command line of each side. The transformations are\n"
               "the optional rewrites and, with a fault injected (the reproducer records\n"
               "it), each firing of the fault: limit 0 is then the fault-free compile.\n"
               "When limit 0 gives no good run (a shader that fits the registers only\n"
@@ -217,11 +218,21 @@ report(const char *file, const struct diff_bisect *b)
    const char *fl = b->firings ? " --firings" : "";
    printf("good: diffcomp bisect %s --limit %lld%s\n", file, b->good, fl);
    printf("bad:  diffcomp bisect %s --limit %lld%s\n", file, n, fl);
-   printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
    if (b->ir_before && b->ir_after) {
+      printf("\nwithout it (limit %lld): %s", b->good, b->ir_before);
       printf("\nwith it (limit %lld), as a diff against the IR above: ", n);
       print_diff(b->ir_before, b->ir_after);
+   } else if (b->code_before && b->code_after) {
+      /* made while emitting machine code: no IR shows it, the listing does */
+      char *before = xasprintf("program at limit %lld:\n%s", b->good, b->code_before);
+      char *after = xasprintf("program at limit %lld:\n%s", n, b->code_after);
+      printf("\nwithout it (no IR shows it): %s", before);
+      printf("\nwith it, as a diff against the program above: ");
+      print_diff(before, after);
+      free(before);
+      free(after);
    } else {
+      printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
       printf("\nwith it (limit %lld): %s", n, b->ir_after ? b->ir_after : "(no IR)\n");
    }
    return b->outcome == DIFF_BISECT_FOUND ? EXIT_OK : EXIT_FAIL;

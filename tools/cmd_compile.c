@@ -281,16 +281,11 @@ write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m
 static bool
 print_program(const struct isa_model *m, const struct emu_program *p, FILE *f, struct diag_list *d)
 {
-   struct isa_insn *insns = NULL;
-   size_t n = 0;
-   if (isa_decode_program(m, p->code, p->size, &insns, &n, d) != ISA_ERR_OK)
+   char *text = isa_print_program(m, p->code, p->size, d);
+   if (!text)
       return false;
-   for (size_t i = 0; i < n; i++) {
-      char buf[256];
-      isa_print_insn(m, &insns[i], buf, sizeof(buf));
-      fprintf(f, "%s\n", buf);
-   }
-   free(insns);
+   fputs(text, f);
+   free(text);
    return true;
 }
 

@@ -8,7 +8,8 @@
  * transformation at all, is said to be so. With a real fault injected
  * (missing-ss on a3xx) bisect names its firing; when limit 0 is a skip
  * counting every transformation, it counts the firings only and still
- * names it.
+ * names it. A fault made while emitting (missing-jp) is shown in the
+ * programs' listings.
  */
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
@@ -262,9 +263,9 @@ test_deterministic(struct diff_bisect_swap *w)
    diff_repro_free(&r);
 }
 
-/* A reproducer of fixtures/faults/fs_mixed.tgsi with missing-ss on a3xx. */
+/* A reproducer of fixtures/faults/fs_mixed.tgsi with one fault on a3xx. */
 static bool
-fault_repro(struct diff_repro *r)
+fault_repro(struct diff_repro *r, enum opt_fault fault)
 {
    const char *path = DC_SOURCE_DIR "/fixtures/faults/fs_mixed.tgsi";
    struct diag_list d = {0};
@@ -272,7 +273,7 @@ fault_repro(struct diff_repro *r)
    diff_check_init(&c);
    c.o.invocations = 64;
    c.o.jobs = 0;
-   c.o.faults = 1ull << OPT_FAULT_MISSING_SS;
+   c.o.faults = 1ull << fault;
    CHECK(diff_check_add_targets(&c, "a3xx", &d));
    diff_check_add_shader(&c, path, NULL);
    diff_check_make_cases(&c, 1, 1);
@@ -306,7 +307,7 @@ static void
 test_fault_firings(const struct tgsi_shader *mixed)
 {
    struct diff_repro r;
-   if (!fault_repro(&r))
+   if (!fault_repro(&r, OPT_FAULT_MISSING_SS))
       return;
    struct diag_list d = {0};
    struct diff_bisect b;
@@ -344,6 +345,32 @@ test_fault_firings(const struct tgsi_shader *mixed)
    diff_repro_free(&r);
 }
 
+/* A fault that fires while emitting (missing-jp) leaves the IR alone: the
+ * result carries the two programs, which differ in the (jp) flag. */
+static void
+test_emit_fault(void)
+{
+   struct diff_repro r;
+   if (!fault_repro(&r, OPT_FAULT_MISSING_JP))
+      return;
+   struct diag_list d = {0};
+   struct diff_bisect b;
+   diff_bisect_init(&b);
+   b.jobs = 0;
+   CHECK(diff_bisect_run(&r, &b, &d));
+   CHECK_EQ_U(b.outcome, DIFF_BISECT_FOUND);
+   const struct diff_bisect_xform *x = b.bad > 0 ? &b.xforms[b.bad - 1] : NULL;
+   CHECKF(x && !strcmp(x->pass, "emit") && !strncmp(x->what, "fault missing-jp: ", 18),
+          "named %s: %s", x ? x->pass : "-", x ? x->what : "-");
+   CHECK(!b.ir_before && !b.ir_after);
+   CHECK(b.code_before && b.code_after && strcmp(b.code_before, b.code_after));
+   CHECK(b.code_before && b.code_after &&
+         strlen(b.code_before) == strlen(b.code_after) + strlen("(jp)"));
+   diff_bisect_fini(&b);
+   diag_clear(&d);
+   diff_repro_free(&r);
+}
+
 int
 main(void)
 {
@@ -360,6 +387,7 @@ main(void)
    struct tgsi_shader *mixed = load(DC_SOURCE_DIR "/fixtures/faults/fs_mixed.tgsi");
    if (mixed)
       test_fault_firings(mixed);
+   test_emit_fault();
    tgsi_shader_free(mixed);
    tgsi_shader_free(wrong);
    tgsi_shader_free(fold);
