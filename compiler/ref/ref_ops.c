@@ -11,7 +11,8 @@
  *     relative addressing or a compare-and-select over the file, and the
  *     source modifiers are applied with the opcode's fetch type (float:
  *     FABS/FNEG bit operations; integer: INEG, and IABS for |x|);
- *  2. compute each written channel into a scratch register;
+ *  2. compute each written channel into a scratch register (a long
+ *     expansion's temporaries die with its channel, comp_channel);
  *  3. store: saturate (FMAX with 0, then FMIN with 1: NaN -> 0, -0 -> +0,
  *     as TGSI), then copy into the destination's home, or for an indirect
  *     destination one compare-and-select per register the index may name.
@@ -627,6 +628,48 @@ comp_special(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigne
       return false;
    }
 #undef S
+}
+
+/* Opcodes whose expansion of one channel takes many scratch registers
+ * (a3xx: IMUL_HI 36, IDIV and MOD 31, UMUL_HI 29, LDEXP 25, UMOD 23, UDIV 22,
+ * IBFE and UBFE 19, BFI 16). */
+static bool
+long_expansion(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_UMUL_HI:
+   case TGSI_OP_IMUL_HI:
+   case TGSI_OP_UDIV:
+   case TGSI_OP_UMOD:
+   case TGSI_OP_IDIV:
+   case TGSI_OP_MOD:
+   case TGSI_OP_LDEXP:
+   case TGSI_OP_UBFE:
+   case TGSI_OP_IBFE:
+   case TGSI_OP_BFI:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* One channel of a component-wise opcode. A long expansion keeps only its
+ * result: that gets a register first, and the steps' temporaries die with
+ * the channel, so the instruction needs one channel's scratch rather than
+ * four (a3xx's 192 registers less a generated shader's ~23 vec4 homes
+ * leave ~100: four IDIV channels take 124). */
+static bool
+comp_channel(struct ref_ctx *c, const struct tgsi_insn *in, unsigned ch, unsigned *out)
+{
+   if (!long_expansion(in->op))
+      return comp_table(c, in, ch, out) || comp_special(c, in, ch, out);
+   unsigned keep = ref_tmp(c), mark = c->scratch_next;
+   if (!comp_special(c, in, ch, out))
+      return false;
+   c->t->copy(c, keep, *out);
+   c->scratch_next = mark;
+   *out = keep;
+   return true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1288,7 +1331,7 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
          if (!(mask & (1u << ch)))
             continue;
-         if (!comp_table(c, in, ch, &res[ch]) && !comp_special(c, in, ch, &res[ch]))
+         if (!comp_channel(c, in, ch, &res[ch]))
             return refuse(c, in);
       }
    } else {

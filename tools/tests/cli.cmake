@@ -112,3 +112,9 @@ foreach(f ${_gen_regress})
   get_filename_component(n ${f} NAME_WE)
   interp_cli(gen_regress_${n} "repro|${f}" 0 OUT "^(pass|skip) ")
 endforeach()
+# The reference path refused generated shaders with four-channel
+# divisions, high products and LDEXP beside many TEMPs ("out of scratch
+# registers"): this reduced one must pass on both targets, never skip.
+interp_cli(gen_regress_long_ops_scratch
+           "check|fixtures/gen_regress/long_ops_scratch.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +2 +0 +0 +0 +0")
