@@ -251,7 +251,9 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
    bool visible;
    if (r->pend) {
       visible = synced(w, r->pend, r->epoch);
-      if (!visible)
+      /* A write to lanes the pending one left alone does not race it (the
+       * other side of a branch, after that side's lanes were killed). */
+      if (!visible && (r->lanes & w->active))
          reg_event(w, EMU_EV_WAW, op, unit, r->pc, r->ready - t);
    } else {
       visible = t >= r->ready;
