@@ -59,6 +59,7 @@ struct hz {
    int pending_wait; /* stall models: wait mask for the next instruction */
    struct probe_entry *cache;
    unsigned ncache, cache_cap;
+   struct isa_insn *blank; /* by op: isa_insn_init's record, made once for the probes */
    int role[ISA_ROLE_COUNT];
    int nop_op;
 };
@@ -87,9 +88,13 @@ probe_uncached(struct hz *h, const struct isa_insn *p)
    const struct isa_model *m = h->m;
    struct need n = {0, 0, false};
    unsigned nops = isa_op_count(m);
+   if (!h->blank) {
+      h->blank = xmalloc((nops + 1) * sizeof(*h->blank));
+      for (unsigned op = 0; op < nops; op++)
+         isa_insn_init(m, op, &h->blank[op]);
+   }
    for (unsigned op = 0; op < nops; op++) {
-      struct isa_insn q;
-      isa_insn_init(m, op, &q);
+      struct isa_insn q = h->blank[op];
       for (unsigned ps = 0; ps < p->ndst; ps++) {
          if (!is_reg(&p->dst[ps]))
             continue;
@@ -145,7 +150,7 @@ probe(struct hz *h, const struct isa_insn *p)
       k.sflags[i] = p->src[i].flags & ISA_OPND_F_REL;
    }
    for (unsigned i = 0; i < h->ncache; i++)
-      if (!memcmp(&h->cache[i].key, &k, sizeof(k)))
+      if (h->cache[i].key.op == k.op && !memcmp(&h->cache[i].key, &k, sizeof(k)))
          return h->cache[i].need;
    struct probe_entry e = {k, probe_uncached(h, p)};
    VEC_PUSH(h->cache, h->ncache, h->cache_cap, e);
@@ -343,20 +348,19 @@ count_stats(struct hz *h, struct compile_stats *st)
    }
 }
 
-/* Writes every branch's target immediate the way its slot counts
- * (isa_slot_info.pcrel). Byte addresses come from encoding the program
- * once with zero offsets and decoding it (so bundle control words are
- * counted as the model lays them out); branch encodings have a fixed
- * size, so the offsets do not move anything. */
-static void
-resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos)
+/* The program encoded with zero branch offsets, or NULL (a
+ * reference-compiler bug, reported). Encoding is tried first without
+ * diagnostics: only a failure needs the instruction-by-instruction
+ * checks, which name the culprit. */
+static uint8_t *
+encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *len)
 {
    uint8_t *code = NULL;
-   size_t len = 0, n = 0;
-   struct isa_insn *dec = NULL;
    for (unsigned i = 0; i < h->nout; i++)
       if (h->out[i].label >= 0)
          insns[i].src[h->out[i].target_slot] = ref_imm(0);
+   if (isa_encode_program(c->m, insns, h->nout, &code, len, NULL) == ISA_ERR_OK)
+      return code;
    for (unsigned i = 0; i < h->nout; i++) {
       struct diag_list d = {0};
       if (isa_check_insn(c->m, &insns[i], &d) != ISA_ERR_OK) {
@@ -365,14 +369,38 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
          ref_error(c, "instruction %u (%s) does not encode: %s (a reference-compiler bug)", i, text,
                    diag_first_error(&d));
          diag_clear(&d);
-         return;
+         return NULL;
       }
       diag_clear(&d);
    }
-   if (isa_encode_program(c->m, insns, h->nout, &code, &len, c->d) != ISA_ERR_OK ||
-       isa_decode_program(c->m, code, len, &dec, &n, c->d) != ISA_ERR_OK || n < h->nout) {
+   if (isa_encode_program(c->m, insns, h->nout, &code, len, c->d) != ISA_ERR_OK)
       ref_error(c, "the program does not encode (a reference-compiler bug)");
-      free(code);
+   free(code);
+   return NULL;
+}
+
+static bool
+has_branches(const struct hz *h)
+{
+   for (unsigned i = 0; i < h->nout; i++)
+      if (h->out[i].label >= 0)
+         return true;
+   return false;
+}
+
+/* Writes every branch's target immediate the way its slot counts
+ * (isa_slot_info.pcrel). Byte addresses come from decoding the program
+ * encoded with zero offsets (so bundle control words are counted as the
+ * model lays them out); branch encodings have a fixed size, so the
+ * offsets do not move anything. */
+static void
+resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
+                const uint8_t *code, size_t len)
+{
+   size_t n = 0;
+   struct isa_insn *dec = NULL;
+   if (isa_decode_program(c->m, code, len, &dec, &n, c->d) != ISA_ERR_OK || n < h->nout) {
+      ref_error(c, "the program does not encode (a reference-compiler bug)");
       free(dec);
       return;
    }
@@ -408,8 +436,27 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
       }
       insns[i].src[it->target_slot] = ref_imm((uint32_t)(int32_t)v);
    }
-   free(code);
    free(dec);
+}
+
+/* The final program: without branches, the zero-offset encoding is it. */
+static void
+encode(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
+       struct emu_program *out)
+{
+   size_t len = 0;
+   uint8_t *code = encode_zeroed(c, h, insns, &len);
+   if (code && !has_branches(h)) {
+      out->code = code;
+      out->size = len;
+      return;
+   }
+   if (code)
+      resolve_targets(c, h, insns, pos, code, len);
+   free(code);
+   if (c->status == COMPILE_OK &&
+       isa_encode_program(c->m, insns, h->nout, &out->code, &out->size, c->d) != ISA_ERR_OK)
+      ref_error(c, "the program does not encode (a reference-compiler bug)");
 }
 
 enum compile_status
@@ -437,10 +484,7 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    for (unsigned i = 0; i < h.nout; i++)
       insns[i] = h.out[i].in;
    if (c->status == COMPILE_OK)
-      resolve_targets(c, &h, insns, pos);
-   if (c->status == COMPILE_OK &&
-       isa_encode_program(c->m, insns, h.nout, &out->code, &out->size, c->d) != ISA_ERR_OK)
-      ref_error(c, "the program does not encode (a reference-compiler bug)");
+      encode(c, &h, insns, pos, out);
    if (stats && c->status == COMPILE_OK)
       count_stats(&h, stats);
    free(insns);
@@ -448,5 +492,6 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    free(target);
    free(h.out);
    free(h.cache);
+   free(h.blank);
    return c->status;
 }
