@@ -238,3 +238,22 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
       return (struct isa_delay){pc->latency, ISA_SYNC_NONE};
    return (struct isa_delay){0, s};
 }
+
+/* Keep in step with isa_delay() and raw(): everything they read of the
+ * consumer that is not the operand in cslot (class, the slot's read delay,
+ * its register count -- a register operand in cslot counts as 1 if the
+ * count comes from cslot itself -- and the repeat count). */
+void
+isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cslot,
+              struct isa_delay_key *out)
+{
+   memset(out, 0, sizeof(*out));
+   out->cls = -1;
+   if (consumer->op >= m->nops)
+      return;
+   const struct isa_slot *sl = model_slot(m, consumer, cslot);
+   out->cls = consumer->cls;
+   out->read_delay = sl ? sl->read_delay : 0;
+   out->count = isa_opnd_count(m, consumer, cslot);
+   out->rpt = rpt(m, consumer);
+}

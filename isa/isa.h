@@ -639,6 +639,16 @@ struct isa_delay {
 };
 struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
                            const struct isa_insn *consumer, int cslot);
+/* What isa_delay() reads of a consumer besides the operand in cslot: two
+ * consumers with equal keys, each with a register in cslot, get the same
+ * answer from any producer (which register does not matter to the key).
+ * Lets a caller that asks about every op of a model ask once per key. */
+struct isa_delay_key {
+   int cls, read_delay;
+   unsigned count, rpt;
+};
+void isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cslot,
+                   struct isa_delay_key *out);
 /* How many consecutive registers operand `slot` covers (write masks,
  * component counts); 1 for most operands. */
 unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);

@@ -49,6 +49,20 @@ struct probe_entry {
    struct need need;
 };
 
+/* A consumer the probes ask about: op's blank record, a register in slot. */
+struct consumer {
+   struct isa_insn q;
+   int slot;
+   struct isa_delay_key key;
+};
+
+/* One consumer per distinct isa_delay_key: every other op would give the
+ * same answers (ops of a class mostly look alike). */
+struct consumers {
+   struct consumer *v;
+   unsigned n, cap;
+};
+
 struct hz {
    struct ref_ctx *c;
    const struct isa_model *m;
@@ -59,7 +73,7 @@ struct hz {
    int pending_wait; /* stall models: wait mask for the next instruction */
    struct probe_entry *cache;
    unsigned ncache, cache_cap;
-   struct isa_insn *blank; /* by op: isa_insn_init's record, made once for the probes */
+   struct consumers readers, writers; /* for the probes: source, destination slots */
    int role[ISA_ROLE_COUNT];
    int nop_op;
 };
@@ -81,56 +95,77 @@ is_reg(const struct isa_opnd *o)
    return o->kind == ISA_OPND_REG;
 }
 
+static void
+add_consumer(struct hz *h, struct consumers *cs, const struct isa_insn *blank, int slot)
+{
+   struct consumer c = {*blank, slot, {0, 0, 0, 0}};
+   struct isa_opnd *o = slot < ISA_MAX_DST ? &c.q.dst[slot] : &c.q.src[slot - ISA_MAX_DST];
+   *o = (struct isa_opnd){.kind = ISA_OPND_REG};
+   isa_delay_key(h->m, &c.q, slot, &c.key);
+   for (unsigned i = 0; i < cs->n; i++)
+      if (!memcmp(&cs->v[i].key, &c.key, sizeof(c.key)))
+         return;
+   VEC_PUSH(cs->v, cs->n, cs->cap, c);
+}
+
+/* Every op's source and destination slots, one per isa_delay_key. */
+static void
+find_consumers(struct hz *h)
+{
+   for (unsigned op = 0; op < isa_op_count(h->m); op++) {
+      struct isa_insn q;
+      isa_insn_init(h->m, op, &q);
+      for (unsigned s = 0; s < q.nsrc; s++)
+         add_consumer(h, &h->readers, &q, ISA_SLOT_SRC(s));
+      for (unsigned d = 0; d < q.ndst; d++)
+         add_consumer(h, &h->writers, &q, ISA_SLOT_DST(d));
+   }
+}
+
+/* The delay from P's slot ps to consumer c reading or writing o. */
+static struct isa_delay
+delay_to(struct hz *h, const struct isa_insn *p, int ps, const struct consumer *c,
+         struct isa_opnd o)
+{
+   struct isa_insn q = c->q;
+   if (c->slot < ISA_MAX_DST)
+      q.dst[c->slot] = o;
+   else
+      q.src[c->slot - ISA_MAX_DST] = o;
+   return isa_delay(h->m, p, ps, &q, c->slot);
+}
+
 /* What any consumer could need from P (see the file comment). */
 static struct need
 probe_uncached(struct hz *h, const struct isa_insn *p)
 {
-   const struct isa_model *m = h->m;
    struct need n = {0, 0, false};
-   unsigned nops = isa_op_count(m);
-   if (!h->blank) {
-      h->blank = xmalloc((nops + 1) * sizeof(*h->blank));
-      for (unsigned op = 0; op < nops; op++)
-         isa_insn_init(m, op, &h->blank[op]);
+   if (!h->readers.n && !h->writers.n)
+      find_consumers(h);
+   for (unsigned ps = 0; ps < p->ndst; ps++) {
+      if (!is_reg(&p->dst[ps]))
+         continue;
+      struct isa_opnd w = p->dst[ps];
+      w.flags = 0;
+      struct isa_opnd rel = {.kind = ISA_OPND_REG,
+                             .file = (uint8_t)h->c->gpr,
+                             .flags = ISA_OPND_F_REL,
+                             .bank = w.index};
+      for (unsigned k = 0; k < h->readers.n; k++) {
+         merge(&n, delay_to(h, p, ISA_SLOT_DST(ps), &h->readers.v[k], w), false);
+         if ((int)w.file == h->c->afile)
+            merge(&n, delay_to(h, p, ISA_SLOT_DST(ps), &h->readers.v[k], rel), false);
+      }
+      for (unsigned k = 0; k < h->writers.n; k++)
+         merge(&n, delay_to(h, p, ISA_SLOT_DST(ps), &h->writers.v[k], w), false);
    }
-   for (unsigned op = 0; op < nops; op++) {
-      struct isa_insn q = h->blank[op];
-      for (unsigned ps = 0; ps < p->ndst; ps++) {
-         if (!is_reg(&p->dst[ps]))
-            continue;
-         struct isa_opnd w = p->dst[ps];
-         w.flags = 0;
-         for (unsigned cs = 0; cs < q.nsrc; cs++) {
-            struct isa_opnd save = q.src[cs];
-            q.src[cs] = w;
-            merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_SRC(cs)), false);
-            if ((int)w.file == h->c->afile) {
-               q.src[cs] = (struct isa_opnd){.kind = ISA_OPND_REG,
-                                             .file = (uint8_t)h->c->gpr,
-                                             .flags = ISA_OPND_F_REL,
-                                             .bank = w.index};
-               merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_SRC(cs)), false);
-            }
-            q.src[cs] = save;
-         }
-         for (unsigned cd = 0; cd < q.ndst; cd++) {
-            struct isa_opnd save = q.dst[cd];
-            q.dst[cd] = w;
-            merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_DST(cd)), false);
-            q.dst[cd] = save;
-         }
-      }
-      for (unsigned ps = 0; ps < p->nsrc; ps++) {
-         if (!is_reg(&p->src[ps]))
-            continue;
-         for (unsigned cd = 0; cd < q.ndst; cd++) {
-            struct isa_opnd save = q.dst[cd];
-            q.dst[cd] = p->src[ps];
-            q.dst[cd].flags = 0;
-            merge(&n, isa_delay(m, p, ISA_SLOT_SRC(ps), &q, ISA_SLOT_DST(cd)), true);
-            q.dst[cd] = save;
-         }
-      }
+   for (unsigned ps = 0; ps < p->nsrc; ps++) {
+      if (!is_reg(&p->src[ps]))
+         continue;
+      struct isa_opnd r = p->src[ps];
+      r.flags = 0;
+      for (unsigned k = 0; k < h->writers.n; k++)
+         merge(&n, delay_to(h, p, ISA_SLOT_SRC(ps), &h->writers.v[k], r), true);
    }
    return n;
 }
@@ -492,6 +527,7 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    free(target);
    free(h.out);
    free(h.cache);
-   free(h.blank);
+   free(h.readers.v);
+   free(h.writers.v);
    return c->status;
 }
