@@ -56,8 +56,7 @@ isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in)
    in->ndst = o->ndst;
    in->nsrc = o->nsrc;
    in->size = (uint8_t)(o->bits / 8);
-   for (unsigned i = 0; i < m->nmods; i++)
-      in->mod[i] = (int16_t)m->mods[i].def;
+   memcpy(in->mod, m->mod_def, sizeof(in->mod));
 }
 
 static struct isa_opnd *
@@ -102,6 +101,26 @@ build_names(struct isa_model *m)
    qsort(m->names, m->nnames, sizeof(*m->names), cmp_name_ref);
 }
 
+/* Facts the encoder and isa_insn_init would otherwise look up for every
+ * record: each modifier's default, each slot's flag bits. */
+static void
+build_defaults(struct isa_model *m)
+{
+   memset(m->mod_def, 0, sizeof(m->mod_def));
+   for (unsigned i = 0; i < m->nmods && i < ISA_MAX_MODS; i++)
+      m->mod_def[i] = (int16_t)m->mods[i].def;
+   for (unsigned o = 0; o < m->nops; o++) {
+      struct isa_op *op = &m->ops[o];
+      for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+         struct isa_slot *sl = &op->slot[s];
+         sl->flag_bits = 0;
+         for (unsigned i = 0; i < op->nfields; i++)
+            if (op->fields[i].kind == ISA_FK_FLAG && op->fields[i].target == sl->field)
+               sl->flag_bits |= op->fields[i].flag;
+      }
+   }
+}
+
 /* Picks the bit positions every op fixes (the first eight, within the
  * shortest op) and sorts the ops into buckets by their value there, so that
  * decoding compares a word with a handful of ops instead of all of them. */
@@ -135,6 +154,7 @@ isa_build_dispatch(struct isa_model *m)
    }
    m->bucket_at[256] = n;
    build_names(m);
+   build_defaults(m);
 }
 
 static int
@@ -702,13 +722,9 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
       return e;
    for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
       const struct isa_slot *sl = &op->slot[s];
-      uint8_t extra = 0;
-      for (unsigned i = 0; i < op->nfields; i++)
-         if (op->fields[i].kind == ISA_FK_FLAG && op->fields[i].target == sl->field)
-            extra |= op->fields[i].flag;
       uint64_t raw = 0;
       int form = -1;
-      e = encode_operand(m, op, s, slot_copnd(in, op, s), in->mod, extra, &raw, &form, msg);
+      e = encode_operand(m, op, s, slot_copnd(in, op, s), in->mod, sl->flag_bits, &raw, &form, msg);
       if (e) {
          if (bad_slot)
             *bad_slot = (int)s;
