@@ -107,8 +107,11 @@ static void
 build_defaults(struct isa_model *m)
 {
    memset(m->mod_def, 0, sizeof(m->mod_def));
-   for (unsigned i = 0; i < m->nmods && i < ISA_MAX_MODS; i++)
+   m->mod_def_fit = true;
+   for (unsigned i = 0; i < m->nmods && i < ISA_MAX_MODS; i++) {
       m->mod_def[i] = (int16_t)m->mods[i].def;
+      m->mod_def_fit &= m->mod_def[i] == m->mods[i].def;
+   }
    for (unsigned o = 0; o < m->nops; o++) {
       struct isa_op *op = &m->ops[o];
       for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
@@ -466,8 +469,13 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
             const int64_t *vals, struct isa_bits *b, char **msg)
 {
    bool has[ISA_MAX_MODS] = {false};
-   for (unsigned i = 0; i < m->bundle.nfields; i++)
-      has[m->bundle.fields[i].mod] = true;
+   int16_t want[ISA_MAX_MODS]; /* in->mod as it must be: the defaults where !has */
+   memcpy(want, m->mod_def, sizeof(want));
+   for (unsigned i = 0; i < m->bundle.nfields; i++) {
+      unsigned k = (unsigned)m->bundle.fields[i].mod;
+      has[k] = true;
+      want[k] = in->mod[k];
+   }
    for (unsigned i = 0; i < op->nfields; i++) {
       const struct isa_field *f = &op->fields[i];
       if (f->kind != ISA_FK_MOD)
@@ -483,6 +491,7 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
          continue;
       }
       has[f->mod] = true;
+      want[f->mod] = in->mod[f->mod];
       if (v < 0 || (uint64_t)v > isa_mask64(f->width) || v > md->max)
          return fail(msg, ISA_ERR_RANGE, "%s: %s=%lld does not fit (at most %lld)", op->mnemonic,
                      md->name, (long long)v,
@@ -492,6 +501,8 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
                      (long long)v, md->name);
       isa_field_set(f, b, (uint64_t)v);
    }
+   if (m->mod_def_fit && !memcmp(want, in->mod, m->nmods * sizeof(want[0])))
+      return ISA_ERR_OK; /* one comparison: this runs for every record encoded */
    for (unsigned i = 0; i < m->nmods; i++)
       if (!has[i] && in->mod[i] != m->mods[i].def)
          return fail(msg, ISA_ERR_MODIFIER, "%s cannot carry modifier '%s'", op->mnemonic,

@@ -360,6 +360,7 @@ struct isa_model {
    unsigned bucket_at[257];       /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
    struct isa_name_ref *names;    /* every mnemonic and alias, sorted (codec.c) */
    int16_t mod_def[ISA_MAX_MODS]; /* each modifier's default, for isa_insn_init (codec.c) */
+   bool mod_def_fit;              /* every default fits mod_def (an enum's may not) */
    unsigned nnames;
    struct diag_list *diag; /* while loading */
 };
