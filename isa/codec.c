@@ -795,6 +795,13 @@ enum isa_err
 isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t n, uint8_t **out,
                    size_t *len, struct diag_list *d)
 {
+   return isa_encode_program_at(m, in, n, out, len, NULL, d);
+}
+
+enum isa_err
+isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size_t n, uint8_t **out,
+                      size_t *len, uint32_t *addr, struct diag_list *d)
+{
    size_t cap = 0;
    uint8_t *buf = NULL;
    *len = 0;
@@ -837,6 +844,8 @@ isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t 
          *len += bd->ctrl_bits / 8;
       }
       for (unsigned k = 0; k < group; k++) {
+         if (addr && g + k < n)
+            addr[g + k] = (uint32_t)*len;
          memcpy(buf + *len, words[k], wl[k]);
          *len += wl[k];
       }

@@ -586,6 +586,10 @@ enum isa_err isa_encode(const struct isa_model *m, const struct isa_insn *in, ui
 /* Encodes a program, with bundles and their control words; *out is malloc'd. */
 enum isa_err isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t n,
                                 uint8_t **out, size_t *len, struct diag_list *d);
+/* The same, also giving the byte address of each instruction (addr[0..n)):
+ * where isa_encode() of it belongs, for patching the program. */
+enum isa_err isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size_t n,
+                                   uint8_t **out, size_t *len, uint32_t *addr, struct diag_list *d);
 /* Initialises a record for op with every operand empty and modifiers 0. */
 void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
 

@@ -383,18 +383,18 @@ count_stats(struct hz *h, struct compile_stats *st)
    }
 }
 
-/* The program encoded with zero branch offsets, or NULL (a
- * reference-compiler bug, reported). Encoding is tried first without
- * diagnostics: only a failure needs the instruction-by-instruction
- * checks, which name the culprit. */
+/* The program encoded with zero branch offsets, each instruction's byte
+ * address in addr, or NULL (a reference-compiler bug, reported). Encoding
+ * is tried first without diagnostics: only a failure needs the
+ * instruction-by-instruction checks, which name the culprit. */
 static uint8_t *
-encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *len)
+encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *len, uint32_t *addr)
 {
    uint8_t *code = NULL;
    for (unsigned i = 0; i < h->nout; i++)
       if (h->out[i].label >= 0)
          insns[i].src[h->out[i].target_slot] = ref_imm(0);
-   if (isa_encode_program(c->m, insns, h->nout, &code, len, NULL) == ISA_ERR_OK)
+   if (isa_encode_program_at(c->m, insns, h->nout, &code, len, addr, NULL) == ISA_ERR_OK)
       return code;
    for (unsigned i = 0; i < h->nout; i++) {
       struct diag_list d = {0};
@@ -414,31 +414,15 @@ encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *l
    return NULL;
 }
 
-static bool
-has_branches(const struct hz *h)
-{
-   for (unsigned i = 0; i < h->nout; i++)
-      if (h->out[i].label >= 0)
-         return true;
-   return false;
-}
-
 /* Writes every branch's target immediate the way its slot counts
- * (isa_slot_info.pcrel). Byte addresses come from decoding the program
- * encoded with zero offsets (so bundle control words are counted as the
- * model lays them out); branch encodings have a fixed size, so the
- * offsets do not move anything. */
+ * (isa_slot_info.pcrel). Byte addresses are where the encoder put each
+ * instruction (so bundle control words are counted as the model lays them
+ * out); branch encodings have a fixed size, so the offsets do not move
+ * anything. */
 static void
 resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
-                const uint8_t *code, size_t len)
+                const uint32_t *addr)
 {
-   size_t n = 0;
-   struct isa_insn *dec = NULL;
-   if (isa_decode_program(c->m, code, len, &dec, &n, c->d) != ISA_ERR_OK || n < h->nout) {
-      ref_error(c, "the program does not encode (a reference-compiler bug)");
-      free(dec);
-      return;
-   }
    for (unsigned i = 0; i < h->nout; i++) {
       const struct ref_item *it = &h->out[i];
       if (it->label < 0)
@@ -450,6 +434,8 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
          ref_error(c, "a branch target outside the program");
          break;
       }
+      struct isa_op_info oi;
+      isa_op_info(c->m, insns[i].op, &oi);
       int64_t v;
       switch (si.pcrel) {
       case ISA_PCREL_INSN:
@@ -459,10 +445,10 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
          v = (int64_t)t - i - 1;
          break;
       case ISA_PCREL_BYTE:
-         v = (int64_t)dec[t].addr - dec[i].addr;
+         v = (int64_t)addr[t] - addr[i];
          break;
       case ISA_PCREL_BYTE_NEXT:
-         v = (int64_t)dec[t].addr - dec[i].addr - dec[i].size;
+         v = (int64_t)addr[t] - addr[i] - oi.size;
          break;
       default:
          ref_error(c, "the model does not say how branch slot %s counts", si.name);
@@ -471,27 +457,46 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
       }
       insns[i].src[it->target_slot] = ref_imm((uint32_t)(int32_t)v);
    }
-   free(dec);
 }
 
-/* The final program: without branches, the zero-offset encoding is it. */
+/* Re-encodes the branches in place (their offsets changed; nothing else
+ * did, control words included); false if one does not encode. */
+static bool
+patch_branches(struct ref_ctx *c, struct hz *h, const struct isa_insn *insns, const uint32_t *addr,
+               uint8_t *code)
+{
+   for (unsigned i = 0; i < h->nout; i++) {
+      uint8_t word[16];
+      size_t n = 0;
+      if (h->out[i].label < 0)
+         continue;
+      if (isa_encode(c->m, &insns[i], word, &n, NULL) != ISA_ERR_OK)
+         return false;
+      memcpy(code + addr[i], word, n);
+   }
+   return true;
+}
+
+/* The final program: the zero-offset encoding with its branches patched. */
 static void
 encode(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
        struct emu_program *out)
 {
    size_t len = 0;
-   uint8_t *code = encode_zeroed(c, h, insns, &len);
-   if (code && !has_branches(h)) {
+   uint32_t *addr = xmalloc((h->nout + 1) * sizeof(uint32_t));
+   uint8_t *code = encode_zeroed(c, h, insns, &len, addr);
+   if (code)
+      resolve_targets(c, h, insns, pos, addr);
+   if (code && c->status == COMPILE_OK && patch_branches(c, h, insns, addr, code)) {
       out->code = code;
       out->size = len;
-      return;
-   }
-   if (code)
-      resolve_targets(c, h, insns, pos, code, len);
-   free(code);
-   if (c->status == COMPILE_OK &&
-       isa_encode_program(c->m, insns, h->nout, &out->code, &out->size, c->d) != ISA_ERR_OK)
+      code = NULL;
+   } else if (c->status == COMPILE_OK && isa_encode_program(c->m, insns, h->nout, &out->code,
+                                                            &out->size, c->d) != ISA_ERR_OK) {
       ref_error(c, "the program does not encode (a reference-compiler bug)");
+   }
+   free(code);
+   free(addr);
 }
 
 enum compile_status
