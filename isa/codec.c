@@ -56,8 +56,7 @@ isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in)
    in->ndst = o->ndst;
    in->nsrc = o->nsrc;
    in->size = (uint8_t)(o->bits / 8);
-   for (unsigned i = 0; i < m->nmods; i++)
-      in->mod[i] = (int16_t)m->mods[i].def;
+   memcpy(in->mod, m->mod_def, sizeof(in->mod));
 }
 
 static struct isa_opnd *
@@ -102,6 +101,29 @@ build_names(struct isa_model *m)
    qsort(m->names, m->nnames, sizeof(*m->names), cmp_name_ref);
 }
 
+/* Facts the encoder and isa_insn_init would otherwise look up for every
+ * record: each modifier's default, each slot's flag bits. */
+static void
+build_defaults(struct isa_model *m)
+{
+   memset(m->mod_def, 0, sizeof(m->mod_def));
+   m->mod_def_fit = true;
+   for (unsigned i = 0; i < m->nmods && i < ISA_MAX_MODS; i++) {
+      m->mod_def[i] = (int16_t)m->mods[i].def;
+      m->mod_def_fit &= m->mod_def[i] == m->mods[i].def;
+   }
+   for (unsigned o = 0; o < m->nops; o++) {
+      struct isa_op *op = &m->ops[o];
+      for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+         struct isa_slot *sl = &op->slot[s];
+         sl->flag_bits = 0;
+         for (unsigned i = 0; i < op->nfields; i++)
+            if (op->fields[i].kind == ISA_FK_FLAG && op->fields[i].target == sl->field)
+               sl->flag_bits |= op->fields[i].flag;
+      }
+   }
+}
+
 /* Picks the bit positions every op fixes (the first eight, within the
  * shortest op) and sorts the ops into buckets by their value there, so that
  * decoding compares a word with a handful of ops instead of all of them. */
@@ -135,6 +157,7 @@ isa_build_dispatch(struct isa_model *m)
    }
    m->bucket_at[256] = n;
    build_names(m);
+   build_defaults(m);
 }
 
 static int
@@ -446,8 +469,13 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
             const int64_t *vals, struct isa_bits *b, char **msg)
 {
    bool has[ISA_MAX_MODS] = {false};
-   for (unsigned i = 0; i < m->bundle.nfields; i++)
-      has[m->bundle.fields[i].mod] = true;
+   int16_t want[ISA_MAX_MODS]; /* in->mod as it must be: the defaults where !has */
+   memcpy(want, m->mod_def, sizeof(want));
+   for (unsigned i = 0; i < m->bundle.nfields; i++) {
+      unsigned k = (unsigned)m->bundle.fields[i].mod;
+      has[k] = true;
+      want[k] = in->mod[k];
+   }
    for (unsigned i = 0; i < op->nfields; i++) {
       const struct isa_field *f = &op->fields[i];
       if (f->kind != ISA_FK_MOD)
@@ -463,6 +491,7 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
          continue;
       }
       has[f->mod] = true;
+      want[f->mod] = in->mod[f->mod];
       if (v < 0 || (uint64_t)v > isa_mask64(f->width) || v > md->max)
          return fail(msg, ISA_ERR_RANGE, "%s: %s=%lld does not fit (at most %lld)", op->mnemonic,
                      md->name, (long long)v,
@@ -472,6 +501,8 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
                      (long long)v, md->name);
       isa_field_set(f, b, (uint64_t)v);
    }
+   if (m->mod_def_fit && !memcmp(want, in->mod, m->nmods * sizeof(want[0])))
+      return ISA_ERR_OK; /* one comparison: this runs for every record encoded */
    for (unsigned i = 0; i < m->nmods; i++)
       if (!has[i] && in->mod[i] != m->mods[i].def)
          return fail(msg, ISA_ERR_MODIFIER, "%s cannot carry modifier '%s'", op->mnemonic,
@@ -702,13 +733,9 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
       return e;
    for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
       const struct isa_slot *sl = &op->slot[s];
-      uint8_t extra = 0;
-      for (unsigned i = 0; i < op->nfields; i++)
-         if (op->fields[i].kind == ISA_FK_FLAG && op->fields[i].target == sl->field)
-            extra |= op->fields[i].flag;
       uint64_t raw = 0;
       int form = -1;
-      e = encode_operand(m, op, s, slot_copnd(in, op, s), in->mod, extra, &raw, &form, msg);
+      e = encode_operand(m, op, s, slot_copnd(in, op, s), in->mod, sl->flag_bits, &raw, &form, msg);
       if (e) {
          if (bad_slot)
             *bad_slot = (int)s;
@@ -768,6 +795,13 @@ enum isa_err
 isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t n, uint8_t **out,
                    size_t *len, struct diag_list *d)
 {
+   return isa_encode_program_at(m, in, n, out, len, NULL, d);
+}
+
+enum isa_err
+isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size_t n, uint8_t **out,
+                      size_t *len, uint32_t *addr, struct diag_list *d)
+{
    size_t cap = 0;
    uint8_t *buf = NULL;
    *len = 0;
@@ -810,6 +844,8 @@ isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t 
          *len += bd->ctrl_bits / 8;
       }
       for (unsigned k = 0; k < group; k++) {
+         if (addr && g + k < n)
+            addr[g + k] = (uint32_t)*len;
          memcpy(buf + *len, words[k], wl[k]);
          *len += wl[k];
       }

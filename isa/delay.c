@@ -125,10 +125,12 @@ units_meet(struct unit a, struct unit b)
 /* Does anything written through (w, nw registers, repeated wr times)
  * meet anything read through (r, nr, repeated rr times, advancing if r_inc)?
  * Returns the largest "slack" needed: base - (j + wr - i) over meeting
- * sub-instructions i (writer) and j (reader), or INT_MIN if none meet. */
+ * sub-instructions i (writer) and j (reader), plus the model's
+ * size_mismatch where a half register meets a full one if `mismatch`, or
+ * INT_MIN if none meet. */
 static int
 meet(const struct isa_model *m, const struct isa_opnd *w, unsigned nw, unsigned wr,
-     const struct isa_opnd *r, unsigned nr, unsigned rr, bool r_inc, int base, int mismatch,
+     const struct isa_opnd *r, unsigned nr, unsigned rr, bool r_inc, int base, bool mismatch,
      bool *found)
 {
    int best = -1000000;
@@ -144,7 +146,10 @@ meet(const struct isa_model *m, const struct isa_opnd *w, unsigned nw, unsigned 
                if (!opnd_unit(m, r, (r_inc ? j : 0) + b, &ur) || !units_meet(uw, ur))
                   continue;
                *found = true;
-               int d = base + (uw.half != ur.half ? mismatch : 0) - (int)(j + wr - i);
+               /* the parameter looked up only when it applies: delays are asked often */
+               int extra =
+                   uw.half != ur.half && mismatch ? isa_hazard_param(m, "size_mismatch", 0) : 0;
+               int d = base + extra - (int)(j + wr - i);
                best = d > best ? d : best;
             }
       }
@@ -178,9 +183,8 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
    int base = pc->latency < 0 ? 0 : pc->latency;
    if (m->hazard == ISA_HAZARD_DELAY_SLOTS)
       base += cc->read_early - (sl ? sl->read_delay : 0);
-   int need =
-       meet(m, w, isa_opnd_count(m, p, ps), rpt(m, p), r, isa_opnd_count(m, c, cs), rpt(m, c),
-            r->flags & ISA_OPND_F_R, base, isa_hazard_param(m, "size_mismatch", 0), &found);
+   int need = meet(m, w, isa_opnd_count(m, p, ps), rpt(m, p), r, isa_opnd_count(m, c, cs),
+                   rpt(m, c), r->flags & ISA_OPND_F_R, base, true, &found);
    bool addr = reads_addr(m, r, w);
    if (!found && !addr)
       return none;
@@ -223,7 +227,7 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
    bool found;
    meet(m, b, isa_opnd_count(m, consumer, cslot), rpt(m, consumer), a,
         isa_opnd_count(m, producer, pslot), rpt(m, producer), !pdst && (a->flags & ISA_OPND_F_R), 0,
-        0, &found);
+        false, &found);
    if (!pdst && reads_addr(m, a, b))
       found = true;
    if (!found)
@@ -233,4 +237,23 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
    if (pdst && s == ISA_SYNC_NONE && m->hazard == ISA_HAZARD_STALL_COUNTS && pc->latency > 0)
       return (struct isa_delay){pc->latency, ISA_SYNC_NONE};
    return (struct isa_delay){0, s};
+}
+
+/* Keep in step with isa_delay() and raw(): everything they read of the
+ * consumer that is not the operand in cslot (class, the slot's read delay,
+ * its register count -- a register operand in cslot counts as 1 if the
+ * count comes from cslot itself -- and the repeat count). */
+void
+isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cslot,
+              struct isa_delay_key *out)
+{
+   memset(out, 0, sizeof(*out));
+   out->cls = -1;
+   if (consumer->op >= m->nops)
+      return;
+   const struct isa_slot *sl = model_slot(m, consumer, cslot);
+   out->cls = consumer->cls;
+   out->read_delay = sl ? sl->read_delay : 0;
+   out->count = isa_opnd_count(m, consumer, cslot);
+   out->rpt = rpt(m, consumer);
 }

@@ -82,6 +82,9 @@ isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals)
 const struct isa_enum_entry *
 isa_enum_entry(const struct isa_enum *e, int32_t value)
 {
+   /* most enums list values 0, 1, 2...; values are unique (the loader) */
+   if (value >= 0 && (uint32_t)value < e->n && e->v[value].value == value)
+      return &e->v[value];
    for (unsigned i = 0; i < e->n; i++)
       if (e->v[i].value == value)
          return &e->v[i];

@@ -586,6 +586,10 @@ enum isa_err isa_encode(const struct isa_model *m, const struct isa_insn *in, ui
 /* Encodes a program, with bundles and their control words; *out is malloc'd. */
 enum isa_err isa_encode_program(const struct isa_model *m, const struct isa_insn *in, size_t n,
                                 uint8_t **out, size_t *len, struct diag_list *d);
+/* The same, also giving the byte address of each instruction (addr[0..n)):
+ * where isa_encode() of it belongs, for patching the program. */
+enum isa_err isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size_t n,
+                                   uint8_t **out, size_t *len, uint32_t *addr, struct diag_list *d);
 /* Initialises a record for op with every operand empty and modifiers 0. */
 void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
 
@@ -643,6 +647,16 @@ struct isa_delay {
 };
 struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
                            const struct isa_insn *consumer, int cslot);
+/* What isa_delay() reads of a consumer besides the operand in cslot: two
+ * consumers with equal keys, each with a register in cslot, get the same
+ * answer from any producer (which register does not matter to the key).
+ * Lets a caller that asks about every op of a model ask once per key. */
+struct isa_delay_key {
+   int cls, read_delay;
+   unsigned count, rpt;
+};
+void isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cslot,
+                   struct isa_delay_key *out);
 /* How many consecutive registers operand `slot` covers (write masks,
  * component counts); 1 for most operands. */
 unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);

@@ -230,6 +230,7 @@ struct isa_slot {
     * terms m->cterms[count_term .. count_term + count_nterms). */
    int16_t count_term;
    uint8_t count_nterms;
+   uint8_t flag_bits; /* ISA_OPND_F_* the op's flag fields can set on this slot (codec.c) */
 };
 
 /* One term of a summed register count: modifier `mod` adds `add[k]` when
@@ -355,9 +356,11 @@ struct isa_model {
     * the ops whose fixed value of those bits is k (codec.c). */
    uint8_t key_bit[8];
    unsigned nkey;
-   uint16_t *bucket_ops;       /* concatenated buckets */
-   unsigned bucket_at[257];    /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
-   struct isa_name_ref *names; /* every mnemonic and alias, sorted (codec.c) */
+   uint16_t *bucket_ops;          /* concatenated buckets */
+   unsigned bucket_at[257];       /* bucket k is bucket_ops[bucket_at[k] .. bucket_at[k+1]) */
+   struct isa_name_ref *names;    /* every mnemonic and alias, sorted (codec.c) */
+   int16_t mod_def[ISA_MAX_MODS]; /* each modifier's default, for isa_insn_init (codec.c) */
+   bool mod_def_fit;              /* every default fits mod_def (an enum's may not) */
    unsigned nnames;
    struct diag_list *diag; /* while loading */
    unsigned diag_base;     /* errors in diag before loading began */

@@ -547,6 +547,13 @@ apply_pad(struct hz *z, unsigned i, unsigned n)
 
 #define CW_MAX_SB 8
 
+/* Units whose per-unit state is set; the scans that reset or drain look
+ * only at these, not at every unit of every file. */
+struct unit_list {
+   unsigned *v;
+   unsigned n, cap;
+};
+
 struct cw {
    const struct isa_model *m;
    const struct ir_shader *sh; /* for its faults */
@@ -555,9 +562,14 @@ struct cw {
    int64_t *t;      /* issue cycle of each slot */
    int gpr, pred;   /* files */
    unsigned stride; /* units per file */
-   int *writer;     /* by unit: slot of the last write in the block, -1 */
-   int *wsb;        /* by unit: scoreboard its pending variable write holds, -1 */
-   int *rsb;        /* by unit: scoreboard of a pending late read of it, -1 */
+   unsigned nfiles;
+   int *fixed;                       /* by file: its fixed register (RZ), -1 */
+   int guard_mod;                    /* the guard predicate's modifier, -1 */
+   int *writer;                      /* by unit: slot of the last write in the block, -1 */
+   int *wsb;                         /* by unit: scoreboard its pending variable write holds, -1 */
+   int *rsb;                         /* by unit: scoreboard of a pending late read of it, -1 */
+   struct unit_list touched;         /* units given a writer or an rsb since the reset */
+   struct unit_list held[CW_MAX_SB]; /* units that took each scoreboard (some since retaken) */
    int sb_owner[CW_MAX_SB];
    int64_t sb_set[CW_MAX_SB];
    unsigned nsb, max_stall, min_stall, bar_min, war_latency, pred_latency, flow_stall;
@@ -578,13 +590,11 @@ units(const struct cw *c, const struct isa_insn *x, const struct ir_instr *in, i
       unsigned *u, unsigned max)
 {
    const struct isa_opnd *o = slot < ISA_MAX_DST ? &x->dst[slot] : &x->src[slot - ISA_MAX_DST];
-   if (o->kind != ISA_OPND_REG || o->file >= isa_file_count(c->m))
+   if (o->kind != ISA_OPND_REG || o->file >= c->nfiles)
       return 0;
-   struct isa_file_info fi;
-   isa_file_info(c->m, o->file, &fi);
    unsigned n = MIN2(opt_opnd_count(c->m, x, in, slot), max), k = 0;
    for (unsigned i = 0; i < n; i++)
-      if ((int)(o->index + i) != fi.fixed && o->index + i < c->stride)
+      if ((int)(o->index + i) != c->fixed[o->file] && o->index + i < c->stride)
          u[k++] = unit_of(c, o->file, o->index + i);
    return k;
 }
@@ -593,7 +603,7 @@ units(const struct cw *c, const struct isa_insn *x, const struct ir_instr *in, i
 static int
 guard_unit(const struct cw *c, const struct isa_insn *x)
 {
-   int gm = isa_mod_by_role(c->m, ISA_ROLE_GUARD);
+   int gm = c->guard_mod;
    if (gm < 0 || c->pred < 0)
       return -1;
    const char *name = isa_mod_value_name(c->m, (unsigned)gm, x->mod[gm]);
@@ -681,13 +691,15 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
                               SLOT_FMT " ends its block with scoreboards still set",
                               SLOT_ARGS(c->lo, i)))
          *wait |= set;
-      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
+      for (unsigned k = 0; k < c->touched.n; k++) {
+         unsigned un = c->touched.v[k];
          if (c->writer[un] >= 0 && c->wsb[un] < 0) {
             const struct isa_insn *p = &c->lo->v[c->writer[un]].insn;
             struct isa_class_info pc;
             isa_class_info(c->m, p->cls, &pc);
             *need = MAX2(*need, c->t[c->writer[un]] + MAX2(pc.latency, 0));
          }
+      }
    }
    int64_t bar = INT64_MIN;
    for (unsigned k = 0; k < c->nsb; k++)
@@ -699,6 +711,8 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
       *need = bar;
 }
 
+/* Frees the scoreboards waited for. Only the units that took one can
+ * still hold it; a unit rewritten since holds another or none. */
 static void
 release(struct cw *c, unsigned wait)
 {
@@ -706,12 +720,39 @@ release(struct cw *c, unsigned wait)
       if (!(wait & (1u << k)))
          continue;
       c->sb_owner[k] = -1;
-      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++) {
+      for (unsigned h = 0; h < c->held[k].n; h++) {
+         unsigned un = c->held[k].v[h];
          if (c->wsb[un] == (int)k)
             c->wsb[un] = -1;
          if (c->rsb[un] == (int)k)
             c->rsb[un] = -1;
       }
+      c->held[k].n = 0;
+   }
+}
+
+/* Unit un gets a writer (var: on scoreboard sb) or a late read on sb. */
+static void
+mark_unit(struct cw *c, unsigned un, int sb)
+{
+   if (c->writer[un] < 0 && c->rsb[un] < 0)
+      VEC_PUSH(c->touched.v, c->touched.n, c->touched.cap, un);
+   if (sb >= 0)
+      VEC_PUSH(c->held[sb].v, c->held[sb].n, c->held[sb].cap, un);
+}
+
+/* Everything before is drained: no unit has a writer or a scoreboard. */
+static void
+reset_units(struct cw *c)
+{
+   for (unsigned k = 0; k < c->touched.n; k++) {
+      unsigned un = c->touched.v[k];
+      c->writer[un] = c->wsb[un] = c->rsb[un] = -1;
+   }
+   c->touched.n = 0;
+   for (unsigned k = 0; k < CW_MAX_SB; k++) {
+      c->held[k].n = 0;
+      c->sb_owner[k] = -1, c->sb_set[k] = INT64_MIN / 2;
    }
 }
 
@@ -742,12 +783,8 @@ take_sb(struct cw *c, unsigned i, unsigned *wait)
 static void
 block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *clock)
 {
-   if (fresh) {
-      for (unsigned un = 0; un < c->stride * isa_file_count(c->m); un++)
-         c->writer[un] = c->wsb[un] = c->rsb[un] = -1;
-      for (unsigned k = 0; k < CW_MAX_SB; k++)
-         c->sb_owner[k] = -1, c->sb_set[k] = INT64_MIN / 2;
-   }
+   if (fresh)
+      reset_units(c);
    int64_t now = fresh ? 0 : *clock;
    for (unsigned i = start; i < end; i++) {
       const struct isa_insn *x = &c->lo->v[i].insn;
@@ -789,14 +826,17 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       for (unsigned d = 0; d < x->ndst; d++) {
          unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_DST(d), u, 16);
          for (unsigned k = 0; k < n; k++) {
+            mark_unit(c, u[k], var ? sb : -1);
             c->writer[u[k]] = (int)i;
             c->wsb[u[k]] = var ? sb : -1;
          }
       }
       for (unsigned s = 0; late && s < x->nsrc; s++) {
          unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_SRC(s), u, 16);
-         for (unsigned k = 0; k < n; k++)
+         for (unsigned k = 0; k < n; k++) {
+            mark_unit(c, u[k], sb);
             c->rsb[u[k]] = sb;
+         }
       }
       if (sb >= 0)
          c->sb_set[sb] = now;
@@ -812,40 +852,66 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
    *clock = now;
 }
 
+/* The model's files and hazard parameters; per-unit state all clear. */
+static void
+cw_init(struct cw *c, const struct isa_model *m)
+{
+   c->nfiles = isa_file_count(m);
+   c->fixed = xmalloc((c->nfiles + 1) * sizeof(int));
+   for (unsigned f = 0; f < c->nfiles; f++) {
+      struct isa_file_info fi;
+      isa_file_info(m, f, &fi);
+      c->stride = MAX2(c->stride, fi.count);
+      c->fixed[f] = fi.fixed;
+      if (fi.kind == ISA_FILE_FULL && c->gpr < 0)
+         c->gpr = (int)f;
+      if (fi.kind == ISA_FILE_PREDICATE && c->pred < 0)
+         c->pred = (int)f;
+   }
+   c->guard_mod = isa_mod_by_role(m, ISA_ROLE_GUARD);
+   c->nsb = MIN2((unsigned)isa_hazard_param(m, "scoreboards", 6), (unsigned)CW_MAX_SB);
+   c->max_stall = (unsigned)isa_hazard_param(m, "max_stall", 15);
+   c->min_stall = (unsigned)isa_hazard_param(m, "min_stall", 1);
+   c->bar_min = (unsigned)isa_hazard_param(m, "bar_min", 2);
+   c->war_latency = (unsigned)isa_hazard_param(m, "war_latency", 1 << 20);
+   c->pred_latency = (unsigned)isa_hazard_param(m, "pred_latency", 13);
+   c->flow_stall = (unsigned)isa_hazard_param(m, "flow_stall", 1);
+   struct isa_op_info copy;
+   struct isa_class_info copy_cls;
+   isa_op_info(m, opt_copy_op(m), &copy);
+   isa_class_info(m, copy.cls, &copy_cls);
+   c->alu_latency = MAX2(copy_cls.latency, 1);
+   size_t nu = (size_t)c->stride * c->nfiles + 1;
+   c->writer = xmalloc(nu * sizeof(int));
+   c->wsb = xmalloc(nu * sizeof(int));
+   c->rsb = xmalloc(nu * sizeof(int));
+   memset(c->writer, 0xff, nu * sizeof(int)); /* -1: the resets clear only what was set */
+   memset(c->wsb, 0xff, nu * sizeof(int));
+   memset(c->rsb, 0xff, nu * sizeof(int));
+}
+
+static void
+cw_free(struct cw *c)
+{
+   free(c->t);
+   free(c->fixed);
+   free(c->writer);
+   free(c->wsb);
+   free(c->rsb);
+   free(c->touched.v);
+   for (unsigned k = 0; k < CW_MAX_SB; k++)
+      free(c->held[k].v);
+}
+
 /* The control fields of every slot of the layout (stall-count models). */
 void
 opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
                   const struct ir_shader *sh, struct opt_control *out)
 {
-   struct cw c = {m,   sh,  lo, out, NULL, -1, -1, 0, NULL, NULL, NULL,
-                  {0}, {0}, 0,  0,   0,    0,  0,  0, 0,    0,    0};
+   struct cw c = {.m = m, .sh = sh, .lo = lo, .out = out, .gpr = -1, .pred = -1};
    memset(out, 0, (lo->n + 1) * sizeof(*out));
-   for (unsigned f = 0; f < isa_file_count(m); f++) {
-      struct isa_file_info fi;
-      isa_file_info(m, f, &fi);
-      c.stride = MAX2(c.stride, fi.count);
-      if (fi.kind == ISA_FILE_FULL && c.gpr < 0)
-         c.gpr = (int)f;
-      if (fi.kind == ISA_FILE_PREDICATE && c.pred < 0)
-         c.pred = (int)f;
-   }
-   c.nsb = MIN2((unsigned)isa_hazard_param(m, "scoreboards", 6), (unsigned)CW_MAX_SB);
-   c.max_stall = (unsigned)isa_hazard_param(m, "max_stall", 15);
-   c.min_stall = (unsigned)isa_hazard_param(m, "min_stall", 1);
-   c.bar_min = (unsigned)isa_hazard_param(m, "bar_min", 2);
-   c.war_latency = (unsigned)isa_hazard_param(m, "war_latency", 1 << 20);
-   c.pred_latency = (unsigned)isa_hazard_param(m, "pred_latency", 13);
-   c.flow_stall = (unsigned)isa_hazard_param(m, "flow_stall", 1);
-   struct isa_op_info copy;
-   struct isa_class_info copy_cls;
-   isa_op_info(m, opt_copy_op(m), &copy);
-   isa_class_info(m, copy.cls, &copy_cls);
-   c.alu_latency = MAX2(copy_cls.latency, 1);
-   size_t nu = (size_t)c.stride * isa_file_count(m) + 1;
+   cw_init(&c, m);
    c.t = xcalloc(lo->n + 1, sizeof(int64_t));
-   c.writer = xmalloc(nu * sizeof(int));
-   c.wsb = xmalloc(nu * sizeof(int));
-   c.rsb = xmalloc(nu * sizeof(int));
    bool fresh = true;
    int64_t clock = 0;
    for (unsigned b = 0; b < sh->nblocks; b++) /* blocks are laid out in program order */
@@ -858,10 +924,7 @@ opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
          isa_class_info(m, lo->v[lo->block_end[b] - 1].insn.cls, &ci);
          fresh = ci.flow;
       }
-   free(c.t);
-   free(c.writer);
-   free(c.wsb);
-   free(c.rsb);
+   cw_free(&c);
 }
 
 /* Writes control fields into a record. */

@@ -49,6 +49,20 @@ struct probe_entry {
    struct need need;
 };
 
+/* A consumer the probes ask about: op's blank record, a register in slot. */
+struct consumer {
+   struct isa_insn q;
+   int slot;
+   struct isa_delay_key key;
+};
+
+/* One consumer per distinct isa_delay_key: every other op would give the
+ * same answers (ops of a class mostly look alike). */
+struct consumers {
+   struct consumer *v;
+   unsigned n, cap;
+};
+
 struct hz {
    struct ref_ctx *c;
    const struct isa_model *m;
@@ -59,6 +73,7 @@ struct hz {
    int pending_wait; /* stall models: wait mask for the next instruction */
    struct probe_entry *cache;
    unsigned ncache, cache_cap;
+   struct consumers readers, writers; /* for the probes: source, destination slots */
    int role[ISA_ROLE_COUNT];
    int nop_op;
 };
@@ -80,52 +95,77 @@ is_reg(const struct isa_opnd *o)
    return o->kind == ISA_OPND_REG;
 }
 
+static void
+add_consumer(struct hz *h, struct consumers *cs, const struct isa_insn *blank, int slot)
+{
+   struct consumer c = {*blank, slot, {0, 0, 0, 0}};
+   struct isa_opnd *o = slot < ISA_MAX_DST ? &c.q.dst[slot] : &c.q.src[slot - ISA_MAX_DST];
+   *o = (struct isa_opnd){.kind = ISA_OPND_REG};
+   isa_delay_key(h->m, &c.q, slot, &c.key);
+   for (unsigned i = 0; i < cs->n; i++)
+      if (!memcmp(&cs->v[i].key, &c.key, sizeof(c.key)))
+         return;
+   VEC_PUSH(cs->v, cs->n, cs->cap, c);
+}
+
+/* Every op's source and destination slots, one per isa_delay_key. */
+static void
+find_consumers(struct hz *h)
+{
+   for (unsigned op = 0; op < isa_op_count(h->m); op++) {
+      struct isa_insn q;
+      isa_insn_init(h->m, op, &q);
+      for (unsigned s = 0; s < q.nsrc; s++)
+         add_consumer(h, &h->readers, &q, ISA_SLOT_SRC(s));
+      for (unsigned d = 0; d < q.ndst; d++)
+         add_consumer(h, &h->writers, &q, ISA_SLOT_DST(d));
+   }
+}
+
+/* The delay from P's slot ps to consumer c reading or writing o. */
+static struct isa_delay
+delay_to(struct hz *h, const struct isa_insn *p, int ps, const struct consumer *c,
+         struct isa_opnd o)
+{
+   struct isa_insn q = c->q;
+   if (c->slot < ISA_MAX_DST)
+      q.dst[c->slot] = o;
+   else
+      q.src[c->slot - ISA_MAX_DST] = o;
+   return isa_delay(h->m, p, ps, &q, c->slot);
+}
+
 /* What any consumer could need from P (see the file comment). */
 static struct need
 probe_uncached(struct hz *h, const struct isa_insn *p)
 {
-   const struct isa_model *m = h->m;
    struct need n = {0, 0, false};
-   unsigned nops = isa_op_count(m);
-   for (unsigned op = 0; op < nops; op++) {
-      struct isa_insn q;
-      isa_insn_init(m, op, &q);
-      for (unsigned ps = 0; ps < p->ndst; ps++) {
-         if (!is_reg(&p->dst[ps]))
-            continue;
-         struct isa_opnd w = p->dst[ps];
-         w.flags = 0;
-         for (unsigned cs = 0; cs < q.nsrc; cs++) {
-            struct isa_opnd save = q.src[cs];
-            q.src[cs] = w;
-            merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_SRC(cs)), false);
-            if ((int)w.file == h->c->afile) {
-               q.src[cs] = (struct isa_opnd){.kind = ISA_OPND_REG,
-                                             .file = (uint8_t)h->c->gpr,
-                                             .flags = ISA_OPND_F_REL,
-                                             .bank = w.index};
-               merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_SRC(cs)), false);
-            }
-            q.src[cs] = save;
-         }
-         for (unsigned cd = 0; cd < q.ndst; cd++) {
-            struct isa_opnd save = q.dst[cd];
-            q.dst[cd] = w;
-            merge(&n, isa_delay(m, p, ISA_SLOT_DST(ps), &q, ISA_SLOT_DST(cd)), false);
-            q.dst[cd] = save;
-         }
+   if (!h->readers.n && !h->writers.n)
+      find_consumers(h);
+   for (unsigned ps = 0; ps < p->ndst; ps++) {
+      if (!is_reg(&p->dst[ps]))
+         continue;
+      struct isa_opnd w = p->dst[ps];
+      w.flags = 0;
+      struct isa_opnd rel = {.kind = ISA_OPND_REG,
+                             .file = (uint8_t)h->c->gpr,
+                             .flags = ISA_OPND_F_REL,
+                             .bank = w.index};
+      for (unsigned k = 0; k < h->readers.n; k++) {
+         merge(&n, delay_to(h, p, ISA_SLOT_DST(ps), &h->readers.v[k], w), false);
+         if ((int)w.file == h->c->afile)
+            merge(&n, delay_to(h, p, ISA_SLOT_DST(ps), &h->readers.v[k], rel), false);
       }
-      for (unsigned ps = 0; ps < p->nsrc; ps++) {
-         if (!is_reg(&p->src[ps]))
-            continue;
-         for (unsigned cd = 0; cd < q.ndst; cd++) {
-            struct isa_opnd save = q.dst[cd];
-            q.dst[cd] = p->src[ps];
-            q.dst[cd].flags = 0;
-            merge(&n, isa_delay(m, p, ISA_SLOT_SRC(ps), &q, ISA_SLOT_DST(cd)), true);
-            q.dst[cd] = save;
-         }
-      }
+      for (unsigned k = 0; k < h->writers.n; k++)
+         merge(&n, delay_to(h, p, ISA_SLOT_DST(ps), &h->writers.v[k], w), false);
+   }
+   for (unsigned ps = 0; ps < p->nsrc; ps++) {
+      if (!is_reg(&p->src[ps]))
+         continue;
+      struct isa_opnd r = p->src[ps];
+      r.flags = 0;
+      for (unsigned k = 0; k < h->writers.n; k++)
+         merge(&n, delay_to(h, p, ISA_SLOT_SRC(ps), &h->writers.v[k], r), true);
    }
    return n;
 }
@@ -145,7 +185,7 @@ probe(struct hz *h, const struct isa_insn *p)
       k.sflags[i] = p->src[i].flags & ISA_OPND_F_REL;
    }
    for (unsigned i = 0; i < h->ncache; i++)
-      if (!memcmp(&h->cache[i].key, &k, sizeof(k)))
+      if (h->cache[i].key.op == k.op && !memcmp(&h->cache[i].key, &k, sizeof(k)))
          return h->cache[i].need;
    struct probe_entry e = {k, probe_uncached(h, p)};
    VEC_PUSH(h->cache, h->ncache, h->cache_cap, e);
@@ -343,20 +383,19 @@ count_stats(struct hz *h, struct compile_stats *st)
    }
 }
 
-/* Writes every branch's target immediate the way its slot counts
- * (isa_slot_info.pcrel). Byte addresses come from encoding the program
- * once with zero offsets and decoding it (so bundle control words are
- * counted as the model lays them out); branch encodings have a fixed
- * size, so the offsets do not move anything. */
-static void
-resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos)
+/* The program encoded with zero branch offsets, each instruction's byte
+ * address in addr, or NULL (a reference-compiler bug, reported). Encoding
+ * is tried first without diagnostics: only a failure needs the
+ * instruction-by-instruction checks, which name the culprit. */
+static uint8_t *
+encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *len, uint32_t *addr)
 {
    uint8_t *code = NULL;
-   size_t len = 0, n = 0;
-   struct isa_insn *dec = NULL;
    for (unsigned i = 0; i < h->nout; i++)
       if (h->out[i].label >= 0)
          insns[i].src[h->out[i].target_slot] = ref_imm(0);
+   if (isa_encode_program_at(c->m, insns, h->nout, &code, len, addr, NULL) == ISA_ERR_OK)
+      return code;
    for (unsigned i = 0; i < h->nout; i++) {
       struct diag_list d = {0};
       if (isa_check_insn(c->m, &insns[i], &d) != ISA_ERR_OK) {
@@ -365,17 +404,25 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
          ref_error(c, "instruction %u (%s) does not encode: %s (a reference-compiler bug)", i, text,
                    diag_first_error(&d));
          diag_clear(&d);
-         return;
+         return NULL;
       }
       diag_clear(&d);
    }
-   if (isa_encode_program(c->m, insns, h->nout, &code, &len, c->d) != ISA_ERR_OK ||
-       isa_decode_program(c->m, code, len, &dec, &n, c->d) != ISA_ERR_OK || n < h->nout) {
+   if (isa_encode_program(c->m, insns, h->nout, &code, len, c->d) != ISA_ERR_OK)
       ref_error(c, "the program does not encode (a reference-compiler bug)");
-      free(code);
-      free(dec);
-      return;
-   }
+   free(code);
+   return NULL;
+}
+
+/* Writes every branch's target immediate the way its slot counts
+ * (isa_slot_info.pcrel). Byte addresses are where the encoder put each
+ * instruction (so bundle control words are counted as the model lays them
+ * out); branch encodings have a fixed size, so the offsets do not move
+ * anything. */
+static void
+resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
+                const uint32_t *addr)
+{
    for (unsigned i = 0; i < h->nout; i++) {
       const struct ref_item *it = &h->out[i];
       if (it->label < 0)
@@ -387,6 +434,8 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
          ref_error(c, "a branch target outside the program");
          break;
       }
+      struct isa_op_info oi;
+      isa_op_info(c->m, insns[i].op, &oi);
       int64_t v;
       switch (si.pcrel) {
       case ISA_PCREL_INSN:
@@ -396,10 +445,10 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
          v = (int64_t)t - i - 1;
          break;
       case ISA_PCREL_BYTE:
-         v = (int64_t)dec[t].addr - dec[i].addr;
+         v = (int64_t)addr[t] - addr[i];
          break;
       case ISA_PCREL_BYTE_NEXT:
-         v = (int64_t)dec[t].addr - dec[i].addr - dec[i].size;
+         v = (int64_t)addr[t] - addr[i] - oi.size;
          break;
       default:
          ref_error(c, "the model does not say how branch slot %s counts", si.name);
@@ -408,8 +457,46 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
       }
       insns[i].src[it->target_slot] = ref_imm((uint32_t)(int32_t)v);
    }
+}
+
+/* Re-encodes the branches in place (their offsets changed; nothing else
+ * did, control words included); false if one does not encode. */
+static bool
+patch_branches(struct ref_ctx *c, struct hz *h, const struct isa_insn *insns, const uint32_t *addr,
+               uint8_t *code)
+{
+   for (unsigned i = 0; i < h->nout; i++) {
+      uint8_t word[16];
+      size_t n = 0;
+      if (h->out[i].label < 0)
+         continue;
+      if (isa_encode(c->m, &insns[i], word, &n, NULL) != ISA_ERR_OK)
+         return false;
+      memcpy(code + addr[i], word, n);
+   }
+   return true;
+}
+
+/* The final program: the zero-offset encoding with its branches patched. */
+static void
+encode(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
+       struct emu_program *out)
+{
+   size_t len = 0;
+   uint32_t *addr = xmalloc((h->nout + 1) * sizeof(uint32_t));
+   uint8_t *code = encode_zeroed(c, h, insns, &len, addr);
+   if (code)
+      resolve_targets(c, h, insns, pos, addr);
+   if (code && c->status == COMPILE_OK && patch_branches(c, h, insns, addr, code)) {
+      out->code = code;
+      out->size = len;
+      code = NULL;
+   } else if (c->status == COMPILE_OK && isa_encode_program(c->m, insns, h->nout, &out->code,
+                                                            &out->size, c->d) != ISA_ERR_OK) {
+      ref_error(c, "the program does not encode (a reference-compiler bug)");
+   }
    free(code);
-   free(dec);
+   free(addr);
 }
 
 enum compile_status
@@ -437,10 +524,7 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    for (unsigned i = 0; i < h.nout; i++)
       insns[i] = h.out[i].in;
    if (c->status == COMPILE_OK)
-      resolve_targets(c, &h, insns, pos);
-   if (c->status == COMPILE_OK &&
-       isa_encode_program(c->m, insns, h.nout, &out->code, &out->size, c->d) != ISA_ERR_OK)
-      ref_error(c, "the program does not encode (a reference-compiler bug)");
+      encode(c, &h, insns, pos, out);
    if (stats && c->status == COMPILE_OK)
       count_stats(&h, stats);
    free(insns);
@@ -448,5 +532,7 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    free(target);
    free(h.out);
    free(h.cache);
+   free(h.readers.v);
+   free(h.writers.v);
    return c->status;
 }
