@@ -148,13 +148,15 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    }
    if (pnot)
       s->conv = EMU_CV_PNOT;
+   /* a group, or a repeat stepping the index ((rptN) with (r)), stays in
+    * the file: a constant too (c511.w stepped 3 times read past the store) */
+   if (o->index + s->count + (unsigned)(s->rinc ? mod_val(m, in, ISA_ROLE_RPT) : 0) > f->count)
+      return load_err(d, in, "%s", "register group runs past its file");
    if (f->kind == ISA_FILE_CONST) {
       s->kind = EMU_S_CONST;
       s->unit = cbank_base(c, o->file, o->bank) + o->index;
       return true;
    }
-   if (o->index + s->count + (unsigned)(s->rinc ? mod_val(m, in, ISA_ROLE_RPT) : 0) > f->count)
-      return load_err(d, in, "%s", "register group runs past its file");
    s->kind = EMU_S_REG;
    s->unit = f->base + o->index;
    s->limit = f->count - o->index;

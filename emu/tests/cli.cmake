@@ -27,3 +27,5 @@ emu_cli(gs_emit "emu|sm50|fixtures/emu/cli/sm50_gs_emit.s" 0
         OUT "events: {}\n.*gs_vertices:\n  - lane: 0\n    vertices:\n      - stream: 0\n        prim: 0\n        regs:\n          - \\[0x3f800000, ${_u}, ${_u}, ${_u}\\]\n          - \\[${_u}, ${_u}, ${_u}, ${_u}\\]\n      - stream: 1\n        prim: 0\n        regs:\n          - \\[${_u}, ${_u}, ${_u}, ${_u}\\]\n          - \\[${_u}, 0x40000000, ${_u}, ${_u}\\]\n      - stream: 0\n        prim: 1\n.*  - lane: 1\n")
 emu_cli(tcs_store "emu|sm50|fixtures/emu/cli/sm50_tcs_store.s" 0
         OUT "events: {}\n.*- {out: 0, vertex: 0, chan: z}\n    lanes:\n      - \\[0, 0x40000000, 2.0\\]\n      - \\[1, 0x40000000, 2.0\\]\n.*- {out: 1, vertex: 2, chan: x}\n    lanes:\n      - \\[0, 0x3f800000, 1.0\\]\n")
+emu_cli(const_rpt_past_file "emu|a3xx|fixtures/emu/bad/const_rpt_past_file.s" 2
+        ERR "instruction at 0x0: register group runs past its file")
