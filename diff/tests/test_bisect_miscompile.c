@@ -293,14 +293,21 @@ fault_repro(struct diff_repro *r, enum opt_fault fault)
    return ok;
 }
 
+/* Bisect names one transformation, in pass `pass`, described as `what...`. */
+static void
+check_named(const struct diff_bisect *b, const char *pass, const char *what)
+{
+   CHECK_EQ_U(b->outcome, DIFF_BISECT_FOUND);
+   const struct diff_bisect_xform *x = b->bad > 0 ? &b->xforms[b->bad - 1] : NULL;
+   CHECKF(x && !strcmp(x->pass, pass) && !strncmp(x->what, what, strlen(what)), "named %s: %s",
+          x ? x->pass : "-", x ? x->what : "-");
+}
+
 /* The named transformation is missing-ss's firing, in pass hazard. */
 static void
 check_firing(const struct diff_bisect *b)
 {
-   CHECK_EQ_U(b->outcome, DIFF_BISECT_FOUND);
-   const struct diff_bisect_xform *x = b->bad > 0 ? &b->xforms[b->bad - 1] : NULL;
-   CHECKF(x && !strcmp(x->pass, "hazard") && !strncmp(x->what, "fault missing-ss: no (ss)", 25),
-          "named %s: %s", x ? x->pass : "-", x ? x->what : "-");
+   check_named(b, "hazard", "fault missing-ss: no (ss)");
 }
 
 static void
@@ -358,10 +365,7 @@ test_emit_fault(void)
    diff_bisect_init(&b);
    b.jobs = 0;
    CHECK(diff_bisect_run(&r, &b, &d));
-   CHECK_EQ_U(b.outcome, DIFF_BISECT_FOUND);
-   const struct diff_bisect_xform *x = b.bad > 0 ? &b.xforms[b.bad - 1] : NULL;
-   CHECKF(x && !strcmp(x->pass, "emit") && !strncmp(x->what, "fault missing-jp: ", 18),
-          "named %s: %s", x ? x->pass : "-", x ? x->what : "-");
+   check_named(&b, "emit", "fault missing-jp: ");
    CHECK(!b.ir_before && !b.ir_after);
    CHECK(b.code_before && b.code_after && strcmp(b.code_before, b.code_after));
    CHECK(b.code_before && b.code_after &&
