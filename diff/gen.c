@@ -459,6 +459,26 @@ src_any(struct gen *g, enum gty ty, struct opnd *o)
    wrap_mods(g, ty, o);
 }
 
+/* A float source with an exact value, for an op whose result jumps at a
+ * threshold: a value known only within a tolerance may sit at the step
+ * (POW(6, 1) is 6 to the interpreter and 6.0000005 on a GPU, and FLR, SNE
+ * or FRC of it then differ by a whole step), where no tolerance of the
+ * result can tell a miscompile from a correct program. */
+static void
+src_exact(struct gen *g, struct opnd *o)
+{
+   src_any(g, GT_F, o);
+   if (!o->inexact)
+      return;
+   int r = pick_temp_exact(g, GT_F);
+   if (r >= 0) {
+      temp_src(g, (unsigned)r, chans_exact(g, (unsigned)r, GT_F), o);
+   } else {
+      snprintf(o->s, sizeof(o->s), "CONST[0][%u].xxxx", pick(g, g->nconst));
+      o->dep = o->inexact = false;
+   }
+}
+
 /* A destination general temporary and mask for a result of type ty; see
  * the file comment for why writes under control flow keep types. */
 static void
@@ -566,16 +586,20 @@ dst_str(unsigned r, uint8_t mask, char buf[24])
 
 /* Operand fixes that keep results defined: SRC_POS0 makes the first
  * source positive (MAX(|x|, 1e-5): RSQ, LG2, POW are undefined at or below
- * 0), SRC_ABS0 takes |x| (SQRT), SRC_LT128 keeps it below 128 (EX2). */
-enum { SRC_ABS0 = 1, SRC_POS0 = 2, SRC_LT128 = 4 };
+ * 0), SRC_ABS0 takes |x| (SQRT), SRC_LT128 keeps it below 128 (EX2).
+ * SRC_STEP: the result jumps at a threshold (compares, FLR, FRC...; CMP on
+ * its first source), so the sources are exact (src_exact). */
+enum { SRC_ABS0 = 1, SRC_POS0 = 2, SRC_LT128 = 4, SRC_STEP = 8 };
 
 /* Float ops: name, sources, flags. */
 /* clang-format off */
 #define GEN_FLOAT_OPS(X) \
    X(MOV, 1, 0)   X(ADD, 2, 0)   X(MUL, 2, 0)   X(MAD, 3, 0)   X(FMA, 3, 0)   X(LRP, 3, 0) \
-   X(MIN, 2, 0)   X(MAX, 2, 0)   X(SLT, 2, 0)   X(SGE, 2, 0)   X(SEQ, 2, 0)   X(SNE, 2, 0) \
-   X(SGT, 2, 0)   X(SLE, 2, 0)   X(DP2, 2, 0)   X(DP3, 2, 0)   X(DP4, 2, 0)   X(FRC, 1, 0) \
-   X(FLR, 1, 0)   X(CEIL, 1, 0)  X(TRUNC, 1, 0) X(ROUND, 1, 0) X(SSG, 1, 0)   X(CMP, 3, 0) \
+   X(MIN, 2, 0)   X(MAX, 2, 0)   X(DP2, 2, 0)   X(DP3, 2, 0)   X(DP4, 2, 0)                \
+   X(SLT, 2, SRC_STEP)   X(SGE, 2, SRC_STEP)   X(SEQ, 2, SRC_STEP)  X(SNE, 2, SRC_STEP)    \
+   X(SGT, 2, SRC_STEP)   X(SLE, 2, SRC_STEP)   X(FRC, 1, SRC_STEP)  X(FLR, 1, SRC_STEP)    \
+   X(CEIL, 1, SRC_STEP)  X(TRUNC, 1, SRC_STEP) X(ROUND, 1, SRC_STEP) X(SSG, 1, SRC_STEP)   \
+   X(CMP, 3, SRC_STEP) \
    X(RCP, 1, 0)   X(DIV, 2, 0)   X(SIN, 1, 0)   X(COS, 1, 0)   X(EX2, 1, SRC_LT128)       \
    X(SQRT, 1, SRC_ABS0) X(RSQ, 1, SRC_POS0) X(LG2, 1, SRC_POS0) X(POW, 2, SRC_POS0)
 
@@ -653,6 +677,8 @@ stmt_float(struct gen *g)
       if (i == 0 && (o->flags & (SRC_ABS0 | SRC_POS0))) {
          src_plain(g, GT_F, &src[0]);
          wrap(&src[0], "|", "|");
+      } else if ((o->flags & SRC_STEP) && (i == 0 || o->op != TGSI_OP_CMP)) {
+         src_exact(g, &src[i]); /* CMP steps on its condition only */
       } else {
          src_any(g, GT_F, &src[i]);
       }
@@ -760,12 +786,7 @@ stmt_convert(struct gen *g)
       if (!ok(g, op) || !ok(g, TGSI_OP_MAX) || !ok(g, TGSI_OP_MIN))
          return false;
       struct opnd s = {0};
-      src_any(g, GT_F, &s);
-      if (g->loop_depth && s.inexact) {
-         /* in a loop an integer channel must stay exact (see stmt_loop) */
-         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", pick(g, g->nconst));
-         s.inexact = false;
-      }
+      src_exact(g, &s); /* and in a loop an integer channel stays exact (stmt_loop) */
       clamp_to_scratch(g, &s, sgn ? "-1e+06" : "0", "1e+06", &src[0]);
       dst_pick(g, GT_I, &r, &mask);
       emit_op(g, op, "", r, mask, GT_I, src, 1);
@@ -777,8 +798,8 @@ stmt_convert(struct gen *g)
       enum tgsi_opcode op = cmps[pick(g, 4)];
       if (!ok(g, op))
          return false;
-      src_any(g, GT_F, &src[0]);
-      src_any(g, GT_F, &src[1]);
+      src_exact(g, &src[0]);
+      src_exact(g, &src[1]);
       dst_pick(g, GT_I, &r, &mask);
       emit_op(g, op, "", r, mask, GT_I, src, 2);
       return true;
@@ -961,10 +982,10 @@ emit_cond(struct gen *g)
     * treat the region's writes as undefined. */
    unsigned kind = pick(g, 8);
    if (kind == 0 && ok(g, TGSI_OP_IF)) {
-      int r = pick_temp(g, GT_F);
+      int r = pick_temp_exact(g, GT_F); /* IF steps at 0 */
       if (r < 0)
          return false;
-      emit(g, "IF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_of(g, (unsigned)r, GT_F), sw));
+      emit(g, "IF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_exact(g, (unsigned)r, GT_F), sw));
       return true;
    }
    if (kind <= 3 && ok(g, TGSI_OP_UIF)) {
@@ -981,8 +1002,13 @@ emit_cond(struct gen *g)
    if (!ok(g, cmps[k]) || !ok(g, fl ? TGSI_OP_IF : TGSI_OP_UIF))
       return false;
    struct opnd b = {0};
-   src_any(g, fl ? GT_F : GT_I, &s);
-   src_any(g, fl ? GT_F : GT_I, &b);
+   if (fl) {
+      src_exact(g, &s);
+      src_exact(g, &b);
+   } else {
+      src_any(g, GT_I, &s);
+      src_any(g, GT_I, &b);
+   }
    emit(g, "%s TEMP[%u].x, %s, %s", tgsi_op_info[cmps[k]].name, g->t_scr, s.s, b.s);
    emit(g, "%s TEMP[%u].xxxx", fl ? "IF" : "UIF", g->t_scr);
    return true;

@@ -62,9 +62,9 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0x52271c7b715e0e7bull},
-       {2, TGSI_STAGE_VERT, 0x1f638b29675df610ull},
-       {3, TGSI_STAGE_COMP, 0x3ab89fe7db688e17ull},
+       {1, TGSI_STAGE_FRAG, 0xdc923530f95bc803ull},
+       {2, TGSI_STAGE_VERT, 0xce7bba9e65dbfd23ull},
+       {3, TGSI_STAGE_COMP, 0xd9f811f2c640b518ull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
       struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};
