@@ -695,13 +695,13 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       int sw = mod_of(m, ISA_ROLE_SWZ), sh = mod_of(m, ISA_ROLE_SHFL_MODE);
       int vm = mod_of(m, ISA_ROLE_VOTE_MODE);
       op->args.mode = (unsigned)(sw >= 0 ? in->mod[sw] : 0);
-      static const char *const modes[] = {"idx", "up", "down", "bfly"};
-      static const char *const votes[] = {"all", "any", "eq"};
+      static const enum sem_vname modes[] = {SEM_VN_IDX, SEM_VN_UP, SEM_VN_DOWN, SEM_VN_BFLY};
+      static const enum sem_vname votes[] = {SEM_VN_ALL, SEM_VN_ANY, SEM_VN_EQ};
       for (unsigned k = 0; k < 4 && sh >= 0; k++)
-         if (in->sem == ISA_SEM_SHFL && isa_mod_value(m, (unsigned)sh, modes[k]) == in->mod[sh])
+         if (in->sem == ISA_SEM_SHFL && sem_mod_value(m, (unsigned)sh, modes[k]) == in->mod[sh])
             op->args.mode = k;
       for (unsigned k = 0; k < 3 && vm >= 0; k++)
-         if (in->sem == ISA_SEM_VOTE && isa_mod_value(m, (unsigned)vm, votes[k]) == in->mod[vm])
+         if (in->sem == ISA_SEM_VOTE && sem_mod_value(m, (unsigned)vm, votes[k]) == in->mod[vm])
             op->args.mode = k;
       if (op->ndst < 1 || op->nsrc < 1)
          return load_err(d, in, "%s", "lane instruction without a destination or source");

@@ -361,6 +361,7 @@ struct isa_model {
    struct isa_name_ref *names;    /* every mnemonic and alias, sorted (codec.c) */
    int16_t mod_def[ISA_MAX_MODS]; /* each modifier's default, for isa_insn_init (codec.c) */
    bool mod_def_fit;              /* every default fits mod_def (an enum's may not) */
+   int32_t *sem_values;           /* nmods x SEM_VN_COUNT: isa_mod_value by name id (sem.c) */
    unsigned nnames;
    struct diag_list *diag; /* while loading */
    unsigned diag_base;     /* errors in diag before loading began */
@@ -506,6 +507,9 @@ enum isa_err isa_encode_bits(const struct isa_model *m, const struct isa_insn *i
                              struct isa_bits *out, char **msg, int *bad_slot);
 void isa_load_bits(const uint8_t *p, size_t n, struct isa_bits *b);
 void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
+
+/* sem.c */
+void sem_build_values(struct isa_model *m);
 
 /* print.c */
 void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
