@@ -363,6 +363,8 @@ struct isa_model {
    bool mod_def_fit;              /* every default fits mod_def (an enum's may not) */
    int32_t *sem_values;           /* nmods x SEM_VN_COUNT: isa_mod_value by name id (sem.c) */
    unsigned nnames;
+   struct isa_op_name *op_names; /* every key and mnemonic, for isa_op_find (codec.c) */
+   unsigned nop_names;
    struct diag_list *diag; /* while loading */
    unsigned diag_base;     /* errors in diag before loading began */
 };
@@ -372,6 +374,15 @@ struct isa_model {
 struct isa_name_ref {
    const char *name;
    unsigned len, op;
+};
+
+/* An op's key or mnemonic; the model keeps them sorted by name, keys
+ * before mnemonics, then by op, so that isa_op_find's answer (the op with
+ * that key, else the first with that mnemonic) is a name's first entry. */
+struct isa_op_name {
+   const char *name;
+   unsigned op;
+   bool is_key;
 };
 
 /* The loader's state while one YAML document is read (model.c, model_ops.c). */

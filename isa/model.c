@@ -1455,6 +1455,7 @@ isa_close(struct isa_model *m)
    free(m->bucket_ops);
    free(m->sem_values);
    free(m->names);
+   free(m->op_names);
    free(m->name);
    free(m->file);
    free(m->text);
