@@ -831,11 +831,10 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    c->min_stall = isa_hazard_param(p->model, "min_stall", 1);
    c->flow_stall = isa_hazard_param(p->model, "flow_stall", 0);
    c->gs_max_vertices = p->gs_max_vertices;
-   for (unsigned i = 0; i < isa_op_count(p->model); i++) {
-      struct isa_op_info oi;
-      isa_op_info(p->model, i, &oi);
-      c->stack_flow |= oi.sem == ISA_SEM_SSY || oi.sem == ISA_SEM_SYNC;
-   }
+   unsigned nssy, nsync;
+   isa_ops_by_sem(p->model, ISA_SEM_SSY, &nssy);
+   isa_ops_by_sem(p->model, ISA_SEM_SYNC, &nsync);
+   c->stack_flow = nssy || nsync;
    for (unsigned k = 0; k < isa_class_count(p->model); k++) {
       struct isa_class_info ci;
       isa_class_info(p->model, k, &ci);

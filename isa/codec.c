@@ -128,6 +128,22 @@ build_op_names(struct isa_model *m)
    qsort(m->op_names, m->nop_names, sizeof(*m->op_names), cmp_op_name);
 }
 
+/* The compilers pick ops by semantics while they select and legalize each
+ * instruction: a list per semantics instead of a scan of every op. */
+static void
+build_sem_ops(struct isa_model *m)
+{
+   m->sem_ops = xmalloc(sizeof(*m->sem_ops) * (m->nops ? m->nops : 1));
+   unsigned n = 0;
+   for (unsigned s = 0; s < ISA_SEM_COUNT; s++) {
+      m->sem_at[s] = n;
+      for (unsigned i = 0; i < m->nops; i++)
+         if (m->ops[i].sem == (int)s)
+            m->sem_ops[n++] = (uint16_t)i;
+   }
+   m->sem_at[ISA_SEM_COUNT] = n;
+}
+
 /* Facts the encoder and isa_insn_init would otherwise look up for every
  * record: each modifier's default, each slot's flag bits. */
 static void
@@ -185,6 +201,7 @@ isa_build_dispatch(struct isa_model *m)
    m->bucket_at[256] = n;
    build_names(m);
    build_op_names(m);
+   build_sem_ops(m);
    build_defaults(m);
 }
 

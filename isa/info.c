@@ -198,6 +198,17 @@ isa_op_find(const struct isa_model *m, const char *mnemonic)
                                                                        : -1;
 }
 
+const uint16_t *
+isa_ops_by_sem(const struct isa_model *m, enum isa_sem s, unsigned *n)
+{
+   if ((unsigned)s >= ISA_SEM_COUNT) {
+      *n = 0;
+      return m->sem_ops;
+   }
+   *n = m->sem_at[s + 1] - m->sem_at[s];
+   return m->sem_ops + m->sem_at[s];
+}
+
 void
 isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out)
 {

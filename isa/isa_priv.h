@@ -365,8 +365,10 @@ struct isa_model {
    unsigned nnames;
    struct isa_op_name *op_names; /* every key and mnemonic, for isa_op_find (codec.c) */
    unsigned nop_names;
-   struct diag_list *diag; /* while loading */
-   unsigned diag_base;     /* errors in diag before loading began */
+   uint16_t *sem_ops;                  /* the ops by semantics, in model order (codec.c): */
+   unsigned sem_at[ISA_SEM_COUNT + 1]; /* semantics s has sem_ops[sem_at[s] .. sem_at[s+1]) */
+   struct diag_list *diag;             /* while loading */
+   unsigned diag_base;                 /* errors in diag before loading began */
 };
 
 /* A mnemonic or alias naming an op; the model keeps them sorted by name,

@@ -1456,6 +1456,7 @@ isa_close(struct isa_model *m)
    free(m->sem_values);
    free(m->names);
    free(m->op_names);
+   free(m->sem_ops);
    free(m->name);
    free(m->file);
    free(m->text);
