@@ -697,13 +697,13 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       int sw = mod_of(m, ISA_ROLE_SWZ), sh = mod_of(m, ISA_ROLE_SHFL_MODE);
       int vm = mod_of(m, ISA_ROLE_VOTE_MODE);
       op->args.mode = (unsigned)(sw >= 0 ? in->mod[sw] : 0);
-      static const char *const modes[] = {"idx", "up", "down", "bfly"};
-      static const char *const votes[] = {"all", "any", "eq"};
+      static const enum sem_vname modes[] = {SEM_VN_IDX, SEM_VN_UP, SEM_VN_DOWN, SEM_VN_BFLY};
+      static const enum sem_vname votes[] = {SEM_VN_ALL, SEM_VN_ANY, SEM_VN_EQ};
       for (unsigned k = 0; k < 4 && sh >= 0; k++)
-         if (in->sem == ISA_SEM_SHFL && isa_mod_value(m, (unsigned)sh, modes[k]) == in->mod[sh])
+         if (in->sem == ISA_SEM_SHFL && sem_mod_value(m, (unsigned)sh, modes[k]) == in->mod[sh])
             op->args.mode = k;
       for (unsigned k = 0; k < 3 && vm >= 0; k++)
-         if (in->sem == ISA_SEM_VOTE && isa_mod_value(m, (unsigned)vm, votes[k]) == in->mod[vm])
+         if (in->sem == ISA_SEM_VOTE && sem_mod_value(m, (unsigned)vm, votes[k]) == in->mod[vm])
             op->args.mode = k;
       if (op->ndst < 1 || op->nsrc < 1)
          return load_err(d, in, "%s", "lane instruction without a destination or source");
@@ -833,11 +833,10 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    c->min_stall = isa_hazard_param(p->model, "min_stall", 1);
    c->flow_stall = isa_hazard_param(p->model, "flow_stall", 0);
    c->gs_max_vertices = p->gs_max_vertices;
-   for (unsigned i = 0; i < isa_op_count(p->model); i++) {
-      struct isa_op_info oi;
-      isa_op_info(p->model, i, &oi);
-      c->stack_flow |= oi.sem == ISA_SEM_SSY || oi.sem == ISA_SEM_SYNC;
-   }
+   unsigned nssy, nsync;
+   isa_ops_by_sem(p->model, ISA_SEM_SSY, &nssy);
+   isa_ops_by_sem(p->model, ISA_SEM_SYNC, &nsync);
+   c->stack_flow = nssy || nsync;
    for (unsigned k = 0; k < isa_class_count(p->model); k++) {
       struct isa_class_info ci;
       isa_class_info(p->model, k, &ci);

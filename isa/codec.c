@@ -101,6 +101,49 @@ build_names(struct isa_model *m)
    qsort(m->names, m->nnames, sizeof(*m->names), cmp_name_ref);
 }
 
+static int
+cmp_op_name(const void *pa, const void *pb)
+{
+   const struct isa_op_name *a = pa, *b = pb;
+   int c = strcmp(a->name, b->name);
+   if (c)
+      return c;
+   if (a->is_key != b->is_key)
+      return a->is_key ? -1 : 1;
+   return (a->op > b->op) - (a->op < b->op);
+}
+
+/* The compilers look ops up by key or mnemonic for every instruction they
+ * emit: a binary search instead of a scan of every op. */
+static void
+build_op_names(struct isa_model *m)
+{
+   m->op_names = xmalloc(sizeof(*m->op_names) * (2 * m->nops + 1));
+   m->nop_names = 0;
+   for (unsigned i = 0; i < m->nops; i++) {
+      if (m->ops[i].key)
+         m->op_names[m->nop_names++] = (struct isa_op_name){m->ops[i].key, i, true};
+      m->op_names[m->nop_names++] = (struct isa_op_name){m->ops[i].mnemonic, i, false};
+   }
+   qsort(m->op_names, m->nop_names, sizeof(*m->op_names), cmp_op_name);
+}
+
+/* The compilers pick ops by semantics while they select and legalize each
+ * instruction: a list per semantics instead of a scan of every op. */
+static void
+build_sem_ops(struct isa_model *m)
+{
+   m->sem_ops = xmalloc(sizeof(*m->sem_ops) * (m->nops ? m->nops : 1));
+   unsigned n = 0;
+   for (unsigned s = 0; s < ISA_SEM_COUNT; s++) {
+      m->sem_at[s] = n;
+      for (unsigned i = 0; i < m->nops; i++)
+         if (m->ops[i].sem == (int)s)
+            m->sem_ops[n++] = (uint16_t)i;
+   }
+   m->sem_at[ISA_SEM_COUNT] = n;
+}
+
 /* Facts the encoder and isa_insn_init would otherwise look up for every
  * record: each modifier's default, each slot's flag bits. */
 static void
@@ -157,6 +200,8 @@ isa_build_dispatch(struct isa_model *m)
    }
    m->bucket_at[256] = n;
    build_names(m);
+   build_op_names(m);
+   build_sem_ops(m);
    build_defaults(m);
 }
 

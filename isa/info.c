@@ -184,13 +184,29 @@ isa_op_count(const struct isa_model *m)
 int
 isa_op_find(const struct isa_model *m, const char *mnemonic)
 {
-   int i = FIND(m->ops, m->nops, mnemonic);
-   if (i >= 0)
-      return i;
-   for (unsigned j = 0; j < m->nops; j++)
-      if (!strcmp(m->ops[j].mnemonic, mnemonic))
-         return (int)j;
-   return -1;
+   if (!mnemonic)
+      return -1;
+   unsigned lo = 0, hi = m->nop_names; /* the first name >= mnemonic */
+   while (lo < hi) {
+      unsigned mid = lo + (hi - lo) / 2;
+      if (strcmp(m->op_names[mid].name, mnemonic) < 0)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo < m->nop_names && !strcmp(m->op_names[lo].name, mnemonic) ? (int)m->op_names[lo].op
+                                                                       : -1;
+}
+
+const uint16_t *
+isa_ops_by_sem(const struct isa_model *m, enum isa_sem s, unsigned *n)
+{
+   if ((unsigned)s >= ISA_SEM_COUNT) {
+      *n = 0;
+      return m->sem_ops;
+   }
+   *n = m->sem_at[s + 1] - m->sem_at[s];
+   return m->sem_ops + m->sem_at[s];
 }
 
 void

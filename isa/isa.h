@@ -522,6 +522,9 @@ bool isa_has_feature(const struct isa_model *m, enum isa_feature f);
 
 unsigned isa_op_count(const struct isa_model *m);
 int isa_op_find(const struct isa_model *m, const char *mnemonic);
+/* The ops of semantics s, in model order (*n of them): what a scan of
+ * every op for that semantics would visit. */
+const uint16_t *isa_ops_by_sem(const struct isa_model *m, enum isa_sem s, unsigned *n);
 void isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out);
 bool isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
                    struct isa_slot_info *out);

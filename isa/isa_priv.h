@@ -361,9 +361,14 @@ struct isa_model {
    struct isa_name_ref *names;    /* every mnemonic and alias, sorted (codec.c) */
    int16_t mod_def[ISA_MAX_MODS]; /* each modifier's default, for isa_insn_init (codec.c) */
    bool mod_def_fit;              /* every default fits mod_def (an enum's may not) */
+   int32_t *sem_values;           /* nmods x SEM_VN_COUNT: isa_mod_value by name id (sem.c) */
    unsigned nnames;
-   struct diag_list *diag; /* while loading */
-   unsigned diag_base;     /* errors in diag before loading began */
+   struct isa_op_name *op_names; /* every key and mnemonic, for isa_op_find (codec.c) */
+   unsigned nop_names;
+   uint16_t *sem_ops;                  /* the ops by semantics, in model order (codec.c): */
+   unsigned sem_at[ISA_SEM_COUNT + 1]; /* semantics s has sem_ops[sem_at[s] .. sem_at[s+1]) */
+   struct diag_list *diag;             /* while loading */
+   unsigned diag_base;                 /* errors in diag before loading began */
 };
 
 /* A mnemonic or alias naming an op; the model keeps them sorted by name,
@@ -371,6 +376,15 @@ struct isa_model {
 struct isa_name_ref {
    const char *name;
    unsigned len, op;
+};
+
+/* An op's key or mnemonic; the model keeps them sorted by name, keys
+ * before mnemonics, then by op, so that isa_op_find's answer (the op with
+ * that key, else the first with that mnemonic) is a name's first entry. */
+struct isa_op_name {
+   const char *name;
+   unsigned op;
+   bool is_key;
 };
 
 /* The loader's state while one YAML document is read (model.c, model_ops.c). */
@@ -506,6 +520,9 @@ enum isa_err isa_encode_bits(const struct isa_model *m, const struct isa_insn *i
                              struct isa_bits *out, char **msg, int *bad_slot);
 void isa_load_bits(const uint8_t *p, size_t n, struct isa_bits *b);
 void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
+
+/* sem.c */
+void sem_build_values(struct isa_model *m);
 
 /* print.c */
 void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);

@@ -1453,7 +1453,10 @@ isa_close(struct isa_model *m)
    for (unsigned i = 0; i < ISA_OPND_PRINT_COUNT; i++)
       free(m->opnd_print[i]);
    free(m->bucket_ops);
+   free(m->sem_values);
    free(m->names);
+   free(m->op_names);
+   free(m->sem_ops);
    free(m->name);
    free(m->file);
    free(m->text);
@@ -1491,8 +1494,10 @@ isa_open_string(const char *text, size_t len, const char *file, struct isa_model
       yaml_document_delete(&l.doc);
       if (l.failed || !isa_check_model(m))
          e = ISA_ERR_MODEL;
-      else
+      else {
          isa_build_dispatch(m);
+         sem_build_values(m);
+      }
    }
    m->diag = NULL;
    diag_clear(&scratch);

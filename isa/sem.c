@@ -12,6 +12,7 @@
  * zero-extended to 32; f16 results are the 16-bit IEEE half.
  */
 #include "isa/sem.h"
+#include "isa/isa_priv.h"
 #include "util/util.h"
 
 /* Round to nearest even; overflow -> inf, NaN -> canonical 0x7e00. */
@@ -137,14 +138,20 @@ sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
    return int_out(to, x);
 }
 
+#define SEM_VN_NAME_(n, s) s,
+static const char *const value_names[SEM_VN_COUNT] = {SEM_VALUE_NAMES(SEM_VN_NAME_)};
+#undef SEM_VN_NAME_
+
+/* The condition names open the list, in enum sem_cond order. */
+_Static_assert(SEM_VN_LT == (int)SEM_LT && SEM_VN_ONE == (int)SEM_ONE &&
+                   SEM_VN_NEU == (int)SEM_COND_COUNT,
+               "SEM_VALUE_NAMES starts with the sem_cond names");
+
 int
 sem_cond_find(const char *name)
 {
-   static const char *const names[SEM_COND_COUNT] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",
-                                                     "f",   "t",   "num", "nan", "ltu", "leu",
-                                                     "gtu", "geu", "equ", "one"};
    for (int i = 0; i < SEM_COND_COUNT; i++)
-      if (!strcmp(names[i], name))
+      if (!strcmp(value_names[i], name))
          return i;
    return !strcmp(name, "neu") ? SEM_NE : -1;
 }
@@ -431,6 +438,23 @@ sem_slot_type(const struct isa_model *m, const struct isa_insn *in, int slot, un
    }
 }
 
+/* Resolves every SEM_VALUE_NAMES entry for every modifier once, at model
+ * load: sem_args_of runs for every instruction the emulator loads. */
+void
+sem_build_values(struct isa_model *m)
+{
+   m->sem_values = xcalloc(m->nmods ? m->nmods : 1, SEM_VN_COUNT * sizeof(*m->sem_values));
+   for (unsigned k = 0; k < m->nmods; k++)
+      for (unsigned v = 0; v < SEM_VN_COUNT; v++)
+         m->sem_values[k * SEM_VN_COUNT + v] = isa_mod_value(m, k, value_names[v]);
+}
+
+int
+sem_mod_value(const struct isa_model *m, unsigned mod, enum sem_vname v)
+{
+   return mod < m->nmods ? m->sem_values[mod * SEM_VN_COUNT + v] : -1;
+}
+
 static int
 mod_val(const struct isa_model *m, const struct isa_insn *in, enum isa_role r)
 {
@@ -444,14 +468,12 @@ mod_val(const struct isa_model *m, const struct isa_insn *in, enum isa_role r)
 static enum sem_cond
 cond_of(const struct isa_model *m, const struct isa_insn *in)
 {
-   static const char *const names[] = {"lt",  "le",  "gt",  "ge",  "eq",  "ne",  "f",   "t",  "num",
-                                       "nan", "ltu", "leu", "gtu", "geu", "equ", "one", "neu"};
-   struct isa_op_info oi;
-   isa_op_info(m, in->op, &oi);
-   int cm = oi.flip_mod >= 0 ? oi.flip_mod : isa_mod_by_role(m, ISA_ROLE_COND);
-   for (unsigned i = 0; cm >= 0 && i < ARRAY_SIZE(names); i++)
-      if (isa_mod_value(m, (unsigned)cm, names[i]) == in->mod[cm] && sem_cond_find(names[i]) >= 0)
-         return (enum sem_cond)sem_cond_find(names[i]);
+   /* The condition names open SEM_VALUE_NAMES; neu is another name for ne. */
+   int flip = m->ops[in->op].flip_mod;
+   int cm = flip >= 0 ? flip : isa_mod_by_role(m, ISA_ROLE_COND);
+   for (unsigned i = 0; cm >= 0 && i <= SEM_VN_NEU; i++)
+      if (sem_mod_value(m, (unsigned)cm, (enum sem_vname)i) == in->mod[cm])
+         return i == SEM_VN_NEU ? SEM_NE : (enum sem_cond)i;
    return SEM_NE;
 }
 
@@ -461,12 +483,10 @@ cond_of(const struct isa_model *m, const struct isa_insn *in)
 static unsigned
 round_of(const struct isa_model *m, const struct isa_insn *in)
 {
-   static const char *const names[] = {"default", "even", "pos_inf", "neg_inf",
-                                       "rz",      "rn",   "rp",      "rm"};
    int rm = isa_mod_by_role(m, ISA_ROLE_ROUND);
    unsigned round = 0;
-   for (unsigned i = 0; rm >= 0 && i < ARRAY_SIZE(names); i++)
-      if (isa_mod_value(m, (unsigned)rm, names[i]) == in->mod[rm])
+   for (unsigned i = 0; rm >= 0 && i < 8; i++)
+      if (sem_mod_value(m, (unsigned)rm, (enum sem_vname)(SEM_VN_DEFAULT + i)) == in->mod[rm])
          round = i % 4;
    return round;
 }
@@ -477,13 +497,13 @@ sem_args_of(const struct isa_model *m, const struct isa_insn *in, struct sem_arg
    memset(a, 0, sizeof(*a));
    a->cond = cond_of(m, in);
    a->round = round_of(m, in);
-   static const char *const bops[] = {"and", "or", "xor"};
+   static const enum sem_vname bops[] = {SEM_VN_AND, SEM_VN_OR, SEM_VN_XOR};
    static const enum sem_bop bopv[] = {SEM_BOP_AND, SEM_BOP_OR, SEM_BOP_XOR};
    int sm = isa_mod_by_role(m, ISA_ROLE_SETOP), sm2 = isa_mod_by_role(m, ISA_ROLE_SETOP2);
    for (unsigned i = 0; i < ARRAY_SIZE(bops); i++) {
-      if (sm >= 0 && isa_mod_value(m, (unsigned)sm, bops[i]) == in->mod[sm])
+      if (sm >= 0 && sem_mod_value(m, (unsigned)sm, bops[i]) == in->mod[sm])
          a->bop = bopv[i];
-      if (sm2 >= 0 && isa_mod_value(m, (unsigned)sm2, bops[i]) == in->mod[sm2])
+      if (sm2 >= 0 && sem_mod_value(m, (unsigned)sm2, bops[i]) == in->mod[sm2])
          a->bop2 = bopv[i];
    }
    static const struct {

@@ -895,6 +895,50 @@ enum {
    SEM_FL_BF = 1 << 5,   /* role bf */
 };
 
+/* The modifier value names the semantics read from every instruction:
+ * compare conditions, rounding (both spellings), predicate combines and
+ * lane modes. A model resolves them once at load (sem_build_values), so
+ * per-instruction lookups compare integers, not strings. */
+#define SEM_VALUE_NAMES(X)                                                                         \
+   X(LT, "lt")                                                                                     \
+   X(LE, "le")                                                                                     \
+   X(GT, "gt")                                                                                     \
+   X(GE, "ge")                                                                                     \
+   X(EQ, "eq")                                                                                     \
+   X(NE, "ne")                                                                                     \
+   X(F, "f")                                                                                       \
+   X(T, "t")                                                                                       \
+   X(NUM, "num")                                                                                   \
+   X(NAN, "nan")                                                                                   \
+   X(LTU, "ltu")                                                                                   \
+   X(LEU, "leu")                                                                                   \
+   X(GTU, "gtu")                                                                                   \
+   X(GEU, "geu")                                                                                   \
+   X(EQU, "equ")                                                                                   \
+   X(ONE, "one")                                                                                   \
+   X(NEU, "neu")                                                                                   \
+   X(DEFAULT, "default")                                                                           \
+   X(EVEN, "even")                                                                                 \
+   X(POS_INF, "pos_inf")                                                                           \
+   X(NEG_INF, "neg_inf")                                                                           \
+   X(RZ, "rz")                                                                                     \
+   X(RN, "rn")                                                                                     \
+   X(RP, "rp")                                                                                     \
+   X(RM, "rm")                                                                                     \
+   X(AND, "and")                                                                                   \
+   X(OR, "or")                                                                                     \
+   X(XOR, "xor")                                                                                   \
+   X(IDX, "idx")                                                                                   \
+   X(UP, "up")                                                                                     \
+   X(DOWN, "down")                                                                                 \
+   X(BFLY, "bfly")                                                                                 \
+   X(ALL, "all")                                                                                   \
+   X(ANY, "any")
+
+#define SEM_VN_ENUM_(n, s) SEM_VN_##n,
+enum sem_vname { SEM_VALUE_NAMES(SEM_VN_ENUM_) SEM_VN_COUNT };
+#undef SEM_VN_ENUM_
+
 /* sem.c */
 /* Computes one lane of an ALU semantics; false for semantics that are not
  * a pure function of the sources (flow, memory, texture). dst holds
@@ -913,5 +957,7 @@ void sem_args_of(const struct isa_model *m, const struct isa_insn *in, struct se
  * gets the width. */
 enum isa_type sem_slot_type(const struct isa_model *m, const struct isa_insn *in, int slot,
                             unsigned *width);
+/* isa_mod_value(m, mod, the name of v), from the model's table. */
+int sem_mod_value(const struct isa_model *m, unsigned mod, enum sem_vname v);
 
 #endif

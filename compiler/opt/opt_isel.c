@@ -656,12 +656,12 @@ struct ir_instr *
 isel_convert(struct isel *s, struct ir_instr *pos, struct ir_instr *a, enum isa_type from,
              enum isa_type to)
 {
-   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
-      struct isa_op_info oi;
+   unsigned ncov;
+   const uint16_t *covs = isa_ops_by_sem(s->m, ISA_SEM_COV, &ncov);
+   for (unsigned i = 0; i < ncov; i++) {
+      unsigned op = covs[i];
       struct isa_slot_info si, di;
-      isa_op_info(s->m, op, &oi);
-      if (oi.sem != ISA_SEM_COV || !isa_slot_info(s->m, op, false, 0, &si) ||
-          !isa_slot_info(s->m, op, true, 0, &di))
+      if (!isa_slot_info(s->m, op, false, 0, &si) || !isa_slot_info(s->m, op, true, 0, &di))
          continue;
       if (si.type == ISA_TYPE_NONE || di.type == ISA_TYPE_NONE)
          return truncating(s, isel_cov(s, pos, a, isa_type_name(from), isa_type_name(to)), from,

@@ -262,12 +262,12 @@ isel_res_size(struct isel *s, struct ir_instr *in)
 static bool
 has_typed_conversion(const struct isel *s, enum isa_type from, enum isa_type to)
 {
-   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
-      struct isa_op_info oi;
+   unsigned ncov;
+   const uint16_t *covs = isa_ops_by_sem(s->m, ISA_SEM_COV, &ncov);
+   for (unsigned i = 0; i < ncov; i++) {
       struct isa_slot_info si, di;
-      isa_op_info(s->m, op, &oi);
-      if (oi.sem == ISA_SEM_COV && isa_slot_info(s->m, op, false, 0, &si) &&
-          isa_slot_info(s->m, op, true, 0, &di) && si.type == from && di.type == to)
+      if (isa_slot_info(s->m, covs[i], false, 0, &si) &&
+          isa_slot_info(s->m, covs[i], true, 0, &di) && si.type == from && di.type == to)
          return true;
    }
    return false;

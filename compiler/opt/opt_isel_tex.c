@@ -181,11 +181,13 @@ nv_tex_sources(const struct ir_instr *in, struct nv_tex *a)
 static int
 op_with_nsrc(const struct isel *s, enum isa_sem sem, unsigned n)
 {
-   for (unsigned op = 0; op < isa_op_count(s->m); op++) {
+   unsigned nsem;
+   const uint16_t *ops = isa_ops_by_sem(s->m, sem, &nsem);
+   for (unsigned i = 0; i < nsem; i++) {
       struct isa_op_info oi;
-      isa_op_info(s->m, op, &oi);
-      if (oi.sem == sem && oi.nsrc == n)
-         return (int)op;
+      isa_op_info(s->m, ops[i], &oi);
+      if (oi.nsrc == n)
+         return ops[i];
    }
    return -1;
 }

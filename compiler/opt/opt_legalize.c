@@ -309,11 +309,13 @@ forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
    unsigned n = 0;
    out[n++] = op;
    size_t al = strlen(a.name);
-   for (unsigned o = 0; o < isa_op_count(m) && n < max; o++) {
+   unsigned nsem;
+   const uint16_t *same_sem = isa_ops_by_sem(m, a.sem, &nsem);
+   for (unsigned i = 0; i < nsem && n < max; i++) {
+      unsigned o = same_sem[i];
       struct isa_op_info b;
       isa_op_info(m, o, &b);
-      if (o == op || b.sem != a.sem || b.ndst != a.ndst || b.nsrc != a.nsrc ||
-          strncmp(b.name, a.name, al))
+      if (o == op || b.ndst != a.ndst || b.nsrc != a.nsrc || strncmp(b.name, a.name, al))
          continue;
       bool same = true;
       for (unsigned k = 0; k < a.ndst + a.nsrc && same; k++) {
@@ -335,11 +337,14 @@ unsigned
 opt_copy_op(const struct isa_model *m)
 {
    int best = -1, best_score = -1;
-   for (unsigned o = 0; o < isa_op_count(m); o++) {
+   unsigned nmov;
+   const uint16_t *movs = isa_ops_by_sem(m, ISA_SEM_MOV, &nmov);
+   for (unsigned i = 0; i < nmov; i++) {
+      unsigned o = movs[i];
       struct isa_op_info oi;
       struct isa_slot_info si;
       isa_op_info(m, o, &oi);
-      if (oi.sem != ISA_SEM_MOV || oi.nsrc != 1 || !isa_slot_info(m, o, false, 0, &si))
+      if (oi.nsrc != 1 || !isa_slot_info(m, o, false, 0, &si))
          continue;
       unsigned ops[16];
       int score = (int)forms(m, o, ops, ARRAY_SIZE(ops)) + (isa_type_is_float(si.type) ? 0 : 100);

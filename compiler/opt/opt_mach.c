@@ -203,13 +203,9 @@ opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, 
 int
 opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
 {
-   for (unsigned i = 0; i < isa_op_count(m); i++) {
-      struct isa_op_info oi;
-      isa_op_info(m, i, &oi);
-      if (oi.sem == sem)
-         return (int)i;
-   }
-   return -1;
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(m, sem, &n);
+   return n ? ops[0] : -1;
 }
 
 /* A register copy of v (the model's plain move), placed before pos. */
