@@ -263,6 +263,15 @@ test_deterministic(struct diff_bisect_swap *w)
    diff_repro_free(&r);
 }
 
+/* Bisects r in this process. */
+static void
+bisect_here(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   diff_bisect_init(b);
+   b->jobs = 0;
+   CHECK(diff_bisect_run(r, b, d));
+}
+
 /* A reproducer of fixtures/faults/fs_mixed.tgsi with one fault on a3xx. */
 static bool
 fault_repro(struct diff_repro *r, enum opt_fault fault)
@@ -318,9 +327,7 @@ test_fault_firings(const struct tgsi_shader *mixed)
       return;
    struct diag_list d = {0};
    struct diff_bisect b;
-   diff_bisect_init(&b);
-   b.jobs = 0;
-   CHECK(diff_bisect_run(&r, &b, &d));
+   bisect_here(&r, &b, &d);
    check_firing(&b);
    CHECK(!b.fell_back && !b.firings && b.nxforms > 1);
    long long all = b.nxforms, at = b.bad;
@@ -362,9 +369,7 @@ test_emit_fault(void)
       return;
    struct diag_list d = {0};
    struct diff_bisect b;
-   diff_bisect_init(&b);
-   b.jobs = 0;
-   CHECK(diff_bisect_run(&r, &b, &d));
+   bisect_here(&r, &b, &d);
    check_named(&b, "emit", "fault missing-jp: ");
    CHECK(!b.ir_before && !b.ir_after);
    CHECK(b.code_before && b.code_after && strcmp(b.code_before, b.code_after));
