@@ -122,6 +122,20 @@ is_left(const struct jl *j, const struct ir_block *b)
    return false;
 }
 
+/* Does block b set a variable: a jump that went there, or it is the body's
+ * fall-through end, whose values the header phis take on the back edge? */
+static bool
+sets_var(const struct jl *j, const struct ir_block *b)
+{
+   if (is_left(j, b))
+      return true;
+   for (unsigned k = 0; k < j->nh; k++)
+      for (unsigned d = 0; d < j->hvar[k].ndefs; d++)
+         if (j->hvar[k].defs[d].block == b)
+            return true;
+   return false;
+}
+
 static void
 var_def(struct jvar *v, struct ir_block *b, struct ir_instr *value)
 {
@@ -298,11 +312,14 @@ move_nodes(struct ir_list *l, unsigned from, struct ir_list *to, struct ir_node 
 
 /* Does the rest of l from index `from` need to be skipped by lanes that
  * left? Not when it is one block that sets no variable and whose
- * instructions only compute values (phis aside). */
+ * instructions only compute values (phis aside). A variable's value at the
+ * end of a block is its def there whatever path came in, so lanes that
+ * left before a block setting one would read its values, not their own:
+ * the fall-through end of the body counts, not only a jump that went. */
 static bool
 rest_needs_guard(const struct jl *j, const struct ir_list *l, unsigned from)
 {
-   if (from + 1 != l->n || l == &j->loop->body || is_left(j, l->v[from]->block))
+   if (from + 1 != l->n || l == &j->loop->body || sets_var(j, l->v[from]->block))
       return true;
    for (const struct ir_instr *in = l->v[from]->block->first; in; in = in->next) {
       unsigned f = ir_op_info[in->op].flags;
