@@ -339,7 +339,7 @@ const uint32_t *emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op,
 void emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t);
 uint32_t *emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
                              uint32_t unit, int64_t t, uint32_t **cur);
-const uint32_t *emu_reg_final(struct emu_wave *w, uint32_t unit, uint32_t pc);
+const uint32_t *emu_reg_final(struct emu_wave *w, uint32_t unit, uint64_t lanes, uint32_t pc);
 void emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t);
 
 /* The buffer a read of `unit` at cycle t sees; the common case (a fixed

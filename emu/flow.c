@@ -86,7 +86,7 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
       const struct emu_binding *bd = &c->binds[b];
       if (bd->kind != EMU_BIND_OUTPUT)
          continue;
-      const uint32_t *p = emu_reg_final(w, c->files[bd->file].base + bd->index, pc);
+      const uint32_t *p = emu_reg_final(w, c->files[bd->file].base + bd->index, lanes, pc);
       size_t o = env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan) + w->first_lane;
       for (unsigned i = 0; i < w->n; i++)
          if (w->nmembers || ((lanes >> i) & 1)) {

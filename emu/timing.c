@@ -276,15 +276,17 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
    return buf + r->cur * W;
 }
 
-/* The value a lane's output sees when it ends: fixed-latency results have
- * drained (ending needs no delay), variable-latency ones need their sync. */
+/* The value the ending lanes' output sees: fixed-latency results have
+ * drained (ending needs no delay), variable-latency ones need their sync
+ * unless the pending write left these lanes alone (it was for lanes that
+ * were killed, say, on the other side of a branch). */
 const uint32_t *
-emu_reg_final(struct emu_wave *w, uint32_t unit, uint32_t pc)
+emu_reg_final(struct emu_wave *w, uint32_t unit, uint64_t lanes, uint32_t pc)
 {
    struct emu_reg *r = &w->meta[unit];
    unsigned W = w->S;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
-   if (r->pend && !synced(w, r->pend, r->epoch)) {
+   if (r->pend && (r->lanes & lanes) && !synced(w, r->pend, r->epoch)) {
       int file;
       unsigned index;
       unit_reg(w->run->code, unit, &file, &index);
