@@ -587,21 +587,24 @@ dst_str(unsigned r, uint8_t mask, char buf[24])
 /* Operand fixes that keep results defined: SRC_POS0 makes the first
  * source positive (MAX(|x|, 1e-5): RSQ, LG2, POW are undefined at or below
  * 0), SRC_ABS0 takes |x| (SQRT), SRC_LT128 keeps it below 128 (EX2).
- * SRC_STEP: the result jumps at a threshold (compares, FLR, FRC...; CMP on
- * its first source), so the sources are exact (src_exact). */
-enum { SRC_ABS0 = 1, SRC_POS0 = 2, SRC_LT128 = 4, SRC_STEP = 8 };
+ * SRC_EXACT: exact sources (src_exact), for ops whose result jumps at a
+ * threshold (compares, FLR, FRC...; CMP on its first source) and for SIN
+ * and COS, whose result is anything once the argument's absolute error (a
+ * relative one times a large value: COS(POW(7, 7))) nears a period. */
+enum { SRC_ABS0 = 1, SRC_POS0 = 2, SRC_LT128 = 4, SRC_EXACT = 8 };
 
 /* Float ops: name, sources, flags. */
 /* clang-format off */
 #define GEN_FLOAT_OPS(X) \
-   X(MOV, 1, 0)   X(ADD, 2, 0)   X(MUL, 2, 0)   X(MAD, 3, 0)   X(FMA, 3, 0)   X(LRP, 3, 0) \
-   X(MIN, 2, 0)   X(MAX, 2, 0)   X(DP2, 2, 0)   X(DP3, 2, 0)   X(DP4, 2, 0)                \
-   X(SLT, 2, SRC_STEP)   X(SGE, 2, SRC_STEP)   X(SEQ, 2, SRC_STEP)  X(SNE, 2, SRC_STEP)    \
-   X(SGT, 2, SRC_STEP)   X(SLE, 2, SRC_STEP)   X(FRC, 1, SRC_STEP)  X(FLR, 1, SRC_STEP)    \
-   X(CEIL, 1, SRC_STEP)  X(TRUNC, 1, SRC_STEP) X(ROUND, 1, SRC_STEP) X(SSG, 1, SRC_STEP)   \
-   X(CMP, 3, SRC_STEP) \
-   X(RCP, 1, 0)   X(DIV, 2, 0)   X(SIN, 1, 0)   X(COS, 1, 0)   X(EX2, 1, SRC_LT128)       \
-   X(SQRT, 1, SRC_ABS0) X(RSQ, 1, SRC_POS0) X(LG2, 1, SRC_POS0) X(POW, 2, SRC_POS0)
+   X(MOV, 1, 0)          X(ADD, 2, 0)           X(MUL, 2, 0)          X(MAD, 3, 0)          \
+   X(FMA, 3, 0)          X(LRP, 3, 0)           X(MIN, 2, 0)          X(MAX, 2, 0)          \
+   X(DP2, 2, 0)          X(DP3, 2, 0)           X(DP4, 2, 0)          X(RCP, 1, 0)          \
+   X(DIV, 2, 0)          X(SLT, 2, SRC_EXACT)   X(SGE, 2, SRC_EXACT)  X(SEQ, 2, SRC_EXACT)  \
+   X(SNE, 2, SRC_EXACT)  X(SGT, 2, SRC_EXACT)   X(SLE, 2, SRC_EXACT)  X(FRC, 1, SRC_EXACT)  \
+   X(FLR, 1, SRC_EXACT)  X(CEIL, 1, SRC_EXACT)  X(TRUNC, 1, SRC_EXACT) X(ROUND, 1, SRC_EXACT) \
+   X(SSG, 1, SRC_EXACT)  X(CMP, 3, SRC_EXACT)   X(SIN, 1, SRC_EXACT)  X(COS, 1, SRC_EXACT)  \
+   X(EX2, 1, SRC_LT128)  X(SQRT, 1, SRC_ABS0)   X(RSQ, 1, SRC_POS0)   X(LG2, 1, SRC_POS0)   \
+   X(POW, 2, SRC_POS0)
 
 /* Integer ops whose sources and result are all integers. */
 #define GEN_INT_OPS(X) \
@@ -677,7 +680,7 @@ stmt_float(struct gen *g)
       if (i == 0 && (o->flags & (SRC_ABS0 | SRC_POS0))) {
          src_plain(g, GT_F, &src[0]);
          wrap(&src[0], "|", "|");
-      } else if ((o->flags & SRC_STEP) && (i == 0 || o->op != TGSI_OP_CMP)) {
+      } else if ((o->flags & SRC_EXACT) && (i == 0 || o->op != TGSI_OP_CMP)) {
          src_exact(g, &src[i]); /* CMP steps on its condition only */
       } else {
          src_any(g, GT_F, &src[i]);

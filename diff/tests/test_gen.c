@@ -62,9 +62,9 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0xdc923530f95bc803ull},
-       {2, TGSI_STAGE_VERT, 0xce7bba9e65dbfd23ull},
-       {3, TGSI_STAGE_COMP, 0xd9f811f2c640b518ull},
+       {1, TGSI_STAGE_FRAG, 0xecb597048fb378ceull},
+       {2, TGSI_STAGE_VERT, 0x75bc9f58873e492dull},
+       {3, TGSI_STAGE_COMP, 0xa1a3137292021916ull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
       struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};
@@ -382,7 +382,10 @@ test_interp(void)
    }
    CHECK_EQ_U(failed, 0);
    CHECK_EQ_U(budget, 0);
-   CHECK_EQ_U(same, 0);
+   /* Outputs are made from the inputs, but float absorption can still
+    * hide them (4.8e8 + a small integer is 4.8e8): seed 31 stores such a
+    * sum. More than one such shader in a hundred is a generator bug. */
+   CHECKF(same * 100 <= NSHADERS, "%u of %u shaders ignore their inputs", same, NSHADERS);
    /* The generator avoids undefined operations; what is left comes from
     * the rare denormal IF condition and special input values. */
    CHECKF(n_undef * 100 <= n_values, "%llu of %llu output values undefined",
