@@ -228,12 +228,13 @@ struct emu_stack_ent {
 
 /* Per-unit timing state, per wave. */
 struct emu_reg {
-   int64_t ready;     /* fixed latency: first cycle a read sees the newest value */
-   int64_t war_until; /* pending source read: over at this cycle (EMU_INF: until synced) */
-   int64_t war_done;  /* when the reader is expected to have read (for `early`) */
-   uint64_t lanes;    /* lanes active at the newest write (a batch: nonzero) */
-   uint32_t pc;       /* writer of the newest value */
-   uint32_t war_pc;   /* the variable-latency reader */
+   int64_t ready;      /* fixed latency: first cycle a read sees the newest value */
+   int64_t war_until;  /* pending source read: over at this cycle (EMU_INF: until synced) */
+   int64_t war_done;   /* when the reader is expected to have read (for `early`) */
+   uint64_t lanes;     /* lanes active at the newest write (a batch: nonzero) */
+   uint64_t war_lanes; /* lanes of the pending read */
+   uint32_t pc;        /* writer of the newest value */
+   uint32_t war_pc;    /* the variable-latency reader */
    uint32_t epoch, war_epoch;
    uint8_t cur;   /* buffer of the newest value */
    uint8_t plain; /* readers' read_adj does not apply */

@@ -230,6 +230,7 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
 {
    struct emu_reg *r = &w->meta[unit];
    r->war = op->war;
+   r->war_lanes = w->active;
    r->war_epoch = w->sync_epoch[op->war];
    r->war_pc = op->addr;
    r->war_until = op->war_until >= 0 ? t + op->war_until : EMU_INF;
@@ -244,7 +245,9 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
    unsigned W = w->S;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
    if (r->war) {
-      if (r->war_pc != op->addr && !synced(w, r->war, r->war_epoch) && t < r->war_until)
+      /* lanes the pending read left alone may overwrite at once */
+      if (r->war_pc != op->addr && (r->war_lanes & w->active) && !synced(w, r->war, r->war_epoch) &&
+          t < r->war_until)
          reg_event(w, EMU_EV_WAR, op, unit, r->war_pc, r->war_done - t);
       r->war = 0;
    }
