@@ -456,8 +456,9 @@ compare_gs(const struct tgsi_shader *s, const struct env *e, const struct env *a
    }
 }
 
-/* Memory words carry no class flags: against the oracle they get the FUSE
- * tolerance, between programs they are exact. */
+/* Against the oracle a memory word gets the classes of the value the
+ * interpreter stored there (env_mem.cls; the FUSE tolerance where none are
+ * known); between programs words are exact. */
 static void
 compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
             const struct env_mem *am, const struct env_mem *fm, const struct diff_cmp_opts *o,
@@ -465,13 +466,15 @@ compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
 {
    if (!em->data || !am->data || em->size != am->size)
       return;
-   const uint8_t *undef = fm && fm->undef && fm->size == em->size ? fm->undef : em->undef;
-   uint16_t cls = o->mode == DIFF_CMP_ORACLE ? ENV_F_FUSE : 0;
+   const struct env_mem *src = fm && fm->undef && fm->size == em->size ? fm : em;
+   const uint8_t *undef = src->undef;
+   bool oracle = o->mode == DIFF_CMP_ORACLE;
    for (uint32_t off = 0; off + 4 <= em->size; off += 4) {
       uint32_t ev, av;
       memcpy(&ev, em->data + off, 4);
       memcpy(&av, am->data + off, 4);
       bool u = undef && (undef[off] | undef[off + 1] | undef[off + 2] | undef[off + 3]);
+      uint16_t cls = !oracle ? 0 : src->cls ? env_mem_class(src, off / 4) : ENV_F_FUSE;
       uint16_t fl = (uint16_t)(cls | (u ? ENV_F_UNDEF : 0));
       struct diff_mismatch m = {(uint8_t)kind, 0, fl, 0, index, off, ev, av};
       judge(r, diff_value_verdict(ev, av, fl, false, o), &m, false);

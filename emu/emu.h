@@ -94,6 +94,9 @@ struct env_texture {
 struct env_mem {
    uint8_t *data;
    uint8_t *undef;
+   /* Per word, the enum env_flag classes (UNDEF aside) of the value the
+    * interpreter stored there; NULL where it never stored one. */
+   uint16_t *cls;
    uint32_t size;
 };
 
@@ -230,6 +233,9 @@ bool env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4])
 bool env_mem_init(struct env_mem *m, uint32_t size, bool defined);
 void env_mem_fini(struct env_mem *m);
 void env_mem_set_undef(struct env_mem *m);
+/* The classes of word w (0: exact), and setting them (interpreter stores). */
+uint16_t env_mem_class(const struct env_mem *m, uint32_t w);
+void env_mem_set_class(struct env_mem *m, uint32_t w, uint16_t cls);
 bool env_mem_load(struct env *e, const struct env_mem *m, enum env_event ev, uint32_t off,
                   unsigned nwords, uint32_t *out, bool *undef);
 unsigned env_mem_store(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off,

@@ -86,6 +86,7 @@ env_mem_fini(struct env_mem *m)
 {
    free(m->data);
    free(m->undef);
+   free(m->cls);
    memset(m, 0, sizeof(*m));
 }
 
@@ -140,6 +141,7 @@ mem_clone(struct env_mem *d, const struct env_mem *s)
    d->size = s->size;
    d->data = dup_bytes(s->data, s->size);
    d->undef = dup_bytes(s->undef, s->size);
+   d->cls = dup_bytes(s->cls, s->size / 2);
 }
 
 /* A deep copy, so two runners can start from the same buffer contents. */
@@ -612,6 +614,22 @@ env_mem_set_undef(struct env_mem *m)
 {
    if (m->undef)
       memset(m->undef, 1, m->size);
+}
+
+uint16_t
+env_mem_class(const struct env_mem *m, uint32_t w)
+{
+   return m->cls && w < m->size / 4 ? m->cls[w] : 0;
+}
+
+void
+env_mem_set_class(struct env_mem *m, uint32_t w, uint16_t cls)
+{
+   if (w >= m->size / 4)
+      return;
+   if (!m->cls)
+      m->cls = xcalloc(m->size / 4 + 1, sizeof(*m->cls));
+   m->cls[w] = cls;
 }
 
 bool

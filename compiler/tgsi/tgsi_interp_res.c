@@ -315,6 +315,7 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
    int64_t unit = res_index(b, rs, i, &bad);
    uint32_t fl = bad ? ENV_F_UNDEF : 0, w[4] = {0, 0, 0, 0}, off = 0;
    bool undef = true, wu[4] = {true, true, true, true};
+   uint16_t wc[4] = {0, 0, 0, 0}; /* the stored values' classes */
    if (rs->file == TGSI_FILE_CONST) {
       const uint32_t *a, *af;
       tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
@@ -344,14 +345,16 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
       /* Each word is undefined on its own: a channel of a wide load does
        * not depend on the other words. */
       if (ok && env_mem_load(b->env, m.mem, m.ev, off, nwords, w, &undef)) {
-         for (unsigned c = 0; c < nwords; c++)
+         for (unsigned c = 0; c < nwords; c++) {
             wu[c] = word_undef(m.mem, off / 4 + c) || mt_concurrent(b, m.mt, off / 4 + c, i);
+            wc[c] = env_mem_class(m.mem, off / 4 + c);
+         }
       }
    }
    /* The resource operand's swizzle applies to the loaded data. */
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = w[rs->swz[c] & 3];
-      b->res_f[c][i] = fl | (wu[rs->swz[c] & 3] ? ENV_F_UNDEF : 0);
+      b->res_f[c][i] = fl | wc[rs->swz[c] & 3] | (wu[rs->swz[c] & 3] ? ENV_F_UNDEF : 0);
    }
 }
 
@@ -404,8 +407,10 @@ store_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsig
    }
    unsigned stored = env_mem_store(b->env, m.mem, m.ev, off, mask, v, u);
    for (unsigned c = 0; c < 4; c++)
-      if (stored & (1u << c))
+      if (stored & (1u << c)) {
          mt_write(b, m.mt, off / 4 + c, i, MT_STORE);
+         env_mem_set_class(m.mem, off / 4 + c, (uint16_t)(valf[c][i] & ~ENV_F_UNDEF));
+      }
 }
 
 static int
@@ -489,14 +494,22 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       env_mem_set_undef(m.mem);
       ok = false;
    }
+   uint16_t oc = 0; /* the classes of the word's old value */
    if (ok) {
       uint32_t w = off / 4;
       bool conc = mt_concurrent(b, m.mt, w, i);
       bool same = w < m.mt->nwords && m.mt->kind[w] == MT_ATOMIC + op && atomic_commutes(op);
       uint32_t val = op == ENV_ATOM_CAS ? c2[i] : v[i], cmp = v[i];
       bool vu = ((op == ENV_ATOM_CAS ? c2f[i] | vf[i] : vf[i]) & ENV_F_UNDEF) || (conc && !same);
+      oc = env_mem_class(m.mem, w);
       if (env_mem_atomic(b->env, m.mem, m.ev, off, op, val, cmp, vu, &old, &undef)) {
          undef |= conc;
+         /* a float sum depends on the order the lanes add in */
+         if (op == ENV_ATOM_FADD)
+            env_mem_set_class(m.mem, w, (uint16_t)(oc | (vf[i] & ~ENV_F_UNDEF) | ENV_F_FUSE));
+         else if (op == ENV_ATOM_XCHG || op == ENV_ATOM_CAS)
+            env_mem_set_class(
+                m.mem, w, (uint16_t)(oc | ((op == ENV_ATOM_CAS ? c2f[i] : vf[i]) & ~ENV_F_UNDEF)));
          mt_write(b, m.mt, w, i, (uint8_t)(MT_ATOMIC + op));
          *t = (struct mt_touch){m.mt, w, i};
          touched = true;
@@ -505,7 +518,7 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
    /* The old value does not depend on the operand: only its address. */
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = old;
-      b->res_f[c][i] = fl | (undef ? ENV_F_UNDEF : 0);
+      b->res_f[c][i] = fl | oc | (undef ? ENV_F_UNDEF : 0);
    }
    return touched;
 }

@@ -264,6 +264,40 @@ test_buffers(void)
    tgsi_shader_free(s);
 }
 
+/* Against the oracle a word gets the classes of the value the interpreter
+ * stored: an exact one must match to the bit (an integer one off is a
+ * miscompile), an RCP one within its tolerance; where the interpreter kept
+ * no classes, the FUSE tolerance. */
+static void
+test_buffer_classes(void)
+{
+   struct tgsi_shader *s = parse("COMP\n"
+                                 "DCL BUFFER[0]\n"
+                                 "IMM[0] UINT32 {0, 7, 0, 0}\n"
+                                 "  0: STORE BUFFER[0].x, IMM[0].xxxx, IMM[0].yyyy\n"
+                                 "  1: END\n");
+   struct env *gold = run_env(s), *prog = env_clone(gold);
+   struct diff_cmp_result r;
+   CHECK(gold->buf[0].cls && env_mem_class(&gold->buf[0], 0) == 0);
+   /* every lane of every workgroup stored there: defined here by hand */
+   memset(gold->buf[0].undef, 0, 4);
+   diff_compare(s, gold, prog, &oracle, &r);
+   CHECK_EQ_U(r.mismatched, 0);
+   prog->buf[0].data[0] ^= 1; /* 7 -> 6 */
+   diff_compare(s, gold, prog, &oracle, &r);
+   CHECK_EQ_U(r.mismatched, 1);
+   env_mem_set_class(&gold->buf[0], 0, ENV_F_RCP);
+   diff_compare(s, gold, prog, &oracle, &r);
+   CHECK_EQ_U(r.mismatched, 0);
+   free(gold->buf[0].cls);
+   gold->buf[0].cls = NULL;
+   diff_compare(s, gold, prog, &oracle, &r);
+   CHECK_EQ_U(r.mismatched, 0);
+   env_free(prog);
+   env_free(gold);
+   tgsi_shader_free(s);
+}
+
 /* Geometry shaders: emitted vertex counts, data, streams and primitive
  * numbers are compared. */
 static void
@@ -315,6 +349,7 @@ main(void)
    test_exact_channels();
    test_whole_run();
    test_buffers();
+   test_buffer_classes();
    test_gs();
    return test_done();
 }
