@@ -23,6 +23,13 @@
  * conditional write never leaves a channel float in some lanes and integer
  * in others.
  *
+ * Checkability: inexactness is tracked per channel too (results of MAD,
+ * RCP, POW, ...: correct implementations differ within a tolerance). Such
+ * a value is never read as integer bits, an address or a loop bound, and
+ * never fed to an op whose result jumps at a threshold or is periodic
+ * (compares, IF, FLR, FRC, F2I, SIN, ...: src_exact), where the oracle could
+ * not tell a miscompile from a correct program.
+ *
  * Determinism: all choices come from util rng (or the fuzzer's bytes) and
  * the text is built from integers only (float immediates are written from
  * tables and integer fractions, never with printf("%f")), so a seed gives
@@ -789,7 +796,7 @@ stmt_convert(struct gen *g)
       if (!ok(g, op) || !ok(g, TGSI_OP_MAX) || !ok(g, TGSI_OP_MIN))
          return false;
       struct opnd s = {0};
-      src_exact(g, &s); /* and in a loop an integer channel stays exact (stmt_loop) */
+      src_exact(g, &s); /* also keeps a loop's integer channels exact (stmt_loop) */
       clamp_to_scratch(g, &s, sgn ? "-1e+06" : "0", "1e+06", &src[0]);
       dst_pick(g, GT_I, &r, &mask);
       emit_op(g, op, "", r, mask, GT_I, src, 1);
