@@ -4,11 +4,13 @@
 #
 #   tools/fuzz/run.sh [SECONDS] [HARNESS...]
 #
-# Longer local runs: tools/fuzz/run.sh 600 (ten minutes per harness; at the
-# rates of 30 s runs on a shared 2-core machine, 10 million executions take
-# about 25 min for tgsi_parse and isa_decode_a3xx, 1 h for interp_tgsi,
-# 2-3 h for isa_decode_sm50 and isa_model, 10-15 h for interp and gen), or
-# run one harness by hand with any libFuzzer flag, e.g.
+# Longer local runs: tools/fuzz/run.sh 600 (ten minutes per harness). Rates
+# seen on a 2-core machine (low end: both cores busy): tgsi_parse 5000/s,
+# isa_decode_a3xx 2000-14000/s, fuzz_emu 2600-8000/s, interp_tgsi 6000/s,
+# isa_decode_sm50 1100-1800/s, isa_model 1500/s, gen and interp 700/s,
+# fuzz_compile 12/s; so 10 million executions take from half an hour
+# (tgsi_parse) to days (fuzz_compile). Or run one harness by hand with any
+# libFuzzer flag (the first directory is the one it writes to), e.g.
 #   build-fuzz/fuzz_tgsi_parse -max_total_time=3600 -jobs=1 \
 #       build-fuzz/corpus/fuzz_tgsi_parse fixtures/fuzz/fuzz_tgsi_parse
 #
