@@ -5,11 +5,12 @@
 #   tools/fuzz/run.sh [SECONDS] [HARNESS...]
 #
 # Longer local runs: tools/fuzz/run.sh 600 (ten minutes per harness). Rates
-# seen on a 2-core machine (low end: both cores busy): tgsi_parse 5000/s,
-# isa_decode_a3xx 2000-14000/s, fuzz_emu 2600-8000/s, interp_tgsi 6000/s,
-# isa_decode_sm50 1100-1800/s, isa_model 1500/s, gen and interp 700/s,
-# fuzz_compile 12/s; so 10 million executions take from half an hour
-# (tgsi_parse) to days (fuzz_compile). Or run one harness by hand with any
+# seen on a 2-core machine (low end: both cores busy, high end: a CI smoke
+# run alone): tgsi_parse 5000-11000/s, isa_decode_a3xx 2000-15000/s,
+# fuzz_emu 2600-10000/s, interp_tgsi 6000-7000/s, isa_decode_sm50
+# 1100-3500/s, isa_model 500-2600/s, gen and interp 650-700/s, fuzz_compile
+# 12-19/s; so 10 million executions take from a quarter of an hour
+# (tgsi_parse) to a week (fuzz_compile). Or run one harness by hand with any
 # libFuzzer flag (the first directory is the one it writes to), e.g.
 #   build-fuzz/fuzz_tgsi_parse -max_total_time=3600 -jobs=1 \
 #       build-fuzz/corpus/fuzz_tgsi_parse fixtures/fuzz/fuzz_tgsi_parse
