@@ -457,8 +457,9 @@ compare_gs(const struct tgsi_shader *s, const struct env *e, const struct env *a
 }
 
 /* Against the oracle a memory word gets the classes of the value the
- * interpreter stored there (env_mem.cls; the FUSE tolerance where none are
- * known); between programs words are exact. */
+ * interpreter stored there (env_mem.cls: 0 for an exact value or a word
+ * left as the input had it; the FUSE tolerance for a memory the
+ * interpreter never stored to); between programs words are exact. */
 static void
 compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
             const struct env_mem *am, const struct env_mem *fm, const struct diff_cmp_opts *o,

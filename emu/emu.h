@@ -95,7 +95,8 @@ struct env_mem {
    uint8_t *data;
    uint8_t *undef;
    /* Per word, the enum env_flag classes (UNDEF aside) of the value the
-    * interpreter stored there; NULL where it never stored one. */
+    * interpreter stored there (0: exact, or never stored); NULL until the
+    * interpreter stores to this memory at all. */
    uint16_t *cls;
    uint32_t size;
 };

@@ -485,7 +485,7 @@ round_of(const struct isa_model *m, const struct isa_insn *in)
 {
    int rm = isa_mod_by_role(m, ISA_ROLE_ROUND);
    unsigned round = 0;
-   for (unsigned i = 0; rm >= 0 && i < 8; i++)
+   for (unsigned i = 0; rm >= 0 && i <= SEM_VN_RM - SEM_VN_DEFAULT; i++)
       if (sem_mod_value(m, (unsigned)rm, (enum sem_vname)(SEM_VN_DEFAULT + i)) == in->mod[rm])
          round = i % 4;
    return round;
