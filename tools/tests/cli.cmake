@@ -5,8 +5,11 @@ function(interp_cli name)
   cli_test(cli_${name} ${ARGN})
 endfunction()
 function(interp_same name args)
-  cmake_parse_arguments(T "" "EXPECT;ARGS2;PRE" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=0)
+  cmake_parse_arguments(T "" "EXPECT;ARGS2;PRE;RC" "" ${ARGN})
+  if(NOT DEFINED T_RC)
+    set(T_RC 0)
+  endif()
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${T_RC})
   foreach(v EXPECT ARGS2 PRE)
     if(T_${v})
       list(APPEND defs -D${v}=${T_${v}})
@@ -124,3 +127,15 @@ add_test(NAME cli_install
          COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR} -DSRC=${CMAKE_SOURCE_DIR}
                  -DTMP=${CMAKE_BINARY_DIR}/install-test -P ${CMAKE_CURRENT_LIST_DIR}/run_install.cmake)
 interp_cli(version "--version" 0 OUT "^diffcomp [0-9]+\\.[0-9]+\\.[0-9]+\n")
+
+# diffcomp report: two hand-edited check reports, text and Markdown.
+set(_rp fixtures/report)
+interp_same(report_text "report|${_rp}/old.json|${_rp}/new.json" EXPECT ${_rp}/expected.txt RC 1)
+interp_same(report_markdown "report|${_rp}/old.json|${_rp}/new.json|--markdown|--top|1"
+            EXPECT ${_rp}/expected.md RC 1)
+interp_cli(report_exit_new_failure "report|${_rp}/old.json|${_rp}/new.json" 1 OUT "new failures \\(1\\)")
+interp_cli(report_same "report|${_rp}/old.json|${_rp}/old.json" 0 OUT "a3xx: 3 cases pass in both")
+interp_cli(report_not_a_report "report|${_rp}/old.json|fixtures/report/expected.txt" 2
+           ERR "no 'cases' list|YAML")
+interp_cli(report_one_file "report|${_rp}/old.json" 2 ERR "usage: diffcomp report")
+interp_cli(report_root_list "report|${_rp}/old.json|${_rp}/not_a_map.json" 2 ERR "no 'cases' list")
