@@ -166,3 +166,10 @@ check_cli(reduce_budget "reduce|--quiet|--max-tests|3|${_out}/hand/mad-a3xx.yaml
           NEEDS hand_repro CLEAN ${_out}/hand/mad-budget.yaml
           OUT "^reduced: 2 -> [12] instructions, 1024 -> 4 lanes; 3 runs .*\\(budget spent: best so far\\)")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)
+
+# Oracle false positives (issue 15): each case once failed without a fault.
+# LIT: MAX(-0, 0) may be either zero, and a NaN exponent's clamp is undefined.
+check_cli(lit_zero_sign "--no-repro|--seed|1|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
+check_cli(lit_zero_sign_s2 "--no-repro|--seed|2|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
+cli_test(interp_lit_flags "interp|${_fx}/fs_lit.tgsi|--inputs|${_fx}/fs_lit_inputs.yaml" 0
+         OUT "- \\[0, 0x80000000, -0.0, ZSIGN\\].*- \\[1, 0x7fc00000, .nan, UNDEF")
