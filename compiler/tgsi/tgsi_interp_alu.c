@@ -793,6 +793,8 @@ op_class(enum tgsi_opcode op)
    case TGSI_OP_LOG:
    case TGSI_OP_LIT:
       return ENV_F_TRANS;
+   case TGSI_OP_PK2H:
+      return ENV_F_PK16;
    case TGSI_OP_PK2US:
    case TGSI_OP_PK4B:
    case TGSI_OP_PK4UB:
@@ -1199,7 +1201,7 @@ exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          FOR r[i] = fui(snorm8_to_f(x[i] >> (8 * c)));
          break;
       }
-      FOR b->res_f[c][i] = xf[i] | op_class(ti->op);
+      FOR b->res_f[c][i] = (xf[i] & ~(uint32_t)ENV_F_PK16) | op_class(ti->op);
       if (ti->op == TGSI_OP_UP2H)
          canon(n, r, b->res_f[c]);
    }

@@ -173,3 +173,5 @@ check_cli(lit_zero_sign "--no-repro|--seed|1|${_fx}/fs_lit.tgsi" 0 OUT "total +2
 check_cli(lit_zero_sign_s2 "--no-repro|--seed|2|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
 cli_test(interp_lit_flags "interp|${_fx}/fs_lit.tgsi|--inputs|${_fx}/fs_lit_inputs.yaml" 0
          OUT "- \\[0, 0x80000000, -0.0, ZSIGN\\].*- \\[1, 0x7fc00000, .nan, UNDEF")
+# PK2H: halves compared as floats (seed 2: 0x8004 against 0x0000, an RCP cancellation).
+check_cli(pk2h_halves "--no-repro|--seed|2|captures/fs_gbuffer_pack.tgsi" 0 OUT "total +2 +2 +0")
