@@ -139,3 +139,8 @@ interp_cli(report_not_a_report "report|${_rp}/old.json|fixtures/report/expected.
            ERR "no 'cases' list|YAML")
 interp_cli(report_one_file "report|${_rp}/old.json" 2 ERR "usage: diffcomp report")
 interp_cli(report_root_list "report|${_rp}/old.json|${_rp}/not_a_map.json" 2 ERR "no 'cases' list")
+# sm50 laid `IF c {x = x * 2} ELSE {BRK}` at a loop top with the multiply
+# unguarded before `@!P0 SYNC` (issue 14): both arm orders must pass.
+interp_cli(gen_regress_else_break_loop_top
+           "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +2 +0 +0 +0 +0")
