@@ -118,3 +118,8 @@ endforeach()
 interp_cli(gen_regress_long_ops_scratch
            "check|fixtures/gen_regress/long_ops_scratch.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
+# sm50 laid `IF c {x = x * 2} ELSE {BRK}` at a loop top with the multiply
+# unguarded before `@!P0 SYNC` (issue 14): both arm orders must pass.
+interp_cli(gen_regress_else_break_loop_top
+           "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +2 +0 +0 +0 +0")
