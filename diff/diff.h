@@ -187,6 +187,10 @@ struct diff_shader_src {
    /* Inputs to run on instead of generating them from the seed (a
     * reduced reproducer's); not owned. */
    const struct env *inputs;
+   /* A variant (check --variants): 1 + the index of the shader it was
+    * made from, whose inputs it runs on and whose interpreter outputs it
+    * must give; 0 = none. */
+   unsigned variant_of;
 };
 
 struct isa_model;
@@ -289,6 +293,10 @@ void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
  * seed, default size), named "gen:S": the same as `diffcomp gen --seed S`.
  * Their seeds derive from c->o.seed, so a run is reproducible. */
 void diff_check_add_generated(struct diff_check *c, unsigned n);
+/* Adds n semantics-preserving variants (diff_variant) of every shader
+ * added so far, named "NAME~vK"; a shader that does not parse gets none
+ * (its own case shows the error). */
+void diff_check_add_variants(struct diff_check *c, unsigned n);
 /* One case per shader and target; shard k of n (1-based; n = 1: all). */
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
@@ -609,6 +617,12 @@ char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts
 bool diff_gen_default_supports(enum tgsi_opcode op);
 /* "frag", "vert", "comp" -> stage; false for anything else. */
 bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
+
+/* variant.c */
+/* A semantics-preserving variant of s from seed (dead code under an
+ * opaque false condition, identity wrappers, split vectors, one-iteration
+ * loops, commuted operands) as TGSI text; caller frees. */
+char *diff_variant(const struct tgsi_shader *s, uint64_t seed);
 
 /* ------------------------------------------------------------------ */
 /* reduce.c, reduce_inputs.c: shrink a failing shader and its inputs    */

@@ -136,6 +136,13 @@ check_cli(generated "--generated|3|--target|a3xx|--no-repro|--json|${_out}/gen.j
           FILE_RE "\"shaders\": 3, \"cases\": 3,.*\"shader\": \"gen:[0-9]+\""
           SAME_AS "--generated|3|--target|a3xx|--no-repro|-j1")
 check_cli(generated_bad "--generated|-1" 2 ERR "--generated takes a number")
+# Variants: NAME~vK, run on the original's inputs, same interpreter outputs;
+# subroutine labels (CAL) and the legacy dialect survive the rewrite.
+check_cli(variants "--variants|2|--no-repro|--json|${_out}/var.json|captures/fs_phong.tgsi|captures/cs_reduce_sum.tgsi|captures/fs_deferred_uber.tgsi|captures/vs_legacy_mesa9_lights.tgsi" 0
+          CLEAN ${_out}/var.json FILE ${_out}/var.json
+          FILE_RE "\"shaders\": 12,.*\"shader\": \"captures/fs_phong.tgsi~v2\""
+          SAME_AS "--variants|2|--no-repro|-j1|captures/fs_phong.tgsi|captures/cs_reduce_sum.tgsi|captures/fs_deferred_uber.tgsi|captures/vs_legacy_mesa9_lights.tgsi")
+check_cli(variants_bad "--variants|x" 2 ERR "--variants takes a number")
 # --git-bisect: only compile errors -> 125 (untestable); a mismatch -> 1.
 check_cli(bisect_compile "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 125)
 check_cli(bisect_bad "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1)
