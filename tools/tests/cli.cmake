@@ -144,3 +144,15 @@ interp_cli(report_root_list "report|${_rp}/old.json|${_rp}/not_a_map.json" 2 ERR
 interp_cli(gen_regress_else_break_loop_top
            "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
+# tools/mutate: the mutation harness on three mutants of a small pass (one
+# killed at least, so a harness that classifies nothing fails).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND)
+  add_test(NAME mutate_smoke
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   --files compiler/opt/opt_copyprop.c --sample 3 --seed 1 -j 1
+                   --min-kill-rate 0.5 captures/vs_mvp_basic.tgsi captures/fs_pbr_metal_rough.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_smoke PROPERTIES PASS_REGULAR_EXPRESSION "killed: [1-9][0-9]* of 3"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+endif()
