@@ -347,11 +347,14 @@ struct diff_baseline_entry {
    char *shader;
    char *target; /* NULL: every target */
    enum diff_status status;
+   int signal;     /* enum diff_signal_kind the failure must begin with; -1: any */
+   char *resolved; /* the shader's canonical path, NULL if it names no file */
 };
 
 struct diff_baseline {
    struct diff_baseline_entry *v;
    unsigned n, cap;
+   char *dir; /* the baseline file's directory: entries' paths are relative to it */
 };
 
 struct diff_summary {
@@ -369,8 +372,15 @@ void diff_baseline_free(struct diff_baseline *b);
 /* The status the baseline expects (DIFF_PASS if it lists the case not). */
 enum diff_status diff_baseline_expect(const struct diff_baseline *b, const char *shader,
                                       const char *target);
-/* A baseline listing every case of c that failed or errored. */
-char *diff_baseline_yaml(const struct diff_check *c);
+/* The entry naming this case (the same text, or the same file), or NULL. */
+const struct diff_baseline_entry *diff_baseline_match(const struct diff_baseline *b,
+                                                      const char *shader, const char *target);
+/* A baseline listing every case of c that failed or errored, with its first
+ * failing signal; paths relative to directory dir (NULL: as given). */
+char *diff_baseline_yaml(const struct diff_check *c, const char *dir);
+/* Marks stale[e] for each entry that names no case of c; the count. */
+unsigned diff_baseline_stale(const struct diff_baseline *b, const struct diff_check *c,
+                             bool *stale);
 enum diff_outcome diff_case_outcome(const struct diff_check *c, unsigned i,
                                     const struct diff_baseline *b);
 void diff_summarize(const struct diff_check *c, const struct diff_baseline *b,

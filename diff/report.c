@@ -6,17 +6,22 @@
  * Baseline format (YAML), the cases expected not to pass:
  *
  *   expected:
- *     - {shader: captures/fs_x.tgsi, target: a3xx, status: fail}
- *     - {shader: captures/vs_y.tgsi, status: error}    # every target
+ *     - {shader: ../captures/fs_x.tgsi, target: a3xx, status: fail, signal: hazard}
+ *     - {shader: ../captures/vs_y.tgsi, status: error}    # every target
  *
- * A case listed with status S is "expected" when it ends with status S; a
- * listed case that passes (or is skipped) is an "unexpected pass"; any other
- * fail or error is new. Entries naming cases not in the run are ignored,
- * so one baseline serves every shard.
+ * Paths are relative to the baseline file's directory (an entry also
+ * matches a case named by the same text). A case listed with status S (and
+ * signal K, when given) is "expected" when it ends with status S and its
+ * first failing signal is K; a listed case that passes (or is skipped) is an
+ * "unexpected pass"; any other fail or error is new. Entries naming cases not
+ * in the run are ignored, so one baseline serves every shard.
  *
  * Everything here returns text; nothing prints. Report files are written
  * whole or not at all (diff_write_atomic).
  */
+/* realpath (baseline paths) is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "diff/diff.h"
 
 #include <errno.h>
@@ -71,12 +76,23 @@ status_from_name(const char *s, enum diff_status *out)
    return false;
 }
 
+/* A path's canonical form, or NULL (a generated shader's name, a file
+ * that is gone). */
+static char *
+canonical(const char *dir, const char *path)
+{
+   char *joined = path[0] == '/' || !dir ? xstrdup(path) : xasprintf("%s/%s", dir, path);
+   char *r = realpath(joined, NULL);
+   free(joined);
+   return r;
+}
+
 static bool
 baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list *d)
 {
    const char *shader = ydoc_scalar(y, ydoc_get(y, n, "shader"));
    const char *target = ydoc_scalar(y, ydoc_get(y, n, "target"));
-   int sn = ydoc_get(y, n, "status");
+   int sn = ydoc_get(y, n, "status"), kn = ydoc_get(y, n, "signal");
    enum diff_status st = DIFF_FAIL;
    if (!ydoc_is_map(y, n) || !shader || !*shader) {
       ydoc_error(y, n, d, "a baseline entry is a mapping with at least 'shader'");
@@ -86,8 +102,17 @@ baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list 
       ydoc_error(y, sn, d, "status is one of fail, error, skip");
       return false;
    }
+   int kind = -1;
+   for (unsigned k = 0; kn && k < DIFF_SIG_COUNT; k++)
+      if (ydoc_scalar(y, kn) && !strcmp(ydoc_scalar(y, kn), diff_signal_names[k]))
+         kind = (int)k;
+   if (kn && kind < 0) {
+      ydoc_error(y, kn, d, "signal is a signal kind (mismatch, hazard, compile-error, ...)");
+      return false;
+   }
    struct diff_baseline_entry e = {xstrdup(shader),
-                                   target && strcmp(target, "*") ? xstrdup(target) : NULL, st};
+                                   target && strcmp(target, "*") ? xstrdup(target) : NULL, st, kind,
+                                   canonical(b->dir, shader)};
    VEC_PUSH(b->v, b->n, b->cap, e);
    return true;
 }
@@ -97,16 +122,16 @@ diff_baseline_parse(const char *text, size_t len, const char *file, struct diff_
                     struct diag_list *d)
 {
    memset(b, 0, sizeof(*b));
+   const char *slash = strrchr(file, '/');
+   b->dir = slash ? xasprintf("%.*s", (int)(slash == file ? 1 : slash - file), file) : xstrdup(".");
    struct ydoc *y = ydoc_load(text, len, file, d);
-   if (!y)
-      return false;
-   int root = ydoc_root(y), list = ydoc_get(y, root, "expected");
-   bool ok = true;
-   if (!list && ydoc_is_map(y, root)) {
+   bool ok = y != NULL;
+   int root = y ? ydoc_root(y) : 0, list = y ? ydoc_get(y, root, "expected") : 0;
+   if (ok && !list && ydoc_is_map(y, root)) {
       ydoc_error(y, root, d, "a baseline has a list 'expected'");
       ok = false;
    }
-   if (!list && !ydoc_is_map(y, root))
+   if (ok && !list && !ydoc_is_map(y, root))
       list = root; /* a bare list is accepted too */
    if (ok && ydoc_len(y, list) && !ydoc_item(y, list, 0)) {
       ydoc_error(y, list, d, "'expected' is a list");
@@ -126,18 +151,44 @@ diff_baseline_free(struct diff_baseline *b)
    for (unsigned i = 0; i < b->n; i++) {
       free(b->v[i].shader);
       free(b->v[i].target);
+      free(b->v[i].resolved);
    }
    free(b->v);
+   free(b->dir);
    memset(b, 0, sizeof(*b));
+}
+
+/* An entry names a case when the target agrees and the shader is the same
+ * file: the same text as written, or the same canonical path (the baseline's
+ * paths are relative to the baseline file, the case's to the working
+ * directory). */
+const struct diff_baseline_entry *
+diff_baseline_match(const struct diff_baseline *b, const char *shader, const char *target)
+{
+   char *real = NULL;
+   bool tried = false;
+   const struct diff_baseline_entry *hit = NULL;
+   for (unsigned i = 0; b && i < b->n && !hit; i++) {
+      const struct diff_baseline_entry *e = &b->v[i];
+      if (e->target && strcmp(e->target, target))
+         continue;
+      if (e->resolved && !tried) {
+         real = canonical(NULL, shader);
+         tried = true;
+      }
+      if ((e->resolved && real && !strcmp(e->resolved, real)) ||
+          (!e->resolved && !strcmp(e->shader, shader)))
+         hit = e;
+   }
+   free(real);
+   return hit;
 }
 
 enum diff_status
 diff_baseline_expect(const struct diff_baseline *b, const char *shader, const char *target)
 {
-   for (unsigned i = 0; b && i < b->n; i++)
-      if (!strcmp(b->v[i].shader, shader) && (!b->v[i].target || !strcmp(b->v[i].target, target)))
-         return b->v[i].status;
-   return DIFF_PASS;
+   const struct diff_baseline_entry *e = diff_baseline_match(b, shader, target);
+   return e ? e->status : DIFF_PASS;
 }
 
 static const char *
@@ -152,22 +203,61 @@ case_target(const struct diff_check *c, unsigned i)
    return c->targets[c->cases[i].target].name;
 }
 
+/* path relative to directory `from`, both made canonical; NULL if either
+ * cannot be resolved. */
+static char *
+relative_to(const char *from, const char *path)
+{
+   char *a = canonical(NULL, from), *b = canonical(NULL, path), *rel = NULL;
+   if (a && b) {
+      /* The longest common run of whole components ("/x/y" vs "/x/yz": "/x"). */
+      size_t common = 0;
+      for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+         if (a[i + 1] == '/' || !a[i + 1])
+            common = (b[i + 1] == '/' || !b[i + 1]) ? i + 1 : common;
+      struct sb s = {0};
+      for (const char *p = a + common; *p; p++)
+         if (*p == '/')
+            sbf(&s, "../");
+      sbf(&s, "%s", b + common + (b[common] == '/'));
+      rel = sb_take(&s);
+   }
+   free(a);
+   free(b);
+   return rel;
+}
+
+/* The first signal that makes the case fail or error. */
+static int
+first_failing_signal(const struct diff_case_result *r)
+{
+   for (unsigned k = 0; k < r->nsig; k++)
+      if (diff_signal_status(r->sig[k].kind) == r->status)
+         return (int)r->sig[k].kind;
+   return -1;
+}
+
 char *
-diff_baseline_yaml(const struct diff_check *c)
+diff_baseline_yaml(const struct diff_check *c, const char *dir)
 {
    struct sb b = {0};
-   sbf(&b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline)\n"
+   sbf(&b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline);\n"
+           "# paths are relative to this file's directory\n"
            "expected:\n");
    unsigned n = 0;
    for (unsigned i = 0; i < c->ncases; i++) {
       enum diff_status st = c->results[i].status;
       if (st != DIFF_FAIL && st != DIFF_ERROR)
          continue;
+      char *rel = dir ? relative_to(dir, case_shader(c, i)) : NULL;
+      int kind = first_failing_signal(&c->results[i]);
       struct ydoc_writer *w = ydoc_writer_new();
       ydoc_map(w, true, true);
-      ydoc_kv(w, "shader", case_shader(c, i));
+      ydoc_kv(w, "shader", rel ? rel : case_shader(c, i));
       ydoc_kv(w, "target", case_target(c, i));
       ydoc_kv(w, "status", diff_status_names[st]);
+      if (kind >= 0)
+         ydoc_kv(w, "signal", diff_signal_names[kind]);
       ydoc_map(w, false, true);
       char *t = ydoc_writer_finish(w);
       if (t) {
@@ -176,10 +266,25 @@ diff_baseline_yaml(const struct diff_check *c)
          n++;
       }
       free(t);
+      free(rel);
    }
    if (!n)
       sbf(&b, "  []\n");
    return sb_take(&b);
+}
+
+unsigned
+diff_baseline_stale(const struct diff_baseline *b, const struct diff_check *c, bool *stale)
+{
+   unsigned n = 0;
+   for (unsigned e = 0; b && e < b->n; e++) {
+      bool used = false;
+      for (unsigned i = 0; i < c->ncases && !used; i++)
+         used = diff_baseline_match(b, case_shader(c, i), case_target(c, i)) == &b->v[e];
+      stale[e] = !used;
+      n += !used;
+   }
+   return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -189,12 +294,15 @@ enum diff_outcome
 diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_baseline *b)
 {
    enum diff_status st = c->results[i].status;
-   enum diff_status want = diff_baseline_expect(b, case_shader(c, i), case_target(c, i));
+   const struct diff_baseline_entry *e =
+       diff_baseline_match(b, case_shader(c, i), case_target(c, i));
+   enum diff_status want = e ? e->status : DIFF_PASS;
    if (want == DIFF_SKIP || want == DIFF_NA)
       want = DIFF_PASS;
    if (st == DIFF_PASS || st == DIFF_SKIP || st == DIFF_NA)
       return want == DIFF_PASS ? DIFF_OUT_OK : DIFF_OUT_UNEXPECTED_PASS;
-   if (st == want)
+   /* An entry that names its signal expects that failure, not another. */
+   if (st == want && (e->signal < 0 || e->signal == first_failing_signal(&c->results[i])))
       return DIFF_OUT_EXPECTED;
    return st == DIFF_FAIL ? DIFF_OUT_NEW_FAIL : DIFF_OUT_NEW_ERROR;
 }

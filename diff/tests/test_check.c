@@ -369,7 +369,7 @@ test_baseline(void)
    struct diff_check c;
    setup(&c, 0, 1, 1);
    diff_check_run(&c, NULL, NULL);
-   char *y = diff_baseline_yaml(&c);
+   char *y = diff_baseline_yaml(&c, NULL);
    struct diff_baseline b;
    struct diag_list d = {0};
    CHECKF(diff_baseline_parse(y, strlen(y), "b.yaml", &b, &d), "%s", y);
