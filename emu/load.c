@@ -389,6 +389,10 @@ set_target(const struct emu_code *c, unsigned idx, struct emu_op *op)
          t = (int64_t)in->addr + v;
          op->target = t >= 0 ? index_at(c, (uint64_t)t) : -1;
          break;
+      case ISA_PCREL_DWORD_NEXT:
+         t = (int64_t)in->addr + in->size + 4 * v;
+         op->target = t >= 0 ? index_at(c, (uint64_t)t) : -1;
+         break;
       default:
          t = (int64_t)in->addr + in->size + v;
          op->target = t >= 0 ? index_at(c, (uint64_t)t) : -1;

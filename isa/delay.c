@@ -75,6 +75,18 @@ isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
    return n ? n : 1;
 }
 
+unsigned
+isa_opnd_regs(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   unsigned n = isa_opnd_count(m, in, slot), w = 0;
+   const struct isa_opnd *o = slot_opnd(in, slot);
+   if (!o || in->op >= m->nops)
+      return n;
+   isa_opnd_type(m, in, slot, &w);
+   unsigned fw = o->file < m->nfiles ? m->files[o->file].width : 32;
+   return w > fw && fw ? n * ((w + fw - 1) / fw) : n;
+}
+
 /* A register in "full units": half registers that alias halves of a full
  * file map to that file's register (index / 2). */
 struct unit {

@@ -454,15 +454,16 @@ struct isa_file_info {
 };
 
 /* How a branch-target immediate is relative to its instruction (imm
- * `pcrel:` in the model): counted in instructions or in bytes, from this
+ * `pcrel:` in the model): counted in instructions, bytes or dwords, from this
  * instruction or from the one after it (byte addresses include any bundle
  * control words, as struct isa_insn.addr does). */
 enum isa_pcrel {
    ISA_PCREL_NONE,
-   ISA_PCREL_INSN,      /* target = this instruction's index + value */
-   ISA_PCREL_INSN_NEXT, /* target = this instruction's index + 1 + value */
-   ISA_PCREL_BYTE,      /* target address = this addr + value */
-   ISA_PCREL_BYTE_NEXT, /* target address = this addr + size + value */
+   ISA_PCREL_INSN,       /* target = this instruction's index + value */
+   ISA_PCREL_INSN_NEXT,  /* target = this instruction's index + 1 + value */
+   ISA_PCREL_BYTE,       /* target address = this addr + value */
+   ISA_PCREL_BYTE_NEXT,  /* target address = this addr + size + value */
+   ISA_PCREL_DWORD_NEXT, /* target address = this addr + size + 4 * value (gfx9) */
 };
 
 /* What one source or destination slot of an op accepts. */
@@ -663,6 +664,9 @@ void isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, i
 /* How many consecutive registers operand `slot` covers (write masks,
  * component counts); 1 for most operands. */
 unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
+/* The registers operand `slot` occupies: isa_opnd_count times the
+ * registers one element of its width takes (a 64-bit operand: 2). */
+unsigned isa_opnd_regs(const struct isa_model *m, const struct isa_insn *in, int slot);
 /* The data type of operand `slot` of a decoded record, with the width its
  * type or width modifier gives (a3xx: 16 for half precision); *width may be
  * NULL. ISA_TYPE_NONE when neither the op nor a modifier says. */
