@@ -1531,6 +1531,13 @@ isa_open_string(const char *text, size_t len, const char *file, struct isa_model
    return ISA_ERR_OK;
 }
 
+const char *
+isa_model_dir(void)
+{
+   const char *dir = getenv("DIFFCOMP_ISA_PATH");
+   return dir && *dir ? dir : DC_SOURCE_DIR "/isa/models";
+}
+
 enum isa_err
 isa_open(const char *name, struct isa_model **out, struct diag_list *d)
 {
@@ -1553,8 +1560,7 @@ isa_open(const char *name, struct isa_model **out, struct diag_list *d)
                         "model names are lower-case letters, digits and '_'");
             return ISA_ERR_NOTFOUND;
          }
-      const char *dir = getenv("DIFFCOMP_ISA_PATH");
-      path = xasprintf("%s/%s.yaml", dir && *dir ? dir : DC_SOURCE_DIR "/isa/models", name);
+      path = xasprintf("%s/%s.yaml", isa_model_dir(), name);
    }
    char *text = NULL, *msg = NULL;
    size_t len = 0;

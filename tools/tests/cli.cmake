@@ -118,3 +118,9 @@ endforeach()
 interp_cli(gen_regress_long_ops_scratch
            "check|fixtures/gen_regress/long_ops_scratch.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
+
+# cmake --install, then the installed binary run from elsewhere (run_install.cmake).
+add_test(NAME cli_install
+         COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR} -DSRC=${CMAKE_SOURCE_DIR}
+                 -DTMP=${CMAKE_BINARY_DIR}/install-test -P ${CMAKE_CURRENT_LIST_DIR}/run_install.cmake)
+interp_cli(version "--version" 0 OUT "^diffcomp [0-9]+\\.[0-9]+\\.[0-9]+\n")
