@@ -302,7 +302,9 @@ struct isa_model;
    X(TEX_QUERY, "tex_query") \
    X(TEX_COMP, "tex_comp") \
    X(VOTE_MODE, "vote_mode") \
-   X(EMIT_MODE, "emit_mode")
+   X(EMIT_MODE, "emit_mode") \
+   X(SRC0_SEL, "src0_sel") \
+   X(SRC1_SEL, "src1_sel")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
@@ -499,6 +501,7 @@ struct isa_class_info {
    int soft_latency;       /* scheduler estimate for variable-latency classes */
    int read_early;         /* extra distance when this class consumes a fixed-latency result */
    bool flow;              /* branch/jump/end: ends a block or redirects */
+   bool unordered;         /* counter sync: results return out of order (only a wait for 0) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -541,6 +544,9 @@ unsigned isa_mod_count(const struct isa_model *m);
 int isa_mod_find(const struct isa_model *m, const char *name);
 int isa_mod_by_role(const struct isa_model *m, enum isa_role role);
 const char *isa_mod_name(const struct isa_model *m, unsigned mod);
+/* The operand field a modifier acts on (`operand:` in the model: the SDWA
+ * source selects), or NULL. */
+const char *isa_mod_operand(const struct isa_model *m, unsigned mod);
 /* Value of enum entry `name` of the enum modifier `mod` is bound to, or -1. */
 int isa_mod_value(const struct isa_model *m, unsigned mod, const char *name);
 /* Compare-flip partner of an enum value (lt -> gt), or -1 if none. */

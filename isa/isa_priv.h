@@ -144,8 +144,9 @@ struct isa_mod {
    int32_t max;
    int32_t def; /* value isa_insn_init() gives it */
    enum isa_role role;
-   bool always; /* print even when 0 */
-   bool hidden; /* never printed: the assembler infers it from operands */
+   bool always;   /* print even when 0 */
+   bool hidden;   /* never printed: the assembler infers it from operands */
+   char *operand; /* the operand field it acts on (gfx9 src0_sel: src0), or NULL */
    struct isa_fmt fmt;
    struct isa_pos pos;
 };
@@ -277,6 +278,7 @@ struct isa_class {
    enum isa_sync sync, war;
    int latency, soft, read_early;
    bool flow;
+   bool unordered; /* counter classes: results return out of order (gfx9 SMEM) */
    struct isa_pos pos;
 };
 
@@ -290,6 +292,7 @@ struct isa_param {
 struct isa_wait_rule {
    char *first, *second;
    int states;
+   int file; /* the register file the rule is about (gfx9: SGPRs), or -1: any */
    struct isa_pos pos;
 };
 

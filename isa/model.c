@@ -964,8 +964,8 @@ parse_luts(struct isa_ld *l, yaml_node_t *map)
 static void
 parse_mods(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind",   "enum",    "max", "role", "print",
-                                      "always", "default", "doc", NULL};
+   static const char *const keys[] = {"kind",   "enum",    "max",     "role", "print",
+                                      "always", "default", "operand", "doc",  NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "modifiers"))
       return;
@@ -1008,6 +1008,7 @@ parse_mods(struct isa_ld *l, yaml_node_t *map)
       free(en);
       md->max = isa_ld_opt_int(l, v, "max", 0, 32767, md->kind == ISA_MOD_FLAG ? 1 : 32767);
       md->always = isa_ld_opt_bool(l, v, "always", false);
+      md->operand = isa_ld_opt_str(l, v, "operand");
       if ((x = isa_ld_get(l, v, "default"))) {
          const char *ds = isa_ld_scalar(l, x, "default");
          int64_t dv;
@@ -1228,8 +1229,8 @@ parse_formats(struct isa_ld *l, yaml_node_t *map)
 static void
 parse_classes(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"latency",    "sync", "war", "soft",
-                                      "read_early", "flow", "doc", NULL};
+   static const char *const keys[] = {"latency", "sync",      "war", "soft", "read_early",
+                                      "flow",    "unordered", "doc", NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "classes"))
       return;
@@ -1248,6 +1249,7 @@ parse_classes(struct isa_ld *l, yaml_node_t *map)
       c->latency = isa_ld_opt_int(l, v, "latency", 0, 1000, -1);
       c->soft = isa_ld_opt_int(l, v, "soft", 0, 100000, c->latency < 0 ? 0 : c->latency);
       c->read_early = isa_ld_opt_int(l, v, "read_early", 0, 1000, 0);
+      c->unordered = isa_ld_opt_bool(l, v, "unordered", false);
       c->flow = isa_ld_opt_bool(l, v, "flow", false);
       yaml_node_t *x;
       int s;
@@ -1410,6 +1412,7 @@ isa_close(struct isa_model *m)
    free(m->luts);
    for (unsigned i = 0; i < m->nmods; i++) {
       free(m->mods[i].name);
+      free(m->mods[i].operand);
       free_fmt(&m->mods[i].fmt);
    }
    free(m->mods);
