@@ -1522,6 +1522,8 @@ isa_open_string(const char *text, size_t len, const char *file, struct isa_model
       else {
          isa_build_dispatch(m);
          sem_build_values(m);
+         if (!isa_check_facts(m))
+            e = ISA_ERR_MODEL;
       }
    }
    m->diag = NULL;
