@@ -298,6 +298,7 @@ main(void)
    test_bundle();
    random_words("a3xx", 1000000);
    random_words("sketch_gfx9.yaml", 1000000);
+   random_words("gfx9", 1000000);
    random_words("sketch_agx.yaml", 1000000);
    return test_done();
 }
