@@ -29,7 +29,8 @@ const char *const emu_status_names[EMU_STATUS_COUNT] = {EMU_STATUSES(NAME_)};
 unsigned
 emu_wave_size(const struct isa_model *m)
 {
-   return isa_hazard_kind(m) == ISA_HAZARD_DELAY_SLOTS ? 64 : 32;
+   enum isa_hazard_kind h = isa_hazard_kind(m);
+   return h == ISA_HAZARD_DELAY_SLOTS || h == ISA_HAZARD_WAIT_STATES ? 64 : 32;
 }
 
 void
@@ -246,6 +247,8 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    for (unsigned i = 0; i < run->code->ntouched; i++)
       w->meta[run->code->touched[i]].ready = EMU_LONG_AGO;
    memset(w->sync_epoch, 0, sizeof(w->sync_epoch));
+   memset(w->cnt_issued, 0, sizeof(w->cnt_issued));
+   memset(w->cnt_ooo, 0, sizeof(w->cnt_ooo));
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
@@ -279,6 +282,8 @@ split(struct emu_run *run, struct emu_group *g)
       struct emu_wave *w = &g->waves[i];
       memcpy(w->meta, b->meta, (size_t)run->code->nunits * sizeof(*w->meta));
       memcpy(w->sync_epoch, b->sync_epoch, sizeof(w->sync_epoch));
+      memcpy(w->cnt_issued, b->cnt_issued, sizeof(w->cnt_issued));
+      memcpy(w->cnt_ooo, b->cnt_ooo, sizeof(w->cnt_ooo));
       memcpy(w->sync_ready, b->sync_ready, sizeof(w->sync_ready));
       memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
       memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));

@@ -612,7 +612,7 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
                   sizeof(*m->wait_rules));
       SEQ_EACH(l, x, e)
       {
-         static const char *const wk[] = {"first", "second", "states", "doc", NULL};
+         static const char *const wk[] = {"first", "second", "states", "file", "doc", NULL};
          if (!isa_ld_is_map(l, e, "wait-state rule"))
             continue;
          isa_ld_check_keys(l, e, "wait-state rule", wk);
@@ -621,6 +621,11 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
          r->second = isa_ld_opt_str(l, e, "second");
          r->states = isa_ld_opt_int(l, e, "states", 0, 64, -1);
          r->pos = isa_ld_pos(e);
+         char *fs = isa_ld_opt_str(l, e, "file");
+         r->file = fs ? FIND(m->files, m->nfiles, fs) : -1;
+         if (fs && r->file < 0)
+            isa_ld_err(l, isa_ld_get(l, e, "file"), "unknown register file '%s'", fs);
+         free(fs);
          if (!r->first || !r->second || r->states < 0)
             isa_ld_err(l, e, "a wait-state rule needs first, second and states");
       }

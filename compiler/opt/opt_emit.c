@@ -359,10 +359,13 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
             break;
          case ISA_PCREL_BYTE:
          case ISA_PCREL_BYTE_NEXT:
+         case ISA_PCREL_DWORD_NEXT:
             if (!addr)
                addr = slot_addresses(m, lo);
             v = (int32_t)((unsigned)t < lo->n ? addr[t] : addr[lo->n - 1] + 8) - (int32_t)addr[i] -
-                (si.pcrel == ISA_PCREL_BYTE_NEXT ? (int32_t)s->insn.size : 0);
+                (si.pcrel != ISA_PCREL_BYTE ? (int32_t)s->insn.size : 0);
+            if (si.pcrel == ISA_PCREL_DWORD_NEXT)
+               v /= 4;
             break;
          default:
             v = t - (int32_t)i;
