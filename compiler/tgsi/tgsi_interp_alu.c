@@ -387,12 +387,38 @@ mad_fuse(unsigned n, uint32_t *rf, const uint32_t *a, const uint32_t *b, const u
    }
 }
 
+/* CANCEL: a sum r whose largest term has magnitude m cancelled by more
+ * than 4 bits while a term carries an inexact class. Each term's error is
+ * bounded relative to the term (its class's tolerance times m), so r's is
+ * too, not relative to r: x - y with x = y exact in the interpreter and
+ * one ulp apart on the GPU is 0 against 2^-17 for x near 100. Below m =
+ * 2^-8 the absolute 2^-20 of every class still bounds it. */
+static inline uint32_t
+cancel(uint32_t flags, float r, double m)
+{
+   const uint32_t inexact = ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS;
+   return (flags & inexact) && m > 0x1p-8 && fabs((double)r) * 16.0 < m ? ENV_F_CANCEL : 0;
+}
+
 /* Flags only some float opcodes add. */
 static void
-fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s)
+fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
    switch (op) {
+   case TGSI_OP_ADD:
+   case TGSI_OP_SUB:
+      FOR rf[i] |= cancel(rf[i], F(r[i]), fmax(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+      break;
+   case TGSI_OP_MAD:
+   case TGSI_OP_FMA:
+      FOR rf[i] |= cancel(rf[i], F(r[i]),
+                          fmax(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
+      break;
+   case TGSI_OP_LRP: /* a * (b - c) + c */
+      FOR rf[i] |= cancel(rf[i], F(r[i]),
+                          fmax(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
+      break;
    case TGSI_OP_MIN:
    case TGSI_OP_MAX:
       FOR rf[i] |= zsign(a[i], b[i]);
@@ -871,7 +897,7 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op));
       if (op == TGSI_OP_MAD)
          mad_fuse(n, rf, s[0], s[1], s[2]);
-      fextra(op, n, rf, s);
+      fextra(op, n, rf, s, r);
       return true;
    }
    merge_flags(n, rf, sf, ns);
@@ -1025,6 +1051,10 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
             y[c] = h && c == 3 ? 1.0f : F(bb[c][i]);
          }
          rf[i] |= sum_exact(nch, x, y, 0.0f) ? 0 : ENV_F_FUSE;
+         double m = 0.0;
+         for (unsigned c = 0; c < nch; c++)
+            m = fmax(m, fabs((double)x[c] * y[c]));
+         rf[i] |= cancel(rf[i], F(r[i]), m);
       }
    } else {
       FOR rf[i] |= op_class(op);

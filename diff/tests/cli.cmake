@@ -194,3 +194,7 @@ foreach(_s 1 2 3)
 endforeach()
 # TXP with a denormal w (seed 3): opt projected by a * rcp(w) (0 * inf = NaN), ref divides exactly.
 check_cli(txp_exact_projection "--no-repro|--seed|3|captures/fs_shadow_pcf.tgsi" 0 OUT "total +2 +2 +0")
+# A sum that cancels an inexact term (gen:630271604 at --generated 3000 --seed 7:
+# 0 against -7.6e-6, a POW near 100 one ulp off): CANCEL, unchecked; no cancellation, no mark.
+cli_test(interp_cancel_flags "interp|${_fx}/fs_cancel.tgsi|--inputs|${_fx}/fs_cancel_inputs.yaml" 0
+         OUT "- \\[0, 0x00000000, 0.0, RCP, CANCEL\\]\n *- \\[1, 0x42c60000, 99.0, RCP\\]\n")
