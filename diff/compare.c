@@ -77,7 +77,8 @@ static const struct tol oracle_tol[] = {
 static const struct tol ffma_tol = {0, 16, 0x1p-14, 0x1p-20};
 
 /* Classes the oracle leaves out (counted as unchecked) unless equal. */
-#define ORACLE_UNCHECKED (ENV_F_DENORM | ENV_F_NAN | ENV_F_DERIV | ENV_F_BITS | ENV_F_CANCEL)
+#define ORACLE_UNCHECKED                                                                           \
+   (ENV_F_DENORM | ENV_F_NAN | ENV_F_DERIV | ENV_F_BITS | ENV_F_CANCEL | ENV_F_EDGE)
 
 uint32_t
 diff_ulp_distance(uint32_t a, uint32_t b)
@@ -172,7 +173,7 @@ transform_ok(uint32_t e, uint32_t a, unsigned flags, unsigned inexact)
    /* a fused rounding, like any error of a term, is not bounded by the
     * size of a sum that cancelled it (CANCEL) */
    if ((inexact & (1u << DIFF_INEXACT_FFMA_BIT)) &&
-       (within(&ffma_tol, e, a) || e_special || (flags & ENV_F_CANCEL)))
+       (within(&ffma_tol, e, a) || e_special || (flags & (ENV_F_CANCEL | ENV_F_EDGE))))
       return true;
    if (inexact & (1u << DIFF_INEXACT_ALGEBRAIC_BIT))
       return (is_zero(e) && is_zero(a)) || is_nan_bits(e);
