@@ -52,7 +52,9 @@
    X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F)")                            \
    X(DERIV, "coarse derivative (may be computed fine)")                                            \
    X(BITS, "an inexact or sign-ambiguous float read as integer bits")                              \
-   X(PK16, "two halves packed by PK2H: each compared as a float")
+   X(PK16, "two halves packed by PK2H: each compared as a float")                                 \
+   X(CANCEL, "a sum cancelled inexact terms: its error is not bounded by its size")               \
+   X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
 #undef ENV_FLAG_BIT_

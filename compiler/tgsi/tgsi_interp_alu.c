@@ -387,12 +387,62 @@ mad_fuse(unsigned n, uint32_t *rf, const uint32_t *a, const uint32_t *b, const u
    }
 }
 
+/* CANCEL: a sum r whose largest term has magnitude m cancelled by more
+ * than 4 bits while a term carries an inexact class. Each term's error is
+ * bounded relative to the term (its class's tolerance times m), so r's is
+ * too, not relative to r: x - y with x = y exact in the interpreter and
+ * one ulp apart on the GPU is 0 against 2^-17 for x near 100. Below m =
+ * 2^-8 the absolute 2^-20 of every class still bounds it. */
+static inline uint32_t
+cancel(uint32_t flags, float r, double m)
+{
+   const uint32_t inexact = ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS;
+   return (flags & inexact) && m > 0x1p-8 && fabs((double)r) * 16.0 < m ? ENV_F_CANCEL : 0;
+}
+
+/* EDGE: a compare, rounding or conversion whose operand carries an
+ * inexact class and lies within that class's relative bound (the
+ * oracle's R: FUSE and LRP 2^-16, RCP 2^-14, TRANS 2^-12) or 2^-20 of the
+ * threshold: the GPU's operand may sit on the other side, and the result
+ * jumps by a whole step (FLR of 2.9999999 against 3; SLT flips). dist is
+ * the operand's distance to the threshold, mag its size. */
+static inline uint32_t
+edge(uint32_t flags, double dist, double mag)
+{
+   double rel = (flags & ENV_F_TRANS)          ? 0x1p-12
+                : (flags & ENV_F_RCP)          ? 0x1p-14
+                : (flags & (ENV_F_FUSE | ENV_F_LRP)) ? 0x1p-16
+                                               : 0.0;
+   return rel > 0.0 && fabs(dist) <= rel * fabs(mag) + 0x1p-20 ? ENV_F_EDGE : 0;
+}
+
+/* Distance of x to the nearest integer (half: to the nearest n + 0.5). */
+static inline double
+to_step(float x, bool half)
+{
+   double d = (double)x - (half ? 0.5 : 0.0);
+   return d - floor(d + 0.5);
+}
+
 /* Flags only some float opcodes add. */
 static void
-fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s)
+fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
    switch (op) {
+   case TGSI_OP_ADD:
+   case TGSI_OP_SUB:
+      FOR rf[i] |= cancel(rf[i], F(r[i]), fmax(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+      break;
+   case TGSI_OP_MAD:
+   case TGSI_OP_FMA:
+      FOR rf[i] |= cancel(rf[i], F(r[i]),
+                          fmax(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
+      break;
+   case TGSI_OP_LRP: /* a * (b - c) + c */
+      FOR rf[i] |= cancel(rf[i], F(r[i]),
+                          fmax(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
+      break;
    case TGSI_OP_MIN:
    case TGSI_OP_MAX:
       FOR rf[i] |= zsign(a[i], b[i]);
@@ -402,6 +452,16 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s)
       break;
    case TGSI_OP_ROUND:
       FOR rf[i] |= fabsf(F(a[i]) - truncf(F(a[i]))) == 0.5f ? ENV_F_ROUND : 0;
+      FOR rf[i] |= edge(rf[i], to_step(F(a[i]), true), F(a[i]));
+      break;
+   case TGSI_OP_FLR:
+   case TGSI_OP_CEIL:
+   case TGSI_OP_TRUNC:
+   case TGSI_OP_FRC:
+      FOR rf[i] |= edge(rf[i], to_step(F(a[i]), false), F(a[i]));
+      break;
+   case TGSI_OP_SSG:
+      FOR rf[i] |= edge(rf[i], F(a[i]), F(a[i]));
       break;
    default:
       break;
@@ -522,6 +582,7 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
       FOR rf[i] = (sf[0][i] & ENV_F_UNDEF) && b[i] == c[i]
                       ? sf[1][i] | sf[2][i]
                       : sf[0][i] | fden(a[i]) | (F(a[i]) < 0.0f ? sf[1][i] : sf[2][i]);
+      FOR rf[i] |= edge(sf[0][i], F(a[i]), F(a[i]));
       return true;
    case TGSI_OP_UCMP:
       FOR r[i] = a[i] ? b[i] : c[i];
@@ -552,7 +613,12 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
     * and none must turn its bits into ENV_F_BITS when a UIF reads them.
     * Where an inexact operand sits at the threshold the compare may still
     * flip; that risk was taken before the bits rule and is kept. */
-   if (op != TGSI_OP_F2I && op != TGSI_OP_F2U && op != TGSI_OP_ARL && op != TGSI_OP_ARR)
+   bool conv = op == TGSI_OP_F2I || op == TGSI_OP_F2U || op == TGSI_OP_ARL || op == TGSI_OP_ARR;
+   if (conv)
+      FOR rf[i] |= edge(rf[i], to_step(F(a[i]), op == TGSI_OP_ARR), F(a[i]));
+   else
+      FOR rf[i] |= edge(rf[i], (double)F(a[i]) - F(b[i]), fmax(fabsf(F(a[i])), fabsf(F(b[i]))));
+   if (!conv)
       FOR rf[i] &= ~(uint32_t)(ENV_F_INEXACT | ENV_F_ZSIGN);
    fpost(n, NULL, rf, s, tgsi_op_info[op].nsrc, 0);
    return true;
@@ -871,7 +937,7 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op));
       if (op == TGSI_OP_MAD)
          mad_fuse(n, rf, s[0], s[1], s[2]);
-      fextra(op, n, rf, s);
+      fextra(op, n, rf, s, r);
       return true;
    }
    merge_flags(n, rf, sf, ns);
@@ -1025,6 +1091,10 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
             y[c] = h && c == 3 ? 1.0f : F(bb[c][i]);
          }
          rf[i] |= sum_exact(nch, x, y, 0.0f) ? 0 : ENV_F_FUSE;
+         double m = 0.0;
+         for (unsigned c = 0; c < nch; c++)
+            m = fmax(m, fabs((double)x[c] * y[c]));
+         rf[i] |= cancel(rf[i], F(r[i]), m);
       }
    } else {
       FOR rf[i] |= op_class(op);
