@@ -22,6 +22,14 @@
  * diagnostic) if the shader cannot be given inputs. */
 struct env *diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
                             struct diag_list *diags);
+/* Lanes per draw (a set of constants): 16 draws in the default 1024
+ * invocations; compute draws are whole workgroups. */
+#define DIFF_DRAW_LANES 64
+/* DIFF_INPUTS_REAL_CONSTANTS: every draw's constants realistic (a retry
+ * when a loop bounded by a constant did not end). */
+enum { DIFF_INPUTS_REAL_CONSTANTS = 1 << 0 };
+struct env *diff_gen_inputs_ex(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
+                               unsigned flags, struct diag_list *diags);
 
 /* inputs_yaml.c */
 /* The inputs of e as YAML text (the format is documented in
@@ -36,14 +44,16 @@ struct env *diff_inputs_from_yaml(const char *text, size_t len, const char *file
 /* The check: structs                                                   */
 
 /* A case is one shader on one target. Its status is the worst of its
- * signals (fail > error > skip > n/a > pass). n/a: the target's hardware
- * lacks something the shader needs; skip: a compiler refused it. */
+ * signals (fail > error > vacuous > skip > n/a > pass). n/a: the target's
+ * hardware lacks something the shader needs; skip: a compiler refused it;
+ * vacuous: everything ran and nothing was compared (not a pass). */
 #define DIFF_STATUSES(X)                                                                           \
    X(PASS, "pass")                                                                                 \
    X(FAIL, "fail")                                                                                 \
    X(ERROR, "error")                                                                               \
    X(SKIP, "skip")                                                                                 \
-   X(NA, "n/a")
+   X(NA, "n/a")                                                                                    \
+   X(VACUOUS, "vacuous")
 #define DIFF_STATUS_(n, s) DIFF_##n,
 enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
 #undef DIFF_STATUS_
@@ -54,6 +64,8 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(HAZARD, "hazard", FAIL, "the emulator saw a read before ready or a missing sync")             \
    X(ILLEGAL, "illegal-encoding", FAIL, "a program holds an instruction the model forbids")        \
    X(COMPILE, "compile-error", FAIL, "a compiler failed (an internal error, not a refusal)")       \
+   X(REFUSED, "opt-refused", FAIL,                                                                 \
+     "the optimizing compiler refuses a shader the reference compiles")                            \
    X(INVARIANCE, "invariance", FAIL,                                                               \
      "POSITION differs between the full and a position-only build")                                \
    X(EMU, "emu-error", FAIL, "the emulator could not run a program to its end")                    \
@@ -62,7 +74,10 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(INPUT, "input-error", ERROR, "the shader cannot be read, parsed or given inputs")             \
    X(INTERP, "interp-error", ERROR, "the golden interpreter refused or did not finish")            \
    X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")                \
-   X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")
+   X(RUNAWAY, "runaway-loop", SKIP,                                                                \
+     "the interpreter ran out of steps, with realistic constants too")                             \
+   X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")     \
+   X(NOTHING, "nothing-compared", VACUOUS, "every step ran and no value was compared")
 #define DIFF_SIGNAL_(n, s, st, d) DIFF_SIG_##n,
 enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
 #undef DIFF_SIGNAL_
@@ -173,6 +188,9 @@ struct diff_case_result {
    unsigned nsig, sig_cap;
    struct diff_prog_stats ref, opt;
    uint64_t compared, undefined, unchecked, tolerated;
+   /* The interpreter's defined output values (outputs, emitted vertices,
+    * buffer and image words) and how many of them are NaN. */
+   uint64_t outputs, nan;
    /* The failing lanes and their inputs (reproducer). */
    unsigned nlanes;
    struct diff_lane_dump lanes[DIFF_MAX_LANES];
@@ -322,6 +340,23 @@ void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *o
  * if s has no POSITION or addresses outputs indirectly. */
 struct tgsi_shader *diff_position_only(const struct tgsi_shader *s);
 
+/* The inputs of a shader's cases and the golden run on them: from the
+ * seed, or given (a reduced reproducer's). From the seed, two retries:
+ * a compute shader whose workgroups leave most memory words undefined
+ * (they all write the same words) runs one workgroup; a run out of steps
+ * (a loop bounded by a constant) retries with realistic constants. */
+enum { DIFF_RETRY_ONE_WORKGROUP = 1 << 0, DIFF_RETRY_REAL_CONSTANTS = 1 << 1 };
+struct diff_case_env {
+   struct env *inputs, *golden; /* golden NULL when the interpreter failed */
+   enum tgsi_interp_status st;
+   char *err; /* the interpreter's failure, one line */
+   unsigned retried; /* DIFF_RETRY_* */
+};
+/* False (diagnostics in d) when the inputs cannot be made. */
+bool diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
+                   const struct env *given, struct diff_case_env *ce, struct diag_list *d);
+void diff_case_env_fini(struct diff_case_env *ce);
+
 /* run.c */
 /* Runs every case: c->o.jobs worker processes, a child per shader job,
  * each case isolated (a crash or timeout is that case's signal and the run
@@ -363,7 +398,15 @@ struct diff_summary {
    unsigned outcome[DIFF_OUT_COUNT];
    unsigned signals[DIFF_SIG_COUNT]; /* cases with at least one */
    uint64_t compared, undefined, unchecked, tolerated;
+   uint64_t outputs, nan; /* per shader, not per case */
+   unsigned low;          /* cases that compared under DIFF_LOW_COMPARED_PCT % */
 };
+
+/* A case that compares fewer than this percentage of its values (compared,
+ * undefined and unchecked) is flagged in the reports. */
+#define DIFF_LOW_COMPARED_PCT 25
+/* Whether case result r compared few of its values (some, or none at all). */
+bool diff_case_low(const struct diff_case_result *r);
 
 /* Reads a baseline (format in report.c); false with diagnostics if bad. */
 bool diff_baseline_parse(const char *text, size_t len, const char *file, struct diff_baseline *b,

@@ -304,7 +304,8 @@ diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_base
    /* An entry that names its signal expects that failure, not another. */
    if (st == want && (e->signal < 0 || e->signal == first_failing_signal(&c->results[i])))
       return DIFF_OUT_EXPECTED;
-   return st == DIFF_FAIL ? DIFF_OUT_NEW_FAIL : DIFF_OUT_NEW_ERROR;
+   /* a vacuous pass is no pass: new, as a failure is, unless baselined */
+   return st == DIFF_FAIL || st == DIFF_VACUOUS ? DIFF_OUT_NEW_FAIL : DIFF_OUT_NEW_ERROR;
 }
 
 void
@@ -328,7 +329,21 @@ diff_summarize(const struct diff_check *c, const struct diff_baseline *b, struct
       s->undefined += r->undefined;
       s->unchecked += r->unchecked;
       s->tolerated += r->tolerated;
+      s->low += diff_case_low(r);
+      if (i == 0 || c->cases[i].shader != c->cases[i - 1].shader) {
+         s->outputs += r->outputs;
+         s->nan += r->nan;
+      }
    }
+}
+
+bool
+diff_case_low(const struct diff_case_result *r)
+{
+   uint64_t all = r->compared + r->undefined + r->unchecked;
+   if (r->status == DIFF_VACUOUS)
+      return true;
+   return r->status == DIFF_PASS && all && r->compared * 100 < all * DIFF_LOW_COMPARED_PCT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -461,9 +476,11 @@ json_case(struct sb *b, const struct diff_check *c, unsigned i, const struct dif
    json_prog(b, "opt", &r->opt);
    sbf(b,
        ",\n     \"values\": {\"compared\": %llu, \"undefined\": %llu, \"unchecked\": %llu, "
-       "\"tolerated\": %llu}",
+       "\"tolerated\": %llu, \"low\": %s, \"outputs\": %llu, \"nan\": %llu}",
        (unsigned long long)r->compared, (unsigned long long)r->undefined,
-       (unsigned long long)r->unchecked, (unsigned long long)r->tolerated);
+       (unsigned long long)r->unchecked, (unsigned long long)r->tolerated,
+       diff_case_low(r) ? "true" : "false", (unsigned long long)r->outputs,
+       (unsigned long long)r->nan);
    sbf(b, ", \"lanes\": [");
    for (unsigned l = 0; l < r->nlanes; l++) {
       sbf(b, "%s{\"lane\": %u, \"inputs\": {", l ? ", " : "", r->lanes[l].lane);
@@ -490,9 +507,9 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    struct sb b = {0};
    sbf(&b,
        "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
-       "\"error\": %u, \"skip\": %u, \"n/a\": %u,\n",
+       "\"error\": %u, \"skip\": %u, \"n/a\": %u, \"vacuous\": %u, \"low\": %u,\n",
        s.shaders, s.cases, s.status[DIFF_PASS], s.status[DIFF_FAIL], s.status[DIFF_ERROR],
-       s.status[DIFF_SKIP], s.status[DIFF_NA]);
+       s.status[DIFF_SKIP], s.status[DIFF_NA], s.status[DIFF_VACUOUS], s.low);
    sbf(&b, "              \"outcomes\": {");
    for (unsigned o = 0; o < DIFF_OUT_COUNT; o++)
       sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
@@ -506,9 +523,11 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    }
    sbf(&b,
        "],\n              \"values\": {\"compared\": %llu, \"undefined\": %llu, "
-       "\"unchecked\": %llu, \"tolerated\": %llu}},\n  \"cases\": [",
+       "\"unchecked\": %llu, \"tolerated\": %llu, \"outputs\": %llu, \"nan\": %llu}},\n"
+       "  \"cases\": [",
        (unsigned long long)s.compared, (unsigned long long)s.undefined,
-       (unsigned long long)s.unchecked, (unsigned long long)s.tolerated);
+       (unsigned long long)s.unchecked, (unsigned long long)s.tolerated,
+       (unsigned long long)s.outputs, (unsigned long long)s.nan);
    for (unsigned i = 0; i < c->ncases; i++) {
       sbf(&b, i ? ",\n" : "\n");
       json_case(&b, c, i, bl);

@@ -165,7 +165,7 @@ size_of(const struct env *e, const struct emu_binding *b)
 }
 
 static void
-load_consts(struct emu_run *run)
+load_draw_consts(struct emu_run *run, uint32_t draw, uint32_t *cst)
 {
    const struct emu_code *c = run->code;
    for (unsigned b = 0; b < c->nbinds; b++) {
@@ -176,11 +176,19 @@ load_consts(struct emu_run *run)
       for (unsigned k = 0; k < c->ncbanks; k++)
          if (c->cbanks[k].file == bd->file && c->cbanks[k].bank == bd->bank)
             base = c->cbanks[k].base;
-      run->cst[base + bd->index] = bd->kind == EMU_BIND_VALUE ? bd->value
-                                   : bd->kind == EMU_BIND_SIZE
-                                       ? size_of(run->env, bd)
-                                       : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan);
+      cst[base + bd->index] = bd->kind == EMU_BIND_VALUE ? bd->value
+                              : bd->kind == EMU_BIND_SIZE
+                                  ? size_of(run->env, bd)
+                                  : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan, draw);
    }
+}
+
+/* The const store of every draw of the env. */
+static void
+load_consts(struct emu_run *run)
+{
+   for (uint32_t d = 0; d < run->env->ndraws; d++)
+      load_draw_consts(run, d, run->cst + (size_t)d * run->cst_stride);
 }
 
 static void
@@ -237,6 +245,11 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    w->id = id;
    w->first_lane = first;
    w->n = n;
+   const struct env *e = run->env;
+   w->draw = n && env_draw(e, first) == env_draw(e, first + n - 1) ? (int32_t)env_draw(e, first) : -1;
+   for (uint32_t i = 1; w->draw >= 0 && e->lane_draw && i + 1 < n; i++)
+      if (e->lane_draw[first + i] != (uint32_t)w->draw)
+         w->draw = -1;
    w->nmembers = nmembers;
    w->cycle = 0;
    w->insns = w->lane_insns = 0;
@@ -482,7 +495,8 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
        .max_events = o->max_events ? o->max_events : EMU_DEFAULT_MAX_EVENTS,
    };
    r->wave_size = run.W;
-   run.cst = xcalloc(c->nconst + 1, 4);
+   run.cst_stride = c->nconst + 1;
+   run.cst = xcalloc((size_t)e->ndraws * run.cst_stride, 4);
    run.maxlanes = MAX2(group_lanes(&run), run.W);
    size_t sz = (size_t)run.maxlanes * 4;
    for (unsigned i = 0; i < ISA_MAX_SRC; i++)

@@ -255,6 +255,7 @@ struct emu_wave {
    struct emu_run *run;
    struct emu_group *grp;
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
+   int32_t draw;               /* the draw of all its lanes, -1 if they span several */
    uint32_t S;                 /* lanes per register buffer (the group's stride) */
    uint32_t nmembers;          /* a batch: the waves it stands for (ids id ..), else 0 */
    uint32_t nactive;           /* bits set in active */
@@ -308,7 +309,8 @@ struct emu_run {
    unsigned W;
    uint64_t max_cycles;
    unsigned max_events;
-   uint32_t *cst;         /* the const store */
+   uint32_t *cst;         /* the const store: one per draw of the env, cst_stride words apart */
+   uint32_t cst_stride;
    bool stop;             /* budget exhausted */
    struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
@@ -324,6 +326,15 @@ struct emu_run {
       uint16_t index;
    } tr_waited[EMU_TRACE_REGS];
 };
+
+/* The const store of lane i of w (its draw's). */
+static inline const uint32_t *
+emu_cst(const struct emu_wave *w, unsigned i)
+{
+   const struct emu_run *run = w->run;
+   uint32_t d = w->draw >= 0 ? (uint32_t)w->draw : env_draw(run->env, w->first_lane + i);
+   return run->cst + (size_t)d * run->cst_stride;
+}
 
 static inline uint64_t
 emu_lanes_all(unsigned n)

@@ -109,7 +109,7 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       }
       uint32_t u = s->base + (uint32_t)idx;
       if (!is_reg) {
-         tmp[i] = run->cst[u];
+         tmp[i] = emu_cst(w, i)[u];
          continue;
       }
       if (u != last) {
@@ -142,9 +142,16 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       view(tmp, p, n, s);
       return tmp;
    }
-   case EMU_S_CONST:
-      fill(tmp, view1(w->run->cst[s->unit + (s->rinc ? k : 0)], s), n);
+   case EMU_S_CONST: {
+      uint32_t u = s->unit + (s->rinc ? k : 0);
+      if (w->draw >= 0) {
+         fill(tmp, view1(emu_cst(w, 0)[u], s), n);
+      } else {
+         for (unsigned i = 0; i < n; i++)
+            tmp[i] = view1(emu_cst(w, i)[u], s);
+      }
       return tmp;
+   }
    case EMU_S_IMM:
       fill(tmp, s->sel ? view1(s->value, s) : sem_srcmod(s->value, s->mods, s->isfloat), n);
       return tmp;
@@ -606,7 +613,7 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
          bool in = !(a & 3) && slot < op->climit;
          if (on && !in && !(a & 3))
             env_count(run->env, ENV_EV_CONST_OOB, 1);
-         run->tmp_comp[c * run->maxlanes + i] = on && in ? run->cst[op->cbase + slot] : 0;
+         run->tmp_comp[c * run->maxlanes + i] = on && in ? emu_cst(w, i)[op->cbase + slot] : 0;
       }
    }
    emu_write_comps(w, op, t, 0xffffu, mask, non);
