@@ -496,6 +496,62 @@ bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const str
                               const struct opt_options *o, struct emu_program *out, char **log,
                               struct diag_list *d);
 
+/* runcmp.c: run against run (diffcomp report OLD.json NEW.json) */
+enum diff_stat {
+   DIFF_STAT_INSTRUCTIONS,
+   DIFF_STAT_NOPS,
+   DIFF_STAT_REGISTERS,
+   DIFF_STAT_CYCLES,
+   DIFF_STAT_EMULATED,
+   DIFF_STAT_COUNT
+};
+extern const char *const diff_stat_names[DIFF_STAT_COUNT]; /* as in the JSON */
+struct diff_run_case {
+   char *shader, *target;
+   enum diff_status status;
+   bool has_stats;
+   long long stats[DIFF_STAT_COUNT];
+};
+struct diff_run {
+   struct diff_run_case *cases;
+   size_t ncases;
+};
+/* Per target: totals over the cases that pass in both runs. */
+struct diff_runcmp_target {
+   const char *name;
+   unsigned paired;
+   long long old_total[DIFF_STAT_COUNT], new_total[DIFF_STAT_COUNT];
+   unsigned helped[DIFF_STAT_COUNT], hurt[DIFF_STAT_COUNT];
+};
+enum diff_runcmp_kind {
+   DIFF_RUNCMP_STATS,       /* passes in both; instruction count changed */
+   DIFF_RUNCMP_NEW_FAILURE, /* passed (or skip, n/a), now fails or errors */
+   DIFF_RUNCMP_FIXED,       /* failed or errored, now does not */
+   DIFF_RUNCMP_NEW_NA,      /* now n/a */
+   DIFF_RUNCMP_ADDED,       /* only in the new run */
+   DIFF_RUNCMP_GONE,        /* only in the old run */
+};
+struct diff_runcmp_change {
+   enum diff_runcmp_kind kind;
+   const char *shader, *target; /* point into the runs */
+   enum diff_status old_status, new_status; /* DIFF_STATUS_COUNT: absent */
+   long long old_stats[DIFF_STAT_COUNT], new_stats[DIFF_STAT_COUNT];
+};
+struct diff_runcmp {
+   struct diff_runcmp_target *targets; /* in name order */
+   size_t ntargets;
+   struct diff_runcmp_change *changes;
+   size_t nchanges;
+};
+/* Loads a `check --json` report; path_key is "opt" or "ref", the program
+ * whose statistics are read. */
+bool diff_run_load(const char *file, const char *path_key, struct diff_run *run,
+                   struct diag_list *d);
+void diff_run_free(struct diff_run *run);
+/* Sorts both runs' cases and pairs them; r points into both runs. */
+void diff_runcmp(struct diff_run *old, struct diff_run *new, struct diff_runcmp *r);
+void diff_runcmp_free(struct diff_runcmp *r);
+
 /* ydoc.c: YAML for the check's own files (reproducers, baselines) */
 struct ydoc_writer;
 struct ydoc;
