@@ -926,7 +926,7 @@ gen_stmt(struct gen *g, unsigned budget, enum gctx ctx)
          done = gen_stmt_brk(g, ctx);
       else if (r < 90)
          done = g->mem && gen_stmt_mem(g);
-      else if (r < 94)
+      else if (r < (g->fp64 ? 98u : 94u))
          done = gen_stmt_wide(g);
       else
          done = stmt_float(g);

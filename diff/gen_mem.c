@@ -272,9 +272,22 @@ stmt_atomic(struct gen *g)
        TGSI_OP_ATOMUADD, TGSI_OP_ATOMXCHG, TGSI_OP_ATOMCAS,  TGSI_OP_ATOMAND,  TGSI_OP_ATOMOR,
        TGSI_OP_ATOMXOR,  TGSI_OP_ATOMUMIN, TGSI_OP_ATOMUMAX, TGSI_OP_ATOMIMIN, TGSI_OP_ATOMIMAX};
    enum tgsi_opcode op = ops[gen_pick(g, ARRAY_SIZE(ops))];
-   unsigned k = gen_pick(g, 4);
-   if (!gen_ok(g, op) || g->slot.ty[k] != GT_I || ((g->slot.inexact >> k) & 1))
+   unsigned cand[4], n = 0;
+   for (unsigned c = 0; c < 4; c++)
+      if (g->slot.ty[c] == GT_I && !((g->slot.inexact >> c) & 1))
+         cand[n++] = c;
+   if (!n && g->depth == 0 && gen_chance(g, 50)) {
+      /* make a word an integer: a whole integer temporary over it */
+      for (unsigned r = 0; r < g->ntemp && !n; r++)
+         if (gen_chans_exact(g, r, GT_I) == 0xf) {
+            gen_emit(g, "STORE BUFFER[%u], TEMP[%u].xxxx, TEMP[%u]", g->buf, g->t_mem, r);
+            mem_stored(g, &g->slot, r, 0xf);
+            cand[n++] = gen_pick(g, 4);
+         }
+   }
+   if (!n || !gen_ok(g, op))
       return false;
+   unsigned k = cand[gen_pick(g, n)];
    struct opnd off = {0}, a = {0}, b = {0};
    gen_imm_u(g, 4 * k, &off);
    gen_src_plain(g, GT_I, &a);

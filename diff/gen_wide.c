@@ -263,9 +263,9 @@ bool
 gen_stmt_wide(struct gen *g)
 {
    unsigned k = gen_pick(g, 10);
-   if (k < 4)
+   if (k < 3)
       return stmt_convert64(g);
-   if (k < 7 || !g->fp64)
+   if (k < 5 || !g->fp64)
       return stmt_op(g, int64_ops, ARRAY_SIZE(int64_ops), GT_I);
    return stmt_op(g, double_ops, ARRAY_SIZE(double_ops), GT_D);
 }

@@ -834,6 +834,7 @@ struct xlate {
    unsigned nvars, ntemps, nouts, naddrs;
    unsigned out_base, addr_base, sw_base;
    unsigned *sw_var; /* by instruction index */
+   int demote_var;   /* DEMOTE's per-lane flag (~0 once demoted), or -1 */
    int *temp_array;  /* by TEMP index: index into arrays, or -1 */
    struct xl_array *arrays;
    unsigned narrays;

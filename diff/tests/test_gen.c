@@ -62,9 +62,9 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0xb5c73ae1a83cab68ull},
+       {1, TGSI_STAGE_FRAG, 0xc5791ecdce530344ull},
        {2, TGSI_STAGE_VERT, 0x51e60240a2c58a6full},
-       {3, TGSI_STAGE_COMP, 0xad94638d4f84be48ull},
+       {3, TGSI_STAGE_COMP, 0xccabfb4d33b9b11eull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
       struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};
@@ -394,8 +394,11 @@ test_interp(void)
     * sum. More than one such shader in a hundred is a generator bug. */
    CHECKF(same * 100 <= NSHADERS, "%u of %u shaders ignore their inputs", same, NSHADERS);
    /* The generator avoids undefined operations; what is left comes from
-    * the rare denormal IF condition and special input values. */
-   CHECKF(n_undef * 100 <= n_values, "%llu of %llu output values undefined",
+    * the rare denormal IF condition, special input values, and memory:
+    * in one run in four a buffer is drawn too small for a 16-byte slot
+    * per lane, and the lanes past its end share (race on) its last slot
+    * (1.27% of the values at 200 shaders, 64 lanes; 1.0% before memory). */
+   CHECKF(n_undef * 50 <= n_values, "%llu of %llu output values undefined",
           (unsigned long long)n_undef, (unsigned long long)n_values);
    printf("interp: %u shaders, at most %llu lane-instructions for 64 lanes, %llu of %llu output "
           "values undefined\n",

@@ -141,6 +141,11 @@ interp_cli(report_one_file "report|${_rp}/old.json" 2 ERR "usage: diffcomp repor
 interp_cli(report_root_list "report|${_rp}/old.json|${_rp}/not_a_map.json" 2 ERR "no 'cases' list")
 # sm50 laid `IF c {x = x * 2} ELSE {BRK}` at a loop top with the multiply
 # unguarded before `@!P0 SYNC` (issue 14): both arm orders must pass.
+# opt killed a lane at its DEMOTE: helper lanes stopped computing, and the
+# derivatives of later values were wrong in their quads.
+interp_cli(gen_regress_demote_then_derivative
+           "check|fixtures/gen_regress/demote_then_derivative.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +2 +0 +0 +0 +0")
 interp_cli(gen_regress_else_break_loop_top
            "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
