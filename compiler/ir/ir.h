@@ -951,10 +951,15 @@ struct ir_shader *ir_parse(const char *text, size_t len, const char *filename, i
                            struct diag_list *diags);
 
 /* ir_validate.c */
+struct ir_liveness;
 /* Checks every invariant in this file's comment; on the first failure adds
  * an error naming the condition, the check's file:line, the instruction and
  * the whole shader (and `pass` when not NULL) and returns false. */
 bool ir_validate(struct ir_shader *sh, const char *pass, struct diag_list *diags);
+/* Liveness of register values per block, computed by the validator
+ * itself (a fixed point over upward-exposed uses and definitions), not by
+ * the allocator's ir_liveness: a bug there cannot hide from the check. */
+void ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv);
 
 /* ir_eval.c */
 /* Runs the shader for one invocation. Returns false (with a message) on an
@@ -1156,9 +1161,11 @@ size_t ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text,
 /* The condition a mach instruction or a placed value breaks, or NULL. */
 const char *ir_mach_check(const struct ir_shader *sh, const struct ir_instr *in);
 /* Register assignment: simultaneously live values in distinct registers,
- * phi sources in the phi's register. NULL if fine, else the condition and
- * *bad the instruction. */
-const char *ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad);
+ * phi sources in the phi's register, by the block liveness lv (the
+ * validator computes its own: ir_validate_liveness). NULL if fine, else
+ * the condition and *bad the instruction. */
+const char *ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv,
+                          const struct ir_instr **bad);
 /* Runs a mach instruction on source bits; false if it is not a pure
  * function of its sources (memory, textures), or flow. */
 bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill);
