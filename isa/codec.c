@@ -339,6 +339,18 @@ decode_operand(const struct isa_model *m, const struct isa_op *op, const struct 
    return r;
 }
 
+/* Whether a register operand breaks its slot's alignment (a register
+ * pair starting at an odd register); the fixed register (RZ) reads as a
+ * whole group of zeros and is exempt. */
+static bool
+misaligned(const struct isa_model *m, const struct isa_slot *sl, const struct isa_opnd *o)
+{
+   if (sl->align <= 1 || o->kind != ISA_OPND_REG || (o->flags & ISA_OPND_F_REL) ||
+       o->file >= m->nfiles)
+      return false;
+   return o->index % sl->align && m->files[o->file].fixed != (int)o->index;
+}
+
 static void
 flag_illegal(struct isa_insn *out, enum isa_illegal r, unsigned arg)
 {
@@ -376,6 +388,8 @@ decode_fields(const struct isa_model *m, const struct isa_op *op, const struct i
       enum isa_illegal r = decode_operand(m, op, sl, (uint64_t)vals[sl->field], out->mod,
                                           slot_opnd(out, op, s), &form);
       vals[sl->field] = form;
+      if (!r && misaligned(m, sl, slot_opnd(out, op, s)))
+         r = ISA_ILLEGAL_ALIGN;
       flag_illegal(out, r, s < op->ndst ? s : ISA_MAX_DST + s - op->ndst);
    }
    for (unsigned i = 0; i < op->nfields; i++) {
@@ -837,6 +851,14 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
          if (bad_slot)
             *bad_slot = (int)s;
          return e;
+      }
+      if (misaligned(m, sl, slot_copnd(in, op, s))) {
+         if (bad_slot)
+            *bad_slot = (int)s;
+         return fail(msg, ISA_ERR_ILLEGAL,
+                     "%s: operand %u is a group of registers that must start at a multiple of "
+                     "%u, not at register %u",
+                     op->mnemonic, s, sl->align, slot_copnd(in, op, s)->index);
       }
       isa_field_set(&op->fields[sl->field], &b, raw);
       vals[sl->field] = form;

@@ -46,6 +46,13 @@ model_slot(const struct isa_model *m, const struct isa_insn *in, int slot)
 }
 
 unsigned
+isa_opnd_align(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   const struct isa_slot *s = in->op < m->nops ? model_slot(m, in, slot) : NULL;
+   return s && s->align > 1 ? s->align : 1;
+}
+
+unsigned
 isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
 {
    if (in->op >= m->nops)

@@ -344,7 +344,8 @@ struct isa_model;
    X(OPERAND_KIND, "operand form not allowed in this slot") \
    X(REGISTER, "register number not in any register file") \
    X(MOD_VALUE, "modifier value not in its enum") \
-   X(RULE, "op-specific illegal combination")
+   X(RULE, "op-specific illegal combination") \
+   X(ALIGN, "register operand not aligned to its register group")
 /* clang-format on */
 
 #define ISA_ENUM_(n, ...) ISA_ERR_##n,
@@ -676,6 +677,9 @@ unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, in
 /* The registers operand `slot` occupies: isa_opnd_count times the
  * registers one element of its width takes (a 64-bit operand: 2). */
 unsigned isa_opnd_regs(const struct isa_model *m, const struct isa_insn *in, int slot);
+/* The register a group operand must start at a multiple of (YAML align:
+ * sm50 64-bit register pairs are even); 1 for any. */
+unsigned isa_opnd_align(const struct isa_model *m, const struct isa_insn *in, int slot);
 /* The data type of operand `slot` of a decoded record, with the width its
  * type or width modifier gives (a3xx: 16 for half precision); *width may be
  * NULL. ISA_TYPE_NONE when neither the op nor a modifier says. */

@@ -234,6 +234,9 @@ struct isa_slot {
    int16_t count_term;
    uint8_t count_nterms;
    uint8_t flag_bits; /* ISA_OPND_F_* the op's flag fields can set on this slot (codec.c) */
+   /* A register operand's first register is a multiple of align (YAML
+    * `align:`; sm50 64-bit pairs are even); 1: any. */
+   uint8_t align;
 };
 
 /* One term of a summed register count: modifier `mod` adds `add[k]` when

@@ -1011,4 +1011,31 @@ enum isa_type sem_slot_type(const struct isa_model *m, const struct isa_insn *in
 /* isa_mod_value(m, mod, the name of v), from the model's table. */
 int sem_mod_value(const struct isa_model *m, unsigned mod, enum sem_vname v);
 
+
+/* ---- special operand values ---------------------------------------- */
+
+/* The operand values where implementations and rewrites go wrong: signed
+ * zeros, infinities, NaNs, denormals, +-1, integer boundaries, shift counts
+ * of 32 and more, rounding ties. Each entry says which kinds of operand it
+ * is special for (a float, an integer, a shift count, a boolean, and the
+ * 64-bit forms); sem_special.c. The optimizing compiler's per-rewrite
+ * verification (compiler/opt/opt_verify.c) runs every rewrite on them. */
+enum sem_special_kind {
+   SEM_SPK_F32 = 1 << 0,
+   SEM_SPK_I32 = 1 << 1,
+   SEM_SPK_SHIFT = 1 << 2,
+   SEM_SPK_BOOL = 1 << 3,
+   SEM_SPK_F64 = 1 << 4,
+   SEM_SPK_I64 = 1 << 5,
+};
+
+struct sem_special {
+   uint64_t bits;
+   uint8_t kinds; /* enum sem_special_kind */
+   const char *name;
+};
+
+extern const struct sem_special sem_specials[];
+extern const unsigned sem_nspecials;
+
 #endif

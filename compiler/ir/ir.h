@@ -554,7 +554,16 @@ struct opt_options {
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
    uint64_t faults;         /* injected bugs: bit OPT_FAULT_* (fault.c); 0 in real use */
+   bool no_verify;          /* no per-rewrite verification (opt_verify.c) */
 };
+
+/* The exactness a rewrite claims (opt_verify.c). */
+enum opt_verify_class {
+   OPT_VERIFY_EXACT,   /* bit-exact (a float NaN stands for any NaN) */
+   OPT_VERIFY_INEXACT, /* +0/-0 and NaN -> number allowed: opts.inexact only */
+   OPT_VERIFY_FUSED,   /* one rounding of mul + add: opts.fuse_ffma only */
+};
+struct opt_verify_saved;
 
 struct opt_ctx {
    struct opt_options opts;
@@ -570,6 +579,18 @@ struct opt_ctx {
    struct opt_fault_seen *fault_seen;
    size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
    bool firing;                         /* opt_transform is asked about a fault firing */
+   /* Per-rewrite verification (opt_verify.c): the shader being compiled
+    * (opt_run_pass sets it), the last transformation's text, the first
+    * value id it may have built, whether the next opt_replace is that
+    * rewrite and the class it claims; the counts of rewrites verified,
+    * left unverified (values it cannot compute) and failed. */
+   struct ir_shader *sh;
+   char verify_what[160];
+   unsigned verify_first_new;
+   bool verify_pending;
+   enum opt_verify_class verify_class;
+   unsigned long verify_count, verify_skipped, verify_failed;
+   struct opt_verify_saved *verify_saved;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -931,16 +952,24 @@ struct ir_shader *ir_parse(const char *text, size_t len, const char *filename, i
                            struct diag_list *diags);
 
 /* ir_validate.c */
+struct ir_liveness;
 /* Checks every invariant in this file's comment; on the first failure adds
  * an error naming the condition, the check's file:line, the instruction and
  * the whole shader (and `pass` when not NULL) and returns false. */
 bool ir_validate(struct ir_shader *sh, const char *pass, struct diag_list *diags);
+/* Liveness of register values per block, computed by the validator
+ * itself (a fixed point over upward-exposed uses and definitions), not by
+ * the allocator's ir_liveness: a bug there cannot hide from the check. */
+void ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv);
 
 /* ir_eval.c */
 /* Runs the shader for one invocation. Returns false (with a message) on an
  * op it cannot run (textures, memory, derivatives) or past max_steps. */
 bool ir_eval(const struct ir_shader *sh, struct ir_eval_env *env, struct diag_list *diags);
 bool ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst);
+/* The same by the IR's own host meaning only, never the constant folder's
+ * mapping (opt_verify.c checks the folder against sem.h with it). */
+bool ir_eval_op_host(enum ir_op op, const uint64_t *src, uint64_t *dst);
 
 /* ir_from_tgsi.c */
 /* Translates a parsed TGSI shader; NULL with an "unsupported" or input
@@ -990,6 +1019,21 @@ bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_lower_int64(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_arrays(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_images(struct ir_shader *sh, struct opt_ctx *ctx);
+
+/* compiler/opt/opt_verify.c: per-rewrite verification. Each returns false
+ * after adding a compile error (ctx->failed) when the rewrite changes a
+ * result its class forbids; true when disabled (opts.no_verify). */
+bool opt_verify_replace(struct opt_ctx *ctx, const struct ir_instr *old, const struct ir_instr *rep,
+                        enum opt_verify_class cls);
+/* A rewrite that changes machine instruction in in place: begin before
+ * the change, end after it with old the value replaced and rep what
+ * stands for it (in itself, or another instruction in's change made). */
+void opt_verify_begin(struct opt_ctx *ctx, const struct ir_instr *in);
+bool opt_verify_end(struct opt_ctx *ctx, const struct ir_instr *old, const struct ir_instr *rep,
+                    const char *what);
+/* A removal (dead code): in must have no effect. */
+bool opt_verify_remove(struct opt_ctx *ctx, const struct ir_instr *in);
+void opt_verify_fini(struct opt_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
 /* backend                                                              */
@@ -1118,9 +1162,11 @@ size_t ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text,
 /* The condition a mach instruction or a placed value breaks, or NULL. */
 const char *ir_mach_check(const struct ir_shader *sh, const struct ir_instr *in);
 /* Register assignment: simultaneously live values in distinct registers,
- * phi sources in the phi's register. NULL if fine, else the condition and
- * *bad the instruction. */
-const char *ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad);
+ * phi sources in the phi's register, by the block liveness lv (the
+ * validator computes its own: ir_validate_liveness). NULL if fine, else
+ * the condition and *bad the instruction. */
+const char *ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv,
+                          const struct ir_instr **bad);
 /* Runs a mach instruction on source bits; false if it is not a pure
  * function of its sources (memory, textures), or flow. */
 bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill);

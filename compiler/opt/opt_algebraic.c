@@ -91,6 +91,15 @@ apply_imm(struct rule_ctx *r, const char *what, uint32_t bits)
    return true;
 }
 
+/* The rule about to be asked for is inexact (opt_verify.c holds it to
+ * that class); the counter's no resets the claim. */
+static struct rule_ctx *
+claim_inexact(struct rule_ctx *r)
+{
+   r->ctx->verify_class = OPT_VERIFY_INEXACT;
+   return r;
+}
+
 /* For a COMM op: the source that is not the immediate `bits`, or NULL. */
 static struct ir_instr *
 other_than_imm(const struct ir_instr *in, uint32_t bits)
@@ -132,10 +141,10 @@ float_rules(struct rule_ctx *r)
       if ((x = other_than_imm(in, F_NEG_ZERO)))
          return apply(r, "x + -0.0 -> x", x);
       if (inexact && (x = other_than_imm(in, F_ZERO)))
-         return apply(r, "x + 0.0 -> x (inexact)", x);
+         return apply(claim_inexact(r), "x + 0.0 -> x (inexact)", x);
       if (inexact && ((in->src[1]->op == IR_OP_FNEG && in->src[1]->src[0] == in->src[0]) ||
                       (in->src[0]->op == IR_OP_FNEG && in->src[0]->src[0] == in->src[1])))
-         return apply_imm(r, "x + -x -> 0.0 (inexact)", F_ZERO);
+         return apply_imm(claim_inexact(r), "x + -x -> 0.0 (inexact)", F_ZERO);
       return false;
    case IR_OP_FMUL:
       if ((x = other_than_imm(in, F_ONE)))
@@ -143,7 +152,7 @@ float_rules(struct rule_ctx *r)
       if ((x = other_than_imm(in, F_NEG_ONE)))
          return apply_new(r, "x * -1.0 -> -x", IR_OP_FNEG, 1, x, NULL);
       if (inexact && other_than_imm(in, F_ZERO))
-         return apply_imm(r, "x * 0.0 -> 0.0 (inexact)", F_ZERO);
+         return apply_imm(claim_inexact(r), "x * 0.0 -> 0.0 (inexact)", F_ZERO);
       return false;
    case IR_OP_FDIV:
       if (is_imm(in->src[1], F_ONE))

@@ -78,6 +78,7 @@ opt_dce(struct ir_shader *sh, struct opt_ctx *ctx)
       if (!(faulty ? opt_fault_fires(ctx, OPT_FAULT_DCE_KILL, "remove %%%u = kill_if", in->id)
                    : opt_transform(ctx, "remove dead %%%u = %s", in->id, ir_op_info[in->op].name)))
          break;
+      opt_verify_remove(ctx, in);
       unhook_back_edges(in);
       ir_instr_remove(in);
       progress = true;

@@ -1043,7 +1043,7 @@ check_outputs(struct ir_shader *sh, const struct ir_instr **bad)
 }
 
 const char *
-ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
+ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv, const struct ir_instr **bad)
 {
    bool any = false;
    for (unsigned i = 0; i < sh->nvalues && !any; i++)
@@ -1056,8 +1056,6 @@ ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
       why = check_outputs(sh, bad);
    if (why)
       return why;
-   struct ir_liveness lv;
-   ir_liveness(sh, &lv);
    unsigned stride = 0, nf = isa_file_count(sh->model);
    for (unsigned f = 0; f < nf; f++) {
       struct isa_file_info fi;
@@ -1066,9 +1064,9 @@ ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
    }
    struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride};
    for (unsigned bi = 0; bi < sh->nblocks && !why; bi++)
-      why = check_block_regs(&rc, sh->blocks[bi], lv.out + (size_t)bi * lv.nwords, lv.nwords, bad);
+      why = check_block_regs(&rc, sh->blocks[bi], lv->out + (size_t)bi * lv->nwords, lv->nwords,
+                             bad);
    free(rc.owner);
-   ir_liveness_free(&lv);
    return why;
 }
 

@@ -99,13 +99,13 @@ size_of(const struct ir_instr *v)
    return 1;
 }
 
-/* The alignment of v's run: an FP64 register pair starts even. */
+/* The alignment of v's run, as the model declares it (an sm50 FP64
+ * register pair starts even: `align: 2`). */
 static unsigned
 align_of(const struct ir_instr *v)
 {
-   return v->op == IR_OP_MACH && v->type == IR_TYPE_V4 &&
-                  opt_wide_slot(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0))
-              ? 2
+   return v->op == IR_OP_MACH && v->type == IR_TYPE_V4
+              ? isa_opnd_align(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0))
               : 1;
 }
 
@@ -113,7 +113,7 @@ align_of(const struct ir_instr *v)
 static unsigned
 group_align(const struct ir_instr *in, unsigned k)
 {
-   return opt_wide_slot(in->mach->model, &in->mach->insn, ISA_SLOT_SRC(k)) ? 2 : 1;
+   return isa_opnd_align(in->mach->model, &in->mach->insn, ISA_SLOT_SRC(k));
 }
 
 static bool
