@@ -185,6 +185,10 @@ float_rules(struct rule_ctx *r)
          return apply_new(r, "fma(a, 1.0, c) -> a + c", IR_OP_FADD, 2, in->src[0], in->src[2]);
       if (is_imm(in->src[2], F_NEG_ZERO))
          return apply_new(r, "fma(a, b, -0.0) -> a * b", IR_OP_FMUL, 2, in->src[0], in->src[1]);
+      if (is_imm(in->src[2], F_ZERO) && opt_fault(r->ctx, OPT_FAULT_FMA_PLUS_ZERO)) {
+         r->fault = OPT_FAULT_FMA_PLUS_ZERO; /* -0 * 1 + +0 is +0, -0 * 1 is -0 */
+         return apply_new(r, "fma(a, b, +0.0) -> a * b", IR_OP_FMUL, 2, in->src[0], in->src[1]);
+      }
       return false;
    default:
       return false;
@@ -281,6 +285,11 @@ int_rules(struct rule_ctx *r)
          return apply(r, "c ? x : x -> x", in->src[1]);
       if (imm_value(in->src[0], &k))
          return apply(r, "constant condition", k ? in->src[1] : in->src[2]);
+      if (in->src[0]->op == IR_OP_FLT && in->src[0]->src[0] == in->src[1] &&
+          in->src[0]->src[1] == in->src[2] && opt_fault(r->ctx, OPT_FAULT_SEL_TO_MIN)) {
+         r->fault = OPT_FAULT_SEL_TO_MIN; /* NaN b: the select gives b, fmin a */
+         return apply_new(r, "a < b ? a : b -> fmin(a, b)", IR_OP_FMIN, 2, in->src[1], in->src[2]);
+      }
       return false;
    default:
       return false;

@@ -610,6 +610,10 @@ guard_unit(const struct cw *c, const struct isa_insn *x)
    unsigned reg;
    if (!name || (sscanf(name, "p%u", &reg) != 1 && sscanf(name, "np%u", &reg) != 1))
       return -1;
+   if (name[0] == 'n' &&
+       opt_fault_fires_sh(c->sh, OPT_FAULT_NEG_GUARD_UNREAD, SLOT_FMT " @!P%u not read",
+                          SLOT_ARGS(c->lo, c->cur), reg))
+      return -1;
    return (int)unit_of(c, (unsigned)c->pred, reg);
 }
 

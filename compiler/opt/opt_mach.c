@@ -136,9 +136,11 @@ opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad)
          if (in->op != IR_OP_MACH)
             continue;
          const struct ir_mach *m = in->mach;
+         bool neg = negate && !opt_fault_fires_sh(sh, OPT_FAULT_ELSE_BREAK_GUARD,
+                                                  "%%%u of an else break under @P", in->id);
          if (m->guard == IR_MACH_FIXED) {
-            ir_mach_set_guard(in, f->cond, negate);
-         } else if (in->src[m->guard] != f->cond || m->guard_not != negate) {
+            ir_mach_set_guard(in, f->cond, neg);
+         } else if (in->src[m->guard] != f->cond || m->guard_not != neg) {
             *bad = in;
             return false;
          }
