@@ -166,3 +166,10 @@ check_cli(reduce_budget "reduce|--quiet|--max-tests|3|${_out}/hand/mad-a3xx.yaml
           NEEDS hand_repro CLEAN ${_out}/hand/mad-budget.yaml
           OUT "^reduced: 2 -> [12] instructions, 1024 -> 4 lanes; 3 runs .*\\(budget spent: best so far\\)")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)
+
+# Every legacy-era fixture runs through check (interp, ref and opt on both
+# targets): no failure and no error; a skip or n/a says why.
+file(GLOB _legacy RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fixtures/legacy/*.tgsi)
+string(REPLACE ";" "|" _legacy "${_legacy}")
+check_cli(legacy_eras "-j2|--no-repro|${_legacy}" 0
+          OUT "total +[0-9]+ +[0-9]+ +0 +0 ")
