@@ -382,6 +382,18 @@ diff_case_lines(const struct diff_check *c, unsigned i)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                 */
 
+/* Length of the UTF-8 sequence at p (p NUL-terminated), 0 if invalid. */
+static size_t
+utf8_len_at(const unsigned char *p)
+{
+   size_t n = 1;
+   while (n < 4 && p[n] && (p[n] & 0xc0) == 0x80)
+      n++;
+   while (n > 1 && utf8_text_prefix((const char *)p, n) != n)
+      n--;
+   return n > 1 ? n : 0;
+}
+
 static void
 json_str(struct sb *b, const char *s)
 {
@@ -395,8 +407,16 @@ json_str(struct sb *b, const char *s)
          sbf(b, "\\t");
       else if (*p < 0x20)
          sbf(b, "\\u%04x", *p);
-      else
+      else if (*p < 0x80)
          sbf(b, "%c", *p);
+      else {
+         size_t n = utf8_len_at(p);
+         if (n)
+            sbf(b, "%.*s", (int)n, (const char *)p);
+         else
+            sbf(b, "\\ufffd"); /* JSON is UTF-8: a stray byte is replaced */
+         p += n ? n - 1 : 0;
+      }
    }
    sbf(b, "\"");
 }
@@ -560,6 +580,12 @@ xml_str(struct sb *b, const char *s)
          sbf(b, "&#10;");
          break;
       default:
+         if (*p >= 0x80) { /* the document says UTF-8: a stray byte is '?' */
+            size_t n = utf8_len_at(p);
+            sbf(b, "%.*s", n ? (int)n : 1, n ? (const char *)p : "?");
+            p += n ? n - 1 : 0;
+            break;
+         }
          /* XML 1.0 has no other control characters. */
          sbf(b, "%c", *p < 0x20 && *p != '\t' ? '?' : *p);
       }

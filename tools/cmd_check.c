@@ -512,8 +512,19 @@ write_repro(struct out *o, unsigned i)
       free(err);
       return; /* nothing to replay: the file cannot be read */
    }
-   char *y = diff_repro_yaml(c, i, text);
+   if (text == src->text)
+      len = strlen(text);
+   /* A reproducer carries the shader as YAML text: bytes that are not
+    * UTF-8 text (a NUL, a binary file) cannot be replayed from one. */
+   size_t good = utf8_text_prefix(text, len);
+   char *y = good == len ? diff_repro_yaml(c, i, text) : NULL;
    struct diag_list d = {0};
+   if (!y && good < len)
+      diag_add(&d, DIAG_NOTE, src->name, 0, 0, NULL,
+               "no reproducer: the shader has %s at byte %zu (a reproducer holds text)",
+               text[good] ? "bytes that are not UTF-8" : "a NUL byte", good);
+   else if (!y)
+      diag_add(&d, DIAG_NOTE, src->name, 0, 0, NULL, "no reproducer: YAML refused the case");
    char *path = repro_path(o, i);
    if (y && mkdirs(o->a->repro_dir) && diff_write_atomic(path, y, &d))
       r->repro = path;

@@ -235,3 +235,9 @@ cli_test(interp_cancel_flags "interp|${_fx}/fs_cancel.tgsi|--inputs|${_fx}/fs_ca
 # ROUND of an inexact value within its tolerance of n + 0.5 (seed 37: 197.9
 # against 198.9 after x 255): EDGE, unchecked.
 check_cli(edge_round "--no-repro|--seed|37|captures/fs_tonemap_aces_srgb.tgsi" 0 OUT "total +2 +2 +0")
+# Every legacy-era fixture runs through check (interp, ref and opt on both
+# targets): no failure and no error; a skip or n/a says why.
+file(GLOB _legacy RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fixtures/legacy/*.tgsi)
+string(REPLACE ";" "|" _legacy "${_legacy}")
+check_cli(legacy_eras "-j2|--no-repro|${_legacy}" 0
+          OUT "total +[0-9]+ +[0-9]+ +0 +0 ")

@@ -424,6 +424,9 @@ test_repro(void)
    CHECK(read_file(fixtures[0], &text, &len, &err));
    char *y = diff_repro_yaml(&c, 0, text);
    CHECK(y != NULL);
+   /* Text libyaml refuses (not UTF-8) fails the writer; the event it did
+    * not make never reaches the emitter (it was a double free). */
+   CHECK(diff_repro_yaml(&c, 0, "FRAG\n\xff\xfe\xe9\nEND\n") == NULL);
 
    struct diff_repro r;
    CHECKF(diff_repro_parse(y, strlen(y), "r.yaml", &r, &d), "%s", y);

@@ -85,10 +85,13 @@ foreach(line IN LISTS _bad_lines)
   set(timeout 60)
   set(maxerr 1000000)
   set(xfail FALSE)
+  set(workers_only OFF)
   string(REPLACE " " ";" flags "${flags}")
   foreach(fl IN LISTS flags)
     if(fl STREQUAL "xfail")
       set(xfail TRUE)
+    elseif(fl STREQUAL "check=workers")
+      set(workers_only ON)
     elseif(fl MATCHES "^timeout=([0-9]+)$")
       set(timeout ${CMAKE_MATCH_1})
     elseif(fl MATCHES "^maxerr=([0-9]+)$")
@@ -105,6 +108,45 @@ foreach(line IN LISTS _bad_lines)
   math(EXPR ctest_timeout "${timeout} + 60")
   set_tests_properties(bad_${name} PROPERTIES TIMEOUT ${ctest_timeout} WILL_FAIL ${xfail}
                                                LABELS bad)
+  # Every shader input of the catalog also goes through `check` in every
+  # mode (bad_<name>_check): in process and with -j2 workers, reproducers,
+  # --json and --junit on, followed by a good shader the run must still
+  # pass. The input is the first operand of a shader-taking command.
+  string(REPLACE " " ";" words "${args}")
+  list(GET words 0 cmd)
+  if(cmd STREQUAL "bench")
+    list(REMOVE_AT words 0)
+    list(GET words 0 cmd)
+  endif()
+  if(NOT cmd MATCHES "^(tgsi|interp|compile|check)$")
+    continue()
+  endif()
+  list(REMOVE_AT words 0)
+  set(input "")
+  set(skip_value FALSE)
+  foreach(w IN LISTS words)
+    if(skip_value)
+      set(skip_value FALSE)
+    elseif(w MATCHES "^-(-check|q|v|-no-repro|-frob|-bench=.*)$")
+    elseif(w MATCHES "^-")
+      set(skip_value TRUE) # an option and its value
+    elseif(NOT w STREQUAL "")
+      set(input "${w}")
+      break()
+    endif()
+  endforeach()
+  if(input STREQUAL "" OR input IN_LIST _bad_checked)
+    continue()
+  endif()
+  list(APPEND _bad_checked "${input}")
+  add_test(NAME bad_${name}_check
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DSRC=${CMAKE_SOURCE_DIR}
+                   -DWORK=${CMAKE_BINARY_DIR}/bad/${name}_check -DNAME=${name} -DMODE=check
+                   -DARGS=${input} -DTIMEOUT=${timeout} -DMAXERR=${maxerr}
+                   -DCHECK_WORKERS_ONLY=${workers_only}
+                   -P ${CMAKE_CURRENT_LIST_DIR}/run_bad.cmake)
+  math(EXPR ctest_timeout "2 * ${timeout} + 60")
+  set_tests_properties(bad_${name}_check PROPERTIES TIMEOUT ${ctest_timeout} LABELS bad)
 endforeach()
 
 # Bugs found by `diffcomp check --generated`: each reduced reproducer in
