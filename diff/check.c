@@ -123,7 +123,7 @@ diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list 
 void
 diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 {
-   struct diff_shader_src s = {xstrdup(name), text, NULL};
+   struct diff_shader_src s = {.name = xstrdup(name), .text = text};
    VEC_PUSH(c->shaders, c->nshaders, c->shaders_cap, s);
 }
 
@@ -145,6 +145,41 @@ diff_check_add_generated(struct diff_check *c, unsigned n)
       diff_check_add_shader(c, name, text);
       free(name);
       diag_clear(&d);
+   }
+}
+
+static struct tgsi_shader *parse_shader(const struct diff_check *c,
+                                        const struct diff_shader_src *src, struct diag_list *d);
+
+void
+diff_check_add_variants(struct diff_check *c, unsigned n)
+{
+   unsigned count = c->nshaders;
+   for (unsigned i = 0; i < count && n; i++) {
+      struct diag_list d = {0};
+      struct tgsi_shader *s = parse_shader(c, &c->shaders[i], &d);
+      diag_clear(&d);
+      if (!s)
+         continue;
+      /* the variant is printed in canonical form; only the legacy
+       * opcodes still need their dialect */
+      bool legacy = c->o.popts.legacy;
+      for (unsigned k = 0; k < s->ninsns; k++)
+         legacy |= (tgsi_op_info[s->insns[k].op].flags & TGSI_OPF_LEGACY) != 0;
+      for (unsigned k = 1; k <= n; k++) {
+         const char *name = c->shaders[i].name;
+         uint64_t seed = hash64(name, strlen(name), c->o.seed * 1000003u + k);
+         char *vname = xasprintf("%s~v%u", name, k), *text = diff_variant(s, seed);
+         if (legacy) {
+            char *t = xasprintf("# dialect: legacy\n%s", text);
+            free(text);
+            text = t;
+         }
+         diff_check_add_shader(c, vname, text);
+         c->shaders[c->nshaders - 1].variant_of = i + 1;
+         free(vname);
+      }
+      tgsi_shader_free(s);
    }
 }
 
@@ -178,8 +213,9 @@ diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char 
       s.m = *m;
    }
    VEC_PUSH(r->sig, r->nsig, r->sig_cap, s);
-   static const int rank[DIFF_STATUS_COUNT] = {
-       [DIFF_PASS] = 0, [DIFF_NA] = 1, [DIFF_SKIP] = 2, [DIFF_ERROR] = 3, [DIFF_FAIL] = 4};
+   static const int rank[DIFF_STATUS_COUNT] = {[DIFF_PASS] = 0,    [DIFF_NA] = 1,
+                                               [DIFF_SKIP] = 2,    [DIFF_VACUOUS] = 3,
+                                               [DIFF_ERROR] = 4,   [DIFF_FAIL] = 5};
    enum diff_status st = diff_signal_status(k);
    if (rank[st] > rank[r->status])
       r->status = st;
@@ -246,7 +282,14 @@ struct job {
    struct env *golden; /* the interpreter's run, NULL if it failed */
    char *interp_err;
    uint8_t *exact; /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
-   bool runaway;   /* the interpreter ran out of steps: the programs get a small cycle budget */
+   bool runaway;   /* the interpreter ran out of steps, with realistic constants too */
+   uint64_t outputs, nan; /* count_nan */
+   /* A variant whose interpreter outputs differ from its original's: the
+    * first value and the count, a signal of every case. */
+   bool variant_bad;
+   struct diff_mismatch variant_mm;
+   uint64_t variant_count;
+   char *variant_msg;
 };
 
 /* A shader the interpreter could not finish loops (or runs) far longer than
@@ -312,7 +355,13 @@ compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
 {
    if (cs != COMPILE_OK) {
       char *e = first_error(d, "no diagnostic");
-      diff_result_add(cr->r, cs == COMPILE_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED : DIFF_SIG_COMPILE,
+      /* What the reference compiles, the optimizing compiler must too: its
+       * refusal is its failure, not a skip (issue 14). */
+      bool refused = cs == COMPILE_UNSUPPORTED && pg == &cr->opt && cr->r->ref.valid;
+      diff_result_add(cr->r,
+                      refused                      ? DIFF_SIG_REFUSED
+                      : cs == COMPILE_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED
+                                                  : DIFF_SIG_COMPILE,
                       pg->name, NULL, 0, "%s: %s", pg->name, e);
       free(e);
    } else {
@@ -501,6 +550,8 @@ run_prog(struct case_run *cr, struct prog *pg, const char *step, uint64_t *emu_c
 static bool
 step_emu_ref(struct case_run *cr)
 {
+   if (cr->j->runaway)
+      return false; /* no input ends it: nothing to compare */
    if (cr->ref.runnable)
       run_prog(cr, &cr->ref, "emu ref", &cr->r->ref.emu_cycles);
    return true;
@@ -679,6 +730,157 @@ parse_shader(const struct diff_check *c, const struct diff_shader_src *src, stru
    return s;
 }
 
+/* A variant against its original, both on the interpreter: the same
+ * values bit for bit (NaN equals NaN), where the original defines them. */
+static void
+variant_compare(struct job *j, const struct tgsi_shader *orig, const struct tgsi_interp_opts *io)
+{
+   struct diag_list d = {0};
+   struct env *e = env_clone(j->inputs);
+   if (tgsi_interp_run(orig, e, io, &d) == TGSI_INTERP_OK) {
+      struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, e, NULL, NULL};
+      struct diff_cmp_result res;
+      diff_compare(orig, e, j->golden, &o, &res);
+      if (res.mismatched) {
+         j->variant_bad = true;
+         j->variant_mm = res.shown[0];
+         j->variant_count = res.mismatched;
+         char *t = diff_mismatch_text(orig, &res.shown[0]);
+         j->variant_msg =
+             xasprintf("the variant's interpreter run differs from the original's: %s", t);
+         free(t);
+      }
+   }
+   env_free(e);
+   diag_clear(&d);
+}
+
+/* Memory words (buffers, images) the run made undefined that its inputs
+ * defined: written by several workgroups. */
+static uint64_t
+raced_words(const struct env *in, const struct env *run, uint64_t *defined)
+{
+   uint64_t n = 0;
+   *defined = 0;
+   for (unsigned i = 0; i < ENV_MAX_BUFFERS + ENV_MAX_IMAGES; i++) {
+      const struct env_mem *a = i < ENV_MAX_BUFFERS ? &in->buf[i] : &in->img[i - ENV_MAX_BUFFERS].mem;
+      const struct env_mem *b =
+          i < ENV_MAX_BUFFERS ? &run->buf[i] : &run->img[i - ENV_MAX_BUFFERS].mem;
+      for (uint32_t w = 0; a->undef && b->undef && w + 4 <= MIN2(a->size, b->size); w += 4) {
+         *defined += !a->undef[w];
+         n += !a->undef[w] && b->undef[w];
+      }
+   }
+   return n;
+}
+
+void
+diff_case_env_fini(struct diff_case_env *ce)
+{
+   env_free(ce->inputs);
+   env_free(ce->golden);
+   free(ce->err);
+   memset(ce, 0, sizeof(*ce));
+}
+
+/* One try: inputs from the seed (with flags, for nlanes) and the golden run. */
+static bool
+case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s, uint32_t nlanes,
+             unsigned flags, struct diff_case_env *ce, struct diag_list *d)
+{
+   diff_case_env_fini(ce);
+   ce->inputs = diff_gen_inputs_ex(s, o->seed, nlanes, flags, d);
+   if (!ce->inputs)
+      return false;
+   ce->golden = env_clone(ce->inputs);
+   struct tgsi_interp_opts io = {.max_steps = o->max_steps};
+   ce->st = tgsi_interp_run(s, ce->golden, &io, d);
+   return true;
+}
+
+bool
+diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, const struct env *given,
+              struct diff_case_env *ce, struct diag_list *d)
+{
+   memset(ce, 0, sizeof(*ce));
+   if (given) {
+      ce->inputs = env_clone(given);
+      ce->golden = env_clone(given);
+      struct tgsi_interp_opts io = {.max_steps = o->max_steps};
+      ce->st = tgsi_interp_run(s, ce->golden, &io, d);
+   } else if (!case_env_try(o, s, o->invocations, 0, ce, d)) {
+      return false;
+   }
+   uint64_t defined, raced = 0;
+   if (!given && ce->st == TGSI_INTERP_OK && s->stage == TGSI_STAGE_COMP &&
+       ce->inputs->grid_size[0] > 1 &&
+       (raced = raced_words(ce->inputs, ce->golden, &defined)) * 2 > defined) {
+      /* Workgroups that all write the same words leave every one of them
+       * undefined: one workgroup defines them. */
+      uint32_t wg = ce->inputs->block_size[0] * ce->inputs->block_size[1] *
+                    ce->inputs->block_size[2];
+      struct diag_list q = {0};
+      struct diff_case_env one;
+      memset(&one, 0, sizeof(one));
+      if (case_env_try(o, s, wg, 0, &one, &q) && one.st == TGSI_INTERP_OK) {
+         diff_case_env_fini(ce);
+         *ce = one;
+         ce->retried |= DIFF_RETRY_ONE_WORKGROUP;
+      } else {
+         diff_case_env_fini(&one);
+      }
+      diag_clear(&q);
+   }
+   if (!given && ce->st == TGSI_INTERP_BUDGET) {
+      /* A loop bounded by a constant: realistic constants end it. */
+      struct diag_list q = {0};
+      struct diff_case_env real;
+      memset(&real, 0, sizeof(real));
+      if (case_env_try(o, s, o->invocations, DIFF_INPUTS_REAL_CONSTANTS, &real, &q) &&
+          real.st != TGSI_INTERP_BUDGET) {
+         diff_case_env_fini(ce);
+         *ce = real;
+         ce->retried |= DIFF_RETRY_REAL_CONSTANTS;
+         struct diag_list t = *d; /* the retry's diagnostics stand */
+         *d = q;
+         q = t;
+      } else {
+         diff_case_env_fini(&real);
+      }
+      diag_clear(&q);
+   }
+   if (ce->st != TGSI_INTERP_OK) {
+      char *e = first_error(d, tgsi_interp_status_names[ce->st]);
+      ce->err = xasprintf("%s: %s", tgsi_interp_status_names[ce->st], e);
+      free(e);
+      env_free(ce->golden);
+      ce->golden = NULL;
+   }
+   return true;
+}
+
+/* The interpreter's defined output values, and the NaNs among them. */
+static void
+count_nan(const struct env *g, uint64_t *outputs, uint64_t *nan)
+{
+   size_t n = (size_t)g->out_vertices * g->nout * 4 * g->nlanes;
+   for (size_t i = 0; g->out && i < n; i++)
+      if (!(g->out_flags[i] & ENV_F_UNDEF)) {
+         ++*outputs;
+         *nan += (g->out[i] & 0x7fffffffu) > 0x7f800000u;
+      }
+   size_t nv = (size_t)g->nlanes * g->gs_max_vertices;
+   for (size_t v = 0; g->gs_data && v < nv; v++) {
+      if (v % g->gs_max_vertices >= g->gs_count[v / g->gs_max_vertices])
+         continue;
+      for (size_t k = v * g->nout * 4; k < (v + 1) * g->nout * 4; k++)
+         if (!(g->gs_flags[k] & ENV_F_UNDEF)) {
+            ++*outputs;
+            *nan += (g->gs_data[k] & 0x7fffffffu) > 0x7f800000u;
+         }
+   }
+}
+
 /* The shader-level steps; false if no case can run (all get the error). */
 static bool
 job_prepare(struct job *j, unsigned first)
@@ -687,29 +889,46 @@ job_prepare(struct job *j, unsigned first)
    progress(j, first, "parse");
    inject(j->c, j->src->name);
    j->s = parse_shader(j->c, j->src, &d);
+   struct tgsi_shader *orig = NULL;
+   if (j->s && j->src->variant_of) {
+      /* a variant runs on its original's inputs */
+      orig = parse_shader(j->c, &j->c->shaders[j->src->variant_of - 1], &d);
+      if (!orig)
+         tgsi_shader_free(j->s), j->s = NULL;
+   }
+   struct diff_case_env ce, oce;
+   memset(&ce, 0, sizeof(ce));
+   memset(&oce, 0, sizeof(oce));
    if (j->s) {
       progress(j, first, "inputs");
-      j->inputs = j->src->inputs ? env_clone(j->src->inputs)
-                                 : diff_gen_inputs(j->s, j->c->o.seed, j->c->o.invocations, &d);
+      const struct env *given = j->src->inputs;
+      if (orig && !given && diff_case_env(&j->c->o, orig, NULL, &oce, &d))
+         given = oce.inputs;
+      if ((!orig || given) && diff_case_env(&j->c->o, j->s, given, &ce, &d))
+         j->inputs = ce.inputs;
+   }
    }
    if (!j->s || !j->inputs) {
       j->interp_err = first_error(&d, "cannot be read");
       diag_clear(&d);
+      tgsi_shader_free(orig);
+      diff_case_env_fini(&ce);
+      diff_case_env_fini(&oce);
       return false;
    }
    j->exact = diff_exact_channels(j->s, shader_nout(j->s));
    progress(j, first, "interp");
-   j->golden = env_clone(j->inputs);
-   struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
-   enum tgsi_interp_status st = tgsi_interp_run(j->s, j->golden, &io, &d);
-   j->runaway = st == TGSI_INTERP_BUDGET;
-   if (st != TGSI_INTERP_OK) {
-      char *e = first_error(&d, tgsi_interp_status_names[st]);
-      j->interp_err = xasprintf("%s: %s", tgsi_interp_status_names[st], e);
-      free(e);
-      env_free(j->golden);
-      j->golden = NULL;
+   j->golden = ce.golden;
+   j->runaway = ce.st == TGSI_INTERP_BUDGET;
+   j->interp_err = ce.err;
+   if (j->golden)
+      count_nan(j->golden, &j->outputs, &j->nan);
+   if (orig && j->golden) {
+      struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
+      variant_compare(j, orig, &io);
    }
+   tgsi_shader_free(orig);
+   diff_case_env_fini(&oce);
    diag_clear(&d);
    return true;
 }
@@ -720,13 +939,27 @@ run_case(struct job *j, unsigned idx)
    const struct diff_case *cs = &j->c->cases[idx];
    struct case_run cr = {
        j, idx, &j->c->targets[cs->target], &j->results[idx], {.name = "ref"}, {.name = "opt"}};
-   if (j->interp_err)
+   if (j->runaway) /* a loop that no constants end: not the compilers' failure */
+      diff_result_add(cr.r, DIFF_SIG_RUNAWAY, "interp", NULL, 0,
+                      "%s (constants from the realistic profile too); programs not run",
+                      j->interp_err);
+   else if (j->interp_err)
       diff_result_add(cr.r, DIFF_SIG_INTERP, "interp", NULL, 0, "%s", j->interp_err);
+   if (j->variant_bad)
+      diff_result_add(cr.r, DIFF_SIG_MISMATCH, "interp/variant", &j->variant_mm, j->variant_count,
+                      "%s", j->variant_msg);
+   cr.r->outputs = j->outputs;
+   cr.r->nan = j->nan;
    for (unsigned i = 0; case_steps[i].name; i++) {
       progress(j, idx, case_steps[i].name);
       if (!case_steps[i].run(&cr))
          break;
    }
+   /* A pass that compared nothing proves nothing. */
+   if (cr.r->status == DIFF_PASS && !cr.r->compared)
+      diff_result_add(cr.r, DIFF_SIG_NOTHING, "compare", NULL, 0,
+                      "no value compared (%llu undefined, %llu unchecked)",
+                      (unsigned long long)cr.r->undefined, (unsigned long long)cr.r->unchecked);
    prog_fini(&cr.ref);
    prog_fini(&cr.opt);
 }
@@ -738,7 +971,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
    if (!n)
       return;
    const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
-   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL, NULL, false};
+   struct job j = {.c = c, .src = src, .results = results, .fn = fn, .ctx = ctx};
    double t0 = now_seconds();
    bool ok = job_prepare(&j, cases[0]);
    for (unsigned i = 0; i < n; i++) {
@@ -754,6 +987,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
       progress(&j, cases[i], NULL);
    }
    free(j.interp_err);
+   free(j.variant_msg);
    free(j.exact);
    env_free(j.golden);
    env_free(j.inputs);

@@ -22,6 +22,14 @@
  * diagnostic) if the shader cannot be given inputs. */
 struct env *diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
                             struct diag_list *diags);
+/* Lanes per draw (a set of constants): 16 draws in the default 1024
+ * invocations; compute draws are whole workgroups. */
+#define DIFF_DRAW_LANES 64
+/* DIFF_INPUTS_REAL_CONSTANTS: every draw's constants realistic (a retry
+ * when a loop bounded by a constant did not end). */
+enum { DIFF_INPUTS_REAL_CONSTANTS = 1 << 0 };
+struct env *diff_gen_inputs_ex(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
+                               unsigned flags, struct diag_list *diags);
 
 /* inputs_yaml.c */
 /* The inputs of e as YAML text (the format is documented in
@@ -36,14 +44,16 @@ struct env *diff_inputs_from_yaml(const char *text, size_t len, const char *file
 /* The check: structs                                                   */
 
 /* A case is one shader on one target. Its status is the worst of its
- * signals (fail > error > skip > n/a > pass). n/a: the target's hardware
- * lacks something the shader needs; skip: a compiler refused it. */
+ * signals (fail > error > vacuous > skip > n/a > pass). n/a: the target's
+ * hardware lacks something the shader needs; skip: a compiler refused it;
+ * vacuous: everything ran and nothing was compared (not a pass). */
 #define DIFF_STATUSES(X)                                                                           \
    X(PASS, "pass")                                                                                 \
    X(FAIL, "fail")                                                                                 \
    X(ERROR, "error")                                                                               \
    X(SKIP, "skip")                                                                                 \
-   X(NA, "n/a")
+   X(NA, "n/a")                                                                                    \
+   X(VACUOUS, "vacuous")
 #define DIFF_STATUS_(n, s) DIFF_##n,
 enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
 #undef DIFF_STATUS_
@@ -54,6 +64,8 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(HAZARD, "hazard", FAIL, "the emulator saw a read before ready or a missing sync")             \
    X(ILLEGAL, "illegal-encoding", FAIL, "a program holds an instruction the model forbids")        \
    X(COMPILE, "compile-error", FAIL, "a compiler failed (an internal error, not a refusal)")       \
+   X(REFUSED, "opt-refused", FAIL,                                                                 \
+     "the optimizing compiler refuses a shader the reference compiles")                            \
    X(INVARIANCE, "invariance", FAIL,                                                               \
      "POSITION differs between the full and a position-only build")                                \
    X(EMU, "emu-error", FAIL, "the emulator could not run a program to its end")                    \
@@ -62,7 +74,10 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(INPUT, "input-error", ERROR, "the shader cannot be read, parsed or given inputs")             \
    X(INTERP, "interp-error", ERROR, "the golden interpreter refused or did not finish")            \
    X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")                \
-   X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")
+   X(RUNAWAY, "runaway-loop", SKIP,                                                                \
+     "the interpreter ran out of steps, with realistic constants too")                             \
+   X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")     \
+   X(NOTHING, "nothing-compared", VACUOUS, "every step ran and no value was compared")
 #define DIFF_SIGNAL_(n, s, st, d) DIFF_SIG_##n,
 enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
 #undef DIFF_SIGNAL_
@@ -173,6 +188,9 @@ struct diff_case_result {
    unsigned nsig, sig_cap;
    struct diff_prog_stats ref, opt;
    uint64_t compared, undefined, unchecked, tolerated;
+   /* The interpreter's defined output values (outputs, emitted vertices,
+    * buffer and image words) and how many of them are NaN. */
+   uint64_t outputs, nan;
    /* The failing lanes and their inputs (reproducer). */
    unsigned nlanes;
    struct diff_lane_dump lanes[DIFF_MAX_LANES];
@@ -187,6 +205,10 @@ struct diff_shader_src {
    /* Inputs to run on instead of generating them from the seed (a
     * reduced reproducer's); not owned. */
    const struct env *inputs;
+   /* A variant (check --variants): 1 + the index of the shader it was
+    * made from, whose inputs it runs on and whose interpreter outputs it
+    * must give; 0 = none. */
+   unsigned variant_of;
 };
 
 struct isa_model;
@@ -289,6 +311,10 @@ void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
  * seed, default size), named "gen:S": the same as `diffcomp gen --seed S`.
  * Their seeds derive from c->o.seed, so a run is reproducible. */
 void diff_check_add_generated(struct diff_check *c, unsigned n);
+/* Adds n semantics-preserving variants (diff_variant) of every shader
+ * added so far, named "NAME~vK"; a shader that does not parse gets none
+ * (its own case shows the error). */
+void diff_check_add_variants(struct diff_check *c, unsigned n);
 /* One case per shader and target; shard k of n (1-based; n = 1: all). */
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
@@ -313,6 +339,23 @@ void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *o
  * others become temporaries), as a depth-only pass would compile it; NULL
  * if s has no POSITION or addresses outputs indirectly. */
 struct tgsi_shader *diff_position_only(const struct tgsi_shader *s);
+
+/* The inputs of a shader's cases and the golden run on them: from the
+ * seed, or given (a reduced reproducer's). From the seed, two retries:
+ * a compute shader whose workgroups leave most memory words undefined
+ * (they all write the same words) runs one workgroup; a run out of steps
+ * (a loop bounded by a constant) retries with realistic constants. */
+enum { DIFF_RETRY_ONE_WORKGROUP = 1 << 0, DIFF_RETRY_REAL_CONSTANTS = 1 << 1 };
+struct diff_case_env {
+   struct env *inputs, *golden; /* golden NULL when the interpreter failed */
+   enum tgsi_interp_status st;
+   char *err; /* the interpreter's failure, one line */
+   unsigned retried; /* DIFF_RETRY_* */
+};
+/* False (diagnostics in d) when the inputs cannot be made. */
+bool diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
+                   const struct env *given, struct diff_case_env *ce, struct diag_list *d);
+void diff_case_env_fini(struct diff_case_env *ce);
 
 /* run.c */
 /* Runs every case: c->o.jobs worker processes, a child per shader job,
@@ -339,11 +382,14 @@ struct diff_baseline_entry {
    char *shader;
    char *target; /* NULL: every target */
    enum diff_status status;
+   int signal;     /* enum diff_signal_kind the failure must begin with; -1: any */
+   char *resolved; /* the shader's canonical path, NULL if it names no file */
 };
 
 struct diff_baseline {
    struct diff_baseline_entry *v;
    unsigned n, cap;
+   char *dir; /* the baseline file's directory: entries' paths are relative to it */
 };
 
 struct diff_summary {
@@ -352,7 +398,15 @@ struct diff_summary {
    unsigned outcome[DIFF_OUT_COUNT];
    unsigned signals[DIFF_SIG_COUNT]; /* cases with at least one */
    uint64_t compared, undefined, unchecked, tolerated;
+   uint64_t outputs, nan; /* per shader, not per case */
+   unsigned low;          /* cases that compared under DIFF_LOW_COMPARED_PCT % */
 };
+
+/* A case that compares fewer than this percentage of its values (compared,
+ * undefined and unchecked) is flagged in the reports. */
+#define DIFF_LOW_COMPARED_PCT 25
+/* Whether case result r compared few of its values (some, or none at all). */
+bool diff_case_low(const struct diff_case_result *r);
 
 /* Reads a baseline (format in report.c); false with diagnostics if bad. */
 bool diff_baseline_parse(const char *text, size_t len, const char *file, struct diff_baseline *b,
@@ -361,8 +415,15 @@ void diff_baseline_free(struct diff_baseline *b);
 /* The status the baseline expects (DIFF_PASS if it lists the case not). */
 enum diff_status diff_baseline_expect(const struct diff_baseline *b, const char *shader,
                                       const char *target);
-/* A baseline listing every case of c that failed or errored. */
-char *diff_baseline_yaml(const struct diff_check *c);
+/* The entry naming this case (the same text, or the same file), or NULL. */
+const struct diff_baseline_entry *diff_baseline_match(const struct diff_baseline *b,
+                                                      const char *shader, const char *target);
+/* A baseline listing every case of c that failed or errored, with its first
+ * failing signal; paths relative to directory dir (NULL: as given). */
+char *diff_baseline_yaml(const struct diff_check *c, const char *dir);
+/* Marks stale[e] for each entry that names no case of c; the count. */
+unsigned diff_baseline_stale(const struct diff_baseline *b, const struct diff_check *c,
+                             bool *stale);
 enum diff_outcome diff_case_outcome(const struct diff_check *c, unsigned i,
                                     const struct diff_baseline *b);
 void diff_summarize(const struct diff_check *c, const struct diff_baseline *b,
@@ -488,6 +549,62 @@ bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const str
                               const struct opt_options *o, struct emu_program *out, char **log,
                               struct diag_list *d);
 
+/* runcmp.c: run against run (diffcomp report OLD.json NEW.json) */
+enum diff_stat {
+   DIFF_STAT_INSTRUCTIONS,
+   DIFF_STAT_NOPS,
+   DIFF_STAT_REGISTERS,
+   DIFF_STAT_CYCLES,
+   DIFF_STAT_EMULATED,
+   DIFF_STAT_COUNT
+};
+extern const char *const diff_stat_names[DIFF_STAT_COUNT]; /* as in the JSON */
+struct diff_run_case {
+   char *shader, *target;
+   enum diff_status status;
+   bool has_stats;
+   long long stats[DIFF_STAT_COUNT];
+};
+struct diff_run {
+   struct diff_run_case *cases;
+   size_t ncases;
+};
+/* Per target: totals over the cases that pass in both runs. */
+struct diff_runcmp_target {
+   const char *name;
+   unsigned paired;
+   long long old_total[DIFF_STAT_COUNT], new_total[DIFF_STAT_COUNT];
+   unsigned helped[DIFF_STAT_COUNT], hurt[DIFF_STAT_COUNT];
+};
+enum diff_runcmp_kind {
+   DIFF_RUNCMP_STATS,       /* passes in both; instruction count changed */
+   DIFF_RUNCMP_NEW_FAILURE, /* passed (or skip, n/a), now fails or errors */
+   DIFF_RUNCMP_FIXED,       /* failed or errored, now does not */
+   DIFF_RUNCMP_NEW_NA,      /* now n/a */
+   DIFF_RUNCMP_ADDED,       /* only in the new run */
+   DIFF_RUNCMP_GONE,        /* only in the old run */
+};
+struct diff_runcmp_change {
+   enum diff_runcmp_kind kind;
+   const char *shader, *target; /* point into the runs */
+   enum diff_status old_status, new_status; /* DIFF_STATUS_COUNT: absent */
+   long long old_stats[DIFF_STAT_COUNT], new_stats[DIFF_STAT_COUNT];
+};
+struct diff_runcmp {
+   struct diff_runcmp_target *targets; /* in name order */
+   size_t ntargets;
+   struct diff_runcmp_change *changes;
+   size_t nchanges;
+};
+/* Loads a `check --json` report; path_key is "opt" or "ref", the program
+ * whose statistics are read. */
+bool diff_run_load(const char *file, const char *path_key, struct diff_run *run,
+                   struct diag_list *d);
+void diff_run_free(struct diff_run *run);
+/* Sorts both runs' cases and pairs them; r points into both runs. */
+void diff_runcmp(struct diff_run *old, struct diff_run *new, struct diff_runcmp *r);
+void diff_runcmp_free(struct diff_runcmp *r);
+
 /* ydoc.c: YAML for the check's own files (reproducers, baselines) */
 struct ydoc_writer;
 struct ydoc;
@@ -553,6 +670,12 @@ char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts
 bool diff_gen_default_supports(enum tgsi_opcode op);
 /* "frag", "vert", "comp" -> stage; false for anything else. */
 bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
+
+/* variant.c */
+/* A semantics-preserving variant of s from seed (dead code under an
+ * opaque false condition, identity wrappers, split vectors, one-iteration
+ * loops, commuted operands) as TGSI text; caller frees. */
+char *diff_variant(const struct tgsi_shader *s, uint64_t seed);
 
 /* ------------------------------------------------------------------ */
 /* reduce.c, reduce_inputs.c: shrink a failing shader and its inputs    */

@@ -14,31 +14,35 @@
  * integer, or one half of a double or 64-bit integer (a channel pair).
  * Unused channels are float.
  *
- * Distribution of a value. Each lane is "plain" with probability 1/2 and
- * "edge" otherwise. Constants are the same for every lane, so a special
- * constant would affect every lane: a run's constants are all "edge" with
- * probability 1/4, else all "calm" (no specials: floats 45% uniform in
- * [0, 1), 35% uniform in [-4, 4), 20% integer in [-4, 8]; integers 60% in
- * [-4, 16], 20% random 32 bits, 20% shift count in [0, 40]; 64-bit kinds
- * as plain).
- * First, with probability R the value is a reuse (equal operands): with
- * probability 1/2 the same channel's value in the previous lane, else one
- * this lane already got for an earlier channel of the same width (falling
- * back to a fresh draw when there is none). Otherwise it is drawn:
+ * Draws. Lanes are split into draws of DIFF_DRAW_LANES (64) lanes (whole
+ * workgroups in compute, at most ENV_MAX_DRAWS), each with its own
+ * constants from the stream hash64(seed, "uniform" - 1 - draw), so a
+ * special constant touches one draw, not the run.
  *
- *   kind    profile  R    draw
- *   float   plain    5%   40% uniform in [0, 1), 30% uniform in [-4, 4),
- *                         20% integer in [-4, 8], 10% special
- *   float   edge    15%   30% uniform, 10% integer, 35% special,
- *                         25% random 32 bits
- *   int     plain   10%   50% in [-4, 16], 25% random 32 bits,
- *                         25% shift count in [0, 40]
- *   int     edge    15%   20% in [-4, 16], 20% random, 35% special,
- *                         25% shift count
- *   double  plain   10%   78% uniform in [-4, 4), 22% integer in [-4, 8]
- *   double  edge    20%   38% uniform, 44% special, 18% random 64 bits
- *   int64   plain   10%   67% in [-4, 16], 33% random 64 bits
- *   int64   edge    15%   24% in [-4, 16], 29% random, 47% special
+ * Profiles. Each lane (its inputs) and each draw (its constants) takes a
+ * profile, in percent per lane / per draw:
+ *
+ *   profile    rate     floats                        integers
+ *   realistic  55 / 60  30% colour [0,1), 25% [-1,1],  50% [0,16), 25%
+ *                       25% position [-100,100), 20%   [-4,16], 25% index
+ *                       integer [-4,8]; a quarter of   [0,8)
+ *                       float registers unit vectors
+ *   int bounds 15 / 15  edge%: conversion edges        70%: the list, 2^k-1..
+ *                       (+-2^31, 2^32, 2^24+1, +-0.5)  2^k+1, negatives,
+ *                                                      >= 2^31, shift counts
+ *   specials   15 / 10  edge%: the float list          realistic
+ *   meeting    15 / 15  edge%: +-0, edge%: NaN (or 1)  15%: 0
+ *
+ * with the rest realistic; edge% = 200 / (values of the lane or draw),
+ * clamped to 4..40, so a non-realistic lane or draw holds about two edge
+ * values (one special poisons a lane as surely as ten). Reuse (equal
+ * operands): 5% realistic, 10% int bounds and specials, 50% meeting (half
+ * the previous lane's value of the channel, else one this lane already got;
+ * a reused zero flips its sign half the time in meeting lanes). 64-bit
+ * kinds: doubles small with extra bits, 40% (edge%) double specials in
+ * special lanes; int64 small, in int-bound lanes 45% the int64 list, 25%
+ * random. Buffer and image words: integers, each word's profile at the
+ * per-lane rates. DIFF_INPUTS_REAL_CONSTANTS makes every draw realistic.
  *
  * Specials are equally likely within their list:
  *   float   +0 -0 1 -1 0.5 2 +Inf -Inf, NaN 0x7fc00000, -NaN 0xffc00000,
@@ -389,19 +393,43 @@ static const uint64_t int64_specials[] = {
     63, 64,
 };
 
-/* Per-lane generation state: values so far by kind, for reuse. */
+/* Input profiles (see the head of this file). */
+enum gen_profile { GP_REAL, GP_IBOUND, GP_FSPECIAL, GP_MEET, GP_COUNT };
+
+/* Rates in percent, per lane (inputs) and per draw (constants). */
+static const uint8_t lane_rates[GP_COUNT] = {55, 15, 15, 15};
+static const uint8_t draw_rates[GP_COUNT] = {60, 15, 10, 15};
+
+static enum gen_profile
+pick_profile(struct rng *r, const uint8_t *rates)
+{
+   uint32_t x = rng_below(r, 100), acc = 0;
+   for (unsigned p = 0; p < GP_COUNT; p++)
+      if (x < (acc += rates[p]))
+         return (enum gen_profile)p;
+   return GP_REAL;
+}
+
+/* Per-lane (or per-draw) generation state: values so far by kind, for
+ * reuse. */
 struct lane_gen {
    struct rng r;
-   bool edge;
-   bool calm;            /* plain without specials (constants of a plain run) */
+   enum gen_profile prof;
+   unsigned edge; /* percent of a non-REAL profile's float values that are edge values */
    uint64_t pool[2][32]; /* 32-bit kinds (float, int) and 64-bit kinds */
    unsigned npool[2];
 };
 
 static float
-uniform4(struct rng *r)
+uniform01(struct rng *r)
 {
-   return (float)((double)rng_u32(r) / 4294967296.0 * 8.0 - 4.0);
+   return (float)((double)rng_u32(r) / 4294967296.0);
+}
+
+static float
+uniform_in(struct rng *r, float lo, float hi)
+{
+   return lo + (hi - lo) * uniform01(r);
 }
 
 static int32_t
@@ -410,38 +438,71 @@ small_int(struct rng *r, int lo, int hi)
    return lo + (int32_t)rng_below(r, (uint32_t)(hi - lo + 1));
 }
 
-/* A value of kind float/int (32 bits) or a 64-bit pair, before reuse. */
+/* Realistic finite values: colours, unit-vector components, positions,
+ * small integers. */
+static uint32_t
+real_float(struct rng *r)
+{
+   uint32_t x = rng_below(r, 100);
+   return x < 30   ? fui(uniform01(r))
+          : x < 55 ? fui(uniform_in(r, -1.0f, 1.0f))
+          : x < 80 ? fui(uniform_in(r, -100.0f, 100.0f))
+                   : fui((float)small_int(r, -4, 8));
+}
+
+static uint32_t
+real_int(struct rng *r)
+{
+   uint32_t x = rng_below(r, 100);
+   return x < 50 ? (uint32_t)small_int(r, 0, 15)
+          : x < 75 ? (uint32_t)small_int(r, -4, 16)
+                   : rng_below(r, 8);
+}
+
+/* Integer boundaries: the list, powers of two and their neighbours,
+ * negative values, values >= 2^31. */
+static uint32_t
+bound_int(struct rng *r)
+{
+   uint32_t x = rng_below(r, 100), k = rng_below(r, 32);
+   return x < 40   ? int_specials[rng_below(r, ARRAY_SIZE(int_specials))]
+          : x < 60 ? (1u << k) + (uint32_t)small_int(r, -1, 1)
+          : x < 75 ? (uint32_t)-(int32_t)(1u + rng_below(r, 1000))
+          : x < 90 ? 0x80000000u | rng_u32(r)
+                   : (uint32_t)small_int(r, 0, 40); /* shift counts */
+}
+
+/* Floats at the edges of integer conversions and rounding. */
+static const uint32_t float_bounds[] = {
+    0x4f000000, 0xcf000000, 0x4f800000, 0x4b800001, 0x3f000000, 0xbf000000,
+    0x3fc00000, 0xbfc00000, 0x4b7fffff, 0x5f000000, 0xdf000000, 0x3effffff,
+};
+
+/* A value of kind float/int (32 bits), before reuse. */
 static uint32_t
 draw32(struct lane_gen *g, bool is_float)
 {
    struct rng *r = &g->r;
    uint32_t x = rng_below(r, 100);
-   if (g->calm)
-      return is_float ? (x < 45   ? fui((float)((double)rng_u32(r) / 4294967296.0))
-                         : x < 80 ? fui(uniform4(r))
-                                  : fui((float)small_int(r, -4, 8)))
-                      : (x < 60   ? (uint32_t)small_int(r, -4, 16)
-                         : x < 80 ? rng_u32(r)
-                                  : (uint32_t)small_int(r, 0, 40));
-   if (is_float) {
-      if (!g->edge)
-         return x < 40   ? fui((float)((double)rng_u32(r) / 4294967296.0))
-                : x < 70 ? fui(uniform4(r))
-                : x < 90 ? fui((float)small_int(r, -4, 8))
-                         : float_specials[rng_below(r, ARRAY_SIZE(float_specials))];
-      return x < 30   ? fui(uniform4(r))
-             : x < 40 ? fui((float)small_int(r, -4, 8))
-             : x < 75 ? float_specials[rng_below(r, ARRAY_SIZE(float_specials))]
-                      : rng_u32(r);
+   switch (g->prof) {
+   case GP_IBOUND:
+      if (is_float)
+         return x < g->edge ? float_bounds[rng_below(r, ARRAY_SIZE(float_bounds))] : real_float(r);
+      return x < 70 ? bound_int(r) : real_int(r);
+   case GP_FSPECIAL:
+      if (is_float)
+         return x < g->edge ? float_specials[rng_below(r, ARRAY_SIZE(float_specials))]
+                            : real_float(r);
+      return real_int(r);
+   case GP_MEET: /* zeros of both signs and NaN beside numbers; reuse does the rest */
+      if (is_float)
+         return x < g->edge       ? (rng_below(r, 2) ? 0x80000000u : 0)
+                : x < 2 * g->edge ? (rng_below(r, 3) ? 0x7fc00000u : 0x3f800000u)
+                                  : real_float(r);
+      return x < 15 ? 0 : real_int(r);
+   default:
+      return is_float ? real_float(r) : real_int(r);
    }
-   if (!g->edge)
-      return x < 50   ? (uint32_t)small_int(r, -4, 16)
-             : x < 75 ? rng_u32(r)
-                      : (uint32_t)small_int(r, 0, 40);
-   return x < 20   ? (uint32_t)small_int(r, -4, 16)
-          : x < 40 ? rng_u32(r)
-          : x < 75 ? int_specials[rng_below(r, ARRAY_SIZE(int_specials))]
-                   : (uint32_t)small_int(r, 0, 40);
 }
 
 static uint64_t
@@ -449,28 +510,36 @@ draw64(struct lane_gen *g, bool is_double)
 {
    struct rng *r = &g->r;
    uint32_t x = rng_below(r, 100);
+   bool edge = g->prof == (is_double ? GP_FSPECIAL : GP_IBOUND);
    if (is_double) {
-      if (!g->edge)
-         return x < 78 ? dui((double)uniform4(r) + (double)rng_u32(r) / 1e12)
-                       : dui((double)small_int(r, -4, 8));
-      return x < 38   ? dui((double)uniform4(r))
-             : x < 82 ? double_specials[rng_below(r, ARRAY_SIZE(double_specials))]
-                      : rng_next(r);
+      if (edge && x < g->edge)
+         return double_specials[rng_below(r, ARRAY_SIZE(double_specials))];
+      if (g->prof == GP_MEET && x < g->edge)
+         return rng_below(r, 2) ? 0x8000000000000000ull : 0;
+      return x < 78 ? dui((double)uniform_in(r, -4.0f, 4.0f) + (double)rng_u32(r) / 1e12)
+                    : dui((double)small_int(r, -4, 8));
    }
-   if (!g->edge)
-      return x < 67 ? (uint64_t)(int64_t)small_int(r, -4, 16) : rng_next(r);
-   return x < 24   ? (uint64_t)(int64_t)small_int(r, -4, 16)
-          : x < 53 ? rng_next(r)
-                   : int64_specials[rng_below(r, ARRAY_SIZE(int64_specials))];
+   if (edge)
+      return x < 45 ? int64_specials[rng_below(r, ARRAY_SIZE(int64_specials))]
+             : x < 70 ? rng_next(r)
+                      : (uint64_t)(int64_t)small_int(r, -4, 16);
+   return (uint64_t)(int64_t)small_int(r, -4, 16);
 }
 
-/* Reuse probability (percent) by kind and profile; see the table above. */
+/* A special value in a lane or draw of many values poisons it as surely
+ * as many do: about two edge values per lane or draw, 4-40% of them. */
 static unsigned
-reuse_pct(bool edge, bool wide, bool is_float)
+edge_pct(uint32_t nvals)
 {
-   if (wide)
-      return edge ? (is_float ? 20 : 15) : 10;
-   return edge ? 15 : (is_float ? 5 : 10);
+   return MIN2(40u, MAX2(4u, 200u / MAX2(nvals, 1u)));
+}
+
+/* Reuse probability (percent) by profile: pairs that meet come from
+ * reuse (equal operands), so GP_MEET reuses most. */
+static unsigned
+reuse_pct(enum gen_profile p)
+{
+   return p == GP_MEET ? 50 : p == GP_REAL ? 5 : 10;
 }
 
 static uint64_t
@@ -506,11 +575,19 @@ gen_value(struct lane_gen *g, enum gen_kind k, enum gen_sane s, uint64_t prev, b
       return v;
    }
    unsigned pi = wide ? 1 : 0;
-   if (rng_below(&g->r, 100) < reuse_pct(g->edge, wide, is_float)) {
-      if (have_prev && rng_below(&g->r, 2))
-         return prev;
-      if (g->npool[pi])
-         return g->pool[pi][rng_below(&g->r, g->npool[pi])];
+   if (rng_below(&g->r, 100) < reuse_pct(g->prof)) {
+      uint64_t v = prev;
+      bool have = have_prev && rng_below(&g->r, 2);
+      if (!have && g->npool[pi]) {
+         v = g->pool[pi][rng_below(&g->r, g->npool[pi])];
+         have = true;
+      }
+      /* a meeting pair of zeros: (-0, +0) as often as (0, 0) */
+      if (have && g->prof == GP_MEET && is_float && !wide && !(v & 0x7fffffffu) &&
+          rng_below(&g->r, 2))
+         v ^= 0x80000000u;
+      if (have)
+         return v;
    }
    uint64_t v = wide ? draw64(g, k == GK_D_LO) : draw32(g, is_float);
    if (g->npool[pi] < 32)
@@ -541,6 +618,23 @@ gen_reg(struct lane_gen *g, const struct chan_use *use, uint32_t *out, const uin
           (c == 0 || (use[c - 1].kind != GK_D_LO && use[c - 1].kind != GK_L_LO)))
          out[c] =
              (uint32_t)(gen_value(g, (enum gen_kind)(use[c].kind - 1), GS_NONE, 0, false) >> 32);
+   /* Realistic registers are unit vectors a quarter of the time (normals,
+    * directions): xyz of length 1, w 0 or 1. */
+   bool vec = g->prof == GP_REAL;
+   for (unsigned c = 0; c < 3; c++)
+      vec &= (use[c].kind == GK_FLOAT || use[c].kind == GK_NONE) && use[c].sane == GS_NONE;
+   if (vec && rng_below(&g->r, 4) == 0) {
+      float v[3], len = 0;
+      for (unsigned c = 0; c < 3; c++) {
+         v[c] = uniform_in(&g->r, -1.0f, 1.0f);
+         len += v[c] * v[c];
+      }
+      len = sqrtf(len);
+      for (unsigned c = 0; c < 3 && len > 1e-3f; c++)
+         out[c] = fui(v[c] / len);
+      if ((use[3].kind == GK_FLOAT || use[3].kind == GK_NONE) && use[3].sane == GS_NONE)
+         out[3] = fui((float)rng_below(&g->r, 2));
+   }
 }
 
 static uint64_t
@@ -552,6 +646,8 @@ stream_seed(uint64_t seed, uint64_t what)
 
 #define UNIFORM_STREAM 0xffffffffffffffffull
 
+static uint32_t wg_lanes(const struct env *e);
+
 static void
 gen_lane_inputs(struct env *e, const struct plan *p, uint64_t seed)
 {
@@ -559,7 +655,8 @@ gen_lane_inputs(struct env *e, const struct plan *p, uint64_t seed)
    for (uint32_t l = 0; l < e->nlanes; l++) {
       struct lane_gen g = {0};
       rng_seed(&g.r, stream_seed(seed, l));
-      g.edge = rng_below(&g.r, 2);
+      g.prof = pick_profile(&g.r, lane_rates);
+      g.edge = edge_pct(e->in_vertices * p->nin * 4);
       for (uint32_t v = 0; v < e->in_vertices; v++)
          for (uint32_t r = 0; r < p->nin; r++) {
             for (unsigned c = 0; c < 4 && l; c++)
@@ -571,18 +668,53 @@ gen_lane_inputs(struct env *e, const struct plan *p, uint64_t seed)
    }
 }
 
+/* Each draw's constants from its own stream and profile (realistic in
+ * every draw when `real`). */
 static void
-gen_constants(struct env *e, const struct plan *p, struct lane_gen *g)
+gen_constants(struct env *e, const struct plan *p, uint64_t seed, bool real)
 {
-   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++) {
-      if (!p->nconst[b])
-         continue;
-      env_set_cbuf(e, b, p->nconst[b]);
-      for (uint32_t slot = 0; slot < p->nconst[b]; slot++) {
-         gen_reg(g, &p->cnst[b][slot * 4], e->cbuf[b] + slot * 4,
-                 slot ? e->cbuf[b] + (slot - 1) * 4 : NULL);
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+      if (p->nconst[b])
+         env_set_cbuf(e, b, p->nconst[b]);
+   for (uint32_t d = 0; d < e->ndraws; d++) {
+      struct lane_gen g = {0};
+      rng_seed(&g.r, stream_seed(seed, UNIFORM_STREAM - 1 - d));
+      g.prof = pick_profile(&g.r, draw_rates);
+      if (real)
+         g.prof = GP_REAL;
+      uint32_t nvals = 0;
+      for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+         nvals += 4 * p->nconst[b];
+      g.edge = edge_pct(nvals);
+      for (unsigned b = 0; b < ENV_MAX_CBUFS; b++) {
+         uint32_t *cb = env_cbuf(e, b, d);
+         for (uint32_t slot = 0; cb && slot < p->nconst[b]; slot++)
+            gen_reg(&g, &p->cnst[b][slot * 4], cb + slot * 4, slot ? cb + (slot - 1) * 4 : NULL);
       }
    }
+}
+
+/* Lanes per draw: DIFF_DRAW_LANES, or whole workgroups, and at most
+ * ENV_MAX_DRAWS draws. */
+static uint32_t
+draw_lanes(const struct env *e)
+{
+   uint32_t wg = e->stage == TGSI_STAGE_COMP ? wg_lanes(e) : 4;
+   uint32_t n = MAX2((uint32_t)DIFF_DRAW_LANES, (e->nlanes + ENV_MAX_DRAWS - 1) / ENV_MAX_DRAWS);
+   return (n + wg - 1) / wg * wg;
+}
+
+static void
+gen_draws(struct env *e)
+{
+   uint32_t dl = draw_lanes(e), n = (e->nlanes + dl - 1) / dl;
+   if (n <= 1)
+      return;
+   uint16_t *ld = xmalloc((size_t)e->nlanes * sizeof(*ld));
+   for (uint32_t l = 0; l < e->nlanes; l++)
+      ld[l] = (uint16_t)(l / dl);
+   env_set_draws(e, n, ld);
+   free(ld);
 }
 
 /* ------------------------------------------------------------------ */
@@ -838,10 +970,14 @@ gen_texture(struct env *e, const struct tgsi_shader *s, unsigned unit, struct rn
    env_set_texture(e, unit, &t);
 }
 
+/* Words of a buffer or image: integers, each word's profile at the
+ * per-lane rates. */
 static void
 fill_words(struct env_mem *m, struct lane_gen *g, bool small)
 {
+   g->edge = 40;
    for (uint32_t w = 0; w < m->size / 4; w++) {
+      g->prof = pick_profile(&g->r, lane_rates);
       uint32_t v = small ? rng_below(&g->r, 8) : (uint32_t)gen_value(g, GK_INT, GS_NONE, 0, false);
       memcpy(m->data + 4 * w, &v, 4);
    }
@@ -907,6 +1043,13 @@ struct env *
 diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
                 struct diag_list *diags)
 {
+   return diff_gen_inputs_ex(s, seed, nlanes, 0, diags);
+}
+
+struct env *
+diff_gen_inputs_ex(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes, unsigned flags,
+                   struct diag_list *diags)
+{
    uint32_t block[3] = {1, 1, 1};
    if (s->stage == TGSI_STAGE_COMP) {
       bool fixed = tgsi_interp_prop(s, TGSI_PROP_CS_FIXED_BLOCK_WIDTH, 0) != 0;
@@ -942,16 +1085,13 @@ diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
       return NULL;
    }
    gen_lane_inputs(e, &p, seed);
+   /* Constants reach every lane of a draw: a special one poisons one
+    * draw, not the run. */
+   gen_draws(e);
+   gen_constants(e, &p, seed, flags & DIFF_INPUTS_REAL_CONSTANTS);
+   gen_system_values(e, s, seed);
    struct lane_gen g = {0};
    rng_seed(&g.r, stream_seed(seed, UNIFORM_STREAM));
-   /* Constants reach every lane, so a special one would poison the whole
-    * run: one run in four has edge constants, the others calm ones. */
-   g.edge = rng_below(&g.r, 4) == 0;
-   g.calm = !g.edge;
-   gen_constants(e, &p, &g);
-   g.calm = false;
-   gen_system_values(e, s, seed);
-   g.edge = false;
    gen_resources(e, s, &p, &g);
    plan_free(&p);
    return e;

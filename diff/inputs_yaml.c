@@ -16,8 +16,11 @@
  *     - {vertex: 0, reg: 0, chan: x, bits: [0x3f800000, 0x00000000, ...]}
  *   system_values:              # one word per lane
  *     - {semantic: POSITION, chan: x, bits: [...]}
- *   constants:                  # CONST[buffer][slot], four words
- *     - {buffer: 0, slot: 3, bits: [0x0, 0x1, 0x2, 0x3]}
+ *   draws: 2                    # constant sets (default 1)
+ *   lane_draws: [0, 0, 1, ...]  # the draw of each lane (default all 0)
+ *   constants:                  # CONST[buffer][slot] of a draw, four words
+ *     - {buffer: 0, slot: 3, bits: [0x0, 0x1, 0x2, 0x3]}     # draw 0
+ *     - {draw: 1, buffer: 0, slot: 3, bits: [0x0, 0x1, 0x2, 0x3]}
  *   textures:                   # procedural, see emu/env.c
  *     - {unit: 0, target: 2D, return: FLOAT, width: 8, height: 8, depth: 1,
  *        levels: 4, seed: 0x1234}
@@ -88,6 +91,15 @@ yw_header(struct ydoc_writer *w, const struct env *e)
    ydoc_strf(w, "%u", e->in_vertices);
    ydoc_str(w, "out_vertices");
    ydoc_strf(w, "%u", e->out_vertices);
+   if (e->ndraws > 1) {
+      ydoc_str(w, "draws");
+      ydoc_strf(w, "%u", e->ndraws);
+      ydoc_str(w, "lane_draws");
+      ydoc_seq(w, true, true);
+      for (uint32_t l = 0; l < e->nlanes; l++)
+         ydoc_strf(w, "%u", env_draw(e, l));
+      ydoc_seq(w, false, false);
+   }
 }
 
 static void
@@ -130,16 +142,21 @@ yw_uniforms(struct ydoc_writer *w, const struct env *e)
 {
    ydoc_str(w, "constants");
    ydoc_seq(w, true, false);
-   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
-      for (uint32_t s = 0; s < e->cbuf_slots[b]; s++) {
-         ydoc_map(w, true, true);
-         ydoc_str(w, "buffer");
-         ydoc_strf(w, "%u", b);
-         ydoc_str(w, "slot");
-         ydoc_strf(w, "%u", s);
-         ywords(w, "bits", e->cbuf[b] + s * 4, 4, 1);
-         ydoc_map(w, false, false);
-      }
+   for (uint32_t d = 0; d < e->ndraws; d++)
+      for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
+         for (uint32_t s = 0; s < e->cbuf_slots[b]; s++) {
+            ydoc_map(w, true, true);
+            if (d) {
+               ydoc_str(w, "draw");
+               ydoc_strf(w, "%u", d);
+            }
+            ydoc_str(w, "buffer");
+            ydoc_strf(w, "%u", b);
+            ydoc_str(w, "slot");
+            ydoc_strf(w, "%u", s);
+            ywords(w, "bits", env_cbuf(e, b, d) + s * 4, 4, 1);
+            ydoc_map(w, false, false);
+         }
    ydoc_seq(w, false, false);
    ydoc_str(w, "textures");
    ydoc_seq(w, true, false);
@@ -441,11 +458,36 @@ yr_system_values(struct yr *r, struct env *e, yaml_node_t *seq)
    return !r->failed;
 }
 
+static void
+yr_draws(struct yr *r, struct env *e, yaml_node_t *nd, yaml_node_t *lanes)
+{
+   uint32_t n = 1;
+   if (nd && !yr_u32(r, nd, &n, ENV_MAX_DRAWS))
+      return;
+   if (!n || (!nd && lanes)) {
+      yr_err(r, nd ? nd : lanes, "draws: at least 1, and given with lane_draws");
+      return;
+   }
+   uint32_t *w = xcalloc(e->nlanes, sizeof(*w));
+   uint16_t *ld = xcalloc(e->nlanes, sizeof(*ld));
+   bool ok = !lanes || yr_words(r, lanes, w, e->nlanes, 1);
+   for (uint32_t l = 0; ok && l < e->nlanes; l++) {
+      ok = w[l] < n;
+      ld[l] = (uint16_t)w[l];
+   }
+   if (!ok && !r->failed)
+      yr_err(r, lanes, "lane_draws: one draw below 'draws' per invocation");
+   else if (ok)
+      env_set_draws(e, n, lanes ? ld : NULL);
+   free(w);
+   free(ld);
+}
+
 static bool
 yr_constants(struct yr *r, struct env *e, yaml_node_t *seq)
 {
-   static const char *const keys[] = {"buffer", "slot", "bits", NULL};
-   uint32_t slots[ENV_MAX_CBUFS] = {0}, b, s;
+   static const char *const keys[] = {"draw", "buffer", "slot", "bits", NULL};
+   uint32_t slots[ENV_MAX_CBUFS] = {0}, b, s, d = 0;
    if (!yr_seq(r, seq))
       return false;
    YR_EACH(r, seq, it)
@@ -459,9 +501,12 @@ yr_constants(struct yr *r, struct env *e, yaml_node_t *seq)
          env_set_cbuf(e, k, slots[k]);
    YR_EACH(r, seq, it)
    {
-      if (yr_u32(r, yr_need(r, it, "buffer"), &b, ENV_MAX_CBUFS - 1) &&
+      yaml_node_t *dn = yr_get(r, it, "draw");
+      d = 0;
+      if ((!dn || yr_u32(r, dn, &d, e->ndraws - 1)) &&
+          yr_u32(r, yr_need(r, it, "buffer"), &b, ENV_MAX_CBUFS - 1) &&
           yr_u32(r, yr_need(r, it, "slot"), &s, ENV_MAX_CBUF_SLOTS - 1))
-         yr_words(r, yr_need(r, it, "bits"), e->cbuf[b] + s * 4, 4, 1);
+         yr_words(r, yr_need(r, it, "bits"), env_cbuf(e, b, d) + s * 4, 4, 1);
    }
    return !r->failed;
 }
@@ -569,7 +614,8 @@ yr_env(struct yr *r, yaml_node_t *root)
    static const char *const keys[] = {"stage",     "invocations",   "seed",        "block_size",
                                       "grid_size", "shared_size",   "in_vertices", "out_vertices",
                                       "inputs",    "system_values", "constants",   "textures",
-                                      "buffers",   "images",        NULL};
+                                      "buffers",   "images",        "draws",       "lane_draws",
+                                      NULL};
    int stage;
    uint32_t n;
    if (!yr_keys(r, root, keys) ||
@@ -600,6 +646,8 @@ yr_env(struct yr *r, yaml_node_t *root)
          env_alloc_inputs(e, 0, e->in_vertices);
       if (!r->failed && (x = yr_get(r, root, "system_values")))
          yr_system_values(r, e, x);
+      if (!r->failed)
+         yr_draws(r, e, yr_get(r, root, "draws"), yr_get(r, root, "lane_draws"));
       if (!r->failed && (x = yr_get(r, root, "constants")))
          yr_constants(r, e, x);
       if (!r->failed && (x = yr_get(r, root, "textures")))

@@ -163,7 +163,9 @@ diff_env_hash(const struct env *e)
          h = hash64(e->sv[s], (size_t)e->nlanes * 16, h ^ s);
    for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
       if (e->cbuf[b])
-         h = hash64(e->cbuf[b], (size_t)e->cbuf_slots[b] * 16, h ^ (0x100 + b));
+         h = hash64(e->cbuf[b], (size_t)e->ndraws * e->cbuf_slots[b] * 16, h ^ (0x100 + b));
+   if (e->lane_draw)
+      h = hash64(e->lane_draw, (size_t)e->nlanes * sizeof(*e->lane_draw), h ^ 0x500);
    for (unsigned t = 0; t < ENV_MAX_TEXTURES; t++)
       if (e->tex[t].bound)
          h = hash64(&e->tex[t], sizeof(e->tex[t]), h ^ (0x200 + t));
@@ -222,9 +224,15 @@ diff_env_select_lanes(const struct env *e, const uint32_t *lanes, uint32_t n)
          for (uint32_t l = 0; l < n; l++)
             v[ch * n + l] = e->sv[s][ch * e->nlanes + (lanes ? lanes[l] : l)];
    }
+   /* every draw is kept; the kept lanes keep theirs */
+   uint16_t *ld = e->lane_draw ? xmalloc((size_t)n * sizeof(*ld)) : NULL;
+   for (uint32_t l = 0; ld && l < n; l++)
+      ld[l] = e->lane_draw[lanes ? lanes[l] : l];
+   env_set_draws(c, e->ndraws, ld);
+   free(ld);
    for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
       if (e->cbuf[b] && env_set_cbuf(c, b, e->cbuf_slots[b]))
-         memcpy(c->cbuf[b], e->cbuf[b], (size_t)e->cbuf_slots[b] * 16);
+         memcpy(c->cbuf[b], e->cbuf[b], (size_t)e->ndraws * e->cbuf_slots[b] * 16);
    memcpy(c->tex, e->tex, sizeof(c->tex));
    for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++)
       mem_copy(&c->buf[i], &e->buf[i]);
@@ -389,7 +397,7 @@ list_words(const struct env *e, size_t *n)
    for (size_t i = 0; i < nin; i++)
       VEC_PUSH(v, *n, cap, ((struct wordref){0, (uint32_t)i}));
    for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
-      for (uint32_t i = 0; e->cbuf[b] && i < e->cbuf_slots[b] * 4; i++)
+      for (uint32_t i = 0; e->cbuf[b] && i < e->ndraws * e->cbuf_slots[b] * 4; i++)
          VEC_PUSH(v, *n, cap, ((struct wordref){(uint8_t)(b + 1), i}));
    return v;
 }
@@ -483,16 +491,17 @@ trim_constants(struct ictx *c)
    bool any = false;
    for (unsigned b = 0; b < ENV_MAX_CBUFS && !c->r->stop; b++) {
       const struct env *e = c->r->inputs;
-      uint32_t n = e->cbuf_slots[b];
-      while (n && !e->cbuf[b][4 * n - 4] && !e->cbuf[b][4 * n - 3] && !e->cbuf[b][4 * n - 2] &&
-             !e->cbuf[b][4 * n - 1])
-         n--;
-      if (!e->cbuf[b] || n == e->cbuf_slots[b])
+      uint32_t n = 0, slots = e->cbuf_slots[b];
+      for (uint32_t d = 0; d < e->ndraws && e->cbuf[b]; d++) /* the last non-zero slot of any draw */
+         for (uint32_t k = 4 * slots; k > 4 * n; k--)
+            if (env_cbuf(e, b, d)[k - 1])
+               n = (k + 3) / 4;
+      if (!e->cbuf[b] || n == slots)
          continue;
       struct env *cand = diff_env_select_lanes(e, NULL, e->nlanes);
       env_set_cbuf(cand, b, n);
-      if (n)
-         memcpy(cand->cbuf[b], e->cbuf[b], (size_t)n * 16);
+      for (uint32_t d = 0; d < e->ndraws && n; d++)
+         memcpy(env_cbuf(cand, b, d), env_cbuf(e, b, d), (size_t)n * 16);
       any |= try_env(c, cand);
    }
    return any;

@@ -82,7 +82,7 @@ static bool
 cannot_run(enum diff_signal_kind k)
 {
    return k == DIFF_SIG_INPUT || k == DIFF_SIG_INTERP || k == DIFF_SIG_UNSUPPORTED ||
-          k == DIFF_SIG_TIMEOUT;
+          k == DIFF_SIG_REFUSED || k == DIFF_SIG_TIMEOUT;
 }
 
 static enum diff_reduce_verdict
@@ -175,9 +175,18 @@ diff_reduce_repro(const struct diff_repro *r, struct diff_repro_reduce *rr, stru
       st.po = st.c.o.popts;
       tgsi_read_dialect(r->text, strlen(r->text), &st.po);
       s = tgsi_parse(r->text, strlen(r->text), r->shader, &st.po, d);
-      in = !s          ? NULL
-           : r->inputs ? env_clone(r->inputs)
-                       : diff_gen_inputs(s, st.c.o.seed, st.c.o.invocations, d);
+      struct diff_case_env ce; /* the inputs the check ran on, retries included */
+      memset(&ce, 0, sizeof(ce));
+      struct diag_list q = {0}; /* the interpreter's verdict is the check's to give */
+      if (s && diff_case_env(&st.c.o, s, r->inputs, &ce, &q)) {
+         in = ce.inputs;
+         ce.inputs = NULL;
+      } else if (s) {
+         diag_add(d, DIAG_ERROR, r->shader, 0, 0, NULL, "cannot make inputs: %s",
+                  q.n ? q.v[0].msg : "?");
+      }
+      diag_clear(&q);
+      diff_case_env_fini(&ce);
       if (in)
          status = reduce(&st, r, s, in, d);
    }

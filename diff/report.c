@@ -6,17 +6,22 @@
  * Baseline format (YAML), the cases expected not to pass:
  *
  *   expected:
- *     - {shader: captures/fs_x.tgsi, target: a3xx, status: fail}
- *     - {shader: captures/vs_y.tgsi, status: error}    # every target
+ *     - {shader: ../captures/fs_x.tgsi, target: a3xx, status: fail, signal: hazard}
+ *     - {shader: ../captures/vs_y.tgsi, status: error}    # every target
  *
- * A case listed with status S is "expected" when it ends with status S; a
- * listed case that passes (or is skipped) is an "unexpected pass"; any other
- * fail or error is new. Entries naming cases not in the run are ignored,
- * so one baseline serves every shard.
+ * Paths are relative to the baseline file's directory (an entry also
+ * matches a case named by the same text). A case listed with status S (and
+ * signal K, when given) is "expected" when it ends with status S and its
+ * first failing signal is K; a listed case that passes (or is skipped) is an
+ * "unexpected pass"; any other fail or error is new. Entries naming cases not
+ * in the run are ignored, so one baseline serves every shard.
  *
  * Everything here returns text; nothing prints. Report files are written
  * whole or not at all (diff_write_atomic).
  */
+/* realpath (baseline paths) is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "diff/diff.h"
 
 #include <errno.h>
@@ -71,12 +76,23 @@ status_from_name(const char *s, enum diff_status *out)
    return false;
 }
 
+/* A path's canonical form, or NULL (a generated shader's name, a file
+ * that is gone). */
+static char *
+canonical(const char *dir, const char *path)
+{
+   char *joined = path[0] == '/' || !dir ? xstrdup(path) : xasprintf("%s/%s", dir, path);
+   char *r = realpath(joined, NULL);
+   free(joined);
+   return r;
+}
+
 static bool
 baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list *d)
 {
    const char *shader = ydoc_scalar(y, ydoc_get(y, n, "shader"));
    const char *target = ydoc_scalar(y, ydoc_get(y, n, "target"));
-   int sn = ydoc_get(y, n, "status");
+   int sn = ydoc_get(y, n, "status"), kn = ydoc_get(y, n, "signal");
    enum diff_status st = DIFF_FAIL;
    if (!ydoc_is_map(y, n) || !shader || !*shader) {
       ydoc_error(y, n, d, "a baseline entry is a mapping with at least 'shader'");
@@ -86,8 +102,17 @@ baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list 
       ydoc_error(y, sn, d, "status is one of fail, error, skip");
       return false;
    }
+   int kind = -1;
+   for (unsigned k = 0; kn && k < DIFF_SIG_COUNT; k++)
+      if (ydoc_scalar(y, kn) && !strcmp(ydoc_scalar(y, kn), diff_signal_names[k]))
+         kind = (int)k;
+   if (kn && kind < 0) {
+      ydoc_error(y, kn, d, "signal is a signal kind (mismatch, hazard, compile-error, ...)");
+      return false;
+   }
    struct diff_baseline_entry e = {xstrdup(shader),
-                                   target && strcmp(target, "*") ? xstrdup(target) : NULL, st};
+                                   target && strcmp(target, "*") ? xstrdup(target) : NULL, st, kind,
+                                   canonical(b->dir, shader)};
    VEC_PUSH(b->v, b->n, b->cap, e);
    return true;
 }
@@ -97,16 +122,16 @@ diff_baseline_parse(const char *text, size_t len, const char *file, struct diff_
                     struct diag_list *d)
 {
    memset(b, 0, sizeof(*b));
+   const char *slash = strrchr(file, '/');
+   b->dir = slash ? xasprintf("%.*s", (int)(slash == file ? 1 : slash - file), file) : xstrdup(".");
    struct ydoc *y = ydoc_load(text, len, file, d);
-   if (!y)
-      return false;
-   int root = ydoc_root(y), list = ydoc_get(y, root, "expected");
-   bool ok = true;
-   if (!list && ydoc_is_map(y, root)) {
+   bool ok = y != NULL;
+   int root = y ? ydoc_root(y) : 0, list = y ? ydoc_get(y, root, "expected") : 0;
+   if (ok && !list && ydoc_is_map(y, root)) {
       ydoc_error(y, root, d, "a baseline has a list 'expected'");
       ok = false;
    }
-   if (!list && !ydoc_is_map(y, root))
+   if (ok && !list && !ydoc_is_map(y, root))
       list = root; /* a bare list is accepted too */
    if (ok && ydoc_len(y, list) && !ydoc_item(y, list, 0)) {
       ydoc_error(y, list, d, "'expected' is a list");
@@ -126,18 +151,44 @@ diff_baseline_free(struct diff_baseline *b)
    for (unsigned i = 0; i < b->n; i++) {
       free(b->v[i].shader);
       free(b->v[i].target);
+      free(b->v[i].resolved);
    }
    free(b->v);
+   free(b->dir);
    memset(b, 0, sizeof(*b));
+}
+
+/* An entry names a case when the target agrees and the shader is the same
+ * file: the same text as written, or the same canonical path (the baseline's
+ * paths are relative to the baseline file, the case's to the working
+ * directory). */
+const struct diff_baseline_entry *
+diff_baseline_match(const struct diff_baseline *b, const char *shader, const char *target)
+{
+   char *real = NULL;
+   bool tried = false;
+   const struct diff_baseline_entry *hit = NULL;
+   for (unsigned i = 0; b && i < b->n && !hit; i++) {
+      const struct diff_baseline_entry *e = &b->v[i];
+      if (e->target && strcmp(e->target, target))
+         continue;
+      if (e->resolved && !tried) {
+         real = canonical(NULL, shader);
+         tried = true;
+      }
+      if ((e->resolved && real && !strcmp(e->resolved, real)) ||
+          (!e->resolved && !strcmp(e->shader, shader)))
+         hit = e;
+   }
+   free(real);
+   return hit;
 }
 
 enum diff_status
 diff_baseline_expect(const struct diff_baseline *b, const char *shader, const char *target)
 {
-   for (unsigned i = 0; b && i < b->n; i++)
-      if (!strcmp(b->v[i].shader, shader) && (!b->v[i].target || !strcmp(b->v[i].target, target)))
-         return b->v[i].status;
-   return DIFF_PASS;
+   const struct diff_baseline_entry *e = diff_baseline_match(b, shader, target);
+   return e ? e->status : DIFF_PASS;
 }
 
 static const char *
@@ -152,22 +203,61 @@ case_target(const struct diff_check *c, unsigned i)
    return c->targets[c->cases[i].target].name;
 }
 
+/* path relative to directory `from`, both made canonical; NULL if either
+ * cannot be resolved. */
+static char *
+relative_to(const char *from, const char *path)
+{
+   char *a = canonical(NULL, from), *b = canonical(NULL, path), *rel = NULL;
+   if (a && b) {
+      /* The longest common run of whole components ("/x/y" vs "/x/yz": "/x"). */
+      size_t common = 0;
+      for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+         if (a[i + 1] == '/' || !a[i + 1])
+            common = (b[i + 1] == '/' || !b[i + 1]) ? i + 1 : common;
+      struct sb s = {0};
+      for (const char *p = a + common; *p; p++)
+         if (*p == '/')
+            sbf(&s, "../");
+      sbf(&s, "%s", b + common + (b[common] == '/'));
+      rel = sb_take(&s);
+   }
+   free(a);
+   free(b);
+   return rel;
+}
+
+/* The first signal that makes the case fail or error. */
+static int
+first_failing_signal(const struct diff_case_result *r)
+{
+   for (unsigned k = 0; k < r->nsig; k++)
+      if (diff_signal_status(r->sig[k].kind) == r->status)
+         return (int)r->sig[k].kind;
+   return -1;
+}
+
 char *
-diff_baseline_yaml(const struct diff_check *c)
+diff_baseline_yaml(const struct diff_check *c, const char *dir)
 {
    struct sb b = {0};
-   sbf(&b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline)\n"
+   sbf(&b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline);\n"
+           "# paths are relative to this file's directory\n"
            "expected:\n");
    unsigned n = 0;
    for (unsigned i = 0; i < c->ncases; i++) {
       enum diff_status st = c->results[i].status;
       if (st != DIFF_FAIL && st != DIFF_ERROR)
          continue;
+      char *rel = dir ? relative_to(dir, case_shader(c, i)) : NULL;
+      int kind = first_failing_signal(&c->results[i]);
       struct ydoc_writer *w = ydoc_writer_new();
       ydoc_map(w, true, true);
-      ydoc_kv(w, "shader", case_shader(c, i));
+      ydoc_kv(w, "shader", rel ? rel : case_shader(c, i));
       ydoc_kv(w, "target", case_target(c, i));
       ydoc_kv(w, "status", diff_status_names[st]);
+      if (kind >= 0)
+         ydoc_kv(w, "signal", diff_signal_names[kind]);
       ydoc_map(w, false, true);
       char *t = ydoc_writer_finish(w);
       if (t) {
@@ -176,10 +266,25 @@ diff_baseline_yaml(const struct diff_check *c)
          n++;
       }
       free(t);
+      free(rel);
    }
    if (!n)
       sbf(&b, "  []\n");
    return sb_take(&b);
+}
+
+unsigned
+diff_baseline_stale(const struct diff_baseline *b, const struct diff_check *c, bool *stale)
+{
+   unsigned n = 0;
+   for (unsigned e = 0; b && e < b->n; e++) {
+      bool used = false;
+      for (unsigned i = 0; i < c->ncases && !used; i++)
+         used = diff_baseline_match(b, case_shader(c, i), case_target(c, i)) == &b->v[e];
+      stale[e] = !used;
+      n += !used;
+   }
+   return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -189,14 +294,18 @@ enum diff_outcome
 diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_baseline *b)
 {
    enum diff_status st = c->results[i].status;
-   enum diff_status want = diff_baseline_expect(b, case_shader(c, i), case_target(c, i));
+   const struct diff_baseline_entry *e =
+       diff_baseline_match(b, case_shader(c, i), case_target(c, i));
+   enum diff_status want = e ? e->status : DIFF_PASS;
    if (want == DIFF_SKIP || want == DIFF_NA)
       want = DIFF_PASS;
    if (st == DIFF_PASS || st == DIFF_SKIP || st == DIFF_NA)
       return want == DIFF_PASS ? DIFF_OUT_OK : DIFF_OUT_UNEXPECTED_PASS;
-   if (st == want)
+   /* An entry that names its signal expects that failure, not another. */
+   if (st == want && (e->signal < 0 || e->signal == first_failing_signal(&c->results[i])))
       return DIFF_OUT_EXPECTED;
-   return st == DIFF_FAIL ? DIFF_OUT_NEW_FAIL : DIFF_OUT_NEW_ERROR;
+   /* a vacuous pass is no pass: new, as a failure is, unless baselined */
+   return st == DIFF_FAIL || st == DIFF_VACUOUS ? DIFF_OUT_NEW_FAIL : DIFF_OUT_NEW_ERROR;
 }
 
 void
@@ -220,7 +329,21 @@ diff_summarize(const struct diff_check *c, const struct diff_baseline *b, struct
       s->undefined += r->undefined;
       s->unchecked += r->unchecked;
       s->tolerated += r->tolerated;
+      s->low += diff_case_low(r);
+      if (i == 0 || c->cases[i].shader != c->cases[i - 1].shader) {
+         s->outputs += r->outputs;
+         s->nan += r->nan;
+      }
    }
+}
+
+bool
+diff_case_low(const struct diff_case_result *r)
+{
+   uint64_t all = r->compared + r->undefined + r->unchecked;
+   if (r->status == DIFF_VACUOUS)
+      return true;
+   return r->status == DIFF_PASS && all && r->compared * 100 < all * DIFF_LOW_COMPARED_PCT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -259,6 +382,18 @@ diff_case_lines(const struct diff_check *c, unsigned i)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                 */
 
+/* Length of the UTF-8 sequence at p (p NUL-terminated), 0 if invalid. */
+static size_t
+utf8_len_at(const unsigned char *p)
+{
+   size_t n = 1;
+   while (n < 4 && p[n] && (p[n] & 0xc0) == 0x80)
+      n++;
+   while (n > 1 && utf8_text_prefix((const char *)p, n) != n)
+      n--;
+   return n > 1 ? n : 0;
+}
+
 static void
 json_str(struct sb *b, const char *s)
 {
@@ -272,8 +407,16 @@ json_str(struct sb *b, const char *s)
          sbf(b, "\\t");
       else if (*p < 0x20)
          sbf(b, "\\u%04x", *p);
-      else
+      else if (*p < 0x80)
          sbf(b, "%c", *p);
+      else {
+         size_t n = utf8_len_at(p);
+         if (n)
+            sbf(b, "%.*s", (int)n, (const char *)p);
+         else
+            sbf(b, "\\ufffd"); /* JSON is UTF-8: a stray byte is replaced */
+         p += n ? n - 1 : 0;
+      }
    }
    sbf(b, "\"");
 }
@@ -353,9 +496,11 @@ json_case(struct sb *b, const struct diff_check *c, unsigned i, const struct dif
    json_prog(b, "opt", &r->opt);
    sbf(b,
        ",\n     \"values\": {\"compared\": %llu, \"undefined\": %llu, \"unchecked\": %llu, "
-       "\"tolerated\": %llu}",
+       "\"tolerated\": %llu, \"low\": %s, \"outputs\": %llu, \"nan\": %llu}",
        (unsigned long long)r->compared, (unsigned long long)r->undefined,
-       (unsigned long long)r->unchecked, (unsigned long long)r->tolerated);
+       (unsigned long long)r->unchecked, (unsigned long long)r->tolerated,
+       diff_case_low(r) ? "true" : "false", (unsigned long long)r->outputs,
+       (unsigned long long)r->nan);
    sbf(b, ", \"lanes\": [");
    for (unsigned l = 0; l < r->nlanes; l++) {
       sbf(b, "%s{\"lane\": %u, \"inputs\": {", l ? ", " : "", r->lanes[l].lane);
@@ -382,9 +527,9 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    struct sb b = {0};
    sbf(&b,
        "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
-       "\"error\": %u, \"skip\": %u, \"n/a\": %u,\n",
+       "\"error\": %u, \"skip\": %u, \"n/a\": %u, \"vacuous\": %u, \"low\": %u,\n",
        s.shaders, s.cases, s.status[DIFF_PASS], s.status[DIFF_FAIL], s.status[DIFF_ERROR],
-       s.status[DIFF_SKIP], s.status[DIFF_NA]);
+       s.status[DIFF_SKIP], s.status[DIFF_NA], s.status[DIFF_VACUOUS], s.low);
    sbf(&b, "              \"outcomes\": {");
    for (unsigned o = 0; o < DIFF_OUT_COUNT; o++)
       sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
@@ -398,9 +543,11 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    }
    sbf(&b,
        "],\n              \"values\": {\"compared\": %llu, \"undefined\": %llu, "
-       "\"unchecked\": %llu, \"tolerated\": %llu}},\n  \"cases\": [",
+       "\"unchecked\": %llu, \"tolerated\": %llu, \"outputs\": %llu, \"nan\": %llu}},\n"
+       "  \"cases\": [",
        (unsigned long long)s.compared, (unsigned long long)s.undefined,
-       (unsigned long long)s.unchecked, (unsigned long long)s.tolerated);
+       (unsigned long long)s.unchecked, (unsigned long long)s.tolerated,
+       (unsigned long long)s.outputs, (unsigned long long)s.nan);
    for (unsigned i = 0; i < c->ncases; i++) {
       sbf(&b, i ? ",\n" : "\n");
       json_case(&b, c, i, bl);
@@ -433,6 +580,12 @@ xml_str(struct sb *b, const char *s)
          sbf(b, "&#10;");
          break;
       default:
+         if (*p >= 0x80) { /* the document says UTF-8: a stray byte is '?' */
+            size_t n = utf8_len_at(p);
+            sbf(b, "%.*s", n ? (int)n : 1, n ? (const char *)p : "?");
+            p += n ? n - 1 : 0;
+            break;
+         }
          /* XML 1.0 has no other control characters. */
          sbf(b, "%c", *p < 0x20 && *p != '\t' ? '?' : *p);
       }

@@ -321,9 +321,14 @@ diff_repro_lanes_match(const struct diff_repro *r, const struct diff_check *c, c
    struct tgsi_parse_opts po = c->o.popts;
    tgsi_read_dialect(r->text, strlen(r->text), &po);
    struct tgsi_shader *s = tgsi_parse(r->text, strlen(r->text), r->shader, &po, &d);
-   struct env *e = !s          ? NULL
-                   : r->inputs ? env_clone(r->inputs)
-                               : diff_gen_inputs(s, c->o.seed, c->o.invocations, &d);
+   struct diff_case_env ce; /* the inputs the check ran on, retries included */
+   memset(&ce, 0, sizeof(ce));
+   struct env *e = NULL;
+   if (s && diff_case_env(&c->o, s, r->inputs, &ce, &d)) {
+      e = ce.inputs;
+      ce.inputs = NULL;
+   }
+   diff_case_env_fini(&ce);
    for (unsigned l = 0; e && !*why && l < r->seen.nlanes; l++) {
       const struct diff_lane_dump *want = &r->seen.lanes[l];
       struct diff_lane_dump got;

@@ -166,6 +166,8 @@ put_result(struct buf *b, const struct diff_case_result *r)
    put_u64(b, r->undefined);
    put_u64(b, r->unchecked);
    put_u64(b, r->tolerated);
+   put_u64(b, r->outputs);
+   put_u64(b, r->nan);
    put_u32(b, r->nlanes);
    for (unsigned i = 0; i < r->nlanes; i++) {
       put_u32(b, r->lanes[i].lane);
@@ -196,6 +198,8 @@ get_result(struct buf *b, struct diff_case_result *r)
    r->undefined = get_u64(b);
    r->unchecked = get_u64(b);
    r->tolerated = get_u64(b);
+   r->outputs = get_u64(b);
+   r->nan = get_u64(b);
    unsigned nl = get_u32(b);
    for (unsigned i = 0; i < nl && i < DIFF_MAX_LANES && !b->bad; i++) {
       struct diff_lane_dump *d = &r->lanes[r->nlanes++];

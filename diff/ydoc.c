@@ -6,6 +6,7 @@
  */
 #include "diff/diff.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +30,20 @@ ydw_write(void *data, unsigned char *buf, size_t size)
    return 1;
 }
 
+/* Emits an event its initializer made; `made` false (libyaml refused the
+ * event, e.g. a scalar that is not UTF-8) fails the writer instead: the
+ * event was left uninitialized and must never reach the emitter. */
 static void
-ydw_emit(struct ydoc_writer *w, yaml_event_t *ev)
+ydw_emit(struct ydoc_writer *w, int made, yaml_event_t *ev)
 {
+   if (!made) {
+      w->ok = false;
+      return;
+   }
    if (w->ok && !yaml_emitter_emit(&w->em, ev))
       w->ok = false;
+   else if (!w->ok)
+      yaml_event_delete(ev);
 }
 
 struct ydoc_writer *
@@ -47,10 +57,8 @@ ydoc_writer_new(void)
    yaml_emitter_set_unicode(&w->em, 1);
    yaml_emitter_set_width(&w->em, 100);
    yaml_event_t ev;
-   yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-   ydw_emit(w, &ev);
-   yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-   ydw_emit(w, &ev);
+   ydw_emit(w, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING), &ev);
+   ydw_emit(w, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1), &ev);
    return w;
 }
 
@@ -58,32 +66,32 @@ void
 ydoc_map(struct ydoc_writer *w, bool begin, bool flow)
 {
    yaml_event_t ev;
-   if (begin)
-      yaml_mapping_start_event_initialize(
-          &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-   else
-      yaml_mapping_end_event_initialize(&ev);
-   ydw_emit(w, &ev);
+   int made =
+       begin ? yaml_mapping_start_event_initialize(
+                   &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)
+             : yaml_mapping_end_event_initialize(&ev);
+   ydw_emit(w, made, &ev);
 }
 
 void
 ydoc_seq(struct ydoc_writer *w, bool begin, bool flow)
 {
    yaml_event_t ev;
-   if (begin)
-      yaml_sequence_start_event_initialize(
-          &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-   else
-      yaml_sequence_end_event_initialize(&ev);
-   ydw_emit(w, &ev);
+   int made =
+       begin ? yaml_sequence_start_event_initialize(
+                   &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE)
+             : yaml_sequence_end_event_initialize(&ev);
+   ydw_emit(w, made, &ev);
 }
 
 static void
 scalar(struct ydoc_writer *w, const char *s, yaml_scalar_style_t style)
 {
    yaml_event_t ev;
-   yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style);
-   ydw_emit(w, &ev);
+   size_t n = strlen(s);
+   int made = n <= INT_MAX &&
+              yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1, 1, style);
+   ydw_emit(w, made, &ev);
 }
 
 void
@@ -127,10 +135,8 @@ char *
 ydoc_writer_finish(struct ydoc_writer *w)
 {
    yaml_event_t ev;
-   yaml_document_end_event_initialize(&ev, 1);
-   ydw_emit(w, &ev);
-   yaml_stream_end_event_initialize(&ev);
-   ydw_emit(w, &ev);
+   ydw_emit(w, yaml_document_end_event_initialize(&ev, 1), &ev);
+   ydw_emit(w, yaml_stream_end_event_initialize(&ev), &ev);
    char *text = w->ok ? w->buf : NULL;
    if (!w->ok)
       free(w->buf);

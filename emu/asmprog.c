@@ -486,6 +486,8 @@ label_offset(const struct aparse *p, const struct isa_insn *v, size_t n, const s
          return (int64_t)target - r->insn - 1;
       case ISA_PCREL_BYTE:
          return (int64_t)taddr - in->addr;
+      case ISA_PCREL_DWORD_NEXT:
+         return ((int64_t)taddr - in->addr - in->size) / 4;
       default:
          return (int64_t)taddr - in->addr - in->size;
       }

@@ -29,7 +29,8 @@ const char *const emu_status_names[EMU_STATUS_COUNT] = {EMU_STATUSES(NAME_)};
 unsigned
 emu_wave_size(const struct isa_model *m)
 {
-   return isa_hazard_kind(m) == ISA_HAZARD_DELAY_SLOTS ? 64 : 32;
+   enum isa_hazard_kind h = isa_hazard_kind(m);
+   return h == ISA_HAZARD_DELAY_SLOTS || h == ISA_HAZARD_WAIT_STATES ? 64 : 32;
 }
 
 void
@@ -164,7 +165,7 @@ size_of(const struct env *e, const struct emu_binding *b)
 }
 
 static void
-load_consts(struct emu_run *run)
+load_draw_consts(struct emu_run *run, uint32_t draw, uint32_t *cst)
 {
    const struct emu_code *c = run->code;
    for (unsigned b = 0; b < c->nbinds; b++) {
@@ -175,11 +176,19 @@ load_consts(struct emu_run *run)
       for (unsigned k = 0; k < c->ncbanks; k++)
          if (c->cbanks[k].file == bd->file && c->cbanks[k].bank == bd->bank)
             base = c->cbanks[k].base;
-      run->cst[base + bd->index] = bd->kind == EMU_BIND_VALUE ? bd->value
-                                   : bd->kind == EMU_BIND_SIZE
-                                       ? size_of(run->env, bd)
-                                       : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan);
+      cst[base + bd->index] = bd->kind == EMU_BIND_VALUE ? bd->value
+                              : bd->kind == EMU_BIND_SIZE
+                                  ? size_of(run->env, bd)
+                                  : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan, draw);
    }
+}
+
+/* The const store of every draw of the env. */
+static void
+load_consts(struct emu_run *run)
+{
+   for (uint32_t d = 0; d < run->env->ndraws; d++)
+      load_draw_consts(run, d, run->cst + (size_t)d * run->cst_stride);
 }
 
 static void
@@ -236,6 +245,11 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    w->id = id;
    w->first_lane = first;
    w->n = n;
+   const struct env *e = run->env;
+   w->draw = n && env_draw(e, first) == env_draw(e, first + n - 1) ? (int32_t)env_draw(e, first) : -1;
+   for (uint32_t i = 1; w->draw >= 0 && e->lane_draw && i + 1 < n; i++)
+      if (e->lane_draw[first + i] != (uint32_t)w->draw)
+         w->draw = -1;
    w->nmembers = nmembers;
    w->cycle = 0;
    w->insns = w->lane_insns = 0;
@@ -246,6 +260,8 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    for (unsigned i = 0; i < run->code->ntouched; i++)
       w->meta[run->code->touched[i]].ready = EMU_LONG_AGO;
    memset(w->sync_epoch, 0, sizeof(w->sync_epoch));
+   memset(w->cnt_issued, 0, sizeof(w->cnt_issued));
+   memset(w->cnt_ooo, 0, sizeof(w->cnt_ooo));
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
@@ -279,6 +295,8 @@ split(struct emu_run *run, struct emu_group *g)
       struct emu_wave *w = &g->waves[i];
       memcpy(w->meta, b->meta, (size_t)run->code->nunits * sizeof(*w->meta));
       memcpy(w->sync_epoch, b->sync_epoch, sizeof(w->sync_epoch));
+      memcpy(w->cnt_issued, b->cnt_issued, sizeof(w->cnt_issued));
+      memcpy(w->cnt_ooo, b->cnt_ooo, sizeof(w->cnt_ooo));
       memcpy(w->sync_ready, b->sync_ready, sizeof(w->sync_ready));
       memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
       memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));
@@ -477,7 +495,8 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
        .max_events = o->max_events ? o->max_events : EMU_DEFAULT_MAX_EVENTS,
    };
    r->wave_size = run.W;
-   run.cst = xcalloc(c->nconst + 1, 4);
+   run.cst_stride = c->nconst + 1;
+   run.cst = xcalloc((size_t)e->ndraws * run.cst_stride, 4);
    run.maxlanes = MAX2(group_lanes(&run), run.W);
    size_t sz = (size_t)run.maxlanes * 4;
    for (unsigned i = 0; i < ISA_MAX_SRC; i++)

@@ -30,6 +30,7 @@
 #define ENV_MAX_IMAGES     32
 #define ENV_MAX_CBUFS      16
 #define ENV_MAX_CBUF_SLOTS 4096
+#define ENV_MAX_DRAWS      4096 /* constant sets per run */
 #define ENV_MAX_MEM_BYTES  (1u << 24) /* per buffer or image */
 #define ENV_MAX_TEX_SIZE   4096
 #define ENV_SUBGROUP_SIZE  32
@@ -142,10 +143,15 @@ struct env {
    /* System values by semantic: sv[sem][chan * nlanes + lane], or NULL. */
    uint32_t *sv[TGSI_SEM_COUNT];
 
-   /* Constant buffers: cbuf[b][slot * 4 + chan]; reads beyond
-    * cbuf_slots[b] return 0 and count CONST_OOB. */
+   /* Constant buffers, one set per draw: cbuf[b][(draw * cbuf_slots[b] +
+    * slot) * 4 + chan] (env_cbuf); reads beyond cbuf_slots[b] return 0 and
+    * count CONST_OOB. Lane l belongs to draw lane_draw[l] (NULL: every
+    * lane to draw 0). Constants are uniform within a draw, and a draw is
+    * whole quads, subgroups and workgroups (diff_gen_inputs). */
    uint32_t *cbuf[ENV_MAX_CBUFS];
    uint32_t cbuf_slots[ENV_MAX_CBUFS];
+   uint32_t ndraws; /* >= 1 */
+   uint16_t *lane_draw;
 
    struct env_texture tex[ENV_MAX_TEXTURES];
    struct env_mem buf[ENV_MAX_BUFFERS];
@@ -196,6 +202,10 @@ bool env_alloc_inputs(struct env *e, uint32_t nin, uint32_t in_vertices);
 bool env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices);
 bool env_alloc_gs(struct env *e, uint32_t max_vertices);
 uint32_t *env_sv(struct env *e, enum tgsi_semantic sem);
+/* ndraws sets of constants, lane l in draw lane_draw[l] (copied; NULL:
+ * all in draw 0); before env_set_cbuf. False if a draw is out of range. */
+bool env_set_draws(struct env *e, uint32_t ndraws, const uint16_t *lane_draw);
+/* Constant buffer b with nslots slots in each of the env's draws. */
 bool env_set_cbuf(struct env *e, unsigned b, uint32_t nslots);
 bool env_set_texture(struct env *e, unsigned unit, const struct env_texture *t);
 bool env_set_buffer(struct env *e, unsigned i, uint32_t size);
@@ -221,7 +231,20 @@ env_count(struct env *e, enum env_event ev, uint64_t n)
    e->events[ev] += n;
 }
 
-uint32_t env_const(struct env *e, unsigned b, int64_t slot, unsigned chan);
+static inline uint32_t
+env_draw(const struct env *e, uint32_t lane)
+{
+   return e->lane_draw ? e->lane_draw[lane] : 0;
+}
+
+/* Draw d's words of constant buffer b (NULL if unbound). */
+static inline uint32_t *
+env_cbuf(const struct env *e, unsigned b, uint32_t draw)
+{
+   return e->cbuf[b] ? e->cbuf[b] + (size_t)draw * e->cbuf_slots[b] * 4 : NULL;
+}
+
+uint32_t env_const(struct env *e, unsigned b, int64_t slot, unsigned chan, uint32_t draw);
 
 /* Textures and the sampler. */
 uint32_t env_tex_levels(uint32_t w, uint32_t h, uint32_t d, enum tgsi_texture target);

@@ -95,6 +95,8 @@ struct emu_src {
    uint32_t base;      /* REL: first unit / const slot of the file */
    uint32_t limit;     /* REL: registers in the file; REG: registers from unit to its end */
    uint8_t ftz;        /* float source: flush denormals */
+   uint8_t sel;        /* sub-dword select: 0 none, else 1 + enum sem_sdwa_sel (gfx9 SDWA) */
+   uint8_t sext;       /* the select sign-extends */
 };
 
 struct emu_dst {
@@ -107,6 +109,8 @@ struct emu_dst {
    uint32_t unit;
    uint32_t fixed_unit; /* a discarding register inside the group, or UINT32_MAX */
    int32_t lat;         /* fixed latency: cycles from issue until a read sees it */
+   uint8_t sel;         /* sub-dword destination select: 0 none, else 1 + enum sem_sdwa_sel */
+   uint8_t unused;      /* enum sem_sdwa_unused: the other bits */
 };
 
 /* A texture instruction's operands (tex.c): where each value is in the
@@ -173,6 +177,9 @@ struct emu_op {
    uint8_t atom_swap; /* compare-and-swap data is (compare, new), not (new, compare) */
    uint8_t wrmask;    /* texture components written */
    uint8_t emit_mode; /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
+   uint8_t unordered; /* counter results return out of order (gfx9 SMEM) */
+   uint8_t waitcnt;   /* s_waitcnt: cnt[] says how far each counter must drop */
+   int8_t cnt[3];     /* vmcnt, lgkmcnt, expcnt (sync kinds 1..3): outstanding allowed, -1 any */
    uint16_t tex_unit;
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
@@ -248,6 +255,7 @@ struct emu_wave {
    struct emu_run *run;
    struct emu_group *grp;
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
+   int32_t draw;               /* the draw of all its lanes, -1 if they span several */
    uint32_t S;                 /* lanes per register buffer (the group's stride) */
    uint32_t nmembers;          /* a batch: the waves it stands for (ids id ..), else 0 */
    uint32_t nactive;           /* bits set in active */
@@ -264,7 +272,9 @@ struct emu_wave {
    bool done, at_barrier;
    unsigned nstack;
    struct emu_stack_ent stack[EMU_MAX_STACK];
-   uint32_t sync_epoch[EMU_NSYNC];
+   uint32_t sync_epoch[EMU_NSYNC]; /* counters (gfx9): results completed, in issue order */
+   uint32_t cnt_issued[EMU_NSYNC]; /* counters: instructions issued */
+   uint32_t cnt_ooo[EMU_NSYNC];    /* counters: issued when last waited down to 0 */
    int64_t sync_ready[EMU_NSYNC];
    int64_t sync_set[EMU_NSYNC];
    uint32_t sync_pc[EMU_NSYNC];
@@ -299,7 +309,8 @@ struct emu_run {
    unsigned W;
    uint64_t max_cycles;
    unsigned max_events;
-   uint32_t *cst;         /* the const store */
+   uint32_t *cst;         /* the const store: one per draw of the env, cst_stride words apart */
+   uint32_t cst_stride;
    bool stop;             /* budget exhausted */
    struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
@@ -315,6 +326,15 @@ struct emu_run {
       uint16_t index;
    } tr_waited[EMU_TRACE_REGS];
 };
+
+/* The const store of lane i of w (its draw's). */
+static inline const uint32_t *
+emu_cst(const struct emu_wave *w, unsigned i)
+{
+   const struct emu_run *run = w->run;
+   uint32_t d = w->draw >= 0 ? (uint32_t)w->draw : env_draw(run->env, w->first_lane + i);
+   return run->cst + (size_t)d * run->cst_stride;
+}
 
 static inline uint64_t
 emu_lanes_all(unsigned n)

@@ -76,6 +76,7 @@ env_new(enum tgsi_stage stage, uint32_t nlanes)
    e->block_size[0] = e->block_size[1] = e->block_size[2] = 1;
    e->grid_size[0] = e->grid_size[1] = e->grid_size[2] = 1;
    e->shared_size = ENV_DEFAULT_SHARED;
+   e->ndraws = 1;
    e->killed = xcalloc(nlanes, 1);
    e->kill_undef = xcalloc(nlanes, 1);
    return e;
@@ -113,6 +114,7 @@ env_free(struct env *e)
       free(e->sv[i]);
    for (unsigned i = 0; i < ENV_MAX_CBUFS; i++)
       free(e->cbuf[i]);
+   free(e->lane_draw);
    for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++)
       env_mem_fini(&e->buf[i]);
    for (unsigned i = 0; i < ENV_MAX_IMAGES; i++)
@@ -155,7 +157,8 @@ env_clone(const struct env *s)
    for (unsigned i = 0; i < TGSI_SEM_COUNT; i++)
       e->sv[i] = dup_bytes(s->sv[i], 4 * n * 4);
    for (unsigned i = 0; i < ENV_MAX_CBUFS; i++)
-      e->cbuf[i] = dup_bytes(s->cbuf[i], (size_t)s->cbuf_slots[i] * 16);
+      e->cbuf[i] = dup_bytes(s->cbuf[i], (size_t)s->ndraws * s->cbuf_slots[i] * 16);
+   e->lane_draw = dup_bytes(s->lane_draw, n * sizeof(*s->lane_draw));
    for (unsigned i = 0; i < ENV_MAX_BUFFERS; i++)
       mem_clone(&e->buf[i], &s->buf[i]);
    for (unsigned i = 0; i < ENV_MAX_IMAGES; i++)
@@ -260,24 +263,47 @@ env_sv(struct env *e, enum tgsi_semantic sem)
 }
 
 bool
+env_set_draws(struct env *e, uint32_t ndraws, const uint16_t *lane_draw)
+{
+   if (ndraws == 0 || ndraws > ENV_MAX_DRAWS)
+      return false;
+   for (uint32_t l = 0; lane_draw && l < e->nlanes; l++)
+      if (lane_draw[l] >= ndraws)
+         return false;
+   for (unsigned b = 0; b < ENV_MAX_CBUFS; b++) { /* every draw starts as draw 0 */
+      uint32_t *old = e->cbuf[b], n = e->cbuf_slots[b] * 4;
+      if (!old)
+         continue;
+      e->cbuf[b] = xcalloc((size_t)ndraws * n + 1, 4);
+      for (uint32_t d = 0; d < ndraws; d++)
+         memcpy(e->cbuf[b] + (size_t)d * n, old, (size_t)n * 4);
+      free(old);
+   }
+   e->ndraws = ndraws;
+   free(e->lane_draw);
+   e->lane_draw = lane_draw ? dup_bytes(lane_draw, (size_t)e->nlanes * sizeof(*lane_draw)) : NULL;
+   return true;
+}
+
+bool
 env_set_cbuf(struct env *e, unsigned b, uint32_t nslots)
 {
    if (b >= ENV_MAX_CBUFS || nslots > ENV_MAX_CBUF_SLOTS)
       return false;
    free(e->cbuf[b]);
-   e->cbuf[b] = nslots ? xcalloc((size_t)nslots * 4, 4) : NULL;
+   e->cbuf[b] = nslots ? xcalloc((size_t)e->ndraws * nslots * 4, 4) : NULL;
    e->cbuf_slots[b] = nslots;
    return true;
 }
 
 uint32_t
-env_const(struct env *e, unsigned b, int64_t slot, unsigned chan)
+env_const(struct env *e, unsigned b, int64_t slot, unsigned chan, uint32_t draw)
 {
-   if (b >= ENV_MAX_CBUFS || slot < 0 || slot >= e->cbuf_slots[b]) {
+   if (b >= ENV_MAX_CBUFS || slot < 0 || slot >= e->cbuf_slots[b] || draw >= e->ndraws) {
       e->events[ENV_EV_CONST_OOB]++;
       return 0;
    }
-   return e->cbuf[b][slot * 4 + (chan & 3)];
+   return env_cbuf(e, b, draw)[slot * 4 + (chan & 3)];
 }
 
 /* ------------------------------------------------------------------ */

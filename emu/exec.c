@@ -27,6 +27,8 @@
 static inline uint32_t
 view1(uint32_t v, const struct emu_src *s)
 {
+   if (s->sel)
+      v = sem_sdwa_src(v, s->sel - 1u, s->sext);
    switch (s->conv) {
    case EMU_CV_F16:
       v = sem_f16_to_f32(v & 0xffffu);
@@ -53,7 +55,7 @@ view1(uint32_t v, const struct emu_src *s)
 static void
 view(uint32_t *d, const uint32_t *p, unsigned n, const struct emu_src *s)
 {
-   if (s->conv == EMU_CV_NONE && !s->ftz &&
+   if (s->conv == EMU_CV_NONE && !s->ftz && !s->sel &&
        (s->isfloat || !(s->mods & (ISA_OPND_F_NEG | ISA_OPND_F_ABS)))) {
       uint32_t and = s->isfloat && (s->mods & ISA_OPND_F_ABS) ? 0x7fffffffu : ~0u;
       uint32_t x = (s->isfloat && (s->mods & ISA_OPND_F_NEG) ? 0x80000000u : 0) ^
@@ -107,7 +109,7 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       }
       uint32_t u = s->base + (uint32_t)idx;
       if (!is_reg) {
-         tmp[i] = run->cst[u];
+         tmp[i] = emu_cst(w, i)[u];
          continue;
       }
       if (u != last) {
@@ -118,7 +120,7 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    }
    if (oob)
       env_count(run->env, is_reg ? ENV_EV_REG_OOB : ENV_EV_CONST_OOB, oob);
-   if (s->conv || s->mods || s->ftz)
+   if (s->conv || s->mods || s->ftz || s->sel)
       for (unsigned i = 0; i < w->n; i++)
          tmp[i] = view1(tmp[i], s);
    return tmp;
@@ -135,16 +137,23 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       const uint32_t *p = emu_reg_read(w, op, s, u, t);
       if (op->war)
          emu_mark_war(w, op, u, t);
-      if (!s->conv && !s->mods && !s->ftz)
+      if (!s->conv && !s->mods && !s->ftz && !s->sel)
          return p;
       view(tmp, p, n, s);
       return tmp;
    }
-   case EMU_S_CONST:
-      fill(tmp, view1(w->run->cst[s->unit + (s->rinc ? k : 0)], s), n);
+   case EMU_S_CONST: {
+      uint32_t u = s->unit + (s->rinc ? k : 0);
+      if (w->draw >= 0) {
+         fill(tmp, view1(emu_cst(w, 0)[u], s), n);
+      } else {
+         for (unsigned i = 0; i < n; i++)
+            tmp[i] = view1(emu_cst(w, i)[u], s);
+      }
       return tmp;
+   }
    case EMU_S_IMM:
-      fill(tmp, sem_srcmod(s->value, s->mods, s->isfloat), n);
+      fill(tmp, s->sel ? view1(s->value, s) : sem_srcmod(s->value, s->mods, s->isfloat), n);
       return tmp;
    case EMU_S_REL_REG:
    case EMU_S_REL_CONST:
@@ -226,7 +235,7 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
       if (dd->kind != EMU_S_REG)
          continue;
       dp[j] = emu_reg_write(w, op, dd, dd->unit + k, t, &cp[j]);
-      if (direct && !dd->conv)
+      if (direct && !dd->conv && !dd->sel)
          kp[j] = dp[j];
    }
    op->kern(kp, s, n, op);
@@ -234,6 +243,9 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
       if (!dp[j] || kp[j] == dp[j])
          continue;
       post(kp[j], n, op, &op->dst[j]);
+      if (op->dst[j].sel) /* SDWA: place the result; PRESERVE reads the old value */
+         for (unsigned i = 0; i < n; i++)
+            kp[j][i] = sem_sdwa_dst(kp[j][i], cp[j][i], op->dst[j].sel - 1u, op->dst[j].unused);
       merge(dp[j], kp[j], cp[j], mask, n);
    }
 }
@@ -601,7 +613,7 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
          bool in = !(a & 3) && slot < op->climit;
          if (on && !in && !(a & 3))
             env_count(run->env, ENV_EV_CONST_OOB, 1);
-         run->tmp_comp[c * run->maxlanes + i] = on && in ? run->cst[op->cbase + slot] : 0;
+         run->tmp_comp[c * run->maxlanes + i] = on && in ? emu_cst(w, i)[op->cbase + slot] : 0;
       }
    }
    emu_write_comps(w, op, t, 0xffffu, mask, non);

@@ -39,6 +39,12 @@ emu_sync_kind(const struct emu_code *c, enum isa_sync s, int bar)
       return 1;
    case ISA_SYNC_SY:
       return 2;
+   case ISA_SYNC_VMCNT: /* counters (gfx9): kinds 1..3, see timing.c */
+      return 1;
+   case ISA_SYNC_LGKMCNT:
+      return 2;
+   case ISA_SYNC_EXPCNT:
+      return 3;
    case ISA_SYNC_SCOREBOARD: {
       int nsb = isa_hazard_param(c->model, "scoreboards", 6);
       return bar >= 0 && bar < nsb && bar < EMU_NSYNC - 2 ? bar + 1 : EMU_SYNC_NEVER;
@@ -102,6 +108,13 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
       s->conv = t == ISA_TYPE_F16 ? EMU_CV_F16 : t == ISA_TYPE_S16 ? EMU_CV_S16 : EMU_CV_U16;
    s->file = o->file;
    s->index = o->index;
+   s->sext = (o->flags & ISA_OPND_F_SEXT) != 0;
+   for (int r = ISA_ROLE_SRC0_SEL; r <= ISA_ROLE_SRC1_SEL; r++) {
+      int md = isa_mod_by_role(m, (enum isa_role)r);
+      const char *on = md >= 0 ? isa_mod_operand(m, (unsigned)md) : NULL;
+      if (on && si.name && !strcmp(on, si.name) && in->mod[md] < SEM_SEL_DWORD)
+         s->sel = (uint8_t)(1 + in->mod[md]);
+   }
    switch (o->kind) {
    case ISA_OPND_NONE:
       s->kind = EMU_S_NONE;
@@ -182,6 +195,11 @@ dst_latency(const struct emu_code *c, const struct isa_class_info *ci, unsigned 
       lat = isa_hazard_param(m, "pred_latency", lat);
    if (c->hazard == ISA_HAZARD_INTERLOCKED)
       lat = 0;
+   /* Wait states: VALU -> VALU is interlocked, but some consumers need
+    * s_nop wait states; a read within nop_max + 1 of the write asks
+    * isa_delay (timing.c), later ones are plain reads. */
+   if (c->hazard == ISA_HAZARD_WAIT_STATES && ci->sync == ISA_SYNC_NONE)
+      lat = isa_hazard_param(m, "nop_max", 15) + 2;
    return c->delay_slots ? lat + 1 : lat;
 }
 
@@ -224,6 +242,11 @@ set_dst(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_op
    bool plain;
    dd->lat = dst_latency(c, &ci, o->file, &plain);
    dd->plain = plain;
+   int ds = mod_of(m, ISA_ROLE_DST_SEL), du = mod_of(m, ISA_ROLE_DST_UNUSED);
+   if (ds >= 0 && in->mod[ds] < SEM_SEL_DWORD) {
+      dd->sel = (uint8_t)(1 + in->mod[ds]);
+      dd->unused = (uint8_t)(du >= 0 ? in->mod[du] : 0);
+   }
    return true;
 }
 
@@ -387,6 +410,10 @@ set_target(const struct emu_code *c, unsigned idx, struct emu_op *op)
          break;
       case ISA_PCREL_BYTE:
          t = (int64_t)in->addr + v;
+         op->target = t >= 0 ? index_at(c, (uint64_t)t) : -1;
+         break;
+      case ISA_PCREL_DWORD_NEXT:
+         t = (int64_t)in->addr + in->size + 4 * v;
          op->target = t >= 0 ? index_at(c, (uint64_t)t) : -1;
          break;
       default:
@@ -659,6 +686,16 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    } else {
       op->advance = (int32_t)(subs + op->nopn);
    }
+   op->unordered = ci.unordered;
+   if (in->sem == ISA_SEM_WAITCNT && c->hazard == ISA_HAZARD_WAIT_STATES) {
+      static const enum isa_role roles[3] = {ISA_ROLE_VMCNT, ISA_ROLE_LGKMCNT, ISA_ROLE_EXPCNT};
+      static const char *const maxp[3] = {"vmcnt_max", "lgkmcnt_max", "expcnt_max"};
+      op->waitcnt = 1;
+      for (unsigned k = 0; k < 3; k++) {
+         int md = mod_of(m, roles[k]), v = md >= 0 ? in->mod[md] : -1;
+         op->cnt[k] = (int8_t)(v < 0 || v >= isa_hazard_param(m, maxp[k], 63) ? -1 : v);
+      }
+   }
    op->fast = op->kind == EMU_K_ALU && !op->wait;
    if (op->kind == EMU_K_ILLEGAL)
       return true;
@@ -840,7 +877,9 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    for (unsigned k = 0; k < isa_class_count(p->model); k++) {
       struct isa_class_info ci;
       isa_class_info(p->model, k, &ci);
-      if (ci.sync > ISA_SYNC_SCOREBOARD || ci.war_sync > ISA_SYNC_SCOREBOARD) {
+      bool counters = c->hazard == ISA_HAZARD_WAIT_STATES && ci.sync != ISA_SYNC_WAIT_SLOT &&
+                      ci.war_sync <= ISA_SYNC_SCOREBOARD;
+      if (!counters && (ci.sync > ISA_SYNC_SCOREBOARD || ci.war_sync > ISA_SYNC_SCOREBOARD)) {
          diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL,
                   "model %s: class '%s' syncs through '%s', which the emulator does not model",
                   isa_model_name(p->model), ci.name,

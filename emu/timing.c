@@ -72,10 +72,39 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
    }
 }
 
+/* Counter results (gfx9) carry their sequence number with these marks:
+ * synced once the counter has dropped past them (s_waitcnt N completes
+ * the oldest issued - N, in issue order); an unordered one (SMEM) only
+ * by a wait for 0 issued after it. */
+#define CNT_MARK      0x80000000u
+#define CNT_UNORDERED 0x40000000u
+#define CNT_SEQ       0x3fffffffu
+
 static inline bool
 synced(const struct emu_wave *w, unsigned kind, uint32_t epoch)
 {
+   if (epoch & CNT_MARK)
+      return (epoch & CNT_SEQ) <= (epoch & CNT_UNORDERED ? w->cnt_ooo[kind] : w->sync_epoch[kind]);
    return w->sync_epoch[kind] != epoch;
+}
+
+/* s_waitcnt: each counter with a limit drops to it (stalling until the
+ * results it completes are done). */
+static void
+wait_counters(struct emu_wave *w, const struct emu_op *op, int64_t *t)
+{
+   for (unsigned k = 1; k <= 3; k++) {
+      int n = op->cnt[k - 1];
+      if (n < 0 || w->cnt_issued[k] <= (uint32_t)n)
+         continue;
+      uint32_t done = w->cnt_issued[k] - (uint32_t)n;
+      if (done > w->sync_epoch[k])
+         w->sync_epoch[k] = done;
+      if (n == 0)
+         w->cnt_ooo[k] = w->cnt_issued[k];
+      if (w->sync_ready[k] > *t)
+         *t = w->sync_ready[k];
+   }
 }
 
 /* The file and index of a unit, for events. */
@@ -159,6 +188,8 @@ emu_issue_wait(struct emu_wave *w, const struct emu_op *op)
       w->tr_why[0] = 0;
       trace_waited(w, op->wait);
    }
+   if (op->waitcnt)
+      wait_counters(w, op, &t);
    if (op->wait)
       for (unsigned k = 1; k < EMU_SYNC_NEVER; k++)
          if (op->wait & (1u << (k - 1)))
@@ -173,6 +204,8 @@ void
 emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    if (op->sync && op->sync != EMU_SYNC_NEVER) {
+      if (w->run->code->hazard == ISA_HAZARD_WAIT_STATES && op->sync <= 3)
+         w->cnt_issued[op->sync]++;
       int64_t done = t + op->soft;
       w->sync_ready[op->sync] = MAX2(w->sync_ready[op->sync], done);
       w->sync_set[op->sync] = t;
@@ -201,6 +234,48 @@ emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t)
    r->stall_cycles += (uint64_t)op->idle * m;
 }
 
+/* The instruction index at byte address a, or -1. */
+static int
+op_at(const struct emu_code *c, uint32_t a)
+{
+   unsigned lo = 0, hi = c->n;
+   while (lo < hi) {
+      unsigned mid = (lo + hi) / 2;
+      if (c->ops[mid].addr < a)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo < c->n && c->ops[lo].addr == a ? (int)lo : -1;
+}
+
+/* Wait-state models (gfx9): how many wait states the read of `unit` by
+ * source s of op at cycle t lacks (0: none). The newest write is still in
+ * its window (load.c); the distance it needs is isa_delay's, the one
+ * place that answers; each cycle between the two issues is a wait state
+ * (s_nop N issues for N + 1). */
+static int64_t
+wait_states_short(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
+                  uint32_t unit, int64_t t)
+{
+   const struct emu_code *c = w->run->code;
+   const struct emu_reg *r = &w->meta[unit];
+   int p = op_at(c, r->pc);
+   if (p < 0 || s < op->src || s >= op->src + ISA_MAX_SRC)
+      return 0;
+   const struct emu_op *po = &c->ops[p];
+   for (unsigned j = 0; j < po->ndst; j++) {
+      const struct emu_dst *dd = &po->dst[j];
+      if (dd->kind != EMU_S_REG || unit < dd->unit || unit >= dd->unit + MAX2(dd->count, 1u) + 1)
+         continue;
+      struct isa_delay d = isa_delay(c->model, &c->insns[p], ISA_SLOT_DST(j),
+                                     &c->insns[op - c->ops], ISA_SLOT_SRC((int)(s - op->src)));
+      int64_t have = t - (r->ready - dd->lat) - 1;
+      return d.sync == ISA_SYNC_NONE && d.distance > have ? d.distance - have : 0;
+   }
+   return 0;
+}
+
 const uint32_t *
 emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                   uint32_t unit, int64_t t)
@@ -216,6 +291,13 @@ emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_
       int64_t eff = r->plain ? t : t + s->read_adj;
       if (eff >= r->ready)
          return buf + r->cur * W;
+      if (w->run->code->hazard == ISA_HAZARD_WAIT_STATES) {
+         int64_t need = wait_states_short(w, op, s, unit, t);
+         if (need <= 0)
+            return buf + r->cur * W;
+         reg_event(w, EMU_EV_RAW, op, unit, r->pc, need);
+         return buf + (r->cur ^ 1) * W;
+      }
       reg_event(w, EMU_EV_RAW, op, unit, r->pc, r->ready - eff);
       return buf + (r->cur ^ 1) * W;
    }
@@ -271,6 +353,9 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
    if (op->sync) {
       r->pend = op->sync;
       r->epoch = w->sync_epoch[op->sync];
+      if (w->run->code->hazard == ISA_HAZARD_WAIT_STATES && op->sync <= 3)
+         r->epoch = CNT_MARK | (op->unordered ? CNT_UNORDERED : 0) |
+                    ((w->cnt_issued[op->sync] + 1) & CNT_SEQ);
       r->ready = t + op->soft;
    } else {
       r->pend = 0;

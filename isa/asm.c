@@ -73,7 +73,30 @@ parse_reg(const struct isa_model *m, const char *p, int *file, unsigned *idx)
             *idx = i;
          }
       }
+      for (unsigned i = 0; rf->pair_names && i < rf->count; i++) {
+         if (!rf->pair_names[i] || rf->pair_names[i][0] != *p)
+            continue;
+         size_t n = strlen(rf->pair_names[i]);
+         if (n > best && !strncmp(p, rf->pair_names[i], n) && !ident_char(p[n])) {
+            best = n;
+            *file = (int)f;
+            *idx = i;
+         }
+      }
       size_t pl = strlen(rf->prefix);
+      if (rf->print == ISA_PRINT_RANGE && !strncmp(p, rf->prefix, pl) && p[pl] == '[') {
+         /* "s[4:7]": the first register; the slot says how many. */
+         char *end;
+         unsigned long a = strtoul(p + pl + 1, &end, 10), b = a;
+         if (end != p + pl + 1 && *end == ':')
+            b = strtoul(end + 1, &end, 10);
+         if (*end == ']' && a <= b && b < rf->count && (size_t)(end + 1 - p) > best) {
+            best = (size_t)(end + 1 - p);
+            *file = (int)f;
+            *idx = (unsigned)a;
+         }
+         continue;
+      }
       if (strncmp(p, rf->prefix, pl) || !isdigit((unsigned char)p[pl]))
          continue;
       char *end;
@@ -192,14 +215,29 @@ parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct 
    const struct isa_format *fm = &t->m->formats[t->op->fields[sl->field].format];
    for (unsigned c = 0; c < fm->ncases; c++) {
       const struct isa_case *cs = &fm->cases[c];
-      if (cs->kind != ISA_OPND_IMM || !(sl->allow & (1u << c)) || !cs->fmt.pre || !cs->fmt.pre[0])
+      if (cs->kind != ISA_OPND_IMM || !(sl->allow & (1u << c)) || !cs->fmt.pre ||
+          (!cs->fmt.pre[0] && cs->fmt.conv != 'f'))
          continue;
       size_t n = strlen(cs->fmt.pre);
       if (strncmp(*pp, cs->fmt.pre, n))
          continue;
       const char *p = *pp + n;
       int64_t v;
-      if (cs->fmt.conv == 'x' && isxdigit((unsigned char)*p)) {
+      if (cs->fmt.conv == 'f') {
+         /* "%f" patterns read a float written with a point or an exponent
+          * ("0.5", "-4.0", "1e-3"); integers are another form's. */
+         const char *q = p + (*p == '-' || *p == '+');
+         while (isdigit((unsigned char)*q))
+            q++;
+         if (q == p || (*q != '.' && *q != 'e' && *q != 'E'))
+            continue;
+         char *end;
+         float f = strtof(p, &end);
+         if (end == p || ident_char(*end))
+            continue;
+         v = (int64_t)fui(f);
+         p = end;
+      } else if (cs->fmt.conv == 'x' && isxdigit((unsigned char)*p)) {
          /* "%x" patterns ("0x%x") read hex digits. */
          char *end;
          errno = 0;

@@ -306,7 +306,13 @@ check_encodings(struct isa_model *m)
               bits > 64 ? (bits >= 128 ? ~0ull : (1ull << (bits - 64)) - 1) : 0}};
          struct isa_bits both = bits_op(bits_op(a->mask, b->mask, 0), common, 0);
          struct isa_bits diff = {{a->match.w[0] ^ b->match.w[0], a->match.w[1] ^ b->match.w[1]}};
-         if (!bits_and(diff, both)) {
+         /* One fixing strictly more bits is a special case the decoder
+          * tries first (gfx9: src0 = 255 takes a literal, 249 an SDWA dword). */
+         struct isa_bits am = a->mask, bm = b->mask, ones = {{~0ull, ~0ull}};
+         bool same = am.w[0] == bm.w[0] && am.w[1] == bm.w[1];
+         bool nested =
+             !same && (!bits_and(bits_op(am, bm, 2), ones) || !bits_and(bits_op(bm, am, 2), ones));
+         if (!bits_and(diff, both) && !nested) {
             struct isa_bits w = bits_op(a->match, b->match, 1);
             char hex[40];
             if (bits > 64)

@@ -57,6 +57,13 @@ isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in)
    in->nsrc = o->nsrc;
    in->size = (uint8_t)(o->bits / 8);
    memcpy(in->mod, m->mod_def, sizeof(in->mod));
+   /* A modifier field the op fixes has that value (gfx9: the compare
+    * condition is part of the opcode). */
+   for (unsigned i = 0; i < o->nfields; i++) {
+      const struct isa_field *f = &o->fields[i];
+      if (f->kind == ISA_FK_FIXED && f->format < 0 && f->mod >= 0 && f->mod < ISA_MAX_MODS)
+         in->mod[f->mod] = (int16_t)isa_field_get(f, &o->match);
+   }
 }
 
 static struct isa_opnd *
@@ -167,6 +174,16 @@ build_defaults(struct isa_model *m)
    }
 }
 
+static unsigned
+mask_bits(const struct isa_op *op)
+{
+   unsigned n = 0;
+   for (int w = 0; w < 2; w++)
+      for (uint64_t x = op->mask.w[w]; x; x &= x - 1)
+         n++;
+   return n;
+}
+
 /* Picks the bit positions every op fixes (the first eight, within the
  * shortest op) and sorts the ops into buckets by their value there, so that
  * decoding compares a word with a handful of ops instead of all of them. */
@@ -197,6 +214,16 @@ isa_build_dispatch(struct isa_model *m)
          if (ok)
             m->bucket_ops[n++] = (uint16_t)i;
       }
+      /* More fixed bits first: a special case of an encoding (check.c
+       * allows only strictly nested overlaps) is tried before it. */
+      for (unsigned x = m->bucket_at[k] + 1; x < n; x++)
+         for (unsigned y = x; y > m->bucket_at[k] && mask_bits(&m->ops[m->bucket_ops[y]]) >
+                                                         mask_bits(&m->ops[m->bucket_ops[y - 1]]);
+              y--) {
+            uint16_t t = m->bucket_ops[y];
+            m->bucket_ops[y] = m->bucket_ops[y - 1];
+            m->bucket_ops[y - 1] = t;
+         }
    }
    m->bucket_at[256] = n;
    build_names(m);
@@ -286,7 +313,8 @@ decode_operand(const struct isa_model *m, const struct isa_op *op, const struct 
          if (narrow && m->files[f].half >= 0)
             f = m->files[f].half;
          o->file = (uint8_t)f;
-         o->index = (uint16_t)(rs->v[i].base + (v - rs->v[i].from) / rs->v[i].stride);
+         o->index =
+             (uint16_t)(rs->v[i].base + (v - rs->v[i].from) / rs->v[i].stride * rs->v[i].scale);
          break;
       }
       if (o->file == 0xff && !r)
@@ -302,10 +330,25 @@ decode_operand(const struct isa_model *m, const struct isa_op *op, const struct 
    } else {
       bool ok;
       o->value = imm_value(m, cs, v, &ok);
-      if (!ok && !r)
-         r = ISA_ILLEGAL_OPERAND_FORM;
+      if (!ok) {
+         o->kind = ISA_OPND_NONE; /* past the table: nothing to re-encode */
+         if (!r)
+            r = ISA_ILLEGAL_OPERAND_FORM;
+      }
    }
    return r;
+}
+
+/* Whether a register operand breaks its slot's alignment (a register
+ * pair starting at an odd register); the fixed register (RZ) reads as a
+ * whole group of zeros and is exempt. */
+static bool
+misaligned(const struct isa_model *m, const struct isa_slot *sl, const struct isa_opnd *o)
+{
+   if (sl->align <= 1 || o->kind != ISA_OPND_REG || (o->flags & ISA_OPND_F_REL) ||
+       o->file >= m->nfiles)
+      return false;
+   return o->index % sl->align && m->files[o->file].fixed != (int)o->index;
 }
 
 static void
@@ -345,6 +388,8 @@ decode_fields(const struct isa_model *m, const struct isa_op *op, const struct i
       enum isa_illegal r = decode_operand(m, op, sl, (uint64_t)vals[sl->field], out->mod,
                                           slot_opnd(out, op, s), &form);
       vals[sl->field] = form;
+      if (!r && misaligned(m, sl, slot_opnd(out, op, s)))
+         r = ISA_ILLEGAL_ALIGN;
       flag_illegal(out, r, s < op->ndst ? s : ISA_MAX_DST + s - op->ndst);
    }
    for (unsigned i = 0; i < op->nfields; i++) {
@@ -523,6 +568,16 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
    }
    for (unsigned i = 0; i < op->nfields; i++) {
       const struct isa_field *f = &op->fields[i];
+      if (f->kind == ISA_FK_FIXED && f->format < 0 && f->mod >= 0 && f->mod < ISA_MAX_MODS) {
+         /* A modifier the op fixes (isa_insn_init gives it that value). */
+         int16_t fixed = (int16_t)isa_field_get(f, &op->match);
+         if (in->mod[f->mod] != fixed)
+            return fail(msg, ISA_ERR_MODIFIER, "%s fixes %s=%d", op->mnemonic, m->mods[f->mod].name,
+                        fixed);
+         has[f->mod] = true;
+         want[f->mod] = fixed;
+         continue;
+      }
       if (f->kind != ISA_FK_MOD)
          continue;
       const struct isa_mod *md = &m->mods[f->mod];
@@ -583,10 +638,10 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
          int f = rs->v[i].file;
          if (narrow && m->files[f].half >= 0)
             f = m->files[f].half;
-         unsigned st = rs->v[i].stride;
-         if (f == o->file && o->index >= rs->v[i].base &&
-             (o->index - rs->v[i].base) * st <= rs->v[i].to - rs->v[i].from) {
-            *v = rs->v[i].from + (o->index - rs->v[i].base) * st;
+         unsigned st = rs->v[i].stride, sc = rs->v[i].scale;
+         if (f == o->file && o->index >= rs->v[i].base && (o->index - rs->v[i].base) % sc == 0 &&
+             (o->index - rs->v[i].base) / sc * st <= rs->v[i].to - rs->v[i].from) {
+            *v = rs->v[i].from + (o->index - rs->v[i].base) / sc * st;
             return true;
          }
       }
@@ -643,6 +698,17 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
    }
    *v = x;
    return true;
+}
+
+bool
+isa_case_holds(const struct isa_model *m, const struct isa_case *cs, uint32_t value)
+{
+   struct isa_opnd o = {.kind = ISA_OPND_IMM, .value = value};
+   uint64_t v;
+   char *why = NULL;
+   bool ok = cs->kind == ISA_OPND_IMM && form_value(m, cs, &o, false, &v, &why);
+   free(why);
+   return ok;
 }
 
 /* Encodes the operand of slot s into the format's bits. extra: flags the
@@ -785,6 +851,14 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
          if (bad_slot)
             *bad_slot = (int)s;
          return e;
+      }
+      if (misaligned(m, sl, slot_copnd(in, op, s))) {
+         if (bad_slot)
+            *bad_slot = (int)s;
+         return fail(msg, ISA_ERR_ILLEGAL,
+                     "%s: operand %u is a group of registers that must start at a multiple of "
+                     "%u, not at register %u",
+                     op->mnemonic, s, sl->align, slot_copnd(in, op, s)->index);
       }
       isa_field_set(&op->fields[sl->field], &b, raw);
       vals[sl->field] = form;

@@ -46,6 +46,13 @@ model_slot(const struct isa_model *m, const struct isa_insn *in, int slot)
 }
 
 unsigned
+isa_opnd_align(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   const struct isa_slot *s = in->op < m->nops ? model_slot(m, in, slot) : NULL;
+   return s && s->align > 1 ? s->align : 1;
+}
+
+unsigned
 isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
 {
    if (in->op >= m->nops)
@@ -73,6 +80,18 @@ isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
             n += t->add[j];
    }
    return n ? n : 1;
+}
+
+unsigned
+isa_opnd_regs(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   unsigned n = isa_opnd_count(m, in, slot), w = 0;
+   const struct isa_opnd *o = slot_opnd(in, slot);
+   if (!o || in->op >= m->nops)
+      return n;
+   isa_opnd_type(m, in, slot, &w);
+   unsigned fw = o->file < m->nfiles ? m->files[o->file].width : 32;
+   return w > fw && fw ? n * ((w + fw - 1) / fw) : n;
 }
 
 /* A register in "full units": half registers that alias halves of a full
@@ -183,8 +202,11 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
    int base = pc->latency < 0 ? 0 : pc->latency;
    if (m->hazard == ISA_HAZARD_DELAY_SLOTS)
       base += cc->read_early - (sl ? sl->read_delay : 0);
-   int need = meet(m, w, isa_opnd_count(m, p, ps), rpt(m, p), r, isa_opnd_count(m, c, cs),
-                   rpt(m, c), r->flags & ISA_OPND_F_R, base, true, &found);
+   /* wait-state models (gfx9) name 64-bit operands by their first register */
+   bool pairs = m->hazard == ISA_HAZARD_WAIT_STATES;
+   int need = meet(m, w, pairs ? isa_opnd_regs(m, p, ps) : isa_opnd_count(m, p, ps), rpt(m, p), r,
+                   pairs ? isa_opnd_regs(m, c, cs) : isa_opnd_count(m, c, cs), rpt(m, c),
+                   r->flags & ISA_OPND_F_R, base, true, &found);
    bool addr = reads_addr(m, r, w);
    if (!found && !addr)
       return none;
@@ -199,11 +221,15 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
    if (m->hazard == ISA_HAZARD_INTERLOCKED)
       need = 0;
    if (m->hazard == ISA_HAZARD_WAIT_STATES) {
+      /* The manual wait-state table: rows for this producer and consumer
+       * class (and the register's file, if the row names one). */
       need = 0;
-      for (unsigned i = 0; i < m->nwait_rules; i++)
-         if (!strcmp(m->wait_rules[i].first, pc->name) &&
-             !strcmp(m->wait_rules[i].second, cc->name) && m->wait_rules[i].states > need)
-            need = m->wait_rules[i].states;
+      for (unsigned i = 0; i < m->nwait_rules; i++) {
+         const struct isa_wait_rule *wr = &m->wait_rules[i];
+         if (!strcmp(wr->first, pc->name) && !strcmp(wr->second, cc->name) &&
+             (wr->file < 0 || wr->file == w->file) && wr->states > need)
+            need = wr->states;
+      }
    }
    return (struct isa_delay){need > 0 ? need : 0, ISA_SYNC_NONE};
 }

@@ -317,6 +317,7 @@ isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_info *o
    out->soft_latency = c->soft;
    out->read_early = c->read_early;
    out->flow = c->flow;
+   out->unordered = c->unordered;
 }
 
 unsigned
@@ -335,6 +336,12 @@ int
 isa_mod_by_role(const struct isa_model *m, enum isa_role role)
 {
    return (unsigned)role < ISA_ROLE_COUNT ? m->role_mod[role] : -1;
+}
+
+const char *
+isa_mod_operand(const struct isa_model *m, unsigned mod)
+{
+   return mod < m->nmods ? m->mods[mod].operand : NULL;
 }
 
 const char *

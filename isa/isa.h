@@ -302,7 +302,9 @@ struct isa_model;
    X(TEX_QUERY, "tex_query") \
    X(TEX_COMP, "tex_comp") \
    X(VOTE_MODE, "vote_mode") \
-   X(EMIT_MODE, "emit_mode")
+   X(EMIT_MODE, "emit_mode") \
+   X(SRC0_SEL, "src0_sel") \
+   X(SRC1_SEL, "src1_sel")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
@@ -342,7 +344,8 @@ struct isa_model;
    X(OPERAND_KIND, "operand form not allowed in this slot") \
    X(REGISTER, "register number not in any register file") \
    X(MOD_VALUE, "modifier value not in its enum") \
-   X(RULE, "op-specific illegal combination")
+   X(RULE, "op-specific illegal combination") \
+   X(ALIGN, "register operand not aligned to its register group")
 /* clang-format on */
 
 #define ISA_ENUM_(n, ...) ISA_ERR_##n,
@@ -454,15 +457,16 @@ struct isa_file_info {
 };
 
 /* How a branch-target immediate is relative to its instruction (imm
- * `pcrel:` in the model): counted in instructions or in bytes, from this
+ * `pcrel:` in the model): counted in instructions, bytes or dwords, from this
  * instruction or from the one after it (byte addresses include any bundle
  * control words, as struct isa_insn.addr does). */
 enum isa_pcrel {
    ISA_PCREL_NONE,
-   ISA_PCREL_INSN,      /* target = this instruction's index + value */
-   ISA_PCREL_INSN_NEXT, /* target = this instruction's index + 1 + value */
-   ISA_PCREL_BYTE,      /* target address = this addr + value */
-   ISA_PCREL_BYTE_NEXT, /* target address = this addr + size + value */
+   ISA_PCREL_INSN,       /* target = this instruction's index + value */
+   ISA_PCREL_INSN_NEXT,  /* target = this instruction's index + 1 + value */
+   ISA_PCREL_BYTE,       /* target address = this addr + value */
+   ISA_PCREL_BYTE_NEXT,  /* target address = this addr + size + value */
+   ISA_PCREL_DWORD_NEXT, /* target address = this addr + size + 4 * value (gfx9) */
 };
 
 /* What one source or destination slot of an op accepts. */
@@ -498,6 +502,7 @@ struct isa_class_info {
    int soft_latency;       /* scheduler estimate for variable-latency classes */
    int read_early;         /* extra distance when this class consumes a fixed-latency result */
    bool flow;              /* branch/jump/end: ends a block or redirects */
+   bool unordered;         /* counter sync: results return out of order (only a wait for 0) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -540,6 +545,9 @@ unsigned isa_mod_count(const struct isa_model *m);
 int isa_mod_find(const struct isa_model *m, const char *name);
 int isa_mod_by_role(const struct isa_model *m, enum isa_role role);
 const char *isa_mod_name(const struct isa_model *m, unsigned mod);
+/* The operand field a modifier acts on (`operand:` in the model: the SDWA
+ * source selects), or NULL. */
+const char *isa_mod_operand(const struct isa_model *m, unsigned mod);
 /* Value of enum entry `name` of the enum modifier `mod` is bound to, or -1. */
 int isa_mod_value(const struct isa_model *m, unsigned mod, const char *name);
 /* Compare-flip partner of an enum value (lt -> gt), or -1 if none. */
@@ -666,6 +674,12 @@ void isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, i
 /* How many consecutive registers operand `slot` covers (write masks,
  * component counts); 1 for most operands. */
 unsigned isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
+/* The registers operand `slot` occupies: isa_opnd_count times the
+ * registers one element of its width takes (a 64-bit operand: 2). */
+unsigned isa_opnd_regs(const struct isa_model *m, const struct isa_insn *in, int slot);
+/* The register a group operand must start at a multiple of (YAML align:
+ * sm50 64-bit register pairs are even); 1 for any. */
+unsigned isa_opnd_align(const struct isa_model *m, const struct isa_insn *in, int slot);
 /* The data type of operand `slot` of a decoded record, with the width its
  * type or width modifier gives (a3xx: 16 for half precision); *width may be
  * NULL. ISA_TYPE_NONE when neither the op nor a modifier says. */

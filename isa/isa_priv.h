@@ -76,11 +76,12 @@ struct isa_regfile {
    char *name, *prefix;
    enum isa_file_kind kind;
    unsigned count, width;
-   enum { ISA_PRINT_SCALAR, ISA_PRINT_VEC4, ISA_PRINT_HALVES } print;
-   char **names; /* count entries, NULL where the print scheme applies */
-   int half;     /* file used when an operand is 16-bit (split register files), or -1 */
-   int alias;    /* a HALF file whose registers are halves of this file, or -1 */
-   int fixed;    /* register that reads fixed_value and ignores writes, or -1 */
+   enum { ISA_PRINT_SCALAR, ISA_PRINT_VEC4, ISA_PRINT_HALVES, ISA_PRINT_RANGE } print;
+   char **names;      /* count entries, NULL where the print scheme applies */
+   char **pair_names; /* RANGE: names of two-register operands by first index (gfx9 vcc) */
+   int half;          /* file used when an operand is 16-bit (split register files), or -1 */
+   int alias;         /* a HALF file whose registers are halves of this file, or -1 */
+   int fixed;         /* register that reads fixed_value and ignores writes, or -1 */
    uint32_t fixed_value;
    struct isa_pos pos;
 };
@@ -90,6 +91,7 @@ struct isa_regrange {
    int file;
    unsigned base;   /* register index of `from` */
    unsigned stride; /* encoded values per register (agx: 2 for 32-bit, in 16-bit units) */
+   unsigned scale;  /* registers per encoded value (gfx9 SMEM sbase: 2, an aligned pair) */
 };
 
 struct isa_regset {
@@ -142,8 +144,9 @@ struct isa_mod {
    int32_t max;
    int32_t def; /* value isa_insn_init() gives it */
    enum isa_role role;
-   bool always; /* print even when 0 */
-   bool hidden; /* never printed: the assembler infers it from operands */
+   bool always;   /* print even when 0 */
+   bool hidden;   /* never printed: the assembler infers it from operands */
+   char *operand; /* the operand field it acts on (gfx9 src0_sel: src0), or NULL */
    struct isa_fmt fmt;
    struct isa_pos pos;
 };
@@ -231,6 +234,9 @@ struct isa_slot {
    int16_t count_term;
    uint8_t count_nterms;
    uint8_t flag_bits; /* ISA_OPND_F_* the op's flag fields can set on this slot (codec.c) */
+   /* A register operand's first register is a multiple of align (YAML
+    * `align:`; sm50 64-bit pairs are even); 1: any. */
+   uint8_t align;
 };
 
 /* One term of a summed register count: modifier `mod` adds `add[k]` when
@@ -275,6 +281,7 @@ struct isa_class {
    enum isa_sync sync, war;
    int latency, soft, read_early;
    bool flow;
+   bool unordered; /* counter classes: results return out of order (gfx9 SMEM) */
    struct isa_pos pos;
 };
 
@@ -288,6 +295,7 @@ struct isa_param {
 struct isa_wait_rule {
    char *first, *second;
    int states;
+   int file; /* the register file the rule is about (gfx9: SGPRs), or -1: any */
    struct isa_pos pos;
 };
 
@@ -519,6 +527,8 @@ void isa_record_vals(const struct isa_model *m, const struct isa_op *op, const s
 enum isa_err isa_encode_bits(const struct isa_model *m, const struct isa_insn *in,
                              struct isa_bits *out, char **msg, int *bad_slot);
 void isa_load_bits(const uint8_t *p, size_t n, struct isa_bits *b);
+/* Whether immediate form cs can hold value (as the encoder decides). */
+bool isa_case_holds(const struct isa_model *m, const struct isa_case *cs, uint32_t value);
 void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
 
 /* sem.c */
@@ -526,6 +536,8 @@ void sem_build_values(struct isa_model *m);
 
 /* print.c */
 void isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, size_t size);
+void isa_reg_range_name(const struct isa_model *m, unsigned file, unsigned idx, unsigned n,
+                        char *buf, size_t size);
 void isa_float_text(uint32_t bits, char *buf, size_t size);
 bool isa_slot_banked(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl);
 unsigned isa_file_width_hint(const struct isa_model *m, unsigned file);

@@ -678,8 +678,8 @@ isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *cons
 static void
 parse_regfiles(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind", "count", "width", "print", "prefix", "names",
-                                      "half", "alias", "fixed", "doc",   NULL};
+   static const char *const keys[] = {"kind",       "count", "width", "print", "prefix", "names",
+                                      "pair_names", "half",  "alias", "fixed", "doc",    NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "regfiles"))
       return;
@@ -714,8 +714,10 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
          f->print = ISA_PRINT_VEC4;
       else if (!strcmp(pr, "halves"))
          f->print = ISA_PRINT_HALVES;
+      else if (!strcmp(pr, "range"))
+         f->print = ISA_PRINT_RANGE;
       else
-         isa_ld_err(l, isa_ld_get(l, v, "print"), "print must be scalar, vec4 or halves");
+         isa_ld_err(l, isa_ld_get(l, v, "print"), "print must be scalar, vec4, halves or range");
       free(pr);
       f->prefix = isa_ld_opt_str(l, v, "prefix");
       if (!f->prefix)
@@ -742,6 +744,20 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
                    idx >= 0 && (uint64_t)idx < f->count)
                   f->names[idx] = xstrdup(s);
             }
+         }
+      }
+      /* pair_names: {INDEX: NAME}: a two-register operand from INDEX
+       * (gfx9 vcc = s[106:107]); only for print: range. */
+      if ((x = isa_ld_get(l, v, "pair_names")) && isa_ld_is_map(l, x, "pair_names")) {
+         if (f->print != ISA_PRINT_RANGE)
+            isa_ld_err(l, x, "pair_names needs print: range");
+         f->pair_names = xcalloc(f->count, sizeof(char *));
+         MAP_EACH(l, x, nk, nv)
+         {
+            int64_t idx;
+            const char *s = isa_ld_scalar(l, nv, "register name");
+            if (isa_ld_int(l, nk, "register index", 0, (int64_t)f->count - 2, &idx) && s)
+               f->pair_names[idx] = xstrdup(s);
          }
       }
       /* fixed: {INDEX: VALUE}: a register that always reads VALUE and
@@ -786,7 +802,7 @@ static void
 parse_regsets(struct isa_ld *l, yaml_node_t *map)
 {
    struct isa_model *m = l->m;
-   static const char *const keys[] = {"values", "file", "base", "stride", NULL};
+   static const char *const keys[] = {"values", "file", "base", "stride", "scale", NULL};
    if (!isa_ld_is_map(l, map, "regsets"))
       return;
    m->regsets = xcalloc((size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start) + 1,
@@ -822,6 +838,7 @@ parse_regsets(struct isa_ld *l, yaml_node_t *map)
          r->to = (unsigned)hi;
          r->base = (unsigned)isa_ld_opt_int(l, e, "base", 0, 65535, 0);
          r->stride = (unsigned)isa_ld_opt_int(l, e, "stride", 1, 64, 1);
+         r->scale = (unsigned)isa_ld_opt_int(l, e, "scale", 1, 64, 1);
          const char *fs = (x = isa_ld_get(l, e, "file")) ? isa_ld_scalar(l, x, "file") : NULL;
          r->file = fs ? FIND(m->files, m->nfiles, fs) : -1;
          if (!x)
@@ -829,7 +846,7 @@ parse_regsets(struct isa_ld *l, yaml_node_t *map)
          else if (fs && r->file < 0)
             isa_ld_err(l, x, "unknown register file '%s'", fs);
          else if (r->file >= 0 &&
-                  r->base + (r->to - r->from) / r->stride >= m->files[r->file].count)
+                  r->base + (r->to - r->from) / r->stride * r->scale >= m->files[r->file].count)
             isa_ld_err(l, e, "values %u..%u exceed the %u registers of '%s'", r->from, r->to,
                        m->files[r->file].count, fs);
       }
@@ -947,8 +964,8 @@ parse_luts(struct isa_ld *l, yaml_node_t *map)
 static void
 parse_mods(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind",   "enum",    "max", "role", "print",
-                                      "always", "default", "doc", NULL};
+   static const char *const keys[] = {"kind",   "enum",    "max",     "role", "print",
+                                      "always", "default", "operand", "doc",  NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "modifiers"))
       return;
@@ -991,6 +1008,7 @@ parse_mods(struct isa_ld *l, yaml_node_t *map)
       free(en);
       md->max = isa_ld_opt_int(l, v, "max", 0, 32767, md->kind == ISA_MOD_FLAG ? 1 : 32767);
       md->always = isa_ld_opt_bool(l, v, "always", false);
+      md->operand = isa_ld_opt_str(l, v, "operand");
       if ((x = isa_ld_get(l, v, "default"))) {
          const char *ds = isa_ld_scalar(l, x, "default");
          int64_t dv;
@@ -1123,15 +1141,16 @@ parse_case_body(struct isa_ld *l, struct isa_format *fm, struct isa_case *c, yam
       free(lu);
       char *pr = isa_ld_opt_str(l, x, "print");
       if (pr)
-         isa_ld_fmt(l, isa_ld_get(l, x, "print"), pr, "dux", &c->fmt);
+         isa_ld_fmt(l, isa_ld_get(l, x, "print"), pr, "duxf", &c->fmt);
       free(pr);
       char *pc = isa_ld_opt_str(l, x, "pcrel");
       if (pc) {
-         static const char *const pcrel_names[] = {"", "insn", "insn_next", "byte", "byte_next"};
-         int k = isa_lookup_str(pcrel_names, 5, pc);
+         static const char *const pcrel_names[] = {"",     "insn",      "insn_next",
+                                                   "byte", "byte_next", "dword_next"};
+         int k = isa_lookup_str(pcrel_names, 6, pc);
          if (k <= 0)
             isa_ld_err(l, isa_ld_get(l, x, "pcrel"),
-                       "pcrel must be insn, insn_next, byte or byte_next");
+                       "pcrel must be insn, insn_next, byte, byte_next or dword_next");
          c->pcrel = (uint8_t)(k > 0 ? k : 0);
       }
       free(pc);
@@ -1210,8 +1229,8 @@ parse_formats(struct isa_ld *l, yaml_node_t *map)
 static void
 parse_classes(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"latency",    "sync", "war", "soft",
-                                      "read_early", "flow", "doc", NULL};
+   static const char *const keys[] = {"latency", "sync",      "war", "soft", "read_early",
+                                      "flow",    "unordered", "doc", NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "classes"))
       return;
@@ -1230,6 +1249,7 @@ parse_classes(struct isa_ld *l, yaml_node_t *map)
       c->latency = isa_ld_opt_int(l, v, "latency", 0, 1000, -1);
       c->soft = isa_ld_opt_int(l, v, "soft", 0, 100000, c->latency < 0 ? 0 : c->latency);
       c->read_early = isa_ld_opt_int(l, v, "read_early", 0, 1000, 0);
+      c->unordered = isa_ld_opt_bool(l, v, "unordered", false);
       c->flow = isa_ld_opt_bool(l, v, "flow", false);
       yaml_node_t *x;
       int s;
@@ -1363,6 +1383,10 @@ isa_close(struct isa_model *m)
          for (unsigned j = 0; j < f->count; j++)
             free(f->names[j]);
       free(f->names);
+      if (f->pair_names)
+         for (unsigned j = 0; j < f->count; j++)
+            free(f->pair_names[j]);
+      free(f->pair_names);
       free(f->name);
       free(f->prefix);
    }
@@ -1388,6 +1412,7 @@ isa_close(struct isa_model *m)
    free(m->luts);
    for (unsigned i = 0; i < m->nmods; i++) {
       free(m->mods[i].name);
+      free(m->mods[i].operand);
       free_fmt(&m->mods[i].fmt);
    }
    free(m->mods);

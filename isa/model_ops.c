@@ -231,6 +231,7 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       x->count_slot = -1;
       x->count_term = -1;
       x->count_n = 1;
+      x->align = 1;
       x->field = (int16_t)isa_field_find(op->fields, op->nfields, name);
       if (x->field < 0 || op->fields[x->field].kind != ISA_FK_OPERAND) {
          isa_ld_err(l, dn || sn ? v : NULL, "op '%s': operand '%s' is not an operand field%s",
@@ -253,7 +254,8 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       yaml_node_t *on = ops ? isa_ld_get(l, ops, name) : NULL, *y;
       if (!on)
          continue;
-      static const char *const keys[] = {"allow", "type", "width", "read_delay", "count", NULL};
+      static const char *const keys[] = {"allow", "type",  "width", "read_delay",
+                                         "count", "align", NULL};
       if (!isa_ld_is_map(l, on, "operand settings"))
          continue;
       isa_ld_check_keys(l, on, "operand settings", keys);
@@ -262,6 +264,10 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       if ((y = isa_ld_get(l, on, "width")) && isa_ld_scalar(l, y, "width"))
          slot_width(l, y, isa_ld_scalar(l, y, "width"), x);
       x->read_delay = (uint8_t)isa_ld_opt_int(l, on, "read_delay", 0, 100, 0);
+      x->align = (uint8_t)isa_ld_opt_int(l, on, "align", 1, 16, 1);
+      if (x->align & (x->align - 1))
+         isa_ld_err(l, on, "op '%s': operand '%s': align %u is not a power of two", op->key, name,
+                    x->align);
       if ((y = isa_ld_get(l, on, "count")) && y->type == YAML_MAPPING_NODE)
          slot_count_sum(l, y, x);
       else if (y && isa_ld_scalar(l, y, "count"))
@@ -612,7 +618,7 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
                   sizeof(*m->wait_rules));
       SEQ_EACH(l, x, e)
       {
-         static const char *const wk[] = {"first", "second", "states", "doc", NULL};
+         static const char *const wk[] = {"first", "second", "states", "file", "doc", NULL};
          if (!isa_ld_is_map(l, e, "wait-state rule"))
             continue;
          isa_ld_check_keys(l, e, "wait-state rule", wk);
@@ -621,6 +627,11 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
          r->second = isa_ld_opt_str(l, e, "second");
          r->states = isa_ld_opt_int(l, e, "states", 0, 64, -1);
          r->pos = isa_ld_pos(e);
+         char *fs = isa_ld_opt_str(l, e, "file");
+         r->file = fs ? FIND(m->files, m->nfiles, fs) : -1;
+         if (fs && r->file < 0)
+            isa_ld_err(l, isa_ld_get(l, e, "file"), "unknown register file '%s'", fs);
+         free(fs);
          if (!r->first || !r->second || r->states < 0)
             isa_ld_err(l, e, "a wait-state rule needs first, second and states");
       }

@@ -106,6 +106,19 @@ isa_reg_name(const struct isa_model *m, unsigned file, unsigned idx, char *buf, 
       snprintf(buf, size, "%s%u", f->prefix, idx);
 }
 
+/* n registers from idx of a `print: range` file: "s[4:7]", or the pair's
+ * name ("vcc"). */
+void
+isa_reg_range_name(const struct isa_model *m, unsigned file, unsigned idx, unsigned n, char *buf,
+                   size_t size)
+{
+   const struct isa_regfile *f = &m->files[file];
+   if (n == 2 && f->pair_names && idx < f->count && f->pair_names[idx])
+      snprintf(buf, size, "%s", f->pair_names[idx]);
+   else
+      snprintf(buf, size, "%s[%u:%u]", f->prefix, idx, idx + n - 1);
+}
+
 void
 isa_float_text(uint32_t bits, char *buf, size_t size)
 {
@@ -151,14 +164,16 @@ print_mod(const struct isa_model *m, unsigned mod, int v, struct sb *s)
    }
 }
 
-/* The immediate form a slot prints with: the first allowed form with a
- * display pattern of its own, else NULL (type-driven printing). */
+/* The immediate form a value prints with: the first allowed form with a
+ * display pattern of its own that holds it (gfx9: inline integers "%d",
+ * inline floats "%f", the literal "0x%x"), else the first allowed form
+ * with a pattern, else NULL (type-driven printing). */
 static const struct isa_case *
-imm_case(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl,
+imm_case(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl, uint32_t v,
          bool *any_signed)
 {
    const struct isa_format *fm = &m->formats[op->fields[sl->field].format];
-   const struct isa_case *fmt = NULL;
+   const struct isa_case *fmt = NULL, *holds = NULL;
    *any_signed = false;
    for (unsigned c = 0; c < fm->ncases; c++) {
       const struct isa_case *cs = &fm->cases[c];
@@ -167,8 +182,10 @@ imm_case(const struct isa_model *m, const struct isa_op *op, const struct isa_sl
       *any_signed |= cs->sign;
       if (!fmt && cs->fmt.pre)
          fmt = cs;
+      if (!holds && cs->fmt.pre && isa_case_holds(m, cs, v))
+         holds = cs;
    }
-   return fmt;
+   return holds ? holds : fmt;
 }
 
 static void
@@ -176,8 +193,15 @@ print_imm(const struct isa_model *m, const struct isa_op *op, const struct isa_s
           const struct isa_insn *in, uint32_t v, struct sb *s)
 {
    bool sgn;
-   const struct isa_case *cs = imm_case(m, op, sl, &sgn);
+   const struct isa_case *cs = imm_case(m, op, sl, v, &sgn);
    char tmp[96];
+   if (cs && cs->fmt.conv == 'f') {
+      isa_float_text(v, tmp, sizeof(tmp));
+      sb_add(s, cs->fmt.pre);
+      sb_add(s, tmp);
+      sb_add(s, cs->fmt.post);
+      return;
+   }
    if (cs) {
       sb_fmt(s, &cs->fmt, cs->fmt.conv == 'd' ? (int32_t)v : (int64_t)v, NULL);
       return;
@@ -317,7 +341,14 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
       size_t ml = isa_half_mark(m, &mark);
       if (ml && isa_needs_half_mark(m, op, in, slot))
          sb_printf(s, "%.*s", (int)ml, mark);
-      isa_reg_name(m, o->file, o->index, name, sizeof(name));
+      unsigned n = 1;
+      if (o->file < m->nfiles && m->files[o->file].print == ISA_PRINT_RANGE)
+         n = isa_opnd_regs(m, in,
+                           slot < op->ndst ? (int)slot : ISA_MAX_DST + (int)(slot - op->ndst));
+      if (n > 1)
+         isa_reg_range_name(m, o->file, o->index, n, name, sizeof(name));
+      else
+         isa_reg_name(m, o->file, o->index, name, sizeof(name));
       sb_add(s, name);
    } else if (o->kind == ISA_OPND_IMM) {
       print_imm(m, op, sl, in, o->value, s);

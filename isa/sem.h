@@ -560,6 +560,54 @@ sem_clz_s(uint32_t a)
    return sem_clz_b(a ^ (0u - (a >> 31)));
 }
 
+/* ---- sub-dword selects (GFX9 SDWA) ---------------------------------- */
+
+/* SdwaSel: BYTE_0..BYTE_3 = 0..3, WORD_0 = 4, WORD_1 = 5, DWORD = 6. */
+enum sem_sdwa_sel { SEM_SEL_BYTE0, SEM_SEL_WORD0 = 4, SEM_SEL_WORD1, SEM_SEL_DWORD };
+/* DstUnused: what the bits outside dst_sel become. */
+enum sem_sdwa_unused { SEM_UNUSED_PAD, SEM_UNUSED_SEXT, SEM_UNUSED_PRESERVE };
+
+static inline void
+sem_sdwa_field(unsigned sel, unsigned *shift, unsigned *bits)
+{
+   *bits = sel < 4 ? 8 : sel < 6 ? 16 : 32;
+   *shift = sel < 4 ? 8 * sel : sel < 6 ? 16 * (sel - 4) : 0;
+}
+
+/* A source select: the field moved down to bit 0, zero- or (sext)
+ * sign-extended from its top bit; DWORD (and anything past it) is v. */
+static inline uint32_t
+sem_sdwa_src(uint32_t v, unsigned sel, bool sext)
+{
+   unsigned shift, bits;
+   sem_sdwa_field(sel, &shift, &bits);
+   if (bits >= 32)
+      return v;
+   uint32_t x = (v >> shift) & ((1u << bits) - 1);
+   uint32_t sign = 1u << (bits - 1);
+   return sext ? (x ^ sign) - sign : x;
+}
+
+/* A destination select: the low bits of r placed in the field; the other
+ * bits 0 (PAD), the field's sign above it and 0 below (SEXT), or old's
+ * (PRESERVE: the instruction reads its destination). */
+static inline uint32_t
+sem_sdwa_dst(uint32_t r, uint32_t old, unsigned sel, unsigned unused)
+{
+   unsigned shift, bits;
+   sem_sdwa_field(sel, &shift, &bits);
+   if (bits >= 32)
+      return r;
+   uint32_t fmask = ((1u << bits) - 1) << shift;
+   uint32_t placed = (r << shift) & fmask;
+   if (unused == SEM_UNUSED_PRESERVE)
+      return placed | (old & ~fmask);
+   uint32_t above = shift + bits >= 32 ? 0u : ~0u << (shift + bits);
+   if (unused == SEM_UNUSED_SEXT && (r >> (bits - 1) & 1u))
+      return placed | above;
+   return placed;
+}
+
 /* ---- selects ------------------------------------------------------- */
 
 /* sel.b32/s32: cond != 0 ? a : b. */
@@ -962,5 +1010,32 @@ enum isa_type sem_slot_type(const struct isa_model *m, const struct isa_insn *in
                             unsigned *width);
 /* isa_mod_value(m, mod, the name of v), from the model's table. */
 int sem_mod_value(const struct isa_model *m, unsigned mod, enum sem_vname v);
+
+
+/* ---- special operand values ---------------------------------------- */
+
+/* The operand values where implementations and rewrites go wrong: signed
+ * zeros, infinities, NaNs, denormals, +-1, integer boundaries, shift counts
+ * of 32 and more, rounding ties. Each entry says which kinds of operand it
+ * is special for (a float, an integer, a shift count, a boolean, and the
+ * 64-bit forms); sem_special.c. The optimizing compiler's per-rewrite
+ * verification (compiler/opt/opt_verify.c) runs every rewrite on them. */
+enum sem_special_kind {
+   SEM_SPK_F32 = 1 << 0,
+   SEM_SPK_I32 = 1 << 1,
+   SEM_SPK_SHIFT = 1 << 2,
+   SEM_SPK_BOOL = 1 << 3,
+   SEM_SPK_F64 = 1 << 4,
+   SEM_SPK_I64 = 1 << 5,
+};
+
+struct sem_special {
+   uint64_t bits;
+   uint8_t kinds; /* enum sem_special_kind */
+   const char *name;
+};
+
+extern const struct sem_special sem_specials[];
+extern const unsigned sem_nspecials;
 
 #endif

@@ -9,7 +9,9 @@
 #include "diff/diff.h"
 #include "tools/tools.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,17 +25,23 @@ check_usage(FILE *f)
 {
    fprintf(
        f,
-       "usage: diffcomp [check] FILE.tgsi... [options]\n"
+       "usage: diffcomp [check] FILE.tgsi|DIR|@LIST... [options]\n"
        "       diffcomp check --generated N [FILE.tgsi...] [options]\n\n"
        "Compiles each shader for each target with the reference and the optimizing\n"
        "compiler, runs both on the emulator and the golden interpreter on random\n"
-       "inputs, and reports mismatches and hazards with a reproducer.\n\n"
+       "inputs, and reports mismatches and hazards with a reproducer. A directory\n"
+       "stands for its *.tgsi files (sorted); @LIST for the paths in file LIST, one a\n"
+       "line ('#' starts a comment).\n\n"
        "What runs:\n"
        "  --target LIST        comma list of targets (default: each built-in that opens)\n"
        "  --seed S             seed of the random inputs (default 1)\n"
        "  --invocations N      lanes per shader (default 1024)\n"
        "  --generated N        also check N shaders from the random generator, named\n"
        "                       gen:S (diffcomp gen --seed S); S derives from --seed\n"
+       "  --variants N         also check N semantics-preserving variants of each shader\n"
+       "                       (NAME~vK): dead code, identity ops, split vectors,\n"
+       "                       one-trip loops, commuted operands; each runs on its\n"
+       "                       original's inputs and must give its interpreter outputs\n"
        "  --max-steps N        the interpreter's budget in lane-instructions (default:\n"
        "                       per lane 4096 x the instructions, at least 65536; 2^32\n"
        "                       at most), so a runaway loop is reported within a second\n"
@@ -43,6 +51,8 @@ check_usage(FILE *f)
        "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
        "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
        "                       (to check a hand-written program; with one --target)\n"
+       "  --fraction F         check only a fraction 0 < F <= 1 of the shader files, the\n"
+       "                       same ones for the same seed (a quick pre-merge run)\n"
        "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
        "                       list; diffcomp faults lists them)\n"
        "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
@@ -53,8 +63,9 @@ check_usage(FILE *f)
        "Reports:\n"
        "  --baseline FILE      cases expected to fail (YAML); unexpected passes are reported\n"
        "  --write-baseline FILE  write this run's failures as a baseline\n"
-       "  --json FILE          machine-readable results\n"
-       "  --junit FILE         one testcase per shader and target\n"
+       "  --json FILE          machine-readable results ('-': standard output, and the\n"
+       "                       human-readable lines go to standard error)\n"
+       "  --junit FILE         one testcase per shader and target ('-' as for --json)\n"
        "  --stats              shader-db style totals, ref -> opt\n"
        "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
        "  -v, --verbose        also list expected failures and the failing lanes' inputs\n"
@@ -68,8 +79,11 @@ struct check_args {
    struct diff_check c;
    const char **files;
    unsigned nfiles, files_cap;
+   char **owned; /* the paths read from directories and @lists */
+   unsigned nowned, owned_cap;
+   double fraction;
    const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir;
-   unsigned shard_k, shard_n, generated;
+   unsigned shard_k, shard_n, generated, variants;
    bool stats, verbose, quiet, bisect;
 };
 
@@ -147,9 +161,17 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
    } else if (opt_value(argc, argv, i, "--invocations", &v)) {
       if (!(rc = parse_u32_opt(v, "--invocations", 1, ENV_MAX_LANES, &n)))
          a->c.o.invocations = (uint32_t)n;
+   } else if (opt_value(argc, argv, i, "--variants", &v)) {
+      if (!(rc = parse_u32_opt(v, "--variants", 0, 100, &n)))
+         a->variants = (unsigned)n;
    } else if (opt_value(argc, argv, i, "--generated", &v)) {
       if (!(rc = parse_u32_opt(v, "--generated", 0, 1000000, &n)))
          a->generated = (unsigned)n;
+   } else if (opt_value(argc, argv, i, "--fraction", &v)) {
+      char *end = NULL;
+      a->fraction = v ? strtod(v, &end) : 0;
+      if (!v || *end || !(a->fraction > 0 && a->fraction <= 1))
+         return usage_error("--fraction takes a number in (0, 1]");
    } else if (opt_value(argc, argv, i, "--max-steps", &v)) {
       rc = parse_u32_opt(v, "--max-steps", 1, UINT64_MAX, &a->c.o.max_steps);
    } else if (opt_value(argc, argv, i, "--opt", &v)) {
@@ -236,6 +258,124 @@ shard_from_env(struct check_args *a)
 }
 
 static int
+cmp_path(const void *x, const void *y)
+{
+   return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void
+add_owned(struct check_args *a, char *path)
+{
+   VEC_PUSH(a->owned, a->nowned, a->owned_cap, path);
+   VEC_PUSH(a->files, a->nfiles, a->files_cap, path);
+}
+
+/* DIR: its *.tgsi files in name order; anything else is a file. */
+static int
+add_dir(struct check_args *a, const char *dir)
+{
+   DIR *d = opendir(dir);
+   if (!d)
+      return usage_error("%s: %s", dir, strerror(errno));
+   char **v = NULL;
+   size_t n = 0, cap = 0, dl = strlen(dir);
+   for (struct dirent *e; (e = readdir(d));) {
+      size_t l = strlen(e->d_name);
+      if (l > 5 && !strcmp(e->d_name + l - 5, ".tgsi"))
+         VEC_PUSH(v, n, cap,
+                  xasprintf("%.*s/%s", (int)(dl > 1 && dir[dl - 1] == '/' ? dl - 1 : dl), dir,
+                            e->d_name));
+   }
+   closedir(d);
+   qsort(v, n, sizeof(*v), cmp_path);
+   for (size_t i = 0; i < n; i++)
+      add_owned(a, v[i]);
+   free(v);
+   return n ? EXIT_OK : usage_error("%s: no *.tgsi files in this directory", dir);
+}
+
+/* @LIST: one path a line; blank lines and '#' comments are skipped. */
+static int
+add_list(struct check_args *a, const char *list)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(list, &text, &len, &err)) {
+      int rc = usage_error("%s", err);
+      free(err);
+      return rc;
+   }
+   int rc = EXIT_OK;
+   for (char *line = text, *next; rc == EXIT_OK && line < text + len; line = next) {
+      char *nl = memchr(line, '\n', (size_t)(text + len - line));
+      next = nl ? nl + 1 : text + len;
+      char *hash = memchr(line, '#', (size_t)(next - line));
+      char *end = hash ? hash : next;
+      while (line < end && (*line == ' ' || *line == '\t'))
+         line++;
+      while (end > line &&
+             (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+         end--;
+      if (end == line)
+         continue;
+      if (memchr(line, 0, (size_t)(end - line)))
+         rc = usage_error("%s: a NUL byte in the list", list);
+      else
+         add_owned(a, xasprintf("%.*s", (int)(end - line), line));
+   }
+   free(text);
+   return rc;
+}
+
+static int
+add_input(struct check_args *a, const char *arg)
+{
+   struct stat st;
+   if (arg[0] == '@')
+      return add_list(a, arg + 1);
+   if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+      return add_dir(a, arg);
+   VEC_PUSH(a->files, a->nfiles, a->files_cap, arg);
+   return EXIT_OK;
+}
+
+/* --fraction: a file is kept when a hash of its path and the seed falls
+ * below the fraction, so the same seed keeps the same files anywhere. */
+static void
+keep_fraction(struct check_args *a)
+{
+   if (!a->fraction || a->fraction >= 1)
+      return;
+   unsigned n = 0;
+   for (unsigned i = 0; i < a->nfiles; i++) {
+      uint64_t h = hash64(a->files[i], strlen(a->files[i]), a->c.o.seed ^ 0x66726163ull);
+      if ((double)(h >> 11) * 0x1p-53 < a->fraction)
+         a->files[n++] = a->files[i];
+   }
+   a->nfiles = n;
+}
+
+/* A report path is tried before the run, so a typo does not cost the run. */
+static int
+check_report_path(const char *path)
+{
+   if (!path || !strcmp(path, "-"))
+      return EXIT_OK;
+   char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+   if (slash)
+      slash[slash == dir] = 0;
+   int ok = access(slash ? dir : ".", W_OK) == 0;
+   int err = errno;
+   struct stat st;
+   if (ok && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+      ok = 0;
+      err = EISDIR;
+   }
+   free(dir);
+   return ok ? EXIT_OK : usage_error("cannot write %s: %s", path, strerror(err));
+}
+
+static int
 parse_args(int argc, char **argv, struct check_args *a)
 {
    for (int i = 1; i < argc; i++) {
@@ -253,12 +393,21 @@ parse_args(int argc, char **argv, struct check_args *a)
       }
       if (argv[i][0] == '-' && argv[i][1])
          return usage_error("check: unknown option '%s' (see diffcomp check --help)", argv[i]);
-      VEC_PUSH(a->files, a->nfiles, a->files_cap, argv[i]);
+      if ((rc = add_input(a, argv[i])))
+         return rc;
    }
    if (!a->nfiles && !a->generated) {
       check_usage(stderr);
       return EXIT_USAGE;
    }
+   int rc;
+   if (a->json && a->junit && !strcmp(a->json, "-") && !strcmp(a->junit, "-"))
+      return usage_error("--json - and --junit - cannot both take standard output");
+   const char *reports[] = {a->json, a->junit, a->write_baseline};
+   for (unsigned k = 0; k < ARRAY_SIZE(reports); k++)
+      if ((rc = check_report_path(reports[k])) != EXIT_OK)
+         return rc;
+   keep_fraction(a);
    return shard_from_env(a);
 }
 
@@ -363,8 +512,19 @@ write_repro(struct out *o, unsigned i)
       free(err);
       return; /* nothing to replay: the file cannot be read */
    }
-   char *y = diff_repro_yaml(c, i, text);
+   if (text == src->text)
+      len = strlen(text);
+   /* A reproducer carries the shader as YAML text: bytes that are not
+    * UTF-8 text (a NUL, a binary file) cannot be replayed from one. */
+   size_t good = utf8_text_prefix(text, len);
+   char *y = good == len ? diff_repro_yaml(c, i, text) : NULL;
    struct diag_list d = {0};
+   if (!y && good < len)
+      diag_add(&d, DIAG_NOTE, src->name, 0, 0, NULL,
+               "no reproducer: the shader has %s at byte %zu (a reproducer holds text)",
+               text[good] ? "bytes that are not UTF-8" : "a NUL byte", good);
+   else if (!y)
+      diag_add(&d, DIAG_NOTE, src->name, 0, 0, NULL, "no reproducer: YAML refused the case");
    char *path = repro_path(o, i);
    if (y && mkdirs(o->a->repro_dir) && diff_write_atomic(path, y, &d))
       r->repro = path;
@@ -476,6 +636,10 @@ print_summary(struct out *o, const struct diff_summary *s, double secs)
    printf("values: %llu compared, %llu undefined, %llu unchecked, %llu within tolerance\n",
           (unsigned long long)s->compared, (unsigned long long)s->undefined,
           (unsigned long long)s->unchecked, (unsigned long long)s->tolerated);
+   printf("outputs: %llu defined, %.2f%% NaN; %u cases compared under %d%% of their values, %u "
+          "vacuous\n",
+          (unsigned long long)s->outputs, s->outputs ? 100.0 * (double)s->nan / (double)s->outputs : 0.0,
+          s->low, DIFF_LOW_COMPARED_PCT, s->status[DIFF_VACUOUS]);
    bool any = false;
    for (unsigned k = 0; k < DIFF_SIG_COUNT; k++)
       if (s->signals[k]) {
@@ -490,12 +654,30 @@ print_summary(struct out *o, const struct diff_summary *s, double secs)
           s->outcome[DIFF_OUT_EXPECTED], s->outcome[DIFF_OUT_UNEXPECTED_PASS]);
 }
 
+/* Standard output's descriptor when a report takes it (--json -): the
+ * human-readable lines then go to standard error. */
+static int report_stdout = -1;
+
 static bool
 write_report(const char *path, char *text)
 {
    if (!path) {
       free(text);
       return true;
+   }
+   if (!strcmp(path, "-")) {
+      fflush(stdout);
+      size_t len = text ? strlen(text) : 0, off = 0;
+      while (off < len) {
+         ssize_t k = write(report_stdout, text + off, len - off);
+         if (k < 0 && errno == EINTR)
+            continue;
+         if (k <= 0)
+            break;
+         off += (size_t)k;
+      }
+      free(text);
+      return off == len;
    }
    struct diag_list d = {0};
    bool ok = text && diff_write_atomic(path, text, &d);
@@ -525,6 +707,35 @@ bisect_code(const struct diff_check *c, const struct diff_baseline *bl, int rc)
    return EXIT_BISECT_SKIP;
 }
 
+static bool
+target_in_run(const struct diff_check *c, const char *target)
+{
+   for (unsigned t = 0; target && t < c->ntargets; t++)
+      if (!strcmp(c->targets[t].name, target))
+         return true;
+   return !target;
+}
+
+/* Entries that name no case of this run (a renamed or deleted shader) on a
+ * target it runs; a shard or a fraction sees only part of the cases, so
+ * only a full run says so. */
+static void
+report_stale(struct out *o, const struct diff_baseline *bl)
+{
+   struct check_args *a = o->a;
+   if (!bl->n || a->shard_n > 1 || (a->fraction > 0 && a->fraction < 1))
+      return;
+   bool *stale = xcalloc(bl->n, sizeof(*stale));
+   if (diff_baseline_stale(bl, &a->c, stale))
+      for (unsigned e = 0; e < bl->n; e++)
+         if (stale[e] && target_in_run(&a->c, bl->v[e].target))
+            fprintf(stderr,
+                    "%s: warning: %s: stale baseline entry %s%s%s: no such case in this run\n",
+                    prog_name, a->baseline, bl->v[e].shader, bl->v[e].target ? " on " : "",
+                    bl->v[e].target ? bl->v[e].target : "");
+   free(stale);
+}
+
 static int
 finish(struct out *o, const struct diff_baseline *bl, double secs)
 {
@@ -537,12 +748,26 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
       printf("\n%s", t);
       free(t);
    }
+   report_stale(o, bl);
+   char *bdir = NULL;
+   if (a->write_baseline) {
+      const char *slash = strrchr(a->write_baseline, '/');
+      bdir =
+          slash ? xasprintf("%.*s", (int)(slash - a->write_baseline + (slash == a->write_baseline)),
+                            a->write_baseline)
+                : xstrdup(".");
+   }
    bool ok = write_report(a->json, diff_report_json(&a->c, bl)) &&
              write_report(a->junit, diff_report_junit(&a->c, bl)) &&
-             write_report(a->write_baseline, diff_baseline_yaml(&a->c));
+             write_report(a->write_baseline, diff_baseline_yaml(&a->c, bdir));
+   free(bdir);
    int rc = s.outcome[DIFF_OUT_NEW_FAIL] || s.outcome[DIFF_OUT_UNEXPECTED_PASS] ? EXIT_FAIL
             : s.outcome[DIFF_OUT_NEW_ERROR] || !ok                              ? EXIT_USAGE
                                                                                 : EXIT_OK;
+   /* Writing a baseline records the failures and errors: that is the run's
+    * purpose, so it succeeds when the file is written. */
+   if (a->write_baseline)
+      rc = ok ? EXIT_OK : EXIT_USAGE;
    return a->bisect ? bisect_code(&a->c, bl, rc) : rc;
 }
 
@@ -578,6 +803,7 @@ setup(struct check_args *a, struct diff_baseline *bl)
    for (unsigned i = 0; i < a->nfiles; i++)
       diff_check_add_shader(&a->c, a->files[i], NULL);
    diff_check_add_generated(&a->c, a->generated);
+   diff_check_add_variants(&a->c, a->variants);
    diff_check_make_cases(&a->c, a->shard_k, a->shard_n);
    a->c.inject = getenv("DIFFCOMP_CHECK_INJECT");
    return EXIT_OK;
@@ -593,6 +819,13 @@ cmd_check(int argc, char **argv)
    a.c.o.timeout_ms = 300 * 1000;
    struct diff_baseline bl = {0};
    int rc = parse_args(argc, argv, &a);
+   bool to_stdout = !rc && ((a.json && !strcmp(a.json, "-")) || (a.junit && !strcmp(a.junit, "-")));
+   if (to_stdout) {
+      fflush(stdout);
+      report_stdout = dup(STDOUT_FILENO);
+      if (report_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+         rc = usage_error("cannot take standard output for a report: %s", strerror(errno));
+   }
    if (!rc)
       rc = setup(&a, &bl);
    if (!rc) {
@@ -608,5 +841,8 @@ cmd_check(int argc, char **argv)
    diff_baseline_free(&bl);
    diff_check_fini(&a.c);
    free(a.files);
+   for (unsigned i = 0; i < a.nowned; i++)
+      free(a.owned[i]);
+   free(a.owned);
    return rc < 0 ? EXIT_OK : rc;
 }

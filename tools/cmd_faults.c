@@ -202,7 +202,8 @@ opt_ran(const struct diff_case_result *r)
    if (r->status == DIFF_ERROR || r->status == DIFF_NA)
       return false;
    for (unsigned i = 0; i < r->nsig; i++)
-      if (r->sig[i].kind == DIFF_SIG_UNSUPPORTED && !strcmp(r->sig[i].step, "opt"))
+      if ((r->sig[i].kind == DIFF_SIG_UNSUPPORTED || r->sig[i].kind == DIFF_SIG_REFUSED) &&
+          !strcmp(r->sig[i].step, "opt"))
          return false;
    return true;
 }

@@ -235,7 +235,8 @@ main(int argc, char **argv)
       if (fn)
          return fn(argc - 1, argv + 1);
       /* Not a command: a file or an option, which belong to "check". */
-      if (argv[1][0] != '-' && !strchr(argv[1], '.') && !strchr(argv[1], '/')) {
+      if (argv[1][0] != '-' && argv[1][0] != '@' && !strchr(argv[1], '.') &&
+          !strchr(argv[1], '/') && access(argv[1], F_OK) != 0) {
          fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, argv[1]);
          print_help(stderr);
          return EXIT_USAGE;

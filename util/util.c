@@ -191,3 +191,31 @@ comma_list_has(const char *list, const char *name)
    }
    return false;
 }
+
+size_t
+utf8_text_prefix(const char *s, size_t len)
+{
+   const unsigned char *p = (const unsigned char *)s;
+   size_t i = 0;
+   while (i < len) {
+      unsigned c = p[i];
+      unsigned n = c < 0x80                 ? 0 /* n: continuation bytes that follow */
+                   : c >= 0xc2 && c <= 0xdf ? 1
+                   : (c & 0xf0) == 0xe0     ? 2
+                   : c >= 0xf0 && c <= 0xf4 ? 3
+                                            : 4; /* never a lead byte */
+      if (c == 0 || n == 4 || len - i <= n)
+         return i;
+      unsigned cp = n ? c & (0x3f >> n) : c;
+      for (unsigned k = 1; k <= n; k++) {
+         if ((p[i + k] & 0xc0) != 0x80)
+            return i;
+         cp = cp << 6 | (p[i + k] & 0x3f);
+      }
+      if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+          (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+         return i;
+      i += n + 1;
+   }
+   return i;
+}

@@ -78,6 +78,9 @@ bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list
 double now_seconds(void);
 /* Whether the comma list `list` names `name` exactly. */
 bool comma_list_has(const char *list, const char *name);
+/* Length of the longest prefix of s[0..len) that is UTF-8 text without NUL
+ * bytes (shortest forms, no surrogates); len when all of it is. */
+size_t utf8_text_prefix(const char *s, size_t len);
 
 /* diag.c */
 /* A NULL list is allowed everywhere: messages to it are dropped, so a

@@ -554,7 +554,16 @@ struct opt_options {
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
    uint64_t faults;         /* injected bugs: bit OPT_FAULT_* (fault.c); 0 in real use */
+   bool no_verify;          /* no per-rewrite verification (opt_verify.c) */
 };
+
+/* The exactness a rewrite claims (opt_verify.c). */
+enum opt_verify_class {
+   OPT_VERIFY_EXACT,   /* bit-exact (a float NaN stands for any NaN) */
+   OPT_VERIFY_INEXACT, /* +0/-0 and NaN -> number allowed: opts.inexact only */
+   OPT_VERIFY_FUSED,   /* one rounding of mul + add: opts.fuse_ffma only */
+};
+struct opt_verify_saved;
 
 struct opt_ctx {
    struct opt_options opts;
@@ -570,6 +579,18 @@ struct opt_ctx {
    struct opt_fault_seen *fault_seen;
    size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
    bool firing;                         /* opt_transform is asked about a fault firing */
+   /* Per-rewrite verification (opt_verify.c): the shader being compiled
+    * (opt_run_pass sets it), the last transformation's text, the first
+    * value id it may have built, whether the next opt_replace is that
+    * rewrite and the class it claims; the counts of rewrites verified,
+    * left unverified (values it cannot compute) and failed. */
+   struct ir_shader *sh;
+   char verify_what[160];
+   unsigned verify_first_new;
+   bool verify_pending;
+   enum opt_verify_class verify_class;
+   unsigned long verify_count, verify_skipped, verify_failed;
+   struct opt_verify_saved *verify_saved;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -727,7 +748,86 @@ struct opt_pass {
      "Mesa nir_opt_algebraic: inexact (~) rules skip exact values") \
    X(FUSE_USED_ONCE, "fuse-used-once", FOLD, "sm50", "fuse,expand", "fuse-ffma,invariance", \
      "an INVARIANT value fused when its multiply has one use (is_used_once)", \
-     "seed 003: NIR is_used_once breaks multi-pass rendering (M. Olsak, 2022)")
+     "seed 003: NIR is_used_once breaks multi-pass rendering (M. Olsak, 2022)") \
+   /* folding: signedness, shift kind, NaN and signed zero (issue 14) */ \
+   X(FOLD_SCMP_UNSIGNED, "fold-scmp-unsigned", FOLD, "a3xx,sm50", "constfold", "", \
+     "a signed compare (ilt/ige) of two constants folded as an unsigned one", \
+     "NIR constant expressions: ilt/ige use int32 sources, ult/uge uint32") \
+   X(FOLD_SMINMAX_UNSIGNED, "fold-iminmax-unsigned", FOLD, "a3xx,sm50", "constfold", "", \
+     "imin/imax of two constants folded with an unsigned compare", \
+     "NIR nir_opcodes.py: imin/imax are signed, umin/umax unsigned") \
+   X(FOLD_ASHR_LOGICAL, "fold-ashr-logical", FOLD, "a3xx,sm50", "constfold", "", \
+     "an arithmetic right shift of a constant folded as a logical one", \
+     "NAK OpShf fold: signed shifts sign-fill (1006283732a)") \
+   X(FOLD_USHR_ARITH, "fold-ushr-arith", FOLD, "a3xx,sm50", "constfold", "", \
+     "a logical right shift of a constant folded as an arithmetic one (sign fill)", \
+     "NIR ushr: the shifted value is uint32 (no sign fill)") \
+   X(FOLD_I2F_UNSIGNED, "fold-i2f-unsigned", FOLD, "a3xx,sm50", "constfold", "", \
+     "i2f of a negative constant folded as u2f (2^32 - n)", \
+     "NIR i2f32 takes int32 sources, u2f32 uint32") \
+   X(FOLD_F2I_NEAREST, "fold-f2i-nearest", FOLD, "a3xx,sm50", "constfold", "", \
+     "f2i of a constant folded rounding to nearest, not toward zero", \
+     "TGSI F2I truncates; NIR f2i32 rounds toward zero (cf. diffcomp b7a41ce)") \
+   X(FOLD_FMIN_C, "fold-fmin-c-style", FOLD, "a3xx,sm50", "constfold", "", \
+     "fmin/fmax of constants folded as a < b ? a : b (NaN and -0 wrong)", \
+     "Mesa 88cdcd8f72f; NIR fmin is IEEE minNum, not the C ternary") \
+   X(FOLD_FLOOR_TRUNC, "fold-floor-as-trunc", FOLD, "a3xx,sm50", "constfold", "", \
+     "floor of a negative constant folded as trunc (toward zero)", \
+     "NIR ffloor vs ftrunc: equal only for x >= 0") \
+   X(FOLD_ROUND_AWAY, "fold-round-half-away", FOLD, "a3xx,sm50", "constfold", "", \
+     "round-to-even of a constant folded with C round() (halves away from zero)", \
+     "NIR fround_even uses _mesa_roundevenf, not roundf") \
+   X(FMA_PLUS_ZERO, "fma-plus-zero", FOLD, "a3xx,sm50", "algebraic", "", \
+     "fma(a, b, +0.0) -> a * b (wrong when a * b is -0: -0 + +0 = +0)", \
+     "NIR opt_algebraic: only ffma(a, b, -0.0) is exact; +0.0 needs nsz") \
+   X(SEL_TO_MIN, "select-to-min", FOLD, "a3xx,sm50", "algebraic", "", \
+     "a < b ? a : b rewritten to min(a, b) (wrong for NaN and for -0, +0)", \
+     "NIR opt_algebraic bcsel(flt(a, b), a, b) -> fmin needs nnan nsz") \
+   X(DCE_ATOMIC, "dce-unused-atomic", FOLD, "a3xx,sm50", "dce", "", \
+     "an atomic whose returned value is unused removed as dead code", \
+     "Mesa nir_opt_dce: intrinsics that write memory are live without uses") \
+   X(CSE_PRECISE, "cse-precise-lost", FOLD, "sm50", "cse", "fuse-ffma", \
+     "CSE's survivor does not take the precise flag of the value it replaces", \
+     "Mesa nir_instr_set: the survivor gets exact |= other's exact") \
+   /* memory ordering (issue 14) */ \
+   X(SCHED_LOAD_STORE, "sched-load-over-store", MEMORY, "a3xx,sm50", "sched", "", \
+     "a load may be scheduled above an earlier store (no memory dependence)", \
+     "Mesa ir3_sched add_barrier_deps: a load after a store keeps its place") \
+   X(SCHED_STORE_LOAD, "sched-store-over-load", MEMORY, "a3xx,sm50", "sched", "", \
+     "a store may be scheduled above an earlier load (WAR through memory)", \
+     "Mesa ir3_sched add_barrier_deps: a store after a load keeps its place") \
+   X(SCHED_ATOMIC_KILL, "sched-atomic-over-kill", MEMORY, "a3xx,sm50", "sched", "", \
+     "an atomic may be scheduled above an earlier kill: killed lanes write memory", \
+     "a kill orders memory writes after it (ir3 barrier classes; NIR discard is a barrier)") \
+   X(CSE_LOAD_STORE, "cse-load-across-store", MEMORY, "a3xx,sm50", "cse", "", \
+     "CSE merges two equal loads without looking for a store between them", \
+     "Mesa nir_opt_load_store / nir_instr_set: loads of writable memory are not CSEd") \
+   /* control flow on stack models (issue 14) */ \
+   X(BREAK_KILL_NATIVE, "break-arm-kill", CONTROL, "sm50", "jumps", "", \
+     "a break whose arm also kills taken as a native (guarded) break", \
+     "diffcomp opt_jumps native_break: a kill in a guarded arm ends lanes early") \
+   X(BREAK_DEEP_NATIVE, "break-nested-native", CONTROL, "sm50", "jumps", "", \
+     "a break two ifs deep taken as a native break (only a top-level if's arm may)", \
+     "NAK/nvc0 SSY-SYNC: a SYNC restores every lane the SSY saved") \
+   X(ELSE_BREAK_GUARD, "else-break-guard", CONTROL, "sm50", "isel,ra,legalize", "", \
+     "the instructions of an else-arm break guarded by the condition, not its negation", \
+     "issue 14: IF c {..} ELSE {BRK} at a loop top (@!P0 SYNC)") \
+   X(NEG_GUARD_UNREAD, "neg-guard-unread", SCHEDULE, "sm50", "hazard", "", \
+     "a negated guard (@!P0) not counted as a read of the predicate", \
+     "NAK calc_instr_deps: the predicate of a guard is a source either way") \
+   /* liveness and register pairs (issue 14) */ \
+   X(LIVE_PHI_SRC, "live-phi-source", REGALLOC, "a3xx,sm50", "sched,ra,legalize", "", \
+     "a phi's source not live at the end of its predecessor", \
+     "Mesa ir3_ra / NIR liveness: phi sources are live out of the predecessor") \
+   X(LIVE_ONE_SWEEP, "live-one-sweep", REGALLOC, "a3xx,sm50", "sched,ra,legalize", "", \
+     "liveness stops after one backward sweep: nothing live around a back edge", \
+     "NIR nir_live_ssa_defs: iterate to a fixed point (loops)") \
+   X(LIVE_IF_COND, "live-if-cond", REGALLOC, "sm50", "sched,ra,legalize", "", \
+     "an if's condition not live at the end of the block that branches on it", \
+     "Mesa ir3 liveness: the branch condition is a use in the predecessor") \
+   X(RA_ODD_PAIR, "ra-odd-pair", REGALLOC, "sm50", "ra", "", \
+     "a 64-bit value allocated at an odd register pair", \
+     "NAK RegFile alignment: 64-bit values in even-aligned register pairs")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \
@@ -735,7 +835,9 @@ struct opt_pass {
    X(LEGALIZE, "legalization")                                                                     \
    X(SELECT, "selection")                                                                          \
    X(REGALLOC, "regalloc")                                                                         \
-   X(FOLD, "folding")
+   X(FOLD, "folding")                                                                              \
+   X(MEMORY, "memory-order")                                                                       \
+   X(CONTROL, "control-flow")
 
 #define OPT_FAULT_ENUM_(e, ...) OPT_FAULT_##e,
 enum opt_fault { OPT_FAULTS(OPT_FAULT_ENUM_) OPT_FAULT_COUNT };
@@ -834,6 +936,7 @@ struct xlate {
    unsigned nvars, ntemps, nouts, naddrs;
    unsigned out_base, addr_base, sw_base;
    unsigned *sw_var; /* by instruction index */
+   int demote_var;   /* DEMOTE's per-lane flag (~0 once demoted), or -1 */
    int *temp_array;  /* by TEMP index: index into arrays, or -1 */
    struct xl_array *arrays;
    unsigned narrays;
@@ -930,16 +1033,24 @@ struct ir_shader *ir_parse(const char *text, size_t len, const char *filename, i
                            struct diag_list *diags);
 
 /* ir_validate.c */
+struct ir_liveness;
 /* Checks every invariant in this file's comment; on the first failure adds
  * an error naming the condition, the check's file:line, the instruction and
  * the whole shader (and `pass` when not NULL) and returns false. */
 bool ir_validate(struct ir_shader *sh, const char *pass, struct diag_list *diags);
+/* Liveness of register values per block, computed by the validator
+ * itself (a fixed point over upward-exposed uses and definitions), not by
+ * the allocator's ir_liveness: a bug there cannot hide from the check. */
+void ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv);
 
 /* ir_eval.c */
 /* Runs the shader for one invocation. Returns false (with a message) on an
  * op it cannot run (textures, memory, derivatives) or past max_steps. */
 bool ir_eval(const struct ir_shader *sh, struct ir_eval_env *env, struct diag_list *diags);
 bool ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst);
+/* The same by the IR's own host meaning only, never the constant folder's
+ * mapping (opt_verify.c checks the folder against sem.h with it). */
+bool ir_eval_op_host(enum ir_op op, const uint64_t *src, uint64_t *dst);
 
 /* ir_from_tgsi.c */
 /* Translates a parsed TGSI shader; NULL with an "unsupported" or input
@@ -989,6 +1100,21 @@ bool opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_lower_int64(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_arrays(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_images(struct ir_shader *sh, struct opt_ctx *ctx);
+
+/* compiler/opt/opt_verify.c: per-rewrite verification. Each returns false
+ * after adding a compile error (ctx->failed) when the rewrite changes a
+ * result its class forbids; true when disabled (opts.no_verify). */
+bool opt_verify_replace(struct opt_ctx *ctx, const struct ir_instr *old, const struct ir_instr *rep,
+                        enum opt_verify_class cls);
+/* A rewrite that changes machine instruction in in place: begin before
+ * the change, end after it with old the value replaced and rep what
+ * stands for it (in itself, or another instruction in's change made). */
+void opt_verify_begin(struct opt_ctx *ctx, const struct ir_instr *in);
+bool opt_verify_end(struct opt_ctx *ctx, const struct ir_instr *old, const struct ir_instr *rep,
+                    const char *what);
+/* A removal (dead code): in must have no effect. */
+bool opt_verify_remove(struct opt_ctx *ctx, const struct ir_instr *in);
+void opt_verify_fini(struct opt_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
 /* backend                                                              */
@@ -1117,9 +1243,11 @@ size_t ir_reg_parse(struct ir_shader *sh, struct ir_instr *in, const char *text,
 /* The condition a mach instruction or a placed value breaks, or NULL. */
 const char *ir_mach_check(const struct ir_shader *sh, const struct ir_instr *in);
 /* Register assignment: simultaneously live values in distinct registers,
- * phi sources in the phi's register. NULL if fine, else the condition and
- * *bad the instruction. */
-const char *ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad);
+ * phi sources in the phi's register, by the block liveness lv (the
+ * validator computes its own: ir_validate_liveness). NULL if fine, else
+ * the condition and *bad the instruction. */
+const char *ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv,
+                          const struct ir_instr **bad);
 /* Runs a mach instruction on source bits; false if it is not a pure
  * function of its sources (memory, textures), or flow. */
 bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill);

@@ -599,6 +599,23 @@ ir_eval_op(enum ir_op op, const uint64_t *src, uint64_t *dst)
           eval_int64(op, s, dst);
 }
 
+bool
+ir_eval_op_host(enum ir_op op, const uint64_t *src, uint64_t *dst)
+{
+   uint64_t s[4] = {0, 0, 0, 0};
+   unsigned n = ir_op_info[op].nsrc;
+   if (n == IR_NSRC_VAR || (ir_op_info[op].flags & (IR_OPF_SIDE | IR_OPF_LOAD | IR_OPF_CONV)))
+      return false;
+   for (unsigned i = 0; i < n && i < 4; i++)
+      s[i] = src[i];
+   if (op == IR_OP_MOV) {
+      *dst = s[0];
+      return true;
+   }
+   return eval_float(op, s, dst) || eval_int(op, s, dst) || eval_double(op, s, dst) ||
+          eval_int64(op, s, dst);
+}
+
 /* ------------------------------------------------------------------ */
 /* Running a shader                                                     */
 

@@ -418,6 +418,8 @@ scan_writes(struct xlate *x, unsigned start, unsigned end, bool *w, unsigned dep
       const struct tgsi_insn *in = &ts->insns[i];
       if (in->op == TGSI_OP_SWITCH)
          w[x->sw_var[i]] = true;
+      if (in->op == TGSI_OP_DEMOTE && x->demote_var >= 0)
+         w[x->demote_var] = true;
       if (in->op == TGSI_OP_CAL && in->target >= 0 && depth < 16)
          scan_writes(x, (unsigned)in->target + 1, sub_end(ts, (unsigned)in->target), w, depth + 1);
       for (unsigned d = 0; d < in->ndst; d++) {
@@ -940,9 +942,13 @@ count_registers(struct xlate *x)
    x->sw_base = x->addr_base + x->naddrs * 4;
    x->sw_var = xcalloc(ts->ninsns + 1, sizeof(unsigned));
    x->nvars = x->sw_base;
-   for (unsigned i = 0; i < ts->ninsns; i++)
+   x->demote_var = -1;
+   for (unsigned i = 0; i < ts->ninsns; i++) {
       if (ts->insns[i].op == TGSI_OP_SWITCH)
          x->sw_var[i] = x->nvars++;
+      if (ts->insns[i].op == TGSI_OP_DEMOTE && x->demote_var < 0)
+         x->demote_var = (int)x->nvars++;
+   }
    x->defs = xcalloc(x->nvars + 1, sizeof(*x->defs));
 }
 
@@ -1030,6 +1036,31 @@ remove_trivial_phis(struct ir_shader *sh)
    }
 }
 
+/* DEMOTE keeps the lane running as a helper -- its values still feed
+ * its quad's derivatives -- and discards its outputs: a flag, ~0 once the
+ * lane demoted, and a kill of the flagged lanes at the end (as the
+ * reference compiler does; a kill at the DEMOTE stopped the helper and
+ * left its neighbours' derivatives of later values wrong). Demoted lanes
+ * must not write memory, so a shader that demotes and writes memory is
+ * refused, as the reference compiler refuses it. */
+static void
+demote_begin(struct xlate *x)
+{
+   if (x->demote_var < 0)
+      return;
+   for (unsigned k = 0; k < x->ts->ninsns; k++) {
+      enum tgsi_opcode op = x->ts->insns[k].op;
+      if (op == TGSI_OP_STORE ||
+          (tgsi_op_info[op].flags & TGSI_OPF_MEM && !strncmp(tgsi_op_info[op].name, "ATOM", 4))) {
+         x->insn = &x->ts->insns[k];
+         xl_unsupported(x, "a memory write in a shader that demotes (demoted lanes must not "
+                           "write; the models have no demote)");
+         return;
+      }
+   }
+   x->defs[x->demote_var] = ir_imm32(&x->b, 0);
+}
+
 struct ir_shader *
 ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags)
 {
@@ -1042,8 +1073,11 @@ ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags)
    count_registers(&x);
    find_arrays(&x);
    declare_io(&x);
+   demote_begin(&x);
    translate_function(&x, 0, ts->ninsns, ~0u);
    x.insn = NULL;
+   if (!x.failed && x.reachable && x.demote_var >= 0) /* the deferred kill */
+      ir_build(&x.b, IR_OP_KILL_IF, 1, &x.defs[x.demote_var]);
    if (!x.failed && x.reachable && ts->stage != TGSI_STAGE_GEOM)
       xl_store_outputs(&x);
    free(x.defs);

@@ -1044,8 +1044,8 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
    case TGSI_OP_KILL:
       ir_build(&x->b, IR_OP_KILL, 0, NULL);
       return true;
-   case TGSI_OP_DEMOTE:
-      ir_build(&x->b, IR_OP_DEMOTE, 0, NULL);
+   case TGSI_OP_DEMOTE: /* a deferred kill (demote_begin) */
+      x->defs[x->demote_var] = imm(x, ~0u);
       return true;
    case TGSI_OP_KILL_IF:
    case TGSI_OP_KIL:

@@ -15,6 +15,9 @@
  *               named predecessor; for an if: the block before the if);
  *               uses in unreachable blocks are not checked
  *   fields      required fields are set and in range
+ *   registers   (placed IR) values live at the same point sit in distinct
+ *               registers, by a liveness computed here (a fixed point over
+ *               gen/kill sets), not by the allocator's opt_live.c
  *
  * It stops at the first failure and reports the condition, the file:line
  * of the check, the instruction and the whole shader.
@@ -419,10 +422,96 @@ validate(struct vstate *vs)
    if (!check_conds(vs, &sh->body))
       return false;
    const struct ir_instr *bad = NULL;
-   const char *why = sh->model ? ir_regs_check(sh, &bad) : NULL;
+   const char *why = NULL;
+   if (sh->model) {
+      struct ir_liveness lv;
+      ir_validate_liveness(sh, &lv);
+      why = ir_regs_check(sh, &lv, &bad);
+      ir_liveness_free(&lv);
+   }
    if (why)
       return fail(vs, why, "ir_regs_check", __FILE__, __LINE__, bad);
    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Liveness, independently of opt_live.c                                */
+
+/* A value that sits in allocated registers (not an immediate or a
+ * constant, which live in operands or the constant file). */
+static bool
+v_in_regs(const struct ir_instr *v)
+{
+   return v->type != IR_TYPE_NONE && !v->removed && v->op != IR_OP_IMM &&
+          v->op != IR_OP_LOAD_CONST && v->op != IR_OP_LOAD_CONST_IND;
+}
+
+/* gen: values a block reads before (or without) defining them; kill: the
+ * values it defines, its phis included. */
+static void
+v_gen_kill(const struct ir_block *b, uint64_t *gen, uint64_t *kill)
+{
+   for (const struct ir_instr *in = b->first; in; in = in->next) {
+      for (unsigned s = 0; in->op != IR_OP_PHI && s < in->nsrc; s++) {
+         const struct ir_instr *v = in->src[s];
+         if (in->op != IR_OP_EXTRACT && v_in_regs(v) && !ir_live_has(kill, v->id))
+            ir_live_set(gen, v->id, true);
+      }
+      ir_live_set(kill, in->id, true);
+   }
+}
+
+/* out(b) = the live-in sets of its successors, the sources its
+ * successors' phis take from b, and the condition of an if right after b;
+ * in(b) = gen(b) | (out(b) & ~kill(b)). Iterated in program order until
+ * nothing changes. */
+void
+ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv)
+{
+   ir_compute_cfg(sh);
+   unsigned nb = sh->nblocks, nw = sh->nvalues / 64 + 2;
+   lv->nwords = nw;
+   lv->in = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   lv->out = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   uint64_t *gen = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   uint64_t *kill = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   for (unsigned b = 0; b < nb; b++)
+      v_gen_kill(sh->blocks[b], gen + (size_t)b * nw, kill + (size_t)b * nw);
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (unsigned b = 0; b < nb; b++) {
+         const struct ir_block *blk = sh->blocks[b];
+         uint64_t *out = lv->out + (size_t)b * nw, *in = lv->in + (size_t)b * nw;
+         for (unsigned s = 0; s < blk->nsuccs; s++) {
+            const struct ir_block *succ = blk->succs[s];
+            for (unsigned w = 0; w < nw; w++) {
+               uint64_t o = out[w] | lv->in[(size_t)succ->index * nw + w];
+               changed |= o != out[w];
+               out[w] = o;
+            }
+            for (const struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next)
+               for (unsigned k = 0; k < p->nsrc; k++)
+                  if (p->pred[k] == blk && v_in_regs(p->src[k]) &&
+                      !ir_live_has(out, p->src[k]->id)) {
+                     ir_live_set(out, p->src[k]->id, true);
+                     changed = true;
+                  }
+         }
+         const struct ir_instr *cond = ir_block_if_cond(blk);
+         if (cond && v_in_regs(cond) && !ir_live_has(out, cond->id)) {
+            ir_live_set(out, cond->id, true);
+            changed = true;
+         }
+         for (unsigned w = 0; w < nw; w++) {
+            uint64_t i = gen[(size_t)b * nw + w] | (out[w] & ~kill[(size_t)b * nw + w]);
+            changed |= i != in[w];
+            in[w] = i;
+         }
+      }
+   }
+   free(gen);
+   free(kill);
 }
 
 bool

@@ -76,6 +76,32 @@ opt_ctx_fini(struct opt_ctx *ctx)
    free(ctx->fault_seen);
    ctx->fault_seen = NULL;
    ctx->fault_seen_n = ctx->fault_seen_cap = 0;
+   opt_verify_fini(ctx);
+}
+
+/* The passes whose transformations replace a value by an equal one
+ * (opt_replace right after the counter's yes): each is verified. */
+static bool
+rewrite_pass(const char *pass)
+{
+   static const char *const names[] = {"copyprop", "constfold", "algebraic", "cse", "fuse",
+                                       "expand"};
+   for (unsigned i = 0; pass && i < ARRAY_SIZE(names); i++)
+      if (!strcmp(pass, names[i]))
+         return true;
+   return false;
+}
+
+/* A transformation was agreed: remember it for the verification of the
+ * replacement that follows. */
+static void
+verify_note(struct opt_ctx *ctx, const char *fmt, va_list ap)
+{
+   if (ctx->opts.no_verify)
+      return;
+   vsnprintf(ctx->verify_what, sizeof(ctx->verify_what), fmt, ap);
+   ctx->verify_first_new = ctx->sh ? ctx->sh->nvalues : 0;
+   ctx->verify_pending = rewrite_pass(ctx->pass);
 }
 
 static void
@@ -116,9 +142,16 @@ opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
          free(what);
       }
       ctx->limit_hit = true;
+      ctx->verify_class = OPT_VERIFY_EXACT;
       return false;
    }
    ctx->ntransforms++;
+   if (!ctx->firing) {
+      va_list ap;
+      va_start(ap, fmt);
+      verify_note(ctx, fmt, ap);
+      va_end(ap);
+   }
    if (o->bisect) {
       va_list ap;
       va_start(ap, fmt);
@@ -129,6 +162,14 @@ opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
       free(what);
    }
    return true;
+}
+
+static void DC_PRINTF(2, 3) verify_text(struct opt_ctx *ctx, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   verify_note(ctx, fmt, ap);
+   va_end(ap);
 }
 
 /* ------------------------------------------------------------------ */
@@ -199,6 +240,14 @@ opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...)
    va_start(ap, fmt);
    bool r = fires_v(ctx, f, fmt, ap);
    va_end(ap);
+   if (r) {
+      char *inst;
+      va_start(ap, fmt);
+      inst = xvasprintf(fmt, ap);
+      va_end(ap);
+      verify_text(ctx, "fault %s: %s", opt_fault_info[f].name, inst);
+      free(inst);
+   }
    return r;
 }
 
@@ -234,6 +283,12 @@ opt_is_imm(const struct ir_instr *in, uint32_t bits)
 void
 opt_replace(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep)
 {
+   struct opt_ctx *ctx = sh->fault_ctx;
+   if (ctx && ctx->verify_pending) {
+      ctx->verify_pending = false;
+      opt_verify_replace(ctx, old, rep, ctx->verify_class);
+      ctx->verify_class = OPT_VERIFY_EXACT;
+   }
    ir_replace_uses(sh, old, rep);
    ir_instr_remove(old);
 }
@@ -331,7 +386,10 @@ opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p
    if (ctx->failed || list_has(ctx->opts.disable, p->name))
       return false;
    ctx->pass = p->name;
+   ctx->sh = sh;
+   ctx->verify_pending = false;
    bool progress = p->fn(sh, ctx);
+   ctx->verify_pending = false;
    bool validate = ctx->opts.validate;
 #ifdef DIFFCOMP_VALIDATE
    validate = true;

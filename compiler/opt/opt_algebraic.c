@@ -91,6 +91,15 @@ apply_imm(struct rule_ctx *r, const char *what, uint32_t bits)
    return true;
 }
 
+/* The rule about to be asked for is inexact (opt_verify.c holds it to
+ * that class); the counter's no resets the claim. */
+static struct rule_ctx *
+claim_inexact(struct rule_ctx *r)
+{
+   r->ctx->verify_class = OPT_VERIFY_INEXACT;
+   return r;
+}
+
 /* For a COMM op: the source that is not the immediate `bits`, or NULL. */
 static struct ir_instr *
 other_than_imm(const struct ir_instr *in, uint32_t bits)
@@ -132,10 +141,10 @@ float_rules(struct rule_ctx *r)
       if ((x = other_than_imm(in, F_NEG_ZERO)))
          return apply(r, "x + -0.0 -> x", x);
       if (inexact && (x = other_than_imm(in, F_ZERO)))
-         return apply(r, "x + 0.0 -> x (inexact)", x);
+         return apply(claim_inexact(r), "x + 0.0 -> x (inexact)", x);
       if (inexact && ((in->src[1]->op == IR_OP_FNEG && in->src[1]->src[0] == in->src[0]) ||
                       (in->src[0]->op == IR_OP_FNEG && in->src[0]->src[0] == in->src[1])))
-         return apply_imm(r, "x + -x -> 0.0 (inexact)", F_ZERO);
+         return apply_imm(claim_inexact(r), "x + -x -> 0.0 (inexact)", F_ZERO);
       return false;
    case IR_OP_FMUL:
       if ((x = other_than_imm(in, F_ONE)))
@@ -143,7 +152,7 @@ float_rules(struct rule_ctx *r)
       if ((x = other_than_imm(in, F_NEG_ONE)))
          return apply_new(r, "x * -1.0 -> -x", IR_OP_FNEG, 1, x, NULL);
       if (inexact && other_than_imm(in, F_ZERO))
-         return apply_imm(r, "x * 0.0 -> 0.0 (inexact)", F_ZERO);
+         return apply_imm(claim_inexact(r), "x * 0.0 -> 0.0 (inexact)", F_ZERO);
       return false;
    case IR_OP_FDIV:
       if (is_imm(in->src[1], F_ONE))
@@ -176,6 +185,10 @@ float_rules(struct rule_ctx *r)
          return apply_new(r, "fma(a, 1.0, c) -> a + c", IR_OP_FADD, 2, in->src[0], in->src[2]);
       if (is_imm(in->src[2], F_NEG_ZERO))
          return apply_new(r, "fma(a, b, -0.0) -> a * b", IR_OP_FMUL, 2, in->src[0], in->src[1]);
+      if (is_imm(in->src[2], F_ZERO) && opt_fault(r->ctx, OPT_FAULT_FMA_PLUS_ZERO)) {
+         r->fault = OPT_FAULT_FMA_PLUS_ZERO; /* -0 * 1 + +0 is +0, -0 * 1 is -0 */
+         return apply_new(r, "fma(a, b, +0.0) -> a * b", IR_OP_FMUL, 2, in->src[0], in->src[1]);
+      }
       return false;
    default:
       return false;
@@ -272,6 +285,11 @@ int_rules(struct rule_ctx *r)
          return apply(r, "c ? x : x -> x", in->src[1]);
       if (imm_value(in->src[0], &k))
          return apply(r, "constant condition", k ? in->src[1] : in->src[2]);
+      if (in->src[0]->op == IR_OP_FLT && in->src[0]->src[0] == in->src[1] &&
+          in->src[0]->src[1] == in->src[2] && opt_fault(r->ctx, OPT_FAULT_SEL_TO_MIN)) {
+         r->fault = OPT_FAULT_SEL_TO_MIN; /* NaN b: the select gives b, fmin a */
+         return apply_new(r, "a < b ? a : b -> fmin(a, b)", IR_OP_FMIN, 2, in->src[1], in->src[2]);
+      }
       return false;
    default:
       return false;

@@ -233,6 +233,65 @@ opt_fold_op(enum ir_op op, const uint32_t *s, uint32_t *r)
    return true;
 }
 
+/* The value a faulty folder computes for op on s[] (the fold faults of
+ * issue 14: wrong signedness, shift kind, NaN or signed zero), and the
+ * fault; OPT_FAULT_COUNT when no injected fault computes it otherwise. */
+static enum opt_fault
+faulty_fold(const struct opt_ctx *ctx, enum ir_op op, const uint32_t *s, uint32_t *r)
+{
+   uint32_t a = s[0], b = s[1];
+   enum opt_fault f = OPT_FAULT_COUNT;
+   uint32_t v = 0;
+   switch (op) {
+   case IR_OP_ILT:
+   case IR_OP_IGE:
+      f = OPT_FAULT_FOLD_SCMP_UNSIGNED;
+      v = mask(sem_ucmp(op == IR_OP_ILT ? SEM_LT : SEM_GE, a, b));
+      break;
+   case IR_OP_IMIN:
+   case IR_OP_IMAX:
+      f = OPT_FAULT_FOLD_SMINMAX_UNSIGNED;
+      v = op == IR_OP_IMIN ? sem_umin(a, b) : sem_umax(a, b);
+      break;
+   case IR_OP_ISHR:
+      f = OPT_FAULT_FOLD_ASHR_LOGICAL;
+      v = sem_shr(a, b);
+      break;
+   case IR_OP_USHR:
+      f = OPT_FAULT_FOLD_USHR_ARITH;
+      v = sem_ashr(a, b);
+      break;
+   case IR_OP_I2F:
+      f = OPT_FAULT_FOLD_I2F_UNSIGNED;
+      v = sem_i2f(a, 0);
+      break;
+   case IR_OP_F2I:
+      f = OPT_FAULT_FOLD_F2I_NEAREST;
+      v = sem_f2i(a, 1, 1);
+      break;
+   case IR_OP_FMIN:
+   case IR_OP_FMAX:
+      f = OPT_FAULT_FOLD_FMIN_C;
+      /* a < b ? a : b and a > b ? a : b */
+      v = (op == IR_OP_FMIN ? sem_fcmp(SEM_LT, a, b) : sem_fcmp(SEM_LT, b, a)) ? a : b;
+      break;
+   case IR_OP_FFLOOR:
+      f = OPT_FAULT_FOLD_FLOOR_TRUNC;
+      v = sem_ftrunc(a);
+      break;
+   case IR_OP_FROUND_EVEN:
+      f = OPT_FAULT_FOLD_ROUND_AWAY;
+      v = sem_frndaz(a);
+      break;
+   default:
+      break;
+   }
+   if (f == OPT_FAULT_COUNT || !opt_fault(ctx, f) || v == *r)
+      return OPT_FAULT_COUNT;
+   *r = v;
+   return f;
+}
+
 bool
 opt_constfold(struct ir_shader *sh, struct opt_ctx *ctx)
 {
@@ -253,9 +312,17 @@ opt_constfold(struct ir_shader *sh, struct opt_ctx *ctx)
       }
       if (!all_imm || !opt_fold_op(in->op, s, &r))
          continue;
+      uint32_t good = r;
+      enum opt_fault f = ctx->opts.faults ? faulty_fold(ctx, in->op, s, &r) : OPT_FAULT_COUNT;
       char val[64];
       ir_format_imm(val, sizeof(val), r, false);
-      if (!opt_transform(ctx, "%%%u = %s -> %s", in->id, info->name, val))
+      if (f != OPT_FAULT_COUNT &&
+          !opt_fault_fires(ctx, f, "%%%u = %s -> %s", in->id, info->name, val)) {
+         r = good; /* past the limit: the correct fold, counted as one */
+         ir_format_imm(val, sizeof(val), r, false);
+         f = OPT_FAULT_COUNT;
+      }
+      if (f == OPT_FAULT_COUNT && !opt_transform(ctx, "%%%u = %s -> %s", in->id, info->name, val))
          break;
       struct ir_instr *k = opt_imm_before(sh, in, r);
       k->flags = in->flags & IR_VF_INVARIANT;

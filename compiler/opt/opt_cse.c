@@ -28,11 +28,13 @@ struct table {
    unsigned n, cap;
 };
 
+/* OPT_FAULT_CSE_LOAD_STORE: loads are merged too, as if no store could
+ * come between them. */
 static bool
-mergeable(const struct ir_instr *in)
+mergeable(const struct ir_instr *in, bool loads)
 {
    unsigned f = ir_op_info[in->op].flags;
-   return in->type != IR_TYPE_NONE && !(f & (IR_OPF_SIDE | IR_OPF_LOAD));
+   return in->type != IR_TYPE_NONE && !(f & IR_OPF_SIDE) && (loads || !(f & IR_OPF_LOAD));
 }
 
 static bool
@@ -134,7 +136,7 @@ opt_cse(struct ir_shader *sh, struct opt_ctx *ctx)
    bool progress = false;
    for (unsigned i = 0; i < n; i++) {
       struct ir_instr *in = order[i];
-      if (!mergeable(in) || !in->block->reachable)
+      if (!mergeable(in, opt_fault(ctx, OPT_FAULT_CSE_LOAD_STORE)) || !in->block->reachable)
          continue;
       bool fault = opt_fault(ctx, OPT_FAULT_CSE_FIELDS);
       uint64_t h = hash_instr(in, fault);
@@ -143,13 +145,25 @@ opt_cse(struct ir_shader *sh, struct opt_ctx *ctx)
          insert(&t, in, h);
          continue;
       }
-      bool faulty = fault && !equal(c, in, false); /* the fault's firing */
-      if (!(faulty
-                ? opt_fault_fires(ctx, OPT_FAULT_CSE_FIELDS, "%%%u = %s -> %%%u, another field",
-                                  in->id, ir_op_info[in->op].name, c->id)
+      enum opt_fault f = OPT_FAULT_COUNT; /* the fault whose firing this merge is */
+      const char *why = "";
+      if (fault && !equal(c, in, false)) {
+         f = OPT_FAULT_CSE_FIELDS;
+         why = ", another field";
+      } else if (!mergeable(in, false)) {
+         f = OPT_FAULT_CSE_LOAD_STORE;
+         why = ", a load";
+      }
+      if (!(f != OPT_FAULT_COUNT
+                ? opt_fault_fires(ctx, f, "%%%u = %s -> %%%u%s", in->id, ir_op_info[in->op].name,
+                                  c->id, why)
                 : opt_transform(ctx, "%%%u = %s -> %%%u", in->id, ir_op_info[in->op].name, c->id)))
          break;
-      c->flags |= in->flags;
+      unsigned keep = ~0u; /* OPT_FAULT_CSE_PRECISE: the survivor stays imprecise */
+      if ((in->flags & IR_VF_PRECISE) && !(c->flags & IR_VF_PRECISE) &&
+          opt_fault_fires(ctx, OPT_FAULT_CSE_PRECISE, "%%%u keeps %%%u imprecise", c->id, in->id))
+         keep = ~(unsigned)IR_VF_PRECISE;
+      c->flags |= in->flags & keep;
       opt_replace(sh, in, c);
       progress = true;
    }

@@ -61,7 +61,8 @@ opt_dce(struct ir_shader *sh, struct opt_ctx *ctx)
       order[i]->mark = 0;
    for (unsigned i = 0; i < n; i++)
       if (ir_instr_has_effect(order[i]) &&
-          !(order[i]->op == IR_OP_KILL_IF && opt_fault(ctx, OPT_FAULT_DCE_KILL)))
+          !(order[i]->op == IR_OP_KILL_IF && opt_fault(ctx, OPT_FAULT_DCE_KILL)) &&
+          !(order[i]->op == IR_OP_ATOMIC && opt_fault(ctx, OPT_FAULT_DCE_ATOMIC)))
          mark_live(order[i], &work, &nwork, &cap);
    mark_conds(&sh->body, &work, &nwork, &cap);
    while (nwork) {
@@ -74,10 +75,16 @@ opt_dce(struct ir_shader *sh, struct opt_ctx *ctx)
       struct ir_instr *in = order[i];
       if (in->mark & LIVE)
          continue;
-      bool faulty = in->op == IR_OP_KILL_IF && opt_fault(ctx, OPT_FAULT_DCE_KILL);
-      if (!(faulty ? opt_fault_fires(ctx, OPT_FAULT_DCE_KILL, "remove %%%u = kill_if", in->id)
-                   : opt_transform(ctx, "remove dead %%%u = %s", in->id, ir_op_info[in->op].name)))
+      enum opt_fault f = OPT_FAULT_COUNT;
+      if (in->op == IR_OP_KILL_IF && opt_fault(ctx, OPT_FAULT_DCE_KILL))
+         f = OPT_FAULT_DCE_KILL;
+      else if (in->op == IR_OP_ATOMIC && opt_fault(ctx, OPT_FAULT_DCE_ATOMIC))
+         f = OPT_FAULT_DCE_ATOMIC; /* its result unused: taken for dead */
+      if (!(f != OPT_FAULT_COUNT
+                ? opt_fault_fires(ctx, f, "remove %%%u = %s", in->id, ir_op_info[in->op].name)
+                : opt_transform(ctx, "remove dead %%%u = %s", in->id, ir_op_info[in->op].name)))
          break;
+      opt_verify_remove(ctx, in);
       unhook_back_edges(in);
       ir_instr_remove(in);
       progress = true;

@@ -325,6 +325,7 @@ static bool
 fuse_fmad(struct ex *x, const struct ir_instr *in)
 {
 #define FMAD_FMT "fmad %%%u as ffma (one rounding: inexact)"
+   x->ctx->verify_class = OPT_VERIFY_FUSED; /* opt_verify.c */
    if (opt_inexact_ok(in))
       return opt_transform(x->ctx, FMAD_FMT, in->id);
    enum opt_fault f = fault_fuse_ok(x, in);

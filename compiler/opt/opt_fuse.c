@@ -84,6 +84,8 @@ opt_fuse(struct ir_shader *sh, struct opt_ctx *ctx)
       if (k == 2)
          continue;
       struct ir_instr *mul = add->src[k];
+      if (ffma)
+         ctx->verify_class = OPT_VERIFY_FUSED; /* one rounding: opt_verify.c */
       if (!(fault != OPT_FAULT_COUNT ? opt_fault_fires(ctx, fault, FUSE_FMT, add->id, mul->id,
                                                        add->src[1 - k]->id, ir_op_info[op].name)
                                      : opt_transform(ctx, FUSE_FMT, add->id, mul->id,

@@ -1035,10 +1035,12 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
        ((f & ISA_OPND_F_ABS) && (!si.abs || !fl)))
       return;
    uint8_t old = m->insn.src[k].flags;
+   opt_verify_begin(s->ctx, in);
    m->insn.src[k].flags = (uint8_t)f;
    in->src[m->first[k]] = x;
    if (opt_legal_possible(s->sh, in) &&
        opt_transform(s->ctx, "fold the modifier of %%%u into %%%u", v->id, in->id)) {
+      opt_verify_end(s->ctx, in, in, s->ctx->verify_what);
       s->progress = true;
       return;
    }
@@ -1062,9 +1064,11 @@ fold_sat(struct isel *s, struct ir_instr *in)
    struct isa_slot_info si;
    if (!isa_slot_info(s->m, v->mach->insn.op, true, 0, &si) || !isa_type_is_float(si.type))
       return;
+   opt_verify_begin(s->ctx, v);
    v->mach->insn.mod[s->mod_sat] = 1;
    if (opt_legal_possible(s->sh, v) &&
        opt_transform(s->ctx, "saturate %%%u in place of %%%u", v->id, in->id)) {
+      opt_verify_end(s->ctx, in, v, s->ctx->verify_what);
       opt_replace(s->sh, in, v);
       s->progress = true;
       return;

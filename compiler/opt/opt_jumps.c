@@ -225,7 +225,14 @@ native_break(const struct jl *j, const struct ir_block *b)
    if (n->list == &j->loop->body)
       return n->list->v[n->list->n - 1] == n;
    bool negate;
-   return opt_break_if(j->sh, b, &negate) != NULL && !has_kill(b);
+   if (opt_break_if(j->sh, b, &negate))
+      return !has_kill(b) || opt_fault_fires_sh(j->sh, OPT_FAULT_BREAK_KILL_NATIVE,
+                                                "break of @%u with a kill kept", b->index);
+   /* OPT_FAULT_BREAK_DEEP_NATIVE: alone in an arm of a nested if */
+   return opt_fault_sh(j->sh, OPT_FAULT_BREAK_DEEP_NATIVE) && n->list->n == 1 && n->parent &&
+          n->parent->kind == IR_NODE_IF &&
+          opt_fault_fires_sh(j->sh, OPT_FAULT_BREAK_DEEP_NATIVE, "break of @%u nested kept",
+                             b->index);
 }
 
 /* Whether a jump of the loop in list l goes (all of them once `going`);

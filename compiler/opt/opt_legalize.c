@@ -504,7 +504,11 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
       swap_operands(sh, in, a, b);
    }
    if (ok2 && take_swap(sh, ctx, in, a, b, ok1, m1, m2)) {
+      opt_verify_begin(ctx, in);
       swap_operands(sh, in, a, b);
+      char what[64];
+      snprintf(what, sizeof(what), "swap the operands of %%%u", in->id);
+      opt_verify_end(ctx, in, in, what);
       mask = m2;
    } else if (ok1) {
       mask = m1;

@@ -59,6 +59,30 @@ block_transfer(const struct ir_block *b, uint64_t *live, unsigned nwords, const 
    }
 }
 
+/* OPT_FAULT_LIVE_PHI_SRC, OPT_FAULT_LIVE_IF_COND: v, not otherwise live
+ * out of b, is left out of b's live-out set. */
+static bool
+fault_drops(struct ir_shader *sh, enum opt_fault f, const uint64_t *out, const struct ir_instr *v,
+            const struct ir_block *b)
+{
+   return opt_fault_sh(sh, f) && !ir_live_has(out, v->id) &&
+          opt_fault_fires_sh(sh, f, "%%%u not live out of @%u", v->id, b->index);
+}
+
+/* OPT_FAULT_LIVE_ONE_SWEEP: the sets after one backward sweep (saved in
+ * first[]) are kept when they differ from the fixed point. */
+static void
+fault_one_sweep(struct ir_shader *sh, struct ir_liveness *lv, const uint64_t *first, size_t n)
+{
+   if (memcmp(first, lv->in, n * sizeof(uint64_t)) ||
+       memcmp(first + n, lv->out, n * sizeof(uint64_t)))
+      if (opt_fault_fires_sh(sh, OPT_FAULT_LIVE_ONE_SWEEP, "liveness of %u blocks after one sweep",
+                             sh->nblocks)) {
+         memcpy(lv->in, first, n * sizeof(uint64_t));
+         memcpy(lv->out, first + n, n * sizeof(uint64_t));
+      }
+}
+
 void
 ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
 {
@@ -68,8 +92,14 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
    lv->nwords = nw;
    lv->in = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
    lv->out = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
-   uint64_t *tmp = xcalloc(nw, sizeof(uint64_t));
-   for (bool changed = true; changed;) {
+   uint64_t *tmp = xcalloc(nw, sizeof(uint64_t)), *first = NULL;
+   size_t n = (size_t)nb * nw + 1;
+   for (bool changed = true, swept = false; changed; swept = true) {
+      if (swept && !first && opt_fault_sh(sh, OPT_FAULT_LIVE_ONE_SWEEP)) {
+         first = xmalloc(2 * n * sizeof(uint64_t));
+         memcpy(first, lv->in, n * sizeof(uint64_t));
+         memcpy(first + n, lv->out, n * sizeof(uint64_t));
+      }
       changed = false;
       for (unsigned bi = nb; bi-- > 0;) {
          struct ir_block *b = sh->blocks[bi];
@@ -82,11 +112,13 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
                tmp[w] |= sin[w];
             for (struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next)
                for (unsigned k = 0; k < p->nsrc; k++)
-                  if (p->pred[k] == b && ir_value_in_regs(p->src[k]))
+                  if (p->pred[k] == b && ir_value_in_regs(p->src[k]) &&
+                      !fault_drops(sh, OPT_FAULT_LIVE_PHI_SRC, tmp, p->src[k], b))
                      ir_live_set(tmp, p->src[k]->id, true);
          }
          struct ir_instr *cond = ir_block_if_cond(b);
-         if (cond && ir_value_in_regs(cond))
+         if (cond && ir_value_in_regs(cond) &&
+             !fault_drops(sh, OPT_FAULT_LIVE_IF_COND, tmp, cond, b))
             ir_live_set(tmp, cond->id, true);
          if (memcmp(tmp, out, nw * sizeof(uint64_t))) {
             memcpy(out, tmp, nw * sizeof(uint64_t));
@@ -99,6 +131,9 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
          }
       }
    }
+   if (first)
+      fault_one_sweep(sh, lv, first, n);
+   free(first);
    free(tmp);
 }
 

@@ -136,9 +136,11 @@ opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad)
          if (in->op != IR_OP_MACH)
             continue;
          const struct ir_mach *m = in->mach;
+         bool neg = negate && !opt_fault_fires_sh(sh, OPT_FAULT_ELSE_BREAK_GUARD,
+                                                  "%%%u of an else break under @P", in->id);
          if (m->guard == IR_MACH_FIXED) {
-            ir_mach_set_guard(in, f->cond, negate);
-         } else if (in->src[m->guard] != f->cond || m->guard_not != negate) {
+            ir_mach_set_guard(in, f->cond, neg);
+         } else if (in->src[m->guard] != f->cond || m->guard_not != neg) {
             *bad = in;
             return false;
          }
@@ -1043,7 +1045,7 @@ check_outputs(struct ir_shader *sh, const struct ir_instr **bad)
 }
 
 const char *
-ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
+ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv, const struct ir_instr **bad)
 {
    bool any = false;
    for (unsigned i = 0; i < sh->nvalues && !any; i++)
@@ -1056,8 +1058,6 @@ ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
       why = check_outputs(sh, bad);
    if (why)
       return why;
-   struct ir_liveness lv;
-   ir_liveness(sh, &lv);
    unsigned stride = 0, nf = isa_file_count(sh->model);
    for (unsigned f = 0; f < nf; f++) {
       struct isa_file_info fi;
@@ -1066,9 +1066,9 @@ ir_regs_check(struct ir_shader *sh, const struct ir_instr **bad)
    }
    struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride};
    for (unsigned bi = 0; bi < sh->nblocks && !why; bi++)
-      why = check_block_regs(&rc, sh->blocks[bi], lv.out + (size_t)bi * lv.nwords, lv.nwords, bad);
+      why = check_block_regs(&rc, sh->blocks[bi], lv->out + (size_t)bi * lv->nwords, lv->nwords,
+                             bad);
    free(rc.owner);
-   ir_liveness_free(&lv);
    return why;
 }
 

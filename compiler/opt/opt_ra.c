@@ -99,13 +99,13 @@ size_of(const struct ir_instr *v)
    return 1;
 }
 
-/* The alignment of v's run: an FP64 register pair starts even. */
+/* The alignment of v's run, as the model declares it (an sm50 FP64
+ * register pair starts even: `align: 2`). */
 static unsigned
 align_of(const struct ir_instr *v)
 {
-   return v->op == IR_OP_MACH && v->type == IR_TYPE_V4 &&
-                  opt_wide_slot(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0))
-              ? 2
+   return v->op == IR_OP_MACH && v->type == IR_TYPE_V4
+              ? isa_opnd_align(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0))
               : 1;
 }
 
@@ -113,7 +113,7 @@ align_of(const struct ir_instr *v)
 static unsigned
 group_align(const struct ir_instr *in, unsigned k)
 {
-   return opt_wide_slot(in->mach->model, &in->mach->insn, ISA_SLOT_SRC(k)) ? 2 : 1;
+   return isa_opnd_align(in->mach->model, &in->mach->insn, ISA_SLOT_SRC(k));
 }
 
 static bool
@@ -162,6 +162,19 @@ no_room(struct ra *ra, const struct ir_instr *v, int f)
    return false;
 }
 
+/* OPT_FAULT_RA_ODD_PAIR: a free run at an odd register below the aligned
+ * choice `at` (or anywhere when there is none) is taken for a pair. */
+static int
+odd_pair(struct ra *ra, const struct ir_instr *v, int f, unsigned n, int at)
+{
+   for (unsigned b = 1; b + n <= ra->nregs[f] && (at < 0 || (int)b < at); b += 2)
+      if (run_free(ra, f, b, n))
+         return opt_fault_fires(ra->ctx, OPT_FAULT_RA_ODD_PAIR, "%%%u at odd r%u", v->id, b)
+                    ? (int)b
+                    : at;
+   return at;
+}
+
 /* Gives v a free run of n registers of file f, at `hint` when that run is
  * free, else the lowest free run (starting at a multiple of its
  * alignment). */
@@ -175,6 +188,8 @@ place(struct ra *ra, struct ir_instr *v, int f, unsigned n, int hint)
    for (unsigned b = 0; at < 0 && b + n <= ra->nregs[f]; b += al)
       if (run_free(ra, f, b, n))
          at = (int)b;
+   if (al == 2 && opt_fault(ra->ctx, OPT_FAULT_RA_ODD_PAIR))
+      at = odd_pair(ra, v, f, n, at);
    if (at < 0)
       return no_room(ra, v, f);
    ir_mach_get(ra->m, v)->reg = (struct ir_reg){(int16_t)f, (uint16_t)at, (uint8_t)n};

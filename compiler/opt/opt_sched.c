@@ -202,6 +202,35 @@ data_edges(struct sched *s, unsigned i)
    }
 }
 
+static bool
+sem_in(const struct ir_instr *in, enum isa_sem a, enum isa_sem b)
+{
+   return in->mach->insn.sem == a || in->mach->insn.sem == b;
+}
+
+static bool
+is_atomic(const struct ir_instr *in)
+{
+   return sem_in(in, ISA_SEM_ATOM, ISA_SEM_ATOMS) ||
+          sem_in(in, ISA_SEM_ATOM_CAS, ISA_SEM_ATOMS_CAS);
+}
+
+/* The memory-order faults: the edge from `before` to `in` left out. */
+static bool
+order_dropped(struct sched *s, const struct ir_instr *before, const struct ir_instr *in)
+{
+   enum opt_fault f = OPT_FAULT_COUNT;
+   bool load = sem_in(in, ISA_SEM_LDG, ISA_SEM_LDL), store = sem_in(in, ISA_SEM_STG, ISA_SEM_STL);
+   if (load && sem_in(before, ISA_SEM_STG, ISA_SEM_STL))
+      f = OPT_FAULT_SCHED_LOAD_STORE;
+   else if (store && sem_in(before, ISA_SEM_LDG, ISA_SEM_LDL))
+      f = OPT_FAULT_SCHED_STORE_LOAD;
+   else if (is_atomic(in) && before->mach->insn.sem == ISA_SEM_KILL)
+      f = OPT_FAULT_SCHED_ATOMIC_KILL;
+   return f != OPT_FAULT_COUNT && opt_fault(s->ctx, f) &&
+          opt_fault_fires(s->ctx, f, "%%%u may pass %%%u", in->id, before->id);
+}
+
 /* Effects keep their order among themselves and against memory and
  * texture reads. */
 static void
@@ -212,12 +241,12 @@ order_edges(struct sched *s)
       struct ir_instr *in = s->n[i].in;
       if (is_effect(in)) {
          for (unsigned j = (unsigned)(last_effect + 1); j < i; j++)
-            if (is_read(s->n[j].in))
+            if (is_read(s->n[j].in) && !order_dropped(s, s->n[j].in, in))
                edge(s, j, i, 1);
-         if (last_effect >= 0)
+         if (last_effect >= 0 && !order_dropped(s, s->n[last_effect].in, in))
             edge(s, (unsigned)last_effect, i, 1);
          last_effect = (int)i;
-      } else if (is_read(in) && last_effect >= 0) {
+      } else if (is_read(in) && last_effect >= 0 && !order_dropped(s, s->n[last_effect].in, in)) {
          edge(s, (unsigned)last_effect, i, 1);
       }
    }

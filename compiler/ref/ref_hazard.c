@@ -450,6 +450,9 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
       case ISA_PCREL_BYTE_NEXT:
          v = (int64_t)addr[t] - addr[i] - oi.size;
          break;
+      case ISA_PCREL_DWORD_NEXT:
+         v = ((int64_t)addr[t] - addr[i] - oi.size) / 4;
+         break;
       default:
          ref_error(c, "the model does not say how branch slot %s counts", si.name);
          v = 0;

@@ -294,7 +294,11 @@ struct tgsi_shader {
 /* Parser dialect switches. The default (all false) is current Mesa. */
 struct tgsi_parse_opts {
    bool hex_bits; /* FLT32 "0x3f800000" is a bit pattern (virgl, Mesa <= 21) */
-   bool legacy;   /* accept removed opcodes (ABS, SUB, XPD, KIL, ...) */
+   bool legacy;   /* accept removed opcodes and older forms (ABS, SUB, RES, ...) */
+   /* The file has a "# dialect:" line (tgsi_read_dialect): it says which
+    * dialect it is in, so the legacy dialect is not detected. */
+   bool dialect_line;
+   bool no_detect; /* never detect the legacy dialect */
 };
 
 /* tgsi_info.c */

@@ -239,6 +239,7 @@ tgsi_read_dialect(const char *text, size_t len, struct tgsi_parse_opts *opts)
          size_t m = MIN2(n, sizeof(line) - 1);
          memcpy(line, p, m);
          line[m] = 0;
+         opts->dialect_line = true;
          opts->legacy |= strstr(line, "legacy") != NULL;
          opts->hex_bits |= strstr(line, "hex-bits") != NULL;
       }

@@ -889,7 +889,7 @@ batch_free(struct tgsi_interp_batch *b, struct batch_mem *bm)
    free(b->store_f);
 }
 
-/* Values that never change during a run: zero/undef slots, IMM, CONST. */
+/* Values that never change during a run: zero/undef slots, IMM. */
 static void
 fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
 {
@@ -902,13 +902,25 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
          for (uint32_t i = 0; i < cap; i++)
             v[i] = p->s->imms[r].u[c];
       }
+}
+
+/* CONST of lanes [base, base + n): each lane's draw's. */
+static void
+fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
+{
+   const struct tgsi_interp_prog *p = b->p;
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_CONST]; r++) {
       uint32_t key = p->const_key[r];
       for (unsigned c = 0; c < 4; c++) {
-         uint32_t x = env_const(b->env, key >> 16, key & 0xffff, c);
          uint32_t *v = b->val[p->file_base[TGSI_FILE_CONST] + r * 4 + c];
-         for (uint32_t i = 0; i < cap; i++)
+         uint32_t draw = UINT32_MAX, x = 0;
+         for (uint32_t i = 0; i < n; i++) {
+            if (env_draw(b->env, base + i) != draw) {
+               draw = env_draw(b->env, base + i);
+               x = env_const(b->env, key >> 16, key & 0xffff, c, draw);
+            }
             v[i] = x;
+         }
       }
    }
 }
@@ -921,6 +933,7 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    struct env *e = b->env;
    b->base = base;
    b->n = n;
+   fill_consts(b, base, n);
    for (uint32_t k = p->file_base[TGSI_FILE_TEMP]; k < p->file_base[TGSI_FILE_IMM]; k++) {
       memset(b->val[k], 0, (size_t)n * 4);
       for (uint32_t i = 0; i < n; i++)
@@ -1050,7 +1063,7 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
       fl |= fl & ENV_F_INEXACT ? ENV_F_BITS : 0;
       if (s->file == TGSI_FILE_CONST) {
          bool ok = dim >= 0 && dim < ENV_MAX_CBUFS;
-         ov[i] = ok ? env_const(b->env, (unsigned)dim, idx, ch) : 0;
+         ov[i] = ok ? env_const(b->env, (unsigned)dim, idx, ch, env_draw(b->env, b->base + i)) : 0;
          if (!ok)
             env_count(b->env, ENV_EV_CONST_OOB, 1);
          of[i] = fl;

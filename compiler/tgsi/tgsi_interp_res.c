@@ -324,7 +324,7 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
       if (!(off & 3) && unit >= 0 && unit < ENV_MAX_CBUFS &&
           (uint64_t)off + 4 * nwords <= (uint64_t)b->env->cbuf_slots[unit] * 16) {
          for (unsigned c = 0; c < nwords; c++) {
-            w[c] = b->env->cbuf[unit][off / 4 + c];
+            w[c] = env_cbuf(b->env, (unsigned)unit, env_draw(b->env, b->base + i))[off / 4 + c];
             wu[c] = false;
          }
       } else {

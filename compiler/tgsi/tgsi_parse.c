@@ -37,6 +37,17 @@ struct cursor {
    int line;
 };
 
+#define LEGACY_MAX_RES    32
+#define LEGACY_MAX_ARRAYS 32
+
+/* TEMPX[id][0..n-1] and IMMX[0..n-1]: the registers they became. */
+struct legacy_array {
+   uint32_t id, n;  /* the old array id and length */
+   uint32_t base;   /* first TEMP or IMM index */
+   uint16_t new_id; /* TEMP array id (ARRAY(n)) */
+   struct cursor at;
+};
+
 struct parser {
    const char *text, *end;
    struct cursor c;
@@ -47,6 +58,16 @@ struct parser {
    bool seen_insn;
    bool ok;
    const char *last_item; /* for "unexpected X after <item>" */
+   bool legacy;           /* the legacy dialect: given, or detected */
+   struct cursor legacy_at; /* detected: the first form that needs it */
+   char legacy_what[80];
+   /* Older forms, given today's registers (see "Older forms" below). */
+   int8_t res_file[LEGACY_MAX_RES];                    /* RES[i] is this file (-1: undeclared) */
+   struct legacy_array tempx[LEGACY_MAX_ARRAYS], immx; /* immx: one array */
+   unsigned ntempx;
+   uint32_t *immx_vals; /* 4 FLT32 words per IMMX register */
+   bool placed;         /* TEMPX and IMMX have their registers */
+   int32_t rinput;      /* BUFFER index of RINPUT; -1 until used */
    jmp_buf fail;
 };
 
@@ -83,6 +104,24 @@ static DC_PRINTF(3, 4) void warn_at(struct parser *ps, const struct cursor *at, 
    va_start(ap, fmt);
    diag_vadd(ps->diags, DIAG_WARNING, ps->file, at->line, col_of(at), at->line_start, fmt, ap);
    va_end(ap);
+}
+
+/* A form removed from Mesa (an opcode, a register file, a syntax) at `at`.
+ * The legacy dialect accepts it; without a dialect line saying otherwise
+ * the file is taken to be in that dialect (a note says so at the end). */
+static void
+need_legacy(struct parser *ps, const struct cursor *at, const char *what)
+{
+   if (ps->legacy)
+      return;
+   if (ps->opts->dialect_line || ps->opts->no_detect)
+      fail_at(ps, at,
+              "%s was removed from Mesa; it is accepted only in the legacy dialect "
+              "(--legacy, or 'legacy' on the file's '# dialect:' line)",
+              what);
+   ps->legacy = true;
+   ps->legacy_at = *at;
+   snprintf(ps->legacy_what, sizeof(ps->legacy_what), "%s", what);
 }
 
 static bool
@@ -350,11 +389,18 @@ parse_bracket(struct parser *ps, int32_t *index, bool *indirect, struct tgsi_ind
       struct cursor save = ps->c;
       skip_ws(ps);
       if (peek(ps) == '+' || peek(ps) == '-') {
-         if (!isdigit((unsigned char)ps->c.p[1]))
-            fail_at(ps, &ps->c,
-                    "the sign of an address offset must be followed directly by "
-                    "digits ('+3', not '+ 3')");
-         *index = (int32_t)parse_int(ps, MAX_INDEX, "address offset");
+         struct cursor sign = ps->c;
+         const char *q = ps->c.p + 1;
+         while (*q == ' ' || *q == '\t')
+            q++;
+         if (!isdigit((unsigned char)ps->c.p[1]) && isdigit((unsigned char)*q))
+            need_legacy(ps, &sign, "a space between an address offset's sign and its digits");
+         if (!isdigit((unsigned char)*q))
+            fail_at(ps, &ps->c, "expected digits after the sign of an address offset");
+         advance(ps, 1);
+         ps->c.p = q;
+         int64_t off = parse_uint(ps, MAX_INDEX, "address offset");
+         *index = (int32_t)(*sign.p == '-' ? -off : off);
       } else {
          ps->c = save;
          *index = 0;
@@ -363,12 +409,283 @@ parse_bracket(struct parser *ps, int32_t *index, bool *indirect, struct tgsi_ind
    expect(ps, ']', "']' after the register index");
 }
 
+/* ------------------------------------------------------------------ */
+/* Older forms (legacy dialect), each given its meaning in today's IR:
+ *   DCL RES[i], 2D, FLOAT       a sampler view, SVIEW[i] (graw; SAMPLE* on it)
+ *   DCL RES[i], BUFFER, RAW, WR a buffer, BUFFER[i] (clover-era compute)
+ *   DCL RES[i], 2D, RAW, WR     an image, IMAGE[i], 2D, RAW, WR
+ *   DCL IMMX[0..n] {{..}, ..}   FLT32 immediates after the IMM lines
+ *   DCL TEMPX[a][0..n]          a temporary array, TEMP[b..b+n], ARRAY(k)
+ *   RINPUT                      the kernel's input buffer: one BUFFER after
+ *                               the declared ones
+ *   EMIT, ENDPRIM alone         stream 0, as an immediate 0
+ *   "ADDR[0].x + 3"             "+3"
+ *   PROPERTY before the header  the property
+ * TEMPX and IMMX get their registers at the first instruction, once every
+ * TEMP and IMM line is known, so no index written in the file moves. */
+
+static void parse_range(struct parser *ps, uint32_t *first, uint32_t *last, bool *empty);
+static void parse_imm_value(struct parser *ps, enum tgsi_imm_type t, uint32_t *u);
+static bool next_attr(struct parser *ps);
+static void parse_property(struct parser *ps, const struct cursor *start);
+
+static void
+parse_res_decl(struct parser *ps, struct tgsi_decl *d, const struct cursor *at)
+{
+   need_legacy(ps, at, "the RES register file");
+   expect(ps, '[', "'[' after RES");
+   bool empty;
+   parse_range(ps, &d->first, &d->last, &empty);
+   if (empty || d->last >= LEGACY_MAX_RES)
+      fail_at(ps, at, "RES[%u]: the legacy dialect maps RES[0] to RES[%u]", d->last,
+              LEGACY_MAX_RES - 1);
+   expect(ps, ',', "',' and a resource target after RES[...]");
+   skip_ws(ps);
+   int t = match_name(ps, tgsi_texture_names, TGSI_TEX_COUNT), ret = -1, i;
+   if (t < 0)
+      fail_expected(ps, "a resource target (e.g. 2D or BUFFER)");
+   d->target = (enum tgsi_texture)t;
+   while (next_attr(ps)) {
+      if (match_kw(ps, "RAW"))
+         d->raw = true;
+      else if (match_kw(ps, "WR"))
+         d->writable = true;
+      else if ((i = match_name(ps, tgsi_return_type_names, TGSI_RET_COUNT)) >= 0)
+         ret = i;
+      else
+         fail_expected(ps, "RAW, WR or a return type after the RES target");
+   }
+   if (d->target == TGSI_TEX_T_BUFFER) {
+      d->file = TGSI_FILE_BUFFER; /* RAW and WR are what a buffer is today */
+      d->raw = d->writable = false;
+   } else if (d->raw || d->writable) {
+      d->file = TGSI_FILE_IMAGE;
+   } else {
+      d->file = TGSI_FILE_SVIEW;
+      for (unsigned c = 0; c < 4; c++)
+         d->ret[c] = ret < 0 ? TGSI_RET_FLOAT : (enum tgsi_return_type)ret;
+   }
+   for (uint32_t k = d->first; k <= d->last; k++)
+      ps->res_file[k] = (int8_t)d->file;
+}
+
+static void
+parse_immx_decl(struct parser *ps, const struct cursor *at)
+{
+   need_legacy(ps, at, "IMMX");
+   if (ps->immx.n)
+      fail_at(ps, at, "IMMX is declared twice");
+   expect(ps, '[', "'[' after IMMX");
+   uint32_t first, last;
+   bool empty;
+   parse_range(ps, &first, &last, &empty);
+   if (empty || first || last >= 4096)
+      fail_at(ps, at, "IMMX takes a range IMMX[0..n], n below 4096");
+   uint32_t n = last + 1;
+   ps->immx_vals = xcalloc(4 * (size_t)n, sizeof(uint32_t));
+   expect(ps, '{', "'{' before the IMMX values");
+   for (uint32_t k = 0; k < n; k++) {
+      if (k)
+         expect(ps, ',', "',' between the IMMX vectors");
+      expect(ps, '{', "'{' before an IMMX vector");
+      for (unsigned c = 0; c < 4; c++) {
+         if (c)
+            expect(ps, ',', "',': an IMMX vector has 4 values");
+         skip_ws(ps);
+         parse_imm_value(ps, TGSI_IMM_FLT32, &ps->immx_vals[4 * k + c]);
+      }
+      expect(ps, '}', "'}' after an IMMX vector's 4 values");
+   }
+   expect(ps, '}', "'}' after the IMMX vectors");
+   ps->immx = (struct legacy_array){0, n, 0, 0, *at};
+}
+
+static void
+parse_tempx_decl(struct parser *ps, const struct cursor *at)
+{
+   need_legacy(ps, at, "TEMPX");
+   expect(ps, '[', "'[' after TEMPX");
+   skip_ws(ps);
+   uint32_t id = parse_uint(ps, MAX_INDEX, "TEMPX array index");
+   expect(ps, ']', "']' after the TEMPX array index");
+   expect(ps, '[', "'[' and the TEMPX range");
+   uint32_t first, last;
+   bool empty;
+   parse_range(ps, &first, &last, &empty);
+   if (empty || first)
+      fail_at(ps, at, "TEMPX takes a range TEMPX[a][0..n]");
+   for (unsigned k = 0; k < ps->ntempx; k++)
+      if (ps->tempx[k].id == id)
+         fail_at(ps, at, "TEMPX[%u] is declared twice", id);
+   if (ps->ntempx == LEGACY_MAX_ARRAYS)
+      fail_at(ps, at, "more than %u TEMPX arrays", LEGACY_MAX_ARRAYS);
+   ps->tempx[ps->ntempx++] = (struct legacy_array){id, last + 1, 0, 0, *at};
+}
+
+/* DCL of an older file; false if the file is a current one. */
+static bool
+parse_legacy_decl(struct parser *ps, const struct cursor *start)
+{
+   struct cursor at = ps->c;
+   struct tgsi_decl d;
+   memset(&d, 0, sizeof(d));
+   d.loc = loc_of(start);
+   d.usage_mask = TGSI_MASK_XYZW;
+   if (match_kw(ps, "RES")) {
+      parse_res_decl(ps, &d, &at);
+      VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
+   } else if (match_kw(ps, "IMMX")) {
+      parse_immx_decl(ps, &at);
+   } else if (match_kw(ps, "TEMPX")) {
+      parse_tempx_decl(ps, &at);
+   } else {
+      return false;
+   }
+   ps->last_item = "declaration";
+   return true;
+}
+
+/* At the first instruction: TEMPX arrays after the last TEMP, IMMX after
+ * the last IMM. */
+static void
+place_legacy(struct parser *ps)
+{
+   if (ps->placed)
+      return;
+   ps->placed = true;
+   uint32_t next = 0;
+   uint16_t id = 0;
+   for (unsigned i = 0; i < ps->s->ndecls; i++)
+      if (ps->s->decls[i].file == TGSI_FILE_TEMP) {
+         next = MAX2(next, ps->s->decls[i].last + 1);
+         id = MAX2(id, ps->s->decls[i].array_id);
+      }
+   for (unsigned k = 0; k < ps->ntempx; k++) {
+      struct legacy_array *a = &ps->tempx[k];
+      if (next + a->n > MAX_INDEX + 1 || id == UINT16_MAX)
+         fail_at(ps, &a->at, "TEMPX[%u] does not fit after the temporaries", a->id);
+      struct tgsi_decl d;
+      memset(&d, 0, sizeof(d));
+      d.file = TGSI_FILE_TEMP;
+      d.first = a->base = next;
+      d.last = next + a->n - 1;
+      d.usage_mask = TGSI_MASK_XYZW;
+      d.array_id = a->new_id = ++id;
+      d.loc = loc_of(&a->at);
+      VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
+      next += a->n;
+   }
+   ps->immx.base = ps->s->nimms;
+   for (uint32_t k = 0; k < ps->immx.n; k++) {
+      struct tgsi_imm imm;
+      memset(&imm, 0, sizeof(imm));
+      imm.type = TGSI_IMM_FLT32;
+      memcpy(imm.u, &ps->immx_vals[4 * k], sizeof(imm.u));
+      imm.loc = loc_of(&ps->immx.at);
+      VEC_PUSH(ps->s->imms, ps->s->nimms, ps->s->imms_cap, imm);
+   }
+}
+
+/* RINPUT: a BUFFER after every declared one, declared on first use. */
+static uint32_t
+rinput_buffer(struct parser *ps, const struct cursor *at)
+{
+   if (ps->rinput < 0) {
+      uint32_t k = 0;
+      for (unsigned i = 0; i < ps->s->ndecls; i++)
+         if (ps->s->decls[i].file == TGSI_FILE_BUFFER)
+            k = MAX2(k, ps->s->decls[i].last + 1);
+      if (k > MAX_INDEX)
+         fail_at(ps, at, "no BUFFER index left for RINPUT");
+      struct tgsi_decl d;
+      memset(&d, 0, sizeof(d));
+      d.file = TGSI_FILE_BUFFER;
+      d.first = d.last = k;
+      d.usage_mask = TGSI_MASK_XYZW;
+      d.loc = loc_of(at);
+      VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
+      ps->rinput = (int32_t)k;
+   }
+   return (uint32_t)ps->rinput;
+}
+
+static void parse_bracket(struct parser *ps, int32_t *index, bool *indirect, struct tgsi_ind *ind);
+
+/* An operand in an older file; false if the file is a current one. */
+static bool
+parse_legacy_reg(struct parser *ps, struct tgsi_reg *r)
+{
+   struct cursor at = ps->c;
+   if (match_kw(ps, "RINPUT")) {
+      need_legacy(ps, &at, "RINPUT");
+      r->file = TGSI_FILE_BUFFER;
+      r->index = (int32_t)rinput_buffer(ps, &at);
+      return true;
+   }
+   bool res = match_kw(ps, "RES"), immx = !res && match_kw(ps, "IMMX"),
+        tempx = !res && !immx && match_kw(ps, "TEMPX");
+   if (!res && !immx && !tempx)
+      return false;
+   need_legacy(ps, &at, res ? "the RES register file" : immx ? "IMMX" : "TEMPX");
+   expect(ps, '[', "'[' after the register file");
+   const struct legacy_array *a = immx ? &ps->immx : NULL;
+   if (tempx) {
+      skip_ws(ps);
+      uint32_t id = parse_uint(ps, MAX_INDEX, "TEMPX array index");
+      expect(ps, ']', "']' after the TEMPX array index");
+      for (unsigned k = 0; k < ps->ntempx && !a; k++)
+         a = ps->tempx[k].id == id ? &ps->tempx[k] : NULL;
+      if (!a)
+         fail_at(ps, &at, "TEMPX[%u] is not declared", id);
+      expect(ps, '[', "'[' and the TEMPX element");
+   }
+   parse_bracket(ps, &r->index, &r->indirect, &r->ind);
+   if (res) {
+      if (r->indirect || r->index >= LEGACY_MAX_RES || ps->res_file[r->index] < 0)
+         fail_at(ps, &at, "RES[...] is not a declared resource");
+      r->file = (enum tgsi_file)ps->res_file[r->index];
+      return true;
+   }
+   if (!a->n)
+      fail_at(ps, &at, "IMMX is not declared");
+   if (!r->indirect && (uint32_t)r->index >= a->n)
+      fail_at(ps, &at, "%s element %d is past its %u declared", immx ? "IMMX" : "TEMPX", r->index,
+              a->n);
+   r->file = immx ? TGSI_FILE_IMM : TGSI_FILE_TEMP;
+   r->index += (int32_t)a->base;
+   r->array_id = immx ? 0 : a->new_id;
+   return true;
+}
+
+/* Operand-less EMIT and ENDPRIM (before 2014): stream 0, read from an
+ * immediate whose x is 0 (one is added if there is none). */
+static void
+legacy_stream0(struct parser *ps, struct tgsi_src *src)
+{
+   unsigned k = 0;
+   while (k < ps->s->nimms && (ps->s->imms[k].type >= TGSI_IMM_FLT64 || ps->s->imms[k].u[0]))
+      k++;
+   if (k == ps->s->nimms) {
+      struct tgsi_imm imm;
+      memset(&imm, 0, sizeof(imm));
+      imm.type = TGSI_IMM_UINT32;
+      imm.loc = loc_of(&ps->c);
+      VEC_PUSH(ps->s->imms, ps->s->nimms, ps->s->imms_cap, imm);
+   }
+   memset(src, 0, sizeof(*src));
+   src->reg.file = TGSI_FILE_IMM;
+   src->reg.index = (int32_t)k;
+   src->reg.loc = loc_of(&ps->c);
+}
+
 /* FILE[i], FILE[d][i], with indirect brackets and an optional "(array id)". */
 static void
 parse_reg(struct parser *ps, struct tgsi_reg *r, const char *what)
 {
    memset(r, 0, sizeof(*r));
    r->loc = loc_of(&ps->c);
+   if (parse_legacy_reg(ps, r))
+      return;
    r->file = parse_file(ps, what);
    expect(ps, '[', "'[' after the register file");
    parse_bracket(ps, &r->index, &r->indirect, &r->ind);
@@ -536,11 +853,8 @@ parse_opcode(struct parser *ps, struct tgsi_insn *in)
          fail_at(ps, &ps->c, "unknown opcode '%.*s' (_SAT must come before _PRECISE)", (int)n, w);
       fail_at(ps, &ps->c, "unknown opcode '%.*s'", (int)MIN2(n, 64), w);
    }
-   if ((tgsi_op_info[op].flags & TGSI_OPF_LEGACY) && !ps->opts->legacy)
-      fail_at(ps, &ps->c,
-              "opcode %s was removed from Mesa; it is accepted only in the legacy dialect "
-              "(--legacy)",
-              tgsi_op_info[op].name);
+   if (tgsi_op_info[op].flags & TGSI_OPF_LEGACY)
+      need_legacy(ps, &ps->c, tgsi_op_info[op].name);
    advance(ps, n);
    return (enum tgsi_opcode)op;
 }
@@ -672,10 +986,25 @@ parse_insn(struct parser *ps)
    memset(&in, 0, sizeof(in));
    in.target = -1;
    in.loc = loc_of(&ps->c);
+   struct cursor start = ps->c;
+   place_legacy(ps);
    in.op = parse_opcode(ps, &in);
    const struct tgsi_op_info *info = &tgsi_op_info[in.op];
    char buf[96];
    unsigned nops = info->ndst + info->nsrc;
+   if (in.op == TGSI_OP_EMIT || in.op == TGSI_OP_ENDPRIM) {
+      struct cursor save = ps->c;
+      skip_ws(ps);
+      bool none = ps->c.line != start.line || !peek(ps) ||
+                  (peek(ps) != '-' && peek(ps) != '|' && !looks_like_reg(ps) &&
+                   !match_prefix_ci(ps->c.p, "RINPUT"));
+      ps->c = save;
+      if (none) {
+         need_legacy(ps, &start, "EMIT or ENDPRIM without a stream operand");
+         legacy_stream0(ps, &in.src[in.nsrc++]);
+         nops = 0;
+      }
+   }
    for (unsigned i = 0; i < nops; i++) {
       struct cursor at = ps->c;
       if (i == 0) {
@@ -974,6 +1303,8 @@ parse_decl(struct parser *ps, const struct cursor *start)
    if (ps->seen_insn)
       fail_at(ps, start, "declarations must come before the first instruction");
    require_space(ps, "DCL");
+   if (parse_legacy_decl(ps, start))
+      return;
    parse_decl_reg(ps, &d);
    d.usage_mask = TGSI_MASK_XYZW;
    if (accept(ps, '.')) {
@@ -1363,6 +1694,11 @@ static void
 parse_shader(struct parser *ps)
 {
    skip_ws(ps);
+   for (struct cursor at = ps->c; match_kw(ps, "PROPERTY"); at = ps->c) {
+      need_legacy(ps, &at, "a PROPERTY line before the header");
+      parse_property(ps, &at);
+      skip_ws(ps);
+   }
    int st = match_name(ps, tgsi_stage_names, TGSI_STAGE_COUNT);
    if (st < 0)
       fail_expected(ps, "a shader header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP)");
@@ -1424,7 +1760,17 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
    ps->opts = opts ? opts : &defaults;
    ps->diags = diags;
    ps->s = tgsi_shader_new(TGSI_STAGE_FRAG, ps->file);
+   ps->legacy = ps->opts->legacy;
+   memset(ps->res_file, -1, sizeof(ps->res_file));
+   ps->rinput = -1;
    ps->ok = check_bytes(ps) && run_parser(ps);
+   free(ps->immx_vals);
+   if (ps->ok && ps->legacy && !ps->opts->legacy)
+      diag_add(diags, DIAG_NOTE, ps->file, ps->legacy_at.line, col_of(&ps->legacy_at),
+               ps->legacy_at.line_start,
+               "parsed in the legacy dialect: %s was removed from Mesa (say so with a "
+               "'# dialect: legacy' line)",
+               ps->legacy_what);
    struct tgsi_shader *s = ps->ok ? ps->s : NULL;
    if (!ps->ok)
       tgsi_shader_free(ps->s);

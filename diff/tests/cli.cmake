@@ -85,9 +85,11 @@ check_cli(order "-j1|--target|a3xx,sm50|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/b
           SAME_AS "-j3|--target|a3xx,sm50|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/bad_parse.tgsi|${_fx}/interp_refuses.tgsi|${_fx}/vs_precise.tgsi")
 
 # Baseline: expected failures pass the run; unexpected passes fail it.
-check_cli(write_baseline "--target|a3xx|--no-repro|--write-baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 2
+# --write-baseline exits 0 once written; its paths are relative to its own
+# directory (build/check-tests), and each entry names its first signal.
+check_cli(write_baseline "--target|a3xx|--no-repro|--write-baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 0
           CLEAN ${_out}/baseline.yaml FILE ${_out}/baseline.yaml
-          FILE_RE "expected:\n  - {shader: fixtures/check/bad_parse.tgsi, target: a3xx, status: error}\n$"
+          FILE_RE "expected:\n  - {shader: ../../fixtures/check/bad_parse.tgsi, target: a3xx, status: error, signal: input-error}\n$"
           SETUP baseline)
 check_cli(baseline_ok "--target|a3xx|--no-repro|--baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 0
           NEEDS baseline NOT_OUT "^error" OUT "0 new failures, 0 new errors, 1 expected, 0 unexpected passes")
@@ -95,6 +97,12 @@ check_cli(baseline_verbose "-v|--target|a3xx|--no-repro|--baseline|${_out}/basel
           NEEDS baseline OUT "^expected error a3xx fixtures/check/bad_parse.tgsi: input-error")
 check_cli(baseline_xpass "--target|a3xx|--no-repro|--baseline|${_fx}/baseline_xpass.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 1
           OUT "^xpass a3xx fixtures/check/fs_basic.tgsi: pass, but the baseline expects fail\n.*1 expected, 1 unexpected passes")
+# Entries relative to the baseline's directory; a changed first signal is a
+# new failure; an entry naming no case of a full run is reported stale.
+check_cli(baseline_relative "--target|a3xx|--no-repro|--baseline|${_fx}/baseline_rel.yaml|${_fx}/bad_parse.tgsi" 0
+          OUT "0 new errors, 1 expected" ERR "stale baseline entry gone.tgsi on a3xx")
+check_cli(baseline_signal_changed "--target|a3xx|--no-repro|--baseline|${_fx}/baseline_signal.yaml|${_fx}/bad_parse.tgsi" 2
+          OUT "1 new errors, 0 expected")
 check_cli(baseline_bad "--target|a3xx|--baseline|${_fx}/baseline_bad.yaml|${_fx}/fs_basic.tgsi" 2
           ERR "baseline_bad.yaml:2:.*status is one of fail, error, skip")
 
@@ -136,6 +144,13 @@ check_cli(generated "--generated|3|--target|a3xx|--no-repro|--json|${_out}/gen.j
           FILE_RE "\"shaders\": 3, \"cases\": 3,.*\"shader\": \"gen:[0-9]+\""
           SAME_AS "--generated|3|--target|a3xx|--no-repro|-j1")
 check_cli(generated_bad "--generated|-1" 2 ERR "--generated takes a number")
+# Variants: NAME~vK, run on the original's inputs, same interpreter outputs;
+# subroutine labels (CAL) and the legacy dialect survive the rewrite.
+check_cli(variants "--variants|2|--no-repro|--json|${_out}/var.json|captures/fs_phong.tgsi|captures/cs_reduce_sum.tgsi|captures/fs_deferred_uber.tgsi|captures/vs_legacy_mesa9_lights.tgsi" 0
+          CLEAN ${_out}/var.json FILE ${_out}/var.json
+          FILE_RE "\"shaders\": 12,.*\"shader\": \"captures/fs_phong.tgsi~v2\""
+          SAME_AS "--variants|2|--no-repro|-j1|captures/fs_phong.tgsi|captures/cs_reduce_sum.tgsi|captures/fs_deferred_uber.tgsi|captures/vs_legacy_mesa9_lights.tgsi")
+check_cli(variants_bad "--variants|x" 2 ERR "--variants takes a number")
 # --git-bisect: only compile errors -> 125 (untestable); a mismatch -> 1.
 check_cli(bisect_compile "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 125)
 check_cli(bisect_bad "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1)
@@ -194,6 +209,25 @@ foreach(_s 1 2 3)
 endforeach()
 # TXP with a denormal w (seed 3): opt projected by a * rcp(w) (0 * inf = NaN), ref divides exactly.
 check_cli(txp_exact_projection "--no-repro|--seed|3|captures/fs_shadow_pcf.tgsi" 0 OUT "total +2 +2 +0")
+
+# Inputs: a directory means its *.tgsi, @LIST a list file; --fraction keeps
+# the same files for a seed; report paths are tried before the run.
+check_cli(check_dir_input "fixtures/check/hand|-q|--no-repro|-j|0|--target|sm50" 0
+          OUT "2 shaders, 2 cases")
+check_cli(check_empty_dir "fixtures/report|-q|--no-repro" 2 ERR "no \\*.tgsi files")
+check_cli(check_list_input "@${_fx}/lists/two.txt|-q|--no-repro|-j|0|--target|sm50" 0
+          OUT "2 shaders, 2 cases")
+check_cli(check_list_missing_file "@${_fx}/lists/missing.txt|-q|--no-repro|-j|0|--target|sm50" 2
+          OUT "error sm50 no/such/shader.tgsi: input-error")
+check_cli(check_list_absent "@${_fx}/lists/absent.txt" 2 ERR "absent.txt")
+check_cli(check_fraction "captures|-q|--no-repro|-j|0|--target|sm50|--fraction|0.05|--seed|3" 0
+          OUT "[1-9] shaders, [1-9] cases")
+check_cli(check_fraction_bad "captures|--fraction|1.5" 2 ERR "--fraction takes")
+check_cli(check_json_stdout "${_fx}/fs_basic.tgsi|-q|--no-repro|-j|0|--target|sm50|--json|-" 0
+          OUT "^{\n  \"summary\": {\"shaders\": 1," ERR "1 shaders, 1 cases")
+check_cli(check_report_path_early "${_fx}/fs_basic.tgsi|--json|no/such/dir/r.json" 2
+          ERR "cannot write no/such/dir/r.json" NOT_OUT "shaders")
+check_cli(check_junit_is_dir "${_fx}/fs_basic.tgsi|--junit|fixtures" 2 ERR "Is a directory")
 # A sum that cancels an inexact term (gen:630271604 at --generated 3000 --seed 7:
 # 0 against -7.6e-6, a POW near 100 one ulp off): CANCEL, unchecked; no cancellation, no mark.
 # (FUSE: an ADD of a rounded MUL product may be fused.)
@@ -202,3 +236,9 @@ cli_test(interp_cancel_flags "interp|${_fx}/fs_cancel.tgsi|--inputs|${_fx}/fs_ca
 # ROUND of an inexact value within its tolerance of n + 0.5 (seed 37: 197.9
 # against 198.9 after x 255): EDGE, unchecked.
 check_cli(edge_round "--no-repro|--seed|37|captures/fs_tonemap_aces_srgb.tgsi" 0 OUT "total +2 +2 +0")
+# Every legacy-era fixture runs through check (interp, ref and opt on both
+# targets): no failure and no error; a skip or n/a says why.
+file(GLOB _legacy RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fixtures/legacy/*.tgsi)
+string(REPLACE ";" "|" _legacy "${_legacy}")
+check_cli(legacy_eras "-j2|--no-repro|${_legacy}" 0
+          OUT "total +[0-9]+ +[0-9]+ +0 +0 ")

@@ -103,7 +103,7 @@ test_distribution(const struct tgsi_shader *s)
       CHECK(uif(px[l]) == (float)(2 * (q % 128) + (l & 1)) + 0.5f);
       CHECK(uif(py[l]) == (float)(2 * (q / 128) + ((l >> 1) & 1)) + 0.5f);
    }
-   CHECKF(nan > 20 && negzero > 5 && denorm > 10 && intmin > 5 && equal > 20 && unit > 800,
+   CHECKF(nan > 20 && negzero > 5 && denorm > 5 && intmin > 5 && equal > 20 && unit > 800,
           "nan %u -0 %u denorm %u INT_MIN %u equal %u unit %u", nan, negzero, denorm, intmin, equal,
           unit);
    float bound = uif(e->cbuf[0][7 * 4]); /* compared in the loop: sane */

@@ -280,5 +280,6 @@ main(void)
 {
    run_model("a3xx");
    run_model("sm50");
+   run_model("gfx9");
    return test_done();
 }

@@ -43,3 +43,10 @@ add_test(NAME isa_dis_hex_bundle COMMAND $<TARGET_FILE:diffcomp> dis sm50 --hex 
          0x5c58000000270001 0x50b0000000070f00 0x50b0000000070f00)
 set_tests_properties(isa_dis_hex_bundle PROPERTIES PASS_REGULAR_EXPRESSION
                      "0008: 5c58000000270001  FADD R1, R0, R2\n0010: 50b0000000070f00  NOP")
+add_test(NAME isa_check_gfx9 COMMAND $<TARGET_FILE:diffcomp> isa check gfx9
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_gfx9 PROPERTIES PASS_REGULAR_EXPRESSION "gfx9: ok \\(gfx9, [0-9]+ ops\\)")
+add_test(NAME isa_dis_gfx9_sdwa COMMAND $<TARGET_FILE:diffcomp> dis gfx9 --hex 0x04051601680202f9
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_dis_gfx9_sdwa PROPERTIES PASS_REGULAR_EXPRESSION
+  "v_add_u32_sdwa v1, v1, v1 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0")

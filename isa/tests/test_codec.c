@@ -292,11 +292,13 @@ main(void)
    unsigned nmodels = 0;
    run_fixture("fixtures/isa/a3xx.txt", &nmodels);
    run_fixture("fixtures/isa/sketch_gfx9.txt", &nmodels);
+   run_fixture("fixtures/isa/gfx9.txt", &nmodels);
    run_fixture("fixtures/isa/sketch_agx.txt", &nmodels);
-   CHECK(nmodels == 3);
+   CHECK(nmodels == 4);
    test_bundle();
    random_words("a3xx", 1000000);
    random_words("sketch_gfx9.yaml", 1000000);
+   random_words("gfx9", 1000000);
    random_words("sketch_agx.yaml", 1000000);
    return test_done();
 }

@@ -5,8 +5,11 @@ function(interp_cli name)
   cli_test(cli_${name} ${ARGN})
 endfunction()
 function(interp_same name args)
-  cmake_parse_arguments(T "" "EXPECT;ARGS2;PRE" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=0)
+  cmake_parse_arguments(T "" "EXPECT;ARGS2;PRE;RC" "" ${ARGN})
+  if(NOT DEFINED T_RC)
+    set(T_RC 0)
+  endif()
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${T_RC})
   foreach(v EXPECT ARGS2 PRE)
     if(T_${v})
       list(APPEND defs -D${v}=${T_${v}})
@@ -82,10 +85,13 @@ foreach(line IN LISTS _bad_lines)
   set(timeout 60)
   set(maxerr 1000000)
   set(xfail FALSE)
+  set(workers_only OFF)
   string(REPLACE " " ";" flags "${flags}")
   foreach(fl IN LISTS flags)
     if(fl STREQUAL "xfail")
       set(xfail TRUE)
+    elseif(fl STREQUAL "check=workers")
+      set(workers_only ON)
     elseif(fl MATCHES "^timeout=([0-9]+)$")
       set(timeout ${CMAKE_MATCH_1})
     elseif(fl MATCHES "^maxerr=([0-9]+)$")
@@ -102,6 +108,45 @@ foreach(line IN LISTS _bad_lines)
   math(EXPR ctest_timeout "${timeout} + 60")
   set_tests_properties(bad_${name} PROPERTIES TIMEOUT ${ctest_timeout} WILL_FAIL ${xfail}
                                                LABELS bad)
+  # Every shader input of the catalog also goes through `check` in every
+  # mode (bad_<name>_check): in process and with -j2 workers, reproducers,
+  # --json and --junit on, followed by a good shader the run must still
+  # pass. The input is the first operand of a shader-taking command.
+  string(REPLACE " " ";" words "${args}")
+  list(GET words 0 cmd)
+  if(cmd STREQUAL "bench")
+    list(REMOVE_AT words 0)
+    list(GET words 0 cmd)
+  endif()
+  if(NOT cmd MATCHES "^(tgsi|interp|compile|check)$")
+    continue()
+  endif()
+  list(REMOVE_AT words 0)
+  set(input "")
+  set(skip_value FALSE)
+  foreach(w IN LISTS words)
+    if(skip_value)
+      set(skip_value FALSE)
+    elseif(w MATCHES "^-(-check|q|v|-no-repro|-frob|-bench=.*)$")
+    elseif(w MATCHES "^-")
+      set(skip_value TRUE) # an option and its value
+    elseif(NOT w STREQUAL "")
+      set(input "${w}")
+      break()
+    endif()
+  endforeach()
+  if(input STREQUAL "" OR input IN_LIST _bad_checked)
+    continue()
+  endif()
+  list(APPEND _bad_checked "${input}")
+  add_test(NAME bad_${name}_check
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DSRC=${CMAKE_SOURCE_DIR}
+                   -DWORK=${CMAKE_BINARY_DIR}/bad/${name}_check -DNAME=${name} -DMODE=check
+                   -DARGS=${input} -DTIMEOUT=${timeout} -DMAXERR=${maxerr}
+                   -DCHECK_WORKERS_ONLY=${workers_only}
+                   -P ${CMAKE_CURRENT_LIST_DIR}/run_bad.cmake)
+  math(EXPR ctest_timeout "2 * ${timeout} + 60")
+  set_tests_properties(bad_${name}_check PROPERTIES TIMEOUT ${ctest_timeout} LABELS bad)
 endforeach()
 
 # Bugs found by `diffcomp check --generated`: each reduced reproducer in
@@ -124,3 +169,37 @@ add_test(NAME cli_install
          COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR} -DSRC=${CMAKE_SOURCE_DIR}
                  -DTMP=${CMAKE_BINARY_DIR}/install-test -P ${CMAKE_CURRENT_LIST_DIR}/run_install.cmake)
 interp_cli(version "--version" 0 OUT "^diffcomp [0-9]+\\.[0-9]+\\.[0-9]+\n")
+
+# diffcomp report: two hand-edited check reports, text and Markdown.
+set(_rp fixtures/report)
+interp_same(report_text "report|${_rp}/old.json|${_rp}/new.json" EXPECT ${_rp}/expected.txt RC 1)
+interp_same(report_markdown "report|${_rp}/old.json|${_rp}/new.json|--markdown|--top|1"
+            EXPECT ${_rp}/expected.md RC 1)
+interp_cli(report_exit_new_failure "report|${_rp}/old.json|${_rp}/new.json" 1 OUT "new failures \\(1\\)")
+interp_cli(report_same "report|${_rp}/old.json|${_rp}/old.json" 0 OUT "a3xx: 3 cases pass in both")
+interp_cli(report_not_a_report "report|${_rp}/old.json|fixtures/report/expected.txt" 2
+           ERR "no 'cases' list|YAML")
+interp_cli(report_one_file "report|${_rp}/old.json" 2 ERR "usage: diffcomp report")
+interp_cli(report_root_list "report|${_rp}/old.json|${_rp}/not_a_map.json" 2 ERR "no 'cases' list")
+# sm50 laid `IF c {x = x * 2} ELSE {BRK}` at a loop top with the multiply
+# unguarded before `@!P0 SYNC` (issue 14): both arm orders must pass.
+# opt killed a lane at its DEMOTE: helper lanes stopped computing, and the
+# derivatives of later values were wrong in their quads.
+interp_cli(gen_regress_demote_then_derivative
+           "check|fixtures/gen_regress/demote_then_derivative.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +2 +0 +0 +0 +0")
+interp_cli(gen_regress_else_break_loop_top
+           "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +2 +0 +0 +0 +0")
+# tools/mutate: the mutation harness on three mutants of a small pass (one
+# killed at least, so a harness that classifies nothing fails).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND)
+  add_test(NAME mutate_smoke
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   --files compiler/opt/opt_copyprop.c --sample 3 --seed 1 -j 1
+                   --min-kill-rate 0.5 captures/vs_mvp_basic.tgsi captures/fs_pbr_metal_rough.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_smoke PROPERTIES PASS_REGULAR_EXPRESSION "killed: [1-9][0-9]* of 3"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+endif()

@@ -3,6 +3,8 @@
 #   cmake -DEXE=diffcomp -DSRC=source-dir -DWORK=scratch-dir -DNAME=case
 #         -DARGS=arguments -DRC=exit-code -DERR=substring -DTIMEOUT=s
 #         -DMAXERR=bytes -P run_bad.cmake
+# or, for the same case's input run through `check` in every mode,
+#   cmake ... -DMODE=check -DARGS=input [-DCHECK_WORKERS_ONLY=ON] -P run_bad.cmake
 # Fails on: a signal or a timeout (crash, hang), another exit code, a
 # missing stderr substring, a sanitizer report, more than MAXERR bytes of
 # stderr, or any file left in @OUT@ by a command that failed.
@@ -60,6 +62,76 @@ foreach(w ${wanted})
 endforeach()
 string(REPLACE "@IN@" "${in_dir}" ARGS "${ARGS}")
 separate_arguments(args UNIX_COMMAND "${ARGS}")
+
+# MODE=check: ARGS is one input, run by `check` in process (-j 0) and with
+# two workers, with reproducers, --json and --junit on, followed by a good
+# shader. Fails on a crash or hang, an exit code other than 0..2, a JSON or
+# JUnit report that does not parse or lacks a case, a case that is not a
+# pass without a message saying why, or a good shader that did not pass.
+function(check_mode)
+  set(good ${SRC}/captures/vs_mvp_basic.tgsi)
+  set(modes 0 2)
+  if(CHECK_WORKERS_ONLY) # too slow to finish in process: the workers' timeout ends it
+    set(modes 2)
+  endif()
+  foreach(j ${modes})
+    file(REMOVE_RECURSE ${out_dir})
+    file(MAKE_DIRECTORY ${out_dir})
+    set(cmd ${EXE} check ${args} ${good} -j ${j} -q --invocations 16 --timeout 5 --json ${out_dir}/r.json
+            --junit ${out_dir}/r.xml --repro-dir ${out_dir}/repro)
+    execute_process(COMMAND ${cmd} WORKING_DIRECTORY ${SRC} TIMEOUT ${TIMEOUT}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    string(REPLACE ";" " " shown "${cmd}")
+    set(ctx "${shown}\nstdout:\n${out}\nstderr:\n${err}")
+    if(NOT rc MATCHES "^[0-2]$")
+      message(FATAL_ERROR "crashed, hung or failed: '${rc}'\n${ctx}")
+    endif()
+    foreach(bad "AddressSanitizer" "LeakSanitizer" "runtime error:")
+      string(FIND "${err}" "${bad}" pos)
+      if(pos GREATER_EQUAL 0)
+        message(FATAL_ERROR "sanitizer report\n${ctx}")
+      endif()
+    endforeach()
+    string(LENGTH "${err}" errlen)
+    if(errlen GREATER MAXERR)
+      message(FATAL_ERROR "${errlen} bytes on stderr, at most ${MAXERR} allowed\n${ctx}")
+    endif()
+    file(READ ${out_dir}/r.json json)
+    string(JSON n ERROR_VARIABLE jerr LENGTH "${json}" cases)
+    if(jerr)
+      message(FATAL_ERROR "--json: ${jerr}\n${ctx}")
+    endif()
+    set(good_pass 0)
+    math(EXPR last "${n} - 1")
+    foreach(k RANGE ${last})
+      string(JSON sh GET "${json}" cases ${k} shader)
+      string(JSON st GET "${json}" cases ${k} status)
+      if(sh STREQUAL good)
+        if(st STREQUAL "pass")
+          math(EXPR good_pass "${good_pass} + 1")
+        endif()
+      elseif(st MATCHES "^(error|fail|skip)$")
+        string(JSON msg ERROR_VARIABLE jerr GET "${json}" cases ${k} signals 0 message)
+        if(jerr OR msg STREQUAL "")
+          message(FATAL_ERROR "case ${k} is ${st} without a message\n${ctx}")
+        endif()
+      endif()
+    endforeach()
+    if(NOT good_pass EQUAL 2)
+      message(FATAL_ERROR "-j ${j}: the good shader after the bad input did not pass "
+                          "on both targets\n${ctx}")
+    endif()
+    file(READ ${out_dir}/r.xml xml)
+    if(NOT xml MATCHES "^<\\?xml .*</testsuites>\n$" OR NOT xml MATCHES "vs_mvp_basic")
+      message(FATAL_ERROR "--junit: not a whole report\n${ctx}\n${xml}")
+    endif()
+  endforeach()
+endfunction()
+if(MODE STREQUAL "check")
+  check_mode()
+  file(REMOVE_RECURSE ${WORK})
+  return()
+endif()
 
 execute_process(COMMAND ${EXE} ${args} WORKING_DIRECTORY ${SRC} TIMEOUT ${TIMEOUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -70,11 +70,43 @@ test_diag_long_line(void)
    free(src);
 }
 
+/* What a YAML reproducer can hold: UTF-8 text without NUL. */
+static void
+test_utf8_text(void)
+{
+   static const struct {
+      const char *s;
+      size_t len, good;
+   } cases[] = {
+       {"FRAG\n", 5, 5},
+       {"a\xc3\xa9"
+        "b",
+        4, 4},                     /* e acute */
+       {"a\xe2\x82\xac", 4, 4},    /* euro sign */
+       {"\xf0\x9f\x98\x80", 4, 4}, /* 4-byte form */
+       {"ab\0cd", 5, 2},           /* NUL */
+       {"a\xe9"
+        "b",
+        3, 1},                     /* Latin-1 */
+       {"\xc0\x80", 2, 0},         /* overlong NUL */
+       {"\xe0\x80\x80", 3, 0},     /* overlong */
+       {"\xed\xa0\x80", 3, 0},     /* surrogate */
+       {"\xf4\x90\x80\x80", 4, 0}, /* past U+10FFFF */
+       {"ab\xe2\x82", 4, 2},       /* cut short */
+       {"\x80", 1, 0},             /* lone continuation */
+       {"\xff\xfe", 2, 0},         /* UTF-16 BOM */
+   };
+   for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+      CHECKF(utf8_text_prefix(cases[i].s, cases[i].len) == cases[i].good, "case %u: %zu", i,
+             utf8_text_prefix(cases[i].s, cases[i].len));
+}
+
 int
 main(void)
 {
    test_rng();
    test_diag();
+   test_utf8_text();
    test_diag_long_line();
    return test_done();
 }

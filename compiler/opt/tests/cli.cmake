@@ -18,16 +18,17 @@ faults_cli(faults_fault_without_check "faults|--fault|missing-ss" 2 ERR "go with
 faults_cli(faults_bisect_without_check "faults|--bisect" 2 ERR "go with --check")
 faults_cli(faults_bad_reduce_time "faults|--check|${_ffx}/fs_mixed.tgsi|--reduce-time|0" 2 ERR "--reduce-time takes")
 faults_cli(faults_unknown_fault "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|nope" 2 ERR "unknown fault 'nope'")
-# The benchmark: both faults caught, the fault-free run clean.
+# The benchmark: both faults caught, the fault-free run clean (dce-discard
+# by the per-rewrite verification: a compile error).
 faults_cli(faults_check_detects
            "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|missing-ss,dce-discard|-j0|--invocations|256" 0
-           OUT "no fault, a3xx: 1 cases, 1 pass.*missing-ss +a3xx +yes +[a-z,]*hazard.*dce-discard +sm50 +yes +mismatch.*detection rate: 2/2 faults[^\n]*3/3 fault-target pairs \\(100.0%\\)\nfault-free runs: 0 false positives")
+           OUT "no fault, a3xx: 1 cases, 1 pass.*missing-ss +a3xx +yes +[a-z,]*hazard.*dce-discard +sm50 +yes +compile-error.*detection rate: 2/2 faults[^\n]*3/3 fault-target pairs \\(100.0%\\)\nfault-free runs: 0 false positives")
 # --bisect: the first failing case of each pair bisected with the fault
 # injected names one transformation, the fault's own firing, in the pass
 # the catalog gives -- one fault per pass that has fault hooks.
 faults_cli(faults_check_bisect
            "faults|--check|${_ffx}/fs_mixed.tgsi|${_ffx}/vs_int_loop.tgsi|${_ffx}/vs_invariant_precise.tgsi|--fault|missing-jp,missing-ss,stall-count-short,imm-truncated,swap-without-flip,shf-l-hi,ra-phi-copy-order,fold-minmax-nan,cse-ignores-fields,dce-discard,fuse-precise|--bisect|--invocations|64|-j2" 0
-           OUT "missing-ss +a3xx +hazard +hazard +yes +[0-9]+/[0-9]+ .* fault missing-ss: no \\(ss\\) on[^\n]*\nmissing-jp +a3xx +emit +emit +yes .*imm-truncated +sm50 +legalize +legalize +yes .*shf-l-hi +sm50 +isel +isel +yes .*ra-phi-copy-order +sm50 +ra +ra +yes .*fold-minmax-nan +sm50 +algebraic +algebraic +yes .*cse-ignores-fields +sm50 +cse +cse +yes .*dce-discard +sm50 +dce +dce +yes .*fuse-precise +sm50 +fuse,expand +expand +yes .* fault fuse-precise: fmad %[0-9]+ as ffma[^\n]*\nbisect: 16/16 pairs named one transformation, the fault's firing in its own pass\n")
+           OUT "missing-ss +a3xx +hazard +hazard +yes +[0-9]+/[0-9]+ .* fault missing-ss: no \\(ss\\) on[^\n]*\nmissing-jp +a3xx +emit +emit +yes .*imm-truncated +sm50 +legalize +legalize +yes .*shf-l-hi +sm50 +isel +isel +yes .*ra-phi-copy-order +sm50 +ra +ra +yes .*fold-minmax-nan +sm50 +algebraic +algebraic +yes .*cse-ignores-fields +sm50 +cse +cse +yes .*dce-discard +sm50 +dce +dce +yes .*fuse-precise +sm50 +fuse,expand +fuse +yes .* fault fuse-precise: %[0-9]+ = fadd\\(%[0-9]+ = fmul[^\n]*\nbisect: 16/16 pairs named one transformation, the fault's firing in its own pass\n")
 # --reduce: the first failing case of the pair shrinks (to the KILL_IF and
 # END, one lane).
 faults_cli(faults_check_reduce

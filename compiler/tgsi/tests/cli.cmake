@@ -27,3 +27,24 @@ tgsi_cli(hex_bits "tgsi|--hex-bits|${_good}/frag_virgl_hex.tgsi" 0
 tgsi_cli(hex_value "tgsi|${_good}/frag_hexfloat_values.tgsi" 0
          OUT "IMM\\[0\\] FLT32 {1.07374182e\\+09, 3.21283686e\\+09, 0, 1.06535322e\\+09}")
 tgsi_cli(bench_small "tgsi|--bench=1000" 0 OUT "round trip   equal")
+
+# Older eras (fixtures/legacy): detected without a dialect line, with a note,
+# and printed in today's form.
+set(_old fixtures/legacy)
+tgsi_cli(legacy_detected "tgsi|--check|${_old}/ops_arith.tgsi" 0
+         ERR "ops_arith.tgsi:8:1: note: parsed in the legacy dialect: SUB was removed from Mesa")
+tgsi_cli(legacy_res_sview "tgsi|${_old}/graw_res_sample.tgsi" 0
+         OUT "DCL SVIEW\\[0\\], 2D, FLOAT\n.*  0: SAMPLE TEMP\\[0\\], IN\\[0\\], SVIEW\\[0\\], SAMP\\[0\\]\n")
+tgsi_cli(legacy_res_buffer "tgsi|${_old}/clover_rinput.tgsi" 0
+         OUT "DCL BUFFER\\[0\\]\n.*DCL BUFFER\\[1\\]\n.*LOAD TEMP\\[1\\]\\.x, BUFFER\\[1\\], .*STORE BUFFER\\[0\\]\\.x,")
+tgsi_cli(legacy_immx "tgsi|${_old}/clover_immx.tgsi" 0
+         OUT "IMM\\[0\\] FLT32 {1, 0, 0, 0}\nIMM\\[1\\] FLT32 {0.5, 0.25, 0.75, 1}\n.*MAD TEMP\\[0\\], IN\\[0\\], IMM\\[1\\], IMM\\[ADDR\\[0\\]\\.x\\+1\\]")
+tgsi_cli(legacy_tempx "tgsi|${_old}/clover_tempx.tgsi" 0
+         OUT "DCL TEMP\\[1\\.\\.4\\], ARRAY\\(1\\)\n.*ADD TEMP\\[0\\], TEMP\\[ADDR\\[0\\]\\.x\\+1\\]\\(1\\), TEMP\\[2\\]\\(1\\)")
+tgsi_cli(legacy_emit "tgsi|${_old}/gs_emit_no_stream.tgsi" 0
+         OUT "IMM\\[0\\] UINT32 {0, 0, 0, 0}\n.*  2: EMIT IMM\\[0\\]\\.xxxx\n.*  9: ENDPRIM IMM\\[0\\]\\.xxxx")
+tgsi_cli(legacy_addr_space "tgsi|${_old}/graw_addr_space.tgsi" 0 OUT "MOV OUT\\[1\\], IMM\\[ADDR\\[0\\]\\.x\\+1\\]")
+tgsi_cli(legacy_property_first "tgsi|${_old}/property_first.tgsi" 0
+         OUT "^FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\n")
+tgsi_cli(legacy_interp "interp|${_old}/ops_kil_scs.tgsi|--invocations|2" 0 ERR "note: parsed in the legacy dialect")
+tgsi_cli(legacy_compile "compile|${_old}/clover_tempx.tgsi|--target|sm50|--path|opt" 0 ERR "note: parsed in the legacy dialect")

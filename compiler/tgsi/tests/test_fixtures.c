@@ -91,7 +91,10 @@ main(void)
    unsigned bad = run_dir(DC_SOURCE_DIR "/fixtures/tgsi/bad", true);
    unsigned good = run_dir(DC_SOURCE_DIR "/fixtures/tgsi/good", false);
    unsigned caps = run_dir(DC_SOURCE_DIR "/captures", false);
-   printf("%u bad fixtures, %u good fixtures, %u captures\n", bad, good, caps);
+   /* Every era's forms, without a dialect line: detected, printed modern. */
+   unsigned old = run_dir(DC_SOURCE_DIR "/fixtures/legacy", false);
+   printf("%u bad fixtures, %u good fixtures, %u captures, %u legacy\n", bad, good, caps, old);
+   CHECKF(old >= 10, "only %u legacy fixtures", old);
    CHECKF(bad >= 40, "only %u bad fixtures", bad);
    CHECKF(good >= 15, "only %u good fixtures", good);
    return test_done();

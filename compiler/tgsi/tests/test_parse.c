@@ -51,6 +51,7 @@
 #define SW 3
 
 static const struct tgsi_parse_opts no_opts, legacy_opts = {.legacy = true},
+                                             no_detect_opts = {.no_detect = true},
                                              hex_opts = {.hex_bits = true};
 
 static struct tgsi_shader *
@@ -419,7 +420,7 @@ test_every_opcode(void)
       free(text);
       if (info->flags & TGSI_OPF_LEGACY) {
          text = xasprintf("%s%s\nEND\n", frag_prelude, line);
-         expect_error(text, NULL, 15, 1, "--legacy");
+         expect_error(text, &no_detect_opts, 15, 1, "--legacy");
          free(text);
       }
    }
@@ -995,7 +996,7 @@ test_syntax_errors(void)
        {"MOV TEMP[0].xq, TEMP[1]\nEND\n", 4, 14, "invalid write mask letter 'q'"},
        {"MOV TEMP[0], |-TEMP[1]|\nEND\n", 4, 15, "negation must come before"},
        {"MOV TEMP[0], |TEMP[1]\nEND\n", 4, 22, "'|' closing"},
-       {"MOV TEMP[0], TEMP[ADDR[0].x + 3]\nEND\n", 4, 29, "'+3', not '+ 3'"},
+       {"MOV TEMP[0], TEMP[ADDR[0].x + x]\nEND\n", 4, 29, "expected digits after the sign"},
        {"MOV TEMP[0], TEMP[-1]\nEND\n", 4, 19, "cannot be negative"},
        {"MOV TEMP[0], TEMP[]\nEND\n", 4, 19, "only allowed in declarations"},
        {"MOV TEMP[0], TEMP[1][0][0]\nEND\n", 4, 24, "at most two brackets"},
@@ -1040,9 +1041,11 @@ test_syntax_errors(void)
    /* Header. */
    expect_error("", NULL, 1, 1, "expected a shader header");
    expect_error("  \n\n# only a comment\n", NULL, 4, 1, "expected a shader header");
-   expect_error("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\nEND\n", NULL, 1, 1,
+   expect_error("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\nEND\n", NULL, 2, 1,
                 "expected a shader header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP), found "
-                "'PROPERTY'");
+                "'END'");
+   expect_error("PROPERTY FS_COORD_ORIGIN UPPER_LEFT\nFRAG\nEND\n", &no_detect_opts, 1, 1,
+                "a PROPERTY line before the header was removed from Mesa");
    expect_error("FRAGMENT\nEND\n", NULL, 1, 1, "found 'FRAGMENT'");
    /* No diagnostics list: still a clean yes or no. */
    struct tgsi_shader *quiet = tgsi_parse("FRAG\nEND\n", 9, NULL, NULL, NULL);
@@ -1063,13 +1066,33 @@ test_dialects(void)
 {
    const char *legacy = "FRAG\nDCL TEMP[0..1]\nABS TEMP[0], TEMP[1]\nSUB TEMP[0], TEMP[0], "
                         "TEMP[1]\nKIL TEMP[0]\nEND\n";
-   expect_error(legacy, NULL, 3, 1,
-                "opcode ABS was removed from Mesa; it is accepted only in the legacy dialect "
-                "(--legacy)");
    struct tgsi_shader *s = expect_ok(legacy, &legacy_opts);
    CHECK(s && s->insns[0].op == TGSI_OP_ABS && s->insns[1].op == TGSI_OP_SUB &&
          s->insns[2].op == TGSI_OP_KIL && s->insns[2].nsrc == 1);
    tgsi_shader_free(s);
+   /* Detected: no dialect line, a removed opcode. A note, never an error,
+    * at the first form that needs the dialect. */
+   struct diag_list d = {0};
+   s = parse_str(legacy, NULL, &d);
+   CHECK(s && s->insns[0].op == TGSI_OP_ABS && d.nerrors == 0 && d.nwarnings == 0 && d.n == 1);
+   CHECKF(d.n == 1 && d.v[0].sev == DIAG_NOTE && d.v[0].line == 3 && d.v[0].col == 1 &&
+              strstr(d.v[0].msg, "parsed in the legacy dialect: ABS was removed from Mesa"),
+          "%s", d.n ? d.v[0].msg : "no note");
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   /* Given: no note. */
+   s = parse_str(legacy, &legacy_opts, &d);
+   CHECK(s && d.n == 0);
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   /* A dialect line that does not name legacy contradicts it. */
+   const struct tgsi_parse_opts said = {.dialect_line = true}, off = {.no_detect = true};
+   expect_error(legacy, &said, 3, 1,
+                "ABS was removed from Mesa; it is accepted only in the legacy dialect");
+   expect_error(legacy, &off, 3, 1, "ABS was removed from Mesa");
+   struct tgsi_parse_opts read = {0};
+   tgsi_read_dialect("# dialect: hex-bits\nFRAG\n", 20, &read);
+   CHECK(read.dialect_line && read.hex_bits && !read.legacy);
 
    /* Comments, CRLF, everything on one line, tabs. */
    const char *crlf = "# provenance: test\r\n# dialect: none\r\nFRAG\r\n  # indented comment\r\n"
@@ -1082,7 +1105,8 @@ test_dialects(void)
    tgsi_shader_free(s);
    /* Whole-word keywords. */
    expect_error("FRAG\nDCLTEMP[0]\nEND\n", NULL, 2, 1, "unknown opcode 'DCLTEMP'");
-   expect_error("FRAG\nDCL TEMPX[0]\nEND\n", NULL, 2, 5, "unknown register file 'TEMPX'");
+   expect_error("FRAG\nDCL TEMPX[0]\nEND\n", &no_detect_opts, 2, 5, "TEMPX was removed from Mesa");
+   expect_error("FRAG\nDCL TEMPY[0]\nEND\n", NULL, 2, 5, "unknown register file 'TEMPY'");
 }
 
 /* ------------------------------------------------------------------ */
