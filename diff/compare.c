@@ -171,9 +171,12 @@ transform_ok(uint32_t e, uint32_t a, unsigned flags, unsigned inexact)
 {
    bool e_special = (e & 0x7f800000u) == 0x7f800000u; /* Inf or NaN */
    /* a fused rounding, like any error of a term, is not bounded by the
-    * size of a sum that cancelled it (CANCEL) */
+    * size of a sum that cancelled it (CANCEL), nor across a threshold
+    * (EDGE); and where the interpreter met a NaN, fusing may have made
+    * or avoided it (an unfused product overflowing) */
    if ((inexact & (1u << DIFF_INEXACT_FFMA_BIT)) &&
-       (within(&ffma_tol, e, a) || e_special || (flags & (ENV_F_CANCEL | ENV_F_EDGE))))
+       (within(&ffma_tol, e, a) || e_special ||
+        (flags & (ENV_F_CANCEL | ENV_F_EDGE | ENV_F_NAN))))
       return true;
    if (inexact & (1u << DIFF_INEXACT_ALGEBRAIC_BIT))
       return (is_zero(e) && is_zero(a)) || is_nan_bits(e);

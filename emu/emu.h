@@ -55,7 +55,8 @@
    X(BITS, "an inexact or sign-ambiguous float read as integer bits")                              \
    X(PK16, "two halves packed by PK2H: each compared as a float")                                 \
    X(CANCEL, "a sum cancelled inexact terms: its error is not bounded by its size")               \
-   X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")
+   X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")      \
+   X(PRODUCT, "a rounded MUL product, which an ADD of it may fuse with")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
 #undef ENV_FLAG_BIT_

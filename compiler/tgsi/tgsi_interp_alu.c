@@ -937,7 +937,12 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op));
       if (op == TGSI_OP_MAD)
          mad_fuse(n, rf, s[0], s[1], s[2]);
+      if (op == TGSI_OP_ADD || op == TGSI_OP_SUB) /* a MUL then an ADD: fused or not */
+         FOR rf[i] |= rf[i] & ENV_F_PRODUCT ? ENV_F_FUSE : 0;
       fextra(op, n, rf, s, r);
+      FOR rf[i] &= ~(uint32_t)ENV_F_PRODUCT;
+      if (op == TGSI_OP_MUL)
+         FOR rf[i] |= fmaf(F(s[0][i]), F(s[1][i]), -F(r[i])) != 0.0f ? ENV_F_PRODUCT : 0;
       return true;
    }
    merge_flags(n, rf, sf, ns);

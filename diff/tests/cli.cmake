@@ -230,8 +230,9 @@ check_cli(check_report_path_early "${_fx}/fs_basic.tgsi|--json|no/such/dir/r.jso
 check_cli(check_junit_is_dir "${_fx}/fs_basic.tgsi|--junit|fixtures" 2 ERR "Is a directory")
 # A sum that cancels an inexact term (gen:630271604 at --generated 3000 --seed 7:
 # 0 against -7.6e-6, a POW near 100 one ulp off): CANCEL, unchecked; no cancellation, no mark.
+# (FUSE: an ADD of a rounded MUL product may be fused.)
 cli_test(interp_cancel_flags "interp|${_fx}/fs_cancel.tgsi|--inputs|${_fx}/fs_cancel_inputs.yaml" 0
-         OUT "- \\[0, 0x00000000, 0.0, RCP, CANCEL\\]\n *- \\[1, 0x42c60000, 99.0, RCP\\]\n")
+         OUT "- \\[0, 0x00000000, 0.0, RCP, FUSE, CANCEL\\]\n *- \\[1, 0x42c60000, 99.0, RCP, FUSE\\]\n")
 # ROUND of an inexact value within its tolerance of n + 0.5 (seed 37: 197.9
 # against 198.9 after x 255): EDGE, unchecked.
 check_cli(edge_round "--no-repro|--seed|37|captures/fs_tonemap_aces_srgb.tgsi" 0 OUT "total +2 +2 +0")
