@@ -123,7 +123,7 @@ diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list 
 void
 diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 {
-   struct diff_shader_src s = {xstrdup(name), text, NULL};
+   struct diff_shader_src s = {.name = xstrdup(name), .text = text};
    VEC_PUSH(c->shaders, c->nshaders, c->shaders_cap, s);
 }
 
@@ -145,6 +145,41 @@ diff_check_add_generated(struct diff_check *c, unsigned n)
       diff_check_add_shader(c, name, text);
       free(name);
       diag_clear(&d);
+   }
+}
+
+static struct tgsi_shader *parse_shader(const struct diff_check *c,
+                                        const struct diff_shader_src *src, struct diag_list *d);
+
+void
+diff_check_add_variants(struct diff_check *c, unsigned n)
+{
+   unsigned count = c->nshaders;
+   for (unsigned i = 0; i < count && n; i++) {
+      struct diag_list d = {0};
+      struct tgsi_shader *s = parse_shader(c, &c->shaders[i], &d);
+      diag_clear(&d);
+      if (!s)
+         continue;
+      /* the variant is printed in canonical form; only the legacy
+       * opcodes still need their dialect */
+      bool legacy = c->o.popts.legacy;
+      for (unsigned k = 0; k < s->ninsns; k++)
+         legacy |= (tgsi_op_info[s->insns[k].op].flags & TGSI_OPF_LEGACY) != 0;
+      for (unsigned k = 1; k <= n; k++) {
+         const char *name = c->shaders[i].name;
+         uint64_t seed = hash64(name, strlen(name), c->o.seed * 1000003u + k);
+         char *vname = xasprintf("%s~v%u", name, k), *text = diff_variant(s, seed);
+         if (legacy) {
+            char *t = xasprintf("# dialect: legacy\n%s", text);
+            free(text);
+            text = t;
+         }
+         diff_check_add_shader(c, vname, text);
+         c->shaders[c->nshaders - 1].variant_of = i + 1;
+         free(vname);
+      }
+      tgsi_shader_free(s);
    }
 }
 
@@ -249,6 +284,12 @@ struct job {
    uint8_t *exact; /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
    bool runaway;   /* the interpreter ran out of steps, with realistic constants too */
    uint64_t outputs, nan; /* count_nan */
+   /* A variant whose interpreter outputs differ from its original's: the
+    * first value and the count, a signal of every case. */
+   bool variant_bad;
+   struct diff_mismatch variant_mm;
+   uint64_t variant_count;
+   char *variant_msg;
 };
 
 /* A shader the interpreter could not finish loops (or runs) far longer than
@@ -697,7 +738,8 @@ raced_words(const struct env *in, const struct env *run, uint64_t *defined)
    uint64_t n = 0;
    *defined = 0;
    for (unsigned i = 0; i < ENV_MAX_BUFFERS + ENV_MAX_IMAGES; i++) {
-      const struct env_mem *a = i < ENV_MAX_BUFFERS ? &in->buf[i] : &in->img[i - ENV_MAX_BUFFERS].mem;
+      const struct env_mem *a =
+          i < ENV_MAX_BUFFERS ? &in->buf[i] : &in->img[i - ENV_MAX_BUFFERS].mem;
       const struct env_mem *b =
           i < ENV_MAX_BUFFERS ? &run->buf[i] : &run->img[i - ENV_MAX_BUFFERS].mem;
       for (uint32_t w = 0; a->undef && b->undef && w + 4 <= MIN2(a->size, b->size); w += 4) {
@@ -719,11 +761,12 @@ diff_case_env_fini(struct diff_case_env *ce)
 
 /* One try: inputs from the seed (with flags, for nlanes) and the golden run. */
 static bool
-case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s, uint32_t nlanes,
-             unsigned flags, struct diff_case_env *ce, struct diag_list *d)
+case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
+             const struct tgsi_shader *plan, uint32_t nlanes, unsigned flags,
+             struct diff_case_env *ce, struct diag_list *d)
 {
    diff_case_env_fini(ce);
-   ce->inputs = diff_gen_inputs_ex(s, o->seed, nlanes, flags, d);
+   ce->inputs = diff_gen_inputs_ex(plan ? plan : s, o->seed, nlanes, flags, d);
    if (!ce->inputs)
       return false;
    ce->golden = env_clone(ce->inputs);
@@ -733,8 +776,9 @@ case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s, uint3
 }
 
 bool
-diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, const struct env *given,
-              struct diff_case_env *ce, struct diag_list *d)
+diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
+              const struct tgsi_shader *plan, const struct env *given, struct diff_case_env *ce,
+              struct diag_list *d)
 {
    memset(ce, 0, sizeof(*ce));
    if (given) {
@@ -742,7 +786,7 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, cons
       ce->golden = env_clone(given);
       struct tgsi_interp_opts io = {.max_steps = o->max_steps};
       ce->st = tgsi_interp_run(s, ce->golden, &io, d);
-   } else if (!case_env_try(o, s, o->invocations, 0, ce, d)) {
+   } else if (!case_env_try(o, s, plan, o->invocations, 0, ce, d)) {
       return false;
    }
    uint64_t defined, raced = 0;
@@ -751,12 +795,12 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, cons
        (raced = raced_words(ce->inputs, ce->golden, &defined)) * 2 > defined) {
       /* Workgroups that all write the same words leave every one of them
        * undefined: one workgroup defines them. */
-      uint32_t wg = ce->inputs->block_size[0] * ce->inputs->block_size[1] *
-                    ce->inputs->block_size[2];
+      uint32_t wg =
+          ce->inputs->block_size[0] * ce->inputs->block_size[1] * ce->inputs->block_size[2];
       struct diag_list q = {0};
       struct diff_case_env one;
       memset(&one, 0, sizeof(one));
-      if (case_env_try(o, s, wg, 0, &one, &q) && one.st == TGSI_INTERP_OK) {
+      if (case_env_try(o, s, plan, wg, 0, &one, &q) && one.st == TGSI_INTERP_OK) {
          diff_case_env_fini(ce);
          *ce = one;
          ce->retried |= DIFF_RETRY_ONE_WORKGROUP;
@@ -770,7 +814,7 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, cons
       struct diag_list q = {0};
       struct diff_case_env real;
       memset(&real, 0, sizeof(real));
-      if (case_env_try(o, s, o->invocations, DIFF_INPUTS_REAL_CONSTANTS, &real, &q) &&
+      if (case_env_try(o, s, plan, o->invocations, DIFF_INPUTS_REAL_CONSTANTS, &real, &q) &&
           real.st != TGSI_INTERP_BUDGET) {
          diff_case_env_fini(ce);
          *ce = real;
@@ -815,6 +859,31 @@ count_nan(const struct env *g, uint64_t *outputs, uint64_t *nan)
    }
 }
 
+/* A variant against its original, both on the interpreter: the same
+ * values bit for bit (NaN equals NaN), where the original defines them. */
+static void
+variant_compare(struct job *j, const struct tgsi_shader *orig, const struct tgsi_interp_opts *io)
+{
+   struct diag_list d = {0};
+   struct env *e = env_clone(j->inputs);
+   if (tgsi_interp_run(orig, e, io, &d) == TGSI_INTERP_OK) {
+      struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, e, NULL, NULL};
+      struct diff_cmp_result res;
+      diff_compare(orig, e, j->golden, &o, &res);
+      if (res.mismatched) {
+         j->variant_bad = true;
+         j->variant_mm = res.shown[0];
+         j->variant_count = res.mismatched;
+         char *t = diff_mismatch_text(orig, &res.shown[0]);
+         j->variant_msg =
+             xasprintf("the variant's interpreter run differs from the original's: %s", t);
+         free(t);
+      }
+   }
+   env_free(e);
+   diag_clear(&d);
+}
+
 /* The shader-level steps; false if no case can run (all get the error). */
 static bool
 job_prepare(struct job *j, unsigned first)
@@ -823,17 +892,25 @@ job_prepare(struct job *j, unsigned first)
    progress(j, first, "parse");
    inject(j->c, j->src->name);
    j->s = parse_shader(j->c, j->src, &d);
+   struct tgsi_shader *orig = NULL;
+   if (j->s && j->src->variant_of) {
+      /* a variant runs on its original's inputs */
+      orig = parse_shader(j->c, &j->c->shaders[j->src->variant_of - 1], &d);
+      if (!orig)
+         tgsi_shader_free(j->s), j->s = NULL;
+   }
    struct diff_case_env ce;
    memset(&ce, 0, sizeof(ce));
    if (j->s) {
       progress(j, first, "inputs");
-      if (diff_case_env(&j->c->o, j->s, j->src->inputs, &ce, &d))
+      if (diff_case_env(&j->c->o, j->s, orig, j->src->inputs, &ce, &d))
          j->inputs = ce.inputs;
    }
    if (!j->s || !j->inputs) {
       j->interp_err = first_error(&d, "cannot be read");
       diag_clear(&d);
       diff_case_env_fini(&ce);
+      tgsi_shader_free(orig);
       return false;
    }
    j->exact = diff_exact_channels(j->s, shader_nout(j->s));
@@ -843,6 +920,10 @@ job_prepare(struct job *j, unsigned first)
    j->interp_err = ce.err;
    if (j->golden)
       count_nan(j->golden, &j->outputs, &j->nan);
+   struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
+   if (orig && j->golden)
+      variant_compare(j, orig, &io);
+   tgsi_shader_free(orig);
    diag_clear(&d);
    return true;
 }
@@ -861,6 +942,9 @@ run_case(struct job *j, unsigned idx)
       diff_result_add(cr.r, DIFF_SIG_INTERP, "interp", NULL, 0, "%s", j->interp_err);
    cr.r->outputs = j->outputs;
    cr.r->nan = j->nan;
+   if (j->variant_bad)
+      diff_result_add(cr.r, DIFF_SIG_MISMATCH, "interp/variant", &j->variant_mm, j->variant_count,
+                      "%s", j->variant_msg);
    for (unsigned i = 0; case_steps[i].name; i++) {
       progress(j, idx, case_steps[i].name);
       if (!case_steps[i].run(&cr))
@@ -882,7 +966,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
    if (!n)
       return;
    const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
-   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL, NULL, false, 0, 0};
+   struct job j = {.c = c, .src = src, .results = results, .fn = fn, .ctx = ctx};
    double t0 = now_seconds();
    bool ok = job_prepare(&j, cases[0]);
    for (unsigned i = 0; i < n; i++) {
@@ -898,6 +982,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
       progress(&j, cases[i], NULL);
    }
    free(j.interp_err);
+   free(j.variant_msg);
    free(j.exact);
    env_free(j.golden);
    env_free(j.inputs);
