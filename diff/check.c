@@ -730,31 +730,6 @@ parse_shader(const struct diff_check *c, const struct diff_shader_src *src, stru
    return s;
 }
 
-/* A variant against its original, both on the interpreter: the same
- * values bit for bit (NaN equals NaN), where the original defines them. */
-static void
-variant_compare(struct job *j, const struct tgsi_shader *orig, const struct tgsi_interp_opts *io)
-{
-   struct diag_list d = {0};
-   struct env *e = env_clone(j->inputs);
-   if (tgsi_interp_run(orig, e, io, &d) == TGSI_INTERP_OK) {
-      struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, e, NULL, NULL};
-      struct diff_cmp_result res;
-      diff_compare(orig, e, j->golden, &o, &res);
-      if (res.mismatched) {
-         j->variant_bad = true;
-         j->variant_mm = res.shown[0];
-         j->variant_count = res.mismatched;
-         char *t = diff_mismatch_text(orig, &res.shown[0]);
-         j->variant_msg =
-             xasprintf("the variant's interpreter run differs from the original's: %s", t);
-         free(t);
-      }
-   }
-   env_free(e);
-   diag_clear(&d);
-}
-
 /* Memory words (buffers, images) the run made undefined that its inputs
  * defined: written by several workgroups. */
 static uint64_t
@@ -763,7 +738,8 @@ raced_words(const struct env *in, const struct env *run, uint64_t *defined)
    uint64_t n = 0;
    *defined = 0;
    for (unsigned i = 0; i < ENV_MAX_BUFFERS + ENV_MAX_IMAGES; i++) {
-      const struct env_mem *a = i < ENV_MAX_BUFFERS ? &in->buf[i] : &in->img[i - ENV_MAX_BUFFERS].mem;
+      const struct env_mem *a =
+          i < ENV_MAX_BUFFERS ? &in->buf[i] : &in->img[i - ENV_MAX_BUFFERS].mem;
       const struct env_mem *b =
           i < ENV_MAX_BUFFERS ? &run->buf[i] : &run->img[i - ENV_MAX_BUFFERS].mem;
       for (uint32_t w = 0; a->undef && b->undef && w + 4 <= MIN2(a->size, b->size); w += 4) {
@@ -785,11 +761,12 @@ diff_case_env_fini(struct diff_case_env *ce)
 
 /* One try: inputs from the seed (with flags, for nlanes) and the golden run. */
 static bool
-case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s, uint32_t nlanes,
-             unsigned flags, struct diff_case_env *ce, struct diag_list *d)
+case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
+             const struct tgsi_shader *plan, uint32_t nlanes, unsigned flags,
+             struct diff_case_env *ce, struct diag_list *d)
 {
    diff_case_env_fini(ce);
-   ce->inputs = diff_gen_inputs_ex(s, o->seed, nlanes, flags, d);
+   ce->inputs = diff_gen_inputs_ex(plan ? plan : s, o->seed, nlanes, flags, d);
    if (!ce->inputs)
       return false;
    ce->golden = env_clone(ce->inputs);
@@ -799,8 +776,9 @@ case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s, uint3
 }
 
 bool
-diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, const struct env *given,
-              struct diff_case_env *ce, struct diag_list *d)
+diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
+              const struct tgsi_shader *plan, const struct env *given, struct diff_case_env *ce,
+              struct diag_list *d)
 {
    memset(ce, 0, sizeof(*ce));
    if (given) {
@@ -808,7 +786,7 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, cons
       ce->golden = env_clone(given);
       struct tgsi_interp_opts io = {.max_steps = o->max_steps};
       ce->st = tgsi_interp_run(s, ce->golden, &io, d);
-   } else if (!case_env_try(o, s, o->invocations, 0, ce, d)) {
+   } else if (!case_env_try(o, s, plan, o->invocations, 0, ce, d)) {
       return false;
    }
    uint64_t defined, raced = 0;
@@ -817,12 +795,12 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, cons
        (raced = raced_words(ce->inputs, ce->golden, &defined)) * 2 > defined) {
       /* Workgroups that all write the same words leave every one of them
        * undefined: one workgroup defines them. */
-      uint32_t wg = ce->inputs->block_size[0] * ce->inputs->block_size[1] *
-                    ce->inputs->block_size[2];
+      uint32_t wg =
+          ce->inputs->block_size[0] * ce->inputs->block_size[1] * ce->inputs->block_size[2];
       struct diag_list q = {0};
       struct diff_case_env one;
       memset(&one, 0, sizeof(one));
-      if (case_env_try(o, s, wg, 0, &one, &q) && one.st == TGSI_INTERP_OK) {
+      if (case_env_try(o, s, plan, wg, 0, &one, &q) && one.st == TGSI_INTERP_OK) {
          diff_case_env_fini(ce);
          *ce = one;
          ce->retried |= DIFF_RETRY_ONE_WORKGROUP;
@@ -831,12 +809,15 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s, cons
       }
       diag_clear(&q);
    }
-   if (!given && ce->st == TGSI_INTERP_BUDGET) {
+   bool consts = false; /* without constants the retry would run the same inputs */
+   for (unsigned b = 0; b < ENV_MAX_CBUFS && ce->inputs; b++)
+      consts |= ce->inputs->cbuf_slots[b] > 0;
+   if (!given && consts && ce->st == TGSI_INTERP_BUDGET) {
       /* A loop bounded by a constant: realistic constants end it. */
       struct diag_list q = {0};
       struct diff_case_env real;
       memset(&real, 0, sizeof(real));
-      if (case_env_try(o, s, o->invocations, DIFF_INPUTS_REAL_CONSTANTS, &real, &q) &&
+      if (case_env_try(o, s, plan, o->invocations, DIFF_INPUTS_REAL_CONSTANTS, &real, &q) &&
           real.st != TGSI_INTERP_BUDGET) {
          diff_case_env_fini(ce);
          *ce = real;
@@ -881,6 +862,31 @@ count_nan(const struct env *g, uint64_t *outputs, uint64_t *nan)
    }
 }
 
+/* A variant against its original, both on the interpreter: the same
+ * values bit for bit (NaN equals NaN), where the original defines them. */
+static void
+variant_compare(struct job *j, const struct tgsi_shader *orig, const struct tgsi_interp_opts *io)
+{
+   struct diag_list d = {0};
+   struct env *e = env_clone(j->inputs);
+   if (tgsi_interp_run(orig, e, io, &d) == TGSI_INTERP_OK) {
+      struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, e, NULL, NULL};
+      struct diff_cmp_result res;
+      diff_compare(orig, e, j->golden, &o, &res);
+      if (res.mismatched) {
+         j->variant_bad = true;
+         j->variant_mm = res.shown[0];
+         j->variant_count = res.mismatched;
+         char *t = diff_mismatch_text(orig, &res.shown[0]);
+         j->variant_msg =
+             xasprintf("the variant's interpreter run differs from the original's: %s", t);
+         free(t);
+      }
+   }
+   env_free(e);
+   diag_clear(&d);
+}
+
 /* The shader-level steps; false if no case can run (all get the error). */
 static bool
 job_prepare(struct job *j, unsigned first)
@@ -896,23 +902,18 @@ job_prepare(struct job *j, unsigned first)
       if (!orig)
          tgsi_shader_free(j->s), j->s = NULL;
    }
-   struct diff_case_env ce, oce;
+   struct diff_case_env ce;
    memset(&ce, 0, sizeof(ce));
-   memset(&oce, 0, sizeof(oce));
    if (j->s) {
       progress(j, first, "inputs");
-      const struct env *given = j->src->inputs;
-      if (orig && !given && diff_case_env(&j->c->o, orig, NULL, &oce, &d))
-         given = oce.inputs;
-      if ((!orig || given) && diff_case_env(&j->c->o, j->s, given, &ce, &d))
+      if (diff_case_env(&j->c->o, j->s, orig, j->src->inputs, &ce, &d))
          j->inputs = ce.inputs;
    }
    if (!j->s || !j->inputs) {
       j->interp_err = first_error(&d, "cannot be read");
       diag_clear(&d);
-      tgsi_shader_free(orig);
       diff_case_env_fini(&ce);
-      diff_case_env_fini(&oce);
+      tgsi_shader_free(orig);
       return false;
    }
    j->exact = diff_exact_channels(j->s, shader_nout(j->s));
@@ -922,12 +923,10 @@ job_prepare(struct job *j, unsigned first)
    j->interp_err = ce.err;
    if (j->golden)
       count_nan(j->golden, &j->outputs, &j->nan);
-   if (orig && j->golden) {
-      struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
+   struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
+   if (orig && j->golden)
       variant_compare(j, orig, &io);
-   }
    tgsi_shader_free(orig);
-   diff_case_env_fini(&oce);
    diag_clear(&d);
    return true;
 }
@@ -944,11 +943,11 @@ run_case(struct job *j, unsigned idx)
                       j->interp_err);
    else if (j->interp_err)
       diff_result_add(cr.r, DIFF_SIG_INTERP, "interp", NULL, 0, "%s", j->interp_err);
+   cr.r->outputs = j->outputs;
+   cr.r->nan = j->nan;
    if (j->variant_bad)
       diff_result_add(cr.r, DIFF_SIG_MISMATCH, "interp/variant", &j->variant_mm, j->variant_count,
                       "%s", j->variant_msg);
-   cr.r->outputs = j->outputs;
-   cr.r->nan = j->nan;
    for (unsigned i = 0; case_steps[i].name; i++) {
       progress(j, idx, case_steps[i].name);
       if (!case_steps[i].run(&cr))

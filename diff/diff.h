@@ -353,8 +353,10 @@ struct diff_case_env {
    unsigned retried; /* DIFF_RETRY_* */
 };
 /* False (diagnostics in d) when the inputs cannot be made. */
+/* plan: the shader the inputs are made for (a variant's original), NULL: s. */
 bool diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
-                   const struct env *given, struct diff_case_env *ce, struct diag_list *d);
+                   const struct tgsi_shader *plan, const struct env *given,
+                   struct diff_case_env *ce, struct diag_list *d);
 void diff_case_env_fini(struct diff_case_env *ce);
 
 /* run.c */

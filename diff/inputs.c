@@ -42,7 +42,9 @@
  * kinds: doubles small with extra bits, 40% (edge%) double specials in
  * special lanes; int64 small, in int-bound lanes 45% the int64 list, 25%
  * random. Buffer and image words: integers, each word's profile at the
- * per-lane rates. DIFF_INPUTS_REAL_CONSTANTS makes every draw realistic.
+ * per-lane rates. DIFF_INPUTS_REAL_CONSTANTS makes every draw realistic,
+ * and sane constants other than levels and zeros at least 1 (a loop's step
+ * of 0 never ends it).
  *
  * Specials are equally likely within their list:
  *   float   +0 -0 1 -1 0.5 2 +Inf -Inf, NaN 0x7fc00000, -NaN 0xffc00000,
@@ -416,6 +418,7 @@ struct lane_gen {
    struct rng r;
    enum gen_profile prof;
    unsigned edge; /* percent of a non-REAL profile's float values that are edge values */
+   bool nonzero;  /* sane indices and offsets from 1 (a loop's step): the realistic retry */
    uint64_t pool[2][32]; /* 32-bit kinds (float, int) and 64-bit kinds */
    unsigned npool[2];
 };
@@ -568,6 +571,8 @@ gen_value(struct lane_gen *g, enum gen_kind k, enum gen_sane s, uint64_t prev, b
    bool is_float = k == GK_FLOAT || k == GK_NONE || k == GK_D_LO;
    if (s != GS_NONE) {
       uint64_t v = sane_value(&g->r, s);
+      if (g->nonzero && !v && s != GS_ZERO && s != GS_LOD)
+         v = 1;
       if (k == GK_FLOAT || k == GK_NONE)
          return fui((float)v);
       if (k == GK_D_LO)
@@ -682,6 +687,7 @@ gen_constants(struct env *e, const struct plan *p, uint64_t seed, bool real)
       g.prof = pick_profile(&g.r, draw_rates);
       if (real)
          g.prof = GP_REAL;
+      g.nonzero = real;
       uint32_t nvals = 0;
       for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)
          nvals += 4 * p->nconst[b];

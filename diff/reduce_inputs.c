@@ -492,7 +492,8 @@ trim_constants(struct ictx *c)
    for (unsigned b = 0; b < ENV_MAX_CBUFS && !c->r->stop; b++) {
       const struct env *e = c->r->inputs;
       uint32_t n = 0, slots = e->cbuf_slots[b];
-      for (uint32_t d = 0; d < e->ndraws && e->cbuf[b]; d++) /* the last non-zero slot of any draw */
+      /* the last non-zero slot of any draw */
+      for (uint32_t d = 0; d < e->ndraws && e->cbuf[b]; d++)
          for (uint32_t k = 4 * slots; k > 4 * n; k--)
             if (env_cbuf(e, b, d)[k - 1])
                n = (k + 3) / 4;

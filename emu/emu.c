@@ -246,7 +246,8 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    w->first_lane = first;
    w->n = n;
    const struct env *e = run->env;
-   w->draw = n && env_draw(e, first) == env_draw(e, first + n - 1) ? (int32_t)env_draw(e, first) : -1;
+   w->draw =
+       n && env_draw(e, first) == env_draw(e, first + n - 1) ? (int32_t)env_draw(e, first) : -1;
    for (uint32_t i = 1; w->draw >= 0 && e->lane_draw && i + 1 < n; i++)
       if (e->lane_draw[first + i] != (uint32_t)w->draw)
          w->draw = -1;

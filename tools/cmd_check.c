@@ -638,8 +638,9 @@ print_summary(struct out *o, const struct diff_summary *s, double secs)
           (unsigned long long)s->unchecked, (unsigned long long)s->tolerated);
    printf("outputs: %llu defined, %.2f%% NaN; %u cases compared under %d%% of their values, %u "
           "vacuous\n",
-          (unsigned long long)s->outputs, s->outputs ? 100.0 * (double)s->nan / (double)s->outputs : 0.0,
-          s->low, DIFF_LOW_COMPARED_PCT, s->status[DIFF_VACUOUS]);
+          (unsigned long long)s->outputs,
+          s->outputs ? 100.0 * (double)s->nan / (double)s->outputs : 0.0, s->low,
+          DIFF_LOW_COMPARED_PCT, s->status[DIFF_VACUOUS]);
    bool any = false;
    for (unsigned k = 0; k < DIFF_SIG_COUNT; k++)
       if (s->signals[k]) {

@@ -242,3 +242,17 @@ file(GLOB _legacy RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_
 string(REPLACE ";" "|" _legacy "${_legacy}")
 check_cli(legacy_eras "-j2|--no-repro|${_legacy}" 0
           OUT "total +[0-9]+ +[0-9]+ +0 +0 ")
+# Issue 14: a case that compares nothing is vacuous, not a pass (exit 1,
+# a JUnit failure), unless the baseline expects it; opt refusing what ref
+# compiles is opt's failure. Issue 15: a loop whose step is a constant
+# (0 in some draw at seeds 1-3: the interpreter alone runs out of steps)
+# passes after the retry with realistic constants.
+check_cli(vacuous "--target|a3xx|--no-repro|--junit|${_out}/vacuous.xml|${_fx}/vs_vacuous.tgsi" 1
+          OUT "vacuous a3xx fixtures/check/vs_vacuous.tgsi: nothing-compared.*1 vacuous"
+          CLEAN ${_out}/vacuous.xml FILE ${_out}/vacuous.xml
+          FILE_RE "failures=\"1\".*<failure type=\"nothing-compared\"")
+check_cli(vacuous_baselined "--target|a3xx|--no-repro|--baseline|${_fx}/baseline_vacuous.yaml|${_fx}/vs_vacuous.tgsi" 0
+          OUT "0 new failures, 0 new errors, 1 expected")
+check_cli(opt_refused "--no-repro|${_fx}/fs_opt_refuses.tgsi" 1
+          OUT "fail a3xx fixtures/check/fs_opt_refuses.tgsi: opt-refused \\(opt\\)")
+check_cli(loop_const_step "--no-repro|-q|${_fx}/fs_loop_const_step.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
