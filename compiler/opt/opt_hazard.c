@@ -234,10 +234,17 @@ sync_flags(struct hz *z)
          memcpy(p.in + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
          for (unsigned i = z->lo.block_start[bi]; i < z->lo.block_end[bi]; i++)
             z->flags[i] = (uint8_t)transfer(z, i, cur);
-         if (memcmp(cur, p.out + (size_t)bi * p.nw, p.nw * sizeof(uint64_t))) {
-            memcpy(p.out + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
-            changed = true;
-         }
+         /* out only grows: a transfer is not monotone (more producers
+          * pending can set a flag that clears others), and replacing out
+          * made the fixed point oscillate for ever (a3xx, generated
+          * pressure shader gen:465386385). A larger pending set only
+          * adds sync flags: conservative, never a missing one. */
+         uint64_t *out = p.out + (size_t)bi * p.nw;
+         for (unsigned w = 0; w < p.nw; w++)
+            if (cur[w] & ~out[w]) {
+               out[w] |= cur[w];
+               changed = true;
+            }
       }
    }
    free(cur);
