@@ -60,6 +60,8 @@ check_usage(FILE *f)
        "  --json FILE          machine-readable results\n"
        "  --junit FILE         one testcase per shader and target\n"
        "  --stats              shader-db style totals, ref -> opt\n"
+       "  --coverage FILE      list the transformation kinds, legalization paths, hazard\n"
+       "                       rules, sync kinds, ISA ops and encodings opt exercised\n"
        "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
        "  -v, --verbose        also list expected failures and the failing lanes' inputs\n"
        "  -q, --quiet          no progress bar\n\n"
@@ -72,7 +74,7 @@ struct check_args {
    struct diff_check c;
    const char **files;
    unsigned nfiles, files_cap;
-   const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir;
+   const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir, *coverage;
    unsigned shard_k, shard_n, generated, variants;
    bool stats, verbose, quiet, bisect;
 };
@@ -210,6 +212,8 @@ parse_report_option(int argc, char **argv, int *i, struct check_args *a, bool *t
       dst = &a->json;
    else if (opt_value(argc, argv, i, "--junit", &v))
       dst = &a->junit;
+   else if (opt_value(argc, argv, i, "--coverage", &v))
+      dst = &a->coverage;
    else if (opt_value(argc, argv, i, "--repro-dir", &v))
       dst = &a->repro_dir;
    else if (!strcmp(x, "--no-repro"))
@@ -266,6 +270,7 @@ parse_args(int argc, char **argv, struct check_args *a)
       check_usage(stderr);
       return EXIT_USAGE;
    }
+   a->c.o.coverage = a->coverage != NULL;
    return shard_from_env(a);
 }
 
@@ -547,6 +552,12 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
    bool ok = write_report(a->json, diff_report_json(&a->c, bl)) &&
              write_report(a->junit, diff_report_junit(&a->c, bl)) &&
              write_report(a->write_baseline, diff_baseline_yaml(&a->c));
+   if (a->coverage) {
+      char *sum = NULL;
+      ok &= write_report(a->coverage, diff_report_coverage(&a->c, &sum));
+      printf("coverage: %s (%s)\n", sum, a->coverage);
+      free(sum);
+   }
    int rc = s.outcome[DIFF_OUT_NEW_FAIL] || s.outcome[DIFF_OUT_UNEXPECTED_PASS] ? EXIT_FAIL
             : s.outcome[DIFF_OUT_NEW_ERROR] || !ok                              ? EXIT_USAGE
                                                                                 : EXIT_OK;
