@@ -52,6 +52,7 @@ diff_result_fini(struct diff_case_result *r)
    for (unsigned i = 0; i < r->nlanes; i++)
       free(r->lanes[i].vals);
    free(r->repro);
+   free(r->cover);
    memset(r, 0, sizeof(*r));
 }
 
@@ -449,7 +450,15 @@ compile_opt(struct case_run *cr, const struct tgsi_shader *s, struct emu_program
                                                                            : COMPILE_ERROR;
    struct opt_options o;
    opt_options_of(c, &o);
-   return opt_compile(s, cr->t->model, &o, out, st, NULL, d);
+   if (!c->o.coverage || cr->r->cover)
+      return opt_compile(s, cr->t->model, &o, out, st, NULL, d);
+   cover_reset(); /* what this compile exercises, carried with the result */
+   cover_on = true;
+   enum compile_status cs = opt_compile(s, cr->t->model, &o, out, st, NULL, d);
+   cover_on = false;
+   cr->r->cover = cover_dump();
+   cover_reset();
+   return cs;
 }
 
 static bool

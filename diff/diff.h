@@ -196,6 +196,7 @@ struct diff_case_result {
    struct diff_lane_dump lanes[DIFF_MAX_LANES];
    double seconds;
    char *repro; /* the reproducer written for it (set by the front end) */
+   char *cover; /* with o.coverage: opt's coverage counts (cover_dump), or NULL */
 };
 
 /* A shader to check: a file, or generated text. */
@@ -233,6 +234,7 @@ struct diff_check_opts {
    struct tgsi_parse_opts popts;
    unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
    unsigned timeout_ms; /* per case; 0 = none */
+   bool coverage;       /* count what each optimizing compile exercises (result.cover) */
 };
 
 /* Everything a run needs, and its results (one per case, case order). */
@@ -432,6 +434,9 @@ void diff_summarize(const struct diff_check *c, const struct diff_baseline *b,
                     struct diff_summary *s);
 /* Reports as text (caller frees). b may be NULL. */
 char *diff_report_json(const struct diff_check *c, const struct diff_baseline *b);
+/* coverage.c: the coverage report of a run made with o.coverage, and its
+ * one-line summary (*summary, allocated). */
+char *diff_report_coverage(const struct diff_check *c, char **summary);
 char *diff_report_junit(const struct diff_check *c, const struct diff_baseline *b);
 /* shader-db style totals, ref -> opt, over the cases with both programs. */
 char *diff_report_stats(const struct diff_check *c);

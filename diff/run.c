@@ -175,6 +175,7 @@ put_result(struct buf *b, const struct diff_case_result *r)
       put(b, r->lanes[i].vals, r->lanes[i].nvals * sizeof(struct diff_lane_value));
    }
    put_u64(b, dui(r->seconds));
+   put_str(b, r->cover ? r->cover : "");
 }
 
 static bool
@@ -214,6 +215,7 @@ get_result(struct buf *b, struct diff_case_result *r)
       get(b, d->vals, nv * sizeof(struct diff_lane_value));
    }
    r->seconds = uid(get_u64(b));
+   r->cover = get_str(b);
    r->done = true;
    return !b->bad;
 }

@@ -26,6 +26,14 @@
  */
 #include "isa/isa_priv.h"
 
+/* Coverage: the rule that decided an answer (check --coverage). */
+static void
+rule(const struct isa_model *m, const char *what)
+{
+   if (cover_on)
+      cover_hit("hazard-rule", "%s: %s", isa_model_name(m), what);
+}
+
 static const struct isa_opnd *
 slot_opnd(const struct isa_insn *in, int slot)
 {
@@ -168,6 +176,8 @@ meet(const struct isa_model *m, const struct isa_opnd *w, unsigned nw, unsigned 
                /* the parameter looked up only when it applies: delays are asked often */
                int extra =
                    uw.half != ur.half && mismatch ? isa_hazard_param(m, "size_mismatch", 0) : 0;
+               if (extra)
+                  rule(m, "raw, half and full registers overlap");
                int d = base + extra - (int)(j + wr - i);
                best = d > best ? d : best;
             }
@@ -210,14 +220,30 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
    bool addr = reads_addr(m, r, w);
    if (!found && !addr)
       return none;
-   if (pc->sync != ISA_SYNC_NONE)
+   if (cover_on) {
+      if (rpt(m, p) || rpt(m, c))
+         rule(m, "raw, a repeated instruction");
+      if (m->hazard == ISA_HAZARD_DELAY_SLOTS && (cc->read_early || (sl && sl->read_delay)))
+         rule(m, "raw, a source read late or early");
+      if (addr)
+         rule(m, "raw, an address register read by a relative operand");
+   }
+   if (pc->sync != ISA_SYNC_NONE) {
+      if (cover_on)
+         cover_hit("hazard-rule", "%s: raw, wait by %s", isa_model_name(m),
+                   isa_sync_name(pc->sync));
       return (struct isa_delay){0, pc->sync};
+   }
    if (m->hazard == ISA_HAZARD_DELAY_SLOTS && w->file < m->nfiles &&
-       m->files[w->file].kind == ISA_FILE_ADDRESS)
+       m->files[w->file].kind == ISA_FILE_ADDRESS) {
+      rule(m, "raw, address register write");
       need = isa_hazard_param(m, "addr_write", need);
+   }
    if (m->hazard == ISA_HAZARD_STALL_COUNTS && w->file < m->nfiles &&
-       m->files[w->file].kind == ISA_FILE_PREDICATE)
+       m->files[w->file].kind == ISA_FILE_PREDICATE) {
+      rule(m, "raw, predicate latency");
       need = isa_hazard_param(m, "pred_latency", need);
+   }
    if (m->hazard == ISA_HAZARD_INTERLOCKED)
       need = 0;
    if (m->hazard == ISA_HAZARD_WAIT_STATES) {
@@ -231,6 +257,7 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
             need = wr->states;
       }
    }
+   rule(m, need > 0 ? "raw, fixed latency" : "raw, no wait");
    return (struct isa_delay){need > 0 ? need : 0, ISA_SYNC_NONE};
 }
 
@@ -260,6 +287,9 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
       return none;
    const struct isa_class *pc = &m->classes[producer->cls];
    enum isa_sync s = pdst ? pc->sync : pc->war;
+   if (cover_on)
+      cover_hit("hazard-rule", "%s: %s, %s", isa_model_name(m), pdst ? "waw" : "war",
+                s == ISA_SYNC_NONE ? "no sync" : isa_sync_name(s));
    if (pdst && s == ISA_SYNC_NONE && m->hazard == ISA_HAZARD_STALL_COUNTS && pc->latency > 0)
       return (struct isa_delay){pc->latency, ISA_SYNC_NONE};
    return (struct isa_delay){0, s};
@@ -282,4 +312,64 @@ isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cs
    out->read_delay = sl ? sl->read_delay : 0;
    out->count = isa_opnd_count(m, consumer, cslot);
    out->rpt = rpt(m, consumer);
+}
+
+/* The rules above that can decide an answer on model m, as coverage
+ * points (the universe check --coverage lists). */
+void
+isa_cover_declare(const struct isa_model *m)
+{
+   const char *mn = isa_model_name(m);
+   bool sync[ISA_SYNC_COUNT] = {false}, war[ISA_SYNC_COUNT] = {false}, late = false;
+   for (unsigned c = 0; c < m->nclasses; c++) {
+      sync[m->classes[c].sync] = war[m->classes[c].war] = true;
+      late |= m->classes[c].read_early != 0;
+   }
+   for (unsigned o = 0; o < m->nops; o++)
+      for (unsigned k = 0; k < m->ops[o].ndst + m->ops[o].nsrc; k++)
+         late |= m->ops[o].slot[k].read_delay != 0;
+   char *t;
+   for (int s = 0; s < ISA_SYNC_COUNT; s++) {
+      if (s != ISA_SYNC_NONE && sync[s]) {
+         cover_declare("hazard-rule", t = xasprintf("%s: raw, wait by %s", mn, isa_sync_name(s)));
+         free(t);
+      }
+      if (sync[s]) {
+         cover_declare("hazard-rule",
+                       t = xasprintf("%s: waw, %s", mn, s ? isa_sync_name(s) : "no sync"));
+         free(t);
+      }
+      if (war[s]) {
+         cover_declare("hazard-rule",
+                       t = xasprintf("%s: war, %s", mn, s ? isa_sync_name(s) : "no sync"));
+         free(t);
+      }
+   }
+   const char *always[] = {"raw, fixed latency", "raw, no wait"};
+   for (unsigned i = 0; i < 2; i++) {
+      cover_declare("hazard-rule", t = xasprintf("%s: %s", mn, always[i]));
+      free(t);
+   }
+   bool addr = addr_file(m) >= 0, pred = false, alias = false;
+   for (unsigned f = 0; f < m->nfiles; f++) {
+      pred |= m->files[f].kind == ISA_FILE_PREDICATE;
+      alias |= m->files[f].alias >= 0;
+   }
+   const struct {
+      bool when;
+      const char *what;
+   } opt[] = {
+       {m->role_mod[ISA_ROLE_RPT] >= 0, "raw, a repeated instruction"},
+       {m->hazard == ISA_HAZARD_DELAY_SLOTS && late, "raw, a source read late or early"},
+       {addr, "raw, an address register read by a relative operand"},
+       {addr && m->hazard == ISA_HAZARD_DELAY_SLOTS, "raw, address register write"},
+       {pred && m->hazard == ISA_HAZARD_STALL_COUNTS, "raw, predicate latency"},
+       {alias && isa_hazard_param(m, "size_mismatch", 0) != 0,
+        "raw, half and full registers overlap"},
+   };
+   for (unsigned i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+      if (opt[i].when) {
+         cover_declare("hazard-rule", t = xasprintf("%s: %s", mn, opt[i].what));
+         free(t);
+      }
 }

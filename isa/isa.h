@@ -575,6 +575,9 @@ const char *isa_illegal_reason(const struct isa_model *m, const struct isa_insn 
 const char *isa_role_name(enum isa_role r);
 const char *isa_hazard_name(enum isa_hazard_kind h);
 const char *isa_sync_name(enum isa_sync s);
+/* delay.c: declares the hazard rules that can decide isa_delay's answers
+ * on m as coverage points (util cover_declare). */
+void isa_cover_declare(const struct isa_model *m);
 const char *isa_feature_name(enum isa_feature f);
 const char *isa_feature_desc(enum isa_feature f);
 

@@ -67,6 +67,8 @@ check_usage(FILE *f)
        "                       human-readable lines go to standard error)\n"
        "  --junit FILE         one testcase per shader and target ('-' as for --json)\n"
        "  --stats              shader-db style totals, ref -> opt\n"
+       "  --coverage FILE      list the transformation kinds, legalization paths, hazard\n"
+       "                       rules, sync kinds, ISA ops and encodings opt exercised\n"
        "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
        "  -v, --verbose        also list expected failures and the failing lanes' inputs\n"
        "  -q, --quiet          no progress bar\n\n"
@@ -82,7 +84,7 @@ struct check_args {
    char **owned; /* the paths read from directories and @lists */
    unsigned nowned, owned_cap;
    double fraction;
-   const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir;
+   const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir, *coverage;
    unsigned shard_k, shard_n, generated, variants;
    bool stats, verbose, quiet, bisect;
 };
@@ -225,6 +227,8 @@ parse_report_option(int argc, char **argv, int *i, struct check_args *a, bool *t
       dst = &a->json;
    else if (opt_value(argc, argv, i, "--junit", &v))
       dst = &a->junit;
+   else if (opt_value(argc, argv, i, "--coverage", &v))
+      dst = &a->coverage;
    else if (opt_value(argc, argv, i, "--repro-dir", &v))
       dst = &a->repro_dir;
    else if (!strcmp(x, "--no-repro"))
@@ -408,6 +412,7 @@ parse_args(int argc, char **argv, struct check_args *a)
       if ((rc = check_report_path(reports[k])) != EXIT_OK)
          return rc;
    keep_fraction(a);
+   a->c.o.coverage = a->coverage != NULL;
    return shard_from_env(a);
 }
 
@@ -762,6 +767,12 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
              write_report(a->junit, diff_report_junit(&a->c, bl)) &&
              write_report(a->write_baseline, diff_baseline_yaml(&a->c, bdir));
    free(bdir);
+   if (a->coverage) {
+      char *sum = NULL;
+      ok &= write_report(a->coverage, diff_report_coverage(&a->c, &sum));
+      printf("coverage: %s (%s)\n", sum, a->coverage);
+      free(sum);
+   }
    int rc = s.outcome[DIFF_OUT_NEW_FAIL] || s.outcome[DIFF_OUT_UNEXPECTED_PASS] ? EXIT_FAIL
             : s.outcome[DIFF_OUT_NEW_ERROR] || !ok                              ? EXIT_USAGE
                                                                                 : EXIT_OK;

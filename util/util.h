@@ -100,6 +100,22 @@ uint32_t rng_u32(struct rng *r);
 uint32_t rng_below(struct rng *r, uint32_t n);
 uint64_t hash64(const void *data, size_t len, uint64_t h);
 
+/* cover.c: coverage counters (check --coverage). A point is a kind and a
+ * name; cover_hit counts one (name from fmt) while cover_on is set. */
+struct cover_point {
+   char *kind, *name;
+   uint64_t count;
+};
+extern bool cover_on;
+void cover_hit(const char *kind, const char *fmt, ...) DC_PRINTF(2, 3);
+void cover_declare(const char *kind, const char *name); /* a point of the universe, count 0 */
+void cover_add(const char *kind, const char *name, uint64_t count);
+void cover_reset(void); /* forget every point */
+size_t cover_count(void);
+const struct cover_point *cover_get(size_t i);
+char *cover_dump(void);            /* "kind\tname\tcount\n" for every point counted */
+void cover_load(const char *text); /* adds a dump's counts */
+
 /* Grow *v (an array with *cap slots) so that it holds at least n elements. */
 #define VEC_RESERVE(v, cap, n)                                                                     \
    do {                                                                                            \

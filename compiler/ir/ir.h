@@ -591,6 +591,7 @@ struct opt_ctx {
    enum opt_verify_class verify_class;
    unsigned long verify_count, verify_skipped, verify_failed;
    struct opt_verify_saved *verify_saved;
+   const char *rule;                    /* the rule opt_transform is asked about (coverage) */
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -1075,6 +1076,8 @@ extern const struct opt_pass opt_passes[];
 void opt_ctx_init(struct opt_ctx *ctx, const struct opt_options *opts, struct diag_list *diags);
 void opt_ctx_fini(struct opt_ctx *ctx);
 bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
+/* Every kind of transformation ("pass: what"), NULL-terminated (coverage). */
+extern const char *const opt_transform_kinds[];
 void opt_log(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
 bool opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p);
 /* Runs the pipeline (or opts.passes). false: bad options or validation
@@ -1263,6 +1266,11 @@ struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, str
  * before float-typed (a float move may quiet a NaN). */
 unsigned opt_copy_op(const struct isa_model *m);
 bool opt_legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in);
+/* opt_emit.c: the ops, encodings and sync kinds of model m as coverage
+ * points (check --coverage; emitted programs count them). */
+void opt_emit_cover_declare(const struct isa_model *m);
+/* The legalization paths on model m as coverage points (check --coverage). */
+void opt_legalize_cover_declare(const struct isa_model *m);
 bool opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in);
 
 /* compiler/opt/opt_live.c: liveness over value ids. A value occupies

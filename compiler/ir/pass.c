@@ -124,6 +124,92 @@ opt_log(struct opt_ctx *ctx, const char *fmt, ...)
    free(s);
 }
 
+/* Every kind of optional transformation: "pass: what" with the format's
+ * %u/%d as N and %s as S, or the rule's own text (algebraic). Written
+ * once here for `check --coverage`, which lists the kinds a run did not
+ * exercise; a kind missing here is listed as exercised but unlisted. */
+const char *const opt_transform_kinds[] = {
+    "algebraic: x + -0.0 -> x",
+    "algebraic: x + 0.0 -> x (inexact)",
+    "algebraic: x + -x -> 0.0 (inexact)",
+    "algebraic: x * 1.0 -> x",
+    "algebraic: x * -1.0 -> -x",
+    "algebraic: x * 0.0 -> 0.0 (inexact)",
+    "algebraic: x / 1.0 -> x",
+    "algebraic: --x -> x",
+    "algebraic: |-x| or ||x|| -> |x|",
+    "algebraic: sat(sat x) -> sat x",
+    "algebraic: min/max(x, x) -> x",
+    "algebraic: fma(1.0, b, c) -> b + c",
+    "algebraic: fma(a, 1.0, c) -> a + c",
+    "algebraic: fma(a, b, -0.0) -> a * b",
+    "algebraic: x + 0 -> x",
+    "algebraic: x - 0 -> x",
+    "algebraic: x - x -> 0",
+    "algebraic: x * 1 -> x",
+    "algebraic: x * 0 -> 0",
+    "algebraic: x & 0 -> 0",
+    "algebraic: x & ~0 -> x",
+    "algebraic: x & x -> x",
+    "algebraic: x | 0 -> x",
+    "algebraic: x | ~0 -> ~0",
+    "algebraic: x | x -> x",
+    "algebraic: x ^ 0 -> x",
+    "algebraic: x ^ x -> 0",
+    "algebraic: shift by 0 (mod 32) -> x",
+    "algebraic: op(op x) -> x",
+    "algebraic: x == x, x >= x -> ~0",
+    "algebraic: x != x, x < x -> 0",
+    "algebraic: x / 1 -> x",
+    "algebraic: c ? x : x -> x",
+    "algebraic: constant condition",
+    "constfold: %N = S -> S",
+    "copyprop: %N = S -> %N",
+    "cse: %N = S -> %N",
+    "dce: remove dead %N = S",
+    "expand: fmad %N as ffma (one rounding: inexact)",
+    "fuse: %N = fadd(%N = fmul, %N) -> S",
+    "hazard: fold N nops into %N",
+    "isel: branch on compare %N directly",
+    "isel: test %N as accumulated predicates",
+    "isel: keep compare %N as the test of its selects",
+    "isel: fold the modifier of %N into %N",
+    "isel: saturate %N in place of %N",
+    "isel: reuse %N as the base address of %N",
+    "isel: fold +N into the offset of %N",
+    "isel: ballot of the predicate of mask %N",
+    "legalize: swap the operands of %N",
+    "ra: coalesce %N into rN",
+    "ra: coalesce phi %N into rN",
+    "sched: schedule block @N",
+    NULL,
+};
+
+/* One transformation of its kind (coverage). */
+static void
+cover_transform(const struct opt_ctx *ctx, const char *fmt)
+{
+   if (ctx->rule) {
+      cover_hit("transform", "%s: %s", ctx->pass ? ctx->pass : "?", ctx->rule);
+      return;
+   }
+   char buf[160];
+   size_t n = 0;
+   for (const char *p = fmt; *p && n + 2 < sizeof(buf); p++) {
+      if (p[0] == '%' && p[1] == '%') {
+         buf[n++] = '%';
+         p++;
+      } else if (p[0] == '%' && (p[1] == 'u' || p[1] == 'd' || p[1] == 's')) {
+         buf[n++] = p[1] == 's' ? 'S' : 'N';
+         p++;
+      } else {
+         buf[n++] = *p;
+      }
+   }
+   buf[n] = 0;
+   cover_hit("transform", "%s: %s", ctx->pass ? ctx->pass : "?", buf);
+}
+
 bool
 opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
 {
@@ -152,6 +238,8 @@ opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
       verify_note(ctx, fmt, ap);
       va_end(ap);
    }
+   if (cover_on && !ctx->firing)
+      cover_transform(ctx, fmt);
    if (o->bisect) {
       va_list ap;
       va_start(ap, fmt);

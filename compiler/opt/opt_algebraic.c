@@ -52,7 +52,10 @@ agreed(struct rule_ctx *r, const char *what)
    const char *op = ir_op_info[r->in->op].name;
    if (r->fault != OPT_FAULT_COUNT)
       return opt_fault_fires(r->ctx, r->fault, "%%%u = %s: %s", r->in->id, op, what);
-   return opt_transform(r->ctx, "%%%u = %s: %s", r->in->id, op, what);
+   r->ctx->rule = what;
+   bool yes = opt_transform(r->ctx, "%%%u = %s: %s", r->in->id, op, what);
+   r->ctx->rule = NULL;
+   return yes;
 }
 
 /* Applies one rewrite: `in` becomes rep. */

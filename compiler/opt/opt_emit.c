@@ -505,6 +505,89 @@ figures(const struct ir_shader *sh, const struct opt_layout *lo, struct compile_
  * (opt_hazard.c), the implied branches' included; without, every
  * instruction gets the shortest stall and no barrier, so that the emulator
  * shows what hazard insertion prevents. */
+/* ------------------------------------------------------------------ */
+/* Coverage: the ops, encodings and sync kinds of emitted programs        */
+
+/* The sync kinds: a modifier role and what an instruction that uses it
+ * shows (check --coverage). */
+static const struct {
+   enum isa_role role;
+   const char *what;
+} sync_kinds[] = {
+    {ISA_ROLE_SS, "(ss)"},
+    {ISA_ROLE_SY, "(sy)"},
+    {ISA_ROLE_JP, "(jp)"},
+    {ISA_ROLE_NOPS, "(nopN)"},
+    {ISA_ROLE_RPT, "(rptN)"},
+    {ISA_ROLE_STALL, "stall above 1"},
+    {ISA_ROLE_WR_BAR, "write barrier"},
+    {ISA_ROLE_RD_BAR, "read barrier"},
+    {ISA_ROLE_WAIT_MASK, "scoreboard wait"},
+    {ISA_ROLE_YIELD, "yield"},
+    {ISA_ROLE_GUARD, "guard @P"},
+    {ISA_ROLE_GUARD, "guard @!P"},
+};
+
+/* Whether x shows sync kind k. */
+static bool
+shows(const struct isa_model *m, const struct isa_insn *x, unsigned k)
+{
+   int mod = isa_mod_by_role(m, sync_kinds[k].role);
+   if (mod < 0)
+      return false;
+   int v = x->mod[mod];
+   switch (sync_kinds[k].role) {
+   case ISA_ROLE_STALL:
+      return v > 1;
+   case ISA_ROLE_WR_BAR:
+   case ISA_ROLE_RD_BAR:
+   case ISA_ROLE_GUARD: {
+      const char *n = isa_mod_value_name(m, (unsigned)mod, v);
+      if (sync_kinds[k].role != ISA_ROLE_GUARD)
+         return n && strcmp(n, "none");
+      bool neg = !strcmp(sync_kinds[k].what, "guard @!P");
+      return n && (neg ? n[0] == 'n' && n[1] == 'p' : n[0] == 'p' && n[1] != 't');
+   }
+   default:
+      return v != 0;
+   }
+}
+
+static void
+cover_program(const struct isa_model *m, const struct isa_insn *x, unsigned n)
+{
+   const char *mn = isa_model_name(m);
+   for (unsigned i = 0; i < n; i++) {
+      struct isa_op_info oi;
+      isa_op_info(m, x[i].op, &oi);
+      cover_hit("isa-op", "%s: %s", mn, oi.name);
+      cover_hit("encoding", "%s: %s", mn, isa_op_key(m, x[i].op));
+      for (unsigned k = 0; k < ARRAY_SIZE(sync_kinds); k++)
+         if (shows(m, &x[i], k))
+            cover_hit("sync", "%s: %s", mn, sync_kinds[k].what);
+   }
+}
+
+void
+opt_emit_cover_declare(const struct isa_model *m)
+{
+   const char *mn = isa_model_name(m);
+   char *t;
+   for (unsigned o = 0; o < isa_op_count(m); o++) {
+      struct isa_op_info oi;
+      isa_op_info(m, o, &oi);
+      cover_declare("isa-op", t = xasprintf("%s: %s", mn, oi.name));
+      free(t);
+      cover_declare("encoding", t = xasprintf("%s: %s", mn, isa_op_key(m, o)));
+      free(t);
+   }
+   for (unsigned k = 0; k < ARRAY_SIZE(sync_kinds); k++)
+      if (isa_mod_by_role(m, sync_kinds[k].role) >= 0) {
+         cover_declare("sync", t = xasprintf("%s: %s", mn, sync_kinds[k].what));
+         free(t);
+      }
+}
+
 bool
 opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compile_stats *st,
          struct diag_list *d)
@@ -542,6 +625,8 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
    p->stage = sh->stage;
    if (ok && isa_encode_program(sh->model, insns, lo.n, &p->code, &p->size, d) != ISA_ERR_OK)
       ok = false;
+   if (ok && cover_on)
+      cover_program(sh->model, insns, lo.n);
    if (ok) {
       bindings(sh, p);
       bind_relative(sh, p);

@@ -25,6 +25,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The legalization paths, as coverage points (check --coverage). */
+#define LGZ_PATHS(X)                                                                               \
+   X(ZERO, "zero as the zero register")                                                            \
+   X(INLINE, "immediate inline")                                                                   \
+   X(CONST, "immediate in the constant file")                                                      \
+   X(SWAP_PRE, "sources swapped before RA")                                                        \
+   X(COPY_PRE, "operand copied before RA")                                                         \
+   X(SWAP_POST, "sources swapped after RA")                                                        \
+   X(COPY_POST, "operand copied after RA (scratch register)")
+#define LGZ_ENUM_(e, text) LGZ_PATH_##e,
+enum lgz_path { LGZ_PATHS(LGZ_ENUM_) LGZ_PATH_COUNT };
+#undef LGZ_ENUM_
+#define LGZ_TEXT_(e, text) text,
+static const char *const lgz_path_text[] = {LGZ_PATHS(LGZ_TEXT_)};
+#undef LGZ_TEXT_
+
+static void
+path(const struct ir_shader *sh, enum lgz_path p)
+{
+   if (cover_on)
+      cover_hit("legalize", "%s: %s", isa_model_name(sh->model), lgz_path_text[p]);
+}
+
 enum place {
    PLACE_REG,
    PLACE_CONST,
@@ -446,8 +469,10 @@ use_zero_register(const struct ir_shader *sh, struct ir_instr *in)
          continue;
       const struct ir_instr *v = in->src[m->first[k]];
       if (v->op == IR_OP_IMM && !ir_has_reg(v) && (uint32_t)v->imm == 0 &&
-          !(m->insn.src[k].flags & (ISA_OPND_F_NOT | ISA_OPND_F_HI)))
+          !(m->insn.src[k].flags & (ISA_OPND_F_NOT | ISA_OPND_F_HI))) {
+         path(sh, LGZ_PATH_ZERO);
          ir_mach_fix_operand(in, k, (unsigned)f.gpr, (unsigned)fi.fixed);
+      }
    }
 }
 
@@ -504,6 +529,7 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
       swap_operands(sh, in, a, b);
    }
    if (ok2 && take_swap(sh, ctx, in, a, b, ok1, m1, m2)) {
+      path(sh, LGZ_PATH_SWAP_PRE);
       opt_verify_begin(ctx, in);
       swap_operands(sh, in, a, b);
       char what[64];
@@ -517,8 +543,10 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
    }
    struct ir_mach *m = in->mach;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
-      if (mask & (1u << k))
+      if (mask & (1u << k)) {
+         path(sh, LGZ_PATH_COPY_PRE);
          in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+      }
    take_form(sh, in);
    return true;
 }
@@ -722,6 +750,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
       swap_operands(sh, in, a, b);
    }
    if (ok2 && take_swap(sh, z->ctx, in, a, b, ok1, m1, m2)) {
+      path(sh, LGZ_PATH_SWAP_POST);
       swap_operands(sh, in, a, b);
       mask = m2;
       place = p2;
@@ -738,6 +767,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          continue;
       struct ir_instr **src = &in->src[m->first[k]];
       if (mask & (1u << k)) {
+         path(sh, LGZ_PATH_COPY_POST);
          int r = scratch_reg(z, in, ncopies++);
          if (r < 0) {
             lgz_error(z, in, "unsupported: no register free for an operand copy");
@@ -748,11 +778,14 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          *src = c;
          legalize_instr(z, c); /* its own operand: an immediate too wide, a constant */
       } else if (place[k] == PLACE_CONST && (*src)->op == IR_OP_IMM && !ir_has_reg(*src)) {
+         path(sh, LGZ_PATH_CONST);
          struct ir_instr *c = const_imm(z, (uint32_t)(*src)->imm);
          if (!c)
             lgz_error(z, in, "unsupported: the constant file is full");
          else
             *src = c;
+      } else if (place[k] == PLACE_IMM && (*src)->op == IR_OP_IMM) {
+         path(sh, LGZ_PATH_INLINE);
       }
    }
    if (!z->failed)
@@ -820,4 +853,22 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    free(z.cimm);
    sh->cfg_valid = false;
    return true;
+}
+
+/* The paths above on model m as coverage points (zero: where the model has
+ * a zero register). */
+void
+opt_legalize_cover_declare(const struct isa_model *m)
+{
+   struct files f = find_files(m);
+   struct isa_file_info fi = {.fixed = -1};
+   if (f.gpr >= 0)
+      isa_file_info(m, (unsigned)f.gpr, &fi);
+   for (unsigned p = 0; p < LGZ_PATH_COUNT; p++) {
+      if (p == LGZ_PATH_ZERO && (fi.fixed < 0 || fi.fixed_value))
+         continue; /* no zero register (use_zero_register) */
+      char *t = xasprintf("%s: %s", isa_model_name(m), lgz_path_text[p]);
+      cover_declare("legalize", t);
+      free(t);
+   }
 }

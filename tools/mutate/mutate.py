@@ -480,6 +480,8 @@ def parse_args():
     p.add_argument("--json", metavar="FILE", help="write every mutant's result as JSON")
     p.add_argument("--min-kill-rate", type=float, default=0.0,
                    help="exit 1 when fewer of the counted mutants are killed (0..1)")
+    p.add_argument("--time-limit", type=float, default=0, metavar="SEC",
+                   help="start no new mutant after SEC seconds; summarize those done")
     p.add_argument("--keep", action="store_true", help="keep the scratch directory")
     return p.parse_args()
 
@@ -544,7 +546,11 @@ def campaign(a, root, chosen, shaders, scratch):
     targets = a.target.split(",")
     ref_programs = None
     results = []
+    t_start = time.time()
     for mu in chosen:
+        if a.time_limit and time.time() - t_start > a.time_limit:
+            print(f"time limit: {len(results)} of {len(chosen)} mutants checked")
+            break
         src = open(mu["file"], encoding="utf-8").read()
         ok, why = b.compile(mu["file"], apply(src, mu))
         res = dict(mu)

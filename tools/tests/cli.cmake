@@ -207,3 +207,8 @@ if(Python3_FOUND)
   set_tests_properties(mutate_smoke PROPERTIES PASS_REGULAR_EXPRESSION "killed: [1-9][0-9]* of 3"
                        FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
 endif()
+
+# check --coverage: the report's summary line, and the same report for any -j.
+cli_test(cli_check_coverage
+         "check|captures/vs_mvp_basic.tgsi|captures/fs_blur_gaussian_loop.tgsi|-j0|--invocations|64|--no-repro|--coverage|${CMAKE_BINARY_DIR}/coverage_j0.txt"
+         0 OUT "coverage: transform [1-9][0-9]*/[0-9]+ [^\n]*legalize [1-9][0-9]*/[0-9]+[^\n]*hazard-rule [1-9][0-9]*/[0-9]+[^\n]*sync [1-9][0-9]*/[0-9]+[^\n]*isa-op [1-9][0-9]*/[0-9]+[^\n]*encoding [1-9]")

@@ -1,0 +1,116 @@
+/*
+ * The coverage report of a check run (check --coverage FILE): which
+ * transformation kinds, legalization paths, hazard rules, sync kinds, ISA
+ * ops and encodings the optimizing compiles of the run exercised, and
+ * which they did not.
+ *
+ * Each case carries the counts of its own compile (result.cover, filled in
+ * the worker); the report adds them up in case order over the universe the
+ * compiler and the models declare, so it is the same for any -j. A point
+ * counted but not declared is listed as unlisted (a kind missing from
+ * opt_transform_kinds).
+ */
+#include "compiler/ir/ir.h"
+#include "diff/diff.h"
+#include "isa/isa.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kinds[] = {"transform", "legalize", "hazard-rule",
+                                    "sync",      "isa-op",   "encoding"};
+
+static int
+by_kind_name(const void *a, const void *b)
+{
+   const struct cover_point *x = *(const struct cover_point *const *)a;
+   const struct cover_point *y = *(const struct cover_point *const *)b;
+   return strcmp(x->name, y->name);
+}
+
+struct text {
+   char *s;
+   size_t n, cap;
+};
+
+static void DC_PRINTF(2, 3) add(struct text *t, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char *s = xvasprintf(fmt, ap);
+   va_end(ap);
+   size_t l = strlen(s);
+   VEC_RESERVE(t->s, t->cap, t->n + l + 1);
+   memcpy(t->s + t->n, s, l + 1);
+   t->n += l;
+   free(s);
+}
+
+/* One section: the points of kind k, exercised first (with counts). */
+static void
+section(struct text *t, struct text *sum, const char *k, const bool *declared)
+{
+   size_t n = cover_count(), m = 0, hit = 0, listed = 0;
+   const struct cover_point **v = xcalloc(n + 1, sizeof(*v));
+   for (size_t i = 0; i < n; i++)
+      if (!strcmp(cover_get(i)->kind, k)) {
+         v[m] = cover_get(i);
+         listed += declared[i];
+         hit += declared[i] && v[m]->count;
+         m++;
+      }
+   qsort(v, m, sizeof(*v), by_kind_name);
+   double pct = listed ? 100.0 * (double)hit / (double)listed : 0.0;
+   add(t, "%s: %zu of %zu exercised (%.1f%%)\n", k, hit, listed, pct);
+   add(sum, "%s%s %zu/%zu (%.1f%%)", sum->n ? ", " : "", k, hit, listed, pct);
+   for (size_t i = 0; i < m; i++)
+      if (v[i]->count)
+         add(t, "  %10llu  %s\n", (unsigned long long)v[i]->count, v[i]->name);
+   for (size_t i = 0; i < m; i++)
+      if (!v[i]->count)
+         add(t, "  %10s  %s\n", "-", v[i]->name);
+   for (size_t i = 0; i < n; i++) /* counted, not declared */
+      if (!declared[i] && !strcmp(cover_get(i)->kind, k))
+         add(t, "  unlisted    %s\n", cover_get(i)->name);
+   add(t, "\n");
+   free(v);
+}
+
+char *
+diff_report_coverage(const struct diff_check *c, char **summary)
+{
+   cover_reset();
+   for (unsigned i = 0; opt_transform_kinds[i]; i++)
+      cover_declare("transform", opt_transform_kinds[i]);
+   for (unsigned t = 0; t < c->ntargets; t++) {
+      const struct isa_model *m = c->targets[t].model;
+      if (!m)
+         continue;
+      opt_legalize_cover_declare(m);
+      isa_cover_declare(m);
+      opt_emit_cover_declare(m);
+   }
+   size_t nd = cover_count();
+   unsigned compiles = 0;
+   for (unsigned i = 0; i < c->ncases; i++)
+      if (c->results[i].cover) {
+         cover_load(c->results[i].cover);
+         compiles++;
+      }
+   bool *declared = xcalloc(cover_count() + 1, sizeof(bool));
+   for (size_t i = 0; i < nd; i++)
+      declared[i] = true;
+   struct text t = {0}, sum = {0};
+   add(&t,
+       "# diffcomp check --coverage: %u optimizing compiles of %u cases; count, or - when "
+       "not exercised\n\n",
+       compiles, c->ncases);
+   for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++)
+      section(&t, &sum, kinds[k], declared);
+   free(declared);
+   cover_reset();
+   *summary = sum.s ? sum.s : xstrdup("");
+   return t.s;
+}
