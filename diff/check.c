@@ -907,7 +907,6 @@ job_prepare(struct job *j, unsigned first)
       if ((!orig || given) && diff_case_env(&j->c->o, j->s, given, &ce, &d))
          j->inputs = ce.inputs;
    }
-   }
    if (!j->s || !j->inputs) {
       j->interp_err = first_error(&d, "cannot be read");
       diag_clear(&d);
