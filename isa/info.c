@@ -466,8 +466,15 @@ isa_opnd_type(const struct isa_model *m, const struct isa_insn *in, int slot, un
       s = &op->slot[op->ndst + slot - ISA_MAX_DST];
    if (!s)
       return ISA_TYPE_NONE;
-   if (width)
+   if (width) {
       *width = isa_slot_width(m, op, s, in->mod);
+      /* A register of a half file aliasing a full one (agx rNl/rNh) is a
+       * 16-bit operand whatever the slot says: the width is per operand. */
+      const struct isa_opnd *o = slot < ISA_MAX_DST ? &in->dst[slot] : &in->src[slot - ISA_MAX_DST];
+      for (unsigned f = 0; o->kind == ISA_OPND_REG && f < m->nfiles; f++)
+         if (m->files[f].alias == (int)o->file)
+            *width = 16;
+   }
    return isa_slot_type(m, op, s, in->mod);
 }
 
