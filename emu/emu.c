@@ -247,6 +247,7 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
       w->meta[run->code->touched[i]].ready = EMU_LONG_AGO;
    memset(w->sync_epoch, 0, sizeof(w->sync_epoch));
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
+   memset(w->sync_count, 0, sizeof(w->sync_count));
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
    emu_flow_init(w, emu_lanes_all(n));
@@ -280,6 +281,7 @@ split(struct emu_run *run, struct emu_group *g)
       memcpy(w->meta, b->meta, (size_t)run->code->nunits * sizeof(*w->meta));
       memcpy(w->sync_epoch, b->sync_epoch, sizeof(w->sync_epoch));
       memcpy(w->sync_ready, b->sync_ready, sizeof(w->sync_ready));
+      memcpy(w->sync_count, b->sync_count, sizeof(w->sync_count));
       memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
       memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));
       w->cycle = b->cycle;

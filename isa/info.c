@@ -240,6 +240,7 @@ isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
    out->name = f->name;
    out->type = s->type_mod >= 0 ? ISA_TYPE_NONE : (enum isa_type)s->type;
    out->read_delay = s->read_delay;
+   out->elements = s->elements;
    for (unsigned c = 0; c < fm->ncases; c++) {
       if (!(s->allow & (1u << c)))
          continue;

@@ -493,6 +493,7 @@ struct isa_slot_info {
    bool imm_lut;       /* immediate is an index into a value table */
    enum isa_type type; /* data type (ISA_TYPE_NONE: given by a type modifier) */
    uint8_t read_delay; /* cycles after issue the slot is read (mad src3: 2) */
+   uint8_t elements;   /* an address offset in elements of the access (`scale: element`) */
    uint8_t neg, abs;   /* 1 if the slot has a neg / abs modifier */
    uint8_t pcrel;      /* enum isa_pcrel of its immediate form (branch targets) */
 };

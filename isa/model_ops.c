@@ -253,7 +253,8 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       yaml_node_t *on = ops ? isa_ld_get(l, ops, name) : NULL, *y;
       if (!on)
          continue;
-      static const char *const keys[] = {"allow", "type", "width", "read_delay", "count", NULL};
+      static const char *const keys[] = {"allow", "type",  "width", "read_delay",
+                                         "count", "scale", NULL};
       if (!isa_ld_is_map(l, on, "operand settings"))
          continue;
       isa_ld_check_keys(l, on, "operand settings", keys);
@@ -262,6 +263,11 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       if ((y = isa_ld_get(l, on, "width")) && isa_ld_scalar(l, y, "width"))
          slot_width(l, y, isa_ld_scalar(l, y, "width"), x);
       x->read_delay = (uint8_t)isa_ld_opt_int(l, on, "read_delay", 0, 100, 0);
+      if ((y = isa_ld_get(l, on, "scale")) && isa_ld_scalar(l, y, "scale")) {
+         if (strcmp(isa_ld_scalar(l, y, "scale"), "element"))
+            isa_ld_err(l, y, "scale must be 'element'");
+         x->elements = 1;
+      }
       if ((y = isa_ld_get(l, on, "count")) && y->type == YAML_MAPPING_NODE)
          slot_count_sum(l, y, x);
       else if (y && isa_ld_scalar(l, y, "count"))
