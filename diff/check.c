@@ -123,7 +123,7 @@ diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list 
 void
 diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 {
-   struct diff_shader_src s = {xstrdup(name), text, NULL};
+   struct diff_shader_src s = {.name = xstrdup(name), .text = text};
    VEC_PUSH(c->shaders, c->nshaders, c->shaders_cap, s);
 }
 
@@ -145,6 +145,41 @@ diff_check_add_generated(struct diff_check *c, unsigned n)
       diff_check_add_shader(c, name, text);
       free(name);
       diag_clear(&d);
+   }
+}
+
+static struct tgsi_shader *parse_shader(const struct diff_check *c,
+                                        const struct diff_shader_src *src, struct diag_list *d);
+
+void
+diff_check_add_variants(struct diff_check *c, unsigned n)
+{
+   unsigned count = c->nshaders;
+   for (unsigned i = 0; i < count && n; i++) {
+      struct diag_list d = {0};
+      struct tgsi_shader *s = parse_shader(c, &c->shaders[i], &d);
+      diag_clear(&d);
+      if (!s)
+         continue;
+      /* the variant is printed in canonical form; only the legacy
+       * opcodes still need their dialect */
+      bool legacy = c->o.popts.legacy;
+      for (unsigned k = 0; k < s->ninsns; k++)
+         legacy |= (tgsi_op_info[s->insns[k].op].flags & TGSI_OPF_LEGACY) != 0;
+      for (unsigned k = 1; k <= n; k++) {
+         const char *name = c->shaders[i].name;
+         uint64_t seed = hash64(name, strlen(name), c->o.seed * 1000003u + k);
+         char *vname = xasprintf("%s~v%u", name, k), *text = diff_variant(s, seed);
+         if (legacy) {
+            char *t = xasprintf("# dialect: legacy\n%s", text);
+            free(text);
+            text = t;
+         }
+         diff_check_add_shader(c, vname, text);
+         c->shaders[c->nshaders - 1].variant_of = i + 1;
+         free(vname);
+      }
+      tgsi_shader_free(s);
    }
 }
 
@@ -247,6 +282,12 @@ struct job {
    char *interp_err;
    uint8_t *exact; /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
    bool runaway;   /* the interpreter ran out of steps: the programs get a small cycle budget */
+   /* A variant whose interpreter outputs differ from its original's: the
+    * first value and the count, a signal of every case. */
+   bool variant_bad;
+   struct diff_mismatch variant_mm;
+   uint64_t variant_count;
+   char *variant_msg;
 };
 
 /* A shader the interpreter could not finish loops (or runs) far longer than
@@ -679,6 +720,31 @@ parse_shader(const struct diff_check *c, const struct diff_shader_src *src, stru
    return s;
 }
 
+/* A variant against its original, both on the interpreter: the same
+ * values bit for bit (NaN equals NaN), where the original defines them. */
+static void
+variant_compare(struct job *j, const struct tgsi_shader *orig, const struct tgsi_interp_opts *io)
+{
+   struct diag_list d = {0};
+   struct env *e = env_clone(j->inputs);
+   if (tgsi_interp_run(orig, e, io, &d) == TGSI_INTERP_OK) {
+      struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, e, NULL, NULL};
+      struct diff_cmp_result res;
+      diff_compare(orig, e, j->golden, &o, &res);
+      if (res.mismatched) {
+         j->variant_bad = true;
+         j->variant_mm = res.shown[0];
+         j->variant_count = res.mismatched;
+         char *t = diff_mismatch_text(orig, &res.shown[0]);
+         j->variant_msg =
+             xasprintf("the variant's interpreter run differs from the original's: %s", t);
+         free(t);
+      }
+   }
+   env_free(e);
+   diag_clear(&d);
+}
+
 /* The shader-level steps; false if no case can run (all get the error). */
 static bool
 job_prepare(struct job *j, unsigned first)
@@ -687,14 +753,23 @@ job_prepare(struct job *j, unsigned first)
    progress(j, first, "parse");
    inject(j->c, j->src->name);
    j->s = parse_shader(j->c, j->src, &d);
+   struct tgsi_shader *orig = NULL;
+   if (j->s && j->src->variant_of) {
+      /* a variant runs on its original's inputs */
+      orig = parse_shader(j->c, &j->c->shaders[j->src->variant_of - 1], &d);
+      if (!orig)
+         tgsi_shader_free(j->s), j->s = NULL;
+   }
    if (j->s) {
       progress(j, first, "inputs");
-      j->inputs = j->src->inputs ? env_clone(j->src->inputs)
-                                 : diff_gen_inputs(j->s, j->c->o.seed, j->c->o.invocations, &d);
+      j->inputs = j->src->inputs
+                      ? env_clone(j->src->inputs)
+                      : diff_gen_inputs(orig ? orig : j->s, j->c->o.seed, j->c->o.invocations, &d);
    }
    if (!j->s || !j->inputs) {
       j->interp_err = first_error(&d, "cannot be read");
       diag_clear(&d);
+      tgsi_shader_free(orig);
       return false;
    }
    j->exact = diff_exact_channels(j->s, shader_nout(j->s));
@@ -710,6 +785,9 @@ job_prepare(struct job *j, unsigned first)
       env_free(j->golden);
       j->golden = NULL;
    }
+   if (orig && j->golden)
+      variant_compare(j, orig, &io);
+   tgsi_shader_free(orig);
    diag_clear(&d);
    return true;
 }
@@ -722,6 +800,9 @@ run_case(struct job *j, unsigned idx)
        j, idx, &j->c->targets[cs->target], &j->results[idx], {.name = "ref"}, {.name = "opt"}};
    if (j->interp_err)
       diff_result_add(cr.r, DIFF_SIG_INTERP, "interp", NULL, 0, "%s", j->interp_err);
+   if (j->variant_bad)
+      diff_result_add(cr.r, DIFF_SIG_MISMATCH, "interp/variant", &j->variant_mm, j->variant_count,
+                      "%s", j->variant_msg);
    for (unsigned i = 0; case_steps[i].name; i++) {
       progress(j, idx, case_steps[i].name);
       if (!case_steps[i].run(&cr))
@@ -738,7 +819,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
    if (!n)
       return;
    const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
-   struct job j = {c, src, results, fn, ctx, NULL, NULL, NULL, NULL, NULL, false};
+   struct job j = {.c = c, .src = src, .results = results, .fn = fn, .ctx = ctx};
    double t0 = now_seconds();
    bool ok = job_prepare(&j, cases[0]);
    for (unsigned i = 0; i < n; i++) {
@@ -754,6 +835,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
       progress(&j, cases[i], NULL);
    }
    free(j.interp_err);
+   free(j.variant_msg);
    free(j.exact);
    env_free(j.golden);
    env_free(j.inputs);

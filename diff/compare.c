@@ -22,6 +22,7 @@
  * oracle (precise forbids fusing; hardware rcp/sin approximations stay).
  */
 #include "diff/diff.h"
+#include "isa/sem.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -175,6 +176,41 @@ transform_ok(uint32_t e, uint32_t a, unsigned inexact)
    return false;
 }
 
+/* One f16 step from h toward g (in the order of values). */
+static uint32_t
+half_toward(uint32_t h, uint32_t g)
+{
+   int32_t x = (h & 0x8000u) ? -(int32_t)(h & 0x7fffu) : (int32_t)h;
+   int32_t y = (g & 0x8000u) ? -(int32_t)(g & 0x7fffu) : (int32_t)g;
+   x += y > x ? 1 : y < x ? -1 : 0;
+   return x < 0 ? 0x8000u | (uint32_t)-x : (uint32_t)x;
+}
+
+/* PK2H: each half is a float rounded to f16. Two f32 values within a
+ * tolerance round to halves within that tolerance plus one f16 step, so a
+ * half passes if it does as a float, or one step closer does (not between
+ * programs that must agree to the bit). The worst half decides. */
+static enum diff_verdict
+halves_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact, const struct diff_cmp_opts *o)
+{
+   enum diff_verdict worst = DIFF_V_EQUAL;
+   bool step = o->mode == DIFF_CMP_ORACLE || (o->mode == DIFF_CMP_EXACT && o->inexact && !exact);
+   for (unsigned sh = 0; sh < 32; sh += 16) {
+      uint32_t he = (e >> sh) & 0xffffu, ha = (a >> sh) & 0xffffu;
+      enum diff_verdict v = diff_value_verdict(sem_f16_to_f32(he), sem_f16_to_f32(ha), flags,
+                                               exact, o);
+      if (v == DIFF_V_DIFFERENT && step && !sem_isnan(sem_f16_to_f32(ha))) {
+         uint32_t near = sem_f16_to_f32(half_toward(ha, he));
+         if (diff_value_verdict(sem_f16_to_f32(he), near, flags, exact, o) != DIFF_V_DIFFERENT)
+            v = DIFF_V_TOLERATED;
+      }
+      if (v == DIFF_V_DIFFERENT || (v == DIFF_V_UNCHECKED && worst != DIFF_V_DIFFERENT) ||
+          (v == DIFF_V_TOLERATED && worst == DIFF_V_EQUAL))
+         worst = v;
+   }
+   return worst;
+}
+
 enum diff_verdict
 diff_value_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact,
                    const struct diff_cmp_opts *o)
@@ -183,6 +219,8 @@ diff_value_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact,
       return DIFF_V_UNDEFINED;
    if (e == a)
       return DIFF_V_EQUAL;
+   if ((flags & ENV_F_PK16) && o->mode != DIFF_CMP_BITS)
+      return halves_verdict(e, a, flags & ~(unsigned)ENV_F_PK16, exact, o);
    if (o->mode == DIFF_CMP_ORACLE) {
       enum diff_verdict v = oracle_verdict(e, a, flags, exact);
       if (v == DIFF_V_DIFFERENT && !exact && transform_ok(e, a, o->inexact))
@@ -191,6 +229,11 @@ diff_value_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact,
    }
    if (is_nan_bits(e) && is_nan_bits(a) && !o->exact_nan)
       return DIFF_V_EQUAL;
+   /* MIN/MAX of +0 and -0: TGSI leaves the sign open and no model claims
+    * one (isa check holds min/max commutative), so ref and opt may pick
+    * either (a compare and select against a max). */
+   if (o->mode == DIFF_CMP_EXACT && (flags & ENV_F_ZSIGN) && is_zero(e) && is_zero(a))
+      return DIFF_V_TOLERATED;
    if (o->mode == DIFF_CMP_EXACT && !exact && transform_ok(e, a, o->inexact))
       return DIFF_V_TOLERATED;
    return DIFF_V_DIFFERENT;

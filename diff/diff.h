@@ -187,6 +187,10 @@ struct diff_shader_src {
    /* Inputs to run on instead of generating them from the seed (a
     * reduced reproducer's); not owned. */
    const struct env *inputs;
+   /* A variant (check --variants): 1 + the index of the shader it was
+    * made from, whose inputs it runs on and whose interpreter outputs it
+    * must give; 0 = none. */
+   unsigned variant_of;
 };
 
 struct isa_model;
@@ -289,6 +293,10 @@ void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
  * seed, default size), named "gen:S": the same as `diffcomp gen --seed S`.
  * Their seeds derive from c->o.seed, so a run is reproducible. */
 void diff_check_add_generated(struct diff_check *c, unsigned n);
+/* Adds n semantics-preserving variants (diff_variant) of every shader
+ * added so far, named "NAME~vK"; a shader that does not parse gets none
+ * (its own case shows the error). */
+void diff_check_add_variants(struct diff_check *c, unsigned n);
 /* One case per shader and target; shard k of n (1-based; n = 1: all). */
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
@@ -488,6 +496,62 @@ bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const str
                               const struct opt_options *o, struct emu_program *out, char **log,
                               struct diag_list *d);
 
+/* runcmp.c: run against run (diffcomp report OLD.json NEW.json) */
+enum diff_stat {
+   DIFF_STAT_INSTRUCTIONS,
+   DIFF_STAT_NOPS,
+   DIFF_STAT_REGISTERS,
+   DIFF_STAT_CYCLES,
+   DIFF_STAT_EMULATED,
+   DIFF_STAT_COUNT
+};
+extern const char *const diff_stat_names[DIFF_STAT_COUNT]; /* as in the JSON */
+struct diff_run_case {
+   char *shader, *target;
+   enum diff_status status;
+   bool has_stats;
+   long long stats[DIFF_STAT_COUNT];
+};
+struct diff_run {
+   struct diff_run_case *cases;
+   size_t ncases;
+};
+/* Per target: totals over the cases that pass in both runs. */
+struct diff_runcmp_target {
+   const char *name;
+   unsigned paired;
+   long long old_total[DIFF_STAT_COUNT], new_total[DIFF_STAT_COUNT];
+   unsigned helped[DIFF_STAT_COUNT], hurt[DIFF_STAT_COUNT];
+};
+enum diff_runcmp_kind {
+   DIFF_RUNCMP_STATS,       /* passes in both; instruction count changed */
+   DIFF_RUNCMP_NEW_FAILURE, /* passed (or skip, n/a), now fails or errors */
+   DIFF_RUNCMP_FIXED,       /* failed or errored, now does not */
+   DIFF_RUNCMP_NEW_NA,      /* now n/a */
+   DIFF_RUNCMP_ADDED,       /* only in the new run */
+   DIFF_RUNCMP_GONE,        /* only in the old run */
+};
+struct diff_runcmp_change {
+   enum diff_runcmp_kind kind;
+   const char *shader, *target; /* point into the runs */
+   enum diff_status old_status, new_status; /* DIFF_STATUS_COUNT: absent */
+   long long old_stats[DIFF_STAT_COUNT], new_stats[DIFF_STAT_COUNT];
+};
+struct diff_runcmp {
+   struct diff_runcmp_target *targets; /* in name order */
+   size_t ntargets;
+   struct diff_runcmp_change *changes;
+   size_t nchanges;
+};
+/* Loads a `check --json` report; path_key is "opt" or "ref", the program
+ * whose statistics are read. */
+bool diff_run_load(const char *file, const char *path_key, struct diff_run *run,
+                   struct diag_list *d);
+void diff_run_free(struct diff_run *run);
+/* Sorts both runs' cases and pairs them; r points into both runs. */
+void diff_runcmp(struct diff_run *old, struct diff_run *new, struct diff_runcmp *r);
+void diff_runcmp_free(struct diff_runcmp *r);
+
 /* ydoc.c: YAML for the check's own files (reproducers, baselines) */
 struct ydoc_writer;
 struct ydoc;
@@ -553,6 +617,12 @@ char *diff_gen_bytes(const uint8_t *data, size_t len, const struct diff_gen_opts
 bool diff_gen_default_supports(enum tgsi_opcode op);
 /* "frag", "vert", "comp" -> stage; false for anything else. */
 bool diff_gen_stage_from_name(const char *name, enum tgsi_stage *out);
+
+/* variant.c */
+/* A semantics-preserving variant of s from seed (dead code under an
+ * opaque false condition, identity wrappers, split vectors, one-iteration
+ * loops, commuted operands) as TGSI text; caller frees. */
+char *diff_variant(const struct tgsi_shader *s, uint64_t seed);
 
 /* ------------------------------------------------------------------ */
 /* reduce.c, reduce_inputs.c: shrink a failing shader and its inputs    */

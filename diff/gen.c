@@ -35,76 +35,17 @@
  * tables and integer fractions, never with printf("%f")), so a seed gives
  * the same bytes on every host.
  */
-#include "diff/diff.h"
+#include "diff/gen_priv.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define GEN_MAX_TEMPS 12 /* general temporaries */
-#define GEN_MAX_LOOPS 3  /* nested counted loops */
-#define GEN_MAX_DEPTH 6  /* nested IF/loop/switch */
-#define GEN_ARRAY_LEN 4  /* the indirectly addressed TEMP array */
-#define GEN_IMM_HASH  4096
-#define GEN_TEXT_LEN  24
-
-enum gty { GT_F, GT_I };
-
-/* What a BRK/CONT would leave: generated only when it is a loop. */
-enum gctx { CTX_NONE, CTX_LOOP, CTX_SWITCH };
-
-struct sbuf {
-   char *p;
-   size_t n, cap;
-};
-
-/* One IMM line: up to four values of one type, as text. */
-struct gimm {
-   bool is_int;
-   unsigned n;
-   char val[4][GEN_TEXT_LEN];
-};
-
-/* A source operand as text, and whether it reads input-dependent data. */
-struct opnd {
-   char s[96];
-   bool dep;
-   bool inexact; /* reads a channel known only within a tolerance */
-};
-
-struct gen {
-   struct rng rng;
-   const uint8_t *bytes;
-   size_t nbytes, pos;
-   bool (*supports)(enum tgsi_opcode op);
-   enum tgsi_stage stage;
-   unsigned nin, nout, nconst, ntemp, block_w;
-   /* TEMP layout: [0, ntemp) general, then loop counters, scratch, the
-    * COMP global id, then the ARRAY(1) registers. */
-   unsigned t_loop, t_scr, t_gid, t_arr, t_end;
-   uint8_t ty[GEN_MAX_TEMPS][4];
-   uint8_t dep[GEN_MAX_TEMPS]; /* bit per channel */
-   /* bit per channel: the value may differ within a tolerance between
-    * implementations (MAD, POW, RCP...) or be a zero of open sign (MIN,
-    * MAX); its bits are never read as an integer (see gen_op_inexact) */
-   uint8_t inexact[GEN_MAX_TEMPS];
-   bool ready[GEN_MAX_TEMPS]; /* written by the prologue: may be read */
-   struct gimm *imms;
-   unsigned nimms, imms_cap;
-   int32_t imm_hash[GEN_IMM_HASH]; /* slot = line * 4 + comp, -1 empty */
-   struct sbuf body;
-   unsigned depth, loop_depth;
-   unsigned ninsns;
-   bool used_samp[2], used_addr, used_array, used_in[8], killed;
-   bool arrays; /* TEMP[ADDR+k](1) may be read and written */
-   bool fma;    /* FMA may appear; otherwise MAD takes its place */
-};
-
 /* ------------------------------------------------------------------ */
 /* Choices and text                                                     */
 
-static uint32_t
-pick(struct gen *g, uint32_t n)
+uint32_t
+gen_pick(struct gen *g, uint32_t n)
 {
    if (n <= 1)
       return 0;
@@ -114,18 +55,18 @@ pick(struct gen *g, uint32_t n)
 }
 
 static uint32_t
-pick32(struct gen *g)
+gen_pick32(struct gen *g)
 {
    uint32_t v = 0;
    for (int i = 0; i < 4; i++)
-      v = v << 8 | pick(g, 256);
+      v = v << 8 | gen_pick(g, 256);
    return v;
 }
 
-static bool
-chance(struct gen *g, unsigned percent)
+bool
+gen_chance(struct gen *g, unsigned percent)
 {
-   return pick(g, 100) < percent;
+   return gen_pick(g, 100) < percent;
 }
 
 static void
@@ -140,7 +81,8 @@ sb_vadd(struct sbuf *b, const char *fmt, va_list ap)
    b->n += (size_t)n;
 }
 
-static void DC_PRINTF(2, 3) sb_add(struct sbuf *b, const char *fmt, ...)
+void
+gen_sb_add(struct sbuf *b, const char *fmt, ...)
 {
    va_list ap;
    va_start(ap, fmt);
@@ -148,29 +90,30 @@ static void DC_PRINTF(2, 3) sb_add(struct sbuf *b, const char *fmt, ...)
    va_end(ap);
 }
 
-static bool
-ok(struct gen *g, enum tgsi_opcode op)
+bool
+gen_ok(struct gen *g, enum tgsi_opcode op)
 {
    return g->supports(op);
 }
 
 /* One instruction of the body, indented by nesting depth. */
-static void DC_PRINTF(2, 3) emit(struct gen *g, const char *fmt, ...)
+void
+gen_emit(struct gen *g, const char *fmt, ...)
 {
-   sb_add(&g->body, "%*s", (int)(2 + 2 * g->depth), "");
+   gen_sb_add(&g->body, "%*s", (int)(2 + 2 * g->depth), "");
    va_list ap;
    va_start(ap, fmt);
    sb_vadd(&g->body, fmt, ap);
    va_end(ap);
-   sb_add(&g->body, "\n");
+   gen_sb_add(&g->body, "\n");
    g->ninsns++;
 }
 
 static const char comp_ch[] = "xyzw";
 
 /* ".xy" for a write mask; "" for all four channels. */
-static const char *
-mask_str(uint8_t mask, char buf[6])
+const char *
+gen_mask_str(uint8_t mask, char buf[6])
 {
    if (mask == 0xf)
       return "";
@@ -200,21 +143,21 @@ static const uint32_t int_table[] = {
 
 /* A float as text: a table entry or n/16 written with integer arithmetic. */
 static void
-float_text(struct gen *g, char out[GEN_TEXT_LEN])
+gen_float_text(struct gen *g, char out[GEN_TEXT_LEN])
 {
-   if (chance(g, 55)) {
-      snprintf(out, GEN_TEXT_LEN, "%s", float_table[pick(g, ARRAY_SIZE(float_table))]);
+   if (gen_chance(g, 55)) {
+      snprintf(out, GEN_TEXT_LEN, "%s", float_table[gen_pick(g, ARRAY_SIZE(float_table))]);
       return;
    }
-   int n = (int)pick(g, 513) - 256;
+   int n = (int)gen_pick(g, 513) - 256;
    unsigned a = (unsigned)(n < 0 ? -n : n);
    snprintf(out, GEN_TEXT_LEN, "%s%u.%04u", n < 0 ? "-" : "", a / 16, (a % 16) * 625);
 }
 
-static void
-int_text(struct gen *g, char out[GEN_TEXT_LEN])
+void
+gen_int_text(struct gen *g, char out[GEN_TEXT_LEN])
 {
-   uint32_t v = chance(g, 80) ? int_table[pick(g, ARRAY_SIZE(int_table))] : pick32(g);
+   uint32_t v = gen_chance(g, 80) ? int_table[gen_pick(g, ARRAY_SIZE(int_table))] : gen_pick32(g);
    snprintf(out, GEN_TEXT_LEN, "%u", v);
 }
 
@@ -267,23 +210,23 @@ imm_scalar(struct gen *g, bool is_int, const char *text, struct opnd *o)
    o->inexact = false;
 }
 
-static void
-imm_u(struct gen *g, uint32_t v, struct opnd *o)
+void
+gen_imm_u(struct gen *g, uint32_t v, struct opnd *o)
 {
    char t[GEN_TEXT_LEN];
    snprintf(t, sizeof(t), "%u", v);
    imm_scalar(g, true, t, o);
 }
 
-static void
-imm_f(struct gen *g, const char *text, struct opnd *o)
+void
+gen_imm_f(struct gen *g, const char *text, struct opnd *o)
 {
    imm_scalar(g, false, text, o);
 }
 
 /* A whole new IMM line of four values, used as "IMM[k]". */
-static void
-imm_vec(struct gen *g, bool is_int, const char *const vals[4], struct opnd *o)
+void
+gen_imm_vec(struct gen *g, bool is_int, const char *const vals[4], struct opnd *o)
 {
    VEC_RESERVE(g->imms, g->imms_cap, g->nimms + 1);
    struct gimm *l = &g->imms[g->nimms++];
@@ -300,8 +243,8 @@ imm_vec(struct gen *g, bool is_int, const char *const vals[4], struct opnd *o)
 /* Operands                                                             */
 
 /* Channels of general temporary r holding type ty. */
-static uint8_t
-chans_of(const struct gen *g, unsigned r, enum gty ty)
+uint8_t
+gen_chans_of(const struct gen *g, unsigned r, enum gty ty)
 {
    uint8_t m = 0;
    for (int c = 0; c < 4; c++)
@@ -311,18 +254,18 @@ chans_of(const struct gen *g, unsigned r, enum gty ty)
 }
 
 /* A swizzle over the channels in m (nonempty); returns the channels used. */
-static uint8_t
-swizzle(struct gen *g, uint8_t m, char out[6])
+uint8_t
+gen_swizzle(struct gen *g, uint8_t m, char out[6])
 {
    uint8_t cand[4], n = 0, used = 0;
    for (int c = 0; c < 4; c++)
       if (m & (1 << c))
          cand[n++] = (uint8_t)c;
-   bool repl = chance(g, 35);
-   uint8_t first = cand[pick(g, n)];
+   bool repl = gen_chance(g, 35);
+   uint8_t first = cand[gen_pick(g, n)];
    out[0] = '.';
    for (int i = 0; i < 4; i++) {
-      uint8_t c = repl ? first : cand[pick(g, n)];
+      uint8_t c = repl ? first : cand[gen_pick(g, n)];
       out[1 + i] = comp_ch[c];
       used |= (uint8_t)(1 << c);
    }
@@ -333,52 +276,52 @@ swizzle(struct gen *g, uint8_t m, char out[6])
 }
 
 /* ".cccc": one channel of m (nonempty) replicated. */
-static const char *
-scalar_swz(struct gen *g, uint8_t m, char out[6])
+const char *
+gen_scalar_swz(struct gen *g, uint8_t m, char out[6])
 {
    unsigned cand[4], n = 0;
    for (unsigned c = 0; c < 4; c++)
       if (m & (1 << c))
          cand[n++] = c;
-   char ch = comp_ch[cand[pick(g, n)]];
+   char ch = comp_ch[cand[gen_pick(g, n)]];
    snprintf(out, 6, ".%c%c%c%c", ch, ch, ch, ch);
    return out;
 }
 
 /* The channels of type ty of r whose bits may be read as an integer. */
-static uint8_t
-chans_exact(const struct gen *g, unsigned r, enum gty ty)
+uint8_t
+gen_chans_exact(const struct gen *g, unsigned r, enum gty ty)
 {
-   return (uint8_t)(chans_of(g, r, ty) & ~g->inexact[r]);
+   return (uint8_t)(gen_chans_of(g, r, ty) & ~g->inexact[r]);
 }
 
 /* A general temporary with at least one channel of type ty, or -1. */
 static int
-pick_temp(struct gen *g, enum gty ty)
+gen_pick_temp(struct gen *g, enum gty ty)
 {
    unsigned cand[GEN_MAX_TEMPS], n = 0;
    for (unsigned r = 0; r < g->ntemp; r++)
-      if (g->ready[r] && chans_of(g, r, ty))
+      if (g->ready[r] && gen_chans_of(g, r, ty))
          cand[n++] = r;
-   return n ? (int)cand[pick(g, n)] : -1;
+   return n ? (int)cand[gen_pick(g, n)] : -1;
 }
 
 /* The same, among channels whose bits are exact (chans_exact). */
-static int
-pick_temp_exact(struct gen *g, enum gty ty)
+int
+gen_pick_temp_exact(struct gen *g, enum gty ty)
 {
    unsigned cand[GEN_MAX_TEMPS], n = 0;
    for (unsigned r = 0; r < g->ntemp; r++)
-      if (g->ready[r] && chans_exact(g, r, ty))
+      if (g->ready[r] && gen_chans_exact(g, r, ty))
          cand[n++] = r;
-   return n ? (int)cand[pick(g, n)] : -1;
+   return n ? (int)cand[gen_pick(g, n)] : -1;
 }
 
-static void
-temp_src(struct gen *g, unsigned r, uint8_t m, struct opnd *o)
+void
+gen_temp_src(struct gen *g, unsigned r, uint8_t m, struct opnd *o)
 {
    char sw[6];
-   uint8_t used = swizzle(g, m, sw);
+   uint8_t used = gen_swizzle(g, m, sw);
    snprintf(o->s, sizeof(o->s), "TEMP[%u]%s", r, sw);
    o->dep = (g->dep[r] & used) != 0;
    o->inexact = (g->inexact[r] & used) != 0;
@@ -387,7 +330,7 @@ temp_src(struct gen *g, unsigned r, uint8_t m, struct opnd *o)
 /* Puts pre before and post after the operand text (which always has room:
  * operands are far shorter than the buffer). */
 static void
-wrap(struct opnd *o, const char *pre, const char *post)
+gen_wrap(struct opnd *o, const char *pre, const char *post)
 {
    size_t n = strlen(o->s), a = strlen(pre), b = strlen(post);
    if (n + a + b >= sizeof(o->s))
@@ -398,25 +341,25 @@ wrap(struct opnd *o, const char *pre, const char *post)
 }
 
 static void
-wrap_mods(struct gen *g, enum gty ty, struct opnd *o)
+gen_wrap_mods(struct gen *g, enum gty ty, struct opnd *o)
 {
-   bool neg = chance(g, ty == GT_F ? 12 : 8);
-   bool abs = ty == GT_F && chance(g, 10);
-   wrap(o, neg ? (abs ? "-|" : "-") : (abs ? "|" : ""), abs ? "|" : "");
+   bool neg = gen_chance(g, ty == GT_F ? 12 : 8);
+   bool abs = ty == GT_F && gen_chance(g, 10);
+   gen_wrap(o, neg ? (abs ? "-|" : "-") : (abs ? "|" : ""), abs ? "|" : "");
 }
 
 /* An input read: IN[i] (FRAG, VERT) as floats, or SV (COMP) as integers. */
-static void
-input_src(struct gen *g, struct opnd *o)
+void
+gen_input_src(struct gen *g, struct opnd *o)
 {
    char sw[6];
    if (g->stage == TGSI_STAGE_COMP) {
-      swizzle(g, 0x1, sw); /* THREAD_ID.x and BLOCK_ID.x vary; keep to .x */
-      snprintf(o->s, sizeof(o->s), "SV[%u]%s", pick(g, 2), sw);
+      gen_swizzle(g, 0x1, sw); /* THREAD_ID.x and BLOCK_ID.x vary; keep to .x */
+      snprintf(o->s, sizeof(o->s), "SV[%u]%s", gen_pick(g, 2), sw);
    } else {
-      unsigned i = pick(g, g->nin);
+      unsigned i = gen_pick(g, g->nin);
       g->used_in[i] = true;
-      swizzle(g, 0xf, sw);
+      gen_swizzle(g, 0xf, sw);
       snprintf(o->s, sizeof(o->s), "IN[%u]%s", i, sw);
    }
    o->dep = true;
@@ -424,46 +367,46 @@ input_src(struct gen *g, struct opnd *o)
 
 /* A source of type ty from anywhere: temporaries, inputs, constants,
  * immediates, loop counters. */
-static void
-src_plain(struct gen *g, enum gty ty, struct opnd *o)
+void
+gen_src_plain(struct gen *g, enum gty ty, struct opnd *o)
 {
-   unsigned r = pick(g, 100);
+   unsigned r = gen_pick(g, 100);
    char sw[6], t[GEN_TEXT_LEN];
    int tr;
    bool input_float = g->stage != TGSI_STAGE_COMP;
    o->inexact = false;
    /* integer reads take exact channels only: the bits of a value known
     * within a tolerance are anything (the interpreter marks them BITS) */
-   if (r < 58 && ty == GT_F && (tr = pick_temp(g, ty)) >= 0) {
-      temp_src(g, (unsigned)tr, chans_of(g, (unsigned)tr, ty), o);
-   } else if (r < 58 && ty == GT_I && (tr = pick_temp_exact(g, ty)) >= 0) {
-      temp_src(g, (unsigned)tr, chans_exact(g, (unsigned)tr, ty), o);
+   if (r < 58 && ty == GT_F && (tr = gen_pick_temp(g, ty)) >= 0) {
+      gen_temp_src(g, (unsigned)tr, gen_chans_of(g, (unsigned)tr, ty), o);
+   } else if (r < 58 && ty == GT_I && (tr = gen_pick_temp_exact(g, ty)) >= 0) {
+      gen_temp_src(g, (unsigned)tr, gen_chans_exact(g, (unsigned)tr, ty), o);
    } else if (r < 72 && (ty == GT_F) == input_float) {
-      input_src(g, o);
+      gen_input_src(g, o);
    } else if (r < 80 && ty == GT_I && g->loop_depth) {
-      snprintf(o->s, sizeof(o->s), "TEMP[%u].xxxx", g->t_loop + pick(g, g->loop_depth));
+      snprintf(o->s, sizeof(o->s), "TEMP[%u].xxxx", g->t_loop + gen_pick(g, g->loop_depth));
       o->dep = false;
-   } else if (r < 86 && ty == GT_I && (tr = pick_temp_exact(g, GT_F)) >= 0) {
+   } else if (r < 86 && ty == GT_I && (tr = gen_pick_temp_exact(g, GT_F)) >= 0) {
       /* integer ops on float bits are defined */
-      temp_src(g, (unsigned)tr, chans_exact(g, (unsigned)tr, GT_F), o);
+      gen_temp_src(g, (unsigned)tr, gen_chans_exact(g, (unsigned)tr, GT_F), o);
    } else if (r < 93 && ty == GT_F) {
-      swizzle(g, 0xf, sw);
-      snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", pick(g, g->nconst), sw);
+      gen_swizzle(g, 0xf, sw);
+      snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", gen_pick(g, g->nconst), sw);
       o->dep = false;
    } else if (ty == GT_F) {
-      float_text(g, t);
-      imm_f(g, t, o);
+      gen_float_text(g, t);
+      gen_imm_f(g, t, o);
    } else {
-      int_text(g, t);
-      imm_u(g, (uint32_t)strtoul(t, NULL, 10), o);
+      gen_int_text(g, t);
+      gen_imm_u(g, (uint32_t)strtoul(t, NULL, 10), o);
    }
 }
 
-static void
-src_any(struct gen *g, enum gty ty, struct opnd *o)
+void
+gen_src_any(struct gen *g, enum gty ty, struct opnd *o)
 {
-   src_plain(g, ty, o);
-   wrap_mods(g, ty, o);
+   gen_src_plain(g, ty, o);
+   gen_wrap_mods(g, ty, o);
 }
 
 /* A float source with an exact value, for an op whose result jumps at a
@@ -471,35 +414,35 @@ src_any(struct gen *g, enum gty ty, struct opnd *o)
  * (POW(6, 1) is 6 to the interpreter and 6.0000005 on a GPU, and FLR, SNE
  * or FRC of it then differ by a whole step), where no tolerance of the
  * result can tell a miscompile from a correct program. */
-static void
-src_exact(struct gen *g, struct opnd *o)
+void
+gen_src_exact(struct gen *g, struct opnd *o)
 {
-   src_any(g, GT_F, o);
+   gen_src_any(g, GT_F, o);
    if (!o->inexact)
       return;
-   int r = pick_temp_exact(g, GT_F);
+   int r = gen_pick_temp_exact(g, GT_F);
    if (r >= 0) {
-      temp_src(g, (unsigned)r, chans_exact(g, (unsigned)r, GT_F), o);
+      gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), o);
    } else {
-      snprintf(o->s, sizeof(o->s), "CONST[0][%u].xxxx", pick(g, g->nconst));
+      snprintf(o->s, sizeof(o->s), "CONST[0][%u].xxxx", gen_pick(g, g->nconst));
       o->dep = o->inexact = false;
    }
 }
 
 /* A destination general temporary and mask for a result of type ty; see
  * the file comment for why writes under control flow keep types. */
-static void
-dst_pick(struct gen *g, enum gty ty, unsigned *reg, uint8_t *mask)
+void
+gen_dst_pick(struct gen *g, enum gty ty, unsigned *reg, uint8_t *mask)
 {
-   uint8_t m = (uint8_t)(pick(g, 15) + 1);
-   if (g->depth == 0 || chance(g, 3)) {
-      *reg = pick(g, g->ntemp);
+   uint8_t m = (uint8_t)(gen_pick(g, 15) + 1);
+   if (g->depth == 0 || gen_chance(g, 3)) {
+      *reg = gen_pick(g, g->ntemp);
       *mask = m;
       return;
    }
    for (int tries = 0; tries < 8; tries++) {
-      unsigned r = pick(g, g->ntemp);
-      uint8_t have = chans_of(g, r, ty);
+      unsigned r = gen_pick(g, g->ntemp);
+      uint8_t have = gen_chans_of(g, r, ty);
       if (have & m) {
          *reg = r;
          *mask = have & m;
@@ -511,14 +454,14 @@ dst_pick(struct gen *g, enum gty ty, unsigned *reg, uint8_t *mask)
          return;
       }
    }
-   *reg = pick(g, g->ntemp);
+   *reg = gen_pick(g, g->ntemp);
    *mask = m;
 }
 
 /* Under control flow a write keeps what other lanes hold: dependence and
  * inexactness only grow there. */
-static void
-dst_set(struct gen *g, unsigned r, uint8_t mask, enum gty ty, bool dep, bool inexact)
+void
+gen_dst_set(struct gen *g, unsigned r, uint8_t mask, enum gty ty, bool dep, bool inexact)
 {
    for (int c = 0; c < 4; c++) {
       if (!(mask & (1 << c)))
@@ -580,11 +523,11 @@ gen_op_inexact(enum tgsi_opcode op)
 }
 
 /* "TEMP[r].mask" */
-static const char *
-dst_str(unsigned r, uint8_t mask, char buf[24])
+const char *
+gen_dst_str(unsigned r, uint8_t mask, char buf[24])
 {
    char mb[6];
-   snprintf(buf, 24, "TEMP[%u]%s", r, mask_str(mask, mb));
+   snprintf(buf, 24, "TEMP[%u]%s", r, gen_mask_str(mask, mb));
    return buf;
 }
 
@@ -645,35 +588,35 @@ pick_op(struct gen *g, const struct gop *t, unsigned n)
 {
    static const struct gop mad = {TGSI_OP_MAD, 3, 0};
    for (int tries = 0; tries < 16; tries++) {
-      const struct gop *o = &t[pick(g, n)];
+      const struct gop *o = &t[gen_pick(g, n)];
       if (o->op == TGSI_OP_FMA && !g->fma)
          o = &mad;
-      if (ok(g, o->op))
+      if (gen_ok(g, o->op))
          return o;
    }
    for (unsigned i = 0; i < n; i++)
-      if (ok(g, t[i].op))
+      if (gen_ok(g, t[i].op))
          return &t[i];
    return NULL;
 }
 
 /* Emits "OP[_SAT][_PRECISE] dst, srcs..." and records the destination. */
-static void
-emit_op(struct gen *g, enum tgsi_opcode op, const char *suffix, unsigned r, uint8_t mask,
-        enum gty ty, struct opnd *src, unsigned nsrc)
+void
+gen_emit_op(struct gen *g, enum tgsi_opcode op, const char *suffix, unsigned r, uint8_t mask,
+            enum gty ty, struct opnd *src, unsigned nsrc)
 {
    char line[512], db[24];
-   int n =
-       snprintf(line, sizeof(line), "%s%s %s", tgsi_op_info[op].name, suffix, dst_str(r, mask, db));
+   int n = snprintf(line, sizeof(line), "%s%s %s", tgsi_op_info[op].name, suffix,
+                    gen_dst_str(r, mask, db));
    bool dep = false, inexact = false;
    for (unsigned i = 0; i < nsrc; i++) {
       n += snprintf(line + n, sizeof(line) - (size_t)n, ", %s", src[i].s);
       dep |= src[i].dep;
       inexact |= src[i].inexact;
    }
-   emit(g, "%s", line);
+   gen_emit(g, "%s", line);
    int k = gen_op_inexact(op);
-   dst_set(g, r, mask, ty, dep, k < 0 ? inexact : k > 0);
+   gen_dst_set(g, r, mask, ty, dep, k < 0 ? inexact : k > 0);
 }
 
 static bool
@@ -685,41 +628,41 @@ stmt_float(struct gen *g)
    struct opnd src[3] = {0};
    for (unsigned i = 0; i < o->nsrc; i++) {
       if (i == 0 && (o->flags & (SRC_ABS0 | SRC_POS0))) {
-         src_plain(g, GT_F, &src[0]);
-         wrap(&src[0], "|", "|");
+         gen_src_plain(g, GT_F, &src[0]);
+         gen_wrap(&src[0], "|", "|");
       } else if ((o->flags & SRC_EXACT) && (i == 0 || o->op != TGSI_OP_CMP)) {
-         src_exact(g, &src[i]); /* CMP steps on its condition only */
+         gen_src_exact(g, &src[i]); /* CMP steps on its condition only */
       } else {
-         src_any(g, GT_F, &src[i]);
+         gen_src_any(g, GT_F, &src[i]);
       }
    }
    if (o->flags & (SRC_POS0 | SRC_LT128)) {
       /* MAX/MIN also turn NaN into the bound */
       struct opnd k = {0};
       bool pos = o->flags & SRC_POS0;
-      imm_f(g, pos ? "1e-05" : "100", &k);
-      emit(g, "%s TEMP[%u], %s, %s", pos ? "MAX" : "MIN", g->t_scr, src[0].s, k.s);
+      gen_imm_f(g, pos ? "1e-05" : "100", &k);
+      gen_emit(g, "%s TEMP[%u], %s, %s", pos ? "MAX" : "MIN", g->t_scr, src[0].s, k.s);
       snprintf(src[0].s, sizeof(src[0].s), "TEMP[%u]", g->t_scr);
    }
-   const char *suffix = chance(g, 8) ? "_SAT" : chance(g, 5) ? "_PRECISE" : "";
+   const char *suffix = gen_chance(g, 8) ? "_SAT" : gen_chance(g, 5) ? "_PRECISE" : "";
    unsigned r;
    uint8_t mask;
-   dst_pick(g, GT_F, &r, &mask);
-   emit_op(g, o->op, suffix, r, mask, GT_F, src, o->nsrc);
+   gen_dst_pick(g, GT_F, &r, &mask);
+   gen_emit_op(g, o->op, suffix, r, mask, GT_F, src, o->nsrc);
    return true;
 }
 
 /* Writes a copy of src (type ty) clamped for a conversion into the whole
  * scratch register: MAX then MIN, which also turns NaN into lo. */
-static void
-clamp_to_scratch(struct gen *g, const struct opnd *src, const char *lo, const char *hi,
-                 struct opnd *out)
+void
+gen_clamp_to_scratch(struct gen *g, const struct opnd *src, const char *lo, const char *hi,
+                     struct opnd *out)
 {
    struct opnd a = {0}, b = {0};
-   imm_f(g, lo, &a);
-   imm_f(g, hi, &b);
-   emit(g, "MAX TEMP[%u], %s, %s", g->t_scr, src->s, a.s);
-   emit(g, "MIN TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, b.s);
+   gen_imm_f(g, lo, &a);
+   gen_imm_f(g, hi, &b);
+   gen_emit(g, "MAX TEMP[%u], %s, %s", g->t_scr, src->s, a.s);
+   gen_emit(g, "MIN TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, b.s);
    snprintf(out->s, sizeof(out->s), "TEMP[%u]", g->t_scr);
    out->dep = src->dep;
    out->inexact = src->inexact;
@@ -731,45 +674,45 @@ stmt_int(struct gen *g)
    unsigned r;
    uint8_t mask;
    struct opnd src[4] = {0};
-   unsigned kind = pick(g, 10);
-   if (kind == 0 && ok(g, TGSI_OP_IDIV) && ok(g, TGSI_OP_MOD) && ok(g, TGSI_OP_AND) &&
-       ok(g, TGSI_OP_UADD)) {
+   unsigned kind = gen_pick(g, 10);
+   if (kind == 0 && gen_ok(g, TGSI_OP_IDIV) && gen_ok(g, TGSI_OP_MOD) && gen_ok(g, TGSI_OP_AND) &&
+       gen_ok(g, TGSI_OP_UADD)) {
       /* signed division by a divisor forced into [1, 8] */
       struct opnd d = {0}, m7 = {0}, one = {0};
-      src_any(g, GT_I, &src[0]);
-      src_plain(g, GT_I, &d);
-      imm_u(g, 7, &m7);
-      imm_u(g, 1, &one);
-      emit(g, "AND TEMP[%u], %s, %s", g->t_scr, d.s, m7.s);
-      emit(g, "UADD TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, one.s);
+      gen_src_any(g, GT_I, &src[0]);
+      gen_src_plain(g, GT_I, &d);
+      gen_imm_u(g, 7, &m7);
+      gen_imm_u(g, 1, &one);
+      gen_emit(g, "AND TEMP[%u], %s, %s", g->t_scr, d.s, m7.s);
+      gen_emit(g, "UADD TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, one.s);
       snprintf(src[1].s, sizeof(src[1].s), "TEMP[%u]", g->t_scr);
       src[1].dep = d.dep;
-      dst_pick(g, GT_I, &r, &mask);
-      emit_op(g, chance(g, 50) ? TGSI_OP_IDIV : TGSI_OP_MOD, "", r, mask, GT_I, src, 2);
+      gen_dst_pick(g, GT_I, &r, &mask);
+      gen_emit_op(g, gen_chance(g, 50) ? TGSI_OP_IDIV : TGSI_OP_MOD, "", r, mask, GT_I, src, 2);
       return true;
    }
-   if (kind == 1 && ok(g, TGSI_OP_UBFE) && ok(g, TGSI_OP_IBFE) && ok(g, TGSI_OP_BFI)) {
+   if (kind == 1 && gen_ok(g, TGSI_OP_UBFE) && gen_ok(g, TGSI_OP_IBFE) && gen_ok(g, TGSI_OP_BFI)) {
       /* bitfields with immediate offset + bits <= 32 */
-      unsigned off = pick(g, 24), bits = 1 + pick(g, 32 - off);
-      bool bfi = chance(g, 35);
+      unsigned off = gen_pick(g, 24), bits = 1 + gen_pick(g, 32 - off);
+      bool bfi = gen_chance(g, 35);
       unsigned ns = bfi ? 4 : 3;
-      src_any(g, GT_I, &src[0]);
+      gen_src_any(g, GT_I, &src[0]);
       if (bfi)
-         src_any(g, GT_I, &src[1]);
-      imm_u(g, off, &src[ns - 2]);
-      imm_u(g, bits, &src[ns - 1]);
-      dst_pick(g, GT_I, &r, &mask);
-      enum tgsi_opcode op = bfi ? TGSI_OP_BFI : chance(g, 50) ? TGSI_OP_UBFE : TGSI_OP_IBFE;
-      emit_op(g, op, "", r, mask, GT_I, src, ns);
+         gen_src_any(g, GT_I, &src[1]);
+      gen_imm_u(g, off, &src[ns - 2]);
+      gen_imm_u(g, bits, &src[ns - 1]);
+      gen_dst_pick(g, GT_I, &r, &mask);
+      enum tgsi_opcode op = bfi ? TGSI_OP_BFI : gen_chance(g, 50) ? TGSI_OP_UBFE : TGSI_OP_IBFE;
+      gen_emit_op(g, op, "", r, mask, GT_I, src, ns);
       return true;
    }
    const struct gop *o = pick_op(g, int_ops, ARRAY_SIZE(int_ops));
    if (!o)
       return false;
    for (unsigned i = 0; i < o->nsrc; i++)
-      src_any(g, GT_I, &src[i]);
-   dst_pick(g, GT_I, &r, &mask);
-   emit_op(g, o->op, "", r, mask, GT_I, src, o->nsrc);
+      gen_src_any(g, GT_I, &src[i]);
+   gen_dst_pick(g, GT_I, &r, &mask);
+   gen_emit_op(g, o->op, "", r, mask, GT_I, src, o->nsrc);
    return true;
 }
 
@@ -780,56 +723,56 @@ stmt_convert(struct gen *g)
    unsigned r;
    uint8_t mask;
    struct opnd src[3] = {0};
-   switch (pick(g, 5)) {
+   switch (gen_pick(g, 5)) {
    case 0: { /* int -> float */
-      enum tgsi_opcode op = chance(g, 50) ? TGSI_OP_I2F : TGSI_OP_U2F;
-      if (!ok(g, op))
+      enum tgsi_opcode op = gen_chance(g, 50) ? TGSI_OP_I2F : TGSI_OP_U2F;
+      if (!gen_ok(g, op))
          return false;
-      src_any(g, GT_I, &src[0]);
-      dst_pick(g, GT_F, &r, &mask);
-      emit_op(g, op, "", r, mask, GT_F, src, 1);
+      gen_src_any(g, GT_I, &src[0]);
+      gen_dst_pick(g, GT_F, &r, &mask);
+      gen_emit_op(g, op, "", r, mask, GT_F, src, 1);
       return true;
    }
    case 1: { /* float -> int, clamped into range first */
-      bool sgn = chance(g, 50);
+      bool sgn = gen_chance(g, 50);
       enum tgsi_opcode op = sgn ? TGSI_OP_F2I : TGSI_OP_F2U;
-      if (!ok(g, op) || !ok(g, TGSI_OP_MAX) || !ok(g, TGSI_OP_MIN))
+      if (!gen_ok(g, op) || !gen_ok(g, TGSI_OP_MAX) || !gen_ok(g, TGSI_OP_MIN))
          return false;
       struct opnd s = {0};
-      src_exact(g, &s); /* also keeps a loop's integer channels exact (stmt_loop) */
-      clamp_to_scratch(g, &s, sgn ? "-1e+06" : "0", "1e+06", &src[0]);
-      dst_pick(g, GT_I, &r, &mask);
-      emit_op(g, op, "", r, mask, GT_I, src, 1);
+      gen_src_exact(g, &s); /* also keeps a loop's integer channels exact (stmt_loop) */
+      gen_clamp_to_scratch(g, &s, sgn ? "-1e+06" : "0", "1e+06", &src[0]);
+      gen_dst_pick(g, GT_I, &r, &mask);
+      gen_emit_op(g, op, "", r, mask, GT_I, src, 1);
       return true;
    }
    case 2: { /* float compare -> integer mask */
       static const enum tgsi_opcode cmps[] = {TGSI_OP_FSLT, TGSI_OP_FSGE, TGSI_OP_FSEQ,
                                               TGSI_OP_FSNE};
-      enum tgsi_opcode op = cmps[pick(g, 4)];
-      if (!ok(g, op))
+      enum tgsi_opcode op = cmps[gen_pick(g, 4)];
+      if (!gen_ok(g, op))
          return false;
-      src_exact(g, &src[0]);
-      src_exact(g, &src[1]);
-      dst_pick(g, GT_I, &r, &mask);
-      emit_op(g, op, "", r, mask, GT_I, src, 2);
+      gen_src_exact(g, &src[0]);
+      gen_src_exact(g, &src[1]);
+      gen_dst_pick(g, GT_I, &r, &mask);
+      gen_emit_op(g, op, "", r, mask, GT_I, src, 2);
       return true;
    }
    case 3: /* select on an integer condition */
-      if (!ok(g, TGSI_OP_UCMP))
+      if (!gen_ok(g, TGSI_OP_UCMP))
          return false;
-      src_plain(g, GT_I, &src[0]);
-      src_any(g, GT_F, &src[1]);
-      src_any(g, GT_F, &src[2]);
-      dst_pick(g, GT_F, &r, &mask);
-      emit_op(g, TGSI_OP_UCMP, "", r, mask, GT_F, src, 3);
+      gen_src_plain(g, GT_I, &src[0]);
+      gen_src_any(g, GT_F, &src[1]);
+      gen_src_any(g, GT_F, &src[2]);
+      gen_dst_pick(g, GT_F, &r, &mask);
+      gen_emit_op(g, TGSI_OP_UCMP, "", r, mask, GT_F, src, 3);
       return true;
    default:
-      if (!ok(g, TGSI_OP_LDEXP))
+      if (!gen_ok(g, TGSI_OP_LDEXP))
          return false;
-      src_any(g, GT_F, &src[0]);
-      src_plain(g, GT_I, &src[1]);
-      dst_pick(g, GT_F, &r, &mask);
-      emit_op(g, TGSI_OP_LDEXP, "", r, mask, GT_F, src, 2);
+      gen_src_any(g, GT_F, &src[0]);
+      gen_src_plain(g, GT_I, &src[1]);
+      gen_dst_pick(g, GT_F, &r, &mask);
+      gen_emit_op(g, TGSI_OP_LDEXP, "", r, mask, GT_F, src, 2);
       return true;
    }
 }
@@ -840,33 +783,34 @@ stmt_convert(struct gen *g)
 static bool
 stmt_tex(struct gen *g)
 {
-   unsigned k = pick(g, 2), r;
+   unsigned k = gen_pick(g, 2), r;
    uint8_t mask;
    struct opnd src[1] = {0};
-   unsigned kind = pick(g, 3);
+   unsigned kind = gen_pick(g, 3);
    /* TEX needs implicit derivatives: fragment shaders only. */
    if (kind == 0 && g->stage != TGSI_STAGE_FRAG)
       kind = 1;
    enum tgsi_opcode op = kind == 0 ? TGSI_OP_TEX : kind == 1 ? TGSI_OP_TXL : TGSI_OP_TXF;
-   if (!ok(g, op))
+   if (!gen_ok(g, op))
       return false;
    if (op == TGSI_OP_TXF) {
       /* integer texel coordinates in [0, 3] (textures are at least 4x4:
        * an out-of-bounds fetch is undefined), level 0 */
       static const char *const m[4] = {"3", "3", "0", "0"};
       struct opnd c = {0}, mk = {0};
-      src_plain(g, GT_I, &c);
-      imm_vec(g, true, m, &mk);
-      emit(g, "AND TEMP[%u], %s, %s", g->t_scr, c.s, mk.s);
+      gen_src_plain(g, GT_I, &c);
+      gen_imm_vec(g, true, m, &mk);
+      gen_emit(g, "AND TEMP[%u], %s, %s", g->t_scr, c.s, mk.s);
       snprintf(src[0].s, sizeof(src[0].s), "TEMP[%u]", g->t_scr);
       src[0].dep = c.dep;
    } else {
-      src_any(g, GT_F, &src[0]);
+      gen_src_any(g, GT_F, &src[0]);
    }
-   dst_pick(g, GT_F, &r, &mask);
+   gen_dst_pick(g, GT_F, &r, &mask);
    char db[24];
-   emit(g, "%s %s, %s, SAMP[%u], 2D", tgsi_op_info[op].name, dst_str(r, mask, db), src[0].s, k);
-   dst_set(g, r, mask, GT_F, src[0].dep, op != TGSI_OP_TXF); /* filtering: RCP TRANS */
+   gen_emit(g, "%s %s, %s, SAMP[%u], 2D", tgsi_op_info[op].name, gen_dst_str(r, mask, db), src[0].s,
+            k);
+   gen_dst_set(g, r, mask, GT_F, src[0].dep, op != TGSI_OP_TXF); /* filtering: RCP TRANS */
    g->used_samp[k] = true;
    return true;
 }
@@ -879,31 +823,31 @@ static bool
 set_addr(struct gen *g, bool uniform)
 {
    struct opnd s = {0}, a = {0}, b = {0};
-   bool use_int = uniform ? g->loop_depth && chance(g, 50) : chance(g, 55);
+   bool use_int = uniform ? g->loop_depth && gen_chance(g, 50) : gen_chance(g, 55);
    if (use_int) {
-      if (!ok(g, TGSI_OP_UARL) || !ok(g, TGSI_OP_AND))
+      if (!gen_ok(g, TGSI_OP_UARL) || !gen_ok(g, TGSI_OP_AND))
          return false;
       if (uniform)
-         snprintf(s.s, sizeof(s.s), "TEMP[%u].xxxx", g->t_loop + pick(g, g->loop_depth));
+         snprintf(s.s, sizeof(s.s), "TEMP[%u].xxxx", g->t_loop + gen_pick(g, g->loop_depth));
       else
-         src_plain(g, GT_I, &s);
-      imm_u(g, 3, &a);
-      emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
-      emit(g, "UARL ADDR[0].x, TEMP[%u].xxxx", g->t_scr);
+         gen_src_plain(g, GT_I, &s);
+      gen_imm_u(g, 3, &a);
+      gen_emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
+      gen_emit(g, "UARL ADDR[0].x, TEMP[%u].xxxx", g->t_scr);
    } else {
-      if (!ok(g, TGSI_OP_ARL) || !ok(g, TGSI_OP_MAX) || !ok(g, TGSI_OP_MIN))
+      if (!gen_ok(g, TGSI_OP_ARL) || !gen_ok(g, TGSI_OP_MAX) || !gen_ok(g, TGSI_OP_MIN))
          return false;
       if (uniform)
-         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", pick(g, g->nconst));
+         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", gen_pick(g, g->nconst));
       else
-         src_plain(g, GT_F, &s);
+         gen_src_plain(g, GT_F, &s);
       if (s.inexact) /* floor() of a value within a tolerance: any index */
-         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", pick(g, g->nconst));
-      imm_f(g, "0", &a);
-      imm_f(g, "3.5", &b);
-      emit(g, "MAX TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
-      emit(g, "MIN TEMP[%u].x, TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, b.s);
-      emit(g, "ARL ADDR[0].x, TEMP[%u].xxxx", g->t_scr);
+         snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", gen_pick(g, g->nconst));
+      gen_imm_f(g, "0", &a);
+      gen_imm_f(g, "3.5", &b);
+      gen_emit(g, "MAX TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
+      gen_emit(g, "MIN TEMP[%u].x, TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, b.s);
+      gen_emit(g, "ARL ADDR[0].x, TEMP[%u].xxxx", g->t_scr);
    }
    g->used_addr = true;
    return true;
@@ -915,13 +859,13 @@ stmt_indirect(struct gen *g)
    char sw[6], db[24], mb[6];
    unsigned r;
    uint8_t mask;
-   if (g->arrays && chance(g, 30)) { /* write one array element */
+   if (g->arrays && gen_chance(g, 30)) { /* write one array element */
       if (!set_addr(g, true))
          return false;
       struct opnd v = {0};
-      src_any(g, GT_F, &v);
-      mask = (uint8_t)(pick(g, 15) + 1);
-      emit(g, "MOV TEMP[ADDR[0].x+%u](1)%s, %s", g->t_arr, mask_str(mask, mb), v.s);
+      gen_src_any(g, GT_F, &v);
+      mask = (uint8_t)(gen_pick(g, 15) + 1);
+      gen_emit(g, "MOV TEMP[ADDR[0].x+%u](1)%s, %s", g->t_arr, gen_mask_str(mask, mb), v.s);
       g->used_array = true;
       return true;
    }
@@ -932,211 +876,23 @@ stmt_indirect(struct gen *g)
    if (!o || o->flags) /* no operand fixes on the indirect source: MOV */
       o = &float_ops[0];
    struct opnd src[3] = {0};
-   unsigned which = pick(g, o->nsrc);
+   unsigned which = gen_pick(g, o->nsrc);
    for (unsigned i = 0; i < o->nsrc; i++)
       if (i != which)
-         src_any(g, GT_F, &src[i]);
-   swizzle(g, 0xf, sw);
-   if (g->arrays && chance(g, 60)) {
+         gen_src_any(g, GT_F, &src[i]);
+   gen_swizzle(g, 0xf, sw);
+   if (g->arrays && gen_chance(g, 60)) {
       snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
       src[which].dep = true;
       g->used_array = true;
    } else {
-      unsigned base = pick(g, g->nconst - 3);
+      unsigned base = gen_pick(g, g->nconst - 3);
       snprintf(src[which].s, sizeof(src[which].s), "CONST[0][ADDR[0].x+%u]%s", base, sw);
       src[which].dep = true; /* the index does */
    }
-   dst_pick(g, GT_F, &r, &mask);
+   gen_dst_pick(g, GT_F, &r, &mask);
    (void)db;
-   emit_op(g, o->op, "", r, mask, GT_F, src, o->nsrc);
-   return true;
-}
-
-static bool
-stmt_kill(struct gen *g)
-{
-   /* one per shader: killed lanes have no outputs to compare */
-   if (g->stage != TGSI_STAGE_FRAG || g->killed || !ok(g, TGSI_OP_KILL_IF) || !ok(g, TGSI_OP_FRC) ||
-       !ok(g, TGSI_OP_ADD) || !ok(g, TGSI_OP_MAD))
-      return false;
-   g->killed = true;
-   /* kills about a quarter of the lanes: 0.75 - frac(0.37 x + 0.1) < 0,
-    * with x varying per lane (a uniform x would kill all lanes or none);
-    * the scale keeps it from killing every lane when the inputs are small
-    * integers (the input generator makes them so when x also feeds an
-    * address or a loop exit), and huge or NaN x (frac 0 or NaN) live */
-   struct opnd s = {0}, q = {0}, a = {0}, b = {0};
-   input_src(g, &s);
-   imm_f(g, "0.37", &a);
-   imm_f(g, "0.1", &b);
-   imm_f(g, "0.75", &q);
-   emit(g, "MAD TEMP[%u].x, %s, %s, %s", g->t_scr, s.s, a.s, b.s);
-   emit(g, "FRC TEMP[%u].x, TEMP[%u].xxxx", g->t_scr, g->t_scr);
-   emit(g, "ADD TEMP[%u].x, -TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, q.s);
-   emit(g, "KILL_IF TEMP[%u].xxxx", g->t_scr);
-   return true;
-}
-
-/* ------------------------------------------------------------------ */
-/* Control flow                                                         */
-
-static void gen_block(struct gen *g, unsigned budget, enum gctx ctx);
-
-/* IF on a float channel, UIF on an integer one, or a compare first. */
-static bool
-emit_cond(struct gen *g)
-{
-   struct opnd s = {0};
-   char sw[6];
-   /* A raw float condition is rare: a denormal one makes the interpreter
-    * treat the region's writes as undefined. */
-   unsigned kind = pick(g, 8);
-   if (kind == 0 && ok(g, TGSI_OP_IF)) {
-      int r = pick_temp_exact(g, GT_F); /* IF steps at 0 */
-      if (r < 0)
-         return false;
-      emit(g, "IF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_exact(g, (unsigned)r, GT_F), sw));
-      return true;
-   }
-   if (kind <= 3 && ok(g, TGSI_OP_UIF)) {
-      int r = pick_temp_exact(g, GT_I);
-      if (r < 0)
-         return false;
-      emit(g, "UIF TEMP[%u]%s", (unsigned)r, scalar_swz(g, chans_exact(g, (unsigned)r, GT_I), sw));
-      return true;
-   }
-   static const enum tgsi_opcode cmps[] = {TGSI_OP_SLT,  TGSI_OP_SGE,  TGSI_OP_SNE,
-                                           TGSI_OP_ISLT, TGSI_OP_USGE, TGSI_OP_USNE};
-   unsigned k = pick(g, ARRAY_SIZE(cmps));
-   bool fl = k < 3;
-   if (!ok(g, cmps[k]) || !ok(g, fl ? TGSI_OP_IF : TGSI_OP_UIF))
-      return false;
-   struct opnd b = {0};
-   if (fl) {
-      src_exact(g, &s);
-      src_exact(g, &b);
-   } else {
-      src_any(g, GT_I, &s);
-      src_any(g, GT_I, &b);
-   }
-   emit(g, "%s TEMP[%u].x, %s, %s", tgsi_op_info[cmps[k]].name, g->t_scr, s.s, b.s);
-   emit(g, "%s TEMP[%u].xxxx", fl ? "IF" : "UIF", g->t_scr);
-   return true;
-}
-
-static bool
-stmt_if(struct gen *g, unsigned budget, enum gctx ctx)
-{
-   if (!ok(g, TGSI_OP_ENDIF) || !emit_cond(g))
-      return false;
-   g->depth++;
-   unsigned then = 1 + pick(g, budget / 2 + 1);
-   gen_block(g, then, ctx);
-   if (ok(g, TGSI_OP_ELSE) && chance(g, 40)) {
-      g->depth--;
-      emit(g, "ELSE");
-      g->depth++;
-      gen_block(g, 1 + pick(g, budget / 3 + 1), ctx);
-   }
-   g->depth--;
-   emit(g, "ENDIF");
-   return true;
-}
-
-/* A counted loop; see the file comment. */
-static bool
-stmt_loop(struct gen *g, unsigned budget)
-{
-   static const enum tgsi_opcode need[] = {TGSI_OP_BGNLOOP, TGSI_OP_ENDLOOP, TGSI_OP_BRK,
-                                           TGSI_OP_USGE,    TGSI_OP_UIF,     TGSI_OP_ENDIF,
-                                           TGSI_OP_UADD,    TGSI_OP_MOV};
-   for (unsigned i = 0; i < ARRAY_SIZE(need); i++)
-      if (!ok(g, need[i]))
-         return false;
-   if (g->loop_depth >= GEN_MAX_LOOPS)
-      return false;
-   unsigned c = g->t_loop + g->loop_depth;
-   unsigned limit = 1 + pick(g, g->loop_depth ? 3 : 6);
-   struct opnd zero = {0}, lim = {0}, one = {0};
-   imm_u(g, 0, &zero);
-   imm_u(g, limit, &lim);
-   imm_u(g, 1, &one);
-   emit(g, "MOV TEMP[%u].x, %s", c, zero.s);
-   emit(g, "BGNLOOP");
-   g->depth++;
-   emit(g, "USGE TEMP[%u].y, TEMP[%u].xxxx, %s", c, c, lim.s);
-   emit(g, "UIF TEMP[%u].yyyy", c);
-   emit(g, "  BRK");
-   emit(g, "ENDIF");
-   emit(g, "UADD TEMP[%u].x, TEMP[%u].xxxx, %s", c, c, one.s);
-   /* A later iteration reads what the body writes after the read: a
-    * float channel may turn inexact further down, so none counts as exact
-    * in the body (only writes at depth 0 make a channel exact again). */
-   for (unsigned r = 0; r < g->ntemp; r++)
-      g->inexact[r] |= chans_of(g, r, GT_F);
-   g->loop_depth++;
-   gen_block(g, 1 + pick(g, budget / 2 + 1), CTX_LOOP);
-   g->loop_depth--;
-   g->depth--;
-   emit(g, "ENDLOOP");
-   return true;
-}
-
-/* A conditional BRK or CONT of the innermost loop. */
-static bool
-stmt_brk(struct gen *g, enum gctx ctx)
-{
-   enum tgsi_opcode op = chance(g, 50) ? TGSI_OP_BRK : TGSI_OP_CONT;
-   if (ctx != CTX_LOOP || !ok(g, op) || !ok(g, TGSI_OP_ENDIF) || !emit_cond(g))
-      return false;
-   g->depth++;
-   emit(g, "%s", tgsi_op_info[op].name);
-   g->depth--;
-   emit(g, "ENDIF");
-   return true;
-}
-
-static bool
-stmt_switch(struct gen *g, unsigned budget)
-{
-   static const enum tgsi_opcode need[] = {TGSI_OP_SWITCH,    TGSI_OP_CASE, TGSI_OP_DEFAULT,
-                                           TGSI_OP_ENDSWITCH, TGSI_OP_BRK,  TGSI_OP_AND};
-   for (unsigned i = 0; i < ARRAY_SIZE(need); i++)
-      if (!ok(g, need[i]))
-         return false;
-   struct opnd s = {0}, three = {0}, cv = {0};
-   src_plain(g, GT_I, &s);
-   imm_u(g, 3, &three);
-   emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, three.s);
-   emit(g, "SWITCH TEMP[%u].xxxx", g->t_scr);
-   unsigned vals[4] = {0, 1, 2, 3}, ncase = 1 + pick(g, 4);
-   for (unsigned i = 3; i > 0; i--) {
-      unsigned j = pick(g, i + 1), t = vals[i];
-      vals[i] = vals[j];
-      vals[j] = t;
-   }
-   bool dflt = chance(g, 60);
-   unsigned each = budget / (ncase + 1) + 1;
-   for (unsigned i = 0; i < ncase; i++) {
-      bool last = i + 1 == ncase && !dflt;
-      imm_u(g, vals[i], &cv);
-      emit(g, "CASE %s", cv.s);
-      if (!last && chance(g, 20))
-         continue; /* shares the next case's body */
-      g->depth++;
-      gen_block(g, 1 + pick(g, each), CTX_SWITCH);
-      if (last || !chance(g, 15)) /* else falls through */
-         emit(g, "BRK");
-      g->depth--;
-   }
-   if (dflt) {
-      emit(g, "DEFAULT");
-      g->depth++;
-      gen_block(g, 1 + pick(g, each), CTX_SWITCH);
-      emit(g, "BRK");
-      g->depth--;
-   }
-   emit(g, "ENDSWITCH");
+   gen_emit_op(g, o->op, "", r, mask, GT_F, src, o->nsrc);
    return true;
 }
 
@@ -1145,40 +901,44 @@ static void
 gen_stmt(struct gen *g, unsigned budget, enum gctx ctx)
 {
    for (int tries = 0; tries < 32; tries++) {
-      unsigned r = pick(g, 100);
+      unsigned r = gen_pick(g, 100);
       bool nest = g->depth < GEN_MAX_DEPTH && budget >= 4;
       bool done;
-      if (r < 30)
+      if (r < 27)
          done = stmt_float(g);
-      else if (r < 48)
+      else if (r < 43)
          done = stmt_int(g);
-      else if (r < 58)
+      else if (r < 51)
          done = stmt_convert(g);
-      else if (r < 65)
-         done = nest && stmt_if(g, budget, ctx);
-      else if (r < 70)
-         done = nest && stmt_loop(g, budget);
-      else if (r < 73)
-         done = nest && stmt_switch(g, budget);
-      else if (r < 79)
+      else if (r < 58)
+         done = nest && gen_stmt_if(g, budget, ctx);
+      else if (r < 63)
+         done = nest && gen_stmt_loop(g, budget);
+      else if (r < 66)
+         done = nest && gen_stmt_switch(g, budget, ctx);
+      else if (r < 71)
          done = stmt_tex(g);
-      else if (r < 86)
+      else if (r < 77)
          done = stmt_indirect(g);
-      else if (r < 88)
-         done = stmt_kill(g);
-      else if (r < 92)
-         done = stmt_brk(g, ctx);
+      else if (r < 79)
+         done = gen_stmt_kill(g);
+      else if (r < 83)
+         done = gen_stmt_brk(g, ctx);
+      else if (r < 90)
+         done = g->mem && gen_stmt_mem(g);
+      else if (r < 94)
+         done = gen_stmt_wide(g);
       else
          done = stmt_float(g);
       if (done)
          return;
    }
    /* Everything refused: a plain copy always works. */
-   unsigned r = pick(g, g->ntemp);
-   emit(g, "MOV TEMP[%u], TEMP[%u]", r, r);
+   unsigned r = gen_pick(g, g->ntemp);
+   gen_emit(g, "MOV TEMP[%u], TEMP[%u]", r, r);
 }
 
-static void
+void
 gen_block(struct gen *g, unsigned budget, enum gctx ctx)
 {
    unsigned end = g->ninsns + budget;
@@ -1195,16 +955,16 @@ static void
 prologue_comp(struct gen *g)
 {
    struct opnd w = {0}, four = {0}, three = {0};
-   imm_u(g, g->block_w, &w);
-   imm_u(g, 4, &four);
-   imm_u(g, 3, &three);
-   emit(g, "UMAD TEMP[%u].x, SV[1].xxxx, %s, SV[0].xxxx", g->t_gid, w.s);
-   emit(g, "SHL TEMP[%u].y, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, four.s);
+   gen_imm_u(g, g->block_w, &w);
+   gen_imm_u(g, 4, &four);
+   gen_imm_u(g, 3, &three);
+   gen_emit(g, "UMAD TEMP[%u].x, SV[1].xxxx, %s, SV[0].xxxx", g->t_gid, w.s);
+   gen_emit(g, "SHL TEMP[%u].y, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, four.s);
    /* Buffers hold integers and may be as small as 64 bytes: load from
     * (gid AND 3) * 16 so the load is always in bounds. */
-   emit(g, "AND TEMP[%u].z, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, three.s);
-   emit(g, "SHL TEMP[%u].z, TEMP[%u].zzzz, %s", g->t_gid, g->t_gid, four.s);
-   emit(g, "LOAD TEMP[0], BUFFER[0], TEMP[%u].zzzz", g->t_gid);
+   gen_emit(g, "AND TEMP[%u].z, TEMP[%u].xxxx, %s", g->t_gid, g->t_gid, three.s);
+   gen_emit(g, "SHL TEMP[%u].z, TEMP[%u].zzzz, %s", g->t_gid, g->t_gid, four.s);
+   gen_emit(g, "LOAD TEMP[0], BUFFER[0], TEMP[%u].zzzz", g->t_gid);
    memset(g->ty[0], GT_I, 4);
    g->dep[0] = 0xf;
    g->ready[0] = true;
@@ -1216,27 +976,28 @@ init_temp(struct gen *g, unsigned r)
 {
    struct opnd a = {0}, c = {0};
    char sw[6];
-   if (g->stage == TGSI_STAGE_COMP && r > 1 && chance(g, 40)) {
-      emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, pick(g, 2));
+   if (g->stage == TGSI_STAGE_COMP && r > 1 && gen_chance(g, 40)) {
+      gen_emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, gen_pick(g, 2));
       memset(g->ty[r], GT_I, 4);
    } else if (g->stage == TGSI_STAGE_COMP) {
-      temp_src(g, 0, 0xf, &a);
-      emit(g, "I2F TEMP[%u], %s", r, a.s);
-      if (chance(g, 50)) {
-         imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
-         emit(g, "MAD TEMP[%u], TEMP[%u], CONST[0][%u], %s", r, r, pick(g, g->nconst), c.s);
+      gen_temp_src(g, 0, 0xf, &a);
+      gen_emit(g, "I2F TEMP[%u], %s", r, a.s);
+      if (gen_chance(g, 50)) {
+         gen_imm_f(g, gen_chance(g, 50) ? "0.5" : "2", &c);
+         gen_emit(g, "MAD TEMP[%u], TEMP[%u], CONST[0][%u], %s", r, r, gen_pick(g, g->nconst), c.s);
       }
       memset(g->ty[r], GT_F, 4);
       g->inexact[r] = 0xf; /* I2F (of a large id) and MAD round */
    } else {
       unsigned i = r % g->nin;
-      swizzle(g, 0xf, sw);
+      gen_swizzle(g, 0xf, sw);
       g->used_in[i] = true;
-      if (chance(g, 50)) {
-         emit(g, "MOV TEMP[%u], IN[%u]%s", r, i, sw);
+      if (gen_chance(g, 50)) {
+         gen_emit(g, "MOV TEMP[%u], IN[%u]%s", r, i, sw);
       } else {
-         imm_f(g, chance(g, 50) ? "0.5" : "2", &c);
-         emit(g, "MAD TEMP[%u], IN[%u]%s, CONST[0][%u], %s", r, i, sw, pick(g, g->nconst), c.s);
+         gen_imm_f(g, gen_chance(g, 50) ? "0.5" : "2", &c);
+         gen_emit(g, "MAD TEMP[%u], IN[%u]%s, CONST[0][%u], %s", r, i, sw, gen_pick(g, g->nconst),
+                  c.s);
          g->inexact[r] = 0xf;
       }
       memset(g->ty[r], GT_F, 4);
@@ -1256,25 +1017,26 @@ prologue(struct gen *g)
    for (unsigned r = g->stage == TGSI_STAGE_COMP; r < g->ntemp; r++)
       init_temp(g, r);
    for (unsigned j = 0; j < GEN_ARRAY_LEN; j++) {
-      int r = pick_temp(g, GT_F); /* the array holds floats; r = 1 at least */
-      temp_src(g, r < 0 ? 1 : (unsigned)r, 0xf, &a);
-      emit(g, "MOV TEMP[%u], %s", g->t_arr + j, a.s);
+      int r = gen_pick_temp(g, GT_F); /* the array holds floats; r = 1 at least */
+      gen_temp_src(g, r < 0 ? 1 : (unsigned)r, 0xf, &a);
+      gen_emit(g, "MOV TEMP[%u], %s", g->t_arr + j, a.s);
    }
    /* Some integers to work with from the start. */
-   unsigned nint = 1 + pick(g, 2);
-   for (unsigned k = 0; k < nint && ok(g, TGSI_OP_F2I); k++) {
-      unsigned r = pick(g, g->ntemp);
-      if (chans_of(g, r, GT_I))
+   unsigned nint = 1 + gen_pick(g, 2);
+   for (unsigned k = 0; k < nint && gen_ok(g, TGSI_OP_F2I); k++) {
+      unsigned r = gen_pick(g, g->ntemp);
+      if (gen_chans_of(g, r, GT_I))
          continue;
-      temp_src(g, r, 0xf, &a);
-      imm_f(g, "64", &b);
-      emit(g, "MUL TEMP[%u], %s, %s", g->t_scr, a.s, b.s);
+      gen_temp_src(g, r, 0xf, &a);
+      gen_imm_f(g, "64", &b);
+      gen_emit(g, "MUL TEMP[%u], %s, %s", g->t_scr, a.s, b.s);
       snprintf(c.s, sizeof(c.s), "TEMP[%u]", g->t_scr);
       c.dep = true;
-      clamp_to_scratch(g, &c, "-1e+06", "1e+06", &a);
-      emit(g, "F2I TEMP[%u], %s", r, a.s);
+      gen_clamp_to_scratch(g, &c, "-1e+06", "1e+06", &a);
+      gen_emit(g, "F2I TEMP[%u], %s", r, a.s);
       memset(g->ty[r], GT_I, 4); /* as inexact as what it converted */
    }
+   gen_mem_prologue(g);
 }
 
 /* A float source that depends on the inputs: tries the temporaries, then
@@ -1283,32 +1045,66 @@ static void
 dep_float_src(struct gen *g, struct opnd *o)
 {
    for (int tries = 0; tries < 12; tries++) {
-      int r = pick_temp(g, GT_F);
+      int r = gen_pick_temp(g, GT_F);
       if (r < 0)
          break;
-      uint8_t m = chans_of(g, (unsigned)r, GT_F) & g->dep[r];
+      uint8_t m = gen_chans_of(g, (unsigned)r, GT_F) & g->dep[r];
       if (m) {
-         temp_src(g, (unsigned)r, m, o);
+         gen_temp_src(g, (unsigned)r, m, o);
          return;
       }
    }
    struct opnd a = {0}, b = {0};
-   src_plain(g, GT_F, &a);
+   gen_src_plain(g, GT_F, &a);
    if (g->stage == TGSI_STAGE_COMP) {
-      emit(g, "U2F TEMP[%u], TEMP[%u].xxxx", g->t_scr, g->t_gid); /* the id, converted */
-      emit(g, "ADD TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, a.s);
+      gen_emit(g, "U2F TEMP[%u], TEMP[%u].xxxx", g->t_scr, g->t_gid); /* the id, converted */
+      gen_emit(g, "ADD TEMP[%u], TEMP[%u], %s", g->t_scr, g->t_scr, a.s);
    } else {
-      input_src(g, &b);
-      emit(g, "ADD TEMP[%u], %s, %s", g->t_scr, a.s, b.s);
+      gen_input_src(g, &b);
+      gen_emit(g, "ADD TEMP[%u], %s, %s", g->t_scr, a.s, b.s);
    }
    snprintf(o->s, sizeof(o->s), "TEMP[%u]", g->t_scr);
    o->dep = true;
+}
+
+/* Pressure shaders: every general temporary's float and integer channels
+ * summed into TEMP[t_loop] at the end, so that all of them stay live
+ * through the body's loops; returns the sum as an operand. */
+static bool
+pressure_sum(struct gen *g, struct opnd *o)
+{
+   if (!g->pressure)
+      return false;
+   unsigned acc = g->t_loop;
+   struct opnd z = {0};
+   char sw[6];
+   gen_imm_f(g, "0", &z);
+   gen_emit(g, "MOV TEMP[%u], %s", acc, z.s);
+   for (unsigned r = 0; r < g->ntemp; r++) {
+      uint8_t f = gen_chans_of(g, r, GT_F), i = gen_chans_exact(g, r, GT_I);
+      if (f) {
+         gen_swizzle(g, f, sw);
+         gen_emit(g, "ADD TEMP[%u], TEMP[%u], TEMP[%u]%s", acc, acc, r, sw);
+      }
+      if (i) {
+         gen_swizzle(g, i, sw);
+         gen_emit(g, "U2F TEMP[%u], TEMP[%u]%s", g->t_scr, r, sw);
+         gen_emit(g, "ADD TEMP[%u], TEMP[%u], TEMP[%u]", acc, acc, g->t_scr);
+      }
+   }
+   snprintf(o->s, sizeof(o->s), "TEMP[%u]", acc);
+   o->dep = true;
+   o->inexact = true;
+   return true;
 }
 
 /* Writes every output (all channels) from input-dependent values. */
 static void
 epilogue(struct gen *g)
 {
+   struct opnd sum = {0};
+   bool psum = pressure_sum(g, &sum);
+   gen_mem_epilogue(g);
    /* The first output also adds an input directly: then it varies with
     * the inputs even where the body's values happen not to (inputs that
     * steer addresses and loops are small integers, constants may be 0). */
@@ -1316,22 +1112,26 @@ epilogue(struct gen *g)
    if (g->stage == TGSI_STAGE_COMP) {
       /* the input here is the buffer (the ids are the same every run) */
       dep_float_src(g, &a);
-      emit(g, "LOAD TEMP[%u].w, BUFFER[0], TEMP[%u].zzzz", g->t_gid, g->t_gid);
-      emit(g, "I2F TEMP[%u].w, TEMP[%u].wwww", g->t_gid, g->t_gid);
-      emit(g, "ADD TEMP[%u], %s, TEMP[%u].wwww", g->t_scr, a.s, g->t_gid);
-      emit(g, "STORE BUFFER[1], TEMP[%u].yyyy, TEMP[%u]", g->t_gid, g->t_scr);
+      if (psum)
+         a = sum;
+      gen_emit(g, "LOAD TEMP[%u].w, BUFFER[0], TEMP[%u].zzzz", g->t_gid, g->t_gid);
+      gen_emit(g, "I2F TEMP[%u].w, TEMP[%u].wwww", g->t_gid, g->t_gid);
+      gen_emit(g, "ADD TEMP[%u], %s, TEMP[%u].wwww", g->t_scr, a.s, g->t_gid);
+      gen_emit(g, "STORE BUFFER[1], TEMP[%u].yyyy, TEMP[%u]", g->t_gid, g->t_scr);
       return;
    }
    for (unsigned i = 0; i < g->nout; i++) {
       dep_float_src(g, &a);
-      if (i == 0 || chance(g, 50)) {
+      if (psum && i == 0)
+         a = sum;
+      if (i == 0 || gen_chance(g, 50)) {
          if (i == 0)
-            input_src(g, &b);
+            gen_input_src(g, &b);
          else
-            src_any(g, GT_F, &b);
-         emit(g, "ADD OUT[%u], %s, %s", i, a.s, b.s);
+            gen_src_any(g, GT_F, &b);
+         gen_emit(g, "ADD OUT[%u], %s, %s", i, a.s, b.s);
       } else {
-         emit(g, "MOV%s OUT[%u], %s", chance(g, 20) ? "_SAT" : "", i, a.s);
+         gen_emit(g, "MOV%s OUT[%u], %s", gen_chance(g, 20) ? "_SAT" : "", i, a.s);
       }
    }
 }
@@ -1341,45 +1141,46 @@ declarations(struct gen *g, struct sbuf *h)
 {
    static const char *const stage_kw[] = {"FRAG", "VERT", "COMP"};
    unsigned si = g->stage == TGSI_STAGE_FRAG ? 0 : g->stage == TGSI_STAGE_VERT ? 1 : 2;
-   sb_add(h, "%s\n", stage_kw[si]);
+   gen_sb_add(h, "%s\n", stage_kw[si]);
    if (g->stage == TGSI_STAGE_COMP) {
-      sb_add(h,
-             "PROPERTY CS_FIXED_BLOCK_WIDTH %u\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n"
-             "PROPERTY CS_FIXED_BLOCK_DEPTH 1\n",
-             g->block_w);
-      sb_add(h, "DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\n");
+      gen_sb_add(h,
+                 "PROPERTY CS_FIXED_BLOCK_WIDTH %u\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n"
+                 "PROPERTY CS_FIXED_BLOCK_DEPTH 1\n",
+                 g->block_w);
+      gen_sb_add(h, "DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\n");
    } else {
       for (unsigned i = 0; i < g->nin; i++) {
          if (!g->used_in[i])
             continue;
          if (g->stage == TGSI_STAGE_FRAG)
-            sb_add(h, "DCL IN[%u], GENERIC[%u], PERSPECTIVE\n", i, i);
+            gen_sb_add(h, "DCL IN[%u], GENERIC[%u], PERSPECTIVE\n", i, i);
          else
-            sb_add(h, "DCL IN[%u]\n", i);
+            gen_sb_add(h, "DCL IN[%u]\n", i);
       }
       for (unsigned i = 0; i < g->nout; i++) {
          if (g->stage == TGSI_STAGE_FRAG)
-            sb_add(h, "DCL OUT[%u], COLOR[%u]\n", i, i);
+            gen_sb_add(h, "DCL OUT[%u], COLOR[%u]\n", i, i);
          else if (i == 0)
-            sb_add(h, "DCL OUT[0], POSITION\n");
+            gen_sb_add(h, "DCL OUT[0], POSITION\n");
          else
-            sb_add(h, "DCL OUT[%u], GENERIC[%u]\n", i, i - 1);
+            gen_sb_add(h, "DCL OUT[%u], GENERIC[%u]\n", i, i - 1);
       }
    }
-   sb_add(h, "DCL CONST[0][0..%u]\n", g->nconst - 1);
+   gen_mem_declarations(g, h);
+   gen_sb_add(h, "DCL CONST[0][0..%u]\n", g->nconst - 1);
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])
-         sb_add(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
-   sb_add(h, "DCL TEMP[0..%u]\n", g->t_arr - 1);
-   sb_add(h, "DCL TEMP[%u..%u], ARRAY(1)\n", g->t_arr, g->t_arr + GEN_ARRAY_LEN - 1);
+         gen_sb_add(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
+   gen_sb_add(h, "DCL TEMP[0..%u]\n", g->t_arr - 1);
+   gen_sb_add(h, "DCL TEMP[%u..%u], ARRAY(1)\n", g->t_arr, g->t_arr + GEN_ARRAY_LEN - 1);
    if (g->used_addr)
-      sb_add(h, "DCL ADDR[0]\n");
+      gen_sb_add(h, "DCL ADDR[0]\n");
    for (unsigned i = 0; i < g->nimms; i++) {
       const struct gimm *l = &g->imms[i];
-      sb_add(h, "IMM[%u] %s {", i, l->is_int ? "UINT32" : "FLT32");
+      gen_sb_add(h, "IMM[%u] %s {", i, l->is_int ? "UINT32" : "FLT32");
       for (unsigned c = 0; c < 4; c++)
-         sb_add(h, "%s%s", c ? ", " : "", c < l->n ? l->val[c] : "0");
-      sb_add(h, "}\n");
+         gen_sb_add(h, "%s%s", c ? ", " : "", c < l->n ? l->val[c] : "0");
+      gen_sb_add(h, "}\n");
    }
 }
 
@@ -1411,29 +1212,38 @@ setup(struct gen *g, const struct diff_gen_opts *o)
 {
    static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP};
    g->supports = o && o->supports ? o->supports : diff_gen_default_supports;
-   unsigned st = pick(g, 3);
+   unsigned st = gen_pick(g, 3);
    g->stage = o && (o->stage == TGSI_STAGE_FRAG || o->stage == TGSI_STAGE_VERT ||
                     o->stage == TGSI_STAGE_COMP)
                   ? o->stage
                   : stages[st];
-   g->nin = 1 + pick(g, 4);
-   g->nout = 1 + pick(g, 3);
-   g->nconst = 8 + pick(g, 9);
-   g->ntemp = 4 + pick(g, GEN_MAX_TEMPS - 3);
-   g->block_w = 4u << pick(g, 4);
+   g->nin = 1 + gen_pick(g, 4);
+   g->nout = 1 + gen_pick(g, 3);
+   g->nconst = 8 + gen_pick(g, 9);
+   /* Pressure shaders keep 16 to 22 temporaries live to the end: 64 to
+    * 88 values across every loop, more than a3xx's reference compiler
+    * (one register per TEMP channel, out of 192) has room for spare. */
+   g->pressure = gen_chance(g, 12);
+   g->ntemp =
+       g->pressure ? 16 + gen_pick(g, GEN_MAX_TEMPS - 15) : 4 + gen_pick(g, GEN_BASE_TEMPS - 3);
+   g->block_w = 4u << gen_pick(g, 4);
+   gen_mem_setup(g);
    g->t_loop = g->ntemp;
    g->t_scr = g->t_loop + GEN_MAX_LOOPS;
    g->t_gid = g->t_scr + 1;
-   g->t_arr = g->t_gid + (g->stage == TGSI_STAGE_COMP);
+   g->t_mem = g->t_gid + (g->stage == TGSI_STAGE_COMP);
+   g->t_arr = g->t_mem + g->mem;
    memset(g->imm_hash, 0xff, sizeof(g->imm_hash));
    /* TEMP arrays addressed through ADDR in a third of the shaders (CONST
     * is still read indirectly in the others); the optimizing compiler
     * refuses arrays over 128 cells, which the generator never declares. */
-   g->arrays = chance(g, 33);
+   g->arrays = gen_chance(g, 33);
    /* FMA in a quarter of the shaders (a3xx has no fused multiply-add, so
     * they are n/a there), decided from the state without drawing from it:
     * the other choices, and so every shader without FMA, stay as they were. */
    g->fma = (hash64(&g->rng, sizeof(g->rng), 0xf3a) & 3) == 0;
+   /* Doubles in one shader in eight (n/a on a3xx, like FMA). */
+   g->fp64 = gen_chance(g, 12);
 }
 
 /* seed: the seed for the banner line, or NULL when choices come from bytes. */
@@ -1448,18 +1258,18 @@ generate(struct gen *g, const struct diff_gen_opts *o, const uint64_t *seed,
    prologue(g);
    gen_block(g, size, CTX_NONE);
    epilogue(g);
-   emit(g, "END");
+   gen_emit(g, "END");
    struct sbuf h = {0};
    const char *sn = stage_names[g->stage == TGSI_STAGE_FRAG   ? 0
                                 : g->stage == TGSI_STAGE_VERT ? 1
                                                               : 2];
    if (seed)
-      sb_add(&h, "# diffcomp gen --seed %llu --stage %s --size %u\n", (unsigned long long)*seed, sn,
-             size);
+      gen_sb_add(&h, "# diffcomp gen --seed %llu --stage %s --size %u\n", (unsigned long long)*seed,
+                 sn, size);
    else
-      sb_add(&h, "# generated from %zu bytes (%s, size %u)\n", g->nbytes, sn, size);
+      gen_sb_add(&h, "# generated from %zu bytes (%s, size %u)\n", g->nbytes, sn, size);
    declarations(g, &h);
-   sb_add(&h, "%.*s", (int)g->body.n, g->body.p);
+   gen_sb_add(&h, "%.*s", (int)g->body.n, g->body.p);
    free(g->body.p);
    free(g->imms);
    struct tgsi_shader *s = tgsi_parse(h.p, h.n, "<generated>", NULL, d);

@@ -272,6 +272,7 @@ yr_str(struct yr *r, yaml_node_t *n)
 static bool
 to_u64(const char *s, uint64_t *v)
 {
+   *v = 0;
    if (!*s || *s == '-' || *s == '+' || *s == ' ')
       return false;
    char *end;
@@ -374,6 +375,7 @@ static bool
 yr_chan(struct yr *r, yaml_node_t *n, unsigned *c)
 {
    const char *s = yr_str(r, n);
+   *c = 0;
    if (!s)
       return false;
    if (strlen(s) != 1 || !strchr("xyzw", s[0]))

@@ -51,7 +51,8 @@
    X(ZSIGN, "MIN/MAX of +0 and -0 (sign of zero unspecified)")                                     \
    X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F)")                            \
    X(DERIV, "coarse derivative (may be computed fine)")                                            \
-   X(BITS, "an inexact or sign-ambiguous float read as integer bits")
+   X(BITS, "an inexact or sign-ambiguous float read as integer bits")                              \
+   X(PK16, "two halves packed by PK2H: each compared as a float")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
 #undef ENV_FLAG_BIT_

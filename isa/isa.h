@@ -527,6 +527,9 @@ struct isa_class_info {
  * .yaml). The model is loaded and checked; on failure *out is NULL and the
  * diagnostics say where. */
 enum isa_err isa_open(const char *name_or_path, struct isa_model **out, struct diag_list *d);
+/* The directory models are opened from by name: DIFFCOMP_ISA_PATH, else the
+ * source tree's isa/models. */
+const char *isa_model_dir(void);
 /* Loads from a string; `file` names it in diagnostics. */
 enum isa_err isa_open_string(const char *text, size_t len, const char *file, struct isa_model **out,
                              struct diag_list *d);

@@ -537,4 +537,9 @@ bool isa_needs_half_mark(const struct isa_model *m, const struct isa_op *op,
 /* check.c */
 bool isa_check_model(struct isa_model *m);
 
+/* check_facts.c */
+/* Declared facts (commutative sources, condition flips) against the
+ * semantics, on special values; needs sem_build_values() done. */
+bool isa_check_facts(struct isa_model *m);
+
 #endif

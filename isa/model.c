@@ -1497,6 +1497,8 @@ isa_open_string(const char *text, size_t len, const char *file, struct isa_model
       else {
          isa_build_dispatch(m);
          sem_build_values(m);
+         if (!isa_check_facts(m))
+            e = ISA_ERR_MODEL;
       }
    }
    m->diag = NULL;
@@ -1507,6 +1509,13 @@ isa_open_string(const char *text, size_t len, const char *file, struct isa_model
    }
    *out = m;
    return ISA_ERR_OK;
+}
+
+const char *
+isa_model_dir(void)
+{
+   const char *dir = getenv("DIFFCOMP_ISA_PATH");
+   return dir && *dir ? dir : DC_SOURCE_DIR "/isa/models";
 }
 
 enum isa_err
@@ -1531,8 +1540,7 @@ isa_open(const char *name, struct isa_model **out, struct diag_list *d)
                         "model names are lower-case letters, digits and '_'");
             return ISA_ERR_NOTFOUND;
          }
-      const char *dir = getenv("DIFFCOMP_ISA_PATH");
-      path = xasprintf("%s/%s.yaml", dir && *dir ? dir : DC_SOURCE_DIR "/isa/models", name);
+      path = xasprintf("%s/%s.yaml", isa_model_dir(), name);
    }
    char *text = NULL, *msg = NULL;
    size_t len = 0;

@@ -19,7 +19,10 @@
  *    are the same on every host;
  *  - fmad rounds the product, then the sum (two roundings); ffma rounds once;
  *  - fmin/fmax return the other operand when one is NaN (IEEE minNum) and
- *    order -0 below +0;
+ *    order -0 below +0: no source documents the hardware's zero, and a
+ *    symmetric choice keeps them commutative, as the models declare and
+ *    the legalizers rely on (check_facts.c verifies it); TGSI leaves the
+ *    sign open, so the check accepts either zero;
  *  - rcp is 1/x and sqrt is sqrtf (both correctly rounded); rsq is
  *    1/sqrtf(x) (two roundings, as TGSI computes it); log2, exp2, sin and
  *    cos are the double-precision libm result rounded to single;

@@ -34,6 +34,10 @@ check_usage(FILE *f)
        "  --invocations N      lanes per shader (default 1024)\n"
        "  --generated N        also check N shaders from the random generator, named\n"
        "                       gen:S (diffcomp gen --seed S); S derives from --seed\n"
+       "  --variants N         also check N semantics-preserving variants of each shader\n"
+       "                       (NAME~vK): dead code, identity ops, split vectors,\n"
+       "                       one-trip loops, commuted operands; each runs on its\n"
+       "                       original's inputs and must give its interpreter outputs\n"
        "  --max-steps N        the interpreter's budget in lane-instructions (default:\n"
        "                       per lane 4096 x the instructions, at least 65536; 2^32\n"
        "                       at most), so a runaway loop is reported within a second\n"
@@ -69,7 +73,7 @@ struct check_args {
    const char **files;
    unsigned nfiles, files_cap;
    const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir;
-   unsigned shard_k, shard_n, generated;
+   unsigned shard_k, shard_n, generated, variants;
    bool stats, verbose, quiet, bisect;
 };
 
@@ -147,6 +151,9 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
    } else if (opt_value(argc, argv, i, "--invocations", &v)) {
       if (!(rc = parse_u32_opt(v, "--invocations", 1, ENV_MAX_LANES, &n)))
          a->c.o.invocations = (uint32_t)n;
+   } else if (opt_value(argc, argv, i, "--variants", &v)) {
+      if (!(rc = parse_u32_opt(v, "--variants", 0, 100, &n)))
+         a->variants = (unsigned)n;
    } else if (opt_value(argc, argv, i, "--generated", &v)) {
       if (!(rc = parse_u32_opt(v, "--generated", 0, 1000000, &n)))
          a->generated = (unsigned)n;
@@ -578,6 +585,7 @@ setup(struct check_args *a, struct diff_baseline *bl)
    for (unsigned i = 0; i < a->nfiles; i++)
       diff_check_add_shader(&a->c, a->files[i], NULL);
    diff_check_add_generated(&a->c, a->generated);
+   diff_check_add_variants(&a->c, a->variants);
    diff_check_make_cases(&a->c, a->shard_k, a->shard_n);
    a->c.inject = getenv("DIFFCOMP_CHECK_INJECT");
    return EXIT_OK;

@@ -17,5 +17,6 @@ CMD("bisect", cmd_bisect, "name the pass and transformation behind a reproducer'
 CMD("compile", cmd_compile, "compile a TGSI shader for an ISA model and print the program")
 CMD("emu", cmd_emu, "run an assembly program on the cycle-approximate emulator (emu MODEL FILE.s)")
 CMD("bench", cmd_bench, "speed figures: bench interp [FILES...] (lane-instructions per second)")
+CMD("report", cmd_report, "compare two check --json reports: totals, helped/hurt, new and fixed failures")
 CMD("faults", cmd_faults, "list the injectable compiler faults, or measure their detection (--check)")
 /* clang-format on */

@@ -4,7 +4,9 @@
  */
 #include "tools/tools.h"
 #include "diff/diff.h"
+#include "isa/isa.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -141,12 +143,88 @@ print_help(FILE *f)
               "commands:\n");
    for (size_t i = 0; commands[i].name; i++)
       fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-   fprintf(f, "\nRun 'diffcomp COMMAND --help' for the options of one command.\n");
+   fprintf(f, "\nRun 'diffcomp COMMAND --help' for the options of one command;\n"
+              "'diffcomp --version' prints the version and the models' digests.\n");
+}
+
+/* An installed diffcomp (PREFIX/bin/diffcomp) opens its models from
+ * PREFIX/share/diffcomp/models, wherever PREFIX was moved; a build-tree
+ * binary falls back to the source tree. DIFFCOMP_ISA_PATH wins over both. */
+static void
+find_installed_models(const char *argv0)
+{
+   const char *set = getenv("DIFFCOMP_ISA_PATH");
+   if (set && *set)
+      return;
+   char exe[4096];
+   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+   if (n <= 0) {
+      if (!strchr(argv0, '/') || strlen(argv0) >= sizeof(exe))
+         return;
+      n = (ssize_t)strlen(argv0);
+      memcpy(exe, argv0, (size_t)n);
+   }
+   exe[n] = 0;
+   char *slash = strrchr(exe, '/');
+   if (!slash)
+      return;
+   *slash = 0;
+   char *dir = xasprintf("%s/../share/diffcomp/models", exe);
+   char *probe = xasprintf("%s/a3xx.yaml", dir);
+   if (access(probe, R_OK) == 0)
+      setenv("DIFFCOMP_ISA_PATH", dir, 1);
+   free(probe);
+   free(dir);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The version, and each model by name with a digest of its text, so a report
+ * from another machine can be matched to the models that produced it. */
+static void
+print_version(FILE *f)
+{
+   fprintf(f, "diffcomp %s\n", DC_VERSION);
+   const char *dir = isa_model_dir();
+   fprintf(f, "models: %s\n", dir);
+   DIR *dp = opendir(dir);
+   if (!dp)
+      return;
+   char **names = NULL;
+   size_t nnames = 0, cap = 0;
+   for (struct dirent *e; (e = readdir(dp));) {
+      size_t l = strlen(e->d_name);
+      if (l > 5 && !strcmp(e->d_name + l - 5, ".yaml"))
+         VEC_PUSH(names, nnames, cap, xstrdup(e->d_name));
+   }
+   closedir(dp);
+   qsort(names, nnames, sizeof(*names), cmp_str);
+   for (size_t i = 0; i < nnames; i++) {
+      char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL, *err = NULL;
+      size_t len = 0;
+      if (read_file(path, &text, &len, &err))
+         fprintf(f, "  %.*s %016llx\n", (int)(strlen(names[i]) - 5), names[i],
+                 (unsigned long long)hash64(text, len, 0));
+      free(text);
+      free(err);
+      free(path);
+      free(names[i]);
+   }
+   free(names);
 }
 
 int
 main(int argc, char **argv)
 {
+   find_installed_models(argv[0]);
+   if (argc >= 2 && !strcmp(argv[1], "--version")) {
+      print_version(stdout);
+      return EXIT_OK;
+   }
    if (argc >= 2 &&
        (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))) {
       print_help(stdout);

@@ -384,7 +384,7 @@ enum ir_tex_kind { IR_TEX_KINDS(IR_ENUM_) IR_TEX_KIND_COUNT };
 #undef IR_ENUM_
 
 /* What each source of a tex is; sources are sorted by role. */
-#define IR_TEX_ROLES(X) X(coord) X(cmp) X(lod) X(bias) X(ddx) X(ddy) X(off) X(ms)
+#define IR_TEX_ROLES(X) X(coord) X(cmp) X(lod) X(bias) X(ddx) X(ddy) X(off) X(ms) X(proj)
 #define IR_ENUM_(n)     IR_TEXSRC_##n,
 enum ir_tex_role { IR_TEX_ROLES(IR_ENUM_) IR_TEXSRC_COUNT };
 #undef IR_ENUM_

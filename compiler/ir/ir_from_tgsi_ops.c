@@ -448,16 +448,18 @@ tex_classic(struct xlate *x, const struct tgsi_insn *in, struct texb *t, int32_t
       tex_add(t, IR_TEXSRC_lod, S(x, in, 0, 0));
       return true;
    }
-   struct ir_instr *w = op == TGSI_OP_TXP ? S(x, in, 0, 3) : NULL;
-   for (unsigned c = 0; c < ncoord; c++) {
-      struct ir_instr *v = S(x, in, 0, c);
-      tex_add(t, IR_TEXSRC_coord, w ? alu2(x, IR_OP_FDIV, v, w) : v);
-   }
+   /* TXP divides the spatial coordinates and the reference by .w exactly
+    * (the interpreter's and the reference compiler's division): the
+    * projection stays a source, for the texture unit (a3xx) or for
+    * opt_expand's correctly rounded division (sm50). */
+   for (unsigned c = 0; c < ncoord; c++)
+      tex_add(t, IR_TEXSRC_coord, S(x, in, 0, c));
    if (shadow) {
       unsigned rc = shadow_ref_chan(tg);
-      struct ir_instr *ref = rc == 4 || two ? S(x, in, 1, 0) : S(x, in, 0, rc);
-      tex_add(t, IR_TEXSRC_cmp, w ? alu2(x, IR_OP_FDIV, ref, w) : ref);
+      tex_add(t, IR_TEXSRC_cmp, rc == 4 || two ? S(x, in, 1, 0) : S(x, in, 0, rc));
    }
+   if (op == TGSI_OP_TXP)
+      tex_add(t, IR_TEXSRC_proj, S(x, in, 0, 3));
    if (op == TGSI_OP_TXB || op == TGSI_OP_TXL)
       tex_add(t, *kind == IR_TEX_txb ? IR_TEXSRC_bias : IR_TEXSRC_lod, S(x, in, 0, 3));
    else if (op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2)

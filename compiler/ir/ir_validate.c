@@ -247,6 +247,7 @@ check_tex(struct vstate *vs, struct ir_instr *in)
    VCHECK(vs, count[IR_TEXSRC_ddx] == count[IR_TEXSRC_ddy] && count[IR_TEXSRC_ddx] <= 3, in,
           "as many ddx as ddy sources, at most 3");
    VCHECK(vs, count[IR_TEXSRC_off] <= 3, in, "at most 3 offsets");
+   VCHECK(vs, count[IR_TEXSRC_proj] <= 1, in, "at most one projection");
    VCHECK(vs, (in->kind == IR_TEX_txb) == (count[IR_TEXSRC_bias] == 1), in, "bias exactly on txb");
    VCHECK(vs, in->kind != IR_TEX_txl || count[IR_TEXSRC_lod] == 1, in, "txl has a lod");
    VCHECK(vs, (in->kind == IR_TEX_txd) == (count[IR_TEXSRC_ddx] > 0), in,

@@ -185,16 +185,16 @@ lay_if(struct lctx *c, struct ir_node *n, unsigned els, unsigned end)
    bind_label(c, end);
 }
 
-/* An if one of whose arms is a predicated break. */
-static bool
+/* The arm of if f that is a predicated break, or NULL. */
+static const struct ir_list *
 break_arm(const struct lctx *c, const struct ir_node *f)
 {
    bool negate;
    const struct ir_list *arms[2] = {&f->then_list, &f->else_list};
    for (unsigned k = 0; k < 2; k++)
       if (arms[k]->n == 1 && opt_break_if(c->sh, arms[k]->v[0]->block, &negate) == f)
-         return true;
-   return false;
+         return arms[k];
+   return NULL;
 }
 
 /* tail_label/tail_sync: where the last block of the list goes when it
@@ -208,11 +208,16 @@ lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync)
       switch (n->kind) {
       case IR_NODE_BLOCK:
          if (!last && l->v[i + 1]->kind == IR_NODE_IF && c->stack && break_arm(c, l->v[i + 1])) {
-            /* a predicated break (opt_break_if): no branch, the arms inline */
+            /* A predicated break (opt_break_if): no branch, the arms
+             * inline, the break's arm first. Its SYNC takes the lanes that
+             * leave, so the other arm runs only for the lanes that take it
+             * (laid out first, it would also run, unguarded, for the lanes
+             * that then break, clobbering what they carry out). */
             struct ir_node *f = l->v[++i];
+            bool brk_else = break_arm(c, f) == &f->else_list;
             lay_block(c, n->block, NULL, 0, 0, -1, false);
-            lay_list(c, &f->then_list, -1, false);
-            lay_list(c, &f->else_list, -1, false);
+            lay_list(c, brk_else ? &f->else_list : &f->then_list, -1, false);
+            lay_list(c, brk_else ? &f->then_list : &f->else_list, -1, false);
          } else if (!last && l->v[i + 1]->kind == IR_NODE_LOOP && c->stack) {
             c->next_exit = c->pending = (int)new_label(c);
             lay_block(c, n->block, NULL, 0, 0, -1, false);

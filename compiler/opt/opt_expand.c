@@ -383,6 +383,121 @@ expand_one(struct ex *x, const struct isa_model *m, struct ir_instr *in)
    }
 }
 
+/* a / b correctly rounded, IEEE with denormals (TXP's projection): the
+ * reference compiler's ref_fdiv step for step, so the two agree to the
+ * bit. The significands' quotient by Markstein's step (y = rcp(mb), q0 =
+ * ma * y, r = ma - q0 * mb exact with ffma, q = q0 + r * y), the exponent
+ * put back in integer arithmetic (overflow: infinity; a subnormal result
+ * rounded from q's 24 bits, the remainder's sign deciding ties); denormal
+ * operands scaled by 2^24; zero, infinite and NaN operands take a *
+ * rcp(b) (b special) or a * copysign(1, b). One call per statement: the
+ * instruction order must not depend on C's argument order. */
+static struct ir_instr *
+exact_div(struct ex *x, struct ir_instr *a, struct ir_instr *b)
+{
+   struct ir_instr *absm = k(x, 0x7fffffffu), *signm = k(x, 0x80000000u), *inf = k(x, 0x7f800000u);
+   struct ir_instr *fracm = k(x, 0x7fffffu), *one_exp = k(x, 0x3f800000u), *k23 = k(x, 23);
+   struct ir_instr *zero = k(x, 0);
+   struct ir_instr *A = op2(x, IR_OP_IAND, a, absm);
+   struct ir_instr *B = op2(x, IR_OP_IAND, b, absm);
+   struct ir_instr *sign = op2(x, IR_OP_IXOR, a, b);
+   sign = op2(x, IR_OP_IAND, sign, signm);
+   struct ir_instr *az = op2(x, IR_OP_IEQ, A, zero), *bz = op2(x, IR_OP_IEQ, B, zero);
+   struct ir_instr *ainf = op2(x, IR_OP_UGE, A, inf), *binf = op2(x, IR_OP_UGE, B, inf);
+   struct ir_instr *aspec = op2(x, IR_OP_IOR, az, ainf), *bspec = op2(x, IR_OP_IOR, bz, binf);
+   struct ir_instr *bsign = op2(x, IR_OP_IAND, b, signm);
+   struct ir_instr *one_b = op2(x, IR_OP_IOR, bsign, one_exp);
+   struct ir_instr *rb = op1(x, IR_OP_FRCP, b);
+   struct ir_instr *t = op3(x, IR_OP_BCSEL, bspec, rb, one_b);
+   struct ir_instr *spec = op2(x, IR_OP_FMUL, a, t);
+   struct ir_instr *norm_min = k(x, 0x800000u), *scale = k(x, 0x4b800000u), *adj = k(x, 24);
+   struct ir_instr *m[2], *e[2];
+   for (unsigned i = 0; i < 2; i++) {
+      struct ir_instr *v = i ? B : A;
+      struct ir_instr *den = op2(x, IR_OP_ULT, v, norm_min);
+      struct ir_instr *scaled = op2(x, IR_OP_FMUL, v, scale);
+      struct ir_instr *v1 = op3(x, IR_OP_BCSEL, den, scaled, v);
+      struct ir_instr *sub = op3(x, IR_OP_BCSEL, den, adj, zero);
+      struct ir_instr *ex = op2(x, IR_OP_USHR, v1, k23);
+      e[i] = op2(x, IR_OP_ISUB, ex, sub);
+      struct ir_instr *frac = op2(x, IR_OP_IAND, v1, fracm);
+      m[i] = op2(x, IR_OP_IOR, frac, one_exp);
+   }
+   struct ir_instr *y = op1(x, IR_OP_FRCP, m[1]);
+   struct ir_instr *q0 = op2(x, IR_OP_FMUL, m[0], y);
+   struct ir_instr *nq0 = op1(x, IR_OP_FNEG, q0);
+   struct ir_instr *r0 = op3(x, IR_OP_FFMA, nq0, m[1], m[0]);
+   struct ir_instr *q = op3(x, IR_OP_FFMA, r0, y, q0);
+   struct ir_instr *nq = op1(x, IR_OP_FNEG, q);
+   struct ir_instr *r = op3(x, IR_OP_FFMA, nq, m[1], m[0]);
+   struct ir_instr *qe = op2(x, IR_OP_USHR, q, k23);
+   qe = op2(x, IR_OP_IADD, qe, e[0]);
+   struct ir_instr *E = op2(x, IR_OP_ISUB, qe, e[1]);
+   struct ir_instr *qf = op2(x, IR_OP_IAND, q, fracm);
+   struct ir_instr *Eh = op2(x, IR_OP_ISHL, E, k23);
+   struct ir_instr *normal = op2(x, IR_OP_IOR, qf, Eh);
+   /* subnormal: round (q's 24 bits) >> (1 - E), shift at most 25 */
+   struct ir_instr *M = op2(x, IR_OP_IOR, qf, norm_min), *one = k(x, 1), *k25 = k(x, 25);
+   struct ir_instr *sh = op2(x, IR_OP_ISUB, one, E);
+   sh = op2(x, IR_OP_UMIN, sh, k25);
+   struct ir_instr *sub = op2(x, IR_OP_USHR, M, sh);
+   struct ir_instr *p = op2(x, IR_OP_ISHL, one, sh);
+   p = op2(x, IR_OP_ISUB, p, one);
+   struct ir_instr *D = op2(x, IR_OP_IAND, M, p);
+   struct ir_instr *sh1 = op2(x, IR_OP_ISUB, sh, one);
+   struct ir_instr *H = op2(x, IR_OP_ISHL, one, sh1);
+   struct ir_instr *fzero = k(x, 0);
+   struct ir_instr *rgt = op2(x, IR_OP_FLT, fzero, r), *req = op2(x, IR_OP_FEQ, r, fzero);
+   struct ir_instr *odd = op2(x, IR_OP_IAND, sub, one);
+   struct ir_instr *tie_up = op2(x, IR_OP_IAND, req, odd);
+   tie_up = op2(x, IR_OP_IOR, rgt, tie_up);
+   struct ir_instr *H1 = op2(x, IR_OP_IADD, H, one);
+   struct ir_instr *above = op2(x, IR_OP_UGE, D, H1);
+   struct ir_instr *half = op2(x, IR_OP_IEQ, D, H);
+   struct ir_instr *up = op2(x, IR_OP_IAND, half, tie_up);
+   up = op2(x, IR_OP_IOR, above, up);
+   struct ir_instr *inc = op3(x, IR_OP_BCSEL, up, one, zero);
+   sub = op2(x, IR_OP_IADD, sub, inc);
+   struct ir_instr *isnorm = op2(x, IR_OP_IGE, E, one);
+   struct ir_instr *res = op3(x, IR_OP_BCSEL, isnorm, normal, sub);
+   struct ir_instr *k255 = k(x, 255);
+   struct ir_instr *over = op2(x, IR_OP_IGE, E, k255);
+   res = op3(x, IR_OP_BCSEL, over, inf, res);
+   res = op2(x, IR_OP_IOR, res, sign);
+   struct ir_instr *special = op2(x, IR_OP_IOR, aspec, bspec);
+   return op3(x, IR_OP_BCSEL, special, spec, res);
+}
+
+/* TXP on a target whose texture unit does not project (sm50): the
+ * spatial coordinates and the shadow reference divided by the projection
+ * exactly, as the interpreter and the reference compiler divide; a target
+ * with neither projection nor ffma gets a * rcp(w). */
+static bool
+expand_proj(struct ex *x, const struct isa_model *m, struct ir_instr *in)
+{
+   int pj = -1;
+   for (unsigned i = 0; i < in->nsrc; i++)
+      if (in->role[i] == IR_TEXSRC_proj)
+         pj = (int)i;
+   if (pj < 0 || isa_mod_by_role(m, ISA_ROLE_TEX_PROJ) >= 0)
+      return false;
+   struct ir_instr *w = in->src[pj];
+   unsigned nsp = tgsi_texture_spatial_coords((enum tgsi_texture)in->target), c = 0;
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      bool coord = in->role[i] == IR_TEXSRC_coord && c++ < nsp;
+      if (!coord && in->role[i] != IR_TEXSRC_cmp)
+         continue;
+      in->src[i] = has(m, ISA_SEM_FFMA) ? exact_div(x, in->src[i], w)
+                                        : op2(x, IR_OP_FMUL, in->src[i], op1(x, IR_OP_FRCP, w));
+   }
+   for (unsigned i = (unsigned)pj; i + 1 < in->nsrc; i++) {
+      in->src[i] = in->src[i + 1];
+      in->role[i] = in->role[i + 1];
+   }
+   in->nsrc--;
+   return true;
+}
+
 /* Expands every op the model cannot select directly, until the
  * expansions' own ops need none (division expands into isub, which sm50
  * expands into iadd and ineg); returns progress. */
@@ -397,6 +512,10 @@ opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
       for (unsigned i = 0; i < n; i++) {
          struct ir_instr *in = order[i];
          struct ex x = {sh, in, ctx};
+         if (in->op == IR_OP_TEX && expand_proj(&x, sh->model, in)) {
+            more = progress = true;
+            continue;
+         }
          struct ir_instr *r = expand_one(&x, sh->model, in);
          if (r) {
             opt_replace(sh, in, r);

@@ -914,16 +914,16 @@ opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
    c.t = xcalloc(lo->n + 1, sizeof(int64_t));
    bool fresh = true;
    int64_t clock = 0;
-   for (unsigned b = 0; b < sh->nblocks; b++) /* blocks are laid out in program order */
-      if (lo->block_end[b] > lo->block_start[b]) {
-         unsigned i = lo->block_start[b];
-         if (!fresh && (i == 0 || lo->v[i - 1].block != sh->blocks[b - 1]))
-            fresh = true; /* not right after the block before: start over */
-         block_controls(&c, i, lo->block_end[b], fresh, &clock);
-         struct isa_class_info ci;
-         isa_class_info(m, lo->v[lo->block_end[b] - 1].insn.cls, &ci);
-         fresh = ci.flow;
-      }
+   /* In layout order, which is not always block order: a predicated
+    * break's arm comes before the other arm of its if (opt_emit). */
+   for (unsigned i = 0, end; i < lo->n; i = end) {
+      unsigned b = lo->v[i].block->index;
+      end = lo->block_start[b] == i && lo->block_end[b] > i ? lo->block_end[b] : i + 1;
+      block_controls(&c, i, end, fresh, &clock);
+      struct isa_class_info ci;
+      isa_class_info(m, lo->v[end - 1].insn.cls, &ci);
+      fresh = ci.flow;
+   }
    cw_free(&c);
 }
 

@@ -134,7 +134,7 @@ static const char *const wrmask_names[16] = {"none", "x",  "y",  "xy",  "z",  "x
  * per component, TLD4 8], [depth reference] (TXD: ddx0, ddy0, ddx1, ...),
  * RZ when empty; then the texture unit. */
 struct nv_tex {
-   struct ir_instr *coord[4], *cmp, *lod, *bias, *ms, *ddx[3], *ddy[3], *off[3];
+   struct ir_instr *coord[4], *cmp, *lod, *bias, *ms, *proj, *ddx[3], *ddy[3], *off[3];
    unsigned ncoord, nddx, nddy, noff;
 };
 
@@ -160,6 +160,9 @@ nv_tex_sources(const struct ir_instr *in, struct nv_tex *a)
          break;
       case IR_TEXSRC_ms:
          a->ms = v;
+         break;
+      case IR_TEXSRC_proj:
+         a->proj = v;
          break;
       case IR_TEXSRC_ddx:
          if (a->nddx < 3)
@@ -219,6 +222,8 @@ a3_tex_groups(struct isel *s, struct ir_instr *in, const struct nv_tex *a, struc
       g1[(*n1)++] = a->cmp;
    if (layered)
       g1[(*n1)++] = a->coord[nsp];
+   if (a->proj)
+      g1[(*n1)++] = a->proj;
    if (in->kind == IR_TEX_txd) {
       if (*n1 > 4)
          return isel_unsupported(s, in, "samgq with more than 4 values before the derivatives");
@@ -339,6 +344,7 @@ isel_tex(struct isel *s, struct ir_instr *in)
    isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_ARRAY),
                      layered && sem != ISA_SEM_GETSIZE);
    isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_OFFSET), a.noff != 0);
+   isel_set_flag_mod(s, t, isa_mod_by_role(m, ISA_ROLE_TEX_PROJ), a.proj != NULL);
    if (sem == ISA_SEM_ISAML || sem == ISA_SEM_GETSIZE)
       isel_set_mod(s, t, isa_mod_find(m, "textype"), "u32");
    int32_t mask = components_read(s, in);

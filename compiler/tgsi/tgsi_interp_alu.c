@@ -793,6 +793,8 @@ op_class(enum tgsi_opcode op)
    case TGSI_OP_LOG:
    case TGSI_OP_LIT:
       return ENV_F_TRANS;
+   case TGSI_OP_PK2H:
+      return ENV_F_PK16;
    case TGSI_OP_PK2US:
    case TGSI_OP_PK4B:
    case TGSI_OP_PK4UB:
@@ -1058,7 +1060,7 @@ exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigne
    set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
    uint32_t *r = b->res_v[1], *rf = b->res_f[1];
    FOR r[i] = fui(max_nan(F(x[i]), 0.0f));
-   FOR rf[i] = xf[i] | fden(x[i]);
+   FOR rf[i] = xf[i] | fden(x[i]) | zsign(x[i], 0); /* MAX(-0, 0): either zero */
    if (!(mask & 4))
       return;
    r = b->res_v[2];
@@ -1067,12 +1069,14 @@ exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigne
    {
       float base = max_nan(F(y[i]), 0.0f);
       float e = F(w[i]);
-      e = e < -128.0f ? -128.0f : e > 128.0f ? 128.0f : e; /* NaN stays NaN */
+      /* NaN stays NaN; clamping NaN to [-128, 128] is undefined (a
+       * max/min clamp gives -128, a compare-and-select clamp NaN) */
+      e = e < -128.0f ? -128.0f : e > 128.0f ? 128.0f : e;
       bool on = F(x[i]) > 0.0f;
       r[i] = on ? fui(trans(pow((double)base, (double)e))) : 0;
       rf[i] = xf[i] | fden(x[i]) |
-              (on ? yf[i] | wf[i] | fden(y[i]) | fden(w[i]) | ENV_F_TRANS |
-                        undef_if(base == 0.0f && e < 0.0f)
+              (on ? yf[i] | wf[i] | fden(y[i]) | fden(w[i]) | zsign(y[i], 0) | ENV_F_TRANS |
+                        undef_if((base == 0.0f && e < 0.0f) || e != e)
                   : 0);
    }
    canon(n, r, rf);
@@ -1197,7 +1201,7 @@ exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          FOR r[i] = fui(snorm8_to_f(x[i] >> (8 * c)));
          break;
       }
-      FOR b->res_f[c][i] = xf[i] | op_class(ti->op);
+      FOR b->res_f[c][i] = (xf[i] & ~(uint32_t)ENV_F_PK16) | op_class(ti->op);
       if (ti->op == TGSI_OP_UP2H)
          canon(n, r, b->res_f[c]);
    }

@@ -136,6 +136,13 @@ check_cli(generated "--generated|3|--target|a3xx|--no-repro|--json|${_out}/gen.j
           FILE_RE "\"shaders\": 3, \"cases\": 3,.*\"shader\": \"gen:[0-9]+\""
           SAME_AS "--generated|3|--target|a3xx|--no-repro|-j1")
 check_cli(generated_bad "--generated|-1" 2 ERR "--generated takes a number")
+# Variants: NAME~vK, run on the original's inputs, same interpreter outputs;
+# subroutine labels (CAL) and the legacy dialect survive the rewrite.
+check_cli(variants "--variants|2|--no-repro|--json|${_out}/var.json|captures/fs_phong.tgsi|captures/cs_reduce_sum.tgsi|captures/fs_deferred_uber.tgsi|captures/vs_legacy_mesa9_lights.tgsi" 0
+          CLEAN ${_out}/var.json FILE ${_out}/var.json
+          FILE_RE "\"shaders\": 12,.*\"shader\": \"captures/fs_phong.tgsi~v2\""
+          SAME_AS "--variants|2|--no-repro|-j1|captures/fs_phong.tgsi|captures/cs_reduce_sum.tgsi|captures/fs_deferred_uber.tgsi|captures/vs_legacy_mesa9_lights.tgsi")
+check_cli(variants_bad "--variants|x" 2 ERR "--variants takes a number")
 # --git-bisect: only compile errors -> 125 (untestable); a mismatch -> 1.
 check_cli(bisect_compile "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 125)
 check_cli(bisect_bad "--git-bisect|--target|a3xx|--no-repro|--opt-asm|${_hand}/mad_wrong_reg.a3xx.s|${_hand}/mad.tgsi" 1)
@@ -166,3 +173,31 @@ check_cli(reduce_budget "reduce|--quiet|--max-tests|3|${_out}/hand/mad-a3xx.yaml
           NEEDS hand_repro CLEAN ${_out}/hand/mad-budget.yaml
           OUT "^reduced: 2 -> [12] instructions, 1024 -> 4 lanes; 3 runs .*\\(budget spent: best so far\\)")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)
+
+# Oracle false positives (issue 15): each case once failed without a fault.
+# LIT: MAX(-0, 0) may be either zero, and a NaN exponent's clamp is undefined.
+check_cli(lit_zero_sign "--no-repro|--seed|1|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
+check_cli(lit_zero_sign_s2 "--no-repro|--seed|2|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
+cli_test(interp_lit_flags "interp|${_fx}/fs_lit.tgsi|--inputs|${_fx}/fs_lit_inputs.yaml" 0
+         OUT "- \\[0, 0x80000000, -0.0, ZSIGN\\].*- \\[1, 0x7fc00000, .nan, UNDEF")
+# PK2H: halves compared as floats (seed 2: 0x8004 against 0x0000, an RCP cancellation).
+check_cli(pk2h_halves "--no-repro|--seed|2|captures/fs_gbuffer_pack.tgsi" 0 OUT "total +2 +2 +0")
+
+# Seed sweeps (ctest -L sweep): the check with no fault must pass at every
+# seed; a failure is a false positive or a compiler bug. Captures at 6 seeds,
+# 200 generated shaders at 3; tools/sweep.sh runs the long sweeps.
+file(GLOB _sweep_caps RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/captures/*.tgsi)
+foreach(_s 1 2 3 4 5 6)
+  add_test(NAME sweep_captures_s${_s}
+           COMMAND $<TARGET_FILE:diffcomp> check -q --no-repro --seed ${_s} ${_sweep_caps}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(sweep_captures_s${_s} PROPERTIES LABELS sweep TIMEOUT 600)
+endforeach()
+foreach(_s 1 2 3)
+  add_test(NAME sweep_generated_s${_s}
+           COMMAND $<TARGET_FILE:diffcomp> check -q --no-repro --seed ${_s} --generated 200
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(sweep_generated_s${_s} PROPERTIES LABELS sweep TIMEOUT 900)
+endforeach()
+# TXP with a denormal w (seed 3): opt projected by a * rcp(w) (0 * inf = NaN), ref divides exactly.
+check_cli(txp_exact_projection "--no-repro|--seed|3|captures/fs_shadow_pcf.tgsi" 0 OUT "total +2 +2 +0")

@@ -85,7 +85,14 @@ test_exact(void)
    struct diff_cmp_opts bits = {.mode = DIFF_CMP_BITS, .inexact = ~0u};
    /* Bit-exact: flags give no tolerance between programs. */
    CHECK(v(one, ulps(1.0f, 1), ENV_F_FUSE | ENV_F_TRANS, false, &exact) == DIFF_V_DIFFERENT);
-   CHECK(v(0u, 0x80000000u, ENV_F_ZSIGN, false, &exact) == DIFF_V_DIFFERENT);
+   /* ... except the sign of a MIN/MAX of +0 and -0, which no model fixes
+    * (ref's compare-and-select against opt's max, LIT): both zeros pass,
+    * nothing else does. */
+   CHECK(v(0u, 0x80000000u, ENV_F_ZSIGN, false, &exact) == DIFF_V_TOLERATED);
+   CHECK(v(0u, 0x80000000u, ENV_F_ZSIGN, true, &exact) == DIFF_V_TOLERATED);
+   CHECK(v(0u, 0x80000000u, 0, false, &exact) == DIFF_V_DIFFERENT);
+   CHECK(v(0u, 0x00000001u, ENV_F_ZSIGN, false, &exact) == DIFF_V_DIFFERENT);
+   CHECK(v(0x7f800000u, 0xff800000u, ENV_F_ZSIGN, false, &exact) == DIFF_V_DIFFERENT);
    CHECK(v(one, fui(2.0f), ENV_F_UNDEF, false, &exact) == DIFF_V_UNDEFINED);
    /* NaN == NaN unless --exact-nan. */
    CHECK(v(0x7fc00000u, 0x7fc00001u, 0, false, &exact) == DIFF_V_EQUAL);
@@ -340,10 +347,32 @@ test_gs(void)
    tgsi_shader_free(s);
 }
 
+/* PK2H words: each half is a float with the classes of the packed values
+ * (fs_gbuffer_pack seed 2: a cancelled RCP difference, -2.4e-7 against 0,
+ * packed as the f16 denormal 0x8004 against 0x0000). */
+static void
+test_packed_halves(void)
+{
+   unsigned pk = ENV_F_PK16 | ENV_F_RCP;
+   struct diff_cmp_opts ffma = {.mode = DIFF_CMP_EXACT, .inexact = 1u << DIFF_INEXACT_FFMA_BIT};
+   CHECK(v(0xfc008004u, 0xfc000000u, pk, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(0xfc008004u, 0xfc000000u, ENV_F_PK16, false, &oracle) == DIFF_V_DIFFERENT);
+   /* one f16 step from rounding two close floats; not between programs */
+   CHECK(v(0x3c003c00u, 0x3c013c00u, pk, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(0x3c003c00u, 0x3c013c00u, pk, false, &exact) == DIFF_V_DIFFERENT);
+   CHECK(v(0x3c003c00u, 0x3c013c00u, pk, false, &ffma) == DIFF_V_TOLERATED);
+   /* a half far off fails whatever the other does */
+   CHECK(v(0x3c003c00u, 0x3c004000u, pk, false, &oracle) == DIFF_V_DIFFERENT);
+   CHECK(v(0x3c003c00u, 0x40003c00u, pk, false, &oracle) == DIFF_V_DIFFERENT);
+   /* NaN halves are NaN floats (equal between programs unless exact_nan) */
+   CHECK(v(0x7e003c00u, 0x7e013c00u, ENV_F_PK16, false, &exact) == DIFF_V_EQUAL);
+}
+
 int
 main(void)
 {
    test_ulp();
+   test_packed_halves();
    test_oracle();
    test_exact();
    test_exact_channels();

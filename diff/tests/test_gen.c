@@ -62,9 +62,9 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0xecb597048fb378ceull},
-       {2, TGSI_STAGE_VERT, 0x75bc9f58873e492dull},
-       {3, TGSI_STAGE_COMP, 0xa1a3137292021916ull},
+       {1, TGSI_STAGE_FRAG, 0xb5c73ae1a83cab68ull},
+       {2, TGSI_STAGE_VERT, 0x51e60240a2c58a6full},
+       {3, TGSI_STAGE_COMP, 0xad94638d4f84be48ull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
       struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};
@@ -107,7 +107,7 @@ outputs_written(const struct tgsi_shader *s)
    return true;
 }
 
-/* Each loop opens with the counter test: USGE c.y, c.x, IMM; UIF c.y; BRK;
+/* Each loop opens with the counter test: USGE c.y, c.x, IMM (or c.z); UIF c.y; BRK;
  * ENDIF; UADD c.x, c.x, 1 -- and nothing else in the loop writes c. */
 static bool
 loops_counted(const struct tgsi_shader *s)
@@ -118,7 +118,14 @@ loops_counted(const struct tgsi_shader *s)
       if (i < 1 || i + 5 >= s->ninsns)
          return false;
       const struct tgsi_insn *init = &s->insns[i - 1], *t = &s->insns[i + 1];
-      if (init->op != TGSI_OP_MOV || t->op != TGSI_OP_USGE || t->src[1].reg.file != TGSI_FILE_IMM ||
+      /* the limit: an immediate, or a per-lane count the counter's .z
+       * took (AND x, 7) just before */
+      bool lane_limit = t->src[1].reg.file == TGSI_FILE_TEMP &&
+                        t->src[1].reg.index == init->dst[0].reg.index && i >= 2 &&
+                        s->insns[i - 2].op == TGSI_OP_AND &&
+                        s->insns[i - 2].dst[0].reg.index == init->dst[0].reg.index;
+      if (init->op != TGSI_OP_MOV || t->op != TGSI_OP_USGE ||
+          (t->src[1].reg.file != TGSI_FILE_IMM && !lane_limit) ||
           s->insns[i + 2].op != TGSI_OP_UIF || s->insns[i + 3].op != TGSI_OP_BRK ||
           s->insns[i + 4].op != TGSI_OP_ENDIF || s->insns[i + 5].op != TGSI_OP_UADD)
          return false;

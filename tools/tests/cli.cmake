@@ -5,8 +5,11 @@ function(interp_cli name)
   cli_test(cli_${name} ${ARGN})
 endfunction()
 function(interp_same name args)
-  cmake_parse_arguments(T "" "EXPECT;ARGS2;PRE" "" ${ARGN})
-  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=0)
+  cmake_parse_arguments(T "" "EXPECT;ARGS2;PRE;RC" "" ${ARGN})
+  if(NOT DEFINED T_RC)
+    set(T_RC 0)
+  endif()
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> -DARGS=${args} -DRC=${T_RC})
   foreach(v EXPECT ARGS2 PRE)
     if(T_${v})
       list(APPEND defs -D${v}=${T_${v}})
@@ -118,3 +121,38 @@ endforeach()
 interp_cli(gen_regress_long_ops_scratch
            "check|fixtures/gen_regress/long_ops_scratch.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
+
+# cmake --install, then the installed binary run from elsewhere (run_install.cmake).
+add_test(NAME cli_install
+         COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR} -DSRC=${CMAKE_SOURCE_DIR}
+                 -DTMP=${CMAKE_BINARY_DIR}/install-test -P ${CMAKE_CURRENT_LIST_DIR}/run_install.cmake)
+interp_cli(version "--version" 0 OUT "^diffcomp [0-9]+\\.[0-9]+\\.[0-9]+\n")
+
+# diffcomp report: two hand-edited check reports, text and Markdown.
+set(_rp fixtures/report)
+interp_same(report_text "report|${_rp}/old.json|${_rp}/new.json" EXPECT ${_rp}/expected.txt RC 1)
+interp_same(report_markdown "report|${_rp}/old.json|${_rp}/new.json|--markdown|--top|1"
+            EXPECT ${_rp}/expected.md RC 1)
+interp_cli(report_exit_new_failure "report|${_rp}/old.json|${_rp}/new.json" 1 OUT "new failures \\(1\\)")
+interp_cli(report_same "report|${_rp}/old.json|${_rp}/old.json" 0 OUT "a3xx: 3 cases pass in both")
+interp_cli(report_not_a_report "report|${_rp}/old.json|fixtures/report/expected.txt" 2
+           ERR "no 'cases' list|YAML")
+interp_cli(report_one_file "report|${_rp}/old.json" 2 ERR "usage: diffcomp report")
+interp_cli(report_root_list "report|${_rp}/old.json|${_rp}/not_a_map.json" 2 ERR "no 'cases' list")
+# sm50 laid `IF c {x = x * 2} ELSE {BRK}` at a loop top with the multiply
+# unguarded before `@!P0 SYNC` (issue 14): both arm orders must pass.
+interp_cli(gen_regress_else_break_loop_top
+           "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +2 +0 +0 +0 +0")
+# tools/mutate: the mutation harness on three mutants of a small pass (one
+# killed at least, so a harness that classifies nothing fails).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND)
+  add_test(NAME mutate_smoke
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   --files compiler/opt/opt_copyprop.c --sample 3 --seed 1 -j 1
+                   --min-kill-rate 0.5 captures/vs_mvp_basic.tgsi captures/fs_pbr_metal_rough.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_smoke PROPERTIES PASS_REGULAR_EXPRESSION "killed: [1-9][0-9]* of 3"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+endif()

@@ -1,0 +1,271 @@
+/*
+ * The random shader generator's 64-bit values: 64-bit integer arithmetic
+ * in every shader that has integers to work with, doubles in the shaders
+ * setup() marks fp64 (a3xx has no doubles: those are n/a there).
+ *
+ * A 64-bit value spans a channel pair of a temporary, xy or zw, low word
+ * first (tgsi_interp_wide.c has the channel mapping). Integer pairs are
+ * two GT_I channels, doubles two GT_D channels; a pair is a source only
+ * when both of its channels have the type and are exact (a value known
+ * within a tolerance is never read as bits or fed to a compare). Under
+ * control flow a result goes only to a pair that already holds its type.
+ *
+ * Defined results: shifts take counts ANDed into [0, 63] by TGSI itself;
+ * divisors are forced odd (never 0) and, for the signed ops, positive
+ * (no INT64_MIN / -1); a float converted to 64 bits is clamped first.
+ * Exactness: 64-bit integer ops are exact; DADD, DMUL and the conversions
+ * round correctly (exact from exact sources); DMAD, DRCP, DSQRT, DMIN,
+ * DMAX and 64-bit integer to float conversions are inexact.
+ */
+#include "diff/gen_priv.h"
+
+#include <stdio.h>
+
+enum { W_BIN, W_UN, W_CMP, W_SHIFT, W_DIV };
+
+struct wop {
+   enum tgsi_opcode op;
+   uint8_t kind;
+   bool inexact;
+};
+
+static const struct wop int64_ops[] = {
+    {TGSI_OP_U64ADD, W_BIN, false},   {TGSI_OP_U64MUL, W_BIN, false},
+    {TGSI_OP_U64MIN, W_BIN, false},   {TGSI_OP_U64MAX, W_BIN, false},
+    {TGSI_OP_I64MIN, W_BIN, false},   {TGSI_OP_I64MAX, W_BIN, false},
+    {TGSI_OP_I64NEG, W_UN, false},    {TGSI_OP_I64ABS, W_UN, false},
+    {TGSI_OP_I64SSG, W_UN, false},    {TGSI_OP_U64SHL, W_SHIFT, false},
+    {TGSI_OP_U64SHR, W_SHIFT, false}, {TGSI_OP_I64SHR, W_SHIFT, false},
+    {TGSI_OP_U64SEQ, W_CMP, false},   {TGSI_OP_U64SNE, W_CMP, false},
+    {TGSI_OP_U64SLT, W_CMP, false},   {TGSI_OP_I64SLT, W_CMP, false},
+    {TGSI_OP_U64SGE, W_CMP, false},   {TGSI_OP_I64SGE, W_CMP, false},
+    {TGSI_OP_U64DIV, W_DIV, false},   {TGSI_OP_U64MOD, W_DIV, false},
+    {TGSI_OP_I64DIV, W_DIV, false},   {TGSI_OP_I64MOD, W_DIV, false},
+};
+
+static const struct wop double_ops[] = {
+    {TGSI_OP_DADD, W_BIN, false}, {TGSI_OP_DMUL, W_BIN, false}, {TGSI_OP_DMIN, W_BIN, true},
+    {TGSI_OP_DMAX, W_BIN, true},  {TGSI_OP_DRCP, W_UN, true},   {TGSI_OP_DSQRT, W_UN, true},
+    {TGSI_OP_DSLT, W_CMP, false}, {TGSI_OP_DSGE, W_CMP, false}, {TGSI_OP_DSEQ, W_CMP, false},
+    {TGSI_OP_DSNE, W_CMP, false}, {TGSI_OP_DMAD, W_BIN, true},
+};
+
+/* Pair mask of temporary r holding type ty (bit 0: xy, bit 1: zw);
+ * exact: both channels exact too. */
+static unsigned
+pairs_of(const struct gen *g, unsigned r, enum gty ty, bool exact)
+{
+   unsigned m = 0;
+   for (unsigned p = 0; p < 2; p++) {
+      bool ok = g->ty[r][2 * p] == ty && g->ty[r][2 * p + 1] == ty;
+      if (exact)
+         ok &= !((g->inexact[r] >> (2 * p)) & 3);
+      if (ok)
+         m |= 1u << p;
+   }
+   return m;
+}
+
+/* A 64-bit source of type ty as ".xyxy"/".zwzw" of a temporary, or an
+ * immediate pair for integers; false if there is none. */
+static bool
+pair_src(struct gen *g, enum gty ty, struct opnd *o)
+{
+   unsigned cand[GEN_MAX_TEMPS], pm[GEN_MAX_TEMPS], n = 0;
+   for (unsigned r = 0; r < g->ntemp; r++)
+      if (g->ready[r] && (pm[n] = pairs_of(g, r, ty, true)) != 0)
+         cand[n++] = r;
+   if (ty == GT_I && (!n || gen_chance(g, 20))) {
+      char v[4][GEN_TEXT_LEN];
+      const char *vals[4];
+      for (unsigned c = 0; c < 4; c++) {
+         gen_int_text(g, v[c]);
+         vals[c] = v[c];
+      }
+      gen_imm_vec(g, true, vals, o);
+      return true;
+   }
+   if (!n)
+      return false;
+   unsigned k = gen_pick(g, n), p = pm[k] == 3 ? gen_pick(g, 2) : pm[k] == 2;
+   snprintf(o->s, sizeof(o->s), "TEMP[%u].%s", cand[k], p ? "zwzw" : "xyxy");
+   o->dep = (g->dep[cand[k]] >> (2 * p)) & 3;
+   o->inexact = false;
+   if (ty == GT_D && gen_chance(g, 15))
+      snprintf(o->s, sizeof(o->s), "-TEMP[%u].%s", cand[k], p ? "zwzw" : "xyxy");
+   return true;
+}
+
+/* A destination pair (mask .xy or .zw) for a 64-bit result of type ty. */
+static void
+pair_dst(struct gen *g, enum gty ty, unsigned *r, uint8_t *mask)
+{
+   for (int tries = 0; tries < 8; tries++) {
+      unsigned t = gen_pick(g, g->ntemp), p = gen_pick(g, 2);
+      if (g->depth && !(pairs_of(g, t, ty, false) & (1u << p)))
+         continue;
+      *r = t;
+      *mask = p ? 0xc : 0x3;
+      return;
+   }
+   /* under control flow with no pair of the type: the scratch register,
+    * which no one reads as a value */
+   *r = g->t_scr;
+   *mask = 0x3;
+}
+
+/* A 32-bit destination channel of type ty (compares, conversions). */
+static void
+chan_dst(struct gen *g, enum gty ty, unsigned *r, uint8_t *mask)
+{
+   gen_dst_pick(g, ty, r, mask);
+   unsigned c = 0;
+   while (!(*mask & (1u << c)))
+      c++;
+   *mask = (uint8_t)(1u << c);
+}
+
+static void
+record(struct gen *g, unsigned r, uint8_t mask, enum gty ty, bool dep, bool inexact)
+{
+   if (r < g->ntemp)
+      gen_dst_set(g, r, mask, ty, dep, inexact);
+}
+
+/* "OP TEMP[r].mask, srcs" */
+static void
+emit_wide(struct gen *g, enum tgsi_opcode op, unsigned r, uint8_t mask, const struct opnd *s,
+          unsigned n)
+{
+   char line[400], db[24];
+   int k = snprintf(line, sizeof(line), "%s %s", tgsi_op_info[op].name, gen_dst_str(r, mask, db));
+   for (unsigned i = 0; i < n; i++)
+      k += snprintf(line + k, sizeof(line) - (size_t)k, ", %s", s[i].s);
+   gen_emit(g, "%s", line);
+}
+
+/* A 64-bit op of table t on values of type ty. */
+static bool
+stmt_op(struct gen *g, const struct wop *t, unsigned nt, enum gty ty)
+{
+   const struct wop *w = &t[gen_pick(g, nt)];
+   if (!gen_ok(g, w->op))
+      return false;
+   struct opnd s[3] = {0};
+   unsigned ns = w->kind == W_UN ? 1 : w->op == TGSI_OP_DMAD ? 3 : 2;
+   for (unsigned i = 0; i < ns; i++)
+      if (!(w->kind == W_SHIFT && i == 1) && !pair_src(g, ty, &s[i]))
+         return false;
+   if (w->kind == W_SHIFT) {
+      gen_src_plain(g, GT_I, &s[1]);
+   } else if (w->kind == W_DIV) {
+      /* divisor: low word odd, high word positive */
+      static const char *const m[4] = {"1", "2147483647", "1", "2147483647"};
+      struct opnd k = {0};
+      if (!gen_ok(g, TGSI_OP_OR) || !gen_ok(g, TGSI_OP_AND))
+         return false;
+      gen_imm_vec(g, true, m, &k);
+      gen_emit(g, "OR TEMP[%u].xz, %s, %s", g->t_scr, s[1].s, k.s);
+      gen_emit(g, "AND TEMP[%u].yw, %s, %s", g->t_scr, s[1].s, k.s);
+      snprintf(s[1].s, sizeof(s[1].s), "TEMP[%u]", g->t_scr);
+   }
+   bool dep = s[0].dep || s[1].dep || s[2].dep;
+   unsigned r;
+   uint8_t mask;
+   if (w->kind == W_CMP) {
+      chan_dst(g, GT_I, &r, &mask);
+      /* the first masked channel takes pair xy */
+      emit_wide(g, w->op, r, mask, s, ns);
+      record(g, r, mask, GT_I, dep, false);
+      return true;
+   }
+   pair_dst(g, ty, &r, &mask);
+   emit_wide(g, w->op, r, mask, s, ns);
+   record(g, r, mask, ty, dep, w->inexact);
+   return true;
+}
+
+/* 32 <-> 64-bit conversions. */
+static bool
+stmt_convert64(struct gen *g)
+{
+   struct opnd s[1] = {0};
+   unsigned r;
+   uint8_t mask;
+   unsigned kind = gen_pick(g, g->fp64 ? 6 : 3);
+   switch (kind) {
+   case 0: { /* 32-bit integer -> 64 */
+      enum tgsi_opcode op = gen_chance(g, 50) ? TGSI_OP_U2I64 : TGSI_OP_I2I64;
+      if (!gen_ok(g, op))
+         return false;
+      gen_src_plain(g, GT_I, &s[0]);
+      pair_dst(g, GT_I, &r, &mask);
+      emit_wide(g, op, r, mask, s, 1);
+      record(g, r, mask, GT_I, s[0].dep, false);
+      return true;
+   }
+   case 1: { /* 64-bit integer -> float: rounds */
+      enum tgsi_opcode op = gen_chance(g, 50) ? TGSI_OP_U642F : TGSI_OP_I642F;
+      if (!gen_ok(g, op) || !pair_src(g, GT_I, &s[0]))
+         return false;
+      chan_dst(g, GT_F, &r, &mask);
+      emit_wide(g, op, r, mask, s, 1);
+      record(g, r, mask, GT_F, s[0].dep, true);
+      return true;
+   }
+   case 2: { /* float -> 64-bit integer, clamped first (exact source) */
+      enum tgsi_opcode op = gen_chance(g, 50) ? TGSI_OP_F2U64 : TGSI_OP_F2I64;
+      if (!gen_ok(g, op) || !gen_ok(g, TGSI_OP_MAX) || !gen_ok(g, TGSI_OP_MIN))
+         return false;
+      struct opnd f = {0};
+      gen_src_exact(g, &f);
+      gen_clamp_to_scratch(g, &f, op == TGSI_OP_F2U64 ? "0" : "-1e+06", "1e+06", &s[0]);
+      pair_dst(g, GT_I, &r, &mask);
+      emit_wide(g, op, r, mask, s, 1);
+      record(g, r, mask, GT_I, s[0].dep, false);
+      return true;
+   }
+   case 3: { /* float or integer -> double: exact */
+      static const enum tgsi_opcode ops[] = {TGSI_OP_F2D, TGSI_OP_I2D, TGSI_OP_U2D};
+      enum tgsi_opcode op = ops[gen_pick(g, 3)];
+      if (!gen_ok(g, op))
+         return false;
+      if (op == TGSI_OP_F2D)
+         gen_src_any(g, GT_F, &s[0]);
+      else
+         gen_src_plain(g, GT_I, &s[0]);
+      pair_dst(g, GT_D, &r, &mask);
+      emit_wide(g, op, r, mask, s, 1);
+      record(g, r, mask, GT_D, s[0].dep, s[0].inexact);
+      return true;
+   }
+   default: { /* double -> float: rounds once, correctly */
+      if (!gen_ok(g, TGSI_OP_D2F))
+         return false;
+      unsigned cand[GEN_MAX_TEMPS], pm[GEN_MAX_TEMPS], n = 0;
+      for (unsigned t = 0; t < g->ntemp; t++)
+         if ((pm[n] = pairs_of(g, t, GT_D, false)) != 0)
+            cand[n++] = t;
+      if (!n)
+         return false;
+      unsigned k = gen_pick(g, n), p = pm[k] == 3 ? gen_pick(g, 2) : pm[k] == 2;
+      bool inexact = (g->inexact[cand[k]] >> (2 * p)) & 3;
+      snprintf(s[0].s, sizeof(s[0].s), "TEMP[%u].%s", cand[k], p ? "zwzw" : "xyxy");
+      chan_dst(g, GT_F, &r, &mask);
+      emit_wide(g, TGSI_OP_D2F, r, mask, s, 1);
+      record(g, r, mask, GT_F, (g->dep[cand[k]] >> (2 * p)) & 3, inexact);
+      return true;
+   }
+   }
+}
+
+bool
+gen_stmt_wide(struct gen *g)
+{
+   unsigned k = gen_pick(g, 10);
+   if (k < 4)
+      return stmt_convert64(g);
+   if (k < 7 || !g->fp64)
+      return stmt_op(g, int64_ops, ARRAY_SIZE(int64_ops), GT_I);
+   return stmt_op(g, double_ops, ARRAY_SIZE(double_ops), GT_D);
+}

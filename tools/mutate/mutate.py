@@ -1,0 +1,613 @@
+#!/usr/bin/env python3
+"""Mutation testing of diffcomp's optimizing compiler: how many planted bugs
+does the check catch?
+
+Each mutant is one mechanical change to one source file (an operator swapped,
+a constant off by one, a statement or condition deleted, two arguments
+swapped, & for &&). The harness compiles the mutated file alone into a scratch
+directory with the flags of an existing build (compile_commands.json), links a
+scratch diffcomp from that build's objects with the one mutated object first,
+runs the check with it and classifies the mutant by the signals of the cases
+that newly fail. The working tree and the build directory are only read.
+
+The sample is deterministic: mutants are enumerated in a fixed order (files
+sorted, then by position and operator) and a seeded SplitMix64 shuffle picks
+--sample of them, so the same seed names the same mutants on any machine.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+DEFAULT_FILES = ["compiler/opt/*.c", "isa/delay.c"]
+SKIP_FILES = {"compiler/opt/fault.c"}  # the fault registry: names only
+OPS = ["rel", "arith", "const", "del-stmt", "del-cond", "neg-cond", "swap-args", "logic"]
+# Kill signals, the runtime ones first; the first present names the kill.
+RUNTIME = ["mismatch", "hazard", "illegal-encoding", "emu-error", "timeout", "crash",
+           "invariance", "hang"]
+STATIC = ["compile-error"]
+
+# ---------------------------------------------------------------------------
+# Deterministic sampling
+
+
+def splitmix64(state):
+    state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return state, z ^ (z >> 31)
+
+
+def sample(n_total, k, seed):
+    idx = list(range(n_total))
+    st = seed & 0xFFFFFFFFFFFFFFFF
+    for i in range(min(k, n_total)):
+        st, r = splitmix64(st)
+        j = i + r % (n_total - i)
+        idx[i], idx[j] = idx[j], idx[i]
+    return sorted(idx[:min(k, n_total)])
+
+
+# ---------------------------------------------------------------------------
+# Reading C: a mask with comments, strings, characters and preprocessor lines
+# blanked, so that the operators below only see code.
+
+
+def mask_c(src):
+    out = list(src)
+    i, n = 0, len(src)
+    at_line_start = True
+    while i < n:
+        c = src[i]
+        if at_line_start and c == "#":
+            j = i
+            while j < n:  # the directive with its continuation lines
+                if src[j] == "\n" and src[j - 1] != "\\":
+                    break
+                j += 1
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+            continue
+        if c == "\n":
+            at_line_start = True
+            i += 1
+            continue
+        if not c.isspace():
+            at_line_start = False
+        if src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif src.startswith("//", i):
+            j = src.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and src[j] != c:
+                j += 2 if src[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                out[k] = " "
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def function_bodies(m):
+    """(start, end) of every top-level brace block that follows a ')'."""
+    spans, depth, start = [], 0, None
+    for i, c in enumerate(m):
+        if c == "{":
+            if depth == 0:
+                j = i - 1
+                while j >= 0 and m[j].isspace():
+                    j -= 1
+                start = i if j >= 0 and m[j] == ")" else None
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0 and start is not None:
+                spans.append((start, i))
+                start = None
+    return spans
+
+
+def matching_paren(m, i):
+    """Index of the ')' closing the '(' at i, or -1."""
+    depth = 0
+    for j in range(i, len(m)):
+        if m[j] == "(":
+            depth += 1
+        elif m[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def top_level_split(m, a, b, seps):
+    """Split m[a:b] at the separators in seps outside parentheses: a list of
+    (start, end) spans and the separators between them."""
+    parts, seps_found, depth, s, i = [], [], 0, a, a
+    while i < b:
+        c = m[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0:
+            for sep in seps:
+                if m.startswith(sep, i):
+                    parts.append((s, i))
+                    seps_found.append(sep)
+                    s = i + len(sep)
+                    i = s - 1
+                    break
+        i += 1
+    parts.append((s, b))
+    return parts, seps_found
+
+
+# ---------------------------------------------------------------------------
+# Mutation operators. Each yields (start, end, replacement, description).
+
+BINARY = re.compile(r"(?<= )(<<=|>>=|<=|>=|==|!=|<<|>>|\+=|-=|&&|\|\||[-+*/%<>&|])(?= )")
+REL_SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+ARITH_SWAP = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "*", "<<": ">>", ">>": "<<",
+              "+=": "-=", "-=": "+=", "<<=": ">>=", ">>=": "<<="}
+LOGIC_SWAP = {"&&": "&", "||": "|", "&": "&&", "|": "||"}
+INT_LIT = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)(?![\w.])")
+CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "_Static_assert", "defined",
+            "assert", "_Alignof", "alignof"}
+COND = re.compile(r"\b(if|while)\s*\(")
+DECL_START = re.compile(
+    r"^(struct|enum|union|const|static|unsigned|signed|int|char|bool|float|double|void|"
+    r"uint\d+_t|int\d+_t|size_t|long|short|[A-Za-z_]\w*\s+\**[A-Za-z_]\w*\s*(=|;|\[|,))")
+
+
+def op_rel(src, m, body):
+    for mt in BINARY.finditer(m, *body):
+        t = mt.group(1)
+        if t in REL_SWAP:
+            yield mt.start(1), mt.end(1), REL_SWAP[t], f"'{t}' -> '{REL_SWAP[t]}'"
+
+
+def op_arith(src, m, body):
+    for mt in BINARY.finditer(m, *body):
+        t = mt.group(1)
+        if t in ARITH_SWAP:
+            yield mt.start(1), mt.end(1), ARITH_SWAP[t], f"'{t}' -> '{ARITH_SWAP[t]}'"
+
+
+def op_logic(src, m, body):
+    for mt in BINARY.finditer(m, *body):
+        t = mt.group(1)
+        if t in LOGIC_SWAP:
+            yield mt.start(1), mt.end(1), LOGIC_SWAP[t], f"'{t}' -> '{LOGIC_SWAP[t]}'"
+
+
+def op_const(src, m, body):
+    for mt in INT_LIT.finditer(m, *body):
+        text, suffix = mt.group(1), mt.group(2)
+        v = int(text, 0)
+        fmt = (lambda x: hex(x)) if text.lower().startswith("0x") else str
+        for d in (1, -1):
+            if v + d < 0:
+                continue
+            yield mt.start(), mt.end(), fmt(v + d) + suffix, f"{text}{suffix} -> {fmt(v + d)}{suffix}"
+
+
+def statement_lines(src, m, body):
+    """Single-line statements of a body: (start, end) of the text to ';'."""
+    a, b = body
+    line_start = m.rfind("\n", 0, a) + 1
+    pos = line_start
+    while pos < b:
+        end = m.find("\n", pos)
+        end = b if end < 0 or end > b else end
+        code = m[pos:end]
+        s = code.strip()
+        if s.endswith(";") and pos > a and s.count("(") == s.count(")"):
+            prev = m[:pos].rstrip()
+            if prev and prev[-1] in ";{}:" or (prev.endswith(")") and not prev.endswith("));")):
+                lead = len(code) - len(code.lstrip())
+                yield pos + lead, pos + len(code.rstrip()), s
+        pos = end + 1
+
+
+def op_del_stmt(src, m, body):
+    for s, e, text in statement_lines(src, m, body):
+        if DECL_START.match(text) or text.startswith(("return", "goto", "case ", "default")):
+            continue
+        if "assert" in text or text in (";",):
+            continue
+        yield s, e, ";", f"delete '{text}'"
+
+
+def cond_span(m, mt):
+    o = mt.end() - 1
+    c = matching_paren(m, o)
+    return (o + 1, c) if c > 0 else None
+
+
+def op_del_cond(src, m, body):
+    for mt in COND.finditer(m, *body):
+        span = cond_span(m, mt)
+        if not span:
+            continue
+        parts, seps = top_level_split(m, span[0], span[1], ["&&", "||"])
+        if len(parts) < 2:
+            if mt.group(1) == "if":
+                text = src[span[0]:span[1]].strip()
+                yield span[0], span[1], "1", f"if ({text}) -> if (1)"
+            continue
+        for k, (ps, pe) in enumerate(parts):
+            # drop the operand with the operator that joins it
+            if k == 0:
+                s, e = ps, parts[1][0]
+            else:
+                s, e = parts[k - 1][1], pe
+            text = src[ps:pe].strip()
+            yield s, e, " " if k else "", f"drop '{seps[max(k - 1, 0)]} {text}'"
+
+
+def op_neg_cond(src, m, body):
+    for mt in COND.finditer(m, *body):
+        span = cond_span(m, mt)
+        if span:
+            text = src[span[0]:span[1]]
+            yield span[0], span[1], f"!({text})", f"negate ({text.strip()})"
+
+
+def op_swap_args(src, m, body):
+    for mt in CALL.finditer(m, *body):
+        if mt.group(1) in KEYWORDS or "assert" in mt.group(1):
+            continue
+        o = mt.end() - 1
+        c = matching_paren(m, o)
+        if c < 0:
+            continue
+        parts, _ = top_level_split(m, o + 1, c, [","])
+        for k in range(len(parts) - 1):
+            (a0, a1), (b0, b1) = parts[k], parts[k + 1]
+            x, y = src[a0:a1].strip(), src[b0:b1].strip()
+            if not x or not y or x == y or '"' in x + y:
+                continue
+            lead_a = len(src[a0:a1]) - len(src[a0:a1].lstrip())
+            lead_b = len(src[b0:b1]) - len(src[b0:b1].lstrip())
+            new = src[a0:a0 + lead_a] + y + src[a1 - (len(src[a0:a1]) - len(src[a0:a1].rstrip())):a1]
+            new += "," + src[b0:b0 + lead_b] + x
+            new += src[b1 - (len(src[b0:b1]) - len(src[b0:b1].rstrip())):b1]
+            yield a0, b1, new, f"{mt.group(1)}: swap '{x}' and '{y}'"
+
+
+OPERATORS = {"rel": op_rel, "arith": op_arith, "const": op_const, "del-stmt": op_del_stmt,
+             "del-cond": op_del_cond, "neg-cond": op_neg_cond, "swap-args": op_swap_args,
+             "logic": op_logic}
+
+
+def enumerate_mutants(root, files, ops):
+    out = []
+    for rel in files:
+        src = open(os.path.join(root, rel), encoding="utf-8").read()
+        m = mask_c(src)
+        skip_lines = {i for i, line in enumerate(src.split("\n"), 1) if "assert(" in line}
+        for body in function_bodies(m):
+            found = []
+            for op in ops:
+                for s, e, rep, desc in OPERATORS[op](src, m, body):
+                    line = src.count("\n", 0, s) + 1
+                    if line not in skip_lines:
+                        desc = " ".join(desc.split())
+                        desc = desc if len(desc) <= 100 else desc[:97] + "..."
+                        found.append((s, op, e, rep, desc, line))
+            found.sort()
+            for s, op, e, rep, desc, line in found:
+                out.append({"file": rel, "start": s, "end": e, "rep": rep, "op": op,
+                            "desc": desc, "line": line})
+    for i, mu in enumerate(out):
+        mu["id"] = i
+    return out
+
+
+def apply(src, mu):
+    return src[:mu["start"]] + mu["rep"] + src[mu["end"]:]
+
+
+# ---------------------------------------------------------------------------
+# Building a mutant: one object compiled, one binary linked
+
+
+class Builder:
+    def __init__(self, root, build, scratch):
+        self.root, self.build, self.scratch = root, os.path.abspath(build), scratch
+        cc = os.path.join(self.build, "compile_commands.json")
+        link = os.path.join(self.build, "CMakeFiles", "diffcomp.dir", "link.txt")
+        if not os.path.exists(cc) or not os.path.exists(link):
+            sys.exit(f"mutate: {build}: no compile_commands.json or diffcomp link.txt: "
+                     "configure and build it first (cmake -B build && cmake --build build)")
+        self.cmds = {}
+        for e in json.load(open(cc)):
+            args = e.get("arguments") or shlex.split(e["command"])
+            self.cmds[os.path.realpath(e["file"])] = (e["directory"], args)
+        self.link = shlex.split(open(link).read())
+        self.exe = os.path.join(scratch, "diffcomp")
+
+    def compile(self, rel, text):
+        path = os.path.realpath(os.path.join(self.root, rel))
+        if path not in self.cmds:
+            return False, f"{rel}: not in compile_commands.json"
+        cwd, args = self.cmds[path]
+        mfile = os.path.join(self.scratch, "src", rel)
+        os.makedirs(os.path.dirname(mfile), exist_ok=True)
+        with open(mfile, "w", encoding="utf-8") as f:
+            f.write(text)
+        obj = os.path.join(self.scratch, "mutant.o")
+        out, skip = [], 0
+        for i, a in enumerate(args):
+            if skip:
+                skip -= 1
+                continue
+            if a in ("-MT", "-MF", "-MQ"):
+                skip = 1
+            elif a in ("-MD", "-MMD", "-Werror"):
+                pass
+            elif a == "-o":
+                out += ["-o", obj]
+                skip = 1
+            elif os.path.realpath(os.path.join(cwd, a)) == path:
+                out.append(mfile)
+            else:
+                out.append(a)
+        out.insert(1, "-iquote" + os.path.dirname(path))
+        r = subprocess.run(out, cwd=cwd, capture_output=True, text=True)
+        if r.returncode:
+            return False, (r.stderr.strip().split("\n") or [""])[0]
+        args = list(self.link)
+        i = args.index("-o")
+        args[i + 1] = self.exe
+        lib = next(k for k, a in enumerate(args) if a.endswith("libdccore.a"))
+        args.insert(lib, obj)  # its symbols win: the archive's copy is never pulled
+        r = subprocess.run(args, cwd=self.build, capture_output=True, text=True)
+        if r.returncode:
+            return False, "link: " + (r.stderr.strip().split("\n") or [""])[0]
+        return True, ""
+
+
+# ---------------------------------------------------------------------------
+# Running the check on a binary and classifying
+
+
+def check_args(a, files, baseline, jsonf):
+    args = ["check", *files, "--no-repro", "-q", "-j", str(a.jobs), "--timeout", str(a.timeout),
+            "--seed", str(a.check_seed), "--target", a.target, "--json", jsonf]
+    if a.generated:
+        args += ["--generated", str(a.generated)]
+    if a.invocations:
+        args += ["--invocations", str(a.invocations)]
+    if baseline:
+        args += ["--baseline", baseline]
+    return args
+
+
+def run_check(exe, a, files, baseline, jsonf, wall):
+    t = time.time()
+    try:
+        r = subprocess.run([exe, *check_args(a, files, baseline, jsonf)], capture_output=True,
+                           text=True, timeout=wall)
+    except subprocess.TimeoutExpired:
+        return {"rc": None, "kinds": ["hang"], "cases": 0, "seconds": time.time() - t}
+    kinds, cases = {}, 0
+    try:
+        d = json.load(open(jsonf))
+        os.unlink(jsonf)
+    except (OSError, ValueError):
+        d = {"cases": []}
+    for c in d["cases"]:
+        if c.get("outcome") in ("new-failure", "new-error"):
+            cases += 1
+            for s in c.get("signals", []):
+                kinds[s["kind"]] = kinds.get(s["kind"], 0) + 1
+    if r.returncode not in (0, 1) and not kinds:
+        kinds["check-exit-%d" % r.returncode] = 1
+    return {"rc": r.returncode, "kinds": sorted(kinds), "cases": cases,
+            "seconds": time.time() - t}
+
+
+def kill_signal(kinds):
+    for k in RUNTIME + STATIC:
+        if k in kinds:
+            return k
+    return kinds[0] if kinds else None
+
+
+def programs(exe, files, targets):
+    """Every program both compilers emit for the files: the equivalence key."""
+    out = []
+    for f in files:
+        for t in targets:
+            for path in ("opt", "ref"):
+                r = subprocess.run([exe, "compile", f, "--target", t, "--path", path],
+                                   capture_output=True, text=True)
+                out.append((r.returncode, r.stdout))
+    return out
+
+
+# ---------------------------------------------------------------------------
+
+
+def parse_args():
+    p = argparse.ArgumentParser(
+        prog="tools/mutate/mutate.py",
+        description="Mutation testing: plant one mechanical bug at a time in the optimizing "
+        "compiler and count how many the check catches.")
+    p.add_argument("shaders", nargs="*", help="TGSI files to check (default captures/*.tgsi)")
+    p.add_argument("--build", default="build", help="a configured, built build directory")
+    p.add_argument("--files", nargs="+", metavar="GLOB",
+                   help="source files to mutate (default compiler/opt/*.c isa/delay.c)")
+    p.add_argument("--ops", default=",".join(OPS), help="operators (default: all): " + ",".join(OPS))
+    p.add_argument("--sample", type=int, default=0, help="check N mutants chosen by --seed (0: all)")
+    p.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
+    p.add_argument("--mutant", type=int, nargs="+", metavar="ID", help="check these mutants only")
+    p.add_argument("--list", action="store_true", help="list the mutants (sampled) and stop")
+    p.add_argument("--show", type=int, metavar="ID", help="print one mutant's changed line and stop")
+    p.add_argument("--generated", type=int, default=0, help="also check N generated shaders")
+    p.add_argument("--check-seed", type=int, default=1, help="the check's --seed (default 1)")
+    p.add_argument("--invocations", type=int, default=0, help="the check's --invocations")
+    p.add_argument("--target", default="a3xx,sm50", help="targets (default a3xx,sm50)")
+    p.add_argument("-j", "--jobs", type=int, default=2, help="the check's workers (default 2)")
+    p.add_argument("--timeout", type=int, default=30,
+                   help="seconds per case before the check calls it a timeout (default 30)")
+    p.add_argument("--no-equiv", action="store_true",
+                   help="do not compare survivors' programs to flag likely-equivalent ones")
+    p.add_argument("--json", metavar="FILE", help="write every mutant's result as JSON")
+    p.add_argument("--min-kill-rate", type=float, default=0.0,
+                   help="exit 1 when fewer of the counted mutants are killed (0..1)")
+    p.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    return p.parse_args()
+
+
+def main():
+    a = parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.chdir(root)
+    pats = a.files or DEFAULT_FILES
+    files = sorted({f for p in pats for f in glob.glob(p)} - SKIP_FILES)
+    if not files:
+        sys.exit("mutate: no source file matches " + " ".join(pats))
+    ops = a.ops.split(",")
+    for o in ops:
+        if o not in OPERATORS:
+            sys.exit(f"mutate: unknown operator '{o}' (known: {', '.join(OPS)})")
+    allm = enumerate_mutants(root, files, ops)
+    if a.mutant:
+        chosen = [allm[i] for i in a.mutant if 0 <= i < len(allm)]
+    elif a.sample:
+        chosen = [allm[i] for i in sample(len(allm), a.sample, a.seed)]
+    else:
+        chosen = allm
+    if a.show is not None:
+        mu = allm[a.show]
+        src = open(mu["file"]).read()
+        old = src.split("\n")[mu["line"] - 1]
+        new = apply(src, mu).split("\n")[mu["line"] - 1]
+        print(f"{mu['file']}:{mu['line']}: {mu['op']}: {mu['desc']}\n-{old}\n+{new}")
+        return 0
+    print(f"mutants: {len(allm)} in {len(files)} files, {len(chosen)} chosen (seed {a.seed})")
+    if a.list:
+        for mu in chosen:
+            print(f"  #{mu['id']:<5} {mu['file']}:{mu['line']}: {mu['op']}: {mu['desc']}")
+        return 0
+    shaders = a.shaders or sorted(glob.glob("captures/*.tgsi"))
+    scratch = tempfile.mkdtemp(prefix="dc-mutate-")
+    try:
+        return campaign(a, root, chosen, shaders, scratch)
+    finally:
+        if a.keep:
+            print(f"scratch kept: {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def campaign(a, root, chosen, shaders, scratch):
+    b = Builder(root, a.build, scratch)
+    ref_exe = os.path.join(b.build, "diffcomp")
+    baseline = os.path.join(scratch, "baseline.yaml")
+    ca = check_args(a, shaders, None, os.path.join(scratch, "base.json"))
+    t = time.time()
+    r = subprocess.run([ref_exe, *ca, "--write-baseline", baseline], capture_output=True,
+                       text=True)
+    base_s = time.time() - t
+    if r.returncode not in (0, 1):
+        sys.stderr.write(r.stdout + r.stderr)
+        sys.exit(f"mutate: the unmutated check failed to run (exit {r.returncode})")
+    base_fail = json.load(open(os.path.join(scratch, "base.json")))["summary"]["fail"]
+    print(f"unmutated check: {base_s:.1f} s, {base_fail} failing cases (baselined)")
+    wall = max(120.0, 20 * base_s)
+    targets = a.target.split(",")
+    ref_programs = None
+    results = []
+    for mu in chosen:
+        src = open(mu["file"], encoding="utf-8").read()
+        ok, why = b.compile(mu["file"], apply(src, mu))
+        res = dict(mu)
+        if not ok:
+            res.update(status="build-failure", why=why)
+        else:
+            c = run_check(b.exe, a, shaders, baseline, os.path.join(scratch, "m.json"), wall)
+            res.update(c)
+            k = kill_signal(c["kinds"])
+            res["status"] = "killed" if k else "survived"
+            res["signal"] = k
+            if not k and not a.no_equiv:
+                if ref_programs is None:
+                    ref_programs = programs(ref_exe, shaders, targets)
+                res["equivalent"] = programs(b.exe, shaders, targets) == ref_programs
+        results.append(res)
+        print(line_of(res), flush=True)
+    return summary(a, results)
+
+
+def line_of(r):
+    where = f"#{r['id']:<5} {r['file']}:{r['line']}: {r['op']}: {r['desc']}"
+    if r["status"] == "build-failure":
+        return f"  build-failure  {where}"
+    if r["status"] == "killed":
+        return f"  killed {r['signal']:<16} {where} ({r['cases']} cases, {r['seconds']:.1f} s)"
+    eq = " [likely equivalent: no program changed]" if r.get("equivalent") else ""
+    return f"  survived              {where}{eq}"
+
+
+def summary(a, results):
+    killed = [r for r in results if r["status"] == "killed"]
+    surv = [r for r in results if r["status"] == "survived"]
+    built = len(killed) + len(surv)
+    eq = [r for r in surv if r.get("equivalent")]
+    runtime = [r for r in killed if r["signal"] in RUNTIME]
+    by = {}
+    for r in killed:
+        by[r["signal"]] = by.get(r["signal"], 0) + 1
+    print(f"\nmutants: {len(results)} checked, {len(results) - built} build failures "
+          f"(not counted), {built} counted")
+    pct = lambda x, n: f"{100.0 * x / n:.1f}%" if n else "n/a"
+    print(f"killed: {len(killed)} of {built} ({pct(len(killed), built)}); by a runtime signal "
+          f"{len(runtime)} ({pct(len(runtime), built)})")
+    if by:
+        print("  by signal: " + ", ".join(f"{k} {v}" for k, v in sorted(by.items())))
+    ne = built - len(eq)
+    if not a.no_equiv:
+        print(f"likely equivalent survivors: {len(eq)}; kill rate of the rest: "
+              f"{pct(len(killed), ne)} (runtime signals {pct(len(runtime), ne)})")
+    if surv:
+        print("survivors:")
+        for r in surv:
+            print(line_of(r))
+    if a.json:
+        with open(a.json + ".tmp", "w") as f:
+            json.dump(results, f, indent=1)
+        os.replace(a.json + ".tmp", a.json)
+    rate = len(killed) / ne if ne else 1.0
+    return 1 if rate < a.min_kill_rate else 0
+
+
+if __name__ == "__main__":
+    import signal
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    sys.exit(main())
