@@ -264,6 +264,7 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    memset(w->cnt_issued, 0, sizeof(w->cnt_issued));
    memset(w->cnt_ooo, 0, sizeof(w->cnt_ooo));
    memset(w->sync_ready, 0, sizeof(w->sync_ready));
+   memset(w->sync_count, 0, sizeof(w->sync_count));
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
    emu_flow_init(w, emu_lanes_all(n));
@@ -299,6 +300,7 @@ split(struct emu_run *run, struct emu_group *g)
       memcpy(w->cnt_issued, b->cnt_issued, sizeof(w->cnt_issued));
       memcpy(w->cnt_ooo, b->cnt_ooo, sizeof(w->cnt_ooo));
       memcpy(w->sync_ready, b->sync_ready, sizeof(w->sync_ready));
+      memcpy(w->sync_count, b->sync_count, sizeof(w->sync_count));
       memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
       memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));
       w->cycle = b->cycle;

@@ -391,6 +391,7 @@ void emu_program_free(struct emu_program *p);
    X(SYNC, "sync", "read of a variable-latency result without waiting for it")                     \
    X(WAR, "war", "register overwritten while a variable-latency instruction may still read it")    \
    X(WAW, "waw", "register written while a variable-latency write to it is pending")               \
+   X(PENDING, "pending", "more asynchronous ops in flight on one wait slot than max_pending")      \
    X(BAR_EARLY, "bar_early", "wait on a scoreboard fewer than bar_min cycles after it was set")    \
    X(FLOW_STALL, "flow_stall", "stall count after a flow instruction below flow_stall")            \
    X(JP, "jp", "divergent lanes reconverged at an instruction without (jp)")                       \

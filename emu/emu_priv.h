@@ -51,6 +51,8 @@ enum emu_kind {
    EMU_K_WIDE,  /* FP64: register-pair operands (emu_exec_wide) */
    EMU_K_AST,   /* attribute store: stage outputs (gs.c) */
    EMU_K_EMIT,  /* geometry-shader vertex emit / primitive cut (gs.c) */
+   EMU_K_EXEC,  /* execution-mask stack (agx if/else/while/pop_exec, flow.c) */
+   EMU_K_JMPX,  /* branch if any / no lane is active (agx jmp_exec_any/none) */
    EMU_K_ILLEGAL,
 };
 
@@ -95,6 +97,7 @@ struct emu_src {
    uint32_t base;      /* REL: first unit / const slot of the file */
    uint32_t limit;     /* REL: registers in the file; REG: registers from unit to its end */
    uint8_t ftz;        /* float source: flush denormals */
+   uint8_t hi;         /* a half register aliasing a full one: 1 = its high half */
    uint8_t sel;        /* sub-dword select: 0 none, else 1 + enum sem_sdwa_sel (gfx9 SDWA) */
    uint8_t sext;       /* the select sign-extends */
 };
@@ -109,6 +112,7 @@ struct emu_dst {
    uint32_t unit;
    uint32_t fixed_unit; /* a discarding register inside the group, or UINT32_MAX */
    int32_t lat;         /* fixed latency: cycles from issue until a read sees it */
+   uint8_t half;        /* a half of a full register: 1 low, 2 high (the other half stays) */
    uint8_t sel;         /* sub-dword destination select: 0 none, else 1 + enum sem_sdwa_sel */
    uint8_t unused;      /* enum sem_sdwa_unused: the other bits */
 };
@@ -172,6 +176,7 @@ struct emu_op {
    uint8_t elem_bytes; /* 1, 2 or 4 */
    uint8_t elem_signed;
    uint8_t ncomp;     /* components loaded / stored */
+   uint8_t off_elems; /* src[1] is an offset in elements, immediate or register (agx) */
    uint8_t atom_op;   /* enum env_atomic_op (EMU_K_ATOMIC) */
    uint8_t atom_sub;  /* a3xx sub: the data is negated */
    uint8_t atom_swap; /* compare-and-swap data is (compare, new), not (new, compare) */
@@ -194,6 +199,7 @@ struct emu_file {
    uint32_t base; /* first unit (non-constant files) */
    int fixed;     /* the register that reads fixed_value, writes discarded, or -1 */
    uint32_t fixed_value;
+   int half_of; /* a half file aliasing this full file's halves (agx rNl/rNh): no units */
 };
 
 /* A (file, bank) pair of a constant file the program reads. */
@@ -216,8 +222,11 @@ struct emu_code {
    uint32_t nconst; /* const store slots */
    enum isa_hazard_kind hazard;
    bool stack_flow; /* the model reconverges through SSY/SYNC */
+   bool exec_stack; /* the model masks lanes by a nesting count (agx r0l) */
+   uint32_t exec_unit; /* exec_stack: the full register whose low half is the count */
    bool delay_slots;
    int bar_min, min_stall, flow_stall;
+   int max_pending; /* interlocked: ops a wait slot may have in flight (0: no limit) */
    struct emu_binding *binds;
    unsigned nbinds;
    uint32_t *touched; /* units the program can read or write: what a group zeroes */
@@ -278,6 +287,7 @@ struct emu_wave {
    int64_t sync_ready[EMU_NSYNC];
    int64_t sync_set[EMU_NSYNC];
    uint32_t sync_pc[EMU_NSYNC];
+   uint32_t sync_count[EMU_NSYNC]; /* ops issued on the kind since its last wait (agx slots) */
    /* trace of the current instruction */
    uint32_t tr_stall;
    char tr_why[48];
@@ -362,6 +372,7 @@ uint32_t *emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const 
                              uint32_t unit, int64_t t, uint32_t **cur);
 const uint32_t *emu_reg_final(struct emu_wave *w, uint32_t unit, uint64_t lanes, uint32_t pc);
 void emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t);
+int64_t emu_async_done(const struct emu_wave *w, const struct emu_op *op, int64_t t);
 
 /* The buffer a read of `unit` at cycle t sees; the common case (a fixed
  * latency value that is ready) inline, hazards in timing.c. */

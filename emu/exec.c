@@ -137,6 +137,11 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       const uint32_t *p = emu_reg_read(w, op, s, u, t);
       if (op->war)
          emu_mark_war(w, op, u, t);
+      if (s->hi) { /* the high half of a full register, then its view */
+         for (unsigned i = 0; i < n; i++)
+            tmp[i] = p[i] >> 16;
+         p = tmp;
+      }
       if (!s->conv && !s->mods && !s->ftz && !s->sel)
          return p;
       view(tmp, p, n, s);
@@ -235,7 +240,7 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
       if (dd->kind != EMU_S_REG)
          continue;
       dp[j] = emu_reg_write(w, op, dd, dd->unit + k, t, &cp[j]);
-      if (direct && !dd->conv && !dd->sel)
+      if (direct && !dd->conv && !dd->half && !dd->sel)
          kp[j] = dp[j];
    }
    op->kern(kp, s, n, op);
@@ -243,6 +248,11 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
       if (!dp[j] || kp[j] == dp[j])
          continue;
       post(kp[j], n, op, &op->dst[j]);
+      if (op->dst[j].half) { /* 16 bits into one half; the other half stays */
+         unsigned sh = op->dst[j].half == 2 ? 16 : 0;
+         for (unsigned i = 0; i < n; i++)
+            kp[j][i] = (cp[j][i] & ~(0xffffu << sh)) | ((kp[j][i] & 0xffffu) << sh);
+      }
       if (op->dst[j].sel) /* SDWA: place the result; PRESERVE reads the old value */
          for (unsigned i = 0; i < n; i++)
             kp[j][i] = sem_sdwa_dst(kp[j][i], cp[j][i], op->dst[j].sel - 1u, op->dst[j].unused);
@@ -369,6 +379,14 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    if (!on)
       return;
    unsigned nb = op->elem_bytes;
+   if (op->off_elems) { /* address + offset * element size, per lane */
+      const uint32_t *o = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+      uint32_t *a = run->tmp_src[3];
+      for (unsigned i = 0; i < w->n; i++)
+         a[i] = addr[i] + o[i] * nb;
+      addr = a;
+      off = 0;
+   }
    if (op->kind == EMU_K_STORE) {
       const struct emu_src *ds = &op->src[2];
       for (unsigned c = 0; c < op->ncomp; c++) {

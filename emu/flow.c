@@ -17,6 +17,12 @@
  *    exited), the stack pops: a DIV entry runs its lanes, an SSY entry
  *    resumes every lane it saved that is still alive at its target.
  *
+ *  - An execution-mask stack (agx): every lane keeps a nesting count in the
+ *    low half of register 0 and is active when it is 0; if/else/while/pop
+ *    update it on every live lane (isa.h, exec_if ..), the wave moves as
+ *    one (jmp_exec_any/none branch on whether any lane is active), and a
+ *    wave with no active lane is not done until its lanes end.
+ *
  * Lanes end at END/EXIT (their outputs are read then) or KILL.
  */
 #include "emu/emu_priv.h"
@@ -188,6 +194,11 @@ static void
 group_done(struct emu_wave *w, const struct emu_op *op)
 {
    emu_set_active(w, 0);
+   if (w->run->code->exec_stack) {
+      w->done = !w->live;
+      w->pc++;
+      return;
+   }
    if (w->run->code->stack_flow)
       pop(w, op);
    else
@@ -197,7 +208,7 @@ group_done(struct emu_wave *w, const struct emu_op *op)
 static void
 go(struct emu_wave *w, uint32_t next)
 {
-   if (w->run->code->stack_flow)
+   if (w->run->code->stack_flow || w->run->code->exec_stack)
       w->pc = next;
    else
       minpc_next(w, next);
@@ -263,6 +274,8 @@ static void
 end_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t, bool kill)
 {
    uint64_t lanes = kill || op->has_guard ? cond_lanes(w, op, t) : w->active;
+   if (!kill && w->run->code->exec_stack)
+      lanes = w->live; /* agx stop: the wave stops, masked lanes too */
    emu_lanes_end(w, lanes, kill, op->addr);
    emu_set_active(w, w->active & ~lanes);
    if (w->active)
@@ -271,10 +284,69 @@ end_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t, bool kill)
       group_done(w, op);
 }
 
+/* The nesting count c of every live lane, updated by an if/else/while/pop
+ * (k: the compare, n: the push count; isa.h); active = live lanes at 0. */
+static void
+exec_stack(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   uint32_t n = op->src[op->nsrc - 1].value;
+   const uint32_t *a = NULL, *b = NULL;
+   if (op->sem != ISA_SEM_EXEC_POP) {
+      a = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+      b = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+   }
+   bool fl = op->src[0].isfloat;
+   bool sg = op->args.type == ISA_TYPE_S32 || op->args.type == ISA_TYPE_S16;
+   struct emu_dst dd = {.kind = EMU_S_REG, .count = 1, .fixed_unit = UINT32_MAX};
+   uint32_t *cur, *d = emu_reg_write(w, op, &dd, c->exec_unit, t, &cur);
+   uint64_t on = 0;
+   for (unsigned i = 0; i < w->n; i++) {
+      uint32_t v = cur[i] & 0xffffu, nv = v;
+      if ((w->live >> i) & 1) {
+         bool k = a && (fl   ? sem_fcmp_bool(op->args.cond, a[i], b[i]) != 0
+                        : sg ? sem_scmp(op->args.cond, a[i], b[i])
+                             : sem_ucmp(op->args.cond, a[i], b[i]));
+         switch (op->sem) {
+         case ISA_SEM_EXEC_IF:
+            nv = v ? v + n : k ? 0 : 1;
+            break;
+         case ISA_SEM_EXEC_ELSE:
+            nv = v == 0 ? n : v == 1 ? (k ? 0 : 1) : v;
+            break;
+         case ISA_SEM_EXEC_WHILE:
+            nv = v < n ? (k ? 0 : n) : v;
+            break;
+         default:
+            nv = v > n ? v - n : 0;
+            break;
+         }
+         nv &= 0xffffu;
+         on |= (uint64_t)(nv == 0) << i;
+      }
+      d[i] = (cur[i] & ~0xffffu) | nv;
+   }
+   emu_set_active(w, on & w->live);
+   w->pc++;
+}
+
 void
 emu_flow_step(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    switch (op->kind) {
+   case EMU_K_EXEC:
+      exec_stack(w, op, t);
+      return;
+   case EMU_K_JMPX: {
+      bool any = w->active != 0, take = op->sem == ISA_SEM_JMP_ANY ? any : !any;
+      if (take && op->target < 0) {
+         fault(w, EMU_EV_BAD_TARGET, op);
+         return;
+      }
+      w->pc = take ? (uint32_t)op->target : w->pc + 1;
+      return;
+   }
    case EMU_K_JUMP:
       branch(w, op, t, true);
       return;

@@ -49,6 +49,10 @@ emu_sync_kind(const struct emu_code *c, enum isa_sync s, int bar)
       int nsb = isa_hazard_param(c->model, "scoreboards", 6);
       return bar >= 0 && bar < nsb && bar < EMU_NSYNC - 2 ? bar + 1 : EMU_SYNC_NEVER;
    }
+   case ISA_SYNC_WAIT_SLOT: { /* agx: slot s is kind s + 1, like a scoreboard */
+      int ns = isa_hazard_param(c->model, "slots", 2);
+      return bar >= 0 && bar < ns && bar < EMU_NSYNC - 2 ? bar + 1 : EMU_SYNC_NEVER;
+   }
    default:
       return EMU_SYNC_NEVER;
    }
@@ -84,6 +88,9 @@ load_err(struct diag_list *d, const struct isa_insn *in, const char *fmt, const 
    diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "instruction at 0x%x: %s", in->addr, buf);
    return false;
 }
+
+static bool alias_unit(const struct emu_code *c, unsigned file, unsigned index, uint32_t *unit,
+                       bool *hi);
 
 static bool
 set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_src *s, bool raw,
@@ -173,6 +180,18 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    s->kind = EMU_S_REG;
    s->unit = f->base + o->index;
    s->limit = f->count - o->index;
+   bool hi;
+   if (alias_unit(c, o->file, o->index, &s->unit, &hi)) {
+      if (s->count != 1 || s->rinc)
+         return load_err(d, in, "%s", "a group of half registers is not modelled");
+      s->hi = hi;
+      s->limit = 1;
+      if (s->conv == EMU_CV_NONE) /* raw moves still read 16 bits */
+         s->conv = EMU_CV_U16;
+   }
+   /* a sign-extended 16-bit integer source (agx iadd sext) */
+   if ((o->flags & ISA_OPND_F_SEXT) && s->conv == EMU_CV_U16)
+      s->conv = EMU_CV_S16;
    return true;
 }
 
@@ -232,6 +251,12 @@ set_dst(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_op
       dd->fixed_unit = f->base + (unsigned)f->fixed;
    if (dd->fixed_unit == dd->unit && dd->count == 1 && !op->rpt)
       dd->kind = EMU_S_IMM; /* writes to RZ / PT are discarded */
+   bool hi;
+   if (alias_unit(c, o->file, o->index, &dd->unit, &hi)) {
+      if (dd->count != 1 || op->rpt || (op->kind != EMU_K_ALU && op->kind != EMU_K_NOP))
+         return load_err(d, in, "%s", "only ALU results may go to a half register");
+      dd->half = hi ? 2 : 1;
+   }
    /* Texture results are f32 or 32-bit integers: a half destination
     * converts; ALU results convert by what they are; loads keep bits. */
    bool fl = op->res == EMU_R_FLOAT || (op->kind == EMU_K_TEX && t == ISA_TYPE_F16);
@@ -311,6 +336,14 @@ sem_kind(enum isa_sem s)
       return EMU_K_BARRIER;
    case ISA_SEM_SSY:
       return EMU_K_SSY;
+   case ISA_SEM_EXEC_IF:
+   case ISA_SEM_EXEC_ELSE:
+   case ISA_SEM_EXEC_WHILE:
+   case ISA_SEM_EXEC_POP:
+      return EMU_K_EXEC;
+   case ISA_SEM_JMP_ANY:
+   case ISA_SEM_JMP_NONE:
+      return EMU_K_JMPX;
    case ISA_SEM_SYNC:
       return EMU_K_SYNC;
    case ISA_SEM_LDC:
@@ -481,6 +514,14 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       return true;
    }
    bool store = op->kind == EMU_K_STORE;
+   struct isa_slot_info osi;
+   if (in->nsrc >= 2 && isa_slot_info(c->model, in->op, false, 1, &osi) && osi.elements) {
+      /* agx: base, offset (immediate or register, in elements), data */
+      reg = 0;
+      imm = 1;
+      data = store && in->nsrc >= 3 ? 2 : -1;
+      op->off_elems = 1;
+   }
    if (reg < 0 || (store && data < 0) || (!store && !op->ndst))
       return load_err(d, in, "%s", "memory instruction without address or data");
    op->space =
@@ -607,6 +648,8 @@ set_batch(struct emu_op *op)
    case EMU_K_KILL:
    case EMU_K_SSY:
    case EMU_K_SYNC:
+   case EMU_K_EXEC:
+   case EMU_K_JMPX:
       op->batch = 0;
       return;
    case EMU_K_END:
@@ -669,6 +712,8 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    op->soft = ci.latency >= 0 ? ci.latency : ci.soft_latency;
    int wr = mod_of(m, ISA_ROLE_WR_BAR) >= 0 ? mod_val(m, in, ISA_ROLE_WR_BAR) : -1;
    int rd = mod_of(m, ISA_ROLE_RD_BAR) >= 0 ? mod_val(m, in, ISA_ROLE_RD_BAR) : -1;
+   if (c->hazard == ISA_HAZARD_INTERLOCKED) /* the op's wait slot (agx g) */
+      wr = rd = mod_of(m, ISA_ROLE_WAIT_SLOT) >= 0 ? mod_val(m, in, ISA_ROLE_WAIT_SLOT) : -1;
    op->sync = (uint8_t)emu_sync_kind(c, ci.sync, wr);
    op->war = (uint8_t)emu_sync_kind(c, ci.war_sync, rd);
    int wl = isa_hazard_param(m, "war_latency", -1);
@@ -677,6 +722,9 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       op->wait = (uint8_t)((op->ss ? 1 : 0) | (op->sy ? 2 : 0));
    else if (c->hazard == ISA_HAZARD_STALL_COUNTS)
       op->wait = (uint8_t)(mod_val(m, in, ISA_ROLE_WAIT_MASK) & 0x3f);
+   else if (c->hazard == ISA_HAZARD_INTERLOCKED && in->sem == ISA_SEM_WAIT && wr >= 0 &&
+            wr < EMU_NSYNC - 2)
+      op->wait = (uint8_t)(1u << wr); /* wait i: slot i's kind */
    op->stall = (uint8_t)mod_val(m, in, ISA_ROLE_STALL);
    unsigned subs = op->rpt + 1u;
    if (c->hazard == ISA_HAZARD_STALL_COUNTS) {
@@ -717,7 +765,12 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    case EMU_K_BRANCH:
    case EMU_K_JUMP:
    case EMU_K_SSY:
+   case EMU_K_JMPX:
       set_target(c, idx, op);
+      return true;
+   case EMU_K_EXEC:
+      if (!c->exec_stack || op->src[op->nsrc - 1].kind != EMU_S_IMM)
+         return load_err(d, in, "%s", "execution-mask op without a count register or push count");
       return true;
    case EMU_K_TEX:
    case EMU_K_LOAD:
@@ -771,11 +824,28 @@ init_files(struct emu_code *c)
       c->files[f].width = fi.width;
       c->files[f].fixed = fi.fixed;
       c->files[f].fixed_value = fi.fixed_value;
-      if (fi.kind != ISA_FILE_CONST) {
+      c->files[f].half_of = fi.half_of;
+      if (fi.kind != ISA_FILE_CONST && fi.half_of < 0) {
          c->files[f].base = c->nunits;
          c->nunits += fi.count;
       }
    }
+   for (unsigned f = 0; f < c->nfiles; f++) /* halves live in their full registers */
+      if (c->files[f].half_of >= 0)
+         c->files[f].base = c->files[c->files[f].half_of].base;
+}
+
+/* A half register aliasing a full one: its full register's unit and which
+ * half (agx r3h = r1's high half). Returns false for other registers. */
+static bool
+alias_unit(const struct emu_code *c, unsigned file, unsigned index, uint32_t *unit, bool *hi)
+{
+   const struct emu_file *f = &c->files[file];
+   if (f->half_of < 0)
+      return false;
+   *unit = f->base + index / 2;
+   *hi = index & 1;
+   return true;
 }
 
 static bool
@@ -869,17 +939,23 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    c->bar_min = isa_hazard_param(p->model, "bar_min", 0);
    c->min_stall = isa_hazard_param(p->model, "min_stall", 1);
    c->flow_stall = isa_hazard_param(p->model, "flow_stall", 0);
+   c->max_pending = isa_hazard_param(p->model, "max_pending", 0);
    c->gs_max_vertices = p->gs_max_vertices;
    unsigned nssy, nsync;
    isa_ops_by_sem(p->model, ISA_SEM_SSY, &nssy);
    isa_ops_by_sem(p->model, ISA_SEM_SYNC, &nsync);
    c->stack_flow = nssy || nsync;
+   unsigned npop;
+   isa_ops_by_sem(p->model, ISA_SEM_EXEC_POP, &npop);
    for (unsigned k = 0; k < isa_class_count(p->model); k++) {
       struct isa_class_info ci;
       isa_class_info(p->model, k, &ci);
+      bool slots = c->hazard == ISA_HAZARD_INTERLOCKED;
       bool counters = c->hazard == ISA_HAZARD_WAIT_STATES && ci.sync != ISA_SYNC_WAIT_SLOT &&
                       ci.war_sync <= ISA_SYNC_SCOREBOARD;
-      if (!counters && (ci.sync > ISA_SYNC_SCOREBOARD || ci.war_sync > ISA_SYNC_SCOREBOARD)) {
+      if (!counters &&
+          ((ci.sync > ISA_SYNC_SCOREBOARD && !(slots && ci.sync == ISA_SYNC_WAIT_SLOT)) ||
+           (ci.war_sync > ISA_SYNC_SCOREBOARD && !(slots && ci.war_sync == ISA_SYNC_WAIT_SLOT)))) {
          diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL,
                   "model %s: class '%s' syncs through '%s', which the emulator does not model",
                   isa_model_name(p->model), ci.name,
@@ -889,6 +965,14 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       }
    }
    init_files(c);
+   /* The nesting count of the execution-mask stack: the low half of the
+    * first register of the full file the half registers alias (agx r0l). */
+   for (unsigned f = 0; f < c->nfiles && npop; f++)
+      if (c->files[f].half_of >= 0) {
+         c->exec_stack = true;
+         c->exec_unit = c->files[c->files[f].half_of].base;
+         break;
+      }
    size_t n = 0;
    if (isa_decode_program(p->model, p->code, p->size, &c->insns, &n, d) != ISA_ERR_OK) {
       emu_code_free(c);

@@ -72,6 +72,24 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
    }
 }
 
+/* When an asynchronous op issued at t completes. Interlocked models (agx)
+ * draw it from the run's seed, in [soft / 2, 3 soft / 2): a function of the
+ * seed, the op and t, so waves in lockstep (a batch) agree with running
+ * each alone. Other models: t + soft. */
+int64_t
+emu_async_done(const struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   if (w->run->code->hazard != ISA_HAZARD_INTERLOCKED || op->soft < 2)
+      return t + op->soft;
+   uint64_t h = w->run->env->seed ^ ((uint64_t)op->addr << 32) ^ (uint64_t)t;
+   h ^= h >> 33;
+   h *= 0xff51afd7ed558ccdull;
+   h ^= h >> 33;
+   h *= 0xc4ceb9fe1a85ec53ull;
+   h ^= h >> 33;
+   return t + op->soft / 2 + (int64_t)(h % (uint64_t)op->soft);
+}
+
 /* Counter results (gfx9) carry their sequence number with these marks:
  * synced once the counter has dropped past them (s_waitcnt N completes
  * the oldest issued - N, in issue order); an unordered one (SMEM) only
@@ -150,6 +168,7 @@ wait_kind(struct emu_wave *w, const struct emu_op *op, unsigned k, int64_t now, 
    if (w->sync_ready[k] > *t)
       *t = w->sync_ready[k];
    w->sync_epoch[k]++;
+   w->sync_count[k] = 0;
    if (w->run->opt->trace) {
       char name[8];
       if (c->delay_slots)
@@ -204,9 +223,13 @@ void
 emu_sync_note(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    if (op->sync && op->sync != EMU_SYNC_NEVER) {
-      if (w->run->code->hazard == ISA_HAZARD_WAIT_STATES && op->sync <= 3)
+      const struct emu_code *c = w->run->code;
+      if (c->hazard == ISA_HAZARD_WAIT_STATES && op->sync <= 3)
          w->cnt_issued[op->sync]++;
-      int64_t done = t + op->soft;
+      int64_t done = emu_async_done(w, op, t);
+      if (c->max_pending > 0 && ++w->sync_count[op->sync] > (uint32_t)c->max_pending)
+         emu_event(w, EMU_EV_PENDING, op->addr, -1, 0, w->sync_pc[op->sync],
+                   (int64_t)w->sync_count[op->sync] - c->max_pending);
       w->sync_ready[op->sync] = MAX2(w->sync_ready[op->sync], done);
       w->sync_set[op->sync] = t;
       w->sync_pc[op->sync] = op->addr;
@@ -356,7 +379,7 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
       if (w->run->code->hazard == ISA_HAZARD_WAIT_STATES && op->sync <= 3)
          r->epoch = CNT_MARK | (op->unordered ? CNT_UNORDERED : 0) |
                     ((w->cnt_issued[op->sync] + 1) & CNT_SEQ);
-      r->ready = t + op->soft;
+      r->ready = emu_async_done(w, op, t);
    } else {
       r->pend = 0;
       r->ready = t + dd->lat;

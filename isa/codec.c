@@ -668,7 +668,9 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
    uint32_t x = o->value;
    if (cs->lut >= 0) {
       const struct isa_lut *t = &m->luts[cs->lut];
-      for (unsigned i = 0; i < t->n; i++)
+      /* only the entries the field can index (agx: a 6-bit short form of
+       * a 256-entry table) */
+      for (unsigned i = 0; i < t->n && (uint64_t)i <= isa_mask64(w); i++)
          if (t->v[i] == x) {
             *v = i;
             return true;

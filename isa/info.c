@@ -240,6 +240,7 @@ isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
    out->name = f->name;
    out->type = s->type_mod >= 0 ? ISA_TYPE_NONE : (enum isa_type)s->type;
    out->read_delay = s->read_delay;
+   out->elements = s->elements;
    for (unsigned c = 0; c < fm->ncases; c++) {
       if (!(s->allow & (1u << c)))
          continue;
@@ -473,8 +474,15 @@ isa_opnd_type(const struct isa_model *m, const struct isa_insn *in, int slot, un
       s = &op->slot[op->ndst + slot - ISA_MAX_DST];
    if (!s)
       return ISA_TYPE_NONE;
-   if (width)
+   if (width) {
       *width = isa_slot_width(m, op, s, in->mod);
+      /* A register of a half file aliasing a full one (agx rNl/rNh) is a
+       * 16-bit operand whatever the slot says: the width is per operand. */
+      const struct isa_opnd *o = slot < ISA_MAX_DST ? &in->dst[slot] : &in->src[slot - ISA_MAX_DST];
+      for (unsigned f = 0; o->kind == ISA_OPND_REG && f < m->nfiles; f++)
+         if (m->files[f].alias == (int)o->file)
+            *width = 16;
+   }
    return isa_slot_type(m, op, s, in->mod);
 }
 

@@ -205,7 +205,13 @@ struct isa_model;
    X(D2I, "d2i", 1) \
    X(D2U, "d2u", 1) \
    X(AST, "ast", -1) \
-   X(EMIT, "emit", -1)
+   X(EMIT, "emit", -1) \
+   X(EXEC_IF, "exec_if", 3) \
+   X(EXEC_ELSE, "exec_else", 3) \
+   X(EXEC_WHILE, "exec_while", 3) \
+   X(EXEC_POP, "exec_pop", 1) \
+   X(JMP_ANY, "jmp_any", 1) \
+   X(JMP_NONE, "jmp_none", 1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -239,6 +245,17 @@ struct isa_model;
  * stream; the emit_mode role's entry (emit, cut, emit_cut) says whether
  * the vertex is emitted, the primitive ended, or both; the destination
  * gets the handle of the next vertex.
+ */
+
+/*
+ * The execution-mask stack (agx; the emulator's reading, emu/flow.c). Each
+ * lane keeps a nesting count c (agx: r0l, the low half of register 0) and
+ * is active when c == 0. With k = cond(a, b) (the cond role; float or
+ * integer by the sources' type) and n the last source (an immediate):
+ * exec_if: c != 0 ? c + n : (k ? 0 : 1); exec_else: c == 0 ? n :
+ * c == 1 ? (k ? 0 : 1) : c; exec_while: c < n ? (k ? 0 : n) : c;
+ * exec_pop: max(0, c - n). They run on every lane, active or not.
+ * jmp_any / jmp_none branch if any / no lane of the wave is active.
  */
 
 /*
@@ -480,6 +497,7 @@ struct isa_slot_info {
    bool imm_lut;       /* immediate is an index into a value table */
    enum isa_type type; /* data type (ISA_TYPE_NONE: given by a type modifier) */
    uint8_t read_delay; /* cycles after issue the slot is read (mad src3: 2) */
+   uint8_t elements;   /* an address offset in elements of the access (`scale: element`) */
    uint8_t neg, abs;   /* 1 if the slot has a neg / abs modifier */
    uint8_t pcrel;      /* enum isa_pcrel of its immediate form (branch targets) */
 };

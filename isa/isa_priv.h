@@ -223,6 +223,7 @@ struct isa_slot {
    uint8_t width; /* 0: from width_mod or type */
    int16_t width_mod;
    uint8_t read_delay;
+   uint8_t elements; /* an address offset counted in elements of the access (agx) */
    /* How many consecutive registers the operand covers: count_n, or the
     * immediate of slot count_slot, or the highest set bit of modifier
     * count_mod (a write mask). */

@@ -255,7 +255,7 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       if (!on)
          continue;
       static const char *const keys[] = {"allow", "type",  "width", "read_delay",
-                                         "count", "align", NULL};
+                                         "count", "scale", "align", NULL};
       if (!isa_ld_is_map(l, on, "operand settings"))
          continue;
       isa_ld_check_keys(l, on, "operand settings", keys);
@@ -264,6 +264,11 @@ parse_slots(struct isa_ld *l, struct isa_op *op, yaml_node_t *v, const struct is
       if ((y = isa_ld_get(l, on, "width")) && isa_ld_scalar(l, y, "width"))
          slot_width(l, y, isa_ld_scalar(l, y, "width"), x);
       x->read_delay = (uint8_t)isa_ld_opt_int(l, on, "read_delay", 0, 100, 0);
+      if ((y = isa_ld_get(l, on, "scale")) && isa_ld_scalar(l, y, "scale")) {
+         if (strcmp(isa_ld_scalar(l, y, "scale"), "element"))
+            isa_ld_err(l, y, "scale must be 'element'");
+         x->elements = 1;
+      }
       x->align = (uint8_t)isa_ld_opt_int(l, on, "align", 1, 16, 1);
       if (x->align & (x->align - 1))
          isa_ld_err(l, on, "op '%s': operand '%s': align %u is not a power of two", op->key, name,

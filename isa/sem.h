@@ -49,8 +49,10 @@
  * (sem_cond_find). lt..eq are ordered (false on NaN), ne is true on NaN
  * (unordered; "neu" is another name for it). The rest are the sm50 set:
  * f/t constant, num/nan (neither/either operand NaN), the unordered
- * ltu..equ (true on NaN) and the ordered not-equal one. For integers the
- * unordered forms equal the ordered ones, num is true and nan false. */
+ * ltu..equ (true on NaN) and the ordered not-equal one; then agx's ltn and
+ * gtn, "NaN loses" (a NaN b makes it true, else a NaN a false, else a < b
+ * or a > b: the compare of minNum/maxNum). For integers the unordered
+ * forms equal the ordered ones, num is true and nan false. */
 enum sem_cond {
    SEM_LT,
    SEM_LE,
@@ -68,6 +70,8 @@ enum sem_cond {
    SEM_GEU,
    SEM_EQU,
    SEM_ONE,
+   SEM_LTN,
+   SEM_GTN,
    SEM_COND_COUNT,
 };
 
@@ -244,6 +248,10 @@ sem_cmp_cond(enum sem_cond c, double x, double y)
       return un || x == y;
    case SEM_ONE:
       return !un && x != y;
+   case SEM_LTN:
+      return y != y || (x == x && x < y);
+   case SEM_GTN:
+      return y != y || (x == x && x > y);
    default:
       return x != y;
    }
@@ -269,12 +277,14 @@ sem_icmp_from(enum sem_cond c, int lt, int eq)
    switch (c) {
    case SEM_LT:
    case SEM_LTU:
+   case SEM_LTN:
       return (uint32_t)lt;
    case SEM_LE:
    case SEM_LEU:
       return (uint32_t)(lt || eq);
    case SEM_GT:
    case SEM_GTU:
+   case SEM_GTN:
       return (uint32_t)(!lt && !eq);
    case SEM_GE:
    case SEM_GEU:
@@ -967,6 +977,8 @@ enum {
    X(GEU, "geu")                                                                                   \
    X(EQU, "equ")                                                                                   \
    X(ONE, "one")                                                                                   \
+   X(LTN, "ltn")                                                                                   \
+   X(GTN, "gtn")                                                                                   \
    X(NEU, "neu")                                                                                   \
    X(DEFAULT, "default")                                                                           \
    X(EVEN, "even")                                                                                 \

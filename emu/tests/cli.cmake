@@ -29,3 +29,13 @@ emu_cli(tcs_store "emu|sm50|fixtures/emu/cli/sm50_tcs_store.s" 0
         OUT "events: {}\n.*- {out: 0, vertex: 0, chan: z}\n    lanes:\n      - \\[0, 0x40000000, 2.0\\]\n      - \\[1, 0x40000000, 2.0\\]\n.*- {out: 1, vertex: 2, chan: x}\n    lanes:\n      - \\[0, 0x3f800000, 1.0\\]\n")
 emu_cli(const_rpt_past_file "emu|a3xx|fixtures/emu/bad/const_rpt_past_file.s" 2
         ERR "instruction at 0x0: register group runs past its file")
+# agx: 16-bit halves, wait slots (completion drawn from the seed), the
+# execution-mask stack, more than max_pending ops on a slot.
+emu_cli(agx_halves "emu|agx|fixtures/emu/agx/halves.s" 0 OUT "0x3c004000, 0.007827759")
+emu_cli(agx_missing_wait "emu|agx|fixtures/emu/agx/missing_wait.s|--seed|3" 1
+        OUT "kind: sync, pc: 0x1e, reg: r0, producer: 0x16.*out: 0, chan: y.*\\[0, 0x00000000")
+emu_cli(agx_wait_ok "emu|agx|fixtures/emu/agx/wait_ok.s|--seed|3" 0 OUT "cycles: 341\n.*hazards: \\[\\]")
+emu_cli(agx_wait_seed "emu|agx|fixtures/emu/agx/wait_ok.s|--seed|1" 0 OUT "cycles: 493\n")
+emu_cli(agx_exec_stack "emu|agx|fixtures/emu/agx/exec_stack.s" 0
+        OUT "\\[1, 0x00000065.*\\[2, 0x000000c9.*\\[3, 0x000000c9")
+emu_cli(agx_pending "emu|agx|fixtures/emu/agx/pending.s" 1 OUT "kind: pending, pc: 0x4c")

@@ -29,6 +29,9 @@ add_test(NAME isa_dis_help COMMAND $<TARGET_FILE:diffcomp> dis --help)
 add_test(NAME isa_check_sm50 COMMAND $<TARGET_FILE:diffcomp> isa check sm50
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(isa_check_sm50 PROPERTIES PASS_REGULAR_EXPRESSION "sm50: ok \\(sm50, [0-9]+ ops\\)")
+add_test(NAME isa_check_agx COMMAND $<TARGET_FILE:diffcomp> isa check agx
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_check_agx PROPERTIES PASS_REGULAR_EXPRESSION "agx: ok \\(agx, [0-9]+ ops\\)")
 add_test(NAME isa_check_models COMMAND $<TARGET_FILE:diffcomp> isa check a3xx fixtures/isa/sketch_gfx9.yaml
          fixtures/isa/sketch_agx.yaml fixtures/isa/bundle_test.yaml WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(isa_check_models PROPERTIES PASS_REGULAR_EXPRESSION

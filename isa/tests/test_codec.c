@@ -216,7 +216,13 @@ random_words(const char *name, unsigned count)
       if (ok && (i & 15) == 0) {
          ok = isa_parse_insn(m, txt, &as, NULL) == ISA_ERR_OK;
          as.addr = in.addr;
-         ok = ok && !memcmp(&as, &in, sizeof(in));
+         /* A variable-length model assembles the shortest form that holds
+          * the operands (agx short/long): another form, the same text. */
+         char txt2[256];
+         if (ok && memcmp(&as, &in, sizeof(in))) {
+            isa_print_insn(m, &as, txt2, sizeof(txt2));
+            ok = as.op != in.op && !strcmp(txt, txt2) && m->ops[as.op].bits < m->ops[in.op].bits;
+         }
       }
       if (!ok && bad++ < 5)
          CHECKF(0, "%s: random word %u (%s) does not round-trip", name, i, txt);
@@ -294,11 +300,13 @@ main(void)
    run_fixture("fixtures/isa/sketch_gfx9.txt", &nmodels);
    run_fixture("fixtures/isa/gfx9.txt", &nmodels);
    run_fixture("fixtures/isa/sketch_agx.txt", &nmodels);
+   run_fixture("fixtures/isa/agx.txt", &nmodels);
    CHECK(nmodels == 4);
    test_bundle();
    random_words("a3xx", 1000000);
    random_words("sketch_gfx9.yaml", 1000000);
    random_words("gfx9", 1000000);
    random_words("sketch_agx.yaml", 1000000);
+   random_words("agx", 1000000);
    return test_done();
 }

@@ -61,7 +61,12 @@ fuzz_round_trip(const struct isa_model *m, const struct isa_insn *in, const char
    if (err != ISA_ERR_OK)
       fuzz_fail(m, in, "prints as text that does not assemble");
    as.addr = in->addr;
-   if (memcmp(&as, in, sizeof(as)))
+   /* A variable-length model assembles the shortest form holding the
+    * operands (agx short/long forms): another op, the same text. */
+   char txt2[256];
+   if (memcmp(&as, in, sizeof(as)) &&
+       !(as.op != in->op && as.size < in->size &&
+         (isa_print_insn(m, &as, txt2, sizeof(txt2)), !strcmp(txt, txt2))))
       fuzz_fail(m, in, "prints as text that assembles to another record");
 }
 

@@ -1,0 +1,123 @@
+/*
+ * Emulator behaviour on the agx model:
+ *  - the hazard answers agree with isa_delay(): ALU -> ALU needs nothing
+ *    (interlocked), a device load's result needs a wait on its slot, and
+ *    the emulator flags exactly the reads isa_delay says need the wait
+ *    (none after `wait` on the load's slot, one after a wait on the other);
+ *  - a write to a register whose load is pending is a WAW;
+ *  - 16-bit halves: a half write keeps the other half, a 32-bit write of
+ *    the full register replaces both;
+ *  - the execution-mask stack keeps inactive lanes' registers, and batched
+ *    runs equal wave-by-wave runs.
+ */
+#include "emu/tests/emu_test_util.h"
+
+static const char *const prologue = ".lanes 4\n.buffer 0\n.output r0 OUT[0].x\n"
+                                    "mov_imm r2, 0x1000000\nmov_imm r3, 0\n";
+
+static uint64_t
+count(const struct isa_model *m, const char *body, enum emu_event_kind k, uint32_t *out0)
+{
+   char *text = xasprintf("%s%sstop\n", prologue, body);
+   struct fix_run r;
+   uint64_t n = UINT64_MAX;
+   if (fix_run_text(m, text, "agx", 5, 4, NULL, &r)) {
+      n = r.res.counts[k];
+      if (out0)
+         *out0 = fix_out(&r, 0, 0, 0);
+   }
+   CHECKF(n != UINT64_MAX, "'%s' runs", body);
+   fix_free(&r);
+   free(text);
+   return n;
+}
+
+static struct isa_delay
+delay(const struct isa_model *m, const char *p, const char *c)
+{
+   struct isa_insn a, b;
+   struct isa_delay none = {-1, ISA_SYNC_NONE};
+   if (isa_parse_insn(m, p, &a, NULL) != ISA_ERR_OK || isa_parse_insn(m, c, &b, NULL) != ISA_ERR_OK)
+      return none;
+   return isa_delay(m, &a, ISA_SLOT_DST(0), &b, ISA_SLOT_SRC(0));
+}
+
+static void
+test_delay_agreement(const struct isa_model *m)
+{
+   struct isa_delay dl = delay(m, "fadd r0, r1, r2", "fmul r5, r0, r0");
+   CHECK(dl.distance == 0 && dl.sync == ISA_SYNC_NONE);
+   CHECK(count(m, "fadd r0, r2, r2\nfmul r0, r0, r0\n", EMU_EV_RAW, NULL) == 0);
+   const char *ld = "device_load i32, 1, r4, r2, 0, slot 1";
+   dl = delay(m, ld, "fadd r0, r4, r4");
+   CHECK(dl.distance == 0 && dl.sync == ISA_SYNC_WAIT_SLOT);
+   char *b = xasprintf("%s\nfadd r0, r4, r4\n", ld);
+   CHECK(count(m, b, EMU_EV_SYNC, NULL) == 1);
+   free(b);
+   b = xasprintf("%s\nwait 1\nfadd r0, r4, r4\n", ld);
+   CHECK(count(m, b, EMU_EV_SYNC, NULL) == 0);
+   free(b);
+   b = xasprintf("%s\nwait 0\nfadd r0, r4, r4\nwait 1\n", ld); /* the wrong slot */
+   CHECK(count(m, b, EMU_EV_SYNC, NULL) == 1);
+   free(b);
+   b = xasprintf("%s\nmov_imm r4, 1\nwait 1\n", ld); /* a write to the pending register */
+   CHECK(count(m, b, EMU_EV_WAW, NULL) == 1);
+   free(b);
+}
+
+static void
+test_halves(const struct isa_model *m)
+{
+   uint32_t v = 0;
+   CHECK(count(m, "mov_imm r0, 0x11112222\nmov_imm r0h, 0x3c00\n", EMU_EV_RAW, &v) == 0);
+   CHECK_EQ_U(v, 0x3c002222u);
+   CHECK(count(m, "mov_imm r1, 0x11112222\nmov r0l, r1h\nmov_imm r0h, 7\n", EMU_EV_RAW, &v) == 0);
+   CHECK_EQ_U(v, 0x00071111u);
+   /* a full-width op writing the packed register replaces both halves */
+   CHECK(count(m, "mov_imm r0h, 0x3c00\nmov_imm r0, 5\n", EMU_EV_RAW, &v) == 0);
+   CHECK_EQ_U(v, 5u);
+   /* iadd sign-extends a 16-bit source with sext(), zero-extends without */
+   count(m, "mov_imm r1l, 0xffff\niadd r0, sext(r1l), 1\n", EMU_EV_RAW, &v);
+   CHECK_EQ_U(v, 0u);
+   count(m, "mov_imm r1l, 0xffff\niadd r0, r1l, 1\n", EMU_EV_RAW, &v);
+   CHECK_EQ_U(v, 0x10000u);
+}
+
+static void
+test_exec_batch(const struct isa_model *m)
+{
+   const char *text = ".stage comp\n.block 64\n.lanes 256\n.sysval r1 THREAD_ID.x\n"
+                      ".output r2 OUT[0].x\nmov_imm r0l, 0\nmov_imm r2, 7\n"
+                      "if_icmp.ult r1, 20, 1\nmov_imm r2, 100\nelse_icmp.ueq r1, r1, 1\n"
+                      "mov_imm r2, 200\npop_exec 1\niadd r2, r2, r1\nstop\n";
+   struct fix_run a, b;
+   struct emu_options o = {0};
+   o.no_batch = true;
+   bool ok = fix_run_text(m, text, "exec", 9, 256, NULL, &a) &&
+             fix_run_text(m, text, "exec", 9, 256, &o, &b);
+   CHECK(ok);
+   if (ok) {
+      unsigned bad = 0;
+      for (uint32_t l = 0; l < 256; l++) {
+         uint32_t tid = l % 64, want = (tid < 20 ? 100 : 200) + tid;
+         bad += fix_out(&a, 0, 0, l) != want || fix_out(&b, 0, 0, l) != want;
+      }
+      CHECKF(bad == 0, "%u lanes wrong", bad);
+      CHECK(a.res.cycles == b.res.cycles && a.res.status == EMU_OK);
+   }
+   fix_free(&a);
+   fix_free(&b);
+}
+
+int
+main(void)
+{
+   struct isa_model *m = fix_open_model("agx");
+   if (m) {
+      test_delay_agreement(m);
+      test_halves(m);
+      test_exec_batch(m);
+      isa_close(m);
+   }
+   return test_done();
+}
