@@ -301,7 +301,7 @@ main(void)
    run_fixture("fixtures/isa/gfx9.txt", &nmodels);
    run_fixture("fixtures/isa/sketch_agx.txt", &nmodels);
    run_fixture("fixtures/isa/agx.txt", &nmodels);
-   CHECK(nmodels == 4);
+   CHECK(nmodels == 5);
    test_bundle();
    random_words("a3xx", 1000000);
    random_words("sketch_gfx9.yaml", 1000000);
