@@ -54,7 +54,8 @@ check_usage(FILE *f)
        "  --fraction F         check only a fraction 0 < F <= 1 of the shader files, the\n"
        "                       same ones for the same seed (a quick pre-merge run)\n"
        "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
-       "                       list; diffcomp faults lists them)\n"
+       "                       list; diffcomp faults lists them; one that no target\n"
+       "                       of the run has is warned about)\n"
        "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
        "How it runs:\n"
        "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
@@ -748,6 +749,13 @@ setup(struct check_args *a, struct diff_baseline *bl)
    diag_clear(&d);
    if (!ok)
       return EXIT_USAGE;
+   /* a fault no target of the run has would silently do nothing */
+   uint64_t absent = a->c.o.faults;
+   for (unsigned t = 0; t < a->c.ntargets; t++)
+      for (int f = 0; f < OPT_FAULT_COUNT; f++)
+         if (opt_fault_on_target((enum opt_fault)f, a->c.targets[t].name))
+            absent &= ~(1ull << f);
+   warn_faults_off_target(absent, a->targets ? a->targets : "the run's targets");
    if (a->baseline && !load_baseline(a->baseline, bl))
       return EXIT_USAGE;
    for (unsigned i = 0; i < a->nfiles; i++)

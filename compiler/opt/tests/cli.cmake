@@ -101,3 +101,5 @@ opt_cli(compile_print_after_unknown "compile|${_ffx}/fs_mixed.tgsi|--target|sm50
         ERR "--print-after: unknown pass 'nosuch'")
 opt_cli(compile_print_after_ref "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--print-after|dce" 2
         ERR "--print-after needs --path opt")
+opt_cli(check_fault_off_target "check|--target|sm50|--inject-fault|delay-slot-short|--invocations|16|-j|0|--no-repro|${_ffx}/fs_mixed.tgsi" 0
+        ERR "warning: fault 'delay-slot-short' does not exist on sm50")
