@@ -1,12 +1,22 @@
 /*
  * diffcomp as MODEL FILE.s [-o FILE.bin]: assemble. Without -o, prints
- * one instruction word per line in hex (the word as a number).
+ * one instruction word per line in hex (the word as a number), control
+ * words of bundle models included, as dis --hex reads them.
  */
 #include "isa/isa.h"
 #include "tools/tools.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* sz bytes at `at` as one little-endian number in hex. */
+static void
+print_word(const uint8_t *bytes, size_t len, size_t at, size_t sz)
+{
+   for (size_t k = sz; k-- > 0;)
+      printf("%02x", at + k < len ? bytes[at + k] : 0);
+   putchar('\n');
+}
 
 int
 cmd_as(int argc, char **argv)
@@ -17,7 +27,8 @@ cmd_as(int argc, char **argv)
       if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
          printf("usage: diffcomp as MODEL FILE.s [-o FILE.bin]\n\n"
                 "Assembles FILE.s for MODEL (a name such as a3xx, or a .yaml path). Without\n"
-                "-o, prints each instruction word in hex, one per line.\n");
+                "-o, prints each instruction word in hex, one per line, with the control\n"
+                "words of bundle models (sm50) in place: the output is what dis --hex reads.\n");
          return EXIT_OK;
       } else if (opt_value(argc, argv, &i, "-o", &v)) {
          if (!v)
@@ -63,12 +74,17 @@ cmd_as(int argc, char **argv)
       if (f && fclose(f))
          rc = EXIT_USAGE;
    } else {
-      for (size_t i = 0; i < n; i++) {
-         /* Bundle models: the control words are in bytes, between groups. */
-         size_t sz = insns[i].size, at = insns[i].addr;
-         for (size_t k = sz; k-- > 0;)
-            printf("%02x", at + k < len ? bytes[at + k] : 0);
-         putchar('\n');
+      /* Bundle models: the control words are in bytes, between groups
+       * (and padding after the last one); they are printed as 64-bit words
+       * in place, so that dis --hex reads the program back. */
+      size_t next = 0;
+      for (size_t i = 0; i <= n; i++) {
+         size_t at = i < n ? insns[i].addr : len, sz = i < n ? insns[i].size : 0;
+         for (; next < at && next < len; next += 8)
+            print_word(bytes, len, next, MIN2((size_t)8, at - next));
+         if (i < n)
+            print_word(bytes, len, at, sz);
+         next = MAX2(next, at + sz);
       }
    }
    free(insns);

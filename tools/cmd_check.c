@@ -54,7 +54,8 @@ check_usage(FILE *f)
        "  --fraction F         check only a fraction 0 < F <= 1 of the shader files, the\n"
        "                       same ones for the same seed (a quick pre-merge run)\n"
        "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
-       "                       list; diffcomp faults lists them)\n"
+       "                       list; diffcomp faults lists them; one that no target\n"
+       "                       of the run has is warned about)\n"
        "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
        "How it runs:\n"
        "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
@@ -104,40 +105,6 @@ parse_shard(const char *s, unsigned *k, unsigned *n)
    return true;
 }
 
-static bool
-parse_inexact(const char *list, unsigned *out)
-{
-   *out = 0;
-   for (const char *p = list; *p;) {
-      size_t n = strcspn(p, ",");
-      unsigned b = 0;
-      while (b < DIFF_INEXACT_COUNT &&
-             (strlen(diff_inexact_names[b]) != n || strncmp(p, diff_inexact_names[b], n)))
-         b++;
-      if (n && b == DIFF_INEXACT_COUNT)
-         return false;
-      if (n)
-         *out |= 1u << b;
-      p += n + (p[n] == ',');
-   }
-   return true;
-}
-
-/* --inject-fault: bugs switched on in opt (compiler/opt/fault.c). */
-static int
-parse_faults(const char *v, uint64_t *mask)
-{
-   uint64_t m;
-   struct diag_list d = {0};
-   if (!v)
-      return usage_error("--inject-fault takes a fault name (diffcomp faults lists them)");
-   bool ok = opt_fault_parse(v, &m, &d);
-   print_diags(&d, stderr);
-   diag_clear(&d);
-   *mask |= ok ? m : 0;
-   return ok ? EXIT_OK : EXIT_USAGE;
-}
-
 static int
 parse_u32_opt(const char *v, const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
 {
@@ -177,8 +144,7 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
    } else if (opt_value(argc, argv, i, "--max-steps", &v)) {
       rc = parse_u32_opt(v, "--max-steps", 1, UINT64_MAX, &a->c.o.max_steps);
    } else if (opt_value(argc, argv, i, "--opt", &v)) {
-      if (!v || !parse_inexact(v, &a->c.o.inexact))
-         return usage_error("--opt takes a list of: fuse-ffma, inexact");
+      rc = parse_opt_list(v, &a->c.o.inexact);
    } else if (opt_value(argc, argv, i, "--opt-asm", &v)) {
       if (!v)
          return usage_error("--opt-asm takes an assembly file");
@@ -186,7 +152,7 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
       a->c.opt_override = diff_opt_from_asm;
       a->c.opt_override_ctx = (void *)v;
    } else if (opt_value(argc, argv, i, "--inject-fault", &v)) {
-      rc = parse_faults(v, &a->c.o.faults);
+      rc = parse_fault_list(v, &a->c.o.faults);
    } else if (!strcmp(argv[*i], "--exact-nan")) {
       a->c.o.exact_nan = true;
    } else if (!strcmp(argv[*i], "--invariance")) {
@@ -810,6 +776,13 @@ setup(struct check_args *a, struct diff_baseline *bl)
    diag_clear(&d);
    if (!ok)
       return EXIT_USAGE;
+   /* a fault no target of the run has would silently do nothing */
+   uint64_t absent = a->c.o.faults;
+   for (unsigned t = 0; t < a->c.ntargets; t++)
+      for (int f = 0; f < OPT_FAULT_COUNT; f++)
+         if (opt_fault_on_target((enum opt_fault)f, a->c.targets[t].name))
+            absent &= ~(1ull << f);
+   warn_faults_off_target(absent, a->targets ? a->targets : "the run's targets");
    if (a->baseline && !load_baseline(a->baseline, bl))
       return EXIT_USAGE;
    for (unsigned i = 0; i < a->nfiles; i++)

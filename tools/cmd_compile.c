@@ -11,6 +11,7 @@
  */
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
+#include "diff/diff.h"
 #include "emu/emu.h"
 #include "isa/isa.h"
 #include "tools/tools.h"
@@ -80,9 +81,13 @@ compile_usage(FILE *f)
               "  --print-after NAME     print the IR after a pass (comma list, or all)\n"
               "  --opt-bisect-limit N   stop after the Nth transformation; prints one\n"
               "                         'BISECT: pass NAME transformation N' line per change\n"
-              "  --fuse-ffma            fuse mul+add into ffma (inexact)\n"
+              "  --opt LIST             inexact transforms opt may use: fuse-ffma, inexact\n"
+              "                         (the same as check --opt)\n"
+              "  --inject-fault NAME    switch on a known bug in the optimizing compiler\n"
+              "                         (a comma list; diffcomp faults lists them)\n"
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
-              "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n\n"
+              "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n"
+              "                  (a file's '# dialect:' line also sets these)\n\n"
               "Exit status: 0 compiled, 1 internal compiler error, 2 bad usage,\n"
               "unreadable input or a shader the compiler refuses.\n");
 }
@@ -129,8 +134,19 @@ parse_args(int argc, char **argv, struct compile_args *a)
             return usage_error("--opt-bisect-limit needs a count");
          a->opt.bisect = true;
          a->opt.bisect_limit = (long long)n;
+      } else if (opt_value(argc, argv, &i, "--opt", &v)) {
+         unsigned inexact;
+         int rc = parse_opt_list(v, &inexact);
+         if (rc)
+            return rc;
+         a->opt.fuse_ffma = (inexact >> DIFF_INEXACT_FFMA_BIT) & 1;
+         a->opt.inexact = (inexact >> DIFF_INEXACT_ALGEBRAIC_BIT) & 1;
+      } else if (opt_value(argc, argv, &i, "--inject-fault", &v)) {
+         int rc = parse_fault_list(v, &a->opt.faults);
+         if (rc)
+            return rc;
       } else if (!strcmp(arg, "--fuse-ffma")) {
-         a->opt.fuse_ffma = true;
+         return usage_error("compile: --fuse-ffma is now --opt fuse-ffma (as in check)");
       } else if (!strcmp(arg, "--stats")) {
          a->stats = true;
       } else if (!strcmp(arg, "--legacy")) {
@@ -300,6 +316,7 @@ load_shader(const struct compile_args *a, struct diag_list *d)
       return NULL;
    }
    struct tgsi_parse_opts po = {.hex_bits = a->hex_bits, .legacy = a->legacy};
+   tgsi_read_dialect(text, len, &po);
    struct tgsi_shader *s = tgsi_parse(text, len, a->file, &po, d);
    free(text);
    return s;
@@ -321,8 +338,20 @@ cmd_compile(int argc, char **argv)
    struct emu_program prog = {0};
    struct compile_stats st;
    int ret = EXIT_USAGE;
+   if (a.opt.print_after && strcmp(a.path, "opt"))
+      return usage_error("compile: --print-after needs --path opt (--path %s has no passes)",
+                         a.path);
+   if (!opt_check_names(&a.opt, &d)) {
+      print_diags(&d, stderr);
+      diag_clear(&d);
+      return EXIT_USAGE;
+   }
+   if (a.opt.faults && strcmp(a.path, "opt"))
+      return usage_error("compile: --inject-fault needs --path opt (faults are in the "
+                         "optimizing compiler)");
    if (isa_open(a.target, &m, &d) != ISA_ERR_OK || !(s = load_shader(&a, &d)))
       goto done;
+   warn_faults_off_target(a.opt.faults, isa_model_name(m));
    enum compile_status cs = fn(s, m, &a, &prog, &st, &d);
    if (cs != COMPILE_OK) {
       ret = cs == COMPILE_UNSUPPORTED ? EXIT_USAGE : EXIT_FAIL;

@@ -37,4 +37,13 @@ void print_yaml_float(FILE *f, uint32_t bits);
 struct diff_repro;
 bool load_repro(const char *path, struct diff_repro *r);
 
+/* opt_args.c: the optimizing compiler's options, one parser for every
+ * command. Each returns EXIT_OK or prints why and returns EXIT_USAGE. */
+/* --opt LIST: 1 << DIFF_INEXACT_*_BIT per name. */
+int parse_opt_list(const char *v, unsigned *inexact);
+/* --inject-fault LIST: ORs bit OPT_FAULT_* per name into *mask. */
+int parse_fault_list(const char *v, uint64_t *mask);
+/* Warns (stderr) about each fault in mask that model `target` lacks. */
+void warn_faults_off_target(uint64_t mask, const char *target);
+
 #endif

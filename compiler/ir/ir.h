@@ -1080,6 +1080,9 @@ bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
 extern const char *const opt_transform_kinds[];
 void opt_log(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
 bool opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p);
+/* Whether every pass --passes, --disable-pass and --print-after name
+ * exists; false with a diagnostic naming the first unknown one. */
+bool opt_check_names(const struct opt_options *o, struct diag_list *diags);
 /* Runs the pipeline (or opts.passes). false: bad options or validation
  * failure, with the reason in diags. */
 bool opt_run(struct ir_shader *sh, struct opt_ctx *ctx);

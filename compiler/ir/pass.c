@@ -446,7 +446,7 @@ find_pass(const char *name, size_t len)
 }
 
 static bool
-check_names(struct opt_ctx *ctx, const char *list, const char *what, bool allow_all)
+check_names(struct diag_list *diags, const char *list, const char *what, bool allow_all)
 {
    if (!list)
       return true;
@@ -457,8 +457,8 @@ check_names(struct opt_ctx *ctx, const char *list, const char *what, bool allow_
          for (const struct opt_pass *q = opt_passes; q->name; q++)
             snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
                      q == opt_passes ? "" : ", ", q->name);
-         diag_add(ctx->diags, DIAG_ERROR, "options", 0, 0, NULL,
-                  "%s: unknown pass '%.*s' (passes: %s)", what, (int)k, p, names);
+         diag_add(diags, DIAG_ERROR, "options", 0, 0, NULL, "%s: unknown pass '%.*s' (passes: %s)",
+                  what, (int)k, p, names);
          return false;
       }
       p += k;
@@ -466,6 +466,14 @@ check_names(struct opt_ctx *ctx, const char *list, const char *what, bool allow_
          p++;
    }
    return true;
+}
+
+bool
+opt_check_names(const struct opt_options *o, struct diag_list *diags)
+{
+   return check_names(diags, o->passes, "--passes", false) &&
+          check_names(diags, o->disable, "--disable-pass", false) &&
+          check_names(diags, o->print_after, "--print-after", true);
 }
 
 bool
@@ -537,9 +545,7 @@ opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
    const struct opt_options *o = &ctx->opts;
    sh->faults = o->faults; /* for the code no opt_ctx reaches */
    sh->fault_ctx = ctx;
-   if (!check_names(ctx, o->passes, "--passes", false) ||
-       !check_names(ctx, o->disable, "--disable-pass", false) ||
-       !check_names(ctx, o->print_after, "--print-after", true))
+   if (!opt_check_names(o, ctx->diags))
       return false;
    /* first, with --passes too: no target has 64-bit integer instructions,
     * and the generic passes then clean up what it builds */

@@ -53,3 +53,11 @@ add_test(NAME isa_dis_gfx9_sdwa COMMAND $<TARGET_FILE:diffcomp> dis gfx9 --hex 0
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(isa_dis_gfx9_sdwa PROPERTIES PASS_REGULAR_EXPRESSION
   "v_add_u32_sdwa v1, v1, v1 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0")
+# as prints every word (sm50's control words too), so as | dis --hex round-trips.
+foreach(_m a3xx sm50)
+  add_test(NAME isa_as_dis_roundtrip_${_m}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DMODEL=${_m}
+                   -DSRC=fixtures/isa/${_m}_prog.s -DBIN=${CMAKE_BINARY_DIR}/as_dis_${_m}.bin
+                   -P ${CMAKE_SOURCE_DIR}/isa/tests/run_as_dis.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()

@@ -80,3 +80,27 @@ opt_cli(ms_a3xx_refused "compile|fixtures/opt/fs_ms_gather.tgsi|--target|a3xx|--
 # breaking ones had just written (a hazard the delay slots missed).
 opt_cli(loop_jumps "check|fixtures/opt/fs_loop_jumps.tgsi|-q|--no-repro|-j|0" 0
         OUT "total +2 +2 +0 +0 +0 +0")
+
+# compile takes check's --opt and --inject-fault (one parser, tools/opt_args.c),
+# honours a file's '# dialect:' line, and refuses unknown pass or fault names
+# (exit 2) and --print-after on ref; a fault the target lacks is warned about.
+opt_cli(compile_dialect_line "compile|fixtures/ref/a3xx/chan_legacy.tgsi|--target|a3xx" 0)
+opt_cli(compile_inject_fault "compile|${_ffx}/fs_mixed.tgsi|--target|a3xx|--path|opt|--inject-fault|missing-ss|--opt-bisect-limit|100000" 0
+        ERR "BISECT: [^\n]*fault missing-ss: no \\(ss\\)")
+opt_cli(compile_opt_fuse "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--opt|fuse-ffma" 0 OUT "FFMA")
+opt_cli(compile_opt_bad "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--opt|fast" 2
+        ERR "--opt takes a list of: fuse-ffma, inexact")
+opt_cli(compile_fuse_ffma_renamed "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--fuse-ffma" 2
+        ERR "--opt fuse-ffma")
+opt_cli(compile_fault_unknown "compile|${_ffx}/fs_mixed.tgsi|--target|a3xx|--path|opt|--inject-fault|nosuch" 2
+        ERR "unknown fault 'nosuch'")
+opt_cli(compile_fault_off_target "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--inject-fault|delay-slot-short" 0
+        ERR "warning: fault 'delay-slot-short' does not exist on sm50")
+opt_cli(compile_fault_on_ref "compile|${_ffx}/fs_mixed.tgsi|--target|a3xx|--inject-fault|missing-ss" 2
+        ERR "--inject-fault needs --path opt")
+opt_cli(compile_print_after_unknown "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--print-after|nosuch" 2
+        ERR "--print-after: unknown pass 'nosuch'")
+opt_cli(compile_print_after_ref "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--print-after|dce" 2
+        ERR "--print-after needs --path opt")
+opt_cli(check_fault_off_target "check|--target|sm50|--inject-fault|delay-slot-short|--invocations|16|-j|0|--no-repro|${_ffx}/fs_mixed.tgsi" 0
+        ERR "warning: fault 'delay-slot-short' does not exist on sm50")

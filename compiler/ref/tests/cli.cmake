@@ -13,7 +13,8 @@ ref_cli(listing "compile|${_fx}/kill_tex.tgsi|--target|a3xx|--stats" 0
         OUT "sam \\(f32\\)\\(xyzw\\)r[0-9]+\\.[xyzw], r[0-9]+\\.[xyzw], s#0, t#0\n\\(sy\\)\\(ss\\)mov.*kill p0.x\n.*end\n; ref a3xx: [0-9]+ instructions, [0-9]+ nops, [0-9]+ registers, [0-9]+ cycles\n$")
 ref_cli(refused "compile|${_fx}/refused/fma.tgsi|--target|a3xx" 2
         ERR "fma.tgsi:5:6: error: FMA: a3xx has no fused multiply-add")
-ref_cli(legacy_detected "compile|${_fx}/chan_legacy.tgsi|--target|a3xx" 0 ERR "note: parsed in the legacy dialect")
+ref_cli(legacy_detected "compile|fixtures/compile/lit_no_dialect.tgsi|--target|a3xx" 0 ERR "note: parsed in the legacy dialect")
+ref_cli(legacy_flag "compile|fixtures/compile/lit_no_dialect.tgsi|--target|a3xx|--legacy" 0)
 foreach(_s kill_tex flow_loop memory)
   add_test(NAME cli_compile_emu_${_s} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
            -DSHADER=${_fx}/${_s}.tgsi -DMODEL=a3xx -DOUT=${CMAKE_BINARY_DIR}/ref_${_s}.s
