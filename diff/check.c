@@ -214,9 +214,9 @@ diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char 
       s.m = *m;
    }
    VEC_PUSH(r->sig, r->nsig, r->sig_cap, s);
-   static const int rank[DIFF_STATUS_COUNT] = {[DIFF_PASS] = 0,    [DIFF_NA] = 1,
-                                               [DIFF_SKIP] = 2,    [DIFF_VACUOUS] = 3,
-                                               [DIFF_ERROR] = 4,   [DIFF_FAIL] = 5};
+   static const int rank[DIFF_STATUS_COUNT] = {
+       [DIFF_PASS] = 0,    [DIFF_NA] = 1,    [DIFF_SKIP] = 2,
+       [DIFF_VACUOUS] = 3, [DIFF_ERROR] = 4, [DIFF_FAIL] = 5};
    enum diff_status st = diff_signal_status(k);
    if (rank[st] > rank[r->status])
       r->status = st;
@@ -282,8 +282,8 @@ struct job {
    struct env *inputs; /* as generated; never run on */
    struct env *golden; /* the interpreter's run, NULL if it failed */
    char *interp_err;
-   uint8_t *exact; /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
-   bool runaway;   /* the interpreter ran out of steps, with realistic constants too */
+   uint8_t *exact;        /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
+   bool runaway;          /* the interpreter ran out of steps, with realistic constants too */
    uint64_t outputs, nan; /* count_nan */
    /* A variant whose interpreter outputs differ from its original's: the
     * first value and the count, a signal of every case. */
@@ -360,7 +360,7 @@ compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
        * refusal is its failure, not a skip (issue 14). */
       bool refused = cs == COMPILE_UNSUPPORTED && pg == &cr->opt && cr->r->ref.valid;
       diff_result_add(cr->r,
-                      refused                      ? DIFF_SIG_REFUSED
+                      refused                     ? DIFF_SIG_REFUSED
                       : cs == COMPILE_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED
                                                   : DIFF_SIG_COMPILE,
                       pg->name, NULL, 0, "%s: %s", pg->name, e);

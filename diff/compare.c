@@ -175,8 +175,7 @@ transform_ok(uint32_t e, uint32_t a, unsigned flags, unsigned inexact)
     * (EDGE); and where the interpreter met a NaN, fusing may have made
     * or avoided it (an unfused product overflowing) */
    if ((inexact & (1u << DIFF_INEXACT_FFMA_BIT)) &&
-       (within(&ffma_tol, e, a) || e_special ||
-        (flags & (ENV_F_CANCEL | ENV_F_EDGE | ENV_F_NAN))))
+       (within(&ffma_tol, e, a) || e_special || (flags & (ENV_F_CANCEL | ENV_F_EDGE | ENV_F_NAN))))
       return true;
    if (inexact & (1u << DIFF_INEXACT_ALGEBRAIC_BIT))
       return (is_zero(e) && is_zero(a)) || is_nan_bits(e);
@@ -204,8 +203,8 @@ halves_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact, const struct 
    bool step = o->mode == DIFF_CMP_ORACLE || (o->mode == DIFF_CMP_EXACT && o->inexact && !exact);
    for (unsigned sh = 0; sh < 32; sh += 16) {
       uint32_t he = (e >> sh) & 0xffffu, ha = (a >> sh) & 0xffffu;
-      enum diff_verdict v = diff_value_verdict(sem_f16_to_f32(he), sem_f16_to_f32(ha), flags,
-                                               exact, o);
+      enum diff_verdict v =
+          diff_value_verdict(sem_f16_to_f32(he), sem_f16_to_f32(ha), flags, exact, o);
       if (v == DIFF_V_DIFFERENT && step && !sem_isnan(sem_f16_to_f32(ha))) {
          uint32_t near = sem_f16_to_f32(half_toward(ha, he));
          if (diff_value_verdict(sem_f16_to_f32(he), near, flags, exact, o) != DIFF_V_DIFFERENT)

@@ -76,7 +76,7 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(UNSUPPORTED, "unsupported", SKIP, "a compiler does not translate this shader")                \
    X(RUNAWAY, "runaway-loop", SKIP,                                                                \
      "the interpreter ran out of steps, with realistic constants too")                             \
-   X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")     \
+   X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")   \
    X(NOTHING, "nothing-compared", VACUOUS, "every step ran and no value was compared")
 #define DIFF_SIGNAL_(n, s, st, d) DIFF_SIG_##n,
 enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };
@@ -351,7 +351,7 @@ enum { DIFF_RETRY_ONE_WORKGROUP = 1 << 0, DIFF_RETRY_REAL_CONSTANTS = 1 << 1 };
 struct diff_case_env {
    struct env *inputs, *golden; /* golden NULL when the interpreter failed */
    enum tgsi_interp_status st;
-   char *err; /* the interpreter's failure, one line */
+   char *err;        /* the interpreter's failure, one line */
    unsigned retried; /* DIFF_RETRY_* */
 };
 /* False (diagnostics in d) when the inputs cannot be made. */
@@ -593,7 +593,7 @@ enum diff_runcmp_kind {
 };
 struct diff_runcmp_change {
    enum diff_runcmp_kind kind;
-   const char *shader, *target; /* point into the runs */
+   const char *shader, *target;             /* point into the runs */
    enum diff_status old_status, new_status; /* DIFF_STATUS_COUNT: absent */
    long long old_stats[DIFF_STAT_COUNT], new_stats[DIFF_STAT_COUNT];
 };

@@ -417,8 +417,8 @@ pick_profile(struct rng *r, const uint8_t *rates)
 struct lane_gen {
    struct rng r;
    enum gen_profile prof;
-   unsigned edge; /* percent of a non-REAL profile's float values that are edge values */
-   bool nonzero;  /* sane indices and offsets from 1 (a loop's step): the realistic retry */
+   unsigned edge;        /* percent of a non-REAL profile's float values that are edge values */
+   bool nonzero;         /* sane indices and offsets from 1 (a loop's step): the realistic retry */
    uint64_t pool[2][32]; /* 32-bit kinds (float, int) and 64-bit kinds */
    unsigned npool[2];
 };
@@ -457,7 +457,7 @@ static uint32_t
 real_int(struct rng *r)
 {
    uint32_t x = rng_below(r, 100);
-   return x < 50 ? (uint32_t)small_int(r, 0, 15)
+   return x < 50   ? (uint32_t)small_int(r, 0, 15)
           : x < 75 ? (uint32_t)small_int(r, -4, 16)
                    : rng_below(r, 8);
 }
@@ -470,7 +470,7 @@ bound_int(struct rng *r)
    uint32_t x = rng_below(r, 100), k = rng_below(r, 32);
    return x < 40   ? int_specials[rng_below(r, ARRAY_SIZE(int_specials))]
           : x < 60 ? (1u << k) + (uint32_t)small_int(r, -1, 1)
-          : x < 75 ? (uint32_t)-(int32_t)(1u + rng_below(r, 1000))
+          : x < 75 ? (uint32_t) - (int32_t)(1u + rng_below(r, 1000))
           : x < 90 ? 0x80000000u | rng_u32(r)
                    : (uint32_t)small_int(r, 0, 40); /* shift counts */
 }
@@ -523,7 +523,7 @@ draw64(struct lane_gen *g, bool is_double)
                     : dui((double)small_int(r, -4, 8));
    }
    if (edge)
-      return x < 45 ? int64_specials[rng_below(r, ARRAY_SIZE(int64_specials))]
+      return x < 45   ? int64_specials[rng_below(r, ARRAY_SIZE(int64_specials))]
              : x < 70 ? rng_next(r)
                       : (uint64_t)(int64_t)small_int(r, -4, 16);
    return (uint64_t)(int64_t)small_int(r, -4, 16);

@@ -611,11 +611,10 @@ yr_triple(struct yr *r, yaml_node_t *root, const char *key, uint32_t out[3])
 static struct env *
 yr_env(struct yr *r, yaml_node_t *root)
 {
-   static const char *const keys[] = {"stage",     "invocations",   "seed",        "block_size",
-                                      "grid_size", "shared_size",   "in_vertices", "out_vertices",
-                                      "inputs",    "system_values", "constants",   "textures",
-                                      "buffers",   "images",        "draws",       "lane_draws",
-                                      NULL};
+   static const char *const keys[] = {
+       "stage",       "invocations",  "seed",   "block_size",    "grid_size", "shared_size",
+       "in_vertices", "out_vertices", "inputs", "system_values", "constants", "textures",
+       "buffers",     "images",       "draws",  "lane_draws",    NULL};
    int stage;
    uint32_t n;
    if (!yr_keys(r, root, keys) ||

@@ -30,7 +30,7 @@
 #define ENV_MAX_IMAGES     32
 #define ENV_MAX_CBUFS      16
 #define ENV_MAX_CBUF_SLOTS 4096
-#define ENV_MAX_DRAWS      4096 /* constant sets per run */
+#define ENV_MAX_DRAWS      4096       /* constant sets per run */
 #define ENV_MAX_MEM_BYTES  (1u << 24) /* per buffer or image */
 #define ENV_MAX_TEX_SIZE   4096
 #define ENV_SUBGROUP_SIZE  32
@@ -53,9 +53,9 @@
    X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F)")                            \
    X(DERIV, "coarse derivative (may be computed fine)")                                            \
    X(BITS, "an inexact or sign-ambiguous float read as integer bits")                              \
-   X(PK16, "two halves packed by PK2H: each compared as a float")                                 \
-   X(CANCEL, "a sum cancelled inexact terms: its error is not bounded by its size")               \
-   X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")      \
+   X(PK16, "two halves packed by PK2H: each compared as a float")                                  \
+   X(CANCEL, "a sum cancelled inexact terms: its error is not bounded by its size")                \
+   X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")       \
    X(PRODUCT, "a rounded MUL product, which an ADD of it may fuse with")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };

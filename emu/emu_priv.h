@@ -221,8 +221,8 @@ struct emu_code {
    unsigned ncbanks, cbanks_cap;
    uint32_t nconst; /* const store slots */
    enum isa_hazard_kind hazard;
-   bool stack_flow; /* the model reconverges through SSY/SYNC */
-   bool exec_stack; /* the model masks lanes by a nesting count (agx r0l) */
+   bool stack_flow;    /* the model reconverges through SSY/SYNC */
+   bool exec_stack;    /* the model masks lanes by a nesting count (agx r0l) */
    uint32_t exec_unit; /* exec_stack: the full register whose low half is the count */
    bool delay_slots;
    int bar_min, min_stall, flow_stall;
@@ -319,7 +319,7 @@ struct emu_run {
    unsigned W;
    uint64_t max_cycles;
    unsigned max_events;
-   uint32_t *cst;         /* the const store: one per draw of the env, cst_stride words apart */
+   uint32_t *cst; /* the const store: one per draw of the env, cst_stride words apart */
    uint32_t cst_stride;
    bool stop;             /* budget exhausted */
    struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */

@@ -1023,7 +1023,6 @@ enum isa_type sem_slot_type(const struct isa_model *m, const struct isa_insn *in
 /* isa_mod_value(m, mod, the name of v), from the model's table. */
 int sem_mod_value(const struct isa_model *m, unsigned mod, enum sem_vname v);
 
-
 /* ---- special operand values ---------------------------------------- */
 
 /* The operand values where implementations and rewrites go wrong: signed

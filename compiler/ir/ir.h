@@ -591,7 +591,7 @@ struct opt_ctx {
    enum opt_verify_class verify_class;
    unsigned long verify_count, verify_skipped, verify_failed;
    struct opt_verify_saved *verify_saved;
-   const char *rule;                    /* the rule opt_transform is asked about (coverage) */
+   const char *rule; /* the rule opt_transform is asked about (coverage) */
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);

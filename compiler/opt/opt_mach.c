@@ -1066,8 +1066,8 @@ ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv, const struct i
    }
    struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride};
    for (unsigned bi = 0; bi < sh->nblocks && !why; bi++)
-      why = check_block_regs(&rc, sh->blocks[bi], lv->out + (size_t)bi * lv->nwords, lv->nwords,
-                             bad);
+      why =
+          check_block_regs(&rc, sh->blocks[bi], lv->out + (size_t)bi * lv->nwords, lv->nwords, bad);
    free(rc.owner);
    return why;
 }

@@ -409,10 +409,10 @@ cancel(uint32_t flags, float r, double m)
 static inline uint32_t
 edge(uint32_t flags, double dist, double mag)
 {
-   double rel = (flags & ENV_F_TRANS)          ? 0x1p-12
-                : (flags & ENV_F_RCP)          ? 0x1p-14
+   double rel = (flags & ENV_F_TRANS)                ? 0x1p-12
+                : (flags & ENV_F_RCP)                ? 0x1p-14
                 : (flags & (ENV_F_FUSE | ENV_F_LRP)) ? 0x1p-16
-                                               : 0.0;
+                                                     : 0.0;
    return rel > 0.0 && fabs(dist) <= rel * fabs(mag) + 0x1p-20 ? ENV_F_EDGE : 0;
 }
 
@@ -436,8 +436,8 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
       break;
    case TGSI_OP_MAD:
    case TGSI_OP_FMA:
-      FOR rf[i] |= cancel(rf[i], F(r[i]),
-                          fmax(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
+      FOR rf[i] |=
+          cancel(rf[i], F(r[i]), fmax(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
       break;
    case TGSI_OP_LRP: /* a * (b - c) + c */
       FOR rf[i] |= cancel(rf[i], F(r[i]),

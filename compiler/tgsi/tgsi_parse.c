@@ -57,8 +57,8 @@ struct parser {
    struct tgsi_shader *s;
    bool seen_insn;
    bool ok;
-   const char *last_item; /* for "unexpected X after <item>" */
-   bool legacy;           /* the legacy dialect: given, or detected */
+   const char *last_item;   /* for "unexpected X after <item>" */
+   bool legacy;             /* the legacy dialect: given, or detected */
    struct cursor legacy_at; /* detected: the first form that needs it */
    char legacy_what[80];
    /* Older forms, given today's registers (see "Older forms" below). */
