@@ -144,8 +144,10 @@ void
 diff_runcmp(struct diff_run *old, struct diff_run *new, struct diff_runcmp *r)
 {
    memset(r, 0, sizeof(*r));
-   qsort(old->cases, old->ncases, sizeof(*old->cases), case_key_cmp);
-   qsort(new->cases, new->ncases, sizeof(*new->cases), case_key_cmp);
+   if (old->ncases) /* qsort may not take NULL, even for no elements */
+      qsort(old->cases, old->ncases, sizeof(*old->cases), case_key_cmp);
+   if (new->ncases)
+      qsort(new->cases, new->ncases, sizeof(*new->cases), case_key_cmp);
    size_t tcap = 0, ccap = 0, i = 0, j = 0;
    while (i < old->ncases || j < new->ncases) {
       int c = i == old->ncases   ? 1

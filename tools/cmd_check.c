@@ -257,7 +257,8 @@ add_dir(struct check_args *a, const char *dir)
                             e->d_name));
    }
    closedir(d);
-   qsort(v, n, sizeof(*v), cmp_path);
+   if (n) /* qsort may not take NULL, even for no elements */
+      qsort(v, n, sizeof(*v), cmp_path);
    for (size_t i = 0; i < n; i++)
       add_owned(a, v[i]);
    free(v);

@@ -202,7 +202,8 @@ print_version(FILE *f)
          VEC_PUSH(names, nnames, cap, xstrdup(e->d_name));
    }
    closedir(dp);
-   qsort(names, nnames, sizeof(*names), cmp_str);
+   if (nnames)
+      qsort(names, nnames, sizeof(*names), cmp_str);
    for (size_t i = 0; i < nnames; i++) {
       char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL, *err = NULL;
       size_t len = 0;
