@@ -42,34 +42,6 @@ struct vctx {
    unsigned *map; /* original index -> new index (CAL labels) */
 };
 
-static bool
-is_cf(enum tgsi_opcode op)
-{
-   switch (op) {
-   case TGSI_OP_IF:
-   case TGSI_OP_UIF:
-   case TGSI_OP_ELSE:
-   case TGSI_OP_ENDIF:
-   case TGSI_OP_BGNLOOP:
-   case TGSI_OP_ENDLOOP:
-   case TGSI_OP_BRK:
-   case TGSI_OP_CONT:
-   case TGSI_OP_SWITCH:
-   case TGSI_OP_CASE:
-   case TGSI_OP_DEFAULT:
-   case TGSI_OP_ENDSWITCH:
-   case TGSI_OP_CAL:
-   case TGSI_OP_RET:
-   case TGSI_OP_BGNSUB:
-   case TGSI_OP_ENDSUB:
-   case TGSI_OP_END:
-   case TGSI_OP_NOP:
-      return true;
-   default:
-      return false;
-   }
-}
-
 /* Whether in may move into a loop or a dead branch: a plain operation
  * that needs no other lane. */
 static bool
@@ -77,20 +49,15 @@ is_plain(const struct tgsi_insn *in)
 {
    enum tgsi_opcode op = in->op;
    const char *name = tgsi_op_info[op].name;
-   if (is_cf(op) || (tgsi_op_info[op].flags & TGSI_OPF_TEX))
+   if (tgsi_interp_is_cf(op) || (tgsi_op_info[op].flags & TGSI_OPF_TEX))
       return false;
    switch (op) {
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
-   case TGSI_OP_BARRIER:
-   case TGSI_OP_MEMBAR:
    case TGSI_OP_EMIT:
    case TGSI_OP_ENDPRIM:
-   case TGSI_OP_KILL:
-   case TGSI_OP_KILL_IF:
-   case TGSI_OP_DEMOTE:
       return false;
    default:
       break;
