@@ -32,6 +32,12 @@
 /* The built-in targets, tried in this order when --target is not given. */
 static const char *const builtin_targets[] = {"a3xx", "sm50"};
 
+const char *
+diff_builtin_target(unsigned i)
+{
+   return i < ARRAY_SIZE(builtin_targets) ? builtin_targets[i] : NULL;
+}
+
 void
 diff_check_init(struct diff_check *c)
 {

@@ -302,6 +302,8 @@ void diff_value_text(uint32_t bits, char *buf, size_t size);
 char *diff_target_lacks(const struct tgsi_shader *s, const struct isa_model *m);
 
 /* check.c */
+/* The i-th of the targets the check uses without --target, or NULL. */
+const char *diff_builtin_target(unsigned i);
 void diff_check_init(struct diff_check *c);
 void diff_check_fini(struct diff_check *c);
 /* The built-in targets that open in this build, or the comma list names;

@@ -42,6 +42,12 @@ interp_cli(bench_help "bench|--help" 0 OUT "usage: diffcomp bench interp")
 interp_cli(bench_interp "bench|interp|--invocations|256|${_fx}/e2e_basic.tgsi" 0
            OUT "interp: [0-9.]+ M lane-instructions/s")
 interp_cli(bench_unknown "bench|frob" 2 ERR "usage: diffcomp bench")
+# bench compile compiles every shape at a small size on both paths of both
+# built-in targets (figures only: no test asserts a speed)
+interp_cli(bench_compile_small "bench|compile|--sizes|40,80|--target|a3xx,sm50" 0
+           OUT "loops  sm50   opt .*[0-9.]+x +0-0 ")
+interp_cli(bench_compile_bad_shape "bench|compile|--shape|ring" 2 ERR "--shape takes")
+interp_cli(bench_compile_bad_size "bench|compile|--sizes|1000,x" 2 ERR "--sizes takes")
 
 # The bad-input catalog: one ctest test per line of fixtures/bad/MANIFEST
 # (bad_<name>), each run by run_bad.cmake. Flag xfail marks a known bug in
