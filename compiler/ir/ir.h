@@ -422,6 +422,16 @@ enum ir_value_flags {
 };
 
 struct ir_block;
+struct ir_node;
+
+/* One read of a value: source k of instruction user, or the condition of
+ * if node `node` (user NULL). seq is the write that made it: an entry is
+ * stale once that source is written again (ir_use_live). */
+struct ir_use {
+   struct ir_instr *user;
+   struct ir_node *node;
+   uint32_t k, seq;
+};
 
 struct ir_instr {
    enum ir_op op;
@@ -441,6 +451,14 @@ struct ir_instr {
    unsigned mark; /* scratch for passes */
    /* backend: the machine instruction and the register (or NULL) */
    struct ir_mach *mach;
+   /* Use list: where this value is read (ir.c). Sources are written with
+    * ir_set_src and if conditions with ir_set_cond, which keep it; entries
+    * of rewritten sources go stale and are dropped lazily, so a pass that
+    * writes src[] directly leaves a use out (the validator checks). */
+   struct ir_use *uses;
+   unsigned nuses, uses_cap;
+   uint32_t *src_seq; /* by source: the seq of the write that set it */
+   uint32_t seq;      /* source writes so far */
 };
 
 enum ir_node_kind {
@@ -478,6 +496,7 @@ struct ir_node {
    struct ir_instr *cond;               /* IR_NODE_IF */
    struct ir_list then_list, else_list; /* IR_NODE_IF */
    struct ir_list body;                 /* IR_NODE_LOOP */
+   uint32_t cond_seq;                   /* IR_NODE_IF: the write of cond (ir_use) */
 };
 
 struct ir_input {
@@ -993,7 +1012,19 @@ void ir_insert_after(struct ir_instr *pos, struct ir_instr *in);
 void ir_block_append(struct ir_block *b, struct ir_instr *in);
 void ir_block_prepend(struct ir_block *b, struct ir_instr *in);
 void ir_instr_remove(struct ir_instr *in);
+/* Rewrites every use of old (sources and if conditions) to rep; costs the
+ * uses of old, not the program. Returns how many. */
 unsigned ir_replace_uses(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep);
+/* Writes source k of in (or an if's condition), keeping the use lists. */
+void ir_set_src(struct ir_instr *in, unsigned k, struct ir_instr *v);
+void ir_set_cond(struct ir_node *n, struct ir_instr *v);
+/* Whether use u of v still reads v: its source was not written since and
+ * its user is not removed. */
+bool ir_use_live(const struct ir_instr *v, const struct ir_use *u);
+/* The live uses of v (each source and condition reading it once). */
+unsigned ir_use_count(const struct ir_instr *v);
+/* Rebuilds every use list from the sources and conditions. */
+void ir_uses_rebuild(struct ir_shader *sh);
 bool ir_instr_is_phi(const struct ir_instr *in);
 bool ir_instr_is_convergent(const struct ir_instr *in);
 bool ir_instr_has_effect(const struct ir_instr *in);

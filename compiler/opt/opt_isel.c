@@ -452,7 +452,7 @@ predicate_ifs(struct isel *s, struct ir_list *l)
          struct ir_instr *p = isel_predicate(s, ph, n->cond);
          ir_instr_remove(ph);
          if (p)
-            n->cond = p;
+            ir_set_cond(n, p);
       }
       predicate_ifs(s, &n->then_list);
       predicate_ifs(s, &n->else_list);
@@ -1037,7 +1037,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
    uint8_t old = m->insn.src[k].flags;
    opt_verify_begin(s->ctx, in);
    m->insn.src[k].flags = (uint8_t)f;
-   in->src[m->first[k]] = x;
+   ir_set_src(in, m->first[k], x);
    if (opt_legal_possible(s->sh, in) &&
        opt_transform(s->ctx, "fold the modifier of %%%u into %%%u", v->id, in->id)) {
       opt_verify_end(s->ctx, in, in, s->ctx->verify_what);
@@ -1045,7 +1045,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
       return;
    }
    m->insn.src[k].flags = old;
-   in->src[m->first[k]] = v;
+   ir_set_src(in, m->first[k], v);
 }
 
 /* fsat(x) where x is a float op used only here and able to saturate: the
