@@ -95,6 +95,9 @@ step(struct emu_wave *w)
    case EMU_K_WIDE:
       emu_exec_wide(w, op, t);
       break;
+   case EMU_K_SALU:
+      emu_exec_salu(w, op, t);
+      break;
    case EMU_K_AST:
       emu_exec_ast(w, op, t);
       break;
@@ -104,6 +107,8 @@ step(struct emu_wave *w)
    default:
       break;
    }
+   if (op->writes_exec)
+      emu_exec_update(w);
    emu_sync_note(w, op, t);
    w->insns += MAX2(w->nmembers, 1u);
    w->lane_insns += (uint64_t)w->nactive * subs;
@@ -282,6 +287,7 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
    emu_flow_init(w, emu_lanes_all(n));
+   emu_exec_init(w);
 }
 
 /* Registers start at 0 (only those the program can touch are cleared);

@@ -234,6 +234,14 @@ isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out)
    out->size = o->bits / 8;
 }
 
+const struct isa_implicit *
+isa_op_implicit(const struct isa_model *m, unsigned op, bool dst, unsigned *n)
+{
+   const struct isa_op *o = &m->ops[op];
+   *n = o->nimp[dst ? 0 : 1];
+   return o->imp[dst ? 0 : 1];
+}
+
 bool
 isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
               struct isa_slot_info *out)
@@ -329,6 +337,7 @@ isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_info *o
    out->read_early = c->read_early;
    out->flow = c->flow;
    out->unordered = c->unordered;
+   out->scalar = c->scalar;
 }
 
 unsigned

@@ -209,6 +209,9 @@ struct isa_layout {
    unsigned ndst, nsrc;
    char *syntax;
    char *type, *width;     /* default operand type / width spec, or NULL */
+   struct isa_implicit imp[2][ISA_MAX_IMPLICIT]; /* implicit operands: [0] dsts, [1] srcs */
+   uint8_t nimp[2];
+   bool has_imp;
    struct isa_rule *rules; /* inherited by every op of the layout */
    unsigned nrules;
    struct isa_pos pos;
@@ -272,6 +275,8 @@ struct isa_op {
    unsigned nrules;
    struct isa_alias *aliases;
    unsigned naliases;
+   struct isa_implicit imp[2][ISA_MAX_IMPLICIT]; /* implicit operands: [0] dsts, [1] srcs */
+   uint8_t nimp[2];
    struct isa_tok *toks;
    unsigned ntoks;
    struct isa_pos pos;
@@ -283,6 +288,7 @@ struct isa_class {
    int latency, soft, read_early;
    bool flow;
    bool unordered; /* counter classes: results return out of order (gfx9 SMEM) */
+   bool scalar;    /* runs once per wave on every lane, whatever the execution mask (gfx9 SALU) */
    struct isa_pos pos;
 };
 
