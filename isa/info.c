@@ -67,12 +67,22 @@ isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v)
    return b.w[0];
 }
 
+int64_t
+isa_operand_val(int form, uint64_t raw, int format)
+{
+   return form < 0 ? form
+                   : (int64_t)form | (int64_t)(raw & 0xffffffffu) << 16 |
+                         (int64_t)(format + 1) << 48;
+}
+
 bool
 isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals)
 {
    for (unsigned i = 0; i < n; i++) {
       int64_t a = vals[g[i].a];
       int64_t b = g[i].b >= 0 ? vals[g[i].b] : g[i].val;
+      if (g[i].op == ISA_GUARD_IS)
+         a &= ISA_FORM_MASK; /* an operand's form (isa_operand_val) */
       if ((g[i].op != ISA_GUARD_NE) != (a == b))
          return false;
    }

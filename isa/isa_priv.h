@@ -20,7 +20,7 @@
 
 #define ISA_MAX_BITS   128
 #define ISA_MAX_RANGES 4
-#define ISA_MAX_GUARDS 2
+#define ISA_MAX_GUARDS 3
 #define ISA_MAX_SLOTS  (ISA_MAX_DST + ISA_MAX_SRC)
 #define ISA_MAX_FIELDS 64 /* per op, layout fields included */
 
@@ -475,6 +475,12 @@ uint64_t isa_field_get(const struct isa_field *f, const struct isa_bits *b);
 void isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v);
 uint64_t isa_field_get64(const struct isa_field *f, uint64_t w);
 uint64_t isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v);
+/* Guards read an operand field's value as its form (NAME is FORM) in the
+ * low bits; codec.c adds the raw bits and the format above them, so that
+ * NAME != NAME between two operands means different registers or values
+ * (gfx9: one SGPR read twice is one value on the constant bus). */
+#define ISA_FORM_MASK 0xffff
+int64_t isa_operand_val(int form, uint64_t raw, int format);
 bool isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals);
 const struct isa_enum_entry *isa_enum_entry(const struct isa_enum *e, int32_t value);
 int isa_fmt_print(char *buf, size_t size, const struct isa_fmt *f, int64_t v, const char *s);
