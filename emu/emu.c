@@ -172,6 +172,8 @@ load_draw_consts(struct emu_run *run, uint32_t draw, uint32_t *cst)
       const struct emu_binding *bd = &c->binds[b];
       if (bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE)
          continue;
+      if (c->files[bd->file].kind != ISA_FILE_CONST)
+         continue; /* a uniform register: load_inputs */
       uint32_t base = 0;
       for (unsigned k = 0; k < c->ncbanks; k++)
          if (c->cbanks[k].file == bd->file && c->cbanks[k].bank == bd->bank)
@@ -191,6 +193,25 @@ load_consts(struct emu_run *run)
       load_draw_consts(run, d, run->cst + (size_t)d * run->cst_stride);
 }
 
+/* A constant bound to a uniform register (gfx9 user SGPRs): each lane's
+ * copy holds its draw's value, as a constant-file slot would. */
+static void
+load_uniform(struct emu_wave *w, const struct emu_binding *bd)
+{
+   struct emu_run *run = w->run;
+   const struct emu_code *c = run->code;
+   if (c->files[bd->file].kind != ISA_FILE_UNIFORM)
+      return;
+   uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * w->S;
+   for (uint32_t i = 0; i < w->n; i++) {
+      uint32_t lane = w->first_lane + i;
+      r[i] = bd->kind == EMU_BIND_VALUE  ? bd->value
+             : bd->kind == EMU_BIND_SIZE ? size_of(run->env, bd)
+                                         : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan,
+                                                     env_draw(run->env, lane));
+   }
+}
+
 static void
 load_inputs(struct emu_wave *w)
 {
@@ -199,8 +220,10 @@ load_inputs(struct emu_wave *w)
    struct env *e = run->env;
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
-      if (bd->kind != EMU_BIND_INPUT && bd->kind != EMU_BIND_SYSVAL)
+      if (bd->kind != EMU_BIND_INPUT && bd->kind != EMU_BIND_SYSVAL) {
+         load_uniform(w, bd);
          continue;
+      }
       uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * w->S;
       const uint32_t *src = NULL;
       if (bd->kind == EMU_BIND_INPUT && bd->tgsi_index < e->nin && bd->vertex < e->in_vertices)
