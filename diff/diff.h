@@ -5,6 +5,7 @@
 #ifndef DC_DIFF_H
 #define DC_DIFF_H
 
+#include "compiler/compiler.h"
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 #include "util/util.h"
@@ -230,7 +231,7 @@ struct diff_check_opts {
    bool invariance;
    unsigned inexact;    /* DIFF_INEXACT_* bits the optimizing compiler may use */
    const char *opt_asm; /* --opt-asm: the program that stands for opt's (not owned) */
-   uint64_t faults;     /* --inject-fault: bugs switched on in opt (OPT_FAULT_* bits) */
+   struct opt_fault_set faults; /* --inject-fault: bugs switched on in opt */
    struct tgsi_parse_opts popts;
    unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
    unsigned timeout_ms; /* per case; 0 = none */

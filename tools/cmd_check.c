@@ -778,11 +778,11 @@ setup(struct check_args *a, struct diff_baseline *bl)
    if (!ok)
       return EXIT_USAGE;
    /* a fault no target of the run has would silently do nothing */
-   uint64_t absent = a->c.o.faults;
+   struct opt_fault_set absent = a->c.o.faults;
    for (unsigned t = 0; t < a->c.ntargets; t++)
       for (int f = 0; f < OPT_FAULT_COUNT; f++)
          if (opt_fault_on_target((enum opt_fault)f, a->c.targets[t].name))
-            absent &= ~(1ull << f);
+            opt_fault_set_del(&absent, f);
    warn_faults_off_target(absent, a->targets ? a->targets : "the run's targets");
    if (a->baseline && !load_baseline(a->baseline, bl))
       return EXIT_USAGE;

@@ -346,7 +346,7 @@ cmd_compile(int argc, char **argv)
       diag_clear(&d);
       return EXIT_USAGE;
    }
-   if (a.opt.faults && strcmp(a.path, "opt"))
+   if (opt_fault_set_any(&a.opt.faults) && strcmp(a.path, "opt"))
       return usage_error("compile: --inject-fault needs --path opt (faults are in the "
                          "optimizing compiler)");
    if (isa_open(a.target, &m, &d) != ISA_ERR_OK || !(s = load_shader(&a, &d)))

@@ -56,6 +56,7 @@
 #ifndef DC_IR_H
 #define DC_IR_H
 
+#include "compiler/compiler.h"
 #include "compiler/tgsi/tgsi.h"
 #include "isa/isa.h"
 #include "util/util.h"
@@ -542,7 +543,7 @@ struct ir_shader {
    uint32_t cbuf_slots[IR_MAX_CBUFS];
    /* opt_options.faults and the compile's context, for the fault hooks no
     * opt_ctx reaches (opt_run sets them; fault_ctx may be NULL) */
-   uint64_t faults;
+   struct opt_fault_set faults;
    struct opt_ctx *fault_ctx;
    /* vertices of per-vertex inputs (the front end: the interpreter's
     * count, GS input primitive or 4 for tessellation); 0 when unknown */
@@ -572,7 +573,7 @@ struct opt_options {
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
-   uint64_t faults;         /* injected bugs: bit OPT_FAULT_* (fault.c); 0 in real use */
+   struct opt_fault_set faults; /* injected bugs (fault.c); none in real use */
    bool no_verify;          /* no per-rewrite verification (opt_verify.c) */
 };
 
@@ -876,14 +877,14 @@ struct opt_fault_info {
 static inline bool
 opt_fault(const struct opt_ctx *ctx, enum opt_fault f)
 {
-   return (ctx->opts.faults >> f) & 1;
+   return opt_fault_set_has(&ctx->opts.faults, (int)f);
 }
 
 /* The same where no opt_ctx reaches (control words, emission). */
 static inline bool
 opt_fault_sh(const struct ir_shader *sh, enum opt_fault f)
 {
-   return (sh->faults >> f) & 1;
+   return opt_fault_set_has(&sh->faults, (int)f);
 }
 
 /* pass.c: whether fault f fires on the instance the text names (f
@@ -901,7 +902,7 @@ extern const char *const opt_fault_class_names[OPT_FCLASS_COUNT];
 int opt_fault_find(const char *name);
 /* A comma list of fault names into a mask; false with a diagnostic
  * naming the first unknown one. */
-bool opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d);
+bool opt_fault_parse(const char *list, struct opt_fault_set *mask, struct diag_list *d);
 /* Whether fault f exists on model `target` (its targets list names it). */
 bool opt_fault_on_target(enum opt_fault f, const char *target);
 /* Whether fault f has hooks in pass `pass` (its pass list names it). */
@@ -1400,5 +1401,7 @@ bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_ra(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx);
+/* opt_hazard_ws.c: s_nop and s_waitcnt on wait-state models (gfx9) */
+void opt_hazard_wait_states(struct ir_shader *sh, struct opt_ctx *ctx);
 
 #endif
