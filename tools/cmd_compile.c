@@ -85,6 +85,10 @@ compile_usage(FILE *f)
               "                         (the same as check --opt)\n"
               "  --inject-fault NAME    switch on a known bug in the optimizing compiler\n"
               "                         (a comma list; diffcomp faults lists them)\n"
+              "  --conservative LIST    run these mandatory stages' conservative variants\n"
+              "                         (jumps, isel, sched, live, ra, legalize, hazard,\n"
+              "                         emit, or all; see README 'Bisecting the mandatory\n"
+              "                         stages')\n"
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n"
               "                  (a file's '# dialect:' line also sets these)\n\n"
@@ -145,6 +149,13 @@ parse_args(int argc, char **argv, struct compile_args *a)
          int rc = parse_fault_list(v, &a->opt.faults);
          if (rc)
             return rc;
+      } else if (opt_value(argc, argv, &i, "--conservative", &v)) {
+         struct diag_list d = {0};
+         bool ok = v && opt_stage_parse(v, &a->opt.conservative, &d);
+         print_diags(&d, stderr);
+         diag_clear(&d);
+         if (!ok)
+            return usage_error("--conservative takes a list of stages");
       } else if (!strcmp(arg, "--fuse-ffma")) {
          return usage_error("compile: --fuse-ffma is now --opt fuse-ffma (as in check)");
       } else if (!strcmp(arg, "--stats")) {

@@ -560,6 +560,21 @@ struct ir_builder {
 /* ------------------------------------------------------------------ */
 /* Pass manager                                                         */
 
+/* The mandatory stages that have a conservative variant (conservative.c),
+ * from the front of the backend to its end. */
+#define OPT_STAGES(X)                                                                              \
+   X(JUMPS, "jumps")                                                                               \
+   X(ISEL, "isel")                                                                                 \
+   X(SCHED, "sched")                                                                               \
+   X(LIVE, "live")                                                                                 \
+   X(RA, "ra")                                                                                     \
+   X(LEGALIZE, "legalize")                                                                         \
+   X(HAZARD, "hazard")                                                                             \
+   X(EMIT, "emit")
+#define OPT_STAGE_ENUM_(e, name) OPT_STAGE_##e,
+enum opt_stage { OPT_STAGES(OPT_STAGE_ENUM_) OPT_STAGE_COUNT };
+#undef OPT_STAGE_ENUM_
+
 struct opt_options {
    const char *passes;      /* comma list run once each in this order; NULL = pipeline */
    const char *disable;     /* comma list of passes not to run */
@@ -575,6 +590,14 @@ struct opt_options {
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
    struct opt_fault_set faults; /* injected bugs (fault.c); none in real use */
    bool no_verify;          /* no per-rewrite verification (opt_verify.c) */
+   /* Conservative stages (conservative.c): bit OPT_STAGE_* runs that
+    * mandatory stage's conservative variant, on the items cons_pick says
+    * yes to (every item without one). hide_firings: an injected fault
+    * fires everywhere uncounted, like the ordinary code it imitates. */
+   unsigned conservative;
+   bool (*cons_pick)(void *cons_ctx, enum opt_stage st, const char *item);
+   void *cons_ctx;
+   bool hide_firings;
 };
 
 /* The exactness a rewrite claims (opt_verify.c). */
@@ -599,6 +622,9 @@ struct opt_ctx {
    struct opt_fault_seen *fault_seen;
    size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
    bool firing;                         /* opt_transform is asked about a fault firing */
+   /* Each conservative item asked so far and the answer (conservative.c) */
+   struct opt_fault_seen *cons_seen;
+   size_t cons_seen_n, cons_seen_cap;
    /* Per-rewrite verification (opt_verify.c): the shader being compiled
     * (opt_run_pass sets it), the last transformation's text, the first
     * value id it may have built, whether the next opt_replace is that
@@ -894,6 +920,36 @@ bool opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...
 /* The same through sh->fault_ctx (without one: fires whenever injected). */
 bool opt_fault_fires_sh(const struct ir_shader *sh, enum opt_fault f, const char *fmt, ...)
     DC_PRINTF(3, 4);
+
+/* conservative.c */
+extern const char *const opt_stage_names[OPT_STAGE_COUNT];
+/* The stage named `name`, or -1. */
+int opt_stage_find(const char *name);
+/* A comma list of stage names ("all": every one) into a mask of bits
+ * OPT_STAGE_*; false with a diagnostic naming the first unknown one. */
+bool opt_stage_parse(const char *list, unsigned *mask, struct diag_list *d);
+/* Whether stage st runs conservatively (on some item or other). */
+bool opt_stage_conservative(const struct opt_ctx *ctx, enum opt_stage st);
+/* Whether stage st treats the item named by the text (stable across
+ * compiles that differ only in later choices) conservatively; line is its
+ * TGSI source line. Asked again about the same item: the same answer.
+ * With bisect logging on, the first ask is logged as
+ *   CONSERVE: stage NAME item TEXT line L */
+bool opt_conservative(struct opt_ctx *ctx, enum opt_stage st, unsigned line, const char *fmt, ...)
+    DC_PRINTF(4, 5);
+/* With bisect logging on: a note about an item, what the stage's ordinary
+ * code did there (fmt gives "ITEM: TEXT"), logged as
+ *   CONSERVE-NOTE: stage NAME item ITEM: TEXT */
+void opt_cons_note(struct opt_ctx *ctx, enum opt_stage st, const char *fmt, ...) DC_PRINTF(3, 4);
+/* pass.c's table of the items asked: the answer kept for `what` (owned
+ * by the table from now on); *fresh when it is still to be set. */
+bool *opt_cons_seen(struct opt_ctx *ctx, char *what, bool *fresh);
+/* Whether the pass running now is a conservative stage: it makes no
+ * optional transformation (opt_transform says no, uncounted). */
+bool opt_cons_refuses(const struct opt_ctx *ctx);
+/* The same through sh->fault_ctx (without one: never). */
+bool opt_conservative_sh(const struct ir_shader *sh, enum opt_stage st, unsigned line,
+                         const char *fmt, ...) DC_PRINTF(4, 5);
 
 /* fault.c */
 extern const struct opt_fault_info opt_fault_info[OPT_FAULT_COUNT];

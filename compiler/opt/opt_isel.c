@@ -610,11 +610,14 @@ isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left,
 {
    if (s->op[direct] >= 0)
       return isel_build2(s, pos, direct, a, b);
-   if ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
-                                a->id, b->id, pos->id)) ||
-       (!left && sign && !strcmp(sign, "s32") &&
-        opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
-                        b->id, pos->id)))
+   /* conservative: the plain clamping shift, never a funnel shift */
+   bool plain = opt_conservative(s->ctx, OPT_STAGE_ISEL, pos->line, "shift %%%u", pos->id);
+   if (!plain &&
+       ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
+                                 a->id, b->id, pos->id)) ||
+        (!left && sign && !strcmp(sign, "s32") &&
+         opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
+                         b->id, pos->id))))
       return funnel_shift(s, pos, left, a, b);
    struct ir_instr *r = isel_build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
    isel_set_flag_mod(s, r, s->mod_wrap, 1);
@@ -651,7 +654,10 @@ static struct ir_instr *
 truncating(struct isel *s, struct ir_instr *c, enum isa_type from, enum isa_type to)
 {
    int rm = isa_mod_by_role(s->m, ISA_ROLE_ROUND);
-   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to) ||
+   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to))
+      return c;
+   /* conservative: the rounding always written out */
+   if (!opt_conservative(s->ctx, OPT_STAGE_ISEL, c->line, "convert %%%u", c->id) &&
        opt_fault_fires(s->ctx, OPT_FAULT_F2I_ROUND, "%%%u rounds to nearest", c->id))
       return c;
    if (isa_mod_value(s->m, (unsigned)rm, "default") >= 0)
