@@ -56,6 +56,7 @@
 #ifndef DC_IR_H
 #define DC_IR_H
 
+#include "compiler/compiler.h"
 #include "compiler/tgsi/tgsi.h"
 #include "isa/isa.h"
 #include "util/util.h"
@@ -543,7 +544,7 @@ struct ir_shader {
    uint32_t cbuf_slots[IR_MAX_CBUFS];
    /* opt_options.faults and the compile's context, for the fault hooks no
     * opt_ctx reaches (opt_run sets them; fault_ctx may be NULL) */
-   uint64_t faults;
+   struct opt_fault_set faults;
    struct opt_ctx *fault_ctx;
    /* vertices of per-vertex inputs (the front end: the interpreter's
     * count, GS input primitive or 4 for tessellation); 0 when unknown */
@@ -560,6 +561,21 @@ struct ir_builder {
 /* ------------------------------------------------------------------ */
 /* Pass manager                                                         */
 
+/* The mandatory stages that have a conservative variant (conservative.c),
+ * from the front of the backend to its end. */
+#define OPT_STAGES(X)                                                                              \
+   X(JUMPS, "jumps")                                                                               \
+   X(ISEL, "isel")                                                                                 \
+   X(SCHED, "sched")                                                                               \
+   X(LIVE, "live")                                                                                 \
+   X(RA, "ra")                                                                                     \
+   X(LEGALIZE, "legalize")                                                                         \
+   X(HAZARD, "hazard")                                                                             \
+   X(EMIT, "emit")
+#define OPT_STAGE_ENUM_(e, name) OPT_STAGE_##e,
+enum opt_stage { OPT_STAGES(OPT_STAGE_ENUM_) OPT_STAGE_COUNT };
+#undef OPT_STAGE_ENUM_
+
 struct opt_options {
    const char *passes;      /* comma list run once each in this order; NULL = pipeline */
    const char *disable;     /* comma list of passes not to run */
@@ -573,8 +589,16 @@ struct opt_options {
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
-   uint64_t faults;         /* injected bugs: bit OPT_FAULT_* (fault.c); 0 in real use */
+   struct opt_fault_set faults; /* injected bugs (fault.c); none in real use */
    bool no_verify;          /* no per-rewrite verification (opt_verify.c) */
+   /* Conservative stages (conservative.c): bit OPT_STAGE_* runs that
+    * mandatory stage's conservative variant, on the items cons_pick says
+    * yes to (every item without one). hide_firings: an injected fault
+    * fires everywhere uncounted, like the ordinary code it imitates. */
+   unsigned conservative;
+   bool (*cons_pick)(void *cons_ctx, enum opt_stage st, const char *item);
+   void *cons_ctx;
+   bool hide_firings;
 };
 
 /* The exactness a rewrite claims (opt_verify.c). */
@@ -599,6 +623,9 @@ struct opt_ctx {
    struct opt_fault_seen *fault_seen;
    size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
    bool firing;                         /* opt_transform is asked about a fault firing */
+   /* Each conservative item asked so far and the answer (conservative.c) */
+   struct opt_fault_seen *cons_seen;
+   size_t cons_seen_n, cons_seen_cap;
    /* Per-rewrite verification (opt_verify.c): the shader being compiled
     * (opt_run_pass sets it), the last transformation's text, the first
     * value id it may have built, whether the next opt_replace is that
@@ -877,14 +904,14 @@ struct opt_fault_info {
 static inline bool
 opt_fault(const struct opt_ctx *ctx, enum opt_fault f)
 {
-   return (ctx->opts.faults >> f) & 1;
+   return opt_fault_set_has(&ctx->opts.faults, (int)f);
 }
 
 /* The same where no opt_ctx reaches (control words, emission). */
 static inline bool
 opt_fault_sh(const struct ir_shader *sh, enum opt_fault f)
 {
-   return (sh->faults >> f) & 1;
+   return opt_fault_set_has(&sh->faults, (int)f);
 }
 
 /* pass.c: whether fault f fires on the instance the text names (f
@@ -895,6 +922,36 @@ bool opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...
 bool opt_fault_fires_sh(const struct ir_shader *sh, enum opt_fault f, const char *fmt, ...)
     DC_PRINTF(3, 4);
 
+/* conservative.c */
+extern const char *const opt_stage_names[OPT_STAGE_COUNT];
+/* The stage named `name`, or -1. */
+int opt_stage_find(const char *name);
+/* A comma list of stage names ("all": every one) into a mask of bits
+ * OPT_STAGE_*; false with a diagnostic naming the first unknown one. */
+bool opt_stage_parse(const char *list, unsigned *mask, struct diag_list *d);
+/* Whether stage st runs conservatively (on some item or other). */
+bool opt_stage_conservative(const struct opt_ctx *ctx, enum opt_stage st);
+/* Whether stage st treats the item named by the text (stable across
+ * compiles that differ only in later choices) conservatively; line is its
+ * TGSI source line. Asked again about the same item: the same answer.
+ * With bisect logging on, the first ask is logged as
+ *   CONSERVE: stage NAME item TEXT line L */
+bool opt_conservative(struct opt_ctx *ctx, enum opt_stage st, unsigned line, const char *fmt, ...)
+    DC_PRINTF(4, 5);
+/* With bisect logging on: a note about an item, what the stage's ordinary
+ * code did there (fmt gives "ITEM: TEXT"), logged as
+ *   CONSERVE-NOTE: stage NAME item ITEM: TEXT */
+void opt_cons_note(struct opt_ctx *ctx, enum opt_stage st, const char *fmt, ...) DC_PRINTF(3, 4);
+/* pass.c's table of the items asked: the answer kept for `what` (owned
+ * by the table from now on); *fresh when it is still to be set. */
+bool *opt_cons_seen(struct opt_ctx *ctx, char *what, bool *fresh);
+/* Whether the pass running now is a conservative stage: it makes no
+ * optional transformation (opt_transform says no, uncounted). */
+bool opt_cons_refuses(const struct opt_ctx *ctx);
+/* The same through sh->fault_ctx (without one: never). */
+bool opt_conservative_sh(const struct ir_shader *sh, enum opt_stage st, unsigned line,
+                         const char *fmt, ...) DC_PRINTF(4, 5);
+
 /* fault.c */
 extern const struct opt_fault_info opt_fault_info[OPT_FAULT_COUNT];
 extern const char *const opt_fault_class_names[OPT_FCLASS_COUNT];
@@ -902,7 +959,7 @@ extern const char *const opt_fault_class_names[OPT_FCLASS_COUNT];
 int opt_fault_find(const char *name);
 /* A comma list of fault names into a mask; false with a diagnostic
  * naming the first unknown one. */
-bool opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d);
+bool opt_fault_parse(const char *list, struct opt_fault_set *mask, struct diag_list *d);
 /* Whether fault f exists on model `target` (its targets list names it). */
 bool opt_fault_on_target(enum opt_fault f, const char *target);
 /* Whether fault f has hooks in pass `pass` (its pass list names it). */
@@ -1424,5 +1481,7 @@ bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_ra(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx);
+/* opt_hazard_ws.c: s_nop and s_waitcnt on wait-state models (gfx9) */
+void opt_hazard_wait_states(struct ir_shader *sh, struct opt_ctx *ctx);
 
 #endif

@@ -91,7 +91,7 @@ static enum place
 natural_place(const struct isa_model *m, const struct ir_instr *v)
 {
    if (v->op == IR_OP_LOAD_CONST)
-      return PLACE_CONST;
+      return ir_value_in_regs(v) ? PLACE_REG : PLACE_CONST;
    if (v->op == IR_OP_IMM)
       return ir_has_reg(v) && is_const_file(m, v->mach->reg.file) ? PLACE_CONST : PLACE_IMM;
    return PLACE_REG;
