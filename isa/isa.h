@@ -368,7 +368,8 @@ struct isa_model;
    X(GATHER, "gather", "four-texel gathers") \
    X(MULTISAMPLE, "multisample", "multisample textures") \
    X(GEOMETRY, "geometry", "a geometry-shader stage") \
-   X(TESSELLATION, "tessellation", "tessellation stages")
+   X(TESSELLATION, "tessellation", "tessellation stages") \
+   X(FBFETCH, "fbfetch", "framebuffer fetch (the pixel's colour before the draw)")
 
 /* Why a decoded instruction is illegal (struct isa_insn.illegal). */
 #define ISA_ILLEGALS(X) \

@@ -42,7 +42,8 @@ static void
 faults_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp faults [-v]\n"
-              "       diffcomp faults --check FILE.tgsi... [options]\n\n"
+              "       diffcomp faults --check FILE.tgsi... [options]\n"
+              "       diffcomp faults --check --generated N [FILE.tgsi...] [options]\n\n"
               "Lists the faults that can be injected into the optimizing compiler\n"
               "(diffcomp check --inject-fault NAME): name, class, targets, the pass the\n"
               "fault lives in, description; -v adds the real fix each one imitates and\n"
@@ -55,6 +56,8 @@ faults_usage(FILE *f)
               "and the transformation named, and whether it is the fault's own firing in\n"
               "its own pass. --reduce reduces that case (diffcomp reduce) and prints the\n"
               "TGSI instructions and lanes before and after, and the median.\n\n"
+              "  --generated N        also check N shaders from the random generator\n"
+              "                       (as check --generated: seeds from --seed)\n"
               "  --fault LIST         only these faults (comma list)\n"
               "  --target LIST        only these targets (default: each built-in that opens)\n"
               "  --seed S             seed of the random inputs (default 1)\n"
@@ -114,6 +117,7 @@ struct bench_args {
    const char **files;
    unsigned nfiles, files_cap;
    const char *faults, *targets;
+   unsigned generated; /* shaders from the generator, as check --generated */
    struct diff_check_opts o;
    bool verbose;
    bool bisect, reduce; /* the first failing case of each pair bisected, reduced */
@@ -224,6 +228,7 @@ run_check(struct run *r, struct diag_list *d)
       return false;
    for (unsigned i = 0; i < a->nfiles; i++)
       diff_check_add_shader(&r->c, a->files[i], NULL);
+   diff_check_add_generated(&r->c, a->generated);
    diff_check_make_cases(&r->c, 1, 1);
    r->first = -1;
    r->start = now_seconds();
@@ -619,6 +624,10 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       if (!ok)
          return v ? EXIT_USAGE : usage_error("--fault takes a list of fault names");
       a->faults = v;
+   } else if (opt_value(argc, argv, i, "--generated", &v)) {
+      if (!v || !parse_u64(v, &n) || n > 1000000)
+         return usage_error("--generated takes a number from 0 to 1000000");
+      a->generated = (unsigned)n;
    } else if (opt_value(argc, argv, i, "--target", &v)) {
       if (!(a->targets = v))
          return usage_error("--target takes a list");
@@ -693,10 +702,11 @@ cmd_faults(int argc, char **argv)
          VEC_PUSH(a.files, a.nfiles, a.files_cap, argv[i]);
       }
    }
-   if (!rc && check && !a.nfiles)
-      rc = usage_error("faults --check takes the shader files to check");
-   if (!rc && !check && (a.nfiles || a.faults || a.targets || a.bisect || a.reduce))
-      rc = usage_error("files, --fault, --target, --bisect and --reduce go with --check");
+   if (!rc && check && !a.nfiles && !a.generated)
+      rc = usage_error("faults --check takes the shader files to check (or --generated N)");
+   if (!rc && !check && (a.nfiles || a.faults || a.targets || a.bisect || a.reduce || a.generated))
+      rc = usage_error(
+          "files, --generated, --fault, --target, --bisect and --reduce go with --check");
    if (!rc)
       rc = check ? bench(&a) : list_faults(a.verbose);
    free(a.files);

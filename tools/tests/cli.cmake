@@ -202,6 +202,11 @@ interp_cli(gen_regress_sync_fixed_point_a3xx
 interp_cli(gen_regress_else_break_loop_top
            "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
+# opt stored a zero over a TCS per-vertex output written in a loop (sm50;
+# a3xx has no tessellation: n/a).
+interp_cli(gen_regress_tcs_vertex_output_in_loop
+           "check|fixtures/gen_regress/tcs_vertex_output_in_loop.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +1 +0 +0 +0 +1")
 # tools/mutate: the mutation harness on three mutants of a small pass (one
 # killed at least, so a harness that classifies nothing fails).
 find_package(Python3 COMPONENTS Interpreter QUIET)

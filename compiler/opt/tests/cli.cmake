@@ -34,6 +34,12 @@ faults_cli(faults_check_bisect
 faults_cli(faults_check_reduce
            "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|dce-discard|--target|a3xx|--reduce|--reduce-time|60|--invocations|64|-j2" 0
            OUT "dce-discard +a3xx +fs_mixed.tgsi +31 -> [1-5] +64 -> 1 +[0-9]+ +[0-9.]+\nreduce: 1/1 reduced; median 31 -> [1-5] TGSI instructions")
+# --generated N: generated shaders (named gen:S, seeds from --seed) take
+# part as in check --generated, with or without files.
+faults_cli(faults_check_generated
+           "faults|--check|--generated|20|--fault|missing-ss|--target|a3xx|--invocations|64|-j2" 0
+           OUT "no fault, a3xx: 20 cases.*missing-ss +a3xx +yes +[a-z,]*hazard[a-z,]* +[1-9][0-9]*/[0-9]+ .* gen:[0-9]+\n.*detection rate: 1/1")
+faults_cli(faults_generated_without_check "faults|--generated|5" 2 ERR "go with --check")
 # A fault no shader reaches goes undetected: exit 1.
 faults_cli(faults_check_undetected
            "faults|--check|${_ffx}/fs_tex_out.tgsi|--fault|fold-shift-unmasked|--target|a3xx|-j0" 1
