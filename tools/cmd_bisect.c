@@ -39,11 +39,17 @@ bisect_usage(FILE *f)
               "                 1 bad, 125 skip (also when the reproducer cannot be used)\n"
               "  --firings      count the injected faults' firings only (every other\n"
               "                 transformation is made)\n"
+              "  --hide-firings an injected fault fires uncounted, like the code it imitates\n"
+              "  --no-stages    no search of the mandatory stages\n"
               "  --timeout SEC  kill a run after SEC seconds: a skip (default 300; 0 = none)\n"
               "  --no-fork      run in this process (no crash isolation)\n\n"
-              "Exit status: 0 a transformation was named; 1 the case fails but no single\n"
-              "transformation can be named (it fails with none, limit 0 is a skip, or skips\n"
-              "hide the step); 2 bad usage, an unreadable reproducer, or nothing to bisect\n"
+              "When no transformation can be named, each mandatory stage's conservative\n"
+              "variant is tried (from the end of the pipeline backwards; every stage from\n"
+              "one on when none passes alone), and inside the stage named, its items\n"
+              "(instructions, blocks) are binary-searched.\n\n"
+              "Exit status: 0 a transformation or a stage was named; 1 the case fails but\n"
+              "neither can be named (skips hide the step, or no stage's variant passes); 2 bad "
+              "usage, an unreadable reproducer, or nothing to bisect\n"
               "(the case does not fail as recorded, or opt's program is hand-written).\n");
 }
 
