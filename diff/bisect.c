@@ -670,6 +670,33 @@ bisect_stages(const struct diff_repro *r, struct diff_bisect *b, struct diag_lis
    return b->st.named < 0 || name_item(r, b, d);
 }
 
+/* A transformation was named, but it may only expose a mandatory stage's
+ * bug: the liveness, whose variant changes only what it gets wrong, and
+ * hazard insertion, whose full wait cures timing and nothing else, are
+ * tried on the full compile; one that passes is named too. */
+static bool
+exposed(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   static const enum opt_stage proof[] = {OPT_STAGE_LIVE, OPT_STAGE_HAZARD};
+   const char *pass = b->xforms[b->bad - 1].pass;
+   b->st.named = -1;
+   for (unsigned i = 0; i < ARRAY_SIZE(proof) && b->st.named < 0; i++) {
+      enum diff_bisect_verdict v;
+      if (!strcmp(pass, opt_stage_names[proof[i]]))
+         continue;
+      b->st.ran = true;
+      if (!stage_probe(r, b, 1u << proof[i], NULL, xasprintf("%s", opt_stage_names[proof[i]]), &v,
+                       d))
+         return false;
+      if (v == DIFF_BISECT_GOOD) {
+         b->st.named = (int)proof[i];
+         b->st.passing |= 1u << proof[i];
+         b->st.exposed = true;
+      }
+   }
+   return b->st.named < 0 || name_item(r, b, d);
+}
+
 static void
 untestable(struct diff_bisect *b, enum diff_bisect_outcome o, const char *why)
 {
@@ -741,6 +768,8 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
    /* no transformation to name: the mandatory stages, conservative */
    if (stuck(b) && !b->no_stages && !b->compile)
       return bisect_stages(r, b, d);
+   if (b->outcome == DIFF_BISECT_FOUND && !b->no_stages && !b->compile)
+      return exposed(r, b, d);
    return true;
 }
 

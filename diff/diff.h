@@ -522,6 +522,7 @@ struct diff_bisect_stages {
    bool ran;
    int named;        /* the stage named (enum opt_stage), -1: none */
    bool combo;       /* it passes only with every later stage conservative too */
+   bool exposed;     /* a transformation was named: it only exposes the stage's bug */
    unsigned passing; /* stages whose conservative variant alone passes (bits) */
    struct diff_bisect_stage_probe *probes;
    unsigned nprobes, probes_cap;

@@ -313,6 +313,11 @@ report(const char *file, const struct diff_repro *r, const struct diff_bisect *b
       printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
       printf("\nwith it (limit %lld): %s", n, b->ir_after ? b->ir_after : "(no IR)\n");
    }
+   if (b->st.named >= 0) {
+      printf("\nthe transformation only exposes a mandatory stage's bug: with it made, the "
+             "stage's conservative variant makes the case pass\n");
+      report_stages(r, b);
+   }
    return b->outcome == DIFF_BISECT_FOUND ? EXIT_OK : EXIT_FAIL;
 }
 

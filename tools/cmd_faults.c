@@ -409,8 +409,13 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
       b.jobs = a->o.jobs ? 1 : 0;
       b.timeout_ms = a->o.timeout_ms;
       b.no_stages = true;
-      if (diff_bisect_run(rp, &b, d) && b.outcome == DIFF_BISECT_FOUND)
-         f->firing = xstrdup(b.xforms[b.bad - 1].what);
+      if (diff_bisect_run(rp, &b, d))
+         for (unsigned i = 0; i < b.nxforms; i++) /* every firing: each is an instance */
+            if (!strncmp(b.xforms[i].what, "fault ", 6)) {
+               char *t = xasprintf("%s%s\n", f->firing ? f->firing : "", b.xforms[i].what);
+               free(f->firing);
+               f->firing = t;
+            }
       diff_bisect_fini(&b);
    }
 }
@@ -474,8 +479,8 @@ stage_match(const struct follow *f)
    enum opt_fault x = (enum opt_fault)f->fault;
    bool live = opt_fault_in_pass(x, "sched") && opt_fault_in_pass(x, "ra") &&
                opt_fault_in_pass(x, "legalize");
-   if (f->outcome == DIFF_BISECT_FOUND && f->pass) /* an optional transformation of its pass */
-      return opt_fault_in_pass(x, f->pass);
+   if (f->stage < 0 && f->outcome == DIFF_BISECT_FOUND && f->pass) /* an optional rewrite */
+      return !live && opt_fault_in_pass(x, f->pass);
    if (f->stage < 0)
       return false;
    const char *st = opt_stage_names[f->stage];
@@ -513,16 +518,16 @@ print_stages(const struct follows *fs, unsigned *nitems, unsigned *items_ok)
       const struct follow *f = &fs->v[k];
       bool m = stage_match(f);
       enum opt_fault_class cls = opt_fault_info[f->fault].cls;
-      bool ask = m && !f->pass && (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE);
+      bool ask = m && f->stage >= 0 && (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE);
       bool im = item_match(f);
       match += m;
       *nitems += ask;
       *items_ok += ask && im;
       char stage[24];
       snprintf(stage, sizeof(stage), "%s%s",
-               f->pass         ? f->pass
-               : f->stage >= 0 ? opt_stage_names[f->stage]
-                               : "-",
+               f->stage >= 0 ? opt_stage_names[f->stage]
+               : f->pass     ? f->pass
+                             : "-",
                f->combo ? "+" : "");
       printf("%-26s %-6s %-17s %-9s %-5s %-5s %6u %7.1f  %-28s %s\n", opt_fault_info[f->fault].name,
              f->target, opt_fault_info[f->fault].pass, stage, m ? "yes" : "NO",
@@ -530,9 +535,9 @@ print_stages(const struct follows *fs, unsigned *nitems, unsigned *items_ok)
              : im ? "yes"
                   : "NO",
              f->probes, f->bisect_s, f->shader,
-             f->pass    ? f->what
-             : f->items ? f->items
-                        : "");
+             f->items  ? f->items
+             : f->what ? f->what
+                       : "");
    }
    printf("stage named: %u/%u pairs; instruction named (hazard and legalization faults): %u/%u\n",
           match, fs->n, *items_ok, *nitems);
