@@ -81,6 +81,7 @@ compile_usage(FILE *f)
               "  --print-after NAME     print the IR after a pass (comma list, or all)\n"
               "  --opt-bisect-limit N   stop after the Nth transformation; prints one\n"
               "                         'BISECT: pass NAME transformation N' line per change\n"
+              "                         (-1: no limit, the lines still printed)\n"
               "  --opt LIST             inexact transforms opt may use: fuse-ffma, inexact\n"
               "                         (the same as check --opt)\n"
               "  --inject-fault NAME    switch on a known bug in the optimizing compiler\n"
@@ -133,11 +134,12 @@ parse_args(int argc, char **argv, struct compile_args *a)
             return usage_error("--print-after needs a name");
          a->opt.print_after = v;
       } else if (opt_value(argc, argv, &i, "--opt-bisect-limit", &v)) {
-         uint64_t n;
-         if (!parse_u64(v, &n) || n > INT64_MAX)
-            return usage_error("--opt-bisect-limit needs a count");
+         uint64_t n = 0;
+         bool none = v && !strcmp(v, "-1"); /* no limit, lines printed (as LLVM's) */
+         if (!none && (!parse_u64(v, &n) || n > INT64_MAX))
+            return usage_error("--opt-bisect-limit needs a count (or -1: none)");
          a->opt.bisect = true;
-         a->opt.bisect_limit = (long long)n;
+         a->opt.bisect_limit = none ? -1 : (long long)n;
       } else if (opt_value(argc, argv, &i, "--opt", &v)) {
          unsigned inexact;
          int rc = parse_opt_list(v, &inexact);
@@ -357,7 +359,7 @@ cmd_compile(int argc, char **argv)
       diag_clear(&d);
       return EXIT_USAGE;
    }
-   if (a.opt.faults && strcmp(a.path, "opt"))
+   if (opt_fault_set_any(&a.opt.faults) && strcmp(a.path, "opt"))
       return usage_error("compile: --inject-fault needs --path opt (faults are in the "
                          "optimizing compiler)");
    if (isa_open(a.target, &m, &d) != ISA_ERR_OK || !(s = load_shader(&a, &d)))

@@ -428,7 +428,7 @@ opt_build_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op, unsi
 {
    struct ir_instr *in = ir_instr_create(sh, op, nsrc);
    for (unsigned i = 0; i < nsrc; i++)
-      in->src[i] = srcs[i];
+      ir_set_src(in, i, srcs[i]);
    in->type = ir_result_type(in);
    in->flags = pos->flags;
    in->line = pos->line;

@@ -189,6 +189,15 @@ count_uses(struct isel *s)
 /* ------------------------------------------------------------------ */
 /* 1 and 2: inputs, predicates                                          */
 
+/* A model without a constant file (gfx9) has the constants bound to
+ * uniform registers before the first instruction (user SGPRs): they are
+ * inputs of the wave, one register each, placed by RA. */
+static bool
+const_in_regs(const struct isel *s, const struct ir_instr *in)
+{
+   return in->op == IR_OP_LOAD_CONST && s->cnst < 0 && s->unif >= 0;
+}
+
 static void
 hoist_inputs(struct isel *s)
 {
@@ -198,8 +207,10 @@ hoist_inputs(struct isel *s)
    struct ir_instr *after = NULL;
    for (unsigned i = 0; i < n; i++) {
       struct ir_instr *in = order[i];
-      if (in->op != IR_OP_LOAD_INPUT && in->op != IR_OP_LOAD_SYSVAL)
+      if (in->op != IR_OP_LOAD_INPUT && in->op != IR_OP_LOAD_SYSVAL && !const_in_regs(s, in))
          continue;
+      if (const_in_regs(s, in))
+         ir_mach_get(s->m, in)->reg = (struct ir_reg){(int16_t)s->unif, 0, 0};
       if (in->prev == after && in->block == entry) {
          after = in;
          continue;
@@ -452,7 +463,7 @@ predicate_ifs(struct isel *s, struct ir_list *l)
          struct ir_instr *p = isel_predicate(s, ph, n->cond);
          ir_instr_remove(ph);
          if (p)
-            n->cond = p;
+            ir_set_cond(n, p);
       }
       predicate_ifs(s, &n->then_list);
       predicate_ifs(s, &n->else_list);
@@ -1043,7 +1054,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
    uint8_t old = m->insn.src[k].flags;
    opt_verify_begin(s->ctx, in);
    m->insn.src[k].flags = (uint8_t)f;
-   in->src[m->first[k]] = x;
+   ir_set_src(in, m->first[k], x);
    if (opt_legal_possible(s->sh, in) &&
        opt_transform(s->ctx, "fold the modifier of %%%u into %%%u", v->id, in->id)) {
       opt_verify_end(s->ctx, in, in, s->ctx->verify_what);
@@ -1051,7 +1062,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
       return;
    }
    m->insn.src[k].flags = old;
-   in->src[m->first[k]] = v;
+   ir_set_src(in, m->first[k], v);
 }
 
 /* fsat(x) where x is a float op used only here and able to saturate: the
@@ -1136,7 +1147,7 @@ find_target(struct isel *s)
 {
    for (int i = 0; i < ISA_SEM_COUNT; i++)
       s->op[i] = opt_op_by_sem(s->m, (enum isa_sem)i);
-   s->gpr = s->pred = s->addr = s->cnst = s->zero_reg = s->true_reg = -1;
+   s->gpr = s->pred = s->addr = s->cnst = s->unif = s->zero_reg = s->true_reg = -1;
    for (unsigned f = 0; f < isa_file_count(s->m); f++) {
       struct isa_file_info fi;
       isa_file_info(s->m, f, &fi);
@@ -1152,6 +1163,8 @@ find_target(struct isel *s)
          s->addr = (int)f;
       if (fi.kind == ISA_FILE_CONST && s->cnst < 0)
          s->cnst = (int)f;
+      if (fi.kind == ISA_FILE_UNIFORM && s->unif < 0)
+         s->unif = (int)f;
    }
    s->mod_cond = isa_mod_by_role(s->m, ISA_ROLE_COND);
    s->mod_sat = isa_mod_by_role(s->m, ISA_ROLE_SAT);

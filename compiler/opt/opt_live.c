@@ -22,6 +22,11 @@ ir_value_in_regs(const struct ir_instr *in)
 {
    if (in->type == IR_TYPE_NONE || in->removed)
       return false;
+   if (in->op == IR_OP_LOAD_CONST && in->mach && in->mach->reg.file >= 0) {
+      struct isa_file_info fi; /* bound to a uniform register (gfx9) */
+      isa_file_info(in->mach->model, (unsigned)in->mach->reg.file, &fi);
+      return fi.kind != ISA_FILE_CONST;
+   }
    if (in->op == IR_OP_IMM || in->op == IR_OP_LOAD_CONST || in->op == IR_OP_LOAD_CONST_IND)
       return false;
    return true;

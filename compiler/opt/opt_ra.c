@@ -339,7 +339,7 @@ fix_group(struct ra *ra, struct ir_instr *in, unsigned k)
       struct ir_instr *c = opt_copy_before(ra->sh, in, in->src[m->first[k] + i]);
       ir_mach_get(ra->m, c)->reg = (struct ir_reg){(int16_t)f, (uint16_t)(base + (int)i), 1};
       occupy(ra, c);
-      in->src[m->first[k] + i] = c;
+      ir_set_src(in, m->first[k] + i, c);
       set_last_use(ra, c->id, in);
    }
 }
@@ -448,7 +448,7 @@ fix_groups(struct ra *ra, struct ir_instr *in)
       }
       if (fixed[k] >= 0) {
          for (unsigned i = 0; i < n; i++)
-            in->src[m->first[k] + i] = in->src[m->first[fixed[k]] + i];
+            ir_set_src(in, m->first[k] + i, in->src[m->first[fixed[k]] + i]);
       } else {
          fix_group(ra, in, k);
          for (unsigned i = 0; i < n && n <= 4; i++)
@@ -605,7 +605,7 @@ copy_outputs(struct ra *ra)
             first = in;
          struct ir_instr *v = in->src[0];
          if (!ir_value_in_regs(v) || file_of(ra, v) != ra->gpr)
-            in->src[0] = opt_copy_before(ra->sh, first, v);
+            ir_set_src(in, 0, opt_copy_before(ra->sh, first, v));
       }
    }
 }
@@ -732,7 +732,7 @@ resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
       if (i < n) {
          struct ir_instr *c = copy_at_end(ra, pred, pc[i].src);
          ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;
-         pc[i].phi->src[k] = c;
+         ir_set_src(pc[i].phi, k, c);
          pc[i] = pc[--n];
          continue;
       }
