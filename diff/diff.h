@@ -558,8 +558,38 @@ struct diff_bisect_probe {
    char *why; /* the case's first signal line, or "pass" */
 };
 
+/* A run of the stage search: the conservative stages (or items) it had. */
+struct diff_bisect_stage_probe {
+   char *label;
+   enum diff_bisect_verdict v;
+   char *why;
+};
+
+/* The search of the mandatory stages (issue 16), when the case fails with
+ * no transformation: which stage's conservative variant makes it pass,
+ * then which of its items. */
+struct diff_bisect_stages {
+   bool ran;
+   int named;        /* the stage named (enum opt_stage), -1: none */
+   bool combo;       /* it passes only with every later stage conservative too */
+   bool exposed;     /* a transformation was named: it only exposes the stage's bug */
+   unsigned passing; /* stages whose conservative variant alone passes (bits) */
+   struct diff_bisect_stage_probe *probes;
+   unsigned nprobes, probes_cap;
+   unsigned nitems;                /* the named stage's items */
+   char *item;                     /* the items named ("A, B": several places), NULL: none */
+   unsigned nneed;                 /* how many */
+   unsigned item_line;             /* the last one's TGSI line, 0: none */
+   bool item_alone;                /* their conservative treatment alone makes the case pass */
+   char *notes;                    /* what the ordinary code did there (the stage's notes) */
+   char *code_before, *code_after; /* the programs without and with it conservative */
+   char *why;                      /* why no stage or no item was named */
+};
+
 struct diff_bisect {
    /* in */
+   bool hide_firings;         /* an injected fault fires uncounted (opt_options.hide_firings) */
+   bool no_stages;            /* no stage search */
    unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
    diff_bisect_compile_fn compile;
    void *compile_ctx;
@@ -579,6 +609,7 @@ struct diff_bisect {
     * transformation made while emitting), the listing does */
    char *code_before, *code_after;
    char *why; /* UNTESTABLE, NO_FAILURE: one line */
+   struct diff_bisect_stages st;
 };
 
 void diff_bisect_init(struct diff_bisect *b);

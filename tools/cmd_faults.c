@@ -33,6 +33,7 @@
 #include "diff/diff.h"
 #include "tools/tools.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,6 +68,9 @@ faults_usage(FILE *f)
               "  --legacy, --hex-bits parser dialect\n"
               "  -v, --verbose        also the failing cases of each fault\n"
               "  --bisect             bisect the first failing case of each pair\n"
+              "  --hide-firings       bisect with each fault's firings hidden (they look like\n"
+              "                       the code they imitate): the mandatory stage and the\n"
+              "                       instructions bisect names instead\n"
               "  --reduce             reduce the first failing case of each pair\n"
               "  --reduce-time SEC    time budget of each reduction (default 30)\n\n"
               "Exit status: 0 every fault detected and the fault-free run clean (and, with\n"
@@ -121,6 +125,7 @@ struct bench_args {
    struct diff_check_opts o;
    bool verbose;
    bool bisect, reduce; /* the first failing case of each pair bisected, reduced */
+   bool hide;           /* bisect with the firings hidden: the stage search */
    double reduce_time;  /* seconds per reduction */
 };
 
@@ -137,6 +142,11 @@ struct follow {
    unsigned nxforms, probes;
    bool firings; /* limit 0 gave no good run: the firings alone were counted */
    double bisect_s;
+   /* with the firings hidden (--hide-firings): the stage and items named,
+    * and the firing the ordinary bisection names (its instance) */
+   int stage;
+   bool combo;
+   char *items, *firing;
    /* reduce */
    enum diff_reduce_status reduced;
    struct diff_reduce_stats st;
@@ -380,6 +390,7 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
    diff_bisect_init(&b);
    b.jobs = a->o.jobs ? 1 : 0;
    b.timeout_ms = a->o.timeout_ms;
+   b.hide_firings = a->hide;
    double t0 = now_seconds();
    f->outcome = DIFF_BISECT_UNTESTABLE;
    if (diff_bisect_run(rp, &b, d)) {
@@ -394,8 +405,26 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
          f->what = xstrdup(b.xforms[b.bad - 1].what);
       }
    }
+   f->stage = b.st.named;
+   f->combo = b.st.combo;
+   f->items = b.st.item ? xstrdup(b.st.item) : NULL;
    f->bisect_s = now_seconds() - t0;
    diff_bisect_fini(&b);
+   enum opt_fault_class cls = opt_fault_info[f->fault].cls;
+   if (a->hide && f->items && (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE)) {
+      diff_bisect_init(&b); /* the firing, as the fault's own instance */
+      b.jobs = a->o.jobs ? 1 : 0;
+      b.timeout_ms = a->o.timeout_ms;
+      b.no_stages = true;
+      if (diff_bisect_run(rp, &b, d))
+         for (unsigned i = 0; i < b.nxforms; i++) /* every firing: each is an instance */
+            if (!strncmp(b.xforms[i].what, "fault ", 6)) {
+               char *t = xasprintf("%s%s\n", f->firing ? f->firing : "", b.xforms[i].what);
+               free(f->firing);
+               f->firing = t;
+            }
+      diff_bisect_fini(&b);
+   }
 }
 
 static void
@@ -447,6 +476,79 @@ bisect_match(const struct follow *f)
    return f->outcome == DIFF_BISECT_FOUND && f->pass &&
           opt_fault_in_pass((enum opt_fault)f->fault, f->pass) && !strncmp(f->what, "fault ", 6) &&
           !strncmp(f->what + 6, name, n) && f->what[6 + n] == ':';
+}
+
+/* With the firings hidden: the stage the fault sits in -- its pass, or
+ * the liveness for the faults hooked in every stage that asks it. */
+static bool
+stage_match(const struct follow *f)
+{
+   enum opt_fault x = (enum opt_fault)f->fault;
+   bool live = opt_fault_in_pass(x, "sched") && opt_fault_in_pass(x, "ra") &&
+               opt_fault_in_pass(x, "legalize");
+   if (f->stage < 0 && f->outcome == DIFF_BISECT_FOUND && f->pass) /* an optional rewrite */
+      return !live && opt_fault_in_pass(x, f->pass);
+   if (f->stage < 0)
+      return false;
+   const char *st = opt_stage_names[f->stage];
+   return live ? !strcmp(st, "live") : opt_fault_in_pass(x, st);
+}
+
+/* Whether the items named hold the instance the firing names ("%N"). */
+static bool
+item_match(const struct follow *f)
+{
+   if (!f->items || !f->firing)
+      return false;
+   for (const char *p = strchr(f->firing, '%'); p; p = strchr(p + 1, '%')) {
+      char id[16];
+      size_t n = 1 + strspn(p + 1, "0123456789");
+      if (n < 2 || n >= sizeof(id))
+         continue;
+      snprintf(id, sizeof(id), "%.*s", (int)n, p);
+      for (const char *q = strstr(f->items, id); q; q = strstr(q + 1, id))
+         if (!isdigit((unsigned char)q[n]))
+            return true;
+   }
+   return false;
+}
+
+/* --hide-firings: the stage search's table. */
+static unsigned
+print_stages(const struct follows *fs, unsigned *nitems, unsigned *items_ok)
+{
+   unsigned match = 0;
+   printf("\nbisect, the fault's firings hidden: the stage (and items) named\n");
+   printf("%-26s %-6s %-17s %-9s %-5s %-5s %6s %7s  %-28s %s\n", "FAULT", "TARGET", "PASS", "STAGE",
+          "MATCH", "ITEM", "PROBES", "SECONDS", "SHADER", "ITEMS");
+   for (unsigned k = 0; k < fs->n; k++) {
+      const struct follow *f = &fs->v[k];
+      bool m = stage_match(f);
+      enum opt_fault_class cls = opt_fault_info[f->fault].cls;
+      bool ask = m && f->stage >= 0 && (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE);
+      bool im = item_match(f);
+      match += m;
+      *nitems += ask;
+      *items_ok += ask && im;
+      char stage[24];
+      snprintf(stage, sizeof(stage), "%s%s",
+               f->stage >= 0 ? opt_stage_names[f->stage]
+               : f->pass     ? f->pass
+                             : "-",
+               f->combo ? "+" : "");
+      printf("%-26s %-6s %-17s %-9s %-5s %-5s %6u %7.1f  %-28s %s\n", opt_fault_info[f->fault].name,
+             f->target, opt_fault_info[f->fault].pass, stage, m ? "yes" : "NO",
+             !ask ? "-"
+             : im ? "yes"
+                  : "NO",
+             f->probes, f->bisect_s, f->shader,
+             f->items  ? f->items
+             : f->what ? f->what
+                       : "");
+   }
+   printf("stage named: %u/%u pairs; instruction named (hazard and legalization faults): %u/%u\n",
+          match, fs->n, *items_ok, *nitems);
+   return match;
 }
 
 static const char *const outcome_names[] = {
@@ -586,13 +688,19 @@ bench(const struct bench_args *a)
    if (a->bisect || a->reduce)
       printf("bisecting and reducing: %.1f s\n", follow_s);
    bool clean = bases.false_pos == 0, followed = true;
-   if (a->bisect)
+   if (a->hide) {
+      unsigned ni = 0, iok = 0;
+      followed = print_stages(&fs, &ni, &iok) == fs.n && iok == ni;
+   } else if (a->bisect) {
       followed = print_bisect(&fs) == fs.n;
+   }
    if (a->reduce)
       print_reduce(&fs, a->reduce_time);
    for (unsigned k = 0; k < fs.n; k++) {
       free(fs.v[k].pass);
       free(fs.v[k].what);
+      free(fs.v[k].items);
+      free(fs.v[k].firing);
    }
    free(fs.v);
    for (unsigned i = 0; i < bases.n; i++)
@@ -658,6 +766,8 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       a->verbose = true;
    } else if (!strcmp(argv[*i], "--bisect")) {
       a->bisect = true;
+   } else if (!strcmp(argv[*i], "--hide-firings")) {
+      a->bisect = a->hide = true;
    } else if (!strcmp(argv[*i], "--reduce")) {
       a->reduce = true;
    } else if (opt_value(argc, argv, i, "--reduce-time", &v)) {
