@@ -990,7 +990,7 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "binding %u: %s", i, why);
       return false;
    }
-   if (to_const)
+   if (to_const && c->files[b->file].kind == ISA_FILE_CONST)
       cbank_base(c, b->file, b->bank);
    return true;
 }

@@ -418,6 +418,15 @@ isa_hazard_param(const struct isa_model *m, const char *name, int def)
    return i < 0 ? def : m->params[i].value;
 }
 
+int
+isa_wait_states_max(const struct isa_model *m)
+{
+   int n = 0;
+   for (unsigned i = 0; i < m->nwait_rules; i++)
+      n = MAX2(n, m->wait_rules[i].states);
+   return n;
+}
+
 const char *
 isa_sem_name(enum isa_sem s)
 {

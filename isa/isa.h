@@ -641,6 +641,8 @@ const char *isa_op_key(const struct isa_model *m, unsigned op);
 enum isa_hazard_kind isa_hazard_kind(const struct isa_model *m);
 /* A named integer hazard parameter ("alu_to_alu", "scoreboards", ...), or def. */
 int isa_hazard_param(const struct isa_model *m, const char *name, int def);
+/* The most wait states any row of the wait-state table asks for (0: none). */
+int isa_wait_states_max(const struct isa_model *m);
 
 const char *isa_sem_name(enum isa_sem s);
 int isa_sem_find(const char *name);
