@@ -380,6 +380,11 @@ bisect(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
       untestable(b, DIFF_BISECT_UNTESTABLE, "opt's program is a hand-written one (opt-asm)");
       return true;
    }
+   if (r->opt_cmd && !diff_extcc_has_limit(r->opt_cmd)) {
+      untestable(b, DIFF_BISECT_UNTESTABLE,
+                 "the opt command takes no {limit} (README: \"Checking your own compiler\")");
+      return true;
+   }
    if (!verdict(r, b, -1, &v, &died, d))
       return false;
    if (v != DIFF_BISECT_BAD) {

@@ -532,7 +532,7 @@ predicate_ifs(struct isel *s, struct ir_list *l)
          struct ir_instr *p = isel_predicate(s, ph, n->cond);
          ir_instr_remove(ph);
          if (p)
-            n->cond = p;
+            ir_set_cond(n, p);
       }
       predicate_ifs(s, &n->then_list);
       predicate_ifs(s, &n->else_list);
@@ -679,11 +679,14 @@ isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left,
 {
    if (s->op[direct] >= 0)
       return isel_build2(s, pos, direct, a, b);
-   if ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
-                                a->id, b->id, pos->id)) ||
-       (!left && sign && !strcmp(sign, "s32") &&
-        opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
-                        b->id, pos->id)))
+   /* conservative: the plain clamping shift, never a funnel shift */
+   bool plain = opt_conservative(s->ctx, OPT_STAGE_ISEL, pos->line, "shift %%%u", pos->id);
+   if (!plain &&
+       ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
+                                 a->id, b->id, pos->id)) ||
+        (!left && sign && !strcmp(sign, "s32") &&
+         opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
+                         b->id, pos->id))))
       return funnel_shift(s, pos, left, a, b);
    struct ir_instr *r = isel_build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
    isel_set_flag_mod(s, r, s->mod_wrap, 1);
@@ -720,7 +723,10 @@ static struct ir_instr *
 truncating(struct isel *s, struct ir_instr *c, enum isa_type from, enum isa_type to)
 {
    int rm = isa_mod_by_role(s->m, ISA_ROLE_ROUND);
-   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to) ||
+   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to))
+      return c;
+   /* conservative: the rounding always written out */
+   if (!opt_conservative(s->ctx, OPT_STAGE_ISEL, c->line, "convert %%%u", c->id) &&
        opt_fault_fires(s->ctx, OPT_FAULT_F2I_ROUND, "%%%u rounds to nearest", c->id))
       return c;
    if (isa_mod_value(s->m, (unsigned)rm, "default") >= 0)
@@ -1121,7 +1127,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
    uint8_t old = m->insn.src[k].flags;
    opt_verify_begin(s->ctx, in);
    m->insn.src[k].flags = (uint8_t)f;
-   in->src[m->first[k]] = x;
+   ir_set_src(in, m->first[k], x);
    if (opt_legal_possible(s->sh, in) &&
        opt_transform(s->ctx, "fold the modifier of %%%u into %%%u", v->id, in->id)) {
       opt_verify_end(s->ctx, in, in, s->ctx->verify_what);
@@ -1129,7 +1135,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
       return;
    }
    m->insn.src[k].flags = old;
-   in->src[m->first[k]] = v;
+   ir_set_src(in, m->first[k], v);
 }
 
 /* fsat(x) where x is a float op used only here and able to saturate: the

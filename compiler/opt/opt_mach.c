@@ -158,7 +158,7 @@ ir_mach_set_src(struct ir_instr *in, unsigned k, struct ir_instr *const *v, unsi
    unsigned base = in->nsrc;
    ir_instr_set_nsrc(in, base + n);
    for (unsigned i = 0; i < n; i++)
-      in->src[base + i] = v[i];
+      ir_set_src(in, base + i, v[i]);
    m->first[k] = (uint8_t)base;
    m->count[k] = (uint8_t)n;
 }
@@ -279,7 +279,7 @@ ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned ind
    unsigned at = m->first[k];
    uint8_t flags = m->insn.src[k].flags;
    for (unsigned i = at; i + 1 < in->nsrc; i++)
-      in->src[i] = in->src[i + 1];
+      ir_set_src(in, i, in->src[i + 1]);
    in->nsrc--;
    for (unsigned j = 0; j < m->insn.nsrc; j++)
       if (m->count[j] && m->first[j] > at)
@@ -297,7 +297,7 @@ ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate)
    struct ir_mach *m = in->mach;
    unsigned n = in->nsrc;
    ir_instr_set_nsrc(in, n + 1);
-   in->src[n] = pred;
+   ir_set_src(in, n, pred);
    m->guard = (uint8_t)n;
    m->guard_not = negate;
 }

@@ -296,25 +296,28 @@ replace(struct sdwa *w, struct ir_instr *old, struct ir_instr *rep)
 /* ------------------------------------------------------------------ */
 /* 1. Source selects                                                    */
 
-/* The select reading field f of a register already selected by cur
- * (SEM_SEL_DWORD: none): -1 when it does not fit inside. */
+/* The select of y for an operand that selects cur (SEM_SEL_DWORD: none)
+ * of x, where x is field f of y: cur's bits of f, so BYTE_0 of a WORD_1
+ * field is BYTE_2. -1 when cur reaches past f (into its extension). */
 static int
 compose(struct sdwa *w, unsigned cur, bool cur_sext, const struct field *f, bool *sext,
         const struct ir_instr *in)
 {
-   unsigned off = 0, bits = 32;
-   if (cur != SEM_SEL_DWORD)
-      sem_sdwa_field(cur, &off, &bits);
-   if (f->off + f->bits > bits)
-      return -1; /* the field reaches the existing select's extension */
-   if (cur != SEM_SEL_DWORD &&
-       opt_fault_fires(w->ctx, OPT_FAULT_SDWA_SEL_COMPOSE, "select of %%%u over %s", in->id,
+   if (cur == SEM_SEL_DWORD) {
+      *sext = f->sext;
+      return (int)sel_of(f->off, f->bits);
+   }
+   unsigned off, bits;
+   sem_sdwa_field(cur, &off, &bits);
+   if (off + bits > f->bits)
+      return -1;
+   if (opt_fault_fires(w->ctx, OPT_FAULT_SDWA_SEL_COMPOSE, "select of %%%u over %s", in->id,
                        sel_name(w, cur))) {
       *sext = f->sext;
       return (int)sel_of(f->off, f->bits); /* the new select alone */
    }
-   *sext = f->off + f->bits == bits && cur_sext && f->bits == bits ? cur_sext : f->sext;
-   return (int)sel_of(off + f->off, f->bits);
+   *sext = cur_sext;
+   return (int)sel_of(f->off + off, bits);
 }
 
 static bool
@@ -334,7 +337,7 @@ fold_source(struct sdwa *w, struct ir_instr *in, unsigned k)
                                  sel_name(w, (unsigned)sel), x->id, in->id))
       return false;
    struct ir_instr *c = sdwa_clone(w, in);
-   c->src[c->mach->first[k]] = f.of;
+   ir_set_src(c, c->mach->first[k], f.of);
    c->mach->insn.mod[mod] = (int16_t)sel;
    if (sext)
       c->mach->insn.src[k].flags |= ISA_OPND_F_SEXT;
@@ -440,7 +443,7 @@ static void
 tie(struct sdwa *w, struct ir_instr *in, struct ir_instr *v)
 {
    ir_instr_set_nsrc(in, in->nsrc + 1);
-   in->src[in->nsrc - 1] = v;
+   ir_set_src(in, in->nsrc - 1, v);
    in->mach->tied = (uint8_t)(in->nsrc - 1);
    in->mach->tied_unread =
        opt_fault_fires(w->ctx, OPT_FAULT_SDWA_PRESERVE_NO_USE, "implicit use of %%%u", v->id);
@@ -520,8 +523,9 @@ remove_dead(struct sdwa *w)
       count_uses(w);
       for (unsigned i = 0; i < w->sh->nvalues; i++) {
          struct ir_instr *in = w->sh->values[i];
-         if (!in || in->removed || in->op != IR_OP_MACH || w->uses[i] || !in->mach->insn.ndst ||
-             opt_sem_has_effect(in->mach->insn.sem))
+         if (!in || in->removed || w->uses[i] ||
+             !(in->op == IR_OP_IMM || (in->op == IR_OP_MACH && in->mach->insn.ndst &&
+                                       !opt_sem_has_effect(in->mach->insn.sem))))
             continue;
          ir_instr_remove(in);
          again = true;
