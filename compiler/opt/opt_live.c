@@ -37,6 +37,8 @@ ir_value_in_regs(const struct ir_instr *in)
 bool
 ir_use_extends_life(const struct ir_instr *user, const struct ir_instr *v)
 {
+   if (user->op == IR_OP_MACH && user->mach->tied_unread && opt_tied_src(user) == v)
+      return false; /* OPT_FAULT_SDWA_PRESERVE_NO_USE */
    return ir_value_in_regs(v) && user->op != IR_OP_EXTRACT;
 }
 

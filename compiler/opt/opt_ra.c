@@ -99,12 +99,24 @@ file_of(struct ra *ra, const struct ir_instr *v)
    return f >= 0 ? f : ra->gpr;
 }
 
+/* A 64-bit result in a uniform file: a register pair (gfx9 lane masks). */
+static bool
+uniform_pair(const struct ir_instr *v)
+{
+   if (v->op != IR_OP_MACH || v->type == IR_TYPE_V4 || !v->mach->insn.ndst || ir_reg_file(v) < 0)
+      return false;
+   struct isa_file_info fi;
+   isa_file_info(v->mach->model, (unsigned)ir_reg_file(v), &fi);
+   return fi.kind == ISA_FILE_UNIFORM &&
+          isa_opnd_regs(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0)) == 2;
+}
+
 static unsigned
 size_of(const struct ir_instr *v)
 {
    if (v->op == IR_OP_MACH && v->type == IR_TYPE_V4)
       return isa_opnd_count(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0));
-   return 1;
+   return uniform_pair(v) ? 2 : 1;
 }
 
 /* The alignment of v's run, as the model declares it (an sm50 FP64
@@ -112,6 +124,8 @@ size_of(const struct ir_instr *v)
 static unsigned
 align_of(const struct ir_instr *v)
 {
+   if (uniform_pair(v))
+      return 2;
    return v->op == IR_OP_MACH && v->type == IR_TYPE_V4
               ? isa_opnd_align(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0))
               : 1;
@@ -426,6 +440,9 @@ compute_last_uses(struct ra *ra, struct ir_block *b)
 static int
 hint_for(struct ra *ra, struct ir_instr *v, int f)
 {
+   const struct ir_instr *t = v->op == IR_OP_MACH ? opt_tied_src(v) : NULL;
+   if (t && ir_has_reg(t) && t->mach->reg.file == f)
+      return t->mach->reg.index; /* the register it keeps part of (SDWA PRESERVE) */
    int h = group_hint(ra, v, f);
    if (h < 0 && f == ra->gpr) {
       h = class_hint(ra, v);
@@ -567,6 +584,16 @@ assign_block(struct ra *ra, struct ir_block *b)
          unsigned n = size_of(in);
          if (!place(ra, in, f, n, n == 1 ? hint_for(ra, in, f) : -1))
             break;
+         const struct ir_instr *t = in->op == IR_OP_MACH ? opt_tied_src(in) : NULL;
+         if (t && !in->mach->tied_unread &&
+             (!ir_has_reg(t) || t->mach->reg.file != in->mach->reg.file ||
+              t->mach->reg.index != in->mach->reg.index)) {
+            diag_add(ra->ctx->diags, DIAG_ERROR, "opt", (int)in->line, 0, NULL,
+                     "ra: %%%u does not share the register of %%%u, which it keeps part of", in->id,
+                     t->id);
+            ra->failed = ra->ctx->failed = true;
+            break;
+         }
          class_note(ra, in);
          if (in->type == IR_TYPE_V4)
             next = place_extracts(ra, in);
