@@ -10,6 +10,8 @@
 #include "emu/emu.h"
 #include "util/util.h"
 
+#include <signal.h>
+
 /* ------------------------------------------------------------------ */
 /* inputs.c                                                             */
 
@@ -260,6 +262,10 @@ struct diff_check {
    /* DIFFCOMP_CHECK_INJECT (tests only): "crash:NAME", "spin:NAME",
     * "exit:NAME" make the case whose shader name contains NAME die. */
    const char *inject;
+   /* Set (by a signal handler or a progress callback) to end the run
+    * early: no case starts any more, workers are asked to stop (SIGINT)
+    * and killed after a grace period; cases not finished stay !done. */
+   volatile sig_atomic_t stop;
 };
 
 /* Receives progress from a run: a step of a case begins (step != NULL),
@@ -328,7 +334,11 @@ void diff_check_add_variants(struct diff_check *c, unsigned n);
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
 const char *diff_check_steps(const struct diff_check *c);
-/* Runs the cases cases[0..n) (all of one shader) in this process. */
+/* After a stopped run: keeps only the finished cases (in order); returns
+ * how many were dropped. */
+unsigned diff_check_drop_unfinished(struct diff_check *c);
+/* Runs the cases cases[0..n) (all of one shader) in this process; stops
+ * between cases once c->stop is set. */
 void diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
                     struct diff_case_result *results, diff_progress_fn fn, void *ctx);
 void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char *step,
@@ -403,6 +413,11 @@ struct opt_options;
 bool diff_extcc_bisect_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
                                const struct opt_options *o, struct emu_program *out, char **log,
                                struct diag_list *d);
+/* Raw code (len bytes) with its bindings file (YAML: one key per
+ * directive of emu/README.md without the dot, its arguments or a list of
+ * them) as an assembly program would give it; false with diagnostics. */
+bool diff_raw_program(const struct isa_model *m, const uint8_t *code, size_t len, const char *btext,
+                      size_t blen, const char *bfile, struct emu_asm *out, struct diag_list *d);
 /* Why p's bindings or stage do not fit s (caller frees), or NULL. */
 char *diff_bindings_mismatch(const struct tgsi_shader *s, const struct emu_program *p);
 /* Static figures read from the code (instructions, nops, registers,

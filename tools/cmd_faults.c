@@ -72,7 +72,8 @@ faults_usage(FILE *f)
               "                       the code they imitate): the mandatory stage and the\n"
               "                       instructions bisect names instead\n"
               "  --reduce             reduce the first failing case of each pair\n"
-              "  --reduce-time SEC    time budget of each reduction (default 30)\n\n"
+              "  --time-limit SEC     time budget of each reduction, as reduce's --time-limit\n"
+              "                       (default 30; --reduce-time is the old spelling)\n\n"
               "Exit status: 0 every fault detected and the fault-free run clean (and, with\n"
               "--bisect, every bisection named the fault's firing in its pass); 1 otherwise;\n"
               "2 bad usage or input.\n");
@@ -770,11 +771,12 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       a->bisect = a->hide = true;
    } else if (!strcmp(argv[*i], "--reduce")) {
       a->reduce = true;
-   } else if (opt_value(argc, argv, i, "--reduce-time", &v)) {
+   } else if (opt_value(argc, argv, i, "--time-limit", &v) ||
+              opt_value(argc, argv, i, "--reduce-time", &v)) { /* the old spelling */
       char *end;
       double x = v ? strtod(v, &end) : 0;
       if (!v || end == v || *end || !(x > 0) || x > 86400)
-         return usage_error("--reduce-time takes seconds > 0");
+         return usage_error("--time-limit takes seconds > 0");
       a->reduce_time = x;
    } else {
       *taken = false;
