@@ -401,7 +401,8 @@ struct isa_model;
    X(GATHER, "gather", "four-texel gathers") \
    X(MULTISAMPLE, "multisample", "multisample textures") \
    X(GEOMETRY, "geometry", "a geometry-shader stage") \
-   X(TESSELLATION, "tessellation", "tessellation stages")
+   X(TESSELLATION, "tessellation", "tessellation stages") \
+   X(FBFETCH, "fbfetch", "framebuffer fetch (the pixel's colour before the draw)")
 
 /* Why a decoded instruction is illegal (struct isa_insn.illegal). */
 #define ISA_ILLEGALS(X) \
@@ -601,6 +602,9 @@ enum isa_err isa_open_string(const char *text, size_t len, const char *file, str
 void isa_close(struct isa_model *m);
 const char *isa_strerror(enum isa_err e);
 const char *isa_model_name(const struct isa_model *m);
+/* A digest of the model's YAML text (what `diffcomp --version` prints), so a
+ * report can be matched to the models that made it. */
+uint64_t isa_model_digest(const struct isa_model *m);
 /* True for models whose instructions come in bundles with a control word (sm50). */
 bool isa_model_is_bundled(const struct isa_model *m);
 /* Whether the model's `features:` list has f. */

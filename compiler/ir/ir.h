@@ -498,6 +498,7 @@ struct ir_node {
    struct ir_list then_list, else_list; /* IR_NODE_IF */
    struct ir_list body;                 /* IR_NODE_LOOP */
    uint32_t cond_seq;                   /* IR_NODE_IF: the write of cond (ir_use) */
+   unsigned at;                         /* a hint: its index in list (ir_node_index) */
 };
 
 struct ir_input {
@@ -625,6 +626,7 @@ struct opt_ctx {
    /* Each conservative item asked so far and the answer (conservative.c) */
    struct opt_fault_seen *cons_seen;
    size_t cons_seen_n, cons_seen_cap;
+   unsigned cons_pre_legal; /* instructions legalized before RA so far (their items) */
    /* Per-rewrite verification (opt_verify.c): the shader being compiled
     * (opt_run_pass sets it), the last transformation's text, the first
     * value id it may have built, whether the next opt_replace is that
@@ -874,7 +876,35 @@ struct opt_pass {
      "Mesa ir3 liveness: the branch condition is a use in the predecessor") \
    X(RA_ODD_PAIR, "ra-odd-pair", REGALLOC, "sm50", "ra", "", \
      "a 64-bit value allocated at an odd register pair", \
-     "NAK RegFile alignment: 64-bit values in even-aligned register pairs")
+     "NAK RegFile alignment: 64-bit values in even-aligned register pairs") \
+   /* gfx9: SDWA, partial writes, wait states and counters (issue 17) */ \
+   X(SDWA_PRESERVE_NO_USE, "sdwa-preserve-no-use", REGALLOC, "gfx9", "sdwa", "", \
+     "an UNUSED_PRESERVE SDWA without the implicit use of the preserved register", \
+     "LLVM D37817: the preserved register is a tied implicit use of the SDWA instruction") \
+   X(SDWA_SEL_COMPOSE, "sdwa-sel-compose", SELECT, "gfx9", "sdwa", "", \
+     "a source select folded over an existing select takes the new one alone", \
+     "llvm-project #123221: BYTE_0 of a WORD_1 selection is BYTE_2") \
+   X(SDWA_PAD_PRESERVE, "sdwa-pad-for-preserve", SELECT, "gfx9", "sdwa", "", \
+     "the preserve merge encodes UNUSED_PAD where UNUSED_PRESERVE was needed", \
+     "LLVM SIPeepholeSDWA: dst_unused PRESERVE keeps the other bits") \
+   X(SDWA_SEXT_PAD, "sdwa-sext-pad-swapped", SELECT, "gfx9", "sdwa", "", \
+     "SDWA dst_unused SEXT and PAD swapped", \
+     "SIDefines.h DstUnused: UNUSED_PAD = 0, UNUSED_SEXT = 1") \
+   X(HI16_KEPT, "16bit-keeps-high", SELECT, "gfx9", "sdwa", "", \
+     "a 16-bit VOP2 result assumed to keep the high half (GFX10 behaviour)", \
+     "ACO instr_is_16bit: partial register writes are GFX10+ only") \
+   X(MISSING_SNOP, "missing-snop", SCHEDULE, "gfx9", "hazard", "", \
+     "no s_nop for a wait-state row (VALU writes SGPR -> VMEM reads it)", \
+     "LLVM GCNHazardRecognizer: VALU writes SGPR -> VMEM reads it needs 5 wait states") \
+   X(LGKM_UNORDERED, "lgkmcnt-smem-unordered", SCHEDULE, "gfx9", "hazard", "", \
+     "lgkmcnt(N > 0) with SMEM loads outstanding, as if they returned in order", \
+     "ACO insert_waitcnt: SMEM returns out of order, only lgkmcnt(0) is safe") \
+   X(VMCNT_OFF_BY_ONE, "vmcnt-off-by-one", SCHEDULE, "gfx9", "hazard", "", \
+     "s_waitcnt vmcnt one higher than the load read needs", \
+     "s_waitcnt waits until outstanding <= N, not for N operations") \
+   X(CBUS_DROP, "const-bus-drop", LEGALIZE, "gfx9", "legalize", "", \
+     "a constant-bus violation legalized by dropping the second scalar operand", \
+     "ACO validate const_bus_limit: one SGPR or literal per VALU op on GFX9")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \
@@ -1096,6 +1126,9 @@ void ir_compute_cfg(struct ir_shader *sh);
 void ir_compute_dominance(struct ir_shader *sh);
 bool ir_block_dominates(const struct ir_block *a, const struct ir_block *b);
 struct ir_node *ir_node_before(const struct ir_node *n);
+/* n's index in its list (n->list->v[i] == n), or ~0u outside a list;
+ * constant time while the list does not change. */
+unsigned ir_node_index(const struct ir_node *n);
 unsigned ir_count_instrs(const struct ir_shader *sh);
 unsigned ir_program_order(const struct ir_shader *sh, struct ir_instr ***out);
 void ir_mark_invariant(struct ir_shader *sh);
@@ -1267,6 +1300,10 @@ struct ir_mach {
    uint8_t count[ISA_MAX_SRC]; /* ... count[k] of them; 0: fixed operand */
    uint8_t guard;              /* the guard predicate's source (last), or IR_MACH_FIXED */
    bool guard_not;             /* runs where the guard is false */
+   uint8_t tied;               /* a source the result shares its register with, or
+                                  IR_MACH_FIXED: the value an SDWA UNUSED_PRESERVE
+                                  keeps (it reads its destination), an implicit use */
+   bool tied_unread;           /* OPT_FAULT_SDWA_PRESERVE_NO_USE: that use is not seen */
    struct ir_reg reg;          /* where the value lives (any value) */
    const struct isa_model *model;
 };
@@ -1351,6 +1388,11 @@ unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
 bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value);
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
 
+/* compiler/opt/opt_sdwa.c: the SDWA peephole (gfx9) */
+bool opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx);
+/* The value a tied instruction keeps in its register (SDWA PRESERVE), or NULL. */
+struct ir_instr *opt_tied_src(const struct ir_instr *in);
+
 /* compiler/opt/opt_legalize.c (also used by opt_isel before RA) */
 /* The op copies are made with: of the bit-copy (sem mov) ops, the one with
  * the most forms (sm50 MOV: MOV32I takes any immediate), integer-typed
@@ -1383,6 +1425,26 @@ static inline bool
 ir_live_has(const uint64_t *set, unsigned id)
 {
    return (set[id / 64] >> (id % 64)) & 1;
+}
+/* The first id >= from in set (of nwords words), or ~0u: walking a set
+ * costs its words, not the shader's values. */
+static inline unsigned
+ir_live_next(const uint64_t *set, unsigned nwords, unsigned from)
+{
+   for (unsigned w = from / 64; w < nwords; w++) {
+      uint64_t bits = set[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
+      if (bits) {
+         unsigned b = 0;
+#if defined(__GNUC__)
+         b = (unsigned)__builtin_ctzll(bits);
+#else
+         while (!((bits >> b) & 1))
+            b++;
+#endif
+         return w * 64 + b;
+      }
+   }
+   return ~0u;
 }
 static inline void
 ir_live_set(uint64_t *set, unsigned id, bool on)

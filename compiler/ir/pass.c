@@ -49,6 +49,7 @@ const struct opt_pass opt_passes[] = {
     {"fp64", opt_fp64},
     {"expand", opt_expand},
     {"isel", opt_isel},
+    {"sdwa", opt_sdwa},
     {"sched", opt_sched},
     {"ra", opt_ra},
     {"legalize", opt_legalize},
@@ -90,7 +91,7 @@ static bool
 rewrite_pass(const char *pass)
 {
    static const char *const names[] = {"copyprop", "constfold", "algebraic",
-                                       "cse",      "fuse",      "expand"};
+                                       "cse",      "fuse",      "expand",    "sdwa"};
    for (unsigned i = 0; pass && i < ARRAY_SIZE(names); i++)
       if (!strcmp(pass, names[i]))
          return true;
@@ -187,6 +188,9 @@ const char *const opt_transform_kinds[] = {
     "ra: coalesce %N into rN",
     "ra: coalesce phi %N into rN",
     "sched: schedule block @N",
+    "sdwa: fold the S of %N into %N",
+    "sdwa: write %N into S of %N",
+    "sdwa: merge %N | %N into %N preserving %N",
     NULL,
 };
 

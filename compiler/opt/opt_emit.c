@@ -652,9 +652,9 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
  * division expansions of udiv and umod of the same operands share their
  * work; constant operands fold; texel addresses of one image at the same
  * coordinates are one) */
-static const char *const backend_passes[] = {"arrays", "images",    "atomics",  "jumps", "fp64",
-                                             "expand", "constfold", "cse",      "dce",   "isel",
-                                             "sched",  "ra",        "legalize", "hazard"};
+static const char *const backend_passes[] = {
+    "arrays", "images", "atomics", "jumps", "fp64",     "expand", "constfold", "cse",
+    "dce",    "isel",   "sdwa",    "sched", "ra",       "legalize", "hazard"};
 
 /* Whether the comma-separated list names the pass ("all" names every one). */
 static bool
@@ -674,7 +674,7 @@ static bool
 uses_backend_pass(const char *list)
 {
    static const char *const target[] = {"atomics", "jumps", "fp64",     "expand", "isel",
-                                        "sched",   "ra",    "legalize", "hazard"};
+                                        "sdwa",    "sched", "ra",       "legalize", "hazard"};
    for (unsigned i = 0; i < ARRAY_SIZE(target); i++)
       if (list_names(list, target[i], false))
          return true;

@@ -109,8 +109,17 @@ safe_count(const struct ws *w, int k, unsigned at, unsigned c)
    for (unsigned j = 0; j < w->npend[k]; j++)
       unordered |= w->pend[k][j].unordered;
    int n = (int)(w->npend[k] - at - 1);
-   (void)c;
-   return unordered ? 0 : n;
+   if (unordered && n > 0 && k == 2 &&
+       opt_fault_fires(w->ctx, OPT_FAULT_LGKM_UNORDERED,
+                       "lgkmcnt(%d) with SMEM outstanding before %s%u", n,
+                       w->lo.v[c].in ? "%" : "@", w->lo.v[c].in ? w->lo.v[c].in->id : c))
+      return n;
+   if (unordered)
+      return 0;
+   if (k == 1 && opt_fault_fires(w->ctx, OPT_FAULT_VMCNT_OFF_BY_ONE, "vmcnt(%d) before %s%u", n + 1,
+                                 w->lo.v[c].in ? "%" : "@", w->lo.v[c].in ? w->lo.v[c].in->id : c))
+      return n + 1;
+   return n;
 }
 
 /* s_waitcnt before slot c: want[k] >= 0 waits counter k down to it. */

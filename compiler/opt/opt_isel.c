@@ -28,6 +28,7 @@
  */
 #include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
+#include "isa/sem.h"
 
 #include <stdlib.h>
 
@@ -279,16 +280,73 @@ in_pred_file(struct isel *s, struct ir_instr *in)
    return in;
 }
 
+/* gfx9: each condition is an op of its own (the condition is part of the
+ * opcode): in becomes the op of its form whose fixed condition is cond
+ * ("ne" is "neu" for floats: the semantics' unordered not-equal). */
+static void
+retarget_cond(struct isel *s, struct ir_instr *in, int mod, const char *cond)
+{
+   int v = isa_mod_value(s->m, (unsigned)mod, cond);
+   if (v < 0 && !strcmp(cond, "ne"))
+      v = isa_mod_value(s->m, (unsigned)mod, "neu");
+   struct isa_insn *x = &in->mach->insn;
+   if (v < 0 || x->mod[mod] == v)
+      return;
+   for (unsigned o = 0; o < isa_op_count(s->m); o++) {
+      struct isa_insn t;
+      isa_insn_init(s->m, o, &t);
+      if (t.sem != x->sem || t.ndst != x->ndst || t.nsrc != x->nsrc || t.size != x->size ||
+          t.mod[mod] != v)
+         continue;
+      bool same = true;
+      for (int k = 0; k < x->nsrc + x->ndst && same; k++) {
+         int sl = k < x->ndst ? ISA_SLOT_DST(k) : ISA_SLOT_SRC(k - x->ndst);
+         unsigned w1, w2;
+         same = sem_slot_type(s->m, x, sl, &w1) == sem_slot_type(s->m, &t, sl, &w2) && w1 == w2;
+      }
+      for (int r = ISA_ROLE_SRC0_SEL; r <= ISA_ROLE_SRC0_SEL && same; r++) {
+         int md = isa_mod_by_role(s->m, (enum isa_role)r);
+         same = md < 0 || op_has_mod(s->m, o, md, 0) == op_has_mod(s->m, x->op, md, 0);
+      }
+      if (!same)
+         continue;
+      x->op = t.op;
+      x->cls = t.cls;
+      x->mod[mod] = (int16_t)v;
+      return;
+   }
+}
+
+/* A lane mask (gfx9: a compare's result, an SGPR pair per wave). */
+struct ir_instr *
+isel_in_mask_file(struct isel *s, struct ir_instr *in)
+{
+   if (in)
+      ir_mach_get(s->m, in)->reg = (struct ir_reg){(int16_t)s->unif, 0, 0};
+   return in;
+}
+
+static bool
+is_lanemask(const struct isel *s, const struct ir_instr *v)
+{
+   return s->lanemask && v->op == IR_OP_MACH && ir_reg_file(v) == s->unif &&
+          (v->mach->insn.sem == ISA_SEM_FCMP || v->mach->insn.sem == ISA_SEM_UCMP ||
+           v->mach->insn.sem == ISA_SEM_SCMP);
+}
+
 /* The op's compare condition: its flip modifier (cmps.f cond, ISETP icmp),
  * or the cond role. */
-static void
-set_cond(struct isel *s, struct ir_instr *in, const char *cond)
+void
+isel_set_cond(struct isel *s, struct ir_instr *in, const char *cond)
 {
    if (!in)
       return;
    struct isa_op_info oi;
    isa_op_info(s->m, in->mach->insn.op, &oi);
-   isel_set_mod(s, in, oi.flip_mod >= 0 ? oi.flip_mod : s->mod_cond, cond);
+   int mod = oi.flip_mod >= 0 ? oi.flip_mod : s->mod_cond;
+   isel_set_mod(s, in, mod, cond);
+   if (mod >= 0 && s->lanemask)
+      retarget_cond(s, in, mod, cond);
 }
 
 /* What a compare must give. */
@@ -312,7 +370,7 @@ isel_setp(struct isel *s, struct ir_instr *pos, enum isa_sem sem, struct ir_inst
    ir_mach_set_fixed_reg(r, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
    r->mach->insn.dst[1] = (struct isa_opnd){
        .kind = ISA_OPND_REG, .file = (uint8_t)s->pred, .index = (uint16_t)s->true_reg};
-   set_cond(s, r, cond);
+   isel_set_cond(s, r, cond);
    if (sign)
       isel_set_mod(s, r, s->mod_type, sign);
    return in_pred_file(s, r);
@@ -357,9 +415,20 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
    const char *cond = NULL;
    enum isa_sem sem = compare_sem(c->op, &cond);
    struct ir_instr *a = c->src[0], *b = c->src[1];
+   if (s->lanemask) { /* gfx9: a lane mask; values through v_cndmask */
+      struct ir_instr *r = isel_in_mask_file(s, isel_build2(s, pos, sem, a, b));
+      isel_set_cond(s, r, cond);
+      if (!r || want == WANT_TEST)
+         return r;
+      if (want == WANT_PRED)
+         return isel_unsupported(s, pos, "a branch on a lane mask (EXEC-mask control flow)"), NULL;
+      bool f = want == WANT_FLOAT;
+      return isel_build3(s, pos, ISA_SEM_SEL, isel_imm(s, pos, f ? 0x3f800000u : ~0u), r,
+                         isel_imm(s, pos, 0));
+   }
    if (!s->setp) { /* a3xx: cmps gives 1/0, into a predicate or a register */
       struct ir_instr *r = isel_build2(s, pos, sem, a, b);
-      set_cond(s, r, cond);
+      isel_set_cond(s, r, cond);
       if (want == WANT_PRED)
          return in_pred_file(s, r);
       if (want == WANT_FLOAT)
@@ -375,7 +444,7 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
       if (!r)
          return NULL;
       ir_mach_set_fixed_reg(r, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
-      set_cond(s, r, cond);
+      isel_set_cond(s, r, cond);
       if (want == WANT_FLOAT && s->mod_bf >= 0)
          r->mach->insn.mod[s->mod_bf] = 1;
       return r;
@@ -443,7 +512,7 @@ isel_predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
    if (s->setp)
       return isel_setp(s, pos, ISA_SEM_ISETP, v, zero, "ne", "u32");
    struct ir_instr *r = isel_build2(s, pos, ISA_SEM_UCMP, v, zero);
-   set_cond(s, r, "ne");
+   isel_set_cond(s, r, "ne");
    return in_pred_file(s, r);
 }
 
@@ -786,6 +855,10 @@ select_bcsel(struct isel *s, struct ir_instr *in)
    if (s->setp && ir_reg_file(c) != s->pred) {
       struct ir_instr *zero = isel_imm(s, in, 0);
       c = isel_setp(s, in, ISA_SEM_ISETP, c, zero, "ne", "u32");
+   }
+   if (s->lanemask && !is_lanemask(s, c)) {
+      c = isel_in_mask_file(s, isel_build2(s, in, ISA_SEM_UCMP, c, isel_imm(s, in, 0)));
+      isel_set_cond(s, c, "ne");
    }
    return isel_build3(s, in, ISA_SEM_SEL, in->src[1], c, in->src[2]);
 }
@@ -1142,6 +1215,33 @@ fold_modifiers(struct isel *s)
 /* ------------------------------------------------------------------ */
 /* The pass                                                             */
 
+/* Models without predicates whose compares write a uniform register pair
+ * (gfx9 VOPC e64): compares are those ops, selects read lane masks. */
+static void
+lanemask_target(struct isel *s)
+{
+   static const enum isa_sem cmps[] = {ISA_SEM_FCMP, ISA_SEM_UCMP, ISA_SEM_SCMP};
+   int sel = isa_mod_by_role(s->m, ISA_ROLE_SRC0_SEL);
+   if (s->pred >= 0 || s->unif < 0)
+      return;
+   for (unsigned i = 0; i < ARRAY_SIZE(cmps); i++) {
+      int best = -1;
+      for (unsigned o = 0; o < isa_op_count(s->m) && best < 0; o++) {
+         struct isa_insn t;
+         isa_insn_init(s->m, o, &t);
+         unsigned w;
+         if (t.sem == cmps[i] && t.ndst == 1 && t.nsrc == 2 &&
+             (sel < 0 || !op_has_mod(s->m, o, sel, 0)) &&
+             sem_slot_type(s->m, &t, ISA_SLOT_DST(0), &w) != ISA_TYPE_NONE && w == 64)
+            best = (int)o;
+      }
+      if (best < 0)
+         return;
+      s->op[cmps[i]] = best;
+   }
+   s->lanemask = true;
+}
+
 static void
 find_target(struct isel *s)
 {
@@ -1179,6 +1279,7 @@ find_target(struct isel *s)
    s->mod_mrg = isa_mod_by_role(s->m, ISA_ROLE_MRG);
    s->mod_xmode = isa_mod_by_role(s->m, ISA_ROLE_XMODE);
    s->mod_brev = isa_mod_by_role(s->m, ISA_ROLE_BREV);
+   lanemask_target(s);
    s->setp = s->op[ISA_SEM_FCMP] < 0 && s->op[ISA_SEM_FSETP] >= 0 && s->op[ISA_SEM_ISETP] >= 0 &&
              s->true_reg >= 0;
 }

@@ -20,6 +20,7 @@ struct isel {
    int op[ISA_SEM_COUNT];     /* first op with each semantics, or -1 */
    int gpr, pred, addr, cnst; /* register files */
    int unif;                  /* the uniform file (gfx9 SGPRs), or -1 */
+   bool lanemask;             /* compares write lane masks to uniform pairs (gfx9 VOPC e64) */
    int zero_reg, true_reg;    /* RZ in gpr, PT in pred (file `fixed`), or -1 */
    bool setp;                 /* compares write predicates only (FSETP/ISETP, sm50) */
    int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;
@@ -41,6 +42,10 @@ struct ir_instr *isel_build3(struct isel *s, struct ir_instr *pos, enum isa_sem 
                              struct ir_instr *a, struct ir_instr *b, struct ir_instr *c);
 struct ir_instr *isel_imm(struct isel *s, struct ir_instr *pos, uint32_t bits);
 void isel_set_mod(struct isel *s, struct ir_instr *in, int mod, const char *value);
+/* A compare's condition (gfx9: the op whose opcode holds it). */
+void isel_set_cond(struct isel *s, struct ir_instr *in, const char *cond);
+/* A compare result as a lane mask in the uniform file (gfx9). */
+struct ir_instr *isel_in_mask_file(struct isel *s, struct ir_instr *in);
 void isel_set_flag_mod(struct isel *s, struct ir_instr *in, int mod, int v);
 struct ir_instr *isel_flag(struct ir_instr *in, unsigned k, unsigned f);
 struct ir_instr *isel_cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a,

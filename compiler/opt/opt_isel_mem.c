@@ -320,7 +320,9 @@ quiet_nan(struct isel *s, struct ir_instr *pos, struct ir_instr *x)
       nan = isel_setp(s, pos, ISA_SEM_FSETP, x, x, "ne", NULL);
    } else {
       nan = isel_build2(s, pos, ISA_SEM_FCMP, x, x);
-      isel_set_mod(s, nan, s->mod_cond, "ne");
+      isel_set_cond(s, nan, "ne");
+      if (s->lanemask)
+         isel_in_mask_file(s, nan);
    }
    struct ir_instr *q = isel_imm(s, pos, 0x7fc00000u);
    return nan ? isel_build3(s, pos, ISA_SEM_SEL, q, nan, x) : NULL;

@@ -52,6 +52,7 @@ enum place {
    PLACE_REG,
    PLACE_CONST,
    PLACE_IMM,
+   PLACE_COPY, /* copied into a general register */
 };
 
 /* Where the model's register files are. */
@@ -189,9 +190,11 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
          o->index = ir_has_reg(v) ? v->mach->reg.index : (uint16_t)(4 * k);
          o->bank = 0;
          break;
-      case PLACE_REG: {
+      case PLACE_REG:
+      case PLACE_COPY: {
          /* a register value, or a copy of a constant or immediate */
-         bool in_reg = ir_reg_file(v) >= 0 && !is_const_file(sh->model, ir_reg_file(v));
+         bool in_reg = place[k] == PLACE_REG && ir_reg_file(v) >= 0 &&
+                       !is_const_file(sh->model, ir_reg_file(v));
          o->kind = ISA_OPND_REG;
          o->file = (uint8_t)(in_reg ? ir_reg_file(v) : f.gpr);
          o->index = in_reg && ir_has_reg(v) ? v->mach->reg.index
@@ -285,6 +288,8 @@ search_places(const struct ir_shader *sh, const struct ir_instr *in, const unsig
    unsigned imms[ISA_MAX_SRC], nimm = 0;
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
       place[k] = PLACE_REG;
+      if (m->count[k] && (copy_mask & (1u << k)))
+         place[k] = PLACE_COPY;
       if (!m->count[k] || (copy_mask & (1u << k)))
          continue;
       if (m->count[k] == 1)
@@ -319,11 +324,35 @@ int32_type(enum isa_type t)
    return t == ISA_TYPE_U32 || t == ISA_TYPE_S32 || t == ISA_TYPE_B32;
 }
 
+/* The length of a mnemonic without an encoding suffix _eNN (gfx9 _e32,
+ * _e64: the VOP1/VOP2/VOPC and VOP3 encodings of one instruction). */
+static size_t
+stem_len(const char *name)
+{
+   const char *u = strrchr(name, '_');
+   if (!u || u[1] != 'e' || !u[2])
+      return strlen(name);
+   for (const char *p = u + 2; *p; p++)
+      if (*p < '0' || *p > '9')
+         return strlen(name);
+   return (size_t)(u - name);
+}
+
+static bool
+same_instruction(const char *a, const char *b)
+{
+   size_t al = strlen(a), sa = stem_len(a);
+   if (!strncmp(b, a, al))
+      return true;
+   return sa < al && stem_len(b) == sa && !strncmp(a, b, sa);
+}
+
 /* Forms of the same operation: the op itself first, then the other ops
  * of its semantics with the same operands and types (32-bit integer types
  * alike, but for conversions) whose mnemonic is its
  * own or extends it (sm50 FADD and FADD32I: register, constant, 20-bit and
- * 32-bit immediate forms). */
+ * 32-bit immediate forms), or differs only in its encoding suffix (gfx9
+ * v_add_f32_e32 and v_add_f32_e64). */
 static unsigned
 forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
 {
@@ -331,14 +360,13 @@ forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
    isa_op_info(m, op, &a);
    unsigned n = 0;
    out[n++] = op;
-   size_t al = strlen(a.name);
    unsigned nsem;
    const uint16_t *same_sem = isa_ops_by_sem(m, a.sem, &nsem);
    for (unsigned i = 0; i < nsem && n < max; i++) {
       unsigned o = same_sem[i];
       struct isa_op_info b;
       isa_op_info(m, o, &b);
-      if (o == op || b.ndst != a.ndst || b.nsrc != a.nsrc || strncmp(b.name, a.name, al))
+      if (o == op || b.ndst != a.ndst || b.nsrc != a.nsrc || !same_instruction(a.name, b.name))
          continue;
       bool same = true;
       for (unsigned k = 0; k < a.ndst + a.nsrc && same; k++) {
@@ -379,6 +407,19 @@ opt_copy_op(const struct isa_model *m)
    return best >= 0 ? (unsigned)best : (unsigned)opt_op_by_sem(m, ISA_SEM_COV);
 }
 
+/* A value in a uniform file (gfx9 SGPR): a vector operand may need it
+ * copied (one scalar on the constant bus). */
+static bool
+in_uniform_file(const struct isa_model *m, const struct ir_instr *v)
+{
+   int f = ir_reg_file(v);
+   if (f < 0)
+      return false;
+   struct isa_file_info fi;
+   isa_file_info(m, (unsigned)f, &fi);
+   return fi.kind == ISA_FILE_UNIFORM;
+}
+
 /* The smallest set of operands to copy (then the lowest mask), over the
  * op's forms (the op itself preferred on a tie). */
 static bool
@@ -388,7 +429,8 @@ plan_op(const struct ir_shader *sh, const struct ir_instr *in, enum place *place
    const struct ir_mach *m = in->mach;
    unsigned candidates = 0;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
-      if (m->count[k] == 1 && natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG)
+      if (m->count[k] == 1 && (natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG ||
+                               in_uniform_file(sh->model, in->src[m->first[k]])))
          candidates |= 1u << k;
    unsigned ops[16], nops = forms(sh->model, m->insn.op, ops, ARRAY_SIZE(ops));
    for (unsigned n = 0; n <= popcount(candidates); n++)
@@ -510,9 +552,39 @@ take_swap(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in, int a,
    return !ok1 || opt_transform(ctx, "swap the operands of %%%u", in->id);
 }
 
+/* ------------------------------------------------------------------ */
+/* The conservative variant (conservative.c): copies, never a swap       */
+
+/* Whether operand k of in is one the conservative variant copies: a
+ * single value, not relative, not in a register, in a slot that takes one. */
+static bool
+plain_copies(const struct ir_shader *sh, const struct ir_instr *in, unsigned k)
+{
+   const struct ir_mach *m = in->mach;
+   struct isa_slot_info si;
+   return m->count[k] == 1 && !(m->insn.src[k].flags & ISA_OPND_F_REL) &&
+          natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG &&
+          isa_slot_info(sh->model, m->insn.op, false, k, &si) && (si.kinds & (1u << ISA_OPND_REG));
+}
+
+/* Before RA: every such operand copied into a new value. */
+static bool
+legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++)
+      if (plain_copies(sh, in, k))
+         in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+   take_form(sh, in);
+   return true;
+}
+
 static bool
 legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
+   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE) &&
+       opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra#%u", ctx->cons_pre_legal++))
+      return legalize_plain_pre(sh, in);
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
    unsigned m1 = 0, m2 = 0, mask;
@@ -544,8 +616,15 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
    struct ir_mach *m = in->mach;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (mask & (1u << k)) {
+         struct ir_instr **src = &in->src[m->first[k]];
+         if (in_uniform_file(sh->model, *src) &&
+             opt_fault_fires(ctx, OPT_FAULT_CBUS_DROP, "operand %u of %%%u dropped", k, in->id)) {
+            ir_set_src(in, m->first[k],
+                       opt_imm_before(sh, in, 0)); /* the second scalar read left out */
+            continue;
+         }
          path(sh, LGZ_PATH_COPY_PRE);
-         ir_set_src(in, m->first[k], opt_copy_before(sh, in, in->src[m->first[k]]));
+         ir_set_src(in, m->first[k], opt_copy_before(sh, in, *src));
       }
    take_form(sh, in);
    return true;
@@ -735,6 +814,50 @@ fault_immediates(struct lgz *z, struct ir_instr *in)
    }
 }
 
+/* The copy c's own operand: an immediate goes to the constant file (a
+ * slot holds every bit of it), then the copy takes the form that reads it. */
+static void
+plain_copy_operands(struct lgz *z, struct ir_instr *c)
+{
+   struct ir_mach *m = c->mach;
+   for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
+      struct ir_instr **src = &c->src[m->first[k]];
+      if (!m->count[k] || (*src)->op != IR_OP_IMM || ir_has_reg(*src))
+         continue;
+      struct ir_instr *v = const_imm(z, (uint32_t)(*src)->imm);
+      if (!v)
+         lgz_error(z, c, "unsupported: the constant file is full");
+      else
+         *src = v;
+   }
+   if (!z->failed)
+      take_form(z->sh, c);
+}
+
+/* After RA: every such operand copied into a register free across in. */
+static void
+legalize_plain_post(struct lgz *z, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   unsigned ncopies = 0;
+   for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
+      if (!plain_copies(z->sh, in, k))
+         continue;
+      int r = scratch_reg(z, in, ncopies++);
+      if (r < 0) {
+         lgz_error(z, in, "unsupported: no register free for an operand copy");
+         return;
+      }
+      struct ir_instr **src = &in->src[m->first[k]];
+      struct ir_instr *c = opt_copy_before(z->sh, in, *src);
+      ir_mach_get(z->sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
+      *src = c;
+      plain_copy_operands(z, c);
+   }
+   if (!z->failed)
+      take_form(z->sh, in);
+}
+
 static void
 legalize_instr(struct lgz *z, struct ir_instr *in)
 {
@@ -833,12 +956,21 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    reserve_relative(&z);
    place_constants(&z);
    ir_compute_cfg(sh);
-   ir_liveness(sh, &z.lv);
+   bool cons = opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE);
+   if (cons)
+      ir_validate_liveness(sh, &z.lv);
+   else
+      ir_liveness(sh, &z.lv);
    struct ir_instr **order;
-   unsigned n = ir_program_order(sh, &order);
-   for (unsigned i = 0; i < n && !z.failed; i++)
-      if (order[i]->op == IR_OP_MACH)
+   unsigned n = ir_program_order(sh, &order), k = 0;
+   for (unsigned i = 0; i < n && !z.failed; i++) {
+      if (order[i]->op != IR_OP_MACH)
+         continue;
+      if (cons && opt_conservative(ctx, OPT_STAGE_LEGALIZE, order[i]->line, "after-ra#%u", k++))
+         legalize_plain_post(&z, order[i]);
+      else
          legalize_instr(&z, order[i]);
+   }
    free(order);
    const struct ir_instr *g = NULL;
    if (!z.failed && !opt_guard_breaks(sh, &g)) /* the copies of a predicated break */

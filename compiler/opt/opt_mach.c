@@ -30,6 +30,7 @@ ir_mach_get(const struct isa_model *m, struct ir_instr *in)
       in->mach->model = m;
       memset(in->mach->first, IR_MACH_FIXED, sizeof(in->mach->first));
       in->mach->guard = IR_MACH_FIXED;
+      in->mach->tied = IR_MACH_FIXED;
    }
    return in->mach;
 }
@@ -418,6 +419,8 @@ ir_mach_print(const struct ir_instr *in)
    }
    if (m->guard != IR_MACH_FIXED && m->guard < in->nsrc && in->src[m->guard])
       sb_printf(&b, " if=%s%%%u", m->guard_not ? "!" : "", in->src[m->guard]->id);
+   if (m->tied != IR_MACH_FIXED && m->tied < in->nsrc && in->src[m->tied])
+      sb_printf(&b, " %s=%%%u", m->tied_unread ? "tied_unread" : "tied", in->src[m->tied]->id);
    for (unsigned d = 1; d < m->insn.ndst; d++) { /* further results: fixed registers */
       const struct isa_opnd *o = &m->insn.dst[d];
       char name[32];
@@ -785,6 +788,14 @@ ir_mach_parse(struct ir_shader *sh, struct ir_instr *in, const char *text, size_
          mp.p += m->guard_not;
          m->guard = (uint8_t)*nrefs;
          mp_value(&mp, refs, nrefs, &cap);
+         mp_ws(&mp);
+      }
+      bool unread = !mp.err && !strncmp(mp.t + mp.p, "tied_unread=", 12);
+      if (!mp.err && (unread || !strncmp(mp.t + mp.p, "tied=", 5))) {
+         mp.p += unread ? 12 : 5;
+         m->tied = (uint8_t)*nrefs;
+         m->tied_unread = unread;
+         mp_value(&mp, refs, nrefs, &cap);
       }
       while (!mp.err && !mp_at_end(&mp) && !mp_at_flag_word(&mp))
          mp_modifier(&mp, sh->model, &m->insn);
@@ -872,6 +883,11 @@ check_operands(const struct ir_instr *in, const struct isa_op_info *oi)
    if (m->guard != IR_MACH_FIXED) {
       if (m->guard != next || in->src[next]->type != IR_TYPE_32)
          return "the guard predicate is the last source";
+      next++;
+   }
+   if (m->tied != IR_MACH_FIXED) {
+      if (m->tied != next || in->src[next]->type != IR_TYPE_32)
+         return "the tied source (the register the result keeps part of) is the last source";
       next++;
    }
    if (next != in->nsrc)
@@ -995,9 +1011,10 @@ check_block_regs(struct rcheck *rc, struct ir_block *b, const uint64_t *out, uns
 {
    struct ir_shader *sh = rc->sh;
    memset(rc->owner, 0, sizeof(*rc->owner) * rc->stride * isa_file_count(sh->model));
-   for (unsigned id = 0; id < sh->nvalues && id < nw * 64; id++) {
+   for (unsigned id = ir_live_next(out, nw, 0); id < sh->nvalues;
+        id = ir_live_next(out, nw, id + 1)) {
       const struct ir_instr *v = sh->values[id];
-      if (ir_live_has(out, id) && v && occupies(v) && !take(rc, v)) {
+      if (v && occupies(v) && !take(rc, v)) {
          *bad = v;
          return "values live at the end of a block sit in distinct registers";
       }
@@ -1115,6 +1132,22 @@ mod_of(const struct isa_model *m, const struct isa_insn *insn, enum isa_role rol
    return i >= 0 && i < ISA_MAX_MODS ? insn->mod[i] : def;
 }
 
+/* The SDWA select of source k (gfx9 src0_sel/src1_sel), or -1. */
+static int
+src_sel(const struct isa_model *m, const struct isa_insn *x, unsigned k)
+{
+   struct isa_slot_info si;
+   if (!isa_slot_info(m, x->op, false, k, &si) || !si.name)
+      return -1;
+   for (int r = ISA_ROLE_SRC0_SEL; r <= ISA_ROLE_SRC1_SEL; r++) {
+      int md = isa_mod_by_role(m, (enum isa_role)r);
+      const char *on = md >= 0 ? isa_mod_operand(m, (unsigned)md) : NULL;
+      if (on && !strcmp(on, si.name))
+         return x->mod[md];
+   }
+   return -1;
+}
+
 /* The value a fixed register operand reads (RZ: 0, PT: true). */
 static uint32_t
 fixed_value(const struct isa_model *m, const struct isa_opnd *o)
@@ -1160,7 +1193,11 @@ ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool
          v[k] = (src[m->first[k]] != 0) != !!(o->flags & ISA_OPND_F_NOT);
          continue;
       }
-      v[k] = sem_srcmod((uint32_t)src[m->first[k]], o->flags,
+      uint32_t x = (uint32_t)src[m->first[k]];
+      int sel = src_sel(model, &m->insn, k);
+      if (sel >= 0 && sel < SEM_SEL_DWORD) /* an SDWA source select, before the modifiers */
+         x = sem_sdwa_src(x, (unsigned)sel, o->flags & ISA_OPND_F_SEXT);
+      v[k] = sem_srcmod(x, o->flags,
                         isa_type_is_float(sem_slot_type(model, &m->insn, ISA_SLOT_SRC(k), NULL)));
    }
    bool runs = true;
@@ -1184,6 +1221,12 @@ ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool
       return false;
    if (mod_of(model, &m->insn, ISA_ROLE_SAT, 0))
       r[0] = sem_fsat(r[0]);
+   int ds = mod_of(model, &m->insn, ISA_ROLE_DST_SEL, SEM_SEL_DWORD);
+   if (ds >= 0 && ds < SEM_SEL_DWORD) { /* an SDWA destination select; PRESERVE keeps the tie */
+      uint32_t old = m->tied != IR_MACH_FIXED && m->tied < in->nsrc ? (uint32_t)src[m->tied] : 0;
+      r[0] = sem_sdwa_dst(r[0], old, (unsigned)ds,
+                          (unsigned)mod_of(model, &m->insn, ISA_ROLE_DST_UNUSED, 0));
+   }
    *dst = r[0];
    return true;
 }

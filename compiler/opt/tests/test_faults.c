@@ -185,7 +185,6 @@ test_registry(void)
          p += k + (p[k] == ',');
       }
       CHECKF(nt > 0, "%s: targets", fi->name);
-      CHECKF(!opt_fault_on_target((enum opt_fault)f, "gfx9"), "%s: not on gfx9", fi->name);
    }
    struct opt_fault_set mask, want = {{0}};
    struct diag_list d = {0};
