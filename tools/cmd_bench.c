@@ -3,7 +3,10 @@
  * interpreter over shaders (default: the .tgsi files in captures/) at 65536 invocations
  * with random inputs and prints lane-instructions per second: the
  * instructions executed times the lanes of their batch, over the wall time
- * and CPU time of the interpreter runs alone (input generation excluded).
+ * and CPU time of the interpreter runs alone (input generation excluded),
+ * per shader and as the geometric mean over the shaders. --quads also runs
+ * each shader one quad at a time (invocations / 4 runs of 4 lanes, as a
+ * classic four-lane interpreter works) and compares.
  */
 #include "compiler/tgsi/tgsi.h"
 #include "diff/diff.h"
@@ -11,6 +14,7 @@
 #include "tools/tools.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,7 +23,7 @@ static void
 bench_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [--max-steps N]\n"
-              "                              [FILE.tgsi...]\n"
+              "                              [--quads] [FILE.tgsi...]\n"
               "       diffcomp bench emu [--model NAME]... (see bench emu --help)\n"
               "       diffcomp bench compile [--sizes LIST] (see bench compile --help)\n\n"
               "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
@@ -27,7 +31,13 @@ bench_usage(FILE *f)
               "  --invocations N  lanes per shader (default 65536)\n"
               "  --seed S         seed of the random inputs (default 1)\n"
               "  --max-steps N    the interpreter's budget per shader in lane-instructions\n"
-              "                   (default: as diffcomp interp)\n\n"
+              "                   (default: as diffcomp interp)\n"
+              "  --quads          also run each shader one quad at a time (N/4 runs of 4\n"
+              "                   lanes, as a classic four-lane interpreter does) and print\n"
+              "                   how many times faster the N-lane run is (CPU time)\n\n"
+              "Per shader: lanes, instructions, wall time and lane-instructions per second;\n"
+              "the last lines give the totals and the geometric means over the shaders of\n"
+              "lane-instructions per wall and per CPU second.\n"
               "Shaders are parsed in the current dialect, or the legacy one if that fails.\n"
               "Exit status: 0 every shader ran, 1 some did not finish (step budget, ...),\n"
               "2 bad usage or a shader that cannot be read or parsed.\n");
@@ -97,12 +107,39 @@ parse_any(const char *path)
 struct bench_total {
    uint64_t lane_steps, lanes, insns;
    double secs, cpu;
+   double log_rate, log_cpu_rate; /* sums of logs over the shaders timed */
+   unsigned timed;
+   double log_quad; /* sum of log(quad-run CPU time / batched CPU time) */
+   unsigned quad_timed, quad_wins;
    unsigned failed;    /* ran but did not finish */
    unsigned bad_input; /* cannot be read, parsed or given inputs */
 };
 
+/* CPU seconds of the interpreter on s run one quad at a time (lanes / 4
+ * runs of 4 invocations, inputs drawn per quad and not timed); < 0 when
+ * the shader cannot run that way (a compute workgroup of more lanes). */
+static double
+quad_runs(const struct tgsi_shader *s, uint64_t seed, uint32_t lanes, uint64_t max_steps)
+{
+   double cpu = 0;
+   for (uint32_t q = 0; q < lanes / 4; q++) {
+      struct diag_list d = {0};
+      struct env *e = diff_gen_inputs(s, seed + q, 4, &d);
+      uint64_t steps = 0;
+      struct tgsi_interp_opts o = {.max_steps = max_steps, .steps_out = &steps};
+      double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+      enum tgsi_interp_status st = e ? tgsi_interp_run(s, e, &o, &d) : TGSI_INTERP_ENV;
+      cpu += clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+      diag_clear(&d);
+      env_free(e);
+      if (st != TGSI_INTERP_OK)
+         return -1;
+   }
+   return cpu;
+}
+
 static void
-bench_one(const char *path, uint64_t seed, uint32_t lanes, uint64_t max_steps,
+bench_one(const char *path, uint64_t seed, uint32_t lanes, uint64_t max_steps, bool quads,
           struct bench_total *t)
 {
    struct diag_list d = {0};
@@ -125,8 +162,23 @@ bench_one(const char *path, uint64_t seed, uint32_t lanes, uint64_t max_steps,
       fprintf(stderr, "%s: %s: %s\n", prog_name, path, tgsi_interp_status_names[st]);
       t->failed++;
    } else {
-      printf("  %-40s %7u lanes %5u insns %10.3f ms %8.1f M lane-insns/s\n", path, e->nlanes,
+      printf("  %-40s %7u lanes %5u insns %10.3f ms %8.1f M lane-insns/s", path, e->nlanes,
              s->ninsns, dt * 1e3, (double)steps / dt / 1e6);
+      double q = quads ? quad_runs(s, seed, e->nlanes, max_steps) : -1;
+      if (q > 0 && dc > 0) {
+         printf("  %6.2fx quads", q / dc);
+         t->log_quad += log(q / dc);
+         t->quad_timed++;
+         t->quad_wins += q > dc;
+      } else if (quads) {
+         printf("  %7s quads", "-");
+      }
+      printf("\n");
+      if (steps && dt > 0 && dc > 0) {
+         t->log_rate += log((double)steps / dt);
+         t->log_cpu_rate += log((double)steps / dc);
+         t->timed++;
+      }
       t->lane_steps += steps;
       t->lanes += e->nlanes;
       t->insns += s->ninsns;
@@ -150,6 +202,7 @@ static int
 bench_interp(int argc, char **argv)
 {
    uint64_t lanes = 65536, seed = 1, max_steps = 0;
+   bool quads = false;
    char **files = NULL;
    unsigned nfiles = 0, cap = 0;
    int rc = -1;
@@ -167,6 +220,8 @@ bench_interp(int argc, char **argv)
       } else if (opt_value(argc, argv, &i, "--max-steps", &v)) {
          if (!v || !parse_u64(v, &max_steps) || !max_steps)
             rc = usage_error("--max-steps takes a positive count");
+      } else if (!strcmp(argv[i], "--quads")) {
+         quads = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
          rc = usage_error("bench: unknown option '%s' (see diffcomp bench --help)", argv[i]);
       } else {
@@ -188,7 +243,7 @@ bench_interp(int argc, char **argv)
    printf("bench interp: %u shaders, %llu invocations each, seed %llu\n", nfiles,
           (unsigned long long)lanes, (unsigned long long)seed);
    for (unsigned k = 0; k < nfiles; k++) {
-      bench_one(files[k], seed, (uint32_t)lanes, max_steps, &t);
+      bench_one(files[k], seed, (uint32_t)lanes, max_steps, quads, &t);
       free(files[k]);
    }
    free(files);
@@ -198,6 +253,14 @@ bench_interp(int argc, char **argv)
    printf("interp: %.1f M lane-instructions/s (%.1f per cpu second)\n",
           t.secs > 0 ? (double)t.lane_steps / t.secs / 1e6 : 0.0,
           t.cpu > 0 ? (double)t.lane_steps / t.cpu / 1e6 : 0.0);
+   if (t.timed)
+      printf("geomean over %u shaders: %.1f M lane-instructions/s (%.1f per cpu second)\n", t.timed,
+             exp(t.log_rate / t.timed) / 1e6, exp(t.log_cpu_rate / t.timed) / 1e6);
+   if (t.quad_timed)
+      printf("quads: the %llu-lane run is %.2fx faster than %llu quad runs (geomean of CPU time "
+             "over %u shaders); faster on %u\n",
+             (unsigned long long)lanes, exp(t.log_quad / t.quad_timed),
+             (unsigned long long)lanes / 4, t.quad_timed, t.quad_wins);
    return t.bad_input ? EXIT_USAGE : t.failed ? EXIT_FAIL : EXIT_OK;
 }
 

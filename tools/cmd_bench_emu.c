@@ -8,13 +8,21 @@
  * the default) and wave by wave. Prints lane-instructions per second and emulated
  * cycles per second (the waves' cycles summed) over the runs' CPU time
  * (the machine may be shared; wall-clock figures are printed too).
+ *
+ * With files (bench emu FILE.tgsi...), real programs instead: each shader
+ * is compiled by both paths for each model and its program run on the
+ * same random inputs; invocations and lane-instructions per CPU second
+ * are printed per program and as geometric means per model and path.
  */
+#include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
 #include "compiler/tgsi/tgsi.h"
 #include "diff/diff.h"
 #include "emu/emu.h"
 #include "isa/isa.h"
 #include "tools/tools.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,12 +33,17 @@ static void
 usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench emu [--model NAME]... [--insns N] [--invocations N]\n"
-              "                          [--repeat N]\n\n"
+              "                          [--repeat N] [FILE.tgsi...]\n\n"
               "Times the emulator on a generated ALU-bound program per model (default a3xx\n"
               "and sm50) and prints lane-instructions and emulated cycles per second.\n\n"
               "  --insns N        ALU instructions in the program (default 3000)\n"
               "  --invocations N  lanes (default 1024)\n"
               "  --repeat N       runs timed (default 20)\n\n"
+              "With files: each shader compiled by both paths (ref, opt) for each model\n"
+              "(default: the check's built-in targets),\n"
+              "its program run on the same random inputs (seed 1) --repeat times (default\n"
+              "3 here); per program the invocations and lane-instructions per CPU second,\n"
+              "then their geometric means per model and path.\n\n"
               "Exit status: 0 ran, 1 a run failed, 2 bad usage or a model that cannot be\n"
               "opened.\n");
 }
@@ -156,10 +169,137 @@ bench_model(struct isa_model *m, unsigned ninsns, uint32_t lanes, unsigned repea
    return ok;
 }
 
+static struct tgsi_shader *
+parse_tgsi(const char *path)
+{
+   char *text, *err;
+   size_t len;
+   if (!read_file(path, &text, &len, &err)) {
+      fprintf(stderr, "%s: %s\n", prog_name, err);
+      free(err);
+      return NULL;
+   }
+   struct tgsi_parse_opts o = {0};
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(text, len, path, &o, &d);
+   if (!s) {
+      diag_clear(&d);
+      o.legacy = true;
+      s = tgsi_parse(text, len, path, &o, &d);
+   }
+   if (!s)
+      print_diags(&d, stderr);
+   diag_clear(&d);
+   free(text);
+   return s;
+}
+
+static uint32_t
+shader_nout(const struct tgsi_shader *s)
+{
+   uint32_t n = 0;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_OUT)
+         n = MAX2(n, s->decls[i].last + 1);
+   return n;
+}
+
+struct emu_mean {
+   double log_inv, log_li;
+   unsigned n, failed;
+};
+
+/* Compiles s for m by one path and times its program on in; false when
+ * it does not compile or run (counted, not fatal). */
+static void
+bench_program(const char *path, const struct tgsi_shader *s, struct isa_model *m, bool opt,
+              const struct env *in, unsigned repeat, struct emu_mean *mean)
+{
+   struct emu_program prog = {0};
+   struct compile_stats st = {0};
+   struct diag_list d = {0};
+   struct opt_options oo = {0};
+   oo.bisect_limit = -1;
+   char *olog = NULL;
+   enum compile_status cs =
+       opt ? opt_compile(s, m, &oo, &prog, &st, &olog, &d) : ref_compile(s, m, &prog, &st, &d);
+   free(olog);
+   struct emu_code *c = NULL;
+   bool ok = cs == COMPILE_OK && emu_load(&prog, &c, &d) == EMU_OK;
+   uint64_t li = 0;
+   double cpu = 0;
+   for (unsigned r = 0; ok && r < repeat; r++) {
+      struct env *e = env_clone(in);
+      struct emu_result res = {0};
+      ok = env_alloc_outputs(e, shader_nout(s), tgsi_interp_prop(s, TGSI_PROP_TCS_VERTICES_OUT, 1));
+      double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+      ok = ok && emu_run(c, e, &(struct emu_options){0}, &res, &d) == EMU_OK;
+      cpu += now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+      li += res.lane_insns;
+      emu_result_free(&res);
+      env_free(e);
+   }
+   const char *name = isa_model_name(m);
+   if (ok && cpu > 0 && li) {
+      double inv = (double)in->nlanes * repeat / cpu, lis = (double)li / cpu;
+      printf("  %-40s %-6s %-3s %6u insns %10.0f inv/s %8.1f M lane-insns/s\n", path, name,
+             opt ? "opt" : "ref", st.instructions, inv, lis / 1e6);
+      mean->log_inv += log(inv);
+      mean->log_li += log(lis);
+      mean->n++;
+   } else {
+      const char *why = diag_first_error(&d);
+      printf("  %-40s %-6s %-3s %s\n", path, name, opt ? "opt" : "ref",
+             cs != COMPILE_OK ? "does not compile"
+             : why            ? why
+                              : "did not run");
+      mean->failed++;
+   }
+   emu_code_free(c);
+   emu_program_free(&prog);
+   diag_clear(&d);
+}
+
+static int
+bench_files(char **files, unsigned nfiles, struct isa_model **m, unsigned nmodels, uint32_t lanes,
+            unsigned repeat)
+{
+   struct emu_mean mean[8][2];
+   memset(mean, 0, sizeof(mean));
+   bool bad = false;
+   printf("bench emu: %u shaders, %u invocations, %u runs each\n", nfiles, lanes, repeat);
+   for (unsigned f = 0; f < nfiles; f++) {
+      struct tgsi_shader *s = parse_tgsi(files[f]);
+      struct diag_list d = {0};
+      struct env *in = s ? diff_gen_inputs(s, 1, lanes, &d) : NULL;
+      if (!in) {
+         print_diags(&d, stderr);
+         bad = true;
+      }
+      for (unsigned k = 0; in && k < nmodels; k++)
+         for (unsigned p = 0; p < 2; p++)
+            bench_program(files[f], s, m[k], p == 1, in, repeat, &mean[k][p]);
+      diag_clear(&d);
+      env_free(in);
+      tgsi_shader_free(s);
+   }
+   for (unsigned k = 0; k < nmodels; k++)
+      for (unsigned p = 0; p < 2; p++)
+         if (mean[k][p].n)
+            printf("geomean %-6s %s over %u programs: %.0f invocations/s, %.1f M "
+                   "lane-instructions/s (%u did not compile or run)\n",
+                   isa_model_name(m[k]), p ? "opt" : "ref", mean[k][p].n,
+                   exp(mean[k][p].log_inv / mean[k][p].n),
+                   exp(mean[k][p].log_li / mean[k][p].n) / 1e6, mean[k][p].failed);
+   return bad ? EXIT_USAGE : EXIT_OK;
+}
+
 int
 bench_emu(int argc, char **argv)
 {
-   uint64_t ninsns = 3000, lanes = 1024, repeat = 20;
+   uint64_t ninsns = 3000, lanes = 1024, repeat = 0;
+   char *files[1024];
+   unsigned nfiles = 0;
    const char *models[8];
    unsigned nmodels = 0;
    for (int i = 1; i < argc; i++) {
@@ -180,10 +320,19 @@ bench_emu(int argc, char **argv)
          if (!v || nmodels == ARRAY_SIZE(models))
             return usage_error("--model takes a model name (at most 8)");
          models[nmodels++] = v;
-      } else {
+      } else if (argv[i][0] == '-') {
          return usage_error("bench emu: unknown argument '%s' (see --help)", argv[i]);
+      } else if (nfiles < ARRAY_SIZE(files)) {
+         files[nfiles++] = argv[i];
+      } else {
+         return usage_error("bench emu: at most %u files", (unsigned)ARRAY_SIZE(files));
       }
    }
+   if (!repeat)
+      repeat = nfiles ? 3 : 20;
+   if (!nmodels && nfiles) /* real programs: every target the check uses */
+      for (const char *t; nmodels < ARRAY_SIZE(models) && (t = diff_builtin_target(nmodels));)
+         models[nmodels++] = t;
    if (!nmodels) {
       models[nmodels++] = "a3xx";
       models[nmodels++] = "sm50";
@@ -198,9 +347,12 @@ bench_emu(int argc, char **argv)
       print_diags(&d, stderr);
       diag_clear(&d);
    }
-   if (ok)
+   int rc = EXIT_OK;
+   if (ok && nfiles)
+      rc = bench_files(files, nfiles, m, nmodels, (uint32_t)lanes, (unsigned)repeat);
+   else if (ok)
       printf("bench emu: straight-line ALU code\n");
-   for (unsigned k = 0; k < nmodels && ok; k++) {
+   for (unsigned k = 0; k < nmodels && ok && !nfiles; k++) {
       ok &= bench_model(m[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, false);
       ok &= bench_model(m[k], (unsigned)ninsns, (uint32_t)lanes, (unsigned)repeat, true);
    }
@@ -209,5 +361,5 @@ bench_emu(int argc, char **argv)
       opened &= m[k] != NULL;
       isa_close(m[k]);
    }
-   return !opened ? EXIT_USAGE : ok ? EXIT_OK : EXIT_FAIL;
+   return !opened ? EXIT_USAGE : !ok ? EXIT_FAIL : rc;
 }

@@ -403,10 +403,13 @@ build_nodes(struct sched *s, struct ir_block *b, struct ir_instr *top)
       }
    }
    order_edges(s);
-   for (unsigned i = 0; i < s->nn; i++) {
+   /* Edges go forward in the block, so from the last node back every
+    * successor is known: no recursion as deep as a dependence chain (a
+    * chain of 100k instructions overflowed the stack). */
+   for (unsigned i = s->nn; i-- > 0;)
       compute_prio(s, i);
+   for (unsigned i = 0; i < s->nn; i++)
       s->n[i].left = s->n[i].npred;
-   }
    count_uses(s, b);
 }
 

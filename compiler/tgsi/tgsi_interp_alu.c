@@ -351,6 +351,24 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
  * any product has. Then MAD and DP* need no FUSE tolerance for the lane
  * (a cascade index summed from SGE results, a one-hot select), and their
  * bits may be read as integers. */
+/* The lowest set bit of a finite nonzero double that a float holds (so a
+ * normal double): p = odd * 2^result. Read from the bits, as frexp and a
+ * shift loop would give it, at a fraction of their cost (this runs per
+ * lane for every MAD and DP). */
+static int
+low_bit(double p)
+{
+   uint64_t u;
+   memcpy(&u, &p, sizeof(u));
+   uint64_t man = (u & ((1ull << 52) - 1)) | (1ull << 52);
+   int low = (int)((u >> 52) & 0x7ff) - 1075;
+   while (!(man & 0xff))
+      man >>= 8, low += 8;
+   while (!(man & 1))
+      man >>= 1, low++;
+   return low;
+}
+
 static bool
 sum_exact(unsigned nk, const float *a, const float *b, float add)
 {
@@ -362,13 +380,7 @@ sum_exact(unsigned nk, const float *a, const float *b, float add)
          continue;
       if ((double)(float)p != p || isinf(p) || isnan(p))
          return false;
-      int e;
-      double m = frexp(p, &e); /* p = m * 2^e, 0.5 <= |m| < 1, 24 bits */
-      uint32_t mi = (uint32_t)fabs(ldexp(m, 24));
-      int low = e - 24;
-      while (!(mi & 1)) /* mi != 0: p != 0 */
-         mi >>= 1, low++;
-      lo = MIN2(lo, low);
+      lo = MIN2(lo, low_bit(p));
       if (k < nk)
          mag += fabs(p);
    }

@@ -10,6 +10,9 @@ emu_cli(no_model "emu|nosuch|fixtures/emu/a3xx/raw_short.s" 2 ERR "nosuch")
 emu_cli(hazard "emu|a3xx|fixtures/emu/a3xx/raw_short.s" 1
         OUT "cycles: 8\n.*kind: raw, pc: 0x20, reg: r0.y, producer: 0x18, early: 3.*0x40000000, 2.0")
 emu_cli(clean "emu|a3xx|fixtures/emu/a3xx/raw_short_ok.s" 0 OUT "cycles: 11\n.*hazards: \\[\\]")
+# --summary: the same figures, and nothing after the hazards (no outputs)
+emu_cli(summary "emu|a3xx|fixtures/emu/a3xx/raw_short_ok.s|--summary" 0
+        OUT "cycles: 11\n.*hazards: \\[\\]\n$")
 emu_cli(trace "emu|a3xx|fixtures/emu/a3xx/sync_ss_ok.s|--trace" 0
         OUT "cycle: 17, stall: 9, pc: 0x18, active: 1, insn: \"\\(ss\\)mov.f32f32 r2.x, r1.x\", waited: \"ss r1.x\"")
 emu_cli(budget "emu|a3xx|fixtures/emu/a3xx/budget.s|--max-cycles|100" 1 OUT "status: the cycle budget ran out")

@@ -42,6 +42,10 @@ interp_cli(bench_help "bench|--help" 0 OUT "usage: diffcomp bench interp")
 interp_cli(bench_interp "bench|interp|--invocations|256|${_fx}/e2e_basic.tgsi" 0
            OUT "interp: [0-9.]+ M lane-instructions/s")
 interp_cli(bench_unknown "bench|frob" 2 ERR "usage: diffcomp bench")
+interp_cli(bench_emu_files "bench|emu|--invocations|64|--repeat|1|${_fx}/e2e_basic.tgsi" 0
+           OUT "geomean a3xx   opt over 1 programs: [0-9]+ invocations/s")
+interp_cli(bench_interp_quads "bench|interp|--invocations|64|--quads|${_fx}/e2e_basic.tgsi" 0
+           OUT "quads: the 64-lane run is [0-9.]+x faster than 16 quad runs")
 # bench compile compiles every shape at a small size on both paths of both
 # built-in targets (figures only: no test asserts a speed)
 interp_cli(bench_compile_small "bench|compile|--sizes|40,80|--target|a3xx,sm50" 0
