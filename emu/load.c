@@ -863,6 +863,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    if (!set_scalar_opnds(c, in, op, d))
       return false;
    set_batch(op);
+   op->fast &= !op->writes_exec; /* the active lanes change after it (step) */
    switch (op->kind) {
    case EMU_K_BRANCH:
    case EMU_K_JUMP:
@@ -962,8 +963,8 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       why = "no such register file";
    else if (b->index >= c->files[b->file].count || b->chan > 3)
       why = "register index or channel out of range";
-   else if (to_const != (c->files[b->file].kind == ISA_FILE_CONST))
-      why = to_const ? "constants bind to a constant file" : "values bind to a register file";
+   else if (!to_const && c->files[b->file].kind == ISA_FILE_CONST)
+      why = "values bind to a register file";
    else if (b->kind == EMU_BIND_SYSVAL && b->tgsi_index >= TGSI_SEM_COUNT)
       why = "unknown system value";
    else if (b->kind == EMU_BIND_SIZE && b->buffer != TGSI_FILE_BUFFER &&
@@ -974,7 +975,7 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "binding %u: %s", i, why);
       return false;
    }
-   if (to_const)
+   if (to_const && c->files[b->file].kind == ISA_FILE_CONST)
       cbank_base(c, b->file, b->bank);
    return true;
 }
@@ -1021,7 +1022,7 @@ touched_units(struct emu_code *c)
    }
    for (unsigned b = 0; b < c->nbinds; b++)
       if (c->binds[b].kind == EMU_BIND_INPUT || c->binds[b].kind == EMU_BIND_SYSVAL ||
-          c->binds[b].kind == EMU_BIND_OUTPUT)
+          c->binds[b].kind == EMU_BIND_OUTPUT || c->files[c->binds[b].file].kind != ISA_FILE_CONST)
          mark(t, c->nunits, c->files[c->binds[b].file].base + c->binds[b].index, 1);
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST)

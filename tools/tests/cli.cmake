@@ -214,3 +214,9 @@ cli_test(cli_check_coverage
          "check|captures/vs_mvp_basic.tgsi|captures/fs_blur_gaussian_loop.tgsi|-j0|--invocations|64|--no-repro|--coverage|${CMAKE_BINARY_DIR}/coverage_j0.txt"
          0 OUT "coverage: transform [1-9][0-9]*/[0-9]+ [^\n]*legalize [1-9][0-9]*/[0-9]+[^\n]*hazard-rule [1-9][0-9]*/[0-9]+[^\n]*sync [1-9][0-9]*/[0-9]+[^\n]*isa-op [1-9][0-9]*/[0-9]+[^\n]*encoding [1-9]")
 interp_cli(report_empty_runs "report|${_rp}/empty.json|${_rp}/empty.json" 0)
+# gfx9 is a check target through the reference path: its opt side is a
+# visible n/a naming why (opt_target_lacks), its reference is compared with
+# the interpreter (control flow through EXEC, kill, memory).
+cli_test(cli_check_gfx9_ref_only
+         "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
+         0 OUT "gfx9 +9 +0 +0 +0 +[0-9]+ +[0-9]+\n.*opt-not-applicable: 9")
