@@ -80,6 +80,8 @@ enum diff_status { DIFF_STATUSES(DIFF_STATUS_) DIFF_STATUS_COUNT };
    X(RUNAWAY, "runaway-loop", SKIP,                                                                \
      "the interpreter ran out of steps, with realistic constants too")                             \
    X(NO_FEATURE, "not-applicable", NA, "the target's hardware lacks a feature the shader needs")   \
+   X(OPT_NA, "opt-not-applicable", NA,                                                             \
+     "the optimizing compiler does not target this model yet: only ref is checked")                \
    X(NOTHING, "nothing-compared", VACUOUS, "every step ran and no value was compared")
 #define DIFF_SIGNAL_(n, s, st, d) DIFF_SIG_##n,
 enum diff_signal_kind { DIFF_SIGNALS(DIFF_SIGNAL_) DIFF_SIG_COUNT };

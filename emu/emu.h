@@ -318,6 +318,11 @@ bool env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_
  *    workgroup; SVIEW/SAMP (a texture) .x width, .y height, .z depth or
  *    layers, .w levels of level 0. 0 for anything unbound. (Code reads
  *    resource sizes from constants, as drivers upload them.)
+ *  - CONST, VALUE and SIZE may also name a register of a register file
+ *    (a model without a constant file, gfx9: SGPRs or VGPRs): before the
+ *    first instruction, each lane's register holds the value of the lane's
+ *    draw. (A gfx9 wave may span two draws, so an SGPR so bound is
+ *    uniform only when its wave's lanes are in one draw.)
  *
  * Outputs may also be stored as they are computed, by attribute stores
  * (semantics ast): attribute byte EMU_ATTR_OUTPUT(i) + 4 * c of an output

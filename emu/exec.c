@@ -237,8 +237,12 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
       s[i] = emu_fetch(w, op, &op->src[i], k, t, run->tmp_src[i]);
    uint32_t *mask;
    unsigned on = emu_exec_mask(w, op, t, &mask);
-   if (!on)
+   if (!on) { /* a lane mask is still written: 0 for every lane outside EXEC */
+      for (unsigned j = 0; j < op->ndst; j++)
+         if (op->dst[j].lanemask)
+            emu_write_lanemask(w, op, &op->dst[j], mask, mask, t);
       return;
+   }
    bool direct = on == n && !op->sat && !op->ftz;
    uint32_t *dp[ISA_MAX_DST], *cp[ISA_MAX_DST], *kp[ISA_MAX_DST];
    for (unsigned j = 0; j < op->ndst; j++) {

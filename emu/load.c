@@ -875,6 +875,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    if (!set_scalar_opnds(c, in, op, d))
       return false;
    set_batch(op);
+   op->fast &= !op->writes_exec; /* the active lanes change after it (step) */
    switch (op->kind) {
    case EMU_K_BRANCH:
    case EMU_K_JUMP:

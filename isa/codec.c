@@ -351,6 +351,23 @@ misaligned(const struct isa_model *m, const struct isa_slot *sl, const struct is
    return o->index % sl->align && m->files[o->file].fixed != (int)o->index;
 }
 
+/* Whether the group of registers an operand covers (a 64-bit pair, a
+ * load's components) runs past the end of its file: gfx9 v[255:256]. */
+static bool
+past_end(const struct isa_model *m, const struct isa_insn *in, int slot, const struct isa_opnd *o)
+{
+   if (o->kind != ISA_OPND_REG || (o->flags & ISA_OPND_F_REL) || o->file >= m->nfiles ||
+       m->files[o->file].fixed == (int)o->index) /* RZ reads as a whole group of zeros */
+      return false;
+   /* groups, and 64-bit values in 32-bit registers (not narrower files:
+    * an a3xx predicate holds a compare's result whatever its type) */
+   unsigned w = 0, n = isa_opnd_count(m, in, slot);
+   isa_opnd_type(m, in, slot, &w);
+   if (w == 64 && m->files[o->file].width == 32)
+      n *= 2;
+   return o->index + n > m->files[o->file].count;
+}
+
 static void
 flag_illegal(struct isa_insn *out, enum isa_illegal r, unsigned arg)
 {
@@ -470,6 +487,11 @@ isa_decode(const struct isa_model *m, const uint8_t *code, size_t size, size_t *
       b.w[1] &= isa_mask64(op->bits - 64);
    }
    decode_fields(m, op, &b, out);
+   for (unsigned k = 0; k < (unsigned)op->ndst + op->nsrc; k++) {
+      int slot = k < op->ndst ? ISA_SLOT_DST((int)k) : ISA_SLOT_SRC((int)(k - op->ndst));
+      if (past_end(m, out, slot, slot_opnd(out, op, k)))
+         flag_illegal(out, ISA_ILLEGAL_REGISTER, (unsigned)slot);
+   }
    if (m->bundle.insns)
       decode_control(m, ctrl, slot, out);
    *pos = off + op->bits / 8;
@@ -862,6 +884,13 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
                      "%s: operand %u is a group of registers that must start at a multiple of "
                      "%u, not at register %u",
                      op->mnemonic, s, sl->align, slot_copnd(in, op, s)->index);
+      }
+      int pslot = s < op->ndst ? ISA_SLOT_DST((int)s) : ISA_SLOT_SRC((int)(s - op->ndst));
+      if (past_end(m, in, pslot, slot_copnd(in, op, s))) {
+         if (bad_slot)
+            *bad_slot = (int)s;
+         return fail(msg, ISA_ERR_RANGE, "%s: operand %u runs past the end of its register file",
+                     op->mnemonic, s);
       }
       isa_field_set(&op->fields[sl->field], &b, raw);
       vals[sl->field] = isa_operand_val(form, raw, op->fields[sl->field].format);

@@ -112,6 +112,7 @@ struct isa_model;
    X(UMUL24, "umul24", 2) \
    X(SMUL24, "smul24", 2) \
    X(MULL_U, "mull_u", 2) \
+   X(MUL_LO, "mul_lo", 2) \
    X(UMAD24, "umad24", 3) \
    X(SMAD24, "smad24", 3) \
    X(MADSH_M16, "madsh_m16", 3) \

@@ -267,6 +267,9 @@ eval_binary(enum isa_sem s, const struct sem_args *a, uint32_t x, uint32_t y, ui
    case ISA_SEM_MULL_U:
       *d = sem_mull_u(x, y);
       return true;
+   case ISA_SEM_MUL_LO: /* the low 32 bits of the full product (gfx9 v_mul_lo_u32) */
+      *d = x * y;
+      return true;
    case ISA_SEM_UMIN:
       *d = sem_umin(x, y);
       return true;

@@ -35,7 +35,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-static const struct ref_target *const targets[] = {&ref_target_a3xx, &ref_target_sm50};
+static const struct ref_target *const targets[] = {&ref_target_a3xx, &ref_target_sm50,
+                                                   &ref_target_gfx9};
 
 static void
 vdiag(struct ref_ctx *c, const char *fmt, va_list ap)
@@ -144,6 +145,16 @@ place_homes(struct ref_ctx *c)
    c->imm_base = cnext;
    cnext += c->s->nimms;
    c->size_base = cnext;
+   if (c->t->consts_in_gpr) { /* after the homes, with room for 4 resource sizes */
+      c->creg = next * 4;
+      c->nconst = (cnext + 4) * 4;
+      c->scratch_lo = c->scratch_next = c->max_reg = c->creg + c->nconst;
+      if (c->scratch_lo > c->ngpr) {
+         ref_unsupported(c, "TGSI registers and constants need %u registers, the model has %u",
+                         c->scratch_lo, c->ngpr);
+         return false;
+      }
+   }
    if (cnext * 4 > c->nconst) {
       ref_unsupported(c, "constants and immediates need %u constant slots, the model has %u",
                       cnext * 4, c->nconst);
@@ -247,7 +258,7 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
                                     .file = (uint8_t)c->cfile,
                                     .buffer = (uint8_t)b,
                                     .tgsi_index = (uint16_t)i,
-                                    .index = (uint16_t)((c->cbase[b] + i) * 4 + ch)};
+                                    .index = (uint16_t)(c->creg + (c->cbase[b] + i) * 4 + ch)};
             emu_program_bind(p, &e);
          }
    for (unsigned i = 0; i < c->s->nimms; i++)
@@ -256,7 +267,7 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
                                  .chan = (uint8_t)ch,
                                  .file = (uint8_t)c->cfile,
                                  .tgsi_index = (uint16_t)i,
-                                 .index = (uint16_t)((c->imm_base + i) * 4 + ch),
+                                 .index = (uint16_t)(c->creg + (c->imm_base + i) * 4 + ch),
                                  .value = c->s->imms[i].u[ch]};
          emu_program_bind(p, &e);
       }
@@ -272,7 +283,7 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
                                  .file = (uint8_t)c->cfile,
                                  .buffer = c->sizes[k].file,
                                  .tgsi_index = c->sizes[k].index,
-                                 .index = (uint16_t)((c->size_base + k) * 4 + ch)};
+                                 .index = (uint16_t)(c->creg + (c->size_base + k) * 4 + ch)};
          emu_program_bind(p, &e);
       }
 }
@@ -661,6 +672,8 @@ setup(struct ref_ctx *c)
    c->cfile = file_of_kind(c->m, ISA_FILE_CONST, &c->nconst);
    c->pfile = file_of_kind(c->m, ISA_FILE_PREDICATE, NULL);
    c->afile = file_of_kind(c->m, ISA_FILE_ADDRESS, NULL);
+   if (c->cfile < 0 && c->t->consts_in_gpr)
+      c->cfile = c->gpr;
    if (c->gpr < 0 || c->cfile < 0) {
       ref_error(c, "model %s lacks a full or a constant register file", name);
       return false;

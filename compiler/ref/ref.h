@@ -222,6 +222,13 @@ struct ref_target {
    /* Stack-reconvergence models only (ref_cf_stack.c): */
    void (*ssy)(struct ref_ctx *c, int label);
    void (*sync)(struct ref_ctx *c);
+   /* Models without a constant file (gfx9): constants, immediates and
+    * resource sizes live in full registers after the TGSI homes, bound
+    * per lane (EMU_BIND_CONST into a register file). */
+   bool consts_in_gpr;
+   /* Called right after a label is placed (ref_place), before the next
+    * instruction: gfx9 brings back the lanes parked there. NULL: none. */
+   void (*place)(struct ref_ctx *c, int label);
 };
 
 /* A control-flow construct being compiled. */
@@ -265,6 +272,7 @@ struct ref_ctx {
    unsigned count[TGSI_FILE_COUNT]; /* registers per vertex */
    unsigned vertices[TGSI_FILE_COUNT];
    unsigned cbase[16], ccount[16], imm_base;
+   unsigned creg; /* consts_in_gpr: full register of constant slot 0 */
    /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
     * whose size the code reads, allocated after the immediates. */
    struct {
@@ -302,6 +310,11 @@ struct ref_ctx {
    /* Geometry shaders (sm50): the persistent register holding the handle
     * of the vertex being written, -1 elsewhere. */
    int gs_handle;
+
+   /* gfx9 (ref_gfx9.c): the label whose parked lanes SGPR pair k holds,
+    * -1 if free, for k < nmask_pairs. */
+   int mask_label[48];
+   unsigned nmask_pairs;
 };
 
 /* ------------------------------------------------------------------ */
@@ -318,6 +331,7 @@ bool ref_call_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t *first
  * CAL again afterwards. */
 void ref_inline_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t first, int32_t end);
 extern const struct ref_target ref_target_sm50;
+extern const struct ref_target ref_target_gfx9;
 /* Refuses the current instruction: COMPILE_UNSUPPORTED plus a diagnostic
  * naming the opcode and its line. Returns the status for convenience. */
 enum compile_status ref_unsupported(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF(2, 3);

@@ -51,6 +51,8 @@ void
 ref_place(struct ref_ctx *c, int label)
 {
    c->labels[label] = (int)c->nitems;
+   if (c->t && c->t->place)
+      c->t->place(c, label);
 }
 
 /* Makes the last appended instruction branch to label through source

@@ -325,6 +325,31 @@ set_stall(struct hz *h, struct ref_item *it, struct need n)
    }
 }
 
+/* wait states (gfx9): s_nop with the most wait states it gives after a
+ * producer some consumer needs wait states from, and s_waitcnt with
+ * every counter at 0 after one that counts on a counter. */
+static void
+emit_wait_states(struct hz *h, struct need n, int tgsi)
+{
+   if (n.distance > 0 && h->role[ISA_ROLE_NOPS] >= 0) {
+      struct isa_insn nop = make_nop(h);
+      nop.mod[h->role[ISA_ROLE_NOPS]] = (int16_t)isa_hazard_param(h->m, "nop_max", 15);
+      push(h, &nop, tgsi);
+   }
+   unsigned counters = (1u << ISA_SYNC_VMCNT) | (1u << ISA_SYNC_LGKMCNT) | (1u << ISA_SYNC_EXPCNT);
+   unsigned nw;
+   const uint16_t *w = isa_ops_by_sem(h->m, ISA_SEM_WAITCNT, &nw);
+   if (!(n.syncs & counters) || !nw)
+      return;
+   struct isa_insn wc;
+   isa_insn_init(h->m, w[0], &wc);
+   static const enum isa_role roles[3] = {ISA_ROLE_VMCNT, ISA_ROLE_LGKMCNT, ISA_ROLE_EXPCNT};
+   for (unsigned k = 0; k < 3; k++)
+      if (h->role[roles[k]] >= 0)
+         wc.mod[h->role[roles[k]]] = 0;
+   push(h, &wc, tgsi);
+}
+
 /* Emits one item with its waits; returns the position a branch to it
  * lands on (a nop emitted in front of it, for a sync or the jump-target
  * flag, is part of it). */
@@ -353,6 +378,8 @@ emit_item(struct hz *h, const struct ref_item *src, bool is_target)
    struct need n = probe(h, &it->in);
    if (h->kind == ISA_HAZARD_STALL_COUNTS) {
       set_stall(h, it, n);
+   } else if (h->kind == ISA_HAZARD_WAIT_STATES) {
+      emit_wait_states(h, n, src->tgsi);
    } else {
       for (unsigned s = 0; s < ISA_SYNC_COUNT; s++)
          if (n.syncs & (1u << s))
@@ -509,6 +536,10 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    for (unsigned r = 0; r < ISA_ROLE_COUNT; r++)
       h.role[r] = isa_mod_by_role(c->m, (enum isa_role)r);
    h.nop_op = isa_op_find(c->m, "nop");
+   unsigned nn;
+   const uint16_t *nops = isa_ops_by_sem(c->m, ISA_SEM_NOP, &nn);
+   if (h.nop_op < 0 && nn) /* gfx9 s_nop */
+      h.nop_op = nops[0];
    if (h.nop_op < 0)
       return ref_error(c, "model %s has no nop", isa_model_name(c->m));
    bool *target = xcalloc(c->nitems + 1, sizeof(bool));

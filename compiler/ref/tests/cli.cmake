@@ -60,3 +60,13 @@ ref_cli(opt_gs_sm50 "compile|captures/gs_particle_streams.tgsi|--target|sm50|--p
 # Both compilers against the interpreter: emits in a loop and under an if.
 ref_cli(gs_loop_emit "check|fixtures/opt/gs_loop_emit.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
         OUT "total +1 +1 +0 +0 +0 +0")
+# gfx9: structured control flow through EXEC (lanes parked at a label in an
+# SGPR pair, restored when it is placed), and the written program runs.
+ref_cli(gfx9_exec_flow "compile|fixtures/ref/gfx9/flow_if.tgsi|--target|gfx9|--stats" 0
+        OUT "s_andn2_b64 exec, exec, vcc\n.*s_or_b64 exec, exec, s\\[[0-9]+:[0-9]+\\]\n.*s_endpgm\n; ref gfx9: ")
+foreach(_s flow_loop flow_switch kill memory)
+  add_test(NAME cli_compile_emu_gfx9_${_s} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
+           -DSHADER=fixtures/ref/gfx9/${_s}.tgsi -DMODEL=gfx9 -DOUT=${CMAKE_BINARY_DIR}/ref_gfx9_${_s}.s
+           -P ${CMAKE_SOURCE_DIR}/compiler/ref/tests/run_compile_emu.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()

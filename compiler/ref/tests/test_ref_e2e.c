@@ -33,7 +33,8 @@
  *    multiplies by its reciprocal, which overflows).
  * A value whose flags include none of these must match bit for bit.
  *
- * Prints a table: per model, how many shaders pass, fail or are refused
+ * Models: a3xx, sm50 and gfx9 (its reference runs on the emulator's EXEC
+ * masks). Prints a table: per model, how many shaders pass, fail or are refused
  * (and why). The test fails if any compiled shader fails.
  */
 #include "compiler/compiler.h"
@@ -360,7 +361,7 @@ int
 main(int argc, char **argv)
 {
    (void)fixture_pos_ok;
-   static const char *const models[] = {"a3xx", "sm50"};
+   static const char *const models[] = {"a3xx", "sm50", "gfx9"};
    for (unsigned k = 0; k < ARRAY_SIZE(models); k++) {
       if (argc > 2 && strcmp(argv[2], models[k]))
          continue;
