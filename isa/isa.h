@@ -252,8 +252,7 @@ struct isa_model;
    X(BITSEL, "bitsel", 3) \
    X(FFBH, "ffbh", 1) \
    X(FFBL, "ffbl", 1) \
-   X(BCNT, "bcnt", 2) \
-   X(MUL_LO, "mul_lo", 2)
+   X(BCNT, "bcnt", 2)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

@@ -464,9 +464,6 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_BCNT:
       *d = sem_cbits(x[0]) + x[1];
       return true;
-   case ISA_SEM_MUL_LO:
-      *d = x[0] * x[1];
-      return true;
    default:
       return false;
    }
