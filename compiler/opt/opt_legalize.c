@@ -532,7 +532,7 @@ legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
    struct ir_mach *m = in->mach;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (plain_copies(sh, in, k))
-         in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+         ir_set_src(in, m->first[k], opt_copy_before(sh, in, in->src[m->first[k]]));
    take_form(sh, in);
    return true;
 }
@@ -772,14 +772,14 @@ plain_copy_operands(struct lgz *z, struct ir_instr *c)
 {
    struct ir_mach *m = c->mach;
    for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
-      struct ir_instr **src = &c->src[m->first[k]];
-      if (!m->count[k] || (*src)->op != IR_OP_IMM || ir_has_reg(*src))
+      struct ir_instr *src = c->src[m->first[k]];
+      if (!m->count[k] || src->op != IR_OP_IMM || ir_has_reg(src))
          continue;
-      struct ir_instr *v = const_imm(z, (uint32_t)(*src)->imm);
+      struct ir_instr *v = const_imm(z, (uint32_t)src->imm);
       if (!v)
          lgz_error(z, c, "unsupported: the constant file is full");
       else
-         *src = v;
+         ir_set_src(c, m->first[k], v);
    }
    if (!z->failed)
       take_form(z->sh, c);
@@ -799,10 +799,9 @@ legalize_plain_post(struct lgz *z, struct ir_instr *in)
          lgz_error(z, in, "unsupported: no register free for an operand copy");
          return;
       }
-      struct ir_instr **src = &in->src[m->first[k]];
-      struct ir_instr *c = opt_copy_before(z->sh, in, *src);
+      struct ir_instr *c = opt_copy_before(z->sh, in, in->src[m->first[k]]);
       ir_mach_get(z->sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
-      *src = c;
+      ir_set_src(in, m->first[k], c);
       plain_copy_operands(z, c);
    }
    if (!z->failed)

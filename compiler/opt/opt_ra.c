@@ -684,7 +684,7 @@ resolve_edge_plain(struct ra *ra, struct ir_block *succ, unsigned k, struct pcop
    for (unsigned i = 0; i < n; i++) {
       struct ir_instr *c = copy_at_end(ra, pred, t[i]);
       ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;
-      pc[i].phi->src[k] = c;
+      ir_set_src(pc[i].phi, k, c);
    }
 }
 
