@@ -540,9 +540,12 @@ legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
 static bool
 legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
-   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE) &&
-       opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra#%u", ctx->cons_pre_legal++))
-      return legalize_plain_pre(sh, in);
+   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE)) {
+      unsigned k = ctx->cons_pre_legal++;
+      opt_cons_note(ctx, OPT_STAGE_LEGALIZE, "before-ra#%u: instruction %%%u", k, in->id);
+      if (opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra#%u", k))
+         return legalize_plain_pre(sh, in);
+   }
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
    unsigned m1 = 0, m2 = 0, mask;
@@ -916,6 +919,8 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned i = 0; i < n && !z.failed; i++) {
       if (order[i]->op != IR_OP_MACH)
          continue;
+      if (cons)
+         opt_cons_note(ctx, OPT_STAGE_LEGALIZE, "after-ra#%u: instruction %%%u", k, order[i]->id);
       if (cons && opt_conservative(ctx, OPT_STAGE_LEGALIZE, order[i]->line, "after-ra#%u", k++))
          legalize_plain_post(&z, order[i]);
       else
