@@ -247,7 +247,7 @@ report_stages(const struct diff_repro *r, const struct diff_bisect *b)
                                    : "the conservative treatment there does not make the case "
                                      "pass alone (other items take part)");
    if (st->notes)
-      printf("  the ordinary %s there: %s", name, st->notes);
+      printf("  %s notes: %s", name, st->notes);
    if (st->code_before && st->code_after) {
       char *before = xasprintf("program (ordinary %s):\n%s", name, st->code_before);
       char *after =

@@ -147,7 +147,7 @@ struct follow {
     * and the firing the ordinary bisection names (its instance) */
    int stage;
    bool combo;
-   char *items, *firing;
+   char *items, *firing, *notes; /* notes: what the stage said of the items */
    /* reduce */
    enum diff_reduce_status reduced;
    struct diff_reduce_stats st;
@@ -409,6 +409,7 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
    f->stage = b.st.named;
    f->combo = b.st.combo;
    f->items = b.st.item ? xstrdup(b.st.item) : NULL;
+   f->notes = b.st.notes ? xstrdup(b.st.notes) : NULL;
    f->bisect_s = now_seconds() - t0;
    diff_bisect_fini(&b);
    enum opt_fault_class cls = opt_fault_info[f->fault].cls;
@@ -508,6 +509,9 @@ item_match(const struct follow *f)
          continue;
       snprintf(id, sizeof(id), "%.*s", (int)n, p);
       for (const char *q = strstr(f->items, id); q; q = strstr(q + 1, id))
+         if (!isdigit((unsigned char)q[n]))
+            return true;
+      for (const char *q = f->notes ? strstr(f->notes, id) : NULL; q; q = strstr(q + 1, id))
          if (!isdigit((unsigned char)q[n]))
             return true;
    }
@@ -701,6 +705,7 @@ bench(const struct bench_args *a)
       free(fs.v[k].pass);
       free(fs.v[k].what);
       free(fs.v[k].items);
+      free(fs.v[k].notes);
       free(fs.v[k].firing);
    }
    free(fs.v);

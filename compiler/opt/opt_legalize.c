@@ -574,7 +574,7 @@ legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
    struct ir_mach *m = in->mach;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (plain_copies(sh, in, k))
-         in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+         ir_set_src(in, m->first[k], opt_copy_before(sh, in, in->src[m->first[k]]));
    take_form(sh, in);
    return true;
 }
@@ -582,9 +582,12 @@ legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
 static bool
 legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
-   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE) &&
-       opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra#%u", ctx->cons_pre_legal++))
-      return legalize_plain_pre(sh, in);
+   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE)) {
+      unsigned k = ctx->cons_pre_legal++;
+      opt_cons_note(ctx, OPT_STAGE_LEGALIZE, "before-ra#%u: instruction %%%u", k, in->id);
+      if (opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra#%u", k))
+         return legalize_plain_pre(sh, in);
+   }
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
    unsigned m1 = 0, m2 = 0, mask;
@@ -821,14 +824,14 @@ plain_copy_operands(struct lgz *z, struct ir_instr *c)
 {
    struct ir_mach *m = c->mach;
    for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
-      struct ir_instr **src = &c->src[m->first[k]];
-      if (!m->count[k] || (*src)->op != IR_OP_IMM || ir_has_reg(*src))
+      struct ir_instr *src = c->src[m->first[k]];
+      if (!m->count[k] || src->op != IR_OP_IMM || ir_has_reg(src))
          continue;
-      struct ir_instr *v = const_imm(z, (uint32_t)(*src)->imm);
+      struct ir_instr *v = const_imm(z, (uint32_t)src->imm);
       if (!v)
          lgz_error(z, c, "unsupported: the constant file is full");
       else
-         *src = v;
+         ir_set_src(c, m->first[k], v);
    }
    if (!z->failed)
       take_form(z->sh, c);
@@ -848,10 +851,9 @@ legalize_plain_post(struct lgz *z, struct ir_instr *in)
          lgz_error(z, in, "unsupported: no register free for an operand copy");
          return;
       }
-      struct ir_instr **src = &in->src[m->first[k]];
-      struct ir_instr *c = opt_copy_before(z->sh, in, *src);
+      struct ir_instr *c = opt_copy_before(z->sh, in, in->src[m->first[k]]);
       ir_mach_get(z->sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
-      *src = c;
+      ir_set_src(in, m->first[k], c);
       plain_copy_operands(z, c);
    }
    if (!z->failed)
@@ -966,6 +968,8 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned i = 0; i < n && !z.failed; i++) {
       if (order[i]->op != IR_OP_MACH)
          continue;
+      if (cons)
+         opt_cons_note(ctx, OPT_STAGE_LEGALIZE, "after-ra#%u: instruction %%%u", k, order[i]->id);
       if (cons && opt_conservative(ctx, OPT_STAGE_LEGALIZE, order[i]->line, "after-ra#%u", k++))
          legalize_plain_post(&z, order[i]);
       else
