@@ -424,7 +424,7 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
    if (!bisect(r, b, d))
       return false;
    bool stuck = b->outcome == DIFF_BISECT_NOT_OPT || b->outcome == DIFF_BISECT_NO_GOOD;
-   if (!stuck || b->firings || !r->o.faults)
+   if (!stuck || b->firings || !opt_fault_set_any(&r->o.faults))
       return true;
    /* Limit 0 (no optional change) does not give a good run -- a shader that
     * fits the registers only optimized, say: count the firings only. */

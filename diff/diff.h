@@ -237,7 +237,7 @@ struct diff_check_opts {
     * owned) and its time limit per compile */
    const char *opt_cmd;
    unsigned opt_cmd_timeout_ms;
-   uint64_t faults;     /* --inject-fault: bugs switched on in opt (OPT_FAULT_* bits) */
+   struct opt_fault_set faults; /* --inject-fault: bugs switched on in opt */
    struct tgsi_parse_opts popts;
    unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
    unsigned timeout_ms; /* per case; 0 = none */

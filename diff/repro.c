@@ -84,11 +84,11 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
          ydoc_strf(w, "%u", c->o.opt_cmd_timeout_ms / 1000);
       }
    }
-   if (c->o.faults) {
+   if (opt_fault_set_any(&c->o.faults)) {
       ydoc_str(w, "inject-fault");
       ydoc_seq(w, true, true);
       for (unsigned f = 0; f < OPT_FAULT_COUNT; f++)
-         if ((c->o.faults >> f) & 1)
+         if (opt_fault_set_has(&c->o.faults, (int)f))
             ydoc_str(w, opt_fault_info[f].name);
       ydoc_seq(w, false, true);
    }
@@ -207,7 +207,7 @@ read_opt(struct ydoc *y, int root, struct diff_repro *r, struct diag_list *d)
          ydoc_error(y, ydoc_item(y, n, i), d, "unknown fault '%s'", s ? s : "");
          return false;
       }
-      r->o.faults |= 1ull << f;
+      opt_fault_set_add(&r->o.faults, f);
    }
    return true;
 }

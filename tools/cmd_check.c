@@ -400,7 +400,7 @@ parse_args(int argc, char **argv, struct check_args *a)
    for (unsigned k = 0; k < ARRAY_SIZE(reports); k++)
       if ((rc = check_report_path(reports[k])) != EXIT_OK)
          return rc;
-   if (a->c.o.opt_cmd && (a->c.o.opt_asm || a->c.o.faults))
+   if (a->c.o.opt_cmd && (a->c.o.opt_asm || opt_fault_set_any(&a->c.o.faults)))
       return usage_error("--opt-cmd replaces the optimizing compiler: it does not go with %s",
                          a->c.o.opt_asm ? "--opt-asm"
                                         : "--inject-fault (a fault of diffcomp's own)");
@@ -806,11 +806,11 @@ setup(struct check_args *a, struct diff_baseline *bl)
    if (!ok)
       return EXIT_USAGE;
    /* a fault no target of the run has would silently do nothing */
-   uint64_t absent = a->c.o.faults;
+   struct opt_fault_set absent = a->c.o.faults;
    for (unsigned t = 0; t < a->c.ntargets; t++)
       for (int f = 0; f < OPT_FAULT_COUNT; f++)
          if (opt_fault_on_target((enum opt_fault)f, a->c.targets[t].name))
-            absent &= ~(1ull << f);
+            opt_fault_set_del(&absent, f);
    warn_faults_off_target(absent, a->targets ? a->targets : "the run's targets");
    if (a->baseline && !load_baseline(a->baseline, bl))
       return EXIT_USAGE;

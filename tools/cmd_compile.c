@@ -87,6 +87,10 @@ compile_usage(FILE *f)
               "                         spelling of --opt fuse-ffma)\n"
               "  --inject-fault NAME    switch on a known bug in the optimizing compiler\n"
               "                         (a comma list; diffcomp faults lists them)\n"
+              "  --conservative LIST    run these mandatory stages' conservative variants\n"
+              "                         (jumps, isel, sched, live, ra, legalize, hazard,\n"
+              "                         emit, or all; see README 'Bisecting the mandatory\n"
+              "                         stages')\n"
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n"
               "                  (a file's '# dialect:' line also sets these)\n\n"
@@ -148,6 +152,13 @@ parse_args(int argc, char **argv, struct compile_args *a)
          int rc = parse_fault_list(v, &a->opt.faults);
          if (rc)
             return rc;
+      } else if (opt_value(argc, argv, &i, "--conservative", &v)) {
+         struct diag_list d = {0};
+         bool ok = v && opt_stage_parse(v, &a->opt.conservative, &d);
+         print_diags(&d, stderr);
+         diag_clear(&d);
+         if (!ok)
+            return usage_error("--conservative takes a list of stages");
       } else if (!strcmp(arg, "--fuse-ffma")) { /* the old spelling of --opt fuse-ffma */
          a->opt.fuse_ffma = true;
       } else if (!strcmp(arg, "--stats")) {
@@ -349,7 +360,7 @@ cmd_compile(int argc, char **argv)
       diag_clear(&d);
       return EXIT_USAGE;
    }
-   if (a.opt.faults && strcmp(a.path, "opt"))
+   if (opt_fault_set_any(&a.opt.faults) && strcmp(a.path, "opt"))
       return usage_error("compile: --inject-fault needs --path opt (faults are in the "
                          "optimizing compiler)");
    if (isa_open(a.target, &m, &d) != ISA_ERR_OK || !(s = load_shader(&a, &d)))
