@@ -3,7 +3,7 @@
 # protocol through `diffcomp compile --path opt`; each mode breaks it once.
 set(_mycc ${CMAKE_SOURCE_DIR}/fixtures/extcc/mycc.sh)
 function(extcc_test name mode rc)
-  set(args "check|captures/vs_mvp_basic.tgsi|--no-repro|-q|--opt-cmd-timeout|3")
+  set(args "check|captures/vs_mvp_basic.tgsi|--no-repro|-q")
   list(APPEND args ${EXTCC_ARGS})
   string(REPLACE ";" "|" args "${args}")
   cli_test(${name} "${args}|--opt-cmd|${_mycc} ${mode} {tgsi} {out} {target} {limit} {bindings}"
@@ -23,7 +23,9 @@ set(EXTCC_ARGS)
 # Each broken command is the case's failure, with its stderr tail.
 extcc_test(extcc_fail fail 1 OUT "compile-error \\(opt\\): opt: the command exited with status 1; stderr: mycc: internal error: no instruction")
 extcc_test(extcc_crash crash 1 OUT "crash \\(opt\\): opt: the command died on SIGSEGV.*stderr: mycc: about to crash")
+set(EXTCC_ARGS --opt-cmd-timeout 3) # only the hang waits for the limit
 extcc_test(extcc_hang hang 1 OUT "timeout \\(opt\\): opt: the command ran past its time limit \\(3 s\\) and was killed; stderr: mycc: thinking")
+set(EXTCC_ARGS)
 extcc_test(extcc_garbage garbage 1 OUT "compile-error \\(opt\\): opt: malformed program: {out}:1:1: unknown mnemonic 'this'")
 extcc_test(extcc_binary binary 1 OUT "opt: {out} is not an assembly program \\(binary data at byte 3")
 extcc_test(extcc_empty empty 1 OUT "opt: the command wrote an empty program")
