@@ -48,6 +48,8 @@ insn_feature(const struct tgsi_insn *in)
    case TGSI_OP_TXQS:
    case TGSI_OP_SAMPLE_I_MS:
       return ISA_FEATURE_MULTISAMPLE;
+   case TGSI_OP_FBFETCH:
+      return ISA_FEATURE_FBFETCH;
    default:
       break;
    }

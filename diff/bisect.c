@@ -57,6 +57,7 @@ diff_bisect_init(struct diff_bisect *b)
    memset(b, 0, sizeof(*b));
    b->jobs = 1;
    b->good = b->bad = -1;
+   b->st.named = -1;
 }
 
 /* Frees the results, keeps the settings. */
@@ -76,6 +77,18 @@ clear_results(struct diff_bisect *b)
    free(b->code_before);
    free(b->code_after);
    free(b->why);
+   for (unsigned i = 0; i < b->st.nprobes; i++) {
+      free(b->st.probes[i].label);
+      free(b->st.probes[i].why);
+   }
+   free(b->st.probes);
+   free(b->st.item);
+   free(b->st.notes);
+   free(b->st.code_before);
+   free(b->st.code_after);
+   free(b->st.why);
+   memset(&b->st, 0, sizeof(b->st));
+   b->st.named = -1;
    b->xforms = NULL;
    b->probes = NULL;
    b->ir_before = b->ir_after = b->code_before = b->code_after = b->why = NULL;
@@ -102,23 +115,65 @@ compile(const struct diff_bisect *b, const struct tgsi_shader *s, const struct i
    return opt_compile(s, m, o, out, NULL, log, d) == COMPILE_OK;
 }
 
-/* The check's options for opt, cut at limit; dump_at > 0 logs the IR. */
+/* The items of a conservative stage a run treats so: those ranked below
+ * `upto` in the listing, or the one named `only`. */
+struct pick {
+   int stage;
+   const char *const *names; /* sorted */
+   const unsigned *rank;     /* by sorted name: its place in the listing */
+   unsigned n, upto;
+   const char *only;
+   const char *const *also; /* always conservative too */
+   unsigned nalso;
+};
+
+struct probe_ctx {
+   const struct diff_bisect *b;
+   const struct diff_check *c;
+   long long limit;
+   unsigned cons; /* conservative stages */
+   struct pick *pick;
+};
+
+static int
+cmp_name(const void *a, const void *b)
+{
+   return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool
+pick_item(void *ctx, enum opt_stage st, const char *item)
+{
+   const struct pick *p = ctx;
+   if ((int)st != p->stage)
+      return true;
+   for (unsigned i = 0; i < p->nalso; i++)
+      if (!strcmp(item, p->also[i]))
+         return true;
+   if (p->only)
+      return !strcmp(item, p->only);
+   const char *const *f = p->n ? bsearch(&item, p->names, p->n, sizeof(*f), cmp_name) : NULL;
+   return f && p->rank[f - p->names] < p->upto;
+}
+
+/* The check's options for opt, cut at limit; dump_at > 0 logs the IR;
+ * cons and pick make stages conservative. */
 static void
 limited_options(const struct diff_bisect *b, const struct diff_check *c, long long limit,
-                long long dump_at, struct opt_options *o)
+                long long dump_at, const struct probe_ctx *pc, struct opt_options *o)
 {
    diff_check_opt_options(c, o);
    o->bisect = limit >= 0 || dump_at > 0;
    o->bisect_limit = limit;
    o->dump_at = dump_at;
    o->bisect_firings = b->firings;
+   o->hide_firings = b->hide_firings;
+   if (pc && pc->cons) {
+      o->conservative = pc->cons;
+      o->cons_pick = pc->pick ? pick_item : NULL;
+      o->cons_ctx = pc->pick;
+   }
 }
-
-struct probe_ctx {
-   const struct diff_bisect *b;
-   const struct diff_check *c;
-   long long limit;
-};
 
 /* The check's opt_override during a probe. */
 static bool
@@ -127,7 +182,7 @@ probe_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
 {
    const struct probe_ctx *p = ctx;
    struct opt_options o;
-   limited_options(p->b, p->c, p->limit, 0, &o);
+   limited_options(p->b, p->c, p->limit, 0, p, &o);
    char *log = NULL;
    bool ok = compile(p->b, s, m, &o, out, &log, d);
    free(log);
@@ -179,13 +234,14 @@ opt_died(const struct diff_case_result *r)
 }
 
 static bool
-run_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
-          enum diff_bisect_verdict *v, char **lines, bool *died, struct diag_list *d)
+run_probe_cons(const struct diff_repro *r, struct diff_bisect *b, long long limit, unsigned cons,
+               struct pick *pick, enum diff_bisect_verdict *v, char **lines, bool *died,
+               struct diag_list *d)
 {
    struct diff_check c;
    bool ok = setup(r, b, &c, d);
    if (ok) {
-      struct probe_ctx p = {b, &c, limit};
+      struct probe_ctx p = {b, &c, limit, cons, pick};
       c.opt_override = probe_compile;
       c.opt_override_ctx = &p;
       diff_check_run(&c, NULL, NULL);
@@ -198,6 +254,13 @@ run_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
    }
    diff_check_fini(&c);
    return ok;
+}
+
+static bool
+run_probe(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+          enum diff_bisect_verdict *v, char **lines, bool *died, struct diag_list *d)
+{
+   return run_probe_cons(r, b, limit, 0, NULL, v, lines, died, d);
 }
 
 bool
@@ -246,21 +309,27 @@ parse(const struct diff_repro *r, const struct diff_check *c, struct diag_list *
  * dump_at ("IR at transformation ..." to the next BISECT line) and *code
  * the program's listing, or the transformations go to b when ir is NULL. */
 static bool
-logged_compile(const struct diff_repro *r, struct diff_bisect *b, long long limit,
-               long long dump_at, char **ir, char **code, struct diag_list *d)
+logged_compile_cons(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+                    long long dump_at, const struct probe_ctx *pc, char **ir, char **code,
+                    char **rawlog, struct diag_list *d)
 {
    struct diff_check c;
    struct tgsi_shader *s = NULL;
    bool ok = setup(r, b, &c, d) && (s = parse(r, &c, d));
    if (ok) {
       struct opt_options o;
-      limited_options(b, &c, limit, dump_at, &o);
+      limited_options(b, &c, limit, dump_at, pc, &o);
       o.bisect = true;
       struct emu_program prog;
       char *log = NULL;
       memset(&prog, 0, sizeof(prog));
       compile(b, s, c.targets[0].model, &o, &prog, &log, d);
-      if (!ir) {
+      if (rawlog) {
+         *rawlog = log ? log : xstrdup("");
+         log = NULL;
+         *code =
+             prog.size ? isa_print_program(c.targets[0].model, prog.code, prog.size, NULL) : NULL;
+      } else if (!ir) {
          read_log(b, log);
       } else {
          const char *t = log ? strstr(log, "IR at transformation ") : NULL;
@@ -275,6 +344,13 @@ logged_compile(const struct diff_repro *r, struct diff_bisect *b, long long limi
    tgsi_shader_free(s);
    diff_check_fini(&c);
    return ok;
+}
+
+static bool
+logged_compile(const struct diff_repro *r, struct diff_bisect *b, long long limit,
+               long long dump_at, char **ir, char **code, struct diag_list *d)
+{
+   return logged_compile_cons(r, b, limit, dump_at, NULL, ir, code, NULL, d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -364,6 +440,263 @@ bisect_xforms(const struct diff_repro *r, struct diff_bisect *b, struct diag_lis
    return ok;
 }
 
+/* ------------------------------------------------------------------ */
+/* The mandatory stages (issue 16)                                      */
+
+#define ALL_STAGES ((1u << OPT_STAGE_COUNT) - 1)
+#define MAX_ITEMS  8 /* wrong places named at most */
+
+static bool
+stage_probe(const struct diff_repro *r, struct diff_bisect *b, unsigned cons, struct pick *pick,
+            char *label, enum diff_bisect_verdict *v, struct diag_list *d)
+{
+   char *why = NULL;
+   bool ok = run_probe_cons(r, b, -1, cons, pick, v, &why, NULL, d);
+   struct diff_bisect_stages *st = &b->st;
+   VEC_RESERVE(st->probes, st->probes_cap, st->nprobes + 1);
+   st->probes[st->nprobes++] =
+       (struct diff_bisect_stage_probe){label, ok ? *v : DIFF_BISECT_SKIP, why ? why : xstrdup("")};
+   return ok;
+}
+
+/* The stage: each alone, from the end of the pipeline backwards; the
+ * liveness first when it is one of those that pass (its variant changes
+ * the program only where the ordinary liveness is wrong; the stages that
+ * use it pass too, only because they stop asking it), else the last one
+ * that passes. When none does alone: every stage from one on, from the
+ * end backwards. */
+static bool
+name_stage(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   struct diff_bisect_stages *st = &b->st;
+   enum diff_bisect_verdict v;
+   for (int s = OPT_STAGE_COUNT; s-- > 0;) {
+      if (!stage_probe(r, b, 1u << s, NULL, xasprintf("%s", opt_stage_names[s]), &v, d))
+         return false;
+      if (v == DIFF_BISECT_GOOD)
+         st->passing |= 1u << s;
+   }
+   if (st->passing & (1u << OPT_STAGE_LIVE))
+      st->named = OPT_STAGE_LIVE;
+   for (int s = OPT_STAGE_COUNT; s-- > 0 && st->named < 0;)
+      if (st->passing & (1u << s))
+         st->named = s;
+   for (int s = OPT_STAGE_COUNT - 1; s-- > 0 && st->named < 0;) {
+      char *label = xasprintf("%s..%s", opt_stage_names[s], opt_stage_names[OPT_STAGE_COUNT - 1]);
+      if (!stage_probe(r, b, ALL_STAGES & ~((1u << s) - 1), NULL, label, &v, d))
+         return false;
+      if (v == DIFF_BISECT_GOOD) {
+         st->named = s;
+         st->combo = true;
+      }
+   }
+   if (st->named < 0)
+      st->why = xstrdup("no stage's conservative variant makes the case pass, alone or with "
+                        "every later stage's: the failure is not one mandatory stage's (or "
+                        "the conservative variants share it)");
+   return true;
+}
+
+/* The items a compile of the stage lists ("CONSERVE: stage S item X line
+ * L"), in order; lines[] their TGSI lines. */
+static unsigned
+read_items(const char *log, const char *stage, char ***items, unsigned **lines)
+{
+   unsigned n = 0, cap = 0, lcap = 0;
+   *items = NULL;
+   *lines = NULL;
+   char *head = xasprintf("CONSERVE: stage %s item ", stage);
+   for (const char *p = log; p && *p;) {
+      const char *nl = strchr(p, '\n');
+      size_t len = nl ? (size_t)(nl - p) : strlen(p), h = strlen(head);
+      const char *ln = NULL;
+      for (const char *q = p + len; q > p + h && !ln; q--)
+         if (!strncmp(q - 6, " line ", 6) && q - 6 >= p + h)
+            ln = q - 6;
+      if (len > h && !strncmp(p, head, h) && ln) {
+         VEC_RESERVE(*items, cap, n + 1);
+         VEC_RESERVE(*lines, lcap, n + 1);
+         (*items)[n] = xasprintf("%.*s", (int)(ln - (p + h)), p + h);
+         (*lines)[n++] = (unsigned)strtoul(ln + 6, NULL, 10);
+      }
+      p = nl ? nl + 1 : NULL;
+   }
+   free(head);
+   return n;
+}
+
+/* The notes the stage logged about item ("CONSERVE-NOTE: stage S item
+ * ITEM: TEXT" lines, as "ITEM: TEXT"). */
+static char *
+read_notes(const char *log, const char *stage, const char *item)
+{
+   char *head = xasprintf("CONSERVE-NOTE: stage %s item ", stage), *out = NULL;
+   size_t h = strlen(head), k = strlen(item);
+   for (const char *p = log; p && *p;) {
+      const char *nl = strchr(p, '\n');
+      size_t len = nl ? (size_t)(nl - p) : strlen(p);
+      if (len > h + k && !strncmp(p, head, h) && !strncmp(p + h, item, k) && p[h + k] == ':') {
+         char *t = xasprintf("%s%.*s\n", out ? out : "", (int)(len - h), p + h);
+         free(out);
+         out = t;
+      }
+      p = nl ? nl + 1 : NULL;
+   }
+   free(head);
+   return out;
+}
+
+/* Inside the named stage: the items ranked below k conservative, k
+ * binary-searched between none (bad) and all (good); the item named is
+ * the last one that takes, and a run with it alone says whether it is
+ * enough. */
+static bool
+name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   struct diff_bisect_stages *st = &b->st;
+   const char *sname = opt_stage_names[st->named];
+   struct pick pk = {.stage = st->named};
+   struct probe_ctx pc = {b, NULL, -1, 1u << st->named, &pk};
+   char *log = NULL, *code0 = NULL, **items = NULL;
+   unsigned *lines = NULL;
+   if (!logged_compile_cons(r, b, -1, 0, &pc, NULL, &code0, &log, d))
+      return false;
+   unsigned n = st->nitems = read_items(log, sname, &items, &lines);
+   free(log);
+   const char **sorted = xcalloc(n + 1, sizeof(*sorted));
+   unsigned *rank = xcalloc(n + 1, sizeof(*rank));
+   for (unsigned i = 0; i < n; i++)
+      sorted[i] = items[i];
+   qsort(sorted, n, sizeof(*sorted), cmp_name);
+   for (unsigned i = 0; i < n; i++)
+      for (unsigned j = 0; j < n; j++)
+         if (sorted[i] == items[j])
+            rank[i] = j;
+   pk.names = sorted;
+   pk.rank = rank;
+   pk.n = n;
+   enum diff_bisect_verdict v0 = DIFF_BISECT_SKIP, v1 = DIFF_BISECT_SKIP, v;
+   bool ok = n > 0;
+   if (ok &&
+       (ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: no item", sname), &v0, d))) {
+      pk.upto = n;
+      ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: all %u items", sname, n), &v1, d);
+   }
+   if (!n)
+      st->why = xasprintf("%s lists no item to search", sname);
+   else if (ok && (v0 != DIFF_BISECT_BAD || v1 != DIFF_BISECT_GOOD))
+      st->why = xasprintf("%s item by item: no item gives %s, all %u give %s: not searched", sname,
+                          diff_bisect_verdict_names[v0], n, diff_bisect_verdict_names[v1]);
+   /* the items needed: the last one of the shortest good prefix, then
+    * again below it with those found kept conservative, until they alone
+    * pass (several wrong places: several items) */
+   const char *need[MAX_ITEMS];
+   unsigned nneed = 0, top = n, lines_of[MAX_ITEMS];
+   while (ok && !st->why && nneed < MAX_ITEMS) {
+      unsigned lo = 0, hi = top; /* items below lo: bad; below hi: good */
+      pk.also = need;
+      pk.nalso = nneed;
+      if (nneed) {
+         pk.upto = 0;
+         ok = stage_probe(r, b, 1u << st->named, &pk,
+                          xasprintf("%s: the %u found alone", sname, nneed), &v, d);
+         if (v == DIFF_BISECT_GOOD)
+            break;
+      }
+      while (ok && !st->why && hi - lo > 1) {
+         pk.upto = lo + (hi - lo) / 2;
+         ok = stage_probe(r, b, 1u << st->named, &pk,
+                          xasprintf("%s: items 1..%u%s", sname, pk.upto, nneed ? " and found" : ""),
+                          &v, d);
+         if (v == DIFF_BISECT_GOOD)
+            hi = pk.upto;
+         else if (v == DIFF_BISECT_BAD)
+            lo = pk.upto;
+         else
+            st->why = xasprintf("%s: items 1..%u is a skip: the search stops", sname, pk.upto);
+      }
+      if (st->why || !ok || hi == 0)
+         break;
+      lines_of[nneed] = lines[hi - 1];
+      need[nneed++] = items[hi - 1];
+      top = hi - 1;
+   }
+   if (ok && !st->why && nneed) {
+      st->item = xstrdup(need[0]);
+      for (unsigned i = 1; i < nneed; i++) {
+         char *t = xasprintf("%s, %s", st->item, need[i]);
+         free(st->item);
+         st->item = t;
+      }
+      st->item_line = lines_of[0];
+      st->nneed = nneed;
+      pk.also = need;
+      pk.nalso = nneed;
+      pk.upto = 0;
+      ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: %s", sname, st->item), &v, d);
+      st->item_alone = v == DIFF_BISECT_GOOD;
+      char *log1 = NULL;
+      st->code_before = code0;
+      code0 = NULL;
+      ok = ok && logged_compile_cons(r, b, -1, 0, &pc, NULL, &st->code_after, &log1, d);
+      for (unsigned i = 0; i < nneed; i++) {
+         char *nt = read_notes(log1, sname, need[i]);
+         if (nt) {
+            char *t = xasprintf("%s%s", st->notes ? st->notes : "", nt);
+            free(st->notes);
+            free(nt);
+            st->notes = t;
+         }
+      }
+      free(log1);
+   }
+   for (unsigned i = 0; i < n; i++)
+      free(items[i]);
+   free(items);
+   free(lines);
+   free(sorted);
+   free(rank);
+   free(code0);
+   return ok;
+}
+
+static bool
+bisect_stages(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   b->st.ran = true;
+   b->st.named = -1;
+   if (!name_stage(r, b, d))
+      return false;
+   return b->st.named < 0 || name_item(r, b, d);
+}
+
+/* A transformation was named, but it may only expose a mandatory stage's
+ * bug: the liveness, whose variant changes only what it gets wrong, and
+ * hazard insertion, whose full wait cures timing and nothing else, are
+ * tried on the full compile; one that passes is named too. */
+static bool
+exposed(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   static const enum opt_stage proof[] = {OPT_STAGE_LIVE, OPT_STAGE_HAZARD};
+   const char *pass = b->xforms[b->bad - 1].pass;
+   b->st.named = -1;
+   for (unsigned i = 0; i < ARRAY_SIZE(proof) && b->st.named < 0; i++) {
+      enum diff_bisect_verdict v;
+      if (!strcmp(pass, opt_stage_names[proof[i]]))
+         continue;
+      b->st.ran = true;
+      if (!stage_probe(r, b, 1u << proof[i], NULL, xasprintf("%s", opt_stage_names[proof[i]]), &v,
+                       d))
+         return false;
+      if (v == DIFF_BISECT_GOOD) {
+         b->st.named = (int)proof[i];
+         b->st.passing |= 1u << proof[i];
+         b->st.exposed = true;
+      }
+   }
+   return b->st.named < 0 || name_item(r, b, d);
+}
+
 static void
 untestable(struct diff_bisect *b, enum diff_bisect_outcome o, const char *why)
 {
@@ -418,19 +751,31 @@ bisect(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
    return true;
 }
 
+static bool
+stuck(const struct diff_bisect *b)
+{
+   return b->outcome == DIFF_BISECT_NOT_OPT || b->outcome == DIFF_BISECT_NO_GOOD;
+}
+
 bool
 diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
 {
    if (!bisect(r, b, d))
       return false;
-   bool stuck = b->outcome == DIFF_BISECT_NOT_OPT || b->outcome == DIFF_BISECT_NO_GOOD;
-   if (!stuck || b->firings || !opt_fault_set_any(&r->o.faults))
-      return true;
-   /* Limit 0 (no optional change) does not give a good run -- a shader that
-    * fits the registers only optimized, say: count the firings only. */
-   clear_results(b);
-   b->firings = b->fell_back = true;
-   return bisect(r, b, d);
+   if (stuck(b) && !b->firings && opt_fault_set_any(&r->o.faults) && !b->hide_firings) {
+      /* Limit 0 (no optional change) does not give a good run -- a shader
+       * that fits the registers only optimized, say: count the firings only. */
+      clear_results(b);
+      b->firings = b->fell_back = true;
+      if (!bisect(r, b, d))
+         return false;
+   }
+   /* no transformation to name: the mandatory stages, conservative */
+   if (stuck(b) && !b->no_stages && !b->compile)
+      return bisect_stages(r, b, d);
+   if (b->outcome == DIFF_BISECT_FOUND && !b->no_stages && !b->compile)
+      return exposed(r, b, d);
+   return true;
 }
 
 /* ------------------------------------------------------------------ */

@@ -32,6 +32,12 @@
 /* The built-in targets, tried in this order when --target is not given. */
 static const char *const builtin_targets[] = {"a3xx", "sm50"};
 
+const char *
+diff_builtin_target(unsigned i)
+{
+   return i < ARRAY_SIZE(builtin_targets) ? builtin_targets[i] : NULL;
+}
+
 void
 diff_check_init(struct diff_check *c)
 {
@@ -1018,6 +1024,23 @@ run_case(struct job *j, unsigned idx)
    prog_fini(&cr.opt);
 }
 
+unsigned
+diff_check_drop_unfinished(struct diff_check *c)
+{
+   unsigned n = 0;
+   for (unsigned i = 0; i < c->ncases; i++) {
+      if (!c->results[i].done) {
+         diff_result_fini(&c->results[i]);
+         continue;
+      }
+      c->cases[n] = c->cases[i];
+      c->results[n++] = c->results[i];
+   }
+   unsigned dropped = c->ncases - n;
+   c->ncases = n;
+   return dropped;
+}
+
 void
 diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
                struct diff_case_result *results, diff_progress_fn fn, void *ctx)
@@ -1028,11 +1051,15 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
    struct job j = {.c = c, .src = src, .results = results, .fn = fn, .ctx = ctx};
    double t0 = now_seconds();
    bool ok = job_prepare(&j, cases[0]);
-   for (unsigned i = 0; i < n; i++) {
+   for (unsigned i = 0; i < n && !c->stop; i++) {
       struct diff_case_result *r = &results[cases[i]];
       if (ok)
          run_case(&j, cases[i]);
-      else
+      if (c->stop) { /* stopped during the case: its result is not one */
+         diff_result_fini(r);
+         break;
+      }
+      if (!ok)
          diff_result_add(r, DIFF_SIG_INPUT, j.s ? "inputs" : "parse", NULL, 0, "%s", j.interp_err);
       double t1 = now_seconds();
       r->seconds = t1 - t0;

@@ -10,6 +10,8 @@
 #include "emu/emu.h"
 #include "util/util.h"
 
+#include <signal.h>
+
 /* ------------------------------------------------------------------ */
 /* inputs.c                                                             */
 
@@ -260,6 +262,10 @@ struct diff_check {
    /* DIFFCOMP_CHECK_INJECT (tests only): "crash:NAME", "spin:NAME",
     * "exit:NAME" make the case whose shader name contains NAME die. */
    const char *inject;
+   /* Set (by a signal handler or a progress callback) to end the run
+    * early: no case starts any more, workers are asked to stop (SIGINT)
+    * and killed after a grace period; cases not finished stay !done. */
+   volatile sig_atomic_t stop;
 };
 
 /* Receives progress from a run: a step of a case begins (step != NULL),
@@ -307,6 +313,8 @@ void diff_value_text(uint32_t bits, char *buf, size_t size);
 char *diff_target_lacks(const struct tgsi_shader *s, const struct isa_model *m);
 
 /* check.c */
+/* The i-th of the targets the check uses without --target, or NULL. */
+const char *diff_builtin_target(unsigned i);
 void diff_check_init(struct diff_check *c);
 void diff_check_fini(struct diff_check *c);
 /* The built-in targets that open in this build, or the comma list names;
@@ -326,7 +334,11 @@ void diff_check_add_variants(struct diff_check *c, unsigned n);
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
 const char *diff_check_steps(const struct diff_check *c);
-/* Runs the cases cases[0..n) (all of one shader) in this process. */
+/* After a stopped run: keeps only the finished cases (in order); returns
+ * how many were dropped. */
+unsigned diff_check_drop_unfinished(struct diff_check *c);
+/* Runs the cases cases[0..n) (all of one shader) in this process; stops
+ * between cases once c->stop is set. */
 void diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
                     struct diff_case_result *results, diff_progress_fn fn, void *ctx);
 void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char *step,
@@ -401,6 +413,11 @@ struct opt_options;
 bool diff_extcc_bisect_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
                                const struct opt_options *o, struct emu_program *out, char **log,
                                struct diag_list *d);
+/* Raw code (len bytes) with its bindings file (YAML: one key per
+ * directive of emu/README.md without the dot, its arguments or a list of
+ * them) as an assembly program would give it; false with diagnostics. */
+bool diff_raw_program(const struct isa_model *m, const uint8_t *code, size_t len, const char *btext,
+                      size_t blen, const char *bfile, struct emu_asm *out, struct diag_list *d);
 /* Why p's bindings or stage do not fit s (caller frees), or NULL. */
 char *diff_bindings_mismatch(const struct tgsi_shader *s, const struct emu_program *p);
 /* Static figures read from the code (instructions, nops, registers,
@@ -556,8 +573,38 @@ struct diff_bisect_probe {
    char *why; /* the case's first signal line, or "pass" */
 };
 
+/* A run of the stage search: the conservative stages (or items) it had. */
+struct diff_bisect_stage_probe {
+   char *label;
+   enum diff_bisect_verdict v;
+   char *why;
+};
+
+/* The search of the mandatory stages (issue 16), when the case fails with
+ * no transformation: which stage's conservative variant makes it pass,
+ * then which of its items. */
+struct diff_bisect_stages {
+   bool ran;
+   int named;        /* the stage named (enum opt_stage), -1: none */
+   bool combo;       /* it passes only with every later stage conservative too */
+   bool exposed;     /* a transformation was named: it only exposes the stage's bug */
+   unsigned passing; /* stages whose conservative variant alone passes (bits) */
+   struct diff_bisect_stage_probe *probes;
+   unsigned nprobes, probes_cap;
+   unsigned nitems;                /* the named stage's items */
+   char *item;                     /* the items named ("A, B": several places), NULL: none */
+   unsigned nneed;                 /* how many */
+   unsigned item_line;             /* the last one's TGSI line, 0: none */
+   bool item_alone;                /* their conservative treatment alone makes the case pass */
+   char *notes;                    /* what the ordinary code did there (the stage's notes) */
+   char *code_before, *code_after; /* the programs without and with it conservative */
+   char *why;                      /* why no stage or no item was named */
+};
+
 struct diff_bisect {
    /* in */
+   bool hide_firings;         /* an injected fault fires uncounted (opt_options.hide_firings) */
+   bool no_stages;            /* no stage search */
    unsigned jobs, timeout_ms; /* as the check's (0 jobs: in process) */
    diff_bisect_compile_fn compile;
    void *compile_ctx;
@@ -577,6 +624,7 @@ struct diff_bisect {
     * transformation made while emitting), the listing does */
    char *code_before, *code_after;
    char *why; /* UNTESTABLE, NO_FAILURE: one line */
+   struct diff_bisect_stages st;
 };
 
 void diff_bisect_init(struct diff_bisect *b);

@@ -208,6 +208,23 @@ bindings_directives(const char *text, size_t len, const char *file, struct diag_
    return b.p;
 }
 
+bool
+diff_raw_program(const struct isa_model *m, const uint8_t *code, size_t len, const char *btext,
+                 size_t blen, const char *bfile, struct emu_asm *out, struct diag_list *d)
+{
+   char *dirs = bindings_directives(btext, blen, bfile, d);
+   /* the directives alone: a program without instructions, then the code */
+   bool ok = dirs && emu_asm_parse(m, dirs, bfile, out, d);
+   free(dirs);
+   if (!ok)
+      return false;
+   free(out->prog.code);
+   out->prog.code = xmalloc(len ? len : 1);
+   memcpy(out->prog.code, code, len);
+   out->prog.size = len;
+   return true;
+}
+
 /* ------------------------------------------------------------------ */
 /* The bindings against the shader                                      */
 
@@ -411,22 +428,21 @@ read_program(const struct isa_model *m, const char *outp, const char *bindp,
       fail(r, DIFF_SIG_COMPILE, COMPILE_ERROR, xasprintf("cannot read {bindings}: %s", err));
       free(err);
    } else if (raw) {
-      char *dirs = bindings_directives(btext, blen, "{bindings}", &d);
       struct emu_asm a;
-      if (dirs && emu_asm_parse(m, dirs, "{bindings}", &a, &d)) {
+      if (diff_raw_program(m, (const uint8_t *)code, len, btext, blen, "{bindings}", &a, &d)) {
          *out = a.prog;
          memset(&a.prog, 0, sizeof(a.prog));
          emu_asm_free(&a);
-         free(out->code);
-         out->code = (uint8_t *)code;
-         out->size = len;
-         code = NULL;
       } else {
-         const char *e = diag_first_error(&d);
+         const struct diag *g = NULL;
+         for (unsigned i = 0; i < d.n && !g; i++)
+            if (d.v[i].sev == DIAG_ERROR)
+               g = &d.v[i];
          fail(r, DIFF_SIG_COMPILE, COMPILE_ERROR,
-              xasprintf("bad bindings file: %s", e ? e : "no directive"));
+              g && g->line
+                  ? xasprintf("bad bindings: {bindings}:%d:%d: %s", g->line, g->col, g->msg)
+                  : xasprintf("bad bindings: %s", g ? g->msg : "no directive"));
       }
-      free(dirs);
    } else if (utf8_text_prefix(code, len) != len) {
       fail(r, DIFF_SIG_COMPILE, COMPILE_ERROR,
            xasprintf("{out} is not an assembly program (binary data at byte %zu; raw code "
@@ -554,7 +570,7 @@ diff_extcc_compile(const struct diff_extcc *x, const struct tgsi_shader *s,
 }
 
 /* LLVM's -opt-bisect-limit lines ("BISECT: running pass (N) NAME on UNIT")
- * in bisect's format ("BISECT: pass NAME transformation N (on UNIT)", the
+ * in bisect's format ("BISECT: pass NAME transformation N (UNIT)", the
  * name's spaces as '_'); other lines ("NOT running ...", past the limit)
  * stay, and bisect ignores them. s is freed. */
 static char *
@@ -582,7 +598,7 @@ llvm_bisect_lines(char *s)
          for (const char *c = name; c < on; c++)
             out[n++] = *c == ' ' ? '_' : *c;
          n += (size_t)snprintf(out + n, cap - n, " transformation %lld (%.*s)\n", k,
-                               (int)(on < end ? end - on - 1 : 0), on < end ? on + 1 : "");
+                               (int)(on < end ? end - on - 4 : 0), on < end ? on + 4 : "");
       } else {
          memcpy(out + n, p, len);
          n += len;

@@ -335,6 +335,7 @@ plan_sizes(struct plan *p)
             grow(&p->nconst[r->has_dim ? r->dim : 0], MIN2(r->index, ENV_MAX_CBUF_SLOTS - 1));
       }
    }
+   p->nin = MAX2(p->nin, tgsi_input_count(s)); /* FBFETCH's colours: inputs after these */
    p->in = xcalloc((size_t)p->nin * 4 + 1, sizeof(*p->in));
    p->temp = xcalloc((size_t)p->ntemp * 4 + 1, sizeof(*p->temp));
    for (unsigned b = 0; b < ENV_MAX_CBUFS; b++)

@@ -23,6 +23,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "diff/diff.h"
+#include "isa/isa.h"
 
 #include <errno.h>
 #include <math.h>
@@ -533,6 +534,10 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    sbf(&b, "              \"outcomes\": {");
    for (unsigned o = 0; o < DIFF_OUT_COUNT; o++)
       sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
+   sbf(&b, "},\n              \"version\": \"%s\", \"models\": {", DC_VERSION);
+   for (unsigned t = 0; t < c->ntargets; t++)
+      sbf(&b, "%s\"%s\": \"%016llx\"", t ? ", " : "", c->targets[t].name,
+          (unsigned long long)isa_model_digest(c->targets[t].model));
    sbf(&b, "},\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
        (unsigned long long)c->o.seed, c->o.invocations);
    json_str(&b, diff_check_steps(c));
@@ -649,6 +654,12 @@ diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
        "  <testsuite name=\"diffcomp check\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
        "skipped=\"%u\" time=\"%.3f\">\n",
        s.cases, fails, errors, skipped, t);
+   sbf(&b, "    <properties>\n      <property name=\"diffcomp-version\" value=\"%s\"/>\n",
+       DC_VERSION);
+   for (unsigned k = 0; k < c->ntargets; k++)
+      sbf(&b, "      <property name=\"model-%s\" value=\"%016llx\"/>\n", c->targets[k].name,
+          (unsigned long long)isa_model_digest(c->targets[k].model));
+   sbf(&b, "    </properties>\n");
    for (unsigned i = 0; i < c->ncases; i++)
       junit_case(&b, c, i, bl);
    sbf(&b, "  </testsuite>\n</testsuites>\n");

@@ -20,6 +20,8 @@
  *   inject-fault: [missing-ss]       # --inject-fault: bugs switched on in opt
  *   legacy: false                    # parser dialect given on the command line
  *   hex-bits: false
+ *   diffcomp-version: 0.5.0          # what wrote it, and its model's digest
+ *   model-digest: 0123456789abcdef   # (informative, as diffcomp --version)
  *   status: fail
  *   signals:
  *     - {kind: mismatch, step: ref/opt, message: "..."}
@@ -39,6 +41,7 @@
  */
 #include "compiler/ir/ir.h"
 #include "diff/diff.h"
+#include "isa/isa.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +94,10 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
    }
    ydoc_kv(w, "legacy", c->o.popts.legacy ? "true" : "false");
    ydoc_kv(w, "hex-bits", c->o.popts.hex_bits ? "true" : "false");
+   /* informative: what wrote it (diffcomp --version prints the same) */
+   ydoc_kv(w, "diffcomp-version", DC_VERSION);
+   ydoc_str(w, "model-digest");
+   ydoc_strf(w, "%016llx", (unsigned long long)isa_model_digest(c->targets[cs->target].model));
    ydoc_kv(w, "status", diff_status_names[r->status]);
    ydoc_str(w, "signals");
    ydoc_seq(w, true, false);

@@ -28,6 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Seconds a worker asked to stop (c->stop) has to end its case. */
+#define STOP_GRACE_S 2.0
+
 const char *
 diff_signal_name(int sig, char *buf, size_t size)
 {
@@ -427,7 +430,7 @@ reap(struct pool *p, struct worker *w)
    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
       ;
    struct job_list rest = {xmalloc((w->job.n + 1) * sizeof(unsigned)), 0};
-   bool blamed = false;
+   bool blamed = p->c->stop != 0; /* a stopped run blames nothing, queues nothing */
    for (unsigned i = 0; i < w->job.n; i++) {
       unsigned idx = w->job.cases[i];
       if (p->c->results[idx].done)
@@ -438,7 +441,7 @@ reap(struct pool *p, struct worker *w)
             w->cur = idx;
          blame(p, w, status);
          blamed = true;
-      } else {
+      } else if (!p->c->stop) {
          rest.cases[rest.n++] = idx;
       }
    }
@@ -457,8 +460,18 @@ run_forked(struct pool *p, unsigned jobs)
 {
    p->w = xcalloc(jobs, sizeof(*p->w));
    struct pollfd *fds = xcalloc(jobs, sizeof(*fds));
-   while (p->nqueue || p->nw) {
-      while (p->nw < jobs && p->nqueue) {
+   bool stopping = false;
+   while ((p->nqueue && !p->c->stop) || p->nw) {
+      if (p->c->stop && !stopping) {
+         /* ask each worker to end after its case (it ends its external
+          * command too); STOP_GRACE_S later it is killed */
+         stopping = true;
+         for (unsigned i = 0; i < p->nw; i++) {
+            kill(p->w[i].pid, SIGINT);
+            p->w[i].deadline = now_seconds() + STOP_GRACE_S;
+         }
+      }
+      while (p->nw < jobs && p->nqueue && !p->c->stop) {
          struct worker *w = &p->w[p->nw++];
          spawn(p, w, p->queue[--p->nqueue]);
          if (w->pid < 0) { /* no process: run it here */
@@ -500,7 +513,7 @@ diff_check_run(struct diff_check *c, diff_progress_fn fn, void *ctx)
    struct pool p = {c, fn, ctx, NULL, 0, 0, NULL, 0};
    fill_queue(&p);
    if (!c->o.jobs) {
-      while (p.nqueue) {
+      while (p.nqueue && !c->stop) {
          struct job_list j = p.queue[--p.nqueue];
          diff_check_job(c, j.cases, j.n, c->results, fn, ctx);
          free(j.cases);
@@ -508,5 +521,7 @@ diff_check_run(struct diff_check *c, diff_progress_fn fn, void *ctx)
    } else {
       run_forked(&p, c->o.jobs);
    }
+   for (unsigned i = 0; i < p.nqueue; i++) /* what a stop left */
+      free(p.queue[i].cases);
    free(p.queue);
 }

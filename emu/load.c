@@ -299,6 +299,18 @@ sem_res(enum isa_sem s)
    case ISA_SEM_SIN:
    case ISA_SEM_COS:
    case ISA_SEM_SQRT:
+   case ISA_SEM_FSUB:
+   case ISA_SEM_FMUL_LEGACY:
+   case ISA_SEM_FRACT:
+   case ISA_SEM_SIN_REV:
+   case ISA_SEM_COS_REV:
+   case ISA_SEM_CVT_UBYTE0:
+   case ISA_SEM_CVT_UBYTE1:
+   case ISA_SEM_CVT_UBYTE2:
+   case ISA_SEM_CVT_UBYTE3:
+   case ISA_SEM_FMAX3:
+   case ISA_SEM_FMIN3:
+   case ISA_SEM_FMED3:
       return EMU_R_FLOAT;
    case ISA_SEM_FCMP:
    case ISA_SEM_UCMP:

@@ -161,6 +161,12 @@ isa_model_name(const struct isa_model *m)
    return m->name;
 }
 
+uint64_t
+isa_model_digest(const struct isa_model *m)
+{
+   return m->text ? hash64(m->text, strlen(m->text), 0) : 0;
+}
+
 bool
 isa_model_is_bundled(const struct isa_model *m)
 {

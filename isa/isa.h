@@ -219,7 +219,40 @@ struct isa_model;
    X(AND_SAVEEXEC, "and_saveexec", 2) \
    X(OR_SAVEEXEC, "or_saveexec", 2) \
    X(XOR_SAVEEXEC, "xor_saveexec", 2) \
-   X(ANDN2_SAVEEXEC, "andn2_saveexec", 2)
+   X(ANDN2_SAVEEXEC, "andn2_saveexec", 2) \
+   X(FSUB, "fsub", 2) \
+   X(FMUL_LEGACY, "fmul_legacy", 2) \
+   X(FRACT, "fract", 1) \
+   X(SIN_REV, "sin_rev", 1) \
+   X(COS_REV, "cos_rev", 1) \
+   X(CVT_UBYTE0, "cvt_ubyte0", 1) \
+   X(CVT_UBYTE1, "cvt_ubyte1", 1) \
+   X(CVT_UBYTE2, "cvt_ubyte2", 1) \
+   X(CVT_UBYTE3, "cvt_ubyte3", 1) \
+   X(MUL_HI_U, "mul_hi_u", 2) \
+   X(MUL_HI_I, "mul_hi_i", 2) \
+   X(LSHL_OR, "lshl_or", 3) \
+   X(LSHL_ADD, "lshl_add", 3) \
+   X(ADD_LSHL, "add_lshl", 3) \
+   X(OR3, "or3", 3) \
+   X(AND_OR, "and_or", 3) \
+   X(XAD, "xad", 3) \
+   X(FMAX3, "fmax3", 3) \
+   X(FMIN3, "fmin3", 3) \
+   X(FMED3, "fmed3", 3) \
+   X(SMAX3, "smax3", 3) \
+   X(SMIN3, "smin3", 3) \
+   X(SMED3, "smed3", 3) \
+   X(UMAX3, "umax3", 3) \
+   X(UMIN3, "umin3", 3) \
+   X(UMED3, "umed3", 3) \
+   X(UBFE3, "ubfe3", 3) \
+   X(SBFE3, "sbfe3", 3) \
+   X(BITSEL, "bitsel", 3) \
+   X(FFBH, "ffbh", 1) \
+   X(FFBL, "ffbl", 1) \
+   X(BCNT, "bcnt", 2) \
+   X(MUL_LO, "mul_lo", 2)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -368,7 +401,8 @@ struct isa_model;
    X(GATHER, "gather", "four-texel gathers") \
    X(MULTISAMPLE, "multisample", "multisample textures") \
    X(GEOMETRY, "geometry", "a geometry-shader stage") \
-   X(TESSELLATION, "tessellation", "tessellation stages")
+   X(TESSELLATION, "tessellation", "tessellation stages") \
+   X(FBFETCH, "fbfetch", "framebuffer fetch (the pixel's colour before the draw)")
 
 /* Why a decoded instruction is illegal (struct isa_insn.illegal). */
 #define ISA_ILLEGALS(X) \
@@ -568,6 +602,9 @@ enum isa_err isa_open_string(const char *text, size_t len, const char *file, str
 void isa_close(struct isa_model *m);
 const char *isa_strerror(enum isa_err e);
 const char *isa_model_name(const struct isa_model *m);
+/* A digest of the model's YAML text (what `diffcomp --version` prints), so a
+ * report can be matched to the models that made it. */
+uint64_t isa_model_digest(const struct isa_model *m);
 /* True for models whose instructions come in bundles with a control word (sm50). */
 bool isa_model_is_bundled(const struct isa_model *m);
 /* Whether the model's `features:` list has f. */

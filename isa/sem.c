@@ -370,10 +370,109 @@ eval_sm50(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_
    }
 }
 
+/* The gfx9 (GCN) VALU semantics (sem.h). */
+static bool
+eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
+{
+   switch (s) {
+   case ISA_SEM_FSUB:
+      *d = sem_fsub(x[0], x[1]);
+      return true;
+   case ISA_SEM_FMUL_LEGACY:
+      *d = sem_fmul_legacy(x[0], x[1]);
+      return true;
+   case ISA_SEM_FRACT:
+      *d = sem_fract(x[0]);
+      return true;
+   case ISA_SEM_SIN_REV:
+      *d = sem_sin_rev(x[0]);
+      return true;
+   case ISA_SEM_COS_REV:
+      *d = sem_cos_rev(x[0]);
+      return true;
+   case ISA_SEM_CVT_UBYTE0:
+   case ISA_SEM_CVT_UBYTE1:
+   case ISA_SEM_CVT_UBYTE2:
+   case ISA_SEM_CVT_UBYTE3:
+      *d = sem_cvt_ubyte(x[0], (unsigned)(s - ISA_SEM_CVT_UBYTE0));
+      return true;
+   case ISA_SEM_MUL_HI_U:
+      *d = sem_mul_hi_u(x[0], x[1]);
+      return true;
+   case ISA_SEM_MUL_HI_I:
+      *d = sem_mul_hi_i(x[0], x[1]);
+      return true;
+   case ISA_SEM_LSHL_OR:
+      *d = (x[0] << (x[1] & 31)) | x[2];
+      return true;
+   case ISA_SEM_LSHL_ADD:
+      *d = (x[0] << (x[1] & 31)) + x[2];
+      return true;
+   case ISA_SEM_ADD_LSHL:
+      *d = (x[0] + x[1]) << (x[2] & 31);
+      return true;
+   case ISA_SEM_OR3:
+      *d = x[0] | x[1] | x[2];
+      return true;
+   case ISA_SEM_AND_OR:
+      *d = (x[0] & x[1]) | x[2];
+      return true;
+   case ISA_SEM_XAD:
+      *d = (x[0] ^ x[1]) + x[2];
+      return true;
+   case ISA_SEM_FMAX3:
+      *d = sem_fmax(sem_fmax(x[0], x[1]), x[2]);
+      return true;
+   case ISA_SEM_FMIN3:
+      *d = sem_fmin(sem_fmin(x[0], x[1]), x[2]);
+      return true;
+   case ISA_SEM_FMED3:
+      *d = sem_fmed3(x[0], x[1], x[2]);
+      return true;
+   case ISA_SEM_SMAX3:
+      *d = sem_smax(sem_smax(x[0], x[1]), x[2]);
+      return true;
+   case ISA_SEM_SMIN3:
+      *d = sem_smin(sem_smin(x[0], x[1]), x[2]);
+      return true;
+   case ISA_SEM_UMAX3:
+      *d = sem_umax(sem_umax(x[0], x[1]), x[2]);
+      return true;
+   case ISA_SEM_UMIN3:
+      *d = sem_umin(sem_umin(x[0], x[1]), x[2]);
+      return true;
+   case ISA_SEM_SMED3:
+   case ISA_SEM_UMED3:
+      *d = sem_imed3(x[0], x[1], x[2], s == ISA_SEM_SMED3);
+      return true;
+   case ISA_SEM_UBFE3:
+   case ISA_SEM_SBFE3:
+      *d = sem_bfe3(x[0], x[1], x[2], s == ISA_SEM_SBFE3);
+      return true;
+   case ISA_SEM_BITSEL:
+      *d = (x[0] & x[1]) | (~x[0] & x[2]);
+      return true;
+   case ISA_SEM_FFBH:
+      *d = sem_ffbh(x[0]);
+      return true;
+   case ISA_SEM_FFBL:
+      *d = sem_ffbl(x[0]);
+      return true;
+   case ISA_SEM_BCNT:
+      *d = sem_cbits(x[0]) + x[1];
+      return true;
+   case ISA_SEM_MUL_LO:
+      *d = x[0] * x[1];
+      return true;
+   default:
+      return false;
+   }
+}
+
 bool
 sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t *dst)
 {
-   if (eval_sm50(s, a, src, dst))
+   if (eval_sm50(s, a, src, dst) || eval_gcn(s, src, dst))
       return true;
    switch (s) {
    case ISA_SEM_FMAD:

@@ -886,6 +886,128 @@ sem_iadd3(uint32_t a, uint32_t b, uint32_t c)
    return a + b + c;
 }
 
+/* ---- gfx9 (GCN) VALU ------------------------------------------------ */
+/* AMD's definitions (the Vega ISA as LLVM's AMDGPU back end and ACO read
+ * it), for what llc emits: the legacy multiply (0 * anything = 0, DX9),
+ * fract below 1.0, sin/cos of revolutions, byte conversions, the
+ * three-source integer ops, 3-way min/max/median, bfe with 5-bit offset
+ * and width, bfi as a bit select, ffbh/ffbl with ~0 for no bit. */
+
+static inline uint32_t
+sem_fsub(uint32_t a, uint32_t b)
+{
+   return sem_fadd(a, sem_fneg(b));
+}
+
+static inline uint32_t
+sem_fmul_legacy(uint32_t a, uint32_t b)
+{
+   if (!(a & 0x7fffffffu) || !(b & 0x7fffffffu))
+      return (a ^ b) & 0x80000000u;
+   return sem_fmul(a, b);
+}
+
+/* x - floor(x), at most the largest float below 1.0; NaN for NaN and
+ * +-inf. */
+static inline uint32_t
+sem_fract(uint32_t a)
+{
+   float x = sem_f(a);
+   if (x != x || x - x != 0.0f)
+      return SEM_CANON_NAN;
+   float r = x - floorf(x);
+   return r < 0x1.fffffep-1f ? sem_fres(r) : 0x3f7fffffu;
+}
+
+/* sin/cos of x revolutions (x * 2 pi radians), on the fraction of x. */
+static inline uint32_t
+sem_sin_rev(uint32_t a)
+{
+   double x = (double)sem_f(a);
+   if (x != x || x - x != 0.0)
+      return SEM_CANON_NAN;
+   return sem_fres((float)sin(6.283185307179586 * (x - floor(x))));
+}
+
+static inline uint32_t
+sem_cos_rev(uint32_t a)
+{
+   double x = (double)sem_f(a);
+   if (x != x || x - x != 0.0)
+      return SEM_CANON_NAN;
+   return sem_fres((float)cos(6.283185307179586 * (x - floor(x))));
+}
+
+static inline uint32_t
+sem_cvt_ubyte(uint32_t a, unsigned n)
+{
+   return sem_fres((float)((a >> (8 * n)) & 0xffu));
+}
+
+static inline uint32_t
+sem_mul_hi_u(uint32_t a, uint32_t b)
+{
+   return (uint32_t)(((uint64_t)a * b) >> 32);
+}
+
+static inline uint32_t
+sem_mul_hi_i(uint32_t a, uint32_t b)
+{
+   return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int32_t)b) >> 32);
+}
+
+static inline uint32_t
+sem_fmed3(uint32_t a, uint32_t b, uint32_t c)
+{
+   if (sem_isnan(a) || sem_isnan(b) || sem_isnan(c))
+      return sem_fmin(sem_fmin(a, b), c);
+   uint32_t mx = sem_fmax(sem_fmax(a, b), c);
+   if (mx == a)
+      return sem_fmax(b, c);
+   if (mx == b)
+      return sem_fmax(a, c);
+   return sem_fmax(a, b);
+}
+
+static inline uint32_t
+sem_imed3(uint32_t a, uint32_t b, uint32_t c, int sg)
+{
+   uint32_t f = sg ? 0x80000000u : 0; /* signed order by flipping the sign */
+   uint32_t x = a ^ f, y = b ^ f, z = c ^ f;
+   uint32_t lo = x < y ? x : y, hi = x < y ? y : x;
+   uint32_t m = z < hi ? z : hi;
+   return (m > lo ? m : lo) ^ f;
+}
+
+/* v_bfe: offset and width are 5 bits; width 0 gives 0. */
+static inline uint32_t
+sem_bfe3(uint32_t a, uint32_t off, uint32_t w, int sg)
+{
+   off &= 31;
+   w &= 31;
+   if (!w)
+      return 0;
+   if (off + w < 32) {
+      uint32_t x = a << (32 - off - w);
+      return sg ? (uint32_t)((int32_t)x >> (32 - w)) : x >> (32 - w);
+   }
+   return sg ? (uint32_t)((int32_t)a >> off) : a >> off;
+}
+
+/* Leading zeros; ~0 for 0. */
+static inline uint32_t
+sem_ffbh(uint32_t a)
+{
+   return a ? sem_clz_b(a) : 0xffffffffu;
+}
+
+/* Trailing zeros; ~0 for 0. */
+static inline uint32_t
+sem_ffbl(uint32_t a)
+{
+   return a ? 32 - sem_clz_b(~a & (a - 1)) : 0xffffffffu;
+}
+
 /* FLO: bit index of the most significant 1 (signed: of the most
  * significant bit that differs from the sign), 0xffffffff if none. */
 static inline uint32_t

@@ -20,7 +20,8 @@ bench_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [--max-steps N]\n"
               "                              [FILE.tgsi...]\n"
-              "       diffcomp bench emu [--model NAME]... (see bench emu --help)\n\n"
+              "       diffcomp bench emu [--model NAME]... (see bench emu --help)\n"
+              "       diffcomp bench compile [--sizes LIST] (see bench compile --help)\n\n"
               "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
               "prints lane-instructions per second.\n\n"
               "  --invocations N  lanes per shader (default 65536)\n"
@@ -200,7 +201,8 @@ bench_interp(int argc, char **argv)
    return t.bad_input ? EXIT_USAGE : t.failed ? EXIT_FAIL : EXIT_OK;
 }
 
-int bench_emu(int argc, char **argv); /* cmd_bench_emu.c */
+int bench_emu(int argc, char **argv);     /* cmd_bench_emu.c */
+int bench_compile(int argc, char **argv); /* cmd_bench_compile.c */
 
 int
 cmd_bench(int argc, char **argv)
@@ -213,6 +215,8 @@ cmd_bench(int argc, char **argv)
       return bench_interp(argc - 1, argv + 1);
    if (argc >= 2 && !strcmp(argv[1], "emu"))
       return bench_emu(argc - 1, argv + 1);
+   if (argc >= 2 && !strcmp(argv[1], "compile"))
+      return bench_compile(argc - 1, argv + 1);
    bench_usage(stderr);
    return EXIT_USAGE;
 }

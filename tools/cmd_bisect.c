@@ -5,6 +5,7 @@
  * a change made while emitting) and the command lines that run each side. --limit N runs one side;
  * --git-bisect answers `git bisect run` for the revision at hand (0 good, 1 bad, 125 skip).
  */
+#include "compiler/ir/ir.h"
 #include "diff/diff.h"
 #include "tools/tools.h"
 
@@ -38,11 +39,17 @@ bisect_usage(FILE *f)
               "                 1 bad, 125 skip (also when the reproducer cannot be used)\n"
               "  --firings      count the injected faults' firings only (every other\n"
               "                 transformation is made)\n"
+              "  --hide-firings an injected fault fires uncounted, like the code it imitates\n"
+              "  --no-stages    no search of the mandatory stages\n"
               "  --timeout SEC  kill a run after SEC seconds: a skip (default 300; 0 = none)\n"
               "  --no-fork      run in this process (no crash isolation)\n\n"
-              "Exit status: 0 a transformation was named; 1 the case fails but no single\n"
-              "transformation can be named (it fails with none, limit 0 is a skip, or skips\n"
-              "hide the step); 2 bad usage, an unreadable reproducer, or nothing to bisect\n"
+              "When no transformation can be named, each mandatory stage's conservative\n"
+              "variant is tried (from the end of the pipeline backwards; every stage from\n"
+              "one on when none passes alone), and inside the stage named, its items\n"
+              "(instructions, blocks) are binary-searched.\n\n"
+              "Exit status: 0 a transformation or a stage was named; 1 the case fails but\n"
+              "neither can be named (skips hide the step, or no stage's variant passes); 2 bad "
+              "usage, an unreadable reproducer, or nothing to bisect\n"
               "(the case does not fail as recorded, or opt's program is hand-written).\n");
 }
 
@@ -182,8 +189,79 @@ print_diff(const char *before, const char *after)
    free(b);
 }
 
+/* Line n of text (1-based), without its end, or "". */
+static void
+source_line(const char *text, unsigned n, char *out, size_t size)
+{
+   const char *p = text;
+   for (unsigned i = 1; p && i < n; i++)
+      p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+   size_t len = p && n ? strcspn(p, "\n") : 0;
+   while (len && (p[0] == ' ' || p[0] == '\t'))
+      p++, len--;
+   snprintf(out, size, "%.*s", (int)len, p ? p : "");
+}
+
+/* The stage search (issue 16): its runs, the stage, the item. */
 static int
-report(const char *file, const struct diff_bisect *b)
+report_stages(const struct diff_repro *r, const struct diff_bisect *b)
+{
+   const struct diff_bisect_stages *st = &b->st;
+   printf("\nthe mandatory stages, each conservative in turn (from the end backwards):\n");
+   for (unsigned i = 0; i < st->nprobes; i++) {
+      const struct diff_bisect_stage_probe *p = &st->probes[i];
+      const char *nl = strchr(p->why, '\n');
+      printf("  %-24s %-4s %.*s%s\n", p->label, diff_bisect_verdict_names[p->v],
+             (int)(nl ? nl - p->why : (long)strlen(p->why)), p->why, nl ? " ..." : "");
+   }
+   if (st->named < 0) {
+      printf("stage: none named: %s\n", st->why ? st->why : "?");
+      return EXIT_FAIL;
+   }
+   const char *name = opt_stage_names[st->named];
+   printf("stage: %s (its conservative variant makes the case pass%s)\n", name,
+          st->combo ? " only with every later stage's too" : "");
+   unsigned others = st->passing & ~(1u << st->named);
+   if (others) {
+      printf("  also passing alone:");
+      for (int s = 0; s < OPT_STAGE_COUNT; s++)
+         if (others & (1u << s))
+            printf(" %s", opt_stage_names[s]);
+      printf(st->named == OPT_STAGE_LIVE
+                 ? " (they use the liveness; its own variant changes only what it gets wrong)\n"
+                 : " (an earlier stage's variant changes the code it hands on: it can hide the "
+                   "bug)\n");
+   }
+   if (!st->item) {
+      printf("item: none named (%s)\n", st->why ? st->why : "?");
+      return EXIT_OK;
+   }
+   char src[160];
+   source_line(r->text, st->item_line, src, sizeof(src));
+   printf("%s: %s %s, TGSI line %u: %s\n", st->nneed > 1 ? "items" : "item", name, st->item,
+          st->item_line, src);
+   if (st->nneed > 1)
+      printf("  (the case is wrong in %u places; the first named is the last in program order)\n",
+             st->nneed);
+   printf("  %s\n", st->item_alone ? "the conservative treatment there alone makes the case pass"
+                                   : "the conservative treatment there does not make the case "
+                                     "pass alone (other items take part)");
+   if (st->notes)
+      printf("  the ordinary %s there: %s", name, st->notes);
+   if (st->code_before && st->code_after) {
+      char *before = xasprintf("program (ordinary %s):\n%s", name, st->code_before);
+      char *after =
+          xasprintf("program (%s conservative at %s):\n%s", name, st->item, st->code_after);
+      printf("\nthe program with it conservative, as a diff against the ordinary one: ");
+      print_diff(before, after);
+      free(before);
+      free(after);
+   }
+   return EXIT_OK;
+}
+
+static int
+report(const char *file, const struct diff_repro *r, const struct diff_bisect *b)
 {
    switch (b->outcome) {
    case DIFF_BISECT_NO_FAILURE:
@@ -196,10 +274,10 @@ report(const char *file, const struct diff_bisect *b)
       printf("the case fails with no transformation at all (limit 0 of %u): the failure is "
              "not one transformation's\n",
              b->nxforms);
-      return EXIT_FAIL;
+      return b->st.ran ? report_stages(r, b) : EXIT_FAIL;
    case DIFF_BISECT_NO_GOOD:
       printf("limit 0 is a skip: no good end to search from\n");
-      return EXIT_FAIL;
+      return b->st.ran ? report_stages(r, b) : EXIT_FAIL;
    case DIFF_BISECT_FOUND:
    case DIFF_BISECT_RANGE:
       break;
@@ -235,6 +313,11 @@ report(const char *file, const struct diff_bisect *b)
       printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
       printf("\nwith it (limit %lld): %s", n, b->ir_after ? b->ir_after : "(no IR)\n");
    }
+   if (b->st.named >= 0) {
+      printf("\nthe transformation only exposes a mandatory stage's bug: with it made, the "
+             "stage's conservative variant makes the case pass\n");
+      report_stages(r, b);
+   }
    return b->outcome == DIFF_BISECT_FOUND ? EXIT_OK : EXIT_FAIL;
 }
 
@@ -253,7 +336,7 @@ run(const char *file, const struct diff_repro *r, struct diff_bisect *b)
       printf("limit 0 gave no good run counting every transformation: counting the fault's "
              "firings only\n");
    print_probes(b);
-   return report(file, b);
+   return report(file, r, b);
 }
 
 int
@@ -284,6 +367,10 @@ cmd_bisect(int argc, char **argv)
          b.jobs = 0;
       } else if (!strcmp(argv[i], "--firings")) {
          b.firings = true;
+      } else if (!strcmp(argv[i], "--hide-firings")) {
+         b.hide_firings = true;
+      } else if (!strcmp(argv[i], "--no-stages")) {
+         b.no_stages = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
          return usage_error("bisect: unknown option '%s' (see diffcomp bisect --help)", argv[i]);
       } else if (file) {

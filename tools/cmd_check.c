@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,68 +20,70 @@
 #include <unistd.h>
 
 #define EXIT_BISECT_SKIP 125
+#define EXIT_INTERRUPTED 130 /* 128 + SIGINT, as a shell reports it */
 
 static void
 check_usage(FILE *f)
 {
    fprintf(
-       f,
-       "usage: diffcomp [check] FILE.tgsi|DIR|@LIST... [options]\n"
-       "       diffcomp check --generated N [FILE.tgsi...] [options]\n\n"
-       "Compiles each shader for each target with the reference and the optimizing\n"
-       "compiler, runs both on the emulator and the golden interpreter on random\n"
-       "inputs, and reports mismatches and hazards with a reproducer. A directory\n"
-       "stands for its *.tgsi files (sorted); @LIST for the paths in file LIST, one a\n"
-       "line ('#' starts a comment).\n\n"
-       "What runs:\n"
-       "  --target LIST        comma list of targets (default: each built-in that opens)\n"
-       "  --seed S             seed of the random inputs (default 1)\n"
-       "  --invocations N      lanes per shader (default 1024)\n"
-       "  --generated N        also check N shaders from the random generator, named\n"
-       "                       gen:S (diffcomp gen --seed S); S derives from --seed\n"
-       "  --variants N         also check N semantics-preserving variants of each shader\n"
-       "                       (NAME~vK): dead code, identity ops, split vectors,\n"
-       "                       one-trip loops, commuted operands; each runs on its\n"
-       "                       original's inputs and must give its interpreter outputs\n"
-       "  --max-steps N        the interpreter's budget in lane-instructions (default:\n"
-       "                       per lane 4096 x the instructions, at least 65536; 2^32\n"
-       "                       at most), so a runaway loop is reported within a second\n"
-       "  --exact-nan          NaN must equal NaN bit for bit (ref/opt, invariance)\n"
-       "  --invariance         also build each vertex shader position-only and require\n"
-       "                       bit-identical positions\n"
-       "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
-       "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
-       "                       (to check a hand-written program; with one --target)\n"
-       "  --opt-cmd 'CMD'      an external compiler stands for opt: CMD runs under sh\n"
-       "                       with {tgsi} {out} {bindings} {target} {stage} {limit}\n"
-       "                       replaced, and writes the program to {out} (README:\n"
-       "                       \"Checking your own compiler\")\n"
-       "  --opt-cmd-timeout SEC  time limit of one run of the command (default 60)\n"
-       "  --fraction F         check only a fraction 0 < F <= 1 of the shader files, the\n"
-       "                       same ones for the same seed (a quick pre-merge run)\n"
-       "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
-       "                       list; diffcomp faults lists them; one that no target\n"
-       "                       of the run has is warned about)\n"
-       "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
-       "How it runs:\n"
-       "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
-       "  --timeout SEC        per case, then the case is killed (default 300; 0 = none)\n"
-       "  --shard K/N          run slice K of N (1-based; default CI_NODE_INDEX/CI_NODE_TOTAL)\n\n"
-       "Reports:\n"
-       "  --baseline FILE      cases expected to fail (YAML); unexpected passes are reported\n"
-       "  --write-baseline FILE  write this run's failures as a baseline\n"
-       "  --json FILE          machine-readable results ('-': standard output, and the\n"
-       "                       human-readable lines go to standard error)\n"
-       "  --junit FILE         one testcase per shader and target ('-' as for --json)\n"
-       "  --stats              shader-db style totals, ref -> opt\n"
-       "  --coverage FILE      list the transformation kinds, legalization paths, hazard\n"
-       "                       rules, sync kinds, ISA ops and encodings opt exercised\n"
-       "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
-       "  -v, --verbose        also list expected failures and the failing lanes' inputs\n"
-       "  -q, --quiet          no progress bar\n\n"
-       "Exit status: 0 every case as expected, 1 new failures (or unexpected passes),\n"
-       "2 bad usage or inputs that could not be checked. --git-bisect: 125 instead\n"
-       "when nothing could be tested (input errors, or only compile errors).\n");
+       f, "usage: diffcomp [check] FILE.tgsi|DIR|@LIST... [options]\n"
+          "       diffcomp check --generated N [FILE.tgsi...] [options]\n\n"
+          "Compiles each shader for each target with the reference and the optimizing\n"
+          "compiler, runs both on the emulator and the golden interpreter on random\n"
+          "inputs, and reports mismatches and hazards with a reproducer. A directory\n"
+          "stands for its *.tgsi files (sorted); @LIST for the paths in file LIST, one a\n"
+          "line ('#' starts a comment).\n\n"
+          "What runs:\n"
+          "  --target LIST        comma list of targets (default: each built-in that opens)\n"
+          "  --seed S             seed of the random inputs (default 1)\n"
+          "  --invocations N      lanes per shader (default 1024)\n"
+          "  --generated N        also check N shaders from the random generator, named\n"
+          "                       gen:S (diffcomp gen --seed S); S derives from --seed\n"
+          "  --variants N         also check N semantics-preserving variants of each shader\n"
+          "                       (NAME~vK): dead code, identity ops, split vectors,\n"
+          "                       one-trip loops, commuted operands; each runs on its\n"
+          "                       original's inputs and must give its interpreter outputs\n"
+          "  --max-steps N        the interpreter's budget in lane-instructions (default:\n"
+          "                       per lane 4096 x the instructions, at least 65536; 2^32\n"
+          "                       at most), so a runaway loop is reported within a second\n"
+          "  --exact-nan          NaN must equal NaN bit for bit (ref/opt, invariance)\n"
+          "  --invariance         also build each vertex shader position-only and require\n"
+          "                       bit-identical positions\n"
+          "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
+          "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
+          "                       (to check a hand-written program; with one --target)\n"
+          "  --opt-cmd 'CMD'      an external compiler stands for opt: CMD runs under sh\n"
+          "                       with {tgsi} {out} {bindings} {target} {stage} {limit}\n"
+          "                       replaced, and writes the program to {out} (README:\n"
+          "                       \"Checking your own compiler\")\n"
+          "  --opt-cmd-timeout SEC  time limit of one run of the command (default 60)\n"
+          "  --fraction F         check only a fraction 0 < F <= 1 of the shader files, the\n"
+          "                       same ones for the same seed (a quick pre-merge run)\n"
+          "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
+          "                       list; diffcomp faults lists them; one that no target\n"
+          "                       of the run has is warned about)\n"
+          "  --legacy, --hex-bits parser dialect (a file's '# dialect:' line also sets it)\n\n"
+          "How it runs:\n"
+          "  -j N                 worker processes (default: cores); 0 = in-process, no isolation\n"
+          "  --timeout SEC        per case, then the case is killed (default 300; 0 = none)\n"
+          "  --shard K/N          run slice K of N (1-based; default CI_NODE_INDEX/CI_NODE_TOTAL)\n"
+          "  --max-failures N     stop after N new failures or errors; the summary and the\n"
+          "                       reports cover the cases that finished (so does Ctrl-C)\n\n"
+          "Reports:\n"
+          "  --baseline FILE      cases expected to fail (YAML); unexpected passes are reported\n"
+          "  --write-baseline FILE  write this run's failures as a baseline\n"
+          "  --json FILE          machine-readable results ('-': standard output, and the\n"
+          "                       human-readable lines go to standard error)\n"
+          "  --junit FILE         one testcase per shader and target ('-' as for --json)\n"
+          "  --stats              shader-db style totals, ref -> opt\n"
+          "  --coverage FILE      list the transformation kinds, legalization paths, hazard\n"
+          "                       rules, sync kinds, ISA ops and encodings opt exercised\n"
+          "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
+          "  -v, --verbose        also list expected failures and the failing lanes' inputs\n"
+          "  -q, --quiet          no progress bar\n\n"
+          "Exit status: 0 every case as expected, 1 new failures (or unexpected passes),\n"
+          "2 bad usage or inputs that could not be checked. --git-bisect: 125 instead\n"
+          "when nothing could be tested (input errors, or only compile errors).\n");
 }
 
 struct check_args {
@@ -91,7 +94,7 @@ struct check_args {
    unsigned nowned, owned_cap;
    double fraction;
    const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir, *coverage;
-   unsigned shard_k, shard_n, generated, variants;
+   unsigned shard_k, shard_n, generated, variants, max_failures;
    bool stats, verbose, quiet, bisect;
 };
 
@@ -186,6 +189,9 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
    } else if (opt_value(argc, argv, i, "--timeout", &v)) {
       if (!(rc = parse_u32_opt(v, "--timeout", 0, 86400, &n)))
          a->c.o.timeout_ms = (unsigned)n * 1000;
+   } else if (opt_value(argc, argv, i, "--max-failures", &v)) {
+      if (!(rc = parse_u32_opt(v, "--max-failures", 1, 1000000000, &n)))
+         a->max_failures = (unsigned)n;
    } else if (opt_value(argc, argv, i, "--shard", &v)) {
       if (!v || !parse_shard(v, &a->shard_k, &a->shard_n))
          return usage_error("--shard takes K/N with 1 <= K <= N");
@@ -592,6 +598,8 @@ on_progress(void *ctx, unsigned idx, const char *step)
       o->done++;
       enum diff_outcome oc = diff_case_outcome(c, idx, o->bl);
       o->bad += oc == DIFF_OUT_NEW_FAIL || oc == DIFF_OUT_NEW_ERROR;
+      if (o->a->max_failures && o->bad >= o->a->max_failures)
+         c->stop = 1;
       while (o->next < c->ncases && c->results[o->next].done) {
          write_repro(o, o->next);
          print_case(o, o->next);
@@ -815,6 +823,47 @@ setup(struct check_args *a, struct diff_baseline *bl)
    return EXIT_OK;
 }
 
+/* Ctrl-C: the run stops (the workers, which inherit this handler, end
+ * their case and its external command); a second Ctrl-C kills at once. */
+static struct diff_check *interrupted_check;
+static volatile sig_atomic_t interrupted;
+
+static void
+on_interrupt(int sig)
+{
+   (void)sig;
+   interrupted = 1;
+   if (interrupted_check)
+      interrupted_check->stop = 1;
+   proc_kill_running();
+   signal(SIGINT, SIG_DFL);
+}
+
+/* After a stopped run: the finished cases not printed yet (a case before
+ * them did not finish), then only the finished cases are kept. */
+static void
+end_stopped(struct out *o)
+{
+   struct diff_check *c = &o->a->c;
+   unsigned total = c->ncases;
+   for (unsigned i = o->next; i < c->ncases; i++)
+      if (c->results[i].done) {
+         write_repro(o, i);
+         print_case(o, i);
+      }
+   unsigned dropped = diff_check_drop_unfinished(c);
+   bar_clear(o);
+   if (interrupted)
+      fprintf(stderr,
+              "%s: interrupted: %u of %u cases did not run; the summary and reports "
+              "cover the %u that finished\n",
+              prog_name, dropped, total, c->ncases);
+   else
+      printf("stopped after %u new failures and errors (--max-failures): %u of %u cases did not "
+             "run\n",
+             o->bad, dropped, total);
+}
+
 int
 cmd_check(int argc, char **argv)
 {
@@ -837,9 +886,20 @@ cmd_check(int argc, char **argv)
    if (!rc) {
       struct out o = {.a = &a, .bl = &bl, .color = use_color(stdout), .bar = !a.quiet && isatty(2)};
       o.start = now_seconds();
+      interrupted_check = &a.c;
+      struct sigaction sa = {0}, old;
+      sa.sa_handler = on_interrupt;
+      sigemptyset(&sa.sa_mask);
+      sigaction(SIGINT, &sa, &old);
       diff_check_run(&a.c, on_progress, &o);
+      sigaction(SIGINT, &old, NULL);
+      interrupted_check = NULL;
       bar_clear(&o);
+      if (a.c.stop)
+         end_stopped(&o);
       rc = finish(&o, &bl, now_seconds() - o.start);
+      if (interrupted)
+         rc = EXIT_INTERRUPTED;
       for (unsigned i = 0; i < o.nused; i++)
          free(o.used[i]);
       free(o.used);

@@ -27,7 +27,8 @@ emu_usage(FILE *f)
 {
    fprintf(f,
            "usage: diffcomp emu MODEL PROGRAM.s [--inputs FILE.yaml] [--seed S]\n"
-           "                    [--invocations N] [--trace] [--max-cycles N] [--wave-size N]\n\n"
+           "                    [--invocations N] [--trace] [--max-cycles N] [--wave-size N]\n"
+           "       diffcomp emu MODEL CODE.bin --bindings FILE.yaml [options]\n\n"
            "Runs an assembly program on the cycle-approximate emulator of MODEL and prints\n"
            "cycles, hazards and outputs as YAML.\n\n"
            "PROGRAM is the model's assembly (what 'diffcomp as' reads) with directives:\n"
@@ -40,6 +41,9 @@ emu_usage(FILE *f)
            "  name:  a label; $name in an instruction becomes the branch offset to it\n"
            "A channel list binds consecutive registers: .input r0.x IN[0].xyzw = r0.x..r0.w.\n"
            "Comments start with ';' or '//'. See emu/README.md.\n\n"
+           "  --bindings FILE   PROGRAM is raw machine code (as 'diffcomp as -o' writes it)\n"
+           "                    and FILE its directives in YAML, one key per directive\n"
+           "                    without the dot: 'input: [\"r0.x IN[0].xyzw\"]'\n"
            "  --inputs FILE     inputs from YAML (diffcomp interp --write-inputs format)\n"
            "  --seed S          seed of the random inputs (default 1)\n"
            "  --invocations N   lanes (default: .lanes, else 16)\n"
@@ -52,7 +56,7 @@ emu_usage(FILE *f)
 }
 
 struct emu_args {
-   const char *model, *file, *inputs;
+   const char *model, *file, *inputs, *bindings;
    uint64_t seed, lanes, max_cycles, wave;
    bool trace;
 };
@@ -77,6 +81,9 @@ parse_args(int argc, char **argv, struct emu_args *a)
       } else if (opt_value(argc, argv, &i, "--wave-size", &v)) {
          if (!v || !parse_u64(v, &a->wave) || !a->wave || a->wave > 64)
             return usage_error("--wave-size takes a count from 1 to 64");
+      } else if (opt_value(argc, argv, &i, "--bindings", &v)) {
+         if (!(a->bindings = v))
+            return usage_error("--bindings takes a YAML file");
       } else if (opt_value(argc, argv, &i, "--inputs", &v)) {
          if (!(a->inputs = v))
             return usage_error("--inputs takes a file");
@@ -170,12 +177,12 @@ print_lanes(const struct env *e, size_t o)
 static void
 print_outputs(const struct env *e, const struct emu_program *p)
 {
-   puts("outputs:");
+   printf("outputs:%s\n", p->nbinds || p->stage == TGSI_STAGE_TESS_CTRL ? "" : " []");
    if (p->stage == TGSI_STAGE_TESS_CTRL) {
       for (uint32_t v = 0; v < e->out_vertices; v++)
          for (uint32_t r = 0; r < e->nout; r++)
             for (unsigned c = 0; c < 4; c++) {
-               printf("  - {out: %u, vertex: %u, chan: %c}\n", r, v, "xyzw"[c]);
+               printf("  - reg: %u\n    vertex: %u\n    chan: %c\n", r, v, "xyzw"[c]);
                print_lanes(e, env_out_index(e, v, r, c));
             }
       return;
@@ -184,7 +191,7 @@ print_outputs(const struct env *e, const struct emu_program *p)
       const struct emu_binding *bd = &p->binds[b];
       if (bd->kind != EMU_BIND_OUTPUT)
          continue;
-      printf("  - {out: %u, chan: %c}\n", bd->tgsi_index, "xyzw"[bd->chan]);
+      printf("  - reg: %u\n    chan: %c\n", bd->tgsi_index, "xyzw"[bd->chan]);
       print_lanes(e, env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan));
    }
 }
@@ -221,7 +228,7 @@ print_run(const char *file, const struct isa_model *m, const struct emu_asm *a, 
    printf("program: %s\nmodel: %s\nstage: %s\ninvocations: %u\nwave_size: %u\nwaves: %u\n", file,
           isa_model_name(m), tgsi_stage_names[a->prog.stage], e->nlanes, r->wave_size, r->waves);
    printf("status: %s\ncycles: %llu\nwave_cycles: %llu\ninstructions: %llu\n"
-          "lane_instructions: %llu\nnops: %llu\nstall_cycles: %llu\n",
+          "lane_instructions: %llu\nnop_cycles: %llu\nstall_cycles: %llu\n",
           r->status == EMU_OK ? "ok" : emu_status_names[r->status], (unsigned long long)r->cycles,
           (unsigned long long)r->wave_cycles, (unsigned long long)r->insns,
           (unsigned long long)r->lane_insns, (unsigned long long)r->nops,
@@ -310,7 +317,16 @@ run(const struct emu_args *a, const struct isa_model *m, struct diag_list *d)
       return EXIT_USAGE;
    }
    struct emu_asm as;
-   bool ok = emu_asm_parse(m, text, a->file, &as, d);
+   bool ok;
+   if (a->bindings) { /* raw code and its bindings file */
+      char *btext = NULL;
+      size_t blen = 0;
+      ok = read_file_diag(a->bindings, &btext, &blen, d) &&
+           diff_raw_program(m, (const uint8_t *)text, len, btext, blen, a->bindings, &as, d);
+      free(btext);
+   } else {
+      ok = emu_asm_parse(m, text, a->file, &as, d);
+   }
    free(text);
    if (!ok)
       return EXIT_USAGE;

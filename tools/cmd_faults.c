@@ -33,6 +33,7 @@
 #include "diff/diff.h"
 #include "tools/tools.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,7 +43,8 @@ static void
 faults_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp faults [-v]\n"
-              "       diffcomp faults --check FILE.tgsi... [options]\n\n"
+              "       diffcomp faults --check FILE.tgsi... [options]\n"
+              "       diffcomp faults --check --generated N [FILE.tgsi...] [options]\n\n"
               "Lists the faults that can be injected into the optimizing compiler\n"
               "(diffcomp check --inject-fault NAME): name, class, targets, the pass the\n"
               "fault lives in, description; -v adds the real fix each one imitates and\n"
@@ -55,6 +57,8 @@ faults_usage(FILE *f)
               "and the transformation named, and whether it is the fault's own firing in\n"
               "its own pass. --reduce reduces that case (diffcomp reduce) and prints the\n"
               "TGSI instructions and lanes before and after, and the median.\n\n"
+              "  --generated N        also check N shaders from the random generator\n"
+              "                       (as check --generated: seeds from --seed)\n"
               "  --fault LIST         only these faults (comma list)\n"
               "  --target LIST        only these targets (default: each built-in that opens)\n"
               "  --seed S             seed of the random inputs (default 1)\n"
@@ -64,8 +68,12 @@ faults_usage(FILE *f)
               "  --legacy, --hex-bits parser dialect\n"
               "  -v, --verbose        also the failing cases of each fault\n"
               "  --bisect             bisect the first failing case of each pair\n"
+              "  --hide-firings       bisect with each fault's firings hidden (they look like\n"
+              "                       the code they imitate): the mandatory stage and the\n"
+              "                       instructions bisect names instead\n"
               "  --reduce             reduce the first failing case of each pair\n"
-              "  --reduce-time SEC    time budget of each reduction (default 30)\n\n"
+              "  --time-limit SEC     time budget of each reduction, as reduce's --time-limit\n"
+              "                       (default 30; --reduce-time is the old spelling)\n\n"
               "Exit status: 0 every fault detected and the fault-free run clean (and, with\n"
               "--bisect, every bisection named the fault's firing in its pass); 1 otherwise;\n"
               "2 bad usage or input.\n");
@@ -114,9 +122,11 @@ struct bench_args {
    const char **files;
    unsigned nfiles, files_cap;
    const char *faults, *targets;
+   unsigned generated; /* shaders from the generator, as check --generated */
    struct diff_check_opts o;
    bool verbose;
    bool bisect, reduce; /* the first failing case of each pair bisected, reduced */
+   bool hide;           /* bisect with the firings hidden: the stage search */
    double reduce_time;  /* seconds per reduction */
 };
 
@@ -133,6 +143,11 @@ struct follow {
    unsigned nxforms, probes;
    bool firings; /* limit 0 gave no good run: the firings alone were counted */
    double bisect_s;
+   /* with the firings hidden (--hide-firings): the stage and items named,
+    * and the firing the ordinary bisection names (its instance) */
+   int stage;
+   bool combo;
+   char *items, *firing;
    /* reduce */
    enum diff_reduce_status reduced;
    struct diff_reduce_stats st;
@@ -224,6 +239,7 @@ run_check(struct run *r, struct diag_list *d)
       return false;
    for (unsigned i = 0; i < a->nfiles; i++)
       diff_check_add_shader(&r->c, a->files[i], NULL);
+   diff_check_add_generated(&r->c, a->generated);
    diff_check_make_cases(&r->c, 1, 1);
    r->first = -1;
    r->start = now_seconds();
@@ -375,6 +391,7 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
    diff_bisect_init(&b);
    b.jobs = a->o.jobs ? 1 : 0;
    b.timeout_ms = a->o.timeout_ms;
+   b.hide_firings = a->hide;
    double t0 = now_seconds();
    f->outcome = DIFF_BISECT_UNTESTABLE;
    if (diff_bisect_run(rp, &b, d)) {
@@ -389,8 +406,26 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
          f->what = xstrdup(b.xforms[b.bad - 1].what);
       }
    }
+   f->stage = b.st.named;
+   f->combo = b.st.combo;
+   f->items = b.st.item ? xstrdup(b.st.item) : NULL;
    f->bisect_s = now_seconds() - t0;
    diff_bisect_fini(&b);
+   enum opt_fault_class cls = opt_fault_info[f->fault].cls;
+   if (a->hide && f->items && (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE)) {
+      diff_bisect_init(&b); /* the firing, as the fault's own instance */
+      b.jobs = a->o.jobs ? 1 : 0;
+      b.timeout_ms = a->o.timeout_ms;
+      b.no_stages = true;
+      if (diff_bisect_run(rp, &b, d))
+         for (unsigned i = 0; i < b.nxforms; i++) /* every firing: each is an instance */
+            if (!strncmp(b.xforms[i].what, "fault ", 6)) {
+               char *t = xasprintf("%s%s\n", f->firing ? f->firing : "", b.xforms[i].what);
+               free(f->firing);
+               f->firing = t;
+            }
+      diff_bisect_fini(&b);
+   }
 }
 
 static void
@@ -442,6 +477,79 @@ bisect_match(const struct follow *f)
    return f->outcome == DIFF_BISECT_FOUND && f->pass &&
           opt_fault_in_pass((enum opt_fault)f->fault, f->pass) && !strncmp(f->what, "fault ", 6) &&
           !strncmp(f->what + 6, name, n) && f->what[6 + n] == ':';
+}
+
+/* With the firings hidden: the stage the fault sits in -- its pass, or
+ * the liveness for the faults hooked in every stage that asks it. */
+static bool
+stage_match(const struct follow *f)
+{
+   enum opt_fault x = (enum opt_fault)f->fault;
+   bool live = opt_fault_in_pass(x, "sched") && opt_fault_in_pass(x, "ra") &&
+               opt_fault_in_pass(x, "legalize");
+   if (f->stage < 0 && f->outcome == DIFF_BISECT_FOUND && f->pass) /* an optional rewrite */
+      return !live && opt_fault_in_pass(x, f->pass);
+   if (f->stage < 0)
+      return false;
+   const char *st = opt_stage_names[f->stage];
+   return live ? !strcmp(st, "live") : opt_fault_in_pass(x, st);
+}
+
+/* Whether the items named hold the instance the firing names ("%N"). */
+static bool
+item_match(const struct follow *f)
+{
+   if (!f->items || !f->firing)
+      return false;
+   for (const char *p = strchr(f->firing, '%'); p; p = strchr(p + 1, '%')) {
+      char id[16];
+      size_t n = 1 + strspn(p + 1, "0123456789");
+      if (n < 2 || n >= sizeof(id))
+         continue;
+      snprintf(id, sizeof(id), "%.*s", (int)n, p);
+      for (const char *q = strstr(f->items, id); q; q = strstr(q + 1, id))
+         if (!isdigit((unsigned char)q[n]))
+            return true;
+   }
+   return false;
+}
+
+/* --hide-firings: the stage search's table. */
+static unsigned
+print_stages(const struct follows *fs, unsigned *nitems, unsigned *items_ok)
+{
+   unsigned match = 0;
+   printf("\nbisect, the fault's firings hidden: the stage (and items) named\n");
+   printf("%-26s %-6s %-17s %-9s %-5s %-5s %6s %7s  %-28s %s\n", "FAULT", "TARGET", "PASS", "STAGE",
+          "MATCH", "ITEM", "PROBES", "SECONDS", "SHADER", "ITEMS");
+   for (unsigned k = 0; k < fs->n; k++) {
+      const struct follow *f = &fs->v[k];
+      bool m = stage_match(f);
+      enum opt_fault_class cls = opt_fault_info[f->fault].cls;
+      bool ask = m && f->stage >= 0 && (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE);
+      bool im = item_match(f);
+      match += m;
+      *nitems += ask;
+      *items_ok += ask && im;
+      char stage[24];
+      snprintf(stage, sizeof(stage), "%s%s",
+               f->stage >= 0 ? opt_stage_names[f->stage]
+               : f->pass     ? f->pass
+                             : "-",
+               f->combo ? "+" : "");
+      printf("%-26s %-6s %-17s %-9s %-5s %-5s %6u %7.1f  %-28s %s\n", opt_fault_info[f->fault].name,
+             f->target, opt_fault_info[f->fault].pass, stage, m ? "yes" : "NO",
+             !ask ? "-"
+             : im ? "yes"
+                  : "NO",
+             f->probes, f->bisect_s, f->shader,
+             f->items  ? f->items
+             : f->what ? f->what
+                       : "");
+   }
+   printf("stage named: %u/%u pairs; instruction named (hazard and legalization faults): %u/%u\n",
+          match, fs->n, *items_ok, *nitems);
+   return match;
 }
 
 static const char *const outcome_names[] = {
@@ -581,13 +689,19 @@ bench(const struct bench_args *a)
    if (a->bisect || a->reduce)
       printf("bisecting and reducing: %.1f s\n", follow_s);
    bool clean = bases.false_pos == 0, followed = true;
-   if (a->bisect)
+   if (a->hide) {
+      unsigned ni = 0, iok = 0;
+      followed = print_stages(&fs, &ni, &iok) == fs.n && iok == ni;
+   } else if (a->bisect) {
       followed = print_bisect(&fs) == fs.n;
+   }
    if (a->reduce)
       print_reduce(&fs, a->reduce_time);
    for (unsigned k = 0; k < fs.n; k++) {
       free(fs.v[k].pass);
       free(fs.v[k].what);
+      free(fs.v[k].items);
+      free(fs.v[k].firing);
    }
    free(fs.v);
    for (unsigned i = 0; i < bases.n; i++)
@@ -619,6 +733,10 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       if (!ok)
          return v ? EXIT_USAGE : usage_error("--fault takes a list of fault names");
       a->faults = v;
+   } else if (opt_value(argc, argv, i, "--generated", &v)) {
+      if (!v || !parse_u64(v, &n) || n > 1000000)
+         return usage_error("--generated takes a number from 0 to 1000000");
+      a->generated = (unsigned)n;
    } else if (opt_value(argc, argv, i, "--target", &v)) {
       if (!(a->targets = v))
          return usage_error("--target takes a list");
@@ -649,13 +767,16 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       a->verbose = true;
    } else if (!strcmp(argv[*i], "--bisect")) {
       a->bisect = true;
+   } else if (!strcmp(argv[*i], "--hide-firings")) {
+      a->bisect = a->hide = true;
    } else if (!strcmp(argv[*i], "--reduce")) {
       a->reduce = true;
-   } else if (opt_value(argc, argv, i, "--reduce-time", &v)) {
+   } else if (opt_value(argc, argv, i, "--time-limit", &v) ||
+              opt_value(argc, argv, i, "--reduce-time", &v)) { /* the old spelling */
       char *end;
       double x = v ? strtod(v, &end) : 0;
       if (!v || end == v || *end || !(x > 0) || x > 86400)
-         return usage_error("--reduce-time takes seconds > 0");
+         return usage_error("--time-limit takes seconds > 0");
       a->reduce_time = x;
    } else {
       *taken = false;
@@ -693,10 +814,11 @@ cmd_faults(int argc, char **argv)
          VEC_PUSH(a.files, a.nfiles, a.files_cap, argv[i]);
       }
    }
-   if (!rc && check && !a.nfiles)
-      rc = usage_error("faults --check takes the shader files to check");
-   if (!rc && !check && (a.nfiles || a.faults || a.targets || a.bisect || a.reduce))
-      rc = usage_error("files, --fault, --target, --bisect and --reduce go with --check");
+   if (!rc && check && !a.nfiles && !a.generated)
+      rc = usage_error("faults --check takes the shader files to check (or --generated N)");
+   if (!rc && !check && (a.nfiles || a.faults || a.targets || a.bisect || a.reduce || a.generated))
+      rc = usage_error(
+          "files, --generated, --fault, --target, --bisect and --reduce go with --check");
    if (!rc)
       rc = check ? bench(&a) : list_faults(a.verbose);
    free(a.files);

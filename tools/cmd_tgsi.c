@@ -25,6 +25,18 @@ tgsi_usage(FILE *f)
               "Exit status: 0 all files parsed, 2 a file had an error or bad usage.\n");
 }
 
+/* Whether the shader still holds an opcode removed from Mesa (SUB, KIL,
+ * ...): it is printed as written, under a dialect line, so the text reads
+ * back the same way without a detection note. */
+static bool
+uses_removed_opcode(const struct tgsi_shader *s)
+{
+   for (unsigned i = 0; i < s->ninsns; i++)
+      if (tgsi_op_info[s->insns[i].op].flags & TGSI_OPF_LEGACY)
+         return true;
+   return false;
+}
+
 /* Returns false if the file could not be read or had an error. */
 static bool
 tgsi_one(const char *path, const struct tgsi_parse_opts *opts, bool check, bool header)
@@ -36,6 +48,8 @@ tgsi_one(const char *path, const struct tgsi_parse_opts *opts, bool check, bool 
       char *out = tgsi_print(s);
       if (header)
          printf("# %s\n", path);
+      if (uses_removed_opcode(s))
+         printf("# dialect: legacy\n");
       fputs(out, stdout);
       free(out);
    }

@@ -22,6 +22,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The process group of the command running now (0: none), for
+ * proc_kill_running from a signal handler. */
+static volatile sig_atomic_t running_pgid;
+
+void
+proc_kill_running(void)
+{
+   pid_t g = (pid_t)running_pgid;
+   if (g > 0)
+      kill(-g, SIGKILL);
+}
+
 void
 proc_result_fini(struct proc_result *r)
 {
@@ -136,6 +148,7 @@ proc_run_shell(const char *cmd, unsigned timeout_ms, struct proc_result *r)
       child(cmd, fds[1]);
    }
    setpgid(pid, pid); /* also here: no race with the kill below */
+   running_pgid = pid;
    close(fds[1]);
    int status = 0;
    bool in_time = drain(fds[0], deadline, r) && reap(pid, deadline, &status);
@@ -144,6 +157,9 @@ proc_run_shell(const char *cmd, unsigned timeout_ms, struct proc_result *r)
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
       reap(pid, 0, &status);
+   }
+   running_pgid = 0;
+   if (!in_time) {
       r->status = PROC_TIMEOUT;
    } else if (WIFSIGNALED(status)) {
       r->status = PROC_SIGNALED;

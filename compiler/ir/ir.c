@@ -499,6 +499,7 @@ ir_list_append(struct ir_list *l, struct ir_node *n, struct ir_node *parent)
 {
    n->parent = parent;
    n->list = l;
+   n->at = l->n;
    VEC_PUSH(l->v, l->n, l->cap, n);
 }
 
@@ -514,15 +515,28 @@ ir_list_last_block(const struct ir_list *l)
    return l->n && l->v[l->n - 1]->kind == IR_NODE_BLOCK ? l->v[l->n - 1]->block : NULL;
 }
 
+unsigned
+ir_node_index(const struct ir_node *n)
+{
+   const struct ir_list *l = n->list;
+   if (!l)
+      return ~0u;
+   if (n->at < l->n && l->v[n->at] == n)
+      return n->at;
+   for (unsigned i = 0; i < l->n; i++)
+      if (l->v[i] == n) {
+         ((struct ir_node *)n)->at = i; /* a cache, not part of the tree */
+         return i;
+      }
+   return ~0u;
+}
+
 /* The node just before n in its list, or NULL. */
 struct ir_node *
 ir_node_before(const struct ir_node *n)
 {
-   const struct ir_list *l = n->list;
-   for (unsigned i = 1; l && i < l->n; i++)
-      if (l->v[i] == n)
-         return l->v[i - 1];
-   return NULL;
+   unsigned i = ir_node_index(n);
+   return i != ~0u && i > 0 ? n->list->v[i - 1] : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -646,6 +660,47 @@ intersect(struct ir_block *a, struct ir_block *b)
    return a;
 }
 
+/* Pre- and post-order numbers of the dominator tree (dom_pre, dom_post),
+ * so that a dominance query is two compares instead of a walk up the
+ * tree, whose depth grows with the program. */
+static void
+number_dom_tree(struct ir_shader *sh)
+{
+   unsigned nb = sh->nblocks, *first = xcalloc(nb + 1, sizeof(unsigned));
+   unsigned *kids = xmalloc((nb + 1) * sizeof(unsigned)),
+            *stack = xmalloc((nb + 1) * sizeof(unsigned));
+   unsigned *next = xcalloc(nb + 1, sizeof(unsigned));
+   /* children of each block, in program order (counting sort by idom) */
+   for (unsigned i = 1; i < nb; i++)
+      if (sh->blocks[i]->reachable && sh->blocks[i]->idom)
+         first[sh->blocks[i]->idom->index + 1]++;
+   for (unsigned i = 0; i < nb; i++)
+      first[i + 1] += first[i];
+   memcpy(next, first, nb * sizeof(unsigned));
+   for (unsigned i = 1; i < nb; i++)
+      if (sh->blocks[i]->reachable && sh->blocks[i]->idom)
+         kids[next[sh->blocks[i]->idom->index]++] = i;
+   unsigned clock = 0, sp = 0;
+   memcpy(next, first, nb * sizeof(unsigned));
+   stack[sp++] = 0;
+   sh->blocks[0]->dom_pre = clock++;
+   while (sp) {
+      unsigned b = stack[sp - 1];
+      if (next[b] < first[b + 1]) {
+         unsigned c = kids[next[b]++];
+         sh->blocks[c]->dom_pre = clock++;
+         stack[sp++] = c;
+      } else {
+         sh->blocks[b]->dom_post = clock++;
+         sp--;
+      }
+   }
+   free(first);
+   free(kids);
+   free(stack);
+   free(next);
+}
+
 /* Immediate dominators of the reachable blocks (Cooper, Harvey, Kennedy).
  * Program order is a reverse postorder of a structured CFG, so the block
  * index serves as the RPO number. */
@@ -677,6 +732,7 @@ ir_compute_dominance(struct ir_shader *sh)
          }
       }
    }
+   number_dom_tree(sh);
    sh->dom_valid = true;
 }
 
@@ -685,11 +741,9 @@ ir_compute_dominance(struct ir_shader *sh)
 bool
 ir_block_dominates(const struct ir_block *a, const struct ir_block *b)
 {
-   if (!a->reachable || !b->reachable || !b->idom)
+   if (!a->reachable || !b->reachable || !b->idom || !a->idom)
       return false;
-   while (b->index > a->index)
-      b = b->idom;
-   return a == b;
+   return a->dom_pre <= b->dom_pre && b->dom_post <= a->dom_post;
 }
 
 unsigned

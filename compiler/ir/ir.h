@@ -498,6 +498,7 @@ struct ir_node {
    struct ir_list then_list, else_list; /* IR_NODE_IF */
    struct ir_list body;                 /* IR_NODE_LOOP */
    uint32_t cond_seq;                   /* IR_NODE_IF: the write of cond (ir_use) */
+   unsigned at;                         /* a hint: its index in list (ir_node_index) */
 };
 
 struct ir_input {
@@ -625,6 +626,7 @@ struct opt_ctx {
    /* Each conservative item asked so far and the answer (conservative.c) */
    struct opt_fault_seen *cons_seen;
    size_t cons_seen_n, cons_seen_cap;
+   unsigned cons_pre_legal; /* instructions legalized before RA so far (their items) */
    /* Per-rewrite verification (opt_verify.c): the shader being compiled
     * (opt_run_pass sets it), the last transformation's text, the first
     * value id it may have built, whether the next opt_replace is that
@@ -1124,6 +1126,9 @@ void ir_compute_cfg(struct ir_shader *sh);
 void ir_compute_dominance(struct ir_shader *sh);
 bool ir_block_dominates(const struct ir_block *a, const struct ir_block *b);
 struct ir_node *ir_node_before(const struct ir_node *n);
+/* n's index in its list (n->list->v[i] == n), or ~0u outside a list;
+ * constant time while the list does not change. */
+unsigned ir_node_index(const struct ir_node *n);
 unsigned ir_count_instrs(const struct ir_shader *sh);
 unsigned ir_program_order(const struct ir_shader *sh, struct ir_instr ***out);
 void ir_mark_invariant(struct ir_shader *sh);
@@ -1420,6 +1425,26 @@ static inline bool
 ir_live_has(const uint64_t *set, unsigned id)
 {
    return (set[id / 64] >> (id % 64)) & 1;
+}
+/* The first id >= from in set (of nwords words), or ~0u: walking a set
+ * costs its words, not the shader's values. */
+static inline unsigned
+ir_live_next(const uint64_t *set, unsigned nwords, unsigned from)
+{
+   for (unsigned w = from / 64; w < nwords; w++) {
+      uint64_t bits = set[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
+      if (bits) {
+         unsigned b = 0;
+#if defined(__GNUC__)
+         b = (unsigned)__builtin_ctzll(bits);
+#else
+         while (!((bits >> b) & 1))
+            b++;
+#endif
+         return w * 64 + b;
+      }
+   }
+   return ~0u;
 }
 static inline void
 ir_live_set(uint64_t *set, unsigned id, bool on)

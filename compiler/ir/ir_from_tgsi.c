@@ -169,6 +169,72 @@ per_vertex(const struct xlate *x, const struct tgsi_reg *reg)
           (st == TGSI_STAGE_GEOM || st == TGSI_STAGE_TESS_CTRL || st == TGSI_STAGE_TESS_EVAL);
 }
 
+/* A register chosen by an address: value(k) where ADDR + index == k, for
+ * each k of ks in turn (the first where none matches: the interpreter
+ * leaves an address outside the file undefined), as the reference path's
+ * select chain does. The chain is linear in the registers: more than
+ * XL_MAX_SELECT of them is refused (a table that large belongs in the
+ * constant file). */
+#define XL_MAX_SELECT 256
+static struct ir_instr *
+select_by_address(struct xlate *x, const struct tgsi_reg *reg, const uint32_t *ks, unsigned nk,
+                  struct ir_instr *(*value)(struct xlate *, const struct tgsi_reg *, uint32_t,
+                                            unsigned),
+                  unsigned comp)
+{
+   if (!nk)
+      return xl_zero(x);
+   if (nk > XL_MAX_SELECT) {
+      char what[96];
+      snprintf(what, sizeof(what), "reading %s indirectly among more than %d registers",
+               tgsi_file_names[reg->file], XL_MAX_SELECT);
+      xl_unsupported(x, what);
+      return xl_zero(x);
+   }
+   struct ir_instr *a =
+       ir_alu2(&x->b, IR_OP_IADD, address(x, &reg->ind), ir_imm32(&x->b, (uint32_t)reg->index));
+   struct ir_instr *r = value(x, reg, ks[0], comp);
+   for (unsigned i = 1; i < nk; i++) {
+      struct ir_instr *v = value(x, reg, ks[i], comp);
+      struct ir_instr *hit = ir_alu2(&x->b, IR_OP_IEQ, a, ir_imm32(&x->b, ks[i]));
+      r = ir_alu3(&x->b, IR_OP_BCSEL, hit, v, r);
+   }
+   return r;
+}
+
+static struct ir_instr *
+input_at(struct xlate *x, const struct tgsi_reg *reg, uint32_t k, unsigned comp)
+{
+   struct ir_instr *in = ir_build(&x->b, IR_OP_LOAD_INPUT, 0, NULL);
+   in->slot = (int32_t)k;
+   if (per_vertex(x, reg))
+      in->vtx = reg->dim;
+   in->comp = (int32_t)comp;
+   return in;
+}
+
+static struct ir_instr *
+imm_at(struct xlate *x, const struct tgsi_reg *reg, uint32_t k, unsigned comp)
+{
+   (void)reg;
+   return ir_imm32(&x->b, x->ts->imms[k].u[comp]);
+}
+
+/* The declared registers of file f (at most 4096), in order. */
+static uint32_t *
+declared(const struct tgsi_shader *ts, enum tgsi_file f, unsigned *n)
+{
+   uint32_t *ks = NULL;
+   unsigned cap = 0;
+   *n = 0;
+   for (unsigned i = 0; i < ts->ndecls; i++) {
+      const struct tgsi_decl *d = &ts->decls[i];
+      for (uint32_t r = d->first; d->file == f && r <= d->last && *n < 4096; r++)
+         VEC_PUSH(ks, *n, cap, r);
+   }
+   return ks;
+}
+
 static struct ir_instr *
 load_input(struct xlate *x, const struct tgsi_reg *reg, unsigned comp)
 {
@@ -177,14 +243,17 @@ load_input(struct xlate *x, const struct tgsi_reg *reg, unsigned comp)
       xl_unsupported(x, "with an input indirect in both vertex and index");
       return xl_zero(x);
    }
+   if (reg->indirect) { /* IN[ADDR + i], of one vertex where per vertex */
+      unsigned n;
+      uint32_t *ks = declared(x->ts, TGSI_FILE_IN, &n);
+      struct ir_instr *r = select_by_address(x, reg, ks, n, input_at, comp);
+      free(ks);
+      return r;
+   }
    struct ir_instr *in;
    if (pv && reg->dim_indirect) {
       struct ir_instr *v = address(x, &reg->dim_ind);
       in = ir_build(&x->b, IR_OP_LOAD_INPUT_VIND, 1, &v);
-      in->slot = reg->index;
-   } else if (reg->indirect) {
-      struct ir_instr *a = address(x, &reg->ind);
-      in = ir_build(&x->b, IR_OP_LOAD_INPUT_IND, 1, &a);
       in->slot = reg->index;
    } else {
       in = ir_build(&x->b, IR_OP_LOAD_INPUT, 0, NULL);
@@ -243,6 +312,14 @@ xl_fetch_raw(struct xlate *x, const struct tgsi_reg *reg, unsigned comp)
    case TGSI_FILE_CONST:
       return load_const(x, reg, comp);
    case TGSI_FILE_IMM:
+      if (reg->indirect && !reg->has_dim) {
+         uint32_t *ks = xmalloc((x->ts->nimms + 1) * sizeof(*ks));
+         for (unsigned k = 0; k < x->ts->nimms; k++)
+            ks[k] = k;
+         struct ir_instr *r = select_by_address(x, reg, ks, x->ts->nimms, imm_at, comp);
+         free(ks);
+         return r;
+      }
       if (reg->indirect || reg->index < 0 || (unsigned)reg->index >= x->ts->nimms)
          break;
       return ir_imm32(&x->b, x->ts->imms[reg->index].u[comp]);
@@ -427,7 +504,10 @@ scan_writes(struct xlate *x, unsigned start, unsigned end, bool *w, unsigned dep
          if (reg_array(x, &dst->reg))
             continue;
          for (unsigned c = 0; c < 4; c++) {
-            int v = dst->reg.indirect ? -1 : var_of(x, dst->reg.file, dst->reg.index, c);
+            /* as xl_write: an indirect or per-vertex register is no variable */
+            int v = dst->reg.indirect || dst->reg.has_dim
+                        ? -1
+                        : var_of(x, dst->reg.file, dst->reg.index, c);
             if ((dst->mask & (1u << c)) && v >= 0)
                w[v] = true;
          }

@@ -15,7 +15,8 @@
  * interpreter's channel rules (see wide() and its tables).
  *
  * Unsupported (a clear error, never a guess): READ_HELPER with DEMOTE,
- * CLOCK, FBFETCH, image and buffer size queries, TG4 with a component
+ * CLOCK, FBFETCH of anything but OUT[i] (OUT[i]: an input, tgsi.h), image
+ * and buffer size queries, TG4 with a component
  * that is not a constant, indirect resources, LOAD from a constant buffer.
  */
 #include "compiler/ir/ir.h"
@@ -1204,6 +1205,15 @@ special(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 bool
 xl_insn(struct xlate *x, const struct tgsi_insn *in)
 {
+   if (in->op == TGSI_OP_FBFETCH && in->src[0].reg.file == TGSI_FILE_OUT &&
+       !in->src[0].reg.indirect) { /* the pixel's colour: an input (tgsi.h) */
+      struct tgsi_insn mov = *in;
+      mov.op = TGSI_OP_MOV;
+      mov.src[0].reg.file = TGSI_FILE_IN;
+      mov.src[0].reg.index = (int32_t)tgsi_fbfetch_input(x->ts, (uint32_t)in->src[0].reg.index);
+      mov.src[0].reg.has_dim = false;
+      return xl_insn(x, &mov);
+   }
    struct chans r = {{NULL, NULL, NULL, NULL}};
    uint8_t mask = in->ndst ? in->dst[0].mask : 0;
    const struct comp_op *o = find_op(comp_ops, ARRAY_SIZE(comp_ops), in->op);

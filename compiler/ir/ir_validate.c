@@ -530,8 +530,9 @@ v_gen_kill(const struct ir_block *b, uint64_t *gen, uint64_t *kill)
 
 /* out(b) = the live-in sets of its successors, the sources its
  * successors' phis take from b, and the condition of an if right after b;
- * in(b) = gen(b) | (out(b) & ~kill(b)). Iterated in program order until
- * nothing changes. */
+ * in(b) = gen(b) | (out(b) & ~kill(b)). Iterated in reverse program order
+ * (a backward problem: one sweep carries a use back over every block but
+ * the back edges) until nothing changes. */
 void
 ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv)
 {
@@ -547,7 +548,7 @@ ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv)
    bool changed = true;
    while (changed) {
       changed = false;
-      for (unsigned b = 0; b < nb; b++) {
+      for (unsigned b = nb; b-- > 0;) {
          const struct ir_block *blk = sh->blocks[b];
          uint64_t *out = lv->out + (size_t)b * nw, *in = lv->in + (size_t)b * nw;
          for (unsigned s = 0; s < blk->nsuccs; s++) {

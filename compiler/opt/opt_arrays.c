@@ -248,28 +248,36 @@ choose(struct lower *lw)
 
 /* Phis whose sources are one value (or the phi itself) become that value,
  * until none is left; a phi reading only itself (a loop nothing enters)
- * reads 0. */
+ * reads 0. A worklist: a replaced phi's phi users are looked at again, so
+ * the work is the phis and their uses, not rounds over every phi (the
+ * result is the same: removing trivial phis is confluent). */
 static void
 remove_trivial_phis(struct lower *lw)
 {
-   for (bool again = true; again;) {
-      again = false;
-      for (unsigned i = 0; i < lw->nphis; i++) {
-         struct ir_instr *p = lw->phis[i];
-         if (p->removed)
-            continue;
-         struct ir_instr *v = ir_phi_trivial_value(p);
-         bool self = true;
-         for (unsigned k = 0; k < p->nsrc; k++)
-            self &= p->src[k] == p;
-         if (!v && self)
-            v = zero(lw);
-         if (v) {
-            opt_replace(lw->sh, p, v);
-            again = true;
-         }
+   struct ir_instr **q = NULL;
+   unsigned n = 0, cap = 0;
+   for (unsigned i = 0; i < lw->nphis; i++)
+      VEC_PUSH(q, n, cap, lw->phis[i]);
+   for (unsigned h = 0; h < n; h++) {
+      struct ir_instr *p = q[h];
+      if (p->removed)
+         continue;
+      struct ir_instr *v = ir_phi_trivial_value(p);
+      bool self = true;
+      for (unsigned k = 0; k < p->nsrc; k++)
+         self &= p->src[k] == p;
+      if (!v && self)
+         v = zero(lw);
+      if (!v)
+         continue;
+      for (unsigned u = 0; u < p->nuses; u++) {
+         struct ir_instr *w = p->uses[u].user;
+         if (w && w != p && w->op == IR_OP_PHI && ir_use_live(p, &p->uses[u]))
+            VEC_PUSH(q, n, cap, w);
       }
+      opt_replace(lw->sh, p, v);
    }
+   free(q);
 }
 
 /* Drops the lowered arrays from the shader's declarations. */

@@ -552,9 +552,39 @@ take_swap(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in, int a,
    return !ok1 || opt_transform(ctx, "swap the operands of %%%u", in->id);
 }
 
+/* ------------------------------------------------------------------ */
+/* The conservative variant (conservative.c): copies, never a swap       */
+
+/* Whether operand k of in is one the conservative variant copies: a
+ * single value, not relative, not in a register, in a slot that takes one. */
+static bool
+plain_copies(const struct ir_shader *sh, const struct ir_instr *in, unsigned k)
+{
+   const struct ir_mach *m = in->mach;
+   struct isa_slot_info si;
+   return m->count[k] == 1 && !(m->insn.src[k].flags & ISA_OPND_F_REL) &&
+          natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG &&
+          isa_slot_info(sh->model, m->insn.op, false, k, &si) && (si.kinds & (1u << ISA_OPND_REG));
+}
+
+/* Before RA: every such operand copied into a new value. */
+static bool
+legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++)
+      if (plain_copies(sh, in, k))
+         in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+   take_form(sh, in);
+   return true;
+}
+
 static bool
 legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
+   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE) &&
+       opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra#%u", ctx->cons_pre_legal++))
+      return legalize_plain_pre(sh, in);
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
    unsigned m1 = 0, m2 = 0, mask;
@@ -784,6 +814,50 @@ fault_immediates(struct lgz *z, struct ir_instr *in)
    }
 }
 
+/* The copy c's own operand: an immediate goes to the constant file (a
+ * slot holds every bit of it), then the copy takes the form that reads it. */
+static void
+plain_copy_operands(struct lgz *z, struct ir_instr *c)
+{
+   struct ir_mach *m = c->mach;
+   for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
+      struct ir_instr **src = &c->src[m->first[k]];
+      if (!m->count[k] || (*src)->op != IR_OP_IMM || ir_has_reg(*src))
+         continue;
+      struct ir_instr *v = const_imm(z, (uint32_t)(*src)->imm);
+      if (!v)
+         lgz_error(z, c, "unsupported: the constant file is full");
+      else
+         *src = v;
+   }
+   if (!z->failed)
+      take_form(z->sh, c);
+}
+
+/* After RA: every such operand copied into a register free across in. */
+static void
+legalize_plain_post(struct lgz *z, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   unsigned ncopies = 0;
+   for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
+      if (!plain_copies(z->sh, in, k))
+         continue;
+      int r = scratch_reg(z, in, ncopies++);
+      if (r < 0) {
+         lgz_error(z, in, "unsupported: no register free for an operand copy");
+         return;
+      }
+      struct ir_instr **src = &in->src[m->first[k]];
+      struct ir_instr *c = opt_copy_before(z->sh, in, *src);
+      ir_mach_get(z->sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
+      *src = c;
+      plain_copy_operands(z, c);
+   }
+   if (!z->failed)
+      take_form(z->sh, in);
+}
+
 static void
 legalize_instr(struct lgz *z, struct ir_instr *in)
 {
@@ -882,12 +956,21 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    reserve_relative(&z);
    place_constants(&z);
    ir_compute_cfg(sh);
-   ir_liveness(sh, &z.lv);
+   bool cons = opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE);
+   if (cons)
+      ir_validate_liveness(sh, &z.lv);
+   else
+      ir_liveness(sh, &z.lv);
    struct ir_instr **order;
-   unsigned n = ir_program_order(sh, &order);
-   for (unsigned i = 0; i < n && !z.failed; i++)
-      if (order[i]->op == IR_OP_MACH)
+   unsigned n = ir_program_order(sh, &order), k = 0;
+   for (unsigned i = 0; i < n && !z.failed; i++) {
+      if (order[i]->op != IR_OP_MACH)
+         continue;
+      if (cons && opt_conservative(ctx, OPT_STAGE_LEGALIZE, order[i]->line, "after-ra#%u", k++))
+         legalize_plain_post(&z, order[i]);
+      else
          legalize_instr(&z, order[i]);
+   }
    free(order);
    const struct ir_instr *g = NULL;
    if (!z.failed && !opt_guard_breaks(sh, &g)) /* the copies of a predicated break */

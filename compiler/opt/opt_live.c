@@ -47,11 +47,10 @@ struct ir_instr *
 ir_block_if_cond(const struct ir_block *b)
 {
    const struct ir_node *n = b->node;
-   const struct ir_list *l = n->list;
-   for (unsigned i = 0; l && i + 1 < l->n; i++)
-      if (l->v[i] == n)
-         return l->v[i + 1]->kind == IR_NODE_IF ? l->v[i + 1]->cond : NULL;
-   return NULL;
+   unsigned i = ir_node_index(n);
+   if (i == ~0u || i + 1 >= n->list->n)
+      return NULL;
+   return n->list->v[i + 1]->kind == IR_NODE_IF ? n->list->v[i + 1]->cond : NULL;
 }
 
 static void

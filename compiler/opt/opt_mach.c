@@ -1022,9 +1022,10 @@ check_block_regs(struct rcheck *rc, struct ir_block *b, const uint64_t *out, uns
 {
    struct ir_shader *sh = rc->sh;
    memset(rc->owner, 0, sizeof(*rc->owner) * rc->stride * isa_file_count(sh->model));
-   for (unsigned id = 0; id < sh->nvalues && id < nw * 64; id++) {
+   for (unsigned id = ir_live_next(out, nw, 0); id < sh->nvalues;
+        id = ir_live_next(out, nw, id + 1)) {
       const struct ir_instr *v = sh->values[id];
-      if (ir_live_has(out, id) && v && occupies(v) && !take(rc, v)) {
+      if (v && occupies(v) && !take(rc, v)) {
          *bad = v;
          return "values live at the end of a block sit in distinct registers";
       }

@@ -51,6 +51,8 @@ struct ra {
    struct ir_liveness lv;
    struct ir_instr **last_use; /* by value id: instruction reading it last in this block */
    unsigned last_use_cap;
+   unsigned *pos; /* by value id: position in the block being assigned, 0: none */
+   unsigned npos;
    unsigned *klass; /* by value id: merge class (union-find) */
    int *class_reg;  /* by class root: preferred register, -1 */
    bool failed;
@@ -235,6 +237,14 @@ place(struct ra *ra, struct ir_instr *v, int f, unsigned n, int hint)
    return true;
 }
 
+/* The next value of set (lv-sized) at or after id, or ~0u. */
+static unsigned
+next_in_set(const struct ra *ra, const uint64_t *set, unsigned id)
+{
+   unsigned r = ir_live_next(set, ra->lv.nwords, id);
+   return r < ra->sh->nvalues ? r : ~0u;
+}
+
 /* ------------------------------------------------------------------ */
 /* Merge classes (phis and their sources prefer one register)           */
 
@@ -287,35 +297,80 @@ class_note(struct ra *ra, const struct ir_instr *v)
 /* The register that puts v at its place in a group operand whose other
  * members are placed, or in a free run for the whole group; -1 if v feeds
  * no group. */
+/* The hint of group operands of u that v feeds, or -1 (see group_hint). */
+static int
+user_group_hint(struct ra *ra, const struct ir_instr *u, const struct ir_instr *v, int f)
+{
+   const struct ir_mach *m = u->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      if (m->count[k] < 2)
+         continue;
+      unsigned al = group_align(u, k);
+      int pos = -1, base = -1;
+      for (unsigned i = 0; i < m->count[k]; i++) {
+         const struct ir_instr *s = u->src[m->first[k] + i];
+         if (s == v && pos < 0)
+            pos = (int)i;
+         else if (ir_has_reg(s) && s->mach->reg.file == f && base < 0)
+            base = (int)s->mach->reg.index - (int)i;
+      }
+      if (pos < 0)
+         continue;
+      if (base >= 0)
+         return base % (int)al ? -1 : base + pos;
+      for (unsigned b = 0; b + m->count[k] <= ra->nregs[f]; b += al)
+         if (run_free(ra, f, b, m->count[k]))
+            return (int)b + pos;
+   }
+   return -1;
+}
+
+struct ra_user {
+   unsigned pos;
+   const struct ir_instr *in;
+};
+
+static int
+cmp_pos(const void *a, const void *b)
+{
+   unsigned x = ((const struct ra_user *)a)->pos, y = ((const struct ra_user *)b)->pos;
+   return x < y ? -1 : x > y;
+}
+
+/* The register that puts v at its place in a group operand whose other
+ * members are placed, or in a free run for the whole group; -1 if v feeds
+ * no group. The first machine instruction after v in its block that
+ * decides wins; v's use list gives the candidates, so this costs v's uses,
+ * not the rest of the block. */
 static int
 group_hint(struct ra *ra, const struct ir_instr *v, int f)
 {
-   for (const struct ir_instr *u = v->next; u; u = u->next) {
-      if (u->op != IR_OP_MACH)
+   unsigned at = v->id < ra->npos ? ra->pos[v->id] : 0, n = 0;
+   struct ra_user buf[16], *c = buf;
+   if (!at)
+      return -1; /* created during allocation: a copy, which feeds no group */
+   for (unsigned i = 0; i < v->nuses; i++) {
+      const struct ir_use *u = &v->uses[i];
+      const struct ir_instr *w = u->user;
+      if (!w || w->block != v->block || w->op != IR_OP_MACH || !ir_use_live(v, u))
          continue;
-      const struct ir_mach *m = u->mach;
-      for (unsigned k = 0; k < m->insn.nsrc; k++) {
-         if (m->count[k] < 2)
-            continue;
-         unsigned al = group_align(u, k);
-         int pos = -1, base = -1;
-         for (unsigned i = 0; i < m->count[k]; i++) {
-            const struct ir_instr *s = u->src[m->first[k] + i];
-            if (s == v && pos < 0)
-               pos = (int)i;
-            else if (ir_has_reg(s) && s->mach->reg.file == f && base < 0)
-               base = (int)s->mach->reg.index - (int)i;
-         }
-         if (pos < 0)
-            continue;
-         if (base >= 0)
-            return base % (int)al ? -1 : base + pos;
-         for (unsigned b = 0; b + m->count[k] <= ra->nregs[f]; b += al)
-            if (run_free(ra, f, b, m->count[k]))
-               return (int)b + pos;
+      unsigned p = w->id < ra->npos ? ra->pos[w->id] : 0;
+      if (p <= at)
+         continue; /* before v, or created during allocation (no groups) */
+      if (n == ARRAY_SIZE(buf) && c == buf) {
+         c = xmalloc(v->nuses * sizeof(*c));
+         memcpy(c, buf, sizeof(buf));
       }
+      c[n++] = (struct ra_user){p, w};
    }
-   return -1;
+   qsort(c, n, sizeof(*c), cmp_pos);
+   int h = -1;
+   for (unsigned i = 0; i < n && h < 0; i++)
+      if (!i || c[i].in != c[i - 1].in)
+         h = user_group_hint(ra, c[i].in, v, f);
+   if (c != buf)
+      free(c);
+   return h;
 }
 
 static bool
@@ -493,15 +548,19 @@ assign_block(struct ra *ra, struct ir_block *b)
    for (unsigned f = 0; f < ra->nfiles; f++)
       memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
    const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
-   for (unsigned id = 0; id < ra->sh->nvalues; id++) {
+   for (unsigned id = next_in_set(ra, lin, 0); id != ~0u; id = next_in_set(ra, lin, id + 1)) {
       struct ir_instr *v = ra->sh->values[id];
-      if (v && live_in_set(ra, lin, id) && ir_has_reg(v) && ir_value_in_regs(v) &&
+      if (v && ir_has_reg(v) && ir_value_in_regs(v) &&
           !opt_fault_fires(ra->ctx, OPT_FAULT_RA_LIVEIN, "%%%u, live into @%u, not holding r%u", id,
                            b->index, v->mach->reg.index))
          occupy(ra, v);
    }
-   for (struct ir_instr *in = b->first; in; in = in->next)
+   unsigned np = 0;
+   for (struct ir_instr *in = b->first; in; in = in->next) {
       set_last_use(ra, in->id, NULL);
+      if (in->id < ra->npos)
+         ra->pos[in->id] = ++np;
+   }
    compute_last_uses(ra, b);
    for (struct ir_instr *in = b->first; in && !ra->failed;) {
       struct ir_instr *next = in->next;
@@ -659,9 +718,9 @@ scratch_at_end(struct ra *ra, struct ir_block *pred, struct ir_block *succ)
    int f = ra->gpr;
    memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
    const uint64_t *out = ra->lv.out + (size_t)pred->index * ra->lv.nwords;
-   for (unsigned id = 0; id < ra->sh->nvalues; id++) {
+   for (unsigned id = next_in_set(ra, out, 0); id != ~0u; id = next_in_set(ra, out, id + 1)) {
       struct ir_instr *v = ra->sh->values[id];
-      if (v && live_in_set(ra, out, id) && ir_has_reg(v) && v->mach->reg.file == f)
+      if (v && ir_has_reg(v) && v->mach->reg.file == f)
          occupy(ra, v);
    }
    for (struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next)
@@ -711,7 +770,7 @@ resolve_edge_plain(struct ra *ra, struct ir_block *succ, unsigned k, struct pcop
    for (unsigned i = 0; i < n; i++) {
       struct ir_instr *c = copy_at_end(ra, pred, t[i]);
       ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;
-      pc[i].phi->src[k] = c;
+      ir_set_src(pc[i].phi, k, c);
    }
 }
 
@@ -819,6 +878,8 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
       choose_level(&ra);
    set_last_use(&ra, sh->nvalues, NULL);
    build_classes(&ra);
+   ra.npos = sh->nvalues;
+   ra.pos = xcalloc(ra.npos + 1, sizeof(*ra.pos));
    for (unsigned bi = 0; bi < sh->nblocks && !ra.failed; bi++)
       assign_block(&ra, sh->blocks[bi]);
    const struct ir_instr *g = NULL;
@@ -834,6 +895,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    free(ra.last_use);
    free(ra.klass);
    free(ra.class_reg);
+   free(ra.pos);
    sh->cfg_valid = false;
    return true;
 }

@@ -336,6 +336,19 @@ stays_at_top(const struct ir_instr *in)
           in->op == IR_OP_LOAD_INPUT || in->op == IR_OP_LOAD_SYSVAL;
 }
 
+/* s->uses of the values the block reads: their readers in it. Only those
+ * entries are touched, so a block costs its own instructions. */
+static void
+count_uses(struct sched *s, const struct ir_block *b)
+{
+   for (const struct ir_instr *in = b->first; in; in = in->next)
+      for (unsigned k = 0; k < in->nsrc; k++)
+         s->uses[in->src[k]->id] = 0;
+   for (const struct ir_instr *in = b->first; in; in = in->next)
+      for (unsigned k = 0; k < in->nsrc; k++)
+         s->uses[in->src[k]->id]++;
+}
+
 /* Moves the values that emit nothing above the machine instructions. */
 static struct ir_instr *
 gather_top(struct ir_block *b)
@@ -394,9 +407,7 @@ build_nodes(struct sched *s, struct ir_block *b, struct ir_instr *top)
       compute_prio(s, i);
       s->n[i].left = s->n[i].npred;
    }
-   for (struct ir_instr *in = b->first; in; in = in->next)
-      for (unsigned k = 0; k < in->nsrc; k++)
-         s->uses[in->src[k]->id]++;
+   count_uses(s, b);
 }
 
 /* Registers live at the start of the block's region, and the original
@@ -406,22 +417,20 @@ original_peak(struct sched *s, struct ir_block *b, int *start)
 {
    int live = 0;
    const uint64_t *in = s->lv.in + (size_t)b->index * s->lv.nwords;
-   for (unsigned id = 0; id < s->sh->nvalues && id < s->lv.nwords * 64; id++)
-      if (ir_live_has(in, id) && in_gpr(s, s->sh->values[id]))
+   for (unsigned id = ir_live_next(in, s->lv.nwords, 0); id < s->sh->nvalues;
+        id = ir_live_next(in, s->lv.nwords, id + 1))
+      if (in_gpr(s, s->sh->values[id]))
          live++;
    for (struct ir_instr *x = b->first; x && x->op == IR_OP_PHI; x = x->next)
       live += in_gpr(s, x);
    *start = live;
-   unsigned *saved = xmalloc((s->sh->nvalues + 1) * sizeof(unsigned));
-   memcpy(saved, s->uses, (s->sh->nvalues + 1) * sizeof(unsigned));
    int peak = live;
    for (unsigned i = 0; i < s->nn; i++) {
       live += net_growth(s, b, i);
       issue_uses(s, i);
       peak = MAX2(peak, live);
    }
-   memcpy(s->uses, saved, (s->sh->nvalues + 1) * sizeof(unsigned));
-   free(saved);
+   count_uses(s, b);
    return peak;
 }
 
@@ -502,9 +511,10 @@ static void
 small_live_in(const struct sched *s, const struct ir_block *b, int *live_small)
 {
    const uint64_t *in = s->lv.in + (size_t)b->index * s->lv.nwords;
-   for (unsigned id = 0; id < s->sh->nvalues && id < s->lv.nwords * 64; id++) {
+   for (unsigned id = ir_live_next(in, s->lv.nwords, 0); id < s->sh->nvalues;
+        id = ir_live_next(in, s->lv.nwords, id + 1)) {
       const struct ir_instr *v = s->sh->values[id];
-      int f = v && ir_live_has(in, id) ? ir_reg_file(v) : -1;
+      int f = v ? ir_reg_file(v) : -1;
       if (f >= 0 && f != s->gpr && f < SCHED_MAX_FILES)
          live_small[f]++;
    }
@@ -526,20 +536,31 @@ list_schedule(struct sched *s, struct ir_block *b)
    isa_file_info(s->m, (unsigned)s->gpr, &fi);
    int budget = MAX2(peak, (int)fi.count / 4);
    unsigned *order = xmalloc((s->nn + 1) * sizeof(unsigned));
+   /* The nodes whose predecessors have all issued: the only candidates,
+    * so a step costs the ready nodes, not the block (better() is a strict
+    * order, so the scan order does not change the choice). */
+   unsigned *ready = xmalloc((s->nn + 1) * sizeof(unsigned)), nready = 0;
+   for (unsigned i = 0; i < s->nn; i++)
+      if (!s->n[i].left)
+         ready[nready++] = i;
    int cycle = 0;
    for (unsigned k = 0; k < s->nn; k++) {
       int best = -1, bg = 0;
+      unsigned best_at = 0;
       for (int pass = 0; pass < 3 && best < 0; pass++)
-         for (unsigned i = 0; i < s->nn; i++) {
-            if (s->n[i].done || s->n[i].left || (pass < 2 && !small_room(s, live_small, i)) ||
+         for (unsigned r = 0; r < nready; r++) {
+            unsigned i = ready[r];
+            if ((pass < 2 && !small_room(s, live_small, i)) ||
                 (pass < 1 && !small_wanted(s, live_small, i)))
                continue;
             int g = net_growth(s, b, i);
             if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, live + 1 > budget)) {
                best = (int)i;
+               best_at = r;
                bg = g;
             }
          }
+      ready[best_at] = ready[--nready];
       struct snode *a = &s->n[best];
       cycle = MAX2(cycle, a->earliest);
       a->done = true;
@@ -549,11 +570,13 @@ list_schedule(struct sched *s, struct ir_block *b)
       for (unsigned e = 0; e < a->nsucc; e++) {
          struct snode *t = &s->n[a->succ[e].to];
          t->earliest = MAX2(t->earliest, cycle + a->succ[e].lat);
-         t->left--;
+         if (!--t->left)
+            ready[nready++] = a->succ[e].to;
       }
       cycle++;
       order[k] = (unsigned)best;
    }
+   free(ready);
    return order;
 }
 
@@ -592,7 +615,6 @@ schedule_block(struct sched *s, struct ir_block *b)
       return; /* the source order */
    struct ir_instr *top = gather_top(b);
    s->nn = 0;
-   memset(s->uses, 0, (s->sh->nvalues + 1) * sizeof(unsigned));
    build_nodes(s, b, top);
    if (s->nn > 1) {
       unsigned *order = list_schedule(s, b);

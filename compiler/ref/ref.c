@@ -110,6 +110,8 @@ size_files(struct ref_ctx *c)
          }
       }
    }
+   /* the framebuffer colours FBFETCH reads are inputs after the named ones */
+   c->count[TGSI_FILE_IN] = MAX2(c->count[TGSI_FILE_IN], tgsi_input_count(s));
    for (unsigned f = 0; f < TGSI_FILE_COUNT; f++)
       c->vertices[f] = 1;
    c->vertices[TGSI_FILE_IN] = tgsi_interp_in_vertices(s);

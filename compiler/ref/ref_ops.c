@@ -1283,6 +1283,15 @@ ref_insn(struct ref_ctx *c, const struct tgsi_insn *in)
       c->t->mov_imm(c, (unsigned)c->demote_reg, ~0u);
       return c->status;
    }
+   if (in->op == TGSI_OP_FBFETCH && in->src[0].reg.file == TGSI_FILE_OUT &&
+       !in->src[0].reg.indirect) { /* the pixel's colour: an input (tgsi.h) */
+      struct tgsi_insn mov = *in;
+      mov.op = TGSI_OP_MOV;
+      mov.src[0].reg.file = TGSI_FILE_IN;
+      mov.src[0].reg.index = (int32_t)tgsi_fbfetch_input(c->s, (uint32_t)in->src[0].reg.index);
+      mov.src[0].reg.has_dim = false;
+      return ref_insn(c, &mov);
+   }
    if ((in->op == TGSI_OP_EMIT || in->op == TGSI_OP_ENDPRIM) && c->s->stage != TGSI_STAGE_GEOM)
       return ref_unsupported(c, "outside a geometry shader"); /* a GS is the target's */
    if (c->t->special(c, in))

@@ -332,6 +332,13 @@ void tgsi_shader_free(struct tgsi_shader *s);
 struct tgsi_shader *tgsi_shader_clone(const struct tgsi_shader *s);
 const struct tgsi_decl *tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file,
                                        uint32_t index);
+/* FBFETCH dst, OUT[i] reads the colour the pixel held before the draw.
+ * The run model hands that colour to the shader as a per-lane input it
+ * does not declare: IN[tgsi_fbfetch_input(s, i)], numbered after every
+ * input register the shader names. tgsi_input_count counts the input
+ * registers with those (the interpreter, the inputs, both compilers). */
+uint32_t tgsi_fbfetch_input(const struct tgsi_shader *s, uint32_t out);
+uint32_t tgsi_input_count(const struct tgsi_shader *s);
 
 /* Sets the options a "# dialect: legacy hex-bits" header line names. */
 void tgsi_read_dialect(const char *text, size_t len, struct tgsi_parse_opts *opts);

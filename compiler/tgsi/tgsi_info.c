@@ -224,6 +224,49 @@ tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file, uint32_t index)
    return NULL;
 }
 
+static void
+grow_to(uint32_t *n, int64_t idx)
+{
+   if (idx >= 0 && idx < 4096 && (uint32_t)idx + 1 > *n)
+      *n = (uint32_t)idx + 1;
+}
+
+/* Input registers the shader names itself (declared or read directly). */
+static uint32_t
+named_inputs(const struct tgsi_shader *s)
+{
+   uint32_t n = 0;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_IN)
+         grow_to(&n, s->decls[i].last);
+   for (unsigned i = 0; i < s->ninsns; i++)
+      for (unsigned k = 0; k < s->insns[i].nsrc; k++) {
+         const struct tgsi_reg *r = &s->insns[i].src[k].reg;
+         if (r->file == TGSI_FILE_IN && !r->indirect)
+            grow_to(&n, r->index);
+      }
+   return n;
+}
+
+uint32_t
+tgsi_fbfetch_input(const struct tgsi_shader *s, uint32_t out)
+{
+   return named_inputs(s) + out;
+}
+
+uint32_t
+tgsi_input_count(const struct tgsi_shader *s)
+{
+   uint32_t n = named_inputs(s), fb = 0;
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (in->op == TGSI_OP_FBFETCH && in->nsrc && in->src[0].reg.file == TGSI_FILE_OUT &&
+          !in->src[0].reg.indirect)
+         grow_to(&fb, in->src[0].reg.index);
+   }
+   return n + fb;
+}
+
 /* A capture names its dialect in a leading comment line,
  * "# dialect: legacy hex-bits", so the file parses the same way wherever it
  * is used. Only the comment lines before the first other line count. */

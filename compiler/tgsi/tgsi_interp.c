@@ -63,7 +63,6 @@ tgsi_interp_supports(enum tgsi_opcode op)
 {
    switch (op) {
    case TGSI_OP_CLOCK:         /* nondeterministic */
-   case TGSI_OP_FBFETCH:       /* no framebuffer in this model */
    case TGSI_OP_INTERP_OFFSET: /* inputs are per-lane values, not planes */
    case TGSI_OP_IMG2HND:       /* bindless handles */
    case TGSI_OP_SAMP2HND:
@@ -79,8 +78,6 @@ unsupported_reason(enum tgsi_opcode op)
    switch (op) {
    case TGSI_OP_CLOCK:
       return "it reads a clock, which is nondeterministic";
-   case TGSI_OP_FBFETCH:
-      return "there is no framebuffer in the run environment";
    case TGSI_OP_INTERP_OFFSET:
       return "inputs are given per lane, so interpolation at an offset has no meaning";
    default:
@@ -178,6 +175,17 @@ check_insn(const struct tgsi_shader *s, const struct tgsi_insn *in, struct diag_
                   "the interpreter does not model the %s file", tgsi_file_names[src->reg.file]);
          return TGSI_INTERP_UNSUPPORTED;
       }
+   }
+   if (in->op == TGSI_OP_FBFETCH && s->stage != TGSI_STAGE_FRAG) {
+      diag_add(d, DIAG_ERROR, s->name, in->loc.line, in->loc.col, NULL,
+               "FBFETCH outside a fragment shader");
+      return TGSI_INTERP_INVALID;
+   }
+   if (in->op == TGSI_OP_FBFETCH &&
+       (in->src[0].reg.file != TGSI_FILE_OUT || in->src[0].reg.indirect)) {
+      diag_add(d, DIAG_ERROR, s->name, in->loc.line, in->loc.col, NULL,
+               "FBFETCH reads an output register named directly (OUT[i])");
+      return TGSI_INTERP_UNSUPPORTED;
    }
    bool gs_op = in->op == TGSI_OP_EMIT || in->op == TGSI_OP_ENDPRIM;
    if (gs_op && s->stage != TGSI_STAGE_GEOM) {
@@ -301,6 +309,8 @@ size_files(struct tgsi_interp_prog *p, const struct tgsi_shader *s)
          scan_reg(p, &in->dst[0].reg);
    }
    p->file_count[TGSI_FILE_IMM] = s->nimms;
+   /* the framebuffer colours FBFETCH reads are inputs after the named ones */
+   p->file_count[TGSI_FILE_IN] = MAX2(p->file_count[TGSI_FILE_IN], tgsi_input_count(s));
    p->nin = p->file_count[TGSI_FILE_IN];
    p->nout = p->file_count[TGSI_FILE_OUT];
    p->in_vertices = tgsi_interp_in_vertices(s);
@@ -456,6 +466,14 @@ resolve_insn(struct tgsi_interp_prog *p, struct tgsi_interp_insn *ti, const stru
    ti->region = -1;
    for (unsigned k = 0; k < in->nsrc && k < TGSI_MAX_SRC; k++)
       resolve_src(p, &ti->src[k], &in->src[k], tgsi_interp_src_type(in->op, k));
+   if (in->op == TGSI_OP_FBFETCH) { /* a copy of the pixel's colour, an input */
+      struct tgsi_src fb = in->src[0];
+      fb.reg.file = TGSI_FILE_IN;
+      fb.reg.index = (int32_t)tgsi_fbfetch_input(p->s, (uint32_t)in->src[0].reg.index);
+      fb.reg.has_dim = false;
+      resolve_src(p, &ti->src[0], &fb, TGSI_TYPE_F);
+      ti->op = TGSI_OP_MOV;
+   }
    if (in->ndst)
       resolve_dst(p, &ti->dst, &in->dst[0]);
    else

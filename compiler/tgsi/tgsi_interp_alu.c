@@ -416,6 +416,19 @@ edge(uint32_t flags, double dist, double mag)
    return rel > 0.0 && fabs(dist) <= rel * fabs(mag) + 0x1p-20 ? ENV_F_EDGE : 0;
 }
 
+/* CANCEL for a transcendental that magnifies its operand's error: where
+ * its condition number |x f'(x) / f(x)| (how many times the relative error
+ * of x grows in f(x)) exceeds 16 -- 4 bits, as for a sum's cancellation --
+ * and an operand carries an inexact class, the operand's class bounds the
+ * operand, not the result: SIN of 1000 + a fused rounding step moves by
+ * the step itself, 2^-14 of a value near 0. */
+static inline uint32_t
+magnify(uint32_t flags, double cond)
+{
+   const uint32_t inexact = ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS;
+   return (flags & inexact) && !(cond <= 16.0) ? ENV_F_CANCEL : 0;
+}
+
 /* Distance of x to the nearest integer (half: to the nearest n + 0.5). */
 static inline double
 to_step(float x, bool half)
@@ -975,6 +988,15 @@ exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 /* ------------------------------------------------------------------ */
 /* REPL: one value from the .x (after swizzle) of the sources            */
 
+/* SIN/COS beyond 2^12 radians: hardware multiplies by 1/(2 pi) in single
+ * precision first (v_sin_f32 takes revolutions), an absolute error of
+ * |x| * 2^-24 radians, past the TRANS tolerance from here on. */
+static inline uint32_t
+phase(uint32_t a)
+{
+   return fabsf(F(a)) > 4096.0f ? ENV_F_PHASE : 0;
+}
+
 static void
 repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *a,
           const uint32_t *b)
@@ -991,23 +1013,28 @@ repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
       FOR r[i] = fui(sqrtf(F(a[i])));
       FOR rf[i] |= undef_if(F(a[i]) < 0.0f);
       break;
-   case TGSI_OP_EX2:
+   case TGSI_OP_EX2: /* condition number |x ln 2| */
       FOR r[i] = fui(trans(exp2((double)F(a[i]))));
-      FOR rf[i] |= undef_if(F(a[i]) >= 128.0f);
+      FOR rf[i] |= undef_if(F(a[i]) >= 128.0f) | magnify(rf[i], fabs(F(a[i]) * 0.6931471805599453));
       break;
-   case TGSI_OP_LG2:
+   case TGSI_OP_LG2: /* 1 / |ln x| */
       FOR r[i] = fui(trans(log2((double)F(a[i]))));
-      FOR rf[i] |= undef_if(F(a[i]) <= 0.0f);
+      FOR rf[i] |= undef_if(F(a[i]) <= 0.0f) | magnify(rf[i], 1.0 / fabs(log((double)F(a[i]))));
       break;
-   case TGSI_OP_POW:
+   case TGSI_OP_POW: /* |b| in a, |b ln a| in b */
       FOR r[i] = fui(trans(pow((double)F(a[i]), (double)F(b[i]))));
-      FOR rf[i] |= undef_if(F(a[i]) < 0.0f || (F(a[i]) == 0.0f && F(b[i]) <= 0.0f));
+      FOR rf[i] |=
+          undef_if(F(a[i]) < 0.0f || (F(a[i]) == 0.0f && F(b[i]) <= 0.0f)) |
+          magnify(rf[i], fmax(fabs((double)F(b[i])), fabs(F(b[i]) * log(fabs((double)F(a[i]))))));
       break;
-   case TGSI_OP_SIN:
+   case TGSI_OP_SIN: /* |x cos x / sin x| */
       FOR r[i] = fui(trans(sin((double)F(a[i]))));
+      FOR rf[i] |= phase(a[i]) |
+                   magnify(rf[i], F(a[i]) == 0.0f ? 1.0 : fabs(F(a[i]) / tan((double)F(a[i]))));
       break;
-   case TGSI_OP_COS:
+   case TGSI_OP_COS: /* |x tan x| */
       FOR r[i] = fui(trans(cos((double)F(a[i]))));
+      FOR rf[i] |= phase(a[i]) | magnify(rf[i], fabs(F(a[i]) * tan((double)F(a[i]))));
       break;
    default:
       break;
@@ -1291,7 +1318,7 @@ exec_scs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    FOR b->res_v[0][i] = fui(trans(cos((double)F(x[i]))));
    FOR b->res_v[1][i] = fui(trans(sin((double)F(x[i]))));
    for (unsigned c = 0; c < 2; c++) {
-      FOR b->res_f[c][i] = xf[i] | fden(x[i]) | ENV_F_TRANS;
+      FOR b->res_f[c][i] = xf[i] | fden(x[i]) | ENV_F_TRANS | phase(x[i]);
       canon(n, b->res_v[c], b->res_f[c]);
    }
    set_const(n, b->res_v[2], b->res_f[2], 0, NULL);

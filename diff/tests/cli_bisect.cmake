@@ -55,3 +55,17 @@ bisect_cli(git_bad "bisect|--git-bisect|${_bis}/fs_fold_mismatch.yaml" 1 ENVS ${
            OUT "no limit: bad")
 bisect_cli(git_limit "bisect|--git-bisect|--limit|3|${_bis}/fs_fold_mismatch.yaml" 2
            ERR "not with --limit")
+
+# The mandatory stages (issue 16): faults of the catalog with their firings
+# hidden, so that only the stage search can find them; each must name the
+# fault's stage (liveness faults: live, not the scheduler or RA that use
+# it) and, for hazard and legalization faults, the fault's own instance.
+set(_fx fixtures/faults)
+function(stage_cli name fault target shader)
+  bisect_cli(stage_${name} "faults|--check|--fault|${fault}|--target|${target}|-j|1|--hide-firings|${shader}" 0
+             OUT "stage named: 1/1 pairs; instruction named \\(hazard and legalization faults\\): ([01])/\\1")
+endfunction()
+stage_cli(missing_ss missing-ss a3xx captures/cs_bitonic_sort.tgsi)
+stage_cli(stall_short stall-count-short sm50 captures/cs_bitonic_sort.tgsi)
+stage_cli(ra_livein ra-livein-ignored sm50 ${_fx}/vs_int_loop.tgsi)
+stage_cli(live_one_sweep live-one-sweep sm50 ${_fx}/vs_int_loop.tgsi)

@@ -26,14 +26,14 @@ set(_u "0x00000000 UNDEF")
 emu_cli(gs_emit "emu|sm50|fixtures/emu/cli/sm50_gs_emit.s" 0
         OUT "events: {}\n.*gs_vertices:\n  - lane: 0\n    vertices:\n      - stream: 0\n        prim: 0\n        regs:\n          - \\[0x3f800000, ${_u}, ${_u}, ${_u}\\]\n          - \\[${_u}, ${_u}, ${_u}, ${_u}\\]\n      - stream: 1\n        prim: 0\n        regs:\n          - \\[${_u}, ${_u}, ${_u}, ${_u}\\]\n          - \\[${_u}, 0x40000000, ${_u}, ${_u}\\]\n      - stream: 0\n        prim: 1\n.*  - lane: 1\n")
 emu_cli(tcs_store "emu|sm50|fixtures/emu/cli/sm50_tcs_store.s" 0
-        OUT "events: {}\n.*- {out: 0, vertex: 0, chan: z}\n    lanes:\n      - \\[0, 0x40000000, 2.0\\]\n      - \\[1, 0x40000000, 2.0\\]\n.*- {out: 1, vertex: 2, chan: x}\n    lanes:\n      - \\[0, 0x3f800000, 1.0\\]\n")
+        OUT "events: {}\n.*- reg: 0\n    vertex: 0\n    chan: z\n    lanes:\n      - \\[0, 0x40000000, 2.0\\]\n      - \\[1, 0x40000000, 2.0\\]\n.*- reg: 1\n    vertex: 2\n    chan: x\n    lanes:\n      - \\[0, 0x3f800000, 1.0\\]\n")
 emu_cli(const_rpt_past_file "emu|a3xx|fixtures/emu/bad/const_rpt_past_file.s" 2
         ERR "instruction at 0x0: register group runs past its file")
 # agx: 16-bit halves, wait slots (completion drawn from the seed), the
 # execution-mask stack, more than max_pending ops on a slot.
 emu_cli(agx_halves "emu|agx|fixtures/emu/agx/halves.s" 0 OUT "0x3c004000, 0.007827759")
 emu_cli(agx_missing_wait "emu|agx|fixtures/emu/agx/missing_wait.s|--seed|3" 1
-        OUT "kind: sync, pc: 0x1e, reg: r0, producer: 0x16.*out: 0, chan: y.*\\[0, 0x00000000")
+        OUT "kind: sync, pc: 0x1e, reg: r0, producer: 0x16.*reg: 0\n    chan: y.*\\[0, 0x00000000")
 emu_cli(agx_wait_ok "emu|agx|fixtures/emu/agx/wait_ok.s|--seed|3" 0 OUT "cycles: 341\n.*hazards: \\[\\]")
 emu_cli(agx_wait_seed "emu|agx|fixtures/emu/agx/wait_ok.s|--seed|1" 0 OUT "cycles: 493\n")
 emu_cli(agx_exec_stack "emu|agx|fixtures/emu/agx/exec_stack.s" 0

@@ -6,7 +6,8 @@
  *                          one per event, in order; "; expect: clean" = none
  *   ; cycles: N            the longest wave's cycle count
  *   ; stalls: N            stall cycles
- *   ; nops: N              issue slots spent in nops
+ *   ; nop_cycles: N        issue slots spent in nops ("; nops: N", the old
+ *                          spelling, is read too)
  *   ; out: N.c lane L = 0xBITS    OUT[N].c of lane L, exactly
  *   ; env: NAME=N          an env event count (BUFFER_OOB, ...)
  *   ; status: ok|fault|budget
@@ -83,7 +84,8 @@ parse_header(const char *text, struct expect *x)
          x->any = true;
       } else if (sscanf(l, "; cycles: %lld", &x->cycles) == 1) {
       } else if (sscanf(l, "; stalls: %lld", &x->stalls) == 1) {
-      } else if (sscanf(l, "; nops: %lld", &x->nops) == 1) {
+      } else if (sscanf(l, "; nop_cycles: %lld", &x->nops) == 1 ||
+                 sscanf(l, "; nops: %lld", &x->nops) == 1) {
       } else if (sscanf(l, "; max-cycles: %lld", &x->max_cycles) == 1) {
       } else if (!strncmp(l, "; out: ", 7) && x->nout < 16) {
          char c;

@@ -390,10 +390,69 @@ test_eval(void)
    CHECK_EQ_U(sem_ftz(0x00800000), 0x00800000);
 }
 
+/* The gfx9 VALU semantics (sem.h's GCN block), each against a
+ * formulation written here from the Vega ISA's definitions. */
+static uint32_t
+ev(enum isa_sem s, uint32_t a, uint32_t b, uint32_t c)
+{
+   struct sem_args args = {.type = ISA_TYPE_U32};
+   uint32_t src[4] = {a, b, c, 0}, d = 0xdeadbeefu;
+   CHECKF(sem_eval(s, &args, src, &d), "no evaluator for %s", isa_sem_name(s));
+   return d;
+}
+
+static void
+test_gcn(void)
+{
+   CHECK_EQ_U(ev(ISA_SEM_FSUB, fui(1.0f), fui(3.0f), 0), fui(-2.0f));
+   /* DX9 multiply: 0 * inf and 0 * NaN are 0 */
+   CHECK_EQ_U(ev(ISA_SEM_FMUL_LEGACY, 0, 0x7f800000u, 0), 0);
+   CHECK_EQ_U(ev(ISA_SEM_FMUL_LEGACY, 0x7fc00000u, 0, 0), 0);
+   CHECK_EQ_U(ev(ISA_SEM_FMUL_LEGACY, fui(1.5f), fui(2.0f), 0), fui(3.0f));
+   /* fract stays below 1.0 where x - floor(x) rounds to 1 */
+   CHECK_EQ_U(ev(ISA_SEM_FRACT, fui(-1e-8f), 0, 0), 0x3f7fffffu);
+   CHECK_EQ_U(ev(ISA_SEM_FRACT, fui(-1.25f), 0, 0), fui(0.75f));
+   CHECK_EQ_U(ev(ISA_SEM_SIN_REV, fui(0.25f), 0, 0), fui(1.0f));
+   CHECK_EQ_U(ev(ISA_SEM_COS_REV, fui(-2.0f), 0, 0), fui(1.0f));
+   CHECK_EQ_U(ev(ISA_SEM_CVT_UBYTE2, 0x12ab3456u, 0, 0), fui(171.0f));
+   CHECK_EQ_U(ev(ISA_SEM_CVT_UBYTE3, 0xff000000u, 0, 0), fui(255.0f));
+   CHECK_EQ_U(ev(ISA_SEM_MUL_HI_U, 0xffffffffu, 0xffffffffu, 0), 0xfffffffeu);
+   CHECK_EQ_U(ev(ISA_SEM_MUL_HI_I, 0xffffffffu, 0xffffffffu, 0), 0);
+   CHECK_EQ_U(ev(ISA_SEM_MUL_HI_I, 0x80000000u, 2, 0), 0xffffffffu);
+   CHECK_EQ_U(ev(ISA_SEM_MUL_LO, 0xfffffffeu, 0x7fffff00u, 0), 0x200);
+   CHECK_EQ_U(ev(ISA_SEM_LSHL_OR, 3, 33, 4), 6 | 4);
+   CHECK_EQ_U(ev(ISA_SEM_LSHL_ADD, 3, 4, 5), 53);
+   CHECK_EQ_U(ev(ISA_SEM_ADD_LSHL, 3, 4, 2), 28);
+   CHECK_EQ_U(ev(ISA_SEM_OR3, 1, 2, 4), 7);
+   CHECK_EQ_U(ev(ISA_SEM_AND_OR, 0xf0, 0x3c, 1), 0x31);
+   CHECK_EQ_U(ev(ISA_SEM_XAD, 5, 3, 10), 16);
+   CHECK_EQ_U(ev(ISA_SEM_FMAX3, fui(1.0f), 0x7fc00000u, fui(-2.0f)), fui(1.0f));
+   CHECK_EQ_U(ev(ISA_SEM_FMIN3, fui(1.0f), fui(3.0f), fui(-2.0f)), fui(-2.0f));
+   CHECK_EQ_U(ev(ISA_SEM_FMED3, fui(5.0f), fui(0.0f), fui(1.0f)), fui(1.0f));
+   CHECK_EQ_U(ev(ISA_SEM_FMED3, fui(-5.0f), fui(0.0f), fui(1.0f)), fui(0.0f));
+   CHECK_EQ_U(ev(ISA_SEM_SMED3, (uint32_t)-5, 7, 2), 2);
+   CHECK_EQ_U(ev(ISA_SEM_UMED3, (uint32_t)-5, 7, 2), 7);
+   CHECK_EQ_U(ev(ISA_SEM_SMAX3, (uint32_t)-5, (uint32_t)-7, (uint32_t)-2), (uint32_t)-2);
+   CHECK_EQ_U(ev(ISA_SEM_UMIN3, (uint32_t)-5, 7, 9), 7);
+   /* bfe: offset and width are 5 bits, width 0 gives 0 */
+   CHECK_EQ_U(ev(ISA_SEM_UBFE3, 0xabcd1234u, 8, 8), 0x12);
+   CHECK_EQ_U(ev(ISA_SEM_SBFE3, 0xabcd1234u, 28, 4), 0xfffffffau);
+   CHECK_EQ_U(ev(ISA_SEM_UBFE3, 0xabcd1234u, 4, 32), 0);
+   CHECK_EQ_U(ev(ISA_SEM_SBFE3, 0x80000000u, 31, 16), 0xffffffffu);
+   CHECK_EQ_U(ev(ISA_SEM_BITSEL, 0xff00ff00u, 0x12345678u, 0x9abcdef0u), 0x12bc56f0u);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH, 0, 0, 0), 0xffffffffu);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH, 1, 0, 0), 31);
+   CHECK_EQ_U(ev(ISA_SEM_FFBL, 0, 0, 0), 0xffffffffu);
+   CHECK_EQ_U(ev(ISA_SEM_FFBL, 0x80000000u, 0, 0), 31);
+   CHECK_EQ_U(ev(ISA_SEM_FFBL, 12, 0, 0), 2);
+   CHECK_EQ_U(ev(ISA_SEM_BCNT, 0xf0f0u, 3, 0), 11);
+}
+
 int
 main(void)
 {
    rng_seed(&rng, 20240815);
+   test_gcn();
    test_float_arith();
    test_transcendental();
    test_minmax_cmp();

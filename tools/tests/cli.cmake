@@ -42,6 +42,12 @@ interp_cli(bench_help "bench|--help" 0 OUT "usage: diffcomp bench interp")
 interp_cli(bench_interp "bench|interp|--invocations|256|${_fx}/e2e_basic.tgsi" 0
            OUT "interp: [0-9.]+ M lane-instructions/s")
 interp_cli(bench_unknown "bench|frob" 2 ERR "usage: diffcomp bench")
+# bench compile compiles every shape at a small size on both paths of both
+# built-in targets (figures only: no test asserts a speed)
+interp_cli(bench_compile_small "bench|compile|--sizes|40,80|--target|a3xx,sm50" 0
+           OUT "loops  sm50   opt .*[0-9.]+x +0-0 ")
+interp_cli(bench_compile_bad_shape "bench|compile|--shape|ring" 2 ERR "--shape takes")
+interp_cli(bench_compile_bad_size "bench|compile|--sizes|1000,x" 2 ERR "--sizes takes")
 
 # The bad-input catalog: one ctest test per line of fixtures/bad/MANIFEST
 # (bad_<name>), each run by run_bad.cmake. Flag xfail marks a known bug in
@@ -196,6 +202,11 @@ interp_cli(gen_regress_sync_fixed_point_a3xx
 interp_cli(gen_regress_else_break_loop_top
            "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
+# opt stored a zero over a TCS per-vertex output written in a loop (sm50;
+# a3xx has no tessellation: n/a).
+interp_cli(gen_regress_tcs_vertex_output_in_loop
+           "check|fixtures/gen_regress/tcs_vertex_output_in_loop.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +2 +1 +0 +0 +0 +1")
 # tools/mutate: the mutation harness on three mutants of a small pass (one
 # killed at least, so a harness that classifies nothing fails).
 find_package(Python3 COMPONENTS Interpreter QUIET)

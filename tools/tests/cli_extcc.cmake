@@ -50,3 +50,50 @@ cli_test(extcc_with_fault "check|captures/vs_mvp_basic.tgsi|--inject-fault|missi
 # The README's worked example, verbatim.
 add_test(NAME readme_extcc COMMAND sh ${CMAKE_SOURCE_DIR}/tools/tests/run_readme.sh ${CMAKE_SOURCE_DIR}
          $<TARGET_FILE_DIR:diffcomp> extcc)
+
+# diffcomp emu runs raw code with a bindings file (the same YAML as {bindings}).
+cli_test(extcc_emu_raw
+         "emu|a3xx|fixtures/extcc/raw_a3xx.bin|--bindings|fixtures/extcc/raw_a3xx.yaml|--invocations|2"
+         0 OUT "0x40200000, 2.5\\].*0x40600000, 3.5\\]")
+cli_test(extcc_emu_raw_bad_key
+         "emu|a3xx|fixtures/extcc/raw_a3xx.bin|--bindings|fixtures/extcc/raw_bad_key.yaml" 2
+         ERR "raw_bad_key.yaml:2:1: error: unknown key 'inptu'")
+
+# bisect reads LLVM's -opt-bisect-limit lines as well: the same firing is named.
+add_test(NAME extcc_bisect_llvm_lines COMMAND sh -c "
+  d=$(mktemp -d) && trap 'rm -rf $d' EXIT &&
+  \"$1\" check captures/cs_bitonic_sort.tgsi --target a3xx -q --repro-dir $d \
+     --opt-cmd 'fixtures/extcc/mycc.sh llvm=missing-ss {tgsi} {out} {target} {limit}' >/dev/null;
+  test $? = 1 && \"$1\" bisect $d/cs_bitonic_sort-a3xx.yaml | tee $d/out &&
+  grep -q 'transformation 72 of 94: fault missing-ss: no (ss) on %129' $d/out" sh $<TARGET_FILE:diffcomp>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(extcc_bisect_llvm_lines PROPERTIES ENVIRONMENT "DIFFCOMP=$<TARGET_FILE:diffcomp>")
+# Without {limit} in the command, bisect says it cannot drive it.
+add_test(NAME extcc_bisect_no_limit COMMAND sh -c "
+  d=$(mktemp -d) && trap 'rm -rf $d' EXIT &&
+  \"$1\" check captures/cs_bitonic_sort.tgsi --target a3xx -q --repro-dir $d \
+     --opt-cmd 'fixtures/extcc/mycc.sh fault=missing-ss {tgsi} {out} {target}' >/dev/null;
+  \"$1\" bisect $d/cs_bitonic_sort-a3xx.yaml 2>&1 | tee $d/out;
+  grep -q 'takes no {limit}' $d/out" sh $<TARGET_FILE:diffcomp>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(extcc_bisect_no_limit PROPERTIES ENVIRONMENT "DIFFCOMP=$<TARGET_FILE:diffcomp>")
+
+# --max-failures N ends the run after N new failures; the summary covers
+# the cases that finished (issue 20).
+cli_test(check_max_failures
+         "check|captures/cs_bitonic_sort.tgsi|captures/vs_mvp_basic.tgsi|--target|a3xx|-j0|--no-repro|--inject-fault|missing-ss|--max-failures|1"
+         1 OUT "stopped after 1 new failures and errors \\(--max-failures\\): 1 of 2 cases did not run\n.*a3xx +1 +0 +1 ")
+# Ctrl-C: the summary and the reports of the finished cases, exit 130, and
+# the running external command killed with its process group.
+add_test(NAME check_interrupt COMMAND sh -c "
+  d=$(mktemp -d) && trap 'rm -rf $d' EXIT
+  \"$1\" check captures/vs_mvp_basic.tgsi captures/fs_pbr_metal_rough.tgsi --target a3xx -q \
+     --no-repro --json $d/run.json --opt-cmd \"touch $d/started; sleep 300; : {tgsi} {out}\" \
+     >$d/out 2>$d/err &
+  pid=$!
+  i=0; while [ ! -e $d/started ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+  kill -INT $pid; wait $pid; rc=$?
+  cat $d/out $d/err
+  test $rc = 130 && grep -Eq 'interrupted: [12] of 2 cases did not run' $d/err &&
+    grep -Eq '\"cases\": [01],' $d/run.json && ! grep -q 'sleep 300' $d/err" sh $<TARGET_FILE:diffcomp>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

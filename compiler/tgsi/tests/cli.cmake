@@ -44,6 +44,8 @@ tgsi_cli(legacy_tempx "tgsi|${_old}/clover_tempx.tgsi" 0
 tgsi_cli(legacy_emit "tgsi|${_old}/gs_emit_no_stream.tgsi" 0
          OUT "IMM\\[0\\] UINT32 {0, 0, 0, 0}\n.*  2: EMIT IMM\\[0\\]\\.xxxx\n.*  9: ENDPRIM IMM\\[0\\]\\.xxxx")
 tgsi_cli(legacy_addr_space "tgsi|${_old}/graw_addr_space.tgsi" 0 OUT "MOV OUT\\[1\\], IMM\\[ADDR\\[0\\]\\.x\\+1\\]")
+# Removed opcodes are printed as written, under a dialect line.
+tgsi_cli(legacy_print_dialect "tgsi|${_old}/ops_arith.tgsi" 0 OUT "^# dialect: legacy\nFRAG\n.*SUB ")
 tgsi_cli(legacy_property_first "tgsi|${_old}/property_first.tgsi" 0
          OUT "^FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\n")
 tgsi_cli(legacy_interp "interp|${_old}/ops_kil_scs.tgsi|--invocations|2" 0 ERR "note: parsed in the legacy dialect")
