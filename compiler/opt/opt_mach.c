@@ -241,6 +241,17 @@ opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
 {
    unsigned n;
    const uint16_t *ops = isa_ops_by_sem(m, sem, &n);
+   /* a 32-bit form before a 16-bit one (gfx9 v_add_u16 is listed before
+    * v_add_u32): the IR's values are 32 bits wide */
+   for (unsigned i = 0; i < n; i++) {
+      struct isa_insn t;
+      isa_insn_init(m, ops[i], &t);
+      unsigned w = 32;
+      if (t.ndst)
+         sem_slot_type(m, &t, ISA_SLOT_DST(0), &w);
+      if (w != 16)
+         return ops[i];
+   }
    return n ? ops[0] : -1;
 }
 

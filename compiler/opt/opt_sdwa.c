@@ -151,11 +151,53 @@ binop(const struct sdwa *w, const struct ir_instr *in, enum isa_sem sem, struct 
    return *a && *b;
 }
 
+static int src_sel_mod(const struct sdwa *w, unsigned op, unsigned k);
+static int compose(struct sdwa *w, unsigned cur, bool cur_sext, const struct field *f, bool *sext,
+                   const struct ir_instr *in);
+
+/* x = (a selected) & 0xff or 0xffff, where a's operand already selects a
+ * field of a: the mask's field composed with that select. */
+static bool
+masked_select(struct sdwa *w, struct ir_instr *x, struct field *f)
+{
+   if (!is_plain_mach(x) || x->mach->insn.sem != ISA_SEM_AND || x->mach->insn.nsrc != 2 ||
+       mod_val(w, x, w->mod_dsel, SEM_SEL_DWORD) != SEM_SEL_DWORD)
+      return false;
+   for (unsigned k = 0; k < 2; k++) {
+      int mod = src_sel_mod(w, x->mach->insn.op, k);
+      int other = src_sel_mod(w, x->mach->insn.op, 1 - k);
+      const struct ir_mach *m = x->mach;
+      if (mod < 0 || m->insn.mod[mod] == SEM_SEL_DWORD || m->count[k] != 1 ||
+          m->count[1 - k] != 1 || (other >= 0 && m->insn.mod[other] != SEM_SEL_DWORD) ||
+          (m->insn.src[k].flags & ~ISA_OPND_F_SEXT) || m->insn.src[1 - k].flags)
+         continue;
+      struct ir_instr *mask = x->src[m->first[1 - k]];
+      unsigned bits = imm_is(mask, 0xff) ? 8 : imm_is(mask, 0xffff) ? 16 : 0;
+      unsigned off, sbits;
+      sem_sdwa_field((unsigned)m->insn.mod[mod], &off, &sbits);
+      if (!bits)
+         continue;
+      struct field inner = {x->src[m->first[k]], off, sbits,
+                            (m->insn.src[k].flags & ISA_OPND_F_SEXT) != 0};
+      bool sext;
+      int sel = compose(w, sel_of(0, bits), false, &inner, &sext, x);
+      if (sel < 0)
+         continue;
+      unsigned o2, b2;
+      sem_sdwa_field((unsigned)sel, &o2, &b2);
+      *f = (struct field){inner.of, o2, b2, sext};
+      return true;
+   }
+   return false;
+}
+
 /* The field x reads of another value, if it is one. */
 static bool
-field_of(const struct sdwa *w, struct ir_instr *x, struct field *f)
+field_of(struct sdwa *w, struct ir_instr *x, struct field *f)
 {
    struct ir_instr *a, *b, *c, *d;
+   if (masked_select(w, x, f))
+      return true;
    if (binop(w, x, ISA_SEM_AND, &a, &b)) {
       uint32_t ia;
       if (imm_of(a, &ia)) {

@@ -113,3 +113,16 @@ opt_cli(compile_print_after_ref "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--p
         ERR "--print-after needs --path opt")
 opt_cli(check_fault_off_target "check|--target|sm50|--inject-fault|delay-slot-short|--invocations|16|-j|0|--no-repro|${_ffx}/fs_mixed.tgsi" 0
         ERR "warning: fault 'delay-slot-short' does not exist on sm50")
+
+# gfx9 (issue 17): the SDWA peephole's faults, caught (the per-rewrite
+# verifier names the rewrite), and the constant-bus fault at run time.
+faults_cli(check_gfx9_sdwa_clean
+           "check|${_ffx}/fs_gfx9_sdwa.tgsi|--target|gfx9|--no-repro|-q|-j0" 0)
+foreach(_f sdwa-sel-compose sdwa-pad-for-preserve sdwa-sext-pad-swapped 16bit-keeps-high)
+  faults_cli(check_gfx9_${_f}
+             "check|${_ffx}/fs_gfx9_sdwa.tgsi|--target|gfx9|--inject-fault|${_f}|--no-repro|-q|-j0" 1
+             OUT "fail gfx9 [^\n]*rewrite verification: pass sdwa")
+endforeach()
+faults_cli(check_gfx9_const_bus_drop
+           "check|${_ffx}/fs_gfx9_cbus.tgsi|--target|gfx9|--inject-fault|const-bus-drop|--no-repro|-q|-j0" 1
+           OUT "fail gfx9 [^\n]*mismatch")
