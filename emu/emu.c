@@ -170,7 +170,8 @@ load_draw_consts(struct emu_run *run, uint32_t draw, uint32_t *cst)
    const struct emu_code *c = run->code;
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
-      if (bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE)
+      if ((bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE) ||
+          c->files[bd->file].kind != ISA_FILE_CONST)
          continue;
       uint32_t base = 0;
       for (unsigned k = 0; k < c->ncbanks; k++)
@@ -199,9 +200,20 @@ load_inputs(struct emu_wave *w)
    struct env *e = run->env;
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
+      uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * w->S;
+      if ((bd->kind == EMU_BIND_CONST || bd->kind == EMU_BIND_VALUE || bd->kind == EMU_BIND_SIZE) &&
+          c->files[bd->file].kind == ISA_FILE_UNIFORM) {
+         /* a uniform register file (agx u0..u255) holds the lane's draw's
+          * constants, written before the first instruction */
+         for (uint32_t i = 0; i < w->n; i++)
+            r[i] = bd->kind == EMU_BIND_VALUE  ? bd->value
+                   : bd->kind == EMU_BIND_SIZE ? size_of(e, bd)
+                                               : env_const(e, bd->buffer, bd->tgsi_index, bd->chan,
+                                                           env_draw(e, w->first_lane + i));
+         continue;
+      }
       if (bd->kind != EMU_BIND_INPUT && bd->kind != EMU_BIND_SYSVAL)
          continue;
-      uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * w->S;
       const uint32_t *src = NULL;
       if (bd->kind == EMU_BIND_INPUT && bd->tgsi_index < e->nin && bd->vertex < e->in_vertices)
          src = env_in(e, bd->vertex, bd->tgsi_index, bd->chan);

@@ -860,7 +860,8 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       why = "no such register file";
    else if (b->index >= c->files[b->file].count || b->chan > 3)
       why = "register index or channel out of range";
-   else if (to_const != (c->files[b->file].kind == ISA_FILE_CONST))
+   else if (to_const != (c->files[b->file].kind == ISA_FILE_CONST ||
+                         c->files[b->file].kind == ISA_FILE_UNIFORM))
       why = to_const ? "constants bind to a constant file" : "values bind to a register file";
    else if (b->kind == EMU_BIND_SYSVAL && b->tgsi_index >= TGSI_SEM_COUNT)
       why = "unknown system value";
@@ -872,7 +873,7 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "binding %u: %s", i, why);
       return false;
    }
-   if (to_const)
+   if (to_const && c->files[b->file].kind == ISA_FILE_CONST)
       cbank_base(c, b->file, b->bank);
    return true;
 }

@@ -257,3 +257,8 @@ check_cli(vacuous_baselined "--target|a3xx|--no-repro|--baseline|${_fx}/baseline
 check_cli(opt_refused "--no-repro|${_fx}/fs_opt_refuses.tgsi" 1
           OUT "fail a3xx fixtures/check/fs_opt_refuses.tgsi: opt-refused \\(opt\\)")
 check_cli(loop_const_step "--no-repro|-q|${_fx}/fs_loop_const_step.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
+
+# agx (issue 18): every capture agx can run passes (reference against the
+# interpreter, opt against the reference); the others are n/a or skip
+check_cli(agx_captures "check|--target|agx|--no-repro|--invocations|256|${CMAKE_SOURCE_DIR}/captures" 0
+          OUT "agx +81 ")
