@@ -15,8 +15,45 @@
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 
+#include <string.h>
+
 struct isa_model;
 struct opt_options;
+
+/* A set of injected faults, bit OPT_FAULT_* (fault.c): more faults than
+ * one machine word holds. */
+#define OPT_FAULT_WORDS 2
+struct opt_fault_set {
+   uint64_t w[OPT_FAULT_WORDS];
+};
+static inline bool
+opt_fault_set_has(const struct opt_fault_set *s, int f)
+{
+   return (s->w[f / 64] >> (f % 64)) & 1;
+}
+static inline void
+opt_fault_set_add(struct opt_fault_set *s, int f)
+{
+   s->w[f / 64] |= 1ull << (f % 64);
+}
+static inline void
+opt_fault_set_del(struct opt_fault_set *s, int f)
+{
+   s->w[f / 64] &= ~(1ull << (f % 64));
+}
+static inline bool
+opt_fault_set_any(const struct opt_fault_set *s)
+{
+   for (unsigned i = 0; i < OPT_FAULT_WORDS; i++)
+      if (s->w[i])
+         return true;
+   return false;
+}
+static inline bool
+opt_fault_set_eq(const struct opt_fault_set *a, const struct opt_fault_set *b)
+{
+   return !memcmp(a, b, sizeof(*a));
+}
 
 enum compile_status {
    COMPILE_OK,

@@ -380,6 +380,11 @@ bisect(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
       untestable(b, DIFF_BISECT_UNTESTABLE, "opt's program is a hand-written one (opt-asm)");
       return true;
    }
+   if (r->opt_cmd && !diff_extcc_has_limit(r->opt_cmd)) {
+      untestable(b, DIFF_BISECT_UNTESTABLE,
+                 "the opt command takes no {limit} (README: \"Checking your own compiler\")");
+      return true;
+   }
    if (!verdict(r, b, -1, &v, &died, d))
       return false;
    if (v != DIFF_BISECT_BAD) {
@@ -419,7 +424,7 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
    if (!bisect(r, b, d))
       return false;
    bool stuck = b->outcome == DIFF_BISECT_NOT_OPT || b->outcome == DIFF_BISECT_NO_GOOD;
-   if (!stuck || b->firings || !r->o.faults)
+   if (!stuck || b->firings || !opt_fault_set_any(&r->o.faults))
       return true;
    /* Limit 0 (no optional change) does not give a good run -- a shader that
     * fits the registers only optimized, say: count the firings only. */

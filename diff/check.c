@@ -438,6 +438,16 @@ diff_check_opt_options(const struct diff_check *c, struct opt_options *o)
    opt_options_of(c, o);
 }
 
+struct diff_extcc
+diff_check_extcc(const struct diff_check_opts *o)
+{
+   unsigned ms = o->opt_cmd_timeout_ms ? o->opt_cmd_timeout_ms : DIFF_EXTCC_TIMEOUT_SEC * 1000;
+   /* under the case's own --timeout, so the command's is the one that strikes */
+   if (o->timeout_ms && ms > o->timeout_ms / 4 * 3)
+      ms = MAX2(1u, o->timeout_ms / 4 * 3);
+   return (struct diff_extcc){o->opt_cmd, ms};
+}
+
 /* The optimizing compiler's program for s, or the override's (--opt-asm,
  * tests). */
 static enum compile_status
@@ -448,6 +458,18 @@ compile_opt(struct case_run *cr, const struct tgsi_shader *s, struct emu_program
    if (c->opt_override)
       return c->opt_override(c->opt_override_ctx, s, cr->t->model, out, d) ? COMPILE_OK
                                                                            : COMPILE_ERROR;
+   if (c->o.opt_cmd) { /* the invariance build; step_opt_cmd for the case's */
+      struct diff_extcc x = diff_check_extcc(&c->o);
+      struct diff_extcc_result r;
+      diff_extcc_compile(&x, s, cr->t->model, -1, out, &r);
+      if (r.msg)
+         diag_add(d, DIAG_ERROR, NULL, 0, 0, NULL, "%s", r.msg);
+      else
+         diff_program_stats(cr->t->model, out, st);
+      enum compile_status cs = r.msg ? r.status : COMPILE_OK;
+      diff_extcc_result_fini(&r);
+      return cs;
+   }
    struct opt_options o;
    opt_options_of(c, &o);
    if (!c->o.coverage || cr->r->cover)
@@ -461,9 +483,34 @@ compile_opt(struct case_run *cr, const struct tgsi_shader *s, struct emu_program
    return cs;
 }
 
+/* --opt-cmd: the external compiler's program; its failures are the
+ * case's signals (compile-error, crash, timeout, or a refusal). */
+static void
+step_opt_cmd(struct case_run *cr)
+{
+   const struct diff_check *c = cr->j->c;
+   struct diff_extcc x = diff_check_extcc(&c->o);
+   struct diff_extcc_result r;
+   diff_extcc_compile(&x, cr->j->s, cr->t->model, -1, &cr->opt.p, &r);
+   if (!r.msg) {
+      struct compile_stats st;
+      struct diag_list d = {0};
+      diff_program_stats(cr->t->model, &cr->opt.p, &st);
+      compiled(cr, &cr->opt, COMPILE_OK, &st, &cr->r->opt, &d);
+   } else {
+      bool refused = r.status == COMPILE_UNSUPPORTED && cr->r->ref.valid;
+      diff_result_add(cr->r, refused ? DIFF_SIG_REFUSED : r.kind, "opt", NULL, 0, "opt: %s", r.msg);
+   }
+   diff_extcc_result_fini(&r);
+}
+
 static bool
 step_opt(struct case_run *cr)
 {
+   if (cr->j->c->o.opt_cmd && !cr->j->c->opt_override) {
+      step_opt_cmd(cr);
+      return true;
+   }
    struct diag_list d = {0};
    struct compile_stats st = {0};
    enum compile_status cs = compile_opt(cr, cr->j->s, &cr->opt.p, &st, &d);

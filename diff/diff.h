@@ -5,6 +5,7 @@
 #ifndef DC_DIFF_H
 #define DC_DIFF_H
 
+#include "compiler/compiler.h"
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 #include "util/util.h"
@@ -230,7 +231,11 @@ struct diff_check_opts {
    bool invariance;
    unsigned inexact;    /* DIFF_INEXACT_* bits the optimizing compiler may use */
    const char *opt_asm; /* --opt-asm: the program that stands for opt's (not owned) */
-   uint64_t faults;     /* --inject-fault: bugs switched on in opt (OPT_FAULT_* bits) */
+   /* --opt-cmd: an external compiler that stands for opt (extcc.c; not
+    * owned) and its time limit per compile */
+   const char *opt_cmd;
+   unsigned opt_cmd_timeout_ms;
+   struct opt_fault_set faults; /* --inject-fault: bugs switched on in opt */
    struct tgsi_parse_opts popts;
    unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
    unsigned timeout_ms; /* per case; 0 = none */
@@ -361,6 +366,48 @@ bool diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
                    struct diff_case_env *ce, struct diag_list *d);
 void diff_case_env_fini(struct diff_case_env *ce);
 
+/* extcc.c: an external compiler under test (check --opt-cmd; the
+ * protocol is at the top of extcc.c and in the README) */
+#define DIFF_EXTCC_REFUSED     3   /* exit status: "I do not translate this shader" */
+#define DIFF_EXTCC_TAIL_LINES  4   /* stderr lines a failure's message carries */
+#define DIFF_EXTCC_TAIL_CHARS  400 /* ... at most about this many characters */
+#define DIFF_EXTCC_TIMEOUT_SEC 60  /* default time limit of one compile */
+struct diff_extcc {
+   const char *cmd; /* the template */
+   unsigned timeout_ms;
+};
+struct diff_extcc_result {
+   enum compile_status status; /* COMPILE_OK when msg is NULL */
+   enum diff_signal_kind kind; /* the failure's: compile-error, crash, timeout, unsupported */
+   char *msg;                  /* the failure, one line, the stderr tail at its end */
+   char *err;                  /* the command's whole stderr (BISECT lines), file names as {..} */
+   double seconds;
+};
+/* The command of o (--opt-cmd) with its time limit: --opt-cmd-timeout
+ * (default DIFF_EXTCC_TIMEOUT_SEC), at most 3/4 of the case's --timeout. */
+struct diff_extcc diff_check_extcc(const struct diff_check_opts *o);
+/* NULL if cmd is a usable template, else why not (caller frees). */
+char *diff_extcc_check_template(const char *cmd);
+bool diff_extcc_has_limit(const char *cmd);
+/* Runs the command on s for model m (limit < 0: {limit} is -1); out gets
+ * the program when r->msg is NULL. */
+void diff_extcc_compile(const struct diff_extcc *x, const struct tgsi_shader *s,
+                        const struct isa_model *m, long long limit, struct emu_program *out,
+                        struct diff_extcc_result *r);
+void diff_extcc_result_fini(struct diff_extcc_result *r);
+/* A diff_bisect_compile_fn (ctx: struct diff_extcc): the command at the
+ * options' limit, its stderr as the log. */
+struct opt_options;
+bool diff_extcc_bisect_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
+                               const struct opt_options *o, struct emu_program *out, char **log,
+                               struct diag_list *d);
+/* Why p's bindings or stage do not fit s (caller frees), or NULL. */
+char *diff_bindings_mismatch(const struct tgsi_shader *s, const struct emu_program *p);
+/* Static figures read from the code (instructions, nops, registers,
+ * cycles as the reference compiler counts them). */
+void diff_program_stats(const struct isa_model *m, const struct emu_program *p,
+                        struct compile_stats *st);
+
 /* run.c */
 /* Runs every case: c->o.jobs worker processes, a child per shader job,
  * each case isolated (a crash or timeout is that case's signal and the run
@@ -453,6 +500,7 @@ struct diff_repro {
    char *text;   /* the shader text */
    char *target;
    char *opt_asm;                /* the program standing for opt's, or NULL */
+   char *opt_cmd;                /* the external compiler standing for opt, or NULL */
    struct env *inputs;           /* explicit inputs (a reduced reproducer), or NULL */
    struct diff_check_opts o;     /* seed, invocations and the result-changing options */
    struct diff_case_result seen; /* status, signals and lane inputs as recorded */

@@ -15,6 +15,8 @@
  *   invariance: false
  *   opt: [fuse-ffma]                 # inexact transforms allowed
  *   opt-asm: "hand/x.a3xx.s"         # --opt-asm: the program standing for opt's
+ *   opt-cmd: "mycc {tgsi} -o {out}"  # --opt-cmd: the external compiler standing for opt
+ *   opt-cmd-timeout: 60              # --opt-cmd-timeout, when given
  *   inject-fault: [missing-ss]       # --inject-fault: bugs switched on in opt
  *   legacy: false                    # parser dialect given on the command line
  *   hex-bits: false
@@ -71,11 +73,19 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
       ydoc_str(w, "opt-asm");
       ydoc_qstr(w, c->o.opt_asm);
    }
-   if (c->o.faults) {
+   if (c->o.opt_cmd) {
+      ydoc_str(w, "opt-cmd");
+      ydoc_qstr(w, c->o.opt_cmd);
+      if (c->o.opt_cmd_timeout_ms) {
+         ydoc_str(w, "opt-cmd-timeout");
+         ydoc_strf(w, "%u", c->o.opt_cmd_timeout_ms / 1000);
+      }
+   }
+   if (opt_fault_set_any(&c->o.faults)) {
       ydoc_str(w, "inject-fault");
       ydoc_seq(w, true, true);
       for (unsigned f = 0; f < OPT_FAULT_COUNT; f++)
-         if ((c->o.faults >> f) & 1)
+         if (opt_fault_set_has(&c->o.faults, (int)f))
             ydoc_str(w, opt_fault_info[f].name);
       ydoc_seq(w, false, true);
    }
@@ -135,6 +145,7 @@ diff_repro_free(struct diff_repro *r)
    free(r->text);
    free(r->target);
    free(r->opt_asm);
+   free(r->opt_cmd);
    env_free(r->inputs);
    diff_result_fini(&r->seen);
    memset(r, 0, sizeof(*r));
@@ -189,7 +200,7 @@ read_opt(struct ydoc *y, int root, struct diff_repro *r, struct diag_list *d)
          ydoc_error(y, ydoc_item(y, n, i), d, "unknown fault '%s'", s ? s : "");
          return false;
       }
-      r->o.faults |= 1ull << f;
+      opt_fault_set_add(&r->o.faults, f);
    }
    return true;
 }
@@ -279,6 +290,20 @@ diff_repro_parse(const char *text, size_t len, const char *file, struct diff_rep
       if (oa && *oa)
          r->opt_asm = xstrdup(oa);
       r->o.opt_asm = r->opt_asm;
+      const char *oc = ydoc_scalar(y, ydoc_get(y, root, "opt-cmd"));
+      char *why = oc && *oc ? diff_extcc_check_template(oc) : NULL;
+      uint64_t oct = 0;
+      if (why) {
+         ydoc_error(y, ydoc_get(y, root, "opt-cmd"), d, "opt-cmd: %s", why);
+         free(why);
+         ok = false;
+      } else if (!get_u64(y, root, "opt-cmd-timeout", &oct, false, d) || oct > 86400) {
+         ok = false;
+      } else if (oc && *oc) {
+         r->opt_cmd = xstrdup(oc);
+         r->o.opt_cmd_timeout_ms = (unsigned)oct * 1000;
+      }
+      r->o.opt_cmd = r->opt_cmd;
       read_seen(y, root, r);
       const char *in = ydoc_scalar(y, ydoc_get(y, root, "inputs"));
       if (in && !(r->inputs = diff_inputs_from_yaml(in, strlen(in), file, d)))

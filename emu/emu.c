@@ -95,6 +95,9 @@ step(struct emu_wave *w)
    case EMU_K_WIDE:
       emu_exec_wide(w, op, t);
       break;
+   case EMU_K_SALU:
+      emu_exec_salu(w, op, t);
+      break;
    case EMU_K_AST:
       emu_exec_ast(w, op, t);
       break;
@@ -104,6 +107,8 @@ step(struct emu_wave *w)
    default:
       break;
    }
+   if (op->writes_exec)
+      emu_exec_update(w);
    emu_sync_note(w, op, t);
    w->insns += MAX2(w->nmembers, 1u);
    w->lane_insns += (uint64_t)w->nactive * subs;
@@ -170,7 +175,8 @@ load_draw_consts(struct emu_run *run, uint32_t draw, uint32_t *cst)
    const struct emu_code *c = run->code;
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
-      if ((bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE) ||
+      if ((bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE &&
+           bd->kind != EMU_BIND_SIZE) ||
           c->files[bd->file].kind != ISA_FILE_CONST)
          continue;
       uint32_t base = 0;
@@ -201,10 +207,11 @@ load_inputs(struct emu_wave *w)
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
       uint32_t *r = w->regs + (size_t)(c->files[bd->file].base + bd->index) * 2 * w->S;
-      if ((bd->kind == EMU_BIND_CONST || bd->kind == EMU_BIND_VALUE || bd->kind == EMU_BIND_SIZE) &&
-          c->files[bd->file].kind == ISA_FILE_UNIFORM) {
-         /* a uniform register file (agx u0..u255) holds the lane's draw's
-          * constants, written before the first instruction */
+      if (bd->kind == EMU_BIND_CONST || bd->kind == EMU_BIND_VALUE || bd->kind == EMU_BIND_SIZE) {
+         /* A uniform register (gfx9 SGPR arguments) holds a constant: the
+          * value of each lane's draw, as the const store has it. */
+         if (c->files[bd->file].kind == ISA_FILE_CONST)
+            continue;
          for (uint32_t i = 0; i < w->n; i++)
             r[i] = bd->kind == EMU_BIND_VALUE  ? bd->value
                    : bd->kind == EMU_BIND_SIZE ? size_of(e, bd)
@@ -280,6 +287,7 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    for (unsigned k = 0; k < EMU_NSYNC; k++)
       w->sync_set[k] = INT64_MIN;
    emu_flow_init(w, emu_lanes_all(n));
+   emu_exec_init(w);
 }
 
 /* Registers start at 0 (only those the program can touch are cleared);

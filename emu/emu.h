@@ -303,6 +303,9 @@ bool env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_
  *    channel chan.
  *  - EMU_BIND_CONST: before the run, constant-file slot (file, bank, index)
  *    holds CONST[buffer][tgsi_index].chan (0 if out of the bound buffer).
+ *    CONST, VALUE and SIZE may also bind a register of a uniform or full
+ *    file (gfx9 SGPR and VGPR arguments): every lane's register holds its
+ *    draw's value before the first instruction.
  *  - EMU_BIND_VALUE: constant-file slot (file, bank, index) holds `value`
  *    (immediates the compiler placed in the constant file).
  *  - EMU_BIND_OUTPUT: when a lane ends, OUT[tgsi_index].chan is read from

@@ -53,6 +53,7 @@ enum emu_kind {
    EMU_K_EMIT,  /* geometry-shader vertex emit / primitive cut (gs.c) */
    EMU_K_EXEC,  /* execution-mask stack (agx if/else/while/pop_exec, flow.c) */
    EMU_K_JMPX,  /* branch if any / no lane is active (agx jmp_exec_any/none) */
+   EMU_K_SALU,  /* scalar ALU, once per wave on every lane: 64-bit values, SCC (salu.c) */
    EMU_K_ILLEGAL,
 };
 
@@ -100,6 +101,8 @@ struct emu_src {
    uint8_t hi;         /* a half register aliasing a full one: 1 = its high half */
    uint8_t sel;        /* sub-dword select: 0 none, else 1 + enum sem_sdwa_sel (gfx9 SDWA) */
    uint8_t sext;       /* the select sign-extends */
+   uint8_t lanemask;   /* a per-lane op reads a 64-bit lane mask: each lane its bit (gfx9) */
+   uint8_t wide;       /* a scalar op reads a 64-bit value: registers unit, unit + 1 */
 };
 
 struct emu_dst {
@@ -115,6 +118,8 @@ struct emu_dst {
    uint8_t half;        /* a half of a full register: 1 low, 2 high (the other half stays) */
    uint8_t sel;         /* sub-dword destination select: 0 none, else 1 + enum sem_sdwa_sel */
    uint8_t unused;      /* enum sem_sdwa_unused: the other bits */
+   uint8_t lanemask;    /* a per-lane op writes a lane mask to unit, unit + 1 (gfx9 VOPC) */
+   uint8_t wide;        /* a scalar op writes a 64-bit value to unit, unit + 1 */
 };
 
 /* A texture instruction's operands (tex.c): where each value is in the
@@ -184,6 +189,12 @@ struct emu_op {
    uint8_t emit_mode; /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
    uint8_t unordered; /* counter results return out of order (gfx9 SMEM) */
    uint8_t waitcnt;   /* s_waitcnt: cnt[] says how far each counter must drop */
+   uint8_t scalar;    /* a scalar class: every lane of the wave, whatever EXEC (gfx9) */
+   uint8_t writes_exec; /* a destination covers the EXEC mask: the active lanes change */
+   uint8_t has_scc;     /* scc_dst: an implicit SCC destination (sem_scc) */
+   uint8_t has_cond;    /* cond: the branch's implicit condition register (gfx9 s_cbranch_*) */
+   struct emu_dst scc_dst;
+   struct emu_src cond;
    int8_t cnt[3];     /* vmcnt, lgkmcnt, expcnt (sync kinds 1..3): outstanding allowed, -1 any */
    uint16_t tex_unit;
    struct emu_tex tex;
@@ -223,6 +234,8 @@ struct emu_code {
    enum isa_hazard_kind hazard;
    bool stack_flow;    /* the model reconverges through SSY/SYNC */
    bool exec_stack;    /* the model masks lanes by a nesting count (agx r0l) */
+   bool exec_mask;     /* the model masks lanes by an EXEC register pair (gfx9 "exec") */
+   uint32_t exec_lo;   /* exec_mask: the unit of EXEC's low word; the high word follows */
    uint32_t exec_unit; /* exec_stack: the full register whose low half is the count */
    bool delay_slots;
    int bar_min, min_stall, flow_stall;
@@ -418,6 +431,16 @@ void emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                           unsigned k, int64_t t, uint32_t *tmp);
 unsigned emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask);
+
+/* salu.c */
+void emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_exec_init(struct emu_wave *w);
+void emu_exec_update(struct emu_wave *w);
+bool emu_cond_value(struct emu_wave *w, const struct emu_op *op, int64_t t);
+void emu_write_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                        const uint32_t *r, const uint32_t *mask, int64_t t);
+const uint32_t *emu_fetch_lanemask(struct emu_wave *w, const struct emu_op *op,
+                                   const struct emu_src *s, int64_t t, uint32_t *tmp);
 
 /* gs.c */
 bool emu_gs_setup(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op,

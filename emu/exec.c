@@ -133,6 +133,8 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    unsigned n = w->n;
    switch (s->kind) {
    case EMU_S_REG: {
+      if (s->lanemask)
+         return emu_fetch_lanemask(w, op, s, t, tmp);
       uint32_t u = s->unit + (s->rinc ? k : 0);
       const uint32_t *p = emu_reg_read(w, op, s, u, t);
       if (op->war)
@@ -176,6 +178,12 @@ unsigned
 emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask)
 {
    *mask = w->exec;
+   if (op->scalar) { /* once per wave: every lane, whatever EXEC */
+      uint32_t *m = *mask = w->run->tmp_mask;
+      for (unsigned i = 0; i < w->n; i++)
+         m[i] = ~0u;
+      return w->n;
+   }
    if (!op->has_guard)
       return w->nactive;
    uint32_t *m = *mask = w->run->tmp_mask;
@@ -237,7 +245,7 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
       const struct emu_dst *dd = &op->dst[j];
       dp[j] = NULL;
       kp[j] = run->tmp_dst[j];
-      if (dd->kind != EMU_S_REG)
+      if (dd->kind != EMU_S_REG || dd->lanemask)
          continue;
       dp[j] = emu_reg_write(w, op, dd, dd->unit + k, t, &cp[j]);
       if (direct && !dd->conv && !dd->half && !dd->sel)
@@ -245,6 +253,10 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
    }
    op->kern(kp, s, n, op);
    for (unsigned j = 0; j < op->ndst; j++) {
+      if (op->dst[j].lanemask) {
+         emu_write_lanemask(w, op, &op->dst[j], kp[j], mask, t);
+         continue;
+      }
       if (!dp[j] || kp[j] == dp[j])
          continue;
       post(kp[j], n, op, &op->dst[j]);

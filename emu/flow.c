@@ -17,6 +17,12 @@
  *    exited), the stack pops: a DIV entry runs its lanes, an SSY entry
  *    resumes every lane it saved that is still alive at its target.
  *
+ *  - An EXEC register (gfx9, salu.c): branches are scalar (the whole wave
+ *    goes or stays, on scc, vcc or exec), the active lanes are EXEC &
+ *    live and the code's EXEC arithmetic does the divergence. At
+ *    s_endpgm the lanes in EXEC write their outputs; the others are
+ *    discarded (killed), as the hardware's final export would leave them.
+ *
  *  - An execution-mask stack (agx): every lane keeps a nesting count in the
  *    low half of register 0 and is active when it is 0; if/else/while/pop
  *    update it on every live lane (isa.h, exec_if ..), the wave moves as
@@ -208,7 +214,8 @@ group_done(struct emu_wave *w, const struct emu_op *op)
 static void
 go(struct emu_wave *w, uint32_t next)
 {
-   if (w->run->code->stack_flow || w->run->code->exec_stack)
+   const struct emu_code *c = w->run->code;
+   if (c->stack_flow || c->exec_stack || c->exec_mask)
       w->pc = next;
    else
       minpc_next(w, next);
@@ -242,6 +249,15 @@ cond_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t)
 static void
 branch(struct emu_wave *w, const struct emu_op *op, int64_t t, bool always)
 {
+   if (w->run->code->exec_mask) { /* scalar: the wave goes or stays */
+      bool take = always || emu_cond_value(w, op, t);
+      if (take && op->target < 0) {
+         fault(w, EMU_EV_BAD_TARGET, op);
+         return;
+      }
+      w->pc = take ? (uint32_t)op->target : w->pc + 1;
+      return;
+   }
    uint64_t taken = always ? w->active : cond_lanes(w, op, t);
    uint32_t next = w->pc + 1;
    if (taken && op->target < 0) {
@@ -273,6 +289,14 @@ branch(struct emu_wave *w, const struct emu_op *op, int64_t t, bool always)
 static void
 end_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t, bool kill)
 {
+   if (w->run->code->exec_mask && !kill) { /* s_endpgm: lanes outside EXEC are discarded */
+      uint64_t out = w->active & w->live;
+      emu_lanes_end(w, w->live & ~out, true, op->addr);
+      emu_lanes_end(w, out, false, op->addr);
+      emu_set_active(w, 0);
+      w->done = true;
+      return;
+   }
    uint64_t lanes = kill || op->has_guard ? cond_lanes(w, op, t) : w->active;
    if (!kill && w->run->code->exec_stack)
       lanes = w->live; /* agx stop: the wave stops, masked lanes too */

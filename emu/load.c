@@ -636,6 +636,103 @@ set_guard(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op
    return true;
 }
 
+/* gfx9: 64-bit scalar operands, lane masks, implicit registers (salu.c). */
+static bool
+set_scalar_opnds(struct emu_code *c, const struct isa_insn *in, struct emu_op *op,
+                 struct diag_list *d)
+{
+   const struct isa_model *m = c->model;
+   struct isa_class_info ci;
+   isa_class_info(m, in->cls, &ci);
+   for (unsigned i = 0; i < in->nsrc; i++) {
+      struct emu_src *s = &op->src[i];
+      unsigned width;
+      sem_slot_type(m, in, ISA_SLOT_SRC(i), &width);
+      if (s->kind == EMU_S_IMM && width == 64 && op->scalar)
+         s->wide = 1;
+      if (s->kind != EMU_S_REG || c->files[s->file].kind != ISA_FILE_UNIFORM || width != 64)
+         continue;
+      if (s->index + 1u >= c->files[s->file].count)
+         return load_err(d, in, "%s", "a 64-bit scalar operand runs past its file");
+      if (op->scalar)
+         s->wide = 1;
+      else
+         s->lanemask = 1;
+   }
+   for (unsigned i = 0; i < in->ndst; i++) {
+      struct emu_dst *dd = &op->dst[i];
+      unsigned width;
+      sem_slot_type(m, in, ISA_SLOT_DST(i), &width);
+      if (dd->kind != EMU_S_REG || c->files[dd->file].kind != ISA_FILE_UNIFORM)
+         continue;
+      if ((op->scalar && width != 64) || (!op->scalar && !c->exec_mask))
+         continue;
+      if (dd->index + 1u >= c->files[dd->file].count)
+         return load_err(d, in, "%s", "a 64-bit scalar operand runs past its file");
+      if (op->scalar)
+         dd->wide = 1;
+      else
+         dd->lanemask = 1; /* a per-lane result in a scalar register: a lane mask */
+   }
+   unsigned nd, ns;
+   const struct isa_implicit *id = isa_op_implicit(m, in->op, true, &nd);
+   const struct isa_implicit *is = isa_op_implicit(m, in->op, false, &ns);
+   bool plain;
+   for (unsigned k = 0; k < nd; k++) {
+      const struct emu_file *f = &c->files[id[k].file];
+      struct emu_dst dd = {.kind = EMU_S_REG, .count = 1, .file = id[k].file};
+      dd.index = id[k].index;
+      dd.unit = f->base + id[k].index;
+      dd.fixed_unit = UINT32_MAX;
+      dd.lat = dst_latency(c, &ci, id[k].file, &plain);
+      if (id[k].count == 2) {
+         if (op->scalar)
+            dd.wide = 1;
+         else
+            dd.lanemask = 1;
+      }
+      if (f->kind == ISA_FILE_SPECIAL && op->scalar) {
+         op->scc_dst = dd; /* the scalar condition code (gfx9 SCC) */
+         op->has_scc = 1;
+      } else if (op->ndst < ISA_MAX_DST) {
+         op->dst[op->ndst++] = dd;
+      } else {
+         return load_err(d, in, "%s", "too many implicit destinations");
+      }
+   }
+   for (unsigned k = 0; k < ns; k++) {
+      const struct emu_file *f = &c->files[is[k].file];
+      struct emu_src s = {.kind = EMU_S_REG, .count = is[k].count, .file = is[k].file};
+      s.index = is[k].index;
+      s.unit = f->base + is[k].index;
+      s.limit = f->count - is[k].index;
+      s.mods = is[k].flags & ISA_OPND_F_NOT;
+      if (op->kind == EMU_K_BRANCH) {
+         op->cond = s;
+         op->has_cond = 1;
+         continue;
+      }
+      s.mods = 0;
+      if (is[k].count == 2) {
+         if (op->scalar)
+            s.wide = 1;
+         else
+            s.lanemask = 1;
+      }
+      if (op->nsrc >= ISA_MAX_SRC)
+         return load_err(d, in, "%s", "too many implicit sources");
+      op->src[op->nsrc++] = s;
+   }
+   for (unsigned i = 0; i < op->ndst && c->exec_mask; i++)
+      if (op->dst[i].kind == EMU_S_REG && op->dst[i].unit <= c->exec_lo + 1 &&
+          op->dst[i].unit + (op->dst[i].wide || op->dst[i].lanemask ? 2u : op->dst[i].count) >
+              c->exec_lo)
+         op->writes_exec = 1;
+   if (op->kind == EMU_K_BRANCH && c->exec_mask && !op->has_cond && in->sem == ISA_SEM_BRANCH)
+      return load_err(d, in, "%s", "a conditional branch without a condition register");
+   return true;
+}
+
 /* Whether waves in lockstep stay in lockstep through this instruction:
  * not across a flow decision that can differ per lane (branches, kills,
  * guarded ends, the reconvergence stack), nor a relative read (its
@@ -658,7 +755,7 @@ set_batch(struct emu_op *op)
    default:
       break;
    }
-   op->batch = 1;
+   op->batch = !op->writes_exec;
    for (unsigned i = 0; i < op->nsrc; i++)
       if (op->src[i].kind == EMU_S_REL_REG || op->src[i].kind == EMU_S_REL_CONST)
          op->batch = 0;
@@ -701,6 +798,9 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    op->nsrc = in->nsrc;
    op->illegal = in->illegal;
    op->kind = (uint8_t)(in->illegal ? EMU_K_ILLEGAL : sem_kind(in->sem));
+   op->scalar = ci.scalar && c->exec_mask;
+   if (op->scalar && op->kind == EMU_K_ALU)
+      op->kind = EMU_K_SALU;
    op->res = (uint8_t)sem_res(in->sem);
    op->rpt = (uint8_t)mod_val(m, in, ISA_ROLE_RPT);
    op->ss = mod_val(m, in, ISA_ROLE_SS) != 0;
@@ -760,6 +860,8 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    for (unsigned i = 0; i < in->ndst; i++)
       if (!set_dst(c, in, i, op, raw, d))
          return false;
+   if (!set_scalar_opnds(c, in, op, d))
+      return false;
    set_batch(op);
    switch (op->kind) {
    case EMU_K_BRANCH:
@@ -860,9 +962,12 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
       why = "no such register file";
    else if (b->index >= c->files[b->file].count || b->chan > 3)
       why = "register index or channel out of range";
-   else if (to_const != (c->files[b->file].kind == ISA_FILE_CONST ||
-                         c->files[b->file].kind == ISA_FILE_UNIFORM))
-      why = to_const ? "constants bind to a constant file" : "values bind to a register file";
+   else if (to_const ? c->files[b->file].kind != ISA_FILE_CONST &&
+                           c->files[b->file].kind != ISA_FILE_UNIFORM &&
+                           c->files[b->file].kind != ISA_FILE_FULL
+                     : c->files[b->file].kind == ISA_FILE_CONST)
+      why = to_const ? "constants bind to a constant file or a register"
+                     : "values bind to a register file";
    else if (b->kind == EMU_BIND_SYSVAL && b->tgsi_index >= TGSI_SEM_COUNT)
       why = "unknown system value";
    else if (b->kind == EMU_BIND_SIZE && b->buffer != TGSI_FILE_BUFFER &&
@@ -910,14 +1015,23 @@ touched_units(struct emu_code *c)
             mark(t, c->nunits, op->dst[k].unit, op->dst[k].count + op->rpt);
       if (op->has_guard && !op->guard_never)
          mark(t, c->nunits, op->guard_unit, 1);
+      for (unsigned k = 0; k < op->ndst; k++)
+         if (op->dst[k].wide || op->dst[k].lanemask)
+            mark(t, c->nunits, op->dst[k].unit, 2);
+      if (op->has_scc)
+         mark(t, c->nunits, op->scc_dst.unit, 1);
+      if (op->has_cond)
+         mark(t, c->nunits, op->cond.unit, op->cond.count);
    }
    for (unsigned b = 0; b < c->nbinds; b++)
       if (c->binds[b].kind == EMU_BIND_INPUT || c->binds[b].kind == EMU_BIND_SYSVAL ||
-          c->binds[b].kind == EMU_BIND_OUTPUT)
+          c->binds[b].kind == EMU_BIND_OUTPUT || c->files[c->binds[b].file].kind != ISA_FILE_CONST)
          mark(t, c->nunits, c->files[c->binds[b].file].base + c->binds[b].index, 1);
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST)
          mark(t, c->nunits, c->files[f].base + (unsigned)c->files[f].fixed, 1);
+   if (c->exec_mask)
+      mark(t, c->nunits, c->exec_lo, 2);
    c->touched = xmalloc((c->nunits + 1) * sizeof(*c->touched));
    for (uint32_t u = 0; u < c->nunits; u++)
       if (t[u])
@@ -966,6 +1080,13 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       }
    }
    init_files(c);
+   /* EXEC-mask models: a scalar register pair named "exec" (gfx9). */
+   unsigned ef, ei, eb;
+   if (c->hazard == ISA_HAZARD_WAIT_STATES && isa_parse_reg_name(p->model, "exec", &ef, &ei, &eb) &&
+       c->files[ef].kind == ISA_FILE_UNIFORM && ei + 1 < c->files[ef].count) {
+      c->exec_mask = true;
+      c->exec_lo = c->files[ef].base + ei;
+   }
    /* The nesting count of the execution-mask stack: the low half of the
     * first register of the full file the half registers alias (agx r0l). */
    for (unsigned f = 0; f < c->nfiles && npop; f++)

@@ -242,10 +242,11 @@ check_op(struct isa_model *m, const struct isa_op *op)
       isa_error_at(m, op->pos, "op '%s' has no semantics (sem:)", op->key);
       ok = false;
    } else if (isa_sem_arity((enum isa_sem)op->sem) >= 0 &&
-              isa_sem_arity((enum isa_sem)op->sem) != op->nsrc) {
+              isa_sem_arity((enum isa_sem)op->sem) != op->nsrc + op->nimp[1]) {
+      /* implicit sources count (gfx9 v_cndmask_b32_e32 reads vcc) */
       isa_error_at(m, op->pos, "op '%s': semantics '%s' reads %d sources, the op has %u", op->key,
                    isa_sem_name((enum isa_sem)op->sem), isa_sem_arity((enum isa_sem)op->sem),
-                   op->nsrc);
+                   op->nsrc + op->nimp[1]);
       ok = false;
    }
    if (op->cls < 0) {

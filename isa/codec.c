@@ -385,9 +385,10 @@ decode_fields(const struct isa_model *m, const struct isa_op *op, const struct i
    for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
       const struct isa_slot *sl = &op->slot[s];
       int form;
-      enum isa_illegal r = decode_operand(m, op, sl, (uint64_t)vals[sl->field], out->mod,
-                                          slot_opnd(out, op, s), &form);
-      vals[sl->field] = form;
+      uint64_t raw = (uint64_t)vals[sl->field];
+      enum isa_illegal r =
+          decode_operand(m, op, sl, raw, out->mod, slot_opnd(out, op, s), &form);
+      vals[sl->field] = isa_operand_val(form, raw, op->fields[sl->field].format);
       if (!r && misaligned(m, sl, slot_opnd(out, op, s)))
          r = ISA_ILLEGAL_ALIGN;
       flag_illegal(out, r, s < op->ndst ? s : ISA_MAX_DST + s - op->ndst);
@@ -863,7 +864,7 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
                      op->mnemonic, s, sl->align, slot_copnd(in, op, s)->index);
       }
       isa_field_set(&op->fields[sl->field], &b, raw);
-      vals[sl->field] = form;
+      vals[sl->field] = isa_operand_val(form, raw, op->fields[sl->field].format);
    }
    e = encode_flags(op, in, vals, &b, msg);
    if (e)

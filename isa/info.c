@@ -67,12 +67,22 @@ isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v)
    return b.w[0];
 }
 
+int64_t
+isa_operand_val(int form, uint64_t raw, int format)
+{
+   return form < 0 ? form
+                   : (int64_t)form | (int64_t)(raw & 0xffffffffu) << 16 |
+                         (int64_t)(format + 1) << 48;
+}
+
 bool
 isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals)
 {
    for (unsigned i = 0; i < n; i++) {
       int64_t a = vals[g[i].a];
       int64_t b = g[i].b >= 0 ? vals[g[i].b] : g[i].val;
+      if (g[i].op == ISA_GUARD_IS)
+         a &= ISA_FORM_MASK; /* an operand's form (isa_operand_val) */
       if ((g[i].op != ISA_GUARD_NE) != (a == b))
          return false;
    }
@@ -224,6 +234,14 @@ isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out)
    out->size = o->bits / 8;
 }
 
+const struct isa_implicit *
+isa_op_implicit(const struct isa_model *m, unsigned op, bool dst, unsigned *n)
+{
+   const struct isa_op *o = &m->ops[op];
+   *n = o->nimp[dst ? 0 : 1];
+   return o->imp[dst ? 0 : 1];
+}
+
 bool
 isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
               struct isa_slot_info *out)
@@ -319,6 +337,7 @@ isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_info *o
    out->read_early = c->read_early;
    out->flow = c->flow;
    out->unordered = c->unordered;
+   out->scalar = c->scalar;
 }
 
 unsigned
@@ -397,6 +416,15 @@ isa_hazard_param(const struct isa_model *m, const char *name, int def)
 {
    int i = FIND(m->params, m->nparams, name);
    return i < 0 ? def : m->params[i].value;
+}
+
+int
+isa_wait_states_max(const struct isa_model *m)
+{
+   int n = 0;
+   for (unsigned i = 0; i < m->nwait_rules; i++)
+      n = MAX2(n, m->wait_rules[i].states);
+   return n;
 }
 
 const char *

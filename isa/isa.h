@@ -211,7 +211,15 @@ struct isa_model;
    X(EXEC_WHILE, "exec_while", 3) \
    X(EXEC_POP, "exec_pop", 1) \
    X(JMP_ANY, "jmp_any", 1) \
-   X(JMP_NONE, "jmp_none", 1)
+   X(JMP_NONE, "jmp_none", 1) \
+   X(ANDN2, "andn2", 2) \
+   X(ORN2, "orn2", 2) \
+   X(CNDMASK, "cndmask", 3) \
+   X(CSELECT, "cselect", 3) \
+   X(AND_SAVEEXEC, "and_saveexec", 2) \
+   X(OR_SAVEEXEC, "or_saveexec", 2) \
+   X(XOR_SAVEEXEC, "xor_saveexec", 2) \
+   X(ANDN2_SAVEEXEC, "andn2_saveexec", 2)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -256,6 +264,14 @@ struct isa_model;
  * c == 1 ? (k ? 0 : 1) : c; exec_while: c < n ? (k ? 0 : n) : c;
  * exec_pop: max(0, c - n). They run on every lane, active or not.
  * jmp_any / jmp_none branch if any / no lane of the wave is active.
+ */
+
+/*
+ * Lane masks and scalar ops (gfx9; the emulator's reading, emu/salu.c).
+ * andn2 a & ~b, orn2 a | ~b (32 or 64 bits by the type); cndmask d = m ?
+ * b : a per lane (m: the lane's bit of a mask); cselect d = scc ? a : b;
+ * x_saveexec (s, exec): d0 = exec, d1 (the new exec) = s OP exec (andn2:
+ * s & ~exec). A scalar op's implicit scc destination gets sem_scc().
  */
 
 /*
@@ -521,6 +537,17 @@ struct isa_class_info {
    int read_early;         /* extra distance when this class consumes a fixed-latency result */
    bool flow;              /* branch/jump/end: ends a block or redirects */
    bool unordered;         /* counter sync: results return out of order (only a wait for 0) */
+   bool scalar;            /* once per wave on every lane, whatever the execution mask (gfx9) */
+};
+
+/* A register an op reads or writes without an operand field (`implicit:`
+ * in the model: gfx9 VOPC writes vcc, SOPC scc, s_cbranch_execz reads
+ * exec). count: consecutive registers (a pair: 2); flags ISA_OPND_F_NOT
+ * on a branch's condition register: the branch is taken when it is 0. */
+#define ISA_MAX_IMPLICIT 3
+struct isa_implicit {
+   uint8_t file, count, flags;
+   uint16_t index;
 };
 
 /* ------------------------------------------------------------------ */
@@ -554,6 +581,9 @@ const uint16_t *isa_ops_by_sem(const struct isa_model *m, enum isa_sem s, unsign
 void isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out);
 bool isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
                    struct isa_slot_info *out);
+/* The op's implicit destinations (dst) or sources, *n of them. */
+const struct isa_implicit *isa_op_implicit(const struct isa_model *m, unsigned op, bool dst,
+                                           unsigned *n);
 unsigned isa_file_count(const struct isa_model *m);
 int isa_file_find(const struct isa_model *m, const char *name);
 void isa_file_info(const struct isa_model *m, unsigned file, struct isa_file_info *out);
@@ -578,6 +608,8 @@ const char *isa_op_key(const struct isa_model *m, unsigned op);
 enum isa_hazard_kind isa_hazard_kind(const struct isa_model *m);
 /* A named integer hazard parameter ("alu_to_alu", "scoreboards", ...), or def. */
 int isa_hazard_param(const struct isa_model *m, const char *name, int def);
+/* The most wait states any row of the wait-state table asks for (0: none). */
+int isa_wait_states_max(const struct isa_model *m);
 
 const char *isa_sem_name(enum isa_sem s);
 int isa_sem_find(const char *name);

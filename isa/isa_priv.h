@@ -20,7 +20,7 @@
 
 #define ISA_MAX_BITS   128
 #define ISA_MAX_RANGES 4
-#define ISA_MAX_GUARDS 2
+#define ISA_MAX_GUARDS 3
 #define ISA_MAX_SLOTS  (ISA_MAX_DST + ISA_MAX_SRC)
 #define ISA_MAX_FIELDS 64 /* per op, layout fields included */
 
@@ -209,6 +209,9 @@ struct isa_layout {
    unsigned ndst, nsrc;
    char *syntax;
    char *type, *width;     /* default operand type / width spec, or NULL */
+   struct isa_implicit imp[2][ISA_MAX_IMPLICIT]; /* implicit operands: [0] dsts, [1] srcs */
+   uint8_t nimp[2];
+   bool has_imp;
    struct isa_rule *rules; /* inherited by every op of the layout */
    unsigned nrules;
    struct isa_pos pos;
@@ -272,6 +275,8 @@ struct isa_op {
    unsigned nrules;
    struct isa_alias *aliases;
    unsigned naliases;
+   struct isa_implicit imp[2][ISA_MAX_IMPLICIT]; /* implicit operands: [0] dsts, [1] srcs */
+   uint8_t nimp[2];
    struct isa_tok *toks;
    unsigned ntoks;
    struct isa_pos pos;
@@ -283,6 +288,7 @@ struct isa_class {
    int latency, soft, read_early;
    bool flow;
    bool unordered; /* counter classes: results return out of order (gfx9 SMEM) */
+   bool scalar;    /* runs once per wave on every lane, whatever the execution mask (gfx9 SALU) */
    struct isa_pos pos;
 };
 
@@ -469,6 +475,12 @@ uint64_t isa_field_get(const struct isa_field *f, const struct isa_bits *b);
 void isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v);
 uint64_t isa_field_get64(const struct isa_field *f, uint64_t w);
 uint64_t isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v);
+/* Guards read an operand field's value as its form (NAME is FORM) in the
+ * low bits; codec.c adds the raw bits and the format above them, so that
+ * NAME != NAME between two operands means different registers or values
+ * (gfx9: one SGPR read twice is one value on the constant bus). */
+#define ISA_FORM_MASK 0xffff
+int64_t isa_operand_val(int form, uint64_t raw, int format);
 bool isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals);
 const struct isa_enum_entry *isa_enum_entry(const struct isa_enum *e, int32_t value);
 int isa_fmt_print(char *buf, size_t size, const struct isa_fmt *f, int64_t v, const char *s);

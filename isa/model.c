@@ -1229,8 +1229,8 @@ parse_formats(struct isa_ld *l, yaml_node_t *map)
 static void
 parse_classes(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"latency", "sync",      "war", "soft", "read_early",
-                                      "flow",    "unordered", "doc", NULL};
+   static const char *const keys[] = {"latency", "sync",      "war",    "soft", "read_early",
+                                      "flow",    "unordered", "scalar", "doc",  NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "classes"))
       return;
@@ -1251,6 +1251,7 @@ parse_classes(struct isa_ld *l, yaml_node_t *map)
       c->read_early = isa_ld_opt_int(l, v, "read_early", 0, 1000, 0);
       c->unordered = isa_ld_opt_bool(l, v, "unordered", false);
       c->flow = isa_ld_opt_bool(l, v, "flow", false);
+      c->scalar = isa_ld_opt_bool(l, v, "scalar", false);
       yaml_node_t *x;
       int s;
       if ((x = isa_ld_get(l, v, "sync")) &&

@@ -46,8 +46,61 @@ isa_free_names(char **v, unsigned n)
    free(v);
 }
 
-static const char *const layout_keys[] = {"bits", "match", "ignore", "fields", "dst",     "src",
-                                          "type", "width", "syntax", "doc",    "illegal", NULL};
+static const char *const layout_keys[] = {"bits",    "match",    "ignore", "fields", "dst",
+                                          "src",     "type",     "width",  "syntax", "doc",
+                                          "illegal", "implicit", NULL};
+
+/* A register by the name the model gives it: a single register's name
+ * (`names:`, count 1) or a pair's (`pair_names:`, count 2). */
+static bool
+implicit_reg(const struct isa_model *m, const char *s, struct isa_implicit *r)
+{
+   for (unsigned f = 0; f < m->nfiles; f++)
+      for (unsigned i = 0; i < m->files[f].count; i++) {
+         const struct isa_regfile *rf = &m->files[f];
+         bool one = rf->names && rf->names[i] && !strcmp(rf->names[i], s);
+         bool two = rf->pair_names && rf->pair_names[i] && !strcmp(rf->pair_names[i], s);
+         if (one || two) {
+            r->file = (uint8_t)f;
+            r->index = (uint16_t)i;
+            r->count = two ? 2 : 1;
+            return true;
+         }
+      }
+   return false;
+}
+
+/* implicit: {dst: [NAME..], src: [NAME..]}: registers the op reads or
+ * writes without a field; "!NAME" on a source: a branch taken when the
+ * register is 0. */
+static void
+parse_implicit(struct isa_ld *l, yaml_node_t *v, struct isa_implicit imp[2][ISA_MAX_IMPLICIT],
+               uint8_t nimp[2])
+{
+   static const char *const keys[] = {"dst", "src", NULL};
+   if (!isa_ld_is_map(l, v, "implicit"))
+      return;
+   isa_ld_check_keys(l, v, "implicit", keys);
+   for (unsigned d = 0; d < 2; d++) {
+      unsigned n;
+      yaml_node_t *x = isa_ld_get(l, v, d ? "src" : "dst");
+      char **names = isa_ld_names(l, x, ISA_MAX_IMPLICIT, &n);
+      nimp[d] = 0;
+      for (unsigned i = 0; i < n; i++) {
+         const char *s = names[i];
+         struct isa_implicit r = {0};
+         if (d && s[0] == '!') {
+            r.flags = ISA_OPND_F_NOT;
+            s++;
+         }
+         if (!implicit_reg(l->m, s, &r))
+            isa_ld_err(l, x, "implicit operand '%s' names no register", names[i]);
+         else
+            imp[d][nimp[d]++] = r;
+      }
+      isa_free_names(names, n);
+   }
+}
 
 void
 isa_ld_layouts(struct isa_ld *l, yaml_node_t *map)
@@ -81,6 +134,10 @@ isa_ld_layouts(struct isa_ld *l, yaml_node_t *map)
       ly->width = isa_ld_opt_str(l, v, "width");
       if ((x = isa_ld_get(l, v, "illegal")))
          parse_rules(l, x, ly->fields, ly->nfields, &ly->rules, &ly->nrules);
+      if ((x = isa_ld_get(l, v, "implicit"))) {
+         parse_implicit(l, x, ly->imp, ly->nimp);
+         ly->has_imp = true;
+      }
    }
 }
 
@@ -450,10 +507,10 @@ parse_op_extras(struct isa_ld *l, struct isa_op *op, yaml_node_t *v)
       parse_rules(l, x, op->fields, op->nfields, &op->rules, &op->nrules);
 }
 
-static const char *const op_keys[] = {"layout",   "mnemonic", "bits",   "match",       "ignore",
-                                      "fields",   "dst",      "src",    "type",        "width",
-                                      "operands", "sem",      "class",  "commutative", "flip",
-                                      "aliases",  "illegal",  "syntax", "doc",         NULL};
+static const char *const op_keys[] = {
+    "layout", "mnemonic", "bits",    "match",    "ignore", "fields",   "dst",
+    "src",    "type",     "width",   "operands", "sem",    "class",    "commutative",
+    "flip",   "aliases",  "illegal", "syntax",   "doc",    "implicit", NULL};
 
 static void
 parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
@@ -536,6 +593,12 @@ parse_op(struct isa_ld *l, struct isa_op *op, yaml_node_t *k, yaml_node_t *v)
          isa_ld_err(l, x, "unknown latency class '%s'", s);
    }
    parse_op_extras(l, op, v);
+   if ((x = isa_ld_get(l, v, "implicit"))) {
+      parse_implicit(l, x, op->imp, op->nimp);
+   } else if (ly && ly->has_imp) {
+      memcpy(op->imp, ly->imp, sizeof(op->imp));
+      memcpy(op->nimp, ly->nimp, sizeof(op->nimp));
+   }
    x = isa_ld_get(l, v, "syntax");
    const char *syn = x ? isa_ld_scalar(l, x, "syntax") : ly ? ly->syntax : NULL;
    if (!syn)

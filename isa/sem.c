@@ -288,6 +288,12 @@ eval_binary(enum isa_sem s, const struct sem_args *a, uint32_t x, uint32_t y, ui
    case ISA_SEM_XOR:
       *d = sem_xor(x, y);
       return true;
+   case ISA_SEM_ANDN2:
+      *d = x & ~y;
+      return true;
+   case ISA_SEM_ORN2:
+      *d = x | ~y;
+      return true;
    case ISA_SEM_SHL:
       *d = sem_shl(x, y);
       return true;
@@ -387,6 +393,12 @@ sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t
       return true;
    case ISA_SEM_SEL:
       *dst = sem_sel(src[0], src[1], src[2]);
+      return true;
+   case ISA_SEM_CNDMASK:
+      *dst = src[2] & 1 ? src[1] : src[0];
+      return true;
+   case ISA_SEM_CSELECT:
+      *dst = src[2] & 1 ? src[0] : src[1];
       return true;
    case ISA_SEM_FSEL:
       *dst = sem_fsel(src[0], src[1], src[2]);
@@ -523,4 +535,83 @@ sem_args_of(const struct isa_model *m, const struct isa_insn *in, struct sem_arg
    a->src_type = in->nsrc ? sem_slot_type(m, in, ISA_SLOT_SRC(0), NULL) : ISA_TYPE_NONE;
    a->dst_type = in->ndst ? sem_slot_type(m, in, ISA_SLOT_DST(0), NULL) : ISA_TYPE_NONE;
    a->type = in->nsrc ? a->src_type : a->dst_type;
+}
+
+/* ------------------------------------------------------------------ */
+/* Scalar ops (gfx9 SALU): 64-bit values, the saveexec family, SCC.    */
+
+bool
+sem_salu64(enum isa_sem s, const uint64_t *src, uint64_t *d0, uint64_t *d1)
+{
+   uint64_t a = src[0], b = src[1];
+   switch (s) {
+   case ISA_SEM_MOV:
+      *d0 = a;
+      return true;
+   case ISA_SEM_NOT:
+      *d0 = ~a;
+      return true;
+   case ISA_SEM_AND:
+      *d0 = a & b;
+      return true;
+   case ISA_SEM_OR:
+      *d0 = a | b;
+      return true;
+   case ISA_SEM_XOR:
+      *d0 = a ^ b;
+      return true;
+   case ISA_SEM_ANDN2:
+      *d0 = a & ~b;
+      return true;
+   case ISA_SEM_ORN2:
+      *d0 = a | ~b;
+      return true;
+   case ISA_SEM_CSELECT:
+      *d0 = src[2] & 1 ? a : b;
+      return true;
+   case ISA_SEM_AND_SAVEEXEC: /* src[1] is exec */
+      *d0 = b;
+      *d1 = a & b;
+      return true;
+   case ISA_SEM_OR_SAVEEXEC:
+      *d0 = b;
+      *d1 = a | b;
+      return true;
+   case ISA_SEM_XOR_SAVEEXEC:
+      *d0 = b;
+      *d1 = a ^ b;
+      return true;
+   case ISA_SEM_ANDN2_SAVEEXEC:
+      *d0 = b;
+      *d1 = a & ~b;
+      return true;
+   default:
+      return false;
+   }
+}
+
+uint32_t
+sem_scc(enum isa_sem s, enum isa_type t, uint64_t a, uint64_t b, uint64_t d)
+{
+   bool sg = t == ISA_TYPE_S32 || t == ISA_TYPE_S64;
+   uint32_t x = (uint32_t)a, y = (uint32_t)b, r = (uint32_t)d;
+   switch (s) {
+   case ISA_SEM_SCMP:
+   case ISA_SEM_UCMP:
+      return d != 0;
+   case ISA_SEM_IADD: /* u32: the carry out; s32: signed overflow */
+      return sg ? ((~(x ^ y) & (x ^ r)) >> 31) : r < x;
+   case ISA_SEM_ISUB: /* u32: the borrow; s32: signed overflow */
+      return sg ? (((x ^ y) & (x ^ r)) >> 31) : x < y;
+   case ISA_SEM_SMIN:
+      return (int32_t)x < (int32_t)y;
+   case ISA_SEM_UMIN:
+      return x < y;
+   case ISA_SEM_SMAX:
+      return (int32_t)x > (int32_t)y;
+   case ISA_SEM_UMAX:
+      return x > y;
+   default: /* bitwise, shifts and the saveexec family: the result is not 0 */
+      return d != 0;
+   }
 }

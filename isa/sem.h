@@ -1049,4 +1049,11 @@ struct sem_special {
 extern const struct sem_special sem_specials[];
 extern const unsigned sem_nspecials;
 
+/* gfx9 scalar ops on 64-bit values (mov not and or xor andn2 orn2
+ * cselect, the saveexec family: d1 is the new exec); false if s is not
+ * one. sem_scc: the SCC a scalar op with an implicit scc destination
+ * writes, from its first two sources and its result (isa.h). */
+bool sem_salu64(enum isa_sem s, const uint64_t *src, uint64_t *d0, uint64_t *d1);
+uint32_t sem_scc(enum isa_sem s, enum isa_type t, uint64_t a, uint64_t b, uint64_t d);
+
 #endif

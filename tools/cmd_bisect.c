@@ -303,6 +303,13 @@ cmd_bisect(int argc, char **argv)
    struct diff_repro r;
    int rc = git ? EXIT_BISECT_SKIP : EXIT_USAGE;
    if (inject(&b, &w, &other) && load_repro(file, &r)) {
+      struct diff_check_opts o = r.o;
+      o.timeout_ms = b.timeout_ms;
+      struct diff_extcc x = diff_check_extcc(&o);
+      if (r.opt_cmd && !b.compile) { /* the external compiler, driven through {limit} */
+         b.compile = diff_extcc_bisect_compile;
+         b.compile_ctx = &x;
+      }
       rc = git || limit >= 0 ? probe(&r, &b, limit, git) : run(file, &r, &b);
       diff_repro_free(&r);
    }

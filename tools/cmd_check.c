@@ -51,6 +51,11 @@ check_usage(FILE *f)
        "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
        "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
        "                       (to check a hand-written program; with one --target)\n"
+       "  --opt-cmd 'CMD'      an external compiler stands for opt: CMD runs under sh\n"
+       "                       with {tgsi} {out} {bindings} {target} {stage} {limit}\n"
+       "                       replaced, and writes the program to {out} (README:\n"
+       "                       \"Checking your own compiler\")\n"
+       "  --opt-cmd-timeout SEC  time limit of one run of the command (default 60)\n"
        "  --fraction F         check only a fraction 0 < F <= 1 of the shader files, the\n"
        "                       same ones for the same seed (a quick pre-merge run)\n"
        "  --inject-fault NAME  switch on a known bug in the optimizing compiler (a comma\n"
@@ -151,6 +156,17 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
       a->c.o.opt_asm = v;
       a->c.opt_override = diff_opt_from_asm;
       a->c.opt_override_ctx = (void *)v;
+   } else if (opt_value(argc, argv, i, "--opt-cmd", &v)) {
+      char *why = v ? diff_extcc_check_template(v) : NULL;
+      if (!v || why) {
+         rc = usage_error("--opt-cmd: %s", why ? why : "takes a command");
+         free(why);
+         return rc;
+      }
+      a->c.o.opt_cmd = v;
+   } else if (opt_value(argc, argv, i, "--opt-cmd-timeout", &v)) {
+      if (!(rc = parse_u32_opt(v, "--opt-cmd-timeout", 1, 86400, &n)))
+         a->c.o.opt_cmd_timeout_ms = (unsigned)n * 1000;
    } else if (opt_value(argc, argv, i, "--inject-fault", &v)) {
       rc = parse_fault_list(v, &a->c.o.faults);
    } else if (!strcmp(argv[*i], "--exact-nan")) {
@@ -378,6 +394,10 @@ parse_args(int argc, char **argv, struct check_args *a)
    for (unsigned k = 0; k < ARRAY_SIZE(reports); k++)
       if ((rc = check_report_path(reports[k])) != EXIT_OK)
          return rc;
+   if (a->c.o.opt_cmd && (a->c.o.opt_asm || opt_fault_set_any(&a->c.o.faults)))
+      return usage_error("--opt-cmd replaces the optimizing compiler: it does not go with %s",
+                         a->c.o.opt_asm ? "--opt-asm"
+                                        : "--inject-fault (a fault of diffcomp's own)");
    keep_fraction(a);
    a->c.o.coverage = a->coverage != NULL;
    return shard_from_env(a);
@@ -778,11 +798,11 @@ setup(struct check_args *a, struct diff_baseline *bl)
    if (!ok)
       return EXIT_USAGE;
    /* a fault no target of the run has would silently do nothing */
-   uint64_t absent = a->c.o.faults;
+   struct opt_fault_set absent = a->c.o.faults;
    for (unsigned t = 0; t < a->c.ntargets; t++)
       for (int f = 0; f < OPT_FAULT_COUNT; f++)
          if (opt_fault_on_target((enum opt_fault)f, a->c.targets[t].name))
-            absent &= ~(1ull << f);
+            opt_fault_set_del(&absent, f);
    warn_faults_off_target(absent, a->targets ? a->targets : "the run's targets");
    if (a->baseline && !load_baseline(a->baseline, bl))
       return EXIT_USAGE;

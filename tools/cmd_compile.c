@@ -81,10 +81,15 @@ compile_usage(FILE *f)
               "  --print-after NAME     print the IR after a pass (comma list, or all)\n"
               "  --opt-bisect-limit N   stop after the Nth transformation; prints one\n"
               "                         'BISECT: pass NAME transformation N' line per change\n"
+              "                         (-1: no limit, the lines still printed)\n"
               "  --opt LIST             inexact transforms opt may use: fuse-ffma, inexact\n"
               "                         (the same as check --opt)\n"
               "  --inject-fault NAME    switch on a known bug in the optimizing compiler\n"
               "                         (a comma list; diffcomp faults lists them)\n"
+              "  --conservative LIST    run these mandatory stages' conservative variants\n"
+              "                         (jumps, isel, sched, live, ra, legalize, hazard,\n"
+              "                         emit, or all; see README 'Bisecting the mandatory\n"
+              "                         stages')\n"
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n"
               "                  (a file's '# dialect:' line also sets these)\n\n"
@@ -129,11 +134,12 @@ parse_args(int argc, char **argv, struct compile_args *a)
             return usage_error("--print-after needs a name");
          a->opt.print_after = v;
       } else if (opt_value(argc, argv, &i, "--opt-bisect-limit", &v)) {
-         uint64_t n;
-         if (!parse_u64(v, &n) || n > INT64_MAX)
-            return usage_error("--opt-bisect-limit needs a count");
+         uint64_t n = 0;
+         bool none = v && !strcmp(v, "-1"); /* no limit, lines printed (as LLVM's) */
+         if (!none && (!parse_u64(v, &n) || n > INT64_MAX))
+            return usage_error("--opt-bisect-limit needs a count (or -1: none)");
          a->opt.bisect = true;
-         a->opt.bisect_limit = (long long)n;
+         a->opt.bisect_limit = none ? -1 : (long long)n;
       } else if (opt_value(argc, argv, &i, "--opt", &v)) {
          unsigned inexact;
          int rc = parse_opt_list(v, &inexact);
@@ -145,6 +151,13 @@ parse_args(int argc, char **argv, struct compile_args *a)
          int rc = parse_fault_list(v, &a->opt.faults);
          if (rc)
             return rc;
+      } else if (opt_value(argc, argv, &i, "--conservative", &v)) {
+         struct diag_list d = {0};
+         bool ok = v && opt_stage_parse(v, &a->opt.conservative, &d);
+         print_diags(&d, stderr);
+         diag_clear(&d);
+         if (!ok)
+            return usage_error("--conservative takes a list of stages");
       } else if (!strcmp(arg, "--fuse-ffma")) {
          return usage_error("compile: --fuse-ffma is now --opt fuse-ffma (as in check)");
       } else if (!strcmp(arg, "--stats")) {
@@ -346,7 +359,7 @@ cmd_compile(int argc, char **argv)
       diag_clear(&d);
       return EXIT_USAGE;
    }
-   if (a.opt.faults && strcmp(a.path, "opt"))
+   if (opt_fault_set_any(&a.opt.faults) && strcmp(a.path, "opt"))
       return usage_error("compile: --inject-fault needs --path opt (faults are in the "
                          "optimizing compiler)");
    if (isa_open(a.target, &m, &d) != ISA_ERR_OK || !(s = load_shader(&a, &d)))

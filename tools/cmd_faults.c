@@ -217,7 +217,9 @@ run_check(struct run *r, struct diag_list *d)
    if (strstr(r->mode, "fuse-ffma"))
       r->c.o.inexact |= 1u << DIFF_INEXACT_FFMA_BIT;
    r->c.o.invariance = strstr(r->mode, "invariance") != NULL;
-   r->c.o.faults = r->fault >= 0 ? 1ull << r->fault : 0;
+   memset(&r->c.o.faults, 0, sizeof(r->c.o.faults));
+   if (r->fault >= 0)
+      opt_fault_set_add(&r->c.o.faults, r->fault);
    if (!diff_check_add_targets(&r->c, r->target, d))
       return false;
    for (unsigned i = 0; i < a->nfiles; i++)
@@ -609,7 +611,7 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
    uint64_t n;
    *taken = true;
    if (opt_value(argc, argv, i, "--fault", &v)) {
-      uint64_t mask;
+      struct opt_fault_set mask;
       struct diag_list d = {0};
       bool ok = v && opt_fault_parse(v, &mask, &d);
       print_diags(&d, stderr);

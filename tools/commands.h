@@ -19,4 +19,5 @@ CMD("emu", cmd_emu, "run an assembly program on the cycle-approximate emulator (
 CMD("bench", cmd_bench, "speed figures: bench interp [FILES...] (lane-instructions per second)")
 CMD("report", cmd_report, "compare two check --json reports: totals, helped/hurt, new and fixed failures")
 CMD("faults", cmd_faults, "list the injectable compiler faults, or measure their detection (--check)")
+CMD("llvm", cmd_llvm, "LLVM's AMDGPU back end under test: llvm ir|asm|cc (TGSI -> LLVM IR -> llc -> gfx9 program)")
 /* clang-format on */

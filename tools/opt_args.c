@@ -32,24 +32,25 @@ parse_opt_list(const char *v, unsigned *inexact)
 }
 
 int
-parse_fault_list(const char *v, uint64_t *mask)
+parse_fault_list(const char *v, struct opt_fault_set *mask)
 {
-   uint64_t m;
+   struct opt_fault_set m;
    struct diag_list d = {0};
    if (!v)
       return usage_error("--inject-fault takes a fault name (diffcomp faults lists them)");
    bool ok = opt_fault_parse(v, &m, &d);
    print_diags(&d, stderr);
    diag_clear(&d);
-   *mask |= ok ? m : 0;
+   for (unsigned i = 0; ok && i < OPT_FAULT_WORDS; i++)
+      mask->w[i] |= m.w[i];
    return ok ? EXIT_OK : EXIT_USAGE;
 }
 
 void
-warn_faults_off_target(uint64_t mask, const char *target)
+warn_faults_off_target(struct opt_fault_set mask, const char *target)
 {
    for (int f = 0; f < OPT_FAULT_COUNT; f++)
-      if ((mask >> f) & 1 && !opt_fault_on_target((enum opt_fault)f, target))
+      if (opt_fault_set_has(&mask, f) && !opt_fault_on_target((enum opt_fault)f, target))
          fprintf(stderr, "%s: warning: fault '%s' does not exist on %s (it is on: %s)\n", prog_name,
                  opt_fault_info[f].name, target, opt_fault_info[f].targets);
 }

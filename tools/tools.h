@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "compiler/compiler.h"
 #include "util/util.h"
 
 /* Exit codes shared by every subcommand. */
@@ -42,8 +43,8 @@ bool load_repro(const char *path, struct diff_repro *r);
 /* --opt LIST: 1 << DIFF_INEXACT_*_BIT per name. */
 int parse_opt_list(const char *v, unsigned *inexact);
 /* --inject-fault LIST: ORs bit OPT_FAULT_* per name into *mask. */
-int parse_fault_list(const char *v, uint64_t *mask);
+int parse_fault_list(const char *v, struct opt_fault_set *mask);
 /* Warns (stderr) about each fault in mask that model `target` lacks. */
-void warn_faults_off_target(uint64_t mask, const char *target);
+void warn_faults_off_target(struct opt_fault_set mask, const char *target);
 
 #endif

@@ -82,6 +82,31 @@ bool comma_list_has(const char *list, const char *name);
  * bytes (shortest forms, no surrogates); len when all of it is. */
 size_t utf8_text_prefix(const char *s, size_t len);
 
+/* proc.c: running an external command (check --opt-cmd). */
+#define PROC_MAX_ERR (1u << 20) /* standard error kept; the rest is counted */
+enum proc_status {
+   PROC_EXITED,       /* code: its exit status */
+   PROC_SIGNALED,     /* code: the signal that killed it */
+   PROC_TIMEOUT,      /* killed (with its process group) at the time limit */
+   PROC_SPAWN_FAILED, /* code: errno of pipe or fork */
+};
+struct proc_result {
+   enum proc_status status;
+   int code;
+   char *err; /* its standard error (NUL-terminated), never NULL after a run */
+   size_t err_len, err_dropped;
+   double seconds;
+};
+/* Runs cmd under /bin/sh -c, stdin and stdout on /dev/null, stderr in
+ * r->err; timeout_ms 0: no limit. True when it exited with status 0. */
+bool proc_run_shell(const char *cmd, unsigned timeout_ms, struct proc_result *r);
+void proc_result_fini(struct proc_result *r);
+/* The last max_lines lines of r's stderr, at most about max_chars, on one
+ * line (" | " between lines, "... " first when cut); caller frees. */
+char *proc_err_tail(const struct proc_result *r, unsigned max_lines, size_t max_chars);
+/* s quoted for /bin/sh ('...'); caller frees. */
+char *proc_quote(const char *s);
+
 /* diag.c */
 /* A NULL list is allowed everywhere: messages to it are dropped, so a
  * library entry point may be called for its status alone. */

@@ -106,6 +106,8 @@ ir_shader_free(struct ir_shader *sh)
       if (!in)
          continue;
       free(in->src);
+      free(in->src_seq);
+      free(in->uses);
       free(in->pred);
       free(in->role);
       ir_mach_free(in);
@@ -171,8 +173,11 @@ void
 ir_instr_set_nsrc(struct ir_instr *in, unsigned nsrc)
 {
    in->src = xrealloc(in->src, (nsrc ? nsrc : 1) * sizeof(*in->src));
-   for (unsigned i = in->nsrc; i < nsrc; i++)
+   in->src_seq = xrealloc(in->src_seq, (nsrc ? nsrc : 1) * sizeof(*in->src_seq));
+   for (unsigned i = in->nsrc; i < nsrc; i++) {
       in->src[i] = NULL;
+      in->src_seq[i] = 0; /* no use entry has seq 0 */
+   }
    if (in->op == IR_OP_PHI) {
       in->pred = xrealloc(in->pred, (nsrc ? nsrc : 1) * sizeof(*in->pred));
       for (unsigned i = in->nsrc; i < nsrc; i++)
@@ -285,39 +290,139 @@ ir_instr_remove(struct ir_instr *in)
    in->removed = true;
 }
 
-static unsigned
-replace_in_list(struct ir_list *l, struct ir_instr *old, struct ir_instr *rep)
+/* ------------------------------------------------------------------ */
+/* Use lists                                                            */
+
+bool
+ir_use_live(const struct ir_instr *v, const struct ir_use *u)
+{
+   if (!u->user)
+      return u->node->cond == v && u->node->cond_seq == u->seq;
+   const struct ir_instr *in = u->user;
+   return !in->removed && u->k < in->nsrc && in->src[u->k] == v && in->src_seq[u->k] == u->seq;
+}
+
+/* Whether entry u may read v again: live, or of a removed user (which a
+ * pass may put back). */
+static bool
+use_kept(const struct ir_instr *v, const struct ir_use *u)
+{
+   if (!u->user)
+      return ir_use_live(v, u);
+   const struct ir_instr *in = u->user;
+   return u->k < in->nsrc && in->src[u->k] == v && in->src_seq[u->k] == u->seq;
+}
+
+/* Appends a use to v, first dropping the stale entries when full, so the
+ * list stays within twice its kept entries (amortized constant time). */
+static void
+add_use(struct ir_instr *v, struct ir_use u)
+{
+   if (v->nuses == v->uses_cap) {
+      unsigned n = 0;
+      for (unsigned i = 0; i < v->nuses; i++)
+         if (use_kept(v, &v->uses[i]))
+            v->uses[n++] = v->uses[i];
+      v->nuses = n;
+      if (n * 2 > v->uses_cap || !v->uses_cap) {
+         v->uses_cap = v->uses_cap ? v->uses_cap * 2 : 4;
+         v->uses = xrealloc(v->uses, v->uses_cap * sizeof(*v->uses));
+      }
+   }
+   v->uses[v->nuses++] = u;
+}
+
+void
+ir_set_src(struct ir_instr *in, unsigned k, struct ir_instr *v)
+{
+   assert(k < in->nsrc);
+   in->src[k] = v;
+   in->src_seq[k] = ++in->seq;
+   if (v)
+      add_use(v, (struct ir_use){in, NULL, k, in->seq});
+}
+
+void
+ir_set_cond(struct ir_node *n, struct ir_instr *v)
+{
+   n->cond = v;
+   /* Conditions count their writes from 1 like sources (seq 0: none). */
+   n->cond_seq++;
+   if (v)
+      add_use(v, (struct ir_use){NULL, n, 0, n->cond_seq});
+}
+
+unsigned
+ir_use_count(const struct ir_instr *v)
 {
    unsigned n = 0;
-   for (unsigned i = 0; i < l->n; i++) {
-      struct ir_node *nd = l->v[i];
-      if (nd->kind == IR_NODE_IF && nd->cond == old) {
-         nd->cond = rep;
-         n++;
-      }
-      n += replace_in_list(&nd->then_list, old, rep);
-      n += replace_in_list(&nd->else_list, old, rep);
-      n += replace_in_list(&nd->body, old, rep);
-   }
+   for (unsigned i = 0; i < v->nuses; i++)
+      n += ir_use_live(v, &v->uses[i]);
    return n;
 }
 
-/* Rewrites every use of old (sources and if conditions) to rep. */
+/* Rewrites every use of old (sources and if conditions) to rep: the
+ * entries of old are taken over, those of removed users stay with old. */
 unsigned
 ir_replace_uses(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep)
 {
-   unsigned n = 0;
+   (void)sh;
+   if (old == rep)
+      return ir_use_count(old);
+   struct ir_use *v = old->uses;
+   unsigned nv = old->nuses, n = 0;
+   old->uses = NULL;
+   old->nuses = old->uses_cap = 0;
+   for (unsigned i = 0; i < nv; i++) {
+      struct ir_use *u = &v[i];
+      if (ir_use_live(old, u)) {
+         if (u->user)
+            ir_set_src(u->user, u->k, rep);
+         else
+            ir_set_cond(u->node, rep);
+         n++;
+      } else if (use_kept(old, u)) {
+         add_use(old, *u);
+      }
+   }
+   free(v);
+   return n;
+}
+
+static void
+rebuild_conds(struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      struct ir_node *nd = l->v[i];
+      if (nd->kind == IR_NODE_IF && nd->cond) {
+         nd->cond_seq++;
+         add_use(nd->cond, (struct ir_use){NULL, nd, 0, nd->cond_seq});
+      }
+      rebuild_conds(&nd->then_list);
+      rebuild_conds(&nd->else_list);
+      rebuild_conds(&nd->body);
+   }
+}
+
+/* Rebuilds every use list from scratch: after removed instructions are
+ * freed (ir_renumber), or after text is parsed. */
+void
+ir_uses_rebuild(struct ir_shader *sh)
+{
+   for (unsigned i = 0; i < sh->nvalues; i++)
+      if (sh->values[i])
+         sh->values[i]->nuses = 0;
    for (unsigned i = 0; i < sh->nvalues; i++) {
       struct ir_instr *in = sh->values[i];
-      if (!in || in->removed)
+      if (!in)
          continue;
-      for (unsigned s = 0; s < in->nsrc; s++)
-         if (in->src[s] == old) {
-            in->src[s] = rep;
-            n++;
-         }
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         in->src_seq[k] = ++in->seq;
+         if (in->src[k])
+            add_use(in->src[k], (struct ir_use){in, NULL, k, in->seq});
+      }
    }
-   return n + replace_in_list(&sh->body, old, rep);
+   rebuild_conds(&sh->body);
 }
 
 bool
@@ -377,7 +482,7 @@ ir_node_if(struct ir_instr *cond)
 {
    struct ir_node *n = xcalloc(1, sizeof(*n));
    n->kind = IR_NODE_IF;
-   n->cond = cond;
+   ir_set_cond(n, cond);
    return n;
 }
 
@@ -762,6 +867,8 @@ ir_renumber(struct ir_shader *sh)
       struct ir_instr *in = sh->values[i];
       if (in && !in->mark) {
          free(in->src);
+         free(in->src_seq);
+         free(in->uses);
          free(in->pred);
          free(in->role);
          ir_mach_free(in);
@@ -774,6 +881,7 @@ ir_renumber(struct ir_shader *sh)
    sh->values = nv;
    sh->nvalues = n;
    sh->values_cap = sh->nvalues + 1;
+   ir_uses_rebuild(sh);
    ir_compute_cfg(sh);
 }
 
@@ -785,7 +893,7 @@ ir_build(struct ir_builder *b, enum ir_op op, unsigned nsrc, struct ir_instr *co
 {
    struct ir_instr *in = ir_instr_create(b->sh, op, nsrc);
    for (unsigned i = 0; i < nsrc; i++)
-      in->src[i] = src[i];
+      ir_set_src(in, i, src[i]);
    in->type = ir_result_type(in);
    in->line = b->line;
    ir_block_append(b->block, in);

@@ -56,6 +56,7 @@
 #ifndef DC_IR_H
 #define DC_IR_H
 
+#include "compiler/compiler.h"
 #include "compiler/tgsi/tgsi.h"
 #include "isa/isa.h"
 #include "util/util.h"
@@ -422,6 +423,16 @@ enum ir_value_flags {
 };
 
 struct ir_block;
+struct ir_node;
+
+/* One read of a value: source k of instruction user, or the condition of
+ * if node `node` (user NULL). seq is the write that made it: an entry is
+ * stale once that source is written again (ir_use_live). */
+struct ir_use {
+   struct ir_instr *user;
+   struct ir_node *node;
+   uint32_t k, seq;
+};
 
 struct ir_instr {
    enum ir_op op;
@@ -441,6 +452,14 @@ struct ir_instr {
    unsigned mark; /* scratch for passes */
    /* backend: the machine instruction and the register (or NULL) */
    struct ir_mach *mach;
+   /* Use list: where this value is read (ir.c). Sources are written with
+    * ir_set_src and if conditions with ir_set_cond, which keep it; entries
+    * of rewritten sources go stale and are dropped lazily, so a pass that
+    * writes src[] directly leaves a use out (the validator checks). */
+   struct ir_use *uses;
+   unsigned nuses, uses_cap;
+   uint32_t *src_seq; /* by source: the seq of the write that set it */
+   uint32_t seq;      /* source writes so far */
 };
 
 enum ir_node_kind {
@@ -478,6 +497,7 @@ struct ir_node {
    struct ir_instr *cond;               /* IR_NODE_IF */
    struct ir_list then_list, else_list; /* IR_NODE_IF */
    struct ir_list body;                 /* IR_NODE_LOOP */
+   uint32_t cond_seq;                   /* IR_NODE_IF: the write of cond (ir_use) */
 };
 
 struct ir_input {
@@ -523,7 +543,7 @@ struct ir_shader {
    uint32_t cbuf_slots[IR_MAX_CBUFS];
    /* opt_options.faults and the compile's context, for the fault hooks no
     * opt_ctx reaches (opt_run sets them; fault_ctx may be NULL) */
-   uint64_t faults;
+   struct opt_fault_set faults;
    struct opt_ctx *fault_ctx;
    /* vertices of per-vertex inputs (the front end: the interpreter's
     * count, GS input primitive or 4 for tessellation); 0 when unknown */
@@ -540,6 +560,21 @@ struct ir_builder {
 /* ------------------------------------------------------------------ */
 /* Pass manager                                                         */
 
+/* The mandatory stages that have a conservative variant (conservative.c),
+ * from the front of the backend to its end. */
+#define OPT_STAGES(X)                                                                              \
+   X(JUMPS, "jumps")                                                                               \
+   X(ISEL, "isel")                                                                                 \
+   X(SCHED, "sched")                                                                               \
+   X(LIVE, "live")                                                                                 \
+   X(RA, "ra")                                                                                     \
+   X(LEGALIZE, "legalize")                                                                         \
+   X(HAZARD, "hazard")                                                                             \
+   X(EMIT, "emit")
+#define OPT_STAGE_ENUM_(e, name) OPT_STAGE_##e,
+enum opt_stage { OPT_STAGES(OPT_STAGE_ENUM_) OPT_STAGE_COUNT };
+#undef OPT_STAGE_ENUM_
+
 struct opt_options {
    const char *passes;      /* comma list run once each in this order; NULL = pipeline */
    const char *disable;     /* comma list of passes not to run */
@@ -553,8 +588,16 @@ struct opt_options {
    bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;            /* allow inexact algebraic rules on non-precise values */
    bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
-   uint64_t faults;         /* injected bugs: bit OPT_FAULT_* (fault.c); 0 in real use */
+   struct opt_fault_set faults; /* injected bugs (fault.c); none in real use */
    bool no_verify;          /* no per-rewrite verification (opt_verify.c) */
+   /* Conservative stages (conservative.c): bit OPT_STAGE_* runs that
+    * mandatory stage's conservative variant, on the items cons_pick says
+    * yes to (every item without one). hide_firings: an injected fault
+    * fires everywhere uncounted, like the ordinary code it imitates. */
+   unsigned conservative;
+   bool (*cons_pick)(void *cons_ctx, enum opt_stage st, const char *item);
+   void *cons_ctx;
+   bool hide_firings;
 };
 
 /* The exactness a rewrite claims (opt_verify.c). */
@@ -579,6 +622,9 @@ struct opt_ctx {
    struct opt_fault_seen *fault_seen;
    size_t fault_seen_n, fault_seen_cap; /* cap: a power of two, or 0 */
    bool firing;                         /* opt_transform is asked about a fault firing */
+   /* Each conservative item asked so far and the answer (conservative.c) */
+   struct opt_fault_seen *cons_seen;
+   size_t cons_seen_n, cons_seen_cap;
    /* Per-rewrite verification (opt_verify.c): the shader being compiled
     * (opt_run_pass sets it), the last transformation's text, the first
     * value id it may have built, whether the next opt_replace is that
@@ -867,14 +913,14 @@ struct opt_fault_info {
 static inline bool
 opt_fault(const struct opt_ctx *ctx, enum opt_fault f)
 {
-   return (ctx->opts.faults >> f) & 1;
+   return opt_fault_set_has(&ctx->opts.faults, (int)f);
 }
 
 /* The same where no opt_ctx reaches (control words, emission). */
 static inline bool
 opt_fault_sh(const struct ir_shader *sh, enum opt_fault f)
 {
-   return (sh->faults >> f) & 1;
+   return opt_fault_set_has(&sh->faults, (int)f);
 }
 
 /* pass.c: whether fault f fires on the instance the text names (f
@@ -885,6 +931,36 @@ bool opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...
 bool opt_fault_fires_sh(const struct ir_shader *sh, enum opt_fault f, const char *fmt, ...)
     DC_PRINTF(3, 4);
 
+/* conservative.c */
+extern const char *const opt_stage_names[OPT_STAGE_COUNT];
+/* The stage named `name`, or -1. */
+int opt_stage_find(const char *name);
+/* A comma list of stage names ("all": every one) into a mask of bits
+ * OPT_STAGE_*; false with a diagnostic naming the first unknown one. */
+bool opt_stage_parse(const char *list, unsigned *mask, struct diag_list *d);
+/* Whether stage st runs conservatively (on some item or other). */
+bool opt_stage_conservative(const struct opt_ctx *ctx, enum opt_stage st);
+/* Whether stage st treats the item named by the text (stable across
+ * compiles that differ only in later choices) conservatively; line is its
+ * TGSI source line. Asked again about the same item: the same answer.
+ * With bisect logging on, the first ask is logged as
+ *   CONSERVE: stage NAME item TEXT line L */
+bool opt_conservative(struct opt_ctx *ctx, enum opt_stage st, unsigned line, const char *fmt, ...)
+    DC_PRINTF(4, 5);
+/* With bisect logging on: a note about an item, what the stage's ordinary
+ * code did there (fmt gives "ITEM: TEXT"), logged as
+ *   CONSERVE-NOTE: stage NAME item ITEM: TEXT */
+void opt_cons_note(struct opt_ctx *ctx, enum opt_stage st, const char *fmt, ...) DC_PRINTF(3, 4);
+/* pass.c's table of the items asked: the answer kept for `what` (owned
+ * by the table from now on); *fresh when it is still to be set. */
+bool *opt_cons_seen(struct opt_ctx *ctx, char *what, bool *fresh);
+/* Whether the pass running now is a conservative stage: it makes no
+ * optional transformation (opt_transform says no, uncounted). */
+bool opt_cons_refuses(const struct opt_ctx *ctx);
+/* The same through sh->fault_ctx (without one: never). */
+bool opt_conservative_sh(const struct ir_shader *sh, enum opt_stage st, unsigned line,
+                         const char *fmt, ...) DC_PRINTF(4, 5);
+
 /* fault.c */
 extern const struct opt_fault_info opt_fault_info[OPT_FAULT_COUNT];
 extern const char *const opt_fault_class_names[OPT_FCLASS_COUNT];
@@ -892,7 +968,7 @@ extern const char *const opt_fault_class_names[OPT_FCLASS_COUNT];
 int opt_fault_find(const char *name);
 /* A comma list of fault names into a mask; false with a diagnostic
  * naming the first unknown one. */
-bool opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d);
+bool opt_fault_parse(const char *list, struct opt_fault_set *mask, struct diag_list *d);
 /* Whether fault f exists on model `target` (its targets list names it). */
 bool opt_fault_on_target(enum opt_fault f, const char *target);
 /* Whether fault f has hooks in pass `pass` (its pass list names it). */
@@ -1003,7 +1079,19 @@ void ir_insert_after(struct ir_instr *pos, struct ir_instr *in);
 void ir_block_append(struct ir_block *b, struct ir_instr *in);
 void ir_block_prepend(struct ir_block *b, struct ir_instr *in);
 void ir_instr_remove(struct ir_instr *in);
+/* Rewrites every use of old (sources and if conditions) to rep; costs the
+ * uses of old, not the program. Returns how many. */
 unsigned ir_replace_uses(struct ir_shader *sh, struct ir_instr *old, struct ir_instr *rep);
+/* Writes source k of in (or an if's condition), keeping the use lists. */
+void ir_set_src(struct ir_instr *in, unsigned k, struct ir_instr *v);
+void ir_set_cond(struct ir_node *n, struct ir_instr *v);
+/* Whether use u of v still reads v: its source was not written since and
+ * its user is not removed. */
+bool ir_use_live(const struct ir_instr *v, const struct ir_use *u);
+/* The live uses of v (each source and condition reading it once). */
+unsigned ir_use_count(const struct ir_instr *v);
+/* Rebuilds every use list from the sources and conditions. */
+void ir_uses_rebuild(struct ir_shader *sh);
 bool ir_instr_is_phi(const struct ir_instr *in);
 bool ir_instr_is_convergent(const struct ir_instr *in);
 bool ir_instr_has_effect(const struct ir_instr *in);
@@ -1379,5 +1467,7 @@ bool opt_sched(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_ra(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx);
 bool opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx);
+/* opt_hazard_ws.c: s_nop and s_waitcnt on wait-state models (gfx9) */
+void opt_hazard_wait_states(struct ir_shader *sh, struct opt_ctx *ctx);
 
 #endif

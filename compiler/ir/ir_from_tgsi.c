@@ -464,7 +464,7 @@ open_loop(struct xlate *x, unsigned start, unsigned end)
       if (!l->written[v])
          continue;
       struct ir_instr *phi = make_phi(x, 1);
-      phi->src[0] = x->defs[v];
+      ir_set_src(phi, 0, x->defs[v]);
       phi->pred[0] = pre;
       l->phis[v] = phi;
       x->defs[v] = phi;
@@ -489,7 +489,7 @@ close_loop(struct xlate *x, struct xl_loop *l)
          continue;
       ir_instr_set_nsrc(phi, 1 + l->nconts);
       for (unsigned k = 0; k < l->nconts; k++) {
-         phi->src[1 + k] = l->conts[k].defs[v];
+         ir_set_src(phi, 1 + k, l->conts[k].defs[v]);
          phi->pred[1 + k] = l->conts[k].block;
       }
    }
@@ -509,7 +509,7 @@ close_loop(struct xlate *x, struct xl_loop *l)
       }
       struct ir_instr *phi = make_phi(x, l->nbreaks);
       for (unsigned k = 0; k < l->nbreaks; k++) {
-         phi->src[k] = l->breaks[k].defs[v];
+         ir_set_src(phi, k, l->breaks[k].defs[v]);
          phi->pred[k] = l->breaks[k].block;
       }
       x->defs[v] = phi;
@@ -613,9 +613,9 @@ close_if(struct xlate *x, struct ir_node *n, struct arm *t, struct ir_instr **pr
       }
       x->b.block = keep;
       struct ir_instr *phi = make_phi(x, 2);
-      phi->src[0] = a;
+      ir_set_src(phi, 0, a);
       phi->pred[0] = t->end;
-      phi->src[1] = b;
+      ir_set_src(phi, 1, b);
       phi->pred[1] = else_end;
       x->defs[v] = phi;
    }

@@ -730,9 +730,9 @@ resolve(struct parser *ps)
          continue;
       }
       if (r->kind == REF_SRC)
-         r->in->src[r->idx] = v;
+         ir_set_src(r->in, r->idx, v);
       else
-         r->node->cond = v;
+         ir_set_cond(r->node, v);
    }
 }
 

@@ -15,6 +15,9 @@
  *               named predecessor; for an if: the block before the if);
  *               uses in unreachable blocks are not checked
  *   fields      required fields are set and in range
+ *   uses        each value's use list holds exactly its live uses: rebuilt
+ *               here from the sources and conditions and compared, so a
+ *               pass that writes a source without ir_set_src is caught
  *   registers   (placed IR) values live at the same point sit in distinct
  *               registers, by a liveness computed here (a fixed point over
  *               gen/kill sets), not by the allocator's opt_live.c
@@ -387,6 +390,70 @@ check_conds(struct vstate *vs, struct ir_list *l)
    return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* Use lists                                                            */
+
+static int
+cmp_ptr(const void *a, const void *b)
+{
+   uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
+   return x < y ? -1 : x > y;
+}
+
+static void
+collect_ifs(struct ir_list *l, struct ir_node ***v, unsigned *n, unsigned *cap)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      struct ir_node *nd = l->v[i];
+      if (nd->kind == IR_NODE_IF)
+         VEC_PUSH(*v, *n, *cap, nd);
+      collect_ifs(&nd->then_list, v, n, cap);
+      collect_ifs(&nd->else_list, v, n, cap);
+      collect_ifs(&nd->body, v, n, cap);
+   }
+}
+
+/* The uses counted here from the sources and the tree's conditions equal
+ * the live entries of each use list (which are distinct: one per write),
+ * so every use is listed and nothing else is. */
+static bool
+check_uses(struct vstate *vs)
+{
+   struct ir_shader *sh = vs->sh;
+   unsigned *want = xcalloc(sh->nvalues + 1, sizeof(*want));
+   struct ir_node **ifs = NULL;
+   unsigned nifs = 0, cap = 0;
+   collect_ifs(&sh->body, &ifs, &nifs, &cap);
+   if (nifs)
+      qsort(ifs, nifs, sizeof(*ifs), cmp_ptr);
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      struct ir_instr *in = sh->values[i];
+      for (unsigned s = 0; in && !in->removed && s < in->nsrc; s++)
+         want[in->src[s]->id]++;
+   }
+   for (unsigned i = 0; i < nifs; i++)
+      want[ifs[i]->cond->id]++;
+   const struct ir_instr *bad = NULL;
+   for (unsigned i = 0; i < sh->nvalues && !bad; i++) {
+      const struct ir_instr *v = sh->values[i];
+      if (!v || v->removed)
+         continue;
+      unsigned have = 0;
+      for (unsigned u = 0; u < v->nuses; u++) {
+         const struct ir_use *e = &v->uses[u];
+         if (ir_use_live(v, e) &&
+             (e->user || (nifs && bsearch(&e->node, ifs, nifs, sizeof(*ifs), cmp_ptr))))
+            have++;
+      }
+      if (have != want[i])
+         bad = v;
+   }
+   free(want);
+   free(ifs);
+   VCHECK(vs, bad == NULL, bad, "a value's use list holds exactly its uses (ir_set_src)");
+   return true;
+}
+
 static bool
 validate(struct vstate *vs)
 {
@@ -419,7 +486,7 @@ validate(struct vstate *vs)
             return fail(vs, why, "ir_mach_check", __FILE__, __LINE__, in);
       }
    }
-   if (!check_conds(vs, &sh->body))
+   if (!check_conds(vs, &sh->body) || !check_uses(vs))
       return false;
    const struct ir_instr *bad = NULL;
    const char *why = NULL;

@@ -76,6 +76,11 @@ opt_ctx_fini(struct opt_ctx *ctx)
    free(ctx->fault_seen);
    ctx->fault_seen = NULL;
    ctx->fault_seen_n = ctx->fault_seen_cap = 0;
+   for (size_t i = 0; i < ctx->cons_seen_cap; i++)
+      free(ctx->cons_seen[i].what);
+   free(ctx->cons_seen);
+   ctx->cons_seen = NULL;
+   ctx->cons_seen_n = ctx->cons_seen_cap = 0;
    opt_verify_fini(ctx);
 }
 
@@ -214,6 +219,8 @@ bool
 opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
 {
    const struct opt_options *o = &ctx->opts;
+   if (!ctx->firing && opt_cons_refuses(ctx))
+      return false; /* a conservative stage makes no optional change */
    if (o->bisect_firings && !ctx->firing)
       return true; /* only the fault firings count */
    bool limited = o->bisect && o->bisect_limit >= 0;
@@ -265,27 +272,59 @@ static void DC_PRINTF(2, 3) verify_text(struct opt_ctx *ctx, const char *fmt, ..
 
 /* The slot of what in the open-addressed table, or the free one it goes in. */
 static struct opt_fault_seen *
-seen_slot(struct opt_ctx *ctx, const char *what, uint64_t h)
+table_slot(struct opt_fault_seen *tab, size_t cap, const char *what, uint64_t h)
 {
-   size_t mask = ctx->fault_seen_cap - 1;
+   size_t mask = cap - 1;
    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      struct opt_fault_seen *e = &ctx->fault_seen[i];
+      struct opt_fault_seen *e = &tab[i];
       if (!e->what || (e->hash == h && !strcmp(e->what, what)))
          return e;
    }
 }
 
 static void
-seen_grow(struct opt_ctx *ctx)
+table_grow(struct opt_fault_seen **tab, size_t *cap)
 {
-   struct opt_fault_seen *old = ctx->fault_seen;
-   size_t n = ctx->fault_seen_cap;
-   ctx->fault_seen_cap = n ? 2 * n : 64;
-   ctx->fault_seen = xcalloc(ctx->fault_seen_cap, sizeof(*old));
+   struct opt_fault_seen *old = *tab;
+   size_t n = *cap;
+   *cap = n ? 2 * n : 64;
+   *tab = xcalloc(*cap, sizeof(*old));
    for (size_t i = 0; i < n; i++)
       if (old[i].what)
-         *seen_slot(ctx, old[i].what, old[i].hash) = old[i];
+         *table_slot(*tab, *cap, old[i].what, old[i].hash) = old[i];
    free(old);
+}
+
+static struct opt_fault_seen *
+seen_slot(struct opt_ctx *ctx, const char *what, uint64_t h)
+{
+   return table_slot(ctx->fault_seen, ctx->fault_seen_cap, what, h);
+}
+
+static void
+seen_grow(struct opt_ctx *ctx)
+{
+   table_grow(&ctx->fault_seen, &ctx->fault_seen_cap);
+}
+
+/* The answer kept for a conservative item (conservative.c asks once):
+ * *fresh when `what` was not asked before (its answer is then to be set);
+ * `what` is owned by the table from now on. */
+bool *
+opt_cons_seen(struct opt_ctx *ctx, char *what, bool *fresh)
+{
+   uint64_t h = hash64(what, strlen(what), 0xcbf29ce484222325ull);
+   if (2 * (ctx->cons_seen_n + 1) > ctx->cons_seen_cap)
+      table_grow(&ctx->cons_seen, &ctx->cons_seen_cap);
+   struct opt_fault_seen *e = table_slot(ctx->cons_seen, ctx->cons_seen_cap, what, h);
+   *fresh = !e->what;
+   if (*fresh) {
+      *e = (struct opt_fault_seen){what, h, false};
+      ctx->cons_seen_n++;
+   } else {
+      free(what);
+   }
+   return &e->fires;
 }
 
 /*
@@ -299,7 +338,7 @@ seen_grow(struct opt_ctx *ctx)
 static bool
 fires_v(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, va_list ap)
 {
-   if (!ctx->opts.bisect)
+   if (!ctx->opts.bisect || ctx->opts.hide_firings)
       return true;
    char *inst = xvasprintf(fmt, ap);
    char *what = xasprintf("fault %s: %s", opt_fault_info[f].name, inst);
@@ -389,7 +428,7 @@ opt_build_before(struct ir_shader *sh, struct ir_instr *pos, enum ir_op op, unsi
 {
    struct ir_instr *in = ir_instr_create(sh, op, nsrc);
    for (unsigned i = 0; i < nsrc; i++)
-      in->src[i] = srcs[i];
+      ir_set_src(in, i, srcs[i]);
    in->type = ir_result_type(in);
    in->flags = pos->flags;
    in->line = pos->line;

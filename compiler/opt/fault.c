@@ -5,13 +5,13 @@
  * knows the names.
  *
  * Invariants: every fault has a unique name, at least one target, and
- * fits the 64-bit mask of opt_options.faults (checked at compile time).
+ * fits the mask of opt_options.faults (checked at compile time).
  */
 #include "compiler/ir/ir.h"
 
 #include <string.h>
 
-_Static_assert(OPT_FAULT_COUNT <= 64, "opt_options.faults is a 64-bit mask");
+_Static_assert(OPT_FAULT_COUNT <= 64 * OPT_FAULT_WORDS, "opt_options.faults is too narrow");
 
 #define INFO_(e, name, cls, targets, pass, mode, desc, fix)                                        \
    [OPT_FAULT_##e] = {name, OPT_FCLASS_##cls, targets, pass, mode, desc, fix},
@@ -38,9 +38,9 @@ opt_fault_find(const char *name)
 }
 
 bool
-opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d)
+opt_fault_parse(const char *list, struct opt_fault_set *mask, struct diag_list *d)
 {
-   *mask = 0;
+   memset(mask, 0, sizeof(*mask));
    for (const char *p = list; *p;) {
       size_t n = strcspn(p, ",");
       int f = n ? find_len(p, n) : -1;
@@ -49,7 +49,7 @@ opt_fault_parse(const char *list, uint64_t *mask, struct diag_list *d)
                   "unknown fault '%.*s' (diffcomp faults lists them)", (int)n, p);
          return false;
       }
-      *mask |= 1ull << f;
+      opt_fault_set_add(mask, f);
       p += n + (p[n] == ',');
    }
    return true;

@@ -121,7 +121,7 @@ make_phi(struct lower *lw, struct ir_block *b, unsigned cell)
       return p;
    }
    for (unsigned i = 0; i < b->npreds; i++)
-      p->src[i] = read_end(lw, b->preds[i], cell);
+      ir_set_src(p, i, read_end(lw, b->preds[i], cell));
    return p;
 }
 
@@ -308,7 +308,7 @@ opt_arrays(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned i = 0; i < lw.ntodo; i++) {
       struct ir_instr *p = lw.todo[i].phi;
       for (unsigned k = 0; k < p->nsrc; k++)
-         p->src[k] = read_end(&lw, p->pred[k], lw.todo[i].cell);
+         ir_set_src(p, k, read_end(&lw, p->pred[k], lw.todo[i].cell));
    }
    remove_trivial_phis(&lw);
    drop_arrays(&lw);

@@ -254,9 +254,9 @@ cas_loop(struct ir_shader *sh, struct ir_instr *a)
    ir_block_append(nt->block, ir_instr_create(sh, IR_OP_BREAK, 0));
    block_node(sh, &nif->else_list, nif);
    struct ir_node *ne = block_node(sh, &loop->body, loop);
-   old->src[0] = old0;
+   ir_set_src(old, 0, old0);
    old->pred[0] = b;
-   old->src[1] = prev;
+   ir_set_src(old, 1, prev);
    old->pred[1] = ne->block;
    opt_replace(sh, a, old);
 }

@@ -313,7 +313,8 @@ opt_constfold(struct ir_shader *sh, struct opt_ctx *ctx)
       if (!all_imm || !opt_fold_op(in->op, s, &r))
          continue;
       uint32_t good = r;
-      enum opt_fault f = ctx->opts.faults ? faulty_fold(ctx, in->op, s, &r) : OPT_FAULT_COUNT;
+      enum opt_fault f =
+          opt_fault_set_any(&ctx->opts.faults) ? faulty_fold(ctx, in->op, s, &r) : OPT_FAULT_COUNT;
       char val[64];
       ir_format_imm(val, sizeof(val), r, false);
       if (f != OPT_FAULT_COUNT &&

@@ -48,7 +48,7 @@ unhook_back_edges(struct ir_instr *dead)
       for (struct ir_instr *phi = header->first; phi && phi->op == IR_OP_PHI; phi = phi->next)
          for (unsigned s = 0; s < phi->nsrc; s++)
             if (phi->src[s] == dead)
-               phi->src[s] = phi;
+               ir_set_src(phi, s, phi);
    }
 }
 

@@ -374,8 +374,12 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
          }
          s->insn.src[k].value = (uint32_t)v;
       }
+      /* conservative: every target marked, nothing asked */
       if (jp >= 0 && (unsigned)s->target < lo->n &&
-          !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on instruction %d", s->target))
+          (opt_conservative_sh(sh, OPT_STAGE_EMIT,
+                               lo->v[s->target].in ? lo->v[s->target].in->line : 0, "target %d",
+                               s->target) ||
+           !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on instruction %d", s->target)))
          lo->v[s->target].insn.mod[jp] = 1;
    }
    free(addr);

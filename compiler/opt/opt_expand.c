@@ -488,11 +488,12 @@ expand_proj(struct ex *x, const struct isa_model *m, struct ir_instr *in)
       bool coord = in->role[i] == IR_TEXSRC_coord && c++ < nsp;
       if (!coord && in->role[i] != IR_TEXSRC_cmp)
          continue;
-      in->src[i] = has(m, ISA_SEM_FFMA) ? exact_div(x, in->src[i], w)
-                                        : op2(x, IR_OP_FMUL, in->src[i], op1(x, IR_OP_FRCP, w));
+      ir_set_src(in, i,
+                 has(m, ISA_SEM_FFMA) ? exact_div(x, in->src[i], w)
+                                      : op2(x, IR_OP_FMUL, in->src[i], op1(x, IR_OP_FRCP, w)));
    }
    for (unsigned i = (unsigned)pj; i + 1 < in->nsrc; i++) {
-      in->src[i] = in->src[i + 1];
+      ir_set_src(in, i, in->src[i + 1]);
       in->role[i] = in->role[i + 1];
    }
    in->nsrc--;

@@ -90,7 +90,8 @@ struct hz {
    int max_nop_rpt, max_nopn;
    struct hz_edge *also; /* predecessors the CFG lacks (divergence) */
    unsigned nalso, also_cap;
-   int addr_file; /* the address registers' file, or -1 */
+   int addr_file;      /* the address registers' file, or -1 */
+   unsigned first_new; /* the first value id hazard insertion made */
 };
 
 /* Issue slots an instruction takes; implied branches count none. */
@@ -517,10 +518,11 @@ apply_flags(struct hz *z)
 /* n nops in front of slot i: first as (nopN) of the instruction before it
  * in the same block, the rest as (rptN)nop. */
 static void
-apply_pad(struct hz *z, unsigned i, unsigned n)
+apply_pad(struct hz *z, unsigned i, unsigned n, bool full)
 {
    struct opt_slot *s = &z->lo.v[i];
-   if (i > 0 && z->lo.v[i - 1].block == s->block && !z->lo.v[i - 1].implied && z->mod_nop >= 0) {
+   if (i > 0 && z->lo.v[i - 1].block == s->block && !z->lo.v[i - 1].implied && z->mod_nop >= 0 &&
+       !full) {
       struct opt_slot *p = &z->lo.v[i - 1];
       int cur = p->insn.mod[z->mod_nop];
       unsigned room = z->max_nopn > cur ? (unsigned)(z->max_nopn - cur) : 0;
@@ -787,6 +789,20 @@ take_sb(struct cw *c, unsigned i, unsigned *wait)
    return best;
 }
 
+/* Whether slot i waits in full (conservative.c): every scoreboard, the
+ * longest stall before and after it, its own barriers set. Nops are no
+ * items (their ids depend on the nops before them). */
+static bool
+cw_full_wait(const struct cw *c, unsigned i)
+{
+   const struct opt_slot *s = &c->lo->v[i];
+   if (!c->sh->fault_ctx || !opt_stage_conservative(c->sh->fault_ctx, OPT_STAGE_HAZARD) ||
+       (s->in && s->in->op == IR_OP_MACH && s->in->mach->insn.sem == ISA_SEM_NOP))
+      return false;
+   return opt_conservative_sh(c->sh, OPT_STAGE_HAZARD, s->in ? s->in->line : 0, SLOT_FMT,
+                              SLOT_ARGS(c->lo, i));
+}
+
 /* The slots of one block. fresh: everything before is drained (the
  * previous block ended in a flow instruction); otherwise the block
  * continues the one before it in the layout (a predicated break's block
@@ -806,11 +822,16 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
       requirements(c, i, now, &need, &wait);
       bool var = ci.sync == ISA_SYNC_SCOREBOARD && x->ndst;
       bool late = ci.war_sync == ISA_SYNC_SCOREBOARD && x->nsrc;
-      if (x->sem == ISA_SEM_XMAD && (var || late) &&
-          opt_fault_fires_sh(c->sh, OPT_FAULT_IMUL_FIXED, SLOT_FMT " (XMAD) as fixed latency",
-                             SLOT_ARGS(c->lo, i)))
+      bool full = cw_full_wait(c, i);
+      if (full) { /* everything before it done, its own scoreboards set */
+         wait = (1u << c->nsb) - 1;
+         if (i > 0)
+            need = MAX2(need, c->t[i - 1] + (int64_t)c->max_stall);
+      } else if (x->sem == ISA_SEM_XMAD && (var || late) &&
+                 opt_fault_fires_sh(c->sh, OPT_FAULT_IMUL_FIXED,
+                                    SLOT_FMT " (XMAD) as fixed latency", SLOT_ARGS(c->lo, i)))
          var = late = false; /* as a fixed-latency ALU op */
-      if (late &&
+      if (late && !full &&
           opt_fault_fires_sh(c->sh, OPT_FAULT_NO_READ_BAR,
                              "no read barrier on the sources of " SLOT_FMT, SLOT_ARGS(c->lo, i)))
          late = false;
@@ -853,11 +874,11 @@ block_controls(struct cw *c, unsigned start, unsigned end, bool fresh, int64_t *
          c->sb_set[sb] = now;
       c->out[i].wr_bar = var ? sb : -1;
       c->out[i].rd_bar = late ? sb : -1;
-      bool flow = ci.flow &&
+      bool flow = ci.flow && !full &&
                   (c->flow_stall <= 1 ||
                    !opt_fault_fires_sh(c->sh, OPT_FAULT_FLOW_STALL,
                                        "flow op " SLOT_FMT " stalls 1 cycle", SLOT_ARGS(c->lo, i)));
-      c->out[i].stall = MAX2(c->min_stall, flow ? c->flow_stall : 1);
+      c->out[i].stall = full ? c->max_stall : MAX2(c->min_stall, flow ? c->flow_stall : 1);
       now += c->out[i].stall;
    }
    *clock = now;
@@ -1065,12 +1086,46 @@ divergence_edges(struct hz *z)
    divergence_list(z, &z->sh->body, NULL);
 }
 
+/* ------------------------------------------------------------------ */
+/* The conservative variant (conservative.c): a full wait               */
+
+/* Whether slot i waits in full: an item of the conservative stage (the
+ * instructions hazard insertion itself adds are none). */
+static bool
+full_wait(const struct hz *z, unsigned i)
+{
+   const struct opt_slot *s = &z->lo.v[i];
+   if (!opt_stage_conservative(z->ctx, OPT_STAGE_HAZARD) || (s->in && s->in->id >= z->first_new))
+      return false;
+   return opt_conservative(z->ctx, OPT_STAGE_HAZARD, s->in ? s->in->line : 0, SLOT_FMT,
+                           SLOT_ARGS(&z->lo, i));
+}
+
+/* The longest delay any pair can need: the longest fixed latency, the
+ * longest early read and the size-mismatch penalty, or an address write. */
+static unsigned
+longest_delay(const struct isa_model *m)
+{
+   int lat = 0, early = 0;
+   for (unsigned c = 0; c < isa_class_count(m); c++) {
+      struct isa_class_info ci;
+      isa_class_info(m, c, &ci);
+      lat = MAX2(lat, ci.latency);
+      early = MAX2(early, ci.read_early);
+   }
+   int d = lat + early + isa_hazard_param(m, "size_mismatch", 0);
+   return (unsigned)MAX2(d, isa_hazard_param(m, "addr_write", 0));
+}
+
 static void
 delay_slots(struct hz *z)
 {
    opt_layout_build(z->sh, &z->lo);
    z->flags = xcalloc(z->lo.n + 1, sizeof(uint8_t));
    sync_flags(z);
+   for (unsigned i = 0; i < z->lo.n; i++)
+      if (full_wait(z, i))
+         z->flags[i] = (z->mod_ss >= 0 ? HZ_SS : 0) | (z->mod_sy >= 0 ? HZ_SY : 0);
    apply_flags(z);
    free(z->flags);
    opt_layout_free(&z->lo);
@@ -1080,11 +1135,16 @@ delay_slots(struct hz *z)
 
    opt_layout_build(z->sh, &z->lo);
    z->pad = xcalloc(z->lo.n + 1, sizeof(unsigned));
-   for (unsigned i = 0; i < z->lo.n; i++)
-      z->pad[i] = nops_needed(z, i);
+   unsigned longest = longest_delay(z->m);
+   bool *full = xcalloc(z->lo.n + 1, sizeof(bool));
+   for (unsigned i = 0; i < z->lo.n; i++) {
+      full[i] = full_wait(z, i);
+      z->pad[i] = full[i] ? longest : nops_needed(z, i);
+   }
    for (unsigned i = 0; i < z->lo.n; i++)
       if (z->pad[i])
-         apply_pad(z, i, z->pad[i]);
+         apply_pad(z, i, z->pad[i], full[i]);
+   free(full);
    free(z->pad);
    opt_layout_free(&z->lo);
 }
@@ -1094,7 +1154,7 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    if (!sh->model)
       return false;
-   struct hz z = {.sh = sh, .ctx = ctx, .m = sh->model};
+   struct hz z = {.sh = sh, .ctx = ctx, .m = sh->model, .first_new = sh->nvalues};
    z.mod_ss = isa_mod_by_role(z.m, ISA_ROLE_SS);
    z.mod_sy = isa_mod_by_role(z.m, ISA_ROLE_SY);
    z.mod_nop = isa_mod_by_role(z.m, ISA_ROLE_NOPS);
@@ -1115,6 +1175,8 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
       delay_slots(&z);
    } else if (isa_hazard_kind(z.m) == ISA_HAZARD_STALL_COUNTS && z.nop_op >= 0) {
       stall_counts(&z);
+   } else if (isa_hazard_kind(z.m) == ISA_HAZARD_WAIT_STATES) {
+      opt_hazard_wait_states(sh, ctx);
    } else {
       diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: hazard model %s of %s",
                isa_hazard_name(isa_hazard_kind(z.m)), isa_model_name(z.m));

@@ -133,8 +133,8 @@ lower_atomic(struct ir_instr *in, struct ir_instr *off, unsigned ncoord)
 {
    unsigned n = in->nsrc - ncoord;
    for (unsigned k = 0; k < n; k++)
-      in->src[1 + k] = in->src[ncoord + k];
-   in->src[0] = off;
+      ir_set_src(in, 1 + k, in->src[ncoord + k]);
+   ir_set_src(in, 0, off);
    ir_instr_set_nsrc(in, n + 1);
    in->space = IR_SPACE_buffer;
    in->target = IR_NONE;

@@ -189,6 +189,15 @@ count_uses(struct isel *s)
 /* ------------------------------------------------------------------ */
 /* 1 and 2: inputs, predicates                                          */
 
+/* A model without a constant file (gfx9) has the constants bound to
+ * uniform registers before the first instruction (user SGPRs): they are
+ * inputs of the wave, one register each, placed by RA. */
+static bool
+const_in_regs(const struct isel *s, const struct ir_instr *in)
+{
+   return in->op == IR_OP_LOAD_CONST && s->cnst < 0 && s->unif >= 0;
+}
+
 static void
 hoist_inputs(struct isel *s)
 {
@@ -198,8 +207,10 @@ hoist_inputs(struct isel *s)
    struct ir_instr *after = NULL;
    for (unsigned i = 0; i < n; i++) {
       struct ir_instr *in = order[i];
-      if (in->op != IR_OP_LOAD_INPUT && in->op != IR_OP_LOAD_SYSVAL)
+      if (in->op != IR_OP_LOAD_INPUT && in->op != IR_OP_LOAD_SYSVAL && !const_in_regs(s, in))
          continue;
+      if (const_in_regs(s, in))
+         ir_mach_get(s->m, in)->reg = (struct ir_reg){(int16_t)s->unif, 0, 0};
       if (in->prev == after && in->block == entry) {
          after = in;
          continue;
@@ -452,7 +463,7 @@ predicate_ifs(struct isel *s, struct ir_list *l)
          struct ir_instr *p = isel_predicate(s, ph, n->cond);
          ir_instr_remove(ph);
          if (p)
-            n->cond = p;
+            ir_set_cond(n, p);
       }
       predicate_ifs(s, &n->then_list);
       predicate_ifs(s, &n->else_list);
@@ -599,11 +610,14 @@ isel_shift(struct isel *s, struct ir_instr *pos, enum isa_sem direct, bool left,
 {
    if (s->op[direct] >= 0)
       return isel_build2(s, pos, direct, a, b);
-   if ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
-                                a->id, b->id, pos->id)) ||
-       (!left && sign && !strcmp(sign, "s32") &&
-        opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
-                        b->id, pos->id)))
+   /* conservative: the plain clamping shift, never a funnel shift */
+   bool plain = opt_conservative(s->ctx, OPT_STAGE_ISEL, pos->line, "shift %%%u", pos->id);
+   if (!plain &&
+       ((left && opt_fault_fires(s->ctx, OPT_FAULT_SHF_L_HI, "%%%u << %%%u at %%%u as SHF.L.HI",
+                                 a->id, b->id, pos->id)) ||
+        (!left && sign && !strcmp(sign, "s32") &&
+         opt_fault_fires(s->ctx, OPT_FAULT_SHF_R_SEXT, "%%%u >> %%%u at %%%u as SHF.R.S32", a->id,
+                         b->id, pos->id))))
       return funnel_shift(s, pos, left, a, b);
    struct ir_instr *r = isel_build2(s, pos, left ? ISA_SEM_SHL_CLAMP : ISA_SEM_SHR_CLAMP, a, b);
    isel_set_flag_mod(s, r, s->mod_wrap, 1);
@@ -640,7 +654,10 @@ static struct ir_instr *
 truncating(struct isel *s, struct ir_instr *c, enum isa_type from, enum isa_type to)
 {
    int rm = isa_mod_by_role(s->m, ISA_ROLE_ROUND);
-   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to) ||
+   if (!c || rm < 0 || !isa_type_is_float(from) || isa_type_is_float(to))
+      return c;
+   /* conservative: the rounding always written out */
+   if (!opt_conservative(s->ctx, OPT_STAGE_ISEL, c->line, "convert %%%u", c->id) &&
        opt_fault_fires(s->ctx, OPT_FAULT_F2I_ROUND, "%%%u rounds to nearest", c->id))
       return c;
    if (isa_mod_value(s->m, (unsigned)rm, "default") >= 0)
@@ -1037,7 +1054,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
    uint8_t old = m->insn.src[k].flags;
    opt_verify_begin(s->ctx, in);
    m->insn.src[k].flags = (uint8_t)f;
-   in->src[m->first[k]] = x;
+   ir_set_src(in, m->first[k], x);
    if (opt_legal_possible(s->sh, in) &&
        opt_transform(s->ctx, "fold the modifier of %%%u into %%%u", v->id, in->id)) {
       opt_verify_end(s->ctx, in, in, s->ctx->verify_what);
@@ -1045,7 +1062,7 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
       return;
    }
    m->insn.src[k].flags = old;
-   in->src[m->first[k]] = v;
+   ir_set_src(in, m->first[k], v);
 }
 
 /* fsat(x) where x is a float op used only here and able to saturate: the
@@ -1130,7 +1147,7 @@ find_target(struct isel *s)
 {
    for (int i = 0; i < ISA_SEM_COUNT; i++)
       s->op[i] = opt_op_by_sem(s->m, (enum isa_sem)i);
-   s->gpr = s->pred = s->addr = s->cnst = s->zero_reg = s->true_reg = -1;
+   s->gpr = s->pred = s->addr = s->cnst = s->unif = s->zero_reg = s->true_reg = -1;
    for (unsigned f = 0; f < isa_file_count(s->m); f++) {
       struct isa_file_info fi;
       isa_file_info(s->m, f, &fi);
@@ -1146,6 +1163,8 @@ find_target(struct isel *s)
          s->addr = (int)f;
       if (fi.kind == ISA_FILE_CONST && s->cnst < 0)
          s->cnst = (int)f;
+      if (fi.kind == ISA_FILE_UNIFORM && s->unif < 0)
+         s->unif = (int)f;
    }
    s->mod_cond = isa_mod_by_role(s->m, ISA_ROLE_COND);
    s->mod_sat = isa_mod_by_role(s->m, ISA_ROLE_SAT);

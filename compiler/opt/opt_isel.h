@@ -19,6 +19,7 @@ struct isel {
    const struct isa_model *m;
    int op[ISA_SEM_COUNT];     /* first op with each semantics, or -1 */
    int gpr, pred, addr, cnst; /* register files */
+   int unif;                  /* the uniform file (gfx9 SGPRs), or -1 */
    int zero_reg, true_reg;    /* RZ in gpr, PT in pred (file `fixed`), or -1 */
    bool setp;                 /* compares write predicates only (FSETP/ISETP, sm50) */
    int mod_cond, mod_sat, mod_src_type, mod_dst_type, mod_wrmask, mod_type;

@@ -181,7 +181,7 @@ wide_op(struct split *sp, struct ir_instr *pos, enum isa_sem sem, struct ir_inst
    struct ir_instr *after = t;
    for (unsigned c = 0; c < 2; c++) {
       struct ir_instr *e = ir_instr_create(s->sh, IR_OP_EXTRACT, 1);
-      e->src[0] = t;
+      ir_set_src(e, 0, t);
       e->comp = (int32_t)c;
       e->type = IR_TYPE_32;
       e->flags = pos->flags;
@@ -383,8 +383,8 @@ fill_phis(struct split *sp)
          continue;
       for (unsigned k = 0; k < in->nsrc; k++) {
          struct ir_instr *v = in->src[k];
-         sp->lo[in->id]->src[k] = word(sp, v, 0);
-         sp->hi[in->id]->src[k] = word(sp, v, 1);
+         ir_set_src(sp->lo[in->id], k, word(sp, v, 0));
+         ir_set_src(sp->hi[in->id], k, word(sp, v, 1));
       }
    }
 }

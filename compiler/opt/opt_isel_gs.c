@@ -227,7 +227,7 @@ select_gs(struct isel *s)
    for (unsigned i = 0; i < nb; i++)
       for (unsigned k = 0; phis[i] && k < sh->blocks[i]->npreds; k++) {
          struct ir_block *p = sh->blocks[i]->preds[k];
-         phis[i]->src[k] = hout[p->index] ? hout[p->index] : h0;
+         ir_set_src(phis[i], k, hout[p->index] ? hout[p->index] : h0);
          phis[i]->pred[k] = p;
       }
    remove_trivial_phis(sh, phis, nb);

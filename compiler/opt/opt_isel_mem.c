@@ -136,7 +136,7 @@ set_address(struct isel *s, struct ir_instr *in, struct ir_instr *r, bool global
       ir_mach_set_fixed(r, (unsigned)off, k);
    if (global)
       a = buffer_address(s, r, a, in->res);
-   r->src[r->mach->first[0]] = a;
+   ir_set_src(r, r->mach->first[0], a);
 }
 
 struct ir_instr *

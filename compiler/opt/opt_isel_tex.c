@@ -44,7 +44,7 @@ gather_extracts(struct isel *s, struct ir_instr *old, struct ir_instr *tex)
          continue;
       ir_instr_remove(e);
       e->removed = false;
-      e->src[0] = tex;
+      ir_set_src(e, 0, tex);
       ir_insert_after(after, e);
       after = e;
    }
@@ -68,7 +68,7 @@ finish_query(struct isel *s, struct ir_instr *in, struct ir_instr *t, const int 
          continue;
       struct ir_instr *e = ir_instr_create(s->sh, IR_OP_EXTRACT, 1);
       e->type = IR_TYPE_32;
-      e->src[0] = t;
+      ir_set_src(e, 0, t);
       e->comp = raw_comp[c];
       e->line = in->line;
       ir_insert_after(after, e);

@@ -219,8 +219,9 @@ has_kill(const struct ir_block *b)
 static bool
 native_break(const struct jl *j, const struct ir_block *b)
 {
-   if (b->last->op != IR_OP_BREAK)
-      return false;
+   if (b->last->op != IR_OP_BREAK ||
+       opt_conservative_sh(j->sh, OPT_STAGE_JUMPS, b->last->line, "break of @%u", b->index))
+      return false; /* conservative: every break lowered */
    const struct ir_node *n = b->node;
    if (n->list == &j->loop->body)
       return n->list->v[n->list->n - 1] == n;
@@ -411,8 +412,8 @@ wrap_rest(struct jl *j, struct ir_list *l, unsigned i)
       move_to(b->first, bp->block);
    struct ir_instr *srcs[2] = {flag_imm(j, 0), flag_imm(j, 0)};
    struct ir_instr *c = ir_instr_create(j->sh, IR_OP_IEQ, 2);
-   c->src[0] = srcs[0];
-   c->src[1] = srcs[1];
+   ir_set_src(c, 0, srcs[0]);
+   ir_set_src(c, 1, srcs[1]);
    c->type = IR_TYPE_32;
    ir_block_append(bp->block, c);
    VEC_PUSH(j->guards, j->nguards, j->guards_cap, c);
@@ -461,8 +462,8 @@ final_break(struct jl *j, unsigned line)
    struct ir_list *body = &j->loop->body;
    struct ir_block *last = ir_list_last_block(body);
    struct ir_instr *c = ir_instr_create(j->sh, IR_OP_IEQ, 2);
-   c->src[0] = flag_imm(j, 0);
-   c->src[1] = flag_imm(j, FLAG_BRK);
+   ir_set_src(c, 0, flag_imm(j, 0));
+   ir_set_src(c, 1, flag_imm(j, FLAG_BRK));
    c->type = IR_TYPE_32;
    c->line = line;
    ir_block_append(last, c);
@@ -496,7 +497,7 @@ var_read(struct jl *j, struct jvar *v, struct ir_block *b)
       r = new_phi(j, b, v->type);
       v->end[b->index] = r;
       for (unsigned k = 0; k < b->npreds; k++)
-         r->src[k] = var_read(j, v, b->preds[k]);
+         ir_set_src(r, k, var_read(j, v, b->preds[k]));
    }
    v->end[b->index] = r;
    return r;
@@ -535,7 +536,7 @@ repair_read(struct jl *j, struct jrepair *r, struct ir_block *b)
       x = new_phi(j, b, (enum ir_type)r->v->type);
       r->end[b->index] = x;
       for (unsigned k = 0; k < b->npreds; k++)
-         x->src[k] = repair_read(j, r, b->preds[k]);
+         ir_set_src(x, k, repair_read(j, r, b->preds[k]));
    }
    r->end[b->index] = x;
    return x;
@@ -580,7 +581,7 @@ repair_conds(struct jl *j, struct ir_list *l, struct jrepair **rs, unsigned *nrs
       if (n->kind == IR_NODE_IF) {
          struct ir_block *before = l->v[i - 1]->block;
          if (!dominated(n->cond, before))
-            n->cond = repair_read(j, repair_of(j, rs, nrs, cap, n->cond), before);
+            ir_set_cond(n, repair_read(j, repair_of(j, rs, nrs, cap, n->cond), before));
       }
       repair_conds(j, &n->then_list, rs, nrs, cap);
       repair_conds(j, &n->else_list, rs, nrs, cap);
@@ -603,7 +604,7 @@ repair(struct jl *j)
       for (unsigned s = 0; s < in->nsrc; s++) {
          struct ir_block *at = in->op == IR_OP_PHI ? in->pred[s] : in->block;
          if (!dominated(in->src[s], at))
-            in->src[s] = repair_read(j, repair_of(j, &rs, &nrs, &cap, in->src[s]), at);
+            ir_set_src(in, s, repair_read(j, repair_of(j, &rs, &nrs, &cap, in->src[s]), at));
       }
    }
    repair_conds(j, &j->sh->body, &rs, &nrs, &cap);
@@ -683,7 +684,7 @@ fix_other_phis(struct jl *j)
          }
          ir_instr_set_nsrc(phi, b->npreds);
          for (unsigned k = 0; k < b->npreds; k++) {
-            phi->src[k] = src[k];
+            ir_set_src(phi, k, src[k]);
             phi->pred[k] = b->preds[k];
          }
          free(src);
@@ -704,7 +705,7 @@ fix_loop_phis(struct jl *j)
       for (unsigned p = 0; p < j->header->npreds; p++) {
          struct ir_block *b = j->header->preds[p];
          phi->pred[p] = b;
-         phi->src[p] = b == j->entry ? in : var_read(j, &j->hvar[k], b);
+         ir_set_src(phi, p, b == j->entry ? in : var_read(j, &j->hvar[k], b));
       }
    }
    for (unsigned k = 0; j->exit && k < j->ne; k++) {
@@ -715,12 +716,12 @@ fix_loop_phis(struct jl *j)
       for (unsigned p = 0; p < j->exit->npreds; p++) {
          struct ir_block *b = j->exit->preds[p];
          phi->pred[p] = b;
-         phi->src[p] = NULL;
+         ir_set_src(phi, p, NULL);
          for (unsigned s = 0; s < o->n; s++)
             if (o->pred[s] == b)
-               phi->src[p] = o->src[s];
+               ir_set_src(phi, p, o->src[s]);
          if (!phi->src[p])
-            phi->src[p] = var_read(j, &j->evar[k], b);
+            ir_set_src(phi, p, var_read(j, &j->evar[k], b));
       }
    }
 }
@@ -808,9 +809,9 @@ lower_loop(struct ir_shader *sh, struct ir_node *loop)
    fix_loop_phis(&j);
    var_prepare(&j, &j.flag);
    for (unsigned i = 0; i < j.nguards; i++)
-      j.guards[i]->src[0] = var_read(&j, &j.flag, j.guards[i]->block);
+      ir_set_src(j.guards[i], 0, var_read(&j, &j.flag, j.guards[i]->block));
    if (fb)
-      fb->src[0] = var_read(&j, &j.flag, fb->block);
+      ir_set_src(fb, 0, var_read(&j, &j.flag, fb->block));
    repair(&j);
    simplify_phis(&j);
    drop_unused_imms(&j);

@@ -91,7 +91,7 @@ static enum place
 natural_place(const struct isa_model *m, const struct ir_instr *v)
 {
    if (v->op == IR_OP_LOAD_CONST)
-      return PLACE_CONST;
+      return ir_value_in_regs(v) ? PLACE_REG : PLACE_CONST;
    if (v->op == IR_OP_IMM)
       return ir_has_reg(v) && is_const_file(m, v->mach->reg.file) ? PLACE_CONST : PLACE_IMM;
    return PLACE_REG;
@@ -218,8 +218,8 @@ swap_operands(const struct ir_shader *sh, struct ir_instr *in, int a, int b)
    const struct isa_model *model = sh->model;
    struct ir_mach *m = in->mach;
    struct ir_instr *va = in->src[m->first[a]];
-   in->src[m->first[a]] = in->src[m->first[b]];
-   in->src[m->first[b]] = va;
+   ir_set_src(in, m->first[a], in->src[m->first[b]]);
+   ir_set_src(in, m->first[b], va);
    uint8_t fa = m->insn.src[a].flags;
    if (!opt_fault_sh(sh, OPT_FAULT_SWAP_MODS)) {
       m->insn.src[a].flags = m->insn.src[b].flags;
@@ -545,7 +545,7 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (mask & (1u << k)) {
          path(sh, LGZ_PATH_COPY_PRE);
-         in->src[m->first[k]] = opt_copy_before(sh, in, in->src[m->first[k]]);
+         ir_set_src(in, m->first[k], opt_copy_before(sh, in, in->src[m->first[k]]));
       }
    take_form(sh, in);
    return true;
@@ -716,7 +716,7 @@ fault_immediates(struct lgz *z, struct ir_instr *in)
 {
    struct ir_mach *m = in->mach;
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
-      struct ir_instr **src = &in->src[m->first[k]];
+      struct ir_instr *const *src = &in->src[m->first[k]];
       struct isa_slot_info si;
       if (m->count[k] != 1 || (*src)->op != IR_OP_IMM || ir_has_reg(*src) ||
           (m->insn.src[k].flags & ISA_OPND_F_REL) ||
@@ -731,7 +731,7 @@ fault_immediates(struct lgz *z, struct ir_instr *in)
                           in->id))
          w = i20;
       if (w != v)
-         *src = opt_imm_before(z->sh, in, w);
+         ir_set_src(in, m->first[k], opt_imm_before(z->sh, in, w));
    }
 }
 
@@ -765,7 +765,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
    for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
       if (!m->count[k])
          continue;
-      struct ir_instr **src = &in->src[m->first[k]];
+      struct ir_instr *const *src = &in->src[m->first[k]];
       if (mask & (1u << k)) {
          path(sh, LGZ_PATH_COPY_POST);
          int r = scratch_reg(z, in, ncopies++);
@@ -775,7 +775,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          }
          struct ir_instr *c = opt_copy_before(sh, in, *src);
          ir_mach_get(sh->model, c)->reg = (struct ir_reg){(int16_t)z->f.gpr, (uint16_t)r, 1};
-         *src = c;
+         ir_set_src(in, m->first[k], c);
          legalize_instr(z, c); /* its own operand: an immediate too wide, a constant */
       } else if (place[k] == PLACE_CONST && (*src)->op == IR_OP_IMM && !ir_has_reg(*src)) {
          path(sh, LGZ_PATH_CONST);
@@ -783,7 +783,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          if (!c)
             lgz_error(z, in, "unsupported: the constant file is full");
          else
-            *src = c;
+            ir_set_src(in, m->first[k], c);
       } else if (place[k] == PLACE_IMM && (*src)->op == IR_OP_IMM) {
          path(sh, LGZ_PATH_INLINE);
       }

@@ -13,6 +13,8 @@
 
 #include <stdlib.h>
 
+static void conservative_liveness(struct ir_shader *sh, struct ir_liveness *lv);
+
 /* Immediates and constants live in operands or the constant file, never in
  * registers that an allocator hands out. */
 bool
@@ -20,6 +22,11 @@ ir_value_in_regs(const struct ir_instr *in)
 {
    if (in->type == IR_TYPE_NONE || in->removed)
       return false;
+   if (in->op == IR_OP_LOAD_CONST && in->mach && in->mach->reg.file >= 0) {
+      struct isa_file_info fi; /* bound to a uniform register (gfx9) */
+      isa_file_info(in->mach->model, (unsigned)in->mach->reg.file, &fi);
+      return fi.kind != ISA_FILE_CONST;
+   }
    if (in->op == IR_OP_IMM || in->op == IR_OP_LOAD_CONST || in->op == IR_OP_LOAD_CONST_IND)
       return false;
    return true;
@@ -135,6 +142,58 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
       fault_one_sweep(sh, lv, first, n);
    free(first);
    free(tmp);
+   if (sh->fault_ctx && opt_stage_conservative(sh->fault_ctx, OPT_STAGE_LIVE))
+      conservative_liveness(sh, lv);
+}
+
+/* The values of set a missing from set b, as " %N" words (at most 8). */
+static char *
+missing(const uint64_t *a, const uint64_t *b, unsigned nw)
+{
+   char *t = xstrdup("");
+   unsigned n = 0;
+   for (unsigned w = 0; w < nw; w++)
+      for (unsigned k = 0; k < 64; k++) {
+         if (!(((a[w] & ~b[w]) >> k) & 1))
+            continue;
+         unsigned id = w * 64 + k;
+         char *u = n < 8 ? xasprintf("%s %%%u", t, id) : n == 8 ? xasprintf("%s ...", t) : NULL;
+         if (u) {
+            free(t);
+            t = u;
+         }
+         n++;
+      }
+   return t;
+}
+
+/* The conservative variant (conservative.c): the blocks it picks take the
+ * validator's sets, computed by its own code; the difference is noted. */
+static void
+conservative_liveness(struct ir_shader *sh, struct ir_liveness *lv)
+{
+   struct ir_liveness v;
+   ir_validate_liveness(sh, &v);
+   unsigned nw = MIN2(lv->nwords, v.nwords);
+   for (unsigned bi = 0; bi < sh->nblocks; bi++) {
+      struct ir_block *b = sh->blocks[bi];
+      if (!opt_conservative_sh(sh, OPT_STAGE_LIVE, b->first ? b->first->line : 0, "@%u", bi))
+         continue;
+      uint64_t *in = lv->in + (size_t)bi * lv->nwords, *out = lv->out + (size_t)bi * lv->nwords;
+      const uint64_t *vin = v.in + (size_t)bi * v.nwords, *vout = v.out + (size_t)bi * v.nwords;
+      char *lo = missing(vout, out, nw), *li = missing(vin, in, nw);
+      char *xo = missing(out, vout, nw), *xi = missing(in, vin, nw);
+      if (*lo || *li || *xo || *xi)
+         opt_cons_note(sh->fault_ctx, OPT_STAGE_LIVE,
+                       "@%u: live out lacks%s, has extra%s; live in lacks%s, has extra%s", bi,
+                       *lo ? lo : " -", *xo ? xo : " -", *li ? li : " -", *xi ? xi : " -");
+      free(lo), free(li), free(xo), free(xi);
+      memset(in, 0, lv->nwords * sizeof(uint64_t));
+      memset(out, 0, lv->nwords * sizeof(uint64_t));
+      memcpy(in, vin, nw * sizeof(uint64_t));
+      memcpy(out, vout, nw * sizeof(uint64_t));
+   }
+   ir_liveness_free(&v);
 }
 
 void

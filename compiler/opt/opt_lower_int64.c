@@ -78,7 +78,7 @@ emit(struct lw *w, enum ir_op op, unsigned n, struct ir_instr *const *src)
 {
    struct ir_instr *in = ir_instr_create(w->sh, op, n);
    for (unsigned i = 0; i < n; i++)
-      in->src[i] = src[i];
+      ir_set_src(in, i, src[i]);
    in->type = ir_result_type(in);
    in->flags = w->pos->flags;
    in->line = w->pos->line;
@@ -327,7 +327,7 @@ static struct ir_instr *
 phi2(struct lw *w, struct ir_block *h, struct ir_block *pre, struct ir_instr *init)
 {
    struct ir_instr *p = ir_instr_create(w->sh, IR_OP_PHI, 2);
-   p->src[0] = init;
+   ir_set_src(p, 0, init);
    p->pred[0] = pre;
    p->type = IR_TYPE_32;
    p->flags = w->pos->flags;
@@ -383,7 +383,7 @@ udivmod64(struct lw *w, struct w64 n, struct w64 d, struct w64 *qo, struct w64 *
    struct ir_instr *next[5] = {q0, qh1, r.lo, r.hi, i1}, *phis[5] = {ql, qh, rl, rh, i};
    for (unsigned k = 0; k < 5; k++) {
       ir_instr_set_nsrc(phis[k], 2);
-      phis[k]->src[1] = next[k];
+      ir_set_src(phis[k], 1, next[k]);
       phis[k]->pred[1] = tail;
    }
    (void)after;

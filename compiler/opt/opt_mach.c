@@ -157,7 +157,7 @@ ir_mach_set_src(struct ir_instr *in, unsigned k, struct ir_instr *const *v, unsi
    unsigned base = in->nsrc;
    ir_instr_set_nsrc(in, base + n);
    for (unsigned i = 0; i < n; i++)
-      in->src[base + i] = v[i];
+      ir_set_src(in, base + i, v[i]);
    m->first[k] = (uint8_t)base;
    m->count[k] = (uint8_t)n;
 }
@@ -175,6 +175,37 @@ ir_mach_set_fixed(struct ir_instr *in, unsigned k, uint32_t imm)
 /* Registers of a file that values may take: relative operands address
  * through the first address register only (a3xx a0.x; a1.x serves other
  * ops), so an address file offers one. */
+/* The allocatable part of a uniform file: the registers up to the first
+ * one no move of the file can write (gfx9: s0..s101; vcc, m0 and exec
+ * come later and are not general registers). */
+static unsigned
+uniform_capacity(const struct isa_model *m, unsigned file, unsigned count)
+{
+   int op = -1;
+   for (unsigned o = 0; o < isa_op_count(m) && op < 0; o++) {
+      struct isa_op_info oi;
+      isa_op_info(m, o, &oi);
+      struct isa_insn t;
+      isa_insn_init(m, o, &t);
+      if (oi.sem != ISA_SEM_MOV || t.ndst != 1 || t.nsrc != 1)
+         continue;
+      t.dst[0] = (struct isa_opnd){.kind = ISA_OPND_REG, .file = (uint8_t)file};
+      t.src[0] = (struct isa_opnd){.kind = ISA_OPND_IMM};
+      if (isa_check_insn(m, &t, NULL) == ISA_ERR_OK)
+         op = (int)o;
+   }
+   for (unsigned i = 0; op >= 0 && i < count; i++) {
+      struct isa_insn t;
+      isa_insn_init(m, (unsigned)op, &t);
+      t.dst[0] =
+          (struct isa_opnd){.kind = ISA_OPND_REG, .file = (uint8_t)file, .index = (uint16_t)i};
+      t.src[0] = (struct isa_opnd){.kind = ISA_OPND_IMM};
+      if (isa_check_insn(m, &t, NULL) != ISA_ERR_OK)
+         return i;
+   }
+   return count;
+}
+
 unsigned
 opt_file_capacity(const struct isa_model *m, unsigned file)
 {
@@ -182,6 +213,8 @@ opt_file_capacity(const struct isa_model *m, unsigned file)
    isa_file_info(m, file, &fi);
    if (fi.kind == ISA_FILE_ADDRESS)
       return MIN2(fi.count, 1u);
+   if (fi.kind == ISA_FILE_UNIFORM)
+      return uniform_capacity(m, file, fi.count);
    /* a register that reads a constant (RZ, PT) is the file's last one */
    return fi.fixed >= 0 && (unsigned)fi.fixed + 1 == fi.count ? fi.count - 1 : fi.count;
 }
@@ -245,7 +278,7 @@ ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned ind
    unsigned at = m->first[k];
    uint8_t flags = m->insn.src[k].flags;
    for (unsigned i = at; i + 1 < in->nsrc; i++)
-      in->src[i] = in->src[i + 1];
+      ir_set_src(in, i, in->src[i + 1]);
    in->nsrc--;
    for (unsigned j = 0; j < m->insn.nsrc; j++)
       if (m->count[j] && m->first[j] > at)
@@ -263,7 +296,7 @@ ir_mach_set_guard(struct ir_instr *in, struct ir_instr *pred, bool negate)
    struct ir_mach *m = in->mach;
    unsigned n = in->nsrc;
    ir_instr_set_nsrc(in, n + 1);
-   in->src[n] = pred;
+   ir_set_src(in, n, pred);
    m->guard = (uint8_t)n;
    m->guard_not = negate;
 }

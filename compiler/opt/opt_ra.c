@@ -54,6 +54,12 @@ struct ra {
    unsigned *klass; /* by value id: merge class (union-find) */
    int *class_reg;  /* by class root: preferred register, -1 */
    bool failed;
+   /* the conservative variant (conservative.c): general registers are
+    * never reused (RA_UNIQUE), not inside a block (RA_BLOCK) or, when
+    * even that does not fit, freed at their last use (RA_LAST_USE) as the
+    * validator's liveness says; other files always the latter */
+   bool cons;
+   enum { RA_LAST_USE, RA_BLOCK, RA_UNIQUE } level;
 };
 
 /* ------------------------------------------------------------------ */
@@ -139,7 +145,7 @@ occupy(struct ra *ra, struct ir_instr *v)
 static void
 release(struct ra *ra, const struct ir_instr *v)
 {
-   if (!ir_has_reg(v))
+   if (!ir_has_reg(v) || (ra->cons && ra->level != RA_LAST_USE && v->mach->reg.file == ra->gpr))
       return;
    const struct ir_reg *r = &v->mach->reg;
    for (unsigned i = 0; i < r->count; i++)
@@ -175,14 +181,32 @@ odd_pair(struct ra *ra, const struct ir_instr *v, int f, unsigned n, int at)
    return at;
 }
 
+/* The conservative placement: the lowest free run at its alignment. */
+static bool
+place_plain(struct ra *ra, struct ir_instr *v, int f, unsigned n, unsigned al)
+{
+   unsigned b = 0;
+   while (b + n <= ra->nregs[f] && !run_free(ra, f, b, n))
+      b += al;
+   if (b + n > ra->nregs[f])
+      return no_room(ra, v, f);
+   ir_mach_get(ra->m, v)->reg = (struct ir_reg){(int16_t)f, (uint16_t)b, (uint8_t)n};
+   occupy(ra, v);
+   return true;
+}
+
 /* Gives v a free run of n registers of file f, at `hint` when that run is
  * free, else the lowest free run (starting at a multiple of its
  * alignment). */
+static bool place_plain(struct ra *ra, struct ir_instr *v, int f, unsigned n, unsigned al);
+
 static bool
 place(struct ra *ra, struct ir_instr *v, int f, unsigned n, int hint)
 {
    int at = -1;
    unsigned al = align_of(v);
+   if (ra->cons)
+      return place_plain(ra, v, f, n, al);
    if (hint >= 0 && hint % (int)al == 0 && run_free(ra, f, (unsigned)hint, n))
       at = hint;
    for (unsigned b = 0; at < 0 && b + n <= ra->nregs[f]; b += al)
@@ -315,7 +339,7 @@ fix_group(struct ra *ra, struct ir_instr *in, unsigned k)
       struct ir_instr *c = opt_copy_before(ra->sh, in, in->src[m->first[k] + i]);
       ir_mach_get(ra->m, c)->reg = (struct ir_reg){(int16_t)f, (uint16_t)(base + (int)i), 1};
       occupy(ra, c);
-      in->src[m->first[k] + i] = c;
+      ir_set_src(in, m->first[k] + i, c);
       set_last_use(ra, c->id, in);
    }
 }
@@ -424,7 +448,7 @@ fix_groups(struct ra *ra, struct ir_instr *in)
       }
       if (fixed[k] >= 0) {
          for (unsigned i = 0; i < n; i++)
-            in->src[m->first[k] + i] = in->src[m->first[fixed[k]] + i];
+            ir_set_src(in, m->first[k] + i, in->src[m->first[fixed[k]] + i]);
       } else {
          fix_group(ra, in, k);
          for (unsigned i = 0; i < n && n <= 4; i++)
@@ -440,9 +464,15 @@ fix_groups(struct ra *ra, struct ir_instr *in)
    }
 }
 
+static void assign_block_plain(struct ra *ra, struct ir_block *b);
+
 static void
 assign_block(struct ra *ra, struct ir_block *b)
 {
+   if (ra->cons) {
+      assign_block_plain(ra, b);
+      return;
+   }
    for (unsigned f = 0; f < ra->nfiles; f++)
       memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
    const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
@@ -488,6 +518,76 @@ assign_block(struct ra *ra, struct ir_block *b)
    }
 }
 
+/* The conservative variant: no register freed (in the block, or with
+ * unique in the program); the values live in (the validator's liveness)
+ * hold theirs. */
+static void
+assign_block_plain(struct ra *ra, struct ir_block *b)
+{
+   for (unsigned f = 0; f < ra->nfiles; f++)
+      if (ra->level != RA_UNIQUE || (int)f != ra->gpr)
+         memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
+   const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
+   for (unsigned id = 0; id < ra->sh->nvalues; id++) {
+      struct ir_instr *v = ra->sh->values[id];
+      if (v && live_in_set(ra, lin, id) && ir_has_reg(v) && ir_value_in_regs(v))
+         occupy(ra, v);
+   }
+   for (struct ir_instr *in = b->first; in; in = in->next)
+      set_last_use(ra, in->id, NULL);
+   compute_last_uses(ra, b);
+   for (struct ir_instr *in = b->first; in && !ra->failed;) {
+      struct ir_instr *next = in->next;
+      if (in->op == IR_OP_MACH)
+         fix_groups(ra, in);
+      for (unsigned s = 0; in->op != IR_OP_PHI && s < in->nsrc; s++)
+         if (ir_use_extends_life(in, in->src[s]) && last_use(ra, in->src[s]->id) == in)
+            release(ra, in->src[s]);
+      if (ir_value_in_regs(in) && in->op != IR_OP_EXTRACT) {
+         int f = file_of(ra, in);
+         if (!place(ra, in, f, in->op == IR_OP_PHI ? 1 : size_of(in), -1))
+            break;
+         if (in->type == IR_TYPE_V4 && in->op != IR_OP_PHI)
+            next = place_extracts(ra, in);
+         else if (!last_use(ra, in->id) && !live_out(ra, b, in))
+            release(ra, in);
+      }
+      in = next;
+   }
+}
+
+/* General registers a value takes (its size, and its alignment's slack). */
+static unsigned
+gpr_need(struct ra *ra, const struct ir_instr *v)
+{
+   if (!v || !ir_value_in_regs(v) || v->op == IR_OP_EXTRACT || file_of(ra, v) != ra->gpr)
+      return 0;
+   return size_of(v) + align_of(v) - 1;
+}
+
+/* The most conservative level that fits the general file: every value in
+ * a register of its own, else no reuse inside a block (the values live in
+ * and those it defines), else reuse after the last use. */
+static void
+choose_level(struct ra *ra)
+{
+   unsigned n = ra->nregs[ra->gpr], all = 0, worst = 0;
+   for (unsigned id = 0; id < ra->sh->nvalues; id++)
+      all += gpr_need(ra, ra->sh->values[id]);
+   for (unsigned bi = 0; bi < ra->sh->nblocks; bi++) {
+      const struct ir_block *b = ra->sh->blocks[bi];
+      const uint64_t *lin = ra->lv.in + (size_t)bi * ra->lv.nwords;
+      unsigned k = 0;
+      for (unsigned id = 0; id < ra->sh->nvalues; id++)
+         if (live_in_set(ra, lin, id))
+            k += gpr_need(ra, ra->sh->values[id]);
+      for (const struct ir_instr *in = b->first; in; in = in->next)
+         k += gpr_need(ra, in);
+      worst = MAX2(worst, k);
+   }
+   ra->level = all + 8 <= n ? RA_UNIQUE : worst + 8 <= n ? RA_BLOCK : RA_LAST_USE;
+}
+
 /* ------------------------------------------------------------------ */
 /* Outputs and phis                                                     */
 
@@ -505,7 +605,7 @@ copy_outputs(struct ra *ra)
             first = in;
          struct ir_instr *v = in->src[0];
          if (!ir_value_in_regs(v) || file_of(ra, v) != ra->gpr)
-            in->src[0] = opt_copy_before(ra->sh, first, v);
+            ir_set_src(in, 0, opt_copy_before(ra->sh, first, v));
       }
    }
 }
@@ -558,6 +658,36 @@ reg_read(struct ra *ra, const struct ir_instr *v)
                                                                                : -1;
 }
 
+/* The conservative phi copies on the edge pred -> succ: every source
+ * into a register free at the end of pred, then each into its phi, so no
+ * order can overwrite a source still to be read. */
+static void
+resolve_edge_plain(struct ra *ra, struct ir_block *succ, unsigned k, struct pcopy *pc, unsigned n)
+{
+   struct ir_block *pred = succ->preds[k];
+   if (!n)
+      return;
+   scratch_at_end(ra, pred, succ); /* leaves the registers in use occupied */
+   int f = ra->gpr;
+   struct ir_instr *t[64];
+   unsigned r = 0;
+   for (unsigned i = 0; i < n; i++) {
+      while (r < ra->nregs[f] && ra->occ[f][r])
+         r++;
+      if (r >= ra->nregs[f]) {
+         no_room(ra, pc[i].phi, f);
+         return;
+      }
+      t[i] = copy_at_end(ra, pred, pc[i].src);
+      ir_mach_get(ra->m, t[i])->reg = (struct ir_reg){(int16_t)f, (uint16_t)r++, 1};
+   }
+   for (unsigned i = 0; i < n; i++) {
+      struct ir_instr *c = copy_at_end(ra, pred, t[i]);
+      ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;
+      pc[i].phi->src[k] = c;
+   }
+}
+
 /* The phi copies on the edge pred -> succ (source k of succ's phis). */
 static void
 resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
@@ -581,6 +711,10 @@ resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
       no_room(ra, succ->first, ra->gpr);
       return;
    }
+   if (ra->cons) {
+      resolve_edge_plain(ra, succ, k, pc, n);
+      return;
+   }
    int scratch = -2;
    while (n) {
       unsigned i = 0;
@@ -598,7 +732,7 @@ resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
       if (i < n) {
          struct ir_instr *c = copy_at_end(ra, pred, pc[i].src);
          ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;
-         pc[i].phi->src[k] = c;
+         ir_set_src(pc[i].phi, k, c);
          pc[i] = pc[--n];
          continue;
       }
@@ -648,7 +782,14 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    copy_outputs(&ra);
    ir_compute_cfg(sh);
-   ir_liveness(sh, &ra.lv);
+   ra.cons = opt_stage_conservative(ctx, OPT_STAGE_RA) &&
+             opt_conservative(ctx, OPT_STAGE_RA, 0, "every value");
+   if (ra.cons)
+      ir_validate_liveness(sh, &ra.lv);
+   else
+      ir_liveness(sh, &ra.lv);
+   if (ra.cons && ra.gpr >= 0)
+      choose_level(&ra);
    set_last_use(&ra, sh->nvalues, NULL);
    build_classes(&ra);
    for (unsigned bi = 0; bi < sh->nblocks && !ra.failed; bi++)

@@ -587,6 +587,9 @@ reorder(struct sched *s, struct ir_block *b, struct ir_instr *top, const unsigne
 static void
 schedule_block(struct sched *s, struct ir_block *b)
 {
+   if (opt_stage_conservative(s->ctx, OPT_STAGE_SCHED) &&
+       opt_conservative(s->ctx, OPT_STAGE_SCHED, b->first ? b->first->line : 0, "@%u", b->index))
+      return; /* the source order */
    struct ir_instr *top = gather_top(b);
    s->nn = 0;
    memset(s->uses, 0, (s->sh->nvalues + 1) * sizeof(unsigned));

@@ -282,7 +282,7 @@ fault_repro(struct diff_repro *r, enum opt_fault fault)
    diff_check_init(&c);
    c.o.invocations = 64;
    c.o.jobs = 0;
-   c.o.faults = 1ull << fault;
+   opt_fault_set_add(&c.o.faults, (int)fault);
    CHECK(diff_check_add_targets(&c, "a3xx", &d));
    diff_check_add_shader(&c, path, NULL);
    diff_check_make_cases(&c, 1, 1);
@@ -294,7 +294,7 @@ fault_repro(struct diff_repro *r, enum opt_fault fault)
    CHECK(ok);
    char *y = ok ? diff_repro_yaml(&c, 0, text) : NULL;
    ok = y && diff_repro_parse(y, strlen(y), "fault.yaml", r, &d);
-   CHECK(ok && r->o.faults == c.o.faults);
+   CHECK(ok && opt_fault_set_eq(&r->o.faults, &c.o.faults));
    free(y);
    free(text);
    diag_clear(&d);

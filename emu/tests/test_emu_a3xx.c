@@ -354,8 +354,10 @@ test_load_errors(const struct isa_model *m)
    emu_program_bind(&p, &b);
    CHECK(emu_load(&p, &c, &d) == EMU_ERR_BINDING && !c && d.nerrors);
    diag_clear(&d);
-   /* A constant binding into a register file. */
+   /* A constant binding into a predicate file (registers of full and
+    * uniform files may hold one: gfx9 SGPR and VGPR arguments). */
    p.binds[0].kind = EMU_BIND_CONST;
+   p.binds[0].file = (uint8_t)isa_file_find(m, "p0");
    p.binds[0].index = 0;
    CHECK(emu_load(&p, &c, &d) == EMU_ERR_BINDING && !c);
    diag_clear(&d);

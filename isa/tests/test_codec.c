@@ -303,10 +303,10 @@ main(void)
    run_fixture("fixtures/isa/agx.txt", &nmodels);
    CHECK(nmodels == 5);
    test_bundle();
-   random_words("a3xx", 1000000);
-   random_words("sketch_gfx9.yaml", 1000000);
-   random_words("gfx9", 1000000);
-   random_words("sketch_agx.yaml", 1000000);
-   random_words("agx", 1000000);
+   random_words("a3xx", test_reps(1000000));
+   random_words("sketch_gfx9.yaml", test_reps(1000000));
+   random_words("gfx9", test_reps(1000000));
+   random_words("sketch_agx.yaml", test_reps(1000000));
+   random_words("agx", test_reps(1000000));
    return test_done();
 }

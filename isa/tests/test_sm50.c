@@ -366,7 +366,7 @@ main(void)
       return test_done();
    run_fixture(m, "fixtures/isa/sm50.txt");
    model_facts(m);
-   random_bundles(m, 200000);
+   random_bundles(m, test_reps(200000));
    isa_close(m);
    return test_done();
 }

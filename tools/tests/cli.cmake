@@ -214,3 +214,6 @@ cli_test(cli_check_coverage
          "check|captures/vs_mvp_basic.tgsi|captures/fs_blur_gaussian_loop.tgsi|-j0|--invocations|64|--no-repro|--coverage|${CMAKE_BINARY_DIR}/coverage_j0.txt"
          0 OUT "coverage: transform [1-9][0-9]*/[0-9]+ [^\n]*legalize [1-9][0-9]*/[0-9]+[^\n]*hazard-rule [1-9][0-9]*/[0-9]+[^\n]*sync [1-9][0-9]*/[0-9]+[^\n]*isa-op [1-9][0-9]*/[0-9]+[^\n]*encoding [1-9]")
 interp_cli(report_empty_runs "report|${_rp}/empty.json|${_rp}/empty.json" 0)
+
+# check --opt-cmd (an external compiler under test)
+include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)

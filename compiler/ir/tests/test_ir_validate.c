@@ -143,7 +143,7 @@ test_broken_by_pass(void)
    sh = parse("shader FRAG\n"
               "  %0 = load_input slot=0 comp=x\n");
    struct ir_instr *lost = ir_instr_create(sh, IR_OP_FNEG, 1);
-   lost->src[0] = sh->values[0];
+   ir_set_src(lost, 0, sh->values[0]);
    expect_fail(sh, "every live instruction is in a block", "%1 = fneg %0");
 
    /* two blocks in a row */
@@ -156,8 +156,49 @@ test_broken_by_pass(void)
    sh = parse("shader FRAG\n"
               "  %0 = load_input slot=0 comp=x\n"
               "  %1 = fneg %0\n");
-   sh->values[1]->src[0] = NULL;
+   ir_set_src(sh->values[1], 0, NULL);
    expect_fail(sh, "every source is set", "%1 = fneg %?");
+}
+
+/* Use lists: kept by ir_set_src, ir_set_cond and ir_replace_uses; a pass
+ * that writes a source or a condition directly is caught. */
+static void
+test_use_lists(void)
+{
+   const char *text = "shader FRAG\n"
+                      "  %0 = load_input slot=0 comp=x\n"
+                      "  %1 = load_input slot=1 comp=x\n"
+                      "  %2 = fmul %0, %0\n"
+                      "  if %0 {\n"
+                      "    kill\n"
+                      "  }\n"
+                      "  store_output slot=0 comp=x %2\n";
+   struct ir_shader *sh = parse(text);
+   struct ir_instr **v = sh->values;
+   struct diag_list d = {0};
+   CHECK(ir_use_count(v[0]) == 3 && ir_use_count(v[1]) == 0 && ir_use_count(v[2]) == 1);
+   ir_set_src(v[2], 1, v[1]);
+   CHECK(ir_use_count(v[0]) == 2 && ir_use_count(v[1]) == 1);
+   CHECK(ir_replace_uses(sh, v[0], v[1]) == 2); /* a source and the if */
+   CHECK(ir_use_count(v[0]) == 0 && ir_use_count(v[1]) == 3);
+   CHECK(v[2]->src[0] == v[1] && sh->body.v[1]->cond == v[1]);
+   CHECK(ir_validate(sh, NULL, &d) && d.n == 0);
+   /* a removed user keeps its sources and is not rewritten */
+   struct ir_instr *st = ir_list_last_block(&sh->body)->first;
+   ir_instr_remove(st);
+   CHECK(ir_replace_uses(sh, v[2], v[0]) == 0 && st->src[0] == v[2]);
+   ir_shader_free(sh);
+
+   /* injected bug: a pass rewrites a source without ir_set_src, so %1 is
+    * read without being listed (ir_replace_uses(%1) would miss it) */
+   sh = parse(text);
+   sh->values[2]->src[1] = sh->values[1];
+   expect_fail(sh, "a value's use list holds exactly its uses", "%1 = load_input slot=1");
+
+   /* injected bug: an if condition rewritten without ir_set_cond */
+   sh = parse(text);
+   sh->body.v[1]->cond = sh->values[1];
+   expect_fail(sh, "a value's use list holds exactly its uses", "%1 = load_input slot=1");
 }
 
 int
@@ -166,5 +207,6 @@ main(void)
    test_good();
    test_broken();
    test_broken_by_pass();
+   test_use_lists();
    return test_done();
 }

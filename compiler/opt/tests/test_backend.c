@@ -286,7 +286,7 @@ test_selected_semantics(const char *model)
       char *t = xasprintf("%s%s  store_output slot=0 comp=x %%4\n  store_output slot=0 comp=y %%5\n"
                           "  store_output slot=0 comp=z %%6\n  store_output slot=0 comp=w %%7\n",
                           head, groups[i].ops);
-      selected_equals_source(what, t, 20000);
+      selected_equals_source(what, t, test_reps(20000));
       free(t);
       free(what);
    }

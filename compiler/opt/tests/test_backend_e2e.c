@@ -162,7 +162,7 @@ ref_figures(const struct tgsi_shader *s, const struct isa_model *m, struct compi
    struct diag_list d = {0};
    bool ok = ref_compile(s, m, &p, st, &d) == COMPILE_OK && emu_load(&p, &code, &d) == EMU_OK;
    *cycles = 0;
-   for (uint64_t seed = 1; seed <= SEEDS && ok; seed++) {
+   for (uint64_t seed = 1; seed <= test_reps(SEEDS) && ok; seed++) {
       uint64_t c = 0;
       ok = run_seed("ref", s, code, seed, &c, NULL);
       *cycles = MAX2(*cycles, c);
@@ -237,7 +237,7 @@ run_file(const char *path, const struct isa_model *m, bool ffma, struct totals *
       CHECKF(ok, "%s on %s: an illegal encoding", base, model);
       uint64_t cycles = 0, c;
       bool differing = false; /* with ffma: results the fused rounding moved */
-      for (uint64_t seed = 1; seed <= SEEDS && ok; seed++) {
+      for (uint64_t seed = 1; seed <= test_reps(SEEDS) && ok; seed++) {
          char what[256];
          snprintf(what, sizeof(what), "%s %s seed %llu", model, base, (unsigned long long)seed);
          ok = run_seed(what, s, code, seed, &c, ffma ? &differing : NULL);

@@ -82,8 +82,8 @@ load_fixtures(struct fixture *fx)
  * limit >= 0 bisects (at most limit transformations), and *log (may be
  * NULL; caller frees) gets the BISECT lines. */
 static uint64_t
-program_at(const struct tgsi_shader *s, const struct isa_model *m, uint64_t faults, bool ffma,
-           long long limit, char **log)
+program_at(const struct tgsi_shader *s, const struct isa_model *m, struct opt_fault_set faults,
+           bool ffma, long long limit, char **log)
 {
    struct opt_options o = {.bisect_limit = limit, .fuse_ffma = ffma, .faults = faults};
    o.bisect = limit >= 0 || log;
@@ -104,7 +104,8 @@ program_at(const struct tgsi_shader *s, const struct isa_model *m, uint64_t faul
 }
 
 static uint64_t
-program(const struct tgsi_shader *s, const struct isa_model *m, uint64_t faults, bool ffma)
+program(const struct tgsi_shader *s, const struct isa_model *m, struct opt_fault_set faults,
+        bool ffma)
 {
    return program_at(s, m, faults, ffma, -1, NULL);
 }
@@ -189,15 +190,17 @@ test_registry(void)
       CHECKF(nt > 0, "%s: targets", fi->name);
       CHECKF(!opt_fault_on_target((enum opt_fault)f, "gfx9"), "%s: not on gfx9", fi->name);
    }
-   uint64_t mask;
+   struct opt_fault_set mask, want = {{0}};
    struct diag_list d = {0};
+   opt_fault_set_add(&want, 0);
+   opt_fault_set_add(&want, OPT_FAULT_COUNT - 1);
    char *two = xasprintf("%s,%s", opt_fault_info[0].name, opt_fault_info[OPT_FAULT_COUNT - 1].name);
-   CHECK(opt_fault_parse(two, &mask, &d) && mask == (1ull | 1ull << (OPT_FAULT_COUNT - 1)));
+   CHECK(opt_fault_parse(two, &mask, &d) && opt_fault_set_eq(&mask, &want));
    free(two);
    CHECK(!opt_fault_parse("missing-ss,no-such-fault", &mask, &d));
    CHECK(d.n == 1 && strstr(d.v[0].msg, "no-such-fault"));
    diag_clear(&d);
-   CHECK(!opt_fault_parse("", &mask, &d) || mask == 0);
+   CHECK(!opt_fault_parse("", &mask, &d) || !opt_fault_set_any(&mask));
    diag_clear(&d);
    CHECK(opt_fault_find("missing") < 0); /* no prefix matching */
 }
@@ -214,9 +217,11 @@ test_hooks(const struct fixture *fx, unsigned n, struct isa_model **models)
             continue;
          const char *changed = NULL;
          for (unsigned i = 0; i < n && !changed; i++) {
-            uint64_t off = program(fx[i].s, models[t], 0, ffma);
+            struct opt_fault_set none = {{0}}, bit = {{0}};
+            opt_fault_set_add(&bit, f);
+            uint64_t off = program(fx[i].s, models[t], none, ffma);
             if (off != NO_PROGRAM && off != REFUSED &&
-                program(fx[i].s, models[t], 1ull << f, ffma) != off)
+                program(fx[i].s, models[t], bit, ffma) != off)
                changed = fx[i].name;
          }
          CHECKF(changed, "%s on %s: no fixture compiles differently with the fault on", fi->name,
@@ -258,11 +263,12 @@ test_firings(const struct fixture *fx, unsigned n, struct isa_model **models)
    for (int f = 0; f < OPT_FAULT_COUNT; f++) {
       const struct opt_fault_info *fi = &opt_fault_info[f];
       bool ffma = strstr(fi->mode, "fuse-ffma") != NULL;
-      uint64_t bit = 1ull << f;
+      struct opt_fault_set bit = {{0}}, none = {{0}};
+      opt_fault_set_add(&bit, f);
       for (unsigned t = 0; t < ARRAY_SIZE(targets); t++) {
          const struct isa_model *m = models[t];
          for (unsigned i = 0; i < n && opt_fault_on_target((enum opt_fault)f, targets[t]); i++) {
-            uint64_t on = program(fx[i].s, m, bit, ffma), off = program(fx[i].s, m, 0, ffma);
+            uint64_t on = program(fx[i].s, m, bit, ffma), off = program(fx[i].s, m, none, ffma);
             if (off == NO_PROGRAM || off == REFUSED || on == off)
                continue;
             char *log = NULL, pass[64] = "";
@@ -274,11 +280,11 @@ test_firings(const struct fixture *fx, unsigned n, struct isa_model **models)
                    "%s on %s, %s: first firing %lld in pass '%s'", fi->name, targets[t], fx[i].name,
                    k, pass);
             CHECKF(k <= 0 || program_at(fx[i].s, m, bit, ffma, k - 1, NULL) ==
-                                 program_at(fx[i].s, m, 0, ffma, k - 1, NULL),
+                                 program_at(fx[i].s, m, none, ffma, k - 1, NULL),
                    "%s on %s, %s: limit %lld is not the fault-free program", fi->name, targets[t],
                    fx[i].name, k - 1);
             CHECKF(program_at(fx[i].s, m, bit, ffma, 0, NULL) ==
-                       program_at(fx[i].s, m, 0, ffma, 0, NULL),
+                       program_at(fx[i].s, m, none, ffma, 0, NULL),
                    "%s on %s, %s: limit 0 is not the fault-free program", fi->name, targets[t],
                    fx[i].name);
             break; /* one fixture per fault and target */
@@ -304,7 +310,8 @@ test_faults_off(const struct fixture *fx, unsigned n, struct isa_model **models)
       for (unsigned t = 0; t < ARRAY_SIZE(targets); t++)
          for (int ffma = 0; ffma < 2; ffma++) {
             const char *mode = ffma ? "fuse-ffma" : "exact";
-            uint64_t h = program(fx[i].s, models[t], 0, ffma);
+            struct opt_fault_set none = {{0}};
+            uint64_t h = program(fx[i].s, models[t], none, ffma);
             char hash[24] = "refused";
             if (h != REFUSED)
                snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)h);

@@ -54,7 +54,7 @@ seeds(void)
 {
    const char *e = getenv("DIFFCOMP_E2E_SEEDS");
    long n = e ? strtol(e, NULL, 10) : 0;
-   return n > 0 ? (uint64_t)n : E2E_SEEDS;
+   return n > 0 ? (uint64_t)n : test_reps(E2E_SEEDS);
 }
 
 enum outcome { OUT_PASS, OUT_FAIL, OUT_REFUSED, OUT_SKIP };

@@ -1,0 +1,201 @@
+/*
+ * Scalar work and lane masks (gfx9): models whose classes are `scalar`
+ * and whose register file names an "exec" pair.
+ *
+ *  - A scalar op (SALU, SMEM, flow) runs once per wave: it acts on every
+ *    lane of the wave whatever EXEC says, and its result goes to every
+ *    lane's copy of the scalar register, so scalar registers stay uniform
+ *    per wave (a batch of waves in lockstep holds each wave's own value in
+ *    its lanes, so the per-lane loops here are per wave). 64-bit operands
+ *    are register pairs, low word first; an implicit SCC destination gets
+ *    sem_scc().
+ *  - EXEC is a register pair like any other; after an op writes it the
+ *    wave's active lanes are EXEC & live (emu_exec_update). A wave runs
+ *    on with no active lane: the compiled code branches around
+ *    (s_cbranch_execz) or not; divergence is the code's EXEC arithmetic,
+ *    there is no hardware stack.
+ *  - A per-lane (VALU) op writing a scalar register writes a lane mask:
+ *    bit i of the pair is lane i's result, 0 for inactive lanes (VOPC to
+ *    vcc or an SGPR pair). Reading a 64-bit scalar source, a per-lane op
+ *    sees its lane's bit (v_cndmask).
+ *  - s_cbranch_* test an implicit register (scc, vcc, exec): taken when it
+ *    is not 0, or when it is 0 with the model's `!` (the NOT flag).
+ */
+#include "emu/emu_priv.h"
+
+/* Lane i's index in its wave (a batch lays its waves out 64 apart). */
+static inline unsigned
+wave_lane(unsigned i)
+{
+   return i & (EMU_MAX_WAVE - 1);
+}
+
+static const uint32_t *
+cur_buf(const struct emu_wave *w, uint32_t unit)
+{
+   return w->regs + ((size_t)unit * 2 + w->meta[unit].cur) * w->S;
+}
+
+/* Every lane's value of source s: 64 bits for a wide one. */
+static void
+salu_src(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, int64_t t,
+         uint64_t *v)
+{
+   unsigned n = w->n;
+   if (s->kind == EMU_S_IMM) {
+      uint64_t x = s->wide ? (uint64_t)(int64_t)(int32_t)s->value : s->value;
+      for (unsigned i = 0; i < n; i++)
+         v[i] = x;
+      return;
+   }
+   if (s->kind != EMU_S_REG) {
+      const uint32_t *p = emu_fetch(w, op, s, 0, t, w->run->tmp_src[0]);
+      for (unsigned i = 0; i < n; i++)
+         v[i] = p[i];
+      return;
+   }
+   const uint32_t *lo = emu_reg_read(w, op, s, s->unit, t);
+   for (unsigned i = 0; i < n; i++)
+      v[i] = lo[i];
+   if (!s->wide)
+      return;
+   const uint32_t *hi = emu_reg_read(w, op, s, s->unit + 1, t);
+   for (unsigned i = 0; i < n; i++)
+      v[i] |= (uint64_t)hi[i] << 32;
+}
+
+static void
+salu_dst(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, int64_t t,
+         const uint64_t *v)
+{
+   unsigned n = w->n;
+   if (dd->kind != EMU_S_REG)
+      return;
+   for (unsigned h = 0; h < (dd->wide ? 2u : 1u); h++) {
+      uint32_t *cur, *d = emu_reg_write(w, op, dd, dd->unit + h, t, &cur);
+      for (unsigned i = 0; i < n; i++)
+         d[i] = (uint32_t)(v[i] >> (32 * h));
+   }
+}
+
+void
+emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n;
+   /* scratch: the sources, then the two results (n <= maxlanes) */
+   uint64_t *buf = (uint64_t *)run->tmp_comp;
+   uint64_t *v[ISA_MAX_SRC], *r0 = buf + (size_t)ISA_MAX_SRC * n, *r1 = r0 + n;
+   for (unsigned k = 0; k < op->nsrc; k++) {
+      v[k] = buf + (size_t)k * n;
+      salu_src(w, op, &op->src[k], t, v[k]);
+   }
+   bool wide = op->dst[0].wide;
+   for (unsigned k = 0; k < op->nsrc; k++)
+      wide |= op->src[k].wide;
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t s[ISA_MAX_SRC] = {0}, d0 = 0, d1 = 0;
+      for (unsigned k = 0; k < op->nsrc; k++)
+         s[k] = v[k][i];
+      if (!sem_salu64((enum isa_sem)op->sem, s, &d0, &d1)) {
+         uint32_t s32[ISA_MAX_SRC] = {0}, o32[ISA_MAX_DST] = {0};
+         for (unsigned k = 0; k < op->nsrc; k++)
+            s32[k] = (uint32_t)s[k];
+         sem_eval((enum isa_sem)op->sem, &op->args, s32, o32);
+         d0 = o32[0];
+      }
+      if (!wide)
+         d0 &= 0xffffffffu;
+      r0[i] = d0;
+      r1[i] = d1;
+   }
+   /* SCC from the sources and the result the op is named for (the new
+    * EXEC of a saveexec) */
+   if (op->has_scc) {
+      uint64_t *sc = buf; /* the sources are read */
+      bool save = op->ndst > 1;
+      for (unsigned i = 0; i < n; i++)
+         sc[i] = sem_scc((enum isa_sem)op->sem, op->args.type, op->nsrc ? v[0][i] : 0,
+                         op->nsrc > 1 ? v[1][i] : 0, save ? r1[i] : r0[i]);
+      if (op->ndst)
+         salu_dst(w, op, &op->dst[0], t, r0);
+      if (op->ndst > 1)
+         salu_dst(w, op, &op->dst[1], t, r1);
+      salu_dst(w, op, &op->scc_dst, t, sc);
+      return;
+   }
+   if (op->ndst)
+      salu_dst(w, op, &op->dst[0], t, r0);
+   if (op->ndst > 1)
+      salu_dst(w, op, &op->dst[1], t, r1);
+}
+
+/* EXEC at the start: each wave's lanes. */
+void
+emu_exec_init(struct emu_wave *w)
+{
+   const struct emu_code *c = w->run->code;
+   if (!c->exec_mask)
+      return;
+   for (unsigned h = 0; h < 2; h++) {
+      uint32_t *r = w->regs + (size_t)(c->exec_lo + h) * 2 * w->S;
+      for (unsigned i = 0; i < w->n; i++) {
+         unsigned base = i - wave_lane(i), nl = MIN2(w->n - base, (unsigned)EMU_MAX_WAVE);
+         uint64_t m = emu_lanes_all(nl);
+         r[i] = r[w->S + i] = (uint32_t)(m >> (32 * h));
+      }
+   }
+}
+
+/* The active lanes after a write of EXEC: EXEC & live (one wave). */
+void
+emu_exec_update(struct emu_wave *w)
+{
+   const struct emu_code *c = w->run->code;
+   uint64_t m = cur_buf(w, c->exec_lo)[0] | (uint64_t)cur_buf(w, c->exec_lo + 1)[0] << 32;
+   emu_set_active(w, m & w->live);
+}
+
+/* A scalar branch's condition: its register (pair) is not 0, or is 0. */
+bool
+emu_cond_value(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   const struct emu_src *s = &op->cond;
+   uint64_t v = emu_reg_read(w, op, s, s->unit, t)[0];
+   if (s->count > 1)
+      v |= (uint64_t)emu_reg_read(w, op, s, s->unit + 1, t)[0] << 32;
+   return (v != 0) != ((s->mods & ISA_OPND_F_NOT) != 0);
+}
+
+void
+emu_write_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
+                   const uint32_t *r, const uint32_t *mask, int64_t t)
+{
+   unsigned n = w->n;
+   uint32_t *cl, *ch;
+   uint32_t *lo = emu_reg_write(w, op, dd, dd->unit, t, &cl);
+   uint32_t *hi = emu_reg_write(w, op, dd, dd->unit + 1, t, &ch);
+   for (unsigned base = 0; base < n; base += EMU_MAX_WAVE) {
+      unsigned end = MIN2(n, base + EMU_MAX_WAVE);
+      uint64_t b = 0;
+      for (unsigned i = base; i < end; i++)
+         b |= (uint64_t)((r[i] != 0) & (mask[i] & 1u)) << (i - base);
+      for (unsigned i = base; i < end; i++) {
+         lo[i] = (uint32_t)b;
+         hi[i] = (uint32_t)(b >> 32);
+      }
+   }
+}
+
+const uint32_t *
+emu_fetch_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, int64_t t,
+                   uint32_t *tmp)
+{
+   const uint32_t *lo = emu_reg_read(w, op, s, s->unit, t);
+   const uint32_t *hi = emu_reg_read(w, op, s, s->unit + 1, t);
+   for (unsigned i = 0; i < w->n; i++) {
+      unsigned l = wave_lane(i);
+      tmp[i] = ((l < 32 ? lo[i] >> l : hi[i] >> (l - 32)) & 1u);
+   }
+   return tmp;
+}

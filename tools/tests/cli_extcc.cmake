@@ -1,0 +1,52 @@
+# check --opt-cmd: an external compiler under test (diff/extcc.c; README,
+# "Checking your own compiler"). fixtures/extcc/mycc.sh follows the
+# protocol through `diffcomp compile --path opt`; each mode breaks it once.
+set(_mycc ${CMAKE_SOURCE_DIR}/fixtures/extcc/mycc.sh)
+function(extcc_test name mode rc)
+  set(args "check|captures/vs_mvp_basic.tgsi|--no-repro|-q|--opt-cmd-timeout|3")
+  list(APPEND args ${EXTCC_ARGS})
+  string(REPLACE ";" "|" args "${args}")
+  cli_test(${name} "${args}|--opt-cmd|${_mycc} ${mode} {tgsi} {out} {target} {limit} {bindings}"
+           ${rc} ${ARGN})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "DIFFCOMP=$<TARGET_FILE:diffcomp>")
+endfunction()
+
+# The command stands for opt: as assembly and as raw code + bindings.
+set(EXTCC_ARGS captures/cs_bitonic_sort.tgsi)
+extcc_test(extcc_good good 0 OUT "a3xx +2 +2 +0")
+extcc_test(extcc_raw raw 0 OUT "sm50 +2 +2 +0")
+# A miscompile through the command is caught as with the built-in path.
+set(EXTCC_ARGS --target a3xx captures/cs_bitonic_sort.tgsi)
+extcc_test(extcc_fault fault=missing-ss 1
+           OUT "fail a3xx captures/cs_bitonic_sort.tgsi: hazard \\(emu opt\\)")
+set(EXTCC_ARGS)
+# Each broken command is the case's failure, with its stderr tail.
+extcc_test(extcc_fail fail 1 OUT "compile-error \\(opt\\): opt: the command exited with status 1; stderr: mycc: internal error: no instruction")
+extcc_test(extcc_crash crash 1 OUT "crash \\(opt\\): opt: the command died on SIGSEGV.*stderr: mycc: about to crash")
+extcc_test(extcc_hang hang 1 OUT "timeout \\(opt\\): opt: the command ran past its time limit \\(3 s\\) and was killed; stderr: mycc: thinking")
+extcc_test(extcc_garbage garbage 1 OUT "compile-error \\(opt\\): opt: malformed program: {out}:1:1: unknown mnemonic 'this'")
+extcc_test(extcc_binary binary 1 OUT "opt: {out} is not an assembly program \\(binary data at byte 3")
+extcc_test(extcc_empty empty 1 OUT "opt: the command wrote an empty program")
+extcc_test(extcc_wrong_binding wrong-binding 1 OUT "the bindings do not match the shader: binding [0-9]+ writes OUT\\[9\\].x, which the shader does not declare")
+extcc_test(extcc_refuse refuse 1 OUT "opt-refused \\(opt\\): opt: the command does not translate this shader \\(exit 3\\); stderr: mycc: no translation")
+set(EXTCC_ARGS --target a3xx)
+extcc_test(extcc_illegal illegal 1 OUT "illegal-encoding \\(opt\\): opt program: illegal instruction at 0x0")
+# The stderr tail is in the JSON and the JUnit reports too.
+set(EXTCC_ARGS --target a3xx --json -)
+extcc_test(extcc_fail_json fail 1 OUT "\"message\": \"opt: the command exited with status 1; stderr: mycc: internal error")
+set(EXTCC_ARGS --target a3xx --junit -)
+extcc_test(extcc_fail_junit fail 1 OUT "<failure type=\"compile-error\" message=\"opt: the command exited with status 1; stderr: mycc: internal error")
+set(EXTCC_ARGS)
+
+# Templates: {tgsi} and {out} are required; a misspelt placeholder is a
+# usage error; shell's ${VAR} is left alone.
+cli_test(extcc_template_no_out "check|captures/vs_mvp_basic.tgsi|--opt-cmd|mycc {tgsi}" 2
+         ERR "--opt-cmd: the command must name \\{tgsi\\}")
+cli_test(extcc_template_typo "check|captures/vs_mvp_basic.tgsi|--opt-cmd|mycc {tgis} -o {out}" 2
+         ERR "unknown placeholder '\\{tgis\\}'")
+cli_test(extcc_with_fault "check|captures/vs_mvp_basic.tgsi|--inject-fault|missing-ss|--opt-cmd|mycc {tgsi} {out}" 2
+         ERR "--opt-cmd replaces the optimizing compiler")
+
+# The README's worked example, verbatim.
+add_test(NAME readme_extcc COMMAND sh ${CMAKE_SOURCE_DIR}/tools/tests/run_readme.sh ${CMAKE_SOURCE_DIR}
+         $<TARGET_FILE_DIR:diffcomp> extcc)
