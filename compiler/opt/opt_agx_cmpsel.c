@@ -110,6 +110,13 @@ bool_def(const struct cs *z, unsigned j, unsigned t, struct boolean *b, unsigned
    }
    uint32_t k = ~0u;
    unsigned u = 0, n;
+   if (in->sem == ISA_SEM_ISUB && is_imm(&in->src[0], 0) &&
+       agx_opnd_regs(p, in, ISA_SLOT_SRC(1), &u, &n) &&
+       bool_def(z, (unsigned)i, u, b, depth + 1)) { /* 1/0 as ~0/0 */
+      b->x = 0u - b->x;
+      b->y = 0u - b->y;
+      return (b->x != 0) != (b->y != 0);
+   }
    if (in->op == (unsigned)z->u2f && agx_opnd_regs(p, in, ISA_SLOT_SRC(0), &u, &n) &&
        bool_def(z, (unsigned)i, u, b, depth + 1)) { /* 1/0 as 1.0/0.0 */
       b->x = fui((float)b->x);
