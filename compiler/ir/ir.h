@@ -904,7 +904,17 @@ struct opt_pass {
      "s_waitcnt waits until outstanding <= N, not for N operations") \
    X(CBUS_DROP, "const-bus-drop", LEGALIZE, "gfx9", "legalize", "", \
      "a constant-bus violation legalized by dropping the second scalar operand", \
-     "ACO validate const_bus_limit: one SGPR or literal per VALU op on GFX9")
+     "ACO validate const_bus_limit: one SGPR or literal per VALU op on GFX9") \
+   /* agx: cmpsel fusion and waits (issue 18) */ \
+   X(CMPSEL_NOFLIP, "cmpsel-swap-noflip", FOLD, "agx", "cmpsel", "", \
+     "a fused cmpsel whose arms must swap gets its compare sources swapped instead, cc kept", \
+     "Mesa agx_optimizer_cmpsel: a ne select swaps the arms (seed 002); cmpsel has no ccn") \
+   X(CMPSEL_STALE, "cmpsel-stale-source", FOLD, "agx", "cmpsel", "", \
+     "a compare recomputed in its select after one of its sources was overwritten", \
+     "seed 002 heuristic 4 (fuse forward unconditionally): the compare's sources must reach the select") \
+   X(AGX_WAIT_MISSING, "agx-wait-missing", SCHEDULE, "agx", "wait", "", \
+     "no wait before the first reader of a device load's register (the slot still pending)", \
+     "Mesa caee8a3114a (AGX stack ops without scoreboarding), agx_insert_waits.c")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \

@@ -25,6 +25,7 @@
  */
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
+#include "compiler/opt/opt_agx.h"
 
 #include <stdlib.h>
 
@@ -748,6 +749,8 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    /* fuse_ffma permits ffma; a model without it keeps the exact fmad */
    if (opt_op_by_sem(m, ISA_SEM_FFMA) < 0)
       opts.fuse_ffma = false;
+   if (opt_agx_model(m)) /* execution-mask models: machine passes on the reference's code */
+      return opt_agx_compile(s, m, &opts, out, stats, log, d);
    struct ir_shader *sh = ir_from_tgsi(s, d);
    if (!sh)
       return failure(d);

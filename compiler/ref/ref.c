@@ -36,7 +36,7 @@
 #include <stdlib.h>
 
 static const struct ref_target *const targets[] = {&ref_target_a3xx, &ref_target_sm50,
-                                                   &ref_target_gfx9};
+                                                   &ref_target_gfx9, &ref_target_agx};
 
 static void
 vdiag(struct ref_ctx *c, const char *fmt, va_list ap)
@@ -123,7 +123,7 @@ place_homes(struct ref_ctx *c)
 {
    static const enum tgsi_file order[] = {TGSI_FILE_IN, TGSI_FILE_SV, TGSI_FILE_OUT, TGSI_FILE_TEMP,
                                           TGSI_FILE_ADDR};
-   unsigned next = 0;
+   unsigned next = c->reserved; /* registers the target keeps (agx r0l, r1) */
    for (unsigned k = 0; k < ARRAY_SIZE(order); k++) {
       enum tgsi_file f = order[k];
       c->base[f] = next;
@@ -520,6 +520,13 @@ compile_one(struct ref_ctx *c, int32_t pc)
 {
    const struct tgsi_insn *in = &c->s->insns[pc];
    struct ref_cf *f;
+   if (c->exec_flow) {
+      if (in->op == TGSI_OP_NOP || in->op == TGSI_OP_BGNSUB || in->op == TGSI_OP_ENDSUB ||
+          ref_exec_cf(c, pc))
+         return;
+      ref_insn(c, in);
+      return;
+   }
    if (c->stack_flow) {
       if (in->op == TGSI_OP_NOP || in->op == TGSI_OP_BGNSUB || in->op == TGSI_OP_ENDSUB ||
           ref_stack_cf(c, pc))
@@ -670,6 +677,8 @@ setup(struct ref_ctx *c)
    }
    c->gpr = file_of_kind(c->m, ISA_FILE_FULL, &c->ngpr);
    c->cfile = file_of_kind(c->m, ISA_FILE_CONST, &c->nconst);
+   if (c->cfile < 0) /* constants in uniform registers (agx u0..u255) */
+      c->cfile = file_of_kind(c->m, ISA_FILE_UNIFORM, &c->nconst);
    c->pfile = file_of_kind(c->m, ISA_FILE_PREDICATE, NULL);
    c->afile = file_of_kind(c->m, ISA_FILE_ADDRESS, NULL);
    if (c->cfile < 0 && c->t->consts_in_gpr)
@@ -684,6 +693,7 @@ setup(struct ref_ctx *c)
       struct isa_op_info oi;
       isa_op_info(c->m, op, &oi);
       c->stack_flow |= oi.sem == ISA_SEM_SSY;
+      c->exec_flow |= oi.sem == ISA_SEM_EXEC_IF;
    }
    size_files(c);
    return c->t->init(c) && place_homes(c);
@@ -699,47 +709,72 @@ main_end(const struct tgsi_shader *s)
    return (int32_t)s->ninsns;
 }
 
-enum compile_status
-ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_program *out,
-            struct compile_stats *stats, struct diag_list *d)
+void
+ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
+         struct diag_list *d)
 {
-   struct ref_ctx c = {.s = s, .m = m, .d = d, .cur_index = -1, .demote_reg = -1, .gs_handle = -1};
-   memset(out, 0, sizeof(*out));
-   if (stats)
-      memset(stats, 0, sizeof(*stats));
-   if (setup(&c)) {
-      c.l_epilogue = ref_label(&c);
-      ref_demote_begin(&c);
-      if (c.t->begin)
-         c.t->begin(&c);
-      if (c.stack_flow)
-         ref_stack_begin(&c);
-      ref_compile_range(&c, 0, main_end(s));
-      if (c.stack_flow)
-         ref_stack_end(&c);
-      c.cur = NULL;
-      c.cur_index = -1;
-      if (c.status == COMPILE_OK && c.ncf)
-         ref_error(&c, "control flow left open at END");
-      ref_place(&c, c.l_epilogue);
-      ref_demote_end(&c);
-      c.t->end(&c);
-   }
-   for (unsigned k = 0; k < c.ncf; k++)
-      if (c.cf[k].kind == REF_CF_SWITCH)
-         free(c.cf[k].case_label);
-   if (c.status == COMPILE_OK) {
-      out->model = m;
+   memset(c, 0, sizeof(*c));
+   c->s = s;
+   c->m = m;
+   c->d = d;
+   c->cur_index = -1;
+   c->demote_reg = -1;
+   c->gs_handle = -1;
+   if (!setup(c))
+      return;
+   c->l_epilogue = ref_label(c);
+   ref_demote_begin(c);
+   if (c->t->begin)
+      c->t->begin(c);
+   if (c->stack_flow)
+      ref_stack_begin(c);
+   if (c->exec_flow)
+      ref_exec_begin(c);
+   ref_compile_range(c, 0, main_end(s));
+   if (c->stack_flow)
+      ref_stack_end(c);
+   c->cur = NULL;
+   c->cur_index = -1;
+   if (c->status == COMPILE_OK && c->ncf)
+      ref_error(c, "control flow left open at END");
+   ref_place(c, c->l_epilogue);
+   ref_demote_end(c);
+   c->t->end(c);
+}
+
+enum compile_status
+ref_close(struct ref_ctx *c, struct emu_program *out, struct compile_stats *stats)
+{
+   const struct tgsi_shader *s = c->s;
+   for (unsigned k = 0; k < c->ncf; k++)
+      if (c->cf[k].kind == REF_CF_SWITCH)
+         free(c->cf[k].case_label);
+   if (c->status == COMPILE_OK) {
+      out->model = c->m;
       out->stage = s->stage;
       if (s->stage == TGSI_STAGE_GEOM) /* the interpreter's limit */
          out->gs_max_vertices =
              MIN2(1024u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
-      write_bindings(&c, out);
-      ref_finish(&c, out, stats);
+      write_bindings(c, out);
+      ref_finish(c, out, stats);
    }
-   if (c.status != COMPILE_OK)
+   if (c->status != COMPILE_OK)
       emu_program_free(out);
-   free(c.items);
-   free(c.labels);
-   return c.status;
+   free(c->items);
+   free(c->labels);
+   c->items = NULL;
+   c->labels = NULL;
+   return c->status;
+}
+
+enum compile_status
+ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_program *out,
+            struct compile_stats *stats, struct diag_list *d)
+{
+   struct ref_ctx c;
+   memset(out, 0, sizeof(*out));
+   if (stats)
+      memset(stats, 0, sizeof(*stats));
+   ref_open(&c, s, m, d);
+   return ref_close(&c, out, stats);
 }

@@ -303,6 +303,15 @@ struct ref_ctx {
    unsigned e_reg;
    bool dirty;
 
+   /* Execution-mask stack models (ref_cf_exec.c, agx). */
+   bool exec_flow;
+   /* vec4 registers at the start of the full file the target keeps for
+    * itself (agx: r0..r3, r0l the stack count, r1 the link register) */
+   unsigned reserved;
+   /* the items carry their waits already (the optimizing path placed
+    * them): ref_finish adds none */
+   bool waits_placed;
+
    /* DEMOTE (ref_ops.c): a persistent register, ~0 once the lane demoted;
     * -1 when the shader does not demote. */
    int demote_reg;
@@ -321,6 +330,13 @@ struct ref_ctx {
 /* Prototypes                                                           */
 
 /* ref.c */
+/* The front half of ref_compile: the TGSI expanded into c->items (check
+ * c->status); ref_close binds, waits, encodes and frees. The optimizing
+ * path on agx runs its machine passes on the items in between. */
+void ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
+              struct diag_list *d);
+enum compile_status ref_close(struct ref_ctx *c, struct emu_program *out,
+                              struct compile_stats *stats);
 extern const struct ref_target ref_target_a3xx;
 struct ref_cf *ref_push_cf(struct ref_ctx *c, enum ref_cf_kind kind);
 void ref_compile_range(struct ref_ctx *c, int32_t first, int32_t last);
@@ -332,6 +348,7 @@ bool ref_call_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t *first
 void ref_inline_body(struct ref_ctx *c, const struct tgsi_insn *in, int32_t first, int32_t end);
 extern const struct ref_target ref_target_sm50;
 extern const struct ref_target ref_target_gfx9;
+extern const struct ref_target ref_target_agx;
 /* Refuses the current instruction: COMPILE_UNSUPPORTED plus a diagnostic
  * naming the opcode and its line. Returns the status for convenience. */
 enum compile_status ref_unsupported(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF(2, 3);
@@ -400,6 +417,12 @@ bool ref_stack_cf(struct ref_ctx *c, int32_t pc);
 void ref_stack_statement(struct ref_ctx *c);
 void ref_stack_begin(struct ref_ctx *c);
 void ref_stack_end(struct ref_ctx *c);
+
+/* ref_cf_exec.c */
+/* Control flow on execution-mask stack models: true when pc was a
+ * control-flow opcode (compiled here). */
+bool ref_exec_cf(struct ref_ctx *c, int32_t pc);
+void ref_exec_begin(struct ref_ctx *c);
 
 /* ref_emit.c */
 int ref_op(struct ref_ctx *c, const char *name);

@@ -76,6 +76,7 @@ struct hz {
    struct consumers readers, writers; /* for the probes: source, destination slots */
    int role[ISA_ROLE_COUNT];
    int nop_op;
+   int wait_op; /* interlocked models: the slot wait */
 };
 
 static void
@@ -350,6 +351,24 @@ emit_wait_states(struct hz *h, struct need n, int tgsi)
    push(h, &wc, tgsi);
 }
 
+/* Interlocked models (agx): the hardware waits for fixed-latency results;
+ * an op of a class synchronized by a wait slot (loads, stores) is followed
+ * by a wait on its slot, stores included (their messages count against
+ * the slot's pending limit). */
+static void
+emit_slot_wait(struct hz *h, const struct isa_insn *in, int tgsi)
+{
+   struct isa_class_info ci;
+   isa_class_info(h->m, in->cls, &ci);
+   int slot = h->role[ISA_ROLE_WAIT_SLOT];
+   if (ci.sync != ISA_SYNC_WAIT_SLOT || slot < 0 || h->wait_op < 0 || h->c->waits_placed)
+      return;
+   struct isa_insn w;
+   isa_insn_init(h->m, (unsigned)h->wait_op, &w);
+   w.mod[slot] = in->mod[slot];
+   push(h, &w, tgsi);
+}
+
 /* Emits one item with its waits; returns the position a branch to it
  * lands on (a nop emitted in front of it, for a sync or the jump-target
  * flag, is part of it). */
@@ -375,6 +394,10 @@ emit_item(struct hz *h, const struct ref_item *src, bool is_target)
    struct ref_item *it = push(h, &in, src->tgsi);
    it->label = src->label;
    it->target_slot = src->target_slot;
+   if (h->kind == ISA_HAZARD_INTERLOCKED) {
+      emit_slot_wait(h, &it->in, src->tgsi);
+      return begin;
+   }
    struct need n = probe(h, &it->in);
    if (h->kind == ISA_HAZARD_STALL_COUNTS) {
       set_stall(h, it, n);
@@ -540,7 +563,8 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    const uint16_t *nops = isa_ops_by_sem(c->m, ISA_SEM_NOP, &nn);
    if (h.nop_op < 0 && nn) /* gfx9 s_nop */
       h.nop_op = nops[0];
-   if (h.nop_op < 0)
+   h.wait_op = isa_op_find(c->m, "wait");
+   if (h.nop_op < 0 && h.kind != ISA_HAZARD_INTERLOCKED)
       return ref_error(c, "model %s has no nop", isa_model_name(c->m));
    bool *target = xcalloc(c->nitems + 1, sizeof(bool));
    for (unsigned i = 0; i < c->nitems; i++) {

@@ -124,7 +124,7 @@ ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, unsigned c
    int h;
    if (s->reg.indirect || s->reg.dim_indirect) {
       bool cst = s->reg.file == TGSI_FILE_CONST || s->reg.file == TGSI_FILE_IMM;
-      if (c->t->load_indirect(c, &s->reg, comp, &v))
+      if (c->t->load_indirect && c->t->load_indirect(c, &s->reg, comp, &v))
          ;
       else if (!cst)
          v = select_indirect(c, &s->reg, comp);

@@ -267,3 +267,19 @@ check_cli(fbfetch_swapped "--target|sm50|--no-repro|--opt-asm|${_fx}/hand/fs_fbf
           OUT "^fail sm50 fixtures/check/fs_fbfetch.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\]")
 check_cli(fs_indirect_input "--no-repro|-q|${_fx}/fs_indirect_input.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
 check_cli(loop_const_step "--no-repro|-q|${_fx}/fs_loop_const_step.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
+
+# agx (issue 18): every capture agx can run passes (reference against the
+# interpreter, opt against the reference); the others are n/a or skip
+check_cli(agx_captures "check|--target|agx|--no-repro|--invocations|256|${CMAKE_SOURCE_DIR}/captures" 0
+          OUT "agx +81 ")
+# The agx faults are caught at run time and bisect names their firing.
+check_cli(agx_cmpsel "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_cmpsel.tgsi" 0
+          OUT "agx +1 +1 +0")
+check_cli(agx_noflip "check|--target|agx|--invocations|256|--inject-fault|cmpsel-swap-noflip|--repro-dir|${_out}/agxflip|${_fx}/agx_cmpsel.tgsi" 1
+          OUT "fail agx fixtures/check/agx_cmpsel.tgsi: mismatch" CLEAN ${_out}/agxflip SETUP agx_flip)
+check_cli(agx_noflip_bisect "bisect|${_out}/agxflip/agx_cmpsel-agx.yaml" 0 NEEDS agx_flip
+          OUT "pass: cmpsel .*fault cmpsel-swap-noflip: select [0-9]+: compare sources swapped")
+check_cli(agx_stale "check|--target|agx|--no-repro|--invocations|256|--inject-fault|cmpsel-stale-source|${_fx}/agx_cmpsel.tgsi" 1
+          OUT "fail agx fixtures/check/agx_cmpsel.tgsi: mismatch")
+check_cli(agx_wait_missing "check|--target|agx|--no-repro|--invocations|256|--inject-fault|agx-wait-missing|captures/cs_image_filter.tgsi" 1
+          OUT "fail agx captures/cs_image_filter.tgsi: (mismatch|hazard)")

@@ -20,7 +20,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const model_names[] = {"a3xx", "sm50"};
+static const char *const model_names[] = {"a3xx", "sm50", "agx"};
 #define NMODELS (sizeof(model_names) / sizeof(model_names[0]))
 
 static void

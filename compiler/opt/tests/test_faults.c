@@ -19,6 +19,7 @@
  */
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
+#include "compiler/opt/opt_agx.h"
 #include "util/test.h"
 
 #include <ctype.h>
@@ -119,6 +120,8 @@ passes_exist(enum opt_fault f, const char *list)
    for (const char *p = list; *p; n++) {
       size_t k = strcspn(p, ",");
       bool found = k == 4 && !strncmp(p, "emit", 4);
+      for (const char *const *q = opt_agx_passes; *q && !found; q++) /* agx machine passes */
+         found = strlen(*q) == k && !strncmp(*q, p, k);
       for (const struct opt_pass *q = opt_passes; q->name && !found; q++)
          found = strlen(q->name) == k && !strncmp(q->name, p, k);
       char *one = xstrndup(p, k);

@@ -1,0 +1,332 @@
+/*
+ * cmpsel fusion (agx; seed 002, Mesa agx_optimizer_cmpsel). The reference
+ * expansion makes every compare a boolean, t = cmpsel.cc a, b, 1, 0 (or
+ * 0, 1 for the conditions made by swapping the arms), and every select a
+ * test of it, d = icmpsel.ueq t, 0, y, x. A select whose t comes from such
+ * a compare in the same region becomes one instruction,
+ *
+ *     d = cmpsel.cc a, b, x, y        (arms swapped back for a 0, 1 compare)
+ *
+ * when a and b still hold what the compare read (no write between them).
+ * The compare is removed once no read is left that can see its t.
+ *
+ * Fusing reads a and b at the select instead of t: when they would live
+ * only for that (scratch values whose last read was the compare, with
+ * other instructions between), fusing keeps two registers live where the
+ * boolean kept one, so the boolean stays (the register-pressure choice
+ * between recomputing the compare and keeping it live, seed 002). A source
+ * that is a TGSI home, is read again later, or is a uniform loaded by a
+ * mov (then read from the uniform register directly) costs nothing.
+ */
+#include "compiler/opt/opt_agx.h"
+
+struct cs {
+   struct agx_prog *p;
+   int mod_cc, mod_icc, mod_sign, mod_ccn, mod_iccn, ueq, usign, une;
+   int if_fcmp, if_icmp, u2f;
+};
+
+static bool
+is_imm(const struct isa_opnd *o, uint32_t v)
+{
+   return o->kind == ISA_OPND_IMM && o->value == v;
+}
+
+/* The select test: icmpsel.ueq t, 0, y, x on a full register t. */
+static bool
+is_select(const struct cs *z, const struct isa_insn *in, unsigned *t)
+{
+   unsigned n;
+   return in->sem == ISA_SEM_ICMPSEL && in->mod[z->mod_icc] == z->ueq &&
+          in->mod[z->mod_sign] == z->usign && is_imm(&in->src[1], 0) &&
+          in->dst[0].kind == ISA_OPND_REG && (int)in->dst[0].file == z->p->rc->gpr &&
+          agx_opnd_regs(z->p, in, ISA_SLOT_SRC(0), t, &n) && (int)in->src[0].file == z->p->rc->gpr;
+}
+
+/* The region's last live writer of reg before j, or -1. */
+static int
+def_before(const struct agx_prog *p, unsigned j, unsigned reg)
+{
+   for (unsigned k = j; k-- > 0;) {
+      if (!p->dead[k] && agx_writes(p, &p->rc->items[k].in, reg))
+         return (int)k;
+      if (p->start[k])
+         break;
+   }
+   return -1;
+}
+
+static bool
+written_between(const struct agx_prog *p, unsigned reg, unsigned i, unsigned j)
+{
+   for (unsigned k = i + 1; k < j; k++)
+      if (!p->dead[k] && agx_writes(p, &p->rc->items[k].in, reg))
+         return true;
+   return false;
+}
+
+/* The value operand o of item i holds when i runs, if a mov_imm of the
+ * region set it (or it is an immediate). */
+static bool
+known(const struct agx_prog *p, unsigned i, const struct isa_opnd *o, uint32_t *v)
+{
+   if (o->kind == ISA_OPND_IMM) {
+      *v = o->value;
+      return true;
+   }
+   if (o->kind != ISA_OPND_REG || (int)o->file != p->rc->gpr)
+      return false;
+   int d = def_before(p, i, o->index);
+   const struct isa_insn *in = d >= 0 ? &p->rc->items[d].in : NULL;
+   if (!in || in->sem != ISA_SEM_MOV || in->src[0].kind != ISA_OPND_IMM)
+      return false;
+   *v = in->src[0].value;
+   return true;
+}
+
+/* A boolean at item j: register t holds x when compare cmp's condition
+ * holds and y when not, one of them zero. Looks through copies and ANDs
+ * with a known mask in the region (the reference stores a compare's
+ * result to its TGSI home, and IF masks the sign bit off). */
+struct boolean {
+   int cmp;
+   uint32_t x, y;
+};
+
+static bool
+bool_def(const struct cs *z, unsigned j, unsigned t, struct boolean *b, unsigned depth)
+{
+   const struct agx_prog *p = z->p;
+   int i = def_before(p, j, t);
+   if (i < 0 || depth > 4)
+      return false;
+   const struct isa_insn *in = &p->rc->items[i].in;
+   if (in->dst[0].kind != ISA_OPND_REG || (int)in->dst[0].file != p->rc->gpr)
+      return false;
+   if (in->sem == ISA_SEM_FCMPSEL || in->sem == ISA_SEM_ICMPSEL) {
+      b->cmp = i;
+      return known(p, (unsigned)i, &in->src[2], &b->x) &&
+             known(p, (unsigned)i, &in->src[3], &b->y) && (b->x != 0) != (b->y != 0);
+   }
+   uint32_t k = ~0u;
+   unsigned u = 0, n;
+   if (in->sem == ISA_SEM_ISUB && is_imm(&in->src[0], 0) &&
+       agx_opnd_regs(p, in, ISA_SLOT_SRC(1), &u, &n) &&
+       bool_def(z, (unsigned)i, u, b, depth + 1)) { /* 1/0 as ~0/0 */
+      b->x = 0u - b->x;
+      b->y = 0u - b->y;
+      return (b->x != 0) != (b->y != 0);
+   }
+   if (in->op == (unsigned)z->u2f && agx_opnd_regs(p, in, ISA_SLOT_SRC(0), &u, &n) &&
+       bool_def(z, (unsigned)i, u, b, depth + 1)) { /* 1/0 as 1.0/0.0 */
+      b->x = fui((float)b->x);
+      b->y = fui((float)b->y);
+      return (b->x != 0) != (b->y != 0);
+   }
+   bool src_reg =
+       agx_opnd_regs(p, in, ISA_SLOT_SRC(0), &u, &n) && (int)in->src[0].file == p->rc->gpr;
+   if (!src_reg || (in->sem != ISA_SEM_MOV &&
+                    (in->sem != ISA_SEM_AND || !known(p, (unsigned)i, &in->src[1], &k))))
+      return false;
+   if (!bool_def(z, (unsigned)i, u, b, depth + 1))
+      return false;
+   b->x &= k;
+   b->y &= k;
+   return (b->x != 0) != (b->y != 0);
+}
+
+/* reg is read after j in j's region before it is written again. */
+static bool
+read_after(const struct agx_prog *p, unsigned reg, unsigned j)
+{
+   for (unsigned k = j + 1; k < p->rc->nitems && !p->start[k]; k++) {
+      const struct isa_insn *in = &p->rc->items[k].in;
+      if (p->dead[k])
+         continue;
+      if (agx_reads(p, in, reg))
+         return true;
+      if (agx_writes(p, in, reg))
+         return false;
+   }
+   return false;
+}
+
+/* Compare source s (0 or 1) of item i, as instruction j may read it:
+ * the register, or the uniform a mov put there, or the small integer a
+ * mov_imm put there (icmpsel takes 8-bit immediates; fcmpsel's are
+ * minifloats: only 0). Returns the registers it costs: 1 when reading the
+ * register at j keeps it live longer than it would be. */
+static unsigned
+source_at(const struct cs *z, unsigned i, unsigned j, unsigned s, struct isa_opnd *o)
+{
+   const struct agx_prog *p = z->p;
+   const struct isa_insn *cmp = &p->rc->items[i].in;
+   *o = cmp->src[s];
+   unsigned r, n;
+   if (!agx_opnd_regs(p, cmp, ISA_SLOT_SRC(s), &r, &n))
+      return 0; /* an immediate or a uniform */
+   int d = def_before(p, i, r);
+   const struct isa_insn *def = d >= 0 ? &p->rc->items[d].in : NULL;
+   uint8_t flags = o->flags;
+   if (def && def->sem == ISA_SEM_MOV && def->src[0].kind == ISA_OPND_REG &&
+       (int)def->src[0].file == p->rc->cfile) {
+      *o = def->src[0];
+      o->flags = flags;
+      return 0;
+   }
+   if (def && def->sem == ISA_SEM_MOV && def->src[0].kind == ISA_OPND_IMM && !flags &&
+       (cmp->sem == ISA_SEM_ICMPSEL ? def->src[0].value < 256 : def->src[0].value == 0)) {
+      *o = ref_imm(def->src[0].value);
+      return 0;
+   }
+   unsigned live = 0;
+   for (unsigned k = i + 1; k < j; k++)
+      live += !p->dead[k];
+   return !(r < p->homes_end || read_after(p, r, j) || live == 0);
+}
+
+/* Removes item i when what it writes (one scratch register) is read
+ * nowhere any more. */
+static void
+remove_if_dead(struct agx_prog *p, int i)
+{
+   const struct isa_insn *in = i >= 0 ? &p->rc->items[i].in : NULL;
+   unsigned r, n;
+   if (!in || p->dead[i] || in->ndst != 1 || !agx_opnd_regs(p, in, ISA_SLOT_DST(0), &r, &n) ||
+       n != 1 || r < p->homes_end || agx_ends_region(p, (unsigned)i) ||
+       agx_read_elsewhere(p, r, (unsigned)i, (unsigned)i))
+      return;
+   struct isa_class_info ci;
+   isa_class_info(p->m, in->cls, &ci);
+   if (ci.sync != ISA_SYNC_NONE || !opt_transform(p->ctx, "cmpsel: %d removed (no read left)", i))
+      return;
+   p->dead[i] = true;
+   p->st->removed++;
+}
+
+/* The compare's sources as instruction j would read them: false when one
+ * changed since the compare (unless the stale-source fault fires) or
+ * when reading them at j costs registers (counted as a boolean kept). */
+static bool
+sources_at(struct cs *z, int i, unsigned j, unsigned t, struct isa_opnd *a, struct isa_opnd *b)
+{
+   struct agx_prog *p = z->p;
+   /* the register pressure choice: reading the sources at j may keep
+    * them live longer; the boolean t frees its register when j is its
+    * last read */
+   unsigned cost = source_at(z, (unsigned)i, j, 0, a) + source_at(z, (unsigned)i, j, 1, b);
+   unsigned freed = t >= p->homes_end && !read_after(p, t, j) ? 1 : 0;
+   /* a source register still read at j must hold what the compare read */
+   for (unsigned s = 0; s < 2; s++) {
+      const struct isa_opnd *o = s ? b : a;
+      if (o->kind == ISA_OPND_REG && (int)o->file == p->rc->gpr &&
+          written_between(p, o->index, (unsigned)i, j) &&
+          !opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_STALE,
+                           "compare %d recomputed at %u after r%u changed", i, j, o->index))
+         return false;
+   }
+   if (cost > freed) {
+      p->st->kept++;
+      return false;
+   }
+   return true;
+}
+
+/* Fuses the select at j with its compare, if it can and should. */
+static bool
+fuse(struct cs *z, unsigned j)
+{
+   struct agx_prog *p = z->p;
+   struct ref_item *sel = &p->rc->items[j];
+   unsigned t;
+   struct boolean bv;
+   struct isa_opnd a, b;
+   if (!is_select(z, &sel->in, &t) || !bool_def(z, j, t, &bv, 0) ||
+       !sources_at(z, bv.cmp, j, t, &a, &b))
+      return false;
+   int i = bv.cmp;
+   bool inv = bv.x == 0; /* t != 0 when the condition fails */
+   if (!opt_transform(p->ctx, "cmpsel: select %u fused with compare %d", j, i))
+      return false;
+   struct isa_insn f = p->rc->items[i].in;
+   f.dst[0] = sel->in.dst[0];
+   f.src[0] = a;
+   f.src[1] = b;
+   /* t != 0 picks src3 (x): the compare's condition, or its opposite */
+   f.src[2] = inv ? sel->in.src[2] : sel->in.src[3];
+   f.src[3] = inv ? sel->in.src[3] : sel->in.src[2];
+   if (inv && opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_NOFLIP,
+                              "select %u: compare sources swapped, not the arms", j)) {
+      f.src[0] = b;
+      f.src[1] = a;
+      f.src[2] = sel->in.src[3];
+      f.src[3] = sel->in.src[2];
+   }
+   sel->in = f;
+   p->st->fused++;
+   remove_if_dead(p, i);
+   return true;
+}
+
+/* if_icmp.ne t, 0 on a boolean t: the compare's own condition (or its
+ * inverse: the if ops have the invert bit cmpsel lacks) on its sources,
+ * if_fcmp or if_icmp as the compare was. */
+static bool
+fuse_if(struct cs *z, unsigned k)
+{
+   struct agx_prog *p = z->p;
+   struct ref_item *it = &p->rc->items[k];
+   unsigned t, n;
+   struct boolean bv;
+   struct isa_opnd a, b;
+   if (it->in.sem != ISA_SEM_EXEC_IF || it->in.mod[z->mod_iccn] != z->une ||
+       it->in.mod[z->mod_sign] != z->usign || !is_imm(&it->in.src[1], 0) ||
+       !agx_opnd_regs(p, &it->in, ISA_SLOT_SRC(0), &t, &n) || !bool_def(z, k, t, &bv, 0))
+      return false;
+   const struct isa_insn *cmp = &p->rc->items[bv.cmp].in;
+   bool fl = cmp->sem == ISA_SEM_FCMPSEL, inv = bv.x == 0;
+   int cc = cmp->mod[fl ? z->mod_cc : z->mod_icc];
+   int ccn = cc | (inv ? (fl ? 8 : 4) : 0);
+   if ((fl && (cc & 3) == 3 && inv) || !sources_at(z, bv.cmp, k, t, &a, &b) ||
+       !opt_transform(p->ctx, "cmpsel: if %u tests compare %d", k, bv.cmp))
+      return false;
+   struct isa_insn f;
+   isa_insn_init(p->m, (unsigned)(fl ? z->if_fcmp : z->if_icmp), &f);
+   f.src[0] = a;
+   f.src[1] = b;
+   f.src[2] = it->in.src[2];
+   f.mod[fl ? z->mod_ccn : z->mod_iccn] = (int16_t)ccn;
+   if (!fl)
+      f.mod[z->mod_sign] = cmp->mod[z->mod_sign];
+   int d = def_before(p, k, t);
+   it->in = f;
+   remove_if_dead(p, d);
+   remove_if_dead(p, bv.cmp);
+   return true;
+}
+
+bool
+opt_agx_cmpsel(struct agx_prog *p)
+{
+   const struct isa_model *m = p->m;
+   struct cs z = {.p = p,
+                  .mod_cc = isa_mod_find(m, "cc"),
+                  .mod_icc = isa_mod_find(m, "icc"),
+                  .mod_sign = isa_mod_find(m, "isign"),
+                  .mod_ccn = isa_mod_find(m, "ccn"),
+                  .mod_iccn = isa_mod_find(m, "iccn"),
+                  .if_fcmp = isa_op_find(m, "if_fcmp"),
+                  .if_icmp = isa_op_find(m, "if_icmp"),
+                  .u2f = isa_op_find(m, "u32_to_f")};
+   if (z.mod_cc < 0 || z.mod_icc < 0 || z.mod_sign < 0 || z.mod_ccn < 0 || z.mod_iccn < 0 ||
+       z.if_fcmp < 0 || z.if_icmp < 0)
+      return false;
+   z.ueq = isa_mod_value(m, (unsigned)z.mod_icc, "eq");
+   z.une = isa_mod_value(m, (unsigned)z.mod_iccn, "ne");
+   z.usign = isa_mod_value(m, (unsigned)z.mod_sign, "u");
+   bool progress = false;
+   for (unsigned j = 0; j < p->rc->nitems && !p->ctx->limit_hit; j++)
+      if (!p->dead[j])
+         progress |= fuse(&z, j) || fuse_if(&z, j);
+   return progress;
+}

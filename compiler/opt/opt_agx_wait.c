@@ -1,0 +1,156 @@
+/*
+ * Wait placement (agx; Mesa agx_insert_waits.c). A device load or store
+ * (a class synchronized by a wait slot) leaves its slot pending; the
+ * destination registers of a load are not written until a `wait` on the
+ * slot. The pass walks the program and waits on a slot
+ *
+ *   - before the first instruction that reads or writes a register a
+ *     pending load of the slot writes (RAW, WAW);
+ *   - before an async op that would be the slot's 9th pending message
+ *     (at most 8 per slot);
+ *   - on every pending slot before a flow op or barrier and before a
+ *     branch target (the end of a region: waits never cross one).
+ *
+ * The reference waits right after every async op; waiting later is the
+ * optional rewrite (one transformation per async op whose wait moves):
+ * past the bisection limit, or when it is refused, the wait follows the op.
+ */
+#include "compiler/opt/opt_agx.h"
+
+#include <stdlib.h>
+
+#define NREG 256 /* bits of a pending set: registers of the full file */
+
+struct slot {
+   uint64_t regs[NREG / 64];
+   unsigned count;
+   int op; /* an async op of the slot (for the fault's text) */
+};
+
+struct wt {
+   struct agx_prog *p;
+   int wait_op, mod_slot;
+   struct slot s[2];
+   struct ref_item *out;
+   unsigned nout, cap;
+   unsigned *pos; /* by input item: its output index */
+};
+
+static void
+emit_wait(struct wt *w, unsigned slot, int tgsi)
+{
+   struct ref_item it = {.label = -1, .target_slot = -1, .tgsi = tgsi};
+   isa_insn_init(w->p->m, (unsigned)w->wait_op, &it.in);
+   it.in.mod[w->mod_slot] = (int16_t)slot;
+   VEC_PUSH(w->out, w->nout, w->cap, it);
+   memset(&w->s[slot], 0, sizeof(w->s[slot]));
+   w->s[slot].op = -1;
+}
+
+static bool
+pending(const struct slot *s, unsigned r)
+{
+   return r < NREG && ((s->regs[r / 64] >> (r % 64)) & 1);
+}
+
+/* Whether instruction in touches a register pending on slot s. */
+static bool
+needs(const struct wt *w, const struct isa_insn *in, unsigned s)
+{
+   for (unsigned k = 0; k < in->ndst + in->nsrc; k++) {
+      int slot = k < in->ndst ? ISA_SLOT_DST(k) : ISA_SLOT_SRC(k - in->ndst);
+      unsigned f, n;
+      if (!agx_opnd_regs(w->p, in, slot, &f, &n))
+         continue;
+      for (unsigned r = f; r < f + n; r++)
+         if (pending(&w->s[s], r))
+            return true;
+   }
+   return false;
+}
+
+static void
+add_pending(struct wt *w, const struct isa_insn *in, unsigned s, int op)
+{
+   for (unsigned k = 0; k < in->ndst; k++) {
+      unsigned f, n;
+      if (!agx_opnd_regs(w->p, in, ISA_SLOT_DST(k), &f, &n))
+         continue;
+      for (unsigned r = f; r < f + n && r < NREG; r++)
+         w->s[s].regs[r / 64] |= 1ull << (r % 64);
+   }
+   w->s[s].count++;
+   w->s[s].op = op;
+}
+
+static bool
+async(const struct wt *w, const struct isa_insn *in)
+{
+   struct isa_class_info ci;
+   isa_class_info(w->p->m, in->cls, &ci);
+   return ci.sync == ISA_SYNC_WAIT_SLOT;
+}
+
+static void
+place(struct wt *w, unsigned i)
+{
+   struct agx_prog *p = w->p;
+   const struct ref_item *it = &p->rc->items[i];
+   for (unsigned s = 0; s < 2; s++) {
+      if (!w->s[s].count)
+         continue;
+      if (agx_ends_region(p, i)) {
+         emit_wait(w, s, it->tgsi);
+         continue;
+      }
+      if (needs(w, &it->in, s) && !opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_MISSING,
+                                                   "no wait on slot %u before %u", s, i))
+         emit_wait(w, s, it->tgsi);
+   }
+   w->pos[i] = w->nout;
+   VEC_PUSH(w->out, w->nout, w->cap, *it);
+   if (!async(w, &it->in))
+      return;
+   unsigned s = (unsigned)it->in.mod[w->mod_slot] & 1u;
+   add_pending(w, &it->in, s, (int)i);
+   if (!opt_transform(p->ctx, "wait: slot %u after %u moved to its first reader", s, i))
+      emit_wait(w, s, it->tgsi);
+   else
+      p->st->waits_deferred++;
+}
+
+bool
+opt_agx_wait(struct agx_prog *p)
+{
+   struct ref_ctx *c = p->rc;
+   struct wt w = {.p = p,
+                  .wait_op = isa_op_find(p->m, "wait"),
+                  .mod_slot = isa_mod_by_role(p->m, ISA_ROLE_WAIT_SLOT)};
+   if (w.wait_op < 0 || w.mod_slot < 0)
+      return false;
+   w.s[0].op = w.s[1].op = -1;
+   w.pos = xmalloc((c->nitems + 1) * sizeof(unsigned));
+   for (unsigned i = 0; i < c->nitems; i++) {
+      /* a 9th message on a slot waits for the 8 before it */
+      const struct isa_insn *in = &c->items[i].in;
+      unsigned s = (unsigned)in->mod[w.mod_slot] & 1u;
+      if (async(&w, in) && w.s[s].count >= 8)
+         emit_wait(&w, s, c->items[i].tgsi);
+      /* a branch target: the fall-through path waits before it */
+      if (p->start[i] && i > 0)
+         for (unsigned k = 0; k < 2; k++)
+            if (w.s[k].count)
+               emit_wait(&w, k, c->items[i].tgsi);
+      place(&w, i);
+   }
+   w.pos[c->nitems] = w.nout;
+   for (unsigned l = 0; l < c->nlabels; l++)
+      if (c->labels[l] >= 0)
+         c->labels[l] = (int)w.pos[c->labels[l]];
+   free(c->items);
+   c->items = w.out;
+   c->nitems = w.nout;
+   c->items_cap = w.cap;
+   free(w.pos);
+   return true;
+}
