@@ -79,10 +79,10 @@ enum compile_status ref_compile(const struct tgsi_shader *s, const struct isa_mo
 enum compile_status opt_compile(const struct tgsi_shader *s, const struct isa_model *m,
                                 const struct opt_options *o, struct emu_program *out,
                                 struct compile_stats *stats, char **log, struct diag_list *d);
-/* Why the optimizing compiler does not target model m yet (the check then
- * reports the opt side of m's cases as not applicable, and compares the
- * reference against the interpreter), or NULL when it does: a per-target
- * capability, compiler/opt/opt_targets.c. */
-const char *opt_target_lacks(const struct isa_model *m);
+/* Why the optimizing compiler covers only part of TGSI on model m (the
+ * check then reports opt's refusal of a shader on m as not applicable, not
+ * as its failure), or NULL when it covers what the reference does: a
+ * per-target capability, compiler/opt/opt_targets.c. */
+const char *opt_target_partial(const struct isa_model *m);
 
 #endif

@@ -365,11 +365,18 @@ compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
       /* What the reference compiles, the optimizing compiler must too: its
        * refusal is its failure, not a skip (issue 14). */
       bool refused = cs == COMPILE_UNSUPPORTED && pg == &cr->opt && cr->r->ref.valid;
-      diff_result_add(cr->r,
-                      refused                     ? DIFF_SIG_REFUSED
-                      : cs == COMPILE_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED
-                                                  : DIFF_SIG_COMPILE,
-                      pg->name, NULL, 0, "%s: %s", pg->name, e);
+      /* ...unless opt covers only part of TGSI on this target: a visible
+       * n/a naming why, ref still compared with the interpreter. */
+      const char *partial = refused ? opt_target_partial(cr->t->model) : NULL;
+      if (partial)
+         diff_result_add(cr->r, DIFF_SIG_OPT_NA, pg->name, NULL, 0, "%s: %s (%s)", pg->name, e,
+                         partial);
+      else
+         diff_result_add(cr->r,
+                         refused                     ? DIFF_SIG_REFUSED
+                         : cs == COMPILE_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED
+                                                     : DIFF_SIG_COMPILE,
+                         pg->name, NULL, 0, "%s: %s", pg->name, e);
       free(e);
    } else {
       *out =
@@ -515,11 +522,6 @@ step_opt(struct case_run *cr)
 {
    if (cr->j->c->o.opt_cmd && !cr->j->c->opt_override) {
       step_opt_cmd(cr);
-      return true;
-   }
-   const char *lacks = cr->j->c->opt_override ? NULL : opt_target_lacks(cr->t->model);
-   if (lacks) { /* a visible n/a naming why; ref is still compared with the interpreter */
-      diff_result_add(cr->r, DIFF_SIG_OPT_NA, "opt", NULL, 0, "%s", lacks);
       return true;
    }
    struct diag_list d = {0};

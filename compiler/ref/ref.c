@@ -677,12 +677,12 @@ setup(struct ref_ctx *c)
    }
    c->gpr = file_of_kind(c->m, ISA_FILE_FULL, &c->ngpr);
    c->cfile = file_of_kind(c->m, ISA_FILE_CONST, &c->nconst);
+   if (c->cfile < 0 && c->t->consts_in_gpr) /* gfx9: every value in VGPRs */
+      c->cfile = c->gpr;
    if (c->cfile < 0) /* constants in uniform registers (agx u0..u255) */
       c->cfile = file_of_kind(c->m, ISA_FILE_UNIFORM, &c->nconst);
    c->pfile = file_of_kind(c->m, ISA_FILE_PREDICATE, NULL);
    c->afile = file_of_kind(c->m, ISA_FILE_ADDRESS, NULL);
-   if (c->cfile < 0 && c->t->consts_in_gpr)
-      c->cfile = c->gpr;
    if (c->gpr < 0 || c->cfile < 0) {
       ref_error(c, "model %s lacks a full or a constant register file", name);
       return false;
