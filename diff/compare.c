@@ -78,8 +78,7 @@ static const struct tol ffma_tol = {0, 16, 0x1p-14, 0x1p-20};
 
 /* Classes the oracle leaves out (counted as unchecked) unless equal. */
 #define ORACLE_UNCHECKED                                                                           \
-   (ENV_F_DENORM | ENV_F_NAN | ENV_F_DERIV | ENV_F_BITS | ENV_F_CANCEL | ENV_F_EDGE |            \
-    ENV_F_PHASE)
+   (ENV_F_DENORM | ENV_F_NAN | ENV_F_DERIV | ENV_F_BITS | ENV_F_CANCEL | ENV_F_EDGE | ENV_F_PHASE)
 
 uint32_t
 diff_ulp_distance(uint32_t a, uint32_t b)

@@ -175,8 +175,7 @@ load_draw_consts(struct emu_run *run, uint32_t draw, uint32_t *cst)
    const struct emu_code *c = run->code;
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
-      if ((bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE &&
-           bd->kind != EMU_BIND_SIZE) ||
+      if ((bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE) ||
           c->files[bd->file].kind != ISA_FILE_CONST)
          continue;
       uint32_t base = 0;

@@ -180,22 +180,22 @@ struct emu_op {
    uint8_t space;      /* EMU_SPACE_* */
    uint8_t elem_bytes; /* 1, 2 or 4 */
    uint8_t elem_signed;
-   uint8_t ncomp;     /* components loaded / stored */
-   uint8_t off_elems; /* src[1] is an offset in elements, immediate or register (agx) */
-   uint8_t atom_op;   /* enum env_atomic_op (EMU_K_ATOMIC) */
-   uint8_t atom_sub;  /* a3xx sub: the data is negated */
-   uint8_t atom_swap; /* compare-and-swap data is (compare, new), not (new, compare) */
-   uint8_t wrmask;    /* texture components written */
-   uint8_t emit_mode; /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
-   uint8_t unordered; /* counter results return out of order (gfx9 SMEM) */
-   uint8_t waitcnt;   /* s_waitcnt: cnt[] says how far each counter must drop */
-   uint8_t scalar;    /* a scalar class: every lane of the wave, whatever EXEC (gfx9) */
+   uint8_t ncomp;       /* components loaded / stored */
+   uint8_t off_elems;   /* src[1] is an offset in elements, immediate or register (agx) */
+   uint8_t atom_op;     /* enum env_atomic_op (EMU_K_ATOMIC) */
+   uint8_t atom_sub;    /* a3xx sub: the data is negated */
+   uint8_t atom_swap;   /* compare-and-swap data is (compare, new), not (new, compare) */
+   uint8_t wrmask;      /* texture components written */
+   uint8_t emit_mode;   /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
+   uint8_t unordered;   /* counter results return out of order (gfx9 SMEM) */
+   uint8_t waitcnt;     /* s_waitcnt: cnt[] says how far each counter must drop */
+   uint8_t scalar;      /* a scalar class: every lane of the wave, whatever EXEC (gfx9) */
    uint8_t writes_exec; /* a destination covers the EXEC mask: the active lanes change */
    uint8_t has_scc;     /* scc_dst: an implicit SCC destination (sem_scc) */
    uint8_t has_cond;    /* cond: the branch's implicit condition register (gfx9 s_cbranch_*) */
    struct emu_dst scc_dst;
    struct emu_src cond;
-   int8_t cnt[3];     /* vmcnt, lgkmcnt, expcnt (sync kinds 1..3): outstanding allowed, -1 any */
+   int8_t cnt[3]; /* vmcnt, lgkmcnt, expcnt (sync kinds 1..3): outstanding allowed, -1 any */
    uint16_t tex_unit;
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */

@@ -403,8 +403,7 @@ decode_fields(const struct isa_model *m, const struct isa_op *op, const struct i
       const struct isa_slot *sl = &op->slot[s];
       int form;
       uint64_t raw = (uint64_t)vals[sl->field];
-      enum isa_illegal r =
-          decode_operand(m, op, sl, raw, out->mod, slot_opnd(out, op, s), &form);
+      enum isa_illegal r = decode_operand(m, op, sl, raw, out->mod, slot_opnd(out, op, s), &form);
       vals[sl->field] = isa_operand_val(form, raw, op->fields[sl->field].format);
       if (!r && misaligned(m, sl, slot_opnd(out, op, s)))
          r = ISA_ILLEGAL_ALIGN;

@@ -70,9 +70,9 @@ isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v)
 int64_t
 isa_operand_val(int form, uint64_t raw, int format)
 {
-   return form < 0 ? form
-                   : (int64_t)form | (int64_t)(raw & 0xffffffffu) << 16 |
-                         (int64_t)(format + 1) << 48;
+   return form < 0
+              ? form
+              : (int64_t)form | (int64_t)(raw & 0xffffffffu) << 16 | (int64_t)(format + 1) << 48;
 }
 
 bool

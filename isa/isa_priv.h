@@ -208,7 +208,7 @@ struct isa_layout {
    char **dst, **src; /* default operand field names */
    unsigned ndst, nsrc;
    char *syntax;
-   char *type, *width;     /* default operand type / width spec, or NULL */
+   char *type, *width;                           /* default operand type / width spec, or NULL */
    struct isa_implicit imp[2][ISA_MAX_IMPLICIT]; /* implicit operands: [0] dsts, [1] srcs */
    uint8_t nimp[2];
    bool has_imp;

@@ -577,20 +577,20 @@ enum opt_stage { OPT_STAGES(OPT_STAGE_ENUM_) OPT_STAGE_COUNT };
 #undef OPT_STAGE_ENUM_
 
 struct opt_options {
-   const char *passes;      /* comma list run once each in this order; NULL = pipeline */
-   const char *disable;     /* comma list of passes not to run */
-   const char *print_after; /* comma list of passes (or "all") whose result is logged */
-   bool bisect;             /* log every transformation (BISECT lines) */
-   long long bisect_limit;  /* with bisect: do at most this many; < 0 = no limit */
-   long long dump_at;       /* with bisect, > 0: log the IR after the pass in which
-                               transformation dump_at was done or refused */
-   bool bisect_firings;     /* with bisect: count (and limit) injected faults' firings
-                               only; every other transformation is made */
-   bool fuse_ffma;          /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
-   bool inexact;            /* allow inexact algebraic rules on non-precise values */
-   bool validate;           /* validate after every pass even without DIFFCOMP_VALIDATE */
+   const char *passes;          /* comma list run once each in this order; NULL = pipeline */
+   const char *disable;         /* comma list of passes not to run */
+   const char *print_after;     /* comma list of passes (or "all") whose result is logged */
+   bool bisect;                 /* log every transformation (BISECT lines) */
+   long long bisect_limit;      /* with bisect: do at most this many; < 0 = no limit */
+   long long dump_at;           /* with bisect, > 0: log the IR after the pass in which
+                                   transformation dump_at was done or refused */
+   bool bisect_firings;         /* with bisect: count (and limit) injected faults' firings
+                                   only; every other transformation is made */
+   bool fuse_ffma;              /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
+   bool inexact;                /* allow inexact algebraic rules on non-precise values */
+   bool validate;               /* validate after every pass even without DIFFCOMP_VALIDATE */
    struct opt_fault_set faults; /* injected bugs (fault.c); none in real use */
-   bool no_verify;          /* no per-rewrite verification (opt_verify.c) */
+   bool no_verify;              /* no per-rewrite verification (opt_verify.c) */
    /* Conservative stages (conservative.c): bit OPT_STAGE_* runs that
     * mandatory stage's conservative variant, on the items cons_pick says
     * yes to (every item without one). hide_firings: an injected fault

@@ -90,8 +90,8 @@ opt_ctx_fini(struct opt_ctx *ctx)
 static bool
 rewrite_pass(const char *pass)
 {
-   static const char *const names[] = {"copyprop", "constfold", "algebraic",
-                                       "cse",      "fuse",      "expand",    "sdwa"};
+   static const char *const names[] = {"copyprop", "constfold", "algebraic", "cse",
+                                       "fuse",     "expand",    "sdwa"};
    for (unsigned i = 0; pass && i < ARRAY_SIZE(names); i++)
       if (!strcmp(pass, names[i]))
          return true;

@@ -654,8 +654,8 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
  * work; constant operands fold; texel addresses of one image at the same
  * coordinates are one) */
 static const char *const backend_passes[] = {
-    "arrays", "images", "atomics", "jumps", "fp64",     "expand", "constfold", "cse",
-    "dce",    "isel",   "sdwa",    "sched", "ra",       "legalize", "hazard"};
+    "arrays", "images", "atomics", "jumps", "fp64", "expand",   "constfold", "cse",
+    "dce",    "isel",   "sdwa",    "sched", "ra",   "legalize", "hazard"};
 
 /* Whether the comma-separated list names the pass ("all" names every one). */
 static bool
@@ -674,8 +674,8 @@ list_names(const char *list, const char *name, bool all)
 static bool
 uses_backend_pass(const char *list)
 {
-   static const char *const target[] = {"atomics", "jumps", "fp64",     "expand", "isel",
-                                        "sdwa",    "sched", "ra",       "legalize", "hazard"};
+   static const char *const target[] = {"atomics", "jumps", "fp64", "expand",   "isel",
+                                        "sdwa",    "sched", "ra",   "legalize", "hazard"};
    for (unsigned i = 0; i < ARRAY_SIZE(target); i++)
       if (list_names(list, target[i], false))
          return true;
