@@ -30,27 +30,9 @@ by_kind_name(const void *a, const void *b)
    return strcmp(x->name, y->name);
 }
 
-struct text {
-   char *s;
-   size_t n, cap;
-};
-
-static void DC_PRINTF(2, 3) add(struct text *t, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   char *s = xvasprintf(fmt, ap);
-   va_end(ap);
-   size_t l = strlen(s);
-   VEC_RESERVE(t->s, t->cap, t->n + l + 1);
-   memcpy(t->s + t->n, s, l + 1);
-   t->n += l;
-   free(s);
-}
-
 /* One section: the points of kind k, exercised first (with counts). */
 static void
-section(struct text *t, struct text *sum, const char *k, const bool *declared)
+section(struct strbuf *t, struct strbuf *sum, const char *k, const bool *declared)
 {
    size_t n = cover_count(), m = 0, hit = 0, listed = 0;
    const struct cover_point **v = xcalloc(n + 1, sizeof(*v));
@@ -63,18 +45,18 @@ section(struct text *t, struct text *sum, const char *k, const bool *declared)
       }
    qsort(v, m, sizeof(*v), by_kind_name);
    double pct = listed ? 100.0 * (double)hit / (double)listed : 0.0;
-   add(t, "%s: %zu of %zu exercised (%.1f%%)\n", k, hit, listed, pct);
-   add(sum, "%s%s %zu/%zu (%.1f%%)", sum->n ? ", " : "", k, hit, listed, pct);
+   strbuf_printf(t, "%s: %zu of %zu exercised (%.1f%%)\n", k, hit, listed, pct);
+   strbuf_printf(sum, "%s%s %zu/%zu (%.1f%%)", sum->n ? ", " : "", k, hit, listed, pct);
    for (size_t i = 0; i < m; i++)
       if (v[i]->count)
-         add(t, "  %10llu  %s\n", (unsigned long long)v[i]->count, v[i]->name);
+         strbuf_printf(t, "  %10llu  %s\n", (unsigned long long)v[i]->count, v[i]->name);
    for (size_t i = 0; i < m; i++)
       if (!v[i]->count)
-         add(t, "  %10s  %s\n", "-", v[i]->name);
+         strbuf_printf(t, "  %10s  %s\n", "-", v[i]->name);
    for (size_t i = 0; i < n; i++) /* counted, not declared */
       if (!declared[i] && !strcmp(cover_get(i)->kind, k))
-         add(t, "  unlisted    %s\n", cover_get(i)->name);
-   add(t, "\n");
+         strbuf_printf(t, "  unlisted    %s\n", cover_get(i)->name);
+   strbuf_printf(t, "\n");
    free(v);
 }
 
@@ -102,8 +84,9 @@ diff_report_coverage(const struct diff_check *c, char **summary)
    bool *declared = xcalloc(cover_count() + 1, sizeof(bool));
    for (size_t i = 0; i < nd; i++)
       declared[i] = true;
-   struct text t = {0}, sum = {0};
-   add(&t,
+   struct strbuf t = {0}, sum = {0};
+   strbuf_printf(
+       &t,
        "# diffcomp check --coverage: %u optimizing compiles of %u cases; count, or - when "
        "not exercised\n\n",
        compiles, c->ncases);

@@ -219,3 +219,17 @@ utf8_text_prefix(const char *s, size_t len)
    }
    return i;
 }
+
+void
+strbuf_printf(struct strbuf *b, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char *t = xvasprintf(fmt, ap);
+   va_end(ap);
+   size_t k = strlen(t);
+   VEC_RESERVE(b->s, b->cap, b->n + k + 1);
+   memcpy(b->s + b->n, t, k + 1);
+   b->n += k;
+   free(t);
+}

@@ -72,6 +72,13 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) DC_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
+/* A growing NUL-terminated string: {0} is empty; s is NULL until the
+ * first append, then owned by the caller. */
+struct strbuf {
+   char *s;
+   size_t n, cap;
+};
+void strbuf_printf(struct strbuf *b, const char *fmt, ...) DC_PRINTF(2, 3);
 bool read_file(const char *path, char **text, size_t *len, char **err);
 bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
 /* Seconds on the monotonic clock: differences time a run. */

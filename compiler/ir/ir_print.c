@@ -32,24 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-struct sbuf {
-   char *s;
-   size_t n, cap;
-};
-
-static void DC_PRINTF(2, 3) sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   char *t = xvasprintf(fmt, ap);
-   va_end(ap);
-   size_t k = strlen(t);
-   VEC_RESERVE(b->s, b->cap, b->n + k + 1);
-   memcpy(b->s + b->n, t, k + 1);
-   b->n += k;
-   free(t);
-}
-
 /* Formats an immediate so that ir_parse gives back the same bits: small
  * integers in decimal, floats with a short exact decimal form as floats
  * (always with '.' or 'e'), anything else in hex. Returns true if it was
@@ -90,7 +72,7 @@ ir_format_imm(char *buf, size_t size, uint64_t bits, bool is64)
 }
 
 static void
-print_field(struct sbuf *b, enum ir_field f, int32_t v)
+print_field(struct strbuf *b, enum ir_field f, int32_t v)
 {
    const char *name = NULL;
    switch (f) {
@@ -122,59 +104,59 @@ print_field(struct sbuf *b, enum ir_field f, int32_t v)
       break;
    }
    if (name)
-      sb_printf(b, " %s=%s", ir_field_names[f], name);
+      strbuf_printf(b, " %s=%s", ir_field_names[f], name);
    else
-      sb_printf(b, " %s=%" PRId32, ir_field_names[f], v);
+      strbuf_printf(b, " %s=%" PRId32, ir_field_names[f], v);
 }
 
 static void
-print_value(struct sbuf *b, const struct ir_instr *v)
+print_value(struct strbuf *b, const struct ir_instr *v)
 {
    if (v)
-      sb_printf(b, "%%%u", v->id);
+      strbuf_printf(b, "%%%u", v->id);
    else
-      sb_printf(b, "%%?");
+      strbuf_printf(b, "%%?");
 }
 
 /* Value flags, then the backend's register (@r1.y) when placed. */
 static void
-print_flags_and_reg(struct sbuf *b, const struct ir_instr *in)
+print_flags_and_reg(struct strbuf *b, const struct ir_instr *in)
 {
    if (in->flags & IR_VF_PRECISE)
-      sb_printf(b, " precise");
+      strbuf_printf(b, " precise");
    if (in->flags & IR_VF_INVARIANT)
-      sb_printf(b, " invariant");
+      strbuf_printf(b, " invariant");
    if (ir_reg_file(in) >= 0) {
       char *t = ir_reg_print(in);
-      sb_printf(b, "%s", t);
+      strbuf_printf(b, "%s", t);
       free(t);
    }
 }
 
 static void
-print_instr(struct sbuf *b, const struct ir_instr *in)
+print_instr(struct strbuf *b, const struct ir_instr *in)
 {
    const struct ir_op_info *info = in->op < IR_OP_COUNT ? &ir_op_info[in->op] : NULL;
    if (!info) {
-      sb_printf(b, "<bad op %d>", (int)in->op);
+      strbuf_printf(b, "<bad op %d>", (int)in->op);
       return;
    }
    if (in->type != IR_TYPE_NONE)
-      sb_printf(b, "%%%u = ", in->id);
-   sb_printf(b, "%s", info->name);
+      strbuf_printf(b, "%%%u = ", in->id);
+   strbuf_printf(b, "%s", info->name);
    if (in->op == IR_OP_MACH) {
       char *t = ir_mach_print(in);
-      sb_printf(b, " %s", t);
+      strbuf_printf(b, " %s", t);
       free(t);
       print_flags_and_reg(b, in);
       return;
    }
    if ((info->dst == IR_TC_S || info->dst == IR_TC_T) && in->type == IR_TYPE_64)
-      sb_printf(b, ".64");
+      strbuf_printf(b, ".64");
    if (in->op == IR_OP_IMM) {
       char t[64];
       ir_format_imm(t, sizeof(t), in->imm, in->type == IR_TYPE_64);
-      sb_printf(b, " %s", t);
+      strbuf_printf(b, " %s", t);
    }
    for (int f = 0; f < IR_FIELD_COUNT; f++) {
       int32_t v = ir_field_get(in, f);
@@ -182,15 +164,15 @@ print_instr(struct sbuf *b, const struct ir_instr *in)
          print_field(b, f, v);
    }
    for (unsigned i = 0; i < in->nsrc; i++) {
-      sb_printf(b, i ? ", " : " ");
+      strbuf_printf(b, i ? ", " : " ");
       if (in->op == IR_OP_PHI && in->pred) {
          if (in->pred[i])
-            sb_printf(b, "@%u ", in->pred[i]->index);
+            strbuf_printf(b, "@%u ", in->pred[i]->index);
          else
-            sb_printf(b, "@? ");
+            strbuf_printf(b, "@? ");
       } else if (in->op == IR_OP_TEX && in->role) {
          unsigned r = in->role[i];
-         sb_printf(b, "%s ", r < IR_TEXSRC_COUNT ? ir_tex_role_names[r] : "?");
+         strbuf_printf(b, "%s ", r < IR_TEXSRC_COUNT ? ir_tex_role_names[r] : "?");
       }
       print_value(b, in->src[i]);
    }
@@ -200,7 +182,7 @@ print_instr(struct sbuf *b, const struct ir_instr *in)
 char *
 ir_print_instr(const struct ir_instr *in)
 {
-   struct sbuf b = {0};
+   struct strbuf b = {0};
    print_instr(&b, in);
    if (!b.s)
       return xstrdup("");
@@ -208,24 +190,24 @@ ir_print_instr(const struct ir_instr *in)
 }
 
 static void
-indent(struct sbuf *b, int depth)
+indent(struct strbuf *b, int depth)
 {
-   sb_printf(b, "%*s", 2 * depth, "");
+   strbuf_printf(b, "%*s", 2 * depth, "");
 }
 
-static void print_list(struct sbuf *b, const struct ir_list *l, int depth, const bool *labelled,
+static void print_list(struct strbuf *b, const struct ir_list *l, int depth, const bool *labelled,
                        unsigned nlabels);
 
 static void
-print_block(struct sbuf *b, const struct ir_block *blk, int depth, const bool *labelled,
+print_block(struct strbuf *b, const struct ir_block *blk, int depth, const bool *labelled,
             unsigned nlabels)
 {
    if (blk->index < nlabels && labelled[blk->index])
-      sb_printf(b, "@%u:\n", blk->index);
+      strbuf_printf(b, "@%u:\n", blk->index);
    for (const struct ir_instr *in = blk->first; in; in = in->next) {
       indent(b, depth);
       print_instr(b, in);
-      sb_printf(b, "\n");
+      strbuf_printf(b, "\n");
    }
 }
 
@@ -239,7 +221,7 @@ list_is_empty(const struct ir_list *l, const bool *labelled, unsigned nlabels)
 }
 
 static void
-print_list(struct sbuf *b, const struct ir_list *l, int depth, const bool *labelled,
+print_list(struct strbuf *b, const struct ir_list *l, int depth, const bool *labelled,
            unsigned nlabels)
 {
    for (unsigned i = 0; i < l->n; i++) {
@@ -250,50 +232,52 @@ print_list(struct sbuf *b, const struct ir_list *l, int depth, const bool *label
          break;
       case IR_NODE_IF:
          indent(b, depth);
-         sb_printf(b, "if ");
+         strbuf_printf(b, "if ");
          print_value(b, n->cond);
-         sb_printf(b, " {\n");
+         strbuf_printf(b, " {\n");
          print_list(b, &n->then_list, depth + 1, labelled, nlabels);
          if (!list_is_empty(&n->else_list, labelled, nlabels)) {
             indent(b, depth);
-            sb_printf(b, "} else {\n");
+            strbuf_printf(b, "} else {\n");
             print_list(b, &n->else_list, depth + 1, labelled, nlabels);
          }
          indent(b, depth);
-         sb_printf(b, "}\n");
+         strbuf_printf(b, "}\n");
          break;
       case IR_NODE_LOOP:
          indent(b, depth);
-         sb_printf(b, "loop {\n");
+         strbuf_printf(b, "loop {\n");
          print_list(b, &n->body, depth + 1, labelled, nlabels);
          indent(b, depth);
-         sb_printf(b, "}\n");
+         strbuf_printf(b, "}\n");
          break;
       }
    }
 }
 
 static void
-print_header(struct sbuf *b, const struct ir_shader *sh)
+print_header(struct strbuf *b, const struct ir_shader *sh)
 {
-   sb_printf(b, "shader %s\n", sh->stage < TGSI_STAGE_COUNT ? tgsi_stage_names[sh->stage] : "?");
+   strbuf_printf(b, "shader %s\n",
+                 sh->stage < TGSI_STAGE_COUNT ? tgsi_stage_names[sh->stage] : "?");
    if (sh->model)
-      sb_printf(b, "model %s\n", isa_model_name(sh->model));
+      strbuf_printf(b, "model %s\n", isa_model_name(sh->model));
    for (unsigned i = 0; i < sh->ninputs; i++) {
       const struct ir_input *p = &sh->inputs[i];
-      sb_printf(b, "input %" PRId32 " %s %" PRIu32 " %s %s\n", p->slot, tgsi_semantic_names[p->sem],
-                p->sem_index, tgsi_interp_names[p->interp], tgsi_location_names[p->loc]);
+      strbuf_printf(b, "input %" PRId32 " %s %" PRIu32 " %s %s\n", p->slot,
+                    tgsi_semantic_names[p->sem], p->sem_index, tgsi_interp_names[p->interp],
+                    tgsi_location_names[p->loc]);
    }
    for (unsigned i = 0; i < sh->noutputs; i++) {
       const struct ir_output *p = &sh->outputs[i];
-      sb_printf(b, "output %" PRId32 " %s %" PRIu32 "%s\n", p->slot, tgsi_semantic_names[p->sem],
-                p->sem_index, p->invariant ? " invariant" : "");
+      strbuf_printf(b, "output %" PRId32 " %s %" PRIu32 "%s\n", p->slot,
+                    tgsi_semantic_names[p->sem], p->sem_index, p->invariant ? " invariant" : "");
    }
    for (unsigned i = 0; i < sh->narrays; i++)
-      sb_printf(b, "array %" PRId32 " %" PRId32 "\n", sh->arrays[i].id, sh->arrays[i].slots);
+      strbuf_printf(b, "array %" PRId32 " %" PRId32 "\n", sh->arrays[i].id, sh->arrays[i].slots);
    for (unsigned i = 0; i < IR_MAX_CBUFS; i++)
       if (sh->cbuf_slots[i])
-         sb_printf(b, "cbuf %u %" PRIu32 "\n", i, sh->cbuf_slots[i]);
+         strbuf_printf(b, "cbuf %u %" PRIu32 "\n", i, sh->cbuf_slots[i]);
 }
 
 /* Block labels are the block indices of ir_compute_cfg: the numbering is
@@ -304,7 +288,7 @@ ir_print(const struct ir_shader *csh)
    struct ir_shader *sh = (struct ir_shader *)csh;
    if (!sh->cfg_valid)
       ir_compute_cfg(sh);
-   struct sbuf b = {0};
+   struct strbuf b = {0};
    print_header(&b, sh);
    bool *labelled = xcalloc(sh->nblocks + 1, sizeof(bool));
    for (unsigned i = 0; i < sh->nvalues; i++) {

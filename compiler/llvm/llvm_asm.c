@@ -17,24 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-struct out {
-   char *s;
-   size_t n, cap;
-};
-
-static void DC_PRINTF(2, 3) put(struct out *o, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   char *t = xvasprintf(fmt, ap);
-   va_end(ap);
-   size_t l = strlen(t);
-   VEC_RESERVE(o->s, o->cap, o->n + l + 1);
-   memcpy(o->s + o->n, t, l + 1);
-   o->n += l;
-   free(t);
-}
-
 static const char *
 line_end(const char *s)
 {
@@ -44,7 +26,7 @@ line_end(const char *s)
 
 /* The header: directives and bindings in argument order. */
 static bool
-header(const char *ir, struct out *o, struct diag_list *d, const char *name)
+header(const char *ir, struct strbuf *o, struct diag_list *d, const char *name)
 {
    static const char tag[] = "; diffcomp-llvm: ";
    unsigned ns = 0, nv = 0, nr = 0, line = 0;
@@ -56,24 +38,24 @@ header(const char *ir, struct out *o, struct diag_list *d, const char *name)
          const char *a = s + sizeof(tag) - 1;
          int len = (int)(e - a);
          if (!strncmp(a, "stage ", 6)) {
-            put(o, ".stage %.*s\n", len - 6, a + 6);
+            strbuf_printf(o, ".stage %.*s\n", len - 6, a + 6);
             stage = true;
          } else if (!strncmp(a, "directive ", 10)) {
-            put(o, "%.*s\n", len - 10, a + 10);
+            strbuf_printf(o, "%.*s\n", len - 10, a + 10);
          } else if (!strncmp(a, "arg s ", 6) || !strncmp(a, "arg v ", 6)) {
             bool sg = a[4] == 's';
             const char *b = a + 6;
             const char *sp = strchr(b, ' ');
             if (!sp || sp > e)
                goto bad;
-            put(o, "%.*s %c%u %.*s\n", (int)(sp - b), b, sg ? 's' : 'v', sg ? ns++ : nv++,
-                (int)(e - sp - 1), sp + 1);
+            strbuf_printf(o, "%.*s %c%u %.*s\n", (int)(sp - b), b, sg ? 's' : 'v', sg ? ns++ : nv++,
+                          (int)(e - sp - 1), sp + 1);
          } else if (!strncmp(a, "ret ", 4)) {
             const char *b = a + 4;
             const char *sp = strchr(b, ' ');
             if (!sp || sp > e)
                goto bad;
-            put(o, "%.*s v%u %.*s\n", (int)(sp - b), b, nr++, (int)(e - sp - 1), sp + 1);
+            strbuf_printf(o, "%.*s v%u %.*s\n", (int)(sp - b), b, nr++, (int)(e - sp - 1), sp + 1);
          } else {
             goto bad;
          }
@@ -100,7 +82,7 @@ header(const char *ir, struct out *o, struct diag_list *d, const char *name)
 
 /* One line of the body, rewritten; false to drop it. */
 static bool
-body_line(const char *s, const char *e, struct out *o)
+body_line(const char *s, const char *e, struct strbuf *o)
 {
    while (s < e && isspace((unsigned char)*s))
       s++;
@@ -114,26 +96,26 @@ body_line(const char *s, const char *e, struct out *o)
    if (*s == '.' && c[-1] != ':')
       return false;    /* an assembler directive */
    if (c[-1] == ':') { /* a label */
-      put(o, "%.*s\n", (int)(c - s - (*s == '.')), s + (*s == '.'));
+      strbuf_printf(o, "%.*s\n", (int)(c - s - (*s == '.')), s + (*s == '.'));
       return true;
    }
    /* Branch targets: ".LBB0_2" -> "$LBB0_2". */
    for (const char *p = s; p < c; p++) {
       if (p[0] == '.' && p + 1 < c && p[1] == 'L' && (p == s || p[-1] == ' ' || p[-1] == ',')) {
-         put(o, "$");
+         strbuf_printf(o, "$");
          continue;
       }
-      put(o, "%c", *p);
+      strbuf_printf(o, "%c", *p);
    }
-   put(o, "\n");
+   strbuf_printf(o, "\n");
    return true;
 }
 
 char *
 llvm_asm_to_program(const char *ir, const char *asm_text, const char *asm_name, struct diag_list *d)
 {
-   struct out o = {0};
-   put(&o, "; llc's code (diffcomp llvm), bindings from the IR's calling convention\n");
+   struct strbuf o = {0};
+   strbuf_printf(&o, "; llc's code (diffcomp llvm), bindings from the IR's calling convention\n");
    if (!header(ir, &o, d, asm_name)) {
       free(o.s);
       return NULL;
@@ -171,6 +153,6 @@ llvm_asm_to_program(const char *ir, const char *asm_text, const char *asm_name, 
       return NULL;
    }
    if (!ended)
-      put(&o, "s_endpgm\n"); /* the return to the shader part epilog */
+      strbuf_printf(&o, "s_endpgm\n"); /* the return to the shader part epilog */
    return o.s;
 }

@@ -30,24 +30,6 @@ typedef uint64_t val; /* %vN (N < 2^32), or VK | a 32-bit constant */
 #define MAX_SGPR_ARGS 44  /* llc assigns inreg arguments s0..s43 */
 #define MAX_VGPR_ARGS 136 /* and the others v0..v135 */
 
-struct sbuf {
-   char *s;
-   size_t n, cap;
-};
-
-static void DC_PRINTF(2, 3) sb_add(struct sbuf *b, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   char *t = xvasprintf(fmt, ap);
-   va_end(ap);
-   size_t l = strlen(t);
-   VEC_RESERVE(b->s, b->cap, b->n + l + 1);
-   memcpy(b->s + b->n, t, l + 1);
-   b->n += l;
-   free(t);
-}
-
 struct phi {
    unsigned var;
    val res;
@@ -57,7 +39,7 @@ struct phi {
 };
 
 struct block {
-   struct sbuf body;
+   struct strbuf body;
    struct phi *phis;
    unsigned nphis, phis_cap;
    bool term;
@@ -119,7 +101,7 @@ struct tr {
    unsigned depth, inline_depth;
    unsigned exit;
    struct edges exits;
-   struct sbuf decls;
+   struct strbuf decls;
    uint32_t declared; /* intrinsic declarations emitted (bit per kind) */
    bool invariant;    /* an INVARIANT output: nothing may fuse (its inputs are exact) */
    bool uses_lds;
@@ -182,7 +164,7 @@ static val DC_PRINTF(2, 3) emit(struct tr *t, const char *fmt, ...)
    char *m = xvasprintf(fmt, ap);
    va_end(ap);
    val r = t->nid++;
-   sb_add(&blk(t)->body, "  %%v%u = %s\n", (uint32_t)r, m);
+   strbuf_printf(&blk(t)->body, "  %%v%u = %s\n", (uint32_t)r, m);
    free(m);
    return r;
 }
@@ -193,7 +175,7 @@ static void DC_PRINTF(2, 3) emit0(struct tr *t, const char *fmt, ...)
    va_start(ap, fmt);
    char *m = xvasprintf(fmt, ap);
    va_end(ap);
-   sb_add(&blk(t)->body, "  %s\n", m);
+   strbuf_printf(&blk(t)->body, "  %s\n", m);
    free(m);
 }
 
@@ -334,7 +316,7 @@ use(struct tr *t, enum intr k)
    if (t->declared & (1u << k))
       return;
    t->declared |= 1u << k;
-   sb_add(&t->decls, "%s\n", intr_decl[k]);
+   strbuf_printf(&t->decls, "%s\n", intr_decl[k]);
 }
 
 /* Float ops on i32 values, returning i32. */
@@ -1629,7 +1611,7 @@ do_switch(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    fr->end = new_block(t);
    unsigned n = (unsigned)in->target - pc;
    fr->cases = xcalloc(n + 1, sizeof(unsigned));
-   struct sbuf sw = {0};
+   struct strbuf sw = {0};
    unsigned depth = 0, last = 0, dflt = 0;
    uint32_t *seen = NULL;
    unsigned nseen = 0, seen_cap = 0;
@@ -1661,7 +1643,7 @@ do_switch(struct tr *t, const struct tgsi_insn *in, unsigned pc)
          continue; /* the first CASE with a value takes it */
       VEC_PUSH(seen, nseen, seen_cap, cv);
       sw_edge(fr, last);
-      sb_add(&sw, " i32 %d, label %%b%u", (int32_t)cv, last);
+      strbuf_printf(&sw, " i32 %d, label %%b%u", (int32_t)cv, last);
    }
    free(seen);
    fr->has_default = dflt != 0;
@@ -1954,14 +1936,14 @@ declare(struct tr *t)
 }
 
 static void
-print_phis(struct tr *t, struct sbuf *o, struct block *b)
+print_phis(struct tr *t, struct strbuf *o, struct block *b)
 {
    for (unsigned k = 0; k < b->nphis; k++) {
       struct phi *p = &b->phis[k];
-      sb_add(o, "  %s = phi i32", V(p->res));
+      strbuf_printf(o, "  %s = phi i32", V(p->res));
       for (unsigned j = 0; j < p->n; j++)
-         sb_add(o, "%s [ %s, %%b%u ]", j ? "," : "", V(p->v[j]), p->blk[j]);
-      sb_add(o, "\n");
+         strbuf_printf(o, "%s [ %s, %%b%u ]", j ? "," : "", V(p->v[j]), p->blk[j]);
+      strbuf_printf(o, "\n");
       free(p->v);
       free(p->blk);
    }
@@ -1985,51 +1967,51 @@ finish(struct tr *t)
          nout = MAX2(nout, s->decls[k].last + 1);
    if (s->stage == TGSI_STAGE_COMP)
       nout = 0;
-   struct sbuf o = {0};
-   sb_add(&o, "; TGSI %s translated by diffcomp for llc -march=amdgcn -mcpu=gfx900\n",
-          s->name ? s->name : "<tgsi>");
-   sb_add(&o, "; diffcomp-llvm: stage %s\n",
-          s->stage == TGSI_STAGE_FRAG   ? "frag"
-          : s->stage == TGSI_STAGE_VERT ? "vert"
-                                        : "comp");
+   struct strbuf o = {0};
+   strbuf_printf(&o, "; TGSI %s translated by diffcomp for llc -march=amdgcn -mcpu=gfx900\n",
+                 s->name ? s->name : "<tgsi>");
+   strbuf_printf(&o, "; diffcomp-llvm: stage %s\n",
+                 s->stage == TGSI_STAGE_FRAG   ? "frag"
+                 : s->stage == TGSI_STAGE_VERT ? "vert"
+                                               : "comp");
    for (unsigned k = 0; k < t->ndirs; k++)
-      sb_add(&o, "; diffcomp-llvm: directive %s\n", t->dirs[k]);
+      strbuf_printf(&o, "; diffcomp-llvm: directive %s\n", t->dirs[k]);
    for (unsigned k = 0; k < t->nargs; k++)
-      sb_add(&o, "; diffcomp-llvm: arg %c %s\n", t->args[k].kind, t->args[k].bind);
+      strbuf_printf(&o, "; diffcomp-llvm: arg %c %s\n", t->args[k].kind, t->args[k].bind);
    for (unsigned r = 0; r < nout; r++)
       for (unsigned c = 0; c < 4; c++)
-         sb_add(&o, "; diffcomp-llvm: ret .output OUT[%u].%c\n", r, "xyzw"[c]);
-   sb_add(&o, "\n");
-   struct sbuf rt = {0};
+         strbuf_printf(&o, "; diffcomp-llvm: ret .output OUT[%u].%c\n", r, "xyzw"[c]);
+   strbuf_printf(&o, "\n");
+   struct strbuf rt = {0};
    if (!nout)
-      sb_add(&rt, "void");
+      strbuf_printf(&rt, "void");
    else {
-      sb_add(&rt, "{");
+      strbuf_printf(&rt, "{");
       for (unsigned k = 0; k < 4 * nout; k++)
-         sb_add(&rt, "%sfloat", k ? ", " : " ");
-      sb_add(&rt, " }");
+         strbuf_printf(&rt, "%sfloat", k ? ", " : " ");
+      strbuf_printf(&rt, " }");
    }
-   sb_add(&o, "define %s %s @main(", cc, rt.s);
+   strbuf_printf(&o, "define %s %s @main(", cc, rt.s);
    for (unsigned k = 0; k < t->nargs; k++)
-      sb_add(&o, "%si32 %s%%a%u", k ? ", " : "", t->args[k].kind == 's' ? "inreg " : "", k);
-   sb_add(&o, ") #0 {\n");
-   sb_add(&o, "entry:\n");
+      strbuf_printf(&o, "%si32 %s%%a%u", k ? ", " : "", t->args[k].kind == 's' ? "inreg " : "", k);
+   strbuf_printf(&o, ") #0 {\n");
+   strbuf_printf(&o, "entry:\n");
    for (unsigned k = 0; k < t->nargs; k++)
-      sb_add(&o, "  %%v%u = bitcast i32 %%a%u to i32\n", 0x80000000u + k, k);
-   sb_add(&o, "  br label %%b0\n");
+      strbuf_printf(&o, "  %%v%u = bitcast i32 %%a%u to i32\n", 0x80000000u + k, k);
+   strbuf_printf(&o, "  br label %%b0\n");
    for (unsigned b = 0; b < t->nblocks; b++) {
       struct block *bl = &t->blocks[b];
-      sb_add(&o, "b%u:\n", b);
+      strbuf_printf(&o, "b%u:\n", b);
       print_phis(t, &o, bl);
       if (bl->body.s)
-         sb_add(&o, "%s", bl->body.s);
+         strbuf_printf(&o, "%s", bl->body.s);
       if (!bl->term)
-         sb_add(&o, "  unreachable\n");
+         strbuf_printf(&o, "  unreachable\n");
       free(bl->body.s);
    }
-   sb_add(&o, "}\n\n%s", t->decls.s ? t->decls.s : "");
-   sb_add(&o, "\nattributes #0 = { \"InitialPSInputAddr\"=\"0xffff\" "
-              "\"denormal-fp-math-f32\"=\"ieee,ieee\" }\n");
+   strbuf_printf(&o, "}\n\n%s", t->decls.s ? t->decls.s : "");
+   strbuf_printf(&o, "\nattributes #0 = { \"InitialPSInputAddr\"=\"0xffff\" "
+                     "\"denormal-fp-math-f32\"=\"ieee,ieee\" }\n");
    free(rt.s);
    return o.s;
 }
@@ -2049,11 +2031,11 @@ exit_block(struct tr *t)
       blk(t)->term = true;
       return;
    }
-   struct sbuf ty = {0};
-   sb_add(&ty, "{");
+   struct strbuf ty = {0};
+   strbuf_printf(&ty, "{");
    for (unsigned k = 0; k < 4 * nout; k++)
-      sb_add(&ty, "%sfloat", k ? ", " : " ");
-   sb_add(&ty, " }");
+      strbuf_printf(&ty, "%sfloat", k ? ", " : " ");
+   strbuf_printf(&ty, " }");
    char prev[24] = "undef";
    for (unsigned r = 0; r < nout; r++)
       for (unsigned c = 0; c < 4; c++) {

@@ -336,24 +336,6 @@ ir_reg_file(const struct ir_instr *in)
 /* ------------------------------------------------------------------ */
 /* Text                                                                 */
 
-struct sbuf {
-   char *s;
-   size_t n, cap;
-};
-
-static void DC_PRINTF(2, 3) sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   char *t = xvasprintf(fmt, ap);
-   va_end(ap);
-   size_t k = strlen(t);
-   VEC_RESERVE(b->s, b->cap, b->n + k + 1);
-   memcpy(b->s + b->n, t, k + 1);
-   b->n += k;
-   free(t);
-}
-
 static const struct {
    unsigned flag;
    const char *text;
@@ -363,42 +345,42 @@ static const struct {
 };
 
 static void
-print_operand(struct sbuf *b, const struct ir_instr *in, unsigned k)
+print_operand(struct strbuf *b, const struct ir_instr *in, unsigned k)
 {
    const struct ir_mach *m = in->mach;
    const struct isa_opnd *o = &m->insn.src[k];
    if (!m->count[k] && o->kind == ISA_OPND_REG && !(o->flags & ISA_OPND_F_REL)) {
       char name[32];
       isa_reg_text(m->model, o->file, o->index, name, sizeof(name));
-      sb_printf(b, "%s%s", o->flags & ISA_OPND_F_NOT ? "(not)" : "", name);
+      strbuf_printf(b, "%s%s", o->flags & ISA_OPND_F_NOT ? "(not)" : "", name);
       return;
    }
    if (!m->count[k]) {
-      sb_printf(b, "%" PRId32, (int32_t)o->value);
+      strbuf_printf(b, "%" PRId32, (int32_t)o->value);
       return;
    }
    for (unsigned f = 0; f < ARRAY_SIZE(opnd_flags); f++)
       if (o->flags & opnd_flags[f].flag)
-         sb_printf(b, "%s", opnd_flags[f].text);
+         strbuf_printf(b, "%s", opnd_flags[f].text);
    if (o->flags & ISA_OPND_F_REL) { /* FILE<%address+offset> */
       struct isa_file_info fi;
       isa_file_info(m->model, o->file, &fi);
       const struct ir_instr *v = m->first[k] < in->nsrc ? in->src[m->first[k]] : NULL;
-      sb_printf(b, "%s<%%%u%+" PRId32 ">", fi.name, v ? v->id : 0, (int32_t)o->value);
+      strbuf_printf(b, "%s<%%%u%+" PRId32 ">", fi.name, v ? v->id : 0, (int32_t)o->value);
       return;
    }
    if (m->count[k] > 1)
-      sb_printf(b, "{");
+      strbuf_printf(b, "{");
    for (unsigned i = 0; i < m->count[k]; i++) {
       unsigned s = m->first[k] + i;
       const struct ir_instr *v = s < in->nsrc ? in->src[s] : NULL;
       if (v)
-         sb_printf(b, "%s%%%u", i ? ", " : "", v->id);
+         strbuf_printf(b, "%s%%%u", i ? ", " : "", v->id);
       else
-         sb_printf(b, "%s%%?", i ? ", " : "");
+         strbuf_printf(b, "%s%%?", i ? ", " : "");
    }
    if (m->count[k] > 1)
-      sb_printf(b, "}");
+      strbuf_printf(b, "}");
 }
 
 /* Modifiers that count (repeats, nops, stalls, barriers) print their
@@ -422,22 +404,22 @@ ir_mach_print(const struct ir_instr *in)
    const struct ir_mach *m = in->mach;
    if (!m || !m->model || m->insn.op >= isa_op_count(m->model))
       return xstrdup("<bad machine instruction>");
-   struct sbuf b = {0};
-   sb_printf(&b, "%s", isa_op_key(m->model, m->insn.op));
+   struct strbuf b = {0};
+   strbuf_printf(&b, "%s", isa_op_key(m->model, m->insn.op));
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
-      sb_printf(&b, k ? ", " : " ");
+      strbuf_printf(&b, k ? ", " : " ");
       print_operand(&b, in, k);
    }
    if (m->guard != IR_MACH_FIXED && m->guard < in->nsrc && in->src[m->guard])
-      sb_printf(&b, " if=%s%%%u", m->guard_not ? "!" : "", in->src[m->guard]->id);
+      strbuf_printf(&b, " if=%s%%%u", m->guard_not ? "!" : "", in->src[m->guard]->id);
    if (m->tied != IR_MACH_FIXED && m->tied < in->nsrc && in->src[m->tied])
-      sb_printf(&b, " %s=%%%u", m->tied_unread ? "tied_unread" : "tied", in->src[m->tied]->id);
+      strbuf_printf(&b, " %s=%%%u", m->tied_unread ? "tied_unread" : "tied", in->src[m->tied]->id);
    for (unsigned d = 1; d < m->insn.ndst; d++) { /* further results: fixed registers */
       const struct isa_opnd *o = &m->insn.dst[d];
       char name[32];
       if (o->kind == ISA_OPND_REG) {
          isa_reg_text(m->model, o->file, o->index, name, sizeof(name));
-         sb_printf(&b, " dst%u=%s", d, name);
+         strbuf_printf(&b, " dst%u=%s", d, name);
       }
    }
    struct isa_insn def;
@@ -451,11 +433,11 @@ ir_mach_print(const struct ir_instr *in)
          continue;
       const char *name = isa_mod_name(m->model, i), *vn = isa_mod_value_name(m->model, i, v);
       if (vn)
-         sb_printf(&b, " %s=%s", name, vn);
+         strbuf_printf(&b, " %s=%s", name, vn);
       else if (v == 1 && !counting_mod(m->model, i))
-         sb_printf(&b, " %s", name);
+         strbuf_printf(&b, " %s", name);
       else
-         sb_printf(&b, " %s=%d", name, v);
+         strbuf_printf(&b, " %s=%d", name, v);
    }
    return b.s;
 }
