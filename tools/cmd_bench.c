@@ -79,8 +79,8 @@ default_files(unsigned *n)
    return v;
 }
 
-static struct tgsi_shader *
-parse_any(const char *path)
+struct tgsi_shader *
+bench_parse_tgsi(const char *path)
 {
    char *text, *err;
    size_t len;
@@ -143,7 +143,7 @@ bench_one(const char *path, uint64_t seed, uint32_t lanes, uint64_t max_steps, b
           struct bench_total *t)
 {
    struct diag_list d = {0};
-   struct tgsi_shader *s = parse_any(path);
+   struct tgsi_shader *s = bench_parse_tgsi(path);
    struct env *e = s ? diff_gen_inputs(s, seed, lanes, &d) : NULL;
    if (!e) {
       print_diags(&d, stderr);

@@ -169,31 +169,6 @@ bench_model(struct isa_model *m, unsigned ninsns, uint32_t lanes, unsigned repea
    return ok;
 }
 
-static struct tgsi_shader *
-parse_tgsi(const char *path)
-{
-   char *text, *err;
-   size_t len;
-   if (!read_file(path, &text, &len, &err)) {
-      fprintf(stderr, "%s: %s\n", prog_name, err);
-      free(err);
-      return NULL;
-   }
-   struct tgsi_parse_opts o = {0};
-   struct diag_list d = {0};
-   struct tgsi_shader *s = tgsi_parse(text, len, path, &o, &d);
-   if (!s) {
-      diag_clear(&d);
-      o.legacy = true;
-      s = tgsi_parse(text, len, path, &o, &d);
-   }
-   if (!s)
-      print_diags(&d, stderr);
-   diag_clear(&d);
-   free(text);
-   return s;
-}
-
 static uint32_t
 shader_nout(const struct tgsi_shader *s)
 {
@@ -269,7 +244,7 @@ bench_files(char **files, unsigned nfiles, struct isa_model **m, unsigned nmodel
    bool bad = false;
    printf("bench emu: %u shaders, %u invocations, %u runs each\n", nfiles, lanes, repeat);
    for (unsigned f = 0; f < nfiles; f++) {
-      struct tgsi_shader *s = parse_tgsi(files[f]);
+      struct tgsi_shader *s = bench_parse_tgsi(files[f]);
       struct diag_list d = {0};
       struct env *in = s ? diff_gen_inputs(s, 1, lanes, &d) : NULL;
       if (!in) {

@@ -37,6 +37,9 @@ void print_yaml_float(FILE *f, uint32_t bits);
 /* diff_repro_load with its messages printed to stderr. */
 struct diff_repro;
 bool load_repro(const char *path, struct diff_repro *r);
+/* A TGSI file, read as today's dialect, else as the legacy one; NULL after
+ * printing why (the bench commands, cmd_bench.c). */
+struct tgsi_shader *bench_parse_tgsi(const char *path);
 
 /* opt_args.c: the optimizing compiler's options, one parser for every
  * command. Each returns EXIT_OK or prints why and returns EXIT_USAGE. */
