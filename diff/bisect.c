@@ -116,12 +116,12 @@ compile(const struct diff_bisect *b, const struct tgsi_shader *s, const struct i
 }
 
 /* The items of a conservative stage a run treats so: those ranked below
- * `upto` in the listing, or the one named `only`. */
+ * `from` on in the listing, or the one named `only`. */
 struct pick {
    int stage;
    const char *const *names; /* sorted */
    const unsigned *rank;     /* by sorted name: its place in the listing */
-   unsigned n, upto;
+   unsigned n, from;
    const char *only;
    const char *const *also; /* always conservative too */
    unsigned nalso;
@@ -153,7 +153,7 @@ pick_item(void *ctx, enum opt_stage st, const char *item)
    if (p->only)
       return !strcmp(item, p->only);
    const char *const *f = p->n ? bsearch(&item, p->names, p->n, sizeof(*f), cmp_name) : NULL;
-   return f && p->rank[f - p->names] < p->upto;
+   return f && p->rank[f - p->names] >= p->from;
 }
 
 /* The check's options for opt, cut at limit; dump_at > 0 logs the IR;
@@ -582,9 +582,10 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    pk.n = n;
    enum diff_bisect_verdict v0 = DIFF_BISECT_SKIP, v1 = DIFF_BISECT_SKIP, v;
    bool ok = n > 0;
+   pk.from = n;
    if (ok &&
        (ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: no item", sname), &v0, d))) {
-      pk.upto = n;
+      pk.from = 0;
       ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: all %u items", sname, n), &v1, d);
    }
    if (!n)
@@ -592,39 +593,42 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    else if (ok && (v0 != DIFF_BISECT_BAD || v1 != DIFF_BISECT_GOOD))
       st->why = xasprintf("%s item by item: no item gives %s, all %u give %s: not searched", sname,
                           diff_bisect_verdict_names[v0], n, diff_bisect_verdict_names[v1]);
-   /* the items needed: the last one of the shortest good prefix, then
-    * again below it with those found kept conservative, until they alone
-    * pass (several wrong places: several items) */
+   /* the items needed: the first one of the shortest good suffix -- the
+    * latest place whose treatment cures the case (a hazard is cured by a
+    * full wait anywhere between the write and the early read: the read is
+    * the place) -- then again above it with those found kept
+    * conservative, until they alone pass (several wrong places) */
    const char *need[MAX_ITEMS];
-   unsigned nneed = 0, top = n, lines_of[MAX_ITEMS];
-   while (ok && !st->why && nneed < MAX_ITEMS) {
-      unsigned lo = 0, hi = top; /* items below lo: bad; below hi: good */
+   unsigned nneed = 0, lo = 0, lines_of[MAX_ITEMS]; /* from lo on, with those found: good */
+   while (ok && !st->why && nneed < MAX_ITEMS && lo < n) {
+      unsigned hi = n; /* from hi on, with those found: bad */
       pk.also = need;
       pk.nalso = nneed;
       if (nneed) {
-         pk.upto = 0;
+         pk.from = n;
          ok = stage_probe(r, b, 1u << st->named, &pk,
                           xasprintf("%s: the %u found alone", sname, nneed), &v, d);
          if (v == DIFF_BISECT_GOOD)
             break;
       }
       while (ok && !st->why && hi - lo > 1) {
-         pk.upto = lo + (hi - lo) / 2;
-         ok = stage_probe(r, b, 1u << st->named, &pk,
-                          xasprintf("%s: items 1..%u%s", sname, pk.upto, nneed ? " and found" : ""),
-                          &v, d);
+         pk.from = lo + (hi - lo) / 2;
+         ok = stage_probe(
+             r, b, 1u << st->named, &pk,
+             xasprintf("%s: items %u..%u%s", sname, pk.from + 1, n, nneed ? " and found" : ""), &v,
+             d);
          if (v == DIFF_BISECT_GOOD)
-            hi = pk.upto;
+            lo = pk.from;
          else if (v == DIFF_BISECT_BAD)
-            lo = pk.upto;
+            hi = pk.from;
          else
-            st->why = xasprintf("%s: items 1..%u is a skip: the search stops", sname, pk.upto);
+            st->why =
+                xasprintf("%s: items %u..%u is a skip: the search stops", sname, pk.from + 1, n);
       }
-      if (st->why || !ok || hi == 0)
+      if (st->why || !ok)
          break;
-      lines_of[nneed] = lines[hi - 1];
-      need[nneed++] = items[hi - 1];
-      top = hi - 1;
+      lines_of[nneed] = lines[lo];
+      need[nneed++] = items[lo++];
    }
    if (ok && !st->why && nneed) {
       st->item = xstrdup(need[0]);
@@ -637,7 +641,7 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
       st->nneed = nneed;
       pk.also = need;
       pk.nalso = nneed;
-      pk.upto = 0;
+      pk.from = n;
       ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: %s", sname, st->item), &v, d);
       st->item_alone = v == DIFF_BISECT_GOOD;
       char *log1 = NULL;
