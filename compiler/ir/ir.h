@@ -858,7 +858,7 @@ struct opt_pass {
    X(BREAK_DEEP_NATIVE, "break-nested-native", CONTROL, "sm50", "jumps", "", \
      "a break two ifs deep taken as a native break (only a top-level if's arm may)", \
      "NAK/nvc0 SSY-SYNC: a SYNC restores every lane the SSY saved") \
-   X(ELSE_BREAK_GUARD, "else-break-guard", CONTROL, "sm50", "isel,ra,legalize", "", \
+   X(ELSE_BREAK_GUARD, "else-break-guard", CONTROL, "sm50", "isel", "", \
      "the instructions of an else-arm break guarded by the condition, not its negation", \
      "issue 14: IF c {..} ELSE {BRK} at a loop top (@!P0 SYNC)") \
    X(NEG_GUARD_UNREAD, "neg-guard-unread", SCHEDULE, "sm50", "hazard", "", \
@@ -1362,10 +1362,11 @@ bool opt_stack_model(const struct isa_model *m);
  * (negated for the else arm); the other arm follows inline. Returns that
  * if (*negate: the else arm), or NULL. */
 struct ir_node *opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate);
-/* Guards every machine instruction of every predicated break block (isel,
- * then again after RA and legalization have added copies); false with
- * *bad when one already has another guard. */
-bool opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad);
+/* Guards every machine instruction of every predicated break block: isel
+ * decides (decide), RA and legalization guard the copies they added as
+ * isel guarded the arm; false with *bad when one already has another
+ * guard. */
+bool opt_guard_breaks(struct ir_shader *sh, bool decide, const struct ir_instr **bad);
 void ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index);
 unsigned ir_mach_nopnds(const struct ir_instr *in);
 bool ir_has_reg(const struct ir_instr *in);
