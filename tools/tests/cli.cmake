@@ -239,3 +239,4 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)
 cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
          0 OUT "gfx9 +9 +0 +0 +0 +1 +[0-9]+\n.*unsupported: 1, opt-not-applicable: 8")
+include(${CMAKE_CURRENT_LIST_DIR}/cli_tool.cmake)

@@ -8,11 +8,23 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed: ${rc}")
 endif()
 foreach(f bin/diffcomp share/diffcomp/models/a3xx.yaml share/diffcomp/models/sm50.yaml
-          share/doc/diffcomp/LICENSE)
+          share/doc/diffcomp/LICENSE share/man/man1/diffcomp.1
+          share/bash-completion/completions/diffcomp)
   if(NOT EXISTS ${TMP}/a/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
 endforeach()
+# The man page and the completion come from the help text: an option of
+# `check --help` is in both.
+file(READ ${TMP}/a/share/man/man1/diffcomp.1 man)
+if(NOT man MATCHES "^\\.TH DIFFCOMP 1" OR NOT man MATCHES "\\.SS \"diffcomp check\"\n" OR
+   NOT man MATCHES "--max-failures N")
+  message(FATAL_ERROR "the installed man page lacks its title, `check` or --max-failures")
+endif()
+file(READ ${TMP}/a/share/bash-completion/completions/diffcomp comp)
+if(NOT comp MATCHES "check\\) opts=\"[^\"]*--max-failures" OR NOT comp MATCHES "complete .*diffcomp")
+  message(FATAL_ERROR "the installed completion does not complete check --max-failures")
+endif()
 file(RENAME ${TMP}/a ${TMP}/moved)
 file(MAKE_DIRECTORY ${TMP}/elsewhere)
 set(ENV{DIFFCOMP_ISA_PATH} "")
