@@ -257,7 +257,9 @@ struct isa_model;
    X(SUB_CO, "sub_co", 2) \
    X(ADDC_CO, "addc_co", 3) \
    X(SUBB_CO, "subb_co", 3) \
-   X(EXPORT_NULL, "export_null", 0)
+   X(EXPORT_NULL, "export_null", 0) \
+   X(LDEXP, "ldexp", 2) \
+   X(PERM, "perm", 3)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

@@ -464,6 +464,12 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    /* The carry ops (v_add_co_u32 and kin): the second result is the
     * lane's carry (borrow) bit; addc/subb take the carry in as their
     * third source, one bit per lane. */
+   case ISA_SEM_LDEXP:
+      *d = sem_ldexp(x[0], x[1]);
+      return true;
+   case ISA_SEM_PERM:
+      *d = sem_perm(x[0], x[1], x[2]);
+      return true;
    case ISA_SEM_ADD_CO:
       d[0] = x[0] + x[1];
       d[1] = d[0] < x[0];

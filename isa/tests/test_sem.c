@@ -446,6 +446,10 @@ test_gcn(void)
    CHECK_EQ_U(ev(ISA_SEM_FFBL, 0x80000000u, 0, 0), 31);
    CHECK_EQ_U(ev(ISA_SEM_FFBL, 12, 0, 0), 2);
    CHECK_EQ_U(ev(ISA_SEM_BCNT, 0xf0f0u, 3, 0), 11);
+   CHECK_EQ_U(ev(ISA_SEM_LDEXP, fui(1.5f), (uint32_t)-2, 0), fui(0.375f));
+   CHECK_EQ_U(ev(ISA_SEM_LDEXP, fui(1.0f), 200, 0), 0x7f800000u);
+   CHECK_EQ_U(ev(ISA_SEM_PERM, 0x11223344u, 0x55668899u, 0x0c070004u), 0x00119944u);
+   CHECK_EQ_U(ev(ISA_SEM_PERM, 0x00008000u, 0x80000000u, 0x0d0b0a09u), 0xff00ffffu);
    /* the carry ops: sum or difference, then the carry (borrow) bit */
    static const struct {
       enum isa_sem s;
