@@ -113,8 +113,7 @@ struct boolean {
    uint32_t x, y;
 };
 
-static bool bool_def(const struct cs *z, unsigned j, unsigned t, struct boolean *b,
-                     unsigned depth);
+static bool bool_def(const struct cs *z, unsigned j, unsigned t, struct boolean *b, unsigned depth);
 
 /* A nonzero boolean value v that compares unequal to 0 (as a float: not
  * +-0 and not a denormal the compare may flush). */
@@ -351,8 +350,9 @@ fuse(struct cs *z, unsigned j)
    }
    bool fl = f.sem == ISA_SEM_FCMPSEL;
    int flip = fl && inv ? ordered_not(z, z->mod_cc, f.mod[z->mod_cc]) : -1;
-   if (flip >= 0 && opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_NAN_FLIP,
-                                    "select %u: compare %d inverted to an ordered condition", j, i)) {
+   if (flip >= 0 &&
+       opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_NAN_FLIP,
+                       "select %u: compare %d inverted to an ordered condition", j, i)) {
       f.mod[z->mod_cc] = (int16_t)flip;
       f.src[2] = sel->in.src[3];
       f.src[3] = sel->in.src[2];
@@ -395,8 +395,9 @@ fuse_if(struct cs *z, unsigned k)
    f.src[1] = b;
    f.src[2] = it->in.src[2];
    int flip = fl && inv ? ordered_not(z, z->mod_ccn, cc) : -1;
-   if (flip >= 0 && opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_NAN_FLIP,
-                                    "if %u: compare %d inverted to an ordered condition", k, bv.cmp))
+   if (flip >= 0 &&
+       opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_NAN_FLIP,
+                       "if %u: compare %d inverted to an ordered condition", k, bv.cmp))
       ccn = flip;
    f.mod[fl ? z->mod_ccn : z->mod_iccn] = (int16_t)ccn;
    if (!fl)
@@ -454,12 +455,13 @@ minmax(struct cs *z, unsigned j)
                (const_at(p, j, &in->src[1], &v) && nonzero_as(true, v));
    struct isa_insn f = *im;
    if (!safe) {
-      if (!opt_fault_fires(p->ctx, OPT_FAULT_FMINMAX_CMPSEL,
-                           "%s at %u as one ordered fcmpsel", max ? "fmax" : "fmin", j))
+      if (!opt_fault_fires(p->ctx, OPT_FAULT_FMINMAX_CMPSEL, "%s at %u as one ordered fcmpsel",
+                           max ? "fmax" : "fmin", j))
          return false;
       f.mod[z->mod_cc] = (int16_t)isa_mod_value(p->m, (unsigned)z->mod_cc, max ? "gt" : "lt");
-   } else if (!opt_transform(p->ctx, "cmpsel: %s at %u: the signed-zero select dropped (a "
-                                     "nonzero constant operand)",
+   } else if (!opt_transform(p->ctx,
+                             "cmpsel: %s at %u: the signed-zero select dropped (a "
+                             "nonzero constant operand)",
                              max ? "fmax" : "fmin", j)) {
       return false;
    }

@@ -111,8 +111,8 @@ place(struct wt *w, unsigned i)
          emit_wait(w, s, it->tgsi);
          continue;
       }
-      if (!needs(w, &it->in, s) || opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_MISSING,
-                                                   "no wait on slot %u before %u", s, i))
+      if (!needs(w, &it->in, s) ||
+          opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_MISSING, "no wait on slot %u before %u", s, i))
          continue;
       bool wrong = opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_SLOT,
                                    "the wait on slot %u before %u names slot %u", s, i, s ^ 1u);
