@@ -914,7 +914,19 @@ struct opt_pass {
      "seed 002 heuristic 4 (fuse forward unconditionally): the compare's sources must reach the select") \
    X(AGX_WAIT_MISSING, "agx-wait-missing", SCHEDULE, "agx", "wait", "", \
      "no wait before the first reader of a device load's register (the slot still pending)", \
-     "Mesa caee8a3114a (AGX stack ops without scoreboarding), agx_insert_waits.c")
+     "Mesa caee8a3114a (AGX stack ops without scoreboarding), agx_insert_waits.c") \
+   X(CMPSEL_NAN_FLIP, "cmpsel-nan-flip", FOLD, "agx", "cmpsel", "", \
+     "an inverted float compare fused as the ordered opposite (lt -> ge): wrong on NaN", \
+     "issue 18: a float condition inverts only to its unordered form (ccn); Mesa agx_optimizer_cmpsel") \
+   X(CMPSEL_SIGN, "cmpsel-signed-as-unsigned", FOLD, "agx", "cmpsel", "", \
+     "a signed integer compare fused into icmpsel/if_icmp as an unsigned one", \
+     "Mesa agx_optimizer_cmpsel: the ICondition sign bit goes with the compare") \
+   X(AGX_WAIT_SLOT, "agx-wait-wrong-slot", SCHEDULE, "agx", "wait", "", \
+     "the wait before a device load's reader names the other scoreboard slot", \
+     "Mesa agx_insert_waits.c: wait on the slot the load was issued on") \
+   X(FMINMAX_CMPSEL, "fminmax-cmpsel", FOLD, "agx", "cmpsel", "", \
+     "fmin/fmax as one ordered fcmpsel lt/gt: a NaN second operand wins, -0/+0 unordered", \
+     "Mesa 88cdcd8f72f (AGX fcmpsel min/max NaN and signed zero)")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \
