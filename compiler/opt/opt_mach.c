@@ -113,6 +113,7 @@ opt_stack_model(const struct isa_model *m)
 struct ir_node *
 opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate)
 {
+   *negate = false;
    if (!opt_stack_model(sh->model) || !b->last || b->last->op != IR_OP_BREAK || !b->node)
       return NULL;
    struct ir_node *f = b->node->parent;

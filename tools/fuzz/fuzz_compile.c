@@ -20,7 +20,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const model_names[] = {"a3xx", "sm50", "agx"};
+static const char *const model_names[] = {"a3xx", "sm50", "gfx9", "agx"};
 #define NMODELS (sizeof(model_names) / sizeof(model_names[0]))
 
 static void

@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness: the emulator on random programs. Byte 0 picks the
- * model (bit 7 set: gfx9, else bit 0: a3xx, sm50) and the stage (bits 1-2: fragment, vertex,
+ * model (bit 0 and bit 7: a3xx, sm50, gfx9, agx) and the stage (bits 1-2: fragment, vertex,
  * compute); the rest is machine code, run on 8 lanes with the bindings
  * and resources of a fixed prologue (inputs, a system value, constants,
  * outputs, a texture, a buffer, an image and shared memory) and a small
@@ -20,10 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_EVENTS 16
 
-static const char *const models[3] = {"a3xx", "sm50", "gfx9"};
+static const char *const models[4] = {"a3xx", "sm50", "gfx9", "agx"};
 
 /* [model][stage]: the directives; the program body is the fuzzer's. */
-static const char *const prologues[3][3] = {
+static const char *const prologues[4][3] = {
     {
         ".stage frag\n.lanes 8\n.input r0.x IN[0].xyzw\n.sysval r1.x POSITION.xy\n"
         ".const c0.x CONST[0].xyzw\n.value c1.x 1.5\n.output r2.x OUT[0].xyzw\n"
@@ -50,6 +50,14 @@ static const char *const prologues[3][3] = {
         ".stage comp\n.block 4 2\n.lanes 8\n.shared 64\n.sysval v0 THREAD_ID.xyz\n"
         ".buffer 0\n.image 1 2D\n.size s4 BUFFER[0].x\n.output v4 OUT[0].xyzw\ns_endpgm\n",
     },
+    {
+        ".stage frag\n.lanes 8\n.input r4 IN[0].xyzw\n.sysval r8 POSITION.xy\n"
+        ".const u0 CONST[0].xyzw\n.value u4 1.5\n.output r12 OUT[0].xyzw\n.buffer 0\nstop\n",
+        ".stage vert\n.lanes 8\n.sysval r4 VERTEXID.x\n.input r5 IN[0].xyz\n"
+        ".const u0 CONST[0].xyzw\n.output r8 OUT[0].xyzw\n.buffer 0\nstop\n",
+        ".stage comp\n.block 4 2\n.lanes 8\n.sysval r4 THREAD_ID.xyz\n"
+        ".buffer 0\n.size u0 BUFFER[0].x\n.output r8 OUT[0].xyzw\nstop\n",
+    },
 };
 
 struct target {
@@ -69,7 +77,7 @@ fail(const char *what, const struct diag_list *d)
 static struct target *
 target(unsigned model, unsigned stage)
 {
-   static struct target t[3][3];
+   static struct target t[4][3];
    struct target *x = &t[model][stage];
    if (x->env)
       return x;
@@ -95,7 +103,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
    if (size < 1)
       return 0;
-   const struct target *t = target(data[0] & 0x80 ? 2 : data[0] & 1, (data[0] >> 1) % 3);
+   const struct target *t = target((data[0] & 1) | (data[0] >> 6 & 2), (data[0] >> 1) % 3);
    struct emu_program p = t->as.prog;
    p.code = (uint8_t *)data + 1;
    p.size = size - 1;
