@@ -252,7 +252,11 @@ struct isa_model;
    X(BITSEL, "bitsel", 3) \
    X(FFBH, "ffbh", 1) \
    X(FFBL, "ffbl", 1) \
-   X(BCNT, "bcnt", 2)
+   X(BCNT, "bcnt", 2) \
+   X(IMAGE_SAMPLE, "image_sample", -1) \
+   X(IMAGE_LOAD, "image_load", -1) \
+   X(IMAGE_LOD, "image_lod", -1) \
+   X(IMAGE_RESINFO, "image_resinfo", -1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -629,6 +633,7 @@ void isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_in
 unsigned isa_mod_count(const struct isa_model *m);
 int isa_mod_find(const struct isa_model *m, const char *name);
 int isa_mod_by_role(const struct isa_model *m, enum isa_role role);
+int isa_insn_mod_by_role(const struct isa_model *m, const struct isa_insn *in, enum isa_role role);
 const char *isa_mod_name(const struct isa_model *m, unsigned mod);
 /* The operand field a modifier acts on (`operand:` in the model: the SDWA
  * source selects), or NULL. */
