@@ -103,6 +103,7 @@ struct emu_src {
    uint8_t sext;       /* the select sign-extends */
    uint8_t lanemask;   /* a per-lane op reads a 64-bit lane mask: each lane its bit (gfx9) */
    uint8_t wide;       /* a scalar op reads a 64-bit value: registers unit, unit + 1 */
+   uint8_t src_slot;   /* 1 + the instruction's source slot (memory ops move sources) */
 };
 
 struct emu_dst {
@@ -135,6 +136,7 @@ struct emu_tex {
    uint8_t off_packed; /* texel offsets packed this many bits each in one register (0: not) */
    uint8_t gather;     /* a gather of component gather - 1 (0: not a gather) */
    uint8_t unminify;   /* integer coordinates in level-0 units (a3xx isaml) */
+   uint8_t layer_amd;  /* gfx9: the layer follows the spatial coordinates in a body of 3 */
    int8_t coord, layer, ref, lodv, off, proj;
    uint8_t nreg[2]; /* registers read per group */
 };
@@ -197,6 +199,8 @@ struct emu_op {
    struct emu_src cond;
    int8_t cnt[3]; /* vmcnt, lgkmcnt, expcnt (sync kinds 1..3): outstanding allowed, -1 any */
    uint16_t tex_unit;
+   uint8_t tex_rsrc; /* gfx9 MIMG: the unit is the first word of src[2], a descriptor */
+   uint8_t has_base; /* src[3] is a base register added to the address (gfx9 saddr) */
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };
@@ -450,6 +454,7 @@ void emu_exec_ast(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_emit(struct emu_wave *w, const struct emu_op *op, int64_t t);
 
 /* tex.c */
+bool emu_tex_by_rsrc(unsigned sem);
 bool emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b,
                    struct emu_op *op);
 void emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t);

@@ -384,6 +384,18 @@ store_elem(struct emu_wave *w, const struct emu_op *op, uint32_t addr, uint32_t 
    env_mem_store(e, m, ev, off, 1, &v, &undef);
 }
 
+/* The address plus the base register's low word (gfx9 saddr), per lane. */
+static const uint32_t *
+add_base(struct emu_wave *w, const struct emu_op *op, int64_t t, const uint32_t *addr)
+{
+   struct emu_run *run = w->run;
+   const uint32_t *b = emu_reg_read(w, op, &op->src[3], op->src[3].unit, t); /* the low word */
+   uint32_t *a = run->tmp_src[4];
+   for (unsigned i = 0; i < w->n; i++)
+      a[i] = addr[i] + b[i];
+   return a;
+}
+
 void
 emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
@@ -403,6 +415,8 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
       addr = a;
       off = 0;
    }
+   if (op->has_base)
+      addr = add_base(w, op, t, addr);
    if (op->kind == EMU_K_STORE) {
       const struct emu_src *ds = &op->src[2];
       for (unsigned c = 0; c < op->ncomp; c++) {
@@ -435,6 +449,8 @@ emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct env *e = run->env;
    const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
    uint32_t off = op->src[1].kind == EMU_S_IMM ? op->src[1].value : 0;
+   if (op->has_base)
+      addr = add_base(w, op, t, addr);
    const struct emu_src *ds = &op->src[2];
    const uint32_t *v0, *v1 = NULL;
    if (ds->kind == EMU_S_REG) {

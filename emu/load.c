@@ -99,6 +99,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    const struct isa_model *m = c->model;
    const struct isa_opnd *o = &in->src[i];
    int slot = ISA_SLOT_SRC(i);
+   s->src_slot = (uint8_t)(i + 1);
    unsigned width;
    enum isa_type t = sem_slot_type(m, in, slot, &width);
    struct isa_slot_info si;
@@ -402,6 +403,10 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_GETLOD:
    case ISA_SEM_TMML:
    case ISA_SEM_TXD:
+   case ISA_SEM_IMAGE_SAMPLE:
+   case ISA_SEM_IMAGE_LOAD:
+   case ISA_SEM_IMAGE_LOD:
+   case ISA_SEM_IMAGE_RESINFO:
       return EMU_K_TEX;
    case ISA_SEM_LDG:
    case ISA_SEM_LDL:
@@ -497,6 +502,20 @@ mem_operands(const struct isa_insn *in, int *reg, int *data, int *imm, int *last
    }
 }
 
+/* A base register added to the address: a register source after the
+ * last one the access uses (gfx9 GLOBAL saddr, an SGPR pair), or -1. */
+static int
+base_reg(const struct isa_model *m, const struct isa_insn *in, int last)
+{
+   for (unsigned i = (unsigned)(last < 0 ? 0 : last + 1); last >= 0 && i < in->nsrc; i++)
+      if (in->src[i].kind == ISA_OPND_REG) {
+         struct isa_file_info fi;
+         isa_file_info(m, in->src[i].file, &fi);
+         return fi.kind == ISA_FILE_UNIFORM ? (int)i : -1;
+      }
+   return -1;
+}
+
 /* Memory and texture operands: address register, offset and data
  * (mem_operands); a texture instruction's groups and unit. */
 static bool
@@ -504,6 +523,23 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
 {
    int reg, data, imm, last_imm;
    mem_operands(in, &reg, &data, &imm, &last_imm);
+   if (op->kind == EMU_K_TEX && emu_tex_by_rsrc(in->sem)) {
+      /* gfx9 MIMG: the address registers, then the resource descriptor,
+       * whose first word names the texture (read as the op runs). */
+      if (reg < 0 || data < 0 || !op->ndst)
+         return load_err(d, in, "%s", "image instruction without address or resource");
+      int wm = mod_of(c->model, ISA_ROLE_WRMASK);
+      op->wrmask = (uint8_t)(wm >= 0 ? in->mod[wm] & 15 : (1u << op->dst[0].count) - 1);
+      struct emu_src a = op->src[reg], r = op->src[data];
+      op->src[0] = a;
+      op->src[1] = (struct emu_src){.kind = EMU_S_IMM};
+      op->src[2] = r;
+      op->nsrc = 3;
+      op->tex_rsrc = 1;
+      if (!emu_tex_setup(c, in, -1, op))
+         return load_err(d, in, "%s", "texture instruction of an unknown shape");
+      return true;
+   }
    if (op->kind == EMU_K_TEX) {
       /* Group A: the first register source, a fixed one (RZ) too. */
       if (reg < 0 || last_imm < 0 || !op->ndst)
@@ -548,6 +584,8 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
    op->elem_signed = t == ISA_TYPE_S8 || t == ISA_TYPE_S16;
    op->ncomp = (uint8_t)(bits > 32 ? regs * (bits / 32) : regs);
    struct emu_src a = op->src[reg], off = {.kind = EMU_S_IMM}, dat = {0};
+   int base = base_reg(c->model, in, store ? data : reg);
+   struct emu_src bs = base >= 0 ? op->src[base] : (struct emu_src){0};
    if (imm >= 0)
       off = op->src[imm];
    if (store)
@@ -556,6 +594,11 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
    op->src[1] = off;
    op->src[2] = dat;
    op->nsrc = store ? 3 : 2;
+   if (base >= 0 && !op->off_elems) {
+      op->src[3] = bs;
+      op->nsrc = 4;
+      op->has_base = 1;
+   }
    if (!store && op->ncomp > op->dst[0].count)
       op->dst[0].count = op->ncomp;
    if (op->ncomp > 16)
@@ -585,6 +628,10 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
        {"exch", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
        {"xchg", ENV_ATOM_XCHG, ENV_ATOM_XCHG, ENV_ATOM_XCHG},
        {"cmpxchg", ENV_ATOM_CAS, ENV_ATOM_CAS, ENV_ATOM_CAS},
+       {"umin", ENV_ATOM_UMIN, ENV_ATOM_UMIN, ENV_ATOM_UMIN}, /* gfx9: in the opcode */
+       {"umax", ENV_ATOM_UMAX, ENV_ATOM_UMAX, ENV_ATOM_UMAX},
+       {"smin", ENV_ATOM_IMIN, ENV_ATOM_IMIN, ENV_ATOM_IMIN},
+       {"smax", ENV_ATOM_IMAX, ENV_ATOM_IMAX, ENV_ATOM_IMAX},
    };
    int reg, data, imm, last_imm;
    mem_operands(in, &reg, &data, &imm, &last_imm);
@@ -592,7 +639,7 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
       return load_err(d, in, "%s", "atomic without an address, data or destination");
    bool cas_sem = in->sem == ISA_SEM_ATOM_CAS || in->sem == ISA_SEM_ATOMS_CAS;
    enum isa_type t = sem_slot_type(c->model, in, ISA_SLOT_SRC(data), NULL);
-   int k = -1, om = mod_of(c->model, ISA_ROLE_ATOM_OP);
+   int k = -1, om = isa_insn_mod_by_role(c->model, in, ISA_ROLE_ATOM_OP);
    for (unsigned i = 0; i < ARRAY_SIZE(ops) && !cas_sem && om >= 0 && k < 0; i++)
       if (isa_mod_value(c->model, (unsigned)om, ops[i].name) == in->mod[om])
          k = (int)i;
@@ -608,12 +655,19 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
                                                                         : EMU_SPACE_GLOBAL;
    op->elem_bytes = 4;
    struct emu_src a = op->src[reg], off = {.kind = EMU_S_IMM}, dat = op->src[data];
+   int base = base_reg(c->model, in, data);
+   struct emu_src bs = base >= 0 ? op->src[base] : (struct emu_src){0};
    if (imm >= 0)
       off = op->src[imm];
    op->src[0] = a;
    op->src[1] = off;
    op->src[2] = dat;
    op->nsrc = 3;
+   if (base >= 0) {
+      op->src[3] = bs;
+      op->nsrc = 4;
+      op->has_base = 1;
+   }
    if (op->atom_op == ENV_ATOM_CAS && dat.kind == EMU_S_REG && dat.count < 2)
       return load_err(d, in, "%s", "compare-and-swap data is not a register pair");
    return true;

@@ -200,6 +200,65 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
    x->nreg[1] = (uint8_t)b;
 }
 
+/* gfx9 MIMG (image_sample*, image_load*, image_get_resinfo,
+ * image_get_lod): one address group, [offsets] [bias] [depth reference]
+ * [derivatives: 2 per direction] coordinates [level] -- the hardware's
+ * order with the coordinates a fixed body of 3 registers: the spatial
+ * ones, then the array layer (a float; an integer for loads), then
+ * unused ones. Offsets are packed 6 bits each, 8 apart. The target is
+ * the bound texture's (the resource's, as the hardware has it). */
+bool
+emu_tex_by_rsrc(unsigned sem)
+{
+   return sem == ISA_SEM_IMAGE_SAMPLE || sem == ISA_SEM_IMAGE_LOAD || sem == ISA_SEM_IMAGE_LOD ||
+          sem == ISA_SEM_IMAGE_RESINFO;
+}
+
+static void
+layout_amd(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *x)
+{
+   unsigned a = 0;
+   x->target = TGSI_TEX_T_UNKNOWN;
+   x->ncoord = 3;
+   x->layer_amd = 1;
+   if (in->sem == ISA_SEM_IMAGE_RESINFO) {
+      x->kind = EMU_TX_QUERY;
+      x->lodv = AT(0, 0);
+      x->nreg[0] = 1;
+      return;
+   }
+   if (in->sem == ISA_SEM_IMAGE_LOAD) { /* body, [level] (image_load_mip) */
+      x->kind = EMU_TX_FETCH;
+      x->layer_int = 1;
+      x->coord = AT(0, 0);
+      bool mip = isa_opnd_count(m, in, ISA_SLOT_SRC(0)) > 3;
+      x->lod = mip ? EMU_TL_LOD : EMU_TL_ZERO;
+      x->lodv = mip ? AT(0, 3) : -1;
+      x->nreg[0] = mip ? 4 : 3;
+      return;
+   }
+   x->kind = in->sem == ISA_SEM_IMAGE_LOD ? EMU_TX_LOD : EMU_TX_SAMPLE;
+   bool ll = mod_is(m, in, ISA_ROLE_TEX_LOD, "ll"), lb = mod_is(m, in, ISA_ROLE_TEX_LOD, "lb");
+   x->lod = ll                                      ? EMU_TL_LOD
+            : lb                                    ? EMU_TL_BIAS
+            : mod_is(m, in, ISA_ROLE_TEX_LOD, "lz") ? EMU_TL_ZERO
+                                                    : EMU_TL_AUTO;
+   if (mod_on(m, in, ISA_ROLE_TEX_OFFSET)) {
+      x->off = AT(0, a++);
+      x->off_packed = 6;
+   }
+   if (lb)
+      x->lodv = AT(0, a++);
+   x->ref = mod_on(m, in, ISA_ROLE_TEX_SHADOW) ? AT(0, a++) : -1;
+   if (mod_is(m, in, ISA_ROLE_TEX_LOD, "d"))
+      a += 4; /* the derivatives: this sampler has no implicit level */
+   x->coord = AT(0, a);
+   a += 3;
+   if (ll)
+      x->lodv = AT(0, a++);
+   x->nreg[0] = (uint8_t)a;
+}
+
 bool
 emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, struct emu_op *op)
 {
@@ -227,6 +286,12 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
       layout_nv(c->model, in, x);
       return x->kind == EMU_TX_QUERY || x->kind == EMU_TX_SAMPLES ||
              x->target != TGSI_TEX_T_UNKNOWN;
+   case ISA_SEM_IMAGE_SAMPLE:
+   case ISA_SEM_IMAGE_LOAD:
+   case ISA_SEM_IMAGE_LOD:
+   case ISA_SEM_IMAGE_RESINFO:
+      layout_amd(c->model, in, x);
+      return true;
    default:
       return false;
    }
@@ -272,9 +337,8 @@ at(const struct tex_regs *r, int pos, unsigned k, unsigned lane)
 /* The target of this lookup: the bound texture's when the encoding does
  * not say, or when it has the shape the encoding names. */
 static enum tgsi_texture
-lookup_target(const struct env *e, const struct emu_op *op)
+lookup_target(const struct env *e, const struct emu_op *op, unsigned u)
 {
-   unsigned u = op->tex_unit;
    enum tgsi_texture bound =
        u < ENV_MAX_TEXTURES && e->tex[u].bound ? e->tex[u].target : TGSI_TEX_T_UNKNOWN;
    enum tgsi_texture t = (enum tgsi_texture)op->tex.target;
@@ -298,12 +362,13 @@ offsets(const struct emu_tex *x, const struct tex_regs *r, unsigned i, int32_t o
       return;
    }
    uint32_t p = at(r, x->off, 0, i), w = x->off_packed, m = (1u << w) - 1, s = 1u << (w - 1);
+   unsigned step = x->layer_amd ? 8 : w; /* gfx9: 6 bits each, a byte apart */
    for (unsigned k = 0; k < 3; k++)
-      off[k] = (int32_t)((p >> (w * k) & m) ^ s) - (int32_t)s;
+      off[k] = (int32_t)((p >> (step * k) & m) ^ s) - (int32_t)s;
 }
 
 static void
-sample_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
+sample_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_texture target,
             const struct tex_regs *r, unsigned i, uint32_t out[4])
 {
    const struct emu_tex *x = &op->tex;
@@ -315,6 +380,8 @@ sample_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
       uint32_t l = at(r, x->layer, 0, i);
       q.coord[nsp] = x->layer_int ? (float)l : uif(l);
    }
+   if (x->layer_amd && tgsi_texture_is_array(target) && nsp < 3)
+      q.coord[nsp] = uif(at(r, x->coord, nsp, i));
    if (x->ref >= 0) {
       q.compare = true;
       q.ref = uif(at(r, x->ref, 0, i));
@@ -332,11 +399,11 @@ sample_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
       q.comp = x->gather - 1u;
    }
    offsets(x, r, i, q.offset);
-   env_sample(e, op->tex_unit, &q, out);
+   env_sample(e, unit, &q, out);
 }
 
 static void
-fetch_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
+fetch_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_texture target,
            const struct tex_regs *r, unsigned i, uint32_t out[4])
 {
    const struct emu_tex *x = &op->tex;
@@ -351,8 +418,10 @@ fetch_lane(struct env *e, const struct emu_op *op, enum tgsi_texture target,
    }
    if (x->layer >= 0 && nsp < 3)
       c[nsp] = (int32_t)at(r, x->layer, 0, i);
+   if (x->layer_amd && tgsi_texture_is_array(target) && nsp < 3)
+      c[nsp] = (int32_t)at(r, x->coord, nsp, i);
    offsets(x, r, i, off);
-   env_fetch(e, op->tex_unit, target, c, lod, off, out);
+   env_fetch(e, unit, target, c, lod, off, out);
 }
 
 void
@@ -361,25 +430,32 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_run *run = w->run;
    struct tex_regs r;
    read_groups(w, op, t, &r);
+   /* gfx9: the resource descriptor's first word names the texture */
+   const uint32_t *rs = op->tex_rsrc ? emu_fetch(w, op, &op->src[2], 0, t, run->tmp_src[2]) : NULL;
    uint32_t *mask;
    unsigned on = emu_exec_mask(w, op, t, &mask);
    if (!on)
       return;
    struct env *e = run->env;
-   enum tgsi_texture target = lookup_target(e, op);
+   unsigned unit = op->tex_unit;
+   enum tgsi_texture target = lookup_target(e, op, unit);
    for (unsigned i = 0; i < w->n; i++) {
       uint32_t out[4] = {0, 0, 0, 0};
+      if (rs && rs[i] != unit) {
+         unit = rs[i] < ENV_MAX_TEXTURES ? rs[i] : ENV_MAX_TEXTURES;
+         target = lookup_target(e, op, unit);
+      }
       if (mask[i] & 1) {
          if (op->tex.kind == EMU_TX_QUERY)
-            env_tex_query(e, op->tex_unit, (int32_t)at(&r, op->tex.lodv, 0, i), out);
+            env_tex_query(e, unit, (int32_t)at(&r, op->tex.lodv, 0, i), out);
          else if (op->tex.kind == EMU_TX_SAMPLES) /* the env's textures have one sample */
             out[2] = 1;
          else if (op->tex.kind == EMU_TX_LOD)
             ; /* level 0 as x.8 fixed point, computed and clamped: 0 */
          else if (op->tex.kind == EMU_TX_FETCH)
-            fetch_lane(e, op, target, &r, i, out);
+            fetch_lane(e, op, unit, target, &r, i, out);
          else
-            sample_lane(e, op, target, &r, i, out);
+            sample_lane(e, op, unit, target, &r, i, out);
       }
       for (unsigned c = 0; c < 4; c++)
          run->tmp_comp[c * run->maxlanes + i] = out[c];

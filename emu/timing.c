@@ -291,8 +291,9 @@ wait_states_short(struct emu_wave *w, const struct emu_op *op, const struct emu_
       const struct emu_dst *dd = &po->dst[j];
       if (dd->kind != EMU_S_REG || unit < dd->unit || unit >= dd->unit + MAX2(dd->count, 1u) + 1)
          continue;
+      int k = s->src_slot ? s->src_slot - 1 : (int)(s - op->src);
       struct isa_delay d = isa_delay(c->model, &c->insns[p], ISA_SLOT_DST(j),
-                                     &c->insns[op - c->ops], ISA_SLOT_SRC((int)(s - op->src)));
+                                     &c->insns[op - c->ops], ISA_SLOT_SRC(k));
       int64_t have = t - (r->ready - dd->lat) - 1;
       return d.sync == ISA_SYNC_NONE && d.distance > have ? d.distance - have : 0;
    }

@@ -364,6 +364,18 @@ isa_mod_by_role(const struct isa_model *m, enum isa_role role)
    return (unsigned)role < ISA_ROLE_COUNT ? m->role_mod[role] : -1;
 }
 
+/* The modifier with this role that the instruction sets (a role played
+ * by several enums, one per layout, whose entries are all non-zero: gfx9
+ * DS and GLOBAL atomic opcodes), else the model's. */
+int
+isa_insn_mod_by_role(const struct isa_model *m, const struct isa_insn *in, enum isa_role role)
+{
+   for (unsigned k = 0; k < m->nmods && k < ISA_MAX_MODS; k++)
+      if (m->mods[k].role == role && in->mod[k])
+         return (int)k;
+   return isa_mod_by_role(m, role);
+}
+
 const char *
 isa_mod_operand(const struct isa_model *m, unsigned mod)
 {

@@ -259,7 +259,11 @@ struct isa_model;
    X(SUBB_CO, "subb_co", 3) \
    X(EXPORT_NULL, "export_null", 0) \
    X(LDEXP, "ldexp", 2) \
-   X(PERM, "perm", 3)
+   X(PERM, "perm", 3) \
+   X(IMAGE_SAMPLE, "image_sample", -1) \
+   X(IMAGE_LOAD, "image_load", -1) \
+   X(IMAGE_LOD, "image_lod", -1) \
+   X(IMAGE_RESINFO, "image_resinfo", -1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -636,6 +640,7 @@ void isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_in
 unsigned isa_mod_count(const struct isa_model *m);
 int isa_mod_find(const struct isa_model *m, const char *name);
 int isa_mod_by_role(const struct isa_model *m, enum isa_role role);
+int isa_insn_mod_by_role(const struct isa_model *m, const struct isa_insn *in, enum isa_role role);
 const char *isa_mod_name(const struct isa_model *m, unsigned mod);
 /* The operand field a modifier acts on (`operand:` in the model: the SDWA
  * source selects), or NULL. */

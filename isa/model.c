@@ -1028,10 +1028,12 @@ parse_mods(struct isa_ld *l, yaml_node_t *map)
       if ((x = isa_ld_get(l, v, "role"))) {
          int r = isa_ld_enum(l, x, "role", isa_role_names, ISA_ROLE_COUNT);
          md->role = r < 0 ? ISA_ROLE_NONE : (enum isa_role)r;
-         if (r > 0 && m->role_mod[r] >= 0)
+         /* atom_op may be several enums, one per opcode field (gfx9 DS and
+          * GLOBAL atomics): isa_insn_mod_by_role finds an op's own */
+         if (r > 0 && m->role_mod[r] >= 0 && r != ISA_ROLE_ATOM_OP)
             isa_ld_err(l, x, "role '%s' is already played by '%s'", isa_role_names[r],
                        m->mods[m->role_mod[r]].name);
-         else if (r > 0)
+         else if (r > 0 && m->role_mod[r] < 0)
             m->role_mod[r] = (int)(m->nmods - 1);
       }
       x = isa_ld_get(l, v, "print");

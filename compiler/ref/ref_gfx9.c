@@ -27,17 +27,28 @@
  *
  * Refused, each naming what the model lacks: SIN/COS (no v_sin/v_cos:
  * the hardware's take revolutions, not modelled), bit scans (no v_ffbh),
- * derivatives (no DPP or quad swizzle), textures (MIMG is not bound to
- * a texture unit in the emulator), atomics, doubles, indirect constants
- * (no s_movrel/v_movrel or buffer descriptors).
+ * derivatives (no DPP or quad swizzle), cube maps (no v_cube* ops),
+ * buffer textures, float atomic add, doubles. Indirect constants are the
+ * generic compare-and-select over their registers (ref_ops.c).
+ *
+ * Memory: GLOBAL loads, stores and atomics (glc) at a 64-bit VGPR address
+ * (the byte address, 0), DS for shared memory; textures are MIMG ops
+ * whose resource and sampler descriptors (s[88:95], s[96:99]) hold the
+ * texture unit in their first word, written by s_mov_b32 (SALU: no wait
+ * states before a VMEM read), and whose address registers are laid out
+ * as the hardware takes them (emu/tex.c).
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
 
+#include <stdio.h>
+
 #define R(x) ref_r(c, (x))
 
-#define MASK_PAIRS    48   /* s[0:1] .. s[94:95]: lanes parked at a label */
-#define SCRATCH_PAIR  96   /* s[96:97]: a mask for one instruction's work */
+#define MASK_PAIRS    44   /* s[0:1] .. s[86:87]: lanes parked at a label */
+#define RSRC_QUAD     88   /* s[88:95]: a MIMG resource descriptor */
+#define SAMP_QUAD     96   /* s[96:99]: a MIMG sampler descriptor */
+#define SCRATCH_PAIR  100  /* s[100:101]: a mask for one instruction's work */
 #define MASK_RESERVED (-2) /* a placed label's pair, not reusable until no loop is open */
 
 enum { SPECIAL_S }; /* c->special[]: the SGPR file */
@@ -422,27 +433,211 @@ g9_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsig
    emit(c, shared ? "ds_write_b32" : "global_store_dword", R(0), R(a), R(v), ref_imm(off));
 }
 
-static bool
-g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
+/* ATOM*: a DS _rtn op (MEMORY) or a GLOBAL atomic with glc (BUFFER,
+ * IMAGE: the texel's address); the old word to every written channel.
+ * cmpswap takes (new, compare) in a pair. */
+static void
+g9_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   (void)a;
-   (void)res;
-   return ref_unsupported(c, "textures: the gfx9 model's MIMG ops are not bound to a texture "
-                             "unit in the emulator"),
-          false;
+   static const struct {
+      enum tgsi_opcode op;
+      const char *ds, *global;
+   } ops[] = {
+       {TGSI_OP_ATOMUADD, "ds_add_rtn_u32", "global_atomic_add"},
+       {TGSI_OP_ATOMXCHG, "ds_wrxchg_rtn_b32", "global_atomic_swap"},
+       {TGSI_OP_ATOMAND, "ds_and_rtn_b32", "global_atomic_and"},
+       {TGSI_OP_ATOMOR, "ds_or_rtn_b32", "global_atomic_or"},
+       {TGSI_OP_ATOMXOR, "ds_xor_rtn_b32", "global_atomic_xor"},
+       {TGSI_OP_ATOMUMIN, "ds_min_rtn_u32", "global_atomic_umin"},
+       {TGSI_OP_ATOMUMAX, "ds_max_rtn_u32", "global_atomic_umax"},
+       {TGSI_OP_ATOMIMIN, "ds_min_rtn_i32", "global_atomic_smin"},
+       {TGSI_OP_ATOMIMAX, "ds_max_rtn_i32", "global_atomic_smax"},
+       {TGSI_OP_ATOMINC_WRAP, "ds_inc_rtn_u32", "global_atomic_inc"},
+       {TGSI_OP_ATOMDEC_WRAP, "ds_dec_rtn_u32", "global_atomic_dec"},
+       {TGSI_OP_ATOMCAS, NULL, "global_atomic_cmpswap"},
+   };
+   unsigned k = 0;
+   while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
+      k++;
+   if (k == ARRAY_SIZE(ops)) {
+      ref_unsupported(c, "%s",
+                      in->op == TGSI_OP_ATOMFADD
+                          ? "float atomic add: gfx900 has no global_atomic_add_f32 and "
+                            "the model no ds_add_rtn_f32"
+                          : "an atomic the gfx9 model has no op for");
+      return;
+   }
+   unsigned addr;
+   bool shared;
+   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   if (shared && !ops[k].ds) {
+      ref_unsupported(c, "shared-memory compare-and-swap: the model has no ds_cmpst_rtn_b32");
+      return;
+   }
+   unsigned v = ref_fetch(c, in, 2, 0), data = v;
+   if (in->op == TGSI_OP_ATOMCAS) { /* (new, compare) */
+      unsigned nv = ref_fetch(c, in, 3, 0);
+      data = ref_tmp(c);
+      ref_tmp(c);
+      g9_copy(c, data, nv);
+      g9_copy(c, data + 1, v);
+   }
+   unsigned d = ref_tmp(c);
+   if (shared) {
+      emit(c, ops[k].ds, R(d), R(addr), R(data), ref_imm(0));
+   } else {
+      uint32_t off = 0;
+      unsigned a = global_addr(c, addr, &off);
+      emit(c, ops[k].global, R(d), R(a), R(data), ref_imm(off));
+   }
+   unsigned res[4] = {d, d, d, d};
+   ref_store(c, in, res);
+}
+
+/* Texel offsets packed as MIMG takes them: 6 bits each, a byte apart. */
+static unsigned
+mimg_offsets(struct ref_ctx *c, const struct ref_texargs *a)
+{
+   if (a->off_known) {
+      uint32_t p = 0;
+      for (unsigned k = 0; k < a->noff; k++) {
+         if (a->off_val[k] < -32 || a->off_val[k] > 31) {
+            ref_unsupported(c, "texel offset %d: MIMG offsets are 6-bit", a->off_val[k]);
+            return 0;
+         }
+         p |= ((uint32_t)a->off_val[k] & 63u) << (8 * k);
+      }
+      return ref_imm_reg(c, p);
+   }
+   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, 63);
+   for (unsigned k = 0; k < a->noff; k++) {
+      unsigned v = g9_prim(c, REF_P_IMAX, a->off[k], ref_imm_reg(c, (uint32_t)-32), 0);
+      v = g9_prim(c, REF_P_AND, g9_prim(c, REF_P_IMIN, v, ref_imm_reg(c, 31), 0), mask, 0);
+      p = g9_prim(c, REF_P_OR, p, g9_prim(c, REF_P_SHL, v, ref_imm_reg(c, 8 * k), 0), 0);
+   }
+   return p;
+}
+
+/* The address registers: copies of v[0..n) into consecutive scratch. */
+static unsigned
+mimg_vaddr(struct ref_ctx *c, const unsigned *v, unsigned n)
+{
+   unsigned first = ref_tmp(c);
+   for (unsigned k = 1; k < n; k++)
+      ref_tmp(c);
+   for (unsigned k = 0; k < n; k++)
+      g9_copy(c, first + k, v[k]);
+   return first;
+}
+
+/* One MIMG op into res[0..3]: the descriptors' first words name the
+ * texture (the emulator's convention), written by SALU (no wait states
+ * before a VMEM read). */
+static void
+mimg(struct ref_ctx *c, const char *op, unsigned d, const unsigned *v, unsigned n, unsigned unit,
+     bool sampler)
+{
+   unsigned va = mimg_vaddr(c, v, n);
+   emit(c, "s_mov_b32", sreg(c, RSRC_QUAD), ref_imm(unit), ref_imm(0), ref_imm(0));
+   if (sampler)
+      emit(c, "s_mov_b32", sreg(c, SAMP_QUAD), ref_imm(unit), ref_imm(0), ref_imm(0));
+   struct isa_insn *t = ref_emit(c, op);
+   t->dst[0] = R(d);
+   t->src[0] = R(va);
+   t->src[1] = sreg(c, RSRC_QUAD);
+   if (sampler)
+      t->src[2] = sreg(c, SAMP_QUAD);
+}
+
+/* The coordinate body: the spatial coordinates, the layer, zeros up to
+ * 3 (integer ones for loads, plus the offsets). */
+static unsigned
+mimg_body(struct ref_ctx *c, const struct ref_texargs *a, unsigned *v)
+{
+   unsigned n = 0, zero = ref_imm_reg(c, 0);
+   for (unsigned k = 0; k < a->nsp; k++) {
+      unsigned x = a->coord[k];
+      if (a->fetch && k < a->noff)
+         x = g9_prim(c, REF_P_IADD, x, a->off[k], 0);
+      v[n++] = x;
+   }
+   if (a->layer >= 0)
+      v[n++] = (unsigned)a->layer;
+   while (n < 3)
+      v[n++] = zero;
+   return n;
 }
 
 static bool
-g9_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out)
+g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
-   (void)comp;
-   (void)out;
-   if (r->file != TGSI_FILE_CONST && r->file != TGSI_FILE_IMM)
-      return false; /* the generic compare-and-select over the file */
-   ref_unsupported(c, "indirect constants: the gfx9 model has no s_movrel/v_movrel nor buffer "
-                      "descriptors for them");
-   *out = 0;
-   return true;
+   unsigned v[12], n = 0, d = res[0];
+   if (a->target == TGSI_TEX_T_BUFFER)
+      return ref_unsupported(c, "buffer textures: the gfx9 model has no MUBUF format loads"), false;
+   if (a->target == TGSI_TEX_T_CUBE || a->target == TGSI_TEX_T_SHADOWCUBE ||
+       a->target == TGSI_TEX_T_CUBE_ARRAY || a->target == TGSI_TEX_T_SHADOWCUBE_ARRAY)
+      return ref_unsupported(c, "cube maps: the gfx9 model has no v_cubeid/v_cubesc/v_cubetc/"
+                                "v_cubema for the face coordinates"),
+             false;
+   if (a->gather || a->samples || a->sample >= 0)
+      return ref_unsupported(c, "gathers and multisample textures are not in the gfx9 model"),
+             false;
+   if (a->query) { /* the level; width, height, depth or layers, levels */
+      v[n++] = (unsigned)a->lod;
+      mimg(c, "image_get_resinfo", d, v, n, a->unit, false);
+      return c->status == COMPILE_OK;
+   }
+   if (a->lodq) { /* x the level accessed (clamped), y the computed one */
+      n = mimg_body(c, a, v);
+      mimg(c, "image_get_lod", d, v, n, a->unit, true);
+      res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
+   if (a->fetch) {
+      n = mimg_body(c, a, v);
+      if (a->lod_mode == REF_LOD_LOD)
+         v[n++] = (unsigned)a->lod;
+      mimg(c, a->lod_mode == REF_LOD_LOD ? "image_load_mip" : "image_load", d, v, n, a->unit,
+           false);
+      return c->status == COMPILE_OK;
+   }
+   struct ref_texargs pa;
+   if (a->proj >= 0) { /* TXP: the spatial coordinates and the reference divided exactly */
+      pa = *a;
+      for (unsigned k = 0; k < pa.nsp; k++)
+         pa.coord[k] = ref_fdiv(c, a->coord[k], (unsigned)a->proj);
+      if (pa.ref >= 0)
+         pa.ref = (int)ref_fdiv(c, (unsigned)a->ref, (unsigned)a->proj);
+      pa.proj = -1;
+      a = &pa;
+   }
+   if (a->deriv && (a->nsp > 2 || a->noff))
+      return ref_unsupported(c, "TXD: the gfx9 model's image_sample_d takes 1-D or 2-D "
+                                "derivatives and no offsets"),
+             false;
+   static const char *const lods[] = {"", "_lz", "_l", "_b"};
+   char op[40];
+   snprintf(op, sizeof(op), "image_sample%s%s%s", a->ref >= 0 ? "_c" : "",
+            a->deriv ? "_d" : lods[a->lod_mode], a->noff ? "_o" : "");
+   if (a->noff)
+      v[n++] = mimg_offsets(c, a);
+   if (a->lod_mode == REF_LOD_BIAS)
+      v[n++] = (unsigned)a->lod;
+   if (a->ref >= 0)
+      v[n++] = (unsigned)a->ref;
+   if (a->deriv) { /* dsdh, dtdh, dsdv, dtdv (a 1-D texture's t: 0) */
+      unsigned zero = ref_imm_reg(c, 0);
+      v[n++] = a->ddx[0];
+      v[n++] = a->nsp > 1 ? a->ddx[1] : zero;
+      v[n++] = a->ddy[0];
+      v[n++] = a->nsp > 1 ? a->ddy[1] : zero;
+   }
+   n += mimg_body(c, a, v + n);
+   if (a->lod_mode == REF_LOD_LOD)
+      v[n++] = (unsigned)a->lod;
+   mimg(c, op, d, v, n, a->unit, true);
+   return c->status == COMPILE_OK;
 }
 
 static const char *
@@ -466,11 +661,11 @@ const struct ref_target ref_target_gfx9 = {
     .mov_imm = g9_mov_imm,
     .copy = g9_copy,
     .load_const = g9_load_const,
-    .load_indirect = g9_load_indirect,
     .special = g9_special,
     .load_word = g9_load_word,
     .store_word = g9_store_word,
     .tex = g9_tex,
+    .atomic = g9_atomic,
     .why = g9_why,
     .branch = g9_branch,
     .jump = g9_jump,

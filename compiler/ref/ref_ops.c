@@ -68,6 +68,13 @@ ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x,
 static bool
 indirect_range(struct ref_ctx *c, const struct tgsi_reg *r, unsigned *lo, unsigned *hi)
 {
+   *lo = 0;
+   if (c->t->consts_in_gpr && r->file == TGSI_FILE_IMM) /* constants in registers (gfx9) */
+      return (*hi = c->s->nimms) > 0;
+   if (c->t->consts_in_gpr && r->file == TGSI_FILE_CONST) {
+      int64_t b = r->has_dim ? r->dim : 0;
+      return b >= 0 && b < 16 && (*hi = c->ccount[b]) > 0;
+   }
    if (r->file != TGSI_FILE_TEMP && r->file != TGSI_FILE_OUT && r->file != TGSI_FILE_IN)
       return false;
    *lo = 0;
@@ -108,6 +115,8 @@ select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
       t.indirect = false;
       t.index = (int32_t)j;
       int h = ref_home(c, &t, comp);
+      if (h < 0 && c->t->consts_in_gpr) /* a constant slot's register */
+         h = (int)c->creg + ref_const_slot(c, &t, comp);
       unsigned jr = ref_imm_reg(c, j);
       unsigned hit = P2(IEQ, idx, jr);
       c->t->copy(c, v, P(SEL, (unsigned)h, hit, v));
@@ -126,7 +135,7 @@ ref_fetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, unsigned c
       bool cst = s->reg.file == TGSI_FILE_CONST || s->reg.file == TGSI_FILE_IMM;
       if (c->t->load_indirect && c->t->load_indirect(c, &s->reg, comp, &v))
          ;
-      else if (!cst)
+      else if (!cst || c->t->consts_in_gpr)
          v = select_indirect(c, &s->reg, comp);
       else
          ref_unsupported(c, "indirect reads of %s", tgsi_file_names[s->reg.file]);
