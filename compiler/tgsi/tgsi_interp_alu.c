@@ -386,7 +386,7 @@ pow2(int k)
    return d;
 }
 
-static bool
+static inline bool
 sum_exact(unsigned nk, const float *a, const float *b, float add)
 {
    double mag = fabs((double)add);
@@ -667,7 +667,8 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    if (conv)
       FOR rf[i] |= edge(rf[i], to_step(F(a[i]), op == TGSI_OP_ARR), F(a[i]));
    else
-      FOR rf[i] |= edge(rf[i], (double)F(a[i]) - F(b[i]), fmax(fabsf(F(a[i])), fabsf(F(b[i]))));
+      FOR rf[i] |=
+          edge(rf[i], (double)F(a[i]) - F(b[i]), mag_max(fabsf(F(a[i])), fabsf(F(b[i]))));
    if (!conv)
       FOR rf[i] &= ~(uint32_t)(ENV_F_INEXACT | ENV_F_ZSIGN);
    fpost(n, NULL, rf, s, tgsi_op_info[op].nsrc, 0);
@@ -1162,7 +1163,7 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          rf[i] |= sum_exact(nch, x, y, 0.0f) ? 0 : ENV_F_FUSE;
          double m = 0.0;
          for (unsigned c = 0; c < nch; c++)
-            m = fmax(m, fabs((double)x[c] * y[c]));
+            m = mag_max(m, fabs((double)x[c] * y[c]));
          rf[i] |= cancel(rf[i], F(r[i]), m);
       }
    } else {
