@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,7 +79,9 @@ check_usage(FILE *f)
           "  --html DIR           a static HTML report: DIR/index.html lists the cases with\n"
           "                       status filters; each failing case has a page with its\n"
           "                       values, TGSI, both listings and a hazard's timeline\n"
-          "  --stats              shader-db style totals, ref -> opt\n"
+          "  --stats              shader-db style totals, ref -> opt, then cases per\n"
+          "                       second (per core: per CPU second of the run and its\n"
+          "                       workers) and peak RSS\n"
           "  --coverage FILE      list the transformation kinds, legalization paths, hazard\n"
           "                       rules, sync kinds, ISA ops and encodings opt exercised\n"
           "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
@@ -757,6 +760,24 @@ report_stale(struct out *o, const struct diff_baseline *bl)
    free(stale);
 }
 
+/* --stats: the run's throughput (cases per wall second, and per CPU
+ * second of this process and its workers: per core) and peak memory. */
+static void
+print_throughput(const struct diff_check *c, double secs)
+{
+   struct rusage self, kids;
+   getrusage(RUSAGE_SELF, &self);
+   getrusage(RUSAGE_CHILDREN, &kids);
+   double cpu = (double)self.ru_utime.tv_sec + self.ru_utime.tv_usec * 1e-6 +
+                (double)self.ru_stime.tv_sec + self.ru_stime.tv_usec * 1e-6 +
+                (double)kids.ru_utime.tv_sec + kids.ru_utime.tv_usec * 1e-6 +
+                (double)kids.ru_stime.tv_sec + kids.ru_stime.tv_usec * 1e-6;
+   printf("throughput: %u cases, %.2f s wall, %.2f s CPU: %.1f cases/s, %.1f cases/s per core\n",
+          c->ncases, secs, cpu, secs > 0 ? c->ncases / secs : 0.0, cpu > 0 ? c->ncases / cpu : 0.0);
+   printf("peak RSS: %ld MB (check), %ld MB (largest worker)\n", self.ru_maxrss / 1024,
+          kids.ru_maxrss / 1024);
+}
+
 /* --html DIR: the index, then a page per failing case, its programs
  * rebuilt here (diff_case_detail). */
 static bool
@@ -803,6 +824,7 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
       char *t = diff_report_stats(&a->c);
       printf("\n%s", t);
       free(t);
+      print_throughput(&a->c, secs);
    }
    report_stale(o, bl);
    char *bdir = NULL;

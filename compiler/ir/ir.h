@@ -59,6 +59,7 @@
 #include "compiler/compiler.h"
 #include "compiler/tgsi/tgsi.h"
 #include "isa/isa.h"
+#include "isa/sem.h"
 #include "util/util.h"
 
 /* ------------------------------------------------------------------ */
@@ -640,6 +641,11 @@ struct opt_ctx {
    unsigned long verify_count, verify_skipped, verify_failed;
    struct opt_verify_saved *verify_saved;
    const char *rule; /* the rule opt_transform is asked about (coverage) */
+   /* Sampled validation in release builds (pass.c): the credit toward the
+    * next validation, the passes since the last one and its first pass. */
+   unsigned long validate_credit;
+   unsigned unvalidated;
+   const char *unvalidated_from, *unvalidated_to;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -1182,6 +1188,8 @@ struct ir_liveness;
  * an error naming the condition, the check's file:line, the instruction and
  * the whole shader (and `pass` when not NULL) and returns false. */
 bool ir_validate(struct ir_shader *sh, const char *pass, struct diag_list *diags);
+/* The same, naming what ran before in a phrase ("pass 'x'", "passes ...") */
+bool ir_validate_after(struct ir_shader *sh, const char *after, struct diag_list *diags);
 /* Liveness of register values per block, computed by the validator
  * itself (a fixed point over upward-exposed uses and definitions), not by
  * the allocator's ir_liveness: a bug there cannot hide from the check. */
@@ -1223,6 +1231,9 @@ bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
 extern const char *const opt_transform_kinds[];
 void opt_log(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
 bool opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p);
+/* Validates what passes ran since the last validation (release builds
+ * sample validation on large shaders); false if it fails. */
+bool opt_validate_rest(struct ir_shader *sh, struct opt_ctx *ctx);
 /* Whether every pass --passes, --disable-pass and --print-after name
  * exists; false with a diagnostic naming the first unknown one. */
 bool opt_check_names(const struct opt_options *o, struct diag_list *diags);
@@ -1405,6 +1416,24 @@ const char *ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv,
 /* Runs a mach instruction on source bits; false if it is not a pure
  * function of its sources (memory, textures), or flow. */
 bool ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill);
+/* ir_mach_eval in two steps, for many evaluations of one instruction:
+ * prepare decodes what does not depend on the source values (valid while
+ * the instruction and its sources' register files stay unchanged). */
+enum { IR_MACH_PREP_VALUE, IR_MACH_PREP_FIXED, IR_MACH_PREP_NONE, IR_MACH_PREP_PRED };
+struct ir_mach_prep {
+   enum isa_sem sem;
+   bool ok, sat;
+   uint8_t kind[ISA_MAX_SRC]; /* IR_MACH_PREP_* */
+   int8_t sel[ISA_MAX_SRC];   /* SDWA source select or -1 */
+   bool is_float[ISA_MAX_SRC];
+   uint32_t fixed[ISA_MAX_SRC];
+   int dst_sel;
+   unsigned dst_unused;
+   struct sem_args a;
+};
+void ir_mach_eval_prepare(const struct ir_instr *in, struct ir_mach_prep *p);
+bool ir_mach_eval_prepared(const struct ir_instr *in, const struct ir_mach_prep *p,
+                           const uint64_t *src, uint64_t *dst, bool *kill);
 void ir_mach_free(struct ir_instr *in);
 int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
 unsigned opt_file_capacity(const struct isa_model *m, unsigned file);

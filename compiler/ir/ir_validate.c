@@ -44,7 +44,7 @@ fail(struct vstate *vs, const char *what, const char *cond, const char *file, in
 {
    char *itext = in ? ir_print_instr(in) : xstrdup("(no instruction)");
    char *shader = ir_print(vs->sh);
-   char *pass = vs->pass ? xasprintf(" after pass '%s'", vs->pass) : xstrdup("");
+   char *pass = vs->pass ? xasprintf(" after %s", vs->pass) : xstrdup("");
    diag_add(vs->diags, DIAG_ERROR, file, line, 0, NULL,
             "IR validation failed%s: %s (%s)\n  instruction: %s\n  shader:\n%s", pass, what, cond,
             itext, shader ? shader : "");
@@ -583,11 +583,20 @@ ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv)
 }
 
 bool
-ir_validate(struct ir_shader *sh, const char *pass, struct diag_list *diags)
+ir_validate_after(struct ir_shader *sh, const char *after, struct diag_list *diags)
 {
-   struct vstate vs = {sh, pass, diags, NULL, sh->nvalues, 0};
+   struct vstate vs = {sh, after, diags, NULL, sh->nvalues, 0};
    vs.pos = xcalloc(sh->nvalues + 1, sizeof(unsigned));
    bool ok = validate(&vs);
    free(vs.pos);
+   return ok;
+}
+
+bool
+ir_validate(struct ir_shader *sh, const char *pass, struct diag_list *diags)
+{
+   char *after = pass ? xasprintf("pass '%s'", pass) : NULL;
+   bool ok = ir_validate_after(sh, after, diags);
+   free(after);
    return ok;
 }

@@ -1,7 +1,8 @@
 /*
  * The pass manager: the pipeline of generic passes, pass selection
  * (--passes, --disable-pass, --print-after), validation after every pass in
- * DIFFCOMP_VALIDATE builds, and the transformation counter behind
+ * DIFFCOMP_VALIDATE builds (sampled on large shaders in release builds:
+ * validate_now), and the transformation counter behind
  * --opt-bisect-limit.
  *
  * Every optional change a pass makes is one transformation and asks
@@ -519,6 +520,60 @@ opt_check_names(const struct opt_options *o, struct diag_list *diags)
           check_names(diags, o->print_after, "--print-after", true);
 }
 
+/*
+ * Validation after a pass. DIFFCOMP_VALIDATE debug builds and
+ * opts.validate validate after every pass. DIFFCOMP_VALIDATE release
+ * builds (NDEBUG) do so too on shaders of up to VALIDATE_BUDGET values;
+ * on larger ones, after every ceil(values / VALIDATE_BUDGET)-th pass and
+ * after the last (opt_validate_rest), so that validation costs about
+ * passes x VALIDATE_BUDGET instead of passes x values; a failure then
+ * names the passes since the last validation. The schedule depends only
+ * on the shader, so it is deterministic.
+ */
+#define VALIDATE_BUDGET 8192
+
+static bool
+validating(const struct opt_ctx *ctx)
+{
+#ifdef DIFFCOMP_VALIDATE
+   (void)ctx;
+   return true;
+#else
+   return ctx->opts.validate;
+#endif
+}
+
+static bool
+validate_now(const struct ir_shader *sh, struct opt_ctx *ctx)
+{
+#if defined(NDEBUG)
+   if (!ctx->opts.validate) {
+      ctx->validate_credit += VALIDATE_BUDGET;
+      return ctx->validate_credit >= sh->nvalues;
+   }
+#endif
+   (void)sh;
+   (void)ctx;
+   return true;
+}
+
+bool
+opt_validate_rest(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   if (!ctx->unvalidated)
+      return !ctx->failed;
+   char *after = ctx->unvalidated == 1
+                     ? xasprintf("pass '%s'", ctx->unvalidated_to)
+                     : xasprintf("passes '%s' to '%s' (%u passes, validation sampled)",
+                                 ctx->unvalidated_from, ctx->unvalidated_to, ctx->unvalidated);
+   if (!ir_validate_after(sh, after, ctx->diags))
+      ctx->failed = true;
+   free(after);
+   ctx->unvalidated = 0;
+   ctx->validate_credit = 0;
+   return !ctx->failed;
+}
+
 bool
 opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p)
 {
@@ -529,12 +584,13 @@ opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p
    ctx->verify_pending = false;
    bool progress = p->fn(sh, ctx);
    ctx->verify_pending = false;
-   bool validate = ctx->opts.validate;
-#ifdef DIFFCOMP_VALIDATE
-   validate = true;
-#endif
-   if (validate && !ir_validate(sh, p->name, ctx->diags))
-      ctx->failed = true;
+   if (validating(ctx)) {
+      if (!ctx->unvalidated++)
+         ctx->unvalidated_from = p->name;
+      ctx->unvalidated_to = p->name;
+      if (validate_now(sh, ctx) || ctx->failed) /* a failing pass's IR too */
+         opt_validate_rest(sh, ctx);
+   }
    if (list_has(ctx->opts.print_after, p->name)) {
       char *t = ir_print(sh);
       opt_log(ctx, "IR after %s:\n%s", p->name, t);
@@ -605,5 +661,5 @@ opt_run(struct ir_shader *sh, struct opt_ctx *ctx)
    } else {
       pipeline(sh, ctx);
    }
-   return !ctx->failed;
+   return opt_validate_rest(sh, ctx);
 }

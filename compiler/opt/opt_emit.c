@@ -895,7 +895,7 @@ run_backend(struct ir_shader *sh, struct opt_ctx *ctx)
       for (const struct opt_pass *p = opt_passes; p->name; p++)
          if (!strcmp(p->name, backend_passes[i]))
             opt_run_pass(sh, ctx, p);
-   return !ctx->failed;
+   return opt_validate_rest(sh, ctx);
 }
 
 /* The declared constant buffers' sizes: indirect reads clamp to them. */

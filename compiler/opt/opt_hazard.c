@@ -124,10 +124,27 @@ struct pending {
    uint64_t *in, *out; /* by block index */
 };
 
-static bool
-bit(const uint64_t *s, unsigned i)
+/* The first set bit at or after i, or n: whole zero words are skipped,
+ * so a sweep over a sparse set costs its words, not its bits. */
+static unsigned
+next_bit(const uint64_t *s, unsigned i, unsigned n)
 {
-   return (s[i / 64] >> (i % 64)) & 1;
+   while (i < n) {
+      uint64_t w = s[i / 64] >> (i % 64);
+      if (w) {
+#if defined(__GNUC__)
+         i += (unsigned)__builtin_ctzll(w);
+#else
+         while (!(w & 1)) {
+            w >>= 1;
+            i++;
+         }
+#endif
+         return i < n ? i : n;
+      }
+      i = (i / 64 + 1) * 64;
+   }
+   return n;
 }
 
 static void
@@ -191,13 +208,11 @@ transfer(const struct hz *z, unsigned i, uint64_t *set)
    const struct isa_insn *c = &z->lo.v[i].insn;
    bool is_end = c->sem == ISA_SEM_END;
    unsigned fe[2] = {0, 0}; /* for results, for sources */
-   for (unsigned e = 0; e < 2 * z->lo.n; e++)
-      if (bit(set, e))
-         fe[e % 2] |= needs(z, e, c, is_end);
+   unsigned n = 2 * z->lo.n;
+   for (unsigned e = next_bit(set, 0, n); e < n; e = next_bit(set, e + 1, n))
+      fe[e % 2] |= needs(z, e, c, is_end);
    unsigned f = faulty_flags(z, i, fe[0], fe[1]);
-   for (unsigned e = 0; f && e < 2 * z->lo.n; e++) {
-      if (!bit(set, e))
-         continue;
+   for (unsigned e = next_bit(set, 0, n); f && e < n; e = next_bit(set, e + 1, n)) {
       struct isa_class_info pc;
       isa_class_info(z->m, z->lo.v[e / 2].insn.cls, &pc);
       unsigned kind = sync_flag(e % 2 ? pc.war_sync : pc.sync);

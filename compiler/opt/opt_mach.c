@@ -1183,40 +1183,81 @@ in_predicate_file(const struct ir_instr *v)
    return fi.kind == ISA_FILE_PREDICATE;
 }
 
-bool
-ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill)
+/* Everything ir_mach_eval needs that does not depend on the source
+ * values: decoded once, so a caller evaluating one instruction on many
+ * values (opt_verify.c) pays for the model lookups once. */
+void
+ir_mach_eval_prepare(const struct ir_instr *in, struct ir_mach_prep *p)
 {
    const struct ir_mach *m = in->mach;
    const struct isa_model *model = m->model;
+   memset(p, 0, sizeof(*p));
    struct isa_op_info oi;
    isa_op_info(model, m->insn.op, &oi);
+   p->sem = oi.sem;
+   p->ok = true;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      const struct isa_opnd *o = &m->insn.src[k];
+      if (o->flags & ISA_OPND_F_REL) {
+         p->ok = false; /* reads a register file the IR does not model */
+         return;
+      }
+      if (!m->count[k]) {
+         p->kind[k] = IR_MACH_PREP_FIXED;
+         p->fixed[k] = o->kind == ISA_OPND_REG ? fixed_value(model, o) : o->value;
+         continue;
+      }
+      if (m->count[k] != 1) {
+         p->kind[k] = IR_MACH_PREP_NONE;
+         continue;
+      }
+      if (in_predicate_file(in->src[m->first[k]])) { /* a predicate: (not) is logical */
+         p->kind[k] = IR_MACH_PREP_PRED;
+         continue;
+      }
+      p->kind[k] = IR_MACH_PREP_VALUE;
+      p->sel[k] = (int8_t)src_sel(model, &m->insn, k);
+      p->is_float[k] = isa_type_is_float(sem_slot_type(model, &m->insn, ISA_SLOT_SRC(k), NULL));
+   }
+   sem_args_of(model, &m->insn, &p->a);
+   p->sat = mod_of(model, &m->insn, ISA_ROLE_SAT, 0) != 0;
+   p->dst_sel = mod_of(model, &m->insn, ISA_ROLE_DST_SEL, SEM_SEL_DWORD);
+   p->dst_unused = (unsigned)mod_of(model, &m->insn, ISA_ROLE_DST_UNUSED, 0);
+}
+
+bool
+ir_mach_eval_prepared(const struct ir_instr *in, const struct ir_mach_prep *p, const uint64_t *src,
+                      uint64_t *dst, bool *kill)
+{
+   const struct ir_mach *m = in->mach;
+   if (!p->ok)
+      return false;
    uint32_t v[ISA_MAX_SRC] = {0};
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
       const struct isa_opnd *o = &m->insn.src[k];
-      if (o->flags & ISA_OPND_F_REL)
-         return false; /* reads a register file the IR does not model */
-      if (!m->count[k]) {
-         v[k] = o->kind == ISA_OPND_REG ? fixed_value(model, o) : o->value;
-         continue;
-      }
-      if (m->count[k] != 1)
-         continue;
-      const struct ir_instr *s = in->src[m->first[k]];
-      if (in_predicate_file(s)) { /* a predicate: (not) is logical */
+      uint32_t x;
+      switch (p->kind[k]) {
+      case IR_MACH_PREP_FIXED:
+         v[k] = p->fixed[k];
+         break;
+      case IR_MACH_PREP_NONE:
+         break;
+      case IR_MACH_PREP_PRED:
          v[k] = (src[m->first[k]] != 0) != !!(o->flags & ISA_OPND_F_NOT);
-         continue;
+         break;
+      default:
+         x = (uint32_t)src[m->first[k]];
+         /* an SDWA source select, before the modifiers */
+         if (p->sel[k] >= 0 && p->sel[k] < SEM_SEL_DWORD)
+            x = sem_sdwa_src(x, (unsigned)p->sel[k], o->flags & ISA_OPND_F_SEXT);
+         v[k] = sem_srcmod(x, o->flags, p->is_float[k]);
+         break;
       }
-      uint32_t x = (uint32_t)src[m->first[k]];
-      int sel = src_sel(model, &m->insn, k);
-      if (sel >= 0 && sel < SEM_SEL_DWORD) /* an SDWA source select, before the modifiers */
-         x = sem_sdwa_src(x, (unsigned)sel, o->flags & ISA_OPND_F_SEXT);
-      v[k] = sem_srcmod(x, o->flags,
-                        isa_type_is_float(sem_slot_type(model, &m->insn, ISA_SLOT_SRC(k), NULL)));
    }
    bool runs = true;
    if (m->guard != IR_MACH_FIXED)
       runs = (src[m->guard] != 0) != m->guard_not;
-   switch (oi.sem) {
+   switch (p->sem) {
    case ISA_SEM_NOP:
    case ISA_SEM_END:
       return true;
@@ -1227,19 +1268,24 @@ ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool
    default:
       break;
    }
-   struct sem_args a;
-   sem_args_of(model, &m->insn, &a);
    uint32_t r[ISA_MAX_DST] = {0}; /* setp writes two predicates; the second goes to PT */
-   if (!sem_eval(oi.sem, &a, v, r))
+   if (!sem_eval(p->sem, &p->a, v, r))
       return false;
-   if (mod_of(model, &m->insn, ISA_ROLE_SAT, 0))
+   if (p->sat)
       r[0] = sem_fsat(r[0]);
-   int ds = mod_of(model, &m->insn, ISA_ROLE_DST_SEL, SEM_SEL_DWORD);
+   int ds = p->dst_sel;
    if (ds >= 0 && ds < SEM_SEL_DWORD) { /* an SDWA destination select; PRESERVE keeps the tie */
       uint32_t old = m->tied != IR_MACH_FIXED && m->tied < in->nsrc ? (uint32_t)src[m->tied] : 0;
-      r[0] = sem_sdwa_dst(r[0], old, (unsigned)ds,
-                          (unsigned)mod_of(model, &m->insn, ISA_ROLE_DST_UNUSED, 0));
+      r[0] = sem_sdwa_dst(r[0], old, (unsigned)ds, p->dst_unused);
    }
    *dst = r[0];
    return true;
+}
+
+bool
+ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill)
+{
+   struct ir_mach_prep p;
+   ir_mach_eval_prepare(in, &p);
+   return ir_mach_eval_prepared(in, &p, src, dst, kill);
 }

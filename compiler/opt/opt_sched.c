@@ -532,6 +532,117 @@ small_live_in(const struct sched *s, const struct ir_block *b, int *live_small)
    }
 }
 
+/*
+ * Static candidates. A ready node that defines no small-file value and
+ * reads no general register it could free (every source outside the file
+ * or live out of the block) passes every filter and has the fixed growth
+ * defs, so its rank under better() changes only with the cycle: such
+ * nodes (immediates materialized for each reader, hundreds ready at once
+ * on gfx9) wait in heaps instead of the ready list, which is scanned each
+ * step. Per value of defs: `wait` by (earliest, -prio, node) for those not
+ * ready at the cycle, `now` by (-prio, node) for the others; the cycle
+ * only grows, so nodes only move from wait to now. The best of the heaps'
+ * tops and of the scanned list is the node the full scan would pick
+ * (better() is a strict total order), so the schedule is the same.
+ */
+#define SCHED_STATIC_DEFS 4
+
+struct sheap {
+   unsigned *v;
+   unsigned n;
+};
+
+static bool
+heap_less(const struct sched *s, bool now, unsigned a, unsigned b)
+{
+   const struct snode *x = &s->n[a], *y = &s->n[b];
+   if (!now && x->earliest != y->earliest)
+      return x->earliest < y->earliest;
+   if (x->prio != y->prio)
+      return x->prio > y->prio;
+   return x < y;
+}
+
+static void
+heap_push(const struct sched *s, struct sheap *h, bool now, unsigned i)
+{
+   unsigned k = h->n++;
+   h->v[k] = i;
+   while (k && heap_less(s, now, h->v[k], h->v[(k - 1) / 2])) {
+      unsigned p = (k - 1) / 2, t = h->v[p];
+      h->v[p] = h->v[k];
+      h->v[k] = t;
+      k = p;
+   }
+}
+
+static unsigned
+heap_pop(const struct sched *s, struct sheap *h, bool now)
+{
+   unsigned top = h->v[0], k = 0;
+   h->v[0] = h->v[--h->n];
+   for (;;) {
+      unsigned l = 2 * k + 1, r = l + 1, m = k;
+      if (l < h->n && heap_less(s, now, h->v[l], h->v[m]))
+         m = l;
+      if (r < h->n && heap_less(s, now, h->v[r], h->v[m]))
+         m = r;
+      if (m == k)
+         break;
+      unsigned t = h->v[m];
+      h->v[m] = h->v[k];
+      h->v[k] = t;
+      k = m;
+   }
+   return top;
+}
+
+static bool
+is_static(struct sched *s, const struct ir_block *b, unsigned i)
+{
+   const struct ir_instr *c = s->n[i].in;
+   if (small_def(s, i) >= 0 || s->n[i].defs < 0 || s->n[i].defs >= SCHED_STATIC_DEFS)
+      return false;
+   for (unsigned k = 0; k < c->nsrc; k++)
+      if (in_gpr(s, c->src[k]) && !live_out(s, b, c->src[k]))
+         return false;
+   return true;
+}
+
+struct ready_set {
+   unsigned *list, n; /* the others, scanned */
+   struct sheap wait[SCHED_STATIC_DEFS], now[SCHED_STATIC_DEFS];
+};
+
+static void
+ready_add(struct sched *s, const struct ir_block *b, struct ready_set *rs, unsigned i)
+{
+   if (is_static(s, b, i))
+      heap_push(s, &rs->wait[s->n[i].defs], false, i);
+   else
+      rs->list[rs->n++] = i;
+}
+
+/* The best static node at the cycle (-1: none) and its heap. */
+static int
+static_best(struct sched *s, struct ready_set *rs, int cycle, bool tight, struct sheap **from)
+{
+   int best = -1;
+   for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
+      while (rs->wait[d].n && s->n[rs->wait[d].v[0]].earliest <= cycle)
+         heap_push(s, &rs->now[d], true, heap_pop(s, &rs->wait[d], false));
+      struct sheap *h = rs->now[d].n ? &rs->now[d] : &rs->wait[d];
+      if (!h->n)
+         continue;
+      int i = (int)h->v[0];
+      if (best < 0 || better(&s->n[i], (int)d, &s->n[best], s->n[best].defs, cycle, tight)) {
+         best = i;
+         *from = h;
+      }
+   }
+   return best;
+}
+
 /* The issue order (node indices). */
 static unsigned *
 list_schedule(struct sched *s, struct ir_block *b)
@@ -546,28 +657,39 @@ list_schedule(struct sched *s, struct ir_block *b)
    /* The nodes whose predecessors have all issued: the only candidates,
     * so a step costs the ready nodes, not the block (better() is a strict
     * order, so the scan order does not change the choice). */
-   unsigned *ready = xmalloc((s->nn + 1) * sizeof(unsigned)), nready = 0;
+   struct ready_set rs = {xmalloc((s->nn + 1) * sizeof(unsigned)), 0, {{0}}, {{0}}};
+   for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
+      rs.wait[d].v = xmalloc((s->nn + 1) * sizeof(unsigned));
+      rs.now[d].v = xmalloc((s->nn + 1) * sizeof(unsigned));
+   }
    for (unsigned i = 0; i < s->nn; i++)
       if (!s->n[i].left)
-         ready[nready++] = i;
+         ready_add(s, b, &rs, i);
    int cycle = 0;
    for (unsigned k = 0; k < s->nn; k++) {
-      int best = -1, bg = 0;
+      bool tight = live + 1 > budget;
+      struct sheap *from = NULL;
+      int best = static_best(s, &rs, cycle, tight, &from), bg = best >= 0 ? s->n[best].defs : 0;
       unsigned best_at = 0;
-      for (int pass = 0; pass < 3 && best < 0; pass++)
-         for (unsigned r = 0; r < nready; r++) {
-            unsigned i = ready[r];
+      bool listed = false;
+      for (int pass = 0; pass < 3 && (best < 0 || !pass); pass++)
+         for (unsigned r = 0; r < rs.n; r++) {
+            unsigned i = rs.list[r];
             if ((pass < 2 && !small_room(s, live_small, i)) ||
                 (pass < 1 && !small_wanted(s, live_small, i)))
                continue;
             int g = net_growth(s, b, i);
-            if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, live + 1 > budget)) {
+            if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, tight)) {
                best = (int)i;
                best_at = r;
                bg = g;
+               listed = true;
             }
          }
-      ready[best_at] = ready[--nready];
+      if (listed)
+         rs.list[best_at] = rs.list[--rs.n];
+      else
+         heap_pop(s, from, from >= rs.now && from < rs.now + SCHED_STATIC_DEFS);
       struct snode *a = &s->n[best];
       cycle = MAX2(cycle, a->earliest);
       a->done = true;
@@ -578,12 +700,16 @@ list_schedule(struct sched *s, struct ir_block *b)
          struct snode *t = &s->n[a->succ[e].to];
          t->earliest = MAX2(t->earliest, cycle + a->succ[e].lat);
          if (!--t->left)
-            ready[nready++] = a->succ[e].to;
+            ready_add(s, b, &rs, a->succ[e].to);
       }
       cycle++;
       order[k] = (unsigned)best;
    }
-   free(ready);
+   free(rs.list);
+   for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
+      free(rs.wait[d].v);
+      free(rs.now[d].v);
+   }
    return order;
 }
 

@@ -77,6 +77,7 @@ struct vf_node {
    bool interior, evaluable, expanded;
    uint8_t kinds; /* sem_special_kind of the values a leaf takes */
    uint64_t val;
+   struct ir_mach_prep prep; /* a machine instruction's decoding (vf_level) */
 };
 
 struct vf {
@@ -401,7 +402,7 @@ vf_eval_node(struct vf *f, struct vf_node *x)
    }
    if (in->op == IR_OP_MACH) {
       bool kill = false;
-      if (!ir_mach_eval(in, s, &x->val, &kill))
+      if (!ir_mach_eval_prepared(in, &x->prep, s, &x->val, &kill))
          return false;
       x->val = (uint32_t)x->val;
       return true;
@@ -754,6 +755,9 @@ vf_level(struct vf *f, enum opt_verify_class cls)
    unsigned norder = 0;
    vf_topo(f, f->old_node, seen, order, &norder);
    vf_topo(f, f->rep_node, seen, order, &norder);
+   for (unsigned i = 0; i < norder; i++)
+      if (f->n[order[i]].in->op == IR_OP_MACH)
+         ir_mach_eval_prepare(f->n[order[i]].in, &f->n[order[i]].prep);
    f->bad = false;
    unsigned idx[VF_LEAVES] = {0};
    unsigned long total = 1;

@@ -1109,9 +1109,13 @@ int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
    FOR any |= f[i];
    if (!(any & (ENV_F_INEXACT | ENV_F_ZSIGN)))
       return f;
-   FOR tf[i] = f[i] | ((f[i] & ENV_F_INEXACT) || ((f[i] & ENV_F_ZSIGN) && (v[i] & 0x7fffffffu) == 0)
-                           ? ENV_F_BITS
-                           : 0);
+   /* branch-free, so the loop vectorizes */
+   FOR
+   {
+      uint32_t bits = (uint32_t)((f[i] & ENV_F_INEXACT) != 0) |
+                      ((uint32_t)((f[i] & ENV_F_ZSIGN) != 0) & (uint32_t)((v[i] & 0x7fffffffu) == 0));
+      tf[i] = f[i] | (ENV_F_BITS & (0u - bits));
+   }
    return tf;
 }
 

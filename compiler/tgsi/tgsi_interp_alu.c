@@ -362,14 +362,31 @@ low_bit(double p)
    memcpy(&u, &p, sizeof(u));
    uint64_t man = (u & ((1ull << 52) - 1)) | (1ull << 52);
    int low = (int)((u >> 52) & 0x7ff) - 1075;
+#if defined(__GNUC__)
+   return low + __builtin_ctzll(man);
+#else
    while (!(man & 0xff))
       man >>= 8, low += 8;
    while (!(man & 1))
       man >>= 1, low++;
    return low;
+#endif
 }
 
-static bool
+/* 2^k, exactly as ldexp(1.0, k) gives it, without the call in the
+ * normal range. */
+static inline double
+pow2(int k)
+{
+   if (k < -1022 || k > 1023)
+      return ldexp(1.0, k);
+   uint64_t u = (uint64_t)(k + 1023) << 52;
+   double d;
+   memcpy(&d, &u, sizeof(d));
+   return d;
+}
+
+static inline bool
 sum_exact(unsigned nk, const float *a, const float *b, float add)
 {
    double mag = fabs((double)add);
@@ -384,7 +401,7 @@ sum_exact(unsigned nk, const float *a, const float *b, float add)
       if (k < nk)
          mag += fabs(p);
    }
-   return lo == INT32_MAX || mag < ldexp(1.0, lo + 24);
+   return lo == INT32_MAX || mag < pow2(lo + 24);
 }
 
 /* FUSE for the lanes of MAD whose product rounds (elsewhere fusing cannot
@@ -449,6 +466,14 @@ to_step(float x, bool half)
    return d - floor(d + 0.5);
 }
 
+/* fmax of two magnitudes (|x|, never -0), inline: the libm call costs
+ * more than the rest of a lane's flag work. A NaN gives the other. */
+static inline double
+mag_max(double x, double y)
+{
+   return isnan(x) ? y : isnan(y) ? x : x > y ? x : y;
+}
+
 /* Flags only some float opcodes add. */
 static void
 fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
@@ -457,16 +482,16 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
    switch (op) {
    case TGSI_OP_ADD:
    case TGSI_OP_SUB:
-      FOR rf[i] |= cancel(rf[i], F(r[i]), fmax(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+      FOR rf[i] |= cancel(rf[i], F(r[i]), mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
       break;
    case TGSI_OP_MAD:
    case TGSI_OP_FMA:
       FOR rf[i] |=
-          cancel(rf[i], F(r[i]), fmax(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
+          cancel(rf[i], F(r[i]), mag_max(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
       break;
    case TGSI_OP_LRP: /* a * (b - c) + c */
       FOR rf[i] |= cancel(rf[i], F(r[i]),
-                          fmax(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
+                          mag_max(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
       break;
    case TGSI_OP_MIN:
    case TGSI_OP_MAX:
@@ -642,7 +667,8 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    if (conv)
       FOR rf[i] |= edge(rf[i], to_step(F(a[i]), op == TGSI_OP_ARR), F(a[i]));
    else
-      FOR rf[i] |= edge(rf[i], (double)F(a[i]) - F(b[i]), fmax(fabsf(F(a[i])), fabsf(F(b[i]))));
+      FOR rf[i] |=
+          edge(rf[i], (double)F(a[i]) - F(b[i]), mag_max(fabsf(F(a[i])), fabsf(F(b[i]))));
    if (!conv)
       FOR rf[i] &= ~(uint32_t)(ENV_F_INEXACT | ENV_F_ZSIGN);
    fpost(n, NULL, rf, s, tgsi_op_info[op].nsrc, 0);
@@ -1137,7 +1163,7 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          rf[i] |= sum_exact(nch, x, y, 0.0f) ? 0 : ENV_F_FUSE;
          double m = 0.0;
          for (unsigned c = 0; c < nch; c++)
-            m = fmax(m, fabs((double)x[c] * y[c]));
+            m = mag_max(m, fabs((double)x[c] * y[c]));
          rf[i] |= cancel(rf[i], F(r[i]), m);
       }
    } else {

@@ -118,6 +118,8 @@ check_cli(junit "--target|a3xx|--no-repro|--junit|${_out}/junit.xml|${_fx}/fs_ba
           FILE_RE "<testsuite name=\"diffcomp check\" tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\".*<testcase classname=\"diffcomp.a3xx\" name=\"fixtures/check/bad_parse.tgsi\"")
 check_cli(stats "--target|a3xx|--no-repro|--stats|${_fx}/fs_basic.tgsi" 0
           OUT "totals over [0-9]+ of 1 cases with both programs \\(ref -> opt\\):\n.*instructions")
+check_cli(stats_throughput "--target|a3xx|--no-repro|--stats|${_fx}/fs_basic.tgsi" 0
+          OUT "throughput: 1 cases, [0-9.]+ s wall, [0-9.]+ s CPU: [0-9.]+ cases/s, [0-9.]+ cases/s per core\npeak RSS: [0-9]+ MB \\(check\\), [0-9]+ MB \\(largest worker\\)")
 
 # Hand-built programs in place of the optimizing compiler (fixtures/check/hand).
 set(_hand ${_fx}/hand)
