@@ -283,3 +283,12 @@ check_cli(agx_stale "check|--target|agx|--no-repro|--invocations|256|--inject-fa
           OUT "fail agx fixtures/check/agx_cmpsel.tgsi: mismatch")
 check_cli(agx_wait_missing "check|--target|agx|--no-repro|--invocations|256|--inject-fault|agx-wait-missing|captures/cs_image_filter.tgsi" 1
           OUT "fail agx captures/cs_image_filter.tgsi: (mismatch|hazard)")
+
+# --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change
+# (tgsi_interp_bound.c). Each case failed with the fixed 2^-14 tolerance:
+# a fused step through exact multiplies and an RSQ (seed 6), a texture
+# lookup at fused coordinates (seed 7), an image word (seed 12).
+check_cli(ffma_bound_skinning "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|6|captures/vs_skinning_dual_quat.tgsi" 0 OUT "total +1 +1 +0")
+check_cli(ffma_bound_texture "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|7|captures/fs_pbr_ibl.tgsi" 0 OUT "total +1 +1 +0")
+check_cli(ffma_bound_image "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|12|captures/cs_bvh_raytrace.tgsi" 0 OUT "total +1 +1 +0")
+check_cli(ffma_bound_fog "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|9|captures/vs_legacy_fixedfunc_fog.tgsi" 0 OUT "total +1 +1 +0")
