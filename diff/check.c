@@ -827,6 +827,14 @@ diff_case_env_fini(struct diff_case_env *ce)
    memset(ce, 0, sizeof(*ce));
 }
 
+/* Whether the golden run bounds the effect of fused multiply-adds
+ * (compare.c's fuse-ffma tolerance reads it). */
+static bool
+fuse_bounds(const struct diff_check_opts *o)
+{
+   return (o->inexact >> DIFF_INEXACT_FFMA_BIT) & 1;
+}
+
 /* One try: inputs from the seed (with flags, for nlanes) and the golden run. */
 static bool
 case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
@@ -838,7 +846,7 @@ case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
    if (!ce->inputs)
       return false;
    ce->golden = env_clone(ce->inputs);
-   struct tgsi_interp_opts io = {.max_steps = o->max_steps};
+   struct tgsi_interp_opts io = {.max_steps = o->max_steps, .fuse_bounds = fuse_bounds(o)};
    ce->st = tgsi_interp_run(s, ce->golden, &io, d);
    return true;
 }
@@ -852,7 +860,7 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
    if (given) {
       ce->inputs = env_clone(given);
       ce->golden = env_clone(given);
-      struct tgsi_interp_opts io = {.max_steps = o->max_steps};
+      struct tgsi_interp_opts io = {.max_steps = o->max_steps, .fuse_bounds = fuse_bounds(o)};
       ce->st = tgsi_interp_run(s, ce->golden, &io, d);
    } else if (!case_env_try(o, s, plan, o->invocations, 0, ce, d)) {
       return false;
@@ -991,7 +999,8 @@ job_prepare(struct job *j, unsigned first)
    j->interp_err = ce.err;
    if (j->golden)
       count_nan(j->golden, &j->outputs, &j->nan);
-   struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps};
+   struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps,
+                                 .fuse_bounds = fuse_bounds(&j->c->o)};
    if (orig && j->golden)
       variant_compare(j, orig, &io);
    tgsi_shader_free(orig);

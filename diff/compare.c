@@ -161,6 +161,17 @@ oracle_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact)
    return DIFF_V_DIFFERENT;
 }
 
+/* The interpreter's bound on the fusions' effect on this value
+ * (tgsi_interp_bound.c), where it tracked one. */
+static bool
+fuse_bound_ok(uint32_t e, uint32_t a, unsigned flags)
+{
+   double d = env_err_value((uint16_t)(flags >> ENV_ERR_SHIFT));
+   double x = uif(e), y = uif(a);
+   return d > 0.0 && !is_nan_bits(e) && !is_nan_bits(a) && !isinf(x) && !isinf(y) &&
+          fabs(x - y) <= d;
+}
+
 /* Tolerance of the transforms opt was allowed. fuse-ffma: within
  * ffma_tol, or anything where ref has an infinity or NaN (an unfused
  * product overflowed where the fused one need not). inexact: x+0 -> x and
@@ -175,7 +186,8 @@ transform_ok(uint32_t e, uint32_t a, unsigned flags, unsigned inexact)
     * (EDGE); and where the interpreter met a NaN, fusing may have made
     * or avoided it (an unfused product overflowing) */
    if ((inexact & (1u << DIFF_INEXACT_FFMA_BIT)) &&
-       (within(&ffma_tol, e, a) || e_special || (flags & (ENV_F_CANCEL | ENV_F_EDGE | ENV_F_NAN))))
+       (within(&ffma_tol, e, a) || e_special || fuse_bound_ok(e, a, flags) ||
+        (flags & (ENV_F_CANCEL | ENV_F_EDGE | ENV_F_NAN))))
       return true;
    if (inexact & (1u << DIFF_INEXACT_ALGEBRAIC_BIT))
       return (is_zero(e) && is_zero(a)) || is_nan_bits(e);
@@ -412,13 +424,14 @@ lane_killed(const struct env *f, const struct env *e, const struct env *a, uint3
    return e->killed && a->killed && e->killed[l] && a->killed[l];
 }
 
-static uint16_t
+/* The flags of output value i, with its fuse bound above them. */
+static unsigned
 flags_at(const struct env *f, const struct env *e, size_t i)
 {
    if (!f || !f->out_flags || f->nout != e->nout || f->out_vertices != e->out_vertices ||
        f->nlanes != e->nlanes)
       return 0;
-   return f->out_flags[i];
+   return f->out_flags[i] | (f->out_err ? (unsigned)f->out_err[i] << ENV_ERR_SHIFT : 0u);
 }
 
 static void
@@ -440,8 +453,8 @@ compare_outputs(const struct tgsi_shader *s, const struct env *e, const struct e
                   continue;
                }
                uint32_t ev = e->out[ie + l], av = have ? a->out[ia + l] : 0;
-               uint16_t fl = flags_at(o->flags, e, ie + l);
-               struct diff_mismatch m = {DIFF_VAL_OUT, (uint8_t)c, fl, v, reg, l, ev, av};
+               unsigned fl = flags_at(o->flags, e, ie + l);
+               struct diff_mismatch m = {DIFF_VAL_OUT, (uint8_t)c, (uint16_t)fl, v, reg, l, ev, av};
                judge(r, diff_value_verdict(ev, av, fl, exact, o), &m, true);
             }
          }
@@ -524,9 +537,10 @@ compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
       memcpy(&ev, em->data + off, 4);
       memcpy(&av, am->data + off, 4);
       bool u = undef && (undef[off] | undef[off + 1] | undef[off + 2] | undef[off + 3]);
-      uint16_t cls = !oracle ? 0 : src->cls ? env_mem_class(src, off / 4) : ENV_F_FUSE;
-      uint16_t fl = (uint16_t)(cls | (u ? ENV_F_UNDEF : 0));
-      struct diff_mismatch m = {(uint8_t)kind, 0, fl, 0, index, off, ev, av};
+      uint32_t w = src->cls ? env_mem_class(src, off / 4) : 0;
+      unsigned cls = !oracle ? 0 : src->cls ? w & ENV_F_ALL : ENV_F_FUSE;
+      unsigned fl = cls | (w & ~ENV_F_ALL) | (u ? ENV_F_UNDEF : 0);
+      struct diff_mismatch m = {(uint8_t)kind, 0, (uint16_t)fl, 0, index, off, ev, av};
       judge(r, diff_value_verdict(ev, av, fl, false, o), &m, false);
    }
 }

@@ -21,6 +21,8 @@
 #include "compiler/tgsi/tgsi.h"
 #include "util/util.h"
 
+#include <math.h>
+
 /* ------------------------------------------------------------------ */
 /* env.c                                                                */
 
@@ -66,6 +68,20 @@ enum env_flag { ENV_FLAGS(ENV_FLAG_) };
 #undef ENV_FLAG_
 /* The classes whose value is bounded only within a tolerance. */
 #define ENV_F_INEXACT (ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS | ENV_F_ROUND)
+#define ENV_F_ALL     ((1u << ENV_F_COUNT) - 1)
+
+/* Above the flags, in the interpreter's 32-bit flag words only: a bound on
+ * how far a program that fuses multiply-adds may be from one that does not
+ * (tgsi_interp_bound.c), as the top half of a float rounded up; 0 is none.
+ * Outputs keep it in env.out_err. */
+#define ENV_ERR_SHIFT 16
+
+static inline double
+env_err_value(uint16_t bits)
+{
+   float f = uif((uint32_t)bits << 16);
+   return f != f ? (double)INFINITY : (double)f;
+}
 
 /* Events counted during a run: accesses out of bounds and the like. They
  * never crash the runner; the access reads 0 or is dropped. */
@@ -103,7 +119,7 @@ struct env_mem {
    /* Per word, the enum env_flag classes (UNDEF aside) of the value the
     * interpreter stored there (0: exact, or never stored); NULL until the
     * interpreter stores to this memory at all. */
-   uint16_t *cls;
+   uint32_t *cls; /* with the fuse bound above the flags (ENV_ERR_SHIFT) */
    uint32_t size;
 };
 
@@ -170,6 +186,9 @@ struct env {
    uint32_t nout, out_vertices;
    uint32_t *out;
    uint16_t *out_flags;
+   /* NULL, or per output value the fuse bound (ENV_ERR_SHIFT) of the
+    * interpreter run with tgsi_interp_opts.fuse_bounds. */
+   uint16_t *out_err;
    /* Per lane: discarded (KILL/KILL_IF/DEMOTE), and whether that is itself
     * undefined (decided by an undefined value). */
    uint8_t *killed;
@@ -263,8 +282,8 @@ bool env_mem_init(struct env_mem *m, uint32_t size, bool defined);
 void env_mem_fini(struct env_mem *m);
 void env_mem_set_undef(struct env_mem *m);
 /* The classes of word w (0: exact), and setting them (interpreter stores). */
-uint16_t env_mem_class(const struct env_mem *m, uint32_t w);
-void env_mem_set_class(struct env_mem *m, uint32_t w, uint16_t cls);
+uint32_t env_mem_class(const struct env_mem *m, uint32_t w);
+void env_mem_set_class(struct env_mem *m, uint32_t w, uint32_t cls);
 bool env_mem_load(struct env *e, const struct env_mem *m, enum env_event ev, uint32_t off,
                   unsigned nwords, uint32_t *out, bool *undef);
 unsigned env_mem_store(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off,

@@ -121,6 +121,7 @@ env_free(struct env *e)
       env_mem_fini(&e->img[i].mem);
    free(e->out);
    free(e->out_flags);
+   free(e->out_err);
    free(e->killed);
    free(e->kill_undef);
    free_gs(e);
@@ -143,7 +144,7 @@ mem_clone(struct env_mem *d, const struct env_mem *s)
    d->size = s->size;
    d->data = dup_bytes(s->data, s->size);
    d->undef = dup_bytes(s->undef, s->size);
-   d->cls = dup_bytes(s->cls, s->size / 2);
+   d->cls = dup_bytes(s->cls, s->size);
 }
 
 /* A deep copy, so two runners can start from the same buffer contents. */
@@ -166,6 +167,7 @@ env_clone(const struct env *s)
    size_t nout = (size_t)s->out_vertices * s->nout * 4 * n;
    e->out = dup_bytes(s->out, nout * 4);
    e->out_flags = dup_bytes(s->out_flags, nout * 2);
+   e->out_err = s->out_err ? dup_bytes(s->out_err, nout * 2) : NULL;
    e->killed = dup_bytes(s->killed, n);
    e->kill_undef = dup_bytes(s->kill_undef, n);
    size_t nv = n * s->gs_max_vertices;
@@ -209,6 +211,8 @@ env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices)
    e->out_vertices = out_vertices;
    free(e->out);
    free(e->out_flags);
+   free(e->out_err);
+   e->out_err = NULL;
    size_t n = (size_t)nout * out_vertices * 4 * e->nlanes + 1;
    e->out = xcalloc(n, 4);
    e->out_flags = xcalloc(n, 2);
@@ -642,14 +646,14 @@ env_mem_set_undef(struct env_mem *m)
       memset(m->undef, 1, m->size);
 }
 
-uint16_t
+uint32_t
 env_mem_class(const struct env_mem *m, uint32_t w)
 {
    return m->cls && w < m->size / 4 ? m->cls[w] : 0;
 }
 
 void
-env_mem_set_class(struct env_mem *m, uint32_t w, uint16_t cls)
+env_mem_set_class(struct env_mem *m, uint32_t w, uint32_t cls)
 {
    if (w >= m->size / 4)
       return;

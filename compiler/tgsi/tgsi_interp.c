@@ -1012,6 +1012,9 @@ batch_end(struct tgsi_interp_batch *b)
             uint32_t slot = p->file_base[TGSI_FILE_OUT] + (v * p->nout + r) * 4 + c;
             size_t o = env_out_index(e, v, r, c) + base;
             memcpy(e->out + o, b->val[slot], (size_t)n * 4);
+            if (e->out_err)
+               for (uint32_t i = 0; i < n; i++)
+                  e->out_err[o + i] = (uint16_t)(b->flg[slot][i] >> ENV_ERR_SHIFT);
             /* A discarded lane's outputs mean nothing. */
             for (uint32_t i = 0; i < n; i++)
                e->out_flags[o + i] =
@@ -1365,6 +1368,12 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    b.cap = cap;
    uint64_t budget =
        opts && opts->max_steps ? opts->max_steps : tgsi_interp_default_steps(s, env->nlanes);
+   if (opts && opts->fuse_bounds) {
+      b.bounds = true;
+      free(env->out_err);
+      env->out_err =
+          xcalloc((size_t)env->nout * env->out_vertices * 4 * env->nlanes + 1, sizeof(uint16_t));
+   }
    batch_alloc(&b, &bm, cap);
    fill_constants(&b, cap);
    for (uint32_t base = 0; base < env->nlanes && !b.failed; base += cap) {

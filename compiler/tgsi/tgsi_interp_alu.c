@@ -1019,6 +1019,8 @@ exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          s[k] = sf[k] = b->zero;
       if (!comp_kernel(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf, ns))
          return -1;
+      if (b->bounds)
+         tgsi_interp_bound_comp(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf);
    }
    return (int)mask;
 }
@@ -1169,6 +1171,8 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    } else {
       FOR rf[i] |= op_class(op);
    }
+   if (b->bounds)
+      tgsi_interp_bound_repl(op, n, r, rf, nch, a, af, bb, bf);
    for (unsigned c = (unsigned)first + 1; c < 4; c++) {
       if (mask & (1u << c)) {
          memcpy(b->res_v[c], r, n * 4);

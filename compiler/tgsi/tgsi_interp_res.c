@@ -315,7 +315,7 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
    int64_t unit = res_index(b, rs, i, &bad);
    uint32_t fl = bad ? ENV_F_UNDEF : 0, w[4] = {0, 0, 0, 0}, off = 0;
    bool undef = true, wu[4] = {true, true, true, true};
-   uint16_t wc[4] = {0, 0, 0, 0}; /* the stored values' classes */
+   uint32_t wc[4] = {0, 0, 0, 0}; /* the stored values' classes */
    if (rs->file == TGSI_FILE_CONST) {
       const uint32_t *a, *af;
       tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
@@ -409,7 +409,7 @@ store_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsig
    for (unsigned c = 0; c < 4; c++)
       if (stored & (1u << c)) {
          mt_write(b, m.mt, off / 4 + c, i, MT_STORE);
-         env_mem_set_class(m.mem, off / 4 + c, (uint16_t)(valf[c][i] & ~ENV_F_UNDEF));
+         env_mem_set_class(m.mem, off / 4 + c, valf[c][i] & ~(uint32_t)ENV_F_UNDEF);
       }
 }
 
@@ -494,7 +494,7 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       env_mem_set_undef(m.mem);
       ok = false;
    }
-   uint16_t oc = 0; /* the classes of the word's old value */
+   uint32_t oc = 0; /* the classes of the word's old value */
    if (ok) {
       uint32_t w = off / 4;
       bool conc = mt_concurrent(b, m.mt, w, i);
@@ -506,10 +506,10 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
          undef |= conc;
          /* a float sum depends on the order the lanes add in */
          if (op == ENV_ATOM_FADD)
-            env_mem_set_class(m.mem, w, (uint16_t)(oc | (vf[i] & ~ENV_F_UNDEF) | ENV_F_FUSE));
+            env_mem_set_class(m.mem, w, oc | (vf[i] & ~(uint32_t)ENV_F_UNDEF) | ENV_F_FUSE);
          else if (op == ENV_ATOM_XCHG || op == ENV_ATOM_CAS)
             env_mem_set_class(
-                m.mem, w, (uint16_t)(oc | ((op == ENV_ATOM_CAS ? c2f[i] : vf[i]) & ~ENV_F_UNDEF)));
+                m.mem, w, oc | ((op == ENV_ATOM_CAS ? c2f[i] : vf[i]) & ~(uint32_t)ENV_F_UNDEF));
          mt_write(b, m.mt, w, i, (uint8_t)(MT_ATOMIC + op));
          *t = (struct mt_touch){m.mt, w, i};
          touched = true;
@@ -700,6 +700,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
    }
    uint32_t out[4];
    bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
+   fl = b->bounds ? tgsi_interp_bound_lookup(fl) : fl;
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = ok ? out[c] : 0;
       b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);
@@ -838,6 +839,7 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       fl |= a.xf[i];
       uint32_t out[4];
       bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
+      fl = b->bounds ? tgsi_interp_bound_lookup(fl) : fl;
       for (unsigned c = 0; c < 4; c++) {
          b->res_v[c][i] = ok ? out[c] : 0;
          b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);
@@ -933,6 +935,9 @@ exec_deriv(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
             b->res_v[c][q + k] = nan ? 0x7fc00000u : rb;
             b->res_f[c][q + k] =
                 qf | (coarse ? ENV_F_DERIV : 0) | (full ? 0 : ENV_F_UNDEF) | (nan ? ENV_F_NAN : 0);
+            if (b->bounds)
+               b->res_f[c][q + k] =
+                   tgsi_interp_bound_diff(b->res_f[c][q + k], f[q + a], f[q + z], rb);
          }
       }
       for (unsigned k = n & ~3u; k < n; k++) {

@@ -301,3 +301,12 @@ check_cli(agx_fminmax_bisect "bisect|${_out}/agxmm/agx_nan_minmax-agx.yaml" 0 NE
           OUT "pass: cmpsel .*fault fminmax-cmpsel: fmin at [0-9]+ as one ordered fcmpsel")
 check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot|${CMAKE_SOURCE_DIR}/captures/cs_image_filter.tgsi" 0
           OUT "bisect: 2/2 pairs named one transformation, the fault's firing in its own pass")
+
+# --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change
+# (tgsi_interp_bound.c). Each case failed with the fixed 2^-14 tolerance:
+# a fused step through exact multiplies and an RSQ (seed 6), a texture
+# lookup at fused coordinates (seed 7), an image word (seed 12).
+check_cli(ffma_bound_skinning "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|6|captures/vs_skinning_dual_quat.tgsi" 0 OUT "total +1 +1 +0")
+check_cli(ffma_bound_texture "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|7|captures/fs_pbr_ibl.tgsi" 0 OUT "total +1 +1 +0")
+check_cli(ffma_bound_image "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|12|captures/cs_bvh_raytrace.tgsi" 0 OUT "total +1 +1 +0")
+check_cli(ffma_bound_fog "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|9|captures/vs_legacy_fixedfunc_fog.tgsi" 0 OUT "total +1 +1 +0")

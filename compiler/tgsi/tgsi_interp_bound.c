@@ -1,0 +1,395 @@
+/*
+ * Bounds on how far the optimizing compiler's value may lie from the
+ * reference compiler's when it may fuse a multiply and an add (check
+ * --opt fuse-ffma). Both programs run on the same emulator, so they differ
+ * only where opt skipped the rounding of a product: by at most half an ulp
+ * of that product. This file carries that difference forward, per lane
+ * and channel, as an absolute bound D (forward error analysis, first order
+ * plus the product of the operands' bounds):
+ *
+ *   a + b, a - b   Da + Db (+ half an ulp of an operand that is a rounded
+ *                  MUL product: the add may be fused with it)
+ *   a * b          |a| Db + |b| Da + Da Db
+ *   MAD, DP*       the products' terms, the addends', and half an ulp of
+ *                  each product (fused or not)
+ *   a / b, RCP     (Da + |a / b| Db) / (|b| - Db): unbounded once Db
+ *                  reaches |b|
+ *   RSQ, SQRT, LG2, EX2, POW, SIN, COS
+ *                  the derivative's largest value over [a - Da, a + Da]
+ *   MIN, MAX       the largest operand bound; FRC the operand's
+ *   DDX, DDY       the two lanes' bounds added
+ *   compares, FLR, CMP's condition, conversions
+ *                  exact, unless the operand lies within its bound of the
+ *                  threshold: then ENV_F_EDGE (the result may jump)
+ *   texture lookups
+ *                  unbounded where a coordinate, LOD or reference carries
+ *                  a bound: texel, face and mip selection are roundings of
+ *                  them, and a filtered texture's slope is its texels'
+ *                  range times its size
+ *
+ * A result whose operands differ also rounds differently: one ulp of the
+ * result is added, and for the hardware approximations (RCP... COS) twice
+ * their documented precision (16 ulp, 64 ulp for TRANS), as each program
+ * evaluates the approximation at its own operand. The interpreter's value
+ * stands for the programs' magnitudes, made 2^-12 larger (the loosest
+ * relative class tolerance of a value the emulator computes differently).
+ *
+ * D is kept in bits 16..31 of the interpreter's flag words as the top half
+ * of a float rounded up (bfloat16; 0 = no difference, +inf = unbounded).
+ * Operations not listed here keep the union of their operands' words, at
+ * least the largest operand bound. It is computed only with
+ * tgsi_interp_opts.fuse_bounds; otherwise the bits stay 0.
+ */
+#include "compiler/tgsi/tgsi.h"
+#include "emu/emu.h"
+
+#include <math.h>
+
+#define FOR for (unsigned i = 0; i < n; i++)
+
+/* Precision of the hardware approximations, in ulp (the oracle's RCP and
+ * TRANS classes, from the ISA references). */
+#define RCP_ULP   16.0
+#define TRANS_ULP 64.0
+
+static inline double D(uint32_t flags);
+static inline double rounded(double d, double r, double ulps);
+
+uint32_t
+tgsi_interp_bound_bits(double d)
+{
+   if (d != d || d >= 0x1p127)
+      return 0x7f80u << ENV_ERR_SHIFT;
+   if (!(d > 0.0))
+      return 0;
+   float f = (float)d;
+   if ((double)f < d)
+      f = nextafterf(f, INFINITY);
+   uint32_t u = fui(f);
+   uint32_t hi = (u >> 16) + ((u & 0xffffu) != 0);
+   return MIN2(hi, 0x7f80u) << ENV_ERR_SHIFT;
+}
+
+uint32_t
+tgsi_interp_bound_diff(uint32_t flags, uint32_t fa, uint32_t fz, uint32_t r)
+{
+   double d = rounded(D(fa) + D(fz), uif(r), 1.0);
+   return (flags & ENV_F_ALL) | tgsi_interp_bound_bits(d);
+}
+
+uint32_t
+tgsi_interp_bound_lookup(uint32_t flags)
+{
+   return flags >> ENV_ERR_SHIFT ? (flags & ENV_F_ALL) | tgsi_interp_bound_bits(INFINITY) : flags;
+}
+
+static inline double
+D(uint32_t flags)
+{
+   return env_err_value((uint16_t)(flags >> ENV_ERR_SHIFT));
+}
+
+static inline double
+fabs_(uint32_t x)
+{
+   return fabs((double)uif(x));
+}
+
+/* One ulp of a float of magnitude m (m >= 0). */
+static double
+ulp(double m)
+{
+   if (isinf(m) || m != m)
+      return INFINITY;
+   if (m < 0x1p-126)
+      return 0x1p-149;
+   int e;
+   frexp(m, &e);
+   return ldexp(1.0, e - 24);
+}
+
+/* The programs' magnitude of a value the interpreter has as x. */
+static inline double
+mag(double x, double d)
+{
+   return fabs(x) * (1.0 + 0x1p-12) + d;
+}
+
+/* The smallest magnitude it may have (<= 0: it may be 0). */
+static inline double
+mag_lo(double x, double d)
+{
+   return fabs(x) * (1.0 - 0x1p-12) - d;
+}
+
+static inline void
+put(uint32_t *rf, double d)
+{
+   *rf = (*rf & ENV_F_ALL) | tgsi_interp_bound_bits(d);
+}
+
+/* Half an ulp of an operand that is a rounded MUL product an ADD may fuse. */
+static inline double
+fusable(uint32_t x, uint32_t f)
+{
+   return f & ENV_F_PRODUCT ? 0.5 * ulp(fabs_(x)) : 0.0;
+}
+
+/* Sum, product and the rounding of a result that differs. */
+static inline double
+rounded(double d, double r, double ulps)
+{
+   if (d != d) /* an unbounded operand times 0 */
+      return INFINITY;
+   return d > 0.0 ? d + ulps * ulp(fabs(r) + d) : 0.0;
+}
+
+static inline double
+prod(double a, double da, double b, double db)
+{
+   return mag(a, da) * db + mag(b, db) * da + da * db;
+}
+
+/* EDGE where the operand's distance to a threshold is within its bound. */
+static inline uint32_t
+edge(double dist, double d)
+{
+   return d > 0.0 && fabs(dist) <= d ? ENV_F_EDGE : 0;
+}
+
+static inline double
+to_step(double x, bool half)
+{
+   double d = x - (half ? 0.5 : 0.0);
+   return d - floor(d + 0.5);
+}
+
+static void
+bound_arith(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
+            const uint32_t *const *s, const uint32_t *const *sf)
+{
+   const uint32_t *a = s[0], *b = s[1], *c = s[2];
+   const uint32_t *af = sf[0], *bf = sf[1], *cf = sf[2];
+   switch (op) {
+   case TGSI_OP_ADD:
+   case TGSI_OP_SUB:
+      FOR put(&rf[i], rounded(D(af[i]) + D(bf[i]) + fusable(a[i], af[i]) + fusable(b[i], bf[i]),
+                              uif(r[i]), 1.0));
+      break;
+   case TGSI_OP_MUL:
+      FOR put(&rf[i], rounded(prod(uif(a[i]), D(af[i]), uif(b[i]), D(bf[i])), uif(r[i]), 1.0));
+      break;
+   case TGSI_OP_MAD:
+   case TGSI_OP_FMA:
+      FOR
+      {
+         double p = (double)uif(a[i]) * uif(b[i]);
+         double d = prod(uif(a[i]), D(af[i]), uif(b[i]), D(bf[i])) + D(cf[i]);
+         d += op == TGSI_OP_MAD ? 0.5 * ulp(fabs(p)) : 0.0;
+         put(&rf[i], rounded(d, uif(r[i]), 1.0));
+      }
+      break;
+   case TGSI_OP_LRP: /* a * (b - c) + c: the difference, the product, the sum */
+      FOR
+      {
+         double t = (double)uif(b[i]) - uif(c[i]), dt = rounded(D(bf[i]) + D(cf[i]), t, 1.0);
+         double d = prod(uif(a[i]), D(af[i]), t, dt) + 0.5 * ulp(fabs(uif(a[i]) * t)) + D(cf[i]);
+         put(&rf[i], rounded(d, uif(r[i]), 1.0));
+      }
+      break;
+   case TGSI_OP_DIV:
+      FOR
+      {
+         double lo = mag_lo(uif(b[i]), D(bf[i])), q = fabs_(r[i]);
+         double d = D(af[i]) + D(bf[i]) > 0.0
+                        ? (lo > 0.0 ? (D(af[i]) + mag(q, 0.0) * D(bf[i])) / lo : INFINITY)
+                        : 0.0;
+         put(&rf[i], rounded(d, q, 2.0 * RCP_ULP));
+      }
+      break;
+   case TGSI_OP_MIN:
+   case TGSI_OP_MAX:
+      FOR put(&rf[i], fmax(D(af[i]), D(bf[i])));
+      break;
+   case TGSI_OP_CLAMP:
+      FOR put(&rf[i], fmax(fmax(D(af[i]), D(bf[i])), D(cf[i])));
+      break;
+   case TGSI_OP_FRC:
+   case TGSI_OP_FLR:
+   case TGSI_OP_CEIL:
+   case TGSI_OP_TRUNC:
+   case TGSI_OP_ROUND:
+      FOR
+      {
+         double x = uif(a[i]), d = D(af[i]);
+         rf[i] |= edge(to_step(x, op == TGSI_OP_ROUND), d);
+         put(&rf[i], op == TGSI_OP_FRC ? rounded(d, uif(r[i]), 1.0) : 0.0);
+      }
+      break;
+   case TGSI_OP_SSG:
+      FOR
+      {
+         rf[i] |= edge(uif(a[i]), D(af[i]));
+         put(&rf[i], 0.0);
+      }
+      break;
+   case TGSI_OP_LDEXP:
+      FOR put(&rf[i], ldexp(D(af[i]), (int)MIN2((int32_t)b[i], 300)));
+      break;
+   default:
+      break;
+   }
+}
+
+static void
+bound_select(enum tgsi_opcode op, unsigned n, const uint32_t *const *s, uint32_t *rf,
+             const uint32_t *const *sf)
+{
+   const uint32_t *a = s[0], *b = s[1], *af = sf[0], *bf = sf[1], *cf = sf[2];
+   switch (op) {
+   case TGSI_OP_CMP:
+      FOR
+      {
+         double d = uif(a[i]) < 0.0f ? D(bf[i]) : D(cf[i]);
+         rf[i] |= b[i] == s[2][i] ? 0 : edge(uif(a[i]), D(af[i]));
+         put(&rf[i], d);
+      }
+      break;
+   case TGSI_OP_F2I:
+   case TGSI_OP_F2U:
+   case TGSI_OP_ARL:
+   case TGSI_OP_ARR:
+      FOR
+      {
+         bool half = op == TGSI_OP_ARR;
+         double x = uif(a[i]);
+         double dist = op == TGSI_OP_ARL ? x - floor(x) : half ? to_step(x, true) : x - trunc(x);
+         if (op == TGSI_OP_ARL && dist > 0.5)
+            dist -= 1.0;
+         rf[i] |= edge(dist, D(af[i]));
+         put(&rf[i], 0.0);
+      }
+      break;
+   default: /* compares */
+      FOR
+      {
+         rf[i] |= edge((double)uif(a[i]) - uif(b[i]), D(af[i]) + D(bf[i]));
+         put(&rf[i], 0.0);
+      }
+      break;
+   }
+}
+
+void
+tgsi_interp_bound_comp(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
+                       const uint32_t *const *s, const uint32_t *const *sf)
+{
+   switch (op) {
+   case TGSI_OP_SLT:
+   case TGSI_OP_SGE:
+   case TGSI_OP_SEQ:
+   case TGSI_OP_SGT:
+   case TGSI_OP_SLE:
+   case TGSI_OP_SNE:
+   case TGSI_OP_FSLT:
+   case TGSI_OP_FSGE:
+   case TGSI_OP_FSEQ:
+   case TGSI_OP_FSNE:
+   case TGSI_OP_CMP:
+   case TGSI_OP_F2I:
+   case TGSI_OP_F2U:
+   case TGSI_OP_ARL:
+   case TGSI_OP_ARR:
+      bound_select(op, n, s, rf, sf);
+      break;
+   default:
+      bound_arith(op, n, r, rf, s, sf);
+      break;
+   }
+}
+
+/* A unary approximation f at x with bound d: the largest |f'| over
+ * [x - d, x + d] times d, plus the two programs' approximation errors. */
+static double
+bound_unary(enum tgsi_opcode op, double x, double d, double r)
+{
+   double lo = mag_lo(x, d), hi = mag(x, d);
+   switch (op) {
+   case TGSI_OP_RCP:
+      return rounded(lo > 0.0 ? d / (lo * lo) : INFINITY, r, 2.0 * RCP_ULP);
+   case TGSI_OP_RSQ:
+      return rounded(lo > 0.0 ? 0.5 * d / (lo * sqrt(lo)) : INFINITY, r, 2.0 * RCP_ULP);
+   case TGSI_OP_SQRT: /* |sqrt(x) - sqrt(y)| <= sqrt(|x - y|) near 0 */
+      return rounded(lo > 0.0 ? fmin(0.5 * d / sqrt(lo), sqrt(d)) : sqrt(d), r, 2.0 * RCP_ULP);
+   case TGSI_OP_EX2:
+      return rounded(exp2(x + fabs(x) * 0x1p-12 + d) * (1.0 - exp2(-d)), r, 2.0 * TRANS_ULP);
+   case TGSI_OP_LG2:
+      return rounded(lo > 0.0 ? d / (lo * 0.6931471805599453) : INFINITY, r, 2.0 * TRANS_ULP);
+   case TGSI_OP_SIN:
+   case TGSI_OP_COS:
+      return rounded(d, r, 2.0 * TRANS_ULP);
+   default:
+      (void)hi;
+      return INFINITY;
+   }
+}
+
+void
+tgsi_interp_bound_repl(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
+                       unsigned nch, const uint32_t *const *a, const uint32_t *const *af,
+                       const uint32_t *const *b, const uint32_t *const *bf)
+{
+   switch (op) {
+   case TGSI_OP_DP2:
+   case TGSI_OP_DP3:
+   case TGSI_OP_DP4:
+   case TGSI_OP_DPH:
+      FOR
+      {
+         double d = 0.0, sum = 0.0, half = 0.0;
+         for (unsigned c = 0; c < nch; c++) {
+            bool w = op == TGSI_OP_DPH && c == 3; /* DPH adds b.w alone */
+            double x = w ? 1.0 : uif(a[c][i]), dx = w ? 0.0 : D(af[c][i]);
+            double y = uif(b[c][i]), dy = D(bf[c][i]), p = x * y;
+            d += prod(x, dx, y, dy);
+            half += w ? 0.0 : 0.5 * ulp(fabs(p));
+            sum += fabs(p);
+         }
+         /* each partial sum rounds; all are at most sum */
+         d = rounded(d, sum, nch);
+         put(&rf[i], d + half + (d > 0.0 || half > 0.0 ? ulp(fabs_(r[i])) : 0.0));
+      }
+      break;
+   case TGSI_OP_RCP:
+   case TGSI_OP_RSQ:
+   case TGSI_OP_SQRT:
+   case TGSI_OP_EX2:
+   case TGSI_OP_LG2:
+   case TGSI_OP_SIN:
+   case TGSI_OP_COS:
+      FOR
+      {
+         double d = D(af[0][i]);
+         put(&rf[i], d > 0.0 ? bound_unary(op, uif(a[0][i]), d, uif(r[i])) : 0.0);
+      }
+      break;
+   case TGSI_OP_POW: /* 2^(y log2 x) */
+      FOR
+      {
+         double x = uif(a[0][i]), y = uif(b[0][i]), dx = D(af[0][i]), dy = D(bf[0][i]);
+         if (dx == 0.0 && dy == 0.0) {
+            put(&rf[i], 0.0);
+            continue;
+         }
+         double lo = mag_lo(x, dx), l = fabs(log2(fabs(x)));
+         double dl = lo > 0.0 ? dx / (lo * 0.6931471805599453) : INFINITY;
+         double dt = mag(y, dy) * dl + (l + dl) * dy;
+         double t = y * log2(fabs(x));
+         put(&rf[i], rounded(exp2(t + fabs(t) * 0x1p-12 + dt) * (1.0 - exp2(-dt)), uif(r[i]),
+                             2.0 * TRANS_ULP));
+      }
+      break;
+   default:
+      break;
+   }
+}
