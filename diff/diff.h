@@ -602,6 +602,9 @@ struct diff_bisect_stages {
    unsigned item_line;             /* the last one's TGSI line, 0: none */
    bool item_alone;                /* their conservative treatment alone makes the case pass */
    char *notes;                    /* what the ordinary code did there (the stage's notes) */
+   char *hazard;                   /* the first hazard of the ordinary program, told as the
+                                    * wait it lacks ("hazard: (ss) missing before pc 6 ..."),
+                                    * or NULL */
    char *code_before, *code_after; /* the programs without and with it conservative */
    char *why;                      /* why no stage or no item was named */
 };
