@@ -737,8 +737,9 @@ find_event(const char *why, struct hz_event *e)
 
 /* What the later of two instructions must wait on (isa_delay, the one
  * latency function): the first operand pair that needs a sync. */
-static const char *
-needed_sync(const struct isa_model *m, const struct isa_insn *p, const struct isa_insn *c, int kind)
+const char *
+diff_needed_sync(const struct isa_model *m, const struct isa_insn *p, const struct isa_insn *c,
+                 int kind)
 {
    enum isa_sync s = ISA_SYNC_NONE;
    for (unsigned i = 0; i < ISA_MAX_SRC && s == ISA_SYNC_NONE; i++)
@@ -793,7 +794,7 @@ describe_hazard(const struct isa_model *m, const struct emu_program *prog, const
    struct isa_op_info po, co;
    isa_op_info(m, in[p].op, &po);
    isa_op_info(m, in[c].op, &co);
-   const char *sync = needed_sync(m, &in[p], &in[c], e.kind);
+   const char *sync = diff_needed_sync(m, &in[p], &in[c], e.kind);
    char *t;
    switch (e.kind) {
    case EMU_EV_RAW:

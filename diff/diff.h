@@ -656,6 +656,12 @@ struct diff_bisect_swap {
    const struct tgsi_shader *other;
    bool skip_all_counted; /* the skips only when every transformation counts */
 };
+/* What the later of two instructions must wait on before it, by the
+ * emulator event kind (enum emu_event_kind: RAW/SYNC read, WAR, WAW)
+ * between them: "(ss)", "(sy)", "a scoreboard wait", a counter's name, or
+ * "a wait" (isa_delay, the one latency function). */
+const char *diff_needed_sync(const struct isa_model *m, const struct isa_insn *p,
+                             const struct isa_insn *c, int kind);
 bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
                               const struct opt_options *o, struct emu_program *out, char **log,
                               struct diag_list *d);

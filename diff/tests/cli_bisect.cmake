@@ -90,3 +90,15 @@ add_test(NAME cli_bisect_stages_catalog
          COMMAND ${CMAKE_COMMAND} -DLIST=fixtures/faults/list.txt -DSTAGES=${_stages}
                  -DTARGETS=a3xx,sm50 -P ${CMAKE_CURRENT_LIST_DIR}/bisect_stages_catalog.cmake
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# The place, in words (issue 16): missing-ss on a3xx, its firings hidden.
+bisect_cli(hazard_text "bisect|--hide-firings|${_bis}/missing_ss_a3xx.yaml" 0
+           OUT "\nhazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\); pc 3 is %25 \\(TGSI line 11\\), pc 0 is %24 \\(TGSI line 10\\)\nitem: hazard %25, TGSI line 11")
+
+# diffcomp explain: the same hazard as an SVG timeline; a case with none.
+check_cli(explain_missing_ss "explain|${_bis}/missing_ss_a3xx.yaml|-o|${CMAKE_BINARY_DIR}/explain/missing_ss.svg" 0
+          FILE ${CMAKE_BINARY_DIR}/explain/missing_ss.svg
+          FILE_RE "^<svg .*Hazard: sync \\(read of a variable-latency result without waiting for it\\) at pc 3<.*pc 3 reads r1.x at cycle 3; pc 0 wrote it, ready at cycle 10: the read is 7 cycles early.*The code needed \\(ss\\) before pc 3.*>pc 0 +rcp r1.x, r0.x<.*>r1.x ready at cycle 10<.*>pc 3 .*early read of r1.x \\(7 cycles early\\): needs \\(ss\\)<.*Legend: .*</svg>\n$")
+check_cli(explain_no_hazard "explain|${_bis}/fs_fold_mismatch.yaml|-o|-" 1
+          OUT "meets no hazard")
+check_cli(explain_usage "explain" 2 ERR "usage: diffcomp explain")
