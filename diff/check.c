@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 /* The built-in targets, tried in this order when --target is not given. */
-static const char *const builtin_targets[] = {"a3xx", "sm50"};
+static const char *const builtin_targets[] = {"a3xx", "sm50", "gfx9", "agx"};
 
 const char *
 diff_builtin_target(unsigned i)

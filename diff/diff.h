@@ -516,6 +516,48 @@ char *diff_case_lines(const struct diff_check *c, unsigned i);
  * never see a partial file. */
 bool diff_write_atomic(const char *path, const char *text, struct diag_list *d);
 
+/* detail.c, html.c: the HTML report (check --html DIR) */
+/* Whether case result r can be rebuilt in this process: it neither
+ * crashed nor timed out in its worker. */
+bool diff_case_rebuildable(const struct diff_case_result *r);
+enum { DIFF_TL_PRODUCER = 1, DIFF_TL_HAZARD = 2 };
+/* One issued instruction of a hazard's wave. */
+struct diff_timeline_row {
+   uint64_t cycle;
+   uint32_t pc, stall, active;
+   uint8_t mark; /* DIFF_TL_*: the hazard's producer, the hazard's reader */
+   char why[64]; /* what the issue waited for */
+   char text[160];
+};
+/* A finished case rebuilt: its shader text, both programs' listings (one
+ * "0xADDR  text" line per instruction) or why there is none, and for a
+ * hazard the issues of its wave up to the first hazard and a few after. */
+struct diff_case_detail {
+   char *tgsi;
+   char *ref, *opt; /* listing when *_ok, else why there is none */
+   bool ref_ok, opt_ok;
+   const char *tl_prog; /* "ref" or "opt": the program of the timeline, or NULL */
+   char *tl_what;       /* the hazard, one line */
+   uint32_t tl_pc, tl_producer;
+   struct diff_timeline_row *rows;
+   unsigned nrows, rows_cap;
+};
+/* Rebuilds case i of c (diff_case_rebuildable must hold, or the programs
+ * are left out); never fails: what cannot be shown says why. */
+void diff_case_detail(const struct diff_check *c, unsigned i, struct diff_case_detail *out);
+void diff_case_detail_fini(struct diff_case_detail *d);
+/* Whether case i gets a page of its own (it failed, errored or compared
+ * nothing). */
+bool diff_html_has_page(const struct diff_check *c, unsigned i);
+/* The page's file name under the report directory ("cases/c0007.html"). */
+char *diff_html_page_name(unsigned i);
+/* The index: run facts, the summary table per target, every case with
+ * status filters (CSS only), failing cases linked to their pages. */
+char *diff_html_index(const struct diff_check *c, const struct diff_baseline *b);
+/* The page of case i with its rebuilt details. */
+char *diff_html_case(const struct diff_check *c, unsigned i, const struct diff_baseline *b,
+                     const struct diff_case_detail *d);
+
 /* repro.c */
 struct diff_repro {
    char *shader; /* where the shader came from (informative) */

@@ -914,7 +914,19 @@ struct opt_pass {
      "seed 002 heuristic 4 (fuse forward unconditionally): the compare's sources must reach the select") \
    X(AGX_WAIT_MISSING, "agx-wait-missing", SCHEDULE, "agx", "wait", "", \
      "no wait before the first reader of a device load's register (the slot still pending)", \
-     "Mesa caee8a3114a (AGX stack ops without scoreboarding), agx_insert_waits.c")
+     "Mesa caee8a3114a (AGX stack ops without scoreboarding), agx_insert_waits.c") \
+   X(CMPSEL_NAN_FLIP, "cmpsel-nan-flip", FOLD, "agx", "cmpsel", "", \
+     "an inverted float compare fused as the ordered opposite (lt -> ge): wrong on NaN", \
+     "issue 18: a float condition inverts only to its unordered form (ccn); Mesa agx_optimizer_cmpsel") \
+   X(CMPSEL_SIGN, "cmpsel-signed-as-unsigned", FOLD, "agx", "cmpsel", "", \
+     "a signed integer compare fused into icmpsel/if_icmp as an unsigned one", \
+     "Mesa agx_optimizer_cmpsel: the ICondition sign bit goes with the compare") \
+   X(AGX_WAIT_SLOT, "agx-wait-wrong-slot", SCHEDULE, "agx", "wait", "", \
+     "the wait before a device load's reader names the other scoreboard slot", \
+     "Mesa agx_insert_waits.c: wait on the slot the load was issued on") \
+   X(FMINMAX_CMPSEL, "fminmax-cmpsel", FOLD, "agx", "cmpsel", "", \
+     "fmin/fmax as one ordered fcmpsel lt/gt: a NaN second operand wins, -0/+0 unordered", \
+     "Mesa 88cdcd8f72f (AGX fcmpsel min/max NaN and signed zero)")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \
@@ -1399,6 +1411,25 @@ unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
 bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value);
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
 
+/* compiler/opt/opt_exec.c: EXEC-mask control flow (gfx9) */
+struct opt_exec {
+   unsigned file, exec;                          /* the scalar file and EXEC's first register */
+   int and_save, andn2_save, or64, andn2, mov64; /* 64-bit scalar ops */
+   int execz, execnz;                            /* branches on EXEC == 0 / != 0 */
+   unsigned top;                                 /* the allocatable scalar registers */
+};
+/* The model's EXEC ops; false when it has no EXEC-mask control flow. */
+bool opt_exec_find(const struct isa_model *m, struct opt_exec *x);
+bool opt_exec_model(const struct isa_model *m);
+/* The pairs of waiting lanes the shader's constructs need at once. */
+unsigned opt_exec_pairs(const struct ir_shader *sh);
+/* Registers of file the control flow reserves at the top (0: none). */
+unsigned opt_exec_reserved(const struct ir_shader *sh, unsigned file);
+/* The first register of the pair at nesting depth `depth`. */
+unsigned opt_exec_pair_reg(const struct opt_exec *x, unsigned depth);
+/* Extends the scalar values' live ranges to the layout's linear order. */
+void opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv);
+
 /* compiler/opt/opt_sdwa.c: the SDWA peephole (gfx9) */
 bool opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx);
 /* The value a tied instruction keeps in its register (SDWA PRESERVE), or NULL. */
@@ -1478,6 +1509,7 @@ struct opt_slot {
    struct ir_instr *cond; /* the branch of an if: the if's predicate */
    bool cond_holds;       /* acts where cond holds (a break's SYNC), not where it fails */
    enum isa_sem kind;     /* implied: branch, jump, ssy or sync */
+   bool built;            /* implied, its record made by the layout (EXEC masks) */
 };
 struct opt_layout {
    struct opt_slot *v;

@@ -902,7 +902,9 @@ check_operands(const struct ir_instr *in, const struct isa_op_info *oi)
    }
    if (next != in->nsrc)
       return "every source is read by an operand";
-   if ((oi->ndst > 0) != (in->type != IR_TYPE_NONE))
+   bool fixed_dst = oi->ndst > 0 && in->type == IR_TYPE_NONE &&
+                    m->insn.dst[0].kind == ISA_OPND_REG && opt_exec_model(m->model);
+   if ((oi->ndst > 0) != (in->type != IR_TYPE_NONE) && !fixed_dst) /* fixed: gfx9 kill's exec */
       return "a machine instruction has a result exactly when its op has a destination";
    if ((in->type == IR_TYPE_V4) != opt_tuple_result(m->model, &m->insn) && oi->ndst)
       return "texture and FP64 results are tuples, and only they";
