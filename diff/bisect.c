@@ -84,6 +84,7 @@ clear_results(struct diff_bisect *b)
    free(b->st.probes);
    free(b->st.item);
    free(b->st.notes);
+   free(b->st.hazard);
    free(b->st.code_before);
    free(b->st.code_after);
    free(b->st.why);
@@ -551,6 +552,36 @@ read_notes(const char *log, const char *stage, const char *item)
    return out;
 }
 
+/* The ordinary compile's notes (log) about the values `names` names
+ * ("ITEM: instruction %N" -> "%N: what was done to it"), added to the
+ * stage's notes. */
+static void
+add_value_notes(struct diff_bisect_stages *st, const char *names, const char *log,
+                const char *stage)
+{
+   char *add = NULL;
+   for (const char *p = names ? strchr(names, '%') : NULL; p; p = strchr(p + 1, '%')) {
+      size_t k = 1 + strspn(p + 1, "0123456789");
+      char id[16];
+      if (k < 2 || k >= sizeof(id))
+         continue;
+      snprintf(id, sizeof(id), "%.*s", (int)k, p);
+      char *nt = read_notes(log, stage, id);
+      if (nt && (!add || !strstr(add, nt)) && (!st->notes || !strstr(st->notes, nt))) {
+         char *t = xasprintf("%s%s", add ? add : "", nt);
+         free(add);
+         add = t;
+      }
+      free(nt);
+   }
+   if (add) {
+      char *t = xasprintf("%s%s", st->notes ? st->notes : "", add);
+      free(st->notes);
+      free(add);
+      st->notes = t;
+   }
+}
+
 /* Inside the named stage: the items ranked below k conservative, k
  * binary-searched between none (bad) and all (good); the item named is
  * the last one that takes, and a run with it alone says whether it is
@@ -567,7 +598,6 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    if (!logged_compile_cons(r, b, -1, 0, &pc, NULL, &code0, &log, d))
       return false;
    unsigned n = st->nitems = read_items(log, sname, &items, &lines);
-   free(log);
    const char **sorted = xcalloc(n + 1, sizeof(*sorted));
    unsigned *rank = xcalloc(n + 1, sizeof(*rank));
    for (unsigned i = 0; i < n; i++)
@@ -659,6 +689,10 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
       }
       free(log1);
    }
+   char *named = st->notes ? xstrdup(st->notes) : NULL;
+   add_value_notes(st, named, log, sname);
+   add_value_notes(st, st->hazard, log, sname);
+   free(named);
    for (unsigned i = 0; i < n; i++)
       free(items[i]);
    free(items);
@@ -666,6 +700,207 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    free(sorted);
    free(rank);
    free(code0);
+   free(log);
+   return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* The hazard, as the wait the code needed                              */
+
+/* An emulator event as the check reports it (diff/check.c report_events):
+ * "hazard (emu opt): opt program: KIND (...) at 0xPC, REG, producer
+ * 0xPC, early by N"; the first such line of the unlimited run. */
+struct hz_event {
+   int kind; /* enum emu_event_kind */
+   unsigned pc, producer;
+   char reg[32];
+   int early;
+};
+
+static bool
+find_event(const char *why, struct hz_event *e)
+{
+   const char *head = "hazard (emu opt): opt program: ";
+   const char *p = why ? strstr(why, head) : NULL;
+   char kind[32];
+   if (!p || sscanf(p + strlen(head), "%31s", kind) != 1)
+      return false;
+   const char *q = strstr(p, ") at 0x");
+   e->kind = -1;
+   for (int k = 0; k < EMU_EV_COUNT; k++)
+      if (!strcmp(emu_event_names[k], kind))
+         e->kind = k;
+   return e->kind >= 0 && q &&
+          sscanf(q, ") at 0x%x, %31[^,], producer 0x%x, early by %d", &e->pc, e->reg, &e->producer,
+                 &e->early) == 4;
+}
+
+/* What the later of two instructions must wait on (isa_delay, the one
+ * latency function): the first operand pair that needs a sync. */
+const char *
+diff_needed_sync(const struct isa_model *m, const struct isa_insn *p, const struct isa_insn *c,
+                 int kind)
+{
+   enum isa_sync s = ISA_SYNC_NONE;
+   for (unsigned i = 0; i < ISA_MAX_SRC && s == ISA_SYNC_NONE; i++)
+      for (unsigned j = 0; j < ISA_MAX_SRC && s == ISA_SYNC_NONE; j++) {
+         bool war = kind == EMU_EV_WAR, waw = kind == EMU_EV_WAW;
+         if ((war ? i >= p->nsrc : i >= p->ndst) || (war || waw ? j >= c->ndst : j >= c->nsrc))
+            continue;
+         int ps = war ? ISA_SLOT_SRC(i) : ISA_SLOT_DST(i);
+         int cs = war || waw ? ISA_SLOT_DST(j) : ISA_SLOT_SRC(j);
+         s = isa_delay(m, p, ps, c, cs).sync;
+      }
+   switch (s) {
+   case ISA_SYNC_SS:
+      return "(ss)";
+   case ISA_SYNC_SY:
+      return "(sy)";
+   case ISA_SYNC_SCOREBOARD:
+      return "a scoreboard wait";
+   case ISA_SYNC_NONE:
+      return "a wait";
+   default:
+      return isa_sync_name(s);
+   }
+}
+
+#define PLURAL(n) ((n) == 1 || (n) == -1 ? "" : "s")
+
+/* The first hazard of the ordinary program: the unlimited probe's event,
+ * its addresses as instruction numbers of the program ("pc"), the ops
+ * and the values there (emit's SLOT lines of the log). */
+static char *
+describe_hazard(const struct isa_model *m, const struct emu_program *prog, const char *log,
+                const char *why)
+{
+   struct hz_event e;
+   struct isa_insn *in = NULL;
+   size_t n = 0;
+   if (!find_event(why, &e) || !prog->size ||
+       isa_decode_program(m, prog->code, prog->size, &in, &n, NULL) != ISA_ERR_OK) {
+      free(in);
+      return NULL;
+   }
+   int c = -1, p = -1;
+   for (size_t i = 0; i < n; i++) {
+      c = in[i].addr == e.pc ? (int)i : c;
+      p = in[i].addr == e.producer ? (int)i : p;
+   }
+   if (c < 0 || p < 0) {
+      free(in);
+      return NULL;
+   }
+   struct isa_op_info po, co;
+   isa_op_info(m, in[p].op, &po);
+   isa_op_info(m, in[c].op, &co);
+   const char *sync = diff_needed_sync(m, &in[p], &in[c], e.kind);
+   char *t;
+   switch (e.kind) {
+   case EMU_EV_RAW:
+      t = xasprintf("hazard: %d cycle%s of delay missing before pc %d (reads %s, written by %s at "
+                    "pc %d, %d cycle%s early)",
+                    e.early, PLURAL(e.early), c, e.reg, po.name, p, e.early, PLURAL(e.early));
+      break;
+   case EMU_EV_SYNC:
+      t = e.early > 0 ? xasprintf("hazard: %s missing before pc %d (reads %s, written by %s at pc "
+                                  "%d, %d cycle%s early)",
+                                  sync, c, e.reg, po.name, p, e.early, PLURAL(e.early))
+                      : xasprintf("hazard: %s missing before pc %d (reads %s, written by %s at pc "
+                                  "%d: ready by then, but only the wait makes it so)",
+                                  sync, c, e.reg, po.name, p);
+      break;
+   case EMU_EV_WAR:
+      t = xasprintf(
+          "hazard: %s missing before pc %d (%s overwrites %s, which %s at pc %d may still "
+          "be reading)",
+          sync, c, co.name, e.reg, po.name, p);
+      break;
+   case EMU_EV_WAW:
+      t = xasprintf("hazard: %s missing before pc %d (%s writes %s, which %s at pc %d is still "
+                    "writing)",
+                    sync, c, co.name, e.reg, po.name, p);
+      break;
+   case EMU_EV_BAR_EARLY:
+      t = xasprintf("hazard: the scoreboard wait of %s at pc %d comes %d cycle%s too soon after %s "
+                    "at pc %d set it",
+                    co.name, c, e.early, PLURAL(e.early), po.name, p);
+      break;
+   case EMU_EV_FLOW_STALL:
+      t = xasprintf("hazard: the stall count of %s at pc %d is %d cycle%s short of a flow "
+                    "instruction's",
+                    co.name, c, e.early, PLURAL(e.early));
+      break;
+   case EMU_EV_JP:
+      t = xasprintf("hazard: (jp) missing on %s at pc %d, where divergent lanes reconverge",
+                    co.name, c);
+      break;
+   default:
+      t = xasprintf("hazard: %s at pc %d (%s, %s at pc %d, by %d)", emu_event_descs[e.kind], c,
+                    e.reg, po.name, p, e.early);
+      break;
+   }
+   free(in);
+   /* the values there, as bisect's items name them */
+   for (int k = 0; k < 2; k++) {
+      int at = k ? p : c;
+      unsigned ix, id, line;
+      for (const char *l = log ? strstr(log, "SLOT: ") : NULL; l; l = strstr(l + 1, "SLOT: "))
+         if (sscanf(l, "SLOT: %u %%%u line %u", &ix, &id, &line) == 3 && (int)ix == at) {
+            char *u =
+                xasprintf("%s%s pc %d is %%%u (TGSI line %u)", t, k ? "," : ";", at, id, line);
+            free(t);
+            t = u;
+            break;
+         }
+      if (p == c)
+         break;
+   }
+   return t;
+}
+
+/* The ordinary program's first hazard (st->hazard), from the unlimited
+ * probe and one compile in this process; or, when the ordinary compile
+ * itself stops with an error naming a value (the encoder's or the rewrite
+ * verifier's), that error: it names the place already. */
+static bool
+name_hazard(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
+{
+   const char *why = b->nprobes ? b->probes[0].why : NULL;
+   const char *ce = why ? strstr(why, "compile-error (opt): opt: ") : NULL;
+   if (ce) {
+      ce += strlen("compile-error (opt): opt: ");
+      const char *msg = strstr(ce, ": error: ");
+      msg = msg && msg < ce + strcspn(ce, "\n") ? msg + 9 : ce;
+      const char *at = strstr(msg, "opt:"); /* "opt:LINE:COL: " */
+      if (at == msg)
+         msg += strcspn(msg, " ") + 1;
+      size_t len = strcspn(msg, "\n");
+      if (memchr(msg, '%', len))
+         b->st.hazard = xasprintf("the ordinary compile stops: %.*s", (int)MIN2(len, 200), msg);
+      return true;
+   }
+   if (!why || !strstr(why, "hazard (emu opt)"))
+      return true;
+   struct diff_check c;
+   struct tgsi_shader *s = NULL;
+   bool ok = setup(r, b, &c, d) && (s = parse(r, &c, d));
+   if (ok) {
+      struct opt_options o;
+      limited_options(b, &c, -1, 0, NULL, &o);
+      o.bisect = true;
+      struct emu_program prog;
+      memset(&prog, 0, sizeof(prog));
+      char *log = NULL;
+      struct diag_list cd = {0};
+      if (compile(b, s, c.targets[0].model, &o, &prog, &log, &cd) == COMPILE_OK)
+         b->st.hazard = describe_hazard(c.targets[0].model, &prog, log, why);
+      diag_clear(&cd);
+      emu_program_free(&prog);
+      free(log);
+   }
+   tgsi_shader_free(s);
+   diff_check_fini(&c);
    return ok;
 }
 
@@ -674,7 +909,7 @@ bisect_stages(const struct diff_repro *r, struct diff_bisect *b, struct diag_lis
 {
    b->st.ran = true;
    b->st.named = -1;
-   if (!name_stage(r, b, d))
+   if (!name_stage(r, b, d) || !name_hazard(r, b, d))
       return false;
    return b->st.named < 0 || name_item(r, b, d);
 }
@@ -711,6 +946,8 @@ exposed(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
          b->st.exposed = true;
       }
    }
+   if (b->st.named >= 0 && !name_hazard(r, b, d))
+      return false;
    return b->st.named < 0 || name_item(r, b, d);
 }
 

@@ -644,6 +644,9 @@ struct diff_bisect_stages {
    unsigned item_line;             /* the last one's TGSI line, 0: none */
    bool item_alone;                /* their conservative treatment alone makes the case pass */
    char *notes;                    /* what the ordinary code did there (the stage's notes) */
+   char *hazard;                   /* the first hazard of the ordinary program, told as the
+                                    * wait it lacks ("hazard: (ss) missing before pc 6 ..."),
+                                    * or NULL */
    char *code_before, *code_after; /* the programs without and with it conservative */
    char *why;                      /* why no stage or no item was named */
 };
@@ -695,6 +698,12 @@ struct diff_bisect_swap {
    const struct tgsi_shader *other;
    bool skip_all_counted; /* the skips only when every transformation counts */
 };
+/* What the later of two instructions must wait on before it, by the
+ * emulator event kind (enum emu_event_kind: RAW/SYNC read, WAR, WAW)
+ * between them: "(ss)", "(sy)", "a scoreboard wait", a counter's name, or
+ * "a wait" (isa_delay, the one latency function). */
+const char *diff_needed_sync(const struct isa_model *m, const struct isa_insn *p,
+                             const struct isa_insn *c, int kind);
 bool diff_bisect_swap_compile(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
                               const struct opt_options *o, struct emu_program *out, char **log,
                               struct diag_list *d);

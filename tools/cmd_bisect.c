@@ -46,7 +46,10 @@ bisect_usage(FILE *f)
               "When no transformation can be named, each mandatory stage's conservative\n"
               "variant is tried (from the end of the pipeline backwards; every stage from\n"
               "one on when none passes alone), and inside the stage named, its items\n"
-              "(instructions, blocks) are binary-searched.\n\n"
+              "(instructions, blocks) are binary-searched. The first hazard of the ordinary\n"
+              "program is told as the wait it lacked ('hazard: (ss) missing before pc 3\n"
+              "(reads r1.x, written by rcp at pc 0, 7 cycles early)'), a legalization swap\n"
+              "as the record shows it; diffcomp explain draws the hazard.\n\n"
               "Exit status: 0 a transformation or a stage was named; 1 the case fails but\n"
               "neither can be named (skips hide the step, or no stage's variant passes); 2 bad "
               "usage, an unreadable reproducer, or nothing to bisect\n"
@@ -202,6 +205,24 @@ source_line(const char *text, unsigned n, char *out, size_t size)
    snprintf(out, size, "%.*s", (int)len, p ? p : "");
 }
 
+/* The stage's notes: what the ordinary code did to a value ("%117:
+ * operand 1 of ...": values) or on an item ("before-ra#3: instruction
+ * %117"). */
+static void
+print_notes(const struct diff_bisect_stages *st, const char *name, bool values)
+{
+   for (const char *p = st->notes; p && *p;) {
+      size_t len = strcspn(p, "\n");
+      const char *colon = memchr(p, ':', len);
+      bool value = *p == '%' && colon && colon[1] == ' ';
+      if (value && values)
+         printf("%s: %.*s\n", name, (int)(len - (size_t)(colon + 2 - p)), colon + 2);
+      else if (!value && !values)
+         printf("  %s notes: %.*s\n", name, (int)len, p);
+      p += len + (p[len] == '\n');
+   }
+}
+
 /* The stage search (issue 16): its runs, the stage, the item. */
 static int
 report_stages(const struct diff_repro *r, const struct diff_bisect *b)
@@ -232,6 +253,9 @@ report_stages(const struct diff_repro *r, const struct diff_bisect *b)
                  : " (an earlier stage's variant changes the code it hands on: it can hide the "
                    "bug)\n");
    }
+   if (st->hazard)
+      printf("%s\n", st->hazard);
+   print_notes(st, name, true);
    if (!st->item) {
       printf("item: none named (%s)\n", st->why ? st->why : "?");
       return EXIT_OK;
@@ -245,8 +269,7 @@ report_stages(const struct diff_repro *r, const struct diff_bisect *b)
    printf("  %s\n", st->item_alone ? "the conservative treatment there alone makes the case pass"
                                    : "the conservative treatment there does not make the case "
                                      "pass alone (other items take part)");
-   if (st->notes)
-      printf("  %s notes: %s", name, st->notes);
+   print_notes(st, name, false);
    if (st->code_before && st->code_after) {
       char *before = xasprintf("program (ordinary %s):\n%s", name, st->code_before);
       char *after =

@@ -409,11 +409,12 @@ follow_bisect(const struct bench_args *a, const struct diff_repro *rp, struct fo
    f->stage = b.st.named;
    f->combo = b.st.combo;
    f->items = b.st.item ? xstrdup(b.st.item) : NULL;
-   f->notes = b.st.notes ? xstrdup(b.st.notes) : NULL;
+   f->notes = xasprintf("%s%s", b.st.notes ? b.st.notes : "", b.st.hazard ? b.st.hazard : "");
    f->bisect_s = now_seconds() - t0;
    diff_bisect_fini(&b);
    enum opt_fault_class cls = opt_fault_info[f->fault].cls;
-   if (a->hide && f->items && (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE)) {
+   if (a->hide && (f->items || f->notes) &&
+       (cls == OPT_FCLASS_SCHEDULE || cls == OPT_FCLASS_LEGALIZE)) {
       diff_bisect_init(&b); /* the firing, as the fault's own instance */
       b.jobs = a->o.jobs ? 1 : 0;
       b.timeout_ms = a->o.timeout_ms;
@@ -513,7 +514,7 @@ static bool
 item_match(const struct follow *f)
 {
    static const char *const kinds[] = {"%", "target "};
-   if (!f->items || !f->firing)
+   if ((!f->items && !f->notes) || !f->firing)
       return false;
    for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++)
       for (const char *p = strstr(f->firing, kinds[k]); p; p = strstr(p + 1, kinds[k])) {

@@ -13,6 +13,7 @@ CMD("interp", cmd_interp, "run a TGSI shader on the golden interpreter, print ou
 CMD("check", cmd_check, "the differential check (the default: diffcomp FILE.tgsi...)")
 CMD("repro", cmd_repro, "replay a reproducer written by the check (repro FILE.yaml)")
 CMD("reduce", cmd_reduce, "shrink a reproducer's shader and inputs while it fails the same way")
+CMD("explain", cmd_explain, "draw the first hazard of a reproducer's optimized program as an SVG timeline (explain FILE.yaml)")
 CMD("bisect", cmd_bisect, "name the pass and transformation behind a reproducer's miscompile (bisect FILE.yaml)")
 CMD("compile", cmd_compile, "compile a TGSI shader for an ISA model and print the program")
 CMD("emu", cmd_emu, "run an assembly program on the cycle-approximate emulator (emu MODEL FILE.s)")

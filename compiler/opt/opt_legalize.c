@@ -236,6 +236,43 @@ swap_operands(const struct ir_shader *sh, struct ir_instr *in, int a, int b)
           (int16_t)isa_mod_flip(model, (unsigned)oi.flip_mod, m->insn.mod[oi.flip_mod]);
 }
 
+static const char *
+mod_text(const struct isa_model *m, int mod, int value)
+{
+   const char *t = isa_mod_value_name(m, (unsigned)mod, value);
+   return t ? t : "its condition";
+}
+
+/* For bisect (issue 16): what a swap did to in, seen in its record
+ * before and after -- a condition flipped or kept, modifiers moved with
+ * their operands or left behind, an op that does not commute. */
+static void
+swap_note(struct opt_ctx *ctx, const struct ir_shader *sh, const struct ir_instr *in, int a, int b,
+          const struct isa_insn *before)
+{
+   if (!ctx || !ctx->opts.bisect)
+      return;
+   const struct isa_insn *x = &in->mach->insn;
+   struct isa_op_info oi;
+   isa_op_info(sh->model, x->op, &oi);
+   char how[96] = "";
+   if (oi.commute[0] < 0)
+      snprintf(how, sizeof(how), " (%s does not commute)", oi.name);
+   else if (oi.flip_mod >= 0 && x->mod[oi.flip_mod] == before->mod[oi.flip_mod])
+      snprintf(how, sizeof(how), " without flipping %s",
+               mod_text(sh->model, oi.flip_mod, x->mod[oi.flip_mod]));
+   else if (oi.flip_mod >= 0)
+      snprintf(how, sizeof(how), ", %s flipped to %s",
+               mod_text(sh->model, oi.flip_mod, before->mod[oi.flip_mod]),
+               mod_text(sh->model, oi.flip_mod, x->mod[oi.flip_mod]));
+   if (before->src[a].flags != before->src[b].flags)
+      snprintf(how + strlen(how), sizeof(how) - strlen(how), "%s",
+               x->src[b].flags == before->src[a].flags ? " (modifiers moved with them)"
+                                                       : " (their neg/abs modifiers left behind)");
+   opt_cons_note(ctx, OPT_STAGE_LEGALIZE, "%%%u: operand %d of %s %%%u swapped with operand %d%s",
+                 in->id, b, oi.name, in->id, a, how);
+}
+
 /* The first two sources of op with the same data type (not predicates):
  * what a legalizer that takes every op for commutative would swap. */
 static void
@@ -607,7 +644,9 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
    if (ok2 && take_swap(sh, ctx, in, a, b, ok1, m1, m2)) {
       path(sh, LGZ_PATH_SWAP_PRE);
       opt_verify_begin(ctx, in);
+      struct isa_insn before = in->mach->insn;
       swap_operands(sh, in, a, b);
+      swap_note(ctx, sh, in, a, b, &before);
       char what[64];
       snprintf(what, sizeof(what), "swap the operands of %%%u", in->id);
       opt_verify_end(ctx, in, in, what);
@@ -877,7 +916,9 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
    }
    if (ok2 && take_swap(sh, z->ctx, in, a, b, ok1, m1, m2)) {
       path(sh, LGZ_PATH_SWAP_POST);
+      struct isa_insn before = in->mach->insn;
       swap_operands(sh, in, a, b);
+      swap_note(z->ctx, sh, in, a, b, &before);
       mask = m2;
       place = p2;
    } else if (ok1) {

@@ -56,17 +56,49 @@ bisect_cli(git_bad "bisect|--git-bisect|${_bis}/fs_fold_mismatch.yaml" 1 ENVS ${
 bisect_cli(git_limit "bisect|--git-bisect|--limit|3|${_bis}/fs_fold_mismatch.yaml" 2
            ERR "not with --limit")
 
-# The mandatory stages (issue 16): faults of the catalog with their firings
-# hidden, so that only the stage search can find them; each must name the
-# fault's stage (liveness faults: live, not the scheduler or RA that use
-# it) and, for hazard and legalization faults, the fault's own instance.
-set(_stage_fx fixtures/faults)
-function(stage_cli name fault target shader)
-  bisect_cli(stage_${name} "faults|--check|--fault|${fault}|--target|${target}|-j|1|--hide-firings|${shader}" 0
-             OUT "stage named: 1/1 pairs; instruction named \\(hazard and legalization faults\\): ([01])/\\1")
-endfunction()
-stage_cli(missing_ss missing-ss a3xx captures/cs_bitonic_sort.tgsi)
-stage_cli(stall_short stall-count-short sm50 captures/cs_bitonic_sort.tgsi)
-stage_cli(ra_livein ra-livein-ignored sm50 ${_stage_fx}/vs_int_loop.tgsi)
-stage_cli(live_one_sweep live-one-sweep sm50 ${_stage_fx}/vs_int_loop.tgsi)
-stage_cli(imm_truncated imm-truncated a3xx ${_stage_fx}/cs_memory_order.tgsi)
+# The mandatory stages (issue 16): every fault of the catalog in mandatory
+# code with its firings hidden, so that only the stage search can find it;
+# fixtures/bisect/stages.txt gives the stage each must name (liveness
+# faults: live, not the scheduler or RA that use it) and whether the
+# spoiled instruction is named. One test per line; under
+# DIFFCOMP_TEST_QUICK only the lines marked quick (one per stage) run.
+set(_stages ${CMAKE_SOURCE_DIR}/fixtures/bisect/stages.txt)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_stages})
+file(STRINGS ${_stages} _stage_lines REGEX "^[a-z0-9]")
+foreach(_l IN LISTS _stage_lines)
+  string(REGEX REPLACE " +" ";" _f "${_l}")
+  list(GET _f 0 _fault)
+  list(GET _f 1 _target)
+  list(GET _f 2 _shader)
+  list(GET _f 3 _stage)
+  list(GET _f 4 _item)
+  list(GET _f 5 _quick)
+  if(_stage STREQUAL "undetected")
+    continue()
+  endif()
+  set(_q 0)
+  if(_quick STREQUAL "quick")
+    set(_q 1)
+  endif()
+  add_test(NAME cli_bisect_stage_${_fault}_${_target}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DFAULT=${_fault}
+                   -DTARGET=${_target} -DSHADER=fixtures/faults/${_shader} -DSTAGE=${_stage}
+                   -DITEM=${_item} -DQUICK=${_q} -P ${CMAKE_CURRENT_LIST_DIR}/bisect_stage.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()
+add_test(NAME cli_bisect_stages_catalog
+         COMMAND ${CMAKE_COMMAND} -DLIST=fixtures/faults/list.txt -DSTAGES=${_stages}
+                 -DTARGETS=a3xx,sm50 -P ${CMAKE_CURRENT_LIST_DIR}/bisect_stages_catalog.cmake
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# The place, in words (issue 16): missing-ss on a3xx, its firings hidden.
+bisect_cli(hazard_text "bisect|--hide-firings|${_bis}/missing_ss_a3xx.yaml" 0
+           OUT "\nhazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\); pc 3 is %25 \\(TGSI line 11\\), pc 0 is %24 \\(TGSI line 10\\)\nitem: hazard %25, TGSI line 11")
+
+# diffcomp explain: the same hazard as an SVG timeline; a case with none.
+check_cli(explain_missing_ss "explain|${_bis}/missing_ss_a3xx.yaml|-o|${CMAKE_BINARY_DIR}/explain/missing_ss.svg" 0
+          FILE ${CMAKE_BINARY_DIR}/explain/missing_ss.svg
+          FILE_RE "^<svg .*Hazard: sync \\(read of a variable-latency result without waiting for it\\) at pc 3<.*pc 3 reads r1.x at cycle 3; pc 0 wrote it, ready at cycle 10: the read is 7 cycles early.*The code needed \\(ss\\) before pc 3.*>pc 0 +rcp r1.x, r0.x<.*>r1.x ready at cycle 10<.*>pc 3 .*early read of r1.x \\(7 cycles early\\): needs \\(ss\\)<.*Legend: .*</svg>\n$")
+check_cli(explain_no_hazard "explain|${_bis}/fs_fold_mismatch.yaml|-o|-" 1
+          OUT "meets no hazard")
+check_cli(explain_usage "explain" 2 ERR "usage: diffcomp explain")
