@@ -507,7 +507,9 @@ char *diff_report_junit(const struct diff_check *c, const struct diff_baseline *
 /* shader-db style totals, ref -> opt, over the cases with both programs. */
 char *diff_report_stats(const struct diff_check *c);
 /* One line per signal of case i: "fail a3xx captures/x.tgsi mismatch
- * ref/opt: ..." (no colour, no newline at the end of the last). */
+ * ref/opt: ..." (no colour, no newline at the end of the last). A message
+ * of more lines shows its first DIFF_MSG_LINES and counts the rest. */
+#define DIFF_MSG_LINES 4
 char *diff_case_lines(const struct diff_check *c, unsigned i);
 /* Writes text to path through a temporary file and a rename, so readers
  * never see a partial file. */
