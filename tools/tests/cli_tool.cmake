@@ -16,3 +16,16 @@ if(DIFFCOMP_SANITIZE)
   set_tests_properties(libisa_example PROPERTIES ENVIRONMENT
                        "CC=${CMAKE_C_COMPILER} -fsanitize=address,undefined")
 endif()
+
+# Every README recipe (a `<!-- recipe NAME: CODES -->` line before a block
+# of commands) runs as written in a temporary directory (run_readme.sh);
+# extcc and llvm register theirs beside their other tests.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/README.md)
+file(STRINGS ${CMAKE_SOURCE_DIR}/README.md _dc_recipes REGEX "^<!-- recipe [a-z0-9_-]+:")
+foreach(line ${_dc_recipes})
+  string(REGEX REPLACE "^<!-- recipe ([a-z0-9_-]+):.*" "\\1" name "${line}")
+  if(NOT name STREQUAL "extcc" AND NOT name STREQUAL "llvm")
+    add_test(NAME readme_${name} COMMAND sh ${CMAKE_SOURCE_DIR}/tools/tests/run_readme.sh
+                                         ${CMAKE_SOURCE_DIR} $<TARGET_FILE_DIR:diffcomp> ${name})
+  endif()
+endforeach()
