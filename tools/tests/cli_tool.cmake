@@ -12,6 +12,8 @@ cli_test(html_bad_dir "check|captures/vs_mvp_basic.tgsi|--html|/proc/nonexistent
 # shared library, pkg-config file), run before and after moving the prefix.
 add_test(NAME libisa_example COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_libisa.sh ${CMAKE_SOURCE_DIR}
          ${CMAKE_BINARY_DIR})
+# Two installs of one build at once would both write its install_manifest.txt.
+set_tests_properties(libisa_example cli_install PROPERTIES RESOURCE_LOCK diffcomp_install)
 if(DIFFCOMP_SANITIZE)
   set_tests_properties(libisa_example PROPERTIES ENVIRONMENT
                        "CC=${CMAKE_C_COMPILER} -fsanitize=address,undefined")
@@ -27,5 +29,7 @@ foreach(line ${_dc_recipes})
   if(NOT name STREQUAL "extcc" AND NOT name STREQUAL "llvm")
     add_test(NAME readme_${name} COMMAND sh ${CMAKE_SOURCE_DIR}/tools/tests/run_readme.sh
                                          ${CMAKE_SOURCE_DIR} $<TARGET_FILE_DIR:diffcomp> ${name})
+    # the README's commands, not memory safety: .ci/run's sanitizer stage skips them
+    set_tests_properties(readme_${name} PROPERTIES LABELS recipe)
   endif()
 endforeach()
