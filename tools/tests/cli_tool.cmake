@@ -33,3 +33,10 @@ foreach(line ${_dc_recipes})
     set_tests_properties(readme_${name} PROPERTIES LABELS recipe)
   endif()
 endforeach()
+
+# A directory means its *.tgsi files in tgsi and faults --check as in check
+# (faults took it for one unreadable shader: "1 false positives").
+cli_test(tgsi_dir "tgsi|--check|captures" 0)
+cli_test(tgsi_dir_empty "tgsi|--check|fixtures" 2 ERR "fixtures: no \\*.tgsi files in this directory")
+cli_test(faults_dir "faults|--check|fixtures/compile|--fault|missing-ss|--target|a3xx|-j|1" 0
+         OUT "1/1 fault-target pairs.*0 false positives")
