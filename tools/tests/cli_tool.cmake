@@ -40,3 +40,8 @@ cli_test(tgsi_dir "tgsi|--check|captures" 0)
 cli_test(tgsi_dir_empty "tgsi|--check|fixtures" 2 ERR "fixtures: no \\*.tgsi files in this directory")
 cli_test(faults_dir "faults|--check|fixtures/compile|--fault|missing-ss|--target|a3xx|-j|1" 0
          OUT "1/1 fault-target pairs.*0 false positives")
+
+# The generated bash completion completes a command, an option of it and
+# a model name after --target.
+add_test(NAME completion_bash COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_completion.sh
+                                      ${CMAKE_BINARY_DIR}/diffcomp.completion)
