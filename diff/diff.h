@@ -538,6 +538,7 @@ struct diff_case_detail {
    const char *tl_prog; /* "ref" or "opt": the program of the timeline, or NULL */
    char *tl_what;       /* the hazard, one line */
    uint32_t tl_pc, tl_producer;
+   int32_t tl_early; /* cycles the read came before the value was ready */
    struct diff_timeline_row *rows;
    unsigned nrows, rows_cap;
 };
