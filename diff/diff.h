@@ -257,9 +257,11 @@ struct diff_check {
    unsigned ncases, cases_cap;
    struct diff_case_result *results;
    /* Replaces the optimizing compiler when set (--opt-asm, tests): fills
-    * out with a program for s on m; false with diagnostics. */
-   bool (*opt_override)(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
-                        struct emu_program *out, struct diag_list *d);
+    * out with a program for s on m; else its status (COMPILE_UNSUPPORTED:
+    * a refusal, as opt's own) with diagnostics. */
+   enum compile_status (*opt_override)(void *ctx, const struct tgsi_shader *s,
+                                       const struct isa_model *m, struct emu_program *out,
+                                       struct diag_list *d);
    void *opt_override_ctx;
    /* DIFFCOMP_CHECK_INJECT (tests only): "crash:NAME", "spin:NAME",
     * "exit:NAME" make the case whose shader name contains NAME die. */
@@ -349,8 +351,9 @@ void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const 
 void diff_result_fini(struct diff_case_result *r);
 /* An opt_override: the program assembled from the emulator assembly file
  * at path (emu/asmprog.c format) for model m, whatever the shader. */
-bool diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
-                       struct emu_program *out, struct diag_list *d);
+enum compile_status diff_opt_from_asm(void *path, const struct tgsi_shader *s,
+                                      const struct isa_model *m, struct emu_program *out,
+                                      struct diag_list *d);
 /* The options the check gives the optimizing compiler (no limit). */
 struct opt_options;
 void diff_check_opt_options(const struct diff_check *c, struct opt_options *o);
