@@ -220,6 +220,7 @@ timeline(const struct isa_model *m, const struct tgsi_shader *s, const struct di
                             emu_event_descs[hz.kind], hz.pc, reg, hz.producer_pc, hz.early);
    out->tl_pc = hz.pc;
    out->tl_producer = hz.producer_pc;
+   out->tl_early = hz.early;
    emu_result_free(&res);
    env_free(e);
    if (!(e = run_env(s, ce)))

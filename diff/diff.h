@@ -510,7 +510,9 @@ char *diff_report_junit(const struct diff_check *c, const struct diff_baseline *
 /* shader-db style totals, ref -> opt, over the cases with both programs. */
 char *diff_report_stats(const struct diff_check *c);
 /* One line per signal of case i: "fail a3xx captures/x.tgsi mismatch
- * ref/opt: ..." (no colour, no newline at the end of the last). */
+ * ref/opt: ..." (no colour, no newline at the end of the last). A message
+ * of more lines shows its first DIFF_MSG_LINES and counts the rest. */
+#define DIFF_MSG_LINES 4
 char *diff_case_lines(const struct diff_check *c, unsigned i);
 /* Writes text to path through a temporary file and a rename, so readers
  * never see a partial file. */
@@ -539,6 +541,7 @@ struct diff_case_detail {
    const char *tl_prog; /* "ref" or "opt": the program of the timeline, or NULL */
    char *tl_what;       /* the hazard, one line */
    uint32_t tl_pc, tl_producer;
+   int32_t tl_early; /* cycles the read came before the value was ready */
    struct diff_timeline_row *rows;
    unsigned nrows, rows_cap;
 };

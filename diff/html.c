@@ -24,8 +24,7 @@ static const char css[] =
     ".filters label{margin-right:1em;cursor:pointer}\n"
     ".code{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:1em}\n"
     ".code>div{overflow:auto;border:1px solid #ccc;padding:4px;max-height:40em}\n"
-    ".hz{background:#ffcdd2}.pr{background:#fff3c4}\n"
-    ".bar{display:inline-block;height:10px;background:#e57373}\n";
+    ".hz{background:#ffcdd2}.pr{background:#fff3c4}\n";
 
 static void
 esc(struct strbuf *b, const char *s)
@@ -288,14 +287,58 @@ code_column(struct strbuf *b, const char *title, const char *text, bool ok, bool
    strbuf_printf(b, "</pre></div>\n");
 }
 
+/* The timeline as a picture: one row per issue, its stall (grey) before
+ * it, the producer and the reader coloured, and a dashed line where the
+ * producer's value was ready (the reader's cycle + early). */
+static void
+timeline_svg(struct strbuf *b, const struct diff_case_detail *d)
+{
+   const struct diff_timeline_row *r = d->rows;
+   uint64_t lo = r[0].cycle - MIN2(r[0].cycle, r[0].stall), hi = r[d->nrows - 1].cycle + 1,
+            ready = 0;
+   for (unsigned k = 0; k < d->nrows; k++)
+      if (r[k].mark == DIFF_TL_HAZARD && d->tl_early > 0)
+         hi = MAX2(hi, (ready = r[k].cycle + (uint64_t)d->tl_early) + 1);
+   unsigned px = (unsigned)MAX2(2, MIN2(12, 720 / (hi - lo))), rowh = 12, left = 56;
+   unsigned w = left + (unsigned)(hi - lo) * px + 8, h = d->nrows * rowh + 20;
+   strbuf_printf(b,
+                 "<svg class=\"tl\" width=\"%u\" height=\"%u\" font-size=\"9\" "
+                 "font-family=\"monospace\" role=\"img\" aria-label=\"issue timeline\">\n",
+                 w, h);
+   for (unsigned k = 0; k < d->nrows; k++) {
+      unsigned y = k * rowh + 2;
+      uint64_t x = left + (r[k].cycle - lo) * px;
+      const char *fill = r[k].mark == DIFF_TL_HAZARD     ? "#c62828"
+                         : r[k].mark == DIFF_TL_PRODUCER ? "#e6a100"
+                                                         : "#555";
+      strbuf_printf(b, "<text x=\"2\" y=\"%u\">0x%04x</text>", y + 9, r[k].pc);
+      if (r[k].stall)
+         strbuf_printf(b, "<rect x=\"%llu\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#ddd\"/>",
+                       (unsigned long long)(x - MIN2((uint64_t)r[k].stall * px, x - left)), y,
+                       (unsigned)MIN2((uint64_t)r[k].stall * px, x - left), rowh - 2);
+      strbuf_printf(b, "<rect x=\"%llu\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\"/>\n",
+                    (unsigned long long)x, y, px, rowh - 2, fill);
+   }
+   if (ready) {
+      unsigned long long x = left + (ready - lo) * px;
+      strbuf_printf(b,
+                    "<line x1=\"%llu\" y1=\"0\" x2=\"%llu\" y2=\"%u\" stroke=\"#c62828\" "
+                    "stroke-dasharray=\"3,2\"/><text x=\"%llu\" y=\"%u\" fill=\"#c62828\">"
+                    "ready at %llu</text>\n",
+                    x, x, h - 12, x > 60 ? x - 60 : x, h - 2, (unsigned long long)ready);
+   }
+   strbuf_printf(b, "</svg>\n");
+}
+
 static void
 timeline_table(struct strbuf *b, const struct diff_case_detail *d)
 {
    strbuf_printf(b, "<h2>Pipeline timeline (%s program)</h2>\n<p>", d->tl_prog);
    esc(b, d->tl_what);
-   strbuf_printf(b, "</p>\n<table class=\"timeline\"><tr><th>cycle</th><th>stall</th><th>pc</th>"
+   strbuf_printf(b, "</p>\n");
+   timeline_svg(b, d);
+   strbuf_printf(b, "<table class=\"timeline\"><tr><th>cycle</th><th>stall</th><th>pc</th>"
                     "<th>instruction</th><th>waited for</th><th></th></tr>\n");
-   uint64_t c0 = d->nrows ? d->rows[0].cycle : 0;
    for (unsigned k = 0; k < d->nrows; k++) {
       const struct diff_timeline_row *r = &d->rows[k];
       const char *cls = r->mark == DIFF_TL_HAZARD ? " class=\"hz\""
@@ -306,13 +349,10 @@ timeline_table(struct strbuf *b, const struct diff_case_detail *d)
       esc(b, r->text);
       strbuf_printf(b, "</td><td>");
       esc(b, r->why);
-      /* the issue cycle relative to the first row, as a bar */
-      unsigned w = (unsigned)MIN2(r->cycle - c0, 400);
-      strbuf_printf(b, "</td><td>%s<span class=\"bar\" style=\"width:%upx\"></span></td></tr>\n",
-                    r->mark == DIFF_TL_HAZARD     ? "reader "
-                    : r->mark == DIFF_TL_PRODUCER ? "producer "
-                                                  : "",
-                    w + 1);
+      strbuf_printf(b, "</td><td>%s</td></tr>\n",
+                    r->mark == DIFF_TL_HAZARD     ? "reader"
+                    : r->mark == DIFF_TL_PRODUCER ? "producer"
+                                                  : "");
    }
    strbuf_printf(b, "</table>\n");
 }

@@ -350,6 +350,28 @@ diff_case_low(const struct diff_case_result *r)
 /* ------------------------------------------------------------------ */
 /* Text of a case                                                       */
 
+/* The first max lines of msg; the rest (an IR validation failure carries
+ * the whole shader) is counted: the JSON report and the reproducer keep
+ * the whole message. */
+static void
+msg_cut(struct sb *b, const char *msg, unsigned max)
+{
+   const char *end = msg;
+   for (unsigned n = 0; n < max && end; n++) {
+      end = strchr(end, '\n');
+      end = end ? end + 1 : NULL;
+   }
+   if (!end || !*end) {
+      sbf(b, "%s", msg);
+      return;
+   }
+   unsigned more = 1;
+   for (const char *p = end; *p; p++)
+      more += *p == '\n' && p[1];
+   sbf(b, "%.*s    [%u more line%s in the JSON report and the reproducer]", (int)(end - msg), msg,
+       more, more == 1 ? "" : "s");
+}
+
 static void
 signal_line(struct sb *b, const struct diff_check *c, unsigned i, const struct diff_signal *s)
 {
@@ -357,7 +379,8 @@ signal_line(struct sb *b, const struct diff_check *c, unsigned i, const struct d
        case_shader(c, i), diff_signal_names[s->kind]);
    if (s->step && *s->step)
       sbf(b, " (%s)", s->step);
-   sbf(b, ": %s", s->msg);
+   sbf(b, ": ");
+   msg_cut(b, s->msg, DIFF_MSG_LINES);
    bool values = s->kind == DIFF_SIG_MISMATCH || s->kind == DIFF_SIG_INVARIANCE;
    if (s->count > 1)
       sbf(b, " [%llu %s]", (unsigned long long)s->count, values ? "values" : "events");
@@ -626,8 +649,14 @@ junit_case(struct sb *b, const struct diff_check *c, unsigned i, const struct di
    if (o == DIFF_OUT_UNEXPECTED_PASS)
       sbf(b, "passes, but the baseline expects %s",
           diff_status_names[diff_baseline_expect(bl, case_shader(c, i), case_target(c, i))]);
-   else
-      xml_str(b, first);
+   else {
+      size_t len = strcspn(first, "\n"); /* a message attribute is one line */
+      char *one = xstrndup(first, len);
+      xml_str(b, one);
+      if (first[len])
+         sbf(b, " [...]");
+      free(one);
+   }
    sbf(b, "\">");
    xml_str(b, text);
    sbf(b, "</%s>\n    </testcase>\n", tag);

@@ -94,10 +94,7 @@ check_usage(FILE *f)
 
 struct check_args {
    struct diff_check c;
-   const char **files;
-   unsigned nfiles, files_cap;
-   char **owned; /* the paths read from directories and @lists */
-   unsigned nowned, owned_cap;
+   struct shader_args in; /* the shader files */
    double fraction;
    const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir, *coverage, *html;
    unsigned shard_k, shard_n, generated, variants, max_failures;
@@ -257,89 +254,6 @@ shard_from_env(struct check_args *a)
    return ok ? EXIT_OK : usage_error("CI_NODE_INDEX/CI_NODE_TOTAL are not K/N with 1 <= K <= N");
 }
 
-static int
-cmp_path(const void *x, const void *y)
-{
-   return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static void
-add_owned(struct check_args *a, char *path)
-{
-   VEC_PUSH(a->owned, a->nowned, a->owned_cap, path);
-   VEC_PUSH(a->files, a->nfiles, a->files_cap, path);
-}
-
-/* DIR: its *.tgsi files in name order; anything else is a file. */
-static int
-add_dir(struct check_args *a, const char *dir)
-{
-   DIR *d = opendir(dir);
-   if (!d)
-      return usage_error("%s: %s", dir, strerror(errno));
-   char **v = NULL;
-   size_t n = 0, cap = 0, dl = strlen(dir);
-   for (struct dirent *e; (e = readdir(d));) {
-      size_t l = strlen(e->d_name);
-      if (l > 5 && !strcmp(e->d_name + l - 5, ".tgsi"))
-         VEC_PUSH(v, n, cap,
-                  xasprintf("%.*s/%s", (int)(dl > 1 && dir[dl - 1] == '/' ? dl - 1 : dl), dir,
-                            e->d_name));
-   }
-   closedir(d);
-   if (n) /* qsort may not take NULL, even for no elements */
-      qsort(v, n, sizeof(*v), cmp_path);
-   for (size_t i = 0; i < n; i++)
-      add_owned(a, v[i]);
-   free(v);
-   return n ? EXIT_OK : usage_error("%s: no *.tgsi files in this directory", dir);
-}
-
-/* @LIST: one path a line; blank lines and '#' comments are skipped. */
-static int
-add_list(struct check_args *a, const char *list)
-{
-   char *text, *err;
-   size_t len;
-   if (!read_file(list, &text, &len, &err)) {
-      int rc = usage_error("%s", err);
-      free(err);
-      return rc;
-   }
-   int rc = EXIT_OK;
-   for (char *line = text, *next; rc == EXIT_OK && line < text + len; line = next) {
-      char *nl = memchr(line, '\n', (size_t)(text + len - line));
-      next = nl ? nl + 1 : text + len;
-      char *hash = memchr(line, '#', (size_t)(next - line));
-      char *end = hash ? hash : next;
-      while (line < end && (*line == ' ' || *line == '\t'))
-         line++;
-      while (end > line &&
-             (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-         end--;
-      if (end == line)
-         continue;
-      if (memchr(line, 0, (size_t)(end - line)))
-         rc = usage_error("%s: a NUL byte in the list", list);
-      else
-         add_owned(a, xasprintf("%.*s", (int)(end - line), line));
-   }
-   free(text);
-   return rc;
-}
-
-static int
-add_input(struct check_args *a, const char *arg)
-{
-   struct stat st;
-   if (arg[0] == '@')
-      return add_list(a, arg + 1);
-   if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-      return add_dir(a, arg);
-   VEC_PUSH(a->files, a->nfiles, a->files_cap, arg);
-   return EXIT_OK;
-}
-
 /* --fraction: a file is kept when a hash of its path and the seed falls
  * below the fraction, so the same seed keeps the same files anywhere. */
 static void
@@ -348,12 +262,12 @@ keep_fraction(struct check_args *a)
    if (!a->fraction || a->fraction >= 1)
       return;
    unsigned n = 0;
-   for (unsigned i = 0; i < a->nfiles; i++) {
-      uint64_t h = hash64(a->files[i], strlen(a->files[i]), a->c.o.seed ^ 0x66726163ull);
+   for (unsigned i = 0; i < a->in.nfiles; i++) {
+      uint64_t h = hash64(a->in.files[i], strlen(a->in.files[i]), a->c.o.seed ^ 0x66726163ull);
       if ((double)(h >> 11) * 0x1p-53 < a->fraction)
-         a->files[n++] = a->files[i];
+         a->in.files[n++] = a->in.files[i];
    }
-   a->nfiles = n;
+   a->in.nfiles = n;
 }
 
 /* A report path is tried before the run, so a typo does not cost the run. */
@@ -407,10 +321,10 @@ parse_args(int argc, char **argv, struct check_args *a)
       }
       if (argv[i][0] == '-' && argv[i][1])
          return usage_error("check: unknown option '%s' (see diffcomp check --help)", argv[i]);
-      if ((rc = add_input(a, argv[i])))
+      if ((rc = shader_args_add(&a->in, argv[i])))
          return rc;
    }
-   if (!a->nfiles && !a->generated) {
+   if (!a->in.nfiles && !a->generated) {
       check_usage(stderr);
       return EXIT_USAGE;
    }
@@ -893,8 +807,8 @@ setup(struct check_args *a, struct diff_baseline *bl)
    warn_faults_off_target(absent, a->targets ? a->targets : "the run's targets");
    if (a->baseline && !load_baseline(a->baseline, bl))
       return EXIT_USAGE;
-   for (unsigned i = 0; i < a->nfiles; i++)
-      diff_check_add_shader(&a->c, a->files[i], NULL);
+   for (unsigned i = 0; i < a->in.nfiles; i++)
+      diff_check_add_shader(&a->c, a->in.files[i], NULL);
    diff_check_add_generated(&a->c, a->generated);
    diff_check_add_variants(&a->c, a->variants);
    diff_check_make_cases(&a->c, a->shard_k, a->shard_n);
@@ -985,9 +899,6 @@ cmd_check(int argc, char **argv)
    }
    diff_baseline_free(&bl);
    diff_check_fini(&a.c);
-   free(a.files);
-   for (unsigned i = 0; i < a.nowned; i++)
-      free(a.owned[i]);
-   free(a.owned);
+   shader_args_free(&a.in);
    return rc < 0 ? EXIT_OK : rc;
 }

@@ -43,7 +43,7 @@ static void
 faults_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp faults [-v]\n"
-              "       diffcomp faults --check FILE.tgsi... [options]\n"
+              "       diffcomp faults --check FILE.tgsi|DIR|@LIST... [options]\n"
               "       diffcomp faults --check --generated N [FILE.tgsi...] [options]\n\n"
               "Lists the faults that can be injected into the optimizing compiler\n"
               "(diffcomp check --inject-fault NAME): name, class, targets, the pass the\n"
@@ -119,8 +119,7 @@ list_faults(bool verbose)
 /* The benchmark                                                        */
 
 struct bench_args {
-   const char **files;
-   unsigned nfiles, files_cap;
+   struct shader_args in; /* the shader files */
    const char *faults, *targets;
    unsigned generated; /* shaders from the generator, as check --generated */
    struct diff_check_opts o;
@@ -237,8 +236,8 @@ run_check(struct run *r, struct diag_list *d)
       opt_fault_set_add(&r->c.o.faults, r->fault);
    if (!diff_check_add_targets(&r->c, r->target, d))
       return false;
-   for (unsigned i = 0; i < a->nfiles; i++)
-      diff_check_add_shader(&r->c, a->files[i], NULL);
+   for (unsigned i = 0; i < a->in.nfiles; i++)
+      diff_check_add_shader(&r->c, a->in.files[i], NULL);
    diff_check_add_generated(&r->c, a->generated);
    diff_check_make_cases(&r->c, 1, 1);
    r->first = -1;
@@ -820,23 +819,24 @@ cmd_faults(int argc, char **argv)
          continue;
       if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
          faults_usage(stdout);
-         free(a.files);
+         shader_args_free(&a.in);
          return EXIT_OK;
       } else if (!strcmp(argv[i], "--check")) {
          check = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
          rc = usage_error("faults: unknown option '%s' (see diffcomp faults --help)", argv[i]);
       } else {
-         VEC_PUSH(a.files, a.nfiles, a.files_cap, argv[i]);
+         rc = shader_args_add(&a.in, argv[i]);
       }
    }
-   if (!rc && check && !a.nfiles && !a.generated)
+   if (!rc && check && !a.in.nfiles && !a.generated)
       rc = usage_error("faults --check takes the shader files to check (or --generated N)");
-   if (!rc && !check && (a.nfiles || a.faults || a.targets || a.bisect || a.reduce || a.generated))
+   if (!rc && !check &&
+       (a.in.nfiles || a.faults || a.targets || a.bisect || a.reduce || a.generated))
       rc = usage_error(
           "files, --generated, --fault, --target, --bisect and --reduce go with --check");
    if (!rc)
       rc = check ? bench(&a) : list_faults(a.verbose);
-   free(a.files);
+   shader_args_free(&a.in);
    return rc;
 }

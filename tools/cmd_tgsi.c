@@ -14,9 +14,10 @@
 static void
 tgsi_usage(FILE *f)
 {
-   fprintf(f, "usage: diffcomp tgsi [--legacy] [--hex-bits] [--check] FILE...\n"
+   fprintf(f, "usage: diffcomp tgsi [--legacy] [--hex-bits] [--check] FILE|DIR|@LIST...\n"
               "       diffcomp tgsi --bench[=N]\n\n"
-              "Parses each TGSI file and prints it in canonical form.\n\n"
+              "Parses each TGSI file and prints it in canonical form. A directory stands\n"
+              "for its *.tgsi files (sorted); @LIST for the paths in file LIST.\n\n"
               "  --legacy     accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits   read FLT32 0x3f800000 as a bit pattern (virgl, Mesa <= 21)\n"
               "  --check      only report errors and warnings, print nothing else\n"
@@ -137,8 +138,9 @@ cmd_tgsi(int argc, char **argv)
 {
    struct tgsi_parse_opts opts = {0};
    bool check = false;
-   int nfiles = 0;
-   for (int i = 1; i < argc; i++) {
+   struct shader_args in = {0};
+   int rc = EXIT_OK;
+   for (int i = 1; i < argc && !rc; i++) {
       const char *a = argv[i];
       uint64_t n;
       if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -157,18 +159,18 @@ cmd_tgsi(int argc, char **argv)
             return usage_error("--bench takes a count from 3 to 10000000");
          return tgsi_bench((unsigned)n);
       } else if (a[0] == '-' && a[1]) {
-         return usage_error("tgsi: unknown option '%s' (see diffcomp tgsi --help)", a);
+         rc = usage_error("tgsi: unknown option '%s' (see diffcomp tgsi --help)", a);
       } else {
-         nfiles++;
+         rc = shader_args_add(&in, a);
       }
    }
-   if (!nfiles) {
+   if (!rc && !in.nfiles) {
       tgsi_usage(stderr);
-      return EXIT_USAGE;
+      rc = EXIT_USAGE;
    }
    bool ok = true;
-   for (int i = 1; i < argc; i++)
-      if (argv[i][0] != '-' || !argv[i][1])
-         ok &= tgsi_one(argv[i], &opts, check, nfiles > 1);
-   return ok ? EXIT_OK : EXIT_USAGE;
+   for (unsigned i = 0; !rc && i < in.nfiles; i++)
+      ok &= tgsi_one(in.files[i], &opts, check, in.nfiles > 1);
+   shader_args_free(&in);
+   return rc ? rc : ok ? EXIT_OK : EXIT_USAGE;
 }

@@ -70,8 +70,8 @@ the shard a check runs when \fB\-\-shard\fR is not given
 .I PREFIX/share/diffcomp/models/*.yaml
 the ISA models; the installed binary finds them relative to itself
 .SH SEE ALSO
-.BR libdcisa (3)
-(the ISA library: \fIdiffcomp/isa.h\fR, \fBpkg\-config diffcomp\-isa\fR)
+The ISA library installed beside diffcomp: the header \fIdiffcomp/isa.h\fR,
+\fBpkg\-config diffcomp\-isa\fR. The README.md installed in the doc directory.
 EOF
 }
 

@@ -43,6 +43,20 @@ bool load_repro(const char *path, struct diff_repro *r);
  * printing why (the bench commands, cmd_bench.c). */
 struct tgsi_shader *bench_parse_tgsi(const char *path);
 
+/* inputs.c: shader arguments for the commands that take several: FILE,
+ * DIR (its *.tgsi, in name order) or @LIST (one path a line, '#'
+ * comments). */
+struct shader_args {
+   const char **files;
+   unsigned nfiles, files_cap;
+   char **owned; /* the paths read from directories and lists */
+   unsigned nowned, owned_cap;
+};
+/* Adds arg's files; EXIT_USAGE after printing why (an unreadable list, a
+ * directory without *.tgsi). */
+int shader_args_add(struct shader_args *s, const char *arg);
+void shader_args_free(struct shader_args *s);
+
 /* opt_args.c: the optimizing compiler's options, one parser for every
  * command. Each returns EXIT_OK or prints why and returns EXIT_USAGE. */
 /* --opt LIST: 1 << DIFF_INEXACT_*_BIT per name. */

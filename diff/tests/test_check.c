@@ -363,6 +363,43 @@ test_reports(void)
    diff_check_fini(&c);
 }
 
+/* A compile error that carries the whole IR (validation failures do):
+ * the terminal lines and JUnit show its first lines and count the rest;
+ * the JSON keeps all of it. */
+static void
+test_long_message(void)
+{
+   struct diff_check c;
+   setup(&c, 0, 1, 1);
+   c.inject = NULL;
+   diff_check_run(&c, NULL, NULL);
+   struct strbuf m = {0};
+   strbuf_printf(&m, "opt: compiler/ir/ir_validate.c:60:0: IR validation failed\n  shader:");
+   for (unsigned k = 0; k < 200; k++)
+      strbuf_printf(&m, "\n    %%%u = fadd %%%u, %%%u", k + 2, k, k + 1);
+   diff_result_add(&c.results[0], DIFF_SIG_COMPILE, "opt", NULL, 0, "%s", m.s);
+   char *line = diff_case_lines(&c, 0);
+   unsigned nl = 0;
+   for (const char *p = line; *p; p++)
+      nl += *p == '\n';
+   CHECKF(nl == DIFF_MSG_LINES, "%u lines:\n%s", nl + 1, line);
+   CHECKF(strstr(line, "\n    [198 more lines in the JSON report and the reproducer]") != NULL,
+          "%s", line);
+   CHECK(strstr(line, "%3 = fadd %1, %2") != NULL && !strstr(line, "%4 = fadd"));
+   free(line);
+   char *x = diff_report_junit(&c, NULL);
+   CHECKF(xml_ok(x), "%s", x);
+   CHECK(strstr(x, "message=\"opt: compiler/ir/ir_validate.c:60:0: IR validation failed [...]\"") !=
+         NULL);
+   CHECK(strstr(x, "198 more lines") != NULL && !strstr(x, "%201 = fadd"));
+   free(x);
+   char *j = diff_report_json(&c, NULL);
+   CHECK(strstr(j, "%201 = fadd %199, %200") != NULL);
+   free(j);
+   free(m.s);
+   diff_check_fini(&c);
+}
+
 static void
 test_baseline(void)
 {
@@ -663,6 +700,7 @@ main(void)
    test_shards();
    test_position_only();
    test_reports();
+   test_long_message();
    test_baseline();
    test_repro();
    return test_done();

@@ -35,7 +35,7 @@ link=$(grep -o 'href="cases/[^"]*"' index.dom | head -1 | sed 's/^href="//; s/"$
 dom "$tmp/site/$link" >case.dom || fail "chromium failed on $link"
 for want in 'fs_phong.tgsi on a3xx' '>hazard<' 'Failing values' '<h3>TGSI</h3>' 'FRAG' \
    '<h3>ref</h3>' '<h3>opt</h3>' 'Pipeline timeline (opt program)' 'class="hz"' \
-   'reader' 'producer' 'href="../index.html"'; do
+   'reader' 'producer' '<svg class="tl"' 'ready at ' 'href="../index.html"'; do
    grep -qF "$want" case.dom || fail "$link has no '$want'"
 done
 echo "run_html.sh: index and $link load in $("$browser" --version 2>/dev/null)"
