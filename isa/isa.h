@@ -259,7 +259,9 @@ struct isa_model;
    X(SUBB_CO, "subb_co", 3) \
    X(EXPORT_NULL, "export_null", 0) \
    X(LDEXP, "ldexp", 2) \
-   X(PERM, "perm", 3)
+   X(PERM, "perm", 3) \
+   X(READLANE, "readlane", 2) \
+   X(WRITELANE, "writelane", 2)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
