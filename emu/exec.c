@@ -572,6 +572,29 @@ exec_vote(struct emu_wave *w, const struct emu_op *op, int64_t t)
       write_one(w, op, 1, 0, t, p, mask);
 }
 
+/* gfx9 v_readlane_b32 / v_writelane_b32 (llc's SGPR spills): the lane is
+ * src1 (mod 64) of each wave; readlane puts that lane's src0 in the SGPR
+ * destination, writelane the SGPR src0 into that lane of the VGPR
+ * destination. Both ignore EXEC. */
+static void
+exec_lane(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n, W = run->W ? run->W : n;
+   const uint32_t *a = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   const uint32_t *b = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+   uint32_t *m = run->tmp_src[2], *r = run->tmp_dst[0];
+   for (unsigned base = 0; base < n; base += W) {
+      unsigned end = MIN2(base + W, n), l = base + (b[base] & 63u);
+      for (unsigned i = base; i < end; i++) {
+         bool rd = op->sem == ISA_SEM_READLANE;
+         r[i] = rd ? (l < end ? a[l] : 0) : a[base];
+         m[i] = rd || i == l ? ~0u : 0u; /* writelane: that lane only */
+      }
+   }
+   write_one(w, op, 0, 0, t, r, m);
+}
+
 /* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
  * shuffles (shfl): each lane reads other lanes' sources, inactive ones
  * too (their registers hold what they last held). A quad is 4 aligned
@@ -582,6 +605,10 @@ emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_run *run = w->run;
    if (op->sem == ISA_SEM_VOTE) {
       exec_vote(w, op, t);
+      return;
+   }
+   if (op->sem == ISA_SEM_READLANE || op->sem == ISA_SEM_WRITELANE) {
+      exec_lane(w, op, t);
       return;
    }
    unsigned n = w->n, W = run->W ? run->W : n, comps = 1;

@@ -263,7 +263,9 @@ struct isa_model;
    X(IMAGE_SAMPLE, "image_sample", -1) \
    X(IMAGE_LOAD, "image_load", -1) \
    X(IMAGE_LOD, "image_lod", -1) \
-   X(IMAGE_RESINFO, "image_resinfo", -1)
+   X(IMAGE_RESINFO, "image_resinfo", -1) \
+   X(READLANE, "readlane", 2) \
+   X(WRITELANE, "writelane", 2)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

@@ -18,7 +18,7 @@ static void
 gen_usage(FILE *f)
 {
    fprintf(f,
-           "usage: diffcomp gen [--seed S] [--stage frag|vert|comp] [--size N] [--ops llvm]\n"
+           "usage: diffcomp gen [--seed S] [--stage frag|vert|comp] [--size N] [--ops SET]\n"
            "                    [-o FILE]\n\n"
            "Writes a random valid TGSI shader: float and integer arithmetic, compares,\n"
            "selects, nested IF/UIF/ELSE, counted loops with BRK/CONT, SWITCH, indirect\n"
@@ -28,7 +28,8 @@ gen_usage(FILE *f)
            "  --stage ST   frag, vert or comp (default: chosen by the seed)\n"
            "  --size N     about N instructions in the body (default %u, at most %u)\n"
            "  --ops llvm   only the ops `diffcomp llvm ir` translates (no textures,\n"
-           "               images, atomics, derivatives or 64-bit values)\n"
+           "               images, atomics, derivatives or 64-bit values);\n"
+           "               llvm-direct: those without ARL/UARL (no indirect addressing)\n"
            "  -o FILE      write to FILE instead of standard output\n\n"
            "Exit status: 0 written, 2 bad usage or the file cannot be written,\n"
            "1 the generated text does not parse (a generator bug).\n",
@@ -92,9 +93,9 @@ cmd_gen(int argc, char **argv)
             return usage_error("gen: --size takes a count from 1 to %u", DIFF_GEN_MAX_SIZE);
          o.size = (unsigned)n;
       } else if (opt_value(argc, argv, &i, "--ops", &v)) {
-         if (!v || strcmp(v, "llvm"))
-            return usage_error("gen: --ops takes llvm");
-         o.supports = llvm_tgsi_supports;
+         if (!v || (strcmp(v, "llvm") && strcmp(v, "llvm-direct")))
+            return usage_error("gen: --ops takes llvm or llvm-direct");
+         o.supports = strcmp(v, "llvm") ? llvm_tgsi_supports_direct : llvm_tgsi_supports;
       } else if (opt_value(argc, argv, &i, "-o", &v)) {
          if (!v || !*v)
             return usage_error("gen: -o takes a file name");

@@ -7,7 +7,12 @@
 # of llc's code (instructions, SDWA and PRESERVE, s_nop wait states,
 # s_waitcnt) and every failure line.
 #
-#   tools/llvm_campaign.sh [-j N] [--size N] [--chunk N] [--out DIR] FIRST LAST
+#   tools/llvm_campaign.sh [-j N] [--size N] [--chunk N] [--out DIR]
+#                          [--ops llvm|llvm-direct] [--stages frag,vert,comp] FIRST LAST
+#
+# --stages cycles the stages over the seeds (default: the seed picks);
+# --ops llvm-direct leaves out indirect addressing (its constant reads
+# are global loads).
 #
 # Exit status: 0 every kept shader passed, 1 a failure, 2 bad usage.
 set -eu
@@ -16,16 +21,20 @@ jobs=2
 size=40
 chunk=500
 out=llvm-campaign
+ops=llvm
+stages=
 while [ $# -gt 2 ]; do
    case "$1" in
    -j) jobs=$2; shift 2 ;;
    --size) size=$2; shift 2 ;;
    --chunk) chunk=$2; shift 2 ;;
    --out) out=$2; shift 2 ;;
-   *) echo "usage: $0 [-j N] [--size N] [--chunk N] [--out DIR] FIRST LAST" >&2; exit 2 ;;
+   --ops) ops=$2; shift 2 ;;
+   --stages) stages=$(echo "$2" | tr , ' '); shift 2 ;;
+   *) echo "usage: $0 [-j N] [--size N] [--chunk N] [--out DIR] [--ops SET] [--stages LIST] FIRST LAST" >&2; exit 2 ;;
    esac
 done
-[ $# -eq 2 ] || { echo "usage: $0 [-j N] [--size N] [--chunk N] [--out DIR] FIRST LAST" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 [-j N] [--size N] [--chunk N] [--out DIR] [--ops SET] [--stages LIST] FIRST LAST" >&2; exit 2; }
 first=$1
 last=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +47,13 @@ refused=0
 s=$first
 while [ "$s" -le "$last" ]; do
    f="$out/tgsi/gen_$s.tgsi"
-   "$dc" gen --seed "$s" --size "$size" --ops llvm -o "$f"
+   st=
+   if [ -n "$stages" ]; then
+      set -- $stages
+      shift $((s % $#))
+      st="--stage $1"
+   fi
+   "$dc" gen --seed "$s" --size "$size" --ops "$ops" $st -o "$f"
    if "$dc" llvm ir "$f" -o /dev/null 2>/dev/null; then
       kept=$((kept + 1))
    else

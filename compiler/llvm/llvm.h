@@ -34,6 +34,9 @@ char *llvm_from_tgsi(const struct tgsi_shader *s, struct diag_list *d);
  * the shader generator (`diffcomp gen --ops llvm`). Some uses of an op it
  * takes may still be refused (indirect resources, for one). */
 bool llvm_tgsi_supports(enum tgsi_opcode op);
+/* The same without ARL/UARL (no indirect addressing, whose constant reads
+ * are global loads): `gen --ops llvm-direct`. */
+bool llvm_tgsi_supports_direct(enum tgsi_opcode op);
 
 /* llvm_asm.c */
 /* llc's assembly of the IR's function as an emulator program (the format

@@ -1858,6 +1858,12 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
 }
 
 bool
+llvm_tgsi_supports_direct(enum tgsi_opcode op)
+{
+   return op != TGSI_OP_ARL && op != TGSI_OP_UARL && llvm_tgsi_supports(op);
+}
+
+bool
 llvm_tgsi_supports(enum tgsi_opcode op)
 {
    const struct tgsi_op_info *oi = &tgsi_op_info[op];

@@ -16,7 +16,7 @@ add_test(NAME readme_llvm
                  $<TARGET_FILE_DIR:diffcomp>)
 set_tests_properties(readme_llvm PROPERTIES SKIP_RETURN_CODE 77)
 # The generator limited to what the translator takes (tools/llvm_campaign.sh).
-cli_test(llvm_gen_ops_bad "gen|--ops|frob" 2 ERR "--ops takes llvm")
+cli_test(llvm_gen_ops_bad "gen|--ops|frob" 2 ERR "--ops takes llvm or llvm-direct")
 cli_test(llvm_gen_ops "gen|--seed|7|--ops|llvm|--stage|frag" 0 OUT "DCL OUT")
 # The SDWA selection-combining class: passes from IR, caught from MIR.
 add_test(NAME llvm_sdwa_combine
