@@ -858,7 +858,7 @@ struct opt_pass {
    X(BREAK_DEEP_NATIVE, "break-nested-native", CONTROL, "sm50", "jumps", "", \
      "a break two ifs deep taken as a native break (only a top-level if's arm may)", \
      "NAK/nvc0 SSY-SYNC: a SYNC restores every lane the SSY saved") \
-   X(ELSE_BREAK_GUARD, "else-break-guard", CONTROL, "sm50", "isel,ra,legalize", "", \
+   X(ELSE_BREAK_GUARD, "else-break-guard", CONTROL, "sm50", "isel", "", \
      "the instructions of an else-arm break guarded by the condition, not its negation", \
      "issue 14: IF c {..} ELSE {BRK} at a loop top (@!P0 SYNC)") \
    X(NEG_GUARD_UNREAD, "neg-guard-unread", SCHEDULE, "sm50", "hazard", "", \
@@ -1383,10 +1383,11 @@ bool opt_stack_model(const struct isa_model *m);
  * (negated for the else arm); the other arm follows inline. Returns that
  * if (*negate: the else arm), or NULL. */
 struct ir_node *opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate);
-/* Guards every machine instruction of every predicated break block (isel,
- * then again after RA and legalization have added copies); false with
- * *bad when one already has another guard. */
-bool opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad);
+/* Guards every machine instruction of every predicated break block: isel
+ * decides (decide), RA and legalization guard the copies they added as
+ * isel guarded the arm; false with *bad when one already has another
+ * guard. */
+bool opt_guard_breaks(struct ir_shader *sh, bool decide, const struct ir_instr **bad);
 void ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index);
 unsigned ir_mach_nopnds(const struct ir_instr *in);
 bool ir_has_reg(const struct ir_instr *in);
@@ -1418,6 +1419,25 @@ int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
 unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
 bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value);
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
+
+/* compiler/opt/opt_exec.c: EXEC-mask control flow (gfx9) */
+struct opt_exec {
+   unsigned file, exec;                          /* the scalar file and EXEC's first register */
+   int and_save, andn2_save, or64, andn2, mov64; /* 64-bit scalar ops */
+   int execz, execnz;                            /* branches on EXEC == 0 / != 0 */
+   unsigned top;                                 /* the allocatable scalar registers */
+};
+/* The model's EXEC ops; false when it has no EXEC-mask control flow. */
+bool opt_exec_find(const struct isa_model *m, struct opt_exec *x);
+bool opt_exec_model(const struct isa_model *m);
+/* The pairs of waiting lanes the shader's constructs need at once. */
+unsigned opt_exec_pairs(const struct ir_shader *sh);
+/* Registers of file the control flow reserves at the top (0: none). */
+unsigned opt_exec_reserved(const struct ir_shader *sh, unsigned file);
+/* The first register of the pair at nesting depth `depth`. */
+unsigned opt_exec_pair_reg(const struct opt_exec *x, unsigned depth);
+/* Extends the scalar values' live ranges to the layout's linear order. */
+void opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv);
 
 /* compiler/opt/opt_sdwa.c: the SDWA peephole (gfx9) */
 bool opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -1498,6 +1518,7 @@ struct opt_slot {
    struct ir_instr *cond; /* the branch of an if: the if's predicate */
    bool cond_holds;       /* acts where cond holds (a break's SYNC), not where it fails */
    enum isa_sem kind;     /* implied: branch, jump, ssy or sync */
+   bool built;            /* implied, its record made by the layout (EXEC masks) */
 };
 struct opt_layout {
    struct opt_slot *v;
