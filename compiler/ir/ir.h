@@ -932,7 +932,13 @@ struct opt_pass {
      "Mesa agx_insert_waits.c: wait on the slot the load was issued on") \
    X(FMINMAX_CMPSEL, "fminmax-cmpsel", FOLD, "agx", "cmpsel", "", \
      "fmin/fmax as one ordered fcmpsel lt/gt: a NaN second operand wins, -0/+0 unordered", \
-     "Mesa 88cdcd8f72f (AGX fcmpsel min/max NaN and signed zero)")
+     "Mesa 88cdcd8f72f (AGX fcmpsel min/max NaN and signed zero)") \
+   X(AGX_HALF_CLOBBER, "agx-half-clobber", REGALLOC, "agx", "half", "", \
+     "a 16-bit value in a half written by its 32-bit form: the other half clobbered", \
+     "issue 18: a half write keeps the other half; Mesa agx 16-bit destinations") \
+   X(AGX_PACK_FULL, "agx-pack-full", REGALLOC, "agx", "half", "", \
+     "the allocator packs a 32-bit value beside a live 16-bit half", \
+     "issue 18: a value one op writes in full takes the whole register (Mesa agx_ra sizes)")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \
@@ -1224,6 +1230,9 @@ enum tgsi_type xl_src_type(const struct tgsi_insn *in, unsigned k);
 
 /* pass.c */
 extern const struct opt_pass opt_passes[];
+/* The agx machine passes' names, NULL-terminated (opt_agx.c): also
+ * accepted by --disable-pass. */
+extern const char *const opt_agx_passes[];
 void opt_ctx_init(struct opt_ctx *ctx, const struct opt_options *opts, struct diag_list *diags);
 void opt_ctx_fini(struct opt_ctx *ctx);
 bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);

@@ -490,13 +490,23 @@ find_pass(const char *name, size_t len)
 }
 
 static bool
+is_agx_pass(const char *name, size_t len)
+{
+   for (const char *const *q = opt_agx_passes; *q; q++)
+      if (strlen(*q) == len && !strncmp(*q, name, len))
+         return true;
+   return false;
+}
+
+static bool
 check_names(struct diag_list *diags, const char *list, const char *what, bool allow_all)
 {
    if (!list)
       return true;
    for (const char *p = list; *p;) {
       size_t k = strcspn(p, ",");
-      if (!find_pass(p, k) && !(allow_all && k == 3 && !strncmp(p, "all", 3))) {
+      if (!find_pass(p, k) && !(allow_all && k == 3 && !strncmp(p, "all", 3)) &&
+          !(!strcmp(what, "--disable-pass") && is_agx_pass(p, k))) {
          char names[256] = "";
          for (const struct opt_pass *q = opt_passes; q->name; q++)
             snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",

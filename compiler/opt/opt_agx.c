@@ -6,6 +6,9 @@
  *           `!c` (the inverted compare), and fmin/fmax's signed-zero
  *           select dropped where an operand is a nonzero constant
  *           (opt_agx_cmpsel.c)
+ *   half    scratch values placed again, the 16-bit ones (booleans, shift
+ *           counts, small constants) in register halves packed two to a
+ *           register ("pack"; opt_agx_half.c)
  *   wait    each load or store's wait placed before the first instruction
  *           that needs its result (opt_agx_wait.c)
  *
@@ -18,7 +21,7 @@
 
 #include <stdlib.h>
 
-const char *const opt_agx_passes[] = {"cmpsel", "wait", NULL};
+const char *const opt_agx_passes[] = {"cmpsel", "half", "pack", "wait", NULL};
 
 bool
 opt_agx_model(const struct isa_model *m)
@@ -179,7 +182,7 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
 {
    struct ref_ctx rc;
    struct opt_ctx ctx;
-   struct agx_stats st = {0, 0, 0, 0, 0};
+   struct agx_stats st = {0, 0, 0, 0, 0, 0, 0};
    opt_ctx_init(&ctx, o, d);
    ref_open(&rc, s, m, d);
    if (rc.status == COMPILE_OK) {
@@ -193,6 +196,10 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
          opt_agx_cmpsel(&p);
          agx_compact(&p);
       }
+      if (pass_on(o, "half")) {
+         ctx.pass = "half";
+         opt_agx_half(&p, pass_on(o, "pack"));
+      }
       ctx.pass = "wait";
       opt_agx_wait(&p);
       rc.waits_placed = true;
@@ -204,8 +211,9 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
    if (r == COMPILE_OK && o->bisect)
       opt_log(&ctx,
               "agx: %u selects fused, %u booleans kept live, %u compares removed, %u min/max "
-              "fixups dropped, %u waits deferred\n",
-              st.fused, st.kept, st.removed, st.minmax, st.waits_deferred);
+              "fixups dropped, %u values in 16-bit halves (%u beside a live one), %u waits "
+              "deferred\n",
+              st.fused, st.kept, st.removed, st.minmax, st.narrowed, st.packed, st.waits_deferred);
    if (log) {
       *log = ctx.log;
       ctx.log = NULL;

@@ -32,7 +32,7 @@ struct agx_prog {
 
 /* What the passes did (the --stats report of the compile). */
 struct agx_stats {
-   unsigned fused, kept, removed, minmax, waits_deferred;
+   unsigned fused, kept, removed, minmax, narrowed, packed, waits_deferred;
 };
 
 /* opt_agx.c */
@@ -57,12 +57,15 @@ struct ref_item *agx_insert(struct agx_prog *p, unsigned at, const struct isa_in
 /* opt_agx_cmpsel.c */
 bool opt_agx_cmpsel(struct agx_prog *p);
 
+/* opt_agx_half.c */
+/* Places the movable scratch values again; with packing, 16-bit ones in
+ * register halves, two to a register. */
+bool opt_agx_half(struct agx_prog *p, bool packing);
+
 /* opt_agx_wait.c */
 bool opt_agx_wait(struct agx_prog *p);
 
 /* opt_agx.c */
-/* The machine passes' names, NULL-terminated (--disable-pass, faults). */
-extern const char *const opt_agx_passes[];
 enum compile_status opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m,
                                     const struct opt_options *o, struct emu_program *out,
                                     struct compile_stats *stats, char **log, struct diag_list *d);

@@ -20,8 +20,11 @@
  * FSQRT is rcp(rsqrt(a)) (both ends exact: 0, inf, -0); FMAD is fmul
  * then fadd (two roundings); F2I_FLOOR is floor then convert.
  *
- * Refused (the model has no instruction for them): sin/cos, the bit
- * scans UMSB/IMSB, f16 conversions, textures, derivatives, kill,
+ * UMSB/IMSB (and LSB through them) count the bits of x smeared down
+ * from its highest set bit, less one.
+ *
+ * Refused (the model has no instruction for them): sin/cos, f16
+ * conversions, textures, derivatives, kill,
  * threadgroup memory, atomics and doubles.
  */
 #include "compiler/ref/ref.h"
@@ -148,6 +151,33 @@ minmax(struct ref_ctx *c, bool min, unsigned a, unsigned b)
    return d;
 }
 
+/* The index of the highest set bit, -1 for 0: the bits below it set by
+ * five shift-ors, then counted (the model has no clz). IMSB scans x
+ * xor its sign (the highest bit differing from the sign). */
+static unsigned
+msb(struct ref_ctx *c, bool sgn, unsigned a)
+{
+   unsigned x = a, t, d;
+   if (sgn) {
+      t = ref_tmp(c);
+      x = ref_tmp(c);
+      emit(c, "asr", t, R(a), ref_imm(31), ref_imm(0));
+      emit(c, "xor", x, R(a), R(t), ref_imm(0));
+   }
+   for (unsigned k = 1; k <= 16; k *= 2) {
+      t = ref_tmp(c);
+      d = ref_tmp(c);
+      emit(c, "shr", t, R(x), ref_imm(k), ref_imm(0));
+      emit(c, "or", d, R(x), R(t), ref_imm(0));
+      x = d;
+   }
+   t = ref_tmp(c);
+   d = ref_tmp(c);
+   emit(c, "popcount", t, R(x), ref_imm(0), ref_imm(0));
+   emit(c, "isub", d, R(t), ref_imm(1), ref_imm(0));
+   return d;
+}
+
 static unsigned
 agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
 {
@@ -201,6 +231,9 @@ agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e
       cmpsel(c, false, max ? "gt" : "lt", sg ? "s" : "u", d, R(a), R(b), R(a), R(b));
       return d;
    }
+   case REF_P_UMSB:
+   case REF_P_IMSB:
+      return msb(c, op == REF_P_IMSB, a);
    case REF_P_SHL:
       return shift(c, "shl", a, b);
    case REF_P_SHR:
@@ -212,9 +245,7 @@ agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e
       return d;
    default:
       ref_unsupported(c, "no agx instruction for this operation (%s)",
-                      op == REF_P_FSIN || op == REF_P_FCOS   ? "sin/cos"
-                      : op == REF_P_UMSB || op == REF_P_IMSB ? "a bit scan"
-                                                             : "an f16 conversion");
+                      op == REF_P_FSIN || op == REF_P_FCOS ? "sin/cos" : "an f16 conversion");
       return d;
    }
 }

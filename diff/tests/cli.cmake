@@ -288,7 +288,8 @@ check_cli(agx_wait_missing "check|--target|agx|--no-repro|--invocations|256|--in
 # The remaining agx faults (issue 18 item 5): an inverted float compare
 # fused as the ordered opposite (caught on NaN lanes), fmin/fmax as one
 # ordered fcmpsel, a signed compare fused unsigned, a wait on the wrong
-# slot; each named by bisect.
+# slot, a 16-bit value written full width over its packed neighbour, a
+# 32-bit value packed beside a live half; each named by bisect.
 check_cli(agx_nan_minmax "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_nan_minmax.tgsi" 0
           OUT "agx +1 +1 +0")
 check_cli(agx_nan_flip "check|--target|agx|--invocations|256|--inject-fault|cmpsel-nan-flip|--repro-dir|${_out}/agxnan|${_fx}/agx_nan_minmax.tgsi" 1
@@ -299,8 +300,8 @@ check_cli(agx_fminmax "check|--target|agx|--invocations|256|--inject-fault|fminm
           OUT "fail agx fixtures/check/agx_nan_minmax.tgsi: mismatch" CLEAN ${_out}/agxmm SETUP agx_mm)
 check_cli(agx_fminmax_bisect "bisect|${_out}/agxmm/agx_nan_minmax-agx.yaml" 0 NEEDS agx_mm
           OUT "pass: cmpsel .*fault fminmax-cmpsel: fmin at [0-9]+ as one ordered fcmpsel")
-check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot|${CMAKE_SOURCE_DIR}/captures/cs_image_filter.tgsi" 0
-          OUT "bisect: 2/2 pairs named one transformation, the fault's firing in its own pass")
+check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot,agx-half-clobber,agx-pack-full|${CMAKE_SOURCE_DIR}/captures/cs_image_filter.tgsi" 0
+          OUT "bisect: 4/4 pairs named one transformation, the fault's firing in its own pass")
 
 # --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change
 # (tgsi_interp_bound.c). Each case failed with the fixed 2^-14 tolerance:
