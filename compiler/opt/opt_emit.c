@@ -573,7 +573,7 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
           (opt_conservative_sh(sh, OPT_STAGE_EMIT,
                                lo->v[s->target].in ? lo->v[s->target].in->line : 0, "target %d",
                                s->target) ||
-           !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on instruction %d", s->target)))
+           !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on target %d", s->target)))
          lo->v[s->target].insn.mod[jp] = 1;
    }
    free(addr);
@@ -826,6 +826,10 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
       ok = false;
    if (ok && cover_on)
       cover_program(sh->model, insns, lo.n);
+   /* bisect names an instruction of the program by its value (issue 16) */
+   for (unsigned i = 0; ok && sh->fault_ctx && sh->fault_ctx->opts.bisect && i < lo.n; i++)
+      if (lo.v[i].in)
+         opt_log(sh->fault_ctx, "SLOT: %u %%%u line %u\n", i, lo.v[i].in->id, lo.v[i].in->line);
    if (ok) {
       bindings(sh, p);
       bind_relative(sh, p);

@@ -1416,7 +1416,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       free(order);
    }
    const struct ir_instr *g = NULL;
-   if (!ctx->failed && !opt_guard_breaks(sh, &g))
+   if (!ctx->failed && !opt_guard_breaks(sh, true, &g))
       isel_unsupported(&s, (struct ir_instr *)g,
                        "a guarded instruction before a break (predicated)");
    free(s.uses);

@@ -978,7 +978,7 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    free(order);
    const struct ir_instr *g = NULL;
-   if (!z.failed && !opt_guard_breaks(sh, &g)) /* the copies of a predicated break */
+   if (!z.failed && !opt_guard_breaks(sh, false, &g)) /* the copies of a predicated break */
       lgz_error(&z, (struct ir_instr *)g, "a differently guarded instruction before a break");
    n = ir_program_order(sh, &order); /* with the copies */
    for (unsigned i = 0; i < n && !z.failed; i++)

@@ -886,7 +886,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    const struct ir_instr *g = NULL;
    if (!ra.failed)
       resolve_phis(&ra);
-   if (!ra.failed && !opt_guard_breaks(sh, &g)) /* phi copies of a predicated break */
+   if (!ra.failed && !opt_guard_breaks(sh, false, &g)) /* phi copies of a predicated break */
       diag_add(ctx->diags, DIAG_ERROR, "opt", (int)g->line, 0, NULL,
                "ra: %%%u, a differently guarded instruction before a break", g->id),
           ra.failed = ctx->failed = true;
