@@ -505,6 +505,9 @@ gen_op_inexact(enum tgsi_opcode op)
    case TGSI_OP_MAX:
    case TGSI_OP_I2F:
    case TGSI_OP_U2F:
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4UB:
+   case TGSI_OP_UP4B:
       return 1;
    case TGSI_OP_SLT:
    case TGSI_OP_SGE:
@@ -668,6 +671,34 @@ gen_clamp_to_scratch(struct gen *g, const struct opnd *src, const char *lo, cons
    out->inexact = src->inexact;
 }
 
+/* A packing op or its unpack: PK2H, PK2US, PK4UB, PK4B from exact floats
+ * (each rounds: a threshold), UP2H, UP2US, UP4UB, UP4B from integer bits
+ * (the normalized unpacks multiply by a reciprocal: inexact). */
+static bool
+stmt_pack(struct gen *g)
+{
+   static const enum tgsi_opcode packs[] = {TGSI_OP_PK2H, TGSI_OP_PK2US, TGSI_OP_PK4UB,
+                                            TGSI_OP_PK4B};
+   static const enum tgsi_opcode unpacks[] = {TGSI_OP_UP2H, TGSI_OP_UP2US, TGSI_OP_UP4UB,
+                                              TGSI_OP_UP4B};
+   bool pack = gen_chance(g, 50);
+   unsigned k = gen_pick(g, 4);
+   enum tgsi_opcode op = pack ? packs[k] : unpacks[k];
+   if (!gen_ok(g, op))
+      return false;
+   struct opnd src[1] = {0};
+   if (pack)
+      gen_src_exact(g, &src[0]);
+   else
+      gen_src_any(g, GT_I, &src[0]);
+   unsigned r;
+   uint8_t mask;
+   enum gty ty = pack ? GT_I : GT_F;
+   gen_dst_pick(g, ty, &r, &mask);
+   gen_emit_op(g, op, "", r, mask, ty, src, 1);
+   return true;
+}
+
 static bool
 stmt_int(struct gen *g)
 {
@@ -691,9 +722,17 @@ stmt_int(struct gen *g)
       gen_emit_op(g, gen_chance(g, 50) ? TGSI_OP_IDIV : TGSI_OP_MOD, "", r, mask, GT_I, src, 2);
       return true;
    }
+   unsigned variant = kind == 1 ? gen_pick(g, 3) : 0;
+   if (variant == 2 && stmt_pack(g))
+      return true;
    if (kind == 1 && gen_ok(g, TGSI_OP_UBFE) && gen_ok(g, TGSI_OP_IBFE) && gen_ok(g, TGSI_OP_BFI)) {
-      /* bitfields with immediate offset + bits <= 32 */
+      /* bitfields with immediate offset + bits <= 32; one in three a byte
+       * or a half-word at a byte boundary (a gfx9 SDWA select) */
       unsigned off = gen_pick(g, 24), bits = 1 + gen_pick(g, 32 - off);
+      if (variant == 1) {
+         bits = gen_chance(g, 50) ? 8 : 16;
+         off = 8 * gen_pick(g, bits == 8 ? 4 : 3);
+      }
       bool bfi = gen_chance(g, 35);
       unsigned ns = bfi ? 4 : 3;
       gen_src_any(g, GT_I, &src[0]);

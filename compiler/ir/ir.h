@@ -911,6 +911,9 @@ struct opt_pass {
    X(CBUS_DROP, "const-bus-drop", LEGALIZE, "gfx9", "legalize", "", \
      "a constant-bus violation legalized by dropping the second scalar operand", \
      "ACO validate const_bus_limit: one SGPR or literal per VALU op on GFX9") \
+   X(EXEC_NOT_RESTORED, "exec-not-restored", CONTROL, "gfx9", "hazard,emit", "", \
+     "EXEC not restored after a divergent IF: the lanes that skipped the then arm stay off", \
+     "LLVM SILowerControlFlow emitEndCf: s_or_b64 exec, exec, saved at the join") \
    /* agx: cmpsel fusion and waits (issue 18) */ \
    X(CMPSEL_NOFLIP, "cmpsel-swap-noflip", FOLD, "agx", "cmpsel", "", \
      "a fused cmpsel whose arms must swap gets its compare sources swapped instead, cc kept", \

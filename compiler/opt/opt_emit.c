@@ -413,7 +413,9 @@ x_list(struct lctx *c, struct ir_list *l, bool body)
          }
          c->depth--;
          x_pend(c, PEND_LABEL, end, 0);
-         x_pend(c, PEND_JOIN, 0, s);
+         if (!opt_fault_fires_sh(c->sh, OPT_FAULT_EXEC_NOT_RESTORED,
+                                 "no EXEC join after the if after @%u", n->block->index))
+            x_pend(c, PEND_JOIN, 0, s);
          i++;
       } else if (n->kind == IR_NODE_BLOCK) {
          x_block(c, n->block, next, 0, last && body);

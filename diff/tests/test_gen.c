@@ -63,7 +63,7 @@ test_pinned(void)
       uint64_t hash;
    } pins[] = {
        {1, TGSI_STAGE_FRAG, 0xc5791ecdce530344ull},
-       {2, TGSI_STAGE_VERT, 0x51e60240a2c58a6full},
+       {2, TGSI_STAGE_VERT, 0x47d13af3cf1b73e4ull},
        {3, TGSI_STAGE_COMP, 0xccabfb4d33b9b11eull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {

@@ -126,3 +126,15 @@ endforeach()
 faults_cli(check_gfx9_const_bus_drop
            "check|${_ffx}/fs_gfx9_cbus.tgsi|--target|gfx9|--inject-fault|const-bus-drop|--no-repro|-q|-j0" 1
            OUT "fail gfx9 [^\n]*mismatch")
+# gfx9 EXEC-mask control flow: the fixture passes on both compilers, and a
+# join left out (exec-not-restored) is a run-time mismatch that bisect
+# names as the fault's firing in its pass.
+faults_cli(check_gfx9_flow_clean
+           "check|${_ffx}/fs_gfx9_flow.tgsi|--target|gfx9|--no-repro|-q|-j0" 0
+           OUT "gfx9 +1 +1 +0 +0 +0 +0")
+faults_cli(check_gfx9_exec_not_restored
+           "check|${_ffx}/fs_gfx9_flow.tgsi|--target|gfx9|--inject-fault|exec-not-restored|--no-repro|-q|-j0" 1
+           OUT "fail gfx9 [^\n]*mismatch")
+faults_cli(faults_gfx9_exec_not_restored_bisect
+           "faults|--check|${_ffx}/fs_gfx9_flow.tgsi|--fault|exec-not-restored|--target|gfx9|--bisect|--invocations|256|-j0" 0
+           OUT "exec-not-restored +gfx9 +yes +mismatch.*exec-not-restored +gfx9 +hazard,emit +hazard +yes")
