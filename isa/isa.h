@@ -253,6 +253,13 @@ struct isa_model;
    X(FFBH, "ffbh", 1) \
    X(FFBL, "ffbl", 1) \
    X(BCNT, "bcnt", 2) \
+   X(ADD_CO, "add_co", 2) \
+   X(SUB_CO, "sub_co", 2) \
+   X(ADDC_CO, "addc_co", 3) \
+   X(SUBB_CO, "subb_co", 3) \
+   X(EXPORT_NULL, "export_null", 0) \
+   X(LDEXP, "ldexp", 2) \
+   X(PERM, "perm", 3) \
    X(IMAGE_SAMPLE, "image_sample", -1) \
    X(IMAGE_LOAD, "image_load", -1) \
    X(IMAGE_LOD, "image_lod", -1) \

@@ -94,6 +94,8 @@ insert_before(struct ws *w, unsigned i, unsigned op)
    x->line = s->in ? s->in->line : 0;
    if (s->in)
       ir_insert_before(s->in, x);
+   else if (s->block->last && (ir_op_info[s->block->last->op].flags & IR_OPF_JUMP))
+      ir_insert_before(s->block->last, x); /* an implied slot after a break (EXEC masks) */
    else
       ir_block_append(s->block, x);
    return x;
@@ -227,7 +229,11 @@ block(struct ws *w, unsigned start, unsigned end, bool last)
       counters(w, i, ends || (tail && !last));
       if (tail && !last && !ends)
          close_windows(w, start, i);
-      pad_to(w, i, earliest(w, start, i));
+      int64_t at = earliest(w, start, i);
+      if (at > w->now && opt_fault_fires(w->ctx, OPT_FAULT_MISSING_SNOP, "no s_nop before %s%u",
+                                         s->in ? "%" : "@", s->in ? s->in->id : i))
+         at = w->now;
+      pad_to(w, i, at);
       w->issue[i] = w->now;
       w->now += slot_cycles(w, i);
       struct isa_class_info ci;
