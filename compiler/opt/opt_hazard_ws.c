@@ -229,7 +229,11 @@ block(struct ws *w, unsigned start, unsigned end, bool last)
       counters(w, i, ends || (tail && !last));
       if (tail && !last && !ends)
          close_windows(w, start, i);
-      pad_to(w, i, earliest(w, start, i));
+      int64_t at = earliest(w, start, i);
+      if (at > w->now && opt_fault_fires(w->ctx, OPT_FAULT_MISSING_SNOP, "no s_nop before %s%u",
+                                         s->in ? "%" : "@", s->in ? s->in->id : i))
+         at = w->now;
+      pad_to(w, i, at);
       w->issue[i] = w->now;
       w->now += slot_cycles(w, i);
       struct isa_class_info ci;
