@@ -106,22 +106,22 @@ diff_bisect_fini(struct diff_bisect *b)
 /* ------------------------------------------------------------------ */
 /* Compiling at a limit                                                 */
 
-static bool
+static enum compile_status
 compile(const struct diff_bisect *b, const struct tgsi_shader *s, const struct isa_model *m,
         const struct opt_options *o, struct emu_program *out, char **log, struct diag_list *d)
 {
    if (b->compile)
-      return b->compile(b->compile_ctx, s, m, o, out, log, d);
-   return opt_compile(s, m, o, out, NULL, log, d) == COMPILE_OK;
+      return b->compile(b->compile_ctx, s, m, o, out, log, d) ? COMPILE_OK : COMPILE_ERROR;
+   return opt_compile(s, m, o, out, NULL, log, d);
 }
 
 /* The items of a conservative stage a run treats so: those ranked below
- * `upto` in the listing, or the one named `only`. */
+ * `from` on in the listing, or the one named `only`. */
 struct pick {
    int stage;
    const char *const *names; /* sorted */
    const unsigned *rank;     /* by sorted name: its place in the listing */
-   unsigned n, upto;
+   unsigned n, from;
    const char *only;
    const char *const *also; /* always conservative too */
    unsigned nalso;
@@ -153,7 +153,7 @@ pick_item(void *ctx, enum opt_stage st, const char *item)
    if (p->only)
       return !strcmp(item, p->only);
    const char *const *f = p->n ? bsearch(&item, p->names, p->n, sizeof(*f), cmp_name) : NULL;
-   return f && p->rank[f - p->names] < p->upto;
+   return f && p->rank[f - p->names] >= p->from;
 }
 
 /* The check's options for opt, cut at limit; dump_at > 0 logs the IR;
@@ -175,8 +175,9 @@ limited_options(const struct diff_bisect *b, const struct diff_check *c, long lo
    }
 }
 
-/* The check's opt_override during a probe. */
-static bool
+/* The check's opt_override during a probe: a refusal stays one, as in
+ * the check's own run (the reproducer's opt-refused). */
+static enum compile_status
 probe_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
               struct emu_program *out, struct diag_list *d)
 {
@@ -184,9 +185,9 @@ probe_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
    struct opt_options o;
    limited_options(p->b, p->c, p->limit, 0, p, &o);
    char *log = NULL;
-   bool ok = compile(p->b, s, m, &o, out, &log, d);
+   enum compile_status cs = compile(p->b, s, m, &o, out, &log, d);
    free(log);
-   return ok;
+   return cs;
 }
 
 /* Sets c (initialised) up as r's case with b's runner settings. */
@@ -323,7 +324,11 @@ logged_compile_cons(const struct diff_repro *r, struct diff_bisect *b, long long
       struct emu_program prog;
       char *log = NULL;
       memset(&prog, 0, sizeof(prog));
-      compile(b, s, c.targets[0].model, &o, &prog, &log, d);
+      /* a compile that fails here failed in the probes too: their verdict
+       * says so, its diagnostics are not the run's */
+      struct diag_list cd = {0};
+      compile(b, s, c.targets[0].model, &o, &prog, &log, &cd);
+      diag_clear(&cd);
       if (rawlog) {
          *rawlog = log ? log : xstrdup("");
          log = NULL;
@@ -577,9 +582,10 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    pk.n = n;
    enum diff_bisect_verdict v0 = DIFF_BISECT_SKIP, v1 = DIFF_BISECT_SKIP, v;
    bool ok = n > 0;
+   pk.from = n;
    if (ok &&
        (ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: no item", sname), &v0, d))) {
-      pk.upto = n;
+      pk.from = 0;
       ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: all %u items", sname, n), &v1, d);
    }
    if (!n)
@@ -587,39 +593,42 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    else if (ok && (v0 != DIFF_BISECT_BAD || v1 != DIFF_BISECT_GOOD))
       st->why = xasprintf("%s item by item: no item gives %s, all %u give %s: not searched", sname,
                           diff_bisect_verdict_names[v0], n, diff_bisect_verdict_names[v1]);
-   /* the items needed: the last one of the shortest good prefix, then
-    * again below it with those found kept conservative, until they alone
-    * pass (several wrong places: several items) */
+   /* the items needed: the first one of the shortest good suffix -- the
+    * latest place whose treatment cures the case (a hazard is cured by a
+    * full wait anywhere between the write and the early read: the read is
+    * the place) -- then again above it with those found kept
+    * conservative, until they alone pass (several wrong places) */
    const char *need[MAX_ITEMS];
-   unsigned nneed = 0, top = n, lines_of[MAX_ITEMS];
-   while (ok && !st->why && nneed < MAX_ITEMS) {
-      unsigned lo = 0, hi = top; /* items below lo: bad; below hi: good */
+   unsigned nneed = 0, lo = 0, lines_of[MAX_ITEMS]; /* from lo on, with those found: good */
+   while (ok && !st->why && nneed < MAX_ITEMS && lo < n) {
+      unsigned hi = n; /* from hi on, with those found: bad */
       pk.also = need;
       pk.nalso = nneed;
       if (nneed) {
-         pk.upto = 0;
+         pk.from = n;
          ok = stage_probe(r, b, 1u << st->named, &pk,
                           xasprintf("%s: the %u found alone", sname, nneed), &v, d);
          if (v == DIFF_BISECT_GOOD)
             break;
       }
       while (ok && !st->why && hi - lo > 1) {
-         pk.upto = lo + (hi - lo) / 2;
-         ok = stage_probe(r, b, 1u << st->named, &pk,
-                          xasprintf("%s: items 1..%u%s", sname, pk.upto, nneed ? " and found" : ""),
-                          &v, d);
+         pk.from = lo + (hi - lo) / 2;
+         ok = stage_probe(
+             r, b, 1u << st->named, &pk,
+             xasprintf("%s: items %u..%u%s", sname, pk.from + 1, n, nneed ? " and found" : ""), &v,
+             d);
          if (v == DIFF_BISECT_GOOD)
-            hi = pk.upto;
+            lo = pk.from;
          else if (v == DIFF_BISECT_BAD)
-            lo = pk.upto;
+            hi = pk.from;
          else
-            st->why = xasprintf("%s: items 1..%u is a skip: the search stops", sname, pk.upto);
+            st->why =
+                xasprintf("%s: items %u..%u is a skip: the search stops", sname, pk.from + 1, n);
       }
-      if (st->why || !ok || hi == 0)
+      if (st->why || !ok)
          break;
-      lines_of[nneed] = lines[hi - 1];
-      need[nneed++] = items[hi - 1];
-      top = hi - 1;
+      lines_of[nneed] = lines[lo];
+      need[nneed++] = items[lo++];
    }
    if (ok && !st->why && nneed) {
       st->item = xstrdup(need[0]);
@@ -632,7 +641,7 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
       st->nneed = nneed;
       pk.also = need;
       pk.nalso = nneed;
-      pk.upto = 0;
+      pk.from = n;
       ok = stage_probe(r, b, 1u << st->named, &pk, xasprintf("%s: %s", sname, st->item), &v, d);
       st->item_alone = v == DIFF_BISECT_GOOD;
       char *log1 = NULL;
@@ -671,26 +680,34 @@ bisect_stages(const struct diff_repro *r, struct diff_bisect *b, struct diag_lis
 }
 
 /* A transformation was named, but it may only expose a mandatory stage's
- * bug: the liveness, whose variant changes only what it gets wrong, and
- * hazard insertion, whose full wait cures timing and nothing else, are
- * tried on the full compile; one that passes is named too. */
+ * bug (a fused FFMA whose immediate legalization then encodes wrong): with
+ * every transformation made, each mandatory stage's variant is tried --
+ * the liveness first (its variant changes only what it gets wrong), then
+ * from the end of the pipeline backwards -- but the named transformation's
+ * own pass, whose variant makes no optional change and so would only undo
+ * it. The first that passes is named too. A bug of the transformation
+ * itself is wrong whatever the later stages do: none of them passes. */
 static bool
 exposed(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
 {
-   static const enum opt_stage proof[] = {OPT_STAGE_LIVE, OPT_STAGE_HAZARD};
    const char *pass = b->xforms[b->bad - 1].pass;
+   int order[OPT_STAGE_COUNT], n = 0;
+   order[n++] = OPT_STAGE_LIVE;
+   for (int s = OPT_STAGE_COUNT; s-- > 0;)
+      if (s != OPT_STAGE_LIVE)
+         order[n++] = s;
    b->st.named = -1;
-   for (unsigned i = 0; i < ARRAY_SIZE(proof) && b->st.named < 0; i++) {
+   for (int i = 0; i < n && b->st.named < 0; i++) {
+      int s = order[i];
       enum diff_bisect_verdict v;
-      if (!strcmp(pass, opt_stage_names[proof[i]]))
+      if (!strcmp(pass, opt_stage_names[s]))
          continue;
       b->st.ran = true;
-      if (!stage_probe(r, b, 1u << proof[i], NULL, xasprintf("%s", opt_stage_names[proof[i]]), &v,
-                       d))
+      if (!stage_probe(r, b, 1u << s, NULL, xasprintf("%s", opt_stage_names[s]), &v, d))
          return false;
       if (v == DIFF_BISECT_GOOD) {
-         b->st.named = (int)proof[i];
-         b->st.passing |= 1u << proof[i];
+         b->st.named = s;
+         b->st.passing |= 1u << s;
          b->st.exposed = true;
       }
    }

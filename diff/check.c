@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 /* The built-in targets, tried in this order when --target is not given. */
-static const char *const builtin_targets[] = {"a3xx", "sm50"};
+static const char *const builtin_targets[] = {"a3xx", "sm50", "gfx9", "agx"};
 
 const char *
 diff_builtin_target(unsigned i)
@@ -407,7 +407,7 @@ step_ref(struct case_run *cr)
    return true;
 }
 
-bool
+enum compile_status
 diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
                   struct emu_program *out, struct diag_list *d)
 {
@@ -415,7 +415,7 @@ diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_mode
    char *text;
    size_t len;
    if (!read_file_diag(path, &text, &len, d))
-      return false;
+      return COMPILE_ERROR;
    struct emu_asm a;
    bool ok = emu_asm_parse(m, text, path, &a, d);
    free(text);
@@ -424,7 +424,7 @@ diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_mode
       memset(&a.prog, 0, sizeof(a.prog));
       emu_asm_free(&a);
    }
-   return ok;
+   return ok ? COMPILE_OK : COMPILE_ERROR;
 }
 
 /* Whether this run has an optimizing compiler. */
@@ -469,8 +469,7 @@ compile_opt(struct case_run *cr, const struct tgsi_shader *s, struct emu_program
 {
    const struct diff_check *c = cr->j->c;
    if (c->opt_override)
-      return c->opt_override(c->opt_override_ctx, s, cr->t->model, out, d) ? COMPILE_OK
-                                                                           : COMPILE_ERROR;
+      return c->opt_override(c->opt_override_ctx, s, cr->t->model, out, d);
    if (c->o.opt_cmd) { /* the invariance build; step_opt_cmd for the case's */
       struct diff_extcc x = diff_check_extcc(&c->o);
       struct diff_extcc_result r;

@@ -257,9 +257,11 @@ struct diff_check {
    unsigned ncases, cases_cap;
    struct diff_case_result *results;
    /* Replaces the optimizing compiler when set (--opt-asm, tests): fills
-    * out with a program for s on m; false with diagnostics. */
-   bool (*opt_override)(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
-                        struct emu_program *out, struct diag_list *d);
+    * out with a program for s on m; else its status (COMPILE_UNSUPPORTED:
+    * a refusal, as opt's own) with diagnostics. */
+   enum compile_status (*opt_override)(void *ctx, const struct tgsi_shader *s,
+                                       const struct isa_model *m, struct emu_program *out,
+                                       struct diag_list *d);
    void *opt_override_ctx;
    /* DIFFCOMP_CHECK_INJECT (tests only): "crash:NAME", "spin:NAME",
     * "exit:NAME" make the case whose shader name contains NAME die. */
@@ -349,8 +351,9 @@ void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const 
 void diff_result_fini(struct diff_case_result *r);
 /* An opt_override: the program assembled from the emulator assembly file
  * at path (emu/asmprog.c format) for model m, whatever the shader. */
-bool diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_model *m,
-                       struct emu_program *out, struct diag_list *d);
+enum compile_status diff_opt_from_asm(void *path, const struct tgsi_shader *s,
+                                      const struct isa_model *m, struct emu_program *out,
+                                      struct diag_list *d);
 /* The options the check gives the optimizing compiler (no limit). */
 struct opt_options;
 void diff_check_opt_options(const struct diff_check *c, struct opt_options *o);
@@ -512,6 +515,48 @@ char *diff_case_lines(const struct diff_check *c, unsigned i);
 /* Writes text to path through a temporary file and a rename, so readers
  * never see a partial file. */
 bool diff_write_atomic(const char *path, const char *text, struct diag_list *d);
+
+/* detail.c, html.c: the HTML report (check --html DIR) */
+/* Whether case result r can be rebuilt in this process: it neither
+ * crashed nor timed out in its worker. */
+bool diff_case_rebuildable(const struct diff_case_result *r);
+enum { DIFF_TL_PRODUCER = 1, DIFF_TL_HAZARD = 2 };
+/* One issued instruction of a hazard's wave. */
+struct diff_timeline_row {
+   uint64_t cycle;
+   uint32_t pc, stall, active;
+   uint8_t mark; /* DIFF_TL_*: the hazard's producer, the hazard's reader */
+   char why[64]; /* what the issue waited for */
+   char text[160];
+};
+/* A finished case rebuilt: its shader text, both programs' listings (one
+ * "0xADDR  text" line per instruction) or why there is none, and for a
+ * hazard the issues of its wave up to the first hazard and a few after. */
+struct diff_case_detail {
+   char *tgsi;
+   char *ref, *opt; /* listing when *_ok, else why there is none */
+   bool ref_ok, opt_ok;
+   const char *tl_prog; /* "ref" or "opt": the program of the timeline, or NULL */
+   char *tl_what;       /* the hazard, one line */
+   uint32_t tl_pc, tl_producer;
+   struct diff_timeline_row *rows;
+   unsigned nrows, rows_cap;
+};
+/* Rebuilds case i of c (diff_case_rebuildable must hold, or the programs
+ * are left out); never fails: what cannot be shown says why. */
+void diff_case_detail(const struct diff_check *c, unsigned i, struct diff_case_detail *out);
+void diff_case_detail_fini(struct diff_case_detail *d);
+/* Whether case i gets a page of its own (it failed, errored or compared
+ * nothing). */
+bool diff_html_has_page(const struct diff_check *c, unsigned i);
+/* The page's file name under the report directory ("cases/c0007.html"). */
+char *diff_html_page_name(unsigned i);
+/* The index: run facts, the summary table per target, every case with
+ * status filters (CSS only), failing cases linked to their pages. */
+char *diff_html_index(const struct diff_check *c, const struct diff_baseline *b);
+/* The page of case i with its rebuilt details. */
+char *diff_html_case(const struct diff_check *c, unsigned i, const struct diff_baseline *b,
+                     const struct diff_case_detail *d);
 
 /* repro.c */
 struct diff_repro {

@@ -335,6 +335,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_NOP:
    case ISA_SEM_WAIT:
    case ISA_SEM_WAITCNT:
+   case ISA_SEM_EXPORT_NULL: /* gfx9 exp null: a wave with no live pixel exports nothing */
       return EMU_K_NOP;
    case ISA_SEM_JUMP:
       return EMU_K_JUMP;

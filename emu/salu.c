@@ -103,6 +103,7 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
             s32[k] = (uint32_t)s[k];
          sem_eval((enum isa_sem)op->sem, &op->args, s32, o32);
          d0 = o32[0];
+         d1 = o32[1]; /* s_addc_u32/s_subb_u32: the carry out, SCC below */
       }
       if (!wide)
          d0 &= 0xffffffffu;
@@ -114,9 +115,11 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
    if (op->has_scc) {
       uint64_t *sc = buf; /* the sources are read */
       bool save = op->ndst > 1;
+      bool carry = op->sem == ISA_SEM_ADDC_CO || op->sem == ISA_SEM_SUBB_CO;
       for (unsigned i = 0; i < n; i++)
-         sc[i] = sem_scc((enum isa_sem)op->sem, op->args.type, op->nsrc ? v[0][i] : 0,
-                         op->nsrc > 1 ? v[1][i] : 0, save ? r1[i] : r0[i]);
+         sc[i] = carry ? r1[i]
+                       : sem_scc((enum isa_sem)op->sem, op->args.type, op->nsrc ? v[0][i] : 0,
+                                 op->nsrc > 1 ? v[1][i] : 0, save ? r1[i] : r0[i]);
       if (op->ndst)
          salu_dst(w, op, &op->dst[0], t, r0);
       if (op->ndst > 1)

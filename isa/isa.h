@@ -252,7 +252,14 @@ struct isa_model;
    X(BITSEL, "bitsel", 3) \
    X(FFBH, "ffbh", 1) \
    X(FFBL, "ffbl", 1) \
-   X(BCNT, "bcnt", 2)
+   X(BCNT, "bcnt", 2) \
+   X(ADD_CO, "add_co", 2) \
+   X(SUB_CO, "sub_co", 2) \
+   X(ADDC_CO, "addc_co", 3) \
+   X(SUBB_CO, "subb_co", 3) \
+   X(EXPORT_NULL, "export_null", 0) \
+   X(LDEXP, "ldexp", 2) \
+   X(PERM, "perm", 3)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

@@ -461,6 +461,35 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_FFBL:
       *d = sem_ffbl(x[0]);
       return true;
+   /* The carry ops (v_add_co_u32 and kin): the second result is the
+    * lane's carry (borrow) bit; addc/subb take the carry in as their
+    * third source, one bit per lane. */
+   case ISA_SEM_LDEXP:
+      *d = sem_ldexp(x[0], x[1]);
+      return true;
+   case ISA_SEM_PERM:
+      *d = sem_perm(x[0], x[1], x[2]);
+      return true;
+   case ISA_SEM_ADD_CO:
+      d[0] = x[0] + x[1];
+      d[1] = d[0] < x[0];
+      return true;
+   case ISA_SEM_SUB_CO:
+      d[0] = x[0] - x[1];
+      d[1] = x[1] > x[0];
+      return true;
+   case ISA_SEM_ADDC_CO: {
+      uint64_t t = (uint64_t)x[0] + x[1] + (x[2] & 1);
+      d[0] = (uint32_t)t;
+      d[1] = (uint32_t)(t >> 32);
+      return true;
+   }
+   case ISA_SEM_SUBB_CO: {
+      uint64_t t = (uint64_t)x[0] - x[1] - (x[2] & 1);
+      d[0] = (uint32_t)t;
+      d[1] = (uint32_t)(t >> 32) & 1;
+      return true;
+   }
    case ISA_SEM_BCNT:
       *d = sem_cbits(x[0]) + x[1];
       return true;

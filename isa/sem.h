@@ -944,6 +944,35 @@ sem_cvt_ubyte(uint32_t a, unsigned n)
    return sem_fres((float)((a >> (8 * n)) & 0xffu));
 }
 
+/* v_ldexp_f32: a * 2^b, b a signed integer. */
+static inline uint32_t
+sem_ldexp(uint32_t a, uint32_t b)
+{
+   return sem_fres(ldexpf(sem_f(a), (int32_t)b));
+}
+
+/* v_perm_b32: each result byte picks by the byte of c: 0-7 a byte of
+ * {a, b} (b the low word), 8-11 the sign of b[15], b[31], a[15], a[31]
+ * spread over the byte, 12 zero, 13 and up 0xff. */
+static inline uint32_t
+sem_perm(uint32_t a, uint32_t b, uint32_t c)
+{
+   uint64_t ab = (uint64_t)a << 32 | b;
+   uint32_t r = 0;
+   for (unsigned i = 0; i < 4; i++) {
+      unsigned sel = (c >> (8 * i)) & 0xffu;
+      uint32_t byte = sel < 8     ? (uint32_t)(ab >> (8 * sel)) & 0xffu
+                      : sel == 8  ? (b >> 15 & 1u) * 0xffu
+                      : sel == 9  ? (b >> 31) * 0xffu
+                      : sel == 10 ? (a >> 15 & 1u) * 0xffu
+                      : sel == 11 ? (a >> 31) * 0xffu
+                      : sel == 12 ? 0u
+                                  : 0xffu;
+      r |= byte << (8 * i);
+   }
+   return r;
+}
+
 static inline uint32_t
 sem_mul_hi_u(uint32_t a, uint32_t b)
 {

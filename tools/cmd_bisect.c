@@ -241,8 +241,7 @@ report_stages(const struct diff_repro *r, const struct diff_bisect *b)
    printf("%s: %s %s, TGSI line %u: %s\n", st->nneed > 1 ? "items" : "item", name, st->item,
           st->item_line, src);
    if (st->nneed > 1)
-      printf("  (the case is wrong in %u places; the first named is the last in program order)\n",
-             st->nneed);
+      printf("  (the case is wrong in %u places; named in program order)\n", st->nneed);
    printf("  %s\n", st->item_alone ? "the conservative treatment there alone makes the case pass"
                                    : "the conservative treatment there does not make the case "
                                      "pass alone (other items take part)");

@@ -75,6 +75,9 @@ check_usage(FILE *f)
           "  --json FILE          machine-readable results ('-': standard output, and the\n"
           "                       human-readable lines go to standard error)\n"
           "  --junit FILE         one testcase per shader and target ('-' as for --json)\n"
+          "  --html DIR           a static HTML report: DIR/index.html lists the cases with\n"
+          "                       status filters; each failing case has a page with its\n"
+          "                       values, TGSI, both listings and a hazard's timeline\n"
           "  --stats              shader-db style totals, ref -> opt\n"
           "  --coverage FILE      list the transformation kinds, legalization paths, hazard\n"
           "                       rules, sync kinds, ISA ops and encodings opt exercised\n"
@@ -93,7 +96,7 @@ struct check_args {
    char **owned; /* the paths read from directories and @lists */
    unsigned nowned, owned_cap;
    double fraction;
-   const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir, *coverage;
+   const char *targets, *baseline, *write_baseline, *json, *junit, *repro_dir, *coverage, *html;
    unsigned shard_k, shard_n, generated, variants, max_failures;
    bool stats, verbose, quiet, bisect;
 };
@@ -217,6 +220,8 @@ parse_report_option(int argc, char **argv, int *i, struct check_args *a, bool *t
       dst = &a->junit;
    else if (opt_value(argc, argv, i, "--coverage", &v))
       dst = &a->coverage;
+   else if (opt_value(argc, argv, i, "--html", &v))
+      dst = &a->html;
    else if (opt_value(argc, argv, i, "--repro-dir", &v))
       dst = &a->repro_dir;
    else if (!strcmp(x, "--no-repro"))
@@ -368,6 +373,19 @@ check_report_path(const char *path)
    return ok ? EXIT_OK : usage_error("cannot write %s: %s", path, strerror(err));
 }
 
+static bool mkdirs(const char *dir);
+
+/* --html DIR: made (with DIR/cases) and tried before the run. */
+static int
+check_html_dir(const char *dir)
+{
+   char *cases = xasprintf("%s/cases", dir);
+   bool ok = strcmp(dir, "-") && mkdirs(dir) && mkdirs(cases) && access(cases, W_OK) == 0;
+   int err = errno;
+   free(cases);
+   return ok ? EXIT_OK : usage_error("cannot write the HTML report in %s: %s", dir, strerror(err));
+}
+
 static int
 parse_args(int argc, char **argv, struct check_args *a)
 {
@@ -400,6 +418,8 @@ parse_args(int argc, char **argv, struct check_args *a)
    for (unsigned k = 0; k < ARRAY_SIZE(reports); k++)
       if ((rc = check_report_path(reports[k])) != EXIT_OK)
          return rc;
+   if (a->html && (rc = check_html_dir(a->html)) != EXIT_OK)
+      return rc;
    if (a->c.o.opt_cmd && (a->c.o.opt_asm || opt_fault_set_any(&a->c.o.faults)))
       return usage_error("--opt-cmd replaces the optimizing compiler: it does not go with %s",
                          a->c.o.opt_asm ? "--opt-asm"
@@ -737,6 +757,41 @@ report_stale(struct out *o, const struct diff_baseline *bl)
    free(stale);
 }
 
+/* --html DIR: the index, then a page per failing case, its programs
+ * rebuilt here (diff_case_detail). */
+static bool
+write_html(struct check_args *a, const struct diff_baseline *bl)
+{
+   const struct diff_check *c = &a->c;
+   struct diag_list d = {0};
+   unsigned pages = 0;
+   char *path = xasprintf("%s/index.html", a->html);
+   char *text = diff_html_index(c, bl);
+   bool ok = diff_write_atomic(path, text, &d);
+   free(text);
+   free(path);
+   for (unsigned i = 0; ok && i < c->ncases; i++) {
+      if (!diff_html_has_page(c, i))
+         continue;
+      struct diff_case_detail det;
+      diff_case_detail(c, i, &det);
+      char *name = diff_html_page_name(i);
+      path = xasprintf("%s/%s", a->html, name);
+      text = diff_html_case(c, i, bl, &det);
+      ok = diff_write_atomic(path, text, &d);
+      pages += ok;
+      free(text);
+      free(path);
+      free(name);
+      diff_case_detail_fini(&det);
+   }
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   if (ok)
+      printf("html: %s/index.html (%u case pages)\n", a->html, pages);
+   return ok;
+}
+
 static int
 finish(struct out *o, const struct diff_baseline *bl, double secs)
 {
@@ -762,6 +817,8 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
              write_report(a->junit, diff_report_junit(&a->c, bl)) &&
              write_report(a->write_baseline, diff_baseline_yaml(&a->c, bdir));
    free(bdir);
+   if (a->html)
+      ok &= write_html(a, bl);
    if (a->coverage) {
       char *sum = NULL;
       ok &= write_report(a->coverage, diff_report_coverage(&a->c, &sum));

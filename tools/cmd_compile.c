@@ -368,7 +368,7 @@ cmd_compile(int argc, char **argv)
    warn_faults_off_target(a.opt.faults, isa_model_name(m));
    enum compile_status cs = fn(s, m, &a, &prog, &st, &d);
    if (cs != COMPILE_OK) {
-      ret = cs == COMPILE_UNSUPPORTED ? EXIT_USAGE : EXIT_FAIL;
+      ret = cs == COMPILE_UNSUPPORTED ? EXIT_REFUSED : EXIT_FAIL;
       goto done;
    }
    if (!print_program(m, &prog, stdout, &d)) {

@@ -496,25 +496,35 @@ stage_match(const struct follow *f)
    return live ? !strcmp(st, "live") : opt_fault_in_pass(x, st);
 }
 
-/* Whether the items named hold the instance the firing names ("%N"). */
+/* Whether text holds the token id, not as the start of a longer number. */
+static bool
+has_token(const char *text, const char *id)
+{
+   size_t n = strlen(id);
+   for (const char *q = text ? strstr(text, id) : NULL; q; q = strstr(q + 1, id))
+      if (!isdigit((unsigned char)q[n]))
+         return true;
+   return false;
+}
+
+/* Whether the items named hold the instance the firing names: a value
+ * ("%N") or a branch target of the program ("target N"). */
 static bool
 item_match(const struct follow *f)
 {
+   static const char *const kinds[] = {"%", "target "};
    if (!f->items || !f->firing)
       return false;
-   for (const char *p = strchr(f->firing, '%'); p; p = strchr(p + 1, '%')) {
-      char id[16];
-      size_t n = 1 + strspn(p + 1, "0123456789");
-      if (n < 2 || n >= sizeof(id))
-         continue;
-      snprintf(id, sizeof(id), "%.*s", (int)n, p);
-      for (const char *q = strstr(f->items, id); q; q = strstr(q + 1, id))
-         if (!isdigit((unsigned char)q[n]))
+   for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++)
+      for (const char *p = strstr(f->firing, kinds[k]); p; p = strstr(p + 1, kinds[k])) {
+         char id[24];
+         size_t h = strlen(kinds[k]), n = h + strspn(p + h, "0123456789");
+         if (n == h || n >= sizeof(id))
+            continue;
+         snprintf(id, sizeof(id), "%.*s", (int)n, p);
+         if (has_token(f->items, id) || has_token(f->notes, id))
             return true;
-      for (const char *q = f->notes ? strstr(f->notes, id) : NULL; q; q = strstr(q + 1, id))
-         if (!isdigit((unsigned char)q[n]))
-            return true;
-   }
+      }
    return false;
 }
 

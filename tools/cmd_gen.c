@@ -4,6 +4,7 @@
  * file appears complete or not at all: the text goes to a temporary file
  * in the same directory, renamed into place once fully written.
  */
+#include "compiler/llvm/llvm.h"
 #include "diff/diff.h"
 #include "tools/tools.h"
 
@@ -17,7 +18,8 @@ static void
 gen_usage(FILE *f)
 {
    fprintf(f,
-           "usage: diffcomp gen [--seed S] [--stage frag|vert|comp] [--size N] [-o FILE]\n\n"
+           "usage: diffcomp gen [--seed S] [--stage frag|vert|comp] [--size N] [--ops llvm]\n"
+           "                    [-o FILE]\n\n"
            "Writes a random valid TGSI shader: float and integer arithmetic, compares,\n"
            "selects, nested IF/UIF/ELSE, counted loops with BRK/CONT, SWITCH, indirect\n"
            "TEMP-array and CONST addressing, textures, KILL_IF; every output written from\n"
@@ -25,6 +27,8 @@ gen_usage(FILE *f)
            "  --seed S     random seed (default 1); same seed, same text on any machine\n"
            "  --stage ST   frag, vert or comp (default: chosen by the seed)\n"
            "  --size N     about N instructions in the body (default %u, at most %u)\n"
+           "  --ops llvm   only the ops `diffcomp llvm ir` translates (no textures,\n"
+           "               images, atomics, derivatives or 64-bit values)\n"
            "  -o FILE      write to FILE instead of standard output\n\n"
            "Exit status: 0 written, 2 bad usage or the file cannot be written,\n"
            "1 the generated text does not parse (a generator bug).\n",
@@ -87,6 +91,10 @@ cmd_gen(int argc, char **argv)
          if (!parse_u64(v, &n) || n < 1 || n > DIFF_GEN_MAX_SIZE)
             return usage_error("gen: --size takes a count from 1 to %u", DIFF_GEN_MAX_SIZE);
          o.size = (unsigned)n;
+      } else if (opt_value(argc, argv, &i, "--ops", &v)) {
+         if (!v || strcmp(v, "llvm"))
+            return usage_error("gen: --ops takes llvm");
+         o.supports = llvm_tgsi_supports;
       } else if (opt_value(argc, argv, &i, "-o", &v)) {
          if (!v || !*v)
             return usage_error("gen: -o takes a file name");

@@ -16,6 +16,8 @@ enum {
    EXIT_OK = 0,
    EXIT_FAIL = 1,  /* the check found new failures */
    EXIT_USAGE = 2, /* bad usage or unreadable/invalid input */
+   EXIT_REFUSED = 3, /* compile: the compiler does not translate this shader
+                        (the --opt-cmd protocol's refusal) */
 };
 
 typedef int (*cmd_fn)(int argc, char **argv);

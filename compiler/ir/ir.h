@@ -858,7 +858,7 @@ struct opt_pass {
    X(BREAK_DEEP_NATIVE, "break-nested-native", CONTROL, "sm50", "jumps", "", \
      "a break two ifs deep taken as a native break (only a top-level if's arm may)", \
      "NAK/nvc0 SSY-SYNC: a SYNC restores every lane the SSY saved") \
-   X(ELSE_BREAK_GUARD, "else-break-guard", CONTROL, "sm50", "isel,ra,legalize", "", \
+   X(ELSE_BREAK_GUARD, "else-break-guard", CONTROL, "sm50", "isel", "", \
      "the instructions of an else-arm break guarded by the condition, not its negation", \
      "issue 14: IF c {..} ELSE {BRK} at a loop top (@!P0 SYNC)") \
    X(NEG_GUARD_UNREAD, "neg-guard-unread", SCHEDULE, "sm50", "hazard", "", \
@@ -914,7 +914,19 @@ struct opt_pass {
      "seed 002 heuristic 4 (fuse forward unconditionally): the compare's sources must reach the select") \
    X(AGX_WAIT_MISSING, "agx-wait-missing", SCHEDULE, "agx", "wait", "", \
      "no wait before the first reader of a device load's register (the slot still pending)", \
-     "Mesa caee8a3114a (AGX stack ops without scoreboarding), agx_insert_waits.c")
+     "Mesa caee8a3114a (AGX stack ops without scoreboarding), agx_insert_waits.c") \
+   X(CMPSEL_NAN_FLIP, "cmpsel-nan-flip", FOLD, "agx", "cmpsel", "", \
+     "an inverted float compare fused as the ordered opposite (lt -> ge): wrong on NaN", \
+     "issue 18: a float condition inverts only to its unordered form (ccn); Mesa agx_optimizer_cmpsel") \
+   X(CMPSEL_SIGN, "cmpsel-signed-as-unsigned", FOLD, "agx", "cmpsel", "", \
+     "a signed integer compare fused into icmpsel/if_icmp as an unsigned one", \
+     "Mesa agx_optimizer_cmpsel: the ICondition sign bit goes with the compare") \
+   X(AGX_WAIT_SLOT, "agx-wait-wrong-slot", SCHEDULE, "agx", "wait", "", \
+     "the wait before a device load's reader names the other scoreboard slot", \
+     "Mesa agx_insert_waits.c: wait on the slot the load was issued on") \
+   X(FMINMAX_CMPSEL, "fminmax-cmpsel", FOLD, "agx", "cmpsel", "", \
+     "fmin/fmax as one ordered fcmpsel lt/gt: a NaN second operand wins, -0/+0 unordered", \
+     "Mesa 88cdcd8f72f (AGX fcmpsel min/max NaN and signed zero)")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \
@@ -1362,10 +1374,11 @@ bool opt_stack_model(const struct isa_model *m);
  * (negated for the else arm); the other arm follows inline. Returns that
  * if (*negate: the else arm), or NULL. */
 struct ir_node *opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate);
-/* Guards every machine instruction of every predicated break block (isel,
- * then again after RA and legalization have added copies); false with
- * *bad when one already has another guard. */
-bool opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad);
+/* Guards every machine instruction of every predicated break block: isel
+ * decides (decide), RA and legalization guard the copies they added as
+ * isel guarded the arm; false with *bad when one already has another
+ * guard. */
+bool opt_guard_breaks(struct ir_shader *sh, bool decide, const struct ir_instr **bad);
 void ir_mach_fix_operand(struct ir_instr *in, unsigned k, unsigned file, unsigned index);
 unsigned ir_mach_nopnds(const struct ir_instr *in);
 bool ir_has_reg(const struct ir_instr *in);
@@ -1397,6 +1410,25 @@ int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
 unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
 bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value);
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);
+
+/* compiler/opt/opt_exec.c: EXEC-mask control flow (gfx9) */
+struct opt_exec {
+   unsigned file, exec;                          /* the scalar file and EXEC's first register */
+   int and_save, andn2_save, or64, andn2, mov64; /* 64-bit scalar ops */
+   int execz, execnz;                            /* branches on EXEC == 0 / != 0 */
+   unsigned top;                                 /* the allocatable scalar registers */
+};
+/* The model's EXEC ops; false when it has no EXEC-mask control flow. */
+bool opt_exec_find(const struct isa_model *m, struct opt_exec *x);
+bool opt_exec_model(const struct isa_model *m);
+/* The pairs of waiting lanes the shader's constructs need at once. */
+unsigned opt_exec_pairs(const struct ir_shader *sh);
+/* Registers of file the control flow reserves at the top (0: none). */
+unsigned opt_exec_reserved(const struct ir_shader *sh, unsigned file);
+/* The first register of the pair at nesting depth `depth`. */
+unsigned opt_exec_pair_reg(const struct opt_exec *x, unsigned depth);
+/* Extends the scalar values' live ranges to the layout's linear order. */
+void opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv);
 
 /* compiler/opt/opt_sdwa.c: the SDWA peephole (gfx9) */
 bool opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -1477,6 +1509,7 @@ struct opt_slot {
    struct ir_instr *cond; /* the branch of an if: the if's predicate */
    bool cond_holds;       /* acts where cond holds (a break's SYNC), not where it fails */
    enum isa_sem kind;     /* implied: branch, jump, ssy or sync */
+   bool built;            /* implied, its record made by the layout (EXEC masks) */
 };
 struct opt_layout {
    struct opt_slot *v;

@@ -29,6 +29,11 @@
  * an error at the first thing not translated (the reason named). The
  * caller frees the text. */
 char *llvm_from_tgsi(const struct tgsi_shader *s, struct diag_list *d);
+/* Whether the translator takes op at all (the interpreter's ops less
+ * 64-bit values, textures, images, atomics and derivatives): a filter for
+ * the shader generator (`diffcomp gen --ops llvm`). Some uses of an op it
+ * takes may still be refused (indirect resources, for one). */
+bool llvm_tgsi_supports(enum tgsi_opcode op);
 
 /* llvm_asm.c */
 /* llc's assembly of the IR's function as an emulator program (the format

@@ -99,6 +99,20 @@ body_line(const char *s, const char *e, struct strbuf *o)
       strbuf_printf(o, "%.*s\n", (int)(c - s - (*s == '.')), s + (*s == '.'));
       return true;
    }
+   /* SOPK's 16-bit signed immediate: llc prints its bits in hex
+    * ("s_movk_i32 s1, 0xffe1"), the model's syntax the signed value. */
+   if (!strncmp(s, "s_movk_i32 ", 11)) {
+      const char *x = c;
+      while (x > s && x[-1] != ' ' && x[-1] != ',')
+         x--;
+      if (c - x > 2 && x[0] == '0' && (x[1] == 'x' || x[1] == 'X')) {
+         long v = strtol(x, NULL, 16);
+         if (v >= 0 && v <= 0xffff) {
+            strbuf_printf(o, "%.*s%ld\n", (int)(x - s), s, v >= 0x8000 ? v - 0x10000 : v);
+            return true;
+         }
+      }
+   }
    /* Branch targets: ".LBB0_2" -> "$LBB0_2". */
    for (const char *p = s; p < c; p++) {
       if (p[0] == '.' && p + 1 < c && p[1] == 'L' && (p == s || p[-1] == ' ' || p[-1] == ',')) {

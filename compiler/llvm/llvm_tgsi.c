@@ -112,6 +112,16 @@ struct tr {
 
 /* ---- diagnostics ------------------------------------------------------- */
 
+/* TGSI ops on 64-bit values (double, int64), which the translator refuses. */
+static bool
+is_64bit(enum tgsi_opcode op)
+{
+   const struct tgsi_op_info *oi = &tgsi_op_info[op];
+   return oi->type == TGSI_TYPE_D || oi->type == TGSI_TYPE_I64 || oi->type == TGSI_TYPE_U64 ||
+          op == TGSI_OP_F2D || op == TGSI_OP_U2I64 || op == TGSI_OP_I2I64 ||
+          op == TGSI_OP_F2I64 || op == TGSI_OP_F2U64;
+}
+
 static bool DC_PRINTF(3, 4) fail(struct tr *t, const struct tgsi_insn *in, const char *fmt, ...)
 {
    if (t->failed)
@@ -1835,9 +1845,7 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
       break;
    }
    const struct tgsi_op_info *oi = &tgsi_op_info[in->op];
-   if (oi->type == TGSI_TYPE_D || oi->type == TGSI_TYPE_I64 || oi->type == TGSI_TYPE_U64 ||
-       in->op == TGSI_OP_F2D || in->op == TGSI_OP_U2I64 || in->op == TGSI_OP_I2I64 ||
-       in->op == TGSI_OP_F2I64 || in->op == TGSI_OP_F2U64)
+   if (is_64bit(in->op))
       return fail(t, in, "%s: 64-bit values not translated", oi->name);
    if (oi->flags & (TGSI_OPF_TEX | TGSI_OPF_OTHR))
       return fail(t, in, "%s: textures, images and special ops not translated", oi->name);
@@ -1847,6 +1855,31 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    if (!alu(t, in))
       return fail(t, in, "%s not translated", oi->name);
    return !t->failed;
+}
+
+bool
+llvm_tgsi_supports(enum tgsi_opcode op)
+{
+   const struct tgsi_op_info *oi = &tgsi_op_info[op];
+   switch (op) {
+   case TGSI_OP_LOAD:
+   case TGSI_OP_STORE:
+   case TGSI_OP_RESQ:
+   case TGSI_OP_BARRIER:
+   case TGSI_OP_MEMBAR:
+   case TGSI_OP_KILL:
+   case TGSI_OP_KILL_IF:
+   case TGSI_OP_KIL:
+      return tgsi_interp_supports(op);
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+   case TGSI_OP_DDX_FINE:
+   case TGSI_OP_DDY_FINE:
+      return false;
+   default:
+      return !is_64bit(op) && !(oi->flags & (TGSI_OPF_TEX | TGSI_OPF_OTHR)) &&
+             tgsi_interp_supports(op);
+   }
 }
 
 static bool

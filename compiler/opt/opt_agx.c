@@ -2,7 +2,10 @@
  * The optimizing path on execution-mask models (agx, opt_agx.h): the
  * reference expansion, then the machine passes in order
  *
- *   cmpsel  a compare feeding selects fused into them (opt_agx_cmpsel.c)
+ *   cmpsel  a compare feeding selects fused into them, through a TGSI
+ *           `!c` (the inverted compare), and fmin/fmax's signed-zero
+ *           select dropped where an operand is a nonzero constant
+ *           (opt_agx_cmpsel.c)
  *   wait    each load or store's wait placed before the first instruction
  *           that needs its result (opt_agx_wait.c)
  *
@@ -176,7 +179,7 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
 {
    struct ref_ctx rc;
    struct opt_ctx ctx;
-   struct agx_stats st = {0, 0, 0, 0};
+   struct agx_stats st = {0, 0, 0, 0, 0};
    opt_ctx_init(&ctx, o, d);
    ref_open(&rc, s, m, d);
    if (rc.status == COMPILE_OK) {
@@ -200,9 +203,9 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
    enum compile_status r = ref_close(&rc, out, stats);
    if (r == COMPILE_OK && o->bisect)
       opt_log(&ctx,
-              "agx: %u selects fused, %u booleans kept live, %u compares removed, %u waits "
-              "deferred\n",
-              st.fused, st.kept, st.removed, st.waits_deferred);
+              "agx: %u selects fused, %u booleans kept live, %u compares removed, %u min/max "
+              "fixups dropped, %u waits deferred\n",
+              st.fused, st.kept, st.removed, st.minmax, st.waits_deferred);
    if (log) {
       *log = ctx.log;
       ctx.log = NULL;

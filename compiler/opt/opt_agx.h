@@ -32,7 +32,7 @@ struct agx_prog {
 
 /* What the passes did (the --stats report of the compile). */
 struct agx_stats {
-   unsigned fused, kept, removed, waits_deferred;
+   unsigned fused, kept, removed, minmax, waits_deferred;
 };
 
 /* opt_agx.c */

@@ -22,7 +22,7 @@
 
 struct cs {
    struct agx_prog *p;
-   int mod_cc, mod_icc, mod_sign, mod_ccn, mod_iccn, ueq, usign, une;
+   int mod_cc, mod_icc, mod_sign, mod_ccn, mod_iccn, ueq, usign, ssign, une, feq;
    int if_fcmp, if_icmp, u2f;
 };
 
@@ -84,6 +84,26 @@ known(const struct agx_prog *p, unsigned i, const struct isa_opnd *o, uint32_t *
    return true;
 }
 
+/* The value o holds at item i: known() or an immediate of the shader
+ * read from its uniform by a mov of the region. */
+static bool
+const_at(const struct agx_prog *p, unsigned i, const struct isa_opnd *o, uint32_t *v)
+{
+   if (known(p, i, o, v))
+      return true;
+   const struct ref_ctx *c = p->rc;
+   int d = o->kind == ISA_OPND_REG && (int)o->file == c->gpr ? def_before(p, i, o->index) : -1;
+   const struct isa_insn *in = d >= 0 ? &c->items[d].in : NULL;
+   if (!in || in->sem != ISA_SEM_MOV || in->src[0].kind != ISA_OPND_REG ||
+       (int)in->src[0].file != c->cfile || in->src[0].flags)
+      return false;
+   unsigned u = in->src[0].index - c->creg, lo = c->imm_base * 4;
+   if (in->src[0].index < c->creg || u < lo || u >= lo + c->s->nimms * 4)
+      return false;
+   *v = c->s->imms[(u - lo) / 4].u[(u - lo) % 4];
+   return true;
+}
+
 /* A boolean at item j: register t holds x when compare cmp's condition
  * holds and y when not, one of them zero. Looks through copies and ANDs
  * with a known mask in the region (the reference stores a compare's
@@ -93,20 +113,66 @@ struct boolean {
    uint32_t x, y;
 };
 
+static bool bool_def(const struct cs *z, unsigned j, unsigned t, struct boolean *b, unsigned depth);
+
+/* A nonzero boolean value v that compares unequal to 0 (as a float: not
+ * +-0 and not a denormal the compare may flush). */
+static bool
+nonzero_as(bool fl, uint32_t v)
+{
+   return fl ? (v & 0x7f800000u) != 0 : v != 0;
+}
+
+/* Compare i, `eq t, 0` on a boolean t of another compare, is that
+ * compare's negation (the SEQ t, 0.0 / USEQ t, 0 of a TGSI `!c`): b
+ * becomes the inner compare with the arms each of its outcomes picks,
+ * when the inner compare's sources still hold at i. */
+static void
+not_of(const struct cs *z, unsigned i, struct boolean *b, unsigned depth)
+{
+   const struct agx_prog *p = z->p;
+   const struct isa_insn *in = &p->rc->items[i].in;
+   bool fl = in->sem == ISA_SEM_FCMPSEL;
+   int cc = in->mod[fl ? z->mod_cc : z->mod_icc];
+   unsigned t, n;
+   uint32_t zero;
+   struct boolean inner;
+   if (cc != (fl ? z->feq : z->ueq) || !const_at(p, i, &in->src[1], &zero) || zero != 0 ||
+       (int)in->src[0].file != p->rc->gpr || !agx_opnd_regs(p, in, ISA_SLOT_SRC(0), &t, &n) ||
+       in->src[0].flags || !bool_def(z, i, t, &inner, depth + 1))
+      return;
+   uint32_t nz = inner.x ? inner.x : inner.y;
+   if (!nonzero_as(fl, nz))
+      return;
+   const struct isa_insn *c2 = &p->rc->items[inner.cmp].in;
+   for (unsigned s = 0; s < 2; s++)
+      if (c2->src[s].kind == ISA_OPND_REG && (int)c2->src[s].file == p->rc->gpr &&
+          written_between(p, c2->src[s].index, (unsigned)inner.cmp, i))
+         return;
+   /* the inner compare holds: t = inner.x; eq t, 0 picks b->x iff t == 0 */
+   uint32_t x = inner.x ? b->y : b->x, y = inner.y ? b->y : b->x;
+   b->cmp = inner.cmp;
+   b->x = x;
+   b->y = y;
+}
+
 static bool
 bool_def(const struct cs *z, unsigned j, unsigned t, struct boolean *b, unsigned depth)
 {
    const struct agx_prog *p = z->p;
    int i = def_before(p, j, t);
-   if (i < 0 || depth > 4)
+   if (i < 0 || depth > 8)
       return false;
    const struct isa_insn *in = &p->rc->items[i].in;
    if (in->dst[0].kind != ISA_OPND_REG || (int)in->dst[0].file != p->rc->gpr)
       return false;
    if (in->sem == ISA_SEM_FCMPSEL || in->sem == ISA_SEM_ICMPSEL) {
       b->cmp = i;
-      return known(p, (unsigned)i, &in->src[2], &b->x) &&
-             known(p, (unsigned)i, &in->src[3], &b->y) && (b->x != 0) != (b->y != 0);
+      if (!known(p, (unsigned)i, &in->src[2], &b->x) ||
+          !known(p, (unsigned)i, &in->src[3], &b->y) || (b->x != 0) == (b->y != 0))
+         return false;
+      not_of(z, (unsigned)i, b, depth);
+      return true;
    }
    uint32_t k = ~0u;
    unsigned u = 0, n;
@@ -186,7 +252,8 @@ source_at(const struct cs *z, unsigned i, unsigned j, unsigned s, struct isa_opn
 }
 
 /* Removes item i when what it writes (one scratch register) is read
- * nowhere any more. */
+ * nowhere any more, then the writers of its sources that this leaves
+ * unread (a negated compare's chain). */
 static void
 remove_if_dead(struct agx_prog *p, int i)
 {
@@ -202,6 +269,10 @@ remove_if_dead(struct agx_prog *p, int i)
       return;
    p->dead[i] = true;
    p->st->removed++;
+   for (unsigned k = 0; k < in->nsrc; k++)
+      if (agx_opnd_regs(p, in, ISA_SLOT_SRC(k), &r, &n) && n == 1 &&
+          (int)in->src[k].file == p->rc->gpr)
+         remove_if_dead(p, def_before(p, (unsigned)i, r));
 }
 
 /* The compare's sources as instruction j would read them: false when one
@@ -230,6 +301,21 @@ sources_at(struct cs *z, int i, unsigned j, unsigned t, struct isa_opnd *a, stru
       return false;
    }
    return true;
+}
+
+/* The ordered condition opposite to float condition cc of modifier mod
+ * (lt <-> ge, gt <-> le), or -1: what inverting a float compare must NOT
+ * give (false on NaN both ways); the fault's stand-in for the unordered
+ * inverse. */
+static int
+ordered_not(const struct cs *z, int mod, int cc)
+{
+   static const char *const pairs[][2] = {{"lt", "ge"}, {"ge", "lt"}, {"gt", "le"}, {"le", "gt"}};
+   const struct isa_model *m = z->p->m;
+   for (unsigned k = 0; k < ARRAY_SIZE(pairs); k++)
+      if (isa_mod_value(m, (unsigned)mod, pairs[k][0]) == cc)
+         return isa_mod_value(m, (unsigned)mod, pairs[k][1]);
+   return -1;
 }
 
 /* Fuses the select at j with its compare, if it can and should. */
@@ -262,6 +348,19 @@ fuse(struct cs *z, unsigned j)
       f.src[2] = sel->in.src[3];
       f.src[3] = sel->in.src[2];
    }
+   bool fl = f.sem == ISA_SEM_FCMPSEL;
+   int flip = fl && inv ? ordered_not(z, z->mod_cc, f.mod[z->mod_cc]) : -1;
+   if (flip >= 0 &&
+       opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_NAN_FLIP,
+                       "select %u: compare %d inverted to an ordered condition", j, i)) {
+      f.mod[z->mod_cc] = (int16_t)flip;
+      f.src[2] = sel->in.src[3];
+      f.src[3] = sel->in.src[2];
+   }
+   if (!fl && f.mod[z->mod_sign] == z->ssign &&
+       opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_SIGN, "select %u: signed compare %d fused unsigned",
+                       j, i))
+      f.mod[z->mod_sign] = (int16_t)z->usign;
    sel->in = f;
    p->st->fused++;
    remove_if_dead(p, i);
@@ -295,13 +394,82 @@ fuse_if(struct cs *z, unsigned k)
    f.src[0] = a;
    f.src[1] = b;
    f.src[2] = it->in.src[2];
+   int flip = fl && inv ? ordered_not(z, z->mod_ccn, cc) : -1;
+   if (flip >= 0 &&
+       opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_NAN_FLIP,
+                       "if %u: compare %d inverted to an ordered condition", k, bv.cmp))
+      ccn = flip;
    f.mod[fl ? z->mod_ccn : z->mod_iccn] = (int16_t)ccn;
    if (!fl)
       f.mod[z->mod_sign] = cmp->mod[z->mod_sign];
+   if (!fl && f.mod[z->mod_sign] == z->ssign &&
+       opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_SIGN, "if %u: signed compare %d fused unsigned", k,
+                       bv.cmp))
+      f.mod[z->mod_sign] = (int16_t)z->usign;
    int d = def_before(p, k, t);
    it->in = f;
    remove_if_dead(p, d);
    remove_if_dead(p, bv.cmp);
+   return true;
+}
+
+static bool
+same_opnd(const struct isa_opnd *a, const struct isa_opnd *b)
+{
+   return a->kind == b->kind && a->file == b->file && a->index == b->index &&
+          a->value == b->value && a->flags == b->flags;
+}
+
+/* The reference's fmin/fmax (ref_agx.c): m = fcmpsel.ltn a, b, a, b (gtn
+ * for max), z = or a, b (and), d = fcmpsel.eq a, b, z, m, the last
+ * ordering -0 below +0. With a known operand that is neither +-0 nor a
+ * denormal, a == b means equal bits, z is m, and d is the first compare
+ * alone. */
+static bool
+minmax(struct cs *z, unsigned j)
+{
+   struct agx_prog *p = z->p;
+   struct isa_insn *in = &p->rc->items[j].in;
+   if (in->sem != ISA_SEM_FCMPSEL || in->mod[z->mod_cc] != z->feq)
+      return false;
+   unsigned r[4], n;
+   for (unsigned k = 0; k < 4; k++)
+      if (!agx_opnd_regs(p, in, ISA_SLOT_SRC(k), &r[k], &n) || n != 1 || in->src[k].flags ||
+          (int)in->src[k].file != p->rc->gpr)
+         return false;
+   int dz = def_before(p, j, r[2]), dm = def_before(p, j, r[3]);
+   if (dz < 0 || dm < 0)
+      return false;
+   const struct isa_insn *iz = &p->rc->items[dz].in, *im = &p->rc->items[dm].in;
+   bool max = im->mod[z->mod_cc] == isa_mod_value(p->m, (unsigned)z->mod_cc, "gtn");
+   if (im->sem != ISA_SEM_FCMPSEL || iz->sem != (max ? ISA_SEM_AND : ISA_SEM_OR) ||
+       (!max && im->mod[z->mod_cc] != isa_mod_value(p->m, (unsigned)z->mod_cc, "ltn")))
+      return false;
+   for (unsigned k = 0; k < 4; k++)
+      if (!same_opnd(&im->src[k], &in->src[k & 1]) ||
+          (k < 2 && !same_opnd(&iz->src[k], &in->src[k])) ||
+          (k < 2 && written_between(p, r[k], (unsigned)MIN2(dz, dm), j)))
+         return false;
+   uint32_t v;
+   bool safe = (const_at(p, j, &in->src[0], &v) && nonzero_as(true, v)) ||
+               (const_at(p, j, &in->src[1], &v) && nonzero_as(true, v));
+   struct isa_insn f = *im;
+   if (!safe) {
+      if (!opt_fault_fires(p->ctx, OPT_FAULT_FMINMAX_CMPSEL, "%s at %u as one ordered fcmpsel",
+                           max ? "fmax" : "fmin", j))
+         return false;
+      f.mod[z->mod_cc] = (int16_t)isa_mod_value(p->m, (unsigned)z->mod_cc, max ? "gt" : "lt");
+   } else if (!opt_transform(p->ctx,
+                             "cmpsel: %s at %u: the signed-zero select dropped (a "
+                             "nonzero constant operand)",
+                             max ? "fmax" : "fmin", j)) {
+      return false;
+   }
+   f.dst[0] = in->dst[0];
+   *in = f;
+   p->st->minmax++;
+   remove_if_dead(p, dz);
+   remove_if_dead(p, dm);
    return true;
 }
 
@@ -324,9 +492,11 @@ opt_agx_cmpsel(struct agx_prog *p)
    z.ueq = isa_mod_value(m, (unsigned)z.mod_icc, "eq");
    z.une = isa_mod_value(m, (unsigned)z.mod_iccn, "ne");
    z.usign = isa_mod_value(m, (unsigned)z.mod_sign, "u");
+   z.ssign = isa_mod_value(m, (unsigned)z.mod_sign, "s");
+   z.feq = isa_mod_value(m, (unsigned)z.mod_cc, "eq");
    bool progress = false;
    for (unsigned j = 0; j < p->rc->nitems && !p->ctx->limit_hit; j++)
       if (!p->dead[j])
-         progress |= fuse(&z, j) || fuse_if(&z, j);
+         progress |= minmax(&z, j) || fuse(&z, j) || fuse_if(&z, j);
    return progress;
 }

@@ -36,15 +36,23 @@ struct wt {
    unsigned *pos; /* by input item: its output index */
 };
 
+/* A wait on `named` (the slot the instruction says); the pass then takes
+ * `slot` as drained. The two differ only under the wrong-slot fault. */
 static void
-emit_wait(struct wt *w, unsigned slot, int tgsi)
+emit_wait_on(struct wt *w, unsigned slot, unsigned named, int tgsi)
 {
    struct ref_item it = {.label = -1, .target_slot = -1, .tgsi = tgsi};
    isa_insn_init(w->p->m, (unsigned)w->wait_op, &it.in);
-   it.in.mod[w->mod_slot] = (int16_t)slot;
+   it.in.mod[w->mod_slot] = (int16_t)named;
    VEC_PUSH(w->out, w->nout, w->cap, it);
    memset(&w->s[slot], 0, sizeof(w->s[slot]));
    w->s[slot].op = -1;
+}
+
+static void
+emit_wait(struct wt *w, unsigned slot, int tgsi)
+{
+   emit_wait_on(w, slot, slot, tgsi);
 }
 
 static bool
@@ -103,9 +111,12 @@ place(struct wt *w, unsigned i)
          emit_wait(w, s, it->tgsi);
          continue;
       }
-      if (needs(w, &it->in, s) && !opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_MISSING,
-                                                   "no wait on slot %u before %u", s, i))
-         emit_wait(w, s, it->tgsi);
+      if (!needs(w, &it->in, s) ||
+          opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_MISSING, "no wait on slot %u before %u", s, i))
+         continue;
+      bool wrong = opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_SLOT,
+                                   "the wait on slot %u before %u names slot %u", s, i, s ^ 1u);
+      emit_wait_on(w, s, wrong ? s ^ 1u : s, it->tgsi);
    }
    w->pos[i] = w->nout;
    VEC_PUSH(w->out, w->nout, w->cap, *it);

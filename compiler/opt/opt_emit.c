@@ -89,6 +89,19 @@ struct lctx {
    bool stack;     /* the model reconverges through SSY/SYNC */
    int next_exit;  /* stack models: the exit label of the loop after this block */
    int pending;    /* ... kept for that loop */
+   /* EXEC-mask models (opt_exec.c): the ops, the nesting depth in pairs,
+    * the innermost loop's break and continue pairs, and what the next
+    * block starts with */
+   bool exec;
+   struct opt_exec x;
+   unsigned depth;
+   unsigned brk, cont;
+   bool has_cont;
+   struct lpend {
+      enum { PEND_LABEL, PEND_ELSE, PEND_JOIN, PEND_EXIT } kind;
+      unsigned label, pair;
+   } pend[4];
+   unsigned npend;
 };
 
 static unsigned
@@ -107,7 +120,7 @@ bind_label(struct lctx *c, unsigned label)
 static struct opt_slot *
 push_slot(struct lctx *c, struct ir_block *b, struct ir_instr *in, bool implied)
 {
-   struct opt_slot s = {in, {0}, -1, b, implied, NULL, false, ISA_SEM_JUMP};
+   struct opt_slot s = {in, {0}, -1, b, implied, NULL, false, ISA_SEM_JUMP, false};
    VEC_PUSH(c->lo->v, c->lo->n, c->lo->cap, s);
    return &c->lo->v[c->lo->n - 1];
 }
@@ -250,6 +263,181 @@ lay_list(struct lctx *c, struct ir_list *l, int tail_label, bool tail_sync)
    }
 }
 
+/* ------------------------------------------------------------------ */
+/* Layout on EXEC-mask models (opt_exec.c has the scheme)               */
+
+#define X_IMM0 (-1) /* operand: the immediate 0 */
+#define X_NONE (-2) /* operand: none */
+
+static struct isa_opnd
+x_opnd(const struct lctx *c, int reg)
+{
+   if (reg < 0)
+      return (struct isa_opnd){.kind = ISA_OPND_IMM};
+   return (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)c->x.file, .index = (uint16_t)reg};
+}
+
+/* A scalar instruction op d, a, b of the layout (registers, X_IMM0 or
+ * X_NONE); a branch gets its target label. */
+static void
+x_slot(struct lctx *c, struct ir_block *b, int op, int d, int a, int bb, int target)
+{
+   struct opt_slot *s = push_slot(c, b, NULL, true);
+   s->built = true;
+   isa_insn_init(c->sh->model, (unsigned)op, &s->insn);
+   s->kind = s->insn.sem;
+   s->target = target;
+   if (s->insn.ndst && d != X_NONE)
+      s->insn.dst[0] = x_opnd(c, d);
+   int src[2] = {a, bb};
+   for (unsigned k = 0; k < s->insn.nsrc && k < 2; k++)
+      if (src[k] != X_NONE)
+         s->insn.src[k] = x_opnd(c, src[k]);
+}
+
+static unsigned
+x_pair(const struct lctx *c, unsigned depth)
+{
+   return opt_exec_pair_reg(&c->x, depth);
+}
+
+static void
+x_pend(struct lctx *c, int kind, unsigned label, unsigned pair)
+{
+   if (c->npend < ARRAY_SIZE(c->pend))
+      c->pend[c->npend++] = (struct lpend){kind, label, pair};
+}
+
+/* What a block starts with: the labels bound to it, the else arm's swap
+ * (S = the then arm's survivors, EXEC = the else lanes; none: to END),
+ * the join of an if (EXEC |= S) or a loop's exit (EXEC = B). */
+static void
+x_prologue(struct lctx *c, struct ir_block *b)
+{
+   int ex = (int)c->x.exec;
+   for (unsigned i = 0; i < c->npend; i++) {
+      const struct lpend *p = &c->pend[i];
+      int s = (int)p->pair;
+      switch (p->kind) {
+      case PEND_LABEL:
+         bind_label(c, p->label);
+         break;
+      case PEND_ELSE:
+         x_slot(c, b, c->x.andn2_save, s, s, X_NONE, -1);
+         x_slot(c, b, c->x.execz, X_NONE, X_IMM0, X_NONE, (int)p->label);
+         break;
+      case PEND_JOIN:
+         x_slot(c, b, c->x.or64, ex, ex, s, -1);
+         break;
+      case PEND_EXIT:
+         x_slot(c, b, c->x.mov64, ex, s, X_NONE, -1);
+         break;
+      }
+   }
+   c->npend = 0;
+}
+
+/* Does list l continue its loop (not a loop inside it)? */
+static bool
+x_continues(const struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct ir_node *n = l->v[i];
+      if (n->kind == IR_NODE_BLOCK && n->block->last && n->block->last->op == IR_OP_CONTINUE)
+         return true;
+      if (n->kind == IR_NODE_IF && (x_continues(&n->then_list) || x_continues(&n->else_list)))
+         return true;
+   }
+   return false;
+}
+
+/* A block: its prologue, its instructions (a break or continue parks
+ * EXEC in the loop's pair), then the if's entry (S = the else lanes, EXEC
+ * &= p; none left: to els), a loop's pairs cleared, or a loop's latch. */
+static void
+x_block(struct lctx *c, struct ir_block *b, const struct ir_node *next, unsigned els, bool latch)
+{
+   int ex = (int)c->x.exec;
+   c->lo->block_start[b->index] = c->lo->n;
+   x_prologue(c, b);
+   for (struct ir_instr *in = b->first; in; in = in->next) {
+      if (in->op == IR_OP_MACH) {
+         push_slot(c, b, in, false);
+      } else if (in->op == IR_OP_BREAK || in->op == IR_OP_CONTINUE) {
+         int w = (int)(in->op == IR_OP_BREAK ? c->brk : c->cont);
+         x_slot(c, b, c->x.or64, w, w, ex, -1);
+         x_slot(c, b, c->x.mov64, ex, X_IMM0, X_NONE, -1);
+         break;
+      }
+   }
+   if (next && next->kind == IR_NODE_IF) {
+      int s = (int)x_pair(c, c->depth);
+      struct ir_instr *p = next->cond;
+      x_slot(c, b, c->x.and_save, s, ir_has_reg(p) ? p->mach->reg.index : X_IMM0, X_NONE, -1);
+      x_slot(c, b, c->x.andn2, s, s, ex, -1);
+      x_slot(c, b, c->x.execz, X_NONE, X_IMM0, X_NONE, (int)els);
+   } else if (next && next->kind == IR_NODE_LOOP) {
+      x_slot(c, b, c->x.mov64, (int)x_pair(c, c->depth), X_IMM0, X_NONE, -1);
+      x_slot(c, b, c->x.mov64, (int)x_pair(c, c->depth + 1), X_IMM0, X_NONE, -1);
+   } else if (latch) {
+      int w = (int)c->cont;
+      if (c->has_cont) {
+         x_slot(c, b, c->x.or64, ex, ex, w, -1);
+         x_slot(c, b, c->x.mov64, w, X_IMM0, X_NONE, -1);
+      }
+      x_slot(c, b, c->x.execnz, X_NONE, X_IMM0, X_NONE, c->head);
+   }
+   c->lo->block_end[b->index] = c->lo->n;
+}
+
+static void
+x_list(struct lctx *c, struct ir_list *l, bool body)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      struct ir_node *n = l->v[i];
+      bool last = i + 1 == l->n;
+      const struct ir_node *next = last ? NULL : l->v[i + 1];
+      if (n->kind == IR_NODE_BLOCK && next && next->kind == IR_NODE_IF) {
+         unsigned end = new_label(c);
+         bool no_else = list_empty(&next->else_list);
+         unsigned els = no_else ? end : new_label(c);
+         unsigned s = x_pair(c, c->depth);
+         x_block(c, n->block, next, els, false);
+         c->depth++;
+         x_list(c, &l->v[i + 1]->then_list, false);
+         if (!no_else) {
+            x_pend(c, PEND_LABEL, els, 0);
+            x_pend(c, PEND_ELSE, end, s);
+            x_list(c, &l->v[i + 1]->else_list, false);
+         }
+         c->depth--;
+         x_pend(c, PEND_LABEL, end, 0);
+         x_pend(c, PEND_JOIN, 0, s);
+         i++;
+      } else if (n->kind == IR_NODE_BLOCK) {
+         x_block(c, n->block, next, 0, last && body);
+      } else if (n->kind == IR_NODE_LOOP) {
+         unsigned brk = c->brk, cont = c->cont;
+         int head = c->head;
+         bool has_cont = c->has_cont;
+         c->brk = x_pair(c, c->depth);
+         c->cont = x_pair(c, c->depth + 1);
+         c->has_cont = x_continues(&n->body);
+         c->head = (int)new_label(c);
+         x_pend(c, PEND_LABEL, (unsigned)c->head, 0);
+         c->depth += 2;
+         x_list(c, &n->body, true);
+         c->depth -= 2;
+         x_pend(c, PEND_EXIT, 0, c->brk);
+         c->brk = brk;
+         c->cont = cont;
+         c->head = head;
+         c->has_cont = has_cont;
+      }
+   }
+}
+
 /* The implied branches' records. */
 static void
 implied_record(const struct ir_shader *sh, struct opt_slot *s)
@@ -292,14 +480,18 @@ opt_layout_build(struct ir_shader *sh, struct opt_layout *lo)
       ir_compute_cfg(sh);
    lo->block_start = xcalloc(sh->nblocks + 1, sizeof(unsigned));
    lo->block_end = xcalloc(sh->nblocks + 1, sizeof(unsigned));
-   struct lctx c = {sh, lo, NULL, 0, 0, -1, -1, false, -1, -1};
+   struct lctx c = {.sh = sh, .lo = lo, .head = -1, .exit = -1, .next_exit = -1, .pending = -1};
    c.stack = opt_stack_model(sh->model);
-   lay_list(&c, &sh->body, -1, false);
+   c.exec = opt_exec_find(sh->model, &c.x);
+   if (c.exec)
+      x_list(&c, &sh->body, false);
+   else
+      lay_list(&c, &sh->body, -1, false);
    for (unsigned i = 0; i < lo->n; i++) {
       struct opt_slot *s = &lo->v[i];
-      if (s->implied)
+      if (s->implied && !s->built)
          implied_record(sh, s);
-      else
+      else if (!s->built)
          opt_mach_record(s->in, &s->insn);
       if (s->target >= 0)
          s->target = (int)c.label_at[s->target];
@@ -379,7 +571,7 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
           (opt_conservative_sh(sh, OPT_STAGE_EMIT,
                                lo->v[s->target].in ? lo->v[s->target].in->line : 0, "target %d",
                                s->target) ||
-           !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on instruction %d", s->target)))
+           !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on target %d", s->target)))
          lo->v[s->target].insn.mod[jp] = 1;
    }
    free(addr);
@@ -632,6 +824,10 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
       ok = false;
    if (ok && cover_on)
       cover_program(sh->model, insns, lo.n);
+   /* bisect names an instruction of the program by its value (issue 16) */
+   for (unsigned i = 0; ok && sh->fault_ctx && sh->fault_ctx->opts.bisect && i < lo.n; i++)
+      if (lo.v[i].in)
+         opt_log(sh->fault_ctx, "SLOT: %u %%%u line %u\n", i, lo.v[i].in->id, lo.v[i].in->line);
    if (ok) {
       bindings(sh, p);
       bind_relative(sh, p);

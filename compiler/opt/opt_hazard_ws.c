@@ -94,6 +94,8 @@ insert_before(struct ws *w, unsigned i, unsigned op)
    x->line = s->in ? s->in->line : 0;
    if (s->in)
       ir_insert_before(s->in, x);
+   else if (s->block->last && (ir_op_info[s->block->last->op].flags & IR_OPF_JUMP))
+      ir_insert_before(s->block->last, x); /* an implied slot after a break (EXEC masks) */
    else
       ir_block_append(s->block, x);
    return x;

@@ -418,10 +418,8 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
    if (s->lanemask) { /* gfx9: a lane mask; values through v_cndmask */
       struct ir_instr *r = isel_in_mask_file(s, isel_build2(s, pos, sem, a, b));
       isel_set_cond(s, r, cond);
-      if (!r || want == WANT_TEST)
+      if (!r || want == WANT_TEST || want == WANT_PRED) /* an if's mask: EXEC &= it */
          return r;
-      if (want == WANT_PRED)
-         return isel_unsupported(s, pos, "a branch on a lane mask (EXEC-mask control flow)"), NULL;
       bool f = want == WANT_FLOAT;
       return isel_build3(s, pos, ISA_SEM_SEL, isel_imm(s, pos, f ? 0x3f800000u : ~0u), r,
                          isel_imm(s, pos, 0));
@@ -513,7 +511,7 @@ isel_predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
       return isel_setp(s, pos, ISA_SEM_ISETP, v, zero, "ne", "u32");
    struct ir_instr *r = isel_build2(s, pos, ISA_SEM_UCMP, v, zero);
    isel_set_cond(s, r, "ne");
-   return in_pred_file(s, r);
+   return s->lanemask ? isel_in_mask_file(s, r) : in_pred_file(s, r);
 }
 
 static void
@@ -540,6 +538,26 @@ predicate_ifs(struct isel *s, struct ir_list *l)
    }
 }
 
+/* EXEC-mask models: s_andn2 exec, exec, p in place of kill `in`. */
+static void
+kill_lanes(struct isel *s, struct ir_instr *in, struct ir_instr *p)
+{
+   struct opt_exec x;
+   if (!opt_exec_find(s->m, &x)) {
+      isel_unsupported(s, in, "kill (no EXEC ops in the model)");
+      return;
+   }
+   struct ir_instr *k = ir_mach_create(s->sh, (unsigned)x.andn2);
+   k->type = IR_TYPE_NONE; /* writes EXEC, a fixed register */
+   ir_mach_set_fixed_reg(k, 0, x.file, x.exec, 0);
+   ir_mach_set_src(k, 1, &p, 1);
+   k->mach->insn.dst[0] =
+       (struct isa_opnd){.kind = ISA_OPND_REG, .file = (uint8_t)x.file, .index = (uint16_t)x.exec};
+   k->line = in->line;
+   ir_insert_before(in, k);
+   ir_instr_remove(in);
+}
+
 /* kill where the condition holds: a kill reading a predicate (a3xx), or
  * one guarded by it (sm50 @P KIL). */
 static void
@@ -548,6 +566,10 @@ select_kill(struct isel *s, struct ir_instr *in)
    struct ir_instr *c =
        in->op == IR_OP_KILL_IF ? in->src[0] : isel_imm(s, in, ~0u); /* kill, demote: always */
    struct ir_instr *p = isel_predicate(s, in, c);
+   if (p && s->lanemask) { /* EXEC &= ~mask: the lanes leave for good */
+      kill_lanes(s, in, p);
+      return;
+   }
    if (!p || s->op[ISA_SEM_KILL] < 0) {
       isel_unsupported(s, in, "kill");
       return;
@@ -653,6 +675,8 @@ ineg(struct isel *s, struct ir_instr *pos, struct ir_instr *a)
    if (s->op[ISA_SEM_IABSNEG] >= 0)
       return absneg(s, pos, ISA_SEM_IABSNEG, a, ISA_OPND_F_NEG);
    struct ir_instr *z = isel_imm(s, pos, 0);
+   if (s->lanemask && s->op[ISA_SEM_ISUB] >= 0) /* gfx9 VALU integers take no neg */
+      return isel_build2(s, pos, ISA_SEM_ISUB, z, a);
    return isel_flag(isel_build2(s, pos, ISA_SEM_IADD, a, z), 0, ISA_OPND_F_NEG);
 }
 
@@ -873,6 +897,8 @@ select_int(struct isel *s, struct ir_instr *in)
    case IR_OP_ISUB:
       return isel_build2(s, in, ISA_SEM_ISUB, a, b);
    case IR_OP_IMUL:
+      if (s->op[ISA_SEM_MUL_LO] >= 0) /* gfx9 v_mul_lo_u32 */
+         return isel_build2(s, in, ISA_SEM_MUL_LO, a, b);
       return s->op[ISA_SEM_MULL_U] >= 0 ? imul(s, in, a, b) : xmad_mul(s, in, a, b);
    case IR_OP_INEG:
       return ineg(s, in, a);
@@ -996,6 +1022,8 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_STORE_BUFFER:
    case IR_OP_LOAD_SHARED:
    case IR_OP_STORE_SHARED:
+      if (s->lanemask) /* gfx9: memory is not selected yet (issue 17) */
+         return isel_unsupported(s, in, "memory on the gfx9 optimizing path");
       r = isel_memory(s, in);
       break;
    case IR_OP_LOAD_CONST_IND:
@@ -1336,6 +1364,15 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    if (!isel_stage_supported(&s))
       return false;
+   struct opt_exec ex;
+   if (opt_exec_find(s.m, &ex) && 4 * opt_exec_pairs(sh) > ex.top) {
+      diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL,
+               "unsupported: control flow nested %u pairs of waiting lanes deep on %s (at most "
+               "%u SGPR pairs are set aside for EXEC masks)",
+               opt_exec_pairs(sh), isa_model_name(s.m), ex.top / 4);
+      ctx->failed = true;
+      return false;
+   }
    hoist_inputs(&s);
    opt_fp64(sh, ctx);
    opt_expand(sh, ctx);
@@ -1379,7 +1416,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       free(order);
    }
    const struct ir_instr *g = NULL;
-   if (!ctx->failed && !opt_guard_breaks(sh, &g))
+   if (!ctx->failed && !opt_guard_breaks(sh, true, &g))
       isel_unsupported(&s, (struct ir_instr *)g,
                        "a guarded instruction before a break (predicated)");
    free(s.uses);

@@ -219,8 +219,9 @@ has_kill(const struct ir_block *b)
 static bool
 native_break(const struct jl *j, const struct ir_block *b)
 {
-   if (b->last->op != IR_OP_BREAK ||
-       opt_conservative_sh(j->sh, OPT_STAGE_JUMPS, b->last->line, "break of @%u", b->index))
+   /* named by its TGSI line: block numbers change as other loops' jumps go */
+   if (b->last->op != IR_OP_BREAK || opt_conservative_sh(j->sh, OPT_STAGE_JUMPS, b->last->line,
+                                                         "break at TGSI line %u", b->last->line))
       return false; /* conservative: every break lowered */
    const struct ir_node *n = b->node;
    if (n->list == &j->loop->body)

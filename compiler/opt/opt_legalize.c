@@ -153,8 +153,9 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
    set_op(sh->model, t, op);
    for (unsigned d = 0; d < t->ndst; d++) {
       struct isa_opnd *o = &t->dst[d];
-      if (d && o->kind == ISA_OPND_REG)
-         continue; /* a fixed second result (SHFL's, SETP's predicate into PT) */
+      if ((d || in->type == IR_TYPE_NONE) && o->kind == ISA_OPND_REG)
+         continue; /* a fixed second result (SHFL's, SETP's predicate into PT), or a
+                      fixed register written without a value (gfx9 kill: exec) */
       o->kind = ISA_OPND_REG;
       o->file = (uint8_t)(ir_has_reg(in) ? m->reg.file : m->reg.file >= 0 ? m->reg.file : f.gpr);
       o->index = ir_has_reg(in) ? m->reg.index : 0;
@@ -977,7 +978,7 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    }
    free(order);
    const struct ir_instr *g = NULL;
-   if (!z.failed && !opt_guard_breaks(sh, &g)) /* the copies of a predicated break */
+   if (!z.failed && !opt_guard_breaks(sh, false, &g)) /* the copies of a predicated break */
       lgz_error(&z, (struct ir_instr *)g, "a differently guarded instruction before a break");
    n = ir_program_order(sh, &order); /* with the copies */
    for (unsigned i = 0; i < n && !z.failed; i++)

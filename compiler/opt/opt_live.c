@@ -145,6 +145,7 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
    free(tmp);
    if (sh->fault_ctx && opt_stage_conservative(sh->fault_ctx, OPT_STAGE_LIVE))
       conservative_liveness(sh, lv);
+   opt_exec_liveness(sh, lv); /* gfx9: scalar values live in the linear order */
 }
 
 /* The values of set a missing from set b, as " %N" words (at most 8). */

@@ -126,19 +126,36 @@ opt_break_if(const struct ir_shader *sh, const struct ir_block *b, bool *negate)
    return f;
 }
 
+/* The guard sense isel gave the arm of a predicated break (that of its
+ * first guarded instruction), or the arm's own when none is guarded yet. */
+static bool
+arm_sense(const struct ir_block *b, bool negate)
+{
+   for (const struct ir_instr *in = b->first; in; in = in->next)
+      if (in->op == IR_OP_MACH && in->mach->guard != IR_MACH_FIXED)
+         return in->mach->guard_not;
+   return negate;
+}
+
 bool
-opt_guard_breaks(struct ir_shader *sh, const struct ir_instr **bad)
+opt_guard_breaks(struct ir_shader *sh, bool decide, const struct ir_instr **bad)
 {
    ir_compute_cfg(sh);
    for (unsigned b = 0; b < sh->nblocks; b++) {
       bool negate;
       struct ir_node *f = opt_break_if(sh, sh->blocks[b], &negate);
+      bool sense = f && !decide ? arm_sense(sh->blocks[b], negate) : negate;
       for (struct ir_instr *in = f ? sh->blocks[b]->first : NULL; in; in = in->next) {
          if (in->op != IR_OP_MACH)
             continue;
          const struct ir_mach *m = in->mach;
-         bool neg = negate && !opt_fault_fires_sh(sh, OPT_FAULT_ELSE_BREAK_GUARD,
-                                                  "%%%u of an else break under @P", in->id);
+         /* isel decides each instruction's guard (its conservative variant
+          * from the arm alone); RA's and legalization's copies follow it */
+         bool neg = sense;
+         if (decide && negate &&
+             !opt_conservative_sh(sh, OPT_STAGE_ISEL, in->line, "guard of %%%u", in->id))
+            neg = !opt_fault_fires_sh(sh, OPT_FAULT_ELSE_BREAK_GUARD,
+                                      "%%%u of an else break under @P", in->id);
          if (m->guard == IR_MACH_FIXED) {
             ir_mach_set_guard(in, f->cond, neg);
          } else if (in->src[m->guard] != f->cond || m->guard_not != neg) {
@@ -885,7 +902,9 @@ check_operands(const struct ir_instr *in, const struct isa_op_info *oi)
    }
    if (next != in->nsrc)
       return "every source is read by an operand";
-   if ((oi->ndst > 0) != (in->type != IR_TYPE_NONE))
+   bool fixed_dst = oi->ndst > 0 && in->type == IR_TYPE_NONE &&
+                    m->insn.dst[0].kind == ISA_OPND_REG && opt_exec_model(m->model);
+   if ((oi->ndst > 0) != (in->type != IR_TYPE_NONE) && !fixed_dst) /* fixed: gfx9 kill's exec */
       return "a machine instruction has a result exactly when its op has a destination";
    if ((in->type == IR_TYPE_V4) != opt_tuple_result(m->model, &m->insn) && oi->ndst)
       return "texture and FP64 results are tuples, and only they";

@@ -861,7 +861,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned f = 0; f < ra.nfiles; f++) {
       struct isa_file_info fi;
       isa_file_info(sh->model, f, &fi);
-      ra.nregs[f] = opt_file_capacity(sh->model, f);
+      ra.nregs[f] = opt_file_capacity(sh->model, f) - opt_exec_reserved(sh, f);
       ra.occ[f] = xcalloc(fi.count + 1, sizeof(struct ir_instr *));
       if (fi.kind == ISA_FILE_FULL && ra.gpr < 0)
          ra.gpr = (int)f;
@@ -870,9 +870,10 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    ir_compute_cfg(sh);
    ra.cons = opt_stage_conservative(ctx, OPT_STAGE_RA) &&
              opt_conservative(ctx, OPT_STAGE_RA, 0, "every value");
-   if (ra.cons)
+   if (ra.cons) {
       ir_validate_liveness(sh, &ra.lv);
-   else
+      opt_exec_liveness(sh, &ra.lv);
+   } else
       ir_liveness(sh, &ra.lv);
    if (ra.cons && ra.gpr >= 0)
       choose_level(&ra);
@@ -885,7 +886,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    const struct ir_instr *g = NULL;
    if (!ra.failed)
       resolve_phis(&ra);
-   if (!ra.failed && !opt_guard_breaks(sh, &g)) /* phi copies of a predicated break */
+   if (!ra.failed && !opt_guard_breaks(sh, false, &g)) /* phi copies of a predicated break */
       diag_add(ctx->diags, DIAG_ERROR, "opt", (int)g->line, 0, NULL,
                "ra: %%%u, a differently guarded instruction before a break", g->id),
           ra.failed = ctx->failed = true;

@@ -159,10 +159,14 @@ edge(struct sched *s, unsigned from, unsigned to, int lat)
    s->n[to].npred++;
 }
 
+/* An effect, or a write of a fixed register without a value (gfx9: a
+ * kill's s_andn2 exec): such writes keep their place among the effects. */
 static bool
 is_effect(const struct ir_instr *in)
 {
-   return opt_sem_has_effect(in->mach->insn.sem);
+   const struct isa_insn *x = &in->mach->insn;
+   return opt_sem_has_effect(x->sem) ||
+          (in->type == IR_TYPE_NONE && x->ndst && x->dst[0].kind == ISA_OPND_REG);
 }
 
 static bool

@@ -60,6 +60,20 @@ opt_tied_src(const struct ir_instr *in)
 }
 
 static void
+count_conds(struct sdwa *w, const struct ir_list *l)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct ir_node *n = l->v[i];
+      if (n->kind == IR_NODE_IF)
+         w->uses[n->cond->id]++;
+      count_conds(w, &n->then_list);
+      count_conds(w, &n->else_list);
+      count_conds(w, &n->body);
+   }
+}
+
+/* Reads of each value: sources and if conditions. */
+static void
 count_uses(struct sdwa *w)
 {
    free(w->uses);
@@ -72,6 +86,7 @@ count_uses(struct sdwa *w)
          if (in->src[k])
             w->uses[in->src[k]->id]++;
    }
+   count_conds(w, &w->sh->body);
 }
 
 static unsigned
@@ -565,7 +580,7 @@ remove_dead(struct sdwa *w)
       count_uses(w);
       for (unsigned i = 0; i < w->sh->nvalues; i++) {
          struct ir_instr *in = w->sh->values[i];
-         if (!in || in->removed || w->uses[i] ||
+         if (!in || in->removed || w->uses[i] || in->type == IR_TYPE_NONE ||
              !(in->op == IR_OP_IMM || (in->op == IR_OP_MACH && in->mach->insn.ndst &&
                                        !opt_sem_has_effect(in->mach->insn.sem))))
             continue;

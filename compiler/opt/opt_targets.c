@@ -15,8 +15,8 @@
 static const struct {
    const char *model, *why;
 } partial[] = {
-    {"gfx9", "the optimizing compiler's gfx9 path covers straight-line code without memory "
-             "(no EXEC-mask control flow, loads, stores or textures yet)"},
+    {"gfx9", "the optimizing compiler's gfx9 path covers code without memory, with EXEC-mask "
+             "control flow (no loads, stores or textures yet)"},
 };
 
 const char *

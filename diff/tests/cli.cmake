@@ -45,7 +45,7 @@ check_cli(pass "check|--target|a3xx|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/vs_pr
           OUT "total +2 +2 +0 +0 +0 +0\n2 shaders, 2 cases in")
 check_cli(default_command "--target=a3xx|--no-repro|${_fx}/fs_basic.tgsi" 0 OUT "a3xx +1 +1 +0")
 # A 3-D image's depth coordinate is channel z (ref once read w).
-check_cli(image3d "--no-repro|--invocations|16|${_fx}/cs_image3d.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
+check_cli(image3d "--target|a3xx,sm50|--no-repro|--invocations|16|${_fx}/cs_image3d.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
 
 # Inputs that cannot be checked: exit 2 (125 with --git-bisect).
 check_cli(input_error "--target|a3xx|--no-repro|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 2
@@ -184,12 +184,12 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_bisect.cmake)
 
 # Oracle false positives (issue 15): each case once failed without a fault.
 # LIT: MAX(-0, 0) may be either zero, and a NaN exponent's clamp is undefined.
-check_cli(lit_zero_sign "--no-repro|--seed|1|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
-check_cli(lit_zero_sign_s2 "--no-repro|--seed|2|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
+check_cli(lit_zero_sign "--target|a3xx,sm50|--no-repro|--seed|1|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
+check_cli(lit_zero_sign_s2 "--target|a3xx,sm50|--no-repro|--seed|2|${_fx}/fs_lit.tgsi" 0 OUT "total +2 +2 +0")
 cli_test(interp_lit_flags "interp|${_fx}/fs_lit.tgsi|--inputs|${_fx}/fs_lit_inputs.yaml" 0
          OUT "- \\[0, 0x80000000, -0.0, ZSIGN\\].*- \\[1, 0x7fc00000, .nan, UNDEF")
 # PK2H: halves compared as floats (seed 2: 0x8004 against 0x0000, an RCP cancellation).
-check_cli(pk2h_halves "--no-repro|--seed|2|captures/fs_gbuffer_pack.tgsi" 0 OUT "total +2 +2 +0")
+check_cli(pk2h_halves "--target|a3xx,sm50|--no-repro|--seed|2|captures/fs_gbuffer_pack.tgsi" 0 OUT "total +2 +2 +0")
 
 # Seed sweeps (ctest -L sweep): the check with no fault must pass at every
 # seed; a failure is a false positive or a compiler bug. Captures at 6 seeds,
@@ -208,7 +208,7 @@ foreach(_s 1 2 3)
   set_tests_properties(sweep_generated_s${_s} PROPERTIES LABELS sweep TIMEOUT 900)
 endforeach()
 # TXP with a denormal w (seed 3): opt projected by a * rcp(w) (0 * inf = NaN), ref divides exactly.
-check_cli(txp_exact_projection "--no-repro|--seed|3|captures/fs_shadow_pcf.tgsi" 0 OUT "total +2 +2 +0")
+check_cli(txp_exact_projection "--target|a3xx,sm50|--no-repro|--seed|3|captures/fs_shadow_pcf.tgsi" 0 OUT "total +2 +2 +0")
 
 # Inputs: a directory means its *.tgsi, @LIST a list file; --fraction keeps
 # the same files for a seed; report paths are tried before the run.
@@ -238,7 +238,7 @@ cli_test(interp_magnify_flags "interp|${_fx}/fs_magnify.tgsi|--inputs|${_fx}/fs_
          OUT "- \\[0, 0x3f585a29, 0.84512573, TRANS, FUSE, CANCEL\\]\n *- \\[1, 0x3e974e6d, 0.29552022, TRANS, FUSE\\]\n")
 # ROUND of an inexact value within its tolerance of n + 0.5 (seed 37: 197.9
 # against 198.9 after x 255): EDGE, unchecked.
-check_cli(edge_round "--no-repro|--seed|37|captures/fs_tonemap_aces_srgb.tgsi" 0 OUT "total +2 +2 +0")
+check_cli(edge_round "--target|a3xx,sm50|--no-repro|--seed|37|captures/fs_tonemap_aces_srgb.tgsi" 0 OUT "total +2 +2 +0")
 # Every legacy-era fixture runs through check (interp, ref and opt on both
 # targets): no failure and no error (indirect immediates, once refused by
 # opt, run); an n/a says why.
@@ -262,11 +262,11 @@ check_cli(opt_refused "--no-repro|${_fx}/fs_opt_refuses.tgsi" 1
 # FBFETCH (issue 15): the fetched colours are inputs after the declared
 # ones; sm50 runs it, a3xx is n/a; a program reading the wrong render
 # target's colour fails.
-check_cli(fbfetch "--no-repro|-q|${_fx}/fs_fbfetch.tgsi" 0 OUT "total +2 +1 +0 +0 +0 +1")
+check_cli(fbfetch "--target|a3xx,sm50|--no-repro|-q|${_fx}/fs_fbfetch.tgsi" 0 OUT "total +2 +1 +0 +0 +0 +1")
 check_cli(fbfetch_swapped "--target|sm50|--no-repro|--opt-asm|${_fx}/hand/fs_fbfetch_swapped.sm50.s|${_fx}/fs_fbfetch.tgsi" 1
           OUT "^fail sm50 fixtures/check/fs_fbfetch.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\]")
-check_cli(fs_indirect_input "--no-repro|-q|${_fx}/fs_indirect_input.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
-check_cli(loop_const_step "--no-repro|-q|${_fx}/fs_loop_const_step.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
+check_cli(fs_indirect_input "--target|a3xx,sm50|--no-repro|-q|${_fx}/fs_indirect_input.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
+check_cli(loop_const_step "--target|a3xx,sm50|--no-repro|-q|${_fx}/fs_loop_const_step.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
 
 # agx (issue 18): every capture agx can run passes (reference against the
 # interpreter, opt against the reference); the others are n/a or skip
@@ -283,6 +283,22 @@ check_cli(agx_stale "check|--target|agx|--no-repro|--invocations|256|--inject-fa
           OUT "fail agx fixtures/check/agx_cmpsel.tgsi: mismatch")
 check_cli(agx_wait_missing "check|--target|agx|--no-repro|--invocations|256|--inject-fault|agx-wait-missing|captures/cs_image_filter.tgsi" 1
           OUT "fail agx captures/cs_image_filter.tgsi: (mismatch|hazard)")
+# The remaining agx faults (issue 18 item 5): an inverted float compare
+# fused as the ordered opposite (caught on NaN lanes), fmin/fmax as one
+# ordered fcmpsel, a signed compare fused unsigned, a wait on the wrong
+# slot; each named by bisect.
+check_cli(agx_nan_minmax "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_nan_minmax.tgsi" 0
+          OUT "agx +1 +1 +0")
+check_cli(agx_nan_flip "check|--target|agx|--invocations|256|--inject-fault|cmpsel-nan-flip|--repro-dir|${_out}/agxnan|${_fx}/agx_nan_minmax.tgsi" 1
+          OUT "fail agx fixtures/check/agx_nan_minmax.tgsi: mismatch" CLEAN ${_out}/agxnan SETUP agx_nan)
+check_cli(agx_nan_flip_bisect "bisect|${_out}/agxnan/agx_nan_minmax-agx.yaml" 0 NEEDS agx_nan
+          OUT "pass: cmpsel .*fault cmpsel-nan-flip: select [0-9]+: compare [0-9]+ inverted")
+check_cli(agx_fminmax "check|--target|agx|--invocations|256|--inject-fault|fminmax-cmpsel|--repro-dir|${_out}/agxmm|${_fx}/agx_nan_minmax.tgsi" 1
+          OUT "fail agx fixtures/check/agx_nan_minmax.tgsi: mismatch" CLEAN ${_out}/agxmm SETUP agx_mm)
+check_cli(agx_fminmax_bisect "bisect|${_out}/agxmm/agx_nan_minmax-agx.yaml" 0 NEEDS agx_mm
+          OUT "pass: cmpsel .*fault fminmax-cmpsel: fmin at [0-9]+ as one ordered fcmpsel")
+check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot|${CMAKE_SOURCE_DIR}/captures/cs_image_filter.tgsi" 0
+          OUT "bisect: 2/2 pairs named one transformation, the fault's firing in its own pass")
 
 # --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change
 # (tgsi_interp_bound.c). Each case failed with the fixed 2^-14 tolerance:

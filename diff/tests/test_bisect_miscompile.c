@@ -41,12 +41,12 @@ load(const char *path)
    return s;
 }
 
-static bool
+static enum compile_status
 override(void *swap, const struct tgsi_shader *s, const struct isa_model *m,
          struct emu_program *out, struct diag_list *d)
 {
    struct opt_options o = {.bisect_limit = -1};
-   return diff_bisect_swap_compile(swap, s, m, &o, out, NULL, d);
+   return diff_bisect_swap_compile(swap, s, m, &o, out, NULL, d) ? COMPILE_OK : COMPILE_ERROR;
 }
 
 /* The reproducer the check writes for fs_fold on a3xx with opt swapped

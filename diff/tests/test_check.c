@@ -500,20 +500,20 @@ has_signal(const struct diff_case_result *r, enum diff_signal_kind k, const char
 
 /* The right program assembled, then its first instruction replaced by a
  * decodable but illegal word (cat2 with two constants). */
-static bool
+static enum compile_status
 illegal_override(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
                  struct emu_program *out, struct diag_list *d)
 {
-   if (!diff_opt_from_asm(ctx, s, m, out, d))
-      return false;
+   if (diff_opt_from_asm(ctx, s, m, out, d) != COMPILE_OK)
+      return COMPILE_ERROR;
    uint64_t w = 0x4010000010011001ull;
    memcpy(out->code, &w, 8);
-   return true;
+   return COMPILE_OK;
 }
 
 /* The full build from one file, the position-only build (one output) from
  * another. */
-static bool
+static enum compile_status
 two_builds(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
            struct emu_program *out, struct diag_list *d)
 {

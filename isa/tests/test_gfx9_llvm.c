@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define MAX_CASES 4096
+#define MAX_CASES 8192
 
 struct tcase {
    struct isa_insn in;

@@ -446,6 +446,32 @@ test_gcn(void)
    CHECK_EQ_U(ev(ISA_SEM_FFBL, 0x80000000u, 0, 0), 31);
    CHECK_EQ_U(ev(ISA_SEM_FFBL, 12, 0, 0), 2);
    CHECK_EQ_U(ev(ISA_SEM_BCNT, 0xf0f0u, 3, 0), 11);
+   CHECK_EQ_U(ev(ISA_SEM_LDEXP, fui(1.5f), (uint32_t)-2, 0), fui(0.375f));
+   CHECK_EQ_U(ev(ISA_SEM_LDEXP, fui(1.0f), 200, 0), 0x7f800000u);
+   CHECK_EQ_U(ev(ISA_SEM_PERM, 0x11223344u, 0x55668899u, 0x0c070004u), 0x00119944u);
+   CHECK_EQ_U(ev(ISA_SEM_PERM, 0x00008000u, 0x80000000u, 0x0d0b0a09u), 0xff00ffffu);
+   /* the carry ops: sum or difference, then the carry (borrow) bit */
+   static const struct {
+      enum isa_sem s;
+      uint32_t a, b, c, d0, d1;
+   } co[] = {
+       {ISA_SEM_ADD_CO, 0xffffffffu, 1, 0, 0, 1},
+       {ISA_SEM_ADD_CO, 0x7fffffffu, 1, 0, 0x80000000u, 0},
+       {ISA_SEM_SUB_CO, 1, 2, 0, 0xffffffffu, 1},
+       {ISA_SEM_SUB_CO, 2, 2, 0, 0, 0},
+       {ISA_SEM_ADDC_CO, 0xffffffffu, 0, 1, 0, 1},
+       {ISA_SEM_ADDC_CO, 0xfffffffeu, 0, 1, 0xffffffffu, 0},
+       {ISA_SEM_ADDC_CO, 0xffffffffu, 0xffffffffu, 1, 0xffffffffu, 1},
+       {ISA_SEM_SUBB_CO, 0, 0, 1, 0xffffffffu, 1},
+       {ISA_SEM_SUBB_CO, 5, 4, 1, 0, 0},
+       {ISA_SEM_SUBB_CO, 5, 5, 0, 0, 0},
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(co); i++) {
+      uint32_t src[ISA_MAX_SRC] = {co[i].a, co[i].b, co[i].c}, d[ISA_MAX_DST] = {0};
+      struct sem_args a = {0};
+      CHECK(sem_eval(co[i].s, &a, src, d));
+      CHECKF(d[0] == co[i].d0 && d[1] == co[i].d1, "carry case %u: %08x %u", i, d[0], d[1]);
+   }
 }
 
 int

@@ -172,7 +172,7 @@ endforeach()
 # divisions, high products and LDEXP beside many TEMPs ("out of scratch
 # registers"): this reduced one must pass on both targets, never skip.
 interp_cli(gen_regress_long_ops_scratch
-           "check|fixtures/gen_regress/long_ops_scratch.tgsi|-q|--no-repro|-j|0" 0
+           "check|--target|a3xx,sm50|fixtures/gen_regress/long_ops_scratch.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
 
 # cmake --install, then the installed binary run from elsewhere (run_install.cmake).
@@ -197,19 +197,19 @@ interp_cli(report_root_list "report|${_rp}/old.json|${_rp}/not_a_map.json" 2 ERR
 # opt killed a lane at its DEMOTE: helper lanes stopped computing, and the
 # derivatives of later values were wrong in their quads.
 interp_cli(gen_regress_demote_then_derivative
-           "check|fixtures/gen_regress/demote_then_derivative.tgsi|-q|--no-repro|-j|0" 0
+           "check|--target|a3xx,sm50|fixtures/gen_regress/demote_then_derivative.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
 # opt's a3xx sync-flag fixed point oscillated for ever on this shader.
 interp_cli(gen_regress_sync_fixed_point_a3xx
-           "check|fixtures/gen_regress/sync_fixed_point_a3xx.tgsi|-q|--no-repro|-j|0" 0
+           "check|--target|a3xx,sm50|fixtures/gen_regress/sync_fixed_point_a3xx.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
 interp_cli(gen_regress_else_break_loop_top
-           "check|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
+           "check|--target|a3xx,sm50|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
 # opt stored a zero over a TCS per-vertex output written in a loop (sm50;
 # a3xx has no tessellation: n/a).
 interp_cli(gen_regress_tcs_vertex_output_in_loop
-           "check|fixtures/gen_regress/tcs_vertex_output_in_loop.tgsi|-q|--no-repro|-j|0" 0
+           "check|--target|a3xx,sm50|fixtures/gen_regress/tcs_vertex_output_in_loop.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +1 +0 +0 +0 +1")
 # tools/mutate: the mutation harness on three mutants of a small pass (one
 # killed at least, so a harness that classifies nothing fails).
@@ -232,10 +232,11 @@ interp_cli(report_empty_runs "report|${_rp}/empty.json|${_rp}/empty.json" 0)
 
 # check --opt-cmd (an external compiler under test)
 include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)
-# gfx9's optimizing path covers straight-line code without memory: what it
-# refuses is a visible n/a naming why (opt_target_partial), and the
-# reference is still compared with the interpreter (control flow through
-# EXEC, kill, memory); demote.tgsi needs derivatives, which both refuse.
+# gfx9's optimizing path covers code without memory, control flow through
+# EXEC and kill included: what it refuses (memory) is a visible n/a naming
+# why (opt_target_partial), and the reference is still compared with the
+# interpreter; demote.tgsi needs derivatives, which both refuse.
 cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
-         0 OUT "gfx9 +9 +0 +0 +0 +1 +[0-9]+\n.*unsupported: 1, opt-not-applicable: 8")
+         0 OUT "gfx9 +9 +6 +0 +0 +1 +2\n.*unsupported: 1, opt-not-applicable: 2")
+include(${CMAKE_CURRENT_LIST_DIR}/cli_tool.cmake)

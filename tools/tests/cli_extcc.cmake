@@ -12,7 +12,7 @@ function(extcc_test name mode rc)
 endfunction()
 
 # The command stands for opt: as assembly and as raw code + bindings.
-set(EXTCC_ARGS captures/cs_bitonic_sort.tgsi)
+set(EXTCC_ARGS --target a3xx,sm50 captures/cs_bitonic_sort.tgsi)
 extcc_test(extcc_good good 0 OUT "a3xx +2 +2 +0")
 extcc_test(extcc_raw raw 0 OUT "sm50 +2 +2 +0")
 # A miscompile through the command is caught as with the built-in path.

@@ -15,3 +15,11 @@ add_test(NAME readme_llvm
                  ${CMAKE_SOURCE_DIR}/tools/tests/run_readme.sh ${CMAKE_SOURCE_DIR}
                  $<TARGET_FILE_DIR:diffcomp>)
 set_tests_properties(readme_llvm PROPERTIES SKIP_RETURN_CODE 77)
+# The generator limited to what the translator takes (tools/llvm_campaign.sh).
+cli_test(llvm_gen_ops_bad "gen|--ops|frob" 2 ERR "--ops takes llvm")
+cli_test(llvm_gen_ops "gen|--seed|7|--ops|llvm|--stage|frag" 0 OUT "DCL OUT")
+# The SDWA selection-combining class: passes from IR, caught from MIR.
+add_test(NAME llvm_sdwa_combine
+         COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/sdwa_combine.sh ${CMAKE_SOURCE_DIR}
+                 $<TARGET_FILE_DIR:diffcomp>)
+set_tests_properties(llvm_sdwa_combine PROPERTIES SKIP_RETURN_CODE 77)

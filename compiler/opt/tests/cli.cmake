@@ -69,22 +69,22 @@ opt_cli(per_vertex_inputs "check|fixtures/opt/tes_per_vertex.tgsi|--target|sm50|
 # Texture queries, multisample and gather lookups and subgroup ops against
 # the reference compiler; a3xx, which has no gather, multisample textures
 # or warp votes, refuses them with the reason.
-opt_cli(lod_queries "check|fixtures/opt/fs_lod_queries.tgsi|-q|--no-repro|-j|0" 0
+opt_cli(lod_queries "check|--target|a3xx,sm50|fixtures/opt/fs_lod_queries.tgsi|-q|--no-repro|-j|0" 0
         OUT "total +2 +2 +0 +0 +0 +0")
 opt_cli(ms_gather_sm50 "check|fixtures/opt/fs_ms_gather.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
         OUT "sm50 +1 +1 +0 +0 +0 +0")
 opt_cli(subgroups_sm50
         "check|fixtures/opt/cs_subgroup_votes.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
         OUT "sm50 +1 +1 +0 +0 +0 +0")
-opt_cli(subgroups_a3xx_refused "compile|fixtures/opt/cs_subgroup_votes.tgsi|--target|a3xx|--path|opt" 2
+opt_cli(subgroups_a3xx_refused "compile|fixtures/opt/cs_subgroup_votes.tgsi|--target|a3xx|--path|opt" 3
         ERR "unsupported: ballot \\(no warp vote\\) on a3xx, TGSI line 28")
-opt_cli(ms_a3xx_refused "compile|fixtures/opt/fs_ms_gather.tgsi|--target|a3xx|--path|opt" 2
+opt_cli(ms_a3xx_refused "compile|fixtures/opt/fs_ms_gather.tgsi|--target|a3xx|--path|opt" 3
         ERR "unsupported: tex \\(a sample-count query: the model has no multisample textures\\)")
 # Jumps SYNC cannot take on sm50 (continue, nested breaks) as structured
 # flow: every path of the loops runs against the reference. On a3xx the
 # lanes that break ran right before the waiting ones read a register the
 # breaking ones had just written (a hazard the delay slots missed).
-opt_cli(loop_jumps "check|fixtures/opt/fs_loop_jumps.tgsi|-q|--no-repro|-j|0" 0
+opt_cli(loop_jumps "check|--target|a3xx,sm50|fixtures/opt/fs_loop_jumps.tgsi|-q|--no-repro|-j|0" 0
         OUT "total +2 +2 +0 +0 +0 +0")
 
 # compile takes check's --opt and --inject-fault (one parser, tools/opt_args.c),

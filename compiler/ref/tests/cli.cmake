@@ -11,7 +11,7 @@ ref_cli(bad_path "compile|${_fx}/kill_tex.tgsi|--target|a3xx|--path|frob" 2 ERR 
 ref_cli(bad_model "compile|${_fx}/kill_tex.tgsi|--target|nosuchisa" 2 ERR "nosuchisa")
 ref_cli(listing "compile|${_fx}/kill_tex.tgsi|--target|a3xx|--stats" 0
         OUT "sam \\(f32\\)\\(xyzw\\)r[0-9]+\\.[xyzw], r[0-9]+\\.[xyzw], s#0, t#0\n\\(sy\\)\\(ss\\)mov.*kill p0.x\n.*end\n; ref a3xx: [0-9]+ instructions, [0-9]+ nops, [0-9]+ registers, [0-9]+ cycles\n$")
-ref_cli(refused "compile|${_fx}/refused/fma.tgsi|--target|a3xx" 2
+ref_cli(refused "compile|${_fx}/refused/fma.tgsi|--target|a3xx" 3
         ERR "fma.tgsi:5:6: error: FMA: a3xx has no fused multiply-add")
 ref_cli(legacy_detected "compile|fixtures/compile/lit_no_dialect.tgsi|--target|a3xx" 0 ERR "note: parsed in the legacy dialect")
 ref_cli(legacy_flag "compile|fixtures/compile/lit_no_dialect.tgsi|--target|a3xx|--legacy" 0)
@@ -43,17 +43,17 @@ ref_cli(opt_bad_limit "compile|captures/vs_mvp_basic.tgsi|--target|sm50|--path|o
         ERR "--opt-bisect-limit needs a count")
 # Stage outputs: a3xx has no geometry or tessellation stage; sm50 stores
 # outputs with AST and emits with OUT.
-ref_cli(refused_gs_a3xx "compile|captures/gs_wireframe.tgsi|--target|a3xx" 2
+ref_cli(refused_gs_a3xx "compile|captures/gs_wireframe.tgsi|--target|a3xx" 3
         ERR "the a3xx hardware has no geometry-shader stage")
-ref_cli(refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3xx" 2
+ref_cli(refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3xx" 3
         ERR "the a3xx hardware has no tessellation stages")
 ref_cli(gs_sm50 "compile|captures/gs_wireframe.tgsi|--target|sm50" 0
         OUT "AST.128 a\\[R[0-9]+\\]\\[RZ\\+0x20\\], R[0-9]+\n[^\n]*OUT.EMIT R[0-9]+, R[0-9]+, R[0-9]+\n")
 ref_cli(tcs_sm50 "compile|captures/tcs_distance_lod.tgsi|--target|sm50" 0
         OUT "AST a\\[R[0-9]+\\]\\[RZ\\+0x14\\], R[0-9]+\n.*AST a\\[RZ\\]\\[RZ\\+0x20\\]")
-ref_cli(opt_refused_gs_a3xx "compile|captures/gs_wireframe.tgsi|--target|a3xx|--path|opt" 2
+ref_cli(opt_refused_gs_a3xx "compile|captures/gs_wireframe.tgsi|--target|a3xx|--path|opt" 3
         ERR "the a3xx hardware has no geometry-shader stage")
-ref_cli(opt_refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3xx|--path|opt" 2
+ref_cli(opt_refused_tcs_a3xx "compile|captures/tcs_distance_lod.tgsi|--target|a3xx|--path|opt" 3
         ERR "the a3xx hardware has no tessellation stages")
 ref_cli(opt_gs_sm50 "compile|captures/gs_particle_streams.tgsi|--target|sm50|--path|opt" 0
         OUT "AST.128 a\\[RZ\\]\\[RZ\\+0x20\\], R[0-9]+\n.*OUT.EMIT R[0-9]+, RZ, 1\n.*OUT.CUT R[0-9]+, R[0-9]+, 1\n")
