@@ -542,9 +542,13 @@ read_notes(const char *log, const char *stage, const char *item)
       const char *nl = strchr(p, '\n');
       size_t len = nl ? (size_t)(nl - p) : strlen(p);
       if (len > h + k && !strncmp(p, head, h) && !strncmp(p + h, item, k) && p[h + k] == ':') {
-         char *t = xasprintf("%s%.*s\n", out ? out : "", (int)(len - h), p + h);
-         free(out);
-         out = t;
+         char *line = xasprintf("%.*s\n", (int)(len - h), p + h);
+         if (!out || !strstr(out, line)) { /* stages that ask again note again */
+            char *t = xasprintf("%s%s", out ? out : "", line);
+            free(out);
+            out = t;
+         }
+         free(line);
       }
       p = nl ? nl + 1 : NULL;
    }

@@ -25,6 +25,10 @@
  * window of the block's producers is padded out, so each block starts
  * with nothing in flight; before the end of the program every result
  * still outstanding is waited for (the outputs are read there).
+ *
+ * The conservative variant (conservative.c, issue 16) treats each slot
+ * as a block's end: s_waitcnt 0 on every counter with anything
+ * outstanding and every wait-state window padded out before it.
  */
 #include "compiler/ir/ir.h"
 
@@ -217,6 +221,20 @@ slot_cycles(const struct ws *w, unsigned i)
    return 1;
 }
 
+/* Whether slot i waits in full (the conservative variant, item by item:
+ * a slot's value, or its block and kind for an implied branch). */
+static bool
+full_wait(const struct ws *w, unsigned i)
+{
+   const struct opt_slot *s = &w->lo.v[i];
+   if (!opt_stage_conservative(w->ctx, OPT_STAGE_HAZARD))
+      return false;
+   if (s->in)
+      return opt_conservative(w->ctx, OPT_STAGE_HAZARD, s->in->line, "%%%u", s->in->id);
+   return opt_conservative(w->ctx, OPT_STAGE_HAZARD, 0, "@%u:%s", s->block->index,
+                           isa_sem_name(s->kind));
+}
+
 static void
 block(struct ws *w, unsigned start, unsigned end, bool last)
 {
@@ -226,8 +244,9 @@ block(struct ws *w, unsigned start, unsigned end, bool last)
       struct opt_slot *s = &w->lo.v[i];
       bool tail = i + 1 == end;
       bool ends = s->insn.sem == ISA_SEM_END;
-      counters(w, i, ends || (tail && !last));
-      if (tail && !last && !ends)
+      bool full = full_wait(w, i);
+      counters(w, i, full || ends || (tail && !last));
+      if (full || (tail && !last && !ends))
          close_windows(w, start, i);
       int64_t at = earliest(w, start, i);
       if (at > w->now && opt_fault_fires(w->ctx, OPT_FAULT_MISSING_SNOP, "no s_nop before %s%u",
