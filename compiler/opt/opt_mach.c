@@ -143,7 +143,7 @@ opt_guard_breaks(struct ir_shader *sh, bool decide, const struct ir_instr **bad)
 {
    ir_compute_cfg(sh);
    for (unsigned b = 0; b < sh->nblocks; b++) {
-      bool negate = false; /* set only for a break's block */
+      bool negate;
       struct ir_node *f = opt_break_if(sh, sh->blocks[b], &negate);
       bool sense = f && !decide ? arm_sense(sh->blocks[b], negate) : negate;
       for (struct ir_instr *in = f ? sh->blocks[b]->first : NULL; in; in = in->next) {

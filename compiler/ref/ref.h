@@ -432,6 +432,7 @@ void ref_place(struct ref_ctx *c, int label);
 void ref_branch_to(struct ref_ctx *c, int label, int slot);
 unsigned ref_tmp(struct ref_ctx *c);
 unsigned ref_tmp_persistent(struct ref_ctx *c);
+unsigned ref_group(struct ref_ctx *c, const unsigned *v, unsigned n);
 void ref_tmp_release_persistent(struct ref_ctx *c, unsigned reg);
 struct isa_opnd ref_r(struct ref_ctx *c, unsigned index);
 struct isa_opnd ref_c(struct ref_ctx *c, unsigned index);

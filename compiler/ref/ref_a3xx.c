@@ -284,19 +284,6 @@ kill_if(struct ref_ctx *c, const struct tgsi_insn *in)
    kill_if_set(c, any);
 }
 
-/* n values copied into n consecutive new registers (a sam operand
- * group). */
-static unsigned
-group(struct ref_ctx *c, const unsigned *v, unsigned n)
-{
-   unsigned first = ref_tmp(c);
-   for (unsigned k = 1; k < n; k++)
-      ref_tmp(c);
-   for (unsigned k = 0; k < n; k++)
-      a3_copy(c, first + k, v[k]);
-   return first;
-}
-
 /* Textures, laid out as ir3 does (a3xx.yaml cat5): src1 = coordinates (a
  * 1-D lookup repeats x as its y), [reference], [layer], [w]; src2 =
  * [offsets x, y], [bias or level]. Integer fetches are isaml with the
@@ -312,7 +299,7 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (a->query) { /* getsize: the level, then a pair's second register */
       v1[n1++] = (unsigned)a->lod;
       v1[n1++] = ref_imm_reg(c, 0);
-      unsigned s1 = group(c, v1, n1);
+      unsigned s1 = ref_group(c, v1, n1);
       struct isa_insn *g = ref_emit(c, "getsize");
       ref_set_mod(c, g, "textype", "u32");
       g->dst[0] = R(d);
@@ -326,7 +313,7 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
          v1[n1++] = a->coord[k];
       if (a->nsp == 1)
          v1[n1++] = v1[0];
-      unsigned s1 = group(c, v1, n1);
+      unsigned s1 = ref_group(c, v1, n1);
       struct isa_insn *g = ref_emit(c, "getlod");
       ref_set_mod(c, g, "textype", "s32");
       ref_set_mod(c, g, "wrmask", "xy");
@@ -380,7 +367,7 @@ a3_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       v2[n2++] = ref_imm_reg(c, 0);
    if (lod || a->fetch)
       v2[n2++] = level;
-   unsigned s1 = group(c, v1, n1), s2 = n2 ? group(c, v2, n2) : 0;
+   unsigned s1 = ref_group(c, v1, n1), s2 = n2 ? ref_group(c, v2, n2) : 0;
    const char *op = a->deriv                      ? "samgq"
                     : a->fetch                    ? "isaml"
                     : a->lod_mode == REF_LOD_BIAS ? "samb"

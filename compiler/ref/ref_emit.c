@@ -84,6 +84,19 @@ ref_tmp(struct ref_ctx *c)
    return c->scratch_next++;
 }
 
+/* n values copied into n consecutive new registers (an operand group of
+ * a texture or memory instruction); returns the first. */
+unsigned
+ref_group(struct ref_ctx *c, const unsigned *v, unsigned n)
+{
+   unsigned first = ref_tmp(c);
+   for (unsigned k = 1; k < n; k++)
+      ref_tmp(c);
+   for (unsigned k = 0; k < n; k++)
+      c->t->copy(c, first + k, v[k]);
+   return first;
+}
+
 /* A register that outlives the current instruction (a switch selector):
  * the next scratch register, with the scratch base moved above it. */
 unsigned

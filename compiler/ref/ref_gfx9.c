@@ -519,18 +519,6 @@ mimg_offsets(struct ref_ctx *c, const struct ref_texargs *a)
    return p;
 }
 
-/* The address registers: copies of v[0..n) into consecutive scratch. */
-static unsigned
-mimg_vaddr(struct ref_ctx *c, const unsigned *v, unsigned n)
-{
-   unsigned first = ref_tmp(c);
-   for (unsigned k = 1; k < n; k++)
-      ref_tmp(c);
-   for (unsigned k = 0; k < n; k++)
-      g9_copy(c, first + k, v[k]);
-   return first;
-}
-
 /* One MIMG op into res[0..3]: the descriptors' first words name the
  * texture (the emulator's convention), written by SALU (no wait states
  * before a VMEM read). */
@@ -538,7 +526,7 @@ static void
 mimg(struct ref_ctx *c, const char *op, unsigned d, const unsigned *v, unsigned n, unsigned unit,
      bool sampler)
 {
-   unsigned va = mimg_vaddr(c, v, n);
+   unsigned va = ref_group(c, v, n);
    emit(c, "s_mov_b32", sreg(c, RSRC_QUAD), ref_imm(unit), ref_imm(0), ref_imm(0));
    if (sampler)
       emit(c, "s_mov_b32", sreg(c, SAMP_QUAD), ref_imm(unit), ref_imm(0), ref_imm(0));

@@ -1129,12 +1129,7 @@ group(struct ref_ctx *c, const unsigned *v, unsigned n)
 {
    if (!n)
       return rz(c);
-   unsigned first = ref_tmp(c);
-   for (unsigned k = 1; k < n; k++)
-      ref_tmp(c);
-   for (unsigned k = 0; k < n; k++)
-      sm_copy(c, first + k, v[k]);
-   return R(first);
+   return R(ref_group(c, v, n));
 }
 
 /* A float array layer as the hardware takes it, an integer:
