@@ -83,8 +83,7 @@ compile_usage(FILE *f)
               "                         'BISECT: pass NAME transformation N' line per change\n"
               "                         (-1: no limit, the lines still printed)\n"
               "  --opt LIST             inexact transforms opt may use: fuse-ffma, inexact\n"
-              "                         (the same as check --opt; --fuse-ffma is the old\n"
-              "                         spelling of --opt fuse-ffma)\n"
+              "                         (the same as check --opt)\n"
               "  --inject-fault NAME    switch on a known bug in the optimizing compiler\n"
               "                         (a comma list; diffcomp faults lists them)\n"
               "  --conservative LIST    run these mandatory stages' conservative variants\n"
@@ -159,8 +158,8 @@ parse_args(int argc, char **argv, struct compile_args *a)
          diag_clear(&d);
          if (!ok)
             return usage_error("--conservative takes a list of stages");
-      } else if (!strcmp(arg, "--fuse-ffma")) { /* the old spelling of --opt fuse-ffma */
-         a->opt.fuse_ffma = true;
+      } else if (!strcmp(arg, "--fuse-ffma")) {
+         return usage_error("--fuse-ffma is spelled --opt fuse-ffma now (as in check)");
       } else if (!strcmp(arg, "--stats")) {
          a->stats = true;
       } else if (!strcmp(arg, "--legacy")) {

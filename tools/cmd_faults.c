@@ -73,7 +73,7 @@ faults_usage(FILE *f)
               "                       instructions bisect names instead\n"
               "  --reduce             reduce the first failing case of each pair\n"
               "  --time-limit SEC     time budget of each reduction, as reduce's --time-limit\n"
-              "                       (default 30; --reduce-time is the old spelling)\n\n"
+              "                       (default 30)\n\n"
               "Exit status: 0 every fault detected and the fault-free run clean (and, with\n"
               "--bisect, every bisection named the fault's firing in its pass); 1 otherwise;\n"
               "2 bad usage or input.\n");
@@ -786,8 +786,9 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       a->bisect = a->hide = true;
    } else if (!strcmp(argv[*i], "--reduce")) {
       a->reduce = true;
-   } else if (opt_value(argc, argv, i, "--time-limit", &v) ||
-              opt_value(argc, argv, i, "--reduce-time", &v)) { /* the old spelling */
+   } else if (opt_value(argc, argv, i, "--reduce-time", &v)) {
+      return usage_error("--reduce-time is spelled --time-limit now (as in reduce)");
+   } else if (opt_value(argc, argv, i, "--time-limit", &v)) {
       char *end;
       double x = v ? strtod(v, &end) : 0;
       if (!v || end == v || *end || !(x > 0) || x > 86400)

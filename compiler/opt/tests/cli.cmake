@@ -16,7 +16,8 @@ faults_cli(faults_bad_option "faults|--nope" 2 ERR "unknown option '--nope'")
 faults_cli(faults_check_no_files "faults|--check" 2 ERR "takes the shader files")
 faults_cli(faults_fault_without_check "faults|--fault|missing-ss" 2 ERR "go with --check")
 faults_cli(faults_bisect_without_check "faults|--bisect" 2 ERR "go with --check")
-faults_cli(faults_bad_reduce_time "faults|--check|${_ffx}/fs_mixed.tgsi|--reduce-time|0" 2 ERR "--time-limit takes")
+faults_cli(faults_bad_reduce_time "faults|--check|${_ffx}/fs_mixed.tgsi|--time-limit|0" 2 ERR "--time-limit takes")
+faults_cli(faults_reduce_time_old "faults|--check|${_ffx}/fs_mixed.tgsi|--reduce-time|60" 2 ERR "--reduce-time is spelled --time-limit now")
 faults_cli(faults_unknown_fault "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|nope" 2 ERR "unknown fault 'nope'")
 # The benchmark: both faults caught, the fault-free run clean (dce-discard
 # by the per-rewrite verification: a compile error).
@@ -32,7 +33,7 @@ faults_cli(faults_check_bisect
 # --reduce: the first failing case of the pair shrinks (to the KILL_IF and
 # END, one lane).
 faults_cli(faults_check_reduce
-           "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|dce-discard|--target|a3xx|--reduce|--reduce-time|60|--invocations|64|-j2" 0
+           "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|dce-discard|--target|a3xx|--reduce|--time-limit|60|--invocations|64|-j2" 0
            OUT "dce-discard +a3xx +fs_mixed.tgsi +31 -> [1-5] +64 -> 1 +[0-9]+ +[0-9.]+\nreduce: 1/1 reduced; median 31 -> [1-5] TGSI instructions")
 # --generated N: generated shaders (named gen:S, seeds from --seed) take
 # part as in check --generated, with or without files.
@@ -96,11 +97,9 @@ opt_cli(compile_inject_fault "compile|${_ffx}/fs_mixed.tgsi|--target|a3xx|--path
 opt_cli(compile_opt_fuse "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--opt|fuse-ffma" 0 OUT "FFMA")
 opt_cli(compile_opt_bad "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--opt|fast" 2
         ERR "--opt takes a list of: fuse-ffma, inexact")
-# --fuse-ffma is the old spelling of --opt fuse-ffma: the same program.
-add_test(NAME cli_opt_compile_fuse_ffma_alias COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp>
-         -DARGS=compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--fuse-ffma -DRC=0
-         -DARGS2=compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--opt|fuse-ffma
-         -P ${CMAKE_SOURCE_DIR}/tools/tests/run_cli_expect.cmake WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# Old spellings of one concept's option are refused with the new one.
+opt_cli(compile_fuse_ffma_old "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--fuse-ffma" 2
+        ERR "--fuse-ffma is spelled --opt fuse-ffma now")
 opt_cli(compile_fault_unknown "compile|${_ffx}/fs_mixed.tgsi|--target|a3xx|--path|opt|--inject-fault|nosuch" 2
         ERR "unknown fault 'nosuch'")
 opt_cli(compile_fault_off_target "compile|${_ffx}/fs_mixed.tgsi|--target|sm50|--path|opt|--inject-fault|delay-slot-short" 0
