@@ -84,5 +84,10 @@ enum compile_status opt_compile(const struct tgsi_shader *s, const struct isa_mo
  * as its failure), or NULL when it covers what the reference does: a
  * per-target capability, compiler/opt/opt_targets.c. */
 const char *opt_target_partial(const struct isa_model *m);
+/* Whether the optimizing compiler on m runs the shared TGSI front end and
+ * IR passes before its back end (false: agx, whose opt rewrites the
+ * reference's machine code). A shader that opt compiles right on one such
+ * target and wrong on another has its bug in the second one's back end. */
+bool opt_target_shares_ir(const struct isa_model *m);
 
 #endif

@@ -514,6 +514,9 @@ char *diff_report_stats(const struct diff_check *c);
  * of more lines shows its first DIFF_MSG_LINES and counts the rest. */
 #define DIFF_MSG_LINES 4
 char *diff_case_lines(const struct diff_check *c, unsigned i);
+/* "the sm50 back end: ..." when the case fails and its shader passes on
+ * another target sharing opt's front end (see report.c); NULL otherwise. */
+char *diff_case_locality(const struct diff_check *c, unsigned i);
 /* Writes text to path through a temporary file and a rename, so readers
  * never see a partial file. */
 bool diff_write_atomic(const char *path, const char *text, struct diag_list *d);

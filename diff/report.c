@@ -22,6 +22,7 @@
 /* realpath (baseline paths) is XSI. */
 #define _XOPEN_SOURCE 700
 
+#include "compiler/compiler.h"
 #include "diff/diff.h"
 #include "isa/isa.h"
 
@@ -403,6 +404,33 @@ diff_case_lines(const struct diff_check *c, unsigned i)
    return sb_take(&b);
 }
 
+/* Back end or mid-level: a failing case whose shader passed, with both
+ * compilers, on another target that shares opt's front end and IR passes
+ * (opt_target_shares_ir) has its bug in its own target's back end. NULL
+ * when no such target passed, when the case's own target does not share
+ * them, or when an external compiler stands for opt. */
+char *
+diff_case_locality(const struct diff_check *c, unsigned i)
+{
+   const struct diff_target *own = &c->targets[c->cases[i].target];
+   if (c->results[i].status != DIFF_FAIL || c->o.opt_cmd || !opt_target_shares_ir(own->model))
+      return NULL;
+   struct sb pass = {0};
+   for (unsigned j = 0; j < c->ncases; j++) {
+      const struct diff_target *t = &c->targets[c->cases[j].target];
+      if (c->cases[j].shader == c->cases[i].shader && c->results[j].done &&
+          c->results[j].status == DIFF_PASS && opt_target_shares_ir(t->model))
+         sbf(&pass, "%s%s", pass.len ? ", " : "", t->name);
+   }
+   if (!pass.len)
+      return NULL;
+   char *why = xasprintf("the %s back end: the shared front end and IR passes compile it right "
+                         "for %s",
+                         own->name, pass.p);
+   free(pass.p);
+   return why;
+}
+
 /* ------------------------------------------------------------------ */
 /* JSON                                                                 */
 
@@ -535,7 +563,14 @@ json_case(struct sb *b, const struct diff_check *c, unsigned i, const struct dif
       }
       sbf(b, "}}");
    }
-   sbf(b, "], \"repro\": ");
+   sbf(b, "], \"locality\": ");
+   char *where = diff_case_locality(c, i);
+   if (where)
+      json_str(b, where);
+   else
+      sbf(b, "null");
+   free(where);
+   sbf(b, ", \"repro\": ");
    if (r->repro)
       json_str(b, r->repro);
    else

@@ -734,6 +734,13 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
    struct diff_summary s;
    diff_summarize(&a->c, bl, &s);
    print_summary(o, &s, secs);
+   for (unsigned i = 0; i < a->c.ncases; i++) {
+      char *where = diff_case_locality(&a->c, i);
+      if (where)
+         printf("where: %s %s: %s\n", a->c.targets[a->c.cases[i].target].name,
+                a->c.shaders[a->c.cases[i].shader].name, where);
+      free(where);
+   }
    if (a->stats) {
       char *t = diff_report_stats(&a->c);
       printf("\n%s", t);

@@ -8,6 +8,7 @@
  * optimizing path covers what the reference does.
  */
 #include "compiler/compiler.h"
+#include "compiler/opt/opt_agx.h"
 #include "isa/isa.h"
 
 #include <string.h>
@@ -27,4 +28,10 @@ opt_target_partial(const struct isa_model *m)
       if (!strcmp(name, partial[i].model))
          return partial[i].why;
    return NULL;
+}
+
+bool
+opt_target_shares_ir(const struct isa_model *m)
+{
+   return !opt_agx_model(m);
 }

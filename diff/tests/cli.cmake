@@ -311,3 +311,14 @@ check_cli(ffma_bound_skinning "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|6
 check_cli(ffma_bound_texture "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|7|captures/fs_pbr_ibl.tgsi" 0 OUT "total +1 +1 +0")
 check_cli(ffma_bound_image "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|12|captures/cs_bvh_raytrace.tgsi" 0 OUT "total +1 +1 +0")
 check_cli(ffma_bound_fog "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|9|captures/vs_legacy_fixedfunc_fog.tgsi" 0 OUT "total +1 +1 +0")
+
+# Back end or mid-level (issue 16): a failure on one target while another
+# target sharing opt's front end and IR passes passes is put on its own back
+# end, in the summary and the JSON; a bug in a shared IR pass fails on every
+# such target and gets no such line.
+check_cli(where_backend "--no-repro|--target|a3xx,sm50|--inject-fault|missing-ss|captures/fs_phong.tgsi" 1
+          OUT "\nwhere: a3xx captures/fs_phong.tgsi: the a3xx back end: the shared front end and IR passes compile it right for sm50\n")
+check_cli(where_backend_json "--no-repro|--target|a3xx,sm50|--inject-fault|missing-ss|--json|-|captures/fs_phong.tgsi" 1
+          OUT "\"locality\": \"the a3xx back end: the shared front end and IR passes compile it right for sm50\"")
+check_cli(where_shared "--no-repro|--target|a3xx,sm50|--inject-fault|dce-discard|fixtures/faults/fs_mixed.tgsi" 1
+          OUT "total +2 +0 +2" NOT_OUT "where:")
