@@ -1037,6 +1037,50 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
 }
 
 /* ------------------------------------------------------------------ */
+/* Back end or mid-level                                                */
+
+/* r's case replayed on target: 1 if it passes, 0 if not, -1 if target's
+ * optimizer does not share opt's front end and IR passes (or no setup). */
+static int
+replay_on(const struct diff_repro *r, const struct diff_bisect *b, const char *target)
+{
+   struct diff_repro o = *r;
+   o.target = (char *)target;
+   struct diff_check c;
+   struct diag_list quiet = {0};
+   int res = -1;
+   if (setup(&o, b, &c, &quiet) && opt_target_shares_ir(c.targets[0].model)) {
+      diff_check_run(&c, NULL, NULL);
+      res = c.results[0].status == DIFF_PASS;
+   }
+   diff_check_fini(&c);
+   diag_clear(&quiet);
+   return res;
+}
+
+char *
+diff_bisect_locality(const struct diff_repro *r, const struct diff_bisect *b)
+{
+   if (r->opt_asm || r->opt_cmd || replay_on(r, b, r->target) != 0)
+      return NULL;
+   char *agree = NULL;
+   for (unsigned i = 0; diff_builtin_target(i); i++) {
+      const char *t = diff_builtin_target(i);
+      if (strcmp(t, r->target) && replay_on(r, b, t) == 1) {
+         char *more = xasprintf("%s%s%s", agree ? agree : "", agree ? ", " : "", t);
+         free(agree);
+         agree = more;
+      }
+   }
+   if (!agree)
+      return NULL;
+   char *why = xasprintf("the IR passes agree on %s: the bug is in the %s back end", agree,
+                         r->target);
+   free(agree);
+   return why;
+}
+
+/* ------------------------------------------------------------------ */
 /* The test hook                                                        */
 
 bool

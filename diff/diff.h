@@ -694,6 +694,10 @@ bool diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long l
  * algorithm is in bisect.c); when limit 0 gives no good run and r injects
  * faults, again counting their firings only. False if r cannot be set up. */
 bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d);
+/* "the IR passes agree on sm50: the bug is in the a3xx back end" when r's
+ * case passes on another built-in target sharing opt's front end and IR
+ * passes (opt_target_shares_ir); NULL otherwise, or with opt-asm/opt-cmd. */
+char *diff_bisect_locality(const struct diff_repro *r, const struct diff_bisect *b);
 
 /* Tests only: a compile function that makes opt a different shader's
  * compiler from transformation `from` on (limits >= from, or no limit),

@@ -358,7 +358,12 @@ run(const char *file, const struct diff_repro *r, struct diff_bisect *b)
       printf("limit 0 gave no good run counting every transformation: counting the fault's "
              "firings only\n");
    print_probes(b);
-   return report(file, r, b);
+   int rc = report(file, r, b);
+   char *where = diff_bisect_locality(r, b);
+   if (where)
+      printf("where: %s\n", where);
+   free(where);
+   return rc;
 }
 
 int

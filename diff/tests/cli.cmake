@@ -322,3 +322,8 @@ check_cli(where_backend_json "--no-repro|--target|a3xx,sm50|--inject-fault|missi
           OUT "\"locality\": \"the a3xx back end: the shared front end and IR passes compile it right for sm50\"")
 check_cli(where_shared "--no-repro|--target|a3xx,sm50|--inject-fault|dce-discard|fixtures/faults/fs_mixed.tgsi" 1
           OUT "total +2 +0 +2" NOT_OUT "where:")
+# ... and bisect says it too, replaying the reproducer on the other targets.
+check_cli(where_bisect_repro "--target|a3xx|--inject-fault|missing-ss|--repro-dir|${_out}/where|captures/fs_phong.tgsi" 1
+          OUT "fail a3xx captures/fs_phong.tgsi: hazard" CLEAN ${_out}/where SETUP where_repro)
+check_cli(where_bisect "bisect|${_out}/where/fs_phong-a3xx.yaml" 0 NEEDS where_repro
+          OUT "\nwhere: the IR passes agree on sm50(, gfx9)?: the bug is in the a3xx back end\n")
