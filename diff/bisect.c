@@ -1074,8 +1074,8 @@ diff_bisect_locality(const struct diff_repro *r, const struct diff_bisect *b)
    }
    if (!agree)
       return NULL;
-   char *why = xasprintf("the IR passes agree on %s: the bug is in the %s back end", agree,
-                         r->target);
+   char *why =
+       xasprintf("the IR passes agree on %s: the bug is in the %s back end", agree, r->target);
    free(agree);
    return why;
 }
