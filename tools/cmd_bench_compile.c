@@ -65,31 +65,14 @@ now_s(void)
 }
 
 struct text {
-   char *p;
-   size_t n, cap;
+   struct strbuf b;
    unsigned insns; /* TGSI instructions written */
 };
 
-static void put(struct text *t, const char *fmt, ...) DC_PRINTF(2, 3);
-
-static void
-put(struct text *t, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   char *s = xvasprintf(fmt, ap);
-   va_end(ap);
-   size_t l = strlen(s);
-   VEC_RESERVE(t->p, t->cap, t->n + l + 1);
-   memcpy(t->p + t->n, s, l + 1);
-   t->n += l;
-   free(s);
-}
-
 #define INSN(t, ...)                                                                               \
    do {                                                                                            \
-      put(t, "%5u: ", (t)->insns++);                                                               \
-      put(t, __VA_ARGS__);                                                                         \
+      strbuf_printf(&(t)->b, "%5u: ", (t)->insns++);                                               \
+      strbuf_printf(&(t)->b, __VA_ARGS__);                                                         \
    } while (0)
 
 static const char chan[] = "xyzw";
@@ -143,12 +126,13 @@ static char *
 gen_shader(enum shape s, unsigned n, unsigned *ninsns)
 {
    struct text t = {0};
-   put(&t, "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..9]\n"
-           "IMM[0] FLT32 {1.0001, 3.0, 1.0, 0.0}\n"
-           "IMM[1] FLT32 {0.5, 0.75, 1.25, 1.5}\n"
-           "IMM[2] FLT32 {0.625, 0.875, 1.125, 1.375}\n"
-           "IMM[3] FLT32 {0.5625, 0.8125, 1.0625, 1.3125}\n"
-           "IMM[4] FLT32 {0.53125, 0.78125, 1.03125, 1.28125}\n");
+   strbuf_printf(&t.b,
+                 "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..9]\n"
+                 "IMM[0] FLT32 {1.0001, 3.0, 1.0, 0.0}\n"
+                 "IMM[1] FLT32 {0.5, 0.75, 1.25, 1.5}\n"
+                 "IMM[2] FLT32 {0.625, 0.875, 1.125, 1.375}\n"
+                 "IMM[3] FLT32 {0.5625, 0.8125, 1.0625, 1.3125}\n"
+                 "IMM[4] FLT32 {0.53125, 0.78125, 1.03125, 1.28125}\n");
    INSN(&t, "MOV TEMP[0], IN[0]\n");
    switch (s) {
    case SHAPE_chain:
@@ -167,7 +151,7 @@ gen_shader(enum shape s, unsigned n, unsigned *ninsns)
    INSN(&t, "MOV OUT[0], TEMP[0]\n");
    INSN(&t, "END\n");
    *ninsns = t.insns;
-   return t.p;
+   return t.b.s;
 }
 
 /* A comma list into v (at most max entries); false on an empty entry. */
