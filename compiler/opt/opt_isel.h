@@ -77,6 +77,12 @@ struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_memory(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_atomic(struct isel *s, struct ir_instr *in);
 bool isel_res_size(struct isel *s, struct ir_instr *in);
+/* The scalar (SALU) op of semantics sem with a `width`-bit result and no
+ * literal, or -1. */
+int isel_scalar_op(const struct isel *s, enum isa_sem sem, unsigned width);
+/* gfx9: a scalar register holding `value` for the instruction at pos (an
+ * earlier one of its block reused): a MIMG descriptor's first word. */
+struct ir_instr *isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t value);
 struct ir_instr *isel_half(struct isel *s, struct ir_instr *in);
 
 /* opt_isel_gs.c */

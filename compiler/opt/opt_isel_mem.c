@@ -13,6 +13,7 @@
  */
 #include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
+#include "isa/sem.h"
 
 static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
 
@@ -358,4 +359,69 @@ isel_half(struct isel *s, struct ir_instr *in)
    }
    struct ir_instr *hi = isel_shift(s, in, ISA_SEM_SHL, true, NULL, h[1], isel_imm(s, in, 16));
    return hi ? isel_build2(s, in, ISA_SEM_OR, h[0], hi) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* gfx9: scalar values for memory and images                           */
+
+int
+isel_scalar_op(const struct isel *s, enum isa_sem sem, unsigned width)
+{
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, sem, &n);
+   int best = -1;
+   unsigned best_size = ~0u;
+   for (unsigned i = 0; i < n; i++) {
+      struct isa_insn t;
+      isa_insn_init(s->m, ops[i], &t);
+      struct isa_class_info ci;
+      isa_class_info(s->m, t.cls, &ci);
+      unsigned w = 0;
+      if (!ci.scalar || ci.flow || ci.sync != ISA_SYNC_NONE || !t.ndst ||
+          sem_slot_type(s->m, &t, ISA_SLOT_DST(0), &w) == ISA_TYPE_NONE || w != width ||
+          t.size >= best_size)
+         continue;
+      best = ops[i];
+      best_size = t.size;
+   }
+   return best;
+}
+
+/* Is p a scalar move of `value` into the uniform file, of op `op`? */
+static bool
+scalar_mov_of(const struct isel *s, const struct ir_instr *p, int op, uint32_t value)
+{
+   if (p->op != IR_OP_MACH || (int)p->mach->insn.op != op || p->mach->count[0] != 1 ||
+       ir_reg_file(p) != s->unif)
+      return false;
+   const struct ir_instr *v = p->src[p->mach->first[0]];
+   return v->op == IR_OP_IMM && (uint32_t)v->imm == value;
+}
+
+/* A scalar move of value (width 32 or 64) before pos, or an earlier one
+ * of the block. */
+static struct ir_instr *
+scalar_value(struct isel *s, struct ir_instr *pos, uint32_t value, unsigned width)
+{
+   int op = isel_scalar_op(s, ISA_SEM_MOV, width);
+   if (op < 0 || s->unif < 0)
+      return isel_unsupported(s, pos, "no scalar move"), NULL;
+   for (struct ir_instr *p = pos->prev; p; p = p->prev)
+      if (scalar_mov_of(s, p, op, value) &&
+          opt_transform(s->ctx, "reuse scalar %%%u for %%%u", p->id, pos->id))
+         return p;
+   struct ir_instr *imm = isel_imm(s, pos, value);
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)op);
+   ir_mach_set_src(r, 0, &imm, 1);
+   ir_mach_get(s->m, r)->reg = (struct ir_reg){(int16_t)s->unif, 0, 0};
+   r->flags = pos->flags;
+   r->line = pos->line;
+   ir_insert_before(pos, r);
+   return r;
+}
+
+struct ir_instr *
+isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t value)
+{
+   return scalar_value(s, pos, value, 32);
 }
