@@ -235,6 +235,40 @@ full_wait(const struct ws *w, unsigned i)
                            isa_sem_name(s->kind));
 }
 
+/* A block whose last slot is an instruction of its own (the next block
+ * begins with the branch or join): what it leaves in flight is waited
+ * for and its wait-state windows padded out right after it. */
+static void
+drain_after(struct ws *w, unsigned start, unsigned t)
+{
+   struct ir_instr *at = w->lo.v[t].in;
+   if (!at || w->lo.v[t].implied || (ir_op_info[at->op].flags & IR_OPF_JUMP))
+      return;
+   int64_t until = w->now;
+   for (unsigned p = start; p <= t; p++)
+      until = MAX2(until, w->issue[p] + 1 + w->window);
+   while (until > w->now && w->nop_op >= 0) {
+      int64_t n = MIN2(until - w->now, (int64_t)w->nop_max + 1);
+      struct ir_instr *x = ir_mach_create(w->sh, (unsigned)w->nop_op);
+      x->line = at->line;
+      if (w->mod_nop >= 0)
+         x->mach->insn.mod[w->mod_nop] = (int16_t)(n - 1);
+      ir_insert_after(at, x);
+      w->now += n;
+   }
+   bool any = false;
+   for (int k = 1; k < WS_NCNT; k++)
+      any |= w->npend[k] > 0;
+   if (!any || w->wait_op < 0)
+      return;
+   struct ir_instr *x = ir_mach_create(w->sh, (unsigned)w->wait_op);
+   x->line = at->line;
+   for (int k = 1; k < WS_NCNT; k++)
+      if (w->npend[k] && w->mod_cnt[k] >= 0)
+         x->mach->insn.mod[w->mod_cnt[k]] = 0;
+   ir_insert_after(at, x);
+}
+
 static void
 block(struct ws *w, unsigned start, unsigned end, bool last)
 {
@@ -263,6 +297,8 @@ block(struct ws *w, unsigned start, unsigned end, bool last)
          VEC_PUSH(w->pend[k], w->npend[k], w->pend_cap[k], o);
       }
    }
+   if (!last && end > start)
+      drain_after(w, start, end - 1);
 }
 
 void

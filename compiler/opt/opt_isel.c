@@ -227,6 +227,17 @@ hoist_inputs(struct isel *s)
    free(order);
 }
 
+void
+isel_bind_const(struct isel *s, struct ir_instr *v)
+{
+   if (!const_in_regs(s, v))
+      return;
+   ir_mach_get(s->m, v)->reg = (struct ir_reg){(int16_t)s->unif, 0, 0};
+   ir_instr_remove(v);
+   v->removed = false;
+   ir_block_prepend(ir_list_first_block(&s->sh->body), v);
+}
+
 static bool
 is_compare(const struct ir_instr *v)
 {
@@ -1022,15 +1033,13 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_STORE_BUFFER:
    case IR_OP_LOAD_SHARED:
    case IR_OP_STORE_SHARED:
-      if (s->lanemask) /* gfx9: memory is not selected yet (issue 17) */
-         return isel_unsupported(s, in, "memory on the gfx9 optimizing path");
-      r = isel_memory(s, in);
+      r = s->lanemask ? isel_memory_based(s, in) : isel_memory(s, in);
       break;
    case IR_OP_LOAD_CONST_IND:
       r = isel_load_const_ind(s, in);
       break;
    case IR_OP_ATOMIC:
-      r = isel_atomic(s, in);
+      r = s->lanemask ? isel_atomic_based(s, in) : isel_atomic(s, in);
       break;
    case IR_OP_RES_SIZE:
       return isel_res_size(s, in);

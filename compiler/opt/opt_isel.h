@@ -46,6 +46,9 @@ void isel_set_mod(struct isel *s, struct ir_instr *in, int mod, const char *valu
 void isel_set_cond(struct isel *s, struct ir_instr *in, const char *cond);
 /* A compare result as a lane mask in the uniform file (gfx9). */
 struct ir_instr *isel_in_mask_file(struct isel *s, struct ir_instr *in);
+/* A constant read made during selection, bound to a uniform register
+ * before the first instruction as hoist_inputs binds the others (gfx9). */
+void isel_bind_const(struct isel *s, struct ir_instr *v);
 void isel_set_flag_mod(struct isel *s, struct ir_instr *in, int mod, int v);
 struct ir_instr *isel_flag(struct ir_instr *in, unsigned k, unsigned f);
 struct ir_instr *isel_cov(struct isel *s, struct ir_instr *pos, struct ir_instr *a,
@@ -77,6 +80,16 @@ struct ir_instr *isel_load_const_ind(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_memory(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_atomic(struct isel *s, struct ir_instr *in);
 bool isel_res_size(struct isel *s, struct ir_instr *in);
+/* The scalar (SALU) op of semantics sem with a `width`-bit result and no
+ * literal, or -1. */
+int isel_scalar_op(const struct isel *s, enum isa_sem sem, unsigned width);
+/* gfx9: a scalar register holding `value` for the instruction at pos (an
+ * earlier one of its block reused): a MIMG descriptor's first word. */
+struct ir_instr *isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t value);
+/* gfx9: buffer and shared-memory words and atomics (GLOBAL with a scalar
+ * base, DS): operands address, [data,] [base,] offset. */
+struct ir_instr *isel_memory_based(struct isel *s, struct ir_instr *in);
+struct ir_instr *isel_atomic_based(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_half(struct isel *s, struct ir_instr *in);
 
 /* opt_isel_gs.c */

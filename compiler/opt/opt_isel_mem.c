@@ -13,6 +13,7 @@
  */
 #include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
+#include "isa/sem.h"
 
 static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
 
@@ -248,6 +249,7 @@ isel_res_size(struct isel *s, struct ir_instr *in)
          v->buf = IR_SIZE_BUF + file;
          v->slot = in->res;
          v->comp = chan;
+         isel_bind_const(s, v);
       } else {
          v = isel_imm(s, in, fixed);
       }
@@ -358,4 +360,178 @@ isel_half(struct isel *s, struct ir_instr *in)
    }
    struct ir_instr *hi = isel_shift(s, in, ISA_SEM_SHL, true, NULL, h[1], isel_imm(s, in, 16));
    return hi ? isel_build2(s, in, ISA_SEM_OR, h[0], hi) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* gfx9: scalar values for memory and images                           */
+
+int
+isel_scalar_op(const struct isel *s, enum isa_sem sem, unsigned width)
+{
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, sem, &n);
+   int best = -1;
+   unsigned best_size = ~0u;
+   for (unsigned i = 0; i < n; i++) {
+      struct isa_insn t;
+      isa_insn_init(s->m, ops[i], &t);
+      struct isa_class_info ci;
+      isa_class_info(s->m, t.cls, &ci);
+      unsigned w = 0;
+      if (!ci.scalar || ci.flow || ci.sync != ISA_SYNC_NONE || !t.ndst ||
+          sem_slot_type(s->m, &t, ISA_SLOT_DST(0), &w) == ISA_TYPE_NONE || w != width ||
+          t.size >= best_size)
+         continue;
+      best = ops[i];
+      best_size = t.size;
+   }
+   return best;
+}
+
+/* Is p a scalar move of `value` into the uniform file, of op `op`? */
+static bool
+scalar_mov_of(const struct isel *s, const struct ir_instr *p, int op, uint32_t value)
+{
+   if (p->op != IR_OP_MACH || (int)p->mach->insn.op != op || p->mach->count[0] != 1 ||
+       ir_reg_file(p) != s->unif)
+      return false;
+   const struct ir_instr *v = p->src[p->mach->first[0]];
+   return v->op == IR_OP_IMM && (uint32_t)v->imm == value;
+}
+
+/* A scalar move of value (width 32 or 64) before pos, or an earlier one
+ * of the block. */
+static struct ir_instr *
+scalar_value(struct isel *s, struct ir_instr *pos, uint32_t value, unsigned width)
+{
+   int op = isel_scalar_op(s, ISA_SEM_MOV, width);
+   if (op < 0 || s->unif < 0)
+      return isel_unsupported(s, pos, "no scalar move"), NULL;
+   for (struct ir_instr *p = pos->prev; p; p = p->prev)
+      if (scalar_mov_of(s, p, op, value) &&
+          opt_transform(s->ctx, "reuse scalar %%%u for %%%u", p->id, pos->id))
+         return p;
+   struct ir_instr *imm = isel_imm(s, pos, value);
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)op);
+   ir_mach_set_src(r, 0, &imm, 1);
+   ir_mach_get(s->m, r)->reg = (struct ir_reg){(int16_t)s->unif, 0, 0};
+   r->flags = pos->flags;
+   r->line = pos->line;
+   ir_insert_before(pos, r);
+   return r;
+}
+
+struct ir_instr *
+isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t value)
+{
+   return scalar_value(s, pos, value, 32);
+}
+
+/* ------------------------------------------------------------------ */
+/* gfx9: GLOBAL with a scalar base, DS                                  */
+
+/* The vector op of semantics sem moving one u32 word (its result, or its
+ * data operand), the form with the most sources (GLOBAL: the one with a
+ * scalar base, saddr) whose atom_op modifier, when aop is given, is named
+ * aop; -1 if none. */
+static int
+word_op(const struct isel *s, enum isa_sem sem, const char *aop)
+{
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, sem, &n);
+   int best = -1, best_nsrc = -1;
+   for (unsigned i = 0; i < n; i++) {
+      struct isa_insn t;
+      isa_insn_init(s->m, ops[i], &t);
+      struct isa_class_info ci;
+      isa_class_info(s->m, t.cls, &ci);
+      struct isa_slot_info si;
+      bool dst = sem == ISA_SEM_LDG || sem == ISA_SEM_LDL;
+      int slot = dst ? ISA_SLOT_DST(0) : ISA_SLOT_SRC(1);
+      if (ci.scalar || !isa_slot_info(s->m, ops[i], dst, dst ? 0 : 1, &si) ||
+          (!aop && (si.type != ISA_TYPE_U32 || isa_opnd_count(s->m, &t, slot) != 1)))
+         continue;
+      if (aop) {
+         int mod = isa_insn_mod_by_role(s->m, &t, ISA_ROLE_ATOM_OP);
+         const char *name = mod >= 0 ? isa_mod_value_name(s->m, (unsigned)mod, t.mod[mod]) : NULL;
+         if (!name || strcmp(name, aop))
+            continue;
+      }
+      if ((int)t.nsrc > best_nsrc) {
+         best = ops[i];
+         best_nsrc = t.nsrc;
+      }
+   }
+   return best;
+}
+
+/* The memory op `op` for in, before in: address operand 0, then the
+ * data values, then for GLOBAL the scalar base pair (the buffer's
+ * EMU_ADDR_BUFFER, one s_mov_b64 per block), then the offset. */
+static struct ir_instr *
+based_access(struct isel *s, struct ir_instr *in, int op, bool global, struct ir_instr **data,
+             unsigned ndata)
+{
+   if (op < 0)
+      return isel_unsupported(s, in, "no such memory op in the model"), NULL;
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)op);
+   unsigned k = 0, want = 1 + (ndata ? 1 : 0) + (global ? 1 : 0) + 1;
+   if (r->mach->insn.nsrc != want) {
+      ir_instr_remove(r);
+      return isel_unsupported(s, in, "a memory op of another shape"), NULL;
+   }
+   r->flags = in->flags;
+   r->line = in->line;
+   ir_insert_before(in, r);
+   ir_mach_set_src(r, k++, &in->src[0], 1);
+   if (ndata)
+      ir_mach_set_src(r, k++, data, ndata);
+   if (global) {
+      struct ir_instr *base = scalar_value(s, r, EMU_ADDR_BUFFER((uint32_t)in->res), 64);
+      if (!base)
+         return NULL;
+      ir_mach_set_src(r, k++, &base, 1);
+   }
+   ir_mach_set_fixed(r, k, 0);
+   set_address(s, in, r, false, (int)k);
+   return r;
+}
+
+struct ir_instr *
+isel_memory_based(struct isel *s, struct ir_instr *in)
+{
+   bool global = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_STORE_BUFFER;
+   bool load = in->op == IR_OP_LOAD_BUFFER || in->op == IR_OP_LOAD_SHARED;
+   enum isa_sem sem = global ? (load ? ISA_SEM_LDG : ISA_SEM_STG)
+                      : load ? ISA_SEM_LDL
+                             : ISA_SEM_STL;
+   return based_access(s, in, word_op(s, sem, NULL), global, load ? NULL : &in->src[1],
+                       load ? 0 : 1);
+}
+
+/* Atomics: the op whose opcode holds the operation (GLOBAL glc and DS
+ * _rtn forms return the old word); compare-and-swap takes (new,
+ * compare) as a pair. */
+struct ir_instr *
+isel_atomic_based(struct isel *s, struct ir_instr *in)
+{
+   static const char *const names[IR_AOP_COUNT] = {
+       [IR_AOP_add] = "add",   [IR_AOP_xchg] = "xchg",    [IR_AOP_cas] = "cmpxchg",
+       [IR_AOP_and] = "and",   [IR_AOP_or] = "or",        [IR_AOP_xor] = "xor",
+       [IR_AOP_umin] = "umin", [IR_AOP_umax] = "umax",    [IR_AOP_imin] = "smin",
+       [IR_AOP_imax] = "smax", [IR_AOP_inc_wrap] = "inc", [IR_AOP_dec_wrap] = "dec",
+   };
+   bool shared = in->space == IR_SPACE_shared;
+   if (in->space == IR_SPACE_image)
+      return isel_unsupported(s, in, "an image outside the emulator's images"), NULL;
+   const char *name = in->aop < IR_AOP_COUNT ? names[in->aop] : NULL;
+   int op = name ? word_op(s, shared ? ISA_SEM_ATOMS : ISA_SEM_ATOM, name) : -1;
+   if (op < 0)
+      return isel_unsupported(s, in, "an atomic the gfx9 model has no op for"), NULL;
+   struct ir_instr *pair[2] = {in->src[1], NULL};
+   if (in->aop == IR_AOP_cas) {
+      pair[0] = in->src[2];
+      pair[1] = in->src[1];
+   }
+   return based_access(s, in, op, !shared, pair, in->aop == IR_AOP_cas ? 2 : 1);
 }

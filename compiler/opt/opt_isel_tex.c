@@ -273,9 +273,13 @@ a3_lodq(struct isel *s, struct ir_instr *in, const struct nv_tex *a)
    return finish_query(s, in, t, raw, a3_lodq_comp);
 }
 
+static struct ir_instr *isel_mimg(struct isel *s, struct ir_instr *in);
+
 struct ir_instr *
 isel_tex(struct isel *s, struct ir_instr *in)
 {
+   if (s->op[ISA_SEM_IMAGE_SAMPLE] >= 0)
+      return isel_mimg(s, in);
    struct nv_tex a;
    nv_tex_sources(in, &a);
    struct ir_instr *g1[16], *g2[4];
@@ -673,3 +677,227 @@ isel_tex_nv(struct isel *s, struct ir_instr *in)
  * i) in an address register. An index outside the declared buffer reads
  * 0, as TGSI says: clamp, read, then select 0 where the clamp changed it.
  */
+
+/* ------------------------------------------------------------------ */
+/* gfx9 MIMG                                                            */
+
+/* The MIMG op of semantics sem whose opcode holds the level mode `lod`
+ * (NULL: any), the depth compare and the offsets, reading naddr address
+ * registers (0: any), or -1. */
+static int
+mimg_op(const struct isel *s, enum isa_sem sem, const char *lod, bool cmp, bool off, unsigned naddr)
+{
+   int ml = isa_mod_by_role(s->m, ISA_ROLE_TEX_LOD),
+       mc = isa_mod_by_role(s->m, ISA_ROLE_TEX_SHADOW),
+       mo = isa_mod_by_role(s->m, ISA_ROLE_TEX_OFFSET);
+   int lv = lod && ml >= 0 ? isa_mod_value(s->m, (unsigned)ml, lod) : -1;
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, sem, &n);
+   for (unsigned i = 0; i < n; i++) {
+      struct isa_insn t;
+      isa_insn_init(s->m, ops[i], &t);
+      if ((lod && (ml < 0 || t.mod[ml] != lv)) || (mc >= 0 && !!t.mod[mc] != cmp) ||
+          (mc < 0 && cmp) || (mo >= 0 && !!t.mod[mo] != off) || (mo < 0 && off))
+         continue;
+      if (naddr && isa_opnd_count(s->m, &t, ISA_SLOT_SRC(0)) != naddr)
+         continue;
+      return ops[i];
+   }
+   return -1;
+}
+
+/* Texel offsets as MIMG takes them: 6 bits each, a byte apart; constant
+ * ones folded (out of range: refused), others clamped to -32..31. */
+static struct ir_instr *
+mimg_offsets(struct isel *s, struct ir_instr *in, const struct nv_tex *a)
+{
+   uint32_t p = 0;
+   bool known = true;
+   for (unsigned k = 0; k < a->noff; k++)
+      if (a->off[k]->op != IR_OP_IMM)
+         known = false;
+      else if ((int32_t)a->off[k]->imm < -32 || (int32_t)a->off[k]->imm > 31)
+         return isel_unsupported(s, in, "a texel offset outside MIMG's 6 bits"), NULL;
+      else
+         p |= ((uint32_t)a->off[k]->imm & 63u) << (8 * k);
+   if (known)
+      return isel_imm(s, in, p);
+   struct ir_instr *r = NULL;
+   for (unsigned k = 0; k < a->noff; k++) {
+      struct ir_instr *v =
+          isel_minmax(s, in, ISA_SEM_SMAX, false, "s32", a->off[k], isel_imm(s, in, (uint32_t)-32));
+      v = v ? isel_minmax(s, in, ISA_SEM_SMIN, true, "s32", v, isel_imm(s, in, 31)) : NULL;
+      v = v ? isel_build2(s, in, ISA_SEM_AND, v, isel_imm(s, in, 63)) : NULL;
+      if (v && k)
+         v = isel_shift(s, in, ISA_SEM_SHL, true, NULL, v, isel_imm(s, in, 8 * k));
+      if (!v)
+         return NULL;
+      r = r ? isel_build2(s, in, ISA_SEM_OR, r, v) : v;
+   }
+   return r;
+}
+
+/* The address body: the spatial coordinates (a fetch's plus its
+ * offsets), the layer, zeros up to 3. */
+static unsigned
+mimg_body(struct isel *s, struct ir_instr *in, const struct nv_tex *a, bool fetch,
+          struct ir_instr **v)
+{
+   bool layered = tgsi_texture_is_array((enum tgsi_texture)in->target);
+   unsigned nsp = a->ncoord - (layered ? 1u : 0u), n = 0;
+   for (unsigned k = 0; k < nsp && n < 3; k++)
+      v[n++] = fetch && k < a->noff ? isel_build2(s, in, ISA_SEM_IADD, a->coord[k], a->off[k])
+                                    : a->coord[k];
+   if (layered && n < 3)
+      v[n++] = a->coord[nsp];
+   while (n < 3)
+      v[n++] = isel_imm(s, in, 0);
+   return n;
+}
+
+/* The image_* instruction of op reading address group v[0..n), the
+ * descriptors' first words the texture unit (the emulator's convention:
+ * one scalar move, read as resource and sampler), as many result
+ * components as are read from x on. */
+static struct ir_instr *
+mimg_emit(struct isel *s, struct ir_instr *in, int op, struct ir_instr **v, unsigned n,
+          bool sampler)
+{
+   if (op < 0)
+      return isel_unsupported(s, in, "an image form the gfx9 model lacks"), NULL;
+   struct ir_instr *t = ir_mach_create(s->sh, (unsigned)op);
+   if (isa_opnd_count(s->m, &t->mach->insn, ISA_SLOT_SRC(0)) != n)
+      return isel_unsupported(s, in, "an image address the model's op does not take"), NULL;
+   struct ir_instr *d = isel_descriptor(s, in, (uint32_t)in->res);
+   if (!d)
+      return NULL;
+   t->type = IR_TYPE_V4;
+   ir_mach_set_src(t, 0, v, n);
+   ir_mach_set_src(t, 1, &d, 1);
+   if (sampler)
+      ir_mach_set_src(t, 2, &d, 1);
+   int32_t read = components_read(s, in);
+   unsigned hi = 0;
+   for (unsigned c = 0; c < 4; c++)
+      if (read & (1 << c))
+         hi = c + 1;
+   int dm = isa_mod_find(s->m, "dmask");
+   if (dm >= 0)
+      t->mach->insn.mod[dm] = (int16_t)((1u << (hi ? hi : 1)) - 1);
+   if (!opt_tuple_result(s->m, &t->mach->insn))
+      t->type = IR_TYPE_32; /* x alone: one register, no extracts (mimg_finish) */
+   t->flags = in->flags;
+   t->line = in->line;
+   ir_insert_before(in, t);
+   return t;
+}
+
+/* The extracts of in read t's components; a one-register t is x. */
+static struct ir_instr *
+mimg_finish(struct isel *s, struct ir_instr *in, struct ir_instr *t)
+{
+   if (t->type == IR_TYPE_V4) {
+      gather_extracts(s, in, t);
+      return t;
+   }
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (e && !e->removed && e->op == IR_OP_EXTRACT && e->src[0] == in)
+         opt_replace(s->sh, e, t);
+   }
+   return t;
+}
+
+/* LODQ from image_get_lod: .x and .y as they come, .z .w 0. */
+static struct ir_instr *
+mimg_lodq_comp(struct isel *s, struct ir_instr *pos, struct ir_instr **raw, unsigned c)
+{
+   return c < 2 ? raw[c] : isel_imm(s, pos, 0);
+}
+
+/* gfx9 lookups as the reference compiler lays them out (ref_gfx9.c,
+ * emu/tex.c): [offsets] [bias] [reference] [ddx0, ddx1, ddy0, ddy1]
+ * body [level]. */
+static struct ir_instr *
+isel_mimg(struct isel *s, struct ir_instr *in)
+{
+   struct nv_tex a;
+   nv_tex_sources(in, &a);
+   enum tgsi_texture tt = (enum tgsi_texture)in->target;
+   if (tt == TGSI_TEX_T_BUFFER || tt == TGSI_TEX_T_UNKNOWN)
+      return isel_unsupported(s, in, "buffer textures: the gfx9 model has no MUBUF format loads"),
+             NULL;
+   if (tt == TGSI_TEX_T_CUBE || tt == TGSI_TEX_T_SHADOWCUBE || tt == TGSI_TEX_T_CUBE_ARRAY ||
+       tt == TGSI_TEX_T_SHADOWCUBE_ARRAY)
+      return isel_unsupported(s, in, "cube maps: the gfx9 model has no v_cube* ops"), NULL;
+   if (in->kind == IR_TEX_tg4 || in->kind == IR_TEX_txqs || a.ms || tt == TGSI_TEX_T_2D_MSAA ||
+       tt == TGSI_TEX_T_2D_ARRAY_MSAA)
+      return isel_unsupported(s, in, "gathers and multisample textures are not in the gfx9 model"),
+             NULL;
+   if (a.proj)
+      return isel_unsupported(s, in, "a projection left to the texture unit"), NULL;
+   struct ir_instr *v[16], *t;
+   unsigned n = 0;
+   switch (in->kind) {
+   case IR_TEX_txq:
+      if (!a.lod)
+         return isel_unsupported(s, in, "a size query without a level"), NULL;
+      v[n++] = a.lod;
+      t = mimg_emit(s, in, mimg_op(s, ISA_SEM_IMAGE_RESINFO, NULL, false, false, 0), v, n, false);
+      break;
+   case IR_TEX_lodq: {
+      n = mimg_body(s, in, &a, false, v);
+      t = mimg_emit(s, in, mimg_op(s, ISA_SEM_IMAGE_LOD, NULL, false, false, 0), v, n, true);
+      int raw[4] = {0, 1, -1, -1};
+      return t ? finish_query(s, in, t, raw, mimg_lodq_comp) : NULL;
+   }
+   case IR_TEX_txf:
+      n = mimg_body(s, in, &a, true, v);
+      if (a.lod)
+         v[n++] = a.lod;
+      t = mimg_emit(s, in, mimg_op(s, ISA_SEM_IMAGE_LOAD, NULL, false, false, n), v, n, false);
+      break;
+   case IR_TEX_tex:
+   case IR_TEX_txb:
+   case IR_TEX_txl:
+   case IR_TEX_txd: {
+      bool d = in->kind == IR_TEX_txd;
+      bool layered = tgsi_texture_is_array(tt);
+      unsigned nsp = a.ncoord - (layered ? 1u : 0u);
+      if (d && (nsp > 2 || a.noff))
+         return isel_unsupported(s, in,
+                                 "TXD: the gfx9 model's image_sample_d takes 1-D or 2-D "
+                                 "derivatives and no offsets"),
+                NULL;
+      struct ir_instr *level = a.lod ? a.lod : a.bias;
+      bool lz = in->kind == IR_TEX_txl && level && level->op == IR_OP_IMM && !level->imm;
+      const char *lod = d                        ? "d"
+                        : lz                     ? "lz"
+                        : in->kind == IR_TEX_txb ? "lb"
+                        : in->kind == IR_TEX_txl ? "ll"
+                                                 : "auto";
+      if (a.noff && !(v[n++] = mimg_offsets(s, in, &a)))
+         return NULL;
+      if (in->kind == IR_TEX_txb)
+         v[n++] = level;
+      if (a.cmp)
+         v[n++] = a.cmp;
+      if (d)
+         for (unsigned k = 0; k < 4; k++) {
+            unsigned c = k & 1;
+            struct ir_instr *x =
+                k < 2 ? (c < a.nddx ? a.ddx[c] : NULL) : (c < a.nddy ? a.ddy[c] : NULL);
+            v[n++] = x && c < nsp ? x : isel_imm(s, in, 0);
+         }
+      n += mimg_body(s, in, &a, false, v + n);
+      if (in->kind == IR_TEX_txl && !lz)
+         v[n++] = level;
+      t = mimg_emit(s, in, mimg_op(s, ISA_SEM_IMAGE_SAMPLE, lod, a.cmp != NULL, a.noff != 0, n), v,
+                    n, true);
+      break;
+   }
+   default:
+      return isel_unsupported(s, in, "this texture instruction"), NULL;
+   }
+   return t ? mimg_finish(s, in, t) : NULL;
+}

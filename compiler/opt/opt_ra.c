@@ -303,9 +303,9 @@ user_group_hint(struct ra *ra, const struct ir_instr *u, const struct ir_instr *
 {
    const struct ir_mach *m = u->mach;
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
-      if (m->count[k] < 2)
-         continue;
       unsigned al = group_align(u, k);
+      if (m->count[k] < 2 && (m->count[k] < 1 || al <= align_of(v)))
+         continue; /* one value: a group only when the operand aligns it more (gfx9 srsrc) */
       int pos = -1, base = -1;
       for (unsigned i = 0; i < m->count[k]; i++) {
          const struct ir_instr *s = u->src[m->first[k] + i];

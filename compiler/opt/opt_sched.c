@@ -198,6 +198,10 @@ data_edges(struct sched *s, unsigned i)
          if (p && p - 1 != i)
             edge(s, p - 1, i, latency(s, v, c, k, pos, comp));
       }
+   struct ir_instr *t = opt_tied_src(c); /* SDWA PRESERVE reads the register it keeps */
+   unsigned tp = t && t->id < s->sh->nvalues ? s->node_of[t->id] : 0;
+   if (tp && tp - 1 != i)
+      edge(s, tp - 1, i, latency_out(s, t));
    if (m->guard != IR_MACH_FIXED) { /* a guard reads its predicate like a source */
       struct ir_instr *v = c->src[m->guard];
       unsigned p = v->id < s->sh->nvalues ? s->node_of[v->id] : 0;

@@ -16,8 +16,9 @@
 static const struct {
    const char *model, *why;
 } partial[] = {
-    {"gfx9", "the optimizing compiler's gfx9 path covers code without memory, with EXEC-mask "
-             "control flow (no loads, stores or textures yet)"},
+    {"gfx9", "the optimizing compiler's gfx9 path covers ALU code with EXEC-mask control "
+             "flow, textures (MIMG), buffer and shared memory and atomics (GLOBAL, DS); not "
+             "indirect constants yet"},
 };
 
 const char *

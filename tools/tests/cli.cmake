@@ -232,11 +232,10 @@ interp_cli(report_empty_runs "report|${_rp}/empty.json|${_rp}/empty.json" 0)
 
 # check --opt-cmd (an external compiler under test)
 include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)
-# gfx9's optimizing path covers code without memory, control flow through
-# EXEC and kill included: what it refuses (memory) is a visible n/a naming
-# why (opt_target_partial), and the reference is still compared with the
-# interpreter; demote.tgsi needs derivatives, which both refuse.
+# gfx9's optimizing path covers the reference fixtures, memory (GLOBAL,
+# DS), control flow through EXEC and kill included; demote.tgsi needs
+# derivatives, which both refuse.
 cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
-         0 OUT "gfx9 +9 +6 +0 +0 +1 +2\n.*unsupported: 1, opt-not-applicable: 2")
+         0 OUT "gfx9 +9 +8 +0 +0 +1 +0\n.*unsupported: 1\n")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tool.cmake)
