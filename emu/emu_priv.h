@@ -137,6 +137,9 @@ struct emu_tex {
    uint8_t gather;     /* a gather of component gather - 1 (0: not a gather) */
    uint8_t unminify;   /* integer coordinates in level-0 units (a3xx isaml) */
    uint8_t layer_amd;  /* gfx9: the layer follows the spatial coordinates in a body of 3 */
+   uint8_t layer16;    /* agx: the layer is the low 16 bits, an integer */
+   uint8_t dfetch;     /* agx: group C is one value fetched through its view (an f16 or
+                        * u16 half register: the level or bias) */
    int8_t coord, layer, ref, lodv, off, proj;
    uint8_t nreg[2]; /* registers read per group */
 };

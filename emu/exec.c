@@ -449,6 +449,14 @@ emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct env *e = run->env;
    const uint32_t *addr = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
    uint32_t off = op->src[1].kind == EMU_S_IMM ? op->src[1].value : 0;
+   if (op->off_elems) { /* agx: address + index * 4, per lane */
+      const uint32_t *o = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+      uint32_t *a = run->tmp_src[3];
+      for (unsigned i = 0; i < w->n; i++)
+         a[i] = addr[i] + o[i] * 4u;
+      addr = a;
+      off = 0;
+   }
    if (op->has_base)
       addr = add_base(w, op, t, addr);
    const struct emu_src *ds = &op->src[2];

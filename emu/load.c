@@ -409,6 +409,8 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_IMAGE_LOAD:
    case ISA_SEM_IMAGE_LOD:
    case ISA_SEM_IMAGE_RESINFO:
+   case ISA_SEM_AGX_SAMPLE:
+   case ISA_SEM_AGX_TXF:
       return EMU_K_TEX;
    case ISA_SEM_LDG:
    case ISA_SEM_LDL:
@@ -542,6 +544,27 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
          return load_err(d, in, "%s", "texture instruction of an unknown shape");
       return true;
    }
+   if (op->kind == EMU_K_TEX && (in->sem == ISA_SEM_AGX_SAMPLE || in->sem == ISA_SEM_AGX_TXF)) {
+      /* agx: coordinates, [level, bias or gradients], reference and
+       * offsets, texture, sampler: groups A = C, B = O, C = D. */
+      bool has_d = in->nsrc == 5;
+      unsigned o = has_d ? 2 : 1;
+      if (in->nsrc < 4 || in->src[0].kind != ISA_OPND_REG || in->src[o + 1].kind != ISA_OPND_IMM ||
+          !op->ndst)
+         return load_err(d, in, "%s", "texture instruction without coordinates or texture");
+      op->tex_unit = (uint16_t)op->src[o + 1].value;
+      op->wrmask = (uint8_t)((1u << MIN2(op->dst[0].count, 4u)) - 1);
+      struct emu_src cs = op->src[0], os = op->src[o], ds = {.kind = EMU_S_IMM};
+      if (has_d)
+         ds = op->src[1];
+      op->src[0] = cs;
+      op->src[1] = os;
+      op->src[2] = ds;
+      op->nsrc = 3;
+      if (!emu_tex_setup(c, in, 1, op))
+         return load_err(d, in, "%s", "texture instruction of an unknown shape");
+      return true;
+   }
    if (op->kind == EMU_K_TEX) {
       /* Group A: the first register source, a fixed one (RZ) too. */
       if (reg < 0 || last_imm < 0 || !op->ndst)
@@ -637,6 +660,14 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
    };
    int reg, data, imm, last_imm;
    mem_operands(in, &reg, &data, &imm, &last_imm);
+   struct isa_slot_info osi;
+   if (in->nsrc >= 3 && isa_slot_info(c->model, in->op, false, 1, &osi) && osi.elements) {
+      /* agx: base, index (immediate or register, in words), data */
+      reg = 0;
+      imm = 1;
+      data = 2;
+      op->off_elems = 1;
+   }
    if (reg < 0 || data < 0 || !op->ndst)
       return load_err(d, in, "%s", "atomic without an address, data or destination");
    bool cas_sem = in->sem == ISA_SEM_ATOM_CAS || in->sem == ISA_SEM_ATOMS_CAS;

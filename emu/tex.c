@@ -31,6 +31,15 @@
  *    dimension field names (and its shadow form with DC), or the bound
  *    texture's when that has the same shape (RECT, MSAA).
  *
+ *  - agx (texture_sample, texture_load): A = the coordinates, then for
+ *    arrays the layer, an integer in the low 16 bits of the next
+ *    register; B = the depth reference (.compare), then the texel offsets
+ *    (.offset: 4 bits each in one register's low half); C = the level or
+ *    bias, a 16-bit half register read through its view (an f16 for a
+ *    sample, an integer level for a load). The shape is the dim
+ *    modifier's; gradients are not read (this sampler has no implicit
+ *    level).
+ *
  * A component of the write mask goes to register dst + component.
  */
 #include "emu/emu_priv.h"
@@ -259,6 +268,56 @@ layout_amd(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
    x->nreg[0] = (uint8_t)a;
 }
 
+static void
+layout_agx(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *x)
+{
+   static const struct {
+      const char *name;
+      enum tgsi_texture plain, shadow;
+   } dims[] = {
+       {"1d", TGSI_TEX_T_1D, TGSI_TEX_T_SHADOW1D},
+       {"1d_array", TGSI_TEX_T_1D_ARRAY, TGSI_TEX_T_SHADOW1D_ARRAY},
+       {"2d", TGSI_TEX_T_2D, TGSI_TEX_T_SHADOW2D},
+       {"2d_array", TGSI_TEX_T_2D_ARRAY, TGSI_TEX_T_SHADOW2D_ARRAY},
+       {"3d", TGSI_TEX_T_3D, TGSI_TEX_T_3D},
+       {"cube", TGSI_TEX_T_CUBE, TGSI_TEX_T_SHADOWCUBE},
+       {"cube_array", TGSI_TEX_T_CUBE_ARRAY, TGSI_TEX_T_SHADOWCUBE_ARRAY},
+   };
+   bool shadow = mod_on(m, in, ISA_ROLE_TEX_SHADOW) != 0;
+   x->target = TGSI_TEX_T_UNKNOWN;
+   for (unsigned i = 0; i < ARRAY_SIZE(dims); i++)
+      if (mod_is(m, in, ISA_ROLE_TEX_DIM, dims[i].name))
+         x->target = (uint8_t)(shadow ? dims[i].shadow : dims[i].plain);
+   unsigned nsp = MIN2(tgsi_texture_spatial_coords((enum tgsi_texture)x->target), 3u), b = 0;
+   x->coord = AT(0, 0);
+   x->ncoord = (uint8_t)nsp;
+   if (tgsi_texture_is_array((enum tgsi_texture)x->target)) {
+      x->layer = AT(0, nsp);
+      x->layer_int = x->layer16 = 1;
+   }
+   x->nreg[0] = (uint8_t)(nsp + (x->layer >= 0));
+   if (shadow)
+      x->ref = AT(1, b++);
+   if (mod_on(m, in, ISA_ROLE_TEX_OFFSET)) {
+      x->off = AT(1, b++);
+      x->off_packed = 4;
+   }
+   x->nreg[1] = (uint8_t)b;
+   bool lod = mod_is(m, in, ISA_ROLE_TEX_LOD, "lod"),
+        bias = mod_is(m, in, ISA_ROLE_TEX_LOD, "bias");
+   if (lod || bias) {
+      x->lodv = AT(2, 0);
+      x->dfetch = 1;
+   }
+   if (in->sem == ISA_SEM_AGX_TXF) {
+      x->kind = EMU_TX_FETCH;
+      x->lod = lod ? EMU_TL_LOD : EMU_TL_ZERO;
+   } else {
+      x->kind = EMU_TX_SAMPLE;
+      x->lod = lod ? EMU_TL_LOD : bias ? EMU_TL_BIAS : EMU_TL_AUTO;
+   }
+}
+
 bool
 emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, struct emu_op *op)
 {
@@ -292,6 +351,10 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    case ISA_SEM_IMAGE_RESINFO:
       layout_amd(c->model, in, x);
       return true;
+   case ISA_SEM_AGX_SAMPLE:
+   case ISA_SEM_AGX_TXF:
+      layout_agx(c->model, in, x);
+      return x->target != TGSI_TEX_T_UNKNOWN;
    default:
       return false;
    }
@@ -302,7 +365,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
 
 /* The registers of both groups, read once for the whole wave. */
 struct tex_regs {
-   const uint32_t *g[2][16];
+   const uint32_t *g[3][16];
 };
 
 static void
@@ -326,12 +389,14 @@ read_groups(struct emu_wave *w, const struct emu_op *op, int64_t t, struct tex_r
          }
       }
    }
+   if (op->tex.dfetch) /* agx: a half register through its view */
+      r->g[2][0] = emu_fetch(w, op, &op->src[2], 0, t, run->tmp_src[3]);
 }
 
 static uint32_t
 at(const struct tex_regs *r, int pos, unsigned k, unsigned lane)
 {
-   return r->g[(pos >> 4) & 1][((pos & 15) + k) & 15][lane];
+   return r->g[(pos >> 4) & 3][((pos & 15) + k) & 15][lane];
 }
 
 /* The target of this lookup: the bound texture's when the encoding does
@@ -377,7 +442,7 @@ sample_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_tex
    for (unsigned k = 0; k < nsp && k < x->ncoord; k++)
       q.coord[k] = uif(at(r, x->coord, k, i));
    if (x->layer >= 0 && nsp < 4) {
-      uint32_t l = at(r, x->layer, 0, i);
+      uint32_t l = at(r, x->layer, 0, i) & (x->layer16 ? 0xffffu : ~0u);
       q.coord[nsp] = x->layer_int ? (float)l : uif(l);
    }
    if (x->layer_amd && tgsi_texture_is_array(target) && nsp < 3)
@@ -417,7 +482,7 @@ fetch_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_text
          c[k] = lod >= 0 && lod < 32 ? c[k] >> lod : 0;
    }
    if (x->layer >= 0 && nsp < 3)
-      c[nsp] = (int32_t)at(r, x->layer, 0, i);
+      c[nsp] = (int32_t)(at(r, x->layer, 0, i) & (x->layer16 ? 0xffffu : ~0u));
    if (x->layer_amd && tgsi_texture_is_array(target) && nsp < 3)
       c[nsp] = (int32_t)at(r, x->coord, nsp, i);
    offsets(x, r, i, off);

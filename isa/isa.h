@@ -264,6 +264,8 @@ struct isa_model;
    X(IMAGE_LOAD, "image_load", -1) \
    X(IMAGE_LOD, "image_lod", -1) \
    X(IMAGE_RESINFO, "image_resinfo", -1) \
+   X(AGX_SAMPLE, "agx_sample", -1) \
+   X(AGX_TXF, "agx_txf", -1) \
    X(READLANE, "readlane", 2) \
    X(WRITELANE, "writelane", 2)
 

@@ -12,7 +12,9 @@
  *   wait    each load or store's wait placed before the first instruction
  *           that needs its result (opt_agx_wait.c)
  *
- * and the reference back end. This file holds the driver and what the
+ * and the reference back end (with opts.validate, opt_agx_verify.c
+ * checks the half and wait passes' output first: a compile error on a
+ * wrong program). This file holds the driver and what the
  * passes share: which registers an operand touches, regions, liveness
  * across regions, and compaction of the item list (labels move with
  * their instruction).
@@ -169,6 +171,17 @@ half_file(const struct ref_ctx *c)
    return -1;
 }
 
+/* The items' instructions (opt_agx_verify.c compares a pass's output
+ * with them). */
+static struct isa_insn *
+snapshot(const struct ref_ctx *c)
+{
+   struct isa_insn *v = xmalloc((c->nitems + 1) * sizeof(*v));
+   for (unsigned i = 0; i < c->nitems; i++)
+      v[i] = c->items[i].in;
+   return v;
+}
+
 static bool
 pass_on(const struct opt_options *o, const char *name)
 {
@@ -198,11 +211,17 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
       }
       if (pass_on(o, "half")) {
          ctx.pass = "half";
+         struct isa_insn *before = o->validate ? snapshot(&rc) : NULL;
          opt_agx_half(&p, pass_on(o, "pack"));
+         if (before && rc.status == COMPILE_OK)
+            agx_verify_places(&p, before);
+         free(before);
       }
       ctx.pass = "wait";
       opt_agx_wait(&p);
       rc.waits_placed = true;
+      if (o->validate && rc.status == COMPILE_OK)
+         agx_verify_waits(&p);
       ctx.pass = "emit";
       free(p.start);
       free(p.dead);

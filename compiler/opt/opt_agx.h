@@ -65,6 +65,11 @@ bool opt_agx_half(struct agx_prog *p, bool packing);
 /* opt_agx_wait.c */
 bool opt_agx_wait(struct agx_prog *p);
 
+/* opt_agx_verify.c: false after a compile error naming the pass. */
+bool agx_verify_waits(struct agx_prog *p);
+/* before: the items' instructions before the half pass. */
+bool agx_verify_places(struct agx_prog *p, const struct isa_insn *before);
+
 /* opt_agx.c */
 enum compile_status opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m,
                                     const struct opt_options *o, struct emu_program *out,

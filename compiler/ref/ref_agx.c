@@ -23,12 +23,25 @@
  * UMSB/IMSB (and LSB through them) count the bits of x smeared down
  * from its highest set bit, less one.
  *
- * Refused (the model has no instruction for them): sin/cos, f16
- * conversions, textures, derivatives, kill,
- * threadgroup memory, atomics and doubles.
+ * Textures (texture_sample, texture_load) take their coordinates, the
+ * depth reference and packed offsets, and the level or bias as an f16
+ * half register; they use scoreboard slot 1, device memory slot 0, and
+ * each is waited for right after it (ref_hazard.c). TXQ reads the
+ * resource-size constants (agx reads sizes from the descriptor).
+ * Threadgroup memory and its atomics are synchronous.
+ *
+ * F2H/H2F (PK2H, UP2H, F2F16 through them) are an fadd of -0.0 into or
+ * from a register half: 16-bit float destinations round, 16-bit sources
+ * widen exactly.
+ *
+ * Refused (the model has no instruction for them): sin/cos, derivatives,
+ * kill, gathers, the level query, float and wrapping atomics, and
+ * doubles.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
+
+#include <stdio.h>
 
 #define R(x) ref_r(c, (x))
 
@@ -240,12 +253,29 @@ agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e
       return shift(c, "shr", a, b);
    case REF_P_ASHR:
       return shift(c, "asr", a, b);
+   case REF_P_F2H: { /* a 16-bit float destination rounds (nearest even); high half 0 */
+      agx_mov_imm(c, d, 0);
+      struct isa_insn *in = ref_emit(c, "fadd");
+      in->dst[0] = (struct isa_opnd){
+          .kind = ISA_OPND_REG, .file = (uint8_t)c->special[1], .index = (uint16_t)(2 * d)};
+      in->src[0] = R(a);
+      in->src[1] = ref_neg(ref_imm(0)); /* x + -0.0 = x */
+      return d;
+   }
+   case REF_P_H2F: { /* a 16-bit source is widened exactly */
+      struct isa_insn *in = ref_emit(c, "fadd");
+      in->dst[0] = R(d);
+      in->src[0] = (struct isa_opnd){
+          .kind = ISA_OPND_REG, .file = (uint8_t)c->special[1], .index = (uint16_t)(2 * a)};
+      in->src[1] = ref_neg(ref_imm(0));
+      return d;
+   }
    case REF_P_SEL: /* b != 0 ? a : e */
       cmpsel(c, false, "eq", "u", d, R(b), ref_imm(0), R(e), R(a));
       return d;
    default:
       ref_unsupported(c, "no agx instruction for this operation (%s)",
-                      op == REF_P_FSIN || op == REF_P_FCOS ? "sin/cos" : "an f16 conversion");
+                      op == REF_P_FSIN || op == REF_P_FCOS ? "sin/cos" : "unknown");
       return d;
    }
 }
@@ -309,12 +339,31 @@ address_pair(struct ref_ctx *c, unsigned addr, uint32_t *off)
    return p;
 }
 
+/* The low half of full register r (a 16-bit operand). */
+static struct isa_opnd
+half(struct ref_ctx *c, unsigned r)
+{
+   return (struct isa_opnd){
+       .kind = ISA_OPND_REG, .file = (uint8_t)c->special[1], .index = (uint16_t)(2 * r)};
+}
+
+/* Device memory: the base pair and the index in words. Threadgroup
+ * memory: a 16-bit base register (the address's low half) and the index
+ * in words; the address is below 64 KiB (the env's shared memory). */
 static struct isa_insn *
-mem(struct ref_ctx *c, bool shared, const char *op, unsigned data, unsigned addr, uint32_t off)
+mem(struct ref_ctx *c, bool shared, const char *op, unsigned addr, uint32_t off)
 {
    if (shared) {
-      ref_unsupported(c, "the agx model has no threadgroup (local) memory");
-      return ref_emit(c, op);
+      unsigned a = addr;
+      if (off % 4 || off / 4 >= 0x8000u) {
+         a = ref_tmp(c);
+         emit(c, "iadd", a, R(addr), R(ref_imm_reg(c, off)), ref_imm(0));
+         off = 0;
+      }
+      struct isa_insn *in = ref_emit(c, op);
+      in->src[0] = half(c, a);
+      in->src[1] = ref_imm(off / 4);
+      return in;
    }
    unsigned p = address_pair(c, addr, &off);
    struct isa_insn *in = ref_emit(c, op);
@@ -325,22 +374,265 @@ mem(struct ref_ctx *c, bool shared, const char *op, unsigned data, unsigned addr
       unsigned o = ref_imm_reg(c, off / 4);
       in->src[1] = R(o);
    }
-   (void)data;
    return in;
 }
 
 static void
 agx_load_word(struct ref_ctx *c, bool shared, unsigned d, unsigned addr, uint32_t off)
 {
-   struct isa_insn *in = mem(c, shared, "device_load", d, addr, off);
+   struct isa_insn *in = mem(c, shared, shared ? "threadgroup_load" : "device_load", addr, off);
    in->dst[0] = R(d);
 }
 
 static void
 agx_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsigned v)
 {
-   struct isa_insn *in = mem(c, shared, "device_store", v, addr, off);
+   struct isa_insn *in = mem(c, shared, shared ? "threadgroup_store" : "device_store", addr, off);
    in->src[2] = R(v);
+}
+
+/* ATOM*: atomic (device, a scoreboard slot) or threadgroup_atomic at the
+ * resource's address, the old word to every written channel. Compare and
+ * swap takes (new, compare) in a register pair. Float add and the
+ * wrapping increment/decrement have no agx atomic. */
+static void
+agx_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   static const struct {
+      enum tgsi_opcode op;
+      const char *name;
+   } ops[] = {
+       {TGSI_OP_ATOMUADD, "add"},  {TGSI_OP_ATOMXCHG, "xchg"}, {TGSI_OP_ATOMCAS, "cmpxchg"},
+       {TGSI_OP_ATOMAND, "and"},   {TGSI_OP_ATOMOR, "or"},     {TGSI_OP_ATOMXOR, "xor"},
+       {TGSI_OP_ATOMUMIN, "umin"}, {TGSI_OP_ATOMUMAX, "umax"}, {TGSI_OP_ATOMIMIN, "smin"},
+       {TGSI_OP_ATOMIMAX, "smax"},
+   };
+   unsigned k = 0;
+   while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
+      k++;
+   if (k == ARRAY_SIZE(ops)) {
+      ref_unsupported(c, "no agx atomic for this operation (float add, wrapping inc/dec)");
+      return;
+   }
+   unsigned addr;
+   bool shared;
+   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+      return;
+   unsigned v = ref_fetch(c, in, 2, 0), data = v;
+   if (in->op == TGSI_OP_ATOMCAS) {
+      unsigned pair[2] = {ref_fetch(c, in, 3, 0), v};
+      data = ref_group(c, pair, 2);
+   }
+   unsigned d = ref_tmp(c);
+   struct isa_insn *a = mem(c, shared, shared ? "threadgroup_atomic" : "atomic", addr, 0);
+   ref_set_mod(c, a, "atomop", ops[k].name);
+   a->dst[0] = R(d);
+   a->src[2] = R(data);
+   unsigned res[4] = {d, d, d, d};
+   ref_store(c, in, res);
+}
+
+/* ------------------------------------------------------------------ */
+/* Textures                                                             */
+
+static const char *
+tex_dim(enum tgsi_texture t)
+{
+   switch (t) {
+   case TGSI_TEX_T_1D:
+   case TGSI_TEX_T_SHADOW1D:
+      return "1d";
+   case TGSI_TEX_T_1D_ARRAY:
+   case TGSI_TEX_T_SHADOW1D_ARRAY:
+      return "1d_array";
+   case TGSI_TEX_T_2D:
+   case TGSI_TEX_T_RECT:
+   case TGSI_TEX_T_SHADOW2D:
+   case TGSI_TEX_T_SHADOWRECT:
+      return "2d";
+   case TGSI_TEX_T_2D_ARRAY:
+   case TGSI_TEX_T_SHADOW2D_ARRAY:
+      return "2d_array";
+   case TGSI_TEX_T_3D:
+      return "3d";
+   case TGSI_TEX_T_CUBE:
+   case TGSI_TEX_T_SHADOWCUBE:
+      return "cube";
+   case TGSI_TEX_T_CUBE_ARRAY:
+   case TGSI_TEX_T_SHADOWCUBE_ARRAY:
+      return "cube_array";
+   default:
+      return NULL;
+   }
+}
+
+static unsigned
+fconst(struct ref_ctx *c, float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return ref_imm_reg(c, u);
+}
+
+/* The level or bias as the sampler uses it, floor(v + 0.5) (exact in
+ * 16 bits up to 2048, and any larger value selects the last level as
+ * v does), converted to f16 in a half register: the hardware's operand. */
+static struct isa_opnd
+lod16(struct ref_ctx *c, unsigned v)
+{
+   unsigned l = agx_prim(c, REF_P_FFLOOR, agx_prim(c, REF_P_FADD, v, fconst(c, 0.5f), 0), 0, 0);
+   unsigned h = ref_tmp(c);
+   struct isa_insn *in = ref_emit(c, "fadd");
+   in->dst[0] = half(c, h);
+   in->src[0] = R(l);
+   in->src[1] = ref_neg(ref_imm(0)); /* -0.0: x + -0.0 = x */
+   return half(c, h);
+}
+
+/* An array layer as the hardware takes it: an integer (the sampler's
+ * floor(v + 0.5), NaN and negatives 0) below 65536. */
+static unsigned
+layer16(struct ref_ctx *c, unsigned v)
+{
+   unsigned l = agx_prim(c, REF_P_FFLOOR, agx_prim(c, REF_P_FADD, v, fconst(c, 0.5f), 0), 0, 0);
+   l = agx_prim(c, REF_P_FMAX, l, fconst(c, 0.0f), 0);
+   l = agx_prim(c, REF_P_FMIN, l, fconst(c, 65535.0f), 0);
+   return agx_prim(c, REF_P_F2U, l, 0, 0);
+}
+
+/* Texel offsets, 4 bits each (x at bit 0), clamped to -8..7. */
+static unsigned
+tex_offsets(struct ref_ctx *c, const struct ref_texargs *a)
+{
+   if (a->off_known) {
+      uint32_t p = 0;
+      for (unsigned k = 0; k < a->noff; k++) {
+         if (a->off_val[k] < -8 || a->off_val[k] > 7) {
+            ref_unsupported(c, "texel offset %d: agx offsets are 4-bit", a->off_val[k]);
+            return 0;
+         }
+         p |= ((uint32_t)a->off_val[k] & 15u) << (4 * k);
+      }
+      return ref_imm_reg(c, p);
+   }
+   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, 15);
+   for (unsigned k = 0; k < a->noff; k++) {
+      unsigned v = agx_prim(c, REF_P_IMAX, a->off[k], ref_imm_reg(c, (uint32_t)-8), 0);
+      v = agx_prim(c, REF_P_AND, agx_prim(c, REF_P_IMIN, v, ref_imm_reg(c, 7), 0), mask, 0);
+      p = agx_prim(c, REF_P_OR, p, agx_prim(c, REF_P_SHL, v, ref_imm_reg(c, 4 * k), 0), 0);
+   }
+   return p;
+}
+
+/* TXQ: the level-0 size and level count (resource-size constants; agx
+ * reads them from the texture descriptor), each dimension shifted down
+ * by the level, at least 1; all but the count 0 for a level out of
+ * range. */
+static bool
+tex_query(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
+{
+   enum tgsi_texture t = a->target;
+   unsigned dims = tgsi_texture_spatial_coords(t);
+   bool cube = t == TGSI_TEX_T_CUBE || t == TGSI_TEX_T_SHADOWCUBE || t == TGSI_TEX_T_CUBE_ARRAY ||
+               t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+   if (cube)
+      dims = 2;
+   unsigned lod = (unsigned)a->lod, zero = ref_imm_reg(c, 0), one = ref_imm_reg(c, 1);
+   unsigned levels = ref_size(c, TGSI_FILE_SVIEW, a->unit, 3);
+   unsigned in = agx_prim(c, REF_P_ULT, lod, levels, 0);
+   for (unsigned k = 0; k < 3; k++) {
+      bool layers = k == dims && tgsi_texture_is_array(t);
+      if (k >= dims && !layers) {
+         agx_copy(c, res[k], zero);
+         continue;
+      }
+      unsigned v = ref_size(c, TGSI_FILE_SVIEW, a->unit, layers && dims == 1 ? 2 : k);
+      if (!layers)
+         v = agx_prim(c, REF_P_UMAX, agx_prim(c, REF_P_SHR, v, lod, 0), one, 0);
+      agx_copy(c, res[k], agx_prim(c, REF_P_SEL, v, in, zero));
+   }
+   agx_copy(c, res[3], levels);
+   return c->status == COMPILE_OK;
+}
+
+static bool
+agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
+{
+   const char *dim = tex_dim(a->target);
+   if (!dim)
+      return ref_unsupported(c, "buffer and multisample textures: not in the agx model"), false;
+   if (a->gather || a->samples || a->sample >= 0 || a->lodq)
+      return ref_unsupported(c, "gathers, sample counts and the level query: not in the agx "
+                                "model"),
+             false;
+   if (a->query)
+      return tex_query(c, a, res);
+   struct ref_texargs pa;
+   if (a->proj >= 0) { /* TXP: the coordinates and the reference divided exactly */
+      pa = *a;
+      for (unsigned k = 0; k < pa.nsp; k++)
+         pa.coord[k] = ref_fdiv(c, a->coord[k], (unsigned)a->proj);
+      if (pa.ref >= 0)
+         pa.ref = (int)ref_fdiv(c, (unsigned)a->ref, (unsigned)a->proj);
+      pa.proj = -1;
+      a = &pa;
+   }
+   unsigned v[4], n = 0, o[2], no = 0;
+   for (unsigned k = 0; k < a->nsp; k++)
+      v[n++] = a->coord[k];
+   if (a->layer >= 0)
+      v[n++] = a->fetch ? agx_prim(c, REF_P_UMIN, (unsigned)a->layer, ref_imm_reg(c, 0xffff), 0)
+                        : layer16(c, (unsigned)a->layer);
+   if (a->ref >= 0)
+      o[no++] = (unsigned)a->ref;
+   if (a->noff)
+      o[no++] = tex_offsets(c, a);
+   struct isa_opnd d = {0};
+   const char *op = a->fetch ? "texture_load" : "texture_sample";
+   char name[32];
+   if (a->deriv) {
+      unsigned g[6], ng = 0;
+      for (unsigned k = 0; k < a->nsp; k++)
+         g[ng++] = a->ddx[k];
+      for (unsigned k = 0; k < a->nsp; k++)
+         g[ng++] = a->ddy[k];
+      d = R(ref_group(c, g, ng));
+      snprintf(name, sizeof(name), "%s_grad", op);
+   } else if (a->lod_mode == REF_LOD_LOD || a->lod_mode == REF_LOD_BIAS) {
+      if (a->fetch) {
+         unsigned h = ref_tmp(c),
+                  l = agx_prim(c, REF_P_UMIN, (unsigned)a->lod, ref_imm_reg(c, 0xffff), 0);
+         struct isa_insn *m = ref_emit(c, "mov");
+         m->dst[0] = half(c, h);
+         m->src[0] = R(l);
+         d = half(c, h);
+      } else {
+         d = lod16(c, (unsigned)a->lod);
+      }
+      snprintf(name, sizeof(name), "%s_%s", op, a->lod_mode == REF_LOD_LOD ? "lod" : "bias");
+   } else {
+      snprintf(name, sizeof(name), "%s", op);
+   }
+   if (c->status != COMPILE_OK)
+      return false;
+   unsigned cs = ref_group(c, v, n), os = no ? ref_group(c, o, no) : 0;
+   struct isa_insn *t = ref_emit(c, name);
+   ref_set_mod(c, t, "dim", dim);
+   ref_set_mod(c, t, "texmask", "xyzw");
+   if (a->ref >= 0)
+      ref_set_mod_int(c, t, "shadow", 1);
+   if (a->noff)
+      ref_set_mod_int(c, t, "toff", 1);
+   ref_set_mod_int(c, t, "slot", 1);
+   t->dst[0] = R(res[0]);
+   unsigned k = 0;
+   t->src[k++] = R(cs);
+   if (d.kind != ISA_OPND_NONE)
+      t->src[k++] = d;
+   t->src[k++] = R(os);
+   t->src[k++] = ref_imm(a->unit);
+   t->src[k++] = ref_imm(a->unit);
+   return c->status == COMPILE_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -349,9 +641,11 @@ agx_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsi
 static bool
 agx_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
-   (void)c;
    switch (in->op) {
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
+      return true;
+   case TGSI_OP_BARRIER:
+      ref_emit(c, "threadgroup_barrier");
       return true;
    default:
       return false;
@@ -372,8 +666,6 @@ agx_why(enum tgsi_opcode op)
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
       return "the agx model has no derivatives";
-   case TGSI_OP_BARRIER:
-      return "the agx model has no threadgroup memory";
    default:
       return NULL;
    }
@@ -439,6 +731,8 @@ const struct ref_target ref_target_agx = {
     .special = agx_special,
     .load_word = agx_load_word,
     .store_word = agx_store_word,
+    .atomic = agx_atomic,
+    .tex = agx_tex,
     .why = agx_why,
     .branch = agx_branch,
     .jump = agx_jump,

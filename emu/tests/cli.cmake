@@ -42,3 +42,13 @@ emu_cli(agx_wait_seed "emu|agx|fixtures/emu/agx/wait_ok.s|--seed|1" 0 OUT "cycle
 emu_cli(agx_exec_stack "emu|agx|fixtures/emu/agx/exec_stack.s" 0
         OUT "\\[1, 0x00000065.*\\[2, 0x000000c9.*\\[3, 0x000000c9")
 emu_cli(agx_pending "emu|agx|fixtures/emu/agx/pending.s" 1 OUT "kind: pending, pc: 0x4c")
+# agx textures (slot 1 here), threadgroup memory and atomics
+emu_cli(agx_tex_missing_wait "emu|agx|fixtures/emu/agx/tex_missing_wait.s|--seed|3" 1
+        OUT "hazards:\n  - {kind: sync, pc: 0x12, reg: r4, producer: 0x6")
+emu_cli(agx_tex_wait_ok "emu|agx|fixtures/emu/agx/tex_wait_ok.s|--seed|3" 0 OUT "hazards: \\[\\]")
+emu_cli(agx_tex_waw "emu|agx|fixtures/emu/agx/tex_waw.s|--seed|3" 1
+        OUT "hazards:\n  - {kind: waw, pc: 0xc, reg: r5, producer: 0x0")
+emu_cli(agx_tex_wrong_slot "emu|agx|fixtures/emu/agx/tex_wrong_slot.s|--seed|3" 1
+        OUT "hazards:\n  - {kind: sync, pc: 0xe, reg: r4, producer: 0x0")
+emu_cli(agx_shared_atomics "emu|agx|fixtures/emu/agx/shared_atomics.s" 0
+        OUT "hazards: \\[\\].*chan: x\n    lanes:\n      - \\[0, 0x00000000.*\\[3, 0x00000003.*chan: y\n    lanes:\n      - \\[0, 0x00000006.*\\[1, 0x00000064.*chan: w\n    lanes:\n.*\\[2, 0x00000001.*\\[3, 0x00000002.*reg: 1\n    chan: x\n    lanes:\n      - \\[0, 0x00000064")
