@@ -59,7 +59,7 @@
    X(CANCEL, "a sum cancelled, or SIN/COS/EX2/LG2/POW magnified, an inexact operand's error")      \
    X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")       \
    X(PRODUCT, "a rounded MUL product, which an ADD of it may fuse with")                           \
-   X(PHASE, "SIN/COS of an argument beyond 2^12: GPUs take it in revolutions, its phase is lost")
+   X(PHASE, "SIN/COS where the error of taking x in revolutions (|x| 2^-23) passes the tolerance")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
 #undef ENV_FLAG_BIT_

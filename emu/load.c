@@ -312,6 +312,7 @@ sem_res(enum isa_sem s)
    case ISA_SEM_FMAX3:
    case ISA_SEM_FMIN3:
    case ISA_SEM_FMED3:
+   case ISA_SEM_LDEXP:
       return EMU_R_FLOAT;
    case ISA_SEM_FCMP:
    case ISA_SEM_UCMP:

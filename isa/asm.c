@@ -547,6 +547,56 @@ match_lit(struct try *t, const char **pp, const char *lit)
    return true;
 }
 
+/* Whether text at *pp reads as lit[0..n) (spaces in lit: any blanks). */
+static bool
+lit_quiet(const char **pp, const char *lit, size_t n)
+{
+   const char *p = *pp;
+   for (size_t i = 0; i < n; i++) {
+      p = skip_ws(p);
+      if (lit[i] != ' ' && *p++ != lit[i])
+         return false;
+   }
+   *pp = p;
+   return true;
+}
+
+/* LLVM's AMDGPU syntax leaves out a named immediate that is 0 ("offset:0"):
+ * where the op's literal ends in a word "NAME:" before an operand and the
+ * text lacks that word, the literal's start is matched and the operand
+ * reads as 0 (the operand's own format decides whether 0 fits). */
+static bool
+omitted_zero(struct try *t, unsigned *k, const char **pp, struct isa_insn *out)
+{
+   const struct isa_op *op = t->op;
+   const char *lit = op->toks[*k].text;
+   size_t n = strlen(lit), w = n ? n - 1 : 0;
+   if (*k + 1 >= op->ntoks || n < 2 || lit[n - 1] != ':')
+      return false;
+   const struct isa_tok *nx = &op->toks[*k + 1];
+   if (nx->kind != ISA_TOK_FIELD || op->fields[nx->field].kind != ISA_FK_OPERAND)
+      return false;
+   while (w > 0 && lit[w - 1] != ' ')
+      w--;
+   const char *p = *pp;
+   if (n - w < 2 || !lit_quiet(&p, lit, w))
+      return false;
+   const char *q = p;
+   if (lit_quiet(&q, lit + w, n - w))
+      return false; /* written: the ordinary match reads it */
+   for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+      const char *zero = "0";
+      if (op->slot[s].field != nx->field)
+         continue;
+      t->opnd_at[s] = p;
+      if (!parse_operand(t, s, &zero, s < op->ndst ? &out->dst[s] : &out->src[s - op->ndst]))
+         return false;
+   }
+   *pp = p;
+   *k += 2;
+   return true;
+}
+
 static bool
 match_name(struct try *t, const char **pp)
 {
@@ -629,6 +679,9 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
    for (unsigned k = 0; k < op->ntoks;) {
       const struct isa_tok *tk = &op->toks[k];
       if (tk->kind == ISA_TOK_LIT) {
+         const char *q = p;
+         if (!lit_quiet(&q, tk->text, strlen(tk->text)) && omitted_zero(t, &k, &p, out))
+            continue;
          if (!match_lit(t, &p, tk->text))
             return false;
          k++;

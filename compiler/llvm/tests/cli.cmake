@@ -23,3 +23,11 @@ add_test(NAME llvm_sdwa_combine
          COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/sdwa_combine.sh ${CMAKE_SOURCE_DIR}
                  $<TARGET_FILE_DIR:diffcomp>)
 set_tests_properties(llvm_sdwa_combine PROPERTIES SKIP_RETURN_CODE 77)
+# llc leaves out zero offsets (bytes from llvm-mc in the fixture).
+cli_test(llvm_asm_omitted_offset "as|gfx9|fixtures/llvm-amdgpu/asm/omitted_offset.s" 0
+         OUT "02040002dc508000.01000000d86c0000.00000001d81a0000.007f0402dc708000")
+# A miscompile of LLVM 14 found by the campaign: caught at -O2, passes at -O1.
+add_test(NAME llvm_scc_clobber
+         COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/scc_clobber.sh ${CMAKE_SOURCE_DIR}
+                 $<TARGET_FILE_DIR:diffcomp>)
+set_tests_properties(llvm_scc_clobber PROPERTIES SKIP_RETURN_CODE 77)
