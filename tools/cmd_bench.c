@@ -23,7 +23,7 @@ static void
 bench_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [--max-steps N]\n"
-              "                              [--quads] [FILE.tgsi...]\n"
+              "                              [--repeat N] [--quads] [FILE.tgsi...]\n"
               "       diffcomp bench emu [--model NAME]... (see bench emu --help)\n"
               "       diffcomp bench compile [--sizes LIST] (see bench compile --help)\n\n"
               "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
@@ -32,6 +32,8 @@ bench_usage(FILE *f)
               "  --seed S         seed of the random inputs (default 1)\n"
               "  --max-steps N    the interpreter's budget per shader in lane-instructions\n"
               "                   (default: as diffcomp interp)\n"
+              "  --repeat N       run each shader N times on the same inputs and keep the\n"
+              "                   fastest run (default 1): steadier on a shared machine\n"
               "  --quads          also run each shader one quad at a time (N/4 runs of 4\n"
               "                   lanes, as a classic four-lane interpreter does) and print\n"
               "                   how many times faster the N-lane run is (CPU time)\n\n"
@@ -138,13 +140,45 @@ quad_runs(const struct tgsi_shader *s, uint64_t seed, uint32_t lanes, uint64_t m
    return cpu;
 }
 
-static void
-bench_one(const char *path, uint64_t seed, uint32_t lanes, uint64_t max_steps, bool quads,
-          struct bench_total *t)
+struct bench_opts {
+   uint64_t seed, max_steps;
+   uint32_t lanes, repeat;
+   bool quads;
+};
+
+/* Runs s on inputs drawn from the seed o->repeat times (the inputs are
+ * drawn again, untimed, before each run: a run updates buffers in place)
+ * and keeps the fastest wall and CPU time; *pe is the last run's env. */
+static enum tgsi_interp_status
+timed_runs(const struct tgsi_shader *s, const struct bench_opts *o, struct env **pe,
+           uint64_t *steps, double *dt, double *dc, struct diag_list *d)
 {
+   enum tgsi_interp_status st = TGSI_INTERP_OK;
+   *dt = *dc = INFINITY;
+   for (uint32_t r = 0; r < o->repeat && st == TGSI_INTERP_OK; r++) {
+      if (r) {
+         env_free(*pe);
+         *pe = diff_gen_inputs(s, o->seed, o->lanes, d);
+         if (!*pe)
+            return TGSI_INTERP_ENV;
+      }
+      struct tgsi_interp_opts io = {.max_steps = o->max_steps, .steps_out = steps};
+      double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+      st = tgsi_interp_run(s, *pe, &io, d);
+      *dt = fmin(*dt, clock_s(CLOCK_MONOTONIC) - t0);
+      *dc = fmin(*dc, clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0);
+   }
+   return st;
+}
+
+static void
+bench_one(const char *path, const struct bench_opts *bo, struct bench_total *t)
+{
+   uint64_t seed = bo->seed, max_steps = bo->max_steps;
+   bool quads = bo->quads;
    struct diag_list d = {0};
    struct tgsi_shader *s = bench_parse_tgsi(path);
-   struct env *e = s ? diff_gen_inputs(s, seed, lanes, &d) : NULL;
+   struct env *e = s ? diff_gen_inputs(s, seed, bo->lanes, &d) : NULL;
    if (!e) {
       print_diags(&d, stderr);
       diag_clear(&d);
@@ -153,10 +187,8 @@ bench_one(const char *path, uint64_t seed, uint32_t lanes, uint64_t max_steps, b
       return;
    }
    uint64_t steps = 0;
-   struct tgsi_interp_opts o = {.max_steps = max_steps, .steps_out = &steps};
-   double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-   enum tgsi_interp_status st = tgsi_interp_run(s, e, &o, &d);
-   double dt = clock_s(CLOCK_MONOTONIC) - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+   double dt, dc;
+   enum tgsi_interp_status st = timed_runs(s, bo, &e, &steps, &dt, &dc, &d);
    if (st != TGSI_INTERP_OK) {
       print_diags(&d, stderr);
       fprintf(stderr, "%s: %s: %s\n", prog_name, path, tgsi_interp_status_names[st]);
@@ -201,7 +233,7 @@ free_files(char **files, unsigned n)
 static int
 bench_interp(int argc, char **argv)
 {
-   uint64_t lanes = 65536, seed = 1, max_steps = 0;
+   uint64_t lanes = 65536, seed = 1, max_steps = 0, repeat = 1;
    bool quads = false;
    char **files = NULL;
    unsigned nfiles = 0, cap = 0;
@@ -220,6 +252,9 @@ bench_interp(int argc, char **argv)
       } else if (opt_value(argc, argv, &i, "--max-steps", &v)) {
          if (!v || !parse_u64(v, &max_steps) || !max_steps)
             rc = usage_error("--max-steps takes a positive count");
+      } else if (opt_value(argc, argv, &i, "--repeat", &v)) {
+         if (!v || !parse_u64(v, &repeat) || !repeat || repeat > 1000)
+            rc = usage_error("--repeat takes a count from 1 to 1000");
       } else if (!strcmp(argv[i], "--quads")) {
          quads = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -242,8 +277,9 @@ bench_interp(int argc, char **argv)
    struct bench_total t = {0};
    printf("bench interp: %u shaders, %llu invocations each, seed %llu\n", nfiles,
           (unsigned long long)lanes, (unsigned long long)seed);
+   struct bench_opts bo = {seed, max_steps, (uint32_t)lanes, (uint32_t)repeat, quads};
    for (unsigned k = 0; k < nfiles; k++) {
-      bench_one(files[k], seed, (uint32_t)lanes, max_steps, quads, &t);
+      bench_one(files[k], &bo, &t);
       free(files[k]);
    }
    free(files);

@@ -44,6 +44,9 @@ interp_cli(bench_interp "bench|interp|--invocations|256|${_fx}/e2e_basic.tgsi" 0
 interp_cli(bench_unknown "bench|frob" 2 ERR "usage: diffcomp bench")
 interp_cli(bench_emu_files "bench|emu|--invocations|64|--repeat|1|${_fx}/e2e_basic.tgsi" 0
            OUT "geomean a3xx   opt over 1 programs: [0-9]+ invocations/s")
+interp_cli(bench_interp_repeat "bench|interp|--invocations|64|--repeat|3|${_fx}/e2e_basic.tgsi" 0
+           OUT "geomean over 1 shaders")
+interp_cli(bench_interp_bad_repeat "bench|interp|--repeat|0" 2 ERR "--repeat takes")
 interp_cli(bench_interp_quads "bench|interp|--invocations|64|--quads|${_fx}/e2e_basic.tgsi" 0
            OUT "quads: the 64-lane run is [0-9.]+x faster than 16 quad runs")
 # bench compile compiles every shape at a small size on both paths of both
