@@ -34,6 +34,12 @@ SKIP_FILES = {
     "compiler/opt/opt_verify.c": "the per-rewrite verifier: a detector, not a transformation",
     "compiler/opt/conservative.c": "bisect's conservative variants: the check never runs them",
 }
+# Files used outside opt_compile (the emulator, the reference compiler, the
+# check's applicability): their mutants run the check without the program
+# filter.
+DIRECT = {"isa/delay.c", "isa/codec.c", "compiler/opt/opt_targets.c"}
+# The check's own code in tools/ (with the libraries, what reach depends on).
+CHECK_TOOLS = ["cmd_check.c", "inputs.c", "main.c", "tools.h"]
 # The optimizer's modes: default, and each inexact transform check --opt allows.
 MODES = ["default", "fuse-ffma", "inexact"]
 OPS = ["rel", "arith", "const", "del-stmt", "del-cond", "neg-cond", "swap-args", "logic"]
@@ -445,10 +451,13 @@ class Reach:
 
     def key(self):
         h = hashlib.sha1()
-        for pat in ("util", "isa", "emu", "compiler", "diff", "tools"):
-            for f in sorted(glob.glob(os.path.join(self.root, pat, "**", "*.[ch]"), recursive=True)):
-                h.update(f.encode())
-                h.update(open(f, "rb").read())
+        srcs = [f for pat in ("util", "isa", "emu", "compiler", "diff")
+                for f in sorted(glob.glob(os.path.join(self.root, pat, "**", "*.[ch]"),
+                                          recursive=True))]
+        srcs += [os.path.join(self.root, "tools", f) for f in CHECK_TOOLS]
+        for f in srcs:
+            h.update(os.path.relpath(f, self.root).encode())
+            h.update(open(f, "rb").read())
         for f in sorted(glob.glob(os.path.join(self.root, "isa", "models", "*.yaml"))):
             h.update(open(f, "rb").read())
         for f in self.shaders:
@@ -555,9 +564,9 @@ class Reach:
 # Running the check on a binary and classifying
 
 
-def check_args(a, files, baseline, jsonf, mode):
+def check_args(a, files, baseline, jsonf, mode, targets=None):
     args = ["check", *files, "--no-repro", "-q", "-j", str(a.jobs), "--timeout", str(a.timeout),
-            "--seed", str(a.check_seed), "--target", a.target]
+            "--seed", str(a.check_seed), "--target", targets or a.target]
     if jsonf:
         args += ["--json", jsonf]
     if mode and mode != "default":
@@ -569,10 +578,10 @@ def check_args(a, files, baseline, jsonf, mode):
     return args
 
 
-def run_check(exe, a, files, baseline, jsonf, wall, mode):
+def run_check(exe, a, files, baseline, jsonf, wall, mode, targets=None):
     t = time.time()
     try:
-        r = subprocess.run([exe, *check_args(a, files, baseline, jsonf, mode)],
+        r = subprocess.run([exe, *check_args(a, files, baseline, jsonf, mode, targets)],
                            capture_output=True, text=True, timeout=wall)
     except subprocess.TimeoutExpired:
         return {"rc": None, "kinds": ["hang"], "cases": 0, "seconds": time.time() - t}
@@ -598,6 +607,38 @@ def kill_signal(kinds):
         if k in kinds:
             return k
     return kinds[0] if kinds else None
+
+
+def digests(exe, a, files, mode, wall):
+    """{(shader, target): digest} of opt's programs (compile --digest), or
+    None when the run dies or hangs (a mutant's crash: the check sorts it)."""
+    args = [exe, "compile", "--digest", "--path", "opt", "--target", a.target, *files]
+    if mode != "default":
+        args += ["--opt", mode]
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, timeout=wall)
+    except subprocess.TimeoutExpired:
+        return None
+    out = {}
+    for ln in r.stdout.split("\n"):
+        f = ln.rsplit(" ", 3)
+        if len(f) == 4:
+            out[(f[0], f[1])] = f[3]
+    n = len(files) * len(a.target.split(","))
+    return out if r.returncode == 0 and len(out) == n else None
+
+
+def changed_cases(exe, a, files, mode, unmutated, wall):
+    """The shaders (and targets) whose opt program the mutant changes in
+    this mode: the only cases that can fail (the others compile to the same
+    programs and run the same). None: run them all."""
+    d = digests(exe, a, files, mode, wall)
+    if d is None:
+        return None
+    ch = [k for k, v in d.items() if unmutated.get(k) != v]
+    shaders = [f for f in files if any(k[0] == f for k in ch)]
+    targets = [t for t in a.target.split(",") if any(k[1] == t for k in ch)]
+    return shaders, ",".join(targets)
 
 
 def programs(exe, files, targets, modes):
@@ -652,6 +693,9 @@ def parse_args():
                    "that reach its line")
     p.add_argument("--no-reach", action="store_true",
                    help="no coverage build: run every mutant in every mode")
+    p.add_argument("--no-digest", action="store_true",
+                   help="run the check on every reaching shader, not only those whose opt "
+                   "program the mutant changes")
     p.add_argument("--equiv", action="store_true",
                    help="compare survivors' programs to flag likely-equivalent ones (slow)")
     p.add_argument("--json", metavar="FILE", help="write every mutant's result as JSON")
@@ -752,6 +796,11 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
         reach = Reach(root, a.cov_build, a, shaders, files, modes)
         reach.load(lambda s: print(s, flush=True))
     base = baselines(a, ref_exe, shaders, modes, scratch)
+    unmutated = None
+    if not a.no_digest:
+        unmutated = {m: digests(ref_exe, a, shaders, m, None) for m in modes}
+        if None in unmutated.values():
+            sys.exit("mutate: compile --digest failed on the unmutated build")
     ref_programs = None
     results, not_run = [], 0
     for mu in chosen:
@@ -772,10 +821,20 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
             results.append(res)
             print(line_of(res), flush=True)
             continue
-        res.update(status="survived", signal=None, seconds=0.0, cases=0, kinds=[])
+        res.update(status="survived", signal=None, seconds=0.0, cases=0, kinds=[], changed={})
         for mode, ss in where.items():
+            targets = None
+            if unmutated is not None and mu["file"] not in DIRECT:
+                t = time.time()
+                ch = changed_cases(b.exe, a, ss, mode, unmutated[mode], base[mode][1])
+                res["seconds"] += time.time() - t
+                if ch is not None:
+                    ss, targets = ch
+                    res["changed"][mode] = len(ss)
+                    if not ss:
+                        continue
             c = run_check(b.exe, a, ss, base[mode][0], os.path.join(scratch, "m.json"),
-                          base[mode][1], mode)
+                          base[mode][1], mode, targets)
             res["seconds"] += c["seconds"]
             k = kill_signal(c["kinds"])
             if k:
@@ -805,6 +864,9 @@ def line_of(r):
                 f"{r['seconds']:.1f} s)")
     eq = " [likely equivalent: no program changed]" if r.get("equivalent") else ""
     modes = ", ".join(f"{m} {n}" for m, n in r["reached"].items())
+    ch = r.get("changed", {})
+    if ch and len(ch) == len(r["reached"]):
+        modes += "; programs changed: " + ", ".join(f"{m} {n}" for m, n in ch.items())
     return f"  survived {where} (reached by: {modes}){eq}"
 
 
@@ -814,17 +876,25 @@ def tally(rs):
         t[k] = sum(1 for r in rs if r["status"] == k)
     t["runtime"] = sum(1 for r in rs if r["status"] == "killed" and r["signal"] not in STATIC)
     t["compile"] = t["killed"] - t["runtime"]
+    t["unchanged"] = sum(1 for r in rs if r["status"] == "survived" and unchanged(r))
     return t
+
+
+def unchanged(r):
+    """A survivor that changed no opt program in any mode reaching it."""
+    ch = r.get("changed", {})
+    return len(ch) == len(r["reached"]) and not any(ch.values())
 
 
 def summary(a, results, files, secs):
     pct = lambda x, n: f"{100.0 * x / n:.0f}%" if n else "-"
-    cols = ["mutants", "unreached", "build-failure", "killed", "runtime", "compile", "survived"]
+    cols = ["mutants", "unreached", "build-failure", "killed", "runtime", "compile", "survived",
+            "unchanged"]
     heads = ["mutants", "unreached", "no-build", "killed", "runtime", "compile", "survived",
-             "kill%", "run%"]
+             "unchanged", "kill%", "run%"]
     w = max([len(f) for f in files] + [5])
-    print(f"\nper file (killed = runtime + compile-time kills; rates over reached, built "
-          f"mutants; {secs / 60:.1f} min):")
+    print(f"\nper file (killed = runtime + compile-time kills; unchanged: survivors that "
+          f"change no opt program; rates over reached, built mutants; {secs / 60:.1f} min):")
     print(f"  {'file':<{w}} " + " ".join(f"{h:>9}" for h in heads))
     rows = [(f, tally([r for r in results if r["file"] == f])) for f in files]
     rows = [(f, t) for f, t in rows if t["mutants"]] + [("total", tally(results))]
@@ -845,6 +915,10 @@ def summary(a, results, files, secs):
     gaps = n + t["unreached"]
     print(f"counting unreached mutants as missed: killed {pct(t['killed'], gaps)}, "
           f"by a runtime signal {pct(t['runtime'], gaps)}")
+    m = n - t["unchanged"]
+    print(f"leaving out the {t['unchanged']} survivors that change no program (equivalent on "
+          f"these shaders): killed {pct(t['killed'], m)}, by a runtime signal "
+          f"{pct(t['runtime'], m)}")
     if by:
         print("  by signal: " + ", ".join(f"{k} {v}" for k, v in sorted(by.items())))
     modes = {}
