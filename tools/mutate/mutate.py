@@ -611,14 +611,15 @@ def kill_signal(kinds):
 
 def digests(exe, a, files, mode, wall):
     """{(shader, target): digest} of opt's programs (compile --digest), or
-    None when the run dies or hangs (a mutant's crash: the check sorts it)."""
+    None when the run dies (a mutant's crash: the check sorts it), or
+    "hang" past wall seconds."""
     args = [exe, "compile", "--digest", "--path", "opt", "--target", a.target, *files]
     if mode != "default":
         args += ["--opt", mode]
     try:
         r = subprocess.run(args, capture_output=True, text=True, timeout=wall)
     except subprocess.TimeoutExpired:
-        return None
+        return "hang"
     out = {}
     for ln in r.stdout.split("\n"):
         f = ln.rsplit(" ", 3)
@@ -633,8 +634,8 @@ def changed_cases(exe, a, files, mode, unmutated, wall):
     this mode: the only cases that can fail (the others compile to the same
     programs and run the same). None: run them all."""
     d = digests(exe, a, files, mode, wall)
-    if d is None:
-        return None
+    if d is None or d == "hang":
+        return d
     ch = [k for k, v in d.items() if unmutated.get(k) != v]
     shaders = [f for f in files if any(k[0] == f for k in ch)]
     targets = [t for t in a.target.split(",") if any(k[1] == t for k in ch)]
@@ -798,7 +799,11 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
     base = baselines(a, ref_exe, shaders, modes, scratch)
     unmutated = None
     if not a.no_digest:
-        unmutated = {m: digests(ref_exe, a, shaders, m, None) for m in modes}
+        unmutated, dwall = {}, {}
+        for m in modes:
+            t = time.time()
+            unmutated[m] = digests(ref_exe, a, shaders, m, None)
+            dwall[m] = max(60.0, 20 * (time.time() - t))
         if None in unmutated.values():
             sys.exit("mutate: compile --digest failed on the unmutated build")
     ref_programs = None
@@ -826,8 +831,11 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
             targets = None
             if unmutated is not None and mu["file"] not in DIRECT:
                 t = time.time()
-                ch = changed_cases(b.exe, a, ss, mode, unmutated[mode], base[mode][1])
+                ch = changed_cases(b.exe, a, ss, mode, unmutated[mode], dwall[mode])
                 res["seconds"] += time.time() - t
+                if ch == "hang":  # compiling alone ran 20 times past the unmutated build
+                    res.update(status="killed", signal="hang", mode=mode, kinds=["hang"])
+                    break
                 if ch is not None:
                     ss, targets = ch
                     res["changed"][mode] = len(ss)
