@@ -21,7 +21,9 @@
 
 struct compile_args {
    const char *file, *target, *path, *out;
-   bool stats, legacy, hex_bits;
+   const char **files; /* --digest: every shader given */
+   unsigned nfiles;
+   bool stats, legacy, hex_bits, digest;
    struct opt_options opt; /* --path opt only */
 };
 
@@ -64,8 +66,14 @@ static void
 compile_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp compile FILE.tgsi --target MODEL [--path PATH] [-o FILE]\n"
-              "                        [--stats] [--legacy] [--hex-bits]\n\n"
+              "                        [--stats] [--legacy] [--hex-bits]\n"
+              "       diffcomp compile --digest FILE.tgsi... --target LIST [options]\n\n"
               "Compiles the shader and prints the disassembly of the encoded program.\n\n"
+              "  --digest        for each shader, target of LIST and path (ref, opt), print\n"
+              "                  'FILE TARGET PATH DIGEST': a hash of the whole program\n"
+              "                  (code bytes and bindings), or the status of a failed\n"
+              "                  compile (refused, error); --path picks one path, and\n"
+              "                  the --path opt options apply\n"
               "  --target MODEL  ISA model name or path (a3xx, sm50, FILE.yaml)\n"
               "  --path PATH     compiler path (default ref):\n");
    for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
@@ -101,7 +109,6 @@ static int
 parse_args(int argc, char **argv, struct compile_args *a)
 {
    memset(a, 0, sizeof(*a));
-   a->path = "ref";
    a->opt.bisect_limit = -1;
    for (int i = 1; i < argc; i++) {
       const char *v, *arg = argv[i];
@@ -166,14 +173,22 @@ parse_args(int argc, char **argv, struct compile_args *a)
          a->legacy = true;
       } else if (!strcmp(arg, "--hex-bits")) {
          a->hex_bits = true;
+      } else if (!strcmp(arg, "--digest")) {
+         a->digest = true;
       } else if (arg[0] == '-' && arg[1]) {
          return usage_error("compile: unknown option '%s' (see --help)", arg);
-      } else if (a->file) {
-         return usage_error("compile: one shader at a time ('%s' and '%s')", a->file, arg);
       } else {
-         a->file = arg;
+         if (!a->files)
+            a->files = xcalloc((size_t)argc, sizeof(*a->files));
+         a->files[a->nfiles++] = arg;
+         a->file = a->files[0];
       }
    }
+   if (!a->path && !a->digest)
+      a->path = "ref";
+   if (a->nfiles > 1 && !a->digest)
+      return usage_error("compile: one shader at a time ('%s' and '%s'; or --digest)",
+                         a->files[0], a->files[1]);
    if (!a->file)
       return usage_error("compile: no shader given (see --help)");
    if (!a->target)
@@ -335,13 +350,85 @@ load_shader(const struct compile_args *a, struct diag_list *d)
    return s;
 }
 
+/* One line of --digest: the program's hash, or why there is none. */
+static void
+print_digest(const struct compile_args *a, const char *target, const char *path,
+             const struct tgsi_shader *s, const struct isa_model *m, compile_fn fn)
+{
+   struct diag_list d = {0};
+   struct emu_program prog = {0};
+   struct compile_stats st;
+   enum compile_status cs = fn(s, m, a, &prog, &st, &d);
+   char *text = NULL;
+   size_t len = 0;
+   FILE *f = cs == COMPILE_OK ? open_memstream(&text, &len) : NULL;
+   if (f) {
+      write_directives(f, s, m, &prog);
+      fclose(f);
+      uint64_t h = hash64(text, len, hash64(prog.code, prog.size, prog.gs_max_vertices));
+      printf("%s %s %s %016llx\n", a->file, target, path, (unsigned long long)h);
+   } else {
+      printf("%s %s %s %s\n", a->file, target, path,
+             cs == COMPILE_UNSUPPORTED ? "refused" : "error");
+   }
+   free(text);
+   diag_clear(&d);
+   emu_program_free(&prog);
+}
+
+/* --digest: every shader for every target by both paths, in one process
+ * (tools/mutate compares a mutant's programs with the unmutated ones). */
+static int
+cmd_compile_digest(struct compile_args *a)
+{
+   int ret = EXIT_OK;
+   char *list = xstrdup(a->target), *save = NULL;
+   for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      struct diag_list d = {0};
+      struct isa_model *m = NULL;
+      if (isa_open(t, &m, &d) != ISA_ERR_OK) {
+         print_diags(&d, stderr);
+         diag_clear(&d);
+         ret = EXIT_USAGE;
+         continue;
+      }
+      for (unsigned i = 0; i < a->nfiles; i++) {
+         a->file = a->files[i];
+         struct tgsi_shader *s = load_shader(a, &d);
+         if (!s) {
+            printf("%s %s - unreadable\n", a->file, t);
+            ret = EXIT_USAGE;
+         } else {
+            for (size_t k = 0; k < ARRAY_SIZE(paths); k++)
+               if (!a->path || !strcmp(a->path, paths[k].name))
+                  print_digest(a, t, paths[k].name, s, m, paths[k].fn);
+         }
+         tgsi_shader_free(s);
+         diag_clear(&d);
+      }
+      isa_close(m);
+   }
+   free(list);
+   return ret;
+}
+
 int
 cmd_compile(int argc, char **argv)
 {
    struct compile_args a;
    int rc = parse_args(argc, argv, &a);
-   if (rc)
+   if (rc) {
+      free(a.files);
       return rc < 0 ? EXIT_OK : rc;
+   }
+   if (a.digest) {
+      rc = a.path && !find_path(a.path)
+               ? usage_error("compile: unknown path '%s' (see --help)", a.path)
+               : cmd_compile_digest(&a);
+      free(a.files);
+      return rc;
+   }
+   free(a.files);
    compile_fn fn = find_path(a.path);
    if (!fn)
       return usage_error("compile: unknown path '%s' (see --help)", a.path);

@@ -16,6 +16,7 @@ sorted, then by position and operator) and a seeded SplitMix64 shuffle picks
 """
 import argparse
 import glob
+import hashlib
 import json
 import os
 import re
@@ -26,13 +27,26 @@ import sys
 import tempfile
 import time
 
-DEFAULT_FILES = ["compiler/opt/*.c", "isa/delay.c"]
-SKIP_FILES = {"compiler/opt/fault.c"}  # the fault registry: names only
+DEFAULT_FILES = ["compiler/opt/*.c", "isa/delay.c", "isa/codec.c"]
+# Files of compiler/opt that are not the optimizer the check tests.
+SKIP_FILES = {
+    "compiler/opt/fault.c": "the fault registry: names only",
+    "compiler/opt/opt_verify.c": "the per-rewrite verifier: a detector, not a transformation",
+    "compiler/opt/conservative.c": "bisect's conservative variants: the check never runs them",
+}
+# Files used outside opt_compile (the emulator, the reference compiler, the
+# check's applicability): their mutants run the check without the program
+# filter.
+DIRECT = {"isa/delay.c", "isa/codec.c", "compiler/opt/opt_targets.c"}
+# The check's own code in tools/ (with the libraries, what reach depends on).
+CHECK_TOOLS = ["cmd_check.c", "inputs.c", "main.c", "tools.h"]
+# The optimizer's modes: default, and each inexact transform check --opt allows.
+MODES = ["default", "fuse-ffma", "inexact"]
 OPS = ["rel", "arith", "const", "del-stmt", "del-cond", "neg-cond", "swap-args", "logic"]
 # Kill signals, the runtime ones first; the first present names the kill.
 RUNTIME = ["mismatch", "hazard", "illegal-encoding", "emu-error", "timeout", "crash",
-           "invariance", "hang"]
-STATIC = ["compile-error"]
+           "invariance", "nothing-compared", "hang"]
+STATIC = ["compile-error", "opt-refused"]
 
 # ---------------------------------------------------------------------------
 # Deterministic sampling
@@ -46,6 +60,28 @@ def splitmix64(state):
     return state, z ^ (z >> 31)
 
 
+def generated_seeds(check_seed, n):
+    """The seeds of check --generated N's shaders (gen:S): util/rng.c's
+    xoshiro256** seeded through splitmix64, first N draws mod 10^9."""
+    M = 0xFFFFFFFFFFFFFFFF
+    st, s = check_seed & M, []
+    for _ in range(4):
+        st, z = splitmix64(st)
+        s.append(z)
+    rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & M
+    out = []
+    for _ in range(n):
+        out.append(rotl(s[1] * 5 & M, 7) * 9 & M)
+        t = s[1] << 17 & M
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = rotl(s[3], 45)
+    return [r % 1000000000 for r in out]
+
+
 def sample(n_total, k, seed):
     idx = list(range(n_total))
     st = seed & 0xFFFFFFFFFFFFFFFF
@@ -53,7 +89,7 @@ def sample(n_total, k, seed):
         st, r = splitmix64(st)
         j = i + r % (n_total - i)
         idx[i], idx[j] = idx[j], idx[i]
-    return sorted(idx[:min(k, n_total)])
+    return idx[:min(k, n_total)]  # in draw order: a time-limited run is a sample too
 
 
 # ---------------------------------------------------------------------------
@@ -171,7 +207,8 @@ BINARY = re.compile(r"(?<= )(<<=|>>=|<=|>=|==|!=|<<|>>|\+=|-=|&&|\|\||[-+*/%<>&|
 REL_SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 ARITH_SWAP = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "*", "<<": ">>", ">>": "<<",
               "+=": "-=", "-=": "+=", "<<=": ">>=", ">>=": "<<="}
-LOGIC_SWAP = {"&&": "&", "||": "|", "&": "&&", "|": "||"}
+# && as & on two booleans changes nothing: the logical operators swap instead.
+LOGIC_SWAP = {"&&": "||", "||": "&&", "&": "|", "|": "&"}
 INT_LIT = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)(?![\w.])")
 CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "_Static_assert", "defined",
@@ -367,7 +404,7 @@ class Builder:
                 continue
             if a in ("-MT", "-MF", "-MQ"):
                 skip = 1
-            elif a in ("-MD", "-MMD", "-Werror"):
+            elif a in ("-MD", "-MMD", "-Werror") or a.startswith("-g"):
                 pass
             elif a == "-o":
                 out += ["-o", obj]
@@ -392,26 +429,160 @@ class Builder:
 
 
 # ---------------------------------------------------------------------------
+# Reach: which lines the unmutated check executes, per mode (a gcov build)
+
+
+class Reach:
+    """Which shaders execute which lines of the mutated files, per mode: a
+    --coverage build of diffcomp runs the unmutated check in process (-j 0:
+    workers leave with _exit and would drop their counts) on one group of
+    --reach-group shaders at a time, and gcov reads the counts after each.
+    A mutant then runs only in the modes, and on the shaders, that execute
+    its line: the others run exactly as unmutated (the check is
+    deterministic and a shader's inputs depend on its text and the seed
+    only), so they cannot kill it."""
+
+    def __init__(self, root, covbuild, a, shaders, files, modes):
+        self.root, self.dir = root, os.path.abspath(covbuild)
+        self.a, self.shaders, self.files, self.modes = a, shaders, files, modes
+        self.groups = [shaders[i:i + a.reach_group] for i in range(0, len(shaders), a.reach_group)]
+        self.lines = {}  # mode -> file -> {line: bit mask of the groups that run it}
+        self.code = {}  # file -> lines that hold code
+
+    def key(self):
+        h = hashlib.sha1()
+        srcs = [f for pat in ("util", "isa", "emu", "compiler", "diff")
+                for f in sorted(glob.glob(os.path.join(self.root, pat, "**", "*.[ch]"),
+                                          recursive=True))]
+        srcs += [os.path.join(self.root, "tools", f) for f in CHECK_TOOLS]
+        for f in srcs:
+            h.update(os.path.relpath(f, self.root).encode())
+            h.update(open(f, "rb").read())
+        for f in sorted(glob.glob(os.path.join(self.root, "isa", "models", "*.yaml"))):
+            h.update(open(f, "rb").read())
+        for f in self.shaders:
+            h.update(os.path.basename(f).encode())
+            h.update(open(f, "rb").read())
+        h.update(json.dumps([self.files, self.modes, self.a.reach_group,
+                             check_args(self.a, [], None, None, None)]).encode())
+        return h.hexdigest()
+
+    def load(self, log):
+        cache = os.path.join(self.dir, "mutate-reach.json")
+        key = self.key()
+        try:
+            d = json.load(open(cache))
+            if d.get("key") == key:
+                self.lines = {m: {f: {int(k): v for k, v in ls.items()} for f, ls in fs.items()}
+                              for m, fs in d["lines"].items()}
+                self.code = {f: set(ls) for f, ls in d["code"].items()}
+                log(f"reach: {cache} (cached)")
+                return
+        except (OSError, ValueError, KeyError):
+            pass
+        self.build(log)
+        objs = []
+        for rel in self.files:
+            o = glob.glob(os.path.join(self.dir, "CMakeFiles", "*", rel + ".o"))
+            if not o:
+                sys.exit(f"mutate: {rel}: no object in {self.dir}")
+            objs.append(o[0])
+        self.code = {f: set(ls) for f, ls in self.gcov(objs, code=True).items()}
+        for mode in self.modes:
+            t = time.time()
+            self.lines[mode] = {f: {} for f in self.files}
+            for gi, group in enumerate(self.groups):
+                for g in glob.glob(os.path.join(self.dir, "**", "*.gcda"), recursive=True):
+                    os.unlink(g)
+                args = check_args(self.a, group, None, None, mode)
+                args[args.index("-j") + 1] = "0"
+                r = subprocess.run([os.path.join(self.dir, "diffcomp"), *args],
+                                   capture_output=True, text=True)
+                if r.returncode not in (0, 1):
+                    sys.exit(f"mutate: the coverage build's check failed (exit {r.returncode}):"
+                             "\n" + r.stderr[-2000:])
+                for rel, ls in self.gcov(objs).items():
+                    for no in ls:
+                        self.lines[mode][rel][no] = self.lines[mode][rel].get(no, 0) | 1 << gi
+            log(f"reach: mode {mode}: {len(self.groups)} groups, {time.time() - t:.0f} s")
+        with open(cache + ".tmp", "w") as f:
+            json.dump({"key": key, "lines": self.lines,
+                       "code": {f: sorted(ls) for f, ls in self.code.items()}}, f)
+        os.replace(cache + ".tmp", cache)
+
+    def build(self, log):
+        if not os.path.exists(os.path.join(self.dir, "CMakeCache.txt")):
+            log(f"reach: configuring {self.dir} (gcc --coverage -O0)")
+            r = subprocess.run(["cmake", "-B", self.dir, "-DCMAKE_BUILD_TYPE=Debug",
+                                "-DCMAKE_C_COMPILER=gcc", "-DCMAKE_C_FLAGS=--coverage -O0"],
+                               cwd=self.root, capture_output=True, text=True)
+            if r.returncode:
+                sys.exit("mutate: cannot configure the coverage build:\n" + r.stderr[-2000:])
+        r = subprocess.run(["cmake", "--build", self.dir, "-j2", "--target", "diffcomp"],
+                           cwd=self.root, capture_output=True, text=True)
+        if r.returncode:
+            sys.exit("mutate: cannot build the coverage build:\n" + r.stdout[-2000:])
+
+    def gcov(self, objs, code=False):
+        """{file: [executed lines]} of the mutated files after one run; with
+        code, every line that holds code, executed or not."""
+        srcs = {os.path.realpath(os.path.join(self.root, f)): f for f in self.files}
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run(["gcov", "-t", *objs], cwd=tmp, capture_output=True, text=True)
+        out, mine = {}, None
+        for ln in r.stdout.split("\n"):
+            parts = ln.split(":", 2)
+            if len(parts) < 3:
+                continue
+            cnt, no = parts[0].strip(), parts[1].strip()
+            if no == "0":
+                if parts[2].startswith("Source:"):
+                    mine = srcs.get(os.path.realpath(parts[2][7:]))
+                continue
+            if mine and cnt != "-" and (code or cnt not in ("#####", "=====")):
+                out.setdefault(mine, []).append(int(no))
+        return out
+
+    def where(self, rel, line):
+        """{mode: shaders} that execute the mutated line (or the nearest line
+        above it that holds code: a continuation line holds none)."""
+        out = {}
+        for mode in self.modes:
+            ls = self.lines[mode].get(rel, {})
+            src_lines = self.code.get(rel, ())
+            for no in range(line, max(line - 40, 0), -1):
+                if no in ls or no in src_lines:
+                    mask = ls.get(no, 0)
+                    if mask:
+                        out[mode] = [s for gi, g in enumerate(self.groups) if mask >> gi & 1
+                                     for s in g]
+                    break
+        return out
+
+
+# ---------------------------------------------------------------------------
 # Running the check on a binary and classifying
 
 
-def check_args(a, files, baseline, jsonf):
+def check_args(a, files, baseline, jsonf, mode, targets=None):
     args = ["check", *files, "--no-repro", "-q", "-j", str(a.jobs), "--timeout", str(a.timeout),
-            "--seed", str(a.check_seed), "--target", a.target, "--json", jsonf]
-    if a.generated:
-        args += ["--generated", str(a.generated)]
+            "--seed", str(a.check_seed), "--target", targets or a.target]
+    if jsonf:
+        args += ["--json", jsonf]
+    if mode and mode != "default":
+        args += ["--opt", mode]
     if a.invocations:
         args += ["--invocations", str(a.invocations)]
     if baseline:
-        args += ["--baseline", baseline]
+        args += ["--baseline", baseline, "--max-failures", str(a.max_failures)]
     return args
 
 
-def run_check(exe, a, files, baseline, jsonf, wall):
+def run_check(exe, a, files, baseline, jsonf, wall, mode, targets=None):
     t = time.time()
     try:
-        r = subprocess.run([exe, *check_args(a, files, baseline, jsonf)], capture_output=True,
-                           text=True, timeout=wall)
+        r = subprocess.run([exe, *check_args(a, files, baseline, jsonf, mode, targets)],
+                           capture_output=True, text=True, timeout=wall)
     except subprocess.TimeoutExpired:
         return {"rc": None, "kinds": ["hang"], "cases": 0, "seconds": time.time() - t}
     kinds, cases = {}, 0
@@ -438,13 +609,47 @@ def kill_signal(kinds):
     return kinds[0] if kinds else None
 
 
-def programs(exe, files, targets):
+def digests(exe, a, files, mode, wall):
+    """{(shader, target): digest} of opt's programs (compile --digest), or
+    None when the run dies (a mutant's crash: the check sorts it), or
+    "hang" past wall seconds."""
+    args = [exe, "compile", "--digest", "--path", "opt", "--target", a.target, *files]
+    if mode != "default":
+        args += ["--opt", mode]
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, timeout=wall)
+    except subprocess.TimeoutExpired:
+        return "hang"
+    out = {}
+    for ln in r.stdout.split("\n"):
+        f = ln.rsplit(" ", 3)
+        if len(f) == 4:
+            out[(f[0], f[1])] = f[3]
+    n = len(files) * len(a.target.split(","))
+    return out if r.returncode == 0 and len(out) == n else None
+
+
+def changed_cases(exe, a, files, mode, unmutated, wall):
+    """The shaders (and targets) whose opt program the mutant changes in
+    this mode: the only cases that can fail (the others compile to the same
+    programs and run the same). None: run them all."""
+    d = digests(exe, a, files, mode, wall)
+    if d is None or d == "hang":
+        return d
+    ch = [k for k, v in d.items() if unmutated.get(k) != v]
+    shaders = [f for f in files if any(k[0] == f for k in ch)]
+    targets = [t for t in a.target.split(",") if any(k[1] == t for k in ch)]
+    return shaders, ",".join(targets)
+
+
+def programs(exe, files, targets, modes):
     """Every program both compilers emit for the files: the equivalence key."""
     out = []
     for f in files:
         for t in targets:
-            for path in ("opt", "ref"):
-                r = subprocess.run([exe, "compile", f, "--target", t, "--path", path],
+            for path, mode in [("ref", "default")] + [("opt", m) for m in modes]:
+                extra = ["--opt", mode] if mode != "default" else []
+                r = subprocess.run([exe, "compile", f, "--target", t, "--path", path, *extra],
                                    capture_output=True, text=True)
                 out.append((r.returncode, r.stdout))
     return out
@@ -461,7 +666,7 @@ def parse_args():
     p.add_argument("shaders", nargs="*", help="TGSI files to check (default captures/*.tgsi)")
     p.add_argument("--build", default="build", help="a configured, built build directory")
     p.add_argument("--files", nargs="+", metavar="GLOB",
-                   help="source files to mutate (default compiler/opt/*.c isa/delay.c)")
+                   help="source files to mutate (default " + " ".join(DEFAULT_FILES) + ")")
     p.add_argument("--ops", default=",".join(OPS), help="operators (default: all): " + ",".join(OPS))
     p.add_argument("--sample", type=int, default=0, help="check N mutants chosen by --seed (0: all)")
     p.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
@@ -471,15 +676,32 @@ def parse_args():
     p.add_argument("--generated", type=int, default=0, help="also check N generated shaders")
     p.add_argument("--check-seed", type=int, default=1, help="the check's --seed (default 1)")
     p.add_argument("--invocations", type=int, default=0, help="the check's --invocations")
-    p.add_argument("--target", default="a3xx,sm50", help="targets (default a3xx,sm50)")
+    p.add_argument("--target", default="a3xx,sm50,gfx9,agx",
+                   help="targets (default a3xx,sm50,gfx9,agx)")
+    p.add_argument("--modes", default=",".join(MODES),
+                   help="the optimizer's modes to check, in order: default (no --opt) or a "
+                   "check --opt value (default " + ",".join(MODES) + ")")
     p.add_argument("-j", "--jobs", type=int, default=2, help="the check's workers (default 2)")
     p.add_argument("--timeout", type=int, default=30,
                    help="seconds per case before the check calls it a timeout (default 30)")
-    p.add_argument("--no-equiv", action="store_true",
-                   help="do not compare survivors' programs to flag likely-equivalent ones")
+    p.add_argument("--max-failures", type=int, default=4, metavar="N",
+                   help="a mutant's check stops after N new failures (default 4)")
+    p.add_argument("--cov-build", default="build-cov", metavar="DIR",
+                   help="the gcov build that finds unreached mutants (default build-cov; "
+                   "configured and built when missing)")
+    p.add_argument("--reach-group", type=int, default=4, metavar="N",
+                   help="shaders per coverage run (default 4): a mutant runs on the groups "
+                   "that reach its line")
+    p.add_argument("--no-reach", action="store_true",
+                   help="no coverage build: run every mutant in every mode")
+    p.add_argument("--no-digest", action="store_true",
+                   help="run the check on every reaching shader, not only those whose opt "
+                   "program the mutant changes")
+    p.add_argument("--equiv", action="store_true",
+                   help="compare survivors' programs to flag likely-equivalent ones (slow)")
     p.add_argument("--json", metavar="FILE", help="write every mutant's result as JSON")
     p.add_argument("--min-kill-rate", type=float, default=0.0,
-                   help="exit 1 when fewer of the counted mutants are killed (0..1)")
+                   help="exit 1 when fewer of the reached mutants are killed (0..1)")
     p.add_argument("--time-limit", type=float, default=0, metavar="SEC",
                    help="start no new mutant after SEC seconds; summarize those done")
     p.add_argument("--keep", action="store_true", help="keep the scratch directory")
@@ -491,7 +713,7 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     os.chdir(root)
     pats = a.files or DEFAULT_FILES
-    files = sorted({f for p in pats for f in glob.glob(p)} - SKIP_FILES)
+    files = sorted({f for p in pats for f in glob.glob(p)} - set(SKIP_FILES))
     if not files:
         sys.exit("mutate: no source file matches " + " ".join(pats))
     ops = a.ops.split(",")
@@ -514,13 +736,15 @@ def main():
         return 0
     print(f"mutants: {len(allm)} in {len(files)} files, {len(chosen)} chosen (seed {a.seed})")
     if a.list:
-        for mu in chosen:
+        for mu in sorted(chosen, key=lambda m: m["id"]):
             print(f"  #{mu['id']:<5} {mu['file']}:{mu['line']}: {mu['op']}: {mu['desc']}")
         return 0
     shaders = a.shaders or sorted(glob.glob("captures/*.tgsi"))
+    modes = a.modes.split(",")
     scratch = tempfile.mkdtemp(prefix="dc-mutate-")
     try:
-        return campaign(a, root, chosen, shaders, scratch)
+        shaders = shaders + write_generated(a, scratch)
+        return campaign(a, root, files, chosen, shaders, modes, scratch)
     finally:
         if a.keep:
             print(f"scratch kept: {scratch}")
@@ -528,88 +752,206 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def campaign(a, root, chosen, shaders, scratch):
+def write_generated(a, scratch):
+    """check --generated N's shaders as files (gen_S.tgsi), so that a mutant
+    can run on the ones that reach its line."""
+    exe = os.path.join(os.path.abspath(a.build), "diffcomp")
+    out = []
+    for seed in generated_seeds(a.check_seed, a.generated):
+        f = os.path.join(scratch, "gen", f"gen_{seed}.tgsi")
+        os.makedirs(os.path.dirname(f), exist_ok=True)
+        r = subprocess.run([exe, "gen", "--seed", str(seed), "-o", f], capture_output=True,
+                           text=True)
+        if r.returncode:
+            sys.exit(f"mutate: diffcomp gen --seed {seed}: " + r.stderr.strip())
+        out.append(f)
+    return out
+
+
+def baselines(a, ref_exe, shaders, modes, scratch):
+    """The unmutated check once per mode: its failures are the baseline."""
+    out = {}
+    for mode in modes:
+        base = os.path.join(scratch, f"baseline-{mode}.yaml")
+        jsonf = os.path.join(scratch, "base.json")
+        t = time.time()
+        r = subprocess.run([ref_exe, *check_args(a, shaders, None, jsonf, mode),
+                            "--write-baseline", base], capture_output=True, text=True)
+        secs = time.time() - t
+        if r.returncode not in (0, 1):
+            sys.stderr.write(r.stdout + r.stderr)
+            sys.exit(f"mutate: the unmutated check failed to run in mode {mode} "
+                     f"(exit {r.returncode})")
+        fail = json.load(open(jsonf))["summary"]["fail"]
+        print(f"unmutated check, mode {mode}: {secs:.1f} s, {fail} failing cases (baselined)")
+        out[mode] = (base, max(120.0, 20 * secs))
+    return out
+
+
+def campaign(a, root, files, chosen, shaders, modes, scratch):
     b = Builder(root, a.build, scratch)
     ref_exe = os.path.join(b.build, "diffcomp")
-    baseline = os.path.join(scratch, "baseline.yaml")
-    ca = check_args(a, shaders, None, os.path.join(scratch, "base.json"))
-    t = time.time()
-    r = subprocess.run([ref_exe, *ca, "--write-baseline", baseline], capture_output=True,
-                       text=True)
-    base_s = time.time() - t
-    if r.returncode not in (0, 1):
-        sys.stderr.write(r.stdout + r.stderr)
-        sys.exit(f"mutate: the unmutated check failed to run (exit {r.returncode})")
-    base_fail = json.load(open(os.path.join(scratch, "base.json")))["summary"]["fail"]
-    print(f"unmutated check: {base_s:.1f} s, {base_fail} failing cases (baselined)")
-    wall = max(120.0, 20 * base_s)
-    targets = a.target.split(",")
-    ref_programs = None
-    results = []
     t_start = time.time()
+    reach = None
+    if not a.no_reach:
+        reach = Reach(root, a.cov_build, a, shaders, files, modes)
+        reach.load(lambda s: print(s, flush=True))
+    base = baselines(a, ref_exe, shaders, modes, scratch)
+    unmutated = None
+    if not a.no_digest:
+        unmutated, dwall = {}, {}
+        for m in modes:
+            t = time.time()
+            unmutated[m] = digests(ref_exe, a, shaders, m, None)
+            dwall[m] = max(60.0, 20 * (time.time() - t))
+        if None in unmutated.values():
+            sys.exit("mutate: compile --digest failed on the unmutated build")
+    ref_programs = None
+    results, not_run = [], 0
     for mu in chosen:
+        res = dict(mu)
+        where = reach.where(mu["file"], mu["line"]) if reach else {m: shaders for m in modes}
+        res["reached"] = {m: len(ss) for m, ss in where.items()}
+        if not where:
+            res["status"] = "unreached"
+            results.append(res)
+            continue
         if a.time_limit and time.time() - t_start > a.time_limit:
-            print(f"time limit: {len(results)} of {len(chosen)} mutants checked")
-            break
+            not_run += 1
+            continue
         src = open(mu["file"], encoding="utf-8").read()
         ok, why = b.compile(mu["file"], apply(src, mu))
-        res = dict(mu)
         if not ok:
             res.update(status="build-failure", why=why)
-        else:
-            c = run_check(b.exe, a, shaders, baseline, os.path.join(scratch, "m.json"), wall)
-            res.update(c)
+            results.append(res)
+            print(line_of(res), flush=True)
+            continue
+        res.update(status="survived", signal=None, seconds=0.0, cases=0, kinds=[], changed={})
+        for mode, ss in where.items():
+            targets = None
+            if unmutated is not None and mu["file"] not in DIRECT:
+                t = time.time()
+                ch = changed_cases(b.exe, a, ss, mode, unmutated[mode], dwall[mode])
+                res["seconds"] += time.time() - t
+                if ch == "hang":  # compiling alone ran 20 times past the unmutated build
+                    res.update(status="killed", signal="hang", mode=mode, kinds=["hang"])
+                    break
+                if ch is not None:
+                    ss, targets = ch
+                    res["changed"][mode] = len(ss)
+                    if not ss:
+                        continue
+            c = run_check(b.exe, a, ss, base[mode][0], os.path.join(scratch, "m.json"),
+                          base[mode][1], mode, targets)
+            res["seconds"] += c["seconds"]
             k = kill_signal(c["kinds"])
-            res["status"] = "killed" if k else "survived"
-            res["signal"] = k
-            if not k and not a.no_equiv:
-                if ref_programs is None:
-                    ref_programs = programs(ref_exe, shaders, targets)
-                res["equivalent"] = programs(b.exe, shaders, targets) == ref_programs
+            if k:
+                res.update(status="killed", signal=k, mode=mode, cases=c["cases"],
+                           kinds=c["kinds"])
+                break
+        if res["status"] == "survived" and a.equiv:
+            if ref_programs is None:
+                ref_programs = programs(ref_exe, shaders, a.target.split(","), modes)
+            res["equivalent"] = programs(b.exe, shaders, a.target.split(","),
+                                         modes) == ref_programs
         results.append(res)
         print(line_of(res), flush=True)
-    return summary(a, results)
+    if not_run:
+        print(f"time limit: {not_run} reached mutants not run")
+    return summary(a, results, files, time.time() - t_start)
 
 
 def line_of(r):
     where = f"#{r['id']:<5} {r['file']}:{r['line']}: {r['op']}: {r['desc']}"
     if r["status"] == "build-failure":
-        return f"  build-failure  {where}"
+        return f"  build-failure          {where}"
+    if r["status"] == "unreached":
+        return f"  unreached              {where}"
     if r["status"] == "killed":
-        return f"  killed {r['signal']:<16} {where} ({r['cases']} cases, {r['seconds']:.1f} s)"
+        return (f"  killed {r['signal']:<16} {where} ({r['mode']}, {r['cases']} cases, "
+                f"{r['seconds']:.1f} s)")
     eq = " [likely equivalent: no program changed]" if r.get("equivalent") else ""
-    return f"  survived              {where}{eq}"
+    modes = ", ".join(f"{m} {n}" for m, n in r["reached"].items())
+    ch = r.get("changed", {})
+    if ch and len(ch) == len(r["reached"]):
+        modes += "; programs changed: " + ", ".join(f"{m} {n}" for m, n in ch.items())
+    return f"  survived {where} (reached by: {modes}){eq}"
 
 
-def summary(a, results):
-    killed = [r for r in results if r["status"] == "killed"]
-    surv = [r for r in results if r["status"] == "survived"]
-    built = len(killed) + len(surv)
-    eq = [r for r in surv if r.get("equivalent")]
-    runtime = [r for r in killed if r["signal"] in RUNTIME]
+def tally(rs):
+    t = {"mutants": len(rs)}
+    for k in ("unreached", "build-failure", "killed", "survived"):
+        t[k] = sum(1 for r in rs if r["status"] == k)
+    t["runtime"] = sum(1 for r in rs if r["status"] == "killed" and r["signal"] not in STATIC)
+    t["compile"] = t["killed"] - t["runtime"]
+    t["unchanged"] = sum(1 for r in rs if r["status"] == "survived" and unchanged(r))
+    return t
+
+
+def unchanged(r):
+    """A survivor that changed no opt program in any mode reaching it."""
+    ch = r.get("changed", {})
+    return len(ch) == len(r["reached"]) and not any(ch.values())
+
+
+def summary(a, results, files, secs):
+    pct = lambda x, n: f"{100.0 * x / n:.0f}%" if n else "-"
+    cols = ["mutants", "unreached", "build-failure", "killed", "runtime", "compile", "survived",
+            "unchanged"]
+    heads = ["mutants", "unreached", "no-build", "killed", "runtime", "compile", "survived",
+             "unchanged", "kill%", "run%"]
+    w = max([len(f) for f in files] + [5])
+    print(f"\nper file (killed = runtime + compile-time kills; unchanged: survivors that "
+          f"change no opt program; rates over reached, built mutants; {secs / 60:.1f} min):")
+    print(f"  {'file':<{w}} " + " ".join(f"{h:>9}" for h in heads))
+    rows = [(f, tally([r for r in results if r["file"] == f])) for f in files]
+    rows = [(f, t) for f, t in rows if t["mutants"]] + [("total", tally(results))]
+    for f, t in rows:
+        n = t["killed"] + t["survived"]
+        print(f"  {f:<{w}} " + " ".join(f"{t[c]:>9}" for c in cols)
+              + f" {pct(t['killed'], n):>9} {pct(t['runtime'], n):>9}")
+    t = tally(results)
+    n = t["killed"] + t["survived"]
     by = {}
-    for r in killed:
-        by[r["signal"]] = by.get(r["signal"], 0) + 1
-    print(f"\nmutants: {len(results)} checked, {len(results) - built} build failures "
-          f"(not counted), {built} counted")
-    pct = lambda x, n: f"{100.0 * x / n:.1f}%" if n else "n/a"
-    print(f"killed: {len(killed)} of {built} ({pct(len(killed), built)}); by a runtime signal "
-          f"{len(runtime)} ({pct(len(runtime), built)})")
+    for r in results:
+        if r["status"] == "killed":
+            by[r["signal"]] = by.get(r["signal"], 0) + 1
+    print(f"\nmutants: {len(results)} ({t['unreached']} unreached by any mode: coverage gaps, "
+          f"not run), {t['build-failure']} build failures (not counted)")
+    print(f"killed: {t['killed']} of {n} reached ({pct(t['killed'], n)}); by a runtime signal "
+          f"{t['runtime']} ({pct(t['runtime'], n)}), at compile time {t['compile']}")
+    gaps = n + t["unreached"]
+    print(f"counting unreached mutants as missed: killed {pct(t['killed'], gaps)}, "
+          f"by a runtime signal {pct(t['runtime'], gaps)}")
+    m = n - t["unchanged"]
+    print(f"leaving out the {t['unchanged']} survivors that change no program (equivalent on "
+          f"these shaders): killed {pct(t['killed'], m)}, by a runtime signal "
+          f"{pct(t['runtime'], m)}")
     if by:
         print("  by signal: " + ", ".join(f"{k} {v}" for k, v in sorted(by.items())))
-    ne = built - len(eq)
-    if not a.no_equiv:
-        print(f"likely equivalent survivors: {len(eq)}; kill rate of the rest: "
-              f"{pct(len(killed), ne)} (runtime signals {pct(len(runtime), ne)})")
+    modes = {}
+    for r in results:
+        if r["status"] == "killed":
+            modes[r["mode"]] = modes.get(r["mode"], 0) + 1
+    if modes:
+        print("  by mode: " + ", ".join(f"{k} {v}" for k, v in modes.items()))
+    surv = [r for r in results if r["status"] == "survived"]
     if surv:
-        print("survivors:")
-        for r in surv:
+        print("survivors (reached in the modes named):")
+        for r in sorted(surv, key=lambda r: r["id"]):
             print(line_of(r))
+    gap = [r for r in results if r["status"] == "unreached"]
+    if gap:
+        print("unreached (no mode's check executes the line):")
+        for f in files:
+            ls = sorted({r["line"] for r in gap if r["file"] == f})
+            if ls:
+                print(f"  {f}: lines {', '.join(map(str, ls))}")
     if a.json:
         with open(a.json + ".tmp", "w") as f:
             json.dump(results, f, indent=1)
         os.replace(a.json + ".tmp", a.json)
-    rate = len(killed) / ne if ne else 1.0
+    rate = t["killed"] / n if n else 1.0
     return 1 if rate < a.min_kill_rate else 0
 
 

@@ -221,6 +221,7 @@ if(Python3_FOUND)
   add_test(NAME mutate_smoke
            COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
                    --files compiler/opt/opt_copyprop.c --sample 3 --seed 1 -j 1
+                   --no-reach --modes default --target a3xx,sm50
                    --min-kill-rate 0.5 captures/vs_mvp_basic.tgsi captures/fs_pbr_metal_rough.tgsi
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(mutate_smoke PROPERTIES PASS_REGULAR_EXPRESSION "killed: [1-9][0-9]* of 3"
@@ -242,3 +243,14 @@ cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
          0 OUT "gfx9 +9 +8 +0 +0 +1 +0\n.*unsupported: 1\n")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tool.cmake)
+
+# compile --digest (tools/mutate's program filter): one line per shader,
+# target and path; several shaders need --digest.
+cli_test(cli_compile_digest
+         "compile|--digest|captures/vs_mvp_basic.tgsi|captures/fs_phong.tgsi|--target|a3xx,sm50"
+         0 OUT "vs_mvp_basic.tgsi a3xx ref [0-9a-f]+\ncaptures/vs_mvp_basic.tgsi a3xx opt [0-9a-f]+\n.*captures/fs_phong.tgsi sm50 opt [0-9a-f]+\n$")
+cli_test(cli_compile_digest_path
+         "compile|--digest|captures/fs_phong.tgsi|--target|gfx9|--path|opt" 0
+         OUT "^captures/fs_phong.tgsi gfx9 opt (refused|[0-9a-f]+)\n$")
+cli_test(cli_compile_two_files "compile|captures/vs_mvp_basic.tgsi|captures/fs_phong.tgsi|--target|a3xx"
+         2 ERR "one shader at a time")
