@@ -230,8 +230,9 @@ g9_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
    default:
       ref_unsupported(c, "%s",
                       op == REF_P_FSIN || op == REF_P_FCOS
-                          ? "the gfx9 model has no v_sin_f32/v_cos_f32 (they take revolutions)"
-                          : "no gfx9 instruction in the model for this operation (v_ffbh)");
+                          ? "the gfx9 reference has no SIN/COS expansion (v_sin_f32 and "
+                            "v_cos_f32 take revolutions)"
+                          : "the gfx9 reference has no expansion for this operation");
       return d;
    }
 }
@@ -379,6 +380,7 @@ g9_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_KILL:
       emit(c, "s_mov_b64", EXEC, ref_imm(0), ref_imm(0), ref_imm(0));
       return true;
+   case TGSI_OP_KIL:       /* the legacy name of KILL_IF */
    case TGSI_OP_KILL_IF: { /* any of the four components < 0 */
       unsigned any = ref_imm_reg(c, 0), zero = ref_imm_reg(c, 0);
       for (unsigned ch = 0; ch < 4; ch++)

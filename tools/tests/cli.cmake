@@ -96,12 +96,15 @@ foreach(line IN LISTS _bad_lines)
   set(maxerr 1000000)
   set(xfail FALSE)
   set(workers_only OFF)
+  set(check_target "")
   string(REPLACE " " ";" flags "${flags}")
   foreach(fl IN LISTS flags)
     if(fl STREQUAL "xfail")
       set(xfail TRUE)
     elseif(fl STREQUAL "check=workers")
       set(workers_only ON)
+    elseif(fl MATCHES "^check-target=([a-z0-9]+)$")
+      set(check_target ${CMAKE_MATCH_1})
     elseif(fl MATCHES "^timeout=([0-9]+)$")
       set(timeout ${CMAKE_MATCH_1})
     elseif(fl MATCHES "^maxerr=([0-9]+)$")
@@ -154,7 +157,7 @@ foreach(line IN LISTS _bad_lines)
            COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DSRC=${CMAKE_SOURCE_DIR}
                    -DWORK=${CMAKE_BINARY_DIR}/bad/${name}_check -DNAME=${name} -DMODE=check
                    -DARGS=${input} -DTIMEOUT=${timeout} -DMAXERR=${maxerr}
-                   -DCHECK_WORKERS_ONLY=${workers_only}
+                   -DCHECK_WORKERS_ONLY=${workers_only} -DCHECK_TARGET=${check_target}
                    -P ${CMAKE_CURRENT_LIST_DIR}/run_bad.cmake)
   math(EXPR ctest_timeout "2 * ${timeout} + 60")
   set_tests_properties(bad_${name}_check PROPERTIES TIMEOUT ${ctest_timeout} LABELS bad)
