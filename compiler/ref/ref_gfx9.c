@@ -227,6 +227,17 @@ g9_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
       emit(c, "v_lshrrev_b32_e32", R(d), R(t), ref_imm(24), R(0));
       return d;
    }
+   case REF_P_IMSB: /* the highest bit of a ^ (a >> 31), as UMSB */
+      t = g9_prim(c, REF_P_ASHR, a, ref_imm_reg(c, 31), 0);
+      return g9_prim(c, REF_P_UMSB, g9_prim(c, REF_P_XOR, a, t, 0), 0, 0);
+   case REF_P_UMSB: { /* 31 - v_ffbh_u32, and -1 for 0 (v_ffbh_u32 gives ~0) */
+      t = ref_tmp(c);
+      emit(c, "v_ffbh_u32_e32", R(t), R(a), R(0), R(0));
+      unsigned x = g9_prim(c, REF_P_ISUB, ref_imm_reg(c, 31), t, 0);
+      vopc(c, "v_cmp_ne_u32_e32", ref_imm(0), a);
+      emit(c, "v_cndmask_b32_e32", R(d), R(ref_imm_reg(c, 0xffffffffu)), R(x), R(0));
+      return d;
+   }
    default:
       ref_unsupported(c, "%s",
                       op == REF_P_FSIN || op == REF_P_FCOS

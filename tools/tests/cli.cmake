@@ -241,5 +241,5 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)
 # interpreter; demote.tgsi needs derivatives, which both refuse.
 cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
-         0 OUT "gfx9 +9 +6 +0 +0 +1 +2\n.*unsupported: 1, opt-not-applicable: 2")
+         0 OUT "gfx9 +10 +6 +0 +0 +1 +3\n.*unsupported: 1, opt-not-applicable: 3")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tool.cmake)
