@@ -16,26 +16,16 @@ tgsi_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp tgsi [--legacy] [--hex-bits] [--check] FILE|DIR|@LIST...\n"
               "       diffcomp tgsi --bench[=N]\n\n"
-              "Parses each TGSI file and prints it in canonical form. A directory stands\n"
-              "for its *.tgsi files (sorted); @LIST for the paths in file LIST.\n\n"
+              "Parses each TGSI file and prints it in canonical form: today's TGSI, with\n"
+              "the older forms (RES, IMMX, TEMPX, ...) and opcodes removed from Mesa\n"
+              "(SUB, XPD, KIL, ...) rewritten. A directory stands for its *.tgsi files\n"
+              "(sorted); @LIST for the paths in file LIST.\n\n"
               "  --legacy     accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits   read FLT32 0x3f800000 as a bit pattern (virgl, Mesa <= 21)\n"
               "  --check      only report errors and warnings, print nothing else\n"
               "  --bench[=N]  time parse and print of a generated N-instruction shader\n"
               "               (default 100000)\n\n"
               "Exit status: 0 all files parsed, 2 a file had an error or bad usage.\n");
-}
-
-/* Whether the shader still holds an opcode removed from Mesa (SUB, KIL,
- * ...): it is printed as written, under a dialect line, so the text reads
- * back the same way without a detection note. */
-static bool
-uses_removed_opcode(const struct tgsi_shader *s)
-{
-   for (unsigned i = 0; i < s->ninsns; i++)
-      if (tgsi_op_info[s->insns[i].op].flags & TGSI_OPF_LEGACY)
-         return true;
-   return false;
 }
 
 /* Returns false if the file could not be read or had an error. */
@@ -46,11 +36,9 @@ tgsi_one(const char *path, const struct tgsi_parse_opts *opts, bool check, bool 
    struct tgsi_shader *s = tgsi_parse_file(path, opts, &diags);
    print_diags(&diags, stderr);
    if (s && !check) {
-      char *out = tgsi_print(s);
+      char *out = tgsi_print_modern(s);
       if (header)
          printf("# %s\n", path);
-      if (uses_removed_opcode(s))
-         printf("# dialect: legacy\n");
       fputs(out, stdout);
       free(out);
    }

@@ -227,11 +227,23 @@ g9_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
       emit(c, "v_lshrrev_b32_e32", R(d), R(t), ref_imm(24), R(0));
       return d;
    }
+   case REF_P_IMSB: /* the highest bit of a ^ (a >> 31), as UMSB */
+      t = g9_prim(c, REF_P_ASHR, a, ref_imm_reg(c, 31), 0);
+      return g9_prim(c, REF_P_UMSB, g9_prim(c, REF_P_XOR, a, t, 0), 0, 0);
+   case REF_P_UMSB: { /* 31 - v_ffbh_u32, and -1 for 0 (v_ffbh_u32 gives ~0) */
+      t = ref_tmp(c);
+      emit(c, "v_ffbh_u32_e32", R(t), R(a), R(0), R(0));
+      unsigned x = g9_prim(c, REF_P_ISUB, ref_imm_reg(c, 31), t, 0);
+      vopc(c, "v_cmp_ne_u32_e32", ref_imm(0), a);
+      emit(c, "v_cndmask_b32_e32", R(d), R(ref_imm_reg(c, 0xffffffffu)), R(x), R(0));
+      return d;
+   }
    default:
       ref_unsupported(c, "%s",
                       op == REF_P_FSIN || op == REF_P_FCOS
-                          ? "the gfx9 model has no v_sin_f32/v_cos_f32 (they take revolutions)"
-                          : "no gfx9 instruction in the model for this operation (v_ffbh)");
+                          ? "the gfx9 reference has no SIN/COS expansion (v_sin_f32 and "
+                            "v_cos_f32 take revolutions)"
+                          : "the gfx9 reference has no expansion for this operation");
       return d;
    }
 }
@@ -379,6 +391,7 @@ g9_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_KILL:
       emit(c, "s_mov_b64", EXEC, ref_imm(0), ref_imm(0), ref_imm(0));
       return true;
+   case TGSI_OP_KIL:       /* the legacy name of KILL_IF */
    case TGSI_OP_KILL_IF: { /* any of the four components < 0 */
       unsigned any = ref_imm_reg(c, 0), zero = ref_imm_reg(c, 0);
       for (unsigned ch = 0; ch < 4; ch++)

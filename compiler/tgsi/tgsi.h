@@ -378,6 +378,11 @@ bool tgsi_decl_equal(const struct tgsi_decl *a, const struct tgsi_decl *b);
 /* Names of the values a property kind takes (NULL for TGSI_PROPK_UINT). */
 const char *const *tgsi_prop_value_names(enum tgsi_prop_kind kind, unsigned *count);
 
+/* tgsi_modern.c */
+/* The canonical text with each removed opcode rewritten into today's
+ * opcodes, computing the same values bit for bit. Caller frees. */
+char *tgsi_print_modern(const struct tgsi_shader *s);
+
 /* ------------------------------------------------------------------ */
 /* The golden interpreter                                               */
 

@@ -1292,6 +1292,10 @@ exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       FOR r[i] = fui(F(a1[i]) * F(b1[i]) - F(a2[i]) * F(b2[i]));
       FOR rf[i] = af[p[k]][i] | cf[q[k]][i] | af[q[k]][i] | cf[p[k]][i] | fden(a1[i]) |
                   fden(b1[i]) | fden(a2[i]) | fden(b2[i]) | ENV_F_FUSE;
+      /* a difference of products: CANCEL as MAD's (a1*b1 + -(a2*b2)) */
+      FOR rf[i] |=
+          cancel(rf[i], F(r[i]),
+                 mag_max(fabs((double)F(a1[i]) * F(b1[i])), fabs((double)F(a2[i]) * F(b2[i]))));
       canon(n, r, rf);
    }
    set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);

@@ -44,8 +44,19 @@ tgsi_cli(legacy_tempx "tgsi|${_old}/clover_tempx.tgsi" 0
 tgsi_cli(legacy_emit "tgsi|${_old}/gs_emit_no_stream.tgsi" 0
          OUT "IMM\\[0\\] UINT32 {0, 0, 0, 0}\n.*  2: EMIT IMM\\[0\\]\\.xxxx\n.*  9: ENDPRIM IMM\\[0\\]\\.xxxx")
 tgsi_cli(legacy_addr_space "tgsi|${_old}/graw_addr_space.tgsi" 0 OUT "MOV OUT\\[1\\], IMM\\[ADDR\\[0\\]\\.x\\+1\\]")
-# Removed opcodes are printed as written, under a dialect line.
-tgsi_cli(legacy_print_dialect "tgsi|${_old}/ops_arith.tgsi" 0 OUT "^# dialect: legacy\nFRAG\n.*SUB ")
+# Removed opcodes are printed in today's form: SUB as ADD of the negation,
+# CLAMP as MAX and MIN, and each fixture's modern form computes the same
+# bits on the interpreter (tgsi_modern_*, run_modern.cmake).
+tgsi_cli(legacy_print_modern "tgsi|${_old}/ops_arith.tgsi" 0
+         OUT "^FRAG\n.*DCL TEMP\\[0\\.\\.4\\]\n.*  0: ADD TEMP\\[0\\], IN\\[0\\], -IN\\[1\\]\n  1: MOV TEMP\\[1\\], \\|TEMP\\[0\\]\\|\n  2: MAX TEMP\\[4\\], TEMP\\[1\\], IMM\\[0\\]\\.xxxx\n  3: MIN TEMP\\[1\\], TEMP\\[4\\], IMM\\[0\\]\\.yyyy\n")
+file(GLOB _old_files RELATIVE ${CMAKE_SOURCE_DIR}/${_old} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${_old}/*.tgsi)
+foreach(f ${_old_files})
+  get_filename_component(n ${f} NAME_WE)
+  add_test(NAME tgsi_modern_${n}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DIN=${_old}/${f}
+                   -DWORK=${CMAKE_BINARY_DIR}/modern/${n} -P ${CMAKE_CURRENT_LIST_DIR}/run_modern.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()
 tgsi_cli(legacy_property_first "tgsi|${_old}/property_first.tgsi" 0
          OUT "^FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\n")
 tgsi_cli(legacy_interp "interp|${_old}/ops_kil_scs.tgsi|--invocations|2" 0 ERR "note: parsed in the legacy dialect")
