@@ -449,28 +449,10 @@ utf8_len_at(const unsigned char *p)
 static void
 json_str(struct sb *b, const char *s)
 {
-   sbf(b, "\"");
-   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-      if (*p == '"' || *p == '\\')
-         sbf(b, "\\%c", *p);
-      else if (*p == '\n')
-         sbf(b, "\\n");
-      else if (*p == '\t')
-         sbf(b, "\\t");
-      else if (*p < 0x20)
-         sbf(b, "\\u%04x", *p);
-      else if (*p < 0x80)
-         sbf(b, "%c", *p);
-      else {
-         size_t n = utf8_len_at(p);
-         if (n)
-            sbf(b, "%.*s", (int)n, (const char *)p);
-         else
-            sbf(b, "\\ufffd"); /* JSON is UTF-8: a stray byte is replaced */
-         p += n ? n - 1 : 0;
-      }
-   }
-   sbf(b, "\"");
+   struct strbuf t = {0};
+   strbuf_json_str(&t, s);
+   sbf(b, "%s", t.s);
+   free(t.s);
 }
 
 static void

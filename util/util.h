@@ -79,6 +79,9 @@ struct strbuf {
    size_t n, cap;
 };
 void strbuf_printf(struct strbuf *b, const char *fmt, ...) DC_PRINTF(2, 3);
+/* Appends s (NULL: "") as a JSON string: quoted, escaped, a byte that is
+ * not UTF-8 text replaced by U+FFFD. */
+void strbuf_json_str(struct strbuf *b, const char *s);
 bool read_file(const char *path, char **text, size_t *len, char **err);
 bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
 /* Seconds on the monotonic clock: differences time a run. */
