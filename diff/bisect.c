@@ -702,6 +702,7 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    char *named = st->notes ? xstrdup(st->notes) : NULL;
    add_value_notes(st, named, log, sname);
    add_value_notes(st, st->hazard, log, sname);
+   add_value_notes(st, st->item, log, sname);
    free(named);
    for (unsigned i = 0; i < n; i++)
       free(items[i]);

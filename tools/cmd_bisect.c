@@ -211,8 +211,7 @@ source_line(const char *text, unsigned n, char *out, size_t size)
 }
 
 /* The stage's notes: what the ordinary code did to a value ("%117:
- * operand 1 of ...": values) or on an item ("before-ra#3: instruction
- * %117"). */
+ * operand 1 of ...": values) or on an item ("@2: ..."). */
 static void
 print_notes(const struct diff_bisect_stages *st, const char *name, bool values)
 {
