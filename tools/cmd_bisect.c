@@ -42,6 +42,7 @@ bisect_usage(FILE *f)
               "  --firings      count the injected faults' firings only (every other\n"
               "                 transformation is made)\n"
               "  --hide-firings an injected fault fires uncounted, like the code it imitates\n"
+              "                 (in an optional pass: as one of its ordinary transformations)\n"
               "  --no-stages    no search of the mandatory stages\n"
               "  --json FILE    the result as JSON too: pass, transformation, stage,\n"
               "                 instruction, where, the runs ('-': standard output, and\n"
