@@ -83,6 +83,9 @@ clear_results(struct diff_bisect *b)
    }
    free(b->st.probes);
    free(b->st.item);
+   for (unsigned i = 0; i < b->st.nneed; i++)
+      free(b->st.need[i].name);
+   free(b->st.need);
    free(b->st.notes);
    free(b->st.hazard);
    free(b->st.code_before);
@@ -673,6 +676,9 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
       }
       st->item_line = lines_of[0];
       st->nneed = nneed;
+      st->need = xcalloc(nneed, sizeof(*st->need));
+      for (unsigned i = 0; i < nneed; i++)
+         st->need[i] = (struct diff_bisect_item){xstrdup(need[i]), lines_of[i]};
       pk.also = need;
       pk.nalso = nneed;
       pk.from = n;
@@ -696,6 +702,7 @@ name_item(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d
    char *named = st->notes ? xstrdup(st->notes) : NULL;
    add_value_notes(st, named, log, sname);
    add_value_notes(st, st->hazard, log, sname);
+   add_value_notes(st, st->item, log, sname);
    free(named);
    for (unsigned i = 0; i < n; i++)
       free(items[i]);
@@ -1039,8 +1046,10 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
 /* ------------------------------------------------------------------ */
 /* Back end or mid-level                                                */
 
-/* r's case replayed on target: 1 if it passes, 0 if not, -1 if target's
- * optimizer does not share opt's front end and IR passes (or no setup). */
+const char *const diff_where_names[3] = {"unknown", "back-end", "shared"};
+
+/* r's case replayed on target, judged against r: -1 if target's optimizer
+ * does not share opt's front end and IR passes (or no setup). */
 static int
 replay_on(const struct diff_repro *r, const struct diff_bisect *b, const char *target)
 {
@@ -1051,33 +1060,54 @@ replay_on(const struct diff_repro *r, const struct diff_bisect *b, const char *t
    int res = -1;
    if (setup(&o, b, &c, &quiet) && opt_target_shares_ir(c.targets[0].model)) {
       diff_check_run(&c, NULL, NULL);
-      res = c.results[0].status == DIFF_PASS;
+      res = (int)judge(&r->seen, &c.results[0]);
    }
    diff_check_fini(&c);
    diag_clear(&quiet);
    return res;
 }
 
-char *
-diff_bisect_locality(const struct diff_repro *r, const struct diff_bisect *b)
+static void
+list_add(char **list, const char *t)
 {
-   if (r->opt_asm || r->opt_cmd || replay_on(r, b, r->target) != 0)
-      return NULL;
-   char *agree = NULL;
+   char *more = xasprintf("%s%s%s", *list ? *list : "", *list ? ", " : "", t);
+   free(*list);
+   *list = more;
+}
+
+void
+diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b, struct diff_where *w)
+{
+   memset(w, 0, sizeof(*w));
+   if (r->opt_asm || r->opt_cmd || replay_on(r, b, r->target) != DIFF_BISECT_BAD)
+      return;
    for (unsigned i = 0; diff_builtin_target(i); i++) {
       const char *t = diff_builtin_target(i);
-      if (strcmp(t, r->target) && replay_on(r, b, t) == 1) {
-         char *more = xasprintf("%s%s%s", agree ? agree : "", agree ? ", " : "", t);
-         free(agree);
-         agree = more;
-      }
+      int v = strcmp(t, r->target) ? replay_on(r, b, t) : -1;
+      if (v == DIFF_BISECT_GOOD)
+         list_add(&w->passes, t);
+      else if (v == DIFF_BISECT_BAD)
+         list_add(&w->fails, t);
    }
-   if (!agree)
-      return NULL;
-   char *why =
-       xasprintf("the IR passes agree on %s: the bug is in the %s back end", agree, r->target);
-   free(agree);
-   return why;
+   if (w->passes) {
+      w->verdict = DIFF_WHERE_BACK_END;
+      w->text = xasprintf("the IR passes agree on %s: the bug is in the %s back end", w->passes,
+                          r->target);
+   } else if (w->fails) {
+      w->verdict = DIFF_WHERE_SHARED;
+      w->text = xasprintf("the case fails as recorded on %s too: the bug is in code %s shares "
+                          "with them (the front end, the IR passes or a shared back-end stage)",
+                          w->fails, r->target);
+   }
+}
+
+void
+diff_where_free(struct diff_where *w)
+{
+   free(w->passes);
+   free(w->fails);
+   free(w->text);
+   memset(w, 0, sizeof(*w));
 }
 
 /* ------------------------------------------------------------------ */

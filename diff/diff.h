@@ -633,6 +633,12 @@ struct diff_bisect_stage_probe {
    char *why;
 };
 
+/* An item of a stage named: its name ("%25", "before-ra#3") and TGSI line. */
+struct diff_bisect_item {
+   char *name;
+   unsigned line;
+};
+
 /* The search of the mandatory stages (issue 16), when the case fails with
  * no transformation: which stage's conservative variant makes it pass,
  * then which of its items. */
@@ -647,7 +653,8 @@ struct diff_bisect_stages {
    unsigned nitems;                /* the named stage's items */
    char *item;                     /* the items named ("A, B": several places), NULL: none */
    unsigned nneed;                 /* how many */
-   unsigned item_line;             /* the last one's TGSI line, 0: none */
+   struct diff_bisect_item *need;  /* each, in program order */
+   unsigned item_line;             /* the first one's TGSI line, 0: none */
    bool item_alone;                /* their conservative treatment alone makes the case pass */
    char *notes;                    /* what the ordinary code did there (the stage's notes) */
    char *hazard;                   /* the first hazard of the ordinary program, told as the
@@ -694,10 +701,30 @@ bool diff_bisect_probe(const struct diff_repro *r, struct diff_bisect *b, long l
  * algorithm is in bisect.c); when limit 0 gives no good run and r injects
  * faults, again counting their firings only. False if r cannot be set up. */
 bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d);
-/* "the IR passes agree on sm50: the bug is in the a3xx back end" when r's
- * case passes on another built-in target sharing opt's front end and IR
- * passes (opt_target_shares_ir); NULL otherwise, or with opt-asm/opt-cmd. */
-char *diff_bisect_locality(const struct diff_repro *r, const struct diff_bisect *b);
+
+/* Back end or shared code: r's case replayed on the other built-in targets
+ * whose optimizer shares opt's front end and IR passes
+ * (opt_target_shares_ir). BACK_END: it passes on one of them; SHARED: it
+ * fails there as recorded on at least one and passes on none; UNKNOWN:
+ * neither (no such target ran it, opt-asm, opt-cmd, r's own target does
+ * not share them or does not fail). */
+enum diff_where_verdict { DIFF_WHERE_UNKNOWN, DIFF_WHERE_BACK_END, DIFF_WHERE_SHARED };
+extern const char *const diff_where_names[3]; /* "unknown", "back-end", "shared" */
+struct diff_where {
+   enum diff_where_verdict verdict;
+   char *passes, *fails; /* comma lists of those targets, or NULL */
+   /* "the IR passes agree on sm50: the bug is in the a3xx back end", or
+    * for SHARED what the targets share; NULL for UNKNOWN */
+   char *text;
+};
+void diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b,
+                       struct diff_where *w);
+void diff_where_free(struct diff_where *w);
+/* The result as JSON (bisect --json; README "Bisecting a miscompile"):
+ * file is the reproducer's path, exit the command's exit status, w may
+ * be NULL. */
+char *diff_bisect_json(const char *file, const struct diff_repro *r, const struct diff_bisect *b,
+                       const struct diff_where *w, int exit);
 
 /* Tests only: a compile function that makes opt a different shader's
  * compiler from transformation `from` on (limits >= from, or no limit),

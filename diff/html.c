@@ -380,6 +380,13 @@ diff_html_case(const struct diff_check *c, unsigned i, const struct diff_baselin
       strbuf_printf(&b, "</code>");
    }
    strbuf_printf(&b, "</p>\n");
+   char *where = diff_case_locality(c, i); /* back end or mid-level, as the summary's where: */
+   if (where) {
+      strbuf_printf(&b, "<p class=\"where\">where: ");
+      esc(&b, where);
+      strbuf_printf(&b, "</p>\n");
+   }
+   free(where);
    signals_table(&b, r);
    values_table(&b, r);
    bool marks = d->tl_prog != NULL;

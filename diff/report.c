@@ -422,33 +422,6 @@ utf8_len_at(const unsigned char *p)
 }
 
 static void
-json_str(struct strbuf *b, const char *s)
-{
-   strbuf_printf(b, "\"");
-   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-      if (*p == '"' || *p == '\\')
-         strbuf_printf(b, "\\%c", *p);
-      else if (*p == '\n')
-         strbuf_printf(b, "\\n");
-      else if (*p == '\t')
-         strbuf_printf(b, "\\t");
-      else if (*p < 0x20)
-         strbuf_printf(b, "\\u%04x", *p);
-      else if (*p < 0x80)
-         strbuf_printf(b, "%c", *p);
-      else {
-         size_t n = utf8_len_at(p);
-         if (n)
-            strbuf_printf(b, "%.*s", (int)n, (const char *)p);
-         else
-            strbuf_printf(b, "\\ufffd"); /* JSON is UTF-8: a stray byte is replaced */
-         p += n ? n - 1 : 0;
-      }
-   }
-   strbuf_printf(b, "\"");
-}
-
-static void
 json_float_text(struct strbuf *b, uint32_t bits)
 {
    float x = uif(bits);
@@ -459,14 +432,14 @@ json_float_text(struct strbuf *b, uint32_t bits)
       snprintf(t, sizeof(t), "%sinf", x < 0 ? "-" : "");
    else
       snprintf(t, sizeof(t), "%.9g", (double)x);
-   json_str(b, t);
+   strbuf_json_str(b, t);
 }
 
 static void
 json_value(struct strbuf *b, const struct diff_mismatch *m)
 {
    strbuf_printf(b, ", \"value\": {\"what\": ");
-   json_str(b, diff_value_names[m->kind]);
+   strbuf_json_str(b, diff_value_names[m->kind]);
    strbuf_printf(b, ", \"reg\": %u, \"chan\": \"%c\", \"vertex\": %u, \"lane\": %u", m->reg,
                  "xyzw"[m->chan & 3], m -> vertex, m -> lane);
    strbuf_printf(b, ", \"expected\": \"0x%08x\", \"actual\": \"0x%08x\", \"expected_float\": ",
@@ -478,7 +451,7 @@ json_value(struct strbuf *b, const struct diff_mismatch *m)
    for (unsigned f = 0, n = 0; f < ENV_F_COUNT; f++)
       if (m->flags & (1u << f)) {
          strbuf_printf(b, n++ ? ", " : "");
-         json_str(b, env_flag_names[f]);
+         strbuf_json_str(b, env_flag_names[f]);
       }
    strbuf_printf(b, "]}");
 }
@@ -502,18 +475,18 @@ json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct
 {
    const struct diff_case_result *r = &c->results[i];
    strbuf_printf(b, "    {\"shader\": ");
-   json_str(b, case_shader(c, i));
+   strbuf_json_str(b, case_shader(c, i));
    strbuf_printf(b, ", \"target\": ");
-   json_str(b, case_target(c, i));
+   strbuf_json_str(b, case_target(c, i));
    strbuf_printf(b, ", \"status\": \"%s\", \"outcome\": \"%s\",\n     \"signals\": [",
                  diff_status_names[r->status], diff_outcome_names[diff_case_outcome(c, i, bl)]);
    for (unsigned k = 0; k < r->nsig; k++) {
       const struct diff_signal *s = &r->sig[k];
       strbuf_printf(b, "%s\n       {\"kind\": \"%s\", \"step\": ", k ? "," : "",
                     diff_signal_names[s->kind]);
-      json_str(b, s->step);
+      strbuf_json_str(b, s->step);
       strbuf_printf(b, ", \"message\": ");
-      json_str(b, s->msg);
+      strbuf_json_str(b, s->msg);
       strbuf_printf(b, ", \"count\": %llu", (unsigned long long)s->count);
       if (s->has_value)
          json_value(b, &s->m);
@@ -535,7 +508,7 @@ json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct
       strbuf_printf(b, "%s{\"lane\": %u, \"inputs\": {", l ? ", " : "", r->lanes[l].lane);
       for (unsigned v = 0; v < r->lanes[l].nvals; v++) {
          strbuf_printf(b, v ? ", " : "");
-         json_str(b, r->lanes[l].vals[v].name);
+         strbuf_json_str(b, r->lanes[l].vals[v].name);
          strbuf_printf(b, ": \"0x%08x\"", r->lanes[l].vals[v].bits);
       }
       strbuf_printf(b, "}}");
@@ -543,13 +516,13 @@ json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct
    strbuf_printf(b, "], \"locality\": ");
    char *where = diff_case_locality(c, i);
    if (where)
-      json_str(b, where);
+      strbuf_json_str(b, where);
    else
       strbuf_printf(b, "null");
    free(where);
    strbuf_printf(b, ", \"repro\": ");
    if (r->repro)
-      json_str(b, r->repro);
+      strbuf_json_str(b, r->repro);
    else
       strbuf_printf(b, "null");
    strbuf_printf(b, "}");
@@ -575,11 +548,11 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
                     (unsigned long long)isa_model_digest(c->targets[t].model));
    strbuf_printf(&b, "},\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
                  (unsigned long long)c->o.seed, c->o.invocations);
-   json_str(&b, diff_check_steps(c));
+   strbuf_json_str(&b, diff_check_steps(c));
    strbuf_printf(&b, ", \"targets\": [");
    for (unsigned t = 0; t < c->ntargets; t++) {
       strbuf_printf(&b, t ? ", " : "");
-      json_str(&b, c->targets[t].name);
+      strbuf_json_str(&b, c->targets[t].name);
    }
    strbuf_printf(&b,
                  "],\n              \"values\": {\"compared\": %llu, \"undefined\": %llu, "

@@ -9,8 +9,10 @@
 #include "diff/diff.h"
 #include "tools/tools.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_BISECT_SKIP 125
 
@@ -18,7 +20,7 @@ static void
 bisect_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bisect REPRO.yaml [--limit N | --git-bisect] [--firings]\n"
-              "                       [--timeout SEC] [--no-fork]\n\n"
+              "                       [--json FILE] [--timeout SEC] [--no-fork]\n\n"
               "Replays a reproducer written by 'diffcomp check' with the optimizing compiler\n"
               "cut after N transformations (--opt-bisect-limit) and finds first the pass, then\n"
               "the transformation N such that limit N-1 is good and N is bad. Bad: the case\n"
@@ -40,7 +42,11 @@ bisect_usage(FILE *f)
               "  --firings      count the injected faults' firings only (every other\n"
               "                 transformation is made)\n"
               "  --hide-firings an injected fault fires uncounted, like the code it imitates\n"
+              "                 (in an optional pass: as one of its ordinary transformations)\n"
               "  --no-stages    no search of the mandatory stages\n"
+              "  --json FILE    the result as JSON too: pass, transformation, stage,\n"
+              "                 instruction, where, the runs ('-': standard output, and\n"
+              "                 the text goes to standard error)\n"
               "  --timeout SEC  kill a run after SEC seconds: a skip (default 300; 0 = none)\n"
               "  --no-fork      run in this process (no crash isolation)\n\n"
               "When no transformation can be named, each mandatory stage's conservative\n"
@@ -206,8 +212,7 @@ source_line(const char *text, unsigned n, char *out, size_t size)
 }
 
 /* The stage's notes: what the ordinary code did to a value ("%117:
- * operand 1 of ...": values) or on an item ("before-ra#3: instruction
- * %117"). */
+ * operand 1 of ...": values) or on an item ("@2: ..."). */
 static void
 print_notes(const struct diff_bisect_stages *st, const char *name, bool values)
 {
@@ -343,8 +348,31 @@ report(const char *file, const struct diff_repro *r, const struct diff_bisect *b
    return b->outcome == DIFF_BISECT_FOUND ? EXIT_OK : EXIT_FAIL;
 }
 
+/* Standard output's descriptor when --json - takes it: the text then
+ * goes to standard error. */
+static int json_stdout = -1;
+
+static bool
+write_json(const char *path, char *text)
+{
+   bool ok;
+   if (!strcmp(path, "-")) {
+      fflush(stdout);
+      FILE *f = fdopen(json_stdout, "w");
+      ok = f && fputs(text, f) >= 0;
+      ok = f && !fclose(f) && ok;
+   } else {
+      struct diag_list d = {0};
+      ok = diff_write_atomic(path, text, &d);
+      print_diags(&d, stderr);
+      diag_clear(&d);
+   }
+   free(text);
+   return ok;
+}
+
 static int
-run(const char *file, const struct diff_repro *r, struct diff_bisect *b)
+run(const char *file, const struct diff_repro *r, struct diff_bisect *b, const char *json)
 {
    struct diag_list d = {0};
    bool ok = diff_bisect_run(r, b, &d);
@@ -359,17 +387,20 @@ run(const char *file, const struct diff_repro *r, struct diff_bisect *b)
              "firings only\n");
    print_probes(b);
    int rc = report(file, r, b);
-   char *where = diff_bisect_locality(r, b);
-   if (where)
-      printf("where: %s\n", where);
-   free(where);
+   struct diff_where w;
+   diff_bisect_where(r, b, &w);
+   if (w.text)
+      printf("where: %s\n", w.text);
+   if (json && !write_json(json, diff_bisect_json(file, r, b, &w, rc)))
+      rc = EXIT_USAGE;
+   diff_where_free(&w);
    return rc;
 }
 
 int
 cmd_bisect(int argc, char **argv)
 {
-   const char *file = NULL, *v;
+   const char *file = NULL, *v, *json = NULL;
    long long limit = -1;
    bool git = false;
    struct diff_bisect b;
@@ -388,6 +419,10 @@ cmd_bisect(int argc, char **argv)
          if (!v || !parse_u64(v, &n) || n > 86400)
             return usage_error("--timeout takes seconds from 0 to 86400");
          b.timeout_ms = (unsigned)n * 1000;
+      } else if (opt_value(argc, argv, &i, "--json", &v)) {
+         if (!v || !*v)
+            return usage_error("--json takes a file ('-': standard output)");
+         json = v;
       } else if (!strcmp(argv[i], "--git-bisect")) {
          git = true;
       } else if (!strcmp(argv[i], "--no-fork")) {
@@ -412,6 +447,14 @@ cmd_bisect(int argc, char **argv)
    }
    if (git && limit >= 0)
       return usage_error("bisect: --git-bisect runs with no limit; not with --limit");
+   if (json && (git || limit >= 0))
+      return usage_error("bisect: --json reports a search; not with --limit or --git-bisect");
+   if (json && !strcmp(json, "-")) {
+      fflush(stdout);
+      json_stdout = dup(STDOUT_FILENO);
+      if (json_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+         return usage_error("cannot take standard output for --json: %s", strerror(errno));
+   }
    struct diff_bisect_swap w = {0};
    struct tgsi_shader *other = NULL;
    struct diff_repro r;
@@ -424,7 +467,7 @@ cmd_bisect(int argc, char **argv)
          b.compile = diff_extcc_bisect_compile;
          b.compile_ctx = &x;
       }
-      rc = git || limit >= 0 ? probe(&r, &b, limit, git) : run(file, &r, &b);
+      rc = git || limit >= 0 ? probe(&r, &b, limit, git) : run(file, &r, &b, json);
       diff_repro_free(&r);
    }
    tgsi_shader_free(other);

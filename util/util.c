@@ -257,3 +257,35 @@ strbuf_take(struct strbuf *b)
 {
    return b->s ? b->s : xstrdup("");
 }
+
+void
+strbuf_json_str(struct strbuf *b, const char *s)
+{
+   strbuf_printf(b, "\"");
+   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+      if (*p == '"' || *p == '\\')
+         strbuf_printf(b, "\\%c", *p);
+      else if (*p == '\n')
+         strbuf_printf(b, "\\n");
+      else if (*p == '\t')
+         strbuf_printf(b, "\\t");
+      else if (*p < 0x20)
+         strbuf_printf(b, "\\u%04x", *p);
+      else if (*p < 0x80)
+         strbuf_printf(b, "%c", *p);
+      else {
+         /* the longest valid sequence at p: at most 4 bytes */
+         size_t n = 1;
+         while (n < 4 && p[n] && (p[n] & 0xc0) == 0x80)
+            n++;
+         while (n > 1 && utf8_text_prefix((const char *)p, n) != n)
+            n--;
+         if (n > 1)
+            strbuf_printf(b, "%.*s", (int)n, (const char *)p);
+         else
+            strbuf_printf(b, "\\ufffd"); /* JSON is UTF-8: a stray byte is replaced */
+         p += n > 1 ? n - 1 : 0;
+      }
+   }
+   strbuf_printf(b, "\"");
+}

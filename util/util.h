@@ -83,6 +83,9 @@ void strbuf_vprintf(struct strbuf *b, const char *fmt, va_list ap);
 void strbuf_add(struct strbuf *b, const char *str);
 /* The string, "" when nothing was appended: the caller owns it. */
 char *strbuf_take(struct strbuf *b);
+/* Appends s (NULL: "") as a JSON string: quoted, escaped, a byte that is
+ * not UTF-8 text replaced by U+FFFD. */
+void strbuf_json_str(struct strbuf *b, const char *s);
 bool read_file(const char *path, char **text, size_t *len, char **err);
 bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
 /* Seconds on the monotonic clock: differences time a run. */

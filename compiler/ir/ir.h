@@ -627,7 +627,9 @@ struct opt_ctx {
    /* Each conservative item asked so far and the answer (conservative.c) */
    struct opt_fault_seen *cons_seen;
    size_t cons_seen_n, cons_seen_cap;
-   unsigned cons_pre_legal; /* instructions legalized before RA so far (their items) */
+   /* the first value id made after instruction selection (at the first
+    * legalization; 0: not yet): values below it name legalize's items */
+   unsigned cons_first_made;
    /* Per-rewrite verification (opt_verify.c): the shader being compiled
     * (opt_run_pass sets it), the last transformation's text, the first
     * value id it may have built, whether the next opt_replace is that

@@ -343,10 +343,14 @@ opt_cons_seen(struct opt_ctx *ctx, char *what, bool *fresh)
 static bool
 fires_v(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, va_list ap)
 {
-   if (!ctx->opts.bisect || ctx->opts.hide_firings)
+   /* Hidden, a firing looks like the code it imitates: in a mandatory
+    * stage that is uncounted work, in an optional pass (a CSE merge, a
+    * fold) one ordinary transformation, told without the fault's name. */
+   bool hide = ctx->opts.hide_firings;
+   if (!ctx->opts.bisect || (hide && (!ctx->pass || opt_stage_find(ctx->pass) >= 0)))
       return true;
    char *inst = xvasprintf(fmt, ap);
-   char *what = xasprintf("fault %s: %s", opt_fault_info[f].name, inst);
+   char *what = hide ? xstrdup(inst) : xasprintf("fault %s: %s", opt_fault_info[f].name, inst);
    free(inst);
    uint64_t h = hash64(what, strlen(what), 0xcbf29ce484222325ull);
    if (2 * (ctx->fault_seen_n + 1) > ctx->fault_seen_cap)

@@ -812,12 +812,21 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
    bool ok = true;
    for (unsigned i = 0; i < lo.n && ok; i++) {
       insns[i] = lo.v[i].insn;
-      if (isa_check_insn(sh->model, &insns[i], d) != ISA_ERR_OK) {
-         char *t = lo.v[i].in ? ir_print_instr(lo.v[i].in) : xstrdup("(implied branch)");
-         diag_add(d, DIAG_ERROR, "opt", 0, 0, NULL, "emit: not encodable: %s", t);
+      struct diag_list cd = {0};
+      if (isa_check_insn(sh->model, &insns[i], &cd) != ISA_ERR_OK) {
+         /* one error naming the value too: the check's signal is the
+          * first line, and bisect reads the place from it */
+         const struct ir_instr *in = lo.v[i].in;
+         char *t = in ? ir_print_instr(in) : xstrdup("(implied branch)");
+         char *at = in ? xasprintf("instruction %%%u", in->id) : xstrdup("an implied branch");
+         const char *why = diag_first_error(&cd);
+         diag_add(d, DIAG_ERROR, "opt", 0, 0, NULL, "emit: %s not encodable (%.*s): %s", at,
+                  (int)strcspn(t, "\n"), t, why ? why : "?");
+         free(at);
          free(t);
          ok = false;
       }
+      diag_clear(&cd);
    }
    memset(p, 0, sizeof(*p));
    p->model = sh->model;

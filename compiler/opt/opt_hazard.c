@@ -552,6 +552,10 @@ apply_pad(struct hz *z, unsigned i, unsigned n, bool full)
       if (k && (unencodable || opt_transform(z->ctx, "fold %u nops into %%%u", k, p->in->id))) {
          p->in->mach->insn.mod[z->mod_nop] = (int16_t)(cur + (int)k);
          n -= k;
+         if (s->in) /* the slot's wait now sits on another instruction: say which */
+            opt_cons_note(z->ctx, OPT_STAGE_HAZARD,
+                          "%%%u: the %u nop%s before %%%u folded into %%%u", s->in->id, k,
+                          k == 1 ? "" : "s", s->in->id, p->in->id);
       }
    }
    while (n) {

@@ -620,12 +620,11 @@ legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
 static bool
 legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
-   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE)) {
-      unsigned k = ctx->cons_pre_legal++;
-      opt_cons_note(ctx, OPT_STAGE_LEGALIZE, "before-ra#%u: instruction %%%u", k, in->id);
-      if (opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra#%u", k))
-         return legalize_plain_pre(sh, in);
-   }
+   if (!ctx->cons_first_made)
+      ctx->cons_first_made = sh->nvalues;
+   if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE) &&
+       opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra %%%u", in->id))
+      return legalize_plain_pre(sh, in);
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
    unsigned m1 = 0, m2 = 0, mask;
@@ -884,6 +883,16 @@ legalize_plain_post(struct lgz *z, struct ir_instr *in)
    struct ir_mach *m = in->mach;
    unsigned ncopies = 0;
    for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
+      struct ir_instr *src = m->count[k] ? in->src[m->first[k]] : NULL;
+      if (!plain_copies(z->sh, in, k) && src && src->op == IR_OP_IMM && !ir_has_reg(src)) {
+         /* a slot that takes no register (the form isel chose reads a
+          * constant): the immediate goes to the constant file whole */
+         struct ir_instr *v = const_imm(z, (uint32_t)src->imm);
+         if (!v)
+            lgz_error(z, in, "unsupported: the constant file is full");
+         else
+            ir_set_src(in, m->first[k], v);
+      }
       if (!plain_copies(z->sh, in, k))
          continue;
       int r = scratch_reg(z, in, ncopies++);
@@ -977,6 +986,41 @@ check_final(struct lgz *z, struct ir_instr *in)
    diag_clear(&d);
 }
 
+/* The name of in as an item after RA, the same in every compile that
+ * differs only in which items are conservative: an instruction isel made
+ * by its value ("%19"); a copy made since (by legalization or RA, whose
+ * ids shift with those choices) as the instruction it feeds ("%19": the
+ * copies an operand needs go with their reader, so a conservative
+ * reader's copies are too, as in the whole stage's variant), else by its
+ * place after the last instruction isel made in its block ("%19+2", "@B+1"
+ * from the block's start). */
+static void
+after_ra_item(const struct opt_ctx *ctx, const struct ir_instr *in, char *buf, size_t size)
+{
+   unsigned first = ctx->cons_first_made;
+   if (!first || in->id < first) {
+      snprintf(buf, size, "%%%u", in->id);
+      return;
+   }
+   for (const struct ir_instr *u = in->next; u; u = u->next) {
+      if (u->op != IR_OP_MACH || u->id >= first)
+         continue;
+      for (unsigned k = 0; k < u->mach->insn.nsrc; k++)
+         if (u->mach->count[k] && u->src[u->mach->first[k]] == in) {
+            snprintf(buf, size, "%%%u", u->id);
+            return;
+         }
+   }
+   unsigned n = 1;
+   const struct ir_instr *a = in->prev;
+   for (; a && (a->op != IR_OP_MACH || a->id >= first); a = a->prev)
+      n += a->op == IR_OP_MACH;
+   if (a)
+      snprintf(buf, size, "%%%u+%u", a->id, n);
+   else
+      snprintf(buf, size, "@%u+%u", in->block ? in->block->index : 0, n);
+}
+
 bool
 opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
 {
@@ -1006,13 +1050,14 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    else
       ir_liveness(sh, &z.lv);
    struct ir_instr **order;
-   unsigned n = ir_program_order(sh, &order), k = 0;
+   unsigned n = ir_program_order(sh, &order);
    for (unsigned i = 0; i < n && !z.failed; i++) {
       if (order[i]->op != IR_OP_MACH)
          continue;
+      char item[48];
       if (cons)
-         opt_cons_note(ctx, OPT_STAGE_LEGALIZE, "after-ra#%u: instruction %%%u", k, order[i]->id);
-      if (cons && opt_conservative(ctx, OPT_STAGE_LEGALIZE, order[i]->line, "after-ra#%u", k++))
+         after_ra_item(ctx, order[i], item, sizeof(item));
+      if (cons && opt_conservative(ctx, OPT_STAGE_LEGALIZE, order[i]->line, "after-ra %s", item))
          legalize_plain_post(&z, order[i]);
       else
          legalize_instr(&z, order[i]);

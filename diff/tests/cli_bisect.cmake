@@ -91,9 +91,43 @@ add_test(NAME cli_bisect_stages_catalog
                  -DTARGETS=a3xx,sm50 -P ${CMAKE_CURRENT_LIST_DIR}/bisect_stages_catalog.cmake
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 
-# The place, in words (issue 16): missing-ss on a3xx, its firings hidden.
-bisect_cli(hazard_text "bisect|--hide-firings|${_bis}/missing_ss_a3xx.yaml" 0
-           OUT "\nhazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\); pc 3 is %25 \\(TGSI line 11\\), pc 0 is %24 \\(TGSI line 10\\)\nitem: hazard %25, TGSI line 11")
+# bisect --json FILE: the result as JSON (bisect_json.cmake parses it and
+# checks keys); the text still goes to stdout.
+set(_bis_json ${CMAKE_BINARY_DIR}/bisect_json)
+function(bisect_json name args rc expect)
+  cmake_parse_arguments(T "" "OUT;ENVS" "" ${ARGN})
+  set(defs -DEXE=$<TARGET_FILE:diffcomp> "-DARGS=${args}|--json|${_bis_json}/${name}.json"
+           -DRC=${rc} -DFILE=${_bis_json}/${name}.json "-DEXPECT=${expect}")
+  if(DEFINED T_OUT)
+    list(APPEND defs "-DOUT_RE=${T_OUT}")
+  endif()
+  if(DEFINED T_ENVS)
+    list(APPEND defs "-DENVS=${T_ENVS}")
+  endif()
+  add_test(NAME cli_bisect_json_${name}
+           COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_LIST_DIR}/bisect_json.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()
+file(MAKE_DIRECTORY ${_bis_json})
+bisect_json(found "bisect|${_bis}/fs_fold_mismatch.yaml" 0
+            "outcome=found|exit=0|pass=cse|transformation.index=20|transformation.of=53|transformation.pass=cse|transformation.what=%18 = imm -> %9|transformation.pass_first=13|transformation.pass_last=39|transformation.good_limit=19|transformation.bad_limit=20|transformation.bad_command=diffcomp bisect ${_bis}/fs_fold_mismatch.yaml --limit 20|stage=null|instruction=null|reproducer=${_bis}/fs_fold_mismatch.yaml|target=a3xx|probes.0.limit=null|probes.0.verdict=bad|probes.1.limit=0|probes.1.verdict=good"
+            ENVS ${_bis_inj} OUT "transformation 20 of 53: ")
+bisect_json(range "bisect|${_bis}/fs_fold_mismatch.yaml" 1
+            "outcome=range|exit=1|pass=cse|transformation.index=null|transformation.what=null|transformation.candidates.0.index=16|transformation.candidates.4.index=20|transformation.candidates.4.what=%18 = imm -> %9|transformation.good_limit=15"
+            ENVS "DIFFCOMP_BISECT_INJECT=20:${_bis}/fs_fold_wrong.tgsi:16-19")
+bisect_json(no_failure "bisect|${_bis}/fs_fold_mismatch.yaml" 2
+            "outcome=no-failure|exit=2|pass=null|transformation=null|stage=null|where.verdict=unknown|where.text=null")
+bisect_cli(json_with_limit "bisect|--limit|3|--json|-|${_bis}/fs_fold_mismatch.yaml" 2
+           ERR "--json reports a search")
+bisect_cli(json_stdout "bisect|--json|-|${_bis}/fs_fold_mismatch.yaml" 2
+           OUT "^{\n  \"version\": .*\"outcome\": \"no-failure\".*}\n$"
+           ERR "the reproducer does not fail: nothing to bisect")
+
+# The place, in words (issue 16): missing-ss on a3xx, its firings hidden;
+# the same as JSON, with the back-end verdict.
+bisect_json(hazard_text "bisect|--hide-firings|${_bis}/missing_ss_a3xx.yaml" 0
+            "exit=0|stage.name=hazard|stage.hazard~^hazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\).*pc 3 is %25 \\(TGSI line 11\\)|instruction.items.0.name=%25|instruction.items.0.tgsi_line=11|instruction.items.0.tgsi=1: MUL TEMP[1].y, TEMP[1].xxxx, IN[0].wwww|where.verdict=back-end|where.passes_on.0=sm50|where.text=the IR passes agree on sm50: the bug is in the a3xx back end"
+            OUT "\nhazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\); pc 3 is %25 \\(TGSI line 11\\), pc 0 is %24 \\(TGSI line 10\\)\nitem: hazard %25, TGSI line 11")
 
 # diffcomp explain: the same hazard as an SVG timeline; a case with none.
 check_cli(explain_missing_ss "explain|${_bis}/missing_ss_a3xx.yaml|-o|${CMAKE_BINARY_DIR}/explain/missing_ss.svg" 0

@@ -82,32 +82,34 @@ make_repro(struct diff_bisect_swap *w, long long from, struct diff_repro *r)
    return ok;
 }
 
-/* The pass of transformation k, as the BISECT log of one compile says. */
-static char *
-logged_pass(const struct tgsi_shader *s, long long k, long long *total)
+/* The pass of every transformation, as the BISECT log of one compile
+ * says: passes[k - 1] is transformation k's; their number returned. */
+static long long
+logged_passes(const struct tgsi_shader *s, char ***passes)
 {
    struct diag_list d = {0};
    struct isa_model *m = NULL;
    isa_open("a3xx", &m, &d);
    struct opt_options o = {.bisect = true, .bisect_limit = -1};
    struct emu_program p;
-   char *log = NULL, *pass = NULL;
+   char *log = NULL;
    CHECK(m && opt_compile(s, m, &o, &p, NULL, &log, &d) == COMPILE_OK);
    emu_program_free(&p);
-   *total = 0;
+   long long total = 0;
+   size_t cap = 0;
+   *passes = NULL;
    for (const char *l = log; l && (l = strstr(l, "BISECT: pass ")); l++) {
       char name[64];
       long long n;
-      if (sscanf(l, "BISECT: pass %63s transformation %lld", name, &n) == 2) {
-         *total = n;
-         if (n == k)
-            pass = xstrdup(name);
+      if (sscanf(l, "BISECT: pass %63s transformation %lld", name, &n) == 2 && n == total + 1) {
+         VEC_RESERVE(*passes, cap, (size_t)n);
+         (*passes)[total++] = xstrdup(name);
       }
    }
    free(log);
    isa_close(m);
    diag_clear(&d);
-   return pass;
+   return total;
 }
 
 static void
@@ -123,27 +125,28 @@ run(struct diff_bisect_swap *w, const struct diff_repro *r, unsigned jobs, struc
    diag_clear(&d);
 }
 
-/* Every K from 1 to the last is found, with its pass and both IR views. */
+/* Every K from 1 to the last is found, with its pass and both IR views.
+ * One reproducer serves every K: the unlimited run it records is the
+ * swapped program's whatever K is (make_repro), so it is the same file. */
 static void
 test_every_k(struct diff_bisect_swap *w)
 {
-   long long total = 0;
-   char *first = logged_pass(fold, 1, &total);
+   char **passes = NULL;
+   long long npasses = logged_passes(fold, &passes), total = npasses;
    CHECKF(total >= 12, "fs_fold makes only %lld transformations", total);
-   CHECK(first && !strcmp(first, "copyprop")); /* MOV TEMP[0], IN[0] goes first */
-   free(first);
+   CHECK(total && !strcmp(passes[0], "copyprop")); /* MOV TEMP[0], IN[0] goes first */
+   struct diff_repro r;
+   if (!make_repro(w, 1, &r))
+      total = 0;
    for (long long k = 1; k <= total; k++) {
-      struct diff_repro r;
-      if (!make_repro(w, k, &r))
-         continue;
       w->from = k;
       struct diff_bisect b;
       run(w, &r, 0, &b);
-      char *pass = logged_pass(fold, k, &total);
+      const char *pass = passes[k - 1];
       CHECKF(b.outcome == DIFF_BISECT_FOUND && b.bad == k && b.good == k - 1,
              "K %lld: outcome %d good %lld bad %lld", k, b.outcome, b.good, b.bad);
       CHECK_EQ_U(b.nxforms, (unsigned)total);
-      CHECKF(pass && b.bad >= 1 && b.bad <= b.nxforms && !strcmp(b.xforms[b.bad - 1].pass, pass),
+      CHECKF(b.bad >= 1 && b.bad <= b.nxforms && !strcmp(b.xforms[b.bad - 1].pass, pass),
              "K %lld: pass %s, log says %s", k,
              b.bad >= 1 && b.bad <= b.nxforms ? b.xforms[b.bad - 1].pass : "-", pass);
       char head[64];
@@ -152,10 +155,13 @@ test_every_k(struct diff_bisect_swap *w)
             !strncmp(b.ir_after, head, strlen(head)) && strcmp(b.ir_before, b.ir_after));
       /* a binary search: about log2(total) probes past -1 and 0, plus the pass step */
       CHECKF(b.nprobes <= 16, "K %lld: %u probes", k, b.nprobes);
-      free(pass);
       diff_bisect_fini(&b);
-      diff_repro_free(&r);
    }
+   if (total)
+      diff_repro_free(&r);
+   for (long long k = 0; k < npasses; k++)
+      free(passes[k]);
+   free(passes);
 }
 
 /* Limits that do not compile are searched around; when they sit right

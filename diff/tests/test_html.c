@@ -4,7 +4,9 @@
  * hazard's timeline (reader at the event's pc, its producer before it,
  * an SVG), both listings and the TGSI; a passing case gets no page; names
  * are escaped; the index offers only the filters of statuses present.
- * A crashed case is not rebuilt. (html_chromium loads the real site.)
+ * A crashed case is not rebuilt. A failure whose shader passes on another
+ * target sharing the IR passes is put on its back end on its page.
+ * (html_chromium loads the real site.)
  */
 #include "compiler/ir/ir.h"
 #include "diff/diff.h"
@@ -68,6 +70,7 @@ test_site(void)
    CHECK(strstr(page, "<span class=\"hz\">") && strstr(page, "<span class=\"pr\">"));
    CHECK(strstr(page, "<svg class=\"tl\"") && strstr(page, "ready at "));
    CHECK(strstr(page, "<td>ref/opt</td><td>output</td><td>OUT[0].") != NULL);
+   CHECK(!strstr(page, "where: ")); /* one target: no back-end verdict */
    diff_case_detail_fini(&det);
 
    /* a case that crashed in its worker is shown, not rebuilt */
@@ -84,9 +87,44 @@ test_site(void)
    diff_check_fini(&c);
 }
 
+/* Back end or mid-level: missing-ss fails fs_phong on a3xx while sm50,
+ * sharing the front end and IR passes, compiles it right; the a3xx page
+ * says so, as the summary's where: line does. */
+static void
+test_where(void)
+{
+   struct diff_check c;
+   struct diag_list d = {0};
+   diff_check_init(&c);
+   c.o.invocations = 64;
+   c.o.jobs = 0;
+   CHECK(diff_check_add_targets(&c, "a3xx,sm50", &d));
+   opt_fault_set_add(&c.o.faults, opt_fault_find("missing-ss"));
+   diff_check_add_shader(&c, DC_SOURCE_DIR "/captures/fs_phong.tgsi", NULL);
+   diff_check_make_cases(&c, 1, 1);
+   diff_check_run(&c, NULL, NULL);
+   for (unsigned i = 0; i < c.ncases; i++) {
+      const char *t = c.targets[c.cases[i].target].name;
+      CHECKF(c.results[i].status == (strcmp(t, "a3xx") ? DIFF_PASS : DIFF_FAIL), "%s", t);
+      if (c.results[i].status != DIFF_FAIL)
+         continue;
+      struct diff_case_detail det;
+      diff_case_detail(&c, i, &det);
+      char *page = diff_html_case(&c, i, NULL, &det);
+      CHECKF(strstr(page, "<p class=\"where\">where: the a3xx back end: the shared front end and "
+                          "IR passes compile it right for sm50</p>") != NULL,
+             "%s", page);
+      free(page);
+      diff_case_detail_fini(&det);
+   }
+   diff_check_fini(&c);
+   diag_clear(&d);
+}
+
 int
 main(void)
 {
    test_site();
+   test_where();
    return test_done();
 }
