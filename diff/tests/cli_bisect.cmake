@@ -126,7 +126,7 @@ bisect_cli(json_stdout "bisect|--json|-|${_bis}/fs_fold_mismatch.yaml" 2
 # The place, in words (issue 16): missing-ss on a3xx, its firings hidden;
 # the same as JSON, with the back-end verdict.
 bisect_json(hazard_text "bisect|--hide-firings|${_bis}/missing_ss_a3xx.yaml" 0
-            "exit=0|stage.name=hazard|stage.hazard~^hazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\).*pc 3 is %25 \\(TGSI line 11\\)|instruction.items.0.name=%25|instruction.items.0.tgsi_line=11|instruction.items.0.tgsi=1: MUL TEMP[1].y, TEMP[1].xxxx, IN[0].wwww|where.verdict=back-end|where.passes_on.0=sm50|where.text=the IR passes agree on sm50: the bug is in the a3xx back end"
+            "exit=0|stage.name=hazard|stage.hazard~^hazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\).*pc 3 is %25 \\(TGSI line 11\\)|instruction.items.0.name=%25|instruction.items.0.tgsi_line=11|instruction.items.0.tgsi=1: MUL TEMP[1].y, TEMP[1].xxxx, IN[0].wwww|where.verdict=back-end|where.passes_on.0=sm50|where.text=the IR passes agree on sm50, gfx9: the bug is in the a3xx back end"
             OUT "\nhazard: \\(ss\\) missing before pc 3 \\(reads r1.x, written by rcp at pc 0, 7 cycles early\\); pc 3 is %25 \\(TGSI line 11\\), pc 0 is %24 \\(TGSI line 10\\)\nitem: hazard %25, TGSI line 11")
 
 # diffcomp explain: the same hazard as an SVG timeline; a case with none.
