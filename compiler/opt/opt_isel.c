@@ -1382,6 +1382,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       ctx->failed = true;
       return false;
    }
+   isel_const_ind_selects(&s);
    hoist_inputs(&s);
    opt_fp64(sh, ctx);
    opt_expand(sh, ctx);

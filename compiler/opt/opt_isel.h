@@ -90,6 +90,9 @@ struct ir_instr *isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t 
  * base, DS): operands address, [data,] [base,] offset. */
 struct ir_instr *isel_memory_based(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_atomic_based(struct isel *s, struct ir_instr *in);
+/* Constants bound to uniform registers (gfx9): every indirect read
+ * becomes a select over its buffer's slots; before the inputs are hoisted. */
+void isel_const_ind_selects(struct isel *s);
 struct ir_instr *isel_half(struct isel *s, struct ir_instr *in);
 
 /* opt_isel_gs.c */

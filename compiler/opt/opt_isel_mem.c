@@ -15,6 +15,9 @@
 #include "emu/emu.h"
 #include "isa/sem.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
 
 struct ir_instr *
@@ -534,4 +537,85 @@ isel_atomic_based(struct isel *s, struct ir_instr *in)
       pair[1] = in->src[1];
    }
    return based_access(s, in, op, !shared, pair, in->aop == IR_AOP_cas ? 2 : 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Constants read with a computed index, constants in registers        */
+
+/* gfx9 binds every constant to a scalar register (const_in_regs), so an
+ * indirect read is a select over buffer b's slots, in generic IR before
+ * the inputs are hoisted: v = c[j] where slot + index == j, 0 outside
+ * the buffer (as the reference compiler's select_indirect and the other
+ * targets' clamped reads give). */
+/* The compares of one index (slot + index == j), shared by the reads of
+ * its components in one block. */
+struct ind_hits {
+   const struct ir_block *block;
+   const struct ir_instr *index;
+   int32_t buf, slot;
+   struct ir_instr **hit;
+};
+
+static void
+const_ind_select(struct isel *s, struct ir_instr *in, struct ind_hits *h)
+{
+   uint32_t n = in->buf >= 0 && in->buf < IR_MAX_CBUFS ? s->sh->cbuf_slots[in->buf] : 0;
+   if (!n) {
+      isel_unsupported(s, in, "indirect constants outside a declared buffer");
+      return;
+   }
+   if (h->block != in->block || h->index != in->src[0] || h->buf != in->buf ||
+       h->slot != in->slot) {
+      *h = (struct ind_hits){in->block, in->src[0], in->buf, in->slot,
+                             xrealloc(h->hit, n * sizeof(*h->hit))};
+      struct ir_instr *idx =
+          opt_build2_before(s->sh, in, IR_OP_IADD, in->src[0], isel_imm(s, in, (uint32_t)in->slot));
+      for (uint32_t j = 0; j < n; j++)
+         h->hit[j] = opt_build2_before(s->sh, in, IR_OP_IEQ, idx, isel_imm(s, in, j));
+   }
+   struct ir_instr *v = isel_imm(s, in, 0);
+   for (uint32_t j = 0; j < n; j++) {
+      struct ir_instr *c = opt_build_before(s->sh, in, IR_OP_LOAD_CONST, 0, NULL);
+      c->buf = in->buf;
+      c->slot = (int32_t)j;
+      c->comp = in->comp;
+      struct ir_instr *src[3] = {h->hit[j], c, v};
+      v = opt_build_before(s->sh, in, IR_OP_BCSEL, 3, src);
+   }
+   opt_replace(s->sh, in, v);
+}
+
+void
+isel_const_ind_selects(struct isel *s)
+{
+   if (s->cnst >= 0 || s->unif < 0)
+      return;
+   struct ir_instr **order;
+   unsigned n = ir_program_order(s->sh, &order);
+   bool seen[IR_MAX_CBUFS][4] = {{false}};
+   uint32_t regs = 0; /* the constants the selects read, each in a register */
+   for (unsigned i = 0; i < n; i++) {
+      const struct ir_instr *in = order[i];
+      if (in->op == IR_OP_LOAD_CONST_IND && in->buf >= 0 && in->buf < IR_MAX_CBUFS &&
+          !seen[in->buf][in->comp & 3]) {
+         seen[in->buf][in->comp & 3] = true;
+         regs += s->sh->cbuf_slots[in->buf];
+      }
+   }
+   uint32_t cap = opt_file_capacity(s->m, (unsigned)s->unif);
+   struct ind_hits h = {0};
+   for (unsigned i = 0; i < n && !s->ctx->failed; i++) {
+      if (order[i]->op != IR_OP_LOAD_CONST_IND || order[i]->removed)
+         continue;
+      if (regs > cap) {
+         char why[96];
+         snprintf(why, sizeof(why), "indirect constants: %u of them in %u scalar registers",
+                  (unsigned)regs, (unsigned)cap);
+         isel_unsupported(s, order[i], why);
+      } else {
+         const_ind_select(s, order[i], &h);
+      }
+   }
+   free(h.hit);
+   free(order);
 }

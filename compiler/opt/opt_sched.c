@@ -58,6 +58,7 @@ struct sched {
    unsigned nn, ncap;
    unsigned *node_of; /* by value id: node index + 1, 0 if not in the block */
    unsigned *uses;    /* by value id: unscheduled uses left in the block */
+   unsigned cap1[16]; /* by file: opt_file_capacity + 1, 0 until asked (it scans the ops) */
    bool progress;
 };
 
@@ -472,13 +473,23 @@ small_def(const struct sched *s, unsigned i)
 
 /* Values of small files live now (issue order), so that more than a file
  * holds are never live at once (ir3 serializes a0/p0 the same way). */
+static int
+capacity(struct sched *s, int f)
+{
+   if ((unsigned)f >= ARRAY_SIZE(s->cap1))
+      return (int)opt_file_capacity(s->m, (unsigned)f);
+   if (!s->cap1[f])
+      s->cap1[f] = opt_file_capacity(s->m, (unsigned)f) + 1;
+   return (int)s->cap1[f] - 1;
+}
+
 static bool
-small_room(const struct sched *s, const int *live_small, unsigned i)
+small_room(struct sched *s, const int *live_small, unsigned i)
 {
    int f = small_def(s, i);
    if (f < 0)
       return true;
-   return live_small[f] < (int)opt_file_capacity(s->m, (unsigned)f);
+   return live_small[f] < capacity(s, f);
 }
 
 /* With its file more than half full, a small-file value is made only when
@@ -486,10 +497,10 @@ small_room(const struct sched *s, const int *live_small, unsigned i)
  * made early, values would hold the few registers that the readers of
  * others need, until only such values are ready and the file overflows. */
 static bool
-small_wanted(const struct sched *s, const int *live_small, unsigned i)
+small_wanted(struct sched *s, const int *live_small, unsigned i)
 {
    int f = small_def(s, i);
-   if (f < 0 || !s->n[i].nsucc || 2 * live_small[f] < (int)opt_file_capacity(s->m, (unsigned)f))
+   if (f < 0 || !s->n[i].nsucc || 2 * live_small[f] < capacity(s, f))
       return true;
    for (unsigned e = 0; e < s->n[i].nsucc; e++)
       if (s->n[s->n[i].succ[e].to].left == 1)

@@ -17,8 +17,8 @@ static const struct {
    const char *model, *why;
 } partial[] = {
     {"gfx9", "the optimizing compiler's gfx9 path covers ALU code with EXEC-mask control "
-             "flow, textures (MIMG), buffer and shared memory and atomics (GLOBAL, DS); not "
-             "indirect constants yet"},
+             "flow, textures (MIMG), buffer and shared memory and atomics (GLOBAL, DS) and "
+             "indirect constants (selects); no scalar (SALU/SMEM) selection yet"},
 };
 
 const char *

@@ -245,6 +245,18 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)
 cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
          0 OUT "gfx9 +10 +8 +0 +0 +1 +1\n.*unsupported: 1, opt-not-applicable: 1\n")
+# gfx9 memory on the optimizing path (issue 17): an s_waitcnt vmcnt one
+# too high lets a texture/buffer result be read before it arrives; the
+# emulator reports the early read and bisect names the hazard pass.
+cli_test(gfx9_vmcnt_fault_caught
+         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|vmcnt-off-by-one|captures/cs_histogram_atomics.tgsi|captures/fs_blit_tex.tgsi"
+         0 OUT "vmcnt-off-by-one +gfx9 +yes .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
+# The preserve merge fires on cs_pack_convert once its stores compile:
+# without the implicit use the allocator reuses the preserved register
+# and the packed words come out wrong at run time.
+cli_test(gfx9_preserve_fault_caught
+         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|sdwa-preserve-no-use|captures/cs_pack_convert.tgsi"
+         0 OUT "sdwa-preserve-no-use +gfx9 +yes +mismatch.*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tool.cmake)
 
 # compile --digest (tools/mutate's program filter): one line per shader,
