@@ -34,8 +34,10 @@
  * from a register half: 16-bit float destinations round, 16-bit sources
  * widen exactly.
  *
- * Refused (the model has no instruction for them): sin/cos, derivatives,
- * kill, gathers, the level query, float and wrapping atomics, and
+ * DDX/DDY are dfdx/dfdy (the model's coarse quad derivatives).
+ *
+ * Refused (the model has no instruction for them): sin/cos, fine
+ * derivatives, kill, gathers, the level query, float and wrapping atomics, and
  * doubles.
  */
 #include "compiler/ref/ref.h"
@@ -647,6 +649,18 @@ agx_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_BARRIER:
       ref_emit(c, "threadgroup_barrier");
       return true;
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY: { /* dfdx/dfdy: the quad's coarse derivatives */
+      unsigned res[4] = {0, 0, 0, 0};
+      for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++)
+         if (in->dst[0].mask & (1u << ch)) {
+            unsigned v = ref_fetch(c, in, 0, ch);
+            res[ch] = ref_tmp(c);
+            emit(c, in->op == TGSI_OP_DDX ? "dfdx" : "dfdy", res[ch], R(v), ref_imm(0), ref_imm(0));
+         }
+      ref_store(c, in, res);
+      return true;
+   }
    default:
       return false;
    }
@@ -661,11 +675,9 @@ agx_why(enum tgsi_opcode op)
    case TGSI_OP_KIL:
    case TGSI_OP_DEMOTE:
       return "the agx model has no discard";
-   case TGSI_OP_DDX:
-   case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
-      return "the agx model has no derivatives";
+      return "the agx model has no fine derivatives";
    default:
       return NULL;
    }
