@@ -265,7 +265,17 @@ struct isa_model;
    X(IMAGE_LOD, "image_lod", -1) \
    X(IMAGE_RESINFO, "image_resinfo", -1) \
    X(READLANE, "readlane", 2) \
-   X(WRITELANE, "writelane", 2)
+   X(WRITELANE, "writelane", 2) \
+   X(S_UBFE, "s_ubfe", 2) \
+   X(S_SBFE, "s_sbfe", 2) \
+   X(IABS, "iabs", 1) \
+   X(BITSET0, "bitset0", 2) \
+   X(BITSET1, "bitset1", 2) \
+   X(ALIGNBIT, "alignbit", 3) \
+   X(DIV_SCALE, "div_scale", 3) \
+   X(DIV_FMAS, "div_fmas", 4) \
+   X(DIV_FIXUP, "div_fixup", 3) \
+   X(WQM, "wqm", 1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -370,6 +380,7 @@ struct isa_model;
    X(TEX_LOD, "tex_lod") \
    X(TEX_SHADOW, "tex_shadow") \
    X(TEX_OFFSET, "tex_offset") \
+   X(TEX_DMASK, "tex_dmask") \
    X(TEX_3D, "tex_3d") \
    X(TEX_ARRAY, "tex_array") \
    X(TEX_PROJ, "tex_proj") \
