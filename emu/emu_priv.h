@@ -191,6 +191,7 @@ struct emu_op {
    uint8_t atom_sub;    /* a3xx sub: the data is negated */
    uint8_t atom_swap;   /* compare-and-swap data is (compare, new), not (new, compare) */
    uint8_t wrmask;      /* texture components written */
+   uint8_t dmask;       /* gfx9 MIMG: components returned, packed from dst up; 0: wrmask */
    uint8_t emit_mode;   /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
    uint8_t unordered;   /* counter results return out of order (gfx9 SMEM) */
    uint8_t waitcnt;     /* s_waitcnt: cnt[] says how far each counter must drop */

@@ -313,6 +313,9 @@ sem_res(enum isa_sem s)
    case ISA_SEM_FMIN3:
    case ISA_SEM_FMED3:
    case ISA_SEM_LDEXP:
+   case ISA_SEM_DIV_SCALE:
+   case ISA_SEM_DIV_FMAS:
+   case ISA_SEM_DIV_FIXUP:
       return EMU_R_FLOAT;
    case ISA_SEM_FCMP:
    case ISA_SEM_UCMP:
@@ -533,8 +536,12 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
        * whose first word names the texture (read as the op runs). */
       if (reg < 0 || data < 0 || !op->ndst)
          return load_err(d, in, "%s", "image instruction without address or resource");
-      int wm = mod_of(c->model, ISA_ROLE_WRMASK);
+      int wm = mod_of(c->model, ISA_ROLE_WRMASK), dm = mod_of(c->model, ISA_ROLE_TEX_DMASK);
       op->wrmask = (uint8_t)(wm >= 0 ? in->mod[wm] & 15 : (1u << op->dst[0].count) - 1);
+      if (dm >= 0) { /* the dmask components, packed: as many registers */
+         op->dmask = (uint8_t)(in->mod[dm] & 15);
+         op->wrmask = (uint8_t)((1u << MIN2(sem_cbits(op->dmask), (unsigned)op->dst[0].count)) - 1);
+      }
       struct emu_src a = op->src[reg], r = op->src[data];
       op->src[0] = a;
       op->src[1] = (struct emu_src){.kind = EMU_S_IMM};

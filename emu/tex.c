@@ -522,6 +522,13 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
          else
             sample_lane(e, op, unit, target, &r, i, out);
       }
+      if (op->dmask) { /* gfx9: the dmask components, packed */
+         uint32_t p[4] = {0, 0, 0, 0};
+         for (unsigned c = 0, k = 0; c < 4; c++)
+            if (op->dmask & (1u << c))
+               p[k++] = out[c];
+         memcpy(out, p, sizeof(p));
+      }
       for (unsigned c = 0; c < 4; c++)
          run->tmp_comp[c * run->maxlanes + i] = out[c];
    }

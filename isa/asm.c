@@ -693,13 +693,19 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
          if (!parse_mod_run(t, &k, &p, out))
             return false;
       } else {
+         /* A field may be two slots (s_bitset0_b32 reads its destination):
+          * each reads the same text. */
+         const char *at = p, *end = p;
          for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
             if (op->slot[s].field != tk->field)
                continue;
-            t->opnd_at[s] = skip_ws(p);
-            if (!parse_operand(t, s, &p, s < op->ndst ? &out->dst[s] : &out->src[s - op->ndst]))
+            const char *q = at;
+            t->opnd_at[s] = skip_ws(q);
+            if (!parse_operand(t, s, &q, s < op->ndst ? &out->dst[s] : &out->src[s - op->ndst]))
                return false;
+            end = q;
          }
+         p = end;
          k++;
       }
    }

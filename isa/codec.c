@@ -399,10 +399,12 @@ decode_fields(const struct isa_model *m, const struct isa_op *op, const struct i
       if (bad)
          flag_illegal(out, ISA_ILLEGAL_MOD_VALUE, (unsigned)f->mod);
    }
+   int64_t raws[ISA_MAX_FIELDS]; /* a field may be two slots: each decodes the bits */
+   memcpy(raws, vals, sizeof(raws));
    for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
       const struct isa_slot *sl = &op->slot[s];
       int form;
-      uint64_t raw = (uint64_t)vals[sl->field];
+      uint64_t raw = (uint64_t)raws[sl->field];
       enum isa_illegal r = decode_operand(m, op, sl, raw, out->mod, slot_opnd(out, op, s), &form);
       vals[sl->field] = isa_operand_val(form, raw, op->fields[sl->field].format);
       if (!r && misaligned(m, sl, slot_opnd(out, op, s)))

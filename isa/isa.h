@@ -267,7 +267,17 @@ struct isa_model;
    X(AGX_SAMPLE, "agx_sample", -1) \
    X(AGX_TXF, "agx_txf", -1) \
    X(READLANE, "readlane", 2) \
-   X(WRITELANE, "writelane", 2)
+   X(WRITELANE, "writelane", 2) \
+   X(S_UBFE, "s_ubfe", 2) \
+   X(S_SBFE, "s_sbfe", 2) \
+   X(IABS, "iabs", 1) \
+   X(BITSET0, "bitset0", 2) \
+   X(BITSET1, "bitset1", 2) \
+   X(ALIGNBIT, "alignbit", 3) \
+   X(DIV_SCALE, "div_scale", 3) \
+   X(DIV_FMAS, "div_fmas", 4) \
+   X(DIV_FIXUP, "div_fixup", 3) \
+   X(WQM, "wqm", 1)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -372,6 +382,7 @@ struct isa_model;
    X(TEX_LOD, "tex_lod") \
    X(TEX_SHADOW, "tex_shadow") \
    X(TEX_OFFSET, "tex_offset") \
+   X(TEX_DMASK, "tex_dmask") \
    X(TEX_3D, "tex_3d") \
    X(TEX_ARRAY, "tex_array") \
    X(TEX_PROJ, "tex_proj") \

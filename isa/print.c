@@ -408,9 +408,12 @@ isa_print_insn(const struct isa_model *m, const struct isa_insn *in, char *buf, 
                print_mod(m, (unsigned)f->mod, in->mod[f->mod], &s);
             continue;
          }
+         /* a field that is two slots (a destination also read) prints once */
          for (unsigned sl = 0; sl < (unsigned)op->ndst + op->nsrc; sl++)
-            if (op->slot[sl].field == k->field)
+            if (op->slot[sl].field == k->field) {
                print_operand(m, op, sl, in, &s);
+               break;
+            }
       }
    }
    return s.len;

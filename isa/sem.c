@@ -493,6 +493,32 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_BCNT:
       *d = sem_cbits(x[0]) + x[1];
       return true;
+   case ISA_SEM_S_UBFE:
+   case ISA_SEM_S_SBFE:
+      *d = sem_s_bfe(x[0], x[1], s == ISA_SEM_S_SBFE);
+      return true;
+   case ISA_SEM_IABS:
+      *d = (int32_t)x[0] < 0 ? 0u - x[0] : x[0];
+      return true;
+   /* s_bitset0/1_b32: x[1] is the destination's old value */
+   case ISA_SEM_BITSET0:
+      *d = x[1] & ~(1u << (x[0] & 31u));
+      return true;
+   case ISA_SEM_BITSET1:
+      *d = x[1] | 1u << (x[0] & 31u);
+      return true;
+   case ISA_SEM_ALIGNBIT:
+      *d = sem_alignbit(x[0], x[1], x[2]);
+      return true;
+   case ISA_SEM_DIV_SCALE:
+      d[0] = sem_div_scale(x[0], x[1], x[2], &d[1]);
+      return true;
+   case ISA_SEM_DIV_FMAS: /* x[3]: the lane's vcc bit */
+      *d = sem_div_fmas(x[0], x[1], x[2], x[3]);
+      return true;
+   case ISA_SEM_DIV_FIXUP:
+      *d = sem_div_fixup(x[0], x[1], x[2]);
+      return true;
    default:
       return false;
    }
@@ -696,6 +722,11 @@ sem_salu64(enum isa_sem s, const uint64_t *src, uint64_t *d0, uint64_t *d1)
       return true;
    case ISA_SEM_CSELECT:
       *d0 = src[2] & 1 ? a : b;
+      return true;
+   case ISA_SEM_WQM: /* s_wqm_b64: every quad with a lane set, whole */
+      *d0 = 0;
+      for (unsigned q = 0; q < 64; q += 4)
+         *d0 |= (a >> q & 15u) ? 15ull << q : 0;
       return true;
    case ISA_SEM_AND_SAVEEXEC: /* src[1] is exec */
       *d0 = b;

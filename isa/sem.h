@@ -1200,6 +1200,117 @@ struct sem_special {
 extern const struct sem_special sem_specials[];
 extern const unsigned sem_nspecials;
 
+/* s_bfe_u32/s_bfe_i32: b holds the offset in bits 4:0 and the width in
+ * bits 22:16; a width of 32 or more takes every bit from the offset up. */
+static inline uint32_t
+sem_s_bfe(uint32_t a, uint32_t b, int sg)
+{
+   uint32_t off = b & 31u, w = (b >> 16) & 0x7fu;
+   if (!w)
+      return 0;
+   if (w >= 32)
+      return sg ? (uint32_t)((int32_t)a >> off) : a >> off;
+   return sem_bfe3(a, off, w, sg);
+}
+
+/* v_alignbit_b32: the 64-bit {a, b} (a high) shifted right by c[4:0]. */
+static inline uint32_t
+sem_alignbit(uint32_t a, uint32_t b, uint32_t c)
+{
+   return (uint32_t)((((uint64_t)a << 32) | b) >> (c & 31u));
+}
+
+/* The biased exponent of a float. */
+static inline int
+sem_fexp(uint32_t a)
+{
+   return (int)((a >> 23) & 0xffu);
+}
+
+static inline int
+sem_fdenorm(double x)
+{
+   return x != 0.0 && fabs(x) < 0x1p-126;
+}
+
+/*
+ * The f32 division of llc (v_div_scale, v_rcp, Newton steps in v_fma,
+ * v_div_fmas, v_div_fixup), numerator n and denominator d:
+ *  - div_scale(s0, d, n) gives s0 scaled by 2^64 or 2^-64 where the
+ *    quotient or its steps would leave the normal range: both operands
+ *    alike (d denormal, 1/d denormal, n tiny), or one of them, which it
+ *    says with vcc (n/d past 2^96: d up; n/d denormal: n up, or d down
+ *    when 1/d is denormal too); s0 is n or d.
+ *  - div_fmas(a, b, c) is fma(a, b, c), rounded once after the scale that
+ *    undoes a one-sided one where vcc is set: 2^64 for a quotient scaled
+ *    down (c at least 2), else 2^-64.
+ *  - div_fixup(q, d, n) gives the special cases (NaN, infinities, zeros)
+ *    from d and n, an infinity where the steps overflowed (q infinite or
+ *    NaN), zero past 2^-150, else q with the sign of n / d.
+ */
+static inline uint32_t
+sem_div_scale(uint32_t s0, uint32_t d, uint32_t n, uint32_t *vcc)
+{
+   double fd = sem_f(d), fn = sem_f(n);
+   int up = 0;
+   *vcc = 0;
+   if (fd == 0.0 || fn == 0.0)
+      return SEM_CANON_NAN;
+   if (sem_fexp(n) - sem_fexp(d) >= 96) {
+      *vcc = 1;
+      up = s0 == d ? 64 : 0;
+   } else if (sem_fdenorm(fd)) {
+      up = 64;
+   } else if (sem_fdenorm(1.0 / fd) && sem_fdenorm(fn / fd)) {
+      *vcc = 1;
+      up = s0 == d ? -64 : 0;
+   } else if (sem_fdenorm(1.0 / fd)) {
+      up = -64;
+   } else if (sem_fdenorm(fn / fd)) {
+      *vcc = 1;
+      up = s0 == n ? 64 : 0;
+   } else if (sem_fexp(n) <= 23) {
+      up = 64;
+   }
+   return up ? sem_fres(ldexpf(sem_f(s0), up)) : s0;
+}
+
+/* One rounding of a * b + c, scaled first: the product is exact in
+ * double, the sum's error t comes from TwoSum, and where t is not 0 the
+ * sum is made odd (round to odd), so that rounding it to float, scaled
+ * or denormal, rounds the exact value. */
+static inline uint32_t
+sem_div_fmas(uint32_t a, uint32_t b, uint32_t c, uint32_t vcc)
+{
+   double p = (double)sem_f(a) * sem_f(b), x = sem_f(c), s = p + x;
+   double bb = s - p, t = (p - (s - bb)) + (x - bb);
+   uint64_t u;
+   memcpy(&u, &s, 8);
+   if (t != 0.0 && isfinite(s) && !(u & 1u)) {
+      u += (t > 0.0) == (s > 0.0) ? 1 : (uint64_t)-1;
+      memcpy(&s, &u, 8);
+   }
+   if (vcc & 1u)
+      s = ldexp(s, sem_fexp(c) > 127 ? 64 : -64);
+   return sem_fres((float)s);
+}
+
+static inline uint32_t
+sem_div_fixup(uint32_t q, uint32_t d, uint32_t n)
+{
+   uint32_t sign = (d ^ n) & 0x80000000u;
+   uint32_t ad = d & 0x7fffffffu, an = n & 0x7fffffffu;
+   if (sem_isnan(n) || sem_isnan(d) || (!ad && !an) || (ad == 0x7f800000u && an == 0x7f800000u))
+      return SEM_CANON_NAN;
+   if (!ad || an == 0x7f800000u)
+      return sign | 0x7f800000u;
+   if (ad == 0x7f800000u || !an || sem_fexp(n) - sem_fexp(d) < -150)
+      return sign;
+   if (sem_fexp(q) == 255) /* the steps overflowed: so does the quotient */
+      return sign | 0x7f800000u;
+   return sign | (q & 0x7fffffffu);
+}
+
 /* gfx9 scalar ops on 64-bit values (mov not and or xor andn2 orn2
  * cselect, the saveexec family: d1 is the new exec); false if s is not
  * one. sem_scc: the SCC a scalar op with an implicit scc destination

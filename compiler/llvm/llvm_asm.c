@@ -80,6 +80,20 @@ header(const char *ir, struct strbuf *o, struct diag_list *d, const char *name)
    return true;
 }
 
+/* A SOPK op with a signed immediate: s_<name>k_..._i32 (s_movk_i32,
+ * s_cmpk_lt_i32, s_addk_i32, s_mulk_i32). */
+static bool
+sopk_signed(const char *s, const char *e)
+{
+   const char *sp = memchr(s, ' ', (size_t)(e - s));
+   if (!sp || sp - s < 10 || strncmp(s, "s_", 2) || strncmp(sp - 4, "_i32", 4))
+      return false;
+   for (const char *p = s + 2; p + 1 < sp - 3; p++)
+      if (p[0] == 'k' && p[1] == '_')
+         return true;
+   return false;
+}
+
 /* One line of the body, rewritten; false to drop it. */
 static bool
 body_line(const char *s, const char *e, struct strbuf *o)
@@ -100,8 +114,9 @@ body_line(const char *s, const char *e, struct strbuf *o)
       return true;
    }
    /* SOPK's 16-bit signed immediate: llc prints its bits in hex
-    * ("s_movk_i32 s1, 0xffe1"), the model's syntax the signed value. */
-   if (!strncmp(s, "s_movk_i32 ", 11)) {
+    * ("s_movk_i32 s1, 0xffe1", "s_cmpk_lt_i32 s0, 0xfffb"), the model's
+    * syntax the signed value. */
+   if (sopk_signed(s, c)) {
       const char *x = c;
       while (x > s && x[-1] != ' ' && x[-1] != ',')
          x--;

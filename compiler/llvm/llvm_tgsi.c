@@ -107,6 +107,8 @@ struct tr {
    bool uses_lds;
    uint32_t lds_bytes;
    val buf_base[32], buf_size[32], lds_size;
+   val rsrc[32][8]; /* texture unit: its resource descriptor's arguments */
+   int target[32];  /* and its target, -1: none */
    unsigned cur_insn;
 };
 
@@ -1394,6 +1396,245 @@ resq(struct tr *t, const struct tgsi_insn *in)
    return true;
 }
 
+/* ---- textures ----------------------------------------------------------- */
+
+/* Declares an intrinsic (the declaration text) once. */
+static void
+declare_fn(struct tr *t, const char *decl)
+{
+   if (!t->decls.s || !strstr(t->decls.s, decl))
+      strbuf_printf(&t->decls, "%s\n", decl);
+}
+
+/* The units and targets textures are sampled with, as the compiler's
+ * program directives say them (cmd_compile.c): an SVIEW declaration's
+ * target, else the first texture instruction's. Each unit's resource
+ * descriptor is 8 inreg arguments, first in the SGPRs; the emulator's
+ * MIMG reads the unit from the first word (emu/README.md), the sampler
+ * descriptor is not read (zeros). */
+static bool
+declare_textures(struct tr *t)
+{
+   const struct tgsi_shader *s = t->s;
+   for (unsigned i = 0; i < 32; i++)
+      t->target[i] = -1;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_SVIEW)
+         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < 32; k++)
+            t->target[k] = (int)s->decls[i].target;
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (!(tgsi_op_info[in->op].flags & TGSI_OPF_TEX))
+         continue;
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         const struct tgsi_reg *r = &in->src[k].reg;
+         if (r->file == TGSI_FILE_SAMP && !r->indirect && r->index >= 0 && r->index < 32 &&
+             t->target[r->index] < 0)
+            t->target[r->index] = (int)in->tex_target;
+      }
+   }
+   for (unsigned u = 0; u < 32; u++) {
+      if (t->target[u] < 0)
+         continue;
+      directive(t, ".texture %u %s", u, tgsi_texture_names[t->target[u]]);
+      for (unsigned w = 0; w < 8; w++) {
+         if (t->nsgpr >= MAX_SGPR_ARGS)
+            return fail(t, NULL, "more than %u SGPRs of texture descriptors not translated",
+                        MAX_SGPR_ARGS);
+         new_arg(t, 's', ".value 0x%x", w ? 0u : u);
+         t->rsrc[u][w] = ARG_ID(t->nargs - 1);
+      }
+   }
+   return true;
+}
+
+/* <8 x i32> of unit u's descriptor. */
+static val
+rsrc_of(struct tr *t, unsigned u)
+{
+   val v = K(0);
+   for (unsigned w = 0; w < 8; w++)
+      v = emit(t, "insertelement <8 x i32> %s, i32 %s, i32 %u", w ? V(v) : "undef",
+               V(t->rsrc[u][w]), w);
+   return v;
+}
+
+static bool
+tex_unit(struct tr *t, const struct tgsi_insn *in, unsigned si, unsigned *u)
+{
+   const struct tgsi_reg *r = &in->src[si].reg;
+   if ((r->file != TGSI_FILE_SAMP && r->file != TGSI_FILE_SVIEW) || r->indirect || r->index < 0 ||
+       r->index >= 32 || t->target[r->index] < 0)
+      return fail(t, in, "%s: a texture operand other than SAMP[n] not translated",
+                  tgsi_op_info[in->op].name);
+   *u = (unsigned)r->index;
+   return true;
+}
+
+/* The MIMG address the gfx9 model reads (emu/README.md): [bias] [depth
+ * reference], then a body of three registers (the spatial coordinates,
+ * the array layer, zeros), then [level]. The 2darray intrinsics give
+ * three-register bodies for 1-D and 2-D targets (the layer of a 1-D
+ * array in t, the other unused ones 0); 3-D targets use 3d. */
+static unsigned
+tex_body(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg, val proj, bool fl, val *v)
+{
+   unsigned nsp = tgsi_texture_spatial_coords(tg), n = 0;
+   for (unsigned k = 0; k < nsp && k < 3; k++) {
+      v[n] = src(t, in, 0, k);
+      if (proj)
+         v[n] = fbin(t, "fdiv", "", v[n], proj);
+      n++;
+   }
+   if (tgsi_texture_is_array(tg))
+      v[n++] = src(t, in, 0, nsp);
+   while (n < 3)
+      v[n++] = fl ? FK(0.0f) : K(0);
+   return n;
+}
+
+/* Stores the four result words (i32 bits of a <4 x float>). */
+static void
+tex_result(struct tr *t, const struct tgsi_insn *in, val vec)
+{
+   val r[4];
+   for (unsigned c = 0; c < 4; c++)
+      r[c] = i(t, emit(t, "extractelement <4 x float> %s, i32 %u", V(vec), c));
+   for (unsigned c = 0; c < 4; c++)
+      if (in->dst[0].mask & (1u << c))
+         store(t, in, c, r[c]);
+}
+
+/* Refuses what the gfx9 model cannot run or the translator does not do. */
+static bool
+tex_target_ok(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
+{
+   const char *name = tgsi_op_info[in->op].name;
+   if (tg == TGSI_TEX_T_CUBE || tg == TGSI_TEX_T_SHADOWCUBE || tg == TGSI_TEX_T_CUBE_ARRAY ||
+       tg == TGSI_TEX_T_SHADOWCUBE_ARRAY)
+      return fail(t, in,
+                  "%s: cube maps not translated (llc's v_cubeid/v_cubesc/v_cubetc/v_cubema "
+                  "are not in the gfx9 model)",
+                  name);
+   if (tg == TGSI_TEX_T_BUFFER || tg == TGSI_TEX_T_2D_MSAA || tg == TGSI_TEX_T_2D_ARRAY_MSAA)
+      return fail(t, in, "%s: %s textures not translated", name, tgsi_texture_names[tg]);
+   if (in->noffsets)
+      return fail(t, in, "%s: texel offsets not translated", name);
+   return true;
+}
+
+/* TEX, TXP, TXB, TXL, TEX_LZ: coordinates src0, sampler src1; TXP divides
+ * the coordinates and the reference by src0.w exactly, TXB/TXL take
+ * src0.w. The interpreter's implicit level is 0 (no derivatives): TEX is
+ * image_sample in a fragment shader (llc puts it in whole quad mode),
+ * image_sample_lz elsewhere. */
+static bool
+tex_sample(struct tr *t, const struct tgsi_insn *in)
+{
+   enum tgsi_opcode op = in->op;
+   enum tgsi_texture tg = in->tex_target;
+   unsigned u;
+   if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, tg))
+      return false;
+   val proj = op == TGSI_OP_TXP ? src(t, in, 0, 3) : 0;
+   val pre[2], body[3];
+   unsigned np = 0;
+   if (op == TGSI_OP_TXB)
+      pre[np++] = src(t, in, 0, 3);
+   if (tgsi_texture_is_shadow(tg)) {
+      unsigned rc = tgsi_texture_shadow_ref(tg);
+      if (rc > 3)
+         return fail(t, in, "%s: a shadow reference in src1 not translated", tgsi_op_info[op].name);
+      val ref = src(t, in, 0, rc);
+      pre[np++] = proj ? fbin(t, "fdiv", "", ref, proj) : ref;
+   }
+   tex_body(t, in, tg, proj, true, body);
+   const char *lod = op == TGSI_OP_TXB                ? ".b"
+                     : op == TGSI_OP_TXL              ? ".l"
+                     : op == TGSI_OP_TEX_LZ           ? ".lz"
+                     : t->s->stage != TGSI_STAGE_FRAG ? ".lz"
+                                                      : "";
+   const char *dim = tg == TGSI_TEX_T_3D ? "3d" : "2darray";
+   const char *c = tgsi_texture_is_shadow(tg) ? ".c" : "";
+   struct strbuf a = {0}, ty = {0};
+   for (unsigned k = 0; k < np; k++) {
+      strbuf_printf(&a, "float %s, ", V(f(t, pre[k])));
+      strbuf_printf(&ty, "float, ");
+   }
+   for (unsigned k = 0; k < 3; k++) {
+      strbuf_printf(&a, "float %s, ", V(f(t, body[k])));
+      strbuf_printf(&ty, "float, ");
+   }
+   if (op == TGSI_OP_TXL) {
+      strbuf_printf(&a, "float %s, ", V(f(t, src(t, in, 0, 3))));
+      strbuf_printf(&ty, "float, ");
+   }
+   char *name = xasprintf("@llvm.amdgcn.image.sample%s%s.%s.v4f32.f32", c, lod, dim);
+   char *decl =
+       xasprintf("declare <4 x float> %s(i32, %s<8 x i32>, <4 x i32>, i1, i32, i32)", name, ty.s);
+   declare_fn(t, decl);
+   val rs = rsrc_of(t, u);
+   val r = emit(t,
+                "call <4 x float> %s(i32 15, %s<8 x i32> %s, <4 x i32> zeroinitializer, i1 %s, "
+                "i32 0, i32 0)",
+                name, a.s, V(rs),
+                tg == TGSI_TEX_T_RECT || tg == TGSI_TEX_T_SHADOWRECT ? "true" : "false");
+   free(name);
+   free(decl);
+   free(a.s);
+   free(ty.s);
+   tex_result(t, in, r);
+   return true;
+}
+
+/* TXF, TXF_LZ: integer coordinates, the level in src0.w (image_load_mip). */
+static bool
+tex_fetch(struct tr *t, const struct tgsi_insn *in)
+{
+   enum tgsi_texture tg = in->tex_target;
+   unsigned u;
+   if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, tg))
+      return false;
+   val body[3];
+   tex_body(t, in, tg, 0, false, body);
+   bool mip = in->op == TGSI_OP_TXF;
+   val lod = mip ? src(t, in, 0, 3) : 0;
+   const char *dim = tg == TGSI_TEX_T_3D ? "3d" : "2darray";
+   char *name = xasprintf("@llvm.amdgcn.image.load%s.%s.v4f32.i32", mip ? ".mip" : "", dim);
+   char *decl = xasprintf("declare <4 x float> %s(i32, i32, i32, i32, %s<8 x i32>, i32, i32)", name,
+                          mip ? "i32, " : "");
+   declare_fn(t, decl);
+   val rs = rsrc_of(t, u);
+   char *lv = mip ? xasprintf("i32 %s, ", V(lod)) : xstrdup("");
+   val r = emit(t,
+                "call <4 x float> %s(i32 15, i32 %s, i32 %s, i32 %s, %s<8 x i32> %s, i32 0, "
+                "i32 0)",
+                name, V(body[0]), V(body[1]), V(body[2]), lv, V(rs));
+   free(lv);
+   free(name);
+   free(decl);
+   tex_result(t, in, r);
+   return true;
+}
+
+/* TXQ: width, height, depth or layers, levels of level src0.x. */
+static bool
+tex_query(struct tr *t, const struct tgsi_insn *in)
+{
+   unsigned u;
+   if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, in->tex_target))
+      return false;
+   declare_fn(t, "declare <4 x float> @llvm.amdgcn.image.getresinfo.2d.v4f32.i32(i32, i32, "
+                 "<8 x i32>, i32, i32)");
+   val lod = src(t, in, 0, 0), rs = rsrc_of(t, u);
+   val r = emit(t,
+                "call <4 x float> @llvm.amdgcn.image.getresinfo.2d.v4f32.i32(i32 15, i32 %s, "
+                "<8 x i32> %s, i32 0, i32 0)",
+                V(lod), V(rs));
+   tex_result(t, in, r);
+   return true;
+}
+
 /* ---- control flow ------------------------------------------------------- */
 
 static struct frame *
@@ -1841,6 +2082,17 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
       return mem_load(t, in);
    case TGSI_OP_STORE:
       return mem_store(t, in);
+   case TGSI_OP_TEX:
+   case TGSI_OP_TXP:
+   case TGSI_OP_TXB:
+   case TGSI_OP_TXL:
+   case TGSI_OP_TEX_LZ:
+      return tex_sample(t, in);
+   case TGSI_OP_TXF:
+   case TGSI_OP_TXF_LZ:
+      return tex_fetch(t, in);
+   case TGSI_OP_TXQ:
+      return tex_query(t, in);
    default:
       break;
    }
@@ -1971,7 +2223,7 @@ declare(struct tr *t)
       const struct tgsi_prop *p = &s->props[k];
       (void)p;
    }
-   return true;
+   return declare_textures(t);
 }
 
 static void

@@ -86,8 +86,19 @@ fill(const struct isa_model *m, const struct isa_op *op, unsigned s, unsigned c,
 }
 
 static void
-add_case(const struct isa_model *m, const struct isa_insn *in)
+add_case(const struct isa_model *m, const struct isa_insn *in0)
 {
+   /* A field that is two slots (s_bitset0_b32's destination, also read)
+    * holds one operand: the first slot's. */
+   struct isa_insn x = *in0, *in = &x;
+   const struct isa_op *op = &m->ops[in->op];
+   for (unsigned s = 1; s < (unsigned)op->ndst + op->nsrc; s++)
+      for (unsigned e = 0; e < s; e++)
+         if (op->slot[e].field == op->slot[s].field) {
+            struct isa_opnd *o = e < op->ndst ? &in->dst[e] : &in->src[e - op->ndst];
+            *(s < op->ndst ? &in->dst[s] : &in->src[s - op->ndst]) = *o;
+            break;
+         }
    if (ncases >= MAX_CASES || isa_check_insn(m, in, NULL) != ISA_ERR_OK)
       return;
    struct tcase *t = &cases[ncases];

@@ -401,6 +401,45 @@ ev(enum isa_sem s, uint32_t a, uint32_t b, uint32_t c)
    return d;
 }
 
+/* llc's f32 division (v_div_scale twice, v_rcp, four v_fma, v_div_fmas,
+ * v_div_fixup, the order llc -O2 emits) of n by d. */
+static uint32_t
+llc_fdiv(uint32_t n, uint32_t d)
+{
+   uint32_t vcc, ign;
+   uint32_t den = sem_div_scale(d, d, n, &ign), r = sem_rcp(den);
+   uint32_t e = sem_ffma(den ^ 0x80000000u, r, fui(1.0f));
+   r = sem_ffma(e, r, r);
+   uint32_t num = sem_div_scale(n, d, n, &vcc);
+   uint32_t q = sem_fmul(num, r);
+   uint32_t e2 = sem_ffma(den ^ 0x80000000u, q, num);
+   q = sem_ffma(e2, r, q);
+   uint32_t e3 = sem_ffma(den ^ 0x80000000u, q, num);
+   return sem_div_fixup(sem_div_fmas(e3, r, q, vcc), d, n);
+}
+
+/* The division ops give the correctly rounded quotient (canonical NaN),
+ * random and special operands, the scaled cases among them: quotients past
+ * 2^96, denormal quotients and denominators, huge denominators. */
+static void
+test_div(void)
+{
+   static const uint32_t hard[][2] = {
+       {0x7f7fffff, 0x00800000}, {0x00000001, 0x7f7fffff}, {0x00800000, 0x7f000000},
+       {0x7f000000, 0x00000003}, {0x00000005, 0x00000003}, {0x3f800000, 0x7e800000},
+       {0x0000ffff, 0x40400000}, {0x437f0000, 0x437f0000}, {0x42c80000, 0x437f0000},
+   };
+   unsigned bad = 0;
+   for (unsigned i = 0; i < N + ARRAY_SIZE(hard); i++) {
+      uint32_t n = i < ARRAY_SIZE(hard) ? hard[i][0] : rnd();
+      uint32_t d = i < ARRAY_SIZE(hard) ? hard[i][1] : rnd();
+      uint32_t want = canon(uif(n) / uif(d)), got = llc_fdiv(n, d);
+      if (got != want && bad++ < 5)
+         CHECKF(0, "%08x / %08x: %08x, want %08x", n, d, got, want);
+   }
+   CHECK_EQ_U(bad, 0);
+}
+
 static void
 test_gcn(void)
 {
@@ -450,6 +489,23 @@ test_gcn(void)
    CHECK_EQ_U(ev(ISA_SEM_LDEXP, fui(1.0f), 200, 0), 0x7f800000u);
    CHECK_EQ_U(ev(ISA_SEM_PERM, 0x11223344u, 0x55668899u, 0x0c070004u), 0x00119944u);
    CHECK_EQ_U(ev(ISA_SEM_PERM, 0x00008000u, 0x80000000u, 0x0d0b0a09u), 0xff00ffffu);
+   /* s_bfe: offset in bits 4:0, width in 22:16 */
+   CHECK_EQ_U(ev(ISA_SEM_S_UBFE, 0xabcd1234u, 0x80008u, 0), 0x12);
+   CHECK_EQ_U(ev(ISA_SEM_S_SBFE, 0xabcd1234u, 0x4001cu, 0), 0xfffffffau);
+   CHECK_EQ_U(ev(ISA_SEM_S_UBFE, 0xabcd1234u, 0x200004u, 0), 0x0abcd123u);
+   CHECK_EQ_U(ev(ISA_SEM_S_SBFE, 0xabcd1234u, 0x00004u, 0), 0);
+   CHECK_EQ_U(ev(ISA_SEM_IABS, 0xfffffffbu, 0, 0), 5);
+   CHECK_EQ_U(ev(ISA_SEM_IABS, 0x80000000u, 0, 0), 0x80000000u);
+   CHECK_EQ_U(ev(ISA_SEM_BITSET0, 33, 0xffffffffu, 0), 0xfffffffdu); /* bit 33 & 31 */
+   CHECK_EQ_U(ev(ISA_SEM_BITSET1, 31, 1, 0), 0x80000001u);
+   CHECK_EQ_U(ev(ISA_SEM_ALIGNBIT, 0x12345678u, 0x9abcdef0u, 8), 0x789abcdeu);
+   CHECK_EQ_U(ev(ISA_SEM_ALIGNBIT, 0x12345678u, 0x9abcdef0u, 32), 0x9abcdef0u);
+   {
+      uint64_t m = 0x0000000000108421ull, w = 0, z = 0;
+      uint64_t src[3] = {m, 0, 0};
+      CHECK(sem_salu64(ISA_SEM_WQM, src, &w, &z));
+      CHECK(w == 0x0000000000f0ffffull); /* quads 0-3 and 5 had a lane, 4 none */
+   }
    /* the carry ops: sum or difference, then the carry (borrow) bit */
    static const struct {
       enum isa_sem s;
@@ -479,6 +535,7 @@ main(void)
 {
    rng_seed(&rng, 20240815);
    test_gcn();
+   test_div();
    test_float_arith();
    test_transcendental();
    test_minmax_cmp();
