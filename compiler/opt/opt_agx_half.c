@@ -47,6 +47,12 @@ struct hp {
    unsigned packed;       /* 16-bit values placed beside a live one */
    int exec_icmp[3];      /* if_icmp, else_icmp, while_icmp: integer tests */
    struct isa_insn *orig; /* the items before renaming */
+   /* Built once before collect, so that finding a value costs the items
+    * touching its register, not its region or the program: */
+   unsigned *occ, *occ_at;    /* the items touching register r, in order: occ[occ_at[r]..] */
+   unsigned *region_end;      /* by item: where its region ends */
+   unsigned *exp_lo, *exp_hi; /* by register: first and last read that sees a value
+                               * from outside its region (UINT_MAX: none) */
 };
 
 /* A full-file, single-register operand on reg. */
@@ -122,6 +128,131 @@ narrow_reader(const struct hp *h, const struct isa_insn *in, unsigned k)
    }
 }
 
+/* The full registers (below nreg) operand `slot` of in touches. */
+static bool
+opnd_span(const struct hp *h, const struct isa_insn *in, unsigned s, unsigned *f, unsigned *e)
+{
+   int slot = s < in->ndst ? ISA_SLOT_DST(s) : ISA_SLOT_SRC(s - in->ndst);
+   unsigned n;
+   if (!agx_opnd_regs(h->p, in, slot, f, &n))
+      return false;
+   *e = MIN2(*f + n, h->nreg);
+   return *f < *e;
+}
+
+/* Each item once in the list of every register it touches. */
+static void
+index_regs(struct hp *h)
+{
+   const struct ref_ctx *c = h->p->rc;
+   unsigned *last = xmalloc((h->nreg + 1) * sizeof(unsigned)), total = 0;
+   h->occ_at = xcalloc(h->nreg + 2, sizeof(unsigned));
+   for (int pass = 0; pass < 2; pass++) {
+      for (unsigned r = 0; r <= h->nreg; r++)
+         last[r] = UINT32_MAX;
+      for (unsigned i = 0; i < c->nitems; i++) {
+         const struct isa_insn *in = &c->items[i].in;
+         for (unsigned s = 0; s < in->ndst + in->nsrc; s++) {
+            unsigned f, e;
+            if (!opnd_span(h, in, s, &f, &e))
+               continue;
+            for (unsigned r = f; r < e; r++)
+               if (last[r] != i) {
+                  last[r] = i;
+                  if (pass)
+                     h->occ[h->occ_at[r + 1]++] = i;
+                  else
+                     h->occ_at[r + 2]++;
+               }
+         }
+      }
+      if (!pass) {
+         for (unsigned r = 0; r < h->nreg; r++)
+            h->occ_at[r + 2] += h->occ_at[r + 1];
+         total = h->occ_at[h->nreg + 1];
+         h->occ = xmalloc((total + 1) * sizeof(unsigned));
+      }
+   }
+   free(last);
+   h->region_end = xmalloc((c->nitems + 1) * sizeof(unsigned));
+   for (unsigned k = c->nitems, next = c->nitems; k-- > 0;) {
+      h->region_end[k] = next;
+      if (h->p->start[k])
+         next = k;
+   }
+}
+
+/* Per register, the reads agx_read_elsewhere counts for any value: a live
+ * read with no live write before it in its region. */
+static void
+index_exposed(struct hp *h)
+{
+   const struct agx_prog *p = h->p;
+   h->exp_lo = xmalloc((h->nreg + 1) * sizeof(unsigned));
+   h->exp_hi = xmalloc((h->nreg + 1) * sizeof(unsigned));
+   for (unsigned r = 0; r < h->nreg; r++) {
+      h->exp_lo[r] = h->exp_hi[r] = UINT32_MAX;
+      bool wrote = false;
+      unsigned region = UINT32_MAX;
+      for (unsigned j = h->occ_at[r]; j < h->occ_at[r + 1]; j++) {
+         unsigned k = h->occ[j];
+         const struct isa_insn *in = &p->rc->items[k].in;
+         if (h->region_end[k] != region)
+            wrote = false;
+         region = h->region_end[k];
+         if (p->dead[k])
+            continue;
+         if (!wrote && agx_reads(p, in, r)) {
+            h->exp_lo[r] = MIN2(h->exp_lo[r], k);
+            h->exp_hi[r] = k;
+         }
+         if (agx_writes(p, in, r))
+            wrote = true;
+      }
+   }
+}
+
+/* Where item i is in reg's list (it touches reg). */
+static unsigned
+occ_pos(const struct hp *h, unsigned reg, unsigned i)
+{
+   unsigned lo = h->occ_at[reg], hi = h->occ_at[reg + 1];
+   while (lo < hi) {
+      unsigned mid = lo + (hi - lo) / 2;
+      if (h->occ[mid] < i)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
+/* agx_read_elsewhere(p, reg, from, to) for a value written at `from` whose
+ * reads end before `to` in its region: outside that region, and in it
+ * before `from`, the reads that count are the exposed ones; after `to`,
+ * a live read before the next live write. */
+static bool
+read_elsewhere(const struct hp *h, unsigned reg, unsigned from, unsigned to)
+{
+   const struct agx_prog *p = h->p;
+   unsigned end = h->region_end[from];
+   if (h->exp_lo[reg] != UINT32_MAX && (h->exp_lo[reg] < from || h->exp_hi[reg] >= end))
+      return true;
+   for (unsigned j = occ_pos(h, reg, from) + 1; j < h->occ_at[reg + 1]; j++) {
+      unsigned k = h->occ[j];
+      const struct isa_insn *in = &p->rc->items[k].in;
+      if (k >= end)
+         break;
+      if (p->dead[k])
+         continue;
+      if (k >= to && agx_reads(p, in, reg))
+         return true;
+      if (agx_writes(p, in, reg))
+         break;
+   }
+   return false;
+}
+
 /* The value written at item i to reg: its reads in the region, until the
  * next write. False when it is not movable. */
 static bool
@@ -134,8 +265,9 @@ find_value(struct hp *h, unsigned i, unsigned reg, struct hval *v)
    if (ci.sync != ISA_SYNC_NONE || ci.flow || it[i].in.ndst != 1)
       return false;
    *v = (struct hval){.def = i, .last = i, .reg = reg, .narrow = narrow_writer(p, &it[i].in)};
-   unsigned reads = 0;
-   for (unsigned k = i + 1; k < p->rc->nitems && !p->start[k]; k++) {
+   unsigned reads = 0, end = h->region_end[i];
+   for (unsigned j = occ_pos(h, reg, i) + 1; j < h->occ_at[reg + 1] && h->occ[j] < end; j++) {
+      unsigned k = h->occ[j];
       unsigned c = count_src(p, &it[k].in, reg, false);
       if (c) {
          if (count_src(p, &it[k].in, reg, true) != c)
@@ -149,7 +281,7 @@ find_value(struct hp *h, unsigned i, unsigned reg, struct hval *v)
       if (agx_writes(p, &it[k].in, reg))
          break;
    }
-   if (agx_read_elsewhere(p, reg, i, v->last + 1))
+   if (read_elsewhere(h, reg, i, v->last + 1))
       return false;
    h->covered[reg] += 1 + reads;
    return true;
@@ -168,11 +300,12 @@ collect(struct hp *h)
             for (unsigned r = f; r < f + n && r < h->nreg; r++)
                h->uses[r]++;
       }
-      unsigned r;
+      /* plain_on(DST(0), r) holds for at most one r: the operand's */
+      unsigned r, n;
       struct hval v;
-      for (r = p->homes_end; r < h->nreg; r++)
-         if (plain_on(p, in, ISA_SLOT_DST(0), r))
-            break;
+      if (!in->ndst || !agx_opnd_regs(p, in, ISA_SLOT_DST(0), &r, &n) ||
+          (int)in->dst[0].file != p->rc->gpr || n != 1 || r < p->homes_end)
+         r = h->nreg;
       if (r < h->nreg && find_value(h, i, r, &v))
          VEC_PUSH(h->v, h->nv, h->cap, v);
    }
@@ -321,6 +454,8 @@ opt_agx_half(struct agx_prog *p, bool packing)
    static const char *const tests[3] = {"if_icmp", "else_icmp", "while_icmp"};
    for (unsigned k = 0; k < 3; k++)
       h.exec_icmp[k] = isa_op_find(p->m, tests[k]);
+   index_regs(&h);
+   index_exposed(&h);
    collect(&h);
    bool progress = false;
    /* the one transformation comes first: a fault firing inside the
@@ -347,5 +482,10 @@ opt_agx_half(struct agx_prog *p, bool packing)
    free(h.uses);
    free(h.covered);
    free(h.movable);
+   free(h.occ);
+   free(h.occ_at);
+   free(h.region_end);
+   free(h.exp_lo);
+   free(h.exp_hi);
    return progress;
 }
