@@ -79,6 +79,10 @@ struct strbuf {
    size_t n, cap;
 };
 void strbuf_printf(struct strbuf *b, const char *fmt, ...) DC_PRINTF(2, 3);
+void strbuf_vprintf(struct strbuf *b, const char *fmt, va_list ap);
+void strbuf_add(struct strbuf *b, const char *str);
+/* The string, "" when nothing was appended: the caller owns it. */
+char *strbuf_take(struct strbuf *b);
 bool read_file(const char *path, char **text, size_t *len, char **err);
 bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
 /* Seconds on the monotonic clock: differences time a run. */
