@@ -163,10 +163,7 @@ bindings_directives(const char *text, size_t len, const char *file, struct diag_
    if (!y)
       return NULL;
    int root = ydoc_root(y);
-   struct sb {
-      char *p;
-      size_t n;
-   } b = {xstrdup(""), 0};
+   struct strbuf b = {0};
    bool ok = ydoc_is_map(y, root);
    if (!ok)
       ydoc_error(y, root, d, "a bindings file is a map: one key per directive (input: ...)");
@@ -193,19 +190,15 @@ bindings_directives(const char *text, size_t len, const char *file, struct diag_
             ok = false;
             break;
          }
-         char *line = xasprintf(".%s %s\n", key, val);
-         b.p = xrealloc(b.p, b.n + strlen(line) + 1);
-         strcpy(b.p + b.n, line);
-         b.n += strlen(line);
-         free(line);
+         strbuf_printf(&b, ".%s %s\n", key, val);
       }
    }
    ydoc_free(y);
    if (!ok) {
-      free(b.p);
+      free(b.s);
       return NULL;
    }
-   return b.p;
+   return strbuf_take(&b);
 }
 
 bool

@@ -69,27 +69,6 @@ gen_chance(struct gen *g, unsigned percent)
    return gen_pick(g, 100) < percent;
 }
 
-static void
-sb_vadd(struct sbuf *b, const char *fmt, va_list ap)
-{
-   va_list ap2;
-   va_copy(ap2, ap);
-   int n = vsnprintf(NULL, 0, fmt, ap2);
-   va_end(ap2);
-   VEC_RESERVE(b->p, b->cap, b->n + (size_t)n + 1);
-   vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
-   b->n += (size_t)n;
-}
-
-void
-gen_sb_add(struct sbuf *b, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   sb_vadd(b, fmt, ap);
-   va_end(ap);
-}
-
 bool
 gen_ok(struct gen *g, enum tgsi_opcode op)
 {
@@ -100,12 +79,12 @@ gen_ok(struct gen *g, enum tgsi_opcode op)
 void
 gen_emit(struct gen *g, const char *fmt, ...)
 {
-   gen_sb_add(&g->body, "%*s", (int)(2 + 2 * g->depth), "");
+   strbuf_printf(&g->body, "%*s", (int)(2 + 2 * g->depth), "");
    va_list ap;
    va_start(ap, fmt);
-   sb_vadd(&g->body, fmt, ap);
+   strbuf_vprintf(&g->body, fmt, ap);
    va_end(ap);
-   gen_sb_add(&g->body, "\n");
+   strbuf_printf(&g->body, "\n");
    g->ninsns++;
 }
 
@@ -1176,50 +1155,50 @@ epilogue(struct gen *g)
 }
 
 static void
-declarations(struct gen *g, struct sbuf *h)
+declarations(struct gen *g, struct strbuf *h)
 {
    static const char *const stage_kw[] = {"FRAG", "VERT", "COMP"};
    unsigned si = g->stage == TGSI_STAGE_FRAG ? 0 : g->stage == TGSI_STAGE_VERT ? 1 : 2;
-   gen_sb_add(h, "%s\n", stage_kw[si]);
+   strbuf_printf(h, "%s\n", stage_kw[si]);
    if (g->stage == TGSI_STAGE_COMP) {
-      gen_sb_add(h,
-                 "PROPERTY CS_FIXED_BLOCK_WIDTH %u\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n"
-                 "PROPERTY CS_FIXED_BLOCK_DEPTH 1\n",
-                 g->block_w);
-      gen_sb_add(h, "DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\n");
+      strbuf_printf(h,
+                    "PROPERTY CS_FIXED_BLOCK_WIDTH %u\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n"
+                    "PROPERTY CS_FIXED_BLOCK_DEPTH 1\n",
+                    g->block_w);
+      strbuf_printf(h, "DCL SV[0], THREAD_ID\nDCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\n");
    } else {
       for (unsigned i = 0; i < g->nin; i++) {
          if (!g->used_in[i])
             continue;
          if (g->stage == TGSI_STAGE_FRAG)
-            gen_sb_add(h, "DCL IN[%u], GENERIC[%u], PERSPECTIVE\n", i, i);
+            strbuf_printf(h, "DCL IN[%u], GENERIC[%u], PERSPECTIVE\n", i, i);
          else
-            gen_sb_add(h, "DCL IN[%u]\n", i);
+            strbuf_printf(h, "DCL IN[%u]\n", i);
       }
       for (unsigned i = 0; i < g->nout; i++) {
          if (g->stage == TGSI_STAGE_FRAG)
-            gen_sb_add(h, "DCL OUT[%u], COLOR[%u]\n", i, i);
+            strbuf_printf(h, "DCL OUT[%u], COLOR[%u]\n", i, i);
          else if (i == 0)
-            gen_sb_add(h, "DCL OUT[0], POSITION\n");
+            strbuf_printf(h, "DCL OUT[0], POSITION\n");
          else
-            gen_sb_add(h, "DCL OUT[%u], GENERIC[%u]\n", i, i - 1);
+            strbuf_printf(h, "DCL OUT[%u], GENERIC[%u]\n", i, i - 1);
       }
    }
    gen_mem_declarations(g, h);
-   gen_sb_add(h, "DCL CONST[0][0..%u]\n", g->nconst - 1);
+   strbuf_printf(h, "DCL CONST[0][0..%u]\n", g->nconst - 1);
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])
-         gen_sb_add(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
-   gen_sb_add(h, "DCL TEMP[0..%u]\n", g->t_arr - 1);
-   gen_sb_add(h, "DCL TEMP[%u..%u], ARRAY(1)\n", g->t_arr, g->t_arr + GEN_ARRAY_LEN - 1);
+         strbuf_printf(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
+   strbuf_printf(h, "DCL TEMP[0..%u]\n", g->t_arr - 1);
+   strbuf_printf(h, "DCL TEMP[%u..%u], ARRAY(1)\n", g->t_arr, g->t_arr + GEN_ARRAY_LEN - 1);
    if (g->used_addr)
-      gen_sb_add(h, "DCL ADDR[0]\n");
+      strbuf_printf(h, "DCL ADDR[0]\n");
    for (unsigned i = 0; i < g->nimms; i++) {
       const struct gimm *l = &g->imms[i];
-      gen_sb_add(h, "IMM[%u] %s {", i, l->is_int ? "UINT32" : "FLT32");
+      strbuf_printf(h, "IMM[%u] %s {", i, l->is_int ? "UINT32" : "FLT32");
       for (unsigned c = 0; c < 4; c++)
-         gen_sb_add(h, "%s%s", c ? ", " : "", c < l->n ? l->val[c] : "0");
-      gen_sb_add(h, "}\n");
+         strbuf_printf(h, "%s%s", c ? ", " : "", c < l->n ? l->val[c] : "0");
+      strbuf_printf(h, "}\n");
    }
 }
 
@@ -1298,29 +1277,29 @@ generate(struct gen *g, const struct diff_gen_opts *o, const uint64_t *seed,
    gen_block(g, size, CTX_NONE);
    epilogue(g);
    gen_emit(g, "END");
-   struct sbuf h = {0};
+   struct strbuf h = {0};
    const char *sn = stage_names[g->stage == TGSI_STAGE_FRAG   ? 0
                                 : g->stage == TGSI_STAGE_VERT ? 1
                                                               : 2];
    if (seed)
-      gen_sb_add(&h, "# diffcomp gen --seed %llu --stage %s --size %u\n", (unsigned long long)*seed,
-                 sn, size);
+      strbuf_printf(&h, "# diffcomp gen --seed %llu --stage %s --size %u\n",
+                    (unsigned long long)*seed, sn, size);
    else
-      gen_sb_add(&h, "# generated from %zu bytes (%s, size %u)\n", g->nbytes, sn, size);
+      strbuf_printf(&h, "# generated from %zu bytes (%s, size %u)\n", g->nbytes, sn, size);
    declarations(g, &h);
-   gen_sb_add(&h, "%.*s", (int)g->body.n, g->body.p);
-   free(g->body.p);
+   strbuf_printf(&h, "%.*s", (int)g->body.n, g->body.s);
+   free(g->body.s);
    free(g->imms);
-   struct tgsi_shader *s = tgsi_parse(h.p, h.n, "<generated>", NULL, d);
+   struct tgsi_shader *s = tgsi_parse(h.s, h.n, "<generated>", NULL, d);
    if (!s) {
-      free(h.p);
+      free(h.s);
       return NULL;
    }
    if (parsed)
       *parsed = s;
    else
       tgsi_shader_free(s);
-   return h.p;
+   return h.s;
 }
 
 char *

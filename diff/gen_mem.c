@@ -465,17 +465,17 @@ gen_mem_epilogue(struct gen *g)
 }
 
 void
-gen_mem_declarations(struct gen *g, struct sbuf *h)
+gen_mem_declarations(struct gen *g, struct strbuf *h)
 {
    if (!g->mem)
       return;
    if (g->stage == TGSI_STAGE_FRAG)
-      gen_sb_add(h, "DCL IN[%u], POSITION, LINEAR\n", g->in_pos);
+      strbuf_printf(h, "DCL IN[%u], POSITION, LINEAR\n", g->in_pos);
    else if (g->stage == TGSI_STAGE_VERT)
-      gen_sb_add(h, "DCL SV[%u], VERTEXID\n", g->sv_vid);
-   gen_sb_add(h, "DCL BUFFER[%u]\n", g->buf);
+      strbuf_printf(h, "DCL SV[%u], VERTEXID\n", g->sv_vid);
+   strbuf_printf(h, "DCL BUFFER[%u]\n", g->buf);
    if (g->shared)
-      gen_sb_add(h, "DCL MEMORY[0], SHARED\n");
+      strbuf_printf(h, "DCL MEMORY[0], SHARED\n");
    if (g->image)
-      gen_sb_add(h, "DCL IMAGE[0], " IMG_DECL ", WR\n");
+      strbuf_printf(h, "DCL IMAGE[0], " IMG_DECL ", WR\n");
 }

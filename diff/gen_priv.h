@@ -24,11 +24,6 @@ enum gty { GT_F, GT_I, GT_D };
 /* What a BRK/CONT would leave: generated only when it is a loop. */
 enum gctx { CTX_NONE, CTX_LOOP, CTX_SWITCH };
 
-struct sbuf {
-   char *p;
-   size_t n, cap;
-};
-
 /* One IMM line: up to four values of one type, as text. */
 struct gimm {
    bool is_int;
@@ -71,7 +66,7 @@ struct gen {
    struct gimm *imms;
    unsigned nimms, imms_cap;
    int32_t imm_hash[GEN_IMM_HASH]; /* slot = line * 4 + comp, -1 empty */
-   struct sbuf body;
+   struct strbuf body;
    unsigned depth, loop_depth;
    unsigned ninsns;
    bool used_samp[2], used_addr, used_array, used_in[8], killed;
@@ -135,12 +130,9 @@ bool gen_stmt_mem(struct gen *g);
 void gen_mem_loop_entry(struct gen *g);
 bool gen_mem_store_slot(struct gen *g);
 void gen_mem_epilogue(struct gen *g);
-void gen_mem_declarations(struct gen *g, struct sbuf *h);
+void gen_mem_declarations(struct gen *g, struct strbuf *h);
 
 /* gen_wide.c */
 bool gen_stmt_wide(struct gen *g);
-
-/* The text buffer (gen.c). */
-void gen_sb_add(struct sbuf *b, const char *fmt, ...) DC_PRINTF(2, 3);
 
 #endif

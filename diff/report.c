@@ -37,33 +37,6 @@
 const char *const diff_outcome_names[DIFF_OUT_COUNT] = {DIFF_OUTCOMES(NAME_)};
 #undef NAME_
 
-/* A growing string. */
-struct sb {
-   char *p;
-   size_t len, cap;
-};
-
-static void DC_PRINTF(2, 3) sbf(struct sb *b, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   char *s = xvasprintf(fmt, ap);
-   va_end(ap);
-   size_t n = strlen(s);
-   VEC_RESERVE(b->p, b->cap, b->len + n + 1);
-   memcpy(b->p + b->len, s, n + 1);
-   b->len += n;
-   free(s);
-}
-
-static char *
-sb_take(struct sb *b)
-{
-   if (!b->p)
-      return xstrdup("");
-   return b->p;
-}
-
 /* ------------------------------------------------------------------ */
 /* Baseline                                                             */
 
@@ -217,12 +190,12 @@ relative_to(const char *from, const char *path)
       for (size_t i = 0; a[i] && a[i] == b[i]; i++)
          if (a[i + 1] == '/' || !a[i + 1])
             common = (b[i + 1] == '/' || !b[i + 1]) ? i + 1 : common;
-      struct sb s = {0};
+      struct strbuf s = {0};
       for (const char *p = a + common; *p; p++)
          if (*p == '/')
-            sbf(&s, "../");
-      sbf(&s, "%s", b + common + (b[common] == '/'));
-      rel = sb_take(&s);
+            strbuf_printf(&s, "../");
+      strbuf_printf(&s, "%s", b + common + (b[common] == '/'));
+      rel = strbuf_take(&s);
    }
    free(a);
    free(b);
@@ -242,8 +215,9 @@ first_failing_signal(const struct diff_case_result *r)
 char *
 diff_baseline_yaml(const struct diff_check *c, const char *dir)
 {
-   struct sb b = {0};
-   sbf(&b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline);\n"
+   struct strbuf b = {0};
+   strbuf_printf(
+       &b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline);\n"
            "# paths are relative to this file's directory\n"
            "expected:\n");
    unsigned n = 0;
@@ -264,15 +238,15 @@ diff_baseline_yaml(const struct diff_check *c, const char *dir)
       char *t = ydoc_writer_finish(w);
       if (t) {
          t[strcspn(t, "\n")] = 0;
-         sbf(&b, "  - %s\n", t);
+         strbuf_printf(&b, "  - %s\n", t);
          n++;
       }
       free(t);
       free(rel);
    }
    if (!n)
-      sbf(&b, "  []\n");
-   return sb_take(&b);
+      strbuf_printf(&b, "  []\n");
+   return strbuf_take(&b);
 }
 
 unsigned
@@ -355,7 +329,7 @@ diff_case_low(const struct diff_case_result *r)
  * the whole shader) is counted: the JSON report and the reproducer keep
  * the whole message. */
 static void
-msg_cut(struct sb *b, const char *msg, unsigned max)
+msg_cut(struct strbuf *b, const char *msg, unsigned max)
 {
    const char *end = msg;
    for (unsigned n = 0; n < max && end; n++) {
@@ -363,45 +337,46 @@ msg_cut(struct sb *b, const char *msg, unsigned max)
       end = end ? end + 1 : NULL;
    }
    if (!end || !*end) {
-      sbf(b, "%s", msg);
+      strbuf_printf(b, "%s", msg);
       return;
    }
    unsigned more = 1;
    for (const char *p = end; *p; p++)
       more += *p == '\n' && p[1];
-   sbf(b, "%.*s    [%u more line%s in the JSON report and the reproducer]", (int)(end - msg), msg,
-       more, more == 1 ? "" : "s");
+   strbuf_printf(b, "%.*s    [%u more line%s in the JSON report and the reproducer]",
+                 (int)(end - msg), msg, more, more == 1 ? "" : "s");
 }
 
 static void
-signal_line(struct sb *b, const struct diff_check *c, unsigned i, const struct diff_signal *s)
+signal_line(struct strbuf *b, const struct diff_check *c, unsigned i, const struct diff_signal *s)
 {
-   sbf(b, "%s %s %s: %s", diff_status_names[c->results[i].status], case_target(c, i),
-       case_shader(c, i), diff_signal_names[s->kind]);
+   strbuf_printf(b, "%s %s %s: %s", diff_status_names[c->results[i].status], case_target(c, i),
+                 case_shader(c, i), diff_signal_names[s->kind]);
    if (s->step && *s->step)
-      sbf(b, " (%s)", s->step);
-   sbf(b, ": ");
+      strbuf_printf(b, " (%s)", s->step);
+   strbuf_printf(b, ": ");
    msg_cut(b, s->msg, DIFF_MSG_LINES);
    bool values = s->kind == DIFF_SIG_MISMATCH || s->kind == DIFF_SIG_INVARIANCE;
    if (s->count > 1)
-      sbf(b, " [%llu %s]", (unsigned long long)s->count, values ? "values" : "events");
+      strbuf_printf(b, " [%llu %s]", (unsigned long long)s->count, values ? "values" : "events");
 }
 
 char *
 diff_case_lines(const struct diff_check *c, unsigned i)
 {
    const struct diff_case_result *r = &c->results[i];
-   struct sb b = {0};
+   struct strbuf b = {0};
    for (unsigned k = 0; k < r->nsig; k++) {
       if (k)
-         sbf(&b, "\n");
+         strbuf_printf(&b, "\n");
       signal_line(&b, c, i, &r->sig[k]);
       if (k == 0 && r->repro)
-         sbf(&b, " [repro: %s]", r->repro);
+         strbuf_printf(&b, " [repro: %s]", r->repro);
    }
    if (!r->nsig)
-      sbf(&b, "%s %s %s", diff_status_names[r->status], case_target(c, i), case_shader(c, i));
-   return sb_take(&b);
+      strbuf_printf(&b, "%s %s %s", diff_status_names[r->status], case_target(c, i),
+                    case_shader(c, i));
+   return strbuf_take(&b);
 }
 
 /* Back end or mid-level: a failing case whose shader passed, with both
@@ -415,19 +390,19 @@ diff_case_locality(const struct diff_check *c, unsigned i)
    const struct diff_target *own = &c->targets[c->cases[i].target];
    if (c->results[i].status != DIFF_FAIL || c->o.opt_cmd || !opt_target_shares_ir(own->model))
       return NULL;
-   struct sb pass = {0};
+   struct strbuf pass = {0};
    for (unsigned j = 0; j < c->ncases; j++) {
       const struct diff_target *t = &c->targets[c->cases[j].target];
       if (c->cases[j].shader == c->cases[i].shader && c->results[j].done &&
           c->results[j].status == DIFF_PASS && opt_target_shares_ir(t->model))
-         sbf(&pass, "%s%s", pass.len ? ", " : "", t->name);
+         strbuf_printf(&pass, "%s%s", pass.n ? ", " : "", t->name);
    }
-   if (!pass.len)
+   if (!pass.n)
       return NULL;
    char *why = xasprintf("the %s back end: the shared front end and IR passes compile it right "
                          "for %s",
-                         own->name, pass.p);
-   free(pass.p);
+                         own->name, pass.s);
+   free(pass.s);
    return why;
 }
 
@@ -447,16 +422,13 @@ utf8_len_at(const unsigned char *p)
 }
 
 static void
-json_str(struct sb *b, const char *s)
+json_str(struct strbuf *b, const char *s)
 {
-   struct strbuf t = {0};
-   strbuf_json_str(&t, s);
-   sbf(b, "%s", t.s);
-   free(t.s);
+   strbuf_json_str(b, s);
 }
 
 static void
-json_float_text(struct sb *b, uint32_t bits)
+json_float_text(struct strbuf *b, uint32_t bits)
 {
    float x = uif(bits);
    char t[32];
@@ -470,94 +442,96 @@ json_float_text(struct sb *b, uint32_t bits)
 }
 
 static void
-json_value(struct sb *b, const struct diff_mismatch *m)
+json_value(struct strbuf *b, const struct diff_mismatch *m)
 {
-   sbf(b, ", \"value\": {\"what\": ");
+   strbuf_printf(b, ", \"value\": {\"what\": ");
    json_str(b, diff_value_names[m->kind]);
-   sbf(b, ", \"reg\": %u, \"chan\": \"%c\", \"vertex\": %u, \"lane\": %u", m->reg,
-       "xyzw"[m->chan & 3], m -> vertex, m -> lane);
-   sbf(b, ", \"expected\": \"0x%08x\", \"actual\": \"0x%08x\", \"expected_float\": ", m->expected,
-       m->actual);
+   strbuf_printf(b, ", \"reg\": %u, \"chan\": \"%c\", \"vertex\": %u, \"lane\": %u", m->reg,
+                 "xyzw"[m->chan & 3], m -> vertex, m -> lane);
+   strbuf_printf(b, ", \"expected\": \"0x%08x\", \"actual\": \"0x%08x\", \"expected_float\": ",
+                 m->expected, m->actual);
    json_float_text(b, m->expected);
-   sbf(b, ", \"actual_float\": ");
+   strbuf_printf(b, ", \"actual_float\": ");
    json_float_text(b, m->actual);
-   sbf(b, ", \"flags\": [");
+   strbuf_printf(b, ", \"flags\": [");
    for (unsigned f = 0, n = 0; f < ENV_F_COUNT; f++)
       if (m->flags & (1u << f)) {
-         sbf(b, n++ ? ", " : "");
+         strbuf_printf(b, n++ ? ", " : "");
          json_str(b, env_flag_names[f]);
       }
-   sbf(b, "]}");
+   strbuf_printf(b, "]}");
 }
 
 static void
-json_prog(struct sb *b, const char *key, const struct diff_prog_stats *p)
+json_prog(struct strbuf *b, const char *key, const struct diff_prog_stats *p)
 {
    if (!p->valid) {
-      sbf(b, ", \"%s\": null", key);
+      strbuf_printf(b, ", \"%s\": null", key);
       return;
    }
-   sbf(b,
-       ", \"%s\": {\"instructions\": %u, \"nops\": %u, \"registers\": %u, \"cycles\": "
-       "%llu, \"emulated_cycles\": %llu}",
-       key, p->instructions, p->nops, p->registers, (unsigned long long)p->cycles,
-       (unsigned long long)p->emu_cycles);
+   strbuf_printf(b,
+                 ", \"%s\": {\"instructions\": %u, \"nops\": %u, \"registers\": %u, \"cycles\": "
+                 "%llu, \"emulated_cycles\": %llu}",
+                 key, p->instructions, p->nops, p->registers, (unsigned long long)p->cycles,
+                 (unsigned long long)p->emu_cycles);
 }
 
 static void
-json_case(struct sb *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
+json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
 {
    const struct diff_case_result *r = &c->results[i];
-   sbf(b, "    {\"shader\": ");
+   strbuf_printf(b, "    {\"shader\": ");
    json_str(b, case_shader(c, i));
-   sbf(b, ", \"target\": ");
+   strbuf_printf(b, ", \"target\": ");
    json_str(b, case_target(c, i));
-   sbf(b, ", \"status\": \"%s\", \"outcome\": \"%s\",\n     \"signals\": [",
-       diff_status_names[r->status], diff_outcome_names[diff_case_outcome(c, i, bl)]);
+   strbuf_printf(b, ", \"status\": \"%s\", \"outcome\": \"%s\",\n     \"signals\": [",
+                 diff_status_names[r->status], diff_outcome_names[diff_case_outcome(c, i, bl)]);
    for (unsigned k = 0; k < r->nsig; k++) {
       const struct diff_signal *s = &r->sig[k];
-      sbf(b, "%s\n       {\"kind\": \"%s\", \"step\": ", k ? "," : "", diff_signal_names[s->kind]);
+      strbuf_printf(b, "%s\n       {\"kind\": \"%s\", \"step\": ", k ? "," : "",
+                    diff_signal_names[s->kind]);
       json_str(b, s->step);
-      sbf(b, ", \"message\": ");
+      strbuf_printf(b, ", \"message\": ");
       json_str(b, s->msg);
-      sbf(b, ", \"count\": %llu", (unsigned long long)s->count);
+      strbuf_printf(b, ", \"count\": %llu", (unsigned long long)s->count);
       if (s->has_value)
          json_value(b, &s->m);
-      sbf(b, "}");
+      strbuf_printf(b, "}");
    }
-   sbf(b, "]");
+   strbuf_printf(b, "]");
    json_prog(b, "ref", &r->ref);
    json_prog(b, "opt", &r->opt);
-   sbf(b,
+   strbuf_printf(
+       b,
        ",\n     \"values\": {\"compared\": %llu, \"undefined\": %llu, \"unchecked\": %llu, "
        "\"tolerated\": %llu, \"low\": %s, \"outputs\": %llu, \"nan\": %llu}",
        (unsigned long long)r->compared, (unsigned long long)r->undefined,
        (unsigned long long)r->unchecked, (unsigned long long)r->tolerated,
        diff_case_low(r) ? "true" : "false", (unsigned long long)r->outputs,
        (unsigned long long)r->nan);
-   sbf(b, ", \"lanes\": [");
+   strbuf_printf(b, ", \"lanes\": [");
    for (unsigned l = 0; l < r->nlanes; l++) {
-      sbf(b, "%s{\"lane\": %u, \"inputs\": {", l ? ", " : "", r->lanes[l].lane);
+      strbuf_printf(b, "%s{\"lane\": %u, \"inputs\": {", l ? ", " : "", r->lanes[l].lane);
       for (unsigned v = 0; v < r->lanes[l].nvals; v++) {
-         sbf(b, v ? ", " : "");
+         strbuf_printf(b, v ? ", " : "");
          json_str(b, r->lanes[l].vals[v].name);
-         sbf(b, ": \"0x%08x\"", r->lanes[l].vals[v].bits);
+         strbuf_printf(b, ": \"0x%08x\"", r->lanes[l].vals[v].bits);
       }
-      sbf(b, "}}");
+      strbuf_printf(b, "}}");
    }
-   sbf(b, "], \"locality\": ");
+   strbuf_printf(b, "], \"locality\": ");
    char *where = diff_case_locality(c, i);
    if (where)
       json_str(b, where);
    else
-      sbf(b, "null");
+      strbuf_printf(b, "null");
    free(where);
-   sbf(b, ", \"repro\": ");
+   strbuf_printf(b, ", \"repro\": ");
    if (r->repro)
       json_str(b, r->repro);
    else
-      sbf(b, "null");
-   sbf(b, "}");
+      strbuf_printf(b, "null");
+   strbuf_printf(b, "}");
 }
 
 char *
@@ -565,93 +539,93 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
 {
    struct diff_summary s;
    diff_summarize(c, bl, &s);
-   struct sb b = {0};
-   sbf(&b,
-       "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
-       "\"error\": %u, \"skip\": %u, \"n/a\": %u, \"vacuous\": %u, \"low\": %u,\n",
-       s.shaders, s.cases, s.status[DIFF_PASS], s.status[DIFF_FAIL], s.status[DIFF_ERROR],
-       s.status[DIFF_SKIP], s.status[DIFF_NA], s.status[DIFF_VACUOUS], s.low);
-   sbf(&b, "              \"outcomes\": {");
+   struct strbuf b = {0};
+   strbuf_printf(&b,
+                 "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
+                 "\"error\": %u, \"skip\": %u, \"n/a\": %u, \"vacuous\": %u, \"low\": %u,\n",
+                 s.shaders, s.cases, s.status[DIFF_PASS], s.status[DIFF_FAIL], s.status[DIFF_ERROR],
+                 s.status[DIFF_SKIP], s.status[DIFF_NA], s.status[DIFF_VACUOUS], s.low);
+   strbuf_printf(&b, "              \"outcomes\": {");
    for (unsigned o = 0; o < DIFF_OUT_COUNT; o++)
-      sbf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
-   sbf(&b, "},\n              \"version\": \"%s\", \"models\": {", DC_VERSION);
+      strbuf_printf(&b, "%s\"%s\": %u", o ? ", " : "", diff_outcome_names[o], s.outcome[o]);
+   strbuf_printf(&b, "},\n              \"version\": \"%s\", \"models\": {", DC_VERSION);
    for (unsigned t = 0; t < c->ntargets; t++)
-      sbf(&b, "%s\"%s\": \"%016llx\"", t ? ", " : "", c->targets[t].name,
-          (unsigned long long)isa_model_digest(c->targets[t].model));
-   sbf(&b, "},\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
-       (unsigned long long)c->o.seed, c->o.invocations);
+      strbuf_printf(&b, "%s\"%s\": \"%016llx\"", t ? ", " : "", c->targets[t].name,
+                    (unsigned long long)isa_model_digest(c->targets[t].model));
+   strbuf_printf(&b, "},\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
+                 (unsigned long long)c->o.seed, c->o.invocations);
    json_str(&b, diff_check_steps(c));
-   sbf(&b, ", \"targets\": [");
+   strbuf_printf(&b, ", \"targets\": [");
    for (unsigned t = 0; t < c->ntargets; t++) {
-      sbf(&b, t ? ", " : "");
+      strbuf_printf(&b, t ? ", " : "");
       json_str(&b, c->targets[t].name);
    }
-   sbf(&b,
-       "],\n              \"values\": {\"compared\": %llu, \"undefined\": %llu, "
-       "\"unchecked\": %llu, \"tolerated\": %llu, \"outputs\": %llu, \"nan\": %llu}},\n"
-       "  \"cases\": [",
-       (unsigned long long)s.compared, (unsigned long long)s.undefined,
-       (unsigned long long)s.unchecked, (unsigned long long)s.tolerated,
-       (unsigned long long)s.outputs, (unsigned long long)s.nan);
+   strbuf_printf(&b,
+                 "],\n              \"values\": {\"compared\": %llu, \"undefined\": %llu, "
+                 "\"unchecked\": %llu, \"tolerated\": %llu, \"outputs\": %llu, \"nan\": %llu}},\n"
+                 "  \"cases\": [",
+                 (unsigned long long)s.compared, (unsigned long long)s.undefined,
+                 (unsigned long long)s.unchecked, (unsigned long long)s.tolerated,
+                 (unsigned long long)s.outputs, (unsigned long long)s.nan);
    for (unsigned i = 0; i < c->ncases; i++) {
-      sbf(&b, i ? ",\n" : "\n");
+      strbuf_printf(&b, i ? ",\n" : "\n");
       json_case(&b, c, i, bl);
    }
-   sbf(&b, "\n  ]\n}\n");
-   return sb_take(&b);
+   strbuf_printf(&b, "\n  ]\n}\n");
+   return strbuf_take(&b);
 }
 
 /* ------------------------------------------------------------------ */
 /* JUnit                                                                */
 
 static void
-xml_str(struct sb *b, const char *s)
+xml_str(struct strbuf *b, const char *s)
 {
    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
       switch (*p) {
       case '<':
-         sbf(b, "&lt;");
+         strbuf_printf(b, "&lt;");
          break;
       case '>':
-         sbf(b, "&gt;");
+         strbuf_printf(b, "&gt;");
          break;
       case '&':
-         sbf(b, "&amp;");
+         strbuf_printf(b, "&amp;");
          break;
       case '"':
-         sbf(b, "&quot;");
+         strbuf_printf(b, "&quot;");
          break;
       case '\n':
-         sbf(b, "&#10;");
+         strbuf_printf(b, "&#10;");
          break;
       default:
          if (*p >= 0x80) { /* the document says UTF-8: a stray byte is '?' */
             size_t n = utf8_len_at(p);
-            sbf(b, "%.*s", n ? (int)n : 1, n ? (const char *)p : "?");
+            strbuf_printf(b, "%.*s", n ? (int)n : 1, n ? (const char *)p : "?");
             p += n ? n - 1 : 0;
             break;
          }
          /* XML 1.0 has no other control characters. */
-         sbf(b, "%c", *p < 0x20 && *p != '\t' ? '?' : *p);
+         strbuf_printf(b, "%c", *p < 0x20 && *p != '\t' ? '?' : *p);
       }
    }
 }
 
 static void
-junit_case(struct sb *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
+junit_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
 {
    const struct diff_case_result *r = &c->results[i];
    enum diff_outcome o = diff_case_outcome(c, i, bl);
-   sbf(b, "    <testcase classname=\"diffcomp.");
+   strbuf_printf(b, "    <testcase classname=\"diffcomp.");
    xml_str(b, case_target(c, i));
-   sbf(b, "\" name=\"");
+   strbuf_printf(b, "\" name=\"");
    xml_str(b, case_shader(c, i));
-   sbf(b, "\" time=\"%.3f\"", r->seconds);
+   strbuf_printf(b, "\" time=\"%.3f\"", r->seconds);
    if (o == DIFF_OUT_OK && r->status == DIFF_PASS) {
-      sbf(b, "/>\n");
+      strbuf_printf(b, "/>\n");
       return;
    }
-   sbf(b, ">\n");
+   strbuf_printf(b, ">\n");
    char *text = diff_case_lines(c, i);
    const char *first = r->nsig ? r->sig[0].msg : "";
    const char *tag = o == DIFF_OUT_NEW_FAIL || o == DIFF_OUT_UNEXPECTED_PASS ? "failure"
@@ -660,23 +634,24 @@ junit_case(struct sb *b, const struct diff_check *c, unsigned i, const struct di
    const char *type = o == DIFF_OUT_UNEXPECTED_PASS ? "unexpected-pass"
                       : r->nsig                     ? diff_signal_names[r->sig[0].kind]
                                                     : diff_status_names[r->status];
-   sbf(b, "      <%s type=\"%s\" message=\"", tag, type);
+   strbuf_printf(b, "      <%s type=\"%s\" message=\"", tag, type);
    if (o == DIFF_OUT_EXPECTED)
-      sbf(b, "expected by the baseline: ");
+      strbuf_printf(b, "expected by the baseline: ");
    if (o == DIFF_OUT_UNEXPECTED_PASS)
-      sbf(b, "passes, but the baseline expects %s",
+      strbuf_printf(
+          b, "passes, but the baseline expects %s",
           diff_status_names[diff_baseline_expect(bl, case_shader(c, i), case_target(c, i))]);
    else {
       size_t len = strcspn(first, "\n"); /* a message attribute is one line */
       char *one = xstrndup(first, len);
       xml_str(b, one);
       if (first[len])
-         sbf(b, " [...]");
+         strbuf_printf(b, " [...]");
       free(one);
    }
-   sbf(b, "\">");
+   strbuf_printf(b, "\">");
    xml_str(b, text);
-   sbf(b, "</%s>\n    </testcase>\n", tag);
+   strbuf_printf(b, "</%s>\n    </testcase>\n", tag);
    free(text);
 }
 
@@ -691,25 +666,26 @@ diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
    double t = 0;
    for (unsigned i = 0; i < c->ncases; i++)
       t += c->results[i].seconds;
-   struct sb b = {0};
-   sbf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-   sbf(&b,
+   struct strbuf b = {0};
+   strbuf_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+   strbuf_printf(
+       &b,
        "<testsuites name=\"diffcomp\" tests=\"%u\" failures=\"%u\" errors=\"%u\" time=\"%.3f\">\n",
        s.cases, fails, errors, t);
-   sbf(&b,
-       "  <testsuite name=\"diffcomp check\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
-       "skipped=\"%u\" time=\"%.3f\">\n",
-       s.cases, fails, errors, skipped, t);
-   sbf(&b, "    <properties>\n      <property name=\"diffcomp-version\" value=\"%s\"/>\n",
-       DC_VERSION);
+   strbuf_printf(&b,
+                 "  <testsuite name=\"diffcomp check\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+                 "skipped=\"%u\" time=\"%.3f\">\n",
+                 s.cases, fails, errors, skipped, t);
+   strbuf_printf(&b, "    <properties>\n      <property name=\"diffcomp-version\" value=\"%s\"/>\n",
+                 DC_VERSION);
    for (unsigned k = 0; k < c->ntargets; k++)
-      sbf(&b, "      <property name=\"model-%s\" value=\"%016llx\"/>\n", c->targets[k].name,
-          (unsigned long long)isa_model_digest(c->targets[k].model));
-   sbf(&b, "    </properties>\n");
+      strbuf_printf(&b, "      <property name=\"model-%s\" value=\"%016llx\"/>\n",
+                    c->targets[k].name, (unsigned long long)isa_model_digest(c->targets[k].model));
+   strbuf_printf(&b, "    </properties>\n");
    for (unsigned i = 0; i < c->ncases; i++)
       junit_case(&b, c, i, bl);
-   sbf(&b, "  </testsuite>\n</testsuites>\n");
-   return sb_take(&b);
+   strbuf_printf(&b, "  </testsuite>\n</testsuites>\n");
+   return strbuf_take(&b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -733,11 +709,11 @@ metric_add(struct metric *m, uint64_t ref, uint64_t opt)
 /* Per target, the geometric mean of opt/ref over the cases where both
  * programs compiled and ran: instructions, registers, emulated cycles. */
 static void
-stats_geomean(struct sb *b, const struct diff_check *c)
+stats_geomean(struct strbuf *b, const struct diff_check *c)
 {
-   sbf(b, "geometric mean of opt/ref per case (programs that both ran):\n");
-   sbf(b, "  %-10s %6s %13s %10s %16s\n", "target", "cases", "instructions", "registers",
-       "emulated cycles");
+   strbuf_printf(b, "geometric mean of opt/ref per case (programs that both ran):\n");
+   strbuf_printf(b, "  %-10s %6s %13s %10s %16s\n", "target", "cases", "instructions", "registers",
+                 "emulated cycles");
    for (unsigned t = 0; t < c->ntargets; t++) {
       double lg[3] = {0};
       unsigned n = 0;
@@ -754,10 +730,10 @@ stats_geomean(struct sb *b, const struct diff_check *c)
          n++;
       }
       if (n)
-         sbf(b, "  %-10s %6u %12.3fx %9.3fx %15.3fx\n", c->targets[t].name, n, exp(lg[0] / n),
-             exp(lg[1] / n), exp(lg[2] / n));
+         strbuf_printf(b, "  %-10s %6u %12.3fx %9.3fx %15.3fx\n", c->targets[t].name, n,
+                       exp(lg[0] / n), exp(lg[1] / n), exp(lg[2] / n));
       else
-         sbf(b, "  %-10s %6u %13s %10s %16s\n", c->targets[t].name, 0u, "-", "-", "-");
+         strbuf_printf(b, "  %-10s %6u %13s %10s %16s\n", c->targets[t].name, 0u, "-", "-", "-");
    }
 }
 
@@ -777,19 +753,21 @@ diff_report_stats(const struct diff_check *c)
       metric_add(&m[2], r->ref.registers, r->opt.registers);
       metric_add(&m[3], r->ref.cycles, r->opt.cycles);
    }
-   struct sb b = {0};
-   sbf(&b, "totals over %u of %u cases with both programs (ref -> opt):\n", n, c->ncases);
-   sbf(&b, "  %-13s %12s %12s %9s %7s %7s\n", "", "ref", "opt", "change", "helped", "hurt");
+   struct strbuf b = {0};
+   strbuf_printf(&b, "totals over %u of %u cases with both programs (ref -> opt):\n", n, c->ncases);
+   strbuf_printf(&b, "  %-13s %12s %12s %9s %7s %7s\n", "", "ref", "opt", "change", "helped",
+                 "hurt");
    for (unsigned k = 0; k < 4; k++) {
       char pct[16] = "-";
       if (m[k].ref)
          snprintf(pct, sizeof(pct), "%+.2f%%",
                   100.0 * ((double)m[k].opt - (double)m[k].ref) / (double)m[k].ref);
-      sbf(&b, "  %-13s %12llu %12llu %9s %7u %7u\n", m[k].name, (unsigned long long)m[k].ref,
-          (unsigned long long)m[k].opt, pct, m[k].helped, m[k].hurt);
+      strbuf_printf(&b, "  %-13s %12llu %12llu %9s %7u %7u\n", m[k].name,
+                    (unsigned long long)m[k].ref, (unsigned long long)m[k].opt, pct, m[k].helped,
+                    m[k].hurt);
    }
    stats_geomean(&b, c);
-   return sb_take(&b);
+   return strbuf_take(&b);
 }
 
 /* ------------------------------------------------------------------ */

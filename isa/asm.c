@@ -331,7 +331,13 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
               {ISA_OPND_PRINT_SEXT, ISA_OPND_F_SEXT},
               {ISA_OPND_PRINT_HI, ISA_OPND_F_HI}};
    memset(o, 0, sizeof(*o));
-   for (bool more = true; more;) {
+   const char *ni = m->opnd_print[ISA_OPND_PRINT_NEG_IMM];
+   bool neg_imm = ni[0] && !strncmp(p, ni, strlen(ni));
+   if (neg_imm) {
+      o->flags |= ISA_OPND_F_NEG;
+      p += strlen(ni);
+   }
+   for (bool more = !neg_imm; more;) {
       more = false;
       for (unsigned i = 0; i < ARRAY_SIZE(pre); i++) {
          const char *s = m->opnd_print[pre[i].print];
@@ -399,6 +405,13 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
    }
    if (o->flags & ISA_OPND_F_ABS) {
       const char *e = m->opnd_print[ISA_OPND_PRINT_ABS_END];
+      size_t k = strlen(e);
+      if (strncmp(p, e, k))
+         return tfail(t, p, "expected '%s'", e);
+      p += k;
+   }
+   if (neg_imm) {
+      const char *e = m->opnd_print[ISA_OPND_PRINT_NEG_IMM_END];
       size_t k = strlen(e);
       if (strncmp(p, e, k))
          return tfail(t, p, "expected '%s'", e);

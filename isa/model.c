@@ -1268,9 +1268,10 @@ parse_classes(struct isa_ld *l, yaml_node_t *map)
 }
 
 static const char *const opnd_print_keys[ISA_OPND_PRINT_COUNT + 1] = {
-    "neg", "abs", "abs_end", "absneg", "r", "not", "sext", "sext_end", "last", "hi", NULL};
+    "neg",      "abs",  "abs_end", "absneg",  "r",           "not", "sext",
+    "sext_end", "last", "hi",      "neg_imm", "neg_imm_end", NULL};
 static const char *const opnd_print_defaults[ISA_OPND_PRINT_COUNT] = {
-    "(neg)", "(abs)", "", "(absneg)", "(r)", "(not)", "(sext)", "", "(last)", "(hi)"};
+    "(neg)", "(abs)", "", "(absneg)", "(r)", "(not)", "(sext)", "", "(last)", "(hi)", "", ""};
 
 static void
 parse_opnd_print(struct isa_ld *l, yaml_node_t *v)

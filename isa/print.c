@@ -299,7 +299,12 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
    const struct isa_opnd *o = slot < op->ndst ? &in->dst[slot] : &in->src[slot - op->ndst];
    char *const *pr = m->opnd_print;
    bool neg = o->flags & ISA_OPND_F_NEG, abs = o->flags & ISA_OPND_F_ABS;
-   if (neg && abs && pr[ISA_OPND_PRINT_ABSNEG][0]) {
+   /* A negated number would read back as another number ("-57"): a model
+    * may give it a form of its own (gfx9: neg(57)). */
+   bool neg_imm = neg && !abs && o->kind == ISA_OPND_IMM && pr[ISA_OPND_PRINT_NEG_IMM][0];
+   if (neg_imm) {
+      sb_add(s, pr[ISA_OPND_PRINT_NEG_IMM]);
+   } else if (neg && abs && pr[ISA_OPND_PRINT_ABSNEG][0]) {
       sb_add(s, pr[ISA_OPND_PRINT_ABSNEG]);
    } else {
       if (neg)
@@ -359,6 +364,8 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
       sb_add(s, pr[ISA_OPND_PRINT_SEXT_END]);
    if (abs)
       sb_add(s, pr[ISA_OPND_PRINT_ABS_END]);
+   if (neg_imm)
+      sb_add(s, pr[ISA_OPND_PRINT_NEG_IMM_END]);
 }
 
 size_t

@@ -221,17 +221,41 @@ utf8_text_prefix(const char *s, size_t len)
 }
 
 void
+strbuf_vprintf(struct strbuf *b, const char *fmt, va_list ap)
+{
+   va_list ap2;
+   va_copy(ap2, ap);
+   int k = vsnprintf(NULL, 0, fmt, ap2);
+   va_end(ap2);
+   if (k < 0)
+      return;
+   VEC_RESERVE(b->s, b->cap, b->n + (size_t)k + 1);
+   vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+   b->n += (size_t)k;
+}
+
+void
 strbuf_printf(struct strbuf *b, const char *fmt, ...)
 {
    va_list ap;
    va_start(ap, fmt);
-   char *t = xvasprintf(fmt, ap);
+   strbuf_vprintf(b, fmt, ap);
    va_end(ap);
-   size_t k = strlen(t);
+}
+
+void
+strbuf_add(struct strbuf *b, const char *str)
+{
+   size_t k = strlen(str);
    VEC_RESERVE(b->s, b->cap, b->n + k + 1);
-   memcpy(b->s + b->n, t, k + 1);
+   memcpy(b->s + b->n, str, k + 1);
    b->n += k;
-   free(t);
+}
+
+char *
+strbuf_take(struct strbuf *b)
+{
+   return b->s ? b->s : xstrdup("");
 }
 
 void

@@ -79,6 +79,10 @@ struct strbuf {
    size_t n, cap;
 };
 void strbuf_printf(struct strbuf *b, const char *fmt, ...) DC_PRINTF(2, 3);
+void strbuf_vprintf(struct strbuf *b, const char *fmt, va_list ap);
+void strbuf_add(struct strbuf *b, const char *str);
+/* The string, "" when nothing was appended: the caller owns it. */
+char *strbuf_take(struct strbuf *b);
 /* Appends s (NULL: "") as a JSON string: quoted, escaped, a byte that is
  * not UTF-8 text replaced by U+FFFD. */
 void strbuf_json_str(struct strbuf *b, const char *s);

@@ -398,6 +398,14 @@ unsigned ref_image_address(struct ref_ctx *c, const struct tgsi_insn *in, const 
  * after ref_unsupported for other resources. */
 bool ref_mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi_reg *res,
                      unsigned off_src, unsigned *addr, bool *shared);
+/* The operands of an ATOM*: its address (*shared for MEMORY) and data
+ * word; for ATOMCAS a fresh register pair holding the compare value and the
+ * new value, the compare value first when compare_first (the order the
+ * target's compare-and-swap takes). False after ref_unsupported. */
+bool ref_atomic_operands(struct ref_ctx *c, const struct tgsi_insn *in, bool compare_first,
+                         unsigned *addr, bool *shared, unsigned *data);
+/* The word an ATOM* read (register old), to every written channel. */
+void ref_atomic_result(struct ref_ctx *c, const struct tgsi_insn *in, unsigned old);
 /* d = (a == b) ? x : y, into register d */
 void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsigned x, unsigned y);
 

@@ -470,8 +470,7 @@ atomic_cas_loop(struct ref_ctx *c, const struct tgsi_insn *in, unsigned addr, bo
    c->t->jump(c, top);
    ref_place(c, done);
    c->scratch_next = mark;
-   unsigned res[4] = {old, old, old, old};
-   ref_store(c, in, res);
+   ref_atomic_result(c, in, old);
 }
 
 /* ATOM*: atomic.OP.TYPE.l (shared memory) or .g (buffers, images) at the
@@ -505,18 +504,10 @@ a3_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
       ref_unsupported(c, "no a3xx atomic for this operation");
       return;
    }
-   unsigned addr;
+   unsigned addr, data;
    bool shared;
-   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+   if (!ref_atomic_operands(c, in, false, &addr, &shared, &data)) /* cmpxchg: (new, compare) */
       return;
-   unsigned v = ref_fetch(c, in, 2, 0), data = v;
-   if (in->op == TGSI_OP_ATOMCAS) { /* (new, compare) */
-      unsigned nv = ref_fetch(c, in, 3, 0);
-      data = ref_tmp(c);
-      ref_tmp(c);
-      a3_copy(c, data, nv);
-      a3_copy(c, data + 1, v);
-   }
    unsigned d = ref_tmp(c);
    struct isa_insn *a = ref_emit(c, shared ? "atomic.l" : "atomic.g");
    ref_set_mod(c, a, "atomop", ops[k].name);
@@ -524,8 +515,7 @@ a3_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    a->dst[0] = R(d);
    a->src[0] = R(addr);
    a->src[1] = R(data);
-   unsigned res[4] = {d, d, d, d};
-   ref_store(c, in, res);
+   ref_atomic_result(c, in, d);
 }
 
 /* DDX/DDY: dsx/dsy, the quad's coarse derivatives. */

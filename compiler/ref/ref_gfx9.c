@@ -467,21 +467,13 @@ g9_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
                           : "an atomic the gfx9 model has no op for");
       return;
    }
-   unsigned addr;
+   unsigned addr, data;
    bool shared;
-   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+   if (!ref_atomic_operands(c, in, false, &addr, &shared, &data)) /* cmpswap: (new, compare) */
       return;
    if (shared && !ops[k].ds) {
       ref_unsupported(c, "shared-memory compare-and-swap: the model has no ds_cmpst_rtn_b32");
       return;
-   }
-   unsigned v = ref_fetch(c, in, 2, 0), data = v;
-   if (in->op == TGSI_OP_ATOMCAS) { /* (new, compare) */
-      unsigned nv = ref_fetch(c, in, 3, 0);
-      data = ref_tmp(c);
-      ref_tmp(c);
-      g9_copy(c, data, nv);
-      g9_copy(c, data + 1, v);
    }
    unsigned d = ref_tmp(c);
    if (shared) {
@@ -491,8 +483,7 @@ g9_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
       unsigned a = global_addr(c, addr, &off);
       emit(c, ops[k].global, R(d), R(a), R(data), ref_imm(off));
    }
-   unsigned res[4] = {d, d, d, d};
-   ref_store(c, in, res);
+   ref_atomic_result(c, in, d);
 }
 
 /* Texel offsets packed as MIMG takes them: 6 bits each, a byte apart. */

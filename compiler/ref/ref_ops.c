@@ -1020,6 +1020,30 @@ ref_mem_address(struct ref_ctx *c, const struct tgsi_insn *in, const struct tgsi
    return true;
 }
 
+bool
+ref_atomic_operands(struct ref_ctx *c, const struct tgsi_insn *in, bool compare_first,
+                    unsigned *addr, bool *shared, unsigned *data)
+{
+   if (!ref_mem_address(c, in, &in->src[0].reg, 1, addr, shared))
+      return false;
+   *data = ref_fetch(c, in, 2, 0);
+   if (in->op == TGSI_OP_ATOMCAS) {
+      unsigned cmp = *data, nv = ref_fetch(c, in, 3, 0);
+      *data = ref_tmp(c);
+      ref_tmp(c);
+      c->t->copy(c, *data, compare_first ? cmp : nv);
+      c->t->copy(c, *data + 1, compare_first ? nv : cmp);
+   }
+   return true;
+}
+
+void
+ref_atomic_result(struct ref_ctx *c, const struct tgsi_insn *in, unsigned old)
+{
+   unsigned res[4] = {old, old, old, old};
+   ref_store(c, in, res);
+}
+
 /* LOAD: one word per written channel, at the address + 4 * the channel
  * the source swizzle picks. */
 static void

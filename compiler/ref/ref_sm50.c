@@ -468,21 +468,13 @@ sm_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    unsigned k = 0;
    while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
       k++;
-   unsigned addr;
+   unsigned addr, data;
    bool shared;
-   if (k == ARRAY_SIZE(ops) || !ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+   if (k == ARRAY_SIZE(ops) || !ref_atomic_operands(c, in, true, &addr, &shared, &data))
       return;
    if (shared && in->op == TGSI_OP_ATOMFADD) {
       ref_unsupported(c, "ATOMS has no float add on sm50");
       return;
-   }
-   unsigned v = ref_fetch(c, in, 2, 0), data = v;
-   if (in->op == TGSI_OP_ATOMCAS) { /* (compare, new) */
-      unsigned nv = ref_fetch(c, in, 3, 0);
-      data = ref_tmp(c);
-      ref_tmp(c);
-      sm_copy(c, data, v);
-      sm_copy(c, data + 1, nv);
    }
    unsigned d = ref_tmp(c);
    struct isa_opnd dst = R(d);
@@ -502,8 +494,7 @@ sm_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
          ref_set_mod(c, a, "atype", ops[k].type);
       }
    }
-   unsigned res[4] = {d, d, d, d};
-   ref_store(c, in, res);
+   ref_atomic_result(c, in, d);
 }
 
 /* SHFL d, v, lane, c with the in-range predicate discarded. */

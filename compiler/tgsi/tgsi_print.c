@@ -48,40 +48,11 @@ tgsi_prop_value_names(enum tgsi_prop_kind kind, unsigned *count)
 }
 
 /* ------------------------------------------------------------------ */
-/* A growing string                                                     */
-
-struct sbuf {
-   char *s;
-   size_t n, cap;
-};
-
-static DC_PRINTF(2, 3) void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   int n = vsnprintf(NULL, 0, fmt, ap);
-   va_end(ap);
-   if (n <= 0)
-      return;
-   VEC_RESERVE(b->s, b->cap, b->n + (size_t)n + 1);
-   va_start(ap, fmt);
-   vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-   va_end(ap);
-   b->n += (size_t)n;
-}
-
-static void
-sb_puts(struct sbuf *b, const char *str)
-{
-   size_t n = strlen(str);
-   VEC_RESERVE(b->s, b->cap, b->n + n + 1);
-   memcpy(b->s + b->n, str, n + 1);
-   b->n += n;
-}
+/* Text out (util's strbuf)                                             */
 
 /* A decimal without printf: register indices are the bulk of the output. */
 static void
-sb_putd(struct sbuf *b, int64_t v)
+sb_putd(struct strbuf *b, int64_t v)
 {
    char tmp[24], *q = tmp + sizeof(tmp);
    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
@@ -91,11 +62,11 @@ sb_putd(struct sbuf *b, int64_t v)
    while (u /= 10);
    if (v < 0)
       *--q = '-';
-   sb_puts(b, q);
+   strbuf_add(b, q);
 }
 
 static char *
-sb_finish(struct sbuf *b)
+sb_finish(struct strbuf *b)
 {
    if (!b->s)
       return xstrdup("");
@@ -115,33 +86,33 @@ name_or(const char *const *table, unsigned count, unsigned i, const char *fallba
 /* Operands and instructions                                            */
 
 static void
-print_bracket(struct sbuf *b, bool indirect, const struct tgsi_ind *ind, int32_t index)
+print_bracket(struct strbuf *b, bool indirect, const struct tgsi_ind *ind, int32_t index)
 {
    if (!indirect) {
-      sb_puts(b, "[");
+      strbuf_add(b, "[");
       sb_putd(b, index);
-      sb_puts(b, "]");
+      strbuf_add(b, "]");
       return;
    }
-   sb_printf(b, "[%s[%u].%c", FILE_NAME(ind->file), ind->index, "xyzw"[ind->comp & 3]);
+   strbuf_printf(b, "[%s[%u].%c", FILE_NAME(ind->file), ind->index, "xyzw"[ind->comp & 3]);
    if (index)
-      sb_printf(b, "%+d", index);
-   sb_puts(b, "]");
+      strbuf_printf(b, "%+d", index);
+   strbuf_add(b, "]");
 }
 
 static void
-print_reg(struct sbuf *b, const struct tgsi_reg *r)
+print_reg(struct strbuf *b, const struct tgsi_reg *r)
 {
-   sb_puts(b, FILE_NAME(r->file));
+   strbuf_add(b, FILE_NAME(r->file));
    if (r->has_dim)
       print_bracket(b, r->dim_indirect, &r->dim_ind, r->dim);
    print_bracket(b, r->indirect, &r->ind, r->index);
    if (r->array_id)
-      sb_printf(b, "(%u)", r->array_id);
+      strbuf_printf(b, "(%u)", r->array_id);
 }
 
 static void
-print_swizzle(struct sbuf *b, const uint8_t *swz, unsigned n)
+print_swizzle(struct strbuf *b, const uint8_t *swz, unsigned n)
 {
    bool identity = true;
    for (unsigned i = 0; i < n; i++)
@@ -151,11 +122,11 @@ print_swizzle(struct sbuf *b, const uint8_t *swz, unsigned n)
    char text[6] = ".";
    for (unsigned i = 0; i < n; i++)
       text[1 + i] = "xyzw"[swz[i] & 3];
-   sb_puts(b, text);
+   strbuf_add(b, text);
 }
 
 static void
-print_mask(struct sbuf *b, uint8_t mask)
+print_mask(struct strbuf *b, uint8_t mask)
 {
    if (mask == TGSI_MASK_XYZW)
       return;
@@ -164,61 +135,61 @@ print_mask(struct sbuf *b, uint8_t mask)
    for (unsigned i = 0, k = 1; i < 4; i++)
       if (mask & (1u << i))
          text[k++] = "xyzw"[i];
-   sb_puts(b, text);
+   strbuf_add(b, text);
 }
 
 static void
-print_insn_body(struct sbuf *b, const struct tgsi_insn *in)
+print_insn_body(struct strbuf *b, const struct tgsi_insn *in)
 {
    if ((unsigned)in->op >= TGSI_OP_COUNT) {
-      sb_printf(b, "<invalid opcode %d>", (int)in->op);
+      strbuf_printf(b, "<invalid opcode %d>", (int)in->op);
       return;
    }
    const struct tgsi_op_info *info = &tgsi_op_info[in->op];
-   sb_puts(b, info->name);
-   sb_puts(b, in->sat ? "_SAT" : "");
-   sb_puts(b, in->precise ? "_PRECISE" : "");
+   strbuf_add(b, info->name);
+   strbuf_add(b, in->sat ? "_SAT" : "");
+   strbuf_add(b, in->precise ? "_PRECISE" : "");
    unsigned k = 0;
    for (unsigned i = 0; i < in->ndst && i < 1; i++, k++) {
-      sb_puts(b, k ? ", " : " ");
+      strbuf_add(b, k ? ", " : " ");
       print_reg(b, &in->dst[i].reg);
       print_mask(b, in->dst[i].mask);
    }
    for (unsigned i = 0; i < in->nsrc && i < TGSI_MAX_SRC; i++, k++) {
       const struct tgsi_src *s = &in->src[i];
-      sb_puts(b, k ? ", " : " ");
-      sb_puts(b, s->neg ? "-" : "");
-      sb_puts(b, s->abs ? "|" : "");
+      strbuf_add(b, k ? ", " : " ");
+      strbuf_add(b, s->neg ? "-" : "");
+      strbuf_add(b, s->abs ? "|" : "");
       print_reg(b, &s->reg);
       print_swizzle(b, s->swz, 4);
       if (s->abs)
-         sb_puts(b, "|");
+         strbuf_add(b, "|");
    }
    if (info->flags & TGSI_OPF_TEX) {
-      sb_puts(b, ", ");
-      sb_puts(b, TEX_NAME(in->tex_target));
+      strbuf_add(b, ", ");
+      strbuf_add(b, TEX_NAME(in->tex_target));
    }
    for (unsigned i = 0; i < in->noffsets && i < TGSI_MAX_OFFSETS; i++) {
-      sb_puts(b, ", ");
+      strbuf_add(b, ", ");
       print_reg(b, &in->offsets[i].reg);
       print_swizzle(b, in->offsets[i].swz, 3);
    }
    for (unsigned i = 0; i < TGSI_MEMQ_COUNT; i++)
       if (in->mem_qual & (1u << i))
-         sb_printf(b, ", %s", tgsi_mem_qualifier_names[i]);
+         strbuf_printf(b, ", %s", tgsi_mem_qualifier_names[i]);
    if (in->has_mem_target)
-      sb_printf(b, ", %s", TEX_NAME(in->mem_target));
+      strbuf_printf(b, ", %s", TEX_NAME(in->mem_target));
    if (in->mem_format[0])
-      sb_printf(b, ", %.*s", TGSI_FORMAT_LEN, in->mem_format);
+      strbuf_printf(b, ", %.*s", TGSI_FORMAT_LEN, in->mem_format);
    if (in->has_label)
-      sb_printf(b, " :%u", in->label);
+      strbuf_printf(b, " :%u", in->label);
 }
 
 char *
 tgsi_print_insn(const struct tgsi_shader *s, const struct tgsi_insn *in)
 {
    (void)s;
-   struct sbuf b = {0};
+   struct strbuf b = {0};
    print_insn_body(&b, in);
    return sb_finish(&b);
 }
@@ -227,134 +198,135 @@ tgsi_print_insn(const struct tgsi_shader *s, const struct tgsi_insn *in)
 /* Declarations, immediates, properties                                 */
 
 static void
-print_decl_reg(struct sbuf *b, const struct tgsi_shader *s, const struct tgsi_decl *d)
+print_decl_reg(struct strbuf *b, const struct tgsi_shader *s, const struct tgsi_decl *d)
 {
-   sb_printf(b, "DCL %s", FILE_NAME(d->file));
+   strbuf_printf(b, "DCL %s", FILE_NAME(d->file));
    if (d->has_dim) {
       unsigned n = tgsi_implied_vertices(s);
       if (tgsi_file_has_vertex_dim(s->stage, d->file) && n && d->dim == n)
-         sb_puts(b, "[]");
+         strbuf_add(b, "[]");
       else
-         sb_printf(b, "[%u]", d->dim);
+         strbuf_printf(b, "[%u]", d->dim);
    }
    if (d->first == d->last)
-      sb_printf(b, "[%u]", d->first);
+      strbuf_printf(b, "[%u]", d->first);
    else
-      sb_printf(b, "[%u..%u]", d->first, d->last);
+      strbuf_printf(b, "[%u..%u]", d->first, d->last);
    print_mask(b, d->usage_mask);
 }
 
 static void
-print_decl(struct sbuf *b, const struct tgsi_shader *s, const struct tgsi_decl *d)
+print_decl(struct strbuf *b, const struct tgsi_shader *s, const struct tgsi_decl *d)
 {
    print_decl_reg(b, s, d);
    if (d->array_id)
-      sb_printf(b, ", ARRAY(%u)", d->array_id);
+      strbuf_printf(b, ", ARRAY(%u)", d->array_id);
    switch (d->file) {
    case TGSI_FILE_IMAGE:
-      sb_printf(b, ", %s", TEX_NAME(d->target));
+      strbuf_printf(b, ", %s", TEX_NAME(d->target));
       if (d->format[0])
-         sb_printf(b, ", %.*s", TGSI_FORMAT_LEN, d->format);
-      sb_printf(b, "%s%s", d->raw ? ", RAW" : "", d->writable ? ", WR" : "");
+         strbuf_printf(b, ", %.*s", TGSI_FORMAT_LEN, d->format);
+      strbuf_printf(b, "%s%s", d->raw ? ", RAW" : "", d->writable ? ", WR" : "");
       break;
    case TGSI_FILE_SVIEW: {
-      sb_printf(b, ", %s", TEX_NAME(d->target));
+      strbuf_printf(b, ", %s", TEX_NAME(d->target));
       bool same = d->ret[1] == d->ret[0] && d->ret[2] == d->ret[0] && d->ret[3] == d->ret[0];
       for (unsigned i = 0; i < (same ? 1u : 4u); i++)
-         sb_printf(b, ", %s", name_or(tgsi_return_type_names, TGSI_RET_COUNT, d->ret[i], "?"));
+         strbuf_printf(b, ", %s", name_or(tgsi_return_type_names, TGSI_RET_COUNT, d->ret[i], "?"));
       break;
    }
    case TGSI_FILE_BUFFER:
       if (d->atomic)
-         sb_puts(b, ", ATOMIC");
+         strbuf_add(b, ", ATOMIC");
       break;
    case TGSI_FILE_MEMORY:
       if (d->has_mem_type)
-         sb_printf(b, ", %s",
-                   name_or(tgsi_memory_type_names, TGSI_MEMTYPE_COUNT, d->mem_type, "?"));
+         strbuf_printf(b, ", %s",
+                       name_or(tgsi_memory_type_names, TGSI_MEMTYPE_COUNT, d->mem_type, "?"));
       break;
    default:
       if (d->local)
-         sb_puts(b, ", LOCAL");
+         strbuf_add(b, ", LOCAL");
       if (d->has_semantic) {
-         sb_printf(b, ", %s", name_or(tgsi_semantic_names, TGSI_SEM_COUNT, d->semantic, "?"));
+         strbuf_printf(b, ", %s", name_or(tgsi_semantic_names, TGSI_SEM_COUNT, d->semantic, "?"));
          if (d->semantic_index || d->semantic == TGSI_SEM_GENERIC ||
              d->semantic == TGSI_SEM_TEXCOORD)
-            sb_printf(b, "[%u]", d->semantic_index);
+            strbuf_printf(b, "[%u]", d->semantic_index);
       }
       break;
    }
    if (d->has_stream)
-      sb_printf(b, ", STREAM(%u, %u, %u, %u)", d->stream[0], d->stream[1], d->stream[2],
-                d->stream[3]);
+      strbuf_printf(b, ", STREAM(%u, %u, %u, %u)", d->stream[0], d->stream[1], d->stream[2],
+                    d->stream[3]);
    if (d->has_interp)
-      sb_printf(b, ", %s", name_or(tgsi_interp_names, TGSI_INTERP_COUNT, d->interp, "?"));
+      strbuf_printf(b, ", %s", name_or(tgsi_interp_names, TGSI_INTERP_COUNT, d->interp, "?"));
    if (d->has_location)
-      sb_printf(b, ", %s", name_or(tgsi_location_names, TGSI_LOC_COUNT, d->location, "?"));
+      strbuf_printf(b, ", %s", name_or(tgsi_location_names, TGSI_LOC_COUNT, d->location, "?"));
    if (d->invariant)
-      sb_puts(b, ", INVARIANT");
-   sb_puts(b, "\n");
+      strbuf_add(b, ", INVARIANT");
+   strbuf_add(b, "\n");
 }
 
 static void
-print_flt32(struct sbuf *b, uint32_t bits)
+print_flt32(struct strbuf *b, uint32_t bits)
 {
    if (bits == 0x7fc00000u)
-      sb_puts(b, "nan");
+      strbuf_add(b, "nan");
    else if (bits == 0xffc00000u)
-      sb_puts(b, "-nan");
+      strbuf_add(b, "-nan");
    else if (is_nan_bits(bits))
-      sb_printf(b, "nan(0x%08" PRIx32 ")", bits);
+      strbuf_printf(b, "nan(0x%08" PRIx32 ")", bits);
    else if ((bits & 0x7fffffffu) == 0x7f800000u)
-      sb_printf(b, "%sinf", bits >> 31 ? "-" : "");
+      strbuf_printf(b, "%sinf", bits >> 31 ? "-" : "");
    else
-      sb_printf(b, "%.9g", (double)uif(bits));
+      strbuf_printf(b, "%.9g", (double)uif(bits));
 }
 
 static void
-print_imm(struct sbuf *b, unsigned n, const struct tgsi_imm *imm)
+print_imm(struct strbuf *b, unsigned n, const struct tgsi_imm *imm)
 {
-   sb_printf(b, "IMM[%u] %s {", n, name_or(tgsi_imm_type_names, TGSI_IMM_COUNT, imm->type, "?"));
+   strbuf_printf(b, "IMM[%u] %s {", n,
+                 name_or(tgsi_imm_type_names, TGSI_IMM_COUNT, imm->type, "?"));
    bool wide = imm->type >= TGSI_IMM_FLT64;
    for (unsigned i = 0; i < (wide ? 2u : 4u); i++) {
       uint64_t w = wide ? (uint64_t)imm->u[2 * i] | (uint64_t)imm->u[2 * i + 1] << 32 : 0;
-      sb_puts(b, i ? ", " : "");
+      strbuf_add(b, i ? ", " : "");
       switch (imm->type) {
       case TGSI_IMM_FLT32:
          print_flt32(b, imm->u[i]);
          break;
       case TGSI_IMM_UINT32:
-         sb_printf(b, "%" PRIu32, imm->u[i]);
+         strbuf_printf(b, "%" PRIu32, imm->u[i]);
          break;
       case TGSI_IMM_INT32:
-         sb_printf(b, "%" PRId32, (int32_t)imm->u[i]);
+         strbuf_printf(b, "%" PRId32, (int32_t)imm->u[i]);
          break;
       case TGSI_IMM_FLT64:
-         sb_printf(b, "%.17g", uid(w));
+         strbuf_printf(b, "%.17g", uid(w));
          break;
       case TGSI_IMM_UINT64:
-         sb_printf(b, "%" PRIu64, w);
+         strbuf_printf(b, "%" PRIu64, w);
          break;
       default:
-         sb_printf(b, "%" PRId64, (int64_t)w);
+         strbuf_printf(b, "%" PRId64, (int64_t)w);
          break;
       }
    }
-   sb_puts(b, "}\n");
+   strbuf_add(b, "}\n");
 }
 
 static void
-print_prop(struct sbuf *b, const struct tgsi_prop *p)
+print_prop(struct strbuf *b, const struct tgsi_prop *p)
 {
    if ((unsigned)p->prop >= TGSI_PROP_COUNT)
       return;
    unsigned count;
    const char *const *names = tgsi_prop_value_names(tgsi_property_kinds[p->prop], &count);
-   sb_printf(b, "PROPERTY %s ", tgsi_property_names[p->prop]);
+   strbuf_printf(b, "PROPERTY %s ", tgsi_property_names[p->prop]);
    if (names && p->value < count)
-      sb_printf(b, "%s\n", names[p->value]);
+      strbuf_printf(b, "%s\n", names[p->value]);
    else
-      sb_printf(b, "%u\n", p->value);
+      strbuf_printf(b, "%u\n", p->value);
 }
 
 static bool
@@ -374,8 +346,8 @@ closes_block(enum tgsi_opcode op)
 char *
 tgsi_print(const struct tgsi_shader *s)
 {
-   struct sbuf b = {0};
-   sb_printf(&b, "%s\n", name_or(tgsi_stage_names, TGSI_STAGE_COUNT, s->stage, "?"));
+   struct strbuf b = {0};
+   strbuf_printf(&b, "%s\n", name_or(tgsi_stage_names, TGSI_STAGE_COUNT, s->stage, "?"));
    for (unsigned i = 0; i < s->nprops; i++)
       print_prop(&b, &s->props[i]);
    for (unsigned i = 0; i < s->ndecls; i++)
@@ -388,9 +360,9 @@ tgsi_print(const struct tgsi_shader *s)
       if (closes_block(in->op) && level > 0)
          level--;
       int indent = 2 * MIN2(level, MAX_INDENT);
-      sb_printf(&b, "%3u: %*s", i, indent, "");
+      strbuf_printf(&b, "%3u: %*s", i, indent, "");
       print_insn_body(&b, in);
-      sb_puts(&b, "\n");
+      strbuf_add(&b, "\n");
       if (opens_block(in->op))
          level++;
    }
