@@ -104,6 +104,8 @@ void
 diff_bisect_fini(struct diff_bisect *b)
 {
    clear_results(b);
+   isa_close(b->model);
+   free(b->model_name);
    memset(b, 0, sizeof(*b));
 }
 
@@ -194,7 +196,10 @@ probe_compile(void *ctx, const struct tgsi_shader *s, const struct isa_model *m,
    return cs;
 }
 
-/* Sets c (initialised) up as r's case with b's runner settings. */
+/* Sets c (initialised) up as r's case with b's runner settings. The
+ * target's model, when b holds it open (diff_bisect_run), is lent rather
+ * than loaded again: loading and checking a model cost most of a small
+ * probe. */
 static bool
 setup(const struct diff_repro *r, const struct diff_bisect *b, struct diff_check *c,
       struct diag_list *d)
@@ -202,7 +207,21 @@ setup(const struct diff_repro *r, const struct diff_bisect *b, struct diff_check
    diff_check_init(c);
    c->o.jobs = b->jobs;
    c->o.timeout_ms = b->timeout_ms;
+   if (b->model && r->target && !strcmp(b->model_name, r->target)) {
+      struct diff_target t = {xstrdup(r->target), b->model};
+      VEC_PUSH(c->targets, c->ntargets, c->targets_cap, t);
+   }
    return diff_repro_setup(r, c, d);
+}
+
+/* diff_check_fini, the lent model given back first. */
+static void
+teardown(const struct diff_bisect *b, struct diff_check *c)
+{
+   for (unsigned i = 0; i < c->ntargets; i++)
+      if (b->model && c->targets[i].model == b->model)
+         c->targets[i].model = NULL;
+   diff_check_fini(c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -257,7 +276,7 @@ run_probe_cons(const struct diff_repro *r, struct diff_bisect *b, long long limi
       if (lines)
          *lines = got->nsig ? diff_case_lines(&c, 0) : xstrdup("pass");
    }
-   diff_check_fini(&c);
+   teardown(b, &c);
    return ok;
 }
 
@@ -351,7 +370,7 @@ logged_compile_cons(const struct diff_repro *r, struct diff_bisect *b, long long
       free(log);
    }
    tgsi_shader_free(s);
-   diff_check_fini(&c);
+   teardown(b, &c);
    return ok;
 }
 
@@ -911,7 +930,7 @@ name_hazard(const struct diff_repro *r, struct diff_bisect *b, struct diag_list 
       free(log);
    }
    tgsi_shader_free(s);
-   diff_check_fini(&c);
+   teardown(b, &c);
    return ok;
 }
 
@@ -1025,6 +1044,12 @@ stuck(const struct diff_bisect *b)
 bool
 diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
 {
+   if (!b->model && r->target) { /* opened once for every run (setup) */
+      struct diag_list quiet = {0}; /* a model that does not open: setup says so */
+      if (isa_open(r->target, &b->model, &quiet) == ISA_ERR_OK)
+         b->model_name = xstrdup(r->target);
+      diag_clear(&quiet);
+   }
    if (!bisect(r, b, d))
       return false;
    if (stuck(b) && !b->firings && opt_fault_set_any(&r->o.faults) && !b->hide_firings) {
@@ -1062,7 +1087,7 @@ replay_on(const struct diff_repro *r, const struct diff_bisect *b, const char *t
       diff_check_run(&c, NULL, NULL);
       res = (int)judge(&r->seen, &c.results[0]);
    }
-   diff_check_fini(&c);
+   teardown(b, &c);
    diag_clear(&quiet);
    return res;
 }

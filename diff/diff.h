@@ -688,6 +688,9 @@ struct diff_bisect {
    char *code_before, *code_after;
    char *why; /* UNTESTABLE, NO_FAILURE: one line */
    struct diff_bisect_stages st;
+   /* internal: the reproducer's target model, opened once for every run */
+   struct isa_model *model;
+   char *model_name;
 };
 
 void diff_bisect_init(struct diff_bisect *b);
