@@ -746,6 +746,8 @@ enum compile_status
 ref_close(struct ref_ctx *c, struct emu_program *out, struct compile_stats *stats)
 {
    const struct tgsi_shader *s = c->s;
+   if (stats) /* every caller's figures start from zero (opt's agx path too) */
+      memset(stats, 0, sizeof(*stats));
    for (unsigned k = 0; k < c->ncf; k++)
       if (c->cf[k].kind == REF_CF_SWITCH)
          free(c->cf[k].case_label);
@@ -773,8 +775,6 @@ ref_compile(const struct tgsi_shader *s, const struct isa_model *m, struct emu_p
 {
    struct ref_ctx c;
    memset(out, 0, sizeof(*out));
-   if (stats)
-      memset(stats, 0, sizeof(*stats));
    ref_open(&c, s, m, d);
    return ref_close(&c, out, stats);
 }

@@ -60,6 +60,10 @@ endfunction()
 
 opt_cli(compile_stats "compile|fixtures/ref/a3xx/kill_tex.tgsi|--target|a3xx|--path|opt|--stats" 0
         OUT "kill p0.x\n.*; opt a3xx: [0-9]+ instructions, [0-9]+ nops, [0-9]+ registers, [0-9]+ cycles\n$")
+# agx is interlocked: no nops, and the figures start from zero (opt's agx
+# path once printed whatever the stack held: 32765 nops).
+opt_cli(compile_stats_agx "compile|captures/fs_phong.tgsi|--target|agx|--path|opt|--stats" 0
+        OUT "; opt agx: [0-9]+ instructions, 0 nops, [0-9]+ registers, [0-9]+ cycles\n$")
 # sm50 SQRT: opt took rcp(rsq(x)), an ulp off the reference's correctly
 # rounded root, and LRP carried the difference to the output.
 opt_cli(brdf_sqrt_sm50 "check|captures/fs_subroutine_brdf.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
