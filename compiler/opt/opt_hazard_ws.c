@@ -244,6 +244,11 @@ drain_after(struct ws *w, unsigned start, unsigned t)
    struct ir_instr *at = w->lo.v[t].in;
    if (!at || w->lo.v[t].implied || (ir_op_info[at->op].flags & IR_OPF_JUMP))
       return;
+   /* after the extracts that name at's components: they stay right
+    * after it (ir_mach_check) and emit nothing */
+   for (struct ir_instr *e = at->next; e && e->op == IR_OP_EXTRACT && e->src[0] == w->lo.v[t].in;
+        e = e->next)
+      at = e;
    int64_t until = w->now;
    for (unsigned p = start; p <= t; p++)
       until = MAX2(until, w->issue[p] + 1 + w->window);

@@ -1279,11 +1279,36 @@ lanemask_target(struct isel *s)
    s->lanemask = true;
 }
 
+/* The op isel builds for sem: per-lane values need a per-lane op, so a
+ * scalar op that writes a value (gfx9 SALU: once per wave) is never taken
+ * (s_bcnt1_i32_b32 is no popcount of a lane's value); a per-lane op of the
+ * same semantics is, if the model has one. Scalar ops without a result
+ * (control flow, s_barrier) stand. */
+static int
+lane_op(const struct isel *s, enum isa_sem sem)
+{
+   int op = opt_op_by_sem(s->m, sem);
+   struct isa_insn t;
+   struct isa_class_info ci;
+   if (op < 0 || (isa_insn_init(s->m, (unsigned)op, &t), isa_class_info(s->m, t.cls, &ci),
+                  !ci.scalar || !t.ndst))
+      return op;
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, sem, &n);
+   for (unsigned i = 0; i < n; i++) {
+      isa_insn_init(s->m, ops[i], &t);
+      isa_class_info(s->m, t.cls, &ci);
+      if (!ci.scalar)
+         return ops[i];
+   }
+   return -1;
+}
+
 static void
 find_target(struct isel *s)
 {
    for (int i = 0; i < ISA_SEM_COUNT; i++)
-      s->op[i] = opt_op_by_sem(s->m, (enum isa_sem)i);
+      s->op[i] = lane_op(s, (enum isa_sem)i);
    s->gpr = s->pred = s->addr = s->cnst = s->unif = s->zero_reg = s->true_reg = -1;
    for (unsigned f = 0; f < isa_file_count(s->m); f++) {
       struct isa_file_info fi;

@@ -755,6 +755,22 @@ mimg_body(struct isel *s, struct ir_instr *in, const struct nv_tex *a, bool fetc
    return n;
 }
 
+/* Whether v is a per-lane value that can be an address group's member as
+ * it is: not a constant (an SGPR or the constant file on gfx9), not
+ * another uniform register. */
+static bool
+lane_value(const struct isel *s, const struct ir_instr *v)
+{
+   if (v->op == IR_OP_LOAD_CONST)
+      return false;
+   int f = ir_reg_file(v);
+   if (f < 0)
+      return true;
+   struct isa_file_info fi;
+   isa_file_info(s->m, (unsigned)f, &fi);
+   return fi.kind != ISA_FILE_UNIFORM;
+}
+
 /* The image_* instruction of op reading address group v[0..n), the
  * descriptors' first words the texture unit (the emulator's convention:
  * one scalar move, read as resource and sampler), as many result
@@ -771,6 +787,15 @@ mimg_emit(struct isel *s, struct ir_instr *in, int op, struct ir_instr **v, unsi
    struct ir_instr *d = isel_descriptor(s, in, (uint32_t)in->res);
    if (!d)
       return NULL;
+   /* A group is n consecutive vector registers: a value read twice
+    * (.xxyz) or held in a uniform register gets a copy of its own. */
+   for (unsigned k = 0; k < n; k++) {
+      bool twice = false;
+      for (unsigned j = 0; j < k; j++)
+         twice |= v[j] == v[k];
+      if (twice || !lane_value(s, v[k]))
+         v[k] = opt_copy_before(s->sh, in, v[k]);
+   }
    t->type = IR_TYPE_V4;
    ir_mach_set_src(t, 0, v, n);
    ir_mach_set_src(t, 1, &d, 1);

@@ -251,6 +251,10 @@ cli_test(cli_check_gfx9_ref_only
 cli_test(gfx9_vmcnt_fault_caught
          "faults|--check|--target|gfx9|-j|2|--bisect|--fault|vmcnt-off-by-one|captures/cs_histogram_atomics.tgsi|captures/fs_blit_tex.tgsi"
          0 OUT "vmcnt-off-by-one +gfx9 +yes .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
+# Compile errors of gfx9's optimizing path on generated shaders
+# (fixtures/check/gfx9_opt/README.md).
+cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repro|-q" 0
+         OUT "gfx9 +3 +1 +0 +0 +2 +0")
 # The preserve merge fires on cs_pack_convert once its stores compile:
 # without the implicit use the allocator reuses the preserved register
 # and the packed words come out wrong at run time.
