@@ -61,6 +61,8 @@ struct buf {
 static void
 put(struct buf *b, const void *v, size_t n)
 {
+   if (!n) /* v may be NULL then (a lane with no values) */
+      return;
    VEC_RESERVE(b->p, b->cap, b->len + n);
    memcpy(b->p + b->len, v, n);
    b->len += n;
@@ -89,6 +91,8 @@ put_str(struct buf *b, const char *s)
 static void
 get(struct buf *b, void *v, size_t n)
 {
+   if (!n)
+      return;
    if (b->bad || b->len - b->pos < n) {
       b->bad = true;
       memset(v, 0, n);
