@@ -1533,7 +1533,7 @@ tex_sample(struct tr *t, const struct tgsi_insn *in)
 {
    enum tgsi_opcode op = in->op;
    enum tgsi_texture tg = in->tex_target;
-   unsigned u;
+   unsigned u = 0;
    if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, tg))
       return false;
    val proj = op == TGSI_OP_TXP ? src(t, in, 0, 3) : 0;
@@ -1592,7 +1592,7 @@ static bool
 tex_fetch(struct tr *t, const struct tgsi_insn *in)
 {
    enum tgsi_texture tg = in->tex_target;
-   unsigned u;
+   unsigned u = 0;
    if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, tg))
       return false;
    val body[3];
@@ -1621,7 +1621,7 @@ tex_fetch(struct tr *t, const struct tgsi_insn *in)
 static bool
 tex_query(struct tr *t, const struct tgsi_insn *in)
 {
-   unsigned u;
+   unsigned u = 0;
    if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, in->tex_target))
       return false;
    declare_fn(t, "declare <4 x float> @llvm.amdgcn.image.getresinfo.2d.v4f32.i32(i32, i32, "
