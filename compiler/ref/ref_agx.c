@@ -430,8 +430,7 @@ agx_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_set_mod(c, a, "atomop", ops[k].name);
    a->dst[0] = R(d);
    a->src[2] = R(data);
-   unsigned res[4] = {d, d, d, d};
-   ref_store(c, in, res);
+   ref_atomic_result(c, in, d);
 }
 
 /* ------------------------------------------------------------------ */
