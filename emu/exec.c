@@ -417,27 +417,35 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    if (op->has_base)
       addr = add_base(w, op, t, addr);
+   /* a pair: component c is word c % half of half c / half, at its offset */
+   unsigned half = op->pair ? op->ncomp / 2u : op->ncomp;
+   uint32_t hoff[2] = {off, 0};
+   if (op->pair) {
+      hoff[0] = op->src[1].value * half * nb;
+      hoff[1] = op->src[3].value * half * nb;
+   }
    if (op->kind == EMU_K_STORE) {
-      const struct emu_src *ds = &op->src[2];
       for (unsigned c = 0; c < op->ncomp; c++) {
+         const struct emu_src *ds = &op->src[c < half ? 2 : 4];
+         unsigned k = c % half;
          const uint32_t *v; /* RZ as the data: a constant, stored as is */
          if (ds->kind != EMU_S_REG) {
             v = emu_fetch(w, op, ds, 0, t, run->tmp_src[2]);
          } else {
-            v = emu_reg_read(w, op, ds, ds->unit + c, t);
+            v = emu_reg_read(w, op, ds, ds->unit + k, t);
             if (op->war)
-               emu_mark_war(w, op, ds->unit + c, t);
+               emu_mark_war(w, op, ds->unit + k, t);
          }
          for (unsigned i = 0; i < w->n; i++)
             if (mask[i] & 1)
-               store_elem(w, op, addr[i] + off + c * nb, v[i]);
+               store_elem(w, op, addr[i] + hoff[c / half] + k * nb, v[i]);
       }
       return;
    }
    for (unsigned i = 0; i < w->n; i++)
       for (unsigned c = 0; c < op->ncomp; c++)
          run->tmp_comp[c * run->maxlanes + i] =
-             mask[i] & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
+             mask[i] & 1 ? load_elem(w, op, addr[i] + hoff[c / half] + c % half * nb) : 0;
    emu_write_comps(w, op, t, 0xffffu, mask, on);
 }
 
