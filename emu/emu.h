@@ -46,13 +46,13 @@
 #define ENV_FLAGS(X)                                                                               \
    X(UNDEF, "undefined")                                                                           \
    X(TRANS, "transcendental (SIN COS EX2 LG2 POW EXP LOG LIT)")                                    \
-   X(RCP, "reciprocal, square root or division (RCP RSQ SQRT DIV NRM)")                            \
+   X(RCP, "reciprocal, square root or division (RCP RSQ SQRT DIV NRM UP2US UP4UB UP4B)")           \
    X(FUSE, "multiply-add that may be fused or not (MAD DP* LRP XPD)")                              \
    X(LRP, "LRP, whose formula is not fixed")                                                       \
    X(DENORM, "a float operand or result was denormal (may be flushed)")                            \
    X(NAN, "a float operation produced NaN (payload and sign unspecified)")                         \
    X(ZSIGN, "MIN/MAX of +0 and -0 (sign of zero unspecified)")                                     \
-   X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F)")                            \
+   X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F, PK2US PK4UB PK4B)")          \
    X(DERIV, "coarse derivative (may be computed fine)")                                            \
    X(BITS, "an inexact or sign-ambiguous float read as integer bits")                              \
    X(PK16, "two halves packed by PK2H: each compared as a float")                                  \
