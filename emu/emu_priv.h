@@ -255,6 +255,16 @@ struct emu_code {
    unsigned ntouched;
    bool uses_shared;         /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
    uint32_t gs_max_vertices; /* the program's, 0 = 1 */
+   struct emu_wait_rule *wait_rules; /* wait-state models: read from the model, not isa_delay */
+   unsigned nwait_rules;
+};
+
+/* A row of the model's wait-state table with its classes resolved (gfx9:
+ * a VALU write of an SGPR, then a VMEM read of it, needs 5 wait states). */
+struct emu_wait_rule {
+   unsigned first, second; /* producer and consumer class */
+   int file;               /* the written register's file, or -1: any */
+   int states;
 };
 
 /* Reconvergence stack entry (stack flow). */

@@ -216,8 +216,8 @@ dst_latency(const struct emu_code *c, const struct isa_class_info *ci, unsigned 
    if (c->hazard == ISA_HAZARD_INTERLOCKED)
       lat = 0;
    /* Wait states: VALU -> VALU is interlocked, but some consumers need
-    * s_nop wait states; a read within nop_max + 1 of the write asks
-    * isa_delay (timing.c), later ones are plain reads. */
+    * s_nop wait states; a read within nop_max + 1 of the write looks up
+    * the model's wait-state table (timing.c), later ones are plain reads. */
    if (c->hazard == ISA_HAZARD_WAIT_STATES && ci->sync == ISA_SYNC_NONE)
       lat = isa_hazard_param(m, "nop_max", 15) + 2;
    return c->delay_slots ? lat + 1 : lat;
@@ -1197,6 +1197,39 @@ touched_units(struct emu_code *c)
    free(t);
 }
 
+/* The class named `name`, or -1. */
+static int
+class_named(const struct isa_model *m, const char *name)
+{
+   for (unsigned k = 0; k < isa_class_count(m); k++) {
+      struct isa_class_info ci;
+      isa_class_info(m, k, &ci);
+      if (ci.name && name && !strcmp(ci.name, name))
+         return (int)k;
+   }
+   return -1;
+}
+
+/* Wait-state models: the model's table, read here and not through
+ * isa_delay() (the compilers' answer), so that a wrong answer there shows
+ * as a hazard at run time. Rows naming a class the model lacks decide
+ * nothing (the model checker reports them). */
+static void
+load_wait_rules(struct emu_code *c)
+{
+   if (c->hazard != ISA_HAZARD_WAIT_STATES)
+      return;
+   struct isa_wait_rule_info ri;
+   unsigned cap = 0;
+   for (unsigned i = 0; isa_wait_rule_info(c->model, i, &ri); i++) {
+      int a = class_named(c->model, ri.first), b = class_named(c->model, ri.second);
+      if (a < 0 || b < 0 || ri.states <= 0)
+         continue;
+      struct emu_wait_rule r = {(unsigned)a, (unsigned)b, ri.file, ri.states};
+      VEC_PUSH(c->wait_rules, c->nwait_rules, cap, r);
+   }
+}
+
 enum emu_status
 emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d)
 {
@@ -1238,6 +1271,7 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       }
    }
    init_files(c);
+   load_wait_rules(c);
    /* EXEC-mask models: a scalar register pair named "exec" (gfx9). */
    unsigned ef, ei, eb;
    if (c->hazard == ISA_HAZARD_WAIT_STATES && isa_parse_reg_name(p->model, "exec", &ef, &ei, &eb) &&
@@ -1291,6 +1325,7 @@ emu_code_free(struct emu_code *c)
    free(c->cbanks);
    free(c->binds);
    free(c->touched);
+   free(c->wait_rules);
    free(c);
 }
 
