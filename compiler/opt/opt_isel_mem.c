@@ -430,6 +430,12 @@ isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t value)
    return scalar_value(s, pos, value, 32);
 }
 
+struct ir_instr *
+isel_scalar_pair(struct isel *s, struct ir_instr *pos, uint32_t value)
+{
+   return scalar_value(s, pos, value, 64);
+}
+
 /* ------------------------------------------------------------------ */
 /* gfx9: GLOBAL with a scalar base, DS                                  */
 
