@@ -101,8 +101,9 @@ compile_usage(FILE *f)
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n"
               "                  (a file's '# dialect:' line also sets these)\n\n"
-              "Exit status: 0 compiled, 1 internal compiler error, 2 bad usage,\n"
-              "unreadable input or a shader the compiler refuses.\n");
+              "Exit status: 0 compiled, 1 internal compiler error, 2 bad usage or\n"
+              "unreadable input, 3 a shader the compiler refuses (names the opcode\n"
+              "and its line, as the --opt-cmd protocol expects of a refusal).\n");
 }
 
 static int
