@@ -588,6 +588,19 @@ opt_validate_rest(struct ir_shader *sh, struct opt_ctx *ctx)
    return !ctx->failed;
 }
 
+/* Whether the compile was refused ("unsupported": RA out of registers,
+ * an op the target lacks): the refusing pass leaves its IR unfinished by
+ * design, so validating it would only add an internal-looking error. */
+static bool
+refused(const struct opt_ctx *ctx)
+{
+   const struct diag_list *d = ctx->diags;
+   for (unsigned i = 0; d && i < d->n; i++)
+      if (d->v[i].sev == DIAG_ERROR && !strncmp(d->v[i].msg, "unsupported", 11))
+         return true;
+   return false;
+}
+
 bool
 opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p)
 {
@@ -598,7 +611,9 @@ opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p
    ctx->verify_pending = false;
    bool progress = p->fn(sh, ctx);
    ctx->verify_pending = false;
-   if (validating(ctx)) {
+   if (ctx->failed && refused(ctx))
+      ctx->unvalidated = 0;
+   else if (validating(ctx)) {
       if (!ctx->unvalidated++)
          ctx->unvalidated_from = p->name;
       ctx->unvalidated_to = p->name;

@@ -210,7 +210,9 @@ a3_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
    bool is_const = r->file == TGSI_FILE_CONST || r->file == TGSI_FILE_IMM;
    *out = 0;
    if (r->dim_indirect || a < 0) {
-      ref_unsupported(c, "indirect addressing through %s", a < 0 ? "this register" : "a dimension");
+      ref_unsupported(c, "indirect addressing through %s",
+                      r->dim_indirect ? "a dimension (the buffer or vertex chosen per lane)"
+                                      : "this register");
       return true;
    }
    if (r->file == TGSI_FILE_CONST) {

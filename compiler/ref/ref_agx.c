@@ -299,7 +299,9 @@ agx_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, un
    int64_t b = r->has_dim ? r->dim : 0;
    *out = 0;
    if (r->dim_indirect || a < 0 || b < 0 || b >= 16) {
-      ref_unsupported(c, "indirect addressing through %s", a < 0 ? "this register" : "a dimension");
+      ref_unsupported(c, "indirect addressing through %s",
+                      r->dim_indirect ? "a dimension (the buffer or vertex chosen per lane)"
+                                      : "this register");
       return true;
    }
    bool imm = r->file == TGSI_FILE_IMM;

@@ -90,7 +90,8 @@ indirect_index(struct ref_ctx *c, const struct tgsi_reg *r)
    int a = ref_home(c, &ar, r->ind.comp);
    if (a < 0 || r->dim_indirect) {
       ref_unsupported(c, "indirect addressing through %s",
-                      a < 0 ? "a register without a home" : "a dimension");
+                      r->dim_indirect ? "a dimension (the buffer or vertex chosen per lane)"
+                                      : "a register without a home");
       return 0;
    }
    unsigned k = ref_imm_reg(c, (uint32_t)r->index);

@@ -388,7 +388,9 @@ sm_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, uns
    }
    *out = 0;
    if (a < 0 || r->dim_indirect) {
-      ref_unsupported(c, "indirect addressing through %s", a < 0 ? "this register" : "a dimension");
+      ref_unsupported(c, "indirect addressing through %s",
+                      r->dim_indirect ? "a dimension (the buffer or vertex chosen per lane)"
+                                      : "this register");
       return true;
    }
    /* The result gets its register first; the steps' temporaries die here

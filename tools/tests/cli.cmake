@@ -278,3 +278,8 @@ cli_test(cli_compile_digest_path
          OUT "^captures/fs_phong.tgsi gfx9 opt (refused|[0-9a-f]+)\n$")
 cli_test(cli_compile_two_files "compile|captures/vs_mvp_basic.tgsi|captures/fs_phong.tgsi|--target|a3xx"
          2 ERR "one shader at a time")
+# A refusal names its reason: a per-lane constant buffer is an indirect
+# dimension (it was once called "this register"), exit 3.
+cli_test(cli_compile_refuse_dim_indirect
+         "compile|fixtures/tgsi/good/vert_indirect_2d.tgsi|--target|sm50" 3
+         ERR "vert_indirect_2d.tgsi:14:6: error: MOV: indirect addressing through a dimension")

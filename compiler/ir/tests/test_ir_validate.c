@@ -201,6 +201,55 @@ test_use_lists(void)
    expect_fail(sh, "a value's use list holds exactly its uses", "%1 = load_input slot=1");
 }
 
+/* A pass that leaves broken IR, then refuses the shader (as RA does when
+ * it runs out of registers) or fails without refusing. */
+static bool
+break_then(struct ir_shader *sh, struct opt_ctx *ctx, const char *msg)
+{
+   sh->values[1]->src[0] = sh->values[2]; /* a use before its definition */
+   diag_add(ctx->diags, DIAG_ERROR, "opt", 1, 0, NULL, "%s", msg);
+   ctx->failed = true;
+   return false;
+}
+
+static bool
+refusing_pass(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   return break_then(sh, ctx, "unsupported: more than 1 live value");
+}
+
+static bool
+failing_pass(struct ir_shader *sh, struct opt_ctx *ctx)
+{
+   return break_then(sh, ctx, "internal: lost a value");
+}
+
+/* A refusal is the one error (the unfinished IR is not validated); any
+ * other failure still has its IR validated. */
+static void
+test_refusal_not_validated(void)
+{
+   static const struct opt_pass passes[] = {{"refuse", refusing_pass}, {"fail", failing_pass}};
+   for (unsigned k = 0; k < 2; k++) {
+      struct ir_shader *sh = parse("shader FRAG\n"
+                                   "  %0 = load_input slot=0 comp=x\n"
+                                   "  %1 = fneg %0\n"
+                                   "  %2 = fneg %0\n"
+                                   "  store_output slot=0 comp=x %1\n");
+      struct diag_list d = {0};
+      struct opt_options o = {.validate = true};
+      struct opt_ctx ctx;
+      opt_ctx_init(&ctx, &o, &d);
+      opt_run_pass(sh, &ctx, &passes[k]);
+      CHECK(!opt_validate_rest(sh, &ctx));
+      CHECK_EQ_U(d.nerrors, k == 0 ? 1u : 2u);
+      CHECK(k == 0 || (d.n == 2 && strstr(d.v[1].msg, "after pass 'fail'")));
+      opt_ctx_fini(&ctx);
+      ir_shader_free(sh);
+      diag_clear(&d);
+   }
+}
+
 int
 main(void)
 {
@@ -208,5 +257,6 @@ main(void)
    test_broken();
    test_broken_by_pass();
    test_use_lists();
+   test_refusal_not_validated();
    return test_done();
 }
