@@ -386,6 +386,7 @@ emu_lanes_all(unsigned n)
 
 /* load.c */
 int emu_sync_kind(const struct emu_code *c, enum isa_sync s, int bar);
+unsigned emu_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot);
 
 /* kern.c */
 emu_kern_fn emu_kern_for(const struct emu_op *op);

@@ -89,6 +89,45 @@ load_err(struct diag_list *d, const struct isa_insn *in, const char *fmt, const 
    return false;
 }
 
+/* How many consecutive registers the operand in `slot` covers, computed
+ * here from the model's `count:` facts (isa/README.md) and not through
+ * isa_opnd_count(), the compilers' answer: a group the compilers size
+ * wrong then reads or clobbers registers the emulator does not agree on. */
+unsigned
+emu_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   bool dst = slot < ISA_MAX_DST;
+   unsigned i = (unsigned)(dst ? slot : slot - ISA_MAX_DST);
+   struct isa_count_info ci;
+   if (slot < 0 || !isa_slot_count_info(m, in->op, dst, i, &ci))
+      return 1;
+   if (ci.mask_mod >= 0) { /* a write mask: up to its highest set bit */
+      uint16_t mask = (uint16_t)in->mod[ci.mask_mod];
+      unsigned top = 0;
+      for (unsigned b = 0; b < 16; b++)
+         if (mask & (1u << b))
+            top = b + 1;
+      return top ? top : 1;
+   }
+   if (ci.imm_slot >= 0) { /* an immediate operand holds the count */
+      const struct isa_opnd *o = NULL;
+      if (ci.imm_slot < ISA_MAX_DST && ci.imm_slot < in->ndst)
+         o = &in->dst[ci.imm_slot];
+      else if (ci.imm_slot >= ISA_MAX_DST && ci.imm_slot - ISA_MAX_DST < in->nsrc)
+         o = &in->src[ci.imm_slot - ISA_MAX_DST];
+      if (o && o->kind == ISA_OPND_IMM && o->value >= 1 && o->value <= 64)
+         return o->value;
+      return 1;
+   }
+   unsigned n = ci.n; /* a base plus what the modifiers add */
+   struct isa_count_term t;
+   for (unsigned k = 0; k < ci.nterms && isa_slot_count_term(m, in->op, dst, i, k, &t); k++)
+      for (unsigned j = 0; j < t.nvals; j++)
+         if (t.mod >= 0 && in->mod[t.mod] == t.val[j])
+            n += t.add[j];
+   return n ? n : 1;
+}
+
 static bool alias_unit(const struct emu_code *c, unsigned file, unsigned index, uint32_t *unit,
                        bool *hi);
 
@@ -109,7 +148,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    s->isfloat = isa_type_is_float(t);
    s->mods = o->flags & (ISA_OPND_F_NEG | ISA_OPND_F_ABS | ISA_OPND_F_NOT);
    s->rinc = (o->flags & ISA_OPND_F_R) != 0;
-   s->count = (uint8_t)isa_opnd_count(m, in, slot);
+   s->count = (uint8_t)emu_opnd_count(m, in, slot);
    if (c->delay_slots)
       s->read_adj = (int8_t)(si.read_delay - ci.read_early);
    if (!raw && width == 16)
@@ -239,7 +278,7 @@ set_dst(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_op
    const struct emu_file *f = &c->files[o->file];
    unsigned width;
    enum isa_type t = sem_slot_type(m, in, ISA_SLOT_DST(i), &width);
-   dd->count = (uint8_t)isa_opnd_count(m, in, ISA_SLOT_DST(i));
+   dd->count = (uint8_t)emu_opnd_count(m, in, ISA_SLOT_DST(i));
    if (o->index + dd->count + (unsigned)op->rpt > f->count)
       return load_err(d, in, "%s", "destination runs past its register file");
    dd->kind = EMU_S_REG;

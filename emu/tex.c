@@ -240,7 +240,7 @@ layout_amd(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
       x->kind = EMU_TX_FETCH;
       x->layer_int = 1;
       x->coord = AT(0, 0);
-      bool mip = isa_opnd_count(m, in, ISA_SLOT_SRC(0)) > 3;
+      bool mip = emu_opnd_count(m, in, ISA_SLOT_SRC(0)) > 3;
       x->lod = mip ? EMU_TL_LOD : EMU_TL_ZERO;
       x->lodv = mip ? AT(0, 3) : -1;
       x->nreg[0] = mip ? 4 : 3;
@@ -322,7 +322,7 @@ bool
 emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, struct emu_op *op)
 {
    struct emu_tex *x = &op->tex;
-   unsigned nb = grp_b >= 0 ? isa_opnd_count(c->model, in, ISA_SLOT_SRC(grp_b)) : 0;
+   unsigned nb = grp_b >= 0 ? emu_opnd_count(c->model, in, ISA_SLOT_SRC(grp_b)) : 0;
    memset(x, 0, sizeof(*x));
    x->coord = x->layer = x->ref = x->lodv = x->off = x->proj = -1;
    switch (in->sem) {

@@ -445,6 +445,54 @@ isa_wait_states_max(const struct isa_model *m)
    return n;
 }
 
+static const struct isa_slot *
+slot_of(const struct isa_model *m, unsigned op, bool dst, unsigned slot)
+{
+   if (op >= m->nops)
+      return NULL;
+   const struct isa_op *o = &m->ops[op];
+   if (slot >= (dst ? o->ndst : o->nsrc))
+      return NULL;
+   return &o->slot[dst ? slot : o->ndst + slot];
+}
+
+bool
+isa_slot_count_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
+                    struct isa_count_info *out)
+{
+   const struct isa_slot *s = slot_of(m, op, dst, slot);
+   memset(out, 0, sizeof(*out));
+   out->imm_slot = out->mask_mod = -1;
+   if (!s)
+      return false;
+   unsigned nd = m->ops[op].ndst;
+   out->n = s->count_n;
+   if (s->count_slot >= 0)
+      out->imm_slot = (unsigned)s->count_slot < nd ? ISA_SLOT_DST(s->count_slot)
+                                                   : ISA_SLOT_SRC(s->count_slot - (int)nd);
+   out->mask_mod = s->count_mod;
+   out->nterms = s->count_nterms;
+   return true;
+}
+
+bool
+isa_slot_count_term(const struct isa_model *m, unsigned op, bool dst, unsigned slot, unsigned k,
+                    struct isa_count_term *out)
+{
+   const struct isa_slot *s = slot_of(m, op, dst, slot);
+   memset(out, 0, sizeof(*out));
+   if (!s || k >= s->count_nterms)
+      return false;
+   const struct isa_cterm *t = &m->cterms[s->count_term + (int)k];
+   out->mod = t->mod;
+   out->nvals = MIN2(t->nvals, ISA_COUNT_TERM_VALS);
+   for (unsigned j = 0; j < out->nvals; j++) {
+      out->val[j] = t->val[j];
+      out->add[j] = t->add[j];
+   }
+   return true;
+}
+
 bool
 isa_wait_rule_info(const struct isa_model *m, unsigned i, struct isa_wait_rule_info *out)
 {

@@ -644,6 +644,30 @@ const uint16_t *isa_ops_by_sem(const struct isa_model *m, enum isa_sem s, unsign
 void isa_op_info(const struct isa_model *m, unsigned op, struct isa_op_info *out);
 bool isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
                    struct isa_slot_info *out);
+/* An operand slot's register count as the model states it (`count:`):
+ * n, or the immediate of slot `imm_slot` (ISA_SLOT_DST/SRC numbering; -1:
+ * none), or up to the highest set bit of modifier `mask_mod` (-1: none),
+ * plus nterms terms (isa_slot_count_term). isa_opnd_count() answers for
+ * the compilers; the emulator computes its counts from these facts itself.
+ * false if the op has no such slot. */
+struct isa_count_info {
+   unsigned n;
+   int imm_slot, mask_mod;
+   unsigned nterms;
+};
+bool isa_slot_count_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
+                         struct isa_count_info *out);
+/* Term k of a summed count: modifier `mod` adds add[j] when its value is
+ * val[j] (a flag: 1). */
+#define ISA_COUNT_TERM_VALS 8
+struct isa_count_term {
+   int mod;
+   unsigned nvals;
+   int val[ISA_COUNT_TERM_VALS];
+   unsigned add[ISA_COUNT_TERM_VALS];
+};
+bool isa_slot_count_term(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
+                         unsigned k, struct isa_count_term *out);
 /* The op's implicit destinations (dst) or sources, *n of them. */
 const struct isa_implicit *isa_op_implicit(const struct isa_model *m, unsigned op, bool dst,
                                            unsigned *n);

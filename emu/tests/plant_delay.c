@@ -13,6 +13,8 @@
  *   sync        a variable-latency class's sync forgotten (a3xx (ss)/(sy),
  *               sm50 scoreboards)
  *   waitstates  a row of the wait-state table one short (gfx9)
+ *   count       a write mask's register count one short (isa_opnd_count):
+ *               the emulator still writes every component the mask names
  *
  * Before the layouts, each case checks that the plant took effect (the
  * answer differs from the model's own facts), so the test cannot pass
@@ -166,6 +168,38 @@ waitstates_planted(const struct isa_model *m, const struct pair *p)
    return d.sync == ISA_SYNC_NONE && d.distance < isa_wait_states_max(m);
 }
 
+/* count: a3xx sam with (xyzw) writes four registers whatever
+ * isa_opnd_count says; its fourth component reaches the output. */
+static void
+count_plant(void)
+{
+   struct isa_model *m = fix_open_model("a3xx");
+   if (!m)
+      return;
+   const char *sam = "sam (f32)(xyzw)r0.x, r2.x, s#0, t#0";
+   struct isa_insn in;
+   if (parse(m, sam, &in))
+      CHECKF(isa_opnd_count(m, &in, ISA_SLOT_DST(0)) < 4,
+             "isa_opnd_count of '%s' is 4: the copy of isa/delay.c has no bug planted", sam);
+   /* r0 starts as input 1, so a register the sample leaves alone keeps it */
+   char *text = xasprintf(".lanes 1\n.texture 0 2D\n.input r2.x IN[0].xy\n"
+                          ".input r0.x IN[1].xyzw\n.output r0.x OUT[0].xyzw\n%s\n(sy)end\n",
+                          sam);
+   struct fix_run r;
+   bool ran = fix_run_text(m, text, "plant", 1, 1, NULL, &r);
+   CHECKF(ran, "runs:\n%s", text);
+   if (ran && r.env->out && r.env->in && r.env->nin >= 2) {
+      uint32_t n = r.env->nlanes, before = r.env->in[(1 * 4 + 3) * n], after = r.env->out[3 * n];
+      CHECKF(before != after,
+             "'%s' left its fourth register as it was (0x%08x): the emulator sizes register "
+             "groups with isa_opnd_count instead of the model's count",
+             sam, after);
+   }
+   fix_free(&r);
+   free(text);
+   isa_close(m);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -192,8 +226,10 @@ main(int argc, char **argv)
            "image_sample v[4:7], v[0:2], s[88:95], s[96:99] dmask:0xf"},
       };
       run_pairs(pairs, ARRAY_SIZE(pairs), waitstates_planted);
+   } else if (!strcmp(plant, "count")) {
+      count_plant();
    } else {
-      CHECKF(false, "usage: plant_delay latency|sync|waitstates (got '%s')", plant);
+      CHECKF(false, "usage: plant_delay latency|sync|waitstates|count (got '%s')", plant);
    }
    return test_done();
 }
