@@ -220,36 +220,31 @@ untouched(const struct sp *p, unsigned r)
    return true;
 }
 
-/* Places block [b, b + len): on registers no other value of these items
- * took if there are (each value its own register, as the fixed expansion
- * had them: what opt's half pass moves), else lowest register first
- * where the lives allow; false when the free part of the file has no
- * room. */
+/* Places block [b, b + len): with `fresh`, on registers no other value
+ * of these items took; else lowest register first where the lives allow;
+ * false when the free part of the file has no room. */
 static bool
-place_block(struct sp *p, unsigned b, unsigned len)
+place_block(struct sp *p, unsigned b, unsigned len, bool fresh)
 {
    struct ref_ctx *c = p->c;
    unsigned a = 1;
    for (unsigned j = 0; j < len; j++)
       a = MAX2(a, p->align[b + j]);
-   for (unsigned shared = 0; shared < 2; shared++)
-      for (unsigned r = c->phys_next; r + len <= c->ngpr; r++) {
-         if (r % a != (REF_VBASE + b) % a)
-            continue;
-         bool ok = true;
-         for (unsigned j = 0; j < len && ok; j++)
-            ok = fits(p, b + j, r + j) && (shared || untouched(p, r + j));
-         if (!ok)
-            continue;
-         for (unsigned j = 0; j < len; j++) {
-            p->to[b + j] = r + j;
-            for (unsigned k = 0; k < p->iwords; k++)
-               p->busy[(size_t)(r + j) * p->iwords + k] |= p->occ[(size_t)(b + j) * p->iwords + k];
-            if (r + j + 1 > c->max_reg)
-               c->max_reg = r + j + 1;
-         }
-         return true;
+   for (unsigned r = c->phys_next; r + len <= c->ngpr; r++) {
+      if (r % a != (REF_VBASE + b) % a)
+         continue;
+      bool ok = true;
+      for (unsigned j = 0; j < len && ok; j++)
+         ok = fits(p, b + j, r + j) && (!fresh || untouched(p, r + j));
+      if (!ok)
+         continue;
+      for (unsigned j = 0; j < len; j++) {
+         p->to[b + j] = r + j;
+         for (unsigned k = 0; k < p->iwords; k++)
+            p->busy[(size_t)(r + j) * p->iwords + k] |= p->occ[(size_t)(b + j) * p->iwords + k];
       }
+      return true;
+   }
    return false;
 }
 
@@ -279,8 +274,6 @@ place(struct sp *p)
    liveness(p);
    p->to = xmalloc((p->nv + 1) * sizeof(unsigned));
    p->busy = xcalloc((size_t)c->ngpr * p->iwords + 1, sizeof(uint64_t));
-   for (unsigned v = 0; v < p->nv; v++)
-      p->to[v] = UINT_MAX;
    /* blocks in the order they start living (a linear scan's order) */
    unsigned *order = xmalloc((p->nv + 1) * sizeof(unsigned)), nb = 0;
    for (unsigned v = 0; v < p->nv; v++)
@@ -299,18 +292,31 @@ place(struct sp *p)
          order[j] = order[j - 1];
          order[j - 1] = t;
       }
-   for (unsigned k = 0; k < nb && c->status == COMPILE_OK; k++) {
-      unsigned b = order[k], len = 1;
-      while (b + len < p->nv && p->tied[b + len - 1])
-         len++;
-      if (start[b] == UINT_MAX) /* named nowhere in these items */
-         continue;
-      if (!place_block(p, b, len))
-         ref_unsupported(c,
-                         "out of registers: the values live at once need more than the %u "
-                         "free of %u",
-                         c->ngpr - c->phys_next, c->ngpr);
+   /* each value on a register of its own (as the fixed expansion had
+    * them: what opt's half pass moves) if the file has room, else packed
+    * by their lives */
+   bool ok = false;
+   for (unsigned fresh = 2; fresh-- > 0 && !ok;) {
+      for (unsigned v = 0; v < p->nv; v++)
+         p->to[v] = UINT_MAX;
+      memset(p->busy, 0, (size_t)c->ngpr * p->iwords * sizeof(uint64_t));
+      ok = true;
+      for (unsigned k = 0; k < nb && ok; k++) {
+         unsigned b = order[k], len = 1;
+         while (b + len < p->nv && p->tied[b + len - 1])
+            len++;
+         if (start[b] != UINT_MAX) /* else named nowhere in these items */
+            ok = place_block(p, b, len, fresh);
+      }
    }
+   if (!ok)
+      ref_unsupported(c,
+                      "out of registers: the values live at once need more than the %u free "
+                      "of %u",
+                      c->ngpr - c->phys_next, c->ngpr);
+   for (unsigned v = 0; v < p->nv && ok; v++)
+      if (p->to[v] != UINT_MAX && p->to[v] + 1 > c->max_reg)
+         c->max_reg = p->to[v] + 1;
    if (c->status == COMPILE_OK)
       rename_items(p);
    free(start);
