@@ -136,7 +136,11 @@ place_homes(struct ref_ctx *c)
    }
    c->scratch_lo = c->scratch_next = next * 4;
    c->scratch_top = c->ngpr;
-   c->max_reg = next * 4;
+   c->max_reg = c->phys_next = next * 4;
+   if (c->t->place_scratch) { /* virtual numbers, placed after each instruction */
+      c->scratch_lo = c->scratch_next = REF_VBASE;
+      c->scratch_top = REF_VTOP;
+   }
    unsigned cnext = 0;
    for (unsigned b = 0; b < 16; b++) {
       c->cbase[b] = cnext;
@@ -594,6 +598,7 @@ ref_compile_range(struct ref_ctx *c, int32_t first, int32_t last)
       c->cur_index = pc;
       c->scratch_next = c->scratch_lo;
       compile_one(c, pc);
+      ref_scratch_place(c);
    }
 }
 
@@ -682,9 +687,20 @@ setup(struct ref_ctx *c)
    if (c->cfile < 0) /* constants in uniform registers (agx u0..u255) */
       c->cfile = file_of_kind(c->m, ISA_FILE_UNIFORM, &c->nconst);
    c->pfile = file_of_kind(c->m, ISA_FILE_PREDICATE, NULL);
+   c->half_file = -1;
+   for (unsigned f = 0; f < isa_file_count(c->m); f++) {
+      struct isa_file_info fi;
+      isa_file_info(c->m, f, &fi);
+      if (fi.kind == ISA_FILE_HALF && fi.half_of == c->gpr)
+         c->half_file = (int)f;
+   }
    c->afile = file_of_kind(c->m, ISA_FILE_ADDRESS, NULL);
    if (c->gpr < 0 || c->cfile < 0) {
       ref_error(c, "model %s lacks a full or a constant register file", name);
+      return false;
+   }
+   if (c->t->place_scratch && c->ngpr > REF_VBASE) {
+      ref_error(c, "model %s has more than %u full registers", name, REF_VBASE);
       return false;
    }
    if (!stage_supported(c))
@@ -740,6 +756,7 @@ ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model 
    ref_place(c, c->l_epilogue);
    ref_demote_end(c);
    c->t->end(c);
+   ref_scratch_place(c);
 }
 
 enum compile_status

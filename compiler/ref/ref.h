@@ -229,7 +229,17 @@ struct ref_target {
    /* Called right after a label is placed (ref_place), before the next
     * instruction: gfx9 brings back the lanes parked there. NULL: none. */
    void (*place)(struct ref_ctx *c, int label);
+   /* Scratch registers are virtual while an instruction expands and are
+    * placed by liveness after it (ref_scratch.c): the target's expansions
+    * run at one execution mask (agx). */
+   bool place_scratch;
 };
+
+/* Virtual scratch registers (place_scratch): [REF_VBASE, REF_VTOP), above
+ * any model's full file; a half register's index (2 * r + 1) stays below
+ * 65536. */
+#define REF_VBASE 1024u
+#define REF_VTOP  32000u
 
 /* A control-flow construct being compiled. */
 enum ref_cf_kind { REF_CF_IF, REF_CF_LOOP, REF_CF_SWITCH, REF_CF_CALL, REF_CF_GUARD };
@@ -286,6 +296,11 @@ struct ref_ctx {
     * scratch_top is the end of the file. */
    unsigned scratch_lo, scratch_next, scratch_top;
    unsigned max_reg; /* highest scalar register used + 1 */
+   /* place_scratch: the first physical register free for scratch
+    * (persistent registers below it), the items whose virtual registers
+    * are placed, and the half-register file aliasing the full one (-1). */
+   unsigned phys_next, placed;
+   int half_file;
 
    struct ref_item *items;
    unsigned nitems, items_cap;
@@ -452,6 +467,11 @@ struct isa_opnd ref_neg(struct isa_opnd o);
 struct isa_opnd ref_abs(struct isa_opnd o);
 void ref_set_mod(struct ref_ctx *c, struct isa_insn *in, const char *mod, const char *value);
 void ref_set_mod_int(struct ref_ctx *c, struct isa_insn *in, const char *mod, int value);
+
+/* ref_scratch.c */
+/* Places the virtual scratch registers of the items added since the last
+ * call (place_scratch targets; others: nothing). */
+void ref_scratch_place(struct ref_ctx *c);
 
 /* ref_hazard.c */
 /* Inserts the waits, places labels, resolves branches and encodes c->items

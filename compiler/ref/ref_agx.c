@@ -750,4 +750,5 @@ const struct ref_target ref_target_agx = {
     .branch = agx_branch,
     .jump = agx_jump,
     .end = agx_end,
+    .place_scratch = true,
 };

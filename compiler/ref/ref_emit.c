@@ -9,7 +9,8 @@
  * that live only for the current TGSI instruction (ref.c resets them),
  * ref_tmp_persistent() registers that outlive it (switch selectors), kept
  * below the per-instruction ones. Running out is COMPILE_UNSUPPORTED,
- * never an overlap.
+ * never an overlap. On place_scratch targets ref_tmp() numbers are
+ * virtual until ref_scratch.c places them.
  */
 #include "compiler/ref/ref.h"
 
@@ -69,6 +70,8 @@ ref_branch_to(struct ref_ctx *c, int label, int slot)
 static void
 note_reg(struct ref_ctx *c, unsigned r)
 {
+   if (r >= REF_VBASE) /* virtual: counted once placed */
+      return;
    if (r + 1 > c->max_reg)
       c->max_reg = r + 1;
 }
@@ -102,6 +105,14 @@ ref_group(struct ref_ctx *c, const unsigned *v, unsigned n)
 unsigned
 ref_tmp_persistent(struct ref_ctx *c)
 {
+   if (c->t->place_scratch) { /* a physical register below the scratch */
+      if (c->phys_next >= c->ngpr) {
+         ref_unsupported(c, "out of registers (the model has %u)", c->ngpr);
+         return 0;
+      }
+      note_reg(c, c->phys_next);
+      return c->phys_next++;
+   }
    unsigned r = ref_tmp(c);
    c->scratch_lo = c->scratch_next;
    return r;
@@ -111,6 +122,11 @@ ref_tmp_persistent(struct ref_ctx *c)
 void
 ref_tmp_release_persistent(struct ref_ctx *c, unsigned reg)
 {
+   if (c->t->place_scratch) {
+      if (reg + 1 == c->phys_next)
+         c->phys_next = reg;
+      return;
+   }
    if (reg + 1 == c->scratch_lo)
       c->scratch_lo = reg;
 }
