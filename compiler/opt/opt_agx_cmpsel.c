@@ -20,11 +20,191 @@
  */
 #include "compiler/opt/opt_agx.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+/* Which scratch registers a read may see from elsewhere, kept up to date
+ * as items die and change, so removing a dead compare does not walk the
+ * program (agx_read_elsewhere does). Per scratch register: the items
+ * whose instruction touches it, in program order (a superset: a rewritten
+ * item is added for its new registers and kept for its old ones), and
+ * the regions with an exposed read of it (a read before any write of the
+ * region), and how many. */
+struct reg_items {
+   unsigned *items, n, cap;
+   unsigned nexposed;
+};
+
 struct cs {
    struct agx_prog *p;
    int mod_cc, mod_icc, mod_sign, mod_ccn, mod_iccn, ueq, usign, ssign, une, feq;
    int if_fcmp, if_icmp, u2f;
+   struct reg_items *regs; /* by scratch register - homes_end */
+   unsigned nregs, nregions;
+   unsigned *region; /* by item */
+   uint8_t *exposed; /* by scratch register * nregions + region */
 };
+
+/* Calls f(z, r, k) for each scratch register r instruction in touches. */
+static void
+each_reg(struct cs *z, unsigned k, const struct isa_insn *in,
+         void (*f)(struct cs *z, unsigned r, unsigned k))
+{
+   for (unsigned s = 0; s < (unsigned)(in->ndst + in->nsrc); s++) {
+      int slot = s < in->ndst ? ISA_SLOT_DST(s) : ISA_SLOT_SRC(s - in->ndst);
+      unsigned first, c;
+      if (!agx_opnd_regs(z->p, in, slot, &first, &c))
+         continue;
+      for (unsigned r = MAX2(first, z->p->homes_end); r < first + c; r++)
+         f(z, r - z->p->homes_end, k);
+   }
+}
+
+static void
+count_reg(struct cs *z, unsigned r, unsigned k)
+{
+   (void)k;
+   z->nregs = MAX2(z->nregs, r + 1);
+}
+
+/* Adds item k to register r's list. */
+static void
+add_item(struct cs *z, unsigned r, unsigned k)
+{
+   if (r >= z->nregs) /* read_elsewhere asks agx_read_elsewhere */
+      return;
+   struct reg_items *l = &z->regs[r];
+   unsigned at = l->n;
+   while (at > 0 && l->items[at - 1] > k)
+      at--;
+   if (at > 0 && l->items[at - 1] == k)
+      return;
+   VEC_RESERVE(l->items, l->cap, l->n + 1);
+   memmove(l->items + at + 1, l->items + at, (l->n - at) * sizeof(unsigned));
+   l->items[at] = k;
+   l->n++;
+}
+
+/* The first entry of r's list in region g or later. */
+static unsigned
+region_first(const struct cs *z, const struct reg_items *l, unsigned g)
+{
+   unsigned lo = 0, hi = l->n;
+   while (lo < hi) {
+      unsigned mid = (lo + hi) / 2;
+      if (z->region[l->items[mid]] < g)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo;
+}
+
+/* Whether region g reads scratch register r before writing it. */
+static bool
+region_exposed(const struct cs *z, unsigned r, unsigned g)
+{
+   const struct agx_prog *p = z->p;
+   const struct reg_items *l = &z->regs[r];
+   unsigned reg = r + p->homes_end;
+   for (unsigned x = region_first(z, l, g); x < l->n && z->region[l->items[x]] == g; x++) {
+      unsigned k = l->items[x];
+      const struct isa_insn *in = &p->rc->items[k].in;
+      if (p->dead[k])
+         continue;
+      if (agx_reads(p, in, reg))
+         return true;
+      if (agx_writes(p, in, reg))
+         return false;
+   }
+   return false;
+}
+
+/* Recomputes r's exposure in item k's region. */
+static void
+update_reg(struct cs *z, unsigned r, unsigned k)
+{
+   unsigned g = z->region[k];
+   if (r >= z->nregs)
+      return;
+   uint8_t *e = &z->exposed[(size_t)r * z->nregions + g];
+   bool now = region_exposed(z, r, g);
+   z->regs[r].nexposed += (unsigned)now - *e;
+   *e = now;
+}
+
+static void
+index_items(struct cs *z)
+{
+   struct agx_prog *p = z->p;
+   unsigned nitems = p->rc->nitems, g = 0;
+   z->region = xmalloc((nitems + 1) * sizeof(unsigned));
+   for (unsigned k = 0; k < nitems; k++) {
+      g += p->start[k];
+      z->region[k] = g;
+      each_reg(z, k, &p->rc->items[k].in, count_reg);
+   }
+   z->nregions = g + 1;
+   z->regs = xcalloc(z->nregs + 1, sizeof(*z->regs));
+   z->exposed = xcalloc((size_t)z->nregs * z->nregions + 1, 1);
+   for (unsigned k = 0; k < nitems; k++)
+      if (!p->dead[k])
+         each_reg(z, k, &p->rc->items[k].in, add_item);
+   for (unsigned r = 0; r < z->nregs; r++)
+      for (unsigned x = 0; x < z->regs[r].n; x++)
+         if (x == 0 || z->region[z->regs[r].items[x]] != z->region[z->regs[r].items[x - 1]])
+            update_reg(z, r, z->regs[r].items[x]);
+}
+
+/* Item k died or its instruction changed (it was old): the lists and
+ * the exposure of the registers either touches. */
+static void
+item_changed(struct cs *z, unsigned k, const struct isa_insn *old)
+{
+   const struct isa_insn *in = &z->p->rc->items[k].in;
+   each_reg(z, k, in, add_item);
+   each_reg(z, k, old, update_reg);
+   each_reg(z, k, in, update_reg);
+}
+
+static void
+index_free(struct cs *z)
+{
+   for (unsigned r = 0; r < z->nregs; r++)
+      free(z->regs[r].items);
+   free(z->regs);
+   free(z->region);
+   free(z->exposed);
+}
+
+/* agx_read_elsewhere(p, reg, i, i) for a scratch register: an exposed
+ * read in another region, or in i's, a read that i's value or an earlier
+ * one reaches (a write at i itself does not hide the reads after it). */
+static bool
+read_elsewhere(const struct cs *z, unsigned reg, unsigned i)
+{
+   const struct agx_prog *p = z->p;
+   unsigned r = reg - p->homes_end, g = z->region[i];
+   if (r >= z->nregs) /* a register no item touched when the pass began */
+      return agx_read_elsewhere(p, reg, i, i);
+   const struct reg_items *l = &z->regs[r];
+   if (l->nexposed > z->exposed[(size_t)r * z->nregions + g])
+      return true;
+   bool wrote = false;
+   for (unsigned x = region_first(z, l, g); x < l->n && z->region[l->items[x]] == g; x++) {
+      unsigned k = l->items[x];
+      const struct isa_insn *in = &p->rc->items[k].in;
+      if (p->dead[k])
+         continue;
+      if (!wrote && agx_reads(p, in, reg))
+         return true;
+      if (k == i)
+         wrote = false;
+      else if (agx_writes(p, in, reg))
+         wrote = true;
+   }
+   return false;
+}
 
 static bool
 is_imm(const struct isa_opnd *o, uint32_t v)
@@ -255,24 +435,26 @@ source_at(const struct cs *z, unsigned i, unsigned j, unsigned s, struct isa_opn
  * nowhere any more, then the writers of its sources that this leaves
  * unread (a negated compare's chain). */
 static void
-remove_if_dead(struct agx_prog *p, int i)
+remove_if_dead(struct cs *z, int i)
 {
+   struct agx_prog *p = z->p;
    const struct isa_insn *in = i >= 0 ? &p->rc->items[i].in : NULL;
    unsigned r, n;
    if (!in || p->dead[i] || in->ndst != 1 || !agx_opnd_regs(p, in, ISA_SLOT_DST(0), &r, &n) ||
        n != 1 || r < p->homes_end || agx_ends_region(p, (unsigned)i) ||
-       agx_read_elsewhere(p, r, (unsigned)i, (unsigned)i))
+       read_elsewhere(z, r, (unsigned)i))
       return;
    struct isa_class_info ci;
    isa_class_info(p->m, in->cls, &ci);
    if (ci.sync != ISA_SYNC_NONE || !opt_transform(p->ctx, "cmpsel: %d removed (no read left)", i))
       return;
    p->dead[i] = true;
+   item_changed(z, (unsigned)i, in);
    p->st->removed++;
    for (unsigned k = 0; k < in->nsrc; k++)
       if (agx_opnd_regs(p, in, ISA_SLOT_SRC(k), &r, &n) && n == 1 &&
           (int)in->src[k].file == p->rc->gpr)
-         remove_if_dead(p, def_before(p, (unsigned)i, r));
+         remove_if_dead(z, def_before(p, (unsigned)i, r));
 }
 
 /* The compare's sources as instruction j would read them: false when one
@@ -361,9 +543,11 @@ fuse(struct cs *z, unsigned j)
        opt_fault_fires(p->ctx, OPT_FAULT_CMPSEL_SIGN, "select %u: signed compare %d fused unsigned",
                        j, i))
       f.mod[z->mod_sign] = (int16_t)z->usign;
+   struct isa_insn old = sel->in;
    sel->in = f;
+   item_changed(z, j, &old);
    p->st->fused++;
-   remove_if_dead(p, i);
+   remove_if_dead(z, i);
    return true;
 }
 
@@ -407,9 +591,11 @@ fuse_if(struct cs *z, unsigned k)
                        bv.cmp))
       f.mod[z->mod_sign] = (int16_t)z->usign;
    int d = def_before(p, k, t);
+   struct isa_insn old = it->in;
    it->in = f;
-   remove_if_dead(p, d);
-   remove_if_dead(p, bv.cmp);
+   item_changed(z, k, &old);
+   remove_if_dead(z, d);
+   remove_if_dead(z, bv.cmp);
    return true;
 }
 
@@ -466,10 +652,12 @@ minmax(struct cs *z, unsigned j)
       return false;
    }
    f.dst[0] = in->dst[0];
+   struct isa_insn old = *in;
    *in = f;
+   item_changed(z, j, &old);
    p->st->minmax++;
-   remove_if_dead(p, dz);
-   remove_if_dead(p, dm);
+   remove_if_dead(z, dz);
+   remove_if_dead(z, dm);
    return true;
 }
 
@@ -495,8 +683,10 @@ opt_agx_cmpsel(struct agx_prog *p)
    z.ssign = isa_mod_value(m, (unsigned)z.mod_sign, "s");
    z.feq = isa_mod_value(m, (unsigned)z.mod_cc, "eq");
    bool progress = false;
+   index_items(&z);
    for (unsigned j = 0; j < p->rc->nitems && !p->ctx->limit_hit; j++)
       if (!p->dead[j])
          progress |= minmax(&z, j) || fuse(&z, j) || fuse_if(&z, j);
+   index_free(&z);
    return progress;
 }

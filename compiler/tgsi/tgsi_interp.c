@@ -1181,8 +1181,12 @@ static void
 blend(unsigned n, uint32_t *d, uint32_t *df, const uint32_t *v, const uint32_t *f,
       const uint32_t *e)
 {
-   FOR d[i] = (v[i] & e[i]) | (d[i] & ~e[i]);
-   FOR df[i] = (f[i] & e[i]) | (df[i] & ~e[i]);
+   FOR
+   {
+      uint32_t m = e[i];
+      d[i] = (v[i] & m) | (d[i] & ~m);
+      df[i] = (f[i] & m) | (df[i] & ~m);
+   }
 }
 
 /* Marks every slot of a register file undefined for one lane. */

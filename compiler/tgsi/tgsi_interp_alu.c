@@ -345,18 +345,26 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
        const uint32_t *const *sf, unsigned ns, uint32_t cls)
 {
    const uint32_t *a = s[0], *af = sf[0], *b = s[1], *bf = sf[1], *c = s[2], *cf = sf[2];
+   /* canon() fused in: one pass over the lanes */
+#define FFLAGS_LANE(f)                                                                             \
+   FOR                                                                                             \
+   {                                                                                               \
+      uint32_t k = fclass(r[i]);                                                                   \
+      rf[i] = (f) | k;                                                                             \
+      r[i] = k & ENV_F_NAN ? 0x7fc00000u : r[i];                                                   \
+   }
    switch (ns) {
    case 1:
-      FOR rf[i] = af[i] | fden(a[i]) | cls;
+      FFLAGS_LANE(af[i] | fden(a[i]) | cls);
       break;
    case 2:
-      FOR rf[i] = af[i] | bf[i] | fden(a[i]) | fden(b[i]) | cls;
+      FFLAGS_LANE(af[i] | bf[i] | fden(a[i]) | fden(b[i]) | cls);
       break;
    default:
-      FOR rf[i] = af[i] | bf[i] | cf[i] | fden(a[i]) | fden(b[i]) | fden(c[i]) | cls;
+      FFLAGS_LANE(af[i] | bf[i] | cf[i] | fden(a[i]) | fden(b[i]) | fden(c[i]) | cls);
       break;
    }
-   canon(n, r, rf);
+#undef FFLAGS_LANE
 }
 
 /* FUSE for the lanes of MAD whose product rounds (elsewhere fusing cannot
@@ -397,12 +405,7 @@ static void
 fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
-   switch (op) {
-   case TGSI_OP_ADD:
-   case TGSI_OP_SUB:
-      FOR rf[i] |= tgsi_lane_cancel(
-          rf[i], F(r[i]), tgsi_lane_mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
-      break;
+   switch (op) { /* ADD and SUB: comp_kernel's one pass */
    case TGSI_OP_MAD:
    case TGSI_OP_FMA:
       FOR rf[i] |= tgsi_lane_cancel(
@@ -913,14 +916,28 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
    }
    if (comp_float(op, n, r, s)) {
       fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op));
+      const uint32_t *a = s[0], *b = s[1];
+      if (op == TGSI_OP_ADD || op == TGSI_OP_SUB) {
+         /* a MUL then an ADD: fused or not; then CANCEL (fextra's), and
+          * PRODUCT is used up: one pass */
+         FOR
+         {
+            uint32_t f = rf[i] | (rf[i] & ENV_F_PRODUCT ? ENV_F_FUSE : 0);
+            f |= tgsi_lane_cancel(f, F(r[i]),
+                                  tgsi_lane_mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+            rf[i] = f & ~(uint32_t)ENV_F_PRODUCT;
+         }
+         return true;
+      }
+      if (op == TGSI_OP_MUL) { /* no fextra; PRODUCT marks this product alone */
+         FOR rf[i] = (rf[i] & ~(uint32_t)ENV_F_PRODUCT) |
+                     (tgsi_lane_product_rounds(F(a[i]), F(b[i]), F(r[i])) ? ENV_F_PRODUCT : 0);
+         return true;
+      }
       if (op == TGSI_OP_MAD)
          mad_fuse(n, rf, s[0], s[1], s[2]);
-      if (op == TGSI_OP_ADD || op == TGSI_OP_SUB) /* a MUL then an ADD: fused or not */
-         FOR rf[i] |= rf[i] & ENV_F_PRODUCT ? ENV_F_FUSE : 0;
       fextra(op, n, rf, s, r);
       FOR rf[i] &= ~(uint32_t)ENV_F_PRODUCT;
-      if (op == TGSI_OP_MUL)
-         FOR rf[i] |= tgsi_lane_product_rounds(F(s[0][i]), F(s[1][i]), F(r[i])) ? ENV_F_PRODUCT : 0;
       return true;
    }
    merge_flags(n, rf, sf, ns);

@@ -78,7 +78,7 @@ tgsi_lane_sum_product(struct tgsi_lane_sum *s, float a, float b)
    bool zero = p == 0.0;
    s->ok &= zero | (((double)f == p) & (fabs(p) <= DBL_MAX));
    float u = tgsi_lane_low_unit(f);
-   s->unit = !zero & (u < s->unit) ? u : s->unit;
+   s->unit = (!zero & (u < s->unit)) ? u : s->unit;
    s->mag += fabs(p);
 }
 
@@ -102,7 +102,7 @@ tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
 static inline double
 tgsi_lane_mag_max(double x, double y)
 {
-   return (x > y) | (y != y) ? x : y;
+   return ((x > y) | (y != y)) ? x : y;
 }
 
 /* CANCEL: a sum r whose largest term has magnitude m cancelled by more
