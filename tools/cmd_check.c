@@ -369,12 +369,15 @@ parse_args(int argc, char **argv, struct check_args *a)
       return EXIT_USAGE;
    }
    int rc;
-   if (a->json && a->junit && !strcmp(a->json, "-") && !strcmp(a->junit, "-"))
-      return usage_error("--json - and --junit - cannot both take standard output");
    const char *reports[] = {a->json, a->junit, a->write_baseline, a->coverage};
-   for (unsigned k = 0; k < ARRAY_SIZE(reports); k++)
+   unsigned dashes = 0;
+   for (unsigned k = 0; k < ARRAY_SIZE(reports); k++) {
+      dashes += reports[k] && !strcmp(reports[k], "-");
       if ((rc = check_report_path(reports[k])) != EXIT_OK)
          return rc;
+   }
+   if (dashes > 1)
+      return usage_error("only one report can take standard output ('-')");
    if ((rc = check_repro_dir(a->repro_dir)) != EXIT_OK)
       return rc;
    if (a->html && (rc = check_html_dir(a->html)) != EXIT_OK)
@@ -920,7 +923,10 @@ cmd_check(int argc, char **argv)
    a.c.o.timeout_ms = 300 * 1000;
    struct diff_baseline bl = {0};
    int rc = parse_args(argc, argv, &a);
-   bool to_stdout = !rc && ((a.json && !strcmp(a.json, "-")) || (a.junit && !strcmp(a.junit, "-")));
+   const char *dash[] = {a.json, a.junit, a.write_baseline, a.coverage};
+   bool to_stdout = false;
+   for (unsigned k = 0; k < ARRAY_SIZE(dash) && !rc; k++)
+      to_stdout |= dash[k] && !strcmp(dash[k], "-");
    if (to_stdout) {
       fflush(stdout);
       report_stdout = dup(STDOUT_FILENO);

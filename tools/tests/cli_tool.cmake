@@ -95,3 +95,10 @@ cli_test(check_repro_dir_bad "check|captures/vs_mvp_basic.tgsi|--repro-dir|/proc
 add_test(NAME check_repro_dir_left_alone
          COMMAND sh -c "d=$(mktemp -d) && '$<TARGET_FILE:diffcomp>' check captures/vs_mvp_basic.tgsi --target a3xx -q --repro-dir \"$d/r/s/\" >/dev/null && ! test -e \"$d/r\" && rmdir \"$d\""
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# '-' sends any one report to standard output (the human lines go to stderr).
+cli_test(check_write_baseline_stdout
+         "check|captures/fs_phong.tgsi|--target|a3xx|--inject-fault|delay-slot-short|--no-repro|-q|--write-baseline|-"
+         0 OUT "^# diffcomp baseline[^\n]*\n[^\n]*\nexpected:\n  - {shader: captures/fs_phong.tgsi, target: a3xx, status: fail, signal: hazard}\n$")
+cli_test(check_two_reports_stdout "check|captures/vs_mvp_basic.tgsi|--json|-|--coverage|-" 2
+         ERR "only one report can take standard output")

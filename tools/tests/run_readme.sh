@@ -6,7 +6,8 @@
 # under sh in a fresh temporary directory holding links to the tree's
 # captures/, fixtures/, .ci/ and the build directory as build/ (also on
 # PATH as `diffcomp`), and must exit with its code in CODES (in order;
-# 0 when CODES runs out). Nothing is written into the tree.
+# 0 when CODES runs out). Nothing is written into the tree, and what the
+# commands write must be ignored by the tree's .gitignore.
 #
 # A campaign (minutes or hours: `<!-- campaign NAME: SECONDS -->`) cannot
 # run whole in a test: each of its commands must start as written, i.e. be
@@ -59,4 +60,18 @@ while IFS= read -r cmd; do
       bad=1
    fi
 done <"$tmp/recipe.cmds"
+# What the commands wrote must be ignored by git: a user who runs them in
+# the checkout gets no untracked file (a reproducer directory, an -o file).
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+   for f in * .[!.]*; do
+      case $f in
+         '*' | '.[!.]*' | recipe.cmds | recipe.codes | captures | fixtures | .ci | isa | tools | build) continue ;;
+      esac
+      [ -d "$f" ] && f=$f/
+      if ! git -C "$src" check-ignore -q --no-index -- "$f"; then
+         echo "run_readme.sh: recipe $name leaves $f, which .gitignore does not ignore" >&2
+         bad=1
+      fi
+   done
+fi
 exit $bad
