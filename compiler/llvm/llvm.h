@@ -24,7 +24,7 @@
 
 #include "compiler/tgsi/tgsi.h"
 
-/* llvm_tgsi.c */
+/* llvm_tgsi*.c */
 /* The IR of s as an amdgpu_ps/vs/cs function named "main", or NULL with
  * an error at the first thing not translated (the reason named). The
  * caller frees the text. */

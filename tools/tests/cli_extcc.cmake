@@ -52,6 +52,7 @@ cli_test(extcc_with_fault "check|captures/vs_mvp_basic.tgsi|--inject-fault|missi
 # The README's worked example, verbatim.
 add_test(NAME readme_extcc COMMAND sh ${CMAKE_SOURCE_DIR}/tools/tests/run_readme.sh ${CMAKE_SOURCE_DIR}
          $<TARGET_FILE_DIR:diffcomp> extcc)
+set_tests_properties(readme_extcc PROPERTIES LABELS recipe)
 
 # diffcomp emu runs raw code with a bindings file (the same YAML as {bindings}).
 cli_test(extcc_emu_raw

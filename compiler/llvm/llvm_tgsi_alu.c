@@ -1,0 +1,629 @@
+/*
+ * TGSI -> LLVM IR, arithmetic: every ALU op, per channel, exact where TGSI is (llvm_tr.h).
+ */
+#include "compiler/llvm/llvm_tr.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- ALU ---------------------------------------------------------------- */
+
+/* Whether an instruction must round every step: _PRECISE, or any
+ * instruction of a shader with an INVARIANT output (which may feed it). */
+static bool
+exact(const struct tr *t, const struct tgsi_insn *in)
+{
+   return in->precise || t->invariant;
+}
+
+static val
+dot(struct tr *t, const struct tgsi_insn *in, unsigned n)
+{
+   const char *fl = exact(t, in) ? "" : "contract ";
+   val acc = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, 0), tr_src(t, in, 1, 0));
+   for (unsigned k = 1; k < n; k++)
+      acc = tr_fbin(t, "fadd", fl, acc,
+                    tr_fbin(t, "fmul", fl, tr_src(t, in, 0, k), tr_src(t, in, 1, k)));
+   return acc;
+}
+
+static val
+ex2(struct tr *t, val x)
+{
+   return tr_f1(t, IN_EXP2, "exp2.f32", x);
+}
+
+static val
+lg2(struct tr *t, val x)
+{
+   return tr_f1(t, IN_LOG2, "log2.f32", x);
+}
+
+static val
+pow_(struct tr *t, val a, val b)
+{
+   /* exp2(b * log2(a)) with the legacy multiply (0 * inf = 0), so that
+    * pow(x, 0) = 1 everywhere, as C's powf. */
+   tr_use(t, IN_LEGACY_MUL);
+   val l = tr_f(t, lg2(t, a)), fb = tr_f(t, b);
+   val m = tr_emit(t, "call float @llvm.amdgcn.fmul.legacy(float %s, float %s)", tr_v(fb), tr_v(l));
+   return ex2(t, tr_i(t, m));
+}
+
+static val
+ffloor(struct tr *t, val a)
+{
+   return tr_f1(t, IN_FLOOR, "floor.f32", a);
+}
+
+/* GLSL packing: round to nearest even of the clamped, scaled value; NaN
+ * packs as 0 (maxnum(NaN, 0) = 0). */
+static val
+unorm(struct tr *t, val x, float scale)
+{
+   val c = tr_f2(t, IN_MINNUM, "minnum.f32", tr_f2(t, IN_MAXNUM, "maxnum.f32", x, K(0)), FK(1.0f));
+   val m = tr_f1(t, IN_RINT, "rint.f32", tr_fbin(t, "fmul", "", c, FK(scale)));
+   return tr_emit(t, "fptoui float %s to i32", tr_v(tr_f(t, m)));
+}
+
+static val
+snorm8(struct tr *t, val x)
+{
+   val nan = tr_fcmp(t, "uno", x, x);
+   val c =
+       tr_f2(t, IN_MINNUM, "minnum.f32", tr_f2(t, IN_MAXNUM, "maxnum.f32", x, FK(-1.0f)), FK(1.0f));
+   val m = tr_f1(t, IN_RINT, "rint.f32", tr_fbin(t, "fmul", "", c, FK(127.0f)));
+   val v = tr_ibin(t, "and", tr_emit(t, "fptosi float %s to i32", tr_v(tr_f(t, m))), K(0xff));
+   return tr_sel(t, nan, K(0), v);
+}
+
+/* REPL opcodes: one value from the .x of the sources. */
+static bool
+alu_repl(struct tr *t, const struct tgsi_insn *in, val *r)
+{
+   switch (in->op) {
+   case TGSI_OP_DP2:
+      *r = dot(t, in, 2);
+      return true;
+   case TGSI_OP_DP3:
+      *r = dot(t, in, 3);
+      return true;
+   case TGSI_OP_DP4:
+      *r = dot(t, in, 4);
+      return true;
+   case TGSI_OP_RCP:
+      *r = tr_f1(t, IN_RCP, "amdgcn.rcp.f32", tr_src(t, in, 0, 0));
+      return true;
+   case TGSI_OP_RSQ:
+      *r = tr_f1(t, IN_RSQ, "amdgcn.rsq.f32", tr_src(t, in, 0, 0));
+      return true;
+   case TGSI_OP_SQRT:
+      *r = tr_f1(t, IN_SQRT, "sqrt.f32", tr_src(t, in, 0, 0));
+      return true;
+   case TGSI_OP_EX2:
+      *r = ex2(t, tr_src(t, in, 0, 0));
+      return true;
+   case TGSI_OP_LG2:
+      *r = lg2(t, tr_src(t, in, 0, 0));
+      return true;
+   case TGSI_OP_POW:
+      *r = pow_(t, tr_src(t, in, 0, 0), tr_src(t, in, 1, 0));
+      return true;
+   case TGSI_OP_SIN:
+      *r = tr_f1(t, IN_SIN, "sin.f32", tr_src(t, in, 0, 0));
+      return true;
+   case TGSI_OP_COS:
+      *r = tr_f1(t, IN_COS, "cos.f32", tr_src(t, in, 0, 0));
+      return true;
+   case TGSI_OP_DPH: { /* dot3 + b.w */
+      const char *fl = exact(t, in) ? "" : "contract ";
+      val acc = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, 0), tr_src(t, in, 1, 0));
+      for (unsigned k = 1; k < 3; k++)
+         acc = tr_fbin(t, "fadd", fl, acc,
+                       tr_fbin(t, "fmul", fl, tr_src(t, in, 0, k), tr_src(t, in, 1, k)));
+      *r = tr_fbin(t, "fadd", fl, acc, tr_src(t, in, 1, 3));
+      return true;
+   }
+   case TGSI_OP_PK2US:
+      *r = tr_ibin(t, "or", unorm(t, tr_src(t, in, 0, 0), 65535.0f),
+                   tr_ibin(t, "shl", unorm(t, tr_src(t, in, 0, 1), 65535.0f), K(16)));
+      return true;
+   case TGSI_OP_PK4UB:
+   case TGSI_OP_PK4B: {
+      val acc = K(0);
+      for (unsigned c = 0; c < 4; c++) {
+         val x = tr_src(t, in, 0, c);
+         val b = in->op == TGSI_OP_PK4UB ? unorm(t, x, 255.0f) : snorm8(t, x);
+         acc = tr_ibin(t, "or", acc, tr_ibin(t, "shl", b, K(8 * c)));
+      }
+      *r = acc;
+      return true;
+   }
+   case TGSI_OP_PK2H: {
+      val lo = tr_f(t, tr_src(t, in, 0, 0)), hi = tr_f(t, tr_src(t, in, 0, 1));
+      val hl = tr_emit(t, "fptrunc float %s to half", tr_v(lo));
+      val hh = tr_emit(t, "fptrunc float %s to half", tr_v(hi));
+      val il = tr_emit(t, "bitcast half %s to i16", tr_v(hl));
+      val ih = tr_emit(t, "bitcast half %s to i16", tr_v(hh));
+      val zl = tr_emit(t, "zext i16 %s to i32", tr_v(il));
+      val zh = tr_emit(t, "zext i16 %s to i32", tr_v(ih));
+      *r = tr_ibin(t, "or", zl, tr_ibin(t, "shl", zh, K(16)));
+      return true;
+   }
+   default:
+      return false;
+   }
+}
+
+static val
+f2i_guarded(struct tr *t, const char *op, val fa)
+{
+   /* fptosi/fptoui of an out-of-range value is poison in LLVM; the
+    * interpreter marks those results undefined, so any defined value does. */
+   return tr_emit(t, "%s float %s to i32", op, tr_v(fa));
+}
+
+/* Component-wise opcodes: result channel c. */
+static bool
+alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
+{
+   const char *fl = exact(t, in) ? "" : "contract ";
+#define S(n) tr_src(t, in, n, c)
+   switch (in->op) {
+   case TGSI_OP_MOV:
+      *r = S(0);
+      return true;
+   case TGSI_OP_ADD:
+      *r = tr_fbin(t, "fadd", "", S(0), S(1));
+      return true;
+   case TGSI_OP_MUL:
+      *r = tr_fbin(t, "fmul", "", S(0), S(1));
+      return true;
+   case TGSI_OP_SUB:
+      *r = tr_fbin(t, "fsub", "", S(0), S(1));
+      return true;
+   case TGSI_OP_ABS:
+      *r = tr_f1(t, IN_FABS, "fabs.f32", S(0));
+      return true;
+   case TGSI_OP_CLAMP: {
+      val a = S(0), lo = S(1), hi = S(2);
+      *r = tr_f2(t, IN_MINNUM, "minnum.f32", tr_f2(t, IN_MAXNUM, "maxnum.f32", a, lo), hi);
+      return true;
+   }
+   case TGSI_OP_SFL:
+      *r = K(0);
+      return true;
+   case TGSI_OP_STR:
+      *r = FK(1.0f);
+      return true;
+   case TGSI_OP_DIV:
+      *r = tr_fbin(t, "fdiv", "afn ", S(0), S(1));
+      return true;
+   case TGSI_OP_MAD: {
+      val a = S(0), b = S(1), cc = S(2);
+      *r = tr_fbin(t, "fadd", fl, tr_fbin(t, "fmul", fl, a, b), cc);
+      return true;
+   }
+   case TGSI_OP_FMA: {
+      tr_use(t, IN_FMA);
+      val a = tr_f(t, S(0)), b = tr_f(t, S(1)), cc = tr_f(t, S(2));
+      *r = tr_i(t, tr_emit(t, "call float @llvm.fma.f32(float %s, float %s, float %s)", tr_v(a),
+                           tr_v(b), tr_v(cc)));
+      return true;
+   }
+   case TGSI_OP_LRP: { /* a * (b - c) + c */
+      val a = S(0), b = S(1), cc = S(2);
+      *r = tr_fbin(t, "fadd", fl, tr_fbin(t, "fmul", fl, a, tr_fbin(t, "fsub", "", b, cc)), cc);
+      return true;
+   }
+   case TGSI_OP_MIN:
+      *r = tr_f2(t, IN_MINNUM, "minnum.f32", S(0), S(1));
+      return true;
+   case TGSI_OP_MAX:
+      *r = tr_f2(t, IN_MAXNUM, "maxnum.f32", S(0), S(1));
+      return true;
+   case TGSI_OP_SLT:
+   case TGSI_OP_SGE:
+   case TGSI_OP_SEQ:
+   case TGSI_OP_SGT:
+   case TGSI_OP_SLE:
+   case TGSI_OP_SNE: {
+      static const char *cc[] = {"olt", "oge", "oeq", "ogt", "ole", "une"};
+      unsigned k = in->op == TGSI_OP_SLT   ? 0
+                   : in->op == TGSI_OP_SGE ? 1
+                   : in->op == TGSI_OP_SEQ ? 2
+                   : in->op == TGSI_OP_SGT ? 3
+                   : in->op == TGSI_OP_SLE ? 4
+                                           : 5;
+      *r = tr_sel(t, tr_fcmp(t, cc[k], S(0), S(1)), FK(1.0f), K(0));
+      return true;
+   }
+   case TGSI_OP_FSLT:
+      *r = tr_mask_of(t, tr_fcmp(t, "olt", S(0), S(1)));
+      return true;
+   case TGSI_OP_FSGE:
+      *r = tr_mask_of(t, tr_fcmp(t, "oge", S(0), S(1)));
+      return true;
+   case TGSI_OP_FSEQ:
+      *r = tr_mask_of(t, tr_fcmp(t, "oeq", S(0), S(1)));
+      return true;
+   case TGSI_OP_FSNE:
+      *r = tr_mask_of(t, tr_fcmp(t, "une", S(0), S(1)));
+      return true;
+   case TGSI_OP_CMP: {
+      val a = S(0), b = S(1), cc = S(2);
+      *r = tr_sel(t, tr_fcmp(t, "olt", a, K(0)), b, cc);
+      return true;
+   }
+   case TGSI_OP_UCMP: {
+      val a = S(0), b = S(1), cc = S(2);
+      *r = tr_sel(t, tr_icmp(t, "ne", a, K(0)), b, cc);
+      return true;
+   }
+   case TGSI_OP_SSG: {
+      val a = S(0);
+      val neg = tr_fcmp(t, "olt", a, K(0)), pos = tr_fcmp(t, "ogt", a, K(0));
+      *r = tr_sel(t, neg, FK(-1.0f), tr_sel(t, pos, FK(1.0f), K(0)));
+      return true;
+   }
+   case TGSI_OP_FRC: { /* x - floor(x): may be 1.0, as C computes it */
+      val a = S(0);
+      *r = tr_fbin(t, "fsub", "", a, ffloor(t, a));
+      return true;
+   }
+   case TGSI_OP_FLR:
+      *r = ffloor(t, S(0));
+      return true;
+   case TGSI_OP_CEIL:
+      *r = tr_f1(t, IN_CEIL, "ceil.f32", S(0));
+      return true;
+   case TGSI_OP_TRUNC:
+      *r = tr_f1(t, IN_TRUNC, "trunc.f32", S(0));
+      return true;
+   case TGSI_OP_ROUND:
+      *r = tr_f1(t, IN_RINT, "rint.f32", S(0));
+      return true;
+   case TGSI_OP_LDEXP: {
+      tr_use(t, IN_LDEXP);
+      val a = tr_f(t, S(0)), b = S(1);
+      *r = tr_i(
+          t, tr_emit(t, "call float @llvm.amdgcn.ldexp.f32(float %s, i32 %s)", tr_v(a), tr_v(b)));
+      return true;
+   }
+   case TGSI_OP_ARL:
+      *r = f2i_guarded(t, "fptosi", tr_f(t, ffloor(t, S(0))));
+      return true;
+   case TGSI_OP_ARR: {
+      val a = tr_fbin(t, "fadd", "", S(0), FK(0.5f));
+      *r = f2i_guarded(t, "fptosi", tr_f(t, ffloor(t, a)));
+      return true;
+   }
+   case TGSI_OP_F2I:
+      *r = f2i_guarded(t, "fptosi", tr_f(t, S(0)));
+      return true;
+   case TGSI_OP_F2U:
+      *r = f2i_guarded(t, "fptoui", tr_f(t, S(0)));
+      return true;
+   case TGSI_OP_I2F:
+      *r = tr_i(t, tr_emit(t, "sitofp i32 %s to float", tr_v(S(0))));
+      return true;
+   case TGSI_OP_U2F:
+      *r = tr_i(t, tr_emit(t, "uitofp i32 %s to float", tr_v(S(0))));
+      return true;
+   case TGSI_OP_UARL:
+      *r = S(0);
+      return true;
+   case TGSI_OP_UADD:
+      *r = tr_ibin(t, "add", S(0), S(1));
+      return true;
+   case TGSI_OP_UMUL:
+      *r = tr_ibin(t, "mul", S(0), S(1));
+      return true;
+   case TGSI_OP_UMAD: {
+      val a = S(0), b = S(1), cc = S(2);
+      *r = tr_ibin(t, "add", tr_ibin(t, "mul", a, b), cc);
+      return true;
+   }
+   case TGSI_OP_IMUL_HI:
+   case TGSI_OP_UMUL_HI: {
+      const char *ext = in->op == TGSI_OP_IMUL_HI ? "sext" : "zext";
+      val a = tr_emit(t, "%s i32 %s to i64", ext, tr_v(S(0)));
+      val b = tr_emit(t, "%s i32 %s to i64", ext, tr_v(S(1)));
+      val m = tr_emit(t, "mul i64 %s, %s", tr_v(a), tr_v(b));
+      val h = tr_emit(t, "lshr i64 %s, 32", tr_v(m));
+      *r = tr_emit(t, "trunc i64 %s to i32", tr_v(h));
+      return true;
+   }
+   case TGSI_OP_UDIV:
+   case TGSI_OP_UMOD: {
+      val a = S(0), b = S(1);
+      val z = tr_icmp(t, "eq", b, K(0));
+      val q = tr_ibin(t, in->op == TGSI_OP_UDIV ? "udiv" : "urem", a, tr_sel(t, z, K(1), b));
+      *r = tr_sel(t, z, K(0xffffffffu), q);
+      return true;
+   }
+   case TGSI_OP_IDIV:
+   case TGSI_OP_MOD: {
+      /* b = 0: 0 (IDIV) and -1 (MOD); INT_MIN / -1 wraps (x86 traps; the
+       * interpreter leaves it undefined): no divisor that is UB in LLVM. */
+      val a = S(0), b = S(1);
+      val z = tr_icmp(t, "eq", b, K(0)), m1 = tr_icmp(t, "eq", b, K(-1));
+      val safe = tr_sel(t, z, K(1), tr_sel(t, m1, K(1), b));
+      bool div = in->op == TGSI_OP_IDIV;
+      val q = tr_ibin(t, div ? "sdiv" : "srem", a, safe);
+      val q1 = div ? tr_ibin(t, "sub", K(0), a) : K(0);
+      *r = tr_sel(t, z, div ? K(0) : K(-1), tr_sel(t, m1, q1, q));
+      return true;
+   }
+   case TGSI_OP_INEG:
+      *r = tr_ibin(t, "sub", K(0), S(0));
+      return true;
+   case TGSI_OP_IABS: {
+      val a = S(0);
+      *r = tr_sel(t, tr_icmp(t, "sge", a, K(0)), a, tr_ibin(t, "sub", K(0), a));
+      return true;
+   }
+   case TGSI_OP_ISSG: {
+      val a = S(0);
+      *r = tr_sel(t, tr_icmp(t, "slt", a, K(0)), K(-1),
+                  tr_sel(t, tr_icmp(t, "sgt", a, K(0)), K(1), K(0)));
+      return true;
+   }
+   case TGSI_OP_IMAX:
+   case TGSI_OP_IMIN:
+   case TGSI_OP_UMAX:
+   case TGSI_OP_UMIN: {
+      static const char *cc[] = {"sgt", "slt", "ugt", "ult"};
+      unsigned k = in->op == TGSI_OP_IMAX   ? 0
+                   : in->op == TGSI_OP_IMIN ? 1
+                   : in->op == TGSI_OP_UMAX ? 2
+                                            : 3;
+      val a = S(0), b = S(1);
+      *r = tr_sel(t, tr_icmp(t, cc[k], a, b), a, b);
+      return true;
+   }
+   case TGSI_OP_ISLT:
+      *r = tr_mask_of(t, tr_icmp(t, "slt", S(0), S(1)));
+      return true;
+   case TGSI_OP_ISGE:
+      *r = tr_mask_of(t, tr_icmp(t, "sge", S(0), S(1)));
+      return true;
+   case TGSI_OP_USLT:
+      *r = tr_mask_of(t, tr_icmp(t, "ult", S(0), S(1)));
+      return true;
+   case TGSI_OP_USGE:
+      *r = tr_mask_of(t, tr_icmp(t, "uge", S(0), S(1)));
+      return true;
+   case TGSI_OP_USEQ:
+      *r = tr_mask_of(t, tr_icmp(t, "eq", S(0), S(1)));
+      return true;
+   case TGSI_OP_USNE:
+      *r = tr_mask_of(t, tr_icmp(t, "ne", S(0), S(1)));
+      return true;
+   case TGSI_OP_AND:
+      *r = tr_ibin(t, "and", S(0), S(1));
+      return true;
+   case TGSI_OP_OR:
+      *r = tr_ibin(t, "or", S(0), S(1));
+      return true;
+   case TGSI_OP_XOR:
+      *r = tr_ibin(t, "xor", S(0), S(1));
+      return true;
+   case TGSI_OP_NOT:
+      *r = tr_ibin(t, "xor", S(0), K(-1));
+      return true;
+   case TGSI_OP_SHL:
+   case TGSI_OP_USHR:
+   case TGSI_OP_ISHR: {
+      const char *op = in->op == TGSI_OP_SHL ? "shl" : in->op == TGSI_OP_USHR ? "lshr" : "ashr";
+      val a = S(0);
+      *r = tr_ibin(t, op, a, tr_ibin(t, "and", S(1), K(31)));
+      return true;
+   }
+   case TGSI_OP_IBFE:
+   case TGSI_OP_UBFE: {
+      /* The interpreter's formula (tgsi_exec's): off = offset & 31;
+       * bits == 32 && off == 0: v; bits &= 31; bits == 0: 0; bits + off
+       * < 32: (v << (32 - bits - off)) >> (32 - bits); else v >> off. */
+      const char *sh = in->op == TGSI_OP_IBFE ? "ashr" : "lshr";
+      val v = S(0), off = tr_ibin(t, "and", S(1), K(31)), bits0 = S(2);
+      val whole = tr_emit(t, "and i1 %s, %s", tr_v(tr_icmp(t, "eq", bits0, K(32))),
+                          tr_v(tr_icmp(t, "eq", off, K(0))));
+      val bits = tr_ibin(t, "and", bits0, K(31));
+      val sum = tr_ibin(t, "add", bits, off);
+      val in_range = tr_icmp(t, "ult", sum, K(32));
+      val l = tr_ibin(t, "and", tr_ibin(t, "sub", K(32), sum), K(31));
+      val rr = tr_ibin(t, "and", tr_ibin(t, "sub", K(32), bits), K(31));
+      val a = tr_ibin(t, sh, tr_ibin(t, "shl", v, l), rr);
+      val b = tr_ibin(t, sh, v, off);
+      val x = tr_sel(t, in_range, a, b);
+      x = tr_sel(t, tr_icmp(t, "eq", bits, K(0)), K(0), x);
+      *r = tr_sel(t, whole, v, x);
+      return true;
+   }
+   case TGSI_OP_BFI: {
+      /* bits >= 32: bits == 32 ? insert : base; else the masked insert. */
+      val base = S(0), ins = S(1), off = tr_ibin(t, "and", S(2), K(31)), bits = S(3);
+      val bm = tr_ibin(t, "and", bits, K(31));
+      val m0 = tr_ibin(t, "sub", tr_ibin(t, "shl", K(1), bm), K(1));
+      val m = tr_ibin(t, "shl", m0, off);
+      val x = tr_ibin(t, "or", tr_ibin(t, "and", tr_ibin(t, "shl", ins, off), m),
+                      tr_ibin(t, "and", base, tr_ibin(t, "xor", m, K(-1))));
+      val big = tr_icmp(t, "uge", bits, K(32));
+      *r = tr_sel(t, big, tr_sel(t, tr_icmp(t, "eq", bits, K(32)), ins, base), x);
+      return true;
+   }
+   case TGSI_OP_BREV:
+      tr_use(t, IN_BITREV);
+      *r = tr_emit(t, "call i32 @llvm.bitreverse.i32(i32 %s)", tr_v(S(0)));
+      return true;
+   case TGSI_OP_POPC:
+      tr_use(t, IN_CTPOP);
+      *r = tr_emit(t, "call i32 @llvm.ctpop.i32(i32 %s)", tr_v(S(0)));
+      return true;
+   case TGSI_OP_LSB: {
+      tr_use(t, IN_CTTZ);
+      val a = S(0);
+      val z = tr_emit(t, "call i32 @llvm.cttz.i32(i32 %s, i1 false)", tr_v(a));
+      *r = tr_sel(t, tr_icmp(t, "eq", a, K(0)), K(-1), z);
+      return true;
+   }
+   case TGSI_OP_UMSB:
+   case TGSI_OP_IMSB: {
+      tr_use(t, IN_CTLZ);
+      val a = S(0);
+      if (in->op == TGSI_OP_IMSB)
+         a = tr_sel(t, tr_icmp(t, "slt", a, K(0)), tr_ibin(t, "xor", a, K(-1)), a);
+      val z = tr_emit(t, "call i32 @llvm.ctlz.i32(i32 %s, i1 false)", tr_v(a));
+      *r = tr_ibin(t, "sub", K(31), z);
+      return true;
+   }
+   default:
+      return false;
+   }
+#undef S
+}
+
+/* CHAN opcodes: a formula per destination channel. */
+static bool
+alu_chan(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
+{
+   switch (in->op) {
+   case TGSI_OP_DST:
+      *r = c == 0   ? FK(1.0f)
+           : c == 1 ? tr_fbin(t, "fmul", "", tr_src(t, in, 0, 1), tr_src(t, in, 1, 1))
+           : c == 2 ? tr_src(t, in, 0, 2)
+                    : tr_src(t, in, 1, 3);
+      return true;
+   case TGSI_OP_EXP: {
+      val x = tr_src(t, in, 0, 0);
+      *r = c == 0   ? ex2(t, ffloor(t, x))
+           : c == 1 ? tr_fbin(t, "fsub", "", x, ffloor(t, x))
+           : c == 2 ? ex2(t, x)
+                    : FK(1.0f);
+      return true;
+   }
+   case TGSI_OP_LOG: {
+      tr_use(t, IN_FABS);
+      val x = tr_src(t, in, 0, 0);
+      val ax = tr_i(t, tr_emit(t, "call float @llvm.fabs.f32(float %s)", tr_v(tr_f(t, x))));
+      val l = lg2(t, ax);
+      *r = c == 0   ? ffloor(t, l)
+           : c == 1 ? tr_fbin(t, "fdiv", "afn ", ax, ex2(t, ffloor(t, l)))
+           : c == 2 ? l
+                    : FK(1.0f);
+      return true;
+   }
+   case TGSI_OP_LIT: {
+      if (c == 0 || c == 3) {
+         *r = FK(1.0f);
+         return true;
+      }
+      val x = tr_src(t, in, 0, 0);
+      val mx = tr_f2(t, IN_MAXNUM, "maxnum.f32", x, K(0));
+      if (c == 1) {
+         *r = mx;
+         return true;
+      }
+      val y = tr_f2(t, IN_MAXNUM, "maxnum.f32", tr_src(t, in, 0, 1), K(0));
+      val w =
+          tr_f2(t, IN_MINNUM, "minnum.f32",
+                tr_f2(t, IN_MAXNUM, "maxnum.f32", tr_src(t, in, 0, 3), FK(-128.0f)), FK(128.0f));
+      *r = tr_sel(t, tr_fcmp(t, "olt", K(0), x), pow_(t, y, w), K(0));
+      return true;
+   }
+   case TGSI_OP_XPD: { /* a.yzx * b.zxy - a.zxy * b.yzx, w = 1 */
+      if (c == 3) {
+         *r = FK(1.0f);
+         return true;
+      }
+      unsigned c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+      const char *fl = exact(t, in) ? "" : "contract ";
+      val p = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, c1), tr_src(t, in, 1, c2));
+      val q = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, c2), tr_src(t, in, 1, c1));
+      *r = tr_fbin(t, "fsub", fl, p, q);
+      return true;
+   }
+   case TGSI_OP_SCS:
+      *r = c == 0   ? tr_f1(t, IN_COS, "cos.f32", tr_src(t, in, 0, 0))
+           : c == 1 ? tr_f1(t, IN_SIN, "sin.f32", tr_src(t, in, 0, 0))
+           : c == 2 ? K(0)
+                    : FK(1.0f);
+      return true;
+   case TGSI_OP_NRM:
+   case TGSI_OP_NRM4: {
+      unsigned k = in->op == TGSI_OP_NRM ? 3 : 4;
+      if (c >= k) {
+         *r = FK(1.0f);
+         return true;
+      }
+      const char *fl = exact(t, in) ? "" : "contract ";
+      val d = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, 0), tr_src(t, in, 0, 0));
+      for (unsigned j = 1; j < k; j++)
+         d = tr_fbin(t, "fadd", fl, d,
+                     tr_fbin(t, "fmul", fl, tr_src(t, in, 0, j), tr_src(t, in, 0, j)));
+      *r = tr_fbin(t, "fmul", "", tr_src(t, in, 0, c), tr_f1(t, IN_RSQ, "amdgcn.rsq.f32", d));
+      return true;
+   }
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4UB:
+   case TGSI_OP_UP4B: {
+      val x = tr_src(t, in, 0, 0);
+      if (in->op == TGSI_OP_UP2US) {
+         val h = tr_ibin(t, "and", tr_ibin(t, "lshr", x, K(c & 1 ? 16 : 0)), K(0xffff));
+         val fv = tr_i(t, tr_emit(t, "uitofp i32 %s to float", tr_v(h)));
+         *r = tr_fbin(t, "fdiv", "", fv, FK(65535.0f));
+      } else if (in->op == TGSI_OP_UP4UB) {
+         val b = tr_ibin(t, "and", tr_ibin(t, "lshr", x, K(8 * c)), K(0xff));
+         val fv = tr_i(t, tr_emit(t, "uitofp i32 %s to float", tr_v(b)));
+         *r = tr_fbin(t, "fdiv", "", fv, FK(255.0f));
+      } else {
+         val b = tr_ibin(t, "ashr", tr_ibin(t, "shl", x, K(24 - 8 * c)), K(24));
+         val fv = tr_i(t, tr_emit(t, "sitofp i32 %s to float", tr_v(b)));
+         val q = tr_fbin(t, "fdiv", "", fv, FK(127.0f));
+         *r = tr_f2(t, IN_MAXNUM, "maxnum.f32", q, FK(-1.0f));
+      }
+      return true;
+   }
+   case TGSI_OP_UP2H: {
+      val a = tr_src(t, in, 0, 0);
+      val h = c == 0 || c == 2 ? a : tr_ibin(t, "lshr", a, K(16));
+      val tr16 = tr_emit(t, "trunc i32 %s to i16", tr_v(h));
+      val hf = tr_emit(t, "bitcast i16 %s to half", tr_v(tr16));
+      *r = tr_i(t, tr_emit(t, "fpext half %s to float", tr_v(hf)));
+      return true;
+   }
+   default:
+      return false;
+   }
+}
+
+bool
+tr_alu(struct tr *t, const struct tgsi_insn *in)
+{
+   unsigned mask = in->ndst ? in->dst[0].mask : 0;
+   val res[4] = {0, 0, 0, 0};
+   val r;
+   unsigned done = 0;
+   uint32_t save = t->nid;
+   (void)save;
+   if (alu_repl(t, in, &r)) {
+      for (unsigned c = 0; c < 4; c++)
+         res[c] = r;
+      done = mask;
+   } else {
+      for (unsigned c = 0; c < 4 && !t->failed; c++) {
+         if (!(mask & (1u << c)))
+            continue;
+         if (!alu_comp(t, in, c, &res[c]) && !alu_chan(t, in, c, &res[c]))
+            return false;
+         done |= 1u << c;
+      }
+   }
+   /* Every source is read before any channel is written. */
+   for (unsigned c = 0; c < 4; c++)
+      if (done & (1u << c))
+         tr_store(t, in, c, res[c]);
+   return true;
+}
