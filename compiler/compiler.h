@@ -89,5 +89,9 @@ const char *opt_target_partial(const struct isa_model *m);
  * reference's machine code). A shader that opt compiles right on one such
  * target and wrong on another has its bug in the second one's back end. */
 bool opt_target_shares_ir(const struct isa_model *m);
+/* The mandatory stages the optimizing compiler on m has (bits 1 <<
+ * OPT_STAGE_*, compiler/ir/ir.h): half and wait on agx, the shared
+ * backend's stages on the others. */
+unsigned opt_target_stages(const struct isa_model *m);
 
 #endif

@@ -474,6 +474,13 @@ bisect_xforms(const struct diff_repro *r, struct diff_bisect *b, struct diag_lis
 #define ALL_STAGES ((1u << OPT_STAGE_COUNT) - 1)
 #define MAX_ITEMS  8 /* wrong places named at most */
 
+/* Whether the reproducer's target has stage s (all when unknown). */
+static bool
+has_stage(const struct diff_bisect *b, int s)
+{
+   return !b->stages || (b->stages >> s) & 1;
+}
+
 static bool
 stage_probe(const struct diff_repro *r, struct diff_bisect *b, unsigned cons, struct pick *pick,
             char *label, enum diff_bisect_verdict *v, struct diag_list *d)
@@ -498,7 +505,13 @@ name_stage(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *
 {
    struct diff_bisect_stages *st = &b->st;
    enum diff_bisect_verdict v;
+   unsigned mine = b->stages ? b->stages : ALL_STAGES;
+   int last = OPT_STAGE_COUNT - 1;
+   while (last > 0 && !has_stage(b, last))
+      last--;
    for (int s = OPT_STAGE_COUNT; s-- > 0;) {
+      if (!has_stage(b, s))
+         continue;
       if (!stage_probe(r, b, 1u << s, NULL, xasprintf("%s", opt_stage_names[s]), &v, d))
          return false;
       if (v == DIFF_BISECT_GOOD)
@@ -509,9 +522,11 @@ name_stage(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *
    for (int s = OPT_STAGE_COUNT; s-- > 0 && st->named < 0;)
       if (st->passing & (1u << s))
          st->named = s;
-   for (int s = OPT_STAGE_COUNT - 1; s-- > 0 && st->named < 0;) {
-      char *label = xasprintf("%s..%s", opt_stage_names[s], opt_stage_names[OPT_STAGE_COUNT - 1]);
-      if (!stage_probe(r, b, ALL_STAGES & ~((1u << s) - 1), NULL, label, &v, d))
+   for (int s = last; s-- > 0 && st->named < 0;) {
+      if (!has_stage(b, s))
+         continue;
+      char *label = xasprintf("%s..%s", opt_stage_names[s], opt_stage_names[last]);
+      if (!stage_probe(r, b, mine & ~((1u << s) - 1), NULL, label, &v, d))
          return false;
       if (v == DIFF_BISECT_GOOD) {
          st->named = s;
@@ -965,7 +980,7 @@ exposed(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
    for (int i = 0; i < n && b->st.named < 0; i++) {
       int s = order[i];
       enum diff_bisect_verdict v;
-      if (!strcmp(pass, opt_stage_names[s]))
+      if (!strcmp(pass, opt_stage_names[s]) || !has_stage(b, s))
          continue;
       b->st.ran = true;
       if (!stage_probe(r, b, 1u << s, NULL, xasprintf("%s", opt_stage_names[s]), &v, d))
@@ -975,6 +990,16 @@ exposed(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
          b->st.passing |= 1u << s;
          b->st.exposed = true;
       }
+   }
+   /* none: when the pass is a mandatory stage itself (agx's wait, a
+    * deferral whose wait the stage then misplaces), its items, with the
+    * transformation made; a fault's own firing names its place already */
+   int own = opt_stage_find(pass);
+   if (b->st.named < 0 && own >= 0 && has_stage(b, own) &&
+       strncmp(b->xforms[b->bad - 1].what, "fault ", 6)) {
+      b->st.ran = true;
+      b->st.named = own;
+      b->st.own = true;
    }
    if (b->st.named >= 0 && !name_hazard(r, b, d))
       return false;
@@ -1046,8 +1071,10 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
 {
    if (!b->model && r->target) { /* opened once for every run (setup) */
       struct diag_list quiet = {0}; /* a model that does not open: setup says so */
-      if (isa_open(r->target, &b->model, &quiet) == ISA_ERR_OK)
+      if (isa_open(r->target, &b->model, &quiet) == ISA_ERR_OK) {
          b->model_name = xstrdup(r->target);
+         b->stages = opt_target_stages(b->model);
+      }
       diag_clear(&quiet);
    }
    if (!bisect(r, b, d))
@@ -1071,7 +1098,8 @@ diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_l
 /* ------------------------------------------------------------------ */
 /* Back end or mid-level                                                */
 
-const char *const diff_where_names[3] = {"unknown", "back-end", "shared"};
+const char *const diff_where_names[DIFF_WHERE_COUNT] = {
+    "unknown", "back-end", "shared", "front-end", "ir-passes", "shared-back-end"};
 
 /* r's case replayed on target, judged against r: -1 if target's optimizer
  * does not share opt's front end and IR passes (or no setup). */
@@ -1100,9 +1128,30 @@ list_add(char **list, const char *t)
    *list = more;
 }
 
+/* Which shared code: the IR interpreter on the front end's IR and the IR
+ * passes' (where_ir.c); DIFF_WHERE_SHARED when it cannot tell. */
+static enum diff_where_verdict
+shared_part(const struct diff_repro *r, const struct diff_bisect *b, char **why)
+{
+   struct diff_check c;
+   struct tgsi_shader *s = NULL;
+   struct diag_list quiet = {0};
+   enum diff_where_verdict v = DIFF_WHERE_SHARED;
+   *why = NULL;
+   if (setup(r, b, &c, &quiet) && (s = parse(r, &c, &quiet))) {
+      diff_check_run(&c, NULL, NULL); /* the recorded signals keep no values */
+      v = diff_where_ir(r, &c, s, &c.results[0], why);
+   }
+   tgsi_shader_free(s);
+   teardown(b, &c);
+   diag_clear(&quiet);
+   return v;
+}
+
 void
 diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b, struct diff_where *w)
 {
+   char *why = NULL;
    memset(w, 0, sizeof(*w));
    if (r->opt_asm || r->opt_cmd || replay_on(r, b, r->target) != DIFF_BISECT_BAD)
       return;
@@ -1119,10 +1168,21 @@ diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b, struc
       w->text = xasprintf("the IR passes agree on %s: the bug is in the %s back end", w->passes,
                           r->target);
    } else if (w->fails) {
-      w->verdict = DIFF_WHERE_SHARED;
-      w->text = xasprintf("the case fails as recorded on %s too: the bug is in code %s shares "
-                          "with them (the front end, the IR passes or a shared back-end stage)",
-                          w->fails, r->target);
+      w->verdict = shared_part(r, b, &why);
+      static const char *const part[DIFF_WHERE_COUNT] = {
+          [DIFF_WHERE_FRONT_END] = "the bug is in the TGSI front end (its translation to IR)",
+          [DIFF_WHERE_IR_PASSES] = "the bug is in the IR passes",
+          [DIFF_WHERE_SHARED_BACK_END] = "the bug is in a back-end stage %s shares with them",
+      };
+      char *tail = w->verdict == DIFF_WHERE_SHARED
+                       ? xasprintf("the bug is in code %s shares with them (the front end, the "
+                                   "IR passes or a shared back-end stage)",
+                                   r->target)
+                       : xasprintf(part[w->verdict], r->target);
+      w->text = xasprintf("the case fails as recorded on %s too%s%s: %s", w->fails,
+                          why ? ", and " : "", why ? why : "", tail);
+      free(tail);
+      free(why);
    }
 }
 

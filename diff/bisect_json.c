@@ -128,8 +128,9 @@ stage(struct strbuf *o, const struct diff_repro *r, const struct diff_bisect *b)
    strbuf_json_str(o, opt_stage_names[st->named]);
    strbuf_printf(o,
                  ", \"only_with_later\": %s, \"exposed_by_transformation\": %s, "
-                 "\"also_passing\": [",
-                 st->combo ? "true" : "false", st->exposed ? "true" : "false");
+                 "\"own_pass\": %s, \"also_passing\": [",
+                 st->combo ? "true" : "false", st->exposed ? "true" : "false",
+                 st->own ? "true" : "false");
    bool any = false;
    for (int s = 0; s < OPT_STAGE_COUNT; s++)
       if ((st->passing & (1u << s)) && s != st->named) {

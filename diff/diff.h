@@ -648,6 +648,8 @@ struct diff_bisect_stages {
    int named;        /* the stage named (enum opt_stage), -1: none */
    bool combo;       /* it passes only with every later stage conservative too */
    bool exposed;     /* a transformation was named: it only exposes the stage's bug */
+   bool own;         /* the named transformation's own pass is a mandatory stage: searched
+                      * item by item with every transformation made (no other stage passed) */
    unsigned passing; /* stages whose conservative variant alone passes (bits) */
    struct diff_bisect_stage_probe *probes;
    unsigned nprobes, probes_cap;
@@ -689,8 +691,10 @@ struct diff_bisect {
    char *code_before, *code_after;
    char *why; /* UNTESTABLE, NO_FAILURE: one line */
    struct diff_bisect_stages st;
-   /* internal: the reproducer's target model, opened once for every run */
+   /* internal: the reproducer's target model, opened once for every run,
+    * and the stages its optimizer has (opt_target_stages; 0: every one) */
    struct isa_model *model;
+   unsigned stages;
    char *model_name;
 };
 
@@ -712,8 +716,21 @@ bool diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct d
  * fails there as recorded on at least one and passes on none; UNKNOWN:
  * neither (no such target ran it, opt-asm, opt-cmd, r's own target does
  * not share them or does not fail). */
-enum diff_where_verdict { DIFF_WHERE_UNKNOWN, DIFF_WHERE_BACK_END, DIFF_WHERE_SHARED };
-extern const char *const diff_where_names[3]; /* "unknown", "back-end", "shared" */
+/* Of SHARED, when the IR interpreter tells (where_ir.c): FRONT_END, the
+ * front end's IR computes opt's wrong value; IR_PASSES, the IR after the
+ * IR passes does and the front end's does not; SHARED_BACK_END, both
+ * compute the right one. */
+enum diff_where_verdict {
+   DIFF_WHERE_UNKNOWN,
+   DIFF_WHERE_BACK_END,
+   DIFF_WHERE_SHARED,
+   DIFF_WHERE_FRONT_END,
+   DIFF_WHERE_IR_PASSES,
+   DIFF_WHERE_SHARED_BACK_END,
+   DIFF_WHERE_COUNT
+};
+/* "unknown", "back-end", "shared", "front-end", "ir-passes", "shared-back-end" */
+extern const char *const diff_where_names[DIFF_WHERE_COUNT];
 struct diff_where {
    enum diff_where_verdict verdict;
    char *passes, *fails; /* comma lists of those targets, or NULL */
@@ -724,6 +741,13 @@ struct diff_where {
 void diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b,
                        struct diff_where *w);
 void diff_where_free(struct diff_where *w);
+/* where_ir.c: which shared code the first differing output value of res
+ * (a run of r's case) comes from (s is r's shader, c set up as r's case):
+ * FRONT_END, IR_PASSES, SHARED_BACK_END with *why (caller frees) giving
+ * the values, or SHARED when the IR interpreter cannot tell (*why NULL). */
+enum diff_where_verdict diff_where_ir(const struct diff_repro *r, const struct diff_check *c,
+                                      const struct tgsi_shader *s,
+                                      const struct diff_case_result *res, char **why);
 /* The result as JSON (bisect --json; README "Bisecting a miscompile"):
  * file is the reproducer's path, exit the command's exit status, w may
  * be NULL. */

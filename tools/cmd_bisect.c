@@ -56,6 +56,11 @@ bisect_usage(FILE *f)
               "program is told as the wait it lacked ('hazard: (ss) missing before pc 3\n"
               "(reads r1.x, written by rcp at pc 0, 7 cycles early)'), a legalization swap\n"
               "as the record shows it; diffcomp explain draws the hazard.\n\n"
+              "Last ('where:'), the case runs on the other targets that share the TGSI\n"
+              "front end and IR passes: passing on one puts the bug in this target's back\n"
+              "end; failing on them all, the IR interpreter on the front end's IR and on\n"
+              "the IR passes' output names the front end, the IR passes or a back-end\n"
+              "stage they share.\n\n"
               "Exit status: 0 a transformation or a stage was named; 1 the case fails but\n"
               "neither can be named (skips hide the step, or no stage's variant passes); 2 bad "
               "usage, an unreadable reproducer, or nothing to bisect\n"
@@ -245,8 +250,11 @@ report_stages(const struct diff_repro *r, const struct diff_bisect *b)
       return EXIT_FAIL;
    }
    const char *name = opt_stage_names[st->named];
-   printf("stage: %s (its conservative variant makes the case pass%s)\n", name,
-          st->combo ? " only with every later stage's too" : "");
+   if (st->own)
+      printf("stage: %s (the transformation's own pass)\n", name);
+   else
+      printf("stage: %s (its conservative variant makes the case pass%s)\n", name,
+             st->combo ? " only with every later stage's too" : "");
    unsigned others = st->passing & ~(1u << st->named);
    if (others) {
       printf("  also passing alone:");
@@ -340,7 +348,12 @@ report(const char *file, const struct diff_repro *r, const struct diff_bisect *b
       printf("\nwithout it (limit %lld): %s", b->good, b->ir_before ? b->ir_before : "(no IR)\n");
       printf("\nwith it (limit %lld): %s", n, b->ir_after ? b->ir_after : "(no IR)\n");
    }
-   if (b->st.named >= 0) {
+   if (b->st.named >= 0 && b->st.own) {
+      printf("\nno other stage's conservative variant makes the case pass; the pass is the "
+             "mandatory stage %s: its items, with the transformation made\n",
+             opt_stage_names[b->st.named]);
+      report_stages(r, b);
+   } else if (b->st.named >= 0) {
       printf("\nthe transformation only exposes a mandatory stage's bug: with it made, the "
              "stage's conservative variant makes the case pass\n");
       report_stages(r, b);

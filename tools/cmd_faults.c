@@ -508,11 +508,12 @@ has_token(const char *text, const char *id)
 }
 
 /* Whether the items named hold the instance the firing names: a value
- * ("%N") or a branch target of the program ("target N"). */
+ * ("%N"), a branch target of the program ("target N") or an agx machine
+ * instruction ("#N"). */
 static bool
 item_match(const struct follow *f)
 {
-   static const char *const kinds[] = {"%", "target "};
+   static const char *const kinds[] = {"%", "target ", "#"};
    if ((!f->items && !f->notes) || !f->firing)
       return false;
    for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++)

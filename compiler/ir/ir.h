@@ -563,15 +563,19 @@ struct ir_builder {
 /* Pass manager                                                         */
 
 /* The mandatory stages that have a conservative variant (conservative.c),
- * from the front of the backend to its end. */
+ * from the front of the backend to its end. half and wait are the agx
+ * machine passes' (opt_agx.c), the others the shared backend's; a target
+ * has the stages opt_target_stages gives. */
 #define OPT_STAGES(X)                                                                              \
    X(JUMPS, "jumps")                                                                               \
    X(ISEL, "isel")                                                                                 \
    X(SCHED, "sched")                                                                               \
    X(LIVE, "live")                                                                                 \
    X(RA, "ra")                                                                                     \
+   X(HALF, "half")                                                                                 \
    X(LEGALIZE, "legalize")                                                                         \
    X(HAZARD, "hazard")                                                                             \
+   X(WAIT, "wait")                                                                                 \
    X(EMIT, "emit")
 #define OPT_STAGE_ENUM_(e, name) OPT_STAGE_##e,
 enum opt_stage { OPT_STAGES(OPT_STAGE_ENUM_) OPT_STAGE_COUNT };
@@ -784,6 +788,13 @@ struct opt_pass {
    X(RA_PHI_ORDER, "ra-phi-copy-order", REGALLOC, "a3xx,sm50", "ra", "", \
      "phi copies in list order: one overwrites a register another still reads", \
      "Mesa f19e387c2b4, 4f5637c8732 (AGX RA parallel-copy shuffles)") \
+   /* the TGSI front end (ir_from_tgsi_faults) */ \
+   X(LRP_AS_MIX, "lrp-as-mix", SELECT, "a3xx,sm50,gfx9", "front", "", \
+     "LRP translated in GLSL mix's operand order: a * c + (1 - a) * b", \
+     "TGSI LRP is src0 * src1 + (1 - src0) * src2; GLSL mix(x, y, a) weights y by a") \
+   X(ARRAYS_OFFSET, "arrays-offset-ignored", SELECT, "a3xx,sm50,gfx9", "arrays", "", \
+     "an indirect TEMP array access TEMP[ADDR + k] lowered without its offset k", \
+     "the array lowering compares the index with each cell's slot less the access's offset") \
    /* folding and peepholes */ \
    X(SHIFT_UNMASKED, "fold-shift-unmasked", FOLD, "a3xx,sm50", "algebraic", "", \
      "a shift by a constant >= 32 folded to 0 instead of masking the count", \
@@ -1219,6 +1230,11 @@ bool ir_eval_op_host(enum ir_op op, const uint64_t *src, uint64_t *dst);
 /* Translates a parsed TGSI shader; NULL with an "unsupported" or input
  * error in diags when it cannot. */
 struct ir_shader *ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags);
+/* The same within a compile (NULL: none): its injected faults of the
+ * front end (pass "front") fire while translating, each firing one of
+ * ctx's transformations. */
+struct ir_shader *ir_from_tgsi_ctx(const struct tgsi_shader *ts, struct opt_ctx *ctx,
+                                   struct diag_list *diags);
 bool xl_error(struct xlate *x, const char *fmt, ...) DC_PRINTF(2, 3);
 bool xl_unsupported(struct xlate *x, const char *what);
 struct ir_instr *xl_fetch(struct xlate *x, const struct tgsi_src *src, unsigned chan,

@@ -1144,8 +1144,20 @@ demote_begin(struct xlate *x)
 struct ir_shader *
 ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags)
 {
+   return ir_from_tgsi_ctx(ts, NULL, diags);
+}
+
+struct ir_shader *
+ir_from_tgsi_ctx(const struct tgsi_shader *ts, struct opt_ctx *ctx, struct diag_list *diags)
+{
    struct xlate x = {.ts = ts, .diags = diags, .reachable = true};
    x.sh = ir_shader_new(ts->stage);
+   const char *caller = ctx ? ctx->pass : NULL;
+   if (ctx) {
+      x.sh->faults = ctx->opts.faults;
+      x.sh->fault_ctx = ctx;
+      ctx->pass = "front";
+   }
    x.sh->in_vertices = tgsi_interp_in_vertices(ts);
    x.b.sh = x.sh;
    x.list = &x.sh->body;
@@ -1164,6 +1176,8 @@ ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags)
    free(x.sw_var);
    free(x.temp_array);
    free(x.arrays);
+   if (ctx)
+      ctx->pass = caller;
    if (x.failed) {
       ir_shader_free(x.sh);
       return NULL;

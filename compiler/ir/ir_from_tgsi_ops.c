@@ -887,6 +887,9 @@ three_way(struct xlate *x, const struct tgsi_insn *in, unsigned c)
    struct ir_instr *d = in->nsrc > 2 ? S(x, in, 2, c) : NULL;
    switch (in->op) {
    case TGSI_OP_LRP: /* a * (b - c) + c */
+      if (opt_fault_fires_sh(x->sh, OPT_FAULT_LRP_AS_MIX, "LRP at TGSI line %u in mix's order",
+                             in->loc.line)) /* b and c in mix's order */
+         return alu3(x, IR_OP_FMAD, a, fsub(x, d, b), b);
       return alu3(x, IR_OP_FMAD, a, fsub(x, b, d), d);
    case TGSI_OP_CMP: /* a < 0 ? b : c */
       return alu3(x, IR_OP_BCSEL, alu2(x, IR_OP_FLT, a, imm(x, 0)), b, d);

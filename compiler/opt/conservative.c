@@ -16,7 +16,11 @@
  *             fresh one, never a swap;
  *   hazard    a full wait: every sync flag and the longest delay (delay
  *             slots), every scoreboard and the longest stall (stall counts);
- *   emit      (jp) on every branch target.
+ *   emit      (jp) on every branch target, EXEC restored at every join (gfx9);
+ *   half      (agx) a value not narrowed to a 16-bit half nor packed
+ *             beside one: a full register with both halves free;
+ *   wait      (agx) every wait right after its load or store, and a wait
+ *             on every pending slot before each instruction.
  * opt_options.conservative picks the stages; cons_pick, when set, picks
  * the items inside them (an instruction, a block: the stage names them),
  * so that bisect can binary-search the one whose ordinary treatment is
@@ -29,6 +33,7 @@
  */
 #include "compiler/ir/ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define NAME_(e, name) name,
@@ -57,10 +62,11 @@ opt_stage_parse(const char *list, unsigned *mask, struct diag_list *d)
       if (n == 3 && !strncmp(p, "all", 3)) {
          *mask |= (1u << OPT_STAGE_COUNT) - 1;
       } else if (st < 0) {
-         diag_add(d, DIAG_ERROR, "options", 0, 0, NULL,
-                  "unknown stage '%.*s' (stages: jumps, isel, sched, live, ra, legalize, hazard, "
-                  "emit, all)",
-                  (int)n, p);
+         char all[160] = "";
+         for (int s = 0; s < OPT_STAGE_COUNT; s++)
+            snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s, ", opt_stage_names[s]);
+         diag_add(d, DIAG_ERROR, "options", 0, 0, NULL, "unknown stage '%.*s' (stages: %sall)",
+                  (int)n, p, all);
          return false;
       } else {
          *mask |= 1u << st;

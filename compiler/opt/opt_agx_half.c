@@ -25,6 +25,11 @@
  * A half write leaves the other half as it was (the model's 16-bit
  * forms), so two packed values never disturb each other; an instruction
  * writing the whole register must never be given a packed one.
+ *
+ * The conservative variant (stage half, conservative.c) places a value in
+ * a full register with both halves free, written and read whole; an item
+ * is a movable value, "#N" by its writer's index in the pass's input. As a
+ * whole stage it places nothing again (opt_transform refuses).
  */
 #include "compiler/opt/opt_agx.h"
 
@@ -348,11 +353,17 @@ allocate(struct hp *h)
       if (!h->movable[v->reg])
          continue;
       unsigned end = MAX2(v->last, v->def + 1);
+      const struct ref_item *it = &p->rc->items[v->def];
+      bool whole =
+          opt_conservative(p->ctx, OPT_STAGE_HALF,
+                           it->tgsi >= 0 ? p->rc->s->insns[it->tgsi].loc.line : 0, "#%u", v->def);
+      if (whole)
+         v->narrow = false;
       bool narrow = v->narrow && h->packing;
       /* the fault: a full value placed as if it used one half */
-      bool as_half = !narrow && v->def + 1 < v->last &&
+      bool as_half = !narrow && !whole && v->def + 1 < v->last &&
                      opt_fault_fires(p->ctx, OPT_FAULT_AGX_PACK_FULL,
-                                     "%u: a 32-bit value packed beside a live half", v->def);
+                                     "#%u: a 32-bit value packed beside a live half", v->def);
       int to = pick(h, busy, half16, v->def, narrow || as_half);
       if (to < 0) {
          ok = false;
@@ -416,7 +427,7 @@ rename_value(struct hp *h, const struct hval *v)
    }
    struct isa_insn *d = &p->rc->items[v->def].in;
    if (narrow && !opt_fault_fires(p->ctx, OPT_FAULT_AGX_HALF_CLOBBER,
-                                  "%u: the 16-bit value written with its 32-bit form", v->def)) {
+                                  "#%u: the 16-bit value written with its 32-bit form", v->def)) {
       narrow_op(p, d);
       d->dst[0] = to;
       return;

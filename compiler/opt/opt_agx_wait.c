@@ -14,6 +14,12 @@
  * The reference waits right after every async op; waiting later is the
  * optional rewrite (one transformation per async op whose wait moves):
  * past the bisection limit, or when it is refused, the wait follows the op.
+ *
+ * The conservative variant (stage wait, conservative.c) waits on every
+ * pending slot before an instruction, needed or not; an item is the
+ * instruction, "#N" by its index in the pass's input (the same in every
+ * compile that differs only in this pass's choices). As a whole stage it
+ * also moves no wait (opt_transform refuses), so nothing is ever pending.
  */
 #include "compiler/opt/opt_agx.h"
 
@@ -99,23 +105,33 @@ async(const struct wt *w, const struct isa_insn *in)
    return ci.sync == ISA_SYNC_WAIT_SLOT;
 }
 
+/* Whether instruction i waits in full (the conservative variant). */
+static bool
+full_wait(struct wt *w, unsigned i)
+{
+   const struct ref_item *it = &w->p->rc->items[i];
+   unsigned line = it->tgsi >= 0 ? w->p->rc->s->insns[it->tgsi].loc.line : 0;
+   return opt_conservative(w->p->ctx, OPT_STAGE_WAIT, line, "#%u", i);
+}
+
 static void
 place(struct wt *w, unsigned i)
 {
    struct agx_prog *p = w->p;
    const struct ref_item *it = &p->rc->items[i];
+   bool full = (w->s[0].count || w->s[1].count) && full_wait(w, i);
    for (unsigned s = 0; s < 2; s++) {
       if (!w->s[s].count)
          continue;
-      if (agx_ends_region(p, i)) {
+      if (agx_ends_region(p, i) || full) {
          emit_wait(w, s, it->tgsi);
          continue;
       }
-      if (!needs(w, &it->in, s) ||
-          opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_MISSING, "no wait on slot %u before %u", s, i))
+      if (!needs(w, &it->in, s) || opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_MISSING,
+                                                   "no wait on slot %u before #%u", s, i))
          continue;
       bool wrong = opt_fault_fires(p->ctx, OPT_FAULT_AGX_WAIT_SLOT,
-                                   "the wait on slot %u before %u names slot %u", s, i, s ^ 1u);
+                                   "the wait on slot %u before #%u names slot %u", s, i, s ^ 1u);
       emit_wait_on(w, s, wrong ? s ^ 1u : s, it->tgsi);
    }
    w->pos[i] = w->nout;

@@ -159,8 +159,12 @@ hits(struct lower *lw, struct ir_instr *pos, unsigned slots)
       return lw->hit;
    free(lw->hit);
    lw->hit = xmalloc(slots * sizeof(*lw->hit));
+   int32_t off = pos->slot;
+   if (off &&
+       opt_fault_fires_sh(lw->sh, OPT_FAULT_ARRAYS_OFFSET, "the offset of %%%u left out", pos->id))
+      off = 0;
    for (unsigned j = 0; j < slots; j++) {
-      struct ir_instr *k = opt_imm_before(lw->sh, pos, (uint32_t)((int32_t)j - pos->slot));
+      struct ir_instr *k = opt_imm_before(lw->sh, pos, (uint32_t)((int32_t)j - off));
       struct ir_instr *v[2] = {idx, k};
       lw->hit[j] = opt_build_before(lw->sh, pos, IR_OP_IEQ, 2, v);
    }

@@ -413,7 +413,11 @@ x_list(struct lctx *c, struct ir_list *l, bool body)
          }
          c->depth--;
          x_pend(c, PEND_LABEL, end, 0);
-         if (!opt_fault_fires_sh(c->sh, OPT_FAULT_EXEC_NOT_RESTORED,
+         /* conservative (stage emit): every join restores EXEC, whatever
+          * the layout decides (an item: the block before the if) */
+         if (opt_conservative_sh(c->sh, OPT_STAGE_EMIT, n->block->first ? n->block->first->line : 0,
+                                 "join after @%u", n->block->index) ||
+             !opt_fault_fires_sh(c->sh, OPT_FAULT_EXEC_NOT_RESTORED,
                                  "no EXEC join after the if after @%u", n->block->index))
             x_pend(c, PEND_JOIN, 0, s);
          i++;
@@ -958,11 +962,13 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
       opts.fuse_ffma = false;
    if (opt_agx_model(m)) /* execution-mask models: machine passes on the reference's code */
       return opt_agx_compile(s, m, &opts, out, stats, log, d);
-   struct ir_shader *sh = ir_from_tgsi(s, d);
-   if (!sh)
-      return failure(d);
    struct opt_ctx ctx;
    opt_ctx_init(&ctx, &opts, d);
+   struct ir_shader *sh = ir_from_tgsi_ctx(s, &ctx, d);
+   if (!sh) {
+      opt_ctx_fini(&ctx);
+      return failure(d);
+   }
    bool ok = opt_run(sh, &ctx);
    sh->model = m;
    declared_cbufs(s, sh);

@@ -594,14 +594,17 @@ take_swap(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in, int a,
 /* The conservative variant (conservative.c): copies, never a swap       */
 
 /* Whether operand k of in is one the conservative variant copies: a
- * single value, not relative, not in a register, in a slot that takes one. */
+ * single value, not relative, not in a per-lane register (a constant, an
+ * immediate, a uniform register: gfx9's constant bus), in a slot that
+ * takes a register. */
 static bool
 plain_copies(const struct ir_shader *sh, const struct ir_instr *in, unsigned k)
 {
    const struct ir_mach *m = in->mach;
    struct isa_slot_info si;
    return m->count[k] == 1 && !(m->insn.src[k].flags & ISA_OPND_F_REL) &&
-          natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG &&
+          (natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG ||
+           in_uniform_file(sh->model, in->src[m->first[k]])) &&
           isa_slot_info(sh->model, m->insn.op, false, k, &si) && (si.kinds & (1u << ISA_OPND_REG));
 }
 
@@ -857,7 +860,9 @@ fault_immediates(struct lgz *z, struct ir_instr *in)
 }
 
 /* The copy c's own operand: an immediate goes to the constant file (a
- * slot holds every bit of it), then the copy takes the form that reads it. */
+ * slot holds every bit of it), then the copy takes the form that reads it;
+ * with no slot (gfx9 has no constant file), the copy reads it inline when
+ * its encoding holds it (a literal). */
 static void
 plain_copy_operands(struct lgz *z, struct ir_instr *c)
 {
@@ -867,6 +872,10 @@ plain_copy_operands(struct lgz *z, struct ir_instr *c)
       if (!m->count[k] || src->op != IR_OP_IMM || ir_has_reg(src))
          continue;
       struct ir_instr *v = const_imm(z, (uint32_t)src->imm);
+      enum place p[ISA_MAX_SRC];
+      unsigned mask;
+      if (!v && plan(z->sh, c, p, &mask) && !mask)
+         continue;
       if (!v)
          lgz_error(z, c, "unsupported: the constant file is full");
       else

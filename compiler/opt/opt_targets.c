@@ -8,6 +8,7 @@
  * optimizing path covers what the reference does.
  */
 #include "compiler/compiler.h"
+#include "compiler/ir/ir.h"
 #include "compiler/opt/opt_agx.h"
 #include "isa/isa.h"
 
@@ -36,4 +37,11 @@ bool
 opt_target_shares_ir(const struct isa_model *m)
 {
    return !opt_agx_model(m);
+}
+
+unsigned
+opt_target_stages(const struct isa_model *m)
+{
+   unsigned agx = 1u << OPT_STAGE_HALF | 1u << OPT_STAGE_WAIT;
+   return opt_agx_model(m) ? agx : ((1u << OPT_STAGE_COUNT) - 1) & ~agx;
 }

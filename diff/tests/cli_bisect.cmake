@@ -73,7 +73,7 @@ foreach(_l IN LISTS _stage_lines)
   list(GET _f 3 _stage)
   list(GET _f 4 _item)
   list(GET _f 5 _quick)
-  if(_stage STREQUAL "undetected")
+  if(_stage STREQUAL "undetected" OR _stage STREQUAL "miss")
     continue()
   endif()
   set(_q 0)
@@ -88,14 +88,14 @@ foreach(_l IN LISTS _stage_lines)
 endforeach()
 add_test(NAME cli_bisect_stages_catalog
          COMMAND ${CMAKE_COMMAND} -DLIST=fixtures/faults/list.txt -DSTAGES=${_stages}
-                 -DTARGETS=a3xx,sm50 -P ${CMAKE_CURRENT_LIST_DIR}/bisect_stages_catalog.cmake
+                 -DTARGETS=a3xx,sm50,gfx9,agx -P ${CMAKE_CURRENT_LIST_DIR}/bisect_stages_catalog.cmake
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 
 # bisect --json FILE: the result as JSON (bisect_json.cmake parses it and
 # checks keys); the text still goes to stdout.
 set(_bis_json ${CMAKE_BINARY_DIR}/bisect_json)
 function(bisect_json name args rc expect)
-  cmake_parse_arguments(T "" "OUT;ENVS" "" ${ARGN})
+  cmake_parse_arguments(T "" "OUT;ENVS;NEEDS" "" ${ARGN})
   set(defs -DEXE=$<TARGET_FILE:diffcomp> "-DARGS=${args}|--json|${_bis_json}/${name}.json"
            -DRC=${rc} -DFILE=${_bis_json}/${name}.json "-DEXPECT=${expect}")
   if(DEFINED T_OUT)
@@ -107,6 +107,9 @@ function(bisect_json name args rc expect)
   add_test(NAME cli_bisect_json_${name}
            COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_LIST_DIR}/bisect_json.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  if(T_NEEDS)
+    set_tests_properties(cli_bisect_json_${name} PROPERTIES FIXTURES_REQUIRED ${T_NEEDS})
+  endif()
 endfunction()
 file(MAKE_DIRECTORY ${_bis_json})
 bisect_json(found "bisect|${_bis}/fs_fold_mismatch.yaml" 0
@@ -136,3 +139,29 @@ check_cli(explain_missing_ss "explain|${_bis}/missing_ss_a3xx.yaml|-o|${CMAKE_BI
 check_cli(explain_no_hazard "explain|${_bis}/fs_fold_mismatch.yaml|-o|-" 1
           OUT "meets no hazard")
 check_cli(explain_usage "explain" 2 ERR "usage: diffcomp explain")
+
+# Which shared code (issue 16): a fault planted in the front end (LRP in
+# GLSL mix's order), in an IR pass (the array lowering drops an indirect
+# access's offset) and in a shared back-end stage (the legalizer truncates
+# an immediate) fails alike on a3xx, sm50 and gfx9; the IR interpreter on
+# the front end's IR and on the IR passes' output tells the three apart.
+set(_wir ${CMAKE_BINARY_DIR}/where_ir)
+foreach(_w "front;lrp-as-mix;fixtures/faults/fs_lrp_array.tgsi;fs_lrp_array"
+           "passes;arrays-offset-ignored;fixtures/faults/fs_lrp_array.tgsi;fs_lrp_array"
+           "backend;imm-truncated;fixtures/faults/vs_int_loop.tgsi;vs_int_loop")
+  list(GET _w 0 _n)
+  list(GET _w 1 _f)
+  list(GET _w 2 _s)
+  check_cli(where_ir_${_n}_repro "--target|a3xx|--inject-fault|${_f}|--repro-dir|${_wir}/${_n}|${_s}" 1
+            OUT "fail a3xx ${_s}: mismatch" CLEAN ${_wir}/${_n} SETUP where_ir_${_n})
+endforeach()
+bisect_json(where_front "bisect|--no-stages|${_wir}/front/fs_lrp_array-a3xx.yaml" 0
+            "where.verdict=front-end|where.fails_on.0=sm50|where.fails_on.1=gfx9|pass=front"
+            NEEDS where_ir_front
+            OUT "\nwhere: the case fails as recorded on sm50, gfx9 too, and the front end's IR computes opt's 0x[0-9a-f]+ at OUT\\[0\\]\\.[xyzw] lane [0-9]+ already: the bug is in the TGSI front end \\(its translation to IR\\)\n")
+bisect_json(where_passes "bisect|--no-stages|${_wir}/passes/fs_lrp_array-a3xx.yaml" 0
+            "where.verdict=ir-passes|pass=arrays" NEEDS where_ir_passes
+            OUT "\nwhere: the case fails as recorded on sm50, gfx9 too, and at OUT\\[0\\]\\.[xyzw] lane [0-9]+ the front end's IR computes 0x[0-9a-f]+, the IR after the IR passes opt's 0x[0-9a-f]+: the bug is in the IR passes\n")
+bisect_json(where_backend "bisect|--no-stages|${_wir}/backend/vs_int_loop-a3xx.yaml" 0
+            "where.verdict=shared-back-end" NEEDS where_ir_backend
+            OUT "\nwhere: the case fails as recorded on sm50, gfx9 too, and the IR the passes hand the back end computes 0x[0-9a-f]+ at OUT\\[[0-9]\\]\\.[xyzw] lane [0-9]+, the program 0x[0-9a-f]+: the bug is in a back-end stage a3xx shares with them\n")

@@ -119,7 +119,7 @@ passes_exist(enum opt_fault f, const char *list)
    unsigned n = 0;
    for (const char *p = list; *p; n++) {
       size_t k = strcspn(p, ",");
-      bool found = k == 4 && !strncmp(p, "emit", 4);
+      bool found = (k == 4 && !strncmp(p, "emit", 4)) || (k == 5 && !strncmp(p, "front", 5));
       for (const char *const *q = opt_agx_passes; *q && !found; q++) /* agx machine passes */
          found = strlen(*q) == k && !strncmp(*q, p, k);
       for (const struct opt_pass *q = opt_passes; q->name && !found; q++)
