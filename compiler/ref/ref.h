@@ -125,6 +125,12 @@ struct ref_item {
 enum ref_prim { REF_PRIMS(REF_PRIM_) REF_PRIM_COUNT };
 #undef REF_PRIM_
 
+/* A primitive a target does with one instruction: the op's mnemonic. */
+struct ref_prim_op {
+   enum ref_prim prim;
+   const char *op;
+};
+
 /* The shape of a 64-bit opcode's results (ref_store_wide). */
 enum ref_wide_shape {
    REF_WIDE_PAIR,   /* 64-bit results from 64-bit sources */
@@ -434,6 +440,10 @@ enum compile_status ref_int64(struct ref_ctx *c, const struct tgsi_insn *in);
 /* Expands a texture opcode through the target's tex hook; false if the
  * target has none. */
 bool ref_tex(struct ref_ctx *c, const struct tgsi_insn *in);
+/* The texel offsets in one register: each a signed `bits`-bit field at
+ * bit stride * k (immediates out of range refused, naming `what`). */
+unsigned ref_tex_offsets(struct ref_ctx *c, const struct ref_texargs *a, unsigned bits,
+                         unsigned stride, const char *what);
 
 /* ref_cf_stack.c */
 bool ref_stack_cf(struct ref_ctx *c, int32_t pc);
@@ -449,6 +459,8 @@ void ref_exec_begin(struct ref_ctx *c);
 
 /* ref_emit.c */
 int ref_op(struct ref_ctx *c, const char *name);
+/* The mnemonic table t (n entries) gives primitive op, or NULL. */
+const char *ref_prim_op_find(const struct ref_prim_op *t, unsigned n, enum ref_prim op);
 struct isa_insn *ref_emit(struct ref_ctx *c, const char *name);
 int ref_label(struct ref_ctx *c);
 void ref_place(struct ref_ctx *c, int label);

@@ -120,10 +120,7 @@ static const struct {
 };
 
 /* One instruction per primitive where the model has it. */
-static const struct {
-   enum ref_prim prim;
-   const char *op;
-} ops[] = {
+static const struct ref_prim_op ops[] = {
     {REF_P_FADD, "fadd"},    {REF_P_FMUL, "fmul"},     {REF_P_FFMA, "fmadd"},
     {REF_P_FFLOOR, "floor"}, {REF_P_FCEIL, "ceil"},    {REF_P_FTRUNC, "trunc"},
     {REF_P_FRNDNE, "rint"},  {REF_P_FRCP, "rcp"},      {REF_P_FRSQ, "rsqrt"},
@@ -196,12 +193,12 @@ msb(struct ref_ctx *c, bool sgn, unsigned a)
 static unsigned
 agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
 {
-   for (unsigned k = 0; k < ARRAY_SIZE(ops); k++)
-      if (ops[k].prim == op) {
-         unsigned d = ref_tmp(c);
-         emit(c, ops[k].op, d, R(a), R(b), R(e));
-         return d;
-      }
+   const char *name = ref_prim_op_find(ops, ARRAY_SIZE(ops), op);
+   if (name) {
+      unsigned d = ref_tmp(c);
+      emit(c, name, d, R(a), R(b), R(e));
+      return d;
+   }
    for (unsigned k = 0; k < ARRAY_SIZE(cmps); k++)
       if (cmps[k].prim == op) {
          unsigned d = ref_tmp(c);
@@ -418,15 +415,10 @@ agx_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
       ref_unsupported(c, "no agx atomic for this operation (float add, wrapping inc/dec)");
       return;
    }
-   unsigned addr;
+   unsigned addr, data;
    bool shared;
-   if (!ref_mem_address(c, in, &in->src[0].reg, 1, &addr, &shared))
+   if (!ref_atomic_operands(c, in, false, &addr, &shared, &data))
       return;
-   unsigned v = ref_fetch(c, in, 2, 0), data = v;
-   if (in->op == TGSI_OP_ATOMCAS) {
-      unsigned pair[2] = {ref_fetch(c, in, 3, 0), v};
-      data = ref_group(c, pair, 2);
-   }
    unsigned d = ref_tmp(c);
    struct isa_insn *a = mem(c, shared, shared ? "threadgroup_atomic" : "atomic", addr, 0);
    ref_set_mod(c, a, "atomop", ops[k].name);
@@ -503,30 +495,6 @@ layer16(struct ref_ctx *c, unsigned v)
    return agx_prim(c, REF_P_F2U, l, 0, 0);
 }
 
-/* Texel offsets, 4 bits each (x at bit 0), clamped to -8..7. */
-static unsigned
-tex_offsets(struct ref_ctx *c, const struct ref_texargs *a)
-{
-   if (a->off_known) {
-      uint32_t p = 0;
-      for (unsigned k = 0; k < a->noff; k++) {
-         if (a->off_val[k] < -8 || a->off_val[k] > 7) {
-            ref_unsupported(c, "texel offset %d: agx offsets are 4-bit", a->off_val[k]);
-            return 0;
-         }
-         p |= ((uint32_t)a->off_val[k] & 15u) << (4 * k);
-      }
-      return ref_imm_reg(c, p);
-   }
-   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, 15);
-   for (unsigned k = 0; k < a->noff; k++) {
-      unsigned v = agx_prim(c, REF_P_IMAX, a->off[k], ref_imm_reg(c, (uint32_t)-8), 0);
-      v = agx_prim(c, REF_P_AND, agx_prim(c, REF_P_IMIN, v, ref_imm_reg(c, 7), 0), mask, 0);
-      p = agx_prim(c, REF_P_OR, p, agx_prim(c, REF_P_SHL, v, ref_imm_reg(c, 4 * k), 0), 0);
-   }
-   return p;
-}
-
 /* TXQ: the level-0 size and level count (resource-size constants; agx
  * reads them from the texture descriptor), each dimension shifted down
  * by the level, at least 1; all but the count 0 for a level out of
@@ -589,7 +557,7 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (a->ref >= 0)
       o[no++] = (unsigned)a->ref;
    if (a->noff)
-      o[no++] = tex_offsets(c, a);
+      o[no++] = ref_tex_offsets(c, a, 4, 4, "agx"); /* 4 bits each, x at bit 0 */
    struct isa_opnd d = {0};
    const char *op = a->fetch ? "texture_load" : "texture_sample";
    char name[32];

@@ -25,6 +25,15 @@ ref_op(struct ref_ctx *c, const char *name)
    return op;
 }
 
+const char *
+ref_prim_op_find(const struct ref_prim_op *t, unsigned n, enum ref_prim op)
+{
+   for (unsigned k = 0; k < n; k++)
+      if (t[k].prim == op)
+         return t[k].op;
+   return NULL;
+}
+
 /* Appends an instruction; on a lookup failure returns a dummy record so
  * callers need no checks (the status is already an error). */
 struct isa_insn *

@@ -499,30 +499,6 @@ g9_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_atomic_result(c, in, d);
 }
 
-/* Texel offsets packed as MIMG takes them: 6 bits each, a byte apart. */
-static unsigned
-mimg_offsets(struct ref_ctx *c, const struct ref_texargs *a)
-{
-   if (a->off_known) {
-      uint32_t p = 0;
-      for (unsigned k = 0; k < a->noff; k++) {
-         if (a->off_val[k] < -32 || a->off_val[k] > 31) {
-            ref_unsupported(c, "texel offset %d: MIMG offsets are 6-bit", a->off_val[k]);
-            return 0;
-         }
-         p |= ((uint32_t)a->off_val[k] & 63u) << (8 * k);
-      }
-      return ref_imm_reg(c, p);
-   }
-   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, 63);
-   for (unsigned k = 0; k < a->noff; k++) {
-      unsigned v = g9_prim(c, REF_P_IMAX, a->off[k], ref_imm_reg(c, (uint32_t)-32), 0);
-      v = g9_prim(c, REF_P_AND, g9_prim(c, REF_P_IMIN, v, ref_imm_reg(c, 31), 0), mask, 0);
-      p = g9_prim(c, REF_P_OR, p, g9_prim(c, REF_P_SHL, v, ref_imm_reg(c, 8 * k), 0), 0);
-   }
-   return p;
-}
-
 /* One MIMG op into res[0..3]: the descriptors' first words name the
  * texture (the emulator's convention), written by SALU (no wait states
  * before a VMEM read). */
@@ -613,7 +589,7 @@ g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    snprintf(op, sizeof(op), "image_sample%s%s%s", a->ref >= 0 ? "_c" : "",
             a->deriv ? "_d" : lods[a->lod_mode], a->noff ? "_o" : "");
    if (a->noff)
-      v[n++] = mimg_offsets(c, a);
+      v[n++] = ref_tex_offsets(c, a, 6, 8, "MIMG"); /* 6 bits each, a byte apart */
    if (a->lod_mode == REF_LOD_BIAS)
       v[n++] = (unsigned)a->lod;
    if (a->ref >= 0)

@@ -134,10 +134,7 @@ p0_to_01(struct ref_ctx *c)
 /* ------------------------------------------------------------------ */
 /* Primitives                                                           */
 
-static const struct {
-   enum ref_prim prim;
-   const char *op;
-} plain[] = {
+static const struct ref_prim_op plain[] = {
     {REF_P_FADD, "fadd_r"},        {REF_P_FMUL, "fmul_r"},      {REF_P_FFMA, "ffma_r"},
     {REF_P_FFLOOR, "f2f_floor_r"}, {REF_P_FCEIL, "f2f_ceil_r"}, {REF_P_FTRUNC, "f2f_trunc_r"},
     {REF_P_FRNDNE, "f2f_round_r"}, {REF_P_FRCP, "mufu_rcp"},    {REF_P_FRSQ, "mufu_rsq"},
@@ -304,12 +301,12 @@ sm_prim_multi(struct ref_ctx *c, enum ref_prim op, unsigned d, unsigned a, unsig
 static unsigned
 sm_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
 {
-   for (unsigned k = 0; k < ARRAY_SIZE(plain); k++)
-      if (plain[k].prim == op) {
-         unsigned d = ref_tmp(c);
-         alu(c, plain[k].op, d, R(a), R(b), R(e));
-         return d;
-      }
+   const char *name = ref_prim_op_find(plain, ARRAY_SIZE(plain), op);
+   if (name) {
+      unsigned d = ref_tmp(c);
+      alu(c, name, d, R(a), R(b), R(e));
+      return d;
+   }
    for (unsigned k = 0; k < ARRAY_SIZE(compares); k++)
       if (compares[k].prim == op) {
          setp(c, compares[k].op, compares[k].mod, compares[k].cond, compares[k].sign, R(a), R(b));

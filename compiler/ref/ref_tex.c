@@ -304,3 +304,34 @@ ref_tex(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_store(c, in, res);
    return true;
 }
+
+/* The texel offsets packed as the target's instruction takes them: each
+ * clamped to a signed `bits`-bit field, channel k at bit stride * k.
+ * Immediates outside the field are refused (what names the target's
+ * instruction in the message); register offsets are clamped. */
+unsigned
+ref_tex_offsets(struct ref_ctx *c, const struct ref_texargs *a, unsigned bits, unsigned stride,
+                const char *what)
+{
+   int32_t lo = -(1 << (bits - 1)), hi = (1 << (bits - 1)) - 1;
+   uint32_t field = (1u << bits) - 1;
+   if (a->off_known) {
+      uint32_t p = 0;
+      for (unsigned k = 0; k < a->noff; k++) {
+         if (a->off_val[k] < lo || a->off_val[k] > hi) {
+            ref_unsupported(c, "texel offset %d: %s offsets are %u-bit", a->off_val[k], what, bits);
+            return 0;
+         }
+         p |= ((uint32_t)a->off_val[k] & field) << (stride * k);
+      }
+      return ref_imm_reg(c, p);
+   }
+   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, field);
+   for (unsigned k = 0; k < a->noff; k++) {
+      unsigned v = ref_prim(c, REF_P_IMAX, a->off[k], ref_imm_reg(c, (uint32_t)lo), 0);
+      v = ref_prim(c, REF_P_AND, ref_prim(c, REF_P_IMIN, v, ref_imm_reg(c, (uint32_t)hi), 0), mask,
+                   0);
+      p = ref_prim(c, REF_P_OR, p, ref_prim(c, REF_P_SHL, v, ref_imm_reg(c, stride * k), 0), 0);
+   }
+   return p;
+}
