@@ -380,10 +380,13 @@ struct emu_binding {
 };
 
 /* Global memory: buffer i occupies [EMU_ADDR_BUFFER(i), + size); image i
- * [EMU_ADDR_IMAGE(i), + size). Any other address is out of bounds. Shared
- * memory is its own address space starting at 0. */
+ * [EMU_ADDR_IMAGE(i), + size); constant buffer b is readable (not
+ * writable) at EMU_ADDR_CONST(b) + 16 * slot + 4 * channel, each lane
+ * reading its draw's values (gfx9 scalar loads). Any other address is out
+ * of bounds. Shared memory is its own address space starting at 0. */
 #define EMU_ADDR_BUFFER(i) ((uint32_t)(0x01u + (i)) << 24)
 #define EMU_ADDR_IMAGE(i)  ((uint32_t)(0x41u + (i)) << 24)
+#define EMU_ADDR_CONST(b)  ((uint32_t)(0x61u + (b)) << 24)
 /* Attribute byte offset of OUT[i].x for attribute stores (OUT[i].c at
  * + 4 * c). */
 #define EMU_ATTR_OUTPUT(i) ((uint32_t)(i)*16u)
