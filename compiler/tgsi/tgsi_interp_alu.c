@@ -115,6 +115,16 @@ zsign(uint32_t a, uint32_t b)
    return ((a | b) & 0x7fffffffu) == 0 && a != b ? ENV_F_ZSIGN : 0;
 }
 
+/* A divisor that is a zero of unspecified sign (ZSIGN among the flags of
+ * the operands) makes an infinity whose sign is not determined either:
+ * UNDEF, so that neither it nor a compare of it is checked (RCP of MAX(-0,
+ * +0) is +inf or -inf). RSQ, LG2 and POW of a zero are UNDEF already. */
+static inline uint32_t
+zsign_pole(uint32_t flags, uint32_t divisor)
+{
+   return (flags & ENV_F_ZSIGN) && (divisor & 0x7fffffffu) == 0 ? ENV_F_UNDEF : 0;
+}
+
 /* (int32)f truncated; x86-64 gives 0x80000000 out of range and for NaN. */
 static inline uint32_t
 f2i_bits(float f)
@@ -416,6 +426,9 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
       FOR rf[i] |= tgsi_lane_cancel(
           rf[i], F(r[i]),
           tgsi_lane_mag_max(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
+      break;
+   case TGSI_OP_DIV:
+      FOR rf[i] |= zsign_pole(rf[i], b[i]);
       break;
    case TGSI_OP_MIN:
    case TGSI_OP_MAX:
@@ -991,6 +1004,7 @@ repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    switch (op) {
    case TGSI_OP_RCP:
       FOR r[i] = fui(1.0f / F(a[i]));
+      FOR rf[i] |= zsign_pole(rf[i], a[i]);
       break;
    case TGSI_OP_RSQ:
       FOR r[i] = fui(1.0f / sqrtf(F(a[i])));
