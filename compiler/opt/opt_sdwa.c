@@ -409,11 +409,16 @@ fold_source(struct sdwa *w, struct ir_instr *in, unsigned k)
 /* ------------------------------------------------------------------ */
 /* 2. Destination selects                                               */
 
-/* The dst_unused value for PAD (the fault swaps PAD and SEXT). */
+/* The dst_unused value for PAD (the fault swaps PAD and SEXT). The fault
+ * fires only where the swap changes the result: a field ending below bit
+ * 31 (BYTE_0..2, WORD_0), whose sign SEXT copies upwards; for WORD_1 and
+ * BYTE_3 there are no bits above, and SEXT is PAD. */
 static int
 pad_value(struct sdwa *w, const struct ir_instr *in)
 {
-   return opt_fault_fires(w->ctx, OPT_FAULT_SDWA_SEXT_PAD, "dst_unused of %%%u", in->id)
+   int sel = mod_val(w, in, w->mod_dsel, SEM_SEL_DWORD);
+   bool top = sel == SEM_SEL_WORD1 || sel == SEM_SEL_BYTE0 + 3 || sel == SEM_SEL_DWORD;
+   return !top && opt_fault_fires(w->ctx, OPT_FAULT_SDWA_SEXT_PAD, "dst_unused of %%%u", in->id)
               ? SEM_UNUSED_SEXT
               : SEM_UNUSED_PAD;
 }

@@ -263,6 +263,12 @@ cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repr
 # The preserve merge fires on cs_pack_convert once its stores compile:
 # without the implicit use the allocator reuses the preserved register
 # and the packed words come out wrong at run time.
+# SEXT for PAD changes a destination select only below the top of the word
+# (WORD_0, BYTE_0..2): the fault fires only there (fixtures/faults/
+# fs_gfx9_sdwa.tgsi: (a + b) & 0xffff), and is caught and bisected
+cli_test(gfx9_sext_pad_fault_caught
+         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|sdwa-sext-pad-swapped|fixtures/faults/fs_gfx9_sdwa.tgsi"
+         0 OUT "sdwa-sext-pad-swapped +gfx9 +yes .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
 cli_test(gfx9_preserve_fault_caught
          "faults|--check|--target|gfx9|-j|2|--bisect|--fault|sdwa-preserve-no-use|captures/cs_pack_convert.tgsi"
          0 OUT "sdwa-preserve-no-use +gfx9 +yes +mismatch.*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
