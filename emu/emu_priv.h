@@ -187,6 +187,7 @@ struct emu_op {
    uint8_t elem_signed;
    uint8_t ncomp;       /* components loaded / stored */
    uint8_t off_elems;   /* src[1] is an offset in elements, immediate or register (agx) */
+   uint8_t pair;        /* two halves, offsets src[1] and src[3], data src[2] and src[4] */
    uint8_t atom_op;     /* enum env_atomic_op (EMU_K_ATOMIC) */
    uint8_t atom_sub;    /* a3xx sub: the data is negated */
    uint8_t atom_swap;   /* compare-and-swap data is (compare, new), not (new, compare) */

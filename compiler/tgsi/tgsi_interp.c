@@ -922,22 +922,32 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
       }
 }
 
-/* CONST of lanes [base, base + n): each lane's draw's. */
+/* CONST of lanes [base, base + n): each lane's draw's. Lanes come in runs
+ * of one draw (the whole batch, mostly): each value is read once per run
+ * and filled in (scratch[0] holds the runs' first lanes). */
 static void
 fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 {
    const struct tgsi_interp_prog *p = b->p;
+   if (!p->file_count[TGSI_FILE_CONST])
+      return;
+   uint32_t *start = b->scratch[0], nruns = 0, draw = UINT32_MAX;
+   for (uint32_t i = 0; i < n; i++) {
+      uint32_t d = env_draw(b->env, base + i);
+      if (d != draw)
+         start[nruns++] = i;
+      draw = d;
+   }
+   start[nruns] = n;
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_CONST]; r++) {
       uint32_t key = p->const_key[r];
       for (unsigned c = 0; c < 4; c++) {
          uint32_t *v = b->val[p->file_base[TGSI_FILE_CONST] + r * 4 + c];
-         uint32_t draw = UINT32_MAX, x = 0;
-         for (uint32_t i = 0; i < n; i++) {
-            if (env_draw(b->env, base + i) != draw) {
-               draw = env_draw(b->env, base + i);
-               x = env_const(b->env, key >> 16, key & 0xffff, c, draw);
-            }
-            v[i] = x;
+         for (uint32_t k = 0; k < nruns; k++) {
+            uint32_t x =
+                env_const(b->env, key >> 16, key & 0xffff, c, env_draw(b->env, base + start[k]));
+            for (uint32_t i = start[k]; i < start[k + 1]; i++)
+               v[i] = x;
          }
       }
    }
@@ -1004,8 +1014,11 @@ batch_end(struct tgsi_interp_batch *b)
    const struct tgsi_interp_prog *p = b->p;
    struct env *e = b->env;
    uint32_t n = b->n, base = b->base;
-   for (uint32_t i = 0; i < n; i++)
+   uint32_t *dead = b->scratch[0]; /* UNDEF where the lane's outputs mean nothing */
+   for (uint32_t i = 0; i < n; i++) {
       e->killed[base + i] = !b->alive[i] || b->demoted[i];
+      dead[i] = e->kill_undef[base + i] || e->killed[base + i] ? ENV_F_UNDEF : 0;
+   }
    for (uint32_t v = 0; v < p->out_vertices; v++)
       for (uint32_t r = 0; r < p->nout; r++)
          for (unsigned c = 0; c < 4; c++) {
@@ -1017,9 +1030,7 @@ batch_end(struct tgsi_interp_batch *b)
                   e->out_err[o + i] = (uint16_t)(b->flg[slot][i] >> ENV_ERR_SHIFT);
             /* A discarded lane's outputs mean nothing. */
             for (uint32_t i = 0; i < n; i++)
-               e->out_flags[o + i] =
-                   (uint16_t)(b->flg[slot][i] |
-                              (e->kill_undef[base + i] || e->killed[base + i] ? ENV_F_UNDEF : 0));
+               e->out_flags[o + i] = (uint16_t)(b->flg[slot][i] | dead[i]);
          }
    tgsi_interp_res_end(b);
 }

@@ -29,14 +29,22 @@
  * Everything else stays a union, deliberately: float MUL by 0 (the other
  * operand may be Inf or NaN), shifts by an undefined amount, compares.
  */
-#include "compiler/tgsi/tgsi.h"
-#include "emu/emu.h"
-
 /* GCC's -O2 vectorizes only loops of known trip count; the per-lane loops
- * here are the interpreter's hot path, so ask for the dynamic cost model. */
+ * here are the interpreter's hot path, so ask for the dynamic cost model.
+ * no-trapping-math (no effect on any value: it only lets GCC evaluate a
+ * float operation or compare whose result a select may drop) is what
+ * lets the branch-free flag tests of tgsi_interp_lane.h vectorize, and
+ * no-math-errno (errno is never read) lets sqrtf be an instruction; it
+ * comes before the includes so those inline functions get it too (GCC
+ * does not inline across differing options). */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math",              \
+                     "no-math-errno")
 #endif
+
+#include "compiler/tgsi/tgsi.h"
+#include "compiler/tgsi/tgsi_interp_lane.h"
+#include "emu/emu.h"
 
 #include <math.h>
 
@@ -46,6 +54,13 @@
 #endif
 
 #define FOR for (unsigned i = 0; i < n; i++)
+
+/* For lane loops whose shape depends on a constant argument. */
+#if defined(__GNUC__)
+#define TI_INLINE inline __attribute__((always_inline))
+#else
+#define TI_INLINE inline
+#endif
 
 static inline float
 F(uint32_t u)
@@ -344,66 +359,6 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
    canon(n, r, rf);
 }
 
-/* Whether a sum of the products a[k] * b[k] (k < nk) comes out the same
- * however it is computed -- fused or not, in any order: every product is
- * exact in single precision and every partial sum is too, which holds when
- * the sum of their magnitudes stays below 2^24 units of the smallest bit
- * any product has. Then MAD and DP* need no FUSE tolerance for the lane
- * (a cascade index summed from SGE results, a one-hot select), and their
- * bits may be read as integers. */
-/* The lowest set bit of a finite nonzero double that a float holds (so a
- * normal double): p = odd * 2^result. Read from the bits, as frexp and a
- * shift loop would give it, at a fraction of their cost (this runs per
- * lane for every MAD and DP). */
-static int
-low_bit(double p)
-{
-   uint64_t u;
-   memcpy(&u, &p, sizeof(u));
-   uint64_t man = (u & ((1ull << 52) - 1)) | (1ull << 52);
-   int low = (int)((u >> 52) & 0x7ff) - 1075;
-#if defined(__GNUC__)
-   return low + __builtin_ctzll(man);
-#else
-   while (!(man & 0xff))
-      man >>= 8, low += 8;
-   while (!(man & 1))
-      man >>= 1, low++;
-   return low;
-#endif
-}
-
-/* 2^k, exactly as ldexp(1.0, k) gives it, without the call in the
- * normal range. */
-static inline double
-pow2(int k)
-{
-   if (k < -1022 || k > 1023)
-      return ldexp(1.0, k);
-   uint64_t u = (uint64_t)(k + 1023) << 52;
-   double d;
-   memcpy(&d, &u, sizeof(d));
-   return d;
-}
-
-static inline bool
-sum_exact(unsigned nk, const float *a, const float *b, float add)
-{
-   double mag = fabs((double)add);
-   int lo = INT32_MAX;
-   for (unsigned k = 0; k <= nk; k++) {
-      double p = k < nk ? (double)a[k] * (double)b[k] : (double)add;
-      if (p == 0.0)
-         continue;
-      if ((double)(float)p != p || isinf(p) || isnan(p))
-         return false;
-      lo = MIN2(lo, low_bit(p));
-      if (k < nk)
-         mag += fabs(p);
-   }
-   return lo == INT32_MAX || mag < pow2(lo + 24);
-}
-
 /* FUSE for the lanes of MAD whose product rounds (elsewhere fusing cannot
  * change the result). */
 static void
@@ -412,37 +367,8 @@ mad_fuse(unsigned n, uint32_t *rf, const uint32_t *a, const uint32_t *b, const u
    FOR
    {
       float x = F(a[i]), y = F(b[i]), z = F(c[i]);
-      rf[i] |= sum_exact(1, &x, &y, z) ? 0 : ENV_F_FUSE;
+      rf[i] |= tgsi_lane_sum_exact(1, &x, &y, z) ? 0 : ENV_F_FUSE;
    }
-}
-
-/* CANCEL: a sum r whose largest term has magnitude m cancelled by more
- * than 4 bits while a term carries an inexact class. Each term's error is
- * bounded relative to the term (its class's tolerance times m), so r's is
- * too, not relative to r: x - y with x = y exact in the interpreter and
- * one ulp apart on the GPU is 0 against 2^-17 for x near 100. Below m =
- * 2^-8 the absolute 2^-20 of every class still bounds it. */
-static inline uint32_t
-cancel(uint32_t flags, float r, double m)
-{
-   const uint32_t inexact = ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS;
-   return (flags & inexact) && m > 0x1p-8 && fabs((double)r) * 16.0 < m ? ENV_F_CANCEL : 0;
-}
-
-/* EDGE: a compare, rounding or conversion whose operand carries an
- * inexact class and lies within that class's relative bound (the
- * oracle's R: FUSE and LRP 2^-16, RCP 2^-14, TRANS 2^-12) or 2^-20 of the
- * threshold: the GPU's operand may sit on the other side, and the result
- * jumps by a whole step (FLR of 2.9999999 against 3; SLT flips). dist is
- * the operand's distance to the threshold, mag its size. */
-static inline uint32_t
-edge(uint32_t flags, double dist, double mag)
-{
-   double rel = (flags & ENV_F_TRANS)                ? 0x1p-12
-                : (flags & ENV_F_RCP)                ? 0x1p-14
-                : (flags & (ENV_F_FUSE | ENV_F_LRP)) ? 0x1p-16
-                                                     : 0.0;
-   return rel > 0.0 && fabs(dist) <= rel * fabs(mag) + 0x1p-20 ? ENV_F_EDGE : 0;
 }
 
 /* CANCEL for a transcendental that magnifies its operand's error: where
@@ -466,14 +392,6 @@ to_step(float x, bool half)
    return d - floor(d + 0.5);
 }
 
-/* fmax of two magnitudes (|x|, never -0), inline: the libm call costs
- * more than the rest of a lane's flag work. A NaN gives the other. */
-static inline double
-mag_max(double x, double y)
-{
-   return isnan(x) ? y : isnan(y) ? x : x > y ? x : y;
-}
-
 /* Flags only some float opcodes add. */
 static void
 fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
@@ -482,16 +400,19 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
    switch (op) {
    case TGSI_OP_ADD:
    case TGSI_OP_SUB:
-      FOR rf[i] |= cancel(rf[i], F(r[i]), mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+      FOR rf[i] |= tgsi_lane_cancel(
+          rf[i], F(r[i]), tgsi_lane_mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
       break;
    case TGSI_OP_MAD:
    case TGSI_OP_FMA:
-      FOR rf[i] |=
-          cancel(rf[i], F(r[i]), mag_max(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
+      FOR rf[i] |= tgsi_lane_cancel(
+          rf[i], F(r[i]),
+          tgsi_lane_mag_max(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
       break;
    case TGSI_OP_LRP: /* a * (b - c) + c */
-      FOR rf[i] |= cancel(rf[i], F(r[i]),
-                          mag_max(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
+      FOR rf[i] |= tgsi_lane_cancel(
+          rf[i], F(r[i]),
+          tgsi_lane_mag_max(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
       break;
    case TGSI_OP_MIN:
    case TGSI_OP_MAX:
@@ -502,16 +423,16 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
       break;
    case TGSI_OP_ROUND:
       FOR rf[i] |= fabsf(F(a[i]) - truncf(F(a[i]))) == 0.5f ? ENV_F_ROUND : 0;
-      FOR rf[i] |= edge(rf[i], to_step(F(a[i]), true), F(a[i]));
+      FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), true), F(a[i]));
       break;
    case TGSI_OP_FLR:
    case TGSI_OP_CEIL:
    case TGSI_OP_TRUNC:
    case TGSI_OP_FRC:
-      FOR rf[i] |= edge(rf[i], to_step(F(a[i]), false), F(a[i]));
+      FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), false), F(a[i]));
       break;
    case TGSI_OP_SSG:
-      FOR rf[i] |= edge(rf[i], F(a[i]), F(a[i]));
+      FOR rf[i] |= tgsi_lane_edge(rf[i], F(a[i]), F(a[i]));
       break;
    default:
       break;
@@ -632,7 +553,7 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
       FOR rf[i] = (sf[0][i] & ENV_F_UNDEF) && b[i] == c[i]
                       ? sf[1][i] | sf[2][i]
                       : sf[0][i] | fden(a[i]) | (F(a[i]) < 0.0f ? sf[1][i] : sf[2][i]);
-      FOR rf[i] |= edge(sf[0][i], F(a[i]), F(a[i]));
+      FOR rf[i] |= tgsi_lane_edge(sf[0][i], F(a[i]), F(a[i]));
       return true;
    case TGSI_OP_UCMP:
       FOR r[i] = a[i] ? b[i] : c[i];
@@ -665,10 +586,10 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
     * flip; that risk was taken before the bits rule and is kept. */
    bool conv = op == TGSI_OP_F2I || op == TGSI_OP_F2U || op == TGSI_OP_ARL || op == TGSI_OP_ARR;
    if (conv)
-      FOR rf[i] |= edge(rf[i], to_step(F(a[i]), op == TGSI_OP_ARR), F(a[i]));
+      FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), op == TGSI_OP_ARR), F(a[i]));
    else
-      FOR rf[i] |=
-          edge(rf[i], (double)F(a[i]) - F(b[i]), mag_max(fabsf(F(a[i])), fabsf(F(b[i]))));
+      FOR rf[i] |= tgsi_lane_edge(rf[i], (double)F(a[i]) - F(b[i]),
+                                  tgsi_lane_mag_max(fabsf(F(a[i])), fabsf(F(b[i]))));
    if (!conv)
       FOR rf[i] &= ~(uint32_t)(ENV_F_INEXACT | ENV_F_ZSIGN);
    fpost(n, NULL, rf, s, tgsi_op_info[op].nsrc, 0);
@@ -900,6 +821,15 @@ op_class(enum tgsi_opcode op)
    case TGSI_OP_NRM:
    case TGSI_OP_NRM4:
       return ENV_F_RCP | ENV_F_FUSE;
+   /* A normalized unpack is a division of the field by 2^n - 1 (GLSL's
+    * unpackUnorm4x8 is f / 255.0), which compilers make a product with the
+    * reciprocal, as for DIV by a constant: a division's class, so the
+    * error is carried through the arithmetic after it (an ulp of the
+    * quotient is two of a sum a binade below). */
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4B:
+   case TGSI_OP_UP4UB:
+      return ENV_F_RCP;
    case TGSI_OP_SIN:
    case TGSI_OP_COS:
    case TGSI_OP_SCS:
@@ -915,9 +845,6 @@ op_class(enum tgsi_opcode op)
    case TGSI_OP_PK2US:
    case TGSI_OP_PK4B:
    case TGSI_OP_PK4UB:
-   case TGSI_OP_UP2US:
-   case TGSI_OP_UP4B:
-   case TGSI_OP_UP4UB:
       return ENV_F_ROUND;
    default:
       return 0;
@@ -993,7 +920,7 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       fextra(op, n, rf, s, r);
       FOR rf[i] &= ~(uint32_t)ENV_F_PRODUCT;
       if (op == TGSI_OP_MUL)
-         FOR rf[i] |= fmaf(F(s[0][i]), F(s[1][i]), -F(r[i])) != 0.0f ? ENV_F_PRODUCT : 0;
+         FOR rf[i] |= tgsi_lane_product_rounds(F(s[0][i]), F(s[1][i]), F(r[i])) ? ENV_F_PRODUCT : 0;
       return true;
    }
    merge_flags(n, rf, sf, ns);
@@ -1084,6 +1011,39 @@ repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    }
 }
 
+/* FUSE and CANCEL of DP2/DP3/DP4/DPH (h: the fourth term is b.w alone).
+ * Inline with constant nch and h, so the lane loop vectorizes. */
+static TI_INLINE void
+dp_flags(unsigned n, unsigned nch, bool h, uint32_t *rf, const uint32_t *r,
+         const uint32_t *const *a, const uint32_t *const *bb)
+{
+   const uint32_t *x0 = a[0], *x1 = a[1], *x2 = nch > 2 ? a[2] : NULL;
+   const uint32_t *x3 = nch > 3 ? (h ? bb[3] : a[3]) : NULL;
+   const uint32_t *y0 = bb[0], *y1 = bb[1], *y2 = nch > 2 ? bb[2] : NULL;
+   const uint32_t *y3 = nch > 3 && !h ? bb[3] : NULL;
+   FOR
+   {
+      float xa = F(x0[i]), ya = F(y0[i]), xb = F(x1[i]), yb = F(y1[i]);
+      float xc = nch > 2 ? F(x2[i]) : 0.0f, yc = nch > 2 ? F(y2[i]) : 0.0f;
+      float xd = nch > 3 ? F(x3[i]) : 0.0f, yd = nch > 3 ? (h ? 1.0f : F(y3[i])) : 0.0f;
+      struct tgsi_lane_sum sum = tgsi_lane_sum_start(0.0f);
+      tgsi_lane_sum_product(&sum, xa, ya);
+      tgsi_lane_sum_product(&sum, xb, yb);
+      double m =
+          tgsi_lane_mag_max(tgsi_lane_mag_max(0.0, fabs((double)xa * ya)), fabs((double)xb * yb));
+      if (nch > 2) {
+         tgsi_lane_sum_product(&sum, xc, yc);
+         m = tgsi_lane_mag_max(m, fabs((double)xc * yc));
+      }
+      if (nch > 3) {
+         tgsi_lane_sum_product(&sum, xd, yd);
+         m = tgsi_lane_mag_max(m, fabs((double)xd * yd));
+      }
+      uint32_t f = rf[i] | (tgsi_lane_sum_end(&sum) ? 0 : ENV_F_FUSE);
+      rf[i] = f | tgsi_lane_cancel(f, F(r[i]), m);
+   }
+}
+
 static int
 exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1156,21 +1116,12 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
        op == TGSI_OP_PK2H || op == TGSI_OP_PK2US || op == TGSI_OP_PK4B || op == TGSI_OP_PK4UB;
    if (!packs)
       canon(n, r, rf);
-   if (op == TGSI_OP_DP2 || op == TGSI_OP_DP3 || op == TGSI_OP_DP4 || op == TGSI_OP_DPH) {
-      bool h = op == TGSI_OP_DPH;
-      FOR
-      {
-         float x[4], y[4];
-         for (unsigned c = 0; c < nch; c++) { /* DPH adds b.w alone */
-            x[c] = h && c == 3 ? F(bb[c][i]) : F(a[c][i]);
-            y[c] = h && c == 3 ? 1.0f : F(bb[c][i]);
-         }
-         rf[i] |= sum_exact(nch, x, y, 0.0f) ? 0 : ENV_F_FUSE;
-         double m = 0.0;
-         for (unsigned c = 0; c < nch; c++)
-            m = mag_max(m, fabs((double)x[c] * y[c]));
-         rf[i] |= cancel(rf[i], F(r[i]), m);
-      }
+   if (op == TGSI_OP_DP2)
+      dp_flags(n, 2, false, rf, r, a, bb);
+   else if (op == TGSI_OP_DP3)
+      dp_flags(n, 3, false, rf, r, a, bb);
+   else if (op == TGSI_OP_DP4 || op == TGSI_OP_DPH) {
+      dp_flags(n, 4, op == TGSI_OP_DPH, rf, r, a, bb);
    } else {
       FOR rf[i] |= op_class(op);
    }
@@ -1293,9 +1244,9 @@ exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       FOR rf[i] = af[p[k]][i] | cf[q[k]][i] | af[q[k]][i] | cf[p[k]][i] | fden(a1[i]) |
                   fden(b1[i]) | fden(a2[i]) | fden(b2[i]) | ENV_F_FUSE;
       /* a difference of products: CANCEL as MAD's (a1*b1 + -(a2*b2)) */
-      FOR rf[i] |=
-          cancel(rf[i], F(r[i]),
-                 mag_max(fabs((double)F(a1[i]) * F(b1[i])), fabs((double)F(a2[i]) * F(b2[i]))));
+      FOR rf[i] |= tgsi_lane_cancel(
+          rf[i], F(r[i]),
+          tgsi_lane_mag_max(fabs((double)F(a1[i]) * F(b1[i])), fabs((double)F(a2[i]) * F(b2[i]))));
       canon(n, r, rf);
    }
    set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);

@@ -79,6 +79,11 @@ struct tgsi_interp_memtrack {
    uint32_t nshared;
    struct mt_touch *touch; /* open addressing, touch_size a power of two */
    uint32_t touch_size;
+   /* The operands a LOAD, STORE or atomic fetched so far (bit si * 4 + c
+    * of have): its lanes run one by one, and fetching is per instruction
+    * (once per lane made a LOAD quadratic in the lanes). */
+   const uint32_t *opv[TGSI_MAX_SRC][4], *opf[TGSI_MAX_SRC][4];
+   uint32_t have;
 };
 
 static void
@@ -107,6 +112,28 @@ mt_fini(struct mt_words *w)
 }
 
 static void shared_free(struct tgsi_interp_batch *b);
+
+/* tgsi_interp_fetch of channel c of source si of the current memory
+ * instruction, fetched on first use only (mem_begin starts anew). */
+static void
+mem_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned si, unsigned c,
+          const uint32_t **v, const uint32_t **f)
+{
+   struct tgsi_interp_memtrack *mt = b->mt;
+   uint32_t bit = 1u << (si * 4 + c);
+   if (!(mt->have & bit)) {
+      tgsi_interp_fetch(b, ti, si, c, &mt->opv[si][c], &mt->opf[si][c]);
+      mt->have |= bit;
+   }
+   *v = mt->opv[si][c];
+   *f = mt->opf[si][c];
+}
+
+static void
+mem_begin(struct tgsi_interp_batch *b)
+{
+   b->mt->have = 0;
+}
 
 void
 tgsi_interp_res_free(struct tgsi_interp_batch *b)
@@ -277,7 +304,7 @@ image_offset(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, uns
    int32_t c[3];
    for (unsigned k = 0; k < 3; k++) {
       const uint32_t *v, *f;
-      tgsi_interp_fetch(b, ti, csrc, k, &v, &f);
+      mem_fetch(b, ti, csrc, k, &v, &f);
       c[k] = (int32_t)v[i];
       *fl |= f[i];
    }
@@ -318,7 +345,7 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
    uint32_t wc[4] = {0, 0, 0, 0}; /* the stored values' classes */
    if (rs->file == TGSI_FILE_CONST) {
       const uint32_t *a, *af;
-      tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
+      mem_fetch(b, ti, 1, 0, &a, &af);
       fl |= af[i];
       off = a[i];
       if (!(off & 3) && unit >= 0 && unit < ENV_MAX_CBUFS &&
@@ -338,7 +365,7 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
          nwords = 4;
       } else if (ok) {
          const uint32_t *a, *af;
-         tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
+         mem_fetch(b, ti, 1, 0, &a, &af);
          fl |= af[i];
          off = a[i];
       }
@@ -366,6 +393,7 @@ exec_load(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       if (ti->dst.mask & (1u << c))
          used |= 1u << (ti->src[0].swz[c] & 3);
    unsigned nwords = last_bit(used);
+   mem_begin(b);
    for (unsigned i = 0; i < b->n; i++)
       if (b->exec[i])
          load_lane(b, ti, i, nwords);
@@ -390,7 +418,7 @@ store_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsig
       mask = 0xf;
    } else {
       const uint32_t *a, *af;
-      tgsi_interp_fetch(b, ti, 0, 0, &a, &af);
+      mem_fetch(b, ti, 0, 0, &a, &af);
       off = a[i];
       fl = af[i];
    }
@@ -419,6 +447,7 @@ exec_store(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    const uint32_t *val[4], *valf[4];
    for (unsigned c = 0; c < 4; c++)
       tgsi_interp_fetch(b, ti, 1, c, &val[c], &valf[c]);
+   mem_begin(b);
    for (unsigned i = 0; i < b->n; i++)
       if (b->exec[i] && !b->demoted[i])
          store_lane(b, ti, i, val, valf);
@@ -478,15 +507,15 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
    bool undef = true;
    struct memref m;
    const uint32_t *v, *vf, *c2 = NULL, *c2f = NULL;
-   tgsi_interp_fetch(b, ti, 2, 0, &v, &vf);
+   mem_fetch(b, ti, 2, 0, &v, &vf);
    if (op == ENV_ATOM_CAS)
-      tgsi_interp_fetch(b, ti, 3, 0, &c2, &c2f);
+      mem_fetch(b, ti, 3, 0, &c2, &c2f);
    bool ok = get_mem(b, ti->src[0].file, unit, i, &m);
    if (ok && m.image) {
       ok = image_offset(b, ti, 1, unit, i, &off, &fl);
    } else if (ok) {
       const uint32_t *a, *af;
-      tgsi_interp_fetch(b, ti, 1, 0, &a, &af);
+      mem_fetch(b, ti, 1, 0, &a, &af);
       off = a[i];
       fl |= af[i];
    }
@@ -557,6 +586,7 @@ exec_atomic(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    } else {
       memset(mt->touch, 0, (size_t)mt->touch_size * sizeof(*mt->touch));
    }
+   mem_begin(b);
    for (unsigned i = 0; i < b->n; i++) {
       struct mt_touch t;
       if (b->exec[i] && !b->demoted[i] && atomic_lane(b, ti, i, &t))

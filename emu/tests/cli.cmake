@@ -19,7 +19,7 @@ emu_cli(budget "emu|a3xx|fixtures/emu/a3xx/budget.s|--max-cycles|100" 1 OUT "sta
 emu_cli(seeded "emu|a3xx|fixtures/emu/a3xx/loop.s|--seed|5|--invocations|3" 0 OUT "invocations: 3\n")
 emu_cli(bad_directive "emu|a3xx|fixtures/emu/bad/bad_directive.s" 2
         ERR "bad_directive.s:3:1: error: unknown directive '.inptu'")
-emu_cli(bench "bench|emu|--model|a3xx|--insns|200|--invocations|128|--repeat|2" 0
+emu_cli(bench "bench|emu|--target|a3xx|--insns|200|--invocations|128|--repeat|2" 0
         OUT "a3xx  batched: 200 insns, 128 lanes, waves of 64, 2 runs.*per cpu second: [0-9.]+ M lane-instructions.*wave by wave")
 emu_cli(bench_help "bench|emu|--help" 0 OUT "usage: diffcomp bench emu")
 # Stage outputs from the command line: a geometry shader's emitted vertices

@@ -1,0 +1,138 @@
+/*
+ * Per-lane flag tests of the interpreter's float ALU (tgsi_interp_alu.c):
+ * whether a product or a sum of products is exact, CANCEL and EDGE. They
+ * run once per lane for every MUL, MAD, ADD, DP* and compare, so they are
+ * written branch-free from float/double arithmetic that is exact by
+ * construction, and inline: the lane loops that call them vectorize.
+ * test_interp_lane.c holds the earlier straightforward versions (frexp-
+ * style bit loops, fmaf, short-circuit tests) and checks that these give
+ * the same answer on edge and random operands.
+ */
+#ifndef TGSI_INTERP_LANE_H
+#define TGSI_INTERP_LANE_H
+
+#include "emu/emu.h"
+#include "util/util.h"
+
+#include <float.h>
+#include <math.h>
+
+#define TI_INEXACT (ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS)
+
+/* Whether the float product a * b rounds, i.e. fmaf(a, b, -r) != 0 with r
+ * the rounded product: the double product p is exact (24 x 24 bits, no
+ * overflow or underflow in double) and so is p - r (at most 48 bits
+ * between p's lowest bit and r's rounding error), and fmaf rounds that
+ * difference to float zero exactly when it is at most 2^-150 in
+ * magnitude. NaN and infinite differences count as rounding, as fmaf's
+ * NaN and infinities do. */
+static inline bool
+tgsi_lane_product_rounds(float a, float b, float r)
+{
+   double d = (double)a * (double)b - (double)r;
+   return !(fabs(d) <= 0x1p-150);
+}
+
+/* The value of the lowest set significand bit of a finite nonzero float
+ * (its unit in the last place that matters): |f| minus |f| with that bit
+ * cleared (an exact subtraction), or |f| itself for a normal power of
+ * two, whose only significand bit is the implicit one. */
+static inline float
+tgsi_lane_low_unit(float f)
+{
+   uint32_t u = fui(f) & 0x7fffffffu;
+   float cleared = uif(u & (u - 1));
+   return (u & 0x007fffffu) ? uif(u) - cleared : uif(u);
+}
+
+/* Whether a sum of the products a[k] * b[k] (k < nk) plus add comes out
+ * the same however it is computed -- fused or not, in any order: every
+ * product is exact in single precision and every partial sum is too,
+ * which holds when the sum of their magnitudes stays below 2^24 units of
+ * the smallest bit any term has. Then MAD and DP* need no FUSE tolerance
+ * for the lane (a cascade index summed from SGE results, a one-hot
+ * select). Zero terms do not count; a NaN or infinite term fails.
+ * A sum is walked term by term (tgsi_lane_sum_start, _product, _add,
+ * _end), so a caller with a fixed number of terms needs no loop. */
+struct tgsi_lane_sum {
+   double mag; /* sum of the terms' magnitudes */
+   float unit; /* smallest low unit of a nonzero term; Inf: none */
+   bool ok;    /* every nonzero term finite and a float */
+};
+
+static inline struct tgsi_lane_sum
+tgsi_lane_sum_start(float add)
+{
+   float u = tgsi_lane_low_unit(add);
+   bool zero = add == 0.0f;
+   struct tgsi_lane_sum s = {fabs((double)add), zero ? INFINITY : u,
+                             zero | (fabsf(add) <= FLT_MAX)};
+   return s;
+}
+
+static inline void
+tgsi_lane_sum_product(struct tgsi_lane_sum *s, float a, float b)
+{
+   double p = (double)a * (double)b;
+   float f = (float)p;
+   bool zero = p == 0.0;
+   s->ok &= zero | (((double)f == p) & (fabs(p) <= DBL_MAX));
+   float u = tgsi_lane_low_unit(f);
+   s->unit = !zero & (u < s->unit) ? u : s->unit;
+   s->mag += fabs(p);
+}
+
+static inline bool
+tgsi_lane_sum_end(const struct tgsi_lane_sum *s)
+{
+   return s->ok & (s->mag < (double)s->unit * 0x1p24);
+}
+
+static inline bool
+tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
+{
+   struct tgsi_lane_sum s = tgsi_lane_sum_start(add);
+   for (unsigned k = 0; k < nk; k++)
+      tgsi_lane_sum_product(&s, a[k], b[k]);
+   return tgsi_lane_sum_end(&s);
+}
+
+/* The larger of two magnitudes (|x|, never -0); a NaN gives the other
+ * (two NaNs give a NaN). */
+static inline double
+tgsi_lane_mag_max(double x, double y)
+{
+   return (x > y) | (y != y) ? x : y;
+}
+
+/* CANCEL: a sum r whose largest term has magnitude m cancelled by more
+ * than 4 bits while a term carries an inexact class. Each term's error is
+ * bounded relative to the term (its class's tolerance times m), so r's is
+ * too, not relative to r: x - y with x = y exact in the interpreter and
+ * one ulp apart on the GPU is 0 against 2^-17 for x near 100. Below m =
+ * 2^-8 the absolute 2^-20 of every class still bounds it. */
+static inline uint32_t
+tgsi_lane_cancel(uint32_t flags, float r, double m)
+{
+   bool c = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8) & (fabs((double)r) * 16.0 < m);
+   return (uint32_t)c * ENV_F_CANCEL;
+}
+
+/* EDGE: a compare, rounding or conversion whose operand carries an
+ * inexact class and lies within that class's relative bound (the
+ * oracle's R: FUSE and LRP 2^-16, RCP 2^-14, TRANS 2^-12) or 2^-20 of the
+ * threshold: the GPU's operand may sit on the other side, and the result
+ * jumps by a whole step (FLR of 2.9999999 against 3; SLT flips). dist is
+ * the operand's distance to the threshold, mag its size. */
+static inline uint32_t
+tgsi_lane_edge(uint32_t flags, double dist, double mag)
+{
+   double rel = (flags & ENV_F_TRANS)                ? 0x1p-12
+                : (flags & ENV_F_RCP)                ? 0x1p-14
+                : (flags & (ENV_F_FUSE | ENV_F_LRP)) ? 0x1p-16
+                                                     : 0.0;
+   bool e = (rel > 0.0) & (fabs(dist) <= rel * fabs(mag) + 0x1p-20);
+   return (uint32_t)e * ENV_F_EDGE;
+}
+
+#endif
