@@ -456,6 +456,7 @@ struct diff_baseline_entry {
    char *target; /* NULL: every target */
    enum diff_status status;
    int signal;     /* enum diff_signal_kind the failure must begin with; -1: any */
+   char *output;   /* the first failing value it must be about ("OUT[1].z"), or NULL */
    char *resolved; /* the shader's canonical path, NULL if it names no file */
 };
 
@@ -767,6 +768,8 @@ struct diff_run_case {
 struct diff_run {
    struct diff_run_case *cases;
    size_t ncases;
+   char *version; /* the summary's "version" ("diffcomp --version"), or NULL */
+   char *models;  /* its "models": "a3xx DIGEST, sm50 DIGEST", or NULL */
 };
 /* Per target: totals over the cases that pass in both runs. */
 struct diff_runcmp_target {

@@ -7,12 +7,14 @@
  *
  *   expected:
  *     - {shader: ../captures/fs_x.tgsi, target: a3xx, status: fail, signal: hazard}
+ *     - {shader: ../captures/fs_z.tgsi, target: sm50, signal: mismatch, output: 'OUT[0].y'}
  *     - {shader: ../captures/vs_y.tgsi, status: error}    # every target
  *
  * Paths are relative to the baseline file's directory (an entry also
  * matches a case named by the same text). A case listed with status S (and
- * signal K, when given) is "expected" when it ends with status S and its
- * first failing signal is K; a listed case that passes (or is skipped) is an
+ * signal K, output O, when given) is "expected" when it ends with status S,
+ * its first failing signal is K and that signal's first value is O; a
+ * listed case that passes (or is skipped) is an
  * "unexpected pass"; any other fail or error is new. Entries naming cases not
  * in the run are ignored, so one baseline serves every shard.
  *
@@ -85,8 +87,17 @@ baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list 
       ydoc_error(y, kn, d, "signal is a signal kind (mismatch, hazard, compile-error, ...)");
       return false;
    }
+   int on = ydoc_get(y, n, "output");
+   const char *output = ydoc_scalar(y, on);
+   if (on && (!output || !*output)) {
+      ydoc_error(y, on, d, "output names the first failing value (OUT[0].y, BUFFER[1], ...)");
+      return false;
+   }
    struct diff_baseline_entry e = {xstrdup(shader),
-                                   target && strcmp(target, "*") ? xstrdup(target) : NULL, st, kind,
+                                   target && strcmp(target, "*") ? xstrdup(target) : NULL,
+                                   st,
+                                   kind,
+                                   output ? xstrdup(output) : NULL,
                                    canonical(b->dir, shader)};
    VEC_PUSH(b->v, b->n, b->cap, e);
    return true;
@@ -126,6 +137,7 @@ diff_baseline_free(struct diff_baseline *b)
    for (unsigned i = 0; i < b->n; i++) {
       free(b->v[i].shader);
       free(b->v[i].target);
+      free(b->v[i].output);
       free(b->v[i].resolved);
    }
    free(b->v);
@@ -212,6 +224,35 @@ first_failing_signal(const struct diff_case_result *r)
    return -1;
 }
 
+/* The value the first failing signal is about, as a baseline names it:
+ * OUT[1].z, OUT[2][1].z (a vertex), BUFFER[0], IMAGE[1], or the value's
+ * kind (discard, ...); NULL when that signal has no value. */
+static char *
+first_failing_value(const struct diff_case_result *r)
+{
+   int k = first_failing_signal(r);
+   const struct diff_signal *s = NULL;
+   for (unsigned i = 0; k >= 0 && i < r->nsig && !s; i++)
+      if ((int)r->sig[i].kind == k)
+         s = &r->sig[i];
+   if (!s || !s->has_value)
+      return NULL;
+   const struct diff_mismatch *m = &s->m;
+   char c = "xyzw"[m->chan & 3];
+   switch (m->kind) {
+   case DIFF_VAL_OUT:
+   case DIFF_VAL_GS_DATA:
+      return m->vertex ? xasprintf("OUT[%u][%u].%c", m->vertex, m->reg, c)
+                       : xasprintf("OUT[%u].%c", m->reg, c);
+   case DIFF_VAL_BUFFER:
+      return xasprintf("BUFFER[%u]", m->reg);
+   case DIFF_VAL_IMAGE:
+      return xasprintf("IMAGE[%u]", m->reg);
+   default:
+      return xstrdup(diff_value_names[m->kind]);
+   }
+}
+
 char *
 diff_baseline_yaml(const struct diff_check *c, const char *dir)
 {
@@ -234,6 +275,10 @@ diff_baseline_yaml(const struct diff_check *c, const char *dir)
       ydoc_kv(w, "status", diff_status_names[st]);
       if (kind >= 0)
          ydoc_kv(w, "signal", diff_signal_names[kind]);
+      char *value = first_failing_value(&c->results[i]);
+      if (value)
+         ydoc_kv(w, "output", value);
+      free(value);
       ydoc_map(w, false, true);
       char *t = ydoc_writer_finish(w);
       if (t) {
@@ -277,9 +322,15 @@ diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_base
       want = DIFF_PASS;
    if (st == DIFF_PASS || st == DIFF_SKIP || st == DIFF_NA)
       return want == DIFF_PASS ? DIFF_OUT_OK : DIFF_OUT_UNEXPECTED_PASS;
-   /* An entry that names its signal expects that failure, not another. */
-   if (st == want && (e->signal < 0 || e->signal == first_failing_signal(&c->results[i])))
-      return DIFF_OUT_EXPECTED;
+   /* An entry that names its signal (and value) expects that failure,
+    * not another. */
+   if (st == want && (e->signal < 0 || e->signal == first_failing_signal(&c->results[i]))) {
+      char *value = e->output ? first_failing_value(&c->results[i]) : NULL;
+      bool same = !e->output || (value && !strcmp(value, e->output));
+      free(value);
+      if (same)
+         return DIFF_OUT_EXPECTED;
+   }
    /* a vacuous pass is no pass: new, as a failure is, unless baselined */
    return st == DIFF_FAIL || st == DIFF_VACUOUS ? DIFF_OUT_NEW_FAIL : DIFF_OUT_NEW_ERROR;
 }

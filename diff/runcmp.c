@@ -76,6 +76,19 @@ diff_run_load(const char *file, const char *path_key, struct diff_run *run, stru
       ydoc_error(y, root, d, "not a report of 'diffcomp check --json': no 'cases' list");
       ok = false;
    }
+   /* What made the run, so a report can say when the models changed. */
+   int sum = ok ? ydoc_get(y, root, "summary") : 0,
+       models = sum > 0 ? ydoc_get(y, sum, "models") : 0;
+   const char *version = sum > 0 ? ydoc_scalar(y, ydoc_get(y, sum, "version")) : NULL;
+   run->version = version ? xstrdup(version) : NULL;
+   struct strbuf m = {0};
+   for (unsigned i = 0; models > 0 && ydoc_is_map(y, models) && i < ydoc_len(y, models); i++) {
+      int k, v;
+      ydoc_pair(y, models, i, &k, &v);
+      if (ydoc_scalar(y, k) && ydoc_scalar(y, v))
+         strbuf_printf(&m, "%s%s %s", m.s ? ", " : "", ydoc_scalar(y, k), ydoc_scalar(y, v));
+   }
+   run->models = strbuf_take(&m);
    size_t cap = 0;
    for (unsigned i = 0; ok && i < ydoc_len(y, cases); i++) {
       struct diff_run_case c = {0};
@@ -96,6 +109,8 @@ diff_run_free(struct diff_run *run)
       free(run->cases[i].target);
    }
    free(run->cases);
+   free(run->version);
+   free(run->models);
    memset(run, 0, sizeof(*run));
 }
 

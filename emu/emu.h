@@ -46,13 +46,13 @@
 #define ENV_FLAGS(X)                                                                               \
    X(UNDEF, "undefined")                                                                           \
    X(TRANS, "transcendental (SIN COS EX2 LG2 POW EXP LOG LIT)")                                    \
-   X(RCP, "reciprocal, square root or division (RCP RSQ SQRT DIV NRM)")                            \
+   X(RCP, "reciprocal, square root or division (RCP RSQ SQRT DIV NRM UP2US UP4UB UP4B)")           \
    X(FUSE, "multiply-add that may be fused or not (MAD DP* LRP XPD)")                              \
    X(LRP, "LRP, whose formula is not fixed")                                                       \
    X(DENORM, "a float operand or result was denormal (may be flushed)")                            \
    X(NAN, "a float operation produced NaN (payload and sign unspecified)")                         \
    X(ZSIGN, "MIN/MAX of +0 and -0 (sign of zero unspecified)")                                     \
-   X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F)")                            \
+   X(ROUND, "rounding not fixed (ROUND ties, inexact int->float, D2F, PK2US PK4UB PK4B)")          \
    X(DERIV, "coarse derivative (may be computed fine)")                                            \
    X(BITS, "an inexact or sign-ambiguous float read as integer bits")                              \
    X(PK16, "two halves packed by PK2H: each compared as a float")                                  \
@@ -380,10 +380,13 @@ struct emu_binding {
 };
 
 /* Global memory: buffer i occupies [EMU_ADDR_BUFFER(i), + size); image i
- * [EMU_ADDR_IMAGE(i), + size). Any other address is out of bounds. Shared
- * memory is its own address space starting at 0. */
+ * [EMU_ADDR_IMAGE(i), + size); constant buffer b is readable (not
+ * writable) at EMU_ADDR_CONST(b) + 16 * slot + 4 * channel, each lane
+ * reading its draw's values (gfx9 scalar loads). Any other address is out
+ * of bounds. Shared memory is its own address space starting at 0. */
 #define EMU_ADDR_BUFFER(i) ((uint32_t)(0x01u + (i)) << 24)
 #define EMU_ADDR_IMAGE(i)  ((uint32_t)(0x41u + (i)) << 24)
+#define EMU_ADDR_CONST(b)  ((uint32_t)(0x61u + (b)) << 24)
 /* Attribute byte offset of OUT[i].x for attribute stores (OUT[i].c at
  * + 4 * c). */
 #define EMU_ATTR_OUTPUT(i) ((uint32_t)(i)*16u)

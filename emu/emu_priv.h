@@ -187,6 +187,7 @@ struct emu_op {
    uint8_t elem_signed;
    uint8_t ncomp;       /* components loaded / stored */
    uint8_t off_elems;   /* src[1] is an offset in elements, immediate or register (agx) */
+   uint8_t pair;        /* two halves, offsets src[1] and src[3], data src[2] and src[4] */
    uint8_t atom_op;     /* enum env_atomic_op (EMU_K_ATOMIC) */
    uint8_t atom_sub;    /* a3xx sub: the data is negated */
    uint8_t atom_swap;   /* compare-and-swap data is (compare, new), not (new, compare) */
@@ -254,6 +255,16 @@ struct emu_code {
    unsigned ntouched;
    bool uses_shared;         /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
    uint32_t gs_max_vertices; /* the program's, 0 = 1 */
+   struct emu_wait_rule *wait_rules; /* wait-state models: read from the model, not isa_delay */
+   unsigned nwait_rules;
+};
+
+/* A row of the model's wait-state table with its classes resolved (gfx9:
+ * a VALU write of an SGPR, then a VMEM read of it, needs 5 wait states). */
+struct emu_wait_rule {
+   unsigned first, second; /* producer and consumer class */
+   int file;               /* the written register's file, or -1: any */
+   int states;
 };
 
 /* Reconvergence stack entry (stack flow). */

@@ -14,7 +14,8 @@
  * the lane, so they vectorize. Texture instructions are in tex.c.
  *
  * Memory: global addresses follow EMU_ADDR_* (buffer i at (1 + i) << 24,
- * image i at (0x41 + i) << 24), shared memory is the workgroup's own
+ * image i at (0x41 + i) << 24, constant buffer b at (0x61 + b) << 24, read
+ * only, per lane from its draw), shared memory is the workgroup's own
  * space from 0. Every access goes through env_mem_* and is bounds checked:
  * out of bounds counts an env event and reads 0 or drops the store.
  */
@@ -326,13 +327,31 @@ mem_at(struct emu_wave *w, const struct emu_op *op, uint32_t addr, uint32_t *off
    return NULL;
 }
 
+/* A word of constant buffer b at byte off for lane i (its draw's), or
+ * an event: misaligned, out of the buffer. */
 static uint32_t
-load_elem(struct emu_wave *w, const struct emu_op *op, uint32_t addr)
+load_const_word(struct emu_wave *w, unsigned i, unsigned b, uint32_t off)
+{
+   struct env *e = w->run->env;
+   if (off & 3) {
+      env_count(e, ENV_EV_MISALIGNED, 1);
+      return 0;
+   }
+   uint32_t d = w->draw >= 0 ? (uint32_t)w->draw : env_draw(e, w->first_lane + i);
+   return env_const(e, b, off >> 4, (off >> 2) & 3, d);
+}
+
+static uint32_t
+load_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t addr)
 {
    struct env *e = w->run->env;
    uint32_t off, v = 0;
    enum env_event ev;
    bool undef;
+   uint32_t hi = addr >> 24;
+   uint32_t c0 = EMU_ADDR_CONST(0) >> 24;
+   if (op->space != EMU_SPACE_SHARED && hi >= c0 && hi < c0 + ENV_MAX_CBUFS && op->elem_bytes == 4)
+      return load_const_word(w, lane, hi - c0, addr & 0xffffffu);
    struct env_mem *m = mem_at(w, op, addr, &off, &ev);
    if (!m) {
       env_count(e, ev, 1);
@@ -417,27 +436,35 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    if (op->has_base)
       addr = add_base(w, op, t, addr);
+   /* a pair: component c is word c % half of half c / half, at its offset */
+   unsigned half = op->pair ? op->ncomp / 2u : op->ncomp;
+   uint32_t hoff[2] = {off, 0};
+   if (op->pair) {
+      hoff[0] = op->src[1].value * half * nb;
+      hoff[1] = op->src[3].value * half * nb;
+   }
    if (op->kind == EMU_K_STORE) {
-      const struct emu_src *ds = &op->src[2];
       for (unsigned c = 0; c < op->ncomp; c++) {
+         const struct emu_src *ds = &op->src[c < half ? 2 : 4];
+         unsigned k = c % half;
          const uint32_t *v; /* RZ as the data: a constant, stored as is */
          if (ds->kind != EMU_S_REG) {
             v = emu_fetch(w, op, ds, 0, t, run->tmp_src[2]);
          } else {
-            v = emu_reg_read(w, op, ds, ds->unit + c, t);
+            v = emu_reg_read(w, op, ds, ds->unit + k, t);
             if (op->war)
-               emu_mark_war(w, op, ds->unit + c, t);
+               emu_mark_war(w, op, ds->unit + k, t);
          }
          for (unsigned i = 0; i < w->n; i++)
             if (mask[i] & 1)
-               store_elem(w, op, addr[i] + off + c * nb, v[i]);
+               store_elem(w, op, addr[i] + hoff[c / half] + k * nb, v[i]);
       }
       return;
    }
    for (unsigned i = 0; i < w->n; i++)
       for (unsigned c = 0; c < op->ncomp; c++)
          run->tmp_comp[c * run->maxlanes + i] =
-             mask[i] & 1 ? load_elem(w, op, addr[i] + off + c * nb) : 0;
+             mask[i] & 1 ? load_elem(w, op, i, addr[i] + hoff[c / half] + c % half * nb) : 0;
    emu_write_comps(w, op, t, 0xffffu, mask, on);
 }
 

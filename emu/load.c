@@ -216,8 +216,8 @@ dst_latency(const struct emu_code *c, const struct isa_class_info *ci, unsigned 
    if (c->hazard == ISA_HAZARD_INTERLOCKED)
       lat = 0;
    /* Wait states: VALU -> VALU is interlocked, but some consumers need
-    * s_nop wait states; a read within nop_max + 1 of the write asks
-    * isa_delay (timing.c), later ones are plain reads. */
+    * s_nop wait states; a read within nop_max + 1 of the write looks up
+    * the model's wait-state table (timing.c), later ones are plain reads. */
    if (c->hazard == ISA_HAZARD_WAIT_STATES && ci->sync == ISA_SYNC_NONE)
       lat = isa_hazard_param(m, "nop_max", 15) + 2;
    return c->delay_slots ? lat + 1 : lat;
@@ -524,6 +524,44 @@ base_reg(const struct isa_model *m, const struct isa_insn *in, int last)
    return -1;
 }
 
+/* An access in two halves, each at the address plus its own offset in
+ * units of the half: two offsets counted in elements (`scale: element`;
+ * gfx9 ds_read2/ds_write2: a load's destination
+ * registers split in two, a store's two data operands): src[0] address,
+ * src[1] and src[3] the offsets, src[2] and src[4] the data. */
+static bool
+set_mem_pair(const struct isa_insn *in, struct emu_op *op, int reg, int data, int off0, int off1,
+             struct diag_list *d)
+{
+   bool store = op->kind == EMU_K_STORE;
+   int data1 = -1;
+   for (int i = data + 1; store && data >= 0 && i < (int)in->nsrc && data1 < 0; i++)
+      if (in->src[i].kind == ISA_OPND_REG)
+         data1 = i;
+   if (reg < 0 || (store && data1 < 0) || (!store && !op->ndst))
+      return load_err(d, in, "%s", "paired memory instruction without address or data");
+   unsigned half = store ? op->src[data].count : op->dst[0].count / 2u;
+   if (!half || (store && op->src[data1].count != half) || (!store && op->dst[0].count != 2 * half))
+      return load_err(d, in, "%s", "paired memory instruction with unequal halves");
+   op->space =
+       in->sem == ISA_SEM_LDL || in->sem == ISA_SEM_STL ? EMU_SPACE_SHARED : EMU_SPACE_GLOBAL;
+   op->elem_bytes = 4;
+   op->pair = 1;
+   op->ncomp = (uint8_t)(2 * half);
+   struct emu_src a = op->src[reg], o0 = op->src[off0], o1 = op->src[off1], d0 = {0}, d1 = {0};
+   if (store) {
+      d0 = op->src[data];
+      d1 = op->src[data1];
+   }
+   op->src[0] = a;
+   op->src[1] = o0;
+   op->src[2] = d0;
+   op->src[3] = o1;
+   op->src[4] = d1;
+   op->nsrc = store ? 5 : 4;
+   return true;
+}
+
 /* Memory and texture operands: address register, offset and data
  * (mem_operands); a texture instruction's groups and unit. */
 static bool
@@ -596,6 +634,15 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       return true;
    }
    bool store = op->kind == EMU_K_STORE;
+   int pair[2], npair = 0;
+   for (unsigned i = 0; i < in->nsrc && npair < 2; i++) {
+      struct isa_slot_info si;
+      if (in->src[i].kind == ISA_OPND_IMM && isa_slot_info(c->model, in->op, false, i, &si) &&
+          si.elements)
+         pair[npair++] = (int)i;
+   }
+   if (npair == 2)
+      return set_mem_pair(in, op, reg, data, pair[0], pair[1], d);
    struct isa_slot_info osi;
    if (in->nsrc >= 2 && isa_slot_info(c->model, in->op, false, 1, &osi) && osi.elements) {
       /* agx: base, offset (immediate or register, in elements), data */
@@ -1150,6 +1197,39 @@ touched_units(struct emu_code *c)
    free(t);
 }
 
+/* The class named `name`, or -1. */
+static int
+class_named(const struct isa_model *m, const char *name)
+{
+   for (unsigned k = 0; k < isa_class_count(m); k++) {
+      struct isa_class_info ci;
+      isa_class_info(m, k, &ci);
+      if (ci.name && name && !strcmp(ci.name, name))
+         return (int)k;
+   }
+   return -1;
+}
+
+/* Wait-state models: the model's table, read here and not through
+ * isa_delay() (the compilers' answer), so that a wrong answer there shows
+ * as a hazard at run time. Rows naming a class the model lacks decide
+ * nothing (the model checker reports them). */
+static void
+load_wait_rules(struct emu_code *c)
+{
+   if (c->hazard != ISA_HAZARD_WAIT_STATES)
+      return;
+   struct isa_wait_rule_info ri;
+   unsigned cap = 0;
+   for (unsigned i = 0; isa_wait_rule_info(c->model, i, &ri); i++) {
+      int a = class_named(c->model, ri.first), b = class_named(c->model, ri.second);
+      if (a < 0 || b < 0 || ri.states <= 0)
+         continue;
+      struct emu_wait_rule r = {(unsigned)a, (unsigned)b, ri.file, ri.states};
+      VEC_PUSH(c->wait_rules, c->nwait_rules, cap, r);
+   }
+}
+
 enum emu_status
 emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d)
 {
@@ -1191,6 +1271,7 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       }
    }
    init_files(c);
+   load_wait_rules(c);
    /* EXEC-mask models: a scalar register pair named "exec" (gfx9). */
    unsigned ef, ei, eb;
    if (c->hazard == ISA_HAZARD_WAIT_STATES && isa_parse_reg_name(p->model, "exec", &ef, &ei, &eb) &&
@@ -1244,6 +1325,7 @@ emu_code_free(struct emu_code *c)
    free(c->cbanks);
    free(c->binds);
    free(c->touched);
+   free(c->wait_rules);
    free(c);
 }
 

@@ -274,9 +274,12 @@ op_at(const struct emu_code *c, uint32_t a)
 
 /* Wait-state models (gfx9): how many wait states the read of `unit` by
  * source s of op at cycle t lacks (0: none). The newest write is still in
- * its window (load.c); the distance it needs is isa_delay's, the one
- * place that answers; each cycle between the two issues is a wait state
- * (s_nop N issues for N + 1). */
+ * its window (load.c). The distance comes from the model's wait-state
+ * table as load.c resolved it -- the rows for the writer's class and the
+ * reader's class, about the written register's file or any file -- and
+ * never from isa_delay(), which the compilers ask: the emulator checks
+ * their answer instead of sharing it. Each cycle between the two issues is
+ * a wait state (s_nop N issues for N + 1). */
 static int64_t
 wait_states_short(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s,
                   uint32_t unit, int64_t t)
@@ -285,17 +288,21 @@ wait_states_short(struct emu_wave *w, const struct emu_op *op, const struct emu_
    const struct emu_reg *r = &w->meta[unit];
    int p = op_at(c, r->pc);
    if (p < 0 || s < op->src || s >= op->src + ISA_MAX_SRC)
-      return 0;
+      return 0; /* only the instruction's own source slots: the table's rows are about them */
    const struct emu_op *po = &c->ops[p];
+   unsigned pcls = c->insns[p].cls, ccls = c->insns[op - c->ops].cls;
    for (unsigned j = 0; j < po->ndst; j++) {
       const struct emu_dst *dd = &po->dst[j];
       if (dd->kind != EMU_S_REG || unit < dd->unit || unit >= dd->unit + MAX2(dd->count, 1u) + 1)
          continue;
-      int k = s->src_slot ? s->src_slot - 1 : (int)(s - op->src);
-      struct isa_delay d = isa_delay(c->model, &c->insns[p], ISA_SLOT_DST(j),
-                                     &c->insns[op - c->ops], ISA_SLOT_SRC(k));
+      int64_t need = 0;
+      for (unsigned i = 0; i < c->nwait_rules; i++) {
+         const struct emu_wait_rule *wr = &c->wait_rules[i];
+         if (wr->first == pcls && wr->second == ccls && (wr->file < 0 || wr->file == dd->file))
+            need = MAX2(need, (int64_t)wr->states);
+      }
       int64_t have = t - (r->ready - dd->lat) - 1;
-      return d.sync == ISA_SYNC_NONE && d.distance > have ? d.distance - have : 0;
+      return need > have ? need - have : 0;
    }
    return 0;
 }

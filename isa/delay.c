@@ -1,9 +1,11 @@
 /*
  * The one latency/hazard function (in the spirit of Mesa's ir3_delay.c):
  * how far apart two instructions must be, or which sync they need, so that
- * the later one sees the earlier one's effect. The scheduler, the hazard
- * insertion pass and the emulator's timing model all ask this function;
- * none of them keeps its own numbers.
+ * the later one sees the earlier one's effect. The scheduler and the
+ * hazard insertion passes ask this function and keep no numbers of their
+ * own. The emulator does not ask it: it derives readiness from the same
+ * model facts with its own code, so that a wrong answer here shows at run
+ * time (emu/README.md, "Independent of isa/delay.c").
  *
  * Everything comes from the model. For the delay-slot mechanism (a3xx):
  *

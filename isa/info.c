@@ -445,6 +445,16 @@ isa_wait_states_max(const struct isa_model *m)
    return n;
 }
 
+bool
+isa_wait_rule_info(const struct isa_model *m, unsigned i, struct isa_wait_rule_info *out)
+{
+   if (i >= m->nwait_rules)
+      return false;
+   const struct isa_wait_rule *r = &m->wait_rules[i];
+   *out = (struct isa_wait_rule_info){r->first, r->second, r->file, r->states};
+   return true;
+}
+
 const char *
 isa_sem_name(enum isa_sem s)
 {

@@ -674,6 +674,16 @@ enum isa_hazard_kind isa_hazard_kind(const struct isa_model *m);
 int isa_hazard_param(const struct isa_model *m, const char *name, int def);
 /* The most wait states any row of the wait-state table asks for (0: none). */
 int isa_wait_states_max(const struct isa_model *m);
+/* Row i of the wait-state table as the model gives it (the emulator reads
+ * the rows itself, apart from isa_delay): producer and consumer class
+ * names, the register file the row is about (-1: any) and the wait states.
+ * false when there is no row i. */
+struct isa_wait_rule_info {
+   const char *first, *second;
+   int file;
+   int states;
+};
+bool isa_wait_rule_info(const struct isa_model *m, unsigned i, struct isa_wait_rule_info *out);
 
 const char *isa_sem_name(enum isa_sem s);
 int isa_sem_find(const char *name);

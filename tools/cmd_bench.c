@@ -24,7 +24,7 @@ bench_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [--max-steps N]\n"
               "                              [--repeat N] [--quads] [FILE.tgsi...]\n"
-              "       diffcomp bench emu [--model NAME]... (see bench emu --help)\n"
+              "       diffcomp bench emu [--target LIST] (see bench emu --help)\n"
               "       diffcomp bench compile [--sizes LIST] (see bench compile --help)\n\n"
               "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
               "prints lane-instructions per second.\n\n"
@@ -258,7 +258,7 @@ bench_interp(int argc, char **argv)
       } else if (!strcmp(argv[i], "--quads")) {
          quads = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
-         rc = usage_error("bench: unknown option '%s' (see diffcomp bench --help)", argv[i]);
+         rc = unknown_option("bench", argv[i]);
       } else {
          char *p = xstrdup(argv[i]);
          VEC_PUSH(files, nfiles, cap, p);

@@ -32,10 +32,11 @@ int bench_emu(int argc, char **argv);
 static void
 usage(FILE *f)
 {
-   fprintf(f, "usage: diffcomp bench emu [--model NAME]... [--insns N] [--invocations N]\n"
+   fprintf(f, "usage: diffcomp bench emu [--target LIST] [--insns N] [--invocations N]\n"
               "                          [--repeat N] [FILE.tgsi...]\n\n"
               "Times the emulator on a generated ALU-bound program per model (default a3xx\n"
               "and sm50) and prints lane-instructions and emulated cycles per second.\n\n"
+              "  --target LIST    comma list of models (names or .yaml paths; at most 8)\n"
               "  --insns N        ALU instructions in the program (default 3000)\n"
               "  --invocations N  lanes (default 1024)\n"
               "  --repeat N       runs timed (default 20)\n\n"
@@ -46,6 +47,26 @@ usage(FILE *f)
               "then their geometric means per model and path.\n\n"
               "Exit status: 0 ran, 1 a run failed, 2 bad usage or a model that cannot be\n"
               "opened.\n");
+}
+
+/* --target LIST: each name points into a static copy of the lists given,
+ * so nothing is left to free on any return. */
+static bool
+add_targets(const char *list, const char **models, unsigned *n, unsigned max)
+{
+   static char buf[1024];
+   static size_t used;
+   size_t len = strlen(list) + 1;
+   if (!*list || used + len > sizeof(buf))
+      return false;
+   char *s = memcpy(buf + used, list, len);
+   used += len;
+   for (char *t = strtok(s, ","); t; t = strtok(NULL, ","))
+      if (*n == max)
+         return false;
+      else
+         models[(*n)++] = t;
+   return true;
 }
 
 static double
@@ -291,12 +312,12 @@ bench_emu(int argc, char **argv)
       } else if (opt_value(argc, argv, &i, "--repeat", &v)) {
          if (!v || !parse_u64(v, &repeat) || !repeat || repeat > 100000)
             return usage_error("--repeat takes a count from 1 to 100000");
-      } else if (opt_value(argc, argv, &i, "--model", &v)) {
-         if (!v || nmodels == ARRAY_SIZE(models))
-            return usage_error("--model takes a model name (at most 8)");
-         models[nmodels++] = v;
+      } else if (opt_value(argc, argv, &i, "--target", &v)) {
+         if (!v || !add_targets(v, models, &nmodels, ARRAY_SIZE(models)))
+            return usage_error("--target takes a comma list of at most %u models",
+                               (unsigned)ARRAY_SIZE(models));
       } else if (argv[i][0] == '-') {
-         return usage_error("bench emu: unknown argument '%s' (see --help)", argv[i]);
+         return unknown_option("bench emu", argv[i]);
       } else if (nfiles < ARRAY_SIZE(files)) {
          files[nfiles++] = argv[i];
       } else {

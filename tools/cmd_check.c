@@ -292,6 +292,46 @@ check_report_path(const char *path)
 
 static bool mkdirs(const char *dir);
 
+/* --repro-dir DIR is made only when a case fails: it is tried before the
+ * run by making it and removing again what was made, so a typo does not
+ * cost the reproducers and a passing run leaves no directory behind. */
+static int
+check_repro_dir(const char *dir)
+{
+   if (!dir)
+      return EXIT_OK;
+   char *made[64], *p = xstrdup(dir);
+   unsigned n = 0;
+   struct stat st;
+   while (n < ARRAY_SIZE(made) && stat(p, &st) != 0 && errno == ENOENT) {
+      made[n++] = xstrdup(p);
+      char *slash = strrchr(p, '/');
+      while (slash && slash > p && !slash[1]) { /* "a/b/": the slash before b */
+         *slash = 0;
+         slash = strrchr(p, '/');
+      }
+      if (!slash || slash == p)
+         break;
+      *slash = 0;
+   }
+   bool made_ok = mkdirs(dir);
+   int err = errno;
+   bool ok = made_ok && stat(dir, &st) == 0;
+   if (ok && !S_ISDIR(st.st_mode))
+      ok = false, err = ENOTDIR;
+   else if (ok && access(dir, W_OK) != 0)
+      ok = false, err = errno;
+   else if (made_ok && !ok)
+      err = errno;
+   for (unsigned k = 0; k < n; k++) {
+      rmdir(made[k]);
+      free(made[k]);
+   }
+   free(p);
+   return ok ? EXIT_OK
+             : usage_error("cannot make the reproducer directory %s: %s", dir, strerror(err));
+}
+
 /* --html DIR: made (with DIR/cases) and tried before the run. */
 static int
 check_html_dir(const char *dir)
@@ -320,7 +360,7 @@ parse_args(int argc, char **argv, struct check_args *a)
          return -1;
       }
       if (argv[i][0] == '-' && argv[i][1])
-         return usage_error("check: unknown option '%s' (see diffcomp check --help)", argv[i]);
+         return unknown_option("check", argv[i]);
       if ((rc = shader_args_add(&a->in, argv[i])))
          return rc;
    }
@@ -331,10 +371,12 @@ parse_args(int argc, char **argv, struct check_args *a)
    int rc;
    if (a->json && a->junit && !strcmp(a->json, "-") && !strcmp(a->junit, "-"))
       return usage_error("--json - and --junit - cannot both take standard output");
-   const char *reports[] = {a->json, a->junit, a->write_baseline};
+   const char *reports[] = {a->json, a->junit, a->write_baseline, a->coverage};
    for (unsigned k = 0; k < ARRAY_SIZE(reports); k++)
       if ((rc = check_report_path(reports[k])) != EXIT_OK)
          return rc;
+   if ((rc = check_repro_dir(a->repro_dir)) != EXIT_OK)
+      return rc;
    if (a->html && (rc = check_html_dir(a->html)) != EXIT_OK)
       return rc;
    if (a->c.o.opt_cmd && (a->c.o.opt_asm || opt_fault_set_any(&a->c.o.faults)))
@@ -461,7 +503,11 @@ write_repro(struct out *o, unsigned i)
    else if (!y)
       diag_add(&d, DIAG_NOTE, src->name, 0, 0, NULL, "no reproducer: YAML refused the case");
    char *path = repro_path(o, i);
-   if (y && mkdirs(o->a->repro_dir) && diff_write_atomic(path, y, &d))
+   bool dir = !y || mkdirs(o->a->repro_dir);
+   if (!dir)
+      diag_add(&d, DIAG_ERROR, o->a->repro_dir, 0, 0, NULL, "cannot make the directory: %s",
+               strerror(errno));
+   if (y && dir && diff_write_atomic(path, y, &d))
       r->repro = path;
    else
       free(path);

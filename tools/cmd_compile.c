@@ -25,6 +25,7 @@ struct compile_args {
    unsigned nfiles;
    bool stats, legacy, hex_bits, digest;
    struct opt_options opt; /* --path opt only */
+   const char *opt_only;   /* the first --path opt option given, to refuse on ref */
 };
 
 typedef enum compile_status (*compile_fn)(const struct tgsi_shader *s, const struct isa_model *m,
@@ -101,8 +102,9 @@ compile_usage(FILE *f)
               "  --legacy        accept opcodes removed from Mesa (ABS, SUB, KIL, ...)\n"
               "  --hex-bits      read FLT32 0x3f800000 as a bit pattern (virgl)\n"
               "                  (a file's '# dialect:' line also sets these)\n\n"
-              "Exit status: 0 compiled, 1 internal compiler error, 2 bad usage,\n"
-              "unreadable input or a shader the compiler refuses.\n");
+              "Exit status: 0 compiled, 1 internal compiler error, 2 bad usage or\n"
+              "unreadable input, 3 a shader the compiler refuses (the message names\n"
+              "the feature).\n");
 }
 
 static int
@@ -129,18 +131,22 @@ parse_args(int argc, char **argv, struct compile_args *a)
             return usage_error("-o needs a file name");
          a->out = v;
       } else if (opt_value(argc, argv, &i, "--passes", &v)) {
+         a->opt_only = a->opt_only ? a->opt_only : "--passes";
          if (!v)
             return usage_error("--passes needs a list");
          a->opt.passes = v;
       } else if (opt_value(argc, argv, &i, "--disable-pass", &v)) {
+         a->opt_only = a->opt_only ? a->opt_only : "--disable-pass";
          if (!v)
             return usage_error("--disable-pass needs a name");
          a->opt.disable = v;
       } else if (opt_value(argc, argv, &i, "--print-after", &v)) {
+         a->opt_only = a->opt_only ? a->opt_only : "--print-after";
          if (!v)
             return usage_error("--print-after needs a name");
          a->opt.print_after = v;
       } else if (opt_value(argc, argv, &i, "--opt-bisect-limit", &v)) {
+         a->opt_only = a->opt_only ? a->opt_only : "--opt-bisect-limit";
          uint64_t n = 0;
          bool none = v && !strcmp(v, "-1"); /* no limit, lines printed (as LLVM's) */
          if (!none && (!parse_u64(v, &n) || n > INT64_MAX))
@@ -148,6 +154,7 @@ parse_args(int argc, char **argv, struct compile_args *a)
          a->opt.bisect = true;
          a->opt.bisect_limit = none ? -1 : (long long)n;
       } else if (opt_value(argc, argv, &i, "--opt", &v)) {
+         a->opt_only = a->opt_only ? a->opt_only : "--opt";
          unsigned inexact;
          int rc = parse_opt_list(v, &inexact);
          if (rc)
@@ -155,10 +162,12 @@ parse_args(int argc, char **argv, struct compile_args *a)
          a->opt.fuse_ffma = (inexact >> DIFF_INEXACT_FFMA_BIT) & 1;
          a->opt.inexact = (inexact >> DIFF_INEXACT_ALGEBRAIC_BIT) & 1;
       } else if (opt_value(argc, argv, &i, "--inject-fault", &v)) {
+         a->opt_only = a->opt_only ? a->opt_only : "--inject-fault";
          int rc = parse_fault_list(v, &a->opt.faults);
          if (rc)
             return rc;
       } else if (opt_value(argc, argv, &i, "--conservative", &v)) {
+         a->opt_only = a->opt_only ? a->opt_only : "--conservative";
          struct diag_list d = {0};
          bool ok = v && opt_stage_parse(v, &a->opt.conservative, &d);
          print_diags(&d, stderr);
@@ -438,17 +447,16 @@ cmd_compile(int argc, char **argv)
    struct emu_program prog = {0};
    struct compile_stats st;
    int ret = EXIT_USAGE;
-   if (a.opt.print_after && strcmp(a.path, "opt"))
-      return usage_error("compile: --print-after needs --path opt (--path %s has no passes)",
+   /* The reference path has no passes: an option of the optimizing one
+    * would change nothing, so it is refused rather than ignored. */
+   if (a.opt_only && strcmp(a.path, "opt"))
+      return usage_error("compile: %s needs --path opt (--path %s has no passes)", a.opt_only,
                          a.path);
    if (!opt_check_names(&a.opt, &d)) {
       print_diags(&d, stderr);
       diag_clear(&d);
       return EXIT_USAGE;
    }
-   if (opt_fault_set_any(&a.opt.faults) && strcmp(a.path, "opt"))
-      return usage_error("compile: --inject-fault needs --path opt (faults are in the "
-                         "optimizing compiler)");
    if (isa_open(a.target, &m, &d) != ISA_ERR_OK || !(s = load_shader(&a, &d)))
       goto done;
    warn_faults_off_target(a.opt.faults, isa_model_name(m));

@@ -9,41 +9,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The widest instruction of the model, in bytes: the size of a --hex word. */
-static size_t
-word_bytes(const struct isa_model *m)
+/* The narrowest and the widest instruction of the model, in bytes. */
+static void
+insn_sizes(const struct isa_model *m, size_t *lo, size_t *hi)
 {
-   size_t w = 8;
+   *lo = 16, *hi = 1;
    for (unsigned op = 0; op < isa_op_count(m); op++) {
       struct isa_op_info oi;
       isa_op_info(m, op, &oi);
-      w = MAX2(w, (size_t)oi.size);
+      *lo = MIN2(*lo, (size_t)MAX2(oi.size, 1u));
+      *hi = MAX2(*hi, (size_t)oi.size);
    }
-   return MIN2(w, (size_t)16);
+   *hi = MIN2(MAX2(*hi, (size_t)8), (size_t)16);
+   *lo = MIN2(*lo, *hi);
 }
 
-/* A --hex word is one instruction word of `bytes` bytes (8 on a3xx and
- * sm50) written as a number; its bytes go to memory little-endian. A
- * number that does not fit the word is refused, not cut. */
-static bool
-hex_word(const char *s, size_t bytes, uint8_t *b)
+/* A --hex word is one instruction word written as a number; its bytes go
+ * to memory little-endian. On a model whose instructions all have one size
+ * (a3xx, sm50: 8 bytes) every word has that size. On one whose sizes differ
+ * (gfx9: 4 or 8, agx: 2 to 10) the word has as many bytes as its digits,
+ * leading zeros included, fill (at least the narrowest instruction): the
+ * words `as` prints. A number wider than the widest word is refused, not cut.
+ * Returns the word's size in bytes, 0 if it is not a word. */
+static size_t
+hex_word(const char *s, size_t lo, size_t hi, uint8_t *b)
 {
    if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
       s += 2;
    size_t n = strlen(s);
    if (!n || strspn(s, "0123456789abcdefABCDEF") != n)
-      return false;
+      return 0;
+   size_t bytes = lo == hi ? hi : MIN2(MAX2((n + 1) / 2, lo), hi);
    while (n > 1 && *s == '0')
       s++, n--;
    if (n > 2 * bytes)
-      return false;
+      return 0;
    memset(b, 0, bytes);
    for (size_t i = 0; i < n; i++) {
       char c = s[n - 1 - i];
       unsigned v = c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
       b[i / 2] |= (uint8_t)(v << ((i & 1) * 4));
    }
-   return true;
+   return bytes;
 }
 
 static int
@@ -81,9 +88,11 @@ cmd_dis(int argc, char **argv)
       printf("usage: diffcomp dis MODEL FILE.bin\n"
              "       diffcomp dis MODEL --hex WORD...\n\n"
              "Disassembles for MODEL. --hex takes instruction words as numbers (0x...)\n"
-             "of the model's instruction size (64 bits on a3xx and sm50; a larger number\n"
-             "is an error), in program order: on sm50 a control word, then three\n"
-             "instructions.\n"
+             "in program order, as diffcomp as prints them: on sm50 a control word,\n"
+             "then three instructions. Where all instructions have one size (64 bits on\n"
+             "a3xx and sm50) each word has it; where sizes differ (gfx9, agx) a word has\n"
+             "as many bytes as its hex digits fill, leading zeros included. A number\n"
+             "wider than the widest instruction is an error.\n"
              "Exit status 1 if a word does not decode or decodes as illegal.\n");
       return EXIT_OK;
    }
@@ -98,12 +107,14 @@ cmd_dis(int argc, char **argv)
    }
    int rc = EXIT_OK;
    if (!strcmp(argv[2], "--hex")) {
-      size_t wb = word_bytes(m), size = 0;
-      uint8_t *code = xmalloc(wb * (size_t)argc);
+      size_t lo, hi, size = 0;
+      insn_sizes(m, &lo, &hi);
+      uint8_t *code = xmalloc(hi * (size_t)argc);
       for (int i = 3; i < argc && rc == EXIT_OK; i++) {
-         if (!hex_word(argv[i], wb, code + size))
-            rc = usage_error("dis: '%s' is not a hex word of %zu bits", argv[i], wb * 8);
-         size += wb;
+         size_t w = hex_word(argv[i], lo, hi, code + size);
+         if (!w)
+            rc = usage_error("dis: '%s' is not a hex word of at most %zu bits", argv[i], hi * 8);
+         size += w;
       }
       if (rc == EXIT_OK)
          rc = dis_bytes(m, code, size);

@@ -51,7 +51,8 @@ emu_usage(FILE *f)
            "  --trace           print every executed instruction: wave, issue cycle, stall\n"
            "                    cycles and what it waited for\n"
            "  --max-cycles N    cycle budget per wave (default %llu)\n"
-           "  --wave-size N     lanes per wave, 1..64 (default: 64 a3xx, 32 sm50)\n"
+           "  --wave-size N     lanes per wave, 1..64 (default: 64 on a3xx and gfx9, 32 on\n"
+           "                    sm50 and agx)\n"
            "  --summary         print the run's figures and hazards only: no per-lane\n"
            "                    outputs, kills or GS vertices (fast at many invocations)\n\n"
            "Exit status: 0 clean run, 1 hazards or faults reported, 2 bad usage or input.\n",

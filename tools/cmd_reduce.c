@@ -181,7 +181,7 @@ parse_args(int argc, char **argv, struct reduce_args *a)
       } else if (!strcmp(argv[i], "--quiet")) {
          a->quiet = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
-         return usage_error("reduce: unknown option '%s' (see diffcomp reduce --help)", argv[i]);
+         return unknown_option("reduce", argv[i]);
       } else if (a->file) {
          return usage_error("reduce: one reproducer at a time");
       } else {

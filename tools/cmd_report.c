@@ -15,8 +15,10 @@ static const char usage_text[] =
     "registers, static and emulated cycles over the cases that pass in both\n"
     "runs, how many cases each helped and hurt, the shaders helped and hurt most\n"
     "(by instructions), then new failures, fixed failures, new n/a, and cases\n"
-    "found in one run only. Exit code: 0, 1 if a case fails in NEW that did not\n"
-    "in OLD, 2 on bad usage or an unreadable report.\n\n"
+    "found in one run only; first, a note when the runs were made by other\n"
+    "versions of diffcomp or other models (the digests of diffcomp --version).\n"
+    "Exit code: 0, 1 if a case fails in NEW that did not in OLD, 2 on bad usage\n"
+    "or an unreadable report.\n\n"
     "  --markdown   Markdown tables (for a merge-request comment)\n"
     "  --path P     the statistics of the opt (default) or ref programs\n"
     "  --top N      shaders listed each way per target (default 5)\n";
@@ -48,6 +50,23 @@ print_totals(const struct diff_runcmp_target *t, const struct report_opts *o)
              diff_stat_names[k], t->old_total[k], t->new_total[k],
              pct(t->old_total[k], t->new_total[k]), t->helped[k], t->hurt[k]);
    putchar('\n');
+}
+
+/* Runs made by another version or with other models are said so first: a
+ * change in the figures may come from there rather than the compiler. */
+static void
+print_provenance(const struct diff_run *a, const struct diff_run *b, const struct report_opts *o)
+{
+   const char *lead = o->md ? "> " : "note: ";
+   bool v = a->version && b->version && strcmp(a->version, b->version);
+   bool m = a->models && b->models && strcmp(a->models, b->models);
+   if (v)
+      printf("%sthe runs were made by diffcomp %s (old) and %s (new)\n", lead, a->version,
+             b->version);
+   if (m)
+      printf("%sthe models differ: old %s; new %s\n", lead, a->models, b->models);
+   if (v || m)
+      putchar('\n');
 }
 
 static long long
@@ -171,6 +190,7 @@ cmd_report(int argc, char **argv)
    diff_runcmp(&runs[0], &runs[1], &r);
    if (o.md)
       printf("## diffcomp: %s -> %s (%s programs)\n\n", files[0], files[1], path);
+   print_provenance(&runs[0], &runs[1], &o);
    for (size_t t = 0; t < r.ntargets; t++) {
       print_totals(&r.targets[t], &o);
       print_top(&r, r.targets[t].name, true, &o);

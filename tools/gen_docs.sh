@@ -96,7 +96,7 @@ completion() {
    printf '      return\n   fi\n'
    printf '   case ${COMP_WORDS[COMP_CWORD-1]} in\n'
    names=$(cd "${models:-.}" 2>/dev/null && ls -- *.yaml 2>/dev/null | sed 's/\.yaml$//' | paste -sd ' ')
-   printf '      --target|--model) COMPREPLY=($(compgen -W "%s" -- "$cur")); return ;;\n' "$names"
+   printf '      --target) COMPREPLY=($(compgen -W "%s" -- "$cur")); return ;;\n' "$names"
    printf '      --html|--repro-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;\n'
    printf '   esac\n'
    printf '   if [[ $cur == -* ]]; then\n'

@@ -66,6 +66,30 @@ usage_error(const char *fmt, ...)
    return EXIT_USAGE;
 }
 
+/* Options renamed so that one concept has one name, and the commands that
+ * take the new name: the old spelling is refused there with the new one. */
+static const struct {
+   const char *old, *now, *cmds;
+} renamed[] = {
+    {"--fuse-ffma", "--opt fuse-ffma", "|check|compile|"},
+    {"--reduce-time", "--time-limit", "|reduce|faults|"},
+    {"--model", "--target", "|bench emu|"},
+};
+
+int
+unknown_option(const char *cmd, const char *arg)
+{
+   size_t n = strcspn(arg, "=");
+   char word[32];
+   snprintf(word, sizeof(word), "|%s|", cmd);
+   for (size_t i = 0; i < ARRAY_SIZE(renamed); i++)
+      if (strlen(renamed[i].old) == n && !strncmp(arg, renamed[i].old, n) &&
+          strstr(renamed[i].cmds, word))
+         return usage_error("%s: %.*s is spelled %s now (see diffcomp %s --help)", cmd, (int)n, arg,
+                            renamed[i].now, cmd);
+   return usage_error("%s: unknown option '%s' (see diffcomp %s --help)", cmd, arg, cmd);
+}
+
 bool
 opt_value(int argc, char **argv, int *i, const char *name, const char **value)
 {

@@ -31,6 +31,9 @@ extern const char *prog_name;
 bool use_color(FILE *f);
 void print_diags(const struct diag_list *l, FILE *f);
 int usage_error(const char *fmt, ...) DC_PRINTF(1, 2);
+/* "CMD: unknown option 'ARG' (see diffcomp CMD --help)", or for the old
+ * spelling of a renamed option, its new one; returns EXIT_USAGE. */
+int unknown_option(const char *cmd, const char *arg);
 /* Parses "--name=value" or "--name value"; advances *i past a separate value. */
 bool opt_value(int argc, char **argv, int *i, const char *name, const char **value);
 bool parse_u64(const char *s, uint64_t *out);

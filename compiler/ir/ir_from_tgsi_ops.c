@@ -1013,8 +1013,8 @@ pack(struct xlate *x, const struct tgsi_insn *in)
 }
 
 /* Channel c of UP2US/UP4UB/UP4B: the field over its scale (a multiply by
- * the reciprocal: TGSI flags the unpacks ROUND, and the reference compiler
- * does the same); a signed byte over 127 is at least -1. */
+ * the reciprocal: the interpreter flags the unpacks RCP, as DIV, and the
+ * reference compiler does the same); a signed byte over 127 is at least -1. */
 static struct ir_instr *
 unpack_norm(struct xlate *x, enum tgsi_opcode op, struct ir_instr *w, unsigned c)
 {

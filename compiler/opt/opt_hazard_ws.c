@@ -48,6 +48,7 @@ struct ws {
    struct opt_layout lo;
    int nop_op, wait_op;
    int mod_nop, mod_cnt[WS_NCNT];
+   int cnt_max[WS_NCNT]; /* the largest count that waits: the field's maximum means none */
    int nop_max; /* the largest s_nop N */
    int window;  /* the most wait states any rule needs */
    struct ws_op *pend[WS_NCNT];
@@ -114,7 +115,7 @@ safe_count(const struct ws *w, int k, unsigned at, unsigned c)
    bool unordered = false;
    for (unsigned j = 0; j < w->npend[k]; j++)
       unordered |= w->pend[k][j].unordered;
-   int n = (int)(w->npend[k] - at - 1);
+   int n = MIN2((int)(w->npend[k] - at - 1), w->cnt_max[k]); /* more: wait for the maximum */
    if (unordered && n > 0 && k == 2 &&
        opt_fault_fires(w->ctx, OPT_FAULT_LGKM_UNORDERED,
                        "lgkmcnt(%d) with SMEM outstanding before %s%u", n,
@@ -124,7 +125,7 @@ safe_count(const struct ws *w, int k, unsigned at, unsigned c)
       return 0;
    if (k == 1 && opt_fault_fires(w->ctx, OPT_FAULT_VMCNT_OFF_BY_ONE, "vmcnt(%d) before %s%u", n + 1,
                                  w->lo.v[c].in ? "%" : "@", w->lo.v[c].in ? w->lo.v[c].in->id : c))
-      return n + 1;
+      return MIN2(n + 1, w->cnt_max[k]);
    return n;
 }
 
@@ -317,6 +318,9 @@ opt_hazard_wait_states(struct ir_shader *sh, struct opt_ctx *ctx)
    w.mod_cnt[2] = isa_mod_by_role(w.m, ISA_ROLE_LGKMCNT);
    w.mod_cnt[3] = isa_mod_by_role(w.m, ISA_ROLE_EXPCNT);
    w.nop_max = isa_hazard_param(w.m, "nop_max", 0);
+   w.cnt_max[1] = isa_hazard_param(w.m, "vmcnt_max", 63) - 1;
+   w.cnt_max[2] = isa_hazard_param(w.m, "lgkmcnt_max", 15) - 1;
+   w.cnt_max[3] = isa_hazard_param(w.m, "expcnt_max", 7) - 1;
    w.window = isa_wait_states_max(w.m);
    opt_layout_build(sh, &w.lo);
    w.issue = xcalloc(w.lo.n + 1, sizeof(*w.issue));

@@ -1408,6 +1408,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       return false;
    }
    isel_const_ind_selects(&s);
+   isel_const_smem(&s);
    hoist_inputs(&s);
    opt_fp64(sh, ctx);
    opt_expand(sh, ctx);

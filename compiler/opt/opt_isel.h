@@ -86,6 +86,8 @@ int isel_scalar_op(const struct isel *s, enum isa_sem sem, unsigned width);
 /* gfx9: a scalar register holding `value` for the instruction at pos (an
  * earlier one of its block reused): a MIMG descriptor's first word. */
 struct ir_instr *isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t value);
+/* ... and a scalar register pair holding the 64-bit `value` (an address). */
+struct ir_instr *isel_scalar_pair(struct isel *s, struct ir_instr *pos, uint32_t value);
 /* gfx9: buffer and shared-memory words and atomics (GLOBAL with a scalar
  * base, DS): operands address, [data,] [base,] offset. */
 struct ir_instr *isel_memory_based(struct isel *s, struct ir_instr *in);
@@ -101,5 +103,10 @@ bool isel_output(struct isel *s, struct ir_instr *in);
 bool isel_gs(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_output_vtx(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_input_vind(struct isel *s, struct ir_instr *in);
+
+/* opt_isel_smem.c */
+/* gfx9: the constant reads (load_const of a constant buffer) become
+ * scalar loads (SMEM) at the start of the program, one per slot read. */
+void isel_const_smem(struct isel *s);
 
 #endif

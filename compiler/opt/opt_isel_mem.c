@@ -430,13 +430,32 @@ isel_descriptor(struct isel *s, struct ir_instr *pos, uint32_t value)
    return scalar_value(s, pos, value, 32);
 }
 
+struct ir_instr *
+isel_scalar_pair(struct isel *s, struct ir_instr *pos, uint32_t value)
+{
+   return scalar_value(s, pos, value, 64);
+}
+
 /* ------------------------------------------------------------------ */
 /* gfx9: GLOBAL with a scalar base, DS                                  */
 
+/* Whether op has two offsets in elements (gfx9 ds_read2/ds_write2: two
+ * places). */
+static bool
+two_offsets(const struct isel *s, unsigned op, unsigned nsrc)
+{
+   unsigned n = 0;
+   for (unsigned i = 0; i < nsrc; i++) {
+      struct isa_slot_info si;
+      n += isa_slot_info(s->m, op, false, i, &si) && si.elements;
+   }
+   return n >= 2;
+}
+
 /* The vector op of semantics sem moving one u32 word (its result, or its
- * data operand), the form with the most sources (GLOBAL: the one with a
- * scalar base, saddr) whose atom_op modifier, when aop is given, is named
- * aop; -1 if none. */
+ * data operand) to one place, the form with the most sources (GLOBAL: the
+ * one with a scalar base, saddr) whose atom_op modifier, when aop is given,
+ * is named aop; -1 if none. */
 static int
 word_op(const struct isel *s, enum isa_sem sem, const char *aop)
 {
@@ -452,6 +471,7 @@ word_op(const struct isel *s, enum isa_sem sem, const char *aop)
       bool dst = sem == ISA_SEM_LDG || sem == ISA_SEM_LDL;
       int slot = dst ? ISA_SLOT_DST(0) : ISA_SLOT_SRC(1);
       if (ci.scalar || !isa_slot_info(s->m, ops[i], dst, dst ? 0 : 1, &si) ||
+          two_offsets(s, ops[i], t.nsrc) ||
           (!aop && (si.type != ISA_TYPE_U32 || isa_opnd_count(s->m, &t, slot) != 1)))
          continue;
       if (aop) {

@@ -930,6 +930,10 @@ check_reg(const struct ir_instr *in)
       return "only values have registers";
    if (fi.kind == ISA_FILE_CONST && in->op != IR_OP_IMM && in->op != IR_OP_LOAD_CONST)
       return "only immediates and constants sit in a constant file";
+   if (in->op == IR_OP_EXTRACT && !ir_has_reg(in)) /* before RA: the file only (gfx9 SMEM) */
+      return in->src[0]->mach && in->src[0]->mach->reg.file == m->reg.file
+                 ? NULL
+                 : "an extract's file is its tuple's";
    if (in->op == IR_OP_EXTRACT) {
       const struct ir_instr *t = in->src[0];
       if (!ir_has_reg(t) || t->mach->reg.file != m->reg.file ||

@@ -18,7 +18,8 @@ static const struct {
 } partial[] = {
     {"gfx9", "the optimizing compiler's gfx9 path covers ALU code with EXEC-mask control "
              "flow, textures (MIMG), buffer and shared memory and atomics (GLOBAL, DS) and "
-             "indirect constants (selects); no scalar (SALU/SMEM) selection yet"},
+             "indirect constants (selects), constants by SMEM; no SALU selection of uniform "
+             "arithmetic yet"},
 };
 
 const char *

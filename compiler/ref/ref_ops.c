@@ -739,7 +739,7 @@ pack(struct ref_ctx *c, const struct tgsi_insn *in)
 }
 
 /* One channel of UP2H/UP2US/UP4UB/UP4B. The norm ones divide by the scale
- * through a reciprocal (TGSI flags them ROUND). */
+ * through a reciprocal (the interpreter flags them RCP, as DIV). */
 static unsigned
 unpack(struct ref_ctx *c, enum tgsi_opcode op, unsigned x, unsigned ch)
 {

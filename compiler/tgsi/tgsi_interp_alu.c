@@ -824,6 +824,15 @@ op_class(enum tgsi_opcode op)
    case TGSI_OP_NRM:
    case TGSI_OP_NRM4:
       return ENV_F_RCP | ENV_F_FUSE;
+   /* A normalized unpack is a division of the field by 2^n - 1 (GLSL's
+    * unpackUnorm4x8 is f / 255.0), which compilers make a product with the
+    * reciprocal, as for DIV by a constant: a division's class, so the
+    * error is carried through the arithmetic after it (an ulp of the
+    * quotient is two of a sum a binade below). */
+   case TGSI_OP_UP2US:
+   case TGSI_OP_UP4B:
+   case TGSI_OP_UP4UB:
+      return ENV_F_RCP;
    case TGSI_OP_SIN:
    case TGSI_OP_COS:
    case TGSI_OP_SCS:
@@ -839,9 +848,6 @@ op_class(enum tgsi_opcode op)
    case TGSI_OP_PK2US:
    case TGSI_OP_PK4B:
    case TGSI_OP_PK4UB:
-   case TGSI_OP_UP2US:
-   case TGSI_OP_UP4B:
-   case TGSI_OP_UP4UB:
       return ENV_F_ROUND;
    default:
       return 0;

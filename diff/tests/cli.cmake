@@ -209,6 +209,9 @@ foreach(_s 1 2 3)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(sweep_generated_s${_s} PROPERTIES LABELS sweep TIMEOUT 900)
 endforeach()
+# Normalized unpacks are divisions (RCP), carried through the sum after
+# them (gen:842819830 at --generated 1000 --seed 2: UP4B + ADD two ulps off).
+check_cli(unpack_norm_sum "--no-repro|--seed|1|${_fx}/fs_unpack_norm.tgsi" 0 OUT "total +4 +4 +0")
 # TXP with a denormal w (seed 3): opt projected by a * rcp(w) (0 * inf = NaN), ref divides exactly.
 check_cli(txp_exact_projection "--target|a3xx,sm50|--no-repro|--seed|3|captures/fs_shadow_pcf.tgsi" 0 OUT "total +2 +2 +0")
 

@@ -430,8 +430,28 @@ test_baseline(void)
    CHECK(diff_case_outcome(&c, 3, &b) == DIFF_OUT_OK);
    diff_baseline_free(&b);
 
-   const char *bad[] = {"expected: {a: 1}\n", "expected:\n  - {target: a3xx}\n",
-                        "expected:\n  - {shader: x, status: pass}\n", "expected: [\n", "x: 1\n"};
+   /* An entry naming the signal and the first failing value covers that
+    * failure only: the same case failing on another output is new. */
+   struct diff_mismatch m = {DIFF_VAL_OUT, 2, 0, 0, 1, 17, 0x3f800000u, 0x3f800001u};
+   diff_result_add(&c.results[0], DIFF_SIG_MISMATCH, "ref/opt", &m, 1, "OUT[1].z lane 17");
+   c.results[0].status = DIFF_FAIL;
+   y = diff_baseline_yaml(&c, NULL);
+   CHECKF(strstr(y, "status: fail, signal: mismatch, output: ") && strstr(y, "OUT[1].z"), "%s", y);
+   free(y);
+   const char *o = "expected:\n"
+                   "  - {shader: " FIX "fs_basic.tgsi, signal: mismatch, output: 'OUT[1].z'}\n";
+   CHECK(diff_baseline_parse(o, strlen(o), "b.yaml", &b, &d));
+   CHECK(diff_case_outcome(&c, 0, &b) == DIFF_OUT_EXPECTED);
+   c.results[0].sig[c.results[0].nsig - 1].m.reg = 0; /* now OUT[0].z fails */
+   CHECK(diff_case_outcome(&c, 0, &b) == DIFF_OUT_NEW_FAIL);
+   diff_baseline_free(&b);
+
+   const char *bad[] = {"expected: {a: 1}\n",
+                        "expected:\n  - {target: a3xx}\n",
+                        "expected:\n  - {shader: x, output: ''}\n",
+                        "expected:\n  - {shader: x, status: pass}\n",
+                        "expected: [\n",
+                        "x: 1\n"};
    for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
       CHECKF(!diff_baseline_parse(bad[i], strlen(bad[i]), "bad.yaml", &b, &d), "%s", bad[i]);
       CHECK(d.nerrors > 0 && strstr(d.v[d.n - 1].file, "bad.yaml"));

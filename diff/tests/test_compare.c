@@ -55,6 +55,13 @@ test_oracle(void)
    /* RCP class: 2^-14; the exact flag keeps it (hardware rcp). */
    CHECK(v(one, ulps(1.0f, 300), ENV_F_RCP, true, &oracle) == DIFF_V_TOLERATED);
    CHECK(v(fui(1000.0f), fui(1001.0f), ENV_F_RCP, false, &oracle) == DIFF_V_DIFFERENT);
+   /* ... which normalized unpacks carry: a byte over 127 as a product
+    * with 1/127, two ulps off after a sum a binade below, passes; the byte
+    * over 128 does not. */
+   CHECK(v(fui(0.433070838f), ulps(0.433070838f, 2), ENV_F_RCP, false, &oracle) ==
+         DIFF_V_TOLERATED);
+   CHECK(v(fui(55.0f / 127.0f), fui(55.0f / 128.0f), ENV_F_RCP, false, &oracle) ==
+         DIFF_V_DIFFERENT);
    /* TRANS: 2^-12, and POW overflowing one step early. */
    CHECK(v(fui(-5.9165e24f), fui(-5.9175e24f), ENV_F_TRANS, false, &oracle) == DIFF_V_TOLERATED);
    CHECK(v(fui(0.25f), fui(0.75f), ENV_F_TRANS, false, &oracle) == DIFF_V_DIFFERENT);

@@ -19,7 +19,7 @@ emu_cli(budget "emu|a3xx|fixtures/emu/a3xx/budget.s|--max-cycles|100" 1 OUT "sta
 emu_cli(seeded "emu|a3xx|fixtures/emu/a3xx/loop.s|--seed|5|--invocations|3" 0 OUT "invocations: 3\n")
 emu_cli(bad_directive "emu|a3xx|fixtures/emu/bad/bad_directive.s" 2
         ERR "bad_directive.s:3:1: error: unknown directive '.inptu'")
-emu_cli(bench "bench|emu|--model|a3xx|--insns|200|--invocations|128|--repeat|2" 0
+emu_cli(bench "bench|emu|--target|a3xx|--insns|200|--invocations|128|--repeat|2" 0
         OUT "a3xx  batched: 200 insns, 128 lanes, waves of 64, 2 runs.*per cpu second: [0-9.]+ M lane-instructions.*wave by wave")
 emu_cli(bench_help "bench|emu|--help" 0 OUT "usage: diffcomp bench emu")
 # Stage outputs from the command line: a geometry shader's emitted vertices
@@ -52,3 +52,39 @@ emu_cli(agx_tex_wrong_slot "emu|agx|fixtures/emu/agx/tex_wrong_slot.s|--seed|3" 
         OUT "hazards:\n  - {kind: sync, pc: 0xe, reg: r4, producer: 0x0")
 emu_cli(agx_shared_atomics "emu|agx|fixtures/emu/agx/shared_atomics.s" 0
         OUT "hazards: \\[\\].*chan: x\n    lanes:\n      - \\[0, 0x00000000.*\\[3, 0x00000003.*chan: y\n    lanes:\n      - \\[0, 0x00000006.*\\[1, 0x00000064.*chan: w\n    lanes:\n.*\\[2, 0x00000001.*\\[3, 0x00000002.*reg: 1\n    chan: x\n    lanes:\n      - \\[0, 0x00000064")
+
+# The emulator does not share isa/delay.c with the compilers: for each bug
+# below, a copy of isa/delay.c with it planted is linked ahead of the
+# library into emu/tests/plant_delay.c, which lays programs out by the
+# wrong isa_delay() answer and wants the emulator to flag them.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/isa/delay.c)
+file(READ ${CMAKE_SOURCE_DIR}/isa/delay.c _dc_delay_src)
+set(_plant_latency_old "int base = pc->latency < 0 ? 0 : pc->latency;")
+set(_plant_latency_new "int base = pc->latency < 0 ? 0 : pc->latency - 1;")
+set(_plant_sync_old "if (pc->sync != ISA_SYNC_NONE) {")
+set(_plant_sync_new "if (0) {")
+set(_plant_waitstates_old "need = wr->states;")
+set(_plant_waitstates_new "need = wr->states - 1;")
+foreach(plant latency sync waitstates)
+  string(FIND "${_dc_delay_src}" "${_plant_${plant}_old}" _at)
+  if(_at LESS 0)
+    # isa/delay.c changed: the test fails until the plant is updated
+    add_test(NAME emu_plant_delay_${plant}
+             COMMAND ${CMAKE_COMMAND} -E echo "isa/delay.c no longer holds '${_plant_${plant}_old}': update emu/tests/cli.cmake")
+    set_tests_properties(emu_plant_delay_${plant} PROPERTIES WILL_FAIL TRUE)
+    continue()
+  endif()
+  string(REPLACE "${_plant_${plant}_old}" "${_plant_${plant}_new}" _src "${_dc_delay_src}")
+  set(_out ${CMAKE_BINARY_DIR}/plant/delay_${plant}.c)
+  set(_old "")
+  if(EXISTS ${_out})
+    file(READ ${_out} _old)
+  endif()
+  if(NOT _old STREQUAL _src)
+    file(WRITE ${_out} "${_src}")
+  endif()
+  add_executable(emu_plant_${plant} ${CMAKE_SOURCE_DIR}/emu/tests/plant_delay.c ${_out})
+  target_link_libraries(emu_plant_${plant} PRIVATE dccore)
+  add_test(NAME emu_plant_delay_${plant} COMMAND emu_plant_${plant} ${plant}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endforeach()

@@ -671,6 +671,9 @@ def parse_args():
     p.add_argument("--sample", type=int, default=0, help="check N mutants chosen by --seed (0: all)")
     p.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
     p.add_argument("--mutant", type=int, nargs="+", metavar="ID", help="check these mutants only")
+    p.add_argument("--plant", nargs=3, metavar=("FILE", "OLD", "NEW"),
+                   help="check one hand-written mutant instead: FILE with the text OLD "
+                   "(found exactly once) replaced by NEW")
     p.add_argument("--list", action="store_true", help="list the mutants (sampled) and stop")
     p.add_argument("--show", type=int, metavar="ID", help="print one mutant's changed line and stop")
     p.add_argument("--generated", type=int, default=0, help="also check N generated shaders")
@@ -723,7 +726,9 @@ def main():
         if o not in OPERATORS:
             sys.exit(f"mutate: unknown operator '{o}' (known: {', '.join(OPS)})")
     allm = enumerate_mutants(root, files, ops)
-    if a.mutant:
+    if a.plant:
+        files, chosen = planted(a.plant)
+    elif a.mutant:
         chosen = [allm[i] for i in a.mutant if 0 <= i < len(allm)]
     elif a.sample:
         chosen = [allm[i] for i in sample(len(allm), a.sample, a.seed)]
@@ -736,7 +741,10 @@ def main():
         new = apply(src, mu).split("\n")[mu["line"] - 1]
         print(f"{mu['file']}:{mu['line']}: {mu['op']}: {mu['desc']}\n-{old}\n+{new}")
         return 0
-    print(f"mutants: {len(allm)} in {len(files)} files, {len(chosen)} chosen (seed {a.seed})")
+    if a.plant:
+        print(f"mutant planted by hand in {files[0]}:{chosen[0]['line']}")
+    else:
+        print(f"mutants: {len(allm)} in {len(files)} files, {len(chosen)} chosen (seed {a.seed})")
     if a.list:
         for mu in sorted(chosen, key=lambda m: m["id"]):
             print(f"  #{mu['id']:<5} {mu['file']}:{mu['line']}: {mu['op']}: {mu['desc']}")
@@ -752,6 +760,22 @@ def main():
             print(f"scratch kept: {scratch}")
         else:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def planted(plant):
+    """--plant FILE OLD NEW: one mutant written by hand (a bug planted in a
+    test), run like the mechanical ones."""
+    rel, old, new = plant
+    try:
+        src = open(rel, encoding="utf-8").read()
+    except OSError as e:
+        sys.exit(f"mutate: --plant: {e}")
+    if src.count(old) != 1:
+        sys.exit(f"mutate: --plant: '{old}' occurs {src.count(old)} times in {rel}, not once")
+    s = src.index(old)
+    mu = {"file": rel, "start": s, "end": s + len(old), "rep": new, "op": "plant",
+          "desc": f"'{old}' -> '{new}'", "line": src.count("\n", 0, s) + 1, "id": "plant"}
+    return [rel], [mu]
 
 
 def write_generated(a, scratch):

@@ -251,6 +251,11 @@ cli_test(cli_check_gfx9_ref_only
 cli_test(gfx9_vmcnt_fault_caught
          "faults|--check|--target|gfx9|-j|2|--bisect|--fault|vmcnt-off-by-one|captures/cs_histogram_atomics.tgsi|captures/fs_blit_tex.tgsi"
          0 OUT "vmcnt-off-by-one +gfx9 +yes .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
+# gfx9 constants are SMEM loads issued together; SMEM returns out of order, so
+# lgkmcnt(N > 0) before a read is caught at run time (hazard, mismatch)
+cli_test(gfx9_lgkmcnt_fault_caught
+         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|lgkmcnt-smem-unordered|captures/fs_subroutine_brdf.tgsi|captures/fs_blit_tex.tgsi"
+         0 OUT "lgkmcnt-smem-unordered +gfx9 +yes +mismatch,hazard .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
 # Compile errors of gfx9's optimizing path on generated shaders
 # (fixtures/check/gfx9_opt/README.md).
 cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repro|-q" 0

@@ -23,9 +23,9 @@ endif()
 # of commands) runs as written in a temporary directory (run_readme.sh);
 # extcc and llvm register theirs beside their other tests.
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/README.md)
-file(STRINGS ${CMAKE_SOURCE_DIR}/README.md _dc_recipes REGEX "^<!-- recipe [a-z0-9_-]+:")
+file(STRINGS ${CMAKE_SOURCE_DIR}/README.md _dc_recipes REGEX "^<!-- (recipe|campaign) [a-z0-9_-]+:")
 foreach(line ${_dc_recipes})
-  string(REGEX REPLACE "^<!-- recipe ([a-z0-9_-]+):.*" "\\1" name "${line}")
+  string(REGEX REPLACE "^<!-- [a-z]+ ([a-z0-9_-]+):.*" "\\1" name "${line}")
   if(NOT name STREQUAL "extcc" AND NOT name STREQUAL "llvm")
     add_test(NAME readme_${name} COMMAND sh ${CMAKE_SOURCE_DIR}/tools/tests/run_readme.sh
                                          ${CMAKE_SOURCE_DIR} $<TARGET_FILE_DIR:diffcomp> ${name})
@@ -45,3 +45,53 @@ cli_test(faults_dir "faults|--check|fixtures/compile|--fault|missing-ss|--target
 # a model name after --target.
 add_test(NAME completion_bash COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_completion.sh
                                       ${CMAKE_BINARY_DIR}/diffcomp.completion)
+
+# as -> dis --hex -> as gives the same words on every target, from what
+# compile -o writes (gfx9's and agx's instructions differ in length).
+add_test(NAME as_dis_roundtrip COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_as_roundtrip.sh
+                                       ${CMAKE_SOURCE_DIR} $<TARGET_FILE:diffcomp>)
+cli_test(dis_hex_gfx9_sizes "dis|gfx9|--hex|0xbe900080|0x7e100306|0x00840608f0800f00" 0
+         OUT "0000: be900080  s_mov_b32 s16, 0\n0004: 7e100306  v_mov_b32_e32 v8, v6\n0008: ")
+cli_test(dis_hex_too_wide "dis|a3xx|--hex|0x112233445566778899" 2 ERR "not a hex word of at most 64 bits")
+
+# compile: an option of the optimizing path is refused on --path ref
+# (which has no passes), not ignored.
+foreach(_o "--opt-bisect-limit|3" "--disable-pass|cse" "--passes|cse" "--opt|fuse-ffma"
+           "--conservative|ra")
+  string(REGEX REPLACE "^--([a-z-]+)\\|.*" "\\1" _n "${_o}")
+  cli_test(compile_ref_refuses_${_n} "compile|captures/vs_mvp_basic.tgsi|--target|a3xx|${_o}" 2
+           ERR "--${_n} needs --path opt \\(--path ref has no passes\\)")
+endforeach()
+cli_test(compile_refusal_exit3 "compile|captures/gs_wireframe.tgsi|--target|a3xx" 3
+         ERR "no geometry-shader stage")
+
+# One name per concept: an old spelling is refused with the new one by
+# every command that has it.
+cli_test(check_fuse_ffma_old "check|captures/vs_mvp_basic.tgsi|--fuse-ffma" 2
+         ERR "check: --fuse-ffma is spelled --opt fuse-ffma now")
+cli_test(reduce_reduce_time_old "reduce|x.yaml|--reduce-time|3" 2
+         ERR "reduce: --reduce-time is spelled --time-limit now")
+cli_test(bench_emu_model_old "bench|emu|--model|a3xx" 2 ERR "--model is spelled --target now")
+cli_test(bench_interp_model_unknown "bench|interp|--model|a3xx" 2 ERR "bench: unknown option '--model'")
+cli_test(bench_emu_target_list "bench|emu|--target|a3xx,sm50|--insns|50|--invocations|64|--repeat|1" 0
+         OUT "a3xx.*sm50")
+
+# Every command and every option of each --help is in a README.
+add_test(NAME help_readme_in_step COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_help_readme.sh
+                                          ${CMAKE_SOURCE_DIR} $<TARGET_FILE:diffcomp>)
+
+# report says when the two runs were made by other versions or models.
+cli_test(report_models_differ "report|fixtures/report/models_old.json|fixtures/report/models_new.json" 0
+         OUT "note: the runs were made by diffcomp 0.5.0 \\(old\\) and 0.6.0 \\(new\\)\nnote: the models differ: old a3xx f87d09d475b2c0db. new a3xx 0123456789abcdef\n")
+cli_test(report_models_same "report|fixtures/report/models_old.json|fixtures/report/models_old.json" 0
+         OUT "^a3xx: 1 cases pass in both")
+
+# Every report path and the reproducer directory are tried before the run
+# (a typo does not cost the run); a passing run leaves no directory behind.
+cli_test(check_coverage_bad_path "check|captures/vs_mvp_basic.tgsi|--coverage|/nonexistent/cov.txt" 2
+         ERR "cannot write /nonexistent/cov.txt")
+cli_test(check_repro_dir_bad "check|captures/vs_mvp_basic.tgsi|--repro-dir|/proc/nonexistent/repro" 2
+         ERR "cannot make the reproducer directory /proc/nonexistent/repro")
+add_test(NAME check_repro_dir_left_alone
+         COMMAND sh -c "d=$(mktemp -d) && '$<TARGET_FILE:diffcomp>' check captures/vs_mvp_basic.tgsi --target a3xx -q --repro-dir \"$d/r/s/\" >/dev/null && ! test -e \"$d/r\" && rmdir \"$d\""
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -9,14 +9,8 @@
 #     another before any instruction reads it.
 # Usage: scc_clobber.sh SOURCE_DIR BUILD_DIR; exit 77 (skipped) without
 # LLVM 14's llc.
-set -u
-src=$1
-dc=$2/diffcomp
+. "$(dirname "$0")/llc14.sh"
 fx=$src/fixtures/llvm-amdgpu/scc-clobber
-command -v llc >/dev/null 2>&1 || exit 77
-llc --version | grep -q 'LLVM version 14\.' || exit 77
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # llc with -O1 where diffcomp llvm cc passes -O2
 cat >"$tmp/llc-O1" <<'SH'
 #!/bin/sh

@@ -10,14 +10,8 @@
 #     out must pass (the fixture itself is right).
 # Usage: sdwa_combine.sh SOURCE_DIR BUILD_DIR; exit 77 (skipped) without
 # LLVM 14's llc, whose MIR the fixture is written in.
-set -u
-src=$1
-dc=$2/diffcomp
+. "$(dirname "$0")/llc14.sh"
 fx=$src/fixtures/llvm-amdgpu/sdwa-combine
-command -v llc >/dev/null 2>&1 || exit 77
-llc --version | grep -q 'LLVM version 14\.' || exit 77
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 llc="llc -O2 -march=amdgcn -mcpu=gfx900"
 
 "$dc" check --target gfx9 --no-repro --opt fuse-ffma -j 1 -q \
