@@ -103,8 +103,8 @@ transformation(struct strbuf *o, const char *file, const struct diff_bisect *b)
       xform(o, b, k);
    }
    const char *fl = b->firings ? " --firings" : "";
-   char *good = xasprintf("diffcomp bisect %s --limit %lld%s", file, b->good, fl);
-   char *bad = xasprintf("diffcomp bisect %s --limit %lld%s", file, n, fl);
+   char *good = xasprintf("diffcomp bisect %s --opt-bisect-limit %lld%s", file, b->good, fl);
+   char *bad = xasprintf("diffcomp bisect %s --opt-bisect-limit %lld%s", file, n, fl);
    strbuf_printf(
        o, "],\n    \"good_limit\": %lld, \"bad_limit\": %lld, \"good_command\": ", b->good, n);
    strbuf_json_str(o, good);

@@ -2,7 +2,8 @@
  * diffcomp bisect REPRO.yaml: names the pass and the single transformation
  * of the optimizing compiler that turns a reproducer's case bad (the search
  * is diff/bisect.c), prints the IR without and with it (the programs for
- * a change made while emitting) and the command lines that run each side. --limit N runs one side;
+ * a change made while emitting) and the command lines that run each side. --opt-bisect-limit N runs
+ * one side;
  * --git-bisect answers `git bisect run` for the revision at hand (0 good, 1 bad, 125 skip).
  */
 #include "compiler/ir/ir.h"
@@ -19,8 +20,8 @@
 static void
 bisect_usage(FILE *f)
 {
-   fprintf(f, "usage: diffcomp bisect REPRO.yaml [--limit N | --git-bisect] [--firings]\n"
-              "                       [--json FILE] [--timeout SEC] [--no-fork]\n\n"
+   fprintf(f, "usage: diffcomp bisect REPRO.yaml [--opt-bisect-limit N | --git-bisect]\n"
+              "                       [--firings] [--json FILE] [--timeout SEC] [--no-fork]\n\n"
               "Replays a reproducer written by 'diffcomp check' with the optimizing compiler\n"
               "cut after N transformations (--opt-bisect-limit) and finds first the pass, then\n"
               "the transformation N such that limit N-1 is good and N is bad. Bad: the case\n"
@@ -35,7 +36,8 @@ bisect_usage(FILE *f)
               "When limit 0 gives no good run (a shader that fits the registers only\n"
               "optimized) and the reproducer injects a fault, bisect counts the fault's\n"
               "firings only: limit 0 is then every optional change and no firing.\n\n"
-              "  --limit N      run the case once with at most N transformations and say\n"
+              "  --opt-bisect-limit N\n"
+              "                 run the case once with at most N transformations and say\n"
               "                 good, bad or skip (exit 0, 1, 125)\n"
               "  --git-bisect   run the case once, no limit, for `git bisect run`: exit 0 good,\n"
               "                 1 bad, 125 skip (also when the reproducer cannot be used)\n"
@@ -101,7 +103,7 @@ inject(struct diff_bisect *b, struct diff_bisect_swap *w, struct tgsi_shader **o
    return *other != NULL;
 }
 
-/* --limit N and --git-bisect: one run, 0 good, 1 bad, 125 skip. */
+/* --opt-bisect-limit N and --git-bisect: one run, 0 good, 1 bad, 125 skip. */
 static int
 probe(const struct diff_repro *r, struct diff_bisect *b, long long limit, bool git)
 {
@@ -329,8 +331,8 @@ report(const char *file, const struct diff_repro *r, const struct diff_bisect *b
       printf("transformation %lld of %u: %s\n", n, b->nxforms, b->xforms[n - 1].what);
    }
    const char *fl = b->firings ? " --firings" : "";
-   printf("good: diffcomp bisect %s --limit %lld%s\n", file, b->good, fl);
-   printf("bad:  diffcomp bisect %s --limit %lld%s\n", file, n, fl);
+   printf("good: diffcomp bisect %s --opt-bisect-limit %lld%s\n", file, b->good, fl);
+   printf("bad:  diffcomp bisect %s --opt-bisect-limit %lld%s\n", file, n, fl);
    if (b->ir_before && b->ir_after) {
       printf("\nwithout it (limit %lld): %s", b->good, b->ir_before);
       printf("\nwith it (limit %lld), as a diff against the IR above: ", n);
@@ -424,9 +426,9 @@ cmd_bisect(int argc, char **argv)
       if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
          bisect_usage(stdout);
          return EXIT_OK;
-      } else if (opt_value(argc, argv, &i, "--limit", &v)) {
+      } else if (opt_value(argc, argv, &i, "--opt-bisect-limit", &v)) {
          if (!v || !parse_u64(v, &n) || n > (1ull << 62))
-            return usage_error("--limit takes a transformation count");
+            return usage_error("--opt-bisect-limit takes a transformation count");
          limit = (long long)n;
       } else if (opt_value(argc, argv, &i, "--timeout", &v)) {
          if (!v || !parse_u64(v, &n) || n > 86400)
@@ -447,7 +449,7 @@ cmd_bisect(int argc, char **argv)
       } else if (!strcmp(argv[i], "--no-stages")) {
          b.no_stages = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
-         return usage_error("bisect: unknown option '%s' (see diffcomp bisect --help)", argv[i]);
+         return unknown_option("bisect", argv[i]);
       } else if (file) {
          return usage_error("bisect: one reproducer at a time");
       } else {
@@ -459,9 +461,10 @@ cmd_bisect(int argc, char **argv)
       return EXIT_USAGE;
    }
    if (git && limit >= 0)
-      return usage_error("bisect: --git-bisect runs with no limit; not with --limit");
+      return usage_error("bisect: --git-bisect runs with no limit; not with --opt-bisect-limit");
    if (json && (git || limit >= 0))
-      return usage_error("bisect: --json reports a search; not with --limit or --git-bisect");
+      return usage_error(
+          "bisect: --json reports a search; not with --opt-bisect-limit or --git-bisect");
    if (json && !strcmp(json, "-")) {
       fflush(stdout);
       json_stdout = dup(STDOUT_FILENO);

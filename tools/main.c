@@ -74,6 +74,7 @@ static const struct {
     {"--fuse-ffma", "--opt fuse-ffma", "|check|compile|"},
     {"--reduce-time", "--time-limit", "|reduce|faults|"},
     {"--model", "--target", "|bench emu|"},
+    {"--limit", "--opt-bisect-limit", "|bisect|"},
 };
 
 int

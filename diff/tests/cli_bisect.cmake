@@ -1,6 +1,6 @@
 # diffcomp bisect: usage, the no-failure case, a hand-made bad
 # transformation (DIFFCOMP_BISECT_INJECT) found at its index with its pass,
-# skips around and hiding it, --limit N and --git-bisect exit codes.
+# skips around and hiding it, --opt-bisect-limit N and --git-bisect exit codes.
 # Included from cli.cmake; runs through the check's run_check.cmake.
 set(_bis_run ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
 set(_bis fixtures/bisect)
@@ -35,7 +35,7 @@ bisect_cli(git_good "bisect|--git-bisect|${_bis}/fs_fold_mismatch.yaml" 0 OUT "n
 
 # Opt swapped from transformation 20 on (a cse of fs_fold).
 bisect_cli(found "bisect|${_bis}/fs_fold_mismatch.yaml" 0 ENVS ${_bis_inj}
-           OUT "limit 0 +good pass\n.*pass: cse \\(its transformations 13..39 of 53\\)\ntransformation 20 of 53: %18 = imm -> %9\ngood: diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --limit 19\nbad:  diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --limit 20\n\nwithout it \\(limit 19\\): IR at transformation 20 \\(after cse\\):\nshader FRAG.*  %18 = imm 1.0\n.*with it \\(limit 20\\), as a diff against the IR above: IR at transformation 20 \\(after cse\\):\n  ...\n   %9 = imm 1.0\n   %64 = imm 3.0\n-  %18 = imm 1.0\n   %67 = imm 3.0\n   %20 = fmul %0, %64\n  ...\n$")
+           OUT "limit 0 +good pass\n.*pass: cse \\(its transformations 13..39 of 53\\)\ntransformation 20 of 53: %18 = imm -> %9\ngood: diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --opt-bisect-limit 19\nbad:  diffcomp bisect fixtures/bisect/fs_fold_mismatch.yaml --opt-bisect-limit 20\n\nwithout it \\(limit 19\\): IR at transformation 20 \\(after cse\\):\nshader FRAG.*  %18 = imm 1.0\n.*with it \\(limit 20\\), as a diff against the IR above: IR at transformation 20 \\(after cse\\):\n  ...\n   %9 = imm 1.0\n   %64 = imm 3.0\n-  %18 = imm 1.0\n   %67 = imm 3.0\n   %20 = fmul %0, %64\n  ...\n$")
 bisect_cli(skip_around "bisect|${_bis}/fs_fold_mismatch.yaml" 0
            ENVS "DIFFCOMP_BISECT_INJECT=20:${_bis}/fs_fold_wrong.tgsi:21-25"
            OUT "limit 23 +skip fail a3xx fixtures/bisect/fs_fold.tgsi: compile-error \\(opt\\).*\n  limit 20 +bad .*transformation 20 of 53: ")
@@ -45,16 +45,16 @@ bisect_cli(skip_range "bisect|${_bis}/fs_fold_mismatch.yaml" 1
 bisect_cli(not_opt "bisect|${_bis}/fs_fold_mismatch.yaml" 1
            ENVS "DIFFCOMP_BISECT_INJECT=0:${_bis}/fs_fold_wrong.tgsi"
            OUT "fails with no transformation at all \\(limit 0 of 53\\)")
-bisect_cli(limit_good "bisect|--limit|19|${_bis}/fs_fold_mismatch.yaml" 0 ENVS ${_bis_inj}
+bisect_cli(limit_good "bisect|--opt-bisect-limit|19|${_bis}/fs_fold_mismatch.yaml" 0 ENVS ${_bis_inj}
            OUT "^pass\nlimit 19: good\n")
-bisect_cli(limit_bad "bisect|--limit|20|${_bis}/fs_fold_mismatch.yaml" 1 ENVS ${_bis_inj}
+bisect_cli(limit_bad "bisect|--opt-bisect-limit|20|${_bis}/fs_fold_mismatch.yaml" 1 ENVS ${_bis_inj}
            OUT "mismatch \\(ref/opt\\).*\nlimit 20: bad\n")
-bisect_cli(limit_skip "bisect|--limit|18|${_bis}/fs_fold_mismatch.yaml" 125
+bisect_cli(limit_skip "bisect|--opt-bisect-limit|18|${_bis}/fs_fold_mismatch.yaml" 125
            ENVS "DIFFCOMP_BISECT_INJECT=20:${_bis}/fs_fold_wrong.tgsi:17-19" OUT "limit 18: skip")
 bisect_cli(git_bad "bisect|--git-bisect|${_bis}/fs_fold_mismatch.yaml" 1 ENVS ${_bis_inj}
            OUT "no limit: bad")
-bisect_cli(git_limit "bisect|--git-bisect|--limit|3|${_bis}/fs_fold_mismatch.yaml" 2
-           ERR "not with --limit")
+bisect_cli(git_limit "bisect|--git-bisect|--opt-bisect-limit|3|${_bis}/fs_fold_mismatch.yaml" 2
+           ERR "not with --opt-bisect-limit")
 
 # The mandatory stages (issue 16): every fault of the catalog in mandatory
 # code with its firings hidden, so that only the stage search can find it;
@@ -113,14 +113,14 @@ function(bisect_json name args rc expect)
 endfunction()
 file(MAKE_DIRECTORY ${_bis_json})
 bisect_json(found "bisect|${_bis}/fs_fold_mismatch.yaml" 0
-            "outcome=found|exit=0|pass=cse|transformation.index=20|transformation.of=53|transformation.pass=cse|transformation.what=%18 = imm -> %9|transformation.pass_first=13|transformation.pass_last=39|transformation.good_limit=19|transformation.bad_limit=20|transformation.bad_command=diffcomp bisect ${_bis}/fs_fold_mismatch.yaml --limit 20|stage=null|instruction=null|reproducer=${_bis}/fs_fold_mismatch.yaml|target=a3xx|probes.0.limit=null|probes.0.verdict=bad|probes.1.limit=0|probes.1.verdict=good"
+            "outcome=found|exit=0|pass=cse|transformation.index=20|transformation.of=53|transformation.pass=cse|transformation.what=%18 = imm -> %9|transformation.pass_first=13|transformation.pass_last=39|transformation.good_limit=19|transformation.bad_limit=20|transformation.bad_command=diffcomp bisect ${_bis}/fs_fold_mismatch.yaml --opt-bisect-limit 20|stage=null|instruction=null|reproducer=${_bis}/fs_fold_mismatch.yaml|target=a3xx|probes.0.limit=null|probes.0.verdict=bad|probes.1.limit=0|probes.1.verdict=good"
             ENVS ${_bis_inj} OUT "transformation 20 of 53: ")
 bisect_json(range "bisect|${_bis}/fs_fold_mismatch.yaml" 1
             "outcome=range|exit=1|pass=cse|transformation.index=null|transformation.what=null|transformation.candidates.0.index=16|transformation.candidates.4.index=20|transformation.candidates.4.what=%18 = imm -> %9|transformation.good_limit=15"
             ENVS "DIFFCOMP_BISECT_INJECT=20:${_bis}/fs_fold_wrong.tgsi:16-19")
 bisect_json(no_failure "bisect|${_bis}/fs_fold_mismatch.yaml" 2
             "outcome=no-failure|exit=2|pass=null|transformation=null|stage=null|where.verdict=unknown|where.text=null")
-bisect_cli(json_with_limit "bisect|--limit|3|--json|-|${_bis}/fs_fold_mismatch.yaml" 2
+bisect_cli(json_with_limit "bisect|--opt-bisect-limit|3|--json|-|${_bis}/fs_fold_mismatch.yaml" 2
            ERR "--json reports a search")
 bisect_cli(json_stdout "bisect|--json|-|${_bis}/fs_fold_mismatch.yaml" 2
            OUT "^{\n  \"version\": .*\"outcome\": \"no-failure\".*}\n$"

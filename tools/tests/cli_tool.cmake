@@ -72,6 +72,7 @@ cli_test(check_fuse_ffma_old "check|captures/vs_mvp_basic.tgsi|--fuse-ffma" 2
 cli_test(reduce_reduce_time_old "reduce|x.yaml|--reduce-time|3" 2
          ERR "reduce: --reduce-time is spelled --time-limit now")
 cli_test(bench_emu_model_old "bench|emu|--model|a3xx" 2 ERR "--model is spelled --target now")
+cli_test(bisect_limit_old "bisect|x.yaml|--limit|3" 2 ERR "bisect: --limit is spelled --opt-bisect-limit now")
 cli_test(bench_interp_model_unknown "bench|interp|--model|a3xx" 2 ERR "bench: unknown option '--model'")
 cli_test(bench_emu_target_list "bench|emu|--target|a3xx,sm50|--insns|50|--invocations|64|--repeat|1" 0
          OUT "a3xx.*sm50")
