@@ -114,7 +114,7 @@ bool
 tr_mem_store(struct tr *t, const struct tgsi_insn *in)
 {
    const struct tgsi_reg *r = &in->dst[0].reg;
-   unsigned b;
+   unsigned b = 0;
    if (!resource(t, in, r, &b))
       return false;
    val off = tr_src(t, in, 0, 0), size = mem_size(t, r, b);
@@ -134,12 +134,10 @@ tr_mem_store(struct tr *t, const struct tgsi_insn *in)
       unsigned st = tr_new_block(t), next = tr_new_block(t);
       tr_emit0(t, "br i1 %s, label %%b%u, label %%b%u", tr_v(ok), st, next);
       tr_blk(t)->term = true;
-      unsigned from = t->cb;
       t->cb = st;
       val p = mem_ptr(t, r, b, at);
       tr_emit0(t, "store i32 %s, i32 %s* %s, align 4", tr_v(v[c]), space(r), tr_v(p));
       tr_br(t, next);
-      (void)from;
       t->cb = next; /* no register changed: no phis */
    }
    return true;
@@ -151,7 +149,7 @@ bool
 tr_resq(struct tr *t, const struct tgsi_insn *in)
 {
    const struct tgsi_reg *r = &in->src[0].reg;
-   unsigned b;
+   unsigned b = 0;
    if (r->file != TGSI_FILE_BUFFER && r->file != TGSI_FILE_MEMORY)
       return tr_fail(t, in, "RESQ of %s not translated", tgsi_file_names[r->file]);
    if (!resource(t, in, r, &b))
