@@ -100,6 +100,19 @@ region_first(const struct cs *z, const struct reg_items *l, unsigned g)
    return lo;
 }
 
+/* What live item k does to reg: 1 reads it, 0 writes it (without
+ * reading), -1 neither (or k is dead). */
+static int
+reg_access(const struct agx_prog *p, unsigned k, unsigned reg)
+{
+   const struct isa_insn *in = &p->rc->items[k].in;
+   if (p->dead[k])
+      return -1;
+   if (agx_reads(p, in, reg))
+      return 1;
+   return agx_writes(p, in, reg) ? 0 : -1;
+}
+
 /* Whether region g reads scratch register r before writing it. */
 static bool
 region_exposed(const struct cs *z, unsigned r, unsigned g)
@@ -108,14 +121,9 @@ region_exposed(const struct cs *z, unsigned r, unsigned g)
    const struct reg_items *l = &z->regs[r];
    unsigned reg = r + p->homes_end;
    for (unsigned x = region_first(z, l, g); x < l->n && z->region[l->items[x]] == g; x++) {
-      unsigned k = l->items[x];
-      const struct isa_insn *in = &p->rc->items[k].in;
-      if (p->dead[k])
-         continue;
-      if (agx_reads(p, in, reg))
-         return true;
-      if (agx_writes(p, in, reg))
-         return false;
+      int a = reg_access(p, l->items[x], reg);
+      if (a >= 0)
+         return a;
    }
    return false;
 }
@@ -386,13 +394,9 @@ static bool
 read_after(const struct agx_prog *p, unsigned reg, unsigned j)
 {
    for (unsigned k = j + 1; k < p->rc->nitems && !p->start[k]; k++) {
-      const struct isa_insn *in = &p->rc->items[k].in;
-      if (p->dead[k])
-         continue;
-      if (agx_reads(p, in, reg))
-         return true;
-      if (agx_writes(p, in, reg))
-         return false;
+      int a = reg_access(p, k, reg);
+      if (a >= 0)
+         return a;
    }
    return false;
 }
