@@ -835,6 +835,8 @@ void diff_runcmp_free(struct diff_runcmp *r);
 struct ydoc_writer;
 struct ydoc;
 struct ydoc_writer *ydoc_writer_new(void);
+/* No folding of long lines (a flow mapping stays on one line). */
+void ydoc_writer_one_line(struct ydoc_writer *w);
 void ydoc_map(struct ydoc_writer *w, bool begin, bool flow);
 void ydoc_seq(struct ydoc_writer *w, bool begin, bool flow);
 void ydoc_str(struct ydoc_writer *w, const char *s);

@@ -269,6 +269,7 @@ diff_baseline_yaml(const struct diff_check *c, const char *dir)
       char *rel = dir ? relative_to(dir, case_shader(c, i)) : NULL;
       int kind = first_failing_signal(&c->results[i]);
       struct ydoc_writer *w = ydoc_writer_new();
+      ydoc_writer_one_line(w); /* one entry per line, however long its path */
       ydoc_map(w, true, true);
       ydoc_kv(w, "shader", rel ? rel : case_shader(c, i));
       ydoc_kv(w, "target", case_target(c, i));

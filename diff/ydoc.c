@@ -63,6 +63,13 @@ ydoc_writer_new(void)
 }
 
 void
+ydoc_writer_one_line(struct ydoc_writer *w)
+{
+   if (w->ok)
+      yaml_emitter_set_width(&w->em, 1 << 20); /* after stream start: taken as is */
+}
+
+void
 ydoc_map(struct ydoc_writer *w, bool begin, bool flow)
 {
    yaml_event_t ev;
