@@ -350,6 +350,18 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
    r->war_done = t + (op->war_until >= 0 ? op->war_until : op->soft);
 }
 
+/* Whether op's result lands after the pending one in r whatever their
+ * latencies: one counter that returns in issue order, and one kind of
+ * instruction on it (gfx9: LDS on lgkmcnt, loads or samples on vmcnt;
+ * never SMEM). LLVM's waitcnt pass (D79176) waits before such a write
+ * only when the pending one is of another VMEM type, sampler or not. */
+static bool
+lands_in_order(const struct emu_op *op, const struct emu_reg *r)
+{
+   return (r->epoch & CNT_MARK) && !(r->epoch & CNT_UNORDERED) && op->sync == r->pend &&
+          !op->unordered && op->kind == r->pend_kind;
+}
+
 uint32_t *
 emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
                    uint32_t unit, int64_t t, uint32_t **cur)
@@ -369,7 +381,7 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
       visible = synced(w, r->pend, r->epoch);
       /* A write to lanes the pending one left alone does not race it (the
        * other side of a branch, after that side's lanes were killed). */
-      if (!visible && (r->lanes & w->active))
+      if (!visible && (r->lanes & w->active) && !lands_in_order(op, r))
          reg_event(w, EMU_EV_WAW, op, unit, r->pc, r->ready - t);
    } else {
       visible = t >= r->ready;
@@ -383,6 +395,7 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
    r->plain = dd->plain;
    if (op->sync) {
       r->pend = op->sync;
+      r->pend_kind = op->kind;
       r->epoch = w->sync_epoch[op->sync];
       if (w->run->code->hazard == ISA_HAZARD_WAIT_STATES && op->sync <= 3)
          r->epoch = CNT_MARK | (op->unordered ? CNT_UNORDERED : 0) |
