@@ -598,6 +598,14 @@ llvm_tgsi_supports(enum tgsi_opcode op)
    case TGSI_OP_KILL:
    case TGSI_OP_KILL_IF:
    case TGSI_OP_KIL:
+   case TGSI_OP_TEX:
+   case TGSI_OP_TXP:
+   case TGSI_OP_TXB:
+   case TGSI_OP_TXL:
+   case TGSI_OP_TEX_LZ:
+   case TGSI_OP_TXF:
+   case TGSI_OP_TXF_LZ:
+   case TGSI_OP_TXQ:
       return tgsi_interp_supports(op);
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
@@ -712,6 +720,36 @@ print_phis(struct tr *t, struct strbuf *o, struct block *b)
    (void)t;
 }
 
+/* OUT registers the function returns (four floats each); none for
+ * compute. */
+static unsigned
+output_regs(const struct tgsi_shader *s)
+{
+   unsigned nout = 0;
+   for (unsigned k = 0; k < s->ndecls; k++)
+      if (s->decls[k].file == TGSI_FILE_OUT)
+         nout = MAX2(nout, s->decls[k].last + 1);
+   return s->stage == TGSI_STAGE_COMP ? 0 : nout;
+}
+
+/* The return type: a float per output channel. A pixel shader part
+ * returns to its epilog, which exports with EXEC as the kept lanes; llc
+ * keeps EXEC so only in a part that returns values, so a fragment shader
+ * with no outputs returns one float, bound to nothing. Caller frees. */
+static char *
+return_type(const struct tgsi_shader *s)
+{
+   unsigned n = 4 * output_regs(s);
+   if (!n)
+      return xstrdup(s->stage == TGSI_STAGE_FRAG ? "{ float }" : "void");
+   struct strbuf ty = {0};
+   strbuf_printf(&ty, "{");
+   for (unsigned k = 0; k < n; k++)
+      strbuf_printf(&ty, "%sfloat", k ? ", " : " ");
+   strbuf_printf(&ty, " }");
+   return ty.s;
+}
+
 /* Blocks with no predecessors still need a terminator; a phi listing a
  * block that does not branch to it is invalid, so every block ends in a
  * branch as written. */
@@ -722,12 +760,7 @@ finish(struct tr *t)
    const char *cc = s->stage == TGSI_STAGE_FRAG   ? "amdgpu_ps"
                     : s->stage == TGSI_STAGE_VERT ? "amdgpu_vs"
                                                   : "amdgpu_cs";
-   unsigned nout = 0;
-   for (unsigned k = 0; k < s->ndecls; k++)
-      if (s->decls[k].file == TGSI_FILE_OUT)
-         nout = MAX2(nout, s->decls[k].last + 1);
-   if (s->stage == TGSI_STAGE_COMP)
-      nout = 0;
+   unsigned nout = output_regs(s);
    struct strbuf o = {0};
    strbuf_printf(&o, "; TGSI %s translated by diffcomp for llc -march=amdgcn -mcpu=gfx900\n",
                  s->name ? s->name : "<tgsi>");
@@ -743,16 +776,8 @@ finish(struct tr *t)
       for (unsigned c = 0; c < 4; c++)
          strbuf_printf(&o, "; diffcomp-llvm: ret .output OUT[%u].%c\n", r, "xyzw"[c]);
    strbuf_printf(&o, "\n");
-   struct strbuf rt = {0};
-   if (!nout)
-      strbuf_printf(&rt, "void");
-   else {
-      strbuf_printf(&rt, "{");
-      for (unsigned k = 0; k < 4 * nout; k++)
-         strbuf_printf(&rt, "%sfloat", k ? ", " : " ");
-      strbuf_printf(&rt, " }");
-   }
-   strbuf_printf(&o, "define %s %s @main(", cc, rt.s);
+   char *rt = return_type(s);
+   strbuf_printf(&o, "define %s %s @main(", cc, rt);
    for (unsigned k = 0; k < t->nargs; k++)
       strbuf_printf(&o, "%si32 %s%%a%u", k ? ", " : "", t->args[k].kind == 's' ? "inreg " : "", k);
    strbuf_printf(&o, ") #0 {\n");
@@ -773,7 +798,7 @@ finish(struct tr *t)
    strbuf_printf(&o, "}\n\n%s", t->decls.s ? t->decls.s : "");
    strbuf_printf(&o, "\nattributes #0 = { \"InitialPSInputAddr\"=\"0xffff\" "
                      "\"denormal-fp-math-f32\"=\"ieee,ieee\" }\n");
-   free(rt.s);
+   free(rt);
    return o.s;
 }
 
@@ -783,31 +808,24 @@ exit_block(struct tr *t)
 {
    tr_join(t, t->exit, &t->exits);
    const struct tgsi_shader *s = t->s;
-   unsigned nout = 0;
-   for (unsigned k = 0; k < s->ndecls; k++)
-      if (s->decls[k].file == TGSI_FILE_OUT)
-         nout = MAX2(nout, s->decls[k].last + 1);
-   if (s->stage == TGSI_STAGE_COMP || !nout) {
-      tr_emit0(t, "ret void");
+   unsigned nout = output_regs(s);
+   if (!nout) { /* void, or the float of a pixel shader part (return_type) */
+      tr_emit0(t, s->stage == TGSI_STAGE_FRAG ? "ret { float } { float 0.0 }" : "ret void");
       tr_blk(t)->term = true;
       return;
    }
-   struct strbuf ty = {0};
-   strbuf_printf(&ty, "{");
-   for (unsigned k = 0; k < 4 * nout; k++)
-      strbuf_printf(&ty, "%sfloat", k ? ", " : " ");
-   strbuf_printf(&ty, " }");
+   char *ty = return_type(s);
    char prev[24] = "undef";
    for (unsigned r = 0; r < nout; r++)
       for (unsigned c = 0; c < 4; c++) {
          val x = tr_f(t, r < t->count[TGSI_FILE_OUT] ? t->cur[tr_var_of(t, TGSI_FILE_OUT, r, c)]
                                                      : K(0));
-         val agg = tr_emit(t, "insertvalue %s %s, float %s, %u", ty.s, prev, tr_v(x), 4 * r + c);
+         val agg = tr_emit(t, "insertvalue %s %s, float %s, %u", ty, prev, tr_v(x), 4 * r + c);
          snprintf(prev, sizeof(prev), "%s", tr_v(agg));
       }
-   tr_emit0(t, "ret %s %s", ty.s, prev);
+   tr_emit0(t, "ret %s %s", ty, prev);
    tr_blk(t)->term = true;
-   free(ty.s);
+   free(ty);
 }
 
 static void
