@@ -31,3 +31,8 @@ add_test(NAME llvm_scc_clobber
          COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/scc_clobber.sh ${CMAKE_SOURCE_DIR}
                  $<TARGET_FILE_DIR:diffcomp>)
 set_tests_properties(llvm_scc_clobber PROPERTIES SKIP_RETURN_CODE 77)
+# Another, also found by the campaign: the kill mask of a loop-invariant discard.
+add_test(NAME llvm_kill_mask
+         COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/kill_mask.sh ${CMAKE_SOURCE_DIR}
+                 $<TARGET_FILE_DIR:diffcomp>)
+set_tests_properties(llvm_kill_mask PROPERTIES SKIP_RETURN_CODE 77)
