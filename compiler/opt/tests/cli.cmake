@@ -85,6 +85,13 @@ opt_cli(subgroups_a3xx_refused "compile|fixtures/opt/cs_subgroup_votes.tgsi|--ta
         ERR "unsupported: ballot \\(no warp vote\\) on a3xx, TGSI line 28")
 opt_cli(ms_a3xx_refused "compile|fixtures/opt/fs_ms_gather.tgsi|--target|a3xx|--path|opt" 3
         ERR "unsupported: tex \\(a sample-count query: the model has no multisample textures\\)")
+# The optimizing compiler's errors name the shader as given, with its line
+# (the IR keeps no column), in compile and in check's reports alike.
+opt_cli(error_names_shader "compile|fixtures/opt/cs_subgroup_votes.tgsi|--target|a3xx|--path|opt" 3
+        ERR "^fixtures/opt/cs_subgroup_votes.tgsi:28: error: unsupported: ballot")
+opt_cli(error_names_shader_check
+        "check|--target|sm50|--no-repro|--inject-fault|dce-discard|fixtures/faults/fs_mixed.tgsi" 1
+        OUT "^fail sm50 fixtures/faults/fs_mixed.tgsi: compile-error \\(opt\\): opt: fixtures/faults/fs_mixed.tgsi:27: rewrite verification: pass dce")
 # Jumps SYNC cannot take on sm50 (continue, nested breaks) as structured
 # flow: every path of the loops runs against the reference. On a3xx the
 # lanes that break ran right before the waiting ones read a register the
