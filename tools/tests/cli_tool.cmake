@@ -43,7 +43,7 @@ endforeach()
 # (faults took it for one unreadable shader: "1 false positives").
 cli_test(tgsi_dir "tgsi|--check|captures" 0)
 cli_test(tgsi_dir_empty "tgsi|--check|fixtures" 2 ERR "fixtures: no \\*.tgsi files in this directory")
-cli_test(faults_dir "faults|--check|fixtures/compile|--fault|missing-ss|--target|a3xx|-j|1" 0
+cli_test(faults_dir "faults|--check|fixtures/compile|--inject-fault|missing-ss|--target|a3xx|-j|1" 0
          OUT "1/1 fault-target pairs.*0 false positives")
 
 # The generated bash completion completes a command, an option of it and
