@@ -268,9 +268,11 @@ first_error(const struct diag_list *d, const char *fallback)
       const struct diag *g = &d->v[i];
       if (g->sev != DIAG_ERROR)
          continue;
-      if (g->file && g->line)
-         return xasprintf("%s:%d:%d: %s", g->file, g->line, g->col, g->msg);
-      return xstrdup(g->msg);
+      if (!g->file || !g->line)
+         return xstrdup(g->msg);
+      char *pos = diag_pos(g), *s = xasprintf("%s: %s", pos, g->msg);
+      free(pos);
+      return s;
    }
    return xstrdup(fallback);
 }

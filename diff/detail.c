@@ -33,9 +33,13 @@ first_msg(const struct diag_list *d, const char *fallback)
 {
    for (unsigned k = 0; k < d->n; k++) {
       const struct diag *g = &d->v[k];
-      if (g->sev == DIAG_ERROR)
-         return g->file && g->line ? xasprintf("%s:%d:%d: %s", g->file, g->line, g->col, g->msg)
-                                   : xstrdup(g->msg);
+      if (g->sev != DIAG_ERROR)
+         continue;
+      if (!g->file || !g->line)
+         return xstrdup(g->msg);
+      char *pos = diag_pos(g), *s = xasprintf("%s: %s", pos, g->msg);
+      free(pos);
+      return s;
    }
    return xstrdup(fallback);
 }

@@ -504,6 +504,11 @@ void diff_summarize(const struct diff_check *c, const struct diff_baseline *b,
                     struct diff_summary *s);
 /* Reports as text (caller frees). b may be NULL. */
 char *diff_report_json(const struct diff_check *c, const struct diff_baseline *b);
+/* path's canonical form, taken relative to directory dir (NULL: the
+ * working directory); NULL when it does not resolve (a generated shader's
+ * name, a file that is gone). Baselines and run comparisons match shaders
+ * by it. Caller frees. */
+char *diff_path_canonical(const char *dir, const char *path);
 /* coverage.c: the coverage report of a run made with o.coverage, and its
  * one-line summary (*summary, allocated). */
 char *diff_report_coverage(const struct diff_check *c, char **summary);
@@ -785,6 +790,8 @@ enum diff_stat {
 extern const char *const diff_stat_names[DIFF_STAT_COUNT]; /* as in the JSON */
 struct diff_run_case {
    char *shader, *target;
+   char *key; /* the shader's canonical path (diff_path_canonical) or, when it
+               * does not resolve, its name as written: what pairs cases */
    enum diff_status status;
    bool has_stats;
    long long stats[DIFF_STAT_COUNT];
@@ -794,6 +801,7 @@ struct diff_run {
    size_t ncases;
    char *version; /* the summary's "version" ("diffcomp --version"), or NULL */
    char *models;  /* its "models": "a3xx DIGEST, sm50 DIGEST", or NULL */
+   char *dir;     /* its "dir": the run's working directory, or NULL */
 };
 /* Per target: totals over the cases that pass in both runs. */
 struct diff_runcmp_target {

@@ -53,10 +53,10 @@ status_from_name(const char *s, enum diff_status *out)
    return false;
 }
 
-/* A path's canonical form, or NULL (a generated shader's name, a file
- * that is gone). */
-static char *
-canonical(const char *dir, const char *path)
+/* A path's canonical form, path taken relative to dir (NULL: the working
+ * directory), or NULL (a generated shader's name, a file that is gone). */
+char *
+diff_path_canonical(const char *dir, const char *path)
 {
    char *joined = path[0] == '/' || !dir ? xstrdup(path) : xasprintf("%s/%s", dir, path);
    char *r = realpath(joined, NULL);
@@ -98,7 +98,7 @@ baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list 
                                    st,
                                    kind,
                                    output ? xstrdup(output) : NULL,
-                                   canonical(b->dir, shader)};
+                                   diff_path_canonical(b->dir, shader)};
    VEC_PUSH(b->v, b->n, b->cap, e);
    return true;
 }
@@ -160,7 +160,7 @@ diff_baseline_match(const struct diff_baseline *b, const char *shader, const cha
       if (e->target && strcmp(e->target, target))
          continue;
       if (e->resolved && !tried) {
-         real = canonical(NULL, shader);
+         real = diff_path_canonical(NULL, shader);
          tried = true;
       }
       if ((e->resolved && real && !strcmp(e->resolved, real)) ||
@@ -195,7 +195,7 @@ case_target(const struct diff_check *c, unsigned i)
 static char *
 relative_to(const char *from, const char *path)
 {
-   char *a = canonical(NULL, from), *b = canonical(NULL, path), *rel = NULL;
+   char *a = diff_path_canonical(NULL, from), *b = diff_path_canonical(NULL, path), *rel = NULL;
    if (a && b) {
       /* The longest common run of whole components ("/x/y" vs "/x/yz": "/x"). */
       size_t common = 0;
@@ -598,7 +598,16 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    for (unsigned t = 0; t < c->ntargets; t++)
       strbuf_printf(&b, "%s\"%s\": \"%016llx\"", t ? ", " : "", c->targets[t].name,
                     (unsigned long long)isa_model_digest(c->targets[t].model));
-   strbuf_printf(&b, "},\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
+   /* the working directory the shaders' paths are relative to, so that
+    * `diffcomp report` pairs runs made from different directories */
+   char *cwd = diff_path_canonical(NULL, ".");
+   strbuf_printf(&b, "}");
+   if (cwd) {
+      strbuf_printf(&b, ", \"dir\": ");
+      strbuf_json_str(&b, cwd);
+   }
+   free(cwd);
+   strbuf_printf(&b, ",\n              \"seed\": %llu, \"invocations\": %u, \"steps\": ",
                  (unsigned long long)c->o.seed, c->o.invocations);
    strbuf_json_str(&b, diff_check_steps(c));
    strbuf_printf(&b, ", \"targets\": [");

@@ -4,8 +4,12 @@
  * scripts do. Statistics are compared only over cases that passed in both
  * runs (a failing program's size says nothing); status changes (new and
  * fixed failures, new n/a, cases only in one run) are listed separately.
- * Shader paths are compared as written in each report, so both runs should
- * be made from the same directory with the same arguments.
+ * Shaders pair by canonical path (diff_path_canonical, the baselines'
+ * normalization), each report's paths taken relative to the directory its
+ * run was made in (its summary's "dir"; a report without one: the working
+ * directory), so runs made from different directories, or naming a file
+ * ./x.tgsi once and x.tgsi the other time, still pair. A name that does
+ * not resolve (a generated shader, a file gone) pairs as written.
  */
 #include "diff/diff.h"
 
@@ -33,7 +37,7 @@ load_stats(struct ydoc *y, int map, long long *v, struct diag_list *d)
 }
 
 static bool
-load_case(struct ydoc *y, int node, const char *path_key, struct diff_run_case *c,
+load_case(struct ydoc *y, int node, const char *path_key, const char *dir, struct diff_run_case *c,
           struct diag_list *d)
 {
    const char *shader = ydoc_scalar(y, ydoc_get(y, node, "shader"));
@@ -45,6 +49,9 @@ load_case(struct ydoc *y, int node, const char *path_key, struct diff_run_case *
    }
    c->shader = xstrdup(shader);
    c->target = xstrdup(target);
+   c->key = diff_path_canonical(dir, shader);
+   if (!c->key)
+      c->key = xstrdup(shader);
    c->status = DIFF_STATUS_COUNT;
    for (unsigned s = 0; s < DIFF_STATUS_COUNT; s++)
       if (!strcmp(status, diff_status_names[s]))
@@ -89,10 +96,12 @@ diff_run_load(const char *file, const char *path_key, struct diff_run *run, stru
          strbuf_printf(&m, "%s%s %s", m.s ? ", " : "", ydoc_scalar(y, k), ydoc_scalar(y, v));
    }
    run->models = strbuf_take(&m);
+   const char *dir = sum > 0 ? ydoc_scalar(y, ydoc_get(y, sum, "dir")) : NULL;
+   run->dir = dir ? xstrdup(dir) : NULL;
    size_t cap = 0;
    for (unsigned i = 0; ok && i < ydoc_len(y, cases); i++) {
       struct diff_run_case c = {0};
-      ok = load_case(y, ydoc_item(y, cases, i), path_key, &c, d);
+      ok = load_case(y, ydoc_item(y, cases, i), path_key, run->dir, &c, d);
       VEC_PUSH(run->cases, run->ncases, cap, c);
    }
    ydoc_free(y);
@@ -107,10 +116,12 @@ diff_run_free(struct diff_run *run)
    for (size_t i = 0; i < run->ncases; i++) {
       free(run->cases[i].shader);
       free(run->cases[i].target);
+      free(run->cases[i].key);
    }
    free(run->cases);
    free(run->version);
    free(run->models);
+   free(run->dir);
    memset(run, 0, sizeof(*run));
 }
 
@@ -119,7 +130,7 @@ case_key_cmp(const void *a, const void *b)
 {
    const struct diff_run_case *x = a, *y = b;
    int t = strcmp(x->target, y->target);
-   return t ? t : strcmp(x->shader, y->shader);
+   return t ? t : strcmp(x->key, y->key);
 }
 
 static bool

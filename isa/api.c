@@ -41,10 +41,11 @@ keep(dc_isa *isa, enum isa_err e, struct diag_list *d)
    isa->err = NULL;
    for (unsigned k = 0; e != ISA_ERR_OK && k < d->n && !isa->err; k++) {
       const struct diag *g = &d->v[k];
-      if (g->sev == DIAG_ERROR)
-         isa->err = g->file && g->line ? xasprintf("%s:%d:%d: %s", g->file, g->line, g->col, g->msg)
-                    : g->file          ? xasprintf("%s: %s", g->file, g->msg)
-                                       : xstrdup(g->msg);
+      if (g->sev != DIAG_ERROR)
+         continue;
+      char *pos = g->file ? diag_pos(g) : NULL;
+      isa->err = pos ? xasprintf("%s: %s", pos, g->msg) : xstrdup(g->msg);
+      free(pos);
    }
    if (e != ISA_ERR_OK && !isa->err)
       isa->err = xstrdup(isa_strerror(e));

@@ -59,7 +59,8 @@ faults_usage(FILE *f)
               "TGSI instructions and lanes before and after, and the median.\n\n"
               "  --generated N        also check N shaders from the random generator\n"
               "                       (as check --generated: seeds from --seed)\n"
-              "  --fault LIST         only these faults (comma list)\n"
+              "  --inject-fault LIST  only these faults, each in turn (comma list; the\n"
+              "                       option of check, where a list goes in together)\n"
               "  --target LIST        only these targets (default: each built-in that opens)\n"
               "  --seed S             seed of the random inputs (default 1)\n"
               "  --invocations N      lanes per shader (default 1024)\n"
@@ -740,14 +741,14 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
    const char *v;
    uint64_t n;
    *taken = true;
-   if (opt_value(argc, argv, i, "--fault", &v)) {
+   if (opt_value(argc, argv, i, "--inject-fault", &v)) {
       struct opt_fault_set mask;
       struct diag_list d = {0};
       bool ok = v && opt_fault_parse(v, &mask, &d);
       print_diags(&d, stderr);
       diag_clear(&d);
       if (!ok)
-         return v ? EXIT_USAGE : usage_error("--fault takes a list of fault names");
+         return v ? EXIT_USAGE : usage_error("--inject-fault takes a list of fault names");
       a->faults = v;
    } else if (opt_value(argc, argv, i, "--generated", &v)) {
       if (!v || !parse_u64(v, &n) || n > 1000000)
@@ -787,8 +788,6 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       a->bisect = a->hide = true;
    } else if (!strcmp(argv[*i], "--reduce")) {
       a->reduce = true;
-   } else if (opt_value(argc, argv, i, "--reduce-time", &v)) {
-      return usage_error("--reduce-time is spelled --time-limit now (as in reduce)");
    } else if (opt_value(argc, argv, i, "--time-limit", &v)) {
       char *end;
       double x = v ? strtod(v, &end) : 0;
@@ -826,7 +825,7 @@ cmd_faults(int argc, char **argv)
       } else if (!strcmp(argv[i], "--check")) {
          check = true;
       } else if (argv[i][0] == '-' && argv[i][1]) {
-         rc = usage_error("faults: unknown option '%s' (see diffcomp faults --help)", argv[i]);
+         rc = unknown_option("faults", argv[i]); /* an old spelling: its new name */
       } else {
          rc = shader_args_add(&a.in, argv[i]);
       }
@@ -836,7 +835,7 @@ cmd_faults(int argc, char **argv)
    if (!rc && !check &&
        (a.in.nfiles || a.faults || a.targets || a.bisect || a.reduce || a.generated))
       rc = usage_error(
-          "files, --generated, --fault, --target, --bisect and --reduce go with --check");
+          "files, --generated, --inject-fault, --target, --bisect and --reduce go with --check");
    if (!rc)
       rc = check ? bench(&a) : list_faults(a.verbose);
    shader_args_free(&a.in);

@@ -11,7 +11,8 @@
 static const char usage_text[] =
     "usage: diffcomp report OLD.json NEW.json [options]\n\n"
     "Compares two reports of 'diffcomp check --json' case by case (shader and\n"
-    "target): per target, the totals and change of instructions, nops,\n"
+    "target; a shader is its file whichever directory each run was made from\n"
+    "and however its path was written): per target, the totals and change of instructions, nops,\n"
     "registers, static and emulated cycles over the cases that pass in both\n"
     "runs, how many cases each helped and hurt, the shaders helped and hurt most\n"
     "(by instructions), then new failures, fixed failures, new n/a, and cases\n"

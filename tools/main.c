@@ -75,6 +75,7 @@ static const struct {
     {"--reduce-time", "--time-limit", "|reduce|faults|"},
     {"--model", "--target", "|bench emu|"},
     {"--limit", "--opt-bisect-limit", "|bisect|"},
+    {"--fault", "--inject-fault", "|faults|"},
 };
 
 int

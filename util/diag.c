@@ -70,6 +70,16 @@ diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line
 static const char *const sev_name[] = {"error", "warning", "note"};
 static const char *const sev_color[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
 
+char *
+diag_pos(const struct diag *d)
+{
+   if (!d->line)
+      return xstrdup(d->file);
+   if (d->col <= 0)
+      return xasprintf("%s:%d", d->file, d->line);
+   return xasprintf("%s:%d:%d", d->file, d->line, d->col);
+}
+
 /* Returns a malloc'd multi-line string ending in a newline. Tabs in the
  * source line are kept under the caret so it lines up in a terminal. */
 char *
@@ -77,7 +87,7 @@ diag_render(const struct diag *d, bool color)
 {
    const char *on = color ? sev_color[d->sev] : "";
    const char *off = color ? "\033[0m" : "";
-   char *pos = d->line ? xasprintf("%s:%d:%d", d->file, d->line, d->col) : xstrdup(d->file);
+   char *pos = diag_pos(d);
    char *head = xasprintf("%s: %s%s:%s %s\n", pos, on, sev_name[d->sev], off, d->msg);
    free(pos);
    if (!d->srcline || d->caret < 0)

@@ -132,6 +132,9 @@ void diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int
 void diag_vadd(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
                const char *line_start, const char *fmt, va_list ap);
 char *diag_render(const struct diag *d, bool color);
+/* "file:line:col", "file:line" (no column known) or "file" (no line);
+ * caller frees. */
+char *diag_pos(const struct diag *d);
 const char *diag_first_error(const struct diag_list *l);
 void diag_clear(struct diag_list *l);
 

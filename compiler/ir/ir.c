@@ -121,7 +121,17 @@ ir_shader_free(struct ir_shader *sh)
    free(sh->outputs);
    free(sh->arrays);
    free(sh->blocks);
+   free(sh->file);
    free(sh);
+}
+
+void
+ir_error(struct diag_list *d, const struct ir_shader *sh, unsigned line, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   diag_vadd(d, DIAG_ERROR, sh && sh->file ? sh->file : "<shader>", (int)line, 0, NULL, fmt, ap);
+   va_end(ap);
 }
 
 static void

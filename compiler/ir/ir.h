@@ -524,6 +524,9 @@ struct ir_array {
 
 struct ir_shader {
    enum tgsi_stage stage;
+   /* the source's name as the user gave it (the TGSI or IR file), which
+    * every diagnostic about the shader names; owned, NULL when unknown */
+   char *file;
    struct ir_list body;
    struct ir_instr **values; /* by id; removed ones stay */
    unsigned nvalues, values_cap;
@@ -1138,6 +1141,10 @@ int32_t *ir_field_ptr(struct ir_instr *in, enum ir_field f);
 int32_t ir_field_get(const struct ir_instr *in, enum ir_field f);
 struct ir_shader *ir_shader_new(enum tgsi_stage stage);
 void ir_shader_free(struct ir_shader *sh);
+/* An error about sh at line `line` of its source (0: no line), named by
+ * sh->file: the one place the compilers' diagnostics get the file name. */
+void ir_error(struct diag_list *d, const struct ir_shader *sh, unsigned line, const char *fmt, ...)
+    DC_PRINTF(4, 5);
 struct ir_instr *ir_instr_create(struct ir_shader *sh, enum ir_op op, unsigned nsrc);
 struct ir_instr *ir_instr_create_id(struct ir_shader *sh, enum ir_op op, unsigned nsrc,
                                     unsigned id);

@@ -644,7 +644,7 @@ static enum flow DC_PRINTF(3, 4)
    char *m = xvasprintf(fmt, ap);
    va_end(ap);
    char *t = in ? ir_print_instr(in) : xstrdup("");
-   diag_add(e->diags, DIAG_ERROR, "ir_eval", 0, 0, NULL, "%s: %s", m, t);
+   ir_error(e->diags, e->sh, in ? in->line : 0, "ir_eval: %s: %s", m, t);
    free(m);
    free(t);
    return FLOW_ERROR;

@@ -1152,6 +1152,7 @@ ir_from_tgsi_ctx(const struct tgsi_shader *ts, struct opt_ctx *ctx, struct diag_
 {
    struct xlate x = {.ts = ts, .diags = diags, .reachable = true};
    x.sh = ir_shader_new(ts->stage);
+   x.sh->file = ts->name ? xstrdup(ts->name) : NULL;
    const char *caller = ctx ? ctx->pass : NULL;
    if (ctx) {
       x.sh->faults = ctx->opts.faults;

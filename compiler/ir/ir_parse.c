@@ -784,6 +784,7 @@ ir_parse(const char *src, size_t len, const char *filename, int first_line, stru
       return NULL;
    }
    ps.sh = ir_shader_new(stage);
+   ps.sh->file = xstrdup(ps.file);
    ps.list = &ps.sh->body;
    while (!ps.failed && *ps.p) {
       if (*ps.p == '\n') {

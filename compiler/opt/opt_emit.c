@@ -824,7 +824,7 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
          char *t = in ? ir_print_instr(in) : xstrdup("(implied branch)");
          char *at = in ? xasprintf("instruction %%%u", in->id) : xstrdup("an implied branch");
          const char *why = diag_first_error(&cd);
-         diag_add(d, DIAG_ERROR, "opt", 0, 0, NULL, "emit: %s not encodable (%.*s): %s", at,
+         ir_error(d, sh, in ? in->line : 0, "emit: %s not encodable (%.*s): %s", at,
                   (int)strcspn(t, "\n"), t, why ? why : "?");
          free(at);
          free(t);

@@ -1197,7 +1197,7 @@ opt_hazard(struct ir_shader *sh, struct opt_ctx *ctx)
    } else if (isa_hazard_kind(z.m) == ISA_HAZARD_WAIT_STATES) {
       opt_hazard_wait_states(sh, ctx);
    } else {
-      diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: hazard model %s of %s",
+      ir_error(ctx->diags, sh, 0, "unsupported: hazard model %s of %s",
                isa_hazard_name(isa_hazard_kind(z.m)), isa_model_name(z.m));
       ctx->failed = true;
    }

@@ -36,9 +36,8 @@ bool
 isel_unsupported(struct isel *s, const struct ir_instr *in, const char *what)
 {
    if (!s->ctx->failed)
-      diag_add(s->ctx->diags, DIAG_ERROR, "opt", (int)in->line, 0, NULL,
-               "unsupported: %s (%s) on %s, TGSI line %u", ir_op_info[in->op].name, what,
-               isa_model_name(s->m), in->line);
+      ir_error(s->ctx->diags, s->sh, in->line, "unsupported: %s (%s) on %s, TGSI line %u",
+               ir_op_info[in->op].name, what, isa_model_name(s->m), in->line);
    s->ctx->failed = true;
    return false;
 }
@@ -1380,7 +1379,7 @@ bool
 opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
 {
    if (!sh->model) {
-      diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "isel: the shader has no ISA model");
+      ir_error(ctx->diags, sh, 0, "isel: the shader has no ISA model");
       ctx->failed = true;
       return false;
    }
@@ -1389,7 +1388,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
    opt_jumps(sh, ctx);
    struct ir_instr *j = opt_stack_model(s.m) ? bad_jump(sh, &sh->body, false) : NULL;
    if (j) {
-      diag_add(ctx->diags, DIAG_ERROR, "opt", (int)j->line, 0, NULL,
+      ir_error(ctx->diags, sh, j->line,
                "unsupported: %s on %s other than a break alone in an arm of an if at the top "
                "of a loop body, or ending it (loops leave through SYNC), TGSI line %u",
                ir_op_info[j->op].name, isa_model_name(s.m), j->line);
@@ -1400,7 +1399,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       return false;
    struct opt_exec ex;
    if (opt_exec_find(s.m, &ex) && 4 * opt_exec_pairs(sh) > ex.top) {
-      diag_add(ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL,
+      ir_error(ctx->diags, sh, 0,
                "unsupported: control flow nested %u pairs of waiting lanes deep on %s (at most "
                "%u SGPR pairs are set aside for EXEC masks)",
                opt_exec_pairs(sh), isa_model_name(s.m), ex.top / 4);
@@ -1444,8 +1443,7 @@ opt_isel(struct ir_shader *sh, struct opt_ctx *ctx)
       for (unsigned i = 0; i < n && !ctx->failed; i++)
          if (order[i]->op == IR_OP_MACH && !opt_legalize_operands(sh, ctx, order[i])) {
             char *t = ir_print_instr(order[i]);
-            diag_add(ctx->diags, DIAG_ERROR, "opt", (int)order[i]->line, 0, NULL,
-                     "isel: no legal form for %s", t);
+            ir_error(ctx->diags, sh, order[i]->line, "isel: no legal form for %s", t);
             free(t);
             ctx->failed = true;
          }

@@ -34,8 +34,7 @@ static bool
 stage_refused(struct isel *s, const char *what)
 {
    if (!s->ctx->failed)
-      diag_add(s->ctx->diags, DIAG_ERROR, "opt", 0, 0, NULL, "unsupported: the %s %s",
-               isa_model_name(s->m), what);
+      ir_error(s->ctx->diags, s->sh, 0, "unsupported: the %s %s", isa_model_name(s->m), what);
    s->ctx->failed = true;
    return false;
 }

@@ -708,7 +708,7 @@ static bool
 lgz_error(struct lgz *z, const struct ir_instr *in, const char *what)
 {
    char *t = in ? ir_print_instr(in) : xstrdup("");
-   diag_add(z->ctx->diags, DIAG_ERROR, "opt", in ? (int)in->line : 0, 0, NULL, "%s%s: %s",
+   ir_error(z->ctx->diags, z->sh, in ? in->line : 0, "%s%s: %s",
             strncmp(what, "unsupported", 11) ? "legalize: " : "", what, t);
    free(t);
    z->failed = z->ctx->failed = true;

@@ -175,7 +175,7 @@ no_room(struct ra *ra, const struct ir_instr *v, int f)
    if (!ra->failed) {
       struct isa_file_info fi;
       isa_file_info(ra->m, (unsigned)f, &fi);
-      diag_add(ra->ctx->diags, DIAG_ERROR, "opt", (int)v->line, 0, NULL,
+      ir_error(ra->ctx->diags, ra->sh, v->line,
                "unsupported: more than %u live values in register file %s (%%%u, TGSI line %u); "
                "the optimizing compiler does not spill",
                ra->nregs[f], fi.name, v->id, v->line);
@@ -588,7 +588,7 @@ assign_block(struct ra *ra, struct ir_block *b)
          if (t && !in->mach->tied_unread &&
              (!ir_has_reg(t) || t->mach->reg.file != in->mach->reg.file ||
               t->mach->reg.index != in->mach->reg.index)) {
-            diag_add(ra->ctx->diags, DIAG_ERROR, "opt", (int)in->line, 0, NULL,
+            ir_error(ra->ctx->diags, ra->sh, in->line,
                      "ra: %%%u does not share the register of %%%u, which it keeps part of", in->id,
                      t->id);
             ra->failed = ra->ctx->failed = true;
@@ -887,7 +887,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    if (!ra.failed)
       resolve_phis(&ra);
    if (!ra.failed && !opt_guard_breaks(sh, false, &g)) /* phi copies of a predicated break */
-      diag_add(ctx->diags, DIAG_ERROR, "opt", (int)g->line, 0, NULL,
+      ir_error(ctx->diags, sh, g->line,
                "ra: %%%u, a differently guarded instruction before a break", g->id),
           ra.failed = ctx->failed = true;
    ir_liveness_free(&ra.lv);

@@ -824,9 +824,8 @@ vf_error(struct opt_ctx *ctx, const struct ir_instr *old, const char *fmt, ...)
    va_start(ap, fmt);
    char *m = xvasprintf(fmt, ap);
    va_end(ap);
-   diag_add(ctx->diags, DIAG_ERROR, "opt", (int)old->line, 0, NULL,
-            "rewrite verification: pass %s, rule '%s': %s", ctx->pass ? ctx->pass : "?",
-            ctx->verify_what[0] ? ctx->verify_what : "?", m);
+   ir_error(ctx->diags, ctx->sh, old->line, "rewrite verification: pass %s, rule '%s': %s",
+            ctx->pass ? ctx->pass : "?", ctx->verify_what[0] ? ctx->verify_what : "?", m);
    free(m);
    ctx->failed = true;
    ctx->verify_failed++;

@@ -1,6 +1,6 @@
 # One line of fixtures/bisect/stages.txt: bisect, the fault's firings
 # hidden, must name the fault's stage (and, where the line says so, the
-# instruction the fault spoiled). Runs `diffcomp faults --check --fault F
+# instruction the fault spoiled). Runs `diffcomp faults --check --inject-fault F
 # --target T --hide-firings SHADER` and matches the fault's row of the
 # stage table.
 #   -DEXE=diffcomp -DFAULT= -DTARGET= -DSHADER= -DSTAGE= -DITEM=yes|NO|-
@@ -11,7 +11,7 @@ if(DEFINED ENV{DIFFCOMP_TEST_QUICK} AND NOT "$ENV{DIFFCOMP_TEST_QUICK}" STREQUAL
   message(STATUS "not run under DIFFCOMP_TEST_QUICK")
   return()
 endif()
-execute_process(COMMAND ${EXE} faults --check --fault ${FAULT} --target ${TARGET} -j 1
+execute_process(COMMAND ${EXE} faults --check --inject-fault ${FAULT} --target ${TARGET} -j 1
                         --hide-firings ${SHADER}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 # the row: FAULT TARGET PASS STAGE MATCH ITEM ...

@@ -309,7 +309,7 @@ check_cli(agx_fminmax "check|--target|agx|--invocations|256|--inject-fault|fminm
           OUT "fail agx fixtures/check/agx_nan_minmax.tgsi: mismatch" CLEAN ${_out}/agxmm SETUP agx_mm)
 check_cli(agx_fminmax_bisect "bisect|${_out}/agxmm/agx_nan_minmax-agx.yaml" 0 NEEDS agx_mm
           OUT "pass: cmpsel .*fault fminmax-cmpsel: fmin at [0-9]+ as one ordered fcmpsel")
-check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot,agx-half-clobber,agx-pack-full|${CMAKE_SOURCE_DIR}/captures/cs_image_filter.tgsi" 0
+check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--inject-fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot,agx-half-clobber,agx-pack-full|${CMAKE_SOURCE_DIR}/captures/cs_image_filter.tgsi" 0
           OUT "bisect: 4/4 pairs named one transformation, the fault's firing in its own pass")
 
 # --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change

@@ -249,12 +249,12 @@ cli_test(cli_check_gfx9_ref_only
 # too high lets a texture/buffer result be read before it arrives; the
 # emulator reports the early read and bisect names the hazard pass.
 cli_test(gfx9_vmcnt_fault_caught
-         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|vmcnt-off-by-one|captures/cs_histogram_atomics.tgsi|captures/fs_blit_tex.tgsi"
+         "faults|--check|--target|gfx9|-j|2|--bisect|--inject-fault|vmcnt-off-by-one|captures/cs_histogram_atomics.tgsi|captures/fs_blit_tex.tgsi"
          0 OUT "vmcnt-off-by-one +gfx9 +yes .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
 # gfx9 constants are SMEM loads issued together; SMEM returns out of order, so
 # lgkmcnt(N > 0) before a read is caught at run time (hazard, mismatch)
 cli_test(gfx9_lgkmcnt_fault_caught
-         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|lgkmcnt-smem-unordered|captures/fs_subroutine_brdf.tgsi|captures/fs_blit_tex.tgsi"
+         "faults|--check|--target|gfx9|-j|2|--bisect|--inject-fault|lgkmcnt-smem-unordered|captures/fs_subroutine_brdf.tgsi|captures/fs_blit_tex.tgsi"
          0 OUT "lgkmcnt-smem-unordered +gfx9 +yes +mismatch,hazard .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
 # Compile errors of gfx9's optimizing path on generated shaders
 # (fixtures/check/gfx9_opt/README.md).
@@ -267,10 +267,10 @@ cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repr
 # (WORD_0, BYTE_0..2): the fault fires only there (fixtures/faults/
 # fs_gfx9_sdwa.tgsi: (a + b) & 0xffff), and is caught and bisected
 cli_test(gfx9_sext_pad_fault_caught
-         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|sdwa-sext-pad-swapped|fixtures/faults/fs_gfx9_sdwa.tgsi"
+         "faults|--check|--target|gfx9|-j|2|--bisect|--inject-fault|sdwa-sext-pad-swapped|fixtures/faults/fs_gfx9_sdwa.tgsi"
          0 OUT "sdwa-sext-pad-swapped +gfx9 +yes .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
 cli_test(gfx9_preserve_fault_caught
-         "faults|--check|--target|gfx9|-j|2|--bisect|--fault|sdwa-preserve-no-use|captures/cs_pack_convert.tgsi"
+         "faults|--check|--target|gfx9|-j|2|--bisect|--inject-fault|sdwa-preserve-no-use|captures/cs_pack_convert.tgsi"
          0 OUT "sdwa-preserve-no-use +gfx9 +yes +mismatch.*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_tool.cmake)
 

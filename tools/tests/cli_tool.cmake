@@ -8,6 +8,11 @@ set_tests_properties(html_chromium PROPERTIES SKIP_RETURN_CODE 77)
 cli_test(html_bad_dir "check|captures/vs_mvp_basic.tgsi|--html|/proc/nonexistent/site" 2
          ERR "cannot write the HTML report in /proc/nonexistent/site")
 
+# report pairs one shader checked from the source tree (captures/X) and
+# from captures/ (./X), the reports compared from a third directory.
+add_test(NAME report_dirs COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_report_dirs.sh ${CMAKE_SOURCE_DIR}
+                                  $<TARGET_FILE:diffcomp> ${CMAKE_BINARY_DIR}/report_dirs)
+
 # The README's libdcisa example built against a fresh install (header,
 # shared library, pkg-config file), run before and after moving the prefix.
 add_test(NAME libisa_example COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_libisa.sh ${CMAKE_SOURCE_DIR}
@@ -38,7 +43,7 @@ endforeach()
 # (faults took it for one unreadable shader: "1 false positives").
 cli_test(tgsi_dir "tgsi|--check|captures" 0)
 cli_test(tgsi_dir_empty "tgsi|--check|fixtures" 2 ERR "fixtures: no \\*.tgsi files in this directory")
-cli_test(faults_dir "faults|--check|fixtures/compile|--fault|missing-ss|--target|a3xx|-j|1" 0
+cli_test(faults_dir "faults|--check|fixtures/compile|--inject-fault|missing-ss|--target|a3xx|-j|1" 0
          OUT "1/1 fault-target pairs.*0 false positives")
 
 # The generated bash completion completes a command, an option of it and

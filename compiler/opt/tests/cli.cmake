@@ -14,36 +14,39 @@ faults_cli(faults_list_fixes "faults|-v" 0 OUT "missing-ss +scheduling +a3xx +ha
 faults_cli(faults_help "faults|--help" 0 OUT "usage: diffcomp faults")
 faults_cli(faults_bad_option "faults|--nope" 2 ERR "unknown option '--nope'")
 faults_cli(faults_check_no_files "faults|--check" 2 ERR "takes the shader files")
-faults_cli(faults_fault_without_check "faults|--fault|missing-ss" 2 ERR "go with --check")
+faults_cli(faults_fault_without_check "faults|--inject-fault|missing-ss" 2 ERR "go with --check")
 faults_cli(faults_bisect_without_check "faults|--bisect" 2 ERR "go with --check")
 faults_cli(faults_bad_reduce_time "faults|--check|${_ffx}/fs_mixed.tgsi|--time-limit|0" 2 ERR "--time-limit takes")
 faults_cli(faults_reduce_time_old "faults|--check|${_ffx}/fs_mixed.tgsi|--reduce-time|60" 2 ERR "--reduce-time is spelled --time-limit now")
-faults_cli(faults_unknown_fault "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|nope" 2 ERR "unknown fault 'nope'")
+# the faults to inject: --inject-fault, as in check and compile
+faults_cli(faults_fault_old "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|missing-ss" 2
+           ERR "faults: --fault is spelled --inject-fault now \\(see diffcomp faults --help\\)")
+faults_cli(faults_unknown_fault "faults|--check|${_ffx}/fs_mixed.tgsi|--inject-fault|nope" 2 ERR "unknown fault 'nope'")
 # The benchmark: both faults caught, the fault-free run clean (dce-discard
 # by the per-rewrite verification: a compile error).
 faults_cli(faults_check_detects
-           "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|missing-ss,dce-discard|-j0|--invocations|256" 0
+           "faults|--check|${_ffx}/fs_mixed.tgsi|--inject-fault|missing-ss,dce-discard|-j0|--invocations|256" 0
            OUT "no fault, a3xx: 1 cases, 1 pass.*missing-ss +a3xx +yes +[a-z,]*hazard.*dce-discard +sm50 +yes +compile-error.*detection rate: 2/2 faults[^\n]*3/3 fault-target pairs \\(100.0%\\)\nfault-free runs: 0 false positives")
 # --bisect: the first failing case of each pair bisected with the fault
 # injected names one transformation, the fault's own firing, in the pass
 # the catalog gives -- one fault per pass that has fault hooks.
 faults_cli(faults_check_bisect
-           "faults|--check|${_ffx}/fs_mixed.tgsi|${_ffx}/vs_int_loop.tgsi|${_ffx}/vs_invariant_precise.tgsi|--fault|missing-jp,missing-ss,stall-count-short,imm-truncated,swap-without-flip,shf-l-hi,ra-phi-copy-order,fold-minmax-nan,cse-ignores-fields,dce-discard,fuse-precise|--bisect|--invocations|64|-j2" 0
+           "faults|--check|${_ffx}/fs_mixed.tgsi|${_ffx}/vs_int_loop.tgsi|${_ffx}/vs_invariant_precise.tgsi|--inject-fault|missing-jp,missing-ss,stall-count-short,imm-truncated,swap-without-flip,shf-l-hi,ra-phi-copy-order,fold-minmax-nan,cse-ignores-fields,dce-discard,fuse-precise|--bisect|--invocations|64|-j2" 0
            OUT "missing-ss +a3xx +hazard +hazard +yes +[0-9]+/[0-9]+ .* fault missing-ss: no \\(ss\\) on[^\n]*\nmissing-jp +a3xx +emit +emit +yes .*imm-truncated +sm50 +legalize +legalize +yes .*shf-l-hi +sm50 +isel +isel +yes .*ra-phi-copy-order +sm50 +ra +ra +yes .*fold-minmax-nan +sm50 +algebraic +algebraic +yes .*cse-ignores-fields +sm50 +cse +cse +yes .*dce-discard +sm50 +dce +dce +yes .*fuse-precise +sm50 +fuse,expand +fuse +yes .* fault fuse-precise: %[0-9]+ = fadd\\(%[0-9]+ = fmul[^\n]*\nbisect: 16/16 pairs named one transformation, the fault's firing in its own pass\n")
 # --reduce: the first failing case of the pair shrinks (to the KILL_IF and
 # END, one lane).
 faults_cli(faults_check_reduce
-           "faults|--check|${_ffx}/fs_mixed.tgsi|--fault|dce-discard|--target|a3xx|--reduce|--time-limit|60|--invocations|64|-j2" 0
+           "faults|--check|${_ffx}/fs_mixed.tgsi|--inject-fault|dce-discard|--target|a3xx|--reduce|--time-limit|60|--invocations|64|-j2" 0
            OUT "dce-discard +a3xx +fs_mixed.tgsi +31 -> [1-5] +64 -> 1 +[0-9]+ +[0-9.]+\nreduce: 1/1 reduced; median 31 -> [1-5] TGSI instructions")
 # --generated N: generated shaders (named gen:S, seeds from --seed) take
 # part as in check --generated, with or without files.
 faults_cli(faults_check_generated
-           "faults|--check|--generated|20|--fault|missing-ss|--target|a3xx|--invocations|64|-j2" 0
+           "faults|--check|--generated|20|--inject-fault|missing-ss|--target|a3xx|--invocations|64|-j2" 0
            OUT "no fault, a3xx: 20 cases.*missing-ss +a3xx +yes +[a-z,]*hazard[a-z,]* +[1-9][0-9]*/[0-9]+ .* gen:[0-9]+\n.*detection rate: 1/1")
 faults_cli(faults_generated_without_check "faults|--generated|5" 2 ERR "go with --check")
 # A fault no shader reaches goes undetected: exit 1.
 faults_cli(faults_check_undetected
-           "faults|--check|${_ffx}/fs_tex_out.tgsi|--fault|fold-shift-unmasked|--target|a3xx|-j0" 1
+           "faults|--check|${_ffx}/fs_tex_out.tgsi|--inject-fault|fold-shift-unmasked|--target|a3xx|-j0" 1
            OUT "fold-shift-unmasked +a3xx +NO .*detection rate: 0/1")
 # check --inject-fault: the named bug, caught; unknown names refused.
 faults_cli(check_inject_fault
@@ -85,6 +88,13 @@ opt_cli(subgroups_a3xx_refused "compile|fixtures/opt/cs_subgroup_votes.tgsi|--ta
         ERR "unsupported: ballot \\(no warp vote\\) on a3xx, TGSI line 28")
 opt_cli(ms_a3xx_refused "compile|fixtures/opt/fs_ms_gather.tgsi|--target|a3xx|--path|opt" 3
         ERR "unsupported: tex \\(a sample-count query: the model has no multisample textures\\)")
+# The optimizing compiler's errors name the shader as given, with its line
+# (the IR keeps no column), in compile and in check's reports alike.
+opt_cli(error_names_shader "compile|fixtures/opt/cs_subgroup_votes.tgsi|--target|a3xx|--path|opt" 3
+        ERR "^fixtures/opt/cs_subgroup_votes.tgsi:28: error: unsupported: ballot")
+opt_cli(error_names_shader_check
+        "check|--target|sm50|--no-repro|--inject-fault|dce-discard|fixtures/faults/fs_mixed.tgsi" 1
+        OUT "^fail sm50 fixtures/faults/fs_mixed.tgsi: compile-error \\(opt\\): opt: fixtures/faults/fs_mixed.tgsi:27: rewrite verification: pass dce")
 # Jumps SYNC cannot take on sm50 (continue, nested breaks) as structured
 # flow: every path of the loops runs against the reference. On a3xx the
 # lanes that break ran right before the waiting ones read a register the
@@ -139,5 +149,5 @@ faults_cli(check_gfx9_exec_not_restored
            "check|${_ffx}/fs_gfx9_flow.tgsi|--target|gfx9|--inject-fault|exec-not-restored|--no-repro|-q|-j0" 1
            OUT "fail gfx9 [^\n]*mismatch")
 faults_cli(faults_gfx9_exec_not_restored_bisect
-           "faults|--check|${_ffx}/fs_gfx9_flow.tgsi|--fault|exec-not-restored|--target|gfx9|--bisect|--invocations|256|-j0" 0
+           "faults|--check|${_ffx}/fs_gfx9_flow.tgsi|--inject-fault|exec-not-restored|--target|gfx9|--bisect|--invocations|256|-j0" 0
            OUT "exec-not-restored +gfx9 +yes +mismatch.*exec-not-restored +gfx9 +hazard,emit +hazard +yes")
