@@ -1140,7 +1140,7 @@ shared_part(const struct diff_repro *r, const struct diff_bisect *b, char **why)
    *why = NULL;
    if (setup(r, b, &c, &quiet) && (s = parse(r, &c, &quiet))) {
       diff_check_run(&c, NULL, NULL); /* the recorded signals keep no values */
-      v = diff_where_ir(r, &c, s, &c.results[0], why);
+      v = diff_where_ir(r->inputs, &c, s, &c.results[0], why);
    }
    tgsi_shader_free(s);
    teardown(b, &c);
@@ -1165,25 +1165,11 @@ diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b, struc
    }
    if (w->passes) {
       w->verdict = DIFF_WHERE_BACK_END;
-      w->text = xasprintf("the IR passes agree on %s: the bug is in the %s back end", w->passes,
-                          r->target);
    } else if (w->fails) {
       w->verdict = shared_part(r, b, &why);
-      static const char *const part[DIFF_WHERE_COUNT] = {
-          [DIFF_WHERE_FRONT_END] = "the bug is in the TGSI front end (its translation to IR)",
-          [DIFF_WHERE_IR_PASSES] = "the bug is in the IR passes",
-          [DIFF_WHERE_SHARED_BACK_END] = "the bug is in a back-end stage %s shares with them",
-      };
-      char *tail = w->verdict == DIFF_WHERE_SHARED
-                       ? xasprintf("the bug is in code %s shares with them (the front end, the "
-                                   "IR passes or a shared back-end stage)",
-                                   r->target)
-                       : xasprintf(part[w->verdict], r->target);
-      w->text = xasprintf("the case fails as recorded on %s too%s%s: %s", w->fails,
-                          why ? ", and " : "", why ? why : "", tail);
-      free(tail);
-      free(why);
    }
+   w->text = diff_where_sentence(r->target, w, "as recorded", why);
+   free(why);
 }
 
 void

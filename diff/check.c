@@ -453,6 +453,12 @@ diff_check_opt_options(const struct diff_check *c, struct opt_options *o)
    opt_options_of(c, o);
 }
 
+struct tgsi_shader *
+diff_check_parse(const struct diff_check *c, unsigned k, struct diag_list *d)
+{
+   return parse_shader(c, &c->shaders[k], d);
+}
+
 struct diff_extcc
 diff_check_extcc(const struct diff_check_opts *o)
 {

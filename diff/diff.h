@@ -357,6 +357,8 @@ enum compile_status diff_opt_from_asm(void *path, const struct tgsi_shader *s,
 /* The options the check gives the optimizing compiler (no limit). */
 struct opt_options;
 void diff_check_opt_options(const struct diff_check *c, struct opt_options *o);
+/* Shader k of c parsed as its cases parse it, or NULL (d says why). */
+struct tgsi_shader *diff_check_parse(const struct diff_check *c, unsigned k, struct diag_list *d);
 /* The inputs of lane l of e (inputs and system values). */
 void diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out);
 /* A copy of vertex shader s that writes only its POSITION output (the
@@ -747,12 +749,24 @@ void diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b,
                        struct diff_where *w);
 void diff_where_free(struct diff_where *w);
 /* where_ir.c: which shared code the first differing output value of res
- * (a run of r's case) comes from (s is r's shader, c set up as r's case):
- * FRONT_END, IR_PASSES, SHARED_BACK_END with *why (caller frees) giving
- * the values, or SHARED when the IR interpreter cannot tell (*why NULL). */
-enum diff_where_verdict diff_where_ir(const struct diff_repro *r, const struct diff_check *c,
+ * (a run of c's case of shader s on inputs, NULL: generated from c's seed)
+ * comes from: FRONT_END, IR_PASSES, SHARED_BACK_END with *why (caller
+ * frees) giving the values, or SHARED when the IR interpreter cannot tell
+ * (*why NULL). */
+enum diff_where_verdict diff_where_ir(const struct env *inputs, const struct diff_check *c,
                                       const struct tgsi_shader *s,
                                       const struct diff_case_result *res, char **why);
+/* The where: sentence of w for target ("the IR passes agree on sm50: the
+ * bug is in the a3xx back end"; fails: how the others fail, "as recorded"
+ * or ""; why: diff_where_ir's account or NULL), NULL for UNKNOWN; caller
+ * frees. */
+char *diff_where_sentence(const char *target, const struct diff_where *w, const char *fails,
+                          const char *why);
+/* The check's where for its case i, from the cases of the same shader on
+ * the other targets sharing opt's front end and IR passes (and the IR
+ * interpreter when they all fail); w->text NULL when nothing is said.
+ * Free with diff_where_free. */
+void diff_case_where(const struct diff_check *c, unsigned i, struct diff_where *w);
 /* The result as JSON (bisect --json; README "Bisecting a miscompile"):
  * file is the reproducer's path, exit the command's exit status, w may
  * be NULL. */

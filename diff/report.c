@@ -431,31 +431,17 @@ diff_case_lines(const struct diff_check *c, unsigned i)
    return strbuf_take(&b);
 }
 
-/* Back end or mid-level: a failing case whose shader passed, with both
- * compilers, on another target that shares opt's front end and IR passes
- * (opt_target_shares_ir) has its bug in its own target's back end. NULL
- * when no such target passed, when the case's own target does not share
- * them, or when an external compiler stands for opt. */
+/* Back end or mid-level (diff_case_where): the where: sentence of case
+ * i, or NULL. */
 char *
 diff_case_locality(const struct diff_check *c, unsigned i)
 {
-   const struct diff_target *own = &c->targets[c->cases[i].target];
-   if (c->results[i].status != DIFF_FAIL || c->o.opt_cmd || !opt_target_shares_ir(own->model))
-      return NULL;
-   struct strbuf pass = {0};
-   for (unsigned j = 0; j < c->ncases; j++) {
-      const struct diff_target *t = &c->targets[c->cases[j].target];
-      if (c->cases[j].shader == c->cases[i].shader && c->results[j].done &&
-          c->results[j].status == DIFF_PASS && opt_target_shares_ir(t->model))
-         strbuf_printf(&pass, "%s%s", pass.n ? ", " : "", t->name);
-   }
-   if (!pass.n)
-      return NULL;
-   char *why = xasprintf("the %s back end: the shared front end and IR passes compile it right "
-                         "for %s",
-                         own->name, pass.s);
-   free(pass.s);
-   return why;
+   struct diff_where w;
+   diff_case_where(c, i, &w);
+   char *t = w.text;
+   w.text = NULL;
+   diff_where_free(&w);
+   return t;
 }
 
 /* ------------------------------------------------------------------ */
@@ -566,12 +552,14 @@ json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct
       strbuf_printf(b, "}}");
    }
    strbuf_printf(b, "], \"locality\": ");
-   char *where = diff_case_locality(c, i);
-   if (where)
-      strbuf_json_str(b, where);
+   struct diff_where w;
+   diff_case_where(c, i, &w);
+   if (w.text)
+      strbuf_json_str(b, w.text);
    else
       strbuf_printf(b, "null");
-   free(where);
+   strbuf_printf(b, ", \"where\": \"%s\"", diff_where_names[w.verdict]);
+   diff_where_free(&w);
    strbuf_printf(b, ", \"repro\": ");
    if (r->repro)
       strbuf_json_str(b, r->repro);

@@ -76,7 +76,7 @@ first_value(const struct diff_case_result *res)
 }
 
 enum diff_where_verdict
-diff_where_ir(const struct diff_repro *r, const struct diff_check *c, const struct tgsi_shader *s,
+diff_where_ir(const struct env *inputs, const struct diff_check *c, const struct tgsi_shader *s,
               const struct diff_case_result *res, char **why)
 {
    *why = NULL;
@@ -84,7 +84,7 @@ diff_where_ir(const struct diff_repro *r, const struct diff_check *c, const stru
    struct diff_case_env ce;
    struct diag_list q = {0};
    enum diff_where_verdict v = DIFF_WHERE_SHARED;
-   if (!m || !diff_case_env(&c->o, s, NULL, r->inputs, &ce, &q)) {
+   if (!m || !diff_case_env(&c->o, s, NULL, inputs, &ce, &q)) {
       diag_clear(&q);
       return v;
    }
@@ -120,4 +120,80 @@ diff_where_ir(const struct diff_repro *r, const struct diff_check *c, const stru
    diff_case_env_fini(&ce);
    diag_clear(&q);
    return v;
+}
+
+/* The sentence of w for target (bisect's and the check's where:): `fails`
+ * says how the other targets fail ("as recorded" for bisect's replay),
+ * why is diff_where_ir's account of the values, or NULL. */
+char *
+diff_where_sentence(const char *target, const struct diff_where *w, const char *fails,
+                    const char *why)
+{
+   static const char *const part[DIFF_WHERE_COUNT] = {
+       [DIFF_WHERE_FRONT_END] = "the bug is in the TGSI front end (its translation to IR)",
+       [DIFF_WHERE_IR_PASSES] = "the bug is in the IR passes",
+       [DIFF_WHERE_SHARED_BACK_END] = "the bug is in a back-end stage %s shares with them",
+       [DIFF_WHERE_SHARED] = "the bug is in code %s shares with them (the front end, the IR "
+                             "passes or a shared back-end stage)",
+   };
+   if (w->verdict == DIFF_WHERE_BACK_END)
+      return xasprintf("the IR passes agree on %s: the bug is in the %s back end", w->passes,
+                       target);
+   if (w->verdict == DIFF_WHERE_UNKNOWN || !w->fails)
+      return NULL;
+   char *tail = xasprintf(part[w->verdict], target);
+   char *t = xasprintf("the case fails%s%s on %s too%s%s: %s", *fails ? " " : "", fails, w->fails,
+                       why ? ", and " : "", why ? why : "", tail);
+   free(tail);
+   return t;
+}
+
+static void
+add_name(char **list, const char *t)
+{
+   char *more = xasprintf("%s%s%s", *list ? *list : "", *list ? ", " : "", t);
+   free(*list);
+   *list = more;
+}
+
+/* The check's where (report.c's summary line, JSON and HTML): case i
+ * against the cases of its shader on the other targets that share opt's
+ * front end and IR passes, already run. One of them passing puts the bug
+ * in i's back end; none passing and one failing too, the IR interpreter
+ * on the failing value tells the shared part (diff_where_ir: the check's
+ * inputs are generated again from its seed, as the case's were). */
+void
+diff_case_where(const struct diff_check *c, unsigned i, struct diff_where *w)
+{
+   memset(w, 0, sizeof(*w));
+   const struct diff_target *own = &c->targets[c->cases[i].target];
+   const struct diff_shader_src *src = &c->shaders[c->cases[i].shader];
+   if (c->results[i].status != DIFF_FAIL || c->o.opt_cmd || c->opt_override ||
+       !opt_target_shares_ir(own->model))
+      return;
+   for (unsigned j = 0; j < c->ncases; j++) {
+      const struct diff_target *t = &c->targets[c->cases[j].target];
+      if (j == i || c->cases[j].shader != c->cases[i].shader || !c->results[j].done ||
+          !opt_target_shares_ir(t->model))
+         continue;
+      if (c->results[j].status == DIFF_PASS)
+         add_name(&w->passes, t->name);
+      else if (c->results[j].status == DIFF_FAIL)
+         add_name(&w->fails, t->name);
+   }
+   char *why = NULL;
+   if (w->passes) {
+      w->verdict = DIFF_WHERE_BACK_END;
+   } else if (w->fails) {
+      w->verdict = DIFF_WHERE_SHARED;
+      struct diag_list q = {0};
+      struct tgsi_shader *s = src->variant_of ? NULL : diff_check_parse(c, c->cases[i].shader, &q);
+      if (s) {
+         w->verdict = diff_where_ir(src->inputs, c, s, &c->results[i], &why);
+      }
+      tgsi_shader_free(s);
+      diag_clear(&q);
+   }
+   w->text = diff_where_sentence(own->name, w, "", why);
+   free(why);
 }

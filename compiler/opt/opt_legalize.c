@@ -608,13 +608,35 @@ plain_copies(const struct ir_shader *sh, const struct ir_instr *in, unsigned k)
           isa_slot_info(sh->model, m->insn.op, false, k, &si) && (si.kinds & (1u << ISA_OPND_REG));
 }
 
+/* The operands the conservative variant copies: each one plain_copies
+ * names, but one that the op cannot read from a per-lane register (a
+ * scalar op's immediate or SGPR: gfx9 s_mov_b64) -- the copy would make
+ * the program illegal, and the operand keeps its natural place. */
+static unsigned
+plain_copy_mask(const struct ir_shader *sh, const struct ir_instr *in)
+{
+   const struct ir_mach *m = in->mach;
+   unsigned mask = 0, ops[16], op;
+   unsigned nops = forms(sh->model, m->insn.op, ops, ARRAY_SIZE(ops));
+   enum place p[ISA_MAX_SRC];
+   for (unsigned k = 0; k < m->insn.nsrc; k++)
+      if (plain_copies(sh, in, k))
+         mask |= 1u << k;
+   for (unsigned k = 0; k < m->insn.nsrc; k++)
+      if ((mask >> k & 1) && !search_places(sh, in, ops, nops, mask, p, &op) &&
+          search_places(sh, in, ops, nops, mask & ~(1u << k), p, &op))
+         mask &= ~(1u << k);
+   return mask;
+}
+
 /* Before RA: every such operand copied into a new value. */
 static bool
 legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
 {
    struct ir_mach *m = in->mach;
+   unsigned mask = plain_copy_mask(sh, in);
    for (unsigned k = 0; k < m->insn.nsrc; k++)
-      if (plain_copies(sh, in, k))
+      if (mask >> k & 1)
          ir_set_src(in, m->first[k], opt_copy_before(sh, in, in->src[m->first[k]]));
    take_form(sh, in);
    return true;
@@ -890,19 +912,24 @@ static void
 legalize_plain_post(struct lgz *z, struct ir_instr *in)
 {
    struct ir_mach *m = in->mach;
-   unsigned ncopies = 0;
+   unsigned ncopies = 0, mask = plain_copy_mask(z->sh, in);
    for (unsigned k = 0; k < m->insn.nsrc && !z->failed; k++) {
       struct ir_instr *src = m->count[k] ? in->src[m->first[k]] : NULL;
       if (!plain_copies(z->sh, in, k) && src && src->op == IR_OP_IMM && !ir_has_reg(src)) {
          /* a slot that takes no register (the form isel chose reads a
-          * constant): the immediate goes to the constant file whole */
+          * constant): the immediate goes to the constant file whole; with
+          * no file (gfx9), it stays inline where the encoding holds it */
          struct ir_instr *v = const_imm(z, (uint32_t)src->imm);
+         enum place p[ISA_MAX_SRC];
+         unsigned pm;
+         if (!v && plan(z->sh, in, p, &pm) && !pm)
+            continue;
          if (!v)
             lgz_error(z, in, "unsupported: the constant file is full");
          else
             ir_set_src(in, m->first[k], v);
       }
-      if (!plain_copies(z->sh, in, k))
+      if (!(mask >> k & 1))
          continue;
       int r = scratch_reg(z, in, ncopies++);
       if (r < 0) {

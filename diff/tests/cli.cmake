@@ -323,14 +323,22 @@ check_cli(ffma_bound_fog "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|9|capt
 
 # Back end or mid-level (issue 16): a failure on one target while another
 # target sharing opt's front end and IR passes passes is put on its own back
-# end, in the summary and the JSON; a bug in a shared IR pass fails on every
-# such target and gets no such line.
+# end, in the summary and the JSON; when they all fail, the IR interpreter
+# tells the front end (LRP in GLSL mix's order), the IR passes (an indirect
+# array access without its offset) and a shared back-end stage (a truncated
+# immediate) apart; a discard it cannot run names the shared code only.
 check_cli(where_backend "--no-repro|--target|a3xx,sm50|--inject-fault|missing-ss|captures/fs_phong.tgsi" 1
-          OUT "\nwhere: a3xx captures/fs_phong.tgsi: the a3xx back end: the shared front end and IR passes compile it right for sm50\n")
+          OUT "\nwhere: a3xx captures/fs_phong.tgsi: the IR passes agree on sm50: the bug is in the a3xx back end\n")
 check_cli(where_backend_json "--no-repro|--target|a3xx,sm50|--inject-fault|missing-ss|--json|-|captures/fs_phong.tgsi" 1
-          OUT "\"locality\": \"the a3xx back end: the shared front end and IR passes compile it right for sm50\"")
+          OUT "\"locality\": \"the IR passes agree on sm50: the bug is in the a3xx back end\", \"where\": \"back-end\"")
+check_cli(where_front "--no-repro|--target|a3xx,sm50,gfx9|--inject-fault|lrp-as-mix|fixtures/faults/fs_lrp_array.tgsi" 1
+          OUT "\nwhere: a3xx fixtures/faults/fs_lrp_array.tgsi: the case fails on sm50, gfx9 too, and the front end's IR computes opt's 0x[0-9a-f]+ at OUT\\[0\\]\\.[xyzw] lane [0-9]+ already: the bug is in the TGSI front end \\(its translation to IR\\)\n")
+check_cli(where_ir_passes "--no-repro|--target|a3xx,sm50,gfx9|--inject-fault|arrays-offset-ignored|--json|-|fixtures/faults/fs_lrp_array.tgsi" 1
+          OUT "\"locality\": \"the case fails on sm50, gfx9 too, and at OUT\\[0\\]\\.[xyzw] lane [0-9]+ the front end's IR computes 0x[0-9a-f]+, the IR after the IR passes opt's 0x[0-9a-f]+: the bug is in the IR passes\", \"where\": \"ir-passes\"")
+check_cli(where_shared_back_end "--no-repro|--target|a3xx,sm50,gfx9|--inject-fault|imm-truncated|fixtures/faults/vs_int_loop.tgsi" 1
+          OUT "\nwhere: sm50 fixtures/faults/vs_int_loop.tgsi: the case fails on a3xx, gfx9 too, and the IR the passes hand the back end computes 0x[0-9a-f]+ at OUT\\[[0-9]\\]\\.[xyzw] lane [0-9]+, the program 0x[0-9a-f]+: the bug is in a back-end stage sm50 shares with them\n")
 check_cli(where_shared "--no-repro|--target|a3xx,sm50|--inject-fault|dce-discard|fixtures/faults/fs_mixed.tgsi" 1
-          OUT "total +2 +0 +2" NOT_OUT "where:")
+          OUT "total +2 +0 +2.*\nwhere: a3xx fixtures/faults/fs_mixed.tgsi: the case fails on sm50 too: the bug is in code a3xx shares with them \\(the front end, the IR passes or a shared back-end stage\\)\n")
 # ... and bisect says it too, replaying the reproducer on the other targets.
 check_cli(where_bisect_repro "--target|a3xx|--inject-fault|missing-ss|--repro-dir|${_out}/where|captures/fs_phong.tgsi" 1
           OUT "fail a3xx captures/fs_phong.tgsi: hazard" CLEAN ${_out}/where SETUP where_repro)

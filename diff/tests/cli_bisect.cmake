@@ -76,13 +76,17 @@ foreach(_l IN LISTS _stage_lines)
   if(_stage STREQUAL "undetected" OR _stage STREQUAL "miss")
     continue()
   endif()
+  set(_shader_path fixtures/faults/${_shader})
+  if(_shader MATCHES "/")
+    set(_shader_path fixtures/${_shader}) # another fixture directory's shader
+  endif()
   set(_q 0)
   if(_quick STREQUAL "quick")
     set(_q 1)
   endif()
   add_test(NAME cli_bisect_stage_${_fault}_${_target}
            COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:diffcomp> -DFAULT=${_fault}
-                   -DTARGET=${_target} -DSHADER=fixtures/faults/${_shader} -DSTAGE=${_stage}
+                   -DTARGET=${_target} -DSHADER=${_shader_path} -DSTAGE=${_stage}
                    -DITEM=${_item} -DQUICK=${_q} -P ${CMAKE_CURRENT_LIST_DIR}/bisect_stage.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()

@@ -111,8 +111,8 @@ test_where(void)
       struct diff_case_detail det;
       diff_case_detail(&c, i, &det);
       char *page = diff_html_case(&c, i, NULL, &det);
-      CHECKF(strstr(page, "<p class=\"where\">where: the a3xx back end: the shared front end and "
-                          "IR passes compile it right for sm50</p>") != NULL,
+      CHECKF(strstr(page, "<p class=\"where\">where: the IR passes agree on sm50: the bug is in "
+                          "the a3xx back end</p>") != NULL,
              "%s", page);
       free(page);
       diff_case_detail_fini(&det);
