@@ -767,7 +767,10 @@ def main():
     modes = a.modes.split(",")
     scratch = tempfile.mkdtemp(prefix="dc-mutate-")
     try:
-        shaders = shaders + write_generated(a, scratch)
+        # generated shaders in a lasting directory when cached: the cached
+        # digests and baselines name them by path
+        gdir = scratch if a.no_cache else os.path.join(os.path.abspath(a.build), "mutate-cache")
+        shaders = shaders + write_generated(a, gdir)
         return campaign(a, root, files, chosen, shaders, modes, scratch)
     finally:
         if a.keep:
