@@ -344,6 +344,7 @@ def enumerate_mutants(root, files, ops):
     out = []
     for rel in files:
         src = open(os.path.join(root, rel), encoding="utf-8").read()
+        lines = src.split("\n")
         m = mask_c(src)
         skip_lines = {i for i, line in enumerate(src.split("\n"), 1) if "assert(" in line}
         for body in function_bodies(m):
@@ -358,7 +359,7 @@ def enumerate_mutants(root, files, ops):
             found.sort()
             for s, op, e, rep, desc, line in found:
                 out.append({"file": rel, "start": s, "end": e, "rep": rep, "op": op,
-                            "desc": desc, "line": line})
+                            "desc": desc, "line": line, "text": lines[line - 1].strip()})
     for i, mu in enumerate(out):
         mu["id"] = i
     return out
@@ -705,6 +706,15 @@ def parse_args():
     p.add_argument("--equiv", action="store_true",
                    help="compare survivors' programs to flag likely-equivalent ones (slow)")
     p.add_argument("--json", metavar="FILE", help="write every mutant's result as JSON")
+    p.add_argument("--resume", action="store_true",
+                   help="with --json FILE: skip the mutants FILE already holds (an earlier "
+                   "chunk), count them in the summary, and rewrite FILE after each mutant")
+    p.add_argument("--rerun", metavar="FILE",
+                   help="run the mutants of an earlier --json FILE again (found by file, "
+                   "operator, change and line text, so edits elsewhere do not move them)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="recompute the unmutated baselines and digests (kept in "
+                   "BUILD/mutate-cache under a digest of the binary, shaders and options)")
     p.add_argument("--min-kill-rate", type=float, default=0.0,
                    help="exit 1 when fewer of the reached mutants are killed (0..1)")
     p.add_argument("--time-limit", type=float, default=0, metavar="SEC",
@@ -726,8 +736,12 @@ def main():
         if o not in OPERATORS:
             sys.exit(f"mutate: unknown operator '{o}' (known: {', '.join(OPS)})")
     allm = enumerate_mutants(root, files, ops)
+    if a.resume and not a.json:
+        sys.exit("mutate: --resume needs --json FILE")
     if a.plant:
         files, chosen = planted(a.plant)
+    elif a.rerun:
+        chosen = rerun(a.rerun, allm)
     elif a.mutant:
         chosen = [allm[i] for i in a.mutant if 0 <= i < len(allm)]
     elif a.sample:
@@ -753,13 +767,43 @@ def main():
     modes = a.modes.split(",")
     scratch = tempfile.mkdtemp(prefix="dc-mutate-")
     try:
-        shaders = shaders + write_generated(a, scratch)
+        # generated shaders in a lasting directory when cached: the cached
+        # digests and baselines name them by path
+        gdir = scratch if a.no_cache else os.path.join(os.path.abspath(a.build), "mutate-cache")
+        shaders = shaders + write_generated(a, gdir)
         return campaign(a, root, files, chosen, shaders, modes, scratch)
     finally:
         if a.keep:
             print(f"scratch kept: {scratch}")
         else:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def rerun(path, allm):
+    """--rerun FILE: the mutants of an earlier run, found again in today's
+    sources by file, operator and change on a line of the same text (the
+    nearest such line), so that edits elsewhere in a file do not move them.
+    Those not found any more are named and left out."""
+    try:
+        old = json.load(open(path))
+    except (OSError, ValueError) as e:
+        sys.exit(f"mutate: --rerun: {path}: {e}")
+    by = {}
+    for mu in allm:
+        by.setdefault((mu["file"], mu["op"], mu["desc"], mu["text"]), []).append(mu)
+    out, lost = [], 0
+    for r in old:
+        if "text" not in r:
+            cands = [mu for mu in allm if mutant_key(mu) == mutant_key(r)]
+        else:
+            cands = by.get((r["file"], r["op"], r["desc"], r["text"]), [])
+        if not cands:
+            lost += 1
+            print(f"  not found any more: {r['file']}:{r['line']}: {r['op']}: {r['desc']}")
+            continue
+        out.append(min(cands, key=lambda mu: abs(mu["line"] - r["line"])))
+    print(f"rerun: {len(out)} of {len(old)} mutants of {path} found ({lost} not)")
+    return out
 
 
 def planted(plant):
@@ -794,11 +838,55 @@ def write_generated(a, scratch):
     return out
 
 
-def baselines(a, ref_exe, shaders, modes, scratch):
+class Cache:
+    """The unmutated build's baselines and digests, kept in DIR/mutate-cache
+    under a digest of the binary, the shaders and the check's options, so
+    that a campaign run in chunks computes them once."""
+
+    def __init__(self, a, ref_exe, shaders):
+        self.dir = os.path.join(os.path.abspath(a.build), "mutate-cache")
+        h = hashlib.sha1(open(ref_exe, "rb").read())
+        for f in shaders:
+            h.update(os.path.basename(f).encode())
+            h.update(open(f, "rb").read())
+        h.update(json.dumps(check_args(a, [], None, None, None)).encode())
+        self.key = h.hexdigest()[:16]
+        self.off = a.no_cache
+
+    def path(self, what, mode):
+        return os.path.join(self.dir, f"{self.key}-{what}-{mode}")
+
+    def get(self, what, mode):
+        if self.off:
+            return None
+        try:
+            return json.load(open(self.path(what, mode) + ".json"))
+        except (OSError, ValueError):
+            return None
+
+    def put(self, what, mode, value):
+        if self.off:
+            return
+        os.makedirs(self.dir, exist_ok=True)
+        f = self.path(what, mode) + ".json"
+        with open(f + ".tmp", "w") as fh:
+            json.dump(value, fh)
+        os.replace(f + ".tmp", f)
+
+
+def baselines(a, ref_exe, shaders, modes, scratch, cache):
     """The unmutated check once per mode: its failures are the baseline."""
     out = {}
     for mode in modes:
         base = os.path.join(scratch, f"baseline-{mode}.yaml")
+        hit = cache.get("baseline", mode)
+        if hit:
+            with open(base, "w") as f:
+                f.write(hit["yaml"])
+            print(f"unmutated check, mode {mode}: {hit['secs']:.1f} s, {hit['fail']} failing "
+                  "cases (baselined; cached)")
+            out[mode] = (base, max(120.0, 20 * hit["secs"]))
+            continue
         jsonf = os.path.join(scratch, "base.json")
         t = time.time()
         r = subprocess.run([ref_exe, *check_args(a, shaders, None, jsonf, mode),
@@ -810,8 +898,29 @@ def baselines(a, ref_exe, shaders, modes, scratch):
                      f"(exit {r.returncode})")
         fail = json.load(open(jsonf))["summary"]["fail"]
         print(f"unmutated check, mode {mode}: {secs:.1f} s, {fail} failing cases (baselined)")
+        cache.put("baseline", mode, {"yaml": open(base).read(), "secs": secs, "fail": fail})
         out[mode] = (base, max(120.0, 20 * secs))
     return out
+
+
+def unmutated_digests(a, ref_exe, shaders, modes, cache):
+    """{mode: digests} of the unmutated build and {mode: the wall limit of a
+    mutant's digest compile}."""
+    unmutated, dwall = {}, {}
+    for m in modes:
+        hit = cache.get("digests", m)
+        if hit:
+            unmutated[m] = {tuple(k): v for k, v in hit["digests"]}
+            dwall[m] = hit["wall"]
+            continue
+        t = time.time()
+        unmutated[m] = digests(ref_exe, a, shaders, m, None)
+        dwall[m] = max(60.0, 5 * (time.time() - t))  # a mutant compiles a subset
+        if unmutated[m] is None:
+            sys.exit("mutate: compile --digest failed on the unmutated build")
+        cache.put("digests", m, {"digests": sorted([list(k), v] for k, v in unmutated[m].items()),
+                                 "wall": dwall[m]})
+    return unmutated, dwall
 
 
 def campaign(a, root, files, chosen, shaders, modes, scratch):
@@ -824,19 +933,17 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
         reach.load(lambda s: print(s, flush=True))
         if a.reach_only:
             return reach_table(reach, files, chosen)
-    base = baselines(a, ref_exe, shaders, modes, scratch)
+    cache = Cache(a, ref_exe, shaders)
+    base = baselines(a, ref_exe, shaders, modes, scratch, cache)
     unmutated = None
     if not a.no_digest:
-        unmutated, dwall = {}, {}
-        for m in modes:
-            t = time.time()
-            unmutated[m] = digests(ref_exe, a, shaders, m, None)
-            dwall[m] = max(60.0, 5 * (time.time() - t))  # a mutant compiles a subset
-        if None in unmutated.values():
-            sys.exit("mutate: compile --digest failed on the unmutated build")
+        unmutated, dwall = unmutated_digests(a, ref_exe, shaders, modes, cache)
     ref_programs = None
-    results, not_run = [], 0
+    results, not_run = resumed(a, chosen), 0
+    done = {mutant_key(r) for r in results}
     for mu in chosen:
+        if mutant_key(mu) in done:
+            continue
         # the limit first: the mutants counted stay a prefix of the shuffle,
         # an unbiased sample (classifying the unreached rest would not be)
         if a.time_limit and time.time() - t_start > a.time_limit:
@@ -886,9 +993,37 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
                                          modes) == ref_programs
         results.append(res)
         print(line_of(res), flush=True)
+        if a.resume:
+            write_json(a.json, results)
     if not_run:
         print(f"time limit: {not_run} mutants not run")
     return summary(a, results, files, time.time() - t_start)
+
+
+def mutant_key(mu):
+    """A mutant's identity across runs: its file, line, operator and change."""
+    return (mu["file"], mu["line"], mu["op"], mu["desc"])
+
+
+def resumed(a, chosen):
+    """--resume: the results of the chosen mutants that --json's file
+    already holds (an earlier chunk of the same campaign)."""
+    if not a.resume or not os.path.exists(a.json):
+        return []
+    want = {mutant_key(mu) for mu in chosen}
+    try:
+        old = json.load(open(a.json))
+    except (OSError, ValueError) as e:
+        sys.exit(f"mutate: --resume: {a.json}: {e}")
+    out = [r for r in old if mutant_key(r) in want]
+    print(f"resumed: {len(out)} mutants already run in {a.json}")
+    return out
+
+
+def write_json(path, results):
+    with open(path + ".tmp", "w") as f:
+        json.dump(results, f, indent=1)
+    os.replace(path + ".tmp", path)
 
 
 def reach_table(reach, files, chosen):
@@ -997,9 +1132,7 @@ def summary(a, results, files, secs):
             if ls:
                 print(f"  {f}: lines {', '.join(map(str, ls))}")
     if a.json:
-        with open(a.json + ".tmp", "w") as f:
-            json.dump(results, f, indent=1)
-        os.replace(a.json + ".tmp", a.json)
+        write_json(a.json, results)
     rate = t["killed"] / n if n else 1.0
     return 1 if rate < a.min_kill_rate else 0
 
