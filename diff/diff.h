@@ -1074,4 +1074,25 @@ void diff_reduce_inputs(struct diff_reducer *r);
  * fails: every later run is cheaper. */
 bool diff_reduce_failing_unit(struct diff_reducer *r);
 
+/* latency.c: the cycle model, measured (diffcomp bench latency). One row
+ * per microbenchmark of the model (and per figure without one): the
+ * latency the emulator shows (`measured`), what isa_delay() or the
+ * model's parameters say (`model`), the public figure of hazard.figures
+ * and its source. ok when the three are equal and the runs were
+ * consistent; else `why` says what differs. -1: not known. */
+struct diff_latency {
+   const char *name, *what, *unit, *source; /* point into the table or the model */
+   int measured, model, figure;
+   int lo, hi;           /* waits: the shortest and longest link */
+   int want_lo, want_hi; /* interlocked waits: the range the model's soft latency gives */
+   bool ok;
+   char *why;
+};
+/* Runs every microbenchmark of m's ISA (by its name). false when a
+ * program does not assemble, load or run (diagnostics in d); the rows so
+ * far are returned either way. */
+bool diff_latency_run(const struct isa_model *m, struct diff_latency **rows, unsigned *n,
+                      struct diag_list *d);
+void diff_latency_free(struct diff_latency *rows, unsigned n);
+
 #endif

@@ -436,6 +436,17 @@ isa_hazard_param(const struct isa_model *m, const char *name, int def)
    return i < 0 ? def : m->params[i].value;
 }
 
+bool
+isa_figure_info(const struct isa_model *m, unsigned i, struct isa_figure_info *out)
+{
+   if (i >= m->nfigures)
+      return false;
+   out->name = m->figures[i].name;
+   out->source = m->figures[i].source;
+   out->value = m->figures[i].value;
+   return true;
+}
+
 int
 isa_wait_states_max(const struct isa_model *m)
 {

@@ -696,6 +696,14 @@ const char *isa_op_key(const struct isa_model *m, unsigned op);
 enum isa_hazard_kind isa_hazard_kind(const struct isa_model *m);
 /* A named integer hazard parameter ("alu_to_alu", "scoreboards", ...), or def. */
 int isa_hazard_param(const struct isa_model *m, const char *name, int def);
+/* Figure i of hazard.figures: a public latency figure the model was built
+ * from (name, value, source text), which `diffcomp bench latency` measures
+ * on the emulator. false when there is no figure i. */
+struct isa_figure_info {
+   const char *name, *source;
+   int value;
+};
+bool isa_figure_info(const struct isa_model *m, unsigned i, struct isa_figure_info *out);
 /* The most wait states any row of the wait-state table asks for (0: none). */
 int isa_wait_states_max(const struct isa_model *m);
 /* Row i of the wait-state table as the model gives it (the emulator reads

@@ -306,6 +306,14 @@ struct isa_wait_rule {
    struct isa_pos pos;
 };
 
+/* A public latency figure the model was built from, with its source
+ * (hazard.figures): what `diffcomp bench latency` measures on the emulator. */
+struct isa_figure {
+   char *name, *source;
+   int value;
+   struct isa_pos pos;
+};
+
 struct isa_bundle {
    unsigned insns;           /* instructions per bundle; 0 = no bundles */
    unsigned ctrl_bits;       /* control word size */
@@ -365,6 +373,8 @@ struct isa_model {
    unsigned nparams;
    struct isa_wait_rule *wait_rules;
    unsigned nwait_rules;
+   struct isa_figure *figures;
+   unsigned nfigures;
    struct isa_bundle bundle;
    /* Operand decorations: index by ISA_OPND_PRINT_*. */
    char *opnd_print[ISA_OPND_PRINT_COUNT];

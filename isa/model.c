@@ -1475,6 +1475,11 @@ isa_close(struct isa_model *m)
       free(m->wait_rules[i].second);
    }
    free(m->wait_rules);
+   for (unsigned i = 0; i < m->nfigures; i++) {
+      free(m->figures[i].name);
+      free(m->figures[i].source);
+   }
+   free(m->figures);
    isa_free_fields(m->bundle.fields, m->bundle.nfields);
    for (unsigned j = 0; j < m->bundle.ntoks; j++)
       free(m->bundle.toks[j].text);

@@ -636,10 +636,39 @@ static const char *const hazard_params[ISA_HAZARD_KIND_COUNT][10] = {
     [ISA_HAZARD_INTERLOCKED] = {"slots", "max_pending", NULL},
 };
 
+/* hazard.figures: NAME: {value: N, source: "TEXT"}, the public figures
+ * the classes and parameters were built from (bench latency measures them). */
+static void
+parse_figures(struct isa_ld *l, yaml_node_t *x)
+{
+   struct isa_model *m = l->m;
+   if (!isa_ld_is_map(l, x, "figures"))
+      return;
+   m->figures = xcalloc((size_t)(x->data.mapping.pairs.top - x->data.mapping.pairs.start) + 1,
+                        sizeof(*m->figures));
+   MAP_EACH(l, x, k, v)
+   {
+      static const char *const fk[] = {"value", "source", "doc", NULL};
+      const char *name = isa_ld_key(k);
+      if (FIND(m->figures, m->nfigures, name) >= 0)
+         isa_ld_err(l, k, "duplicate figure '%s'", name);
+      if (!isa_ld_is_map(l, v, "figure"))
+         continue;
+      isa_ld_check_keys(l, v, "figure", fk);
+      struct isa_figure *f = &m->figures[m->nfigures++];
+      f->name = xstrdup(name);
+      f->pos = isa_ld_pos(k);
+      f->value = isa_ld_opt_int(l, v, "value", 0, 100000, -1);
+      f->source = isa_ld_opt_str(l, v, "source");
+      if (f->value < 0 || !f->source)
+         isa_ld_err(l, v, "figure '%s' needs a value and a source", name);
+   }
+}
+
 void
 isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
 {
-   static const char *const keys[] = {"model", "params", "wait_states", "doc", NULL};
+   static const char *const keys[] = {"model", "params", "wait_states", "figures", "doc", NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, v, "hazard"))
       return;
@@ -704,6 +733,8 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
             isa_ld_err(l, e, "a wait-state rule needs first, second and states");
       }
    }
+   if ((x = isa_ld_get(l, v, "figures")))
+      parse_figures(l, x);
 }
 
 void

@@ -25,7 +25,8 @@ bench_usage(FILE *f)
    fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [--max-steps N]\n"
               "                              [--repeat N] [--quads] [FILE.tgsi...]\n"
               "       diffcomp bench emu [--target LIST] (see bench emu --help)\n"
-              "       diffcomp bench compile [--sizes LIST] (see bench compile --help)\n\n"
+              "       diffcomp bench compile [--sizes LIST] (see bench compile --help)\n"
+              "       diffcomp bench latency [MODEL...] (see bench latency --help)\n\n"
               "Times the golden interpreter on each shader (default: captures/*.tgsi) and\n"
               "prints lane-instructions per second.\n\n"
               "  --invocations N  lanes per shader (default 65536)\n"
@@ -302,6 +303,7 @@ bench_interp(int argc, char **argv)
 
 int bench_emu(int argc, char **argv);     /* cmd_bench_emu.c */
 int bench_compile(int argc, char **argv); /* cmd_bench_compile.c */
+int bench_latency(int argc, char **argv); /* cmd_bench_latency.c */
 
 int
 cmd_bench(int argc, char **argv)
@@ -316,6 +318,8 @@ cmd_bench(int argc, char **argv)
       return bench_emu(argc - 1, argv + 1);
    if (argc >= 2 && !strcmp(argv[1], "compile"))
       return bench_compile(argc - 1, argv + 1);
+   if (argc >= 2 && !strcmp(argv[1], "latency"))
+      return bench_latency(argc - 1, argv + 1);
    bench_usage(stderr);
    return EXIT_USAGE;
 }

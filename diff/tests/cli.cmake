@@ -344,3 +344,4 @@ check_cli(where_bisect_repro "--target|a3xx|--inject-fault|missing-ss|--repro-di
           OUT "fail a3xx captures/fs_phong.tgsi: hazard" CLEAN ${_out}/where SETUP where_repro)
 check_cli(where_bisect "bisect|${_out}/where/fs_phong-a3xx.yaml" 0 NEEDS where_repro
           OUT "\nwhere: the IR passes agree on sm50(, gfx9)?: the bug is in the a3xx back end\n")
+include(${CMAKE_CURRENT_LIST_DIR}/cli_latency.cmake)

@@ -15,7 +15,7 @@ for c in $cmds; do
       bad=1
    }
 done
-for c in $cmds "bench interp" "bench emu" "bench compile" "isa bench"; do
+for c in $cmds "bench interp" "bench emu" "bench compile" "bench latency" "isa bench"; do
    # shellcheck disable=SC2086 # "bench emu" is two words
    opts=$("$dc" $c --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
    for o in $opts; do
