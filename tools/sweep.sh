@@ -10,8 +10,9 @@
 #   ffma       captures/*.tgsi with --opt fuse-ffma at seeds FROM..TO
 # With no WHAT, the long sweep: captures 1 200, generated 1 20 1000,
 # ffma 1 50. Each run's failure lines go to OUT (default sweep-out/) as
-# WHAT-sSEED.txt with its reproducers under WHAT-sSEED/; a line per run
-# and a total per WHAT go to stdout. Exit 1 if any run failed, 2 if a run
+# WHAT-sSEED.txt with its reproducers under WHAT-sSEED/ and every case's
+# status and reason in WHAT-sSEED.json; a line per run and a total per
+# WHAT go to stdout. Exit 1 if any run failed, 2 if a run
 # could not check its cases.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     -j) jobs="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) break ;;
   esac
 done
@@ -51,7 +52,8 @@ while [ $# -gt 0 ]; do
   runs=0 failed=0 cases=0 fails=0 t0=$SECONDS
   for ((s = from; s <= to; s++)); do
     log="$out/$what-s$s.txt"
-    "$exe" check -q -j "$jobs" --seed "$s" --repro-dir "$out/$what-s$s" "${args[@]}" >"$log" 2>&1
+    "$exe" check -q -j "$jobs" --seed "$s" --repro-dir "$out/$what-s$s" \
+      --json "$out/$what-s$s.json" "${args[@]}" >"$log" 2>&1
     rc=$?
     nf=$(grep -c '^fail ' "$log")
     nc=$(sed -n 's/^[0-9]* shaders, \([0-9]*\) cases.*/\1/p' "$log")

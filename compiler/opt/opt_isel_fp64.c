@@ -169,6 +169,12 @@ wide_op(struct split *sp, struct ir_instr *pos, enum isa_sem sem, struct ir_inst
    struct isel *s = sp->s;
    if (s->op[sem] < 0)
       return isel_unsupported(s, pos, isa_sem_name(sem)), NULL;
+   /* A 64-bit result becomes a tuple of two words: the model must make it
+    * a register pair (sm50: count 2). gfx9 declares it one 64-bit operand
+    * (v[0:1]), which this path does not allocate yet: refused. */
+   struct isa_insn x = {.op = (uint16_t)s->op[sem]};
+   if (lo && !opt_tuple_result(s->m, &x))
+      return isel_unsupported(s, pos, "FP64 results are not register pairs in this model"), NULL;
    struct ir_instr *t = ir_mach_create(s->sh, (unsigned)s->op[sem]);
    for (unsigned k = 0; k < n; k++)
       operand(sp, t, k, srcs[k]);
