@@ -226,30 +226,6 @@ reg_name(const struct isa_model *m, unsigned file, unsigned bank, unsigned index
    snprintf(buf, size, "c[%u][0x%x]", bank, index * 4); /* banked: byte offset */
 }
 
-/* The target each texture unit is sampled with: the SVIEW declaration's,
- * else the first TEX-style instruction's. */
-static void
-texture_targets(const struct tgsi_shader *s, int *target)
-{
-   for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)
-      target[i] = -1;
-   for (unsigned i = 0; i < s->ndecls; i++)
-      if (s->decls[i].file == TGSI_FILE_SVIEW)
-         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < ENV_MAX_TEXTURES; k++)
-            target[k] = (int)s->decls[i].target;
-   for (unsigned i = 0; i < s->ninsns; i++) {
-      const struct tgsi_insn *in = &s->insns[i];
-      if (!(tgsi_op_info[in->op].flags & TGSI_OPF_TEX))
-         continue;
-      for (unsigned k = 0; k < in->nsrc; k++) {
-         const struct tgsi_reg *r = &in->src[k].reg;
-         if (r->file == TGSI_FILE_SAMP && !r->indirect && r->index >= 0 &&
-             r->index < ENV_MAX_TEXTURES && target[r->index] < 0)
-            target[r->index] = (int)in->tex_target;
-      }
-   }
-}
-
 /* The directives of the emulator's assembly programs (emu/README.md):
  * stage, workgroup, resources, then one binding per line. */
 static void
@@ -281,7 +257,7 @@ write_directives(FILE *f, const struct tgsi_shader *s, const struct isa_model *m
                  MAX2(1u, MIN2(32u, tgsi_interp_prop(s, TGSI_PROP_TCS_VERTICES_OUT, 1))));
    }
    int target[ENV_MAX_TEXTURES];
-   texture_targets(s, target);
+   tgsi_texture_targets(s, target, ENV_MAX_TEXTURES);
    for (unsigned i = 0; i < ENV_MAX_TEXTURES; i++)
       if (target[i] >= 0)
          fprintf(f, ".texture %u %s\n", i, tgsi_texture_names[target[i]]);

@@ -172,33 +172,15 @@ declare_fn(struct tr *t, const char *decl)
 }
 
 /* The units and targets textures are sampled with, as the compiler's
- * program directives say them (cmd_compile.c): an SVIEW declaration's
- * target, else the first texture instruction's. Each unit's resource
+ * program directives say them (tgsi_texture_targets). Each unit's resource
  * descriptor is 8 inreg arguments, first in the SGPRs; the emulator's
  * MIMG reads the unit from the first word (emu/README.md), the sampler
  * descriptor is not read (zeros). */
 bool
 tr_declare_textures(struct tr *t)
 {
-   const struct tgsi_shader *s = t->s;
-   for (unsigned i = 0; i < 32; i++)
-      t->target[i] = -1;
-   for (unsigned i = 0; i < s->ndecls; i++)
-      if (s->decls[i].file == TGSI_FILE_SVIEW)
-         for (uint32_t k = s->decls[i].first; k <= s->decls[i].last && k < 32; k++)
-            t->target[k] = (int)s->decls[i].target;
-   for (unsigned i = 0; i < s->ninsns; i++) {
-      const struct tgsi_insn *in = &s->insns[i];
-      if (!(tgsi_op_info[in->op].flags & TGSI_OPF_TEX))
-         continue;
-      for (unsigned k = 0; k < in->nsrc; k++) {
-         const struct tgsi_reg *r = &in->src[k].reg;
-         if (r->file == TGSI_FILE_SAMP && !r->indirect && r->index >= 0 && r->index < 32 &&
-             t->target[r->index] < 0)
-            t->target[r->index] = (int)in->tex_target;
-      }
-   }
-   for (unsigned u = 0; u < 32; u++) {
+   tgsi_texture_targets(t->s, t->target, ARRAY_SIZE(t->target));
+   for (unsigned u = 0; u < ARRAY_SIZE(t->target); u++) {
       if (t->target[u] < 0)
          continue;
       tr_directive(t, ".texture %u %s", u, tgsi_texture_names[t->target[u]]);

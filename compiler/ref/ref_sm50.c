@@ -1132,33 +1132,6 @@ layer_index(struct ref_ctx *c, unsigned l)
    return sm_prim(c, REF_P_F2U, P2(FMAX, h, ref_imm_reg(c, 0)), 0, 0);
 }
 
-/* AOFFI: offsets w bits each from bit 0 (TEX, TLD: 4; TLD4: 8), known
- * ones folded; others clamped to the field's range, as NAK does. */
-static unsigned
-packed_offsets(struct ref_ctx *c, const struct ref_texargs *a, unsigned w)
-{
-   int32_t lo = -(1 << (w - 1)), hi = (1 << (w - 1)) - 1;
-   uint32_t m = (1u << w) - 1;
-   if (a->off_known) {
-      uint32_t p = 0;
-      for (unsigned k = 0; k < a->noff; k++) {
-         if (a->off_val[k] < lo || a->off_val[k] > hi) {
-            ref_unsupported(c, "texel offset %d: sm50 offsets here are %u-bit", a->off_val[k], w);
-            return 0;
-         }
-         p |= ((uint32_t)a->off_val[k] & m) << (w * k);
-      }
-      return ref_imm_reg(c, p);
-   }
-   unsigned p = ref_imm_reg(c, 0), mask = ref_imm_reg(c, m);
-   for (unsigned k = 0; k < a->noff; k++) {
-      unsigned v = P2(IMAX, a->off[k], ref_imm_reg(c, (uint32_t)lo));
-      v = P2(AND, P2(IMIN, v, ref_imm_reg(c, (uint32_t)hi)), mask);
-      p = P2(OR, p, P2(SHL, v, ref_imm_reg(c, w * k)));
-   }
-   return p;
-}
-
 static struct isa_insn *
 tex_insn(struct ref_ctx *c, const char *op, const struct ref_texargs *a, unsigned d,
          struct isa_opnd ga, struct isa_opnd gb)
@@ -1247,8 +1220,10 @@ sm_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       vb[nb++] = (unsigned)a->sample;
    if (a->lod_mode == REF_LOD_LOD || a->lod_mode == REF_LOD_BIAS)
       vb[nb++] = (unsigned)a->lod;
-   if (a->noff)
-      vb[nb++] = packed_offsets(c, a, a->gather ? 8 : 4);
+   if (a->noff) { /* AOFFI: TLD4's offsets 8 bits each, the others 4, from bit 0 */
+      unsigned w = a->gather ? 8 : 4;
+      vb[nb++] = ref_tex_offsets(c, a, w, w, "sm50");
+   }
    if (a->ref >= 0)
       vb[nb++] = (unsigned)a->ref;
    struct isa_opnd ga = group(c, va, na), gb = group(c, vb, nb);

@@ -332,6 +332,10 @@ void tgsi_shader_free(struct tgsi_shader *s);
 struct tgsi_shader *tgsi_shader_clone(const struct tgsi_shader *s);
 const struct tgsi_decl *tgsi_find_decl(const struct tgsi_shader *s, enum tgsi_file file,
                                        uint32_t index);
+/* The target each texture unit below n is sampled with: its SVIEW
+ * declaration's, else the first texture instruction's on SAMP[unit];
+ * -1 for a unit that has neither. */
+void tgsi_texture_targets(const struct tgsi_shader *s, int *target, unsigned n);
 /* FBFETCH dst, OUT[i] reads the colour the pixel held before the draw.
  * The run model hands that colour to the shader as a per-lane input it
  * does not declare: IN[tgsi_fbfetch_input(s, i)], numbered after every

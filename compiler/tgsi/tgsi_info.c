@@ -254,6 +254,28 @@ tgsi_fbfetch_input(const struct tgsi_shader *s, uint32_t out)
    return named_inputs(s) + out;
 }
 
+void
+tgsi_texture_targets(const struct tgsi_shader *s, int *target, unsigned n)
+{
+   for (unsigned u = 0; u < n; u++)
+      target[u] = -1;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_SVIEW)
+         for (uint32_t u = s->decls[i].first; u <= s->decls[i].last && u < n; u++)
+            target[u] = (int)s->decls[i].target;
+   for (unsigned i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      if (!(tgsi_op_info[in->op].flags & TGSI_OPF_TEX))
+         continue;
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         const struct tgsi_reg *r = &in->src[k].reg;
+         if (r->file == TGSI_FILE_SAMP && !r->indirect && r->index >= 0 && (uint32_t)r->index < n &&
+             target[r->index] < 0)
+            target[r->index] = (int)in->tex_target;
+      }
+   }
+}
+
 uint32_t
 tgsi_input_count(const struct tgsi_shader *s)
 {
