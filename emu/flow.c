@@ -29,7 +29,9 @@
  *    one (jmp_exec_any/none branch on whether any lane is active), and a
  *    wave with no active lane is not done until its lanes end.
  *
- * Lanes end at END/EXIT (their outputs are read then) or KILL.
+ * Lanes end at END/EXIT (their outputs are read then) or KILL (agx:
+ * sample_mask); a wave whose lanes are all killed or masked goes on with
+ * none active until its live lanes end.
  */
 #include "emu/emu_priv.h"
 
@@ -246,6 +248,22 @@ cond_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t)
    return bits;
 }
 
+/* Lanes a sample_mask T, L kills: active, under the guard, with bit 0 of
+ * T set and bit 0 of L clear (one sample per pixel, agx.yaml). */
+static uint64_t
+discard_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   uint32_t *mask;
+   emu_exec_mask(w, op, t, &mask);
+   const uint32_t *tm = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   const uint32_t *lm = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+   uint64_t bits = 0;
+   for (unsigned i = 0; i < w->n; i++)
+      bits |= (uint64_t)(mask[i] & tm[i] & ~lm[i] & 1u) << i;
+   return bits;
+}
+
 static void
 branch(struct emu_wave *w, const struct emu_op *op, int64_t t, bool always)
 {
@@ -297,7 +315,9 @@ end_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t, bool kill)
       w->done = true;
       return;
    }
-   uint64_t lanes = kill || op->has_guard ? cond_lanes(w, op, t) : w->active;
+   uint64_t lanes = op->sem == ISA_SEM_SAMPLE_MASK ? discard_lanes(w, op, t)
+                    : kill || op->has_guard        ? cond_lanes(w, op, t)
+                                                   : w->active;
    if (!kill && w->run->code->exec_stack)
       lanes = w->live; /* agx stop: the wave stops, masked lanes too */
    emu_lanes_end(w, lanes, kill, op->addr);

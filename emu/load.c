@@ -388,6 +388,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_END:
       return EMU_K_END;
    case ISA_SEM_KILL:
+   case ISA_SEM_SAMPLE_MASK:
       return EMU_K_KILL;
    case ISA_SEM_BARRIER:
       return EMU_K_BARRIER;

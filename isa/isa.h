@@ -87,6 +87,7 @@ struct isa_model;
    X(BRANCH, "branch", -1) \
    X(END, "end", 0) \
    X(KILL, "kill", -1) \
+   X(SAMPLE_MASK, "sample_mask", 2) \
    X(BARRIER, "barrier", -1) \
    X(WAITCNT, "waitcnt", -1) \
    X(WAIT, "wait", -1) \

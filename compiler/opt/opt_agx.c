@@ -148,17 +148,6 @@ agx_compact(struct agx_prog *p)
    agx_regions(p);
 }
 
-/* The end of the TGSI homes: every file's registers. */
-static unsigned
-homes_end(const struct ref_ctx *c)
-{
-   unsigned end = c->reserved * 4;
-   for (unsigned f = 0; f < TGSI_FILE_COUNT; f++)
-      if (c->count[f])
-         end = MAX2(end, (c->base[f] + c->count[f] * c->vertices[f]) * 4);
-   return end;
-}
-
 static int
 half_file(const struct ref_ctx *c)
 {
@@ -201,7 +190,7 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
    if (rc.status == COMPILE_OK) {
       struct agx_prog p = {.rc = &rc, .ctx = &ctx, .m = m, .st = &st};
       p.half_file = half_file(&rc);
-      p.homes_end = homes_end(&rc);
+      p.homes_end = rc.homes_top; /* the end of the TGSI homes */
       p.dead = xcalloc(rc.nitems + 1, sizeof(bool));
       agx_regions(&p);
       if (pass_on(o, "cmpsel")) {

@@ -129,11 +129,26 @@ place_homes(struct ref_ctx *c)
       c->base[f] = next;
       next += c->count[f] * c->vertices[f];
    }
+   if (next * 4 > c->ngpr && c->count[TGSI_FILE_TEMP] && c->t->place_scratch) {
+      /* agx: TEMP placed by liveness (ref_homes.c) */
+      unsigned t = c->base[TGSI_FILE_TEMP], fixed = next - c->count[TGSI_FILE_TEMP];
+      unsigned room = c->ngpr > fixed * 4 ? c->ngpr - fixed * 4 : 0;
+      unsigned used = ref_temp_homes(c, t * 4, room);
+      unsigned end = t + (used + 3) / 4 + c->count[TGSI_FILE_ADDR];
+      if (used <= room && end * 4 <= c->ngpr) {
+         c->base[TGSI_FILE_ADDR] = t + (used + 3) / 4;
+         next = end;
+      } else { /* the fixed homes, refused below */
+         free(c->temp_home);
+         c->temp_home = NULL;
+      }
+   }
    if (next * 4 > c->ngpr) {
       ref_unsupported(c, "the TGSI registers need %u scalar registers, the model has %u", next * 4,
                       c->ngpr);
       return false;
    }
+   c->homes_top = next * 4;
    c->scratch_lo = c->scratch_next = next * 4;
    c->scratch_top = c->ngpr;
    c->max_reg = c->phys_next = next * 4;
@@ -177,6 +192,8 @@ ref_home(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan)
    int64_t v = r->has_dim && c->vertices[f] > 1 ? r->dim : 0;
    if (r->index < 0 || (unsigned)r->index >= c->count[f] || v < 0 || v >= c->vertices[f])
       return -1;
+   if (f == TGSI_FILE_TEMP && c->temp_home)
+      return (int)c->temp_home[(unsigned)r->index * 4 + chan];
    return (int)((c->base[f] + (unsigned)v * c->count[f] + (unsigned)r->index) * 4 + chan);
 }
 
@@ -781,8 +798,10 @@ ref_close(struct ref_ctx *c, struct emu_program *out, struct compile_stats *stat
       emu_program_free(out);
    free(c->items);
    free(c->labels);
+   free(c->temp_home);
    c->items = NULL;
    c->labels = NULL;
+   c->temp_home = NULL;
    return c->status;
 }
 

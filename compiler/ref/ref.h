@@ -286,6 +286,10 @@ struct ref_ctx {
     * for the immediates. */
    unsigned base[TGSI_FILE_COUNT];
    unsigned count[TGSI_FILE_COUNT]; /* registers per vertex */
+   /* TEMP channels placed by liveness (ref_homes.c) when the fixed homes
+    * do not fit: scalar home of TEMP[i].c at [4 * i + c]; else NULL */
+   unsigned *temp_home;
+   unsigned homes_top; /* scalar end of the homes */
    unsigned vertices[TGSI_FILE_COUNT];
    unsigned cbase[16], ccount[16], imm_base;
    unsigned creg; /* consts_in_gpr: full register of constant slot 0 */
@@ -479,6 +483,12 @@ struct isa_opnd ref_neg(struct isa_opnd o);
 struct isa_opnd ref_abs(struct isa_opnd o);
 void ref_set_mod(struct ref_ctx *c, struct isa_insn *in, const char *mod, const char *value);
 void ref_set_mod_int(struct ref_ctx *c, struct isa_insn *in, const char *mod, int value);
+
+/* ref_homes.c */
+/* Places the TEMP channels by liveness from scalar register first on
+ * (c->temp_home); returns the registers used, or more than max (and
+ * c->temp_home NULL) when they do not fit or cannot be placed. */
+unsigned ref_temp_homes(struct ref_ctx *c, unsigned first, unsigned max);
 
 /* ref_scratch.c */
 /* Places the virtual scratch registers of the items added since the last

@@ -36,8 +36,12 @@
  *
  * DDX/DDY are dfdx/dfdy (the model's coarse quad derivatives).
  *
+ * KILL is `sample_mask 255, 0`; KILL_IF (and DEMOTE's deferred kill,
+ * ref_ops.c) is `sample_mask rNl, 0` on a 1/0 (or ~0/0) flag: a lane
+ * with bit 0 of the flag set ends there, discarded.
+ *
  * Refused (the model has no instruction for them): sin/cos, fine
- * derivatives, kill, gathers, the level query, float and wrapping atomics, and
+ * derivatives, gathers, the level query, float and wrapping atomics, and
  * doubles.
  */
 #include "compiler/ref/ref.h"
@@ -607,12 +611,41 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 }
 
 /* ------------------------------------------------------------------ */
-/* Flow                                                                 */
+/* Discard, flow                                                        */
+
+/* sample_mask t, 0: the lanes with bit 0 of t set end, discarded (one
+ * sample per pixel, agx.yaml). */
+static void
+agx_discard(struct ref_ctx *c, struct isa_opnd t)
+{
+   struct isa_insn *in = ref_emit(c, "sample_mask");
+   in->src[0] = t;
+   in->src[1] = ref_imm(0);
+}
+
+/* The lanes whose flag is nonzero (1 or ~0: bit 0 is set) are discarded. */
+static void
+agx_kill_flag(struct ref_ctx *c, unsigned flag)
+{
+   agx_discard(c, half(c, flag));
+}
 
 static bool
 agx_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    switch (in->op) {
+   case TGSI_OP_KILL:
+      agx_discard(c, ref_imm(0xff));
+      return true;
+   case TGSI_OP_KIL:       /* the legacy name of KILL_IF */
+   case TGSI_OP_KILL_IF: { /* any of the four components < 0 (NaN, -0: no) */
+      unsigned any = ref_imm_reg(c, 0), zero = ref_imm_reg(c, 0);
+      for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++)
+         any = agx_prim(c, REF_P_OR, any, agx_prim(c, REF_P_FLT, ref_fetch(c, in, 0, ch), zero, 0),
+                        0);
+      agx_kill_flag(c, any);
+      return true;
+   }
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
    case TGSI_OP_BARRIER:
@@ -639,11 +672,6 @@ static const char *
 agx_why(enum tgsi_opcode op)
 {
    switch (op) {
-   case TGSI_OP_KILL:
-   case TGSI_OP_KILL_IF:
-   case TGSI_OP_KIL:
-   case TGSI_OP_DEMOTE:
-      return "the agx model has no discard";
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
       return "the agx model has no fine derivatives";
@@ -714,6 +742,7 @@ const struct ref_target ref_target_agx = {
     .store_word = agx_store_word,
     .atomic = agx_atomic,
     .tex = agx_tex,
+    .kill_flag = agx_kill_flag,
     .why = agx_why,
     .branch = agx_branch,
     .jump = agx_jump,

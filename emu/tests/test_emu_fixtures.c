@@ -245,14 +245,15 @@ cmp_str(const void *a, const void *b)
    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The fixtures in fixtures/emu/SUB (SUB: the model's name unless given). */
 static void
-run_model(const char *model)
+run_model_dir(const char *model, const char *sub)
 {
    struct diag_list d = {0};
    struct isa_model *m = NULL;
    CHECKF(isa_open(model, &m, &d) == ISA_ERR_OK, "model %s", model);
    diag_clear(&d);
-   char *dir = xasprintf("fixtures/emu/%s", model);
+   char *dir = xasprintf("fixtures/emu/%s", sub ? sub : model);
    DIR *dd = opendir(dir);
    char **names = NULL;
    unsigned n = 0, cap = 0;
@@ -277,11 +278,18 @@ run_model(const char *model)
    isa_close(m);
 }
 
+static void
+run_model(const char *model)
+{
+   run_model_dir(model, NULL);
+}
+
 int
 main(void)
 {
    run_model("a3xx");
    run_model("sm50");
    run_model("gfx9");
+   run_model_dir("agx", "agx_discard"); /* the headed agx fixtures */
    return test_done();
 }
