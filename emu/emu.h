@@ -58,8 +58,7 @@
    X(PK16, "two halves packed by PK2H: each compared as a float")                                  \
    X(CANCEL, "a sum cancelled, or SIN/COS/EX2/LG2/POW magnified, an inexact operand's error")      \
    X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")       \
-   X(PRODUCT, "a rounded MUL product, which an ADD of it may fuse with")                           \
-   X(PHASE, "SIN/COS where the error of taking x in revolutions (|x| 2^-23) passes the tolerance")
+   X(PRODUCT, "a rounded MUL product, which an ADD of it may fuse with")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
 #undef ENV_FLAG_BIT_
@@ -71,9 +70,10 @@ enum env_flag { ENV_FLAGS(ENV_FLAG_) };
 #define ENV_F_ALL     ((1u << ENV_F_COUNT) - 1)
 
 /* Above the flags, in the interpreter's 32-bit flag words only: a bound on
- * how far a program that fuses multiply-adds may be from one that does not
- * (tgsi_interp_bound.c), as the top half of a float rounded up; 0 is none.
- * Outputs keep it in env.out_err. */
+ * how far a program that fuses multiply-adds, or takes SIN/COS in
+ * revolutions, may be from the interpreter (tgsi_interp_bound.c), as the
+ * top half of a float rounded up; 0 is none. Outputs keep it in
+ * env.out_err. */
 #define ENV_ERR_SHIFT 16
 
 static inline double
@@ -186,8 +186,9 @@ struct env {
    uint32_t nout, out_vertices;
    uint32_t *out;
    uint16_t *out_flags;
-   /* NULL, or per output value the fuse bound (ENV_ERR_SHIFT) of the
-    * interpreter run with tgsi_interp_opts.fuse_bounds. */
+   /* NULL, or per output value the bound (ENV_ERR_SHIFT) of the
+    * interpreter run with tgsi_interp_opts.fuse_bounds or of a program with
+    * SIN, COS or SCS. */
    uint16_t *out_err;
    /* Per lane: discarded (KILL/KILL_IF/DEMOTE), and whether that is itself
     * undefined (decided by an undefined value). */

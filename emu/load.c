@@ -344,6 +344,8 @@ sem_res(enum isa_sem s)
    case ISA_SEM_FRACT:
    case ISA_SEM_SIN_REV:
    case ISA_SEM_COS_REV:
+   case ISA_SEM_SIN_PT_1:
+   case ISA_SEM_SIN_PT_2:
    case ISA_SEM_CVT_UBYTE0:
    case ISA_SEM_CVT_UBYTE1:
    case ISA_SEM_CVT_UBYTE2:

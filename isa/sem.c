@@ -393,6 +393,12 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_COS_REV:
       *d = sem_cos_rev(x[0]);
       return true;
+   case ISA_SEM_SIN_PT_1:
+      *d = sem_sin_pt_1(x[0]);
+      return true;
+   case ISA_SEM_SIN_PT_2:
+      *d = sem_sin_pt_2(x[0]);
+      return true;
    case ISA_SEM_CVT_UBYTE0:
    case ISA_SEM_CVT_UBYTE1:
    case ISA_SEM_CVT_UBYTE2:

@@ -938,6 +938,33 @@ sem_cos_rev(uint32_t a)
    return sem_fres((float)cos(6.283185307179586 * (x - floor(x))));
 }
 
+/* ---- agx (G13) sine halves ---------------------------------------- */
+/* applegpu: sin(x) is sin_pt_2(t) * t with t = sin_pt_1(r), r the angle
+ * in quarter turns, in [0, 4). What each half returns is not documented.
+ * MODEL CHOICE: t is r folded into [-1, 1] with the same sine (r, 2 - r,
+ * r - 4: exact), and sin_pt_2 is sin(t pi / 2) / t (pi / 2 at 0), rounded
+ * once, so the product is sin(r pi / 2) after two roundings. Any r is
+ * taken modulo 4 (into [-2, 2]) first; inf and NaN give NaN. */
+static inline uint32_t
+sem_sin_pt_1(uint32_t a)
+{
+   double x = (double)sem_f(a);
+   if (x != x || x - x != 0.0)
+      return SEM_CANON_NAN;
+   double t = x - 4.0 * round(x / 4.0); /* exact: |t| <= 2 keeps x's low bits */
+   t = t > 1.0 ? 2.0 - t : t < -1.0 ? -2.0 - t : t;
+   return sem_fres((float)t);
+}
+
+static inline uint32_t
+sem_sin_pt_2(uint32_t a)
+{
+   double t = (double)sem_f(a);
+   if (t == 0.0)
+      return sem_fres((float)1.5707963267948966);
+   return sem_fres((float)(sin(1.5707963267948966 * t) / t));
+}
+
 static inline uint32_t
 sem_cvt_ubyte(uint32_t a, unsigned n)
 {

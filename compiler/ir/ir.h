@@ -596,6 +596,8 @@ struct opt_options {
                                    only; every other transformation is made */
    bool fuse_ffma;              /* mul+add fuses into ffma (inexact) rather than fmad (exact) */
    bool inexact;                /* allow inexact algebraic rules on non-precise values */
+   bool trig_unfolded;          /* the target's sin/cos are not libm's (gfx9: revolutions,
+                                   the argument scaled first): constfold leaves them */
    bool validate;               /* validate after every pass even without DIFFCOMP_VALIDATE */
    struct opt_fault_set faults; /* injected bugs (fault.c); none in real use */
    bool no_verify;              /* no per-rewrite verification (opt_verify.c) */

@@ -292,6 +292,15 @@ faulty_fold(const struct opt_ctx *ctx, enum ir_op op, const uint32_t *s, uint32_
    return f;
 }
 
+/* sin and cos fold to the correctly rounded result only where the target
+ * computes that (ops of semantics sin and cos); gfx9's v_sin_f32 takes
+ * revolutions, x / (2 pi) rounded first, so there they stay instructions. */
+static bool
+target_folds(const struct opt_ctx *ctx, enum ir_op op)
+{
+   return !ctx->opts.trig_unfolded || (op != IR_OP_FSIN && op != IR_OP_FCOS);
+}
+
 bool
 opt_constfold(struct ir_shader *sh, struct opt_ctx *ctx)
 {
@@ -310,7 +319,7 @@ opt_constfold(struct ir_shader *sh, struct opt_ctx *ctx)
          if (all_imm)
             s[k] = (uint32_t)in->src[k]->imm;
       }
-      if (!all_imm || !opt_fold_op(in->op, s, &r))
+      if (!all_imm || !target_folds(ctx, in->op) || !opt_fold_op(in->op, s, &r))
          continue;
       uint32_t good = r;
       enum opt_fault f =

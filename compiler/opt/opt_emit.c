@@ -960,6 +960,7 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    /* fuse_ffma permits ffma; a model without it keeps the exact fmad */
    if (opt_op_by_sem(m, ISA_SEM_FFMA) < 0)
       opts.fuse_ffma = false;
+   opts.trig_unfolded = opt_op_by_sem(m, ISA_SEM_SIN) < 0 || opt_op_by_sem(m, ISA_SEM_COS) < 0;
    if (opt_agx_model(m)) /* execution-mask models: machine passes on the reference's code */
       return opt_agx_compile(s, m, &opts, out, stats, log, d);
    struct opt_ctx ctx;

@@ -835,9 +835,14 @@ select_float(struct isel *s, struct ir_instr *in)
    case IR_OP_FLOG2:
       return isel_build1(s, in, ISA_SEM_LOG2, a);
    case IR_OP_FSIN:
-      return isel_build1(s, in, ISA_SEM_SIN, a);
-   case IR_OP_FCOS:
-      return isel_build1(s, in, ISA_SEM_COS, a);
+   case IR_OP_FCOS: {
+      bool sin = in->op == IR_OP_FSIN;
+      if (s->op[sin ? ISA_SEM_SIN : ISA_SEM_COS] >= 0 || s->op[ISA_SEM_SIN_REV] < 0)
+         return isel_build1(s, in, sin ? ISA_SEM_SIN : ISA_SEM_COS, a);
+      /* gfx9: revolutions, x / (2 pi); GFX9 takes any range (no fract) */
+      struct ir_instr *rev = isel_build2(s, in, ISA_SEM_FMUL, a, isel_imm(s, in, 0x3e22f983u));
+      return isel_build1(s, in, sin ? ISA_SEM_SIN_REV : ISA_SEM_COS_REV, rev);
+   }
    case IR_OP_FDIV: /* the hardware divides through the reciprocal */
       return isel_build2(s, in, ISA_SEM_FMUL, a, isel_build1(s, in, ISA_SEM_RCP, b));
    case IR_OP_FFLOOR:

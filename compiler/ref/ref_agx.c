@@ -40,8 +40,11 @@
  * ref_ops.c) is `sample_mask rNl, 0` on a 1/0 (or ~0/0) flag: a lane
  * with bit 0 of the flag set ends there, discarded.
  *
- * Refused (the model has no instruction for them): sin/cos, fine
- * derivatives, gathers, the level query, float and wrapping atomics, and
+ * SIN/COS reduce the angle to quarter turns and multiply the two sine
+ * halves (sin_pt_1, sin_pt_2), as Mesa's AGX back end does.
+ *
+ * Refused (the model has no instruction for them): fine derivatives,
+ * gathers, the level query, float and wrapping atomics, and
  * doubles.
  */
 #include "compiler/ref/ref.h"
@@ -195,6 +198,35 @@ msb(struct ref_ctx *c, bool sgn, unsigned a)
 }
 
 static unsigned
+fconst(struct ref_ctx *c, float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return ref_imm_reg(c, u);
+}
+
+/* sin/cos as Mesa's AGX back end computes them: the angle in turns (x
+ * times 1/(2 pi) in single precision; cos adds a quarter turn in the
+ * same fused step), its fraction times 4 (quarter turns in [0, 4)), then
+ * t = sin_pt_1 and sin_pt_2(t) * t. */
+static unsigned
+sine(struct ref_ctx *c, bool is_cos, unsigned a)
+{
+   unsigned k = fconst(c, 0.15915494f), u;
+   if (is_cos)
+      u = agx_prim(c, REF_P_FFMA, a, k, fconst(c, 0.25f));
+   else
+      u = agx_prim(c, REF_P_FMUL, a, k, 0);
+   unsigned fl = agx_prim(c, REF_P_FNEG, agx_prim(c, REF_P_FFLOOR, u, 0, 0), 0, 0);
+   unsigned f = agx_prim(c, REF_P_FADD, u, fl, 0);
+   unsigned r = agx_prim(c, REF_P_FMUL, f, fconst(c, 4.0f), 0);
+   unsigned t = ref_tmp(c), s = ref_tmp(c);
+   emit(c, "sin_pt_1", t, R(r), ref_imm(0), ref_imm(0));
+   emit(c, "sin_pt_2", s, R(t), ref_imm(0), ref_imm(0));
+   return agx_prim(c, REF_P_FMUL, s, t, 0);
+}
+
+static unsigned
 agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
 {
    const char *name = ref_prim_op_find(ops, ARRAY_SIZE(ops), op);
@@ -276,9 +308,11 @@ agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e
    case REF_P_SEL: /* b != 0 ? a : e */
       cmpsel(c, false, "eq", "u", d, R(b), ref_imm(0), R(e), R(a));
       return d;
+   case REF_P_FSIN:
+   case REF_P_FCOS:
+      return sine(c, op == REF_P_FCOS, a);
    default:
-      ref_unsupported(c, "no agx instruction for this operation (%s)",
-                      op == REF_P_FSIN || op == REF_P_FCOS ? "sin/cos" : "unknown");
+      ref_unsupported(c, "no agx instruction for this operation");
       return d;
    }
 }
@@ -463,14 +497,6 @@ tex_dim(enum tgsi_texture t)
    default:
       return NULL;
    }
-}
-
-static unsigned
-fconst(struct ref_ctx *c, float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return ref_imm_reg(c, u);
 }
 
 /* The level or bias as the sampler uses it, floor(v + 0.5) (exact in

@@ -25,8 +25,10 @@
  * Killed lanes leave EXEC and are parked nowhere, so they never come
  * back; s_endpgm discards them.
  *
- * Refused, each naming what the model lacks: SIN/COS (no v_sin/v_cos:
- * the hardware's take revolutions, not modelled), bit scans (no v_ffbh),
+ * SIN/COS scale by 1/(2 pi): the hardware's v_sin/v_cos take revolutions
+ * (GFX9 any number of them; before GFX9 a reduced range, which would need
+ * v_fract_f32 first). Refused, each naming what the model lacks: bit
+ * scans (no v_ffbh),
  * derivatives (no DPP or quad swizzle), cube maps (no v_cube* ops),
  * buffer textures, float atomic add, doubles. Indirect constants are the
  * generic compare-and-select over their registers (ref_ops.c).
@@ -196,6 +198,11 @@ g9_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
       t = g9_prim(c, REF_P_FMUL, a, b, 0);
       emit(c, "v_add_f32_e32", R(d), R(t), R(e), R(0));
       return d;
+   case REF_P_FSIN: /* v_sin/v_cos take revolutions: x / (2 pi), any range on GFX9 */
+   case REF_P_FCOS:
+      t = g9_prim(c, REF_P_FMUL, a, ref_imm_reg(c, 0x3e22f983u), 0);
+      emit(c, op == REF_P_FSIN ? "v_sin_f32_e32" : "v_cos_f32_e32", R(d), R(t), R(0), R(0));
+      return d;
    case REF_P_FNEG:
       emit(c, "v_xor_b32_e32_lit", R(d), ref_imm(0x80000000u), R(a), R(0));
       return d;
@@ -239,11 +246,7 @@ g9_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
       return d;
    }
    default:
-      ref_unsupported(c, "%s",
-                      op == REF_P_FSIN || op == REF_P_FCOS
-                          ? "the gfx9 reference has no SIN/COS expansion (v_sin_f32 and "
-                            "v_cos_f32 take revolutions)"
-                          : "the gfx9 reference has no expansion for this operation");
+      ref_unsupported(c, "%s", "the gfx9 reference has no expansion for this operation");
       return d;
    }
 }

@@ -424,7 +424,9 @@ struct tgsi_interp_opts {
    /* If set, receives the lane-instructions executed. */
    uint64_t *steps_out;
    /* Also bound per value how far a program that fuses multiply-adds may
-    * be from one that does not (tgsi_interp_bound.c; env.out_err). */
+    * be from one that does not (tgsi_interp_bound.c; env.out_err). The
+    * bound of SIN and COS in revolutions is kept in any case where the
+    * program has them. */
    bool fuse_bounds;
 };
 
@@ -565,7 +567,8 @@ struct tgsi_interp_batch {
    struct env_mem *shared; /* one per workgroup of the batch */
    uint32_t nshared, wg_lanes, cap;
    bool failed;
-   bool bounds;                    /* tgsi_interp_opts.fuse_bounds */
+   bool bounds;                    /* fuse_bounds, or SIN/COS/SCS in the program */
+   bool bound_fuse;                /* tgsi_interp_opts.fuse_bounds */
    enum tgsi_interp_status status; /* when failed */
 };
 
@@ -605,17 +608,21 @@ int tgsi_interp_exec_alu(struct tgsi_interp_batch *b, const struct tgsi_interp_i
 uint16_t tgsi_interp_f32_to_f16(uint32_t f);
 uint32_t tgsi_interp_f16_to_f32(uint16_t h);
 
-/* tgsi_interp_bound.c: the fuse bound (ENV_ERR_SHIFT) of a result, from
- * its operands' (values and flag words) into rf, which holds the result's
- * flags; bound_bits encodes a bound. */
+/* tgsi_interp_bound.c: the bound (ENV_ERR_SHIFT) of a result, from its
+ * operands' (values and flag words) into rf, which holds the result's
+ * flags; fuse: products' roundings are sources (fuse_bounds); bound_bits
+ * encodes a bound; trig_arg_err is the error in radians of the argument
+ * of SIN or COS of x as GPUs take it, in revolutions. */
 uint32_t tgsi_interp_bound_bits(double d);
 uint32_t tgsi_interp_bound_lookup(uint32_t flags);
 uint32_t tgsi_interp_bound_diff(uint32_t flags, uint32_t fa, uint32_t fz, uint32_t r);
-void tgsi_interp_bound_comp(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
-                            const uint32_t *const *s, const uint32_t *const *sf);
-void tgsi_interp_bound_repl(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
-                            unsigned nch, const uint32_t *const *a, const uint32_t *const *af,
-                            const uint32_t *const *b, const uint32_t *const *bf);
+void tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r,
+                            uint32_t *rf, const uint32_t *const *s, const uint32_t *const *sf);
+void tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r,
+                            uint32_t *rf, unsigned nch, const uint32_t *const *a,
+                            const uint32_t *const *af, const uint32_t *const *b,
+                            const uint32_t *const *bf);
+double tgsi_interp_trig_arg_err(double x);
 
 /* tgsi_interp_wide.c: doubles and 64-bit integers (channel pairs). */
 int tgsi_interp_exec_wide(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti);

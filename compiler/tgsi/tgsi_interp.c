@@ -1349,6 +1349,19 @@ batch_lanes(const struct tgsi_interp_opts *o, uint32_t wg, uint32_t nlanes)
    return MIN2(b, nlanes);
 }
 
+/* Whether the program has SIN, COS or SCS, whose bound in revolutions
+ * (tgsi_interp_bound.c) the comparison needs whatever the options. */
+static bool
+has_trig(const struct tgsi_interp_prog *p)
+{
+   for (unsigned i = 0; i < p->ninsns; i++) {
+      enum tgsi_opcode op = p->insns[i].op;
+      if (op == TGSI_OP_SIN || op == TGSI_OP_COS || op == TGSI_OP_SCS)
+         return true;
+   }
+   return false;
+}
+
 uint64_t
 tgsi_interp_default_steps(const struct tgsi_shader *s, uint32_t nlanes)
 {
@@ -1383,7 +1396,8 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    b.cap = cap;
    uint64_t budget =
        opts && opts->max_steps ? opts->max_steps : tgsi_interp_default_steps(s, env->nlanes);
-   if (opts && opts->fuse_bounds) {
+   b.bound_fuse = opts && opts->fuse_bounds;
+   if (b.bound_fuse || has_trig(&p)) {
       b.bounds = true;
       free(env->out_err);
       env->out_err =

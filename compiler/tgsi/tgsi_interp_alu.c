@@ -977,25 +977,13 @@ exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       if (!comp_kernel(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf, ns))
          return -1;
       if (b->bounds)
-         tgsi_interp_bound_comp(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf);
+         tgsi_interp_bound_comp(ti->op, b->bound_fuse, b->n, b->res_v[c], b->res_f[c], s, sf);
    }
    return (int)mask;
 }
 
 /* ------------------------------------------------------------------ */
 /* REPL: one value from the .x (after swizzle) of the sources            */
-
-/* SIN/COS whose hardware error may pass the TRANS tolerance: GPUs
- * multiply by 1/(2 pi) in single precision first (v_sin_f32 takes
- * revolutions), two roundings, an absolute error up to |x| * 2^-23
- * radians, against TRANS's 2^-20 absolute or 2^-12 of the result r
- * (diff/compare.c): from |x| > 8 near a zero of r, everywhere past 2^12. */
-static inline uint32_t
-phase(uint32_t a, uint32_t r)
-{
-   double e = fabs((double)F(a)) * 0x1p-23;
-   return e > 0x1p-20 && e > 0x1p-12 * fabs((double)F(r)) ? ENV_F_PHASE : 0;
-}
 
 static void
 repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *a,
@@ -1030,12 +1018,11 @@ repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
       break;
    case TGSI_OP_SIN: /* |x cos x / sin x| */
       FOR r[i] = fui(trans(sin((double)F(a[i]))));
-      FOR rf[i] |= phase(a[i], r[i]) |
-                   magnify(rf[i], F(a[i]) == 0.0f ? 1.0 : fabs(F(a[i]) / tan((double)F(a[i]))));
+      FOR rf[i] |= magnify(rf[i], F(a[i]) == 0.0f ? 1.0 : fabs(F(a[i]) / tan((double)F(a[i]))));
       break;
    case TGSI_OP_COS: /* |x tan x| */
       FOR r[i] = fui(trans(cos((double)F(a[i]))));
-      FOR rf[i] |= phase(a[i], r[i]) | magnify(rf[i], fabs(F(a[i]) * tan((double)F(a[i]))));
+      FOR rf[i] |= magnify(rf[i], fabs(F(a[i]) * tan((double)F(a[i]))));
       break;
    default:
       break;
@@ -1157,7 +1144,7 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       FOR rf[i] |= op_class(op);
    }
    if (b->bounds)
-      tgsi_interp_bound_repl(op, n, r, rf, nch, a, af, bb, bf);
+      tgsi_interp_bound_repl(op, b->bound_fuse, n, r, rf, nch, a, af, bb, bf);
    for (unsigned c = (unsigned)first + 1; c < 4; c++) {
       if (mask & (1u << c)) {
          memcpy(b->res_v[c], r, n * 4);
@@ -1349,7 +1336,10 @@ exec_scs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    FOR b->res_v[0][i] = fui(trans(cos((double)F(x[i]))));
    FOR b->res_v[1][i] = fui(trans(sin((double)F(x[i]))));
    for (unsigned c = 0; c < 2; c++) {
-      FOR b->res_f[c][i] = xf[i] | fden(x[i]) | ENV_F_TRANS | phase(x[i], b->res_v[c][i]);
+      FOR b->res_f[c][i] = xf[i] | fden(x[i]) | ENV_F_TRANS;
+      if (b->bounds) /* the bound of COS and of SIN, with the argument's */
+         tgsi_interp_bound_repl(c ? TGSI_OP_SIN : TGSI_OP_COS, b->bound_fuse, n, b->res_v[c],
+                                b->res_f[c], 1, &x, &xf, &x, &xf);
       canon(n, b->res_v[c], b->res_f[c]);
    }
    set_const(n, b->res_v[2], b->res_f[2], 0, NULL);

@@ -1,11 +1,20 @@
 /*
- * Bounds on how far the optimizing compiler's value may lie from the
- * reference compiler's when it may fuse a multiply and an add (check
- * --opt fuse-ffma). Both programs run on the same emulator, so they differ
- * only where opt skipped the rounding of a product: by at most half an ulp
- * of that product. This file carries that difference forward, per lane
- * and channel, as an absolute bound D (forward error analysis, first order
- * plus the product of the operands' bounds):
+ * Bounds on how far a program's value may lie from the interpreter's (and
+ * from the reference compiler's) because of two documented freedoms whose
+ * effect depends on the operands, so that no class tolerance (diff/
+ * compare.c) can cover it:
+ *
+ *  - fusing a multiply and an add (check --opt fuse-ffma): programs that
+ *    run on the same emulator differ only where opt skipped the rounding
+ *    of a product, by at most half an ulp of that product ("fuse");
+ *  - SIN and COS in revolutions: GPUs multiply the angle by 1/(2 pi) in
+ *    single precision before the sine unit, so the argument the unit sees
+ *    is off by a rounding of x / (2 pi), an error that grows with |x|
+ *    (tgsi_interp_trig_arg_err below; always on).
+ *
+ * This file carries such a difference forward, per lane and channel, as an
+ * absolute bound D (forward error analysis, first order plus the product
+ * of the operands' bounds):
  *
  *   a + b, a - b   Da + Db (+ half an ulp of an operand that is a rounded
  *                  MUL product: the add may be fused with it)
@@ -16,6 +25,7 @@
  *                  reaches |b|
  *   RSQ, SQRT, LG2, EX2, POW, SIN, COS
  *                  the derivative's largest value over [a - Da, a + Da]
+ *                  (SIN, COS: Da plus the argument's error, at most 2)
  *   MIN, MAX       the largest operand bound; FRC the operand's
  *   DDX, DDY       the two lanes' bounds added
  *   compares, FLR, CMP's condition, conversions
@@ -27,6 +37,8 @@
  *                  them, and a filtered texture's slope is its texels'
  *                  range times its size
  *
+ * The half ulps of products are sources only with fuse (without it the
+ * oracle's FUSE class covers MAD and DP, and ref and opt round alike).
  * A result whose operands differ also rounds differently: one ulp of the
  * result is added, and for the hardware approximations (RCP... COS) twice
  * their documented precision (16 ulp, 64 ulp for TRANS), as each program
@@ -38,7 +50,8 @@
  * of a float rounded up (bfloat16; 0 = no difference, +inf = unbounded).
  * Operations not listed here keep the union of their operands' words, at
  * least the largest operand bound. It is computed only with
- * tgsi_interp_opts.fuse_bounds; otherwise the bits stay 0.
+ * tgsi_interp_opts.fuse_bounds or in a program with SIN, COS or SCS;
+ * otherwise the bits stay 0.
  */
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
@@ -108,6 +121,29 @@ ulp(double m)
    return ldexp(1.0, e - 24);
 }
 
+/* 1/(2 pi) as GPUs' lowerings multiply by it: the float nearest to it,
+ * 0x3e22f983 (LLVM's AMDGPU LowerTrig, Mesa's ac_nir_lower_sin_cos and
+ * its AGX back end). */
+#define INV_2PI_F32 0.15915493667125702
+
+double
+tgsi_interp_trig_arg_err(double x)
+{
+   /* The argument in revolutions is t = x c rounded once, c the float
+    * above (AMD's GCN/Vega ISA: V_SIN_F32 and V_COS_F32 compute sin and
+    * cos of S0 * 2 pi, so LLVM's and Mesa's AMD lowerings multiply by c
+    * first; applegpu's notes on AGX: sin_pt_1/sin_pt_2 take quarter turns,
+    * and Mesa's AGX lowering takes the fraction of x c, plus a quarter
+    * turn in the same fused step for COS, times 4, both exact). So
+    * |t - x / (2 pi)| <= |x| |c - 1 / (2 pi)| + half an ulp of |x| c + 1/4
+    * turns, which is 2 pi times as many radians: about |x| 2^-23.3. */
+   double m = fabs(x);
+   if (m != m || isinf(m))
+      return INFINITY;
+   double turns = m * fabs(INV_2PI_F32 - 0.15915494309189535) + 0.5 * ulp(m * INV_2PI_F32 + 0.25);
+   return 6.283185307179586 * turns;
+}
+
 /* The programs' magnitude of a value the interpreter has as x. */
 static inline double
 mag(double x, double d)
@@ -130,9 +166,16 @@ put(uint32_t *rf, double d)
 
 /* Half an ulp of an operand that is a rounded MUL product an ADD may fuse. */
 static inline double
-fusable(uint32_t x, uint32_t f)
+fusable(bool fuse, uint32_t x, uint32_t f)
 {
-   return f & ENV_F_PRODUCT ? 0.5 * ulp(fabs_(x)) : 0.0;
+   return fuse && (f & ENV_F_PRODUCT) ? 0.5 * ulp(fabs_(x)) : 0.0;
+}
+
+/* Half an ulp of a product that a MAD, LRP or DP may round or not. */
+static inline double
+half_product(bool fuse, double p)
+{
+   return fuse ? 0.5 * ulp(fabs(p)) : 0.0;
 }
 
 /* Sum, product and the rounding of a result that differs. */
@@ -165,7 +208,7 @@ to_step(double x, bool half)
 }
 
 static void
-bound_arith(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
+bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
             const uint32_t *const *s, const uint32_t *const *sf)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
@@ -173,8 +216,9 @@ bound_arith(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
    switch (op) {
    case TGSI_OP_ADD:
    case TGSI_OP_SUB:
-      FOR put(&rf[i], rounded(D(af[i]) + D(bf[i]) + fusable(a[i], af[i]) + fusable(b[i], bf[i]),
-                              uif(r[i]), 1.0));
+      FOR put(&rf[i],
+              rounded(D(af[i]) + D(bf[i]) + fusable(fuse, a[i], af[i]) + fusable(fuse, b[i], bf[i]),
+                      uif(r[i]), 1.0));
       break;
    case TGSI_OP_MUL:
       FOR put(&rf[i], rounded(prod(uif(a[i]), D(af[i]), uif(b[i]), D(bf[i])), uif(r[i]), 1.0));
@@ -185,7 +229,7 @@ bound_arith(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
       {
          double p = (double)uif(a[i]) * uif(b[i]);
          double d = prod(uif(a[i]), D(af[i]), uif(b[i]), D(bf[i])) + D(cf[i]);
-         d += op == TGSI_OP_MAD ? 0.5 * ulp(fabs(p)) : 0.0;
+         d += op == TGSI_OP_MAD ? half_product(fuse, p) : 0.0;
          put(&rf[i], rounded(d, uif(r[i]), 1.0));
       }
       break;
@@ -193,7 +237,7 @@ bound_arith(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
       FOR
       {
          double t = (double)uif(b[i]) - uif(c[i]), dt = rounded(D(bf[i]) + D(cf[i]), t, 1.0);
-         double d = prod(uif(a[i]), D(af[i]), t, dt) + 0.5 * ulp(fabs(uif(a[i]) * t)) + D(cf[i]);
+         double d = prod(uif(a[i]), D(af[i]), t, dt) + half_product(fuse, uif(a[i]) * t) + D(cf[i]);
          put(&rf[i], rounded(d, uif(r[i]), 1.0));
       }
       break;
@@ -281,7 +325,7 @@ bound_select(enum tgsi_opcode op, unsigned n, const uint32_t *const *s, uint32_t
 }
 
 void
-tgsi_interp_bound_comp(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
+tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
                        const uint32_t *const *s, const uint32_t *const *sf)
 {
    switch (op) {
@@ -303,7 +347,7 @@ tgsi_interp_bound_comp(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint3
       bound_select(op, n, s, rf, sf);
       break;
    default:
-      bound_arith(op, n, r, rf, s, sf);
+      bound_arith(op, fuse, n, r, rf, s, sf);
       break;
    }
 }
@@ -325,9 +369,9 @@ bound_unary(enum tgsi_opcode op, double x, double d, double r)
       return rounded(exp2(x + fabs(x) * 0x1p-12 + d) * (1.0 - exp2(-d)), r, 2.0 * TRANS_ULP);
    case TGSI_OP_LG2:
       return rounded(lo > 0.0 ? d / (lo * 0.6931471805599453) : INFINITY, r, 2.0 * TRANS_ULP);
-   case TGSI_OP_SIN:
+   case TGSI_OP_SIN: /* |sin'| <= 1, and no two sines lie 2 apart */
    case TGSI_OP_COS:
-      return rounded(d, r, 2.0 * TRANS_ULP);
+      return rounded(fmin(d, 2.0), r, 2.0 * TRANS_ULP);
    default:
       (void)hi;
       return INFINITY;
@@ -335,7 +379,7 @@ bound_unary(enum tgsi_opcode op, double x, double d, double r)
 }
 
 void
-tgsi_interp_bound_repl(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint32_t *rf,
+tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
                        unsigned nch, const uint32_t *const *a, const uint32_t *const *af,
                        const uint32_t *const *b, const uint32_t *const *bf)
 {
@@ -352,7 +396,7 @@ tgsi_interp_bound_repl(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint3
             double x = w ? 1.0 : uif(a[c][i]), dx = w ? 0.0 : D(af[c][i]);
             double y = uif(b[c][i]), dy = D(bf[c][i]), p = x * y;
             d += prod(x, dx, y, dy);
-            half += w ? 0.0 : 0.5 * ulp(fabs(p));
+            half += w ? 0.0 : half_product(fuse, p);
             sum += fabs(p);
          }
          /* each partial sum rounds; all are at most sum */
@@ -365,12 +409,21 @@ tgsi_interp_bound_repl(enum tgsi_opcode op, unsigned n, const uint32_t *r, uint3
    case TGSI_OP_SQRT:
    case TGSI_OP_EX2:
    case TGSI_OP_LG2:
-   case TGSI_OP_SIN:
-   case TGSI_OP_COS:
       FOR
       {
          double d = D(af[0][i]);
          put(&rf[i], d > 0.0 ? bound_unary(op, uif(a[0][i]), d, uif(r[i])) : 0.0);
+      }
+      break;
+   case TGSI_OP_SIN: /* the argument's error adds to the operand's */
+   case TGSI_OP_COS:
+      FOR
+      {
+         /* an exact operand: the programs' sine at its own argument is
+          * the oracle's TRANS class (64 ulp, diff/compare.c; AMD does not
+          * state v_sin_f32's precision, applegpu not sin_pt's) */
+         double x = uif(a[0][i]), d = D(af[0][i]), e = tgsi_interp_trig_arg_err(x);
+         put(&rf[i], d > 0.0 ? bound_unary(op, x, d + e, uif(r[i])) : fmin(e, 2.0));
       }
       break;
    case TGSI_OP_POW: /* 2^(y log2 x) */

@@ -530,11 +530,35 @@ test_gcn(void)
    }
 }
 
+/* agx's sine halves (a MODEL CHOICE, isa/sem.h): sin_pt_1 folds the
+ * quarter turns exactly; sin_pt_2(t) * t is sin(r pi / 2) within two
+ * roundings of the sine of the angle itself (no fold), at every 1/256
+ * of [0, 4) and at random points. */
+static void
+test_agx_sine(void)
+{
+   CHECK_EQ_U(ev(ISA_SEM_SIN_PT_1, fui(1.5f), 0, 0), fui(0.5f));
+   CHECK_EQ_U(ev(ISA_SEM_SIN_PT_1, fui(3.5f), 0, 0), fui(-0.5f));
+   CHECK_EQ_U(ev(ISA_SEM_SIN_PT_1, fui(4.0f), 0, 0), 0);
+   CHECK_EQ_U(ev(ISA_SEM_SIN_PT_1, fui(-1e-9f), 0, 0), fui(-1e-9f));
+   CHECK_EQ_U(ev(ISA_SEM_SIN_PT_1, 0x7f800000u, 0, 0), SEM_CANON_NAN);
+   CHECK_EQ_U(ev(ISA_SEM_SIN_PT_2, 0, 0, 0), fui(1.5707964f));
+   for (unsigned k = 0; k < 1024 + 256; k++) {
+      float r = k < 1024 ? (float)k / 256.0f : (float)rng_below(&rng, 1u << 24) * 0x1p-22f;
+      uint32_t t = ev(ISA_SEM_SIN_PT_1, fui(r), 0, 0);
+      float got = uif(sem_fmul(ev(ISA_SEM_SIN_PT_2, t, 0, 0), t));
+      double turns = (double)r / 4.0, want = sin(6.283185307179586 * turns);
+      CHECKF(fabs((double)got - want) <= 0x1p-22 * fabs(want) + 0x1p-40,
+             "sine at %.9g: %.9g, want %.9g", (double)r, (double)got, want);
+   }
+}
+
 int
 main(void)
 {
    rng_seed(&rng, 20240815);
    test_gcn();
+   test_agx_sine();
    test_div();
    test_float_arith();
    test_transcendental();

@@ -256,6 +256,13 @@ cli_test(gfx9_vmcnt_fault_caught
 cli_test(gfx9_lgkmcnt_fault_caught
          "faults|--check|--target|gfx9|-j|2|--bisect|--inject-fault|lgkmcnt-smem-unordered|captures/fs_subroutine_brdf.tgsi|captures/fs_blit_tex.tgsi"
          0 OUT "lgkmcnt-smem-unordered +gfx9 +yes +mismatch,hazard .*bisect: 1/1 pairs named one transformation, the fault's firing in its own pass")
+# SIN/COS in revolutions (gfx9 v_sin_f32 of x / (2 pi), agx sin_pt): opt
+# does not fold them to libm's value (ref and opt agree to the bit), and
+# the interpreter's bound on the argument's rounding passes the particle
+# billboard's angles near 400 at seed 4 (it failed with the TRANS class).
+cli_test(trig_revolutions
+         "check|fixtures/check/sin_const.tgsi|captures/vs_particle_billboard.tgsi|--target|gfx9,agx|--seed|4|--no-repro"
+         0 OUT "total +4 +4 +0 +0 +0 +0")
 # Compile errors of gfx9's optimizing path on generated shaders
 # (fixtures/check/gfx9_opt/README.md).
 cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repro|-q" 0

@@ -27,6 +27,9 @@
  *    TRANS only: +-inf against a finite value of the same sign and
  *    magnitude >= 2^126 (POW overflowing one step early);
  *  - FUSE, LRP, ROUND: the same (a multiply-add may be fused);
+ *  - a value the interpreter bounds (SIN/COS taken in revolutions: its
+ *    flag word's bound, tgsi_interp_bound.c; also a memory word's): the
+ *    class's tolerance of a value within the bound;
  *  - DENORM: not compared -- a denormal operand or result may be flushed,
  *    so the specification allows either answer (LOG of a denormal: the
  *    interpreter divides by a denormal power of two, the expansion
@@ -106,6 +109,28 @@ close_enough(uint32_t a, uint32_t b, unsigned flags)
    return d <= m * 0x1p-12 || d <= 0x1p-20;
 }
 
+/* close_enough after moving the interpreter's value a toward b by the
+ * interpreter's bound d on the value (tgsi_interp_bound.c: SIN/COS taken
+ * in revolutions): within d, or within the class's tolerance of the value
+ * d away. The bound of a memory word or output, above its flags. */
+static bool
+close_bounded(uint32_t a, uint32_t b, unsigned flags)
+{
+   if (close_enough(a, b, flags & ENV_F_ALL))
+      return true;
+   double d = env_err_value((uint16_t)(flags >> ENV_ERR_SHIFT)), x = uif(a), y = uif(b);
+   if (isinf(d)) /* unbounded: not compared (the check counts it unchecked) */
+      return true;
+   if (!(d > 0.0) || !isfinite(x) || !isfinite(y))
+      return false;
+   if (fabs(x - y) <= d)
+      return true;
+   float near = (float)(y > x ? x + d : x - d);
+   if (fabs((double)near - x) > d)
+      near = nextafterf(near, (float)x);
+   return close_enough(fui(near), b, flags & ENV_F_ALL);
+}
+
 /* A finite, normal, nonzero float's bits. */
 static bool
 normal_float(uint32_t v)
@@ -174,7 +199,8 @@ compare(const char *what, const struct env *gold, const struct env *run)
                if ((f & (ENV_F_UNDEF | ENV_F_DENORM)) || gold->killed[l] || gold->kill_undef[l])
                   continue;
                uint32_t a = gold->out[o + l], b = run->out[o + l];
-               if (close_enough(a, b, f))
+               f |= gold->out_err ? (unsigned)gold->out_err[o + l] << ENV_ERR_SHIFT : 0u;
+               if (close_bounded(a, b, f))
                   continue;
                if (bad++ < 4)
                   fprintf(stderr, "  %s: OUT[%u].%c lane %u: interp 0x%08x (%g), emu 0x%08x (%g)\n",
@@ -196,6 +222,9 @@ compare(const char *what, const struct env *gold, const struct env *run)
          memcpy(&a, g->data + k, 4);
          memcpy(&b, e->data + k, 4);
          if (img && a != b && normal_float(a) && normal_float(b) && close_enough(a, b, ENV_F_RCP))
+            continue;
+         uint32_t w = g->cls ? env_mem_class(g, k / 4) : 0; /* a bounded word: its classes */
+         if (a != b && w >> ENV_ERR_SHIFT && close_bounded(a, b, w))
             continue;
          if (a != b && bad++ < 4)
             fprintf(stderr, "  %s: %s[%u] byte %u: interp 0x%08x, emu 0x%08x\n", what,

@@ -32,7 +32,7 @@ op2(enum tgsi_opcode op, float a, uint32_t af, float b, uint32_t bf, float r, ui
 {
    uint32_t va = fui(a), vb = fui(b), vr = fui(r), z = 0;
    const uint32_t *s[3] = {&va, &vb, &z}, *sf[3] = {&af, &bf, &z};
-   tgsi_interp_bound_comp(op, 1, &vr, &rf, s, sf);
+   tgsi_interp_bound_comp(op, true, 1, &vr, &rf, s, sf);
    return rf;
 }
 
@@ -41,7 +41,7 @@ rcp1(float a, uint32_t af, float r)
 {
    uint32_t va = fui(a), vr = fui(r), rf = af & ENV_F_ALL;
    const uint32_t *s[1] = {&va}, *sf[1] = {&af};
-   tgsi_interp_bound_repl(TGSI_OP_RCP, 1, &vr, &rf, 1, s, sf, s, sf);
+   tgsi_interp_bound_repl(TGSI_OP_RCP, true, 1, &vr, &rf, 1, s, sf, s, sf);
    return rf;
 }
 
