@@ -929,6 +929,7 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
    }
    if (comp_float(op, n, r, s)) {
       fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op));
+      FOR rf[i] &= ~(uint32_t)ENV_F_PK16; /* one float, not two packed halves */
       const uint32_t *a = s[0], *b = s[1];
       if (op == TGSI_OP_ADD || op == TGSI_OP_SUB) {
          /* a MUL then an ADD: fused or not; then CANCEL (fextra's), and
@@ -954,8 +955,10 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       return true;
    }
    merge_flags(n, rf, sf, ns);
-   if (comp_fcmp(op, n, r, rf, s, sf))
+   if (comp_fcmp(op, n, r, rf, s, sf)) {
+      FOR rf[i] &= ~(uint32_t)ENV_F_PK16; /* a truth value */
       return true;
+   }
    if (!comp_int_arith(op, n, r, rf, s) && !comp_int_bits(op, n, r, rf, s))
       return false;
    absorb_flags(op, n, rf, s, sf);

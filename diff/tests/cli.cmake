@@ -216,6 +216,7 @@ check_cli(unpack_norm_sum "--no-repro|--seed|1|${_fx}/fs_unpack_norm.tgsi" 0 OUT
 # infinity's sign is undefined (every target picked +0 where the
 # interpreter had -0: +inf against -inf); a zero of one sign stays checked.
 check_cli(zsign_pole "--no-repro|--invocations|64|${_fx}/fs_zsign_pole.tgsi" 0 OUT "total +4 +4 +0")
+check_cli(pk2h_add "--no-repro|--seed|2|${_fx}/fs_pk2h_add.tgsi" 0 OUT "total +4 +4 +0")
 cli_test(interp_zsign_pole_flags "interp|${_fx}/fs_zsign_pole.tgsi|--inputs|${_fx}/fs_zsign_pole_inputs.yaml" 0
          OUT "- \\[0, 0xff800000, -.inf, UNDEF, RCP, ZSIGN\\]\n *- \\[1, 0x7f800000, .inf, RCP\\]\n")
 # TXP with a denormal w (seed 3): opt projected by a * rcp(w) (0 * inf = NaN), ref divides exactly.
