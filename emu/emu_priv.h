@@ -288,7 +288,7 @@ struct emu_reg {
    uint8_t plain; /* readers' read_adj does not apply */
    uint8_t pend;  /* sync kind the newest value waits on (0: none) */
    uint8_t war;   /* sync kind of a pending read (0: none) */
-   uint8_t pend_kind; /* enum emu_kind of the pending write's instruction */
+   uint8_t pend_type; /* the pending write's VMEM type (timing.c, order_type) */
 };
 
 struct emu_group; /* a workgroup: its waves and shared memory */

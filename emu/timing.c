@@ -350,16 +350,24 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
    r->war_done = t + (op->war_until >= 0 ? op->war_until : op->soft);
 }
 
+/* The VMEM type of a counter result, as LLVM's waitcnt pass has them
+ * (D79176): 1 for a texture op that reads a sampler, else 0 (loads,
+ * image loads, LDS). */
+static uint8_t
+order_type(const struct emu_op *op)
+{
+   return op->sem == ISA_SEM_IMAGE_SAMPLE || op->sem == ISA_SEM_IMAGE_LOD;
+}
+
 /* Whether op's result lands after the pending one in r whatever their
- * latencies: one counter that returns in issue order, and one kind of
- * instruction on it (gfx9: LDS on lgkmcnt, loads or samples on vmcnt;
- * never SMEM). LLVM's waitcnt pass (D79176) waits before such a write
- * only when the pending one is of another VMEM type, sampler or not. */
+ * latencies: one counter that returns in issue order (never SMEM), and
+ * one VMEM type on it. LLVM waits before such a write only when the
+ * pending one is of another type. */
 static bool
 lands_in_order(const struct emu_op *op, const struct emu_reg *r)
 {
    return (r->epoch & CNT_MARK) && !(r->epoch & CNT_UNORDERED) && op->sync == r->pend &&
-          !op->unordered && op->kind == r->pend_kind;
+          !op->unordered && order_type(op) == r->pend_type;
 }
 
 uint32_t *
@@ -395,7 +403,7 @@ emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu
    r->plain = dd->plain;
    if (op->sync) {
       r->pend = op->sync;
-      r->pend_kind = op->kind;
+      r->pend_type = order_type(op);
       r->epoch = w->sync_epoch[op->sync];
       if (w->run->code->hazard == ISA_HAZARD_WAIT_STATES && op->sync <= 3)
          r->epoch = CNT_MARK | (op->unordered ? CNT_UNORDERED : 0) |
