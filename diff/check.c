@@ -260,23 +260,6 @@ diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out)
          }
 }
 
-/* "file:line:col: message" of the first error, or `fallback`. */
-static char *
-first_error(const struct diag_list *d, const char *fallback)
-{
-   for (unsigned i = 0; i < d->n; i++) {
-      const struct diag *g = &d->v[i];
-      if (g->sev != DIAG_ERROR)
-         continue;
-      if (!g->file || !g->line)
-         return xstrdup(g->msg);
-      char *pos = diag_pos(g), *s = xasprintf("%s: %s", pos, g->msg);
-      free(pos);
-      return s;
-   }
-   return xstrdup(fallback);
-}
-
 /* ------------------------------------------------------------------ */
 /* The steps                                                            */
 
@@ -340,7 +323,7 @@ check_encoding(struct case_run *cr, struct prog *pg)
    struct diag_list d = {0};
    bool ok = isa_decode_program(cr->t->model, pg->p.code, pg->p.size, &in, &n, &d) == ISA_ERR_OK;
    if (!ok) {
-      char *e = first_error(&d, "does not decode");
+      char *e = diag_first_error_text(&d, "does not decode");
       diff_result_add(cr->r, DIFF_SIG_ILLEGAL, pg->name, NULL, 0, "%s program: %s", pg->name, e);
       free(e);
    }
@@ -363,7 +346,7 @@ compiled(struct case_run *cr, struct prog *pg, enum compile_status cs,
          const struct compile_stats *st, struct diff_prog_stats *out, struct diag_list *d)
 {
    if (cs != COMPILE_OK) {
-      char *e = first_error(d, "no diagnostic");
+      char *e = diag_first_error_text(d, "no diagnostic");
       /* What the reference compiles, the optimizing compiler must too: its
        * refusal is its failure, not a skip (issue 14). */
       bool refused = cs == COMPILE_UNSUPPORTED && pg == &cr->opt && cr->r->ref.valid;
@@ -604,7 +587,7 @@ run_prog(struct case_run *cr, struct prog *pg, const char *step, uint64_t *emu_c
    }
    bool usable = report_events(cr, pg, step, &res);
    if (st != EMU_OK && st != EMU_FAULT && st != EMU_BUDGET) {
-      char *msg = first_error(&d, emu_status_names[st]);
+      char *msg = diag_first_error_text(&d, emu_status_names[st]);
       diff_result_add(cr->r,
                       st == EMU_ERR_UNSUPPORTED ? DIFF_SIG_UNSUPPORTED
                       : st == EMU_ERR_DECODE    ? DIFF_SIG_ILLEGAL
@@ -915,7 +898,7 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
       diag_clear(&q);
    }
    if (ce->st != TGSI_INTERP_OK) {
-      char *e = first_error(d, tgsi_interp_status_names[ce->st]);
+      char *e = diag_first_error_text(d, tgsi_interp_status_names[ce->st]);
       ce->err = xasprintf("%s: %s", tgsi_interp_status_names[ce->st], e);
       free(e);
       env_free(ce->golden);
@@ -994,7 +977,7 @@ job_prepare(struct job *j, unsigned first)
          j->inputs = ce.inputs;
    }
    if (!j->s || !j->inputs) {
-      j->interp_err = first_error(&d, "cannot be read");
+      j->interp_err = diag_first_error_text(&d, "cannot be read");
       diag_clear(&d);
       diff_case_env_fini(&ce);
       tgsi_shader_free(orig);

@@ -28,22 +28,6 @@ diff_case_rebuildable(const struct diff_case_result *r)
    return true;
 }
 
-static char *
-first_msg(const struct diag_list *d, const char *fallback)
-{
-   for (unsigned k = 0; k < d->n; k++) {
-      const struct diag *g = &d->v[k];
-      if (g->sev != DIAG_ERROR)
-         continue;
-      if (!g->file || !g->line)
-         return xstrdup(g->msg);
-      char *pos = diag_pos(g), *s = xasprintf("%s: %s", pos, g->msg);
-      free(pos);
-      return s;
-   }
-   return xstrdup(fallback);
-}
-
 /* "0x0010  mul.f r3.x, c0.x, r0.x" lines; NULL (why in *err) if the code
  * does not decode. */
 static char *
@@ -54,7 +38,7 @@ listing(const struct isa_model *m, const struct emu_program *p, char **err)
    struct diag_list d = {0};
    struct strbuf b = {0};
    if (isa_decode_program(m, p->code, p->size, &in, &n, &d) != ISA_ERR_OK) {
-      *err = first_msg(&d, "the program does not decode");
+      *err = diag_first_error_text(&d, "the program does not decode");
       diag_clear(&d);
       free(in);
       return NULL;
@@ -110,7 +94,7 @@ build_opt(const struct diff_check *c, const struct tgsi_shader *s, const struct 
       ok = opt_compile(s, m, &o, out, &st, NULL, &d) == COMPILE_OK;
    }
    if (!ok)
-      *why = first_msg(&d, "no program");
+      *why = diag_first_error_text(&d, "no program");
    diag_clear(&d);
    return ok;
 }
@@ -267,7 +251,7 @@ diff_case_detail(const struct diff_check *c, unsigned i, struct diff_case_detail
    struct tgsi_shader *s = parse_src(c, src, &out->tgsi, &d);
    if (!s || !diff_case_rebuildable(r)) {
       char *e = s ? xstrdup("the case did not finish in its worker: it is not rebuilt here")
-                  : first_msg(&d, "the shader does not parse");
+                  : diag_first_error_text(&d, "the shader does not parse");
       out->ref = xstrdup(e);
       out->opt = e;
       goto done;
@@ -278,7 +262,7 @@ diff_case_detail(const struct diff_check *c, unsigned i, struct diff_case_detail
    if (ref_compile(s, m, &ref, &st, &d) == COMPILE_OK)
       out->ref_ok = (out->ref = listing(m, &ref, &why)) != NULL;
    else
-      why = first_msg(&d, "no program");
+      why = diag_first_error_text(&d, "no program");
    if (!out->ref_ok)
       out->ref = why;
    why = NULL;

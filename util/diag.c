@@ -113,6 +113,22 @@ diag_first_error(const struct diag_list *l)
    return NULL;
 }
 
+char *
+diag_first_error_text(const struct diag_list *l, const char *fallback)
+{
+   for (unsigned i = 0; l && i < l->n; i++) {
+      const struct diag *g = &l->v[i];
+      if (g->sev != DIAG_ERROR)
+         continue;
+      if (!g->file || !g->line)
+         return xstrdup(g->msg);
+      char *pos = diag_pos(g), *s = xasprintf("%s: %s", pos, g->msg);
+      free(pos);
+      return s;
+   }
+   return xstrdup(fallback);
+}
+
 void
 diag_clear(struct diag_list *l)
 {

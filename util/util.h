@@ -136,6 +136,9 @@ char *diag_render(const struct diag *d, bool color);
  * caller frees. */
 char *diag_pos(const struct diag *d);
 const char *diag_first_error(const struct diag_list *l);
+/* "file:line:col: message" of the first error (its message alone where it
+ * has no position), or a copy of fallback; caller frees. */
+char *diag_first_error_text(const struct diag_list *l, const char *fallback);
 void diag_clear(struct diag_list *l);
 
 /* rng.c */
