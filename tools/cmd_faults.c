@@ -509,12 +509,13 @@ has_token(const char *text, const char *id)
 }
 
 /* Whether the items named hold the instance the firing names: a value
- * ("%N"), a branch target of the program ("target N") or an agx machine
- * instruction ("#N"). */
+ * ("%N"), a branch target of the program ("target N"), an agx machine
+ * instruction ("#N") or a slot the hazard stage implies at the end of a
+ * block ("@N:branch", opt_hazard.c). */
 static bool
 item_match(const struct follow *f)
 {
-   static const char *const kinds[] = {"%", "target ", "#"};
+   static const char *const kinds[] = {"%", "target ", "#", "@"};
    if ((!f->items && !f->notes) || !f->firing)
       return false;
    for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++)
@@ -522,6 +523,10 @@ item_match(const struct follow *f)
          char id[24];
          size_t h = strlen(kinds[k]), n = h + strspn(p + h, "0123456789");
          if (n == h || n >= sizeof(id))
+            continue;
+         if (p[n] == ':' && *kinds[k] == '@') /* the slot's kind */
+            n += 1 + strspn(p + n + 1, "abcdefghijklmnopqrstuvwxyz_");
+         if (n >= sizeof(id))
             continue;
          snprintf(id, sizeof(id), "%.*s", (int)n, p);
          if (has_token(f->items, id) || has_token(f->notes, id))

@@ -13,7 +13,7 @@
  *             freed inside a block), the validator's liveness, phi copies
  *             through fresh registers, runs at their alignment;
  *   legalize  every operand that is not a plain register copied into a
- *             fresh one, never a swap;
+ *             fresh one where the op can read the copy, never a swap;
  *   hazard    a full wait: every sync flag and the longest delay (delay
  *             slots), every scoreboard and the longest stall (stall counts);
  *   emit      (jp) on every branch target, EXEC restored at every join (gfx9);
