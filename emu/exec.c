@@ -781,6 +781,10 @@ sem_wide_src(enum isa_sem s, unsigned i)
    case ISA_SEM_DSETP:
    case ISA_SEM_DMNMX:
       return i < 2; /* the third source is a predicate */
+   case ISA_SEM_SHL64:
+   case ISA_SEM_SHR64:
+   case ISA_SEM_ASHR64:
+      return i == 0; /* the value; the count is 32 bits */
    default:
       return true;
    }
@@ -828,6 +832,15 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
          two = true;
          continue;
       }
+      case ISA_SEM_SHL64:
+         r = sem_shl64(wide_at(&x[0], i), v[1][i]);
+         break;
+      case ISA_SEM_SHR64:
+         r = sem_shr64(wide_at(&x[0], i), v[1][i]);
+         break;
+      case ISA_SEM_ASHR64:
+         r = sem_ashr64(wide_at(&x[0], i), v[1][i]);
+         break;
       case ISA_SEM_F2D:
          r = sem_f2d(v[0][i]);
          break;

@@ -219,6 +219,8 @@ emu_kern_fn
 emu_kern_for(const struct emu_op *op)
 {
    enum isa_sem sem = (enum isa_sem)op->sem;
+   if (op->args.flags & SEM_FL_SAT) /* a saturating integer op: sem_eval knows */
+      return emu_kern_generic;
    switch (sem) {
 #define S(sm, fn)                                                                                  \
    case ISA_SEM_##sm:                                                                              \

@@ -436,6 +436,9 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_U2D:
    case ISA_SEM_D2I:
    case ISA_SEM_D2U:
+   case ISA_SEM_SHL64:
+   case ISA_SEM_SHR64:
+   case ISA_SEM_ASHR64:
       return EMU_K_WIDE;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
@@ -1045,6 +1048,8 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    if (op->kind == EMU_K_ILLEGAL)
       return true;
    sem_args_of(m, in, &op->args);
+   if (in->sem == ISA_SEM_COV && op->args.dst_type == ISA_TYPE_F32)
+      op->res = EMU_R_FLOAT; /* an int -> float conversion's clamp (gfx9) */
    op->ftz = mod_val(m, in, ISA_ROLE_FTZ) != 0;
    if (!set_guard(c, in, op, d))
       return false;

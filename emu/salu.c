@@ -97,7 +97,7 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
       uint64_t s[ISA_MAX_SRC] = {0}, d0 = 0, d1 = 0;
       for (unsigned k = 0; k < op->nsrc; k++)
          s[k] = v[k][i];
-      if (!sem_salu64((enum isa_sem)op->sem, s, &d0, &d1)) {
+      if (!sem_salu64((enum isa_sem)op->sem, &op->args, s, &d0, &d1)) {
          uint32_t s32[ISA_MAX_SRC] = {0}, o32[ISA_MAX_DST] = {0};
          for (unsigned k = 0; k < op->nsrc; k++)
             s32[k] = (uint32_t)s[k];

@@ -314,6 +314,25 @@ parse_half_marked(struct try *t, unsigned slot, const char *p, int *file, unsign
    return ml + n;
 }
 
+/* A hex number is a bit pattern: written for a signed immediate field of
+ * w < 32 bits, 0x8000..0xffff (w = 16) is the negative value with those
+ * bits, as llvm-mc prints SOPK immediates (s_movk_i32 s0, 0xfffb is -5). */
+static int64_t
+hex_pattern(const struct try *t, const struct isa_slot *sl, const char *text, int64_t v)
+{
+   if (text[0] != '0' || (text[1] != 'x' && text[1] != 'X') || sl->field < 0)
+      return v;
+   const struct isa_format *fm = &t->m->formats[t->op->fields[sl->field].format];
+   for (unsigned c = 0; c < fm->ncases; c++) {
+      const struct isa_case *cs = &fm->cases[c];
+      unsigned w = cs->val.width;
+      if (cs->kind == ISA_OPND_IMM && (sl->allow & (1u << c)) && cs->sign && cs->lut < 0 &&
+          !cs->pcrel && w < 32 && v >= (1ll << (w - 1)) && v < (1ll << w))
+         return v - (1ll << w);
+   }
+   return v;
+}
+
 static bool
 parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
 {
@@ -386,7 +405,7 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
       if (v < INT32_MIN || v > UINT32_MAX)
          return tfail(t, at, "immediate out of 32-bit range");
       o->kind = ISA_OPND_IMM;
-      o->value = (uint32_t)v;
+      o->value = (uint32_t)hex_pattern(t, sl, at, v);
    } else if (isalpha((unsigned char)*p)) {
       size_t k = 0;
       while (ident_char(p[k]) || p[k] == '.')

@@ -293,6 +293,31 @@ check_op(struct isa_model *m, const struct isa_op *op)
    return ok;
 }
 
+/* True if some operand field of op is wholly fixed by mask to a value in w
+ * that no case of its format decodes: no word matching w is op. */
+static bool
+no_form_in(const struct isa_model *m, const struct isa_op *op, const struct isa_bits *w,
+           const struct isa_bits *mask)
+{
+   for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+      const struct isa_field *f = &op->fields[op->slot[s].field];
+      uint64_t all = f->width >= 64 ? ~0ull : (1ull << f->width) - 1;
+      if (f->format < 0 || isa_field_get(f, mask) != all)
+         continue;
+      uint64_t raw = isa_field_get(f, w);
+      const struct isa_format *fm = &m->formats[f->format];
+      bool any = false;
+      for (unsigned c = 0; c < fm->ncases && !any; c++) {
+         const struct isa_case *cs = &fm->cases[c];
+         any = (raw & cs->mask) == cs->match &&
+               (cs->lut < 0 || isa_field_get64(&cs->val, raw) < m->luts[cs->lut].n);
+      }
+      if (!any)
+         return true;
+   }
+   return false;
+}
+
 static bool
 check_encodings(struct isa_model *m)
 {
@@ -313,8 +338,12 @@ check_encodings(struct isa_model *m)
          bool same = am.w[0] == bm.w[0] && am.w[1] == bm.w[1];
          bool nested =
              !same && (!bits_and(bits_op(am, bm, 2), ones) || !bits_and(bits_op(bm, am, 2), ones));
-         if (!bits_and(diff, both) && !nested) {
-            struct isa_bits w = bits_op(a->match, b->match, 1);
+         /* Nor where neither can decode an operand of the words both match:
+          * no legal word is lost whichever the decoder tries (gfx9: ssrc0 =
+          * 255 in s_add_u32_lit1, ssrc1 = 255 in s_add_u32_lit0). */
+         struct isa_bits w = bits_op(a->match, b->match, 1), wm = bits_op(a->mask, b->mask, 1);
+         if (!bits_and(diff, both) && !nested &&
+             !(no_form_in(m, a, &w, &wm) && no_form_in(m, b, &w, &wm))) {
             char hex[40];
             if (bits > 64)
                snprintf(hex, sizeof(hex), "%0*llx%016llx", (int)(bits - 64 + 3) / 4,

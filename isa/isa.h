@@ -276,6 +276,9 @@ struct isa_model;
    X(IABS, "iabs", 1) \
    X(BITSET0, "bitset0", 2) \
    X(BITSET1, "bitset1", 2) \
+   X(SHL64, "shl64", 2) \
+   X(SHR64, "shr64", 2) \
+   X(ASHR64, "ashr64", 2) \
    X(ALIGNBIT, "alignbit", 3) \
    X(DIV_SCALE, "div_scale", 3) \
    X(DIV_FMAS, "div_fmas", 4) \
@@ -348,6 +351,7 @@ struct isa_model;
    X(RPT, "rpt") \
    X(NOPS, "nop") \
    X(SAT, "sat") \
+   X(ISAT, "isat") \
    X(EI, "ei") \
    X(UL, "ul") \
    X(COND, "cond") \

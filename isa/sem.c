@@ -101,6 +101,27 @@ int_out(enum isa_type t, uint32_t v)
    }
 }
 
+/* An integer source of type t as a signed 64-bit value, and a 64-bit
+ * result saturated to t's range (gfx9's clamp on integer add and sub:
+ * unsigned results stop at 0 and the maximum, signed ones at both ends). */
+static int64_t
+int_wide(enum isa_type t, uint32_t v)
+{
+   uint32_t x = int_in(t, v);
+   return type_signed(t) ? (int64_t)(int32_t)x : (int64_t)x;
+}
+
+static uint32_t
+int_sat(enum isa_type t, int64_t x)
+{
+   bool s = type_signed(t);
+   unsigned bits = MIN2(isa_type_bits(t), 32u);
+   int64_t lo = s ? -(1ll << (bits - 1)) : 0;
+   int64_t hi = s ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
+   x = x < lo ? lo : x > hi ? hi : x;
+   return int_out(t, (uint32_t)x);
+}
+
 /* Saturating float -> narrow integer. */
 static uint32_t
 f2i_narrow(uint32_t f32, enum isa_type to, unsigned round)
@@ -253,10 +274,14 @@ eval_binary(enum isa_sem s, const struct sem_args *a, uint32_t x, uint32_t y, ui
       *d = sem_scmp(a->cond, x, y);
       return true;
    case ISA_SEM_IADD:
-      *d = sem_iadd(x, y);
+      *d = a->flags & SEM_FL_SAT
+               ? int_sat(a->type, (int64_t)int_wide(a->type, x) + int_wide(a->type, y))
+               : sem_iadd(x, y);
       return true;
    case ISA_SEM_ISUB:
-      *d = sem_isub(x, y);
+      *d = a->flags & SEM_FL_SAT
+               ? int_sat(a->type, (int64_t)int_wide(a->type, x) - int_wide(a->type, y))
+               : sem_isub(x, y);
       return true;
    case ISA_SEM_UMUL24:
       *d = sem_umul24(x, y);
@@ -683,7 +708,8 @@ sem_args_of(const struct isa_model *m, const struct isa_insn *in, struct sem_arg
       unsigned flag;
    } flags[] = {{ISA_ROLE_WRAP, SEM_FL_WRAP}, {ISA_ROLE_HI, SEM_FL_HI},
                 {ISA_ROLE_BREV, SEM_FL_BREV}, {ISA_ROLE_PSL, SEM_FL_PSL},
-                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF}};
+                {ISA_ROLE_MRG, SEM_FL_MRG},   {ISA_ROLE_BF, SEM_FL_BF},
+                {ISA_ROLE_ISAT, SEM_FL_SAT}};
    for (unsigned i = 0; i < ARRAY_SIZE(flags); i++)
       if (mod_val(m, in, flags[i].role))
          a->flags |= flags[i].flag;
@@ -701,10 +727,22 @@ sem_args_of(const struct isa_model *m, const struct isa_insn *in, struct sem_arg
 /* Scalar ops (gfx9 SALU): 64-bit values, the saveexec family, SCC.    */
 
 bool
-sem_salu64(enum isa_sem s, const uint64_t *src, uint64_t *d0, uint64_t *d1)
+sem_salu64(enum isa_sem s, const struct sem_args *args, const uint64_t *src, uint64_t *d0,
+           uint64_t *d1)
 {
    uint64_t a = src[0], b = src[1];
    switch (s) {
+   case ISA_SEM_UCMP: /* s_cmp_eq_u64 and s_cmp_lg_u64 */
+      switch (args->cond) {
+      case SEM_EQ:
+         *d0 = a == b;
+         return true;
+      case SEM_NE:
+         *d0 = a != b;
+         return true;
+      default:
+         return false;
+      }
    case ISA_SEM_MOV:
       *d0 = a;
       return true;

@@ -1106,6 +1106,29 @@ sem_bfi(uint32_t ins, uint32_t range, uint32_t base)
    return (base & ~mask) | ((ins << pos) & mask);
 }
 
+/* ---- gfx9 64-bit VALU shifts (v_lshlrev_b64 and kin) ---------------- */
+
+/* The count is taken modulo 64. */
+static inline uint64_t
+sem_shl64(uint64_t a, uint32_t n)
+{
+   return a << (n & 63u);
+}
+
+static inline uint64_t
+sem_shr64(uint64_t a, uint32_t n)
+{
+   return a >> (n & 63u);
+}
+
+static inline uint64_t
+sem_ashr64(uint64_t a, uint32_t n)
+{
+   uint64_t s = 0u - (a >> 63); /* all ones when negative */
+   unsigned k = n & 63u;
+   return (a >> k) | (k ? s << (64u - k) : 0u);
+}
+
 /* ---- the table-driven entry point ---------------------------------- */
 
 /* What an op's semantics needs besides its sources: the compare condition,
@@ -1132,6 +1155,7 @@ enum {
    SEM_FL_PSL = 1 << 3,  /* role psl */
    SEM_FL_MRG = 1 << 4,  /* role mrg */
    SEM_FL_BF = 1 << 5,   /* role bf */
+   SEM_FL_SAT = 1 << 6,  /* role isat: an integer result saturates (gfx9 clamp) */
 };
 
 /* The modifier value names the semantics read from every instruction:
@@ -1339,10 +1363,12 @@ sem_div_fixup(uint32_t q, uint32_t d, uint32_t n)
 }
 
 /* gfx9 scalar ops on 64-bit values (mov not and or xor andn2 orn2
- * cselect, the saveexec family: d1 is the new exec); false if s is not
+ * cselect, ucmp by a->cond, the saveexec family: d1 is the new exec);
+ * false if s is not
  * one. sem_scc: the SCC a scalar op with an implicit scc destination
  * writes, from its first two sources and its result (isa.h). */
-bool sem_salu64(enum isa_sem s, const uint64_t *src, uint64_t *d0, uint64_t *d1);
+bool sem_salu64(enum isa_sem s, const struct sem_args *a, const uint64_t *src, uint64_t *d0,
+                uint64_t *d1);
 uint32_t sem_scc(enum isa_sem s, enum isa_type t, uint64_t a, uint64_t b, uint64_t d);
 
 #endif

@@ -503,7 +503,7 @@ test_gcn(void)
    {
       uint64_t m = 0x0000000000108421ull, w = 0, z = 0;
       uint64_t src[3] = {m, 0, 0};
-      CHECK(sem_salu64(ISA_SEM_WQM, src, &w, &z));
+      CHECK(sem_salu64(ISA_SEM_WQM, &(struct sem_args){0}, src, &w, &z));
       CHECK(w == 0x0000000000f0ffffull); /* quads 0-3 and 5 had a lane, 4 none */
    }
    /* the carry ops: sum or difference, then the carry (borrow) bit */
