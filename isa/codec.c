@@ -949,6 +949,113 @@ isa_check_insn(const struct isa_model *m, const struct isa_insn *in, struct diag
    return report(d, e, msg);
 }
 
+/* ------------------------------------------------------------------ */
+/* Remembered verdicts (isa_check_insn_memo).                          */
+
+/* A record is its bytes: no padding, so equal records have equal bytes. */
+_Static_assert(sizeof(struct isa_insn) ==
+                   16 + sizeof(struct isa_opnd) * (ISA_MAX_DST + ISA_MAX_SRC) +
+                       sizeof(int16_t) * ISA_MAX_MODS,
+               "struct isa_insn has padding");
+_Static_assert(sizeof(struct isa_opnd) == 12, "struct isa_opnd has padding");
+
+#define CHECK_MEMO_MAX 16384 /* entries; about 4 MB */
+
+struct check_memo_entry {
+   struct isa_insn in;
+   uint64_t h;
+   bool used;
+   uint8_t err; /* enum isa_err */
+};
+
+struct isa_check_memo {
+   const struct isa_model *m;
+   struct check_memo_entry *v; /* open addressing, cap a power of two */
+   unsigned n, cap;
+};
+
+static uint64_t
+insn_hash(const struct isa_insn *in)
+{
+   const unsigned char *p = (const unsigned char *)in;
+   uint64_t h = 0x9e3779b97f4a7c15ull;
+   size_t i = 0;
+   for (; i + 8 <= sizeof(*in); i += 8) {
+      uint64_t w;
+      memcpy(&w, p + i, sizeof(w));
+      h = (h ^ w) * 0xff51afd7ed558ccdull;
+      h ^= h >> 29;
+   }
+   for (; i < sizeof(*in); i++)
+      h = (h ^ p[i]) * 0x100000001b3ull;
+   return h ^ (h >> 32);
+}
+
+static struct check_memo_entry *
+memo_slot(const struct isa_check_memo *c, const struct isa_insn *in, uint64_t h)
+{
+   for (unsigned i = (unsigned)h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+      struct check_memo_entry *e = &c->v[i];
+      if (!e->used || (e->h == h && !memcmp(&e->in, in, sizeof(*in))))
+         return e;
+   }
+}
+
+struct isa_check_memo *
+isa_check_memo_new(void)
+{
+   struct isa_check_memo *c = xcalloc(1, sizeof(*c));
+   c->cap = 256;
+   c->v = xcalloc(c->cap, sizeof(*c->v));
+   return c;
+}
+
+static void
+memo_grow(struct isa_check_memo *c)
+{
+   struct isa_check_memo g = {.m = c->m, .n = c->n, .cap = 2 * c->cap};
+   g.v = xcalloc(g.cap, sizeof(*g.v));
+   for (unsigned i = 0; i < c->cap; i++)
+      if (c->v[i].used)
+         *memo_slot(&g, &c->v[i].in, c->v[i].h) = c->v[i];
+   free(c->v);
+   *c = g;
+}
+
+enum isa_err
+isa_check_insn_memo(struct isa_check_memo *c, const struct isa_model *m, const struct isa_insn *in)
+{
+   if (!c->m)
+      c->m = m;
+   if (c->m != m)
+      return isa_check_insn(m, in, NULL);
+   uint64_t h = insn_hash(in);
+   struct check_memo_entry *e = memo_slot(c, in, h);
+   if (e->used)
+      return (enum isa_err)e->err;
+   enum isa_err err = isa_check_insn(c->m, in, NULL);
+   if (c->n >= CHECK_MEMO_MAX)
+      return err;
+   if (2 * (c->n + 1) > c->cap) {
+      memo_grow(c);
+      e = memo_slot(c, in, h);
+   }
+   e->in = *in;
+   e->h = h;
+   e->used = true;
+   e->err = (uint8_t)err;
+   c->n++;
+   return err;
+}
+
+void
+isa_check_memo_free(struct isa_check_memo *c)
+{
+   if (c)
+      free(c->v);
+   free(c);
+}
+
 enum isa_err
 isa_encode(const struct isa_model *m, const struct isa_insn *in, uint8_t *buf, size_t *len,
            struct diag_list *d)

@@ -759,6 +759,16 @@ enum isa_err isa_decode_program(const struct isa_model *m, const uint8_t *code, 
  * without encoding. Messages go to d (may be NULL). */
 enum isa_err isa_check_insn(const struct isa_model *m, const struct isa_insn *in,
                             struct diag_list *d);
+/* isa_check_insn's verdict (without messages) for many records,
+ * remembered by the record's bytes: a legalizer asks about the same
+ * shapes again and again. A memo serves the model it was first asked
+ * about (others are checked, not remembered) and stops remembering at a
+ * fixed size. The caller owns it. */
+struct isa_check_memo;
+struct isa_check_memo *isa_check_memo_new(void);
+enum isa_err isa_check_insn_memo(struct isa_check_memo *c, const struct isa_model *m,
+                                 const struct isa_insn *in);
+void isa_check_memo_free(struct isa_check_memo *c);
 /* Encodes one instruction into buf (at least 16 bytes); *len = bytes.
  * Bundle models: the instruction word only (use isa_encode_program). */
 enum isa_err isa_encode(const struct isa_model *m, const struct isa_insn *in, uint8_t *buf,

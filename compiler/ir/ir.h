@@ -653,6 +653,7 @@ struct opt_ctx {
    unsigned long verify_count, verify_skipped, verify_failed;
    struct opt_verify_saved *verify_saved;
    struct opt_verify_memo *verify_memo; /* expressions verified so far */
+   struct isa_check_memo *legal_memo;   /* the legalizer's trial verdicts (opt_legalize.c) */
    const char *rule; /* the rule opt_transform is asked about (coverage) */
    /* Sampled validation in release builds (pass.c): the credit toward the
     * next validation, the passes since the last one and its first pass. */

@@ -84,6 +84,8 @@ opt_ctx_fini(struct opt_ctx *ctx)
    ctx->cons_seen = NULL;
    ctx->cons_seen_n = ctx->cons_seen_cap = 0;
    opt_verify_fini(ctx);
+   isa_check_memo_free(ctx->legal_memo);
+   ctx->legal_memo = NULL;
 }
 
 /* The passes whose transformations replace a value by an equal one

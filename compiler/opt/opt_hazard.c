@@ -124,36 +124,71 @@ struct pending {
    uint64_t *in, *out; /* by block index */
 };
 
-/* The first set bit at or after i, or n: whole zero words are skipped,
- * so a sweep over a sparse set costs its words, not its bits. */
 static unsigned
-next_bit(const uint64_t *s, unsigned i, unsigned n)
+ctz64(uint64_t w) /* w != 0 */
+{
+#if defined(__GNUC__)
+   return (unsigned)__builtin_ctzll(w);
+#else
+   unsigned i = 0;
+   for (; !(w & 1); w >>= 1)
+      i++;
+   return i;
+#endif
+}
+
+/* A pending set: a bit per entry, and a summary bit per word of it that
+ * is set whenever the word may be nonzero (a superset: a word cleared
+ * keeps its summary bit). A sweep costs the set's bits and n / 4096
+ * words, not n / 64: every slot sweeps the set, so a long program with
+ * few entries pending stays linear. */
+struct bitset {
+   uint64_t *w, *sum;
+};
+
+/* The summary of s from its words. */
+static void
+bitset_summarize(struct bitset *s, unsigned nw)
+{
+   memset(s->sum, 0, ((nw + 63) / 64) * sizeof(uint64_t));
+   for (unsigned w = 0; w < nw; w++)
+      if (s->w[w])
+         s->sum[w / 64] |= 1ull << (w % 64);
+}
+
+/* The first set bit at or after i, or n. */
+static unsigned
+next_bit(const struct bitset *s, unsigned i, unsigned n)
 {
    while (i < n) {
-      uint64_t w = s[i / 64] >> (i % 64);
+      unsigned wi = i / 64;
+      uint64_t sw = s->sum[wi / 64] >> (wi % 64);
+      if (!sw) {
+         i = (wi / 64 + 1) * 4096;
+         continue;
+      }
+      unsigned next = wi + ctz64(sw);
+      if (next > wi)
+         i = next * 64;
+      uint64_t w = s->w[next] >> (i % 64);
       if (w) {
-#if defined(__GNUC__)
-         i += (unsigned)__builtin_ctzll(w);
-#else
-         while (!(w & 1)) {
-            w >>= 1;
-            i++;
-         }
-#endif
+         i += ctz64(w);
          return i < n ? i : n;
       }
-      i = (i / 64 + 1) * 64;
+      i = (next + 1) * 64;
    }
    return n;
 }
 
 static void
-set_bit(uint64_t *s, unsigned i, bool on)
+set_bit(struct bitset *s, unsigned i, bool on)
 {
-   if (on)
-      s[i / 64] |= 1ull << (i % 64);
-   else
-      s[i / 64] &= ~(1ull << (i % 64));
+   if (on) {
+      s->w[i / 64] |= 1ull << (i % 64);
+      s->sum[i / 4096] |= 1ull << (i / 64 % 64);
+   } else {
+      s->w[i / 64] &= ~(1ull << (i % 64));
+   }
 }
 
 /* The flags consumer c needs against pending entry e. */
@@ -203,7 +238,7 @@ faulty_flags(const struct hz *z, unsigned i, unsigned raw, unsigned war)
 
 /* Runs slot i on the pending set; returns the flags it needs. */
 static unsigned
-transfer(const struct hz *z, unsigned i, uint64_t *set)
+transfer(const struct hz *z, unsigned i, struct bitset *set)
 {
    const struct isa_insn *c = &z->lo.v[i].insn;
    bool is_end = c->sem == ISA_SEM_END;
@@ -236,6 +271,7 @@ sync_flags(struct hz *z)
    p.in = xcalloc((size_t)sh->nblocks * p.nw + 1, sizeof(uint64_t));
    p.out = xcalloc((size_t)sh->nblocks * p.nw + 1, sizeof(uint64_t));
    uint64_t *cur = xcalloc(p.nw, sizeof(uint64_t));
+   struct bitset set = {cur, xcalloc((p.nw + 63) / 64, sizeof(uint64_t))};
    for (bool changed = true; changed;) {
       changed = false;
       for (unsigned bi = 0; bi < sh->nblocks; bi++) {
@@ -248,8 +284,9 @@ sync_flags(struct hz *z)
             for (unsigned w = 0; z->also[e].to == bi && w < p.nw; w++)
                cur[w] |= p.out[(size_t)z->also[e].from * p.nw + w];
          memcpy(p.in + (size_t)bi * p.nw, cur, p.nw * sizeof(uint64_t));
+         bitset_summarize(&set, p.nw);
          for (unsigned i = z->lo.block_start[bi]; i < z->lo.block_end[bi]; i++)
-            z->flags[i] = (uint8_t)transfer(z, i, cur);
+            z->flags[i] = (uint8_t)transfer(z, i, &set);
          /* out only grows: a transfer is not monotone (more producers
           * pending can set a flag that clears others), and replacing out
           * made the fixed point oscillate for ever (a3xx, generated
@@ -263,6 +300,7 @@ sync_flags(struct hz *z)
             }
       }
    }
+   free(set.sum);
    free(cur);
    free(p.in);
    free(p.out);

@@ -212,7 +212,12 @@ trial_ok(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
 {
    struct isa_insn t;
    trial_record(sh, in, op, place, &t);
-   return isa_check_insn(sh->model, &t, NULL) == ISA_ERR_OK;
+   struct opt_ctx *ctx = sh->fault_ctx;
+   if (!ctx)
+      return isa_check_insn(sh->model, &t, NULL) == ISA_ERR_OK;
+   if (!ctx->legal_memo)
+      ctx->legal_memo = isa_check_memo_new();
+   return isa_check_insn_memo(ctx->legal_memo, sh->model, &t) == ISA_ERR_OK;
 }
 
 /* Swaps the two commuting operands of in (and flips its condition). */
