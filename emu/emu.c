@@ -169,23 +169,33 @@ size_of(const struct env *e, const struct emu_binding *b)
    }
 }
 
+/* The const store word of binding bd, or -1 when bd binds no constant. */
+static int64_t
+const_word(const struct emu_code *c, const struct emu_binding *bd)
+{
+   if ((bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE) ||
+       c->files[bd->file].kind != ISA_FILE_CONST)
+      return -1;
+   uint32_t base = 0;
+   for (unsigned k = 0; k < c->ncbanks; k++)
+      if (c->cbanks[k].file == bd->file && c->cbanks[k].bank == bd->bank)
+         base = c->cbanks[k].base;
+   return (int64_t)base + bd->index;
+}
+
 static void
 load_draw_consts(struct emu_run *run, uint32_t draw, uint32_t *cst)
 {
    const struct emu_code *c = run->code;
    for (unsigned b = 0; b < c->nbinds; b++) {
       const struct emu_binding *bd = &c->binds[b];
-      if ((bd->kind != EMU_BIND_CONST && bd->kind != EMU_BIND_VALUE && bd->kind != EMU_BIND_SIZE) ||
-          c->files[bd->file].kind != ISA_FILE_CONST)
+      int64_t w = const_word(c, bd);
+      if (w < 0)
          continue;
-      uint32_t base = 0;
-      for (unsigned k = 0; k < c->ncbanks; k++)
-         if (c->cbanks[k].file == bd->file && c->cbanks[k].bank == bd->bank)
-            base = c->cbanks[k].base;
-      cst[base + bd->index] = bd->kind == EMU_BIND_VALUE ? bd->value
-                              : bd->kind == EMU_BIND_SIZE
-                                  ? size_of(run->env, bd)
-                                  : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan, draw);
+      cst[w] = bd->kind == EMU_BIND_VALUE ? bd->value
+               : bd->kind == EMU_BIND_SIZE
+                   ? size_of(run->env, bd)
+                   : env_const(run->env, bd->buffer, bd->tgsi_index, bd->chan, draw);
    }
 }
 
@@ -517,7 +527,12 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
        .max_events = o->max_events ? o->max_events : EMU_DEFAULT_MAX_EVENTS,
    };
    r->wave_size = run.W;
-   run.cst_stride = c->nconst + 1;
+   /* The store holds the words up to the last bound one: the rest of the
+    * const files read 0 (emu_cst_word), so a run does not clear them for
+    * every draw. */
+   for (unsigned b = 0; b < c->nbinds; b++)
+      run.cst_used = (uint32_t)MAX2((int64_t)run.cst_used, const_word(c, &c->binds[b]) + 1);
+   run.cst_stride = run.cst_used + 1;
    run.cst = xcalloc((size_t)e->ndraws * run.cst_stride, 4);
    run.maxlanes = MAX2(group_lanes(&run), run.W);
    size_t sz = (size_t)run.maxlanes * 4;

@@ -354,6 +354,7 @@ struct emu_run {
    unsigned max_events;
    uint32_t *cst; /* the const store: one per draw of the env, cst_stride words apart */
    uint32_t cst_stride;
+   uint32_t cst_used;     /* words held (up to the last bound one); the rest read 0 */
    bool stop;             /* budget exhausted */
    struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
@@ -377,6 +378,13 @@ emu_cst(const struct emu_wave *w, unsigned i)
    const struct emu_run *run = w->run;
    uint32_t d = w->draw >= 0 ? (uint32_t)w->draw : env_draw(run->env, w->first_lane + i);
    return run->cst + (size_t)d * run->cst_stride;
+}
+
+/* Word u of a const store cs (emu_cst): 0 beyond the words held. */
+static inline uint32_t
+emu_cst_word(const struct emu_wave *w, const uint32_t *cs, uint64_t u)
+{
+   return u < w->run->cst_used ? cs[u] : 0;
 }
 
 static inline uint64_t

@@ -110,7 +110,7 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       }
       uint32_t u = s->base + (uint32_t)idx;
       if (!is_reg) {
-         tmp[i] = emu_cst(w, i)[u];
+         tmp[i] = emu_cst_word(w, emu_cst(w, i), u);
          continue;
       }
       if (u != last) {
@@ -152,11 +152,13 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    }
    case EMU_S_CONST: {
       uint32_t u = s->unit + (s->rinc ? k : 0);
-      if (w->draw >= 0) {
-         fill(tmp, view1(emu_cst(w, 0)[u], s), n);
-      } else {
-         for (unsigned i = 0; i < n; i++)
-            tmp[i] = view1(emu_cst(w, i)[u], s);
+      /* Lanes come in runs of one draw (a batch spans a few): one value
+       * per run. */
+      for (unsigned i = 0, j; i < n; i = j) {
+         const uint32_t *cs = emu_cst(w, i);
+         for (j = i + 1; j < n && emu_cst(w, j) == cs;)
+            j++;
+         fill(tmp + i, view1(emu_cst_word(w, cs, u), s), j - i);
       }
       return tmp;
    }
@@ -725,7 +727,8 @@ emu_exec_ldc(struct emu_wave *w, const struct emu_op *op, int64_t t)
          bool in = !(a & 3) && slot < op->climit;
          if (on && !in && !(a & 3))
             env_count(run->env, ENV_EV_CONST_OOB, 1);
-         run->tmp_comp[c * run->maxlanes + i] = on && in ? emu_cst(w, i)[op->cbase + slot] : 0;
+         run->tmp_comp[c * run->maxlanes + i] =
+             on && in ? emu_cst_word(w, emu_cst(w, i), op->cbase + slot) : 0;
       }
    }
    emu_write_comps(w, op, t, 0xffffu, mask, non);

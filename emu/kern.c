@@ -146,6 +146,13 @@ KA(flo, int sg = type_signed(A->type), sem_flo(a, sg))
 KA(fset, enum sem_cond cond = A->cond; enum sem_bop bop = A->bop;
    int bf = (A->flags & SEM_FL_BF) != 0, sem_fset((uint32_t)sem_fcmp_bool(cond, a, b), c, bop, bf))
 
+/* COV: the type classes looked up once per instruction. */
+static void
+k_cov(KARGS)
+{
+   sem_cov_lanes(op->args.src_type, op->args.dst_type, op->args.round, n, d[0], s[0]);
+}
+
 /* Setp: two predicate results (p, q). */
 #define KSETP(name, cmp_expr, decl)                                                                \
    static void k_##name(KARGS)                                                                     \
@@ -228,6 +235,7 @@ emu_kern_for(const struct emu_op *op)
       S(MOV, mov)
       S(FABSNEG, mov)
       S(IABSNEG, mov)
+      S(COV, cov)
       S(FSIGN, fsign)
       S(FFLOOR, ffloor)
       S(FCEIL, fceil)

@@ -136,10 +136,11 @@ f2i_narrow(uint32_t f32, enum isa_type to, unsigned round)
    return int_out(to, (uint32_t)x);
 }
 
-uint32_t
-sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
+/* One conversion with the type classes given: sem_cov and sem_cov_lanes
+ * (which classifies once per instruction) share it. */
+static inline uint32_t
+cov1(enum isa_type from, enum isa_type to, bool ff, bool tf, unsigned round, uint32_t v)
 {
-   bool ff = isa_type_is_float(from), tf = isa_type_is_float(to);
    if (from == to)
       return v;
    if (ff && tf) {
@@ -157,6 +158,21 @@ sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
       return to == ISA_TYPE_F16 ? sem_f32_to_f16(f32) : f32;
    }
    return int_out(to, x);
+}
+
+uint32_t
+sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
+{
+   return cov1(from, to, isa_type_is_float(from), isa_type_is_float(to), round, v);
+}
+
+void
+sem_cov_lanes(enum isa_type from, enum isa_type to, unsigned round, unsigned n, uint32_t *d,
+              const uint32_t *s)
+{
+   bool ff = isa_type_is_float(from), tf = isa_type_is_float(to);
+   for (unsigned i = 0; i < n; i++)
+      d[i] = cov1(from, to, ff, tf, round, s[i]);
 }
 
 #define SEM_VN_NAME_(n, s) s,

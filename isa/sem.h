@@ -1210,6 +1210,9 @@ enum sem_vname { SEM_VALUE_NAMES(SEM_VN_ENUM_) SEM_VN_COUNT };
  * ISA_MAX_DST values: the setp semantics write two (p, q). */
 bool sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t *dst);
 uint32_t sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v);
+/* sem_cov over n lanes: d[i] = sem_cov(from, to, round, s[i]). */
+void sem_cov_lanes(enum isa_type from, enum isa_type to, unsigned round, unsigned n, uint32_t *d,
+                   const uint32_t *s);
 int sem_cond_find(const char *name);
 /* The arguments of in's semantics, by modifier roles: the compare
  * condition (the op's flip modifier, or the cond role) and rounding by

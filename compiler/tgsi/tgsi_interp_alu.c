@@ -349,10 +349,10 @@ fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, uns
 
 /* The flags of a float arithmetic result in one pass: the operands'
  * flags, DENORM for denormal operands, the result's class (canonical NaN)
- * and the opcode's class. */
+ * and the opcode's class; then only the bits of keep. */
 static void
 fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *const *s,
-       const uint32_t *const *sf, unsigned ns, uint32_t cls)
+       const uint32_t *const *sf, unsigned ns, uint32_t cls, uint32_t keep)
 {
    const uint32_t *a = s[0], *af = sf[0], *b = s[1], *bf = sf[1], *c = s[2], *cf = sf[2];
    /* canon() fused in: one pass over the lanes */
@@ -360,7 +360,7 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
    FOR                                                                                             \
    {                                                                                               \
       uint32_t k = fclass(r[i]);                                                                   \
-      rf[i] = (f) | k;                                                                             \
+      rf[i] = ((f) | k) & keep;                                                                    \
       r[i] = k & ENV_F_NAN ? 0x7fc00000u : r[i];                                                   \
    }
    switch (ns) {
@@ -377,15 +377,19 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
 #undef FFLAGS_LANE
 }
 
-/* FUSE for the lanes of MAD whose product rounds (elsewhere fusing cannot
- * change the result). */
+/* MAD's flags after fflags: FUSE for the lanes whose product rounds
+ * (elsewhere fusing cannot change the result), then CANCEL as for FMA
+ * (fextra), in one pass. */
 static void
-mad_fuse(unsigned n, uint32_t *rf, const uint32_t *a, const uint32_t *b, const uint32_t *c)
+mad_flags(unsigned n, uint32_t *rf, const uint32_t *r, const uint32_t *a, const uint32_t *b,
+          const uint32_t *c)
 {
    FOR
    {
       float x = F(a[i]), y = F(b[i]), z = F(c[i]);
-      rf[i] |= tgsi_lane_sum_exact(1, &x, &y, z) ? 0 : ENV_F_FUSE;
+      uint32_t f = rf[i] | (tgsi_lane_sum_exact(1, &x, &y, z) ? 0 : ENV_F_FUSE);
+      double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
+      rf[i] = f | tgsi_lane_cancel(f, F(r[i]), m);
    }
 }
 
@@ -410,13 +414,22 @@ to_step(float x, bool half)
    return d - floor(d + 0.5);
 }
 
+/* The union of n flag words: a pass whose flag test needs a bit no lane
+ * has can be skipped (its result would be 0 in every lane). */
+static uint32_t
+any_flags(unsigned n, const uint32_t *rf)
+{
+   uint32_t any = 0;
+   FOR any |= rf[i];
+   return any;
+}
+
 /* Flags only some float opcodes add. */
 static void
 fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
    switch (op) { /* ADD and SUB: comp_kernel's one pass */
-   case TGSI_OP_MAD:
    case TGSI_OP_FMA:
       FOR rf[i] |= tgsi_lane_cancel(
           rf[i], F(r[i]),
@@ -439,16 +452,19 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
       break;
    case TGSI_OP_ROUND:
       FOR rf[i] |= fabsf(F(a[i]) - truncf(F(a[i]))) == 0.5f ? ENV_F_ROUND : 0;
-      FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), true), F(a[i]));
+      if (any_flags(n, rf) & TI_INEXACT) /* tgsi_lane_edge needs an inexact class */
+         FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), true), F(a[i]));
       break;
    case TGSI_OP_FLR:
    case TGSI_OP_CEIL:
    case TGSI_OP_TRUNC:
    case TGSI_OP_FRC:
-      FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), false), F(a[i]));
+      if (any_flags(n, rf) & TI_INEXACT)
+         FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), false), F(a[i]));
       break;
    case TGSI_OP_SSG:
-      FOR rf[i] |= tgsi_lane_edge(rf[i], F(a[i]), F(a[i]));
+      if (any_flags(n, rf) & TI_INEXACT)
+         FOR rf[i] |= tgsi_lane_edge(rf[i], F(a[i]), F(a[i]));
       break;
    default:
       break;
@@ -569,7 +585,8 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
       FOR rf[i] = (sf[0][i] & ENV_F_UNDEF) && b[i] == c[i]
                       ? sf[1][i] | sf[2][i]
                       : sf[0][i] | fden(a[i]) | (F(a[i]) < 0.0f ? sf[1][i] : sf[2][i]);
-      FOR rf[i] |= tgsi_lane_edge(sf[0][i], F(a[i]), F(a[i]));
+      if (any_flags(n, sf[0]) & TI_INEXACT) /* tgsi_lane_edge needs an inexact class */
+         FOR rf[i] |= tgsi_lane_edge(sf[0][i], F(a[i]), F(a[i]));
       return true;
    case TGSI_OP_UCMP:
       FOR r[i] = a[i] ? b[i] : c[i];
@@ -601,9 +618,10 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
     * Where an inexact operand sits at the threshold the compare may still
     * flip; that risk was taken before the bits rule and is kept. */
    bool conv = op == TGSI_OP_F2I || op == TGSI_OP_F2U || op == TGSI_OP_ARL || op == TGSI_OP_ARR;
-   if (conv)
+   bool inexact = any_flags(n, rf) & TI_INEXACT; /* else tgsi_lane_edge is 0 */
+   if (inexact && conv)
       FOR rf[i] |= tgsi_lane_edge(rf[i], to_step(F(a[i]), op == TGSI_OP_ARR), F(a[i]));
-   else
+   else if (inexact)
       FOR rf[i] |= tgsi_lane_edge(rf[i], (double)F(a[i]) - F(b[i]),
                                   tgsi_lane_mag_max(fabsf(F(a[i])), fabsf(F(b[i]))));
    if (!conv)
@@ -928,12 +946,19 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       return true;
    }
    if (comp_float(op, n, r, s)) {
-      fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op));
-      FOR rf[i] &= ~(uint32_t)ENV_F_PK16; /* one float, not two packed halves */
+      /* One float, not two packed halves: no PK16. PRODUCT marks a MUL's
+       * own product for the ADD or SUB that takes it; every other op drops
+       * it here (no flag test below reads it). */
+      bool addsub = op == TGSI_OP_ADD || op == TGSI_OP_SUB;
+      uint32_t keep = ~(uint32_t)ENV_F_PK16 & (addsub ? ~0u : ~(uint32_t)ENV_F_PRODUCT);
+      fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op), keep);
       const uint32_t *a = s[0], *b = s[1];
-      if (op == TGSI_OP_ADD || op == TGSI_OP_SUB) {
+      if (addsub) {
          /* a MUL then an ADD: fused or not; then CANCEL (fextra's), and
-          * PRODUCT is used up: one pass */
+          * PRODUCT is used up: one pass, which changes nothing where no
+          * lane has PRODUCT or an inexact class */
+         if (!(any_flags(n, rf) & (ENV_F_PRODUCT | TI_INEXACT)))
+            return true;
          FOR
          {
             uint32_t f = rf[i] | (rf[i] & ENV_F_PRODUCT ? ENV_F_FUSE : 0);
@@ -944,14 +969,13 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
          return true;
       }
       if (op == TGSI_OP_MUL) { /* no fextra; PRODUCT marks this product alone */
-         FOR rf[i] = (rf[i] & ~(uint32_t)ENV_F_PRODUCT) |
-                     (tgsi_lane_product_rounds(F(a[i]), F(b[i]), F(r[i])) ? ENV_F_PRODUCT : 0);
+         FOR rf[i] |= tgsi_lane_product_rounds(F(a[i]), F(b[i]), F(r[i])) ? ENV_F_PRODUCT : 0;
          return true;
       }
       if (op == TGSI_OP_MAD)
-         mad_fuse(n, rf, s[0], s[1], s[2]);
-      fextra(op, n, rf, s, r);
-      FOR rf[i] &= ~(uint32_t)ENV_F_PRODUCT;
+         mad_flags(n, rf, r, s[0], s[1], s[2]);
+      else
+         fextra(op, n, rf, s, r);
       return true;
    }
    merge_flags(n, rf, sf, ns);
