@@ -38,7 +38,9 @@
  *    bias, a 16-bit half register read through its view (an f16 for a
  *    sample, an integer level for a load). The shape is the dim
  *    modifier's; gradients are not read (this sampler has no implicit
- *    level).
+ *    level). The level query (texture_sample.query_lod, agx_lod) gives
+ *    the level used and the computed one: 0 and 0, as the interpreter's
+ *    LODQ.
  *
  * A component of the write mask goes to register dst + component.
  */
@@ -312,6 +314,8 @@ layout_agx(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
    if (in->sem == ISA_SEM_AGX_TXF) {
       x->kind = EMU_TX_FETCH;
       x->lod = lod ? EMU_TL_LOD : EMU_TL_ZERO;
+   } else if (in->sem == ISA_SEM_AGX_LOD) {
+      x->kind = EMU_TX_LOD;
    } else {
       x->kind = EMU_TX_SAMPLE;
       x->lod = lod ? EMU_TL_LOD : bias ? EMU_TL_BIAS : EMU_TL_AUTO;
@@ -353,6 +357,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
       return true;
    case ISA_SEM_AGX_SAMPLE:
    case ISA_SEM_AGX_TXF:
+   case ISA_SEM_AGX_LOD:
       layout_agx(c->model, in, x);
       return x->target != TGSI_TEX_T_UNKNOWN;
    default:

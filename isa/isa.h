@@ -267,6 +267,7 @@ struct isa_model;
    X(IMAGE_RESINFO, "image_resinfo", -1) \
    X(AGX_SAMPLE, "agx_sample", -1) \
    X(AGX_TXF, "agx_txf", -1) \
+   X(AGX_LOD, "agx_lod", -1) \
    X(SIN_PT_1, "sin_pt_1", 1) \
    X(SIN_PT_2, "sin_pt_2", 1) \
    X(READLANE, "readlane", 2) \

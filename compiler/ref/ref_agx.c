@@ -46,9 +46,14 @@
  * SIN/COS reduce the angle to quarter turns and multiply the two sine
  * halves (sin_pt_1, sin_pt_2), as Mesa's AGX back end does.
  *
+ * Float atomic add and the wrapping increment/decrement, which agx has
+ * no atomic op for, are compare-and-swap loops.
+ *
+ * LODQ is texture_sample.query_lod (x the level used, y the computed
+ * one).
+ *
  * Refused (the model has no instruction for them): fine derivatives,
- * gathers, the level query, float and wrapping atomics, and
- * doubles.
+ * gathers and doubles.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -474,10 +479,71 @@ agx_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsi
    in->src[2] = R(v);
 }
 
+/* The word an atomic with no agx op writes, from the old one and the
+ * data: float add, the wrapping increment and decrement (the env's rule). */
+static unsigned
+atomic_new_value(struct ref_ctx *c, enum tgsi_opcode op, unsigned old, unsigned v)
+{
+   switch (op) {
+   case TGSI_OP_ATOMFADD:
+      return agx_prim(c, REF_P_FADD, old, v, 0);
+   case TGSI_OP_ATOMINC_WRAP: /* old >= v ? 0 : old + 1 */
+      return agx_prim(c, REF_P_SEL, ref_imm_reg(c, 0), agx_prim(c, REF_P_UGE, old, v, 0),
+                      agx_prim(c, REF_P_IADD, old, ref_imm_reg(c, 1), 0));
+   default: /* DEC_WRAP: old == 0 || old > v ? v : old - 1 */
+      return agx_prim(c, REF_P_SEL, v,
+                      agx_prim(c, REF_P_OR, agx_prim(c, REF_P_IEQ, old, ref_imm_reg(c, 0), 0),
+                               agx_prim(c, REF_P_ULT, v, old, 0), 0),
+                      agx_prim(c, REF_P_ISUB, old, ref_imm_reg(c, 1), 0));
+   }
+}
+
+/* An atomic agx has no op for, as compilers emit it: a compare-and-swap
+ * loop. Each pass, the lanes still in it load the word, compute the new
+ * one and cmpxchg it; a lane whose cmpxchg found the word it loaded is
+ * done. The loop is a construct of its own on the execution-mask stack
+ * (ref_cf_exec.c's BGNLOOP/ENDLOOP with the test in the while): lanes
+ * inactive on entry sit at 2 or more and never wake inside it. Returns
+ * the word the successful cmpxchg read. */
+static unsigned
+atomic_cas_loop(struct ref_ctx *c, const struct tgsi_insn *in, bool shared, unsigned addr,
+                unsigned data)
+{
+   unsigned old = ref_tmp(c), got = ref_tmp(c), pair = ref_tmp(c); /* (new, compare) */
+   ref_tmp(c);
+   struct isa_insn *e = ref_emit(c, "if_icmp");
+   e->src[0] = ref_imm(0);
+   e->src[1] = ref_imm(0);
+   e->src[2] = ref_imm(2);
+   ref_set_mod(c, e, "iccn", "eq");
+   ref_set_mod(c, e, "isign", "u");
+   int top = ref_label(c);
+   ref_place(c, top);
+   agx_load_word(c, shared, old, addr, 0);
+   agx_copy(c, pair, atomic_new_value(c, in->op, old, data));
+   agx_copy(c, pair + 1, old);
+   struct isa_insn *a = mem(c, shared, shared ? "threadgroup_atomic" : "atomic", addr, 0);
+   ref_set_mod(c, a, "atomop", "cmpxchg");
+   a->dst[0] = R(got);
+   a->src[2] = R(pair);
+   e = ref_emit(c, "while_icmp"); /* lanes whose cmpxchg failed go round again */
+   e->src[0] = R(got);
+   e->src[1] = R(old);
+   e->src[2] = ref_imm(2);
+   ref_set_mod(c, e, "iccn", "ne");
+   ref_set_mod(c, e, "isign", "u");
+   ref_emit(c, "jmp_exec_any");
+   ref_branch_to(c, top, 0);
+   e = ref_emit(c, "pop_exec");
+   e->src[0] = ref_imm(2);
+   return got;
+}
+
 /* ATOM*: atomic (device, a scoreboard slot) or threadgroup_atomic at the
  * resource's address, the old word to every written channel. Compare and
  * swap takes (new, compare) in a register pair. Float add and the
- * wrapping increment/decrement have no agx atomic. */
+ * wrapping increment/decrement have no agx atomic: a compare-and-swap
+ * loop. */
 static void
 agx_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 {
@@ -493,14 +559,14 @@ agx_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    unsigned k = 0;
    while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
       k++;
-   if (k == ARRAY_SIZE(ops)) {
-      ref_unsupported(c, "no agx atomic for this operation (float add, wrapping inc/dec)");
-      return;
-   }
    unsigned addr, data;
    bool shared;
    if (!ref_atomic_operands(c, in, false, &addr, &shared, &data))
       return;
+   if (k == ARRAY_SIZE(ops)) {
+      ref_atomic_result(c, in, atomic_cas_loop(c, in, shared, addr, data));
+      return;
+   }
    unsigned d = ref_tmp(c);
    struct isa_insn *a = mem(c, shared, shared ? "threadgroup_atomic" : "atomic", addr, 0);
    ref_set_mod(c, a, "atomop", ops[k].name);
@@ -606,10 +672,8 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    const char *dim = tex_dim(a->target);
    if (!dim)
       return ref_unsupported(c, "buffer and multisample textures: not in the agx model"), false;
-   if (a->gather || a->samples || a->sample >= 0 || a->lodq)
-      return ref_unsupported(c, "gathers, sample counts and the level query: not in the agx "
-                                "model"),
-             false;
+   if (a->gather || a->samples || a->sample >= 0)
+      return ref_unsupported(c, "gathers and sample counts: not in the agx model"), false;
    if (a->query)
       return tex_query(c, a, res);
    struct ref_texargs pa;
@@ -628,14 +692,17 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (a->layer >= 0)
       v[n++] = a->fetch ? agx_prim(c, REF_P_UMIN, (unsigned)a->layer, ref_imm_reg(c, 0xffff), 0)
                         : layer16(c, (unsigned)a->layer);
-   if (a->ref >= 0)
+   if (a->ref >= 0 && !a->lodq)
       o[no++] = (unsigned)a->ref;
-   if (a->noff)
+   if (a->noff && !a->lodq)
       o[no++] = ref_tex_offsets(c, a, 4, 4, "agx"); /* 4 bits each, x at bit 0 */
    struct isa_opnd d = {0};
    const char *op = a->fetch ? "texture_load" : "texture_sample";
    char name[32];
-   if (a->deriv) {
+   if (a->lodq) { /* x the level used, y the computed one; z, w 0 */
+      snprintf(name, sizeof(name), "texture_sample_query_lod");
+      res[2] = res[3] = ref_imm_reg(c, 0);
+   } else if (a->deriv) {
       unsigned g[6], ng = 0;
       for (unsigned k = 0; k < a->nsp; k++)
          g[ng++] = a->ddx[k];
@@ -663,10 +730,10 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    unsigned cs = ref_group(c, v, n), os = no ? ref_group(c, o, no) : 0;
    struct isa_insn *t = ref_emit(c, name);
    ref_set_mod(c, t, "dim", dim);
-   ref_set_mod(c, t, "texmask", "xyzw");
-   if (a->ref >= 0)
+   ref_set_mod(c, t, "texmask", a->lodq ? "xy" : "xyzw");
+   if (no && a->ref >= 0)
       ref_set_mod_int(c, t, "shadow", 1);
-   if (a->noff)
+   if (no && a->noff)
       ref_set_mod_int(c, t, "toff", 1);
    ref_set_mod_int(c, t, "slot", 1);
    t->dst[0] = R(res[0]);

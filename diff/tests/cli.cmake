@@ -319,6 +319,13 @@ check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--inject-
 # direct and indirect (out of the buffer: 0), on both paths
 check_cli(agx_const_mem "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_const_mem.tgsi" 0
           OUT "agx +1 +1 +0 +0 +0 +0")
+# agx atomics without an op (float add, wrapping inc/dec): compare-and-swap
+# loops, lanes of both arms of an if, one word shared by every lane
+check_cli(agx_atomic_loop "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_atomic_loop.tgsi" 0
+          OUT "agx +1 +1 +0 +0 +0 +0")
+# agx's level query (texture_sample.query_lod): LODQ on CUBE, 2D_ARRAY, 1D
+check_cli(agx_lodq "check|--target|agx|--no-repro|--invocations|256|fixtures/opt/fs_lod_queries.tgsi|captures/fs_pbr_ibl.tgsi" 0
+          OUT "agx +2 +2 +0 +0 +0 +0")
 
 # --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change
 # (tgsi_interp_bound.c). Each case failed with the fixed 2^-14 tolerance:
