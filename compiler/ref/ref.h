@@ -293,6 +293,13 @@ struct ref_ctx {
    unsigned vertices[TGSI_FILE_COUNT];
    unsigned cbase[16], ccount[16], imm_base;
    unsigned creg; /* consts_in_gpr: full register of constant slot 0 */
+   /* consts_in_gpr models whose fixed layout did not fit (ref_open
+    * compiles once more): TEMPs homed by liveness, only immediates and
+    * resource sizes in registers, constant buffers read from memory
+    * (slots from cmem on; 0: none in memory). */
+   bool compact;
+   unsigned cmem;
+   bool regs_short; /* the refusal was for want of registers */
    /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
     * whose size the code reads, allocated after the immediates. */
    struct {
