@@ -147,6 +147,10 @@ struct env_sample_req {
    bool gather;   /* 2x2 footprint of one component, level 0 */
    unsigned comp; /* gather component 0..3 */
    int32_t offset[3];
+   /* a cube lookup by face (gfx9 MIMG after v_cube*): coord[0..1] the face
+    * coordinates in [1, 2] (isa/sem.h sem_cube_coord), coord[2] the face
+    * plus 8 times the layer */
+   bool cube_face;
 };
 
 struct env {

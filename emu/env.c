@@ -31,8 +31,10 @@
  *    i = floor(c * n) (RECT: floor(c)), NaN -> 0, plus the texel offset,
  *    clamped to [0, n - 1]. Array layers: clamp(floor(a + 0.5), 0,
  *    layers - 1), NaN -> 0.
- *  - cube maps pick the face by the major axis (ties go to X, then Y) and
- *    map (sc/|ma| + 1) / 2, (tc/|ma| + 1) / 2 as in the GL specification.
+ *  - cube maps pick the face by the major axis (ties go to Z, then Y, as
+ *    AMD's v_cubeid does) and the GL specification's sc, tc; the face
+ *    coordinates are (sc / |2 ma| + 1.5) - 1 and likewise for tc, the
+ *    rounding of gfx9's sequence (isa/sem.h sem_cube, sem_cube_coord).
  *  - shadow compare: LEQUAL, r = (ref <= texel.x) ? 1.0 : 0.0 (NaN ref
  *    gives 0.0); the result is (r, r, r, 1.0).
  *  - gather: level 0, i0 = floor(s * w - 0.5) + offset, j0 likewise, each
@@ -50,6 +52,7 @@
  * access counts one event; misaligned accesses read 0 and write nothing.
  */
 #include "emu/emu.h"
+#include "isa/sem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -446,31 +449,17 @@ clamp_index(int64_t i, uint32_t n)
    return i < 0 ? 0 : i >= n ? n - 1 : (uint32_t)i;
 }
 
-/* Face and face coordinates of a cube direction (GL's major-axis table). */
+/* Face and face coordinates of a cube direction: the face and rounding
+ * rule of gfx9's v_cube* ops (isa/sem.h sem_cube, sem_cube_coord), the one
+ * every target and the interpreter read a cube map by. */
 static unsigned
 cube_face(float x, float y, float z, float *s, float *t)
 {
-   float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
-   unsigned face;
-   if (ax >= ay && ax >= az) {
-      face = x >= 0 ? 0 : 1;
-      ma = ax;
-      sc = x >= 0 ? -z : z;
-      tc = -y;
-   } else if (ay >= az) {
-      face = y >= 0 ? 2 : 3;
-      ma = ay;
-      sc = x;
-      tc = y >= 0 ? z : -z;
-   } else {
-      face = z >= 0 ? 4 : 5;
-      ma = az;
-      sc = z >= 0 ? x : -x;
-      tc = -y;
-   }
-   *s = (sc / ma + 1.0f) * 0.5f;
-   *t = (tc / ma + 1.0f) * 0.5f;
-   return face;
+   uint32_t ux = fui(x), uy = fui(y), uz = fui(z);
+   float ma = uif(sem_cube(SEM_CUBE_MA, ux, uy, uz));
+   *s = sem_cube_coord(uif(sem_cube(SEM_CUBE_SC, ux, uy, uz)), ma) - 1.0f;
+   *t = sem_cube_coord(uif(sem_cube(SEM_CUBE_TC, ux, uy, uz)), ma) - 1.0f;
+   return (unsigned)uif(sem_cube(SEM_CUBE_ID, ux, uy, uz));
 }
 
 /* Whether a lookup with this instruction target can read this texture:
@@ -531,7 +520,14 @@ env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_
    unsigned dims = target_dims(tx->target);
    float s = q->coord[0], t = dims >= 2 ? q->coord[1] : 0.0f;
    uint32_t z = 0;
-   if (target_is_cube(tx->target)) {
+   if (target_is_cube(tx->target) && q->cube_face) { /* gfx9: face + 8 * layer in coord[2] */
+      int64_t f = floor_to_int(q->coord[2] + 0.5f), layer = f < 0 ? 0 : f / 8;
+      s = q->coord[0] - 1.0f;
+      t = q->coord[1] - 1.0f;
+      z = (uint32_t)MIN2(f < 0 ? 0 : f % 8, 5);
+      if (tgsi_texture_is_array(tx->target))
+         z += 6 * clamp_index(layer, sz[2]);
+   } else if (target_is_cube(tx->target)) {
       z = cube_face(q->coord[0], q->coord[1], q->coord[2], &s, &t);
       if (tgsi_texture_is_array(tx->target))
          z += 6 * clamp_index(floor_to_int(q->coord[3] + 0.5f), sz[2]);

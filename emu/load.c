@@ -357,6 +357,10 @@ sem_res(enum isa_sem s)
    case ISA_SEM_DIV_SCALE:
    case ISA_SEM_DIV_FMAS:
    case ISA_SEM_DIV_FIXUP:
+   case ISA_SEM_CUBEID:
+   case ISA_SEM_CUBESC:
+   case ISA_SEM_CUBETC:
+   case ISA_SEM_CUBEMA:
       return EMU_R_FLOAT;
    case ISA_SEM_FCMP:
    case ISA_SEM_UCMP:

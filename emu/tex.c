@@ -452,6 +452,10 @@ sample_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_tex
    }
    if (x->layer_amd && tgsi_texture_is_array(target) && nsp < 3)
       q.coord[nsp] = uif(at(r, x->coord, nsp, i));
+   if (x->layer_amd && tex_cube(target)) { /* gfx9: face coordinates, face + 8 * layer */
+      q.cube_face = true;
+      q.coord[3] = 0.0f;
+   }
    if (x->ref >= 0) {
       q.compare = true;
       q.ref = uif(at(r, x->ref, 0, i));

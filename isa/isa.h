@@ -284,7 +284,11 @@ struct isa_model;
    X(DIV_SCALE, "div_scale", 3) \
    X(DIV_FMAS, "div_fmas", 4) \
    X(DIV_FIXUP, "div_fixup", 3) \
-   X(WQM, "wqm", 1)
+   X(WQM, "wqm", 1) \
+   X(CUBEID, "cubeid", 3) \
+   X(CUBESC, "cubesc", 3) \
+   X(CUBETC, "cubetc", 3) \
+   X(CUBEMA, "cubema", 3)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global

@@ -428,6 +428,12 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_FRACT:
       *d = sem_fract(x[0]);
       return true;
+   case ISA_SEM_CUBEID:
+   case ISA_SEM_CUBESC:
+   case ISA_SEM_CUBETC:
+   case ISA_SEM_CUBEMA:
+      *d = sem_cube((enum sem_cube_part)(s - ISA_SEM_CUBEID), x[0], x[1], x[2]);
+      return true;
    case ISA_SEM_SIN_REV:
       *d = sem_sin_rev(x[0]);
       return true;

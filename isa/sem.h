@@ -1365,6 +1365,53 @@ sem_div_fixup(uint32_t q, uint32_t d, uint32_t n)
    return sign | (q & 0x7fffffffu);
 }
 
+/* ---- cube maps (gfx9 v_cubeid/v_cubesc/v_cubetc/v_cubema) ----------- */
+
+/* The major axis of direction (x, y, z), as AMD documents the four ops:
+ * z when |z| >= |x| and |z| >= |y|, else y when |y| >= |x|, else x (ties
+ * go to z, then y; a compare with a NaN is false, so a NaN falls through
+ * towards x). The sign tests are `< 0`, so -0 picks the positive face.
+ * Every consumer of a cube direction uses this one rule: these ops, and
+ * the texture sampler (emu/env.c) the golden interpreter and every
+ * emulator share. */
+enum sem_cube_part { SEM_CUBE_ID, SEM_CUBE_SC, SEM_CUBE_TC, SEM_CUBE_MA };
+
+static inline uint32_t
+sem_cube(enum sem_cube_part part, uint32_t x, uint32_t y, uint32_t z)
+{
+   float fx = sem_f(x), fy = sem_f(y), fz = sem_f(z);
+   float ax = fabsf(fx), ay = fabsf(fy), az = fabsf(fz);
+   float id, sc, tc, ma;
+   if (az >= ax && az >= ay) { /* +Z 4, -Z 5 */
+      id = fz < 0.0f ? 5.0f : 4.0f;
+      sc = fz < 0.0f ? -fx : fx;
+      tc = -fy;
+      ma = 2.0f * fz;
+   } else if (ay >= ax) { /* +Y 2, -Y 3 */
+      id = fy < 0.0f ? 3.0f : 2.0f;
+      sc = fx;
+      tc = fy < 0.0f ? -fz : fz;
+      ma = 2.0f * fy;
+   } else { /* +X 0, -X 1 */
+      id = fx < 0.0f ? 1.0f : 0.0f;
+      sc = fx < 0.0f ? fz : -fz;
+      tc = -fy;
+      ma = 2.0f * fx;
+   }
+   float r[4] = {id, sc, tc, ma};
+   return sem_fres(r[part]);
+}
+
+/* A face coordinate as the gfx9 texture unit takes it, from sc (or tc)
+ * and ma (sem_cube): sc / |ma| + 1.5, in [1, 2] (ma is twice the major
+ * coordinate); the texel is that minus 1, in [0, 1], scaled by the face's
+ * size. The division is correctly rounded: compilers divide exactly. */
+static inline float
+sem_cube_coord(float sc, float ma)
+{
+   return sc / fabsf(ma) + 1.5f;
+}
+
 /* gfx9 scalar ops on 64-bit values (mov not and or xor andn2 orn2
  * cselect, ucmp by a->cond, the saveexec family: d1 is the new exec);
  * false if s is not

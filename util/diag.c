@@ -130,6 +130,23 @@ diag_first_error_text(const struct diag_list *l, const char *fallback)
 }
 
 void
+diag_truncate(struct diag_list *l, unsigned n)
+{
+   if (!l)
+      return;
+   while (l->n > n) {
+      struct diag *d = &l->v[--l->n];
+      if (d->sev == DIAG_ERROR)
+         l->nerrors--;
+      else if (d->sev == DIAG_WARNING)
+         l->nwarnings--;
+      free(d->file);
+      free(d->msg);
+      free(d->srcline);
+   }
+}
+
+void
 diag_clear(struct diag_list *l)
 {
    if (!l)

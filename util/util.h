@@ -139,6 +139,8 @@ const char *diag_first_error(const struct diag_list *l);
 /* "file:line:col: message" of the first error (its message alone where it
  * has no position), or a copy of fallback; caller frees. */
 char *diag_first_error_text(const struct diag_list *l, const char *fallback);
+/* Drops the messages after the first n (a retried step's). */
+void diag_truncate(struct diag_list *l, unsigned n);
 void diag_clear(struct diag_list *l);
 
 /* rng.c */

@@ -414,6 +414,10 @@ enum ir_aop { IR_AOPS(IR_ENUM_) IR_AOP_COUNT };
 /* Backend: buffer accesses with res = IR_IMAGE_RES + i reach the texels of
  * image i (opt_images.c: EMU_ADDR_IMAGE(i) is that buffer's base). */
 #define IR_IMAGE_RES 64
+/* Backend: buffer loads with res = IR_CBUF_RES + b read constant buffer b
+ * (EMU_ADDR_CONST(b) is that buffer's base; gfx9 indirect constants that
+ * do not fit the scalar registers, opt_isel_mem.c). */
+#define IR_CBUF_RES 96
 
 /* ------------------------------------------------------------------ */
 /* Shader structure                                                     */

@@ -33,6 +33,7 @@
  */
 #include "compiler/ir/ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The atom_op value name and data type of an IR operation on model m
@@ -107,6 +108,29 @@ opt_atomic_type_mod(const struct isa_model *m, unsigned op, const char *type)
    return -1;
 }
 
+/* Models whose atomic ops each fix their operation (gfx9: the opcode is
+ * the operation, opt_isel_mem.c word_op): an op of the space's semantics
+ * whose own atom_op is name, on data of the type (f32 only where the op's
+ * data is f32: gfx900's global_atomic_add is an integer add). */
+static bool
+fixed_op(const struct isa_model *m, bool shared, const char *name, const char *type)
+{
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(m, shared ? ISA_SEM_ATOMS : ISA_SEM_ATOM, &n);
+   for (unsigned i = 0; i < n; i++) {
+      struct isa_insn t;
+      isa_insn_init(m, ops[i], &t);
+      int mod = isa_insn_mod_by_role(m, &t, ISA_ROLE_ATOM_OP);
+      const char *v = mod >= 0 ? isa_mod_value_name(m, (unsigned)mod, t.mod[mod]) : NULL;
+      struct isa_slot_info si;
+      if (!v || strcmp(v, name) || !isa_slot_info(m, ops[i], false, 1, &si))
+         continue;
+      if ((si.type == ISA_TYPE_F32) == !strcmp(type, "f32"))
+         return true;
+   }
+   return false;
+}
+
 bool
 opt_atomic_native(const struct isa_model *m, enum ir_space space, enum ir_aop aop)
 {
@@ -119,8 +143,16 @@ opt_atomic_native(const struct isa_model *m, enum ir_space space, enum ir_aop ao
       return false;
    const char *name, *type;
    opt_atomic_form(m, aop, &name, &type);
-   return name && op_takes(m, (unsigned)op, mod, isa_mod_value(m, (unsigned)mod, name)) &&
-          opt_atomic_type_mod(m, (unsigned)op, type) >= 0;
+   if (name && op_takes(m, (unsigned)op, mod, isa_mod_value(m, (unsigned)mod, name)) &&
+       opt_atomic_type_mod(m, (unsigned)op, type) >= 0)
+      return true;
+   if (!name)
+      return false;
+   char signed_name[16]; /* gfx9 spells min and max umin, smin, umax, smax */
+   snprintf(signed_name, sizeof(signed_name), "%c%s", type[0] == 's' ? 's' : 'u', name);
+   return fixed_op(m, shared, name, type) ||
+          ((aop == IR_AOP_umin || aop == IR_AOP_umax || aop == IR_AOP_imin || aop == IR_AOP_imax) &&
+           fixed_op(m, shared, signed_name, type));
 }
 
 /* ------------------------------------------------------------------ */

@@ -566,7 +566,8 @@ isel_atomic_based(struct isel *s, struct ir_instr *in)
  * indirect read is a select over buffer b's slots, in generic IR before
  * the inputs are hoisted: v = c[j] where slot + index == j, 0 outside
  * the buffer (as the reference compiler's select_indirect and the other
- * targets' clamped reads give). */
+ * targets' clamped reads give); when those slots outnumber the scalar
+ * registers, a load from memory (const_ind_load). */
 /* The compares of one index (slot + index == j), shared by the reads of
  * its components in one block. */
 struct ind_hits {
@@ -605,6 +606,67 @@ const_ind_select(struct isel *s, struct ir_instr *in, struct ind_hits *h)
    opt_replace(s->sh, in, v);
 }
 
+_Static_assert(EMU_ADDR_BUFFER(IR_CBUF_RES + 5) == EMU_ADDR_CONST(5),
+               "constant buffer b is buffer IR_CBUF_RES + b");
+
+/* When the selects' constants do not fit the scalar registers: a load of
+ * the word from the buffer in memory, at the index clamped to it, 0
+ * outside (a VMEM load per lane, as real gfx9 code reads a constant at a
+ * divergent index). The reads of one index in a block share its clamp;
+ * the immediates are made once, at the program's start. */
+struct ind_load {
+   struct ir_instr *first; /* the program's first instruction */
+   struct ir_instr *imm[8];
+   unsigned nimm;
+   const struct ir_block *block;
+   const struct ir_instr *index;
+   int32_t buf, slot;
+   struct ir_instr *base, *ok;
+};
+
+static struct ir_instr *
+shared_imm(struct isel *s, struct ind_load *l, uint32_t v)
+{
+   for (unsigned k = 0; k < l->nimm; k++)
+      if ((uint32_t)l->imm[k]->imm == v)
+         return l->imm[k];
+   struct ir_instr *i = isel_imm(s, l->first, v);
+   if (l->nimm < ARRAY_SIZE(l->imm))
+      l->imm[l->nimm++] = i;
+   return i;
+}
+
+static void
+const_ind_load(struct isel *s, struct ir_instr *in, struct ind_load *l)
+{
+   uint32_t n = in->buf >= 0 && in->buf < IR_MAX_CBUFS ? s->sh->cbuf_slots[in->buf] : 0;
+   if (!n) {
+      isel_unsupported(s, in, "indirect constants outside a declared buffer");
+      return;
+   }
+   struct ir_shader *sh = s->sh;
+   if (l->block != in->block || l->index != in->src[0] || l->buf != in->buf ||
+       l->slot != in->slot) {
+      struct ir_instr *i0 =
+          opt_build2_before(sh, in, IR_OP_IADD, in->src[0], shared_imm(s, l, (uint32_t)in->slot));
+      struct ir_instr *i1 = opt_build2_before(sh, in, IR_OP_IMAX, i0, shared_imm(s, l, 0));
+      struct ir_instr *i2 = opt_build2_before(sh, in, IR_OP_IMIN, i1, shared_imm(s, l, n - 1));
+      l->base = opt_build2_before(sh, in, IR_OP_ISHL, i2, shared_imm(s, l, 4));
+      l->ok = opt_build2_before(sh, in, IR_OP_IEQ, i0, i2);
+      l->block = in->block;
+      l->index = in->src[0];
+      l->buf = in->buf;
+      l->slot = in->slot;
+   }
+   struct ir_instr *b = l->base;
+   if (in->comp & 3)
+      b = opt_build2_before(sh, in, IR_OP_IADD, b, shared_imm(s, l, 4u * (uint32_t)(in->comp & 3)));
+   struct ir_instr *v = opt_build_before(sh, in, IR_OP_LOAD_BUFFER, 1, &b);
+   v->res = IR_CBUF_RES + in->buf;
+   struct ir_instr *src[3] = {l->ok, v, shared_imm(s, l, 0)};
+   opt_replace(sh, in, opt_build_before(sh, in, IR_OP_BCSEL, 3, src));
+}
+
 void
 isel_const_ind_selects(struct isel *s)
 {
@@ -624,14 +686,12 @@ isel_const_ind_selects(struct isel *s)
    }
    uint32_t cap = opt_file_capacity(s->m, (unsigned)s->unif);
    struct ind_hits h = {0};
+   struct ind_load l = {.first = n ? order[0] : NULL};
    for (unsigned i = 0; i < n && !s->ctx->failed; i++) {
       if (order[i]->op != IR_OP_LOAD_CONST_IND || order[i]->removed)
          continue;
       if (regs > cap) {
-         char why[96];
-         snprintf(why, sizeof(why), "indirect constants: %u of them in %u scalar registers",
-                  (unsigned)regs, (unsigned)cap);
-         isel_unsupported(s, order[i], why);
+         const_ind_load(s, order[i], &l);
       } else {
          const_ind_select(s, order[i], &h);
       }

@@ -146,6 +146,22 @@ consts_to_memory(struct ref_ctx *c)
    return c->nconst / 4;
 }
 
+/* The resources whose sizes the code may read (at least 4, the room the
+ * fixed layout keeps; at most REF_MAX_SIZES). */
+static unsigned
+resource_count(const struct tgsi_shader *s)
+{
+   unsigned n = 0;
+   for (unsigned i = 0; i < s->ndecls; i++) {
+      const struct tgsi_decl *d = &s->decls[i];
+      if ((d->file == TGSI_FILE_BUFFER || d->file == TGSI_FILE_IMAGE ||
+           d->file == TGSI_FILE_MEMORY || d->file == TGSI_FILE_SVIEW) &&
+          d->last >= d->first)
+         n += MIN2(d->last - d->first + 1, (uint32_t)REF_MAX_SIZES);
+   }
+   return MIN2(MAX2(n, 4u), (unsigned)REF_MAX_SIZES);
+}
+
 static bool
 place_homes(struct ref_ctx *c)
 {
@@ -157,8 +173,9 @@ place_homes(struct ref_ctx *c)
       c->base[f] = next;
       next += c->count[f] * c->vertices[f];
    }
-   if (next * 4 > c->ngpr && c->count[TGSI_FILE_TEMP] && c->t->place_scratch) {
-      /* agx: TEMP placed by liveness (ref_homes.c) */
+   if ((next * 4 > c->ngpr || c->compact) && c->count[TGSI_FILE_TEMP] &&
+       (c->t->place_scratch || c->compact)) {
+      /* agx, compact gfx9: TEMP placed by liveness (ref_homes.c) */
       unsigned t = c->base[TGSI_FILE_TEMP], fixed = next - c->count[TGSI_FILE_TEMP];
       unsigned room = c->ngpr > fixed * 4 ? c->ngpr - fixed * 4 : 0;
       unsigned used = ref_temp_homes(c, t * 4, room);
@@ -172,6 +189,7 @@ place_homes(struct ref_ctx *c)
       }
    }
    if (next * 4 > c->ngpr) {
+      c->regs_short = true;
       ref_unsupported(c, "the TGSI registers need %u scalar registers, the model has %u", next * 4,
                       c->ngpr);
       return false;
@@ -185,18 +203,28 @@ place_homes(struct ref_ctx *c)
       c->scratch_top = REF_VTOP;
    }
    unsigned cnext = 0;
+   if (c->compact) { /* immediates and resource sizes in registers, then the buffers */
+      c->imm_base = 0;
+      c->size_base = c->s->nimms;
+      cnext = c->s->nimms + resource_count(c->s);
+      c->cmem_from = cnext * 4;
+   }
    for (unsigned b = 0; b < 16; b++) {
       c->cbase[b] = cnext;
       cnext += c->ccount[b];
    }
-   c->imm_base = cnext;
-   cnext += c->s->nimms;
-   c->size_base = cnext;
+   if (!c->compact) {
+      c->imm_base = cnext;
+      cnext += c->s->nimms;
+      c->size_base = cnext;
+   }
    if (c->t->consts_in_gpr) { /* after the homes, with room for 4 resource sizes */
       c->creg = next * 4;
       c->nconst = (cnext + 4) * 4;
-      c->scratch_lo = c->scratch_next = c->max_reg = c->creg + c->nconst;
+      c->scratch_lo = c->scratch_next = c->max_reg =
+          c->creg + (c->cmem_from ? c->cmem_from : c->nconst);
       if (c->scratch_lo > c->ngpr) {
+         c->regs_short = true;
          ref_unsupported(c, "TGSI registers and constants need %u registers, the model has %u",
                          c->scratch_lo, c->ngpr);
          return false;
@@ -249,7 +277,9 @@ ref_size(struct ref_ctx *c, enum tgsi_file file, unsigned index, unsigned chan)
    while (k < c->nsizes && (c->sizes[k].file != file || c->sizes[k].index != index))
       k++;
    if (k == c->nsizes) {
-      unsigned top = c->cmem ? c->cbase[0] : c->nconst / 4; /* cmem: sizes below the buffers */
+      unsigned top = c->cmem        ? c->cbase[0]      /* consts_in_mem: sizes below the buffers */
+                     : c->cmem_from ? c->cmem_from / 4 /* compact: sizes below the buffers */
+                                    : c->nconst / 4;
       if (k == REF_MAX_SIZES || c->size_base + k + 1 > top) {
          ref_unsupported(c, "no constant slot left for a resource size");
          return c->t->load_const(c, 0);
@@ -302,7 +332,8 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
          bind(p, EMU_BIND_SYSVAL, (unsigned)c->gpr, (c->base[TGSI_FILE_SV] + i) * 4 + ch,
               (unsigned)sem, ch);
    }
-   for (unsigned b = 0; b < 16; b++)
+   for (unsigned b = 0; b < 16 && !c->cmem_from;
+        b++) /* compact: the buffers are read from memory */
       for (unsigned i = 0; i < c->ccount[b] && (c->cbase[b] + i) * 4 < c->nconst; i++)
          for (unsigned ch = 0; ch < 4; ch++) {
             struct emu_binding e = {.kind = EMU_BIND_CONST,
@@ -773,9 +804,24 @@ main_end(const struct tgsi_shader *s)
    return (int32_t)s->ninsns;
 }
 
-void
-ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
-         struct diag_list *d)
+static void
+release(struct ref_ctx *c)
+{
+   for (unsigned k = 0; k < c->ncf; k++)
+      if (c->cf[k].kind == REF_CF_SWITCH)
+         free(c->cf[k].case_label);
+   c->ncf = 0;
+   free(c->items);
+   free(c->labels);
+   free(c->temp_home);
+   c->items = NULL;
+   c->labels = NULL;
+   c->temp_home = NULL;
+}
+
+static void
+open_once(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
+          struct diag_list *d, bool compact)
 {
    memset(c, 0, sizeof(*c));
    c->s = s;
@@ -784,6 +830,7 @@ ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model 
    c->cur_index = -1;
    c->demote_reg = -1;
    c->gs_handle = -1;
+   c->compact = compact;
    if (!setup(c))
       return;
    c->l_epilogue = ref_label(c);
@@ -807,15 +854,28 @@ ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model 
    ref_scratch_place(c);
 }
 
+/* A shader whose fixed layout does not fit a consts_in_gpr model is
+ * compiled once more in the compact layout; one that fits keeps the
+ * fixed one, byte for byte. */
+void
+ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
+         struct diag_list *d)
+{
+   unsigned mark = d ? d->n : 0;
+   open_once(c, s, m, d, false);
+   if (c->status == COMPILE_UNSUPPORTED && c->regs_short && c->t && c->t->consts_in_gpr) {
+      release(c);
+      diag_truncate(d, mark);
+      open_once(c, s, m, d, true);
+   }
+}
+
 enum compile_status
 ref_close(struct ref_ctx *c, struct emu_program *out, struct compile_stats *stats)
 {
    const struct tgsi_shader *s = c->s;
    if (stats) /* every caller's figures start from zero (opt's agx path too) */
       memset(stats, 0, sizeof(*stats));
-   for (unsigned k = 0; k < c->ncf; k++)
-      if (c->cf[k].kind == REF_CF_SWITCH)
-         free(c->cf[k].case_label);
    if (c->status == COMPILE_OK) {
       out->model = c->m;
       out->stage = s->stage;
@@ -827,12 +887,7 @@ ref_close(struct ref_ctx *c, struct emu_program *out, struct compile_stats *stat
    }
    if (c->status != COMPILE_OK)
       emu_program_free(out);
-   free(c->items);
-   free(c->labels);
-   free(c->temp_home);
-   c->items = NULL;
-   c->labels = NULL;
-   c->temp_home = NULL;
+   release(c);
    return c->status;
 }
 

@@ -298,6 +298,13 @@ struct ref_ctx {
    unsigned cbase[16], ccount[16], imm_base;
    bool cmem;     /* consts_in_mem: buffer slots from nconst on live in memory */
    unsigned creg; /* consts_in_gpr: full register of constant slot 0 */
+   /* consts_in_gpr models whose fixed layout did not fit (ref_open
+    * compiles once more): TEMPs homed by liveness, only immediates and
+    * resource sizes in registers, constant buffers read from memory
+    * (scalar slots from cmem_from on; 0: none in memory). */
+   bool compact;
+   unsigned cmem_from;
+   bool regs_short; /* the refusal was for want of registers */
    /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
     * whose size the code reads, allocated after the immediates. */
    struct {

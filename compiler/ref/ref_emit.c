@@ -89,6 +89,8 @@ unsigned
 ref_tmp(struct ref_ctx *c)
 {
    if (c->scratch_next >= c->scratch_top) {
+      if (c->status == COMPILE_OK)
+         c->regs_short = true;
       ref_unsupported(c, "out of scratch registers (the model has %u)", c->ngpr);
       return c->scratch_lo;
    }

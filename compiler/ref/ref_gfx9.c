@@ -29,9 +29,16 @@
  * (GFX9 any number of them; before GFX9 a reduced range, which would need
  * v_fract_f32 first). Refused, each naming what the model lacks: bit
  * scans (no v_ffbh),
- * derivatives (no DPP or quad swizzle), cube maps (no v_cube* ops),
+ * derivatives (no DPP or quad swizzle),
  * buffer textures, float atomic add, doubles. Indirect constants are the
  * generic compare-and-select over their registers (ref_ops.c).
+ *
+ * A shader whose homes, constants and scratch overflow the 256 VGPRs is
+ * compiled in ref.c's compact layout instead (only then, so every other
+ * program is unchanged): TEMPs homed by liveness, constant buffers read
+ * on use with global_load_dword at EMU_ADDR_CONST(b) (each lane its
+ * draw's buffer), an indirect one at its index clamped to the buffer and
+ * 0 outside it.
  *
  * Memory: GLOBAL loads, stores and atomics (glc) at a 64-bit VGPR address
  * (the byte address, 0), DS for shared memory; textures are MIMG ops
@@ -98,12 +105,66 @@ g9_copy(struct ref_ctx *c, unsigned d, unsigned s)
    emit(c, "v_mov_b32_e32", R(d), R(s), ref_imm(0), ref_imm(0));
 }
 
+static unsigned global_addr(struct ref_ctx *c, unsigned addr, uint32_t *off);
+static unsigned g9_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e);
+
+/* d = the constant word at byte address (EMU_ADDR_CONST(b) + byte), each
+ * lane reading its draw's buffer (a VMEM load; compact layout). */
+static void
+const_word(struct ref_ctx *c, unsigned d, unsigned byte)
+{
+   uint32_t off = 0;
+   unsigned a = global_addr(c, byte, &off);
+   emit(c, "global_load_dword", R(d), R(a), ref_imm(off), ref_imm(0));
+}
+
 static unsigned
 g9_load_const(struct ref_ctx *c, unsigned slot)
 {
    unsigned d = ref_tmp(c);
-   g9_copy(c, d, c->creg + slot);
+   if (!c->cmem_from || slot < c->cmem_from) {
+      g9_copy(c, d, c->creg + slot);
+      return d;
+   }
+   unsigned b = 0;
+   while (b < 15 && slot / 4 >= c->cbase[b] + c->ccount[b])
+      b++;
+   g9_mov_imm(c, d, EMU_ADDR_CONST(b) + (slot - c->cbase[b] * 4) * 4);
+   const_word(c, d, d);
    return d;
+}
+
+/* Compact layout: CONST[b][ADDR + index] from memory at the index
+ * clamped to the buffer, 0 outside it (the interpreter's rule, as
+ * sm50's LDC). Other files: the generic compare-and-select. */
+static bool
+g9_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out)
+{
+   int64_t b = r->has_dim ? r->dim : 0;
+   if (!c->cmem_from || r->file != TGSI_FILE_CONST || b < 0 || b >= 16 || !c->ccount[b])
+      return false;
+   struct tgsi_reg ar = {.file = r->ind.file, .index = (int32_t)r->ind.index};
+   int a = ref_home(c, &ar, r->ind.comp);
+   *out = 0;
+   if (a < 0 || r->dim_indirect) {
+      ref_unsupported(c, "indirect addressing through %s",
+                      r->dim_indirect ? "a dimension (the buffer chosen per lane)"
+                                      : "this register");
+      return true;
+   }
+   unsigned res = ref_tmp(c), mark = c->scratch_next; /* the steps' temporaries die here */
+   unsigned i0 = g9_prim(c, REF_P_IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index), 0);
+   unsigned i1 = g9_prim(c, REF_P_IMAX, i0, ref_imm_reg(c, 0), 0);
+   unsigned i2 = g9_prim(c, REF_P_IMIN, i1, ref_imm_reg(c, c->ccount[b] - 1), 0);
+   unsigned byte = g9_prim(c, REF_P_SHL, i2, ref_imm_reg(c, 4), 0);
+   byte = g9_prim(c, REF_P_IADD, byte, ref_imm_reg(c, EMU_ADDR_CONST(b) + comp * 4), 0);
+   unsigned v = ref_tmp(c);
+   const_word(c, v, byte);
+   unsigned ok = g9_prim(c, REF_P_IEQ, i0, i2, 0);
+   g9_copy(c, res, g9_prim(c, REF_P_SEL, v, ok, ref_imm_reg(c, 0)));
+   c->scratch_next = mark;
+   *out = res;
+   return true;
 }
 
 static bool
@@ -361,6 +422,9 @@ g9_begin(struct ref_ctx *c)
       case TGSI_OP_CAL:
          n += 2;
          break;
+      case TGSI_OP_ATOMFADD: /* the loop's exit (fadd_loop) */
+         n += 1;
+         break;
       default:
          break;
       }
@@ -406,6 +470,8 @@ g9_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_BARRIER:
       ref_emit(c, "s_barrier");
       return true;
+   case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
+      return true;
    default:
       return false;
    }
@@ -449,6 +515,41 @@ g9_store_word(struct ref_ctx *c, bool shared, unsigned addr, uint32_t off, unsig
    emit(c, shared ? "ds_write_b32" : "global_store_dword", R(0), R(a), R(v), ref_imm(off));
 }
 
+/* ATOMFADD on global memory, which gfx900 has no float add for: the
+ * compare-and-swap loop compilers emit there. Each pass adds to the word
+ * a lane last saw and swaps it in if the word is still that one
+ * (global_atomic_cmpswap glc, bits compared, so a NaN word ends too);
+ * the lanes whose swap failed go round with the word they got. Shared
+ * memory is refused: the model has neither ds_add_rtn_f32 nor
+ * ds_cmpst_rtn_b32. */
+static void
+fadd_loop(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned addr, data;
+   bool shared;
+   if (!ref_atomic_operands(c, in, false, &addr, &shared, &data))
+      return;
+   if (shared) {
+      ref_unsupported(c, "shared-memory float atomic add: the model has no ds_add_rtn_f32");
+      return;
+   }
+   uint32_t off = 0;
+   unsigned a = global_addr(c, addr, &off), old = ref_tmp(c);
+   emit(c, "global_load_dword", R(old), R(a), ref_imm(off), ref_imm(0));
+   int top = ref_label(c);
+   ref_place(c, top);
+   unsigned pair = ref_tmp(c); /* (new, compare) */
+   ref_tmp(c);
+   emit(c, "v_add_f32_e32", R(pair), R(old), R(data), R(0));
+   g9_copy(c, pair + 1, old);
+   unsigned got = ref_tmp(c);
+   emit(c, "global_atomic_cmpswap", R(got), R(a), R(pair), ref_imm(off));
+   unsigned missed = g9_prim(c, REF_P_INE, got, old, 0);
+   g9_copy(c, old, got);
+   g9_branch(c, REF_TEST_INT_NZ, missed, 0, true, top);
+   ref_atomic_result(c, in, old);
+}
+
 /* ATOM*: a DS _rtn op (MEMORY) or a GLOBAL atomic with glc (BUFFER,
  * IMAGE: the texel's address); the old word to every written channel.
  * cmpswap takes (new, compare) in a pair. */
@@ -475,6 +576,10 @@ g9_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
    unsigned k = 0;
    while (k < ARRAY_SIZE(ops) && ops[k].op != in->op)
       k++;
+   if (in->op == TGSI_OP_ATOMFADD) {
+      fadd_loop(c, in);
+      return;
+   }
    if (k == ARRAY_SIZE(ops)) {
       ref_unsupported(c, "%s",
                       in->op == TGSI_OP_ATOMFADD
@@ -540,17 +645,49 @@ mimg_body(struct ref_ctx *c, const struct ref_texargs *a, unsigned *v)
    return n;
 }
 
+/* A cube lookup's coordinates as MIMG takes them: the face coordinates
+ * sc / |ma| + 1.5 and tc / |ma| + 1.5 (ma twice the major coordinate:
+ * v_cubema; the division exact) and the face plus 8 times the layer,
+ * rounded as the sampler rounds layers and clamped at 0 and 65535. */
+static void
+cube_coords(struct ref_ctx *c, struct ref_texargs *a)
+{
+   static const char *const ops[4] = {"v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32",
+                                      "v_cubeid_f32"};
+   unsigned v[4];
+   for (unsigned k = 0; k < 4; k++) {
+      v[k] = ref_tmp(c);
+      emit(c, ops[k], R(v[k]), R(a->coord[0]), R(a->coord[1]), R(a->coord[2]));
+   }
+   unsigned ma = g9_prim(c, REF_P_FABS, v[2], 0, 0), half = ref_imm_reg(c, 0x3fc00000u);
+   for (unsigned k = 0; k < 2; k++)
+      a->coord[k] = g9_prim(c, REF_P_FADD, ref_fdiv(c, v[k], ma), half, 0);
+   a->coord[2] = v[3];
+   if (a->layer >= 0) {
+      unsigned l =
+          g9_prim(c, REF_P_FFLOOR,
+                  g9_prim(c, REF_P_FADD, (unsigned)a->layer, ref_imm_reg(c, 0x3f000000u), 0), 0, 0);
+      l = g9_prim(c, REF_P_FMAX, l, ref_imm_reg(c, 0), 0);
+      l = g9_prim(c, REF_P_FMIN, l, ref_imm_reg(c, 0x477fff00u), 0);              /* 65535 */
+      a->coord[2] = g9_prim(c, REF_P_FFMA, l, ref_imm_reg(c, 0x41000000u), v[3]); /* exact */
+      a->layer = -1;
+   }
+}
+
 static bool
 g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 {
    unsigned v[12], n = 0, d = res[0];
    if (a->target == TGSI_TEX_T_BUFFER)
       return ref_unsupported(c, "buffer textures: the gfx9 model has no MUBUF format loads"), false;
-   if (a->target == TGSI_TEX_T_CUBE || a->target == TGSI_TEX_T_SHADOWCUBE ||
-       a->target == TGSI_TEX_T_CUBE_ARRAY || a->target == TGSI_TEX_T_SHADOWCUBE_ARRAY)
-      return ref_unsupported(c, "cube maps: the gfx9 model has no v_cubeid/v_cubesc/v_cubetc/"
-                                "v_cubema for the face coordinates"),
-             false;
+   struct ref_texargs ca;
+   bool cube = a->target == TGSI_TEX_T_CUBE || a->target == TGSI_TEX_T_SHADOWCUBE ||
+               a->target == TGSI_TEX_T_CUBE_ARRAY || a->target == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+   if (cube && !a->query && !a->fetch) {
+      ca = *a;
+      cube_coords(c, &ca);
+      a = &ca;
+   }
    if (a->gather || a->samples || a->sample >= 0)
       return ref_unsupported(c, "gathers and multisample textures are not in the gfx9 model"),
              false;
@@ -632,6 +769,7 @@ const struct ref_target ref_target_gfx9 = {
     .mov_imm = g9_mov_imm,
     .copy = g9_copy,
     .load_const = g9_load_const,
+    .load_indirect = g9_load_indirect,
     .special = g9_special,
     .load_word = g9_load_word,
     .store_word = g9_store_word,

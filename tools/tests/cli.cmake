@@ -266,7 +266,7 @@ cli_test(trig_revolutions
 # Compile errors of gfx9's optimizing path on generated shaders
 # (fixtures/check/gfx9_opt/README.md).
 cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repro|-q" 0
-         OUT "gfx9 +3 +1 +0 +0 +2 +0")
+         OUT "gfx9 +3 +1 +0 +0 +1 +1")
 # The preserve merge fires on cs_pack_convert once its stores compile:
 # without the implicit use the allocator reuses the preserved register
 # and the packed words come out wrong at run time.
@@ -296,3 +296,23 @@ cli_test(cli_compile_two_files "compile|captures/vs_mvp_basic.tgsi|captures/fs_p
 cli_test(cli_compile_refuse_dim_indirect
          "compile|fixtures/tgsi/good/vert_indirect_2d.tgsi|--target|sm50" 3
          ERR "vert_indirect_2d.tgsi:14:6: error: MOV: indirect addressing through a dimension")
+# gfx9 register pressure (issue 17): shaders whose TGSI registers and
+# constants overflow the 256 VGPRs compile in the reference's compact
+# layout (TEMPs by liveness, constant buffers read from memory) and, on the
+# optimizing path, read indirect constants from memory when the selects'
+# constants overflow the SGPRs; all three pass.
+cli_test(gfx9_register_pressure
+         "check|captures/cs_bvh_raytrace.tgsi|captures/vs_skinning_4bones.tgsi|captures/vs_skinning_dual_quat.tgsi|--target|gfx9|--no-repro"
+         0 OUT "gfx9 +3 +3 +0 +0 +0 +0\n")
+# gfx9 cube maps on the reference path (issue 17): v_cubeid/sc/tc/ma, the
+# face coordinates sc / |ma| + 1.5, face + 8 * layer; the sampler reads a
+# direction by the same rule (isa/sem.h sem_cube). The optimizing path does
+# not select cube lookups yet (n/a).
+cli_test(gfx9_cube_ref
+         "check|captures/fs_pbr_ibl.tgsi|captures/fs_shadow_cascaded.tgsi|captures/fs_deferred_uber.tgsi|--target|gfx9|--no-repro"
+         0 OUT "gfx9 +3 +0 +0 +0 +0 +3\n")
+# gfx9 float atomic add on a buffer (gfx900 has none): a compare-and-swap
+# loop on both paths.
+cli_test(gfx9_fadd_cas_loop
+         "check|captures/cs_tile_light_culling.tgsi|fixtures/check/cs_fadd_contended.tgsi|--target|gfx9|--no-repro"
+         0 OUT "gfx9 +2 +2 +0 +0 +0 +0\n")
