@@ -244,6 +244,9 @@ struct diff_check_opts {
    unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
    unsigned timeout_ms; /* per case; 0 = none */
    bool coverage;       /* count what each optimizing compile exercises (result.cover) */
+   bool gen_sink;       /* --gen-sink: generated shaders get the sink (diff_gen_opts.sink) */
+   bool no_verify;      /* --no-verify: opt's per-rewrite verifier off (a bug it would
+                           stop at compile time runs, to be caught at run time or not) */
 };
 
 /* Everything a run needs, and its results (one per case, case order). */
@@ -904,6 +907,9 @@ struct diff_gen_opts {
     * for each construct it emits, that construct's opcodes). NULL = the
     * default filter (diff_gen_default_supports). */
    bool (*supports)(enum tgsi_opcode op);
+   /* The sink and edge shapes after the epilogue (gen_shape.c); off by
+    * default: a seed's shader is then the same as without them. */
+   bool sink;
 };
 
 #define DIFF_GEN_DEFAULT_SIZE 60

@@ -446,6 +446,7 @@ gen_dst_set(struct gen *g, unsigned r, uint8_t mask, enum gty ty, bool dep, bool
       if (!(mask & (1 << c)))
          continue;
       g->ty[r][c] = (uint8_t)ty;
+      g->cmp[r] = (uint8_t)(g->cmp[r] & ~(1 << c));
       if (g->depth == 0) {
          g->dep[r] = (uint8_t)(g->dep[r] & ~(1 << c));
          g->inexact[r] = (uint8_t)(g->inexact[r] & ~(1 << c));
@@ -599,6 +600,9 @@ gen_emit_op(struct gen *g, enum tgsi_opcode op, const char *suffix, unsigned r, 
    gen_emit(g, "%s", line);
    int k = gen_op_inexact(op);
    gen_dst_set(g, r, mask, ty, dep, k < 0 ? inexact : k > 0);
+   if (k == 0 || op == TGSI_OP_ISLT || op == TGSI_OP_ISGE || op == TGSI_OP_USEQ ||
+       op == TGSI_OP_USNE || op == TGSI_OP_USLT || op == TGSI_OP_USGE)
+      g->cmp[r] |= mask;
 }
 
 static bool
@@ -1152,6 +1156,8 @@ epilogue(struct gen *g)
          gen_emit(g, "MOV%s OUT[%u], %s", gen_chance(g, 20) ? "_SAT" : "", i, a.s);
       }
    }
+   if (g->want_sink)
+      g->sink = gen_shape_sink(g); /* last: it draws from a side stream */
 }
 
 static void
@@ -1175,7 +1181,7 @@ declarations(struct gen *g, struct strbuf *h)
          else
             strbuf_printf(h, "DCL IN[%u]\n", i);
       }
-      for (unsigned i = 0; i < g->nout; i++) {
+      for (unsigned i = 0; i < g->nout + g->sink; i++) {
          if (g->stage == TGSI_STAGE_FRAG)
             strbuf_printf(h, "DCL OUT[%u], COLOR[%u]\n", i, i);
          else if (i == 0)
@@ -1230,6 +1236,7 @@ setup(struct gen *g, const struct diff_gen_opts *o)
 {
    static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP};
    g->supports = o && o->supports ? o->supports : diff_gen_default_supports;
+   g->want_sink = o && o->sink;
    unsigned st = gen_pick(g, 3);
    g->stage = o && (o->stage == TGSI_STAGE_FRAG || o->stage == TGSI_STAGE_VERT ||
                     o->stage == TGSI_STAGE_COMP)

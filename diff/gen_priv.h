@@ -63,6 +63,9 @@ struct gen {
     * MAX); its bits are never read as an integer (see gen_op_inexact) */
    uint8_t inexact[GEN_MAX_TEMPS];
    bool ready[GEN_MAX_TEMPS]; /* written by the prologue: may be read */
+   /* bit per channel: last written by a compare (a predicate on sm50,
+    * whose file holds 7: the sink leaves it, see gen_shape.c) */
+   uint8_t cmp[GEN_MAX_TEMPS];
    struct gimm *imms;
    unsigned nimms, imms_cap;
    int32_t imm_hash[GEN_IMM_HASH]; /* slot = line * 4 + comp, -1 empty */
@@ -74,6 +77,8 @@ struct gen {
    bool fma;      /* FMA may appear; otherwise MAD takes its place */
    bool fp64;     /* doubles may appear (a3xx has none: n/a there) */
    bool pressure; /* many temporaries, all live to the end */
+   bool want_sink; /* diff_gen_opts.sink */
+   bool sink;      /* OUT[nout] holds the exact values' hash (gen_shape.c) */
    /* Memory (gen_mem.c): mem says the shader has a lane buffer slot
     * (BUFFER[buf], its byte offset in t_mem.x); COMP shaders also get
     * shared words (own offset t_mem.y) and an image texel (t_mem.zw). */
@@ -131,6 +136,9 @@ void gen_mem_loop_entry(struct gen *g);
 bool gen_mem_store_slot(struct gen *g);
 void gen_mem_epilogue(struct gen *g);
 void gen_mem_declarations(struct gen *g, struct strbuf *h);
+
+/* gen_shape.c */
+bool gen_shape_sink(struct gen *g);
 
 /* gen_wide.c */
 bool gen_stmt_wide(struct gen *g);

@@ -66,6 +66,8 @@ diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
    ydoc_strf(w, "%llu", (unsigned long long)c->o.max_steps);
    ydoc_kv(w, "exact-nan", c->o.exact_nan ? "true" : "false");
    ydoc_kv(w, "invariance", c->o.invariance ? "true" : "false");
+   if (c->o.no_verify) /* written only when set: older reproducers stay as they were */
+      ydoc_kv(w, "no-verify", "true");
    ydoc_str(w, "opt");
    ydoc_seq(w, true, true);
    for (unsigned b = 0; b < DIFF_INEXACT_COUNT; b++)
@@ -282,6 +284,7 @@ diff_repro_parse(const char *text, size_t len, const char *file, struct diff_rep
            get_u64(y, root, "max-steps", &r->o.max_steps, false, d) &&
            get_bool(y, root, "exact-nan", &r->o.exact_nan, d) &&
            get_bool(y, root, "invariance", &r->o.invariance, d) &&
+           get_bool(y, root, "no-verify", &r->o.no_verify, d) &&
            get_bool(y, root, "legacy", &r->o.popts.legacy, d) &&
            get_bool(y, root, "hex-bits", &r->o.popts.hex_bits, d) && read_opt(y, root, r, d);
    if (ok && (!inv || inv > ENV_MAX_LANES)) {

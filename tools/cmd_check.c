@@ -51,6 +51,9 @@ check_usage(FILE *f)
           "  --invariance         also build each vertex shader position-only and require\n"
           "                       bit-identical positions\n"
           "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
+          "  --gen-sink           generated shaders get gen --sink's extra output\n"
+          "  --no-verify          no per-rewrite verification in opt: a wrong rewrite is\n"
+          "                       compiled, to see whether the run catches it (measuring)\n"
           "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
           "                       (to check a hand-written program; with one --target)\n"
           "  --opt-cmd 'CMD'      an external compiler stands for opt: CMD runs under sh\n"
@@ -177,6 +180,10 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
       rc = parse_fault_list(v, &a->c.o.faults);
    } else if (!strcmp(argv[*i], "--exact-nan")) {
       a->c.o.exact_nan = true;
+   } else if (!strcmp(argv[*i], "--no-verify")) {
+      a->c.o.no_verify = true;
+   } else if (!strcmp(argv[*i], "--gen-sink")) {
+      a->c.o.gen_sink = true;
    } else if (!strcmp(argv[*i], "--invariance")) {
       a->c.o.invariance = true;
    } else if (!strcmp(argv[*i], "--legacy")) {

@@ -66,6 +66,9 @@ faults_usage(FILE *f)
               "  --invocations N      lanes per shader (default 1024)\n"
               "  -j N                 worker processes (default: cores)\n"
               "  --timeout SEC        per case (default 300; 0 = none)\n"
+              "  --gen-sink           as check --gen-sink\n"
+              "  --no-verify          as check --no-verify: a fault the per-rewrite verifier\n"
+              "                       would stop must be caught at run time\n"
               "  --legacy, --hex-bits parser dialect\n"
               "  -v, --verbose        also the failing cases of each fault\n"
               "  --bisect             bisect the first failing case of each pair\n"
@@ -781,6 +784,10 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
       if (!v || !parse_u64(v, &n) || n > 86400)
          return usage_error("--timeout takes seconds from 0 to 86400");
       a->o.timeout_ms = (unsigned)n * 1000;
+   } else if (!strcmp(argv[*i], "--no-verify")) {
+      a->o.no_verify = true;
+   } else if (!strcmp(argv[*i], "--gen-sink")) {
+      a->o.gen_sink = true;
    } else if (!strcmp(argv[*i], "--legacy")) {
       a->o.popts.legacy = true;
    } else if (!strcmp(argv[*i], "--hex-bits")) {

@@ -30,6 +30,8 @@ gen_usage(FILE *f)
            "  --ops llvm   only the ops `diffcomp llvm ir` translates (no images,\n"
            "               atomics, derivatives or 64-bit values);\n"
            "               llvm-direct: those without ARL/UARL (no indirect addressing)\n"
+           "  --sink       after the outputs, edge shapes and a hash of every exact\n"
+           "               value into one more output (frag, vert; README)\n"
            "  -o FILE      write to FILE instead of standard output\n\n"
            "Exit status: 0 written, 2 bad usage or the file cannot be written,\n"
            "1 the generated text does not parse (a generator bug).\n",
@@ -96,6 +98,8 @@ cmd_gen(int argc, char **argv)
          if (!v || (strcmp(v, "llvm") && strcmp(v, "llvm-direct")))
             return usage_error("gen: --ops takes llvm or llvm-direct");
          o.supports = strcmp(v, "llvm") ? llvm_tgsi_supports_direct : llvm_tgsi_supports;
+      } else if (!strcmp(a, "--sink")) {
+         o.sink = true;
       } else if (opt_value(argc, argv, &i, "-o", &v)) {
          if (!v || !*v)
             return usage_error("gen: -o takes a file name");

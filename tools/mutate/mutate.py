@@ -574,6 +574,8 @@ def check_args(a, files, baseline, jsonf, mode, targets=None):
         args += ["--opt", mode]
     if a.invocations:
         args += ["--invocations", str(a.invocations)]
+    if a.no_verify:
+        args += ["--no-verify"]
     if baseline:
         args += ["--baseline", baseline, "--max-failures", str(a.max_failures)]
     return args
@@ -685,6 +687,12 @@ def parse_args():
     p.add_argument("--modes", default=",".join(MODES),
                    help="the optimizer's modes to check, in order: default (no --opt) or a "
                    "check --opt value (default " + ",".join(MODES) + ")")
+    p.add_argument("--gen-sink", action="store_true",
+                   help="generated shaders with gen --sink (edge shapes and a hash of every exact "
+                   "value into an extra output)")
+    p.add_argument("--no-verify", action="store_true",
+                   help="the check's --no-verify: a mutant the per-rewrite verifier would stop "
+                   "at compile time runs, so only a runtime signal or the IR validator kills it")
     p.add_argument("-j", "--jobs", type=int, default=2, help="the check's workers (default 2)")
     p.add_argument("--timeout", type=int, default=30,
                    help="seconds per case before the check calls it a timeout (default 30)")
@@ -830,7 +838,7 @@ def write_generated(a, scratch):
     for seed in generated_seeds(a.check_seed, a.generated):
         f = os.path.join(scratch, "gen", f"gen_{seed}.tgsi")
         os.makedirs(os.path.dirname(f), exist_ok=True)
-        r = subprocess.run([exe, "gen", "--seed", str(seed), "-o", f], capture_output=True,
+        r = subprocess.run([exe, "gen", "--seed", str(seed), "-o", f] + (["--sink"] if a.gen_sink else []), capture_output=True,
                            text=True)
         if r.returncode:
             sys.exit(f"mutate: diffcomp gen --seed {seed}: " + r.stderr.strip())
@@ -969,6 +977,14 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
             if unmutated is not None and mu["file"] not in DIRECT:
                 t = time.time()
                 ch = changed_cases(b.exe, a, ss, mode, unmutated[mode], dwall[mode])
+                if ch == "hang":
+                    # confirmed only if the unmutated build, timed now on the
+                    # same shaders, is not as slow (a loaded machine is no hang)
+                    t0 = time.time()
+                    digests(ref_exe, a, ss, mode, 4 * dwall[mode])
+                    wall2 = 5 * (time.time() - t0)
+                    if wall2 > dwall[mode]:
+                        ch = changed_cases(b.exe, a, ss, mode, unmutated[mode], wall2)
                 res["seconds"] += time.time() - t
                 if ch == "hang":  # compiling alone ran 5 times past the unmutated build
                     res.update(status="killed", signal="hang", mode=mode, kinds=["hang"])

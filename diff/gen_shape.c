@@ -1,0 +1,375 @@
+/*
+ * The generator's sink and edge shapes, written after the epilogue.
+ *
+ * Most values a generated body computes are dead: an output reads a few
+ * float channels, and integer and bit results reach it only by chance, so
+ * a miscompiled fold or select of them changes nothing that is compared.
+ * The sink hashes every channel whose bits are exact (gen_chans_exact:
+ * integers, and floats no inexact op touched), but a compare's result (sm50
+ * keeps those in its 7 predicate registers, and the optimizing compiler
+ * refuses a shader that keeps more live; a compare is seen through its
+ * users), into one word, with UMAD by
+ * an odd constant so that equal channels do not cancel, and writes its two
+ * halves as floats in [1, 2) (0x3f800000 | 16 bits: never NaN, never a
+ * denormal) into an extra output. ref against opt is bit-exact, so any
+ * changed bit of any exact value is a mismatch.
+ *
+ * Before the sink, a few edge shapes feed it: operations whose operands
+ * are values that constant folds and algebraic rules get wrong (negative
+ * integers, INT_MIN, shift counts of 31 to 33, unsigned division by 0,
+ * float bit patterns of +-0, +-inf, NaN and the largest float, and an
+ * operand met by itself), both immediate against immediate (folded at
+ * compile time) and immediate against a value; and packed halves and
+ * bytes -- (x << 16) | y with y full width or masked, the swapped order,
+ * byte lanes -- that gfx9 merges with SDWA. Only results TGSI fixes are
+ * written: no IDIV by 0 or INT_MIN / -1, no denormal operand (flushing is
+ * open), MIN/MAX only of distinct non-zero values (the sign of a zero they
+ * return is open: a clamp's bounds are distinct and non-zero), a float op
+ * on a value only as a compare, a select on a compare, a clamp or
+ * fma(x, k, +-0.0) (FMA shaders: the sign of a zero product), and a float
+ * result goes through x != x ? 0 : x (a NaN's payload is open) before its
+ * bits are read.
+ *
+ * Additive: every choice here comes from a side stream seeded from the
+ * main one's final state, and the sink reads general temporaries after the
+ * last output is written, so a seed's shader keeps every line it had and
+ * only gains these at its end (and the output's declaration). Compute
+ * shaders store no extra word (their buffer layout is fixed): no sink.
+ */
+#include "diff/gen_priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Integer operands that folds get wrong: negative, boundaries, float bit
+ * patterns (-0.0, 1.0, -1.0), shift counts around 32. */
+static const uint32_t edge_ints[] = {
+    0xffffffffu, 0xfffffffeu, 0xfffffff9u, 0xffffff00u, 0x80000000u, 0x80000001u, 0x7fffffffu,
+    0xffff0000u, 0x0000ffffu, 0x00010000u, 0x00008000u, 31,          32,          33,
+    1,           0,           7,           0x3f800000u, 0xbf800000u, 0x00ff00ffu,
+};
+
+/* Float bit patterns: +-0, +-1, +-inf, NaN, the largest float, -2.5. */
+static const uint32_t edge_floats[] = {
+    0x80000000u, 0x00000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u,
+    0xff800000u, 0x7fc00000u, 0x7f7fffffu, 0xc0200000u, 0x40400000u,
+};
+
+/* Floats for F2I and the rounding ops: negative, fractional and halves
+ * (where truncation, floor, nearest-even and halves-away part), in range. */
+static const char *const edge_frac[] = {"-3.5", "-0.5", "-1",   "2.5",   "-2.5", "-1e+06",
+                                        "0.5",  "1.5",  "-1.5", "-3.75", "1.75", "-0.75"};
+
+enum {
+   E_INT2,
+   E_SHIFT,
+   E_UDIV,
+   E_FCMP,
+   E_FARITH,
+   E_FMINMAX,
+   E_F2I,
+   E_FMA,
+   E_ROUND,
+   E_SELECT,
+   E_CLAMP
+};
+
+struct eop {
+   enum tgsi_opcode op;
+   uint8_t kind;
+};
+
+static const struct eop edge_ops[] = {
+    {TGSI_OP_ISLT, E_INT2},   {TGSI_OP_ISGE, E_INT2},    {TGSI_OP_USLT, E_INT2},
+    {TGSI_OP_USGE, E_INT2},   {TGSI_OP_USEQ, E_INT2},    {TGSI_OP_USNE, E_INT2},
+    {TGSI_OP_IMIN, E_INT2},   {TGSI_OP_IMAX, E_INT2},    {TGSI_OP_UMIN, E_INT2},
+    {TGSI_OP_UMAX, E_INT2},   {TGSI_OP_IMUL_HI, E_INT2}, {TGSI_OP_UMUL_HI, E_INT2},
+    {TGSI_OP_UADD, E_INT2},   {TGSI_OP_UMUL, E_INT2},    {TGSI_OP_AND, E_INT2},
+    {TGSI_OP_OR, E_INT2},     {TGSI_OP_XOR, E_INT2},     {TGSI_OP_SHL, E_SHIFT},
+    {TGSI_OP_ISHR, E_SHIFT},  {TGSI_OP_USHR, E_SHIFT},   {TGSI_OP_UDIV, E_UDIV},
+    {TGSI_OP_UMOD, E_UDIV},   {TGSI_OP_FSLT, E_FCMP},    {TGSI_OP_FSGE, E_FCMP},
+    {TGSI_OP_FSEQ, E_FCMP},   {TGSI_OP_FSNE, E_FCMP},    {TGSI_OP_SLT, E_FCMP},
+    {TGSI_OP_SGE, E_FCMP},    {TGSI_OP_ADD, E_FARITH},   {TGSI_OP_MUL, E_FARITH},
+    {TGSI_OP_MIN, E_FMINMAX}, {TGSI_OP_MAX, E_FMINMAX},  {TGSI_OP_F2I, E_F2I},
+    {TGSI_OP_FMA, E_FMA},     {TGSI_OP_FMA, E_FMA},      {TGSI_OP_FLR, E_ROUND},
+    {TGSI_OP_CEIL, E_ROUND},  {TGSI_OP_TRUNC, E_ROUND},  {TGSI_OP_ROUND, E_ROUND},
+    {TGSI_OP_FRC, E_ROUND},   {TGSI_OP_UCMP, E_SELECT},  {TGSI_OP_UCMP, E_SELECT},
+    {TGSI_OP_MIN, E_CLAMP},   {TGSI_OP_MAX, E_CLAMP},
+};
+
+static bool
+ok_all(struct gen *g, const enum tgsi_opcode *ops, unsigned n)
+{
+   for (unsigned i = 0; i < n; i++)
+      if (!gen_ok(g, ops[i]))
+         return false;
+   return true;
+}
+
+/* An integer operand: an edge immediate, or an exact integer value. */
+static void
+int_operand(struct gen *g, bool imm, struct opnd *o)
+{
+   if (imm)
+      gen_imm_u(g, edge_ints[gen_pick(g, ARRAY_SIZE(edge_ints))], o);
+   else
+      gen_src_plain(g, GT_I, o);
+}
+
+/* Mixes channel c of TEMP[r] into the sink word TEMP[acc].x. */
+static void
+mix(struct gen *g, unsigned acc, unsigned r, char c)
+{
+   struct opnd k = {0};
+   gen_imm_u(g, 0x01000193u, &k);
+   gen_emit(g, "UMAD TEMP[%u].x, TEMP[%u].xxxx, %s, TEMP[%u].%c%c%c%c", acc, acc, k.s, r, c, c, c,
+            c);
+}
+
+/* A float result in TEMP[s].x with a NaN made 0, into the sink. */
+static void
+mix_float(struct gen *g, unsigned acc, unsigned s)
+{
+   struct opnd z = {0};
+   gen_imm_u(g, 0, &z);
+   gen_emit(g, "FSNE TEMP[%u].w, TEMP[%u].xxxx, TEMP[%u].xxxx", s, s, s);
+   gen_emit(g, "UCMP TEMP[%u].x, TEMP[%u].wwww, %s, TEMP[%u].xxxx", s, s, z.s, s);
+   mix(g, acc, s, 'x');
+}
+
+/* One operation on edge operands into TEMP[s].x, mixed into the sink. */
+static bool
+edge_op(struct gen *g, unsigned acc, unsigned s)
+{
+   const struct eop *e = &edge_ops[gen_pick(g, ARRAY_SIZE(edge_ops))];
+   if (!gen_ok(g, e->op))
+      return false;
+   const char *name = tgsi_op_info[e->op].name;
+   struct opnd a = {0}, b = {0};
+   /* which operand is an immediate: both (a compile-time fold), a, or b */
+   unsigned which = gen_pick(g, 3);
+   bool self = gen_chance(g, 15); /* an operand met by itself */
+   switch (e->kind) {
+   case E_INT2:
+   case E_SHIFT:
+   case E_UDIV:
+      int_operand(g, which != 2, &a);
+      int_operand(g, which != 1, &b);
+      if (self && which == 2)
+         a = b;
+      else if (self)
+         b = a;
+      gen_emit(g, "%s TEMP[%u].x, %s, %s", name, s, a.s, b.s);
+      mix(g, acc, s, 'x');
+      return true;
+   case E_FCMP:
+   case E_FARITH:
+   case E_FMINMAX: {
+      /* float bit patterns (immediates as UINT32: registers are untyped) */
+      uint32_t x = edge_floats[gen_pick(g, ARRAY_SIZE(edge_floats))];
+      uint32_t y = edge_floats[gen_pick(g, ARRAY_SIZE(edge_floats))];
+      if (e->kind == E_FMINMAX) {
+         /* distinct, not both zero: the sign of a zero MIN/MAX returns is open */
+         if (!(x << 1) && !(y << 1))
+            y = 0x3f800000u;
+         if (x == y)
+            y ^= 0x80000000u;
+      }
+      /* a value only against a compare: x + -0.0 or x * 1.0 of a denormal
+       * x is open (flushing), a compare's result is not */
+      if (which == 0 || e->kind != E_FCMP) {
+         gen_imm_u(g, x, &a);
+         gen_imm_u(g, y, &b);
+      } else {
+         struct opnd *v = which == 1 ? &b : &a, *k = which == 1 ? &a : &b;
+         int r = gen_pick_temp_exact(g, GT_F);
+         if (r < 0)
+            return false;
+         gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), v);
+         gen_imm_u(g, x, k);
+         if (self)
+            *k = *v;
+      }
+      gen_emit(g, "%s TEMP[%u].x, %s, %s", name, s, a.s, b.s);
+      if (e->kind == E_FCMP && e->op != TGSI_OP_SLT && e->op != TGSI_OP_SGE)
+         mix(g, acc, s, 'x');
+      else
+         mix_float(g, acc, s);
+      return true;
+   }
+   case E_FMA: { /* fma(x, k, +-0.0): the sign of a zero product (fma shaders only) */
+      static const uint32_t ks[] = {0x80000000u, 0, 0xbf800000u, 0xc0200000u, 0x40400000u};
+      struct opnd c = {0};
+      int r = gen_pick_temp_exact(g, GT_F);
+      if (!g->fma || r < 0)
+         return false;
+      gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), &a);
+      gen_imm_u(g, ks[gen_pick(g, ARRAY_SIZE(ks))], &b);
+      gen_imm_u(g, gen_chance(g, 70) ? 0 : 0x80000000u, &c);
+      gen_emit(g, "FMA TEMP[%u].x, %s, %s, %s", s, a.s, b.s, c.s);
+      mix_float(g, acc, s);
+      return true;
+   }
+   case E_ROUND: /* a rounding op of a constant: a compile-time fold */
+      gen_imm_f(g, edge_frac[gen_pick(g, ARRAY_SIZE(edge_frac))], &a);
+      gen_emit(g, "%s TEMP[%u].x, %s", name, s, a.s);
+      mix_float(g, acc, s);
+      return true;
+   case E_SELECT: { /* a < b ? a : b (or >), which is not fmin/fmax for NaN or -0, +0 */
+      if (!gen_ok(g, TGSI_OP_FSLT))
+         return false;
+      uint32_t x = edge_floats[gen_pick(g, ARRAY_SIZE(edge_floats))];
+      int r = gen_pick_temp_exact(g, GT_F);
+      gen_imm_u(g, x, &a);
+      if (which == 0 || r < 0)
+         gen_imm_u(g, edge_floats[gen_pick(g, ARRAY_SIZE(edge_floats))], &b);
+      else
+         gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), &b);
+      if (which == 2) {
+         struct opnd t = a;
+         a = b;
+         b = t;
+      }
+      bool lt = gen_chance(g, 50);
+      gen_emit(g, "FSLT TEMP[%u].y, %s, %s", s, lt ? a.s : b.s, lt ? b.s : a.s);
+      gen_emit(g, "UCMP TEMP[%u].x, TEMP[%u].yyyy, %s, %s", s, s, a.s, b.s);
+      mix_float(g, acc, s);
+      return true;
+   }
+   case E_CLAMP: { /* min(max(x, lo), hi), lo < hi non-zero: a NaN x gives lo */
+      static const char *const lo[] = {"-1", "-2.5", "0.5", "1"};
+      static const char *const hi[] = {"2", "3", "1000", "1.5"};
+      if (!gen_ok(g, TGSI_OP_MIN) || !gen_ok(g, TGSI_OP_MAX))
+         return false;
+      unsigned k = gen_pick(g, ARRAY_SIZE(lo));
+      int r = gen_pick_temp_exact(g, GT_F);
+      if (which == 0 || r < 0)
+         gen_imm_u(g, edge_floats[gen_pick(g, ARRAY_SIZE(edge_floats))], &a);
+      else
+         gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), &a);
+      struct opnd l = {0}, h = {0};
+      gen_imm_f(g, lo[k], &l);
+      gen_imm_f(g, hi[k], &h);
+      bool maxfirst = gen_chance(g, 50);
+      gen_emit(g, "%s TEMP[%u].x, %s, %s", maxfirst ? "MAX" : "MIN", s, a.s, maxfirst ? l.s : h.s);
+      gen_emit(g, "%s TEMP[%u].x, TEMP[%u].xxxx, %s", maxfirst ? "MIN" : "MAX", s, s,
+               maxfirst ? h.s : l.s);
+      mix_float(g, acc, s);
+      return true;
+   }
+   default: { /* E_F2I */
+      gen_imm_f(g, edge_frac[gen_pick(g, ARRAY_SIZE(edge_frac))], &a);
+      gen_emit(g, "F2I TEMP[%u].x, %s", s, a.s);
+      mix(g, acc, s, 'x');
+      return true;
+   }
+   }
+}
+
+/* Packed halves or bytes of two integer values into TEMP[s].x. */
+static bool
+packed(struct gen *g, unsigned acc, unsigned s)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_SHL, TGSI_OP_USHR, TGSI_OP_AND, TGSI_OP_OR,
+                                           TGSI_OP_UADD};
+   if (!ok_all(g, need, ARRAY_SIZE(need)))
+      return false;
+   struct opnd a = {0}, b = {0}, k16 = {0}, k8 = {0}, m = {0};
+   gen_src_plain(g, GT_I, &a);
+   gen_src_plain(g, GT_I, &b);
+   gen_imm_u(g, 16, &k16);
+   gen_imm_u(g, 8, &k8);
+   switch (gen_pick(g, 6)) {
+   case 0: /* (a << 16) | b, b full width */
+      gen_emit(g, "SHL TEMP[%u].y, %s, %s", s, a.s, k16.s);
+      gen_emit(g, "OR TEMP[%u].x, TEMP[%u].yyyy, %s", s, s, b.s);
+      break;
+   case 1: /* (a << 16) | (b & 0xffff) */
+      gen_imm_u(g, 0xffff, &m);
+      gen_emit(g, "SHL TEMP[%u].y, %s, %s", s, a.s, k16.s);
+      gen_emit(g, "AND TEMP[%u].z, %s, %s", s, b.s, m.s);
+      gen_emit(g, "OR TEMP[%u].x, TEMP[%u].zzzz, TEMP[%u].yyyy", s, s, s);
+      break;
+   case 2: /* (a & 0xffff) | (b >> 16 << 16) */
+      gen_imm_u(g, 0xffff, &m);
+      gen_emit(g, "AND TEMP[%u].y, %s, %s", s, a.s, m.s);
+      gen_emit(g, "USHR TEMP[%u].z, %s, %s", s, b.s, k16.s);
+      gen_emit(g, "SHL TEMP[%u].z, TEMP[%u].zzzz, %s", s, s, k16.s);
+      gen_emit(g, "OR TEMP[%u].x, TEMP[%u].yyyy, TEMP[%u].zzzz", s, s, s);
+      break;
+   case 3: /* a 16-bit sum in the low half under (b << 16) */
+      gen_imm_u(g, 0x7fff, &m);
+      gen_emit(g, "AND TEMP[%u].y, %s, %s", s, a.s, m.s);
+      gen_emit(g, "AND TEMP[%u].z, %s, %s", s, b.s, m.s);
+      gen_emit(g, "UADD TEMP[%u].y, TEMP[%u].yyyy, TEMP[%u].zzzz", s, s, s);
+      gen_emit(g, "SHL TEMP[%u].z, %s, %s", s, b.s, k16.s);
+      gen_emit(g, "OR TEMP[%u].x, TEMP[%u].yyyy, TEMP[%u].zzzz", s, s, s);
+      break;
+   case 4: /* (a << 24) | b */
+      gen_imm_u(g, 24, &m);
+      gen_emit(g, "SHL TEMP[%u].y, %s, %s", s, a.s, m.s);
+      gen_emit(g, "OR TEMP[%u].x, %s, TEMP[%u].yyyy", s, b.s, s);
+      break;
+   default: /* byte lanes swapped: ((a >> 8) & 0x00ff00ff) | ((b << 8) & 0xff00ff00) */
+      gen_imm_u(g, 0x00ff00ffu, &m);
+      gen_emit(g, "USHR TEMP[%u].y, %s, %s", s, a.s, k8.s);
+      gen_emit(g, "AND TEMP[%u].y, TEMP[%u].yyyy, %s", s, s, m.s);
+      gen_imm_u(g, 0xff00ff00u, &m);
+      gen_emit(g, "SHL TEMP[%u].z, %s, %s", s, b.s, k8.s);
+      gen_emit(g, "AND TEMP[%u].z, TEMP[%u].zzzz, %s", s, s, m.s);
+      gen_emit(g, "OR TEMP[%u].x, TEMP[%u].yyyy, TEMP[%u].zzzz", s, s, s);
+      break;
+   }
+   mix(g, acc, s, 'x');
+   return true;
+}
+
+/* Writes the sink into OUT[g->nout] (declared by the caller when true). */
+bool
+gen_shape_sink(struct gen *g)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_UMAD, TGSI_OP_AND,  TGSI_OP_USHR, TGSI_OP_OR,
+                                           TGSI_OP_MOV,  TGSI_OP_FSNE, TGSI_OP_UCMP};
+   if (g->stage == TGSI_STAGE_COMP || !ok_all(g, need, ARRAY_SIZE(need)))
+      return false;
+   /* the side stream: the main stream's choices stay as they were */
+   struct rng side;
+   rng_seed(&side, hash64(&g->rng, sizeof(g->rng), 0x5a4e));
+   struct rng main_rng = g->rng;
+   size_t nbytes = g->nbytes;
+   g->rng = side;
+   g->nbytes = g->pos;
+
+   unsigned acc = g->t_loop, s = g->t_scr;
+   struct opnd k = {0}, m = {0}, one = {0};
+   gen_imm_u(g, 0x9e3779b9u, &k);
+   gen_emit(g, "MOV TEMP[%u].x, %s", acc, k.s);
+   /* the shapes read no compare result either (marked inexact meanwhile) */
+   uint8_t inexact[GEN_MAX_TEMPS];
+   memcpy(inexact, g->inexact, sizeof(inexact));
+   for (unsigned r = 0; r < g->ntemp; r++)
+      g->inexact[r] |= g->cmp[r];
+   for (unsigned n = 2 + gen_pick(g, 5); n--;)
+      if (!(gen_chance(g, 35) ? packed(g, acc, s) : edge_op(g, acc, s)))
+         packed(g, acc, s);
+   memcpy(g->inexact, inexact, sizeof(inexact));
+   for (unsigned r = 0; r < g->ntemp; r++) {
+      uint8_t e = g->ready[r] ? gen_chans_exact(g, r, GT_I) | gen_chans_exact(g, r, GT_F) : 0;
+      e &= (uint8_t)~g->cmp[r]; /* kept to the end, compares fill sm50's 7 predicates */
+      for (unsigned c = 0; c < 4; c++)
+         if (e & (1u << c))
+            mix(g, acc, r, "xyzw"[c]);
+   }
+   gen_imm_u(g, 0xffff, &m);
+   gen_imm_u(g, 16, &k);
+   gen_imm_u(g, 0x3f800000u, &one);
+   gen_emit(g, "AND TEMP[%u].y, TEMP[%u].xxxx, %s", s, acc, m.s);
+   gen_emit(g, "USHR TEMP[%u].z, TEMP[%u].xxxx, %s", s, acc, k.s);
+   gen_emit(g, "OR TEMP[%u].yz, TEMP[%u], %s", s, s, one.s);
+   gen_emit(g, "MOV TEMP[%u].xw, %s", s, one.s);
+   gen_emit(g, "MOV OUT[%u], TEMP[%u]", g->nout, s);
+
+   g->rng = main_rng;
+   g->nbytes = nbytes;
+   return true;
+}
