@@ -296,3 +296,11 @@ cli_test(cli_compile_two_files "compile|captures/vs_mvp_basic.tgsi|captures/fs_p
 cli_test(cli_compile_refuse_dim_indirect
          "compile|fixtures/tgsi/good/vert_indirect_2d.tgsi|--target|sm50" 3
          ERR "vert_indirect_2d.tgsi:14:6: error: MOV: indirect addressing through a dimension")
+# Subgroups follow the target's wave (issue 17): the interpreter runs the
+# subgroup captures with 32-lane subgroups for sm50 and 64-lane ones for
+# gfx9, whose reference compiles them (v_readfirstlane_b32, VOPC e64 masks,
+# ds_bpermute_b32); a 32-lane interpreter against gfx9's 64-lane waves
+# fails fs_subgroup_waterfall.
+cli_test(cli_check_gfx9_subgroups
+         "check|captures/fs_subgroup_waterfall.tgsi|captures/cs_stream_compaction.tgsi|--target|sm50,gfx9|--invocations|256|--no-repro"
+         0 OUT "sm50 +2 +2 +0 +0 +0 +0\ngfx9 +2 +0 +0 +0 +0 +2\n")
