@@ -523,17 +523,6 @@ step_opt(struct case_run *cr)
    return true;
 }
 
-/* OUT registers of s (one past the highest declared). */
-static uint32_t
-shader_nout(const struct tgsi_shader *s)
-{
-   uint32_t n = 0;
-   for (unsigned i = 0; i < s->ndecls; i++)
-      if (s->decls[i].file == TGSI_FILE_OUT)
-         n = MAX2(n, s->decls[i].last + 1);
-   return n;
-}
-
 /* The emulator's events as signals: hazards (the run goes on, its values
  * are compared) and faults (the run is not compared). */
 static bool
@@ -578,7 +567,7 @@ run_prog(struct case_run *cr, struct prog *pg, const char *step, uint64_t *emu_c
       e = env_clone(j->inputs);
       uint32_t nv = j->golden ? j->golden->out_vertices
                               : tgsi_interp_prop(j->s, TGSI_PROP_TCS_VERTICES_OUT, 1);
-      if (!env_alloc_outputs(e, j->golden ? j->golden->nout : shader_nout(j->s), nv))
+      if (!env_alloc_outputs(e, j->golden ? j->golden->nout : tgsi_output_count(j->s), nv))
          st = EMU_ERR_ENV;
       else
          st = emu_run(code, e,
@@ -701,7 +690,7 @@ step_invariance(struct case_run *cr)
    if (pos.runnable)
       run_prog(cr, &pos, "emu opt position-only", NULL);
    if (pos.run) {
-      uint8_t *sel = position_channels(j->s, shader_nout(j->s));
+      uint8_t *sel = position_channels(j->s, tgsi_output_count(j->s));
       struct diff_cmp_opts o = {DIFF_CMP_BITS, j->c->o.exact_nan, 0, j->golden, j->exact, sel};
       struct diff_cmp_result res;
       diff_compare(j->s, cr->opt.run, pos.run, &o, &res);
@@ -994,7 +983,7 @@ job_prepare(struct job *j, unsigned first, uint32_t subgroup)
       tgsi_shader_free(orig);
       return false;
    }
-   j->exact = diff_exact_channels(j->s, shader_nout(j->s));
+   j->exact = diff_exact_channels(j->s, tgsi_output_count(j->s));
    progress(j, first, "interp");
    j->golden = ce.golden;
    j->runaway = ce.st == TGSI_INTERP_BUDGET;

@@ -515,13 +515,18 @@ enum diff_outcome diff_case_outcome(const struct diff_check *c, unsigned i,
                                     const struct diff_baseline *b);
 void diff_summarize(const struct diff_check *c, const struct diff_baseline *b,
                     struct diff_summary *s);
-/* Reports as text (caller frees). b may be NULL. */
-char *diff_report_json(const struct diff_check *c, const struct diff_baseline *b);
+/* Reports as text (caller frees). b may be NULL. dir: the directory the
+ * JSON report will be in, for its "dir" (the working directory relative to
+ * it); NULL writes no "dir". */
+char *diff_report_json(const struct diff_check *c, const struct diff_baseline *b, const char *dir);
 /* path's canonical form, taken relative to directory dir (NULL: the
  * working directory); NULL when it does not resolve (a generated shader's
  * name, a file that is gone). Baselines and run comparisons match shaders
  * by it. Caller frees. */
 char *diff_path_canonical(const char *dir, const char *path);
+/* The directory a file is in, as written ("." for a bare name). Caller
+ * frees. */
+char *diff_path_dir(const char *file);
 /* coverage.c: the coverage report of a run made with o.coverage, and its
  * one-line summary (*summary, allocated). */
 char *diff_report_coverage(const struct diff_check *c, char **summary);
@@ -826,7 +831,8 @@ struct diff_run {
    size_t ncases;
    char *version; /* the summary's "version" ("diffcomp --version"), or NULL */
    char *models;  /* its "models": "a3xx DIGEST, sm50 DIGEST", or NULL */
-   char *dir;     /* its "dir": the run's working directory, or NULL */
+   char *dir;     /* the run's working directory: its "dir" taken from the
+                   * report's directory, or NULL */
 };
 /* Per target: totals over the cases that pass in both runs. */
 struct diff_runcmp_target {

@@ -64,6 +64,13 @@ diff_path_canonical(const char *dir, const char *path)
    return r;
 }
 
+char *
+diff_path_dir(const char *file)
+{
+   const char *slash = strrchr(file, '/');
+   return slash ? xasprintf("%.*s", (int)(slash == file ? 1 : slash - file), file) : xstrdup(".");
+}
+
 static bool
 baseline_entry(struct ydoc *y, int n, struct diff_baseline *b, struct diag_list *d)
 {
@@ -108,8 +115,7 @@ diff_baseline_parse(const char *text, size_t len, const char *file, struct diff_
                     struct diag_list *d)
 {
    memset(b, 0, sizeof(*b));
-   const char *slash = strrchr(file, '/');
-   b->dir = slash ? xasprintf("%.*s", (int)(slash == file ? 1 : slash - file), file) : xstrdup(".");
+   b->dir = diff_path_dir(file);
    struct ydoc *y = ydoc_load(text, len, file, d);
    bool ok = y != NULL;
    int root = y ? ydoc_root(y) : 0, list = y ? ydoc_get(y, root, "expected") : 0;
@@ -206,7 +212,7 @@ relative_to(const char *from, const char *path)
       for (const char *p = a + common; *p; p++)
          if (*p == '/')
             strbuf_printf(&s, "../");
-      strbuf_printf(&s, "%s", b + common + (b[common] == '/'));
+      strbuf_printf(&s, "%s", b[common] ? b + common + (b[common] == '/') : s.s ? "" : ".");
       rel = strbuf_take(&s);
    }
    free(a);
@@ -569,7 +575,7 @@ json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct
 }
 
 char *
-diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
+diff_report_json(const struct diff_check *c, const struct diff_baseline *bl, const char *dir)
 {
    struct diff_summary s;
    diff_summarize(c, bl, &s);
@@ -586,9 +592,11 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl)
    for (unsigned t = 0; t < c->ntargets; t++)
       strbuf_printf(&b, "%s\"%s\": \"%016llx\"", t ? ", " : "", c->targets[t].name,
                     (unsigned long long)isa_model_digest(c->targets[t].model));
-   /* the working directory the shaders' paths are relative to, so that
-    * `diffcomp report` pairs runs made from different directories */
-   char *cwd = diff_path_canonical(NULL, ".");
+   /* the working directory the shaders' paths are relative to, itself
+    * relative to the report's directory (so that a report does not name
+    * the machine's directories), for `diffcomp report` to pair runs made
+    * from different directories */
+   char *cwd = dir ? relative_to(dir, ".") : NULL;
    strbuf_printf(&b, "}");
    if (cwd) {
       strbuf_printf(&b, ", \"dir\": ");

@@ -6,9 +6,10 @@
  * fixed failures, new n/a, cases only in one run) are listed separately.
  * Shaders pair by canonical path (diff_path_canonical, the baselines'
  * normalization), each report's paths taken relative to the directory its
- * run was made in (its summary's "dir"; a report without one: the working
- * directory), so runs made from different directories, or naming a file
- * ./x.tgsi once and x.tgsi the other time, still pair. A name that does
+ * run was made in (its summary's "dir", relative to the report's own
+ * directory; a report without one: the working directory), so runs made
+ * from different directories, or naming a file ./x.tgsi once and x.tgsi
+ * the other time, still pair. A name that does
  * not resolve (a generated shader, a file gone) pairs as written.
  */
 #include "diff/diff.h"
@@ -97,7 +98,11 @@ diff_run_load(const char *file, const char *path_key, struct diff_run *run, stru
    }
    run->models = strbuf_take(&m);
    const char *dir = sum > 0 ? ydoc_scalar(y, ydoc_get(y, sum, "dir")) : NULL;
-   run->dir = dir ? xstrdup(dir) : NULL;
+   if (dir) {
+      char *fdir = diff_path_dir(file);
+      run->dir = diff_path_canonical(fdir, dir);
+      free(fdir);
+   }
    size_t cap = 0;
    for (unsigned i = 0; ok && i < ydoc_len(y, cases); i++) {
       struct diff_run_case c = {0};

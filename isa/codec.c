@@ -636,8 +636,24 @@ encode_mods(const struct isa_model *m, const struct isa_op *op, const struct isa
 
 static const char *const kind_names[] = {"no operand", "a register", "a constant", "an immediate"};
 
-/* Places value v in one operand form, or says why it does not fit. */
-static bool
+/* Says why a value does not fit its form: into *why (NULL: the caller
+ * wants no text, only the verdict), replacing an earlier reason. */
+DC_PRINTF(2, 3) static void why_not(char **why, const char *fmt, ...)
+{
+   if (!why)
+      return;
+   va_list ap;
+   va_start(ap, fmt);
+   free(*why);
+   *why = xvasprintf(fmt, ap);
+   va_end(ap);
+}
+
+/* Places value v in one operand form: FORM_FITS, FORM_OTHER (another form
+ * may hold it), or FORM_RANGE (it does not fit; why_not says why). */
+enum form_fit { FORM_OTHER, FORM_FITS, FORM_RANGE };
+
+static enum form_fit
 form_value(const struct isa_model *m, const struct isa_case *cs, const struct isa_opnd *o,
            bool narrow, uint64_t *v, char **why)
 {
@@ -648,13 +664,13 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
          f = m->files[f].half;
       int64_t off = (int32_t)o->value;
       if (o->file != f || o->bank != cs->addr_index)
-         return false;
+         return FORM_OTHER;
       if (off < -(1ll << (w - 1)) || off >= (1ll << (w - 1))) {
-         *why = xasprintf("offset %lld does not fit %u signed bits", (long long)off, w);
-         return false;
+         why_not(why, "offset %lld does not fit %u signed bits", (long long)off, w);
+         return FORM_RANGE;
       }
       *v = (uint64_t)off & isa_mask64(w);
-      return true;
+      return FORM_FITS;
    }
    if (cs->kind == ISA_OPND_REG) {
       const struct isa_regset *rs = &m->regsets[cs->regset];
@@ -666,28 +682,28 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
          if (f == o->file && o->index >= rs->v[i].base && (o->index - rs->v[i].base) % sc == 0 &&
              (o->index - rs->v[i].base) / sc * st <= rs->v[i].to - rs->v[i].from) {
             *v = rs->v[i].from + (o->index - rs->v[i].base) / sc * st;
-            return true;
+            return FORM_FITS;
          }
       }
-      return false;
+      return FORM_OTHER;
    }
    if (cs->kind == ISA_OPND_CONST) {
       int f = cs->file;
       if (narrow && m->files[f].half >= 0)
          f = m->files[f].half;
       if (o->file != f)
-         return false;
+         return FORM_OTHER;
       if (w < 32 && o->index >> w) {
-         *why = xasprintf("constant %u does not fit %u bits", o->index, w);
-         return false;
+         why_not(why, "constant %u does not fit %u bits", o->index, w);
+         return FORM_RANGE;
       }
       const struct isa_field *bf = cs->bank_field >= 0 ? &cs->fields[cs->bank_field] : NULL;
       if (bf ? (uint64_t)o->bank > isa_mask64(bf->width) : o->bank != 0) {
-         *why = xasprintf("constant bank %u does not fit", o->bank);
-         return false;
+         why_not(why, "constant bank %u does not fit", o->bank);
+         return FORM_RANGE;
       }
       *v = o->index;
-      return true;
+      return FORM_FITS;
    }
    uint32_t x = o->value;
    if (cs->lut >= 0) {
@@ -697,33 +713,33 @@ form_value(const struct isa_model *m, const struct isa_case *cs, const struct is
       for (unsigned i = 0; i < t->n && (uint64_t)i <= isa_mask64(w); i++)
          if (t->v[i] == x) {
             *v = i;
-            return true;
+            return FORM_FITS;
          }
-      return false; /* not in the table: another form may hold it */
+      return FORM_OTHER; /* not in the table: another form may hold it */
    }
    if (cs->float_top) {
       if (w < 32 && (x & ((1u << (32 - w)) - 1))) {
-         *why = xasprintf("float 0x%08x has bits below the top %u", x, w);
-         return false;
+         why_not(why, "float 0x%08x has bits below the top %u", x, w);
+         return FORM_RANGE;
       }
       *v = w < 32 ? x >> (32 - w) : x;
-      return true;
+      return FORM_FITS;
    }
    if (cs->sign) {
       int64_t s = (int32_t)x;
       if (w < 32 && (s < -(1ll << (w - 1)) || s >= (1ll << (w - 1)))) {
-         *why = xasprintf("%lld does not fit %u signed bits", (long long)s, w);
-         return false;
+         why_not(why, "%lld does not fit %u signed bits", (long long)s, w);
+         return FORM_RANGE;
       }
       *v = (uint64_t)s & isa_mask64(w);
-      return true;
+      return FORM_FITS;
    }
    if (w < 32 && x >> w) {
-      *why = xasprintf("%u does not fit %u unsigned bits", x, w);
-      return false;
+      why_not(why, "%u does not fit %u unsigned bits", x, w);
+      return FORM_RANGE;
    }
    *v = x;
-   return true;
+   return FORM_FITS;
 }
 
 bool
@@ -731,10 +747,7 @@ isa_case_holds(const struct isa_model *m, const struct isa_case *cs, uint32_t va
 {
    struct isa_opnd o = {.kind = ISA_OPND_IMM, .value = value};
    uint64_t v;
-   char *why = NULL;
-   bool ok = cs->kind == ISA_OPND_IMM && form_value(m, cs, &o, false, &v, &why);
-   free(why);
-   return ok;
+   return cs->kind == ISA_OPND_IMM && form_value(m, cs, &o, false, &v, NULL) == FORM_FITS;
 }
 
 /* Encodes the operand of slot s into the format's bits. extra: flags the
@@ -749,6 +762,7 @@ encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
    const char *sname = op->fields[sl->field].name;
    bool narrow = isa_slot_width(m, op, sl, mods) <= 16, kind_seen = false, flag_bad = false;
    char *why = NULL;
+   bool range = false; /* a form of the kind could not hold the value */
    if (o->kind == ISA_OPND_NONE || o->kind > ISA_OPND_IMM)
       return fail(msg, ISA_ERR_OPERAND, "%s: %s is missing", op->mnemonic, sname);
    uint8_t fmt_flags = 0;
@@ -768,7 +782,9 @@ encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
          continue;
       }
       uint64_t v;
-      if (!form_value(m, cs, o, narrow, &v, &why))
+      enum form_fit fit = form_value(m, cs, o, narrow, &v, msg ? &why : NULL);
+      range |= fit == FORM_RANGE;
+      if (fit != FORM_FITS)
          continue;
       free(why);
       uint64_t r = isa_field_set64(&cs->val, cs->match, v);
@@ -784,8 +800,8 @@ encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
       *form = (int)c;
       return ISA_ERR_OK;
    }
-   if (why) {
-      enum isa_err e = fail(msg, ISA_ERR_RANGE, "%s: %s: %s", op->mnemonic, sname, why);
+   if (range) {
+      enum isa_err e = fail(msg, ISA_ERR_RANGE, "%s: %s: %s", op->mnemonic, sname, why ? why : "");
       free(why);
       return e;
    }
@@ -795,6 +811,8 @@ encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
    if (flag_bad)
       return fail(msg, ISA_ERR_OPERAND, "%s: %s cannot take that modifier (flags 0x%x)",
                   op->mnemonic, sname, o->flags);
+   if (!msg) /* the verdict only (isa_check_insn without a diag list) */
+      return o->kind == ISA_OPND_IMM ? ISA_ERR_RANGE : ISA_ERR_OPERAND;
    char reg[32] = "";
    if (o->kind == ISA_OPND_REG && !(o->flags & ISA_OPND_F_REL))
       isa_reg_name(m, o->file, o->index, reg, sizeof(reg));
@@ -924,8 +942,10 @@ isa_check_insn(const struct isa_model *m, const struct isa_insn *in, struct diag
    struct isa_bits b;
    char *msg = NULL;
    /* Not report(d, isa_encode_bits(.., &msg ..), msg): the order in which
-    * arguments are evaluated is unspecified, msg could be read first. */
-   enum isa_err e = isa_encode_bits(m, in, &b, &msg, NULL);
+    * arguments are evaluated is unspecified, msg could be read first.
+    * Without d nobody reads the message: none is written (the legalizer's
+    * trials ask this for every form it considers). */
+   enum isa_err e = isa_encode_bits(m, in, &b, d ? &msg : NULL, NULL);
    return report(d, e, msg);
 }
 

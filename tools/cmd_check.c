@@ -276,10 +276,8 @@ check_report_path(const char *path)
 {
    if (!path || !strcmp(path, "-"))
       return EXIT_OK;
-   char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-   if (slash)
-      slash[slash == dir] = 0;
-   int ok = access(slash ? dir : ".", W_OK) == 0;
+   char *dir = diff_path_dir(path);
+   int ok = access(dir, W_OK) == 0;
    int err = errno;
    struct stat st;
    if (ok && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -645,6 +643,13 @@ print_summary(struct out *o, const struct diff_summary *s, double secs)
  * human-readable lines then go to standard error. */
 static int report_stdout = -1;
 
+/* The directory a report file will be in; NULL for none or standard output. */
+static char *
+report_dir(const char *path)
+{
+   return !path || !strcmp(path, "-") ? NULL : diff_path_dir(path);
+}
+
 static bool
 write_report(const char *path, char *text)
 {
@@ -797,17 +802,11 @@ finish(struct out *o, const struct diff_baseline *bl, double secs)
       print_throughput(&a->c, secs);
    }
    report_stale(o, bl);
-   char *bdir = NULL;
-   if (a->write_baseline) {
-      const char *slash = strrchr(a->write_baseline, '/');
-      bdir =
-          slash ? xasprintf("%.*s", (int)(slash - a->write_baseline + (slash == a->write_baseline)),
-                            a->write_baseline)
-                : xstrdup(".");
-   }
-   bool ok = write_report(a->json, diff_report_json(&a->c, bl)) &&
+   char *jdir = report_dir(a->json), *bdir = report_dir(a->write_baseline);
+   bool ok = write_report(a->json, diff_report_json(&a->c, bl, jdir)) &&
              write_report(a->junit, diff_report_junit(&a->c, bl)) &&
-             write_report(a->write_baseline, diff_baseline_yaml(&a->c, bdir));
+             write_report(a->write_baseline, diff_baseline_yaml(&a->c, bdir ? bdir : "."));
+   free(jdir);
    free(bdir);
    if (a->html)
       ok &= write_html(a, bl);
@@ -873,19 +872,43 @@ setup(struct check_args *a, struct diff_baseline *bl)
 }
 
 /* Ctrl-C: the run stops (the workers, which inherit this handler, end
- * their case and its external command); a second Ctrl-C kills at once. */
+ * their case and its external command); a second Ctrl-C kills at once.
+ * `timeout -s INT` sends its signal twice, to the command and then to its
+ * process group: a repeat from the same sending process within a second is
+ * the same request, not a second one. */
 static struct diff_check *interrupted_check;
 static volatile sig_atomic_t interrupted;
+static pid_t interrupt_sender;
+static struct timespec interrupt_time;
+
+static bool
+same_request(const siginfo_t *si, const struct timespec *t)
+{
+   pid_t from = si && si->si_code == SI_USER ? si->si_pid : 0;
+   long long ms = (long long)(t->tv_sec - interrupt_time.tv_sec) * 1000 +
+                  (t->tv_nsec - interrupt_time.tv_nsec) / 1000000;
+   return from != 0 && from == interrupt_sender && ms < 1000;
+}
 
 static void
-on_interrupt(int sig)
+on_interrupt(int sig, siginfo_t *si, void *ctx)
 {
-   (void)sig;
+   (void)ctx;
+   struct timespec t;
+   clock_gettime(CLOCK_MONOTONIC, &t);
+   if (interrupted) {
+      if (!same_request(si, &t)) {
+         signal(sig, SIG_DFL);
+         raise(sig);
+      }
+      return;
+   }
    interrupted = 1;
+   interrupt_sender = si && si->si_code == SI_USER ? si->si_pid : 0;
+   interrupt_time = t;
    if (interrupted_check)
       interrupted_check->stop = 1;
    proc_kill_running();
-   signal(SIGINT, SIG_DFL);
 }
 
 /* After a stopped run: the finished cases not printed yet (a case before
@@ -940,7 +963,8 @@ cmd_check(int argc, char **argv)
       o.start = now_seconds();
       interrupted_check = &a.c;
       struct sigaction sa = {0}, old;
-      sa.sa_handler = on_interrupt;
+      sa.sa_sigaction = on_interrupt;
+      sa.sa_flags = SA_SIGINFO;
       sigemptyset(&sa.sa_mask);
       sigaction(SIGINT, &sa, &old);
       diff_check_run(&a.c, on_progress, &o);

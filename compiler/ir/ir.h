@@ -618,6 +618,7 @@ enum opt_verify_class {
    OPT_VERIFY_FUSED,   /* one rounding of mul + add: opts.fuse_ffma only */
 };
 struct opt_verify_saved;
+struct opt_verify_memo;
 
 struct opt_ctx {
    struct opt_options opts;
@@ -651,6 +652,7 @@ struct opt_ctx {
    enum opt_verify_class verify_class;
    unsigned long verify_count, verify_skipped, verify_failed;
    struct opt_verify_saved *verify_saved;
+   struct opt_verify_memo *verify_memo; /* expressions verified so far */
    const char *rule; /* the rule opt_transform is asked about (coverage) */
    /* Sampled validation in release builds (pass.c): the credit toward the
     * next validation, the passes since the last one and its first pass. */
@@ -1473,6 +1475,12 @@ struct ir_mach_prep {
 void ir_mach_eval_prepare(const struct ir_instr *in, struct ir_mach_prep *p);
 bool ir_mach_eval_prepared(const struct ir_instr *in, const struct ir_mach_prep *p,
                            const uint64_t *src, uint64_t *dst, bool *kill);
+/* Everything ir_mach_eval_prepared reads of in and p but its sources'
+ * values, as bytes into out (IR_MACH_KEY_MAX at most; returns the length):
+ * two instructions with equal keys compute the same function of their
+ * sources (opt_verify.c memoizes its verdicts on it). */
+#define IR_MACH_KEY_MAX (sizeof(struct ir_mach_prep) + 3 * ISA_MAX_SRC + 8)
+size_t ir_mach_eval_key(const struct ir_instr *in, const struct ir_mach_prep *p, uint8_t *out);
 void ir_mach_free(struct ir_instr *in);
 int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
 unsigned opt_file_capacity(const struct isa_model *m, unsigned file);

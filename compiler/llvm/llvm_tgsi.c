@@ -725,11 +725,7 @@ print_phis(struct tr *t, struct strbuf *o, struct block *b)
 static unsigned
 output_regs(const struct tgsi_shader *s)
 {
-   unsigned nout = 0;
-   for (unsigned k = 0; k < s->ndecls; k++)
-      if (s->decls[k].file == TGSI_FILE_OUT)
-         nout = MAX2(nout, s->decls[k].last + 1);
-   return s->stage == TGSI_STAGE_COMP ? 0 : nout;
+   return s->stage == TGSI_STAGE_COMP ? 0 : tgsi_output_count(s);
 }
 
 /* The return type: a float per output channel. A pixel shader part

@@ -1286,6 +1286,29 @@ ir_mach_eval_prepared(const struct ir_instr *in, const struct ir_mach_prep *p, c
    return true;
 }
 
+/* Kept beside ir_mach_eval_prepared: a field it starts to read belongs
+ * here too, or two instructions that differ in it would share a verdict. */
+size_t
+ir_mach_eval_key(const struct ir_instr *in, const struct ir_mach_prep *p, uint8_t *out)
+{
+   const struct ir_mach *m = in->mach;
+   size_t n = 0;
+   memcpy(out, p, sizeof(*p)); /* zero-filled by ir_mach_eval_prepare, padding too */
+   n += sizeof(*p);
+   out[n++] = m->insn.nsrc;
+   for (unsigned k = 0; k < m->insn.nsrc && k < ISA_MAX_SRC; k++) {
+      out[n++] = m->insn.src[k].flags;
+      out[n++] = m->first[k];
+      out[n++] = m->count[k];
+   }
+   out[n++] = m->guard;
+   out[n++] = m->guard_not;
+   out[n++] = m->tied;
+   memcpy(out + n, &in->nsrc, sizeof(in->nsrc));
+   n += sizeof(in->nsrc);
+   return n;
+}
+
 bool
 ir_mach_eval(const struct ir_instr *in, const uint64_t *src, uint64_t *dst, bool *kill)
 {

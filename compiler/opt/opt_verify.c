@@ -45,7 +45,14 @@
  * Cost: leaves take only the values special for how they are read (a
  * float operand, an integer, a shift count, a condition); all combinations
  * up to VF_BUDGET, else every pair of leaves over their tables with the
- * others rotating. The walk is deterministic.
+ * others rotating. The walk is deterministic. A level's verdict is a
+ * function of the expression's structure alone (ops, fields, machine
+ * records, which node reads which, the leaves' tables, the class), not of
+ * which values the leaves are: a level that passed is remembered by that
+ * structure (struct vf_memo), and a rewrite of the same structure --
+ * the same rule on the next instruction of a long shader -- takes the
+ * verdict without evaluating again. Only passes are remembered; a failure
+ * is always evaluated and reported.
  */
 #include "compiler/ir/ir.h"
 #include "isa/sem.h"
@@ -60,6 +67,8 @@
 #define VF_LEVELS 4
 #define VF_BUDGET 1024
 #define VF_VALUES 64
+#define VF_KEY_MAX        (64 + VF_NODES * (16 + VF_SRCS + IR_MACH_KEY_MAX))
+#define VF_MEMO_MAX_BYTES (16u << 20) /* then no more entries: a bound, not an eviction */
 
 /* The state of an instruction a rewrite changes in place. */
 struct opt_verify_saved {
@@ -91,6 +100,7 @@ struct vf {
    bool overflow;
    /* leaves of the current level */
    int leaf[VF_LEAVES];
+   uint8_t leaf_kinds[VF_LEAVES]; /* what picked its table */
    unsigned nleaf;
    uint64_t tab[VF_LEAVES][VF_VALUES];
    unsigned ntab[VF_LEAVES];
@@ -616,6 +626,7 @@ vf_leaves(struct vf *f)
          kinds &= (uint8_t) ~(SEM_SPK_F64 | SEM_SPK_I64);
       if (!kinds)
          kinds = x->as->type == IR_TYPE_64 ? SEM_SPK_I64 : SEM_SPK_I32;
+      f->leaf_kinds[l] = kinds;
       f->ntab[l] = 0;
       for (unsigned t = 0; t < sem_nspecials && f->ntab[l] < VF_VALUES; t++)
          if (sem_specials[t].kinds & kinds)
@@ -746,7 +757,140 @@ vf_try(struct vf *f, enum opt_verify_class cls, const unsigned *idx, const int *
    }
 }
 
-/* Runs the current level over the table; true if no counterexample. */
+/* ------------------------------------------------------------------ */
+/* Memo of the levels that passed                                       */
+
+struct vf_memo_entry {
+   uint64_t h;
+   size_t len;
+   uint8_t *key; /* NULL: an empty slot */
+};
+
+struct opt_verify_memo {
+   struct vf_memo_entry *v; /* open addressing, cap a power of two */
+   unsigned n, cap;
+   size_t bytes;
+};
+
+/* What a level's verdict depends on, as bytes. */
+struct vf_key {
+   uint8_t b[VF_KEY_MAX];
+   size_t n;
+};
+
+static void
+vf_key_put(struct vf_key *k, const void *p, size_t n)
+{
+   memcpy(k->b + k->n, p, n);
+   k->n += n;
+}
+
+static void
+vf_key_byte(struct vf_key *k, unsigned v)
+{
+   k->b[k->n++] = (uint8_t)v;
+}
+
+/* Everything vf_try reads but the leaves' values: the class and whether
+ * old's result is a float (vf_compare), the roots, the evaluation order
+ * and each evaluated node's op, type, sources (as node numbers), constant
+ * and machine record (ir_mach_eval_key), and each leaf's table (the kinds
+ * that picked it from sem_specials). */
+static void
+vf_key_build(const struct vf *f, enum opt_verify_class cls, const int *order, unsigned norder,
+             struct vf_key *k)
+{
+   k->n = 0;
+   vf_key_byte(k, cls);
+   vf_key_byte(k, vf_float_result(f->old));
+   vf_key_byte(k, (unsigned)f->old_node);
+   vf_key_byte(k, (unsigned)f->rep_node);
+   vf_key_byte(k, norder);
+   for (unsigned i = 0; i < norder; i++) {
+      const struct vf_node *x = &f->n[order[i]];
+      const struct ir_instr *in = x->in;
+      vf_key_byte(k, (unsigned)order[i]);
+      vf_key_put(k, &in->op, sizeof(in->op));
+      vf_key_byte(k, in->type);
+      vf_key_put(k, &in->nsrc, sizeof(in->nsrc));
+      for (unsigned s = 0; s < in->nsrc && s < VF_SRCS; s++)
+         vf_key_byte(k, (unsigned)x->src[s]);
+      if (in->op == IR_OP_IMM)
+         vf_key_put(k, &in->imm, sizeof(in->imm));
+      if (in->op == IR_OP_MACH)
+         k->n += ir_mach_eval_key(in, &x->prep, k->b + k->n);
+   }
+   vf_key_byte(k, f->nleaf);
+   for (unsigned l = 0; l < f->nleaf; l++) {
+      vf_key_byte(k, (unsigned)f->leaf[l]);
+      vf_key_byte(k, f->leaf_kinds[l]);
+   }
+}
+
+static struct vf_memo_entry *
+vf_memo_slot(const struct opt_verify_memo *m, const struct vf_key *k, uint64_t h)
+{
+   for (unsigned i = (unsigned)h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+      struct vf_memo_entry *e = &m->v[i];
+      if (!e->key || (e->h == h && e->len == k->n && !memcmp(e->key, k->b, k->n)))
+         return e;
+   }
+}
+
+static bool
+vf_memo_has(const struct opt_ctx *ctx, const struct vf_key *k, uint64_t h)
+{
+   const struct opt_verify_memo *m = ctx->verify_memo;
+   return m && vf_memo_slot(m, k, h)->key;
+}
+
+static void
+vf_memo_add(struct opt_ctx *ctx, const struct vf_key *k, uint64_t h)
+{
+   if (!ctx->verify_memo)
+      ctx->verify_memo = xcalloc(1, sizeof(*ctx->verify_memo));
+   struct opt_verify_memo *m = ctx->verify_memo;
+   if (m->bytes + k->n > VF_MEMO_MAX_BYTES)
+      return;
+   if (2 * (m->n + 1) > m->cap) {
+      struct opt_verify_memo g = {.cap = m->cap ? 2 * m->cap : 256, .n = m->n, .bytes = m->bytes};
+      g.v = xcalloc(g.cap, sizeof(*g.v));
+      for (unsigned i = 0; i < m->cap; i++)
+         if (m->v[i].key) {
+            unsigned j = (unsigned)m->v[i].h & (g.cap - 1);
+            while (g.v[j].key)
+               j = (j + 1) & (g.cap - 1);
+            g.v[j] = m->v[i];
+         }
+      free(m->v);
+      *m = g;
+   }
+   struct vf_memo_entry *e = vf_memo_slot(m, k, h);
+   if (e->key)
+      return;
+   e->h = h;
+   e->len = k->n;
+   e->key = xmalloc(k->n);
+   memcpy(e->key, k->b, k->n);
+   m->n++;
+   m->bytes += k->n;
+}
+
+static void
+vf_memo_free(struct opt_verify_memo *m)
+{
+   for (unsigned i = 0; m && i < m->cap; i++)
+      free(m->v[i].key);
+   if (m)
+      free(m->v);
+   free(m);
+}
+
+static bool vf_level_eval(struct vf *f, enum opt_verify_class cls, const int *order,
+                          unsigned norder);
+
+/* Runs the current level over the table; true if no counterexample. A
+ * level of a structure that passed before passes again (vf_memo). */
 static bool
 vf_level(struct vf *f, enum opt_verify_class cls)
 {
@@ -758,6 +902,18 @@ vf_level(struct vf *f, enum opt_verify_class cls)
    for (unsigned i = 0; i < norder; i++)
       if (f->n[order[i]].in->op == IR_OP_MACH)
          ir_mach_eval_prepare(f->n[order[i]].in, &f->n[order[i]].prep);
+   struct vf_key k;
+   vf_key_build(f, cls, order, norder, &k);
+   uint64_t h = hash64(k.b, k.n, 0);
+   bool ok = vf_memo_has(f->ctx, &k, h) || vf_level_eval(f, cls, order, norder);
+   if (ok)
+      vf_memo_add(f->ctx, &k, h);
+   return ok;
+}
+
+static bool
+vf_level_eval(struct vf *f, enum opt_verify_class cls, const int *order, unsigned norder)
+{
    f->bad = false;
    unsigned idx[VF_LEAVES] = {0};
    unsigned long total = 1;
@@ -1034,6 +1190,8 @@ opt_verify_fini(struct opt_ctx *ctx)
 {
    free(ctx->verify_saved);
    ctx->verify_saved = NULL;
+   vf_memo_free(ctx->verify_memo);
+   ctx->verify_memo = NULL;
 }
 
 bool

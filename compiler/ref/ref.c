@@ -118,6 +118,34 @@ size_files(struct ref_ctx *c)
    c->vertices[TGSI_FILE_IN] = tgsi_interp_in_vertices(s);
 }
 
+/* Constants that do not fit the constant file (consts_in_mem targets):
+ * the immediates first, then a slot per resource whose size the shader
+ * may read, then the constant buffers; the buffer slots from c->nconst on
+ * are read from memory by load_const (c->cmem). Returns the slots the
+ * file must hold. */
+static unsigned
+consts_to_memory(struct ref_ctx *c)
+{
+   unsigned sizes = 0;
+   for (unsigned i = 0; i < c->s->ndecls; i++) {
+      const struct tgsi_decl *d = &c->s->decls[i];
+      if (d->file == TGSI_FILE_SVIEW || d->file == TGSI_FILE_SAMP || d->file == TGSI_FILE_BUFFER ||
+          d->file == TGSI_FILE_IMAGE || d->file == TGSI_FILE_MEMORY)
+         sizes += d->last >= d->first ? MIN2(d->last - d->first, 63u) + 1 : 0;
+   }
+   c->imm_base = 0;
+   c->size_base = c->s->nimms;
+   unsigned next = c->size_base + MIN2(sizes, (unsigned)REF_MAX_SIZES);
+   if (next * 4 > c->nconst)
+      return next;
+   for (unsigned b = 0; b < 16; b++) {
+      c->cbase[b] = next;
+      next += c->ccount[b];
+   }
+   c->cmem = true;
+   return c->nconst / 4;
+}
+
 static bool
 place_homes(struct ref_ctx *c)
 {
@@ -174,6 +202,8 @@ place_homes(struct ref_ctx *c)
          return false;
       }
    }
+   if (cnext * 4 > c->nconst && c->t->consts_in_mem)
+      cnext = consts_to_memory(c);
    if (cnext * 4 > c->nconst) {
       ref_unsupported(c, "constants and immediates need %u constant slots, the model has %u",
                       cnext * 4, c->nconst);
@@ -219,7 +249,8 @@ ref_size(struct ref_ctx *c, enum tgsi_file file, unsigned index, unsigned chan)
    while (k < c->nsizes && (c->sizes[k].file != file || c->sizes[k].index != index))
       k++;
    if (k == c->nsizes) {
-      if (k == REF_MAX_SIZES || (c->size_base + k + 1) * 4 > c->nconst) {
+      unsigned top = c->cmem ? c->cbase[0] : c->nconst / 4; /* cmem: sizes below the buffers */
+      if (k == REF_MAX_SIZES || c->size_base + k + 1 > top) {
          ref_unsupported(c, "no constant slot left for a resource size");
          return c->t->load_const(c, 0);
       }
@@ -272,7 +303,7 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
               (unsigned)sem, ch);
    }
    for (unsigned b = 0; b < 16; b++)
-      for (unsigned i = 0; i < c->ccount[b]; i++)
+      for (unsigned i = 0; i < c->ccount[b] && (c->cbase[b] + i) * 4 < c->nconst; i++)
          for (unsigned ch = 0; ch < 4; ch++) {
             struct emu_binding e = {.kind = EMU_BIND_CONST,
                                     .chan = (uint8_t)ch,

@@ -239,6 +239,10 @@ struct ref_target {
     * placed by liveness after it (ref_scratch.c): the target's expansions
     * run at one execution mask (agx). */
    bool place_scratch;
+   /* Constant buffers that do not fit the constant file are read from
+    * memory (EMU_ADDR_CONST): load_const is then also called for the slots
+    * from nconst on (c->cmem, ref.c). */
+   bool consts_in_mem;
 };
 
 /* Virtual scratch registers (place_scratch): [REF_VBASE, REF_VTOP), above
@@ -292,6 +296,7 @@ struct ref_ctx {
    unsigned homes_top; /* scalar end of the homes */
    unsigned vertices[TGSI_FILE_COUNT];
    unsigned cbase[16], ccount[16], imm_base;
+   bool cmem;     /* consts_in_mem: buffer slots from nconst on live in memory */
    unsigned creg; /* consts_in_gpr: full register of constant slot 0 */
    /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
     * whose size the code reads, allocated after the immediates. */

@@ -7,7 +7,10 @@
  *
  * Everything is 32-bit and long-form; r0..r3 are kept (r0l is the
  * execution-mask stack's count, r1 the link register). Constants and
- * immediates live in u0..u255 (bound by ref.c), read with a mov.
+ * immediates live in u0..u255 (bound by ref.c), read with a mov; when
+ * they do not fit, the immediates and resource sizes stay there and the
+ * constant buffer slots past u255 are device loads from the buffer's
+ * memory, as are indirect reads of such a buffer (ref.c, consts_in_mem).
  *
  * Compares are a compare and a select, never fused: fcmpsel/icmpsel
  * choosing 1 or 0 (the primitives' booleans); != and >= are the opposite
@@ -82,9 +85,29 @@ agx_copy(struct ref_ctx *c, unsigned d, unsigned s)
    in->src[0] = R(s);
 }
 
+static struct isa_insn *mem(struct ref_ctx *c, bool shared, const char *op, unsigned addr,
+                            uint32_t off);
+
+/* A constant buffer slot past the uniform registers (c->cmem): a device
+ * load from the buffer's memory, as Mesa's agx back end reads what it
+ * could not push to uniforms. */
+static unsigned
+agx_load_const_mem(struct ref_ctx *c, unsigned slot)
+{
+   unsigned b = 0, d = ref_tmp(c);
+   while (b < 15 && slot >= (c->cbase[b] + c->ccount[b]) * 4)
+      b++;
+   unsigned addr = ref_imm_reg(c, EMU_ADDR_CONST(b));
+   struct isa_insn *in = mem(c, false, "device_load", addr, slot * 4 - c->cbase[b] * 16);
+   in->dst[0] = R(d);
+   return d;
+}
+
 static unsigned
 agx_load_const(struct ref_ctx *c, unsigned slot)
 {
+   if (slot >= c->nconst)
+      return agx_load_const_mem(c, slot);
    unsigned d = ref_tmp(c);
    struct isa_insn *in = ref_emit(c, "mov");
    in->dst[0] = R(d);
@@ -320,6 +343,21 @@ agx_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e
 /* ------------------------------------------------------------------ */
 /* Indirect constants                                                   */
 
+/* Channel comp of CONST[b][idx] from the buffer's memory: an index
+ * outside the buffer reads 0 (loading slot 0 instead, in bounds). */
+static unsigned
+indirect_mem(struct ref_ctx *c, unsigned b, unsigned idx, unsigned comp)
+{
+   unsigned zero = ref_imm_reg(c, 0), d = ref_tmp(c);
+   unsigned in = agx_prim(c, REF_P_ULT, idx, ref_imm_reg(c, c->ccount[b]), 0);
+   unsigned at =
+       agx_prim(c, REF_P_SHL, agx_prim(c, REF_P_SEL, idx, in, zero), ref_imm_reg(c, 4), 0);
+   unsigned addr = agx_prim(c, REF_P_IADD, at, ref_imm_reg(c, EMU_ADDR_CONST(b)), 0);
+   struct isa_insn *ld = mem(c, false, "device_load", addr, 4 * comp);
+   ld->dst[0] = R(d);
+   return agx_prim(c, REF_P_SEL, d, in, zero);
+}
+
 /* A CONST or IMM channel at a lane's index: a compare and select over
  * every slot of the buffer (the uniform registers have no relative
  * read); an index outside a constant buffer reads 0, the interpreter's
@@ -341,6 +379,12 @@ agx_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, un
    }
    bool imm = r->file == TGSI_FILE_IMM;
    unsigned base = imm ? c->imm_base : c->cbase[b], n = imm ? c->s->nimms : c->ccount[b];
+   if (!imm && (base + n) * 4 > c->nconst) { /* the buffer is in memory (c->cmem) */
+      *out = indirect_mem(
+          c, (unsigned)b,
+          agx_prim(c, REF_P_IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index), 0), comp);
+      return true;
+   }
    unsigned res = ref_tmp(c), mark = c->scratch_next;
    unsigned idx = agx_prim(c, REF_P_IADD, (unsigned)a, ref_imm_reg(c, (uint32_t)r->index), 0);
    agx_mov_imm(c, res, 0);
@@ -774,4 +818,5 @@ const struct ref_target ref_target_agx = {
     .jump = agx_jump,
     .end = agx_end,
     .place_scratch = true,
+    .consts_in_mem = true,
 };

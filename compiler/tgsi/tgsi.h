@@ -343,6 +343,8 @@ void tgsi_texture_targets(const struct tgsi_shader *s, int *target, unsigned n);
  * registers with those (the interpreter, the inputs, both compilers). */
 uint32_t tgsi_fbfetch_input(const struct tgsi_shader *s, uint32_t out);
 uint32_t tgsi_input_count(const struct tgsi_shader *s);
+/* OUT registers: one past the highest declared. */
+uint32_t tgsi_output_count(const struct tgsi_shader *s);
 
 /* Sets the options a "# dialect: legacy hex-bits" header line names. */
 void tgsi_read_dialect(const char *text, size_t len, struct tgsi_parse_opts *opts);

@@ -289,6 +289,16 @@ tgsi_input_count(const struct tgsi_shader *s)
    return n + fb;
 }
 
+uint32_t
+tgsi_output_count(const struct tgsi_shader *s)
+{
+   uint32_t n = 0;
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_OUT)
+         n = MAX2(n, s->decls[i].last + 1);
+   return n;
+}
+
 /* A capture names its dialect in a leading comment line,
  * "# dialect: legacy hex-bits", so the file parses the same way wherever it
  * is used. Only the comment lines before the first other line count. */

@@ -315,6 +315,10 @@ check_cli(agx_fminmax_bisect "bisect|${_out}/agxmm/agx_nan_minmax-agx.yaml" 0 NE
           OUT "pass: cmpsel .*fault fminmax-cmpsel: fmin at [0-9]+ as one ordered fcmpsel")
 check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--inject-fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot,agx-half-clobber,agx-pack-full|${CMAKE_SOURCE_DIR}/captures/cs_image_filter.tgsi" 0
           OUT "bisect: 4/4 pairs named one transformation, the fault's firing in its own pass")
+# agx constants past the 256 uniforms: device loads of the buffer's memory,
+# direct and indirect (out of the buffer: 0), on both paths
+check_cli(agx_const_mem "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_const_mem.tgsi" 0
+          OUT "agx +1 +1 +0 +0 +0 +0")
 
 # --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change
 # (tgsi_interp_bound.c). Each case failed with the fixed 2^-14 tolerance:

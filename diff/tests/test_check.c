@@ -326,7 +326,7 @@ test_reports(void)
    c.results[0].nlanes = 1;
    c.results[0].repro = xstrdup("diffcomp-repro/fs_basic-a3xx.yaml");
 
-   char *j = diff_report_json(&c, NULL);
+   char *j = diff_report_json(&c, NULL, NULL);
    CHECKF(json_ok(j), "%s", j);
    CHECK(strstr(j, "\"summary\": {\"shaders\": 4, \"cases\": 4, \"pass\": 1, \"fail\": 1, "
                    "\"error\": 2, \"skip\": 0") != NULL);
@@ -393,7 +393,7 @@ test_long_message(void)
          NULL);
    CHECK(strstr(x, "198 more lines") != NULL && !strstr(x, "%201 = fadd"));
    free(x);
-   char *j = diff_report_json(&c, NULL);
+   char *j = diff_report_json(&c, NULL, NULL);
    CHECK(strstr(j, "%201 = fadd %199, %200") != NULL);
    free(j);
    free(m.s);

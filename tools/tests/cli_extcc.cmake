@@ -100,3 +100,15 @@ add_test(NAME check_interrupt COMMAND sh -c "
   test $rc = 130 && grep -Eq 'interrupted: [12] of 2 cases did not run' $d/err &&
     grep -Eq '\"cases\": [01],' $d/run.json && ! grep -q 'sleep 300' $d/err" sh $<TARGET_FILE:diffcomp>
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# `timeout -s INT` signals the command and then its process group: the
+# repeat is the same request, so the run still ends with its reports.
+add_test(NAME check_interrupt_timeout COMMAND sh -c "
+  d=$(mktemp -d) && trap 'rm -rf $d' EXIT
+  timeout --preserve-status -s INT 3 \"$1\" check captures/vs_mvp_basic.tgsi captures/fs_pbr_metal_rough.tgsi \
+     --target a3xx -q --no-repro --json $d/run.json -j1 \
+     --opt-cmd \"sleep 300; : {tgsi} {out}\" >$d/out 2>$d/err
+  rc=$?
+  cat $d/out $d/err
+  test $rc = 130 && grep -Eq 'interrupted: [12] of 2 cases did not run' $d/err &&
+    grep -Eq '\"cases\": [01],' $d/run.json" sh $<TARGET_FILE:diffcomp>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
