@@ -8,6 +8,7 @@
  * and from doubles, need nothing: compilers lower them to 32-bit ones.
  */
 #include "diff/diff.h"
+#include "emu/emu.h"
 #include "isa/isa.h"
 
 static bool
@@ -92,4 +93,23 @@ diff_target_lacks(const struct tgsi_shader *s, const struct isa_model *m)
          return lacks(m, f, tgsi_op_info[in->op].name, &in->loc);
    }
    return NULL;
+}
+
+bool
+diff_uses_subgroups(const struct tgsi_shader *s)
+{
+   for (unsigned i = 0; i < s->ndecls; i++)
+      if (s->decls[i].file == TGSI_FILE_SV && s->decls[i].semantic >= TGSI_SEM_SUBGROUP_SIZE &&
+          s->decls[i].semantic <= TGSI_SEM_SUBGROUP_LT_MASK)
+         return true;
+   for (unsigned i = 0; i < s->ninsns; i++)
+      if (insn_feature(&s->insns[i]) == ISA_FEATURE_SUBGROUP)
+         return true;
+   return false;
+}
+
+uint32_t
+diff_subgroup_size(const struct isa_model *m)
+{
+   return isa_has_feature(m, ISA_FEATURE_SUBGROUP) ? emu_wave_size(m) : ENV_SUBGROUP_SIZE;
 }

@@ -808,6 +808,14 @@ diff_case_env_fini(struct diff_case_env *ce)
    memset(ce, 0, sizeof(*ce));
 }
 
+uint32_t
+diff_case_subgroup(const struct diff_check *c, unsigned i)
+{
+   if (i < c->ncases && c->cases[i].target < c->ntargets)
+      return diff_subgroup_size(c->targets[c->cases[i].target].model);
+   return c->ntargets ? diff_subgroup_size(c->targets[0].model) : ENV_SUBGROUP_SIZE;
+}
+
 /* Whether the golden run bounds the effect of fused multiply-adds
  * (compare.c's fuse-ffma tolerance reads it). */
 static bool
@@ -819,11 +827,11 @@ fuse_bounds(const struct diff_check_opts *o)
 /* One try: inputs from the seed (with flags, for nlanes) and the golden run. */
 static bool
 case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
-             const struct tgsi_shader *plan, uint32_t nlanes, unsigned flags,
+             const struct tgsi_shader *plan, uint32_t nlanes, unsigned flags, uint32_t subgroup,
              struct diff_case_env *ce, struct diag_list *d)
 {
    diff_case_env_fini(ce);
-   ce->inputs = diff_gen_inputs_ex(plan ? plan : s, o->seed, nlanes, flags, d);
+   ce->inputs = diff_gen_inputs_ex(plan ? plan : s, o->seed, nlanes, flags, subgroup, d);
    if (!ce->inputs)
       return false;
    ce->golden = env_clone(ce->inputs);
@@ -834,8 +842,8 @@ case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
 
 bool
 diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
-              const struct tgsi_shader *plan, const struct env *given, struct diff_case_env *ce,
-              struct diag_list *d)
+              const struct tgsi_shader *plan, const struct env *given, uint32_t subgroup,
+              struct diff_case_env *ce, struct diag_list *d)
 {
    memset(ce, 0, sizeof(*ce));
    if (given) {
@@ -843,7 +851,7 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
       ce->golden = env_clone(given);
       struct tgsi_interp_opts io = {.max_steps = o->max_steps, .fuse_bounds = fuse_bounds(o)};
       ce->st = tgsi_interp_run(s, ce->golden, &io, d);
-   } else if (!case_env_try(o, s, plan, o->invocations, 0, ce, d)) {
+   } else if (!case_env_try(o, s, plan, o->invocations, 0, subgroup, ce, d)) {
       return false;
    }
    uint64_t defined, raced = 0;
@@ -857,7 +865,7 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
       struct diag_list q = {0};
       struct diff_case_env one;
       memset(&one, 0, sizeof(one));
-      if (case_env_try(o, s, plan, wg, 0, &one, &q) && one.st == TGSI_INTERP_OK) {
+      if (case_env_try(o, s, plan, wg, 0, subgroup, &one, &q) && one.st == TGSI_INTERP_OK) {
          diff_case_env_fini(ce);
          *ce = one;
          ce->retried |= DIFF_RETRY_ONE_WORKGROUP;
@@ -874,7 +882,8 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
       struct diag_list q = {0};
       struct diff_case_env real;
       memset(&real, 0, sizeof(real));
-      if (case_env_try(o, s, plan, o->invocations, DIFF_INPUTS_REAL_CONSTANTS, &real, &q) &&
+      if (case_env_try(o, s, plan, o->invocations, DIFF_INPUTS_REAL_CONSTANTS, subgroup, &real,
+                       &q) &&
           real.st != TGSI_INTERP_BUDGET) {
          diff_case_env_fini(ce);
          *ce = real;
@@ -944,9 +953,11 @@ variant_compare(struct job *j, const struct tgsi_shader *orig, const struct tgsi
    diag_clear(&d);
 }
 
-/* The shader-level steps; false if no case can run (all get the error). */
+/* The shader-level steps; false if no case can run (all get the error).
+ * subgroup: the lanes per subgroup of the inputs (the first case's
+ * target's; job_subgroup_switch redoes the inputs for another). */
 static bool
-job_prepare(struct job *j, unsigned first)
+job_prepare(struct job *j, unsigned first, uint32_t subgroup)
 {
    struct diag_list d = {0};
    progress(j, first, "parse");
@@ -963,7 +974,7 @@ job_prepare(struct job *j, unsigned first)
    memset(&ce, 0, sizeof(ce));
    if (j->s) {
       progress(j, first, "inputs");
-      if (diff_case_env(&j->c->o, j->s, orig, j->src->inputs, &ce, &d))
+      if (diff_case_env(&j->c->o, j->s, orig, j->src->inputs, subgroup, &ce, &d))
          j->inputs = ce.inputs;
    }
    if (!j->s || !j->inputs) {
@@ -987,6 +998,33 @@ job_prepare(struct job *j, unsigned first)
    tgsi_shader_free(orig);
    diag_clear(&d);
    return true;
+}
+
+static void
+job_release(struct job *j)
+{
+   free(j->interp_err);
+   free(j->variant_msg);
+   free(j->exact);
+   env_free(j->golden);
+   env_free(j->inputs);
+   tgsi_shader_free(j->s);
+   struct job keep = {.c = j->c, .src = j->src, .results = j->results, .fn = j->fn, .ctx = j->ctx};
+   *j = keep;
+}
+
+/* A shader whose results depend on the subgroup size gets inputs and an
+ * interpreter run for each target's (gfx9 64 lanes, sm50 32); given
+ * inputs (a reproducer's) keep their own. */
+static bool
+job_subgroup_switch(struct job *j, unsigned idx, bool ok)
+{
+   const struct isa_model *m = j->c->targets[j->c->cases[idx].target].model;
+   uint32_t want = diff_subgroup_size(m);
+   if (!ok || j->src->inputs || want == j->inputs->subgroup_size || !diff_uses_subgroups(j->s))
+      return ok;
+   job_release(j);
+   return job_prepare(j, idx, want);
 }
 
 static void
@@ -1046,9 +1084,11 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
    const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
    struct job j = {.c = c, .src = src, .results = results, .fn = fn, .ctx = ctx};
    double t0 = now_seconds();
-   bool ok = job_prepare(&j, cases[0]);
+   bool ok =
+       job_prepare(&j, cases[0], diff_subgroup_size(c->targets[c->cases[cases[0]].target].model));
    for (unsigned i = 0; i < n && !c->stop; i++) {
       struct diff_case_result *r = &results[cases[i]];
+      ok = job_subgroup_switch(&j, cases[i], ok);
       if (ok)
          run_case(&j, cases[i]);
       if (c->stop) { /* stopped during the case: its result is not one */
@@ -1063,12 +1103,7 @@ diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
       r->done = true;
       progress(&j, cases[i], NULL);
    }
-   free(j.interp_err);
-   free(j.variant_msg);
-   free(j.exact);
-   env_free(j.golden);
-   env_free(j.inputs);
-   tgsi_shader_free(j.s);
+   job_release(&j);
 }
 
 /* ------------------------------------------------------------------ */

@@ -284,7 +284,8 @@ diff_case_detail(const struct diff_check *c, unsigned i, struct diff_case_detail
          free(t);
       }
       struct diff_case_env ce;
-      if ((!src->variant_of || orig) && diff_case_env(&c->o, s, orig, src->inputs, &ce, &q)) {
+      if ((!src->variant_of || orig) &&
+          diff_case_env(&c->o, s, orig, src->inputs, diff_subgroup_size(m), &ce, &q)) {
          timeline(m, s, &ce, hp, out);
          out->tl_prog = hp == &opt ? "opt" : "ref";
          diff_case_env_fini(&ce);

@@ -29,10 +29,11 @@ struct env *diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t
  * invocations; compute draws are whole workgroups. */
 #define DIFF_DRAW_LANES 64
 /* DIFF_INPUTS_REAL_CONSTANTS: every draw's constants realistic (a retry
- * when a loop bounded by a constant did not end). */
+ * when a loop bounded by a constant did not end). subgroup: lanes per
+ * subgroup, 32 or 64 (diff_subgroup_size). */
 enum { DIFF_INPUTS_REAL_CONSTANTS = 1 << 0 };
 struct env *diff_gen_inputs_ex(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
-                               unsigned flags, struct diag_list *diags);
+                               unsigned flags, uint32_t subgroup, struct diag_list *diags);
 
 /* inputs_yaml.c */
 /* The inputs of e as YAML text (the format is documented in
@@ -318,6 +319,12 @@ void diff_value_text(uint32_t bits, char *buf, size_t size);
 /* Why s does not apply to model m ("FMA at line 76 needs fma (...), which
  * a3xx lacks"; caller frees), or NULL when it does. */
 char *diff_target_lacks(const struct tgsi_shader *s, const struct isa_model *m);
+/* Whether s's results depend on the subgroup size: subgroup ops or
+ * SUBGROUP_* system values. */
+bool diff_uses_subgroups(const struct tgsi_shader *s);
+/* Lanes per subgroup on model m: its wave (emu_wave_size: gfx9 64, sm50
+ * 32) when it has the subgroup feature, else ENV_SUBGROUP_SIZE. */
+uint32_t diff_subgroup_size(const struct isa_model *m);
 
 /* check.c */
 /* The i-th of the targets the check uses without --target, or NULL. */
@@ -382,11 +389,15 @@ struct diff_case_env {
    unsigned retried; /* DIFF_RETRY_* */
 };
 /* False (diagnostics in d) when the inputs cannot be made. */
-/* plan: the shader the inputs are made for (a variant's original), NULL: s. */
+/* plan: the shader the inputs are made for (a variant's original), NULL: s.
+ * subgroup: lanes per subgroup of generated inputs (diff_subgroup_size of
+ * the target; given inputs carry their own). */
 bool diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
-                   const struct tgsi_shader *plan, const struct env *given,
+                   const struct tgsi_shader *plan, const struct env *given, uint32_t subgroup,
                    struct diff_case_env *ce, struct diag_list *d);
 void diff_case_env_fini(struct diff_case_env *ce);
+/* diff_subgroup_size of case i's target (ENV_SUBGROUP_SIZE without one). */
+uint32_t diff_case_subgroup(const struct diff_check *c, unsigned i);
 
 /* extcc.c: an external compiler under test (check --opt-cmd; the
  * protocol is at the top of extcc.c and in the README) */

@@ -76,7 +76,8 @@
  * pixel centres of 2x2 quads in rows of 256 pixels (z uniform [0, 1), w =
  * 1), FACE = +1 or -1 per quad, one sample (SAMPLEID 0, SAMPLEPOS 0.5,
  * SAMPLEMASK 1), compute THREAD_ID/BLOCK_ID/BLOCK_SIZE/GRID_SIZE from a
- * grid of (lanes / block, 1, 1) workgroups, subgroups of 32 lanes.
+ * grid of (lanes / block, 1, 1) workgroups, subgroups of 32 lanes (64 when
+ * the target's wave is: diff_gen_inputs_ex's subgroup).
  *
  * Textures: every SAMP/SVIEW, target from the declaration or the first
  * instruction using it; width and height from {4, 8, 16, 64, 256, 512}
@@ -763,7 +764,7 @@ sv_value(struct env *e, enum tgsi_semantic sem, uint32_t l, struct rng *r, uint3
 {
    bool fs = e->stage == TGSI_STAGE_FRAG;
    uint32_t q = l / 4, i = l % 4, local = e->stage == TGSI_STAGE_COMP ? l % wg_lanes(e) : l;
-   uint32_t sg = local % ENV_SUBGROUP_SIZE;
+   uint32_t sg = local % e->subgroup_size;
    memset(v, 0, 16);
    switch (sem) {
    case TGSI_SEM_VERTEXID:
@@ -792,26 +793,28 @@ sv_value(struct env *e, enum tgsi_semantic sem, uint32_t l, struct rng *r, uint3
       v[0] = 1;
       break;
    case TGSI_SEM_SUBGROUP_SIZE:
-      v[0] = ENV_SUBGROUP_SIZE;
+      v[0] = e->subgroup_size;
       break;
    case TGSI_SEM_SUBGROUP_INVOCATION:
       v[0] = sg;
       break;
    case TGSI_SEM_SUBGROUP_EQ_MASK:
-      v[0] = 1u << sg;
-      break;
    case TGSI_SEM_SUBGROUP_GE_MASK:
-      v[0] = ~0u << sg;
-      break;
    case TGSI_SEM_SUBGROUP_GT_MASK:
-      v[0] = sg == 31 ? 0 : ~0u << (sg + 1);
-      break;
    case TGSI_SEM_SUBGROUP_LE_MASK:
-      v[0] = sg == 31 ? ~0u : (2u << sg) - 1;
+   case TGSI_SEM_SUBGROUP_LT_MASK: { /* 64-bit masks: x the low word, y the high */
+      uint64_t eq = 1ull << sg,
+               all = e->subgroup_size >= 64 ? ~0ull : (1ull << e->subgroup_size) - 1;
+      uint64_t m = sem == TGSI_SEM_SUBGROUP_EQ_MASK   ? eq
+                   : sem == TGSI_SEM_SUBGROUP_GE_MASK ? ~(eq - 1)
+                   : sem == TGSI_SEM_SUBGROUP_GT_MASK ? ~(eq - 1) << 1
+                   : sem == TGSI_SEM_SUBGROUP_LE_MASK ? (eq - 1) | eq
+                                                      : eq - 1;
+      m &= all;
+      v[0] = (uint32_t)m;
+      v[1] = (uint32_t)(m >> 32);
       break;
-   case TGSI_SEM_SUBGROUP_LT_MASK:
-      v[0] = (1u << sg) - 1;
-      break;
+   }
    case TGSI_SEM_WORK_DIM:
       v[0] = 3;
       break;
@@ -1050,12 +1053,12 @@ struct env *
 diff_gen_inputs(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes,
                 struct diag_list *diags)
 {
-   return diff_gen_inputs_ex(s, seed, nlanes, 0, diags);
+   return diff_gen_inputs_ex(s, seed, nlanes, 0, ENV_SUBGROUP_SIZE, diags);
 }
 
 struct env *
 diff_gen_inputs_ex(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes, unsigned flags,
-                   struct diag_list *diags)
+                   uint32_t subgroup, struct diag_list *diags)
 {
    uint32_t block[3] = {1, 1, 1};
    if (s->stage == TGSI_STAGE_COMP) {
@@ -1080,6 +1083,7 @@ diff_gen_inputs_ex(const struct tgsi_shader *s, uint64_t seed, uint32_t nlanes, 
    make_plan(&p, s);
    struct env *e = env_new(s->stage, nlanes);
    e->seed = seed;
+   e->subgroup_size = subgroup == 64 ? 64 : ENV_SUBGROUP_SIZE;
    memcpy(e->block_size, block, sizeof(block));
    e->grid_size[0] = nlanes / (block[0] * block[1] * block[2]);
    if (s->stage == TGSI_STAGE_TESS_CTRL)

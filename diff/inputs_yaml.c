@@ -10,6 +10,7 @@
  *   block_size: [8, 8, 1]       # compute workgroup
  *   grid_size: [4, 1, 1]
  *   shared_size: 4096           # bytes of shared memory per workgroup
+ *   subgroup_size: 64           # lanes per subgroup, 32 (default) or 64
  *   in_vertices: 1              # input vertices per lane (GS, tessellation)
  *   out_vertices: 1             # output vertices per lane (TCS)
  *   inputs:                     # IN[vertex][reg].chan, one word per lane
@@ -87,6 +88,10 @@ yw_header(struct ydoc_writer *w, const struct env *e)
    ydoc_seq(w, false, false);
    ydoc_str(w, "shared_size");
    ydoc_strf(w, "%u", e->shared_size);
+   if (e->subgroup_size != ENV_SUBGROUP_SIZE) {
+      ydoc_str(w, "subgroup_size");
+      ydoc_strf(w, "%u", e->subgroup_size);
+   }
    ydoc_str(w, "in_vertices");
    ydoc_strf(w, "%u", e->in_vertices);
    ydoc_str(w, "out_vertices");
@@ -612,9 +617,9 @@ static struct env *
 yr_env(struct yr *r, yaml_node_t *root)
 {
    static const char *const keys[] = {
-       "stage",       "invocations",  "seed",   "block_size",    "grid_size", "shared_size",
-       "in_vertices", "out_vertices", "inputs", "system_values", "constants", "textures",
-       "buffers",     "images",       "draws",  "lane_draws",    NULL};
+       "stage",       "invocations",  "seed",   "block_size",    "grid_size",     "shared_size",
+       "in_vertices", "out_vertices", "inputs", "system_values", "constants",     "textures",
+       "buffers",     "images",       "draws",  "lane_draws",    "subgroup_size", NULL};
    int stage;
    uint32_t n;
    if (!yr_keys(r, root, keys) ||
@@ -631,6 +636,10 @@ yr_env(struct yr *r, yaml_node_t *root)
       yr_u64(r, x, &e->seed, UINT64_MAX);
    if ((x = yr_get(r, root, "shared_size")))
       yr_u32(r, x, &e->shared_size, ENV_MAX_MEM_BYTES);
+   if ((x = yr_get(r, root, "subgroup_size")) &&
+       yr_u32(r, x, &e->subgroup_size, ENV_MAX_SUBGROUP) && e->subgroup_size != 32 &&
+       e->subgroup_size != 64)
+      yr_err(r, x, "subgroup_size is 32 or 64");
    if ((x = yr_get(r, root, "in_vertices")))
       yr_u32(r, x, &e->in_vertices, 64);
    if ((x = yr_get(r, root, "out_vertices")))

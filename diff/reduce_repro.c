@@ -178,7 +178,7 @@ diff_reduce_repro(const struct diff_repro *r, struct diff_repro_reduce *rr, stru
       struct diff_case_env ce; /* the inputs the check ran on, retries included */
       memset(&ce, 0, sizeof(ce));
       struct diag_list q = {0}; /* the interpreter's verdict is the check's to give */
-      if (s && diff_case_env(&st.c.o, s, NULL, r->inputs, &ce, &q)) {
+      if (s && diff_case_env(&st.c.o, s, NULL, r->inputs, diff_case_subgroup(&st.c, 0), &ce, &q)) {
          in = ce.inputs;
          ce.inputs = NULL;
       } else if (s) {

@@ -359,7 +359,7 @@ diff_repro_lanes_match(const struct diff_repro *r, const struct diff_check *c, c
    struct diff_case_env ce; /* the inputs the check ran on, retries included */
    memset(&ce, 0, sizeof(ce));
    struct env *e = NULL;
-   if (s && diff_case_env(&c->o, s, NULL, r->inputs, &ce, &d)) {
+   if (s && diff_case_env(&c->o, s, NULL, r->inputs, diff_case_subgroup(c, 0), &ce, &d)) {
       e = ce.inputs;
       ce.inputs = NULL;
    }

@@ -84,7 +84,8 @@ diff_where_ir(const struct env *inputs, const struct diff_check *c, const struct
    struct diff_case_env ce;
    struct diag_list q = {0};
    enum diff_where_verdict v = DIFF_WHERE_SHARED;
-   if (!m || !diff_case_env(&c->o, s, NULL, inputs, &ce, &q)) {
+   if (!m || !diff_case_env(&c->o, s, NULL, inputs,
+                            diff_case_subgroup(c, (unsigned)(res - c->results)), &ce, &q)) {
       diag_clear(&q);
       return v;
    }

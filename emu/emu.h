@@ -35,7 +35,8 @@
 #define ENV_MAX_DRAWS      4096       /* constant sets per run */
 #define ENV_MAX_MEM_BYTES  (1u << 24) /* per buffer or image */
 #define ENV_MAX_TEX_SIZE   4096
-#define ENV_SUBGROUP_SIZE  32
+#define ENV_SUBGROUP_SIZE  32 /* the default subgroup (env.subgroup_size) */
+#define ENV_MAX_SUBGROUP   64
 #define ENV_DEFAULT_SHARED 4096 /* shared-memory bytes per workgroup */
 
 /* Per lane and channel flags of a value (outputs, and the interpreter's
@@ -184,6 +185,11 @@ struct env {
    uint32_t block_size[3];
    uint32_t grid_size[3];
    uint32_t shared_size;
+   /* Lanes per subgroup (32 or 64): consecutive lanes of a workgroup, or
+    * of the dispatch outside compute. The target's wave decides it (gfx9
+    * 64, sm50 32; diff_subgroup_size); the interpreter's subgroup ops and
+    * the SUBGROUP_* system values follow it. */
+   uint32_t subgroup_size;
 
    /* Outputs: out[((vertex * nout + reg) * 4 + chan) * nlanes + lane] and
     * the same shape of enum env_flag bits in out_flags. */

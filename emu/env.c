@@ -79,6 +79,7 @@ env_new(enum tgsi_stage stage, uint32_t nlanes)
    e->block_size[0] = e->block_size[1] = e->block_size[2] = 1;
    e->grid_size[0] = e->grid_size[1] = e->grid_size[2] = 1;
    e->shared_size = ENV_DEFAULT_SHARED;
+   e->subgroup_size = ENV_SUBGROUP_SIZE;
    e->ndraws = 1;
    e->killed = xcalloc(nlanes, 1);
    e->kill_undef = xcalloc(nlanes, 1);

@@ -632,6 +632,34 @@ exec_lane(struct emu_wave *w, const struct emu_op *op, int64_t t)
    write_one(w, op, 0, 0, t, r, m);
 }
 
+/* gfx9 v_readfirstlane_b32: the first active lane's src0 (lane 0 when no
+ * lane is active) to every lane's copy of the SGPR; ds_bpermute_b32: each
+ * active lane reads data of lane ((addr + offset) / 4) mod 64 of its
+ * wave, 0 when that lane is inactive. */
+static void
+exec_first_perm(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n, W = run->W ? run->W : n;
+   bool perm = op->sem == ISA_SEM_BPERMUTE;
+   const uint32_t *a = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   const uint32_t *v = perm ? emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]) : a;
+   uint32_t off = perm ? op->src[2].value : 0;
+   uint32_t *mask, *all = run->tmp_src[2], *r = run->tmp_dst[0];
+   emu_exec_mask(w, op, t, &mask);
+   for (unsigned base = 0; base < n; base += W) {
+      unsigned end = MIN2(base + W, n), first = base;
+      while (first < end && !(mask[first] & 1))
+         first++;
+      for (unsigned i = base; i < end; i++) {
+         unsigned l = perm ? base + (((a[i] + off) >> 2) & 63u) : first < end ? first : base;
+         r[i] = l < end && (!perm || (mask[l] & 1)) ? v[l] : 0;
+         all[i] = ~0u;
+      }
+   }
+   write_one(w, op, 0, 0, t, r, perm ? mask : all);
+}
+
 /* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
  * shuffles (shfl): each lane reads other lanes' sources, inactive ones
  * too (their registers hold what they last held). A quad is 4 aligned
@@ -646,6 +674,10 @@ emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    if (op->sem == ISA_SEM_READLANE || op->sem == ISA_SEM_WRITELANE) {
       exec_lane(w, op, t);
+      return;
+   }
+   if (op->sem == ISA_SEM_READFIRSTLANE || op->sem == ISA_SEM_BPERMUTE) {
+      exec_first_perm(w, op, t);
       return;
    }
    unsigned n = w->n, W = run->W ? run->W : n, comps = 1;

@@ -424,6 +424,8 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_VOTE:
    case ISA_SEM_READLANE:
    case ISA_SEM_WRITELANE:
+   case ISA_SEM_READFIRSTLANE:
+   case ISA_SEM_BPERMUTE:
       return EMU_K_XLANE;
    case ISA_SEM_DADD:
    case ISA_SEM_DMUL:
@@ -1108,7 +1110,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
             op->args.mode = k;
       if (op->ndst < 1 || op->nsrc < 1)
          return load_err(d, in, "%s", "lane instruction without a destination or source");
-      if (in->sem == ISA_SEM_READLANE)
+      if (in->sem == ISA_SEM_READLANE || in->sem == ISA_SEM_READFIRSTLANE)
          op->dst[0].lanemask = 0; /* one lane's value in an SGPR, not a mask */
       return true;
    }

@@ -288,7 +288,9 @@ struct isa_model;
    X(CUBEID, "cubeid", 3) \
    X(CUBESC, "cubesc", 3) \
    X(CUBETC, "cubetc", 3) \
-   X(CUBEMA, "cubema", 3)
+   X(CUBEMA, "cubema", 3) \
+   X(READFIRSTLANE, "readfirstlane", 1) \
+   X(BPERMUTE, "bpermute", 3)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -308,7 +310,11 @@ struct isa_model;
  * fields (0 add, 1 a - b, 2 b - a, 3 b); shfl reads a from another lane of
  * the wave, PTX shfl rules (mode from the shfl_mode role: idx up down
  * bfly; b the lane or offset, c = segment mask << 8 | clamp), the second
- * destination saying whether that lane was in range.
+ * destination saying whether that lane was in range. readfirstlane
+ * (gfx9) gives the wave's first active lane's a (lane 0 when none is)
+ * to a uniform register; bpermute d = data of lane ((addr + offset) / 4)
+ * mod 64 of the wave, 0 when that lane is inactive (gfx9 ds_bpermute_b32,
+ * an LDS-class op that touches no memory).
  */
 
 /*

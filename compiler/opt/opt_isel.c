@@ -902,6 +902,21 @@ select_bcsel(struct isel *s, struct ir_instr *in)
    return isel_build3(s, in, ISA_SEM_SEL, in->src[1], c, in->src[2]);
 }
 
+/* ufind_msb/ifind_msb from a count of leading zeros that gives ~0 for 0
+ * (gfx9 v_ffbh_u32): 31 - min(ffbh(x), 32), so 0 gives -1; ifind_msb is
+ * that of x ^ (x >> 31), which gives -1 for 0 and -1 too. */
+static struct ir_instr *
+find_msb_ffbh(struct isel *s, struct ir_instr *in, struct ir_instr *a)
+{
+   if (in->op == IR_OP_IFIND_MSB) {
+      struct ir_instr *sign = isel_shift(s, in, ISA_SEM_ASHR, false, "s32", a, isel_imm(s, in, 31));
+      a = isel_build2(s, in, ISA_SEM_XOR, a, sign);
+   }
+   struct ir_instr *z = isel_build1(s, in, ISA_SEM_FFBH, a);
+   z = isel_minmax(s, in, ISA_SEM_UMIN, true, "u32", z, isel_imm(s, in, 32));
+   return isel_build2(s, in, ISA_SEM_ISUB, isel_imm(s, in, 31), z);
+}
+
 static struct ir_instr *
 select_int(struct isel *s, struct ir_instr *in)
 {
@@ -958,9 +973,13 @@ select_int(struct isel *s, struct ir_instr *in)
       }
       return isel_build1(s, in, ISA_SEM_BFREV, a);
    case IR_OP_BITCOUNT:
+      if (s->op[ISA_SEM_CBITS] < 0 && s->op[ISA_SEM_BCNT] >= 0) /* gfx9: bcnt(a) + 0 */
+         return isel_build2(s, in, ISA_SEM_BCNT, a, isel_imm(s, in, 0));
       return isel_build1(s, in, ISA_SEM_CBITS, a);
    case IR_OP_UFIND_MSB:              /* 31 - clz; clz(0) = 32 gives -1 */
    case IR_OP_IFIND_MSB: {            /* clz.s counts the sign's copies */
+      if (s->op[ISA_SEM_CLZ_B] < 0 && s->op[ISA_SEM_FLO] < 0 && s->op[ISA_SEM_FFBH] >= 0)
+         return find_msb_ffbh(s, in, a);
       if (s->op[ISA_SEM_CLZ_B] < 0) { /* FLO: the index itself, -1 for none */
          struct ir_instr *r = isel_build1(s, in, ISA_SEM_FLO, a);
          isel_set_mod(s, r, s->mod_type, in->op == IR_OP_UFIND_MSB ? "u32" : "s32");
@@ -972,6 +991,8 @@ select_int(struct isel *s, struct ir_instr *in)
       return isel_build2(s, in, ISA_SEM_ISUB, n31, z);
    }
    case IR_OP_FIND_LSB: { /* clz(bitrev(x)), and ~0 for 0 (where clz gives 32) */
+      if (s->op[ISA_SEM_CLZ_B] < 0 && s->op[ISA_SEM_FLO] < 0 && s->op[ISA_SEM_FFBL] >= 0)
+         return isel_build1(s, in, ISA_SEM_FFBL, a); /* gfx9 v_ffbl_b32: ~0 for 0 */
       if (s->op[ISA_SEM_CLZ_B] < 0 &&
           s->op[ISA_SEM_FLO] >= 0) { /* msb(x & -x): FLO gives -1 for 0 */
          struct ir_instr *low = isel_build2(s, in, ISA_SEM_AND, a, ineg(s, in, a));

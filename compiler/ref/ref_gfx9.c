@@ -27,10 +27,11 @@
  *
  * SIN/COS scale by 1/(2 pi): the hardware's v_sin/v_cos take revolutions
  * (GFX9 any number of them; before GFX9 a reduced range, which would need
- * v_fract_f32 first). Refused, each naming what the model lacks: bit
- * scans (no v_ffbh),
+ * v_fract_f32 first). Subgroup ops work on the 64-lane wave (the
+ * interpreter's subgroup on gfx9): VOPC e64 masks, v_readfirstlane_b32,
+ * ds_bpermute_b32. Refused, each naming what the model lacks:
  * derivatives (no DPP or quad swizzle),
- * buffer textures, float atomic add, doubles. Indirect constants are the
+ * buffer textures, float atomic add on shared memory, doubles. Indirect constants are the
  * generic compare-and-select over their registers (ref_ops.c).
  *
  * A shader whose homes, constants and scratch overflow the 256 VGPRs is
@@ -451,10 +452,97 @@ g9_kill_flag(struct ref_ctx *c, unsigned flag)
    emit(c, "s_andn2_b64", EXEC, EXEC, VCC, ref_imm(0));
 }
 
+/* ------------------------------------------------------------------ */
+/* Subgroups: the 64-lane wave (the env's subgroup on gfx9)             */
+
+/* d = the SGPR s, in every active lane. */
+static unsigned
+from_sgpr(struct ref_ctx *c, unsigned s)
+{
+   unsigned d = ref_tmp(c);
+   emit(c, "v_mov_b32_e32", R(d), sreg(c, s), ref_imm(0), ref_imm(0));
+   return d;
+}
+
+/* SCRATCH_PAIR = the lanes of EXEC where cmp(a, v) holds (a VOPC e64:
+ * inactive lanes give 0), and SCC = any of them. */
+static void
+lanes_where(struct ref_ctx *c, const char *cmp, struct isa_opnd a, unsigned v)
+{
+   struct isa_opnd p = sreg(c, SCRATCH_PAIR);
+   emit(c, cmp, p, a, R(v), ref_imm(0));
+   emit(c, "s_and_b64", p, p, EXEC, ref_imm(0));
+}
+
+/* ~0 in every lane if SCC (when_scc) or not, else 0. */
+static unsigned
+scc_mask(struct ref_ctx *c, bool when_scc)
+{
+   emit(c, "s_cselect_b32", sreg(c, SCRATCH_PAIR), ref_imm(when_scc ? ~0u : 0),
+        ref_imm(when_scc ? 0 : ~0u), ref_imm(0));
+   return from_sgpr(c, SCRATCH_PAIR);
+}
+
+/* VOTE_ANY/ALL/EQ, BALLOT (a VOPC e64 mask: x and z the low word, y and w
+ * the high), READ_FIRST (v_readfirstlane_b32), READ_INVOC (ds_bpermute_b32
+ * at byte address lane * 4), as the interpreter reads them over its
+ * 64-lane subgroups -- the wave. */
+static void
+subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned res[4] = {0, 0, 0, 0}, addr = 0;
+   if (in->op == TGSI_OP_BALLOT) {
+      lanes_where(c, "v_cmp_ne_u32_e64", ref_imm(0), ref_fetch(c, in, 0, 0));
+      res[0] = res[2] = from_sgpr(c, SCRATCH_PAIR);
+      res[1] = res[3] = from_sgpr(c, SCRATCH_PAIR + 1);
+      ref_store(c, in, res);
+      return;
+   }
+   if (in->op == TGSI_OP_READ_INVOC)
+      addr = g9_prim(c, REF_P_SHL, ref_fetch(c, in, 1, 0), ref_imm_reg(c, 2), 0);
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      switch (in->op) {
+      case TGSI_OP_READ_FIRST:
+         emit(c, "v_readfirstlane_b32", sreg(c, SCRATCH_PAIR), R(v), ref_imm(0), ref_imm(0));
+         res[ch] = from_sgpr(c, SCRATCH_PAIR);
+         break;
+      case TGSI_OP_READ_INVOC:
+         res[ch] = ref_tmp(c);
+         emit(c, "ds_bpermute_b32", R(res[ch]), R(addr), R(v), ref_imm(0));
+         break;
+      case TGSI_OP_VOTE_EQ: /* no active lane differs from the first */
+         emit(c, "v_readfirstlane_b32", sreg(c, SCRATCH_PAIR), R(v), ref_imm(0), ref_imm(0));
+         lanes_where(c, "v_cmp_ne_u32_e64", sreg(c, SCRATCH_PAIR), v);
+         res[ch] = scc_mask(c, false);
+         break;
+      case TGSI_OP_VOTE_ALL: /* no active lane is 0 */
+         lanes_where(c, "v_cmp_eq_u32_e64", ref_imm(0), v);
+         res[ch] = scc_mask(c, false);
+         break;
+      default: /* VOTE_ANY */
+         lanes_where(c, "v_cmp_ne_u32_e64", ref_imm(0), v);
+         res[ch] = scc_mask(c, true);
+         break;
+      }
+   }
+   ref_store(c, in, res);
+}
+
 static bool
 g9_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    switch (in->op) {
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+      subgroup(c, in);
+      return true;
    case TGSI_OP_KILL:
       emit(c, "s_mov_b64", EXEC, ref_imm(0), ref_imm(0), ref_imm(0));
       return true;

@@ -591,6 +591,8 @@ uint64_t tgsi_interp_default_steps(const struct tgsi_shader *s, uint32_t nlanes)
  * lane (GS input primitive, 4 for tessellation, else 1), a property. */
 uint8_t tgsi_interp_src_type(enum tgsi_opcode op, unsigned si);
 uint32_t tgsi_interp_in_vertices(const struct tgsi_shader *s);
+/* Lanes per subgroup of env e: 32 or 64 (anything else reads as 32). */
+uint32_t tgsi_interp_subgroup(const struct env *e);
 uint32_t tgsi_interp_prop(const struct tgsi_shader *s, enum tgsi_property prop, uint32_t dflt);
 void tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned si,
                        unsigned c, const uint32_t **v, const uint32_t **f);

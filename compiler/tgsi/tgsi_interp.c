@@ -3,7 +3,7 @@
  * env with the meaning written down in tgsi_semantics.md.
  *
  * Execution model. Lanes run in batches (default 256 lanes, always whole
- * quads, subgroups of 32 and compute workgroups). Within a batch every
+ * quads, subgroups of 32 or 64 and compute workgroups). Within a batch every
  * instruction is executed for all lanes at once, structure-of-arrays, and
  * its results are stored only to the lanes of the execution mask, as
  * tgsi_exec does: exec = cond & loop & cont & switch & func & alive. An
@@ -260,6 +260,12 @@ prim_vertices(uint32_t prim)
    default:
       return 3;
    }
+}
+
+uint32_t
+tgsi_interp_subgroup(const struct env *e)
+{
+   return e->subgroup_size == 64 ? 64 : ENV_SUBGROUP_SIZE;
 }
 
 /* Input vertices per lane: the GS input primitive; 4 for tessellation
@@ -992,13 +998,14 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    b->depth = 0;
    b->exec_dirty = true;
    b->steps = 0;
-   /* Subgroups: 32 consecutive lanes of a workgroup (the whole dispatch
-    * outside compute). Batches start on workgroup and subgroup bounds. */
-   uint32_t wgl = b->wg_lanes;
+   /* Subgroups: env.subgroup_size (32 or 64) consecutive lanes of a
+    * workgroup (the whole dispatch outside compute). Batches start on
+    * workgroup and subgroup bounds. */
+   uint32_t wgl = b->wg_lanes, sgs = tgsi_interp_subgroup(e);
    for (uint32_t i = 0; i < n; i++) {
       uint32_t g = base + i, local = wgl ? g % wgl : g;
-      uint32_t first = g - local % ENV_SUBGROUP_SIZE;
-      uint32_t end = first + ENV_SUBGROUP_SIZE;
+      uint32_t first = g - local % sgs;
+      uint32_t end = first + sgs;
       if (wgl)
          end = MIN2(end, g - local + wgl);
       b->sg_first[i] = first - base;
@@ -1341,10 +1348,11 @@ fit_env(const struct tgsi_interp_prog *p, struct env *e, struct diag_list *d, ui
 }
 
 static uint32_t
-batch_lanes(const struct tgsi_interp_opts *o, uint32_t wg, uint32_t nlanes)
+batch_lanes(const struct tgsi_interp_opts *o, uint32_t wg, const struct env *e)
 {
+   uint32_t nlanes = e->nlanes;
    uint32_t want = o && o->batch ? o->batch : TI_DEFAULT_BATCH;
-   uint32_t unit = wg ? wg : ENV_SUBGROUP_SIZE;
+   uint32_t unit = wg ? wg : tgsi_interp_subgroup(e);
    uint32_t b = MAX2(1u, want / unit) * unit;
    return MIN2(b, nlanes);
 }
@@ -1392,7 +1400,7 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    b.diags = diags;
    b.epoch = &epoch;
    b.wg_lanes = wg;
-   uint32_t cap = batch_lanes(opts, wg, env->nlanes);
+   uint32_t cap = batch_lanes(opts, wg, env);
    b.cap = cap;
    uint64_t budget =
        opts && opts->max_steps ? opts->max_steps : tgsi_interp_default_steps(s, env->nlanes);

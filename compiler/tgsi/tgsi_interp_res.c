@@ -28,8 +28,10 @@
  * Loads flag each word on its own. RESQ on a buffer or shared memory
  * gives the size in .x (tgsi.rst) and undefined values in .yzw.
  *
- * Subgroups are 32 consecutive lanes of a workgroup (of the dispatch
- * outside compute); their active lanes are the lanes of the execution
+ * Subgroups are env.subgroup_size (32, or 64 for a target with 64-lane
+ * waves) consecutive lanes of a workgroup (of the dispatch outside
+ * compute); BALLOT's mask has one bit per lane of it, the high word in
+ * .y (0 for 32 lanes). Their active lanes are the lanes of the execution
  * mask. Derivatives are defined only in fragment shaders with all four
  * lanes of the quad active.
  *
@@ -987,7 +989,8 @@ subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, u
    tgsi_interp_fetch(b, ti, 0, ti->op == TGSI_OP_BALLOT ? 0 : c, &v, &f);
    for (unsigned first = 0; first < b->n; first = b->sg_end[first]) {
       unsigned end = b->sg_end[first];
-      uint32_t any = 0, all = ~0u, eq = ~0u, fl = 0, firstv = 0, firstf = 0, ballot = 0;
+      uint32_t any = 0, all = ~0u, eq = ~0u, fl = 0, firstv = 0, firstf = 0;
+      uint64_t ballot = 0;
       bool seen = false;
       for (unsigned i = first; i < end; i++) {
          if (!b->exec[i])
@@ -1000,7 +1003,7 @@ subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, u
          any |= v[i] ? ~0u : 0;
          all &= v[i] ? ~0u : 0;
          eq &= v[i] == firstv ? ~0u : 0;
-         ballot |= v[i] ? 1u << (i - first) : 0;
+         ballot |= v[i] ? 1ull << (i - first) : 0;
          seen = true;
       }
       if (ti->op == TGSI_OP_READ_FIRST)
@@ -1020,7 +1023,7 @@ subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, u
          r = firstv;
          break;
       default: /* BALLOT: a 64-bit mask in xy (and zw) */
-         r = c & 1 ? 0 : ballot;
+         r = (uint32_t)(c & 1 ? ballot >> 32 : ballot);
          break;
       }
       for (unsigned i = first; i < end; i++) {

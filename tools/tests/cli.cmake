@@ -241,10 +241,10 @@ interp_cli(report_empty_runs "report|${_rp}/empty.json|${_rp}/empty.json" 0)
 include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)
 # gfx9's optimizing path covers the reference fixtures, memory (GLOBAL,
 # DS), control flow through EXEC and kill included; demote.tgsi needs
-# derivatives, which both refuse; opt has no bit scans (bits_msb: n/a).
+# derivatives, which both refuse; bit scans (bits_msb) run on both.
 cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
-         0 OUT "gfx9 +10 +8 +0 +0 +1 +1\n.*unsupported: 1, opt-not-applicable: 1\n")
+         0 OUT "gfx9 +10 +9 +0 +0 +1 +0\n.*unsupported: 1\n")
 # gfx9 memory on the optimizing path (issue 17): an s_waitcnt vmcnt one
 # too high lets a texture/buffer result be read before it arrives; the
 # emulator reports the early read and bisect names the hazard pass.
@@ -316,3 +316,17 @@ cli_test(gfx9_cube_ref
 cli_test(gfx9_fadd_cas_loop
          "check|captures/cs_tile_light_culling.tgsi|fixtures/check/cs_fadd_contended.tgsi|--target|gfx9|--no-repro"
          0 OUT "gfx9 +2 +2 +0 +0 +0 +0\n")
+# Subgroups follow the target's wave (issue 17): the interpreter runs the
+# subgroup captures with 32-lane subgroups for sm50 and 64-lane ones for
+# gfx9, whose reference compiles them (v_readfirstlane_b32, VOPC e64 masks,
+# ds_bpermute_b32); a 32-lane interpreter against gfx9's 64-lane waves
+# fails fs_subgroup_waterfall.
+cli_test(cli_check_gfx9_subgroups
+         "check|captures/fs_subgroup_waterfall.tgsi|captures/cs_stream_compaction.tgsi|--target|sm50,gfx9|--invocations|256|--no-repro"
+         0 OUT "sm50 +2 +2 +0 +0 +0 +0\ngfx9 +2 +0 +0 +0 +0 +2\n")
+# gfx9's optimizing path selects bit scans and counts (issue 17): find_lsb
+# as v_ffbl_b32, ufind_msb/ifind_msb as 31 - min(v_ffbh_u32, 32) (of
+# x ^ (x >> 31) for the signed one), bitcount as v_bcnt_u32_b32 x, 0.
+cli_test(cli_check_gfx9_bitscans
+         "check|captures/cs_hash_bitops.tgsi|captures/cs_int64_math.tgsi|captures/fs_int64_hash_dither.tgsi|--target|gfx9|--invocations|256|--no-repro"
+         0 OUT "gfx9 +3 +3 +0 +0 +0 +0\n")

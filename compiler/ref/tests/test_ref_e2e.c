@@ -276,7 +276,7 @@ run_seed(const char *path, const struct tgsi_shader *s, const struct isa_model *
          const struct emu_program *p, const struct emu_code *code, uint64_t seed)
 {
    struct diag_list d = {0};
-   struct env *gold = diff_gen_inputs(s, seed, E2E_LANES, &d);
+   struct env *gold = diff_gen_inputs_ex(s, seed, E2E_LANES, 0, diff_subgroup_size(m), &d);
    if (!gold) {
       fprintf(stderr, "  %s: no inputs: %s\n", path, diag_first_error(&d));
       diag_clear(&d);
