@@ -854,7 +854,7 @@ isel_mimg(struct isel *s, struct ir_instr *in)
              NULL;
    if (tt == TGSI_TEX_T_CUBE || tt == TGSI_TEX_T_SHADOWCUBE || tt == TGSI_TEX_T_CUBE_ARRAY ||
        tt == TGSI_TEX_T_SHADOWCUBE_ARRAY)
-      return isel_unsupported(s, in, "cube maps: the gfx9 model has no v_cube* ops"), NULL;
+      return isel_unsupported(s, in, "cube maps: no v_cube* selection on this path yet"), NULL;
    if (in->kind == IR_TEX_tg4 || in->kind == IR_TEX_txqs || a.ms || tt == TGSI_TEX_T_2D_MSAA ||
        tt == TGSI_TEX_T_2D_ARRAY_MSAA)
       return isel_unsupported(s, in, "gathers and multisample textures are not in the gfx9 model"),
