@@ -260,8 +260,8 @@ tex_target_ok(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
    if (tg == TGSI_TEX_T_CUBE || tg == TGSI_TEX_T_SHADOWCUBE || tg == TGSI_TEX_T_CUBE_ARRAY ||
        tg == TGSI_TEX_T_SHADOWCUBE_ARRAY)
       return tr_fail(t, in,
-                     "%s: cube maps not translated (llc's v_cubeid/v_cubesc/v_cubetc/v_cubema "
-                     "are not in the gfx9 model)",
+                     "%s: cube maps not translated yet (the translator builds no face "
+                     "coordinates)",
                      name);
    if (tg == TGSI_TEX_T_BUFFER || tg == TGSI_TEX_T_2D_MSAA || tg == TGSI_TEX_T_2D_ARRAY_MSAA)
       return tr_fail(t, in, "%s: %s textures not translated", name, tgsi_texture_names[tg]);
