@@ -231,16 +231,15 @@ is_select(const struct cs *z, const struct isa_insn *in, unsigned *t)
           agx_opnd_regs(z->p, in, ISA_SLOT_SRC(0), t, &n) && (int)in->src[0].file == z->p->rc->gpr;
 }
 
-/* The region's last live writer of reg before j, or -1. */
+/* The region's last live writer of reg before j, or -1. A j that starts
+ * its region (the item after a flow op: pop_exec, an if) has none: what
+ * came before ran under another execution mask. */
 static int
 def_before(const struct agx_prog *p, unsigned j, unsigned reg)
 {
-   for (unsigned k = j; k-- > 0;) {
+   for (unsigned k = j; k-- > 0 && !p->start[k + 1];)
       if (!p->dead[k] && agx_writes(p, &p->rc->items[k].in, reg))
          return (int)k;
-      if (p->start[k])
-         break;
-   }
    return -1;
 }
 
