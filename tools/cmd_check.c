@@ -888,10 +888,17 @@ static volatile sig_atomic_t interrupted;
 static pid_t interrupt_sender;
 static struct timespec interrupt_time;
 
+/* The process that sent a signal by kill(), or 0 (a terminal's Ctrl-C). */
+static pid_t
+sender(const siginfo_t *si)
+{
+   return si && si->si_code == SI_USER ? si->si_pid : 0;
+}
+
 static bool
 same_request(const siginfo_t *si, const struct timespec *t)
 {
-   pid_t from = si && si->si_code == SI_USER ? si->si_pid : 0;
+   pid_t from = sender(si);
    long long ms = (long long)(t->tv_sec - interrupt_time.tv_sec) * 1000 +
                   (t->tv_nsec - interrupt_time.tv_nsec) / 1000000;
    return from != 0 && from == interrupt_sender && ms < 1000;
@@ -911,7 +918,7 @@ on_interrupt(int sig, siginfo_t *si, void *ctx)
       return;
    }
    interrupted = 1;
-   interrupt_sender = si && si->si_code == SI_USER ? si->si_pid : 0;
+   interrupt_sender = sender(si);
    interrupt_time = t;
    if (interrupted_check)
       interrupted_check->stop = 1;
