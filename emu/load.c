@@ -467,6 +467,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_AGX_SAMPLE:
    case ISA_SEM_AGX_TXF:
    case ISA_SEM_AGX_LOD:
+   case ISA_SEM_AGX_GATHER:
       return EMU_K_TEX;
    case ISA_SEM_LDG:
    case ISA_SEM_LDL:
@@ -643,7 +644,7 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       return true;
    }
    if (op->kind == EMU_K_TEX && (in->sem == ISA_SEM_AGX_SAMPLE || in->sem == ISA_SEM_AGX_TXF ||
-                                 in->sem == ISA_SEM_AGX_LOD)) {
+                                 in->sem == ISA_SEM_AGX_LOD || in->sem == ISA_SEM_AGX_GATHER)) {
       /* agx: coordinates, [level, bias or gradients], reference and
        * offsets, texture, sampler: groups A = C, B = O, C = D. */
       bool has_d = in->nsrc == 5;

@@ -40,7 +40,9 @@
  *    modifier's; gradients are not read (this sampler has no implicit
  *    level). The level query (texture_sample.query_lod, agx_lod) gives
  *    the level used and the computed one: 0 and 0, as the interpreter's
- *    LODQ.
+ *    LODQ. The gathers (texture_sample.gather_r/g/b/a, .gather_depth)
+ *    return the named component (the depth form: the compared red) of
+ *    the 2x2 footprint, as TLD4.
  *
  * A component of the write mask goes to register dst + component.
  */
@@ -316,6 +318,9 @@ layout_agx(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
       x->lod = lod ? EMU_TL_LOD : EMU_TL_ZERO;
    } else if (in->sem == ISA_SEM_AGX_LOD) {
       x->kind = EMU_TX_LOD;
+   } else if (in->sem == ISA_SEM_AGX_GATHER) { /* the depth form gathers red */
+      x->kind = EMU_TX_SAMPLE;
+      x->gather = (uint8_t)(1 + (shadow ? 0 : mod_on(m, in, ISA_ROLE_TEX_COMP)));
    } else {
       x->kind = EMU_TX_SAMPLE;
       x->lod = lod ? EMU_TL_LOD : bias ? EMU_TL_BIAS : EMU_TL_AUTO;
@@ -358,6 +363,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    case ISA_SEM_AGX_SAMPLE:
    case ISA_SEM_AGX_TXF:
    case ISA_SEM_AGX_LOD:
+   case ISA_SEM_AGX_GATHER:
       layout_agx(c->model, in, x);
       return x->target != TGSI_TEX_T_UNKNOWN;
    default:

@@ -268,6 +268,7 @@ struct isa_model;
    X(AGX_SAMPLE, "agx_sample", -1) \
    X(AGX_TXF, "agx_txf", -1) \
    X(AGX_LOD, "agx_lod", -1) \
+   X(AGX_GATHER, "agx_gather", -1) \
    X(SIN_PT_1, "sin_pt_1", 1) \
    X(SIN_PT_2, "sin_pt_2", 1) \
    X(READLANE, "readlane", 2) \

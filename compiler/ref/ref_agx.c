@@ -50,15 +50,17 @@
  * no atomic op for, are compare-and-swap loops.
  *
  * LODQ is texture_sample.query_lod (x the level used, y the computed
- * one).
+ * one). TG4 and GATHER4 are texture_sample.gather_r/g/b/a (a shadow
+ * target: .gather_depth, the reference compared with each texel's red).
  *
- * Refused (the model has no instruction for them): fine derivatives,
- * gathers and doubles.
+ * Refused (the model has no instruction for them): fine derivatives and
+ * doubles.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define R(x) ref_r(c, (x))
 
@@ -672,8 +674,11 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    const char *dim = tex_dim(a->target);
    if (!dim)
       return ref_unsupported(c, "buffer and multisample textures: not in the agx model"), false;
-   if (a->gather || a->samples || a->sample >= 0)
-      return ref_unsupported(c, "gathers and sample counts: not in the agx model"), false;
+   if (a->samples || a->sample >= 0)
+      return ref_unsupported(c, "sample counts: not in the agx model"), false;
+   if (a->gather && strcmp(dim, "2d") && strcmp(dim, "2d_array") && strcmp(dim, "cube") &&
+       strcmp(dim, "cube_array"))
+      return ref_unsupported(c, "a gather on a 1D or 3D texture"), false;
    if (a->query)
       return tex_query(c, a, res);
    struct ref_texargs pa;
@@ -702,6 +707,8 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (a->lodq) { /* x the level used, y the computed one; z, w 0 */
       snprintf(name, sizeof(name), "texture_sample_query_lod");
       res[2] = res[3] = ref_imm_reg(c, 0);
+   } else if (a->gather) { /* level 0; the depth form gathers the compared red */
+      snprintf(name, sizeof(name), "texture_sample_gather%s", a->ref >= 0 ? "_depth" : "");
    } else if (a->deriv) {
       unsigned g[6], ng = 0;
       for (unsigned k = 0; k < a->nsp; k++)
@@ -735,6 +742,10 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       ref_set_mod_int(c, t, "shadow", 1);
    if (no && a->noff)
       ref_set_mod_int(c, t, "toff", 1);
+   if (a->gather && a->ref < 0) {
+      static const char *const comps[] = {"r", "g", "b", "a"};
+      ref_set_mod(c, t, "gcomp", comps[a->comp & 3]);
+   }
    ref_set_mod_int(c, t, "slot", 1);
    t->dst[0] = R(res[0]);
    unsigned k = 0;

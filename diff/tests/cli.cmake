@@ -326,6 +326,13 @@ check_cli(agx_atomic_loop "check|--target|agx|--no-repro|--invocations|256|${_fx
 # agx's level query (texture_sample.query_lod): LODQ on CUBE, 2D_ARRAY, 1D
 check_cli(agx_lodq "check|--target|agx|--no-repro|--invocations|256|fixtures/opt/fs_lod_queries.tgsi|captures/fs_pbr_ibl.tgsi" 0
           OUT "agx +2 +2 +0 +0 +0 +0")
+# agx's gathers (texture_sample.gather_r/g/b/a): TG4's component from an
+# immediate, GATHER4 with a view swizzle, on both paths (a component off
+# by one in the emulator fails both); agx_gather.tgsi: every component,
+# offsets, 2D_ARRAY, CUBE and the depth gather (fails with the emulator
+# dropping the gather's offsets or its depth compare)
+check_cli(agx_gather "check|--target|agx|--no-repro|--invocations|256|captures/fs_texture_fetch_sweep.tgsi|captures/fs_sample_ops_d3d10.tgsi|${_fx}/agx_gather.tgsi" 0
+          OUT "agx +3 +3 +0 +0 +0 +0")
 
 # --opt fuse-ffma (issue 15): the interpreter bounds what fusing can change
 # (tgsi_interp_bound.c). Each case failed with the fixed 2^-14 tolerance:

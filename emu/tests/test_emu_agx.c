@@ -8,7 +8,8 @@
  *  - 16-bit halves: a half write keeps the other half, a 32-bit write of
  *    the full register replaces both;
  *  - the execution-mask stack keeps inactive lanes' registers, and batched
- *    runs equal wave-by-wave runs.
+ *    runs equal wave-by-wave runs;
+ *  - gathers return the named component of the four texels in GL's order.
  */
 #include "emu/tests/emu_test_util.h"
 
@@ -109,6 +110,61 @@ test_exec_batch(const struct isa_model *m)
    fix_free(&b);
 }
 
+/* Gathers: the named component of the 2x2 footprint in GL's order,
+ * x (i0, j1), y (i1, j1), z (i1, j0), w (i0, j0), i0 = floor(s * w - 0.5)
+ * clamped to the texture -- written out here, not read from the env's
+ * gather, so a swapped component or texel order in either fails. */
+static void
+check_gather(const struct isa_model *m, const char *form, unsigned comp, float s, float t,
+             unsigned apart)
+{
+   uint32_t sb, tb;
+   memcpy(&sb, &s, 4);
+   memcpy(&tb, &t, 4);
+   char *text = xasprintf(".lanes 4\n.texture 0 2D\n.output r4 OUT[0].xyzw\n"
+                          "mov_imm r8, 0x%08x\nmov_imm r9, 0x%08x\n"
+                          "texture_sample.%s 2d, xyzw, r4, r8, r0, 0, 0, slot 1\nwait 1\nstop\n",
+                          sb, tb, form);
+   struct fix_run r;
+   bool ok = fix_run_text(m, text, "gather", 3, 4, NULL, &r);
+   CHECKF(ok && r.st == EMU_OK && r.res.nevents == 0, "%s runs clean: %s", form,
+          diag_first_error(&r.d));
+   if (ok) {
+      const struct env_texture *tx = &r.env->tex[0];
+      int64_t w = tx->width, h = tx->height, i0 = (int64_t)floorf(s * (float)w - 0.5f),
+              j0 = (int64_t)floorf(t * (float)h - 0.5f);
+      static const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
+      uint32_t want[4];
+      unsigned distinct = 0;
+      for (unsigned k = 0; k < 4; k++) {
+         int64_t i = i0 + di[k], j = j0 + dj[k];
+         i = i < 0 ? 0 : i >= w ? w - 1 : i;
+         j = j < 0 ? 0 : j >= h ? h - 1 : j;
+         uint32_t texel[4];
+         env_texel(r.env, 0, (uint32_t)i, (uint32_t)j, 0, 0, texel);
+         want[k] = texel[comp];
+         distinct += k && want[k] != want[k - 1];
+         for (uint32_t l = 0; l < 4; l++)
+            CHECKF(fix_out(&r, 0, k, l) == texel[comp],
+                   "%s at (%g, %g) lane %u .%c: 0x%08x, want 0x%08x", form, (double)s, (double)t, l,
+                   "xyzw"[k], fix_out(&r, 0, k, l), texel[comp]);
+      }
+      CHECKF(distinct >= apart, "%s: the footprint's texels tell its order apart (%ux%u texture)",
+             form, tx->width, tx->height);
+   }
+   fix_free(&r);
+   free(text);
+}
+
+static void
+test_gather(const struct isa_model *m)
+{
+   check_gather(m, "gather_g", 1, 0.3f, 0.6f, 3);
+   check_gather(m, "gather_b", 2, 0.55f, 0.3f, 3);
+   check_gather(m, "gather_a", 3, 0.8f, 0.45f, 3);
+   check_gather(m, "gather_r", 0, 0.0f, 0.999f, 1); /* i0 and j1 clamped: two texels */
+}
+
 int
 main(void)
 {
@@ -117,6 +173,7 @@ main(void)
       test_delay_agreement(m);
       test_halves(m);
       test_exec_batch(m);
+      test_gather(m);
       isa_close(m);
    }
    return test_done();
