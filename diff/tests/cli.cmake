@@ -233,7 +233,7 @@ check_cli(txp_exact_projection "--target|a3xx,sm50|--no-repro|--seed|3|captures/
 # Inputs: a directory means its *.tgsi, @LIST a list file; --fraction keeps
 # the same files for a seed; report paths are tried before the run.
 check_cli(check_dir_input "fixtures/check/hand|-q|--no-repro|-j|0|--target|sm50" 0
-          OUT "2 shaders, 2 cases")
+          OUT "3 shaders, 3 cases")
 check_cli(check_empty_dir "fixtures/report|-q|--no-repro" 2 ERR "no \\*.tgsi files")
 check_cli(check_list_input "@${_fx}/lists/two.txt|-q|--no-repro|-j|0|--target|sm50" 0
           OUT "2 shaders, 2 cases")
