@@ -104,6 +104,7 @@ struct emu_src {
    uint8_t lanemask;   /* a per-lane op reads a 64-bit lane mask: each lane its bit (gfx9) */
    uint8_t wide;       /* a scalar op reads a 64-bit value: registers unit, unit + 1 */
    uint8_t src_slot;   /* 1 + the instruction's source slot (memory ops move sources) */
+   uint8_t dpp;        /* read from another lane by the op's DPP control (gfx9) */
 };
 
 struct emu_dst {
@@ -206,6 +207,9 @@ struct emu_op {
    uint16_t tex_unit;
    uint8_t tex_rsrc; /* gfx9 MIMG: the unit is the first word of src[2], a descriptor */
    uint8_t has_base; /* src[3] is a base register added to the address (gfx9 saddr) */
+   /* DPP (isa/isa.h): 1 + dpp_ctrl (0: none), bound_ctrl, row and bank masks */
+   uint16_t dpp;
+   uint8_t dpp_bound, dpp_rows, dpp_banks;
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };

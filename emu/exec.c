@@ -127,6 +127,65 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    return tmp;
 }
 
+/* DPP (isa/isa.h "DPP"): the lane of its wave that `lane` reads under
+ * dpp_ctrl ctl, or -1 when that lane is outside lane's row. */
+static int
+dpp_lane(unsigned ctl, unsigned lane)
+{
+   if (ctl < 0x100) /* quad_perm */
+      return (int)((lane & ~3u) | (ctl >> (2 * (lane & 3)) & 3u));
+   unsigned n = ctl & 15u, r = lane & 15u;
+   switch (ctl >> 4 & 3u) {
+   case 0: /* row_shl */
+      return r + n < 16 ? (int)(lane + n) : -1;
+   case 1: /* row_shr */
+      return r >= n ? (int)(lane - n) : -1;
+   default: /* row_ror */
+      return (int)((lane & ~15u) | ((r - n) & 15u));
+   }
+}
+
+/* Whether lane i of the batch reads a valid lane through the op's DPP
+ * control: in its row and active; *j gets that lane. */
+static bool
+dpp_src_ok(const struct emu_wave *w, const struct emu_op *op, unsigned i, unsigned *j)
+{
+   unsigned W = w->run->W ? w->run->W : w->n, lane = i % W;
+   int l = dpp_lane(op->dpp - 1u, lane);
+   *j = l < 0 ? i : i - lane + (unsigned)l;
+   return l >= 0 && (unsigned)l < W && *j < w->n && (w->exec[*j] & 1);
+}
+
+/* The DPP source: each lane the value of the lane its control names,
+ * 0 when that lane is invalid and bound_ctrl is set (without it the lane
+ * is not written: dpp_mask). */
+static const uint32_t *
+fetch_dpp(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, const uint32_t *p,
+          uint32_t *tmp)
+{
+   for (unsigned i = 0; i < w->n; i++) {
+      unsigned j;
+      tmp[i] = view1(dpp_src_ok(w, op, i, &j) ? p[j] : 0, s);
+   }
+   return tmp;
+}
+
+/* The lanes a DPP op writes, within mask: row and bank enabled, and a
+ * valid source lane unless bound_ctrl zero-fills it. */
+static unsigned
+dpp_mask(struct emu_wave *w, const struct emu_op *op, const uint32_t *mask, uint32_t *out)
+{
+   unsigned W = w->run->W ? w->run->W : w->n, on = 0;
+   for (unsigned i = 0; i < w->n; i++) {
+      unsigned lane = i % W, j;
+      bool ok = (op->dpp_rows >> (lane >> 4 & 3) & 1) && (op->dpp_banks >> (lane >> 2 & 3) & 1) &&
+                (op->dpp_bound || dpp_src_ok(w, op, i, &j));
+      out[i] = ok ? mask[i] : 0;
+      on += out[i] & 1;
+   }
+   return on;
+}
+
 const uint32_t *
 emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, unsigned k,
           int64_t t, uint32_t *tmp)
@@ -140,6 +199,8 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       const uint32_t *p = emu_reg_read(w, op, s, u, t);
       if (op->war)
          emu_mark_war(w, op, u, t);
+      if (s->dpp)
+         return fetch_dpp(w, op, s, p, tmp);
       if (s->hi) { /* the high half of a full register, then its view */
          for (unsigned i = 0; i < n; i++)
             tmp[i] = p[i] >> 16;
@@ -240,6 +301,11 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
       s[i] = emu_fetch(w, op, &op->src[i], k, t, run->tmp_src[i]);
    uint32_t *mask;
    unsigned on = emu_exec_mask(w, op, t, &mask);
+   if (op->dpp && on) {
+      uint32_t *m = run->tmp_mask;
+      on = dpp_mask(w, op, mask, m);
+      mask = m;
+   }
    if (!on) { /* a lane mask is still written: 0 for every lane outside EXEC */
       for (unsigned j = 0; j < op->ndst; j++)
          if (op->dst[j].lanemask)

@@ -131,6 +131,42 @@ emu_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
 static bool alias_unit(const struct emu_code *c, unsigned file, unsigned index, uint32_t *unit,
                        bool *hi);
 
+/* DPP (isa/isa.h "DPP"): the lane control of an op whose source reads
+ * another lane, its write masks, and the source the control names
+ * (`operand:` of its first modifier). */
+static void
+set_dpp(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op)
+{
+   const struct isa_model *m = c->model;
+   int q0 = mod_of(m, ISA_ROLE_DPP_QP0), row = mod_of(m, ISA_ROLE_DPP_ROW), ctl;
+   unsigned v;
+   if (isa_op_has_mod(m, in->op, q0)) {
+      static const enum isa_role qr[4] = {ISA_ROLE_DPP_QP0, ISA_ROLE_DPP_QP1, ISA_ROLE_DPP_QP2,
+                                          ISA_ROLE_DPP_QP3};
+      v = 0;
+      for (unsigned k = 0; k < 4; k++)
+         v |= (unsigned)(mod_val(m, in, qr[k]) & 3) << (2 * k);
+      ctl = q0;
+   } else if (isa_op_has_mod(m, in->op, row)) {
+      v = 0x100u | (unsigned)(in->mod[row] & 3) << 4 |
+          (unsigned)(mod_val(m, in, ISA_ROLE_DPP_SHIFT) & 15);
+      ctl = row;
+   } else {
+      return;
+   }
+   op->dpp = (uint16_t)(1 + v);
+   op->dpp_bound = mod_val(m, in, ISA_ROLE_DPP_BOUND) != 0;
+   int rm = mod_of(m, ISA_ROLE_DPP_ROW_MASK), bm = mod_of(m, ISA_ROLE_DPP_BANK_MASK);
+   op->dpp_rows = (uint8_t)(isa_op_has_mod(m, in->op, rm) ? in->mod[rm] & 15 : 15);
+   op->dpp_banks = (uint8_t)(isa_op_has_mod(m, in->op, bm) ? in->mod[bm] & 15 : 15);
+   const char *on = isa_mod_operand(m, (unsigned)ctl);
+   for (unsigned i = 0; on && i < in->nsrc; i++) {
+      struct isa_slot_info si;
+      isa_slot_info(m, in->op, false, i, &si);
+      op->src[i].dpp = si.name && !strcmp(si.name, on);
+   }
+}
+
 static bool
 set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_src *s, bool raw,
         struct diag_list *d)
@@ -1073,6 +1109,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
          return false;
    if (!set_scalar_opnds(c, in, op, d))
       return false;
+   set_dpp(c, in, op);
    set_batch(op);
    op->fast &= !op->writes_exec; /* the active lanes change after it (step) */
    switch (op->kind) {

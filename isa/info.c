@@ -343,6 +343,7 @@ isa_class_info(const struct isa_model *m, unsigned cls, struct isa_class_info *o
    out->read_early = c->read_early;
    out->flow = c->flow;
    out->unordered = c->unordered;
+   out->explicit_only = c->explicit_only;
    out->scalar = c->scalar;
 }
 
@@ -374,6 +375,17 @@ isa_insn_mod_by_role(const struct isa_model *m, const struct isa_insn *in, enum 
       if (m->mods[k].role == role && in->mod[k])
          return (int)k;
    return isa_mod_by_role(m, role);
+}
+
+bool
+isa_op_has_mod(const struct isa_model *m, unsigned op, int mod)
+{
+   if (op >= m->nops || mod < 0)
+      return false;
+   for (unsigned i = 0; i < m->ops[op].nfields; i++)
+      if (m->ops[op].fields[i].kind == ISA_FK_MOD && m->ops[op].fields[i].mod == mod)
+         return true;
+   return false;
 }
 
 const char *

@@ -319,6 +319,18 @@ struct isa_model;
  */
 
 /*
+ * DPP (gfx9; the emulator's reading, emu/exec.c): an op with the dpp_*
+ * roles reads its first source from another lane of the same wave. The
+ * lane: dpp_qp0..3 (a quad permutation: lane 4k + j reads lane 4k +
+ * qpj), or dpp_row (0 row_shl: lane + n, 1 row_shr: lane - n, 2 row_ror:
+ * lane - n mod 16, within the lane's row of 16) with dpp_shift = n. A
+ * lane whose source lane is outside its row or inactive (EXEC) reads 0
+ * when dpp_bound is set and is not written otherwise; lanes of a row or
+ * bank (4 lanes of a row) whose dpp_row_mask / dpp_bank_mask bit is 0 are
+ * not written.
+ */
+
+/*
  * Stage outputs (the emulator's reading, emu/gs.c). ast stores to the
  * output attributes of one vertex of the invocation: src0 an address
  * register and src1 a byte offset (attribute byte 16 * i + 4 * c holds
@@ -415,7 +427,16 @@ struct isa_model;
    X(VOTE_MODE, "vote_mode") \
    X(EMIT_MODE, "emit_mode") \
    X(SRC0_SEL, "src0_sel") \
-   X(SRC1_SEL, "src1_sel")
+   X(SRC1_SEL, "src1_sel") \
+   X(DPP_QP0, "dpp_qp0") \
+   X(DPP_QP1, "dpp_qp1") \
+   X(DPP_QP2, "dpp_qp2") \
+   X(DPP_QP3, "dpp_qp3") \
+   X(DPP_ROW, "dpp_row") \
+   X(DPP_SHIFT, "dpp_shift") \
+   X(DPP_BOUND, "dpp_bound") \
+   X(DPP_ROW_MASK, "dpp_row_mask") \
+   X(DPP_BANK_MASK, "dpp_bank_mask")
 
 /* Hazard mechanisms a model can declare (`hazard: {model: ...}`). */
 #define ISA_HAZARD_KINDS(X) \
@@ -617,6 +638,8 @@ struct isa_class_info {
    bool flow;              /* branch/jump/end: ends a block or redirects */
    bool unordered;         /* counter sync: results return out of order (only a wait for 0) */
    bool scalar;            /* once per wave on every lane, whatever the execution mask (gfx9) */
+   bool explicit_only;     /* ops few programs have (gfx9 DPP): the reference path waits for
+                              them only in programs that have one (compiler/ref/ref_hazard.c) */
 };
 
 /* A register an op reads or writes without an operand field (`implicit:`
@@ -699,6 +722,8 @@ unsigned isa_mod_count(const struct isa_model *m);
 int isa_mod_find(const struct isa_model *m, const char *name);
 int isa_mod_by_role(const struct isa_model *m, enum isa_role role);
 int isa_insn_mod_by_role(const struct isa_model *m, const struct isa_insn *in, enum isa_role role);
+/* Whether op has a field for modifier `mod` (a 0 in isa_insn.mod is then a value). */
+bool isa_op_has_mod(const struct isa_model *m, unsigned op, int mod);
 const char *isa_mod_name(const struct isa_model *m, unsigned mod);
 /* The operand field a modifier acts on (`operand:` in the model: the SDWA
  * source selects), or NULL. */

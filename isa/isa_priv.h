@@ -289,6 +289,7 @@ struct isa_class {
    bool flow;
    bool unordered; /* counter classes: results return out of order (gfx9 SMEM) */
    bool scalar;    /* runs once per wave on every lane, whatever the execution mask (gfx9 SALU) */
+   bool explicit_only; /* the reference path probes it only in programs that have one */
    struct isa_pos pos;
 };
 

@@ -1231,8 +1231,9 @@ parse_formats(struct isa_ld *l, yaml_node_t *map)
 static void
 parse_classes(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"latency", "sync",      "war",    "soft", "read_early",
-                                      "flow",    "unordered", "scalar", "doc",  NULL};
+   static const char *const keys[] = {"latency",       "sync", "war",       "soft",
+                                      "read_early",    "flow", "unordered", "scalar",
+                                      "explicit_only", "doc",  NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "classes"))
       return;
@@ -1252,6 +1253,7 @@ parse_classes(struct isa_ld *l, yaml_node_t *map)
       c->soft = isa_ld_opt_int(l, v, "soft", 0, 100000, c->latency < 0 ? 0 : c->latency);
       c->read_early = isa_ld_opt_int(l, v, "read_early", 0, 1000, 0);
       c->unordered = isa_ld_opt_bool(l, v, "unordered", false);
+      c->explicit_only = isa_ld_opt_bool(l, v, "explicit_only", false);
       c->flow = isa_ld_opt_bool(l, v, "flow", false);
       c->scalar = isa_ld_opt_bool(l, v, "scalar", false);
       yaml_node_t *x;

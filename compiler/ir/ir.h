@@ -1488,6 +1488,9 @@ bool ir_mach_eval_prepared(const struct ir_instr *in, const struct ir_mach_prep 
 size_t ir_mach_eval_key(const struct ir_instr *in, const struct ir_mach_prep *p, uint8_t *out);
 void ir_mach_free(struct ir_instr *in);
 int opt_op_by_sem(const struct isa_model *m, enum isa_sem sem);
+/* An op of an explicit_only class (gfx9 DPP): emitted only by name, never
+ * found by its semantics (opt_op_by_sem, legalization forms). */
+bool opt_op_explicit(const struct isa_model *m, unsigned op);
 unsigned opt_file_capacity(const struct isa_model *m, unsigned file);
 bool opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, int *value);
 struct ir_instr *opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v);

@@ -1323,7 +1323,7 @@ lane_op(const struct isel *s, enum isa_sem sem)
    for (unsigned i = 0; i < n; i++) {
       isa_insn_init(s->m, ops[i], &t);
       isa_class_info(s->m, t.cls, &ci);
-      if (!ci.scalar)
+      if (!ci.scalar && !ci.explicit_only)
          return ops[i];
    }
    return -1;

@@ -376,16 +376,68 @@ shfl(struct isel *s, struct ir_instr *pos, struct ir_instr *v, const char *mode,
    return r;
 }
 
+/* The op of semantics sem whose first source is read through a DPP quad
+ * permutation (gfx9 v_mov_b32_dpp, v_sub_f32_dpp), or -1. */
+static int
+dpp_quad_op(struct isel *s, enum isa_sem sem)
+{
+   int q0 = isa_mod_by_role(s->m, ISA_ROLE_DPP_QP0);
+   const char *on = q0 >= 0 ? isa_mod_operand(s->m, (unsigned)q0) : NULL;
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, sem, &n);
+   for (unsigned i = 0; on && i < n; i++) {
+      struct isa_slot_info si;
+      if (isa_op_has_mod(s->m, ops[i], q0) && isa_slot_info(s->m, ops[i], false, 0, &si) &&
+          si.name && !strcmp(si.name, on))
+         return ops[i];
+   }
+   return -1;
+}
+
+/* op (dpp_quad_op) reading a through quad permutation perm (2 bits per
+ * lane of the quad, lane 0 first) and b, before pos; bound_ctrl set (a
+ * source lane that is off reads 0), as the reference compiler has it. */
+static struct ir_instr *
+dpp_quad(struct isel *s, struct ir_instr *pos, int op, struct ir_instr *a, struct ir_instr *b,
+         unsigned perm)
+{
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)op);
+   ir_mach_set_src(r, 0, &a, 1);
+   if (b)
+      ir_mach_set_src(r, 1, &b, 1);
+   r->flags = pos->flags;
+   r->line = pos->line;
+   ir_insert_before(pos, r);
+   for (unsigned k = 0; k < 4; k++)
+      isel_set_flag_mod(s, r, isa_mod_by_role(s->m, (enum isa_role)(ISA_ROLE_DPP_QP0 + k)),
+                        (int)(perm >> (2 * k) & 3));
+   isel_set_flag_mod(s, r, isa_mod_by_role(s->m, ISA_ROLE_DPP_BOUND), 1);
+   return r;
+}
+
+#define QUAD(a, b, e, f) ((a) | (b) << 2 | (e) << 4 | (f) << 6)
+
 /* Derivatives over the quad, as the reference compiler takes them: a3xx
  * dsx/dsy (coarse); sm50 coarse as SHFL.IDX of quad lanes 3 and 2 (x) or
  * 2 and 0 (y) then FADD, fine as SHFL.BFLY 1 (2) then FSWZADD, which
- * subtracts in each lane's order (NAK). */
+ * subtracts in each lane's order (NAK); gfx9 DPP quad permutations: the
+ * lane the difference starts from moved (v_mov_b32_dpp), then the lane it
+ * ends at read by v_sub_f32_dpp (coarse: lanes 3 - 2, 2 - 0; fine: each
+ * lane's row or column). */
 static struct ir_instr *
 isel_deriv(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *v = in->src[0];
    bool dx = in->op == IR_OP_DDX || in->op == IR_OP_DDX_FINE;
    bool fine = in->op == IR_OP_DDX_FINE || in->op == IR_OP_DDY_FINE;
+   int mov = dpp_quad_op(s, ISA_SEM_MOV), sub = dpp_quad_op(s, ISA_SEM_FSUB);
+   if (mov >= 0 && sub >= 0) {
+      unsigned from = fine ? (dx ? QUAD(0, 0, 2, 2) : QUAD(0, 1, 0, 1))
+                           : (dx ? QUAD(2, 2, 2, 2) : QUAD(0, 0, 0, 0));
+      unsigned to = fine ? (dx ? QUAD(1, 1, 3, 3) : QUAD(2, 3, 2, 3))
+                         : (dx ? QUAD(3, 3, 3, 3) : QUAD(2, 2, 2, 2));
+      return dpp_quad(s, in, sub, v, dpp_quad(s, in, mov, v, NULL, from), to);
+   }
    if (!fine && s->op[dx ? ISA_SEM_DSX : ISA_SEM_DSY] >= 0) {
       struct ir_instr *r = isel_build1(s, in, dx ? ISA_SEM_DSX : ISA_SEM_DSY, v);
       isel_set_mod(s, r, s->mod_wrmask, "x");

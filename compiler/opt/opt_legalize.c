@@ -409,7 +409,8 @@ forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
       unsigned o = same_sem[i];
       struct isa_op_info b;
       isa_op_info(m, o, &b);
-      if (o == op || b.ndst != a.ndst || b.nsrc != a.nsrc || !same_instruction(a.name, b.name))
+      if (o == op || b.ndst != a.ndst || b.nsrc != a.nsrc || !same_instruction(a.name, b.name) ||
+          opt_op_explicit(m, o))
          continue;
       bool same = true;
       for (unsigned k = 0; k < a.ndst + a.nsrc && same; k++) {
@@ -438,7 +439,7 @@ opt_copy_op(const struct isa_model *m)
       struct isa_op_info oi;
       struct isa_slot_info si;
       isa_op_info(m, o, &oi);
-      if (oi.nsrc != 1 || !isa_slot_info(m, o, false, 0, &si))
+      if (oi.nsrc != 1 || !isa_slot_info(m, o, false, 0, &si) || opt_op_explicit(m, o))
          continue;
       unsigned ops[16];
       int score = (int)forms(m, o, ops, ARRAY_SIZE(ops)) + (isa_type_is_float(si.type) ? 0 : 100);

@@ -253,6 +253,16 @@ opt_guard_value(const struct isa_model *m, unsigned reg, bool negate, int *mod, 
    return *value >= 0;
 }
 
+bool
+opt_op_explicit(const struct isa_model *m, unsigned op)
+{
+   struct isa_insn t;
+   struct isa_class_info ci;
+   isa_insn_init(m, op, &t);
+   isa_class_info(m, t.cls, &ci);
+   return ci.explicit_only;
+}
+
 /* The first op of the model with semantics `sem`, or -1. */
 int
 opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
@@ -263,6 +273,8 @@ opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
     * v_add_u32): the IR's values are 32 bits wide */
    for (unsigned i = 0; i < n; i++) {
       struct isa_insn t;
+      if (opt_op_explicit(m, ops[i]))
+         continue;
       isa_insn_init(m, ops[i], &t);
       unsigned w = 32;
       if (t.ndst)

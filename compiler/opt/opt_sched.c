@@ -170,9 +170,16 @@ is_effect(const struct ir_instr *in)
           (in->type == IR_TYPE_NONE && x->ndst && x->dst[0].kind == ISA_OPND_REG);
 }
 
+/* Reads memory, or other lanes' registers through a DPP control (gfx9):
+ * which lanes are active matters to it, so it keeps its place against
+ * effects such as a kill's EXEC write. */
 static bool
-is_read(const struct ir_instr *in)
+is_read(const struct sched *s, const struct ir_instr *in)
 {
+   unsigned op = in->mach->insn.op;
+   if (isa_op_has_mod(s->m, op, isa_mod_by_role(s->m, ISA_ROLE_DPP_QP0)) ||
+       isa_op_has_mod(s->m, op, isa_mod_by_role(s->m, ISA_ROLE_DPP_ROW)))
+      return true;
    switch (in->mach->insn.sem) {
    case ISA_SEM_LDG:
    case ISA_SEM_LDL:
@@ -250,12 +257,13 @@ order_edges(struct sched *s)
       struct ir_instr *in = s->n[i].in;
       if (is_effect(in)) {
          for (unsigned j = (unsigned)(last_effect + 1); j < i; j++)
-            if (is_read(s->n[j].in) && !order_dropped(s, s->n[j].in, in))
+            if (is_read(s, s->n[j].in) && !order_dropped(s, s->n[j].in, in))
                edge(s, j, i, 1);
          if (last_effect >= 0 && !order_dropped(s, s->n[last_effect].in, in))
             edge(s, (unsigned)last_effect, i, 1);
          last_effect = (int)i;
-      } else if (is_read(in) && last_effect >= 0 && !order_dropped(s, s->n[last_effect].in, in)) {
+      } else if (is_read(s, in) && last_effect >= 0 &&
+                 !order_dropped(s, s->n[last_effect].in, in)) {
          edge(s, (unsigned)last_effect, i, 1);
       }
    }

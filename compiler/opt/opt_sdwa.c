@@ -252,8 +252,8 @@ static int
 sdwa_op(const struct sdwa *w, const struct ir_instr *in)
 {
    const struct isa_insn *x = &in->mach->insn;
-   if (x->ndst != 1 || x->nsrc < 1 || x->nsrc > 2)
-      return -1;
+   if (x->ndst != 1 || x->nsrc < 1 || x->nsrc > 2 || opt_op_explicit(w->m, x->op))
+      return -1; /* a DPP op's lane control has no SDWA form */
    for (unsigned o = 0; o < isa_op_count(w->m); o++) {
       struct isa_op_info oi;
       isa_op_info(w->m, o, &oi);

@@ -29,9 +29,9 @@
  * (GFX9 any number of them; before GFX9 a reduced range, which would need
  * v_fract_f32 first). Subgroup ops work on the 64-lane wave (the
  * interpreter's subgroup on gfx9): VOPC e64 masks, v_readfirstlane_b32,
- * ds_bpermute_b32. Refused, each naming what the model lacks:
- * derivatives (no DPP or quad swizzle),
- * buffer textures, float atomic add on shared memory, doubles. Indirect constants are the
+ * ds_bpermute_b32. Derivatives are DPP quad permutations (deriv()).
+ * Refused, each naming what the model lacks: buffer textures, float
+ * atomic add on shared memory, doubles. Indirect constants are the
  * generic compare-and-select over their registers (ref_ops.c).
  *
  * A shader whose homes, constants and scratch overflow the 256 VGPRs is
@@ -533,10 +533,59 @@ subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
    ref_store(c, in, res);
 }
 
+/* A DPP op whose src0 reads lane perm[j] of each quad (quad_perm), the
+ * zero-filling bound_ctrl set (a lane whose source lane is off reads 0). */
+static struct isa_insn *
+quad_op(struct ref_ctx *c, const char *op, unsigned d, unsigned a, unsigned b, unsigned perm)
+{
+   struct isa_insn *in = emit(c, op, R(d), R(a), R(b), ref_imm(0));
+   static const char *const qp[4] = {"qp0", "qp1", "qp2", "qp3"};
+   for (unsigned k = 0; k < 4; k++)
+      ref_set_mod_int(c, in, qp[k], (int)(perm >> (2 * k) & 3));
+   ref_set_mod_int(c, in, "bound_ctrl", 1);
+   return in;
+}
+
+/* The 2-bit lanes of a quad permutation, lane 0 first. */
+#define QUAD(a, b, e, f) ((a) | (b) << 2 | (e) << 4 | (f) << 6)
+
+/* Derivatives over the quad (lanes 4k..4k+3: top-left, top-right,
+ * bottom-left, bottom-right) with DPP quad permutations: the lane the
+ * difference starts from, moved into a temporary (v_mov_b32_dpp), then
+ * v_sub_f32_dpp reads the lane it ends at and subtracts. Coarse, the
+ * env's rule: lane 3 - lane 2 (DDX), lane 2 - lane 0 (DDY) for the whole
+ * quad; fine: each lane's row (DDX) or column (DDY). */
+static void
+deriv(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   bool dx = in->op == TGSI_OP_DDX || in->op == TGSI_OP_DDX_FINE;
+   bool fine = in->op == TGSI_OP_DDX_FINE || in->op == TGSI_OP_DDY_FINE;
+   unsigned from = fine ? (dx ? QUAD(0, 0, 2, 2) : QUAD(0, 1, 0, 1))
+                        : (dx ? QUAD(2, 2, 2, 2) : QUAD(0, 0, 0, 0));
+   unsigned to = fine ? (dx ? QUAD(1, 1, 3, 3) : QUAD(2, 3, 2, 3))
+                      : (dx ? QUAD(3, 3, 3, 3) : QUAD(2, 2, 2, 2));
+   unsigned res[4] = {0, 0, 0, 0};
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch), t = ref_tmp(c);
+      quad_op(c, "v_mov_b32_dpp", t, v, 0, from);
+      res[ch] = ref_tmp(c);
+      quad_op(c, "v_sub_f32_dpp", res[ch], v, t, to);
+   }
+   ref_store(c, in, res);
+}
+
 static bool
 g9_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
    switch (in->op) {
+   case TGSI_OP_DDX:
+   case TGSI_OP_DDY:
+   case TGSI_OP_DDX_FINE:
+   case TGSI_OP_DDY_FINE:
+      deriv(c, in);
+      return true;
    case TGSI_OP_VOTE_ANY:
    case TGSI_OP_VOTE_ALL:
    case TGSI_OP_VOTE_EQ:
@@ -841,15 +890,8 @@ g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
 static const char *
 g9_why(enum tgsi_opcode op)
 {
-   switch (op) {
-   case TGSI_OP_DDX:
-   case TGSI_OP_DDY:
-   case TGSI_OP_DDX_FINE:
-   case TGSI_OP_DDY_FINE:
-      return "derivatives: the gfx9 model has no DPP or quad swizzle";
-   default:
-      return "the gfx9 reference has no expansion for it";
-   }
+   (void)op;
+   return "the gfx9 reference has no expansion for it";
 }
 
 const struct ref_target ref_target_gfx9 = {

@@ -9,8 +9,9 @@
  * every source slot of every op of the model reading the same register
  * (RAW; a relative operand for address-register writes), and against
  * every destination slot (WAW), and P's sources against every destination
- * slot (WAR). The largest distance and the union of the syncs are then
- * satisfied immediately after P:
+ * slot (WAR); ops of a class the model marks explicit_only (gfx9 DPP) are
+ * asked only when the program has one. The largest distance and the
+ * union of the syncs are then satisfied immediately after P:
  *
  *  - delay slots (a3xx): `distance` nops ((rptN)nop, N up to the model's
  *    max_nop_rpt) follow P, and the first instruction after P carries
@@ -109,13 +110,28 @@ add_consumer(struct hz *h, struct consumers *cs, const struct isa_insn *blank, i
    VEC_PUSH(cs->v, cs->n, cs->cap, c);
 }
 
-/* Every op's source and destination slots, one per isa_delay_key. */
+/* Whether the program has an op of class cls. */
+static bool
+class_used(const struct hz *h, unsigned cls)
+{
+   for (unsigned i = 0; i < h->c->nitems; i++)
+      if (h->c->items[i].in.cls == cls)
+         return true;
+   return false;
+}
+
+/* Every op's source and destination slots, one per isa_delay_key; ops of
+ * an explicit_only class (gfx9 DPP) only if the program has one. */
 static void
 find_consumers(struct hz *h)
 {
    for (unsigned op = 0; op < isa_op_count(h->m); op++) {
       struct isa_insn q;
       isa_insn_init(h->m, op, &q);
+      struct isa_class_info ci;
+      isa_class_info(h->m, q.cls, &ci);
+      if (ci.explicit_only && !class_used(h, q.cls))
+         continue;
       for (unsigned s = 0; s < q.nsrc; s++)
          add_consumer(h, &h->readers, &q, ISA_SLOT_SRC(s));
       for (unsigned d = 0; d < q.ndst; d++)

@@ -133,6 +133,14 @@ check_cli(hand_missing_nop "--target|a3xx|--repro-dir|${_out}/hand|--opt-asm|${_
           OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\): opt program: raw \\(read of a fixed-latency result before it is ready\\) at 0x8, r0.w, producer 0x0, early by 1 \\[[0-9]+ events\\] \\[repro: .*/hand/mad-a3xx.yaml\\]\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)")
 check_cli(hand_bad_asm "--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 1
           OUT "compile-error \\(opt\\): opt: fixtures/check/fs_basic.tgsi:")
+# gfx9 fine derivatives as DPP quad permutations: right, one permutation
+# planted wrong (lanes 1 and 3 of each quad), the 2 wait states missing.
+check_cli(hand_dpp_ok "--target|gfx9|--no-repro|--opt-asm|${_hand}/deriv_fine_ok.gfx9.s|${_hand}/deriv_fine.tgsi" 0
+          OUT "gfx9 +1 +1 +0 +0 +0 +0\n")
+check_cli(hand_dpp_wrong_perm "--target|gfx9|--no-repro|--opt-asm|${_hand}/deriv_fine_wrong_perm.gfx9.s|${_hand}/deriv_fine.tgsi" 1
+          OUT "^fail gfx9 fixtures/check/hand/deriv_fine.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\].y \\(GENERIC 0\\) lane [13]:")
+check_cli(hand_dpp_missing_nop "--target|gfx9|--no-repro|--opt-asm|${_hand}/deriv_fine_missing_nop.gfx9.s|${_hand}/deriv_fine.tgsi" 1
+          OUT "^fail gfx9 fixtures/check/hand/deriv_fine.tgsi: hazard \\(emu opt\\): opt program: raw \\(read of a fixed-latency result before it is ready\\) at 0x10, v1, producer 0x0, early by 1")
 # The reproducer of a real mismatch replays it, lane inputs checked.
 check_cli(hand_repro "repro|${_out}/hand/mad-a3xx.yaml" 1 NEEDS hand_repro
           OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\)[^\n]*\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)[^\n]*\nreproduced: fail with the recorded signals\n$"
@@ -225,7 +233,7 @@ check_cli(txp_exact_projection "--target|a3xx,sm50|--no-repro|--seed|3|captures/
 # Inputs: a directory means its *.tgsi, @LIST a list file; --fraction keeps
 # the same files for a seed; report paths are tried before the run.
 check_cli(check_dir_input "fixtures/check/hand|-q|--no-repro|-j|0|--target|sm50" 0
-          OUT "2 shaders, 2 cases")
+          OUT "3 shaders, 3 cases")
 check_cli(check_empty_dir "fixtures/report|-q|--no-repro" 2 ERR "no \\*.tgsi files")
 check_cli(check_list_input "@${_fx}/lists/two.txt|-q|--no-repro|-j|0|--target|sm50" 0
           OUT "2 shaders, 2 cases")

@@ -240,11 +240,13 @@ interp_cli(report_empty_runs "report|${_rp}/empty.json|${_rp}/empty.json" 0)
 # check --opt-cmd (an external compiler under test)
 include(${CMAKE_CURRENT_LIST_DIR}/cli_extcc.cmake)
 # gfx9's optimizing path covers the reference fixtures, memory (GLOBAL,
-# DS), control flow through EXEC and kill included; demote.tgsi needs
-# derivatives, which both refuse; bit scans (bits_msb) run on both.
+# DS), control flow through EXEC and kill included; demote.tgsi reads
+# READ_HELPER after a DEMOTE, which the optimizing path refuses (on every
+# target): n/a, its derivatives (DPP) run on the reference path; bit scans
+# (bits_msb) run on both.
 cli_test(cli_check_gfx9_ref_only
          "check|fixtures/ref/gfx9|--target|gfx9|--invocations|128|--no-repro"
-         0 OUT "gfx9 +10 +9 +0 +0 +1 +0\n.*unsupported: 1\n")
+         0 OUT "gfx9 +10 +9 +0 +0 +0 +1\n.*opt-not-applicable: 1\n")
 # gfx9 memory on the optimizing path (issue 17): an s_waitcnt vmcnt one
 # too high lets a texture/buffer result be read before it arrives; the
 # emulator reports the early read and bisect names the hazard pass.
