@@ -103,8 +103,17 @@ struct emu_src {
    uint8_t sext;       /* the select sign-extends */
    uint8_t lanemask;   /* a per-lane op reads a 64-bit lane mask: each lane its bit (gfx9) */
    uint8_t wide;       /* a scalar op reads a 64-bit value: registers unit, unit + 1 */
+   uint8_t imm64;      /* an immediate in a per-lane 64-bit slot: enum emu_imm64 */
    uint8_t src_slot;   /* 1 + the instruction's source slot (memory ops move sources) */
    uint8_t dpp;        /* read from another lane by the op's DPP control (gfx9) */
+};
+
+/* How a per-lane 64-bit slot reads its immediate (emu_exec_wide). */
+enum emu_imm64 {
+   EMU_IMM64_BOTH,    /* both words the value (a fixed register: sm50 RZ) */
+   EMU_IMM64_LITERAL, /* a 32-bit literal: the high word, the low one 0 (gfx9) */
+   EMU_IMM64_INLINE,  /* an inline constant: an integer sign-extended, a float
+                       * constant the double of its value (gfx9) */
 };
 
 struct emu_dst {

@@ -855,10 +855,25 @@ wide_src(struct emu_wave *w, const struct emu_op *op, unsigned i, int64_t t, str
          emu_mark_war(w, op, s->unit + 1, t);
       }
    } else {
-      uint32_t *b = run->tmp_src[i];
+      uint32_t *b = run->tmp_src[i], v = s->kind == EMU_S_IMM ? s->value : 0, lo = v, hi = v;
+      if (s->imm64 == EMU_IMM64_LITERAL) {
+         lo = 0;
+      } else if (s->imm64 == EMU_IMM64_INLINE) {
+         uint64_t d =
+             (int32_t)v >= -16 && (int32_t)v <= 64 ? (uint64_t)(int64_t)(int32_t)v : sem_f2d(v);
+         lo = (uint32_t)d;
+         hi = (uint32_t)(d >> 32);
+      }
       for (unsigned k = 0; k < w->n; k++)
-         b[k] = s->kind == EMU_S_IMM ? s->value : 0;
-      x->lo = x->hi = b;
+         b[k] = lo;
+      x->lo = b;
+      x->hi = b;
+      if (lo != hi) { /* the high words (tmp_comp: no component results here) */
+         uint32_t *h = run->tmp_comp + (size_t)i * run->maxlanes;
+         for (unsigned k = 0; k < w->n; k++)
+            h[k] = hi;
+         x->hi = h;
+      }
    }
    x->clear = (s->mods & ISA_OPND_F_ABS) ? 0x80000000u : 0;
    x->flip = (s->mods & ISA_OPND_F_NEG) ? 0x80000000u : 0;
@@ -885,6 +900,7 @@ sem_wide_src(enum isa_sem s, unsigned i)
    case ISA_SEM_SHL64:
    case ISA_SEM_SHR64:
    case ISA_SEM_ASHR64:
+   case ISA_SEM_DLDEXP:
       return i == 0; /* the value; the count is 32 bits */
    default:
       return true;
@@ -906,8 +922,12 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
          v[i] = emu_fetch(w, op, &op->src[i], 0, t, run->tmp_src[i]);
    }
    uint32_t *mask;
-   if (!emu_exec_mask(w, op, t, &mask))
+   bool lanemask = op->ndst && op->dst[0].lanemask;
+   if (!emu_exec_mask(w, op, t, &mask)) {
+      if (lanemask) /* still written: 0 for every lane outside EXEC */
+         emu_write_lanemask(w, op, &op->dst[0], mask, mask, t);
       return;
+   }
    uint32_t *r0 = run->tmp_dst[0], *r1 = run->tmp_dst[1];
    bool wide_dst = true, two = false;
    for (unsigned i = 0; i < n; i++) {
@@ -925,6 +945,19 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
       case ISA_SEM_DMNMX:
          r = sem_dmnmx(wide_at(&x[0], i), wide_at(&x[1], i), v[2][i]);
          break;
+      case ISA_SEM_DMIN:
+         r = sem_dmin(wide_at(&x[0], i), wide_at(&x[1], i));
+         break;
+      case ISA_SEM_DMAX:
+         r = sem_dmax(wide_at(&x[0], i), wide_at(&x[1], i));
+         break;
+      case ISA_SEM_DLDEXP:
+         r = sem_dldexp(wide_at(&x[0], i), v[1][i]);
+         break;
+      case ISA_SEM_DCMP: /* a lane mask (gfx9 VOPC): the lane's bit */
+         r0[i] = (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));
+         wide_dst = false;
+         continue;
       case ISA_SEM_DSETP: {
          uint32_t cmp =
              (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));
@@ -975,6 +1008,10 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
       }
       r0[i] = (uint32_t)r;
       r1[i] = (uint32_t)(r >> 32);
+   }
+   if (lanemask) {
+      emu_write_lanemask(w, op, &op->dst[0], r0, mask, t);
+      return;
    }
    write_one(w, op, 0, 0, t, r0, mask);
    if (wide_dst)

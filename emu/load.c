@@ -478,6 +478,10 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_U2D:
    case ISA_SEM_D2I:
    case ISA_SEM_D2U:
+   case ISA_SEM_DMIN:
+   case ISA_SEM_DMAX:
+   case ISA_SEM_DCMP:
+   case ISA_SEM_DLDEXP:
    case ISA_SEM_SHL64:
    case ISA_SEM_SHR64:
    case ISA_SEM_ASHR64:
@@ -895,6 +899,10 @@ set_scalar_opnds(struct emu_code *c, const struct isa_insn *in, struct emu_op *o
       sem_slot_type(m, in, ISA_SLOT_SRC(i), &width);
       if (s->kind == EMU_S_IMM && width == 64 && op->scalar)
          s->wide = 1;
+      struct isa_slot_info si;
+      if (s->kind == EMU_S_IMM && width == 64 && !op->scalar && in->src[i].kind == ISA_OPND_IMM &&
+          isa_slot_info(m, in->op, false, i, &si))
+         s->imm64 = si.imm_bits >= 32 && !si.imm_lut ? EMU_IMM64_LITERAL : EMU_IMM64_INLINE;
       if (s->kind != EMU_S_REG || c->files[s->file].kind != ISA_FILE_UNIFORM || width != 64)
          continue;
       if (s->index + 1u >= c->files[s->file].count)

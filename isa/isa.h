@@ -206,6 +206,10 @@ struct isa_model;
    X(U2D, "u2d", 1) \
    X(D2I, "d2i", 1) \
    X(D2U, "d2u", 1) \
+   X(DMIN, "dmin", 2) \
+   X(DMAX, "dmax", 2) \
+   X(DCMP, "dcmp", 2) \
+   X(DLDEXP, "dldexp", 2) \
    X(AST, "ast", -1) \
    X(EMIT, "emit", -1) \
    X(EXEC_IF, "exec_if", 3) \

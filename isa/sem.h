@@ -770,6 +770,27 @@ sem_dmnmx(uint64_t a, uint64_t b, uint32_t p)
    return (p & 1) ? (b_lt ? b : a) : (b_lt ? a : b);
 }
 
+/* v_min_f64 / v_max_f64 (gfx9): DMNMX with the predicate fixed. */
+static inline uint64_t
+sem_dmin(uint64_t a, uint64_t b)
+{
+   return sem_dmnmx(a, b, 1);
+}
+
+static inline uint64_t
+sem_dmax(uint64_t a, uint64_t b)
+{
+   return sem_dmnmx(a, b, 0);
+}
+
+/* v_ldexp_f64: a * 2^n exactly, rounded once where the result is
+ * subnormal; NaN the canonical one. */
+static inline uint64_t
+sem_dldexp(uint64_t a, uint32_t n)
+{
+   return sem_dres(ldexp(sem_d(a), (int32_t)n));
+}
+
 static inline int
 sem_dcmp_bool(enum sem_cond c, uint64_t a, uint64_t b)
 {

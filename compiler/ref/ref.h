@@ -139,6 +139,24 @@ enum ref_wide_shape {
    REF_WIDE_CMP,    /* 32-bit results: compares */
 };
 
+/* A target's FP64 instructions, for the double expansions of ref_fp64.c:
+ * mnemonics of ops d = f(a[, b[, c]]) whose 64-bit operands are register
+ * pairs (the first register named), and what differs between models. */
+struct ref_fp64 {
+   const char *add, *mul, *fma;       /* pair op pair [op pair] -> pair */
+   const char *f2d, *d2f, *i2d, *u2d; /* conversions from and to 32 bits */
+   const char *d2i, *d2u;
+   const char *floor, *ceil, *trunc, *rndne;
+   const char *ldexp;                          /* pair x 32-bit integer -> pair; NULL: expanded */
+   const char *rcp32, *rsq32;                  /* f32 1/x, 1/sqrt(x): the seeds of DDIV, DSQRT */
+   struct isa_opnd (*none)(struct ref_ctx *c); /* an unused source */
+   /* a COND b (cond lt gt ge eq ne; ne true on NaN) into a new register:
+    * 1/0, or ~0/0 with mask */
+   unsigned (*cmp)(struct ref_ctx *c, const char *cond, unsigned a, unsigned b, bool mask);
+   /* min or max (the non-NaN operand, -0 below +0) into a new pair */
+   unsigned (*minmax)(struct ref_ctx *c, unsigned a, unsigned b, bool max);
+};
+
 /* How a branch decides: the tested value is a scalar register. */
 enum ref_test {
    REF_TEST_FLOAT_NZ, /* value as float != 0.0 (NaN true, -0.0 false): IF */
@@ -217,6 +235,8 @@ struct ref_target {
    /* Doubles (64-bit integers are ref_int64.c's, on every target): true
     * when expanded or refused (with a diagnostic); NULL: refused. */
    bool (*wide)(struct ref_ctx *c, const struct tgsi_insn *in);
+   /* The FP64 instructions wide = ref_fp64_wide expands over. */
+   const struct ref_fp64 *fp64;
    /* Kill the lanes whose flag register is non-zero (DEMOTE's epilogue). */
    void (*kill_flag)(struct ref_ctx *c, unsigned flag);
    /* Prologue after the homes are placed (may take persistent
@@ -451,6 +471,10 @@ void ref_select_eq(struct ref_ctx *c, unsigned d, unsigned a, unsigned b, unsign
  * integers included); ref_int64 expands it over 32-bit primitives. */
 bool ref_int64_op(enum tgsi_opcode op);
 enum compile_status ref_int64(struct ref_ctx *c, const struct tgsi_insn *in);
+
+/* ref_fp64.c */
+/* A double opcode over the target's fp64 instructions (its wide hook). */
+bool ref_fp64_wide(struct ref_ctx *c, const struct tgsi_insn *in);
 
 /* ref_tex.c */
 /* Expands a texture opcode through the target's tex hook; false if the

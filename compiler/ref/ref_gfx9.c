@@ -31,7 +31,11 @@
  * interpreter's subgroup on gfx9): VOPC e64 masks, v_readfirstlane_b32,
  * ds_bpermute_b32. Derivatives are DPP quad permutations (deriv()).
  * Refused, each naming what the model lacks: buffer textures, float
- * atomic add on shared memory, doubles. Indirect constants are the
+ * atomic add on shared memory. Doubles are VOP3
+ * f64 ops on VGPR pairs v[n:n+1] (ref_fp64.c; compares are VOPC f64 into
+ * vcc, min/max v_min_f64/v_max_f64, DLDEXP v_ldexp_f64; DDIV and DSQRT
+ * correctly rounded from a v_rcp_f32/v_rsq_f32 seed with v_fma_f64, so
+ * no f64 approximation enters). Indirect constants are the
  * generic compare-and-select over their registers (ref_ops.c).
  *
  * A shader whose homes, constants and scratch overflow the 256 VGPRs is
@@ -52,6 +56,7 @@
 #include "emu/emu.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define R(x) ref_r(c, (x))
 
@@ -312,6 +317,65 @@ g9_prim(struct ref_ctx *c, enum ref_prim op, unsigned a, unsigned b, unsigned e)
       return d;
    }
 }
+
+/* ------------------------------------------------------------------ */
+/* Doubles: VOP3 f64 ops on VGPR pairs (ref_fp64.c expands the rest)     */
+
+static struct isa_opnd
+g9_none(struct ref_ctx *c)
+{
+   (void)c;
+   return ref_imm(0);
+}
+
+/* vcc = a COND b (v_cmp_*_f64_e32; ne is neq, true on NaN), then 1 or ~0. */
+static unsigned
+g9_dcmp(struct ref_ctx *c, const char *cond, unsigned a, unsigned b, bool mask)
+{
+   char op[32];
+   snprintf(op, sizeof(op), "v_cmp_%s_f64_e32", strcmp(cond, "ne") ? cond : "neq");
+   vopc(c, op, R(a), b);
+   unsigned d = ref_tmp(c);
+   struct isa_insn *in = ref_emit(c, "v_cndmask_b32_e64");
+   in->dst[0] = R(d);
+   in->src[0] = ref_imm(mask ? ~0u : 1u); /* the true value, the mask, the false value */
+   in->src[1] = VCC;
+   in->src[2] = ref_imm(0);
+   return d;
+}
+
+static unsigned
+g9_dminmax(struct ref_ctx *c, unsigned a, unsigned b, bool max)
+{
+   unsigned d = ref_tmp(c);
+   if (d & 1)
+      d = ref_tmp(c);
+   ref_tmp(c);
+   emit(c, max ? "v_max_f64" : "v_min_f64", R(d), R(a), R(b), ref_imm(0));
+   return d;
+}
+
+static const struct ref_fp64 g9_fp64 = {
+    .add = "v_add_f64",
+    .mul = "v_mul_f64",
+    .fma = "v_fma_f64",
+    .f2d = "v_cvt_f64_f32_e32",
+    .d2f = "v_cvt_f32_f64_e32",
+    .i2d = "v_cvt_f64_i32_e32",
+    .u2d = "v_cvt_f64_u32_e32",
+    .d2i = "v_cvt_i32_f64_e32",
+    .d2u = "v_cvt_u32_f64_e32",
+    .floor = "v_floor_f64_e32",
+    .ceil = "v_ceil_f64_e32",
+    .trunc = "v_trunc_f64_e32",
+    .rndne = "v_rndne_f64_e32",
+    .ldexp = "v_ldexp_f64",
+    .rcp32 = "v_rcp_f32_e32",
+    .rsq32 = "v_rsq_f32_e32",
+    .none = g9_none,
+    .cmp = g9_dcmp,
+    .minmax = g9_dminmax,
+};
 
 /* ------------------------------------------------------------------ */
 /* Control flow: lanes parked at labels, in SGPR pairs                   */
@@ -907,6 +971,8 @@ const struct ref_target ref_target_gfx9 = {
     .store_word = g9_store_word,
     .tex = g9_tex,
     .atomic = g9_atomic,
+    .wide = ref_fp64_wide,
+    .fp64 = &g9_fp64,
     .why = g9_why,
     .branch = g9_branch,
     .jump = g9_jump,

@@ -27,7 +27,7 @@
  * Memory: LDG/STG for buffers and images (their texel addresses), LDS/STS
  * for shared memory, one per channel; ATOM/ATOMS (and .CAS); BARRIER is
  * BAR.SYNC 0. Derivatives through SHFL and FSWZADD, subgroup ops through
- * VOTE and SHFL; doubles on the FP64 ops (sm_wide).
+ * VOTE and SHFL; doubles on the FP64 ops (ref_fp64.c).
  *
  * Stage outputs: a geometry shader keeps its outputs in their homes; EMIT
  * stores every output (AST.128 a[handle][RZ + 16 * i]) and then emits
@@ -638,476 +638,48 @@ subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
 }
 
 /* ------------------------------------------------------------------ */
-/* Doubles (FP64): a TGSI double is a channel pair, xy or zw, low word   */
-/* first (the interpreter's tgsi_interp_wide.c mapping)                 */
+/* Doubles (FP64): ref_fp64.c over these instructions                   */
 
-#define K(v)        ref_imm_reg(c, (uint32_t)(v))
-#define Q1(op, a)   sm_prim(c, REF_P_##op, (a), 0, 0)
-#define Q(op, a, b) sm_prim(c, REF_P_##op, (a), (b), 0)
-#define QS(x, p, y) sm_prim(c, REF_P_SEL, (x), (p), (y))
-
-/* An even-aligned register pair: FP64 operands. */
+/* P0 = a CMP b (DSETP), as 0/1 or as a mask. */
 static unsigned
-dpair(struct ref_ctx *c)
+sm_dcmp(struct ref_ctx *c, const char *cond, unsigned a, unsigned b, bool mask)
 {
-   unsigned r = ref_tmp(c);
-   if (r & 1)
-      r = ref_tmp(c);
+   setp(c, "dsetp_r", "fcmp", cond, NULL, R(a), R(b));
+   return mask ? p0_to_mask(c) : p0_to_01(c);
+}
+
+/* DMNMX a, b, PT (minimum) or !PT (maximum), into an aligned pair. */
+static unsigned
+sm_dminmax(struct ref_ctx *c, unsigned a, unsigned b, bool max)
+{
+   unsigned d = ref_tmp(c);
+   if (d & 1)
+      d = ref_tmp(c);
    ref_tmp(c);
-   return r;
-}
-
-static unsigned
-dpack(struct ref_ctx *c, unsigned lo, unsigned hi)
-{
-   unsigned p = dpair(c);
-   sm_copy(c, p, lo);
-   sm_copy(c, p + 1, hi);
-   return p;
-}
-
-/* Pair copy into registers taken before a phase's temporaries. */
-static void
-dkeep(struct ref_ctx *c, unsigned dst, unsigned src)
-{
-   sm_copy(c, dst, src);
-   sm_copy(c, dst + 1, src + 1);
-}
-
-static unsigned
-dconst(struct ref_ctx *c, uint64_t v)
-{
-   unsigned p = dpair(c);
-   sm_mov_imm(c, p, (uint32_t)v);
-   sm_mov_imm(c, p + 1, (uint32_t)(v >> 32));
-   return p;
-}
-
-static unsigned
-dop(struct ref_ctx *c, const char *op, struct isa_opnd a, struct isa_opnd b, struct isa_opnd e)
-{
-   unsigned d = dpair(c);
-   alu(c, op, d, a, b, e);
+   alu(c, "dmnmx_r", d, R(a), R(b), pt(c, max));
    return d;
 }
 
-/* The pair (x if p else y), p a 0/1 register. */
-static unsigned
-dsel(struct ref_ctx *c, unsigned x, unsigned p, unsigned y)
-{
-   unsigned lo = QS(x, p, y);
-   return dpack(c, lo, QS(x + 1, p, y + 1));
-}
-
-/* P0 = a CMP b, as 0/1. */
-static unsigned
-dcmp(struct ref_ctx *c, const char *cond, unsigned a, unsigned b)
-{
-   setp(c, "dsetp_r", "fcmp", cond, NULL, R(a), R(b));
-   return p0_to_01(c);
-}
-
-/* The 53-bit significand (mhi:mlo) shifted right by s (1..54), rounded
- * to nearest: above the halfway point up, below down, at it by rpos
- * (the exact value lies above: up) or, when rzero (exact), to even. The
- * low word of the result in *lo, the high word returned. */
-static unsigned
-round_shift(struct ref_ctx *c, unsigned mhi, unsigned mlo, unsigned s, unsigned rpos,
-            unsigned rzero, unsigned *lo)
-{
-   unsigned one = K(1), k32 = K(32), zero = K(0);
-   unsigned small = Q(ULT, s, k32), sb = Q(ISUB, s, k32);
-   unsigned lo_a = Q(SHR, mlo, s);
-   unsigned lo_s = Q(OR, lo_a, Q(SHL, mhi, Q(ISUB, k32, s)));
-   unsigned sub_lo = QS(lo_s, small, Q(SHR, mhi, sb));
-   unsigned sub_hi = QS(Q(SHR, mhi, s), small, zero);
-   unsigned ones = K(~0u);
-   unsigned m_lo = QS(Q(ISUB, Q(SHL, one, s), one), small, ones);
-   unsigned m_hi = QS(zero, small, Q(ISUB, Q(SHL, one, sb), one));
-   unsigned d_lo = Q(AND, mlo, m_lo), d_hi = Q(AND, mhi, m_hi);
-   unsigned t = Q(ISUB, s, one), tsmall = Q(ULT, t, k32);
-   unsigned h_lo = QS(Q(SHL, one, t), tsmall, zero);
-   unsigned h_hi = QS(zero, tsmall, Q(SHL, one, Q(ISUB, t, k32)));
-   unsigned hieq = Q(IEQ, d_hi, h_hi);
-   unsigned gt_hi = Q(ULT, h_hi, d_hi);
-   unsigned gt = Q(OR, gt_hi, Q(AND, hieq, Q(ULT, h_lo, d_lo)));
-   unsigned eq = Q(AND, hieq, Q(IEQ, d_lo, h_lo));
-   unsigned tie_up = Q(OR, rpos, Q(AND, rzero, Q(AND, sub_lo, one)));
-   unsigned up = Q(OR, gt, Q(AND, eq, tie_up));
-   unsigned nlo = Q(IADD, sub_lo, up);
-   *lo = nlo;
-   return Q(IADD, sub_hi, Q(ULT, nlo, up));
-}
-
-/* |x| of a pair with denormals scaled by 2^64: the scaled value and its
- * biased exponent (64 less for scaled ones). */
-static unsigned
-dnormalize(struct ref_ctx *c, unsigned x, unsigned *e)
-{
-   unsigned ah = Q(AND, x + 1, K(0x7fffffffu));
-   unsigned ax = dpack(c, x, ah);
-   unsigned den = Q(ULT, ah, K(0x00100000u));
-   unsigned sc = dop(c, "dmul_r", R(ax), R(dconst(c, 0x43f0000000000000ull)), rz(c)); /* 2^64 */
-   unsigned x1 = dsel(c, sc, den, ax);
-   unsigned k64 = K(64), zero = K(0), k20 = K(20);
-   unsigned adj = QS(k64, den, zero);
-   *e = Q(ISUB, Q(SHR, x1 + 1, k20), adj);
-   return x1;
-}
-
-/* The significand of a normalized pair as a double in [1, 2). */
-static unsigned
-dsignificand(struct ref_ctx *c, unsigned x1)
-{
-   unsigned fracm = K(0x000fffffu), one_exp = K(0x3ff00000u);
-   return dpack(c, x1, Q(OR, Q(AND, x1 + 1, fracm), one_exp));
-}
-
-/* 1 when the pair is +-0, +-inf or NaN. */
-static unsigned
-dspecial(struct ref_ctx *c, unsigned x)
-{
-   unsigned ah = Q(AND, x + 1, K(0x7fffffffu));
-   unsigned zero = K(0), expm = K(0x7ff00000u);
-   unsigned z = Q(IEQ, Q(OR, ah, x), zero);
-   return Q(OR, z, Q(UGE, ah, expm));
-}
-
-/* A double from a float approximation of f(x) (F2F, MUFU, F2F). */
-static unsigned
-dseed(struct ref_ctx *c, const char *mufu, unsigned x)
-{
-   unsigned f = ref_tmp(c), r = ref_tmp(c);
-   alu(c, "f2f_f32_f64_r", f, R(x), rz(c), rz(c));
-   alu(c, mufu, r, R(f), rz(c), rz(c));
-   return dop(c, "f2f_f64_f32_r", R(r), rz(c), rz(c));
-}
-
-/* a / b correctly rounded, as the interpreter's double division. The
- * significands' quotient by Markstein's step: y = RN(1 / mb) from a float
- * seed and Newton steps with DFMA (y + y (1 - mb y) is RN(1 / mb) from a
- * 1-ulp y, except for mb = 2 - 2^-52, set directly), q0 = ma y, r = ma -
- * q0 mb exact, q = q0 + r y; then the exponent in integer arithmetic --
- * overflow gives infinity, a subnormal result is rounded from q's 53 bits
- * with the remainder's sign deciding a halfway point. Zero, infinite and
- * NaN operands take a * t, t = 1 / b (b special) or copysign(1, b). The
- * same sequence in C matched the host's division on 3e8 pairs (random,
- * near-halfway quotients, subnormal results, edge values). */
-static unsigned
-ddiv(struct ref_ctx *c, unsigned a, unsigned b)
-{
-   /* Phases keep their results in registers taken before the phase's
-    * temporaries, which die with it (kernels leave little scratch). */
-   unsigned out = dpair(c), spec = dpair(c), ma = dpair(c), mb = dpair(c), y = dpair(c);
-   unsigned q = dpair(c), special = ref_tmp(c), sign = ref_tmp(c), ea = ref_tmp(c);
-   unsigned eb = ref_tmp(c), rpos = ref_tmp(c), rzero = ref_tmp(c);
-   unsigned mark = c->scratch_next, zero, v, e1, e2;
-   /* specials: a * t, t = 1 / b (b special) or copysign(1, b) */
-   zero = K(0);
-   unsigned signm = K(0x80000000u);
-   sm_copy(c, sign, Q(AND, Q(XOR, a + 1, b + 1), signm));
-   unsigned bsign = Q(AND, b + 1, signm), bh = Q(AND, b + 1, K(0x7fffffffu));
-   unsigned bzero = Q(IEQ, Q(OR, bh, b), zero);
-   unsigned expm = K(0x7ff00000u), blo0 = Q(IEQ, b, zero);
-   unsigned binf = Q(AND, Q(IEQ, bh, expm), blo0);
-   unsigned bspec = dspecial(c, b);
-   sm_copy(c, special, Q(OR, dspecial(c, a), bspec));
-   unsigned qnan = K(0x7ff80000u), one_exp = K(0x3ff00000u);
-   unsigned t_one = Q(OR, bsign, one_exp), t_inf = Q(OR, bsign, expm);
-   unsigned t_hi = QS(qnan, bspec, t_one);
-   t_hi = QS(bsign, binf, t_hi);
-   t_hi = QS(t_inf, bzero, t_hi);
-   dkeep(c, spec, dop(c, "dmul_r", R(a), R(dpack(c, zero, t_hi)), rz(c)));
-   c->scratch_next = mark;
-   /* significands and exponents */
-   v = dsignificand(c, dnormalize(c, a, &e1));
-   dkeep(c, ma, v);
-   sm_copy(c, ea, e1);
-   c->scratch_next = mark;
-   v = dsignificand(c, dnormalize(c, b, &e2));
-   dkeep(c, mb, v);
-   sm_copy(c, eb, e2);
-   c->scratch_next = mark;
-   /* y = RN(1 / mb) */
-   dkeep(c, y, dseed(c, "mufu_rcp", mb));
-   c->scratch_next = mark;
-   for (unsigned k = 0; k < 3; k++) {
-      unsigned one = dconst(c, 0x3ff0000000000000ull);
-      unsigned e = dop(c, "dfma_r", R(y), ref_neg(R(mb)), R(one));
-      dkeep(c, y, k < 2 ? dop(c, "dfma_r", R(y), R(e), R(y)) : dop(c, "dfma_r", R(e), R(y), R(y)));
-      c->scratch_next = mark;
-   }
-   unsigned ones = K(~0u), top = K(0x3fffffffu);
-   unsigned lo_ones = Q(IEQ, mb, ones);
-   unsigned exc = Q(AND, lo_ones, Q(IEQ, mb + 1, top));
-   dkeep(c, y, dsel(c, dconst(c, 0x3fe0000000000001ull), exc, y));
-   c->scratch_next = mark;
-   /* q = RN(ma / mb) and the sign of the remainder */
-   unsigned q0 = dop(c, "dmul_r", R(ma), R(y), rz(c));
-   unsigned r0 = dop(c, "dfma_r", R(mb), ref_neg(R(q0)), R(ma));
-   dkeep(c, q, dop(c, "dfma_r", R(r0), R(y), R(q0)));
-   c->scratch_next = mark;
-   unsigned r = dop(c, "dfma_r", R(mb), ref_neg(R(q)), R(ma)), dz = dconst(c, 0);
-   sm_copy(c, rpos, dcmp(c, "gt", r, dz));
-   sm_copy(c, rzero, dcmp(c, "eq", r, dz));
-   c->scratch_next = mark;
-   /* the exponent back: normal, overflow or a subnormal rounding */
-   zero = K(0);
-   unsigned E = Q(ISUB, Q(IADD, Q(SHR, q + 1, K(20)), ea), eb);
-   unsigned frac = Q(AND, q + 1, K(0x000fffffu));
-   unsigned n_hi = Q(OR, frac, Q(SHL, E, K(20)));
-   unsigned implicit = K(0x00100000u), k1 = K(1), k54 = K(54), k2047 = K(2047);
-   unsigned inf_hi = K(0x7ff00000u);
-   unsigned mhi = Q(OR, frac, implicit), sh = Q(UMIN, Q(ISUB, k1, E), k54);
-   unsigned s_lo, s_hi = round_shift(c, mhi, q, sh, rpos, rzero, &s_lo);
-   unsigned normal = Q(IGE, E, k1), ovf = Q(IGE, E, k2047);
-   unsigned r_lo = QS(zero, ovf, QS(q, normal, s_lo));
-   unsigned r_hi = Q(OR, QS(inf_hi, ovf, QS(n_hi, normal, s_hi)), sign);
-   sm_copy(c, out, QS(spec, special, r_lo));
-   sm_copy(c, out + 1, QS(spec + 1, special, r_hi));
-   c->scratch_next = out + 2;
-   return out;
-}
-
-/* sqrt(x) correctly rounded: x = m 2^e with m in [1, 4) and e even (a
- * denormal x scaled by 2^64), y = 1/sqrt(m) from a float seed and two
- * Newton steps (y + y/2 (1 - (m y) y)), s0 = m y, r = m - s0^2 exact, s =
- * s0 + r y/2; the root's exponent is added to s's (the root of a double
- * is always normal). Zero, negative, infinite and NaN inputs: x itself
- * for +-0 and +inf, else NaN. The sequence in C matched the host's sqrt
- * on 1.5e8 values (random, subnormal, near-halfway roots). */
-static unsigned
-dsqrt(struct ref_ctx *c, unsigned x)
-{
-   unsigned out = dpair(c), m = dpair(c), y = dpair(c), s = dpair(c);
-   unsigned keep = ref_tmp(c), special = ref_tmp(c), e = ref_tmp(c);
-   unsigned mark = c->scratch_next, zero = K(0), eb;
-   unsigned xh = Q(AND, x + 1, K(0x7fffffffu));
-   unsigned iszero = Q(IEQ, Q(OR, xh, x), zero);
-   unsigned expm = K(0x7ff00000u), lo0 = Q(IEQ, x, zero);
-   unsigned pinf = Q(AND, Q(IEQ, x + 1, expm), lo0);
-   sm_copy(c, keep, Q(OR, iszero, pinf));
-   unsigned neg = Q(UGE, x + 1, K(0x80000000u));
-   sm_copy(c, special, Q(OR, keep, Q(OR, neg, Q(UGE, xh, expm))));
-   c->scratch_next = mark;
-   unsigned x1 = dnormalize(c, x, &eb);
-   unsigned e0 = Q(ISUB, eb, K(1023)), odd = Q(AND, e0, K(1));
-   unsigned m0 = dsignificand(c, x1);
-   dkeep(c, m, dsel(c, dop(c, "dadd_r", R(m0), R(m0), rz(c)), odd, m0));
-   sm_copy(c, e, Q(ISUB, e0, odd));
-   c->scratch_next = mark;
-   dkeep(c, y, dseed(c, "mufu_rsq", m));
-   c->scratch_next = mark;
-   for (unsigned k = 0; k < 2; k++) {
-      unsigned half = dconst(c, 0x3fe0000000000000ull), one = dconst(c, 0x3ff0000000000000ull);
-      unsigned h = dop(c, "dmul_r", R(half), R(y), rz(c));
-      unsigned my = dop(c, "dmul_r", R(m), R(y), rz(c));
-      unsigned t = dop(c, "dfma_r", R(y), ref_neg(R(my)), R(one));
-      dkeep(c, y, dop(c, "dfma_r", R(h), R(t), R(y)));
-      c->scratch_next = mark;
-   }
-   unsigned half = dconst(c, 0x3fe0000000000000ull);
-   unsigned s0 = dop(c, "dmul_r", R(m), R(y), rz(c));
-   unsigned r = dop(c, "dfma_r", R(s0), ref_neg(R(s0)), R(m));
-   unsigned hy = dop(c, "dmul_r", R(half), R(y), rz(c));
-   dkeep(c, s, dop(c, "dfma_r", R(r), R(hy), R(s0)));
-   c->scratch_next = mark;
-   zero = K(0);
-   unsigned k1 = K(1), k20 = K(20);
-   unsigned r_hi = Q(IADD, s + 1, Q(SHL, Q(ASHR, e, k1), k20));
-   sm_copy(c, out, QS(QS(x, keep, zero), special, s));
-   sm_copy(c, out + 1, QS(QS(x + 1, keep, K(0x7ff80000u)), special, r_hi));
-   c->scratch_next = out + 2;
-   return out;
-}
-
-/* ldexp(x, n) exactly: the exponent field moved in integer arithmetic
- * (n clamped to +-4000), infinity past the largest, a subnormal result
- * rounded from x's 53 bits (to even at halfway: the value is exact). */
-static unsigned
-dldexp(struct ref_ctx *c, unsigned x, unsigned n)
-{
-   unsigned out = dpair(c), mark = c->scratch_next;
-   unsigned zero = K(0), sign = Q(AND, x + 1, K(0x80000000u));
-   unsigned special = dspecial(c, x);
-   unsigned spec = dop(c, "dadd_r", R(x), R(dconst(c, 0x8000000000000000ull)), rz(c)); /* + -0 */
-   unsigned ex, x1 = dnormalize(c, x, &ex);
-   unsigned lo_n = K((uint32_t)-4000);
-   unsigned nn = Q(IMAX, Q(IMIN, n, K(4000)), lo_n);
-   unsigned E = Q(IADD, ex, nn);
-   unsigned frac = Q(AND, x1 + 1, K(0x000fffffu));
-   unsigned n_hi = Q(OR, frac, Q(SHL, E, K(20)));
-   unsigned implicit = K(0x00100000u), k1 = K(1), k54 = K(54), k2047 = K(2047);
-   unsigned inf_hi = K(0x7ff00000u);
-   unsigned mhi = Q(OR, frac, implicit), sh = Q(UMIN, Q(ISUB, k1, E), k54);
-   unsigned s_lo, s_hi = round_shift(c, mhi, x1, sh, zero, k1, &s_lo);
-   unsigned normal = Q(IGE, E, k1), ovf = Q(IGE, E, k2047);
-   unsigned r_lo = QS(zero, ovf, QS(x1, normal, s_lo));
-   unsigned r_hi = Q(OR, QS(inf_hi, ovf, QS(n_hi, normal, s_hi)), sign);
-   sm_copy(c, out, QS(spec, special, r_lo));
-   sm_copy(c, out + 1, QS(spec + 1, special, r_hi));
-   c->scratch_next = mark;
-   return out;
-}
-
-/* Source si's pair p with its TGSI modifiers (on the double's sign). */
-static unsigned
-dfetch(struct ref_ctx *c, const struct tgsi_insn *in, unsigned si, unsigned p)
-{
-   struct tgsi_insn raw = *in;
-   raw.src[si].neg = raw.src[si].abs = false;
-   unsigned lo = ref_fetch(c, &raw, si, 2 * p), hi = ref_fetch(c, &raw, si, 2 * p + 1);
-   if (in->src[si].abs)
-      hi = Q(AND, hi, K(0x7fffffffu));
-   if (in->src[si].neg)
-      hi = Q(XOR, hi, K(0x80000000u));
-   return dpack(c, lo, hi);
-}
-
-/* One 64-bit result pair of a double opcode. */
-static unsigned
-dpair_op(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
-{
-   enum tgsi_opcode op = in->op;
-   if (op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D) {
-      unsigned v = ref_fetch(c, in, 0, p);
-      return dop(c,
-                 op == TGSI_OP_F2D   ? "f2f_f64_f32_r"
-                 : op == TGSI_OP_I2D ? "i2f_f64_s32_r"
-                                     : "i2f_f64_u32_r",
-                 R(v), rz(c), rz(c));
-   }
-   unsigned a = dfetch(c, in, 0, p);
-   unsigned mzero = 0, b = 0;
-   switch (op) {
-   case TGSI_OP_DADD:
-   case TGSI_OP_DMUL:
-   case TGSI_OP_DDIV:
-   case TGSI_OP_DMIN:
-   case TGSI_OP_DMAX:
-   case TGSI_OP_DMAD:
-   case TGSI_OP_DFMA:
-      b = dfetch(c, in, 1, p);
-      break;
-   default:
-      break;
-   }
-   switch (op) {
-   case TGSI_OP_DADD:
-      return dop(c, "dadd_r", R(a), R(b), rz(c));
-   case TGSI_OP_DMUL:
-      return dop(c, "dmul_r", R(a), R(b), rz(c));
-   case TGSI_OP_DFMA:
-      return dop(c, "dfma_r", R(a), R(b), R(dfetch(c, in, 2, p)));
-   case TGSI_OP_DMAD: /* two roundings, as the interpreter computes it */
-   {
-      unsigned ab = dop(c, "dmul_r", R(a), R(b), rz(c)), cc = dfetch(c, in, 2, p);
-      return dop(c, "dadd_r", R(ab), R(cc), rz(c));
-   }
-   case TGSI_OP_DMIN:
-   case TGSI_OP_DMAX:
-      return dop(c, "dmnmx_r", R(a), R(b), pt(c, op == TGSI_OP_DMAX));
-   case TGSI_OP_DDIV:
-      return ddiv(c, a, b);
-   case TGSI_OP_DRCP:
-      return ddiv(c, dconst(c, 0x3ff0000000000000ull), a);
-   case TGSI_OP_DSQRT:
-      return dsqrt(c, a);
-   case TGSI_OP_DRSQ: /* 1 / sqrt, two roundings */
-   {
-      unsigned one = dconst(c, 0x3ff0000000000000ull);
-      return ddiv(c, one, dsqrt(c, a));
-   }
-   case TGSI_OP_DNEG: /* + -0: the sign flipped, a NaN made the quiet one */
-   case TGSI_OP_DABS:
-      mzero = dconst(c, 0x8000000000000000ull);
-      return dop(c, "dadd_r", op == TGSI_OP_DNEG ? ref_neg(R(a)) : ref_abs(R(a)), R(mzero), rz(c));
-   case TGSI_OP_DFLR:
-      return dop(c, "f2f_f64_floor_r", R(a), rz(c), rz(c));
-   case TGSI_OP_DCEIL:
-      return dop(c, "f2f_f64_ceil_r", R(a), rz(c), rz(c));
-   case TGSI_OP_DTRUNC:
-      return dop(c, "f2f_f64_trunc_r", R(a), rz(c), rz(c));
-   case TGSI_OP_DROUND:
-      return dop(c, "f2f_f64_round_r", R(a), rz(c), rz(c));
-   case TGSI_OP_DFRAC: {
-      unsigned fl = dop(c, "f2f_f64_floor_r", R(a), rz(c), rz(c));
-      return dop(c, "dadd_r", R(a), ref_neg(R(fl)), rz(c));
-   }
-   case TGSI_OP_DSSG: {
-      unsigned dz = dconst(c, 0), lt = dcmp(c, "lt", a, dz), gt = dcmp(c, "gt", a, dz);
-      unsigned mone = K(0xbff00000u), pone = K(0x3ff00000u), z = K(0);
-      unsigned hi = QS(mone, lt, QS(pone, gt, z));
-      return dpack(c, K(0), hi);
-   }
-   case TGSI_OP_DLDEXP:
-      return dldexp(c, a, ref_fetch(c, in, 1, 2 * p));
-   default:
-      ref_unsupported(c, "no sm50 expansion for this double opcode");
-      return a;
-   }
-}
-
-/* Compares and 64 -> 32 conversions: one 32-bit value per pair. */
-static unsigned
-dto32(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p)
-{
-   unsigned a = dfetch(c, in, 0, p), d = ref_tmp(c);
-   switch (in->op) {
-   case TGSI_OP_D2F:
-      alu(c, "f2f_f32_f64_r", d, R(a), rz(c), rz(c));
-      return d;
-   case TGSI_OP_D2I:
-   case TGSI_OP_D2U:
-      alu(c, in->op == TGSI_OP_D2I ? "f2i_s32_f64_r" : "f2i_u32_f64_r", d, R(a), rz(c), rz(c));
-      return d;
-   default: {
-      static const struct {
-         enum tgsi_opcode op;
-         const char *cond;
-      } cmps[] = {
-          {TGSI_OP_DSLT, "lt"}, {TGSI_OP_DSGE, "ge"}, {TGSI_OP_DSEQ, "eq"}, {TGSI_OP_DSNE, "ne"}};
-      unsigned b = dfetch(c, in, 1, p);
-      for (unsigned k = 0; k < ARRAY_SIZE(cmps); k++)
-         if (cmps[k].op == in->op) {
-            setp(c, "dsetp_r", "fcmp", cmps[k].cond, NULL, R(a), R(b));
-            return p0_to_mask(c);
-         }
-      ref_unsupported(c, "no sm50 expansion for this double opcode");
-      return d;
-   }
-   }
-}
-
-static void
-dpair_result(struct ref_ctx *c, const struct tgsi_insn *in, unsigned p, unsigned res[2])
-{
-   res[0] = dpair_op(c, in, p);
-   res[1] = res[0] + 1;
-}
-
-/* Doubles on sm50, channel by channel as the interpreter maps them
- * (ref_store_wide). (64-bit integers never come here: ref_int64.c makes
- * them 32-bit pairs.) */
-static bool
-sm_wide(struct ref_ctx *c, const struct tgsi_insn *in)
-{
-   enum tgsi_opcode op = in->op;
-   enum ref_wide_shape shape = REF_WIDE_PAIR;
-   if (op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U)
-      shape = REF_WIDE_TO32;
-   else if (op == TGSI_OP_DSLT || op == TGSI_OP_DSGE || op == TGSI_OP_DSEQ || op == TGSI_OP_DSNE)
-      shape = REF_WIDE_CMP;
-   else if (op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D)
-      shape = REF_WIDE_FROM32;
-   ref_store_wide(c, in, shape, dto32, dpair_result);
-   return true;
-}
-
-#undef QS
-#undef Q
-#undef Q1
-#undef K
+static const struct ref_fp64 sm_fp64 = {
+    .add = "dadd_r",
+    .mul = "dmul_r",
+    .fma = "dfma_r",
+    .f2d = "f2f_f64_f32_r",
+    .d2f = "f2f_f32_f64_r",
+    .i2d = "i2f_f64_s32_r",
+    .u2d = "i2f_f64_u32_r",
+    .d2i = "f2i_s32_f64_r",
+    .d2u = "f2i_u32_f64_r",
+    .floor = "f2f_f64_floor_r",
+    .ceil = "f2f_f64_ceil_r",
+    .trunc = "f2f_f64_trunc_r",
+    .rndne = "f2f_f64_round_r",
+    .rcp32 = "mufu_rcp",
+    .rsq32 = "mufu_rsq",
+    .none = rz,
+    .cmp = sm_dcmp,
+    .minmax = sm_dminmax,
+};
 
 /* ------------------------------------------------------------------ */
 /* Textures                                                             */
@@ -1448,7 +1020,8 @@ const struct ref_target ref_target_sm50 = {
     .begin = sm_begin,
     .store_output = sm_store_output,
     .kill_flag = sm_kill_flag,
-    .wide = sm_wide,
+    .wide = ref_fp64_wide,
+    .fp64 = &sm_fp64,
     .tex = sm_tex,
     .branch = sm_branch,
     .jump = sm_jump,
