@@ -932,8 +932,9 @@ struct opt_pass {
      "a 16-bit VOP2 result assumed to keep the high half (GFX10 behaviour)", \
      "ACO instr_is_16bit: partial register writes are GFX10+ only") \
    X(MISSING_SNOP, "missing-snop", SCHEDULE, "gfx9", "hazard", "", \
-     "no s_nop for a wait-state row (VALU writes SGPR -> VMEM reads it)", \
-     "LLVM GCNHazardRecognizer: VALU writes SGPR -> VMEM reads it needs 5 wait states") \
+     "no s_nop for a wait-state row (VALU writes SGPR -> VMEM or a lane select reads it)", \
+     "LLVM GCNHazardRecognizer: VALU writes SGPR -> VMEM reads it needs 5 wait states, " \
+     "-> a v_readlane lane select 4") \
    X(LGKM_UNORDERED, "lgkmcnt-smem-unordered", SCHEDULE, "gfx9", "hazard", "", \
      "lgkmcnt(N > 0) with SMEM loads outstanding, as if they returned in order", \
      "ACO insert_waitcnt: SMEM returns out of order, only lgkmcnt(0) is safe") \
