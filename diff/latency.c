@@ -157,6 +157,16 @@ static const struct lat_bench benches[] = {
      "v_mov_b32_e32 v6, 0x1000000\nv_mov_b32_e32 v7, 0\ns_mov_b32 s1, 0\n",
      "v_readlane_b32 s0, v6, 0 ; P\n{gap}global_load_dword v5, v7, s[0:1] offset:4 ; C\n",
      "s_waitcnt vmcnt(0)\nv_mov_b32_e32 v8, v5\ns_endpgm\n"},
+    {"gfx9", "valu_sgpr_lane_select", "SGPR written by a VALU op, read as a v_readlane lane select",
+     LAT_GAP, LM_DELAY, NULL, NULL, 1, 0,
+     ".stage comp\n.block 2\n.lanes 2\n.sysval v0 THREAD_ID.x\n.output v3 OUT[0].x\n"
+     "s_mov_b32 s4, 0\nv_mov_b32_e32 v2, 1\nv_add_u32_e32 v1, 7, v0\n",
+     "v_readfirstlane_b32 s4, v2 ; P\n{gap}v_readlane_b32 s5, v1, s4 ; C\n",
+     "v_mov_b32_e32 v3, s5\ns_endpgm\n"},
+    {"gfx9", "valu_vcc_div_fmas", "VCC written by a VALU compare, read by v_div_fmas", LAT_GAP,
+     LM_DELAY, NULL, NULL, 1, 0,
+     ".lanes 1\n.output v3 OUT[0].x\nv_mov_b32_e32 v0, 1.0\nv_mov_b32_e32 v1, 2.0\n",
+     "v_cmp_lt_f32_e32 vcc, v0, v1 ; P\n{gap}v_div_fmas_f32 v3, v0, v1, v1 ; C\n", "s_endpgm\n"},
     {"gfx9", "smem", "scalar load (s_load_dword) waited for by lgkmcnt(0)", LAT_WAIT, LM_SOFT, NULL,
      NULL, 2, 0,
      ".lanes 1\n.buffer 0\n.output v8 OUT[0].x\ns_mov_b32 s0, 0x1000000\ns_mov_b32 s1, 0\n",
@@ -404,9 +414,10 @@ fail(struct diff_latency *row, const char *fmt, ...)
    va_end(ap);
 }
 
-/* What the model says: isa_delay() between the producer's destination
- * and any source of the consumer (in the model's units; -1 when it asks
- * for a sync instead), the producer class's soft latency or a parameter. */
+/* What the model says: isa_delay() between the producer's destinations
+ * and any source of the consumer, the implicit ones too (in the model's
+ * units; -1 when it asks for a sync instead), the producer class's soft
+ * latency or a parameter. */
 static int
 model_value(const struct isa_model *m, const struct lat_bench *bn, const struct lat_run *r)
 {
@@ -420,12 +431,19 @@ model_value(const struct isa_model *m, const struct lat_bench *bn, const struct 
       return ci.soft_latency;
    }
    int best = 0;
-   for (unsigned s = 0; s < r->ci.nsrc; s++) {
-      struct isa_delay dl = isa_delay(m, &r->pi, 0, &r->ci, ISA_MAX_DST + (int)s);
-      if (dl.sync != ISA_SYNC_NONE)
-         return -1;
-      best = MAX2(best, dl.distance);
-   }
+   unsigned nid, nis;
+   isa_op_implicit(m, r->pi.op, true, &nid);
+   isa_op_implicit(m, r->ci.op, false, &nis);
+   for (unsigned d = 0; d < (r->pi.ndst ? 1u : 0u) + nid; d++)
+      for (unsigned s = 0; s < r->ci.nsrc + nis; s++) {
+         int ps = r->pi.ndst && !d ? 0 : ISA_SLOT_IMP_DST((int)d - (r->pi.ndst ? 1 : 0));
+         int cs = s < r->ci.nsrc ? ISA_SLOT_SRC((int)s) : ISA_SLOT_IMP_SRC((int)(s - r->ci.nsrc));
+         struct isa_delay dl = isa_delay(m, &r->pi, ps, &r->ci, cs);
+         if (dl.sync != ISA_SYNC_NONE && !d && s < r->ci.nsrc)
+            return -1;
+         if (dl.sync == ISA_SYNC_NONE)
+            best = MAX2(best, dl.distance);
+      }
    return best;
 }
 

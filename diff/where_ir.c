@@ -91,6 +91,7 @@ diff_where_ir(const struct env *inputs, const struct diff_check *c, const struct
    }
    struct opt_options o;
    diff_check_opt_options(c, &o);
+   o.subgroup_size = ce.inputs->subgroup_size;
    struct opt_ctx ctx;
    opt_ctx_init(&ctx, &o, &q);
    struct ir_shader *front = ir_from_tgsi_ctx(s, &ctx, &q);

@@ -278,6 +278,10 @@ struct emu_wait_rule {
    unsigned first, second; /* producer and consumer class */
    int file;               /* the written register's file, or -1: any */
    int states;
+   unsigned row;     /* the model's row: the consumer ops it names (isa_wait_rule_op) */
+   bool ops;         /* it names consumer ops */
+   int slot;         /* the consumer source (explicit, by index) it is about, or -1 */
+   int64_t imp_unit; /* ... or the implicit source register's unit, or -1 */
 };
 
 /* Reconvergence stack entry (stack flow). */

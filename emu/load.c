@@ -1326,7 +1326,10 @@ load_wait_rules(struct emu_code *c)
       int a = class_named(c->model, ri.first), b = class_named(c->model, ri.second);
       if (a < 0 || b < 0 || ri.states <= 0)
          continue;
-      struct emu_wait_rule r = {(unsigned)a, (unsigned)b, ri.file, ri.states};
+      struct emu_wait_rule r = {(unsigned)a, (unsigned)b, ri.file, ri.states,
+                                i,           ri.nops > 0, ri.slot, -1};
+      if (ri.imp_file >= 0 && (unsigned)ri.imp_file < c->nfiles)
+         r.imp_unit = (int64_t)c->files[ri.imp_file].base + ri.imp_index;
       VEC_PUSH(c->wait_rules, c->nwait_rules, cap, r);
    }
 }

@@ -290,7 +290,8 @@ wait_states_short(struct emu_wave *w, const struct emu_op *op, const struct emu_
    if (p < 0 || s < op->src || s >= op->src + ISA_MAX_SRC)
       return 0; /* only the instruction's own source slots: the table's rows are about them */
    const struct emu_op *po = &c->ops[p];
-   unsigned pcls = c->insns[p].cls, ccls = c->insns[op - c->ops].cls;
+   const struct isa_insn *ci = &c->insns[op - c->ops];
+   unsigned pcls = c->insns[p].cls, ccls = ci->cls, si = (unsigned)(s - op->src);
    for (unsigned j = 0; j < po->ndst; j++) {
       const struct emu_dst *dd = &po->dst[j];
       if (dd->kind != EMU_S_REG || unit < dd->unit || unit >= dd->unit + MAX2(dd->count, 1u) + 1)
@@ -298,8 +299,15 @@ wait_states_short(struct emu_wave *w, const struct emu_op *op, const struct emu_
       int64_t need = 0;
       for (unsigned i = 0; i < c->nwait_rules; i++) {
          const struct emu_wait_rule *wr = &c->wait_rules[i];
-         if (wr->first == pcls && wr->second == ccls && (wr->file < 0 || wr->file == dd->file))
-            need = MAX2(need, (int64_t)wr->states);
+         /* a row naming ops and an operand: this op, that source (an
+          * explicit one by index, an implicit one by its register: the
+          * implicit sources follow the explicit ones, load.c) */
+         if (wr->first != pcls || wr->second != ccls || (wr->file >= 0 && wr->file != dd->file) ||
+             (wr->ops && !isa_wait_rule_op(c->model, wr->row, ci->op)) ||
+             (wr->slot >= 0 && si != (unsigned)wr->slot) ||
+             (wr->imp_unit >= 0 && (si < ci->nsrc || s->unit != wr->imp_unit)))
+            continue;
+         need = MAX2(need, (int64_t)wr->states);
       }
       int64_t have = t - (r->ready - dd->lat) - 1;
       return need > have ? need - have : 0;

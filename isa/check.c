@@ -377,6 +377,59 @@ check_regsets(struct isa_model *m)
    return ok;
 }
 
+/* The operand a wait-state row names, in op o: a source field (slot k),
+ * or a register of the op's implicit sources. */
+static bool
+row_operand(const struct isa_model *m, struct isa_wait_rule *r, unsigned o)
+{
+   for (unsigned k = 0; k < m->ops[o].nsrc; k++) {
+      struct isa_slot_info si;
+      if (isa_slot_info(m, o, false, k, &si) && si.name && !strcmp(si.name, r->operand) &&
+          (r->slot < 0 || r->slot == (int)k) && r->imp_file < 0) {
+         r->slot = (int)k;
+         return true;
+      }
+   }
+   unsigned file, index, bank, n;
+   size_t len = isa_parse_reg_name(m, r->operand, &file, &index, &bank);
+   const struct isa_implicit *im = isa_op_implicit(m, o, false, &n);
+   for (unsigned k = 0; len == strlen(r->operand) && k < n && r->slot < 0; k++)
+      if (im[k].file == file && im[k].index == index &&
+          (r->imp_file < 0 || (r->imp_file == (int)file && r->imp_index == (int)index))) {
+         r->imp_file = (int)file;
+         r->imp_index = (int)index;
+         return true;
+      }
+   return false;
+}
+
+/* A row's consumer ops (of its class `second`) and operand, by index. */
+static bool
+resolve_wait_rule(struct isa_model *m, struct isa_wait_rule *r)
+{
+   bool ok = true;
+   free(r->opv);
+   r->opv = r->nops ? xcalloc(r->nops, sizeof(*r->opv)) : NULL;
+   r->slot = r->imp_file = r->imp_index = -1;
+   int cls = r->second ? FIND(m->classes, m->nclasses, r->second) : -1;
+   for (unsigned k = 0; k < r->nops; k++) {
+      int o = FIND(m->ops, m->nops, r->ops[k]);
+      r->opv[k] = o;
+      if (o < 0 || (cls >= 0 && m->ops[o].cls != cls)) {
+         isa_error_at(m, r->pos, "wait-state rule names '%s', %s", r->ops[k],
+                      o < 0 ? "no op of the model" : "an op outside its class 'second'");
+         ok = false;
+      } else if (r->operand && !row_operand(m, r, (unsigned)o)) {
+         isa_error_at(m, r->pos,
+                      "wait-state rule names operand '%s', which '%s' does not read (a source "
+                      "field or an implicit source, the same in every op of the row)",
+                      r->operand, r->ops[k]);
+         ok = false;
+      }
+   }
+   return ok;
+}
+
 static bool
 check_hazard(struct isa_model *m)
 {
@@ -393,13 +446,14 @@ check_hazard(struct isa_model *m)
          ok = false;
       }
    for (unsigned i = 0; i < m->nwait_rules; i++) {
-      const struct isa_wait_rule *r = &m->wait_rules[i];
+      struct isa_wait_rule *r = &m->wait_rules[i];
       const char *names[2] = {r->first, r->second};
       for (unsigned k = 0; k < 2; k++)
          if (names[k] && FIND(m->classes, m->nclasses, names[k]) < 0) {
             isa_error_at(m, r->pos, "wait-state rule names unknown class '%s'", names[k]);
             ok = false;
          }
+      ok &= resolve_wait_rule(m, r);
    }
    for (unsigned i = 0; i < m->nclasses; i++) {
       const struct isa_class *c = &m->classes[i];

@@ -25,6 +25,11 @@
  *
  * Operands relative to an address register may touch any register of
  * their file (conservative), and read the address register itself.
+ *
+ * Wait-state models (gfx9): the manual table's rows for the producer and
+ * consumer classes; a row may be about some consumer ops and one operand
+ * of theirs (a lane select, v_div_fmas's implicit vcc), so implicit
+ * operands are slots too (ISA_SLOT_IMP_DST/SRC).
  */
 #include "isa/isa_priv.h"
 
@@ -44,6 +49,69 @@ slot_opnd(const struct isa_insn *in, int slot)
    if (slot >= ISA_MAX_DST && slot - ISA_MAX_DST < in->nsrc)
       return &in->src[slot - ISA_MAX_DST];
    return NULL;
+}
+
+/* Implicit operands: slot_opnd's answer for ISA_SLOT_IMP_DST/SRC, built
+ * in *buf from the op's `implicit:` list (*n its registers), or NULL. */
+static const struct isa_opnd *
+imp_opnd(const struct isa_model *m, const struct isa_insn *in, int slot, struct isa_opnd *buf,
+         unsigned *n)
+{
+   bool dst = slot < ISA_SLOT_IMP_SRC(0);
+   int k = slot - (dst ? ISA_SLOT_IMP_DST(0) : ISA_SLOT_IMP_SRC(0));
+   unsigned ni;
+   const struct isa_implicit *im = isa_op_implicit(m, in->op, dst, &ni);
+   if (k < 0 || (unsigned)k >= ni)
+      return NULL;
+   *buf = (struct isa_opnd){.kind = ISA_OPND_REG, .file = im[k].file, .index = im[k].index};
+   *n = im[k].count ? im[k].count : 1;
+   return buf;
+}
+
+static bool
+is_imp(int slot)
+{
+   return slot >= ISA_SLOT_IMP_DST(0);
+}
+
+static bool
+is_dst(int slot)
+{
+   return slot < ISA_MAX_DST || (is_imp(slot) && slot < ISA_SLOT_IMP_SRC(0));
+}
+
+/* The operand in slot (an implicit one in *buf) and the registers it
+ * covers as meet() counts them; NULL if the op has no such operand. */
+static const struct isa_opnd *
+opnd_at(const struct isa_model *m, const struct isa_insn *in, int slot, bool pairs,
+        struct isa_opnd *buf, unsigned *n)
+{
+   if (is_imp(slot))
+      return imp_opnd(m, in, slot, buf, n);
+   *n = pairs ? isa_opnd_regs(m, in, slot) : isa_opnd_count(m, in, slot);
+   return slot_opnd(in, slot);
+}
+
+/* Whether wait-state row wr is about consumer c's slot cs: the ops it
+ * names, and the operand (a source slot, or an implicit source register). */
+static bool
+row_applies(const struct isa_model *m, const struct isa_wait_rule *wr, const struct isa_insn *c,
+            int cs)
+{
+   bool named = !wr->nops;
+   for (unsigned k = 0; k < wr->nops && wr->opv; k++)
+      named |= wr->opv[k] == (int)c->op;
+   if (!named)
+      return false;
+   if (wr->slot >= 0)
+      return cs == ISA_SLOT_SRC(wr->slot);
+   if (wr->imp_file >= 0) {
+      struct isa_opnd b;
+      unsigned n;
+      const struct isa_opnd *o = is_imp(cs) && !is_dst(cs) ? imp_opnd(m, c, cs, &b, &n) : NULL;
+      return o && o->file == wr->imp_file && o->index == wr->imp_index;
+   }
+   return true;
 }
 
 static const struct isa_slot *
@@ -206,19 +274,21 @@ rpt(const struct isa_model *m, const struct isa_insn *in)
 static struct isa_delay
 raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct isa_insn *c, int cs)
 {
-   const struct isa_opnd *w = slot_opnd(p, ps), *r = slot_opnd(c, cs);
+   /* wait-state models (gfx9) name 64-bit operands by their first register */
+   bool pairs = m->hazard == ISA_HAZARD_WAIT_STATES;
+   struct isa_opnd wb, rb;
+   unsigned nw, nr;
+   const struct isa_opnd *w = opnd_at(m, p, ps, pairs, &wb, &nw);
+   const struct isa_opnd *r = opnd_at(m, c, cs, pairs, &rb, &nr);
    const struct isa_class *pc = &m->classes[p->cls], *cc = &m->classes[c->cls];
-   const struct isa_slot *sl = model_slot(m, c, cs);
+   const struct isa_slot *sl = is_imp(cs) ? NULL : model_slot(m, c, cs);
    struct isa_delay none = {0, ISA_SYNC_NONE};
    bool found;
    int base = pc->latency < 0 ? 0 : pc->latency;
    if (m->hazard == ISA_HAZARD_DELAY_SLOTS)
       base += cc->read_early - (sl ? sl->read_delay : 0);
-   /* wait-state models (gfx9) name 64-bit operands by their first register */
-   bool pairs = m->hazard == ISA_HAZARD_WAIT_STATES;
-   int need = meet(m, w, pairs ? isa_opnd_regs(m, p, ps) : isa_opnd_count(m, p, ps), rpt(m, p), r,
-                   pairs ? isa_opnd_regs(m, c, cs) : isa_opnd_count(m, c, cs), rpt(m, c),
-                   r->flags & ISA_OPND_F_R, base, true, &found);
+   int need =
+       meet(m, w, nw, rpt(m, p), r, nr, rpt(m, c), r->flags & ISA_OPND_F_R, base, true, &found);
    bool addr = reads_addr(m, r, w);
    if (!found && !addr)
       return none;
@@ -250,12 +320,14 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
       need = 0;
    if (m->hazard == ISA_HAZARD_WAIT_STATES) {
       /* The manual wait-state table: rows for this producer and consumer
-       * class (and the register's file, if the row names one). */
+       * class (and the register's file, the consumer ops and the operand,
+       * if the row names them). */
       need = 0;
       for (unsigned i = 0; i < m->nwait_rules; i++) {
          const struct isa_wait_rule *wr = &m->wait_rules[i];
          if (!strcmp(wr->first, pc->name) && !strcmp(wr->second, cc->name) &&
-             (wr->file < 0 || wr->file == w->file) && wr->states > need)
+             (wr->file < 0 || wr->file == w->file) && wr->states > need &&
+             row_applies(m, wr, c, cs))
             need = wr->states;
       }
    }
@@ -270,18 +342,20 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
    struct isa_delay none = {0, ISA_SYNC_NONE};
    if (producer->op >= m->nops || consumer->op >= m->nops)
       return none;
-   const struct isa_opnd *a = slot_opnd(producer, pslot), *b = slot_opnd(consumer, cslot);
+   struct isa_opnd ab, bb;
+   unsigned na, nb;
+   const struct isa_opnd *a = opnd_at(m, producer, pslot, false, &ab, &na);
+   const struct isa_opnd *b = opnd_at(m, consumer, cslot, false, &bb, &nb);
    if (!a || !b)
       return none;
-   bool pdst = pslot < ISA_MAX_DST, cdst = cslot < ISA_MAX_DST;
+   bool pdst = is_dst(pslot), cdst = is_dst(cslot);
    if (pdst && !cdst)
       return raw(m, producer, pslot, consumer, cslot);
    if (!pdst && !cdst)
       return none; /* two reads */
    /* WAR (producer reads, consumer writes) or WAW: does the write meet? */
    bool found;
-   meet(m, b, isa_opnd_count(m, consumer, cslot), rpt(m, consumer), a,
-        isa_opnd_count(m, producer, pslot), rpt(m, producer), !pdst && (a->flags & ISA_OPND_F_R), 0,
+   meet(m, b, nb, rpt(m, consumer), a, na, rpt(m, producer), !pdst && (a->flags & ISA_OPND_F_R), 0,
         false, &found);
    if (!pdst && reads_addr(m, a, b))
       found = true;
@@ -306,14 +380,20 @@ isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cs
               struct isa_delay_key *out)
 {
    memset(out, 0, sizeof(*out));
-   out->cls = -1;
+   out->cls = out->op = out->slot = -1;
    if (consumer->op >= m->nops)
       return;
-   const struct isa_slot *sl = model_slot(m, consumer, cslot);
+   const struct isa_slot *sl = is_imp(cslot) ? NULL : model_slot(m, consumer, cslot);
    out->cls = consumer->cls;
    out->read_delay = sl ? sl->read_delay : 0;
-   out->count = isa_opnd_count(m, consumer, cslot);
+   out->count = is_imp(cslot) ? 1 : isa_opnd_count(m, consumer, cslot);
    out->rpt = rpt(m, consumer);
+   /* a row naming the op answers for it and one of its operands alone */
+   for (unsigned i = 0; i < m->nwait_rules; i++)
+      if (m->wait_rules[i].nops && isa_wait_rule_op(m, i, consumer->op)) {
+         out->op = (int)consumer->op;
+         out->slot = cslot;
+      }
 }
 
 /* The rules above that can decide an answer on model m, as coverage

@@ -522,8 +522,23 @@ isa_wait_rule_info(const struct isa_model *m, unsigned i, struct isa_wait_rule_i
    if (i >= m->nwait_rules)
       return false;
    const struct isa_wait_rule *r = &m->wait_rules[i];
-   *out = (struct isa_wait_rule_info){r->first, r->second, r->file, r->states};
+   *out = (struct isa_wait_rule_info){r->first, r->second, r->file,     r->states,
+                                      r->nops,  r->slot,   r->imp_file, r->imp_index};
    return true;
+}
+
+bool
+isa_wait_rule_op(const struct isa_model *m, unsigned i, unsigned op)
+{
+   if (i >= m->nwait_rules)
+      return false;
+   const struct isa_wait_rule *r = &m->wait_rules[i];
+   if (!r->nops)
+      return true;
+   for (unsigned k = 0; k < r->nops && r->opv; k++)
+      if (r->opv[k] == (int)op)
+         return true;
+   return false;
 }
 
 const char *

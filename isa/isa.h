@@ -762,8 +762,13 @@ struct isa_wait_rule_info {
    const char *first, *second;
    int file;
    int states;
+   unsigned nops;           /* consumer ops the row names (0: every op of class second) */
+   int slot;                /* the consumer's source (ISA_SLOT_SRC numbering from 0) or -1 */
+   int imp_file, imp_index; /* ... or the implicit source register it reads, or -1 */
 };
 bool isa_wait_rule_info(const struct isa_model *m, unsigned i, struct isa_wait_rule_info *out);
+/* Whether row i is about consumer op `op` (a row naming no ops: any). */
+bool isa_wait_rule_op(const struct isa_model *m, unsigned i, unsigned op);
 
 const char *isa_sem_name(enum isa_sem s);
 int isa_sem_find(const char *name);
@@ -856,6 +861,10 @@ enum isa_err isa_parse_insn(const struct isa_model *m, const char *line, struct 
  * struct isa_insn.illegal_arg: destinations first, then sources. */
 #define ISA_SLOT_DST(i) (i)
 #define ISA_SLOT_SRC(i) (ISA_MAX_DST + (i))
+/* Implicit operands (isa_op_implicit), for isa_delay: destination i and
+ * source i of the op's `implicit:` lists. */
+#define ISA_SLOT_IMP_DST(i) (ISA_MAX_DST + ISA_MAX_SRC + (i))
+#define ISA_SLOT_IMP_SRC(i) (ISA_MAX_DST + ISA_MAX_SRC + ISA_MAX_IMPLICIT + (i))
 
 /*
  * The one latency/hazard function, used by the scheduler, by hazard
@@ -885,6 +894,7 @@ struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *pro
 struct isa_delay_key {
    int cls, read_delay;
    unsigned count, rpt;
+   int op, slot; /* the op and slot when a wait-state row names the op, else -1 */
 };
 void isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cslot,
                    struct isa_delay_key *out);

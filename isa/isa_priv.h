@@ -299,11 +299,20 @@ struct isa_param {
    struct isa_pos pos;
 };
 
-/* One row of a wait-state table (gfx9 s_nop rules). */
+/* One row of a wait-state table (gfx9 s_nop rules). A row may name the
+ * consumer ops it is about (ops) and one operand of theirs (operand: a
+ * source field, or an implicit source register such as vcc); the checker
+ * resolves the names (opv, slot, imp_file/imp_index). */
 struct isa_wait_rule {
    char *first, *second;
    int states;
    int file; /* the register file the rule is about (gfx9: SGPRs), or -1: any */
+   char **ops;
+   unsigned nops;
+   char *operand;
+   int *opv;                /* the ops by index (nops of them) */
+   int slot;                /* the consumer's source that reads, or -1 */
+   int imp_file, imp_index; /* ... or the implicit source register, or -1 */
    struct isa_pos pos;
 };
 

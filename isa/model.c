@@ -1473,8 +1473,14 @@ isa_close(struct isa_model *m)
       free(m->params[i].name);
    free(m->params);
    for (unsigned i = 0; i < m->nwait_rules; i++) {
-      free(m->wait_rules[i].first);
-      free(m->wait_rules[i].second);
+      struct isa_wait_rule *r = &m->wait_rules[i];
+      free(r->first);
+      free(r->second);
+      for (unsigned k = 0; k < r->nops; k++)
+         free(r->ops[k]);
+      free(r->ops);
+      free(r->operand);
+      free(r->opv);
    }
    free(m->wait_rules);
    for (unsigned i = 0; i < m->nfigures; i++) {

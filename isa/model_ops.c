@@ -715,11 +715,30 @@ isa_ld_hazard(struct isa_ld *l, yaml_node_t *v)
                   sizeof(*m->wait_rules));
       SEQ_EACH(l, x, e)
       {
-         static const char *const wk[] = {"first", "second", "states", "file", "doc", NULL};
+         static const char *const wk[] = {"first", "second",  "states", "file",
+                                          "ops",   "operand", "doc",    NULL};
          if (!isa_ld_is_map(l, e, "wait-state rule"))
             continue;
          isa_ld_check_keys(l, e, "wait-state rule", wk);
          struct isa_wait_rule *r = &m->wait_rules[m->nwait_rules++];
+         r->slot = r->imp_file = r->imp_index = -1;
+         yaml_node_t *ops = isa_ld_get(l, e, "ops");
+         if (ops && ops->type != YAML_SEQUENCE_NODE) {
+            isa_ld_err(l, ops, "a wait-state rule's ops must be a list of op names");
+         } else if (ops) {
+            r->ops =
+                xcalloc((size_t)(ops->data.sequence.items.top - ops->data.sequence.items.start) + 1,
+                        sizeof(*r->ops));
+            SEQ_EACH(l, ops, q)
+            {
+               const char *t = isa_ld_scalar(l, q, "op name");
+               if (t)
+                  r->ops[r->nops++] = xstrdup(t);
+            }
+         }
+         r->operand = isa_ld_opt_str(l, e, "operand");
+         if (r->operand && !r->nops)
+            isa_ld_err(l, e, "a wait-state rule naming an operand names its ops");
          r->first = isa_ld_opt_str(l, e, "first");
          r->second = isa_ld_opt_str(l, e, "second");
          r->states = isa_ld_opt_int(l, e, "states", 0, 64, -1);

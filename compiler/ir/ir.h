@@ -91,13 +91,17 @@
  * seq/sne/slt/sge give 1.0/0.0; feq..fge and ieq..uge give ~0/0; fne and
  * sne are unordered (true on NaN), the others ordered.
  *
- * Subgroups are 32 lanes (the interpreter's, the sm50 warp), and the
- * subgroup ops see its active lanes only, so like derivatives (CONV) they
- * never move to another block. ballot: bit i set where lane i is active
- * and src0 != 0. read_invoc: src0 of lane src1 of the subgroup (undefined
- * when that lane is inactive or past 31). The front end builds the TGSI
- * votes and READ_FIRST from these two (vote_any(v) = ballot(v) != 0,
- * read_first(v) = read_invoc(v, find_lsb(ballot(~0)))).
+ * Subgroups are the target's wave: 32 lanes (the sm50 warp) or 64 (gfx9,
+ * opt_options.subgroup_size), and the subgroup ops see its active lanes
+ * only, so like derivatives (CONV) they never move to another block.
+ * ballot: bit i set where lane i (0..31) is active and src0 != 0;
+ * ballot_hi the same for lanes 32..63 (64-lane subgroups only).
+ * read_invoc: src0 of lane src1 of the subgroup (undefined when that lane
+ * is inactive or past the subgroup). read_first: src0 of the first active
+ * lane (64-lane subgroups only). On 32 lanes the front end builds the TGSI
+ * votes and READ_FIRST from ballot and read_invoc (vote_any(v) = ballot(v)
+ * != 0, read_first(v) = read_invoc(v, find_lsb(ballot(~0)))); on 64 from
+ * ballot | ballot_hi and read_first.
  */
 /* clang-format off */
 #define IR_OPS(X) \
@@ -139,6 +143,8 @@
    /* subgroups (see above) */ \
    X(BALLOT,          ballot,         1, W,  W,  CONV, 0) \
    X(READ_INVOC,      read_invoc,     2, W,  W,  CONV, 0) \
+   X(BALLOT_HI,       ballot_hi,      1, W,  W,  CONV, 0) \
+   X(READ_FIRST,      read_first,     1, W,  W,  CONV, 0) \
    /* compares and select */ \
    X(FEQ,             feq,            2, W,  W,  COMM, 0) \
    X(FNE,             fne,            2, W,  W,  COMM, 0) \
@@ -603,6 +609,7 @@ struct opt_options {
    bool trig_unfolded;          /* the target's sin/cos are not libm's (gfx9: revolutions,
                                    the argument scaled first): constfold leaves them */
    bool validate;               /* validate after every pass even without DIFFCOMP_VALIDATE */
+   unsigned subgroup_size;      /* lanes of a subgroup (the target's wave): 64, else 32 */
    struct opt_fault_set faults; /* injected bugs (fault.c); none in real use */
    bool no_verify;              /* no per-rewrite verification (opt_verify.c) */
    /* Conservative stages (conservative.c): bit OPT_STAGE_* runs that
@@ -925,8 +932,9 @@ struct opt_pass {
      "a 16-bit VOP2 result assumed to keep the high half (GFX10 behaviour)", \
      "ACO instr_is_16bit: partial register writes are GFX10+ only") \
    X(MISSING_SNOP, "missing-snop", SCHEDULE, "gfx9", "hazard", "", \
-     "no s_nop for a wait-state row (VALU writes SGPR -> VMEM reads it)", \
-     "LLVM GCNHazardRecognizer: VALU writes SGPR -> VMEM reads it needs 5 wait states") \
+     "no s_nop for a wait-state row (VALU writes SGPR -> VMEM or a lane select reads it)", \
+     "LLVM GCNHazardRecognizer: VALU writes SGPR -> VMEM reads it needs 5 wait states, " \
+     "-> a v_readlane lane select 4") \
    X(LGKM_UNORDERED, "lgkmcnt-smem-unordered", SCHEDULE, "gfx9", "hazard", "", \
      "lgkmcnt(N > 0) with SMEM loads outstanding, as if they returned in order", \
      "ACO insert_waitcnt: SMEM returns out of order, only lgkmcnt(0) is safe") \
@@ -1118,6 +1126,7 @@ struct xlate {
    struct xl_func *func;
    unsigned call_depth;
    const struct tgsi_insn *insn; /* being translated */
+   unsigned subgroup;            /* lanes of a subgroup: 32 or 64 */
 };
 
 /* IR evaluator state for one invocation (tests and equivalence checks). */

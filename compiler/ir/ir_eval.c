@@ -718,7 +718,9 @@ exec_fake(struct eval *e, const struct ir_instr *in, const uint64_t *s, uint64_t
    case IR_OP_DDX_FINE:
    case IR_OP_DDY_FINE:
    case IR_OP_BALLOT:
+   case IR_OP_BALLOT_HI:
    case IR_OP_READ_INVOC:
+   case IR_OP_READ_FIRST:
    case IR_OP_INTERP_CENTROID:
    case IR_OP_INTERP_SAMPLE:
    case IR_OP_INTERP_OFFSET:

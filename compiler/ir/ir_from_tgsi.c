@@ -1150,7 +1150,9 @@ ir_from_tgsi(const struct tgsi_shader *ts, struct diag_list *diags)
 struct ir_shader *
 ir_from_tgsi_ctx(const struct tgsi_shader *ts, struct opt_ctx *ctx, struct diag_list *diags)
 {
-   struct xlate x = {.ts = ts, .diags = diags, .reachable = true};
+   struct xlate x = {.ts = ts, .diags = diags, .reachable = true, .subgroup = 32};
+   if (ctx && ctx->opts.subgroup_size == 64)
+      x.subgroup = 64;
    x.sh = ir_shader_new(ts->stage);
    x.sh->file = ts->name ? xstrdup(ts->name) : NULL;
    const char *caller = ctx ? ctx->pass : NULL;

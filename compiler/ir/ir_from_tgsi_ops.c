@@ -910,43 +910,58 @@ three_way(struct xlate *x, const struct tgsi_insn *in, unsigned c)
  * ballot(v) != 0, VOTE_ALL ballot(v == 0) == 0, VOTE_EQ ballot(v !=
  * first) == 0 with first = read_invoc(v, find_lsb(ballot(~0))), the first
  * active lane. BALLOT's 64-bit mask has a zero high word (32-lane
- * subgroups): x and z the low word, y and w 0, from src0.x.
+ * subgroups): x and z the low word, y and w 0, from src0.x. On 64-lane
+ * subgroups the mask is ballot | ballot_hi, y and w ballot_hi, and the
+ * first active lane's value read_first.
  */
+static struct ir_instr *
+mask_of(struct xlate *x, struct ir_instr *v)
+{
+   struct ir_instr *lo = alu1(x, IR_OP_BALLOT, v);
+   return x->subgroup == 64 ? alu2(x, IR_OP_IOR, lo, alu1(x, IR_OP_BALLOT_HI, v)) : lo;
+}
+
 static bool
 subgroup(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
 {
    enum tgsi_opcode op = in->op;
+   bool wide = x->subgroup == 64;
    if (op == TGSI_OP_BALLOT) {
-      r->v[0] = r->v[2] = alu1(x, IR_OP_BALLOT, S(x, in, 0, 0));
-      r->v[1] = r->v[3] = imm(x, 0);
+      struct ir_instr *v = S(x, in, 0, 0);
+      r->v[0] = r->v[2] = alu1(x, IR_OP_BALLOT, v);
+      r->v[1] = r->v[3] = wide ? alu1(x, IR_OP_BALLOT_HI, v) : imm(x, 0);
       return true;
    }
    struct ir_instr *lane = NULL;
-   if (op == TGSI_OP_READ_FIRST || op == TGSI_OP_VOTE_EQ)
+   if (!wide && (op == TGSI_OP_READ_FIRST || op == TGSI_OP_VOTE_EQ))
       lane = alu1(x, IR_OP_FIND_LSB, alu1(x, IR_OP_BALLOT, imm(x, ~0u)));
    else if (op == TGSI_OP_READ_INVOC)
       lane = S(x, in, 1, 0);
    for (unsigned c = 0; c < 4; c++) {
       if (!(in->dst[0].mask & (1u << c)))
          continue;
-      struct ir_instr *v = S(x, in, 0, c), *t;
+      struct ir_instr *v = S(x, in, 0, c), *t, *first = NULL;
+      if (op == TGSI_OP_READ_FIRST || op == TGSI_OP_VOTE_EQ)
+         first = wide ? alu1(x, IR_OP_READ_FIRST, v) : alu2(x, IR_OP_READ_INVOC, v, lane);
       switch (op) {
       case TGSI_OP_READ_FIRST:
+         r->v[c] = first;
+         continue;
       case TGSI_OP_READ_INVOC:
          r->v[c] = alu2(x, IR_OP_READ_INVOC, v, lane);
          continue;
       case TGSI_OP_VOTE_EQ:
-         t = alu2(x, IR_OP_INE, v, alu2(x, IR_OP_READ_INVOC, v, lane));
+         t = alu2(x, IR_OP_INE, v, first);
          break;
       case TGSI_OP_VOTE_ALL:
          t = alu2(x, IR_OP_IEQ, v, imm(x, 0));
          break;
       default: /* VOTE_ANY */
-         t = alu1(x, IR_OP_BALLOT, v);
+         t = mask_of(x, v);
          r->v[c] = alu2(x, IR_OP_INE, t, imm(x, 0));
          continue;
       }
-      t = alu1(x, IR_OP_BALLOT, t);
+      t = mask_of(x, t);
       r->v[c] = alu2(x, IR_OP_IEQ, t, imm(x, 0));
    }
    return true;

@@ -26,6 +26,7 @@
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
 #include "compiler/opt/opt_agx.h"
+#include "emu/emu.h"
 
 #include <stdlib.h>
 
@@ -961,6 +962,9 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    if (opt_op_by_sem(m, ISA_SEM_FFMA) < 0)
       opts.fuse_ffma = false;
    opts.trig_unfolded = opt_op_by_sem(m, ISA_SEM_SIN) < 0 || opt_op_by_sem(m, ISA_SEM_COS) < 0;
+   /* the subgroup is the wave where the model has subgroups (diff_subgroup_size) */
+   opts.subgroup_size =
+       isa_has_feature(m, ISA_FEATURE_SUBGROUP) && emu_wave_size(m) == 64 ? 64 : 32;
    if (opt_agx_model(m)) /* execution-mask models: machine passes on the reference's code */
       return opt_agx_compile(s, m, &opts, out, stats, log, d);
    struct opt_ctx ctx;

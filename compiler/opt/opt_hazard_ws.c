@@ -164,19 +164,27 @@ counters(struct ws *w, unsigned c, bool all)
    emit_wait(w, c, want);
 }
 
-/* Wait states slot c still lacks after the producers of its block. */
+/* Wait states slot c still lacks after the producers of its block: every
+ * destination of each against every source of c, the implicit ones too
+ * (a row may be about an implicit source: VALU writes VCC, v_div_fmas). */
 static int64_t
 earliest(const struct ws *w, unsigned start, unsigned c)
 {
    const struct isa_insn *ci = &w->lo.v[c].insn;
+   unsigned nis;
+   isa_op_implicit(w->m, ci->op, false, &nis);
    int64_t at = w->now;
    for (unsigned p = c; p-- > start;) {
       const struct isa_insn *pi = &w->lo.v[p].insn;
       if (w->issue[p] + 1 + w->window <= w->now)
          break;
-      for (unsigned d = 0; d < pi->ndst; d++)
-         for (unsigned s = 0; s < ci->nsrc; s++) {
-            struct isa_delay dl = isa_delay(w->m, pi, ISA_SLOT_DST(d), ci, ISA_SLOT_SRC((int)s));
+      unsigned nid;
+      isa_op_implicit(w->m, pi->op, true, &nid);
+      for (unsigned d = 0; d < pi->ndst + nid; d++)
+         for (unsigned s = 0; s < ci->nsrc + nis; s++) {
+            int ps = d < pi->ndst ? ISA_SLOT_DST((int)d) : ISA_SLOT_IMP_DST((int)(d - pi->ndst));
+            int cs = s < ci->nsrc ? ISA_SLOT_SRC((int)s) : ISA_SLOT_IMP_SRC((int)(s - ci->nsrc));
+            struct isa_delay dl = isa_delay(w->m, pi, ps, ci, cs);
             if (dl.sync == ISA_SYNC_NONE && dl.distance > 0 && w->issue[p] + 1 + dl.distance > at)
                at = w->issue[p] + 1 + dl.distance;
          }

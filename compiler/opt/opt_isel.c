@@ -1088,7 +1088,9 @@ select_instr(struct isel *s, struct ir_instr *in)
    case IR_OP_DDX_FINE:
    case IR_OP_DDY_FINE:
    case IR_OP_BALLOT:
+   case IR_OP_BALLOT_HI:
    case IR_OP_READ_INVOC:
+   case IR_OP_READ_FIRST:
       r = isel_cross_lane(s, in);
       break;
    default:

@@ -499,12 +499,90 @@ ballot(struct isel *s, struct ir_instr *in)
    return r;
 }
 
+/* A value of the uniform file (an SGPR). */
+static struct ir_instr *
+in_unif(struct isel *s, struct ir_instr *v)
+{
+   if (v)
+      ir_mach_get(s->m, v)->reg = (struct ir_reg){(int16_t)s->unif, 0, 0};
+   return v;
+}
+
+/* A uniform 32-bit word: an immediate, or a value of the uniform file. */
+static bool
+uniform_word(const struct isel *s, const struct ir_instr *v)
+{
+   return v->op == IR_OP_IMM || (v->op == IR_OP_MACH && ir_reg_file(v) == s->unif &&
+                                 isa_opnd_regs(s->m, &v->mach->insn, ISA_SLOT_DST(0)) == 1);
+}
+
+/* The word of lane mask p (an SGPR pair) from bit 32 * hi on, as a 32-bit
+ * scalar value: s_mov_b32 of the pair reads its low register; the high
+ * one is shifted down first (s_lshr_b64 p, 32). */
+static struct ir_instr *
+mask_word(struct isel *s, struct ir_instr *pos, struct ir_instr *p, bool hi)
+{
+   int mov = isel_scalar_op(s, ISA_SEM_MOV, 32), shr = isel_scalar_op(s, ISA_SEM_SHR64, 64);
+   if (mov < 0 || (hi && shr < 0))
+      return isel_unsupported(s, pos, "no scalar move or 64-bit shift"), NULL;
+   if (hi) {
+      struct ir_instr *q = ir_mach_create(s->sh, (unsigned)shr);
+      struct ir_instr *n = isel_imm(s, pos, 32);
+      ir_mach_set_src(q, 0, &p, 1);
+      ir_mach_set_src(q, 1, &n, 1);
+      q->line = pos->line;
+      ir_insert_before(pos, in_unif(s, q));
+      p = q;
+   }
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)mov);
+   ir_mach_set_src(r, 0, &p, 1);
+   r->line = pos->line;
+   ir_insert_before(pos, in_unif(s, r));
+   return r;
+}
+
+/* Subgroup ops on a 64-lane wave with lane masks in SGPR pairs (gfx9, as
+ * the reference compiler takes them): ballot and ballot_hi the words of
+ * the VOPC e64 mask of x != 0 (0 for lanes outside EXEC), read_first
+ * v_readfirstlane_b32, read_invoc v_readlane_b32 when the lane is
+ * uniform (an SGPR or an immediate), else ds_bpermute_b32 at byte
+ * address lane * 4. The scalar results stay in SGPRs. */
+static struct ir_instr *
+cross_lane_wave(struct isel *s, struct ir_instr *in)
+{
+   struct ir_instr *x = in->src[0], *r;
+   switch (in->op) {
+   case IR_OP_BALLOT:
+   case IR_OP_BALLOT_HI: {
+      struct ir_instr *p = isel_predicate(s, in, x);
+      return p ? mask_word(s, in, p, in->op == IR_OP_BALLOT_HI) : NULL;
+   }
+   case IR_OP_READ_FIRST:
+      return in_unif(s, isel_build1(s, in, ISA_SEM_READFIRSTLANE, x));
+   default: /* READ_INVOC */
+      break;
+   }
+   struct ir_instr *lane = in->src[1];
+   if (uniform_word(s, lane) && s->op[ISA_SEM_READLANE] >= 0 &&
+       opt_transform(s->ctx, "read_invoc %%%u of uniform lane %%%u by readlane", in->id, lane->id))
+      return in_unif(s, isel_build2(s, in, ISA_SEM_READLANE, x, lane));
+   struct ir_instr *addr = isel_shift(s, in, ISA_SEM_SHL, true, NULL, lane, isel_imm(s, in, 2));
+   if (!addr || !(r = isel_build2(s, in, ISA_SEM_BPERMUTE, addr, x)))
+      return NULL;
+   ir_mach_set_fixed(r, 2, 0);
+   return r;
+}
+
 /* Cross-lane ops: the derivatives, and the subgroup ops on a warp (sm50
  * VOTE and SHFL, as the reference compiler takes them): ballot as above,
- * read_invoc as SHFL.IDX v, lane over the whole warp (c = 0x1f). */
+ * read_invoc as SHFL.IDX v, lane over the whole warp (c = 0x1f); on a
+ * 64-lane wave with lane masks (gfx9) cross_lane_wave. */
 struct ir_instr *
 isel_cross_lane(struct isel *s, struct ir_instr *in)
 {
+   if (s->lanemask && in->op != IR_OP_DDX && in->op != IR_OP_DDY && in->op != IR_OP_DDX_FINE &&
+       in->op != IR_OP_DDY_FINE)
+      return cross_lane_wave(s, in);
    if (in->op == IR_OP_BALLOT)
       return ballot(s, in);
    if (in->op != IR_OP_READ_INVOC)

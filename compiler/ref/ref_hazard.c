@@ -100,7 +100,7 @@ is_reg(const struct isa_opnd *o)
 static void
 add_consumer(struct hz *h, struct consumers *cs, const struct isa_insn *blank, int slot)
 {
-   struct consumer c = {*blank, slot, {0, 0, 0, 0}};
+   struct consumer c = {*blank, slot, {0, 0, 0, 0, -1, -1}};
    struct isa_opnd *o = slot < ISA_MAX_DST ? &c.q.dst[slot] : &c.q.src[slot - ISA_MAX_DST];
    *o = (struct isa_opnd){.kind = ISA_OPND_REG};
    isa_delay_key(h->m, &c.q, slot, &c.key);

@@ -77,3 +77,24 @@ foreach(case "emu_lat|emu/load.c|int lat = ci->latency < 0 ? 0 : ci->latency|int
   add_test(NAME bench_latency_plant_${_p} COMMAND plant_latency_${_p} ${_m} ${_row}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()
+
+# Wait-state rows that name the consumer's operand (gfx9): the lane-select
+# row moved to v_readlane's value (src0) leaves the lane select unchecked
+# by the emulator and unanswered by isa_delay, against the figure 4; a row
+# naming an operand the ops do not have is refused by the model checker.
+latency_plant(_yaml isa/models/gfx9.yaml "operand: src1, states: 4" "operand: src0, states: 4"
+              latency_gfx9_lane_select.yaml)
+if(_yaml)
+  cli_test(bench_latency_plant_yaml_gfx9_lane_select "bench|latency|${_yaml}" 1
+           OUT "valu_sgpr_lane_select +0 +0 +4 +states +DIFFERS")
+else()
+  latency_stale(bench_latency_plant_yaml_gfx9_lane_select isa/models/gfx9.yaml "operand: src1, states: 4")
+endif()
+latency_plant(_yaml isa/models/gfx9.yaml "operand: src1, states: 4" "operand: src7, states: 4"
+              wait_row_operand_gfx9.yaml)
+if(_yaml)
+  cli_test(isa_check_wait_row_operand "isa|check|${_yaml}" 1
+           ERR "wait-state rule names operand 'src7', which 'v_readlane_b32' does not read")
+else()
+  latency_stale(isa_check_wait_row_operand isa/models/gfx9.yaml "operand: src1, states: 4")
+endif()

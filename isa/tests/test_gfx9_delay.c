@@ -2,7 +2,8 @@
  * gfx9's hazard facts through isa_delay (the one place that answers):
  * the manual wait-state table (VALU writes an SGPR -> VMEM reads it: 5,
  * any register of a group counts; not for VGPRs, not after SALU, not for
- * a VALU consumer) and the counters a load's consumers wait on (vmcnt,
+ * a VALU consumer; the rows naming an operand: a lane select, v_div_fmas's
+ * implicit vcc: 4) and the counters a load's consumers wait on (vmcnt,
  * lgkmcnt).
  */
 #include "isa/isa.h"
@@ -53,6 +54,29 @@ main(void)
    expect("v_mov_b32_e32 v5, 0", ISA_SLOT_DST(0), sample, ISA_SLOT_SRC(0), 0, ISA_SYNC_NONE);
    expect("v_cmp_lt_f32_e64 s[16:17], v5, v6", ISA_SLOT_DST(0),
           "v_cndmask_b32_e64 v1, v2, v3, s[16:17]", ISA_SLOT_SRC(1), 0, ISA_SYNC_NONE);
+   /* Rows that name an operand: VALU writes an SGPR -> v_readlane's or
+    * v_writelane's lane select (src1): 4, not its value (src0, a VGPR) nor
+    * another VALU op's SGPR source; VALU writes VCC (explicitly or as
+    * VOPC e32's implicit destination) -> v_div_fmas's implicit vcc: 4. */
+   expect("v_readfirstlane_b32 s4, v2", ISA_SLOT_DST(0), "v_readlane_b32 s5, v1, s4",
+          ISA_SLOT_SRC(1), 4, ISA_SYNC_NONE);
+   expect("v_readfirstlane_b32 s4, v2", ISA_SLOT_DST(0), "v_writelane_b32 v3, 7, s4",
+          ISA_SLOT_SRC(1), 4, ISA_SYNC_NONE);
+   expect("v_readfirstlane_b32 s6, v2", ISA_SLOT_DST(0), "v_writelane_b32 v3, s6, 5",
+          ISA_SLOT_SRC(0), 0, ISA_SYNC_NONE);
+   expect("v_readfirstlane_b32 s4, v2", ISA_SLOT_DST(0), "v_add_u32_e32 v1, s4, v2",
+          ISA_SLOT_SRC(0), 0, ISA_SYNC_NONE);
+   expect("s_mov_b32 s4, 0", ISA_SLOT_DST(0), "v_readlane_b32 s5, v1, s4", ISA_SLOT_SRC(1), 0,
+          ISA_SYNC_NONE);
+   const char *fmas = "v_div_fmas_f32 v3, v0, v1, v2";
+   expect("v_cmp_lt_f32_e32 vcc, v0, v1", ISA_SLOT_IMP_DST(0), fmas, ISA_SLOT_IMP_SRC(0), 4,
+          ISA_SYNC_NONE);
+   expect("v_cmp_lt_f32_e64 vcc, v0, v1", ISA_SLOT_DST(0), fmas, ISA_SLOT_IMP_SRC(0), 4,
+          ISA_SYNC_NONE);
+   expect("v_cmp_lt_f32_e64 s[4:5], v0, v1", ISA_SLOT_DST(0), fmas, ISA_SLOT_IMP_SRC(0), 0,
+          ISA_SYNC_NONE);
+   expect("v_cmp_lt_f32_e32 vcc, v0, v1", ISA_SLOT_IMP_DST(0), "v_cndmask_b32_e32 v1, v2, v3, vcc",
+          ISA_SLOT_IMP_SRC(0), 0, ISA_SYNC_NONE);
    /* Loads: their consumers wait on the counters. */
    expect("global_load_dword v5, v[6:7], off offset:0", ISA_SLOT_DST(0), "v_add_f32_e32 v1, v5, v2",
           ISA_SLOT_SRC(0), 0, ISA_SYNC_VMCNT);
