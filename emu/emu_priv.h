@@ -194,7 +194,7 @@ struct emu_op {
    uint8_t wrmask;      /* texture components written */
    uint8_t dmask;       /* gfx9 MIMG: components returned, packed from dst up; 0: wrmask */
    uint8_t emit_mode;   /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
-   uint8_t gs_msg;      /* EMU_K_EMIT from a message (gfx9 s_sendmsg): no handle, the lane's count */
+   uint8_t gs_msg;      /* EMU_K_EMIT by s_sendmsg (gfx9): no handle, the lane count */
    uint8_t gs_stream;   /* the message's stream */
    uint8_t unordered;   /* counter results return out of order (gfx9 SMEM) */
    uint8_t waitcnt;     /* s_waitcnt: cnt[] says how far each counter must drop */

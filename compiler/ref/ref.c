@@ -723,8 +723,7 @@ stage_supported(struct ref_ctx *c)
       ref_unsupported(c, "the %s hardware has no tessellation stages", name);
       return false;
    }
-   if ((st == TGSI_STAGE_GEOM && !has_sem(c->m, ISA_SEM_EMIT) &&
-        !has_sem(c->m, ISA_SEM_GS_MSG)) ||
+   if ((st == TGSI_STAGE_GEOM && !has_sem(c->m, ISA_SEM_EMIT) && !has_sem(c->m, ISA_SEM_GS_MSG)) ||
        (st == TGSI_STAGE_TESS_CTRL && !c->t->store_output)) {
       ref_unsupported(c, "the %s model has no %s", name,
                       st == TGSI_STAGE_GEOM ? "vertex emit" : "attribute store");
