@@ -398,6 +398,16 @@ struct emu_binding {
 #define EMU_ADDR_BUFFER(i) ((uint32_t)(0x01u + (i)) << 24)
 #define EMU_ADDR_IMAGE(i)  ((uint32_t)(0x41u + (i)) << 24)
 #define EMU_ADDR_CONST(b)  ((uint32_t)(0x61u + (b)) << 24)
+/* Stage windows (geometry and tessellation stages on models without
+ * attribute stores, gfx9): each lane sees its own. EMU_ADDR_STAGE_IN +
+ * EMU_STAGE_OFF(v, i, c) reads IN[v][i].c (read only); EMU_ADDR_STAGE_OUT
+ * + EMU_STAGE_OFF(v, i, c) writes OUT[i].c of output vertex v (tessellation
+ * control: the output vertex, 0 per patch; geometry: vertex slot v of the
+ * lane, the one the lane's (v + 1)-th emit sends). */
+#define EMU_ADDR_STAGE_IN      ((uint32_t)0x71u << 24)
+#define EMU_ADDR_STAGE_OUT     ((uint32_t)0x72u << 24)
+#define EMU_STAGE_VERTEX_SHIFT 12
+#define EMU_STAGE_OFF(v, i, c) (((uint32_t)(v) << EMU_STAGE_VERTEX_SHIFT) + 16u * (i) + 4u * (c))
 /* Attribute byte offset of OUT[i].x for attribute stores (OUT[i].c at
  * + 4 * c). */
 #define EMU_ATTR_OUTPUT(i) ((uint32_t)(i)*16u)

@@ -204,6 +204,8 @@ struct emu_op {
    uint8_t wrmask;      /* texture components written */
    uint8_t dmask;       /* gfx9 MIMG: components returned, packed from dst up; 0: wrmask */
    uint8_t emit_mode;   /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
+   uint8_t gs_msg;      /* EMU_K_EMIT by s_sendmsg (gfx9): no handle, the lane count */
+   uint8_t gs_stream;   /* the message's stream */
    uint8_t unordered;   /* counter results return out of order (gfx9 SMEM) */
    uint8_t waitcnt;     /* s_waitcnt: cnt[] says how far each counter must drop */
    uint8_t scalar;      /* a scalar class: every lane of the wave, whatever EXEC (gfx9) */
@@ -494,6 +496,8 @@ bool emu_gs_setup(const struct emu_code *c, const struct isa_insn *in, struct em
 bool emu_gs_begin(struct emu_run *run, struct diag_list *d);
 void emu_exec_ast(struct emu_wave *w, const struct emu_op *op, int64_t t);
 void emu_exec_emit(struct emu_wave *w, const struct emu_op *op, int64_t t);
+uint32_t emu_stage_in_word(struct emu_wave *w, unsigned lane, uint32_t off, unsigned nb);
+void emu_stage_out_word(struct emu_wave *w, unsigned lane, uint32_t off, unsigned nb, uint32_t v);
 
 /* tex.c */
 bool emu_tex_by_rsrc(unsigned sem);

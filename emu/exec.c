@@ -15,7 +15,8 @@
  *
  * Memory: global addresses follow EMU_ADDR_* (buffer i at (1 + i) << 24,
  * image i at (0x41 + i) << 24, constant buffer b at (0x61 + b) << 24, read
- * only, per lane from its draw), shared memory is the workgroup's own
+ * only, per lane from its draw; the stage windows EMU_ADDR_STAGE_IN/OUT are
+ * gs.c's), shared memory is the workgroup's own
  * space from 0. Every access goes through env_mem_* and is bounds checked:
  * out of bounds counts an env event and reads 0 or drops the store.
  */
@@ -420,6 +421,8 @@ load_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t a
    uint32_t c0 = EMU_ADDR_CONST(0) >> 24;
    if (op->space != EMU_SPACE_SHARED && hi >= c0 && hi < c0 + ENV_MAX_CBUFS && op->elem_bytes == 4)
       return load_const_word(w, lane, hi - c0, addr & 0xffffffu);
+   if (op->space != EMU_SPACE_SHARED && hi == EMU_ADDR_STAGE_IN >> 24)
+      return emu_stage_in_word(w, lane, addr & 0xffffffu, op->elem_bytes);
    struct env_mem *m = mem_at(w, op, addr, &off, &ev);
    if (!m) {
       env_count(e, ev, 1);
@@ -443,12 +446,16 @@ load_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t a
 }
 
 static void
-store_elem(struct emu_wave *w, const struct emu_op *op, uint32_t addr, uint32_t v)
+store_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t addr, uint32_t v)
 {
    struct env *e = w->run->env;
    uint32_t off, word;
    enum env_event ev;
    bool undef = false;
+   if (op->space != EMU_SPACE_SHARED && addr >> 24 == EMU_ADDR_STAGE_OUT >> 24) {
+      emu_stage_out_word(w, lane, addr & 0xffffffu, op->elem_bytes, v);
+      return;
+   }
    struct env_mem *m = mem_at(w, op, addr, &off, &ev);
    if (!m) {
       env_count(e, ev, 1);
@@ -525,7 +532,7 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
          }
          for (unsigned i = 0; i < w->n; i++)
             if (mask[i] & 1)
-               store_elem(w, op, addr[i] + hoff[c / half] + k * nb, v[i]);
+               store_elem(w, op, i, addr[i] + hoff[c / half] + k * nb, v[i]);
       }
       return;
    }

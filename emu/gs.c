@@ -24,6 +24,17 @@
  * A cut (ENDPRIM) adds one to the lane's primitive number. The
  * destination gets h + 1 after an emit, h after a cut alone.
  *
+ * Message emits (semantics gs_msg, gfx9 s_sendmsg MSG_GS): no handle and
+ * no destination; for each lane in EXEC the emit sends the lane's next
+ * vertex (slot gs_count) to the message's stream, the cut ends the lane's
+ * primitive, as above; MSG_GS_DONE (no operation) changes nothing. The
+ * vertex data reaches the slots through the stage window: a store at
+ * EMU_ADDR_STAGE_OUT + EMU_STAGE_OFF(v, i, c) writes OUT[i].c of slot v
+ * (tessellation control: of output vertex v), the same words an
+ * attribute store at vertex v reaches; a load at EMU_ADDR_STAGE_IN +
+ * EMU_STAGE_OFF(v, i, c) reads the lane's IN[v][i].c (the bound inputs).
+ * Words only; anything else in a window is an event, 0 read, store dropped.
+ *
  * The emulator's env gets no flags: its values are whatever the program
  * wrote (data never written stays UNDEF-flagged, as outputs do); which
  * values are defined is the interpreter's to say.
@@ -59,6 +70,12 @@ emu_gs_setup(const struct emu_code *c, const struct isa_insn *in, struct emu_op 
    for (unsigned k = 0; k < 3 && mm >= 0; k++)
       if (isa_mod_value(c->model, (unsigned)mm, modes[k]) == in->mod[mm])
          op->emit_mode = (uint8_t)(k + 1);
+   if (in->sem == ISA_SEM_GS_MSG) { /* GS_DONE: no operation, mode 0 */
+      int sm = isa_mod_by_role(c->model, ISA_ROLE_GS_STREAM);
+      op->gs_msg = 1;
+      op->gs_stream = (uint8_t)(sm >= 0 && in->mod[sm] > 0 ? in->mod[sm] : 0);
+      return true;
+   }
    if (!op->emit_mode || in->nsrc != 2 || op->ndst != 1)
       return setup_err(d, in, "emit without a handle, a stream, a destination and a mode");
    return true;
@@ -143,11 +160,45 @@ emu_exec_ast(struct emu_wave *w, const struct emu_op *op, int64_t t)
                        data[c][i]);
 }
 
+/* A message emit or cut for the lanes in EXEC (the message is the wave's;
+ * EXEC says which lanes it speaks for). */
+static void
+exec_msg(struct emu_wave *w, const struct emu_op *op)
+{
+   struct emu_run *run = w->run;
+   struct env *e = run->env;
+   bool gs = e->stage == TGSI_STAGE_GEOM && e->gs_count && run->gs_prims;
+   for (unsigned i = 0; i < w->n && op->emit_mode; i++) {
+      uint32_t g = w->first_lane + i;
+      if (!(w->exec[i] & 1))
+         continue;
+      if (op->emit_mode & 1) {
+         uint32_t h = gs ? e->gs_count[g] : 0;
+         if (!gs || h >= e->gs_max_vertices) {
+            env_count(e, ENV_EV_GS_OVERFLOW, 1);
+         } else {
+            size_t at = (size_t)g * e->gs_max_vertices + h;
+            e->gs_stream[at] = op->gs_stream;
+            e->gs_prim[at] = run->gs_prims[g];
+            e->gs_count[g] = h + 1;
+         }
+      }
+      if ((op->emit_mode & 2) && gs)
+         run->gs_prims[g]++;
+   }
+}
+
 void
 emu_exec_emit(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;
    struct env *e = run->env;
+   if (op->gs_msg) {
+      for (unsigned k = 0; k < op->nsrc; k++) /* M0: read for its timing */
+         emu_fetch(w, op, &op->src[k], 0, t, run->tmp_src[0]);
+      exec_msg(w, op);
+      return;
+   }
    const uint32_t *h = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
    const uint32_t *s = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
    uint32_t *mask;
@@ -177,6 +228,34 @@ emu_exec_emit(struct emu_wave *w, const struct emu_op *op, int64_t t)
       run->tmp_comp[i] = next;
    }
    emu_write_comps(w, op, t, 1, mask, on);
+}
+
+/* The stage windows: words at EMU_STAGE_OFF(v, i, c), lane i of the wave. */
+uint32_t
+emu_stage_in_word(struct emu_wave *w, unsigned lane, uint32_t off, unsigned nb)
+{
+   struct env *e = w->run->env;
+   uint32_t v = off >> EMU_STAGE_VERTEX_SHIFT, byte = off & ((1u << EMU_STAGE_VERTEX_SHIFT) - 1);
+   if (nb != 4 || (byte & 3)) {
+      env_count(e, ENV_EV_MISALIGNED, 1);
+      return 0;
+   }
+   if (byte / 16 >= e->nin || v >= e->in_vertices) {
+      env_count(e, ENV_EV_INPUT_OOB, 1);
+      return 0;
+   }
+   return env_in(e, v, byte / 16, byte / 4 % 4)[w->first_lane + lane];
+}
+
+void
+emu_stage_out_word(struct emu_wave *w, unsigned lane, uint32_t off, unsigned nb, uint32_t v)
+{
+   if (nb != 4) {
+      env_count(w->run->env, ENV_EV_MISALIGNED, 1);
+      return;
+   }
+   store_word(w, w->first_lane + lane, off >> EMU_STAGE_VERTEX_SHIFT,
+              off & ((1u << EMU_STAGE_VERTEX_SHIFT) - 1), v);
 }
 
 /* The output registers the attribute stores reach at addresses known

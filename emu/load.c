@@ -518,6 +518,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_AST:
       return EMU_K_AST;
    case ISA_SEM_EMIT:
+   case ISA_SEM_GS_MSG:
       return EMU_K_EMIT;
    default:
       return EMU_K_ALU;

@@ -212,6 +212,7 @@ struct isa_model;
    X(DLDEXP, "dldexp", 2) \
    X(AST, "ast", -1) \
    X(EMIT, "emit", -1) \
+   X(GS_MSG, "gs_msg", -1) \
    X(EXEC_IF, "exec_if", 3) \
    X(EXEC_ELSE, "exec_else", 3) \
    X(EXEC_WHILE, "exec_while", 3) \
@@ -430,6 +431,7 @@ struct isa_model;
    X(TEX_COMP, "tex_comp") \
    X(VOTE_MODE, "vote_mode") \
    X(EMIT_MODE, "emit_mode") \
+   X(GS_STREAM, "gs_stream") \
    X(SRC0_SEL, "src0_sel") \
    X(SRC1_SEL, "src1_sel") \
    X(DPP_QP0, "dpp_qp0") \

@@ -51,6 +51,12 @@ isel_stage_supported(struct isel *s)
       return stage_refused(s, "hardware has no geometry-shader stage");
    if (tess && !isa_has_feature(s->m, ISA_FEATURE_TESSELLATION))
       return stage_refused(s, "hardware has no tessellation stages");
+   /* gfx9 sends vertices with s_sendmsg and writes stage outputs with
+    * memory stores (the stage windows), which only its reference path
+    * selects so far */
+   if ((st == TGSI_STAGE_GEOM || st == TGSI_STAGE_TESS_CTRL) && s->op[ISA_SEM_GS_MSG] >= 0)
+      return stage_refused(s, "optimizing path selects no stage-window stores or s_sendmsg yet "
+                              "(the reference path compiles the stage)");
    if (st == TGSI_STAGE_GEOM && (s->op[ISA_SEM_EMIT] < 0 || s->op[ISA_SEM_AST] < 0))
       return stage_refused(s, "model has no vertex emit or attribute store");
    if (st == TGSI_STAGE_TESS_CTRL && s->op[ISA_SEM_AST] < 0)

@@ -305,7 +305,7 @@ sv_semantic(const struct tgsi_shader *s, unsigned index)
 static void
 write_bindings(struct ref_ctx *c, struct emu_program *p)
 {
-   for (unsigned v = 0; v < c->vertices[TGSI_FILE_IN]; v++)
+   for (unsigned v = 0; v < c->vertices[TGSI_FILE_IN] && !c->inputs_loaded; v++)
       for (unsigned i = 0; i < c->count[TGSI_FILE_IN]; i++)
          for (unsigned ch = 0; ch < 4; ch++) {
             struct emu_binding b = {
@@ -723,8 +723,8 @@ stage_supported(struct ref_ctx *c)
       ref_unsupported(c, "the %s hardware has no tessellation stages", name);
       return false;
    }
-   if ((st == TGSI_STAGE_GEOM && !has_sem(c->m, ISA_SEM_EMIT)) ||
-       (st == TGSI_STAGE_TESS_CTRL && !has_sem(c->m, ISA_SEM_AST))) {
+   if ((st == TGSI_STAGE_GEOM && !has_sem(c->m, ISA_SEM_EMIT) && !has_sem(c->m, ISA_SEM_GS_MSG)) ||
+       (st == TGSI_STAGE_TESS_CTRL && !c->t->store_output)) {
       ref_unsupported(c, "the %s model has no %s", name,
                       st == TGSI_STAGE_GEOM ? "vertex emit" : "attribute store");
       return false;

@@ -374,8 +374,12 @@ struct ref_ctx {
    int demote_reg;
 
    /* Geometry shaders (sm50): the persistent register holding the handle
-    * of the vertex being written, -1 elsewhere. */
+    * of the vertex being written (gfx9: the lane's vertex slot), -1
+    * elsewhere. */
    int gs_handle;
+   /* The prologue loads the inputs (gfx9 stage windows): no input
+    * bindings. */
+   bool inputs_loaded;
 
    /* gfx9 (ref_gfx9.c): the label whose parked lanes SGPR pair k holds,
     * -1 if free, for k < nmask_pairs. */
@@ -519,6 +523,15 @@ struct isa_opnd ref_neg(struct isa_opnd o);
 struct isa_opnd ref_abs(struct isa_opnd o);
 void ref_set_mod(struct ref_ctx *c, struct isa_insn *in, const char *mod, const char *value);
 void ref_set_mod_int(struct ref_ctx *c, struct isa_insn *in, const char *mod, int value);
+
+/* ref_gfx9_stages.c */
+bool ref_g9_stage_window(const struct ref_ctx *c);
+void ref_g9_stage_begin(struct ref_ctx *c);
+void ref_g9_stage_end(struct ref_ctx *c);
+bool ref_g9_input_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp,
+                           unsigned *out);
+bool ref_g9_stage_special(struct ref_ctx *c, const struct tgsi_insn *in);
+void ref_g9_store_output(struct ref_ctx *c, const struct tgsi_dst *dst, const unsigned *res);
 
 /* ref_homes.c */
 /* Places the TEMP channels by liveness from scalar register first on

@@ -50,7 +50,9 @@
  * whose resource and sampler descriptors (s[88:95], s[96:99]) hold the
  * texture unit in their first word, written by s_mov_b32 (SALU: no wait
  * states before a VMEM read), and whose address registers are laid out
- * as the hardware takes them (emu/tex.c).
+ * as the hardware takes them (emu/tex.c). Geometry and tessellation
+ * stages (inputs, outputs and s_sendmsg through memory windows) are
+ * ref_gfx9_stages.c's.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -146,6 +148,8 @@ g9_load_const(struct ref_ctx *c, unsigned slot)
 static bool
 g9_load_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp, unsigned *out)
 {
+   if (ref_g9_input_indirect(c, r, comp, out))
+      return true;
    int64_t b = r->has_dim ? r->dim : 0;
    if (!c->cmem_from || r->file != TGSI_FILE_CONST || b < 0 || b >= 16 || !c->ccount[b])
       return false;
@@ -500,11 +504,13 @@ g9_begin(struct ref_ctx *c)
       c->mask_label[k] = -1;
       emit(c, "s_mov_b64", sreg(c, 2 * k), ref_imm(0), ref_imm(0), ref_imm(0));
    }
+   ref_g9_stage_begin(c);
 }
 
 static void
 g9_end(struct ref_ctx *c)
 {
+   ref_g9_stage_end(c);
    ref_emit(c, "s_endpgm");
 }
 
@@ -676,7 +682,7 @@ g9_special(struct ref_ctx *c, const struct tgsi_insn *in)
    case TGSI_OP_MEMBAR: /* every memory access is waited for in full already */
       return true;
    default:
-      return false;
+      return ref_g9_stage_special(c, in);
    }
 }
 
@@ -979,6 +985,7 @@ const struct ref_target ref_target_gfx9 = {
     .end = g9_end,
     .kill_flag = g9_kill_flag,
     .begin = g9_begin,
+    .store_output = ref_g9_store_output,
     .consts_in_gpr = true,
     .place = g9_place,
 };
