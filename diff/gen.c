@@ -372,6 +372,14 @@ gen_src_plain(struct gen *g, enum gty ty, struct opnd *o)
       gen_swizzle(g, 0xf, sw);
       snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", gen_pick(g, g->nconst), sw);
       o->dep = false;
+   } else if (r < 93) {
+      /* an integer uniform: slots of their own after the float ones, so
+       * that the inputs give them integer values (INT_MIN, >= 2^31...) */
+      gen_swizzle(g, 0xf, sw);
+      snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", g->nconst + gen_pick(g, GEN_INT_CONSTS),
+               sw);
+      o->dep = false;
+      g->used_iconst = true;
    } else if (ty == GT_F) {
       gen_float_text(g, t);
       gen_imm_f(g, t, o);
@@ -1191,7 +1199,7 @@ declarations(struct gen *g, struct strbuf *h)
       }
    }
    gen_mem_declarations(g, h);
-   strbuf_printf(h, "DCL CONST[0][0..%u]\n", g->nconst - 1);
+   strbuf_printf(h, "DCL CONST[0][0..%u]\n", g->nconst - 1 + (g->used_iconst ? GEN_INT_CONSTS : 0));
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])
          strbuf_printf(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);

@@ -263,25 +263,39 @@ gen_mem_store_slot(struct gen *g)
    return stmt_store(g, &g->slot, res, addr);
 }
 
-/* An atomic on one integer word of the lane's slot; the old value goes
- * to a temporary. */
+/* An atomic on one word the lane owns: of its buffer slot, or (compute
+ * shaders with shared memory, two in five) of its shared words. Integer
+ * operations on integer words; ATOMFADD on float words, where the word and
+ * the returned value stay as exact as the word and the operand were (one
+ * rounded add). The operations a model lacks (float add, the wrapping
+ * increment and decrement) become compare-and-swap loops in the
+ * optimizing compiler, so both spaces and every operation matter. The old
+ * value goes to a temporary. */
 static bool
 stmt_atomic(struct gen *g)
 {
    static const enum tgsi_opcode ops[] = {
-       TGSI_OP_ATOMUADD, TGSI_OP_ATOMXCHG, TGSI_OP_ATOMCAS,  TGSI_OP_ATOMAND,  TGSI_OP_ATOMOR,
-       TGSI_OP_ATOMXOR,  TGSI_OP_ATOMUMIN, TGSI_OP_ATOMUMAX, TGSI_OP_ATOMIMIN, TGSI_OP_ATOMIMAX};
+       TGSI_OP_ATOMUADD, TGSI_OP_ATOMXCHG, TGSI_OP_ATOMCAS,      TGSI_OP_ATOMAND,
+       TGSI_OP_ATOMOR,   TGSI_OP_ATOMXOR,  TGSI_OP_ATOMUMIN,     TGSI_OP_ATOMUMAX,
+       TGSI_OP_ATOMIMIN, TGSI_OP_ATOMIMAX, TGSI_OP_ATOMINC_WRAP, TGSI_OP_ATOMDEC_WRAP,
+       TGSI_OP_ATOMFADD, TGSI_OP_ATOMFADD};
    enum tgsi_opcode op = ops[gen_pick(g, ARRAY_SIZE(ops))];
+   enum gty ty = op == TGSI_OP_ATOMFADD ? GT_F : GT_I;
+   bool shared = g->shared && gen_chance(g, 40);
+   struct gmem *m = shared ? &g->sh : &g->slot;
+   const char *res = shared ? "MEMORY" : "BUFFER";
+   unsigned resi = shared ? 0 : g->buf;
    unsigned cand[4], n = 0;
    for (unsigned c = 0; c < 4; c++)
-      if (g->slot.ty[c] == GT_I && !((g->slot.inexact >> c) & 1))
+      if (m->ty[c] == ty && (ty == GT_F || !((m->inexact >> c) & 1)))
          cand[n++] = c;
    if (!n && g->depth == 0 && gen_chance(g, 50)) {
-      /* make a word an integer: a whole integer temporary over it */
+      /* make a word of the type: a whole temporary of it over the words */
       for (unsigned r = 0; r < g->ntemp && !n; r++)
-         if (gen_chans_exact(g, r, GT_I) == 0xf) {
-            gen_emit(g, "STORE BUFFER[%u], TEMP[%u].xxxx, TEMP[%u]", g->buf, g->t_mem, r);
-            mem_stored(g, &g->slot, r, 0xf);
+         if (gen_chans_exact(g, r, ty) == 0xf) {
+            gen_emit(g, "STORE %s[%u], TEMP[%u].%s, TEMP[%u]", res, resi, g->t_mem,
+                     shared ? "yyyy" : "xxxx", r);
+            mem_stored(g, m, r, 0xf);
             cand[n++] = gen_pick(g, 4);
          }
    }
@@ -290,24 +304,27 @@ stmt_atomic(struct gen *g)
    unsigned k = cand[gen_pick(g, n)];
    struct opnd off = {0}, a = {0}, b = {0};
    gen_imm_u(g, 4 * k, &off);
-   gen_src_plain(g, GT_I, &a);
+   gen_src_plain(g, ty, &a);
    if (op == TGSI_OP_ATOMCAS)
       gen_src_plain(g, GT_I, &b);
-   gen_emit(g, "UADD TEMP[%u].x, TEMP[%u].xxxx, %s", g->t_scr, g->t_mem, off.s);
+   gen_emit(g, "UADD TEMP[%u].x, TEMP[%u].%s, %s", g->t_scr, g->t_mem, shared ? "yyyy" : "xxxx",
+            off.s);
    unsigned r;
    uint8_t mask;
-   gen_dst_pick(g, GT_I, &r, &mask);
+   gen_dst_pick(g, ty, &r, &mask);
    char db[24];
    if (op == TGSI_OP_ATOMCAS)
-      gen_emit(g, "%s %s, BUFFER[%u], TEMP[%u].xxxx, %s, %s", tgsi_op_info[op].name,
-               gen_dst_str(r, mask, db), g->buf, g->t_scr, a.s, b.s);
+      gen_emit(g, "%s %s, %s[%u], TEMP[%u].xxxx, %s, %s", tgsi_op_info[op].name,
+               gen_dst_str(r, mask, db), res, resi, g->t_scr, a.s, b.s);
    else
-      gen_emit(g, "%s %s, BUFFER[%u], TEMP[%u].xxxx, %s", tgsi_op_info[op].name,
-               gen_dst_str(r, mask, db), g->buf, g->t_scr, a.s);
-   gen_dst_set(g, r, mask, GT_I, (g->slot.dep >> k) & 1, false);
+      gen_emit(g, "%s %s, %s[%u], TEMP[%u].xxxx, %s", tgsi_op_info[op].name,
+               gen_dst_str(r, mask, db), res, resi, g->t_scr, a.s);
    uint8_t bit = (uint8_t)(1u << k);
+   gen_dst_set(g, r, mask, ty, (m->dep >> k) & 1, (m->inexact >> k) & 1);
    if (a.dep || b.dep)
-      g->slot.dep |= bit;
+      m->dep |= bit;
+   if (a.inexact)
+      m->inexact |= bit;
    return true;
 }
 
@@ -403,7 +420,7 @@ bool
 gen_stmt_mem(struct gen *g)
 {
    char addr[24];
-   switch (gen_pick(g, 10)) {
+   switch (gen_pick(g, 12)) {
    case 0:
    case 1:
    case 2:
@@ -412,6 +429,8 @@ gen_stmt_mem(struct gen *g)
    case 4:
       return stmt_load_slot(g);
    case 5:
+   case 10:
+   case 11:
       return stmt_atomic(g);
    case 6:
       if (!g->shared)

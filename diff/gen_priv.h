@@ -15,6 +15,7 @@
 #define GEN_MAX_LOOPS  3  /* nested counted loops */
 #define GEN_MAX_DEPTH  6  /* nested IF/loop/switch */
 #define GEN_ARRAY_LEN  4  /* the indirectly addressed TEMP array */
+#define GEN_INT_CONSTS 2  /* integer uniforms after the float constants */
 #define GEN_IMM_HASH   4096
 #define GEN_TEXT_LEN   24
 
@@ -73,6 +74,7 @@ struct gen {
    unsigned depth, loop_depth;
    unsigned ninsns;
    bool used_samp[2], used_addr, used_array, used_in[8], killed;
+   bool used_iconst; /* CONST[0][nconst + k], k < GEN_INT_CONSTS, read as integers */
    bool arrays;   /* TEMP[ADDR+k](1) may be read and written */
    bool fma;      /* FMA may appear; otherwise MAD takes its place */
    bool fp64;     /* doubles may appear (a3xx has none: n/a there) */

@@ -671,6 +671,11 @@ struct opt_ctx {
    unsigned long validate_credit;
    unsigned unvalidated;
    const char *unvalidated_from, *unvalidated_to;
+   /* Predicate pressure (opt_compile): RA found the predicate file full
+    * (pred_full), and the compile again with every compare result that
+    * lives past its reader's position held in a general register as 0/~0,
+    * each reader testing it anew right before itself (preds_in_gprs). */
+   bool pred_full, preds_in_gprs;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);

@@ -935,6 +935,42 @@ failure(const struct diag_list *d)
    return COMPILE_ERROR;
 }
 
+/* One compile; *pred_full: RA found the predicate file full (see
+ * opt_ctx.preds_in_gprs). */
+static bool
+compile_once(const struct tgsi_shader *s, const struct isa_model *m,
+             const struct opt_options *opts, bool preds_in_gprs, struct emu_program *out,
+             struct compile_stats *stats, char **log, struct diag_list *d, bool *pred_full)
+{
+   struct opt_ctx ctx;
+   opt_ctx_init(&ctx, opts, d);
+   ctx.preds_in_gprs = preds_in_gprs;
+   struct ir_shader *sh = ir_from_tgsi_ctx(s, &ctx, d);
+   if (!sh) {
+      opt_ctx_fini(&ctx);
+      return false;
+   }
+   bool ok = opt_run(sh, &ctx);
+   sh->model = m;
+   declared_cbufs(s, sh);
+   bool hazards = !list_names(opts->disable, "hazard", true);
+   ok = ok && run_backend(sh, &ctx);
+   ctx.pass = "emit"; /* its fault firings */
+   ok = ok && opt_emit(sh, hazards, out, stats, d);
+   if (ok && s->stage == TGSI_STAGE_GEOM) /* the shader header's limit, the interpreter's */
+      out->gs_max_vertices = MIN2(1024u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
+   if (log) {
+      free(*log);
+      *log = ctx.log;
+      ctx.log = NULL;
+   }
+   *pred_full = ctx.pred_full;
+   opt_ctx_fini(&ctx);
+   sh->model = NULL; /* not owned */
+   ir_shader_free(sh);
+   return ok;
+}
+
 /*
  * TGSI -> IR -> generic passes -> isel -> sched -> RA -> legalize ->
  * hazards -> encode. The pass manager validates after every pass in
@@ -967,29 +1003,23 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
        isa_has_feature(m, ISA_FEATURE_SUBGROUP) && emu_wave_size(m) == 64 ? 64 : 32;
    if (opt_agx_model(m)) /* execution-mask models: machine passes on the reference's code */
       return opt_agx_compile(s, m, &opts, out, stats, log, d);
-   struct opt_ctx ctx;
-   opt_ctx_init(&ctx, &opts, d);
-   struct ir_shader *sh = ir_from_tgsi_ctx(s, &ctx, d);
-   if (!sh) {
-      opt_ctx_fini(&ctx);
-      return failure(d);
+   /* A shader whose compares outlive the predicate file is compiled once
+    * more with those compares held in general registers (opt_isel.c). */
+   unsigned ndiags = d ? d->n : 0;
+   bool ok = false, pred_full = false;
+   for (int attempt = 0; attempt < 2 && !ok; attempt++) {
+      if (attempt) {
+         if (!pred_full)
+            break;
+         if (d)
+            diag_truncate(d, ndiags);
+         emu_program_free(out);
+         memset(out, 0, sizeof(*out));
+         if (stats)
+            memset(stats, 0, sizeof(*stats));
+      }
+      ok = compile_once(s, m, &opts, attempt > 0, out, stats, log, d, &pred_full);
    }
-   bool ok = opt_run(sh, &ctx);
-   sh->model = m;
-   declared_cbufs(s, sh);
-   bool hazards = !list_names(opts.disable, "hazard", true);
-   ok = ok && run_backend(sh, &ctx);
-   ctx.pass = "emit"; /* its fault firings */
-   ok = ok && opt_emit(sh, hazards, out, stats, d);
-   if (ok && s->stage == TGSI_STAGE_GEOM) /* the shader header's limit, the interpreter's */
-      out->gs_max_vertices = MIN2(1024u, tgsi_interp_prop(s, TGSI_PROP_GS_MAX_OUTPUT_VERTICES, 1));
-   if (log) {
-      *log = ctx.log;
-      ctx.log = NULL;
-   }
-   opt_ctx_fini(&ctx);
-   sh->model = NULL; /* not owned */
-   ir_shader_free(sh);
    if (!ok) {
       emu_program_free(out);
       return failure(d);

@@ -508,7 +508,7 @@ tree_pred(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
 struct ir_instr *
 isel_predicate(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
 {
-   struct ir_instr *p = pred_of_mask(s, v);
+   struct ir_instr *p = s->ctx->preds_in_gprs ? NULL : pred_of_mask(s, v);
    if (p)
       return p;
    if (is_compare(v) && opt_transform(s->ctx, "branch on compare %%%u directly", v->id))
@@ -877,7 +877,7 @@ select_compare(struct isel *s, struct ir_instr *in)
    }
    /* Only select conditions read it: they test != 0 (or a predicate), so
     * the compare's own result will do. */
-   if (s->uses[in->id] == s->sel_uses[in->id] &&
+   if (s->uses[in->id] == s->sel_uses[in->id] && !s->ctx->preds_in_gprs &&
        opt_transform(s->ctx, "keep compare %%%u as the test of its selects", in->id))
       return compare_as(s, in, in, WANT_TEST);
    return compare_as(s, in, in, WANT_MASK);
@@ -889,7 +889,7 @@ static struct ir_instr *
 select_bcsel(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *c = in->src[0];
-   if (pred_of_mask(s, c))
+   if (pred_of_mask(s, c) && !s->ctx->preds_in_gprs)
       c = pred_of_mask(s, c);
    if (s->setp && ir_reg_file(c) != s->pred) {
       struct ir_instr *zero = isel_imm(s, in, 0);

@@ -179,6 +179,7 @@ no_room(struct ra *ra, const struct ir_instr *v, int f)
                "unsupported: more than %u live values in register file %s (%%%u, TGSI line %u); "
                "the optimizing compiler does not spill",
                ra->nregs[f], fi.name, v->id, v->line);
+      ra->ctx->pred_full = fi.kind == ISA_FILE_PREDICATE;
    }
    ra->failed = ra->ctx->failed = true;
    return false;

@@ -151,3 +151,9 @@ faults_cli(check_gfx9_exec_not_restored
 faults_cli(faults_gfx9_exec_not_restored_bisect
            "faults|--check|${_ffx}/fs_gfx9_flow.tgsi|--inject-fault|exec-not-restored|--target|gfx9|--bisect|--invocations|256|-j0" 0
            OUT "exec-not-restored +gfx9 +yes +mismatch.*exec-not-restored +gfx9 +hazard,emit +hazard +yes")
+# Predicate pressure: ten compares live at once in sm50's seven predicate
+# registers. opt compiles it again with the compares in general registers
+# (each select tests its mask anew); a select testing the wrong sense is a
+# mismatch here (tried: "eq" for "ne" in select_bcsel).
+opt_cli(pred_pressure_sm50 "check|fixtures/opt/fs_pred_pressure.tgsi|--target|sm50|-q|--no-repro|-j|0" 0
+        OUT "sm50 +1 +1 +0 +0 +0")
