@@ -265,9 +265,43 @@ tex_target_ok(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
                      name);
    if (tg == TGSI_TEX_T_BUFFER || tg == TGSI_TEX_T_2D_MSAA || tg == TGSI_TEX_T_2D_ARRAY_MSAA)
       return tr_fail(t, in, "%s: %s textures not translated", name, tgsi_texture_names[tg]);
-   if (in->noffsets)
+   if (in->noffsets && in->op != TGSI_OP_TEX && in->op != TGSI_OP_TXP && in->op != TGSI_OP_TXB &&
+       in->op != TGSI_OP_TXL && in->op != TGSI_OP_TEX_LZ && in->op != TGSI_OP_TXD)
       return tr_fail(t, in, "%s: texel offsets not translated", name);
    return true;
+}
+
+/* The texel offsets as MIMG packs them: 6 bits each (two's complement),
+ * a byte apart. An immediate out of [-32, 31] is refused; a computed one
+ * is clamped to it, as the gfx9 reference does. */
+static val
+tex_offsets(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
+{
+   const struct tgsi_texoff *o = &in->offsets[0];
+   unsigned n = MIN2(tgsi_texture_spatial_coords(tg), 3u);
+   val p = K(0);
+   for (unsigned k = 0; k < n && !t->failed; k++) {
+      val v = tr_fetch_chan(t, in, &o->reg, o->swz[k] & 3);
+      if (IS_K(v)) {
+         int32_t x = (int32_t)(uint32_t)v;
+         if (x < -32 || x > 31) {
+            tr_fail(t, in, "%s: texel offset %d outside MIMG's 6 bits not translated",
+                    tgsi_op_info[in->op].name, x);
+            return K(0);
+         }
+         p = K((uint32_t)p | ((uint32_t)x & 63u) << (8 * k));
+         continue;
+      }
+      val c = tr_emit(t, "icmp sgt i32 %s, -32", tr_v(v));
+      v = tr_emit(t, "select i1 %s, i32 %s, i32 -32", tr_v(c), tr_v(v));
+      c = tr_emit(t, "icmp slt i32 %s, 31", tr_v(v));
+      v = tr_emit(t, "select i1 %s, i32 %s, i32 31", tr_v(c), tr_v(v));
+      v = tr_ibin(t, "and", v, K(63));
+      if (k)
+         v = tr_ibin(t, "shl", v, K(8 * k));
+      p = tr_ibin(t, "or", p, v);
+   }
+   return p;
 }
 
 /* TEX, TXP, TXB, TXL, TEX_LZ: coordinates src0, sampler src1; TXP divides
@@ -281,11 +315,21 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
    enum tgsi_opcode op = in->op;
    enum tgsi_texture tg = in->tex_target;
    unsigned u = 0;
-   if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, tg))
+   bool txd = op == TGSI_OP_TXD;
+   if (!tex_unit(t, in, txd ? 3 : 1, &u) || !tex_target_ok(t, in, tg))
       return false;
+   if (txd && (tg == TGSI_TEX_T_3D || tgsi_texture_is_shadow(tg)))
+      return tr_fail(t, in, "TXD: %s textures not translated", tgsi_texture_names[tg]);
    val proj = op == TGSI_OP_TXP ? tr_src(t, in, 0, 3) : 0;
-   val pre[2], body[3];
+   val pre[7], body[3];
    unsigned np = 0;
+   bool off = in->noffsets != 0;
+   if (off) {
+      val ov = tex_offsets(t, in, tg);
+      if (t->failed)
+         return false;
+      pre[np++] = ov;
+   }
    if (op == TGSI_OP_TXB)
       pre[np++] = tr_src(t, in, 0, 3);
    if (tgsi_texture_is_shadow(tg)) {
@@ -296,9 +340,16 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
       val ref = tr_src(t, in, 0, rc);
       pre[np++] = proj ? tr_fbin(t, "fdiv", "", ref, proj) : ref;
    }
+   if (txd) { /* d/dx then d/dy, two each (the 2darray form's) */
+      unsigned nsp = tgsi_texture_spatial_coords(tg);
+      for (unsigned si = 1; si <= 2; si++)
+         for (unsigned k = 0; k < 2; k++)
+            pre[np++] = k < nsp ? tr_src(t, in, si, k) : FK(0.0f);
+   }
    tex_body(t, in, tg, proj, true, body);
    const char *lod = op == TGSI_OP_TXB                ? ".b"
                      : op == TGSI_OP_TXL              ? ".l"
+                     : txd                            ? ".d"
                      : op == TGSI_OP_TEX_LZ           ? ".lz"
                      : t->s->stage != TGSI_STAGE_FRAG ? ".lz"
                                                       : "";
@@ -306,8 +357,9 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
    const char *c = tgsi_texture_is_shadow(tg) ? ".c" : "";
    struct strbuf a = {0}, ty = {0};
    for (unsigned k = 0; k < np; k++) {
-      strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, pre[k])));
-      strbuf_printf(&ty, "float, ");
+      bool iv = off && k == 0; /* the packed offsets are an i32 */
+      strbuf_printf(&a, "%s %s, ", iv ? "i32" : "float", tr_v(iv ? pre[k] : tr_f(t, pre[k])));
+      strbuf_printf(&ty, iv ? "i32, " : "float, ");
    }
    for (unsigned k = 0; k < 3; k++) {
       strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, body[k])));
@@ -317,7 +369,8 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
       strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, tr_src(t, in, 0, 3))));
       strbuf_printf(&ty, "float, ");
    }
-   char *name = xasprintf("@llvm.amdgcn.image.sample%s%s.%s.v4f32.f32", c, lod, dim);
+   char *name = xasprintf("@llvm.amdgcn.image.sample%s%s%s.%s.v4f32.f32%s", c, lod, off ? ".o" : "",
+                          dim, txd ? ".f32" : "");
    char *decl =
        xasprintf("declare <4 x float> %s(i32, %s<8 x i32>, <4 x i32>, i1, i32, i32)", name, ty.s);
    declare_fn(t, decl);

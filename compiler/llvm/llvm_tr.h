@@ -126,6 +126,9 @@ enum intr {
    IN_KILL,
    IN_BARRIER,
    IN_FPTRUNC16,
+   IN_SWIZZLE,
+   IN_WQM,
+   IN_DEMOTE,
    IN_COUNT
 };
 
@@ -164,6 +167,7 @@ bool tr_translate_range(struct tr *t, unsigned a, unsigned b);
 
 /* llvm_tgsi_alu.c: arithmetic */
 bool tr_alu(struct tr *t, const struct tgsi_insn *in);
+bool tr_deriv(struct tr *t, const struct tgsi_insn *in);
 
 /* llvm_tgsi_mem.c: buffers, shared memory, textures */
 bool tr_mem_load(struct tr *t, const struct tgsi_insn *in);
