@@ -562,12 +562,17 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    case TGSI_OP_TXL:
    case TGSI_OP_TEX_LZ:
    case TGSI_OP_TXD:
+   case TGSI_OP_TEX2:
+   case TGSI_OP_TXB2:
+   case TGSI_OP_TXL2:
       return tr_tex_sample(t, in);
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
       return tr_tex_fetch(t, in);
    case TGSI_OP_TXQ:
       return tr_tex_query(t, in);
+   case TGSI_OP_LODQ:
+      return tr_tex_lodq(t, in);
    default:
       break;
    }
@@ -609,9 +614,13 @@ llvm_tgsi_supports(enum tgsi_opcode op)
    case TGSI_OP_TXL:
    case TGSI_OP_TEX_LZ:
    case TGSI_OP_TXD:
+   case TGSI_OP_TEX2:
+   case TGSI_OP_TXB2:
+   case TGSI_OP_TXL2:
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
    case TGSI_OP_TXQ:
+   case TGSI_OP_LODQ:
       return tgsi_interp_supports(op);
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:

@@ -177,6 +177,7 @@ bool tr_declare_textures(struct tr *t);
 bool tr_tex_sample(struct tr *t, const struct tgsi_insn *in);
 bool tr_tex_fetch(struct tr *t, const struct tgsi_insn *in);
 bool tr_tex_query(struct tr *t, const struct tgsi_insn *in);
+bool tr_tex_lodq(struct tr *t, const struct tgsi_insn *in);
 
 /* llvm_tgsi_flow.c: structured control flow, subroutines, KILL */
 bool tr_do_if(struct tr *t, const struct tgsi_insn *in);
