@@ -708,16 +708,18 @@ exec_lane(struct emu_wave *w, const struct emu_op *op, int64_t t)
 /* gfx9 v_readfirstlane_b32: the first active lane's src0 (lane 0 when no
  * lane is active) to every lane's copy of the SGPR; ds_bpermute_b32: each
  * active lane reads data of lane ((addr + offset) / 4) mod 64 of its
- * wave, 0 when that lane is inactive. */
+ * wave, 0 when that lane is inactive; ds_swizzle_b32 (QUAD_PERM): lane
+ * 4k + j reads lane 4k + qj, the same way. */
 static void
 exec_first_perm(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;
    unsigned n = w->n, W = run->W ? run->W : n;
-   bool perm = op->sem == ISA_SEM_BPERMUTE;
+   bool perm = op->sem == ISA_SEM_BPERMUTE, swz = op->sem == ISA_SEM_QUAD_SWIZZLE;
    const uint32_t *a = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
    const uint32_t *v = perm ? emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]) : a;
    uint32_t off = perm ? op->src[2].value : 0;
+   perm |= swz;
    uint32_t *mask, *all = run->tmp_src[2], *r = run->tmp_dst[0];
    emu_exec_mask(w, op, t, &mask);
    for (unsigned base = 0; base < n; base += W) {
@@ -725,7 +727,10 @@ exec_first_perm(struct emu_wave *w, const struct emu_op *op, int64_t t)
       while (first < end && !(mask[first] & 1))
          first++;
       for (unsigned i = base; i < end; i++) {
-         unsigned l = perm ? base + (((a[i] + off) >> 2) & 63u) : first < end ? first : base;
+         unsigned l = swz           ? (i & ~3u) + (op->src[1 + (i & 3)].value & 3u)
+                      : perm        ? base + (((a[i] + off) >> 2) & 63u)
+                      : first < end ? first
+                                    : base;
          r[i] = l < end && (!perm || (mask[l] & 1)) ? v[l] : 0;
          all[i] = ~0u;
       }
@@ -749,7 +754,8 @@ emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
       exec_lane(w, op, t);
       return;
    }
-   if (op->sem == ISA_SEM_READFIRSTLANE || op->sem == ISA_SEM_BPERMUTE) {
+   if (op->sem == ISA_SEM_READFIRSTLANE || op->sem == ISA_SEM_BPERMUTE ||
+       op->sem == ISA_SEM_QUAD_SWIZZLE) {
       exec_first_perm(w, op, t);
       return;
    }

@@ -462,6 +462,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_WRITELANE:
    case ISA_SEM_READFIRSTLANE:
    case ISA_SEM_BPERMUTE:
+   case ISA_SEM_QUAD_SWIZZLE:
       return EMU_K_XLANE;
    case ISA_SEM_DADD:
    case ISA_SEM_DMUL:

@@ -291,6 +291,7 @@ struct isa_model;
    X(DIV_FMAS, "div_fmas", 4) \
    X(DIV_FIXUP, "div_fixup", 3) \
    X(WQM, "wqm", 1) \
+   X(QUAD_SWIZZLE, "quad_swizzle", 5) \
    X(CUBEID, "cubeid", 3) \
    X(CUBESC, "cubesc", 3) \
    X(CUBETC, "cubetc", 3) \
@@ -320,7 +321,9 @@ struct isa_model;
  * (gfx9) gives the wave's first active lane's a (lane 0 when none is)
  * to a uniform register; bpermute d = data of lane ((addr + offset) / 4)
  * mod 64 of the wave, 0 when that lane is inactive (gfx9 ds_bpermute_b32,
- * an LDS-class op that touches no memory).
+ * an LDS-class op that touches no memory). quad_swizzle d = a of lane
+ * 4k + qj for lane 4k + j, qj the immediates b..e (gfx9 ds_swizzle_b32's
+ * QUAD_PERM form), 0 when that lane is inactive.
  */
 
 /*

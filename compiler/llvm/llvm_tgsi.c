@@ -200,6 +200,9 @@ static const char *const intr_decl[IN_COUNT] = {
     "declare void @llvm.amdgcn.kill(i1)",
     "declare void @llvm.amdgcn.s.barrier()",
     "",
+    "declare i32 @llvm.amdgcn.ds.swizzle(i32, i32)",
+    "declare float @llvm.amdgcn.wqm.f32(float)",
+    "declare void @llvm.amdgcn.wqm.demote(i1)",
 };
 
 void
@@ -536,6 +539,7 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    case TGSI_OP_KILL:
    case TGSI_OP_KILL_IF:
    case TGSI_OP_KIL:
+   case TGSI_OP_DEMOTE:
       return tr_do_kill(t, in);
    case TGSI_OP_BARRIER:
       tr_use(t, IN_BARRIER);
@@ -557,12 +561,18 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    case TGSI_OP_TXB:
    case TGSI_OP_TXL:
    case TGSI_OP_TEX_LZ:
+   case TGSI_OP_TXD:
+   case TGSI_OP_TEX2:
+   case TGSI_OP_TXB2:
+   case TGSI_OP_TXL2:
       return tr_tex_sample(t, in);
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
       return tr_tex_fetch(t, in);
    case TGSI_OP_TXQ:
       return tr_tex_query(t, in);
+   case TGSI_OP_LODQ:
+      return tr_tex_lodq(t, in);
    default:
       break;
    }
@@ -573,7 +583,7 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
       return tr_fail(t, in, "%s: textures, images and special ops not translated", oi->name);
    if (in->op == TGSI_OP_DDX || in->op == TGSI_OP_DDY || in->op == TGSI_OP_DDX_FINE ||
        in->op == TGSI_OP_DDY_FINE)
-      return tr_fail(t, in, "%s: derivatives (DPP quad swizzles) not translated", oi->name);
+      return tr_deriv(t, in);
    if (!tr_alu(t, in))
       return tr_fail(t, in, "%s not translated", oi->name);
    return !t->failed;
@@ -603,15 +613,20 @@ llvm_tgsi_supports(enum tgsi_opcode op)
    case TGSI_OP_TXB:
    case TGSI_OP_TXL:
    case TGSI_OP_TEX_LZ:
+   case TGSI_OP_TXD:
+   case TGSI_OP_TEX2:
+   case TGSI_OP_TXB2:
+   case TGSI_OP_TXL2:
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
    case TGSI_OP_TXQ:
+   case TGSI_OP_LODQ:
       return tgsi_interp_supports(op);
    case TGSI_OP_DDX:
    case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
-      return false;
+      return tgsi_interp_supports(op);
    default:
       return !is_64bit(op) && !(oi->flags & (TGSI_OPF_TEX | TGSI_OPF_OTHR)) &&
              tgsi_interp_supports(op);

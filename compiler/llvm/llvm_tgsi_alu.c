@@ -627,3 +627,57 @@ tr_alu(struct tr *t, const struct tgsi_insn *in)
          tr_store(t, in, c, res[c]);
    return true;
 }
+
+/* The lane of the quad each lane reads (QUAD_PERM fields, lane 0 first)
+ * as a ds_swizzle offset: bit 15 selects the quad-permute form. */
+static unsigned
+quad_perm(unsigned q0, unsigned q1, unsigned q2, unsigned q3)
+{
+   return 0x8000u | q0 | q1 << 2 | q2 << 4 | q3 << 6;
+}
+
+/* DDX, DDY and their fine forms in a pixel shader: the difference of two
+ * quad swizzles (ds_swizzle_b32's QUAD_PERM form, lanes 0 top-left, 1
+ * top-right, 2 bottom-left, 3 bottom-right), the result in whole quad
+ * mode (llvm.amdgcn.wqm) so that llc keeps every lane of the quad on
+ * while it is computed, as Mesa does. Coarse: DDX = BR - BL, DDY = BL -
+ * TL in every lane; fine: each row's or column's own difference. */
+bool
+tr_deriv(struct tr *t, const struct tgsi_insn *in)
+{
+   if (t->s->stage != TGSI_STAGE_FRAG)
+      return tr_fail(t, in, "%s: derivatives outside a pixel shader not translated",
+                     tgsi_op_info[in->op].name);
+   unsigned a, b; /* the minuend's and subtrahend's swizzles */
+   switch (in->op) {
+   case TGSI_OP_DDX:
+      a = quad_perm(3, 3, 3, 3), b = quad_perm(2, 2, 2, 2);
+      break;
+   case TGSI_OP_DDY:
+      a = quad_perm(2, 2, 2, 2), b = quad_perm(0, 0, 0, 0);
+      break;
+   case TGSI_OP_DDX_FINE:
+      a = quad_perm(1, 1, 3, 3), b = quad_perm(0, 0, 2, 2);
+      break;
+   default: /* DDY_FINE */
+      a = quad_perm(2, 3, 2, 3), b = quad_perm(0, 1, 0, 1);
+      break;
+   }
+   tr_use(t, IN_SWIZZLE);
+   tr_use(t, IN_WQM);
+   unsigned mask = in->ndst ? in->dst[0].mask : 0;
+   val res[4] = {0, 0, 0, 0};
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(mask & (1u << c)))
+         continue;
+      val x = tr_src(t, in, 0, c);
+      val sa = tr_emit(t, "call i32 @llvm.amdgcn.ds.swizzle(i32 %s, i32 %u)", tr_v(x), a);
+      val sb = tr_emit(t, "call i32 @llvm.amdgcn.ds.swizzle(i32 %s, i32 %u)", tr_v(x), b);
+      val d = tr_f(t, tr_fbin(t, "fsub", "", sa, sb));
+      res[c] = tr_i(t, tr_emit(t, "call float @llvm.amdgcn.wqm.f32(float %s)", tr_v(d)));
+   }
+   for (unsigned c = 0; c < 4; c++)
+      if (mask & (1u << c))
+         tr_store(t, in, c, res[c]);
+   return !t->failed;
+}

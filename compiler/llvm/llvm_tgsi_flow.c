@@ -386,6 +386,11 @@ tr_do_kill(struct tr *t, const struct tgsi_insn *in)
 {
    if (t->s->stage != TGSI_STAGE_FRAG)
       return tr_fail(t, in, "%s outside a fragment shader", tgsi_op_info[in->op].name);
+   if (in->op == TGSI_OP_DEMOTE) { /* the lane runs on as a helper, discarded at the end */
+      tr_use(t, IN_DEMOTE);
+      tr_emit0(t, "call void @llvm.amdgcn.wqm.demote(i1 false)");
+      return true;
+   }
    tr_use(t, IN_KILL);
    if (in->op == TGSI_OP_KILL) {
       tr_emit0(t, "call void @llvm.amdgcn.kill(i1 false)");

@@ -252,22 +252,97 @@ tex_result(struct tr *t, const struct tgsi_insn *in, val vec)
          tr_store(t, in, c, r[c]);
 }
 
+static bool
+is_cube(enum tgsi_texture tg)
+{
+   return tg == TGSI_TEX_T_CUBE || tg == TGSI_TEX_T_SHADOWCUBE || tg == TGSI_TEX_T_CUBE_ARRAY ||
+          tg == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+}
+
+/* A cube lookup's address as MIMG takes it (Mesa's preparation, and the
+ * gfx9 reference's): sc / |ma| + 1.5 and tc / |ma| + 1.5 (ma from
+ * v_cubema, twice the major coordinate; the division exact), then the
+ * face plus 8 times the layer, rounded as the sampler rounds layers and
+ * clamped to [0, 65535]. */
+static void
+cube_body(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg, val *body)
+{
+   static const char *const fn[4] = {"cubesc", "cubetc", "cubema", "cubeid"};
+   val x[3], v[4];
+   for (unsigned k = 0; k < 3; k++)
+      x[k] = tr_f(t, tr_src(t, in, 0, k));
+   for (unsigned k = 0; k < 4; k++) {
+      char *d = xasprintf("declare float @llvm.amdgcn.%s(float, float, float)", fn[k]);
+      declare_fn(t, d);
+      free(d);
+      v[k] = tr_i(t, tr_emit(t, "call float @llvm.amdgcn.%s(float %s, float %s, float %s)", fn[k],
+                             tr_v(x[0]), tr_v(x[1]), tr_v(x[2])));
+   }
+   tr_use(t, IN_FABS);
+   val ma = tr_emit(t, "call float @llvm.fabs.f32(float %s)", tr_v(tr_f(t, v[2])));
+   for (unsigned k = 0; k < 2; k++)
+      body[k] = tr_fbin(t, "fadd", "", tr_fbin(t, "fdiv", "", v[k], tr_i(t, ma)), FK(1.5f));
+   body[2] = v[3];
+   if (tg == TGSI_TEX_T_CUBE_ARRAY || tg == TGSI_TEX_T_SHADOWCUBE_ARRAY) {
+      tr_use(t, IN_FLOOR);
+      tr_use(t, IN_MINNUM);
+      tr_use(t, IN_MAXNUM);
+      tr_use(t, IN_FMA);
+      val l = tr_f(t, tr_fbin(t, "fadd", "", tr_src(t, in, 0, 3), FK(0.5f)));
+      l = tr_emit(t, "call float @llvm.floor.f32(float %s)", tr_v(l));
+      l = tr_emit(t, "call float @llvm.maxnum.f32(float %s, float 0.0)", tr_v(l));
+      l = tr_emit(t, "call float @llvm.minnum.f32(float %s, float 65535.0)", tr_v(l));
+      body[2] = tr_i(t, tr_emit(t, "call float @llvm.fma.f32(float %s, float 8.0, float %s)",
+                                tr_v(l), tr_v(tr_f(t, v[3]))));
+   }
+}
+
 /* Refuses what the gfx9 model cannot run or the translator does not do. */
 static bool
 tex_target_ok(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
 {
    const char *name = tgsi_op_info[in->op].name;
-   if (tg == TGSI_TEX_T_CUBE || tg == TGSI_TEX_T_SHADOWCUBE || tg == TGSI_TEX_T_CUBE_ARRAY ||
-       tg == TGSI_TEX_T_SHADOWCUBE_ARRAY)
-      return tr_fail(t, in,
-                     "%s: cube maps not translated yet (the translator builds no face "
-                     "coordinates)",
-                     name);
+   if (is_cube(tg) && (in->op == TGSI_OP_TXF || in->op == TGSI_OP_TXF_LZ || in->op == TGSI_OP_TXD))
+      return tr_fail(t, in, "%s: cube maps not translated", name);
    if (tg == TGSI_TEX_T_BUFFER || tg == TGSI_TEX_T_2D_MSAA || tg == TGSI_TEX_T_2D_ARRAY_MSAA)
       return tr_fail(t, in, "%s: %s textures not translated", name, tgsi_texture_names[tg]);
-   if (in->noffsets)
+   if (in->noffsets &&
+       (is_cube(tg) || in->op == TGSI_OP_TXF || in->op == TGSI_OP_TXF_LZ || in->op == TGSI_OP_TXQ))
       return tr_fail(t, in, "%s: texel offsets not translated", name);
    return true;
+}
+
+/* The texel offsets as MIMG packs them: 6 bits each (two's complement),
+ * a byte apart. An immediate out of [-32, 31] is refused; a computed one
+ * is clamped to it, as the gfx9 reference does. */
+static val
+tex_offsets(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
+{
+   const struct tgsi_texoff *o = &in->offsets[0];
+   unsigned n = MIN2(tgsi_texture_spatial_coords(tg), 3u);
+   val p = K(0);
+   for (unsigned k = 0; k < n && !t->failed; k++) {
+      val v = tr_fetch_chan(t, in, &o->reg, o->swz[k] & 3);
+      if (IS_K(v)) {
+         int32_t x = (int32_t)(uint32_t)v;
+         if (x < -32 || x > 31) {
+            tr_fail(t, in, "%s: texel offset %d outside MIMG's 6 bits not translated",
+                    tgsi_op_info[in->op].name, x);
+            return K(0);
+         }
+         p = K((uint32_t)p | ((uint32_t)x & 63u) << (8 * k));
+         continue;
+      }
+      val c = tr_emit(t, "icmp sgt i32 %s, -32", tr_v(v));
+      v = tr_emit(t, "select i1 %s, i32 %s, i32 -32", tr_v(c), tr_v(v));
+      c = tr_emit(t, "icmp slt i32 %s, 31", tr_v(v));
+      v = tr_emit(t, "select i1 %s, i32 %s, i32 31", tr_v(c), tr_v(v));
+      v = tr_ibin(t, "and", v, K(63));
+      if (k)
+         v = tr_ibin(t, "shl", v, K(8 * k));
+      p = tr_ibin(t, "or", p, v);
+   }
+   return p;
 }
 
 /* TEX, TXP, TXB, TXL, TEX_LZ: coordinates src0, sampler src1; TXP divides
@@ -281,43 +356,69 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
    enum tgsi_opcode op = in->op;
    enum tgsi_texture tg = in->tex_target;
    unsigned u = 0;
-   if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, tg))
+   bool txd = op == TGSI_OP_TXD;
+   bool two = op == TGSI_OP_TEX2 || op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2; /* src1.x */
+   if (!tex_unit(t, in, txd ? 3 : two ? 2 : 1, &u) || !tex_target_ok(t, in, tg))
       return false;
+   if (txd && (tg == TGSI_TEX_T_3D || tgsi_texture_is_shadow(tg)))
+      return tr_fail(t, in, "TXD: %s textures not translated", tgsi_texture_names[tg]);
    val proj = op == TGSI_OP_TXP ? tr_src(t, in, 0, 3) : 0;
-   val pre[2], body[3];
+   val pre[7], body[3];
    unsigned np = 0;
-   if (op == TGSI_OP_TXB)
-      pre[np++] = tr_src(t, in, 0, 3);
+   bool off = in->noffsets != 0;
+   if (off) {
+      val ov = tex_offsets(t, in, tg);
+      if (t->failed)
+         return false;
+      pre[np++] = ov;
+   }
+   if (op == TGSI_OP_TXB || op == TGSI_OP_TXB2)
+      pre[np++] = tr_src(t, in, op == TGSI_OP_TXB2 ? 1 : 0, op == TGSI_OP_TXB2 ? 0 : 3);
    if (tgsi_texture_is_shadow(tg)) {
       unsigned rc = tgsi_texture_shadow_ref(tg);
-      if (rc > 3)
+      if (rc > 3 && op != TGSI_OP_TEX2)
          return tr_fail(t, in, "%s: a shadow reference in src1 not translated",
                         tgsi_op_info[op].name);
-      val ref = tr_src(t, in, 0, rc);
+      val ref = rc > 3 ? tr_src(t, in, 1, 0) : tr_src(t, in, 0, rc);
       pre[np++] = proj ? tr_fbin(t, "fdiv", "", ref, proj) : ref;
    }
-   tex_body(t, in, tg, proj, true, body);
-   const char *lod = op == TGSI_OP_TXB                ? ".b"
-                     : op == TGSI_OP_TXL              ? ".l"
-                     : op == TGSI_OP_TEX_LZ           ? ".lz"
-                     : t->s->stage != TGSI_STAGE_FRAG ? ".lz"
-                                                      : "";
-   const char *dim = tg == TGSI_TEX_T_3D ? "3d" : "2darray";
+   if (txd) { /* d/dx then d/dy, two each (the 2darray form's) */
+      unsigned nsp = tgsi_texture_spatial_coords(tg);
+      for (unsigned si = 1; si <= 2; si++)
+         for (unsigned k = 0; k < 2; k++)
+            pre[np++] = k < nsp ? tr_src(t, in, si, k) : FK(0.0f);
+   }
+   if (is_cube(tg) && proj)
+      return tr_fail(t, in, "TXP: cube maps not translated");
+   if (is_cube(tg))
+      cube_body(t, in, tg, body);
+   else
+      tex_body(t, in, tg, proj, true, body);
+   const char *lod = op == TGSI_OP_TXB || op == TGSI_OP_TXB2   ? ".b"
+                     : op == TGSI_OP_TXL || op == TGSI_OP_TXL2 ? ".l"
+                     : txd                                     ? ".d"
+                     : op == TGSI_OP_TEX_LZ                    ? ".lz"
+                     : t->s->stage != TGSI_STAGE_FRAG          ? ".lz"
+                                                               : "";
+   const char *dim = tg == TGSI_TEX_T_3D ? "3d" : is_cube(tg) ? "cube" : "2darray";
    const char *c = tgsi_texture_is_shadow(tg) ? ".c" : "";
    struct strbuf a = {0}, ty = {0};
    for (unsigned k = 0; k < np; k++) {
-      strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, pre[k])));
-      strbuf_printf(&ty, "float, ");
+      bool iv = off && k == 0; /* the packed offsets are an i32 */
+      strbuf_printf(&a, "%s %s, ", iv ? "i32" : "float", tr_v(iv ? pre[k] : tr_f(t, pre[k])));
+      strbuf_printf(&ty, iv ? "i32, " : "float, ");
    }
    for (unsigned k = 0; k < 3; k++) {
       strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, body[k])));
       strbuf_printf(&ty, "float, ");
    }
-   if (op == TGSI_OP_TXL) {
-      strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, tr_src(t, in, 0, 3))));
+   if (op == TGSI_OP_TXL || op == TGSI_OP_TXL2) {
+      val l = op == TGSI_OP_TXL2 ? tr_src(t, in, 1, 0) : tr_src(t, in, 0, 3);
+      strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, l)));
       strbuf_printf(&ty, "float, ");
    }
-   char *name = xasprintf("@llvm.amdgcn.image.sample%s%s.%s.v4f32.f32", c, lod, dim);
+   char *name = xasprintf("@llvm.amdgcn.image.sample%s%s%s.%s.v4f32.f32%s", c, lod, off ? ".o" : "",
+                          dim, txd ? ".f32" : "");
    char *decl =
        xasprintf("declare <4 x float> %s(i32, %s<8 x i32>, <4 x i32>, i1, i32, i32)", name, ty.s);
    declare_fn(t, decl);
@@ -380,5 +481,47 @@ tr_tex_query(struct tr *t, const struct tgsi_insn *in)
                    "<8 x i32> %s, i32 0, i32 0)",
                    tr_v(lod), tr_v(rs));
    tex_result(t, in, r);
+   return true;
+}
+
+/* LODQ: image_get_lod on the coordinates (cube ones prepared as for a
+ * sample); x the level accessed, y the computed one, z and w 0. */
+bool
+tr_tex_lodq(struct tr *t, const struct tgsi_insn *in)
+{
+   enum tgsi_texture tg = in->tex_target;
+   unsigned u = 0;
+   if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, tg))
+      return false;
+   if (tg == TGSI_TEX_T_3D)
+      return tr_fail(t, in, "LODQ: 3D textures not translated");
+   val body[3];
+   if (is_cube(tg))
+      cube_body(t, in, tg, body);
+   else
+      tex_body(t, in, tg, 0, true, body);
+   const char *dim = is_cube(tg) ? "cube" : "2darray";
+   char *name = xasprintf("@llvm.amdgcn.image.getlod.%s.v4f32.f32", dim);
+   char *decl = xasprintf("declare <4 x float> %s(i32, float, float, float, <8 x i32>, <4 x i32>, "
+                          "i1, i32, i32)",
+                          name);
+   declare_fn(t, decl);
+   val rs = rsrc_of(t, u);
+   val c[3];
+   for (unsigned k = 0; k < 3; k++)
+      c[k] = tr_f(t, body[k]);
+   val r = tr_emit(t,
+                   "call <4 x float> %s(i32 15, float %s, float %s, float %s, <8 x i32> %s, "
+                   "<4 x i32> zeroinitializer, i1 false, i32 0, i32 0)",
+                   name, tr_v(c[0]), tr_v(c[1]), tr_v(c[2]), tr_v(rs));
+   free(name);
+   free(decl);
+   val res[4];
+   for (unsigned k = 0; k < 2; k++)
+      res[k] = tr_i(t, tr_emit(t, "extractelement <4 x float> %s, i32 %u", tr_v(r), k));
+   res[2] = res[3] = K(0);
+   for (unsigned k = 0; k < 4; k++)
+      if (in->dst[0].mask & (1u << k))
+         tr_store(t, in, k, res[k]);
    return true;
 }

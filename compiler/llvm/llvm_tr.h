@@ -126,6 +126,9 @@ enum intr {
    IN_KILL,
    IN_BARRIER,
    IN_FPTRUNC16,
+   IN_SWIZZLE,
+   IN_WQM,
+   IN_DEMOTE,
    IN_COUNT
 };
 
@@ -164,6 +167,7 @@ bool tr_translate_range(struct tr *t, unsigned a, unsigned b);
 
 /* llvm_tgsi_alu.c: arithmetic */
 bool tr_alu(struct tr *t, const struct tgsi_insn *in);
+bool tr_deriv(struct tr *t, const struct tgsi_insn *in);
 
 /* llvm_tgsi_mem.c: buffers, shared memory, textures */
 bool tr_mem_load(struct tr *t, const struct tgsi_insn *in);
@@ -173,6 +177,7 @@ bool tr_declare_textures(struct tr *t);
 bool tr_tex_sample(struct tr *t, const struct tgsi_insn *in);
 bool tr_tex_fetch(struct tr *t, const struct tgsi_insn *in);
 bool tr_tex_query(struct tr *t, const struct tgsi_insn *in);
+bool tr_tex_lodq(struct tr *t, const struct tgsi_insn *in);
 
 /* llvm_tgsi_flow.c: structured control flow, subroutines, KILL */
 bool tr_do_if(struct tr *t, const struct tgsi_insn *in);

@@ -53,6 +53,10 @@ imm_for(const struct isa_model *m, const struct isa_case *cs, uint32_t *v)
       *v = 0x1234; /* the literal: no inline constant */
       return true;
    }
+   if (cs->lut < 0 && !cs->sign && cs->val.width <= 2) {
+      *v = 1; /* a lane of a quad (ds_swizzle_b32) */
+      return true;
+   }
    for (unsigned i = 0; i < ARRAY_SIZE(tries); i++)
       if (isa_case_holds(m, cs, tries[i]) && (cs->pcrel || tries[i] != 3) &&
           (cs->val.width >= 16 || tries[i] != 0x1234)) {

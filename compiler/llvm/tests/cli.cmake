@@ -5,7 +5,7 @@ cli_test(llvm_no_mode "llvm" 2 ERR "usage: diffcomp llvm")
 cli_test(llvm_bad_mode "llvm|frob|x.tgsi" 2 ERR "unknown mode 'frob'")
 cli_test(llvm_cc_no_out "llvm|cc|captures/vs_mvp_basic.tgsi" 2 ERR "one TGSI file and -o OUT")
 cli_test(llvm_refused "llvm|ir|captures/gs_wireframe.tgsi" 3 ERR "GEOM shaders not translated")
-cli_test(llvm_refused_tex "llvm|ir|captures/fs_bloom_bright_pass.tgsi" 3 ERR "fs_bloom_bright_pass.tgsi:[0-9]+:[0-9]+: error: llvm: TEX: texel offsets")
+cli_test(llvm_refused_tex "llvm|ir|captures/cs_image_filter.tgsi" 3 ERR "cs_image_filter.tgsi:[0-9]+:[0-9]+: error: llvm: RESQ of IMAGE")
 cli_test(llvm_ir "llvm|ir|captures/vs_mvp_basic.tgsi" 0
          OUT "; diffcomp-llvm: arg s .const CONST\\[0\\]\\[0\\].x.*define amdgpu_vs")
 cli_test(llvm_asm_not_ours "llvm|asm|captures/vs_mvp_basic.tgsi|captures/vs_mvp_basic.tgsi" 1
@@ -36,3 +36,12 @@ add_test(NAME llvm_kill_mask
          COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/kill_mask.sh ${CMAKE_SOURCE_DIR}
                  $<TARGET_FILE_DIR:diffcomp>)
 set_tests_properties(llvm_kill_mask PROPERTIES SKIP_RETURN_CODE 77)
+# Coarse DDX: the bottom row's difference, two QUAD_PERM ds_swizzles
+# (3,3,3,3 = 33023 and 2,2,2,2 = 32938) in whole quad mode; DEMOTE is
+# llvm.amdgcn.wqm.demote (it was silently dropped before).
+cli_test(llvm_ir_deriv "llvm|ir|captures/fs_demote_foliage.tgsi" 0
+         OUT "ds.swizzle\\(i32 %v[0-9]+, i32 33023\\).*ds.swizzle\\(i32 %v[0-9]+, i32 32938\\).*wqm.f32.*wqm.demote\\(i1 false\\)|wqm.demote\\(i1 false\\).*ds.swizzle\\(i32 %v[0-9]+, i32 33023\\)")
+# Cube maps: face coordinates from v_cube* as Mesa prepares them
+# (sc / |ma| + 1.5, face + 8 * layer), sampled with the cube forms.
+cli_test(llvm_ir_cube "llvm|ir|captures/fs_shadow_cascaded.tgsi" 0
+         OUT "llvm.amdgcn.cubeid.*1069547520.*image.sample.c.cube")
