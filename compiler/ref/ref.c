@@ -118,38 +118,10 @@ size_files(struct ref_ctx *c)
    c->vertices[TGSI_FILE_IN] = tgsi_interp_in_vertices(s);
 }
 
-/* Constants that do not fit the constant file (consts_in_mem targets):
- * the immediates first, then a slot per resource whose size the shader
- * may read, then the constant buffers; the buffer slots from c->nconst on
- * are read from memory by load_const (c->cmem). Returns the slots the
- * file must hold. */
+/* The resources whose sizes the code may read (ref_size): a slot per
+ * shader view, buffer, image and memory, at most REF_MAX_SIZES. */
 static unsigned
-consts_to_memory(struct ref_ctx *c)
-{
-   unsigned sizes = 0;
-   for (unsigned i = 0; i < c->s->ndecls; i++) {
-      const struct tgsi_decl *d = &c->s->decls[i];
-      if (d->file == TGSI_FILE_SVIEW || d->file == TGSI_FILE_SAMP || d->file == TGSI_FILE_BUFFER ||
-          d->file == TGSI_FILE_IMAGE || d->file == TGSI_FILE_MEMORY)
-         sizes += d->last >= d->first ? MIN2(d->last - d->first, 63u) + 1 : 0;
-   }
-   c->imm_base = 0;
-   c->size_base = c->s->nimms;
-   unsigned next = c->size_base + MIN2(sizes, (unsigned)REF_MAX_SIZES);
-   if (next * 4 > c->nconst)
-      return next;
-   for (unsigned b = 0; b < 16; b++) {
-      c->cbase[b] = next;
-      next += c->ccount[b];
-   }
-   c->cmem = true;
-   return c->nconst / 4;
-}
-
-/* The resources whose sizes the code may read (at least 4, the room the
- * fixed layout keeps; at most REF_MAX_SIZES). */
-static unsigned
-resource_count(const struct tgsi_shader *s)
+size_slots(const struct tgsi_shader *s)
 {
    unsigned n = 0;
    for (unsigned i = 0; i < s->ndecls; i++) {
@@ -159,7 +131,27 @@ resource_count(const struct tgsi_shader *s)
           d->last >= d->first)
          n += MIN2(d->last - d->first + 1, (uint32_t)REF_MAX_SIZES);
    }
-   return MIN2(MAX2(n, 4u), (unsigned)REF_MAX_SIZES);
+   return MIN2(n, (unsigned)REF_MAX_SIZES);
+}
+
+/* Constants that do not fit the constant file (consts_in_mem targets):
+ * the immediates first, then the resource sizes, then the constant
+ * buffers; the buffer slots from c->nconst on are read from memory by
+ * load_const (c->cmem). Returns the slots the file must hold. */
+static unsigned
+consts_to_memory(struct ref_ctx *c)
+{
+   c->imm_base = 0;
+   c->size_base = c->s->nimms;
+   unsigned next = c->size_base + size_slots(c->s);
+   if (next * 4 > c->nconst)
+      return next;
+   for (unsigned b = 0; b < 16; b++) {
+      c->cbase[b] = next;
+      next += c->ccount[b];
+   }
+   c->cmem = true;
+   return c->nconst / 4;
 }
 
 static bool
@@ -206,7 +198,7 @@ place_homes(struct ref_ctx *c)
    if (c->compact) { /* immediates and resource sizes in registers, then the buffers */
       c->imm_base = 0;
       c->size_base = c->s->nimms;
-      cnext = c->s->nimms + resource_count(c->s);
+      cnext = c->s->nimms + MAX2(size_slots(c->s), 4u); /* the fixed layout's room */
       c->cmem_from = cnext * 4;
    }
    for (unsigned b = 0; b < 16; b++) {

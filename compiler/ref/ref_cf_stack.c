@@ -105,10 +105,14 @@ ref_stack_statement(struct ref_ctx *c)
       open_guard(c);
 }
 
+/* An exit to the construct at index target (-1: out of main) leaves its
+ * code set in every construct it passes; the target itself clears it at
+ * its end (a loop at its latch and exit, a switch at ENDSWITCH, a call
+ * after the body), so the code after the target runs unguarded. */
 static void
-mark_exits(struct ref_ctx *c)
+mark_exits(struct ref_ctx *c, int target)
 {
-   for (unsigned k = 0; k < c->ncf; k++)
+   for (unsigned k = (unsigned)(target + 1); k < c->ncf; k++)
       c->cf[k].has_exit = true;
    c->dirty = true;
 }
@@ -284,14 +288,14 @@ s_exit(struct ref_ctx *c, enum tgsi_opcode op)
       if (f->kind == REF_CF_LOOP || (op == TGSI_OP_BRK && f->kind == REF_CF_SWITCH) || call) {
          ref_stack_statement(c);
          set_code(c, code(f->level, op == TGSI_OP_CONT ? CODE_WAIT : CODE_BRK));
-         mark_exits(c);
+         mark_exits(c, (int)k);
          return;
       }
    }
    if (op == TGSI_OP_RET) {
       ref_stack_statement(c);
       set_code(c, code(0, CODE_BRK));
-      mark_exits(c);
+      mark_exits(c, -1);
    }
 }
 

@@ -354,10 +354,12 @@ g9_place(struct ref_ctx *c, int label)
    emit(c, "s_mov_b64", w, ref_imm(0), ref_imm(0), ref_imm(0));
    /* Inside a loop the pair stays taken until no loop is open: the loop's
     * exit label, targeted later in the body, lives across the back edge,
-    * so a pair freed in the body must not be reused there. */
+    * so a pair freed in the body must not be reused there. A loop whose
+    * exit this is has had its back edge: it no longer counts. */
    bool in_loop = false;
    for (unsigned f = 0; f < c->ncf; f++)
-      in_loop |= c->cf[f].kind == REF_CF_LOOP;
+      in_loop |= c->cf[f].kind == REF_CF_LOOP &&
+                 !(f + 1 == c->ncf && c->cf[f].l_exit == label);
    c->mask_label[k] = MASK_RESERVED;
    for (unsigned j = 0; j < c->nmask_pairs && !in_loop; j++)
       if (c->mask_label[j] == MASK_RESERVED)

@@ -295,6 +295,24 @@ f_to_snorm8(float f)
    return (uint32_t)(int32_t)nearbyintf(f * 127.0f) & 0xffu;
 }
 
+/* ROUND for a packed component whose scaled value lies within two float
+ * ulps of a rounding tie: there a correct implementation may round the
+ * other way (ties away from zero, or the product rounded to float before
+ * the rounding to an integer); elsewhere every one gives the same bits.
+ * The product is exact in double (24 + 16 bits). A source known only
+ * within a tolerance (flags) may land on either side of any tie: ROUND. */
+static uint32_t
+pack_tie(float f, uint32_t flags, float scale, float lo)
+{
+   if (flags & ENV_F_INEXACT)
+      return ENV_F_ROUND;
+   if (f != f)
+      return 0; /* NaN: the source's NAN flag */
+   f = f < lo ? lo : f > 1.0f ? 1.0f : f;
+   double d = (double)f * scale;
+   return fabs(d - floor(d) - 0.5) <= 0x1p-7 ? ENV_F_ROUND : 0;
+}
+
 static float
 snorm8_to_f(uint32_t b)
 {
@@ -875,11 +893,7 @@ op_class(enum tgsi_opcode op)
    case TGSI_OP_LIT:
       return ENV_F_TRANS;
    case TGSI_OP_PK2H:
-      return ENV_F_PK16;
-   case TGSI_OP_PK2US:
-   case TGSI_OP_PK4B:
-   case TGSI_OP_PK4UB:
-      return ENV_F_ROUND;
+      return ENV_F_PK16; /* PK2US, PK4B, PK4UB: ROUND at ties only (pack_tie) */
    default:
       return 0;
    }
@@ -1144,14 +1158,20 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       break;
    case TGSI_OP_PK2US:
       FOR r[i] = f_to_unorm(F(a[0][i]), 65535.0f) | f_to_unorm(F(a[1][i]), 65535.0f) << 16;
+      for (unsigned c = 0; c < 2; c++)
+         FOR rf[i] |= pack_tie(F(a[c][i]), rf[i], 65535.0f, 0.0f);
       break;
    case TGSI_OP_PK4UB:
       FOR r[i] = f_to_unorm(F(a[0][i]), 255.0f) | f_to_unorm(F(a[1][i]), 255.0f) << 8 |
                  f_to_unorm(F(a[2][i]), 255.0f) << 16 | f_to_unorm(F(a[3][i]), 255.0f) << 24;
+      for (unsigned c = 0; c < 4; c++)
+         FOR rf[i] |= pack_tie(F(a[c][i]), rf[i], 255.0f, 0.0f);
       break;
    case TGSI_OP_PK4B:
       FOR r[i] = f_to_snorm8(F(a[0][i])) | f_to_snorm8(F(a[1][i])) << 8 |
                  f_to_snorm8(F(a[2][i])) << 16 | f_to_snorm8(F(a[3][i])) << 24;
+      for (unsigned c = 0; c < 4; c++)
+         FOR rf[i] |= pack_tie(F(a[c][i]), rf[i], 127.0f, -1.0f);
       break;
    default:
       repl_math(op, n, r, rf, a[0], ns > 1 ? bb[0] : NULL);

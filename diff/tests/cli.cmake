@@ -360,3 +360,12 @@ check_cli(where_bisect_repro "--target|a3xx|--inject-fault|missing-ss|--repro-di
 check_cli(where_bisect "bisect|${_out}/where/fs_phong-a3xx.yaml" 0 NEEDS where_repro
           OUT "\nwhere: the IR passes agree on sm50(, gfx9)?: the bug is in the a3xx back end\n")
 include(${CMAKE_CURRENT_LIST_DIR}/cli_latency.cmake)
+# 80 loops one after another, each left by BRK: both reference compilers
+# compile it (sm50 nested a guard per finished loop past 64 levels; gfx9
+# kept every loop's SGPR pair reserved and ran out).
+check_cli(many_loops "--target|sm50,gfx9|--no-repro|-q|${_fx}/many_loops.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
+# A branch on packed bits is known except on lanes near a rounding tie
+# (before, every packed value was inexact and the branch left ~60% of the
+# values undefined).
+check_cli(pack_branch "--target|a3xx,sm50,gfx9,agx|--no-repro|${_fx}/pack_branch.tgsi" 0
+          OUT "values: [0-9]+ compared, [0-9]?[0-9]?[0-9]?[0-9] undefined")
