@@ -340,7 +340,8 @@ const_arg(struct tr *t, const struct tgsi_insn *in, unsigned buf, unsigned idx, 
    val v;
    if (t->cmem) {
       val p = const_ptr(t, buf);
-      val g = entry_emit(t, "getelementptr i32, i32 addrspace(4)* %s, i32 %u", tr_v(p), 4 * idx + c);
+      val g =
+          entry_emit(t, "getelementptr i32, i32 addrspace(4)* %s, i32 %u", tr_v(p), 4 * idx + c);
       v = entry_emit(t, "load i32, i32 addrspace(4)* %s, align 4", tr_v(g));
    } else {
       tr_new_arg(t, 's', ".const CONST[%u][%u].%c", buf, idx, "xyzw"[c]);
