@@ -282,7 +282,7 @@ void DC_PRINTF(3, 4) tr_new_arg(struct tr *t, char kind, const char *fmt, ...)
    va_end(ap);
    if (a.kind == 's' && t->nsgpr >= MAX_SGPR_ARGS)
       a.kind = 'v';
-   if (a.kind == 'v' && t->nvgpr >= MAX_VGPR_ARGS)
+   if (a.kind == 'v' && t->nvgpr >= MAX_VGPR_ARGS && (t->over = true))
       tr_fail(t, NULL,
               "more than %u SGPR and %u VGPR arguments (inputs, constants, resources) "
               "not translated",
@@ -300,7 +300,35 @@ void DC_PRINTF(2, 3) tr_directive(struct tr *t, const char *fmt, ...)
    VEC_PUSH(t->dirs, t->ndirs, t->dirs_cap, m);
 }
 
-/* A constant dword: an SGPR argument, created on first use. */
+/* "%vN = <text>" in the entry block, ahead of every branch. */
+static val DC_PRINTF(2, 3) entry_emit(struct tr *t, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char *m = xvasprintf(fmt, ap);
+   va_end(ap);
+   val r = t->nid++;
+   strbuf_printf(&t->entry, "  %%v%u = %s\n", (uint32_t)r, m);
+   free(m);
+   return r;
+}
+
+/* Constant buffer b's address (the emulator's EMU_ADDR_CONST(b)) as an
+ * inreg argument, made an i32 addrspace(4)* in the entry block. */
+static val
+const_ptr(struct tr *t, unsigned b)
+{
+   if (!t->cbuf[b]) {
+      tr_new_arg(t, 's', ".value 0x%x", (0x61u + b) << 24);
+      val a = ARG_ID(t->nargs - 1);
+      val w = entry_emit(t, "zext i32 %s to i64", tr_v(a));
+      t->cbuf[b] = entry_emit(t, "inttoptr i64 %s to i32 addrspace(4)*", tr_v(w));
+   }
+   return t->cbuf[b];
+}
+
+/* A constant dword: an SGPR argument, created on first use; past the
+ * argument limits a load from the constant buffer (llc's s_load). */
 static val
 const_arg(struct tr *t, const struct tgsi_insn *in, unsigned buf, unsigned idx, unsigned c)
 {
@@ -309,13 +337,49 @@ const_arg(struct tr *t, const struct tgsi_insn *in, unsigned buf, unsigned idx, 
       if (t->ckey[k] == key)
          return t->carg[k];
    (void)in;
-   tr_new_arg(t, 's', ".const CONST[%u][%u].%c", buf, idx, "xyzw"[c]);
-   val v = ARG_ID(t->nargs - 1);
+   val v;
+   if (t->cmem) {
+      val p = const_ptr(t, buf);
+      val g =
+          entry_emit(t, "getelementptr i32, i32 addrspace(4)* %s, i32 %u", tr_v(p), 4 * idx + c);
+      v = entry_emit(t, "load i32, i32 addrspace(4)* %s, align 4", tr_v(g));
+   } else {
+      tr_new_arg(t, 's', ".const CONST[%u][%u].%c", buf, idx, "xyzw"[c]);
+      v = ARG_ID(t->nargs - 1);
+   }
    VEC_RESERVE(t->ckey, t->nconst_cap, t->nconst + 1);
    t->carg = xrealloc(t->carg, t->nconst_cap * sizeof(val));
    t->ckey[t->nconst] = key;
    t->carg[t->nconst++] = v;
    return v;
+}
+
+/* An indirect constant read from memory (llvm_from_tgsi's second try):
+ * the slot's word where a declaration of the buffer covers it, else 0 (a
+ * safe slot is read instead). */
+static val
+const_indirect(struct tr *t, unsigned buf, val idx, unsigned c)
+{
+   val in = K(0), safe = K(0);
+   bool any = false;
+   for (unsigned k = 0; k < t->s->ndecls; k++) {
+      const struct tgsi_decl *d = &t->s->decls[k];
+      if (d->file != TGSI_FILE_CONST || (d->has_dim ? d->dim : 0) != buf)
+         continue;
+      val rel = tr_ibin(t, "sub", idx, K(d->first));
+      val ok = tr_emit(t, "icmp ule i32 %s, %u", tr_v(rel), d->last - d->first);
+      in = any ? tr_emit(t, "or i1 %s, %s", tr_v(in), tr_v(ok)) : ok;
+      safe = K(d->first);
+      any = true;
+   }
+   if (!any)
+      return K(0);
+   val at = tr_emit(t, "select i1 %s, i32 %s, i32 %s", tr_v(in), tr_v(idx), tr_v(safe));
+   val w = tr_ibin(t, "add", tr_ibin(t, "shl", at, K(2)), K(c));
+   val g = tr_emit(t, "getelementptr i32, i32 addrspace(4)* %s, i32 %s", tr_v(const_ptr(t, buf)),
+                   tr_v(w));
+   val v = tr_emit(t, "load i32, i32 addrspace(4)* %s, align 4", tr_v(g));
+   return tr_emit(t, "select i1 %s, i32 %s, i32 0", tr_v(in), tr_v(v));
 }
 
 /* ---- registers -------------------------------------------------------- */
@@ -417,6 +481,8 @@ tr_fetch_chan(struct tr *t, const struct tgsi_insn *in, const struct tgsi_reg *r
        * interpreter reads an unbound slot. */
       val a = addr_of(t, in, &r->ind);
       val idx = tr_ibin(t, "add", a, K(r->index));
+      if (t->cmem)
+         return const_indirect(t, buf, idx, c);
       val res = K(0);
       for (unsigned k = 0; k < t->s->ndecls; k++) {
          const struct tgsi_decl *d = &t->s->decls[k];
@@ -795,6 +861,8 @@ finish(struct tr *t)
    strbuf_printf(&o, "entry:\n");
    for (unsigned k = 0; k < t->nargs; k++)
       strbuf_printf(&o, "  %%v%u = bitcast i32 %%a%u to i32\n", 0x80000000u + k, k);
+   if (t->entry.s)
+      strbuf_printf(&o, "%s", t->entry.s);
    strbuf_printf(&o, "  br label %%b0\n");
    for (unsigned b = 0; b < t->nblocks; b++) {
       struct block *bl = &t->blocks[b];
@@ -858,10 +926,27 @@ stage_directives(struct tr *t)
    tr_directive(t, ".block %u %u %u", bs[0], bs[1], bs[2]);
 }
 
+static char *translate(const struct tgsi_shader *s, struct diag_list *d, bool cmem, bool *over);
+
+/* Constants and resources as arguments; past llc's argument limits, a
+ * second try with constants loaded from memory (as Mesa passes them). */
 char *
 llvm_from_tgsi(const struct tgsi_shader *s, struct diag_list *d)
 {
-   struct tr t = {.s = s, .d = d, .nid = 1};
+   unsigned n0 = d->n;
+   bool over = false;
+   char *out = translate(s, d, false, &over);
+   if (!out && over) {
+      diag_truncate(d, n0);
+      out = translate(s, d, true, &over);
+   }
+   return out;
+}
+
+static char *
+translate(const struct tgsi_shader *s, struct diag_list *d, bool cmem, bool *over)
+{
+   struct tr t = {.s = s, .d = d, .nid = 1, .cmem = cmem};
    char *out = NULL;
    if (s->stage != TGSI_STAGE_FRAG && s->stage != TGSI_STAGE_VERT && s->stage != TGSI_STAGE_COMP) {
       tr_fail(&t, NULL, "%s shaders not translated (amdgpu_ps, amdgpu_vs and amdgpu_cs only)",
@@ -922,5 +1007,7 @@ done:
    free(t.ckey);
    free(t.carg);
    free(t.decls.s);
+   free(t.entry.s);
+   *over = t.over;
    return out;
 }

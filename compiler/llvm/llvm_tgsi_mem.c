@@ -185,7 +185,11 @@ tr_declare_textures(struct tr *t)
          continue;
       tr_directive(t, ".texture %u %s", u, tgsi_texture_names[t->target[u]]);
       for (unsigned w = 0; w < 8; w++) {
-         if (t->nsgpr >= MAX_SGPR_ARGS)
+         if (t->cmem) { /* the second try: the descriptor an immediate */
+            t->rsrc[u][w] = K(w ? 0u : u);
+            continue;
+         }
+         if (t->nsgpr >= MAX_SGPR_ARGS && (t->over = true))
             return tr_fail(t, NULL, "more than %u SGPRs of texture descriptors not translated",
                            MAX_SGPR_ARGS);
          tr_new_arg(t, 's', ".value 0x%x", w ? 0u : u);

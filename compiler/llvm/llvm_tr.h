@@ -99,6 +99,12 @@ struct tr {
    val rsrc[32][8]; /* texture unit: its resource descriptor's arguments */
    int target[32];  /* and its target, -1: none */
    unsigned cur_insn;
+   /* Past the argument limits (llvm_from_tgsi's second try): constants
+    * are loaded from their buffer's memory through an inreg pointer, and
+    * texture descriptors are immediates. */
+   bool cmem, over;
+   val cbuf[32];        /* CONST buffer b's i32 addrspace(4)* (0: not yet) */
+   struct strbuf entry; /* the entry block's loads, before any branch */
 };
 
 enum intr {

@@ -45,3 +45,8 @@ cli_test(llvm_ir_deriv "llvm|ir|captures/fs_demote_foliage.tgsi" 0
 # (sc / |ma| + 1.5, face + 8 * layer), sampled with the cube forms.
 cli_test(llvm_ir_cube "llvm|ir|captures/fs_shadow_cascaded.tgsi" 0
          OUT "llvm.amdgcn.cubeid.*1069547520.*image.sample.c.cube")
+# Past the argument limits (400 constant channels read indirectly), the
+# constants are loaded from constant buffer 0's memory (EMU_ADDR_CONST(0))
+# through an inreg address.
+cli_test(llvm_ir_const_mem "llvm|ir|captures/vs_skinning_4bones.tgsi" 0
+         OUT "arg s .value 0x61000000.*load i32, i32 addrspace\\(4\\)\\*")
