@@ -1120,20 +1120,21 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
 
 /* The flags of values fetched as integers: BITS added where the bits are
  * not fixed -- an inexact float (ENV_F_INEXACT: within a tolerance, its
- * bits read by AND, USHR, UIF or as an address can come out anything), or
- * a zero whose sign MIN/MAX left open.
+ * bits read by AND, USHR, UIF or as an address can come out anything), a
+ * NaN an operation made (implementations differ in its sign and payload),
+ * or a zero whose sign MIN/MAX left open.
  * Returns f itself when no lane needs it (the common case), else tf. */
 static const uint32_t *
 int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
 {
    uint32_t any = 0;
    FOR any |= f[i];
-   if (!(any & (ENV_F_INEXACT | ENV_F_ZSIGN)))
+   if (!(any & (ENV_F_INEXACT | ENV_F_NAN | ENV_F_ZSIGN)))
       return f;
    /* branch-free, so the loop vectorizes */
    FOR
    {
-      uint32_t bits = (uint32_t)((f[i] & ENV_F_INEXACT) != 0) |
+      uint32_t bits = (uint32_t)((f[i] & (ENV_F_INEXACT | ENV_F_NAN)) != 0) |
                       ((uint32_t)((f[i] & ENV_F_ZSIGN) != 0) & (uint32_t)((v[i] & 0x7fffffffu) == 0));
       tf[i] = f[i] | (ENV_F_BITS & (0u - bits));
    }
@@ -1163,8 +1164,12 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
       f = int_view_flags(n, v, f, tf);
    if (!wide && (s->neg || s->abs)) {
       if (s->type == TGSI_TYPE_F) {
+         /* a NaN's sign after a modifier is not fixed: negation may flip
+          * it or compute 0 - x, which gives the canonical NaN */
          uint32_t andm = s->abs ? 0x7fffffffu : ~0u, xorm = s->neg ? 0x80000000u : 0;
+         FOR tf[i] = f[i] | ((v[i] & 0x7fffffffu) > 0x7f800000u ? ENV_F_NAN : 0);
          FOR tv[i] = (v[i] & andm) ^ xorm;
+         f = tf;
       } else {
          FOR tv[i] = 0u - v[i];
       }

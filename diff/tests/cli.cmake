@@ -392,3 +392,7 @@ check_cli(many_loops "--target|sm50,gfx9|--no-repro|-q|${_fx}/many_loops.tgsi" 0
 # values undefined).
 check_cli(pack_branch "--target|a3xx,sm50,gfx9,agx|--no-repro|${_fx}/pack_branch.tgsi" 0
           OUT "values: [0-9]+ compared, [0-9]?[0-9]?[0-9]?[0-9] undefined")
+# The bits of a negated NaN are unknown to the oracle: a discard they
+# decide is not compared (before, sm50 and gfx9 failed ref/opt at every
+# seed: their ref and opt negate a NaN differently, both correctly).
+check_cli(nan_neg_bits "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|--seed|3|${_fx}/nan_neg_bits.tgsi" 0 OUT "total +4 +4 +0 +0 +0 +0")
