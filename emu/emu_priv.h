@@ -221,6 +221,8 @@ struct emu_op {
    /* DPP (isa/isa.h): 1 + dpp_ctrl (0: none), bound_ctrl, row and bank masks */
    uint16_t dpp;
    uint8_t dpp_bound, dpp_rows, dpp_banks;
+   uint8_t addr_hi;  /* src[0] is a 64-bit pair (agx): its high word must be 0, the env's
+                      * addresses being 32-bit */
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };

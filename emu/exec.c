@@ -490,6 +490,21 @@ add_base(struct emu_wave *w, const struct emu_op *op, int64_t t, const uint32_t 
    return a;
 }
 
+/* agx: the high word of the 64-bit address pair, read (a pending load
+ * into it is a hazard like any read); the env's addresses are 32-bit, so
+ * a lane whose high word is not 0 addresses no memory (address 0: out of
+ * every buffer, counted as such). */
+static const uint32_t *
+addr_high(struct emu_wave *w, const struct emu_op *op, int64_t t, const uint32_t *addr)
+{
+   struct emu_run *run = w->run;
+   const uint32_t *hi = emu_reg_read(w, op, &op->src[0], op->src[0].unit + 1, t);
+   uint32_t *a = run->tmp_src[4];
+   for (unsigned i = 0; i < w->n; i++)
+      a[i] = hi[i] ? 0 : addr[i];
+   return a;
+}
+
 void
 emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
@@ -511,6 +526,8 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    if (op->has_base)
       addr = add_base(w, op, t, addr);
+   if (op->addr_hi)
+      addr = addr_high(w, op, t, addr);
    /* a pair: component c is word c % half of half c / half, at its offset */
    unsigned half = op->pair ? op->ncomp / 2u : op->ncomp;
    uint32_t hoff[2] = {off, 0};
@@ -561,6 +578,8 @@ emu_exec_atomic(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    if (op->has_base)
       addr = add_base(w, op, t, addr);
+   if (op->addr_hi)
+      addr = addr_high(w, op, t, addr);
    const struct emu_src *ds = &op->src[2];
    const uint32_t *v0, *v1 = NULL;
    if (ds->kind == EMU_S_REG) {

@@ -619,6 +619,17 @@ base_reg(const struct isa_model *m, const struct isa_insn *in, int last)
    return -1;
 }
 
+/* Whether source 0 (the address) is a 64-bit operand in two 32-bit
+ * registers (agx's base pair): its high word is read too. */
+static uint8_t
+addr_pair(const struct emu_code *c, const struct isa_insn *in, const struct emu_op *op)
+{
+   unsigned width = 0;
+   sem_slot_type(c->model, in, ISA_SLOT_SRC(0), &width);
+   const struct emu_src *s = &op->src[0];
+   return s->kind == EMU_S_REG && width == 64 && c->files[s->file].width == 32 && s->limit >= 2;
+}
+
 /* An access in two halves, each at the address plus its own offset in
  * units of the half: two offsets counted in elements (`scale: element`;
  * gfx9 ds_read2/ds_write2: a load's destination
@@ -746,6 +757,7 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
       imm = 1;
       data = store && in->nsrc >= 3 ? 2 : -1;
       op->off_elems = 1;
+      op->addr_hi = addr_pair(c, in, op);
    }
    if (reg < 0 || (store && data < 0) || (!store && !op->ndst))
       return load_err(d, in, "%s", "memory instruction without address or data");
@@ -818,6 +830,7 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
       imm = 1;
       data = 2;
       op->off_elems = 1;
+      op->addr_hi = addr_pair(c, in, op);
    }
    if (reg < 0 || data < 0 || !op->ndst)
       return load_err(d, in, "%s", "atomic without an address, data or destination");

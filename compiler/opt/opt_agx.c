@@ -44,9 +44,9 @@ agx_opnd_regs(const struct agx_prog *p, const struct isa_insn *in, int slot, uns
    const struct isa_opnd *o = slot < ISA_MAX_DST ? &in->dst[slot] : &in->src[slot - ISA_MAX_DST];
    if (o->kind != ISA_OPND_REG)
       return false;
-   if ((int)o->file == p->rc->gpr) {
+   if ((int)o->file == p->rc->gpr) { /* a 64-bit operand (a memory base) is a pair */
       *first = o->index;
-      *n = MAX2(isa_opnd_count(p->m, in, slot), 1u);
+      *n = MAX2(isa_opnd_regs(p->m, in, slot), 1u);
       return true;
    }
    if ((int)o->file == p->half_file) {

@@ -89,7 +89,7 @@ test_caught(const struct isa_model *m)
        {"agx-half-clobber", "after pass half"},
        {"agx-pack-full", "after pass half"},
    };
-   struct tgsi_shader *s = load("captures/cs_image_filter.tgsi");
+   struct tgsi_shader *s = load("captures/cs_pack_convert.tgsi");
    for (unsigned k = 0; k < ARRAY_SIZE(cases) && s; k++) {
       char *msg;
       CHECKF(compile(s, m, cases[k].fault, false, NULL) == COMPILE_OK, "%s: compiles unvalidated",
