@@ -1167,8 +1167,11 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
          /* a NaN's sign after a modifier is not fixed: negation may flip
           * it or compute 0 - x, which gives the canonical NaN */
          uint32_t andm = s->abs ? 0x7fffffffu : ~0u, xorm = s->neg ? 0x80000000u : 0;
-         FOR tf[i] = f[i] | ((v[i] & 0x7fffffffu) > 0x7f800000u ? ENV_F_NAN : 0);
-         FOR tv[i] = (v[i] & andm) ^ xorm;
+         FOR
+         {
+            tf[i] = f[i] | ((v[i] & 0x7fffffffu) > 0x7f800000u ? ENV_F_NAN : 0);
+            tv[i] = (v[i] & andm) ^ xorm;
+         }
          f = tf;
       } else {
          FOR tv[i] = 0u - v[i];
