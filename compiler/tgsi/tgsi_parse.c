@@ -1645,6 +1645,16 @@ parse_property(struct parser *ps, const struct cursor *start)
    const char *const *names = tgsi_prop_value_names(tgsi_property_kinds[p], &count);
    if (!names) {
       pr.value = parse_uint(ps, UINT32_MAX, "property value");
+   } else if (isdigit(peek(ps))) {
+      /* tgsi_dump prints a value its table has no name for as a number
+       * (and tgsi_print does the same), so a dump may hold one. */
+      struct cursor at = ps->c;
+      pr.value = parse_uint(ps, UINT32_MAX, "property value");
+      if (pr.value >= count && tgsi_property_kinds[p] == TGSI_PROPK_PRIM)
+         fail_at(ps, &at, "%s %u names no primitive", tgsi_property_names[p], pr.value);
+      if (pr.value >= count)
+         warn_at(ps, &at, "%s %u is not one of its values (%s, ...); it is kept and has no effect",
+                 tgsi_property_names[p], pr.value, names[0]);
    } else {
       int v = match_name(ps, names, count);
       if (v < 0) {
