@@ -848,6 +848,13 @@ parse_opcode(struct parser *ps, struct tgsi_insn *in)
    }
    if (op < 0 && base != n)
       op = find_opcode(w, base);
+   struct cursor at = ps->c;
+   if (op < 0 && match_kw(ps, "KILP")) {
+      /* KILP, the unconditional kill (GLSL's discard), was renamed KILL in
+       * 2013, when KIL became KILL_IF */
+      need_legacy(ps, &at, "KILP (today's KILL)");
+      return TGSI_OP_KILL;
+   }
    if (op < 0) {
       if (ends_with(w, n, "_SAT") && (ends_with(w, n - 4, "_PRECISE")))
          fail_at(ps, &ps->c, "unknown opcode '%.*s' (_SAT must come before _PRECISE)", (int)n, w);

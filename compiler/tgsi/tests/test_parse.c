@@ -654,7 +654,8 @@ test_properties(void)
       free(t);
    }
    expect_error("FRAG\nPROPERTY FOO 1\nEND\n", NULL, 2, 10, "unknown property 'FOO'");
-   expect_error("FRAG\nPROPERTY FS_COORD_ORIGIN 1\nEND\n", NULL, 2, 26, "value name");
+   expect_error("FRAG\nPROPERTY FS_COORD_ORIGIN MIDDLE\nEND\n", NULL, 2, 26, "value name");
+   expect_error("GEOM\nPROPERTY GS_OUTPUT_PRIMITIVE 99\nEND\n", NULL, 2, 30, "names no primitive");
    expect_error("FRAG\nPROPERTY TES_PRIM_MODE TRIANGLES\nEND\n", NULL, 2, 24, "property value");
    expect_error("FRAG\nPROPERTY TES_PRIM_MODE 4294967296\nEND\n", NULL, 2, 24, "too large");
    /* Setting a property twice warns. */
@@ -1107,6 +1108,12 @@ test_dialects(void)
    expect_error("FRAG\nDCLTEMP[0]\nEND\n", NULL, 2, 1, "unknown opcode 'DCLTEMP'");
    expect_error("FRAG\nDCL TEMPX[0]\nEND\n", &no_detect_opts, 2, 5, "TEMPX was removed from Mesa");
    expect_error("FRAG\nDCL TEMPY[0]\nEND\n", NULL, 2, 5, "unknown register file 'TEMPY'");
+   /* KILP is today's KILL; KILPX is no opcode. */
+   s = expect_ok("FRAG\nkilp\nEND\n", NULL);
+   CHECK(s && s->ninsns == 2 && s->insns[0].op == TGSI_OP_KILL && s->insns[0].nsrc == 0);
+   tgsi_shader_free(s);
+   expect_error("FRAG\nKILP\nEND\n", &no_detect_opts, 2, 1, "KILP (today's KILL) was removed");
+   expect_error("FRAG\nKILPX\nEND\n", NULL, 2, 1, "unknown opcode 'KILPX'");
 }
 
 /* ------------------------------------------------------------------ */
