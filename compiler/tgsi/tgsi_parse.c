@@ -25,6 +25,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -1285,6 +1286,35 @@ parse_file_attrs(struct parser *ps, struct tgsi_decl *d, bool pend)
    return pend;
 }
 
+/* CYLWRAP_X (any of XYZW, in order): cylindrical wrapping of an input's
+ * interpolation (D3D9's texture-coordinate wrap), removed from Mesa. The
+ * check gives each lane its input values directly, so it is read and
+ * dropped. */
+static bool
+parse_cylwrap(struct parser *ps)
+{
+   const char *p = ps->c.p;
+   static const char prefix[] = "CYLWRAP_";
+   for (size_t i = 0; i < sizeof(prefix) - 1; i++)
+      if (toupper((unsigned char)p[i]) != prefix[i])
+         return false;
+   static const char chans[] = "XYZW";
+   struct cursor at = ps->c;
+   size_t n = word_len(p);
+   ptrdiff_t last = -1;
+   for (size_t k = sizeof(prefix) - 1; k < n; k++) {
+      const char *q = strchr(chans, toupper((unsigned char)p[k]));
+      if (!q || q - chans <= last)
+         fail_at(ps, &at, "CYLWRAP_ takes channel letters in the order XYZW");
+      last = q - chans;
+   }
+   if (last < 0)
+      fail_at(ps, &at, "CYLWRAP_ takes channel letters in the order XYZW");
+   need_legacy(ps, &at, "cylindrical wrap (CYLWRAP_)");
+   advance(ps, n);
+   return true;
+}
+
 static void
 parse_stream(struct parser *ps, struct tgsi_decl *d, const struct cursor *at)
 {
@@ -1351,6 +1381,8 @@ parse_decl(struct parser *ps, const struct cursor *start)
       d.location = (enum tgsi_location)i;
       pend = next_attr(ps);
    }
+   if (pend && parse_cylwrap(ps))
+      pend = next_attr(ps);
    if (pend && match_kw(ps, "INVARIANT")) {
       d.invariant = true;
       pend = next_attr(ps);

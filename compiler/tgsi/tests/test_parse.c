@@ -1114,6 +1114,12 @@ test_dialects(void)
    tgsi_shader_free(s);
    expect_error("FRAG\nKILP\nEND\n", &no_detect_opts, 2, 1, "KILP (today's KILL) was removed");
    expect_error("FRAG\nKILPX\nEND\n", NULL, 2, 1, "unknown opcode 'KILPX'");
+   /* CYLWRAP_ letters: some of XYZW, in order. */
+   expect_error("FRAG\nDCL IN[0], GENERIC[0], LINEAR, CYLWRAP_YX\nEND\n", NULL, 2, 32,
+                "order XYZW");
+   expect_error("FRAG\nDCL IN[0], GENERIC[0], LINEAR, CYLWRAP_\nEND\n", NULL, 2, 32, "order XYZW");
+   expect_error("FRAG\nDCL IN[0], GENERIC[0], LINEAR, CYLWRAP_X\nEND\n", &no_detect_opts, 2, 32,
+                "cylindrical wrap (CYLWRAP_) was removed");
 }
 
 /* ------------------------------------------------------------------ */
