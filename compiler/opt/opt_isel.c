@@ -976,8 +976,8 @@ select_int(struct isel *s, struct ir_instr *in)
       if (s->op[ISA_SEM_CBITS] < 0 && s->op[ISA_SEM_BCNT] >= 0) /* gfx9: bcnt(a) + 0 */
          return isel_build2(s, in, ISA_SEM_BCNT, a, isel_imm(s, in, 0));
       return isel_build1(s, in, ISA_SEM_CBITS, a);
-   case IR_OP_UFIND_MSB:              /* 31 - clz; clz(0) = 32 gives -1 */
-   case IR_OP_IFIND_MSB: {            /* clz.s counts the sign's copies */
+   case IR_OP_UFIND_MSB:   /* 31 - clz; clz(0) = 32 gives -1 */
+   case IR_OP_IFIND_MSB: { /* clz.s counts the sign's copies */
       if (s->op[ISA_SEM_CLZ_B] < 0 && s->op[ISA_SEM_FLO] < 0 && s->op[ISA_SEM_FFBH] >= 0)
          return find_msb_ffbh(s, in, a);
       if (s->op[ISA_SEM_CLZ_B] < 0) { /* FLO: the index itself, -1 for none */
@@ -1185,6 +1185,11 @@ fold_absneg(struct isel *s, struct ir_instr *in, unsigned k)
       return;
    if (!fl && si.type != ISA_TYPE_S32 && si.type != ISA_TYPE_U32)
       return; /* an integer negate only on arithmetic slots */
+   struct isa_slot_info vi;
+   if (!isa_slot_info(s->m, v->mach->insn.op, false, 0, &vi) ||
+       isa_type_bits(vi.type) != isa_type_bits(si.type))
+      return; /* a modifier acts at its slot's width: an f32 negate flips bit 31,
+                 an f16 slot's bit 15 (sm50 F2F.F32.F16 reads the low half) */
    if (f & ~(unsigned)(ISA_OPND_F_NEG | ISA_OPND_F_ABS) || ((f & ISA_OPND_F_NEG) && !si.neg) ||
        ((f & ISA_OPND_F_ABS) && (!si.abs || !fl)))
       return;

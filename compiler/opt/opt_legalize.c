@@ -648,11 +648,40 @@ legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
    return true;
 }
 
+/* An operand group (count > 1: a compare-and-swap's data pair, texture
+ * coordinates) is read from consecutive registers of one file, which the
+ * allocator arranges, copying the group (immediates included) if need be.
+ * A uniform-file value (gfx9 SGPR) cannot join a vector run: it is copied
+ * into a general register first (a group wholly in the uniform file stays
+ * there). */
+static void
+copy_group_strays(struct ir_shader *sh, struct ir_instr *in)
+{
+   struct ir_mach *m = in->mach;
+   for (unsigned k = 0; k < m->insn.nsrc; k++) {
+      if (m->count[k] < 2)
+         continue;
+      unsigned uniform = 0;
+      for (unsigned i = 0; i < m->count[k]; i++)
+         uniform += in_uniform_file(sh->model, in->src[m->first[k] + i]);
+      if (uniform == m->count[k])
+         continue;
+      for (unsigned i = 0; i < m->count[k]; i++) {
+         struct ir_instr *v = in->src[m->first[k] + i];
+         if (!in_uniform_file(sh->model, v))
+            continue;
+         path(sh, LGZ_PATH_COPY_PRE);
+         ir_set_src(in, m->first[k] + i, opt_copy_before(sh, in, v));
+      }
+   }
+}
+
 static bool
 legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in)
 {
    if (!ctx->cons_first_made)
       ctx->cons_first_made = sh->nvalues;
+   copy_group_strays(sh, in);
    if (opt_stage_conservative(ctx, OPT_STAGE_LEGALIZE) &&
        opt_conservative(ctx, OPT_STAGE_LEGALIZE, in->line, "before-ra %%%u", in->id))
       return legalize_plain_pre(sh, in);

@@ -76,6 +76,13 @@ test_oracle(void)
    CHECK(v(fui(2.0f), fui(4.0f), ENV_F_ROUND, false, &oracle) == DIFF_V_DIFFERENT);
    CHECK(v(0x01020304u, 0x01030305u, ENV_F_ROUND, false, &oracle) == DIFF_V_TOLERATED);
    CHECK(v(0x01020304u, 0x01020306u, ENV_F_ROUND, false, &oracle) == DIFF_V_DIFFERENT);
+   /* a packed tie may carry into the next byte (PK2US) or cross zero (PK4B) */
+   CHECK(v(0x000000ffu, 0x00000100u, ENV_F_ROUND, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(0x00ff0000u, 0x01000000u, ENV_F_ROUND, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(0x00000000u, 0x000000ffu, ENV_F_ROUND, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(0x0000007fu, 0x00000080u, ENV_F_ROUND, false, &oracle) == DIFF_V_TOLERATED);
+   CHECK(v(0x00000300u, 0x00000100u, ENV_F_ROUND, false, &oracle) == DIFF_V_DIFFERENT);
+   CHECK(v(0x00000080u, 0x0000007eu, ENV_F_ROUND, false, &oracle) == DIFF_V_DIFFERENT);
    /* Classes no tolerance bounds are left out. */
    CHECK(v(one, 0u, ENV_F_DENORM, false, &oracle) == DIFF_V_UNCHECKED);
    CHECK(v(one, 0x7fc00000u, ENV_F_NAN, false, &oracle) == DIFF_V_UNCHECKED);
