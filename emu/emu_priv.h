@@ -274,6 +274,8 @@ struct emu_code {
    uint32_t gs_max_vertices; /* the program's, 0 = 1 */
    struct emu_wait_rule *wait_rules; /* wait-state models: read from the model, not isa_delay */
    unsigned nwait_rules;
+   int32_t *op_of_word; /* wait-state models: the op at byte address 4w, or -1 (timing.c) */
+   uint32_t nwords;
 };
 
 /* A row of the model's wait-state table with its classes resolved (gfx9:

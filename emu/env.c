@@ -218,8 +218,10 @@ env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices)
    free(e->out_err);
    e->out_err = NULL;
    size_t n = (size_t)nout * out_vertices * 4 * e->nlanes + 1;
-   e->out = xcalloc(n, 4);
-   e->out_flags = xcalloc(n, 2);
+   e->out = xmalloc(n * 4); /* env_reset_outputs fills both */
+   e->out_flags = xmalloc(n * 2);
+   e->out[n - 1] = 0;
+   e->out_flags[n - 1] = 0;
    env_reset_outputs(e);
    return true;
 }

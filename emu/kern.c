@@ -96,6 +96,7 @@ K3(smad24, sem_smad24(a, b, c))
 K3(madsh_m16, sem_madsh_m16(a, b, c))
 K3(sel, sem_sel(a, b, c))
 K3(fsel, sem_fsel(a, b, c))
+K3(cndmask, sem_cndmask(a, b, c))
 
 static inline int
 type_signed(enum isa_type t)
@@ -186,6 +187,30 @@ KCMP(gt, SEM_GT)
 KCMP(ge, SEM_GE)
 KCMP(eq, SEM_EQ)
 KCMP(ne, SEM_NE)
+
+/* Compare-selects (FCMPSEL, ICMPSEL): cond(a, b) ? c : e, the condition a
+ * constant. */
+#define K4(name, expr) \
+   static void k_##name(KARGS) \
+   { \
+      uint32_t *o = d[0]; \
+      const uint32_t *pa = s[0], *pb = s[1], *pc = s[2], *pe = s[3]; \
+      (void)op; \
+      for (unsigned i = 0; i < n; i++) { \
+         uint32_t a = pa[i], b = pb[i], c = pc[i], e = pe[i]; \
+         o[i] = (expr) ? c : e; \
+      } \
+   }
+#define KCMPSEL(cond, C) \
+   K4(fcmpsel_##cond, sem_fcmp_bool(C, a, b)) \
+   K4(ucmpsel_##cond, sem_ucmp(C, a, b)) \
+   K4(scmpsel_##cond, sem_scmp(C, a, b))
+KCMPSEL(lt, SEM_LT)
+KCMPSEL(le, SEM_LE)
+KCMPSEL(gt, SEM_GT)
+KCMPSEL(ge, SEM_GE)
+KCMPSEL(eq, SEM_EQ)
+KCMPSEL(ne, SEM_NE)
 /* clang-format on */
 
 static emu_kern_fn
@@ -207,6 +232,26 @@ kern_cmp(enum isa_sem sem, enum sem_cond c)
       return NULL;
    }
 #undef CMP_CASE
+}
+
+/* FCMPSEL (kind 'f'), ICMPSEL unsigned ('u') or signed ('s'). */
+static emu_kern_fn
+kern_cmpsel(char kind, enum sem_cond c)
+{
+#define CMPSEL_CASE(cond, C)                                                                       \
+   case C:                                                                                         \
+      return kind == 'f' ? k_fcmpsel_##cond : kind == 'u' ? k_ucmpsel_##cond : k_scmpsel_##cond;
+   switch (c) {
+      CMPSEL_CASE(lt, SEM_LT)
+      CMPSEL_CASE(le, SEM_LE)
+      CMPSEL_CASE(gt, SEM_GT)
+      CMPSEL_CASE(ge, SEM_GE)
+      CMPSEL_CASE(eq, SEM_EQ)
+      CMPSEL_CASE(ne, SEM_NE)
+   default:
+      return NULL;
+   }
+#undef CMPSEL_CASE
 }
 
 void
@@ -275,6 +320,7 @@ emu_kern_for(const struct emu_op *op)
       S(MADSH_M16, madsh_m16)
       S(SEL, sel)
       S(FSEL, fsel)
+      S(CNDMASK, cndmask)
       S(FMNMX, fmnmx)
       S(IMNMX, imnmx)
       S(IADD3, iadd3)
@@ -296,6 +342,14 @@ emu_kern_for(const struct emu_op *op)
    case ISA_SEM_UCMP:
    case ISA_SEM_SCMP: {
       emu_kern_fn k = kern_cmp(sem, op->args.cond);
+      if (k)
+         return k;
+      break;
+   }
+   case ISA_SEM_FCMPSEL:
+   case ISA_SEM_ICMPSEL: {
+      char kind = sem == ISA_SEM_FCMPSEL ? 'f' : sem_icmpsel_unsigned(op->args.type) ? 'u' : 's';
+      emu_kern_fn k = op->nsrc >= 4 ? kern_cmpsel(kind, op->args.cond) : NULL;
       if (k)
          return k;
       break;

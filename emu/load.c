@@ -1266,6 +1266,26 @@ mark(uint8_t *t, uint32_t nunits, uint32_t from, uint32_t n)
 
 /* The units a run must start from zero: everything an operand, a
  * binding or a fixed register can name. */
+/* Wait-state models look up the op that wrote a register by its address
+ * on every read inside a wait window: a table by 4-byte word, built when
+ * every op starts on one (else timing.c searches). */
+static void
+index_words(struct emu_code *c)
+{
+   if (c->hazard != ISA_HAZARD_WAIT_STATES || !c->n)
+      return;
+   for (unsigned i = 0; i < c->n; i++)
+      if (c->ops[i].addr % 4)
+         return;
+   uint32_t nw = c->ops[c->n - 1].addr / 4 + 1;
+   c->op_of_word = xmalloc((size_t)nw * sizeof(*c->op_of_word));
+   for (uint32_t k = 0; k < nw; k++)
+      c->op_of_word[k] = -1;
+   for (unsigned i = 0; i < c->n; i++)
+      c->op_of_word[c->ops[i].addr / 4] = (int32_t)i;
+   c->nwords = nw;
+}
+
 static void
 touched_units(struct emu_code *c)
 {
@@ -1429,6 +1449,7 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    if (p->nbinds)
       memcpy(c->binds, p->binds, p->nbinds * sizeof(*c->binds));
    touched_units(c);
+   index_words(c);
    *out = c;
    return EMU_OK;
 }
@@ -1438,6 +1459,7 @@ emu_code_free(struct emu_code *c)
 {
    if (!c)
       return;
+   free(c->op_of_word);
    free(c->insns);
    free(c->ops);
    free(c->files);

@@ -261,6 +261,8 @@ emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t)
 static int
 op_at(const struct emu_code *c, uint32_t a)
 {
+   if (c->op_of_word)
+      return a % 4 == 0 && a / 4 < c->nwords ? c->op_of_word[a / 4] : -1;
    unsigned lo = 0, hi = c->n;
    while (lo < hi) {
       unsigned mid = (lo + hi) / 2;

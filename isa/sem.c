@@ -602,7 +602,7 @@ sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t
       *dst = sem_sel(src[0], src[1], src[2]);
       return true;
    case ISA_SEM_CNDMASK:
-      *dst = src[2] & 1 ? src[1] : src[0];
+      *dst = sem_cndmask(src[0], src[1], src[2]);
       return true;
    case ISA_SEM_CSELECT:
       *dst = src[2] & 1 ? src[0] : src[1];
@@ -614,9 +614,8 @@ sem_eval(enum isa_sem s, const struct sem_args *a, const uint32_t *src, uint32_t
       *dst = sem_fcmp_bool(a->cond, src[0], src[1]) ? src[2] : src[3];
       return true;
    case ISA_SEM_ICMPSEL:
-      *dst = (isa_type_is_float(a->type) || a->type == ISA_TYPE_U32 || a->type == ISA_TYPE_U16
-                  ? sem_ucmp(a->cond, src[0], src[1])
-                  : sem_scmp(a->cond, src[0], src[1]))
+      *dst = (sem_icmpsel_unsigned(a->type) ? sem_ucmp(a->cond, src[0], src[1])
+                                            : sem_scmp(a->cond, src[0], src[1]))
                  ? src[2]
                  : src[3];
       return true;

@@ -627,6 +627,20 @@ sem_sel(uint32_t a, uint32_t cond, uint32_t b)
    return cond ? a : b;
 }
 
+/* v_cndmask_b32: bit 0 of c picks b, else a. */
+static inline uint32_t
+sem_cndmask(uint32_t a, uint32_t b, uint32_t c)
+{
+   return c & 1 ? b : a;
+}
+
+/* ICMPSEL compares without sign for float and unsigned types. */
+static inline bool
+sem_icmpsel_unsigned(enum isa_type t)
+{
+   return isa_type_is_float(t) || t == ISA_TYPE_U32 || t == ISA_TYPE_U16;
+}
+
 /* sel.f32: the condition is a float; -0.0 is false, NaN is true. */
 static inline uint32_t
 sem_fsel(uint32_t a, uint32_t cond, uint32_t b)

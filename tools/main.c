@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 const char *prog_name = "diffcomp";
 
@@ -244,9 +247,25 @@ print_version(FILE *f)
    free(names);
 }
 
+/* A pass over a large shader allocates and frees arrays of megabytes
+ * (liveness sets of 40 MB at 64k instructions); glibc serves those by mmap
+ * and unmaps them on free, so every pass took each page again as a fault
+ * (11% of a 64k-instruction compile, 234k faults on bench compile loops
+ * 64k gfx9 opt; 114k with this). Serve everything from the heap and keep
+ * up to 512 MB of its free top for the next pass. */
+static void
+tune_malloc(void)
+{
+#if defined(__GLIBC__)
+   mallopt(M_MMAP_MAX, 0);
+   mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
+}
+
 int
 main(int argc, char **argv)
 {
+   tune_malloc();
    find_installed_models(argv[0]);
    if (argc >= 2 && !strcmp(argv[1], "--version")) {
       print_version(stdout);

@@ -785,8 +785,9 @@ collect(const struct ir_list *l, struct ir_instr ***v, unsigned *n, unsigned *ca
 unsigned
 ir_program_order(const struct ir_shader *sh, struct ir_instr ***out)
 {
-   unsigned n = 0, cap = 0;
-   *out = NULL;
+   /* every instruction has an id below nvalues: one allocation, no regrowth */
+   unsigned n = 0, cap = sh->nvalues + 1;
+   *out = xmalloc((size_t)cap * sizeof(**out));
    collect(&sh->body, out, &n, &cap);
    return n;
 }

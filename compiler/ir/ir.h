@@ -630,6 +630,7 @@ enum opt_verify_class {
 };
 struct opt_verify_saved;
 struct opt_verify_memo;
+#define OPT_FORMS_MAX 16 /* forms of one op the legalizer tries */
 
 struct opt_ctx {
    struct opt_options opts;
@@ -665,7 +666,9 @@ struct opt_ctx {
    struct opt_verify_saved *verify_saved;
    struct opt_verify_memo *verify_memo; /* expressions verified so far */
    struct isa_check_memo *legal_memo;   /* the legalizer's trial verdicts (opt_legalize.c) */
-   const char *rule; /* the rule opt_transform is asked about (coverage) */
+   uint16_t *forms_memo; /* per op: 1 + its forms' count, the forms (opt_legalize.c) */
+   const struct isa_model *forms_model; /* the model forms_memo is of */
+   const char *rule;                    /* the rule opt_transform is asked about (coverage) */
    /* Sampled validation in release builds (pass.c): the credit toward the
     * next validation, the passes since the last one and its first pass. */
    unsigned long validate_credit;

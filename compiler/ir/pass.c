@@ -86,6 +86,8 @@ opt_ctx_fini(struct opt_ctx *ctx)
    opt_verify_fini(ctx);
    isa_check_memo_free(ctx->legal_memo);
    ctx->legal_memo = NULL;
+   free(ctx->forms_memo);
+   ctx->forms_memo = NULL;
 }
 
 /* The passes whose transformations replace a value by an equal one

@@ -428,6 +428,36 @@ forms(const struct isa_model *m, unsigned op, unsigned *out, unsigned max)
    return n;
 }
 
+/* forms() of op, remembered per compile: it depends on the model alone
+ * and plan_op asks it for every instruction, several times (a scan of the
+ * model's ops of that semantics, with names and slot types compared). */
+static unsigned
+forms_memo(const struct ir_shader *sh, unsigned op, unsigned *out)
+{
+   struct opt_ctx *ctx = sh->fault_ctx;
+   unsigned nops = isa_op_count(sh->model);
+   if (!ctx || op >= nops)
+      return forms(sh->model, op, out, OPT_FORMS_MAX);
+   if (ctx->forms_memo && ctx->forms_model != sh->model) {
+      free(ctx->forms_memo);
+      ctx->forms_memo = NULL;
+   }
+   if (!ctx->forms_memo) {
+      ctx->forms_memo = xcalloc((size_t)nops * (OPT_FORMS_MAX + 1), sizeof(uint16_t));
+      ctx->forms_model = sh->model;
+   }
+   uint16_t *e = ctx->forms_memo + (size_t)op * (OPT_FORMS_MAX + 1);
+   if (!e[0]) { /* e[0]: the count plus 1, 0 while unknown */
+      unsigned n = forms(sh->model, op, out, OPT_FORMS_MAX);
+      e[0] = (uint16_t)(n + 1);
+      for (unsigned i = 0; i < n; i++)
+         e[1 + i] = (uint16_t)out[i];
+   }
+   for (unsigned i = 0; i + 1 < e[0]; i++)
+      out[i] = e[1 + i];
+   return e[0] - 1u;
+}
+
 unsigned
 opt_copy_op(const struct isa_model *m)
 {
@@ -476,7 +506,7 @@ plan_op(const struct ir_shader *sh, const struct ir_instr *in, enum place *place
       if (m->count[k] == 1 && (natural_place(sh->model, in->src[m->first[k]]) != PLACE_REG ||
                                in_uniform_file(sh->model, in->src[m->first[k]])))
          candidates |= 1u << k;
-   unsigned ops[16], nops = forms(sh->model, m->insn.op, ops, ARRAY_SIZE(ops));
+   unsigned ops[OPT_FORMS_MAX], nops = forms_memo(sh, m->insn.op, ops);
    for (unsigned n = 0; n <= popcount(candidates); n++)
       for (unsigned mk = 0; mk < (1u << m->insn.nsrc); mk++)
          if ((mk & ~candidates) == 0 && popcount(mk) == n &&
@@ -622,8 +652,8 @@ static unsigned
 plain_copy_mask(const struct ir_shader *sh, const struct ir_instr *in)
 {
    const struct ir_mach *m = in->mach;
-   unsigned mask = 0, ops[16], op;
-   unsigned nops = forms(sh->model, m->insn.op, ops, ARRAY_SIZE(ops));
+   unsigned mask = 0, ops[OPT_FORMS_MAX], op;
+   unsigned nops = forms_memo(sh, m->insn.op, ops);
    enum place p[ISA_MAX_SRC];
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (plain_copies(sh, in, k))

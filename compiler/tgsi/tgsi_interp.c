@@ -952,7 +952,9 @@ fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
          for (uint32_t k = 0; k < nruns; k++) {
             uint32_t x =
                 env_const(b->env, key >> 16, key & 0xffff, c, env_draw(b->env, base + start[k]));
-            for (uint32_t i = start[k]; i < start[k + 1]; i++)
+            /* bounds in locals: v may alias start, so GCC reloaded the end per lane */
+            uint32_t from = start[k], to = start[k + 1];
+            for (uint32_t i = from; i < to; i++)
                v[i] = x;
          }
       }

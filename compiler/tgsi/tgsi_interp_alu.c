@@ -1185,9 +1185,11 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       dp_flags(n, 2, false, rf, r, a, bb);
    else if (op == TGSI_OP_DP3)
       dp_flags(n, 3, false, rf, r, a, bb);
-   else if (op == TGSI_OP_DP4 || op == TGSI_OP_DPH) {
-      dp_flags(n, 4, op == TGSI_OP_DPH, rf, r, a, bb);
-   } else {
+   else if (op == TGSI_OP_DP4) /* h constant in each call: the loop vectorizes */
+      dp_flags(n, 4, false, rf, r, a, bb);
+   else if (op == TGSI_OP_DPH)
+      dp_flags(n, 4, true, rf, r, a, bb);
+   else {
       FOR rf[i] |= op_class(op);
    }
    if (b->bounds)
