@@ -601,6 +601,8 @@ tex_dim(enum tgsi_texture t)
    case TGSI_TEX_T_2D_ARRAY:
    case TGSI_TEX_T_SHADOW2D_ARRAY:
       return "2d_array";
+   case TGSI_TEX_T_2D_MSAA:
+      return "2d_ms";
    case TGSI_TEX_T_3D:
       return "3d";
    case TGSI_TEX_T_CUBE:
@@ -677,8 +679,11 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    const char *dim = tex_dim(a->target);
    if (!dim)
       return ref_unsupported(c, "buffer and multisample textures: not in the agx model"), false;
-   if (a->samples || a->sample >= 0)
-      return ref_unsupported(c, "sample counts: not in the agx model"), false;
+   if (a->samples) { /* TXQS: the env's multisample textures hold one sample */
+      res[0] = ref_imm_reg(c, 1);
+      res[1] = res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
    if (a->gather && strcmp(dim, "2d") && strcmp(dim, "2d_array") && strcmp(dim, "cube") &&
        strcmp(dim, "cube_array"))
       return ref_unsupported(c, "a gather on a 1D or 3D texture"), false;
@@ -700,6 +705,8 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (a->layer >= 0)
       v[n++] = a->fetch ? agx_prim(c, REF_P_UMIN, (unsigned)a->layer, ref_imm_reg(c, 0xffff), 0)
                         : layer16(c, (unsigned)a->layer);
+   if (a->sample >= 0) /* 2d_ms: the sample index where the layer goes */
+      v[n++] = agx_prim(c, REF_P_UMIN, (unsigned)a->sample, ref_imm_reg(c, 0xffff), 0);
    if (a->ref >= 0 && !a->lodq)
       o[no++] = (unsigned)a->ref;
    if (a->noff && !a->lodq)
