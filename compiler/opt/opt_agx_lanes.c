@@ -24,8 +24,9 @@
  *   icmpsel.ueq r, b, m, ~0, 0       icmpsel.ueq r, b, 0, ~0, 0
  *
  * Invariants: the sequences are the reference's, adjacent in one region;
- * b and m are read nowhere else, and a is not written between its
- * shuffle and the second fadd.
+ * a (whose value changes in half the lanes), b and m (gone) and the
+ * ballot b (inverted) are read nowhere else, and a is not written between
+ * its shuffle and the second fadd.
  */
 #include "compiler/opt/opt_agx.h"
 
@@ -90,7 +91,8 @@ deriv(struct lanes *z, unsigned i)
    unsigned a, b, n;
    if (!agx_opnd_regs(p, dn, ISA_SLOT_DST(0), &a, &n) ||
        !agx_opnd_regs(p, up, ISA_SLOT_DST(0), &b, &n) || a == b || agx_writes(p, up, a) ||
-       agx_writes(p, f0, a) || agx_read_elsewhere(p, b, i + 1, i + 4))
+       agx_writes(p, f0, a) || agx_read_elsewhere(p, b, i + 1, i + 4) ||
+       agx_read_elsewhere(p, a, i, i + 4))
       return false;
    if (!opt_transform(p->ctx, "lanes: derivative %u as simd_shuffle_xor", i))
       return false;
@@ -125,8 +127,10 @@ vote(struct lanes *z, unsigned i)
        !same_opnd(&sel->src[1], &all->dst[0]) || !is_imm(&sel->src[3], 0) ||
        (bt->mod[z->mod_iccn] != z->eq && bt->mod[z->mod_iccn] != z->ne))
       return false;
-   unsigned m, n;
-   if (!agx_opnd_regs(p, all, ISA_SLOT_DST(0), &m, &n) || agx_read_elsewhere(p, m, i + 1, i + 3))
+   unsigned m, bb, n;
+   if (!agx_opnd_regs(p, all, ISA_SLOT_DST(0), &m, &n) ||
+       !agx_opnd_regs(p, bt, ISA_SLOT_DST(0), &bb, &n) || agx_read_elsewhere(p, m, i + 1, i + 3) ||
+       agx_read_elsewhere(p, bb, i, i + 3))
       return false;
    if (!opt_transform(p->ctx, "lanes: vote %u without the active-lane ballot", i))
       return false;
