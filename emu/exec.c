@@ -757,6 +757,111 @@ exec_first_perm(struct emu_wave *w, const struct emu_op *op, int64_t t)
    write_one(w, op, 0, 0, t, r, perm ? mask : all);
 }
 
+/* agx icmp_ballot (applegpu): the compare in each active lane, the mask
+ * of those where it holds (bit = lane of the wave) to every active lane;
+ * inactive lanes neither vote nor are written. */
+static void
+exec_ballot(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n, W = run->W ? run->W : n;
+   const uint32_t *a = emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   const uint32_t *b = emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+   bool fl = op->src[0].isfloat;
+   bool sg = op->args.type == ISA_TYPE_S32 || op->args.type == ISA_TYPE_S16;
+   uint32_t *mask;
+   if (!emu_exec_mask(w, op, t, &mask))
+      return;
+   uint32_t *r = run->tmp_dst[0];
+   for (unsigned base = 0; base < n; base += W) {
+      unsigned end = MIN2(base + W, n);
+      uint32_t ballot = 0;
+      for (unsigned i = base; i < end && i - base < 32; i++) {
+         bool k = fl   ? sem_fcmp_bool(op->args.cond, a[i], b[i]) != 0
+                  : sg ? sem_scmp(op->args.cond, a[i], b[i])
+                       : sem_ucmp(op->args.cond, a[i], b[i]);
+         if ((mask[i] & 1) && k)
+            ballot |= 1u << (i - base);
+      }
+      for (unsigned i = base; i < end; i++)
+         r[i] = ballot;
+   }
+   write_one(w, op, 0, 0, t, r, mask);
+}
+
+/* agx simd_shuffle, _xor, _up, _down and get_sr's lane index (isa.h).
+ * Each source quad first ORs the low two bits of b over its four lanes,
+ * active or not (applegpu: "not execution masked"); a lane then reads
+ * the quad its index (xor, shift) names, at the position that OR gives
+ * (idx) or moves it by (xor, up, down); a is read in any lane, inactive
+ * ones giving what their register holds. */
+static void
+exec_shuffle(struct emu_wave *w, const struct emu_op *op, int64_t t)
+{
+   struct emu_run *run = w->run;
+   unsigned n = w->n, W = run->W ? run->W : n;
+   bool lane_only = op->sem == ISA_SEM_LANE_INDEX;
+   const uint32_t *a = lane_only ? NULL : emu_fetch(w, op, &op->src[0], 0, t, run->tmp_src[0]);
+   const uint32_t *b = lane_only ? NULL : emu_fetch(w, op, &op->src[1], 0, t, run->tmp_src[1]);
+   uint32_t *mask;
+   if (!emu_exec_mask(w, op, t, &mask))
+      return;
+   uint32_t *r = run->tmp_dst[0];
+   for (unsigned base = 0; base < n; base += W) {
+      unsigned end = MIN2(base + W, n);
+      uint8_t qor[EMU_MAX_WAVE / 4];
+      for (unsigned q = 0; q < (end - base + 3) / 4; q++) {
+         qor[q] = 0;
+         for (unsigned i = base + 4 * q; i < base + 4 * q + 4 && i < end && b; i++)
+            qor[q] |= b[i] & 3u;
+      }
+      for (unsigned i = base; i < end; i++) {
+         unsigned lane = i - base, m = lane & 3u;
+         if (lane_only) {
+            r[i] = lane;
+            continue;
+         }
+         int64_t bi = b[i] & 0xffffu, src;
+         switch (op->sem) {
+         case ISA_SEM_SIMD_SHUFFLE_XOR:
+            src = (int64_t)(lane ^ bi);
+            break;
+         case ISA_SEM_SIMD_SHUFFLE_UP:
+            src = (int64_t)lane - bi;
+            break;
+         case ISA_SEM_SIMD_SHUFFLE_DOWN:
+            src = (int64_t)lane + bi;
+            break;
+         default:
+            src = bi;
+            break;
+         }
+         if (src < 0 || src >= (int64_t)(end - base)) {
+            r[i] = a[i];
+            continue;
+         }
+         unsigned q = (unsigned)src >> 2, k = qor[q], pos;
+         switch (op->sem) {
+         case ISA_SEM_SIMD_SHUFFLE_XOR:
+            pos = m ^ k;
+            break;
+         case ISA_SEM_SIMD_SHUFFLE_UP:
+            pos = (m - k) & 3u;
+            break;
+         case ISA_SEM_SIMD_SHUFFLE_DOWN:
+            pos = (m + k) & 3u;
+            break;
+         default:
+            pos = k;
+            break;
+         }
+         unsigned l = base + 4 * q + pos;
+         r[i] = l < end ? a[l] : 0;
+      }
+   }
+   write_one(w, op, 0, 0, t, r, mask);
+}
+
 /* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
  * shuffles (shfl): each lane reads other lanes' sources, inactive ones
  * too (their registers hold what they last held). A quad is 4 aligned
@@ -771,6 +876,14 @@ emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    if (op->sem == ISA_SEM_READLANE || op->sem == ISA_SEM_WRITELANE) {
       exec_lane(w, op, t);
+      return;
+   }
+   if (op->sem == ISA_SEM_BALLOT_CMP) {
+      exec_ballot(w, op, t);
+      return;
+   }
+   if (op->sem >= ISA_SEM_SIMD_SHUFFLE && op->sem <= ISA_SEM_LANE_INDEX) {
+      exec_shuffle(w, op, t);
       return;
    }
    if (op->sem == ISA_SEM_READFIRSTLANE || op->sem == ISA_SEM_BPERMUTE ||

@@ -463,6 +463,12 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_READFIRSTLANE:
    case ISA_SEM_BPERMUTE:
    case ISA_SEM_QUAD_SWIZZLE:
+   case ISA_SEM_BALLOT_CMP:
+   case ISA_SEM_SIMD_SHUFFLE:
+   case ISA_SEM_SIMD_SHUFFLE_XOR:
+   case ISA_SEM_SIMD_SHUFFLE_UP:
+   case ISA_SEM_SIMD_SHUFFLE_DOWN:
+   case ISA_SEM_LANE_INDEX:
       return EMU_K_XLANE;
    case ISA_SEM_DADD:
    case ISA_SEM_DMUL:
@@ -1169,7 +1175,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       for (unsigned k = 0; k < 3 && vm >= 0; k++)
          if (in->sem == ISA_SEM_VOTE && sem_mod_value(m, (unsigned)vm, votes[k]) == in->mod[vm])
             op->args.mode = k;
-      if (op->ndst < 1 || op->nsrc < 1)
+      if (op->ndst < 1 || (op->nsrc < 1 && in->sem != ISA_SEM_LANE_INDEX))
          return load_err(d, in, "%s", "lane instruction without a destination or source");
       if (in->sem == ISA_SEM_READLANE || in->sem == ISA_SEM_READFIRSTLANE)
          op->dst[0].lanemask = 0; /* one lane's value in an SGPR, not a mask */

@@ -283,6 +283,7 @@ layout_agx(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
        {"1d_array", TGSI_TEX_T_1D_ARRAY, TGSI_TEX_T_SHADOW1D_ARRAY},
        {"2d", TGSI_TEX_T_2D, TGSI_TEX_T_SHADOW2D},
        {"2d_array", TGSI_TEX_T_2D_ARRAY, TGSI_TEX_T_SHADOW2D_ARRAY},
+       {"2d_ms", TGSI_TEX_T_2D_MSAA, TGSI_TEX_T_2D_MSAA},
        {"3d", TGSI_TEX_T_3D, TGSI_TEX_T_3D},
        {"cube", TGSI_TEX_T_CUBE, TGSI_TEX_T_SHADOWCUBE},
        {"cube_array", TGSI_TEX_T_CUBE_ARRAY, TGSI_TEX_T_SHADOWCUBE_ARRAY},
@@ -299,7 +300,10 @@ layout_agx(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
       x->layer = AT(0, nsp);
       x->layer_int = x->layer16 = 1;
    }
-   x->nreg[0] = (uint8_t)(nsp + (x->layer >= 0));
+   /* a 2d_ms texture's sample index sits where a layer would; the env's
+    * multisample textures hold one sample, read whatever the index */
+   bool ms = x->target == TGSI_TEX_T_2D_MSAA;
+   x->nreg[0] = (uint8_t)(nsp + (x->layer >= 0 || ms));
    if (shadow)
       x->ref = AT(1, b++);
    if (mod_on(m, in, ISA_ROLE_TEX_OFFSET)) {

@@ -297,7 +297,13 @@ struct isa_model;
    X(CUBETC, "cubetc", 3) \
    X(CUBEMA, "cubema", 3) \
    X(READFIRSTLANE, "readfirstlane", 1) \
-   X(BPERMUTE, "bpermute", 3)
+   X(BPERMUTE, "bpermute", 3) \
+   X(BALLOT_CMP, "ballot_cmp", 2) \
+   X(SIMD_SHUFFLE, "simd_shuffle", 2) \
+   X(SIMD_SHUFFLE_XOR, "simd_shuffle_xor", 2) \
+   X(SIMD_SHUFFLE_UP, "simd_shuffle_up", 2) \
+   X(SIMD_SHUFFLE_DOWN, "simd_shuffle_down", 2) \
+   X(LANE_INDEX, "lane_index", 0)
 
 /*
  * Atomics (the emulator's reading of the semantics): atom works on global
@@ -324,6 +330,19 @@ struct isa_model;
  * an LDS-class op that touches no memory). quad_swizzle d = a of lane
  * 4k + qj for lane 4k + j, qj the immediates b..e (gfx9 ds_swizzle_b32's
  * QUAD_PERM form), 0 when that lane is inactive.
+ *
+ * agx (applegpu's icmp_ballot and simd_shuffle* exec code): ballot_cmp
+ * compares a with b (the cond and type roles) in each active lane and
+ * writes the mask of those that hold (bit = lane of the wave) to every
+ * active lane. The simd_shuffle* semantics read a from any lane, active
+ * or not (an inactive lane gives what its register holds), and b as a
+ * 16-bit lane index, shift or xor; their quad rule: the two low bits of
+ * b are ORed over the four lanes of each source quad, inactive lanes
+ * included, and that OR selects within the quad (so only a b whose low
+ * bits are the same in every lane, an immediate, reads the lane it
+ * names). A lane whose index, shift or xor leaves the wave reads its
+ * own a. lane_index gives the lane's number in its wave (get_sr
+ * thread_index_in_simdgroup).
  */
 
 /*

@@ -982,7 +982,13 @@ struct opt_pass {
      "issue 18: a half write keeps the other half; Mesa agx 16-bit destinations") \
    X(AGX_PACK_FULL, "agx-pack-full", REGALLOC, "agx", "half", "", \
      "the allocator packs a 32-bit value beside a live 16-bit half", \
-     "issue 18: a value one op writes in full takes the whole register (Mesa agx_ra sizes)")
+     "issue 18: a value one op writes in full takes the whole register (Mesa agx_ra sizes)") \
+   X(AGX_DERIV_XOR, "agx-deriv-xor", SELECT, "agx", "lanes", "", \
+     "a fine derivative's simd_shuffle_xor reads the other axis (xor 1 and 2 swapped)", \
+     "issue 18: DDX_FINE reads lane ^ 1, DDY_FINE lane ^ 2 of the quad (NAK SHFL.BFLY 1, 2)") \
+   X(AGX_BALLOT_EXEC, "agx-ballot-exec", SELECT, "agx", "lanes", "", \
+     "VOTE_ALL/VOTE_EQ compare the ballot with all 32 lanes, not the active ones", \
+     "Mesa 75d07cc3d03 (AGX ballot packing); a ballot holds active lanes only (applegpu icmp_ballot)")
 /* clang-format on */
 
 #define OPT_FAULT_CLASSES(X)                                                                       \

@@ -2,6 +2,8 @@
  * The optimizing path on execution-mask models (agx, opt_agx.h): the
  * reference expansion, then the machine passes in order
  *
+ *   lanes   fine derivatives as one simd_shuffle_xor, votes without the
+ *           active-lane ballot (opt_agx_lanes.c)
  *   cmpsel  a compare feeding selects fused into them, through a TGSI
  *           `!c` (the inverted compare), and fmin/fmax's signed-zero
  *           select dropped where an operand is a nonzero constant
@@ -23,7 +25,7 @@
 
 #include <stdlib.h>
 
-const char *const opt_agx_passes[] = {"cmpsel", "half", "pack", "wait", NULL};
+const char *const opt_agx_passes[] = {"lanes", "cmpsel", "half", "pack", "wait", NULL};
 
 bool
 opt_agx_model(const struct isa_model *m)
@@ -184,7 +186,7 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
 {
    struct ref_ctx rc;
    struct opt_ctx ctx;
-   struct agx_stats st = {0, 0, 0, 0, 0, 0, 0};
+   struct agx_stats st = {0, 0, 0, 0, 0, 0, 0, 0, 0};
    opt_ctx_init(&ctx, o, d);
    ref_open(&rc, s, m, d);
    if (rc.status == COMPILE_OK) {
@@ -193,6 +195,11 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
       p.homes_end = rc.homes_top; /* the end of the TGSI homes */
       p.dead = xcalloc(rc.nitems + 1, sizeof(bool));
       agx_regions(&p);
+      if (pass_on(o, "lanes")) {
+         ctx.pass = "lanes";
+         opt_agx_lanes(&p);
+         agx_compact(&p);
+      }
       if (pass_on(o, "cmpsel")) {
          ctx.pass = "cmpsel";
          opt_agx_cmpsel(&p);
@@ -220,8 +227,9 @@ opt_agx_compile(const struct tgsi_shader *s, const struct isa_model *m, const st
       opt_log(&ctx,
               "agx: %u selects fused, %u booleans kept live, %u compares removed, %u min/max "
               "fixups dropped, %u values in 16-bit halves (%u beside a live one), %u waits "
-              "deferred\n",
-              st.fused, st.kept, st.removed, st.minmax, st.narrowed, st.packed, st.waits_deferred);
+              "deferred, %u derivatives as one shuffle, %u votes without the active ballot\n",
+              st.fused, st.kept, st.removed, st.minmax, st.narrowed, st.packed, st.waits_deferred,
+              st.lanes_deriv, st.lanes_vote);
    if (log) {
       *log = ctx.log;
       ctx.log = NULL;

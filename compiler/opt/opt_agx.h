@@ -33,6 +33,7 @@ struct agx_prog {
 /* What the passes did (the --stats report of the compile). */
 struct agx_stats {
    unsigned fused, kept, removed, minmax, narrowed, packed, waits_deferred;
+   unsigned lanes_deriv, lanes_vote; /* the lanes pass's rewrites */
 };
 
 /* opt_agx.c */
@@ -53,6 +54,9 @@ void agx_compact(struct agx_prog *p);
 /* Recomputes the region starts (after items moved). */
 void agx_regions(struct agx_prog *p);
 struct ref_item *agx_insert(struct agx_prog *p, unsigned at, const struct isa_insn *in);
+
+/* opt_agx_lanes.c */
+bool opt_agx_lanes(struct agx_prog *p);
 
 /* opt_agx_cmpsel.c */
 bool opt_agx_cmpsel(struct agx_prog *p);

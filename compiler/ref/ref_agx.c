@@ -37,7 +37,11 @@
  * from a register half: 16-bit float destinations round, 16-bit sources
  * widen exactly.
  *
- * DDX/DDY are dfdx/dfdy (the model's coarse quad derivatives).
+ * DDX/DDY are dfdx/dfdy (the model's coarse quad derivatives);
+ * DDX_FINE/DDY_FINE are simd_shuffle_down/_up by 1 (2) and the lane's
+ * parity from get_sr choosing which difference (agx_deriv_fine). The
+ * subgroup ops use icmp_ballot and simd_shuffle with immediate lanes only
+ * (agx_subgroup): the shuffle's quad rule reads B in inactive lanes too.
  *
  * KILL is `sample_mask 255, 0`; KILL_IF (and DEMOTE's deferred kill,
  * ref_ops.c) is `sample_mask rNl, 0` on a 1/0 (or ~0/0) flag: a lane
@@ -53,8 +57,7 @@
  * one). TG4 and GATHER4 are texture_sample.gather_r/g/b/a (a shadow
  * target: .gather_depth, the reference compared with each texel's red).
  *
- * Refused (the model has no instruction for them): fine derivatives and
- * doubles.
+ * Refused (the model has no instruction for them): doubles.
  */
 #include "compiler/ref/ref.h"
 #include "emu/emu.h"
@@ -598,6 +601,8 @@ tex_dim(enum tgsi_texture t)
    case TGSI_TEX_T_2D_ARRAY:
    case TGSI_TEX_T_SHADOW2D_ARRAY:
       return "2d_array";
+   case TGSI_TEX_T_2D_MSAA:
+      return "2d_ms";
    case TGSI_TEX_T_3D:
       return "3d";
    case TGSI_TEX_T_CUBE:
@@ -674,8 +679,11 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    const char *dim = tex_dim(a->target);
    if (!dim)
       return ref_unsupported(c, "buffer and multisample textures: not in the agx model"), false;
-   if (a->samples || a->sample >= 0)
-      return ref_unsupported(c, "sample counts: not in the agx model"), false;
+   if (a->samples) { /* TXQS: the env's multisample textures hold one sample */
+      res[0] = ref_imm_reg(c, 1);
+      res[1] = res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
    if (a->gather && strcmp(dim, "2d") && strcmp(dim, "2d_array") && strcmp(dim, "cube") &&
        strcmp(dim, "cube_array"))
       return ref_unsupported(c, "a gather on a 1D or 3D texture"), false;
@@ -697,6 +705,8 @@ agx_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
    if (a->layer >= 0)
       v[n++] = a->fetch ? agx_prim(c, REF_P_UMIN, (unsigned)a->layer, ref_imm_reg(c, 0xffff), 0)
                         : layer16(c, (unsigned)a->layer);
+   if (a->sample >= 0) /* 2d_ms: the sample index where the layer goes */
+      v[n++] = agx_prim(c, REF_P_UMIN, (unsigned)a->sample, ref_imm_reg(c, 0xffff), 0);
    if (a->ref >= 0 && !a->lodq)
       o[no++] = (unsigned)a->ref;
    if (a->noff && !a->lodq)
@@ -778,6 +788,135 @@ agx_kill_flag(struct ref_ctx *c, unsigned flag)
    agx_discard(c, half(c, flag));
 }
 
+/* ------------------------------------------------------------------ */
+/* SIMD-group operations (32 lanes, the env's subgroup)                 */
+
+static struct isa_insn *
+ballot(struct ref_ctx *c, unsigned d, const char *cc, struct isa_opnd a, struct isa_opnd b)
+{
+   struct isa_insn *in = emit(c, "icmp_ballot", d, a, b, ref_imm(0));
+   ref_set_mod(c, in, "iccn", cc);
+   ref_set_mod(c, in, "isign", "u");
+   return in;
+}
+
+/* d = src of lane k of the SIMD group, k an immediate (the same in every
+ * lane, inactive ones too: simd_shuffle ORs B's low bits over the quad). */
+static unsigned
+shuffle(struct ref_ctx *c, const char *op, unsigned v, uint32_t k)
+{
+   unsigned d = ref_tmp(c);
+   emit(c, op, d, R(v), ref_imm(k), ref_imm(0));
+   return d;
+}
+
+/* v of lane idx (a register): a broadcast of each of the 32 lanes,
+ * selected where idx names it; any other idx gives 0 (the interpreter:
+ * undefined). Only immediate lane numbers reach simd_shuffle, as its
+ * quad rule requires. */
+static unsigned
+read_lane(struct ref_ctx *c, unsigned v, unsigned idx)
+{
+   unsigned r = ref_tmp(c);
+   agx_mov_imm(c, r, 0);
+   for (uint32_t j = 0; j < 32 && c->status == COMPILE_OK; j++) {
+      unsigned t = shuffle(c, "simd_shuffle", v, j), n = ref_tmp(c);
+      cmpsel(c, false, "eq", "u", n, R(idx), ref_imm(j), R(t), R(r));
+      r = n;
+   }
+   return r;
+}
+
+/* The first active lane's number: popcount((m & -m) - 1) of the active
+ * mask m. */
+static unsigned
+first_lane(struct ref_ctx *c)
+{
+   unsigned m = ref_tmp(c), neg = ref_tmp(c), low = ref_tmp(c), below = ref_tmp(c), d = ref_tmp(c);
+   ballot(c, m, "eq", ref_imm(0), ref_imm(0));
+   emit(c, "isub", neg, ref_imm(0), R(m), ref_imm(0));
+   emit(c, "and", low, R(m), R(neg), ref_imm(0));
+   emit(c, "isub", below, R(low), ref_imm(1), ref_imm(0));
+   emit(c, "popcount", d, R(below), ref_imm(0), ref_imm(0));
+   return d;
+}
+
+/* BALLOT (x and z the mask of src.x != 0, y and w 0: 32 lanes), VOTE_ANY
+ * (that mask is not 0), VOTE_ALL and VOTE_EQ (the mask of lanes where v
+ * != 0, or v equals the first active lane's, is the active mask),
+ * READ_FIRST, READ_INVOC, as the interpreter reads them. */
+static void
+agx_subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   unsigned res[4] = {0, 0, 0, 0}, first = 0, lane = 0, ones = ref_imm_reg(c, ~0u);
+   if (in->op == TGSI_OP_READ_FIRST || in->op == TGSI_OP_VOTE_EQ)
+      first = first_lane(c);
+   if (in->op == TGSI_OP_READ_INVOC)
+      lane = ref_fetch(c, in, 1, 0);
+   if (in->op == TGSI_OP_BALLOT) {
+      unsigned b = ref_tmp(c);
+      ballot(c, b, "ne", R(ref_fetch(c, in, 0, 0)), ref_imm(0));
+      res[0] = res[2] = b;
+      res[1] = res[3] = ref_imm_reg(c, 0);
+      ref_store(c, in, res);
+      return;
+   }
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch), b = ref_tmp(c), all = ref_tmp(c);
+      res[ch] = ref_tmp(c);
+      switch (in->op) {
+      case TGSI_OP_READ_FIRST:
+         res[ch] = read_lane(c, v, first);
+         break;
+      case TGSI_OP_READ_INVOC:
+         res[ch] = read_lane(c, v, lane);
+         break;
+      case TGSI_OP_VOTE_ANY:
+         ballot(c, b, "ne", R(v), ref_imm(0));
+         cmpsel(c, false, "eq", "u", res[ch], R(b), ref_imm(0), ref_imm(0), R(ones));
+         break;
+      default: /* VOTE_ALL, VOTE_EQ */
+         if (in->op == TGSI_OP_VOTE_EQ)
+            ballot(c, b, "eq", R(v), R(read_lane(c, v, first)));
+         else
+            ballot(c, b, "ne", R(v), ref_imm(0));
+         ballot(c, all, "eq", ref_imm(0), ref_imm(0));
+         cmpsel(c, false, "eq", "u", res[ch], R(b), R(all), R(ones), ref_imm(0));
+         break;
+      }
+   }
+   ref_store(c, in, res);
+}
+
+/* DDX_FINE/DDY_FINE: lane 4q + j's derivative is lane (j | k) less lane
+ * (j & ~k) of its quad (k = 1 across, 2 down), as the interpreter defines
+ * it: where j & k is 0, the lane k on (simd_shuffle_down) less this one,
+ * else this one less the lane k back (simd_shuffle_up). */
+static void
+agx_deriv_fine(struct ref_ctx *c, const struct tgsi_insn *in)
+{
+   uint32_t k = in->op == TGSI_OP_DDX_FINE ? 1 : 2;
+   unsigned res[4] = {0, 0, 0, 0}, lane = ref_tmp(c), p = ref_tmp(c);
+   struct isa_insn *sr = ref_emit(c, "get_sr");
+   sr->dst[0] = R(lane);
+   emit(c, "and", p, R(lane), ref_imm(k), ref_imm(0));
+   for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
+      if (!(in->dst[0].mask & (1u << ch)))
+         continue;
+      unsigned v = ref_fetch(c, in, 0, ch);
+      unsigned dn = shuffle(c, "simd_shuffle_down", v, k);
+      unsigned up = shuffle(c, "simd_shuffle_up", v, k);
+      unsigned d0 = ref_tmp(c), d1 = ref_tmp(c);
+      emit(c, "fadd", d0, R(dn), ref_neg(R(v)), ref_imm(0));
+      emit(c, "fadd", d1, R(v), ref_neg(R(up)), ref_imm(0));
+      res[ch] = ref_tmp(c);
+      cmpsel(c, false, "eq", "u", res[ch], R(p), ref_imm(0), R(d0), R(d1));
+   }
+   ref_store(c, in, res);
+}
+
 static bool
 agx_special(struct ref_ctx *c, const struct tgsi_insn *in)
 {
@@ -811,20 +950,20 @@ agx_special(struct ref_ctx *c, const struct tgsi_insn *in)
       ref_store(c, in, res);
       return true;
    }
-   default:
-      return false;
-   }
-}
-
-static const char *
-agx_why(enum tgsi_opcode op)
-{
-   switch (op) {
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
-      return "the agx model has no fine derivatives";
+      agx_deriv_fine(c, in);
+      return true;
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+      agx_subgroup(c, in);
+      return true;
    default:
-      return NULL;
+      return false;
    }
 }
 
@@ -891,7 +1030,6 @@ const struct ref_target ref_target_agx = {
     .atomic = agx_atomic,
     .tex = agx_tex,
     .kill_flag = agx_kill_flag,
-    .why = agx_why,
     .branch = agx_branch,
     .jump = agx_jump,
     .end = agx_end,

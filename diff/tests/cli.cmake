@@ -331,6 +331,21 @@ check_cli(agx_fminmax_bisect "bisect|${_out}/agxmm/agx_nan_minmax-agx.yaml" 0 NE
           OUT "pass: cmpsel .*fault fminmax-cmpsel: fmin at [0-9]+ as one ordered fcmpsel")
 check_cli(agx_faults_caught "faults|--check|--target|agx|-j|2|--bisect|--inject-fault|cmpsel-signed-as-unsigned,agx-wait-wrong-slot,agx-half-clobber,agx-pack-full|${CMAKE_SOURCE_DIR}/captures/cs_pack_convert.tgsi" 0
           OUT "bisect: 4/4 pairs named one transformation, the fault's firing in its own pass")
+# agx SIMD-group ops (the lanes pass): fine derivatives and votes inside a
+# divergent if pass on both paths and on sm50/gfx9; a derivative's shuffle
+# xor on the wrong axis, and a vote whose ballot is compared with all 32
+# lanes, are caught (captures' derivatives only reach fwidth-like sums of
+# both axes, which hide the swap) and bisect names the lanes pass.
+check_cli(agx_lanes "check|--target|agx,sm50,gfx9|--no-repro|-q|--invocations|256|${_fx}/hand/deriv_fine.tgsi|${_fx}/agx_vote_if.tgsi" 0
+          OUT "total +6 +6 +0 +0 +0 +0")
+check_cli(agx_deriv_xor "check|--target|agx|--invocations|256|--inject-fault|agx-deriv-xor|--repro-dir|${_out}/agxdx|${_fx}/hand/deriv_fine.tgsi" 1
+          OUT "fail agx fixtures/check/hand/deriv_fine.tgsi: mismatch \\(ref/opt\\)" CLEAN ${_out}/agxdx SETUP agx_dx)
+check_cli(agx_deriv_xor_bisect "bisect|${_out}/agxdx/deriv_fine-agx.yaml" 0 NEEDS agx_dx
+          OUT "pass: lanes .*fault agx-deriv-xor: derivative [0-9]+: xor [12]")
+check_cli(agx_ballot_exec "check|--target|agx|--invocations|256|--inject-fault|agx-ballot-exec|--repro-dir|${_out}/agxbe|${_fx}/agx_vote_if.tgsi" 1
+          OUT "fail agx fixtures/check/agx_vote_if.tgsi: mismatch \\(ref/opt\\)" CLEAN ${_out}/agxbe SETUP agx_be)
+check_cli(agx_ballot_exec_bisect "bisect|${_out}/agxbe/agx_vote_if-agx.yaml" 0 NEEDS agx_be
+          OUT "pass: lanes .*fault agx-ballot-exec: vote [0-9]+: the ballot compared with every lane")
 # agx constants past the 256 uniforms: device loads of the buffer's memory,
 # direct and indirect (out of the buffer: 0), on both paths
 check_cli(agx_const_mem "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_const_mem.tgsi" 0

@@ -9,7 +9,11 @@
  *    the full register replaces both;
  *  - the execution-mask stack keeps inactive lanes' registers, and batched
  *    runs equal wave-by-wave runs;
- *  - gathers return the named component of the four texels in GL's order.
+ *  - gathers return the named component of the four texels in GL's order;
+ *  - SIMD-group ops (applegpu's exec code): icmp_ballot sees only active
+ *    lanes; a shuffle reads an inactive lane's register as it stands; the
+ *    low two bits of a shuffle's B are ORed over each source quad; the
+ *    up/down/xor modes and get_sr's lane index.
  */
 #include "emu/tests/emu_test_util.h"
 
@@ -165,6 +169,46 @@ test_gather(const struct isa_model *m)
    check_gather(m, "gather_r", 0, 0.0f, 0.999f, 1); /* i0 and j1 clamped: two texels */
 }
 
+/* Lanes 0..15 active inside the if (r4 the lane, r5 = lane + 100 before
+ * it, lane + 200 inside). Written out per lane below. */
+static void
+test_simd(const struct isa_model *m)
+{
+   const char *text = ".stage comp\n.block 64\n.lanes 64\n.output r2 OUT[0].x\n"
+                      ".output r3 OUT[1].x\n.output r7 OUT[2].x\n.output r9 OUT[3].x\n"
+                      ".output r10 OUT[4].x\n.output r11 OUT[5].x\n"
+                      "mov_imm r0l, 0\nget_sr r4, thread_index_in_simdgroup\n"
+                      "iadd r5, r4, 100\nmov_imm r2, 7\nmov_imm r3, 7\nmov_imm r7, 7\n"
+                      "and r8, r4, 1\nor r8, r8, 4\nsimd_shuffle r9, r5, r8l\n"
+                      "simd_shuffle_up r10, r5, 1\nsimd_shuffle_down r11, r5, 3\n"
+                      "if_icmp.ult r4, 16, 1\niadd r5, r4, 200\n"
+                      "icmp_ballot.une r2, r4, 3\nsimd_shuffle r3, r5, 20\n"
+                      "simd_shuffle_xor r7, r5, 1\npop_exec 1\nstop\n";
+   struct fix_run r;
+   bool ok = fix_run_text(m, text, "simd", 5, 64, NULL, &r);
+   CHECKF(ok && r.st == EMU_OK, "the SIMD-group program runs: %s", diag_first_error(&r.d));
+   unsigned bad = 0;
+   for (uint32_t l = 0; ok && l < 64; l++) {
+      uint32_t lane = l % 32, in = lane < 16;
+      uint32_t want[6] = {
+          in ? 0xfff7u : 7u,            /* the active lanes but lane 3 */
+          in ? 120u : 7u,               /* lane 20 is off: its register as it was */
+          in ? (lane ^ 1u) + 200u : 7u, /* the quad neighbour */
+          105u,                         /* B = 4 | (lane & 1): the quad's OR is 1 */
+          (lane ? lane - 1 : 0) + 100u, /* lane 0 keeps its own */
+          (lane + 3 < 32 ? lane + 3 : lane) + 100u,
+      };
+      for (unsigned k = 0; k < 6; k++)
+         if (fix_out(&r, k, 0, l) != want[k]) {
+            bad++;
+            CHECKF(bad > 4, "simd lane %u OUT[%u]: %u, want %u", l, k, fix_out(&r, k, 0, l),
+                   want[k]);
+         }
+   }
+   CHECKF(bad == 0, "%u SIMD-group values wrong", bad);
+   fix_free(&r);
+}
+
 int
 main(void)
 {
@@ -174,6 +218,7 @@ main(void)
       test_halves(m);
       test_exec_batch(m);
       test_gather(m);
+      test_simd(m);
       isa_close(m);
    }
    return test_done();
