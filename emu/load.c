@@ -401,6 +401,8 @@ sem_res(enum isa_sem s)
    case ISA_SEM_FCMP:
    case ISA_SEM_UCMP:
    case ISA_SEM_SCMP:
+   case ISA_SEM_BITCMP0:
+   case ISA_SEM_BITCMP1:
       return EMU_R_BOOL;
    default:
       return EMU_R_INT;
