@@ -56,3 +56,8 @@ add_test(NAME llvm_atomics
          COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/atomics.sh ${CMAKE_SOURCE_DIR}
                  $<TARGET_FILE_DIR:diffcomp>)
 set_tests_properties(llvm_atomics PROPERTIES SKIP_RETURN_CODE 77)
+# A third: a texture sample over a VGPR whose global load is pending.
+add_test(NAME llvm_vmem_waw
+         COMMAND sh ${CMAKE_SOURCE_DIR}/compiler/llvm/tests/vmem_waw.sh ${CMAKE_SOURCE_DIR}
+                 $<TARGET_FILE_DIR:diffcomp>)
+set_tests_properties(llvm_vmem_waw PROPERTIES SKIP_RETURN_CODE 77)
