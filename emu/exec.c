@@ -990,6 +990,11 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
          r0[i] = (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));
          wide_dst = false;
          continue;
+      case ISA_SEM_UCMP64: /* v_cmp_*_u64: a lane mask, the lane's bit */
+         r0[i] = sem_icmp_from(op->args.cond, wide_at(&x[0], i) < wide_at(&x[1], i),
+                               wide_at(&x[0], i) == wide_at(&x[1], i));
+         wide_dst = false;
+         continue;
       case ISA_SEM_DSETP: {
          uint32_t cmp =
              (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));

@@ -285,6 +285,7 @@ struct isa_model;
    X(BITSET1, "bitset1", 2) \
    X(BITCMP0, "bitcmp0", 2) \
    X(BITCMP1, "bitcmp1", 2) \
+   X(UCMP64, "ucmp64", 2) \
    X(SHL64, "shl64", 2) \
    X(SHR64, "shr64", 2) \
    X(ASHR64, "ashr64", 2) \

@@ -653,6 +653,16 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
       return tr_tex_query(t, in);
    case TGSI_OP_LODQ:
       return tr_tex_lodq(t, in);
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+      return tr_subgroup(t, in);
+   case TGSI_OP_INTERP_CENTROID:
+   case TGSI_OP_INTERP_SAMPLE:
+      return tr_interp(t, in);
    default:
       break;
    }

@@ -10,8 +10,6 @@
 
 /* ---- memory ------------------------------------------------------------- */
 
-static void declare_fn(struct tr *t, const char *decl);
-
 static val
 ptr_at(struct tr *t, val base, val off)
 {
@@ -305,7 +303,7 @@ tr_mem_atomic(struct tr *t, const struct tgsi_insn *in)
                "declare i32 @llvm.amdgcn.atomic.%s.i32.p%ui32(i32 %s* nocapture, i32, i32 "
                "immarg, i32 immarg, i1 immarg)",
                inc, lds ? 3u : 1u, sp);
-      declare_fn(t, decl);
+      tr_declare(t, decl);
       old = tr_emit(t,
                     "call i32 @llvm.amdgcn.atomic.%s.i32.p%ui32(i32 %s* %s, i32 %s, i32 2, "
                     "i32 %u, i1 false)",
@@ -371,8 +369,8 @@ tr_resq(struct tr *t, const struct tgsi_insn *in)
 /* ---- textures ----------------------------------------------------------- */
 
 /* Declares an intrinsic (the declaration text) once. */
-static void
-declare_fn(struct tr *t, const char *decl)
+void
+tr_declare(struct tr *t, const char *decl)
 {
    if (!t->decls.s || !strstr(t->decls.s, decl))
       strbuf_printf(&t->decls, "%s\n", decl);
@@ -484,7 +482,7 @@ cube_body(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg, val *b
       x[k] = tr_f(t, tr_src(t, in, 0, k));
    for (unsigned k = 0; k < 4; k++) {
       char *d = xasprintf("declare float @llvm.amdgcn.%s(float, float, float)", fn[k]);
-      declare_fn(t, d);
+      tr_declare(t, d);
       free(d);
       v[k] = tr_i(t, tr_emit(t, "call float @llvm.amdgcn.%s(float %s, float %s, float %s)", fn[k],
                              tr_v(x[0]), tr_v(x[1]), tr_v(x[2])));
@@ -632,7 +630,7 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
                           dim, txd ? ".f32" : "");
    char *decl =
        xasprintf("declare <4 x float> %s(i32, %s<8 x i32>, <4 x i32>, i1, i32, i32)", name, ty.s);
-   declare_fn(t, decl);
+   tr_declare(t, decl);
    val rs = rsrc_of(t, u);
    val r = tr_emit(t,
                    "call <4 x float> %s(i32 15, %s<8 x i32> %s, <4 x i32> zeroinitializer, i1 %s, "
@@ -663,7 +661,7 @@ tr_tex_fetch(struct tr *t, const struct tgsi_insn *in)
    char *name = xasprintf("@llvm.amdgcn.image.load%s.%s.v4f32.i32", mip ? ".mip" : "", dim);
    char *decl = xasprintf("declare <4 x float> %s(i32, i32, i32, i32, %s<8 x i32>, i32, i32)", name,
                           mip ? "i32, " : "");
-   declare_fn(t, decl);
+   tr_declare(t, decl);
    val rs = rsrc_of(t, u);
    char *lv = mip ? xasprintf("i32 %s, ", tr_v(lod)) : xstrdup("");
    val r = tr_emit(t,
@@ -684,7 +682,7 @@ tr_tex_query(struct tr *t, const struct tgsi_insn *in)
    unsigned u = 0;
    if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, in->tex_target))
       return false;
-   declare_fn(t, "declare <4 x float> @llvm.amdgcn.image.getresinfo.2d.v4f32.i32(i32, i32, "
+   tr_declare(t, "declare <4 x float> @llvm.amdgcn.image.getresinfo.2d.v4f32.i32(i32, i32, "
                  "<8 x i32>, i32, i32)");
    val lod = tr_src(t, in, 0, 0), rs = rsrc_of(t, u);
    val r = tr_emit(t,
@@ -716,7 +714,7 @@ tr_tex_lodq(struct tr *t, const struct tgsi_insn *in)
    char *decl = xasprintf("declare <4 x float> %s(i32, float, float, float, <8 x i32>, <4 x i32>, "
                           "i1, i32, i32)",
                           name);
-   declare_fn(t, decl);
+   tr_declare(t, decl);
    val rs = rsrc_of(t, u);
    val c[3];
    for (unsigned k = 0; k < 3; k++)

@@ -175,8 +175,11 @@ bool tr_translate_range(struct tr *t, unsigned a, unsigned b);
 /* llvm_tgsi_alu.c: arithmetic */
 bool tr_alu(struct tr *t, const struct tgsi_insn *in);
 bool tr_deriv(struct tr *t, const struct tgsi_insn *in);
+bool tr_subgroup(struct tr *t, const struct tgsi_insn *in);
+bool tr_interp(struct tr *t, const struct tgsi_insn *in);
 
 /* llvm_tgsi_mem.c: buffers, shared memory, textures */
+void tr_declare(struct tr *t, const char *decl);
 bool tr_mem_load(struct tr *t, const struct tgsi_insn *in);
 bool tr_mem_store(struct tr *t, const struct tgsi_insn *in);
 bool tr_mem_atomic(struct tr *t, const struct tgsi_insn *in);
