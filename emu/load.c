@@ -486,6 +486,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_DMAX:
    case ISA_SEM_DCMP:
    case ISA_SEM_UCMP64:
+   case ISA_SEM_MAD_U64:
    case ISA_SEM_DLDEXP:
    case ISA_SEM_SHL64:
    case ISA_SEM_SHR64:

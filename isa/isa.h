@@ -286,6 +286,7 @@ struct isa_model;
    X(BITCMP0, "bitcmp0", 2) \
    X(BITCMP1, "bitcmp1", 2) \
    X(UCMP64, "ucmp64", 2) \
+   X(MAD_U64, "mad_u64", 3) \
    X(SHL64, "shl64", 2) \
    X(SHR64, "shr64", 2) \
    X(ASHR64, "ashr64", 2) \
