@@ -1047,6 +1047,8 @@ sem_wide_src(enum isa_sem s, unsigned i)
    case ISA_SEM_ASHR64:
    case ISA_SEM_DLDEXP:
       return i == 0; /* the value; the count is 32 bits */
+   case ISA_SEM_MAD_U64:
+      return i == 2; /* u32 * u32 + u64 */
    default:
       return true;
    }
@@ -1074,6 +1076,7 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
       return;
    }
    uint32_t *r0 = run->tmp_dst[0], *r1 = run->tmp_dst[1];
+   uint32_t *carry = run->tmp_comp + (size_t)15 * run->maxlanes; /* v_mad_u64_u32's sdst */
    bool wide_dst = true, two = false;
    for (unsigned i = 0; i < n; i++) {
       uint64_t r = 0;
@@ -1101,6 +1104,17 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
          break;
       case ISA_SEM_DCMP: /* a lane mask (gfx9 VOPC): the lane's bit */
          r0[i] = (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));
+         wide_dst = false;
+         continue;
+      case ISA_SEM_MAD_U64: { /* v_mad_u64_u32: the carry out to the lane mask */
+         uint64_t p = (uint64_t)v[0][i] * v[1][i];
+         r = p + wide_at(&x[2], i);
+         carry[i] = r < p;
+         break;
+      }
+      case ISA_SEM_UCMP64: /* v_cmp_*_u64: a lane mask, the lane's bit */
+         r0[i] = sem_icmp_from(op->args.cond, wide_at(&x[0], i) < wide_at(&x[1], i),
+                               wide_at(&x[0], i) == wide_at(&x[1], i));
          wide_dst = false;
          continue;
       case ISA_SEM_DSETP: {
@@ -1163,4 +1177,6 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
       write_one(w, op, 0, 1, t, r1, mask);
    else if (two && op->ndst > 1)
       write_one(w, op, 1, 0, t, r1, mask);
+   if (op->sem == ISA_SEM_MAD_U64 && op->ndst > 1 && op->dst[1].lanemask)
+      emu_write_lanemask(w, op, &op->dst[1], carry, mask, t);
 }

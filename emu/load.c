@@ -401,6 +401,9 @@ sem_res(enum isa_sem s)
    case ISA_SEM_FCMP:
    case ISA_SEM_UCMP:
    case ISA_SEM_SCMP:
+   case ISA_SEM_BITCMP0:
+   case ISA_SEM_BITCMP1:
+   case ISA_SEM_UCMP64:
       return EMU_R_BOOL;
    default:
       return EMU_R_INT;
@@ -488,6 +491,8 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_DMIN:
    case ISA_SEM_DMAX:
    case ISA_SEM_DCMP:
+   case ISA_SEM_UCMP64:
+   case ISA_SEM_MAD_U64:
    case ISA_SEM_DLDEXP:
    case ISA_SEM_SHL64:
    case ISA_SEM_SHR64:
@@ -801,7 +806,8 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
 }
 
 /* Atomics: the address (first register source), an immediate offset, the
- * data (second register source, two registers for a compare-and-swap);
+ * data (second register source, two registers for a compare-and-swap),
+ * the old word to the destination if there is one;
  * the operation from the atom_op role's entry and the data's type. */
 static bool
 set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct diag_list *d)
@@ -838,8 +844,9 @@ set_atomic(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, str
       op->off_elems = 1;
       op->addr_hi = addr_pair(c, in, op);
    }
-   if (reg < 0 || data < 0 || !op->ndst)
-      return load_err(d, in, "%s", "atomic without an address, data or destination");
+   /* no destination: an atomic that returns nothing (gfx9 without glc) */
+   if (reg < 0 || data < 0)
+      return load_err(d, in, "%s", "atomic without an address or data");
    bool cas_sem = in->sem == ISA_SEM_ATOM_CAS || in->sem == ISA_SEM_ATOMS_CAS;
    enum isa_type t = sem_slot_type(c->model, in, ISA_SLOT_SRC(data), NULL);
    int k = -1, om = isa_insn_mod_by_role(c->model, in, ISA_ROLE_ATOM_OP);

@@ -366,14 +366,23 @@ isa_mod_by_role(const struct isa_model *m, enum isa_role role)
 }
 
 /* The modifier with this role that the instruction sets (a role played
- * by several enums, one per layout, whose entries are all non-zero: gfx9
- * DS and GLOBAL atomic opcodes), else the model's. */
+ * by several enums, one per layout: gfx9 DS and GLOBAL atomic opcodes),
+ * else the one its op's layout has, else the model's. */
 int
 isa_insn_mod_by_role(const struct isa_model *m, const struct isa_insn *in, enum isa_role role)
 {
    for (unsigned k = 0; k < m->nmods && k < ISA_MAX_MODS; k++)
       if (m->mods[k].role == role && in->mod[k])
          return (int)k;
+   /* a value of 0 (ds_add_u32's opcode): the one the op's fields name,
+    * fixed by its match or not */
+   if (in->op < m->nops)
+      for (unsigned i = 0; i < m->ops[in->op].nfields; i++) {
+         const struct isa_field *f = &m->ops[in->op].fields[i];
+         if ((f->kind == ISA_FK_MOD || f->kind == ISA_FK_FIXED) && f->mod >= 0 &&
+             f->mod < (int)m->nmods && f->mod < ISA_MAX_MODS && m->mods[f->mod].role == role)
+            return f->mod;
+      }
    return isa_mod_by_role(m, role);
 }
 

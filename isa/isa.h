@@ -283,6 +283,10 @@ struct isa_model;
    X(IABS, "iabs", 1) \
    X(BITSET0, "bitset0", 2) \
    X(BITSET1, "bitset1", 2) \
+   X(BITCMP0, "bitcmp0", 2) \
+   X(BITCMP1, "bitcmp1", 2) \
+   X(UCMP64, "ucmp64", 2) \
+   X(MAD_U64, "mad_u64", 3) \
    X(SHL64, "shl64", 2) \
    X(SHR64, "shr64", 2) \
    X(ASHR64, "ashr64", 2) \

@@ -560,6 +560,13 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_BITSET1:
       *d = x[1] | 1u << (x[0] & 31u);
       return true;
+   /* s_bitcmp0/1_b32: SCC is bit (x[1] & 31) of x[0], tested for 0 or 1 */
+   case ISA_SEM_BITCMP0:
+      *d = (x[0] >> (x[1] & 31u) & 1u) == 0;
+      return true;
+   case ISA_SEM_BITCMP1:
+      *d = x[0] >> (x[1] & 31u) & 1u;
+      return true;
    case ISA_SEM_ALIGNBIT:
       *d = sem_alignbit(x[0], x[1], x[2]);
       return true;

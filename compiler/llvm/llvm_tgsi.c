@@ -622,6 +622,20 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
       return tr_mem_load(t, in);
    case TGSI_OP_STORE:
       return tr_mem_store(t, in);
+   case TGSI_OP_ATOMUADD:
+   case TGSI_OP_ATOMXCHG:
+   case TGSI_OP_ATOMCAS:
+   case TGSI_OP_ATOMAND:
+   case TGSI_OP_ATOMOR:
+   case TGSI_OP_ATOMXOR:
+   case TGSI_OP_ATOMUMIN:
+   case TGSI_OP_ATOMUMAX:
+   case TGSI_OP_ATOMIMIN:
+   case TGSI_OP_ATOMIMAX:
+   case TGSI_OP_ATOMINC_WRAP:
+   case TGSI_OP_ATOMDEC_WRAP:
+   case TGSI_OP_ATOMFADD:
+      return tr_mem_atomic(t, in);
    case TGSI_OP_TEX:
    case TGSI_OP_TXP:
    case TGSI_OP_TXB:
@@ -639,6 +653,16 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
       return tr_tex_query(t, in);
    case TGSI_OP_LODQ:
       return tr_tex_lodq(t, in);
+   case TGSI_OP_BALLOT:
+   case TGSI_OP_READ_FIRST:
+   case TGSI_OP_READ_INVOC:
+   case TGSI_OP_VOTE_ANY:
+   case TGSI_OP_VOTE_ALL:
+   case TGSI_OP_VOTE_EQ:
+      return tr_subgroup(t, in);
+   case TGSI_OP_INTERP_CENTROID:
+   case TGSI_OP_INTERP_SAMPLE:
+      return tr_interp(t, in);
    default:
       break;
    }

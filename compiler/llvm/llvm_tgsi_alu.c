@@ -681,3 +681,92 @@ tr_deriv(struct tr *t, const struct tgsi_insn *in)
          tr_store(t, in, c, res[c]);
    return !t->failed;
 }
+
+/* ---- subgroups and interpolation ---------------------------------------- */
+
+static val
+ballot(struct tr *t, val cond)
+{
+   tr_declare(t, "declare i64 @llvm.amdgcn.ballot.i64(i1)");
+   return tr_emit(t, "call i64 @llvm.amdgcn.ballot.i64(i1 %s)", tr_v(cond));
+}
+
+static val
+read_first(struct tr *t, val v)
+{
+   tr_declare(t, "declare i32 @llvm.amdgcn.readfirstlane(i32)");
+   return tr_emit(t, "call i32 @llvm.amdgcn.readfirstlane(i32 %s)", tr_v(v));
+}
+
+/* The subgroup is the 64-lane wave (the check runs the interpreter with
+ * 64-lane subgroups for gfx9), its active lanes EXEC's. BALLOT: the
+ * lanes whose .x is not 0, low word in .x and .z, high in .y and .w;
+ * VOTE_ANY/ALL/EQ: ~0 or 0 per channel (EQ: every active lane equal to
+ * the first's); READ_FIRST: the first active lane's value; READ_INVOC:
+ * lane src1.x's (ds_bpermute at its byte address; the interpreter leaves
+ * an inactive or out-of-range source undefined). */
+bool
+tr_subgroup(struct tr *t, const struct tgsi_insn *in)
+{
+   val r[4] = {0, 0, 0, 0};
+   if (in->op == TGSI_OP_BALLOT) {
+      val m = ballot(t, tr_icmp(t, "ne", tr_src(t, in, 0, 0), K(0)));
+      val lo = tr_emit(t, "trunc i64 %s to i32", tr_v(m));
+      val hi = tr_emit(t, "trunc i64 %s to i32", tr_v(tr_emit(t, "lshr i64 %s, 32", tr_v(m))));
+      r[0] = r[2] = lo;
+      r[1] = r[3] = hi;
+   }
+   val lane4 = 0;
+   if (in->op == TGSI_OP_READ_INVOC) {
+      tr_declare(t, "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)");
+      lane4 = tr_ibin(t, "shl", tr_src(t, in, 1, 0), K(2));
+   }
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(in->dst[0].mask & (1u << c)) || in->op == TGSI_OP_BALLOT)
+         continue;
+      val v = tr_src(t, in, 0, c);
+      switch (in->op) {
+      case TGSI_OP_READ_FIRST:
+         r[c] = read_first(t, v);
+         break;
+      case TGSI_OP_READ_INVOC:
+         r[c] =
+             tr_emit(t, "call i32 @llvm.amdgcn.ds.bpermute(i32 %s, i32 %s)", tr_v(lane4), tr_v(v));
+         break;
+      case TGSI_OP_VOTE_ANY: {
+         val m = ballot(t, tr_icmp(t, "ne", v, K(0)));
+         r[c] = tr_mask_of(t, tr_emit(t, "icmp ne i64 %s, 0", tr_v(m)));
+         break;
+      }
+      default: { /* VOTE_ALL, VOTE_EQ: the lanes that pass are EXEC */
+         val pass = in->op == TGSI_OP_VOTE_ALL ? tr_icmp(t, "ne", v, K(0))
+                                               : tr_icmp(t, "eq", v, read_first(t, v));
+         val m = ballot(t, pass);
+         val e = tr_emit(t, "call i64 @llvm.amdgcn.ballot.i64(i1 true)");
+         r[c] = tr_mask_of(t, tr_emit(t, "icmp eq i64 %s, %s", tr_v(m), tr_v(e)));
+         break;
+      }
+      }
+   }
+   for (unsigned c = 0; c < 4; c++)
+      if (in->dst[0].mask & (1u << c))
+         tr_store(t, in, c, r[c]);
+   return true;
+}
+
+/* INTERP_CENTROID, INTERP_SAMPLE: the interpreter's pixel is one fully
+ * covered sample at its centre, so the input as interpolated (another
+ * sample index is undefined there). */
+bool
+tr_interp(struct tr *t, const struct tgsi_insn *in)
+{
+   if (in->src[0].reg.file != TGSI_FILE_IN)
+      return tr_fail(t, in, "%s of a non-input not translated", tgsi_op_info[in->op].name);
+   val r[4];
+   for (unsigned c = 0; c < 4; c++)
+      r[c] = tr_src(t, in, 0, c);
+   for (unsigned c = 0; c < 4; c++)
+      if (in->dst[0].mask & (1u << c))
+         tr_store(t, in, c, r[c]);
+   return true;
+}

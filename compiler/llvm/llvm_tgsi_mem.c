@@ -2,6 +2,7 @@
  * TGSI -> LLVM IR, buffers, shared memory and textures (llvm_tr.h).
  */
 #include "compiler/llvm/llvm_tr.h"
+#include "emu/emu.h" /* EMU_ADDR_IMAGE, ENV_MAX_IMAGES */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,13 +11,18 @@
 /* ---- memory ------------------------------------------------------------- */
 
 static val
-ptr_global(struct tr *t, unsigned b, val off)
+ptr_at(struct tr *t, val base, val off)
 {
-   val base = t->buf_base[b];
    val lo = tr_emit(t, "zext i32 %s to i64", tr_v(base));
    val o = tr_emit(t, "zext i32 %s to i64", tr_v(off));
    val a = tr_emit(t, "add i64 %s, %s", tr_v(lo), tr_v(o));
    return tr_emit(t, "inttoptr i64 %s to i32 addrspace(1)*", tr_v(a));
+}
+
+static val
+ptr_global(struct tr *t, unsigned b, val off)
+{
+   return ptr_at(t, t->buf_base[b], off);
 }
 
 static val
@@ -51,19 +57,66 @@ resource(struct tr *t, const struct tgsi_insn *in, const struct tgsi_reg *r, uns
       }
       return true;
    }
+   if (r->file == TGSI_FILE_IMAGE) {
+      const struct tgsi_decl *d = tgsi_find_decl(t->s, TGSI_FILE_IMAGE, *b);
+      if (!d || *b >= ENV_MAX_IMAGES)
+         return tr_fail(t, in, "an undeclared image not translated");
+      if (!t->img_base[*b]) {
+         tr_new_arg(t, 's', ".value 0x%x", (unsigned)EMU_ADDR_IMAGE(*b));
+         t->img_base[*b] = ARG_ID(t->nargs - 1);
+         for (unsigned k = 0; k < 3; k++) {
+            tr_new_arg(t, 's', ".size IMAGE[%u].%c", *b, "xyz"[k]);
+            t->img_size[*b][k] = ARG_ID(t->nargs - 1);
+         }
+         tr_directive(t, ".image %u %s", *b, tgsi_texture_names[d->target]);
+      }
+      return true;
+   }
    return tr_fail(t, in, "%s resources not translated", tgsi_file_names[r->file]);
+}
+
+/* An image texel's byte offset from the integer coordinates of source
+ * cs, as env_image_offset computes it: ((z * h + y) * w + x) * 16, the
+ * layer after the coordinates of a 1-D or 2-D array or cube; *ok where
+ * every coordinate is in range (unsigned: a negative one is out). */
+static val
+image_offset(struct tr *t, const struct tgsi_insn *in, unsigned b, unsigned cs, val *ok)
+{
+   enum tgsi_texture tt = tgsi_find_decl(t->s, TGSI_FILE_IMAGE, b)->target;
+   bool one = tt == TGSI_TEX_T_BUFFER || tt == TGSI_TEX_T_1D || tt == TGSI_TEX_T_SHADOW1D ||
+              tt == TGSI_TEX_T_1D_ARRAY || tt == TGSI_TEX_T_SHADOW1D_ARRAY;
+   unsigned dims = tt == TGSI_TEX_T_3D ? 3 : one ? 1 : 2;
+   bool layered = tgsi_texture_is_array(tt) || tt == TGSI_TEX_T_CUBE ||
+                  tt == TGSI_TEX_T_SHADOWCUBE || tt == TGSI_TEX_T_CUBE_ARRAY ||
+                  tt == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+   val co[3] = {tr_src(t, in, cs, 0), K(0), K(0)};
+   if (dims >= 2)
+      co[1] = tr_src(t, in, cs, 1);
+   if (dims == 3 || layered)
+      co[2] = tr_src(t, in, cs, dims == 3 ? 2 : dims);
+   val in_range = 0;
+   for (unsigned k = 0; k < 3; k++) {
+      val lt = tr_icmp(t, "ult", co[k], t->img_size[b][k]);
+      in_range = k ? tr_emit(t, "and i1 %s, %s", tr_v(in_range), tr_v(lt)) : lt;
+   }
+   *ok = in_range;
+   val lin = tr_ibin(t, "add", tr_ibin(t, "mul", co[2], t->img_size[b][1]), co[1]);
+   lin = tr_ibin(t, "add", tr_ibin(t, "mul", lin, t->img_size[b][0]), co[0]);
+   return tr_ibin(t, "shl", lin, K(4));
 }
 
 static val
 mem_ptr(struct tr *t, const struct tgsi_reg *r, unsigned b, val off)
 {
+   if (r->file == TGSI_FILE_IMAGE)
+      return ptr_at(t, t->img_base[b], off);
    return r->file == TGSI_FILE_BUFFER ? ptr_global(t, b, off) : ptr_lds(t, off);
 }
 
 static const char *
 space(const struct tgsi_reg *r)
 {
-   return r->file == TGSI_FILE_BUFFER ? "addrspace(1)" : "addrspace(3)";
+   return r->file == TGSI_FILE_MEMORY ? "addrspace(3)" : "addrspace(1)";
 }
 
 static val
@@ -87,12 +140,19 @@ tr_mem_load(struct tr *t, const struct tgsi_insn *in)
          used |= 1u << (in->src[0].swz[c] & 3);
    while (used >> n)
       n++;
-   val off = tr_src(t, in, 1, 0), size = mem_size(t, r, b);
-   val al = tr_icmp(t, "eq", tr_ibin(t, "and", off, K(3)), K(0));
-   val le = tr_icmp(t, "ule", off, size);
-   val room = tr_icmp(t, "uge", tr_ibin(t, "sub", size, off), K(4 * n));
-   val ok = tr_emit(t, "and i1 %s, %s", tr_v(al),
-                    tr_v(tr_emit(t, "and i1 %s, %s", tr_v(le), tr_v(room))));
+   val off, ok;
+   if (r->file == TGSI_FILE_IMAGE) { /* the whole texel, 16 bytes */
+      off = image_offset(t, in, b, 1, &ok);
+      n = 4;
+   } else {
+      off = tr_src(t, in, 1, 0);
+      val size = mem_size(t, r, b);
+      val al = tr_icmp(t, "eq", tr_ibin(t, "and", off, K(3)), K(0));
+      val le = tr_icmp(t, "ule", off, size);
+      val room = tr_icmp(t, "uge", tr_ibin(t, "sub", size, off), K(4 * n));
+      ok = tr_emit(t, "and i1 %s, %s", tr_v(al),
+                   tr_v(tr_emit(t, "and i1 %s, %s", tr_v(le), tr_v(room))));
+   }
    val safe = tr_sel(t, ok, off, K(0));
    val w[4] = {0, 0, 0, 0};
    for (unsigned c = 0; c < n; c++) {
@@ -117,6 +177,22 @@ tr_mem_store(struct tr *t, const struct tgsi_insn *in)
    unsigned b = 0;
    if (!resource(t, in, r, &b))
       return false;
+   if (r->file == TGSI_FILE_IMAGE) { /* the whole texel, whatever the write mask */
+      val ok, off = image_offset(t, in, b, 0, &ok), v[4];
+      for (unsigned c = 0; c < 4; c++)
+         v[c] = tr_src(t, in, 1, c);
+      unsigned st = tr_new_block(t), next = tr_new_block(t);
+      tr_emit0(t, "br i1 %s, label %%b%u, label %%b%u", tr_v(ok), st, next);
+      tr_blk(t)->term = true;
+      t->cb = st;
+      for (unsigned c = 0; c < 4; c++) {
+         val p = mem_ptr(t, r, b, tr_ibin(t, "add", off, K(4 * c)));
+         tr_emit0(t, "store i32 %s, i32 addrspace(1)* %s, align 4", tr_v(v[c]), tr_v(p));
+      }
+      tr_br(t, next);
+      t->cb = next;
+      return true;
+   }
    val off = tr_src(t, in, 0, 0), size = mem_size(t, r, b);
    val v[4];
    for (unsigned c = 0; c < 4; c++)
@@ -143,6 +219,116 @@ tr_mem_store(struct tr *t, const struct tgsi_insn *in)
    return true;
 }
 
+/* ATOM*: one word, in bounds and aligned, else no access and an old
+ * value the interpreter leaves undefined (env_mem_atomic): 0 here. The
+ * access sits under a branch, so no other word is touched; every channel
+ * written gets the old word. Relaxed ordering, as TGSI's atomics are:
+ * what another lane's access sees in between is the interpreter's
+ * business (it leaves order-dependent values unchecked). */
+bool
+tr_mem_atomic(struct tr *t, const struct tgsi_insn *in)
+{
+   const struct tgsi_reg *r = &in->src[0].reg;
+   unsigned b = 0;
+   if (!resource(t, in, r, &b))
+      return false;
+   const bool lds = r->file == TGSI_FILE_MEMORY;
+   const char *rmw = NULL, *inc = NULL;
+   switch (in->op) {
+   case TGSI_OP_ATOMUADD:
+      rmw = "add";
+      break;
+   case TGSI_OP_ATOMXCHG:
+      rmw = "xchg";
+      break;
+   case TGSI_OP_ATOMAND:
+      rmw = "and";
+      break;
+   case TGSI_OP_ATOMOR:
+      rmw = "or";
+      break;
+   case TGSI_OP_ATOMXOR:
+      rmw = "xor";
+      break;
+   case TGSI_OP_ATOMUMIN:
+      rmw = "umin";
+      break;
+   case TGSI_OP_ATOMUMAX:
+      rmw = "umax";
+      break;
+   case TGSI_OP_ATOMIMIN:
+      rmw = "min";
+      break;
+   case TGSI_OP_ATOMIMAX:
+      rmw = "max";
+      break;
+   case TGSI_OP_ATOMINC_WRAP: /* old >= v ? 0 : old + 1, as the hardware's inc */
+      inc = "inc";
+      break;
+   case TGSI_OP_ATOMDEC_WRAP: /* old == 0 || old > v ? v : old - 1 */
+      inc = "dec";
+      break;
+   case TGSI_OP_ATOMCAS:
+   case TGSI_OP_ATOMFADD: /* a float add: gfx900 has none on global memory, llc loops */
+      break;
+   default:
+      return tr_fail(t, in, "%s not translated", tgsi_op_info[in->op].name);
+   }
+   val off, ok; /* an image's texel: its first word */
+   if (r->file == TGSI_FILE_IMAGE) {
+      off = image_offset(t, in, b, 1, &ok);
+   } else {
+      off = tr_src(t, in, 1, 0);
+      val size = mem_size(t, r, b);
+      val al = tr_icmp(t, "eq", tr_ibin(t, "and", off, K(3)), K(0));
+      val fits = tr_icmp(t, "uge", size, K(4));
+      val le = tr_icmp(t, "ule", off, tr_ibin(t, "sub", size, K(4)));
+      ok = tr_emit(t, "and i1 %s, %s", tr_v(al),
+                   tr_v(tr_emit(t, "and i1 %s, %s", tr_v(fits), tr_v(le))));
+   }
+   val v = tr_src(t, in, 2, 0);
+   val nv = in->op == TGSI_OP_ATOMCAS ? tr_src(t, in, 3, 0) : K(0);
+   unsigned from = t->cb, at = tr_new_block(t), next = tr_new_block(t);
+   tr_emit0(t, "br i1 %s, label %%b%u, label %%b%u", tr_v(ok), at, next);
+   tr_blk(t)->term = true;
+   t->cb = at;
+   val p = mem_ptr(t, r, b, off), old;
+   const char *sp = space(r), *scope = lds ? "workgroup" : "agent";
+   if (rmw) {
+      old = tr_emit(t, "atomicrmw %s i32 %s* %s, i32 %s syncscope(\"%s\") monotonic", rmw, sp,
+                    tr_v(p), tr_v(v), scope);
+   } else if (inc) {
+      char decl[160];
+      snprintf(decl, sizeof(decl),
+               "declare i32 @llvm.amdgcn.atomic.%s.i32.p%ui32(i32 %s* nocapture, i32, i32 "
+               "immarg, i32 immarg, i1 immarg)",
+               inc, lds ? 3u : 1u, sp);
+      tr_declare(t, decl);
+      old = tr_emit(t,
+                    "call i32 @llvm.amdgcn.atomic.%s.i32.p%ui32(i32 %s* %s, i32 %s, i32 2, "
+                    "i32 %u, i1 false)",
+                    inc, lds ? 3u : 1u, sp, tr_v(p), tr_v(v), lds ? 2u : 1u);
+   } else if (in->op == TGSI_OP_ATOMFADD) {
+      val pf = tr_emit(t, "bitcast i32 %s* %s to float %s*", sp, tr_v(p), sp);
+      val f = tr_emit(t, "atomicrmw fadd float %s* %s, float %s syncscope(\"%s\") monotonic", sp,
+                      tr_v(pf), tr_v(tr_f(t, v)), scope);
+      old = tr_i(t, f);
+   } else { /* CAS: src 2 is compared, src 3 stored where it matches */
+      val pair = tr_emit(t,
+                         "cmpxchg i32 %s* %s, i32 %s, i32 %s syncscope(\"%s\") monotonic "
+                         "monotonic",
+                         sp, tr_v(p), tr_v(v), tr_v(nv), scope);
+      old = tr_emit(t, "extractvalue { i32, i1 } %s, 0", tr_v(pair));
+   }
+   tr_br(t, next);
+   t->cb = next;
+   val res = tr_emit(t, "phi i32 [ %s, %%b%u ], [ 0, %%b%u ]", tr_v(old), at, from);
+   for (unsigned c = 0; c < 4; c++)
+      if (in->dst[0].mask & (1u << c))
+         tr_store(t, in, c, res);
+   return true;
+}
+
 /* RESQ: a buffer's bytes or the shared memory's in .x (the other
  * channels are undefined: 0). */
 bool
@@ -150,10 +336,29 @@ tr_resq(struct tr *t, const struct tgsi_insn *in)
 {
    const struct tgsi_reg *r = &in->src[0].reg;
    unsigned b = 0;
-   if (r->file != TGSI_FILE_BUFFER && r->file != TGSI_FILE_MEMORY)
+   if (r->file != TGSI_FILE_BUFFER && r->file != TGSI_FILE_MEMORY && r->file != TGSI_FILE_IMAGE)
       return tr_fail(t, in, "RESQ of %s not translated", tgsi_file_names[r->file]);
    if (!resource(t, in, r, &b))
       return false;
+   if (r->file == TGSI_FILE_IMAGE) { /* as the gfx9 reference's resq reports an image */
+      enum tgsi_texture tt = tgsi_find_decl(t->s, TGSI_FILE_IMAGE, b)->target;
+      unsigned coords = tgsi_texture_coord_count(tt);
+      for (unsigned c = 0; c < 4; c++) {
+         if (!(in->dst[0].mask & (1u << c)))
+            continue;
+         val x = K(0);
+         if (c == 0)
+            x = t->img_size[b][0];
+         else if (c == 1 && coords >= 2)
+            x = t->img_size[b][tt == TGSI_TEX_T_1D_ARRAY ? 2 : 1];
+         else if (c == 2 && coords >= 3)
+            x = t->img_size[b][2];
+         else if (c == 3 && (tt == TGSI_TEX_T_2D_MSAA || tt == TGSI_TEX_T_2D_ARRAY_MSAA))
+            x = K(1);
+         tr_store(t, in, c, x);
+      }
+      return true;
+   }
    val size = mem_size(t, r, b);
    for (unsigned c = 0; c < 4; c++)
       if (in->dst[0].mask & (1u << c))
@@ -164,8 +369,8 @@ tr_resq(struct tr *t, const struct tgsi_insn *in)
 /* ---- textures ----------------------------------------------------------- */
 
 /* Declares an intrinsic (the declaration text) once. */
-static void
-declare_fn(struct tr *t, const char *decl)
+void
+tr_declare(struct tr *t, const char *decl)
 {
    if (!t->decls.s || !strstr(t->decls.s, decl))
       strbuf_printf(&t->decls, "%s\n", decl);
@@ -277,7 +482,7 @@ cube_body(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg, val *b
       x[k] = tr_f(t, tr_src(t, in, 0, k));
    for (unsigned k = 0; k < 4; k++) {
       char *d = xasprintf("declare float @llvm.amdgcn.%s(float, float, float)", fn[k]);
-      declare_fn(t, d);
+      tr_declare(t, d);
       free(d);
       v[k] = tr_i(t, tr_emit(t, "call float @llvm.amdgcn.%s(float %s, float %s, float %s)", fn[k],
                              tr_v(x[0]), tr_v(x[1]), tr_v(x[2])));
@@ -425,7 +630,7 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
                           dim, txd ? ".f32" : "");
    char *decl =
        xasprintf("declare <4 x float> %s(i32, %s<8 x i32>, <4 x i32>, i1, i32, i32)", name, ty.s);
-   declare_fn(t, decl);
+   tr_declare(t, decl);
    val rs = rsrc_of(t, u);
    val r = tr_emit(t,
                    "call <4 x float> %s(i32 15, %s<8 x i32> %s, <4 x i32> zeroinitializer, i1 %s, "
@@ -456,7 +661,7 @@ tr_tex_fetch(struct tr *t, const struct tgsi_insn *in)
    char *name = xasprintf("@llvm.amdgcn.image.load%s.%s.v4f32.i32", mip ? ".mip" : "", dim);
    char *decl = xasprintf("declare <4 x float> %s(i32, i32, i32, i32, %s<8 x i32>, i32, i32)", name,
                           mip ? "i32, " : "");
-   declare_fn(t, decl);
+   tr_declare(t, decl);
    val rs = rsrc_of(t, u);
    char *lv = mip ? xasprintf("i32 %s, ", tr_v(lod)) : xstrdup("");
    val r = tr_emit(t,
@@ -477,7 +682,7 @@ tr_tex_query(struct tr *t, const struct tgsi_insn *in)
    unsigned u = 0;
    if (!tex_unit(t, in, 1, &u) || !tex_target_ok(t, in, in->tex_target))
       return false;
-   declare_fn(t, "declare <4 x float> @llvm.amdgcn.image.getresinfo.2d.v4f32.i32(i32, i32, "
+   tr_declare(t, "declare <4 x float> @llvm.amdgcn.image.getresinfo.2d.v4f32.i32(i32, i32, "
                  "<8 x i32>, i32, i32)");
    val lod = tr_src(t, in, 0, 0), rs = rsrc_of(t, u);
    val r = tr_emit(t,
@@ -509,7 +714,7 @@ tr_tex_lodq(struct tr *t, const struct tgsi_insn *in)
    char *decl = xasprintf("declare <4 x float> %s(i32, float, float, float, <8 x i32>, <4 x i32>, "
                           "i1, i32, i32)",
                           name);
-   declare_fn(t, decl);
+   tr_declare(t, decl);
    val rs = rsrc_of(t, u);
    val c[3];
    for (unsigned k = 0; k < 3; k++)

@@ -96,8 +96,9 @@ struct tr {
    bool uses_lds;
    uint32_t lds_bytes;
    val buf_base[32], buf_size[32], lds_size;
-   val rsrc[32][8]; /* texture unit: its resource descriptor's arguments */
-   int target[32];  /* and its target, -1: none */
+   val img_base[32], img_size[32][3]; /* IMAGE i: linear texels at its address */
+   val rsrc[32][8];                   /* texture unit: its resource descriptor's arguments */
+   int target[32];                    /* and its target, -1: none */
    unsigned cur_insn;
    /* Past the argument limits (llvm_from_tgsi's second try): constants
     * are loaded from their buffer's memory through an inreg pointer, and
@@ -174,10 +175,14 @@ bool tr_translate_range(struct tr *t, unsigned a, unsigned b);
 /* llvm_tgsi_alu.c: arithmetic */
 bool tr_alu(struct tr *t, const struct tgsi_insn *in);
 bool tr_deriv(struct tr *t, const struct tgsi_insn *in);
+bool tr_subgroup(struct tr *t, const struct tgsi_insn *in);
+bool tr_interp(struct tr *t, const struct tgsi_insn *in);
 
 /* llvm_tgsi_mem.c: buffers, shared memory, textures */
+void tr_declare(struct tr *t, const char *decl);
 bool tr_mem_load(struct tr *t, const struct tgsi_insn *in);
 bool tr_mem_store(struct tr *t, const struct tgsi_insn *in);
+bool tr_mem_atomic(struct tr *t, const struct tgsi_insn *in);
 bool tr_resq(struct tr *t, const struct tgsi_insn *in);
 bool tr_declare_textures(struct tr *t);
 bool tr_tex_sample(struct tr *t, const struct tgsi_insn *in);

@@ -498,6 +498,10 @@ test_gcn(void)
    CHECK_EQ_U(ev(ISA_SEM_IABS, 0x80000000u, 0, 0), 0x80000000u);
    CHECK_EQ_U(ev(ISA_SEM_BITSET0, 33, 0xffffffffu, 0), 0xfffffffdu); /* bit 33 & 31 */
    CHECK_EQ_U(ev(ISA_SEM_BITSET1, 31, 1, 0), 0x80000001u);
+   CHECK_EQ_U(ev(ISA_SEM_BITCMP0, 0x8u, 35, 0), 0); /* bit 35 & 31 = 3 is set */
+   CHECK_EQ_U(ev(ISA_SEM_BITCMP1, 0x8u, 35, 0), 1);
+   CHECK_EQ_U(ev(ISA_SEM_BITCMP0, 0x8u, 4, 0), 1);
+   CHECK_EQ_U(ev(ISA_SEM_BITCMP1, 0x80000000u, 31, 0), 1);
    CHECK_EQ_U(ev(ISA_SEM_ALIGNBIT, 0x12345678u, 0x9abcdef0u, 8), 0x789abcdeu);
    CHECK_EQ_U(ev(ISA_SEM_ALIGNBIT, 0x12345678u, 0x9abcdef0u, 32), 0x9abcdef0u);
    {
