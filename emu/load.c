@@ -205,6 +205,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    case ISA_OPND_IMM:
       s->kind = EMU_S_IMM;
       s->value = o->value;
+      s->value_hi = o->hi;
       s->conv = EMU_CV_NONE; /* immediates are already 32-bit values */
       return true;
    default:
@@ -239,6 +240,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    if (f->fixed >= 0 && o->index == f->fixed && s->count == 1 && !s->rinc) {
       s->kind = EMU_S_IMM; /* RZ, PT: a constant, never a hazard */
       s->value = f->fixed_value ^ (pnot ? 1u : 0u);
+      s->value_hi = s->value; /* a pair of it */
       s->conv = EMU_CV_NONE;
       return true;
    }
@@ -914,10 +916,6 @@ set_scalar_opnds(struct emu_code *c, const struct isa_insn *in, struct emu_op *o
       sem_slot_type(m, in, ISA_SLOT_SRC(i), &width);
       if (s->kind == EMU_S_IMM && width == 64 && op->scalar)
          s->wide = 1;
-      struct isa_slot_info si;
-      if (s->kind == EMU_S_IMM && width == 64 && !op->scalar && in->src[i].kind == ISA_OPND_IMM &&
-          isa_slot_info(m, in->op, false, i, &si))
-         s->imm64 = si.imm_bits >= 32 && !si.imm_lut ? EMU_IMM64_LITERAL : EMU_IMM64_INLINE;
       if (s->kind != EMU_S_REG || c->files[s->file].kind != ISA_FILE_UNIFORM || width != 64)
          continue;
       if (s->index + 1u >= c->files[s->file].count)

@@ -940,8 +940,9 @@ parse_luts(struct isa_ld *l, yaml_node_t *map)
          isa_ld_err(l, v, "lut '%s' must be a list of numbers", t->name);
          continue;
       }
-      t->v = xcalloc((size_t)(v->data.sequence.items.top - v->data.sequence.items.start) + 1,
-                     sizeof(uint32_t));
+      size_t cap = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start) + 1;
+      t->v = xcalloc(cap, sizeof(uint32_t));
+      t->v64 = xcalloc(cap, sizeof(uint64_t));
       SEQ_EACH(l, v, e)
       {
          const char *s = isa_ld_scalar(l, e, "lut value");
@@ -950,12 +951,14 @@ parse_luts(struct isa_ld *l, yaml_node_t *map)
          if (!s)
             continue;
          if (!strncmp(s, "0x", 2) && isa_parse_i64(s, &raw) && raw <= UINT32_MAX) {
-            t->v[t->n++] = (uint32_t)raw; /* raw f32 bits */
+            t->v64[t->n] = (uint64_t)(int64_t)(int32_t)raw;
+            t->v[t->n++] = (uint32_t)raw; /* raw bits */
             continue;
          }
          double d = strtod(s, &end);
          if (!*s || *end)
             isa_ld_err(l, e, "'%s' is not a number", s);
+         memcpy(&t->v64[t->n], &d, sizeof(d));
          t->v[t->n++] = fui((float)d);
       }
    }
@@ -1414,6 +1417,7 @@ isa_close(struct isa_model *m)
    for (unsigned i = 0; i < m->nluts; i++) {
       free(m->luts[i].name);
       free(m->luts[i].v);
+      free(m->luts[i].v64);
    }
    free(m->luts);
    for (unsigned i = 0; i < m->nmods; i++) {
