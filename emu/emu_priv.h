@@ -156,7 +156,8 @@ typedef void (*emu_kern_fn)(uint32_t *const *d, const uint32_t *const *s, unsign
                             const struct emu_op *op);
 
 struct emu_op {
-   uint8_t kind; /* enum emu_kind */
+   uint8_t kind;       /* enum emu_kind */
+   uint8_t unset_srcs; /* bit k: source k reads a register with no value at wave start */
    uint8_t ndst, nsrc;
    uint8_t rpt;  /* (rptN): N more sub-instructions */
    uint8_t nopn; /* (nopN): N idle cycles after */
@@ -229,7 +230,8 @@ struct emu_file {
    uint32_t base; /* first unit (non-constant files) */
    int fixed;     /* the register that reads fixed_value, writes discarded, or -1 */
    uint32_t fixed_value;
-   int half_of; /* a half file aliasing this full file's halves (agx rNl/rNh): no units */
+   int half_of;       /* a half file aliasing this full file's halves (agx rNl/rNh): no units */
+   const bool *undef; /* the model's registers with no value at wave start, or NULL */
 };
 
 /* A (file, bank) pair of a constant file the program reads. */
@@ -423,6 +425,7 @@ int64_t emu_issue_wait(struct emu_wave *w, const struct emu_op *op);
 void emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op,
                                   const struct emu_src *s, uint32_t unit, int64_t t);
+void emu_check_unset(struct emu_wave *w, const struct emu_op *op);
 void emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t);
 uint32_t *emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
                              uint32_t unit, int64_t t, uint32_t **cur);

@@ -996,6 +996,12 @@ set_scalar_opnds(struct emu_code *c, const struct isa_insn *in, struct emu_op *o
          op->writes_exec = 1;
    if (op->kind == EMU_K_BRANCH && c->exec_mask && !op->has_cond && in->sem == ISA_SEM_BRANCH)
       return load_err(d, in, "%s", "a conditional branch without a condition register");
+   for (unsigned k = 0; k < op->nsrc; k++) { /* explicit and implicit (s_sendmsg's M0) */
+      const struct emu_src *s = &op->src[k];
+      const struct emu_file *f = s->kind == EMU_S_REG ? &c->files[s->file] : NULL;
+      if (f && f->undef && s->index < f->count && f->undef[s->index])
+         op->unset_srcs |= (uint8_t)(1u << k);
+   }
    return true;
 }
 
@@ -1199,6 +1205,7 @@ init_files(struct emu_code *c)
       c->files[f].fixed = fi.fixed;
       c->files[f].fixed_value = fi.fixed_value;
       c->files[f].half_of = fi.half_of;
+      c->files[f].undef = fi.undef;
       if (fi.kind != ISA_FILE_CONST && fi.half_of < 0) {
          c->files[f].base = c->nunits;
          c->nunits += fi.count;

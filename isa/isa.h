@@ -602,6 +602,7 @@ struct isa_file_info {
    int half_of;    /* for HALF files aliasing another file's halves: that file, else -1 */
    int fixed;      /* a register that always reads fixed_value, writes discarded (RZ), or -1 */
    uint32_t fixed_value;
+   const bool *undef; /* count entries: no value at wave start (gfx9 M0), or NULL */
 };
 
 /* How a branch-target immediate is relative to its instruction (imm

@@ -83,6 +83,7 @@ struct isa_regfile {
    int alias;         /* a HALF file whose registers are halves of this file, or -1 */
    int fixed;         /* register that reads fixed_value and ignores writes, or -1 */
    uint32_t fixed_value;
+   bool *undef; /* count entries: no value at wave start (gfx9 M0), or NULL */
    struct isa_pos pos;
 };
 

@@ -678,8 +678,9 @@ isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *cons
 static void
 parse_regfiles(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind",       "count", "width", "print", "prefix", "names",
-                                      "pair_names", "half",  "alias", "fixed", "doc",    NULL};
+   static const char *const keys[] = {"kind",      "count",      "width", "print", "prefix",
+                                      "names",     "pair_names", "half",  "alias", "fixed",
+                                      "undefined", "doc",        NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "regfiles"))
       return;
@@ -758,6 +759,21 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
             const char *s = isa_ld_scalar(l, nv, "register name");
             if (isa_ld_int(l, nk, "register index", 0, (int64_t)f->count - 2, &idx) && s)
                f->pair_names[idx] = xstrdup(s);
+         }
+      }
+      /* undefined: [INDEX, ...]: registers that hold no value when a wave
+       * starts (gfx9 M0): a read before the wave writes one is reported. */
+      if ((x = isa_ld_get(l, v, "undefined"))) {
+         if (x->type != YAML_SEQUENCE_NODE)
+            isa_ld_err(l, x, "undefined must be a list of register indices");
+         else {
+            f->undef = xcalloc(f->count ? f->count : 1, sizeof(bool));
+            SEQ_EACH(l, x, e)
+            {
+               int64_t idx;
+               if (f->count && isa_ld_int(l, e, "register index", 0, f->count - 1, &idx))
+                  f->undef[idx] = true;
+            }
          }
       }
       /* fixed: {INDEX: VALUE}: a register that always reads VALUE and
@@ -1396,6 +1412,7 @@ isa_close(struct isa_model *m)
          for (unsigned j = 0; j < f->count; j++)
             free(f->pair_names[j]);
       free(f->pair_names);
+      free(f->undef);
       free(f->name);
       free(f->prefix);
    }
