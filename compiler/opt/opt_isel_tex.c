@@ -982,9 +982,12 @@ isel_mimg(struct isel *s, struct ir_instr *in)
    if (tt == TGSI_TEX_T_BUFFER || tt == TGSI_TEX_T_UNKNOWN)
       return isel_unsupported(s, in, "buffer textures: the gfx9 model has no MUBUF format loads"),
              NULL;
-   if (tt == TGSI_TEX_T_CUBE || tt == TGSI_TEX_T_SHADOWCUBE || tt == TGSI_TEX_T_CUBE_ARRAY ||
-       tt == TGSI_TEX_T_SHADOWCUBE_ARRAY)
-      return isel_unsupported(s, in, "cube maps: no v_cube* selection on this path yet"), NULL;
+   /* cube lookups are 2-D array ones after opt_expand (expand_cube); a
+    * size query needs no face */
+   if ((tt == TGSI_TEX_T_CUBE || tt == TGSI_TEX_T_SHADOWCUBE || tt == TGSI_TEX_T_CUBE_ARRAY ||
+        tt == TGSI_TEX_T_SHADOWCUBE_ARRAY) &&
+       in->kind != IR_TEX_txq)
+      return isel_unsupported(s, in, "cube maps: TXD and fetches from a cube"), NULL;
    if (in->kind == IR_TEX_tg4 || in->kind == IR_TEX_txqs || a.ms || tt == TGSI_TEX_T_2D_MSAA ||
        tt == TGSI_TEX_T_2D_ARRAY_MSAA)
       return isel_unsupported(s, in, "gathers and multisample textures are not in the gfx9 model"),
