@@ -507,6 +507,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_IMAGE_LOAD:
    case ISA_SEM_IMAGE_LOD:
    case ISA_SEM_IMAGE_RESINFO:
+   case ISA_SEM_IMAGE_GATHER4:
    case ISA_SEM_AGX_SAMPLE:
    case ISA_SEM_AGX_TXF:
    case ISA_SEM_AGX_LOD:
@@ -684,7 +685,7 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
          return load_err(d, in, "%s", "image instruction without address or resource");
       int wm = mod_of(c->model, ISA_ROLE_WRMASK), dm = mod_of(c->model, ISA_ROLE_TEX_DMASK);
       op->wrmask = (uint8_t)(wm >= 0 ? in->mod[wm] & 15 : (1u << op->dst[0].count) - 1);
-      if (dm >= 0) { /* the dmask components, packed: as many registers */
+      if (dm >= 0 && in->sem != ISA_SEM_IMAGE_GATHER4) { /* the dmask components, packed */
          op->dmask = (uint8_t)(in->mod[dm] & 15);
          op->wrmask = (uint8_t)((1u << MIN2(sem_cbits(op->dmask), (unsigned)op->dst[0].count)) - 1);
       }

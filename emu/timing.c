@@ -375,7 +375,8 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
 static uint8_t
 order_type(const struct emu_op *op)
 {
-   return op->sem == ISA_SEM_IMAGE_SAMPLE || op->sem == ISA_SEM_IMAGE_LOD;
+   return op->sem == ISA_SEM_IMAGE_SAMPLE || op->sem == ISA_SEM_IMAGE_LOD ||
+          op->sem == ISA_SEM_IMAGE_GATHER4;
 }
 
 /* Whether op's result lands after the pending one in r whatever their

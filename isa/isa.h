@@ -269,6 +269,7 @@ struct isa_model;
    X(IMAGE_SAMPLE, "image_sample", -1) \
    X(IMAGE_LOAD, "image_load", -1) \
    X(IMAGE_LOD, "image_lod", -1) \
+   X(IMAGE_GATHER4, "image_gather4", -1) \
    X(IMAGE_RESINFO, "image_resinfo", -1) \
    X(AGX_SAMPLE, "agx_sample", -1) \
    X(AGX_TXF, "agx_txf", -1) \
