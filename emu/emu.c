@@ -71,6 +71,8 @@ step(struct emu_wave *w)
    const struct emu_op *op = &c->ops[w->pc];
    int64_t t = emu_issue_wait(w, op);
    unsigned subs = op->rpt + 1u;
+   if (op->unset_srcs)
+      emu_check_unset(w, op);
    switch (op->kind) {
    case EMU_K_ALU:
       for (unsigned k = 0; k < subs; k++)

@@ -447,6 +447,7 @@ void emu_program_free(struct emu_program *p);
    X(BAR_EARLY, "bar_early", "wait on a scoreboard fewer than bar_min cycles after it was set")    \
    X(FLOW_STALL, "flow_stall", "stall count after a flow instruction below flow_stall")            \
    X(JP, "jp", "divergent lanes reconverged at an instruction without (jp)")                       \
+   X(UNSET, "unset", "read of a register the wave never wrote and that starts with no value (M0)") \
    X(ILLEGAL, "illegal", "illegal encoding executed: the wave stops")                              \
    X(BAD_TARGET, "bad_target", "branch target outside the program: the wave stops")                \
    X(STACK, "stack", "reconvergence stack overflow or underflow: the wave stops")                  \

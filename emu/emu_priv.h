@@ -94,6 +94,8 @@ struct emu_src {
    uint16_t index;     /* register index (events) */
    uint32_t unit;      /* REG: unit; CONST: const store slot */
    uint32_t value;     /* IMM: value; REL: signed offset */
+   uint32_t value_hi;  /* IMM: the high word a 64-bit slot reads (isa_opnd.hi; a
+                        * fixed register: value) */
    uint32_t addr_unit; /* REL: the address register's unit */
    uint32_t base;      /* REL: first unit / const slot of the file */
    uint32_t limit;     /* REL: registers in the file; REG: registers from unit to its end */
@@ -103,17 +105,8 @@ struct emu_src {
    uint8_t sext;       /* the select sign-extends */
    uint8_t lanemask;   /* a per-lane op reads a 64-bit lane mask: each lane its bit (gfx9) */
    uint8_t wide;       /* a scalar op reads a 64-bit value: registers unit, unit + 1 */
-   uint8_t imm64;      /* an immediate in a per-lane 64-bit slot: enum emu_imm64 */
    uint8_t src_slot;   /* 1 + the instruction's source slot (memory ops move sources) */
    uint8_t dpp;        /* read from another lane by the op's DPP control (gfx9) */
-};
-
-/* How a per-lane 64-bit slot reads its immediate (emu_exec_wide). */
-enum emu_imm64 {
-   EMU_IMM64_BOTH,    /* both words the value (a fixed register: sm50 RZ) */
-   EMU_IMM64_LITERAL, /* a 32-bit literal: the high word, the low one 0 (gfx9) */
-   EMU_IMM64_INLINE,  /* an inline constant: an integer sign-extended, a float
-                       * constant the double of its value (gfx9) */
 };
 
 struct emu_dst {
@@ -163,7 +156,8 @@ typedef void (*emu_kern_fn)(uint32_t *const *d, const uint32_t *const *s, unsign
                             const struct emu_op *op);
 
 struct emu_op {
-   uint8_t kind; /* enum emu_kind */
+   uint8_t kind;       /* enum emu_kind */
+   uint8_t unset_srcs; /* bit k: source k reads a register with no value at wave start */
    uint8_t ndst, nsrc;
    uint8_t rpt;  /* (rptN): N more sub-instructions */
    uint8_t nopn; /* (nopN): N idle cycles after */
@@ -221,8 +215,8 @@ struct emu_op {
    /* DPP (isa/isa.h): 1 + dpp_ctrl (0: none), bound_ctrl, row and bank masks */
    uint16_t dpp;
    uint8_t dpp_bound, dpp_rows, dpp_banks;
-   uint8_t addr_hi;  /* src[0] is a 64-bit pair (agx): its high word must be 0, the env's
-                      * addresses being 32-bit */
+   uint8_t addr_hi; /* src[0] is a 64-bit pair (agx): its high word must be 0, the env's
+                     * addresses being 32-bit */
    struct emu_tex tex;
    uint32_t cbase, climit; /* LDC: the bank's first const store slot, its size */
 };
@@ -236,7 +230,8 @@ struct emu_file {
    uint32_t base; /* first unit (non-constant files) */
    int fixed;     /* the register that reads fixed_value, writes discarded, or -1 */
    uint32_t fixed_value;
-   int half_of; /* a half file aliasing this full file's halves (agx rNl/rNh): no units */
+   int half_of;       /* a half file aliasing this full file's halves (agx rNl/rNh): no units */
+   const bool *undef; /* the model's registers with no value at wave start, or NULL */
 };
 
 /* A (file, bank) pair of a constant file the program reads. */
@@ -307,10 +302,10 @@ struct emu_reg {
    uint32_t pc;        /* writer of the newest value */
    uint32_t war_pc;    /* the variable-latency reader */
    uint32_t epoch, war_epoch;
-   uint8_t cur;   /* buffer of the newest value */
-   uint8_t plain; /* readers' read_adj does not apply */
-   uint8_t pend;  /* sync kind the newest value waits on (0: none) */
-   uint8_t war;   /* sync kind of a pending read (0: none) */
+   uint8_t cur;       /* buffer of the newest value */
+   uint8_t plain;     /* readers' read_adj does not apply */
+   uint8_t pend;      /* sync kind the newest value waits on (0: none) */
+   uint8_t war;       /* sync kind of a pending read (0: none) */
    uint8_t pend_type; /* the pending write's VMEM type (timing.c, order_type) */
 };
 
@@ -432,6 +427,7 @@ int64_t emu_issue_wait(struct emu_wave *w, const struct emu_op *op);
 void emu_issue_done(struct emu_wave *w, const struct emu_op *op, int64_t t);
 const uint32_t *emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op,
                                   const struct emu_src *s, uint32_t unit, int64_t t);
+void emu_check_unset(struct emu_wave *w, const struct emu_op *op);
 void emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t);
 uint32_t *emu_reg_write_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
                              uint32_t unit, int64_t t, uint32_t **cur);

@@ -1000,15 +1000,9 @@ wide_src(struct emu_wave *w, const struct emu_op *op, unsigned i, int64_t t, str
          emu_mark_war(w, op, s->unit + 1, t);
       }
    } else {
-      uint32_t *b = run->tmp_src[i], v = s->kind == EMU_S_IMM ? s->value : 0, lo = v, hi = v;
-      if (s->imm64 == EMU_IMM64_LITERAL) {
-         lo = 0;
-      } else if (s->imm64 == EMU_IMM64_INLINE) {
-         uint64_t d =
-             (int32_t)v >= -16 && (int32_t)v <= 64 ? (uint64_t)(int64_t)(int32_t)v : sem_f2d(v);
-         lo = (uint32_t)d;
-         hi = (uint32_t)(d >> 32);
-      }
+      /* the model's 64 bits (isa_opnd.hi) */
+      uint32_t *b = run->tmp_src[i], lo = s->kind == EMU_S_IMM ? s->value : 0,
+               hi = s->kind == EMU_S_IMM ? s->value_hi : 0;
       for (unsigned k = 0; k < w->n; k++)
          b[k] = lo;
       x->lo = b;

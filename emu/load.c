@@ -205,6 +205,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    case ISA_OPND_IMM:
       s->kind = EMU_S_IMM;
       s->value = o->value;
+      s->value_hi = o->hi;
       s->conv = EMU_CV_NONE; /* immediates are already 32-bit values */
       return true;
    default:
@@ -239,6 +240,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    if (f->fixed >= 0 && o->index == f->fixed && s->count == 1 && !s->rinc) {
       s->kind = EMU_S_IMM; /* RZ, PT: a constant, never a hazard */
       s->value = f->fixed_value ^ (pnot ? 1u : 0u);
+      s->value_hi = s->value; /* a pair of it */
       s->conv = EMU_CV_NONE;
       return true;
    }
@@ -516,6 +518,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_IMAGE_LOAD:
    case ISA_SEM_IMAGE_LOD:
    case ISA_SEM_IMAGE_RESINFO:
+   case ISA_SEM_IMAGE_GATHER4:
    case ISA_SEM_AGX_SAMPLE:
    case ISA_SEM_AGX_TXF:
    case ISA_SEM_AGX_LOD:
@@ -693,7 +696,7 @@ set_mem(struct emu_code *c, const struct isa_insn *in, struct emu_op *op, struct
          return load_err(d, in, "%s", "image instruction without address or resource");
       int wm = mod_of(c->model, ISA_ROLE_WRMASK), dm = mod_of(c->model, ISA_ROLE_TEX_DMASK);
       op->wrmask = (uint8_t)(wm >= 0 ? in->mod[wm] & 15 : (1u << op->dst[0].count) - 1);
-      if (dm >= 0) { /* the dmask components, packed: as many registers */
+      if (dm >= 0 && in->sem != ISA_SEM_IMAGE_GATHER4) { /* the dmask components, packed */
          op->dmask = (uint8_t)(in->mod[dm] & 15);
          op->wrmask = (uint8_t)((1u << MIN2(sem_cbits(op->dmask), (unsigned)op->dst[0].count)) - 1);
       }
@@ -927,10 +930,6 @@ set_scalar_opnds(struct emu_code *c, const struct isa_insn *in, struct emu_op *o
       sem_slot_type(m, in, ISA_SLOT_SRC(i), &width);
       if (s->kind == EMU_S_IMM && width == 64 && op->scalar)
          s->wide = 1;
-      struct isa_slot_info si;
-      if (s->kind == EMU_S_IMM && width == 64 && !op->scalar && in->src[i].kind == ISA_OPND_IMM &&
-          isa_slot_info(m, in->op, false, i, &si))
-         s->imm64 = si.imm_bits >= 32 && !si.imm_lut ? EMU_IMM64_LITERAL : EMU_IMM64_INLINE;
       if (s->kind != EMU_S_REG || c->files[s->file].kind != ISA_FILE_UNIFORM || width != 64)
          continue;
       if (s->index + 1u >= c->files[s->file].count)
@@ -1011,6 +1010,12 @@ set_scalar_opnds(struct emu_code *c, const struct isa_insn *in, struct emu_op *o
          op->writes_exec = 1;
    if (op->kind == EMU_K_BRANCH && c->exec_mask && !op->has_cond && in->sem == ISA_SEM_BRANCH)
       return load_err(d, in, "%s", "a conditional branch without a condition register");
+   for (unsigned k = 0; k < op->nsrc; k++) { /* explicit and implicit (s_sendmsg's M0) */
+      const struct emu_src *s = &op->src[k];
+      const struct emu_file *f = s->kind == EMU_S_REG ? &c->files[s->file] : NULL;
+      if (f && f->undef && s->index < f->count && f->undef[s->index])
+         op->unset_srcs |= (uint8_t)(1u << k);
+   }
    return true;
 }
 
@@ -1214,6 +1219,7 @@ init_files(struct emu_code *c)
       c->files[f].fixed = fi.fixed;
       c->files[f].fixed_value = fi.fixed_value;
       c->files[f].half_of = fi.half_of;
+      c->files[f].undef = fi.undef;
       if (fi.kind != ISA_FILE_CONST && fi.half_of < 0) {
          c->files[f].base = c->nunits;
          c->nunits += fi.count;

@@ -43,7 +43,7 @@ salu_src(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, i
 {
    unsigned n = w->n;
    if (s->kind == EMU_S_IMM) {
-      uint64_t x = s->wide ? (uint64_t)(int64_t)(int32_t)s->value : s->value;
+      uint64_t x = s->wide ? (uint64_t)s->value_hi << 32 | s->value : s->value;
       for (unsigned i = 0; i < n; i++)
          v[i] = x;
       return;

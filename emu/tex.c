@@ -224,7 +224,7 @@ bool
 emu_tex_by_rsrc(unsigned sem)
 {
    return sem == ISA_SEM_IMAGE_SAMPLE || sem == ISA_SEM_IMAGE_LOAD || sem == ISA_SEM_IMAGE_LOD ||
-          sem == ISA_SEM_IMAGE_RESINFO;
+          sem == ISA_SEM_IMAGE_RESINFO || sem == ISA_SEM_IMAGE_GATHER4;
 }
 
 static void
@@ -251,6 +251,13 @@ layout_amd(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
       return;
    }
    x->kind = in->sem == ISA_SEM_IMAGE_LOD ? EMU_TX_LOD : EMU_TX_SAMPLE;
+   if (in->sem == ISA_SEM_IMAGE_GATHER4) {            /* the one component dmask names */
+      int dm = isa_mod_by_role(m, ISA_ROLE_TEX_COMP); /* its bit */
+      unsigned mask = dm >= 0 ? (unsigned)in->mod[dm] & 15 : 1, comp = 0;
+      while (comp < 3 && !(mask >> comp & 1))
+         comp++;
+      x->gather = (uint8_t)(1 + comp);
+   }
    bool ll = mod_is(m, in, ISA_ROLE_TEX_LOD, "ll"), lb = mod_is(m, in, ISA_ROLE_TEX_LOD, "lb");
    x->lod = ll                                      ? EMU_TL_LOD
             : lb                                    ? EMU_TL_BIAS
@@ -362,6 +369,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    case ISA_SEM_IMAGE_LOAD:
    case ISA_SEM_IMAGE_LOD:
    case ISA_SEM_IMAGE_RESINFO:
+   case ISA_SEM_IMAGE_GATHER4:
       layout_amd(c->model, in, x);
       return true;
    case ISA_SEM_AGX_SAMPLE:

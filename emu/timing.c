@@ -348,6 +348,17 @@ emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_
    return buf + (r->cur ^ 1) * W;
 }
 
+/* A read of a register that has no value when a wave starts (the model's
+ * `undefined:`, gfx9 M0) before any write of the wave: the hardware reads
+ * whatever an earlier wave left there. */
+void
+emu_check_unset(struct emu_wave *w, const struct emu_op *op)
+{
+   for (unsigned k = 0; k < op->nsrc; k++)
+      if ((op->unset_srcs >> k & 1) && !w->meta[op->src[k].unit].lanes)
+         reg_event(w, EMU_EV_UNSET, op, op->src[k].unit, op->addr, 0);
+}
+
 void
 emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t t)
 {
@@ -366,7 +377,8 @@ emu_mark_war(struct emu_wave *w, const struct emu_op *op, uint32_t unit, int64_t
 static uint8_t
 order_type(const struct emu_op *op)
 {
-   return op->sem == ISA_SEM_IMAGE_SAMPLE || op->sem == ISA_SEM_IMAGE_LOD;
+   return op->sem == ISA_SEM_IMAGE_SAMPLE || op->sem == ISA_SEM_IMAGE_LOD ||
+          op->sem == ISA_SEM_IMAGE_GATHER4;
 }
 
 /* Whether op's result lands after the pending one in r whatever their

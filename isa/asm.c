@@ -28,7 +28,12 @@ try {
    int alias;                          /* alias used, -1 for the mnemonic */
    const char *opnd_at[ISA_MAX_SLOTS]; /* where each operand starts */
    bool half[ISA_MAX_SLOTS];           /* written with the half mark ("hp0.x") */
+   uint8_t tok[ISA_MAX_SLOTS];         /* an immediate written as: enum imm_tok */
+   double fimm[ISA_MAX_SLOTS];         /* IMM_TOK_FLOAT: the number */
 };
+
+/* How an immediate was written, which a 64-bit slot needs (widen_imm64). */
+enum imm_tok { IMM_TOK_NONE, IMM_TOK_INT, IMM_TOK_FLOAT };
 
 DC_PRINTF(3, 4) static bool tfail(struct try *t, const char *at, const char *fmt, ...)
 {
@@ -210,8 +215,9 @@ parse_rel(struct try *t, const char **pp, struct isa_opnd *o)
 
 /* An immediate in a form with its own display ("s#3", "#-4"). */
 static bool
-parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct isa_opnd *o)
+parse_imm_fmt(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
 {
+   const struct isa_slot *sl = &t->op->slot[slot];
    const struct isa_format *fm = &t->m->formats[t->op->fields[sl->field].format];
    for (unsigned c = 0; c < fm->ncases; c++) {
       const struct isa_case *cs = &fm->cases[c];
@@ -232,10 +238,11 @@ parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct 
          if (q == p || (*q != '.' && *q != 'e' && *q != 'E'))
             continue;
          char *end;
-         float f = strtof(p, &end);
+         double d = strtod(p, &end);
          if (end == p || ident_char(*end))
             continue;
-         v = (int64_t)fui(f);
+         v = (int64_t)fui((float)d);
+         t->fimm[slot] = d;
          p = end;
       } else if (cs->fmt.conv == 'x' && isxdigit((unsigned char)*p)) {
          /* "%x" patterns ("0x%x") read hex digits. */
@@ -256,6 +263,7 @@ parse_imm_fmt(struct try *t, const struct isa_slot *sl, const char **pp, struct 
          return tfail(t, p, "expected '%s'", cs->fmt.post);
       o->kind = ISA_OPND_IMM;
       o->value = (uint32_t)v;
+      t->tok[slot] = cs->fmt.conv == 'f' ? IMM_TOK_FLOAT : IMM_TOK_INT;
       *pp = p + k;
       return true;
    }
@@ -381,7 +389,9 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
          return false;
       o->kind = ISA_OPND_IMM;
       o->value = bits;
-   } else if (parse_imm_fmt(t, sl, &p, o) || parse_rel(t, &p, o)) {
+      t->tok[slot] = IMM_TOK_FLOAT;
+      t->fimm[slot] = uif(bits);
+   } else if (parse_imm_fmt(t, slot, &p, o) || parse_rel(t, &p, o)) {
       if (t->err)
          return false;
    } else if (t->err) {
@@ -406,6 +416,7 @@ parse_operand(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
          return tfail(t, at, "immediate out of 32-bit range");
       o->kind = ISA_OPND_IMM;
       o->value = (uint32_t)hex_pattern(t, sl, at, v);
+      t->tok[slot] = IMM_TOK_INT;
    } else if (isalpha((unsigned char)*p)) {
       size_t k = 0;
       while (ident_char(p[k]) || p[k] == '.')
@@ -676,6 +687,31 @@ infer_widths(struct try *t, struct isa_insn *out)
    return true;
 }
 
+/* An immediate of a 64-bit slot as llvm-mc reads it: a number written
+ * with a point its double; an integer -16..64 sign-extended; another one
+ * the literal: a float slot's high word, else sign-extended from 32 bits. */
+static void
+widen_imm64(const struct try *t, struct isa_insn *out)
+{
+   const struct isa_op *op = t->op;
+   for (unsigned s = 0; s < (unsigned)op->ndst + op->nsrc; s++) {
+      struct isa_opnd *o = s < op->ndst ? &out->dst[s] : &out->src[s - op->ndst];
+      enum isa_imm64 w = isa_slot_imm64(t->m, op, &op->slot[s], out->mod);
+      if (o->kind != ISA_OPND_IMM || !t->tok[s] || w == ISA_IMM64_NONE)
+         continue;
+      uint64_t x;
+      int32_t i = (int32_t)o->value;
+      if (t->tok[s] == IMM_TOK_FLOAT)
+         memcpy(&x, &t->fimm[s], sizeof(x));
+      else if (w == ISA_IMM64_FLOAT && (i < -16 || i > 64))
+         x = (uint64_t)o->value << 32;
+      else
+         x = (uint64_t)(int64_t)i;
+      o->value = (uint32_t)x;
+      o->hi = (uint32_t)(x >> 32);
+   }
+}
+
 static bool
 try_op(struct try *t, const char *text, struct isa_insn *out)
 {
@@ -733,6 +769,7 @@ try_op(struct try *t, const char *text, struct isa_insn *out)
       return tfail(t, p, "unexpected '%s'", p);
    if (!infer_widths(t, out))
       return false;
+   widen_imm64(t, out);
    if (t->alias >= 0) {
       int64_t vals[ISA_MAX_FIELDS];
       const struct isa_alias *a = &op->aliases[t->alias];

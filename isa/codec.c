@@ -330,13 +330,51 @@ decode_operand(const struct isa_model *m, const struct isa_op *op, const struct 
    } else {
       bool ok;
       o->value = imm_value(m, cs, v, &ok);
+      enum isa_imm64 w = isa_slot_imm64(m, op, s, mods);
       if (!ok) {
          o->kind = ISA_OPND_NONE; /* past the table: nothing to re-encode */
          if (!r)
             r = ISA_ILLEGAL_OPERAND_FORM;
+      } else if (w != ISA_IMM64_NONE) {
+         uint64_t x = isa_case_widen(m, cs, v, o->value, w);
+         o->value = (uint32_t)x;
+         o->hi = (uint32_t)(x >> 32);
       }
    }
    return r;
+}
+
+/* How slot s reads a 32-bit immediate field: not at all as 64 bits, as an
+ * integer, or as a double. */
+enum isa_imm64
+isa_slot_imm64(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *s,
+               const int16_t *mods)
+{
+   if (isa_slot_width(m, op, s, mods) != 64)
+      return ISA_IMM64_NONE;
+   return isa_type_is_float(isa_slot_type(m, op, s, mods)) ? ISA_IMM64_FLOAT : ISA_IMM64_INT;
+}
+
+/* A word field that holds a whole 32-bit word: the literal. */
+static bool
+case_is_word(const struct isa_case *cs)
+{
+   return cs->lut < 0 && (cs->val.width >= 32 || cs->float_top);
+}
+
+/* The 64 bits case cs's field (value: its 32-bit reading) gives a 64-bit
+ * slot: a table entry its 64-bit column (a number's double), a literal in
+ * a float slot the high word, anything else sign-extended (GFX9: llvm-mc
+ * reads s_mov_b64 s[0:1], 0xffffffff80000000 as the literal 0x80000000). */
+uint64_t
+isa_case_widen(const struct isa_model *m, const struct isa_case *cs, uint64_t field, uint32_t value,
+               enum isa_imm64 w)
+{
+   if (cs->lut >= 0 && field < m->luts[cs->lut].n)
+      return m->luts[cs->lut].v64[field];
+   if (w == ISA_IMM64_FLOAT && case_is_word(cs))
+      return (uint64_t)value << 32;
+   return (uint64_t)(int64_t)(int32_t)value;
 }
 
 /* Whether a register operand breaks its slot's alignment (a register
@@ -653,6 +691,43 @@ DC_PRINTF(2, 3) static void why_not(char **why, const char *fmt, ...)
  * may hold it), or FORM_RANGE (it does not fit; why_not says why). */
 enum form_fit { FORM_OTHER, FORM_FITS, FORM_RANGE };
 
+static enum form_fit form_value(const struct isa_model *m, const struct isa_case *cs,
+                                const struct isa_opnd *o, bool narrow, uint64_t *v, char **why);
+
+/* form_value for an immediate of a 64-bit slot: hi:value is what the op
+ * reads, and a form holds it when its field widens to it (isa_case_widen). */
+static enum form_fit
+form_value64(const struct isa_model *m, const struct isa_case *cs, const struct isa_opnd *o,
+             enum isa_imm64 wide, uint64_t *v, char **why)
+{
+   uint64_t want = (uint64_t)o->hi << 32 | o->value;
+   if (cs->lut >= 0) {
+      const struct isa_lut *t = &m->luts[cs->lut];
+      for (unsigned i = 0; i < t->n && (uint64_t)i <= isa_mask64(cs->val.width); i++)
+         if (t->v64[i] == want) {
+            *v = i;
+            return FORM_FITS;
+         }
+      return FORM_OTHER;
+   }
+   struct isa_opnd o32 = *o;
+   if (wide == ISA_IMM64_FLOAT && case_is_word(cs)) {
+      if (o->value) {
+         why_not(why,
+                 "0x%016llx: a literal in a 64-bit float slot is the high word (the low "
+                 "one 0)",
+                 (unsigned long long)want);
+         return FORM_RANGE;
+      }
+      o32.value = o->hi;
+   } else if (want != (uint64_t)(int64_t)(int32_t)o->value) {
+      why_not(why, "0x%016llx is no sign-extended 32-bit value", (unsigned long long)want);
+      return FORM_RANGE;
+   }
+   o32.hi = 0;
+   return form_value(m, cs, &o32, false, v, why);
+}
+
 static enum form_fit
 form_value(const struct isa_model *m, const struct isa_case *cs, const struct isa_opnd *o,
            bool narrow, uint64_t *v, char **why)
@@ -750,6 +825,17 @@ isa_case_holds(const struct isa_model *m, const struct isa_case *cs, uint32_t va
    return cs->kind == ISA_OPND_IMM && form_value(m, cs, &o, false, &v, NULL) == FORM_FITS;
 }
 
+bool
+isa_case_holds64(const struct isa_model *m, const struct isa_case *cs, enum isa_imm64 w,
+                 uint64_t value)
+{
+   struct isa_opnd o = {.kind = ISA_OPND_IMM, .value = (uint32_t)value, .hi = value >> 32};
+   uint64_t v;
+   if (w == ISA_IMM64_NONE)
+      return isa_case_holds(m, cs, (uint32_t)value);
+   return cs->kind == ISA_OPND_IMM && form_value64(m, cs, &o, w, &v, NULL) == FORM_FITS;
+}
+
 /* Encodes the operand of slot s into the format's bits. extra: flags the
  * layout encodes elsewhere for this slot. */
 static enum isa_err
@@ -782,7 +868,9 @@ encode_operand(const struct isa_model *m, const struct isa_op *op, unsigned s,
          continue;
       }
       uint64_t v;
-      enum form_fit fit = form_value(m, cs, o, narrow, &v, msg ? &why : NULL);
+      enum isa_imm64 wide = o->kind == ISA_OPND_IMM ? isa_slot_imm64(m, op, sl, mods) : 0;
+      enum form_fit fit = wide ? form_value64(m, cs, o, wide, &v, msg ? &why : NULL)
+                               : form_value(m, cs, o, narrow, &v, msg ? &why : NULL);
       range |= fit == FORM_RANGE;
       if (fit != FORM_FITS)
          continue;
@@ -957,7 +1045,7 @@ _Static_assert(sizeof(struct isa_insn) ==
                    16 + sizeof(struct isa_opnd) * (ISA_MAX_DST + ISA_MAX_SRC) +
                        sizeof(int16_t) * ISA_MAX_MODS,
                "struct isa_insn has padding");
-_Static_assert(sizeof(struct isa_opnd) == 12, "struct isa_opnd has padding");
+_Static_assert(sizeof(struct isa_opnd) == 16, "struct isa_opnd has padding");
 
 #define CHECK_MEMO_MAX 16384 /* entries; about 4 MB */
 

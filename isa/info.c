@@ -319,6 +319,7 @@ isa_file_info(const struct isa_model *m, unsigned file, struct isa_file_info *ou
    out->width = f->width;
    out->fixed = f->fixed;
    out->fixed_value = f->fixed_value;
+   out->undef = f->undef;
    out->half_of = -1;
    for (unsigned i = 0; i < m->nfiles; i++)
       if (m->files[i].alias == (int)file)

@@ -269,6 +269,7 @@ struct isa_model;
    X(IMAGE_SAMPLE, "image_sample", -1) \
    X(IMAGE_LOAD, "image_load", -1) \
    X(IMAGE_LOD, "image_lod", -1) \
+   X(IMAGE_GATHER4, "image_gather4", -1) \
    X(IMAGE_RESINFO, "image_resinfo", -1) \
    X(AGX_SAMPLE, "agx_sample", -1) \
    X(AGX_TXF, "agx_txf", -1) \
@@ -565,12 +566,17 @@ enum {
 };
 
 /*
- * One operand, 12 bytes. REG and CONST: file (model register-file index)
+ * One operand, 16 bytes. REG and CONST: file (model register-file index)
  * and index. CONST with banks (c[bank][index]): bank. REL (flag): the
  * register is file[addr + value] where addr is address register `bank`
  * (an index into the model's address file). IMM: value holds the 32 bits
  * the op reads -- an integer already sign- or zero-extended, a float already
- * expanded to f32 bits (top-N-bits forms and lookup tables resolved).
+ * expanded to f32 bits (top-N-bits forms and lookup tables resolved). In a
+ * 64-bit slot the op reads 64 bits: hi:value, hi the high word (gfx9: an
+ * inline float constant is its double, an integer and an integer literal
+ * are sign-extended, a literal in a float slot is the high word; 0 in a
+ * 32-bit slot). Which encoding holds a 64-bit value is the encoder's
+ * choice, so 0x3f000000 and 0.5 in an s_mov_b64 stay apart.
  */
 struct isa_opnd {
    uint8_t kind;  /* enum isa_opnd_kind */
@@ -580,6 +586,7 @@ struct isa_opnd {
    uint16_t index;
    uint16_t bank;
    uint32_t value;
+   uint32_t hi; /* IMM in a 64-bit slot: the high word */
 };
 
 #define ISA_MAX_DST  2
@@ -619,6 +626,7 @@ struct isa_file_info {
    int half_of;    /* for HALF files aliasing another file's halves: that file, else -1 */
    int fixed;      /* a register that always reads fixed_value, writes discarded (RZ), or -1 */
    uint32_t fixed_value;
+   const bool *undef; /* count entries: no value at wave start (gfx9 M0), or NULL */
 };
 
 /* How a branch-target immediate is relative to its instruction (imm

@@ -83,6 +83,7 @@ struct isa_regfile {
    int alias;         /* a HALF file whose registers are halves of this file, or -1 */
    int fixed;         /* register that reads fixed_value and ignores writes, or -1 */
    uint32_t fixed_value;
+   bool *undef; /* count entries: no value at wave start (gfx9 M0), or NULL */
    struct isa_pos pos;
 };
 
@@ -120,7 +121,8 @@ struct isa_enum {
 
 struct isa_lut {
    char *name;
-   uint32_t *v; /* f32 bits */
+   uint32_t *v;   /* the 32-bit word: f32 bits of a number, a hex entry as written */
+   uint64_t *v64; /* in a 64-bit slot: a number's double, a hex entry sign-extended */
    unsigned n;
 };
 
@@ -564,6 +566,14 @@ enum isa_err isa_encode_bits(const struct isa_model *m, const struct isa_insn *i
 void isa_load_bits(const uint8_t *p, size_t n, struct isa_bits *b);
 /* Whether immediate form cs can hold value (as the encoder decides). */
 bool isa_case_holds(const struct isa_model *m, const struct isa_case *cs, uint32_t value);
+/* A 64-bit slot's immediates (isa/README.md, "64-bit immediates"). */
+enum isa_imm64 { ISA_IMM64_NONE, ISA_IMM64_INT, ISA_IMM64_FLOAT };
+enum isa_imm64 isa_slot_imm64(const struct isa_model *m, const struct isa_op *op,
+                              const struct isa_slot *s, const int16_t *mods);
+uint64_t isa_case_widen(const struct isa_model *m, const struct isa_case *cs, uint64_t field,
+                        uint32_t value, enum isa_imm64 w);
+bool isa_case_holds64(const struct isa_model *m, const struct isa_case *cs, enum isa_imm64 w,
+                      uint64_t value);
 void isa_store_bits(const struct isa_bits *b, size_t n, uint8_t *p);
 
 /* sem.c */

@@ -678,8 +678,9 @@ isa_ld_enum(struct isa_ld *l, yaml_node_t *n, const char *what, const char *cons
 static void
 parse_regfiles(struct isa_ld *l, yaml_node_t *map)
 {
-   static const char *const keys[] = {"kind",       "count", "width", "print", "prefix", "names",
-                                      "pair_names", "half",  "alias", "fixed", "doc",    NULL};
+   static const char *const keys[] = {"kind",      "count",      "width", "print", "prefix",
+                                      "names",     "pair_names", "half",  "alias", "fixed",
+                                      "undefined", "doc",        NULL};
    struct isa_model *m = l->m;
    if (!isa_ld_is_map(l, map, "regfiles"))
       return;
@@ -758,6 +759,21 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
             const char *s = isa_ld_scalar(l, nv, "register name");
             if (isa_ld_int(l, nk, "register index", 0, (int64_t)f->count - 2, &idx) && s)
                f->pair_names[idx] = xstrdup(s);
+         }
+      }
+      /* undefined: [INDEX, ...]: registers that hold no value when a wave
+       * starts (gfx9 M0): a read before the wave writes one is reported. */
+      if ((x = isa_ld_get(l, v, "undefined"))) {
+         if (x->type != YAML_SEQUENCE_NODE)
+            isa_ld_err(l, x, "undefined must be a list of register indices");
+         else {
+            f->undef = xcalloc(f->count ? f->count : 1, sizeof(bool));
+            SEQ_EACH(l, x, e)
+            {
+               int64_t idx;
+               if (f->count && isa_ld_int(l, e, "register index", 0, f->count - 1, &idx))
+                  f->undef[idx] = true;
+            }
          }
       }
       /* fixed: {INDEX: VALUE}: a register that always reads VALUE and
@@ -940,8 +956,9 @@ parse_luts(struct isa_ld *l, yaml_node_t *map)
          isa_ld_err(l, v, "lut '%s' must be a list of numbers", t->name);
          continue;
       }
-      t->v = xcalloc((size_t)(v->data.sequence.items.top - v->data.sequence.items.start) + 1,
-                     sizeof(uint32_t));
+      size_t cap = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start) + 1;
+      t->v = xcalloc(cap, sizeof(uint32_t));
+      t->v64 = xcalloc(cap, sizeof(uint64_t));
       SEQ_EACH(l, v, e)
       {
          const char *s = isa_ld_scalar(l, e, "lut value");
@@ -950,12 +967,14 @@ parse_luts(struct isa_ld *l, yaml_node_t *map)
          if (!s)
             continue;
          if (!strncmp(s, "0x", 2) && isa_parse_i64(s, &raw) && raw <= UINT32_MAX) {
-            t->v[t->n++] = (uint32_t)raw; /* raw f32 bits */
+            t->v64[t->n] = (uint64_t)(int64_t)(int32_t)raw;
+            t->v[t->n++] = (uint32_t)raw; /* raw bits */
             continue;
          }
          double d = strtod(s, &end);
          if (!*s || *end)
             isa_ld_err(l, e, "'%s' is not a number", s);
+         memcpy(&t->v64[t->n], &d, sizeof(d));
          t->v[t->n++] = fui((float)d);
       }
    }
@@ -1393,6 +1412,7 @@ isa_close(struct isa_model *m)
          for (unsigned j = 0; j < f->count; j++)
             free(f->pair_names[j]);
       free(f->pair_names);
+      free(f->undef);
       free(f->name);
       free(f->prefix);
    }
@@ -1414,6 +1434,7 @@ isa_close(struct isa_model *m)
    for (unsigned i = 0; i < m->nluts; i++) {
       free(m->luts[i].name);
       free(m->luts[i].v);
+      free(m->luts[i].v64);
    }
    free(m->luts);
    for (unsigned i = 0; i < m->nmods; i++) {

@@ -188,6 +188,55 @@ imm_case(const struct isa_model *m, const struct isa_op *op, const struct isa_sl
    return holds ? holds : fmt;
 }
 
+/* The shortest text that reads back as double bits x ("0.5",
+ * "0.15915494309189532", as llvm-mc prints a 64-bit operand). */
+static void
+double_text(uint64_t x, char *buf, size_t size)
+{
+   double d;
+   memcpy(&d, &x, sizeof(d));
+   for (int prec = 1; prec <= 17; prec++) {
+      snprintf(buf, size, "%.*g", prec, d);
+      double r = strtod(buf, NULL);
+      if (!memcmp(&r, &d, sizeof(d)))
+         break;
+   }
+   if (!strpbrk(buf, ".e"))
+      snprintf(buf + strlen(buf), size - strlen(buf), ".0");
+}
+
+/* An immediate of a 64-bit slot (isa_case_widen): the form that holds
+ * it, a float table entry as its double, a literal in a float slot as its
+ * high word. False: no form holds it (printed as 32 bits). */
+static bool
+print_imm64(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl,
+            const struct isa_insn *in, const struct isa_opnd *o, struct sb *s)
+{
+   enum isa_imm64 w = isa_slot_imm64(m, op, sl, in->mod);
+   const struct isa_format *fm = &m->formats[op->fields[sl->field].format];
+   uint64_t x = (uint64_t)o->hi << 32 | o->value;
+   char tmp[96];
+   if (w == ISA_IMM64_NONE)
+      return false;
+   for (unsigned c = 0; c < fm->ncases; c++) {
+      const struct isa_case *cs = &fm->cases[c];
+      if (cs->kind != ISA_OPND_IMM || !(sl->allow & (1u << c)) || !cs->fmt.pre ||
+          !isa_case_holds64(m, cs, w, x))
+         continue;
+      if (cs->fmt.conv == 'f') {
+         double_text(x, tmp, sizeof(tmp));
+         sb_add(s, cs->fmt.pre);
+         sb_add(s, tmp);
+         sb_add(s, cs->fmt.post);
+      } else {
+         uint32_t v = w == ISA_IMM64_FLOAT && cs->lut < 0 && cs->val.width >= 32 ? o->hi : o->value;
+         sb_fmt(s, &cs->fmt, cs->fmt.conv == 'd' ? (int32_t)v : (int64_t)v, NULL);
+      }
+      return true;
+   }
+   return false;
+}
+
 static void
 print_imm(const struct isa_model *m, const struct isa_op *op, const struct isa_slot *sl,
           const struct isa_insn *in, uint32_t v, struct sb *s)
@@ -356,7 +405,8 @@ print_operand(const struct isa_model *m, const struct isa_op *op, unsigned slot,
          isa_reg_name(m, o->file, o->index, name, sizeof(name));
       sb_add(s, name);
    } else if (o->kind == ISA_OPND_IMM) {
-      print_imm(m, op, sl, in, o->value, s);
+      if (!print_imm64(m, op, sl, in, o, s))
+         print_imm(m, op, sl, in, o->value, s);
    } else {
       sb_add(s, "?");
    }

@@ -500,6 +500,94 @@ expand_proj(struct ex *x, const struct isa_model *m, struct ir_instr *in)
    return true;
 }
 
+static bool
+is_cube(int32_t t)
+{
+   return t == TGSI_TEX_T_CUBE || t == TGSI_TEX_T_SHADOWCUBE || t == TGSI_TEX_T_CUBE_ARRAY ||
+          t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+}
+
+/* sel(zmaj, z, sel(ymaj, y, x)): one per statement (see exact_div). */
+static struct ir_instr *
+pick(struct ex *x, struct ir_instr *zmaj, struct ir_instr *ymaj, struct ir_instr *z,
+     struct ir_instr *y, struct ir_instr *xv)
+{
+   struct ir_instr *yx = op3(x, IR_OP_BCSEL, ymaj, y, xv);
+   return op3(x, IR_OP_BCSEL, zmaj, z, yx);
+}
+
+/* A cube lookup on a target whose texture unit takes a face and its
+ * coordinates (gfx9, which has v_cubeid): the face of the direction as
+ * sem_cube picks it (the major axis z, then y, then x on ties), sc / |ma|
+ * + 1.5 and tc / |ma| + 1.5 divided exactly (|ma| twice the major
+ * coordinate's magnitude), the face plus 8 times the layer rounded and
+ * clamped to 0..65535 -- the reference compiler's cube_coords, so the two
+ * agree to the bit; the lookup (or LODQ) is then a 2-D array one. TXD,
+ * fetches and size queries keep their cube target (isel refuses TXD). */
+static bool
+expand_cube(struct ex *x, const struct isa_model *m, struct ir_instr *in)
+{
+   int32_t t = in->target;
+   bool arr = t == TGSI_TEX_T_CUBE_ARRAY || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+   unsigned c[4], nc = 0;
+   if (!is_cube(t) || !has(m, ISA_SEM_CUBEID) || !has(m, ISA_SEM_FFMA) ||
+       (in->kind != IR_TEX_tex && in->kind != IR_TEX_txb && in->kind != IR_TEX_txl &&
+        in->kind != IR_TEX_lodq))
+      return false;
+   for (unsigned i = 0; i < in->nsrc && nc < 4; i++)
+      if (in->role[i] == IR_TEXSRC_coord)
+         c[nc++] = i;
+   if (nc < (arr ? 4u : 3u))
+      return false;
+   struct ir_instr *X = in->src[c[0]], *Y = in->src[c[1]], *Z = in->src[c[2]];
+   struct ir_instr *ax = op1(x, IR_OP_FABS, X), *ay = op1(x, IR_OP_FABS, Y);
+   struct ir_instr *az = op1(x, IR_OP_FABS, Z), *zero = k(x, 0);
+   struct ir_instr *zx = op2(x, IR_OP_FGE, az, ax), *zy = op2(x, IR_OP_FGE, az, ay);
+   struct ir_instr *zmaj = op2(x, IR_OP_IAND, zx, zy), *ymaj = op2(x, IR_OP_FGE, ay, ax);
+   struct ir_instr *xneg = op2(x, IR_OP_FLT, X, zero), *yneg = op2(x, IR_OP_FLT, Y, zero);
+   struct ir_instr *zneg = op2(x, IR_OP_FLT, Z, zero);
+   struct ir_instr *nx = op1(x, IR_OP_FNEG, X), *ny = op1(x, IR_OP_FNEG, Y);
+   struct ir_instr *nz = op1(x, IR_OP_FNEG, Z);
+   /* +X 0, -X 1, +Y 2, -Y 3, +Z 4, -Z 5 */
+   struct ir_instr *idz = op3(x, IR_OP_BCSEL, zneg, k(x, 0x40a00000u), k(x, 0x40800000u));
+   struct ir_instr *idy = op3(x, IR_OP_BCSEL, yneg, k(x, 0x40400000u), k(x, 0x40000000u));
+   struct ir_instr *idx = op3(x, IR_OP_BCSEL, xneg, k(x, 0x3f800000u), zero);
+   struct ir_instr *scz = op3(x, IR_OP_BCSEL, zneg, nx, X);
+   struct ir_instr *scx = op3(x, IR_OP_BCSEL, xneg, Z, nz);
+   struct ir_instr *tcy = op3(x, IR_OP_BCSEL, yneg, nz, Z);
+   struct ir_instr *id = pick(x, zmaj, ymaj, idz, idy, idx);
+   struct ir_instr *sc = pick(x, zmaj, ymaj, scz, X, scx);
+   struct ir_instr *tc = pick(x, zmaj, ymaj, ny, tcy, ny);
+   struct ir_instr *am = pick(x, zmaj, ymaj, az, ay, ax);
+   struct ir_instr *ma = op2(x, IR_OP_FMUL, am, k(x, 0x40000000u)); /* exact */
+   struct ir_instr *half3 = k(x, 0x3fc00000u);
+   struct ir_instr *sq = exact_div(x, sc, ma);
+   struct ir_instr *s1 = op2(x, IR_OP_FADD, sq, half3);
+   struct ir_instr *tq = exact_div(x, tc, ma);
+   struct ir_instr *t1 = op2(x, IR_OP_FADD, tq, half3);
+   struct ir_instr *face = id;
+   if (arr) {
+      struct ir_instr *l = op2(x, IR_OP_FADD, in->src[c[3]], k(x, 0x3f000000u));
+      l = op1(x, IR_OP_FFLOOR, l);
+      l = op2(x, IR_OP_FMAX, l, zero);
+      l = op2(x, IR_OP_FMIN, l, k(x, 0x477fff00u));        /* 65535 */
+      face = op3(x, IR_OP_FFMA, l, k(x, 0x41000000u), id); /* exact */
+   }
+   ir_set_src(in, c[0], s1);
+   ir_set_src(in, c[1], t1);
+   ir_set_src(in, c[2], face);
+   if (arr) {
+      for (unsigned i = c[3]; i + 1 < in->nsrc; i++) {
+         ir_set_src(in, i, in->src[i + 1]);
+         in->role[i] = in->role[i + 1];
+      }
+      in->nsrc--;
+   }
+   bool shadow = t == TGSI_TEX_T_SHADOWCUBE || t == TGSI_TEX_T_SHADOWCUBE_ARRAY;
+   in->target = shadow ? TGSI_TEX_T_SHADOW2D_ARRAY : TGSI_TEX_T_2D_ARRAY;
+   return true;
+}
+
 /* Expands every op the model cannot select directly, until the
  * expansions' own ops need none (division expands into isub, which sm50
  * expands into iadd and ineg); returns progress. */
@@ -514,7 +602,8 @@ opt_expand(struct ir_shader *sh, struct opt_ctx *ctx)
       for (unsigned i = 0; i < n; i++) {
          struct ir_instr *in = order[i];
          struct ex x = {sh, in, ctx};
-         if (in->op == IR_OP_TEX && expand_proj(&x, sh->model, in)) {
+         if (in->op == IR_OP_TEX &&
+             (expand_proj(&x, sh->model, in) || expand_cube(&x, sh->model, in))) {
             more = progress = true;
             continue;
          }

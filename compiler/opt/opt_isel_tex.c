@@ -936,8 +936,10 @@ mimg_emit(struct isel *s, struct ir_instr *in, int op, struct ir_instr **v, unsi
    for (unsigned c = 0; c < 4; c++)
       if (read & (1 << c))
          hi = c + 1;
-   int dm = isa_mod_find(s->m, "dmask");
-   if (dm >= 0)
+   int dm = isa_mod_find(s->m, "dmask"), gc = isa_mod_by_role(s->m, ISA_ROLE_TEX_COMP);
+   if (t->mach->insn.sem == ISA_SEM_IMAGE_GATHER4 && gc >= 0) /* four texels, one component */
+      t->mach->insn.mod[gc] = (int16_t)(1u << (in->comp & 3));
+   else if (dm >= 0)
       t->mach->insn.mod[dm] = (int16_t)((1u << (hi ? hi : 1)) - 1);
    if (!opt_tuple_result(s->m, &t->mach->insn))
       t->type = IR_TYPE_32; /* x alone: one register, no extracts (mimg_finish) */
@@ -982,13 +984,15 @@ isel_mimg(struct isel *s, struct ir_instr *in)
    if (tt == TGSI_TEX_T_BUFFER || tt == TGSI_TEX_T_UNKNOWN)
       return isel_unsupported(s, in, "buffer textures: the gfx9 model has no MUBUF format loads"),
              NULL;
-   if (tt == TGSI_TEX_T_CUBE || tt == TGSI_TEX_T_SHADOWCUBE || tt == TGSI_TEX_T_CUBE_ARRAY ||
-       tt == TGSI_TEX_T_SHADOWCUBE_ARRAY)
-      return isel_unsupported(s, in, "cube maps: no v_cube* selection on this path yet"), NULL;
-   if (in->kind == IR_TEX_tg4 || in->kind == IR_TEX_txqs || a.ms || tt == TGSI_TEX_T_2D_MSAA ||
+   /* cube lookups are 2-D array ones after opt_expand (expand_cube); a
+    * size query needs no face */
+   if ((tt == TGSI_TEX_T_CUBE || tt == TGSI_TEX_T_SHADOWCUBE || tt == TGSI_TEX_T_CUBE_ARRAY ||
+        tt == TGSI_TEX_T_SHADOWCUBE_ARRAY) &&
+       in->kind != IR_TEX_txq)
+      return isel_unsupported(s, in, "cube maps: TXD and fetches from a cube"), NULL;
+   if (in->kind == IR_TEX_txqs || a.ms || tt == TGSI_TEX_T_2D_MSAA ||
        tt == TGSI_TEX_T_2D_ARRAY_MSAA)
-      return isel_unsupported(s, in, "gathers and multisample textures are not in the gfx9 model"),
-             NULL;
+      return isel_unsupported(s, in, "multisample textures are not in the gfx9 model"), NULL;
    if (a.proj)
       return isel_unsupported(s, in, "a projection left to the texture unit"), NULL;
    struct ir_instr *v[16], *t;
@@ -1011,6 +1015,15 @@ isel_mimg(struct isel *s, struct ir_instr *in)
       if (a.lod)
          v[n++] = a.lod;
       t = mimg_emit(s, in, mimg_op(s, ISA_SEM_IMAGE_LOAD, NULL, false, false, n), v, n, false);
+      break;
+   case IR_TEX_tg4: /* the base level (_lz), the component in dmask */
+      if (a.noff && !(v[n++] = mimg_offsets(s, in, &a)))
+         return NULL;
+      if (a.cmp)
+         v[n++] = a.cmp;
+      n += mimg_body(s, in, &a, false, v + n);
+      t = mimg_emit(s, in, mimg_op(s, ISA_SEM_IMAGE_GATHER4, "lz", a.cmp != NULL, a.noff != 0, n),
+                    v, n, true);
       break;
    case IR_TEX_tex:
    case IR_TEX_txb:

@@ -426,8 +426,7 @@ g9_place(struct ref_ctx *c, int label)
     * exit this is has had its back edge: it no longer counts. */
    bool in_loop = false;
    for (unsigned f = 0; f < c->ncf; f++)
-      in_loop |= c->cf[f].kind == REF_CF_LOOP &&
-                 !(f + 1 == c->ncf && c->cf[f].l_exit == label);
+      in_loop |= c->cf[f].kind == REF_CF_LOOP && !(f + 1 == c->ncf && c->cf[f].l_exit == label);
    c->mask_label[k] = MASK_RESERVED;
    for (unsigned j = 0; j < c->nmask_pairs && !in_loop; j++)
       if (c->mask_label[j] == MASK_RESERVED)
@@ -819,7 +818,7 @@ g9_atomic(struct ref_ctx *c, const struct tgsi_insn *in)
 /* One MIMG op into res[0..3]: the descriptors' first words name the
  * texture (the emulator's convention), written by SALU (no wait states
  * before a VMEM read). */
-static void
+static struct isa_insn *
 mimg(struct ref_ctx *c, const char *op, unsigned d, const unsigned *v, unsigned n, unsigned unit,
      bool sampler)
 {
@@ -833,6 +832,7 @@ mimg(struct ref_ctx *c, const char *op, unsigned d, const unsigned *v, unsigned 
    t->src[1] = sreg(c, RSRC_QUAD);
    if (sampler)
       t->src[2] = sreg(c, SAMP_QUAD);
+   return t;
 }
 
 /* The coordinate body: the spatial coordinates, the layer, zeros up to
@@ -897,9 +897,8 @@ g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       cube_coords(c, &ca);
       a = &ca;
    }
-   if (a->gather || a->samples || a->sample >= 0)
-      return ref_unsupported(c, "gathers and multisample textures are not in the gfx9 model"),
-             false;
+   if (a->samples || a->sample >= 0)
+      return ref_unsupported(c, "multisample textures are not in the gfx9 model"), false;
    if (a->query) { /* the level; width, height, depth or layers, levels */
       v[n++] = (unsigned)a->lod;
       mimg(c, "image_get_resinfo", d, v, n, a->unit, false);
@@ -935,8 +934,15 @@ g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
              false;
    static const char *const lods[] = {"", "_lz", "_l", "_b"};
    char op[40];
-   snprintf(op, sizeof(op), "image_sample%s%s%s", a->ref >= 0 ? "_c" : "",
-            a->deriv ? "_d" : lods[a->lod_mode], a->noff ? "_o" : "");
+   /* a gather reads the base level (_lz), one component (dmask) */
+   snprintf(op, sizeof(op), "%s%s%s%s", a->gather ? "image_gather4" : "image_sample",
+            a->ref >= 0 ? "_c" : "",
+            a->deriv    ? "_d"
+            : a->gather ? "_lz"
+                        : lods[a->lod_mode],
+            a->noff ? "_o" : "");
+   if (a->gather && a->lod_mode != REF_LOD_AUTO && a->lod_mode != REF_LOD_ZERO)
+      return ref_unsupported(c, "a gather with a level"), false;
    if (a->noff)
       v[n++] = ref_tex_offsets(c, a, 6, 8, "MIMG"); /* 6 bits each, a byte apart */
    if (a->lod_mode == REF_LOD_BIAS)
@@ -951,9 +957,11 @@ g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       v[n++] = a->nsp > 1 ? a->ddy[1] : zero;
    }
    n += mimg_body(c, a, v + n);
-   if (a->lod_mode == REF_LOD_LOD)
+   if (a->lod_mode == REF_LOD_LOD && !a->gather)
       v[n++] = (unsigned)a->lod;
-   mimg(c, op, d, v, n, a->unit, true);
+   struct isa_insn *t = mimg(c, op, d, v, n, a->unit, true);
+   if (a->gather && c->status == COMPILE_OK)
+      ref_set_mod_int(c, t, "gdmask", 1 << (a->comp & 3));
    return c->status == COMPILE_OK;
 }
 

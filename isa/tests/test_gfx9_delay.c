@@ -77,6 +77,11 @@ main(void)
           ISA_SYNC_NONE);
    expect("v_cmp_lt_f32_e32 vcc, v0, v1", ISA_SLOT_IMP_DST(0), "v_cndmask_b32_e32 v1, v2, v3, vcc",
           ISA_SLOT_IMP_SRC(0), 0, ISA_SYNC_NONE);
+   /* SALU writes M0 -> s_sendmsg reads it (implicitly): 1; not another
+    * SGPR, not through a VALU write. */
+   const char *emit = "s_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 0)";
+   expect("s_mov_b32 m0, 0", ISA_SLOT_DST(0), emit, ISA_SLOT_IMP_SRC(0), 1, ISA_SYNC_NONE);
+   expect("s_mov_b32 s4, 0", ISA_SLOT_DST(0), emit, ISA_SLOT_IMP_SRC(0), 0, ISA_SYNC_NONE);
    /* Loads: their consumers wait on the counters. */
    expect("global_load_dword v5, v[6:7], off offset:0", ISA_SLOT_DST(0), "v_add_f32_e32 v1, v5, v2",
           ISA_SLOT_SRC(0), 0, ISA_SYNC_VMCNT);

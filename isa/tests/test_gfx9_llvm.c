@@ -74,8 +74,23 @@ fill(const struct isa_model *m, const struct isa_op *op, unsigned s, unsigned c,
    const struct isa_case *cs = &fm->cases[c];
    memset(o, 0, sizeof(*o));
    if (cs->kind == ISA_OPND_IMM) {
+      static const int16_t no_mods[ISA_MAX_MODS];
+      enum isa_imm64 w = isa_slot_imm64(m, op, &op->slot[s], no_mods);
+      uint64_t field = 0, x;
       o->kind = ISA_OPND_IMM;
-      return imm_for(m, cs, &o->value);
+      if (!imm_for(m, cs, &o->value))
+         return false;
+      if (w == ISA_IMM64_NONE)
+         return true;
+      /* a 64-bit slot reads the form's 64 bits: the double of 2.0, the
+       * literal 0x1234 as a float slot's high word */
+      for (unsigned i = 0; cs->lut >= 0 && i < m->luts[cs->lut].n; i++)
+         if (m->luts[cs->lut].v[i] == o->value)
+            field = i;
+      x = isa_case_widen(m, cs, field, o->value, w);
+      o->value = (uint32_t)x;
+      o->hi = (uint32_t)(x >> 32);
+      return true;
    }
    if (cs->kind != ISA_OPND_REG)
       return false;

@@ -73,7 +73,8 @@ endforeach()
 # gfx9 geometry and tessellation stages (stage windows, s_sendmsg): the
 # reference's programs as an external compiler's (fixtures/extcc/
 # g9stages.sh) pass; with a planted bug they fail: an emit sent to stream
-# 0 instead of 1, the inputs of vertex 1 read from vertex 2.
+# 0 instead of 1, the inputs of vertex 1 read from vertex 2, M0 never
+# written before s_sendmsg (the emulator's `unset` event).
 set(_g9s "captures/gs_particle_streams.tgsi|captures/tcs_distance_lod.tgsi|captures/tes_phong_displace.tgsi")
 cli_test(gfx9_stages_good
          "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh good {tgsi} {out} {target}|${_g9s}"
@@ -81,6 +82,19 @@ cli_test(gfx9_stages_good
 cli_test(gfx9_stages_wrong_stream
          "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh stream {tgsi} {out} {target}|${_g9s}"
          1 OUT "fail gfx9 captures/gs_particle_streams.tgsi: mismatch \\(ref/opt\\): emitted vertex 0 lane [0-9]+: stream expected 1, got 0.*gfx9 +3 +2 +1 +0 +0 +0")
+cli_test(gfx9_stages_no_m0
+         "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh nom0 {tgsi} {out} {target}|${_g9s}"
+         1 OUT "fail gfx9 captures/gs_particle_streams.tgsi: hazard \\(emu opt\\): opt program: unset .*at 0x[0-9a-f]+, m0.*gfx9 +3 +2 +1 +0 +0 +0")
+# gfx9 gathers (image_gather4_lz, the component in dmask): the reference's
+# programs as an external compiler's pass; gathering the next component
+# fails both captures with a gather.
+set(_g9g "captures/fs_sample_ops_d3d10.tgsi|captures/fs_texture_fetch_sweep.tgsi")
+cli_test(gfx9_gather_good
+         "check|--target|gfx9|--no-repro|--opt-cmd|fixtures/extcc/g9gather.sh good {tgsi} {out} {target}|${_g9g}"
+         0 OUT "gfx9 +2 +2 +0 +0 +0 +0")
+cli_test(gfx9_gather_wrong_comp
+         "check|--target|gfx9|--no-repro|--opt-cmd|fixtures/extcc/g9gather.sh comp {tgsi} {out} {target}|${_g9g}"
+         1 OUT "fail gfx9 captures/fs_sample_ops_d3d10.tgsi: mismatch \\(ref/opt\\).*fail gfx9 captures/fs_texture_fetch_sweep.tgsi: mismatch \\(ref/opt\\).*gfx9 +2 +0 +2 +0 +0 +0")
 cli_test(gfx9_stages_wrong_vertex
          "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh vertex {tgsi} {out} {target}|${_g9s}"
          1 OUT "fail gfx9 captures/tcs_distance_lod.tgsi: mismatch \\(ref/opt\\).*fail gfx9 captures/tes_phong_displace.tgsi: mismatch \\(ref/opt\\).*gfx9 +3 +1 +2 +0 +0 +0")
