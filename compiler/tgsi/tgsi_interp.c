@@ -1122,7 +1122,8 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
  * not fixed -- an inexact float (ENV_F_INEXACT: within a tolerance, its
  * bits read by AND, USHR, UIF or as an address can come out anything), a
  * NaN an operation made (implementations differ in its sign and payload),
- * or a zero whose sign MIN/MAX left open. A value with a bound (a fused
+ * or a zero whose sign MIN/MAX left open; for the last two also NANBITS:
+ * no model fixes those bits, so ref and opt may differ there too. A value with a bound (a fused
  * program's may lie within it: tgsi_interp_bound.c) has bits anywhere in
  * that interval: its integer view is unbounded.
  * Returns f itself when no lane needs it (the common case), else tf. */
@@ -1137,11 +1138,12 @@ int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
    /* branch-free, so the loop vectorizes */
    FOR
    {
-      uint32_t bits =
-          (uint32_t)((f[i] & (ENV_F_INEXACT | ENV_F_NAN)) != 0) |
-          ((uint32_t)((f[i] & ENV_F_ZSIGN) != 0) & (uint32_t)((v[i] & 0x7fffffffu) == 0));
+      uint32_t open = (uint32_t)((f[i] & ENV_F_NAN) != 0) | ((uint32_t)((f[i] & ENV_F_ZSIGN) != 0) &
+                                                             (uint32_t)((v[i] & 0x7fffffffu) == 0));
+      uint32_t bits = (uint32_t)((f[i] & ENV_F_INEXACT) != 0) | open;
       uint32_t wide = 0u - (uint32_t)((f[i] & err) != 0);
-      tf[i] = ((f[i] & ~(err & wide)) | (unbounded & wide)) | (ENV_F_BITS & (0u - bits));
+      tf[i] = ((f[i] & ~(err & wide)) | (unbounded & wide)) | (ENV_F_BITS & (0u - bits)) |
+              (ENV_F_NANBITS & (0u - open));
    }
    return tf;
 }
