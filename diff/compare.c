@@ -200,24 +200,22 @@ fuse_bound_ok(uint32_t e, uint32_t a, unsigned flags)
           fabs(x - y) <= d;
 }
 
-/* Tolerance of the transforms opt was allowed. fuse-ffma: a fusion
- * changes one thing, the rounding of a product that an add takes, so a
- * value may differ from ref's by the interpreter's bound on that
- * (tgsi_interp_bound.c: absolute, so it holds through a sum that cancels),
- * or within ffma_tol; anything where ref has an infinity or NaN (an
- * unfused product overflowed where the fused one need not: the bound of
- * what it feeds is unbounded, and a compare of it is an EDGE); and
- * anything past a threshold that a bounded operand may cross (EDGE: the
- * result jumps a step, and what it decides differs). A CANCEL or NaN
- * class alone allows nothing more. inexact: x+0 -> x and x*0 -> 0 change
- * the sign of zero and turn ref's NaN (from Inf or NaN operands) into a
- * number. */
+/* Tolerance of the transforms opt was allowed. fuse-ffma: within
+ * ffma_tol, or anything where ref has an infinity or NaN (an unfused
+ * product overflowed where the fused one need not). inexact: x+0 -> x and
+ * x*0 -> 0 change the sign of zero and turn ref's NaN (from Inf or NaN
+ * operands) into a number. */
 static bool
 transform_ok(uint32_t e, uint32_t a, unsigned flags, unsigned inexact)
 {
    bool e_special = (e & 0x7f800000u) == 0x7f800000u; /* Inf or NaN */
+   /* a fused rounding, like any error of a term, is not bounded by the
+    * size of a sum that cancelled it (CANCEL), nor across a threshold
+    * (EDGE); and where the interpreter met a NaN, fusing may have made
+    * or avoided it (an unfused product overflowing) */
    if ((inexact & (1u << DIFF_INEXACT_FFMA_BIT)) &&
-       (within(&ffma_tol, e, a) || e_special || fuse_bound_ok(e, a, flags) || (flags & ENV_F_EDGE)))
+       (within(&ffma_tol, e, a) || e_special || fuse_bound_ok(e, a, flags) ||
+        (flags & (ENV_F_CANCEL | ENV_F_EDGE | ENV_F_NAN))))
       return true;
    if (inexact & (1u << DIFF_INEXACT_ALGEBRAIC_BIT))
       return (is_zero(e) && is_zero(a)) || is_nan_bits(e);

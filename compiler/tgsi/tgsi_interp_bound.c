@@ -193,13 +193,11 @@ prod(double a, double da, double b, double db)
    return mag(a, da) * db + mag(b, db) * da + da * db;
 }
 
-/* EDGE where the operand's distance to a threshold is within its bound,
- * or is NaN (a NaN or infinite operand with a bound: a program that fuses
- * may have a number there, on either side). */
+/* EDGE where the operand's distance to a threshold is within its bound. */
 static inline uint32_t
 edge(double dist, double d)
 {
-   return d > 0.0 && !(fabs(dist) > d) ? ENV_F_EDGE : 0;
+   return d > 0.0 && fabs(dist) <= d ? ENV_F_EDGE : 0;
 }
 
 static inline double

@@ -133,12 +133,6 @@ check_cli(hand_missing_nop "--target|a3xx|--repro-dir|${_out}/hand|--opt-asm|${_
           OUT "^fail a3xx fixtures/check/hand/mad.tgsi: hazard \\(emu opt\\): opt program: raw \\(read of a fixed-latency result before it is ready\\) at 0x8, r0.w, producer 0x0, early by 1 \\[[0-9]+ events\\] \\[repro: .*/hand/mad-a3xx.yaml\\]\nfail a3xx fixtures/check/hand/mad.tgsi: mismatch \\(ref/opt\\)")
 check_cli(hand_bad_asm "--target|a3xx|--no-repro|--opt-asm|${_fx}/fs_basic.tgsi|${_hand}/mad.tgsi" 1
           OUT "compile-error \\(opt\\): opt: fixtures/check/fs_basic.tgsi:")
-# --opt fuse-ffma allows what fusing can change: the rounding of a product
-# an add takes (the interpreter's bound), not anything on a sum that
-# cancels (CANCEL): a program giving 0.5 for RCP(3) * 300 - 100 is caught.
-check_cli(hand_ffma_cancel_ok "--target|a3xx,sm50|--no-repro|--opt|fuse-ffma|${_hand}/fs_ffma_cancel.tgsi" 0)
-check_cli(hand_ffma_cancel_wrong "--target|a3xx|--no-repro|--opt|fuse-ffma|--opt-asm|${_hand}/fs_ffma_cancel_wrong.a3xx.s|${_hand}/fs_ffma_cancel.tgsi" 1
-          OUT "^fail a3xx fixtures/check/hand/fs_ffma_cancel.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\].x \\(GENERIC 0\\) lane 0: expected 0x00000000 \\(0\\), got 0x3f000000 \\(0.5\\) \\[RCP FUSE CANCEL\\]")
 # gfx9 fine derivatives as DPP quad permutations: right, one permutation
 # planted wrong (lanes 1 and 3 of each quad), the 2 wait states missing.
 check_cli(hand_dpp_ok "--target|gfx9|--no-repro|--opt-asm|${_hand}/deriv_fine_ok.gfx9.s|${_hand}/deriv_fine.tgsi" 0
