@@ -334,6 +334,7 @@ stmt_double_run(struct gen *g)
       gen_src_exact(g, &s[0]);
    emit_wide(g, from_int ? TGSI_OP_I2D : TGSI_OP_F2D, r, mask, s, 1);
    bool dep = s[0].dep, inexact = false;
+   record(g, r, mask, GT_D, dep, inexact);
    for (unsigned n = 2 + gen_pick(g, 4); n--;) {
       static const enum tgsi_opcode ops[] = {
           TGSI_OP_DADD, TGSI_OP_DMUL,   TGSI_OP_DDIV,   TGSI_OP_DDIV, TGSI_OP_DSQRT, TGSI_OP_DRCP,
@@ -365,9 +366,21 @@ stmt_double_run(struct gen *g)
        * interpreter calls them RCP; DMIN/DMAX: a zero's sign is open */
       inexact |= op == TGSI_OP_DDIV || op == TGSI_OP_DSQRT || op == TGSI_OP_DRCP ||
                  op == TGSI_OP_DMIN || op == TGSI_OP_DMAX;
+      /* most steps into another pair, so that the sink sees more of them
+       * than the last (a later DLDEXP or DMUL by 0 flattens a value) */
+      unsigned r2;
+      uint8_t m2;
+      pair_dst(g, GT_D, &r2, &m2);
+      if (r2 < g->ntemp && gen_chance(g, 60)) {
+         r = r2;
+         mask = m2;
+      }
       emit_wide(g, op, r, mask, s, ns);
+      record(g, r, mask, GT_D, dep, inexact);
+      sw = mask == 0x3 ? "xyxy" : "zwzw";
+      snprintf(self.s, sizeof(self.s), "TEMP[%u].%s", r, sw);
+      snprintf(neg.s, sizeof(neg.s), "-TEMP[%u].%s", r, sw);
    }
-   record(g, r, mask, GT_D, dep, inexact);
    return true;
 }
 
