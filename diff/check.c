@@ -141,7 +141,7 @@ diff_check_add_generated(struct diff_check *c, unsigned n)
    rng_seed(&r, c->o.seed);
    for (unsigned i = 0; i < n; i++) {
       uint64_t seed = rng_next(&r) % 1000000000u; /* short names */
-      struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT, .sink = c->o.gen_sink};
+      struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT, .sink = !c->o.gen_no_sink};
       struct diag_list d = {0};
       char *text = diff_gen(seed, &go, NULL, &d);
       char *name = xasprintf("gen:%llu", (unsigned long long)seed);

@@ -245,7 +245,7 @@ struct diff_check_opts {
    unsigned jobs;       /* worker processes; 0 = in this process, no isolation */
    unsigned timeout_ms; /* per case; 0 = none */
    bool coverage;       /* count what each optimizing compile exercises (result.cover) */
-   bool gen_sink;       /* --gen-sink: generated shaders get the sink (diff_gen_opts.sink) */
+   bool gen_no_sink;    /* --no-gen-sink: generated shaders without the sink (diff_gen_opts.sink) */
    bool no_verify;      /* --no-verify: opt's per-rewrite verifier off (a bug it would
                            stop at compile time runs, to be caught at run time or not) */
 };

@@ -376,8 +376,7 @@ gen_src_plain(struct gen *g, enum gty ty, struct opnd *o)
       /* an integer uniform: slots of their own after the float ones, so
        * that the inputs give them integer values (INT_MIN, >= 2^31...) */
       gen_swizzle(g, 0xf, sw);
-      snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", g->nconst + gen_pick(g, GEN_INT_CONSTS),
-               sw);
+      snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", g->nconst + gen_pick(g, GEN_INT_CONSTS), sw);
       o->dep = false;
       g->used_iconst = true;
    } else if (ty == GT_F) {
@@ -1275,8 +1274,8 @@ setup(struct gen *g, const struct diff_gen_opts *o)
     * they are n/a there), decided from the state without drawing from it:
     * the other choices, and so every shader without FMA, stay as they were. */
    g->fma = (hash64(&g->rng, sizeof(g->rng), 0xf3a) & 3) == 0;
-   /* Doubles in one shader in eight (n/a on a3xx, like FMA). */
-   g->fp64 = gen_chance(g, 12);
+   /* Doubles in one shader in five (n/a on a3xx, like FMA). */
+   g->fp64 = gen_chance(g, 20);
 }
 
 /* seed: the seed for the banner line, or NULL when choices come from bytes. */

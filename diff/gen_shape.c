@@ -324,6 +324,73 @@ packed(struct gen *g, unsigned acc, unsigned s)
    return true;
 }
 
+/* The inexact float channels (MAD, RCP, POW, conversions... results:
+ * correct implementations differ within a tolerance) into TEMP[acc2].x.
+ * ref and opt run on the same emulator and must agree to the bit (the
+ * comparison's rule between them), except where no model fixes the bits:
+ * a NaN's payload, the sign of a zero, a denormal (flushed or not). So a
+ * channel goes in as 0 unless |x| >= 2^-126 (FSGE is false for NaN). The
+ * interpreter marks the word BITS: it is compared between ref and opt only,
+ * and under an inexact transform (fuse-ffma) the interpreter makes its
+ * bound unbounded (an integer view of a value within a bound). */
+static void
+mix_inexact(struct gen *g, unsigned acc2, unsigned s)
+{
+   if (!gen_ok(g, TGSI_OP_FSGE))
+      return;
+   struct opnd tiny = {0}, z = {0};
+   gen_imm_u(g, 0x00800000u, &tiny);
+   gen_imm_u(g, 0, &z);
+   for (unsigned r = 0; r < g->ntemp; r++) {
+      uint8_t e = g->ready[r] ? gen_chans_of(g, r, GT_F) & g->inexact[r] : 0;
+      e &= (uint8_t)~g->cmp[r];
+      for (unsigned c = 0; c < 4; c++) {
+         if (!(e & (1u << c)))
+            continue;
+         char ch = "xyzw"[c];
+         gen_emit(g, "FSGE TEMP[%u].w, |TEMP[%u].%c%c%c%c|, %s", s, r, ch, ch, ch, ch, tiny.s);
+         gen_emit(g, "UCMP TEMP[%u].x, TEMP[%u].wwww, TEMP[%u].%c%c%c%c, %s", s, s, r, ch, ch, ch,
+                  ch, z.s);
+         mix(g, acc2, s, 'x');
+      }
+   }
+}
+
+/* Double pairs, both words: an exact one into the exact word acc (a NaN
+ * made 0: its payload is open), an inexact one (DDIV, DSQRT, DRCP, DMIN,
+ * DMAX, DMAD) into acc2, also with a zero made +0 (DMIN/DMAX leave its
+ * sign open). DDIV, DSQRT and DRCP round correctly on every path, so ref
+ * and opt agree to the bit and a wrong last step of an expansion shows. */
+static void
+mix_doubles(struct gen *g, unsigned acc, unsigned acc2, unsigned s)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_DSEQ, TGSI_OP_DSNE, TGSI_OP_AND};
+   if (!g->fp64 || !ok_all(g, need, ARRAY_SIZE(need)))
+      return;
+   struct opnd z = {0}, dz = {0};
+   static const char *const zeros[4] = {"0", "0", "0", "0"};
+   gen_imm_u(g, 0, &z);
+   gen_imm_vec(g, true, zeros, &dz);
+   for (unsigned r = 0; r < g->ntemp; r++) {
+      if (!g->ready[r])
+         continue;
+      for (unsigned p = 0; p < 2; p++) {
+         if (g->ty[r][2 * p] != GT_D || g->ty[r][2 * p + 1] != GT_D)
+            continue;
+         const char *sw = p ? "zwzw" : "xyxy";
+         bool inexact = (g->inexact[r] >> (2 * p)) & 3;
+         gen_emit(g, "DSEQ TEMP[%u].w, TEMP[%u].%s, TEMP[%u].%s", s, r, sw, r, sw);
+         if (inexact) {
+            gen_emit(g, "DSNE TEMP[%u].z, TEMP[%u].%s, %s", s, r, sw, dz.s);
+            gen_emit(g, "AND TEMP[%u].w, TEMP[%u].wwww, TEMP[%u].zzzz", s, s, s);
+         }
+         gen_emit(g, "UCMP TEMP[%u].xy, TEMP[%u].wwww, TEMP[%u].%s, %s", s, s, r, sw, z.s);
+         mix(g, inexact ? acc2 : acc, s, 'x');
+         mix(g, inexact ? acc2 : acc, s, 'y');
+      }
+   }
+}
+
 /* Writes the sink into OUT[g->nout] (declared by the caller when true). */
 bool
 gen_shape_sink(struct gen *g)
@@ -360,13 +427,19 @@ gen_shape_sink(struct gen *g)
          if (e & (1u << c))
             mix(g, acc, r, "xyzw"[c]);
    }
+   unsigned acc2 = g->t_loop + 1;
+   gen_imm_u(g, 0x85ebca6bu, &k);
+   gen_emit(g, "MOV TEMP[%u].x, %s", acc2, k.s);
+   mix_doubles(g, acc, acc2, s);
+   mix_inexact(g, acc2, s);
    gen_imm_u(g, 0xffff, &m);
    gen_imm_u(g, 16, &k);
    gen_imm_u(g, 0x3f800000u, &one);
    gen_emit(g, "AND TEMP[%u].y, TEMP[%u].xxxx, %s", s, acc, m.s);
    gen_emit(g, "USHR TEMP[%u].z, TEMP[%u].xxxx, %s", s, acc, k.s);
-   gen_emit(g, "OR TEMP[%u].yz, TEMP[%u], %s", s, s, one.s);
-   gen_emit(g, "MOV TEMP[%u].xw, %s", s, one.s);
+   gen_emit(g, "AND TEMP[%u].x, TEMP[%u].xxxx, %s", s, acc2, m.s);
+   gen_emit(g, "USHR TEMP[%u].w, TEMP[%u].xxxx, %s", s, acc2, k.s);
+   gen_emit(g, "OR TEMP[%u], TEMP[%u], %s", s, s, one.s);
    gen_emit(g, "MOV OUT[%u], TEMP[%u]", g->nout, s);
 
    g->rng = main_rng;

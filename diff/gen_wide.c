@@ -20,6 +20,7 @@
 #include "diff/gen_priv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 enum { W_BIN, W_UN, W_CMP, W_SHIFT, W_DIV };
 
@@ -259,10 +260,136 @@ stmt_convert64(struct gen *g)
    }
 }
 
+/* Doubles as (low word, high word): +-0, +-1, +-inf, NaN, the smallest
+ * normal, the smallest subnormal, the largest, 0.1, 3, -0.75. */
+static const uint32_t dspecials[][2] = {
+    {0, 0},           {0, 0x80000000u},           {0, 0x3ff00000u},           {0, 0xbff00000u},
+    {0, 0x7ff00000u}, {0, 0xfff00000u},           {0, 0x7ff80000u},           {0, 0x00100000u},
+    {1, 0},           {0xffffffffu, 0x7fefffffu}, {0x9999999au, 0x3fb99999u}, {0, 0x40080000u},
+    {0, 0xbfe80000u},
+};
+
+/* DLDEXP counts that make subnormal, tiny, huge and overflowing results
+ * from operands near 1, and the clamp's neighbourhood (+-4000). */
+static const char *const dexps[] = {"-1074", "-1070", "-1050", "-1023", "-1022",     "-600",
+                                    "1000",  "1023",  "1024",  "2000",  "4294965296"};
+
+/* A special double as an immediate line {lo, hi, lo, hi}. */
+static void
+dspecial(struct gen *g, struct opnd *o)
+{
+   char v[4][GEN_TEXT_LEN];
+   const char *vals[4];
+   unsigned k = gen_pick(g, ARRAY_SIZE(dspecials));
+   for (unsigned c = 0; c < 4; c++) {
+      snprintf(v[c], GEN_TEXT_LEN, "%u", dspecials[k][c & 1]);
+      vals[c] = v[c];
+   }
+   gen_imm_vec(g, true, vals, o);
+}
+
+/* The run's other operand: a special (a fold of it when the run is one
+ * too), another exact double, or the run itself. */
+static void
+run_operand(struct gen *g, const struct opnd *self, struct opnd *o)
+{
+   unsigned k = gen_pick(g, 10);
+   if (k < 4 || (k < 8 && !pair_src(g, GT_D, o)))
+      dspecial(g, o);
+   else if (k >= 8)
+      *o = *self;
+}
+
+/* A run of doubles that feed each other (fp64 shaders): a double made
+ * from an exact float or integer, then 2 to 5 operations each on the
+ * last result and a special, another double or itself -- DADD, DMUL,
+ * DFMA, DDIV and DSQRT and DRCP (on specials too: 0, infinities, NaN,
+ * negatives, subnormals), DLDEXP by counts that make subnormal and
+ * overflowing results, DMIN/DMAX -- so a miscompiled expansion (sm50
+ * builds DDIV, DSQRT, DRCP and DLDEXP from integer and DFMA steps) meets
+ * the operands it gets wrong and its result is observed: the sink hashes
+ * every double pair (gen_shape.c). */
+static bool
+stmt_double_run(struct gen *g)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_F2D,  TGSI_OP_I2D,    TGSI_OP_DADD,
+                                           TGSI_OP_DMUL, TGSI_OP_DDIV,   TGSI_OP_DSQRT,
+                                           TGSI_OP_DRCP, TGSI_OP_DLDEXP, TGSI_OP_DFMA};
+   for (unsigned i = 0; i < ARRAY_SIZE(need); i++)
+      if (!gen_ok(g, need[i]))
+         return false;
+   unsigned r;
+   uint8_t mask;
+   struct opnd s[3] = {0}, self = {0}, neg = {0};
+   pair_dst(g, GT_D, &r, &mask);
+   if (r >= g->ntemp) /* under control flow with no double pair: it would be dead */
+      return false;
+   const char *sw = mask == 0x3 ? "xyxy" : "zwzw";
+   snprintf(self.s, sizeof(self.s), "TEMP[%u].%s", r, sw);
+   snprintf(neg.s, sizeof(neg.s), "-TEMP[%u].%s", r, sw);
+   bool from_int = gen_chance(g, 35);
+   if (from_int)
+      gen_src_plain(g, GT_I, &s[0]);
+   else
+      gen_src_exact(g, &s[0]);
+   emit_wide(g, from_int ? TGSI_OP_I2D : TGSI_OP_F2D, r, mask, s, 1);
+   bool dep = s[0].dep, inexact = false;
+   record(g, r, mask, GT_D, dep, inexact);
+   for (unsigned n = 2 + gen_pick(g, 4); n--;) {
+      static const enum tgsi_opcode ops[] = {
+          TGSI_OP_DADD, TGSI_OP_DMUL,   TGSI_OP_DDIV,   TGSI_OP_DDIV, TGSI_OP_DSQRT, TGSI_OP_DRCP,
+          TGSI_OP_DFMA, TGSI_OP_DLDEXP, TGSI_OP_DLDEXP, TGSI_OP_DMIN, TGSI_OP_DMAX};
+      enum tgsi_opcode op = ops[gen_pick(g, ARRAY_SIZE(ops))];
+      unsigned ns = 2;
+      s[0] = gen_chance(g, 15) ? neg : self;
+      if (op == TGSI_OP_DSQRT || op == TGSI_OP_DRCP) {
+         ns = 1;
+         if (gen_chance(g, 30))
+            dspecial(g, &s[0]);
+      } else if (op == TGSI_OP_DLDEXP) {
+         gen_imm_u(g, (uint32_t)strtoul(dexps[gen_pick(g, ARRAY_SIZE(dexps))], NULL, 10), &s[1]);
+      } else {
+         run_operand(g, &self, &s[1]);
+         if (op == TGSI_OP_DDIV && gen_chance(g, 50)) { /* a special or another double / the run */
+            struct opnd t = s[0];
+            s[0] = s[1];
+            s[1] = t;
+         }
+         if (op == TGSI_OP_DFMA) {
+            ns = 3;
+            run_operand(g, &self, &s[2]);
+         }
+      }
+      for (unsigned i = 0; i < ns; i++)
+         dep |= s[i].dep;
+      /* DDIV, DSQRT, DRCP: correctly rounded on every path, but the
+       * interpreter calls them RCP; DMIN/DMAX: a zero's sign is open */
+      inexact |= op == TGSI_OP_DDIV || op == TGSI_OP_DSQRT || op == TGSI_OP_DRCP ||
+                 op == TGSI_OP_DMIN || op == TGSI_OP_DMAX;
+      /* most steps into another pair, so that the sink sees more of them
+       * than the last (a later DLDEXP or DMUL by 0 flattens a value) */
+      unsigned r2;
+      uint8_t m2;
+      pair_dst(g, GT_D, &r2, &m2);
+      if (r2 < g->ntemp && gen_chance(g, 60)) {
+         r = r2;
+         mask = m2;
+      }
+      emit_wide(g, op, r, mask, s, ns);
+      record(g, r, mask, GT_D, dep, inexact);
+      sw = mask == 0x3 ? "xyxy" : "zwzw";
+      snprintf(self.s, sizeof(self.s), "TEMP[%u].%s", r, sw);
+      snprintf(neg.s, sizeof(neg.s), "-TEMP[%u].%s", r, sw);
+   }
+   return true;
+}
+
 bool
 gen_stmt_wide(struct gen *g)
 {
    unsigned k = gen_pick(g, 10);
+   if (g->fp64 && k >= 3 && k < 8 && stmt_double_run(g))
+      return true;
    if (k < 3)
       return stmt_convert64(g);
    if (k < 5 || !g->fp64)

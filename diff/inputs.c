@@ -106,12 +106,33 @@ struct chan_use {
    uint8_t sane; /* enum gen_sane */
 };
 
+/* Nested blocks close_sane_flow follows (an IF and its ELSE, a SWITCH and
+ * its CASE count one each); deeper shaders take the flow-insensitive way. */
+#define PLAN_MAX_NESTING 256
+
+/* A sane use of a TEMP channel whose writers are still to be found. */
+struct sane_use {
+   uint32_t at, reg;
+   uint8_t chan, sane;
+};
+
 struct plan {
    const struct tgsi_shader *s;
    uint32_t nin, nconst[ENV_MAX_CBUFS], ntemp;
    struct chan_use *in, *cnst[ENV_MAX_CBUFS], *temp;
    bool buf_small[ENV_MAX_BUFFERS];
    bool changed;
+   /* Flow-sensitive closure (close_sane_flow); flow false: the
+    * flow-insensitive one over whole TEMP channels (subroutines). */
+   bool flow;
+   int32_t *parent;       /* innermost enclosing block opener (IF, ELSE, CASE...), -1 */
+   int32_t *loop_end;     /* BGNLOOP: its ENDLOOP */
+   uint32_t *wr_first;    /* per TEMP channel (reg * 4 + chan): its writers in wr, */
+   uint32_t *wr;          /* in program order, from wr_first[k] to wr_first[k + 1] */
+   uint8_t *done;         /* per instruction and channel: the best level closed, 0 none */
+   uint8_t *seen;         /* per instruction, TEMP source and channel: the best level queued */
+   struct sane_use *work; /* queue */
+   size_t nwork, work_cap;
 };
 
 static struct chan_use *
@@ -176,12 +197,37 @@ record_kinds(struct plan *p, const struct tgsi_insn *in)
    }
 }
 
+/* Source k of instruction at is used in a sane role on the channels of
+ * chmask: an input or constant is sane; a TEMP channel makes the writers
+ * that reach this use sane (queued for close_sane_flow). */
 static void
-sane_src(struct plan *p, const struct tgsi_src *src, unsigned chmask, enum gen_sane s)
+sane_src_at(struct plan *p, uint32_t at, unsigned k, unsigned chmask, enum gen_sane s)
 {
-   for (unsigned c = 0; c < 4; c++)
-      if (chmask & (1u << c))
-         set_sane(p, src_use(p, src, c), s);
+   const struct tgsi_src *src = &p->s->insns[at].src[k];
+   const struct tgsi_reg *r = &src->reg;
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(chmask & (1u << c)))
+         continue;
+      struct chan_use *u = src_use(p, src, c);
+      if (!p->flow || r->file != TGSI_FILE_TEMP || !u) {
+         set_sane(p, u, s);
+         continue;
+      }
+      unsigned ch = src->swz[c] & 3;
+      uint8_t *seen = &p->seen[(size_t)at * 16 + k * 4 + ch];
+      if (*seen && *seen <= s)
+         continue;
+      *seen = (uint8_t)s;
+      set_sane(p, u, s);
+      VEC_RESERVE(p->work, p->work_cap, p->nwork + 1);
+      p->work[p->nwork++] = (struct sane_use){at, (uint32_t)r->index, (uint8_t)ch, (uint8_t)s};
+   }
+}
+
+static void
+sane_src(struct plan *p, const struct tgsi_insn *in, unsigned k, unsigned chmask, enum gen_sane s)
+{
+   sane_src_at(p, (uint32_t)(in - p->s->insns), k, chmask, s);
 }
 
 /* Whether the IF at index i (inside a loop) has a BRK or CONT in its
@@ -216,21 +262,21 @@ seed_sane(struct plan *p)
       case TGSI_OP_ARL:
       case TGSI_OP_ARR:
       case TGSI_OP_UARL:
-         sane_src(p, &in->src[0], m, GS_INDEX);
+         sane_src(p, in, 0, m, GS_INDEX);
          break;
       case TGSI_OP_IF:
       case TGSI_OP_UIF:
          if (loops > 0 && if_controls_loop(s, i))
-            sane_src(p, &in->src[0], 1, GS_INDEX);
+            sane_src(p, in, 0, 1, GS_INDEX);
          break;
       case TGSI_OP_SWITCH:
-         sane_src(p, &in->src[0], 1, GS_INDEX);
+         sane_src(p, in, 0, 1, GS_INDEX);
          break;
       case TGSI_OP_LOAD:
       case TGSI_OP_STORE: {
          unsigned a = in->op == TGSI_OP_LOAD ? 1 : 0;
          enum tgsi_file f = in->op == TGSI_OP_LOAD ? in->src[0].reg.file : in->dst[0].reg.file;
-         sane_src(p, &in->src[a], f == TGSI_FILE_IMAGE ? 7 : 1,
+         sane_src(p, in, a, f == TGSI_FILE_IMAGE ? 7 : 1,
                   f == TGSI_FILE_IMAGE ? GS_INDEX : GS_OFFSET);
          break;
       }
@@ -238,34 +284,57 @@ seed_sane(struct plan *p)
       case TGSI_OP_TXF_LZ:
       case TGSI_OP_SAMPLE_I:
       case TGSI_OP_SAMPLE_I_MS:
-         sane_src(p, &in->src[0], 7, GS_INDEX);
-         sane_src(p, &in->src[0], 8, GS_LOD);
+         sane_src(p, in, 0, 7, GS_INDEX);
+         sane_src(p, in, 0, 8, GS_LOD);
          break;
       case TGSI_OP_TXQ:
       case TGSI_OP_SVIEWINFO:
-         sane_src(p, &in->src[0], 1, GS_LOD);
+         sane_src(p, in, 0, 1, GS_LOD);
          break;
       case TGSI_OP_READ_INVOC:
-         sane_src(p, &in->src[1], 1, GS_LANE);
+         sane_src(p, in, 1, 1, GS_LANE);
          break;
       case TGSI_OP_EMIT:
       case TGSI_OP_ENDPRIM:
-         sane_src(p, &in->src[0], 1, GS_ZERO);
+         sane_src(p, in, 0, 1, GS_ZERO);
          break;
       case TGSI_OP_INTERP_SAMPLE:
-         sane_src(p, &in->src[1], 1, GS_ZERO);
+         sane_src(p, in, 1, 1, GS_ZERO);
          break;
       default:
          if (tgsi_op_info[in->op].flags & TGSI_OPF_MEM && in->op != TGSI_OP_RESQ && in->nsrc >= 2) {
             bool img = in->src[0].reg.file == TGSI_FILE_IMAGE;
-            sane_src(p, &in->src[1], img ? 7 : 1, img ? GS_INDEX : GS_OFFSET);
+            sane_src(p, in, 1, img ? 7 : 1, img ? GS_INDEX : GS_OFFSET);
          }
          break;
       }
    }
 }
 
-/* Backward closure: a sane TEMP channel makes what computes it sane. */
+/* The sources of instruction w, which writes a sane TEMP channel c: what
+ * computes a sane value is sane (not through texture results and other
+ * ops whose result is no function of the operands' values; a LOAD's
+ * buffer then holds small words). */
+static void
+sane_writer(struct plan *p, uint32_t w, unsigned c, enum gen_sane sane)
+{
+   const struct tgsi_insn *in = &p->s->insns[w];
+   const struct tgsi_op_info *oi = &tgsi_op_info[in->op];
+   if (in->op == TGSI_OP_LOAD) {
+      const struct tgsi_reg *r = &in->src[0].reg;
+      if (r->file == TGSI_FILE_BUFFER && r->index >= 0 && r->index < ENV_MAX_BUFFERS)
+         p->buf_small[r->index] = true;
+      return;
+   }
+   if (oi->flags & (TGSI_OPF_OTHR | TGSI_OPF_TEX))
+      return;
+   unsigned cm = oi->flags & TGSI_OPF_REPL ? 0xf : 1u << c;
+   for (unsigned k = 0; k < in->nsrc; k++)
+      sane_src_at(p, w, k, cm, sane);
+}
+
+/* Backward closure, flow-insensitive: a sane TEMP channel makes every
+ * instruction that writes it sane (shaders with subroutines). */
 static void
 close_sane(struct plan *p)
 {
@@ -277,25 +346,161 @@ close_sane(struct plan *p)
          const struct tgsi_insn *in = &s->insns[i];
          if (!in->ndst || in->dst[0].reg.file != TGSI_FILE_TEMP || in->dst[0].reg.indirect)
             continue;
-         const struct tgsi_op_info *oi = &tgsi_op_info[in->op];
          for (unsigned c = 0; c < 4; c++) {
             struct chan_use *d = use_of(p, TGSI_FILE_TEMP, 0, in->dst[0].reg.index, c);
-            if (!(in->dst[0].mask & (1u << c)) || !d || d->sane == GS_NONE)
-               continue;
-            if (in->op == TGSI_OP_LOAD) {
-               const struct tgsi_reg *r = &in->src[0].reg;
-               if (r->file == TGSI_FILE_BUFFER && r->index >= 0 && r->index < ENV_MAX_BUFFERS)
-                  p->buf_small[r->index] = true;
-               continue;
-            }
-            if (oi->flags & (TGSI_OPF_OTHR | TGSI_OPF_TEX))
-               continue;
-            unsigned cm = oi->flags & TGSI_OPF_REPL ? 0xf : 1u << c;
-            for (unsigned k = 0; k < in->nsrc; k++)
-               sane_src(p, &in->src[k], cm, (enum gen_sane)d->sane);
+            if ((in->dst[0].mask & (1u << c)) && d && d->sane != GS_NONE)
+               sane_writer(p, i, c, (enum gen_sane)d->sane);
          }
       }
    } while (p->changed && ++rounds < 64);
+}
+
+/* Whether w's block encloses (or is) the block of instruction i: then w,
+ * before i, runs on every path to i (structured control flow). */
+static bool
+encloses(const struct plan *p, uint32_t w, uint32_t i)
+{
+   for (int32_t b = p->parent[i];; b = p->parent[b]) {
+      if (b == p->parent[w])
+         return true;
+      if (b < 0)
+         return false;
+   }
+}
+
+static void
+close_writer(struct plan *p, uint32_t w, unsigned c, enum gen_sane sane)
+{
+   uint8_t *d = &p->done[(size_t)w * 4 + c];
+   if (*d && *d <= sane)
+      return;
+   *d = (uint8_t)sane;
+   sane_writer(p, w, c, sane);
+}
+
+/* The writers of TEMP[u.reg].chan that reach instruction u.at: back from
+ * it to the first writer that runs on every path to it, and, in each loop
+ * around it that this writer is not in, every writer after it in the loop
+ * (the back edge). */
+static void
+close_use(struct plan *p, struct sane_use u)
+{
+   const struct tgsi_shader *s = p->s;
+   size_t ch = (size_t)u.reg * 4 + u.chan;
+   uint32_t lo = p->wr_first[ch], hi = p->wr_first[ch + 1], first = lo, end = hi;
+   while (first < end) { /* the first writer at or after the use */
+      uint32_t mid = first + (end - first) / 2;
+      if (p->wr[mid] < u.at)
+         first = mid + 1;
+      else
+         end = mid;
+   }
+   int64_t kill = -1;
+   for (uint32_t k = first; k-- > lo;) {
+      uint32_t w = p->wr[k];
+      close_writer(p, w, u.chan, (enum gen_sane)u.sane);
+      if (encloses(p, w, u.at)) {
+         kill = w;
+         break;
+      }
+   }
+   /* the loops around the use that the killing writer is not in; the
+    * outermost reaches furthest */
+   int32_t last = -1;
+   for (int32_t b = p->parent[u.at]; b >= 0; b = p->parent[b])
+      if (s->insns[b].op == TGSI_OP_BGNLOOP && kill < b)
+         last = p->loop_end[b];
+   for (uint32_t k = first; k < hi && (int64_t)p->wr[k] < last; k++)
+      close_writer(p, p->wr[k], u.chan, (enum gen_sane)u.sane);
+}
+
+/* The writers of every TEMP channel, in program order. */
+static void
+make_writers(struct plan *p)
+{
+   const struct tgsi_shader *s = p->s;
+   size_t n = (size_t)p->ntemp * 4;
+   p->wr_first = xcalloc(n + 2, sizeof(*p->wr_first));
+   for (int pass = 0; pass < 2; pass++) {
+      size_t total = 0;
+      for (uint32_t j = 0; j < s->ninsns; j++) {
+         const struct tgsi_insn *in = &s->insns[j];
+         if (!in->ndst || in->dst[0].reg.file != TGSI_FILE_TEMP || in->dst[0].reg.indirect ||
+             in->dst[0].reg.index < 0 || in->dst[0].reg.index >= (int64_t)p->ntemp)
+            continue;
+         for (unsigned c = 0; c < 4; c++) {
+            if (!(in->dst[0].mask & (1u << c)))
+               continue;
+            size_t k = (size_t)in->dst[0].reg.index * 4 + c;
+            if (pass == 0)
+               p->wr_first[k + 1]++;
+            else
+               p->wr[p->wr_first[k + 1]++] = j;
+            total++;
+         }
+      }
+      if (pass == 0) {
+         for (size_t k = 1; k <= n; k++)
+            p->wr_first[k] += p->wr_first[k - 1];
+         p->wr = xcalloc(total + 1, sizeof(*p->wr));
+         /* pass 1 fills from wr_first[k + 1], which it moves to the end of
+          * channel k's range: start from the beginnings, shifted by one */
+         memmove(p->wr_first + 1, p->wr_first, n * sizeof(*p->wr_first));
+         p->wr_first[0] = 0;
+      }
+   }
+}
+
+/* Blocks: each instruction's innermost enclosing opener (IF/UIF, then its
+ * ELSE; BGNLOOP; SWITCH, then each CASE/DEFAULT). False for subroutines
+ * or nesting the parser would not leave (the flow-insensitive closure). */
+static bool
+make_blocks(struct plan *p)
+{
+   const struct tgsi_shader *s = p->s;
+   int32_t st[PLAN_MAX_NESTING];
+   int top = 0;
+   p->parent = xcalloc(s->ninsns + 1, sizeof(*p->parent));
+   p->loop_end = xcalloc(s->ninsns + 1, sizeof(*p->loop_end));
+   for (uint32_t j = 0; j < s->ninsns; j++) {
+      enum tgsi_opcode op = s->insns[j].op;
+      bool is_case = op == TGSI_OP_CASE || op == TGSI_OP_DEFAULT;
+      enum tgsi_opcode top_op = top ? s->insns[st[top - 1]].op : TGSI_OP_NOP;
+      bool in_case = top_op == TGSI_OP_CASE || top_op == TGSI_OP_DEFAULT;
+      if (op == TGSI_OP_BGNSUB || op == TGSI_OP_CAL || op == TGSI_OP_ENDSUB)
+         return false;
+      if ((is_case || op == TGSI_OP_ENDSWITCH) && in_case)
+         top--; /* a CASE's block ends at the next CASE or the ENDSWITCH */
+      if (op == TGSI_OP_ELSE || op == TGSI_OP_ENDIF || op == TGSI_OP_ENDLOOP ||
+          op == TGSI_OP_ENDSWITCH) {
+         if (!top)
+            return false;
+         if (op == TGSI_OP_ENDLOOP)
+            p->loop_end[st[top - 1]] = (int32_t)j;
+         top--;
+      }
+      p->parent[j] = top ? st[top - 1] : -1;
+      if (op == TGSI_OP_IF || op == TGSI_OP_UIF || op == TGSI_OP_ELSE || op == TGSI_OP_BGNLOOP ||
+          op == TGSI_OP_SWITCH || is_case) {
+         if (top >= PLAN_MAX_NESTING)
+            return false;
+         st[top++] = (int32_t)j;
+      }
+   }
+   return top == 0;
+}
+
+/* Backward closure, flow-sensitive: a sane use of a TEMP channel makes
+ * sane the writers that reach it (close_use), and so on through their
+ * sources. A scratch register that carries an index at one point and a
+ * converted integer uniform at another then leaves the uniform free to
+ * take boundary values (the flow-insensitive closure made nearly every
+ * integer uniform of a generated shader sane). */
+static void
+close_sane_flow(struct plan *p)
+{
+   for (size_t k = 0; k < p->nwork; k++)
+      close_use(p, p->work[k]);
 }
 
 static void
@@ -367,8 +572,28 @@ make_plan(struct plan *p, const struct tgsi_shader *s)
    plan_sizes(p);
    for (unsigned i = 0; i < s->ninsns; i++)
       record_kinds(p, &s->insns[i]);
+   p->flow = make_blocks(p);
+   if (p->flow) {
+      make_writers(p);
+      p->done = xcalloc((size_t)s->ninsns * 4 + 1, 1);
+      p->seen = xcalloc((size_t)s->ninsns * 16 + 1, 1);
+   }
    seed_sane(p);
-   close_sane(p);
+   if (p->flow)
+      close_sane_flow(p);
+   else
+      close_sane(p);
+   free(p->parent);
+   free(p->loop_end);
+   free(p->wr_first);
+   free(p->wr);
+   p->wr_first = p->wr = NULL;
+   free(p->done);
+   free(p->seen);
+   free(p->work);
+   p->parent = p->loop_end = NULL;
+   p->done = p->seen = NULL;
+   p->work = NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -59,7 +59,8 @@
    X(PK16, "two halves packed by PK2H: each compared as a float")                                  \
    X(CANCEL, "a sum cancelled, or SIN/COS/EX2/LG2/POW magnified, an inexact operand's error")      \
    X(EDGE, "an inexact operand within its tolerance of a compare's or rounding's threshold")       \
-   X(PRODUCT, "a rounded MUL product, which an ADD of it may fuse with")
+   X(PRODUCT, "a rounded MUL product, which an ADD of it may fuse with")                           \
+   X(NANBITS, "the sign or payload of a NaN, or the sign of a MIN/MAX zero, read as integer bits")
 #define ENV_FLAG_BIT_(n, d) ENV_F_BIT_##n,
 enum env_flag_bit { ENV_FLAGS(ENV_FLAG_BIT_) ENV_F_COUNT };
 #undef ENV_FLAG_BIT_

@@ -51,7 +51,7 @@ check_usage(FILE *f)
           "  --invariance         also build each vertex shader position-only and require\n"
           "                       bit-identical positions\n"
           "  --opt LIST           inexact transforms opt may use: fuse-ffma, inexact\n"
-          "  --gen-sink           generated shaders get gen --sink's extra output\n"
+          "  --no-gen-sink        generated shaders without gen's sink (gen --no-sink)\n"
           "  --no-verify          no per-rewrite verification in opt: a wrong rewrite is\n"
           "                       compiled, to see whether the run catches it (measuring)\n"
           "  --opt-asm FILE.s     use this emulator assembly program as opt's output\n"
@@ -183,7 +183,9 @@ parse_run_option(int argc, char **argv, int *i, struct check_args *a, bool *take
    } else if (!strcmp(argv[*i], "--no-verify")) {
       a->c.o.no_verify = true;
    } else if (!strcmp(argv[*i], "--gen-sink")) {
-      a->c.o.gen_sink = true;
+      a->c.o.gen_no_sink = false;
+   } else if (!strcmp(argv[*i], "--no-gen-sink")) {
+      a->c.o.gen_no_sink = true;
    } else if (!strcmp(argv[*i], "--invariance")) {
       a->c.o.invariance = true;
    } else if (!strcmp(argv[*i], "--legacy")) {

@@ -66,7 +66,7 @@ faults_usage(FILE *f)
               "  --invocations N      lanes per shader (default 1024)\n"
               "  -j N                 worker processes (default: cores)\n"
               "  --timeout SEC        per case (default 300; 0 = none)\n"
-              "  --gen-sink           as check --gen-sink\n"
+              "  --no-gen-sink        as check --no-gen-sink\n"
               "  --no-verify          as check --no-verify: a fault the per-rewrite verifier\n"
               "                       would stop must be caught at run time\n"
               "  --legacy, --hex-bits parser dialect\n"
@@ -787,7 +787,9 @@ parse_option(int argc, char **argv, int *i, struct bench_args *a, bool *taken)
    } else if (!strcmp(argv[*i], "--no-verify")) {
       a->o.no_verify = true;
    } else if (!strcmp(argv[*i], "--gen-sink")) {
-      a->o.gen_sink = true;
+      a->o.gen_no_sink = false;
+   } else if (!strcmp(argv[*i], "--no-gen-sink")) {
+      a->o.gen_no_sink = true;
    } else if (!strcmp(argv[*i], "--legacy")) {
       a->o.popts.legacy = true;
    } else if (!strcmp(argv[*i], "--hex-bits")) {

@@ -30,8 +30,9 @@ gen_usage(FILE *f)
            "  --ops llvm   only the ops `diffcomp llvm ir` translates (no images,\n"
            "               atomics, derivatives or 64-bit values);\n"
            "               llvm-direct: those without ARL/UARL (no indirect addressing)\n"
-           "  --sink       after the outputs, edge shapes and a hash of every exact\n"
-           "               value into one more output (frag, vert; README)\n"
+           "  --no-sink    leave out the sink: by default (--sink) frag and vert shaders\n"
+           "               end with edge shapes and hashes of every value into one\n"
+           "               more output (README)\n"
            "  -o FILE      write to FILE instead of standard output\n\n"
            "Exit status: 0 written, 2 bad usage or the file cannot be written,\n"
            "1 the generated text does not parse (a generator bug).\n",
@@ -76,7 +77,7 @@ write_atomic(const char *path, const char *text, size_t len)
 int
 cmd_gen(int argc, char **argv)
 {
-   struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT};
+   struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .sink = true};
    uint64_t seed = 1, n;
    const char *out = NULL, *v;
    for (int i = 1; i < argc; i++) {
@@ -100,6 +101,8 @@ cmd_gen(int argc, char **argv)
          o.supports = strcmp(v, "llvm") ? llvm_tgsi_supports_direct : llvm_tgsi_supports;
       } else if (!strcmp(a, "--sink")) {
          o.sink = true;
+      } else if (!strcmp(a, "--no-sink")) {
+         o.sink = false;
       } else if (opt_value(argc, argv, &i, "-o", &v)) {
          if (!v || !*v)
             return usage_error("gen: -o takes a file name");

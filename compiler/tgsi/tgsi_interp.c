@@ -1124,21 +1124,28 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
  * not fixed -- an inexact float (ENV_F_INEXACT: within a tolerance, its
  * bits read by AND, USHR, UIF or as an address can come out anything), a
  * NaN an operation made (implementations differ in its sign and payload),
- * or a zero whose sign MIN/MAX left open.
+ * or a zero whose sign MIN/MAX left open; for the last two also NANBITS:
+ * no model fixes those bits, so ref and opt may differ there too. A value with a bound (a fused
+ * program's may lie within it: tgsi_interp_bound.c) has bits anywhere in
+ * that interval: its integer view is unbounded.
  * Returns f itself when no lane needs it (the common case), else tf. */
 static const uint32_t *
 int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
 {
+   const uint32_t err = ~(uint32_t)0 << ENV_ERR_SHIFT, unbounded = 0x7f80u << ENV_ERR_SHIFT;
    uint32_t any = 0;
    FOR any |= f[i];
-   if (!(any & (ENV_F_INEXACT | ENV_F_NAN | ENV_F_ZSIGN)))
+   if (!(any & (ENV_F_INEXACT | ENV_F_NAN | ENV_F_ZSIGN | err)))
       return f;
    /* branch-free, so the loop vectorizes */
    FOR
    {
-      uint32_t bits = (uint32_t)((f[i] & (ENV_F_INEXACT | ENV_F_NAN)) != 0) |
-                      ((uint32_t)((f[i] & ENV_F_ZSIGN) != 0) & (uint32_t)((v[i] & 0x7fffffffu) == 0));
-      tf[i] = f[i] | (ENV_F_BITS & (0u - bits));
+      uint32_t open = (uint32_t)((f[i] & ENV_F_NAN) != 0) | ((uint32_t)((f[i] & ENV_F_ZSIGN) != 0) &
+                                                             (uint32_t)((v[i] & 0x7fffffffu) == 0));
+      uint32_t bits = (uint32_t)((f[i] & ENV_F_INEXACT) != 0) | open;
+      uint32_t wide = 0u - (uint32_t)((f[i] & err) != 0);
+      tf[i] = ((f[i] & ~(err & wide)) | (unbounded & wide)) | (ENV_F_BITS & (0u - bits)) |
+              (ENV_F_NANBITS & (0u - open));
    }
    return tf;
 }

@@ -687,9 +687,9 @@ def parse_args():
     p.add_argument("--modes", default=",".join(MODES),
                    help="the optimizer's modes to check, in order: default (no --opt) or a "
                    "check --opt value (default " + ",".join(MODES) + ")")
-    p.add_argument("--gen-sink", action="store_true",
-                   help="generated shaders with gen --sink (edge shapes and a hash of every exact "
-                   "value into an extra output)")
+    p.add_argument("--no-gen-sink", action="store_true",
+                   help="generated shaders with gen --no-sink (by default they end with edge "
+                   "shapes and hashes of every value in an extra output)")
     p.add_argument("--no-verify", action="store_true",
                    help="the check's --no-verify: a mutant the per-rewrite verifier would stop "
                    "at compile time runs, so only a runtime signal or the IR validator kills it")
@@ -838,7 +838,7 @@ def write_generated(a, scratch):
     for seed in generated_seeds(a.check_seed, a.generated):
         f = os.path.join(scratch, "gen", f"gen_{seed}.tgsi")
         os.makedirs(os.path.dirname(f), exist_ok=True)
-        r = subprocess.run([exe, "gen", "--seed", str(seed), "-o", f] + (["--sink"] if a.gen_sink else []), capture_output=True,
+        r = subprocess.run([exe, "gen", "--seed", str(seed), "-o", f] + (["--no-sink"] if a.no_gen_sink else []), capture_output=True,
                            text=True)
         if r.returncode:
             sys.exit(f"mutate: diffcomp gen --seed {seed}: " + r.stderr.strip())
