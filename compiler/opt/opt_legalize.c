@@ -682,8 +682,8 @@ legalize_plain_pre(struct ir_shader *sh, struct ir_instr *in)
  * coordinates) is read from consecutive registers of one file, which the
  * allocator arranges, copying the group (immediates included) if need be.
  * A uniform-file value (gfx9 SGPR) cannot join a vector run: it is copied
- * into a general register first (a group wholly in the uniform file stays
- * there). */
+ * into a general register first. A group wholly in the uniform file stays
+ * there if the slot takes it (a scalar base pair). */
 static void
 copy_group_strays(struct ir_shader *sh, struct ir_instr *in)
 {
@@ -691,10 +691,11 @@ copy_group_strays(struct ir_shader *sh, struct ir_instr *in)
    for (unsigned k = 0; k < m->insn.nsrc; k++) {
       if (m->count[k] < 2)
          continue;
-      unsigned uniform = 0;
+      unsigned uniform = 0, mask;
+      enum place p[ISA_MAX_SRC];
       for (unsigned i = 0; i < m->count[k]; i++)
          uniform += in_uniform_file(sh->model, in->src[m->first[k] + i]);
-      if (uniform == m->count[k])
+      if (!uniform || (uniform == m->count[k] && plan(sh, in, p, &mask)))
          continue;
       for (unsigned i = 0; i < m->count[k]; i++) {
          struct ir_instr *v = in->src[m->first[k] + i];
