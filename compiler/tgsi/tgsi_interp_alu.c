@@ -852,6 +852,19 @@ is_plain_float(enum tgsi_opcode op)
    }
 }
 
+/* EDGE for an approximated result (RCP, RSQ, EX2, LG2, POW, SIN...) within
+ * its tolerance (2^-12 relative, and a little more) of the float range's
+ * end, or infinite: an implementation may round it across, to infinity
+ * (POW as EX2(LG2(x) * y) of x near FLT_MAX) or back to a finite value,
+ * and what follows (0 * inf, inf - x) then differs without bound. */
+static uint32_t
+near_overflow(uint32_t r, uint32_t cls)
+{
+   uint32_t m = r & 0x7fffffffu;
+   return (cls & (ENV_F_TRANS | ENV_F_RCP)) && m >= 0x7f7ff000u && m <= 0x7f800000u ? ENV_F_EDGE
+                                                                                    : 0;
+}
+
 static uint32_t
 op_class(enum tgsi_opcode op)
 {
@@ -1190,7 +1203,8 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    else if (op == TGSI_OP_DPH)
       dp_flags(n, 4, true, rf, r, a, bb);
    else {
-      FOR rf[i] |= op_class(op);
+      uint32_t cls = op_class(op);
+      FOR rf[i] |= cls | near_overflow(r[i], cls);
    }
    if (b->bounds)
       tgsi_interp_bound_repl(op, b->bound_fuse, n, r, rf, nch, a, af, bb, bf);
