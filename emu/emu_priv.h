@@ -107,6 +107,7 @@ struct emu_src {
    uint8_t wide;       /* a scalar op reads a 64-bit value: registers unit, unit + 1 */
    uint8_t src_slot;   /* 1 + the instruction's source slot (memory ops move sources) */
    uint8_t dpp;        /* read from another lane by the op's DPP control (gfx9) */
+   uint8_t mod16;      /* a 16-bit slot read unconverted: modifiers act on bit 15 */
 };
 
 struct emu_dst {

@@ -49,7 +49,7 @@ view1(uint32_t v, const struct emu_src *s)
    }
    if (s->ftz)
       v = sem_ftz(v);
-   return sem_srcmod(v, s->mods, s->isfloat);
+   return s->mod16 ? sem_srcmod16(v, s->mods, s->isfloat) : sem_srcmod(v, s->mods, s->isfloat);
 }
 
 /* dst[i] = view(src[i]) with the common float/bitwise modifier cases as
@@ -57,7 +57,7 @@ view1(uint32_t v, const struct emu_src *s)
 static void
 view(uint32_t *d, const uint32_t *p, unsigned n, const struct emu_src *s)
 {
-   if (s->conv == EMU_CV_NONE && !s->ftz && !s->sel &&
+   if (s->conv == EMU_CV_NONE && !s->ftz && !s->sel && !s->mod16 &&
        (s->isfloat || !(s->mods & (ISA_OPND_F_NEG | ISA_OPND_F_ABS)))) {
       uint32_t and = s->isfloat && (s->mods & ISA_OPND_F_ABS) ? 0x7fffffffu : ~0u;
       uint32_t x = (s->isfloat && (s->mods & ISA_OPND_F_NEG) ? 0x80000000u : 0) ^
@@ -225,7 +225,11 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       return tmp;
    }
    case EMU_S_IMM:
-      fill(tmp, s->sel ? view1(s->value, s) : sem_srcmod(s->value, s->mods, s->isfloat), n);
+      fill(tmp,
+           s->sel     ? view1(s->value, s)
+           : s->mod16 ? sem_srcmod16(s->value, s->mods, s->isfloat)
+                      : sem_srcmod(s->value, s->mods, s->isfloat),
+           n);
       return tmp;
    case EMU_S_REL_REG:
    case EMU_S_REL_CONST:

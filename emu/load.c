@@ -189,6 +189,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
       s->read_adj = (int8_t)(si.read_delay - ci.read_early);
    if (!raw && width == 16)
       s->conv = t == ISA_TYPE_F16 ? EMU_CV_F16 : t == ISA_TYPE_S16 ? EMU_CV_S16 : EMU_CV_U16;
+   s->mod16 = raw && width == 16;
    s->file = o->file;
    s->index = o->index;
    s->sext = (o->flags & ISA_OPND_F_SEXT) != 0;

@@ -154,6 +154,28 @@ sem_srcmod(uint32_t v, unsigned flags, int is_float)
    return v;
 }
 
+/* sem_srcmod for a 16-bit slot that holds its value's own bits (a
+ * conversion or move reading a half, the value not widened first): a float
+ * modifier acts on the half's sign, bit 15; an integer one on the low 16
+ * bits taken as signed. */
+static inline uint32_t
+sem_srcmod16(uint32_t v, unsigned flags, int is_float)
+{
+   if (!is_float && (flags & (ISA_OPND_F_ABS | ISA_OPND_F_NEG)))
+      v = sem_srcmod((uint32_t)(int32_t)(int16_t)(uint16_t)v,
+                     flags & (ISA_OPND_F_ABS | ISA_OPND_F_NEG), 0) &
+          0xffffu;
+   else if (is_float) {
+      if (flags & ISA_OPND_F_ABS)
+         v &= ~0x8000u;
+      if (flags & ISA_OPND_F_NEG)
+         v ^= 0x8000u;
+   }
+   if (flags & ISA_OPND_F_NOT)
+      v = ~v;
+   return v;
+}
+
 /* Clamp to [0, 1]; NaN -> 0. */
 static inline uint32_t
 sem_fsat(uint32_t a)

@@ -1495,6 +1495,7 @@ struct ir_mach_prep {
    uint8_t kind[ISA_MAX_SRC]; /* IR_MACH_PREP_* */
    int8_t sel[ISA_MAX_SRC];   /* SDWA source select or -1 */
    bool is_float[ISA_MAX_SRC];
+   bool half[ISA_MAX_SRC]; /* a 16-bit slot: the modifiers act on bit 15 */
    uint32_t fixed[ISA_MAX_SRC];
    int dst_sel;
    unsigned dst_unused;

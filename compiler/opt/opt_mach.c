@@ -1233,7 +1233,9 @@ ir_mach_eval_prepare(const struct ir_instr *in, struct ir_mach_prep *p)
       }
       p->kind[k] = IR_MACH_PREP_VALUE;
       p->sel[k] = (int8_t)src_sel(model, &m->insn, k);
-      p->is_float[k] = isa_type_is_float(sem_slot_type(model, &m->insn, ISA_SLOT_SRC(k), NULL));
+      unsigned width;
+      p->is_float[k] = isa_type_is_float(sem_slot_type(model, &m->insn, ISA_SLOT_SRC(k), &width));
+      p->half[k] = width == 16;
    }
    sem_args_of(model, &m->insn, &p->a);
    p->sat = mod_of(model, &m->insn, ISA_ROLE_SAT, 0) != 0;
@@ -1266,7 +1268,8 @@ ir_mach_eval_prepared(const struct ir_instr *in, const struct ir_mach_prep *p, c
          /* an SDWA source select, before the modifiers */
          if (p->sel[k] >= 0 && p->sel[k] < SEM_SEL_DWORD)
             x = sem_sdwa_src(x, (unsigned)p->sel[k], o->flags & ISA_OPND_F_SEXT);
-         v[k] = sem_srcmod(x, o->flags, p->is_float[k]);
+         v[k] = p->half[k] ? sem_srcmod16(x, o->flags, p->is_float[k])
+                           : sem_srcmod(x, o->flags, p->is_float[k]);
          break;
       }
    }

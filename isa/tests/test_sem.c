@@ -385,6 +385,12 @@ test_eval(void)
    CHECK_EQ_U(sem_srcmod(fui(2.0f), ISA_OPND_F_NEG | ISA_OPND_F_ABS, 1), fui(-2.0f));
    CHECK_EQ_U(sem_srcmod(5, ISA_OPND_F_NEG, 0), 0xfffffffb);
    CHECK_EQ_U(sem_srcmod(0xfffffffb, ISA_OPND_F_ABS, 0), 5);
+   /* a 16-bit slot: the half's own sign */
+   CHECK_EQ_U(sem_srcmod16(0x3c00, ISA_OPND_F_NEG, 1), 0xbc00);
+   CHECK_EQ_U(sem_srcmod16(0xbc00, ISA_OPND_F_ABS, 1), 0x3c00);
+   CHECK_EQ_U(sem_srcmod16(0x3c00, ISA_OPND_F_NEG | ISA_OPND_F_ABS, 1), 0xbc00);
+   CHECK_EQ_U(sem_srcmod16(0xfffb, ISA_OPND_F_ABS, 0), 5);
+   CHECK_EQ_U(sem_srcmod16(5, ISA_OPND_F_NEG, 0), 0xfffb);
    CHECK_EQ_U(sem_ftz(0x00000001), 0);
    CHECK_EQ_U(sem_ftz(0x80000010), 0x80000000);
    CHECK_EQ_U(sem_ftz(0x00800000), 0x00800000);
