@@ -135,6 +135,28 @@ diff_check_add_shader(struct diff_check *c, const char *name, char *text)
 }
 
 void
+diff_check_add_file(struct diff_check *c, const char *path)
+{
+   char *text;
+   size_t len;
+   struct tgsi_unit *u = NULL;
+   unsigned left_out, n = 0;
+   if (read_file_diag(path, &text, &len, NULL)) {
+      if (!memchr(text, 0, len))
+         n = tgsi_split(text, len, path, &u, &left_out, NULL);
+      for (unsigned k = 0; n > 1 && k < n; k++) {
+         char *name = xasprintf("%s#%u", path, k + 1);
+         diff_check_add_shader(c, name, tgsi_unit_text(text, len, u, k));
+         free(name);
+      }
+      free(u);
+      free(text);
+   }
+   if (n <= 1) /* read when its case runs: a file that cannot be read is its error */
+      diff_check_add_shader(c, path, NULL);
+}
+
+void
 diff_check_add_generated(struct diff_check *c, unsigned n)
 {
    struct rng r;

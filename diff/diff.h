@@ -336,6 +336,9 @@ void diff_check_fini(struct diff_check *c);
 bool diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list *d);
 /* Adds a shader; text (owned) NULL: read the file `name` when it runs. */
 void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
+/* A shader file; a file holding several shaders (a debug log) adds each,
+ * named FILE#1, FILE#2, ... */
+void diff_check_add_file(struct diff_check *c, const char *path);
 /* Adds n shaders from the random generator (diff_gen, stage chosen by the
  * seed, default size), named "gen:S": the same as `diffcomp gen --seed S`.
  * Their seeds derive from c->o.seed, so a run is reproducible. */

@@ -872,7 +872,7 @@ setup(struct check_args *a, struct diff_baseline *bl)
    if (a->baseline && !load_baseline(a->baseline, bl))
       return EXIT_USAGE;
    for (unsigned i = 0; i < a->in.nfiles; i++)
-      diff_check_add_shader(&a->c, a->in.files[i], NULL);
+      diff_check_add_file(&a->c, a->in.files[i]);
    diff_check_add_generated(&a->c, a->generated);
    diff_check_add_variants(&a->c, a->variants);
    diff_check_make_cases(&a->c, a->shard_k, a->shard_n);

@@ -318,6 +318,8 @@ extern const char *const tgsi_property_names[TGSI_PROP_COUNT];
 extern const enum tgsi_prop_kind tgsi_property_kinds[TGSI_PROP_COUNT];
 /* Case-insensitive lookup of name (len bytes) in a table; -1 if absent. */
 int tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t len);
+/* The opcode named by w (n bytes, any case; legacy opcodes too); -1. */
+int tgsi_op_lookup(const char *w, size_t n);
 unsigned tgsi_texture_coord_count(enum tgsi_texture t);
 bool tgsi_texture_is_shadow(enum tgsi_texture t);
 bool tgsi_texture_is_array(enum tgsi_texture t);
@@ -364,6 +366,26 @@ unsigned tgsi_implied_vertices(const struct tgsi_shader *s);
 /* Whether DCL file[][n] has a vertex dimension in this stage (GS/TES
  * inputs, TCS inputs and outputs), whatever its semantic. */
 bool tgsi_file_has_vertex_dim(enum tgsi_stage stage, enum tgsi_file file);
+
+/* tgsi_split.c */
+/* One shader of a text that may hold several (a debug log): bytes
+ * [begin, end), its header line at byte `header`, line `line` (1-based);
+ * it starts at 0-based line first_line (a legacy PROPERTY before the
+ * header, else the header). */
+struct tgsi_unit {
+   size_t begin, end, header;
+   unsigned line, first_line;
+};
+/* Finds the shaders in text (*units, caller frees; 0 and NULL when there
+ * is no header, or TGSI comes before the first one: the parser then says
+ * what is wrong) and counts in *left_out the lines outside every shader
+ * that are not TGSI: banners, log text. Each block of them gets a note. */
+unsigned tgsi_split(const char *text, size_t len, const char *file, struct tgsi_unit **units,
+                    unsigned *left_out, struct diag_list *d);
+/* A copy of text (NUL-terminated, len bytes) in which everything outside
+ * units[k], but the line breaks and the comment lines before the first
+ * shader, is blanked: it parses as that shader alone, at its lines. */
+char *tgsi_unit_text(const char *text, size_t len, const struct tgsi_unit *units, unsigned k);
 
 /* tgsi_sanity.c */
 /* Mesa's sanity rules (declared-before-use, one END, immediate types,

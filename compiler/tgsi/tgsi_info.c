@@ -49,6 +49,25 @@ tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t l
    return -1;
 }
 
+int
+tgsi_op_lookup(const char *w, size_t n)
+{
+   if (!n)
+      return -1;
+   int c0 = toupper((unsigned char)w[0]);
+   for (int i = 0; i < TGSI_OP_COUNT; i++) {
+      const char *name = tgsi_op_info[i].name;
+      if (name[0] != c0)
+         continue;
+      size_t j = 1;
+      while (j < n && name[j] && toupper((unsigned char)w[j]) == name[j])
+         j++;
+      if (j == n && !name[j])
+         return i;
+   }
+   return -1;
+}
+
 /* Number of coordinate components a target addresses (array layer
  * included, shadow reference excluded). */
 unsigned

@@ -814,30 +814,13 @@ ends_with(const char *w, size_t n, const char *suffix)
    return true;
 }
 
-static int
-find_opcode(const char *w, size_t n)
-{
-   int c0 = toupper((unsigned char)w[0]);
-   for (int i = 0; i < TGSI_OP_COUNT; i++) {
-      const char *name = tgsi_op_info[i].name;
-      if (name[0] != c0)
-         continue;
-      size_t j = 1;
-      while (j < n && name[j] && toupper((unsigned char)w[j]) == name[j])
-         j++;
-      if (j == n && !name[j])
-         return i;
-   }
-   return -1;
-}
-
 /* OPCODE[_SAT][_PRECISE]: a whole name wins over a suffixed shorter one. */
 static enum tgsi_opcode
 parse_opcode(struct parser *ps, struct tgsi_insn *in)
 {
    const char *w = ps->c.p;
    size_t n = word_len(w);
-   int op = find_opcode(w, n);
+   int op = tgsi_op_lookup(w, n);
    size_t base = n;
    if (op < 0 && ends_with(w, base, "_PRECISE")) {
       base -= 8;
@@ -848,7 +831,7 @@ parse_opcode(struct parser *ps, struct tgsi_insn *in)
       in->sat = true;
    }
    if (op < 0 && base != n)
-      op = find_opcode(w, base);
+      op = tgsi_op_lookup(w, base);
    struct cursor at = ps->c;
    if (op < 0 && match_kw(ps, "KILP")) {
       /* KILP, the unconditional kill (GLSL's discard), was renamed KILL in
@@ -1798,6 +1781,27 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
            struct diag_list *diags)
 {
    static const struct tgsi_parse_opts defaults;
+   /* a log: one shader, with text around it, or several */
+   struct tgsi_unit *u = NULL;
+   unsigned left_out = 0;
+   unsigned nu = memchr(text, 0, len) ? 0 : tgsi_split(text, len, filename, &u, &left_out, diags);
+   if (nu > 1) {
+      const char *h = text + u[1].header;
+      diag_add(diags, DIAG_ERROR, filename ? filename : "<input>", (int)u[1].line, 1, h,
+               "a second shader starts here: the file holds %u shaders (diffcomp check runs each "
+               "one, as FILE#1..%u; this command reads a single shader)",
+               nu, nu);
+      free(u);
+      return NULL;
+   }
+   if (nu == 1 && left_out) {
+      char *t = tgsi_unit_text(text, len, u, 0);
+      free(u);
+      struct tgsi_shader *s = tgsi_parse(t, len, filename, opts, diags);
+      free(t);
+      return s;
+   }
+   free(u);
    struct diag_list scratch = {0};
    if (!diags)
       diags = &scratch; /* the caller only wants a yes or no */

@@ -266,6 +266,9 @@ file(GLOB _legacy RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_
 string(REPLACE ";" "|" _legacy "${_legacy}")
 check_cli(legacy_eras "-j2|--no-repro|--baseline|fixtures/legacy/baseline.yaml|${_legacy}" 0
           OUT "total +[0-9]+ +[0-9]+ +0 +0 .*0 new failures, 0 new errors, 0 expected, 0 unexpected")
+# A debug log (banners, two shaders in one file): each shader is a case,
+# FILE#1 and FILE#2, and all pass.
+check_cli(debug_log "-j2|--no-repro|fixtures/logs/st_debug_log.tgsi" 0 OUT "total +8 +8 +0 +0 +0 +0")
 # Issue 14: a case that compares nothing is vacuous, not a pass (exit 1,
 # a JUnit failure), unless the baseline expects it; opt refusing what ref
 # compiles is opt's failure. Issue 15: a loop whose step is a constant

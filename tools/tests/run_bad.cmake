@@ -25,7 +25,7 @@ function(make_input name path)
     execute_process(COMMAND truncate -s 65M ${path} RESULT_VARIABLE rc)
   elseif(name STREQUAL "long_line.tgsi") # one 8 MB line
     string(REPEAT "A" 8000000 body)
-    file(WRITE ${path} "FRAG\n${body}\n")
+    file(WRITE ${path} "FRAG\n${body}\nEND\n") # inside the shader: the parser reads it
   elseif(name STREQUAL "long_number.tgsi") # a 1 MB register index
     string(REPEAT "9" 1000000 digits)
     file(WRITE ${path} "FRAG\nDCL TEMP[0]\nMOV TEMP[0], TEMP[${digits}]\nEND\n")

@@ -33,6 +33,10 @@ tgsi_cli(bench_small "tgsi|--bench=1000" 0 OUT "round trip   equal")
 set(_old fixtures/legacy)
 tgsi_cli(legacy_detected "tgsi|--check|${_old}/ops_arith.tgsi" 0
          ERR "ops_arith.tgsi:8:1: note: parsed in the legacy dialect: SUB was removed from Mesa")
+# A debug log with two shaders: check runs each (ctest cli_check_debug_log);
+# a one-shader command says where the second starts.
+tgsi_cli(log_two_shaders "tgsi|--check|fixtures/logs/st_debug_log.tgsi" 2
+         ERR "st_debug_log.tgsi:20:1: error: a second shader starts here: the file holds 2 shaders")
 tgsi_cli(legacy_res_sview "tgsi|${_old}/graw_res_sample.tgsi" 0
          OUT "DCL SVIEW\\[0\\], 2D, FLOAT\n.*  0: SAMPLE TEMP\\[0\\], IN\\[0\\], SVIEW\\[0\\], SAMP\\[0\\]\n")
 tgsi_cli(legacy_res_buffer "tgsi|${_old}/clover_rinput.tgsi" 0

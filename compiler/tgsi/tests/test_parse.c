@@ -1219,6 +1219,80 @@ test_large(void)
    free(t);
 }
 
+/* Debug logs: banners around a shader are left out with a note; several
+ * shaders in one text are found by their headers; text that is not TGSI
+ * inside a shader, or TGSI before any header, is still an error. */
+static void
+test_logs(void)
+{
+   static const char one[] = "TGSI after translation from NIR:\n"
+                             "FRAG\n"
+                             "DCL OUT[0], COLOR\n"
+                             "IMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n"
+                             "  0: MOV OUT[0], IMM[0]\n"
+                             "  1: END\n"
+                             "\n"
+                             "st: something else\n";
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(one, strlen(one), "t.tgsi", NULL, &d);
+   CHECK(s && s->stage == TGSI_STAGE_FRAG && s->ninsns == 2 && s->insns[1].loc.line == 6);
+   CHECK(d.nerrors == 0 && d.n == 2 && d.v[0].line == 1 && d.v[1].line == 8 &&
+         strstr(d.v[0].msg, "1 line that is not TGSI left out"));
+   tgsi_shader_free(s);
+   diag_clear(&d);
+
+   static const char two[] = "# dialect: legacy\n"
+                             "banner\n"
+                             "VERT\n"
+                             "DCL IN[0]\n"
+                             "DCL OUT[0], POSITION\n"
+                             "  0: SUB OUT[0], IN[0], IN[0]\n"
+                             "  1: END\n"
+                             "  2: BGNSUB\n"
+                             "  3: RET\n"
+                             "  4: ENDSUB\n"
+                             "another banner\n"
+                             "PROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\r\n"
+                             "FRAG\r\n"
+                             "DCL OUT[0], COLOR\r\n"
+                             "IMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\r\n"
+                             "  0: MOV OUT[0], IMM[0]\r\n"
+                             "  1: END\r\n";
+   struct tgsi_unit *u;
+   unsigned left;
+   unsigned n = tgsi_split(two, strlen(two), "t", &u, &left, &d);
+   CHECK(n == 2 && left == 2 && d.n == 2);
+   if (n == 2) {
+      CHECK(u[0].line == 3 && u[0].first_line == 2 && u[1].line == 13 && u[1].first_line == 11);
+      CHECK(!strncmp(two + u[0].end - 7, "ENDSUB\n", 7)); /* subroutines after END stay */
+      for (unsigned k = 0; k < 2; k++) {
+         char *t = tgsi_unit_text(two, strlen(two), u, k);
+         struct tgsi_parse_opts o = {0};
+         tgsi_read_dialect(t, strlen(t), &o);
+         CHECK(o.legacy); /* the comment before the first shader stays */
+         struct diag_list d2 = {0};
+         s = tgsi_parse(t, strlen(t), "t", &o, &d2);
+         CHECKF(s && s->stage == (k ? TGSI_STAGE_FRAG : TGSI_STAGE_VERT) && d2.n == 0,
+                "unit %u: %s", k, diag_first_error(&d2) ? diag_first_error(&d2) : "");
+         CHECK(s && s->insns[0].loc.line == (k ? 16 : 6));
+         tgsi_shader_free(s);
+         diag_clear(&d2);
+         free(t);
+      }
+   }
+   free(u);
+   diag_clear(&d);
+   expect_error(two, &legacy_opts, 13, 1, "the file holds 2 shaders");
+
+   /* not TGSI inside a shader: the parser's error, nothing left out */
+   expect_error("FRAG\nDCL OUT[0], COLOR\nst: text\n  0: END\n", NULL, 3, 1, "unknown opcode 'st'");
+   /* TGSI before the header: no shader found, the parser's error */
+   expect_error("DCL OUT[0], COLOR\nFRAG\nEND\n", NULL, 1, 1, "expected a shader header");
+   CHECK(tgsi_split("DCL OUT[0]\nFRAG\nEND\n", 19, "t", &u, &left, NULL) == 0 && !u);
+   /* a banner alone */
+   expect_error("nothing here\n", NULL, 1, 1, "expected a shader header");
+}
+
 int
 main(void)
 {
@@ -1235,5 +1309,6 @@ main(void)
    test_dialects();
    test_equality();
    test_large();
+   test_logs();
    return test_done();
 }
