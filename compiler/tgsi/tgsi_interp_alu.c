@@ -856,13 +856,18 @@ is_plain_float(enum tgsi_opcode op)
  * its tolerance (2^-12 relative, and a little more) of the float range's
  * end, or infinite: an implementation may round it across, to infinity
  * (POW as EX2(LG2(x) * y) of x near FLT_MAX) or back to a finite value,
- * and what follows (0 * inf, inf - x) then differs without bound. */
+ * and what follows (0 * inf, inf - x) then differs without bound. An
+ * infinity from an operand that is an exact zero or infinity (RCP(0),
+ * LG2(0), EX2(inf), POW(0, -1)) is a pole every implementation meets
+ * exactly: no EDGE. */
 static uint32_t
-near_overflow(uint32_t r, uint32_t cls)
+near_overflow(uint32_t r, uint32_t cls, uint32_t a, uint32_t b)
 {
-   uint32_t m = r & 0x7fffffffu;
-   return (cls & (ENV_F_TRANS | ENV_F_RCP)) && m >= 0x7f7ff000u && m <= 0x7f800000u ? ENV_F_EDGE
-                                                                                    : 0;
+   uint32_t m = r & 0x7fffffffu, ma = a & 0x7fffffffu, mb = b & 0x7fffffffu;
+   if (!(cls & (ENV_F_TRANS | ENV_F_RCP)) || m < 0x7f7ff000u || m > 0x7f800000u)
+      return 0;
+   bool pole = ma == 0 || ma == 0x7f800000u || mb == 0 || mb == 0x7f800000u;
+   return m == 0x7f800000u && pole ? 0 : ENV_F_EDGE;
 }
 
 static uint32_t
@@ -1204,7 +1209,8 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       dp_flags(n, 4, true, rf, r, a, bb);
    else {
       uint32_t cls = op_class(op);
-      FOR rf[i] |= cls | near_overflow(r[i], cls);
+      const uint32_t *a1 = ns > 1 ? bb[0] : a[0];
+      FOR rf[i] |= cls | near_overflow(r[i], cls, a[0][i], a1[i]);
    }
    if (b->bounds)
       tgsi_interp_bound_repl(op, b->bound_fuse, n, r, rf, nch, a, af, bb, bf);

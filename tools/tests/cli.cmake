@@ -32,6 +32,10 @@ interp_cli(interp_runs "interp|--invocations|8|${_fx}/e2e_basic.tgsi" 0
 # The expected output is written by hand from the inputs file.
 interp_same(interp_expected "interp|${_fx}/e2e_basic.tgsi|--inputs|${_fx}/e2e_basic.inputs.yaml"
             EXPECT ${_fx}/e2e_basic.expected.yaml)
+# Poles against rounding at the range's end: an exact infinity is compared,
+# a result that may round across FLT_MAX is EDGE.
+interp_same(interp_poles "interp|${_fx}/poles.tgsi|--inputs|${_fx}/poles.inputs.yaml"
+            EXPECT ${_fx}/poles.expected.yaml)
 interp_same(interp_deterministic "interp|--seed|9|--invocations|64|captures/fs_phong.tgsi"
             ARGS2 "interp|--seed|9|--invocations|64|captures/fs_phong.tgsi")
 interp_same(interp_inputs_roundtrip
