@@ -434,14 +434,6 @@ diff_opt_from_asm(void *path, const struct tgsi_shader *s, const struct isa_mode
    return ok ? COMPILE_OK : COMPILE_ERROR;
 }
 
-/* Whether this run has an optimizing compiler. */
-static bool
-opt_available(const struct diff_check *c)
-{
-   (void)c;
-   return true;
-}
-
 static void
 opt_options_of(const struct diff_check *c, struct opt_options *o)
 {
@@ -752,8 +744,7 @@ diff_check_steps(const struct diff_check *c)
    size_t n = (size_t)snprintf(buf, sizeof(buf), "parse inputs interp");
    for (unsigned i = 0; case_steps[i].name; i++) {
       const char *name = case_steps[i].name;
-      bool opt = strstr(name, "opt") || !strcmp(name, "invariance");
-      if ((opt && !opt_available(c)) || (!strcmp(name, "invariance") && !c->o.invariance))
+      if (!strcmp(name, "invariance") && !c->o.invariance)
          continue;
       n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", name);
    }
