@@ -1111,6 +1111,12 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
                                wide_at(&x[0], i) == wide_at(&x[1], i));
          wide_dst = false;
          continue;
+      case ISA_SEM_SCMP64: /* v_cmp_*_i64 */
+         r0[i] =
+             sem_icmp_from(op->args.cond, (int64_t)wide_at(&x[0], i) < (int64_t)wide_at(&x[1], i),
+                           wide_at(&x[0], i) == wide_at(&x[1], i));
+         wide_dst = false;
+         continue;
       case ISA_SEM_DSETP: {
          uint32_t cmp =
              (uint32_t)sem_dcmp_bool(op->args.cond, wide_at(&x[0], i), wide_at(&x[1], i));

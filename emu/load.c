@@ -406,6 +406,7 @@ sem_res(enum isa_sem s)
    case ISA_SEM_BITCMP0:
    case ISA_SEM_BITCMP1:
    case ISA_SEM_UCMP64:
+   case ISA_SEM_SCMP64:
       return EMU_R_BOOL;
    default:
       return EMU_R_INT;
@@ -494,6 +495,7 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_DMAX:
    case ISA_SEM_DCMP:
    case ISA_SEM_UCMP64:
+   case ISA_SEM_SCMP64:
    case ISA_SEM_MAD_U64:
    case ISA_SEM_DLDEXP:
    case ISA_SEM_SHL64:

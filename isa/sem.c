@@ -511,6 +511,9 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_FFBH:
       *d = sem_ffbh(x[0]);
       return true;
+   case ISA_SEM_FFBH_I:
+      *d = sem_ffbh_i(x[0]);
+      return true;
    case ISA_SEM_FFBL:
       *d = sem_ffbl(x[0]);
       return true;

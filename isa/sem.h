@@ -1092,6 +1092,15 @@ sem_ffbh(uint32_t a)
    return a ? sem_clz_b(a) : 0xffffffffu;
 }
 
+/* v_ffbh_i32: the leading bits equal to the sign bit (the index, from
+ * the MSB, of the first bit that differs from it); ~0 for 0 and -1. */
+static inline uint32_t
+sem_ffbh_i(uint32_t a)
+{
+   uint32_t x = (a >> 31) ? ~a : a;
+   return x ? sem_clz_b(x) : 0xffffffffu;
+}
+
 /* Trailing zeros; ~0 for 0. */
 static inline uint32_t
 sem_ffbl(uint32_t a)
