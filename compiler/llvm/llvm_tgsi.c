@@ -641,6 +641,7 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    case TGSI_OP_TEX2:
    case TGSI_OP_TXB2:
    case TGSI_OP_TXL2:
+   case TGSI_OP_TG4:
       return tr_tex_sample(t, in);
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
@@ -707,6 +708,7 @@ llvm_tgsi_supports(enum tgsi_opcode op)
    case TGSI_OP_TEX2:
    case TGSI_OP_TXB2:
    case TGSI_OP_TXL2:
+   case TGSI_OP_TG4:
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
    case TGSI_OP_TXQ:
