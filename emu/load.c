@@ -1087,7 +1087,9 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    op->illegal = in->illegal;
    op->kind = (uint8_t)(in->illegal ? EMU_K_ILLEGAL : sem_kind(in->sem));
    op->scalar = ci.scalar && c->exec_mask;
-   if (op->scalar && op->kind == EMU_K_ALU)
+   /* the scalar 64-bit shifts are SALU ops: they set SCC */
+   bool shift64 = in->sem == ISA_SEM_SHL64 || in->sem == ISA_SEM_SHR64 || in->sem == ISA_SEM_ASHR64;
+   if (op->scalar && (op->kind == EMU_K_ALU || (op->kind == EMU_K_WIDE && shift64)))
       op->kind = EMU_K_SALU;
    op->res = (uint8_t)sem_res(in->sem);
    op->rpt = (uint8_t)mod_val(m, in, ISA_ROLE_RPT);
