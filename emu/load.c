@@ -501,6 +501,11 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_SHL64:
    case ISA_SEM_SHR64:
    case ISA_SEM_ASHR64:
+   case ISA_SEM_DDIV_SCALE:
+   case ISA_SEM_DDIV_FMAS:
+   case ISA_SEM_DDIV_FIXUP:
+   case ISA_SEM_DRCP:
+   case ISA_SEM_DSQRT:
       return EMU_K_WIDE;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:

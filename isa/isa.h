@@ -297,6 +297,11 @@ struct isa_model;
    X(DIV_SCALE, "div_scale", 3) \
    X(DIV_FMAS, "div_fmas", 4) \
    X(DIV_FIXUP, "div_fixup", 3) \
+   X(DDIV_SCALE, "ddiv_scale", 3) \
+   X(DDIV_FMAS, "ddiv_fmas", 4) \
+   X(DDIV_FIXUP, "ddiv_fixup", 3) \
+   X(DRCP, "drcp", 1) \
+   X(DSQRT, "dsqrt", 1) \
    X(WQM, "wqm", 1) \
    X(QUAD_SWIZZLE, "quad_swizzle", 5) \
    X(CUBEID, "cubeid", 3) \

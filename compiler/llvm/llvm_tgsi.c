@@ -30,8 +30,8 @@ is_64bit(enum tgsi_opcode op)
 {
    const struct tgsi_op_info *oi = &tgsi_op_info[op];
    return oi->type == TGSI_TYPE_D || oi->type == TGSI_TYPE_I64 || oi->type == TGSI_TYPE_U64 ||
-          op == TGSI_OP_F2D || op == TGSI_OP_U2I64 || op == TGSI_OP_I2I64 || op == TGSI_OP_F2I64 ||
-          op == TGSI_OP_F2U64;
+          op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D || op == TGSI_OP_U2I64 ||
+          op == TGSI_OP_I2I64 || op == TGSI_OP_F2I64 || op == TGSI_OP_F2U64;
 }
 
 bool DC_PRINTF(3, 4) tr_fail(struct tr *t, const struct tgsi_insn *in, const char *fmt, ...)

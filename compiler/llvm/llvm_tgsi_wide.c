@@ -13,12 +13,14 @@
  *    second from pair zw;
  *  - DLDEXP and the shifts: the 32-bit operand from src1.x (xy) and
  *    src1.z (zw); shifts count modulo 64.
- * '-' on a double flips its sign bit and '|x|' clears it (bit operations,
- * as the interpreter's); '-' on an integer negates it.
+ * '-' on a double source flips its sign bit and '|x|' clears it (bit
+ * operations, as the interpreter's); '-' on an integer negates it. A NaN
+ * result of a double op is the interpreter's one quiet NaN: DNEG and DABS
+ * select it (llc's other f64 ops give it on the gfx9 model).
  * Double arithmetic is LLVM's exact f64 arithmetic; DMAD may fuse
- * (`contract`) unless exact. DDIV, DRCP, DSQRT and DRSQ are refused: llc
- * lowers them to v_div_scale/fmas/fixup_f64, v_rcp_f64, v_rsq_f64 and
- * v_sqrt_f64, whose hardware results the gfx9 model does not have.
+ * (`contract`) unless exact. DDIV is `fdiv double`, DRCP 1.0 / x, DSQRT
+ * `llvm.sqrt.f64`, DRSQ 1.0 / sqrt(x): correctly rounded in LLVM's IR
+ * (llc's v_div_scale/fmas/fixup_f64 sequence; its sqrt is v_sqrt_f64).
  */
 #include "compiler/llvm/llvm_tr.h"
 
@@ -122,12 +124,6 @@ k64(struct tr *t, const char *text)
    return tr_emit(t, "add i64 0, %s", text);
 }
 
-static bool
-refused(enum tgsi_opcode op)
-{
-   return op == TGSI_OP_DDIV || op == TGSI_OP_DRCP || op == TGSI_OP_DSQRT || op == TGSI_OP_DRSQ;
-}
-
 /* 64 -> 64 ops of pair p (a, b, c its operands as i64). */
 static bool
 op64(struct tr *t, const struct tgsi_insn *in, unsigned p, val *r)
@@ -144,11 +140,26 @@ op64(struct tr *t, const struct tgsi_insn *in, unsigned p, val *r)
    if (nsrc > 2)
       c = src64(t, in, 2, p);
    switch (in->op) {
-   case TGSI_OP_DABS:
-      *r = tr_emit(t, "and i64 %s, 9223372036854775807", tr_v(a));
+   case TGSI_OP_DABS: /* a NaN comes out as the one quiet NaN, as from the other ops */
+   case TGSI_OP_DNEG: {
+      val m = in->op == TGSI_OP_DABS ? tr_emit(t, "and i64 %s, 9223372036854775807", tr_v(a))
+                                     : tr_emit(t, "xor i64 %s, " SIGN64, tr_v(a));
+      val d = to_d(t, a);
+      val nan = tr_emit(t, "fcmp uno double %s, 0.0", tr_v(d));
+      *r = sel64(t, nan, k64(t, "9221120237041090560"), m); /* 0x7ff8000000000000 */
       return true;
-   case TGSI_OP_DNEG:
-      *r = tr_emit(t, "xor i64 %s, " SIGN64, tr_v(a));
+   }
+   case TGSI_OP_DRCP:
+      *r = dbin(t, "fdiv", "", k64(t, "4607182418800017408"), a); /* 1.0 */
+      return true;
+   case TGSI_OP_DSQRT:
+      *r = dcall(t, "sqrt.f64", 1, a, 0, 0);
+      return true;
+   case TGSI_OP_DRSQ:
+      *r = dbin(t, "fdiv", "", k64(t, "4607182418800017408"), dcall(t, "sqrt.f64", 1, a, 0, 0));
+      return true;
+   case TGSI_OP_DDIV:
+      *r = dbin(t, "fdiv", "", a, b);
       return true;
    case TGSI_OP_DFRAC: {
       val f = dcall(t, "floor.f64", 1, a, 0, 0);
@@ -385,13 +396,15 @@ is_to32(enum tgsi_opcode op)
 bool
 tr_wide_supports(enum tgsi_opcode op)
 {
-   if (refused(op))
-      return false;
    if (is_cmp(op) || is_from32(op) || is_to32(op))
       return true;
    switch (op) {
    case TGSI_OP_DABS:
    case TGSI_OP_DNEG:
+   case TGSI_OP_DRCP:
+   case TGSI_OP_DSQRT:
+   case TGSI_OP_DRSQ:
+   case TGSI_OP_DDIV:
    case TGSI_OP_DFRAC:
    case TGSI_OP_DFLR:
    case TGSI_OP_DTRUNC:
@@ -435,11 +448,6 @@ bool
 tr_wide(struct tr *t, const struct tgsi_insn *in)
 {
    const char *name = tgsi_op_info[in->op].name;
-   if (refused(in->op))
-      return tr_fail(t, in,
-                     "%s: f64 division and square roots not translated (llc's v_div_*_f64, "
-                     "v_rcp_f64, v_rsq_f64, v_sqrt_f64 are not in the gfx9 model)",
-                     name);
    if (!tr_wide_supports(in->op))
       return tr_fail(t, in, "%s: 64-bit values not translated", name);
    if (in->sat)
