@@ -1047,6 +1047,8 @@ sem_wide_src(enum isa_sem s, unsigned i)
       return i == 0; /* the value; the count is 32 bits */
    case ISA_SEM_MAD_U64:
       return i == 2; /* u32 * u32 + u64 */
+   case ISA_SEM_DDIV_FMAS:
+      return i < 3; /* the fourth source is vcc, a lane mask */
    default:
       return true;
    }
@@ -1058,9 +1060,9 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;
    unsigned n = w->n;
-   struct wide_src x[3];
-   const uint32_t *v[3] = {NULL, NULL, NULL};
-   for (unsigned i = 0; i < op->nsrc && i < 3; i++) {
+   struct wide_src x[4];
+   const uint32_t *v[4] = {NULL, NULL, NULL, NULL};
+   for (unsigned i = 0; i < op->nsrc && i < 4; i++) {
       if (sem_wide_src(op->sem, i))
          wide_src(w, op, i, t, &x[i]);
       else
@@ -1074,7 +1076,8 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
       return;
    }
    uint32_t *r0 = run->tmp_dst[0], *r1 = run->tmp_dst[1];
-   uint32_t *carry = run->tmp_comp + (size_t)15 * run->maxlanes; /* v_mad_u64_u32's sdst */
+   /* v_mad_u64_u32's and v_div_scale_f64's sdst */
+   uint32_t *carry = run->tmp_comp + (size_t)15 * run->maxlanes;
    bool wide_dst = true, two = false;
    for (unsigned i = 0; i < n; i++) {
       uint64_t r = 0;
@@ -1110,9 +1113,30 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
          carry[i] = r < p;
          break;
       }
+      case ISA_SEM_DDIV_SCALE:
+         r = sem_ddiv_scale(wide_at(&x[0], i), wide_at(&x[1], i), wide_at(&x[2], i), &carry[i]);
+         break;
+      case ISA_SEM_DDIV_FMAS:
+         r = sem_ddiv_fmas(wide_at(&x[0], i), wide_at(&x[1], i), wide_at(&x[2], i), v[3][i]);
+         break;
+      case ISA_SEM_DDIV_FIXUP:
+         r = sem_ddiv_fixup(wide_at(&x[0], i), wide_at(&x[1], i), wide_at(&x[2], i));
+         break;
+      case ISA_SEM_DRCP:
+         r = sem_dres(1.0 / sem_d(wide_at(&x[0], i)));
+         break;
+      case ISA_SEM_DSQRT:
+         r = sem_dres(sqrt(sem_d(wide_at(&x[0], i))));
+         break;
       case ISA_SEM_UCMP64: /* v_cmp_*_u64: a lane mask, the lane's bit */
          r0[i] = sem_icmp_from(op->args.cond, wide_at(&x[0], i) < wide_at(&x[1], i),
                                wide_at(&x[0], i) == wide_at(&x[1], i));
+         wide_dst = false;
+         continue;
+      case ISA_SEM_SCMP64: /* v_cmp_*_i64 */
+         r0[i] =
+             sem_icmp_from(op->args.cond, (int64_t)wide_at(&x[0], i) < (int64_t)wide_at(&x[1], i),
+                           wide_at(&x[0], i) == wide_at(&x[1], i));
          wide_dst = false;
          continue;
       case ISA_SEM_DSETP: {
@@ -1175,6 +1199,7 @@ emu_exec_wide(struct emu_wave *w, const struct emu_op *op, int64_t t)
       write_one(w, op, 0, 1, t, r1, mask);
    else if (two && op->ndst > 1)
       write_one(w, op, 1, 0, t, r1, mask);
-   if (op->sem == ISA_SEM_MAD_U64 && op->ndst > 1 && op->dst[1].lanemask)
+   if ((op->sem == ISA_SEM_MAD_U64 || op->sem == ISA_SEM_DDIV_SCALE) && op->ndst > 1 &&
+       op->dst[1].lanemask)
       emu_write_lanemask(w, op, &op->dst[1], carry, mask, t);
 }

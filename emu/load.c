@@ -407,6 +407,7 @@ sem_res(enum isa_sem s)
    case ISA_SEM_BITCMP0:
    case ISA_SEM_BITCMP1:
    case ISA_SEM_UCMP64:
+   case ISA_SEM_SCMP64:
       return EMU_R_BOOL;
    default:
       return EMU_R_INT;
@@ -495,11 +496,17 @@ sem_kind(enum isa_sem s)
    case ISA_SEM_DMAX:
    case ISA_SEM_DCMP:
    case ISA_SEM_UCMP64:
+   case ISA_SEM_SCMP64:
    case ISA_SEM_MAD_U64:
    case ISA_SEM_DLDEXP:
    case ISA_SEM_SHL64:
    case ISA_SEM_SHR64:
    case ISA_SEM_ASHR64:
+   case ISA_SEM_DDIV_SCALE:
+   case ISA_SEM_DDIV_FMAS:
+   case ISA_SEM_DDIV_FIXUP:
+   case ISA_SEM_DRCP:
+   case ISA_SEM_DSQRT:
       return EMU_K_WIDE;
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
@@ -1086,7 +1093,9 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    op->illegal = in->illegal;
    op->kind = (uint8_t)(in->illegal ? EMU_K_ILLEGAL : sem_kind(in->sem));
    op->scalar = ci.scalar && c->exec_mask;
-   if (op->scalar && op->kind == EMU_K_ALU)
+   /* the scalar 64-bit shifts are SALU ops: they set SCC */
+   bool shift64 = in->sem == ISA_SEM_SHL64 || in->sem == ISA_SEM_SHR64 || in->sem == ISA_SEM_ASHR64;
+   if (op->scalar && (op->kind == EMU_K_ALU || (op->kind == EMU_K_WIDE && shift64)))
       op->kind = EMU_K_SALU;
    op->res = (uint8_t)sem_res(in->sem);
    op->rpt = (uint8_t)mod_val(m, in, ISA_ROLE_RPT);

@@ -257,6 +257,7 @@ struct isa_model;
    X(SBFE3, "sbfe3", 3) \
    X(BITSEL, "bitsel", 3) \
    X(FFBH, "ffbh", 1) \
+   X(FFBH_I, "ffbh_i", 1) \
    X(FFBL, "ffbl", 1) \
    X(BCNT, "bcnt", 2) \
    X(ADD_CO, "add_co", 2) \
@@ -287,6 +288,7 @@ struct isa_model;
    X(BITCMP0, "bitcmp0", 2) \
    X(BITCMP1, "bitcmp1", 2) \
    X(UCMP64, "ucmp64", 2) \
+   X(SCMP64, "scmp64", 2) \
    X(MAD_U64, "mad_u64", 3) \
    X(SHL64, "shl64", 2) \
    X(SHR64, "shr64", 2) \
@@ -295,6 +297,11 @@ struct isa_model;
    X(DIV_SCALE, "div_scale", 3) \
    X(DIV_FMAS, "div_fmas", 4) \
    X(DIV_FIXUP, "div_fixup", 3) \
+   X(DDIV_SCALE, "ddiv_scale", 3) \
+   X(DDIV_FMAS, "ddiv_fmas", 4) \
+   X(DDIV_FIXUP, "ddiv_fixup", 3) \
+   X(DRCP, "drcp", 1) \
+   X(DSQRT, "dsqrt", 1) \
    X(WQM, "wqm", 1) \
    X(QUAD_SWIZZLE, "quad_swizzle", 5) \
    X(CUBEID, "cubeid", 3) \

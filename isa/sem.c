@@ -511,6 +511,9 @@ eval_gcn(enum isa_sem s, const uint32_t *x, uint32_t *d)
    case ISA_SEM_FFBH:
       *d = sem_ffbh(x[0]);
       return true;
+   case ISA_SEM_FFBH_I:
+      *d = sem_ffbh_i(x[0]);
+      return true;
    case ISA_SEM_FFBL:
       *d = sem_ffbl(x[0]);
       return true;
@@ -773,6 +776,15 @@ sem_salu64(enum isa_sem s, const struct sem_args *args, const uint64_t *src, uin
       }
    case ISA_SEM_MOV:
       *d0 = a;
+      return true;
+   case ISA_SEM_SHL64: /* s_lshl_b64, s_lshr_b64, s_ashr_i64 (SCC: not 0) */
+      *d0 = sem_shl64(a, (uint32_t)b);
+      return true;
+   case ISA_SEM_SHR64:
+      *d0 = sem_shr64(a, (uint32_t)b);
+      return true;
+   case ISA_SEM_ASHR64:
+      *d0 = sem_ashr64(a, (uint32_t)b);
       return true;
    case ISA_SEM_NOT:
       *d0 = ~a;

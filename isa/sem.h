@@ -1114,6 +1114,15 @@ sem_ffbh(uint32_t a)
    return a ? sem_clz_b(a) : 0xffffffffu;
 }
 
+/* v_ffbh_i32: the leading bits equal to the sign bit (the index, from
+ * the MSB, of the first bit that differs from it); ~0 for 0 and -1. */
+static inline uint32_t
+sem_ffbh_i(uint32_t a)
+{
+   uint32_t x = (a >> 31) ? ~a : a;
+   return x ? sem_clz_b(x) : 0xffffffffu;
+}
+
 /* Trailing zeros; ~0 for 0. */
 static inline uint32_t
 sem_ffbl(uint32_t a)
@@ -1420,6 +1429,81 @@ sem_div_fixup(uint32_t q, uint32_t d, uint32_t n)
    if (sem_fexp(q) == 255) /* the steps overflowed: so does the quotient */
       return sign | 0x7f800000u;
    return sign | (q & 0x7fffffffu);
+}
+
+/*
+ * llc's f64 division (v_div_scale_f64, v_rcp_f64, Newton steps in
+ * v_fma_f64, v_div_fmas_f64, v_div_fixup_f64): the f32 rules above with
+ * the double's constants (scales 2^128, an exponent gap of 768, denormal
+ * below 2^-1022, a numerator exponent of at most 53, zero past 2^-1075).
+ * MODEL CHOICE: v_div_fmas_f64 rounds before its scale, so a quotient
+ * that is denormal may round twice (the f32 op rounds to odd first); a
+ * normal one is exact. v_rcp_f64 and v_sqrt_f64 are correctly rounded,
+ * as the model's v_rcp_f32 and v_sqrt_f32 are (the hardware's are
+ * approximations).
+ */
+static inline int
+sem_dexp(uint64_t a)
+{
+   return (int)((a >> 52) & 0x7ffu);
+}
+
+static inline int
+sem_ddenorm(double x)
+{
+   return x != 0.0 && fabs(x) < 0x1p-1022;
+}
+
+static inline uint64_t
+sem_ddiv_scale(uint64_t s0, uint64_t d, uint64_t n, uint32_t *vcc)
+{
+   double fd = sem_d(d), fn = sem_d(n);
+   int up = 0;
+   *vcc = 0;
+   if (fd == 0.0 || fn == 0.0)
+      return SEM_CANON_DNAN;
+   if (sem_dexp(n) - sem_dexp(d) >= 768) {
+      *vcc = 1;
+      up = s0 == d ? 128 : 0;
+   } else if (sem_ddenorm(fd)) {
+      up = 128;
+   } else if (sem_ddenorm(1.0 / fd) && sem_ddenorm(fn / fd)) {
+      *vcc = 1;
+      up = s0 == d ? -128 : 0;
+   } else if (sem_ddenorm(1.0 / fd)) {
+      up = -128;
+   } else if (sem_ddenorm(fn / fd)) {
+      *vcc = 1;
+      up = s0 == n ? 128 : 0;
+   } else if (sem_dexp(n) <= 53) {
+      up = 128;
+   }
+   return up ? sem_dres(ldexp(sem_d(s0), up)) : s0;
+}
+
+static inline uint64_t
+sem_ddiv_fmas(uint64_t a, uint64_t b, uint64_t c, uint32_t vcc)
+{
+   double s = fma(sem_d(a), sem_d(b), sem_d(c));
+   if (vcc & 1u)
+      s = ldexp(s, sem_dexp(c) > 1023 ? 128 : -128);
+   return sem_dres(s);
+}
+
+static inline uint64_t
+sem_ddiv_fixup(uint64_t q, uint64_t d, uint64_t n)
+{
+   const uint64_t sg = 1ull << 63, inf = 0x7ff0000000000000ull;
+   uint64_t sign = (d ^ n) & sg, ad = d & ~sg, an = n & ~sg;
+   if (sem_disnan(n) || sem_disnan(d) || (!ad && !an) || (ad == inf && an == inf))
+      return SEM_CANON_DNAN;
+   if (!ad || an == inf)
+      return sign | inf;
+   if (ad == inf || !an || sem_dexp(n) - sem_dexp(d) < -1075)
+      return sign;
+   if (sem_dexp(q) == 0x7ff) /* the steps overflowed: so does the quotient */
+      return sign | inf;
+   return sign | (q & ~sg);
 }
 
 /* ---- cube maps (gfx9 v_cubeid/v_cubesc/v_cubetc/v_cubema) ----------- */

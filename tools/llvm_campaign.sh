@@ -2,7 +2,7 @@
 # A campaign of generated shaders through LLVM's AMDGPU back end (README
 # "Checking LLVM's AMDGPU back end"): generates shaders from seeds FIRST..
 # LAST, keeps those `diffcomp llvm ir` translates (the others need what
-# the translator refuses: images, derivatives, 64-bit values), checks them on gfx9
+# the translator refuses), checks them on gfx9
 # with llc as the optimizing compiler, in chunks, and prints the figures
 # of llc's code (instructions, SDWA and PRESERVE, s_nop wait states,
 # s_waitcnt) and every failure line.

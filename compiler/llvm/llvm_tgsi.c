@@ -24,14 +24,14 @@
 
 /* ---- diagnostics ------------------------------------------------------- */
 
-/* TGSI ops on 64-bit values (double, int64), which the translator refuses. */
+/* TGSI ops on 64-bit values (double, int64): llvm_tgsi_wide.c. */
 static bool
 is_64bit(enum tgsi_opcode op)
 {
    const struct tgsi_op_info *oi = &tgsi_op_info[op];
    return oi->type == TGSI_TYPE_D || oi->type == TGSI_TYPE_I64 || oi->type == TGSI_TYPE_U64 ||
-          op == TGSI_OP_F2D || op == TGSI_OP_U2I64 || op == TGSI_OP_I2I64 || op == TGSI_OP_F2I64 ||
-          op == TGSI_OP_F2U64;
+          op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D || op == TGSI_OP_U2I64 ||
+          op == TGSI_OP_I2I64 || op == TGSI_OP_F2I64 || op == TGSI_OP_F2U64;
 }
 
 bool DC_PRINTF(3, 4) tr_fail(struct tr *t, const struct tgsi_insn *in, const char *fmt, ...)
@@ -434,11 +434,7 @@ tr_fetch_chan(struct tr *t, const struct tgsi_insn *in, const struct tgsi_reg *r
       }
       if (r->index < 0 || (unsigned)r->index >= t->s->nimms)
          return K(0);
-      if (t->s->imms[r->index].type >= TGSI_IMM_FLT64) {
-         tr_fail(t, in, "64-bit immediates not translated");
-         return K(0);
-      }
-      return K(t->s->imms[r->index].u[c]);
+      return K(t->s->imms[r->index].u[c]); /* 64-bit types: words, low first */
    case TGSI_FILE_TEMP:
    case TGSI_FILE_OUT:
    case TGSI_FILE_ADDR:
@@ -645,6 +641,7 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    case TGSI_OP_TEX2:
    case TGSI_OP_TXB2:
    case TGSI_OP_TXL2:
+   case TGSI_OP_TG4:
       return tr_tex_sample(t, in);
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
@@ -663,12 +660,16 @@ insn(struct tr *t, const struct tgsi_insn *in, unsigned pc)
    case TGSI_OP_INTERP_CENTROID:
    case TGSI_OP_INTERP_SAMPLE:
       return tr_interp(t, in);
+   case TGSI_OP_SAMPLE_INFO:
+   case TGSI_OP_SAMPLE_POS:
+   case TGSI_OP_READ_HELPER:
+      return tr_sample_info(t, in);
    default:
       break;
    }
    const struct tgsi_op_info *oi = &tgsi_op_info[in->op];
    if (is_64bit(in->op))
-      return tr_fail(t, in, "%s: 64-bit values not translated", oi->name);
+      return tr_wide(t, in);
    if (oi->flags & (TGSI_OPF_TEX | TGSI_OPF_OTHR))
       return tr_fail(t, in, "%s: textures, images and special ops not translated", oi->name);
    if (in->op == TGSI_OP_DDX || in->op == TGSI_OP_DDY || in->op == TGSI_OP_DDX_FINE ||
@@ -707,6 +708,7 @@ llvm_tgsi_supports(enum tgsi_opcode op)
    case TGSI_OP_TEX2:
    case TGSI_OP_TXB2:
    case TGSI_OP_TXL2:
+   case TGSI_OP_TG4:
    case TGSI_OP_TXF:
    case TGSI_OP_TXF_LZ:
    case TGSI_OP_TXQ:
@@ -716,8 +718,13 @@ llvm_tgsi_supports(enum tgsi_opcode op)
    case TGSI_OP_DDY:
    case TGSI_OP_DDX_FINE:
    case TGSI_OP_DDY_FINE:
+   case TGSI_OP_SAMPLE_INFO:
+   case TGSI_OP_SAMPLE_POS:
+   case TGSI_OP_READ_HELPER:
       return tgsi_interp_supports(op);
    default:
+      if (is_64bit(op))
+         return tr_wide_supports(op) && tgsi_interp_supports(op);
       return !is_64bit(op) && !(oi->flags & (TGSI_OPF_TEX | TGSI_OPF_OTHR)) &&
              tgsi_interp_supports(op);
    }

@@ -770,3 +770,25 @@ tr_interp(struct tr *t, const struct tgsi_insn *in)
          tr_store(t, in, c, r[c]);
    return true;
 }
+
+/* What the interpreter's environment fixes (tgsi_interp_res.c), as the
+ * reference compiler reads it: one sample per pixel, so SAMPLE_INFO is
+ * (1, 0, 0, 0) and SAMPLE_POS (0.5, 0.5, undefined, undefined; 0 here),
+ * each through src0's swizzle, whatever the operand names; READ_HELPER
+ * is 0 in a shader without DEMOTE (no helper lanes). */
+bool
+tr_sample_info(struct tr *t, const struct tgsi_insn *in)
+{
+   static const uint32_t info[4] = {1, 0, 0, 0}, pos[4] = {0x3f000000u, 0x3f000000u, 0, 0},
+                         none[4] = {0, 0, 0, 0};
+   const uint32_t *v = in->op == TGSI_OP_SAMPLE_INFO  ? info
+                       : in->op == TGSI_OP_SAMPLE_POS ? pos
+                                                      : none;
+   for (unsigned i = 0; in->op == TGSI_OP_READ_HELPER && i < t->s->ninsns; i++)
+      if (t->s->insns[i].op == TGSI_OP_DEMOTE)
+         return tr_fail(t, in, "READ_HELPER in a shader with DEMOTE not translated");
+   for (unsigned c = 0; c < 4; c++)
+      if (in->dst[0].mask & (1u << c))
+         tr_store(t, in, c, K(v[in->op == TGSI_OP_READ_HELPER ? c : in->src[0].swz[c] & 3]));
+   return !t->failed;
+}

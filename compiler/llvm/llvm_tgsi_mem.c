@@ -515,9 +515,10 @@ tex_target_ok(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
       return tr_fail(t, in, "%s: cube maps not translated", name);
    if (tg == TGSI_TEX_T_BUFFER || tg == TGSI_TEX_T_2D_MSAA || tg == TGSI_TEX_T_2D_ARRAY_MSAA)
       return tr_fail(t, in, "%s: %s textures not translated", name, tgsi_texture_names[tg]);
-   if (in->noffsets &&
-       (is_cube(tg) || in->op == TGSI_OP_TXF || in->op == TGSI_OP_TXF_LZ || in->op == TGSI_OP_TXQ))
+   if (in->noffsets && (is_cube(tg) || in->op == TGSI_OP_TXQ))
       return tr_fail(t, in, "%s: texel offsets not translated", name);
+   if (in->op == TGSI_OP_TG4 && (is_cube(tg) || tgsi_texture_is_shadow(tg)))
+      return tr_fail(t, in, "TG4: %s textures not translated", tgsi_texture_names[tg]);
    return true;
 }
 
@@ -554,6 +555,22 @@ tex_offsets(struct tr *t, const struct tgsi_insn *in, enum tgsi_texture tg)
    return p;
 }
 
+/* TG4's component (src1.x): an immediate, 0..3 as an integer or as a
+ * float (the interpreter reads either), as gather4's one-bit dmask. */
+static bool
+gather_comp(struct tr *t, const struct tgsi_insn *in, unsigned *dmask)
+{
+   val c = tr_src(t, in, 1, 0);
+   if (!IS_K(c))
+      return tr_fail(t, in, "TG4: a computed component not translated");
+   uint32_t x = (uint32_t)c;
+   float f = uif(x);
+   if (x > 3)
+      x = f >= 0.0f && f < 4.0f ? (uint32_t)f : 0;
+   *dmask = 1u << x;
+   return true;
+}
+
 /* TEX, TXP, TXB, TXL, TEX_LZ: coordinates src0, sampler src1; TXP divides
  * the coordinates and the reference by src0.w exactly, TXB/TXL take
  * src0.w. The interpreter's implicit level is 0 (no derivatives): TEX is
@@ -567,7 +584,11 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
    unsigned u = 0;
    bool txd = op == TGSI_OP_TXD;
    bool two = op == TGSI_OP_TEX2 || op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2; /* src1.x */
-   if (!tex_unit(t, in, txd ? 3 : two ? 2 : 1, &u) || !tex_target_ok(t, in, tg))
+   bool tg4 = op == TGSI_OP_TG4;
+   if (!tex_unit(t, in, txd ? 3 : two || tg4 ? 2 : 1, &u) || !tex_target_ok(t, in, tg))
+      return false;
+   unsigned dmask = 15;
+   if (tg4 && !gather_comp(t, in, &dmask))
       return false;
    if (txd && (tg == TGSI_TEX_T_3D || tgsi_texture_is_shadow(tg)))
       return tr_fail(t, in, "TXD: %s textures not translated", tgsi_texture_names[tg]);
@@ -603,7 +624,8 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
       cube_body(t, in, tg, body);
    else
       tex_body(t, in, tg, proj, true, body);
-   const char *lod = op == TGSI_OP_TXB || op == TGSI_OP_TXB2   ? ".b"
+   const char *lod = tg4                                       ? ".lz"
+                     : op == TGSI_OP_TXB || op == TGSI_OP_TXB2 ? ".b"
                      : op == TGSI_OP_TXL || op == TGSI_OP_TXL2 ? ".l"
                      : txd                                     ? ".d"
                      : op == TGSI_OP_TEX_LZ                    ? ".lz"
@@ -626,16 +648,16 @@ tr_tex_sample(struct tr *t, const struct tgsi_insn *in)
       strbuf_printf(&a, "float %s, ", tr_v(tr_f(t, l)));
       strbuf_printf(&ty, "float, ");
    }
-   char *name = xasprintf("@llvm.amdgcn.image.sample%s%s%s.%s.v4f32.f32%s", c, lod, off ? ".o" : "",
-                          dim, txd ? ".f32" : "");
+   char *name = xasprintf("@llvm.amdgcn.image.%s%s%s%s.%s.v4f32.f32%s", tg4 ? "gather4" : "sample",
+                          c, lod, off ? ".o" : "", dim, txd ? ".f32" : "");
    char *decl =
        xasprintf("declare <4 x float> %s(i32, %s<8 x i32>, <4 x i32>, i1, i32, i32)", name, ty.s);
    tr_declare(t, decl);
    val rs = rsrc_of(t, u);
    val r = tr_emit(t,
-                   "call <4 x float> %s(i32 15, %s<8 x i32> %s, <4 x i32> zeroinitializer, i1 %s, "
+                   "call <4 x float> %s(i32 %u, %s<8 x i32> %s, <4 x i32> zeroinitializer, i1 %s, "
                    "i32 0, i32 0)",
-                   name, a.s, tr_v(rs),
+                   name, dmask, a.s, tr_v(rs),
                    tg == TGSI_TEX_T_RECT || tg == TGSI_TEX_T_SHADOWRECT ? "true" : "false");
    free(name);
    free(decl);
@@ -655,6 +677,12 @@ tr_tex_fetch(struct tr *t, const struct tgsi_insn *in)
       return false;
    val body[3];
    tex_body(t, in, tg, 0, false, body);
+   /* Texel offsets are added to the coordinates (not the layer), as the
+    * interpreter's fetch adds them. */
+   for (unsigned k = 0; in->noffsets && k < tgsi_texture_spatial_coords(tg) && k < 3; k++) {
+      const struct tgsi_texoff *o = &in->offsets[0];
+      body[k] = tr_ibin(t, "add", body[k], tr_fetch_chan(t, in, &o->reg, o->swz[k] & 3));
+   }
    bool mip = in->op == TGSI_OP_TXF;
    val lod = mip ? tr_src(t, in, 0, 3) : 0;
    const char *dim = tg == TGSI_TEX_T_3D ? "3d" : "2darray";

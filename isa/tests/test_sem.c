@@ -487,6 +487,12 @@ test_gcn(void)
    CHECK_EQ_U(ev(ISA_SEM_BITSEL, 0xff00ff00u, 0x12345678u, 0x9abcdef0u), 0x12bc56f0u);
    CHECK_EQ_U(ev(ISA_SEM_FFBH, 0, 0, 0), 0xffffffffu);
    CHECK_EQ_U(ev(ISA_SEM_FFBH, 1, 0, 0), 31);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH_I, 0, 0, 0), 0xffffffffu);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH_I, 0xffffffffu, 0, 0), 0xffffffffu);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH_I, 1, 0, 0), 31);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH_I, 0xfffffffeu, 0, 0), 31);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH_I, 0x80000000u, 0, 0), 1);
+   CHECK_EQ_U(ev(ISA_SEM_FFBH_I, 0x00010000u, 0, 0), 15);
    CHECK_EQ_U(ev(ISA_SEM_FFBL, 0, 0, 0), 0xffffffffu);
    CHECK_EQ_U(ev(ISA_SEM_FFBL, 0x80000000u, 0, 0), 31);
    CHECK_EQ_U(ev(ISA_SEM_FFBL, 12, 0, 0), 2);
