@@ -1442,6 +1442,9 @@ int opt_relative_cfile(const struct ir_shader *sh);
 /* Results that are tuples with extracts (IR_TYPE_V4): texture results,
  * and results of several registers (an FP64 register pair). */
 bool opt_tuple_result(const struct isa_model *m, const struct isa_insn *x);
+/* The registers a tuple result takes: the model's count, or 2 for a
+ * 64-bit result in a 32-bit general file (gfx9 v[n:n+1]). */
+unsigned opt_result_regs(const struct isa_model *m, const struct isa_insn *x);
 /* A 64-bit register pair operand (FP64): its first register is even. */
 bool opt_wide_slot(const struct isa_model *m, const struct isa_insn *x, int slot);
 /* Models that reconverge through a stack (SSY/SYNC, sm50). */

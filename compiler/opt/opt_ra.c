@@ -115,7 +115,7 @@ static unsigned
 size_of(const struct ir_instr *v)
 {
    if (v->op == IR_OP_MACH && v->type == IR_TYPE_V4)
-      return isa_opnd_count(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0));
+      return opt_result_regs(v->mach->model, &v->mach->insn);
    return uniform_pair(v) ? 2 : 1;
 }
 
