@@ -955,6 +955,9 @@ struct opt_pass {
    X(EXEC_NOT_RESTORED, "exec-not-restored", CONTROL, "gfx9", "hazard,emit", "", \
      "EXEC not restored after a divergent IF: the lanes that skipped the then arm stay off", \
      "LLVM SILowerControlFlow emitEndCf: s_or_b64 exec, exec, saved at the join") \
+   X(RA_PAIR_ONE, "ra-pair-one-reg", REGALLOC, "gfx9", "ra", "", \
+     "a double's VGPR pair v[n:n+1] given one register: its high word overwrites a live value", \
+     "ACO RegClass: a 64-bit VGPR definition is v2, two registers (size from the type, not the operand count)") \
    /* agx: cmpsel fusion and waits (issue 18) */ \
    X(CMPSEL_NOFLIP, "cmpsel-swap-noflip", FOLD, "agx", "cmpsel", "", \
      "a fused cmpsel whose arms must swap gets its compare sources swapped instead, cc kept", \

@@ -151,6 +151,16 @@ faults_cli(check_gfx9_exec_not_restored
 faults_cli(faults_gfx9_exec_not_restored_bisect
            "faults|--check|${_ffx}/fs_gfx9_flow.tgsi|--inject-fault|exec-not-restored|--target|gfx9|--bisect|--invocations|256|-j0" 0
            OUT "exec-not-restored +gfx9 +yes +mismatch.*exec-not-restored +gfx9 +hazard,emit +hazard +yes")
+# gfx9 doubles on the optimizing path: the pairs fixture passes on both
+# compilers (v[n:n+1] results, v_cmp_*_f64 lane masks); a pair allocated
+# as one register (ra-pair-one-reg) puts its high word on a live value,
+# which the register check after RA stops, and bisect names the firing.
+faults_cli(check_gfx9_double_pairs_clean
+           "check|${_ffx}/fs_double_pairs.tgsi|--target|gfx9|--no-repro|-q|-j0" 0
+           OUT "gfx9 +1 +1 +0 +0 +0 +0")
+faults_cli(faults_gfx9_ra_pair_one_reg_bisect
+           "faults|--check|${_ffx}/fs_double_pairs.tgsi|--inject-fault|ra-pair-one-reg|--target|gfx9|--bisect|--invocations|256|-j0" 0
+           OUT "ra-pair-one-reg +gfx9 +yes +compile-error.*ra-pair-one-reg +gfx9 +ra +ra +yes")
 # Predicate pressure: ten compares live at once in sm50's seven predicate
 # registers. opt compiles it again with the compares in general registers
 # (each select tests its mask anew); a select testing the wrong sense is a
