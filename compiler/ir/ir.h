@@ -955,6 +955,9 @@ struct opt_pass {
    X(EXEC_NOT_RESTORED, "exec-not-restored", CONTROL, "gfx9", "hazard,emit", "", \
      "EXEC not restored after a divergent IF: the lanes that skipped the then arm stay off", \
      "LLVM SILowerControlFlow emitEndCf: s_or_b64 exec, exec, saved at the join") \
+   X(GS_OFFSET_STALE, "gs-emit-offset-stale", SELECT, "gfx9", "isel", "", \
+     "a GS vertex's window offset reused after an emit: the next vertex overwrites it", \
+     "Mesa ac_nir_lower_legacy_gs: each emit's GSVS offset is from the vertex count after the last") \
    X(RA_PAIR_ONE, "ra-pair-one-reg", REGALLOC, "gfx9", "ra", "", \
      "a double's VGPR pair v[n:n+1] given one register: its high word overwrites a live value", \
      "ACO RegClass: a 64-bit VGPR definition is v2, two registers (size from the type, not the operand count)") \

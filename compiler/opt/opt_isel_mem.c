@@ -532,6 +532,38 @@ isel_memory_based(struct isel *s, struct ir_instr *in)
                        load ? 0 : 1);
 }
 
+/* A word of a stage window (gfx9 geometry and tessellation control: emu.h
+ * EMU_ADDR_STAGE_IN/OUT) at base + voff + off, before pos: GLOBAL's
+ * scalar-base form, the window's base in an s_mov_b64 pair, voff the
+ * lane's byte offset (its vertex), off the op's immediate offset. A store
+ * when data is given (no result), else a load. */
+struct ir_instr *
+isel_window_word(struct isel *s, struct ir_instr *pos, uint32_t base, struct ir_instr *voff,
+                 uint32_t off, struct ir_instr *data)
+{
+   int op = word_op(s, data ? ISA_SEM_STG : ISA_SEM_LDG, NULL);
+   if (op < 0)
+      return isel_unsupported(s, pos, "no such memory op in the model"), NULL;
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)op);
+   unsigned k = 0;
+   if (r->mach->insn.nsrc != (data ? 4u : 3u)) {
+      ir_instr_remove(r);
+      return isel_unsupported(s, pos, "a memory op of another shape"), NULL;
+   }
+   r->flags = pos->flags;
+   r->line = pos->line;
+   ir_insert_before(pos, r);
+   ir_mach_set_src(r, k++, &voff, 1);
+   if (data)
+      ir_mach_set_src(r, k++, &data, 1);
+   struct ir_instr *b = scalar_value(s, r, base, 64);
+   if (!b)
+      return NULL;
+   ir_mach_set_src(r, k++, &b, 1);
+   ir_mach_set_fixed(r, k, off);
+   return r;
+}
+
 /* Atomics: the op whose opcode holds the operation (GLOBAL glc and DS
  * _rtn forms return the old word); compare-and-swap takes (new,
  * compare) as a pair. */

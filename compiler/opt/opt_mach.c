@@ -876,6 +876,7 @@ opt_sem_has_effect(enum isa_sem s)
    case ISA_SEM_STL:
    case ISA_SEM_AST:
    case ISA_SEM_EMIT:
+   case ISA_SEM_GS_MSG:
    case ISA_SEM_ATOM:
    case ISA_SEM_ATOMS:
    case ISA_SEM_ATOM_CAS:
