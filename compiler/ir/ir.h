@@ -679,6 +679,11 @@ struct opt_ctx {
     * lives past its reader's position held in a general register as 0/~0,
     * each reader testing it anew right before itself (preds_in_gprs). */
    bool pred_full, preds_in_gprs;
+   /* Uniform-file pressure (gfx9): RA found the uniform file full in a
+    * shader whose indirect constants were selects over its slots (each
+    * slot a scalar register; ind_selects), and the compile again with
+    * those reads loaded from memory (ind_loads, opt_isel_mem.c). */
+   bool unif_full, ind_selects, ind_loads;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);

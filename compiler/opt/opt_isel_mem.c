@@ -599,7 +599,9 @@ isel_atomic_based(struct isel *s, struct ir_instr *in)
  * the inputs are hoisted: v = c[j] where slot + index == j, 0 outside
  * the buffer (as the reference compiler's select_indirect and the other
  * targets' clamped reads give); when those slots outnumber the scalar
- * registers, a load from memory (const_ind_load). */
+ * registers, or when a compile with the selects ran out of them (the
+ * other constants, lane masks and descriptors share the file:
+ * opt_ctx.ind_loads), a load from memory (const_ind_load). */
 /* The compares of one index (slot + index == j), shared by the reads of
  * its components in one block. */
 struct ind_hits {
@@ -722,9 +724,10 @@ isel_const_ind_selects(struct isel *s)
    for (unsigned i = 0; i < n && !s->ctx->failed; i++) {
       if (order[i]->op != IR_OP_LOAD_CONST_IND || order[i]->removed)
          continue;
-      if (regs > cap) {
+      if (regs > cap || s->ctx->ind_loads) {
          const_ind_load(s, order[i], &l);
       } else {
+         s->ctx->ind_selects = true;
          const_ind_select(s, order[i], &h);
       }
    }

@@ -180,6 +180,7 @@ no_room(struct ra *ra, const struct ir_instr *v, int f)
                "the optimizing compiler does not spill",
                ra->nregs[f], fi.name, v->id, v->line);
       ra->ctx->pred_full = fi.kind == ISA_FILE_PREDICATE;
+      ra->ctx->unif_full = fi.kind == ISA_FILE_UNIFORM;
    }
    ra->failed = ra->ctx->failed = true;
    return false;

@@ -292,6 +292,16 @@ check_cli(f2d_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/cs_f2d.tgsi" 0 OUT "
 # (a planted wrong double semantics) fails.
 check_cli(dmath_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/fs_dmath_gfx9.tgsi" 0
           OUT "gfx9 +1 +1 +0 +0 +0 +0\nsm50 +1 +1 +0")
+# gfx9's optimizing path under uniform-file pressure (issue 17): indirect
+# constants read through selects (every slot a scalar register) overflow
+# the SGPRs with the shader's other constants; the compile is repeated
+# with those reads loaded from memory, and both shaders pass. With the
+# loads' s_waitcnt vmcnt one short (vmcnt-off-by-one) fs_shadow_cascaded
+# fails.
+check_cli(gfx9_ind_const_loads "--target|gfx9|--no-repro|-q|captures/fs_shadow_cascaded.tgsi|captures/gs_cubemap_layers.tgsi" 0
+          OUT "gfx9 +2 +2 +0 +0 +0 +0")
+check_cli(gfx9_ind_const_loads_vmcnt "--target|gfx9|--no-repro|-q|--inject-fault|vmcnt-off-by-one|captures/fs_shadow_cascaded.tgsi" 1
+          OUT "gfx9 +1 +0 +1 +0 +0 +0")
 check_cli(dmin_gfx9_planted "--target|gfx9|--no-repro|--opt-asm|${_fx}/hand/fs_dmin_max.gfx9.s|${_fx}/fs_dmin.tgsi" 1
           OUT "^fail gfx9 fixtures/check/fs_dmin.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\]\\.x")
 check_cli(fbfetch_swapped "--target|sm50|--no-repro|--opt-asm|${_fx}/hand/fs_fbfetch_swapped.sm50.s|${_fx}/fs_fbfetch.tgsi" 1
