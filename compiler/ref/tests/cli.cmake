@@ -104,6 +104,15 @@ cli_test(gfx9_stages_opt_good
 cli_test(gfx9_stages_opt_shift
          "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh optshift {tgsi} {out} {target}|${_g9s}"
          1 OUT "fail gfx9 captures/tcs_distance_lod.tgsi: mismatch \\(ref/opt\\)")
+# gfx9 multisample fetches (image_load, the sample index in the body's
+# third register) on the optimizing path, as an external compiler's
+# program: it passes; reading the address one register late fails.
+cli_test(gfx9_msaa_good
+         "check|--target|gfx9|--no-repro|--opt-cmd|fixtures/extcc/g9msaa.sh good {tgsi} {out} {target}|captures/fs_msaa_custom_resolve.tgsi"
+         0 OUT "gfx9 +1 +1 +0 +0 +0 +0")
+cli_test(gfx9_msaa_body_late
+         "check|--target|gfx9|--no-repro|--opt-cmd|fixtures/extcc/g9msaa.sh body {tgsi} {out} {target}|captures/fs_msaa_custom_resolve.tgsi"
+         1 OUT "fail gfx9 captures/fs_msaa_custom_resolve.tgsi: mismatch \\(ref/opt\\)")
 cli_test(gfx9_stages_wrong_vertex
          "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh vertex {tgsi} {out} {target}|${_g9s}"
          1 OUT "fail gfx9 captures/tcs_distance_lod.tgsi: mismatch \\(ref/opt\\).*fail gfx9 captures/tes_phong_displace.tgsi: mismatch \\(ref/opt\\).*gfx9 +3 +1 +2 +0 +0 +0")
