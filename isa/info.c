@@ -279,6 +279,10 @@ isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
       }
       if (cs->kind == ISA_OPND_IMM && cs->pcrel)
          out->pcrel = cs->pcrel;
+      if (cs->kind == ISA_OPND_REG && cs->regset >= 0)
+         for (unsigned r = 0; r < m->regsets[cs->regset].n; r++)
+            if (m->regsets[cs->regset].v[r].file >= 0 && m->regsets[cs->regset].v[r].file < 32)
+               out->files |= 1u << m->regsets[cs->regset].v[r].file;
       for (unsigned i = 0; i < cs->nfields; i++) {
          out->neg |= cs->fields[i].flag == ISA_OPND_F_NEG;
          out->abs |= cs->fields[i].flag == ISA_OPND_F_ABS;

@@ -663,6 +663,7 @@ struct isa_slot_info {
    uint8_t elements;   /* an address offset in elements of the access (`scale: element`) */
    uint8_t neg, abs;   /* 1 if the slot has a neg / abs modifier */
    uint8_t pcrel;      /* enum isa_pcrel of its immediate form (branch targets) */
+   uint32_t files;     /* bit f for each register file a register form names */
 };
 
 struct isa_op_info {

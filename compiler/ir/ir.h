@@ -679,6 +679,11 @@ struct opt_ctx {
     * lives past its reader's position held in a general register as 0/~0,
     * each reader testing it anew right before itself (preds_in_gprs). */
    bool pred_full, preds_in_gprs;
+   /* Uniform-file pressure (gfx9): RA found the uniform file full in a
+    * shader whose indirect constants were selects over its slots (each
+    * slot a scalar register; ind_selects), and the compile again with
+    * those reads loaded from memory (ind_loads, opt_isel_mem.c). */
+   bool unif_full, ind_selects, ind_loads;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -955,6 +960,12 @@ struct opt_pass {
    X(EXEC_NOT_RESTORED, "exec-not-restored", CONTROL, "gfx9", "hazard,emit", "", \
      "EXEC not restored after a divergent IF: the lanes that skipped the then arm stay off", \
      "LLVM SILowerControlFlow emitEndCf: s_or_b64 exec, exec, saved at the join") \
+   X(GS_OFFSET_STALE, "gs-emit-offset-stale", SELECT, "gfx9", "isel", "", \
+     "a GS vertex's window offset reused after an emit: the next vertex overwrites it", \
+     "Mesa ac_nir_lower_legacy_gs: each emit's GSVS offset is from the vertex count after the last") \
+   X(RA_PAIR_ONE, "ra-pair-one-reg", REGALLOC, "gfx9", "ra", "", \
+     "a double's VGPR pair v[n:n+1] given one register: its high word overwrites a live value", \
+     "ACO RegClass: a 64-bit VGPR definition is v2, two registers (size from the type, not the operand count)") \
    /* agx: cmpsel fusion and waits (issue 18) */ \
    X(CMPSEL_NOFLIP, "cmpsel-swap-noflip", FOLD, "agx", "cmpsel", "", \
      "a fused cmpsel whose arms must swap gets its compare sources swapped instead, cc kept", \
@@ -1442,6 +1453,9 @@ int opt_relative_cfile(const struct ir_shader *sh);
 /* Results that are tuples with extracts (IR_TYPE_V4): texture results,
  * and results of several registers (an FP64 register pair). */
 bool opt_tuple_result(const struct isa_model *m, const struct isa_insn *x);
+/* The registers a tuple result takes: the model's count, or 2 for a
+ * 64-bit result in a 32-bit general file (gfx9 v[n:n+1]). */
+unsigned opt_result_regs(const struct isa_model *m, const struct isa_insn *x);
 /* A 64-bit register pair operand (FP64): its first register is even. */
 bool opt_wide_slot(const struct isa_model *m, const struct isa_insn *x, int slot);
 /* Models that reconverge through a stack (SSY/SYNC, sm50). */

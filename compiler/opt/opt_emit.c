@@ -935,16 +935,23 @@ failure(const struct diag_list *d)
    return COMPILE_ERROR;
 }
 
-/* One compile; *pred_full: RA found the predicate file full (see
- * opt_ctx.preds_in_gprs). */
+/* What a compile that ran out of registers changes in the next one (see
+ * opt_ctx.preds_in_gprs, opt_ctx.ind_loads). */
+struct retry {
+   bool preds_in_gprs, ind_loads;
+};
+
+/* One compile with the choices of *r; on a failure, *next says what the
+ * next compile should change (next == *r: nothing helps). */
 static bool
-compile_once(const struct tgsi_shader *s, const struct isa_model *m,
-             const struct opt_options *opts, bool preds_in_gprs, struct emu_program *out,
-             struct compile_stats *stats, char **log, struct diag_list *d, bool *pred_full)
+compile_once(const struct tgsi_shader *s, const struct isa_model *m, const struct opt_options *opts,
+             const struct retry *r, struct emu_program *out, struct compile_stats *stats,
+             char **log, struct diag_list *d, struct retry *next)
 {
    struct opt_ctx ctx;
    opt_ctx_init(&ctx, opts, d);
-   ctx.preds_in_gprs = preds_in_gprs;
+   ctx.preds_in_gprs = r->preds_in_gprs;
+   ctx.ind_loads = r->ind_loads;
    struct ir_shader *sh = ir_from_tgsi_ctx(s, &ctx, d);
    if (!sh) {
       opt_ctx_fini(&ctx);
@@ -964,7 +971,9 @@ compile_once(const struct tgsi_shader *s, const struct isa_model *m,
       *log = ctx.log;
       ctx.log = NULL;
    }
-   *pred_full = ctx.pred_full;
+   *next = *r;
+   next->preds_in_gprs |= ctx.pred_full;
+   next->ind_loads |= ctx.unif_full && ctx.ind_selects;
    opt_ctx_fini(&ctx);
    sh->model = NULL; /* not owned */
    ir_shader_free(sh);
@@ -1004,13 +1013,17 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
    if (opt_agx_model(m)) /* execution-mask models: machine passes on the reference's code */
       return opt_agx_compile(s, m, &opts, out, stats, log, d);
    /* A shader whose compares outlive the predicate file is compiled once
-    * more with those compares held in general registers (opt_isel.c). */
+    * more with those compares held in general registers (opt_isel.c), one
+    * whose indirect-constant selects overflow the uniform file with those
+    * reads loaded from memory (opt_isel_mem.c); each change once. */
    unsigned ndiags = d ? d->n : 0;
-   bool ok = false, pred_full = false;
-   for (int attempt = 0; attempt < 2 && !ok; attempt++) {
+   bool ok = false;
+   struct retry r = {0}, next = {0};
+   for (int attempt = 0; attempt < 3 && !ok; attempt++) {
       if (attempt) {
-         if (!pred_full)
+         if (next.preds_in_gprs == r.preds_in_gprs && next.ind_loads == r.ind_loads)
             break;
+         r = next;
          if (d)
             diag_truncate(d, ndiags);
          emu_program_free(out);
@@ -1018,7 +1031,7 @@ opt_compile(const struct tgsi_shader *s, const struct isa_model *m, const struct
          if (stats)
             memset(stats, 0, sizeof(*stats));
       }
-      ok = compile_once(s, m, &opts, attempt > 0, out, stats, log, d, &pred_full);
+      ok = compile_once(s, m, &opts, &r, out, stats, log, d, &next);
    }
    if (!ok) {
       emu_program_free(out);

@@ -1289,7 +1289,9 @@ fold_modifiers(struct isel *s)
 static void
 lanemask_target(struct isel *s)
 {
-   static const enum isa_sem cmps[] = {ISA_SEM_FCMP, ISA_SEM_UCMP, ISA_SEM_SCMP};
+   /* the double compare (v_cmp_*_f64) last: a model without one still
+    * has lane masks, and the FP64 selection refuses its compares */
+   static const enum isa_sem cmps[] = {ISA_SEM_FCMP, ISA_SEM_UCMP, ISA_SEM_SCMP, ISA_SEM_DCMP};
    int sel = isa_mod_by_role(s->m, ISA_ROLE_SRC0_SEL);
    if (s->pred >= 0 || s->unif < 0)
       return;
@@ -1303,6 +1305,10 @@ lanemask_target(struct isel *s)
              (sel < 0 || !op_has_mod(s->m, o, sel, 0)) &&
              sem_slot_type(s->m, &t, ISA_SLOT_DST(0), &w) != ISA_TYPE_NONE && w == 64)
             best = (int)o;
+      }
+      if (best < 0 && cmps[i] == ISA_SEM_DCMP) {
+         s->op[cmps[i]] = -1;
+         break;
       }
       if (best < 0)
          return;

@@ -92,6 +92,10 @@ struct ir_instr *isel_scalar_pair(struct isel *s, struct ir_instr *pos, uint32_t
  * base, DS): operands address, [data,] [base,] offset. */
 struct ir_instr *isel_memory_based(struct isel *s, struct ir_instr *in);
 struct ir_instr *isel_atomic_based(struct isel *s, struct ir_instr *in);
+/* gfx9: a word of a stage window, a store when data is given, else a load
+ * (operands voff, [data,] base pair, offset). */
+struct ir_instr *isel_window_word(struct isel *s, struct ir_instr *pos, uint32_t base,
+                                  struct ir_instr *voff, uint32_t off, struct ir_instr *data);
 /* Constants bound to uniform registers (gfx9): every indirect read
  * becomes a select over its buffer's slots; before the inputs are hoisted. */
 void isel_const_ind_selects(struct isel *s);

@@ -1,6 +1,7 @@
 /*
  * Instruction selection of doubles (see opt_isel.h), on models with FP64
- * instructions (sm50 DADD, DMUL, DFMA, DSETP, DMNMX, F2F, F2I, I2F); the
+ * instructions (sm50 DADD, DMUL, DFMA, DSETP, DMNMX, F2F, F2I, I2F; gfx9
+ * the VOP3 f64 ops, v_min/max_f64, v_cmp_*_f64 and the conversions); the
  * ops they lack were expanded by opt_fp64 first.
  *
  * No 64-bit value survives selection: every one becomes a pair of 32-bit
@@ -12,14 +13,18 @@
  *     word that is an immediate or a constant is copied once, where the
  *     value is made), and
  *     its 64-bit result is a tuple whose two extracts follow it, like a
- *     texture result's: RA gives it an aligned register pair and the
- *     extracts take the words over;
+ *     texture result's: RA gives it a register pair (sm50: `count: 2`,
+ *     aligned as the model says; gfx9: one 64-bit operand, v[n:n+1], whose
+ *     pair opt_result_regs counts) and the extracts take the words over;
  *   - dneg and dabs are flags on the operands that read them, where the
  *     slots have them; a pair of them is made only for other readers, as
- *     DMNMX (f)x, (f)x, PT, which makes a NaN the quiet one like TGSI's
- *     double ops (a bit flip would keep the payload);
+ *     DMNMX (f)x, (f)x, PT (gfx9: v_max_f64 (f)x, (f)x), which makes a NaN
+ *     the quiet one like TGSI's double ops (a bit flip would keep the
+ *     payload);
  *   - a compare is DSETP into a predicate, its IR result (0/~0) a select
- *     of the predicate, which ifs and selects read directly.
+ *     of the predicate, which ifs and selects read directly; on lane-mask
+ *     models (gfx9) v_cmp_*_f64 into an SGPR pair, the IR result a
+ *     v_cndmask_b32 of it.
  * Integer 64-bit ops are refused ("64-bit integer").
  */
 #include "compiler/opt/opt_isel.h"
@@ -170,8 +175,7 @@ wide_op(struct split *sp, struct ir_instr *pos, enum isa_sem sem, struct ir_inst
    if (s->op[sem] < 0)
       return isel_unsupported(s, pos, isa_sem_name(sem)), NULL;
    /* A 64-bit result becomes a tuple of two words: the model must make it
-    * a register pair (sm50: count 2). gfx9 declares it one 64-bit operand
-    * (v[0:1]), which this path does not allocate yet: refused. */
+    * a register pair (sm50: count 2; gfx9: a 64-bit VGPR operand). */
    struct isa_insn x = {.op = (uint16_t)s->op[sem]};
    if (lo && !opt_tuple_result(s->m, &x))
       return isel_unsupported(s, pos, "FP64 results are not register pairs in this model"), NULL;
@@ -208,12 +212,14 @@ build_pair(struct split *sp, struct ir_instr *v)
    unsigned flags;
    struct ir_instr *b = view(sp, v, &flags), *lo, *hi;
    struct ir_instr *src[2] = {b, b};
-   struct ir_instr *t = wide_op(sp, v, ISA_SEM_DMNMX, src, 2, &lo, &hi);
+   bool fixed = s->op[ISA_SEM_DMNMX] >= 0; /* else v_max_f64 */
+   struct ir_instr *t = wide_op(sp, v, fixed ? ISA_SEM_DMNMX : ISA_SEM_DMAX, src, 2, &lo, &hi);
    if (!t)
       return;
    t->mach->insn.src[0].flags |= (uint8_t)flags;
    t->mach->insn.src[1].flags |= (uint8_t)flags;
-   ir_mach_set_fixed_reg(t, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
+   if (fixed)
+      ir_mach_set_fixed_reg(t, 2, (unsigned)s->pred, (unsigned)s->true_reg, 0);
    set_pair(sp, v, lo, hi);
 }
 
@@ -222,6 +228,14 @@ static struct ir_instr *
 compare(struct split *sp, struct ir_instr *in, const char *cond)
 {
    struct isel *s = sp->s;
+   if (s->lanemask) { /* gfx9: a lane mask, the value through v_cndmask */
+      struct ir_instr *r =
+          isel_in_mask_file(s, wide_op(sp, in, ISA_SEM_DCMP, in->src, 2, NULL, NULL));
+      if (!r)
+         return NULL;
+      isel_set_cond(s, r, cond);
+      return isel_build3(s, in, ISA_SEM_SEL, isel_imm(s, in, ~0u), r, isel_imm(s, in, 0));
+   }
    struct ir_instr *p = wide_op(sp, in, ISA_SEM_DSETP, in->src, 2, NULL, NULL);
    if (!p)
       return NULL;
@@ -235,16 +249,21 @@ compare(struct split *sp, struct ir_instr *in, const char *cond)
    return isel_mask_of_pred(s, in, p);
 }
 
-/* DMNMX a, b, PT (minimum) or !PT (maximum). */
+/* DMNMX a, b, PT (minimum) or !PT (maximum); v_min_f64/v_max_f64 where
+ * the model has no DMNMX (gfx9). */
 static void
 minmax(struct split *sp, struct ir_instr *in, bool min)
 {
    struct isel *s = sp->s;
    struct ir_instr *lo, *hi;
-   struct ir_instr *t = wide_op(sp, in, ISA_SEM_DMNMX, in->src, 2, &lo, &hi);
+   bool fixed = s->op[ISA_SEM_DMNMX] >= 0;
+   enum isa_sem sem = fixed ? ISA_SEM_DMNMX : min ? ISA_SEM_DMIN : ISA_SEM_DMAX;
+   struct ir_instr *t = wide_op(sp, in, sem, in->src, 2, &lo, &hi);
    if (!t)
       return;
-   ir_mach_set_fixed_reg(t, 2, (unsigned)s->pred, (unsigned)s->true_reg, min ? 0 : ISA_OPND_F_NOT);
+   if (fixed)
+      ir_mach_set_fixed_reg(t, 2, (unsigned)s->pred, (unsigned)s->true_reg,
+                            min ? 0 : ISA_OPND_F_NOT);
    set_pair(sp, in, lo, hi);
 }
 

@@ -23,12 +23,33 @@
  * are written; per-patch outputs stay store_outputs read from registers
  * at the end. A per-vertex input read by vertex index compares the index
  * with each vertex and selects among the bound inputs (SEL on the
- * predicate-compare models, the only ones with these stages).
+ * predicate-compare models).
+ *
+ * Models whose vertices leave by message (semantics gs_msg: gfx9
+ * s_sendmsg) and that have no attribute store reach the stage windows
+ * with memory words instead (emu.h EMU_ADDR_STAGE_IN/OUT; the model's
+ * "Geometry and tessellation stages"), as the reference path does
+ * (compiler/ref/ref_gfx9_stages.c): a geometry shader's handle is the
+ * lane's vertex slot (0 at the entry, one more per emit), a store writes
+ * the window word of that slot, an emit or cut is a message with the
+ * stream in it, M0 (the message's implicit source) is written at the
+ * entry and the shader ends with the done message; a tessellation
+ * control output is a store at its output vertex; a per-vertex input
+ * read by vertex index is a load from the input window at that vertex.
+ * Directly indexed inputs stay bound.
  */
 #include "compiler/opt/opt_isel.h"
 #include "emu/emu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+/* Vertices leave by message and outputs through the stage windows (gfx9). */
+static bool
+window_model(const struct isel *s)
+{
+   return s->op[ISA_SEM_GS_MSG] >= 0 && s->op[ISA_SEM_AST] < 0;
+}
 
 static bool
 stage_refused(struct isel *s, const char *what)
@@ -51,12 +72,8 @@ isel_stage_supported(struct isel *s)
       return stage_refused(s, "hardware has no geometry-shader stage");
    if (tess && !isa_has_feature(s->m, ISA_FEATURE_TESSELLATION))
       return stage_refused(s, "hardware has no tessellation stages");
-   /* gfx9 sends vertices with s_sendmsg and writes stage outputs with
-    * memory stores (the stage windows), which only its reference path
-    * selects so far */
-   if ((st == TGSI_STAGE_GEOM || st == TGSI_STAGE_TESS_CTRL) && s->op[ISA_SEM_GS_MSG] >= 0)
-      return stage_refused(s, "optimizing path selects no stage-window stores or s_sendmsg yet "
-                              "(the reference path compiles the stage)");
+   if (window_model(s)) /* messages and stage-window words */
+      return true;
    if (st == TGSI_STAGE_GEOM && (s->op[ISA_SEM_EMIT] < 0 || s->op[ISA_SEM_AST] < 0))
       return stage_refused(s, "model has no vertex emit or attribute store");
    if (st == TGSI_STAGE_TESS_CTRL && s->op[ISA_SEM_AST] < 0)
@@ -202,6 +219,150 @@ remove_trivial_phis(struct ir_shader *sh, struct ir_instr **phis, unsigned n)
    }
 }
 
+/* ------------------------------------------------------------------ */
+/* Stage windows (gfx9)                                                 */
+
+/* The byte offset of vertex v in a window: v << EMU_STAGE_VERTEX_SHIFT. */
+static struct ir_instr *
+vertex_off(struct isel *s, struct ir_instr *pos, struct ir_instr *v)
+{
+   if (v->op == IR_OP_IMM)
+      return isel_imm(s, pos, (uint32_t)v->imm << EMU_STAGE_VERTEX_SHIFT);
+   return isel_shift(s, pos, ISA_SEM_SHL, true, NULL, v, isel_imm(s, pos, EMU_STAGE_VERTEX_SHIFT));
+}
+
+/* Word (slot, comp) of a window at vertex offset voff: a store of data,
+ * or a load when data is NULL. */
+static struct ir_instr *
+window_word(struct isel *s, struct ir_instr *pos, uint32_t base, struct ir_instr *voff,
+            const struct ir_instr *at, struct ir_instr *data)
+{
+   if (at->slot < 0 || at->slot >= 64 || at->comp < 0 || at->comp >= 4)
+      return isel_unsupported(s, pos, "a stage-window word beyond the 64 slots"), NULL;
+   return isel_window_word(s, pos, base, voff,
+                           EMU_STAGE_OFF(0, (uint32_t)at->slot, (uint32_t)at->comp), data);
+}
+
+/* The message op with the emit_mode modifier (emit, cut), or without it
+ * (the done message). */
+static int
+message_op(const struct isel *s, bool mode)
+{
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, ISA_SEM_GS_MSG, &n);
+   int mm = isa_mod_by_role(s->m, ISA_ROLE_EMIT_MODE);
+   for (unsigned i = 0; i < n; i++)
+      if ((mm >= 0 && isa_op_has_mod(s->m, ops[i], mm)) == mode)
+         return ops[i];
+   return -1;
+}
+
+/* The emit or cut message of pos (emit, end_prim) with its stream. */
+static bool
+message(struct isel *s, struct ir_instr *pos)
+{
+   int op = message_op(s, true), sm = isa_mod_by_role(s->m, ISA_ROLE_GS_STREAM);
+   char stream[8];
+   snprintf(stream, sizeof(stream), "s%d", pos->stream);
+   int v = sm >= 0 ? isa_mod_value(s->m, (unsigned)sm, stream) : -1;
+   if (op < 0 || v < 0 || !isa_op_has_mod(s->m, (unsigned)op, sm))
+      return isel_unsupported(s, pos, "a stream the message cannot name");
+   struct ir_instr *m = ir_mach_create(s->sh, (unsigned)op);
+   isel_set_mod(s, m, isa_mod_by_role(s->m, ISA_ROLE_EMIT_MODE),
+                pos->op == IR_OP_EMIT ? "emit" : "cut");
+   m->mach->insn.mod[sm] = (int16_t)v; /* the op has it: a trial with the default mode fails */
+   m->flags = pos->flags;
+   m->line = pos->line;
+   ir_insert_before(pos, m);
+   return true;
+}
+
+/* M0 (the messages' implicit source) written at the entry: the hardware
+ * reads the GS wave id there; the emulator gives every wave its own
+ * window, so the value (0, as the reference writes) is not checked. */
+static bool
+write_m0(struct isel *s)
+{
+   unsigned n;
+   int op = message_op(s, true), mov = isel_scalar_op(s, ISA_SEM_MOV, 32);
+   const struct isa_implicit *imp = op >= 0 ? isa_op_implicit(s->m, (unsigned)op, false, &n) : NULL;
+   if (!imp || n != 1 || mov < 0)
+      return stage_refused(s, "model's message reads no register the shader can write");
+   struct ir_block *entry = ir_list_first_block(&s->sh->body);
+   struct ir_instr *w = ir_mach_create(s->sh, (unsigned)mov);
+   w->type = IR_TYPE_NONE; /* writes M0, a fixed register */
+   struct ir_instr *zero = ir_instr_create(s->sh, IR_OP_IMM, 0);
+   zero->type = IR_TYPE_32;
+   zero->imm = 0;
+   ir_block_prepend(entry, w);
+   ir_block_prepend(entry, zero);
+   ir_mach_set_src(w, 0, &zero, 1);
+   w->mach->insn.dst[0] =
+       (struct isa_opnd){.kind = ISA_OPND_REG, .file = imp[0].file, .index = imp[0].index};
+   return true;
+}
+
+/* The done message, at the end of the shader. */
+static bool
+message_done(struct isel *s)
+{
+   int op = message_op(s, false);
+   if (op < 0)
+      return stage_refused(s, "model has no done message");
+   ir_block_append(ir_list_last_block(&s->sh->body), ir_mach_create(s->sh, (unsigned)op));
+   return true;
+}
+
+/* The window offset for a store at pos: the block's last one (voff) when
+ * it is the current slot's, else a new one. OPT_FAULT_GS_OFFSET_STALE:
+ * the last one also after an emit moved the slot on. */
+static struct ir_instr *
+store_offset(struct isel *s, struct ir_instr *pos, struct ir_instr *h, struct ir_instr *voff,
+             bool stale)
+{
+   if (!voff || opt_conservative(s->ctx, OPT_STAGE_ISEL, pos->line, "window offset %%%u", pos->id))
+      return vertex_off(s, pos, h);
+   if (stale)
+      return opt_fault_fires(s->ctx, OPT_FAULT_GS_OFFSET_STALE,
+                             "offset %%%u kept at %%%u after an emit", voff->id, pos->id)
+                 ? voff
+                 : vertex_off(s, pos, h);
+   return opt_transform(s->ctx, "reuse window offset %%%u at %%%u", voff->id, pos->id)
+              ? voff
+              : vertex_off(s, pos, h);
+}
+
+/* One block of a geometry shader on a window model, the lane's vertex
+ * slot at its start in h; returns the slot at its end. The slot's window
+ * offset is made at its first store and reused by the next ones until an
+ * emit (the conservative isel: one per store). */
+static struct ir_instr *
+select_block_window(struct isel *s, struct ir_block *b, struct ir_instr *h)
+{
+   struct ir_instr *voff = NULL; /* the last store's window offset */
+   bool stale = false;           /* an emit came after it */
+   for (struct ir_instr *in = b->first, *next; in && !s->ctx->failed; in = next) {
+      next = in->next;
+      if (in->op == IR_OP_STORE_OUTPUT) {
+         voff = store_offset(s, in, h, voff, stale);
+         stale = false;
+         if (voff && window_word(s, in, EMU_ADDR_STAGE_OUT, voff, in, in->src[in->nsrc - 1]))
+            ir_instr_remove(in);
+      } else if (in->op == IR_OP_EMIT || in->op == IR_OP_END_PRIM) {
+         if (!message(s, in))
+            return h;
+         if (in->op == IR_OP_EMIT) {
+            h = isel_build2(s, in, ISA_SEM_IADD, h, isel_imm(s, in, 1));
+            stale = true;
+         }
+         ir_instr_remove(in);
+         if (!h)
+            return NULL;
+      }
+   }
+   return h;
+}
+
 /* Selects every geometry-shader output op of the shader, threading the
  * vertex handle (see the top of the file). */
 static bool
@@ -216,6 +377,12 @@ select_gs(struct isel *s)
    h0->type = IR_TYPE_32;
    h0->imm = 0;
    ir_block_prepend(sh->blocks[0], h0);
+   bool window = window_model(s);
+   if (window && (!write_m0(s) || !message_done(s))) {
+      free(hout);
+      free(phis);
+      return false;
+   }
    for (unsigned i = 0; i < nb && !s->ctx->failed; i++) {
       struct ir_block *b = sh->blocks[i];
       struct ir_instr *h = h0;
@@ -227,7 +394,7 @@ select_gs(struct isel *s)
          ir_block_prepend(b, phis[i]);
          h = phis[i];
       }
-      hout[i] = select_block(s, b, h);
+      hout[i] = window ? select_block_window(s, b, h) : select_block(s, b, h);
    }
    for (unsigned i = 0; i < nb; i++)
       for (unsigned k = 0; phis[i] && k < sh->blocks[i]->npreds; k++) {
@@ -268,6 +435,10 @@ struct ir_instr *
 isel_output_vtx(struct isel *s, struct ir_instr *in)
 {
    struct ir_instr *next;
+   if (window_model(s)) {
+      struct ir_instr *voff = vertex_off(s, in, in->src[0]);
+      return voff ? window_word(s, in, EMU_ADDR_STAGE_OUT, voff, in, in->src[in->nsrc - 1]) : NULL;
+   }
    return select_store(s, in, in->src[0], &next);
 }
 
@@ -327,6 +498,10 @@ vertex_is(struct isel *s, struct ir_instr *pos, struct ir_instr *idx, uint32_t j
 struct ir_instr *
 isel_input_vind(struct isel *s, struct ir_instr *in)
 {
+   if (window_model(s)) { /* a load from the input window at the vertex */
+      struct ir_instr *voff = vertex_off(s, in, in->src[0]);
+      return voff ? window_word(s, in, EMU_ADDR_STAGE_IN, voff, in, NULL) : NULL;
+   }
    if (!s->setp || s->op[ISA_SEM_SEL] < 0) {
       isel_unsupported(s, in, "no selection for this target");
       return NULL;

@@ -532,6 +532,38 @@ isel_memory_based(struct isel *s, struct ir_instr *in)
                        load ? 0 : 1);
 }
 
+/* A word of a stage window (gfx9 geometry and tessellation control: emu.h
+ * EMU_ADDR_STAGE_IN/OUT) at base + voff + off, before pos: GLOBAL's
+ * scalar-base form, the window's base in an s_mov_b64 pair, voff the
+ * lane's byte offset (its vertex), off the op's immediate offset. A store
+ * when data is given (no result), else a load. */
+struct ir_instr *
+isel_window_word(struct isel *s, struct ir_instr *pos, uint32_t base, struct ir_instr *voff,
+                 uint32_t off, struct ir_instr *data)
+{
+   int op = word_op(s, data ? ISA_SEM_STG : ISA_SEM_LDG, NULL);
+   if (op < 0)
+      return isel_unsupported(s, pos, "no such memory op in the model"), NULL;
+   struct ir_instr *r = ir_mach_create(s->sh, (unsigned)op);
+   unsigned k = 0;
+   if (r->mach->insn.nsrc != (data ? 4u : 3u)) {
+      ir_instr_remove(r);
+      return isel_unsupported(s, pos, "a memory op of another shape"), NULL;
+   }
+   r->flags = pos->flags;
+   r->line = pos->line;
+   ir_insert_before(pos, r);
+   ir_mach_set_src(r, k++, &voff, 1);
+   if (data)
+      ir_mach_set_src(r, k++, &data, 1);
+   struct ir_instr *b = scalar_value(s, r, base, 64);
+   if (!b)
+      return NULL;
+   ir_mach_set_src(r, k++, &b, 1);
+   ir_mach_set_fixed(r, k, off);
+   return r;
+}
+
 /* Atomics: the op whose opcode holds the operation (GLOBAL glc and DS
  * _rtn forms return the old word); compare-and-swap takes (new,
  * compare) as a pair. */
@@ -567,7 +599,9 @@ isel_atomic_based(struct isel *s, struct ir_instr *in)
  * the inputs are hoisted: v = c[j] where slot + index == j, 0 outside
  * the buffer (as the reference compiler's select_indirect and the other
  * targets' clamped reads give); when those slots outnumber the scalar
- * registers, a load from memory (const_ind_load). */
+ * registers, or when a compile with the selects ran out of them (the
+ * other constants, lane masks and descriptors share the file:
+ * opt_ctx.ind_loads), a load from memory (const_ind_load). */
 /* The compares of one index (slot + index == j), shared by the reads of
  * its components in one block. */
 struct ind_hits {
@@ -690,9 +724,10 @@ isel_const_ind_selects(struct isel *s)
    for (unsigned i = 0; i < n && !s->ctx->failed; i++) {
       if (order[i]->op != IR_OP_LOAD_CONST_IND || order[i]->removed)
          continue;
-      if (regs > cap) {
+      if (regs > cap || s->ctx->ind_loads) {
          const_ind_load(s, order[i], &l);
       } else {
+         s->ctx->ind_selects = true;
          const_ind_select(s, order[i], &h);
       }
    }

@@ -880,6 +880,8 @@ mimg_body(struct isel *s, struct ir_instr *in, const struct nv_tex *a, bool fetc
                                     : a->coord[k];
    if (layered && n < 3)
       v[n++] = a->coord[nsp];
+   if (a->ms && n < 3) /* 2D_MSAA: the sample index where a layer would be */
+      v[n++] = a->ms;
    while (n < 3)
       v[n++] = isel_imm(s, in, 0);
    return n;
@@ -972,6 +974,19 @@ mimg_lodq_comp(struct isel *s, struct ir_instr *pos, struct ir_instr **raw, unsi
    return c < 2 ? raw[c] : isel_imm(s, pos, 0);
 }
 
+/* TXQS on gfx9: the sample count is 1 (.yzw 0), as the reference gives
+ * it; the extracts of in read the immediates. */
+static struct ir_instr *
+mimg_samples(struct isel *s, struct ir_instr *in)
+{
+   for (unsigned i = 0; i < s->sh->nvalues; i++) {
+      struct ir_instr *e = s->sh->values[i];
+      if (e && !e->removed && e->op == IR_OP_EXTRACT && e->src[0] == in)
+         opt_replace(s->sh, e, isel_imm(s, in, (e->comp & 3) ? 0 : 1));
+   }
+   return isel_imm(s, in, 1);
+}
+
 /* gfx9 lookups as the reference compiler lays them out (ref_gfx9.c,
  * emu/tex.c): [offsets] [bias] [reference] [ddx0, ddx1, ddy0, ddy1]
  * body [level]. */
@@ -990,9 +1005,12 @@ isel_mimg(struct isel *s, struct ir_instr *in)
         tt == TGSI_TEX_T_SHADOWCUBE_ARRAY) &&
        in->kind != IR_TEX_txq)
       return isel_unsupported(s, in, "cube maps: TXD and fetches from a cube"), NULL;
-   if (in->kind == IR_TEX_txqs || a.ms || tt == TGSI_TEX_T_2D_MSAA ||
-       tt == TGSI_TEX_T_2D_ARRAY_MSAA)
-      return isel_unsupported(s, in, "multisample textures are not in the gfx9 model"), NULL;
+   if (in->kind == IR_TEX_txqs) /* MODEL CHOICE (gfx9.yaml): one sample */
+      return mimg_samples(s, in);
+   if (tt == TGSI_TEX_T_2D_ARRAY_MSAA)
+      return isel_unsupported(s, in,
+                              "a layered multisample fetch: the body has no fourth register"),
+             NULL;
    if (a.proj)
       return isel_unsupported(s, in, "a projection left to the texture unit"), NULL;
    struct ir_instr *v[16], *t;

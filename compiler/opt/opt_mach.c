@@ -88,12 +88,41 @@ opt_relative_cfile(const struct ir_shader *sh)
    return -1;
 }
 
+/* A 64-bit result one register of a 32-bit general file cannot hold:
+ * gfx9's v[n:n+1] (count 1, the width makes the pair), where the slot
+ * names the general file (a lane mask, VOPC e64's SGPR pair, is not one). */
+static bool
+general_pair_result(const struct isa_model *m, const struct isa_insn *x)
+{
+   unsigned w = 32;
+   enum isa_type t = isa_opnd_type(m, x, ISA_SLOT_DST(0), &w);
+   struct isa_slot_info si;
+   if (isa_type_bits(t) != 64 || isa_opnd_count(m, x, ISA_SLOT_DST(0)) != 1 ||
+       !isa_slot_info(m, x->op, true, 0, &si))
+      return false;
+   for (unsigned f = 0; f < isa_file_count(m) && f < 32; f++) {
+      struct isa_file_info fi;
+      isa_file_info(m, f, &fi);
+      if (fi.kind == ISA_FILE_FULL)
+         return fi.width == 32 && (si.files >> f & 1);
+   }
+   return false;
+}
+
 bool
 opt_tuple_result(const struct isa_model *m, const struct isa_insn *x)
 {
    struct isa_op_info oi;
    isa_op_info(m, x->op, &oi);
-   return oi.ndst && (opt_sem_is_texture(oi.sem) || isa_opnd_count(m, x, ISA_SLOT_DST(0)) > 1);
+   return oi.ndst && (opt_sem_is_texture(oi.sem) || isa_opnd_count(m, x, ISA_SLOT_DST(0)) > 1 ||
+                      general_pair_result(m, x));
+}
+
+unsigned
+opt_result_regs(const struct isa_model *m, const struct isa_insn *x)
+{
+   unsigned n = isa_opnd_count(m, x, ISA_SLOT_DST(0));
+   return n == 1 && general_pair_result(m, x) ? 2 : n;
 }
 
 bool
@@ -847,6 +876,7 @@ opt_sem_has_effect(enum isa_sem s)
    case ISA_SEM_STL:
    case ISA_SEM_AST:
    case ISA_SEM_EMIT:
+   case ISA_SEM_GS_MSG:
    case ISA_SEM_ATOM:
    case ISA_SEM_ATOMS:
    case ISA_SEM_ATOM_CAS:

@@ -115,7 +115,7 @@ static unsigned
 size_of(const struct ir_instr *v)
 {
    if (v->op == IR_OP_MACH && v->type == IR_TYPE_V4)
-      return isa_opnd_count(v->mach->model, &v->mach->insn, ISA_SLOT_DST(0));
+      return opt_result_regs(v->mach->model, &v->mach->insn);
    return uniform_pair(v) ? 2 : 1;
 }
 
@@ -180,6 +180,7 @@ no_room(struct ra *ra, const struct ir_instr *v, int f)
                "the optimizing compiler does not spill",
                ra->nregs[f], fi.name, v->id, v->line);
       ra->ctx->pred_full = fi.kind == ISA_FILE_PREDICATE;
+      ra->ctx->unif_full = fi.kind == ISA_FILE_UNIFORM;
    }
    ra->failed = ra->ctx->failed = true;
    return false;
@@ -196,6 +197,25 @@ odd_pair(struct ra *ra, const struct ir_instr *v, int f, unsigned n, int at)
                     ? (int)b
                     : at;
    return at;
+}
+
+/* OPT_FAULT_RA_PAIR_ONE: a 64-bit general-file result (gfx9 v[n:n+1],
+ * count 1 in the model) sized as the operand count says, one register;
+ * fires where the lowest free register has a live value after it, which
+ * the pair's high word then overwrites. */
+static unsigned
+pair_one_reg(struct ra *ra, const struct ir_instr *v, int f, unsigned n)
+{
+   if (n != 2 || v->op != IR_OP_MACH || v->type != IR_TYPE_V4 ||
+       isa_opnd_count(ra->m, &v->mach->insn, ISA_SLOT_DST(0)) != 1)
+      return n;
+   unsigned b = 0;
+   while (b + 1 < ra->nregs[f] && ra->occ[f][b])
+      b++;
+   if (b + 1 < ra->nregs[f] && ra->occ[f][b + 1] &&
+       opt_fault_fires(ra->ctx, OPT_FAULT_RA_PAIR_ONE, "%%%u in one register r%u", v->id, b))
+      return 1;
+   return n;
 }
 
 /* The conservative placement: the lowest free run at its alignment. */
@@ -583,6 +603,8 @@ assign_block(struct ra *ra, struct ir_block *b)
       if (ir_value_in_regs(in) && in->op != IR_OP_EXTRACT) {
          int f = file_of(ra, in);
          unsigned n = size_of(in);
+         if (opt_fault(ra->ctx, OPT_FAULT_RA_PAIR_ONE))
+            n = pair_one_reg(ra, in, f, n);
          if (!place(ra, in, f, n, n == 1 ? hint_for(ra, in, f) : -1))
             break;
          const struct ir_instr *t = in->op == IR_OP_MACH ? opt_tied_src(in) : NULL;

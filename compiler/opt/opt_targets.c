@@ -18,7 +18,8 @@ static const struct {
    const char *model, *why;
 } partial[] = {
     {"gfx9", "the optimizing compiler's gfx9 path covers ALU code with EXEC-mask control "
-             "flow, textures (MIMG), buffer and shared memory and atomics (GLOBAL, DS) and "
+             "flow, doubles (VGPR pairs), textures (MIMG), buffer and shared memory and atomics "
+             "(GLOBAL, DS), geometry and tessellation stages (stage windows, s_sendmsg) and "
              "indirect constants (selects), constants by SMEM; no SALU selection of uniform "
              "arithmetic yet"},
 };

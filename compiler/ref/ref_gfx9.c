@@ -849,6 +849,8 @@ mimg_body(struct ref_ctx *c, const struct ref_texargs *a, unsigned *v)
    }
    if (a->layer >= 0)
       v[n++] = (unsigned)a->layer;
+   if (a->sample >= 0) /* 2D_MSAA: the sample index where a layer would be */
+      v[n++] = (unsigned)a->sample;
    while (n < 3)
       v[n++] = zero;
    return n;
@@ -897,8 +899,14 @@ g9_tex(struct ref_ctx *c, const struct ref_texargs *a, unsigned res[4])
       cube_coords(c, &ca);
       a = &ca;
    }
-   if (a->samples || a->sample >= 0)
-      return ref_unsupported(c, "multisample textures are not in the gfx9 model"), false;
+   if (a->samples) { /* TXQS: MODEL CHOICE (gfx9.yaml) one sample */
+      res[0] = ref_imm_reg(c, 1);
+      res[1] = res[2] = res[3] = ref_imm_reg(c, 0);
+      return c->status == COMPILE_OK;
+   }
+   if (a->sample >= 0 && a->target != TGSI_TEX_T_2D_MSAA)
+      return ref_unsupported(c, "a layered multisample fetch: the body has no fourth register"),
+             false;
    if (a->query) { /* the level; width, height, depth or layers, levels */
       v[n++] = (unsigned)a->lod;
       mimg(c, "image_get_resinfo", d, v, n, a->unit, false);

@@ -287,14 +287,24 @@ check_cli(opt_refused "--no-repro|${_fx}/fs_opt_refuses.tgsi" 1
 # target's colour fails.
 check_cli(fbfetch "--target|a3xx,sm50|--no-repro|-q|${_fx}/fs_fbfetch.tgsi" 0 OUT "total +2 +1 +0 +0 +0 +1")
 # FP64 on gfx9's optimizing path (gen:232115409 at --generated 1000 --seed 3
-# failed IR validation): the reference compiles it (VGPR pairs); opt does
-# not select doubles yet, so gfx9 is n/a; sm50 runs it.
-check_cli(f2d_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/cs_f2d.tgsi" 0 OUT "total +2 +1 +0 +0 +0 +1")
-# FP64 on gfx9 (issue 17): every double opcode on both targets agrees with
-# the interpreter; a gfx9 program whose DMIN is v_max_f64 (a planted wrong
-# double semantics) fails.
+# failed IR validation): both compilers select it on gfx9 (VGPR pairs) and
+# on sm50.
+check_cli(f2d_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/cs_f2d.tgsi" 0 OUT "total +2 +2 +0 +0 +0 +0")
+# FP64 on gfx9 (issue 17): every double opcode on both targets and both
+# paths agrees with the interpreter; a gfx9 program whose DMIN is v_max_f64
+# (a planted wrong double semantics) fails.
 check_cli(dmath_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/fs_dmath_gfx9.tgsi" 0
-          OUT "gfx9 +1 +0 +0 +0 +0 +1\nsm50 +1 +1 +0")
+          OUT "gfx9 +1 +1 +0 +0 +0 +0\nsm50 +1 +1 +0")
+# gfx9's optimizing path under uniform-file pressure (issue 17): indirect
+# constants read through selects (every slot a scalar register) overflow
+# the SGPRs with the shader's other constants; the compile is repeated
+# with those reads loaded from memory, and both shaders pass. With the
+# loads' s_waitcnt vmcnt one short (vmcnt-off-by-one) fs_shadow_cascaded
+# fails.
+check_cli(gfx9_ind_const_loads "--target|gfx9|--no-repro|-q|captures/fs_shadow_cascaded.tgsi|captures/gs_cubemap_layers.tgsi" 0
+          OUT "gfx9 +2 +2 +0 +0 +0 +0")
+check_cli(gfx9_ind_const_loads_vmcnt "--target|gfx9|--no-repro|-q|--inject-fault|vmcnt-off-by-one|captures/fs_shadow_cascaded.tgsi" 1
+          OUT "gfx9 +1 +0 +1 +0 +0 +0")
 check_cli(dmin_gfx9_planted "--target|gfx9|--no-repro|--opt-asm|${_fx}/hand/fs_dmin_max.gfx9.s|${_fx}/fs_dmin.tgsi" 1
           OUT "^fail gfx9 fixtures/check/fs_dmin.tgsi: mismatch \\(ref/opt\\): OUT\\[0\\]\\.x")
 check_cli(fbfetch_swapped "--target|sm50|--no-repro|--opt-asm|${_fx}/hand/fs_fbfetch_swapped.sm50.s|${_fx}/fs_fbfetch.tgsi" 1

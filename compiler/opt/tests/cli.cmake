@@ -151,6 +151,27 @@ faults_cli(check_gfx9_exec_not_restored
 faults_cli(faults_gfx9_exec_not_restored_bisect
            "faults|--check|${_ffx}/fs_gfx9_flow.tgsi|--inject-fault|exec-not-restored|--target|gfx9|--bisect|--invocations|256|-j0" 0
            OUT "exec-not-restored +gfx9 +yes +mismatch.*exec-not-restored +gfx9 +hazard,emit +hazard +yes")
+# gfx9 doubles on the optimizing path: the pairs fixture passes on both
+# compilers (v[n:n+1] results, v_cmp_*_f64 lane masks); a pair allocated
+# as one register (ra-pair-one-reg) puts its high word on a live value,
+# which the register check after RA stops, and bisect names the firing.
+faults_cli(check_gfx9_double_pairs_clean
+           "check|${_ffx}/fs_double_pairs.tgsi|--target|gfx9|--no-repro|-q|-j0" 0
+           OUT "gfx9 +1 +1 +0 +0 +0 +0")
+faults_cli(faults_gfx9_ra_pair_one_reg_bisect
+           "faults|--check|${_ffx}/fs_double_pairs.tgsi|--inject-fault|ra-pair-one-reg|--target|gfx9|--bisect|--invocations|256|-j0" 0
+           OUT "ra-pair-one-reg +gfx9 +yes +compile-error.*ra-pair-one-reg +gfx9 +ra +ra +yes")
+# gfx9 geometry shaders on the optimizing path (stage-window stores at the
+# lane's vertex slot, s_sendmsg emits): the fixture passes on both
+# compilers; a vertex's window offset reused after an emit
+# (gs-emit-offset-stale) is a run-time mismatch, and bisect names the
+# firing in isel (and the stage, firings hidden: stages.txt).
+faults_cli(check_gfx9_gs_emits_clean
+           "check|${_ffx}/gs_gfx9_emits.tgsi|--target|gfx9|--no-repro|-q|-j0" 0
+           OUT "gfx9 +1 +1 +0 +0 +0 +0")
+faults_cli(faults_gfx9_gs_offset_stale_bisect
+           "faults|--check|${_ffx}/gs_gfx9_emits.tgsi|--inject-fault|gs-emit-offset-stale|--target|gfx9|--bisect|--invocations|256|-j0" 0
+           OUT "gs-emit-offset-stale +gfx9 +yes +mismatch.*gs-emit-offset-stale +gfx9 +isel +isel +yes")
 # Predicate pressure: ten compares live at once in sm50's seven predicate
 # registers. opt compiles it again with the compares in general registers
 # (each select tests its mask anew); a select testing the wrong sense is a

@@ -95,6 +95,24 @@ cli_test(gfx9_gather_good
 cli_test(gfx9_gather_wrong_comp
          "check|--target|gfx9|--no-repro|--opt-cmd|fixtures/extcc/g9gather.sh comp {tgsi} {out} {target}|${_g9g}"
          1 OUT "fail gfx9 captures/fs_sample_ops_d3d10.tgsi: mismatch \\(ref/opt\\).*fail gfx9 captures/fs_texture_fetch_sweep.tgsi: mismatch \\(ref/opt\\).*gfx9 +2 +0 +2 +0 +0 +0")
+# The optimizing path's programs for the same stages (stage-window words
+# at vertex << 12, s_sendmsg) pass; with every vertex offset shifted by 13
+# (vertex v read and written as 2v) the tessellation control shader fails.
+cli_test(gfx9_stages_opt_good
+         "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh optgood {tgsi} {out} {target}|${_g9s}"
+         0 OUT "gfx9 +3 +3 +0 +0 +0 +0")
+cli_test(gfx9_stages_opt_shift
+         "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh optshift {tgsi} {out} {target}|${_g9s}"
+         1 OUT "fail gfx9 captures/tcs_distance_lod.tgsi: mismatch \\(ref/opt\\)")
+# gfx9 multisample fetches (image_load, the sample index in the body's
+# third register) on the optimizing path, as an external compiler's
+# program: it passes; reading the address one register late fails.
+cli_test(gfx9_msaa_good
+         "check|--target|gfx9|--no-repro|--opt-cmd|fixtures/extcc/g9msaa.sh good {tgsi} {out} {target}|captures/fs_msaa_custom_resolve.tgsi"
+         0 OUT "gfx9 +1 +1 +0 +0 +0 +0")
+cli_test(gfx9_msaa_body_late
+         "check|--target|gfx9|--no-repro|--opt-cmd|fixtures/extcc/g9msaa.sh body {tgsi} {out} {target}|captures/fs_msaa_custom_resolve.tgsi"
+         1 OUT "fail gfx9 captures/fs_msaa_custom_resolve.tgsi: mismatch \\(ref/opt\\)")
 cli_test(gfx9_stages_wrong_vertex
          "check|--target|gfx9|--no-repro|--invocations|256|--opt-cmd|fixtures/extcc/g9stages.sh vertex {tgsi} {out} {target}|${_g9s}"
          1 OUT "fail gfx9 captures/tcs_distance_lod.tgsi: mismatch \\(ref/opt\\).*fail gfx9 captures/tes_phong_displace.tgsi: mismatch \\(ref/opt\\).*gfx9 +3 +1 +2 +0 +0 +0")
