@@ -1068,9 +1068,12 @@ tgsi_interp_update_exec(struct tgsi_interp_batch *b)
 {
    unsigned n = b->n;
    uint32_t *e = b->exec, acc = 0, all = ~0u;
-   FOR e[i] = b->cond[i] & b->loop[i] & b->cont[i] & b->sw[i] & b->func[i] & b->alive[i];
-   FOR acc |= e[i];
-   FOR all &= e[i];
+   FOR
+   {
+      e[i] = b->cond[i] & b->loop[i] & b->cont[i] & b->sw[i] & b->func[i] & b->alive[i];
+      acc |= e[i];
+      all &= e[i];
+   }
    b->any_exec = acc != 0;
    b->all_exec = all == ~0u;
    b->exec_dirty = false;
