@@ -540,6 +540,11 @@ struct ir_shader {
    struct ir_list body;
    struct ir_instr **values; /* by id; removed ones stay */
    unsigned nvalues, values_cap;
+   /* The instructions' memory: chunks filled in creation order, so a walk
+    * in program order reads memory mostly in address order; an
+    * instruction's struct lives until the shader is freed. */
+   struct ir_instr **instr_chunks;
+   unsigned ninstr_chunks, instr_chunks_cap, instr_chunk_used;
    struct ir_input *inputs;
    unsigned ninputs, inputs_cap;
    struct ir_output *outputs;
