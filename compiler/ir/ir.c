@@ -111,9 +111,11 @@ ir_shader_free(struct ir_shader *sh)
       free(in->pred);
       free(in->role);
       ir_mach_free(in);
-      free(in);
    }
    free(sh->values);
+   for (unsigned i = 0; i < sh->ninstr_chunks; i++)
+      free(sh->instr_chunks[i]);
+   free(sh->instr_chunks);
    if (sh->owns_model)
       isa_close((struct isa_model *)sh->model);
    free_list(&sh->body);
@@ -158,6 +160,20 @@ init_instr(struct ir_instr *in, enum ir_op op, unsigned nsrc)
    }
 }
 
+enum { INSTR_CHUNK = 256 };
+
+/* A zeroed instruction from the shader's chunks (ir_shader's comment). */
+static struct ir_instr *
+alloc_instr(struct ir_shader *sh)
+{
+   if (!sh->ninstr_chunks || sh->instr_chunk_used == INSTR_CHUNK) {
+      VEC_PUSH(sh->instr_chunks, sh->ninstr_chunks, sh->instr_chunks_cap,
+               xcalloc(INSTR_CHUNK, sizeof(struct ir_instr)));
+      sh->instr_chunk_used = 0;
+   }
+   return &sh->instr_chunks[sh->ninstr_chunks - 1][sh->instr_chunk_used++];
+}
+
 struct ir_instr *
 ir_instr_create_id(struct ir_shader *sh, enum ir_op op, unsigned nsrc, unsigned id)
 {
@@ -165,7 +181,7 @@ ir_instr_create_id(struct ir_shader *sh, enum ir_op op, unsigned nsrc, unsigned 
    while (sh->nvalues <= id)
       sh->values[sh->nvalues++] = NULL;
    assert(!sh->values[id]);
-   struct ir_instr *in = xcalloc(1, sizeof(*in));
+   struct ir_instr *in = alloc_instr(sh);
    in->id = id;
    init_instr(in, op, nsrc);
    sh->values[id] = in;
@@ -936,8 +952,7 @@ ir_renumber(struct ir_shader *sh)
          free(in->uses);
          free(in->pred);
          free(in->role);
-         ir_mach_free(in);
-         free(in);
+         ir_mach_free(in); /* the struct stays in its chunk */
       }
    }
    for (unsigned i = 0; i < n; i++)

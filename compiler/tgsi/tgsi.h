@@ -576,7 +576,7 @@ struct tgsi_interp_batch {
    uint32_t *zero;
    uint32_t *cond, *loop, *cont, *sw, *func, *alive, *demoted, *exec;
    uint32_t *main_taint;
-   bool exec_dirty, any_exec;
+   bool exec_dirty, any_exec, all_exec; /* all_exec: every lane of exec ~0u */
    struct tgsi_interp_frame frames[TGSI_INTERP_MAX_DEPTH];
    unsigned depth;
    uint32_t *res_v[4], *res_f[4];

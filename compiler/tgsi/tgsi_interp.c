@@ -1067,10 +1067,15 @@ void
 tgsi_interp_update_exec(struct tgsi_interp_batch *b)
 {
    unsigned n = b->n;
-   uint32_t *e = b->exec, acc = 0;
-   FOR e[i] = b->cond[i] & b->loop[i] & b->cont[i] & b->sw[i] & b->func[i] & b->alive[i];
-   FOR acc |= e[i];
+   uint32_t *e = b->exec, acc = 0, all = ~0u;
+   FOR
+   {
+      e[i] = b->cond[i] & b->loop[i] & b->cont[i] & b->sw[i] & b->func[i] & b->alive[i];
+      acc |= e[i];
+      all &= e[i];
+   }
    b->any_exec = acc != 0;
+   b->all_exec = all == ~0u;
    b->exec_dirty = false;
 }
 
@@ -1201,10 +1206,17 @@ saturate(unsigned n, uint32_t *v)
    }
 }
 
+/* The lanes of the execution mask e take v and f; when every lane runs
+ * (all), a plain copy. */
 static void
 blend(unsigned n, uint32_t *d, uint32_t *df, const uint32_t *v, const uint32_t *f,
-      const uint32_t *e)
+      const uint32_t *e, bool all)
 {
+   if (all) {
+      memcpy(d, v, n * sizeof(*d));
+      memcpy(df, f, n * sizeof(*df));
+      return;
+   }
    FOR
    {
       uint32_t m = e[i];
@@ -1282,7 +1294,7 @@ commit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned 
       uint32_t slot = d->slot[c];
       if (!(mask & (1u << c)) || slot == TI_NO_SLOT || slot < 2)
          continue;
-      blend(b->n, b->val[slot], b->flg[slot], b->res_v[c], b->res_f[c], b->exec);
+      blend(b->n, b->val[slot], b->flg[slot], b->res_v[c], b->res_f[c], b->exec, b->all_exec);
    }
 }
 

@@ -68,19 +68,23 @@ F(uint32_t u)
    return uif(u);
 }
 
-/* DENORM and NAN classification of float bits. */
-/* Branch-free so that the loops using them vectorize. */
+/* DENORM and NAN classification of float bits, on the magnitude m (the
+ * bits without the sign): a denormal is 1 <= m <= 0x007fffff, one unsigned
+ * compare of m - 1 (zero wraps round to the top); a NaN is m above the
+ * infinity's bits. Branch-free so that the loops using them vectorize
+ * (fewer vector operations per lane than testing exponent and mantissa
+ * apart; the same result for all 2^32 inputs). */
 static inline uint32_t
 fclass(uint32_t x)
 {
-   uint32_t e = x & 0x7f800000u, m = (x & 0x007fffffu) != 0;
-   return (uint32_t)((e == 0) & m) * ENV_F_DENORM | (uint32_t)((e == 0x7f800000u) & m) * ENV_F_NAN;
+   uint32_t m = x & 0x7fffffffu;
+   return (uint32_t)(m - 1u < 0x007fffffu) * ENV_F_DENORM | (uint32_t)(m > 0x7f800000u) * ENV_F_NAN;
 }
 
 static inline uint32_t
 fden(uint32_t x)
 {
-   return (uint32_t)(((x & 0x7f800000u) == 0) & ((x & 0x007fffffu) != 0)) * ENV_F_DENORM;
+   return (uint32_t)((x & 0x7fffffffu) - 1u < 0x007fffffu) * ENV_F_DENORM;
 }
 
 static inline uint32_t

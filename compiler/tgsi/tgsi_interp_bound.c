@@ -53,6 +53,14 @@
  * tgsi_interp_opts.fuse_bounds or in a program with SIN, COS or SCS;
  * otherwise the bits stay 0.
  */
+/* The lane loops vectorize as the interpreter's own (tgsi_interp_alu.c):
+ * GCC's dynamic cost model, and no-trapping-math and no-math-errno, which
+ * change no value (errno is never read, no trap is enabled). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math",              \
+                     "no-math-errno")
+#endif
+
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 
