@@ -11,6 +11,9 @@
  *     if becomes a guarded jump, negated (@!P0) for the ELSE arm;
  *   - a break two IFs deep, followed by the KILL_IF in the outer arm;
  *   - CONT in nested IFs and inside a SWITCH in a loop;
+ *   - two or three conditional exits in a row with statements between (a
+ *     continue, then a break whose rest holds another jump): lowering them
+ *     on sm50 moves each rest into an arm or under a guard, in turn;
  *   - conditions through NOT or an inverted compare (predicates read
  *     negated).
  * Termination: every loop is counted (gen.c); a per-lane trip count is a
@@ -201,6 +204,10 @@ gen_stmt_loop(struct gen *g, unsigned budget)
    if (gen_chance(g, 20))
       loop_top_break(g, body);
    gen_block(g, body, CTX_LOOP);
+   if (gen_chance(g, 25)) /* exits in a row: each one's rest holds the next */
+      for (unsigned k = 2 + gen_pick(g, 2); k--;)
+         if (gen_stmt_brk(g, CTX_LOOP))
+            gen_block(g, 1 + gen_pick(g, 2), CTX_LOOP);
    g->loop_depth--;
    g->depth--;
    gen_emit(g, "ENDLOOP");

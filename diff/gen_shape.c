@@ -71,7 +71,8 @@ enum {
    E_FMA,
    E_ROUND,
    E_SELECT,
-   E_CLAMP
+   E_CLAMP,
+   E_BOOL
 };
 
 struct eop {
@@ -94,7 +95,8 @@ static const struct eop edge_ops[] = {
     {TGSI_OP_FMA, E_FMA},     {TGSI_OP_FMA, E_FMA},      {TGSI_OP_FLR, E_ROUND},
     {TGSI_OP_CEIL, E_ROUND},  {TGSI_OP_TRUNC, E_ROUND},  {TGSI_OP_ROUND, E_ROUND},
     {TGSI_OP_FRC, E_ROUND},   {TGSI_OP_UCMP, E_SELECT},  {TGSI_OP_UCMP, E_SELECT},
-    {TGSI_OP_MIN, E_CLAMP},   {TGSI_OP_MAX, E_CLAMP},
+    {TGSI_OP_MIN, E_CLAMP},   {TGSI_OP_MAX, E_CLAMP},    {TGSI_OP_USEQ, E_BOOL},
+    {TGSI_OP_USEQ, E_BOOL},   {TGSI_OP_SLT, E_BOOL},     {TGSI_OP_SLT, E_BOOL},
 };
 
 static bool
@@ -135,6 +137,86 @@ mix_float(struct gen *g, unsigned acc, unsigned s)
    gen_emit(g, "FSNE TEMP[%u].w, TEMP[%u].xxxx, TEMP[%u].xxxx", s, s, s);
    gen_emit(g, "UCMP TEMP[%u].x, TEMP[%u].wwww, %s, TEMP[%u].xxxx", s, s, z.s, s);
    mix(g, acc, s, 'x');
+}
+
+/* A compare of a value against an edge operand into TEMP[s].y: an
+ * integer mask (~0 or 0) when mask, else SLT/SGE's 1.0 or 0.0. */
+static bool
+bool_of(struct gen *g, unsigned s, bool mask)
+{
+   static const enum tgsi_opcode masks[] = {TGSI_OP_ISLT, TGSI_OP_USGE, TGSI_OP_USEQ,
+                                            TGSI_OP_FSLT, TGSI_OP_FSGE, TGSI_OP_FSEQ};
+   static const enum tgsi_opcode floats[] = {TGSI_OP_SLT, TGSI_OP_SGE};
+   enum tgsi_opcode op =
+       mask ? masks[gen_pick(g, ARRAY_SIZE(masks))] : floats[gen_pick(g, ARRAY_SIZE(floats))];
+   bool fl = op != TGSI_OP_ISLT && op != TGSI_OP_USGE && op != TGSI_OP_USEQ;
+   struct opnd a = {0}, b = {0};
+   int r = fl ? gen_pick_temp_exact(g, GT_F) : -1;
+   if (!gen_ok(g, op) || (fl && r < 0))
+      return false;
+   /* against an edge operand, or against another value (whose registers
+    * then still hold what the compare read when its result is tested) */
+   bool two = gen_chance(g, 70);
+   int r2 = fl && two ? gen_pick_temp_exact(g, GT_F) : -1;
+   if (fl) {
+      gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), &a);
+      if (r2 >= 0)
+         gen_temp_src(g, (unsigned)r2, gen_chans_exact(g, (unsigned)r2, GT_F), &b);
+      else
+         gen_imm_u(g, edge_floats[gen_pick(g, ARRAY_SIZE(edge_floats))], &b);
+   } else {
+      int_operand(g, false, &a);
+      int_operand(g, !two, &b);
+   }
+   if (gen_chance(g, 50)) {
+      struct opnd t = a;
+      a = b;
+      b = t;
+   }
+   gen_emit(g, "%s TEMP[%u].y, %s, %s", tgsi_op_info[op].name, s, a.s, b.s);
+   return true;
+}
+
+/* A test of a compare's result into TEMP[s].z -- of a mask (~0 or 0) by
+ * equality or order against 0 or ~0 (!c, c != 0, c < 0 signed...), or of
+ * SLT's 1.0/0.0 against 0.0 or 1.0 -- sometimes tested again (!!c), then
+ * a select on it into the sink: the boolean algebra that optimizers fold
+ * into the compare (as itself, as its negation, or as a constant). */
+static bool
+bool_test(struct gen *g, unsigned acc, unsigned s, bool mask)
+{
+   static const enum tgsi_opcode mtests[] = {TGSI_OP_USEQ, TGSI_OP_USNE, TGSI_OP_ISLT,
+                                             TGSI_OP_ISGE, TGSI_OP_USLT, TGSI_OP_USGE};
+   static const enum tgsi_opcode ftests[] = {TGSI_OP_FSEQ, TGSI_OP_FSNE, TGSI_OP_FSLT,
+                                             TGSI_OP_FSGE, TGSI_OP_SLT,  TGSI_OP_SGE};
+   enum tgsi_opcode test =
+       mask ? mtests[gen_pick(g, ARRAY_SIZE(mtests))] : ftests[gen_pick(g, ARRAY_SIZE(ftests))];
+   if (!gen_ok(g, test) || !gen_ok(g, TGSI_OP_UCMP) || !bool_of(g, s, mask))
+      return false;
+   struct opnd k = {0}, x = {0}, y = {0};
+   if (mask)
+      gen_imm_u(g, gen_chance(g, 75) ? 0 : 0xffffffffu, &k);
+   else
+      gen_imm_u(g, gen_chance(g, 75) ? 0 : 0x3f800000u, &k);
+   bool swap = gen_chance(g, 25); /* 0 < c as well as c < 0 */
+   char c[GEN_TEXT_LEN];
+   snprintf(c, sizeof(c), "TEMP[%u].yyyy", s);
+   gen_emit(g, "%s TEMP[%u].z, %s, %s", tgsi_op_info[test].name, s, swap ? k.s : c, swap ? c : k.s);
+   if (gen_chance(g, 25) && gen_ok(g, TGSI_OP_USEQ)) {
+      gen_imm_u(g, 0, &k);
+      gen_emit(g, "USEQ TEMP[%u].z, TEMP[%u].zzzz, %s", s, s, k.s);
+   }
+   /* two distinct arms: an edge integer, or a value and an edge integer */
+   uint32_t kx = edge_ints[gen_pick(g, ARRAY_SIZE(edge_ints))];
+   uint32_t ky = edge_ints[gen_pick(g, ARRAY_SIZE(edge_ints))];
+   gen_imm_u(g, kx, &x);
+   if (kx == ky || gen_chance(g, 30))
+      gen_src_plain(g, GT_I, &y);
+   else
+      gen_imm_u(g, ky, &y);
+   gen_emit(g, "UCMP TEMP[%u].x, TEMP[%u].zzzz, %s, %s", s, s, x.s, y.s);
+   mix(g, acc, s, 'x');
+   return true;
 }
 
 /* One operation on edge operands into TEMP[s].x, mixed into the sink. */
@@ -257,6 +339,8 @@ edge_op(struct gen *g, unsigned acc, unsigned s)
       mix_float(g, acc, s);
       return true;
    }
+   case E_BOOL:
+      return bool_test(g, acc, s, e->op == TGSI_OP_USEQ);
    default: { /* E_F2I */
       gen_imm_f(g, edge_frac[gen_pick(g, ARRAY_SIZE(edge_frac))], &a);
       gen_emit(g, "F2I TEMP[%u].x, %s", s, a.s);

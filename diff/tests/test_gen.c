@@ -62,9 +62,9 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0x44ba7d34ac24f1e5ull},
-       {2, TGSI_STAGE_VERT, 0x7fa3264d206760dfull},
-       {3, TGSI_STAGE_COMP, 0x9a4473e51c221173ull},
+       {1, TGSI_STAGE_FRAG, 0x8be49cf8d174daafull},
+       {2, TGSI_STAGE_VERT, 0x8f5922a2b4746ed4ull},
+       {3, TGSI_STAGE_COMP, 0x7fefb8cbffe8857eull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
       struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};

@@ -581,7 +581,12 @@ def check_args(a, files, baseline, jsonf, mode, targets=None):
     return args
 
 
-def run_check(exe, a, files, baseline, jsonf, wall, mode, targets=None):
+def run_check(exe, a, files, baseline, jsonf, wall, mode, targets=None, compiled=None):
+    """The mutant's new failures by signal kind. compiled: the unmutated
+    digests, to see a refusal the check reports as n/a (a partial target's
+    opt-not-applicable) where the unmutated build compiled the shader: the
+    check shows it (status n/a for pass), the baseline cannot (it lists
+    failures), so it counts as opt-refused."""
     t = time.time()
     try:
         r = subprocess.run([exe, *check_args(a, files, baseline, jsonf, mode, targets)],
@@ -599,6 +604,11 @@ def run_check(exe, a, files, baseline, jsonf, wall, mode, targets=None):
             cases += 1
             for s in c.get("signals", []):
                 kinds[s["kind"]] = kinds.get(s["kind"], 0) + 1
+        elif (compiled and c.get("status") == "n/a" and
+              any(s.get("kind") == "opt-not-applicable" for s in c.get("signals", [])) and
+              compiled.get((c.get("shader"), c.get("target")), "refused") != "refused"):
+            cases += 1
+            kinds["opt-refused"] = kinds.get("opt-refused", 0) + 1
     if r.returncode not in (0, 1) and not kinds:
         kinds["check-exit-%d" % r.returncode] = 1
     return {"rc": r.returncode, "kinds": sorted(kinds), "cases": cases,
@@ -995,7 +1005,7 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
                     if not ss:
                         continue
             c = run_check(b.exe, a, ss, base[mode][0], os.path.join(scratch, "m.json"),
-                          base[mode][1], mode, targets)
+                          base[mode][1], mode, targets, unmutated and unmutated[mode])
             res["seconds"] += c["seconds"]
             k = kill_signal(c["kinds"])
             if k:
