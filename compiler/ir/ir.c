@@ -96,6 +96,27 @@ free_list(struct ir_list *l)
    free(l->v);
 }
 
+enum { INSTR_CHUNK = 256 };
+
+/* A removed instruction's struct stays in its chunk: under AddressSanitizer
+ * a read of it is still reported as a use after free would have been. */
+#if defined(__SANITIZE_ADDRESS__)
+#define DC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DC_ASAN 1
+#endif
+#endif
+#ifdef DC_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define poison_instr(in)  __asan_poison_memory_region((in), sizeof(struct ir_instr))
+#define unpoison_chunk(c) __asan_unpoison_memory_region((c), INSTR_CHUNK * sizeof(struct ir_instr))
+#else
+#define poison_instr(in)  ((void)(in))
+#define unpoison_chunk(c) ((void)(c))
+#endif
+
 void
 ir_shader_free(struct ir_shader *sh)
 {
@@ -113,8 +134,10 @@ ir_shader_free(struct ir_shader *sh)
       ir_mach_free(in);
    }
    free(sh->values);
-   for (unsigned i = 0; i < sh->ninstr_chunks; i++)
+   for (unsigned i = 0; i < sh->ninstr_chunks; i++) {
+      unpoison_chunk(sh->instr_chunks[i]);
       free(sh->instr_chunks[i]);
+   }
    free(sh->instr_chunks);
    if (sh->owns_model)
       isa_close((struct isa_model *)sh->model);
@@ -159,8 +182,6 @@ init_instr(struct ir_instr *in, enum ir_op op, unsigned nsrc)
       in->type = IR_TYPE_NONE;
    }
 }
-
-enum { INSTR_CHUNK = 256 };
 
 /* A zeroed instruction from the shader's chunks (ir_shader's comment). */
 static struct ir_instr *
@@ -952,7 +973,8 @@ ir_renumber(struct ir_shader *sh)
          free(in->uses);
          free(in->pred);
          free(in->role);
-         ir_mach_free(in); /* the struct stays in its chunk */
+         ir_mach_free(in);
+         poison_instr(in); /* the struct stays in its chunk */
       }
    }
    for (unsigned i = 0; i < n; i++)
