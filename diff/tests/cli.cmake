@@ -440,3 +440,12 @@ check_cli(cas_uniform_pair "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/cas
 # 7): sm50's isel folded it into F2F.F32.F16's f16 negate.
 check_cli(neg_into_half "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/neg_into_half.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# A built-in model that does not open leaves its target out with a warning
+# naming why (a model edited past what the binary reads once dropped gfx9
+# from a sweep without a word).
+add_test(NAME cli_check_model_left_out
+         COMMAND ${CMAKE_COMMAND} -E env DIFFCOMP_ISA_PATH=${CMAKE_SOURCE_DIR}/fixtures/logs
+                 $<TARGET_FILE:diffcomp> check --no-repro captures/fs_phong.tgsi
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_check_model_left_out PROPERTIES
+                     PASS_REGULAR_EXPRESSION "gfx9: warning: the model does not open, so the check leaves this target out: .*gfx9.yaml")
