@@ -567,10 +567,12 @@ compare_gs(const struct tgsi_shader *s, const struct env *e, const struct env *a
    }
 }
 
-/* Against the oracle a memory word gets the classes of the value the
- * interpreter stored there (env_mem.cls: 0 for an exact value or a word
- * left as the input had it; the FUSE tolerance for a memory the
- * interpreter never stored to); between programs words are exact. */
+/* A memory word gets the classes of the value the interpreter stored
+ * there (env_mem.cls: 0 for an exact value or a word left as the input had
+ * it), as an output channel does, against the oracle and between programs
+ * (NANBITS, a MIN/MAX zero's sign, an allowed inexact transform); where
+ * the interpreter kept no classes, the FUSE tolerance against the oracle
+ * and exact bits between programs. */
 static void
 compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
             const struct env_mem *am, const struct env_mem *fm, const struct diff_cmp_opts *o,
@@ -587,7 +589,7 @@ compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
       memcpy(&av, am->data + off, 4);
       bool u = undef && (undef[off] | undef[off + 1] | undef[off + 2] | undef[off + 3]);
       uint32_t w = src->cls ? env_mem_class(src, off / 4) : 0;
-      unsigned cls = !oracle ? 0 : src->cls ? w & ENV_F_ALL : ENV_F_FUSE;
+      unsigned cls = src->cls ? w & ENV_F_ALL : oracle ? ENV_F_FUSE : 0;
       unsigned fl = cls | (w & ~ENV_F_ALL) | (u ? ENV_F_UNDEF : 0);
       struct diff_mismatch m = {(uint8_t)kind, 0, (uint16_t)fl, 0, index, off, ev, av};
       judge(r, diff_value_verdict(ev, av, fl, false, o), &m, false);

@@ -432,6 +432,8 @@ check_cli(nan_neg_bits "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|--seed|3|${_fx
 # ... and read as integer bits: ref and opt may differ there (NANBITS);
 # fails ref/opt on sm50 and gfx9 at seeds 1-3 without that rule.
 check_cli(nan_neg_int_view "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|--seed|1|${_fx}/nan_neg_int_view.tgsi" 0 OUT "total +4 +4 +0 +0 +0 +0")
+# The same rule for a memory word: the bits stored to a buffer (seed 5).
+check_cli(nan_neg_store "--no-repro|-q|--seed|5|${_fx}/cs_nan_neg_store.tgsi" 0 OUT "total +4 +4 +0 +0 +0 +0")
 # A compare-and-swap of a uniform pair (gen:759113470 at --generated 1000
 # --seed 4): gfx9's opt path refused it, no legal form for the VGPR pair.
 check_cli(cas_uniform_pair "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/cas_uniform_pair.tgsi" 0
