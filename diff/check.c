@@ -148,8 +148,7 @@ diff_check_add_file(struct diff_check *c, const char *path)
    struct tgsi_unit *u = NULL;
    unsigned left_out, n = 0;
    if (read_file_diag(path, &text, &len, NULL)) {
-      if (!memchr(text, 0, len))
-         n = tgsi_split(text, len, path, &u, &left_out, NULL);
+      n = tgsi_split(text, len, path, &u, &left_out, NULL);
       for (unsigned k = 0; n > 1 && k < n; k++) {
          char *name = xasprintf("%s#%u", path, k + 1);
          diff_check_add_shader(c, name, tgsi_unit_text(text, len, u, k));

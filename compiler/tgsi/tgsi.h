@@ -320,6 +320,13 @@ extern const enum tgsi_prop_kind tgsi_property_kinds[TGSI_PROP_COUNT];
 int tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t len);
 /* The opcode named by w (n bytes, any case; legacy opcodes too); -1. */
 int tgsi_op_lookup(const char *w, size_t n);
+/* Whether w (n bytes) ends with suffix (upper case) in any case, after at
+ * least one other byte. */
+bool tgsi_ends_with(const char *w, size_t n, const char *suffix);
+/* The opcode an instruction word names: OP, OP_SAT, OP_PRECISE or
+ * OP_SAT_PRECISE (a whole name wins over a suffixed shorter one); -1 if
+ * none. *sat and *precise say which suffixes it carries. */
+int tgsi_op_lookup_word(const char *w, size_t n, bool *sat, bool *precise);
 unsigned tgsi_texture_coord_count(enum tgsi_texture t);
 bool tgsi_texture_is_shadow(enum tgsi_texture t);
 bool tgsi_texture_is_array(enum tgsi_texture t);
@@ -377,8 +384,8 @@ struct tgsi_unit {
    unsigned line, first_line;
 };
 /* Finds the shaders in text (*units, caller frees; 0 and NULL when there
- * is no header, or TGSI comes before the first one: the parser then says
- * what is wrong) and counts in *left_out the lines outside every shader
+ * is no header, TGSI comes before the first one or the text holds a NUL
+ * byte: the parser then says what is wrong) and counts in *left_out the lines outside every shader
  * that are not TGSI: banners, log text. Each block of them gets a note. */
 unsigned tgsi_split(const char *text, size_t len, const char *file, struct tgsi_unit **units,
                     unsigned *left_out, struct diag_list *d);

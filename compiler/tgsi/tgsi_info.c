@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define OP(n, nd, ns, fl, ty) [TGSI_OP_##n] = {#n, nd, ns, fl, TGSI_TYPE_##ty},
 const struct tgsi_op_info tgsi_op_info[TGSI_OP_COUNT] = {
@@ -66,6 +67,37 @@ tgsi_op_lookup(const char *w, size_t n)
          return i;
    }
    return -1;
+}
+
+bool
+tgsi_ends_with(const char *w, size_t n, const char *suffix)
+{
+   size_t m = strlen(suffix);
+   if (n <= m)
+      return false;
+   for (size_t i = 0; i < m; i++)
+      if (toupper((unsigned char)w[n - m + i]) != suffix[i])
+         return false;
+   return true;
+}
+
+int
+tgsi_op_lookup_word(const char *w, size_t n, bool *sat, bool *precise)
+{
+   *sat = *precise = false;
+   int op = tgsi_op_lookup(w, n);
+   if (op >= 0)
+      return op;
+   size_t base = n;
+   if (tgsi_ends_with(w, base, "_PRECISE")) {
+      base -= 8;
+      *precise = true;
+   }
+   if (tgsi_ends_with(w, base, "_SAT")) {
+      base -= 4;
+      *sat = true;
+   }
+   return base != n ? tgsi_op_lookup(w, base) : -1;
 }
 
 /* Number of coordinate components a target addresses (array layer

@@ -802,36 +802,12 @@ parse_src(struct parser *ps, struct tgsi_src *s)
 /* ------------------------------------------------------------------ */
 /* Instructions                                                         */
 
-static bool
-ends_with(const char *w, size_t n, const char *suffix)
-{
-   size_t m = strlen(suffix);
-   if (n <= m)
-      return false;
-   for (size_t i = 0; i < m; i++)
-      if (toupper((unsigned char)w[n - m + i]) != suffix[i])
-         return false;
-   return true;
-}
-
-/* OPCODE[_SAT][_PRECISE]: a whole name wins over a suffixed shorter one. */
 static enum tgsi_opcode
 parse_opcode(struct parser *ps, struct tgsi_insn *in)
 {
    const char *w = ps->c.p;
    size_t n = word_len(w);
-   int op = tgsi_op_lookup(w, n);
-   size_t base = n;
-   if (op < 0 && ends_with(w, base, "_PRECISE")) {
-      base -= 8;
-      in->precise = true;
-   }
-   if (op < 0 && ends_with(w, base, "_SAT")) {
-      base -= 4;
-      in->sat = true;
-   }
-   if (op < 0 && base != n)
-      op = tgsi_op_lookup(w, base);
+   int op = tgsi_op_lookup_word(w, n, &in->sat, &in->precise);
    struct cursor at = ps->c;
    if (op < 0 && match_kw(ps, "KILP")) {
       /* KILP, the unconditional kill (GLSL's discard), was renamed KILL in
@@ -840,7 +816,7 @@ parse_opcode(struct parser *ps, struct tgsi_insn *in)
       return TGSI_OP_KILL;
    }
    if (op < 0) {
-      if (ends_with(w, n, "_SAT") && (ends_with(w, n - 4, "_PRECISE")))
+      if (tgsi_ends_with(w, n, "_SAT") && tgsi_ends_with(w, n - 4, "_PRECISE"))
          fail_at(ps, &ps->c, "unknown opcode '%.*s' (_SAT must come before _PRECISE)", (int)n, w);
       fail_at(ps, &ps->c, "unknown opcode '%.*s'", (int)MIN2(n, 64), w);
    }
@@ -1784,7 +1760,7 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
    /* a log: one shader, with text around it, or several */
    struct tgsi_unit *u = NULL;
    unsigned left_out = 0;
-   unsigned nu = memchr(text, 0, len) ? 0 : tgsi_split(text, len, filename, &u, &left_out, diags);
+   unsigned nu = tgsi_split(text, len, filename, &u, &left_out, diags);
    if (nu > 1) {
       const char *h = text + u[1].header;
       diag_add(diags, DIAG_ERROR, filename ? filename : "<input>", (int)u[1].line, 1, h,

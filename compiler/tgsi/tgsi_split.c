@@ -15,10 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum line_kind { L_BLANK, L_COMMENT, L_HEADER, L_PROPERTY, L_TGSI, L_OTHER };
+/* L_UNSET: not classified yet. Only the lines around a shader need a
+ * class (the opcode lookup is most of the cost); a shader's own lines are
+ * the parser's. */
+enum line_kind { L_UNSET, L_BLANK, L_COMMENT, L_HEADER, L_PROPERTY, L_TGSI, L_OTHER };
 
 struct line {
-   size_t begin, end; /* end: past the newline */
+   size_t begin, end; /* end: before the newline */
    enum line_kind kind;
 };
 
@@ -37,23 +40,21 @@ is_word(const char *w, size_t n, const char *kw)
    return tgsi_lookup(&kw, 1, w, n) == 0;
 }
 
-/* Whether w names an opcode, as the parser reads one: OP, OP_SAT,
- * OP_PRECISE, OP_SAT_PRECISE, or KILP. */
-static bool
-is_opcode(const char *w, size_t n)
+static const char *
+skip_blanks(const char *p, const char *end)
 {
-   static const char *const suffixes[] = {"_PRECISE", "_SAT"};
-   if (tgsi_op_lookup(w, n) >= 0 || is_word(w, n, "KILP"))
-      return true;
-   for (unsigned i = 0; i < 2; i++) {
-      size_t m = strlen(suffixes[i]);
-      if (n > m && tgsi_lookup(&suffixes[i], 1, w + n - m, m) == 0) {
-         n -= m;
-         if (tgsi_op_lookup(w, n) >= 0)
-            return true;
-      }
-   }
-   return false;
+   while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+      p++;
+   return p;
+}
+
+/* A stage name alone on its line (w, n: the line's first word). */
+static bool
+is_header(const char *w, size_t n, const char *end)
+{
+   if (tgsi_lookup(tgsi_stage_names, TGSI_STAGE_COUNT, w, n) < 0)
+      return false;
+   return skip_blanks(w + n, end) == end;
 }
 
 static enum line_kind
@@ -61,8 +62,7 @@ classify(const char *p, const char *end)
 {
    if (p < end && *p == '#')
       return L_COMMENT;
-   while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-      p++;
+   p = skip_blanks(p, end);
    if (p == end)
       return L_BLANK;
    /* a numbered instruction; a continued IMMX list */
@@ -73,22 +73,30 @@ classify(const char *p, const char *end)
       if ((*q < 0x20 || *q > 0x7e) && *q != '\t' && *q != '\r')
          return L_TGSI;
    size_t n = word_len(p, end);
+   bool sat, precise;
    if (!n)
       return L_OTHER;
-   if (tgsi_lookup(tgsi_stage_names, TGSI_STAGE_COUNT, p, n) >= 0) {
-      const char *q = p + n;
-      while (q < end && isspace((unsigned char)*q))
-         q++;
-      return q == end ? L_HEADER : L_OTHER;
-   }
+   if (tgsi_lookup(tgsi_stage_names, TGSI_STAGE_COUNT, p, n) >= 0)
+      return is_header(p, n, end) ? L_HEADER : L_OTHER;
    if (is_word(p, n, "PROPERTY"))
       return L_PROPERTY;
-   if (is_word(p, n, "DCL") || is_word(p, n, "IMM") || is_word(p, n, "IMMX") || is_opcode(p, n))
+   if (is_word(p, n, "DCL") || is_word(p, n, "IMM") || is_word(p, n, "IMMX") ||
+       is_word(p, n, "KILP") || tgsi_op_lookup_word(p, n, &sat, &precise) >= 0)
       return L_TGSI;
    return L_OTHER;
 }
 
-static void
+static enum line_kind
+kind_of(const char *text, struct line *l)
+{
+   if (l->kind == L_UNSET)
+      l->kind = classify(text + l->begin, text + l->end);
+   return l->kind;
+}
+
+/* Notes the lines of [first, last) (classified) that are not TGSI and
+ * returns how many. */
+static unsigned
 note_left_out(struct diag_list *d, const char *file, const char *text, const struct line *l,
               unsigned first, unsigned last)
 {
@@ -100,58 +108,59 @@ note_left_out(struct diag_list *d, const char *file, const char *text, const str
       diag_add(d, DIAG_NOTE, file, (int)at + 1, 1, text + l[at].begin,
                "%u line%s that %s not TGSI left out (a log's text around the shader)", n,
                n == 1 ? "" : "s", n == 1 ? "is" : "are");
+   return n;
 }
 
 unsigned
 tgsi_split(const char *text, size_t len, const char *file, struct tgsi_unit **units,
            unsigned *left_out, struct diag_list *d)
 {
+   *units = NULL;
+   *left_out = 0;
+   if (memchr(text, 0, len))
+      return 0; /* not text: the parser says so */
    struct line *l = NULL;
    size_t nl = 0, cap = 0;
    for (size_t at = 0; at < len;) {
       const char *nlp = memchr(text + at, '\n', len - at);
-      size_t e = nlp ? (size_t)(nlp - text) : len;
-      struct line x = {at, nlp ? e + 1 : len, classify(text + at, text + e)};
+      const char *e = nlp ? nlp : text + len, *p = skip_blanks(text + at, e);
+      bool h = text[at] != '#' && is_header(p, word_len(p, e), e);
+      struct line x = {at, (size_t)(e - text), h ? L_HEADER : L_UNSET};
       VEC_PUSH(l, nl, cap, x);
-      at = x.end;
+      at = x.end + (nlp != NULL);
    }
-   *units = NULL;
-   *left_out = 0;
    struct tgsi_unit *u = NULL;
    size_t nu = 0, ucap = 0;
    unsigned floor = 0; /* the first line the next shader may take */
    for (unsigned i = 0; i < nl; i++) {
-      if (l[i].kind == L_TGSI && !nu)
-         goto none; /* TGSI before any header: the parser says what is wrong */
-      if (l[i].kind != L_HEADER)
+      if (l[i].kind != L_HEADER) {
+         if (!nu && kind_of(text, &l[i]) == L_TGSI)
+            goto none; /* TGSI before any header: the parser says what is wrong */
          continue;
+      }
       /* legacy PROPERTY lines just before the header are the shader's */
       unsigned b = i;
-      for (unsigned k = i; k > floor && (l[k - 1].kind == L_PROPERTY || l[k - 1].kind == L_BLANK ||
-                                         l[k - 1].kind == L_COMMENT);)
-         if (l[--k].kind == L_PROPERTY)
+      for (unsigned k = i; k > floor;) {
+         enum line_kind kk = kind_of(text, &l[--k]);
+         if (kk == L_PROPERTY)
             b = k;
+         else if (kk != L_BLANK && kk != L_COMMENT)
+            break;
+      }
       struct tgsi_unit x = {l[b].begin, 0, l[i].begin, i + 1, b};
       VEC_PUSH(u, nu, ucap, x);
       floor = i + 1;
    }
    if (!nu)
       goto none;
+   *left_out = note_left_out(d, file, text, l, 0, u[0].first_line);
    for (size_t k = 0; k < nu; k++) {
       unsigned last = k + 1 < nu ? u[k + 1].first_line : (unsigned)nl;
       unsigned e = last; /* one past the shader's last TGSI or PROPERTY line */
-      while (e > u[k].line && l[e - 1].kind != L_TGSI && l[e - 1].kind != L_PROPERTY)
+      while (e > u[k].line && kind_of(text, &l[e - 1]) != L_TGSI && l[e - 1].kind != L_PROPERTY)
          e--;
-      u[k].end = l[e - 1].end;
-      if (!k)
-         note_left_out(d, file, text, l, 0, u[0].first_line);
-      note_left_out(d, file, text, l, e, last);
-   }
-   for (unsigned i = 0; i < nl; i++) {
-      bool in = false;
-      for (size_t k = 0; k < nu && !in; k++)
-         in = l[i].begin >= u[k].begin && l[i].begin < u[k].end;
-      *left_out += !in && l[i].kind == L_OTHER;
+      u[k].end = e < nl ? l[e].begin : len;
+      *left_out += note_left_out(d, file, text, l, e, last);
    }
    free(l);
    *units = u;
