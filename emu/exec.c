@@ -49,7 +49,7 @@ view1(uint32_t v, const struct emu_src *s)
    }
    if (s->ftz)
       v = sem_ftz(v);
-   return s->mod16 ? sem_srcmod16(v, s->mods, s->isfloat) : sem_srcmod(v, s->mods, s->isfloat);
+   return sem_srcmod_slot(v, s->mods, s->isfloat, s->mod16);
 }
 
 /* dst[i] = view(src[i]) with the common float/bitwise modifier cases as
@@ -226,9 +226,7 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    }
    case EMU_S_IMM:
       fill(tmp,
-           s->sel     ? view1(s->value, s)
-           : s->mod16 ? sem_srcmod16(s->value, s->mods, s->isfloat)
-                      : sem_srcmod(s->value, s->mods, s->isfloat),
+           s->sel ? view1(s->value, s) : sem_srcmod_slot(s->value, s->mods, s->isfloat, s->mod16),
            n);
       return tmp;
    case EMU_S_REL_REG:

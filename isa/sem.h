@@ -176,6 +176,14 @@ sem_srcmod16(uint32_t v, unsigned flags, int is_float)
    return v;
 }
 
+/* The modifiers of a source slot: on a half's sign when the slot is 16
+ * bits read unconverted, else as sem_srcmod. */
+static inline uint32_t
+sem_srcmod_slot(uint32_t v, unsigned flags, int is_float, bool half)
+{
+   return half ? sem_srcmod16(v, flags, is_float) : sem_srcmod(v, flags, is_float);
+}
+
 /* Clamp to [0, 1]; NaN -> 0. */
 static inline uint32_t
 sem_fsat(uint32_t a)

@@ -1298,8 +1298,7 @@ ir_mach_eval_prepared(const struct ir_instr *in, const struct ir_mach_prep *p, c
          /* an SDWA source select, before the modifiers */
          if (p->sel[k] >= 0 && p->sel[k] < SEM_SEL_DWORD)
             x = sem_sdwa_src(x, (unsigned)p->sel[k], o->flags & ISA_OPND_F_SEXT);
-         v[k] = p->half[k] ? sem_srcmod16(x, o->flags, p->is_float[k])
-                           : sem_srcmod(x, o->flags, p->is_float[k]);
+         v[k] = sem_srcmod_slot(x, o->flags, p->is_float[k], p->half[k]);
          break;
       }
    }
