@@ -10,6 +10,7 @@
 #include "compiler/ir/ir.h"
 
 #include <assert.h>
+#include <sanitizer/asan_interface.h>
 #include <stdlib.h>
 
 #define V      IR_NSRC_VAR
@@ -99,23 +100,10 @@ free_list(struct ir_list *l)
 enum { INSTR_CHUNK = 256 };
 
 /* A removed instruction's struct stays in its chunk: under AddressSanitizer
- * a read of it is still reported as a use after free would have been. */
-#if defined(__SANITIZE_ADDRESS__)
-#define DC_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DC_ASAN 1
-#endif
-#endif
-#ifdef DC_ASAN
-void __asan_poison_memory_region(void const volatile *addr, size_t size);
-void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
-#define poison_instr(in)  __asan_poison_memory_region((in), sizeof(struct ir_instr))
-#define unpoison_chunk(c) __asan_unpoison_memory_region((c), INSTR_CHUNK * sizeof(struct ir_instr))
-#else
-#define poison_instr(in)  ((void)(in))
-#define unpoison_chunk(c) ((void)(c))
-#endif
+ * it is poisoned, so a read of it is still reported as a use after free
+ * would have been (the macros do nothing in other builds). */
+#define poison_instr(in)  ASAN_POISON_MEMORY_REGION((in), sizeof(struct ir_instr))
+#define unpoison_chunk(c) ASAN_UNPOISON_MEMORY_REGION((c), INSTR_CHUNK * sizeof(struct ir_instr))
 
 void
 ir_shader_free(struct ir_shader *sh)
