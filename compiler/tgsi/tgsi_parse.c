@@ -6,7 +6,8 @@
  * Dialect on top of Mesa's: a line whose first non-blank character is '#'
  * is a comment (any bytes allowed there); CRLF line ends; removed opcodes
  * with opts->legacy; FLT32 "0x3f800000" as a bit pattern with
- * opts->hex_bits; "nan", "inf" and the printer's "nan(0xHHHHHHHH)" in FLT32
+ * opts->hex_bits, or detected when written with exactly eight digits and
+ * no dialect line; "nan", "inf" and the printer's "nan(0xHHHHHHHH)" in FLT32
  * immediates. Stricter than Mesa: register indices above 65535, numbers
  * that overflow, array id 0, and a missing CAL label are errors.
  *
@@ -62,6 +63,8 @@ struct parser {
    bool legacy;             /* the legacy dialect: given, or detected */
    struct cursor legacy_at; /* detected: the first form that needs it */
    char legacy_what[80];
+   bool hex_seen;        /* a FLT32 bit pattern read without hex_bits */
+   struct cursor hex_at; /* ... the first */
    /* Older forms, given today's registers (see "Older forms" below). */
    int8_t res_file[LEGACY_MAX_RES];                    /* RES[i] is this file (-1: undeclared) */
    struct legacy_array tempx[LEGACY_MAX_ARRAYS], immx; /* immx: one array */
@@ -1465,12 +1468,20 @@ parse_flt32(struct parser *ps)
    uint32_t bits;
    if (parse_special_float(ps, sign, &bits, &at))
       return bits;
-   if (ps->opts->hex_bits && peek(ps) == '0' && (ps->c.p[1] == 'x' || ps->c.p[1] == 'X')) {
-      /* virgl and Mesa <= 21: 0x + up to 8 hex digits is the bit pattern. */
+   if (peek(ps) == '0' && (ps->c.p[1] == 'x' || ps->c.p[1] == 'X')) {
+      /* virgl and Mesa <= 21: 0x + up to 8 hex digits is the bit pattern.
+       * Without a dialect line, exactly 8 digits (virgl prints "0x%08x")
+       * are taken for one too: nobody writes a float's value that way. */
       const char *q = ps->c.p + 2;
       while (isxdigit((unsigned char)*q))
          q++;
-      if (*q != '.' && *q != 'p' && *q != 'P') {
+      bool detect = !ps->opts->hex_bits && !ps->opts->dialect_line && !ps->opts->no_detect &&
+                    !sign && q - ps->c.p == 10;
+      if ((ps->opts->hex_bits || detect) && *q != '.' && *q != 'p' && *q != 'P') {
+         if (detect && !ps->hex_seen) {
+            ps->hex_seen = true;
+            ps->hex_at = at;
+         }
          if (sign)
             fail_at(ps, &at, "a hexadecimal bit pattern takes no sign");
          advance(ps, 2);
@@ -1800,6 +1811,11 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
                "parsed in the legacy dialect: %s was removed from Mesa (say so with a "
                "'# dialect: legacy' line)",
                ps->legacy_what);
+   if (ps->ok && ps->hex_seen)
+      diag_add(diags, DIAG_NOTE, ps->file, ps->hex_at.line, col_of(&ps->hex_at),
+               ps->hex_at.line_start,
+               "FLT32 immediates written as 0x and eight hex digits are read as bit patterns, "
+               "as virgl prints them (say so with a '# dialect: hex-bits' line)");
    struct tgsi_shader *s = ps->ok ? ps->s : NULL;
    if (!ps->ok)
       tgsi_shader_free(ps->s);

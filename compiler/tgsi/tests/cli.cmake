@@ -24,6 +24,8 @@ tgsi_cli(legacy_off "tgsi|--check|${_bad}/syntax_legacy_opcode.tgsi" 2 ERR "--le
 tgsi_cli(legacy_header "tgsi|--check|${_good}/frag_legacy_ops.tgsi" 0)
 tgsi_cli(hex_bits "tgsi|--hex-bits|${_good}/frag_virgl_hex.tgsi" 0
          OUT "IMM\\[0\\] FLT32 {2, -1, 0, 0.99999994}")
+tgsi_cli(hex_detected "tgsi|${_good}/frag_virgl_hex_detected.tgsi" 0
+         OUT "IMM\\[0\\] FLT32 {2, -1, 0, 0.99999994}" ERR "read as bit patterns, as virgl")
 tgsi_cli(hex_value "tgsi|${_good}/frag_hexfloat_values.tgsi" 0
          OUT "IMM\\[0\\] FLT32 {1.07374182e\\+09, 3.21283686e\\+09, 0, 1.06535322e\\+09}")
 tgsi_cli(bench_small "tgsi|--bench=1000" 0 OUT "round trip   equal")

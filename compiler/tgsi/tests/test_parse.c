@@ -50,9 +50,9 @@
 #define SZ 2
 #define SW 3
 
-static const struct tgsi_parse_opts no_opts, legacy_opts = {.legacy = true},
-                                             no_detect_opts = {.no_detect = true},
-                                             hex_opts = {.hex_bits = true};
+static const struct tgsi_parse_opts no_opts,
+    current_opts = {.dialect_line = true}, legacy_opts = {.legacy = true},
+    no_detect_opts = {.no_detect = true}, hex_opts = {.hex_bits = true};
 
 static struct tgsi_shader *
 parse_str(const char *text, const struct tgsi_parse_opts *o, struct diag_list *d)
@@ -695,11 +695,18 @@ static const struct imm_case imm_cases[] = {
      "IMM[0] FLT32 {1e-45, 1.17549435e-38, 3.40282347e+38, 1e-50}",
      TGSI_IMM_FLT32,
      {0x00000001, 0x00800000, 0x7f7fffff, 0}},
-    /* Current Mesa: 0x... is a C99 hex float value. */
-    {&no_opts,
+    /* Current Mesa (a dialect line naming no hex-bits): 0x... is a C99
+     * hex float value. */
+    {&current_opts,
      "IMM[0] FLT32 {0x3f800000, 0x1p-3, 0x1.8p1, -0x10}",
      TGSI_IMM_FLT32,
      {0x4e7e0000, 0x3e000000, 0x40400000, 0xc1800000}},
+    /* No dialect line: eight hex digits are virgl's bit pattern, every
+     * other hex form a value. */
+    {&no_opts,
+     "IMM[0] FLT32 {0x3f800000, 0x1p-3, 0x3f80000, -0x3f800000}",
+     TGSI_IMM_FLT32,
+     {0x3f800000, 0x3e000000, 0x4c7e0000, 0xce7e0000}},
     /* virgl / Mesa <= 21: 0x + up to 8 hex digits is the bit pattern. */
     {&hex_opts,
      "IMM[0] FLT32 {0x3f800000, 0xBF800000, 0x0, 0x1p-3}",
@@ -1094,6 +1101,24 @@ test_dialects(void)
    struct tgsi_parse_opts read = {0};
    tgsi_read_dialect("# dialect: hex-bits\nFRAG\n", 20, &read);
    CHECK(read.dialect_line && read.hex_bits && !read.legacy);
+   /* Detected bit patterns: a note at the first, none when given. */
+   const char *hex = "FRAG\nDCL TEMP[0]\nIMM[0] FLT32 {1.0, 0xbf800000, 0, 0}\n"
+                     "MOV TEMP[0], IMM[0]\nEND\n";
+   s = parse_str(hex, NULL, &d);
+   CHECK(s && s->imms[0].u[1] == 0xbf800000u && d.nerrors == 0 && d.nwarnings == 0);
+   CHECKF(d.n == 1 && d.v[0].sev == DIAG_NOTE && d.v[0].line == 3 && d.v[0].col == 20 &&
+              strstr(d.v[0].msg, "read as bit patterns"),
+          "%s", d.n ? d.v[0].msg : "no note");
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   s = parse_str(hex, &hex_opts, &d);
+   CHECK(s && s->imms[0].u[1] == 0xbf800000u && d.n == 0);
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   s = parse_str(hex, &said, &d);
+   CHECK(s && s->imms[0].u[1] == 0x4f3f8000u && d.n == 0);
+   tgsi_shader_free(s);
+   diag_clear(&d);
 
    /* Comments, CRLF, everything on one line, tabs. */
    const char *crlf = "# provenance: test\r\n# dialect: none\r\nFRAG\r\n  # indented comment\r\n"
