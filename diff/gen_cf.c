@@ -16,9 +16,13 @@
  *     on sm50 moves each rest into an arm or under a guard, in turn;
  *   - conditions through NOT or an inverted compare (predicates read
  *     negated).
- * Termination: every loop is counted (gen.c); a per-lane trip count is a
- * data value ANDed into [0, 7] once before the loop (the counter's .z),
- * so the body cannot change it.
+ * Termination: every loop is counted (gen.c); a per-lane trip count is
+ * the top three bits (two when nested) of a data value times a Fibonacci
+ * hashing constant, computed once before the loop (the counter's .z), so
+ * the body cannot change it. The low bits of data values agree across
+ * lanes too often (small integers, short mantissas, a 64-bit high word):
+ * taken as the count they left one loop in six without an iteration on
+ * any lane.
  */
 #include "diff/gen_priv.h"
 
@@ -178,8 +182,15 @@ gen_stmt_loop(struct gen *g, unsigned budget)
       /* per-lane trip count: an exact integer of the lane, in [0, 7] */
       struct opnd v = {0}, m = {0};
       gen_src_plain(g, GT_I, &v);
-      gen_imm_u(g, g->loop_depth ? 3 : 7, &m);
-      gen_emit(g, "AND TEMP[%u].z, %s, %s", c, v.s, m.s);
+      if (gen_ok(g, TGSI_OP_UMUL) && gen_ok(g, TGSI_OP_USHR)) {
+         gen_imm_u(g, 0x9e3779b1u, &m);
+         gen_emit(g, "UMUL TEMP[%u].z, %s, %s", c, v.s, m.s);
+         gen_imm_u(g, g->loop_depth ? 30 : 29, &m);
+         gen_emit(g, "USHR TEMP[%u].z, TEMP[%u].zzzz, %s", c, c, m.s);
+      } else {
+         gen_imm_u(g, g->loop_depth ? 3 : 7, &m);
+         gen_emit(g, "AND TEMP[%u].z, %s, %s", c, v.s, m.s);
+      }
       snprintf(lim_s, sizeof(lim_s), "TEMP[%u].zzzz", c);
    } else {
       gen_imm_u(g, limit, &lim);

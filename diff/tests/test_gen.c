@@ -62,7 +62,7 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0x8be49cf8d174daafull},
+       {1, TGSI_STAGE_FRAG, 0x5a96171765c5127eull},
        {2, TGSI_STAGE_VERT, 0x8f5922a2b4746ed4ull},
        {3, TGSI_STAGE_COMP, 0x7fefb8cbffe8857eull},
    };
@@ -119,11 +119,13 @@ loops_counted(const struct tgsi_shader *s)
          return false;
       const struct tgsi_insn *init = &s->insns[i - 1], *t = &s->insns[i + 1];
       /* the limit: an immediate, or a per-lane count the counter's .z
-       * took (AND x, 7) just before */
-      bool lane_limit = t->src[1].reg.file == TGSI_FILE_TEMP &&
-                        t->src[1].reg.index == init->dst[0].reg.index && i >= 2 &&
-                        s->insns[i - 2].op == TGSI_OP_AND &&
-                        s->insns[i - 2].dst[0].reg.index == init->dst[0].reg.index;
+       * took just before (USHR of a UMUL hash, or AND x, 7) */
+      const struct tgsi_insn *cnt = i >= 2 ? &s->insns[i - 2] : NULL;
+      bool lane_limit = cnt && t->src[1].reg.file == TGSI_FILE_TEMP &&
+                        t->src[1].reg.index == init->dst[0].reg.index &&
+                        (cnt->op == TGSI_OP_AND ||
+                         (cnt->op == TGSI_OP_USHR && s->insns[i - 3].op == TGSI_OP_UMUL)) &&
+                        cnt->dst[0].reg.index == init->dst[0].reg.index;
       if (init->op != TGSI_OP_MOV || t->op != TGSI_OP_USGE ||
           (t->src[1].reg.file != TGSI_FILE_IMM && !lane_limit) ||
           s->insns[i + 2].op != TGSI_OP_UIF || s->insns[i + 3].op != TGSI_OP_BRK ||
