@@ -931,6 +931,7 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
 /* CONST of lanes [base, base + n): each lane's draw's. Lanes come in runs
  * of one draw (the whole batch, mostly): each value is read once per run
  * and filled in (scratch[0] holds the runs' first lanes). */
+TGSI_INTERP_LANES
 static void
 fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 {
@@ -962,6 +963,7 @@ fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 }
 
 /* Lanes [base, base + n): registers, masks, and env pointers. */
+TGSI_INTERP_LANES
 static void
 batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 {
@@ -1017,6 +1019,7 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    tgsi_interp_res_begin(b);
 }
 
+TGSI_INTERP_LANES
 static void
 batch_end(struct tgsi_interp_batch *b)
 {
@@ -1063,6 +1066,7 @@ tgsi_interp_error(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
 /* ------------------------------------------------------------------ */
 /* Operands                                                             */
 
+TGSI_INTERP_LANES
 void
 tgsi_interp_update_exec(struct tgsi_interp_batch *b)
 {
@@ -1088,6 +1092,7 @@ file_geometry(const struct tgsi_interp_prog *p, enum tgsi_file f, uint32_t *coun
 }
 
 /* Per-lane gather of an indirectly addressed source channel. */
+TGSI_INTERP_LANES
 static void
 gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch, uint32_t *ov,
        uint32_t *of)
@@ -1134,6 +1139,7 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
  * program's may lie within it: tgsi_interp_bound.c) has bits anywhere in
  * that interval: its integer view is unbounded.
  * Returns f itself when no lane needs it (the common case), else tf. */
+TGSI_INTERP_LANES
 static const uint32_t *
 int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
 {
@@ -1155,6 +1161,7 @@ int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
    return tf;
 }
 
+TGSI_INTERP_LANES
 void
 tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned si,
                   unsigned c, const uint32_t **pv, const uint32_t **pf)
@@ -1196,6 +1203,7 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
    *pf = f;
 }
 
+TGSI_INTERP_LANES
 static void
 saturate(unsigned n, uint32_t *v)
 {
@@ -1208,6 +1216,7 @@ saturate(unsigned n, uint32_t *v)
 
 /* The lanes of the execution mask e take v and f; when every lane runs
  * (all), a plain copy. */
+TGSI_INTERP_LANES
 static void
 blend(unsigned n, uint32_t *d, uint32_t *df, const uint32_t *v, const uint32_t *f,
       const uint32_t *e, bool all)
@@ -1240,6 +1249,7 @@ taint_file_lane(struct tgsi_interp_batch *b, enum tgsi_file f, uint32_t i)
  * as compilers index (tgsi_exec uses the quad's first active lane's
  * address for all four). A lane whose address is undefined or out of
  * range may write anywhere in the file: it gets the whole file undefined. */
+TGSI_INTERP_LANES
 static void
 commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned mask)
 {

@@ -907,6 +907,7 @@ exec_txq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
  * SAMPLE_POS gives (0.5, 0.5, undefined, undefined) whatever the sample
  * index; SAMPLE_POS/SAMPLE_INFO apply the source operand's swizzle.
  * LODQ/LOD give level 0 (this model has no implicit LOD). */
+TGSI_INTERP_LANES
 static int
 exec_tex_info(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1033,6 +1034,7 @@ subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, u
    }
 }
 
+TGSI_INTERP_LANES
 static int
 exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1064,6 +1066,7 @@ exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 
 /* INTERP_CENTROID / INTERP_SAMPLE: one fully covered sample at the pixel
  * centre, so the input itself (other sample indices: undefined). */
+TGSI_INTERP_LANES
 static int
 exec_interp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
