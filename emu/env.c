@@ -478,8 +478,8 @@ cube_face(float x, float y, float z, float *s, float *t)
 static bool
 targets_compatible(enum tgsi_texture a, enum tgsi_texture b)
 {
-   if (a == TGSI_TEX_T_UNKNOWN || b == TGSI_TEX_T_UNKNOWN)
-      return true;
+   if (a == b || a == TGSI_TEX_T_UNKNOWN || b == TGSI_TEX_T_UNKNOWN)
+      return true; /* a == b: the common case, asked once per lane */
    return target_dims(a) == target_dims(b) &&
           tgsi_texture_is_array(a) == tgsi_texture_is_array(b) &&
           target_is_cube(a) == target_is_cube(b);
