@@ -250,8 +250,16 @@ env_reset_outputs(struct env *e)
    size_t n = (size_t)e->nout * e->out_vertices * 4 * e->nlanes;
    if (e->out) {
       memset(e->out, 0, n * 4);
-      for (size_t i = 0; i < n; i++)
+      /* ENV_F_UNDEF in every word: a few, then copies of what is done
+       * (a plain loop of 16-bit stores was a fifth of a short shader's
+       * interpreter run) */
+      size_t done = MIN2(n, (size_t)64);
+      for (size_t i = 0; i < done; i++)
          e->out_flags[i] = ENV_F_UNDEF;
+      for (size_t k; done < n; done += k) {
+         k = MIN2(done, n - done);
+         memcpy(e->out_flags + done, e->out_flags, k * sizeof(*e->out_flags));
+      }
    }
    memset(e->killed, 0, e->nlanes);
    memset(e->kill_undef, 0, e->nlanes);
@@ -470,8 +478,8 @@ cube_face(float x, float y, float z, float *s, float *t)
 static bool
 targets_compatible(enum tgsi_texture a, enum tgsi_texture b)
 {
-   if (a == TGSI_TEX_T_UNKNOWN || b == TGSI_TEX_T_UNKNOWN)
-      return true;
+   if (a == b || a == TGSI_TEX_T_UNKNOWN || b == TGSI_TEX_T_UNKNOWN)
+      return true; /* a == b: the common case, asked once per lane */
    return target_dims(a) == target_dims(b) &&
           tgsi_texture_is_array(a) == tgsi_texture_is_array(b) &&
           target_is_cube(a) == target_is_cube(b);

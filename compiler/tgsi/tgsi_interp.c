@@ -40,6 +40,7 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -853,18 +854,24 @@ prepare(struct tgsi_interp_prog *p, const struct tgsi_shader *s, struct diag_lis
 /* ------------------------------------------------------------------ */
 /* Batches                                                              */
 
+/* The batch's lane arrays, carved from one block: a run at 1024 lanes
+ * made some 70 zeroed allocations of a few hundred words each. Zeroed
+ * here are the lane arrays and the slots batch_begin does not reset
+ * (zero, undef, IMM and CONST: their flags stay 0). */
 struct batch_mem {
-   void **v;
-   unsigned n, cap;
+   uint32_t *block, *next;
+   uint32_t stride; /* words per lane array */
 };
 
 static uint32_t *
-lanes_array(struct batch_mem *bm, uint32_t cap)
+lanes_array(struct batch_mem *bm)
 {
-   uint32_t *a = xcalloc(cap + 1, 4);
-   VEC_PUSH(bm->v, bm->n, bm->cap, a);
+   uint32_t *a = bm->next;
+   bm->next += bm->stride;
    return a;
 }
+
+#define TI_LANE_ARRAYS (14 + 8 + 8 * TGSI_MAX_SRC + 8)
 
 static void
 batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
@@ -872,27 +879,40 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
    const struct tgsi_interp_prog *p = b->p;
    b->val = xcalloc(p->nslots + 1, sizeof(*b->val));
    b->flg = xcalloc(p->nslots + 1, sizeof(*b->flg));
-   b->store_v = xcalloc((size_t)p->nstore * cap + 1, 4);
-   b->store_f = xcalloc((size_t)p->nstore * cap + 1, 4);
+   /* 16 words apart, so that each array starts 64-byte aligned */
+   bm->stride = (cap + 1 + 15) & ~15u;
+   size_t stride = bm->stride, temps = p->file_base[TGSI_FILE_IMM];
+   bm->block = xmalloc((stride * (2 * p->nstore + TI_LANE_ARRAYS) + 16) * 4);
+   bm->next = (uint32_t *)(((uintptr_t)bm->block + 63) & ~(uintptr_t)63);
+   b->store_v = bm->next;
+   b->store_f = bm->next + stride * p->nstore;
+   bm->next = b->store_f + stride * p->nstore;
+   for (unsigned k = 0; k < 2; k++) {
+      uint32_t *a = k ? b->store_f : b->store_v;
+      memset(a, 0, 2 * stride * 4);
+      memset(a + temps * stride, 0, (p->nstore - temps) * stride * 4);
+   }
+   memset(bm->next, 0, stride * TI_LANE_ARRAYS * 4);
    for (uint32_t k = 0; k < p->nstore; k++) {
-      b->val[k] = b->store_v + (size_t)k * cap;
-      b->flg[k] = b->store_f + (size_t)k * cap;
+      b->val[k] = b->store_v + (size_t)k * bm->stride;
+      b->flg[k] = b->store_f + (size_t)k * bm->stride;
    }
    uint32_t **arrays[] = {&b->zero,     &b->cond,   &b->loop,    &b->cont, &b->sw,
                           &b->func,     &b->alive,  &b->demoted, &b->exec, &b->main_taint,
                           &b->sg_first, &b->sg_end, &b->gs_prim, &b->wg};
    for (unsigned k = 0; k < ARRAY_SIZE(arrays); k++)
-      *arrays[k] = lanes_array(bm, cap);
+      *arrays[k] = lanes_array(bm);
    for (unsigned c = 0; c < 4; c++) {
-      b->res_v[c] = lanes_array(bm, cap);
-      b->res_f[c] = lanes_array(bm, cap);
+      b->res_v[c] = lanes_array(bm);
+      b->res_f[c] = lanes_array(bm);
       for (unsigned s = 0; s < TGSI_MAX_SRC; s++) {
-         b->tmp_v[s][c] = lanes_array(bm, cap);
-         b->tmp_f[s][c] = lanes_array(bm, cap);
+         b->tmp_v[s][c] = lanes_array(bm);
+         b->tmp_f[s][c] = lanes_array(bm);
       }
    }
    for (unsigned k = 0; k < ARRAY_SIZE(b->scratch); k++)
-      b->scratch[k] = lanes_array(bm, cap);
+      b->scratch[k] = lanes_array(bm);
+   assert(bm->next <= bm->block + (size_t)bm->stride * (2 * p->nstore + TI_LANE_ARRAYS) + 16);
    for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH; d++)
       for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
          b->frames[d].m[k] = NULL;
@@ -904,13 +924,9 @@ batch_free(struct tgsi_interp_batch *b, struct batch_mem *bm)
    for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH; d++)
       for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
          free(b->frames[d].m[k]);
-   for (unsigned k = 0; k < bm->n; k++)
-      free(bm->v[k]);
-   free(bm->v);
+   free(bm->block);
    free(b->val);
    free(b->flg);
-   free(b->store_v);
-   free(b->store_f);
 }
 
 /* Values that never change during a run: zero/undef slots, IMM. */
@@ -931,6 +947,7 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
 /* CONST of lanes [base, base + n): each lane's draw's. Lanes come in runs
  * of one draw (the whole batch, mostly): each value is read once per run
  * and filled in (scratch[0] holds the runs' first lanes). */
+TGSI_INTERP_LANES
 static void
 fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 {
@@ -962,6 +979,7 @@ fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 }
 
 /* Lanes [base, base + n): registers, masks, and env pointers. */
+TGSI_INTERP_LANES
 static void
 batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 {
@@ -1017,6 +1035,7 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    tgsi_interp_res_begin(b);
 }
 
+TGSI_INTERP_LANES
 static void
 batch_end(struct tgsi_interp_batch *b)
 {
@@ -1063,6 +1082,7 @@ tgsi_interp_error(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
 /* ------------------------------------------------------------------ */
 /* Operands                                                             */
 
+TGSI_INTERP_LANES
 void
 tgsi_interp_update_exec(struct tgsi_interp_batch *b)
 {
@@ -1088,6 +1108,7 @@ file_geometry(const struct tgsi_interp_prog *p, enum tgsi_file f, uint32_t *coun
 }
 
 /* Per-lane gather of an indirectly addressed source channel. */
+TGSI_INTERP_LANES
 static void
 gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch, uint32_t *ov,
        uint32_t *of)
@@ -1134,6 +1155,7 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
  * program's may lie within it: tgsi_interp_bound.c) has bits anywhere in
  * that interval: its integer view is unbounded.
  * Returns f itself when no lane needs it (the common case), else tf. */
+TGSI_INTERP_LANES
 static const uint32_t *
 int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
 {
@@ -1155,6 +1177,7 @@ int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
    return tf;
 }
 
+TGSI_INTERP_LANES
 void
 tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned si,
                   unsigned c, const uint32_t **pv, const uint32_t **pf)
@@ -1196,6 +1219,7 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
    *pf = f;
 }
 
+TGSI_INTERP_LANES
 static void
 saturate(unsigned n, uint32_t *v)
 {
@@ -1208,6 +1232,7 @@ saturate(unsigned n, uint32_t *v)
 
 /* The lanes of the execution mask e take v and f; when every lane runs
  * (all), a plain copy. */
+TGSI_INTERP_LANES
 static void
 blend(unsigned n, uint32_t *d, uint32_t *df, const uint32_t *v, const uint32_t *f,
       const uint32_t *e, bool all)
@@ -1240,6 +1265,7 @@ taint_file_lane(struct tgsi_interp_batch *b, enum tgsi_file f, uint32_t i)
  * as compilers index (tgsi_exec uses the quad's first active lane's
  * address for all four). A lane whose address is undefined or out of
  * range may write anywhere in the file: it gets the whole file undefined. */
+TGSI_INTERP_LANES
 static void
 commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned mask)
 {

@@ -333,6 +333,7 @@ trans(double d)
 /* ------------------------------------------------------------------ */
 /* Component-wise opcodes                                               */
 
+TGSI_INTERP_LANES
 static void
 merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
 {
@@ -344,6 +345,7 @@ merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
 /* NaN results of arithmetic become the one quiet NaN 0x7fc00000 with the
  * NAN flag (hosts differ in the NaN they generate and propagate); denormal
  * results get DENORM. */
+TGSI_INTERP_LANES
 static void
 canon(unsigned n, uint32_t *r, uint32_t *rf)
 {
@@ -356,6 +358,7 @@ canon(unsigned n, uint32_t *r, uint32_t *rf)
 }
 
 /* Float result: DENORM for denormal operands or result, NAN for NaN. */
+TGSI_INTERP_LANES
 static void
 fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, unsigned ns,
       uint32_t cls)
@@ -372,6 +375,7 @@ fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, uns
 /* The flags of a float arithmetic result in one pass: the operands'
  * flags, DENORM for denormal operands, the result's class (canonical NaN)
  * and the opcode's class; then only the bits of keep. */
+TGSI_INTERP_LANES
 static void
 fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *const *s,
        const uint32_t *const *sf, unsigned ns, uint32_t cls, uint32_t keep)
@@ -402,6 +406,7 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
 /* MAD's flags after fflags: FUSE for the lanes whose product rounds
  * (elsewhere fusing cannot change the result), then CANCEL as for FMA
  * (fextra), in one pass. */
+TGSI_INTERP_LANES
 static void
 mad_flags(unsigned n, uint32_t *rf, const uint32_t *r, const uint32_t *a, const uint32_t *b,
           const uint32_t *c)
@@ -438,6 +443,7 @@ to_step(float x, bool half)
 
 /* The union of n flag words: a pass whose flag test needs a bit no lane
  * has can be skipped (its result would be 0 in every lane). */
+TGSI_INTERP_LANES
 static uint32_t
 any_flags(unsigned n, const uint32_t *rf)
 {
@@ -447,6 +453,7 @@ any_flags(unsigned n, const uint32_t *rf)
 }
 
 /* Flags only some float opcodes add. */
+TGSI_INTERP_LANES
 static void
 fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
 {
@@ -494,6 +501,7 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
 }
 
 /* Float arithmetic; returns false if op is not one of these. */
+TGSI_INTERP_LANES
 static bool
 comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, const uint32_t *const *s)
 {
@@ -557,6 +565,7 @@ comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, const uint32_t *const *
 }
 
 /* Float compares, CMP, and float -> integer conversions. */
+TGSI_INTERP_LANES
 static bool
 comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
           const uint32_t *const *sf)
@@ -652,6 +661,7 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    return true;
 }
 
+TGSI_INTERP_LANES
 static bool
 comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
 {
@@ -742,6 +752,7 @@ comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const
    return true;
 }
 
+TGSI_INTERP_LANES
 static bool
 comp_int_bits(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
 {
@@ -952,6 +963,7 @@ absorbing(enum tgsi_opcode op, uint32_t *z)
 /* A defined operand (of the first two) equal to the absorbing element
  * decides the result: the other operand's flags do not reach it. UMAD's
  * addend still does. */
+TGSI_INTERP_LANES
 static void
 absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s,
              const uint32_t *const *sf)
@@ -970,6 +982,7 @@ absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *cons
 }
 
 /* One component-wise channel: r = op(s...). */
+TGSI_INTERP_LANES
 static bool
 comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
             const uint32_t *const *sf, unsigned ns)
@@ -1048,6 +1061,7 @@ exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 /* ------------------------------------------------------------------ */
 /* REPL: one value from the .x (after swizzle) of the sources            */
 
+TGSI_INTERP_LANES
 static void
 repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *a,
           const uint32_t *b)
@@ -1125,6 +1139,7 @@ dp_flags(unsigned n, unsigned nch, bool h, uint32_t *rf, const uint32_t *r,
    }
 }
 
+TGSI_INTERP_LANES
 static int
 exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1230,6 +1245,7 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 /* ------------------------------------------------------------------ */
 /* CHAN: a formula per destination channel                              */
 
+TGSI_INTERP_LANES
 static void
 set_const(unsigned n, uint32_t *r, uint32_t *rf, uint32_t v, const uint32_t *f)
 {
@@ -1237,6 +1253,7 @@ set_const(unsigned n, uint32_t *r, uint32_t *rf, uint32_t v, const uint32_t *f)
    FOR rf[i] = f ? f[i] : 0;
 }
 
+TGSI_INTERP_LANES
 static void
 exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned mask)
 {
@@ -1271,6 +1288,7 @@ exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigne
    canon(n, r, rf);
 }
 
+TGSI_INTERP_LANES
 static void
 exec_exp_log(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1306,6 +1324,7 @@ exec_exp_log(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
 }
 
+TGSI_INTERP_LANES
 static void
 exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1344,6 +1363,7 @@ exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 }
 
 /* NRM (xyz, w = 1) and NRM4: src * rsq(dot(src, src)). */
+TGSI_INTERP_LANES
 static void
 exec_nrm(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1372,6 +1392,7 @@ exec_nrm(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
 }
 
+TGSI_INTERP_LANES
 static void
 exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1400,6 +1421,7 @@ exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    }
 }
 
+TGSI_INTERP_LANES
 static void
 exec_scs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {

@@ -215,6 +215,7 @@ to_step(double x, bool half)
    return d - floor(d + 0.5);
 }
 
+TGSI_INTERP_LANES
 static void
 bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
             const uint32_t *const *s, const uint32_t *const *sf)
@@ -293,6 +294,7 @@ bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint3
    }
 }
 
+TGSI_INTERP_LANES
 static void
 bound_select(enum tgsi_opcode op, unsigned n, const uint32_t *const *s, uint32_t *rf,
              const uint32_t *const *sf)
@@ -386,6 +388,7 @@ bound_unary(enum tgsi_opcode op, double x, double d, double r)
    }
 }
 
+TGSI_INTERP_LANES
 void
 tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
                        unsigned nch, const uint32_t *const *a, const uint32_t *const *af,

@@ -48,6 +48,7 @@ push_frame(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, enum 
 }
 
 /* Adds lanes (mask words) to a frame's taint. */
+TGSI_INTERP_LANES
 static void
 add_taint(struct tgsi_interp_batch *b, struct tgsi_interp_frame *f, const uint32_t *lanes)
 {
@@ -63,6 +64,7 @@ add_taint(struct tgsi_interp_batch *b, struct tgsi_interp_frame *f, const uint32
 }
 
 /* Everything region reg may write becomes undefined for the lanes in t. */
+TGSI_INTERP_LANES
 static void
 apply_region_taint(struct tgsi_interp_batch *b, int32_t reg, const uint32_t *t)
 {
@@ -116,6 +118,7 @@ find_frame(struct tgsi_interp_batch *b, unsigned top, enum tgsi_opcode want)
 
 /* Ends the region of the frame at index fi: applies its taint, and hands
  * the taint to the frames a BRK/CONT/RET inside it may leave to. */
+TGSI_INTERP_LANES
 static void
 end_region(struct tgsi_interp_batch *b, unsigned fi)
 {
@@ -155,6 +158,7 @@ copy_mask(unsigned n, uint32_t *d, const uint32_t *s)
 
 /* Returns from the innermost call (or ends the program): unwinds the
  * frames above it, applying their taints. Returns the next pc. */
+TGSI_INTERP_LANES
 static int32_t
 do_return(struct tgsi_interp_batch *b)
 {
@@ -181,6 +185,7 @@ do_return(struct tgsi_interp_batch *b)
    return -1;
 }
 
+TGSI_INTERP_LANES
 static bool
 mask_any(unsigned n, const uint32_t *m)
 {
@@ -189,6 +194,7 @@ mask_any(unsigned n, const uint32_t *m)
    return acc != 0;
 }
 
+TGSI_INTERP_LANES
 static int32_t
 exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {
@@ -217,6 +223,7 @@ exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t 
    return b->any_exec ? pc + 1 : ti->jump;
 }
 
+TGSI_INTERP_LANES
 static int32_t
 exec_switch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {
@@ -245,6 +252,7 @@ exec_switch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int3
    return pc + 1;
 }
 
+TGSI_INTERP_LANES
 static int32_t
 exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {
@@ -271,6 +279,7 @@ exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_
  * is < 0 (NaN and -0.0 do not kill). The kill is undefined where an
  * undefined or denormal component could decide it, that is unless a
  * defined, normal component kills the lane anyway. */
+TGSI_INTERP_LANES
 static void
 exec_kill_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -313,6 +322,7 @@ exec_loop_end(struct tgsi_interp_batch *b, int32_t pc)
 }
 
 /* Control-flow instructions; returns the next pc (-1: end). */
+TGSI_INTERP_LANES
 int32_t
 tgsi_interp_exec_cf(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {

@@ -667,6 +667,8 @@ struct texargs {
    const uint32_t *v[4], *f[4]; /* src0 channels */
    const uint32_t *x, *xf;      /* src1.x (TEX2 family, TG4) or src3.x (SAMPLE_*) */
    const uint32_t *off[3], *offf[3];
+   /* of the TEX family's target, looked up once per instruction */
+   unsigned ncoords, nspatial, shadow_ref; /* shadow_ref: 5 = no compare */
 };
 
 static void
@@ -695,7 +697,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
    int64_t unit = res_index(b, &ti->src[unit_src], i, &bad);
    struct env_sample_req q = {.target = target};
    uint32_t fl = bad ? ENV_F_UNDEF : 0;
-   unsigned nc = tgsi_texture_coord_count(target);
+   unsigned nc = a->ncoords;
    for (unsigned c = 0; c < nc && c < 4; c++) {
       q.coord[c] = uif(a->v[c][i]);
       fl |= a->f[c][i];
@@ -704,15 +706,15 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
       q.offset[c] = (int32_t)a->off[c][i];
       fl |= a->offf[c][i];
    }
-   if (tgsi_texture_is_shadow(target)) {
-      unsigned r = tgsi_texture_shadow_ref(target);
+   if (a->shadow_ref < 5) {
+      unsigned r = a->shadow_ref;
       q.compare = true;
       q.ref = r < 4 ? uif(a->v[r][i]) : uif(a->x[i]);
       fl |= r < 4 ? a->f[r][i] : a->xf[i];
    }
    if (op == TGSI_OP_TXP) {
       float w = uif(a->v[3][i]);
-      for (unsigned c = 0; c < tgsi_texture_spatial_coords(target); c++)
+      for (unsigned c = 0; c < a->nspatial; c++)
          q.coord[c] /= w;
       q.ref /= w;
       fl |= a->f[3][i];
@@ -746,6 +748,9 @@ exec_tex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    struct texargs a;
    fetch_texargs(b, ti, us == 1 ? TGSI_MAX_SRC : 1, &a);
    enum tgsi_texture target = ti->in->tex_target;
+   a.ncoords = tgsi_texture_coord_count(target);
+   a.nspatial = tgsi_texture_spatial_coords(target);
+   a.shadow_ref = tgsi_texture_is_shadow(target) ? tgsi_texture_shadow_ref(target) : 5;
    for (unsigned i = 0; i < b->n; i++)
       if (b->exec[i])
          tex_lane(b, ti, &a, target, us, i);
@@ -907,6 +912,7 @@ exec_txq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
  * SAMPLE_POS gives (0.5, 0.5, undefined, undefined) whatever the sample
  * index; SAMPLE_POS/SAMPLE_INFO apply the source operand's swizzle.
  * LODQ/LOD give level 0 (this model has no implicit LOD). */
+TGSI_INTERP_LANES
 static int
 exec_tex_info(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1033,6 +1039,7 @@ subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, u
    }
 }
 
+TGSI_INTERP_LANES
 static int
 exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1064,6 +1071,7 @@ exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 
 /* INTERP_CENTROID / INTERP_SAMPLE: one fully covered sample at the pixel
  * centre, so the input itself (other sample indices: undefined). */
+TGSI_INTERP_LANES
 static int
 exec_interp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
