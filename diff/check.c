@@ -161,6 +161,36 @@ diff_check_add_file(struct diff_check *c, const char *path)
       diff_check_add_shader(c, path, NULL);
 }
 
+/* The generator's text for seed (what `diffcomp gen --seed S` prints), or
+ * a comment that does not parse when the generator fails (the case shows
+ * it as an input error). */
+static char *
+gen_text(uint64_t seed, bool sink)
+{
+   struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT, .sink = sink};
+   struct diag_list d = {0};
+   char *text = diff_gen(seed, &go, NULL, &d);
+   if (!text) /* a generator bug */
+      text = xasprintf("# diff_gen(%llu) made text that does not parse: %s\n",
+                       (unsigned long long)seed, diag_first_error(&d) ? diag_first_error(&d) : "?");
+   diag_clear(&d);
+   return text;
+}
+
+char *
+diff_shader_text(const struct diff_shader_src *src, size_t *len, struct diag_list *d)
+{
+   char *text = NULL;
+   if (src->text || src->gen) {
+      text = src->text ? xstrdup(src->text) : gen_text(src->gen_seed, src->gen_sink);
+      *len = strlen(text);
+   } else if (!read_file_diag(src->name, &text, len, d)) {
+      return NULL;
+   }
+   return text;
+}
+
+/* Only the seeds are kept: the text is made when a case needs it. */
 void
 diff_check_add_generated(struct diff_check *c, unsigned n)
 {
@@ -168,17 +198,13 @@ diff_check_add_generated(struct diff_check *c, unsigned n)
    rng_seed(&r, c->o.seed);
    for (unsigned i = 0; i < n; i++) {
       uint64_t seed = rng_next(&r) % 1000000000u; /* short names */
-      struct diff_gen_opts go = {.stage = TGSI_STAGE_COUNT, .sink = !c->o.gen_no_sink};
-      struct diag_list d = {0};
-      char *text = diff_gen(seed, &go, NULL, &d);
       char *name = xasprintf("gen:%llu", (unsigned long long)seed);
-      if (!text) /* a generator bug: the case shows it as an input error */
-         text =
-             xasprintf("# diff_gen(%llu) made text that does not parse: %s\n",
-                       (unsigned long long)seed, diag_first_error(&d) ? diag_first_error(&d) : "?");
-      diff_check_add_shader(c, name, text);
+      diff_check_add_shader(c, name, NULL);
       free(name);
-      diag_clear(&d);
+      struct diff_shader_src *src = &c->shaders[c->nshaders - 1];
+      src->gen = true;
+      src->gen_sink = !c->o.gen_no_sink;
+      src->gen_seed = seed;
    }
 }
 
@@ -785,10 +811,12 @@ progress(struct job *j, unsigned idx, const char *step)
 static struct tgsi_shader *
 parse_shader(const struct diff_check *c, const struct diff_shader_src *src, struct diag_list *d)
 {
+   size_t len = 0;
    char *text = src->text;
-   size_t len = text ? strlen(text) : 0;
-   if (!text && !read_file_diag(src->name, &text, &len, d))
+   if (!text && !(text = diff_shader_text(src, &len, d)))
       return NULL;
+   if (text == src->text)
+      len = strlen(text);
    struct tgsi_parse_opts po = c->o.popts;
    tgsi_read_dialect(text, len, &po);
    struct tgsi_shader *s = tgsi_parse(text, len, src->name, &po, d);

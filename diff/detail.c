@@ -58,10 +58,7 @@ parse_src(const struct diff_check *c, const struct diff_shader_src *src, char **
           struct diag_list *d)
 {
    size_t len = 0;
-   *text = src->text ? xstrdup(src->text) : NULL;
-   if (*text)
-      len = strlen(*text);
-   else if (!read_file_diag(src->name, text, &len, d))
+   if (!(*text = diff_shader_text(src, &len, d)))
       return NULL;
    struct tgsi_parse_opts po = c->o.popts;
    tgsi_read_dialect(*text, len, &po);

@@ -208,7 +208,11 @@ struct diff_case_result {
 /* A shader to check: a file, or generated text. */
 struct diff_shader_src {
    char *name; /* the path as given, or "gen:SEED" */
-   char *text; /* NULL: read the file `name` */
+   char *text; /* NULL: read the file `name`, or generate it (gen) */
+   /* A generated shader: its text is made again from the seed whenever
+    * it is needed (diff_shader_text), so a run over many keeps none. */
+   bool gen, gen_sink;
+   uint64_t gen_seed;
    /* Inputs to run on instead of generating them from the seed (a
     * reduced reproducer's); not owned. */
    const struct env *inputs;
@@ -336,6 +340,10 @@ void diff_check_fini(struct diff_check *c);
 bool diff_check_add_targets(struct diff_check *c, const char *list, struct diag_list *d);
 /* Adds a shader; text (owned) NULL: read the file `name` when it runs. */
 void diff_check_add_shader(struct diff_check *c, const char *name, char *text);
+/* The text of a shader to check, owned by the caller (*len its length):
+ * its own text, the generator's made again from its seed, or the file's
+ * contents; NULL with an error in d when the file cannot be read. */
+char *diff_shader_text(const struct diff_shader_src *src, size_t *len, struct diag_list *d);
 /* A shader file; a file holding several shaders (a debug log) adds each,
  * named FILE#1, FILE#2, ... */
 void diff_check_add_file(struct diff_check *c, const char *path);

@@ -223,6 +223,15 @@ load_inputs(struct emu_wave *w)
           * value of each lane's draw, as the const store has it. */
          if (c->files[bd->file].kind == ISA_FILE_CONST)
             continue;
+         if (w->draw >= 0 && bd->kind == EMU_BIND_CONST && w->n) { /* one draw: one value */
+            uint64_t oob = e->events[ENV_EV_CONST_OOB];
+            uint32_t v = env_const(e, bd->buffer, bd->tgsi_index, bd->chan, (uint32_t)w->draw);
+            if (e->events[ENV_EV_CONST_OOB] != oob) /* counted per lane, as lane by lane */
+               env_count(e, ENV_EV_CONST_OOB, w->n - 1);
+            for (uint32_t i = 0; i < w->n; i++)
+               r[i] = v;
+            continue;
+         }
          for (uint32_t i = 0; i < w->n; i++)
             r[i] = bd->kind == EMU_BIND_VALUE  ? bd->value
                    : bd->kind == EMU_BIND_SIZE ? size_of(e, bd)
@@ -285,11 +294,12 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    w->cycle = 0;
    w->insns = w->lane_insns = 0;
    w->at_barrier = false;
-   memset(w->meta, 0, (size_t)run->code->nunits * sizeof(*w->meta));
    /* Bound and initial values were written long before the first
-    * instruction: visible to any read, however early it reads. */
+    * instruction: visible to any read, however early it reads. Only the
+    * units the program touches have a timing state: no other is ever
+    * read (emu_reg_read and emu_reg_write assert it). */
    for (unsigned i = 0; i < run->code->ntouched; i++)
-      w->meta[run->code->touched[i]].ready = EMU_LONG_AGO;
+      w->meta[run->code->touched[i]] = (struct emu_reg){.ready = EMU_LONG_AGO};
    memset(w->sync_epoch, 0, sizeof(w->sync_epoch));
    memset(w->cnt_issued, 0, sizeof(w->cnt_issued));
    memset(w->cnt_ooo, 0, sizeof(w->cnt_ooo));
@@ -326,7 +336,8 @@ split(struct emu_run *run, struct emu_group *g)
    struct emu_wave *b = &g->batch;
    for (unsigned i = 0; i < g->nwaves; i++) {
       struct emu_wave *w = &g->waves[i];
-      memcpy(w->meta, b->meta, (size_t)run->code->nunits * sizeof(*w->meta));
+      for (unsigned k = 0; k < run->code->ntouched; k++)
+         w->meta[run->code->touched[k]] = b->meta[run->code->touched[k]];
       memcpy(w->sync_epoch, b->sync_epoch, sizeof(w->sync_epoch));
       memcpy(w->cnt_issued, b->cnt_issued, sizeof(w->cnt_issued));
       memcpy(w->cnt_ooo, b->cnt_ooo, sizeof(w->cnt_ooo));
@@ -432,7 +443,7 @@ alloc_group(struct emu_run *run, struct emu_group *g, unsigned maxw)
       struct emu_wave *w = &g->waves[i];
       w->regs = g->regs + (size_t)i * run->W;
       w->S = g->S;
-      w->meta = xmalloc(units * sizeof(struct emu_reg));
+      w->meta = xmalloc(units * sizeof(struct emu_reg)); /* wave_reset: the touched units */
       w->exec = xmalloc(EMU_MAX_WAVE * 4);
       w->grp = g;
    }

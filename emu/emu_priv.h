@@ -24,6 +24,8 @@
 #include "isa/isa.h"
 #include "isa/sem.h"
 
+#include <assert.h>
+
 #define EMU_MAX_WAVE    64
 #define EMU_MAX_STACK   64 /* reconvergence stack entries (SSY/DIV) */
 #define EMU_NSYNC       16 /* sync kinds: ss/sy or scoreboards 0..13 + 1, and "never" */
@@ -108,6 +110,7 @@ struct emu_src {
    uint8_t src_slot;   /* 1 + the instruction's source slot (memory ops move sources) */
    uint8_t dpp;        /* read from another lane by the op's DPP control (gfx9) */
    uint8_t mod16;      /* a 16-bit slot read unconverted: modifiers act on bit 15 */
+   uint8_t direct;     /* a register read as it stands: no view, modifier or other lane */
 };
 
 struct emu_dst {
@@ -264,12 +267,18 @@ struct emu_code {
    int max_pending; /* interlocked: ops a wait slot may have in flight (0: no limit) */
    struct emu_binding *binds;
    unsigned nbinds;
-   uint32_t *touched; /* units the program can read or write: what a group zeroes */
+   uint32_t *touched; /* units the program can read or write: what a group zeroes and a
+                       * wave resets (no other unit's timing state is ever used) */
    unsigned ntouched;
+   uint8_t *is_touched;      /* per unit: in touched (asserts) */
    bool uses_shared;         /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
    uint32_t gs_max_vertices; /* the program's, 0 = 1 */
    struct emu_wait_rule *wait_rules; /* wait-state models: read from the model, not isa_delay */
    unsigned nwait_rules;
+   /* the rules about source slot k of op i as the consumer: wait_sel[wait_at[j] ..
+    * wait_at[j + 1]) for j = i * ISA_MAX_SRC + k (load.c, timing.c) */
+   uint32_t *wait_at;
+   uint16_t *wait_sel;
    int32_t *op_of_word; /* wait-state models: the op at byte address 4w, or -1 (timing.c) */
    uint32_t nwords;
 };
@@ -443,6 +452,7 @@ emu_reg_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *
              int64_t t)
 {
    const struct emu_reg *r = &w->meta[unit];
+   assert(w->run->code->is_touched[unit]);
    if (!r->pend && (r->plain ? t : t + s->read_adj) >= r->ready)
       return w->regs + ((size_t)unit * 2 + r->cur) * w->S;
    return emu_reg_read_slow(w, op, s, unit, t);
@@ -455,6 +465,7 @@ emu_reg_write(struct emu_wave *w, const struct emu_op *op, const struct emu_dst 
               int64_t t, uint32_t **cur)
 {
    struct emu_reg *r = &w->meta[unit];
+   assert(w->run->code->is_touched[unit]);
    if (!r->war && !r->pend && !op->sync && t >= r->ready) {
       uint32_t *buf = w->regs + (size_t)unit * 2 * w->S;
       *cur = buf + r->cur * w->S;

@@ -52,13 +52,48 @@ view1(uint32_t v, const struct emu_src *s)
    return sem_srcmod_slot(v, s->mods, s->isfloat, s->mod16);
 }
 
-/* dst[i] = view(src[i]) with the common float/bitwise modifier cases as
- * plain masks. */
+/* dst[i] = view(src[i]): view1's steps (select, conversion, flush,
+ * modifiers) one pass each, so no per-instruction choice is made in a
+ * lane loop; the common float/bitwise modifier cases as plain masks. */
 static void
 view(uint32_t *d, const uint32_t *p, unsigned n, const struct emu_src *s)
 {
-   if (s->conv == EMU_CV_NONE && !s->ftz && !s->sel && !s->mod16 &&
-       (s->isfloat || !(s->mods & (ISA_OPND_F_NEG | ISA_OPND_F_ABS)))) {
+   if (s->sel) {
+      unsigned sel = s->sel - 1u, sext = s->sext;
+      for (unsigned i = 0; i < n; i++)
+         d[i] = sem_sdwa_src(p[i], sel, sext);
+      p = d;
+   }
+   switch (s->conv) {
+   case EMU_CV_F16:
+      for (unsigned i = 0; i < n; i++)
+         d[i] = sem_f16_to_f32(p[i] & 0xffffu);
+      p = d;
+      break;
+   case EMU_CV_S16:
+      for (unsigned i = 0; i < n; i++)
+         d[i] = ((p[i] & 0xffffu) ^ 0x8000u) - 0x8000u;
+      p = d;
+      break;
+   case EMU_CV_U16:
+      for (unsigned i = 0; i < n; i++)
+         d[i] = p[i] & 0xffffu;
+      p = d;
+      break;
+   case EMU_CV_PNOT:
+      for (unsigned i = 0; i < n; i++)
+         d[i] = p[i] ^ 1u;
+      p = d;
+      break;
+   default:
+      break;
+   }
+   if (s->ftz) {
+      for (unsigned i = 0; i < n; i++)
+         d[i] = sem_ftz(p[i]);
+      p = d;
+   }
+   if (!s->mod16 && (s->isfloat || !(s->mods & (ISA_OPND_F_NEG | ISA_OPND_F_ABS)))) {
       uint32_t and = s->isfloat && (s->mods & ISA_OPND_F_ABS) ? 0x7fffffffu : ~0u;
       uint32_t x = (s->isfloat && (s->mods & ISA_OPND_F_NEG) ? 0x80000000u : 0) ^
                    (s->mods & ISA_OPND_F_NOT ? ~0u : 0);
@@ -66,8 +101,9 @@ view(uint32_t *d, const uint32_t *p, unsigned n, const struct emu_src *s)
          d[i] = (p[i] & and) ^ x;
       return;
    }
+   unsigned mods = s->mods, fl = s->isfloat, m16 = s->mod16;
    for (unsigned i = 0; i < n; i++)
-      d[i] = view1(p[i], s);
+      d[i] = sem_srcmod_slot(p[i], mods, fl, m16);
 }
 
 static void
@@ -214,6 +250,10 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    }
    case EMU_S_CONST: {
       uint32_t u = s->unit + (s->rinc ? k : 0);
+      if (w->draw >= 0) { /* every lane of one draw */
+         fill(tmp, view1(emu_cst_word(w, emu_cst(w, 0), u), s), n);
+         return tmp;
+      }
       /* Lanes come in runs of one draw (a batch spans a few): one value
        * per run. */
       for (unsigned i = 0, j; i < n; i = j) {
@@ -300,10 +340,19 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
    struct emu_run *run = w->run;
    unsigned n = w->n;
    const uint32_t *s[ISA_MAX_SRC];
-   for (unsigned i = 0; i < op->nsrc; i++)
-      s[i] = emu_fetch(w, op, &op->src[i], k, t, run->tmp_src[i]);
-   uint32_t *mask;
-   unsigned on = emu_exec_mask(w, op, t, &mask);
+   for (unsigned i = 0; i < op->nsrc; i++) {
+      const struct emu_src *si = &op->src[i];
+      if (si->direct) { /* emu_fetch's first case, inline */
+         uint32_t u = si->unit + (si->rinc ? k : 0);
+         s[i] = emu_reg_read(w, op, si, u, t);
+         if (op->war)
+            emu_mark_war(w, op, u, t);
+      } else {
+         s[i] = emu_fetch(w, op, si, k, t, run->tmp_src[i]);
+      }
+   }
+   uint32_t *mask = w->exec;
+   unsigned on = op->scalar || op->has_guard ? emu_exec_mask(w, op, t, &mask) : w->nactive;
    if (op->dpp && on) {
       uint32_t *m = run->tmp_mask;
       on = dpp_mask(w, op, mask, m);

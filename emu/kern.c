@@ -70,6 +70,8 @@ K1(clz_s, sem_clz_s(a))
 K1(rcp, sem_rcp(a))
 K1(rsq, sem_rsq(a))
 K1(sqrt, sem_sqrt(a))
+K1(log2, sem_log2(a))
+K1(exp2, sem_exp2(a))
 K2(fadd, sem_fadd(a, b))
 K2(fmul, sem_fmul(a, b))
 K2(fmin, sem_fmin(a, b))
@@ -79,6 +81,7 @@ K2(isub, sem_isub(a, b))
 K2(umul24, sem_umul24(a, b))
 K2(smul24, sem_smul24(a, b))
 K2(mull_u, sem_mull_u(a, b))
+K2(mul_lo, a * b)
 K2(umin, sem_umin(a, b))
 K2(umax, sem_umax(a, b))
 K2(smin, sem_smin(a, b))
@@ -211,6 +214,8 @@ KCMPSEL(gt, SEM_GT)
 KCMPSEL(ge, SEM_GE)
 KCMPSEL(eq, SEM_EQ)
 KCMPSEL(ne, SEM_NE)
+K4(fcmpsel_ltn, sem_fcmp_bool(SEM_LTN, a, b))
+K4(fcmpsel_gtn, sem_fcmp_bool(SEM_GTN, a, b))
 /* clang-format on */
 
 static emu_kern_fn
@@ -248,6 +253,10 @@ kern_cmpsel(char kind, enum sem_cond c)
       CMPSEL_CASE(ge, SEM_GE)
       CMPSEL_CASE(eq, SEM_EQ)
       CMPSEL_CASE(ne, SEM_NE)
+   case SEM_LTN: /* agx's min/max compares */
+      return kind == 'f' ? k_fcmpsel_ltn : NULL;
+   case SEM_GTN:
+      return kind == 'f' ? k_fcmpsel_gtn : NULL;
    default:
       return NULL;
    }
@@ -294,6 +303,8 @@ emu_kern_for(const struct emu_op *op)
       S(RCP, rcp)
       S(RSQ, rsq)
       S(SQRT, sqrt)
+      S(LOG2, log2)
+      S(EXP2, exp2)
       S(FADD, fadd)
       S(FMUL, fmul)
       S(FMIN, fmin)
@@ -303,6 +314,7 @@ emu_kern_for(const struct emu_op *op)
       S(UMUL24, umul24)
       S(SMUL24, smul24)
       S(MULL_U, mull_u)
+      S(MUL_LO, mul_lo)
       S(UMIN, umin)
       S(UMAX, umax)
       S(SMIN, smin)

@@ -1355,11 +1355,24 @@ touched_units(struct emu_code *c)
          mark(t, c->nunits, c->files[f].base + (unsigned)c->files[f].fixed, 1);
    if (c->exec_mask)
       mark(t, c->nunits, c->exec_lo, 2);
+   if (c->exec_stack) /* the nesting counts (flow.c exec_stack) */
+      mark(t, c->nunits, c->exec_unit, 1);
    c->touched = xmalloc((c->nunits + 1) * sizeof(*c->touched));
    for (uint32_t u = 0; u < c->nunits; u++)
       if (t[u])
          c->touched[c->ntouched++] = u;
-   free(t);
+   c->is_touched = t;
+}
+
+/* A source the ALU reads straight from its register buffer (exec.c). */
+static void
+set_direct(struct emu_op *op)
+{
+   for (unsigned k = 0; k < op->nsrc; k++) {
+      struct emu_src *s = &op->src[k];
+      s->direct = s->kind == EMU_S_REG && !s->lanemask && !s->dpp && !s->hi && !s->conv &&
+                  !s->mods && !s->ftz && !s->sel;
+   }
 }
 
 /* The class named `name`, or -1. */
@@ -1396,6 +1409,35 @@ load_wait_rules(struct emu_code *c)
          r.imp_unit = (int64_t)c->files[ri.imp_file].base + ri.imp_index;
       VEC_PUSH(c->wait_rules, c->nwait_rules, cap, r);
    }
+}
+
+/* For each source slot of each op, the wait-state rules that can apply
+ * to it as the consumer: those of its class about its op, slot or
+ * implicit register. Which one applies then depends on the producer only
+ * (timing.c wait_states_short). */
+static void
+index_wait_rules(struct emu_code *c)
+{
+   if (!c->nwait_rules)
+      return;
+   size_t nslots = (size_t)c->n * ISA_MAX_SRC, cap = 0, used = 0;
+   c->wait_at = xmalloc((nslots + 1) * sizeof(*c->wait_at));
+   for (size_t j = 0; j < nslots; j++) {
+      const struct isa_insn *ci = &c->insns[j / ISA_MAX_SRC];
+      const struct emu_op *op = &c->ops[j / ISA_MAX_SRC];
+      unsigned si = (unsigned)(j % ISA_MAX_SRC);
+      c->wait_at[j] = (uint32_t)used;
+      for (unsigned i = 0; i < c->nwait_rules; i++) {
+         const struct emu_wait_rule *wr = &c->wait_rules[i];
+         if (wr->second != ci->cls || (wr->ops && !isa_wait_rule_op(c->model, wr->row, ci->op)) ||
+             (wr->slot >= 0 && si != (unsigned)wr->slot) ||
+             (wr->imp_unit >= 0 && (si < ci->nsrc || op->src[si].unit != wr->imp_unit)))
+            continue;
+         uint16_t k = (uint16_t)i;
+         VEC_PUSH(c->wait_sel, used, cap, k);
+      }
+   }
+   c->wait_at[nslots] = (uint32_t)used;
 }
 
 enum emu_status
@@ -1479,6 +1521,9 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
       memcpy(c->binds, p->binds, p->nbinds * sizeof(*c->binds));
    touched_units(c);
    index_words(c);
+   for (unsigned i = 0; i < c->n; i++)
+      set_direct(&c->ops[i]);
+   index_wait_rules(c);
    *out = c;
    return EMU_OK;
 }
@@ -1495,7 +1540,10 @@ emu_code_free(struct emu_code *c)
    free(c->cbanks);
    free(c->binds);
    free(c->touched);
+   free(c->is_touched);
    free(c->wait_rules);
+   free(c->wait_at);
+   free(c->wait_sel);
    free(c);
 }
 

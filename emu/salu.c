@@ -23,6 +23,11 @@
  */
 #include "emu/emu_priv.h"
 
+/* The lane loops below vectorize with the dynamic cost model (as kern.c). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 /* Lane i's index in its wave (a batch lays its waves out 64 apart). */
 static inline unsigned
 wave_lane(unsigned i)
@@ -95,8 +100,17 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
       wide |= op->src[k].wide;
    for (unsigned i = 0; i < n; i++) {
       uint64_t s[ISA_MAX_SRC] = {0}, d0 = 0, d1 = 0;
-      for (unsigned k = 0; k < op->nsrc; k++)
+      bool same = i > 0; /* the sources of the lane before: its results (a wave's
+                          * scalar registers mostly hold one value) */
+      for (unsigned k = 0; k < op->nsrc; k++) {
          s[k] = v[k][i];
+         same &= i > 0 && s[k] == v[k][i - 1];
+      }
+      if (same) {
+         r0[i] = r0[i - 1];
+         r1[i] = r1[i - 1];
+         continue;
+      }
       if (!sem_salu64((enum isa_sem)op->sem, &op->args, s, &d0, &d1)) {
          uint32_t s32[ISA_MAX_SRC] = {0}, o32[ISA_MAX_DST] = {0};
          for (unsigned k = 0; k < op->nsrc; k++)
@@ -196,9 +210,13 @@ emu_fetch_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
 {
    const uint32_t *lo = emu_reg_read(w, op, s, s->unit, t);
    const uint32_t *hi = emu_reg_read(w, op, s, s->unit + 1, t);
-   for (unsigned i = 0; i < w->n; i++) {
-      unsigned l = wave_lane(i);
-      tmp[i] = ((l < 32 ? lo[i] >> l : hi[i] >> (l - 32)) & 1u);
+   /* lane l of each wave: bit l of the pair (lanes 0-31 the low word) */
+   for (unsigned base = 0; base < w->n; base += EMU_MAX_WAVE) {
+      unsigned mid = MIN2(w->n, base + 32), end = MIN2(w->n, base + EMU_MAX_WAVE);
+      for (unsigned i = base; i < mid; i++)
+         tmp[i] = (lo[i] >> (i - base)) & 1u;
+      for (unsigned i = mid; i < end; i++)
+         tmp[i] = (hi[i] >> (i - base - 32)) & 1u;
    }
    return tmp;
 }

@@ -185,7 +185,8 @@ trace_waited(struct emu_wave *w, unsigned mask)
 {
    struct emu_run *run = w->run;
    run->tr_nwaited = 0;
-   for (uint32_t u = 0; u < run->code->nunits && run->tr_nwaited < EMU_TRACE_REGS; u++) {
+   for (unsigned k = 0; k < run->code->ntouched && run->tr_nwaited < EMU_TRACE_REGS; k++) {
+      uint32_t u = run->code->touched[k];
       const struct emu_reg *r = &w->meta[u];
       if (r->pend && r->pend < EMU_SYNC_NEVER && (mask & (1u << (r->pend - 1))) &&
           !synced(w, r->pend, r->epoch)) {
@@ -292,22 +293,19 @@ wait_states_short(struct emu_wave *w, const struct emu_op *op, const struct emu_
    if (p < 0 || s < op->src || s >= op->src + ISA_MAX_SRC)
       return 0; /* only the instruction's own source slots: the table's rows are about them */
    const struct emu_op *po = &c->ops[p];
-   const struct isa_insn *ci = &c->insns[op - c->ops];
-   unsigned pcls = c->insns[p].cls, ccls = ci->cls, si = (unsigned)(s - op->src);
+   unsigned pcls = c->insns[p].cls, si = (unsigned)(s - op->src);
    for (unsigned j = 0; j < po->ndst; j++) {
       const struct emu_dst *dd = &po->dst[j];
       if (dd->kind != EMU_S_REG || unit < dd->unit || unit >= dd->unit + MAX2(dd->count, 1u) + 1)
          continue;
       int64_t need = 0;
-      for (unsigned i = 0; i < c->nwait_rules; i++) {
-         const struct emu_wait_rule *wr = &c->wait_rules[i];
-         /* a row naming ops and an operand: this op, that source (an
-          * explicit one by index, an implicit one by its register: the
-          * implicit sources follow the explicit ones, load.c) */
-         if (wr->first != pcls || wr->second != ccls || (wr->file >= 0 && wr->file != dd->file) ||
-             (wr->ops && !isa_wait_rule_op(c->model, wr->row, ci->op)) ||
-             (wr->slot >= 0 && si != (unsigned)wr->slot) ||
-             (wr->imp_unit >= 0 && (si < ci->nsrc || s->unit != wr->imp_unit)))
+      /* the rows about this consumer slot (a row naming ops and an
+       * operand: this op, that source -- an explicit one by index, an
+       * implicit one by its register: load.c index_wait_rules) */
+      size_t at = (size_t)(op - c->ops) * ISA_MAX_SRC + si;
+      for (uint32_t q = c->wait_at[at]; q < c->wait_at[at + 1]; q++) {
+         const struct emu_wait_rule *wr = &c->wait_rules[c->wait_sel[q]];
+         if (wr->first != pcls || (wr->file >= 0 && wr->file != dd->file))
             continue;
          need = MAX2(need, (int64_t)wr->states);
       }
@@ -322,6 +320,7 @@ emu_reg_read_slow(struct emu_wave *w, const struct emu_op *op, const struct emu_
                   uint32_t unit, int64_t t)
 {
    struct emu_reg *r = &w->meta[unit];
+   assert(w->run->code->is_touched[unit]);
    unsigned W = w->S;
    uint32_t *buf = w->regs + (size_t)unit * 2 * W;
    /* The newest write left these lanes alone: what they read is settled

@@ -33,13 +33,14 @@ static void
 usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench emu [--target LIST] [--insns N] [--invocations N]\n"
-              "                          [--repeat N] [FILE.tgsi...]\n\n"
+              "                          [--repeat N] [--path ref|opt] [FILE.tgsi...]\n\n"
               "Times the emulator on a generated ALU-bound program per model (default a3xx\n"
               "and sm50) and prints lane-instructions and emulated cycles per second.\n\n"
               "  --target LIST    comma list of models (names or .yaml paths; at most 8)\n"
               "  --insns N        ALU instructions in the program (default 3000)\n"
               "  --invocations N  lanes (default 1024)\n"
-              "  --repeat N       runs timed (default 20)\n\n"
+              "  --repeat N       runs timed (default 20)\n"
+              "  --path ref|opt   with files: only that compiler's programs (default both)\n\n"
               "With files: each shader compiled by both paths (ref, opt) for each model\n"
               "(default: the check's built-in targets),\n"
               "its program run on the same random inputs (seed 1) --repeat times (default\n"
@@ -258,7 +259,7 @@ bench_program(const char *path, const struct tgsi_shader *s, struct isa_model *m
 
 static int
 bench_files(char **files, unsigned nfiles, struct isa_model **m, unsigned nmodels, uint32_t lanes,
-            unsigned repeat)
+            unsigned repeat, const bool paths[2])
 {
    struct emu_mean mean[8][2];
    memset(mean, 0, sizeof(mean));
@@ -274,7 +275,8 @@ bench_files(char **files, unsigned nfiles, struct isa_model **m, unsigned nmodel
       }
       for (unsigned k = 0; in && k < nmodels; k++)
          for (unsigned p = 0; p < 2; p++)
-            bench_program(files[f], s, m[k], p == 1, in, repeat, &mean[k][p]);
+            if (paths[p])
+               bench_program(files[f], s, m[k], p == 1, in, repeat, &mean[k][p]);
       diag_clear(&d);
       env_free(in);
       tgsi_shader_free(s);
@@ -298,6 +300,7 @@ bench_emu(int argc, char **argv)
    unsigned nfiles = 0;
    const char *models[8];
    unsigned nmodels = 0;
+   bool paths[2] = {true, true};
    for (int i = 1; i < argc; i++) {
       const char *v;
       if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -316,6 +319,11 @@ bench_emu(int argc, char **argv)
          if (!v || !add_targets(v, models, &nmodels, ARRAY_SIZE(models)))
             return usage_error("--target takes a comma list of at most %u models",
                                (unsigned)ARRAY_SIZE(models));
+      } else if (opt_value(argc, argv, &i, "--path", &v)) {
+         if (!v || (strcmp(v, "ref") && strcmp(v, "opt")))
+            return usage_error("--path takes ref or opt");
+         paths[0] = !strcmp(v, "ref");
+         paths[1] = !paths[0];
       } else if (argv[i][0] == '-') {
          return unknown_option("bench emu", argv[i]);
       } else if (nfiles < ARRAY_SIZE(files)) {
@@ -345,7 +353,7 @@ bench_emu(int argc, char **argv)
    }
    int rc = EXIT_OK;
    if (ok && nfiles)
-      rc = bench_files(files, nfiles, m, nmodels, (uint32_t)lanes, (unsigned)repeat);
+      rc = bench_files(files, nfiles, m, nmodels, (uint32_t)lanes, (unsigned)repeat, paths);
    else if (ok)
       printf("bench emu: straight-line ALU code\n");
    for (unsigned k = 0; k < nmodels && ok && !nfiles; k++) {

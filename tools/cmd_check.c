@@ -491,16 +491,14 @@ write_repro(struct out *o, unsigned i)
    struct diff_check *c = &o->a->c;
    struct diff_case_result *r = &c->results[i];
    const struct diff_shader_src *src = &c->shaders[c->cases[i].shader];
-   char *text = src->text, *err = NULL;
-   size_t len;
    if (!o->a->repro_dir || (r->status != DIFF_FAIL && r->status != DIFF_ERROR))
       return;
-   if (!text && !read_file(src->name, &text, &len, &err)) {
-      free(err);
+   struct diag_list rd = {0};
+   size_t len;
+   char *text = diff_shader_text(src, &len, &rd);
+   diag_clear(&rd);
+   if (!text)
       return; /* nothing to replay: the file cannot be read */
-   }
-   if (text == src->text)
-      len = strlen(text);
    /* A reproducer carries the shader as YAML text: bytes that are not
     * UTF-8 text (a NUL, a binary file) cannot be replayed from one. */
    size_t good = utf8_text_prefix(text, len);
@@ -525,8 +523,7 @@ write_repro(struct out *o, unsigned i)
    print_diags(&d, stderr);
    diag_clear(&d);
    free(y);
-   if (text != src->text)
-      free(text);
+   free(text);
 }
 
 /* -v: the failing lanes' inputs under the case's lines. */

@@ -372,13 +372,10 @@ static bool
 make_repro(const struct run *r, unsigned i, struct diff_repro *out, struct diag_list *d)
 {
    const struct diff_shader_src *src = &r->c.shaders[r->c.cases[i].shader];
-   char *text = src->text ? xstrdup(src->text) : NULL, *err = NULL;
    size_t len;
-   if (!text && !read_file(src->name, &text, &len, &err)) {
-      diag_add(d, DIAG_ERROR, src->name, 0, 0, NULL, "%s", err);
-      free(err);
+   char *text = diff_shader_text(src, &len, d);
+   if (!text)
       return false;
-   }
    char *y = diff_repro_yaml(&r->c, i, text);
    bool ok = y && diff_repro_parse(y, strlen(y), src->name, out, d);
    free(y);
