@@ -1065,13 +1065,17 @@ drop(struct rcheck *rc, const struct ir_instr *v)
 /* A def (walking backwards) frees its value's registers; those registers
  * must not hold any other live value: that value would be overwritten. */
 static const char *
-check_block_regs(struct rcheck *rc, struct ir_block *b, const uint64_t *out, unsigned nw,
+check_block_regs(struct rcheck *rc, struct ir_block *b, const struct ir_liveness *lv,
                  const struct ir_instr **bad)
 {
    struct ir_shader *sh = rc->sh;
+   const uint64_t *out = ir_live_out_set(lv, b->index);
    memset(rc->owner, 0, sizeof(*rc->owner) * rc->stride * isa_file_count(sh->model));
-   for (unsigned id = ir_live_next(out, nw, 0); id < sh->nvalues;
-        id = ir_live_next(out, nw, id + 1)) {
+   for (unsigned k = ir_live_next(out, lv->nwords, 0); k < lv->nids;
+        k = ir_live_next(out, lv->nwords, k + 1)) {
+      unsigned id = lv->ids[k];
+      if (id >= sh->nvalues)
+         break;
       const struct ir_instr *v = sh->values[id];
       if (v && occupies(v) && !take(rc, v)) {
          *bad = v;
@@ -1175,8 +1179,7 @@ ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv, const struct i
    }
    struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride};
    for (unsigned bi = 0; bi < sh->nblocks && !why; bi++)
-      why =
-          check_block_regs(&rc, sh->blocks[bi], lv->out + (size_t)bi * lv->nwords, lv->nwords, bad);
+      why = check_block_regs(&rc, sh->blocks[bi], lv, bad);
    free(rc.owner);
    return why;
 }
