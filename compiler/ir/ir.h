@@ -673,7 +673,9 @@ struct opt_ctx {
    struct isa_check_memo *legal_memo;   /* the legalizer's trial verdicts (opt_legalize.c) */
    uint16_t *forms_memo; /* per op: 1 + its forms' count, the forms (opt_legalize.c) */
    const struct isa_model *forms_model; /* the model forms_memo is of */
-   const char *rule;                    /* the rule opt_transform is asked about (coverage) */
+   const struct isa_model *copy_model;  /* the model copy_op is of (opt_copy_before) */
+   unsigned copy_op;
+   const char *rule; /* the rule opt_transform is asked about (coverage) */
    /* Sampled validation in release builds (pass.c): the credit toward the
     * next validation, the passes since the last one and its first pass. */
    unsigned long validate_credit;
@@ -1708,7 +1710,16 @@ struct opt_control {
 };
 void opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
                        const struct ir_shader *sh, struct opt_control *out);
-void opt_apply_control(const struct isa_model *m, const struct opt_control *ctl,
+/* The model's control fields and the values of its scoreboards in them
+ * (looked up by name once, not per instruction). */
+#define OPT_CONTROL_BARS 16 /* scoreboards in the table; later ones looked up */
+struct opt_control_fields {
+   const struct isa_model *m;
+   int stall, wait, wr, rd;                                        /* modifier, or -1 */
+   int wr_val[OPT_CONTROL_BARS + 1], rd_val[OPT_CONTROL_BARS + 1]; /* [sb + 1], -1 none */
+};
+void opt_control_fields(const struct isa_model *m, struct opt_control_fields *cf);
+void opt_apply_control(const struct opt_control_fields *cf, const struct opt_control *ctl,
                        struct isa_insn *x);
 void opt_mach_record(const struct ir_instr *in, struct isa_insn *out);
 void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);

@@ -1016,30 +1016,58 @@ opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
    cw_free(&c);
 }
 
+/* The value of scoreboard sb (-1: none) in control field mod, or -1. */
+static int
+bar_value(const struct isa_model *m, int mod, int sb)
+{
+   if (sb < 0)
+      return isa_mod_value(m, (unsigned)mod, "none");
+   char name[16];
+   snprintf(name, sizeof(name), "sb%d", sb);
+   return isa_mod_value(m, (unsigned)mod, name);
+}
+
+void
+opt_control_fields(const struct isa_model *m, struct opt_control_fields *cf)
+{
+   cf->m = m;
+   cf->stall = isa_mod_by_role(m, ISA_ROLE_STALL);
+   cf->wait = isa_mod_by_role(m, ISA_ROLE_WAIT_MASK);
+   cf->wr = isa_mod_by_role(m, ISA_ROLE_WR_BAR);
+   cf->rd = isa_mod_by_role(m, ISA_ROLE_RD_BAR);
+   for (int k = 0; k < OPT_CONTROL_BARS + 1; k++) {
+      cf->wr_val[k] = cf->wr >= 0 ? bar_value(m, cf->wr, k - 1) : -1;
+      cf->rd_val[k] = cf->rd >= 0 ? bar_value(m, cf->rd, k - 1) : -1;
+   }
+}
+
+/* A scoreboard's value from the table, or looked up past its end. */
+static int
+bar_of(const struct opt_control_fields *cf, const int *val, int mod, int sb)
+{
+   if (sb < 0)
+      return val[0];
+   return sb < OPT_CONTROL_BARS ? val[sb + 1] : bar_value(cf->m, mod, sb);
+}
+
 /* Writes control fields into a record. */
 void
-opt_apply_control(const struct isa_model *m, const struct opt_control *ctl, struct isa_insn *x)
+opt_apply_control(const struct opt_control_fields *cf, const struct opt_control *ctl,
+                  struct isa_insn *x)
 {
-   int stall = isa_mod_by_role(m, ISA_ROLE_STALL), wait = isa_mod_by_role(m, ISA_ROLE_WAIT_MASK);
-   int wr = isa_mod_by_role(m, ISA_ROLE_WR_BAR), rd = isa_mod_by_role(m, ISA_ROLE_RD_BAR);
-   if (stall >= 0)
-      x->mod[stall] = (int16_t)ctl->stall;
-   if (wait >= 0)
-      x->mod[wait] = (int16_t)ctl->wait;
-   char name[8];
-   if (wr >= 0) {
-      snprintf(name, sizeof(name), "sb%d", ctl->wr_bar);
-      int v = ctl->wr_bar >= 0 ? isa_mod_value(m, (unsigned)wr, name)
-                               : isa_mod_value(m, (unsigned)wr, "none");
+   if (cf->stall >= 0)
+      x->mod[cf->stall] = (int16_t)ctl->stall;
+   if (cf->wait >= 0)
+      x->mod[cf->wait] = (int16_t)ctl->wait;
+   if (cf->wr >= 0) {
+      int v = bar_of(cf, cf->wr_val, cf->wr, ctl->wr_bar);
       if (v >= 0)
-         x->mod[wr] = (int16_t)v;
+         x->mod[cf->wr] = (int16_t)v;
    }
-   if (rd >= 0) {
-      snprintf(name, sizeof(name), "sb%d", ctl->rd_bar);
-      int v = ctl->rd_bar >= 0 ? isa_mod_value(m, (unsigned)rd, name)
-                               : isa_mod_value(m, (unsigned)rd, "none");
+   if (cf->rd >= 0) {
+      int v = bar_of(cf, cf->rd_val, cf->rd, ctl->rd_bar);
       if (v >= 0)
-         x->mod[rd] = (int16_t)v;
+         x->mod[cf->rd] = (int16_t)v;
    }
 }
 
@@ -1058,10 +1086,12 @@ stall_counts(struct hz *z)
             insert_before_slot(z, i, x);
          }
       }
+      struct opt_control_fields cf;
+      opt_control_fields(z->m, &cf);
       if (!nops)
          for (unsigned i = 0; i < z->lo.n; i++)
             if (z->lo.v[i].in && z->lo.v[i].in->op == IR_OP_MACH)
-               opt_apply_control(z->m, &ctl[i], &z->lo.v[i].in->mach->insn);
+               opt_apply_control(&cf, &ctl[i], &z->lo.v[i].in->mach->insn);
       free(ctl);
       opt_layout_free(&z->lo);
       z->sh->cfg_valid = false;

@@ -1078,6 +1078,13 @@ check_final(struct lgz *z, struct ir_instr *in)
 {
    struct isa_insn rec;
    opt_mach_record(in, &rec);
+   struct opt_ctx *ctx = z->sh->fault_ctx;
+   if (ctx) { /* the verdict from the trials' memo; the message only for a refusal */
+      if (!ctx->legal_memo)
+         ctx->legal_memo = isa_check_memo_new();
+      if (isa_check_insn_memo(ctx->legal_memo, z->sh->model, &rec) == ISA_ERR_OK)
+         return;
+   }
    struct diag_list d = {0};
    if (isa_check_insn(z->sh->model, &rec, &d) != ISA_ERR_OK) {
       char *why =
