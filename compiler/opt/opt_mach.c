@@ -314,11 +314,26 @@ opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
    return n ? ops[0] : -1;
 }
 
+/* The model's plain move, chosen once per compile (opt_copy_op weighs
+ * every move's forms). */
+static unsigned
+copy_op(const struct ir_shader *sh)
+{
+   struct opt_ctx *ctx = sh->fault_ctx;
+   if (!ctx)
+      return opt_copy_op(sh->model);
+   if (ctx->copy_model != sh->model) {
+      ctx->copy_op = opt_copy_op(sh->model);
+      ctx->copy_model = sh->model;
+   }
+   return ctx->copy_op;
+}
+
 /* A register copy of v (the model's plain move), placed before pos. */
 struct ir_instr *
 opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v)
 {
-   struct ir_instr *c = ir_mach_create(sh, opt_copy_op(sh->model));
+   struct ir_instr *c = ir_mach_create(sh, copy_op(sh));
    ir_mach_set_src(c, 0, &v, 1);
    c->line = pos->line;
    c->flags = v->flags;
