@@ -515,23 +515,20 @@ opt_layout_free(struct opt_layout *lo)
    memset(lo, 0, sizeof(*lo));
 }
 
-/* Byte address of every slot as encoded (bundle control words included):
- * encode once, decode the addresses back. */
+/* Byte address of every slot as encoded (bundle control words included),
+ * as the encoder places it; all 0 when the program does not encode. */
 static uint32_t *
 slot_addresses(const struct isa_model *m, const struct opt_layout *lo)
 {
-   struct isa_insn *tmp = xcalloc(lo->n + 1, sizeof(*tmp)), *dec = NULL;
+   struct isa_insn *tmp = xcalloc(lo->n + 1, sizeof(*tmp));
    for (unsigned i = 0; i < lo->n; i++)
       tmp[i] = lo->v[i].insn;
    uint8_t *code = NULL;
-   size_t size = 0, n = 0;
+   size_t size = 0;
    uint32_t *addr = xcalloc(lo->n + 1, sizeof(uint32_t));
-   if (isa_encode_program(m, tmp, lo->n, &code, &size, NULL) == ISA_ERR_OK &&
-       isa_decode_program(m, code, size, &dec, &n, NULL) == ISA_ERR_OK)
-      for (unsigned i = 0; i < lo->n && i < n; i++)
-         addr[i] = dec[i].addr;
+   if (isa_encode_program_at(m, tmp, lo->n, &code, &size, addr, NULL) != ISA_ERR_OK)
+      memset(addr, 0, (lo->n + 1) * sizeof(uint32_t));
    free(tmp);
-   free(dec);
    free(code);
    return addr;
 }

@@ -1040,6 +1040,8 @@ struct rcheck {
    struct ir_shader *sh;
    const struct ir_instr **owner; /* by file * stride + index */
    unsigned stride;
+   unsigned *touched; /* the entries of owner set since the last clear */
+   size_t ntouched, cap;
 };
 
 static bool
@@ -1058,9 +1060,12 @@ take(struct rcheck *rc, const struct ir_instr *v)
 {
    const struct ir_reg *r = &v->mach->reg;
    for (unsigned i = 0; i < r->count; i++) {
-      const struct ir_instr **o = &rc->owner[(unsigned)r->file * rc->stride + r->index + i];
+      unsigned at = (unsigned)r->file * rc->stride + r->index + i;
+      const struct ir_instr **o = &rc->owner[at];
       if (*o && *o != v)
          return false;
+      if (!*o)
+         VEC_PUSH(rc->touched, rc->ntouched, rc->cap, at);
       *o = v;
    }
    return true;
@@ -1085,7 +1090,11 @@ check_block_regs(struct rcheck *rc, struct ir_block *b, const struct ir_liveness
 {
    struct ir_shader *sh = rc->sh;
    const uint64_t *out = ir_live_out_set(lv, b->index);
-   memset(rc->owner, 0, sizeof(*rc->owner) * rc->stride * isa_file_count(sh->model));
+   /* every register free again: only the entries set since the last block
+    * (the table spans every file, the constant files too: megabytes) */
+   for (size_t i = 0; i < rc->ntouched; i++)
+      rc->owner[rc->touched[i]] = NULL;
+   rc->ntouched = 0;
    for (unsigned k = ir_live_next(out, lv->nwords, 0); k < lv->nids;
         k = ir_live_next(out, lv->nwords, k + 1)) {
       unsigned id = lv->ids[k];
@@ -1192,10 +1201,11 @@ ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv, const struct i
       isa_file_info(sh->model, f, &fi);
       stride = MAX2(stride, fi.count + 16);
    }
-   struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride};
+   struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride, NULL, 0, 0};
    for (unsigned bi = 0; bi < sh->nblocks && !why; bi++)
       why = check_block_regs(&rc, sh->blocks[bi], lv, bad);
    free(rc.owner);
+   free(rc.touched);
    return why;
 }
 
