@@ -612,6 +612,8 @@ apply_pad(struct hz *z, unsigned i, unsigned n, bool full)
 /* Stall counts and scoreboards                                         */
 
 #define CW_MAX_SB 8
+#define CW_GUARDS 64 /* guard modifier values whose names are kept read */
+enum { GUARD_NONE = 1, GUARD_POS, GUARD_NEG };
 
 /* Units whose per-unit state is set; the scans that reset or drain look
  * only at these, not at every unit of every file. */
@@ -629,8 +631,12 @@ struct cw {
    int gpr, pred;   /* files */
    unsigned stride; /* units per file */
    unsigned nfiles;
-   int *fixed;                       /* by file: its fixed register (RZ), -1 */
-   int guard_mod;                    /* the guard predicate's modifier, -1 */
+   int *fixed;    /* by file: its fixed register (RZ), -1 */
+   int guard_mod; /* the guard predicate's modifier, -1 */
+   /* by guard modifier value below CW_GUARDS: its name read once (0 not
+    * yet, GUARD_NONE, GUARD_POS or GUARD_NEG) and its predicate register */
+   unsigned char guard_kind[CW_GUARDS];
+   unsigned guard_reg[CW_GUARDS];
    int *writer;                      /* by unit: slot of the last write in the block, -1 */
    int *wsb;                         /* by unit: scoreboard its pending variable write holds, -1 */
    int *rsb;                         /* by unit: scoreboard of a pending late read of it, -1 */
@@ -665,18 +671,38 @@ units(const struct cw *c, const struct isa_insn *x, const struct ir_instr *in, i
    return k;
 }
 
+/* What guard modifier value v names: GUARD_NONE (PT), or a predicate
+ * register *reg read as it is (GUARD_POS) or negated (GUARD_NEG). */
+static unsigned char
+guard_of(const struct cw *c, int v, unsigned *reg)
+{
+   const char *name = isa_mod_value_name(c->m, (unsigned)c->guard_mod, v);
+   if (!name || (sscanf(name, "p%u", reg) != 1 && sscanf(name, "np%u", reg) != 1))
+      return GUARD_NONE;
+   return name[0] == 'n' ? GUARD_NEG : GUARD_POS;
+}
+
 /* The guard predicate a record reads, as a unit, or -1 (PT). */
 static int
-guard_unit(const struct cw *c, const struct isa_insn *x)
+guard_unit(struct cw *c, const struct isa_insn *x)
 {
    int gm = c->guard_mod;
    if (gm < 0 || c->pred < 0)
       return -1;
-   const char *name = isa_mod_value_name(c->m, (unsigned)gm, x->mod[gm]);
-   unsigned reg;
-   if (!name || (sscanf(name, "p%u", &reg) != 1 && sscanf(name, "np%u", &reg) != 1))
+   int v = x->mod[gm];
+   unsigned reg = 0;
+   unsigned char kind;
+   if (v >= 0 && v < CW_GUARDS) {
+      if (!c->guard_kind[v])
+         c->guard_kind[v] = guard_of(c, v, &c->guard_reg[v]);
+      kind = c->guard_kind[v];
+      reg = c->guard_reg[v];
+   } else {
+      kind = guard_of(c, v, &reg);
+   }
+   if (kind == GUARD_NONE)
       return -1;
-   if (name[0] == 'n' &&
+   if (kind == GUARD_NEG &&
        opt_fault_fires_sh(c->sh, OPT_FAULT_NEG_GUARD_UNREAD, SLOT_FMT " @!P%u not read",
                           SLOT_ARGS(c->lo, c->cur), reg))
       return -1;

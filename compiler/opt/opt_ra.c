@@ -158,6 +158,15 @@ occupy(struct ra *ra, struct ir_instr *v)
    ra->used[r->file] = MAX2(ra->used[r->file], (unsigned)r->index + r->count);
 }
 
+/* Frees every register of file f. Only occupy() fills an entry, below
+ * used[f], so the entries from there up are already free (a file of
+ * constants has thousands of them). */
+static void
+clear_file(struct ra *ra, unsigned f)
+{
+   memset(ra->occ[f], 0, MIN2(ra->used[f], ra->nregs[f]) * sizeof(struct ir_instr *));
+}
+
 static void
 release(struct ra *ra, const struct ir_instr *v)
 {
@@ -566,7 +575,7 @@ assign_block(struct ra *ra, struct ir_block *b)
       return;
    }
    for (unsigned f = 0; f < ra->nfiles; f++)
-      memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
+      clear_file(ra, f);
    const uint64_t *lin = ir_live_in_set(&ra->lv, b->index);
    for (unsigned id = next_in_set(ra, lin, 0); id != ~0u; id = next_in_set(ra, lin, id + 1)) {
       struct ir_instr *v = ra->sh->values[id];
@@ -634,7 +643,7 @@ assign_block_plain(struct ra *ra, struct ir_block *b)
 {
    for (unsigned f = 0; f < ra->nfiles; f++)
       if (ra->level != RA_UNIQUE || (int)f != ra->gpr)
-         memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
+         clear_file(ra, f);
    const uint64_t *lin = ir_live_in_set(&ra->lv, b->index);
    for (unsigned id = 0; id < ra->sh->nvalues; id++) {
       struct ir_instr *v = ra->sh->values[id];
@@ -738,7 +747,7 @@ static int
 scratch_at_end(struct ra *ra, struct ir_block *pred, struct ir_block *succ)
 {
    int f = ra->gpr;
-   memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
+   clear_file(ra, (unsigned)f);
    const uint64_t *out = ir_live_out_set(&ra->lv, pred->index);
    for (unsigned id = next_in_set(ra, out, 0); id != ~0u; id = next_in_set(ra, out, id + 1)) {
       struct ir_instr *v = ra->sh->values[id];
