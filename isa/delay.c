@@ -92,6 +92,16 @@ opnd_at(const struct isa_model *m, const struct isa_insn *in, int slot, bool pai
    return slot_opnd(in, slot);
 }
 
+/* The operand in slot, as opnd_at() finds it, without counting its
+ * registers (the count costs more than the rest of a question that the
+ * operands' files already answer). */
+static const struct isa_opnd *
+opnd_only(const struct isa_model *m, const struct isa_insn *in, int slot, struct isa_opnd *buf)
+{
+   unsigned n;
+   return is_imp(slot) ? imp_opnd(m, in, slot, buf, &n) : slot_opnd(in, slot);
+}
+
 /* Whether wait-state row wr is about consumer c's slot cs: the ops it
  * names, and the operand (a source slot, or an implicit source register). */
 static bool
@@ -255,6 +265,18 @@ meet(const struct isa_model *m, const struct isa_opnd *w, unsigned nw, unsigned 
    return best;
 }
 
+/* Whether meet() can find anything of w and r: both are registers (or
+ * constants) of files whose units are one file; every unit of an operand
+ * is of the same file, whatever its index, so no other pair meets. */
+static bool
+may_meet(const struct isa_model *m, const struct isa_opnd *w, const struct isa_opnd *r)
+{
+   if ((w->kind != ISA_OPND_REG && w->kind != ISA_OPND_CONST) || w->file >= m->nfiles ||
+       (r->kind != ISA_OPND_REG && r->kind != ISA_OPND_CONST) || r->file >= m->nfiles)
+      return false;
+   return to_unit(m, w->file, 0).file == to_unit(m, r->file, 0).file;
+}
+
 /* Does operand r read address register `index` of the address file? */
 static bool
 reads_addr(const struct isa_model *m, const struct isa_opnd *r, const struct isa_opnd *w)
@@ -278,11 +300,14 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
    bool pairs = m->hazard == ISA_HAZARD_WAIT_STATES;
    struct isa_opnd wb, rb;
    unsigned nw, nr;
-   const struct isa_opnd *w = opnd_at(m, p, ps, pairs, &wb, &nw);
-   const struct isa_opnd *r = opnd_at(m, c, cs, pairs, &rb, &nr);
+   struct isa_delay none = {0, ISA_SYNC_NONE};
+   const struct isa_opnd *w = opnd_only(m, p, ps, &wb), *r = opnd_only(m, c, cs, &rb);
+   if (!may_meet(m, w, r) && !reads_addr(m, r, w))
+      return none; /* as below: nothing found, no address read */
+   w = opnd_at(m, p, ps, pairs, &wb, &nw);
+   r = opnd_at(m, c, cs, pairs, &rb, &nr);
    const struct isa_class *pc = &m->classes[p->cls], *cc = &m->classes[c->cls];
    const struct isa_slot *sl = is_imp(cs) ? NULL : model_slot(m, c, cs);
-   struct isa_delay none = {0, ISA_SYNC_NONE};
    bool found;
    int base = pc->latency < 0 ? 0 : pc->latency;
    if (m->hazard == ISA_HAZARD_DELAY_SLOTS)
@@ -344,8 +369,8 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
       return none;
    struct isa_opnd ab, bb;
    unsigned na, nb;
-   const struct isa_opnd *a = opnd_at(m, producer, pslot, false, &ab, &na);
-   const struct isa_opnd *b = opnd_at(m, consumer, cslot, false, &bb, &nb);
+   const struct isa_opnd *a = opnd_only(m, producer, pslot, &ab);
+   const struct isa_opnd *b = opnd_only(m, consumer, cslot, &bb);
    if (!a || !b)
       return none;
    bool pdst = is_dst(pslot), cdst = is_dst(cslot);
@@ -354,10 +379,15 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
    if (!pdst && !cdst)
       return none; /* two reads */
    /* WAR (producer reads, consumer writes) or WAW: does the write meet? */
+   bool addr = !pdst && reads_addr(m, a, b);
+   if (!addr && !may_meet(m, b, a))
+      return none; /* as below: nothing found */
+   a = opnd_at(m, producer, pslot, false, &ab, &na);
+   b = opnd_at(m, consumer, cslot, false, &bb, &nb);
    bool found;
    meet(m, b, nb, rpt(m, consumer), a, na, rpt(m, producer), !pdst && (a->flags & ISA_OPND_F_R), 0,
         false, &found);
-   if (!pdst && reads_addr(m, a, b))
+   if (addr)
       found = true;
    if (!found)
       return none;

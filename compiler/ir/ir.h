@@ -673,7 +673,9 @@ struct opt_ctx {
    struct isa_check_memo *legal_memo;   /* the legalizer's trial verdicts (opt_legalize.c) */
    uint16_t *forms_memo; /* per op: 1 + its forms' count, the forms (opt_legalize.c) */
    const struct isa_model *forms_model; /* the model forms_memo is of */
-   const char *rule;                    /* the rule opt_transform is asked about (coverage) */
+   const struct isa_model *copy_model;  /* the model copy_op is of (opt_copy_before) */
+   unsigned copy_op;
+   const char *rule; /* the rule opt_transform is asked about (coverage) */
    /* Sampled validation in release builds (pass.c): the credit toward the
     * next validation, the passes since the last one and its first pass. */
    unsigned long validate_credit;
@@ -1580,16 +1582,38 @@ bool opt_legal_possible(const struct ir_shader *sh, const struct ir_instr *in);
  * live in operands or the constant file); extract reads do not extend the
  * life of the texture result, whose registers its extracts take over.
  * live_in of a block leaves out its phis; live_out holds the successors'
- * phi sources and the condition of an if right after the block. */
+ * phi sources and the condition of an if right after the block.
+ *
+ * The sets are bitsets over the values that can be live at a block's edge
+ * at all (the universe: every phi source, every if condition and every
+ * value read where no earlier instruction of the same block defines it),
+ * not over every value id: a value read only after its definition in its
+ * own block never reaches an edge, and leaving those out keeps a set to a
+ * few words where the shader has hundreds of thousands of values. Bit k
+ * of a set is value ids[k]; ids increase with k, so walking a set's bits
+ * visits its values in id order. */
 struct ir_liveness {
-   unsigned nwords;    /* 64-bit words per set */
-   uint64_t *in, *out; /* block b: in + b * nwords */
+   unsigned nwords;      /* 64-bit words per set */
+   uint64_t *in, *out;   /* block b: in + b * nwords */
+   unsigned nvalues;     /* the shader's value count when the sets were made */
+   unsigned nids;        /* the universe's size */
+   unsigned *ids;        /* bit -> value id, increasing */
+   unsigned *bit;        /* value id (below nvalues) -> bit, or ~0u */
+   unsigned dense_words; /* words of a set over value ids (ir_live_expand) */
 };
 bool ir_value_in_regs(const struct ir_instr *in);
 bool ir_use_extends_life(const struct ir_instr *user, const struct ir_instr *v);
 struct ir_instr *ir_block_if_cond(const struct ir_block *b);
 void ir_liveness(struct ir_shader *sh, struct ir_liveness *lv);
 void ir_liveness_free(struct ir_liveness *lv);
+/* The universe of sh and empty sets for its blocks (dense_words is
+ * (nvalues + 63) / 64 + 1); used by both liveness computations. */
+void ir_liveness_alloc(const struct ir_shader *sh, struct ir_liveness *lv);
+/* The first value id >= from in set, or ~0u. */
+unsigned ir_live_next_id(const struct ir_liveness *lv, const uint64_t *set, unsigned from);
+/* Clears dense (lv->dense_words words over value ids) and sets the values
+ * of set in it. */
+void ir_live_expand(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dense);
 static inline bool
 ir_live_has(const uint64_t *set, unsigned id)
 {
@@ -1623,6 +1647,39 @@ ir_live_set(uint64_t *set, unsigned id, bool on)
    else
       set[id / 64] &= ~(1ull << (id % 64));
 }
+static inline uint64_t *
+ir_live_in_set(const struct ir_liveness *lv, unsigned block)
+{
+   return lv->in + (size_t)block * lv->nwords;
+}
+static inline uint64_t *
+ir_live_out_set(const struct ir_liveness *lv, unsigned block)
+{
+   return lv->out + (size_t)block * lv->nwords;
+}
+/* The bit of value id in lv's sets, or ~0u outside the universe. */
+static inline unsigned
+ir_live_bit(const struct ir_liveness *lv, unsigned id)
+{
+   return id < lv->nvalues ? lv->bit[id] : ~0u;
+}
+/* Whether value id is in set (one of lv's). */
+static inline bool
+ir_live_test(const struct ir_liveness *lv, const uint64_t *set, unsigned id)
+{
+   unsigned k = ir_live_bit(lv, id);
+   return k != ~0u && ir_live_has(set, k);
+}
+/* Adds or removes value id; false (and no change) outside the universe. */
+static inline bool
+ir_live_mark(const struct ir_liveness *lv, uint64_t *set, unsigned id, bool on)
+{
+   unsigned k = ir_live_bit(lv, id);
+   if (k == ~0u)
+      return false;
+   ir_live_set(set, k, on);
+   return true;
+}
 
 /* compiler/opt/opt_emit.c: the layout of the tree as machine code (the
  * branches and jumps it implies are slots of their own), the records, the
@@ -1653,7 +1710,16 @@ struct opt_control {
 };
 void opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
                        const struct ir_shader *sh, struct opt_control *out);
-void opt_apply_control(const struct isa_model *m, const struct opt_control *ctl,
+/* The model's control fields and the values of its scoreboards in them
+ * (looked up by name once, not per instruction). */
+#define OPT_CONTROL_BARS 16 /* scoreboards in the table; later ones looked up */
+struct opt_control_fields {
+   const struct isa_model *m;
+   int stall, wait, wr, rd;                                        /* modifier, or -1 */
+   int wr_val[OPT_CONTROL_BARS + 1], rd_val[OPT_CONTROL_BARS + 1]; /* [sb + 1], -1 none */
+};
+void opt_control_fields(const struct isa_model *m, struct opt_control_fields *cf);
+void opt_apply_control(const struct opt_control_fields *cf, const struct opt_control *ctl,
                        struct isa_insn *x);
 void opt_mach_record(const struct ir_instr *in, struct isa_insn *out);
 void opt_layout_build(struct ir_shader *sh, struct opt_layout *lo);

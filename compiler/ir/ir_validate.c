@@ -27,6 +27,7 @@
  */
 #include "compiler/ir/ir.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 struct vstate {
@@ -514,18 +515,40 @@ v_in_regs(const struct ir_instr *v)
 }
 
 /* gen: values a block reads before (or without) defining them; kill: the
- * values it defines, its phis included. */
+ * values it defines, its phis included. Both are over lv's universe, which
+ * leaves out values read only after their definition in their own block;
+ * kill holds no such value, so whether a read comes after a definition in
+ * the block is kept apart, in here (value id -> block index + 1), and a read
+ * that does not must find its value in the universe. */
 static void
-v_gen_kill(const struct ir_block *b, uint64_t *gen, uint64_t *kill)
+v_gen_kill(const struct ir_liveness *lv, const struct ir_block *b, uint64_t *gen, uint64_t *kill,
+           unsigned *here)
 {
    for (const struct ir_instr *in = b->first; in; in = in->next) {
       for (unsigned s = 0; in->op != IR_OP_PHI && s < in->nsrc; s++) {
          const struct ir_instr *v = in->src[s];
-         if (in->op != IR_OP_EXTRACT && v_in_regs(v) && !ir_live_has(kill, v->id))
-            ir_live_set(gen, v->id, true);
+         if (in->op == IR_OP_EXTRACT || !v_in_regs(v) ||
+             (v->id < lv->nvalues && here[v->id] == b->index + 1))
+            continue;
+         bool ok = ir_live_mark(lv, gen, v->id, true);
+         assert(ok); /* read before its definition: in the universe */
+         (void)ok;
       }
-      ir_live_set(kill, in->id, true);
+      ir_live_mark(lv, kill, in->id, true);
+      if (in->id < lv->nvalues)
+         here[in->id] = b->index + 1;
    }
+}
+
+/* Adds value v to set; true when it was not there. */
+static bool
+v_add(const struct ir_liveness *lv, uint64_t *set, const struct ir_instr *v)
+{
+   if (ir_live_test(lv, set, v->id))
+      return false;
+   bool ok = ir_live_mark(lv, set, v->id, true);
+   assert(ok); /* phi sources and if conditions are in the universe */
+   return ok;
 }
 
 /* out(b) = the live-in sets of its successors, the sources its
@@ -537,14 +560,14 @@ void
 ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv)
 {
    ir_compute_cfg(sh);
-   unsigned nb = sh->nblocks, nw = sh->nvalues / 64 + 2;
-   lv->nwords = nw;
-   lv->in = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
-   lv->out = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   ir_liveness_alloc(sh, lv);
+   unsigned nb = sh->nblocks, nw = lv->nwords;
    uint64_t *gen = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
    uint64_t *kill = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   unsigned *here = xcalloc(lv->nvalues + 1, sizeof(unsigned));
    for (unsigned b = 0; b < nb; b++)
-      v_gen_kill(sh->blocks[b], gen + (size_t)b * nw, kill + (size_t)b * nw);
+      v_gen_kill(lv, sh->blocks[b], gen + (size_t)b * nw, kill + (size_t)b * nw, here);
+   free(here);
    bool changed = true;
    while (changed) {
       changed = false;
@@ -560,17 +583,12 @@ ir_validate_liveness(struct ir_shader *sh, struct ir_liveness *lv)
             }
             for (const struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next)
                for (unsigned k = 0; k < p->nsrc; k++)
-                  if (p->pred[k] == blk && v_in_regs(p->src[k]) &&
-                      !ir_live_has(out, p->src[k]->id)) {
-                     ir_live_set(out, p->src[k]->id, true);
-                     changed = true;
-                  }
+                  if (p->pred[k] == blk && v_in_regs(p->src[k]))
+                     changed |= v_add(lv, out, p->src[k]);
          }
          const struct ir_instr *cond = ir_block_if_cond(blk);
-         if (cond && v_in_regs(cond) && !ir_live_has(out, cond->id)) {
-            ir_live_set(out, cond->id, true);
-            changed = true;
-         }
+         if (cond && v_in_regs(cond))
+            changed |= v_add(lv, out, cond);
          for (unsigned w = 0; w < nw; w++) {
             uint64_t i = gen[(size_t)b * nw + w] | (out[w] & ~kill[(size_t)b * nw + w]);
             changed |= i != in[w];

@@ -515,23 +515,20 @@ opt_layout_free(struct opt_layout *lo)
    memset(lo, 0, sizeof(*lo));
 }
 
-/* Byte address of every slot as encoded (bundle control words included):
- * encode once, decode the addresses back. */
+/* Byte address of every slot as encoded (bundle control words included),
+ * as the encoder places it; all 0 when the program does not encode. */
 static uint32_t *
 slot_addresses(const struct isa_model *m, const struct opt_layout *lo)
 {
-   struct isa_insn *tmp = xcalloc(lo->n + 1, sizeof(*tmp)), *dec = NULL;
+   struct isa_insn *tmp = xcalloc(lo->n + 1, sizeof(*tmp));
    for (unsigned i = 0; i < lo->n; i++)
       tmp[i] = lo->v[i].insn;
    uint8_t *code = NULL;
-   size_t size = 0, n = 0;
+   size_t size = 0;
    uint32_t *addr = xcalloc(lo->n + 1, sizeof(uint32_t));
-   if (isa_encode_program(m, tmp, lo->n, &code, &size, NULL) == ISA_ERR_OK &&
-       isa_decode_program(m, code, size, &dec, &n, NULL) == ISA_ERR_OK)
-      for (unsigned i = 0; i < lo->n && i < n; i++)
-         addr[i] = dec[i].addr;
+   if (isa_encode_program_at(m, tmp, lo->n, &code, &size, addr, NULL) != ISA_ERR_OK)
+      memset(addr, 0, (lo->n + 1) * sizeof(uint32_t));
    free(tmp);
-   free(dec);
    free(code);
    return addr;
 }
@@ -800,6 +797,8 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
    opt_layout_build(sh, &lo);
    if (isa_hazard_kind(sh->model) == ISA_HAZARD_STALL_COUNTS) {
       struct opt_control *ctl = xcalloc(lo.n + 1, sizeof(*ctl));
+      struct opt_control_fields cf;
+      opt_control_fields(sh->model, &cf);
       if (hazards)
          opt_control_words(sh->model, &lo, sh, ctl);
       for (unsigned i = 0; i < lo.n; i++) {
@@ -808,15 +807,23 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
                 (struct opt_control){.stall = (unsigned)isa_hazard_param(sh->model, "min_stall", 1),
                                      .wr_bar = -1,
                                      .rd_bar = -1};
-         opt_apply_control(sh->model, &ctl[i], &lo.v[i].insn);
+         opt_apply_control(&cf, &ctl[i], &lo.v[i].insn);
       }
       free(ctl);
    }
    finish_branches(sh, &lo);
    struct isa_insn *insns = xcalloc(lo.n + 1, sizeof(*insns));
-   bool ok = true;
-   for (unsigned i = 0; i < lo.n && ok; i++) {
+   for (unsigned i = 0; i < lo.n; i++)
       insns[i] = lo.v[i].insn;
+   /* Encoding checks each instruction as isa_check_insn does (both are
+    * isa_encode_bits), so a program that encodes needs no check of its
+    * own; one that does not is checked instruction by instruction for the
+    * error that names the value, as before, and the encoder's own error
+    * (a control word, a padding slot) stands when every one passes. */
+   uint8_t *code = NULL;
+   size_t size = 0;
+   bool ok = isa_encode_program(sh->model, insns, lo.n, &code, &size, NULL) == ISA_ERR_OK;
+   for (unsigned i = 0; !ok && i < lo.n; i++) {
       struct diag_list cd = {0};
       if (isa_check_insn(sh->model, &insns[i], &cd) != ISA_ERR_OK) {
          /* one error naming the value too: the check's signal is the
@@ -829,15 +836,18 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
                   (int)strcspn(t, "\n"), t, why ? why : "?");
          free(at);
          free(t);
-         ok = false;
+         diag_clear(&cd);
+         break;
       }
       diag_clear(&cd);
+      if (i + 1 == lo.n) /* every instruction passes: the encoder's error */
+         isa_encode_program(sh->model, insns, lo.n, &code, &size, d);
    }
    memset(p, 0, sizeof(*p));
    p->model = sh->model;
    p->stage = sh->stage;
-   if (ok && isa_encode_program(sh->model, insns, lo.n, &p->code, &p->size, d) != ISA_ERR_OK)
-      ok = false;
+   p->code = code;
+   p->size = size;
    if (ok && cover_on)
       cover_program(sh->model, insns, lo.n);
    /* bisect names an instruction of the program by its value (issue 16) */

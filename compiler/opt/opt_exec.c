@@ -234,15 +234,15 @@ opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv)
    li.outer = xcalloc(nl + 1, sizeof(unsigned));
    loops_of(&sh->body, &li, ~0u);
    unsigned *ub = xcalloc(sh->nblocks + 1, sizeof(unsigned));
-   for (unsigned id = 0; id < sh->nvalues && id < lv->nwords * 64; id++) {
-      struct ir_instr *v = sh->values[id];
+   /* a value outside the universe is in no set: it keeps to its block */
+   for (unsigned k = 0; k < lv->nids; k++) {
+      unsigned id = lv->ids[k];
+      struct ir_instr *v = id < sh->nvalues ? sh->values[id] : NULL;
       if (!scalar_value(v, x.file))
          continue;
       unsigned def = v->block->index, last = def, nuse = 0;
       for (unsigned bi = def; bi < sh->nblocks; bi++) {
-         const uint64_t *in = lv->in + (size_t)bi * lv->nwords;
-         const uint64_t *out = lv->out + (size_t)bi * lv->nwords;
-         if (ir_live_has(in, id) || ir_live_has(out, id)) {
+         if (ir_live_has(ir_live_in_set(lv, bi), k) || ir_live_has(ir_live_out_set(lv, bi), k)) {
             last = bi;
             ub[nuse++] = bi;
          }
@@ -250,9 +250,9 @@ opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv)
       last = linear_end(&li, def, last, ub, nuse);
       for (unsigned bi = def; bi <= last; bi++) {
          if (bi > def)
-            ir_live_set(lv->in + (size_t)bi * lv->nwords, id, true);
+            ir_live_set(ir_live_in_set(lv, bi), k, true);
          if (bi < last)
-            ir_live_set(lv->out + (size_t)bi * lv->nwords, id, true);
+            ir_live_set(ir_live_out_set(lv, bi), k, true);
       }
    }
    free(ub);

@@ -612,6 +612,8 @@ apply_pad(struct hz *z, unsigned i, unsigned n, bool full)
 /* Stall counts and scoreboards                                         */
 
 #define CW_MAX_SB 8
+#define CW_GUARDS 64 /* guard modifier values whose names are kept read */
+enum { GUARD_NONE = 1, GUARD_POS, GUARD_NEG };
 
 /* Units whose per-unit state is set; the scans that reset or drain look
  * only at these, not at every unit of every file. */
@@ -629,8 +631,12 @@ struct cw {
    int gpr, pred;   /* files */
    unsigned stride; /* units per file */
    unsigned nfiles;
-   int *fixed;                       /* by file: its fixed register (RZ), -1 */
-   int guard_mod;                    /* the guard predicate's modifier, -1 */
+   int *fixed;    /* by file: its fixed register (RZ), -1 */
+   int guard_mod; /* the guard predicate's modifier, -1 */
+   /* by guard modifier value below CW_GUARDS: its name read once (0 not
+    * yet, GUARD_NONE, GUARD_POS or GUARD_NEG) and its predicate register */
+   unsigned char guard_kind[CW_GUARDS];
+   unsigned guard_reg[CW_GUARDS];
    int *writer;                      /* by unit: slot of the last write in the block, -1 */
    int *wsb;                         /* by unit: scoreboard its pending variable write holds, -1 */
    int *rsb;                         /* by unit: scoreboard of a pending late read of it, -1 */
@@ -665,18 +671,38 @@ units(const struct cw *c, const struct isa_insn *x, const struct ir_instr *in, i
    return k;
 }
 
+/* What guard modifier value v names: GUARD_NONE (PT), or a predicate
+ * register *reg read as it is (GUARD_POS) or negated (GUARD_NEG). */
+static unsigned char
+guard_of(const struct cw *c, int v, unsigned *reg)
+{
+   const char *name = isa_mod_value_name(c->m, (unsigned)c->guard_mod, v);
+   if (!name || (sscanf(name, "p%u", reg) != 1 && sscanf(name, "np%u", reg) != 1))
+      return GUARD_NONE;
+   return name[0] == 'n' ? GUARD_NEG : GUARD_POS;
+}
+
 /* The guard predicate a record reads, as a unit, or -1 (PT). */
 static int
-guard_unit(const struct cw *c, const struct isa_insn *x)
+guard_unit(struct cw *c, const struct isa_insn *x)
 {
    int gm = c->guard_mod;
    if (gm < 0 || c->pred < 0)
       return -1;
-   const char *name = isa_mod_value_name(c->m, (unsigned)gm, x->mod[gm]);
-   unsigned reg;
-   if (!name || (sscanf(name, "p%u", &reg) != 1 && sscanf(name, "np%u", &reg) != 1))
+   int v = x->mod[gm];
+   unsigned reg = 0;
+   unsigned char kind;
+   if (v >= 0 && v < CW_GUARDS) {
+      if (!c->guard_kind[v])
+         c->guard_kind[v] = guard_of(c, v, &c->guard_reg[v]);
+      kind = c->guard_kind[v];
+      reg = c->guard_reg[v];
+   } else {
+      kind = guard_of(c, v, &reg);
+   }
+   if (kind == GUARD_NONE)
       return -1;
-   if (name[0] == 'n' &&
+   if (kind == GUARD_NEG &&
        opt_fault_fires_sh(c->sh, OPT_FAULT_NEG_GUARD_UNREAD, SLOT_FMT " @!P%u not read",
                           SLOT_ARGS(c->lo, c->cur), reg))
       return -1;
@@ -1016,30 +1042,58 @@ opt_control_words(const struct isa_model *m, const struct opt_layout *lo,
    cw_free(&c);
 }
 
+/* The value of scoreboard sb (-1: none) in control field mod, or -1. */
+static int
+bar_value(const struct isa_model *m, int mod, int sb)
+{
+   if (sb < 0)
+      return isa_mod_value(m, (unsigned)mod, "none");
+   char name[16];
+   snprintf(name, sizeof(name), "sb%d", sb);
+   return isa_mod_value(m, (unsigned)mod, name);
+}
+
+void
+opt_control_fields(const struct isa_model *m, struct opt_control_fields *cf)
+{
+   cf->m = m;
+   cf->stall = isa_mod_by_role(m, ISA_ROLE_STALL);
+   cf->wait = isa_mod_by_role(m, ISA_ROLE_WAIT_MASK);
+   cf->wr = isa_mod_by_role(m, ISA_ROLE_WR_BAR);
+   cf->rd = isa_mod_by_role(m, ISA_ROLE_RD_BAR);
+   for (int k = 0; k < OPT_CONTROL_BARS + 1; k++) {
+      cf->wr_val[k] = cf->wr >= 0 ? bar_value(m, cf->wr, k - 1) : -1;
+      cf->rd_val[k] = cf->rd >= 0 ? bar_value(m, cf->rd, k - 1) : -1;
+   }
+}
+
+/* A scoreboard's value from the table, or looked up past its end. */
+static int
+bar_of(const struct opt_control_fields *cf, const int *val, int mod, int sb)
+{
+   if (sb < 0)
+      return val[0];
+   return sb < OPT_CONTROL_BARS ? val[sb + 1] : bar_value(cf->m, mod, sb);
+}
+
 /* Writes control fields into a record. */
 void
-opt_apply_control(const struct isa_model *m, const struct opt_control *ctl, struct isa_insn *x)
+opt_apply_control(const struct opt_control_fields *cf, const struct opt_control *ctl,
+                  struct isa_insn *x)
 {
-   int stall = isa_mod_by_role(m, ISA_ROLE_STALL), wait = isa_mod_by_role(m, ISA_ROLE_WAIT_MASK);
-   int wr = isa_mod_by_role(m, ISA_ROLE_WR_BAR), rd = isa_mod_by_role(m, ISA_ROLE_RD_BAR);
-   if (stall >= 0)
-      x->mod[stall] = (int16_t)ctl->stall;
-   if (wait >= 0)
-      x->mod[wait] = (int16_t)ctl->wait;
-   char name[8];
-   if (wr >= 0) {
-      snprintf(name, sizeof(name), "sb%d", ctl->wr_bar);
-      int v = ctl->wr_bar >= 0 ? isa_mod_value(m, (unsigned)wr, name)
-                               : isa_mod_value(m, (unsigned)wr, "none");
+   if (cf->stall >= 0)
+      x->mod[cf->stall] = (int16_t)ctl->stall;
+   if (cf->wait >= 0)
+      x->mod[cf->wait] = (int16_t)ctl->wait;
+   if (cf->wr >= 0) {
+      int v = bar_of(cf, cf->wr_val, cf->wr, ctl->wr_bar);
       if (v >= 0)
-         x->mod[wr] = (int16_t)v;
+         x->mod[cf->wr] = (int16_t)v;
    }
-   if (rd >= 0) {
-      snprintf(name, sizeof(name), "sb%d", ctl->rd_bar);
-      int v = ctl->rd_bar >= 0 ? isa_mod_value(m, (unsigned)rd, name)
-                               : isa_mod_value(m, (unsigned)rd, "none");
+   if (cf->rd >= 0) {
+      int v = bar_of(cf, cf->rd_val, cf->rd, ctl->rd_bar);
       if (v >= 0)
-         x->mod[rd] = (int16_t)v;
+         x->mod[cf->rd] = (int16_t)v;
    }
 }
 
@@ -1058,10 +1112,12 @@ stall_counts(struct hz *z)
             insert_before_slot(z, i, x);
          }
       }
+      struct opt_control_fields cf;
+      opt_control_fields(z->m, &cf);
       if (!nops)
          for (unsigned i = 0; i < z->lo.n; i++)
             if (z->lo.v[i].in && z->lo.v[i].in->op == IR_OP_MACH)
-               opt_apply_control(z->m, &ctl[i], &z->lo.v[i].in->mach->insn);
+               opt_apply_control(&cf, &ctl[i], &z->lo.v[i].in->mach->insn);
       free(ctl);
       opt_layout_free(&z->lo);
       z->sh->cfg_valid = false;

@@ -889,9 +889,9 @@ scratch_reg(struct lgz *z, struct ir_instr *in, unsigned skip)
 {
    struct ir_shader *sh = z->sh;
    struct ir_block *b = in->block;
-   unsigned nw = z->lv.nwords;
+   unsigned nw = z->lv.dense_words;
    uint64_t *live = xmalloc(nw * sizeof(uint64_t));
-   memcpy(live, z->lv.out + (size_t)b->index * nw, nw * sizeof(uint64_t));
+   ir_live_expand(&z->lv, ir_live_out_set(&z->lv, b->index), live);
    for (struct ir_instr *i = b->last; i; i = i->prev) {
       if (i->id < nw * 64)
          ir_live_set(live, i->id, false);
@@ -1078,6 +1078,13 @@ check_final(struct lgz *z, struct ir_instr *in)
 {
    struct isa_insn rec;
    opt_mach_record(in, &rec);
+   struct opt_ctx *ctx = z->sh->fault_ctx;
+   if (ctx) { /* the verdict from the trials' memo; the message only for a refusal */
+      if (!ctx->legal_memo)
+         ctx->legal_memo = isa_check_memo_new();
+      if (isa_check_insn_memo(ctx->legal_memo, z->sh->model, &rec) == ISA_ERR_OK)
+         return;
+   }
    struct diag_list d = {0};
    if (isa_check_insn(z->sh->model, &rec, &d) != ISA_ERR_OK) {
       char *why =

@@ -3,7 +3,9 @@
  * allocation, its checker, the scheduler's pressure estimate and the
  * legalizer's scratch registers.
  *
- * Sets are bitsets over value ids, per block. A phi's sources are live at
+ * Sets are bitsets per block over the values that can be live at a
+ * block's edge (ir_liveness_alloc: the others are read only after their
+ * definition in their own block, so no edge sees them). A phi's sources are live at
  * the end of the named predecessor (not at the start of the phi's block);
  * an if's condition is live at the end of the block before the if. The
  * equations are solved by iterating over the blocks backwards until
@@ -11,7 +13,9 @@
  */
 #include "compiler/ir/ir.h"
 
+#include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void conservative_liveness(struct ir_shader *sh, struct ir_liveness *lv);
 
@@ -53,27 +57,93 @@ ir_block_if_cond(const struct ir_block *b)
    return n->list->v[i + 1]->kind == IR_NODE_IF ? n->list->v[i + 1]->cond : NULL;
 }
 
-static void
-block_transfer(const struct ir_block *b, uint64_t *live, unsigned nwords, const uint64_t *out)
+void
+ir_liveness_alloc(const struct ir_shader *sh, struct ir_liveness *lv)
 {
-   memcpy(live, out, nwords * sizeof(uint64_t));
+   unsigned nv = sh->nvalues, nb = sh->nblocks;
+   unsigned *def_in = xcalloc(nv + 1, sizeof(unsigned)); /* block index + 1 */
+   bool *member = xcalloc(nv + 1, sizeof(bool));
+   for (unsigned bi = 0; bi < nb; bi++) {
+      const struct ir_block *b = sh->blocks[bi];
+      for (const struct ir_instr *in = b->first; in; in = in->next) {
+         for (unsigned s = 0; s < in->nsrc; s++) {
+            const struct ir_instr *v = in->src[s];
+            if (v && v->id < nv && (in->op == IR_OP_PHI || def_in[v->id] != bi + 1))
+               member[v->id] = true;
+         }
+         if (in->id < nv)
+            def_in[in->id] = bi + 1;
+      }
+      const struct ir_instr *cond = ir_block_if_cond(b);
+      if (cond && cond->id < nv)
+         member[cond->id] = true;
+   }
+   lv->nvalues = nv;
+   lv->bit = xmalloc((nv + 1) * sizeof(unsigned));
+   lv->ids = xmalloc((nv + 1) * sizeof(unsigned));
+   lv->nids = 0;
+   for (unsigned id = 0; id < nv; id++) {
+      lv->bit[id] = member[id] ? lv->nids : ~0u;
+      if (member[id])
+         lv->ids[lv->nids++] = id;
+   }
+   free(member);
+   free(def_in);
+   lv->nwords = (lv->nids + 63) / 64 + 1;
+   lv->dense_words = (nv + 63) / 64 + 1;
+   lv->in = xcalloc((size_t)nb * lv->nwords + 1, sizeof(uint64_t));
+   lv->out = xcalloc((size_t)nb * lv->nwords + 1, sizeof(uint64_t));
+}
+
+unsigned
+ir_live_next_id(const struct ir_liveness *lv, const uint64_t *set, unsigned from)
+{
+   unsigned lo = 0, hi = lv->nids; /* the first bit whose id >= from */
+   if (from < lv->nvalues && lv->bit[from] != ~0u)
+      lo = lv->bit[from];
+   else
+      while (lo < hi) {
+         unsigned mid = lo + (hi - lo) / 2;
+         if (lv->ids[mid] < from)
+            lo = mid + 1;
+         else
+            hi = mid;
+      }
+   unsigned k = ir_live_next(set, lv->nwords, lo);
+   return k < lv->nids ? lv->ids[k] : ~0u;
+}
+
+void
+ir_live_expand(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dense)
+{
+   memset(dense, 0, lv->dense_words * sizeof(uint64_t));
+   for (unsigned k = ir_live_next(set, lv->nwords, 0); k < lv->nids;
+        k = ir_live_next(set, lv->nwords, k + 1))
+      ir_live_set(dense, lv->ids[k], true);
+}
+
+static void
+block_transfer(const struct ir_liveness *lv, const struct ir_block *b, uint64_t *live,
+               const uint64_t *out)
+{
+   memcpy(live, out, lv->nwords * sizeof(uint64_t));
    for (const struct ir_instr *in = b->last; in; in = in->prev) {
-      ir_live_set(live, in->id, false);
+      ir_live_mark(lv, live, in->id, false);
       if (in->op == IR_OP_PHI)
          continue;
       for (unsigned i = 0; i < in->nsrc; i++)
-         if (ir_use_extends_life(in, in->src[i]))
-            ir_live_set(live, in->src[i]->id, true);
+         if (ir_live_bit(lv, in->src[i]->id) != ~0u && ir_use_extends_life(in, in->src[i]))
+            ir_live_mark(lv, live, in->src[i]->id, true);
    }
 }
 
 /* OPT_FAULT_LIVE_PHI_SRC, OPT_FAULT_LIVE_IF_COND: v, not otherwise live
  * out of b, is left out of b's live-out set. */
 static bool
-fault_drops(struct ir_shader *sh, enum opt_fault f, const uint64_t *out, const struct ir_instr *v,
-            const struct ir_block *b)
+fault_drops(struct ir_shader *sh, const struct ir_liveness *lv, enum opt_fault f,
+            const uint64_t *out, const struct ir_instr *v, const struct ir_block *b)
 {
-   return opt_fault_sh(sh, f) && !ir_live_has(out, v->id) &&
+   return opt_fault_sh(sh, f) && !ir_live_test(lv, out, v->id) &&
           opt_fault_fires_sh(sh, f, "%%%u not live out of @%u", v->id, b->index);
 }
 
@@ -96,10 +166,8 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
 {
    if (!sh->cfg_valid)
       ir_compute_cfg(sh);
-   unsigned nb = sh->nblocks, nw = (sh->nvalues + 63) / 64 + 1;
-   lv->nwords = nw;
-   lv->in = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
-   lv->out = xcalloc((size_t)nb * nw + 1, sizeof(uint64_t));
+   ir_liveness_alloc(sh, lv);
+   unsigned nb = sh->nblocks, nw = lv->nwords;
    uint64_t *tmp = xcalloc(nw, sizeof(uint64_t)), *first = NULL;
    size_t n = (size_t)nb * nw + 1;
    for (bool changed = true, swept = false; changed; swept = true) {
@@ -121,18 +189,18 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
             for (struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next)
                for (unsigned k = 0; k < p->nsrc; k++)
                   if (p->pred[k] == b && ir_value_in_regs(p->src[k]) &&
-                      !fault_drops(sh, OPT_FAULT_LIVE_PHI_SRC, tmp, p->src[k], b))
-                     ir_live_set(tmp, p->src[k]->id, true);
+                      !fault_drops(sh, lv, OPT_FAULT_LIVE_PHI_SRC, tmp, p->src[k], b))
+                     ir_live_mark(lv, tmp, p->src[k]->id, true);
          }
          struct ir_instr *cond = ir_block_if_cond(b);
          if (cond && ir_value_in_regs(cond) &&
-             !fault_drops(sh, OPT_FAULT_LIVE_IF_COND, tmp, cond, b))
-            ir_live_set(tmp, cond->id, true);
+             !fault_drops(sh, lv, OPT_FAULT_LIVE_IF_COND, tmp, cond, b))
+            ir_live_mark(lv, tmp, cond->id, true);
          if (memcmp(tmp, out, nw * sizeof(uint64_t))) {
             memcpy(out, tmp, nw * sizeof(uint64_t));
             changed = true;
          }
-         block_transfer(b, tmp, nw, out);
+         block_transfer(lv, b, tmp, out);
          if (memcmp(tmp, in, nw * sizeof(uint64_t))) {
             memcpy(in, tmp, nw * sizeof(uint64_t));
             changed = true;
@@ -148,25 +216,40 @@ ir_liveness(struct ir_shader *sh, struct ir_liveness *lv)
    opt_exec_liveness(sh, lv); /* gfx9: scalar values live in the linear order */
 }
 
-/* The values of set a missing from set b, as " %N" words (at most 8). */
+/* The values of set a missing from set b (both of lv), as " %N" words
+ * (at most 8). */
 static char *
-missing(const uint64_t *a, const uint64_t *b, unsigned nw)
+missing(const struct ir_liveness *lv, const uint64_t *a, const uint64_t *b)
 {
    char *t = xstrdup("");
    unsigned n = 0;
-   for (unsigned w = 0; w < nw; w++)
-      for (unsigned k = 0; k < 64; k++) {
-         if (!(((a[w] & ~b[w]) >> k) & 1))
-            continue;
-         unsigned id = w * 64 + k;
-         char *u = n < 8 ? xasprintf("%s %%%u", t, id) : n == 8 ? xasprintf("%s ...", t) : NULL;
-         if (u) {
-            free(t);
-            t = u;
-         }
-         n++;
+   for (unsigned k = ir_live_next(a, lv->nwords, 0); k < lv->nids;
+        k = ir_live_next(a, lv->nwords, k + 1)) {
+      if (ir_live_has(b, k))
+         continue;
+      unsigned id = lv->ids[k];
+      char *u = n < 8 ? xasprintf("%s %%%u", t, id) : n == 8 ? xasprintf("%s ...", t) : NULL;
+      if (u) {
+         free(t);
+         t = u;
       }
+      n++;
+   }
    return t;
+}
+
+/* Set to (of lv) takes the values of set from (of v). */
+static void
+copy_set(const struct ir_liveness *lv, uint64_t *to, const struct ir_liveness *v,
+         const uint64_t *from)
+{
+   memset(to, 0, lv->nwords * sizeof(uint64_t));
+   for (unsigned k = ir_live_next(from, v->nwords, 0); k < v->nids;
+        k = ir_live_next(from, v->nwords, k + 1)) {
+      bool ok = ir_live_mark(lv, to, v->ids[k], true);
+      assert(ok); /* both universes are the same values */
+      (void)ok;
+   }
 }
 
 /* The conservative variant (conservative.c): the blocks it picks take the
@@ -176,25 +259,27 @@ conservative_liveness(struct ir_shader *sh, struct ir_liveness *lv)
 {
    struct ir_liveness v;
    ir_validate_liveness(sh, &v);
-   unsigned nw = MIN2(lv->nwords, v.nwords);
+   uint64_t *vin = xcalloc(lv->nwords, sizeof(uint64_t));
+   uint64_t *vout = xcalloc(lv->nwords, sizeof(uint64_t));
    for (unsigned bi = 0; bi < sh->nblocks; bi++) {
       struct ir_block *b = sh->blocks[bi];
       if (!opt_conservative_sh(sh, OPT_STAGE_LIVE, b->first ? b->first->line : 0, "@%u", bi))
          continue;
-      uint64_t *in = lv->in + (size_t)bi * lv->nwords, *out = lv->out + (size_t)bi * lv->nwords;
-      const uint64_t *vin = v.in + (size_t)bi * v.nwords, *vout = v.out + (size_t)bi * v.nwords;
-      char *lo = missing(vout, out, nw), *li = missing(vin, in, nw);
-      char *xo = missing(out, vout, nw), *xi = missing(in, vin, nw);
+      uint64_t *in = ir_live_in_set(lv, bi), *out = ir_live_out_set(lv, bi);
+      copy_set(lv, vin, &v, ir_live_in_set(&v, bi));
+      copy_set(lv, vout, &v, ir_live_out_set(&v, bi));
+      char *lo = missing(lv, vout, out), *li = missing(lv, vin, in);
+      char *xo = missing(lv, out, vout), *xi = missing(lv, in, vin);
       if (*lo || *li || *xo || *xi)
          opt_cons_note(sh->fault_ctx, OPT_STAGE_LIVE,
                        "@%u: live out lacks%s, has extra%s; live in lacks%s, has extra%s", bi,
                        *lo ? lo : " -", *xo ? xo : " -", *li ? li : " -", *xi ? xi : " -");
       free(lo), free(li), free(xo), free(xi);
-      memset(in, 0, lv->nwords * sizeof(uint64_t));
-      memset(out, 0, lv->nwords * sizeof(uint64_t));
-      memcpy(in, vin, nw * sizeof(uint64_t));
-      memcpy(out, vout, nw * sizeof(uint64_t));
+      memcpy(in, vin, lv->nwords * sizeof(uint64_t));
+      memcpy(out, vout, lv->nwords * sizeof(uint64_t));
    }
+   free(vin);
+   free(vout);
    ir_liveness_free(&v);
 }
 
@@ -203,5 +288,8 @@ ir_liveness_free(struct ir_liveness *lv)
 {
    free(lv->in);
    free(lv->out);
+   free(lv->ids);
+   free(lv->bit);
    lv->in = lv->out = NULL;
+   lv->ids = lv->bit = NULL;
 }

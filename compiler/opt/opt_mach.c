@@ -314,11 +314,26 @@ opt_op_by_sem(const struct isa_model *m, enum isa_sem sem)
    return n ? ops[0] : -1;
 }
 
+/* The model's plain move, chosen once per compile (opt_copy_op weighs
+ * every move's forms). */
+static unsigned
+copy_op(const struct ir_shader *sh)
+{
+   struct opt_ctx *ctx = sh->fault_ctx;
+   if (!ctx)
+      return opt_copy_op(sh->model);
+   if (ctx->copy_model != sh->model) {
+      ctx->copy_op = opt_copy_op(sh->model);
+      ctx->copy_model = sh->model;
+   }
+   return ctx->copy_op;
+}
+
 /* A register copy of v (the model's plain move), placed before pos. */
 struct ir_instr *
 opt_copy_before(struct ir_shader *sh, struct ir_instr *pos, struct ir_instr *v)
 {
-   struct ir_instr *c = ir_mach_create(sh, opt_copy_op(sh->model));
+   struct ir_instr *c = ir_mach_create(sh, copy_op(sh));
    ir_mach_set_src(c, 0, &v, 1);
    c->line = pos->line;
    c->flags = v->flags;
@@ -1025,6 +1040,8 @@ struct rcheck {
    struct ir_shader *sh;
    const struct ir_instr **owner; /* by file * stride + index */
    unsigned stride;
+   unsigned *touched; /* the entries of owner set since the last clear */
+   size_t ntouched, cap;
 };
 
 static bool
@@ -1043,9 +1060,12 @@ take(struct rcheck *rc, const struct ir_instr *v)
 {
    const struct ir_reg *r = &v->mach->reg;
    for (unsigned i = 0; i < r->count; i++) {
-      const struct ir_instr **o = &rc->owner[(unsigned)r->file * rc->stride + r->index + i];
+      unsigned at = (unsigned)r->file * rc->stride + r->index + i;
+      const struct ir_instr **o = &rc->owner[at];
       if (*o && *o != v)
          return false;
+      if (!*o)
+         VEC_PUSH(rc->touched, rc->ntouched, rc->cap, at);
       *o = v;
    }
    return true;
@@ -1065,13 +1085,21 @@ drop(struct rcheck *rc, const struct ir_instr *v)
 /* A def (walking backwards) frees its value's registers; those registers
  * must not hold any other live value: that value would be overwritten. */
 static const char *
-check_block_regs(struct rcheck *rc, struct ir_block *b, const uint64_t *out, unsigned nw,
+check_block_regs(struct rcheck *rc, struct ir_block *b, const struct ir_liveness *lv,
                  const struct ir_instr **bad)
 {
    struct ir_shader *sh = rc->sh;
-   memset(rc->owner, 0, sizeof(*rc->owner) * rc->stride * isa_file_count(sh->model));
-   for (unsigned id = ir_live_next(out, nw, 0); id < sh->nvalues;
-        id = ir_live_next(out, nw, id + 1)) {
+   const uint64_t *out = ir_live_out_set(lv, b->index);
+   /* every register free again: only the entries set since the last block
+    * (the table spans every file, the constant files too: megabytes) */
+   for (size_t i = 0; i < rc->ntouched; i++)
+      rc->owner[rc->touched[i]] = NULL;
+   rc->ntouched = 0;
+   for (unsigned k = ir_live_next(out, lv->nwords, 0); k < lv->nids;
+        k = ir_live_next(out, lv->nwords, k + 1)) {
+      unsigned id = lv->ids[k];
+      if (id >= sh->nvalues)
+         break;
       const struct ir_instr *v = sh->values[id];
       if (v && occupies(v) && !take(rc, v)) {
          *bad = v;
@@ -1173,11 +1201,11 @@ ir_regs_check(struct ir_shader *sh, const struct ir_liveness *lv, const struct i
       isa_file_info(sh->model, f, &fi);
       stride = MAX2(stride, fi.count + 16);
    }
-   struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride};
+   struct rcheck rc = {sh, xcalloc((size_t)stride * nf + 1, sizeof(*rc.owner)), stride, NULL, 0, 0};
    for (unsigned bi = 0; bi < sh->nblocks && !why; bi++)
-      why =
-          check_block_regs(&rc, sh->blocks[bi], lv->out + (size_t)bi * lv->nwords, lv->nwords, bad);
+      why = check_block_regs(&rc, sh->blocks[bi], lv, bad);
    free(rc.owner);
+   free(rc.touched);
    return why;
 }
 

@@ -71,7 +71,7 @@ struct ra {
 static bool
 live_in_set(const struct ra *ra, const uint64_t *set, unsigned id)
 {
-   return id < ra->lv.nwords * 64 && ir_live_has(set, id);
+   return ir_live_test(&ra->lv, set, id);
 }
 
 static void
@@ -156,6 +156,15 @@ occupy(struct ra *ra, struct ir_instr *v)
    for (unsigned i = 0; i < r->count; i++)
       ra->occ[r->file][r->index + i] = v;
    ra->used[r->file] = MAX2(ra->used[r->file], (unsigned)r->index + r->count);
+}
+
+/* Frees every register of file f. Only occupy() fills an entry, below
+ * used[f], so the entries from there up are already free (a file of
+ * constants has thousands of them). */
+static void
+clear_file(struct ra *ra, unsigned f)
+{
+   memset(ra->occ[f], 0, MIN2(ra->used[f], ra->nregs[f]) * sizeof(struct ir_instr *));
 }
 
 static void
@@ -262,7 +271,7 @@ place(struct ra *ra, struct ir_instr *v, int f, unsigned n, int hint)
 static unsigned
 next_in_set(const struct ra *ra, const uint64_t *set, unsigned id)
 {
-   unsigned r = ir_live_next(set, ra->lv.nwords, id);
+   unsigned r = ir_live_next_id(&ra->lv, set, id);
    return r < ra->sh->nvalues ? r : ~0u;
 }
 
@@ -440,9 +449,8 @@ fix_group(struct ra *ra, struct ir_instr *in, unsigned k)
 static void
 compute_last_uses(struct ra *ra, struct ir_block *b)
 {
-   const uint64_t *out = ra->lv.out + (size_t)b->index * ra->lv.nwords;
-   uint64_t *live = xmalloc(ra->lv.nwords * sizeof(uint64_t));
-   memcpy(live, out, ra->lv.nwords * sizeof(uint64_t));
+   uint64_t *live = xmalloc(ra->lv.dense_words * sizeof(uint64_t));
+   ir_live_expand(&ra->lv, ir_live_out_set(&ra->lv, b->index), live);
    for (struct ir_instr *in = b->last; in; in = in->prev) {
       ir_live_set(live, in->id, false);
       if (in->op == IR_OP_PHI)
@@ -512,7 +520,7 @@ place_extracts(struct ra *ra, struct ir_instr *t)
 static bool
 live_out(struct ra *ra, const struct ir_block *b, const struct ir_instr *v)
 {
-   return live_in_set(ra, ra->lv.out + (size_t)b->index * ra->lv.nwords, v->id);
+   return live_in_set(ra, ir_live_out_set(&ra->lv, b->index), v->id);
 }
 
 /* Operand groups that are not consecutive are copied first (a group that
@@ -567,8 +575,8 @@ assign_block(struct ra *ra, struct ir_block *b)
       return;
    }
    for (unsigned f = 0; f < ra->nfiles; f++)
-      memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
-   const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
+      clear_file(ra, f);
+   const uint64_t *lin = ir_live_in_set(&ra->lv, b->index);
    for (unsigned id = next_in_set(ra, lin, 0); id != ~0u; id = next_in_set(ra, lin, id + 1)) {
       struct ir_instr *v = ra->sh->values[id];
       if (v && ir_has_reg(v) && ir_value_in_regs(v) &&
@@ -635,8 +643,8 @@ assign_block_plain(struct ra *ra, struct ir_block *b)
 {
    for (unsigned f = 0; f < ra->nfiles; f++)
       if (ra->level != RA_UNIQUE || (int)f != ra->gpr)
-         memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
-   const uint64_t *lin = ra->lv.in + (size_t)b->index * ra->lv.nwords;
+         clear_file(ra, f);
+   const uint64_t *lin = ir_live_in_set(&ra->lv, b->index);
    for (unsigned id = 0; id < ra->sh->nvalues; id++) {
       struct ir_instr *v = ra->sh->values[id];
       if (v && live_in_set(ra, lin, id) && ir_has_reg(v) && ir_value_in_regs(v))
@@ -685,7 +693,7 @@ choose_level(struct ra *ra)
       all += gpr_need(ra, ra->sh->values[id]);
    for (unsigned bi = 0; bi < ra->sh->nblocks; bi++) {
       const struct ir_block *b = ra->sh->blocks[bi];
-      const uint64_t *lin = ra->lv.in + (size_t)bi * ra->lv.nwords;
+      const uint64_t *lin = ir_live_in_set(&ra->lv, bi);
       unsigned k = 0;
       for (unsigned id = 0; id < ra->sh->nvalues; id++)
          if (live_in_set(ra, lin, id))
@@ -739,8 +747,8 @@ static int
 scratch_at_end(struct ra *ra, struct ir_block *pred, struct ir_block *succ)
 {
    int f = ra->gpr;
-   memset(ra->occ[f], 0, ra->nregs[f] * sizeof(struct ir_instr *));
-   const uint64_t *out = ra->lv.out + (size_t)pred->index * ra->lv.nwords;
+   clear_file(ra, (unsigned)f);
+   const uint64_t *out = ir_live_out_set(&ra->lv, pred->index);
    for (unsigned id = next_in_set(ra, out, 0); id != ~0u; id = next_in_set(ra, out, id + 1)) {
       struct ir_instr *v = ra->sh->values[id];
       if (v && ir_has_reg(v) && v->mach->reg.file == f)

@@ -301,8 +301,7 @@ size_of(const struct ir_instr *v)
 static bool
 live_out(const struct sched *s, const struct ir_block *b, const struct ir_instr *v)
 {
-   return v->id < s->lv.nwords * 64 &&
-          ir_live_has(s->lv.out + (size_t)b->index * s->lv.nwords, v->id);
+   return ir_live_test(&s->lv, ir_live_out_set(&s->lv, b->index), v->id);
 }
 
 /* Registers node i frees minus those it takes, were it issued now. */
@@ -436,9 +435,9 @@ static int
 original_peak(struct sched *s, struct ir_block *b, int *start)
 {
    int live = 0;
-   const uint64_t *in = s->lv.in + (size_t)b->index * s->lv.nwords;
-   for (unsigned id = ir_live_next(in, s->lv.nwords, 0); id < s->sh->nvalues;
-        id = ir_live_next(in, s->lv.nwords, id + 1))
+   const uint64_t *in = ir_live_in_set(&s->lv, b->index);
+   for (unsigned id = ir_live_next_id(&s->lv, in, 0); id < s->sh->nvalues;
+        id = ir_live_next_id(&s->lv, in, id + 1))
       if (in_gpr(s, s->sh->values[id]))
          live++;
    for (struct ir_instr *x = b->first; x && x->op == IR_OP_PHI; x = x->next)
@@ -540,9 +539,9 @@ small_issue(struct sched *s, const struct ir_block *b, int *live_small, unsigned
 static void
 small_live_in(const struct sched *s, const struct ir_block *b, int *live_small)
 {
-   const uint64_t *in = s->lv.in + (size_t)b->index * s->lv.nwords;
-   for (unsigned id = ir_live_next(in, s->lv.nwords, 0); id < s->sh->nvalues;
-        id = ir_live_next(in, s->lv.nwords, id + 1)) {
+   const uint64_t *in = ir_live_in_set(&s->lv, b->index);
+   for (unsigned id = ir_live_next_id(&s->lv, in, 0); id < s->sh->nvalues;
+        id = ir_live_next_id(&s->lv, in, id + 1)) {
       const struct ir_instr *v = s->sh->values[id];
       int f = v ? ir_reg_file(v) : -1;
       if (f >= 0 && f != s->gpr && f < SCHED_MAX_FILES)

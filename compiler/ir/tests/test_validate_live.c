@@ -49,11 +49,11 @@ planted_liveness(struct ir_shader *sh, struct ir_liveness *lv)
 {
    ir_liveness(sh, lv);
    for (unsigned b = 0; b < sh->nblocks; b++) {
-      uint64_t *out = lv->out + (size_t)b * lv->nwords;
+      uint64_t *out = ir_live_out_set(lv, b);
       memset(out, 0, lv->nwords * sizeof(uint64_t));
       const struct ir_instr *c = ir_block_if_cond(sh->blocks[b]);
       if (c)
-         ir_live_set(out, c->id, true);
+         CHECK(ir_live_mark(lv, out, c->id, true));
    }
 }
 
@@ -88,10 +88,10 @@ main(void)
    ir_validate_liveness(good, &b);
    for (unsigned bl = 0; bl < good->nblocks; bl++)
       for (unsigned id = 0; id < good->nvalues; id++) {
-         CHECK(ir_live_has(a.in + (size_t)bl * a.nwords, id) ==
-               ir_live_has(b.in + (size_t)bl * b.nwords, id));
-         CHECK(ir_live_has(a.out + (size_t)bl * a.nwords, id) ==
-               ir_live_has(b.out + (size_t)bl * b.nwords, id));
+         CHECK(ir_live_test(&a, ir_live_in_set(&a, bl), id) ==
+               ir_live_test(&b, ir_live_in_set(&b, bl), id));
+         CHECK(ir_live_test(&a, ir_live_out_set(&a, bl), id) ==
+               ir_live_test(&b, ir_live_out_set(&b, bl), id));
       }
    ir_liveness_free(&a);
    ir_liveness_free(&b);
