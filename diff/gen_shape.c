@@ -34,7 +34,11 @@
  * main one's final state, and the sink reads general temporaries after the
  * last output is written, so a seed's shader keeps every line it had and
  * only gains these at its end (and the output's declaration). Compute
- * shaders store no extra word (their buffer layout is fixed): no sink.
+ * shaders have no output and a fixed layout in BUFFER[1]: each invocation
+ * stores the two words raw into its own two words of a buffer of their own
+ * (BUFFER[GEN_SINK_BUF], at the global id times 8; a word past a small
+ * buffer's end is not stored), so the words no other invocation writes
+ * are compared like outputs.
  */
 #include "diff/gen_priv.h"
 
@@ -481,7 +485,8 @@ gen_shape_sink(struct gen *g)
 {
    static const enum tgsi_opcode need[] = {TGSI_OP_UMAD, TGSI_OP_AND,  TGSI_OP_USHR, TGSI_OP_OR,
                                            TGSI_OP_MOV,  TGSI_OP_FSNE, TGSI_OP_UCMP};
-   if (g->stage == TGSI_STAGE_COMP || !ok_all(g, need, ARRAY_SIZE(need)))
+   if (!ok_all(g, need, ARRAY_SIZE(need)) ||
+       (g->stage == TGSI_STAGE_COMP && (!gen_ok(g, TGSI_OP_STORE) || !gen_ok(g, TGSI_OP_SHL))))
       return false;
    /* the side stream: the main stream's choices stay as they were */
    struct rng side;
@@ -516,6 +521,15 @@ gen_shape_sink(struct gen *g)
    gen_emit(g, "MOV TEMP[%u].x, %s", acc2, k.s);
    mix_doubles(g, acc, acc2, s);
    mix_inexact(g, acc2, s);
+   if (g->stage == TGSI_STAGE_COMP) {
+      gen_imm_u(g, 3, &k);
+      gen_emit(g, "SHL TEMP[%u].x, TEMP[%u].xxxx, %s", s, g->t_gid, k.s);
+      gen_emit(g, "MOV TEMP[%u].y, TEMP[%u].xxxx", acc, acc2);
+      gen_emit(g, "STORE BUFFER[%u].xy, TEMP[%u].xxxx, TEMP[%u]", GEN_SINK_BUF, s, acc);
+      g->rng = main_rng;
+      g->nbytes = nbytes;
+      return true;
+   }
    gen_imm_u(g, 0xffff, &m);
    gen_imm_u(g, 16, &k);
    gen_imm_u(g, 0x3f800000u, &one);
