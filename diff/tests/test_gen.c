@@ -453,6 +453,42 @@ test_comp_sink(void)
    CHECK_EQ_U(with, 100);
 }
 
+/* With the sink, subgroup operations appear (only in shaders with an FMA:
+ * a3xx has neither) and each sits inside a UIF. */
+static void
+test_votes(void)
+{
+   unsigned with = 0, outside = 0, nofma = 0;
+   for (uint64_t seed = 1; seed <= 300; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 60, .sink = true};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      if (!t)
+         continue;
+      bool fma = false, vote = false;
+      int depth = 0;
+      for (unsigned i = 0; i < s->ninsns; i++) {
+         enum tgsi_opcode op = s->insns[i].op;
+         depth +=
+             op == TGSI_OP_IF || op == TGSI_OP_UIF || op == TGSI_OP_BGNLOOP || op == TGSI_OP_SWITCH;
+         depth -= op == TGSI_OP_ENDIF || op == TGSI_OP_ENDLOOP || op == TGSI_OP_ENDSWITCH;
+         fma |= op == TGSI_OP_FMA;
+         if (op == TGSI_OP_VOTE_ANY || op == TGSI_OP_VOTE_ALL || op == TGSI_OP_VOTE_EQ ||
+             op == TGSI_OP_BALLOT || op == TGSI_OP_READ_FIRST) {
+            vote = true;
+            outside += depth == 0;
+         }
+      }
+      with += vote;
+      nofma += vote && !fma;
+      tgsi_shader_free(s);
+      free(t);
+   }
+   CHECKF(with >= 10, "%u of 300 shaders with votes", with);
+   CHECK_EQ_U(outside, 0);
+   CHECK_EQ_U(nofma, 0);
+}
+
 int
 main(void)
 {
@@ -463,6 +499,7 @@ main(void)
    test_bytes();
    test_interp();
    test_comp_sink();
+   test_votes();
    test_stage_names();
    return test_done();
 }
