@@ -1147,20 +1147,20 @@ epilogue(struct gen *g)
       gen_emit(g, "I2F TEMP[%u].w, TEMP[%u].wwww", g->t_gid, g->t_gid);
       gen_emit(g, "ADD TEMP[%u], %s, TEMP[%u].wwww", g->t_scr, a.s, g->t_gid);
       gen_emit(g, "STORE BUFFER[1], TEMP[%u].yyyy, TEMP[%u]", g->t_gid, g->t_scr);
-      return;
-   }
-   for (unsigned i = 0; i < g->nout; i++) {
-      dep_float_src(g, &a);
-      if (psum && i == 0)
-         a = sum;
-      if (i == 0 || gen_chance(g, 50)) {
-         if (i == 0)
-            gen_input_src(g, &b);
-         else
-            gen_src_any(g, GT_F, &b);
-         gen_emit(g, "ADD OUT[%u], %s, %s", i, a.s, b.s);
-      } else {
-         gen_emit(g, "MOV%s OUT[%u], %s", gen_chance(g, 20) ? "_SAT" : "", i, a.s);
+   } else {
+      for (unsigned i = 0; i < g->nout; i++) {
+         dep_float_src(g, &a);
+         if (psum && i == 0)
+            a = sum;
+         if (i == 0 || gen_chance(g, 50)) {
+            if (i == 0)
+               gen_input_src(g, &b);
+            else
+               gen_src_any(g, GT_F, &b);
+            gen_emit(g, "ADD OUT[%u], %s, %s", i, a.s, b.s);
+         } else {
+            gen_emit(g, "MOV%s OUT[%u], %s", gen_chance(g, 20) ? "_SAT" : "", i, a.s);
+         }
       }
    }
    if (g->want_sink)
@@ -1198,6 +1198,8 @@ declarations(struct gen *g, struct strbuf *h)
       }
    }
    gen_mem_declarations(g, h);
+   if (g->stage == TGSI_STAGE_COMP && g->sink)
+      strbuf_printf(h, "DCL BUFFER[%u]\n", GEN_SINK_BUF);
    strbuf_printf(h, "DCL CONST[0][0..%u]\n", g->nconst - 1 + (g->used_iconst ? GEN_INT_CONSTS : 0));
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])

@@ -270,7 +270,7 @@ gen_mem_store_slot(struct gen *g)
  * rounded add). The operations a model lacks (float add, the wrapping
  * increment and decrement) become compare-and-swap loops in the
  * optimizing compiler, so both spaces and every operation matter. The old
- * value goes to a temporary. */
+ * value goes to a temporary, or (one in three) to scratch nobody reads. */
 static bool
 stmt_atomic(struct gen *g)
 {
@@ -311,7 +311,17 @@ stmt_atomic(struct gen *g)
             off.s);
    unsigned r;
    uint8_t mask;
-   gen_dst_pick(g, ty, &r, &mask);
+   /* One in three returns into scratch, never read: the sink reads every
+    * general temporary, and an atomic whose result nobody reads is what a
+    * dead-code pass must keep (decided from the state, drawing nothing, so
+    * the other choices stay as they were). */
+   bool unused = hash64(&g->rng, sizeof(g->rng), 0xa70) % 3 == 0;
+   if (unused) {
+      r = g->t_scr;
+      mask = 8;
+   } else {
+      gen_dst_pick(g, ty, &r, &mask);
+   }
    char db[24];
    if (op == TGSI_OP_ATOMCAS)
       gen_emit(g, "%s %s, %s[%u], TEMP[%u].xxxx, %s, %s", tgsi_op_info[op].name,
@@ -320,7 +330,8 @@ stmt_atomic(struct gen *g)
       gen_emit(g, "%s %s, %s[%u], TEMP[%u].xxxx, %s", tgsi_op_info[op].name,
                gen_dst_str(r, mask, db), res, resi, g->t_scr, a.s);
    uint8_t bit = (uint8_t)(1u << k);
-   gen_dst_set(g, r, mask, ty, (m->dep >> k) & 1, (m->inexact >> k) & 1);
+   if (!unused)
+      gen_dst_set(g, r, mask, ty, (m->dep >> k) & 1, (m->inexact >> k) & 1);
    if (a.dep || b.dep)
       m->dep |= bit;
    if (a.inexact)

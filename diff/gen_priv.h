@@ -17,6 +17,7 @@
 #define GEN_ARRAY_LEN  4  /* the indirectly addressed TEMP array */
 #define GEN_INT_CONSTS 2  /* integer uniforms after the float constants */
 #define GEN_IMM_HASH   4096
+#define GEN_SINK_BUF   3 /* COMP: the sink's buffer (0 input, 1 result, 2 lane slots) */
 #define GEN_TEXT_LEN   24
 
 /* Channel types: float, 32-bit integer, half of a double (xy or zw). */
@@ -75,12 +76,12 @@ struct gen {
    unsigned ninsns;
    bool used_samp[2], used_addr, used_array, used_in[8], killed;
    bool used_iconst; /* CONST[0][nconst + k], k < GEN_INT_CONSTS, read as integers */
-   bool arrays;   /* TEMP[ADDR+k](1) may be read and written */
-   bool fma;      /* FMA may appear; otherwise MAD takes its place */
-   bool fp64;     /* doubles may appear (a3xx has none: n/a there) */
-   bool pressure; /* many temporaries, all live to the end */
-   bool want_sink; /* diff_gen_opts.sink */
-   bool sink;      /* OUT[nout] holds the exact values' hash (gen_shape.c) */
+   bool arrays;      /* TEMP[ADDR+k](1) may be read and written */
+   bool fma;         /* FMA may appear; otherwise MAD takes its place */
+   bool fp64;        /* doubles may appear (a3xx has none: n/a there) */
+   bool pressure;    /* many temporaries, all live to the end */
+   bool want_sink;   /* diff_gen_opts.sink */
+   bool sink;        /* OUT[nout] (COMP: BUFFER[GEN_SINK_BUF]) holds the hashes (gen_shape.c) */
    /* Memory (gen_mem.c): mem says the shader has a lane buffer slot
     * (BUFFER[buf], its byte offset in t_mem.x); COMP shaders also get
     * shared words (own offset t_mem.y) and an image texel (t_mem.zw). */

@@ -34,7 +34,11 @@
  * main one's final state, and the sink reads general temporaries after the
  * last output is written, so a seed's shader keeps every line it had and
  * only gains these at its end (and the output's declaration). Compute
- * shaders store no extra word (their buffer layout is fixed): no sink.
+ * shaders have no output and a fixed layout in BUFFER[1]: each invocation
+ * stores the two words raw into its own two words of a buffer of their own
+ * (BUFFER[GEN_SINK_BUF], at the global id times 8; a word past a small
+ * buffer's end is not stored), so the words no other invocation writes
+ * are compared like outputs.
  */
 #include "diff/gen_priv.h"
 
@@ -475,13 +479,74 @@ mix_doubles(struct gen *g, unsigned acc, unsigned acc2, unsigned s)
    }
 }
 
+/* Subgroup votes under a lane-dependent condition (shaders with an FMA,
+ * which a3xx -- no subgroup operations either -- already leaves out): UIF on a bit or
+ * two of an exact integer value, then VOTE_ANY, VOTE_ALL or VOTE_EQ of the
+ * condition itself (true in every lane the arm runs), an integer uniform,
+ * or an exact integer (masked to a bit or two in half of them), BALLOT's mask (.xy: the high word
+ * is 0 in a 32-lane subgroup) or READ_FIRST, mixed into the sink inside the arm. The active lanes
+ * of each subgroup are what the interpreter's execution mask says, so a vote that counts lanes the
+ * branch left out (or misses a lane it took) changes the hash. Sometimes a second condition nests
+ * inside. */
+static void
+votes(struct gen *g, unsigned acc, unsigned s)
+{
+   static const enum tgsi_opcode ops[] = {TGSI_OP_VOTE_ANY, TGSI_OP_VOTE_ALL, TGSI_OP_VOTE_EQ,
+                                          TGSI_OP_BALLOT, TGSI_OP_READ_FIRST};
+   static const uint32_t bits[] = {1, 2, 3, 5, 0x10};
+   if (!ok_all(g, ops, ARRAY_SIZE(ops)) || !gen_ok(g, TGSI_OP_UIF) || !gen_ok(g, TGSI_OP_AND))
+      return;
+   for (unsigned n = 1 + gen_pick(g, 3); n--;) {
+      unsigned nest = gen_chance(g, 25) ? 2 : 1;
+      for (unsigned d = 0; d < nest; d++) {
+         struct opnd c = {0}, k = {0};
+         gen_src_plain(g, GT_I, &c);
+         gen_imm_u(g, bits[gen_pick(g, ARRAY_SIZE(bits))], &k);
+         gen_emit(g, "AND TEMP[%u].w, %s, %s", s, c.s, k.s);
+         gen_emit(g, "UIF TEMP[%u].wwww", s);
+         g->depth++;
+      }
+      enum tgsi_opcode op = ops[gen_pick(g, ARRAY_SIZE(ops))];
+      struct opnd v = {0}, k = {0};
+      switch (gen_pick(g, 4)) {
+      case 0: /* the condition: true in every lane the arm runs */
+         snprintf(v.s, sizeof(v.s), "TEMP[%u].wwww", s);
+         break;
+      case 1: /* an integer uniform: equal in every lane */
+         snprintf(v.s, sizeof(v.s), "CONST[0][%u].%s", g->nconst + gen_pick(g, GEN_INT_CONSTS),
+                  gen_chance(g, 50) ? "xxxx" : "yyyy");
+         g->used_iconst = true;
+         break;
+      case 2: /* a lane's value masked to a bit or two */
+         gen_src_plain(g, GT_I, &v);
+         gen_imm_u(g, bits[gen_pick(g, 3)], &k);
+         gen_emit(g, "AND TEMP[%u].z, %s, %s", s, v.s, k.s);
+         snprintf(v.s, sizeof(v.s), "TEMP[%u].zzzz", s);
+         break;
+      default:
+         gen_src_plain(g, GT_I, &v);
+         break;
+      }
+      bool ballot = op == TGSI_OP_BALLOT;
+      gen_emit(g, "%s TEMP[%u].%s, %s", tgsi_op_info[op].name, s, ballot ? "xy" : "x", v.s);
+      mix(g, acc, s, 'x');
+      if (ballot)
+         mix(g, acc, s, 'y');
+      for (unsigned d = 0; d < nest; d++) {
+         g->depth--;
+         gen_emit(g, "ENDIF");
+      }
+   }
+}
+
 /* Writes the sink into OUT[g->nout] (declared by the caller when true). */
 bool
 gen_shape_sink(struct gen *g)
 {
    static const enum tgsi_opcode need[] = {TGSI_OP_UMAD, TGSI_OP_AND,  TGSI_OP_USHR, TGSI_OP_OR,
                                            TGSI_OP_MOV,  TGSI_OP_FSNE, TGSI_OP_UCMP};
-   if (g->stage == TGSI_STAGE_COMP || !ok_all(g, need, ARRAY_SIZE(need)))
+   if (!ok_all(g, need, ARRAY_SIZE(need)) ||
+       (g->stage == TGSI_STAGE_COMP && (!gen_ok(g, TGSI_OP_STORE) || !gen_ok(g, TGSI_OP_SHL))))
       return false;
    /* the side stream: the main stream's choices stay as they were */
    struct rng side;
@@ -503,6 +568,9 @@ gen_shape_sink(struct gen *g)
    for (unsigned n = 2 + gen_pick(g, 5); n--;)
       if (!(gen_chance(g, 35) ? packed(g, acc, s) : edge_op(g, acc, s)))
          packed(g, acc, s);
+   /* only where an FMA already makes the shader n/a on a3xx */
+   if (g->fma && gen_chance(g, 67) && g->body.s && strstr(g->body.s, " FMA "))
+      votes(g, acc, s);
    memcpy(g->inexact, inexact, sizeof(inexact));
    for (unsigned r = 0; r < g->ntemp; r++) {
       uint8_t e = g->ready[r] ? gen_chans_exact(g, r, GT_I) | gen_chans_exact(g, r, GT_F) : 0;
@@ -516,6 +584,15 @@ gen_shape_sink(struct gen *g)
    gen_emit(g, "MOV TEMP[%u].x, %s", acc2, k.s);
    mix_doubles(g, acc, acc2, s);
    mix_inexact(g, acc2, s);
+   if (g->stage == TGSI_STAGE_COMP) {
+      gen_imm_u(g, 3, &k);
+      gen_emit(g, "SHL TEMP[%u].x, TEMP[%u].xxxx, %s", s, g->t_gid, k.s);
+      gen_emit(g, "MOV TEMP[%u].y, TEMP[%u].xxxx", acc, acc2);
+      gen_emit(g, "STORE BUFFER[%u].xy, TEMP[%u].xxxx, TEMP[%u]", GEN_SINK_BUF, s, acc);
+      g->rng = main_rng;
+      g->nbytes = nbytes;
+      return true;
+   }
    gen_imm_u(g, 0xffff, &m);
    gen_imm_u(g, 16, &k);
    gen_imm_u(g, 0x3f800000u, &one);

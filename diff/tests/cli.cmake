@@ -359,6 +359,12 @@ check_cli(agx_ballot_exec "check|--target|agx|--invocations|256|--inject-fault|a
           OUT "fail agx fixtures/check/agx_vote_if.tgsi: mismatch \\(ref/opt\\)" CLEAN ${_out}/agxbe SETUP agx_be)
 check_cli(agx_ballot_exec_bisect "bisect|${_out}/agxbe/agx_vote_if-agx.yaml" 0 NEEDS agx_be
           OUT "pass: lanes .*fault agx-ballot-exec: vote [0-9]+: the ballot compared with every lane")
+# The generator's votes under divergence (the sink's, gen --seed 272): clean
+# on agx, and the fault agx-ballot-exec is a mismatch there.
+check_cli(gen_vote_divergent "check|--target|agx|--invocations|256|--no-repro|${_fx}/gen_vote_divergent.tgsi" 0
+          OUT "agx +1 +1 +0 +0 +0 +0")
+check_cli(gen_vote_divergent_fault "check|--target|agx|--invocations|256|--no-repro|--inject-fault|agx-ballot-exec|${_fx}/gen_vote_divergent.tgsi" 1
+          OUT "fail agx fixtures/check/gen_vote_divergent.tgsi: mismatch \\(ref/opt\\)")
 # agx constants past the 256 uniforms: device loads of the buffer's memory,
 # direct and indirect (out of the buffer: 0), on both paths
 check_cli(agx_const_mem "check|--target|agx|--no-repro|--invocations|256|${_fx}/agx_const_mem.tgsi" 0

@@ -419,6 +419,78 @@ test_stage_names(void)
    CHECK(!diff_gen_stage_from_name("", &st));
 }
 
+/* With the sink, a compute shader ends by storing the two hash words of
+ * each invocation (.xy) into BUFFER[3] at the top level, and declares it;
+ * without it, neither. */
+static void
+test_comp_sink(void)
+{
+   unsigned bad = 0, with = 0;
+   for (uint64_t seed = 1; seed <= 100; seed++) {
+      for (int sink = 0; sink < 2; sink++) {
+         struct diff_gen_opts o = {.stage = TGSI_STAGE_COMP, .size = 60, .sink = sink};
+         struct tgsi_shader *s = NULL;
+         char *t = diff_gen(seed, &o, &s, NULL);
+         if (!t) {
+            bad++;
+            continue;
+         }
+         bool decl = false, last = false;
+         for (unsigned d = 0; d < s->ndecls; d++)
+            decl |= s->decls[d].file == TGSI_FILE_BUFFER && s->decls[d].first <= 3 &&
+                    s->decls[d].last >= 3;
+         for (unsigned i = 0; i + 1 < s->ninsns; i++) {
+            const struct tgsi_insn *in = &s->insns[i];
+            if (in->op == TGSI_OP_STORE)
+               last = in->dst[0].reg.file == TGSI_FILE_BUFFER && in->dst[0].reg.index == 3 &&
+                      in->dst[0].mask == 0x3 && s->insns[i + 1].op == TGSI_OP_END;
+         }
+         bad += decl != (bool)sink || last != (bool)sink;
+         with += sink && last;
+         tgsi_shader_free(s);
+         free(t);
+      }
+   }
+   CHECK_EQ_U(bad, 0);
+   CHECK_EQ_U(with, 100);
+}
+
+/* With the sink, subgroup operations appear (only in shaders with an FMA:
+ * a3xx has neither) and each sits inside a UIF. */
+static void
+test_votes(void)
+{
+   unsigned with = 0, outside = 0, nofma = 0;
+   for (uint64_t seed = 1; seed <= 300; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 60, .sink = true};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      if (!t)
+         continue;
+      bool fma = false, vote = false;
+      int depth = 0;
+      for (unsigned i = 0; i < s->ninsns; i++) {
+         enum tgsi_opcode op = s->insns[i].op;
+         depth +=
+             op == TGSI_OP_IF || op == TGSI_OP_UIF || op == TGSI_OP_BGNLOOP || op == TGSI_OP_SWITCH;
+         depth -= op == TGSI_OP_ENDIF || op == TGSI_OP_ENDLOOP || op == TGSI_OP_ENDSWITCH;
+         fma |= op == TGSI_OP_FMA;
+         if (op == TGSI_OP_VOTE_ANY || op == TGSI_OP_VOTE_ALL || op == TGSI_OP_VOTE_EQ ||
+             op == TGSI_OP_BALLOT || op == TGSI_OP_READ_FIRST) {
+            vote = true;
+            outside += depth == 0;
+         }
+      }
+      with += vote;
+      nofma += vote && !fma;
+      tgsi_shader_free(s);
+      free(t);
+   }
+   CHECKF(with >= 10, "%u of 300 shaders with votes", with);
+   CHECK_EQ_U(outside, 0);
+   CHECK_EQ_U(nofma, 0);
+}
+
 int
 main(void)
 {
@@ -428,6 +500,8 @@ main(void)
    test_supports();
    test_bytes();
    test_interp();
+   test_comp_sink();
+   test_votes();
    test_stage_names();
    return test_done();
 }
