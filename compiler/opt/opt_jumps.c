@@ -686,14 +686,15 @@ phi_defined_value(const struct jl *j, const struct ir_instr *phi)
 }
 
 /* Undefined sources are values lanes on that path never read, so they may
- * take any value. A phi whose other sources are one dominating value is
- * that value, and two phis of a block that agree wherever both are
- * defined are one phi: after a lowered break, the break's loop-exit value
- * and the value of the lanes still running are then one register, not
- * two kept live side by side to the loop's end. Returns whether anything
- * changed. */
+ * take any value. Two phis of a block that agree wherever both are defined
+ * are one phi: after a lowered break, the break's loop-exit value and the
+ * value of the lanes still running are then one register, not two kept
+ * live side by side to the loop's end. Only where no two merge, a phi
+ * whose other sources are one dominating value becomes that value (done
+ * first, it would keep that value live beside the other phi). Returns
+ * whether anything changed. */
 static bool
-merge_phis(struct jl *j)
+merge_phis(struct jl *j, bool dom)
 {
    bool progress = false;
    for (unsigned bi = 0; bi < j->sh->nblocks; bi++) {
@@ -706,14 +707,14 @@ merge_phis(struct jl *j)
          continue;
       for (struct ir_instr *a = b->first, *an; a && a->op == IR_OP_PHI; a = an) {
          an = a->next;
-         struct ir_instr *v = phi_defined_value(j, a);
+         struct ir_instr *v = dom ? phi_defined_value(j, a) : NULL;
          if (v) {
             ir_instr_remove(a);
             ir_replace_uses(j->sh, a, v);
             progress = true;
             continue;
          }
-         for (struct ir_instr *c = b->first; c != a; c = c->next) {
+         for (struct ir_instr *c = b->first; !dom && c != a; c = c->next) {
             if (!phis_compatible(j, c, a))
                continue;
             for (unsigned k = 0; k < c->nsrc; k++)
@@ -910,7 +911,7 @@ lower_loop(struct ir_shader *sh, struct ir_node *loop)
    repair(&j);
    do
       simplify_phis(&j);
-   while (merge_phis(&j));
+   while (merge_phis(&j, false) || merge_phis(&j, true));
    drop_unused_imms(&j);
    jl_free(&j);
    sh->cfg_valid = false;
