@@ -78,7 +78,7 @@ struct jl {
    unsigned nren, ren_cap;
    struct ir_instr **created; /* phis made here */
    unsigned ncreated, created_cap;
-   struct ir_instr *imm[3], *undef64;
+   struct ir_instr *imm[3], *undef32, *undef64;
 };
 
 /* ------------------------------------------------------------------ */
@@ -102,12 +102,17 @@ flag_imm(struct jl *j, unsigned v)
    return j->imm[v];
 }
 
-/* A value for paths whose lanes never read it: 0. */
+/* A value for paths whose lanes never read it: 0, an immediate of its own
+ * (not the flag's 0, which lanes do read), so that merge_phis can tell it
+ * apart. */
 static struct ir_instr *
 undef(struct jl *j, enum ir_type type)
 {
-   if (type != IR_TYPE_64) /* V4 values never leave their block */
-      return flag_imm(j, 0);
+   if (type != IR_TYPE_64) { /* V4 values never leave their block */
+      if (!j->undef32)
+         j->undef32 = entry_imm(j, IR_TYPE_32, 0);
+      return j->undef32;
+   }
    if (!j->undef64)
       j->undef64 = entry_imm(j, IR_TYPE_64, 0);
    return j->undef64;
@@ -636,6 +641,96 @@ simplify_phis(struct jl *j)
 }
 
 static bool
+is_undef(const struct jl *j, const struct ir_instr *v)
+{
+   return v && (v == j->undef32 || v == j->undef64);
+}
+
+/* Can phis a and b of one block be one value: at every predecessor the
+ * same source, or one of them undefined there? */
+static bool
+phis_compatible(const struct jl *j, const struct ir_instr *a, const struct ir_instr *b)
+{
+   if (a->type != b->type || a->nsrc != b->nsrc)
+      return false;
+   for (unsigned k = 0; k < a->nsrc; k++)
+      if (a->src[k] != b->src[k] && !is_undef(j, a->src[k]) && !is_undef(j, b->src[k]))
+         return false;
+   return true;
+}
+
+/* The value a phi with undefined sources stands for: its one other source
+ * (itself aside) when that dominates the phi's block, else NULL. */
+static struct ir_instr *
+phi_defined_value(const struct jl *j, const struct ir_instr *phi)
+{
+   struct ir_instr *v = NULL;
+   bool any_undef = false;
+   for (unsigned k = 0; k < phi->nsrc; k++) {
+      struct ir_instr *s = phi->src[k];
+      if (is_undef(j, s)) {
+         any_undef = true;
+         continue;
+      }
+      if (s == phi || s == v)
+         continue;
+      if (v)
+         return NULL;
+      v = s;
+   }
+   if (!any_undef || !v || !v->block)
+      return NULL;
+   if (v->block == phi->block)
+      return v->op == IR_OP_PHI ? v : NULL;
+   return ir_block_dominates(v->block, phi->block) ? v : NULL;
+}
+
+/* Undefined sources are values lanes on that path never read, so they may
+ * take any value. Two phis of a block that agree wherever both are defined
+ * are one phi: after a lowered break, the break's loop-exit value and the
+ * value of the lanes still running are then one register, not two kept
+ * live side by side to the loop's end. Only where no two merge, a phi
+ * whose other sources are one dominating value becomes that value (done
+ * first, it would keep that value live beside the other phi). Returns
+ * whether anything changed. */
+static bool
+merge_phis(struct jl *j, bool dom)
+{
+   bool progress = false;
+   for (unsigned bi = 0; bi < j->sh->nblocks; bi++) {
+      struct ir_block *b = j->sh->blocks[bi];
+      bool has_undef = false;
+      for (struct ir_instr *p = b->first; p && p->op == IR_OP_PHI && !has_undef; p = p->next)
+         for (unsigned k = 0; k < p->nsrc && !has_undef; k++)
+            has_undef = is_undef(j, p->src[k]);
+      if (!has_undef)
+         continue;
+      for (struct ir_instr *a = b->first, *an; a && a->op == IR_OP_PHI; a = an) {
+         an = a->next;
+         struct ir_instr *v = dom ? phi_defined_value(j, a) : NULL;
+         if (v) {
+            ir_instr_remove(a);
+            ir_replace_uses(j->sh, a, v);
+            progress = true;
+            continue;
+         }
+         for (struct ir_instr *c = b->first; !dom && c != a; c = c->next) {
+            if (!phis_compatible(j, c, a))
+               continue;
+            for (unsigned k = 0; k < c->nsrc; k++)
+               if (is_undef(j, c->src[k]))
+                  ir_set_src(c, k, a->src[k] == a ? c : a->src[k]);
+            ir_instr_remove(a);
+            ir_replace_uses(j->sh, a, c);
+            progress = true;
+            break;
+         }
+      }
+   }
+   return progress;
+}
+
+static bool
 used_in(const struct ir_list *l, const struct ir_instr *v)
 {
    for (unsigned i = 0; i < l->n; i++) {
@@ -651,7 +746,7 @@ used_in(const struct ir_list *l, const struct ir_instr *v)
 static void
 drop_unused_imms(struct jl *j)
 {
-   struct ir_instr *imms[] = {j->imm[0], j->imm[1], j->imm[2], j->undef64};
+   struct ir_instr *imms[] = {j->imm[0], j->imm[1], j->imm[2], j->undef32, j->undef64};
    for (unsigned i = 0; i < ARRAY_SIZE(imms); i++) {
       struct ir_instr *v = imms[i];
       bool used = !v || used_in(&j->sh->body, v);
@@ -814,7 +909,9 @@ lower_loop(struct ir_shader *sh, struct ir_node *loop)
    if (fb)
       ir_set_src(fb, 0, var_read(&j, &j.flag, fb->block));
    repair(&j);
-   simplify_phis(&j);
+   do
+      simplify_phis(&j);
+   while (merge_phis(&j, false) || merge_phis(&j, true));
    drop_unused_imms(&j);
    jl_free(&j);
    sh->cfg_valid = false;
