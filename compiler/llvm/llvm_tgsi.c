@@ -724,7 +724,7 @@ llvm_tgsi_supports(enum tgsi_opcode op)
       return tgsi_interp_supports(op);
    default:
       if (is_64bit(op))
-         return tr_wide_supports(op) && tgsi_interp_supports(op);
+         return tgsi_wide_kind(op) >= 0 && tgsi_interp_supports(op);
       return !is_64bit(op) && !(oi->flags & (TGSI_OPF_TEX | TGSI_OPF_OTHR)) &&
              tgsi_interp_supports(op);
    }

@@ -359,103 +359,19 @@ to32(struct tr *t, const struct tgsi_insn *in, unsigned p, val *r)
    }
 }
 
-static bool
-is_cmp(enum tgsi_opcode op)
-{
-   switch (op) {
-   case TGSI_OP_DSLT:
-   case TGSI_OP_DSGE:
-   case TGSI_OP_DSEQ:
-   case TGSI_OP_DSNE:
-   case TGSI_OP_U64SEQ:
-   case TGSI_OP_U64SNE:
-   case TGSI_OP_I64SLT:
-   case TGSI_OP_U64SLT:
-   case TGSI_OP_I64SGE:
-   case TGSI_OP_U64SGE:
-      return true;
-   default:
-      return false;
-   }
-}
-
-static bool
-is_from32(enum tgsi_opcode op)
-{
-   return op == TGSI_OP_F2D || op == TGSI_OP_I2D || op == TGSI_OP_U2D || op == TGSI_OP_F2I64 ||
-          op == TGSI_OP_F2U64 || op == TGSI_OP_U2I64 || op == TGSI_OP_I2I64;
-}
-
-static bool
-is_to32(enum tgsi_opcode op)
-{
-   return op == TGSI_OP_D2F || op == TGSI_OP_D2I || op == TGSI_OP_D2U || op == TGSI_OP_U642F ||
-          op == TGSI_OP_I642F;
-}
-
-bool
-tr_wide_supports(enum tgsi_opcode op)
-{
-   if (is_cmp(op) || is_from32(op) || is_to32(op))
-      return true;
-   switch (op) {
-   case TGSI_OP_DABS:
-   case TGSI_OP_DNEG:
-   case TGSI_OP_DRCP:
-   case TGSI_OP_DSQRT:
-   case TGSI_OP_DRSQ:
-   case TGSI_OP_DDIV:
-   case TGSI_OP_DFRAC:
-   case TGSI_OP_DFLR:
-   case TGSI_OP_DTRUNC:
-   case TGSI_OP_DCEIL:
-   case TGSI_OP_DROUND:
-   case TGSI_OP_DSSG:
-   case TGSI_OP_D2U64:
-   case TGSI_OP_D2I64:
-   case TGSI_OP_U642D:
-   case TGSI_OP_I642D:
-   case TGSI_OP_I64ABS:
-   case TGSI_OP_I64SSG:
-   case TGSI_OP_I64NEG:
-   case TGSI_OP_DADD:
-   case TGSI_OP_DMUL:
-   case TGSI_OP_DMIN:
-   case TGSI_OP_DMAX:
-   case TGSI_OP_DMAD:
-   case TGSI_OP_DFMA:
-   case TGSI_OP_U64ADD:
-   case TGSI_OP_U64MUL:
-   case TGSI_OP_U64DIV:
-   case TGSI_OP_U64MOD:
-   case TGSI_OP_I64DIV:
-   case TGSI_OP_I64MOD:
-   case TGSI_OP_I64MIN:
-   case TGSI_OP_U64MIN:
-   case TGSI_OP_I64MAX:
-   case TGSI_OP_U64MAX:
-   case TGSI_OP_DLDEXP:
-   case TGSI_OP_U64SHL:
-   case TGSI_OP_U64SHR:
-   case TGSI_OP_I64SHR:
-      return true;
-   default:
-      return false;
-   }
-}
-
 bool
 tr_wide(struct tr *t, const struct tgsi_insn *in)
 {
    const char *name = tgsi_op_info[in->op].name;
-   if (!tr_wide_supports(in->op))
+   int kind = tgsi_wide_kind(in->op);
+   if (kind < 0)
       return tr_fail(t, in, "%s: 64-bit values not translated", name);
    if (in->sat)
       return tr_fail(t, in, "%s_SAT not translated", name);
    unsigned mask = in->dst[0].mask;
    val res[4] = {0, 0, 0, 0};
    unsigned out = 0;
-   if (is_to32(in->op)) {
+   if (kind == TGSI_WIDE_TO32) {
       unsigned m = mask;
       for (unsigned p = 0; p < 2 && m; p++) {
          unsigned c = 0;
@@ -470,14 +386,14 @@ tr_wide(struct tr *t, const struct tgsi_insn *in)
          unsigned pm = (mask >> (2 * p)) & 3;
          if (!pm)
             continue;
-         if (is_cmp(in->op)) {
+         if (kind == TGSI_WIDE_CMP) {
             unsigned c = 2 * p + (pm & 1 ? 0 : 1);
             to32(t, in, p, &res[c]);
             out |= 1u << c;
             continue;
          }
          val v = K(0);
-         if (is_from32(in->op)) {
+         if (kind == TGSI_WIDE_FROM32) {
             if (pm != 3)
                continue;
             from32(t, in, p, &v);

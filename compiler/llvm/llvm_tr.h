@@ -181,7 +181,6 @@ bool tr_sample_info(struct tr *t, const struct tgsi_insn *in);
 
 /* llvm_tgsi_wide.c: doubles and 64-bit integers */
 bool tr_wide(struct tr *t, const struct tgsi_insn *in);
-bool tr_wide_supports(enum tgsi_opcode op);
 
 /* llvm_tgsi_mem.c: buffers, shared memory, textures */
 void tr_declare(struct tr *t, const char *decl);

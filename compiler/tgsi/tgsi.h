@@ -327,6 +327,20 @@ bool tgsi_ends_with(const char *w, size_t n, const char *suffix);
  * OP_SAT_PRECISE (a whole name wins over a suffixed shorter one); -1 if
  * none. *sat and *precise say which suffixes it carries. */
 int tgsi_op_lookup_word(const char *w, size_t n, bool *sat, bool *precise);
+
+/* The operand shapes of the 64-bit opcodes (doubles and 64-bit integers),
+ * a value in pairs of 32-bit channels: the interpreter and the LLVM IR
+ * translator both take an opcode apart by it. */
+enum tgsi_wide_kind {
+   TGSI_WIDE_UNARY,   /* 64 -> 64 per pair */
+   TGSI_WIDE_BINARY,  /* 64 x 64 -> 64 */
+   TGSI_WIDE_TERNARY, /* 64 x 64 x 64 -> 64 */
+   TGSI_WIDE_CMP,     /* 64 x 64 -> 32-bit bool */
+   TGSI_WIDE_SHIFT,   /* 64 x 32 -> 64 */
+   TGSI_WIDE_FROM32,  /* 32 -> 64 */
+   TGSI_WIDE_TO32,    /* 64 -> 32 */
+};
+int tgsi_wide_kind(enum tgsi_opcode op); /* -1: not a 64-bit opcode */
 unsigned tgsi_texture_coord_count(enum tgsi_texture t);
 bool tgsi_texture_is_shadow(enum tgsi_texture t);
 bool tgsi_texture_is_array(enum tgsi_texture t);

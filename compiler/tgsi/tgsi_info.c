@@ -386,3 +386,81 @@ tgsi_parse_file(const char *path, const struct tgsi_parse_opts *base, struct dia
    free(text);
    return s;
 }
+
+/* The shape of a 64-bit (double or 64-bit integer) opcode, or -1. */
+int
+tgsi_wide_kind(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_DABS:
+   case TGSI_OP_DNEG:
+   case TGSI_OP_DRCP:
+   case TGSI_OP_DSQRT:
+   case TGSI_OP_DRSQ:
+   case TGSI_OP_DFRAC:
+   case TGSI_OP_DFLR:
+   case TGSI_OP_DTRUNC:
+   case TGSI_OP_DCEIL:
+   case TGSI_OP_DROUND:
+   case TGSI_OP_DSSG:
+   case TGSI_OP_D2U64:
+   case TGSI_OP_D2I64:
+   case TGSI_OP_U642D:
+   case TGSI_OP_I642D:
+   case TGSI_OP_I64ABS:
+   case TGSI_OP_I64SSG:
+   case TGSI_OP_I64NEG:
+      return TGSI_WIDE_UNARY;
+   case TGSI_OP_DADD:
+   case TGSI_OP_DMUL:
+   case TGSI_OP_DDIV:
+   case TGSI_OP_DMAX:
+   case TGSI_OP_DMIN:
+   case TGSI_OP_U64ADD:
+   case TGSI_OP_U64MUL:
+   case TGSI_OP_U64DIV:
+   case TGSI_OP_I64DIV:
+   case TGSI_OP_U64MOD:
+   case TGSI_OP_I64MOD:
+   case TGSI_OP_I64MIN:
+   case TGSI_OP_U64MIN:
+   case TGSI_OP_I64MAX:
+   case TGSI_OP_U64MAX:
+      return TGSI_WIDE_BINARY;
+   case TGSI_OP_DMAD:
+   case TGSI_OP_DFMA:
+      return TGSI_WIDE_TERNARY;
+   case TGSI_OP_DSLT:
+   case TGSI_OP_DSGE:
+   case TGSI_OP_DSEQ:
+   case TGSI_OP_DSNE:
+   case TGSI_OP_U64SEQ:
+   case TGSI_OP_U64SNE:
+   case TGSI_OP_I64SLT:
+   case TGSI_OP_U64SLT:
+   case TGSI_OP_I64SGE:
+   case TGSI_OP_U64SGE:
+      return TGSI_WIDE_CMP;
+   case TGSI_OP_DLDEXP:
+   case TGSI_OP_U64SHL:
+   case TGSI_OP_I64SHR:
+   case TGSI_OP_U64SHR:
+      return TGSI_WIDE_SHIFT;
+   case TGSI_OP_F2D:
+   case TGSI_OP_I2D:
+   case TGSI_OP_U2D:
+   case TGSI_OP_F2I64:
+   case TGSI_OP_F2U64:
+   case TGSI_OP_U2I64:
+   case TGSI_OP_I2I64:
+      return TGSI_WIDE_FROM32;
+   case TGSI_OP_D2F:
+   case TGSI_OP_D2I:
+   case TGSI_OP_D2U:
+   case TGSI_OP_U642F:
+   case TGSI_OP_I642F:
+      return TGSI_WIDE_TO32;
+   default:
+      return -1;
+   }
+}

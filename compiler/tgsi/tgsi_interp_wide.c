@@ -25,93 +25,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-enum wide_kind {
-   WIDE_UNARY,   /* 64 -> 64 per pair */
-   WIDE_BINARY,  /* 64 x 64 -> 64 */
-   WIDE_TERNARY, /* 64 x 64 x 64 -> 64 */
-   WIDE_CMP,     /* 64 x 64 -> 32-bit bool */
-   WIDE_SHIFT,   /* 64 x 32 -> 64 */
-   WIDE_FROM32,  /* 32 -> 64 */
-   WIDE_TO32,    /* 64 -> 32 */
-};
-
-static int
-wide_kind(enum tgsi_opcode op)
-{
-   switch (op) {
-   case TGSI_OP_DABS:
-   case TGSI_OP_DNEG:
-   case TGSI_OP_DRCP:
-   case TGSI_OP_DSQRT:
-   case TGSI_OP_DRSQ:
-   case TGSI_OP_DFRAC:
-   case TGSI_OP_DFLR:
-   case TGSI_OP_DTRUNC:
-   case TGSI_OP_DCEIL:
-   case TGSI_OP_DROUND:
-   case TGSI_OP_DSSG:
-   case TGSI_OP_D2U64:
-   case TGSI_OP_D2I64:
-   case TGSI_OP_U642D:
-   case TGSI_OP_I642D:
-   case TGSI_OP_I64ABS:
-   case TGSI_OP_I64SSG:
-   case TGSI_OP_I64NEG:
-      return WIDE_UNARY;
-   case TGSI_OP_DADD:
-   case TGSI_OP_DMUL:
-   case TGSI_OP_DDIV:
-   case TGSI_OP_DMAX:
-   case TGSI_OP_DMIN:
-   case TGSI_OP_U64ADD:
-   case TGSI_OP_U64MUL:
-   case TGSI_OP_U64DIV:
-   case TGSI_OP_I64DIV:
-   case TGSI_OP_U64MOD:
-   case TGSI_OP_I64MOD:
-   case TGSI_OP_I64MIN:
-   case TGSI_OP_U64MIN:
-   case TGSI_OP_I64MAX:
-   case TGSI_OP_U64MAX:
-      return WIDE_BINARY;
-   case TGSI_OP_DMAD:
-   case TGSI_OP_DFMA:
-      return WIDE_TERNARY;
-   case TGSI_OP_DSLT:
-   case TGSI_OP_DSGE:
-   case TGSI_OP_DSEQ:
-   case TGSI_OP_DSNE:
-   case TGSI_OP_U64SEQ:
-   case TGSI_OP_U64SNE:
-   case TGSI_OP_I64SLT:
-   case TGSI_OP_U64SLT:
-   case TGSI_OP_I64SGE:
-   case TGSI_OP_U64SGE:
-      return WIDE_CMP;
-   case TGSI_OP_DLDEXP:
-   case TGSI_OP_U64SHL:
-   case TGSI_OP_I64SHR:
-   case TGSI_OP_U64SHR:
-      return WIDE_SHIFT;
-   case TGSI_OP_F2D:
-   case TGSI_OP_I2D:
-   case TGSI_OP_U2D:
-   case TGSI_OP_F2I64:
-   case TGSI_OP_F2U64:
-   case TGSI_OP_U2I64:
-   case TGSI_OP_I2I64:
-      return WIDE_FROM32;
-   case TGSI_OP_D2F:
-   case TGSI_OP_D2I:
-   case TGSI_OP_D2U:
-   case TGSI_OP_U642F:
-   case TGSI_OP_I642F:
-      return WIDE_TO32;
-   default:
-      return -1;
-   }
-}
-
 static uint64_t
 dclass(uint64_t x)
 {
@@ -425,16 +338,16 @@ static void
 pair64(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind, unsigned p)
 {
    enum tgsi_opcode op = ti->op;
-   unsigned nw = kind == WIDE_TERNARY ? 3 : kind == WIDE_BINARY ? 2 : 1;
+   unsigned nw = kind == TGSI_WIDE_TERNARY ? 3 : kind == TGSI_WIDE_BINARY ? 2 : 1;
    const uint32_t *v[3][2], *vf[3][2], *s32 = NULL, *s32f = NULL;
-   if (kind == WIDE_FROM32) {
+   if (kind == TGSI_WIDE_FROM32) {
       tgsi_interp_fetch(b, ti, 0, p, &s32, &s32f);
       nw = 0;
    }
    for (unsigned k = 0; k < nw; k++)
       for (unsigned h = 0; h < 2; h++)
          tgsi_interp_fetch(b, ti, k, 2 * p + h, &v[k][h], &vf[k][h]);
-   if (kind == WIDE_SHIFT)
+   if (kind == TGSI_WIDE_SHIFT)
       tgsi_interp_fetch(b, ti, 1, 2 * p, &s32, &s32f);
    bool dbl = is_double_result(op);
    for (unsigned i = 0; i < b->n; i++) {
@@ -448,13 +361,13 @@ pair64(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind,
       }
       uint64_t r;
       switch (kind) {
-      case WIDE_UNARY:
+      case TGSI_WIDE_UNARY:
          r = wide_unary(op, a[0].v, &f);
          break;
-      case WIDE_BINARY:
+      case TGSI_WIDE_BINARY:
          r = wide_binary(op, a[0].v, a[1].v, &f);
          break;
-      case WIDE_TERNARY:
+      case TGSI_WIDE_TERNARY:
          if (op == TGSI_OP_DFMA) {
             r = dui(fma(uid(a[0].v), uid(a[1].v), uid(a[2].v)));
          } else {
@@ -462,11 +375,11 @@ pair64(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind,
             f |= ENV_F_FUSE;
          }
          break;
-      case WIDE_SHIFT:
+      case TGSI_WIDE_SHIFT:
          f |= s32f[i];
          r = wide_shift(op, a[0].v, s32[i]);
          break;
-      default: /* WIDE_FROM32 */
+      default: /* TGSI_WIDE_FROM32 */
          f |= s32f[i];
          if (tgsi_op_info[op].type == TGSI_TYPE_F)
             f |= (s32[i] & 0x7f800000u) == 0 && (s32[i] & 0x7fffffu) ? ENV_F_DENORM : 0;
@@ -488,7 +401,7 @@ static void
 pair32(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind, unsigned p,
        unsigned chan)
 {
-   unsigned nw = kind == WIDE_CMP ? 2 : 1;
+   unsigned nw = kind == TGSI_WIDE_CMP ? 2 : 1;
    const uint32_t *v[2][2], *vf[2][2];
    for (unsigned k = 0; k < nw; k++)
       for (unsigned h = 0; h < 2; h++)
@@ -503,7 +416,7 @@ pair32(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind,
             f |= dden(a[k].v);
       }
       uint32_t r;
-      if (kind == WIDE_CMP) {
+      if (kind == TGSI_WIDE_CMP) {
          r = wide_cmp(ti->op, a[0].v, a[1].v) ? ~0u : 0;
          f &= ~(uint32_t)(ENV_F_INEXACT | ENV_F_ZSIGN); /* as 32-bit compares */
       } else {
@@ -524,11 +437,11 @@ pair32(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind,
 int
 tgsi_interp_exec_wide(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
-   int kind = wide_kind(ti->op);
+   int kind = tgsi_wide_kind(ti->op);
    if (kind < 0)
       return -1;
    unsigned mask = ti->dst.mask, out = 0;
-   if (kind == WIDE_TO32) {
+   if (kind == TGSI_WIDE_TO32) {
       unsigned m = mask;
       for (unsigned p = 0; p < 2 && m; p++) {
          unsigned c = 0;
@@ -544,11 +457,11 @@ tgsi_interp_exec_wide(struct tgsi_interp_batch *b, const struct tgsi_interp_insn
       unsigned pm = (mask >> (2 * p)) & 3;
       if (!pm)
          continue;
-      if (kind == WIDE_CMP) {
+      if (kind == TGSI_WIDE_CMP) {
          unsigned c = 2 * p + (pm & 1 ? 0 : 1);
          pair32(b, ti, kind, p, c);
          out |= 1u << c;
-      } else if (kind == WIDE_FROM32) {
+      } else if (kind == TGSI_WIDE_FROM32) {
          if (pm == 3) {
             pair64(b, ti, kind, p);
             out |= 3u << (2 * p);
