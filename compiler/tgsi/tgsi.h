@@ -318,6 +318,11 @@ extern const char *const tgsi_property_names[TGSI_PROP_COUNT];
 extern const enum tgsi_prop_kind tgsi_property_kinds[TGSI_PROP_COUNT];
 /* Case-insensitive lookup of name (len bytes) in a table; -1 if absent. */
 int tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t len);
+/* The shader header at p (before end): a stage name, or one of Mesa's
+ * first headers, which carried TGSI version 1.1 ("FRAG1.1", and "FRAG 1.1"
+ * in the 2007 dumps; FRAG, VERT and GEOM only). Returns its length and sets
+ * *stage and *versioned; 0 if p holds no header word. */
+size_t tgsi_header_at(const char *p, const char *end, enum tgsi_stage *stage, bool *versioned);
 /* The opcode named by w (n bytes, any case; legacy opcodes too); -1. */
 int tgsi_op_lookup(const char *w, size_t n);
 /* Whether w (n bytes) ends with suffix (upper case) in any case, after at

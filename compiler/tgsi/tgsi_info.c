@@ -50,6 +50,32 @@ tgsi_lookup(const char *const *table, unsigned count, const char *name, size_t l
    return -1;
 }
 
+size_t
+tgsi_header_at(const char *p, const char *end, enum tgsi_stage *stage, bool *versioned)
+{
+   size_t n = 0;
+   while (p + n < end && (isalpha((unsigned char)p[n]) || p[n] == '_'))
+      n++;
+   int st = n ? tgsi_lookup(tgsi_stage_names, TGSI_STAGE_COUNT, p, n) : -1;
+   if (st < 0)
+      return 0;
+   *stage = (enum tgsi_stage)st;
+   *versioned = false;
+   if (st > TGSI_STAGE_GEOM)
+      return n;
+   size_t v = n;
+   while (p + v < end && (p[v] == ' ' || p[v] == '\t'))
+      v++;
+   static const char ver[] = "1.1";
+   if ((size_t)(end - p) >= v + 3 && !memcmp(p + v, ver, 3) &&
+       (p + v + 3 == end ||
+        !(isalnum((unsigned char)p[v + 3]) || p[v + 3] == '_' || p[v + 3] == '.'))) {
+      *versioned = true;
+      return v + 3;
+   }
+   return n;
+}
+
 int
 tgsi_op_lookup(const char *w, size_t n)
 {

@@ -1326,14 +1326,29 @@ parse_decl(struct parser *ps, const struct cursor *start)
       fail_at(ps, &ps->c,
               "vertex shader inputs are identified by index only; Mesa accepts "
               "nothing after 'DCL IN[n]' in VERT");
-   pend = parse_file_attrs(ps, &d, pend);
+   int i;
    struct cursor at = ps->c;
+   /* Mesa's first dumps (2007-08) put the interpolation before the
+    * semantic: DCL IN[0], PERSPECTIVE, GENERIC[0] (COLOR names both a
+    * semantic and an interpolation: first, it is the semantic) */
+   if (pend && tgsi_lookup(tgsi_semantic_names, TGSI_SEM_COUNT, ps->c.p, word_len(ps->c.p)) < 0 &&
+       (i = match_name(ps, tgsi_interp_names, TGSI_INTERP_COUNT)) >= 0) {
+      struct cursor sem = ps->c;
+      if (next_attr(ps) && match_name(ps, tgsi_semantic_names, TGSI_SEM_COUNT) >= 0) {
+         need_legacy(ps, &at, "an interpolation before the semantic");
+         d.has_interp = true;
+         d.interp = (enum tgsi_interp)i;
+      }
+      ps->c = d.has_interp ? sem : at;
+      pend = d.has_interp ? next_attr(ps) : true;
+   }
+   pend = parse_file_attrs(ps, &d, pend);
+   at = ps->c;
    if (pend && match_kw(ps, "STREAM")) {
       parse_stream(ps, &d, &at);
       pend = next_attr(ps);
    }
-   int i;
-   if (pend && (i = match_name(ps, tgsi_interp_names, TGSI_INTERP_COUNT)) >= 0) {
+   if (pend && !d.has_interp && (i = match_name(ps, tgsi_interp_names, TGSI_INTERP_COUNT)) >= 0) {
       d.has_interp = true;
       d.interp = (enum tgsi_interp)i;
       pend = next_attr(ps);
@@ -1718,10 +1733,16 @@ parse_shader(struct parser *ps)
       parse_property(ps, &at);
       skip_ws(ps);
    }
-   int st = match_name(ps, tgsi_stage_names, TGSI_STAGE_COUNT);
-   if (st < 0)
+   struct cursor at = ps->c;
+   enum tgsi_stage st;
+   bool versioned;
+   size_t n = tgsi_header_at(ps->c.p, ps->end, &st, &versioned);
+   if (!n || is_word_char(ps->c.p[n]))
       fail_expected(ps, "a shader header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP)");
-   ps->s->stage = (enum tgsi_stage)st;
+   if (versioned)
+      need_legacy(ps, &at, "a versioned header (FRAG1.1, as in the first TGSI dumps)");
+   advance(ps, n);
+   ps->s->stage = st;
    ps->last_item = "the header";
    for (;;) {
       bool ws = skip_ws(ps);

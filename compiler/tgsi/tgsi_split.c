@@ -48,13 +48,14 @@ skip_blanks(const char *p, const char *end)
    return p;
 }
 
-/* A stage name alone on its line (w, n: the line's first word). */
+/* A shader header alone on its line (w: the line's first word). */
 static bool
-is_header(const char *w, size_t n, const char *end)
+is_header(const char *w, const char *end)
 {
-   if (tgsi_lookup(tgsi_stage_names, TGSI_STAGE_COUNT, w, n) < 0)
-      return false;
-   return skip_blanks(w + n, end) == end;
+   enum tgsi_stage st;
+   bool versioned;
+   size_t n = tgsi_header_at(w, end, &st, &versioned);
+   return n && skip_blanks(w + n, end) == end;
 }
 
 static enum line_kind
@@ -76,8 +77,8 @@ classify(const char *p, const char *end)
    bool sat, precise;
    if (!n)
       return L_OTHER;
-   if (tgsi_lookup(tgsi_stage_names, TGSI_STAGE_COUNT, p, n) >= 0)
-      return is_header(p, n, end) ? L_HEADER : L_OTHER;
+   if (is_header(p, end))
+      return L_HEADER;
    if (is_word(p, n, "PROPERTY"))
       return L_PROPERTY;
    if (is_word(p, n, "DCL") || is_word(p, n, "IMM") || is_word(p, n, "IMMX") ||
@@ -124,7 +125,7 @@ tgsi_split(const char *text, size_t len, const char *file, struct tgsi_unit **un
    for (size_t at = 0; at < len;) {
       const char *nlp = memchr(text + at, '\n', len - at);
       const char *e = nlp ? nlp : text + len, *p = skip_blanks(text + at, e);
-      bool h = text[at] != '#' && is_header(p, word_len(p, e), e);
+      bool h = text[at] != '#' && is_header(p, e);
       struct line x = {at, (size_t)(e - text), h ? L_HEADER : L_UNSET};
       VEC_PUSH(l, nl, cap, x);
       at = x.end + (nlp != NULL);

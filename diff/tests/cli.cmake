@@ -269,6 +269,9 @@ check_cli(legacy_eras "-j2|--no-repro|--baseline|fixtures/legacy/baseline.yaml|$
 # A debug log (banners, two shaders in one file): each shader is a case,
 # FILE#1 and FILE#2, and all pass.
 check_cli(debug_log "-j2|--no-repro|fixtures/logs/st_debug_log.tgsi" 0 OUT "total +8 +8 +0 +0 +0 +0")
+# Gallium's first dump format (2007): banner lines, "VERT 1.1" headers,
+# the interpolation before the semantic; two shaders, all pass.
+check_cli(debug_log_2007 "-j2|--no-repro|fixtures/logs/tgsi_dump_2007.tgsi" 0 OUT "total +8 +8 +0 +0 +0 +0")
 # Issue 14: a case that compares nothing is vacuous, not a pass (exit 1,
 # a JUnit failure), unless the baseline expects it; opt refusing what ref
 # compiles is opt's failure. Issue 15: a loop whose step is a constant
