@@ -323,6 +323,9 @@ int tgsi_lookup(const char *const *table, unsigned count, const char *name, size
  * in the 2007 dumps; FRAG, VERT and GEOM only). Returns its length and sets
  * *stage and *versioned; 0 if p holds no header word. */
 size_t tgsi_header_at(const char *p, const char *end, enum tgsi_stage *stage, bool *versioned);
+/* The opcode that w (n bytes, any case) names under an older name
+ * (KILP, BGNLOOP2, ENDLOOP2), and *what says which; -1 if none. */
+int tgsi_renamed_op(const char *w, size_t n, const char **what);
 /* The opcode named by w (n bytes, any case; legacy opcodes too); -1. */
 int tgsi_op_lookup(const char *w, size_t n);
 /* Whether w (n bytes) ends with suffix (upper case) in any case, after at

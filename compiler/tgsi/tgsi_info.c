@@ -77,6 +77,22 @@ tgsi_header_at(const char *p, const char *end, enum tgsi_stage *stage, bool *ver
 }
 
 int
+tgsi_renamed_op(const char *w, size_t n, const char **what)
+{
+   /* KILP, the unconditional kill (GLSL's discard), became KILL in 2013,
+    * when KIL became KILL_IF; the first dumps' labelled loop (BGNLOOP2,
+    * ENDLOOP2) became BGNLOOP, ENDLOOP. */
+   static const char *const old[] = {"KILP", "BGNLOOP2", "ENDLOOP2"};
+   static const char *const whats[] = {"KILP (today's KILL)", "BGNLOOP2 (today's BGNLOOP)",
+                                       "ENDLOOP2 (today's ENDLOOP)"};
+   static const enum tgsi_opcode now[] = {TGSI_OP_KILL, TGSI_OP_BGNLOOP, TGSI_OP_ENDLOOP};
+   int i = tgsi_lookup(old, ARRAY_SIZE(old), w, n);
+   if (i >= 0)
+      *what = whats[i];
+   return i < 0 ? -1 : (int)now[i];
+}
+
+int
 tgsi_op_lookup(const char *w, size_t n)
 {
    if (!n)

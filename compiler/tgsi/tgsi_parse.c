@@ -812,11 +812,11 @@ parse_opcode(struct parser *ps, struct tgsi_insn *in)
    size_t n = word_len(w);
    int op = tgsi_op_lookup_word(w, n, &in->sat, &in->precise);
    struct cursor at = ps->c;
-   if (op < 0 && match_kw(ps, "KILP")) {
-      /* KILP, the unconditional kill (GLSL's discard), was renamed KILL in
-       * 2013, when KIL became KILL_IF */
-      need_legacy(ps, &at, "KILP (today's KILL)");
-      return TGSI_OP_KILL;
+   const char *what;
+   if (op < 0 && (op = tgsi_renamed_op(w, n, &what)) >= 0) {
+      need_legacy(ps, &at, what);
+      advance(ps, n);
+      return (enum tgsi_opcode)op;
    }
    if (op < 0) {
       if (tgsi_ends_with(w, n, "_SAT") && tgsi_ends_with(w, n - 4, "_PRECISE"))

@@ -75,6 +75,7 @@ classify(const char *p, const char *end)
          return L_TGSI;
    size_t n = word_len(p, end);
    bool sat, precise;
+   const char *renamed;
    if (!n)
       return L_OTHER;
    if (is_header(p, end))
@@ -82,7 +83,7 @@ classify(const char *p, const char *end)
    if (is_word(p, n, "PROPERTY"))
       return L_PROPERTY;
    if (is_word(p, n, "DCL") || is_word(p, n, "IMM") || is_word(p, n, "IMMX") ||
-       is_word(p, n, "KILP") || tgsi_op_lookup_word(p, n, &sat, &precise) >= 0)
+       tgsi_renamed_op(p, n, &renamed) >= 0 || tgsi_op_lookup_word(p, n, &sat, &precise) >= 0)
       return L_TGSI;
    return L_OTHER;
 }
