@@ -522,8 +522,13 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_run *run = w->run;
    struct tex_regs r;
    read_groups(w, op, t, &r);
-   /* gfx9: the resource descriptor's first word names the texture */
+   /* gfx9: the resource descriptor's first word names the texture; the
+    * others are read as well (their values are not modelled), so a write
+    * of any of them still in its window is a hazard */
    const uint32_t *rs = op->tex_rsrc ? emu_fetch(w, op, &op->src[2], 0, t, run->tmp_src[2]) : NULL;
+   if (rs && op->src[2].kind == EMU_S_REG)
+      for (unsigned j = 1; j < op->src[2].count; j++)
+         emu_reg_read(w, op, &op->src[2], op->src[2].unit + j, t);
    uint32_t *mask;
    unsigned on = emu_exec_mask(w, op, t, &mask);
    if (!on)
