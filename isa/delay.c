@@ -193,9 +193,9 @@ struct unit {
 static struct unit
 to_unit(const struct isa_model *m, unsigned file, unsigned index)
 {
-   for (unsigned f = 0; f < m->nfiles; f++)
-      if (m->files[f].alias == (int)file)
-         return (struct unit){(int)f, index / 2, true};
+   int f = file < m->nfiles ? m->files[file].half_of : -1;
+   if (f >= 0)
+      return (struct unit){f, index / 2, true};
    return (struct unit){(int)file, index, false};
 }
 
@@ -350,7 +350,7 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
       need = 0;
       for (unsigned i = 0; i < m->nwait_rules; i++) {
          const struct isa_wait_rule *wr = &m->wait_rules[i];
-         if (!strcmp(wr->first, pc->name) && !strcmp(wr->second, cc->name) &&
+         if (wr->first_cls == (int)p->cls && wr->second_cls == (int)c->cls &&
              (wr->file < 0 || wr->file == w->file) && wr->states > need &&
              row_applies(m, wr, c, cs))
             need = wr->states;
