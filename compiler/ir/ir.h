@@ -691,6 +691,12 @@ struct opt_ctx {
     * slot a scalar register; ind_selects), and the compile again with
     * those reads loaded from memory (ind_loads, opt_isel_mem.c). */
    bool unif_full, ind_selects, ind_loads;
+   /* The control words the hazard pass computed for the layout it left
+    * (stall-count models), which opt_emit takes instead of computing them
+    * again: dropped when any pass starts (opt_run_pass), so they are only
+    * there when hazard was the last pass to change the IR. */
+   struct opt_control *controls;
+   unsigned ncontrols;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);

@@ -84,6 +84,9 @@ opt_ctx_fini(struct opt_ctx *ctx)
    ctx->cons_seen = NULL;
    ctx->cons_seen_n = ctx->cons_seen_cap = 0;
    opt_verify_fini(ctx);
+   free(ctx->controls);
+   ctx->controls = NULL;
+   ctx->ncontrols = 0;
    isa_check_memo_free(ctx->legal_memo);
    ctx->legal_memo = NULL;
    free(ctx->forms_memo);
@@ -613,6 +616,9 @@ opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p
    ctx->pass = p->name;
    ctx->sh = sh;
    ctx->verify_pending = false;
+   free(ctx->controls); /* of the IR before this pass */
+   ctx->controls = NULL;
+   ctx->ncontrols = 0;
    bool progress = p->fn(sh, ctx);
    ctx->verify_pending = false;
    if (ctx->failed && refused(ctx))
