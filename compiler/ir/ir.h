@@ -663,7 +663,13 @@ struct opt_ctx {
     * rewrite and the class it claims; the counts of rewrites verified,
     * left unverified (values it cannot compute) and failed. */
    struct ir_shader *sh;
-   char verify_what[160];
+   char verify_what[160]; /* read through opt_verify_what */
+   /* The text still to be made (pass.c, verify_note): the format while it
+    * is pending (NULL: verify_what is made), its %u/%d values and %s
+    * texts (copied into verify_strs, by offset). */
+   const char *verify_fmt;
+   uint32_t verify_args[8];
+   char verify_strs[160];
    unsigned verify_first_new;
    bool verify_pending;
    enum opt_verify_class verify_class;
@@ -1320,6 +1326,9 @@ extern const char *const opt_agx_passes[];
 void opt_ctx_init(struct opt_ctx *ctx, const struct opt_options *opts, struct diag_list *diags);
 void opt_ctx_fini(struct opt_ctx *ctx);
 bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
+/* The text of the transformation noted last (ctx->verify_what), made on
+ * first need from its format and values. */
+const char *opt_verify_what(struct opt_ctx *ctx);
 /* Every kind of transformation ("pass: what"), NULL-terminated (coverage). */
 extern const char *const opt_transform_kinds[];
 void opt_log(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);

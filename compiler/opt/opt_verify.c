@@ -1001,8 +1001,9 @@ vf_error(struct opt_ctx *ctx, const struct ir_instr *old, const char *fmt, ...)
    va_start(ap, fmt);
    char *m = xvasprintf(fmt, ap);
    va_end(ap);
+   const char *what = opt_verify_what(ctx);
    ir_error(ctx->diags, ctx->sh, old->line, "rewrite verification: pass %s, rule '%s': %s",
-            ctx->pass ? ctx->pass : "?", ctx->verify_what[0] ? ctx->verify_what : "?", m);
+            ctx->pass ? ctx->pass : "?", what[0] ? what : "?", m);
    free(m);
    ctx->failed = true;
    ctx->verify_failed++;
@@ -1194,8 +1195,10 @@ opt_verify_end(struct opt_ctx *ctx, const struct ir_instr *old, const struct ir_
    struct opt_verify_saved *s = ctx->verify_saved;
    if (!vf_enabled(ctx) || !s || !s->in)
       return true;
-   if (what != ctx->verify_what)
+   if (what != ctx->verify_what) { /* else the text noted last stands */
       snprintf(ctx->verify_what, sizeof(ctx->verify_what), "%s", what);
+      ctx->verify_fmt = NULL;
+   }
    bool ok = true;
    if (!vf_check_flags(ctx, old, rep, OPT_VERIFY_EXACT))
       ok = false;
