@@ -469,7 +469,7 @@ struct ir_instr {
     * writes src[] directly leaves a use out (the validator checks). */
    struct ir_use *uses;
    unsigned nuses, uses_cap;
-   uint32_t *src_seq; /* by source: the seq of the write that set it */
+   uint32_t *src_seq; /* by source: the seq of the write that set it (in src's allocation) */
    uint32_t seq;      /* source writes so far */
 };
 
