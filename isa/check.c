@@ -412,6 +412,8 @@ resolve_wait_rule(struct isa_model *m, struct isa_wait_rule *r)
    r->opv = r->nops ? xcalloc(r->nops, sizeof(*r->opv)) : NULL;
    r->slot = r->imp_file = r->imp_index = -1;
    int cls = r->second ? FIND(m->classes, m->nclasses, r->second) : -1;
+   r->first_cls = r->first ? FIND(m->classes, m->nclasses, r->first) : -1;
+   r->second_cls = cls;
    for (unsigned k = 0; k < r->nops; k++) {
       int o = FIND(m->ops, m->nops, r->ops[k]);
       r->opv[k] = o;

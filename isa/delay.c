@@ -193,9 +193,9 @@ struct unit {
 static struct unit
 to_unit(const struct isa_model *m, unsigned file, unsigned index)
 {
-   for (unsigned f = 0; f < m->nfiles; f++)
-      if (m->files[f].alias == (int)file)
-         return (struct unit){(int)f, index / 2, true};
+   int f = file < m->nfiles ? m->files[file].half_of : -1;
+   if (f >= 0)
+      return (struct unit){f, index / 2, true};
    return (struct unit){(int)file, index, false};
 }
 
@@ -293,6 +293,25 @@ rpt(const struct isa_model *m, const struct isa_insn *in)
    return r >= 0 && in->mod[r] > 0 ? (unsigned)in->mod[r] : 0;
 }
 
+/* Whether a row of the wait-state table can be about producer p and
+ * consumer c: their classes, the consumer ops it names (row_applies'
+ * first test). Without one a result p writes needs no wait states. */
+static bool
+wait_row_may_apply(const struct isa_model *m, const struct isa_insn *p, const struct isa_insn *c)
+{
+   for (unsigned i = 0; i < m->nwait_rules; i++) {
+      const struct isa_wait_rule *wr = &m->wait_rules[i];
+      if (wr->first_cls != (int)p->cls || wr->second_cls != (int)c->cls || wr->states <= 0)
+         continue;
+      bool named = !wr->nops;
+      for (unsigned k = 0; k < wr->nops && wr->opv; k++)
+         named |= wr->opv[k] == (int)c->op;
+      if (named)
+         return true;
+   }
+   return false;
+}
+
 static struct isa_delay
 raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct isa_insn *c, int cs)
 {
@@ -301,6 +320,11 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
    struct isa_opnd wb, rb;
    unsigned nw, nr;
    struct isa_delay none = {0, ISA_SYNC_NONE};
+   /* Wait-state models: no sync and no row for the pair is no wait, found
+    * or not (below). Coverage counts the rule it takes: asked in full. */
+   if (m->hazard == ISA_HAZARD_WAIT_STATES && !cover_on &&
+       m->classes[p->cls].sync == ISA_SYNC_NONE && !wait_row_may_apply(m, p, c))
+      return none;
    const struct isa_opnd *w = opnd_only(m, p, ps, &wb), *r = opnd_only(m, c, cs, &rb);
    if (!may_meet(m, w, r) && !reads_addr(m, r, w))
       return none; /* as below: nothing found, no address read */
@@ -350,7 +374,7 @@ raw(const struct isa_model *m, const struct isa_insn *p, int ps, const struct is
       need = 0;
       for (unsigned i = 0; i < m->nwait_rules; i++) {
          const struct isa_wait_rule *wr = &m->wait_rules[i];
-         if (!strcmp(wr->first, pc->name) && !strcmp(wr->second, cc->name) &&
+         if (wr->first_cls == (int)p->cls && wr->second_cls == (int)c->cls &&
              (wr->file < 0 || wr->file == w->file) && wr->states > need &&
              row_applies(m, wr, c, cs))
             need = wr->states;

@@ -324,10 +324,7 @@ isa_file_info(const struct isa_model *m, unsigned file, struct isa_file_info *ou
    out->fixed = f->fixed;
    out->fixed_value = f->fixed_value;
    out->undef = f->undef;
-   out->half_of = -1;
-   for (unsigned i = 0; i < m->nfiles; i++)
-      if (m->files[i].alias == (int)file)
-         out->half_of = (int)i;
+   out->half_of = f->half_of;
 }
 
 unsigned
@@ -635,9 +632,8 @@ isa_opnd_type(const struct isa_model *m, const struct isa_insn *in, int slot, un
       /* A register of a half file aliasing a full one (agx rNl/rNh) is a
        * 16-bit operand whatever the slot says: the width is per operand. */
       const struct isa_opnd *o = slot < ISA_MAX_DST ? &in->dst[slot] : &in->src[slot - ISA_MAX_DST];
-      for (unsigned f = 0; o->kind == ISA_OPND_REG && f < m->nfiles; f++)
-         if (m->files[f].alias == (int)o->file)
-            *width = 16;
+      if (o->kind == ISA_OPND_REG && o->file < m->nfiles && m->files[o->file].half_of >= 0)
+         *width = 16;
    }
    return isa_slot_type(m, op, s, in->mod);
 }

@@ -81,6 +81,7 @@ struct isa_regfile {
    char **pair_names; /* RANGE: names of two-register operands by first index (gfx9 vcc) */
    int half;          /* file used when an operand is 16-bit (split register files), or -1 */
    int alias;         /* a HALF file whose registers are halves of this file, or -1 */
+   int half_of;       /* the file whose alias this file is, or -1 (set with alias) */
    int fixed;         /* register that reads fixed_value and ignores writes, or -1 */
    uint32_t fixed_value;
    bool *undef; /* count entries: no value at wave start (gfx9 M0), or NULL */
@@ -307,6 +308,7 @@ struct isa_param {
  * resolves the names (opv, slot, imp_file/imp_index). */
 struct isa_wait_rule {
    char *first, *second;
+   int first_cls, second_cls; /* the classes they name, by index (class names are unique) */
    int states;
    int file; /* the register file the rule is about (gfx9: SGPRs), or -1: any */
    char **ops;

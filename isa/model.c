@@ -691,7 +691,7 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
       struct isa_regfile *f = &m->files[m->nfiles++];
       f->name = xstrdup(isa_ld_key(k));
       f->pos = isa_ld_pos(k);
-      f->half = f->alias = f->fixed = -1;
+      f->half = f->alias = f->half_of = f->fixed = -1;
       if (FIND(m->files, m->nfiles - 1, f->name) >= 0)
          isa_ld_err(l, k, "duplicate register file '%s'", f->name);
       if (!isa_ld_is_map(l, v, "register file"))
@@ -812,6 +812,10 @@ parse_regfiles(struct isa_ld *l, yaml_node_t *map)
             m->files[a].alias = (int)i;
       }
    }
+   /* the reverse link, asked per operand by the hazard and width code */
+   for (unsigned i = 0; i < m->nfiles; i++)
+      if (m->files[i].alias >= 0)
+         m->files[m->files[i].alias].half_of = (int)i;
 }
 
 static void

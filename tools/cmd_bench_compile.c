@@ -49,7 +49,8 @@ usage(FILE *f)
               "  --target LIST  ISA models (default: the check's built-in targets)\n"
               "  --path LIST    ref, opt (default both)\n\n"
               "The last lines give, per shape, target and path, the growth of us/instr from\n"
-              "the smallest size to the largest and the time of the largest.\n"
+              "the smallest size to the largest (GROWTH, between SIZES) and the seconds of\n"
+              "the largest.\n"
               "Exit status: 0 every shader compiled, 1 one did not, 2 bad usage or a model\n"
               "that cannot be opened.\n");
 }
@@ -254,18 +255,19 @@ run(char **sizes, unsigned nsizes, bool *shapes, struct isa_model **models, unsi
          diag_clear(&d);
       }
    }
-   printf("\n%-6s %-6s %-4s %16s %16s\n", "SHAPE", "TARGET", "PATH", "GROWTH US/INSN",
-          "LARGEST SECONDS");
+   printf("\n%-6s %-6s %-4s %8s %-13s %8s\n", "SHAPE", "TARGET", "PATH", "GROWTH", "SIZES",
+          "SECONDS");
    for (unsigned sh = 0; sh < SHAPE_COUNT; sh++)
       for (unsigned t = 0; t < nmodels && shapes[sh]; t++)
          for (unsigned p = 0; p < 2; p++) {
             const struct row *r = &rows[sh][t][p];
             if (!paths[p] || !r->n_first)
                continue;
-            printf("%-6s %-6s %-4s %7.2fx %5u-%-5uk %16.3f%s\n", shape_names[sh],
-                   isa_model_name(models[t]), p ? "opt" : "ref", r->us_last / r->us_first,
-                   (r->n_first + 500) / 1000, (r->n_last + 500) / 1000, r->s_last,
-                   r->failed ? " (some failed)" : "");
+            char range[32]; /* the instruction counts the growth is between */
+            snprintf(range, sizeof(range), "%u-%u", r->n_first, r->n_last);
+            printf("%-6s %-6s %-4s %7.2fx %-13s %8.3f%s\n", shape_names[sh],
+                   isa_model_name(models[t]), p ? "opt" : "ref", r->us_last / r->us_first, range,
+                   r->s_last, r->failed ? " (some failed)" : "");
          }
    struct rusage ru;
    if (!getrusage(RUSAGE_SELF, &ru))

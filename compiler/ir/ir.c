@@ -114,8 +114,7 @@ ir_shader_free(struct ir_shader *sh)
       struct ir_instr *in = sh->values[i];
       if (!in)
          continue;
-      free(in->src);
-      free(in->src_seq);
+      free(in->src); /* src_seq too (ir_instr_set_nsrc) */
       free(in->uses);
       free(in->pred);
       free(in->role);
@@ -203,12 +202,22 @@ ir_instr_create(struct ir_shader *sh, enum ir_op op, unsigned nsrc)
    return ir_instr_create_id(sh, op, nsrc, sh->nvalues);
 }
 
-/* Resizes the source arrays, keeping the existing sources. */
+/* Resizes the source arrays, keeping the existing sources. src and
+ * src_seq are one allocation (src_seq after the pointers), freed as src:
+ * one allocation per instruction, not two. */
 void
 ir_instr_set_nsrc(struct ir_instr *in, unsigned nsrc)
 {
-   in->src = xrealloc(in->src, (nsrc ? nsrc : 1) * sizeof(*in->src));
-   in->src_seq = xrealloc(in->src_seq, (nsrc ? nsrc : 1) * sizeof(*in->src_seq));
+   unsigned cap = nsrc ? nsrc : 1, keep = MIN2(in->nsrc, nsrc);
+   struct ir_instr **src = xmalloc(cap * (sizeof(*in->src) + sizeof(*in->src_seq)));
+   uint32_t *seq = (uint32_t *)(src + cap);
+   if (keep) {
+      memcpy(src, in->src, keep * sizeof(*src));
+      memcpy(seq, in->src_seq, keep * sizeof(*seq));
+   }
+   free(in->src);
+   in->src = src;
+   in->src_seq = seq;
    for (unsigned i = in->nsrc; i < nsrc; i++) {
       in->src[i] = NULL;
       in->src_seq[i] = 0; /* no use entry has seq 0 */
@@ -956,8 +965,7 @@ ir_renumber(struct ir_shader *sh)
    for (unsigned i = 0; i < sh->nvalues; i++) {
       struct ir_instr *in = sh->values[i];
       if (in && !in->mark) {
-         free(in->src);
-         free(in->src_seq);
+         free(in->src); /* src_seq too */
          free(in->uses);
          free(in->pred);
          free(in->role);

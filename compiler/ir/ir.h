@@ -469,7 +469,7 @@ struct ir_instr {
     * writes src[] directly leaves a use out (the validator checks). */
    struct ir_use *uses;
    unsigned nuses, uses_cap;
-   uint32_t *src_seq; /* by source: the seq of the write that set it */
+   uint32_t *src_seq; /* by source: the seq of the write that set it (in src's allocation) */
    uint32_t seq;      /* source writes so far */
 };
 
@@ -663,7 +663,13 @@ struct opt_ctx {
     * rewrite and the class it claims; the counts of rewrites verified,
     * left unverified (values it cannot compute) and failed. */
    struct ir_shader *sh;
-   char verify_what[160];
+   char verify_what[160]; /* read through opt_verify_what */
+   /* The text still to be made (pass.c, verify_note): the format while it
+    * is pending (NULL: verify_what is made), its %u/%d values and %s
+    * texts (copied into verify_strs, by offset). */
+   const char *verify_fmt;
+   uint32_t verify_args[8];
+   char verify_strs[160];
    unsigned verify_first_new;
    bool verify_pending;
    enum opt_verify_class verify_class;
@@ -691,6 +697,12 @@ struct opt_ctx {
     * slot a scalar register; ind_selects), and the compile again with
     * those reads loaded from memory (ind_loads, opt_isel_mem.c). */
    bool unif_full, ind_selects, ind_loads;
+   /* The control words the hazard pass computed for the layout it left
+    * (stall-count models), which opt_emit takes instead of computing them
+    * again: dropped when any pass starts (opt_run_pass), so they are only
+    * there when hazard was the last pass to change the IR. */
+   struct opt_control *controls;
+   unsigned ncontrols;
 };
 
 typedef bool (*opt_pass_fn)(struct ir_shader *sh, struct opt_ctx *ctx);
@@ -1314,6 +1326,9 @@ extern const char *const opt_agx_passes[];
 void opt_ctx_init(struct opt_ctx *ctx, const struct opt_options *opts, struct diag_list *diags);
 void opt_ctx_fini(struct opt_ctx *ctx);
 bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
+/* The text of the transformation noted last (ctx->verify_what), made on
+ * first need from its format and values. */
+const char *opt_verify_what(struct opt_ctx *ctx);
 /* Every kind of transformation ("pass: what"), NULL-terminated (coverage). */
 extern const char *const opt_transform_kinds[];
 void opt_log(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);

@@ -318,11 +318,31 @@ array_known(const struct ir_shader *sh, int32_t id, int32_t *slots)
    return false;
 }
 
+/* The fields of in that are set (bit 1 << enum ir_field), read from the
+ * struct's members as IR_FIELDS names them. */
+static unsigned
+fields_set(const struct ir_instr *in)
+{
+   unsigned set = 0;
+#define SET_BIT_(e, m, s) set |= (unsigned)(in->m != IR_NONE) << IR_FIELD_##e;
+   IR_FIELDS(SET_BIT_)
+#undef SET_BIT_
+   return set;
+}
+
 static bool
 check_fields(struct vstate *vs, struct ir_instr *in)
 {
    const struct ir_op_info *info = &ir_op_info[in->op];
-   for (int f = 0; f < IR_FIELD_COUNT; f++) {
+   unsigned optional = IR_FB_VTX;
+   if (in->op == IR_OP_TEX)
+      optional |= IR_FB_COMP | IR_FB_SAMP;
+   if (in->op == IR_OP_ATOMIC || in->op == IR_OP_RES_SIZE)
+      optional |= IR_FB_TARGET;
+   unsigned set = fields_set(in), own = info->fields;
+   /* the loop below finds the first field in error, for its message */
+   bool fields_ok = !(set & ~own) && !(own & ~optional & ~set);
+   for (int f = 0; !fields_ok && f < IR_FIELD_COUNT; f++) {
       int32_t v = ir_field_get(in, f);
       bool allowed = info->fields & (1u << f);
       bool optional =

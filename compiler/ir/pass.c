@@ -84,6 +84,9 @@ opt_ctx_fini(struct opt_ctx *ctx)
    ctx->cons_seen = NULL;
    ctx->cons_seen_n = ctx->cons_seen_cap = 0;
    opt_verify_fini(ctx);
+   free(ctx->controls);
+   ctx->controls = NULL;
+   ctx->ncontrols = 0;
    isa_check_memo_free(ctx->legal_memo);
    ctx->legal_memo = NULL;
    free(ctx->forms_memo);
@@ -103,16 +106,85 @@ rewrite_pass(const char *pass)
    return false;
 }
 
+/* Keeps the values of a format's %u, %d and %s (the texts copied) for
+ * opt_verify_what; false when the format has anything else or does not
+ * fit, and the text is then made now. */
+static bool
+note_args(struct opt_ctx *ctx, const char *fmt, va_list ap)
+{
+   unsigned n = 0, used = 0;
+   for (const char *p = fmt; *p; p++) {
+      if (*p != '%')
+         continue;
+      p++;
+      if (*p == '%')
+         continue;
+      if ((*p != 'u' && *p != 'd' && *p != 's') || n == ARRAY_SIZE(ctx->verify_args))
+         return false;
+      if (*p == 's') {
+         const char *t = va_arg(ap, const char *);
+         size_t len = strlen(t);
+         if (used + len + 1 > sizeof(ctx->verify_strs))
+            return false;
+         memcpy(ctx->verify_strs + used, t, len + 1);
+         ctx->verify_args[n++] = used;
+         used += (unsigned)len + 1;
+      } else {
+         ctx->verify_args[n++] = *p == 'u' ? va_arg(ap, unsigned) : (uint32_t)va_arg(ap, int);
+      }
+   }
+   return true;
+}
+
 /* A transformation was agreed: remember it for the verification of the
- * replacement that follows. */
+ * replacement that follows. Its text is needed only in a failure's
+ * message: the format and its values are kept, and opt_verify_what makes
+ * the text (a vsnprintf per transformation cost 5% of a compile). */
 static void
 verify_note(struct opt_ctx *ctx, const char *fmt, va_list ap)
 {
    if (ctx->opts.no_verify)
       return;
-   vsnprintf(ctx->verify_what, sizeof(ctx->verify_what), fmt, ap);
+   va_list aq;
+   va_copy(aq, ap);
+   ctx->verify_fmt = note_args(ctx, fmt, aq) ? fmt : NULL;
+   va_end(aq);
+   if (!ctx->verify_fmt)
+      vsnprintf(ctx->verify_what, sizeof(ctx->verify_what), fmt, ap);
    ctx->verify_first_new = ctx->sh ? ctx->sh->nvalues : 0;
    ctx->verify_pending = rewrite_pass(ctx->pass);
+}
+
+const char *
+opt_verify_what(struct opt_ctx *ctx)
+{
+   const char *fmt = ctx->verify_fmt;
+   if (!fmt)
+      return ctx->verify_what;
+   char *out = ctx->verify_what;
+   size_t cap = sizeof(ctx->verify_what), n = 0;
+   unsigned k = 0;
+   for (const char *p = fmt; *p && n + 1 < cap; p++) {
+      char num[16];
+      const char *t = num;
+      if (*p != '%' || p[1] == '%') {
+         out[n++] = *p;
+         p += *p == '%';
+         continue;
+      }
+      p++;
+      if (*p == 's')
+         t = ctx->verify_strs + ctx->verify_args[k++];
+      else if (*p == 'u')
+         snprintf(num, sizeof(num), "%u", (unsigned)ctx->verify_args[k++]);
+      else
+         snprintf(num, sizeof(num), "%d", (int)ctx->verify_args[k++]);
+      while (*t && n + 1 < cap)
+         out[n++] = *t++;
+   }
+   out[n] = 0;
+   ctx->verify_fmt = NULL;
+   return out;
 }
 
 static void
@@ -613,6 +685,9 @@ opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p
    ctx->pass = p->name;
    ctx->sh = sh;
    ctx->verify_pending = false;
+   free(ctx->controls); /* of the IR before this pass */
+   ctx->controls = NULL;
+   ctx->ncontrols = 0;
    bool progress = p->fn(sh, ctx);
    ctx->verify_pending = false;
    if (ctx->failed && refused(ctx))

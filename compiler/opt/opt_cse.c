@@ -51,24 +51,33 @@ fields_ignored(const struct ir_instr *in, bool fault)
    return fault && (in->op == IR_OP_LOAD_INPUT || in->op == IR_OP_LOAD_CONST);
 }
 
+/* One word into the hash (a multiply-xorshift step: the table only needs
+ * equal instructions to hash equal, and the merges do not depend on the
+ * hash, only on which earlier equal instruction comes first). */
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+   h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+   return h ^ (h >> 29);
+}
+
 static uint64_t
 hash_instr(const struct ir_instr *in, bool fault)
 {
-   uint64_t h = hash64(&in->op, sizeof(in->op), in->type);
-   h = hash64(&in->imm, sizeof(in->imm), h);
-   for (int f = 0; f < IR_FIELD_COUNT && !fields_ignored(in, fault); f++) {
-      int32_t v = ir_field_get(in, f);
-      h = hash64(&v, sizeof(v), h);
+   uint64_t h = mix((uint64_t)in->op << 8 | in->type, (uint64_t)in->imm);
+   if (!fields_ignored(in, fault)) {
+#define MIX_FIELD_(e, m, s) h = mix(h, (uint32_t)in->m);
+      IR_FIELDS(MIX_FIELD_)
+#undef MIX_FIELD_
    }
    unsigned first = 0;
    if ((ir_op_info[in->op].flags & IR_OPF_COMM) && in->nsrc >= 2) {
-      unsigned sym = in->src[0]->id * 31u + in->src[1]->id * 31u;
-      h = hash64(&sym, sizeof(sym), h);
+      h = mix(h, (uint64_t)in->src[0]->id + in->src[1]->id);
       first = 2;
    }
    for (unsigned i = first; i < in->nsrc; i++)
-      h = hash64(&in->src[i]->id, sizeof(unsigned), h);
-   return hash64(&in->nsrc, sizeof(in->nsrc), h);
+      h = mix(h, in->src[i]->id);
+   return mix(h, in->nsrc);
 }
 
 static bool
@@ -76,9 +85,13 @@ equal(const struct ir_instr *a, const struct ir_instr *b, bool fault)
 {
    if (a->op != b->op || a->type != b->type || a->nsrc != b->nsrc || a->imm != b->imm)
       return false;
-   for (int f = 0; f < IR_FIELD_COUNT && !fields_ignored(a, fault); f++)
-      if (ir_field_get(a, f) != ir_field_get(b, f))
-         return false;
+   if (!fields_ignored(a, fault)) {
+#define SAME_FIELD_(e, m, s)                                                                       \
+   if (a->m != b->m)                                                                               \
+      return false;
+      IR_FIELDS(SAME_FIELD_)
+#undef SAME_FIELD_
+   }
    unsigned first = 0;
    if ((ir_op_info[a->op].flags & IR_OPF_COMM) && a->nsrc >= 2) {
       bool same = a->src[0] == b->src[0] && a->src[1] == b->src[1];

@@ -28,6 +28,7 @@
 #include "compiler/opt/opt_agx.h"
 #include "emu/emu.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 /* ------------------------------------------------------------------ */
@@ -789,6 +790,32 @@ opt_emit_cover_declare(const struct isa_model *m)
       }
 }
 
+/* The control words of the layout: the hazard pass's, when it was the
+ * last pass (the IR is the one it left, so the layout is its final one),
+ * else computed here. They are a function of the layout, so the two
+ * agree; builds with asserts compute them again and compare. With
+ * coverage on they are computed again, as before, so the hazard rules'
+ * counts stay what they were. */
+static void
+emit_controls(const struct ir_shader *sh, const struct opt_layout *lo, struct opt_control *ctl)
+{
+   const struct opt_ctx *ctx = sh->fault_ctx;
+   if (!ctx || !ctx->controls || ctx->ncontrols != lo->n || cover_on) { /* rules counted again */
+      opt_control_words(sh->model, lo, sh, ctl);
+      return;
+   }
+   memcpy(ctl, ctx->controls, lo->n * sizeof(*ctl));
+#ifndef NDEBUG
+   struct opt_control *again = xcalloc(lo->n + 1, sizeof(*again));
+   opt_control_words(sh->model, lo, sh, again);
+   for (unsigned i = 0; i < lo->n; i++)
+      assert(again[i].stall == ctl[i].stall && again[i].wait == ctl[i].wait &&
+             again[i].wr_bar == ctl[i].wr_bar && again[i].rd_bar == ctl[i].rd_bar &&
+             again[i].nops_before == ctl[i].nops_before);
+   free(again);
+#endif
+}
+
 bool
 opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compile_stats *st,
          struct diag_list *d)
@@ -800,7 +827,7 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
       struct opt_control_fields cf;
       opt_control_fields(sh->model, &cf);
       if (hazards)
-         opt_control_words(sh->model, &lo, sh, ctl);
+         emit_controls(sh, &lo, ctl);
       for (unsigned i = 0; i < lo.n; i++) {
          if (!hazards)
             ctl[i] =

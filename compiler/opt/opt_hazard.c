@@ -1118,6 +1118,12 @@ stall_counts(struct hz *z)
          for (unsigned i = 0; i < z->lo.n; i++)
             if (z->lo.v[i].in && z->lo.v[i].in->op == IR_OP_MACH)
                opt_apply_control(&cf, &ctl[i], &z->lo.v[i].in->mach->insn);
+      if (!nops && z->ctx) { /* the final layout's words, for emit */
+         free(z->ctx->controls);
+         z->ctx->controls = ctl;
+         z->ctx->ncontrols = z->lo.n;
+         ctl = NULL;
+      }
       free(ctl);
       opt_layout_free(&z->lo);
       z->sh->cfg_valid = false;

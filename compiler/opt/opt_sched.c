@@ -46,6 +46,15 @@ struct snode {
    int earliest; /* cycle its operands are ready */
    int defs;     /* general registers it defines */
    bool done;
+   unsigned fr_first, nfr; /* its entries in sched.fr */
+};
+
+/* A general register a node may free: a distinct source in a general
+ * register, not live out of the block, read `here` times by the node; it
+ * frees `size` registers when those are its last uses. */
+struct sfree {
+   unsigned id, here;
+   int size;
 };
 
 struct sched {
@@ -59,6 +68,8 @@ struct sched {
    unsigned *node_of; /* by value id: node index + 1, 0 if not in the block */
    unsigned *uses;    /* by value id: unscheduled uses left in the block */
    unsigned cap1[16]; /* by file: opt_file_capacity + 1, 0 until asked (it scans the ops) */
+   struct sfree *fr;  /* the block's nodes' sources that may free registers */
+   unsigned nfr, frcap;
    bool progress;
 };
 
@@ -304,12 +315,13 @@ live_out(const struct sched *s, const struct ir_block *b, const struct ir_instr 
    return ir_live_test(&s->lv, ir_live_out_set(&s->lv, b->index), v->id);
 }
 
-/* Registers node i frees minus those it takes, were it issued now. */
-static int
-net_growth(struct sched *s, const struct ir_block *b, unsigned i)
+/* The sources of node i that may free registers (struct sfree): what of
+ * net_growth does not change while the block is scheduled, found once. */
+static void
+find_frees(struct sched *s, const struct ir_block *b, unsigned i)
 {
    struct ir_instr *c = s->n[i].in;
-   int g = s->n[i].defs;
+   s->n[i].fr_first = s->nfr;
    for (unsigned k = 0; k < c->nsrc; k++) {
       struct ir_instr *v = c->src[k];
       bool first = true;
@@ -320,9 +332,22 @@ net_growth(struct sched *s, const struct ir_block *b, unsigned i)
       unsigned here = 0;
       for (unsigned j = 0; j < c->nsrc; j++)
          here += c->src[j] == v;
-      if (s->uses[v->id] == here)
-         g -= size_of(v);
+      struct sfree f = {v->id, here, size_of(v)};
+      VEC_PUSH(s->fr, s->nfr, s->frcap, f);
    }
+   s->n[i].nfr = s->nfr - s->n[i].fr_first;
+}
+
+/* Registers node i frees minus those it takes, were it issued now: a
+ * source frees its registers when the node holds its last uses. */
+static int
+net_growth(const struct sched *s, unsigned i)
+{
+   int g = s->n[i].defs;
+   const struct sfree *f = s->fr + s->n[i].fr_first;
+   for (unsigned k = 0; k < s->n[i].nfr; k++)
+      if (s->uses[f[k].id] == f[k].here)
+         g -= f[k].size;
    return g;
 }
 
@@ -393,7 +418,7 @@ build_nodes(struct sched *s, struct ir_block *b, struct ir_instr *top)
    for (struct ir_instr *in = top ? top->next : b->first; in && !is_tail(in); in = in->next) {
       if (in->op != IR_OP_MACH)
          continue;
-      struct snode nd = {in, NULL, 0, 0, 0, 0, -1, 0, 0, 0, false};
+      struct snode nd = {.in = in, .prio = -1};
       VEC_RESERVE(s->n, s->ncap, s->nn + 1);
       s->n[s->nn] = nd;
       s->node_of[in->id] = ++s->nn;
@@ -426,6 +451,9 @@ build_nodes(struct sched *s, struct ir_block *b, struct ir_instr *top)
       compute_prio(s, i);
    for (unsigned i = 0; i < s->nn; i++)
       s->n[i].left = s->n[i].npred;
+   s->nfr = 0;
+   for (unsigned i = 0; i < s->nn; i++)
+      find_frees(s, b, i);
    count_uses(s, b);
 }
 
@@ -445,7 +473,7 @@ original_peak(struct sched *s, struct ir_block *b, int *start)
    *start = live;
    int peak = live;
    for (unsigned i = 0; i < s->nn; i++) {
-      live += net_growth(s, b, i);
+      live += net_growth(s, i);
       issue_uses(s, i);
       peak = MAX2(peak, live);
    }
@@ -700,7 +728,7 @@ list_schedule(struct sched *s, struct ir_block *b)
             if ((pass < 2 && !small_room(s, live_small, i)) ||
                 (pass < 1 && !small_wanted(s, live_small, i)))
                continue;
-            int g = net_growth(s, b, i);
+            int g = net_growth(s, i);
             if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, tight)) {
                best = (int)i;
                best_at = r;
@@ -807,6 +835,7 @@ opt_sched(struct ir_shader *sh, struct opt_ctx *ctx)
    for (unsigned bi = 0; bi < sh->nblocks; bi++)
       schedule_block(&s, sh->blocks[bi]);
    free(s.n);
+   free(s.fr);
    free(s.node_of);
    free(s.uses);
    ir_liveness_free(&s.lv);

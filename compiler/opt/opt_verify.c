@@ -58,15 +58,16 @@
 #include "isa/sem.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define VF_NODES  40
-#define VF_LEAVES 8
-#define VF_SRCS   8
-#define VF_LEVELS 4
-#define VF_BUDGET 1024
-#define VF_VALUES 64
+#define VF_NODES          40
+#define VF_LEAVES         8
+#define VF_SRCS           8
+#define VF_LEVELS         4
+#define VF_BUDGET         1024
+#define VF_VALUES         64
 #define VF_KEY_MAX        (64 + VF_NODES * (16 + VF_SRCS + IR_MACH_KEY_MAX))
 #define VF_MEMO_MAX_BYTES (16u << 20) /* then no more entries: a bound, not an eviction */
 
@@ -85,8 +86,9 @@ struct vf_node {
    uint8_t side;              /* bit 0: reached from old, bit 1: from rep */
    bool interior, evaluable, expanded;
    uint8_t kinds; /* sem_special_kind of the values a leaf takes */
+   bool prepared; /* prep holds in's decoding (a machine instruction) */
    uint64_t val;
-   struct ir_mach_prep prep; /* a machine instruction's decoding (vf_level) */
+   struct ir_mach_prep prep; /* a machine instruction's decoding, made once */
 };
 
 struct vf {
@@ -94,7 +96,6 @@ struct vf {
    const struct ir_instr *old, *rep;
    const struct ir_instr *saved, *saved_as; /* in-place: old's side reads saved for saved_as */
    unsigned first_new;
-   struct vf_node n[VF_NODES];
    unsigned nn;
    int old_node, rep_node;
    bool overflow;
@@ -102,7 +103,6 @@ struct vf {
    int leaf[VF_LEAVES];
    uint8_t leaf_kinds[VF_LEAVES]; /* what picked its table */
    unsigned nleaf;
-   uint64_t tab[VF_LEAVES][VF_VALUES];
    unsigned ntab[VF_LEAVES];
    /* the first counterexample of the current level */
    bool bad;
@@ -110,6 +110,11 @@ struct vf {
    const struct ir_instr *bad_as[VF_LEAVES];
    unsigned bad_n;
    const char *bad_why;
+   /* Not cleared (vf_new): most of the struct, and no rewrite fills more
+    * than a few entries. Node i < nn is set up by vf_node, table l <
+    * nleaf by vf_leaves, and nothing reads past them. */
+   uint64_t tab[VF_LEAVES][VF_VALUES];
+   struct vf_node n[VF_NODES];
 };
 
 /* ------------------------------------------------------------------ */
@@ -367,9 +372,10 @@ vf_ir_evaluable(const struct ir_instr *in)
    return vf_sem_op(in->op, w, &w[3]) || ir_eval_op_host(in->op, z, &d);
 }
 
-/* A machine instruction computing a per-lane function of its sources. */
+/* A machine instruction computing a per-lane function of its sources;
+ * its decoding is left in *prep when the answer needed it. */
 static bool
-vf_mach_evaluable(const struct ir_instr *in)
+vf_mach_evaluable_prep(const struct ir_instr *in, struct ir_mach_prep *prep, bool *prepared)
 {
    const struct ir_mach *m = in->mach;
    if (!m || in->type != IR_TYPE_32 || in->nsrc > VF_SRCS || m->guard != IR_MACH_FIXED)
@@ -395,7 +401,17 @@ vf_mach_evaluable(const struct ir_instr *in)
          return false;
    uint64_t z[VF_SRCS] = {0}, d;
    bool kill = false;
-   return ir_mach_eval(in, z, &d, &kill);
+   ir_mach_eval_prepare(in, prep);
+   *prepared = true;
+   return ir_mach_eval_prepared(in, prep, z, &d, &kill);
+}
+
+static bool
+vf_mach_evaluable(const struct ir_instr *in)
+{
+   struct ir_mach_prep prep;
+   bool prepared = false;
+   return vf_mach_evaluable_prep(in, &prep, &prepared);
 }
 
 /* Evaluates node i from its sources' values; false: no value (skip). */
@@ -471,7 +487,8 @@ vf_node(struct vf *f, const struct ir_instr *as, unsigned side)
    x->side = (uint8_t)side;
    for (unsigned k = 0; k < VF_SRCS; k++)
       x->src[k] = -1;
-   x->evaluable = in->op == IR_OP_MACH ? vf_mach_evaluable(in) : vf_ir_evaluable(in);
+   x->evaluable = in->op == IR_OP_MACH ? vf_mach_evaluable_prep(in, &x->prep, &x->prepared)
+                                       : vf_ir_evaluable(in);
    return (int)f->nn++;
 }
 
@@ -899,9 +916,13 @@ vf_level(struct vf *f, enum opt_verify_class cls)
    unsigned norder = 0;
    vf_topo(f, f->old_node, seen, order, &norder);
    vf_topo(f, f->rep_node, seen, order, &norder);
-   for (unsigned i = 0; i < norder; i++)
-      if (f->n[order[i]].in->op == IR_OP_MACH)
-         ir_mach_eval_prepare(f->n[order[i]].in, &f->n[order[i]].prep);
+   for (unsigned i = 0; i < norder; i++) {
+      struct vf_node *x = &f->n[order[i]];
+      if (x->in->op == IR_OP_MACH && !x->prepared) {
+         ir_mach_eval_prepare(x->in, &x->prep);
+         x->prepared = true;
+      }
+   }
    struct vf_key k;
    vf_key_build(f, cls, order, norder, &k);
    uint64_t h = hash64(k.b, k.n, 0);
@@ -980,8 +1001,9 @@ vf_error(struct opt_ctx *ctx, const struct ir_instr *old, const char *fmt, ...)
    va_start(ap, fmt);
    char *m = xvasprintf(fmt, ap);
    va_end(ap);
+   const char *what = opt_verify_what(ctx);
    ir_error(ctx->diags, ctx->sh, old->line, "rewrite verification: pass %s, rule '%s': %s",
-            ctx->pass ? ctx->pass : "?", ctx->verify_what[0] ? ctx->verify_what : "?", m);
+            ctx->pass ? ctx->pass : "?", what[0] ? what : "?", m);
    free(m);
    ctx->failed = true;
    ctx->verify_failed++;
@@ -1065,7 +1087,8 @@ vf_verify(struct opt_ctx *ctx, const struct ir_instr *old, const struct ir_instr
           enum opt_verify_class cls)
 {
    ctx->verify_count++;
-   struct vf *f = xcalloc(1, sizeof(*f));
+   struct vf *f = xmalloc(sizeof(*f));
+   memset(f, 0, offsetof(struct vf, tab));
    struct opt_verify_saved *sv = ctx->verify_saved;
    f->ctx = ctx;
    f->old = old;
@@ -1172,8 +1195,10 @@ opt_verify_end(struct opt_ctx *ctx, const struct ir_instr *old, const struct ir_
    struct opt_verify_saved *s = ctx->verify_saved;
    if (!vf_enabled(ctx) || !s || !s->in)
       return true;
-   if (what != ctx->verify_what)
+   if (what != ctx->verify_what) { /* else the text noted last stands */
       snprintf(ctx->verify_what, sizeof(ctx->verify_what), "%s", what);
+      ctx->verify_fmt = NULL;
+   }
    bool ok = true;
    if (!vf_check_flags(ctx, old, rep, OPT_VERIFY_EXACT))
       ok = false;

@@ -56,7 +56,7 @@ interp_cli(bench_interp_quads "bench|interp|--invocations|64|--quads|${_fx}/e2e_
 # bench compile compiles every shape at a small size on both paths of both
 # built-in targets (figures only: no test asserts a speed)
 interp_cli(bench_compile_small "bench|compile|--sizes|40,80|--target|a3xx,sm50" 0
-           OUT "loops  sm50   opt .*[0-9.]+x +0-0 ")
+           OUT "loops  sm50   opt +[0-9.]+x [0-9]+-[0-9]+ +[0-9.]+")
 interp_cli(bench_compile_bad_shape "bench|compile|--shape|ring" 2 ERR "--shape takes")
 interp_cli(bench_compile_bad_size "bench|compile|--sizes|1000,x" 2 ERR "--sizes takes")
 

@@ -158,6 +158,19 @@ test_broken_by_pass(void)
               "  %1 = fneg %0\n");
    ir_set_src(sh->values[1], 0, NULL);
    expect_fail(sh, "every source is set", "%1 = fneg %?");
+
+   /* a field the op does not own, and a required one cleared, each
+    * alone (the validator reads the fields by struct member) */
+   sh = parse("shader FRAG\n"
+              "  %0 = load_input slot=0 comp=x\n"
+              "  %1 = fneg %0\n");
+   sh->values[1]->stream = 1;
+   expect_fail(sh, "only the op's own fields are set", "%1 = fneg stream=1 %0");
+   sh = parse("shader FRAG\n"
+              "  %0 = load_input slot=0 comp=x\n"
+              "  %1 = fneg %0\n");
+   sh->values[0]->comp = IR_NONE;
+   expect_fail(sh, "every required field is set", "%0 = load_input slot=0");
 }
 
 /* Use lists: kept by ir_set_src, ir_set_cond and ir_replace_uses; a pass
