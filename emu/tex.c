@@ -6,8 +6,9 @@
  *
  * A texture instruction reads up to two groups of consecutive registers:
  * A, its first register source, and B, its second (a fixed register such
- * as RZ reads as zeros); agx a third, C. The model's semantics name says how the values
- * are laid out in them, and its modifiers (by role) which are present:
+ * as RZ reads as zeros); agx a third, C. The model's semantics name says
+ * how the values are laid out in them, and its modifiers (by role) which
+ * are present:
  *
  *  - ir3 (a3xx sam, samb, saml, isam, isaml, getsize): A = coordinates (2,
  *    3 with .3d; 1-D textures take a second, ignored one), the shadow
@@ -15,8 +16,9 @@
  *    (.p: the coordinates and the reference are divided by it); B = the
  *    texel offsets x, y (.o, integers), then the bias (samb) or level
  *    (saml, isaml); samgq: A padded to 4, then ddx and ddy, at least 2
- *    each (the level comes from them, env.c). isaml takes integer coordinates in level-0 units, so
- *    they are shifted right by the level (ir3 "unminify_coords" on a3xx).
+ *    each (the level comes from them, env.c). isaml takes integer
+ *    coordinates in level-0 units, so they are shifted right by the level
+ *    (ir3 "unminify_coords" on a3xx).
  *    getsize: A = the level; getlod: A = the coordinates. The texture's
  *    target is the bound one's.
  *  - NVIDIA (sm50 TEX, TLD, TLD4, TMML, TXQ, TXD): A = the array layer (an
@@ -24,13 +26,13 @@
  *    TLD .LL), then the texel offsets packed 4 bits per component (AOFFI;
  *    TLD4: 8 bits), then the shadow reference (DC) [NAK
  *    nak_nir_lower_tex.c]. TLD4 gathers the component its field names;
- *    TMML reads A only. TXD: A = the
- *    coordinates, then the layer; B = the derivatives, ddx0, ddy0, ddx1,
- *    ddy1 (the level comes from them, env.c). TXQ: A = the level (dimension query; the
- *    texture-type query has no operand and gives the sample count in .z:
- *    1, the env's textures being single-sampled). The target is the one the
- *    dimension field names (and its shadow form with DC), or the bound
- *    texture's when that has the same shape (RECT, MSAA).
+ *    TMML reads A only. TXD: A = the coordinates, then the layer; B = the
+ *    derivatives, ddx0, ddy0, ddx1, ddy1 (the level comes from them,
+ *    env.c). TXQ: A = the level (dimension query; the texture-type query
+ *    has no operand and gives the sample count in .z: 1, the env's
+ *    textures being single-sampled). The target is the one the dimension
+ *    field names (and its shadow form with DC), or the bound texture's
+ *    when that has the same shape (RECT, MSAA).
  *
  *  - agx (texture_sample, texture_load): A = the coordinates, then for
  *    arrays the layer, an integer in the low 16 bits of the next
@@ -39,9 +41,9 @@
  *    bias, a 16-bit half register read through its view (an f16 for a
  *    sample, an integer level for a load), or with lod mode grad the
  *    gradients, ddx per spatial axis then ddy, full registers. The shape
- *    is the dim modifier's. The level query (texture_sample.query_lod, agx_lod) gives
- *    the level used and the computed one: 0 and 0, as the interpreter's
- *    LODQ. The gathers (texture_sample.gather_r/g/b/a, .gather_depth)
+ *    is the dim modifier's. The level query (texture_sample.query_lod,
+ *    agx_lod) gives the level used and the computed one: 0 and 0, as the
+ *    interpreter's LODQ. The gathers (texture_sample.gather_r/g/b/a, .gather_depth)
  *    return the named component (the depth form: the compared red) of
  *    the 2x2 footprint, as TLD4.
  *
