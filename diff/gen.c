@@ -820,6 +820,8 @@ stmt_tex(struct gen *g)
    if (kind == 0 && g->stage != TGSI_STAGE_FRAG)
       kind = 1;
    enum tgsi_opcode op = kind == 0 ? TGSI_OP_TEX : kind == 1 ? TGSI_OP_TXL : TGSI_OP_TXF;
+   if (op == TGSI_OP_TXL && gen_ok(g, TGSI_OP_TXD) && gen_chance(g, 40))
+      op = TGSI_OP_TXD;
    if (!gen_ok(g, op))
       return false;
    if (op == TGSI_OP_TXF) {
@@ -837,8 +839,31 @@ stmt_tex(struct gen *g)
    }
    gen_dst_pick(g, GT_F, &r, &mask);
    char db[24];
-   gen_emit(g, "%s %s, %s, SAMP[%u], 2D", tgsi_op_info[op].name, gen_dst_str(r, mask, db), src[0].s,
-            k);
+   if (op == TGSI_OP_TXD) {
+      /* Explicit gradients, immediates: ddx along s, ddy along t, each a
+       * power of two (2^-a, 2^-b, a != b), so rho is 2^-min(a, b) times
+       * the texture's size and the level log2(size) - min(a, b), a whole
+       * number on power-of-two textures (every env texture is one) and
+       * the same bits in every program. Either vector may be the longer,
+       * so the level depends on each one. */
+      static const char *const pow2[] = {"1",       "0.5",      "0.25",      "0.125",     "0.0625",
+                                         "0.03125", "0.015625", "0.0078125", "0.00390625"};
+      unsigned a = gen_pick(g, 6), b = a + 1 + gen_pick(g, 3);
+      if (gen_chance(g, 50)) {
+         unsigned t = a;
+         a = b;
+         b = t;
+      }
+      const char *const dx[4] = {pow2[a], "0", "0", "0"}, *const dy[4] = {"0", pow2[b], "0", "0"};
+      struct opnd gx = {0}, gy = {0};
+      gen_imm_vec(g, false, dx, &gx);
+      gen_imm_vec(g, false, dy, &gy);
+      gen_emit(g, "TXD %s, %s, %s, %s, SAMP[%u], 2D", gen_dst_str(r, mask, db), src[0].s, gx.s,
+               gy.s, k);
+   } else {
+      gen_emit(g, "%s %s, %s, SAMP[%u], 2D", tgsi_op_info[op].name, gen_dst_str(r, mask, db),
+               src[0].s, k);
+   }
    gen_dst_set(g, r, mask, GT_F, src[0].dep, op != TGSI_OP_TXF); /* filtering: RCP TRANS */
    g->used_samp[k] = true;
    return true;

@@ -554,7 +554,7 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    for (unsigned i = 0; i < ISA_MAX_DST; i++)
       run.tmp_dst[i] = xmalloc(sz);
    run.tmp_mask = xmalloc(sz);
-   run.tmp_comp = xmalloc(16 * sz);
+   run.tmp_comp = xmalloc(20 * sz);
    load_consts(&run);
    if (emu_gs_begin(&run, d))
       dispatch(&run);

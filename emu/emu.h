@@ -143,7 +143,9 @@ struct env_image {
 struct env_sample_req {
    enum tgsi_texture target; /* the instruction's target (TEX) or the view's */
    float coord[4];
-   float lod;    /* explicit level of detail (bias already added) */
+   float lod; /* explicit level of detail (bias already added) */
+   bool grad; /* explicit gradients (TXD, SAMPLE_D): the level comes from them */
+   float ddx[3], ddy[3];
    bool compare; /* shadow comparison against ref */
    float ref;
    bool gather;   /* 2x2 footprint of one component, level 0 */

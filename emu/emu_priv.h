@@ -148,7 +148,9 @@ struct emu_tex {
    uint8_t dfetch;     /* agx: group C is one value fetched through its view (an f16 or
                         * u16 half register: the level or bias) */
    int8_t coord, layer, ref, lodv, off, proj;
-   uint8_t nreg[2]; /* registers read per group */
+   int8_t ddx, ddy;      /* explicit gradients: component k at ddx + k * dstep, or -1 */
+   uint8_t dstep, ngrad; /* ngrad: the components the layout holds */
+   uint8_t nreg[3];      /* registers read per group (agx: C holds the gradients) */
 };
 
 struct emu_op;
@@ -389,7 +391,8 @@ struct emu_run {
    uint32_t *tmp_src[ISA_MAX_SRC];
    uint32_t *tmp_dst[ISA_MAX_DST];
    uint32_t *tmp_mask;
-   uint32_t *tmp_comp; /* 16 components x maxlanes: texture and load results */
+   uint32_t *tmp_comp; /* 20 components x maxlanes: texture and load results (8..19: the
+                        * fixed registers of texture groups A, B, C) */
    unsigned maxlanes;  /* lanes of the largest wave or batch: scratch sizes */
    uint32_t *gs_prims; /* geometry shaders, per lane: primitives ended so far */
    unsigned tr_nwaited;

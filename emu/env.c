@@ -25,8 +25,10 @@
  * edge, nearest mip level.
  *  - level = 0 for gathers; otherwise lod NaN -> 0, else
  *    clamp(floor(lod + 0.5), 0, levels - 1). Implicit-LOD lookups (TEX,
- *    SAMPLE, ...) pass lod 0: this model has no derivative-based LOD, and
- *    explicit derivatives (TXD, SAMPLE_D) are ignored.
+ *    SAMPLE, ...) pass lod 0: this model has no implicit derivatives.
+ *    Explicit ones (TXD, SAMPLE_D) give lod = log2(rho), rho the longer
+ *    of the two derivative vectors scaled to level-0 texels, over the
+ *    bound texture's spatial axes (GL 4.6 8.14.1; cube maps: lod 0).
  *  - a coordinate c on an axis of n texels at that level gives
  *    i = floor(c * n) (RECT: floor(c)), NaN -> 0, plus the texel offset,
  *    clamped to [0, n - 1]. Array layers: clamp(floor(a + 0.5), 0,
@@ -507,6 +509,23 @@ sample_gather(struct env *e, unsigned unit, const struct env_sample_req *q, cons
    }
 }
 
+/* The level of detail of explicit gradients: log2 of the longer of the
+ * two derivative vectors in level-0 texels (NaN: level 0). */
+static float
+grad_lod(const struct env_texture *tx, const struct env_sample_req *q)
+{
+   if (target_is_cube(tx->target))
+      return 0.0f;
+   double size[3] = {tx->width, tx->height, tx->depth}, rx = 0.0, ry = 0.0;
+   for (unsigned k = 0; k < target_dims(tx->target); k++) {
+      double a = q->ddx[k] * size[k], b = q->ddy[k] * size[k];
+      rx += a * a;
+      ry += b * b;
+   }
+   double r = rx != rx || ry != ry ? NAN : MAX2(rx, ry);
+   return (float)(0.5 * log2(r));
+}
+
 bool
 env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_t out[4])
 {
@@ -521,8 +540,9 @@ env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_
       return false;
    }
    uint32_t level = 0;
-   if (!q->gather && q->lod == q->lod) {
-      float l = floorf(q->lod + 0.5f);
+   float lod = q->grad ? grad_lod(tx, q) : q->lod;
+   if (!q->gather && lod == lod) {
+      float l = floorf(lod + 0.5f);
       level = l <= 0.0f ? 0 : l >= (float)(tx->levels - 1) ? tx->levels - 1 : (uint32_t)l;
    }
    uint32_t sz[3];

@@ -6,16 +6,19 @@
  *
  * A texture instruction reads up to two groups of consecutive registers:
  * A, its first register source, and B, its second (a fixed register such
- * as RZ reads as zeros). The model's semantics name says how the values
- * are laid out in them, and its modifiers (by role) which are present:
+ * as RZ reads as zeros); agx a third, C. The model's semantics name says
+ * how the values are laid out in them, and its modifiers (by role) which
+ * are present:
  *
  *  - ir3 (a3xx sam, samb, saml, isam, isaml, getsize): A = coordinates (2,
  *    3 with .3d; 1-D textures take a second, ignored one), the shadow
  *    reference (.s), the array layer (.a, a float), the projection w
  *    (.p: the coordinates and the reference are divided by it); B = the
  *    texel offsets x, y (.o, integers), then the bias (samb) or level
- *    (saml, isaml). isaml takes integer coordinates in level-0 units, so
- *    they are shifted right by the level (ir3 "unminify_coords" on a3xx).
+ *    (saml, isaml); samgq: A padded to 4, then ddx and ddy, at least 2
+ *    each (the level comes from them, env.c). isaml takes integer
+ *    coordinates in level-0 units, so they are shifted right by the level
+ *    (ir3 "unminify_coords" on a3xx).
  *    getsize: A = the level; getlod: A = the coordinates. The texture's
  *    target is the bound one's.
  *  - NVIDIA (sm50 TEX, TLD, TLD4, TMML, TXQ, TXD): A = the array layer (an
@@ -23,24 +26,24 @@
  *    TLD .LL), then the texel offsets packed 4 bits per component (AOFFI;
  *    TLD4: 8 bits), then the shadow reference (DC) [NAK
  *    nak_nir_lower_tex.c]. TLD4 gathers the component its field names;
- *    TMML reads A only. TXD: A = the
- *    coordinates, then the layer; B = the derivatives, which this
- *    sampler ignores. TXQ: A = the level (dimension query; the
- *    texture-type query has no operand and gives the sample count in .z:
- *    1, the env's textures being single-sampled). The target is the one the
- *    dimension field names (and its shadow form with DC), or the bound
- *    texture's when that has the same shape (RECT, MSAA).
+ *    TMML reads A only. TXD: A = the coordinates, then the layer; B = the
+ *    derivatives, ddx0, ddy0, ddx1, ddy1 (the level comes from them,
+ *    env.c). TXQ: A = the level (dimension query; the texture-type query
+ *    has no operand and gives the sample count in .z: 1, the env's
+ *    textures being single-sampled). The target is the one the dimension
+ *    field names (and its shadow form with DC), or the bound texture's
+ *    when that has the same shape (RECT, MSAA).
  *
  *  - agx (texture_sample, texture_load): A = the coordinates, then for
  *    arrays the layer, an integer in the low 16 bits of the next
  *    register; B = the depth reference (.compare), then the texel offsets
  *    (.offset: 4 bits each in one register's low half); C = the level or
  *    bias, a 16-bit half register read through its view (an f16 for a
- *    sample, an integer level for a load). The shape is the dim
- *    modifier's; gradients are not read (this sampler has no implicit
- *    level). The level query (texture_sample.query_lod, agx_lod) gives
- *    the level used and the computed one: 0 and 0, as the interpreter's
- *    LODQ. The gathers (texture_sample.gather_r/g/b/a, .gather_depth)
+ *    sample, an integer level for a load), or with lod mode grad the
+ *    gradients, ddx per spatial axis then ddy, full registers. The shape
+ *    is the dim modifier's. The level query (texture_sample.query_lod,
+ *    agx_lod) gives the level used and the computed one: 0 and 0, as the
+ *    interpreter's LODQ. The gathers (texture_sample.gather_r/g/b/a, .gather_depth)
  *    return the named component (the depth form: the compared red) of
  *    the 2x2 footprint, as TLD4.
  *
@@ -117,8 +120,13 @@ layout_ir3(const struct isa_model *m, const struct isa_insn *in, unsigned nb, st
    x->ref = mod_on(m, in, ISA_ROLE_TEX_SHADOW) ? AT(0, a++) : -1;
    x->layer = mod_on(m, in, ISA_ROLE_TEX_ARRAY) ? AT(0, a++) : -1;
    x->proj = mod_on(m, in, ISA_ROLE_TEX_PROJ) ? AT(0, a++) : -1;
-   if (in->sem == ISA_SEM_SAMGQ) { /* padded to 4, then ddx, ddy (ignored) */
-      x->nreg[0] = (uint8_t)(4 + 2 * MAX2(x->ncoord, 2u));
+   if (in->sem == ISA_SEM_SAMGQ) { /* padded to 4, then ddx, ddy */
+      unsigned n = MAX2(x->ncoord, 2u);
+      x->ddx = AT(0, 4);
+      x->ddy = AT(0, 4 + n);
+      x->dstep = 1;
+      x->ngrad = (uint8_t)n;
+      x->nreg[0] = (uint8_t)(4 + 2 * n);
       return;
    }
    bool lod = x->lod == EMU_TL_BIAS || x->lod == EMU_TL_LOD;
@@ -189,6 +197,10 @@ layout_nv(const struct isa_model *m, const struct isa_insn *in, struct emu_tex *
       x->layer = layered ? AT(0, a++) : -1;
       x->nreg[0] = (uint8_t)a;
       x->nreg[1] = (uint8_t)(2 * x->ncoord);
+      x->ddx = AT(1, 0); /* ddx0, ddy0, ddx1, ddy1, ... */
+      x->ddy = AT(1, 1);
+      x->dstep = 2;
+      x->ngrad = x->ncoord;
       x->lod = EMU_TL_AUTO;
       return;
    }
@@ -270,8 +282,13 @@ layout_amd(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
    if (lb)
       x->lodv = AT(0, a++);
    x->ref = mod_on(m, in, ISA_ROLE_TEX_SHADOW) ? AT(0, a++) : -1;
-   if (mod_is(m, in, ISA_ROLE_TEX_LOD, "d"))
-      a += 4; /* the derivatives: this sampler has no implicit level */
+   if (mod_is(m, in, ISA_ROLE_TEX_LOD, "d")) { /* ddx0, ddx1, ddy0, ddy1 */
+      x->ddx = AT(0, a);
+      x->ddy = AT(0, a + 2);
+      x->dstep = 1;
+      x->ngrad = 2;
+      a += 4;
+   }
    x->coord = AT(0, a);
    a += 3;
    if (ll)
@@ -323,6 +340,12 @@ layout_agx(const struct isa_model *m, const struct isa_insn *in, struct emu_tex 
    if (lod || bias) {
       x->lodv = AT(2, 0);
       x->dfetch = 1;
+   } else if (mod_is(m, in, ISA_ROLE_TEX_LOD, "grad")) { /* C: ddx per axis, then ddy */
+      x->ddx = AT(2, 0);
+      x->ddy = AT(2, nsp);
+      x->dstep = 1;
+      x->ngrad = (uint8_t)nsp;
+      x->nreg[2] = (uint8_t)(2 * nsp);
    }
    if (in->sem == ISA_SEM_AGX_TXF) {
       x->kind = EMU_TX_FETCH;
@@ -344,7 +367,7 @@ emu_tex_setup(const struct emu_code *c, const struct isa_insn *in, int grp_b, st
    struct emu_tex *x = &op->tex;
    unsigned nb = grp_b >= 0 ? emu_opnd_count(c->model, in, ISA_SLOT_SRC(grp_b)) : 0;
    memset(x, 0, sizeof(*x));
-   x->coord = x->layer = x->ref = x->lodv = x->off = x->proj = -1;
+   x->coord = x->layer = x->ref = x->lodv = x->off = x->proj = x->ddx = x->ddy = -1;
    switch (in->sem) {
    case ISA_SEM_SAM:
    case ISA_SEM_SAMB:
@@ -395,7 +418,7 @@ static void
 read_groups(struct emu_wave *w, const struct emu_op *op, int64_t t, struct tex_regs *r)
 {
    struct emu_run *run = w->run;
-   for (unsigned g = 0; g < 2; g++) {
+   for (unsigned g = 0; g < 3; g++) {
       const struct emu_src *s = &op->src[g];
       for (unsigned k = 0; k < op->tex.nreg[g] && k < 16; k++) {
          if (s->kind == EMU_S_REG && k < s->limit) {
@@ -486,6 +509,13 @@ sample_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_tex
    }
    if (x->lodv >= 0)
       q.lod = uif(at(r, x->lodv, 0, i)); /* this sampler's implicit level is 0 */
+   if (x->ddx >= 0) {
+      q.grad = true;
+      for (unsigned k = 0; k < x->ngrad && k < 3; k++) {
+         q.ddx[k] = uif(at(r, x->ddx, k * x->dstep, i));
+         q.ddy[k] = uif(at(r, x->ddy, k * x->dstep, i));
+      }
+   }
    if (x->gather) {
       q.gather = true;
       q.comp = x->gather - 1u;

@@ -667,6 +667,8 @@ struct texargs {
    const uint32_t *v[4], *f[4]; /* src0 channels */
    const uint32_t *x, *xf;      /* src1.x (TEX2 family, TG4) or src3.x (SAMPLE_*) */
    const uint32_t *off[3], *offf[3];
+   const uint32_t *dx[3], *dxf[3], *dy[3], *dyf[3]; /* TXD, SAMPLE_D: the gradients */
+   unsigned ngrad;
    /* of the TEX family's target, looked up once per instruction */
    unsigned ncoords, nspatial, shadow_ref; /* shadow_ref: 5 = no compare */
 };
@@ -684,6 +686,32 @@ fetch_texargs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, un
       a->off[c] = a->offf[c] = b->zero;
       if (ti->has_texoff)
          tgsi_interp_fetch(b, ti, TGSI_MAX_SRC, c, &a->off[c], &a->offf[c]);
+   }
+   a->ngrad = 0;
+}
+
+/* The explicit gradients ddx (source sx) and ddy (sx + 1), one per
+ * spatial axis of target. */
+static void
+fetch_grads(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned sx,
+            enum tgsi_texture target, struct texargs *a)
+{
+   a->ngrad = MIN2(tgsi_texture_spatial_coords(target), 3u);
+   for (unsigned c = 0; c < a->ngrad; c++) {
+      tgsi_interp_fetch(b, ti, sx, c, &a->dx[c], &a->dxf[c]);
+      tgsi_interp_fetch(b, ti, sx + 1, c, &a->dy[c], &a->dyf[c]);
+   }
+}
+
+/* The gradients' part of lane i's request; their classes into *fl. */
+static void
+grad_lane(const struct texargs *a, unsigned i, struct env_sample_req *q, uint32_t *fl)
+{
+   q->grad = a->ngrad > 0;
+   for (unsigned c = 0; c < a->ngrad; c++) {
+      q->ddx[c] = uif(a->dx[c][i]);
+      q->ddy[c] = uif(a->dy[c][i]);
+      *fl |= a->dxf[c][i] | a->dyf[c][i];
    }
 }
 
@@ -726,6 +754,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
       q.lod = uif(a->x[i]);
       fl |= a->xf[i];
    }
+   grad_lane(a, i, &q, &fl);
    if (op == TGSI_OP_TG4) {
       uint32_t c = a->x[i];
       q.gather = true;
@@ -751,6 +780,8 @@ exec_tex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    a.ncoords = tgsi_texture_coord_count(target);
    a.nspatial = tgsi_texture_spatial_coords(target);
    a.shadow_ref = tgsi_texture_is_shadow(target) ? tgsi_texture_shadow_ref(target) : 5;
+   if (ti->op == TGSI_OP_TXD)
+      fetch_grads(b, ti, 1, target, &a);
    for (unsigned i = 0; i < b->n; i++)
       if (b->exec[i])
          tex_lane(b, ti, &a, target, us, i);
@@ -853,6 +884,8 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
        b, ti,
        op == TGSI_OP_SAMPLE || op == TGSI_OP_GATHER4 || op == TGSI_OP_SAMPLE_D ? TGSI_MAX_SRC : 3,
        &a);
+   if (op == TGSI_OP_SAMPLE_D)
+      fetch_grads(b, ti, 3, target, &a);
    for (unsigned i = 0; i < b->n; i++) {
       if (!b->exec[i])
          continue;
@@ -874,6 +907,7 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       q.ref = uif(a.x[i]);
       q.gather = op == TGSI_OP_GATHER4;
       fl |= a.xf[i];
+      grad_lane(&a, i, &q, &fl);
       uint32_t out[4];
       bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
       fl = b->bounds ? tgsi_interp_bound_lookup(fl) : fl;

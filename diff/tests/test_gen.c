@@ -63,7 +63,7 @@ test_pinned(void)
       uint64_t hash;
    } pins[] = {
        {1, TGSI_STAGE_FRAG, 0x5a96171765c5127eull},
-       {2, TGSI_STAGE_VERT, 0x8f5922a2b4746ed4ull},
+       {2, TGSI_STAGE_VERT, 0x1cd2a92e2b843a26ull},
        {3, TGSI_STAGE_COMP, 0x7fefb8cbffe8857eull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {

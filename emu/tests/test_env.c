@@ -93,6 +93,42 @@ test_sample_rules(void)
    env_free(e);
 }
 
+/* Explicit gradients: lod = log2 of the longer derivative vector in
+ * level-0 texels; an explicit lod is then ignored; NaN gives level 0. */
+static void
+test_sample_gradients(void)
+{
+   struct env *e = env_new(TGSI_STAGE_FRAG, 4);
+   struct env_texture t = tex(TGSI_TEX_T_2D, TGSI_RET_FLOAT, 16, 8, 1, 4, 7);
+   CHECK(env_set_texture(e, 0, &t));
+   struct env_sample_req q = {.target = TGSI_TEX_T_2D, .grad = true, .lod = 3.0f};
+   uint32_t got[4], want[4];
+   q.coord[0] = 0.99f;
+   q.coord[1] = 0.99f;
+   q.ddx[0] = 0.25f;  /* 4 texels along s: lod 2, 4 x 2 */
+   q.ddy[1] = 0.125f; /* 1 texel along t */
+   env_sample(e, 0, &q, got);
+   env_texel(e, 0, 3, 1, 0, 2, want);
+   CHECK(!memcmp(got, want, 16));
+   q.ddy[1] = 0.25f; /* 2 texels: ddx still the longer */
+   env_sample(e, 0, &q, got);
+   CHECK(!memcmp(got, want, 16));
+   q.ddx[0] = 0.0f; /* ddy alone: lod 1, 8 x 4 */
+   env_sample(e, 0, &q, got);
+   env_texel(e, 0, 7, 3, 0, 1, want);
+   CHECK(!memcmp(got, want, 16));
+   q.ddx[0] = 0.0625f; /* (1, 1) texels: 1.41 -> lod 0.5, level 1 */
+   q.ddx[1] = 0.125f;
+   q.ddy[1] = 0.0f;
+   env_sample(e, 0, &q, got);
+   CHECK(!memcmp(got, want, 16));
+   q.ddx[0] = uif(0x7fc00000);
+   env_sample(e, 0, &q, got);
+   env_texel(e, 0, 15, 7, 0, 0, want);
+   CHECK(!memcmp(got, want, 16));
+   env_free(e);
+}
+
 static void
 test_sample_shadow_cube_gather(void)
 {
@@ -248,6 +284,7 @@ main(void)
 {
    test_texel_pinned();
    test_sample_rules();
+   test_sample_gradients();
    test_sample_shadow_cube_gather();
    test_fetch_and_query();
    test_memory();

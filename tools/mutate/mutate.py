@@ -415,6 +415,11 @@ class Builder:
             else:
                 out.append(a)
         out.insert(1, "-iquote" + os.path.dirname(path))
+        # what ISO C refuses (a constraint violation: arguments swapped
+        # across pointer types, an int passed as a pointer) is no program
+        # that could land: a build failure, not a mutant that compiles only
+        # because -Werror was dropped (the tree builds with it)
+        out.insert(1, "-pedantic-errors")
         r = subprocess.run(out, cwd=cwd, capture_output=True, text=True)
         if r.returncode:
             return False, (r.stderr.strip().split("\n") or [""])[0]
