@@ -907,9 +907,9 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
       b->res_v[c] = lanes_array(bm);
       b->res_f[c] = lanes_array(bm);
    }
-   uint32_t **arrays[] = {&b->cond,     &b->loop,   &b->cont,    &b->sw,   &b->func,
-                          &b->alive,    &b->demoted, &b->exec,   &b->main_taint,
-                          &b->sg_first, &b->sg_end, &b->gs_prim, &b->wg};
+   uint32_t **arrays[] = {&b->cond,   &b->loop,    &b->cont, &b->sw,         &b->func,
+                          &b->alive,  &b->demoted, &b->exec, &b->main_taint, &b->sg_first,
+                          &b->sg_end, &b->gs_prim, &b->wg};
    for (unsigned k = 0; k < ARRAY_SIZE(arrays); k++)
       *arrays[k] = lanes_array(bm);
    for (unsigned k = 0; k < ARRAY_SIZE(b->scratch); k++)
