@@ -621,7 +621,7 @@ struct tgsi_interp_batch {
    uint32_t *scratch[8];
    uint32_t *sg_first, *sg_end; /* subgroup of each lane: [first, end) */
    uint32_t *gs_prim;           /* per lane: primitives ended */
-   uint32_t *wg;                /* per lane: workgroup (compute) or lane id */
+   bool sg_ready;               /* sg_first, sg_end computed (tgsi_interp_subgroups) */
    uint64_t steps, limit;
    uint64_t *epoch;
    struct tgsi_interp_memtrack *mt;
@@ -636,6 +636,8 @@ struct tgsi_interp_batch {
 /* tgsi_interp.c */
 extern const char *const tgsi_interp_status_names[TGSI_INTERP_STATUS_COUNT];
 bool tgsi_interp_supports(enum tgsi_opcode op);
+/* Computes the batch's sg_first and sg_end, once per batch. */
+void tgsi_interp_subgroups(struct tgsi_interp_batch *b);
 /* Refuses (with a diagnostic naming the opcode and line) what cannot run. */
 enum tgsi_interp_status tgsi_interp_check(const struct tgsi_shader *s, struct diag_list *diags);
 /* Runs s over every lane of env. Outputs (env->out, out_flags, killed,

@@ -871,7 +871,7 @@ lanes_array(struct batch_mem *bm)
    return a;
 }
 
-#define TI_LANE_ARRAYS (14 + 8 + 8 * TGSI_MAX_SRC + 8)
+#define TI_LANE_ARRAYS (13 + 8 + 8 * TGSI_MAX_SRC + 8)
 
 static void
 batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
@@ -907,9 +907,9 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
       b->res_v[c] = lanes_array(bm);
       b->res_f[c] = lanes_array(bm);
    }
-   uint32_t **arrays[] = {&b->cond,   &b->loop,    &b->cont, &b->sw,         &b->func,
-                          &b->alive,  &b->demoted, &b->exec, &b->main_taint, &b->sg_first,
-                          &b->sg_end, &b->gs_prim, &b->wg};
+   uint32_t **arrays[] = {&b->cond,       &b->loop,     &b->cont,    &b->sw,
+                          &b->func,       &b->alive,    &b->demoted, &b->exec,
+                          &b->main_taint, &b->sg_first, &b->sg_end,  &b->gs_prim};
    for (unsigned k = 0; k < ARRAY_SIZE(arrays); k++)
       *arrays[k] = lanes_array(bm);
    for (unsigned k = 0; k < ARRAY_SIZE(b->scratch); k++)
@@ -1026,10 +1026,21 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    b->depth = 0;
    b->exec_dirty = true;
    b->steps = 0;
-   /* Subgroups: env.subgroup_size (32 or 64) consecutive lanes of a
-    * workgroup (the whole dispatch outside compute). Batches start on
-    * workgroup and subgroup bounds. */
-   uint32_t wgl = b->wg_lanes, sgs = tgsi_interp_subgroup(e);
+   b->sg_ready = false;
+   tgsi_interp_res_begin(b);
+}
+
+/* Subgroups: env.subgroup_size (32 or 64) consecutive lanes of a
+ * workgroup (the whole dispatch outside compute). Batches start on
+ * workgroup and subgroup bounds. Computed for a batch when a subgroup
+ * operation first asks. */
+void
+tgsi_interp_subgroups(struct tgsi_interp_batch *b)
+{
+   if (b->sg_ready)
+      return;
+   uint32_t n = b->n, base = b->base;
+   uint32_t wgl = b->wg_lanes, sgs = tgsi_interp_subgroup(b->env);
    for (uint32_t i = 0; i < n; i++) {
       uint32_t g = base + i, local = wgl ? g % wgl : g;
       uint32_t first = g - local % sgs;
@@ -1038,9 +1049,8 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
          end = MIN2(end, g - local + wgl);
       b->sg_first[i] = first - base;
       b->sg_end[i] = MIN2(end - base, n);
-      b->wg[i] = wgl ? g / wgl : g;
    }
-   tgsi_interp_res_begin(b);
+   b->sg_ready = true;
 }
 
 TGSI_INTERP_LANES

@@ -1096,6 +1096,7 @@ static void
 subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned c,
                uint32_t *rv, uint32_t *rf)
 {
+   tgsi_interp_subgroups(b);
    const uint32_t *v, *f;
    tgsi_interp_fetch(b, ti, 0, ti->op == TGSI_OP_BALLOT ? 0 : c, &v, &f);
    for (unsigned first = 0; first < b->n; first = b->sg_end[first]) {
@@ -1148,6 +1149,7 @@ TGSI_INTERP_LANES
 static int
 exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
+   tgsi_interp_subgroups(b);
    unsigned n = b->n;
    for (unsigned c = 0; c < 4; c++) {
       if (!(ti->dst.mask & (1u << c)))
