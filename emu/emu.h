@@ -288,6 +288,22 @@ void env_texel(const struct env *e, unsigned unit, uint32_t x, uint32_t y, uint3
 bool env_fetch(struct env *e, unsigned unit, enum tgsi_texture target, const int32_t coord[3],
                int32_t level, const int32_t offset[3], uint32_t out[4]);
 bool env_sample(struct env *e, unsigned unit, const struct env_sample_req *req, uint32_t out[4]);
+/* n lookups through one unit at once, by env_sample's rules, for the
+ * common case: a bound texture of exactly the lookup's target, neither a
+ * buffer nor a cube map, and no gather. Lane arrays: coord[c] the float
+ * bits of coordinate c (every c < tgsi_texture_coord_count(target)),
+ * off[c] the texel offsets, lod (NULL: level 0, as implicit-LOD lookups)
+ * and ref (NULL: no compare). out[c][i] gets lane i's result, for every
+ * lane i < n. Returns false, writing and counting nothing, when the
+ * lookup is not such a case: env_sample then does it lane by lane. */
+struct env_sample_lanes {
+   enum tgsi_texture target;
+   const uint32_t *coord[4];
+   const uint32_t *off[3];
+   const uint32_t *lod, *ref;
+};
+bool env_sample_lanes(struct env *e, unsigned unit, const struct env_sample_lanes *q, uint32_t n,
+                      uint32_t *const out[4]);
 bool env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4]);
 
 /* Bounded memory. Loads and atomics report through *undef whether the

@@ -53,9 +53,20 @@
  * rest. Atomics need 4 in-bounds bytes. Every out-of-bounds or misaligned
  * access counts one event; misaligned accesses read 0 and write nothing.
  */
+/* GCC's -O2 vectorizes only loops of known trip count: env_sample_lanes'
+ * lane loop needs the dynamic cost model, and no-trapping-math and
+ * no-math-errno (errno is never read) for its float selects and floorf.
+ * It comes before the includes, as GCC does not inline
+ * across differing options. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math",              \
+                     "no-math-errno")
+#endif
+
 #include "emu/emu.h"
 #include "isa/sem.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -402,12 +413,52 @@ env_tex_size(const struct env_texture *t, uint32_t level, uint32_t size[3])
    size[2] = t->target == TGSI_TEX_T_3D ? MAX2(t->depth >> level, 1u) : t->depth;
 }
 
-static uint64_t
+/* a * b mod 2^64 from 32-bit products, which vectorize (AVX2 has no
+ * 64-bit multiply) */
+static inline uint64_t
+mul64(uint64_t a, uint64_t b)
+{
+   uint64_t lo = (uint64_t)(uint32_t)a * (uint32_t)b;
+   uint32_t cross = (uint32_t)(a >> 32) * (uint32_t)b + (uint32_t)a * (uint32_t)(b >> 32);
+   return lo + ((uint64_t)cross << 32);
+}
+
+static inline uint64_t
 mix64(uint64_t z)
 {
-   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+   z = mul64(z ^ (z >> 30), 0xbf58476d1ce4e5b9ull);
+   z = mul64(z ^ (z >> 27), 0x94d049bb133111ebull);
    return z ^ (z >> 31);
+}
+
+/* The hash of texel (x, y, z) of a level (see the top of this file). */
+static inline uint64_t
+texel_hash(uint64_t seed, uint32_t x, uint32_t y, uint32_t z, uint32_t level)
+{
+   uint64_t k = ((uint64_t)(level & 0xffff) << 48) | ((uint64_t)(z & 0xffff) << 32) |
+                ((uint64_t)(y & 0xffff) << 16) | (x & 0xffff);
+   return mix64(seed ^ mix64(k));
+}
+
+/* Channel c's value of a texel of hash h, by the view's return type. */
+static inline uint32_t
+texel_channel(enum tgsi_return_type ret, uint64_t h, unsigned c)
+{
+   uint32_t p = (uint32_t)(h >> (16 * c)) & 0xffff;
+   switch (ret) {
+   case TGSI_RET_UNORM:
+      return fui((float)(p & 0xff) / 255.0f);
+   case TGSI_RET_SNORM: {
+      float f = (float)(int8_t)(p & 0xff) / 127.0f;
+      return fui(f < -1.0f ? -1.0f : f);
+   }
+   case TGSI_RET_UINT:
+      return p;
+   case TGSI_RET_SINT:
+      return (uint32_t)(int32_t)(int16_t)p;
+   default:
+      return fui((float)((int32_t)(p & 0xfff) - 512) / 2048.0f);
+   }
 }
 
 void
@@ -415,51 +466,38 @@ env_texel(const struct env *e, unsigned unit, uint32_t x, uint32_t y, uint32_t z
           uint32_t out[4])
 {
    const struct env_texture *t = &e->tex[unit % ENV_MAX_TEXTURES];
-   uint64_t k = ((uint64_t)(level & 0xffff) << 48) | ((uint64_t)(z & 0xffff) << 32) |
-                ((uint64_t)(y & 0xffff) << 16) | (x & 0xffff);
-   uint64_t h = mix64(t->seed ^ mix64(k));
-   for (unsigned c = 0; c < 4; c++) {
-      uint32_t p = (uint32_t)(h >> (16 * c)) & 0xffff;
-      switch (t->ret) {
-      case TGSI_RET_UNORM:
-         out[c] = fui((float)(p & 0xff) / 255.0f);
-         break;
-      case TGSI_RET_SNORM: {
-         float f = (float)(int8_t)(p & 0xff) / 127.0f;
-         out[c] = fui(f < -1.0f ? -1.0f : f);
-         break;
-      }
-      case TGSI_RET_UINT:
-         out[c] = p;
-         break;
-      case TGSI_RET_SINT:
-         out[c] = (uint32_t)(int32_t)(int16_t)p;
-         break;
-      default:
-         out[c] = fui((float)((int32_t)(p & 0xfff) - 512) / 2048.0f);
-         break;
-      }
-   }
+   uint64_t h = texel_hash(t->seed, x, y, z, level);
+   for (unsigned c = 0; c < 4; c++)
+      out[c] = texel_channel(t->ret, h, c);
 }
 
-/* floor(f) as an integer, NaN -> 0, saturated far outside any texture. */
-static int32_t
+/* floor(f) as an integer, NaN -> 0, saturated far outside any texture
+ * (branch-free: env_sample_lanes' loop vectorizes). */
+static inline int32_t
 floor_to_int(float f)
 {
-   if (f != f)
-      return 0;
-   f = floorf(f);
-   if (f < -1e6f)
-      return -1000000;
-   if (f > 1e6f)
-      return 1000000;
-   return (int32_t)f;
+   float g = floorf(f);
+   g = g < -1e6f ? -1e6f : g;
+   g = g > 1e6f ? 1e6f : g;
+   g = f != f ? 0.0f : g;
+   return (int32_t)g;
 }
 
-static uint32_t
+static inline uint32_t
 clamp_index(int64_t i, uint32_t n)
 {
    return i < 0 ? 0 : i >= n ? n - 1 : (uint32_t)i;
+}
+
+/* clamp_index(f + off, n) for f from floor_to_int (within +-1e6) and n
+ * at most 65536, in 32-bit arithmetic (it vectorizes): an offset beyond
+ * +-2^30 clamps as +-2^30 does. */
+static inline uint32_t
+clamp_off(int32_t f, int32_t off, uint32_t n)
+{
+   int32_t o = off < -(1 << 30) ? -(1 << 30) : off > (1 << 30) ? (1 << 30) : off;
+   int32_t i = f + o;
+   return i < 0 ? 0 : i >= (int32_t)n ? n - 1 : (uint32_t)i;
 }
 
 /* Face and face coordinates of a cube direction: the face and rounding
@@ -563,26 +601,156 @@ env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_
       if (tgsi_texture_is_array(tx->target))
          z += 6 * clamp_index(floor_to_int(q->coord[3] + 0.5f), sz[2]);
    } else if (tgsi_texture_is_array(tx->target)) {
-      z = clamp_index(floor_to_int(q->coord[dims] + 0.5f), sz[2]);
+      z = clamp_off(floor_to_int(q->coord[dims] + 0.5f), 0, sz[2]);
    } else if (dims == 3) {
-      z = clamp_index((int64_t)floor_to_int(q->coord[2] * (float)sz[2]) + q->offset[2], sz[2]);
+      z = clamp_off(floor_to_int(q->coord[2] * (float)sz[2]), q->offset[2], sz[2]);
    }
    if (q->gather) {
       sample_gather(e, unit, q, sz, s, t, z, out);
       return true;
    }
-   uint32_t x =
-       clamp_index((int64_t)floor_to_int(rect ? s : s * (float)sz[0]) + q->offset[0], sz[0]);
+   uint32_t x = clamp_off(floor_to_int(rect ? s : s * (float)sz[0]), q->offset[0], sz[0]);
    uint32_t y =
-       dims < 2
-           ? 0
-           : clamp_index((int64_t)floor_to_int(rect ? t : t * (float)sz[1]) + q->offset[1], sz[1]);
+       dims < 2 ? 0 : clamp_off(floor_to_int(rect ? t : t * (float)sz[1]), q->offset[1], sz[1]);
    env_texel(e, unit, x, y, z, level, out);
    if (q->compare) {
       uint32_t r = shadow_cmp(q->ref, out[0]);
       out[0] = out[1] = out[2] = r;
       out[3] = fui(1.0f);
    }
+   return true;
+}
+
+/* The per-lane part of env_sample_lanes for one return type: the same
+ * steps as env_sample's (level, size, x, y, z, texel, compare), on lane
+ * arrays. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) &&         \
+    !defined(TGSI_INTERP_NO_CLONES)
+#define ENV_LANES __attribute__((target_clones("avx2", "default")))
+#else
+#define ENV_LANES
+#endif
+
+/* Channel values of m texels of hashes hs into out[c][base..]. */
+static inline __attribute__((always_inline)) void
+channel_lanes(enum tgsi_return_type ret, const uint64_t *hs, uint32_t m, uint32_t *const out[4],
+              uint32_t base)
+{
+   for (unsigned c = 0; c < 4; c++) {
+      uint32_t *o = out[c] + base;
+      for (uint32_t k = 0; k < m; k++)
+         o[k] = texel_channel(ret, hs[k], c);
+   }
+}
+
+/* Texel hashes of lanes [base, base + m) into hs: env_sample's level,
+ * size, x, y and z, every choice a select (the loop vectorizes); dims,
+ * array, rect and has_lod are constants where it is inlined. */
+static inline __attribute__((always_inline)) void
+hash_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, unsigned dims,
+           bool array, bool rect, bool has_lod, uint32_t base, uint32_t m, uint64_t *hs)
+{
+   bool has_z = array || dims == 3, d3 = tx->target == TGSI_TEX_T_3D;
+   const uint32_t *cs = q->coord[0], *ct = q->coord[dims >= 2 ? 1 : 0];
+   const uint32_t *cz = q->coord[array ? dims : 2], *lods = has_lod ? q->lod : cs;
+   const uint32_t *o0 = q->off[0], *o1 = q->off[1], *o2 = q->off[2];
+   float ftop = (float)(tx->levels - 1);
+   for (uint32_t k = 0; k < m; k++) {
+      uint32_t i = base + k, level = 0;
+      if (has_lod) {
+         float lod = uif(lods[i]), l = floorf(lod + 0.5f);
+         l = l <= 0.0f ? 0.0f : l >= ftop ? ftop : l;
+         l = lod != lod ? 0.0f : l;
+         level = (uint32_t)(int32_t)l;
+      }
+      uint32_t w = MAX2(tx->width >> level, 1u), h = MAX2(tx->height >> level, 1u);
+      uint32_t d = d3 ? MAX2(tx->depth >> level, 1u) : tx->depth;
+      /* sizes are below 2^16: (float)(int32_t) is (float), and vectorizes */
+      float fw = (float)(int32_t)w, fh = (float)(int32_t)h, fd = (float)(int32_t)d;
+      float s = uif(cs[i]), t = dims >= 2 ? uif(ct[i]) : 0.0f;
+      uint32_t x = clamp_off(floor_to_int(rect ? s : s * fw), (int32_t)o0[i], w);
+      uint32_t y = dims < 2 ? 0 : clamp_off(floor_to_int(rect ? t : t * fh), (int32_t)o1[i], h);
+      uint32_t z = 0;
+      if (array)
+         z = clamp_off(floor_to_int(uif(cz[i]) + 0.5f), 0, d);
+      else if (has_z)
+         z = clamp_off(floor_to_int(uif(cz[i]) * fd), (int32_t)o2[i], d);
+      hs[k] = texel_hash(tx->seed, x, y, z, level);
+   }
+}
+
+/* The per-lane part of env_sample_lanes: the same steps as env_sample's
+ * (level, size, x, y, z, texel, compare), on lane arrays, in runs of 64
+ * lanes: the texel hashes, then each channel. */
+ENV_LANES
+static void
+sample_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, uint32_t n,
+             uint32_t *const out[4])
+{
+   bool rect = q->target == TGSI_TEX_T_RECT || q->target == TGSI_TEX_T_SHADOWRECT;
+   unsigned dims = target_dims(tx->target);
+   bool array = tgsi_texture_is_array(tx->target), lod = q->lod != NULL;
+   unsigned kind = (rect ? 0 : array ? 1 + dims : 3 + dims) * 2 + lod; /* 0..13 */
+   uint64_t hs[64];
+   for (uint32_t base = 0; base < n; base += 64) {
+      uint32_t m = MIN2(64u, n - base);
+      switch (kind) {
+#define HASH_KIND(k, dm, ar, re)                                                                   \
+   case 2 * (k):                                                                                   \
+      hash_lanes(tx, q, dm, ar, re, false, base, m, hs);                                           \
+      break;                                                                                       \
+   case 2 * (k) + 1:                                                                               \
+      hash_lanes(tx, q, dm, ar, re, true, base, m, hs);                                            \
+      break;
+         HASH_KIND(0, 2, false, true)
+         HASH_KIND(2, 1, true, false)
+         HASH_KIND(3, 2, true, false)
+         HASH_KIND(4, 1, false, false)
+         HASH_KIND(5, 2, false, false)
+         HASH_KIND(6, 3, false, false)
+#undef HASH_KIND
+      default:
+         assert(!"a target sample_lanes does not know");
+      }
+      switch (tx->ret) {
+      case TGSI_RET_UNORM:
+         channel_lanes(TGSI_RET_UNORM, hs, m, out, base);
+         break;
+      case TGSI_RET_SNORM:
+         channel_lanes(TGSI_RET_SNORM, hs, m, out, base);
+         break;
+      case TGSI_RET_UINT:
+         channel_lanes(TGSI_RET_UINT, hs, m, out, base);
+         break;
+      case TGSI_RET_SINT:
+         channel_lanes(TGSI_RET_SINT, hs, m, out, base);
+         break;
+      default:
+         channel_lanes(TGSI_RET_FLOAT, hs, m, out, base);
+         break;
+      }
+      if (q->ref) {
+         const uint32_t *ref = q->ref + base;
+         uint32_t *o[4] = {out[0] + base, out[1] + base, out[2] + base, out[3] + base};
+         for (uint32_t k = 0; k < m; k++) {
+            uint32_t v = uif(ref[k]) <= uif(o[0][k]) ? fui(1.0f) : 0;
+            o[0][k] = o[1][k] = o[2][k] = v;
+            o[3][k] = fui(1.0f);
+         }
+      }
+   }
+}
+
+bool
+env_sample_lanes(struct env *e, unsigned unit, const struct env_sample_lanes *q, uint32_t n,
+                 uint32_t *const out[4])
+{
+   if (unit >= ENV_MAX_TEXTURES || !e->tex[unit].bound)
+      return false;
+   const struct env_texture *tx = &e->tex[unit];
+   if (q->target != tx->target || tx->target == TGSI_TEX_T_BUFFER || target_is_cube(tx->target))
+      return false;
+   sample_lanes(tx, q, n, out);
    return true;
 }
 

@@ -615,8 +615,9 @@ struct tgsi_interp_batch {
    struct env *env;
    struct diag_list *diags;
    uint32_t base, n;
-   uint32_t **val, **flg; /* per slot: n values and n enum env_flag words */
-   uint32_t *store_v, *store_f;
+   uint32_t **val, **flg;       /* per slot: n values and n enum env_flag words */
+   uint32_t *store_v, *store_f; /* slot k's own storage at k * stride */
+   uint32_t stride;
    uint32_t *zero;
    uint32_t *cond, *loop, *cont, *sw, *func, *alive, *demoted, *exec;
    uint32_t *main_taint;
@@ -628,7 +629,7 @@ struct tgsi_interp_batch {
    uint32_t *scratch[8];
    uint32_t *sg_first, *sg_end; /* subgroup of each lane: [first, end) */
    uint32_t *gs_prim;           /* per lane: primitives ended */
-   uint32_t *wg;                /* per lane: workgroup (compute) or lane id */
+   bool sg_ready;               /* sg_first, sg_end computed (tgsi_interp_subgroups) */
    uint64_t steps, limit;
    uint64_t *epoch;
    struct tgsi_interp_memtrack *mt;
@@ -643,6 +644,8 @@ struct tgsi_interp_batch {
 /* tgsi_interp.c */
 extern const char *const tgsi_interp_status_names[TGSI_INTERP_STATUS_COUNT];
 bool tgsi_interp_supports(enum tgsi_opcode op);
+/* Computes the batch's sg_first and sg_end, once per batch. */
+void tgsi_interp_subgroups(struct tgsi_interp_batch *b);
 /* Refuses (with a diagnostic naming the opcode and line) what cannot run. */
 enum tgsi_interp_status tgsi_interp_check(const struct tgsi_shader *s, struct diag_list *diags);
 /* Runs s over every lane of env. Outputs (env->out, out_flags, killed,

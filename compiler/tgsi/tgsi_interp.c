@@ -871,7 +871,7 @@ lanes_array(struct batch_mem *bm)
    return a;
 }
 
-#define TI_LANE_ARRAYS (14 + 8 + 8 * TGSI_MAX_SRC + 8)
+#define TI_LANE_ARRAYS (13 + 8 + 8 * TGSI_MAX_SRC + 8)
 
 static void
 batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
@@ -887,31 +887,38 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
    b->store_v = bm->next;
    b->store_f = bm->next + stride * p->nstore;
    bm->next = b->store_f + stride * p->nstore;
-   for (unsigned k = 0; k < 2; k++) {
-      uint32_t *a = k ? b->store_f : b->store_v;
-      memset(a, 0, 2 * stride * 4);
-      memset(a + temps * stride, 0, (p->nstore - temps) * stride * 4);
-   }
-   memset(bm->next, 0, stride * TI_LANE_ARRAYS * 4);
+   /* the zero and undefined slots; the flags of IMM and CONST (their
+    * values are filled in by fill_constants and fill_consts) */
+   memset(b->store_v, 0, 2 * stride * 4);
+   memset(b->store_f, 0, 2 * stride * 4);
+   memset(b->store_f + temps * stride, 0, (p->nstore - temps) * stride * 4);
+   /* Zeroed: the zero array and the results. batch_begin sets the masks
+    * and lane facts for the lanes it runs; scratch arrays are written
+    * before they are read, and tgsi_interp_fetch writes the operand
+    * temporaries (tmp_v, tmp_f) in full before it hands them out. */
+   memset(bm->next, 0, stride * 9 * 4);
+   b->stride = bm->stride;
    for (uint32_t k = 0; k < p->nstore; k++) {
       b->val[k] = b->store_v + (size_t)k * bm->stride;
       b->flg[k] = b->store_f + (size_t)k * bm->stride;
    }
-   uint32_t **arrays[] = {&b->zero,     &b->cond,   &b->loop,    &b->cont, &b->sw,
-                          &b->func,     &b->alive,  &b->demoted, &b->exec, &b->main_taint,
-                          &b->sg_first, &b->sg_end, &b->gs_prim, &b->wg};
-   for (unsigned k = 0; k < ARRAY_SIZE(arrays); k++)
-      *arrays[k] = lanes_array(bm);
+   b->zero = lanes_array(bm);
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c] = lanes_array(bm);
       b->res_f[c] = lanes_array(bm);
+   }
+   uint32_t **arrays[] = {&b->cond,       &b->loop,     &b->cont,    &b->sw,
+                          &b->func,       &b->alive,    &b->demoted, &b->exec,
+                          &b->main_taint, &b->sg_first, &b->sg_end,  &b->gs_prim};
+   for (unsigned k = 0; k < ARRAY_SIZE(arrays); k++)
+      *arrays[k] = lanes_array(bm);
+   for (unsigned k = 0; k < ARRAY_SIZE(b->scratch); k++)
+      b->scratch[k] = lanes_array(bm);
+   for (unsigned c = 0; c < 4; c++)
       for (unsigned s = 0; s < TGSI_MAX_SRC; s++) {
          b->tmp_v[s][c] = lanes_array(bm);
          b->tmp_f[s][c] = lanes_array(bm);
       }
-   }
-   for (unsigned k = 0; k < ARRAY_SIZE(b->scratch); k++)
-      b->scratch[k] = lanes_array(bm);
    assert(bm->next <= bm->block + (size_t)bm->stride * (2 * p->nstore + TI_LANE_ARRAYS) + 16);
    for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH; d++)
       for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
@@ -988,10 +995,11 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    b->base = base;
    b->n = n;
    fill_consts(b, base, n);
+   /* TEMP, OUT and ADDR start undefined: they read the undefined slot
+    * until their first write (own_slot) */
    for (uint32_t k = p->file_base[TGSI_FILE_TEMP]; k < p->file_base[TGSI_FILE_IMM]; k++) {
-      memset(b->val[k], 0, (size_t)n * 4);
-      for (uint32_t i = 0; i < n; i++)
-         b->flg[k][i] = ENV_F_UNDEF;
+      b->val[k] = b->val[TI_SLOT_UNDEF];
+      b->flg[k] = b->flg[TI_SLOT_UNDEF];
    }
    for (uint32_t v = 0; v < p->in_vertices; v++)
       for (uint32_t r = 0; r < p->nin; r++)
@@ -1018,10 +1026,21 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    b->depth = 0;
    b->exec_dirty = true;
    b->steps = 0;
-   /* Subgroups: env.subgroup_size (32 or 64) consecutive lanes of a
-    * workgroup (the whole dispatch outside compute). Batches start on
-    * workgroup and subgroup bounds. */
-   uint32_t wgl = b->wg_lanes, sgs = tgsi_interp_subgroup(e);
+   b->sg_ready = false;
+   tgsi_interp_res_begin(b);
+}
+
+/* Subgroups: env.subgroup_size (32 or 64) consecutive lanes of a
+ * workgroup (the whole dispatch outside compute). Batches start on
+ * workgroup and subgroup bounds. Computed for a batch when a subgroup
+ * operation first asks. */
+void
+tgsi_interp_subgroups(struct tgsi_interp_batch *b)
+{
+   if (b->sg_ready)
+      return;
+   uint32_t n = b->n, base = b->base;
+   uint32_t wgl = b->wg_lanes, sgs = tgsi_interp_subgroup(b->env);
    for (uint32_t i = 0; i < n; i++) {
       uint32_t g = base + i, local = wgl ? g % wgl : g;
       uint32_t first = g - local % sgs;
@@ -1030,9 +1049,8 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
          end = MIN2(end, g - local + wgl);
       b->sg_first[i] = first - base;
       b->sg_end[i] = MIN2(end - base, n);
-      b->wg[i] = wgl ? g / wgl : g;
    }
-   tgsi_interp_res_begin(b);
+   b->sg_ready = true;
 }
 
 TGSI_INTERP_LANES
@@ -1250,6 +1268,25 @@ blend(unsigned n, uint32_t *d, uint32_t *df, const uint32_t *v, const uint32_t *
    }
 }
 
+/* A TEMP, OUT or ADDR slot still reading the undefined slot gets its own
+ * storage before its first write: undefined zeros in each lane, unless
+ * the write covers every lane (fill false). Writes that only add
+ * ENV_F_UNDEF (region taint, EMIT) leave the undefined slot as it is and
+ * need no storage. */
+static inline void
+own_slot(struct tgsi_interp_batch *b, uint32_t slot, bool fill)
+{
+   if (b->val[slot] != b->val[TI_SLOT_UNDEF])
+      return;
+   uint32_t *v = b->store_v + (size_t)slot * b->stride, *f = b->store_f + (size_t)slot * b->stride;
+   if (fill) {
+      memset(v, 0, (size_t)b->n * 4);
+      memcpy(f, b->flg[TI_SLOT_UNDEF], (size_t)b->n * 4);
+   }
+   b->val[slot] = v;
+   b->flg[slot] = f;
+}
+
 /* Marks every slot of a register file undefined for one lane. */
 static void
 taint_file_lane(struct tgsi_interp_batch *b, enum tgsi_file f, uint32_t i)
@@ -1275,6 +1312,8 @@ commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, 
    const uint32_t *dv = b->val[d->dimaddr_slot], *df = b->flg[d->dimaddr_slot];
    uint32_t count, verts;
    file_geometry(p, d->file, &count, &verts);
+   for (uint32_t k = 0; k < count * verts * 4; k++)
+      own_slot(b, p->file_base[d->file] + k, true);
    for (uint32_t i = 0; i < b->n; i++) {
       if (!b->exec[i])
          continue;
@@ -1320,6 +1359,7 @@ commit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned 
       uint32_t slot = d->slot[c];
       if (!(mask & (1u << c)) || slot == TI_NO_SLOT || slot < 2)
          continue;
+      own_slot(b, slot, !b->all_exec);
       blend(b->n, b->val[slot], b->flg[slot], b->res_v[c], b->res_f[c], b->exec, b->all_exec);
    }
 }

@@ -770,6 +770,89 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
    }
 }
 
+/* The lookups of q for every lane at once, into the results, with the
+ * flags of the coordinates and offsets of a and of the extra operands
+ * (NULL: none) the lookup read. False, having done nothing, when
+ * env_sample_lanes does not take the lookup. */
+TGSI_INTERP_LANES
+static bool
+sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample_lanes *q,
+             const struct texargs *a, const uint32_t *const extra[2])
+{
+   unsigned n = b->n;
+   if (!env_sample_lanes(b->env, unit, q, n, b->res_v))
+      return false;
+   uint32_t *fl = b->res_f[0];
+   FOR fl[i] = a->offf[0][i] | a->offf[1][i] | a->offf[2][i];
+   for (unsigned c = 0; c < a->ncoords && c < 4; c++) {
+      const uint32_t *f = a->f[c];
+      FOR fl[i] |= f[i];
+   }
+   for (unsigned k = 0; k < 2; k++) {
+      const uint32_t *f = extra[k];
+      if (f)
+         FOR fl[i] |= f[i];
+   }
+   if (b->bounds)
+      for (unsigned i = 0; i < n; i++)
+         fl[i] = tgsi_interp_bound_lookup(fl[i]);
+   for (unsigned c = 1; c < 4; c++)
+      memcpy(b->res_f[c], fl, (size_t)n * 4);
+   return true;
+}
+
+/* Every lane's lookup at once (env_sample_lanes), the same as tex_lane's
+ * per lane: a unit named directly, no gather, a texture the batched
+ * sampler takes. Lanes outside the execution mask get results too (commit
+ * does not store them). Returns false, having done nothing, otherwise. */
+TGSI_INTERP_LANES
+static bool
+tex_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const struct texargs *a,
+          enum tgsi_texture target, unsigned unit_src)
+{
+   enum tgsi_opcode op = ti->op;
+   const struct tgsi_interp_src *u = &ti->src[unit_src];
+   if (u->indirect || op == TGSI_OP_TG4 || u->index < 0 || u->index >= ENV_MAX_TEXTURES)
+      return false;
+   unsigned n = b->n;
+   struct env_sample_lanes q = {.target = target};
+   for (unsigned c = 0; c < 4; c++)
+      q.coord[c] = c < a->ncoords ? a->v[c] : b->zero;
+   for (unsigned c = 0; c < 3; c++)
+      q.off[c] = a->off[c];
+   unsigned r = a->shadow_ref;
+   if (r < 5)
+      q.ref = r < 4 ? a->v[r] : a->x;
+   if (op == TGSI_OP_TXB || op == TGSI_OP_TXL)
+      q.lod = a->v[3];
+   else if (op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2)
+      q.lod = a->x;
+   if (op == TGSI_OP_TXP) {
+      /* projected: the spatial coordinates and the reference over w */
+      const uint32_t *w = a->v[3];
+      for (unsigned c = 0; c < a->nspatial; c++) {
+         uint32_t *d = b->scratch[c];
+         const uint32_t *v = q.coord[c];
+         FOR d[i] = fui(uif(v[i]) / uif(w[i]));
+         q.coord[c] = d;
+      }
+      if (q.ref) {
+         uint32_t *d = b->scratch[4];
+         const uint32_t *v = q.ref;
+         FOR d[i] = fui(uif(v[i]) / uif(w[i]));
+         q.ref = d;
+      }
+   }
+   const uint32_t *extra[2] = {NULL, NULL};
+   if (r < 5)
+      extra[0] = r < 4 ? a->f[r] : a->xf;
+   if (op == TGSI_OP_TXP || op == TGSI_OP_TXB || op == TGSI_OP_TXL)
+      extra[1] = a->f[3];
+   else if (op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2)
+      extra[1] = a->xf;
+   return sample_batch(b, (unsigned)u->index, &q, a, extra);
+}
+
 static int
 exec_tex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -780,8 +863,11 @@ exec_tex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    a.ncoords = tgsi_texture_coord_count(target);
    a.nspatial = tgsi_texture_spatial_coords(target);
    a.shadow_ref = tgsi_texture_is_shadow(target) ? tgsi_texture_shadow_ref(target) : 5;
+   /* explicit gradients go lane by lane (env_sample_lanes takes none) */
    if (ti->op == TGSI_OP_TXD)
       fetch_grads(b, ti, 1, target, &a);
+   else if (tex_lanes(b, ti, &a, target, us))
+      return ti->dst.mask;
    for (unsigned i = 0; i < b->n; i++)
       if (b->exec[i])
          tex_lane(b, ti, &a, target, us, i);
@@ -884,8 +970,28 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
        b, ti,
        op == TGSI_OP_SAMPLE || op == TGSI_OP_GATHER4 || op == TGSI_OP_SAMPLE_D ? TGSI_MAX_SRC : 3,
        &a);
+   /* every lane at once when the unit is named directly (what the loop
+    * below does lane by lane); explicit gradients lane by lane */
+   const struct tgsi_interp_src *u = &ti->src[1];
    if (op == TGSI_OP_SAMPLE_D)
       fetch_grads(b, ti, 3, target, &a);
+   else if (!u->indirect && op != TGSI_OP_GATHER4 && u->index >= 0 && u->index < ENV_MAX_TEXTURES) {
+      struct env_sample_lanes q = {.target = target};
+      a.ncoords = tgsi_texture_coord_count(target);
+      for (unsigned c = 0; c < 4; c++)
+         q.coord[c] = c < a.ncoords ? a.v[c] : b->zero;
+      for (unsigned c = 0; c < 3; c++)
+         q.off[c] = a.off[c];
+      if (op == TGSI_OP_SAMPLE_B || op == TGSI_OP_SAMPLE_L)
+         q.lod = a.x;
+      if (op == TGSI_OP_SAMPLE_C || op == TGSI_OP_SAMPLE_C_LZ)
+         q.ref = a.x;
+      const uint32_t *extra[2] = {a.xf, NULL};
+      if (sample_batch(b, (unsigned)u->index, &q, &a, extra)) {
+         view_swizzle(b, &ti->src[1], ti->dst.mask);
+         return ti->dst.mask;
+      }
+   }
    for (unsigned i = 0; i < b->n; i++) {
       if (!b->exec[i])
          continue;
@@ -1025,6 +1131,7 @@ static void
 subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned c,
                uint32_t *rv, uint32_t *rf)
 {
+   tgsi_interp_subgroups(b);
    const uint32_t *v, *f;
    tgsi_interp_fetch(b, ti, 0, ti->op == TGSI_OP_BALLOT ? 0 : c, &v, &f);
    for (unsigned first = 0; first < b->n; first = b->sg_end[first]) {
@@ -1077,6 +1184,7 @@ TGSI_INTERP_LANES
 static int
 exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
+   tgsi_interp_subgroups(b);
    unsigned n = b->n;
    for (unsigned c = 0; c < 4; c++) {
       if (!(ti->dst.mask & (1u << c)))

@@ -279,6 +279,140 @@ test_clone(void)
    CHECK(!env_new(TGSI_STAGE_FRAG, 0) && !env_new(TGSI_STAGE_FRAG, ENV_MAX_LANES + 1));
 }
 
+/* A float of a kind a coordinate, lod or reference may hold: in and out
+ * of [0, 1], texel centres and edges, large, infinite, NaN, negative zero. */
+static uint32_t
+odd_float(struct rng *r)
+{
+   static const uint32_t special[] = {0x7fc00000u, 0xffc00000u, 0x7f800000u, 0xff800000u,
+                                      0x80000000u, 0,           0x3f800000u, 0x4f800000u,
+                                      0xcf000000u, 0x49742400u, 0xc9742400u, 0x3f000000u};
+   uint64_t x = rng_next(r);
+   switch (x % 4) {
+   case 0:
+      return special[(x >> 8) % ARRAY_SIZE(special)];
+   case 1:
+      return fui((float)((int64_t)((x >> 8) % 4000) - 1000) / 1000.0f);
+   case 2:
+      return fui((float)((int64_t)((x >> 8) % 80) - 20) / 8.0f);
+   default:
+      return (uint32_t)(x >> 16);
+   }
+}
+
+static uint32_t
+odd_offset(struct rng *r)
+{
+   static const uint32_t special[] = {0,           1,           0xffffffffu,
+                                      0x7fffffffu, 0x80000000u, 0x40000000u,
+                                      0xc0000000u, 0x40000001u, 0xbfffffffu};
+   uint64_t x = rng_next(r);
+   return x % 3 ? (uint32_t)((int32_t)((x >> 8) % 17) - 8)
+                : special[(x >> 8) % ARRAY_SIZE(special)];
+}
+
+/* env_sample_lanes gives what env_sample gives lane by lane, on every
+ * target and return type it takes, with and without lod and compare,
+ * on coordinates, lods and offsets of every kind; and declines (writing
+ * nothing) what it does not take. */
+static void
+test_sample_lanes(void)
+{
+   enum { N = 150 };
+   static const enum tgsi_texture targets[] = {TGSI_TEX_T_1D,
+                                               TGSI_TEX_T_2D,
+                                               TGSI_TEX_T_3D,
+                                               TGSI_TEX_T_RECT,
+                                               TGSI_TEX_T_1D_ARRAY,
+                                               TGSI_TEX_T_2D_ARRAY,
+                                               TGSI_TEX_T_SHADOW1D,
+                                               TGSI_TEX_T_SHADOW2D,
+                                               TGSI_TEX_T_SHADOWRECT,
+                                               TGSI_TEX_T_SHADOW1D_ARRAY,
+                                               TGSI_TEX_T_SHADOW2D_ARRAY,
+                                               TGSI_TEX_T_2D_MSAA,
+                                               TGSI_TEX_T_2D_ARRAY_MSAA};
+   static const enum tgsi_return_type rets[] = {TGSI_RET_FLOAT, TGSI_RET_UNORM, TGSI_RET_SNORM,
+                                                TGSI_RET_UINT, TGSI_RET_SINT};
+   struct rng r;
+   rng_seed(&r, 19);
+   struct env *e = env_new(TGSI_STAGE_FRAG, 4);
+   static uint32_t coord[4][N], off[3][N], lod[N], ref[N], out[4][N + 1];
+   unsigned runs = 0, bad = 0;
+   for (unsigned ti = 0; ti < ARRAY_SIZE(targets); ti++)
+      for (unsigned ri = 0; ri < ARRAY_SIZE(rets); ri++)
+         for (unsigned mode = 0; mode < 4; mode++) {
+            enum tgsi_texture tg = targets[ti];
+            uint32_t w = 1 + rng_next(&r) % 40, h = 1 + rng_next(&r) % 40;
+            uint32_t d = 1 + rng_next(&r) % 9;
+            if (tg == TGSI_TEX_T_1D || tg == TGSI_TEX_T_SHADOW1D || tg == TGSI_TEX_T_1D_ARRAY ||
+                tg == TGSI_TEX_T_SHADOW1D_ARRAY)
+               h = 1;
+            struct env_texture t = tex(tg, rets[ri], w, h, d, 1, rng_next(&r));
+            t.levels = env_tex_levels(w, h, d, tg);
+            CHECK(env_set_texture(e, 3, &t));
+            for (unsigned i = 0; i < N; i++) {
+               for (unsigned c = 0; c < 4; c++)
+                  coord[c][i] = odd_float(&r);
+               for (unsigned c = 0; c < 3; c++)
+                  off[c][i] = odd_offset(&r);
+               lod[i] = odd_float(&r);
+               ref[i] = odd_float(&r);
+            }
+            struct env_sample_lanes q = {.target = tg};
+            for (unsigned c = 0; c < 4; c++)
+               q.coord[c] = coord[c];
+            for (unsigned c = 0; c < 3; c++)
+               q.off[c] = off[c];
+            q.lod = mode & 1 ? lod : NULL;
+            q.ref = mode & 2 ? ref : NULL;
+            uint32_t *o[4] = {out[0], out[1], out[2], out[3]};
+            out[0][N] = 0x5eed;
+            CHECK(env_sample_lanes(e, 3, &q, N, o));
+            CHECK_EQ_U(out[0][N], 0x5eed);
+            for (unsigned i = 0; i < N; i++) {
+               struct env_sample_req one = {.target = tg};
+               unsigned nc = tgsi_texture_coord_count(tg);
+               for (unsigned c = 0; c < nc && c < 4; c++)
+                  one.coord[c] = uif(coord[c][i]);
+               for (unsigned c = 0; c < 3; c++)
+                  one.offset[c] = (int32_t)off[c][i];
+               one.lod = mode & 1 ? uif(lod[i]) : 0.0f;
+               one.compare = (mode & 2) != 0;
+               one.ref = uif(ref[i]);
+               uint32_t want[4];
+               CHECK(env_sample(e, 3, &one, want));
+               for (unsigned c = 0; c < 4; c++)
+                  bad += out[c][i] != want[c];
+            }
+            runs++;
+         }
+   CHECK_EQ_U(bad, 0);
+   CHECK_EQ_U(runs, ARRAY_SIZE(targets) * ARRAY_SIZE(rets) * 4);
+   /* declined: another target, a cube, a buffer, an unbound unit */
+   struct env_sample_lanes q = {.target = TGSI_TEX_T_2D};
+   for (unsigned c = 0; c < 4; c++)
+      q.coord[c] = coord[c];
+   for (unsigned c = 0; c < 3; c++)
+      q.off[c] = off[c];
+   uint32_t *o[4] = {out[0], out[1], out[2], out[3]};
+   struct env_texture t = tex(TGSI_TEX_T_2D_ARRAY, TGSI_RET_FLOAT, 4, 4, 2, 1, 5);
+   CHECK(env_set_texture(e, 3, &t));
+   CHECK(!env_sample_lanes(e, 3, &q, N, o));
+   t = tex(TGSI_TEX_T_CUBE, TGSI_RET_FLOAT, 4, 4, 1, 1, 5);
+   CHECK(env_set_texture(e, 3, &t));
+   q.target = TGSI_TEX_T_CUBE;
+   CHECK(!env_sample_lanes(e, 3, &q, N, o));
+   q.target = TGSI_TEX_T_2D;
+   CHECK(!env_sample_lanes(e, 5, &q, N, o));
+   CHECK(!env_sample_lanes(e, ENV_MAX_TEXTURES, &q, N, o));
+   uint64_t events = 0;
+   for (unsigned k = 0; k < ENV_EV_COUNT; k++)
+      events += e->events[k];
+   CHECK_EQ_U(events, 0);
+   env_free(e);
+}
+
 int
 main(void)
 {
@@ -286,6 +420,7 @@ main(void)
    test_sample_rules();
    test_sample_gradients();
    test_sample_shadow_cube_gather();
+   test_sample_lanes();
    test_fetch_and_query();
    test_memory();
    test_clone();
