@@ -498,7 +498,10 @@ load_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t a
       env_count(e, ENV_EV_MISALIGNED, 1);
       return 0;
    }
-   if (!env_mem_load(e, m, ev, off & ~3u, 1, &v, &undef))
+   uint32_t wo = off & ~3u;
+   if (m->data && wo <= m->size && m->size - wo >= 4) /* in bounds: env_mem_load's success */
+      memcpy(&v, m->data + wo, 4);
+   else if (!env_mem_load(e, m, ev, wo, 1, &v, &undef))
       return 0;
    if (nb < 4) {
       v >>= 8 * (off & 3);

@@ -129,24 +129,25 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
 
 /* ---- minimum-PC scheduling ------------------------------------------ */
 
+/* The lowest PC a parked lane waits at and the lanes parked there (one
+ * pass over the parked lanes only). */
 static uint32_t
-wait_min(const struct emu_wave *w)
+wait_min(const struct emu_wave *w, uint64_t *at)
 {
    uint32_t m = UINT32_MAX;
-   for (unsigned i = 0; i < w->n; i++)
-      if (((w->waiting >> i) & 1) && w->lpc[i] < m)
-         m = w->lpc[i];
-   return m;
-}
-
-static uint64_t
-waiting_at(const struct emu_wave *w, uint32_t pc)
-{
    uint64_t b = 0;
-   for (unsigned i = 0; i < w->n; i++)
-      if (((w->waiting >> i) & 1) && w->lpc[i] == pc)
+   for (uint64_t r = w->waiting; r; r &= r - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(r);
+      uint32_t p = w->lpc[i];
+      if (p < m) {
+         m = p;
+         b = 0;
+      }
+      if (p == m)
          b |= 1ull << i;
-   return b;
+   }
+   *at = b;
+   return m;
 }
 
 /* The active group continues at next (or has ended if no lane is active). */
@@ -159,12 +160,12 @@ minpc_next(struct emu_wave *w, uint32_t next)
       w->done = !w->active;
       return;
    }
-   uint32_t m = wait_min(w);
+   uint64_t join;
+   uint32_t m = wait_min(w, &join);
    if (w->active && next < m) {
       w->pc = next;
       return;
    }
-   uint64_t join = waiting_at(w, m);
    w->waiting &= ~join;
    if (w->active && next == m) {
       if (m < c->n && !c->ops[m].jp && isa_mod_by_role(c->model, ISA_ROLE_JP) >= 0)
