@@ -131,12 +131,15 @@ step_fast(struct emu_wave *w, const struct emu_op *op)
       emu_exec_alu(w, op, t + k, k);
    if (op->sync | op->war)
       emu_sync_note(w, op, t);
-   w->insns += MAX2(w->nmembers, 1u);
+   unsigned m = MAX2(w->nmembers, 1u); /* a batch counts for each wave */
+   w->insns += m;
    w->lane_insns += (uint64_t)w->nactive * subs;
    w->pc++;
    w->cycle = t + op->advance;
-   w->run->res->nops += (uint64_t)op->nopn * MAX2(w->nmembers, 1u);
-   w->run->res->stall_cycles += (uint64_t)op->idle * MAX2(w->nmembers, 1u);
+   if (op->nopn | op->idle) {
+      w->run->res->nops += (uint64_t)op->nopn * m;
+      w->run->res->stall_cycles += (uint64_t)op->idle * m;
+   }
    return true;
 }
 

@@ -340,6 +340,20 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
    struct emu_run *run = w->run;
    unsigned n = w->n;
    const uint32_t *s[ISA_MAX_SRC];
+   if (!w->nactive && !op->scalar) {
+      /* No lane acts (agx masked code, gfx9 EXEC = 0): a read with no
+       * active lane sees no hazard and counts no event, so only a
+       * source's pending-read mark and a lane mask's zeros remain. */
+      for (unsigned i = 0; i < op->nsrc && op->war; i++) {
+         const struct emu_src *si = &op->src[i];
+         if (si->kind == EMU_S_REG && !si->lanemask)
+            emu_mark_war(w, op, si->unit + (si->rinc ? k : 0), t);
+      }
+      for (unsigned j = 0; j < op->ndst; j++)
+         if (op->dst[j].lanemask)
+            emu_write_lanemask(w, op, &op->dst[j], w->exec, w->exec, t);
+      return;
+   }
    for (unsigned i = 0; i < op->nsrc; i++) {
       const struct emu_src *si = &op->src[i];
       if (si->direct) { /* emu_fetch's first case, inline */
@@ -484,7 +498,10 @@ load_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t a
       env_count(e, ENV_EV_MISALIGNED, 1);
       return 0;
    }
-   if (!env_mem_load(e, m, ev, off & ~3u, 1, &v, &undef))
+   uint32_t wo = off & ~3u;
+   if (m->data && wo <= m->size && m->size - wo >= 4) /* in bounds: env_mem_load's success */
+      memcpy(&v, m->data + wo, 4);
+   else if (!env_mem_load(e, m, ev, wo, 1, &v, &undef))
       return 0;
    if (nb < 4) {
       v >>= 8 * (off & 3);

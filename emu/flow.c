@@ -35,6 +35,11 @@
  */
 #include "emu/emu_priv.h"
 
+/* The lane loops below vectorize with the dynamic cost model (as kern.c). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 static uint32_t
 popcount64(uint64_t x)
 {
@@ -56,8 +61,20 @@ emu_set_active(struct emu_wave *w, uint64_t lanes)
       return;
    }
    w->nactive = popcount64(lanes);
-   for (unsigned i = 0; i < w->n; i++)
-      w->exec[i] = 0u - (uint32_t)((lanes >> i) & 1);
+   /* exec[i] = lane i's bit as 0 / ~0u, 32 lanes per word of the set with
+    * a bit mask per lane, so that the loops vectorize */
+   static const uint32_t bit[32] = {
+       1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+       1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+       1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+       1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+   uint32_t lo = (uint32_t)lanes, hi = (uint32_t)(lanes >> 32);
+   unsigned n = w->n, m = MIN2(n, 32u);
+   uint32_t *ex = w->exec;
+   for (unsigned i = 0; i < m; i++)
+      ex[i] = 0u - (uint32_t)((lo & bit[i]) != 0);
+   for (unsigned i = m; i < n; i++)
+      ex[i] = 0u - (uint32_t)((hi & bit[i - 32]) != 0);
 }
 
 void
@@ -112,24 +129,25 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
 
 /* ---- minimum-PC scheduling ------------------------------------------ */
 
+/* The lowest PC a parked lane waits at and the lanes parked there (one
+ * pass over the parked lanes only). */
 static uint32_t
-wait_min(const struct emu_wave *w)
+wait_min(const struct emu_wave *w, uint64_t *at)
 {
    uint32_t m = UINT32_MAX;
-   for (unsigned i = 0; i < w->n; i++)
-      if (((w->waiting >> i) & 1) && w->lpc[i] < m)
-         m = w->lpc[i];
-   return m;
-}
-
-static uint64_t
-waiting_at(const struct emu_wave *w, uint32_t pc)
-{
    uint64_t b = 0;
-   for (unsigned i = 0; i < w->n; i++)
-      if (((w->waiting >> i) & 1) && w->lpc[i] == pc)
+   for (uint64_t r = w->waiting; r; r &= r - 1) {
+      unsigned i = (unsigned)__builtin_ctzll(r);
+      uint32_t p = w->lpc[i];
+      if (p < m) {
+         m = p;
+         b = 0;
+      }
+      if (p == m)
          b |= 1ull << i;
-   return b;
+   }
+   *at = b;
+   return m;
 }
 
 /* The active group continues at next (or has ended if no lane is active). */
@@ -142,12 +160,12 @@ minpc_next(struct emu_wave *w, uint32_t next)
       w->done = !w->active;
       return;
    }
-   uint32_t m = wait_min(w);
+   uint64_t join;
+   uint32_t m = wait_min(w, &join);
    if (w->active && next < m) {
       w->pc = next;
       return;
    }
-   uint64_t join = waiting_at(w, m);
    w->waiting &= ~join;
    if (w->active && next == m) {
       if (m < c->n && !c->ops[m].jp && isa_mod_by_role(c->model, ISA_ROLE_JP) >= 0)
@@ -328,6 +346,33 @@ end_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t, bool kill)
       group_done(w, op);
 }
 
+/* A live lane's next nesting count after an if/else/while/pop with compare
+ * result k and push count n (isa.h, exec_if ..). */
+static inline uint32_t
+stack_next(enum isa_sem sem, uint32_t v, uint32_t k, uint32_t n)
+{
+   switch (sem) {
+   case ISA_SEM_EXEC_IF:
+      return v ? v + n : k ? 0 : 1;
+   case ISA_SEM_EXEC_ELSE:
+      return v == 0 ? n : v == 1 ? (k ? 0 : 1) : v;
+   case ISA_SEM_EXEC_WHILE:
+      return v < n ? (k ? 0 : n) : v;
+   default:
+      return v > n ? v - n : 0;
+   }
+}
+
+/* One pass over the lanes for one kind of op (sem a constant in each
+ * expansion, so the choice is made outside the loop). */
+#define STACK_LANES(SEM)                                                                           \
+   for (unsigned i = 0; i < w->n; i++) {                                                           \
+      uint32_t v = cur[i] & 0xffffu, lv = (uint32_t)(live >> i) & 1u;                              \
+      uint32_t nv = lv ? stack_next(SEM, v, kb[i], n) & 0xffffu : v;                               \
+      on |= (uint64_t)(lv & (nv == 0)) << i;                                                       \
+      d[i] = (cur[i] & ~0xffffu) | nv;                                                             \
+   }
+
 /* The nesting count c of every live lane, updated by an if/else/while/pop
  * (k: the compare, n: the push count; isa.h); active = live lanes at 0. */
 static void
@@ -343,33 +388,36 @@ exec_stack(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    bool fl = op->src[0].isfloat;
    bool sg = op->args.type == ISA_TYPE_S32 || op->args.type == ISA_TYPE_S16;
+   /* the compare of every lane first (0 without sources), one loop per kind */
+   uint32_t *kb = run->tmp_dst[0];
+   enum sem_cond cond = op->args.cond;
+   if (!a)
+      memset(kb, 0, w->n * 4);
+   else if (fl)
+      for (unsigned i = 0; i < w->n; i++)
+         kb[i] = sem_fcmp_bool(cond, a[i], b[i]) != 0;
+   else if (sg)
+      for (unsigned i = 0; i < w->n; i++)
+         kb[i] = sem_scmp(cond, a[i], b[i]) != 0;
+   else
+      for (unsigned i = 0; i < w->n; i++)
+         kb[i] = sem_ucmp(cond, a[i], b[i]) != 0;
    struct emu_dst dd = {.kind = EMU_S_REG, .count = 1, .fixed_unit = UINT32_MAX};
    uint32_t *cur, *d = emu_reg_write(w, op, &dd, c->exec_unit, t, &cur);
-   uint64_t on = 0;
-   for (unsigned i = 0; i < w->n; i++) {
-      uint32_t v = cur[i] & 0xffffu, nv = v;
-      if ((w->live >> i) & 1) {
-         bool k = a && (fl   ? sem_fcmp_bool(op->args.cond, a[i], b[i]) != 0
-                        : sg ? sem_scmp(op->args.cond, a[i], b[i])
-                             : sem_ucmp(op->args.cond, a[i], b[i]));
-         switch (op->sem) {
-         case ISA_SEM_EXEC_IF:
-            nv = v ? v + n : k ? 0 : 1;
-            break;
-         case ISA_SEM_EXEC_ELSE:
-            nv = v == 0 ? n : v == 1 ? (k ? 0 : 1) : v;
-            break;
-         case ISA_SEM_EXEC_WHILE:
-            nv = v < n ? (k ? 0 : n) : v;
-            break;
-         default:
-            nv = v > n ? v - n : 0;
-            break;
-         }
-         nv &= 0xffffu;
-         on |= (uint64_t)(nv == 0) << i;
-      }
-      d[i] = (cur[i] & ~0xffffu) | nv;
+   uint64_t on = 0, live = w->live;
+   switch (op->sem) {
+   case ISA_SEM_EXEC_IF:
+      STACK_LANES(ISA_SEM_EXEC_IF)
+      break;
+   case ISA_SEM_EXEC_ELSE:
+      STACK_LANES(ISA_SEM_EXEC_ELSE)
+      break;
+   case ISA_SEM_EXEC_WHILE:
+      STACK_LANES(ISA_SEM_EXEC_WHILE)
+      break;
+   default:
+      STACK_LANES(ISA_SEM_EXEC_POP)
+      break;
    }
    emu_set_active(w, on & w->live);
    w->pc++;

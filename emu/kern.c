@@ -175,8 +175,42 @@ k_cov(KARGS)
    }
 
 KSETP(fsetp, (uint32_t)sem_fcmp_bool(cond, a, b), enum sem_cond cond = A->cond)
-KSETP(isetp, sg ? sem_scmp(cond, a, b) : sem_ucmp(cond, a, b),
-      enum sem_cond cond = A->cond; int sg = type_signed(A->type))
+/* ISETP without a choice in the lane loop: a condition is lt, eq or both
+ * (sem_icmp_from), maybe inverted; signed compares flip the sign bits
+ * first; a loop per boolean op. Each lane reads its sources before it
+ * writes (a result may land in a source's buffer). */
+#define ISETP_LANES(X, Y)                                                                          \
+   for (unsigned i = 0; i < n; i++) {                                                              \
+      uint32_t a = pa[i], b = pb[i], acc = pc[i] & 1u;                                             \
+      uint32_t c = ((((a ^ flip) < (b ^ flip)) & ml) | ((a == b) & me)) ^ inv;                     \
+      uint32_t x = (X), y = (Y);                                                                   \
+      q[i] = y;                                                                                    \
+      p[i] = x;                                                                                    \
+   }
+
+static void
+k_isetp(KARGS)
+{
+   uint32_t *p = d[0], *q = op->ndst > 1 ? d[1] : d[0];
+   const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];
+   const struct sem_args *A = &op->args;
+   uint32_t flip = type_signed(A->type) ? 0x80000000u : 0u;
+   /* sem_icmp_from(cond, lt, eq) == ((lt & ml) | (eq & me)) ^ inv */
+   uint32_t ml = sem_icmp_from(A->cond, 1, 0) ^ sem_icmp_from(A->cond, 0, 0);
+   uint32_t me = sem_icmp_from(A->cond, 0, 1) ^ sem_icmp_from(A->cond, 0, 0);
+   uint32_t inv = sem_icmp_from(A->cond, 0, 0);
+   switch (A->bop) {
+   case SEM_BOP_OR:
+      ISETP_LANES(c | acc, (c ^ 1u) | acc)
+      break;
+   case SEM_BOP_XOR:
+      ISETP_LANES(c ^ acc, (c ^ 1u) ^ acc)
+      break;
+   default:
+      ISETP_LANES(c & acc, (c ^ 1u) & acc)
+      break;
+   }
+}
 KSETP(psetp, sem_bop(bop2, a, b), enum sem_bop bop2 = A->bop2)
 
 /* Compares: one kernel per condition, the condition a constant. */

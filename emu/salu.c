@@ -28,6 +28,14 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 
+/* Bit l of a 32-bit word, by table: lane loops testing or setting lane
+ * l's bit of a mask word vectorize (no per-lane shift). */
+static const uint32_t lane_bit[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
 /* Lane i's index in its wave (a batch lays its waves out 64 apart). */
 static inline unsigned
 wave_lane(unsigned i)
@@ -98,7 +106,18 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
    bool wide = op->dst[0].wide;
    for (unsigned k = 0; k < op->nsrc; k++)
       wide |= op->src[k].wide;
-   for (unsigned i = 0; i < n; i++) {
+   /* Sources the same on every lane (a wave's scalar registers mostly hold
+    * one value, and a batch's waves often agree): lane 0's results for
+    * all, the results being a function of the sources. */
+   bool uni = n > 0;
+   for (unsigned k = 0; k < op->nsrc && uni; k++) {
+      uint64_t x = 0, v0 = v[k][0];
+      for (unsigned i = 0; i < n; i++)
+         x |= v[k][i] ^ v0;
+      uni = x == 0;
+   }
+   unsigned nl = uni ? 1u : n;
+   for (unsigned i = 0; i < nl; i++) {
       uint64_t s[ISA_MAX_SRC] = {0}, d0 = 0, d1 = 0;
       bool same = i > 0; /* the sources of the lane before: its results (a wave's
                           * scalar registers mostly hold one value) */
@@ -124,16 +143,22 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
       r0[i] = d0;
       r1[i] = d1;
    }
+   for (unsigned i = nl; i < n; i++) {
+      r0[i] = r0[0];
+      r1[i] = r1[0];
+   }
    /* SCC from the sources and the result the op is named for (the new
     * EXEC of a saveexec) */
    if (op->has_scc) {
       uint64_t *sc = buf; /* the sources are read */
       bool save = op->ndst > 1;
       bool carry = op->sem == ISA_SEM_ADDC_CO || op->sem == ISA_SEM_SUBB_CO;
-      for (unsigned i = 0; i < n; i++)
+      for (unsigned i = 0; i < nl; i++)
          sc[i] = carry ? r1[i]
                        : sem_scc((enum isa_sem)op->sem, op->args.type, op->nsrc ? v[0][i] : 0,
                                  op->nsrc > 1 ? v[1][i] : 0, save ? r1[i] : r0[i]);
+      for (unsigned i = nl; i < n; i++) /* lane 0's sources were every lane's */
+         sc[i] = sc[0];
       if (op->ndst)
          salu_dst(w, op, &op->dst[0], t, r0);
       if (op->ndst > 1)
@@ -193,10 +218,13 @@ emu_write_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
    uint32_t *lo = emu_reg_write(w, op, dd, dd->unit, t, &cl);
    uint32_t *hi = emu_reg_write(w, op, dd, dd->unit + 1, t, &ch);
    for (unsigned base = 0; base < n; base += EMU_MAX_WAVE) {
-      unsigned end = MIN2(n, base + EMU_MAX_WAVE);
-      uint64_t b = 0;
-      for (unsigned i = base; i < end; i++)
-         b |= (uint64_t)((r[i] != 0) & (mask[i] & 1u)) << (i - base);
+      unsigned mid = MIN2(n, base + 32), end = MIN2(n, base + EMU_MAX_WAVE);
+      uint32_t bl = 0, bh = 0; /* lanes 0-31 and 32-63 of the wave */
+      for (unsigned i = base; i < mid; i++)
+         bl |= (0u - (uint32_t)(r[i] != 0)) & (0u - (mask[i] & 1u)) & lane_bit[i - base];
+      for (unsigned i = mid; i < end; i++)
+         bh |= (0u - (uint32_t)(r[i] != 0)) & (0u - (mask[i] & 1u)) & lane_bit[i - base - 32];
+      uint64_t b = (uint64_t)bh << 32 | bl;
       for (unsigned i = base; i < end; i++) {
          lo[i] = (uint32_t)b;
          hi[i] = (uint32_t)(b >> 32);
@@ -214,9 +242,9 @@ emu_fetch_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
    for (unsigned base = 0; base < w->n; base += EMU_MAX_WAVE) {
       unsigned mid = MIN2(w->n, base + 32), end = MIN2(w->n, base + EMU_MAX_WAVE);
       for (unsigned i = base; i < mid; i++)
-         tmp[i] = (lo[i] >> (i - base)) & 1u;
+         tmp[i] = (lo[i] & lane_bit[i - base]) != 0;
       for (unsigned i = mid; i < end; i++)
-         tmp[i] = (hi[i] >> (i - base - 32)) & 1u;
+         tmp[i] = (hi[i] & lane_bit[i - base - 32]) != 0;
    }
    return tmp;
 }
