@@ -61,10 +61,17 @@ enum {
    MT_ATOMIC, /* + enum env_atomic_op */
 };
 
+/* A word's racing stores: none, lanes of one workgroup in the epoch of
+ * its last write (a barrier orders them), lanes of two (nothing does). */
+enum mt_race { MT_RACE_NONE, MT_RACE_EPOCH, MT_RACE_ALWAYS };
+
 struct mt_words {
    uint32_t *owner; /* lane + 1 of the last writer, 0 = none */
    uint64_t *epoch; /* barrier epoch of that write */
    uint8_t *kind;
+   /* Stores that raced (enum mt_race): a writer unordered with the last
+    * one may still land after any later store, so those race too. */
+   uint8_t *race;
    uint32_t nwords;
 };
 
@@ -89,28 +96,29 @@ struct tgsi_interp_memtrack {
 };
 
 static void
-mt_init(struct mt_words *w, uint32_t bytes)
-{
-   uint32_t nw = bytes / 4;
-   if (w->nwords == nw && w->owner) {
-      memset(w->owner, 0, (size_t)nw * 4);
-      return;
-   }
-   free(w->owner);
-   free(w->epoch);
-   free(w->kind);
-   w->nwords = nw;
-   w->owner = xcalloc(nw + 1, 4);
-   w->epoch = xcalloc(nw + 1, 8);
-   w->kind = xcalloc(nw + 1, 1);
-}
-
-static void
 mt_fini(struct mt_words *w)
 {
    free(w->owner);
    free(w->epoch);
    free(w->kind);
+   free(w->race);
+}
+
+static void
+mt_init(struct mt_words *w, uint32_t bytes)
+{
+   uint32_t nw = bytes / 4;
+   if (w->nwords == nw && w->owner) {
+      memset(w->owner, 0, (size_t)nw * 4);
+      memset(w->race, 0, nw);
+      return;
+   }
+   mt_fini(w);
+   w->nwords = nw;
+   w->owner = xcalloc(nw + 1, 4);
+   w->epoch = xcalloc(nw + 1, 8);
+   w->kind = xcalloc(nw + 1, 1);
+   w->race = xcalloc(nw + 1, 1);
 }
 
 static void shared_free(struct tgsi_interp_batch *b);
@@ -281,6 +289,8 @@ mt_concurrent(const struct tgsi_interp_batch *b, const struct mt_words *m, uint3
 {
    if (w >= m->nwords || !m->owner[w])
       return false;
+   if (m->race[w] == MT_RACE_ALWAYS || (m->race[w] == MT_RACE_EPOCH && m->epoch[w] == *b->epoch))
+      return true;
    uint32_t o = m->owner[w] - 1, g = b->base + i;
    if (o == g)
       return false;
@@ -293,7 +303,18 @@ mt_write(const struct tgsi_interp_batch *b, struct mt_words *m, uint32_t w, unsi
 {
    if (w >= m->nwords)
       return;
-   m->owner[w] = b->base + i + 1;
+   uint8_t r = m->race[w];
+   if (r == MT_RACE_EPOCH && m->epoch[w] != *b->epoch)
+      r = MT_RACE_NONE; /* a barrier since: the group's racing stores are ordered */
+   uint32_t o = m->owner[w], g = b->base + i;
+   if (kind == MT_STORE && o && o - 1 != g) {
+      if (lane_group(b, o - 1) != lane_group(b, g))
+         r = MT_RACE_ALWAYS;
+      else if (m->epoch[w] == *b->epoch && r == MT_RACE_NONE)
+         r = MT_RACE_EPOCH;
+   }
+   m->race[w] = r;
+   m->owner[w] = g + 1;
    m->epoch[w] = *b->epoch;
    m->kind[w] = kind;
 }
