@@ -605,6 +605,14 @@ gen_emit_op(struct gen *g, enum tgsi_opcode op, const char *suffix, unsigned r, 
       inexact |= src[i].inexact;
    }
    gen_emit(g, "%s", line);
+   /* A move or select (MOV, CMP, UCMP) of -x or |x| is a sign-bit flip
+    * to one compiler and FADD(-x, -0) to another: on a NaN the sign bit
+    * differs, so the result's bits are open like a MIN/MAX zero's sign
+    * (the sink zeroes NaNs for the same reason). A generated shader read
+    * such a NaN, UCMP's, as the operand of an ATOMAND. */
+   if (ty == GT_F && (op == TGSI_OP_MOV || op == TGSI_OP_CMP || op == TGSI_OP_UCMP))
+      for (unsigned i = 0; i < nsrc; i++)
+         inexact |= src[i].s[0] == '-' || src[i].s[0] == '|';
    int k = gen_op_inexact(op);
    gen_dst_set(g, r, mask, ty, dep, k < 0 ? inexact : k > 0);
    if (k == 0 || op == TGSI_OP_ISLT || op == TGSI_OP_ISGE || op == TGSI_OP_USEQ ||
