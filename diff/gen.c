@@ -54,7 +54,7 @@ gen_pick(struct gen *g, uint32_t n)
    return rng_below(&g->rng, n);
 }
 
-static uint32_t
+uint32_t
 gen_pick32(struct gen *g)
 {
    uint32_t v = 0;
@@ -605,6 +605,14 @@ gen_emit_op(struct gen *g, enum tgsi_opcode op, const char *suffix, unsigned r, 
       inexact |= src[i].inexact;
    }
    gen_emit(g, "%s", line);
+   /* A move or select (MOV, CMP, UCMP) of -x or |x| is a sign-bit flip
+    * to one compiler and FADD(-x, -0) to another: on a NaN the sign bit
+    * differs, so the result's bits are open like a MIN/MAX zero's sign
+    * (the sink zeroes NaNs for the same reason). A generated shader read
+    * such a NaN, UCMP's, as the operand of an ATOMAND. */
+   if (ty == GT_F && (op == TGSI_OP_MOV || op == TGSI_OP_CMP || op == TGSI_OP_UCMP))
+      for (unsigned i = 0; i < nsrc; i++)
+         inexact |= src[i].s[0] == '-' || src[i].s[0] == '|';
    int k = gen_op_inexact(op);
    gen_dst_set(g, r, mask, ty, dep, k < 0 ? inexact : k > 0);
    if (k == 0 || op == TGSI_OP_ISLT || op == TGSI_OP_ISGE || op == TGSI_OP_USEQ ||
@@ -937,7 +945,9 @@ stmt_indirect(struct gen *g)
    gen_swizzle(g, 0xf, sw);
    if (g->arrays && gen_chance(g, 60)) {
       snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
-      src[which].dep = true;
+      /* the cells hold copies of MAD results and of any float written
+       * since: their bits are not known exactly */
+      src[which].dep = src[which].inexact = true;
       g->used_array = true;
    } else {
       unsigned base = gen_pick(g, g->nconst - 3);
@@ -1024,6 +1034,23 @@ prologue_comp(struct gen *g)
    g->ready[0] = true;
 }
 
+/* FRAG, VERT: the lane's index in t_gid.x (compute has its global id
+ * there): y * 256 + x of the pixel, or VERTEXID. Distinct in every lane
+ * of a draw, it makes conditions differ between lanes (gen_cf.c). */
+static void
+prologue_lane(struct gen *g)
+{
+   struct opnd k = {0};
+   unsigned t = g->t_gid;
+   if (g->stage == TGSI_STAGE_FRAG) {
+      gen_imm_u(g, 256, &k);
+      gen_emit(g, "F2U TEMP[%u].xy, IN[%u].xyyy", t, g->in_pos);
+      gen_emit(g, "UMAD TEMP[%u].x, TEMP[%u].yyyy, %s, TEMP[%u].xxxx", t, t, k.s, t);
+   } else {
+      gen_emit(g, "MOV TEMP[%u].x, SV[%u].xxxx", t, g->sv_vid);
+   }
+}
+
 /* Writes all of general temporary r from the inputs. */
 static void
 init_temp(struct gen *g, unsigned r)
@@ -1068,6 +1095,8 @@ prologue(struct gen *g)
    struct opnd a = {0}, b = {0}, c = {0};
    if (g->stage == TGSI_STAGE_COMP)
       prologue_comp(g);
+   else if (g->lane)
+      prologue_lane(g);
    for (unsigned r = g->stage == TGSI_STAGE_COMP; r < g->ntemp; r++)
       init_temp(g, r);
    for (unsigned j = 0; j < GEN_ARRAY_LEN; j++) {
@@ -1287,10 +1316,13 @@ setup(struct gen *g, const struct diff_gen_opts *o)
        g->pressure ? 16 + gen_pick(g, GEN_MAX_TEMPS - 15) : 4 + gen_pick(g, GEN_BASE_TEMPS - 3);
    g->block_w = 4u << gen_pick(g, 4);
    gen_mem_setup(g);
+   /* Lane-keyed conditions (gen_cf.c) need the lane's index and these. */
+   g->lane = gen_ok(g, TGSI_OP_UMAD) && gen_ok(g, TGSI_OP_UMUL) && gen_ok(g, TGSI_OP_USHR) &&
+             gen_ok(g, TGSI_OP_F2U) && gen_ok(g, TGSI_OP_MOV);
    g->t_loop = g->ntemp;
    g->t_scr = g->t_loop + GEN_MAX_LOOPS;
    g->t_gid = g->t_scr + 1;
-   g->t_mem = g->t_gid + (g->stage == TGSI_STAGE_COMP);
+   g->t_mem = g->t_gid + 1;
    g->t_arr = g->t_mem + g->mem;
    memset(g->imm_hash, 0xff, sizeof(g->imm_hash));
    /* TEMP arrays addressed through ADDR in a third of the shaders (CONST

@@ -60,9 +60,10 @@ gen_stmt_kill(struct gen *g)
    return true;
 }
 
-/* IF on a float channel, UIF on an integer one, or a compare first. */
-bool
-gen_emit_cond(struct gen *g)
+/* Without the lane's index (a target lacking UMAD, UMUL, USHR or F2U):
+ * IF on a float channel, UIF on an integer one, or a compare first. */
+static bool
+cond_values(struct gen *g)
 {
    struct opnd s = {0};
    char sw[6];
@@ -114,6 +115,167 @@ gen_emit_cond(struct gen *g)
    }
    gen_emit(g, "%s TEMP[%u].xxxx", fl ? "IF" : "UIF", g->t_scr);
    return true;
+}
+
+/* The lane key into TEMP[reg].ch: (v * K1 + lane) * K2, v an exact
+ * integer of the program, lane the lane's index (t_gid.x), K1 and K2 odd
+ * multipliers drawn for this key; in a loop, half the time the innermost
+ * counter times a third one is added before the last multiply, so a lane
+ * may go another way in the next iteration. The top bits are a fresh,
+ * nearly uniform draw per lane: lanes differ (their index does), two keys
+ * differ (their multipliers do, even on one v), and a miscompiled v moves
+ * them. */
+bool
+gen_lane_key(struct gen *g, unsigned reg, char ch)
+{
+   if (!g->lane)
+      return false;
+   struct opnd v = {0}, k = {0};
+   gen_src_plain(g, GT_I, &v);
+   gen_imm_u(g, gen_pick32(g) | 1, &k);
+   gen_emit(g, "UMAD TEMP[%u].%c, %s, %s, TEMP[%u].xxxx", reg, ch, v.s, k.s, g->t_gid);
+   if (g->loop_depth && gen_chance(g, 50)) {
+      gen_imm_u(g, gen_pick32(g) | 1, &k);
+      gen_emit(g, "UMAD TEMP[%u].%c, TEMP[%u].xxxx, %s, TEMP[%u].%c%c%c%c", reg, ch,
+               g->t_loop + g->loop_depth - 1, k.s, reg, ch, ch, ch, ch);
+   }
+   gen_imm_u(g, gen_pick32(g) | 1, &k);
+   gen_emit(g, "UMUL TEMP[%u].%c, TEMP[%u].%c%c%c%c, %s", reg, ch, reg, ch, ch, ch, ch, k.s);
+   return true;
+}
+
+static bool
+ok_all(struct gen *g, const enum tgsi_opcode *ops, unsigned n)
+{
+   for (unsigned i = 0; i < n; i++)
+      if (!gen_ok(g, ops[i]))
+         return false;
+   return true;
+}
+
+/* A float of the key in TEMP[t_scr].x: [1, 2) from its top 23 bits, or
+ * (coarse) 1, 1.25, 1.5 or 1.75 from its top two. Exact either way. */
+static void
+key_float(struct gen *g, bool coarse)
+{
+   struct opnd a = {0}, b = {0};
+   unsigned s = g->t_scr;
+   gen_imm_u(g, coarse ? 30 : 9, &a);
+   gen_emit(g, "USHR TEMP[%u].x, TEMP[%u].xxxx, %s", s, s, a.s);
+   if (coarse) {
+      gen_imm_u(g, 21, &a);
+      gen_emit(g, "SHL TEMP[%u].x, TEMP[%u].xxxx, %s", s, s, a.s);
+   }
+   gen_imm_u(g, 0x3f800000u, &b);
+   gen_emit(g, "OR TEMP[%u].x, TEMP[%u].xxxx, %s", s, s, b.s);
+}
+
+/* Emits "OP TEMP[s].x, TEMP[s].xxxx, c" or with the operands swapped. */
+static void
+key_cmp(struct gen *g, enum tgsi_opcode op, const struct opnd *c)
+{
+   unsigned s = g->t_scr;
+   char k[24];
+   snprintf(k, sizeof(k), "TEMP[%u].xxxx", s);
+   bool swap = gen_chance(g, 30);
+   gen_emit(g, "%s TEMP[%u].x, %s, %s", tgsi_op_info[op].name, s, swap ? c->s : k, swap ? k : c->s);
+}
+
+/* A condition on the lane key, taken by some lanes and not by others
+ * (one in four to three in four of them): UIF on one or two of its top
+ * bits, an integer compare with a threshold in its middle half or of its
+ * top two bits with one value, a float compare of [1, 2) with a
+ * threshold or of {1, 1.25, 1.5, 1.75} with one of them, or IF on such a
+ * float less one of them (+0 in a quarter of the lanes). A compare's
+ * mask or 1.0/0.0 is negated one time in four (NOT; SEQ with 0). */
+static bool
+cond_keyed(struct gen *g)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_UIF, TGSI_OP_IF,   TGSI_OP_AND, TGSI_OP_OR,
+                                           TGSI_OP_SHL, TGSI_OP_USHR, TGSI_OP_ADD};
+   static const enum tgsi_opcode icmp[] = {TGSI_OP_USLT, TGSI_OP_USGE, TGSI_OP_ISLT, TGSI_OP_ISGE};
+   static const enum tgsi_opcode fcmp[] = {TGSI_OP_SLT, TGSI_OP_SGE,  TGSI_OP_SGT,
+                                           TGSI_OP_SLE, TGSI_OP_FSLT, TGSI_OP_FSGE};
+   static const enum tgsi_opcode ecmp[] = {TGSI_OP_SEQ,  TGSI_OP_SNE,  TGSI_OP_FSEQ,
+                                           TGSI_OP_FSNE, TGSI_OP_USEQ, TGSI_OP_USNE};
+   static const char *const quarters[] = {"1", "1.25", "1.5", "1.75"};
+   if (!ok_all(g, need, ARRAY_SIZE(need)) || !ok_all(g, icmp, ARRAY_SIZE(icmp)) ||
+       !ok_all(g, fcmp, ARRAY_SIZE(fcmp)) || !ok_all(g, ecmp, ARRAY_SIZE(ecmp)) ||
+       !gen_ok(g, TGSI_OP_NOT) || !gen_lane_key(g, g->t_scr, 'x'))
+      return false;
+   unsigned s = g->t_scr;
+   struct opnd c = {0};
+   enum tgsi_opcode op = TGSI_OP_NOP; /* the compare, if any */
+   unsigned kind = gen_pick(g, 8);
+   if (kind == 0) { /* one or two top bits */
+      unsigned b = 24 + gen_pick(g, 8);
+      uint32_t m = 1u << b;
+      if (gen_chance(g, 40))
+         m |= 1u << (16 + gen_pick(g, 8));
+      gen_imm_u(g, m, &c);
+      gen_emit(g, "AND TEMP[%u].x, TEMP[%u].xxxx, %s", s, s, c.s);
+   } else if (kind <= 2) { /* a threshold in the middle half */
+      op = icmp[gen_pick(g, ARRAY_SIZE(icmp))];
+      uint32_t t = gen_pick32(g) & 0x7fffffffu;
+      bool sgn = op == TGSI_OP_ISLT || op == TGSI_OP_ISGE;
+      gen_imm_u(g, sgn ? t - 0x40000000u : t + 0x40000000u, &c);
+      key_cmp(g, op, &c);
+   } else if (kind <= 4) { /* [1, 2) against k/16 */
+      op = fcmp[gen_pick(g, ARRAY_SIZE(fcmp))];
+      key_float(g, false);
+      char t[GEN_TEXT_LEN];
+      unsigned k = 4 + gen_pick(g, 9);
+      snprintf(t, sizeof(t), "1.%04u", k * 625);
+      gen_imm_f(g, t, &c);
+      key_cmp(g, op, &c);
+   } else if (kind <= 6) { /* equality of a quarter */
+      op = ecmp[gen_pick(g, ARRAY_SIZE(ecmp))];
+      unsigned q = gen_pick(g, 4);
+      if (op == TGSI_OP_USEQ || op == TGSI_OP_USNE) {
+         struct opnd a = {0};
+         gen_imm_u(g, 30, &a);
+         gen_emit(g, "USHR TEMP[%u].x, TEMP[%u].xxxx, %s", s, s, a.s);
+         gen_imm_u(g, q, &c);
+      } else {
+         key_float(g, true);
+         gen_imm_f(g, quarters[q], &c);
+      }
+      key_cmp(g, op, &c);
+   } else { /* a float that is +0 in a quarter of the lanes */
+      char t[GEN_TEXT_LEN];
+      key_float(g, true);
+      snprintf(t, sizeof(t), "-%s", quarters[gen_pick(g, 4)]);
+      gen_imm_f(g, t, &c);
+      gen_emit(g, "ADD TEMP[%u].x, TEMP[%u].xxxx, %s", s, s, c.s);
+      gen_emit(g, "IF TEMP[%u].xxxx", s);
+      return true;
+   }
+   bool fl = op == TGSI_OP_SLT || op == TGSI_OP_SGE || op == TGSI_OP_SGT || op == TGSI_OP_SLE ||
+             op == TGSI_OP_SEQ || op == TGSI_OP_SNE;
+   if (op != TGSI_OP_NOP && gen_chance(g, 25)) {
+      struct opnd z = {0};
+      if (!fl) {
+         gen_emit(g, "NOT TEMP[%u].x, TEMP[%u].xxxx", s, s);
+      } else {
+         gen_imm_f(g, "0", &z);
+         gen_emit(g, "SEQ TEMP[%u].x, TEMP[%u].xxxx, %s", s, s, z.s);
+      }
+   }
+   gen_emit(g, "%s TEMP[%u].xxxx", fl ? "IF" : "UIF", s);
+   return true;
+}
+
+/* The condition of an IF, a BRK or a CONT: keyed to the lane (above)
+ * where the target has the ops, else on the program's values. Conditions
+ * on values alone went one way in every lane that reached them in about
+ * one IF in four (`gen --seed 1..300`: a UIF of an integer that is never
+ * 0, an SNE of two values that never meet, an inner condition implied by
+ * the outer one), and left one in eight unreached; bugs in code only such
+ * arms hold went unseen. */
+bool
+gen_emit_cond(struct gen *g)
+{
+   return cond_keyed(g) || cond_values(g);
 }
 
 bool
@@ -179,17 +341,23 @@ gen_stmt_loop(struct gen *g, unsigned budget)
    gen_imm_u(g, 1, &one);
    char lim_s[sizeof(((struct opnd *)0)->s)];
    if (gen_chance(g, 30)) {
-      /* per-lane trip count: an exact integer of the lane, in [0, 7] */
+      /* per-lane trip count in [0, 7]: the top bits of a lane key, or
+       * of an exact integer of the lane times a hashing constant */
       struct opnd v = {0}, m = {0};
-      gen_src_plain(g, GT_I, &v);
-      if (gen_ok(g, TGSI_OP_UMUL) && gen_ok(g, TGSI_OP_USHR)) {
-         gen_imm_u(g, 0x9e3779b1u, &m);
-         gen_emit(g, "UMUL TEMP[%u].z, %s, %s", c, v.s, m.s);
+      if (gen_lane_key(g, c, 'z')) {
          gen_imm_u(g, g->loop_depth ? 30 : 29, &m);
          gen_emit(g, "USHR TEMP[%u].z, TEMP[%u].zzzz, %s", c, c, m.s);
       } else {
-         gen_imm_u(g, g->loop_depth ? 3 : 7, &m);
-         gen_emit(g, "AND TEMP[%u].z, %s, %s", c, v.s, m.s);
+         gen_src_plain(g, GT_I, &v);
+         if (gen_ok(g, TGSI_OP_UMUL) && gen_ok(g, TGSI_OP_USHR)) {
+            gen_imm_u(g, 0x9e3779b1u, &m);
+            gen_emit(g, "UMUL TEMP[%u].z, %s, %s", c, v.s, m.s);
+            gen_imm_u(g, g->loop_depth ? 30 : 29, &m);
+            gen_emit(g, "USHR TEMP[%u].z, TEMP[%u].zzzz, %s", c, c, m.s);
+         } else {
+            gen_imm_u(g, g->loop_depth ? 3 : 7, &m);
+            gen_emit(g, "AND TEMP[%u].z, %s, %s", c, v.s, m.s);
+         }
       }
       snprintf(lim_s, sizeof(lim_s), "TEMP[%u].zzzz", c);
    } else {
@@ -272,9 +440,18 @@ gen_stmt_switch(struct gen *g, unsigned budget, enum gctx ctx)
       if (!gen_ok(g, need[i]))
          return false;
    struct opnd s = {0}, three = {0}, cv = {0};
-   gen_src_plain(g, GT_I, &s);
-   gen_imm_u(g, 3, &three);
-   gen_emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, three.s);
+   /* the selector: the top two bits of a lane key (every case is
+    * reached; three with a DEFAULT, which four cases would leave
+    * unreached), else an exact integer's low two */
+   bool dflt = gen_chance(g, 60);
+   if (gen_lane_key(g, g->t_scr, 'x')) {
+      gen_imm_u(g, dflt ? 29 : 30, &three);
+      gen_emit(g, "USHR TEMP[%u].x, TEMP[%u].xxxx, %s", g->t_scr, g->t_scr, three.s);
+   } else {
+      gen_src_plain(g, GT_I, &s);
+      gen_imm_u(g, 3, &three);
+      gen_emit(g, "AND TEMP[%u].x, %s, %s", g->t_scr, s.s, three.s);
+   }
    gen_emit(g, "SWITCH TEMP[%u].xxxx", g->t_scr);
    unsigned vals[4] = {0, 1, 2, 3}, ncase = 1 + gen_pick(g, 4);
    for (unsigned i = 3; i > 0; i--) {
@@ -282,7 +459,6 @@ gen_stmt_switch(struct gen *g, unsigned budget, enum gctx ctx)
       vals[i] = vals[j];
       vals[j] = t;
    }
-   bool dflt = gen_chance(g, 60);
    unsigned each = budget / (ncase + 1) + 1;
    for (unsigned i = 0; i < ncase; i++) {
       bool last = i + 1 == ncase && !dflt;

@@ -137,8 +137,8 @@ prologue_slot(struct gen *g)
 {
    struct opnd k = {0}, four = {0}, m16 = {0};
    unsigned t = g->t_mem;
-   if (g->stage == TGSI_STAGE_COMP) {
-      gen_emit(g, "MOV TEMP[%u].x, TEMP[%u].xxxx", t, g->t_gid);
+   if (g->stage == TGSI_STAGE_COMP || g->lane) {
+      gen_emit(g, "MOV TEMP[%u].x, TEMP[%u].xxxx", t, g->t_gid); /* the lane's index */
    } else if (g->stage == TGSI_STAGE_FRAG) {
       gen_imm_u(g, 256, &k);
       gen_emit(g, "F2U TEMP[%u].xy, IN[%u].xyyy", t, g->in_pos);
@@ -497,12 +497,14 @@ gen_mem_epilogue(struct gen *g)
 void
 gen_mem_declarations(struct gen *g, struct strbuf *h)
 {
+   if (g->mem || g->lane) {
+      if (g->stage == TGSI_STAGE_FRAG)
+         strbuf_printf(h, "DCL IN[%u], POSITION, LINEAR\n", g->in_pos);
+      else if (g->stage == TGSI_STAGE_VERT)
+         strbuf_printf(h, "DCL SV[%u], VERTEXID\n", g->sv_vid);
+   }
    if (!g->mem)
       return;
-   if (g->stage == TGSI_STAGE_FRAG)
-      strbuf_printf(h, "DCL IN[%u], POSITION, LINEAR\n", g->in_pos);
-   else if (g->stage == TGSI_STAGE_VERT)
-      strbuf_printf(h, "DCL SV[%u], VERTEXID\n", g->sv_vid);
    strbuf_printf(h, "DCL BUFFER[%u]\n", g->buf);
    if (g->shared)
       strbuf_printf(h, "DCL MEMORY[0], SHARED\n");

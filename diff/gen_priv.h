@@ -56,7 +56,8 @@ struct gen {
    enum tgsi_stage stage;
    unsigned nin, nout, nconst, ntemp, block_w;
    /* TEMP layout: [0, ntemp) general, then loop counters, scratch, the
-    * COMP global id, the memory addresses, then the ARRAY(1) registers. */
+    * lane's index (COMP: its global id, with addresses), the memory
+    * addresses, then the ARRAY(1) registers. */
    unsigned t_loop, t_scr, t_gid, t_mem, t_arr, t_end;
    uint8_t ty[GEN_MAX_TEMPS][4];
    uint8_t dep[GEN_MAX_TEMPS]; /* bit per channel */
@@ -81,6 +82,7 @@ struct gen {
    bool fp64;        /* doubles may appear (a3xx has none: n/a there) */
    bool pressure;    /* many temporaries, all live to the end */
    bool want_sink;   /* diff_gen_opts.sink */
+   bool lane;        /* t_gid.x holds the lane's index: lane-keyed conditions (gen_cf.c) */
    bool sink;        /* OUT[nout] (COMP: BUFFER[GEN_SINK_BUF]) holds the hashes (gen_shape.c) */
    /* Memory (gen_mem.c): mem says the shader has a lane buffer slot
     * (BUFFER[buf], its byte offset in t_mem.x); COMP shaders also get
@@ -96,6 +98,7 @@ struct gen {
 
 /* gen.c */
 uint32_t gen_pick(struct gen *g, uint32_t n);
+uint32_t gen_pick32(struct gen *g);
 bool gen_chance(struct gen *g, unsigned percent);
 bool gen_ok(struct gen *g, enum tgsi_opcode op);
 void gen_emit(struct gen *g, const char *fmt, ...) DC_PRINTF(2, 3);
@@ -126,6 +129,7 @@ void gen_block(struct gen *g, unsigned budget, enum gctx ctx);
 /* gen_cf.c */
 bool gen_stmt_kill(struct gen *g);
 bool gen_emit_cond(struct gen *g);
+bool gen_lane_key(struct gen *g, unsigned reg, char ch);
 bool gen_stmt_if(struct gen *g, unsigned budget, enum gctx ctx);
 bool gen_stmt_loop(struct gen *g, unsigned budget);
 bool gen_stmt_brk(struct gen *g, enum gctx ctx);

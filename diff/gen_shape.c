@@ -481,7 +481,7 @@ mix_doubles(struct gen *g, unsigned acc, unsigned acc2, unsigned s)
 
 /* Subgroup votes under a lane-dependent condition (shaders with an FMA,
  * which a3xx -- no subgroup operations either -- already leaves out): UIF on a bit or
- * two of an exact integer value, then VOTE_ANY, VOTE_ALL or VOTE_EQ of the
+ * two of a lane key (gen_lane_key), then VOTE_ANY, VOTE_ALL or VOTE_EQ of the
  * condition itself (true in every lane the arm runs), an integer uniform,
  * or an exact integer (masked to a bit or two in half of them), BALLOT's mask (.xy: the high word
  * is 0 in a 32-lane subgroup) or READ_FIRST, mixed into the sink inside the arm. The active lanes
@@ -500,9 +500,17 @@ votes(struct gen *g, unsigned acc, unsigned s)
       unsigned nest = gen_chance(g, 25) ? 2 : 1;
       for (unsigned d = 0; d < nest; d++) {
          struct opnd c = {0}, k = {0};
-         gen_src_plain(g, GT_I, &c);
-         gen_imm_u(g, bits[gen_pick(g, ARRAY_SIZE(bits))], &k);
-         gen_emit(g, "AND TEMP[%u].w, %s, %s", s, c.s, k.s);
+         /* a bit or two of a lane key's top byte (gen_cf.c: taken by
+          * some lanes of nearly every subgroup and not by others), else
+          * of an exact integer, whose low bits often agree in all lanes */
+         if (gen_lane_key(g, s, 'w')) {
+            gen_imm_u(g, bits[gen_pick(g, ARRAY_SIZE(bits))] << 27, &k);
+            gen_emit(g, "AND TEMP[%u].w, TEMP[%u].wwww, %s", s, s, k.s);
+         } else {
+            gen_src_plain(g, GT_I, &c);
+            gen_imm_u(g, bits[gen_pick(g, ARRAY_SIZE(bits))], &k);
+            gen_emit(g, "AND TEMP[%u].w, %s, %s", s, c.s, k.s);
+         }
          gen_emit(g, "UIF TEMP[%u].wwww", s);
          g->depth++;
       }

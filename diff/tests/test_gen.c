@@ -62,9 +62,9 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0x5a96171765c5127eull},
-       {2, TGSI_STAGE_VERT, 0x1cd2a92e2b843a26ull},
-       {3, TGSI_STAGE_COMP, 0x7fefb8cbffe8857eull},
+       {1, TGSI_STAGE_FRAG, 0x6897a53d97f6add8ull},
+       {2, TGSI_STAGE_VERT, 0xef38d66efccb4ef5ull},
+       {3, TGSI_STAGE_COMP, 0x1c623b9684920d0bull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
       struct diff_gen_opts o = {.stage = pins[i].stage, .size = 100};
@@ -399,7 +399,11 @@ test_interp(void)
     * the rare denormal IF condition, special input values, and memory:
     * in one run in four a buffer is drawn too small for a 16-byte slot
     * per lane, and the lanes past its end share (race on) its last slot
-    * (1.27% of the values at 200 shaders, 64 lanes; 1.0% before memory). */
+    * (1.27% of the values at 200 shaders, 64 lanes; 1.0% before memory).
+    * Since conditions are keyed to the lane (gen_cf.c) nearly every arm
+    * runs, and an arm whose condition reads such a value in some lanes
+    * leaves its writes undefined there: 1.92% (0.41% before, when one IF
+    * in eight was never reached and one in four went one way only). */
    CHECKF(n_undef * 50 <= n_values, "%llu of %llu output values undefined",
           (unsigned long long)n_undef, (unsigned long long)n_values);
    printf("interp: %u shaders, at most %llu lane-instructions for 64 lanes, %llu of %llu output "
@@ -491,6 +495,56 @@ test_votes(void)
    CHECK_EQ_U(nofma, 0);
 }
 
+/* Every IF/UIF other than a loop's counter exit and the compute
+ * prologue's lane-0 test (USEQ of THREAD_ID) tests a lane key: a UMAD on
+ * the lane's index register (the first instruction's destination) within
+ * the nine instructions before it. Also shown failing: the same walk with
+ * the key's lane register taken one off finds no key. */
+static unsigned
+unkeyed_ifs(const struct tgsi_shader *s, int shift)
+{
+   unsigned bad = 0;
+   int32_t lane = s->insns[0].dst[0].reg.index + shift;
+   for (unsigned i = 1; i + 1 < s->ninsns; i++) {
+      enum tgsi_opcode op = s->insns[i].op;
+      if (op != TGSI_OP_IF && op != TGSI_OP_UIF)
+         continue;
+      enum tgsi_opcode prev = s->insns[i - 1].op;
+      if ((s->insns[i + 1].op == TGSI_OP_BRK && prev == TGSI_OP_USGE) || prev == TGSI_OP_USEQ)
+         continue;
+      bool keyed = false;
+      for (unsigned j = i - 1; j + 10 > i && j > 0 && !keyed; j--) {
+         const struct tgsi_insn *k = &s->insns[j];
+         keyed = k->op == TGSI_OP_UMAD && k->src[2].reg.file == TGSI_FILE_TEMP &&
+                 k->src[2].reg.index == lane;
+      }
+      bad += !keyed;
+   }
+   return bad;
+}
+
+static void
+test_keyed_conditions(void)
+{
+   unsigned ifs = 0, bad = 0, bad_shifted = 0;
+   for (uint64_t seed = 1; seed <= 200; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 80, .sink = true};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      if (!t)
+         continue;
+      for (unsigned i = 0; i < s->ninsns; i++)
+         ifs += s->insns[i].op == TGSI_OP_IF || s->insns[i].op == TGSI_OP_UIF;
+      bad += unkeyed_ifs(s, 0);
+      bad_shifted += unkeyed_ifs(s, 1);
+      tgsi_shader_free(s);
+      free(t);
+   }
+   CHECKF(ifs >= 500, "%u IFs in 200 shaders", ifs);
+   CHECK_EQ_U(bad, 0);
+   CHECKF(bad_shifted * 2 >= ifs, "%u of %u IFs unkeyed with the wrong register", bad_shifted, ifs);
+}
+
 int
 main(void)
 {
@@ -502,6 +556,7 @@ main(void)
    test_interp();
    test_comp_sink();
    test_votes();
+   test_keyed_conditions();
    test_stage_names();
    return test_done();
 }
