@@ -75,6 +75,15 @@ gen_ok(struct gen *g, enum tgsi_opcode op)
    return g->supports(op);
 }
 
+bool
+gen_ok_all(struct gen *g, const enum tgsi_opcode *ops, unsigned n)
+{
+   for (unsigned i = 0; i < n; i++)
+      if (!gen_ok(g, ops[i]))
+         return false;
+   return true;
+}
+
 /* One instruction of the body, indented by nesting depth. */
 void
 gen_emit(struct gen *g, const char *fmt, ...)

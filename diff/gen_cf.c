@@ -144,15 +144,6 @@ gen_lane_key(struct gen *g, unsigned reg, char ch)
    return true;
 }
 
-static bool
-ok_all(struct gen *g, const enum tgsi_opcode *ops, unsigned n)
-{
-   for (unsigned i = 0; i < n; i++)
-      if (!gen_ok(g, ops[i]))
-         return false;
-   return true;
-}
-
 /* A float of the key in TEMP[t_scr].x: [1, 2) from its top 23 bits, or
  * (coarse) 1, 1.25, 1.5 or 1.75 from its top two. Exact either way. */
 static void
@@ -199,8 +190,8 @@ cond_keyed(struct gen *g)
    static const enum tgsi_opcode ecmp[] = {TGSI_OP_SEQ,  TGSI_OP_SNE,  TGSI_OP_FSEQ,
                                            TGSI_OP_FSNE, TGSI_OP_USEQ, TGSI_OP_USNE};
    static const char *const quarters[] = {"1", "1.25", "1.5", "1.75"};
-   if (!ok_all(g, need, ARRAY_SIZE(need)) || !ok_all(g, icmp, ARRAY_SIZE(icmp)) ||
-       !ok_all(g, fcmp, ARRAY_SIZE(fcmp)) || !ok_all(g, ecmp, ARRAY_SIZE(ecmp)) ||
+   if (!gen_ok_all(g, need, ARRAY_SIZE(need)) || !gen_ok_all(g, icmp, ARRAY_SIZE(icmp)) ||
+       !gen_ok_all(g, fcmp, ARRAY_SIZE(fcmp)) || !gen_ok_all(g, ecmp, ARRAY_SIZE(ecmp)) ||
        !gen_ok(g, TGSI_OP_NOT) || !gen_lane_key(g, g->t_scr, 'x'))
       return false;
    unsigned s = g->t_scr;

@@ -101,6 +101,8 @@ uint32_t gen_pick(struct gen *g, uint32_t n);
 uint32_t gen_pick32(struct gen *g);
 bool gen_chance(struct gen *g, unsigned percent);
 bool gen_ok(struct gen *g, enum tgsi_opcode op);
+/* Whether the target supports every one of ops[0..n). */
+bool gen_ok_all(struct gen *g, const enum tgsi_opcode *ops, unsigned n);
 void gen_emit(struct gen *g, const char *fmt, ...) DC_PRINTF(2, 3);
 const char *gen_mask_str(uint8_t mask, char buf[6]);
 void gen_imm_u(struct gen *g, uint32_t v, struct opnd *o);

@@ -103,15 +103,6 @@ static const struct eop edge_ops[] = {
     {TGSI_OP_USEQ, E_BOOL},   {TGSI_OP_SLT, E_BOOL},     {TGSI_OP_SLT, E_BOOL},
 };
 
-static bool
-ok_all(struct gen *g, const enum tgsi_opcode *ops, unsigned n)
-{
-   for (unsigned i = 0; i < n; i++)
-      if (!gen_ok(g, ops[i]))
-         return false;
-   return true;
-}
-
 /* An integer operand: an edge immediate, or an exact integer value. */
 static void
 int_operand(struct gen *g, bool imm, struct opnd *o)
@@ -360,7 +351,7 @@ packed(struct gen *g, unsigned acc, unsigned s)
 {
    static const enum tgsi_opcode need[] = {TGSI_OP_SHL, TGSI_OP_USHR, TGSI_OP_AND, TGSI_OP_OR,
                                            TGSI_OP_UADD};
-   if (!ok_all(g, need, ARRAY_SIZE(need)))
+   if (!gen_ok_all(g, need, ARRAY_SIZE(need)))
       return false;
    struct opnd a = {0}, b = {0}, k16 = {0}, k8 = {0}, m = {0};
    gen_src_plain(g, GT_I, &a);
@@ -453,7 +444,7 @@ static void
 mix_doubles(struct gen *g, unsigned acc, unsigned acc2, unsigned s)
 {
    static const enum tgsi_opcode need[] = {TGSI_OP_DSEQ, TGSI_OP_DSNE, TGSI_OP_AND};
-   if (!g->fp64 || !ok_all(g, need, ARRAY_SIZE(need)))
+   if (!g->fp64 || !gen_ok_all(g, need, ARRAY_SIZE(need)))
       return;
    struct opnd z = {0}, dz = {0};
    static const char *const zeros[4] = {"0", "0", "0", "0"};
@@ -494,7 +485,7 @@ votes(struct gen *g, unsigned acc, unsigned s)
    static const enum tgsi_opcode ops[] = {TGSI_OP_VOTE_ANY, TGSI_OP_VOTE_ALL, TGSI_OP_VOTE_EQ,
                                           TGSI_OP_BALLOT, TGSI_OP_READ_FIRST};
    static const uint32_t bits[] = {1, 2, 3, 5, 0x10};
-   if (!ok_all(g, ops, ARRAY_SIZE(ops)) || !gen_ok(g, TGSI_OP_UIF) || !gen_ok(g, TGSI_OP_AND))
+   if (!gen_ok_all(g, ops, ARRAY_SIZE(ops)) || !gen_ok(g, TGSI_OP_UIF) || !gen_ok(g, TGSI_OP_AND))
       return;
    for (unsigned n = 1 + gen_pick(g, 3); n--;) {
       unsigned nest = gen_chance(g, 25) ? 2 : 1;
@@ -553,7 +544,7 @@ gen_shape_sink(struct gen *g)
 {
    static const enum tgsi_opcode need[] = {TGSI_OP_UMAD, TGSI_OP_AND,  TGSI_OP_USHR, TGSI_OP_OR,
                                            TGSI_OP_MOV,  TGSI_OP_FSNE, TGSI_OP_UCMP};
-   if (!ok_all(g, need, ARRAY_SIZE(need)) ||
+   if (!gen_ok_all(g, need, ARRAY_SIZE(need)) ||
        (g->stage == TGSI_STAGE_COMP && (!gen_ok(g, TGSI_OP_STORE) || !gen_ok(g, TGSI_OP_SHL))))
       return false;
    /* the side stream: the main stream's choices stay as they were */
