@@ -344,10 +344,11 @@ static int
 net_growth(const struct sched *s, unsigned i)
 {
    int g = s->n[i].defs;
-   const struct sfree *f = s->fr + s->n[i].fr_first;
-   for (unsigned k = 0; k < s->n[i].nfr; k++)
-      if (s->uses[f[k].id] == f[k].here)
-         g -= f[k].size;
+   for (unsigned k = 0; k < s->n[i].nfr; k++) {
+      const struct sfree *f = &s->fr[s->n[i].fr_first + k];
+      if (s->uses[f->id] == f->here)
+         g -= f->size;
+   }
    return g;
 }
 
