@@ -62,7 +62,8 @@ enum {
 };
 
 /* A word's racing stores: none, lanes of one workgroup in the epoch of
- * its last write (a barrier orders them), lanes of two (nothing does). */
+ * its last write (a barrier orders them), lanes of two (nothing does).
+ * In this order: a race only grows until a barrier. */
 enum mt_race { MT_RACE_NONE, MT_RACE_EPOCH, MT_RACE_ALWAYS };
 
 struct mt_words {
@@ -283,18 +284,36 @@ lane_group(const struct tgsi_interp_batch *b, uint32_t g)
    return b->wg_lanes ? g / b->wg_lanes : g;
 }
 
-/* Whether word w's last write is unordered with an access by lane i. */
+/* How word w's last write is ordered with an access by lane i: not at all
+ * (lanes of two workgroups), only by the next barrier (lanes of one, in the
+ * same epoch), or already (the same lane, or a barrier since). */
+static enum mt_race
+mt_unordered(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w, unsigned i)
+{
+   if (!m->owner[w])
+      return MT_RACE_NONE;
+   uint32_t o = m->owner[w] - 1, g = b->base + i;
+   if (o == g)
+      return MT_RACE_NONE;
+   if (lane_group(b, o) != lane_group(b, g))
+      return MT_RACE_ALWAYS;
+   return m->epoch[w] == *b->epoch ? MT_RACE_EPOCH : MT_RACE_NONE;
+}
+
+/* The race among word w's stores still open now (a barrier orders one
+ * workgroup's). */
+static enum mt_race
+mt_open_race(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w)
+{
+   return m->race[w] == MT_RACE_EPOCH && m->epoch[w] != *b->epoch ? MT_RACE_NONE
+                                                                  : (enum mt_race)m->race[w];
+}
+
+/* Whether an access by lane i to word w is unordered with a write of it. */
 static bool
 mt_concurrent(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w, unsigned i)
 {
-   if (w >= m->nwords || !m->owner[w])
-      return false;
-   if (m->race[w] == MT_RACE_ALWAYS || (m->race[w] == MT_RACE_EPOCH && m->epoch[w] == *b->epoch))
-      return true;
-   uint32_t o = m->owner[w] - 1, g = b->base + i;
-   if (o == g)
-      return false;
-   return lane_group(b, o) != lane_group(b, g) || m->epoch[w] == *b->epoch;
+   return w < m->nwords && (mt_open_race(b, m, w) || mt_unordered(b, m, w, i));
 }
 
 static void
@@ -303,18 +322,11 @@ mt_write(const struct tgsi_interp_batch *b, struct mt_words *m, uint32_t w, unsi
 {
    if (w >= m->nwords)
       return;
-   uint8_t r = m->race[w];
-   if (r == MT_RACE_EPOCH && m->epoch[w] != *b->epoch)
-      r = MT_RACE_NONE; /* a barrier since: the group's racing stores are ordered */
-   uint32_t o = m->owner[w], g = b->base + i;
-   if (kind == MT_STORE && o && o - 1 != g) {
-      if (lane_group(b, o - 1) != lane_group(b, g))
-         r = MT_RACE_ALWAYS;
-      else if (m->epoch[w] == *b->epoch && r == MT_RACE_NONE)
-         r = MT_RACE_EPOCH;
-   }
-   m->race[w] = r;
-   m->owner[w] = g + 1;
+   enum mt_race r = mt_open_race(b, m, w);
+   if (kind == MT_STORE)
+      r = MAX2(r, mt_unordered(b, m, w, i));
+   m->race[w] = (uint8_t)r;
+   m->owner[w] = b->base + i + 1;
    m->epoch[w] = *b->epoch;
    m->kind[w] = kind;
 }
