@@ -167,12 +167,31 @@ set_dpp(const struct emu_code *c, const struct isa_insn *in, struct emu_op *op)
    }
 }
 
+/* A 64-bit operand of an FP64 op (emu_exec_wide) in a file of 32-bit
+ * registers is a pair: both registers are read or written, so both must
+ * lie in the file and both are timed and cleared. The fixed register (RZ)
+ * stays one operand: it reads as a pair of zeros and discards writes. */
+static unsigned
+pair_count(const struct emu_code *c, const struct emu_op *op, const struct isa_opnd *o,
+           unsigned width, unsigned count)
+{
+   if (op->kind != EMU_K_WIDE || width != 64 || count >= 2 || o->kind != ISA_OPND_REG ||
+       o->file >= c->nfiles || (o->flags & ISA_OPND_F_REL))
+      return count;
+   const struct emu_file *f = &c->files[o->file];
+   if (f->width != 32 || f->kind == ISA_FILE_CONST ||
+       (f->fixed >= 0 && o->index == (unsigned)f->fixed))
+      return count;
+   return 2;
+}
+
 static bool
-set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_src *s, bool raw,
+set_src(struct emu_code *c, struct emu_op *op, const struct isa_insn *in, unsigned i, bool raw,
         struct diag_list *d)
 {
    const struct isa_model *m = c->model;
    const struct isa_opnd *o = &in->src[i];
+   struct emu_src *s = &op->src[i];
    int slot = ISA_SLOT_SRC(i);
    s->src_slot = (uint8_t)(i + 1);
    unsigned width;
@@ -184,7 +203,7 @@ set_src(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_sr
    s->isfloat = isa_type_is_float(t);
    s->mods = o->flags & (ISA_OPND_F_NEG | ISA_OPND_F_ABS | ISA_OPND_F_NOT);
    s->rinc = (o->flags & ISA_OPND_F_R) != 0;
-   s->count = (uint8_t)emu_opnd_count(m, in, slot);
+   s->count = (uint8_t)pair_count(c, op, o, width, emu_opnd_count(m, in, slot));
    if (c->delay_slots)
       s->read_adj = (int8_t)(si.read_delay - ci.read_early);
    if (!raw && width == 16)
@@ -317,7 +336,7 @@ set_dst(struct emu_code *c, const struct isa_insn *in, unsigned i, struct emu_op
    const struct emu_file *f = &c->files[o->file];
    unsigned width;
    enum isa_type t = sem_slot_type(m, in, ISA_SLOT_DST(i), &width);
-   dd->count = (uint8_t)emu_opnd_count(m, in, ISA_SLOT_DST(i));
+   dd->count = (uint8_t)pair_count(c, op, o, width, emu_opnd_count(m, in, ISA_SLOT_DST(i)));
    if (o->index + dd->count + (unsigned)op->rpt > f->count)
       return load_err(d, in, "%s", "destination runs past its register file");
    dd->kind = EMU_S_REG;
@@ -1151,7 +1170,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
       return false;
    bool raw = sem_raw(in->sem);
    for (unsigned i = 0; i < in->nsrc; i++) {
-      if (!set_src(c, in, i, &op->src[i], raw, d))
+      if (!set_src(c, op, in, i, raw, d))
          return false;
       op->src[i].ftz = op->ftz && op->src[i].isfloat;
    }
