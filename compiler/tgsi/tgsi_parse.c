@@ -72,6 +72,12 @@ struct parser {
    uint32_t *immx_vals; /* 4 FLT32 words per IMMX register */
    bool placed;         /* TEMPX and IMMX have their registers */
    int32_t rinput;      /* BUFFER index of RINPUT; -1 until used */
+   /* Rewrites of the first dumps' source modifiers (legacy_src): */
+   int32_t xtemp_decl; /* the declaration of their temporaries; -1 until needed */
+   int32_t ximm;       /* IMM {0.0, 1.0, 0.5, 0.0}; -1 until needed */
+   uint32_t *first_of; /* per instruction as written: where its rewrite starts */
+   unsigned nwritten, written_cap;
+   bool inserted; /* a rewrite added instructions: CAL labels move */
    jmp_buf fail;
 };
 
@@ -776,30 +782,271 @@ parse_dst(struct parser *ps, struct tgsi_dst *d)
    }
 }
 
-static void
-parse_src(struct parser *ps, struct tgsi_src *s)
+/* The source modifiers of the first TGSI dumps (2007-09), outermost
+ * first: "-(x)" negation, "|x|", "2*(x)", "(x)-.5" and "1-(x)", around an
+ * optionally negated register whose swizzle may be followed by an
+ * extended one, each channel a swizzled channel, 0 or 1, optionally
+ * negated (".x-y01"). Read as the text nests: the extended swizzle picks,
+ * the inner and per-channel negations apply, then the complement, the
+ * bias, the doubling, the absolute value and the outer negation. */
+struct legacy_src {
+   bool outer_neg, abs, twice, bias, complement;
+   uint8_t pick[4]; /* a channel of the swizzled register, or LX_ZERO, LX_ONE */
+   uint8_t neg;     /* per-channel negation of the extended swizzle */
+};
+
+enum { LX_ZERO = 4, LX_ONE = 5 };
+
+/* Consumes text (after blanks) if it comes next. */
+static bool
+accept_str(struct parser *ps, const char *text)
 {
+   struct cursor save = ps->c;
+   skip_ws(ps);
+   if (!strncmp(ps->c.p, text, strlen(text))) {
+      advance(ps, strlen(text));
+      skip_ws(ps);
+      return true;
+   }
+   ps->c = save;
+   return false;
+}
+
+static void
+parse_ext_swizzle(struct parser *ps, struct legacy_src *l)
+{
+   static const char comps[] = "XYZW01";
+   for (unsigned c = 0; c < 4; c++) {
+      if (peek(ps) == '-') {
+         l->neg |= (uint8_t)(1u << c);
+         advance(ps, 1);
+      }
+      const char *q = peek(ps) ? strchr(comps, toupper(peek(ps))) : NULL;
+      if (!q)
+         fail_at(ps, &ps->c,
+                 "an extended swizzle takes 4 channels, each x, y, z, w, 0 or 1 "
+                 "(optionally negated)");
+      l->pick[c] = (uint8_t)(q - comps);
+      advance(ps, 1);
+   }
+   if (is_word_char(peek(ps)))
+      fail_at(ps, &ps->c, "an extended swizzle takes exactly 4 channels");
+}
+
+/* Whether an extended swizzle comes next: channel letters with a 0, 1
+ * or '-' among them. */
+static bool
+ext_swizzle_next(const struct parser *ps)
+{
+   bool ext = false;
+   for (const char *q = ps->c.p; *q && strchr("xyzwXYZW01-", *q); q++)
+      ext |= !isalpha((unsigned char)*q);
+   return ext;
+}
+
+/* A source; true if it has legacy modifiers that need the instructions
+ * of emit_legacy_src (*l then says which). */
+static bool
+parse_src(struct parser *ps, struct tgsi_src *s, struct legacy_src *l)
+{
+   struct cursor at = ps->c;
+   memset(l, 0, sizeof(*l));
+   for (unsigned c = 0; c < 4; c++)
+      l->pick[c] = (uint8_t)c;
+   bool old = false, ext = false;
    if (peek(ps) == '-') {
-      s->neg = true;
       advance(ps, 1);
       skip_ws(ps);
+      if (accept(ps, '('))
+         old = l->outer_neg = true;
+      else
+         s->neg = true;
    }
    if (peek(ps) == '|') {
       s->abs = true;
       advance(ps, 1);
       skip_ws(ps);
-      if (peek(ps) == '-')
-         fail_at(ps, &ps->c, "negation must come before the absolute value: write -|x|, not |-x|");
+   }
+   if (!s->neg) {
+      old |= l->twice = accept_str(ps, "2*(");
+      old |= l->bias = accept(ps, '(');
+      if (l->bias)
+         skip_ws(ps);
+      old |= l->complement = accept_str(ps, "1-(");
+   }
+   if (peek(ps) == '-' && s->abs && !old && !ps->legacy)
+      fail_at(ps, &ps->c, "negation must come before the absolute value: write -|x|, not |-x|");
+   if (peek(ps) == '-' && !s->neg) {
+      s->neg = true;
+      advance(ps, 1);
+      skip_ws(ps);
+      old |= s->abs;
    }
    parse_reg(ps, &s->reg, "a source register");
    for (unsigned i = 0; i < 4; i++)
       s->swz[i] = (uint8_t)i;
    if (accept(ps, '.')) {
       skip_ws(ps);
-      parse_swizzle(ps, s->swz, 4);
+      if (!ext_swizzle_next(ps)) {
+         parse_swizzle(ps, s->swz, 4);
+         if (peek(ps) == '.' && ps->c.p[1] && strchr("xyzwXYZW01-", ps->c.p[1])) {
+            advance(ps, 1);
+            parse_ext_swizzle(ps, l);
+            ext = true;
+         }
+      } else {
+         parse_ext_swizzle(ps, l);
+         ext = true;
+      }
    }
+   if (l->complement)
+      expect(ps, ')', "')' closing 1-(");
+   if (l->bias && !accept_str(ps, ")-.5"))
+      fail_expected(ps, "')-.5' closing the bias");
+   if (l->twice)
+      expect(ps, ')', "')' closing 2*(");
    if (s->abs)
       expect(ps, '|', "'|' closing the absolute value");
+   if (l->outer_neg)
+      expect(ps, ')', "')' closing -(");
+   if (!old && !ext)
+      return false;
+   need_legacy(ps, &at,
+               ext ? "an extended swizzle (.xy01)" : "a source modifier of the first dumps");
+   /* The inner negation and the absolute value are the register's; the
+    * rest is read the way it nests. */
+   bool inner_neg = s->neg, abs = s->abs;
+   uint8_t swz[4];
+   bool consts = false;
+   for (unsigned c = 0; c < 4; c++) {
+      consts |= l->pick[c] >= LX_ZERO;
+      swz[c] = s->swz[l->pick[c] < LX_ZERO ? l->pick[c] : 0];
+   }
+   memcpy(s->swz, swz, sizeof(swz));
+   if (!consts && (l->neg == 0 || l->neg == 15) && !l->twice && !l->bias && !l->complement) {
+      /* a plain source after all: |+-x| is |x|, -(+-x) flips */
+      bool neg = inner_neg != (l->neg == 15);
+      s->neg = abs ? l->outer_neg : neg != l->outer_neg;
+      return false;
+   }
+   l->abs = abs;
+   if (inner_neg)
+      l->neg ^= 15;
+   s->neg = s->abs = false;
+   return true;
+}
+
+/* TEMP[base + j], one per rewritten source of an instruction, declared
+ * after every other temporary. */
+static struct tgsi_reg
+legacy_temp(struct parser *ps, unsigned j, const struct cursor *at)
+{
+   if (ps->xtemp_decl < 0) {
+      uint32_t next = 0;
+      for (unsigned i = 0; i < ps->s->ndecls; i++)
+         if (ps->s->decls[i].file == TGSI_FILE_TEMP)
+            next = MAX2(next, ps->s->decls[i].last + 1);
+      if (next > MAX_INDEX - TGSI_MAX_SRC)
+         fail_at(ps, at, "no TEMP index left for a source modifier's rewrite");
+      struct tgsi_decl d;
+      memset(&d, 0, sizeof(d));
+      d.file = TGSI_FILE_TEMP;
+      d.first = d.last = next;
+      d.usage_mask = TGSI_MASK_XYZW;
+      d.loc = loc_of(at);
+      VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
+      ps->xtemp_decl = (int32_t)ps->s->ndecls - 1;
+   }
+   struct tgsi_decl *d = &ps->s->decls[ps->xtemp_decl];
+   d->last = MAX2(d->last, d->first + j);
+   return (struct tgsi_reg){.file = TGSI_FILE_TEMP, .index = (int32_t)(d->first + j)};
+}
+
+/* IMM {0.0, 1.0, 0.5, 0.0}, channel c replicated, negated if neg. */
+static struct tgsi_src
+legacy_imm(struct parser *ps, unsigned c, bool neg)
+{
+   if (ps->ximm < 0) {
+      struct tgsi_imm imm;
+      memset(&imm, 0, sizeof(imm));
+      imm.type = TGSI_IMM_FLT32;
+      imm.u[1] = 0x3f800000u;
+      imm.u[2] = 0x3f000000u;
+      VEC_PUSH(ps->s->imms, ps->s->nimms, ps->s->imms_cap, imm);
+      ps->ximm = (int32_t)ps->s->nimms - 1;
+   }
+   struct tgsi_src r = {.reg = {.file = TGSI_FILE_IMM, .index = ps->ximm}, .neg = neg};
+   memset(r.swz, (int)c, sizeof(r.swz));
+   return r;
+}
+
+static void
+push_legacy(struct parser *ps, const struct tgsi_insn *like, enum tgsi_opcode op, struct tgsi_reg t,
+            uint8_t mask, const struct tgsi_src *a, const struct tgsi_src *b)
+{
+   if (!mask)
+      return;
+   struct tgsi_insn in;
+   memset(&in, 0, sizeof(in));
+   in.op = op;
+   in.target = -1;
+   in.loc = like->loc;
+   in.ndst = 1;
+   in.dst[0] = (struct tgsi_dst){.reg = t, .mask = mask};
+   in.src[in.nsrc++] = *a;
+   if (b)
+      in.src[in.nsrc++] = *b;
+   VEC_PUSH(ps->s->insns, ps->s->ninsns, ps->s->insns_cap, in);
+   ps->inserted = true;
+}
+
+/* The instructions that compute source k of `in` (parse_src's legacy
+ * modifiers) into a fresh temporary j, which the source then reads:
+ * every step one rounding, as the nesting of the text reads. */
+static void
+emit_legacy_src(struct parser *ps, struct tgsi_insn *in, unsigned k, const struct legacy_src *l,
+                unsigned j, const struct cursor *at)
+{
+   struct tgsi_reg t = legacy_temp(ps, j, at);
+   struct tgsi_src tv = {.reg = t, .swz = {0, 1, 2, 3}};
+   struct tgsi_src neg_tv = tv;
+   neg_tv.neg = true;
+   uint8_t from_reg[2] = {0, 0}, zero[2] = {0, 0}, one[2] = {0, 0};
+   for (unsigned c = 0; c < 4; c++) {
+      unsigned n = l->neg >> c & 1;
+      uint8_t bit = (uint8_t)(1u << c);
+      if (l->pick[c] == LX_ZERO)
+         zero[n] |= bit;
+      else if (l->pick[c] == LX_ONE)
+         one[n] |= bit;
+      else
+         from_reg[n] |= bit;
+   }
+   for (unsigned n = 0; n < 2; n++) {
+      struct tgsi_src r = in->src[k];
+      r.neg = n;
+      push_legacy(ps, in, TGSI_OP_MOV, t, from_reg[n], &r, NULL);
+      struct tgsi_src z = legacy_imm(ps, 0, n), o = legacy_imm(ps, 1, n);
+      push_legacy(ps, in, TGSI_OP_MOV, t, zero[n], &z, NULL);
+      push_legacy(ps, in, TGSI_OP_MOV, t, one[n], &o, NULL);
+   }
+   if (l->complement) {
+      struct tgsi_src o = legacy_imm(ps, 1, false);
+      push_legacy(ps, in, TGSI_OP_ADD, t, TGSI_MASK_XYZW, &o, &neg_tv);
+   }
+   if (l->bias) {
+      struct tgsi_src h = legacy_imm(ps, 2, true);
+      push_legacy(ps, in, TGSI_OP_ADD, t, TGSI_MASK_XYZW, &tv, &h);
+   }
+   if (l->twice)
+      push_legacy(ps, in, TGSI_OP_ADD, t, TGSI_MASK_XYZW, &tv, &tv);
+   if (l->abs || l->outer_neg) {
+      struct tgsi_src r = tv;
+      r.abs = l->abs;
+      r.neg = l->outer_neg;
+      push_legacy(ps, in, TGSI_OP_MOV, t, TGSI_MASK_XYZW, &r, NULL);
+   }
+   in->src[k] = tv;
 }
 
 /* ------------------------------------------------------------------ */
@@ -956,8 +1203,11 @@ parse_insn(struct parser *ps)
    memset(&in, 0, sizeof(in));
    in.target = -1;
    in.loc = loc_of(&ps->c);
+   struct legacy_src lsrc[TGSI_MAX_SRC];
+   unsigned lmask = 0; /* sources with legacy modifiers */
    struct cursor start = ps->c;
    place_legacy(ps);
+   VEC_PUSH(ps->first_of, ps->nwritten, ps->written_cap, ps->s->ninsns);
    in.op = parse_opcode(ps, &in);
    const struct tgsi_op_info *info = &tgsi_op_info[in.op];
    char buf[96];
@@ -991,15 +1241,21 @@ parse_insn(struct parser *ps)
       /* "EMIT" then a new line with "END": the operand is missing here. */
       if (ps->c.line != at.line && peek(ps) != '-' && peek(ps) != '|' && !looks_like_reg(ps))
          fail_at(ps, &at, "missing operand: %s", operand_counts(info, buf, sizeof(buf)));
-      if (i < info->ndst)
+      if (i < info->ndst) {
          parse_dst(ps, &in.dst[in.ndst++]);
-      else
-         parse_src(ps, &in.src[in.nsrc++]);
+      } else {
+         unsigned k = in.nsrc++;
+         if (parse_src(ps, &in.src[k], &lsrc[k]))
+            lmask |= 1u << k;
+      }
    }
    parse_insn_tail(ps, &in);
    parse_label(ps, &in);
    if (in.op == TGSI_OP_CAL && !in.has_label)
       fail_at(ps, &ps->c, "CAL needs a target label (CAL :n, n = instruction number of a BGNSUB)");
+   for (unsigned k = 0, j = 0; k < in.nsrc; k++)
+      if (lmask >> k & 1)
+         emit_legacy_src(ps, &in, k, &lsrc[k], j++, &start);
    ps->seen_insn = true;
    ps->last_item = "instruction";
    VEC_PUSH(ps->s->insns, ps->s->ninsns, ps->s->insns_cap, in);
@@ -1754,6 +2010,12 @@ parse_shader(struct parser *ps)
       }
       parse_item(ps);
    }
+   /* A CAL names its subroutine by its number as written. */
+   for (unsigned i = 0; ps->inserted && i < ps->s->ninsns; i++) {
+      struct tgsi_insn *in = &ps->s->insns[i];
+      if (in->has_label && in->label < ps->nwritten)
+         in->label = ps->first_of[in->label];
+   }
 }
 
 /* Bytes the grammar can never contain, reported before parsing so the
@@ -1824,8 +2086,10 @@ tgsi_parse(const char *text, size_t len, const char *filename, const struct tgsi
    ps->legacy = ps->opts->legacy;
    memset(ps->res_file, -1, sizeof(ps->res_file));
    ps->rinput = -1;
+   ps->xtemp_decl = ps->ximm = -1;
    ps->ok = check_bytes(ps) && run_parser(ps);
    free(ps->immx_vals);
+   free(ps->first_of);
    if (ps->ok && ps->legacy && !ps->opts->legacy)
       diag_add(diags, DIAG_NOTE, ps->file, ps->legacy_at.line, col_of(&ps->legacy_at),
                ps->legacy_at.line_start,
