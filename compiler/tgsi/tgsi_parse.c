@@ -1052,16 +1052,39 @@ emit_legacy_src(struct parser *ps, struct tgsi_insn *in, unsigned k, const struc
 /* ------------------------------------------------------------------ */
 /* Instructions                                                         */
 
+/* Opcodes Mesa's state tracker emitted until 2013 that today's TGSI has
+ * no equal for; parse_insn rewrites them. SWZ is a MOV (its source has
+ * the extended swizzle), DP2A is DP2 plus src2.x, and NOISE1-4 give 0, as
+ * Mesa's own lowering of GLSL's noise() does. Returns the opcode whose
+ * operands they take. */
+enum old_op { OLD_NONE, OLD_DP2A, OLD_NOISE };
+
+static int
+old_opcode(const char *w, size_t n, bool *sat, enum old_op *k)
+{
+   static const char *const names[] = {"SWZ", "DP2A", "NOISE1", "NOISE2", "NOISE3", "NOISE4"};
+   *sat = tgsi_ends_with(w, n, "_SAT");
+   int i = tgsi_lookup(names, ARRAY_SIZE(names), w, *sat ? n - 4 : n);
+   *k = i == 1 ? OLD_DP2A : i >= 2 ? OLD_NOISE : OLD_NONE;
+   return i < 0 ? -1 : i == 1 ? TGSI_OP_MAD : TGSI_OP_MOV;
+}
+
 static enum tgsi_opcode
-parse_opcode(struct parser *ps, struct tgsi_insn *in)
+parse_opcode(struct parser *ps, struct tgsi_insn *in, enum old_op *old)
 {
    const char *w = ps->c.p;
    size_t n = word_len(w);
    int op = tgsi_op_lookup_word(w, n, &in->sat, &in->precise);
    struct cursor at = ps->c;
    const char *what;
+   *old = OLD_NONE;
    if (op < 0 && (op = tgsi_renamed_op(w, n, &what)) >= 0) {
       need_legacy(ps, &at, what);
+      advance(ps, n);
+      return (enum tgsi_opcode)op;
+   }
+   if (op < 0 && (op = old_opcode(w, n, &in->sat, old)) >= 0) {
+      need_legacy(ps, &at, "SWZ, DP2A or NOISE");
       advance(ps, n);
       return (enum tgsi_opcode)op;
    }
@@ -1208,7 +1231,8 @@ parse_insn(struct parser *ps)
    struct cursor start = ps->c;
    place_legacy(ps);
    VEC_PUSH(ps->first_of, ps->nwritten, ps->written_cap, ps->s->ninsns);
-   in.op = parse_opcode(ps, &in);
+   enum old_op old;
+   in.op = parse_opcode(ps, &in, &old);
    const struct tgsi_op_info *info = &tgsi_op_info[in.op];
    char buf[96];
    unsigned nops = info->ndst + info->nsrc;
@@ -1253,9 +1277,21 @@ parse_insn(struct parser *ps)
    parse_label(ps, &in);
    if (in.op == TGSI_OP_CAL && !in.has_label)
       fail_at(ps, &ps->c, "CAL needs a target label (CAL :n, n = instruction number of a BGNSUB)");
-   for (unsigned k = 0, j = 0; k < in.nsrc; k++)
+   unsigned j = 0;
+   for (unsigned k = 0; k < in.nsrc; k++)
       if (lmask >> k & 1)
          emit_legacy_src(ps, &in, k, &lsrc[k], j++, &start);
+   if (old == OLD_DP2A) { /* DP2 into a fresh temporary, then ADD of src2.x */
+      struct tgsi_reg t = legacy_temp(ps, j, &start);
+      push_legacy(ps, &in, TGSI_OP_DP2, t, TGSI_MASK_XYZW, &in.src[0], &in.src[1]);
+      in.op = TGSI_OP_ADD;
+      in.src[0] = (struct tgsi_src){.reg = t, .swz = {0, 1, 2, 3}};
+      in.src[1] = in.src[2];
+      memset(in.src[1].swz, in.src[2].swz[0], sizeof(in.src[1].swz));
+      in.nsrc = 2;
+   } else if (old == OLD_NOISE) {
+      in.src[0] = legacy_imm(ps, 0, false);
+   }
    ps->seen_insn = true;
    ps->last_item = "instruction";
    VEC_PUSH(ps->s->insns, ps->s->ninsns, ps->s->insns_cap, in);

@@ -69,6 +69,8 @@ tgsi_cli(legacy_src_modifier_values "interp|${_old}/src_modifiers_values.tgsi|--
          OUT "chan: x\n[^\n]*\n *- \\[0, 0x40000000, 2.0\\]\n.*0xbf400000, -0.75\\]\n.*0x00000000, 0.0\\]\n.*0xbf800000, -1.0\\]\n.*0x3fa00000, 1.25\\]\n.*0x3f000000, 0.5\\]\n.*0xc0400000, -3.0\\]\n.*0x3f800000, 1.0\\]")
 tgsi_cli(legacy_src_modifier_rewrite "tgsi|${_old}/src_modifiers_2008.tgsi" 0
          OUT "DCL TEMP\\[3\\.\\.4\\]\n.*IMM\\[1\\] FLT32 {0, 1, 0\\.5, 0}\n  0: MOV TEMP\\[3\\]\\.xy, IN\\[0\\]\\.xyxx\n  1: MOV TEMP\\[3\\]\\.z, IMM\\[1\\]\\.xxxx\n  2: MOV TEMP\\[3\\]\\.w, IMM\\[1\\]\\.yyyy\n  3: MOV TEMP\\[0\\], TEMP\\[3\\]\n.* 21: CAL :25\n.* 25: BGNSUB\n")
+tgsi_cli(legacy_dp2a_swz_noise "tgsi|${_old}/ops_dp2a_swz_noise.tgsi" 0
+         OUT "  4: MOV TEMP\\[0\\], TEMP\\[2\\]\n  5: DP2 TEMP\\[2\\], IN\\[0\\], IN\\[1\\]\n  6: ADD_SAT TEMP\\[1\\]\\.xy, TEMP\\[2\\], IN\\[1\\]\\.zzzz\n.*  9: MOV TEMP\\[0\\]\\.w, IMM\\[0\\]\\.xxxx\n.* 12: MOV_SAT OUT\\[2\\], IMM\\[0\\]\\.xxxx\n")
 tgsi_cli(legacy_property_first "tgsi|${_old}/property_first.tgsi" 0
          OUT "^FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\n")
 tgsi_cli(legacy_interp "interp|${_old}/ops_kil_scs.tgsi|--invocations|2" 0 ERR "note: parsed in the legacy dialect")
