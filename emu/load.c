@@ -1182,6 +1182,7 @@ build_op(struct emu_code *c, unsigned idx, struct diag_list *d)
    set_dpp(c, in, op);
    set_batch(op);
    op->fast &= !op->writes_exec; /* the active lanes change after it (step) */
+   op->fast &= !op->unset_srcs;  /* a read of a register with no value is checked (step) */
    switch (op->kind) {
    case EMU_K_BRANCH:
    case EMU_K_JUMP:
