@@ -298,6 +298,12 @@ check_cli(f2d_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/cs_f2d.tgsi" 0 OUT "
 # (a planted wrong double semantics) fails.
 check_cli(dmath_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/fs_dmath_gfx9.tgsi" 0
           OUT "gfx9 +1 +1 +0 +0 +0 +0\nsm50 +1 +1 +0")
+# Subnormal double results (DLDEXP, DDIV) through the expansions' shifted
+# significand (opt_fp64.c assemble): the mutant that ORs bit 0 into the
+# implicit bit's constant (0x100001) fails on both targets (mutation
+# testing's survivor table).
+check_cli(dsubnormal "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dsubnormal.tgsi" 0
+          OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated

@@ -420,6 +420,10 @@ class Builder:
         # that could land: a build failure, not a mutant that compiles only
         # because -Werror was dropped (the tree builds with it)
         out.insert(1, "-pedantic-errors")
+        # so is a read of a variable no path has written (a deleted call
+        # that filled it): the tree's -Werror refuses it, and what it
+        # computes is whatever the stack held
+        out.insert(1, "-Werror=uninitialized")
         r = subprocess.run(out, cwd=cwd, capture_output=True, text=True)
         if r.returncode:
             return False, (r.stderr.strip().split("\n") or [""])[0]
