@@ -9,6 +9,8 @@
  *   - `IF c {...} ELSE {BRK}` and `IF c {BRK} ELSE {...}` directly in a
  *     loop body: on stack models (sm50) a break alone in an arm of such an
  *     if becomes a guarded jump, negated (@!P0) for the ELSE arm;
+ *   - both arms of such an if doing work and then ending in BRK, CONT or
+ *     nothing (`{a; CONT} ELSE {b; BRK}`);
  *   - a break two IFs deep, followed by the KILL_IF in the outer arm;
  *   - CONT in nested IFs and inside a SWITCH in a loop;
  *   - two or three conditional exits in a row with statements between (a
@@ -288,13 +290,42 @@ gen_stmt_if(struct gen *g, unsigned budget, enum gctx ctx)
    return true;
 }
 
+/* Both arms of an if in a loop body do work and then end in a BRK, a
+ * CONT or nothing (not both nothing): `if (c) { a; continue; } else { b;
+ * break; }`. Lanes leave or restart the loop from either arm after work
+ * there, so a jump lowering (sm50's opt_jumps) must move the rest of the
+ * loop past both arms, and the else arm's jump is one that the then arm's
+ * lanes never take. */
+static void
+exits_in_both_arms(struct gen *g, unsigned budget)
+{
+   static const char *const ends[] = {"BRK", "CONT", NULL};
+   unsigned e0 = gen_pick(g, 3), e1 = gen_pick(g, e0 == 2 ? 2 : 3);
+   for (unsigned arm = 0; arm < 2; arm++) {
+      const char *end = ends[arm ? e1 : e0];
+      if (arm)
+         gen_emit(g, "ELSE");
+      g->depth++;
+      gen_block(g, 1 + gen_pick(g, budget / 3 + 1), CTX_LOOP);
+      if (end)
+         gen_emit(g, "%s", end);
+      g->depth--;
+   }
+   gen_emit(g, "ENDIF");
+}
+
 /* `IF c {body} ELSE {BRK}` (or the arms the other way round) directly in
- * a loop body: lanes leave from an arm of an if at the top of the loop. */
+ * a loop body: lanes leave from an arm of an if at the top of the loop;
+ * half the time both arms do work and jump (above). */
 static bool
 loop_top_break(struct gen *g, unsigned budget)
 {
    if (!gen_ok(g, TGSI_OP_ELSE) || !gen_emit_cond(g))
       return false;
+   if (gen_ok(g, TGSI_OP_CONT) && gen_chance(g, 50)) {
+      exits_in_both_arms(g, budget);
+      return true;
+   }
    bool brk_first = gen_chance(g, 35);
    g->depth++;
    if (brk_first)

@@ -613,6 +613,12 @@ walk_list(struct cfg_walk *w, struct ir_list *l, struct bvec *in)
          struct ir_block *b = n->block;
          b->index = w->sh->nblocks;
          VEC_PUSH(w->sh->blocks, w->sh->nblocks, w->sh->blocks_cap, b);
+         /* A block nothing enters (after an if whose arms both end in
+          * BRK or CONT) leads nowhere either: its fall-through is no
+          * edge, or a loop header would gain a predecessor that its
+          * phis, filled from the jumps, do not have. */
+         if (!in->n && b->index)
+            continue;
          for (unsigned k = 0; k < in->n; k++)
             add_pred(b, in->v[k]);
          in->n = 0;

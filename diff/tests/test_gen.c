@@ -545,6 +545,40 @@ test_keyed_conditions(void)
    CHECKF(bad_shifted * 2 >= ifs, "%u of %u IFs unkeyed with the wrong register", bad_shifted, ifs);
 }
 
+/* Ifs in loops whose two arms both do work and then jump (BRK or CONT):
+ * gen_cf.c's exits-in-both-arms shape, which found the front end's dead
+ * block edge (fixtures/gen_regress/exits_both_arms.tgsi). */
+static bool
+is_jump(enum tgsi_opcode op)
+{
+   return op == TGSI_OP_BRK || op == TGSI_OP_CONT;
+}
+
+static void
+test_exits_both_arms(void)
+{
+   unsigned found = 0;
+   for (uint64_t seed = 1; seed <= 300; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 60, .sink = true};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      for (unsigned i = 0; t && i < s->ninsns; i++) {
+         const struct tgsi_insn *in = &s->insns[i];
+         if (in->op != TGSI_OP_IF && in->op != TGSI_OP_UIF)
+            continue;
+         unsigned el = (unsigned)in->target;
+         if (s->insns[el].op != TGSI_OP_ELSE)
+            continue;
+         unsigned end = (unsigned)s->insns[el].target;
+         found += el > i + 2 && end > el + 2 && is_jump(s->insns[el - 1].op) &&
+                  is_jump(s->insns[end - 1].op);
+      }
+      tgsi_shader_free(s);
+      free(t);
+   }
+   CHECKF(found >= 3, "%u ifs with work and a jump in both arms in 300 shaders", found);
+}
+
 int
 main(void)
 {
@@ -557,6 +591,7 @@ main(void)
    test_comp_sink();
    test_votes();
    test_keyed_conditions();
+   test_exits_both_arms();
    test_stage_names();
    return test_done();
 }

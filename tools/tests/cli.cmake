@@ -221,6 +221,11 @@ interp_cli(gen_regress_jumps_pressure_sm50
 interp_cli(gen_regress_else_break_loop_top
            "check|--target|a3xx,sm50|fixtures/gen_regress/else_break_loop_top.tgsi|-q|--no-repro|-j|0" 0
            OUT "total +2 +2 +0 +0 +0 +0")
+# Both arms of an if in a loop ending in BRK/CONT: the CFG gave the dead
+# block after the ENDIF an edge to the loop header (a phi source short).
+interp_cli(gen_regress_exits_both_arms
+           "check|--target|a3xx,sm50,gfx9,agx|fixtures/gen_regress/exits_both_arms.tgsi|-q|--no-repro|-j|0" 0
+           OUT "total +4 +4 +0 +0 +0 +0")
 # opt stored a zero over a TCS per-vertex output written in a loop (sm50;
 # a3xx has no tessellation: n/a).
 interp_cli(gen_regress_tcs_vertex_output_in_loop
