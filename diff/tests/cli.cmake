@@ -362,6 +362,10 @@ check_cli(agx_lanes "check|--target|agx,sm50,gfx9|--no-repro|-q|--invocations|25
           OUT "total +6 +6 +0 +0 +0 +0")
 check_cli(agx_deriv_xor "check|--target|agx|--invocations|256|--inject-fault|agx-deriv-xor|--repro-dir|${_out}/agxdx|${_fx}/hand/deriv_fine.tgsi" 1
           OUT "fail agx fixtures/check/hand/deriv_fine.tgsi: mismatch \\(ref/opt\\)" CLEAN ${_out}/agxdx SETUP agx_dx)
+# A geometry shader that sends a message first: gfx9 opt's M0 write meets
+# s_sendmsg at once (the wait-state row with an implicit source); passes.
+check_cli(gs_cut_first "check|--target|gfx9,sm50|--no-repro|-q|${_fx}/gs_cut_first.tgsi" 0
+          OUT "total +2 +2 +0 +0 +0 +0")
 check_cli(agx_deriv_xor_bisect "bisect|${_out}/agxdx/deriv_fine-agx.yaml" 0 NEEDS agx_dx
           OUT "pass: lanes .*fault agx-deriv-xor: derivative [0-9]+: xor [12]")
 check_cli(agx_ballot_exec "check|--target|agx|--invocations|256|--inject-fault|agx-ballot-exec|--repro-dir|${_out}/agxbe|${_fx}/agx_vote_if.tgsi" 1
