@@ -246,11 +246,31 @@ place_plain(struct ra *ra, struct ir_instr *v, int f, unsigned n, unsigned al)
  * alignment). */
 static bool place_plain(struct ra *ra, struct ir_instr *v, int f, unsigned n, unsigned al);
 
+/* The alignment v needs where it is read alone as a whole group operand
+ * (gfx9's MIMG descriptor: one value, read as an aligned quad): RA's
+ * fix_group copies only groups of several values, so such a value must
+ * be placed aligned itself. */
+static unsigned
+use_align(const struct ir_instr *v)
+{
+   unsigned al = 1;
+   for (unsigned i = 0; i < v->nuses; i++) {
+      const struct ir_instr *u = v->uses[i].user;
+      if (!u || u->op != IR_OP_MACH)
+         continue;
+      for (unsigned k = 0; k < u->mach->insn.nsrc; k++)
+         if (u->mach->count[k] == 1 && u->mach->first[k] < u->nsrc &&
+             u->src[u->mach->first[k]] == v)
+            al = MAX2(al, group_align(u, k));
+   }
+   return al;
+}
+
 static bool
 place(struct ra *ra, struct ir_instr *v, int f, unsigned n, int hint)
 {
    int at = -1;
-   unsigned al = align_of(v);
+   unsigned al = MAX2(align_of(v), use_align(v));
    if (ra->cons)
       return place_plain(ra, v, f, n, al);
    if (hint >= 0 && hint % (int)al == 0 && run_free(ra, f, (unsigned)hint, n))
