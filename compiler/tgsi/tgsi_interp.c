@@ -887,11 +887,11 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
    b->store_v = bm->next;
    b->store_f = bm->next + stride * p->nstore;
    bm->next = b->store_f + stride * p->nstore;
-   /* the zero and undefined slots; the flags of IMM and CONST (their
-    * values are filled in by fill_constants and fill_consts) */
+   /* the zero and undefined slots (the values of IMM and CONST are
+    * filled in by fill_constants and fill_consts; their flags, never
+    * written, are the zero array's) */
    memset(b->store_v, 0, 2 * stride * 4);
    memset(b->store_f, 0, 2 * stride * 4);
-   memset(b->store_f + temps * stride, 0, (p->nstore - temps) * stride * 4);
    /* Zeroed: the zero array and the results. batch_begin sets the masks
     * and lane facts for the lanes it runs; scratch arrays are written
     * before they are read, and tgsi_interp_fetch writes the operand
@@ -903,6 +903,8 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
       b->flg[k] = b->store_f + (size_t)k * bm->stride;
    }
    b->zero = lanes_array(bm);
+   for (uint32_t k = temps; k < p->nstore; k++)
+      b->flg[k] = b->zero;
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c] = lanes_array(bm);
       b->res_f[c] = lanes_array(bm);
@@ -1433,8 +1435,14 @@ fit_env(const struct tgsi_interp_prog *p, struct env *e, struct diag_list *d, ui
       }
       *wg = (uint32_t)w;
    }
-   if (!env_alloc_outputs(e, p->nout, p->out_vertices) ||
-       (p->s->stage == TGSI_STAGE_GEOM && !env_alloc_gs(e, p->gs_max_vertices))) {
+   /* Outputs unset: every batch writes its lanes' (batch_end), and
+    * tgsi_interp_run resets the lanes no batch ran */
+   bool outs = env_alloc_outputs_unset(e, p->nout, p->out_vertices);
+   if (outs && p->s->stage == TGSI_STAGE_GEOM && !env_alloc_gs(e, p->gs_max_vertices)) {
+      env_reset_outputs(e);
+      outs = false;
+   }
+   if (!outs) {
       diag_add(d, DIAG_ERROR, name, 0, 0, NULL, "the outputs of %u invocations do not fit",
                e->nlanes);
       return TGSI_INTERP_ENV;
@@ -1508,6 +1516,7 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    }
    batch_alloc(&b, &bm, cap);
    fill_constants(&b, cap);
+   uint32_t done = 0; /* lanes whose outputs batch_end wrote */
    for (uint32_t base = 0; base < env->nlanes && !b.failed; base += cap) {
       uint32_t n = MIN2(cap, env->nlanes - base);
       batch_begin(&b, base, n);
@@ -1516,7 +1525,9 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
       run_batch(&b);
       total += b.steps;
       batch_end(&b);
+      done = base + n;
    }
+   env_reset_output_lanes(env, done, env->nlanes);
    if (opts && opts->steps_out)
       *opts->steps_out = total;
    tgsi_interp_res_free(&b);
