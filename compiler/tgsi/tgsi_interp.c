@@ -996,6 +996,9 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    struct env *e = b->env;
    b->base = base;
    b->n = n;
+   b->draw = env_draw(e, base);
+   for (uint32_t i = 1; i < n && b->draw != UINT32_MAX; i++)
+      b->draw = env_draw(e, base + i) == b->draw ? b->draw : UINT32_MAX;
    fill_consts(b, base, n);
    /* TEMP, OUT and ADDR start undefined: they read the undefined slot
     * until their first write (own_slot) */
@@ -1127,6 +1130,38 @@ file_geometry(const struct tgsi_interp_prog *p, enum tgsi_file f, uint32_t *coun
    *verts = file_vertices(p, f);
 }
 
+/* An indirect CONST source of a directly named buffer for a batch of one
+ * draw: that draw's words read directly, the same values, flags and
+ * events as env_const per lane. False if the batch's lanes are of several
+ * draws or the buffer is unbound. */
+TGSI_INTERP_LANES
+static bool
+gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch,
+             uint32_t *restrict ov, uint32_t *restrict of)
+{
+   struct env *e = b->env;
+   if (b->draw == UINT32_MAX || s->dim < 0 || s->dim >= ENV_MAX_CBUFS || b->draw >= e->ndraws)
+      return false;
+   const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, b->draw);
+   if (!cb)
+      return false;
+   unsigned n = b->n;
+   const uint32_t *av = b->val[s->addr_slot], *af = b->flg[s->addr_slot];
+   int64_t slots = e->cbuf_slots[s->dim];
+   uint32_t oob = 0;
+   FOR
+   {
+      int64_t idx = (int64_t)s->index + (int32_t)av[i];
+      bool ok = idx >= 0 && idx < slots;
+      ov[i] = ok ? cb[idx * 4 + (ch & 3)] : 0;
+      oob += !ok;
+      uint32_t fl = af[i];
+      of[i] = fl | (fl & ENV_F_INEXACT ? ENV_F_BITS : 0);
+   }
+   env_count(e, ENV_EV_CONST_OOB, oob);
+   return true;
+}
+
 /* Per-lane gather of an indirectly addressed source channel. */
 TGSI_INTERP_LANES
 static void
@@ -1141,6 +1176,9 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
    file_geometry(p, s->file, &count, &verts);
    enum env_event ev =
        s->file == TGSI_FILE_IN || s->file == TGSI_FILE_SV ? ENV_EV_INPUT_OOB : ENV_EV_REG_OOB;
+   if (s->file == TGSI_FILE_CONST && !s->dim_indirect && s->indirect &&
+       gather_const(b, s, ch, ov, of))
+      return;
    FOR
    {
       int64_t idx = (int64_t)s->index + (s->indirect ? (int32_t)av[i] : 0);
