@@ -234,6 +234,9 @@ void env_free(struct env *e);
 struct env *env_clone(const struct env *e);
 bool env_alloc_inputs(struct env *e, uint32_t nin, uint32_t in_vertices);
 bool env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices);
+/* As env_alloc_outputs, but out and out_flags left unset, for a caller that
+ * writes every lane's outputs or resets the rest (env_reset_output_lanes). */
+bool env_alloc_outputs_unset(struct env *e, uint32_t nout, uint32_t out_vertices);
 bool env_alloc_gs(struct env *e, uint32_t max_vertices);
 uint32_t *env_sv(struct env *e, enum tgsi_semantic sem);
 /* ndraws sets of constants, lane l in draw lane_draw[l] (copied; NULL:
@@ -246,6 +249,8 @@ bool env_set_buffer(struct env *e, unsigned i, uint32_t size);
 bool env_set_image(struct env *e, unsigned i, enum tgsi_texture target, uint32_t w, uint32_t h,
                    uint32_t d);
 void env_reset_outputs(struct env *e);
+/* Outputs of lanes [from, to) back to 0 and undefined. */
+void env_reset_output_lanes(struct env *e, uint32_t from, uint32_t to);
 
 static inline uint32_t *
 env_in(const struct env *e, uint32_t vertex, uint32_t reg, unsigned chan)

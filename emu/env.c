@@ -218,8 +218,10 @@ env_alloc_inputs(struct env *e, uint32_t nin, uint32_t in_vertices)
    return true;
 }
 
-bool
-env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices)
+static void reset_events(struct env *e);
+
+static bool
+alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices, bool fill)
 {
    if (out_vertices == 0 || out_vertices > 64 || nout > 1024 ||
        !size_ok((uint64_t)nout * out_vertices * 4 * e->nlanes, 4))
@@ -235,8 +237,23 @@ env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices)
    e->out_flags = xmalloc(n * 2);
    e->out[n - 1] = 0;
    e->out_flags[n - 1] = 0;
-   env_reset_outputs(e);
+   if (fill)
+      env_reset_outputs(e);
+   else
+      reset_events(e);
    return true;
+}
+
+bool
+env_alloc_outputs(struct env *e, uint32_t nout, uint32_t out_vertices)
+{
+   return alloc_outputs(e, nout, out_vertices, true);
+}
+
+bool
+env_alloc_outputs_unset(struct env *e, uint32_t nout, uint32_t out_vertices)
+{
+   return alloc_outputs(e, nout, out_vertices, false);
 }
 
 bool
@@ -274,6 +291,24 @@ env_reset_outputs(struct env *e)
          memcpy(e->out_flags + done, e->out_flags, k * sizeof(*e->out_flags));
       }
    }
+   reset_events(e);
+}
+
+void
+env_reset_output_lanes(struct env *e, uint32_t from, uint32_t to)
+{
+   for (uint32_t k = 0; e->out && from < to && k < e->nout * e->out_vertices * 4; k++) {
+      size_t o = (size_t)k * e->nlanes;
+      memset(e->out + o + from, 0, (size_t)(to - from) * 4);
+      for (uint32_t i = from; i < to; i++)
+         e->out_flags[o + i] = ENV_F_UNDEF;
+   }
+}
+
+/* Nothing killed, no vertices, no events. */
+static void
+reset_events(struct env *e)
+{
    memset(e->killed, 0, e->nlanes);
    memset(e->kill_undef, 0, e->nlanes);
    if (e->gs_count) {

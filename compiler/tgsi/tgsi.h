@@ -615,6 +615,7 @@ struct tgsi_interp_batch {
    struct env *env;
    struct diag_list *diags;
    uint32_t base, n;
+   uint32_t draw;               /* the draw of every lane of the batch; UINT32_MAX: several */
    uint32_t **val, **flg;       /* per slot: n values and n enum env_flag words */
    uint32_t *store_v, *store_f; /* slot k's own storage at k * stride */
    uint32_t stride;

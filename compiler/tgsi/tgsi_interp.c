@@ -887,11 +887,11 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
    b->store_v = bm->next;
    b->store_f = bm->next + stride * p->nstore;
    bm->next = b->store_f + stride * p->nstore;
-   /* the zero and undefined slots; the flags of IMM and CONST (their
-    * values are filled in by fill_constants and fill_consts) */
+   /* the zero and undefined slots (the values of IMM and CONST are
+    * filled in by fill_constants and fill_consts; their flags, never
+    * written, are the zero array's) */
    memset(b->store_v, 0, 2 * stride * 4);
    memset(b->store_f, 0, 2 * stride * 4);
-   memset(b->store_f + temps * stride, 0, (p->nstore - temps) * stride * 4);
    /* Zeroed: the zero array and the results. batch_begin sets the masks
     * and lane facts for the lanes it runs; scratch arrays are written
     * before they are read, and tgsi_interp_fetch writes the operand
@@ -903,6 +903,8 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
       b->flg[k] = b->store_f + (size_t)k * bm->stride;
    }
    b->zero = lanes_array(bm);
+   for (uint32_t k = temps; k < p->nstore; k++)
+      b->flg[k] = b->zero;
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c] = lanes_array(bm);
       b->res_f[c] = lanes_array(bm);
@@ -994,6 +996,9 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    struct env *e = b->env;
    b->base = base;
    b->n = n;
+   b->draw = env_draw(e, base);
+   for (uint32_t i = 1; i < n && b->draw != UINT32_MAX; i++)
+      b->draw = env_draw(e, base + i) == b->draw ? b->draw : UINT32_MAX;
    fill_consts(b, base, n);
    /* TEMP, OUT and ADDR start undefined: they read the undefined slot
     * until their first write (own_slot) */
@@ -1125,6 +1130,38 @@ file_geometry(const struct tgsi_interp_prog *p, enum tgsi_file f, uint32_t *coun
    *verts = file_vertices(p, f);
 }
 
+/* An indirect CONST source of a directly named buffer for a batch of one
+ * draw: that draw's words read directly, the same values, flags and
+ * events as env_const per lane. False if the batch's lanes are of several
+ * draws or the buffer is unbound. */
+TGSI_INTERP_LANES
+static bool
+gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch,
+             uint32_t *restrict ov, uint32_t *restrict of)
+{
+   struct env *e = b->env;
+   if (b->draw == UINT32_MAX || s->dim < 0 || s->dim >= ENV_MAX_CBUFS || b->draw >= e->ndraws)
+      return false;
+   const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, b->draw);
+   if (!cb)
+      return false;
+   unsigned n = b->n;
+   const uint32_t *av = b->val[s->addr_slot], *af = b->flg[s->addr_slot];
+   int64_t slots = e->cbuf_slots[s->dim];
+   uint32_t oob = 0;
+   FOR
+   {
+      int64_t idx = (int64_t)s->index + (int32_t)av[i];
+      bool ok = idx >= 0 && idx < slots;
+      ov[i] = ok ? cb[idx * 4 + (ch & 3)] : 0;
+      oob += !ok;
+      uint32_t fl = af[i];
+      of[i] = fl | (fl & ENV_F_INEXACT ? ENV_F_BITS : 0);
+   }
+   env_count(e, ENV_EV_CONST_OOB, oob);
+   return true;
+}
+
 /* Per-lane gather of an indirectly addressed source channel. */
 TGSI_INTERP_LANES
 static void
@@ -1139,6 +1176,9 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
    file_geometry(p, s->file, &count, &verts);
    enum env_event ev =
        s->file == TGSI_FILE_IN || s->file == TGSI_FILE_SV ? ENV_EV_INPUT_OOB : ENV_EV_REG_OOB;
+   if (s->file == TGSI_FILE_CONST && !s->dim_indirect && s->indirect &&
+       gather_const(b, s, ch, ov, of))
+      return;
    FOR
    {
       int64_t idx = (int64_t)s->index + (s->indirect ? (int32_t)av[i] : 0);
@@ -1433,8 +1473,14 @@ fit_env(const struct tgsi_interp_prog *p, struct env *e, struct diag_list *d, ui
       }
       *wg = (uint32_t)w;
    }
-   if (!env_alloc_outputs(e, p->nout, p->out_vertices) ||
-       (p->s->stage == TGSI_STAGE_GEOM && !env_alloc_gs(e, p->gs_max_vertices))) {
+   /* Outputs unset: every batch writes its lanes' (batch_end), and
+    * tgsi_interp_run resets the lanes no batch ran */
+   bool outs = env_alloc_outputs_unset(e, p->nout, p->out_vertices);
+   if (outs && p->s->stage == TGSI_STAGE_GEOM && !env_alloc_gs(e, p->gs_max_vertices)) {
+      env_reset_outputs(e);
+      outs = false;
+   }
+   if (!outs) {
       diag_add(d, DIAG_ERROR, name, 0, 0, NULL, "the outputs of %u invocations do not fit",
                e->nlanes);
       return TGSI_INTERP_ENV;
@@ -1508,6 +1554,7 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    }
    batch_alloc(&b, &bm, cap);
    fill_constants(&b, cap);
+   uint32_t done = 0; /* lanes whose outputs batch_end wrote */
    for (uint32_t base = 0; base < env->nlanes && !b.failed; base += cap) {
       uint32_t n = MIN2(cap, env->nlanes - base);
       batch_begin(&b, base, n);
@@ -1516,7 +1563,9 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
       run_batch(&b);
       total += b.steps;
       batch_end(&b);
+      done = base + n;
    }
+   env_reset_output_lanes(env, done, env->nlanes);
    if (opts && opts->steps_out)
       *opts->steps_out = total;
    tgsi_interp_res_free(&b);

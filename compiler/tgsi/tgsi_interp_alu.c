@@ -405,19 +405,39 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
 
 /* MAD's flags after fflags: FUSE for the lanes whose product rounds
  * (elsewhere fusing cannot change the result), then CANCEL as for FMA
- * (fextra), in one pass. */
+ * (fextra), in one pass. A block of lanes that all have FUSE already
+ * (from an operand: a chain of MADs) needs no sum test. */
+static TI_INLINE void
+mad_lanes(unsigned lo, unsigned hi, bool fused, uint32_t *rf, const uint32_t *r, const uint32_t *a,
+          const uint32_t *b, const uint32_t *c)
+{
+   for (unsigned i = lo; i < hi; i++) {
+      float x = F(a[i]), y = F(b[i]), z = F(c[i]);
+      bool exact = !fused && tgsi_lane_sum_exact(1, &x, &y, z);
+      uint32_t f = rf[i] | (exact ? 0 : ENV_F_FUSE);
+      double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
+      rf[i] = f | tgsi_lane_cancel(f, F(r[i]), m);
+   }
+}
+
+#define TI_MAD_BLOCK 16
+
 TGSI_INTERP_LANES
 static void
 mad_flags(unsigned n, uint32_t *rf, const uint32_t *r, const uint32_t *a, const uint32_t *b,
           const uint32_t *c)
 {
-   FOR
-   {
-      float x = F(a[i]), y = F(b[i]), z = F(c[i]);
-      uint32_t f = rf[i] | (tgsi_lane_sum_exact(1, &x, &y, z) ? 0 : ENV_F_FUSE);
-      double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
-      rf[i] = f | tgsi_lane_cancel(f, F(r[i]), m);
+   unsigned lo = 0;
+   for (; lo + TI_MAD_BLOCK <= n; lo += TI_MAD_BLOCK) {
+      uint32_t all = ~0u;
+      for (unsigned i = lo; i < lo + TI_MAD_BLOCK; i++)
+         all &= rf[i];
+      if (all & ENV_F_FUSE)
+         mad_lanes(lo, lo + TI_MAD_BLOCK, true, rf, r, a, b, c);
+      else
+         mad_lanes(lo, lo + TI_MAD_BLOCK, false, rf, r, a, b, c);
    }
+   mad_lanes(lo, n, false, rf, r, a, b, c);
 }
 
 /* CANCEL for a transcendental that magnifies its operand's error: where
@@ -875,14 +895,14 @@ is_plain_float(enum tgsi_opcode op)
  * infinity from an operand that is an exact zero or infinity (RCP(0),
  * LG2(0), EX2(inf), POW(0, -1)) is a pole every implementation meets
  * exactly: no EDGE. */
-static uint32_t
+static inline uint32_t
 near_overflow(uint32_t r, uint32_t cls, uint32_t a, uint32_t b)
 {
+   /* branch-free, so that exec_repl's loop vectorizes */
    uint32_t m = r & 0x7fffffffu, ma = a & 0x7fffffffu, mb = b & 0x7fffffffu;
-   if (!(cls & (ENV_F_TRANS | ENV_F_RCP)) || m < 0x7f7ff000u || m > 0x7f800000u)
-      return 0;
-   bool pole = ma == 0 || ma == 0x7f800000u || mb == 0 || mb == 0x7f800000u;
-   return m == 0x7f800000u && pole ? 0 : ENV_F_EDGE;
+   bool near = ((cls & (ENV_F_TRANS | ENV_F_RCP)) != 0) & (m >= 0x7f7ff000u) & (m <= 0x7f800000u);
+   bool pole = (ma == 0) | (ma == 0x7f800000u) | (mb == 0) | (mb == 0x7f800000u);
+   return (uint32_t)(near & !((m == 0x7f800000u) & pole)) * ENV_F_EDGE;
 }
 
 static uint32_t
@@ -1139,6 +1159,74 @@ dp_flags(unsigned n, unsigned nch, bool h, uint32_t *rf, const uint32_t *r,
    }
 }
 
+/* The operands' flags and DENORM of the nch channels of one or two
+ * sources, in one pass (constant nch and two: the loop vectorizes). */
+static TI_INLINE void
+repl_merge_n(unsigned n, unsigned nch, bool two, uint32_t *restrict rf, const uint32_t *const *a,
+             const uint32_t *const *af, const uint32_t *const *bb, const uint32_t *const *bf)
+{
+   const uint32_t *a0 = a[0], *a1 = a[nch > 1], *a2 = a[nch > 2 ? 2 : 0], *a3 = a[nch > 3 ? 3 : 0];
+   const uint32_t *f0 = af[0], *f1 = af[nch > 1], *f2 = af[nch > 2 ? 2 : 0];
+   const uint32_t *f3 = af[nch > 3 ? 3 : 0];
+   const uint32_t *b0 = two ? bb[0] : a0, *b1 = two ? bb[nch > 1] : a0;
+   const uint32_t *b2 = two ? bb[nch > 2 ? 2 : 0] : a0, *b3 = two ? bb[nch > 3 ? 3 : 0] : a0;
+   const uint32_t *g0 = two ? bf[0] : f0, *g1 = two ? bf[nch > 1] : f0;
+   const uint32_t *g2 = two ? bf[nch > 2 ? 2 : 0] : f0, *g3 = two ? bf[nch > 3 ? 3 : 0] : f0;
+   FOR
+   {
+      uint32_t f = f0[i] | fden(a0[i]);
+      if (nch > 1)
+         f |= f1[i] | fden(a1[i]);
+      if (nch > 2)
+         f |= f2[i] | fden(a2[i]);
+      if (nch > 3)
+         f |= f3[i] | fden(a3[i]);
+      if (two) {
+         f |= g0[i] | fden(b0[i]);
+         if (nch > 1)
+            f |= g1[i] | fden(b1[i]);
+         if (nch > 2)
+            f |= g2[i] | fden(b2[i]);
+         if (nch > 3)
+            f |= g3[i] | fden(b3[i]);
+      }
+      rf[i] = f;
+   }
+}
+
+TGSI_INTERP_LANES
+static void
+repl_merge(unsigned n, unsigned nch, bool two, uint32_t *restrict rf, const uint32_t *const *a,
+           const uint32_t *const *af, const uint32_t *const *bb, const uint32_t *const *bf)
+{
+   switch (nch * 2 + two) {
+   case 2:
+      repl_merge_n(n, 1, false, rf, a, af, bb, bf);
+      break;
+   case 3:
+      repl_merge_n(n, 1, true, rf, a, af, bb, bf);
+      break;
+   case 4:
+      repl_merge_n(n, 2, false, rf, a, af, bb, bf);
+      break;
+   case 5:
+      repl_merge_n(n, 2, true, rf, a, af, bb, bf);
+      break;
+   case 6:
+      repl_merge_n(n, 3, false, rf, a, af, bb, bf);
+      break;
+   case 7:
+      repl_merge_n(n, 3, true, rf, a, af, bb, bf);
+      break;
+   case 8:
+      repl_merge_n(n, 4, false, rf, a, af, bb, bf);
+      break;
+   default:
+      repl_merge_n(n, 4, true, rf, a, af, bb, bf);
+      break;
+   }
+}
+
 TGSI_INTERP_LANES
 static int
 exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
@@ -1166,12 +1254,10 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       if (ns > 1)
          tgsi_interp_fetch(b, ti, 1, c, &bb[c], &bf[c]);
    }
-   FOR rf[i] = af[0][i];
-   for (unsigned c = 0; c < nch; c++) {
-      FOR rf[i] |= af[c][i] | fden(a[c][i]);
-      if (ns > 1)
-         FOR rf[i] |= bf[c][i] | fden(bb[c][i]);
-   }
+   if (ns > 1)
+      repl_merge(n, nch, true, rf, a, af, bb, bf);
+   else
+      repl_merge(n, nch, false, rf, a, af, bb, bf);
    switch (op) {
    case TGSI_OP_DP2:
       FOR r[i] = fui(F(a[0][i]) * F(bb[0][i]) + F(a[1][i]) * F(bb[1][i]));

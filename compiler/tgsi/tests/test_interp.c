@@ -239,6 +239,46 @@ test_budget(void)
    tgsi_shader_free(s);
 }
 
+/* The outputs of lanes no batch ran (the run stopped at the budget in the
+ * first batch) are 0 and undefined: the interpreter allocates them unset
+ * and resets only those lanes. A run of the same env before leaves 5,
+ * defined, in every lane (the allocator tends to hand its memory back). */
+static void
+test_budget_unrun_lanes(void)
+{
+   struct tgsi_shader *s = sb_new(TGSI_STAGE_VERT);
+   unsigned k = sb_immf(s, 5.0f, 5.0f, 5.0f, 5.0f);
+   sb_decl(s, TGSI_FILE_OUT, 0, 0);
+   sb_op(s, TGSI_OP_MOV, D(OUT, 0, "xyzw"), S(IMM, (int)k, "xyzw"));
+   sb_op(s, TGSI_OP_END);
+   struct env *e = sb_env(TGSI_STAGE_VERT, 64, 1);
+   CHECK(sb_run(s, e, NULL) == TGSI_INTERP_OK);
+   CHECK(sb_out(e, 0, 0, 63) == fui(5.0f) && sb_defined(e, 0, 0, 63));
+   tgsi_shader_free(s);
+   s = sb_new(TGSI_STAGE_VERT);
+   k = sb_immf(s, 5.0f, 5.0f, 5.0f, 5.0f);
+   sb_decl(s, TGSI_FILE_OUT, 0, 0);
+   sb_op(s, TGSI_OP_MOV, D(OUT, 0, "xyzw"), S(IMM, (int)k, "xyzw"));
+   sb_op(s, TGSI_OP_BGNLOOP);
+   sb_op(s, TGSI_OP_NOP);
+   sb_op(s, TGSI_OP_ENDLOOP);
+   sb_op(s, TGSI_OP_END);
+   struct tgsi_interp_opts o = {.max_steps = 10000, .batch = 32};
+   struct diag_list d = {0};
+   CHECK(tgsi_interp_run(s, e, &o, &d) == TGSI_INTERP_BUDGET);
+   for (uint32_t l = 0; l < 64; l++)
+      for (unsigned c = 0; c < 4; c++) {
+         size_t i = env_out_index(e, 0, 0, c) + l;
+         bool ran = l < 32;
+         CHECKF(e->out[i] == (ran ? fui(5.0f) : 0u) &&
+                    (e->out_flags[i] & ENV_F_UNDEF) == (ran ? 0 : ENV_F_UNDEF),
+                "lane %u channel %u: %08x flags %x", l, c, e->out[i], e->out_flags[i]);
+      }
+   diag_clear(&d);
+   env_free(e);
+   tgsi_shader_free(s);
+}
+
 /* A value decided by an undefined IF condition is undefined after the
  * region, on the lanes where the condition was undefined; so is anything a
  * loop writes after a BRK that depends on an undefined value. */
@@ -773,6 +813,7 @@ main(void)
    test_switch();
    test_subroutine();
    test_budget();
+   test_budget_unrun_lanes();
    test_undefined_control();
    test_select_flags();
    test_indirect();
