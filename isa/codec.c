@@ -1220,3 +1220,52 @@ isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size
    *out = buf;
    return ISA_ERR_OK;
 }
+
+enum isa_err
+isa_encode_program_update(const struct isa_model *m, const struct isa_insn *old,
+                          const struct isa_insn *in, size_t n, uint8_t *code, size_t len,
+                          const uint32_t *addr)
+{
+   const struct isa_bundle *bd = &m->bundle;
+   unsigned group = bd->insns ? bd->insns : 1;
+   for (size_t g = 0; g < n; g += group) {
+      bool changed = false;
+      for (unsigned k = 0; k < group && g + k < n; k++)
+         changed |= memcmp(&old[g + k], &in[g + k], sizeof(*in)) != 0;
+      if (!changed)
+         continue;
+      uint64_t ctrl = 0;
+      for (unsigned k = 0; k < group; k++) {
+         struct isa_insn pad;
+         const struct isa_insn *x = &in[g + k];
+         if (g + k >= n) {
+            isa_insn_init(m, (unsigned)bd->pad_op, &pad);
+            x = &pad;
+         } else if (x->op != old[g + k].op || x->op >= m->nops) {
+            return ISA_ERR_ARG; /* another size: the addresses would move */
+         }
+         struct isa_bits b;
+         enum isa_err e = ISA_ERR_OK;
+         bool again = g + k < n && memcmp(&old[g + k], x, sizeof(*x));
+         if (again)
+            e = isa_encode_bits(m, x, &b, NULL, NULL);
+         if (!e && bd->insns)
+            e = control_slot(m, x, k, &ctrl, NULL);
+         if (e)
+            return e;
+         size_t wl = m->ops[x->op].bits / 8;
+         if (again && addr[g + k] + wl <= len)
+            isa_store_bits(&b, wl, code + addr[g + k]);
+         else if (again)
+            return ISA_ERR_ARG;
+      }
+      if (bd->insns) {
+         struct isa_bits cb = {{ctrl, 0}};
+         size_t cl = bd->ctrl_bits / 8;
+         if (addr[g] < cl)
+            return ISA_ERR_ARG;
+         isa_store_bits(&cb, cl, code + addr[g] - cl);
+      }
+   }
+   return ISA_ERR_OK;
+}
