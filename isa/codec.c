@@ -230,6 +230,7 @@ isa_build_dispatch(struct isa_model *m)
    build_op_names(m);
    build_sem_ops(m);
    build_defaults(m);
+   isa_build_slot_info(m);
 }
 
 static int
@@ -1063,19 +1064,31 @@ struct isa_check_memo {
 };
 
 static uint64_t
-insn_hash(const struct isa_insn *in)
+hash_words(uint64_t h, const void *p, size_t n)
 {
-   const unsigned char *p = (const unsigned char *)in;
-   uint64_t h = 0x9e3779b97f4a7c15ull;
+   const unsigned char *b = p;
    size_t i = 0;
-   for (; i + 8 <= sizeof(*in); i += 8) {
+   for (; i + 8 <= n; i += 8) {
       uint64_t w;
-      memcpy(&w, p + i, sizeof(w));
+      memcpy(&w, b + i, sizeof(w));
       h = (h ^ w) * 0xff51afd7ed558ccdull;
       h ^= h >> 29;
    }
-   for (; i < sizeof(*in); i++)
-      h = (h ^ p[i]) * 0x100000001b3ull;
+   for (; i < n; i++)
+      h = (h ^ b[i]) * 0x100000001b3ull;
+   return h;
+}
+
+/* A hash of the bytes a record's verdict can depend on: the header, its
+ * operands and the model's modifiers (the rest of a record is compared,
+ * not hashed: equal records still hash alike). */
+static uint64_t
+insn_hash(const struct isa_insn *in, unsigned nmods)
+{
+   uint64_t h = hash_words(0x9e3779b97f4a7c15ull, in, offsetof(struct isa_insn, dst));
+   h = hash_words(h, in->dst, MIN2(in->ndst, ISA_MAX_DST) * sizeof(in->dst[0]));
+   h = hash_words(h, in->src, MIN2(in->nsrc, ISA_MAX_SRC) * sizeof(in->src[0]));
+   h = hash_words(h, in->mod, MIN2(nmods, ISA_MAX_MODS) * sizeof(in->mod[0]));
    return h ^ (h >> 32);
 }
 
@@ -1117,7 +1130,7 @@ isa_check_insn_memo(struct isa_check_memo *c, const struct isa_model *m, const s
       c->m = m;
    if (c->m != m)
       return isa_check_insn(m, in, NULL);
-   uint64_t h = insn_hash(in);
+   uint64_t h = insn_hash(in, m->nmods);
    struct check_memo_entry *e = memo_slot(c, in, h);
    if (e->used)
       return (enum isa_err)e->err;

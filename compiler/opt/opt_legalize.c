@@ -144,11 +144,11 @@ dummy_index(const struct isa_model *m, unsigned file, unsigned want)
 /* A trial record for in with operand k placed as place[k]; constant slots
  * get distinct dummy numbers unless the value already has its slot. */
 static void
-trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
-             const enum place *place, struct isa_insn *t)
+trial_record(const struct ir_shader *sh, const struct files *fp, const struct ir_instr *in,
+             unsigned op, const enum place *place, struct isa_insn *t)
 {
    const struct ir_mach *m = in->mach;
-   struct files f = find_files(sh->model);
+   const struct files f = *fp;
    *t = m->insn;
    set_op(sh->model, t, op);
    for (unsigned d = 0; d < t->ndst; d++) {
@@ -207,11 +207,11 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
 }
 
 static bool
-trial_ok(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
+trial_ok(const struct ir_shader *sh, const struct files *f, const struct ir_instr *in, unsigned op,
          const enum place *place)
 {
    struct isa_insn t;
-   trial_record(sh, in, op, place, &t);
+   trial_record(sh, f, in, op, place, &t);
    struct opt_ctx *ctx = sh->fault_ctx;
    if (!ctx)
       return isa_check_insn(sh->model, &t, NULL) == ISA_ERR_OK;
@@ -324,8 +324,9 @@ can_swap(const struct ir_shader *sh, const struct ir_instr *in, int *a, int *b)
  * choice with more constants). Returns true and fills place[] and *op.
  */
 static bool
-search_places(const struct ir_shader *sh, const struct ir_instr *in, const unsigned *ops,
-              unsigned nops, unsigned copy_mask, enum place *place, unsigned *op)
+search_places(const struct ir_shader *sh, const struct files *fl, const struct ir_instr *in,
+              const unsigned *ops, unsigned nops, unsigned copy_mask, enum place *place,
+              unsigned *op)
 {
    const struct ir_mach *m = in->mach;
    unsigned imms[ISA_MAX_SRC], nimm = 0;
@@ -344,7 +345,7 @@ search_places(const struct ir_shader *sh, const struct ir_instr *in, const unsig
       for (unsigned i = 0; i < nimm; i++)
          place[imms[i]] = (c >> i) & 1 ? PLACE_CONST : PLACE_IMM;
       for (unsigned f = 0; f < nops; f++)
-         if (trial_ok(sh, in, ops[f], place)) {
+         if (trial_ok(sh, fl, in, ops[f], place)) {
             *op = ops[f];
             return true;
          }
@@ -507,10 +508,11 @@ plan_op(const struct ir_shader *sh, const struct ir_instr *in, enum place *place
                                in_uniform_file(sh->model, in->src[m->first[k]])))
          candidates |= 1u << k;
    unsigned ops[OPT_FORMS_MAX], nops = forms_memo(sh, m->insn.op, ops);
+   struct files f = find_files(sh->model);
    for (unsigned n = 0; n <= popcount(candidates); n++)
       for (unsigned mk = 0; mk < (1u << m->insn.nsrc); mk++)
          if ((mk & ~candidates) == 0 && popcount(mk) == n &&
-             search_places(sh, in, ops, nops, mk, place, op)) {
+             search_places(sh, &f, in, ops, nops, mk, place, op)) {
             *mask = mk;
             return true;
          }
@@ -655,12 +657,13 @@ plain_copy_mask(const struct ir_shader *sh, const struct ir_instr *in)
    unsigned mask = 0, ops[OPT_FORMS_MAX], op;
    unsigned nops = forms_memo(sh, m->insn.op, ops);
    enum place p[ISA_MAX_SRC];
+   struct files f = find_files(sh->model);
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (plain_copies(sh, in, k))
          mask |= 1u << k;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
-      if ((mask >> k & 1) && !search_places(sh, in, ops, nops, mask, p, &op) &&
-          search_places(sh, in, ops, nops, mask & ~(1u << k), p, &op))
+      if ((mask >> k & 1) && !search_places(sh, &f, in, ops, nops, mask, p, &op) &&
+          search_places(sh, &f, in, ops, nops, mask & ~(1u << k), p, &op))
          mask &= ~(1u << k);
    return mask;
 }
