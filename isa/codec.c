@@ -957,9 +957,11 @@ control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot
    return ISA_ERR_OK;
 }
 
-enum isa_err
-isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out,
-                char **msg, int *bad_slot)
+/* isa_encode_bits, also giving a bundle model's control bits of the
+ * record (as control_slot() places them in slot 0). */
+static enum isa_err
+encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out, char **msg,
+            int *bad_slot, uint64_t *ctrl_out)
 {
    if (bad_slot)
       *bad_slot = -1;
@@ -1013,7 +1015,16 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
    if (m->bundle.insns && (e = control_slot(m, in, 0, &ctrl, msg)))
       return e;
    *out = b;
+   *ctrl_out = ctrl;
    return ISA_ERR_OK;
+}
+
+enum isa_err
+isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out,
+                char **msg, int *bad_slot)
+{
+   uint64_t ctrl;
+   return encode_bits(m, in, out, msg, bad_slot, &ctrl);
 }
 
 static enum isa_err
@@ -1200,9 +1211,10 @@ isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size
          }
          struct isa_bits b;
          char *msg = NULL;
-         enum isa_err e = isa_encode_bits(m, x, &b, &msg, NULL);
+         uint64_t cv = 0; /* checked by encode_bits as control_slot() checks it */
+         enum isa_err e = encode_bits(m, x, &b, &msg, NULL, &cv);
          if (!e && bd->insns)
-            e = control_slot(m, x, k, &ctrl, &msg);
+            ctrl |= cv << (k * bd->slot_bits);
          if (e) {
             if (d)
                diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "instruction %zu: %s", g + k,
@@ -1260,9 +1272,12 @@ isa_encode_program_update(const struct isa_model *m, const struct isa_insn *old,
          struct isa_bits b;
          enum isa_err e = ISA_ERR_OK;
          bool again = g + k < n && memcmp(&old[g + k], x, sizeof(*x));
+         uint64_t cv = 0;
          if (again)
-            e = isa_encode_bits(m, x, &b, NULL, NULL);
-         if (!e && bd->insns)
+            e = encode_bits(m, x, &b, NULL, NULL, &cv);
+         if (!e && bd->insns && again)
+            ctrl |= cv << (k * bd->slot_bits);
+         else if (!e && bd->insns)
             e = control_slot(m, x, k, &ctrl, NULL);
          if (e)
             return e;

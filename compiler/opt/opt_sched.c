@@ -736,7 +736,9 @@ list_schedule(struct sched *s, struct ir_block *b)
             if ((pass < 2 && !small_room(s, live_small, i)) ||
                 (pass < 1 && !small_wanted(s, live_small, i)))
                continue;
-            int g = net_growth(s, i);
+            /* better() reads the growths only when tight: else the
+             * chosen node's alone is found, below */
+            int g = tight ? net_growth(s, i) : 0;
             if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, tight)) {
                best = (int)i;
                best_at = r;
@@ -744,6 +746,8 @@ list_schedule(struct sched *s, struct ir_block *b)
                listed = true;
             }
          }
+      if (listed && !tight)
+         bg = net_growth(s, (unsigned)best);
       if (listed)
          rs.list[best_at] = rs.list[--rs.n];
       else
