@@ -526,6 +526,15 @@ plan(const struct ir_shader *sh, const struct ir_instr *in, enum place *place, u
    return plan_op(sh, in, place, mask, &op);
 }
 
+/* Does a plan have effects? Only through the faults its trial records
+ * fire (each firing is counted); without them asking again for the same
+ * record gives the same answer, so an answer may be kept. */
+static bool
+plan_has_effects(const struct ir_shader *sh)
+{
+   return opt_fault_sh(sh, OPT_FAULT_IMM_TRUNC) || opt_fault_sh(sh, OPT_FAULT_CONST_SRC2);
+}
+
 /* Takes the form plan_op chose. */
 static void
 take_form(const struct ir_shader *sh, struct ir_instr *in)
@@ -721,11 +730,14 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
       return legalize_plain_pre(sh, in);
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
-   unsigned m1 = 0, m2 = 0, mask;
+   unsigned m1 = 0, m2 = 0, mask, op1;
    int a, b;
-   bool ok1 = plan(sh, in, p1, &m1);
+   bool ok1 = plan_op(sh, in, p1, &m1, &op1);
    if (ok1 && !m1) {
-      take_form(sh, in);
+      if (plan_has_effects(sh))
+         take_form(sh, in);              /* plans again, as the faults count their firings */
+      else if (op1 != in->mach->insn.op) /* take_form's plan: the same record, the same op */
+         set_op(sh->model, &in->mach->insn, op1);
       return true;
    }
    bool ok2 = false;
