@@ -1032,9 +1032,10 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
    struct ir_shader *sh = z->sh;
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC], *place = p1;
-   unsigned m1 = 0, m2 = 0, mask;
+   unsigned m1 = 0, m2 = 0, mask, op1;
    int a, b;
-   bool ok1 = plan(sh, in, p1, &m1), ok2 = false;
+   bool ok1 = plan_op(sh, in, p1, &m1, &op1), ok2 = false;
+   bool same = !plan_has_effects(sh); /* in is still the record planned as p1 */
    if (!(ok1 && !m1) && can_swap(sh, in, &a, &b)) {
       swap_operands(sh, in, a, b);
       ok2 = plan(sh, in, p2, &m2);
@@ -1047,6 +1048,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
       swap_note(z->ctx, sh, in, a, b, &before);
       mask = m2;
       place = p2;
+      same = false;
    } else if (ok1) {
       mask = m1;
    } else {
@@ -1060,6 +1062,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          continue;
       struct ir_instr *const *src = &in->src[m->first[k]];
       if (mask & (1u << k)) {
+         same = false;
          path(sh, LGZ_PATH_COPY_POST);
          int r = scratch_reg(z, in, ncopies++);
          if (r < 0) {
@@ -1071,6 +1074,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          ir_set_src(in, m->first[k], c);
          legalize_instr(z, c); /* its own operand: an immediate too wide, a constant */
       } else if (place[k] == PLACE_CONST && (*src)->op == IR_OP_IMM && !ir_has_reg(*src)) {
+         same = false;
          path(sh, LGZ_PATH_CONST);
          struct ir_instr *c = const_imm(z, (uint32_t)(*src)->imm);
          if (!c)
@@ -1081,7 +1085,9 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          path(sh, LGZ_PATH_INLINE);
       }
    }
-   if (!z->failed)
+   if (!z->failed && same && op1 != in->mach->insn.op) /* take_form's plan: the same */
+      set_op(sh->model, &in->mach->insn, op1);
+   else if (!z->failed && !same)
       take_form(sh, in);
    if (!z->failed &&
        (opt_fault(z->ctx, OPT_FAULT_IMM_TRUNC) || opt_fault(z->ctx, OPT_FAULT_FFMA_I20)))
