@@ -230,6 +230,7 @@ isa_build_dispatch(struct isa_model *m)
    build_op_names(m);
    build_sem_ops(m);
    build_defaults(m);
+   isa_build_slot_info(m);
 }
 
 static int
@@ -956,9 +957,11 @@ control_slot(const struct isa_model *m, const struct isa_insn *in, unsigned slot
    return ISA_ERR_OK;
 }
 
-enum isa_err
-isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out,
-                char **msg, int *bad_slot)
+/* isa_encode_bits, also giving a bundle model's control bits of the
+ * record (as control_slot() places them in slot 0). */
+static enum isa_err
+encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out, char **msg,
+            int *bad_slot, uint64_t *ctrl_out)
 {
    if (bad_slot)
       *bad_slot = -1;
@@ -1012,7 +1015,16 @@ isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa
    if (m->bundle.insns && (e = control_slot(m, in, 0, &ctrl, msg)))
       return e;
    *out = b;
+   *ctrl_out = ctrl;
    return ISA_ERR_OK;
+}
+
+enum isa_err
+isa_encode_bits(const struct isa_model *m, const struct isa_insn *in, struct isa_bits *out,
+                char **msg, int *bad_slot)
+{
+   uint64_t ctrl;
+   return encode_bits(m, in, out, msg, bad_slot, &ctrl);
 }
 
 static enum isa_err
@@ -1063,19 +1075,31 @@ struct isa_check_memo {
 };
 
 static uint64_t
-insn_hash(const struct isa_insn *in)
+hash_words(uint64_t h, const void *p, size_t n)
 {
-   const unsigned char *p = (const unsigned char *)in;
-   uint64_t h = 0x9e3779b97f4a7c15ull;
+   const unsigned char *b = p;
    size_t i = 0;
-   for (; i + 8 <= sizeof(*in); i += 8) {
+   for (; i + 8 <= n; i += 8) {
       uint64_t w;
-      memcpy(&w, p + i, sizeof(w));
+      memcpy(&w, b + i, sizeof(w));
       h = (h ^ w) * 0xff51afd7ed558ccdull;
       h ^= h >> 29;
    }
-   for (; i < sizeof(*in); i++)
-      h = (h ^ p[i]) * 0x100000001b3ull;
+   for (; i < n; i++)
+      h = (h ^ b[i]) * 0x100000001b3ull;
+   return h;
+}
+
+/* A hash of the bytes a record's verdict can depend on: the header, its
+ * operands and the model's modifiers (the rest of a record is compared,
+ * not hashed: equal records still hash alike). */
+static uint64_t
+insn_hash(const struct isa_insn *in, unsigned nmods)
+{
+   uint64_t h = hash_words(0x9e3779b97f4a7c15ull, in, offsetof(struct isa_insn, dst));
+   h = hash_words(h, in->dst, MIN2(in->ndst, ISA_MAX_DST) * sizeof(in->dst[0]));
+   h = hash_words(h, in->src, MIN2(in->nsrc, ISA_MAX_SRC) * sizeof(in->src[0]));
+   h = hash_words(h, in->mod, MIN2(nmods, ISA_MAX_MODS) * sizeof(in->mod[0]));
    return h ^ (h >> 32);
 }
 
@@ -1117,7 +1141,7 @@ isa_check_insn_memo(struct isa_check_memo *c, const struct isa_model *m, const s
       c->m = m;
    if (c->m != m)
       return isa_check_insn(m, in, NULL);
-   uint64_t h = insn_hash(in);
+   uint64_t h = insn_hash(in, m->nmods);
    struct check_memo_entry *e = memo_slot(c, in, h);
    if (e->used)
       return (enum isa_err)e->err;
@@ -1187,9 +1211,10 @@ isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size
          }
          struct isa_bits b;
          char *msg = NULL;
-         enum isa_err e = isa_encode_bits(m, x, &b, &msg, NULL);
+         uint64_t cv = 0; /* checked by encode_bits as control_slot() checks it */
+         enum isa_err e = encode_bits(m, x, &b, &msg, NULL, &cv);
          if (!e && bd->insns)
-            e = control_slot(m, x, k, &ctrl, &msg);
+            ctrl |= cv << (k * bd->slot_bits);
          if (e) {
             if (d)
                diag_add(d, DIAG_ERROR, "<program>", 0, 0, NULL, "instruction %zu: %s", g + k,
@@ -1218,5 +1243,57 @@ isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size
       }
    }
    *out = buf;
+   return ISA_ERR_OK;
+}
+
+enum isa_err
+isa_encode_program_update(const struct isa_model *m, const struct isa_insn *old,
+                          const struct isa_insn *in, size_t n, uint8_t *code, size_t len,
+                          const uint32_t *addr)
+{
+   const struct isa_bundle *bd = &m->bundle;
+   unsigned group = bd->insns ? bd->insns : 1;
+   for (size_t g = 0; g < n; g += group) {
+      bool changed = false;
+      for (unsigned k = 0; k < group && g + k < n; k++)
+         changed |= memcmp(&old[g + k], &in[g + k], sizeof(*in)) != 0;
+      if (!changed)
+         continue;
+      uint64_t ctrl = 0;
+      for (unsigned k = 0; k < group; k++) {
+         struct isa_insn pad;
+         const struct isa_insn *x = &in[g + k];
+         if (g + k >= n) {
+            isa_insn_init(m, (unsigned)bd->pad_op, &pad);
+            x = &pad;
+         } else if (x->op != old[g + k].op || x->op >= m->nops) {
+            return ISA_ERR_ARG; /* another size: the addresses would move */
+         }
+         struct isa_bits b;
+         enum isa_err e = ISA_ERR_OK;
+         bool again = g + k < n && memcmp(&old[g + k], x, sizeof(*x));
+         uint64_t cv = 0;
+         if (again)
+            e = encode_bits(m, x, &b, NULL, NULL, &cv);
+         if (!e && bd->insns && again)
+            ctrl |= cv << (k * bd->slot_bits);
+         else if (!e && bd->insns)
+            e = control_slot(m, x, k, &ctrl, NULL);
+         if (e)
+            return e;
+         size_t wl = m->ops[x->op].bits / 8;
+         if (again && addr[g + k] + wl <= len)
+            isa_store_bits(&b, wl, code + addr[g + k]);
+         else if (again)
+            return ISA_ERR_ARG;
+      }
+      if (bd->insns) {
+         struct isa_bits cb = {{ctrl, 0}};
+         size_t cl = bd->ctrl_bits / 8;
+         if (addr[g] < cl)
+            return ISA_ERR_ARG;
+         isa_store_bits(&cb, cl, code + addr[g] - cl);
+      }
+   }
    return ISA_ERR_OK;
 }

@@ -46,6 +46,10 @@ isa_field_get(const struct isa_field *f, const struct isa_bits *b)
 void
 isa_field_set(const struct isa_field *f, struct isa_bits *b, uint64_t v)
 {
+   if (f->nr == 1) { /* most fields: one range */
+      isa_bits_set(b, f->r[0].lo, f->r[0].len, v);
+      return;
+   }
    for (unsigned i = 0; i < f->nr; i++) {
       isa_bits_set(b, f->r[i].lo, f->r[i].len, v & isa_mask64(f->r[i].len));
       v = f->r[i].len >= 64 ? 0 : v >> f->r[i].len;
@@ -62,6 +66,10 @@ isa_field_get64(const struct isa_field *f, uint64_t w)
 uint64_t
 isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v)
 {
+   if (f->nr == 1 && f->r[0].lo < 64 && f->r[0].lo + f->r[0].len <= 64) { /* one range, in w */
+      uint64_t m = isa_mask64(f->r[0].len);
+      return (w & ~(m << f->r[0].lo)) | (v & m) << f->r[0].lo;
+   }
    struct isa_bits b = {{w, 0}};
    isa_field_set(f, &b, v);
    return b.w[0];
@@ -248,9 +256,10 @@ isa_op_implicit(const struct isa_model *m, unsigned op, bool dst, unsigned *n)
    return o->imp[dst ? 0 : 1];
 }
 
-bool
-isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
-              struct isa_slot_info *out)
+/* The facts of one slot, from its fields and formats. */
+static bool
+slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
+          struct isa_slot_info *out)
 {
    const struct isa_op *o = &m->ops[op];
    memset(out, 0, sizeof(*out));
@@ -299,6 +308,38 @@ isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
       }
    }
    return true;
+}
+
+/* slot_info of every op's slots, once per model: the legalizer, the
+ * hazard rules and instruction selection ask it for every instruction. */
+void
+isa_build_slot_info(struct isa_model *m)
+{
+   m->slot_info = xcalloc((size_t)m->nops * ISA_MAX_SLOTS + 1, sizeof(*m->slot_info));
+   m->slot_valid = xcalloc((size_t)m->nops * ISA_MAX_SLOTS + 1, sizeof(*m->slot_valid));
+   for (unsigned op = 0; op < m->nops; op++)
+      for (unsigned s = 0; s < (unsigned)m->ops[op].ndst + m->ops[op].nsrc; s++) {
+         bool dst = s < m->ops[op].ndst;
+         size_t at = (size_t)op * ISA_MAX_SLOTS + s;
+         m->slot_valid[at] =
+             slot_info(m, op, dst, dst ? s : s - m->ops[op].ndst, &m->slot_info[at]);
+      }
+}
+
+bool
+isa_slot_info(const struct isa_model *m, unsigned op, bool dst, unsigned slot,
+              struct isa_slot_info *out)
+{
+   const struct isa_op *o = &m->ops[op];
+   if (!m->slot_info)
+      return slot_info(m, op, dst, slot, out);
+   if (slot >= (dst ? o->ndst : o->nsrc)) {
+      memset(out, 0, sizeof(*out));
+      return false;
+   }
+   size_t at = (size_t)op * ISA_MAX_SLOTS + (dst ? slot : o->ndst + slot);
+   *out = m->slot_info[at];
+   return m->slot_valid[at];
 }
 
 unsigned

@@ -406,6 +406,10 @@ struct isa_model {
    unsigned nnames;
    struct isa_op_name *op_names; /* every key and mnemonic, for isa_op_find (codec.c) */
    unsigned nop_names;
+   /* isa_slot_info of every slot, by op * ISA_MAX_SLOTS + slot (dsts, then
+    * srcs), and its verdict (info.c) */
+   struct isa_slot_info *slot_info;
+   bool *slot_valid;
    uint16_t *sem_ops;                  /* the ops by semantics, in model order (codec.c): */
    unsigned sem_at[ISA_SEM_COUNT + 1]; /* semantics s has sem_ops[sem_at[s] .. sem_at[s+1]) */
    struct diag_list *diag;             /* while loading */
@@ -507,6 +511,7 @@ uint64_t isa_field_set64(const struct isa_field *f, uint64_t w, uint64_t v);
  * (gfx9: one SGPR read twice is one value on the constant bus). */
 #define ISA_FORM_MASK 0xffff
 int64_t isa_operand_val(int form, uint64_t raw, int format);
+void isa_build_slot_info(struct isa_model *m);
 bool isa_guards_hold(const struct isa_guard *g, unsigned n, const int64_t *vals);
 const struct isa_enum_entry *isa_enum_entry(const struct isa_enum *e, int32_t value);
 int isa_fmt_print(char *buf, size_t size, const struct isa_fmt *f, int64_t v, const char *s);

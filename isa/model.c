@@ -1520,6 +1520,8 @@ isa_close(struct isa_model *m)
    for (unsigned i = 0; i < ISA_OPND_PRINT_COUNT; i++)
       free(m->opnd_print[i]);
    free(m->bucket_ops);
+   free(m->slot_info);
+   free(m->slot_valid);
    free(m->sem_values);
    free(m->names);
    free(m->op_names);

@@ -516,32 +516,49 @@ opt_layout_free(struct opt_layout *lo)
    memset(lo, 0, sizeof(*lo));
 }
 
-/* Byte address of every slot as encoded (bundle control words included),
- * as the encoder places it; all 0 when the program does not encode. */
-static uint32_t *
-slot_addresses(const struct isa_model *m, const struct opt_layout *lo)
+/* The program as encoded before the branch offsets are written: its
+ * records, bytes and the byte address of every slot (bundle control words
+ * included), as the encoder places them. Writing the offsets changes no
+ * op, so the addresses hold, and the final program is these bytes with
+ * the changed records encoded again (isa_encode_program_update). */
+struct pre_code {
+   struct isa_insn *insns;
+   uint8_t *code; /* NULL: the program did not encode (addresses all 0) */
+   size_t size;
+   uint32_t *addr;
+};
+
+static void
+pre_encode(const struct isa_model *m, const struct opt_layout *lo, struct pre_code *pc)
 {
-   struct isa_insn *tmp = xcalloc(lo->n + 1, sizeof(*tmp));
+   pc->insns = xcalloc(lo->n + 1, sizeof(*pc->insns));
    for (unsigned i = 0; i < lo->n; i++)
-      tmp[i] = lo->v[i].insn;
-   uint8_t *code = NULL;
-   size_t size = 0;
-   uint32_t *addr = xcalloc(lo->n + 1, sizeof(uint32_t));
-   if (isa_encode_program_at(m, tmp, lo->n, &code, &size, addr, NULL) != ISA_ERR_OK)
-      memset(addr, 0, (lo->n + 1) * sizeof(uint32_t));
-   free(tmp);
-   free(code);
-   return addr;
+      pc->insns[i] = lo->v[i].insn;
+   pc->addr = xcalloc(lo->n + 1, sizeof(uint32_t));
+   if (isa_encode_program_at(m, pc->insns, lo->n, &pc->code, &pc->size, pc->addr, NULL) !=
+       ISA_ERR_OK) {
+      memset(pc->addr, 0, (lo->n + 1) * sizeof(uint32_t));
+      free(pc->code);
+      pc->code = NULL;
+   }
+}
+
+static void
+pre_code_free(struct pre_code *pc)
+{
+   free(pc->insns);
+   free(pc->code);
+   free(pc->addr);
+   memset(pc, 0, sizeof(*pc));
 }
 
 /* Writes the branch offsets, as the target operand's form counts them,
  * and the (jp) flags of the targets. */
 static void
-finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
+finish_branches(const struct ir_shader *sh, struct opt_layout *lo, struct pre_code *pc)
 {
    const struct isa_model *m = sh->model;
    int jp = isa_mod_by_role(m, ISA_ROLE_JP);
-   uint32_t *addr = NULL;
    for (unsigned i = 0; i < lo->n; i++) {
       struct opt_slot *s = &lo->v[i];
       if (s->target < 0)
@@ -558,8 +575,9 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
          case ISA_PCREL_BYTE:
          case ISA_PCREL_BYTE_NEXT:
          case ISA_PCREL_DWORD_NEXT:
-            if (!addr)
-               addr = slot_addresses(m, lo);
+            if (!pc->addr)
+               pre_encode(m, lo, pc);
+            const uint32_t *addr = pc->addr;
             v = (int32_t)((unsigned)t < lo->n ? addr[t] : addr[lo->n - 1] + 8) - (int32_t)addr[i] -
                 (si.pcrel != ISA_PCREL_BYTE ? (int32_t)s->insn.size : 0);
             if (si.pcrel == ISA_PCREL_DWORD_NEXT)
@@ -579,7 +597,6 @@ finish_branches(const struct ir_shader *sh, struct opt_layout *lo)
            !opt_fault_fires_sh(sh, OPT_FAULT_MISSING_JP, "no (jp) on target %d", s->target)))
          lo->v[s->target].insn.mod[jp] = 1;
    }
-   free(addr);
 }
 
 /* ------------------------------------------------------------------ */
@@ -838,7 +855,8 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
       }
       free(ctl);
    }
-   finish_branches(sh, &lo);
+   struct pre_code pc = {0};
+   finish_branches(sh, &lo, &pc);
    struct isa_insn *insns = xcalloc(lo.n + 1, sizeof(*insns));
    for (unsigned i = 0; i < lo.n; i++)
       insns[i] = lo.v[i].insn;
@@ -846,10 +864,22 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
     * isa_encode_bits), so a program that encodes needs no check of its
     * own; one that does not is checked instruction by instruction for the
     * error that names the value, as before, and the encoder's own error
-    * (a control word, a padding slot) stands when every one passes. */
+    * (a control word, a padding slot) stands when every one passes. When
+    * the branch offsets needed the program encoded, only the records they
+    * changed are encoded again; any error there encodes the whole. */
    uint8_t *code = NULL;
    size_t size = 0;
-   bool ok = isa_encode_program(sh->model, insns, lo.n, &code, &size, NULL) == ISA_ERR_OK;
+   bool ok;
+   if (pc.code && isa_encode_program_update(sh->model, pc.insns, insns, lo.n, pc.code, pc.size,
+                                            pc.addr) == ISA_ERR_OK) {
+      code = pc.code;
+      size = pc.size;
+      pc.code = NULL;
+      ok = true;
+   } else {
+      ok = isa_encode_program(sh->model, insns, lo.n, &code, &size, NULL) == ISA_ERR_OK;
+   }
+   pre_code_free(&pc);
    for (unsigned i = 0; !ok && i < lo.n; i++) {
       struct diag_list cd = {0};
       if (isa_check_insn(sh->model, &insns[i], &cd) != ISA_ERR_OK) {

@@ -293,11 +293,16 @@ expand_fsign(struct ex *x, struct ir_instr *in)
    return op2(x, IR_OP_FADD, pos, nn);
 }
 
-/* The op of sm's semantics, if the model has one. */
+/* Does the model have an op of the semantics? (opt_op_by_sem finds one
+ * exactly when there is any: asked per instruction, it also builds a
+ * record per candidate.) */
 static bool
 has(const struct isa_model *m, enum isa_sem sem)
 {
-   return m && opt_op_by_sem(m, sem) >= 0;
+   unsigned n = 0;
+   if (m)
+      isa_ops_by_sem(m, sem, &n);
+   return n > 0;
 }
 
 /* The fusion fault that allows fusing the fmad in (opt_fuse.c has their

@@ -144,11 +144,11 @@ dummy_index(const struct isa_model *m, unsigned file, unsigned want)
 /* A trial record for in with operand k placed as place[k]; constant slots
  * get distinct dummy numbers unless the value already has its slot. */
 static void
-trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
-             const enum place *place, struct isa_insn *t)
+trial_record(const struct ir_shader *sh, const struct files *fp, const struct ir_instr *in,
+             unsigned op, const enum place *place, struct isa_insn *t)
 {
    const struct ir_mach *m = in->mach;
-   struct files f = find_files(sh->model);
+   const struct files f = *fp;
    *t = m->insn;
    set_op(sh->model, t, op);
    for (unsigned d = 0; d < t->ndst; d++) {
@@ -207,11 +207,11 @@ trial_record(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
 }
 
 static bool
-trial_ok(const struct ir_shader *sh, const struct ir_instr *in, unsigned op,
+trial_ok(const struct ir_shader *sh, const struct files *f, const struct ir_instr *in, unsigned op,
          const enum place *place)
 {
    struct isa_insn t;
-   trial_record(sh, in, op, place, &t);
+   trial_record(sh, f, in, op, place, &t);
    struct opt_ctx *ctx = sh->fault_ctx;
    if (!ctx)
       return isa_check_insn(sh->model, &t, NULL) == ISA_ERR_OK;
@@ -324,8 +324,9 @@ can_swap(const struct ir_shader *sh, const struct ir_instr *in, int *a, int *b)
  * choice with more constants). Returns true and fills place[] and *op.
  */
 static bool
-search_places(const struct ir_shader *sh, const struct ir_instr *in, const unsigned *ops,
-              unsigned nops, unsigned copy_mask, enum place *place, unsigned *op)
+search_places(const struct ir_shader *sh, const struct files *fl, const struct ir_instr *in,
+              const unsigned *ops, unsigned nops, unsigned copy_mask, enum place *place,
+              unsigned *op)
 {
    const struct ir_mach *m = in->mach;
    unsigned imms[ISA_MAX_SRC], nimm = 0;
@@ -344,7 +345,7 @@ search_places(const struct ir_shader *sh, const struct ir_instr *in, const unsig
       for (unsigned i = 0; i < nimm; i++)
          place[imms[i]] = (c >> i) & 1 ? PLACE_CONST : PLACE_IMM;
       for (unsigned f = 0; f < nops; f++)
-         if (trial_ok(sh, in, ops[f], place)) {
+         if (trial_ok(sh, fl, in, ops[f], place)) {
             *op = ops[f];
             return true;
          }
@@ -507,10 +508,11 @@ plan_op(const struct ir_shader *sh, const struct ir_instr *in, enum place *place
                                in_uniform_file(sh->model, in->src[m->first[k]])))
          candidates |= 1u << k;
    unsigned ops[OPT_FORMS_MAX], nops = forms_memo(sh, m->insn.op, ops);
+   struct files f = find_files(sh->model);
    for (unsigned n = 0; n <= popcount(candidates); n++)
       for (unsigned mk = 0; mk < (1u << m->insn.nsrc); mk++)
          if ((mk & ~candidates) == 0 && popcount(mk) == n &&
-             search_places(sh, in, ops, nops, mk, place, op)) {
+             search_places(sh, &f, in, ops, nops, mk, place, op)) {
             *mask = mk;
             return true;
          }
@@ -522,6 +524,15 @@ plan(const struct ir_shader *sh, const struct ir_instr *in, enum place *place, u
 {
    unsigned op;
    return plan_op(sh, in, place, mask, &op);
+}
+
+/* Does a plan have effects? Only through the faults its trial records
+ * fire (each firing is counted); without them asking again for the same
+ * record gives the same answer, so an answer may be kept. */
+static bool
+plan_has_effects(const struct ir_shader *sh)
+{
+   return opt_fault_sh(sh, OPT_FAULT_IMM_TRUNC) || opt_fault_sh(sh, OPT_FAULT_CONST_SRC2);
 }
 
 /* Takes the form plan_op chose. */
@@ -655,12 +666,13 @@ plain_copy_mask(const struct ir_shader *sh, const struct ir_instr *in)
    unsigned mask = 0, ops[OPT_FORMS_MAX], op;
    unsigned nops = forms_memo(sh, m->insn.op, ops);
    enum place p[ISA_MAX_SRC];
+   struct files f = find_files(sh->model);
    for (unsigned k = 0; k < m->insn.nsrc; k++)
       if (plain_copies(sh, in, k))
          mask |= 1u << k;
    for (unsigned k = 0; k < m->insn.nsrc; k++)
-      if ((mask >> k & 1) && !search_places(sh, in, ops, nops, mask, p, &op) &&
-          search_places(sh, in, ops, nops, mask & ~(1u << k), p, &op))
+      if ((mask >> k & 1) && !search_places(sh, &f, in, ops, nops, mask, p, &op) &&
+          search_places(sh, &f, in, ops, nops, mask & ~(1u << k), p, &op))
          mask &= ~(1u << k);
    return mask;
 }
@@ -718,11 +730,14 @@ legalize_operands(struct ir_shader *sh, struct opt_ctx *ctx, struct ir_instr *in
       return legalize_plain_pre(sh, in);
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC];
-   unsigned m1 = 0, m2 = 0, mask;
+   unsigned m1 = 0, m2 = 0, mask, op1;
    int a, b;
-   bool ok1 = plan(sh, in, p1, &m1);
+   bool ok1 = plan_op(sh, in, p1, &m1, &op1);
    if (ok1 && !m1) {
-      take_form(sh, in);
+      if (plan_has_effects(sh))
+         take_form(sh, in);              /* plans again, as the faults count their firings */
+      else if (op1 != in->mach->insn.op) /* take_form's plan: the same record, the same op */
+         set_op(sh->model, &in->mach->insn, op1);
       return true;
    }
    bool ok2 = false;
@@ -1017,9 +1032,10 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
    struct ir_shader *sh = z->sh;
    use_zero_register(sh, in);
    enum place p1[ISA_MAX_SRC], p2[ISA_MAX_SRC], *place = p1;
-   unsigned m1 = 0, m2 = 0, mask;
+   unsigned m1 = 0, m2 = 0, mask, op1;
    int a, b;
-   bool ok1 = plan(sh, in, p1, &m1), ok2 = false;
+   bool ok1 = plan_op(sh, in, p1, &m1, &op1), ok2 = false;
+   bool same = !plan_has_effects(sh); /* in is still the record planned as p1 */
    if (!(ok1 && !m1) && can_swap(sh, in, &a, &b)) {
       swap_operands(sh, in, a, b);
       ok2 = plan(sh, in, p2, &m2);
@@ -1032,6 +1048,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
       swap_note(z->ctx, sh, in, a, b, &before);
       mask = m2;
       place = p2;
+      same = false;
    } else if (ok1) {
       mask = m1;
    } else {
@@ -1045,6 +1062,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          continue;
       struct ir_instr *const *src = &in->src[m->first[k]];
       if (mask & (1u << k)) {
+         same = false;
          path(sh, LGZ_PATH_COPY_POST);
          int r = scratch_reg(z, in, ncopies++);
          if (r < 0) {
@@ -1056,6 +1074,7 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          ir_set_src(in, m->first[k], c);
          legalize_instr(z, c); /* its own operand: an immediate too wide, a constant */
       } else if (place[k] == PLACE_CONST && (*src)->op == IR_OP_IMM && !ir_has_reg(*src)) {
+         same = false;
          path(sh, LGZ_PATH_CONST);
          struct ir_instr *c = const_imm(z, (uint32_t)(*src)->imm);
          if (!c)
@@ -1066,7 +1085,9 @@ legalize_instr(struct lgz *z, struct ir_instr *in)
          path(sh, LGZ_PATH_INLINE);
       }
    }
-   if (!z->failed)
+   if (!z->failed && same && op1 != in->mach->insn.op) /* take_form's plan: the same */
+      set_op(sh->model, &in->mach->insn, op1);
+   else if (!z->failed && !same)
       take_form(sh, in);
    if (!z->failed &&
        (opt_fault(z->ctx, OPT_FAULT_IMM_TRUNC) || opt_fault(z->ctx, OPT_FAULT_FFMA_I20)))

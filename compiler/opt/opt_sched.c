@@ -45,6 +45,7 @@ struct snode {
    int end_lat;  /* latency to a consumer after the block */
    int earliest; /* cycle its operands are ready */
    int defs;     /* general registers it defines */
+   int small;    /* the small file of the value it defines, or -1 (small_file) */
    bool done;
    unsigned fr_first, nfr; /* its entries in sched.fr */
 };
@@ -413,13 +414,20 @@ gather_top(struct ir_block *b)
    return last_top;
 }
 
+static int
+small_file(const struct sched *s, const struct ir_instr *v)
+{
+   int f = v->type == IR_TYPE_32 ? ir_reg_file(v) : -1;
+   return f >= 0 && f != s->gpr && f < SCHED_MAX_FILES ? f : -1;
+}
+
 static void
 build_nodes(struct sched *s, struct ir_block *b, struct ir_instr *top)
 {
    for (struct ir_instr *in = top ? top->next : b->first; in && !is_tail(in); in = in->next) {
       if (in->op != IR_OP_MACH)
          continue;
-      struct snode nd = {.in = in, .prio = -1};
+      struct snode nd = {.in = in, .prio = -1, .small = small_file(s, in)};
       VEC_RESERVE(s->n, s->ncap, s->nn + 1);
       s->n[s->nn] = nd;
       s->node_of[in->id] = ++s->nn;
@@ -498,13 +506,12 @@ better(const struct snode *a, int ga, const struct snode *b, int gb, int cycle, 
 }
 
 /* The file of a value in a small register file (address, predicate) that
- * node i defines, or -1. */
+ * node i defines, or -1: found once per node (small_file), asked for every
+ * ready node at every step. */
 static int
 small_def(const struct sched *s, unsigned i)
 {
-   const struct ir_instr *v = s->n[i].in;
-   int f = v->type == IR_TYPE_32 ? ir_reg_file(v) : -1;
-   return f >= 0 && f != s->gpr && f < SCHED_MAX_FILES ? f : -1;
+   return s->n[i].small;
 }
 
 /* Values of small files live now (issue order), so that more than a file
@@ -729,7 +736,9 @@ list_schedule(struct sched *s, struct ir_block *b)
             if ((pass < 2 && !small_room(s, live_small, i)) ||
                 (pass < 1 && !small_wanted(s, live_small, i)))
                continue;
-            int g = net_growth(s, i);
+            /* better() reads the growths only when tight: else the
+             * chosen node's alone is found, below */
+            int g = tight ? net_growth(s, i) : 0;
             if (best < 0 || better(&s->n[i], g, &s->n[best], bg, cycle, tight)) {
                best = (int)i;
                best_at = r;
@@ -737,6 +746,8 @@ list_schedule(struct sched *s, struct ir_block *b)
                listed = true;
             }
          }
+      if (listed && !tight)
+         bg = net_growth(s, (unsigned)best);
       if (listed)
          rs.list[best_at] = rs.list[--rs.n];
       else
