@@ -596,26 +596,34 @@ place_legacy(struct parser *ps)
    }
 }
 
+/* Declares one register of `file` after every declared one, with room
+ * for `room` there; returns its index. */
+static uint32_t
+declare_after(struct parser *ps, enum tgsi_file file, uint32_t room, const struct cursor *at,
+              const char *what)
+{
+   uint32_t k = 0;
+   for (unsigned i = 0; i < ps->s->ndecls; i++)
+      if (ps->s->decls[i].file == file)
+         k = MAX2(k, ps->s->decls[i].last + 1);
+   if (k > MAX_INDEX + 1 - room)
+      fail_at(ps, at, "no %s index left for %s", tgsi_file_names[file], what);
+   struct tgsi_decl d;
+   memset(&d, 0, sizeof(d));
+   d.file = file;
+   d.first = d.last = k;
+   d.usage_mask = TGSI_MASK_XYZW;
+   d.loc = loc_of(at);
+   VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
+   return k;
+}
+
 /* RINPUT: a BUFFER after every declared one, declared on first use. */
 static uint32_t
 rinput_buffer(struct parser *ps, const struct cursor *at)
 {
-   if (ps->rinput < 0) {
-      uint32_t k = 0;
-      for (unsigned i = 0; i < ps->s->ndecls; i++)
-         if (ps->s->decls[i].file == TGSI_FILE_BUFFER)
-            k = MAX2(k, ps->s->decls[i].last + 1);
-      if (k > MAX_INDEX)
-         fail_at(ps, at, "no BUFFER index left for RINPUT");
-      struct tgsi_decl d;
-      memset(&d, 0, sizeof(d));
-      d.file = TGSI_FILE_BUFFER;
-      d.first = d.last = k;
-      d.usage_mask = TGSI_MASK_XYZW;
-      d.loc = loc_of(at);
-      VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
-      ps->rinput = (int32_t)k;
-   }
+   if (ps->rinput < 0)
+      ps->rinput = (int32_t)declare_after(ps, TGSI_FILE_BUFFER, 1, at, "RINPUT");
    return (uint32_t)ps->rinput;
 }
 
@@ -942,19 +950,7 @@ static struct tgsi_reg
 legacy_temp(struct parser *ps, unsigned j, const struct cursor *at)
 {
    if (ps->xtemp_decl < 0) {
-      uint32_t next = 0;
-      for (unsigned i = 0; i < ps->s->ndecls; i++)
-         if (ps->s->decls[i].file == TGSI_FILE_TEMP)
-            next = MAX2(next, ps->s->decls[i].last + 1);
-      if (next > MAX_INDEX - TGSI_MAX_SRC)
-         fail_at(ps, at, "no TEMP index left for a source modifier's rewrite");
-      struct tgsi_decl d;
-      memset(&d, 0, sizeof(d));
-      d.file = TGSI_FILE_TEMP;
-      d.first = d.last = next;
-      d.usage_mask = TGSI_MASK_XYZW;
-      d.loc = loc_of(at);
-      VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);
+      declare_after(ps, TGSI_FILE_TEMP, TGSI_MAX_SRC + 1, at, "a legacy source's rewrite");
       ps->xtemp_decl = (int32_t)ps->s->ndecls - 1;
    }
    struct tgsi_decl *d = &ps->s->decls[ps->xtemp_decl];
