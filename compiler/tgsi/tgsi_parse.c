@@ -77,7 +77,6 @@ struct parser {
    int32_t ximm;       /* IMM {0.0, 1.0, 0.5, 0.0}; -1 until needed */
    uint32_t *first_of; /* per instruction as written: where its rewrite starts */
    unsigned nwritten, written_cap;
-   bool inserted; /* a rewrite added instructions: CAL labels move */
    jmp_buf fail;
 };
 
@@ -993,7 +992,6 @@ push_legacy(struct parser *ps, const struct tgsi_insn *like, enum tgsi_opcode op
    if (b)
       in.src[in.nsrc++] = *b;
    VEC_PUSH(ps->s->insns, ps->s->ninsns, ps->s->insns_cap, in);
-   ps->inserted = true;
 }
 
 /* The instructions that compute source k of `in` (parse_src's legacy
@@ -2042,8 +2040,10 @@ parse_shader(struct parser *ps)
       }
       parse_item(ps);
    }
-   /* A CAL names its subroutine by its number as written. */
-   for (unsigned i = 0; ps->inserted && i < ps->s->ninsns; i++) {
+   /* A CAL names its subroutine by its number as written, which moves
+    * when a rewrite added instructions. */
+   bool moved = ps->s->ninsns != ps->nwritten;
+   for (unsigned i = 0; moved && i < ps->s->ninsns; i++) {
       struct tgsi_insn *in = &ps->s->insns[i];
       if (in->has_label && in->label < ps->nwritten)
          in->label = ps->first_of[in->label];
