@@ -213,6 +213,24 @@ parse_rel(struct try *t, const char **pp, struct isa_opnd *o)
    return false;
 }
 
+/* A number written with a point or an exponent ("0.5", "-4.0", "1e-3"),
+ * as a double; an integer is not one. */
+static bool
+read_decimal_float(const char *p, double *d, const char **end)
+{
+   const char *q = p + (*p == '-' || *p == '+');
+   while (isdigit((unsigned char)*q))
+      q++;
+   if (q == p || (*q != '.' && *q != 'e' && *q != 'E'))
+      return false;
+   char *e;
+   *d = strtod(p, &e);
+   if (e == p || ident_char(*e))
+      return false;
+   *end = e;
+   return true;
+}
+
 /* An immediate in a form with its own display ("s#3", "#-4"). */
 static bool
 parse_imm_fmt(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
@@ -225,25 +243,27 @@ parse_imm_fmt(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
           (!cs->fmt.pre[0] && cs->fmt.conv != 'f'))
          continue;
       size_t n = strlen(cs->fmt.pre);
-      if (strncmp(*pp, cs->fmt.pre, n))
-         continue;
-      const char *p = *pp + n;
+      const char *p = *pp;
       int64_t v;
-      if (cs->fmt.conv == 'f') {
-         /* "%f" patterns read a float written with a point or an exponent
-          * ("0.5", "-4.0", "1e-3"); integers are another form's. */
-         const char *q = p + (*p == '-' || *p == '+');
-         while (isdigit((unsigned char)*q))
-            q++;
-         if (q == p || (*q != '.' && *q != 'e' && *q != 'E'))
+      double d;
+      bool is_float = false;
+      if (cs->fmt.conv == 'x' && !strcmp(cs->fmt.pre, "0x") && read_decimal_float(p, &d, &p)) {
+         /* A raw 32-bit literal ("0x%x") also takes a float written as a
+          * decimal, as its f32 bits, in any slot (as llvm-mc does):
+          * "v_add_f32_e32 v0, 1.5, v1" is 0x3fc00000. */
+         is_float = true;
+      } else if (strncmp(p, cs->fmt.pre, n)) {
+         continue;
+      } else {
+         p += n;
+         /* "%f" patterns read only a float (integers are another form's). */
+         if (cs->fmt.conv == 'f' && !read_decimal_float(p, &d, &p))
             continue;
-         char *end;
-         double d = strtod(p, &end);
-         if (end == p || ident_char(*end))
-            continue;
+         is_float = cs->fmt.conv == 'f';
+      }
+      if (is_float) {
          v = (int64_t)fui((float)d);
          t->fimm[slot] = d;
-         p = end;
       } else if (cs->fmt.conv == 'x' && isxdigit((unsigned char)*p)) {
          /* "%x" patterns ("0x%x") read hex digits. */
          char *end;
@@ -263,7 +283,7 @@ parse_imm_fmt(struct try *t, unsigned slot, const char **pp, struct isa_opnd *o)
          return tfail(t, p, "expected '%s'", cs->fmt.post);
       o->kind = ISA_OPND_IMM;
       o->value = (uint32_t)v;
-      t->tok[slot] = cs->fmt.conv == 'f' ? IMM_TOK_FLOAT : IMM_TOK_INT;
+      t->tok[slot] = is_float ? IMM_TOK_FLOAT : IMM_TOK_INT;
       *pp = p + k;
       return true;
    }

@@ -61,3 +61,10 @@ foreach(_m a3xx sm50)
                    -P ${CMAKE_SOURCE_DIR}/isa/tests/run_as_dis.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 endforeach()
+# gfx9: a float written as a decimal takes the literal when no inline
+# constant holds it (the words are llvm-mc's).
+add_test(NAME isa_as_gfx9_decimal_literal
+         COMMAND $<TARGET_FILE:diffcomp> as gfx9 fixtures/isa/gfx9_decimal_literal.s
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(isa_as_gfx9_decimal_literal PROPERTIES PASS_REGULAR_EXPRESSION
+  "^3fc00000020002ff\n3fc00000680002ff\n680002f0\nc51c40000a0002ff\n3fc00000be8000ff\nbf810000\n$")
