@@ -165,7 +165,7 @@ place_homes(struct ref_ctx *c)
       c->base[f] = next;
       next += c->count[f] * c->vertices[f];
    }
-   if ((next * 4 > c->ngpr || c->compact) && c->count[TGSI_FILE_TEMP] &&
+   if ((next * 4 > c->ngpr || c->compact || c->live_homes) && c->count[TGSI_FILE_TEMP] &&
        (c->t->place_scratch || c->compact)) {
       /* agx, compact gfx9: TEMP placed by liveness (ref_homes.c) */
       unsigned t = c->base[TGSI_FILE_TEMP], fixed = next - c->count[TGSI_FILE_TEMP];
@@ -813,7 +813,7 @@ release(struct ref_ctx *c)
 
 static void
 open_once(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
-          struct diag_list *d, bool compact)
+          struct diag_list *d, bool compact, bool live_homes)
 {
    memset(c, 0, sizeof(*c));
    c->s = s;
@@ -823,6 +823,7 @@ open_once(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model
    c->demote_reg = -1;
    c->gs_handle = -1;
    c->compact = compact;
+   c->live_homes = live_homes;
    if (!setup(c))
       return;
    c->l_epilogue = ref_label(c);
@@ -846,19 +847,26 @@ open_once(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model
    ref_scratch_place(c);
 }
 
-/* A shader whose fixed layout does not fit a consts_in_gpr model is
- * compiled once more in the compact layout; one that fits keeps the
- * fixed one, byte for byte. */
+/* A shader refused for want of registers is compiled once more: in the
+ * compact layout on a consts_in_gpr model, with TEMPs homed by liveness
+ * on a place_scratch one whose fixed homes fit (and left too few
+ * registers for the values of some instruction). One that compiles keeps
+ * the fixed layout, byte for byte. */
 void
 ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
          struct diag_list *d)
 {
    unsigned mark = d ? d->n : 0;
-   open_once(c, s, m, d, false);
-   if (c->status == COMPILE_UNSUPPORTED && c->regs_short && c->t && c->t->consts_in_gpr) {
+   open_once(c, s, m, d, false, false);
+   if (c->status != COMPILE_UNSUPPORTED || !c->regs_short || !c->t)
+      return;
+   bool compact = c->t->consts_in_gpr;
+   bool live_homes =
+       c->t->place_scratch && c->homes_top && !c->temp_home && c->count[TGSI_FILE_TEMP];
+   if (compact || live_homes) {
       release(c);
       diag_truncate(d, mark);
-      open_once(c, s, m, d, true);
+      open_once(c, s, m, d, compact, live_homes);
    }
 }
 

@@ -324,6 +324,10 @@ struct ref_ctx {
     * (scalar slots from cmem_from on; 0: none in memory). */
    bool compact;
    unsigned cmem_from;
+   /* place_scratch models whose fixed TEMP homes fit but left too few
+    * registers for the values of an instruction (ref_open compiles once
+    * more): TEMPs homed by liveness, as when the fixed homes do not fit. */
+   bool live_homes;
    bool regs_short; /* the refusal was for want of registers */
    /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
     * whose size the code reads, allocated after the immediates. */

@@ -309,6 +309,8 @@ place(struct sp *p)
             ok = place_block(p, b, len, fresh);
       }
    }
+   if (!ok && c->status == COMPILE_OK)
+      c->regs_short = true;
    if (!ok)
       ref_unsupported(c,
                       "out of registers: the values live at once need more than the %u free "
