@@ -18,7 +18,7 @@
 #ifndef DC_EMU_H
 #define DC_EMU_H
 
-#include "compiler/tgsi/tgsi.h"
+#include "util/shader_enums.h"
 #include "util/util.h"
 
 #include <math.h>
