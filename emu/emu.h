@@ -293,6 +293,12 @@ void env_texel(const struct env *e, unsigned unit, uint32_t x, uint32_t y, uint3
 bool env_fetch(struct env *e, unsigned unit, enum tgsi_texture target, const int32_t coord[3],
                int32_t level, const int32_t offset[3], uint32_t out[4]);
 bool env_sample(struct env *e, unsigned unit, const struct env_sample_req *req, uint32_t out[4]);
+/* env_sample, and in *near whether the result may differ for operands
+ * within a relative tolerance rel of these (plus 2^-20): some rounding of
+ * the lookup (texel, layer, level or face selection, the shadow compare)
+ * lies that close to its threshold. */
+bool env_sample_near(struct env *e, unsigned unit, const struct env_sample_req *req,
+                     uint32_t out[4], double rel, bool *near);
 /* n lookups through one unit at once, by env_sample's rules, for the
  * common case: a bound texture of exactly the lookup's target, neither a
  * buffer nor a cube map, and no gather. Lane arrays: coord[c] the float

@@ -566,18 +566,52 @@ shadow_cmp(float ref, uint32_t texel)
    return ref <= uif(texel) ? fui(1.0f) : 0;
 }
 
+/* How close a lookup came to another result. A lookup rounds its operands
+ * (texel, layer, level and face selection) and compares its reference:
+ * with operands that another evaluation may compute a little differently
+ * (relative tolerance rel, plus 2^-20 absolute, as the interpreter's
+ * compares take them: tgsi_lane_edge), a rounding within that tolerance
+ * of its threshold may go the other way and the result jumps. near
+ * collects whether one did; rel 0 asks nothing. */
+struct near {
+   double rel;
+   bool hit;
+};
+
+/* The rounding of v (an operand of magnitude mag, times scale) to an
+ * integer: whether v lies within mag's tolerance of a step. */
+static void
+near_step(struct near *nr, double v, double mag, double scale)
+{
+   double tol = (nr->rel * fabs(mag) + 0x1p-20) * scale;
+   nr->hit |= nr->rel > 0.0 && fabs(v - nearbyint(v)) <= tol;
+}
+
+/* The shadow compare ref <= texel: whether ref lies within its tolerance
+ * of the texel. */
+static void
+near_ref(struct near *nr, float ref, uint32_t texel)
+{
+   double d = (double)ref - uif(texel);
+   nr->hit |= nr->rel > 0.0 && fabs(d) <= nr->rel * fabs(ref) + 0x1p-20;
+}
+
 static void
 sample_gather(struct env *e, unsigned unit, const struct env_sample_req *q, const uint32_t sz[3],
-              float s, float t, uint32_t z, uint32_t out[4])
+              float s, float t, uint32_t z, uint32_t out[4], struct near *nr)
 {
    int64_t i0 = (int64_t)floor_to_int(s * (float)sz[0] - 0.5f) + q->offset[0];
    int64_t j0 = (int64_t)floor_to_int(t * (float)sz[1] - 0.5f) + q->offset[1];
+   near_step(nr, (double)s * sz[0] - 0.5, s, sz[0]);
+   near_step(nr, (double)t * sz[1] - 0.5, t, sz[1]);
    static const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
    for (unsigned k = 0; k < 4; k++) {
       uint32_t texel[4];
       env_texel(e, unit, clamp_index(i0 + di[k], sz[0]), clamp_index(j0 + dj[k], sz[1]), z, 0,
                 texel);
       uint32_t v = texel[q->comp & 3];
+      if (q->compare)
+         near_ref(nr, q->ref, v);
       out[k] = q->compare ? shadow_cmp(q->ref, v) : v;
    }
 }
@@ -599,8 +633,10 @@ grad_lod(const struct env_texture *tx, const struct env_sample_req *q)
    return (float)(0.5 * log2(r));
 }
 
-bool
-env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_t out[4])
+/* env_sample, and through nr whether a rounding came near its threshold. */
+static bool
+sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_t out[4],
+       struct near *nr)
 {
    memset(out, 0, 16);
    if (unit >= ENV_MAX_TEXTURES || !e->tex[unit].bound) {
@@ -617,6 +653,9 @@ env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_
    if (!q->gather && lod == lod) {
       float l = floorf(lod + 0.5f);
       level = l <= 0.0f ? 0 : l >= (float)(tx->levels - 1) ? tx->levels - 1 : (uint32_t)l;
+      /* a gradient's relative error moves log2 of it by 1.5 times as much */
+      if (tx->levels > 1)
+         near_step(nr, (double)lod + 0.5, q->grad ? 1.5 : lod, 1.0);
    }
    uint32_t sz[3];
    env_tex_size(tx, level, sz);
@@ -633,27 +672,59 @@ env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_
          z += 6 * clamp_index(layer, sz[2]);
    } else if (target_is_cube(tx->target)) {
       z = cube_face(q->coord[0], q->coord[1], q->coord[2], &s, &t);
-      if (tgsi_texture_is_array(tx->target))
+      /* the major axis: near a tie of the two longest, the face changes;
+       * the face coordinates are ratios, each within twice the tolerance */
+      double m[3] = {fabs(q->coord[0]), fabs(q->coord[1]), fabs(q->coord[2])};
+      double hi = MAX2(m[0], MAX2(m[1], m[2])),
+             lo = m[0] + m[1] + m[2] - hi - MIN2(m[0], MIN2(m[1], m[2]));
+      nr->hit |= nr->rel > 0.0 && hi - lo <= nr->rel * hi + 0x1p-20;
+      nr->rel *= 2.0;
+      if (tgsi_texture_is_array(tx->target)) {
          z += 6 * clamp_index(floor_to_int(q->coord[3] + 0.5f), sz[2]);
+         near_step(nr, (double)q->coord[3] + 0.5, q->coord[3], 1.0);
+      }
    } else if (tgsi_texture_is_array(tx->target)) {
       z = clamp_off(floor_to_int(q->coord[dims] + 0.5f), 0, sz[2]);
+      near_step(nr, (double)q->coord[dims] + 0.5, q->coord[dims], 1.0);
    } else if (dims == 3) {
       z = clamp_off(floor_to_int(q->coord[2] * (float)sz[2]), q->offset[2], sz[2]);
+      near_step(nr, (double)q->coord[2] * sz[2], q->coord[2], sz[2]);
    }
    if (q->gather) {
-      sample_gather(e, unit, q, sz, s, t, z, out);
+      sample_gather(e, unit, q, sz, s, t, z, out, nr);
       return true;
    }
    uint32_t x = clamp_off(floor_to_int(rect ? s : s * (float)sz[0]), q->offset[0], sz[0]);
    uint32_t y =
        dims < 2 ? 0 : clamp_off(floor_to_int(rect ? t : t * (float)sz[1]), q->offset[1], sz[1]);
+   near_step(nr, rect ? (double)s : (double)s * sz[0], s, rect ? 1 : sz[0]);
+   if (dims >= 2)
+      near_step(nr, rect ? (double)t : (double)t * sz[1], t, rect ? 1 : sz[1]);
    env_texel(e, unit, x, y, z, level, out);
    if (q->compare) {
+      near_ref(nr, q->ref, out[0]);
       uint32_t r = shadow_cmp(q->ref, out[0]);
       out[0] = out[1] = out[2] = r;
       out[3] = fui(1.0f);
    }
    return true;
+}
+
+bool
+env_sample(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_t out[4])
+{
+   struct near nr = {0.0, false};
+   return sample(e, unit, q, out, &nr);
+}
+
+bool
+env_sample_near(struct env *e, unsigned unit, const struct env_sample_req *q, uint32_t out[4],
+                double rel, bool *near)
+{
+   struct near nr = {rel, false};
+   bool ok = sample(e, unit, q, out, &nr);
+   *near = ok && nr.hit;
+   return ok;
 }
 
 /* The per-lane part of env_sample_lanes for one return type: the same

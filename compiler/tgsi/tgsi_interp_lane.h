@@ -124,13 +124,19 @@ tgsi_lane_cancel(uint32_t flags, float r, double m)
  * threshold: the GPU's operand may sit on the other side, and the result
  * jumps by a whole step (FLR of 2.9999999 against 3; SLT flips). dist is
  * the operand's distance to the threshold, mag its size. */
+static inline double
+tgsi_lane_edge_rel(uint32_t flags)
+{
+   return (flags & ENV_F_TRANS)                ? 0x1p-12
+          : (flags & ENV_F_RCP)                ? 0x1p-14
+          : (flags & (ENV_F_FUSE | ENV_F_LRP)) ? 0x1p-16
+                                               : 0.0;
+}
+
 static inline uint32_t
 tgsi_lane_edge(uint32_t flags, double dist, double mag)
 {
-   double rel = (flags & ENV_F_TRANS)                ? 0x1p-12
-                : (flags & ENV_F_RCP)                ? 0x1p-14
-                : (flags & (ENV_F_FUSE | ENV_F_LRP)) ? 0x1p-16
-                                                     : 0.0;
+   double rel = tgsi_lane_edge_rel(flags);
    bool e = (rel > 0.0) & (fabs(dist) <= rel * fabs(mag) + 0x1p-20);
    return (uint32_t)e * ENV_F_EDGE;
 }

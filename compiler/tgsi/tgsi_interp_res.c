@@ -42,6 +42,7 @@
  * dropped and counted (GS_OVERFLOW).
  */
 #include "compiler/tgsi/tgsi.h"
+#include "compiler/tgsi/tgsi_interp_lane.h"
 #include "emu/emu.h"
 
 /* GCC's -O2 vectorizes only loops of known trip count; the per-lane loops
@@ -736,6 +737,22 @@ fetch_grads(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
    }
 }
 
+/* A lookup of lane values whose classes are fl: EDGE where an inexact
+ * operand lies within its class's tolerance of one of the lookup's
+ * roundings (tgsi_lane_edge's rule for compares and FLR): a texel
+ * selection is a rounding, so the result may be another texel's. */
+static bool
+sample_lane(struct tgsi_interp_batch *b, int64_t unit, const struct env_sample_req *q,
+            uint32_t out[4], uint32_t *fl)
+{
+   if (unit < 0 || unit >= ENV_MAX_TEXTURES)
+      return false;
+   bool near = false;
+   bool ok = env_sample_near(b->env, (unsigned)unit, q, out, tgsi_lane_edge_rel(*fl), &near);
+   *fl |= near ? ENV_F_EDGE : 0;
+   return ok;
+}
+
 /* The gradients' part of lane i's request; their classes into *fl. */
 static void
 grad_lane(const struct texargs *a, unsigned i, struct env_sample_req *q, uint32_t *fl)
@@ -795,7 +812,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
       fl |= a->xf[i];
    }
    uint32_t out[4];
-   bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
+   bool ok = sample_lane(b, unit, &q, out, &fl);
    fl = b->bounds ? tgsi_interp_bound_lookup(fl) : fl;
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = ok ? out[c] : 0;
@@ -825,6 +842,21 @@ sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample
       const uint32_t *f = extra[k];
       if (f)
          FOR fl[i] |= f[i];
+   }
+   /* EDGE as sample_lane's, for lanes with an inexact operand: their
+    * lookups again, one by one */
+   for (unsigned i = 0; i < n; i++) {
+      if (!(fl[i] & TI_INEXACT))
+         continue;
+      struct env_sample_req r = {.target = q->target, .compare = q->ref != NULL};
+      for (unsigned c = 0; c < 4; c++)
+         r.coord[c] = uif(q->coord[c][i]);
+      for (unsigned c = 0; c < 3; c++)
+         r.offset[c] = (int32_t)q->off[c][i];
+      r.lod = q->lod ? uif(q->lod[i]) : 0.0f;
+      r.ref = q->ref ? uif(q->ref[i]) : 0.0f;
+      uint32_t out[4];
+      sample_lane(b, unit, &r, out, &fl[i]);
    }
    if (b->bounds)
       for (unsigned i = 0; i < n; i++)
@@ -1048,7 +1080,7 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       fl |= a.xf[i];
       grad_lane(&a, i, &q, &fl);
       uint32_t out[4];
-      bool ok = unit >= 0 && unit < ENV_MAX_TEXTURES && env_sample(b->env, (unsigned)unit, &q, out);
+      bool ok = sample_lane(b, unit, &q, out, &fl);
       fl = b->bounds ? tgsi_interp_bound_lookup(fl) : fl;
       for (unsigned c = 0; c < 4; c++) {
          b->res_v[c][i] = ok ? out[c] : 0;

@@ -304,6 +304,11 @@ check_cli(dmath_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/fs_dmath_gfx9.tgsi
 # testing's survivor table).
 check_cli(dsubnormal "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dsubnormal.tgsi" 0
           OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
+# A lookup whose inexact coordinate lies within its tolerance of a texel
+# edge is EDGE (unchecked), as a compare near its threshold is: agx's
+# reference failed it at every seed before (a false positive).
+check_cli(tex_coord_edge "--no-repro|-q|--seed|3|${_fx}/fs_tex_coord_edge.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # agx: TEMPs whose fixed homes fit the file but leave too few registers
 # for an instruction's values are homed by liveness on a second attempt:
 # the shader passes instead of being skipped as unsupported.
