@@ -1552,6 +1552,11 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
       env->out_err =
           xcalloc((size_t)env->nout * env->out_vertices * 4 * env->nlanes + 1, sizeof(uint16_t));
    }
+   /* Memory the caller may have written since an earlier run. */
+   for (unsigned k = 0; k < ENV_MAX_BUFFERS; k++)
+      env->buf[k].all_undef = false;
+   for (unsigned k = 0; k < ENV_MAX_IMAGES; k++)
+      env->img[k].mem.all_undef = false;
    batch_alloc(&b, &bm, cap);
    fill_constants(&b, cap);
    uint32_t done = 0; /* lanes whose outputs batch_end wrote */
