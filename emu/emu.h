@@ -123,6 +123,11 @@ struct env_mem {
     * interpreter stores to this memory at all. */
    uint32_t *cls; /* with the fuse bound above the flags (ENV_ERR_SHIFT) */
    uint32_t size;
+   /* Every byte of undef is set: env_mem_set_undef set them and no
+    * env_mem_store or env_mem_atomic has cleared one since, so a further
+    * env_mem_set_undef has nothing to do. Code that writes undef itself
+    * clears it (tgsi_interp_run does for the env's memories). */
+   bool all_undef;
 };
 
 /* An image is modelled as raw texels of four 32-bit words (16 bytes),

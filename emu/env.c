@@ -943,8 +943,9 @@ env_mem_init(struct env_mem *m, uint32_t size, bool defined)
 void
 env_mem_set_undef(struct env_mem *m)
 {
-   if (m->undef)
+   if (m->undef && !m->all_undef)
       memset(m->undef, 1, m->size);
+   m->all_undef = m->undef != NULL;
 }
 
 uint32_t
@@ -1064,6 +1065,7 @@ env_mem_store(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off,
       }
       memcpy(m->data + at, &val[c], 4);
       memset(m->undef + at, undef[c] ? 1 : 0, 4);
+      m->all_undef &= undef[c];
       stored |= 1u << c;
    }
    if (oob)
@@ -1132,6 +1134,7 @@ env_mem_atomic(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off
    uint32_t r = atomic_apply(op, o, v, cmp);
    memcpy(m->data + off, &r, 4);
    memset(m->undef + off, ou || v_undef ? 1 : 0, 4);
+   m->all_undef &= ou || v_undef;
    *old = o;
    *undef = ou;
    return true;

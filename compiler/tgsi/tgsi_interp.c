@@ -1130,20 +1130,17 @@ file_geometry(const struct tgsi_interp_prog *p, enum tgsi_file f, uint32_t *coun
    *verts = file_vertices(p, f);
 }
 
-/* An indirect CONST source of a directly named buffer for a batch of one
- * draw: that draw's words read directly, the same values, flags and
- * events as env_const per lane. False if the batch's lanes are of several
- * draws or the buffer is unbound. */
+/* An indirect CONST source of a directly named buffer: each lane's draw's
+ * words read directly, the same values, flags and events as env_const per
+ * lane (a slot out of range or a draw beyond ndraws reads 0 and counts
+ * CONST_OOB). False if the buffer is unbound. */
 TGSI_INTERP_LANES
 static bool
 gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch,
              uint32_t *restrict ov, uint32_t *restrict of)
 {
    struct env *e = b->env;
-   if (b->draw == UINT32_MAX || s->dim < 0 || s->dim >= ENV_MAX_CBUFS || b->draw >= e->ndraws)
-      return false;
-   const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, b->draw);
-   if (!cb)
+   if (s->dim < 0 || s->dim >= ENV_MAX_CBUFS || !e->cbuf[s->dim])
       return false;
    unsigned n = b->n;
    const uint32_t *av = b->val[s->addr_slot], *af = b->flg[s->addr_slot];
@@ -1151,12 +1148,34 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
    uint32_t oob = 0;
    FOR
    {
-      int64_t idx = (int64_t)s->index + (int32_t)av[i];
-      bool ok = idx >= 0 && idx < slots;
-      ov[i] = ok ? cb[idx * 4 + (ch & 3)] : 0;
-      oob += !ok;
       uint32_t fl = af[i];
       of[i] = fl | (fl & ENV_F_INEXACT ? ENV_F_BITS : 0);
+   }
+   if (b->draw != UINT32_MAX) { /* the batch's lanes are of one draw */
+      if (b->draw >= e->ndraws) {
+         memset(ov, 0, (size_t)n * 4);
+         env_count(e, ENV_EV_CONST_OOB, n);
+         return true;
+      }
+      const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, b->draw);
+      FOR
+      {
+         int64_t idx = (int64_t)s->index + (int32_t)av[i];
+         bool ok = idx >= 0 && idx < slots;
+         ov[i] = ok ? cb[idx * 4 + (ch & 3)] : 0;
+         oob += !ok;
+      }
+   } else {
+      const uint32_t *cb = e->cbuf[s->dim];
+      const uint16_t *ld = e->lane_draw + b->base;
+      uint32_t ndraws = e->ndraws;
+      FOR
+      {
+         int64_t idx = (int64_t)s->index + (int32_t)av[i];
+         bool ok = idx >= 0 && idx < slots && ld[i] < ndraws;
+         ov[i] = ok ? cb[((int64_t)ld[i] * slots + idx) * 4 + (ch & 3)] : 0;
+         oob += !ok;
+      }
    }
    env_count(e, ENV_EV_CONST_OOB, oob);
    return true;
@@ -1552,6 +1571,11 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
       env->out_err =
           xcalloc((size_t)env->nout * env->out_vertices * 4 * env->nlanes + 1, sizeof(uint16_t));
    }
+   /* Memory the caller may have written since an earlier run. */
+   for (unsigned k = 0; k < ENV_MAX_BUFFERS; k++)
+      env->buf[k].all_undef = false;
+   for (unsigned k = 0; k < ENV_MAX_IMAGES; k++)
+      env->img[k].mem.all_undef = false;
    batch_alloc(&b, &bm, cap);
    fill_constants(&b, cap);
    uint32_t done = 0; /* lanes whose outputs batch_end wrote */

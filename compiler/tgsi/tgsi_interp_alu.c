@@ -1469,9 +1469,10 @@ exec_nrm(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    }
    for (unsigned c = 0; c < k; c++)
       FOR lf[i] |= af[c][i] | fden(a[c][i]);
+   uint32_t cls = op_class(ti->op);
    for (unsigned c = 0; c < k; c++) {
       FOR b->res_v[c][i] = fui(F(a[c][i]) * F(len[i]));
-      FOR b->res_f[c][i] = lf[i] | op_class(ti->op);
+      FOR b->res_f[c][i] = lf[i] | cls;
       canon(n, b->res_v[c], b->res_f[c]);
    }
    if (k == 3)
@@ -1485,6 +1486,7 @@ exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    unsigned n = b->n;
    const uint32_t *x, *xf;
    tgsi_interp_fetch(b, ti, 0, 0, &x, &xf);
+   uint32_t cls = op_class(ti->op);
    for (unsigned c = 0; c < 4; c++) {
       uint32_t *r = b->res_v[c];
       switch (ti->op) {
@@ -1501,7 +1503,7 @@ exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          FOR r[i] = fui(snorm8_to_f(x[i] >> (8 * c)));
          break;
       }
-      FOR b->res_f[c][i] = (xf[i] & ~(uint32_t)ENV_F_PK16) | op_class(ti->op);
+      FOR b->res_f[c][i] = (xf[i] & ~(uint32_t)ENV_F_PK16) | cls;
       if (ti->op == TGSI_OP_UP2H)
          canon(n, r, b->res_f[c]);
    }

@@ -65,6 +65,7 @@
 #include "emu/emu.h"
 
 #include <math.h>
+#include <string.h>
 
 #define FOR for (unsigned i = 0; i < n; i++)
 
@@ -76,19 +77,27 @@
 static inline double D(uint32_t flags);
 static inline double rounded(double d, double r, double ulps);
 
-uint32_t
-tgsi_interp_bound_bits(double d)
+/* d rounded up to a bfloat16 in the flag word's bits. Below 2^127 the
+ * float nearest d is finite, and the next float above a nonnegative
+ * finite one is the next bit pattern (nextafterf toward +inf), so no
+ * library call is needed. */
+static inline uint32_t
+bound_bits(double d)
 {
    if (d != d || d >= 0x1p127)
       return 0x7f80u << ENV_ERR_SHIFT;
    if (!(d > 0.0))
       return 0;
    float f = (float)d;
-   if ((double)f < d)
-      f = nextafterf(f, INFINITY);
-   uint32_t u = fui(f);
+   uint32_t u = fui(f) + ((double)f < d);
    uint32_t hi = (u >> 16) + ((u & 0xffffu) != 0);
    return MIN2(hi, 0x7f80u) << ENV_ERR_SHIFT;
+}
+
+uint32_t
+tgsi_interp_bound_bits(double d)
+{
+   return bound_bits(d);
 }
 
 uint32_t
@@ -116,17 +125,22 @@ fabs_(uint32_t x)
    return fabs((double)uif(x));
 }
 
-/* One ulp of a float of magnitude m (m >= 0). */
-static double
+/* One ulp of a float of magnitude m (m >= 0): 2^(e - 24) for m = f 2^e,
+ * f in [0.5, 1) (frexp), which is 2^(E - 1046) for a double of biased
+ * exponent E -- a normal double of biased exponent E - 23 (E >= 897 for
+ * m >= 2^-126). */
+static inline double
 ulp(double m)
 {
    if (isinf(m) || m != m)
       return INFINITY;
    if (m < 0x1p-126)
       return 0x1p-149;
-   int e;
-   frexp(m, &e);
-   return ldexp(1.0, e - 24);
+   uint64_t u;
+   memcpy(&u, &m, 8);
+   u = ((u >> 52) - 23) << 52;
+   memcpy(&m, &u, 8);
+   return m;
 }
 
 /* 1/(2 pi) as GPUs' lowerings multiply by it: the float nearest to it,
@@ -169,7 +183,7 @@ mag_lo(double x, double d)
 static inline void
 put(uint32_t *rf, double d)
 {
-   *rf = (*rf & ENV_F_ALL) | tgsi_interp_bound_bits(d);
+   *rf = (*rf & ENV_F_ALL) | bound_bits(d);
 }
 
 /* Half an ulp of an operand that is a rounded MUL product an ADD may fuse. */
@@ -334,10 +348,83 @@ bound_select(enum tgsi_opcode op, unsigned n, const uint32_t *const *s, uint32_t
    }
 }
 
+/* Whether no lane of the nk operands carries a bound and, with finite,
+ * every operand value is finite. Then every rule above gives 0 without
+ * fuse (no half ulps of products): the operands' D are 0, and only a
+ * product's |x| 0 could make a NaN of them, for an infinite or NaN x. */
+TGSI_INTERP_LANES
+static bool
+exact_operands(unsigned n, unsigned nk, const uint32_t *const *v, const uint32_t *const *f,
+               bool finite)
+{
+   uint32_t acc = 0;
+   for (unsigned k = 0; k < nk; k++) {
+      const uint32_t *fk = f[k], *vk = v[k];
+      FOR acc |= fk[i] >> ENV_ERR_SHIFT;
+      if (finite)
+         FOR acc |= (vk[i] & 0x7f800000u) == 0x7f800000u;
+   }
+   return !acc;
+}
+
+TGSI_INTERP_LANES
+static void
+clear_bounds(unsigned n, uint32_t *rf)
+{
+   FOR rf[i] &= ENV_F_ALL;
+}
+
 void
 tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
                        const uint32_t *const *s, const uint32_t *const *sf)
 {
+   bool listed = true, products = false;
+   switch (op) {
+   case TGSI_OP_MUL:
+   case TGSI_OP_MAD:
+   case TGSI_OP_FMA:
+   case TGSI_OP_LRP:
+      products = true;
+      break;
+   case TGSI_OP_ADD:
+   case TGSI_OP_SUB:
+   case TGSI_OP_DIV:
+   case TGSI_OP_MIN:
+   case TGSI_OP_MAX:
+   case TGSI_OP_CLAMP:
+   case TGSI_OP_FRC:
+   case TGSI_OP_FLR:
+   case TGSI_OP_CEIL:
+   case TGSI_OP_TRUNC:
+   case TGSI_OP_ROUND:
+   case TGSI_OP_SSG:
+   case TGSI_OP_LDEXP:
+   case TGSI_OP_SLT:
+   case TGSI_OP_SGE:
+   case TGSI_OP_SEQ:
+   case TGSI_OP_SGT:
+   case TGSI_OP_SLE:
+   case TGSI_OP_SNE:
+   case TGSI_OP_FSLT:
+   case TGSI_OP_FSGE:
+   case TGSI_OP_FSEQ:
+   case TGSI_OP_FSNE:
+   case TGSI_OP_CMP:
+   case TGSI_OP_F2I:
+   case TGSI_OP_F2U:
+   case TGSI_OP_ARL:
+   case TGSI_OP_ARR:
+      break;
+   default:
+      listed = false; /* the operands' union stays */
+      break;
+   }
+   if (!listed)
+      return;
+   if (!fuse && exact_operands(n, 3, s, sf, products)) {
+      clear_bounds(n, rf);
+      return;
+   }
    switch (op) {
    case TGSI_OP_SLT:
    case TGSI_OP_SGE:
@@ -394,6 +481,33 @@ tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_
                        unsigned nch, const uint32_t *const *a, const uint32_t *const *af,
                        const uint32_t *const *b, const uint32_t *const *bf)
 {
+   if (!fuse) {
+      bool exact = false;
+      switch (op) {
+      case TGSI_OP_DP2:
+      case TGSI_OP_DP3:
+      case TGSI_OP_DP4:
+      case TGSI_OP_DPH:
+         exact = exact_operands(n, nch, a, af, true) && exact_operands(n, nch, b, bf, true);
+         break;
+      case TGSI_OP_RCP:
+      case TGSI_OP_RSQ:
+      case TGSI_OP_SQRT:
+      case TGSI_OP_EX2:
+      case TGSI_OP_LG2:
+         exact = exact_operands(n, 1, a, af, false);
+         break;
+      case TGSI_OP_POW:
+         exact = exact_operands(n, 1, a, af, false) && exact_operands(n, 1, b, bf, false);
+         break;
+      default: /* SIN and COS add their argument's error */
+         break;
+      }
+      if (exact) {
+         clear_bounds(n, rf);
+         return;
+      }
+   }
    switch (op) {
    case TGSI_OP_DP2:
    case TGSI_OP_DP3:

@@ -421,6 +421,63 @@ load_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
    }
 }
 
+/* LOAD from a directly named buffer or from shared memory: load_lane's
+ * steps for every running lane with the memory found without get_mem and
+ * an aligned load within it read in place (env_mem_load still reads, and
+ * counts, the others; a lane of unbound memory goes through load_lane).
+ * The same values, flags and events, in the same lane order. */
+static bool
+load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned nwords)
+{
+   const struct tgsi_interp_src *rs = &ti->src[0];
+   bool shared = rs->file == TGSI_FILE_MEMORY;
+   if (rs->indirect ||
+       (shared ? !b->nshared
+               : rs->file != TGSI_FILE_BUFFER || rs->index < 0 || rs->index >= ENV_MAX_BUFFERS))
+      return false;
+   struct env *e = b->env;
+   enum env_event ev = shared ? ENV_EV_SHARED_OOB : ENV_EV_BUFFER_OOB;
+   const uint32_t *a = NULL, *af = NULL;
+   unsigned sw[4];
+   for (unsigned c = 0; c < 4; c++)
+      sw[c] = rs->swz[c] & 3;
+   uint32_t first = b->wg_lanes ? b->base / b->wg_lanes : 0;
+   for (unsigned i = 0; i < b->n; i++) {
+      if (!b->exec[i])
+         continue;
+      struct env_mem *m = &e->buf[shared ? 0 : rs->index];
+      const struct mt_words *mt = &b->mt->buf[shared ? 0 : rs->index];
+      if (shared) {
+         uint32_t k = (b->base + i) / b->wg_lanes - first;
+         m = &b->shared[k];
+         mt = &b->mt->shared[k];
+      }
+      if (!m->data) {
+         load_lane(b, ti, i, nwords);
+         continue;
+      }
+      if (!a)
+         mem_fetch(b, ti, 1, 0, &a, &af);
+      uint32_t fl = af[i], off = a[i], w[4] = {0, 0, 0, 0}, wc[4] = {0, 0, 0, 0};
+      bool wu[4] = {true, true, true, true}, undef;
+      bool in = !(off & 3) && off <= m->size && m->size - off >= 4 * nwords;
+      if (in)
+         memcpy(w, m->data + off, 4 * nwords);
+      if (in || env_mem_load(e, m, ev, off, nwords, w, &undef)) {
+         for (unsigned c = 0; c < nwords; c++) {
+            uint32_t word = off / 4 + c;
+            wu[c] = word_undef(m, word) || mt_concurrent(b, mt, word, i);
+            wc[c] = m->cls ? m->cls[word] : 0;
+         }
+      }
+      for (unsigned c = 0; c < 4; c++) {
+         b->res_v[c][i] = w[sw[c]];
+         b->res_f[c][i] = fl | wc[sw[c]] | (wu[sw[c]] ? ENV_F_UNDEF : 0);
+      }
+   }
+   return true;
+}
+
 static int
 exec_load(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -430,6 +487,8 @@ exec_load(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          used |= 1u << (ti->src[0].swz[c] & 3);
    unsigned nwords = last_bit(used);
    mem_begin(b);
+   if (load_direct(b, ti, nwords))
+      return ti->dst.mask;
    for (unsigned i = 0; i < b->n; i++)
       if (b->exec[i])
          load_lane(b, ti, i, nwords);

@@ -333,11 +333,75 @@ put64(struct tgsi_interp_batch *b, unsigned c0, unsigned i, uint64_t v, uint32_t
    b->res_f[c0][i] = b->res_f[c0 + 1][i] = f;
 }
 
+/* The lane loop of pair64_arith for one opcode (a constant in each call,
+ * so each loop is straight-line code). */
+static inline __attribute__((always_inline)) void
+arith_lanes(unsigned n, enum tgsi_opcode op, const uint32_t *const v[3][2],
+            const uint32_t *const vf[3][2], const uint64_t andm[3], const uint64_t xorm[3],
+            uint32_t *restrict r0, uint32_t *restrict r1, uint32_t *restrict f0,
+            uint32_t *restrict f1)
+{
+   const unsigned nw = op == TGSI_OP_DMAD ? 3 : 2;
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t a[3] = {0, 0, 0};
+      uint32_t f = op == TGSI_OP_DMAD ? ENV_F_FUSE : 0;
+      for (unsigned k = 0; k < nw; k++) {
+         a[k] = ((v[k][0][i] | (uint64_t)v[k][1][i] << 32) & andm[k]) ^ xorm[k];
+         f |= vf[k][0][i] | vf[k][1][i] | dden(a[k]);
+      }
+      double x = uid(a[0]), y = uid(a[1]);
+      uint64_t r = op == TGSI_OP_DADD   ? dui(x + y)
+                   : op == TGSI_OP_DMUL ? dui(x * y)
+                                        : dui(x * y + uid(a[2]));
+      uint32_t c = (uint32_t)dclass(r);
+      f |= c;
+      r = c & ENV_F_NAN ? 0x7ff8000000000000ull : r; /* one quiet NaN, as for floats */
+      r0[i] = (uint32_t)r;
+      r1[i] = (uint32_t)(r >> 32);
+      f0[i] = f1[i] = f;
+   }
+}
+
+/* DADD, DMUL and DMAD of double sources: pair64's lane loop with the
+ * opcode and the modifiers (masks) chosen once, not per lane. The same
+ * fetches in the same order, the same values and flags. */
+TGSI_INTERP_LANES
+static bool
+pair64_arith(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned p)
+{
+   enum tgsi_opcode op = ti->op;
+   unsigned nw = op == TGSI_OP_DADD || op == TGSI_OP_DMUL ? 2 : op == TGSI_OP_DMAD ? 3 : 0;
+   if (!nw)
+      return false;
+   for (unsigned k = 0; k < nw; k++)
+      if (ti->src[k].type != TGSI_TYPE_D)
+         return false;
+   const uint32_t *v[3][2], *vf[3][2];
+   uint64_t andm[3] = {0, 0, 0}, xorm[3] = {0, 0, 0};
+   for (unsigned k = 0; k < nw; k++) {
+      for (unsigned h = 0; h < 2; h++)
+         tgsi_interp_fetch(b, ti, k, 2 * p + h, &v[k][h], &vf[k][h]);
+      andm[k] = ti->src[k].abs ? ~(1ull << 63) : ~0ull;
+      xorm[k] = ti->src[k].neg ? 1ull << 63 : 0;
+   }
+   uint32_t *r0 = b->res_v[2 * p], *r1 = b->res_v[2 * p + 1];
+   uint32_t *f0 = b->res_f[2 * p], *f1 = b->res_f[2 * p + 1];
+   if (op == TGSI_OP_DADD)
+      arith_lanes(b->n, TGSI_OP_DADD, v, vf, andm, xorm, r0, r1, f0, f1);
+   else if (op == TGSI_OP_DMUL)
+      arith_lanes(b->n, TGSI_OP_DMUL, v, vf, andm, xorm, r0, r1, f0, f1);
+   else
+      arith_lanes(b->n, TGSI_OP_DMAD, v, vf, andm, xorm, r0, r1, f0, f1);
+   return true;
+}
+
 /* One pair of a 64-bit-result opcode. */
 static void
 pair64(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind, unsigned p)
 {
    enum tgsi_opcode op = ti->op;
+   if (pair64_arith(b, ti, p))
+      return;
    unsigned nw = kind == TGSI_WIDE_TERNARY ? 3 : kind == TGSI_WIDE_BINARY ? 2 : 1;
    const uint32_t *v[3][2], *vf[3][2], *s32 = NULL, *s32f = NULL;
    if (kind == TGSI_WIDE_FROM32) {

@@ -246,6 +246,16 @@ test_memory(void)
    CHECK(!env_mem_atomic(e, m, ENV_EV_BUFFER_OOB, 16, ENV_ATOM_ADD, 1, 0, false, &old, &undef));
    CHECK(env_mem_atomic(e, m, ENV_EV_BUFFER_OOB, 12, ENV_ATOM_ADD, 1, 0, false, &old, &undef));
    CHECK(undef); /* that word was stored undefined */
+   /* env_mem_set_undef skips its clear only while nothing defined a byte:
+    * a defined store or atomic after it must be undone by the next. */
+   env_mem_set_undef(m);
+   CHECK(m->all_undef);
+   CHECK(env_mem_store(e, m, ENV_EV_BUFFER_OOB, 0, 0x1, v, u) == 0x1 && !m->all_undef);
+   env_mem_set_undef(m);
+   CHECK(env_mem_load(e, m, ENV_EV_BUFFER_OOB, 0, 1, out, &undef) && undef);
+   /* an atomic on an undefined word stores an undefined one */
+   CHECK(env_mem_atomic(e, m, ENV_EV_BUFFER_OOB, 4, ENV_ATOM_ADD, 1, 0, false, &old, &undef));
+   CHECK(undef && m->all_undef);
    /* Images are raw 16-byte texels, bounds checked. */
    CHECK(env_set_image(e, 0, TGSI_TEX_T_2D_ARRAY, 4, 2, 3));
    uint32_t off;

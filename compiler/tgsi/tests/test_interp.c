@@ -393,6 +393,48 @@ test_indirect(void)
    tgsi_shader_free(s);
 }
 
+/* An indirect CONST read in a batch of several draws reads each lane's
+ * own draw's constants; a slot out of the buffer reads 0 and counts. */
+static void
+test_indirect_const_draws(void)
+{
+   struct tgsi_shader *s = sb_new(TGSI_STAGE_VERT);
+   sb_decl(s, TGSI_FILE_IN, 0, 0);
+   sb_decl(s, TGSI_FILE_OUT, 0, 0);
+   sb_decl(s, TGSI_FILE_ADDR, 0, 0);
+   sb_decl(s, TGSI_FILE_CONST, 0, 3);
+   sb_op(s, TGSI_OP_UARL, D(ADDR, 0, "x"), S(IN, 0, "xxxx"));
+   struct tgsi_src c = S(CONST, 1, "yyyy");
+   c.reg = sb_ind(c.reg, TGSI_FILE_ADDR, 0, 0);
+   sb_op(s, TGSI_OP_MOV, D(OUT, 0, "x"), c);
+   sb_op(s, TGSI_OP_END);
+   enum { L = 300 };
+   struct env *e = sb_env(TGSI_STAGE_VERT, L, 1);
+   env_set_cbuf(e, 0, 4);
+   uint16_t ld[L];
+   for (uint32_t l = 0; l < L; l++)
+      ld[l] = (uint16_t)(l < 64 ? 1 : (l * 7) % 3);
+   CHECK(env_set_draws(e, 3, ld));
+   for (uint32_t i = 0; i < 3 * 16; i++)
+      e->cbuf[0][i] = 1000 + i;
+   unsigned oob = 0;
+   for (uint32_t l = 0; l < L; l++) {
+      uint32_t idx = (l * 5) % 6 - 2; /* -2 .. 3 */
+      sb_set_in(e, 0, 0, l, idx);
+      oob += idx + 1 > 3; /* CONST[idx + 1] beyond 0..3 */
+   }
+   CHECK(sb_run(s, e, NULL) == TGSI_INTERP_OK);
+   for (uint32_t l = 0; l < L; l++) {
+      int32_t slot = (int32_t)((l * 5) % 6) - 2 + 1;
+      uint32_t want = slot >= 0 && slot < 4 ? 1000 + ld[l] * 16 + (uint32_t)slot * 4 + 1 : 0;
+      CHECKF(sb_out(e, 0, 0, l) == want && sb_defined(e, 0, 0, l), "lane %u: %u against %u", l,
+             sb_out(e, 0, 0, l), want);
+   }
+   CHECK(oob > 0 && e->events[ENV_EV_CONST_OOB] == oob);
+   env_free(e);
+   tgsi_shader_free(s);
+}
+
 /* A destination indirect is addressed per lane (not by the quad's first
  * lane as in tgsi_exec); a lane whose address is out of range or
  * undefined gets the whole file undefined, and only that lane. */
@@ -817,6 +859,7 @@ main(void)
    test_undefined_control();
    test_select_flags();
    test_indirect();
+   test_indirect_const_draws();
    test_dst_indirect();
    test_kill();
    test_derivatives();

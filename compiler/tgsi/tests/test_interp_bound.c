@@ -10,6 +10,7 @@
 #include "util/test.h"
 
 #include <math.h>
+#include <string.h>
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -101,9 +102,124 @@ test_rules(void)
    CHECK(tgsi_interp_bound_bits(0.0) == 0);
 }
 
+/* The encoding and the ulp as first written (frexp, ldexp, nextafterf):
+ * the bit-level versions must agree everywhere. */
+static uint32_t
+bits_ref(double d)
+{
+   if (d != d || d >= 0x1p127)
+      return 0x7f80u << ENV_ERR_SHIFT;
+   if (!(d > 0.0))
+      return 0;
+   float f = (float)d;
+   if ((double)f < d)
+      f = nextafterf(f, INFINITY);
+   uint32_t u = fui(f);
+   uint32_t hi = (u >> 16) + ((u & 0xffffu) != 0);
+   return (hi < 0x7f80u ? hi : 0x7f80u) << ENV_ERR_SHIFT;
+}
+
+static double
+ulp_ref(double m)
+{
+   if (isinf(m) || m != m)
+      return INFINITY;
+   if (m < 0x1p-126)
+      return 0x1p-149;
+   int e;
+   frexp(m, &e);
+   return ldexp(1.0, e - 24);
+}
+
+static double
+trig_ref(double x)
+{
+   double m = fabs(x);
+   if (m != m || isinf(m))
+      return INFINITY;
+   double c = 0.15915493667125702;
+   return 6.283185307179586 * (m * fabs(c - 0.15915494309189535) + 0.5 * ulp_ref(m * c + 0.25));
+}
+
+static void
+test_encoding(void)
+{
+   const double edge[] = {
+       0.0,          -0.0,     0x1p-160,      0x1p-149,           0x1p-150, 0x1.8p-150,   0x1p-126,
+       0x1.fffp-127, 1.0,      1.0 + 0x1p-40, 0x1.fffffep127,     0x1p127,  0x1p-127 * 3, -1.0,
+       3.0e38,       INFINITY, NAN,           0x1.0000010000001p0};
+   for (unsigned k = 0; k < sizeof(edge) / sizeof(edge[0]); k++) {
+      CHECKF(tgsi_interp_bound_bits(edge[k]) == bits_ref(edge[k]), "%a", edge[k]);
+      CHECKF(tgsi_interp_trig_arg_err(edge[k]) == trig_ref(edge[k]) ||
+                 (isinf(trig_ref(edge[k])) && isinf(tgsi_interp_trig_arg_err(edge[k]))),
+             "%a", edge[k]);
+   }
+   for (unsigned k = 0; k < 200000; k++) {
+      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t u = rng >> 1; /* nonnegative doubles of every exponent */
+      double d;
+      memcpy(&d, &u, 8);
+      CHECKF(tgsi_interp_bound_bits(d) == bits_ref(d), "%a", d);
+      double x = ldexp(1.0 + (double)(rng >> 12) * 0x1p-52, (int)(rng % 300) - 150);
+      CHECKF(tgsi_interp_trig_arg_err(x) == trig_ref(x), "%a", x);
+   }
+}
+
+/* Without fuse, operands with no bound give no bound, which the rules
+ * find for a whole block at once: it must agree with the lane-by-lane
+ * rules (forced here by one bounded lane in the block), also on infinite
+ * and NaN operands, whose product with a zero bound is unbounded. */
+static void
+test_exact_block(void)
+{
+   enum { N = 64 };
+   const enum tgsi_opcode ops[] = {
+       TGSI_OP_ADD, TGSI_OP_MUL, TGSI_OP_MAD, TGSI_OP_LRP,   TGSI_OP_DIV, TGSI_OP_MIN, TGSI_OP_FLR,
+       TGSI_OP_SLT, TGSI_OP_CMP, TGSI_OP_F2I, TGSI_OP_LDEXP, TGSI_OP_DP3, TGSI_OP_RCP, TGSI_OP_POW};
+   const float special[] = {INFINITY, -INFINITY, NAN, 0.0f, 3.0e38f};
+   unsigned unbounded = 0;
+   for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+      enum tgsi_opcode op = ops[o];
+      bool repl = op == TGSI_OP_DP3 || op == TGSI_OP_RCP || op == TGSI_OP_POW;
+      static uint32_t v[4][N], f[4][N], r[N], rf[2][N];
+      for (unsigned t = 0; t < 50; t++) {
+         for (unsigned c = 0; c < 4; c++)
+            for (unsigned i = 0; i < N; i++) {
+               float x = rnd(-8, 8);
+               if (t % 2 && i % 7 == c)
+                  x = special[(i + t) % 5];
+               v[c][i] = fui(x);
+               f[c][i] = ENV_F_FUSE;
+            }
+         for (unsigned i = 0; i < N; i++)
+            r[i] = fui(rnd(-8, 8));
+         for (unsigned pass = 0; pass < 2; pass++) {
+            /* pass 1: lane 0 of operand 0 bounded, so every lane goes
+             * through the rules one by one */
+            f[0][0] = ENV_F_FUSE | (pass ? tgsi_interp_bound_bits(0x1p-10) : 0);
+            for (unsigned i = 0; i < N; i++)
+               rf[pass][i] = ENV_F_FUSE | 0x1230000u;
+            const uint32_t *s[4] = {v[0], v[1], v[2], v[3]}, *sf[4] = {f[0], f[1], f[2], f[3]};
+            if (repl)
+               tgsi_interp_bound_repl(op, false, N, r, rf[pass], 3, s, sf, s + 1, sf + 1);
+            else
+               tgsi_interp_bound_comp(op, false, N, r, rf[pass], s, sf);
+         }
+         for (unsigned i = 1; i < N; i++) {
+            CHECKF(rf[0][i] == rf[1][i], "%s lane %u: %x against %x", tgsi_op_info[op].name, i,
+                   rf[0][i], rf[1][i]);
+            unbounded += isinf(bound_of(rf[0][i]));
+         }
+      }
+   }
+   CHECK(unbounded > 0); /* the products of infinite operands */
+}
+
 int
 main(void)
 {
+   test_encoding();
+   test_exact_block();
    test_rules();
    test_chain_sound();
    return test_done();

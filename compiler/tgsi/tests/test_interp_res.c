@@ -653,6 +653,29 @@ test_memory_words(void)
    env_free(e);
 }
 
+/* LOAD beyond the buffer's end or at an unaligned offset reads zeros,
+ * undefined, and counts the event once per lane. */
+static void
+test_memory_load_edges(void)
+{
+   struct env *e =
+       run_text("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nDCL SV[0], THREAD_ID\nDCL BUFFER[0]\n"
+                "DCL OUT[0..1]\nDCL TEMP[0]\nIMM[0] UINT32 {4, 24, 2, 0}\n"
+                "UMAD TEMP[0].x, SV[0].xxxx, IMM[0].xxxx, IMM[0].yyyy\n"
+                "UMAD TEMP[0].y, SV[0].xxxx, IMM[0].xxxx, IMM[0].zzzz\n"
+                "LOAD OUT[0].xy, BUFFER[0], TEMP[0].xxxx\n"
+                "LOAD OUT[1].x, BUFFER[0], TEMP[0].yyyy\nEND\n",
+                TGSI_STAGE_COMP, 4, setup_words);
+   CHECK(out_bits(e, 0, 0, 0) == 16 && out_def(e, 0, 0, 0));
+   CHECK(out_bits(e, 0, 1, 0) == 17 && out_def(e, 0, 1, 0));
+   for (uint32_t l = 1; l < 4; l++) /* 28 + 8 and beyond: past 32 bytes */
+      CHECK(out_bits(e, 0, 0, l) == 0 && !out_def(e, 0, 0, l) && !out_def(e, 0, 1, l));
+   for (uint32_t l = 0; l < 4; l++)
+      CHECK(out_bits(e, 1, 0, l) == 0 && !out_def(e, 1, 0, l));
+   CHECK(e->events[ENV_EV_BUFFER_OOB] == 3 && e->events[ENV_EV_MISALIGNED] == 4);
+   env_free(e);
+}
+
 /* The histogram pattern of captures/cs_histogram_atomics.tgsi, two 16x16
  * workgroups: the first 64 invocations zero 64 shared bins, BARRIER, every
  * invocation adds 1 to bin (index & 7), BARRIER, the first 64 read their
@@ -846,6 +869,7 @@ main(void)
    test_tex2_shadow_cube_array();
    test_memory_ops();
    test_memory_words();
+   test_memory_load_edges();
    test_shared_histogram();
    test_shared_taint_per_group();
    test_memory_warnings();
