@@ -304,6 +304,14 @@ check_cli(dmath_gfx9 "--target|gfx9,sm50|--no-repro|-q|${_fx}/fs_dmath_gfx9.tgsi
 # testing's survivor table).
 check_cli(dsubnormal "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dsubnormal.tgsi" 0
           OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
+# The other end: results in the largest binade (2^1023 up to DBL_MAX) and
+# past it (DLDEXP, DDIV through assemble's overflow test). The mutation
+# campaign's survivor that takes exponent 2046 as overflow (2047 -> 2046:
+# the largest binade becomes infinity) and the plant 2047 -> 2048 (an
+# overflow gets exponent 2047 with a significand: NaN) fail on both
+# targets; the captures and 200 generated shaders miss both.
+check_cli(dhuge "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dhuge.tgsi" 0
+          OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated
