@@ -309,7 +309,7 @@ check_cli(dsubnormal "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dsubnormal.tgsi
 # campaign's survivor that takes exponent 2046 as overflow (2047 -> 2046:
 # the largest binade becomes infinity) and the plant 2047 -> 2048 (an
 # overflow gets exponent 2047 with a significand: NaN) fail on both
-# targets; the captures and 200 generated shaders miss both.
+# targets; the captures miss both, and --generated 200 the first.
 check_cli(dhuge "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dhuge.tgsi" 0
           OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
