@@ -41,8 +41,11 @@
  * a reused zero flips its sign half the time in meeting lanes). 64-bit
  * kinds: doubles small with extra bits, 40% (edge%) double specials in
  * special lanes; int64 small, in int-bound lanes 45% the int64 list, 25%
- * random. Buffer and image words: integers, each word's profile at the
- * per-lane rates. DIFF_INPUTS_REAL_CONSTANTS makes every draw realistic,
+ * random. Buffer words: each word's (or double's) profile at the per-lane
+ * rates, of the kind the shader reads it as (buffer_kinds: a LOAD's
+ * channel takes the kind of its first typed read, by the word's position
+ * in a group of four), integers where no read decides; image words:
+ * integers. DIFF_INPUTS_REAL_CONSTANTS makes every draw realistic,
  * and sane constants other than levels and zeros at least 1 (a loop's step
  * of 0 never ends it).
  *
@@ -84,12 +87,12 @@
  * (3D: {4, 8, 16} per side; array layers 1-4, cube arrays 1-2 cubes;
  * cubes square); in fragment shaders, with probability 3/4, 2-D textures
  * are at least as large as the framebuffer of the lane layout; 1..full
- * mip levels, a random seed. Buffers: with
- * probability 3/4 16 bytes per lane (at least 256, at most 4 MiB), else 64
- * or 256 bytes, of integer-kind words. Images: 4, 8 or 16 texels per side
- * (compute, with probability 3/4, drawn once for all of a run's images:
- * at least the dispatch's global size, so a kernel indexing several images
- * by the invocation id stays in bounds in all of them), integer-kind words.
+ * mip levels, a random seed. Buffers: with probability 3/4 16 bytes per
+ * lane (at least 256, at most 4 MiB), else 64 or 256 bytes, of words of the
+ * kind the shader reads them as. Images: 4, 8 or 16 texels per side
+ * (compute, with probability 3/4, drawn once for all of a run's images: at
+ * least the dispatch's global size, so a kernel indexing several images by
+ * the invocation id stays in bounds in all of them), integer-kind words.
  */
 #include "diff/diff.h"
 
@@ -121,6 +124,9 @@ struct plan {
    uint32_t nin, nconst[ENV_MAX_CBUFS], ntemp;
    struct chan_use *in, *cnst[ENV_MAX_CBUFS], *temp;
    bool buf_small[ENV_MAX_BUFFERS];
+   /* Per buffer, the kind of the words at position 0..3 of an aligned
+    * group of four, from how LOADs' results are read (buffer_kinds). */
+   uint8_t buf_kind[ENV_MAX_BUFFERS][4];
    bool changed;
    /* Flow-sensitive closure (close_sane_flow); flow false: the
     * flow-insensitive one over whole TEMP channels (subroutines). */
@@ -564,6 +570,67 @@ plan_free(struct plan *p)
       free(p->cnst[b]);
 }
 
+/* The kind of TEMP channel reg.c as the first typed read after
+ * instruction at takes it (program order, up to the channel's next write);
+ * moves, loads and stores carry no type, so they are passed over. */
+static enum gen_kind
+read_kind(const struct tgsi_shader *s, uint32_t at, int32_t reg, unsigned c)
+{
+   for (uint32_t j = at + 1; j < s->ninsns; j++) {
+      const struct tgsi_insn *in = &s->insns[j];
+      const struct tgsi_op_info *oi = &tgsi_op_info[in->op];
+      bool typed = oi->type != TGSI_TYPE_N && !(oi->flags & TGSI_OPF_MEM);
+      for (unsigned k = 0; typed && k < in->nsrc; k++) {
+         const struct tgsi_reg *r = &in->src[k].reg;
+         if (r->file != TGSI_FILE_TEMP || r->indirect || r->index != reg)
+            continue;
+         for (unsigned cc = 0; cc < 4; cc++) {
+            if ((in->src[k].swz[cc] & 3) != c)
+               continue;
+            switch (tgsi_interp_src_type(in->op, k)) {
+            case TGSI_TYPE_D:
+               return cc & 1 ? GK_D_HI : GK_D_LO;
+            case TGSI_TYPE_I64:
+            case TGSI_TYPE_U64:
+               return cc & 1 ? GK_L_HI : GK_L_LO;
+            case TGSI_TYPE_I:
+            case TGSI_TYPE_U:
+               return GK_INT;
+            default:
+               return GK_FLOAT;
+            }
+         }
+      }
+      const struct tgsi_reg *d = &in->dst[0].reg;
+      if (in->ndst && d->file == TGSI_FILE_TEMP && !d->indirect && d->index == reg &&
+          (in->dst[0].mask & (1u << c)))
+         return GK_NONE;
+   }
+   return GK_NONE;
+}
+
+/* Buffer word kinds: a LOAD's channel c reads the word at its swizzle's
+ * position, and takes the kind of its first typed read; the first LOAD
+ * that decides a position wins. */
+static void
+buffer_kinds(struct plan *p)
+{
+   const struct tgsi_shader *s = p->s;
+   memset(p->buf_kind, GK_NONE, sizeof(p->buf_kind));
+   for (uint32_t i = 0; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      const struct tgsi_reg *r = &in->src[0].reg, *d = &in->dst[0].reg;
+      if (in->op != TGSI_OP_LOAD || r->file != TGSI_FILE_BUFFER || r->indirect || r->index < 0 ||
+          r->index >= ENV_MAX_BUFFERS || !in->ndst || d->file != TGSI_FILE_TEMP || d->indirect)
+         continue;
+      for (unsigned c = 0; c < 4; c++) {
+         uint8_t *k = &p->buf_kind[r->index][in->src[0].swz[c] & 3];
+         if ((in->dst[0].mask & (1u << c)) && *k == GK_NONE)
+            *k = (uint8_t)read_kind(s, i, d->index, c);
+      }
+   }
+}
+
 static void
 make_plan(struct plan *p, const struct tgsi_shader *s)
 {
@@ -572,6 +639,7 @@ make_plan(struct plan *p, const struct tgsi_shader *s)
    plan_sizes(p);
    for (unsigned i = 0; i < s->ninsns; i++)
       record_kinds(p, &s->insns[i]);
+   buffer_kinds(p);
    p->flow = make_blocks(p);
    if (p->flow) {
       make_writers(p);
@@ -1205,16 +1273,34 @@ gen_texture(struct env *e, const struct tgsi_shader *s, unsigned unit, struct rn
    env_set_texture(e, unit, &t);
 }
 
-/* Words of a buffer or image: integers, each word's profile at the
- * per-lane rates. */
+/* Words of a buffer or image, each word's (or double's) profile at the
+ * per-lane rates: of the kind the shader reads them as (kind: per position
+ * in a group of four; a position no LOAD decides takes that of the other
+ * position of its pair, else integer), integers without one (images). */
 static void
-fill_words(struct env_mem *m, struct lane_gen *g, bool small)
+fill_words(struct env_mem *m, struct lane_gen *g, bool small, const uint8_t *kind)
 {
    g->edge = 40;
-   for (uint32_t w = 0; w < m->size / 4; w++) {
+   uint32_t n = m->size / 4;
+   for (uint32_t w = 0; w < n; w++) {
+      enum gen_kind k = GK_INT;
+      if (kind)
+         k = kind[w & 3] != GK_NONE         ? (enum gen_kind)kind[w & 3]
+             : kind[w & 1] != GK_NONE       ? (enum gen_kind)kind[w & 1]
+             : kind[(w & 3) ^ 2] != GK_NONE ? (enum gen_kind)kind[(w & 3) ^ 2]
+                                            : GK_INT;
       g->prof = pick_profile(&g->r, lane_rates);
-      uint32_t v = small ? rng_below(&g->r, 8) : (uint32_t)gen_value(g, GK_INT, GS_NONE, 0, false);
-      memcpy(m->data + 4 * w, &v, 4);
+      uint64_t v;
+      if (small)
+         v = rng_below(&g->r, 8);
+      else if (k == GK_D_HI || k == GK_L_HI)
+         v = gen_value(g, (enum gen_kind)(k - 1), GS_NONE, 0, false) >> 32;
+      else
+         v = gen_value(g, k, GS_NONE, 0, false);
+      uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+      memcpy(m->data + 4 * w, &lo, 4);
+      if (!small && (k == GK_D_LO || k == GK_L_LO) && w + 1 < n)
+         memcpy(m->data + 4 * ++w, &hi, 4);
    }
 }
 
@@ -1234,7 +1320,7 @@ gen_resources(struct env *e, const struct tgsi_shader *s, const struct plan *p, 
             static const uint32_t sizes[] = {64, 256};
             uint32_t big = MIN2(MAX2(16 * e->nlanes, 256u), ENV_MAX_MEM_BYTES / 4);
             env_set_buffer(e, i, rng_below(&g->r, 4) ? big : pick(&g->r, sizes, 2));
-            fill_words(&e->buf[i], g, p->buf_small[i]);
+            fill_words(&e->buf[i], g, p->buf_small[i], p->buf_kind[i]);
          }
          if (d->file == TGSI_FILE_IMAGE && i < ENV_MAX_IMAGES && !e->img[i].bound) {
             static const uint32_t sizes[] = {4, 8, 16};
@@ -1258,7 +1344,7 @@ gen_resources(struct env *e, const struct tgsi_shader *s, const struct plan *p, 
             if (t == TGSI_TEX_T_CUBE || t == TGSI_TEX_T_CUBE_ARRAY)
                h = w;
             env_set_image(e, i, t, w, h, dd);
-            fill_words(&e->img[i].mem, g, false);
+            fill_words(&e->img[i].mem, g, false, NULL);
          }
       }
    }

@@ -1291,6 +1291,8 @@ check_binding(struct emu_code *c, const struct emu_binding *b, unsigned i, struc
                      : c->files[b->file].kind == ISA_FILE_CONST)
       why = to_const ? "constants bind to a constant file or a register"
                      : "values bind to a register file";
+   else if (b->kind == EMU_BIND_OUTPUT && c->files[b->file].kind == ISA_FILE_UNIFORM)
+      why = "outputs bind to a per-lane register file, not a uniform one";
    else if (b->kind == EMU_BIND_SYSVAL && b->tgsi_index >= TGSI_SEM_COUNT)
       why = "unknown system value";
    else if (b->kind == EMU_BIND_SIZE && b->buffer != TGSI_FILE_BUFFER &&

@@ -314,6 +314,14 @@ check_cli(tex_coord_edge "--no-repro|-q|--seed|3|${_fx}/fs_tex_coord_edge.tgsi" 
 # the shader passes instead of being skipped as unsupported.
 check_cli(agx_temps_crowd_scratch "--target|agx|--no-repro|-q|${_fx}/agx_temps_crowd_scratch.tgsi" 0
           OUT "agx +1 +1 +0 +0 +0 +0")
+# The other end: results in the largest binade (2^1023 up to DBL_MAX) and
+# past it (DLDEXP, DDIV through assemble's overflow test). The mutation
+# campaign's survivor that takes exponent 2046 as overflow (2047 -> 2046:
+# the largest binade becomes infinity) and the plant 2047 -> 2048 (an
+# overflow gets exponent 2047 with a significand: NaN) fail on both
+# targets; the captures miss both, and --generated 200 the first.
+check_cli(dhuge "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dhuge.tgsi" 0
+          OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated

@@ -215,6 +215,63 @@ test_images_cover_together(void)
    tgsi_shader_free(s);
 }
 
+/* Buffer words take the kind the shader reads them as: doubles (DADD)
+ * are realistic doubles, not two integer words (whose high word makes a
+ * subnormal), floats (ADD) realistic floats, integers (UADD) stay small
+ * integers. */
+static void
+test_buffer_kinds(void)
+{
+   struct tgsi_shader *s = parse("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\n"
+                                 "DCL SV[0], THREAD_ID\nDCL BUFFER[0]\nDCL BUFFER[1]\n"
+                                 "DCL BUFFER[2]\nDCL TEMP[0..3]\n"
+                                 "IMM[0] UINT32 {4, 0, 0, 0}\n"
+                                 "SHL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n"
+                                 "LOAD TEMP[1], BUFFER[0], TEMP[0].xxxx\n"
+                                 "STORE BUFFER[0], TEMP[0].xxxx, TEMP[1]\n"
+                                 "DADD TEMP[1], TEMP[1], TEMP[1]\n"
+                                 "LOAD TEMP[2], BUFFER[1], TEMP[0].xxxx\n"
+                                 "ADD TEMP[2], TEMP[2], TEMP[2]\n"
+                                 "LOAD TEMP[3], BUFFER[2], TEMP[0].xxxx\n"
+                                 "UADD TEMP[3], TEMP[3], TEMP[3]\n"
+                                 "STORE BUFFER[1], TEMP[0].xxxx, TEMP[2]\n"
+                                 "STORE BUFFER[2], TEMP[0].xxxx, TEMP[3]\nEND\n");
+   CHECK(s != NULL);
+   struct diag_list d = {0};
+   struct env *e = s ? diff_gen_inputs(s, 1, 1024, &d) : NULL;
+   CHECK(e && e->buf[0].size >= 256 && e->buf[1].size >= 256 && e->buf[2].size >= 256);
+   if (e && e->buf[0].size >= 256 && e->buf[1].size >= 256 && e->buf[2].size >= 256) {
+      unsigned dn = 0, dnorm = 0, fn = 0, fnorm = 0, in = 0, ismall = 0;
+      for (uint32_t w = 0; w + 1 < e->buf[0].size / 4; w += 2) {
+         uint64_t v;
+         memcpy(&v, e->buf[0].data + 4 * w, 8);
+         unsigned ex = (unsigned)(v >> 52) & 0x7ff;
+         dn++;
+         dnorm += ex > 0 && ex < 0x7ff;
+      }
+      for (uint32_t w = 0; w < e->buf[1].size / 4; w++) {
+         uint32_t v;
+         memcpy(&v, e->buf[1].data + 4 * w, 4);
+         unsigned ex = (v >> 23) & 0xff;
+         fn++;
+         fnorm += ex > 0 && ex < 0xff;
+      }
+      for (uint32_t w = 0; w < e->buf[2].size / 4; w++) {
+         int32_t v;
+         memcpy(&v, e->buf[2].data + 4 * w, 4);
+         in++;
+         ismall += v >= -4 && v <= 16;
+      }
+      /* zeros and specials aside, nearly every value is a normal number */
+      CHECKF(dnorm * 10 > dn * 7, "%u of %u doubles normal", dnorm, dn);
+      CHECKF(fnorm * 10 > fn * 7, "%u of %u floats normal", fnorm, fn);
+      CHECKF(ismall * 10 > in * 7, "%u of %u integers small", ismall, in);
+   }
+   env_free(e);
+   diag_clear(&d);
+   tgsi_shader_free(s);
+}
+
 int
 main(void)
 {
@@ -228,6 +285,7 @@ main(void)
    test_yaml_errors();
    test_compute_layout();
    test_images_cover_together();
+   test_buffer_kinds();
    tgsi_shader_free(s);
    return test_done();
 }

@@ -32,6 +32,10 @@ emu_cli(tcs_store "emu|sm50|fixtures/emu/cli/sm50_tcs_store.s" 0
         OUT "events: {}\n.*- reg: 0\n    vertex: 0\n    chan: z\n    lanes:\n      - \\[0, 0x40000000, 2.0\\]\n      - \\[1, 0x40000000, 2.0\\]\n.*- reg: 1\n    vertex: 2\n    chan: x\n    lanes:\n      - \\[0, 0x3f800000, 1.0\\]\n")
 emu_cli(const_rpt_past_file "emu|a3xx|fixtures/emu/bad/const_rpt_past_file.s" 2
         ERR "instruction at 0x0: register group runs past its file")
+# An output bound to a uniform register (gfx9 SGPR): refused, as the
+# hardware's exports take VGPRs only.
+emu_cli(output_uniform "emu|gfx9|fixtures/emu/bad/gfx9_output_sgpr.s" 2
+        ERR "binding 0: outputs bind to a per-lane register file, not a uniform one")
 # agx: 16-bit halves, wait slots (completion drawn from the seed), the
 # execution-mask stack, more than max_pending ops on a slot.
 emu_cli(agx_halves "emu|agx|fixtures/emu/agx/halves.s" 0 OUT "0x3c004000, 0.007827759")
