@@ -19,8 +19,9 @@
 static void
 test_determinism(void)
 {
-   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP};
-   for (unsigned k = 0; k < 3; k++) {
+   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP,
+                                            TGSI_STAGE_GEOM};
+   for (unsigned k = 0; k < 4; k++) {
       struct diff_gen_opts o = {.stage = stages[k], .size = 80};
       char *a = diff_gen(42, &o, NULL, NULL);
       char *b = diff_gen(42, &o, NULL, NULL);
@@ -204,13 +205,15 @@ test_many(void)
    CHECK_EQ_U(bad_loop, 0);
    CHECK_EQ_U(bad_ind, 0);
    CHECK(stages[TGSI_STAGE_FRAG] > 20 && stages[TGSI_STAGE_VERT] > 20 &&
-         stages[TGSI_STAGE_COMP] > 20);
+         stages[TGSI_STAGE_COMP] > 20 && stages[TGSI_STAGE_GEOM] > 10);
    /* the promised features all appear somewhere */
    static const enum tgsi_opcode want[] = {
-       TGSI_OP_IF,     TGSI_OP_UIF,  TGSI_OP_ELSE,    TGSI_OP_BGNLOOP, TGSI_OP_BRK,  TGSI_OP_CONT,
-       TGSI_OP_SWITCH, TGSI_OP_CASE, TGSI_OP_DEFAULT, TGSI_OP_ARL,     TGSI_OP_UARL, TGSI_OP_TEX,
-       TGSI_OP_TXL,    TGSI_OP_TXF,  TGSI_OP_KILL_IF, TGSI_OP_CMP,     TGSI_OP_UCMP, TGSI_OP_IDIV,
-       TGSI_OP_UBFE,   TGSI_OP_F2I,  TGSI_OP_U2F,     TGSI_OP_FSLT,    TGSI_OP_DP4,  TGSI_OP_LG2,
+       TGSI_OP_IF,      TGSI_OP_UIF,    TGSI_OP_ELSE, TGSI_OP_BGNLOOP, TGSI_OP_BRK,
+       TGSI_OP_CONT,    TGSI_OP_SWITCH, TGSI_OP_CASE, TGSI_OP_DEFAULT, TGSI_OP_ARL,
+       TGSI_OP_UARL,    TGSI_OP_TEX,    TGSI_OP_TXL,  TGSI_OP_TXF,     TGSI_OP_KILL_IF,
+       TGSI_OP_CMP,     TGSI_OP_UCMP,   TGSI_OP_IDIV, TGSI_OP_UBFE,    TGSI_OP_F2I,
+       TGSI_OP_U2F,     TGSI_OP_FSLT,   TGSI_OP_DP4,  TGSI_OP_LG2,     TGSI_OP_EMIT,
+       TGSI_OP_ENDPRIM,
    };
    for (unsigned i = 0; i < ARRAY_SIZE(want); i++)
       CHECKF(ops[want[i]] > 0, "%s never generated", tgsi_op_info[want[i]].name);
@@ -324,6 +327,21 @@ results(const struct tgsi_shader *s, const struct env *e, size_t *n)
       }
       return r;
    }
+   if (s->stage == TGSI_STAGE_GEOM) { /* the vertices each lane sent */
+      size_t per = (size_t)e->nout * 4;
+      *n = per * e->gs_max_vertices * e->nlanes;
+      uint32_t *r = xcalloc(*n + 1, 4);
+      for (size_t i = 0; i < *n; i++) {
+         size_t v = i / per;
+         if (v % e->gs_max_vertices >= e->gs_count[v / e->gs_max_vertices])
+            continue;
+         n_values++;
+         n_undef += (e->gs_flags[i] & ENV_F_UNDEF) != 0;
+         if (!(e->gs_flags[i] & ENV_F_UNDEF))
+            r[i] = e->gs_data[i];
+      }
+      return r;
+   }
    *n = (size_t)e->nout * 4 * e->out_vertices * e->nlanes;
    uint32_t *r = xcalloc(*n + 1, 4);
    for (size_t i = 0; i < *n; i++) {
@@ -419,7 +437,8 @@ test_stage_names(void)
    CHECK(diff_gen_stage_from_name("frag", &st) && st == TGSI_STAGE_FRAG);
    CHECK(diff_gen_stage_from_name("vert", &st) && st == TGSI_STAGE_VERT);
    CHECK(diff_gen_stage_from_name("comp", &st) && st == TGSI_STAGE_COMP);
-   CHECK(!diff_gen_stage_from_name("geom", &st));
+   CHECK(diff_gen_stage_from_name("geom", &st) && st == TGSI_STAGE_GEOM);
+   CHECK(!diff_gen_stage_from_name("tess_ctrl", &st));
    CHECK(!diff_gen_stage_from_name("", &st));
 }
 
@@ -503,9 +522,13 @@ test_votes(void)
 static unsigned
 unkeyed_ifs(const struct tgsi_shader *s, int shift)
 {
-   unsigned bad = 0;
-   int32_t lane = s->insns[0].dst[0].reg.index + shift;
-   for (unsigned i = 1; i + 1 < s->ninsns; i++) {
+   unsigned bad = 0, first = 0;
+   /* (a geometry shader may send a vertex or end a primitive first) */
+   while (first + 1 < s->ninsns &&
+          (!s->insns[first].ndst || s->insns[first].dst[0].reg.file != TGSI_FILE_TEMP))
+      first++;
+   int32_t lane = s->insns[first].dst[0].reg.index + shift;
+   for (unsigned i = first + 1; i + 1 < s->ninsns; i++) {
       enum tgsi_opcode op = s->insns[i].op;
       if (op != TGSI_OP_IF && op != TGSI_OP_UIF)
          continue;
