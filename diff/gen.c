@@ -377,11 +377,11 @@ gen_src_plain(struct gen *g, enum gty ty, struct opnd *o)
    } else if (r < 86 && ty == GT_I && (tr = gen_pick_temp_exact(g, GT_F)) >= 0) {
       /* integer ops on float bits are defined */
       gen_temp_src(g, (unsigned)tr, gen_chans_exact(g, (unsigned)tr, GT_F), o);
-   } else if (r < 93 && ty == GT_F) {
+   } else if (r < 93 && !g->noconst && ty == GT_F) {
       gen_swizzle(g, 0xf, sw);
       snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", gen_pick(g, g->nconst), sw);
       o->dep = false;
-   } else if (r < 93) {
+   } else if (r < 93 && !g->noconst) {
       /* an integer uniform: slots of their own after the float ones, so
        * that the inputs give them integer values (INT_MIN, >= 2^31...) */
       gen_swizzle(g, 0xf, sw);
@@ -418,6 +418,8 @@ gen_src_exact(struct gen *g, struct opnd *o)
    int r = gen_pick_temp_exact(g, GT_F);
    if (r >= 0) {
       gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), o);
+   } else if (g->noconst) {
+      gen_imm_f(g, "0.5", o);
    } else {
       snprintf(o->s, sizeof(o->s), "CONST[0][%u].xxxx", gen_pick(g, g->nconst));
       o->dep = o->inexact = false;
@@ -914,6 +916,8 @@ set_addr(struct gen *g, bool uniform)
          gen_src_plain(g, GT_F, &s);
       if (s.inexact) /* floor() of a value within a tolerance: any index */
          snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", gen_pick(g, g->nconst));
+      if (g->noconst && (uniform || s.inexact))
+         gen_imm_f(g, "1.5", &s);
       gen_imm_f(g, "0", &a);
       gen_imm_f(g, "3.5", &b);
       gen_emit(g, "MAX TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
@@ -956,6 +960,10 @@ stmt_indirect(struct gen *g)
       snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
       /* the cells hold copies of MAD results and of any float written
        * since: their bits are not known exactly */
+      src[which].dep = src[which].inexact = true;
+      g->used_array = true;
+   } else if (g->noconst) { /* no CONST: the array (the prologue fills it) */
+      snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
       src[which].dep = src[which].inexact = true;
       g->used_array = true;
    } else {
@@ -1085,8 +1093,11 @@ init_temp(struct gen *g, unsigned r)
          gen_emit(g, "MOV TEMP[%u], %s%s", r, in, sw);
       } else {
          gen_imm_f(g, gen_chance(g, 50) ? "0.5" : "2", &c);
-         gen_emit(g, "MAD TEMP[%u], %s%s, CONST[0][%u], %s", r, in, sw, gen_pick(g, g->nconst),
-                  c.s);
+         unsigned k = gen_pick(g, g->nconst);
+         if (g->noconst)
+            gen_emit(g, "MAD TEMP[%u], %s%s, %s, %s", r, in, sw, c.s, c.s);
+         else
+            gen_emit(g, "MAD TEMP[%u], %s%s, CONST[0][%u], %s", r, in, sw, k, c.s);
          g->inexact[r] = 0xf;
       }
       memset(g->ty[r], GT_F, 4);
@@ -1263,7 +1274,9 @@ declarations(struct gen *g, struct strbuf *h)
    gen_mem_declarations(g, h);
    if (g->stage == TGSI_STAGE_COMP && g->sink)
       strbuf_printf(h, "DCL BUFFER[%u]\n", GEN_SINK_BUF);
-   strbuf_printf(h, "DCL CONST[0][0..%u]\n", g->nconst - 1 + (g->used_iconst ? GEN_INT_CONSTS : 0));
+   if (!g->noconst)
+      strbuf_printf(h, "DCL CONST[0][0..%u]\n",
+                    g->nconst - 1 + (g->used_iconst ? GEN_INT_CONSTS : 0));
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])
          strbuf_printf(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);

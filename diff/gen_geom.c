@@ -53,6 +53,10 @@ gen_geom_setup(struct gen *g)
    g->gs_max = 2 + gen_pick(g, 23);
    g->gs_left = g->gs_max - 1; /* the epilogue's EMIT */
    g->gs_early = gen_chance(g, 25);
+   /* Half of those read no constant buffer: the optimizing compilers
+    * load constants at the entry, ahead of the first message, so only
+    * without them does a message follow the entry's M0 write at once */
+   g->noconst = g->gs_early && gen_chance(g, 50);
 }
 
 /* "IN[v][i]" in a geometry shader (v drawn), "IN[i]" otherwise. */

@@ -103,6 +103,7 @@ struct gen {
     * of the loops around it multiplied, 1 outside loops). */
    unsigned gs_prim_in, gs_nverts, gs_prim_out, gs_max, gs_left, emit_mult;
    bool gs_early; /* a message before the prologue */
+   bool noconst;  /* no constant buffer: immediates instead (gen_geom.c) */
    bool in_emit;  /* writing a vertex's outputs: no EMIT inside */
 };
 

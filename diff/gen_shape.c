@@ -515,6 +515,8 @@ votes(struct gen *g, unsigned acc, unsigned s)
          snprintf(v.s, sizeof(v.s), "CONST[0][%u].%s", g->nconst + gen_pick(g, GEN_INT_CONSTS),
                   gen_chance(g, 50) ? "xxxx" : "yyyy");
          g->used_iconst = true;
+         if (g->noconst) /* (an immediate is uniform too) */
+            gen_imm_u(g, 0x12345u, &v);
          break;
       case 2: /* a lane's value masked to a bit or two */
          gen_src_plain(g, GT_I, &v);
