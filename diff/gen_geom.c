@@ -17,10 +17,12 @@
  * setup. Conditions are lane-keyed (gen_cf.c), so lanes send different
  * numbers of vertices, and per-lane trip counts multiply that.
  *
- * Early messages: in a quarter of the shaders the first instruction is an
- * ENDPRIM or the writes and EMIT of a vertex taken from the inputs, before
- * the prologue; on gfx9 a message that close to the entry meets the
- * M0-write wait state that later messages never do.
+ * Early messages: in two shaders in five the first instruction is an
+ * ENDPRIM (three in five of them) or the writes and EMIT of a vertex
+ * taken from the inputs, before the prologue; on gfx9 a message that close
+ * to the entry meets the M0-write wait state that later messages never do
+ * -- if no constant load comes first, so most shaders that start with
+ * ENDPRIM read immediates instead of constants (noconst).
  */
 #include "diff/gen_priv.h"
 
@@ -52,11 +54,13 @@ gen_geom_setup(struct gen *g)
    g->gs_prim_out = gen_pick(g, ARRAY_SIZE(prims_out));
    g->gs_max = 2 + gen_pick(g, 23);
    g->gs_left = g->gs_max - 1; /* the epilogue's EMIT */
-   g->gs_early = gen_chance(g, 25);
-   /* Half of those read no constant buffer: the optimizing compilers
-    * load constants at the entry, ahead of the first message, so only
-    * without them does a message follow the entry's M0 write at once */
-   g->noconst = g->gs_early && gen_chance(g, 50);
+   g->gs_early = gen_chance(g, 40);
+   g->gs_cut_first = g->gs_early && gen_chance(g, 60);
+   /* Three in four of those that start with ENDPRIM read no constant
+    * buffer: the optimizing compilers load constants at the entry, ahead
+    * of the first message, so only without them does the message follow
+    * the entry's M0 write at once */
+   g->noconst = g->gs_cut_first && gen_chance(g, 75);
 }
 
 /* "IN[v][i]" in a geometry shader (v drawn), "IN[i]" otherwise. */
@@ -169,7 +173,7 @@ gen_geom_start(struct gen *g)
    if (g->stage != TGSI_STAGE_GEOM || !g->gs_early || !gen_ok(g, TGSI_OP_EMIT) ||
        !gen_ok(g, TGSI_OP_ENDPRIM))
       return;
-   if (gen_chance(g, 50)) {
+   if (g->gs_cut_first) {
       message(g, TGSI_OP_ENDPRIM);
       return;
    }

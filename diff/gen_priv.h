@@ -102,9 +102,10 @@ struct gen {
     * path; emit_mult is what one EMIT here costs (the largest trip counts
     * of the loops around it multiplied, 1 outside loops). */
    unsigned gs_prim_in, gs_nverts, gs_prim_out, gs_max, gs_left, emit_mult;
-   bool gs_early; /* a message before the prologue */
-   bool noconst;  /* no constant buffer: immediates instead (gen_geom.c) */
-   bool in_emit;  /* writing a vertex's outputs: no EMIT inside */
+   bool gs_early;     /* a message before the prologue */
+   bool gs_cut_first; /* that message an ENDPRIM */
+   bool noconst;      /* no constant buffer: immediates instead (gen_geom.c) */
+   bool in_emit;      /* writing a vertex's outputs: no EMIT inside */
 };
 
 /* gen.c */
