@@ -602,6 +602,80 @@ test_exits_both_arms(void)
    CHECKF(found >= 3, "%u ifs with work and a jump in both arms in 300 shaders", found);
 }
 
+/* Runs a geometry shader's text on 64 lanes; the overflow events, and
+ * whether lanes sent different numbers of vertices. */
+static bool
+geom_run(const char *text, uint64_t *overflow, bool *varies)
+{
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(text, strlen(text), "<geom>", NULL, &d);
+   struct env *e = s ? diff_gen_inputs(s, 1, 64, &d) : NULL;
+   struct tgsi_interp_opts o = {.max_steps = 1ull << 26};
+   bool ok = e && tgsi_interp_run(s, e, &o, &d) == TGSI_INTERP_OK;
+   if (ok) {
+      *overflow = e->events[ENV_EV_GS_OVERFLOW];
+      *varies = false;
+      for (uint32_t l = 1; l < e->nlanes; l++)
+         *varies |= e->gs_count[l] != e->gs_count[0];
+   }
+   env_free(e);
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   return ok;
+}
+
+/* Geometry shaders (gen_geom.c): no lane sends more vertices than the
+ * maximum (the static bound), lanes send different numbers of them, and
+ * some start with ENDPRIM and read no constants. Shown failing: with the
+ * maximum lowered to 1, the interpreter counts overflows. */
+static void
+test_geom(void)
+{
+   unsigned failed = 0, overflows = 0, varies = 0, cut_first = 0, noconst = 0, caught = 0;
+   unsigned multi = 0;
+   for (uint64_t seed = 1; seed <= 150; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_GEOM, .size = 60, .sink = true};
+      char *t = diff_gen(seed, &o, NULL, NULL);
+      uint64_t ov = 0;
+      bool var = false;
+      if (!t || !geom_run(t, &ov, &var)) {
+         failed++;
+         free(t);
+         continue;
+      }
+      overflows += ov != 0;
+      varies += var;
+      const char *body = strstr(t, "\n  ");
+      cut_first += body && !strncmp(body + 3, "ENDPRIM", 7);
+      noconst += !strstr(t, "DCL CONST");
+      /* the same shader allowed one vertex: a lane that sends more
+       * counts an overflow */
+      char *m = strstr(t, "GS_MAX_OUTPUT_VERTICES ");
+      unsigned max = m ? (unsigned)strtoul(m + 23, NULL, 10) : 0;
+      if (m && max > 1) {
+         char *low = xasprintf("%.*s1%s", (int)(m + 23 - t), t, strchr(m + 23, '\n'));
+         uint64_t ov1 = 0;
+         bool v1;
+         if (geom_run(low, &ov1, &v1)) {
+            multi++;
+            caught += ov1 != 0;
+         }
+         free(low);
+      }
+      free(t);
+   }
+   CHECK_EQ_U(failed, 0);
+   CHECK_EQ_U(overflows, 0);
+   CHECKF(varies >= 50, "%u of 150 geometry shaders whose lanes send different vertex counts",
+          varies);
+   CHECKF(cut_first >= 10 && noconst >= 5, "%u start with ENDPRIM, %u without constants", cut_first,
+          noconst);
+   CHECKF(caught * 2 >= multi, "lowered maximum: %u of %u shaders overflow", caught, multi);
+   printf("geom: 150 shaders, %u with per-lane vertex counts, %u ENDPRIM first, %u without "
+          "constants; maximum 1: %u of %u overflow\n",
+          varies, cut_first, noconst, caught, multi);
+}
+
 int
 main(void)
 {
@@ -616,5 +690,6 @@ main(void)
    test_keyed_conditions();
    test_exits_both_arms();
    test_stage_names();
+   test_geom();
    return test_done();
 }
