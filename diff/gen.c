@@ -15,7 +15,9 @@
  * and used by the next instruction only, so they are always in range.
  * Integer division by a data value goes through a divisor forced into
  * [1, 8]; float-to-integer conversions are clamped first; bitfield offsets
- * and widths are immediates with offset + bits <= 32.
+ * and widths are immediates with offset + bits <= 32. A geometry shader
+ * (gen_geom.c) writes every output before each EMIT and never sends more
+ * vertices than its GS_MAX_OUTPUT_VERTICES.
  *
  * Types are tracked per channel of every general temporary (float or
  * integer) so that float ops mostly read floats; inside control flow an
