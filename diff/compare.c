@@ -558,9 +558,12 @@ compare_gs(const struct tgsi_shader *s, const struct env *e, const struct env *a
                if (!(out_usage(s, reg) & (1u << c)))
                   continue;
                size_t i = (((size_t)l * e->gs_max_vertices + k) * e->nout + reg) * 4 + c;
-               uint16_t fl = f->gs_flags ? f->gs_flags[i] : 0;
+               /* the class, with the bound above it (as flags_at) */
+               unsigned fl = f->gs_flags ? f->gs_flags[i] : 0;
+               if (f->gs_err)
+                  fl |= (unsigned)f->gs_err[i] << ENV_ERR_SHIFT;
                bool exact = o->exact && o->exact[reg * 4 + c];
-               struct diff_mismatch mm = {DIFF_VAL_GS_DATA, (uint8_t)c,   fl, k, reg, l,
+               struct diff_mismatch mm = {DIFF_VAL_GS_DATA, (uint8_t)c,   (uint16_t)fl, k, reg, l,
                                           e->gs_data[i],    a->gs_data[i]};
                judge(r, diff_value_verdict(mm.expected, mm.actual, fl, exact, o), &mm, true);
             }

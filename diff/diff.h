@@ -918,8 +918,8 @@ bool ydoc_bool(struct ydoc *y, int node, bool *out);
 
 /* What to generate. Any field may be left 0. */
 struct diff_gen_opts {
-   /* FRAG, VERT or COMP; TGSI_STAGE_COUNT (or any other stage) lets the
-    * seed choose among the three. */
+   /* FRAG, VERT, COMP or GEOM; TGSI_STAGE_COUNT (or any other stage) lets
+    * the seed choose among the four. */
    enum tgsi_stage stage;
    /* About this many instructions in the body; 0 = DIFF_GEN_DEFAULT_SIZE. */
    unsigned size;

@@ -15,7 +15,9 @@
  * and used by the next instruction only, so they are always in range.
  * Integer division by a data value goes through a divisor forced into
  * [1, 8]; float-to-integer conversions are clamped first; bitfield offsets
- * and widths are immediates with offset + bits <= 32.
+ * and widths are immediates with offset + bits <= 32. A geometry shader
+ * (gen_geom.c) writes every output before each EMIT and never sends more
+ * vertices than its GS_MAX_OUTPUT_VERTICES.
  *
  * Types are tracked per channel of every general temporary (float or
  * integer) so that float ops mostly read floats; inside control flow an
@@ -336,19 +338,19 @@ gen_wrap_mods(struct gen *g, enum gty ty, struct opnd *o)
    gen_wrap(o, neg ? (abs ? "-|" : "-") : (abs ? "|" : ""), abs ? "|" : "");
 }
 
-/* An input read: IN[i] (FRAG, VERT) as floats, or SV (COMP) as integers. */
+/* An input read: IN[i] (FRAG, VERT) or IN[v][i] (GEOM) as floats, or SV
+ * (COMP) as integers. */
 void
 gen_input_src(struct gen *g, struct opnd *o)
 {
-   char sw[6];
+   char sw[6], in[24];
    if (g->stage == TGSI_STAGE_COMP) {
       gen_swizzle(g, 0x1, sw); /* THREAD_ID.x and BLOCK_ID.x vary; keep to .x */
       snprintf(o->s, sizeof(o->s), "SV[%u]%s", gen_pick(g, 2), sw);
    } else {
       unsigned i = gen_pick(g, g->nin);
-      g->used_in[i] = true;
       gen_swizzle(g, 0xf, sw);
-      snprintf(o->s, sizeof(o->s), "IN[%u]%s", i, sw);
+      snprintf(o->s, sizeof(o->s), "%s%s", gen_in_reg(g, i, in), sw);
    }
    o->dep = true;
 }
@@ -377,11 +379,11 @@ gen_src_plain(struct gen *g, enum gty ty, struct opnd *o)
    } else if (r < 86 && ty == GT_I && (tr = gen_pick_temp_exact(g, GT_F)) >= 0) {
       /* integer ops on float bits are defined */
       gen_temp_src(g, (unsigned)tr, gen_chans_exact(g, (unsigned)tr, GT_F), o);
-   } else if (r < 93 && ty == GT_F) {
+   } else if (r < 93 && !g->noconst && ty == GT_F) {
       gen_swizzle(g, 0xf, sw);
       snprintf(o->s, sizeof(o->s), "CONST[0][%u]%s", gen_pick(g, g->nconst), sw);
       o->dep = false;
-   } else if (r < 93) {
+   } else if (r < 93 && !g->noconst) {
       /* an integer uniform: slots of their own after the float ones, so
        * that the inputs give them integer values (INT_MIN, >= 2^31...) */
       gen_swizzle(g, 0xf, sw);
@@ -418,6 +420,8 @@ gen_src_exact(struct gen *g, struct opnd *o)
    int r = gen_pick_temp_exact(g, GT_F);
    if (r >= 0) {
       gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), o);
+   } else if (g->noconst) {
+      gen_imm_f(g, "0.5", o);
    } else {
       snprintf(o->s, sizeof(o->s), "CONST[0][%u].xxxx", gen_pick(g, g->nconst));
       o->dep = o->inexact = false;
@@ -914,6 +918,8 @@ set_addr(struct gen *g, bool uniform)
          gen_src_plain(g, GT_F, &s);
       if (s.inexact) /* floor() of a value within a tolerance: any index */
          snprintf(s.s, sizeof(s.s), "CONST[0][%u].xxxx", gen_pick(g, g->nconst));
+      if (g->noconst && (uniform || s.inexact))
+         gen_imm_f(g, "1.5", &s);
       gen_imm_f(g, "0", &a);
       gen_imm_f(g, "3.5", &b);
       gen_emit(g, "MAX TEMP[%u].x, %s, %s", g->t_scr, s.s, a.s);
@@ -958,6 +964,10 @@ stmt_indirect(struct gen *g)
        * since: their bits are not known exactly */
       src[which].dep = src[which].inexact = true;
       g->used_array = true;
+   } else if (g->noconst) { /* no CONST: the array (the prologue fills it) */
+      snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
+      src[which].dep = src[which].inexact = true;
+      g->used_array = true;
    } else {
       unsigned base = gen_pick(g, g->nconst - 3);
       snprintf(src[which].s, sizeof(src[which].s), "CONST[0][ADDR[0].x+%u]%s", base, sw);
@@ -997,8 +1007,8 @@ gen_stmt(struct gen *g, unsigned budget, enum gctx ctx)
          done = gen_stmt_kill(g);
       else if (r < 83)
          done = gen_stmt_brk(g, ctx);
-      else if (r < 90)
-         done = g->mem && gen_stmt_mem(g);
+      else if (r < 90) /* memory, or a geometry shader's vertex */
+         done = g->mem ? gen_stmt_mem(g) : gen_stmt_emit(g, ctx);
       else if (r < (g->fp64 ? 98u : 94u))
          done = gen_stmt_wide(g);
       else
@@ -1065,7 +1075,7 @@ static void
 init_temp(struct gen *g, unsigned r)
 {
    struct opnd a = {0}, c = {0};
-   char sw[6];
+   char sw[6], in[24];
    if (g->stage == TGSI_STAGE_COMP && r > 1 && gen_chance(g, 40)) {
       gen_emit(g, "MOV TEMP[%u], SV[%u].xxxx", r, gen_pick(g, 2));
       memset(g->ty[r], GT_I, 4);
@@ -1079,15 +1089,17 @@ init_temp(struct gen *g, unsigned r)
       memset(g->ty[r], GT_F, 4);
       g->inexact[r] = 0xf; /* I2F (of a large id) and MAD round */
    } else {
-      unsigned i = r % g->nin;
       gen_swizzle(g, 0xf, sw);
-      g->used_in[i] = true;
+      gen_in_reg(g, r % g->nin, in);
       if (gen_chance(g, 50)) {
-         gen_emit(g, "MOV TEMP[%u], IN[%u]%s", r, i, sw);
+         gen_emit(g, "MOV TEMP[%u], %s%s", r, in, sw);
       } else {
          gen_imm_f(g, gen_chance(g, 50) ? "0.5" : "2", &c);
-         gen_emit(g, "MAD TEMP[%u], IN[%u]%s, CONST[0][%u], %s", r, i, sw, gen_pick(g, g->nconst),
-                  c.s);
+         unsigned k = gen_pick(g, g->nconst);
+         if (g->noconst)
+            gen_emit(g, "MAD TEMP[%u], %s%s, %s, %s", r, in, sw, c.s, c.s);
+         else
+            gen_emit(g, "MAD TEMP[%u], %s%s, CONST[0][%u], %s", r, in, sw, k, c.s);
          g->inexact[r] = 0xf;
       }
       memset(g->ty[r], GT_F, 4);
@@ -1227,15 +1239,16 @@ epilogue(struct gen *g)
       }
    }
    if (g->want_sink)
-      g->sink = gen_shape_sink(g); /* last: it draws from a side stream */
+      g->sink = gen_shape_sink(g); /* it draws from a side stream */
+   gen_geom_end(g);
 }
 
 static void
 declarations(struct gen *g, struct strbuf *h)
 {
-   static const char *const stage_kw[] = {"FRAG", "VERT", "COMP"};
-   unsigned si = g->stage == TGSI_STAGE_FRAG ? 0 : g->stage == TGSI_STAGE_VERT ? 1 : 2;
-   strbuf_printf(h, "%s\n", stage_kw[si]);
+   strbuf_printf(h, "%s\n", tgsi_stage_names[g->stage]);
+   if (g->stage == TGSI_STAGE_GEOM)
+      gen_geom_declarations(g, h);
    if (g->stage == TGSI_STAGE_COMP) {
       strbuf_printf(h,
                     "PROPERTY CS_FIXED_BLOCK_WIDTH %u\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n"
@@ -1248,7 +1261,7 @@ declarations(struct gen *g, struct strbuf *h)
             continue;
          if (g->stage == TGSI_STAGE_FRAG)
             strbuf_printf(h, "DCL IN[%u], GENERIC[%u], PERSPECTIVE\n", i, i);
-         else
+         else if (g->stage == TGSI_STAGE_VERT)
             strbuf_printf(h, "DCL IN[%u]\n", i);
       }
       for (unsigned i = 0; i < g->nout + g->sink; i++) {
@@ -1263,7 +1276,9 @@ declarations(struct gen *g, struct strbuf *h)
    gen_mem_declarations(g, h);
    if (g->stage == TGSI_STAGE_COMP && g->sink)
       strbuf_printf(h, "DCL BUFFER[%u]\n", GEN_SINK_BUF);
-   strbuf_printf(h, "DCL CONST[0][0..%u]\n", g->nconst - 1 + (g->used_iconst ? GEN_INT_CONSTS : 0));
+   if (!g->noconst)
+      strbuf_printf(h, "DCL CONST[0][0..%u]\n",
+                    g->nconst - 1 + (g->used_iconst ? GEN_INT_CONSTS : 0));
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])
          strbuf_printf(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
@@ -1298,6 +1313,8 @@ diff_gen_stage_from_name(const char *name, enum tgsi_stage *out)
       *out = TGSI_STAGE_VERT;
    else if (!strcmp(name, "comp"))
       *out = TGSI_STAGE_COMP;
+   else if (!strcmp(name, "geom"))
+      *out = TGSI_STAGE_GEOM;
    else
       return false;
    return true;
@@ -1310,10 +1327,17 @@ setup(struct gen *g, const struct diff_gen_opts *o)
    g->supports = o && o->supports ? o->supports : diff_gen_default_supports;
    g->want_sink = o && o->sink;
    unsigned st = gen_pick(g, 3);
+   /* Geometry shaders take half of the seeds that draw VERT, decided from
+    * the state without drawing from it (as FMA below): every other seed
+    * keeps the shader it made before there were geometry shaders. */
+   enum tgsi_stage pick = stages[st];
+   if (pick == TGSI_STAGE_VERT && gen_ok(g, TGSI_OP_EMIT) && gen_ok(g, TGSI_OP_ENDPRIM) &&
+       (hash64(&g->rng, sizeof(g->rng), 0x6e0) & 1))
+      pick = TGSI_STAGE_GEOM;
    g->stage = o && (o->stage == TGSI_STAGE_FRAG || o->stage == TGSI_STAGE_VERT ||
-                    o->stage == TGSI_STAGE_COMP)
+                    o->stage == TGSI_STAGE_COMP || o->stage == TGSI_STAGE_GEOM)
                   ? o->stage
-                  : stages[st];
+                  : pick;
    g->nin = 1 + gen_pick(g, 4);
    g->nout = 1 + gen_pick(g, 3);
    g->nconst = 8 + gen_pick(g, 9);
@@ -1325,6 +1349,7 @@ setup(struct gen *g, const struct diff_gen_opts *o)
        g->pressure ? 16 + gen_pick(g, GEN_MAX_TEMPS - 15) : 4 + gen_pick(g, GEN_BASE_TEMPS - 3);
    g->block_w = 4u << gen_pick(g, 4);
    gen_mem_setup(g);
+   gen_geom_setup(g);
    /* Lane-keyed conditions (gen_cf.c) need the lane's index and these. */
    g->lane = gen_ok(g, TGSI_OP_UMAD) && gen_ok(g, TGSI_OP_UMUL) && gen_ok(g, TGSI_OP_USHR) &&
              gen_ok(g, TGSI_OP_F2U) && gen_ok(g, TGSI_OP_MOV);
@@ -1351,18 +1376,19 @@ static char *
 generate(struct gen *g, const struct diff_gen_opts *o, const uint64_t *seed,
          struct tgsi_shader **parsed, struct diag_list *d)
 {
-   static const char *const stage_names[] = {"frag", "vert", "comp"};
    setup(g, o);
    unsigned size =
        o && o->size ? MIN2(o->size, (unsigned)DIFF_GEN_MAX_SIZE) : (unsigned)DIFF_GEN_DEFAULT_SIZE;
+   gen_geom_start(g);
    prologue(g);
    gen_block(g, size, CTX_NONE);
    epilogue(g);
    gen_emit(g, "END");
    struct strbuf h = {0};
-   const char *sn = stage_names[g->stage == TGSI_STAGE_FRAG   ? 0
-                                : g->stage == TGSI_STAGE_VERT ? 1
-                                                              : 2];
+   const char *sn = g->stage == TGSI_STAGE_FRAG   ? "frag"
+                    : g->stage == TGSI_STAGE_VERT ? "vert"
+                    : g->stage == TGSI_STAGE_GEOM ? "geom"
+                                                  : "comp";
    if (seed)
       strbuf_printf(&h, "# diffcomp gen --seed %llu --stage %s --size %u\n",
                     (unsigned long long)*seed, sn, size);

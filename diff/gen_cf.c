@@ -362,7 +362,8 @@ gen_stmt_loop(struct gen *g, unsigned budget)
    gen_imm_u(g, 0, &zero);
    gen_imm_u(g, 1, &one);
    char lim_s[sizeof(((struct opnd *)0)->s)];
-   if (gen_chance(g, 30)) {
+   bool lane_trips = gen_chance(g, 30);
+   if (lane_trips) {
       /* per-lane trip count in [0, 7]: the top bits of a lane key, or
        * of an exact integer of the lane times a hashing constant */
       struct opnd v = {0}, m = {0};
@@ -401,6 +402,10 @@ gen_stmt_loop(struct gen *g, unsigned budget)
       g->inexact[r] |= gen_chans_of(g, r, GT_F) | gen_chans_of(g, r, GT_D);
    gen_mem_loop_entry(g);
    g->loop_depth++;
+   /* an EMIT in the body costs this loop's largest trip count per
+    * vertex (gen_geom.c) */
+   unsigned mult = g->emit_mult;
+   g->emit_mult *= lane_trips ? (g->loop_depth > 1 ? 3u : 7u) : limit;
    unsigned body = 1 + gen_pick(g, budget / 2 + 1);
    if (gen_chance(g, 20))
       loop_top_break(g, body);
@@ -409,6 +414,7 @@ gen_stmt_loop(struct gen *g, unsigned budget)
       for (unsigned k = 2 + gen_pick(g, 2); k--;)
          if (gen_stmt_brk(g, CTX_LOOP))
             gen_block(g, 1 + gen_pick(g, 2), CTX_LOOP);
+   g->emit_mult = mult;
    g->loop_depth--;
    g->depth--;
    gen_emit(g, "ENDLOOP");

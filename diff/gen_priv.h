@@ -2,7 +2,8 @@
  * The random shader generator's private interface, shared by its files:
  * gen.c (choices, operands, ALU statements, prologue and epilogue, entry
  * points), gen_cf.c (control flow and KILL), gen_mem.c (buffers, shared
- * memory, images, atomics) and gen_wide.c (64-bit integers and doubles).
+ * memory, images, atomics), gen_wide.c (64-bit integers and doubles) and
+ * gen_geom.c (geometry shaders: primitives, IN[v][i], EMIT/ENDPRIM).
  * The invariants every statement keeps are in the comment atop gen.c.
  */
 #ifndef DIFF_GEN_PRIV_H
@@ -19,6 +20,7 @@
 #define GEN_IMM_HASH   4096
 #define GEN_SINK_BUF   3 /* COMP: the sink's buffer (0 input, 1 result, 2 lane slots) */
 #define GEN_TEXT_LEN   24
+#define GEN_MAX_OUTS   3 /* declared outputs, the sink's aside */
 
 /* Channel types: float, 32-bit integer, half of a double (xy or zw). */
 enum gty { GT_F, GT_I, GT_D };
@@ -94,6 +96,16 @@ struct gen {
     * which it is read and never written again. */
    bool ctr_read;
    unsigned nbarriers;
+   /* Geometry shaders (gen_geom.c): the input primitive (an index of its
+    * table) and its vertex count, the output primitive, the most vertices
+    * a lane may send and how many of them are still free on the longest
+    * path; emit_mult is what one EMIT here costs (the largest trip counts
+    * of the loops around it multiplied, 1 outside loops). */
+   unsigned gs_prim_in, gs_nverts, gs_prim_out, gs_max, gs_left, emit_mult;
+   bool gs_early;     /* a message before the prologue */
+   bool gs_cut_first; /* that message an ENDPRIM */
+   bool noconst;      /* no constant buffer: immediates instead (gen_geom.c) */
+   bool in_emit;      /* writing a vertex's outputs: no EMIT inside */
 };
 
 /* gen.c */
@@ -147,7 +159,16 @@ void gen_mem_epilogue(struct gen *g);
 void gen_mem_declarations(struct gen *g, struct strbuf *h);
 
 /* gen_shape.c */
+bool gen_shape_sink_ok(struct gen *g);
 bool gen_shape_sink(struct gen *g);
+
+/* gen_geom.c */
+void gen_geom_setup(struct gen *g);
+const char *gen_in_reg(struct gen *g, unsigned i, char out[24]);
+bool gen_stmt_emit(struct gen *g, enum gctx ctx);
+void gen_geom_start(struct gen *g);
+void gen_geom_end(struct gen *g);
+void gen_geom_declarations(struct gen *g, struct strbuf *h);
 
 /* gen_wide.c */
 bool gen_stmt_wide(struct gen *g);

@@ -515,6 +515,8 @@ votes(struct gen *g, unsigned acc, unsigned s)
          snprintf(v.s, sizeof(v.s), "CONST[0][%u].%s", g->nconst + gen_pick(g, GEN_INT_CONSTS),
                   gen_chance(g, 50) ? "xxxx" : "yyyy");
          g->used_iconst = true;
+         if (g->noconst) /* (an immediate is uniform too) */
+            gen_imm_u(g, 0x12345u, &v);
          break;
       case 2: /* a lane's value masked to a bit or two */
          gen_src_plain(g, GT_I, &v);
@@ -538,14 +540,22 @@ votes(struct gen *g, unsigned acc, unsigned s)
    }
 }
 
+/* Whether gen_shape_sink writes a sink (known before: a geometry shader's
+ * earlier vertices carry the sink's output too). */
+bool
+gen_shape_sink_ok(struct gen *g)
+{
+   static const enum tgsi_opcode need[] = {TGSI_OP_UMAD, TGSI_OP_AND,  TGSI_OP_USHR, TGSI_OP_OR,
+                                           TGSI_OP_MOV,  TGSI_OP_FSNE, TGSI_OP_UCMP};
+   return gen_ok_all(g, need, ARRAY_SIZE(need)) &&
+          (g->stage != TGSI_STAGE_COMP || (gen_ok(g, TGSI_OP_STORE) && gen_ok(g, TGSI_OP_SHL)));
+}
+
 /* Writes the sink into OUT[g->nout] (declared by the caller when true). */
 bool
 gen_shape_sink(struct gen *g)
 {
-   static const enum tgsi_opcode need[] = {TGSI_OP_UMAD, TGSI_OP_AND,  TGSI_OP_USHR, TGSI_OP_OR,
-                                           TGSI_OP_MOV,  TGSI_OP_FSNE, TGSI_OP_UCMP};
-   if (!gen_ok_all(g, need, ARRAY_SIZE(need)) ||
-       (g->stage == TGSI_STAGE_COMP && (!gen_ok(g, TGSI_OP_STORE) || !gen_ok(g, TGSI_OP_SHL))))
+   if (!gen_shape_sink_ok(g))
       return false;
    /* the side stream: the main stream's choices stay as they were */
    struct rng side;

@@ -222,6 +222,8 @@ struct env {
    uint32_t *gs_count;
    uint32_t *gs_data;
    uint16_t *gs_flags;
+   /* NULL, or the bound of each vertex value as out_err has it for outputs */
+   uint16_t *gs_err;
    uint8_t *gs_stream;
    uint32_t *gs_prim;
    uint8_t *gs_undef;

@@ -116,6 +116,8 @@ free_gs(struct env *e)
    free(e->gs_count);
    free(e->gs_data);
    free(e->gs_flags);
+   free(e->gs_err);
+   e->gs_err = NULL;
    free(e->gs_stream);
    free(e->gs_prim);
    free(e->gs_undef);
@@ -191,6 +193,7 @@ env_clone(const struct env *s)
    e->gs_count = dup_bytes(s->gs_count, n * 4);
    e->gs_data = dup_bytes(s->gs_data, nv * s->nout * 4 * 4);
    e->gs_flags = dup_bytes(s->gs_flags, nv * s->nout * 4 * 2);
+   e->gs_err = s->gs_err ? dup_bytes(s->gs_err, nv * s->nout * 4 * 2) : NULL;
    e->gs_stream = dup_bytes(s->gs_stream, nv);
    e->gs_prim = dup_bytes(s->gs_prim, nv * 4);
    e->gs_undef = dup_bytes(s->gs_undef, n);

@@ -1570,6 +1570,11 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
       free(env->out_err);
       env->out_err =
           xcalloc((size_t)env->nout * env->out_vertices * 4 * env->nlanes + 1, sizeof(uint16_t));
+      if (env->gs_count) {
+         free(env->gs_err);
+         env->gs_err = xcalloc((size_t)env->nlanes * env->gs_max_vertices * env->nout * 4 + 1,
+                               sizeof(uint16_t));
+      }
    }
    /* Memory the caller may have written since an earlier run. */
    for (unsigned k = 0; k < ENV_MAX_BUFFERS; k++)

@@ -1382,6 +1382,9 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
                uint32_t slot = p->file_base[TGSI_FILE_OUT] + r * 4 + c;
                e->gs_data[at * nout * 4 + r * 4 + c] = b->val[slot][i];
                e->gs_flags[at * nout * 4 + r * 4 + c] = (uint16_t)b->flg[slot][i];
+               if (e->gs_err)
+                  e->gs_err[at * nout * 4 + r * 4 + c] =
+                      (uint16_t)(b->flg[slot][i] >> ENV_ERR_SHIFT);
             }
          e->gs_stream[at] = (uint8_t)sv[i];
          e->gs_prim[at] = b->gs_prim[i];

@@ -19,8 +19,9 @@
 static void
 test_determinism(void)
 {
-   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP};
-   for (unsigned k = 0; k < 3; k++) {
+   static const enum tgsi_stage stages[] = {TGSI_STAGE_FRAG, TGSI_STAGE_VERT, TGSI_STAGE_COMP,
+                                            TGSI_STAGE_GEOM};
+   for (unsigned k = 0; k < 4; k++) {
       struct diff_gen_opts o = {.stage = stages[k], .size = 80};
       char *a = diff_gen(42, &o, NULL, NULL);
       char *b = diff_gen(42, &o, NULL, NULL);
@@ -204,13 +205,15 @@ test_many(void)
    CHECK_EQ_U(bad_loop, 0);
    CHECK_EQ_U(bad_ind, 0);
    CHECK(stages[TGSI_STAGE_FRAG] > 20 && stages[TGSI_STAGE_VERT] > 20 &&
-         stages[TGSI_STAGE_COMP] > 20);
+         stages[TGSI_STAGE_COMP] > 20 && stages[TGSI_STAGE_GEOM] > 10);
    /* the promised features all appear somewhere */
    static const enum tgsi_opcode want[] = {
-       TGSI_OP_IF,     TGSI_OP_UIF,  TGSI_OP_ELSE,    TGSI_OP_BGNLOOP, TGSI_OP_BRK,  TGSI_OP_CONT,
-       TGSI_OP_SWITCH, TGSI_OP_CASE, TGSI_OP_DEFAULT, TGSI_OP_ARL,     TGSI_OP_UARL, TGSI_OP_TEX,
-       TGSI_OP_TXL,    TGSI_OP_TXF,  TGSI_OP_KILL_IF, TGSI_OP_CMP,     TGSI_OP_UCMP, TGSI_OP_IDIV,
-       TGSI_OP_UBFE,   TGSI_OP_F2I,  TGSI_OP_U2F,     TGSI_OP_FSLT,    TGSI_OP_DP4,  TGSI_OP_LG2,
+       TGSI_OP_IF,      TGSI_OP_UIF,    TGSI_OP_ELSE, TGSI_OP_BGNLOOP, TGSI_OP_BRK,
+       TGSI_OP_CONT,    TGSI_OP_SWITCH, TGSI_OP_CASE, TGSI_OP_DEFAULT, TGSI_OP_ARL,
+       TGSI_OP_UARL,    TGSI_OP_TEX,    TGSI_OP_TXL,  TGSI_OP_TXF,     TGSI_OP_KILL_IF,
+       TGSI_OP_CMP,     TGSI_OP_UCMP,   TGSI_OP_IDIV, TGSI_OP_UBFE,    TGSI_OP_F2I,
+       TGSI_OP_U2F,     TGSI_OP_FSLT,   TGSI_OP_DP4,  TGSI_OP_LG2,     TGSI_OP_EMIT,
+       TGSI_OP_ENDPRIM,
    };
    for (unsigned i = 0; i < ARRAY_SIZE(want); i++)
       CHECKF(ops[want[i]] > 0, "%s never generated", tgsi_op_info[want[i]].name);
@@ -324,6 +327,21 @@ results(const struct tgsi_shader *s, const struct env *e, size_t *n)
       }
       return r;
    }
+   if (s->stage == TGSI_STAGE_GEOM) { /* the vertices each lane sent */
+      size_t per = (size_t)e->nout * 4;
+      *n = per * e->gs_max_vertices * e->nlanes;
+      uint32_t *r = xcalloc(*n + 1, 4);
+      for (size_t i = 0; i < *n; i++) {
+         size_t v = i / per;
+         if (v % e->gs_max_vertices >= e->gs_count[v / e->gs_max_vertices])
+            continue;
+         n_values++;
+         n_undef += (e->gs_flags[i] & ENV_F_UNDEF) != 0;
+         if (!(e->gs_flags[i] & ENV_F_UNDEF))
+            r[i] = e->gs_data[i];
+      }
+      return r;
+   }
    *n = (size_t)e->nout * 4 * e->out_vertices * e->nlanes;
    uint32_t *r = xcalloc(*n + 1, 4);
    for (size_t i = 0; i < *n; i++) {
@@ -419,7 +437,8 @@ test_stage_names(void)
    CHECK(diff_gen_stage_from_name("frag", &st) && st == TGSI_STAGE_FRAG);
    CHECK(diff_gen_stage_from_name("vert", &st) && st == TGSI_STAGE_VERT);
    CHECK(diff_gen_stage_from_name("comp", &st) && st == TGSI_STAGE_COMP);
-   CHECK(!diff_gen_stage_from_name("geom", &st));
+   CHECK(diff_gen_stage_from_name("geom", &st) && st == TGSI_STAGE_GEOM);
+   CHECK(!diff_gen_stage_from_name("tess_ctrl", &st));
    CHECK(!diff_gen_stage_from_name("", &st));
 }
 
@@ -503,9 +522,13 @@ test_votes(void)
 static unsigned
 unkeyed_ifs(const struct tgsi_shader *s, int shift)
 {
-   unsigned bad = 0;
-   int32_t lane = s->insns[0].dst[0].reg.index + shift;
-   for (unsigned i = 1; i + 1 < s->ninsns; i++) {
+   unsigned bad = 0, first = 0;
+   /* (a geometry shader may send a vertex or end a primitive first) */
+   while (first + 1 < s->ninsns &&
+          (!s->insns[first].ndst || s->insns[first].dst[0].reg.file != TGSI_FILE_TEMP))
+      first++;
+   int32_t lane = s->insns[first].dst[0].reg.index + shift;
+   for (unsigned i = first + 1; i + 1 < s->ninsns; i++) {
       enum tgsi_opcode op = s->insns[i].op;
       if (op != TGSI_OP_IF && op != TGSI_OP_UIF)
          continue;
@@ -579,6 +602,80 @@ test_exits_both_arms(void)
    CHECKF(found >= 3, "%u ifs with work and a jump in both arms in 300 shaders", found);
 }
 
+/* Runs a geometry shader's text on 64 lanes; the overflow events, and
+ * whether lanes sent different numbers of vertices. */
+static bool
+geom_run(const char *text, uint64_t *overflow, bool *varies)
+{
+   struct diag_list d = {0};
+   struct tgsi_shader *s = tgsi_parse(text, strlen(text), "<geom>", NULL, &d);
+   struct env *e = s ? diff_gen_inputs(s, 1, 64, &d) : NULL;
+   struct tgsi_interp_opts o = {.max_steps = 1ull << 26};
+   bool ok = e && tgsi_interp_run(s, e, &o, &d) == TGSI_INTERP_OK;
+   if (ok) {
+      *overflow = e->events[ENV_EV_GS_OVERFLOW];
+      *varies = false;
+      for (uint32_t l = 1; l < e->nlanes; l++)
+         *varies |= e->gs_count[l] != e->gs_count[0];
+   }
+   env_free(e);
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   return ok;
+}
+
+/* Geometry shaders (gen_geom.c): no lane sends more vertices than the
+ * maximum (the static bound), lanes send different numbers of them, and
+ * some start with ENDPRIM and read no constants. Shown failing: with the
+ * maximum lowered to 1, the interpreter counts overflows. */
+static void
+test_geom(void)
+{
+   unsigned failed = 0, overflows = 0, varies = 0, cut_first = 0, noconst = 0, caught = 0;
+   unsigned multi = 0;
+   for (uint64_t seed = 1; seed <= 150; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_GEOM, .size = 60, .sink = true};
+      char *t = diff_gen(seed, &o, NULL, NULL);
+      uint64_t ov = 0;
+      bool var = false;
+      if (!t || !geom_run(t, &ov, &var)) {
+         failed++;
+         free(t);
+         continue;
+      }
+      overflows += ov != 0;
+      varies += var;
+      const char *body = strstr(t, "\n  ");
+      cut_first += body && !strncmp(body + 3, "ENDPRIM", 7);
+      noconst += !strstr(t, "DCL CONST");
+      /* the same shader allowed one vertex: a lane that sends more
+       * counts an overflow */
+      char *m = strstr(t, "GS_MAX_OUTPUT_VERTICES ");
+      unsigned max = m ? (unsigned)strtoul(m + 23, NULL, 10) : 0;
+      if (m && max > 1) {
+         char *low = xasprintf("%.*s1%s", (int)(m + 23 - t), t, strchr(m + 23, '\n'));
+         uint64_t ov1 = 0;
+         bool v1;
+         if (geom_run(low, &ov1, &v1)) {
+            multi++;
+            caught += ov1 != 0;
+         }
+         free(low);
+      }
+      free(t);
+   }
+   CHECK_EQ_U(failed, 0);
+   CHECK_EQ_U(overflows, 0);
+   CHECKF(varies >= 50, "%u of 150 geometry shaders whose lanes send different vertex counts",
+          varies);
+   CHECKF(cut_first >= 10 && noconst >= 5, "%u start with ENDPRIM, %u without constants", cut_first,
+          noconst);
+   CHECKF(caught * 2 >= multi, "lowered maximum: %u of %u shaders overflow", caught, multi);
+   printf("geom: 150 shaders, %u with per-lane vertex counts, %u ENDPRIM first, %u without "
+          "constants; maximum 1: %u of %u overflow\n",
+          varies, cut_first, noconst, caught, multi);
+}
+
 int
 main(void)
 {
@@ -593,5 +690,6 @@ main(void)
    test_keyed_conditions();
    test_exits_both_arms();
    test_stage_names();
+   test_geom();
    return test_done();
 }
