@@ -1,8 +1,8 @@
 #!/bin/sh
 # Two builds of one tree (gcc and clang, or two build types) must make the
-# same programs: `gen --seed S` writes the same text, and `compile --digest`
+# same programs: `gen --seed S` writes the same text, `compile --digest`
 # gives the same digest for every capture and generated shader, on every
-# target and both paths. A difference means code whose result depends on
+# target and both paths, and `llvm ir` the same text for every capture. A difference means code whose result depends on
 # the compiler, most often a call whose arguments each build IR, take a
 # register or draw a random number (C leaves their order unspecified):
 # compute such arguments into locals first (README "CI").
@@ -69,6 +69,18 @@ for side in a b; do
   (cd "$tmp/a" && "$exe" compile --digest $list --target "$targets" "$@") > "$tmp/$side.gen" ||
     { echo "same_builds.sh: $exe compile --digest failed on the generated shaders" >&2; exit 2; }
 done
+# the TGSI-to-LLVM translator's text (value numbers included), captures
+nll=0 dll=0
+for f in "$src"/captures/*.tgsi; do
+  "$a" llvm ir "$f" > "$tmp/a.ll" 2>&1 || true
+  "$b" llvm ir "$f" > "$tmp/b.ll" 2>&1 || true
+  nll=$((nll + 1))
+  if ! cmp -s "$tmp/a.ll" "$tmp/b.ll"; then
+    [ "$dll" = 0 ] && echo "llvm ir $(basename "$f") differs:" && diff "$tmp/a.ll" "$tmp/b.ll" | head -6
+    dll=$((dll + 1)) status=1
+  fi
+done
+echo "llvm ir: $dll of $nll captures differ"
 ncap=$(wc -l < "$tmp/a.cap") ngen=$(wc -l < "$tmp/a.gen")
 dcap=$(diff "$tmp/a.cap" "$tmp/b.cap" | grep -c '^<' || true)
 dgen=$(diff "$tmp/a.gen" "$tmp/b.gen" | grep -c '^<' || true)
