@@ -512,8 +512,11 @@ votes(struct gen *g, unsigned acc, unsigned s)
          snprintf(v.s, sizeof(v.s), "TEMP[%u].wwww", s);
          break;
       case 1: /* an integer uniform: equal in every lane */
-         snprintf(v.s, sizeof(v.s), "CONST[0][%u].%s", g->nconst + gen_pick(g, GEN_INT_CONSTS),
-                  gen_chance(g, 50) ? "xxxx" : "yyyy");
+      {
+         const char *swizzle = gen_chance(g, 50) ? "xxxx" : "yyyy";
+         unsigned slot = g->nconst + gen_pick(g, GEN_INT_CONSTS);
+         snprintf(v.s, sizeof(v.s), "CONST[0][%u].%s", slot, swizzle);
+      }
          g->used_iconst = true;
          if (g->noconst) /* (an immediate is uniform too) */
             gen_imm_u(g, 0x12345u, &v);

@@ -814,8 +814,11 @@ draw64(struct lane_gen *g, bool is_double)
          return double_specials[rng_below(r, ARRAY_SIZE(double_specials))];
       if (g->prof == GP_MEET && x < g->edge)
          return rng_below(r, 2) ? 0x8000000000000000ull : 0;
-      return x < 78 ? dui((double)uniform_in(r, -4.0f, 4.0f) + (double)rng_u32(r) / 1e12)
-                    : dui((double)small_int(r, -4, 8));
+      if (x < 78) {
+         double coarse = (double)uniform_in(r, -4.0f, 4.0f);
+         return dui(coarse + (double)rng_u32(r) / 1e12);
+      }
+      return dui((double)small_int(r, -4, 8));
    }
    if (edge)
       return x < 45   ? int64_specials[rng_below(r, ARRAY_SIZE(int64_specials))]

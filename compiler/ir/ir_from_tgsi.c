@@ -191,8 +191,8 @@ select_by_address(struct xlate *x, const struct tgsi_reg *reg, const uint32_t *k
       xl_unsupported(x, what);
       return xl_zero(x);
    }
-   struct ir_instr *a =
-       ir_alu2(&x->b, IR_OP_IADD, address(x, &reg->ind), ir_imm32(&x->b, (uint32_t)reg->index));
+   struct ir_instr *base = ir_imm32(&x->b, (uint32_t)reg->index);
+   struct ir_instr *a = ir_alu2(&x->b, IR_OP_IADD, address(x, &reg->ind), base);
    struct ir_instr *r = value(x, reg, ks[0], comp);
    for (unsigned i = 1; i < nk; i++) {
       struct ir_instr *v = value(x, reg, ks[i], comp);

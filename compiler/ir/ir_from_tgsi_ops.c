@@ -331,7 +331,9 @@ interp(struct xlate *x, const struct tgsi_insn *in, struct chans *r)
          r->v[c] = S(x, in, 0, c);
          continue;
       }
-      struct ir_instr *a[2] = {S(x, in, 1, 0), S(x, in, 1, 1)};
+      struct ir_instr *offset_x = S(x, in, 1, 0);
+      struct ir_instr *offset_y = S(x, in, 1, 1);
+      struct ir_instr *a[2] = {offset_x, offset_y};
       struct ir_instr *v = ir_build(&x->b, IR_OP_INTERP_OFFSET, 2, a);
       v->slot = s->reg.index;
       v->comp = s->swz[c] & 3;
@@ -1011,7 +1013,8 @@ pack_norm(struct xlate *x, struct ir_instr *v, bool snorm, float scale)
    v = alu1(x, IR_OP_FROUND_EVEN, v);
    if (!snorm)
       return alu1(x, IR_OP_F2U, v);
-   return alu2(x, IR_OP_IAND, alu1(x, IR_OP_F2I, v), imm(x, 0xff));
+   struct ir_instr *byte_mask = imm(x, 0xff);
+   return alu2(x, IR_OP_IAND, alu1(x, IR_OP_F2I, v), byte_mask);
 }
 
 static struct ir_instr *

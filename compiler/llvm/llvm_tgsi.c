@@ -484,8 +484,10 @@ tr_fetch_chan(struct tr *t, const struct tgsi_insn *in, const struct tgsi_reg *r
          const struct tgsi_decl *d = &t->s->decls[k];
          if (d->file != TGSI_FILE_CONST || (d->has_dim ? d->dim : 0) != buf)
             continue;
-         for (uint32_t j = d->first; j <= d->last && !t->failed; j++)
-            res = tr_sel(t, tr_icmp(t, "eq", idx, K(j)), const_arg(t, in, buf, j, c), res);
+         for (uint32_t j = d->first; j <= d->last && !t->failed; j++) {
+            val v = const_arg(t, in, buf, j, c);
+            res = tr_sel(t, tr_icmp(t, "eq", idx, K(j)), v, res);
+         }
       }
       return res;
    }

@@ -21,10 +21,13 @@ static val
 dot(struct tr *t, const struct tgsi_insn *in, unsigned n)
 {
    const char *fl = exact(t, in) ? "" : "contract ";
-   val acc = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, 0), tr_src(t, in, 1, 0));
-   for (unsigned k = 1; k < n; k++)
-      acc = tr_fbin(t, "fadd", fl, acc,
-                    tr_fbin(t, "fmul", fl, tr_src(t, in, 0, k), tr_src(t, in, 1, k)));
+   val b = tr_src(t, in, 1, 0), a = tr_src(t, in, 0, 0); /* source 1 first: src01 */
+   val acc = tr_fbin(t, "fmul", fl, a, b);
+   for (unsigned k = 1; k < n; k++) {
+      b = tr_src(t, in, 1, k);
+      a = tr_src(t, in, 0, k);
+      acc = tr_fbin(t, "fadd", fl, acc, tr_fbin(t, "fmul", fl, a, b));
+   }
    return acc;
 }
 
@@ -107,9 +110,11 @@ alu_repl(struct tr *t, const struct tgsi_insn *in, val *r)
    case TGSI_OP_LG2:
       *r = lg2(t, tr_src(t, in, 0, 0));
       return true;
-   case TGSI_OP_POW:
-      *r = pow_(t, tr_src(t, in, 0, 0), tr_src(t, in, 1, 0));
+   case TGSI_OP_POW: {
+      val exponent = tr_src(t, in, 1, 0);
+      *r = pow_(t, tr_src(t, in, 0, 0), exponent);
       return true;
+   }
    case TGSI_OP_SIN:
       *r = tr_f1(t, IN_SIN, "sin.f32", tr_src(t, in, 0, 0));
       return true;
@@ -118,17 +123,21 @@ alu_repl(struct tr *t, const struct tgsi_insn *in, val *r)
       return true;
    case TGSI_OP_DPH: { /* dot3 + b.w */
       const char *fl = exact(t, in) ? "" : "contract ";
-      val acc = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, 0), tr_src(t, in, 1, 0));
-      for (unsigned k = 1; k < 3; k++)
-         acc = tr_fbin(t, "fadd", fl, acc,
-                       tr_fbin(t, "fmul", fl, tr_src(t, in, 0, k), tr_src(t, in, 1, k)));
+      val b = tr_src(t, in, 1, 0), a = tr_src(t, in, 0, 0); /* source 1 first: src01 */
+      val acc = tr_fbin(t, "fmul", fl, a, b);
+      for (unsigned k = 1; k < 3; k++) {
+         b = tr_src(t, in, 1, k);
+         a = tr_src(t, in, 0, k);
+         acc = tr_fbin(t, "fadd", fl, acc, tr_fbin(t, "fmul", fl, a, b));
+      }
       *r = tr_fbin(t, "fadd", fl, acc, tr_src(t, in, 1, 3));
       return true;
    }
-   case TGSI_OP_PK2US:
-      *r = tr_ibin(t, "or", unorm(t, tr_src(t, in, 0, 0), 65535.0f),
-                   tr_ibin(t, "shl", unorm(t, tr_src(t, in, 0, 1), 65535.0f), K(16)));
+   case TGSI_OP_PK2US: {
+      val y = tr_ibin(t, "shl", unorm(t, tr_src(t, in, 0, 1), 65535.0f), K(16));
+      *r = tr_ibin(t, "or", unorm(t, tr_src(t, in, 0, 0), 65535.0f), y);
       return true;
+   }
    case TGSI_OP_PK4UB:
    case TGSI_OP_PK4B: {
       val acc = K(0);
@@ -164,24 +173,40 @@ f2i_guarded(struct tr *t, const char *op, val fa)
    return tr_emit(t, "%s float %s to i32", op, tr_v(fa));
 }
 
+/* Sources 0 and 1 of channel c, for an op whose two sources each emit a
+ * value: source 1 first, the order gcc's builds always emitted them in (C
+ * leaves the order of a call's arguments unspecified), so every value
+ * keeps its number whichever compiler built diffcomp. */
+static void
+src01(struct tr *t, const struct tgsi_insn *in, unsigned c, val *s0, val *s1)
+{
+   *s1 = tr_src(t, in, 1, c);
+   *s0 = tr_src(t, in, 0, c);
+}
+
 /* Component-wise opcodes: result channel c. */
 static bool
 alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
 {
    const char *fl = exact(t, in) ? "" : "contract ";
-#define S(n) tr_src(t, in, n, c)
+   val s0, s1;
+#define S(n)  tr_src(t, in, n, c)
+#define S01() src01(t, in, c, &s0, &s1)
    switch (in->op) {
    case TGSI_OP_MOV:
       *r = S(0);
       return true;
    case TGSI_OP_ADD:
-      *r = tr_fbin(t, "fadd", "", S(0), S(1));
+      S01();
+      *r = tr_fbin(t, "fadd", "", s0, s1);
       return true;
    case TGSI_OP_MUL:
-      *r = tr_fbin(t, "fmul", "", S(0), S(1));
+      S01();
+      *r = tr_fbin(t, "fmul", "", s0, s1);
       return true;
    case TGSI_OP_SUB:
-      *r = tr_fbin(t, "fsub", "", S(0), S(1));
+      S01();
+      *r = tr_fbin(t, "fsub", "", s0, s1);
       return true;
    case TGSI_OP_ABS:
       *r = tr_f1(t, IN_FABS, "fabs.f32", S(0));
@@ -198,7 +223,8 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       *r = FK(1.0f);
       return true;
    case TGSI_OP_DIV:
-      *r = tr_fbin(t, "fdiv", "afn ", S(0), S(1));
+      S01();
+      *r = tr_fbin(t, "fdiv", "afn ", s0, s1);
       return true;
    case TGSI_OP_MAD: {
       val a = S(0), b = S(1), cc = S(2);
@@ -218,10 +244,12 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       return true;
    }
    case TGSI_OP_MIN:
-      *r = tr_f2(t, IN_MINNUM, "minnum.f32", S(0), S(1));
+      S01();
+      *r = tr_f2(t, IN_MINNUM, "minnum.f32", s0, s1);
       return true;
    case TGSI_OP_MAX:
-      *r = tr_f2(t, IN_MAXNUM, "maxnum.f32", S(0), S(1));
+      S01();
+      *r = tr_f2(t, IN_MAXNUM, "maxnum.f32", s0, s1);
       return true;
    case TGSI_OP_SLT:
    case TGSI_OP_SGE:
@@ -236,20 +264,25 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
                    : in->op == TGSI_OP_SGT ? 3
                    : in->op == TGSI_OP_SLE ? 4
                                            : 5;
-      *r = tr_sel(t, tr_fcmp(t, cc[k], S(0), S(1)), FK(1.0f), K(0));
+      S01();
+      *r = tr_sel(t, tr_fcmp(t, cc[k], s0, s1), FK(1.0f), K(0));
       return true;
    }
    case TGSI_OP_FSLT:
-      *r = tr_mask_of(t, tr_fcmp(t, "olt", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_fcmp(t, "olt", s0, s1));
       return true;
    case TGSI_OP_FSGE:
-      *r = tr_mask_of(t, tr_fcmp(t, "oge", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_fcmp(t, "oge", s0, s1));
       return true;
    case TGSI_OP_FSEQ:
-      *r = tr_mask_of(t, tr_fcmp(t, "oeq", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_fcmp(t, "oeq", s0, s1));
       return true;
    case TGSI_OP_FSNE:
-      *r = tr_mask_of(t, tr_fcmp(t, "une", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_fcmp(t, "une", s0, s1));
       return true;
    case TGSI_OP_CMP: {
       val a = S(0), b = S(1), cc = S(2);
@@ -315,10 +348,12 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       *r = S(0);
       return true;
    case TGSI_OP_UADD:
-      *r = tr_ibin(t, "add", S(0), S(1));
+      S01();
+      *r = tr_ibin(t, "add", s0, s1);
       return true;
    case TGSI_OP_UMUL:
-      *r = tr_ibin(t, "mul", S(0), S(1));
+      S01();
+      *r = tr_ibin(t, "mul", s0, s1);
       return true;
    case TGSI_OP_UMAD: {
       val a = S(0), b = S(1), cc = S(2);
@@ -361,13 +396,14 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       return true;
    case TGSI_OP_IABS: {
       val a = S(0);
-      *r = tr_sel(t, tr_icmp(t, "sge", a, K(0)), a, tr_ibin(t, "sub", K(0), a));
+      val neg = tr_ibin(t, "sub", K(0), a);
+      *r = tr_sel(t, tr_icmp(t, "sge", a, K(0)), a, neg);
       return true;
    }
    case TGSI_OP_ISSG: {
       val a = S(0);
-      *r = tr_sel(t, tr_icmp(t, "slt", a, K(0)), K(-1),
-                  tr_sel(t, tr_icmp(t, "sgt", a, K(0)), K(1), K(0)));
+      val positive = tr_sel(t, tr_icmp(t, "sgt", a, K(0)), K(1), K(0));
+      *r = tr_sel(t, tr_icmp(t, "slt", a, K(0)), K(-1), positive);
       return true;
    }
    case TGSI_OP_IMAX:
@@ -384,31 +420,40 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       return true;
    }
    case TGSI_OP_ISLT:
-      *r = tr_mask_of(t, tr_icmp(t, "slt", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_icmp(t, "slt", s0, s1));
       return true;
    case TGSI_OP_ISGE:
-      *r = tr_mask_of(t, tr_icmp(t, "sge", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_icmp(t, "sge", s0, s1));
       return true;
    case TGSI_OP_USLT:
-      *r = tr_mask_of(t, tr_icmp(t, "ult", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_icmp(t, "ult", s0, s1));
       return true;
    case TGSI_OP_USGE:
-      *r = tr_mask_of(t, tr_icmp(t, "uge", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_icmp(t, "uge", s0, s1));
       return true;
    case TGSI_OP_USEQ:
-      *r = tr_mask_of(t, tr_icmp(t, "eq", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_icmp(t, "eq", s0, s1));
       return true;
    case TGSI_OP_USNE:
-      *r = tr_mask_of(t, tr_icmp(t, "ne", S(0), S(1)));
+      S01();
+      *r = tr_mask_of(t, tr_icmp(t, "ne", s0, s1));
       return true;
    case TGSI_OP_AND:
-      *r = tr_ibin(t, "and", S(0), S(1));
+      S01();
+      *r = tr_ibin(t, "and", s0, s1);
       return true;
    case TGSI_OP_OR:
-      *r = tr_ibin(t, "or", S(0), S(1));
+      S01();
+      *r = tr_ibin(t, "or", s0, s1);
       return true;
    case TGSI_OP_XOR:
-      *r = tr_ibin(t, "xor", S(0), S(1));
+      S01();
+      *r = tr_ibin(t, "xor", s0, s1);
       return true;
    case TGSI_OP_NOT:
       *r = tr_ibin(t, "xor", S(0), K(-1));
@@ -428,8 +473,8 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
        * < 32: (v << (32 - bits - off)) >> (32 - bits); else v >> off. */
       const char *sh = in->op == TGSI_OP_IBFE ? "ashr" : "lshr";
       val v = S(0), off = tr_ibin(t, "and", S(1), K(31)), bits0 = S(2);
-      val whole = tr_emit(t, "and i1 %s, %s", tr_v(tr_icmp(t, "eq", bits0, K(32))),
-                          tr_v(tr_icmp(t, "eq", off, K(0))));
+      val off_zero = tr_icmp(t, "eq", off, K(0)), bits_32 = tr_icmp(t, "eq", bits0, K(32));
+      val whole = tr_emit(t, "and i1 %s, %s", tr_v(bits_32), tr_v(off_zero));
       val bits = tr_ibin(t, "and", bits0, K(31));
       val sum = tr_ibin(t, "add", bits, off);
       val in_range = tr_icmp(t, "ult", sum, K(32));
@@ -448,8 +493,8 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       val bm = tr_ibin(t, "and", bits, K(31));
       val m0 = tr_ibin(t, "sub", tr_ibin(t, "shl", K(1), bm), K(1));
       val m = tr_ibin(t, "shl", m0, off);
-      val x = tr_ibin(t, "or", tr_ibin(t, "and", tr_ibin(t, "shl", ins, off), m),
-                      tr_ibin(t, "and", base, tr_ibin(t, "xor", m, K(-1))));
+      val kept = tr_ibin(t, "and", base, tr_ibin(t, "xor", m, K(-1)));
+      val x = tr_ibin(t, "or", tr_ibin(t, "and", tr_ibin(t, "shl", ins, off), m), kept);
       val big = tr_icmp(t, "uge", bits, K(32));
       *r = tr_sel(t, big, tr_sel(t, tr_icmp(t, "eq", bits, K(32)), ins, base), x);
       return true;
@@ -473,8 +518,10 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
    case TGSI_OP_IMSB: {
       tr_use(t, IN_CTLZ);
       val a = S(0);
-      if (in->op == TGSI_OP_IMSB)
-         a = tr_sel(t, tr_icmp(t, "slt", a, K(0)), tr_ibin(t, "xor", a, K(-1)), a);
+      if (in->op == TGSI_OP_IMSB) {
+         val inverted = tr_ibin(t, "xor", a, K(-1));
+         a = tr_sel(t, tr_icmp(t, "slt", a, K(0)), inverted, a);
+      }
       val z = tr_emit(t, "call i32 @llvm.ctlz.i32(i32 %s, i1 false)", tr_v(a));
       *r = tr_ibin(t, "sub", K(31), z);
       return true;
@@ -482,7 +529,16 @@ alu_comp(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
    default:
       return false;
    }
+#undef S01
 #undef S
+}
+
+/* DST's y: a.y * b.y (source 1 first: src01). */
+static val
+dst_y(struct tr *t, const struct tgsi_insn *in)
+{
+   val b = tr_src(t, in, 1, 1);
+   return tr_fbin(t, "fmul", "", tr_src(t, in, 0, 1), b);
 }
 
 /* CHAN opcodes: a formula per destination channel. */
@@ -492,7 +548,7 @@ alu_chan(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
    switch (in->op) {
    case TGSI_OP_DST:
       *r = c == 0   ? FK(1.0f)
-           : c == 1 ? tr_fbin(t, "fmul", "", tr_src(t, in, 0, 1), tr_src(t, in, 1, 1))
+           : c == 1 ? dst_y(t, in)
            : c == 2 ? tr_src(t, in, 0, 2)
                     : tr_src(t, in, 1, 3);
       return true;
@@ -530,7 +586,8 @@ alu_chan(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       val w =
           tr_f2(t, IN_MINNUM, "minnum.f32",
                 tr_f2(t, IN_MAXNUM, "maxnum.f32", tr_src(t, in, 0, 3), FK(-128.0f)), FK(128.0f));
-      *r = tr_sel(t, tr_fcmp(t, "olt", K(0), x), pow_(t, y, w), K(0));
+      val power = pow_(t, y, w);
+      *r = tr_sel(t, tr_fcmp(t, "olt", K(0), x), power, K(0));
       return true;
    }
    case TGSI_OP_XPD: { /* a.yzx * b.zxy - a.zxy * b.yzx, w = 1 */
@@ -540,8 +597,11 @@ alu_chan(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
       }
       unsigned c1 = (c + 1) % 3, c2 = (c + 2) % 3;
       const char *fl = exact(t, in) ? "" : "contract ";
-      val p = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, c1), tr_src(t, in, 1, c2));
-      val q = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, c2), tr_src(t, in, 1, c1));
+      val b = tr_src(t, in, 1, c2), a = tr_src(t, in, 0, c1); /* source 1 first: src01 */
+      val p = tr_fbin(t, "fmul", fl, a, b);
+      b = tr_src(t, in, 1, c1);
+      a = tr_src(t, in, 0, c2);
+      val q = tr_fbin(t, "fmul", fl, a, b);
       *r = tr_fbin(t, "fsub", fl, p, q);
       return true;
    }
@@ -559,11 +619,15 @@ alu_chan(struct tr *t, const struct tgsi_insn *in, unsigned c, val *r)
          return true;
       }
       const char *fl = exact(t, in) ? "" : "contract ";
-      val d = tr_fbin(t, "fmul", fl, tr_src(t, in, 0, 0), tr_src(t, in, 0, 0));
-      for (unsigned j = 1; j < k; j++)
-         d = tr_fbin(t, "fadd", fl, d,
-                     tr_fbin(t, "fmul", fl, tr_src(t, in, 0, j), tr_src(t, in, 0, j)));
-      *r = tr_fbin(t, "fmul", "", tr_src(t, in, 0, c), tr_f1(t, IN_RSQ, "amdgcn.rsq.f32", d));
+      val d = 0;
+      for (unsigned j = 0; j < k; j++) {
+         /* each product fetches the source twice (a fetch may emit) */
+         val x1 = tr_src(t, in, 0, j), x0 = tr_src(t, in, 0, j);
+         val sq = tr_fbin(t, "fmul", fl, x0, x1);
+         d = j ? tr_fbin(t, "fadd", fl, d, sq) : sq;
+      }
+      val rsq = tr_f1(t, IN_RSQ, "amdgcn.rsq.f32", d);
+      *r = tr_fbin(t, "fmul", "", tr_src(t, in, 0, c), rsq);
       return true;
    }
    case TGSI_OP_UP2US:

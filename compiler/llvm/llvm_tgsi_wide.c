@@ -155,9 +155,11 @@ op64(struct tr *t, const struct tgsi_insn *in, unsigned p, val *r)
    case TGSI_OP_DSQRT:
       *r = dcall(t, "sqrt.f64", 1, a, 0, 0);
       return true;
-   case TGSI_OP_DRSQ:
-      *r = dbin(t, "fdiv", "", k64(t, "4607182418800017408"), dcall(t, "sqrt.f64", 1, a, 0, 0));
+   case TGSI_OP_DRSQ: {
+      val root = dcall(t, "sqrt.f64", 1, a, 0, 0);
+      *r = dbin(t, "fdiv", "", k64(t, "4607182418800017408"), root); /* 1.0 / root */
       return true;
+   }
    case TGSI_OP_DDIV:
       *r = dbin(t, "fdiv", "", a, b);
       return true;
@@ -202,8 +204,10 @@ op64(struct tr *t, const struct tgsi_insn *in, unsigned p, val *r)
       return true;
    }
    case TGSI_OP_I64SSG: {
-      val s = sel64(t, icmp64(t, "ne", a, k64(t, "0")), k64(t, "1"), k64(t, "0"));
-      *r = sel64(t, icmp64(t, "slt", a, k64(t, "0")), k64(t, "-1"), s);
+      val zero = k64(t, "0"), one = k64(t, "1");
+      val s = sel64(t, icmp64(t, "ne", a, k64(t, "0")), one, zero);
+      val minus_one = k64(t, "-1");
+      *r = sel64(t, icmp64(t, "slt", a, k64(t, "0")), minus_one, s);
       return true;
    }
    case TGSI_OP_I64NEG:
@@ -246,10 +250,12 @@ op64(struct tr *t, const struct tgsi_insn *in, unsigned p, val *r)
    case TGSI_OP_I64MOD: { /* b = 0: 0 (DIV), -1 (MOD); INT64_MIN / -1 undefined */
       bool div = in->op == TGSI_OP_I64DIV;
       val z = icmp64(t, "eq", b, k64(t, "0")), m1 = icmp64(t, "eq", b, k64(t, "-1"));
-      val safe = sel64(t, z, k64(t, "1"), sel64(t, m1, k64(t, "1"), b));
+      val safe_m1 = sel64(t, m1, k64(t, "1"), b);
+      val safe = sel64(t, z, k64(t, "1"), safe_m1);
       val q = ibin64(t, div ? "sdiv" : "srem", a, safe);
       val q1 = div ? ibin64(t, "sub", k64(t, "0"), a) : k64(t, "0");
-      *r = sel64(t, z, k64(t, div ? "0" : "-1"), sel64(t, m1, q1, q));
+      val q_m1 = sel64(t, m1, q1, q);
+      *r = sel64(t, z, k64(t, div ? "0" : "-1"), q_m1);
       return true;
    }
    case TGSI_OP_I64MIN:
@@ -333,9 +339,13 @@ to32(struct tr *t, const struct tgsi_insn *in, unsigned p, val *r)
          continue;
       val a = src64(t, in, 0, p), b = src64(t, in, 1, p);
       bool dbl = tgsi_op_info[in->op].type == TGSI_TYPE_D;
-      val c =
-          dbl ? tr_emit(t, "fcmp %s double %s, %s", cmps[k].cc, tr_v(to_d(t, a)), tr_v(to_d(t, b)))
-              : icmp64(t, cmps[k].cc, a, b);
+      val c;
+      if (dbl) {
+         val db = to_d(t, b), da = to_d(t, a);
+         c = tr_emit(t, "fcmp %s double %s, %s", cmps[k].cc, tr_v(da), tr_v(db));
+      } else {
+         c = icmp64(t, cmps[k].cc, a, b);
+      }
       *r = tr_mask_of(t, c);
       return true;
    }

@@ -554,8 +554,10 @@ expand_cube(struct ex *x, const struct isa_model *m, struct ir_instr *in)
    struct ir_instr *nx = op1(x, IR_OP_FNEG, X), *ny = op1(x, IR_OP_FNEG, Y);
    struct ir_instr *nz = op1(x, IR_OP_FNEG, Z);
    /* +X 0, -X 1, +Y 2, -Y 3, +Z 4, -Z 5 */
-   struct ir_instr *idz = op3(x, IR_OP_BCSEL, zneg, k(x, 0x40a00000u), k(x, 0x40800000u));
-   struct ir_instr *idy = op3(x, IR_OP_BCSEL, yneg, k(x, 0x40400000u), k(x, 0x40000000u));
+   struct ir_instr *id_pz = k(x, 0x40800000u), *id_nz = k(x, 0x40a00000u);
+   struct ir_instr *idz = op3(x, IR_OP_BCSEL, zneg, id_nz, id_pz);
+   struct ir_instr *id_py = k(x, 0x40000000u), *id_ny = k(x, 0x40400000u);
+   struct ir_instr *idy = op3(x, IR_OP_BCSEL, yneg, id_ny, id_py);
    struct ir_instr *idx = op3(x, IR_OP_BCSEL, xneg, k(x, 0x3f800000u), zero);
    struct ir_instr *scz = op3(x, IR_OP_BCSEL, zneg, nx, X);
    struct ir_instr *scx = op3(x, IR_OP_BCSEL, xneg, Z, nz);

@@ -113,11 +113,12 @@ round_shift(struct fx *x, struct ir_instr *mhi, struct ir_instr *mlo, struct ir_
    struct ir_instr *small = op2(x, IR_OP_ULT, s, k32), *sb = op2(x, IR_OP_ISUB, s, k32);
    struct ir_instr *lo_a = op2(x, IR_OP_USHR, mlo, s);
    struct ir_instr *lo_b = op2(x, IR_OP_ISHL, mhi, op2(x, IR_OP_ISUB, k32, s));
-   struct ir_instr *sub_lo =
-       op3(x, IR_OP_BCSEL, small, op2(x, IR_OP_IOR, lo_a, lo_b), op2(x, IR_OP_USHR, mhi, sb));
+   struct ir_instr *lo_far = op2(x, IR_OP_USHR, mhi, sb);
+   struct ir_instr *sub_lo = op3(x, IR_OP_BCSEL, small, op2(x, IR_OP_IOR, lo_a, lo_b), lo_far);
    struct ir_instr *sub_hi = op3(x, IR_OP_BCSEL, small, op2(x, IR_OP_USHR, mhi, s), zero);
+   struct ir_instr *all_ones = k(x, ~0u);
    struct ir_instr *m_lo =
-       op3(x, IR_OP_BCSEL, small, op2(x, IR_OP_ISUB, op2(x, IR_OP_ISHL, one, s), one), k(x, ~0u));
+       op3(x, IR_OP_BCSEL, small, op2(x, IR_OP_ISUB, op2(x, IR_OP_ISHL, one, s), one), all_ones);
    struct ir_instr *m_hi =
        op3(x, IR_OP_BCSEL, small, zero, op2(x, IR_OP_ISUB, op2(x, IR_OP_ISHL, one, sb), one));
    struct ir_instr *d_lo = op2(x, IR_OP_IAND, mlo, m_lo), *d_hi = op2(x, IR_OP_IAND, mhi, m_hi);
@@ -126,8 +127,8 @@ round_shift(struct fx *x, struct ir_instr *mhi, struct ir_instr *mlo, struct ir_
    struct ir_instr *h_hi =
        op3(x, IR_OP_BCSEL, tsmall, zero, op2(x, IR_OP_ISHL, one, op2(x, IR_OP_ISUB, t, k32)));
    struct ir_instr *hieq = op2(x, IR_OP_IEQ, d_hi, h_hi);
-   struct ir_instr *gt = op2(x, IR_OP_IOR, op2(x, IR_OP_ULT, h_hi, d_hi),
-                             op2(x, IR_OP_IAND, hieq, op2(x, IR_OP_ULT, h_lo, d_lo)));
+   struct ir_instr *lo_gt = op2(x, IR_OP_IAND, hieq, op2(x, IR_OP_ULT, h_lo, d_lo));
+   struct ir_instr *gt = op2(x, IR_OP_IOR, op2(x, IR_OP_ULT, h_hi, d_hi), lo_gt);
    struct ir_instr *eq = op2(x, IR_OP_IAND, hieq, op2(x, IR_OP_IEQ, d_lo, h_lo));
    struct ir_instr *odd = op2(x, IR_OP_INE, op2(x, IR_OP_IAND, sub_lo, one), zero);
    struct ir_instr *tie_up = op2(x, IR_OP_IOR, rpos, op2(x, IR_OP_IAND, rzero, odd));
@@ -142,13 +143,15 @@ round_shift(struct fx *x, struct ir_instr *mhi, struct ir_instr *mlo, struct ir_
 static struct ir_instr *
 dnormalize(struct fx *x, struct ir_instr *d, struct ir_instr **e)
 {
-   struct ir_instr *ah = op2(x, IR_OP_IAND, hi(x, d), k(x, 0x7fffffffu));
+   struct ir_instr *abs_mask = k(x, 0x7fffffffu);
+   struct ir_instr *ah = op2(x, IR_OP_IAND, hi(x, d), abs_mask);
    struct ir_instr *ad = op2(x, IR_OP_PACK64, lo(x, d), ah);
    struct ir_instr *den = op2(x, IR_OP_ULT, ah, k(x, 0x00100000u));
    struct ir_instr *sc = op2(x, IR_OP_DMUL, ad, kd(x, 0x43f0000000000000ull)); /* 2^64 */
    struct ir_instr *d1 = op3(x, IR_OP_BCSEL, den, sc, ad);
    struct ir_instr *adj = selk(x, den, 64, k(x, 0));
-   *e = op2(x, IR_OP_ISUB, op2(x, IR_OP_USHR, hi(x, d1), k(x, 20)), adj);
+   struct ir_instr *k20 = k(x, 20);
+   *e = op2(x, IR_OP_ISUB, op2(x, IR_OP_USHR, hi(x, d1), k20), adj);
    return d1;
 }
 
@@ -156,16 +159,21 @@ dnormalize(struct fx *x, struct ir_instr *d, struct ir_instr **e)
 static struct ir_instr *
 dsignificand(struct fx *x, struct ir_instr *d1)
 {
-   struct ir_instr *f = op2(x, IR_OP_IAND, hi(x, d1), k(x, 0x000fffffu));
-   return op2(x, IR_OP_PACK64, lo(x, d1), op2(x, IR_OP_IOR, f, k(x, 0x3ff00000u)));
+   struct ir_instr *frac_mask = k(x, 0x000fffffu);
+   struct ir_instr *f = op2(x, IR_OP_IAND, hi(x, d1), frac_mask);
+   struct ir_instr *one_exp = k(x, 0x3ff00000u);
+   struct ir_instr *m_hi = op2(x, IR_OP_IOR, f, one_exp);
+   return op2(x, IR_OP_PACK64, lo(x, d1), m_hi);
 }
 
 /* Mask: d is +-0, +-inf or NaN. */
 static struct ir_instr *
 dspecial(struct fx *x, struct ir_instr *d)
 {
-   struct ir_instr *ah = op2(x, IR_OP_IAND, hi(x, d), k(x, 0x7fffffffu));
-   struct ir_instr *z = op2(x, IR_OP_IEQ, op2(x, IR_OP_IOR, ah, lo(x, d)), k(x, 0));
+   struct ir_instr *abs_mask = k(x, 0x7fffffffu);
+   struct ir_instr *ah = op2(x, IR_OP_IAND, hi(x, d), abs_mask);
+   struct ir_instr *zero = k(x, 0);
+   struct ir_instr *z = op2(x, IR_OP_IEQ, op2(x, IR_OP_IOR, ah, lo(x, d)), zero);
    return op2(x, IR_OP_IOR, z, op2(x, IR_OP_UGE, ah, k(x, 0x7ff00000u)));
 }
 
@@ -185,11 +193,13 @@ assemble(struct fx *x, struct ir_instr *E, struct ir_instr *frac, struct ir_inst
 {
    struct ir_instr *n_hi = op2(x, IR_OP_IOR, frac, op2(x, IR_OP_ISHL, E, k(x, 20)));
    struct ir_instr *mhi = op2(x, IR_OP_IOR, frac, k(x, 0x00100000u));
-   struct ir_instr *sh = op2(x, IR_OP_UMIN, op2(x, IR_OP_ISUB, k(x, 1), E), k(x, 54));
+   struct ir_instr *k54 = k(x, 54);
+   struct ir_instr *sh = op2(x, IR_OP_UMIN, op2(x, IR_OP_ISUB, k(x, 1), E), k54);
    struct ir_instr *s_lo, *s_hi = round_shift(x, mhi, lm, sh, rpos, rzero, &s_lo);
    struct ir_instr *normal = op2(x, IR_OP_IGE, E, k(x, 1));
    struct ir_instr *ovf = op2(x, IR_OP_IGE, E, k(x, 2047));
-   struct ir_instr *r_lo = op3(x, IR_OP_BCSEL, ovf, k(x, 0), op3(x, IR_OP_BCSEL, normal, lm, s_lo));
+   struct ir_instr *fin_lo = op3(x, IR_OP_BCSEL, normal, lm, s_lo);
+   struct ir_instr *r_lo = op3(x, IR_OP_BCSEL, ovf, k(x, 0), fin_lo);
    struct ir_instr *r_hi = selk(x, ovf, 0x7ff00000u, op3(x, IR_OP_BCSEL, normal, n_hi, s_hi));
    return op2(x, IR_OP_PACK64, r_lo, op2(x, IR_OP_IOR, r_hi, sign));
 }
@@ -201,13 +211,16 @@ static struct ir_instr *
 ddiv(struct fx *x, struct ir_instr *a, struct ir_instr *b)
 {
    struct ir_instr *signm = k(x, 0x80000000u), *zero = k(x, 0);
-   struct ir_instr *sign = op2(x, IR_OP_IAND, op2(x, IR_OP_IXOR, hi(x, a), hi(x, b)), signm);
+   struct ir_instr *b_hi = hi(x, b);
+   struct ir_instr *sign = op2(x, IR_OP_IAND, op2(x, IR_OP_IXOR, hi(x, a), b_hi), signm);
    /* specials: a * t */
    struct ir_instr *bsign = op2(x, IR_OP_IAND, hi(x, b), signm);
-   struct ir_instr *bh = op2(x, IR_OP_IAND, hi(x, b), k(x, 0x7fffffffu));
+   struct ir_instr *abs_mask = k(x, 0x7fffffffu);
+   struct ir_instr *bh = op2(x, IR_OP_IAND, hi(x, b), abs_mask);
    struct ir_instr *bzero = op2(x, IR_OP_IEQ, op2(x, IR_OP_IOR, bh, lo(x, b)), zero);
-   struct ir_instr *binf = op2(x, IR_OP_IAND, op2(x, IR_OP_IEQ, bh, k(x, 0x7ff00000u)),
-                               op2(x, IR_OP_IEQ, lo(x, b), zero));
+   struct ir_instr *blo_zero = op2(x, IR_OP_IEQ, lo(x, b), zero);
+   struct ir_instr *inf_hi = k(x, 0x7ff00000u);
+   struct ir_instr *binf = op2(x, IR_OP_IAND, op2(x, IR_OP_IEQ, bh, inf_hi), blo_zero);
    struct ir_instr *bspec = dspecial(x, b);
    struct ir_instr *special = op2(x, IR_OP_IOR, dspecial(x, a), bspec);
    struct ir_instr *t_hi = selk(x, bspec, 0x7ff80000u, op2(x, IR_OP_IOR, bsign, k(x, 0x3ff00000u)));
@@ -225,8 +238,11 @@ ddiv(struct fx *x, struct ir_instr *a, struct ir_instr *b)
       struct ir_instr *e = op3(x, IR_OP_DFMA, y, nmb, one);
       y = i < 2 ? op3(x, IR_OP_DFMA, y, e, y) : op3(x, IR_OP_DFMA, e, y, y);
    }
-   struct ir_instr *exc = op2(x, IR_OP_IAND, op2(x, IR_OP_IEQ, lo(x, mb), k(x, ~0u)),
-                              op2(x, IR_OP_IEQ, hi(x, mb), k(x, 0x3fffffffu)));
+   struct ir_instr *exc_hi_word = k(x, 0x3fffffffu);
+   struct ir_instr *exc_hi = op2(x, IR_OP_IEQ, hi(x, mb), exc_hi_word);
+   struct ir_instr *all_ones = k(x, ~0u);
+   struct ir_instr *exc_lo = op2(x, IR_OP_IEQ, lo(x, mb), all_ones);
+   struct ir_instr *exc = op2(x, IR_OP_IAND, exc_lo, exc_hi);
    y = op3(x, IR_OP_BCSEL, exc, kd(x, 0x3fe0000000000001ull), y);
    /* q = RN(ma / mb) and the remainder's sign */
    struct ir_instr *q0 = op2(x, IR_OP_DMUL, ma, y);
@@ -250,11 +266,12 @@ dsqrt(struct fx *x, struct ir_instr *d)
    struct ir_instr *zero = k(x, 0), *dh = hi(x, d), *dl = lo(x, d);
    struct ir_instr *ah = op2(x, IR_OP_IAND, dh, k(x, 0x7fffffffu));
    struct ir_instr *iszero = op2(x, IR_OP_IEQ, op2(x, IR_OP_IOR, ah, dl), zero);
-   struct ir_instr *pinf =
-       op2(x, IR_OP_IAND, op2(x, IR_OP_IEQ, dh, k(x, 0x7ff00000u)), op2(x, IR_OP_IEQ, dl, zero));
+   struct ir_instr *lo_zero = op2(x, IR_OP_IEQ, dl, zero);
+   struct ir_instr *pinf = op2(x, IR_OP_IAND, op2(x, IR_OP_IEQ, dh, k(x, 0x7ff00000u)), lo_zero);
    struct ir_instr *keep = op2(x, IR_OP_IOR, iszero, pinf);
-   struct ir_instr *bad = op2(x, IR_OP_IOR, op2(x, IR_OP_UGE, dh, k(x, 0x80000000u)),
-                              op2(x, IR_OP_UGE, ah, k(x, 0x7ff00000u)));
+   struct ir_instr *not_finite = op2(x, IR_OP_UGE, ah, k(x, 0x7ff00000u));
+   struct ir_instr *negative = op2(x, IR_OP_UGE, dh, k(x, 0x80000000u));
+   struct ir_instr *bad = op2(x, IR_OP_IOR, negative, not_finite);
    struct ir_instr *special = op2(x, IR_OP_IOR, keep, bad);
    struct ir_instr *eb, *d1 = dnormalize(x, d, &eb);
    struct ir_instr *e0 = op2(x, IR_OP_ISUB, eb, k(x, 1023));
@@ -273,10 +290,11 @@ dsqrt(struct fx *x, struct ir_instr *d)
    struct ir_instr *s0 = op2(x, IR_OP_DMUL, m, y);
    struct ir_instr *r = op3(x, IR_OP_DFMA, s0, op1(x, IR_OP_DNEG, s0), m);
    struct ir_instr *s = op3(x, IR_OP_DFMA, r, op2(x, IR_OP_DMUL, half, y), s0);
-   struct ir_instr *half_e = op2(x, IR_OP_ISHL, op2(x, IR_OP_ISHR, e, k(x, 1)), k(x, 20));
+   struct ir_instr *k20 = k(x, 20);
+   struct ir_instr *half_e = op2(x, IR_OP_ISHL, op2(x, IR_OP_ISHR, e, k(x, 1)), k20);
    struct ir_instr *r_hi = op2(x, IR_OP_IADD, hi(x, s), half_e);
-   struct ir_instr *o_lo =
-       op3(x, IR_OP_BCSEL, special, op3(x, IR_OP_BCSEL, keep, dl, zero), lo(x, s));
+   struct ir_instr *s_lo = lo(x, s);
+   struct ir_instr *o_lo = op3(x, IR_OP_BCSEL, special, op3(x, IR_OP_BCSEL, keep, dl, zero), s_lo);
    struct ir_instr *o_hi =
        op3(x, IR_OP_BCSEL, special, op3(x, IR_OP_BCSEL, keep, dh, k(x, 0x7ff80000u)), r_hi);
    return op2(x, IR_OP_PACK64, o_lo, o_hi);
@@ -285,15 +303,18 @@ dsqrt(struct fx *x, struct ir_instr *d)
 static struct ir_instr *
 dldexp(struct fx *x, struct ir_instr *d, struct ir_instr *n)
 {
-   struct ir_instr *sign = op2(x, IR_OP_IAND, hi(x, d), k(x, 0x80000000u));
+   struct ir_instr *sign_mask = k(x, 0x80000000u);
+   struct ir_instr *sign = op2(x, IR_OP_IAND, hi(x, d), sign_mask);
    struct ir_instr *special = dspecial(x, d);
    struct ir_instr *spec = op2(x, IR_OP_DADD, d, kd(x, 0x8000000000000000ull)); /* + -0 */
    struct ir_instr *ex, *d1 = dnormalize(x, d, &ex);
-   struct ir_instr *nn =
-       op2(x, IR_OP_IMAX, op2(x, IR_OP_IMIN, n, k(x, 4000)), k(x, (uint32_t)-4000));
+   struct ir_instr *n_min = k(x, (uint32_t)-4000);
+   struct ir_instr *nn = op2(x, IR_OP_IMAX, op2(x, IR_OP_IMIN, n, k(x, 4000)), n_min);
    struct ir_instr *E = op2(x, IR_OP_IADD, ex, nn);
-   struct ir_instr *frac = op2(x, IR_OP_IAND, hi(x, d1), k(x, 0x000fffffu));
-   struct ir_instr *res = assemble(x, E, frac, lo(x, d1), k(x, 0), k(x, ~0u), sign);
+   struct ir_instr *frac_mask = k(x, 0x000fffffu);
+   struct ir_instr *frac = op2(x, IR_OP_IAND, hi(x, d1), frac_mask);
+   struct ir_instr *all_ones = k(x, ~0u), *zero = k(x, 0), *m_lo = lo(x, d1);
+   struct ir_instr *res = assemble(x, E, frac, m_lo, zero, all_ones, sign);
    return op3(x, IR_OP_BCSEL, special, spec, res);
 }
 
@@ -317,8 +338,10 @@ expand_one(struct fx *x, struct ir_instr *in)
       return ddiv(x, kd(x, 0x3ff0000000000000ull), a);
    case IR_OP_DSQRT:
       return dsqrt(x, a);
-   case IR_OP_DRSQ:
-      return ddiv(x, kd(x, 0x3ff0000000000000ull), dsqrt(x, a));
+   case IR_OP_DRSQ: {
+      struct ir_instr *root = dsqrt(x, a);
+      return ddiv(x, kd(x, 0x3ff0000000000000ull), root);
+   }
    case IR_OP_DLDEXP:
       return dldexp(x, a, in->src[1]);
    case IR_OP_DSIGN:

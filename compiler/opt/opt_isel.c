@@ -431,8 +431,9 @@ compare_as(struct isel *s, struct ir_instr *pos, struct ir_instr *c, enum want w
       if (!r || want == WANT_TEST || want == WANT_PRED) /* an if's mask: EXEC &= it */
          return r;
       bool f = want == WANT_FLOAT;
-      return isel_build3(s, pos, ISA_SEM_SEL, isel_imm(s, pos, f ? 0x3f800000u : ~0u), r,
-                         isel_imm(s, pos, 0));
+      struct ir_instr *if_false = isel_imm(s, pos, 0);
+      struct ir_instr *if_true = isel_imm(s, pos, f ? 0x3f800000u : ~0u);
+      return isel_build3(s, pos, ISA_SEM_SEL, if_true, r, if_false);
    }
    if (!s->setp) { /* a3xx: cmps gives 1/0, into a predicate or a register */
       struct ir_instr *r = isel_build2(s, pos, sem, a, b);

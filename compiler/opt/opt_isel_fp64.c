@@ -234,7 +234,8 @@ compare(struct split *sp, struct ir_instr *in, const char *cond)
       if (!r)
          return NULL;
       isel_set_cond(s, r, cond);
-      return isel_build3(s, in, ISA_SEM_SEL, isel_imm(s, in, ~0u), r, isel_imm(s, in, 0));
+      struct ir_instr *if_false = isel_imm(s, in, 0), *if_true = isel_imm(s, in, ~0u);
+      return isel_build3(s, in, ISA_SEM_SEL, if_true, r, if_false);
    }
    struct ir_instr *p = wide_op(sp, in, ISA_SEM_DSETP, in->src, 2, NULL, NULL);
    if (!p)
@@ -360,7 +361,9 @@ split_one(struct split *sp, struct ir_instr *in)
       break;
    case IR_OP_BCSEL:
       for (unsigned c = 0; c < 2; c++) {
-         struct ir_instr *v[3] = {in->src[0], word(sp, in->src[1], c), word(sp, in->src[2], c)};
+         struct ir_instr *a_word = word(sp, in->src[1], c);
+         struct ir_instr *b_word = word(sp, in->src[2], c);
+         struct ir_instr *v[3] = {in->src[0], a_word, b_word};
          *(c ? &hi : &lo) = opt_build_before(s->sh, in, IR_OP_BCSEL, 3, v);
       }
       break;

@@ -360,8 +360,8 @@ indirect_mem(struct ref_ctx *c, unsigned b, unsigned idx, unsigned comp)
 {
    unsigned zero = ref_imm_reg(c, 0), d = ref_tmp(c);
    unsigned in = agx_prim(c, REF_P_ULT, idx, ref_imm_reg(c, c->ccount[b]), 0);
-   unsigned at =
-       agx_prim(c, REF_P_SHL, agx_prim(c, REF_P_SEL, idx, in, zero), ref_imm_reg(c, 4), 0);
+   unsigned four = ref_imm_reg(c, 4);
+   unsigned at = agx_prim(c, REF_P_SHL, agx_prim(c, REF_P_SEL, idx, in, zero), four, 0);
    unsigned addr = agx_prim(c, REF_P_IADD, at, ref_imm_reg(c, EMU_ADDR_CONST(b)), 0);
    struct isa_insn *ld = mem(c, false, "device_load", addr, 4 * comp);
    ld->dst[0] = R(d);
@@ -493,13 +493,19 @@ atomic_new_value(struct ref_ctx *c, enum tgsi_opcode op, unsigned old, unsigned 
    case TGSI_OP_ATOMFADD:
       return agx_prim(c, REF_P_FADD, old, v, 0);
    case TGSI_OP_ATOMINC_WRAP: /* old >= v ? 0 : old + 1 */
-      return agx_prim(c, REF_P_SEL, ref_imm_reg(c, 0), agx_prim(c, REF_P_UGE, old, v, 0),
-                      agx_prim(c, REF_P_IADD, old, ref_imm_reg(c, 1), 0));
+   {
+      unsigned next = agx_prim(c, REF_P_IADD, old, ref_imm_reg(c, 1), 0);
+      unsigned wraps = agx_prim(c, REF_P_UGE, old, v, 0);
+      return agx_prim(c, REF_P_SEL, ref_imm_reg(c, 0), wraps, next);
+   }
    default: /* DEC_WRAP: old == 0 || old > v ? v : old - 1 */
-      return agx_prim(c, REF_P_SEL, v,
-                      agx_prim(c, REF_P_OR, agx_prim(c, REF_P_IEQ, old, ref_imm_reg(c, 0), 0),
-                               agx_prim(c, REF_P_ULT, v, old, 0), 0),
-                      agx_prim(c, REF_P_ISUB, old, ref_imm_reg(c, 1), 0));
+   {
+      unsigned prev = agx_prim(c, REF_P_ISUB, old, ref_imm_reg(c, 1), 0);
+      unsigned above = agx_prim(c, REF_P_ULT, v, old, 0);
+      unsigned is_zero = agx_prim(c, REF_P_IEQ, old, ref_imm_reg(c, 0), 0);
+      unsigned wraps = agx_prim(c, REF_P_OR, is_zero, above, 0);
+      return agx_prim(c, REF_P_SEL, v, wraps, prev);
+   }
    }
 }
 

@@ -569,8 +569,10 @@ subgroup(struct ref_ctx *c, const struct tgsi_insn *in)
       ref_store(c, in, res);
       return;
    }
-   if (in->op == TGSI_OP_READ_INVOC)
-      addr = g9_prim(c, REF_P_SHL, ref_fetch(c, in, 1, 0), ref_imm_reg(c, 2), 0);
+   if (in->op == TGSI_OP_READ_INVOC) {
+      unsigned two = ref_imm_reg(c, 2);
+      addr = g9_prim(c, REF_P_SHL, ref_fetch(c, in, 1, 0), two, 0);
+   }
    for (unsigned ch = 0; ch < 4 && c->status == COMPILE_OK; ch++) {
       if (!(in->dst[0].mask & (1u << ch)))
          continue;

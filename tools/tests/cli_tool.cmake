@@ -108,3 +108,9 @@ cli_test(check_write_baseline_stdout
          0 OUT "^# diffcomp baseline[^\n]*\n[^\n]*\nexpected:\n  - {shader: captures/fs_phong.tgsi, target: a3xx, status: fail, signal: hazard}\n$")
 cli_test(check_two_reports_stdout "check|captures/vs_mvp_basic.tgsi|--json|-|--coverage|-" 2
          ERR "only one report can take standard output")
+
+# tools/same_builds.sh (the CI guard: a gcc and a clang build make the same
+# programs) agrees for one build against itself and reports a build whose
+# a3xx programs differ (a fault switched on in every compile).
+add_test(NAME same_builds COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_same_builds.sh ${CMAKE_SOURCE_DIR}
+                                  $<TARGET_FILE:diffcomp> ${CMAKE_BINARY_DIR}/same_builds)
