@@ -86,10 +86,12 @@ check_cli(order "-j1|--target|a3xx,sm50|--no-repro|${_fx}/fs_basic.tgsi|${_fx}/b
 
 # Baseline: expected failures pass the run; unexpected passes fail it.
 # --write-baseline exits 0 once written; its paths are relative to its own
-# directory (build/check-tests), and each entry names its first signal.
+# directory (check-tests in the build tree, wherever that is), and each
+# entry names its first signal.
+file(RELATIVE_PATH _bad_parse_rel ${_out} ${CMAKE_SOURCE_DIR}/fixtures/check/bad_parse.tgsi)
 check_cli(write_baseline "--target|a3xx|--no-repro|--write-baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 0
           CLEAN ${_out}/baseline.yaml FILE ${_out}/baseline.yaml
-          FILE_RE "expected:\n  - {shader: ../../fixtures/check/bad_parse.tgsi, target: a3xx, status: error, signal: input-error}\n$"
+          FILE_RE "expected:\n  - {shader: ${_bad_parse_rel}, target: a3xx, status: error, signal: input-error}\n$"
           SETUP baseline)
 check_cli(baseline_ok "--target|a3xx|--no-repro|--baseline|${_out}/baseline.yaml|${_fx}/bad_parse.tgsi|${_fx}/fs_basic.tgsi" 0
           NEEDS baseline NOT_OUT "^error" OUT "0 new failures, 0 new errors, 1 expected, 0 unexpected passes")
