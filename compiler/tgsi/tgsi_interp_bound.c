@@ -374,18 +374,20 @@ clear_bounds(unsigned n, uint32_t *rf)
    FOR rf[i] &= ENV_F_ALL;
 }
 
-void
-tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
-                       const uint32_t *const *s, const uint32_t *const *sf)
+/* Which rule bounds a componentwise op's result: bound_arith's, with
+ * products among them, or bound_select's; RULE_NONE: the operands' union
+ * stays. */
+enum bound_rule { RULE_NONE, RULE_ARITH, RULE_PRODUCT, RULE_SELECT };
+
+static enum bound_rule
+bound_rule(enum tgsi_opcode op)
 {
-   bool listed = true, products = false;
    switch (op) {
    case TGSI_OP_MUL:
    case TGSI_OP_MAD:
    case TGSI_OP_FMA:
    case TGSI_OP_LRP:
-      products = true;
-      break;
+      return RULE_PRODUCT;
    case TGSI_OP_ADD:
    case TGSI_OP_SUB:
    case TGSI_OP_DIV:
@@ -399,6 +401,7 @@ tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_
    case TGSI_OP_ROUND:
    case TGSI_OP_SSG:
    case TGSI_OP_LDEXP:
+      return RULE_ARITH;
    case TGSI_OP_SLT:
    case TGSI_OP_SGE:
    case TGSI_OP_SEQ:
@@ -414,39 +417,27 @@ tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_
    case TGSI_OP_F2U:
    case TGSI_OP_ARL:
    case TGSI_OP_ARR:
-      break;
+      return RULE_SELECT;
    default:
-      listed = false; /* the operands' union stays */
-      break;
+      return RULE_NONE;
    }
-   if (!listed)
+}
+
+void
+tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
+                       const uint32_t *const *s, const uint32_t *const *sf)
+{
+   enum bound_rule rule = bound_rule(op);
+   if (rule == RULE_NONE)
       return;
-   if (!fuse && exact_operands(n, 3, s, sf, products)) {
+   if (!fuse && exact_operands(n, 3, s, sf, rule == RULE_PRODUCT)) {
       clear_bounds(n, rf);
       return;
    }
-   switch (op) {
-   case TGSI_OP_SLT:
-   case TGSI_OP_SGE:
-   case TGSI_OP_SEQ:
-   case TGSI_OP_SGT:
-   case TGSI_OP_SLE:
-   case TGSI_OP_SNE:
-   case TGSI_OP_FSLT:
-   case TGSI_OP_FSGE:
-   case TGSI_OP_FSEQ:
-   case TGSI_OP_FSNE:
-   case TGSI_OP_CMP:
-   case TGSI_OP_F2I:
-   case TGSI_OP_F2U:
-   case TGSI_OP_ARL:
-   case TGSI_OP_ARR:
+   if (rule == RULE_SELECT)
       bound_select(op, n, s, rf, sf);
-      break;
-   default:
+   else
       bound_arith(op, fuse, n, r, rf, s, sf);
-      break;
-   }
 }
 
 /* A unary approximation f at x with bound d: the largest |f'| over
