@@ -165,9 +165,11 @@ place_homes(struct ref_ctx *c)
       c->base[f] = next;
       next += c->count[f] * c->vertices[f];
    }
-   if ((next * 4 > c->ngpr || c->compact || c->live_homes) && c->count[TGSI_FILE_TEMP] &&
-       (c->t->place_scratch || c->compact)) {
-      /* agx, compact gfx9: TEMP placed by liveness (ref_homes.c) */
+   /* TEMP placed by liveness (ref_homes.c) when the fixed homes overflow
+    * the file (a consts_in_gpr model goes compact instead, ref_open), or
+    * on the second attempt (compact, live_homes) */
+   bool overflow = next * 4 > c->ngpr && !c->t->consts_in_gpr;
+   if ((overflow || c->compact || c->live_homes) && c->count[TGSI_FILE_TEMP]) {
       unsigned t = c->base[TGSI_FILE_TEMP], fixed = next - c->count[TGSI_FILE_TEMP];
       unsigned room = c->ngpr > fixed * 4 ? c->ngpr - fixed * 4 : 0;
       unsigned used = ref_temp_homes(c, t * 4, room);
@@ -195,9 +197,10 @@ place_homes(struct ref_ctx *c)
       c->scratch_top = REF_VTOP;
    }
    unsigned cnext = 0;
-   if (c->compact) { /* immediates and resource sizes in registers, then the buffers */
+   if (c->compact) { /* immediates as literals, resource sizes in registers, the buffers */
       c->imm_base = 0;
       c->size_base = c->s->nimms;
+      c->creg_from = c->s->nimms * 4;
       cnext = c->s->nimms + MAX2(size_slots(c->s), 4u); /* the fixed layout's room */
       c->cmem_from = cnext * 4;
    }
@@ -214,7 +217,7 @@ place_homes(struct ref_ctx *c)
       c->creg = next * 4;
       c->nconst = (cnext + 4) * 4;
       c->scratch_lo = c->scratch_next = c->max_reg =
-          c->creg + (c->cmem_from ? c->cmem_from : c->nconst);
+          c->creg + (c->cmem_from ? c->cmem_from : c->nconst) - c->creg_from;
       if (c->scratch_lo > c->ngpr) {
          c->regs_short = true;
          ref_unsupported(c, "TGSI registers and constants need %u registers, the model has %u",
@@ -260,6 +263,14 @@ ref_const_slot(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan)
    if (b < 0 || b >= 16 || r->index < 0 || (unsigned)r->index >= c->ccount[b])
       return -1;
    return (int)((c->cbase[b] + (unsigned)r->index) * 4 + chan);
+}
+
+int
+ref_const_reg(const struct ref_ctx *c, unsigned slot)
+{
+   if (slot < c->creg_from || (c->cmem_from && slot >= c->cmem_from))
+      return -1;
+   return (int)(c->creg + slot - c->creg_from);
 }
 
 unsigned
@@ -336,7 +347,7 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
                                     .index = (uint16_t)(c->creg + (c->cbase[b] + i) * 4 + ch)};
             emu_program_bind(p, &e);
          }
-   for (unsigned i = 0; i < c->s->nimms; i++)
+   for (unsigned i = 0; i < c->s->nimms && !c->creg_from; i++) /* compact: literals */
       for (unsigned ch = 0; ch < 4; ch++) {
          struct emu_binding e = {.kind = EMU_BIND_VALUE,
                                  .chan = (uint8_t)ch,
@@ -353,12 +364,13 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
          bind(p, EMU_BIND_OUTPUT, (unsigned)c->gpr, (c->base[TGSI_FILE_OUT] + i) * 4 + ch, i, ch);
    for (unsigned k = 0; k < c->nsizes; k++)
       for (unsigned ch = 0; ch < 4; ch++) {
-         struct emu_binding e = {.kind = EMU_BIND_SIZE,
-                                 .chan = (uint8_t)ch,
-                                 .file = (uint8_t)c->cfile,
-                                 .buffer = c->sizes[k].file,
-                                 .tgsi_index = c->sizes[k].index,
-                                 .index = (uint16_t)(c->creg + (c->size_base + k) * 4 + ch)};
+         struct emu_binding e = {
+             .kind = EMU_BIND_SIZE,
+             .chan = (uint8_t)ch,
+             .file = (uint8_t)c->cfile,
+             .buffer = c->sizes[k].file,
+             .tgsi_index = c->sizes[k].index,
+             .index = (uint16_t)(c->creg + (c->size_base + k) * 4 + ch - c->creg_from)};
          emu_program_bind(p, &e);
       }
 }
@@ -849,9 +861,9 @@ open_once(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model
 
 /* A shader refused for want of registers is compiled once more: in the
  * compact layout on a consts_in_gpr model, with TEMPs homed by liveness
- * on a place_scratch one whose fixed homes fit (and left too few
- * registers for the values of some instruction). One that compiles keeps
- * the fixed layout, byte for byte. */
+ * on any other whose fixed homes fit (and left too few registers for the
+ * values of some instruction). One that compiles keeps the fixed layout,
+ * byte for byte. */
 void
 ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model *m,
          struct diag_list *d)
@@ -861,8 +873,7 @@ ref_open(struct ref_ctx *c, const struct tgsi_shader *s, const struct isa_model 
    if (c->status != COMPILE_UNSUPPORTED || !c->regs_short || !c->t)
       return;
    bool compact = c->t->consts_in_gpr;
-   bool live_homes =
-       c->t->place_scratch && c->homes_top && !c->temp_home && c->count[TGSI_FILE_TEMP];
+   bool live_homes = !compact && c->homes_top && !c->temp_home && c->count[TGSI_FILE_TEMP];
    if (compact || live_homes) {
       release(c);
       diag_truncate(d, mark);

@@ -319,11 +319,12 @@ struct ref_ctx {
    bool cmem;     /* consts_in_mem: buffer slots from nconst on live in memory */
    unsigned creg; /* consts_in_gpr: full register of constant slot 0 */
    /* consts_in_gpr models whose fixed layout did not fit (ref_open
-    * compiles once more): TEMPs homed by liveness, only immediates and
-    * resource sizes in registers, constant buffers read from memory
+    * compiles once more): TEMPs homed by liveness, immediates written into
+    * a register where they are read (the scalar slots below creg_from),
+    * only resource sizes in registers, constant buffers read from memory
     * (scalar slots from cmem_from on; 0: none in memory). */
    bool compact;
-   unsigned cmem_from;
+   unsigned creg_from, cmem_from;
    /* place_scratch models whose fixed TEMP homes fit but left too few
     * registers for the values of an instruction (ref_open compiles once
     * more): TEMPs homed by liveness, as when the fixed homes do not fit. */
@@ -423,6 +424,10 @@ enum compile_status ref_error(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF
 int ref_home(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
 /* Constant-file scalar slot of a direct CONST or IMM channel, or -1. */
 int ref_const_slot(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
+/* consts_in_gpr: the register holding constant slot `slot`, or -1 when
+ * the compact layout keeps it elsewhere (an immediate, a buffer word in
+ * memory: load_const fetches those). */
+int ref_const_reg(const struct ref_ctx *c, unsigned slot);
 /* Register holding component chan of the size of resource (file, index)
  * (EMU_BIND_SIZE: BUFFER bytes; IMAGE width, height, depth; MEMORY bytes;
  * SVIEW level-0 size and levels). */

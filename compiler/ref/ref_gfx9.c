@@ -40,10 +40,11 @@
  *
  * A shader whose homes, constants and scratch overflow the 256 VGPRs is
  * compiled in ref.c's compact layout instead (only then, so every other
- * program is unchanged): TEMPs homed by liveness, constant buffers read
- * on use with global_load_dword at EMU_ADDR_CONST(b) (each lane its
- * draw's buffer), an indirect one at its index clamped to the buffer and
- * 0 outside it.
+ * program is unchanged): TEMPs homed by liveness, immediates written as
+ * literals where they are read (v_mov_b32), constant buffers read on use
+ * with global_load_dword at EMU_ADDR_CONST(b) (each lane its draw's
+ * buffer), an indirect one at its index clamped to the buffer and 0
+ * outside it.
  *
  * Memory: GLOBAL loads, stores and atomics (glc) at a 64-bit VGPR address
  * (the byte address, 0), DS for shared memory; textures are MIMG ops
@@ -130,8 +131,13 @@ static unsigned
 g9_load_const(struct ref_ctx *c, unsigned slot)
 {
    unsigned d = ref_tmp(c);
-   if (!c->cmem_from || slot < c->cmem_from) {
-      g9_copy(c, d, c->creg + slot);
+   int r = ref_const_reg(c, slot);
+   if (r >= 0) {
+      g9_copy(c, d, (unsigned)r);
+      return d;
+   }
+   if (slot < c->creg_from) { /* compact: an immediate, as a literal */
+      g9_mov_imm(c, d, c->s->imms[slot / 4].u[slot % 4]);
       return d;
    }
    unsigned b = 0;

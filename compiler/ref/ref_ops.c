@@ -116,8 +116,12 @@ select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
       t.indirect = false;
       t.index = (int32_t)j;
       int h = ref_home(c, &t, comp);
-      if (h < 0 && c->t->consts_in_gpr) /* a constant slot's register */
-         h = (int)c->creg + ref_const_slot(c, &t, comp);
+      if (h < 0 && c->t->consts_in_gpr) { /* a constant slot's register, or loaded */
+         int slot = ref_const_slot(c, &t, comp);
+         h = slot < 0 ? -1 : ref_const_reg(c, (unsigned)slot);
+         if (h < 0 && slot >= 0)
+            h = (int)c->t->load_const(c, (unsigned)slot);
+      }
       unsigned jr = ref_imm_reg(c, j);
       unsigned hit = P2(IEQ, idx, jr);
       c->t->copy(c, v, P(SEL, (unsigned)h, hit, v));

@@ -316,6 +316,16 @@ check_cli(tex_coord_edge "--no-repro|-q|--seed|3|${_fx}/fs_tex_coord_edge.tgsi" 
 # the shader passes instead of being skipped as unsupported.
 check_cli(agx_temps_crowd_scratch "--target|agx|--no-repro|-q|${_fx}/agx_temps_crowd_scratch.tgsi" 0
           OUT "agx +1 +1 +0 +0 +0 +0")
+# TEMPs past the register file are homed by liveness on every target
+# (a3xx and sm50 skipped the shader before); the fixture fails when a
+# loop's back edge is left out of that liveness.
+# gfx9's compact layout writes immediates as literals where they are read
+# (71 immediates overflowed the VGPRs: skipped before); a wrong word
+# written there fails it.
+check_cli(gfx9_many_immediates "--target|gfx9|--no-repro|-q|${_fx}/gfx9_many_immediates.tgsi" 0
+          OUT "gfx9 +1 +1 +0 +0 +0 +0")
+check_cli(temps_by_liveness "--no-repro|-q|${_fx}/temps_by_liveness.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # The other end: results in the largest binade (2^1023 up to DBL_MAX) and
 # past it (DLDEXP, DDIV through assemble's overflow test). The mutation
 # campaign's survivor that takes exponent 2046 as overflow (2047 -> 2046:
