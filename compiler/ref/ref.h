@@ -290,6 +290,9 @@ struct ref_cf {
 #define REF_MAX_CF     64
 #define REF_MAX_SIZES  64
 #define REF_MAX_INLINE 16
+/* The most registers an indirect read selects among (ref_ops.c): more
+ * would expand one read into tens of thousands of instructions. */
+#define REF_SELECT_MAX 4096u
 
 struct ref_ctx {
    const struct tgsi_shader *s;

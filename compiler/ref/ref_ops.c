@@ -109,6 +109,12 @@ select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
       ref_unsupported(c, "indirect read of %s", tgsi_file_names[r->file]);
       return 0;
    }
+   if (hi - lo > REF_SELECT_MAX) { /* a program of millions of instructions */
+      ref_unsupported(
+          c, "an indirect read of %s over %u registers (the reference selects among at most %u)",
+          tgsi_file_names[r->file], hi - lo, REF_SELECT_MAX);
+      return 0;
+   }
    unsigned idx = indirect_index(c, r), v = ref_imm_reg(c, 0);
    for (unsigned j = lo; j < hi && c->status == COMPILE_OK; j++) {
       unsigned mark = c->scratch_next; /* the step's temporaries die with it */
