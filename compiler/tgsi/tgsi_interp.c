@@ -894,11 +894,13 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
     * written, are the zero array's) */
    memset(b->store_v, 0, 2 * stride * 4);
    memset(b->store_f, 0, 2 * stride * 4);
-   /* Zeroed: the zero array and the results. batch_begin sets the masks
-    * and lane facts for the lanes it runs; scratch arrays are written
-    * before they are read, and tgsi_interp_fetch writes the operand
-    * temporaries (tmp_v, tmp_f) in full before it hands them out. */
-   memset(bm->next, 0, stride * 9 * 4);
+   /* Zeroed: the zero array alone. batch_begin sets the masks and lane
+    * facts for the lanes it runs; scratch arrays are written before they
+    * are read, tgsi_interp_fetch writes the operand temporaries (tmp_v,
+    * tmp_f) in full before it hands them out, and an instruction writes
+    * its results in every lane that commit stores (the result arrays
+    * trade places with registers' storage, which starts unset). */
+   memset(bm->next, 0, stride * 4);
    b->stride = bm->stride;
    for (uint32_t k = 0; k < p->nstore; k++) {
       b->val[k] = b->own_v[k] = b->store_v + (size_t)k * bm->stride;
