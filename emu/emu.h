@@ -313,15 +313,22 @@ bool env_sample_near(struct env *e, unsigned unit, const struct env_sample_req *
  * off[c] the texel offsets, lod (NULL: level 0, as implicit-LOD lookups)
  * and ref (NULL: no compare). out[c][i] gets lane i's result, for every
  * lane i < n. Returns false, writing and counting nothing, when the
- * lookup is not such a case: env_sample then does it lane by lane. */
+ * lookup is not such a case: env_sample then does it lane by lane.
+ * rel (NULL: no lane asks) is env_sample_near's tolerance per lane (0:
+ * not asked); then near[i] gets 1 where env_sample_near would report
+ * near for lane i, else 0. */
 struct env_sample_lanes {
    enum tgsi_texture target;
    const uint32_t *coord[4];
    const uint32_t *off[3];
    const uint32_t *lod, *ref;
+   const float *rel;
+   uint32_t *near;
 };
 bool env_sample_lanes(struct env *e, unsigned unit, const struct env_sample_lanes *q, uint32_t n,
                       uint32_t *const out[4]);
+/* Whether env_sample_lanes takes lookups of target through unit. */
+bool env_sample_lanes_take(const struct env *e, unsigned unit, enum tgsi_texture target);
 bool env_tex_query(struct env *e, unsigned unit, int32_t level, uint32_t out[4]);
 
 /* Bounded memory. Loads and atomics report through *undef whether the

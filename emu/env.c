@@ -582,21 +582,34 @@ struct near {
 };
 
 /* The rounding of v (an operand of magnitude mag, times scale) to an
- * integer: whether v lies within mag's tolerance of a step. */
-static void
-near_step(struct near *nr, double v, double mag, double scale)
+ * integer: whether v lies within mag's tolerance of a step (branch-free:
+ * near_lanes' loop vectorizes). */
+static inline bool
+near_at(double rel, double v, double mag, double scale)
 {
-   double tol = (nr->rel * fabs(mag) + 0x1p-20) * scale;
-   nr->hit |= nr->rel > 0.0 && fabs(v - nearbyint(v)) <= tol;
+   double tol = (rel * fabs(mag) + 0x1p-20) * scale;
+   return (rel > 0.0) & (fabs(v - nearbyint(v)) <= tol);
 }
 
 /* The shadow compare ref <= texel: whether ref lies within its tolerance
  * of the texel. */
+static inline bool
+near_cmp(double rel, float ref, uint32_t texel)
+{
+   double d = (double)ref - uif(texel);
+   return (rel > 0.0) & (fabs(d) <= rel * fabs(ref) + 0x1p-20);
+}
+
+static void
+near_step(struct near *nr, double v, double mag, double scale)
+{
+   nr->hit |= near_at(nr->rel, v, mag, scale);
+}
+
 static void
 near_ref(struct near *nr, float ref, uint32_t texel)
 {
-   double d = (double)ref - uif(texel);
-   nr->hit |= nr->rel > 0.0 && fabs(d) <= nr->rel * fabs(ref) + 0x1p-20;
+   nr->hit |= near_cmp(nr->rel, ref, texel);
 }
 
 static void
@@ -788,6 +801,48 @@ hash_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, unsig
    }
 }
 
+/* env_sample_near's near for lanes [base, base + m) of the lookups
+ * hash_lanes takes: the same roundings as sample()'s (level, layer or
+ * depth, x, y, and the compare against texel, channel 0 of the texels
+ * before the compare), each a select, so the loop vectorizes. */
+static inline __attribute__((always_inline)) void
+near_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, unsigned dims,
+           bool array, bool rect, uint32_t base, uint32_t m, const uint32_t *texel)
+{
+   bool d3 = tx->target == TGSI_TEX_T_3D, levels = tx->levels > 1;
+   const uint32_t *cs = q->coord[0], *ct = q->coord[dims >= 2 ? 1 : 0];
+   const uint32_t *cz = q->coord[array ? dims : 2];
+   const uint32_t *lods = q->lod, *ref = q->ref;
+   const float *rel = q->rel;
+   uint32_t *near = q->near;
+   float ftop = (float)(tx->levels - 1);
+   for (uint32_t k = 0; k < m; k++) {
+      uint32_t i = base + k, level = 0;
+      double r = rel[i];
+      bool hit = false;
+      if (lods) { /* without: level 0, and 0.5 is never near a step */
+         float lod = uif(lods[i]), l = floorf(lod + 0.5f);
+         l = l <= 0.0f ? 0.0f : l >= ftop ? ftop : l;
+         l = lod != lod ? 0.0f : l;
+         level = (uint32_t)(int32_t)l;
+         hit |= levels & (lod == lod) & near_at(r, (double)lod + 0.5, lod, 1.0);
+      }
+      double w = MAX2(tx->width >> level, 1u), h = MAX2(tx->height >> level, 1u);
+      double d = d3 ? MAX2(tx->depth >> level, 1u) : tx->depth;
+      float s = uif(cs[i]), t = uif(ct[i]), z = uif(cz[i]);
+      if (array)
+         hit |= near_at(r, (double)z + 0.5, z, 1.0);
+      else if (dims == 3)
+         hit |= near_at(r, (double)z * d, z, d);
+      hit |= near_at(r, rect ? (double)s : (double)s * w, s, rect ? 1.0 : w);
+      if (dims >= 2)
+         hit |= near_at(r, rect ? (double)t : (double)t * h, t, rect ? 1.0 : h);
+      if (ref)
+         hit |= near_cmp(r, uif(ref[i]), texel[k]);
+      near[i] = hit;
+   }
+}
+
 /* The per-lane part of env_sample_lanes: the same steps as env_sample's
  * (level, size, x, y, z, texel, compare), on lane arrays, in runs of 64
  * lanes: the texel hashes, then each channel. */
@@ -838,6 +893,8 @@ sample_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, uin
          channel_lanes(TGSI_RET_FLOAT, hs, m, out, base);
          break;
       }
+      if (q->rel)
+         near_lanes(tx, q, dims, array, rect, base, m, out[0] + base);
       if (q->ref) {
          const uint32_t *ref = q->ref + base;
          uint32_t *o[4] = {out[0] + base, out[1] + base, out[2] + base, out[3] + base};
@@ -851,15 +908,21 @@ sample_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, uin
 }
 
 bool
-env_sample_lanes(struct env *e, unsigned unit, const struct env_sample_lanes *q, uint32_t n,
-                 uint32_t *const out[4])
+env_sample_lanes_take(const struct env *e, unsigned unit, enum tgsi_texture target)
 {
    if (unit >= ENV_MAX_TEXTURES || !e->tex[unit].bound)
       return false;
    const struct env_texture *tx = &e->tex[unit];
-   if (q->target != tx->target || tx->target == TGSI_TEX_T_BUFFER || target_is_cube(tx->target))
+   return target == tx->target && tx->target != TGSI_TEX_T_BUFFER && !target_is_cube(tx->target);
+}
+
+bool
+env_sample_lanes(struct env *e, unsigned unit, const struct env_sample_lanes *q, uint32_t n,
+                 uint32_t *const out[4])
+{
+   if (!env_sample_lanes_take(e, unit, q->target))
       return false;
-   sample_lanes(tx, q, n, out);
+   sample_lanes(&e->tex[unit], q, n, out);
    return true;
 }
 

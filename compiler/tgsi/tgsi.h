@@ -489,7 +489,8 @@ struct tgsi_interp_batch {
    uint32_t base, n;
    uint32_t draw;               /* the draw of every lane of the batch; UINT32_MAX: several */
    uint32_t **val, **flg;       /* per slot: n values and n enum env_flag words */
-   uint32_t *store_v, *store_f; /* slot k's own storage at k * stride */
+   uint32_t *store_v, *store_f; /* storage: 2 * nstore lane arrays, stride apart */
+   uint32_t **own_v, **own_f;   /* per TEMP/OUT/ADDR slot: its own storage */
    uint32_t stride;
    uint32_t *zero;
    uint32_t *cond, *loop, *cont, *sw, *func, *alive, *demoted, *exec;

@@ -879,6 +879,8 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
    const struct tgsi_interp_prog *p = b->p;
    b->val = xcalloc(p->nslots + 1, sizeof(*b->val));
    b->flg = xcalloc(p->nslots + 1, sizeof(*b->flg));
+   b->own_v = xcalloc(p->nslots + 1, sizeof(*b->own_v));
+   b->own_f = xcalloc(p->nslots + 1, sizeof(*b->own_f));
    /* 16 words apart, so that each array starts 64-byte aligned */
    bm->stride = (cap + 1 + 15) & ~15u;
    size_t stride = bm->stride, temps = p->file_base[TGSI_FILE_IMM];
@@ -892,15 +894,17 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
     * written, are the zero array's) */
    memset(b->store_v, 0, 2 * stride * 4);
    memset(b->store_f, 0, 2 * stride * 4);
-   /* Zeroed: the zero array and the results. batch_begin sets the masks
-    * and lane facts for the lanes it runs; scratch arrays are written
-    * before they are read, and tgsi_interp_fetch writes the operand
-    * temporaries (tmp_v, tmp_f) in full before it hands them out. */
-   memset(bm->next, 0, stride * 9 * 4);
+   /* Zeroed: the zero array alone. batch_begin sets the masks and lane
+    * facts for the lanes it runs; scratch arrays are written before they
+    * are read, tgsi_interp_fetch writes the operand temporaries (tmp_v,
+    * tmp_f) in full before it hands them out, and an instruction writes
+    * its results in every lane that commit stores (the result arrays
+    * trade places with registers' storage, which starts unset). */
+   memset(bm->next, 0, stride * 4);
    b->stride = bm->stride;
    for (uint32_t k = 0; k < p->nstore; k++) {
-      b->val[k] = b->store_v + (size_t)k * bm->stride;
-      b->flg[k] = b->store_f + (size_t)k * bm->stride;
+      b->val[k] = b->own_v[k] = b->store_v + (size_t)k * bm->stride;
+      b->flg[k] = b->own_f[k] = b->store_f + (size_t)k * bm->stride;
    }
    b->zero = lanes_array(bm);
    for (uint32_t k = temps; k < p->nstore; k++)
@@ -936,6 +940,8 @@ batch_free(struct tgsi_interp_batch *b, struct batch_mem *bm)
    free(bm->block);
    free(b->val);
    free(b->flg);
+   free(b->own_v);
+   free(b->own_f);
 }
 
 /* Values that never change during a run: zero/undef slots, IMM. */
@@ -1307,18 +1313,12 @@ saturate(unsigned n, uint32_t *v)
    }
 }
 
-/* The lanes of the execution mask e take v and f; when every lane runs
- * (all), a plain copy. */
+/* The lanes of the execution mask e take v and f. */
 TGSI_INTERP_LANES
 static void
 blend(unsigned n, uint32_t *d, uint32_t *df, const uint32_t *v, const uint32_t *f,
-      const uint32_t *e, bool all)
+      const uint32_t *e)
 {
-   if (all) {
-      memcpy(d, v, n * sizeof(*d));
-      memcpy(df, f, n * sizeof(*df));
-      return;
-   }
    FOR
    {
       uint32_t m = e[i];
@@ -1337,7 +1337,7 @@ own_slot(struct tgsi_interp_batch *b, uint32_t slot, bool fill)
 {
    if (b->val[slot] != b->val[TI_SLOT_UNDEF])
       return;
-   uint32_t *v = b->store_v + (size_t)slot * b->stride, *f = b->store_f + (size_t)slot * b->stride;
+   uint32_t *v = b->own_v[slot], *f = b->own_f[slot];
    if (fill) {
       memset(v, 0, (size_t)b->n * 4);
       memcpy(f, b->flg[TI_SLOT_UNDEF], (size_t)b->n * 4);
@@ -1418,8 +1418,18 @@ commit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned 
       uint32_t slot = d->slot[c];
       if (!(mask & (1u << c)) || slot == TI_NO_SLOT || slot < 2)
          continue;
-      own_slot(b, slot, !b->all_exec);
-      blend(b->n, b->val[slot], b->flg[slot], b->res_v[c], b->res_f[c], b->exec, b->all_exec);
+      if (b->all_exec) {
+         /* every lane takes the result: the result's arrays become the
+          * slot's storage, and the slot's old storage the result's */
+         uint32_t *v = b->own_v[slot], *f = b->own_f[slot];
+         b->val[slot] = b->own_v[slot] = b->res_v[c];
+         b->flg[slot] = b->own_f[slot] = b->res_f[c];
+         b->res_v[c] = v;
+         b->res_f[c] = f;
+         continue;
+      }
+      own_slot(b, slot, true);
+      blend(b->n, b->val[slot], b->flg[slot], b->res_v[c], b->res_f[c], b->exec);
    }
 }
 

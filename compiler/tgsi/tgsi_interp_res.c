@@ -45,6 +45,8 @@
 #include "compiler/tgsi/tgsi_interp_lane.h"
 #include "emu/emu.h"
 
+#include <assert.h>
+
 /* GCC's -O2 vectorizes only loops of known trip count; the per-lane loops
  * here are the interpreter's hot path, so ask for the dynamic cost model. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -881,15 +883,16 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
 
 /* The lookups of q for every lane at once, into the results, with the
  * flags of the coordinates and offsets of a and of the extra operands
- * (NULL: none) the lookup read. False, having done nothing, when
- * env_sample_lanes does not take the lookup. */
+ * (NULL: none) the lookup read, and EDGE as sample_lane's (lanes with an
+ * inexact operand near a rounding of the lookup). False, having done
+ * nothing, when env_sample_lanes does not take the lookup. */
 TGSI_INTERP_LANES
 static bool
 sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample_lanes *q,
              const struct texargs *a, const uint32_t *const extra[2])
 {
    unsigned n = b->n;
-   if (!env_sample_lanes(b->env, unit, q, n, b->res_v))
+   if (!env_sample_lanes_take(b->env, unit, q->target))
       return false;
    uint32_t *fl = b->res_f[0];
    FOR fl[i] = a->offf[0][i] | a->offf[1][i] | a->offf[2][i];
@@ -902,20 +905,21 @@ sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample
       if (f)
          FOR fl[i] |= f[i];
    }
-   /* EDGE as sample_lane's, for lanes with an inexact operand: their
-    * lookups again, one by one */
-   for (unsigned i = 0; i < n; i++) {
-      if (!(fl[i] & TI_INEXACT))
-         continue;
-      struct env_sample_req r = {.target = q->target, .compare = q->ref != NULL};
-      for (unsigned c = 0; c < 4; c++)
-         r.coord[c] = uif(q->coord[c][i]);
-      for (unsigned c = 0; c < 3; c++)
-         r.offset[c] = (int32_t)q->off[c][i];
-      r.lod = q->lod ? uif(q->lod[i]) : 0.0f;
-      r.ref = q->ref ? uif(q->ref[i]) : 0.0f;
-      uint32_t out[4];
-      sample_lane(b, unit, &r, out, &fl[i]);
+   struct env_sample_lanes qn = *q;
+   uint32_t any = 0;
+   FOR any |= fl[i];
+   if (any & TI_INEXACT) { /* each lane's tolerance (0: none) and near */
+      float *rel = (float *)b->res_f[2];
+      FOR rel[i] = (float)tgsi_lane_edge_rel(fl[i]);
+      qn.rel = rel;
+      qn.near = b->res_f[1];
+   }
+   bool took = env_sample_lanes(b->env, unit, &qn, n, b->res_v);
+   assert(took);
+   (void)took;
+   if (qn.near) {
+      const uint32_t *near = qn.near;
+      FOR fl[i] |= near[i] ? ENV_F_EDGE : 0;
    }
    if (b->bounds)
       for (unsigned i = 0; i < n; i++)

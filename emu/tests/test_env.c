@@ -321,9 +321,22 @@ odd_offset(struct rng *r)
                 : special[(x >> 8) % ARRAY_SIZE(special)];
 }
 
+/* A coordinate whose scaled value (times size) lies within about 2^-15
+ * of a step, or on it. */
+static uint32_t
+edge_float(struct rng *r, uint32_t size)
+{
+   uint64_t x = rng_next(r);
+   double step = (double)((int64_t)((x >> 8) % 24) - 4);
+   static const double delta[] = {0.0, 0x1p-15, -0x1p-15, 0x1p-13, -0x1p-11, 0x1p-21, 0.5};
+   return fui((float)((step + delta[(x >> 20) % ARRAY_SIZE(delta)]) / size));
+}
+
 /* env_sample_lanes gives what env_sample gives lane by lane, on every
  * target and return type it takes, with and without lod and compare,
- * on coordinates, lods and offsets of every kind; and declines (writing
+ * on coordinates, lods and offsets of every kind, and the near of
+ * env_sample_near for every lane that asks (coordinates, lods and
+ * references near a rounding, each tolerance); and declines (writing
  * nothing) what it does not take. */
 static void
 test_sample_lanes(void)
@@ -347,8 +360,10 @@ test_sample_lanes(void)
    struct rng r;
    rng_seed(&r, 19);
    struct env *e = env_new(TGSI_STAGE_FRAG, 4);
-   static uint32_t coord[4][N], off[3][N], lod[N], ref[N], out[4][N + 1];
-   unsigned runs = 0, bad = 0;
+   static uint32_t coord[4][N], off[3][N], lod[N], ref[N], out[4][N + 1], near[N];
+   static float rel[N];
+   static const float rels[] = {0.0f, 0x1p-12f, 0x1p-14f, 0x1p-16f};
+   unsigned runs = 0, bad = 0, hits = 0, asked = 0;
    for (unsigned ti = 0; ti < ARRAY_SIZE(targets); ti++)
       for (unsigned ri = 0; ri < ARRAY_SIZE(rets); ri++)
          for (unsigned mode = 0; mode < 4; mode++) {
@@ -368,6 +383,23 @@ test_sample_lanes(void)
                   off[c][i] = odd_offset(&r);
                lod[i] = odd_float(&r);
                ref[i] = odd_float(&r);
+               rel[i] = rels[rng_next(&r) % ARRAY_SIZE(rels)];
+               if (i % 3 == 1) { /* near a texel, layer or level step */
+                  for (unsigned c = 0; c < 4; c++)
+                     coord[c][i] = edge_float(&r, c == 0 ? w : c == 1 ? h : d);
+                  off[0][i] = off[1][i] = off[2][i] = 0;
+                  lod[i] = fui(uif(edge_float(&r, 1)) + 0.5f);
+               }
+               if (i % 3 == 2) { /* a reference near the texel */
+                  struct env_sample_req one = {.target = tg, .lod = mode & 1 ? uif(lod[i]) : 0};
+                  for (unsigned c = 0; c < 4; c++)
+                     one.coord[c] = uif(coord[c][i]);
+                  for (unsigned c = 0; c < 3; c++)
+                     one.offset[c] = (int32_t)off[c][i];
+                  uint32_t tx[4];
+                  CHECK(env_sample(e, 3, &one, tx));
+                  ref[i] = fui(uif(tx[0]) + (float)((int)(rng_next(&r) % 5) - 2) * 0x1p-17f);
+               }
             }
             struct env_sample_lanes q = {.target = tg};
             for (unsigned c = 0; c < 4; c++)
@@ -378,6 +410,8 @@ test_sample_lanes(void)
             q.ref = mode & 2 ? ref : NULL;
             uint32_t *o[4] = {out[0], out[1], out[2], out[3]};
             out[0][N] = 0x5eed;
+            q.rel = runs % 2 ? rel : NULL;
+            q.near = near;
             CHECK(env_sample_lanes(e, 3, &q, N, o));
             CHECK_EQ_U(out[0][N], 0x5eed);
             for (unsigned i = 0; i < N; i++) {
@@ -394,11 +428,19 @@ test_sample_lanes(void)
                CHECK(env_sample(e, 3, &one, want));
                for (unsigned c = 0; c < 4; c++)
                   bad += out[c][i] != want[c];
+               if (!q.rel)
+                  continue;
+               bool nr;
+               CHECK(env_sample_near(e, 3, &one, want, rel[i], &nr));
+               bad += near[i] != nr;
+               hits += nr;
+               asked++;
             }
             runs++;
          }
    CHECK_EQ_U(bad, 0);
    CHECK_EQ_U(runs, ARRAY_SIZE(targets) * ARRAY_SIZE(rets) * 4);
+   CHECK(hits > asked / 20 && hits < asked * 9 / 10); /* both answers, often */
    /* declined: another target, a cube, a buffer, an unbound unit */
    struct env_sample_lanes q = {.target = TGSI_TEX_T_2D};
    for (unsigned c = 0; c < 4; c++)
