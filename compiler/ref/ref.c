@@ -195,11 +195,13 @@ place_homes(struct ref_ctx *c)
       c->scratch_top = REF_VTOP;
    }
    unsigned cnext = 0;
-   if (c->compact) { /* immediates and resource sizes in registers, then the buffers */
-      c->imm_base = 0;
-      c->size_base = c->s->nimms;
-      cnext = c->s->nimms + MAX2(size_slots(c->s), 4u); /* the fixed layout's room */
-      c->cmem_from = cnext * 4;
+   if (c->compact) {
+      /* resource sizes in registers; from cmem_from on no slot has one:
+       * the immediates (literals on use), then the buffers (memory) */
+      c->size_base = 0;
+      c->cmem_from = MAX2(size_slots(c->s), 4u) * 4; /* the fixed layout's room */
+      c->imm_base = c->cmem_from / 4;
+      cnext = c->imm_base + c->s->nimms;
    }
    for (unsigned b = 0; b < 16; b++) {
       c->cbase[b] = cnext;
@@ -336,7 +338,7 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
                                     .index = (uint16_t)(c->creg + (c->cbase[b] + i) * 4 + ch)};
             emu_program_bind(p, &e);
          }
-   for (unsigned i = 0; i < c->s->nimms; i++)
+   for (unsigned i = 0; i < c->s->nimms && !c->cmem_from; i++) /* compact: literals */
       for (unsigned ch = 0; ch < 4; ch++) {
          struct emu_binding e = {.kind = EMU_BIND_VALUE,
                                  .chan = (uint8_t)ch,

@@ -319,9 +319,10 @@ struct ref_ctx {
    bool cmem;     /* consts_in_mem: buffer slots from nconst on live in memory */
    unsigned creg; /* consts_in_gpr: full register of constant slot 0 */
    /* consts_in_gpr models whose fixed layout did not fit (ref_open
-    * compiles once more): TEMPs homed by liveness, only immediates and
-    * resource sizes in registers, constant buffers read from memory
-    * (scalar slots from cmem_from on; 0: none in memory). */
+    * compiles once more): TEMPs homed by liveness, only resource sizes
+    * in registers; from scalar slot cmem_from on none has a register
+    * (0: all have): the immediates, written as literals where read, then
+    * the constant buffers, read from memory. */
    bool compact;
    unsigned cmem_from;
    /* place_scratch models whose fixed TEMP homes fit but left too few

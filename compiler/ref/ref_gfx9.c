@@ -40,7 +40,9 @@
  *
  * A shader whose homes, constants and scratch overflow the 256 VGPRs is
  * compiled in ref.c's compact layout instead (only then, so every other
- * program is unchanged): TEMPs homed by liveness, constant buffers read
+ * program is unchanged): TEMPs homed by liveness, immediates written as
+ * literals where they are read (v_mov_b32 into a scratch register; an
+ * indirect one by compare-and-select over them), constant buffers read
  * on use with global_load_dword at EMU_ADDR_CONST(b) (each lane its
  * draw's buffer), an indirect one at its index clamped to the buffer and
  * 0 outside it.
@@ -132,6 +134,10 @@ g9_load_const(struct ref_ctx *c, unsigned slot)
    unsigned d = ref_tmp(c);
    if (!c->cmem_from || slot < c->cmem_from) {
       g9_copy(c, d, c->creg + slot);
+      return d;
+   }
+   if (slot < (c->imm_base + c->s->nimms) * 4) { /* compact: an immediate, as a literal */
+      g9_mov_imm(c, d, c->s->imms[slot / 4 - c->imm_base].u[slot % 4]);
       return d;
    }
    unsigned b = 0;

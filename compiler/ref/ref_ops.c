@@ -116,8 +116,11 @@ select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
       t.indirect = false;
       t.index = (int32_t)j;
       int h = ref_home(c, &t, comp);
-      if (h < 0 && c->t->consts_in_gpr) /* a constant slot's register */
-         h = (int)c->creg + ref_const_slot(c, &t, comp);
+      int slot = h < 0 && c->t->consts_in_gpr ? ref_const_slot(c, &t, comp) : -1;
+      if (slot >= 0 && c->cmem_from && (unsigned)slot >= c->cmem_from)
+         h = (int)c->t->load_const(c, (unsigned)slot); /* compact: no register holds it */
+      else if (slot >= 0)                              /* a constant slot's register */
+         h = (int)c->creg + slot;
       unsigned jr = ref_imm_reg(c, j);
       unsigned hit = P2(IEQ, idx, jr);
       c->t->copy(c, v, P(SEL, (unsigned)h, hit, v));

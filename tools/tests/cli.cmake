@@ -282,7 +282,7 @@ cli_test(trig_revolutions
 # Compile errors of gfx9's optimizing path on generated shaders
 # (fixtures/check/gfx9_opt/README.md).
 cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repro|-q" 0
-         OUT "gfx9 +3 +2 +0 +0 +1 +0")
+         OUT "gfx9 +3 +3 +0 +0 +0 +0")
 # The preserve merge fires on cs_pack_convert once its stores compile:
 # without the implicit use the allocator reuses the preserved register
 # and the packed words come out wrong at run time.
