@@ -960,7 +960,15 @@ stmt_indirect(struct gen *g)
       if (i != which)
          gen_src_any(g, GT_F, &src[i]);
    gen_swizzle(g, 0xf, sw);
-   if (g->arrays && gen_chance(g, 60)) {
+   if (gen_tess(g) && gen_chance(g, 40)) {
+      /* a control point chosen per lane: the patch has 4, ADDR[0].x is
+       * in [0, 3] */
+      unsigned i = gen_pick(g, g->nin);
+      g->used_in[i] = true;
+      snprintf(src[which].s, sizeof(src[which].s), "IN[ADDR[0].x][%u]%s", i, sw);
+      src[which].dep = true;
+      src[which].inexact = false;
+   } else if (g->arrays && gen_chance(g, 60)) {
       snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
       /* the cells hold copies of MAD results and of any float written
        * since: their bits are not known exactly */
