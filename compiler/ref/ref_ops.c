@@ -98,6 +98,8 @@ indirect_index(struct ref_ctx *c, const struct tgsi_reg *r)
    return P2(IADD, (unsigned)a, k);
 }
 
+#define REF_MAX_LITERAL_SELECT 256
+
 /* Generic indirect read of TEMP/IN/OUT: v = home[j] where index == j,
  * over the registers the index may name (undefined outside: the value of
  * the last compare that failed, 0 here). */
@@ -107,6 +109,13 @@ select_indirect(struct ref_ctx *c, const struct tgsi_reg *r, unsigned comp)
    unsigned lo, hi;
    if (!indirect_range(c, r, &lo, &hi)) {
       ref_unsupported(c, "indirect read of %s", tgsi_file_names[r->file]);
+      return 0;
+   }
+   /* compact layout: each immediate a literal move per lane and read, so
+    * the chain is bounded as the optimizing path's is */
+   if (r->file == TGSI_FILE_IMM && c->cmem_from && hi - lo > REF_MAX_LITERAL_SELECT) {
+      ref_unsupported(c, "an indirect read among %u immediates written as literals (at most %u)",
+                      hi - lo, REF_MAX_LITERAL_SELECT);
       return 0;
    }
    unsigned idx = indirect_index(c, r), v = ref_imm_reg(c, 0);
