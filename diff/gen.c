@@ -344,6 +344,8 @@ void
 gen_input_src(struct gen *g, struct opnd *o)
 {
    char sw[6], in[24];
+   if (gen_tess_coord(g, o))
+      return;
    if (g->stage == TGSI_STAGE_COMP) {
       gen_swizzle(g, 0x1, sw); /* THREAD_ID.x and BLOCK_ID.x vary; keep to .x */
       snprintf(o->s, sizeof(o->s), "SV[%u]%s", gen_pick(g, 2), sw);
@@ -958,7 +960,15 @@ stmt_indirect(struct gen *g)
       if (i != which)
          gen_src_any(g, GT_F, &src[i]);
    gen_swizzle(g, 0xf, sw);
-   if (g->arrays && gen_chance(g, 60)) {
+   if (gen_tess(g) && gen_chance(g, 40)) {
+      /* a control point chosen per lane: the patch has 4, ADDR[0].x is
+       * in [0, 3] */
+      unsigned i = gen_pick(g, g->nin);
+      g->used_in[i] = true;
+      snprintf(src[which].s, sizeof(src[which].s), "IN[ADDR[0].x][%u]%s", i, sw);
+      src[which].dep = true;
+      src[which].inexact = false;
+   } else if (g->arrays && gen_chance(g, 60)) {
       snprintf(src[which].s, sizeof(src[which].s), "TEMP[ADDR[0].x+%u](1)%s", g->t_arr, sw);
       /* the cells hold copies of MAD results and of any float written
        * since: their bits are not known exactly */
@@ -1007,8 +1017,10 @@ gen_stmt(struct gen *g, unsigned budget, enum gctx ctx)
          done = gen_stmt_kill(g);
       else if (r < 83)
          done = gen_stmt_brk(g, ctx);
-      else if (r < 90) /* memory, or a geometry shader's vertex */
-         done = g->mem ? gen_stmt_mem(g) : gen_stmt_emit(g, ctx);
+      else if (r < 90) /* memory, a geometry shader's vertex, a TCS output */
+         done = g->mem                             ? gen_stmt_mem(g)
+                : g->stage == TGSI_STAGE_TESS_CTRL ? gen_stmt_tess_out(g)
+                                                   : gen_stmt_emit(g, ctx);
       else if (r < (g->fp64 ? 98u : 94u))
          done = gen_stmt_wide(g);
       else
@@ -1141,6 +1153,7 @@ prologue(struct gen *g)
       memset(g->ty[r], GT_I, 4); /* as inexact as what it converted */
    }
    gen_mem_prologue(g);
+   gen_tess_prologue(g);
 }
 
 /* A float source that depends on the inputs: tries the temporaries, then
@@ -1223,20 +1236,27 @@ epilogue(struct gen *g)
       gen_emit(g, "ADD TEMP[%u], %s, TEMP[%u].wwww", g->t_scr, a.s, g->t_gid);
       gen_emit(g, "STORE BUFFER[1], TEMP[%u].yyyy, TEMP[%u]", g->t_gid, g->t_scr);
    } else {
+      char o[24];
       for (unsigned i = 0; i < g->nout; i++) {
+         /* a control shader's prologue wrote every output: half of them
+          * keep what the body last wrote */
+         if (g->stage == TGSI_STAGE_TESS_CTRL && !(psum && i == 0) && gen_chance(g, 50))
+            continue;
          dep_float_src(g, &a);
          if (psum && i == 0)
             a = sum;
+         gen_out_reg(g, i, o);
          if (i == 0 || gen_chance(g, 50)) {
             if (i == 0)
                gen_input_src(g, &b);
             else
                gen_src_any(g, GT_F, &b);
-            gen_emit(g, "ADD OUT[%u], %s, %s", i, a.s, b.s);
+            gen_emit(g, "ADD %s, %s, %s", o, a.s, b.s);
          } else {
-            gen_emit(g, "MOV%s OUT[%u], %s", gen_chance(g, 20) ? "_SAT" : "", i, a.s);
+            gen_emit(g, "MOV%s %s, %s", gen_chance(g, 20) ? "_SAT" : "", o, a.s);
          }
       }
+      gen_tess_epilogue(g);
    }
    if (g->want_sink)
       g->sink = gen_shape_sink(g); /* it draws from a side stream */
@@ -1249,6 +1269,8 @@ declarations(struct gen *g, struct strbuf *h)
    strbuf_printf(h, "%s\n", tgsi_stage_names[g->stage]);
    if (g->stage == TGSI_STAGE_GEOM)
       gen_geom_declarations(g, h);
+   if (gen_tess(g))
+      gen_tess_declarations(g, h);
    if (g->stage == TGSI_STAGE_COMP) {
       strbuf_printf(h,
                     "PROPERTY CS_FIXED_BLOCK_WIDTH %u\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n"
@@ -1264,7 +1286,7 @@ declarations(struct gen *g, struct strbuf *h)
          else if (g->stage == TGSI_STAGE_VERT)
             strbuf_printf(h, "DCL IN[%u]\n", i);
       }
-      for (unsigned i = 0; i < g->nout + g->sink; i++) {
+      for (unsigned i = 0; i < g->nout + g->sink && g->stage != TGSI_STAGE_TESS_CTRL; i++) {
          if (g->stage == TGSI_STAGE_FRAG)
             strbuf_printf(h, "DCL OUT[%u], COLOR[%u]\n", i, i);
          else if (i == 0)
@@ -1284,7 +1306,9 @@ declarations(struct gen *g, struct strbuf *h)
          strbuf_printf(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);
    strbuf_printf(h, "DCL TEMP[0..%u]\n", g->t_arr - 1);
    strbuf_printf(h, "DCL TEMP[%u..%u], ARRAY(1)\n", g->t_arr, g->t_arr + GEN_ARRAY_LEN - 1);
-   if (g->used_addr)
+   if (g->stage == TGSI_STAGE_TESS_CTRL) /* ADDR[1].x: INVOCATIONID */
+      strbuf_printf(h, "DCL ADDR[0..1]\n");
+   else if (g->used_addr)
       strbuf_printf(h, "DCL ADDR[0]\n");
    for (unsigned i = 0; i < g->nimms; i++) {
       const struct gimm *l = &g->imms[i];
@@ -1315,6 +1339,10 @@ diff_gen_stage_from_name(const char *name, enum tgsi_stage *out)
       *out = TGSI_STAGE_COMP;
    else if (!strcmp(name, "geom"))
       *out = TGSI_STAGE_GEOM;
+   else if (!strcmp(name, "tcs"))
+      *out = TGSI_STAGE_TESS_CTRL;
+   else if (!strcmp(name, "tes"))
+      *out = TGSI_STAGE_TESS_EVAL;
    else
       return false;
    return true;
@@ -1334,8 +1362,16 @@ setup(struct gen *g, const struct diff_gen_opts *o)
    if (pick == TGSI_STAGE_VERT && gen_ok(g, TGSI_OP_EMIT) && gen_ok(g, TGSI_OP_ENDPRIM) &&
        (hash64(&g->rng, sizeof(g->rng), 0x6e0) & 1))
       pick = TGSI_STAGE_GEOM;
+   /* Of the other VERT seeds, a third each stay VERT, make a control or
+    * an evaluation shader: FRAG, COMP and GEOM seeds keep their shaders. */
+   unsigned tess = (unsigned)(hash64(&g->rng, sizeof(g->rng), 0x7e5) % 3);
+   if (pick == TGSI_STAGE_VERT && tess == 1 && gen_ok(g, TGSI_OP_UARL))
+      pick = TGSI_STAGE_TESS_CTRL;
+   else if (pick == TGSI_STAGE_VERT && tess == 2)
+      pick = TGSI_STAGE_TESS_EVAL;
    g->stage = o && (o->stage == TGSI_STAGE_FRAG || o->stage == TGSI_STAGE_VERT ||
-                    o->stage == TGSI_STAGE_COMP || o->stage == TGSI_STAGE_GEOM)
+                    o->stage == TGSI_STAGE_COMP || o->stage == TGSI_STAGE_GEOM ||
+                    o->stage == TGSI_STAGE_TESS_CTRL || o->stage == TGSI_STAGE_TESS_EVAL)
                   ? o->stage
                   : pick;
    g->nin = 1 + gen_pick(g, 4);
@@ -1350,6 +1386,7 @@ setup(struct gen *g, const struct diff_gen_opts *o)
    g->block_w = 4u << gen_pick(g, 4);
    gen_mem_setup(g);
    gen_geom_setup(g);
+   gen_tess_setup(g);
    /* Lane-keyed conditions (gen_cf.c) need the lane's index and these. */
    g->lane = gen_ok(g, TGSI_OP_UMAD) && gen_ok(g, TGSI_OP_UMUL) && gen_ok(g, TGSI_OP_USHR) &&
              gen_ok(g, TGSI_OP_F2U) && gen_ok(g, TGSI_OP_MOV);
@@ -1380,15 +1417,18 @@ generate(struct gen *g, const struct diff_gen_opts *o, const uint64_t *seed,
    unsigned size =
        o && o->size ? MIN2(o->size, (unsigned)DIFF_GEN_MAX_SIZE) : (unsigned)DIFF_GEN_DEFAULT_SIZE;
    gen_geom_start(g);
+   gen_tess_start(g);
    prologue(g);
    gen_block(g, size, CTX_NONE);
    epilogue(g);
    gen_emit(g, "END");
    struct strbuf h = {0};
-   const char *sn = g->stage == TGSI_STAGE_FRAG   ? "frag"
-                    : g->stage == TGSI_STAGE_VERT ? "vert"
-                    : g->stage == TGSI_STAGE_GEOM ? "geom"
-                                                  : "comp";
+   const char *sn = g->stage == TGSI_STAGE_FRAG        ? "frag"
+                    : g->stage == TGSI_STAGE_VERT      ? "vert"
+                    : g->stage == TGSI_STAGE_GEOM      ? "geom"
+                    : g->stage == TGSI_STAGE_TESS_CTRL ? "tcs"
+                    : g->stage == TGSI_STAGE_TESS_EVAL ? "tes"
+                                                       : "comp";
    if (seed)
       strbuf_printf(&h, "# diffcomp gen --seed %llu --stage %s --size %u\n",
                     (unsigned long long)*seed, sn, size);

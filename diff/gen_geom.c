@@ -63,12 +63,16 @@ gen_geom_setup(struct gen *g)
    g->noconst = g->gs_cut_first && gen_chance(g, 75);
 }
 
-/* "IN[v][i]" in a geometry shader (v drawn), "IN[i]" otherwise. */
+/* "IN[v][i]" in a geometry or tessellation shader (v drawn; a control
+ * shader's own vertex, IN[ADDR[1].x][i], one time in five), "IN[i]"
+ * otherwise. */
 const char *
 gen_in_reg(struct gen *g, unsigned i, char out[24])
 {
    g->used_in[i] = true;
-   if (g->stage == TGSI_STAGE_GEOM)
+   if (g->stage == TGSI_STAGE_TESS_CTRL && gen_chance(g, 20))
+      snprintf(out, 24, "IN[ADDR[1].x][%u]", i & 0xff); /* i < 8 */
+   else if (g->stage == TGSI_STAGE_GEOM || gen_tess(g))
       snprintf(out, 24, "IN[%u][%u]", gen_pick(g, g->gs_nverts), i);
    else
       snprintf(out, 24, "IN[%u]", i);

@@ -54,8 +54,9 @@ gen_mem_setup(struct gen *g)
    g->shared &= g->mem && gen_ok(g, TGSI_OP_BARRIER) && gen_ok(g, TGSI_OP_ATOMUADD) &&
                 gen_ok(g, TGSI_OP_USEQ) && gen_ok(g, TGSI_OP_UIF) && gen_ok(g, TGSI_OP_AND);
    g->image &= g->mem && gen_ok(g, TGSI_OP_UMOD) && gen_ok(g, TGSI_OP_UDIV);
-   /* geometry shaders write no memory yet (README: Random shaders) */
-   g->mem &= g->stage != TGSI_STAGE_GEOM;
+   /* geometry and tessellation shaders write no memory yet (README:
+    * Random shaders) */
+   g->mem &= g->stage != TGSI_STAGE_GEOM && !gen_tess(g);
    g->buf = comp ? 2 : 0;
    g->in_pos = g->nin;
 }
@@ -504,7 +505,7 @@ gen_mem_declarations(struct gen *g, struct strbuf *h)
          strbuf_printf(h, "DCL IN[%u], POSITION, LINEAR\n", g->in_pos);
       else if (g->stage == TGSI_STAGE_VERT)
          strbuf_printf(h, "DCL SV[%u], VERTEXID\n", g->sv_vid);
-      else if (g->stage == TGSI_STAGE_GEOM)
+      else if (g->stage == TGSI_STAGE_GEOM || gen_tess(g))
          strbuf_printf(h, "DCL SV[%u], PRIM_ID\n", g->sv_vid);
    }
    if (!g->mem)

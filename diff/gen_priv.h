@@ -2,8 +2,9 @@
  * The random shader generator's private interface, shared by its files:
  * gen.c (choices, operands, ALU statements, prologue and epilogue, entry
  * points), gen_cf.c (control flow and KILL), gen_mem.c (buffers, shared
- * memory, images, atomics), gen_wide.c (64-bit integers and doubles) and
- * gen_geom.c (geometry shaders: primitives, IN[v][i], EMIT/ENDPRIM).
+ * memory, images, atomics), gen_wide.c (64-bit integers and doubles),
+ * gen_geom.c (geometry shaders: primitives, IN[v][i], EMIT/ENDPRIM) and
+ * gen_tess.c (tessellation control and evaluation shaders).
  * The invariants every statement keeps are in the comment atop gen.c.
  */
 #ifndef DIFF_GEN_PRIV_H
@@ -106,6 +107,12 @@ struct gen {
    bool gs_cut_first; /* that message an ENDPRIM */
    bool noconst;      /* no constant buffer: immediates instead (gen_geom.c) */
    bool in_emit;      /* writing a vertex's outputs: no EMIT inside */
+   /* Tessellation shaders (gen_tess.c): TCS_VERTICES_OUT, the first
+    * per-patch output (after the per-vertex ones and the sink's), whether
+    * a PATCH generic follows TESSOUTER and TESSINNER, whether only
+    * invocation 0 writes them after the prologue; TES properties. */
+   unsigned tcs_verts, tcs_patch, tes_prim, tes_spacing;
+   bool tcs_generic, tcs_guard, tes_cw, tes_points, used_tcoord;
 };
 
 /* gen.c */
@@ -169,6 +176,17 @@ bool gen_stmt_emit(struct gen *g, enum gctx ctx);
 void gen_geom_start(struct gen *g);
 void gen_geom_end(struct gen *g);
 void gen_geom_declarations(struct gen *g, struct strbuf *h);
+
+/* gen_tess.c */
+bool gen_tess(const struct gen *g);
+void gen_tess_setup(struct gen *g);
+const char *gen_out_reg(const struct gen *g, unsigned i, char out[24]);
+bool gen_tess_coord(struct gen *g, struct opnd *o);
+void gen_tess_start(struct gen *g);
+void gen_tess_prologue(struct gen *g);
+bool gen_stmt_tess_out(struct gen *g);
+void gen_tess_epilogue(struct gen *g);
+void gen_tess_declarations(struct gen *g, struct strbuf *h);
 
 /* gen_wide.c */
 bool gen_stmt_wide(struct gen *g);

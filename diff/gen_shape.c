@@ -613,7 +613,8 @@ gen_shape_sink(struct gen *g)
    gen_emit(g, "AND TEMP[%u].x, TEMP[%u].xxxx, %s", s, acc2, m.s);
    gen_emit(g, "USHR TEMP[%u].w, TEMP[%u].xxxx, %s", s, acc2, k.s);
    gen_emit(g, "OR TEMP[%u], TEMP[%u], %s", s, s, one.s);
-   gen_emit(g, "MOV OUT[%u], TEMP[%u]", g->nout, s);
+   char o[24];
+   gen_emit(g, "MOV %s, TEMP[%u]", gen_out_reg(g, g->nout, o), s);
 
    g->rng = main_rng;
    g->nbytes = nbytes;

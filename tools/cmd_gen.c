@@ -18,19 +18,20 @@ static void
 gen_usage(FILE *f)
 {
    fprintf(f,
-           "usage: diffcomp gen [--seed S] [--stage frag|vert|comp|geom] [--size N] [--ops SET]\n"
-           "                    [-o FILE]\n\n"
+           "usage: diffcomp gen [--seed S] [--stage ST] [--size N] [--ops SET] [-o FILE]\n\n"
            "Writes a random valid TGSI shader: float and integer arithmetic, compares,\n"
            "selects, nested IF/UIF/ELSE, counted loops with BRK/CONT, SWITCH, indirect\n"
            "TEMP-array and CONST addressing, textures, KILL_IF, geometry shaders' EMIT and\n"
-           "ENDPRIM; every output written from the inputs; terminates for any inputs.\n\n"
+           "ENDPRIM, tessellation shaders' per-vertex and per-patch outputs; every output\n"
+           "written from the inputs; terminates for any inputs.\n\n"
            "  --seed S     random seed (default 1); same seed, same text on any machine\n"
-           "  --stage ST   frag, vert, comp or geom (default: chosen by the seed)\n"
+           "  --stage ST   frag, vert, comp, geom, tcs (tessellation control) or tes\n"
+           "               (tessellation evaluation; default: chosen by the seed)\n"
            "  --size N     about N instructions in the body (default %u, at most %u)\n"
            "  --ops llvm   only the ops `diffcomp llvm ir` translates (no images,\n"
            "               atomics, derivatives or 64-bit values);\n"
            "               llvm-direct: those without ARL/UARL (no indirect addressing)\n"
-           "  --no-sink    leave out the sink: by default (--sink) frag, vert and geom\n"
+           "  --no-sink    leave out the sink: by default (--sink) all but comp\n"
            "               shaders end with edge shapes and hashes of every value into\n"
            "               one more output (README)\n"
            "  -o FILE      write to FILE instead of standard output\n\n"
@@ -90,7 +91,7 @@ cmd_gen(int argc, char **argv)
             return usage_error("gen: --seed takes an unsigned integer");
       } else if (opt_value(argc, argv, &i, "--stage", &v)) {
          if (!v || !diff_gen_stage_from_name(v, &o.stage))
-            return usage_error("gen: --stage takes frag, vert, comp or geom");
+            return usage_error("gen: --stage takes frag, vert, comp, geom, tcs or tes");
       } else if (opt_value(argc, argv, &i, "--size", &v)) {
          if (!parse_u64(v, &n) || n < 1 || n > DIFF_GEN_MAX_SIZE)
             return usage_error("gen: --size takes a count from 1 to %u", DIFF_GEN_MAX_SIZE);

@@ -204,8 +204,9 @@ test_many(void)
    CHECK_EQ_U(bad_out, 0);
    CHECK_EQ_U(bad_loop, 0);
    CHECK_EQ_U(bad_ind, 0);
-   CHECK(stages[TGSI_STAGE_FRAG] > 20 && stages[TGSI_STAGE_VERT] > 20 &&
-         stages[TGSI_STAGE_COMP] > 20 && stages[TGSI_STAGE_GEOM] > 10);
+   CHECK(stages[TGSI_STAGE_FRAG] > 20 && stages[TGSI_STAGE_VERT] > 5 &&
+         stages[TGSI_STAGE_COMP] > 20 && stages[TGSI_STAGE_GEOM] > 10 &&
+         stages[TGSI_STAGE_TESS_CTRL] > 5 && stages[TGSI_STAGE_TESS_EVAL] > 5);
    /* the promised features all appear somewhere */
    static const enum tgsi_opcode want[] = {
        TGSI_OP_IF,      TGSI_OP_UIF,    TGSI_OP_ELSE, TGSI_OP_BGNLOOP, TGSI_OP_BRK,
@@ -310,6 +311,23 @@ test_bytes(void)
  * not counted: they have no outputs). */
 static uint64_t n_values, n_undef;
 
+/* Whether output value i of a control shader's run is one its lane
+ * writes: a per-vertex output at the lane's own vertex (INVOCATIONID =
+ * lane % TCS_VERTICES_OUT), a per-patch one at vertex 0. A lane leaves
+ * the patch's other vertices undefined. */
+static bool
+tcs_own(const struct tgsi_shader *s, const struct env *e, size_t i)
+{
+   size_t per = (size_t)4 * e->nlanes;
+   uint32_t lane = (uint32_t)(i % e->nlanes), reg = (uint32_t)(i / per % e->nout),
+            v = (uint32_t)(i / per / e->nout);
+   const struct tgsi_decl *d = tgsi_find_decl(s, TGSI_FILE_OUT, reg);
+   bool patch = d && d->has_semantic &&
+                (d->semantic == TGSI_SEM_TESSOUTER || d->semantic == TGSI_SEM_TESSINNER ||
+                 d->semantic == TGSI_SEM_PATCH);
+   return v == (patch ? 0 : lane % e->out_vertices);
+}
+
 /* The defined results of a run: outputs (COMP: the result buffer) with
  * UNDEF values and killed lanes zeroed. Caller frees. */
 static uint32_t *
@@ -347,6 +365,8 @@ results(const struct tgsi_shader *s, const struct env *e, size_t *n)
    for (size_t i = 0; i < *n; i++) {
       uint32_t lane = (uint32_t)(i % e->nlanes);
       if (e->killed && e->killed[lane])
+         continue;
+      if (s->stage == TGSI_STAGE_TESS_CTRL && !tcs_own(s, e, i))
          continue;
       n_values++;
       n_undef += (e->out_flags[i] & ENV_F_UNDEF) != 0;
@@ -438,6 +458,8 @@ test_stage_names(void)
    CHECK(diff_gen_stage_from_name("vert", &st) && st == TGSI_STAGE_VERT);
    CHECK(diff_gen_stage_from_name("comp", &st) && st == TGSI_STAGE_COMP);
    CHECK(diff_gen_stage_from_name("geom", &st) && st == TGSI_STAGE_GEOM);
+   CHECK(diff_gen_stage_from_name("tcs", &st) && st == TGSI_STAGE_TESS_CTRL);
+   CHECK(diff_gen_stage_from_name("tes", &st) && st == TGSI_STAGE_TESS_EVAL);
    CHECK(!diff_gen_stage_from_name("tess_ctrl", &st));
    CHECK(!diff_gen_stage_from_name("", &st));
 }
@@ -676,6 +698,79 @@ test_geom(void)
           varies, cut_first, noconst, caught, multi);
 }
 
+/* The undefined fraction of a shader's outputs (a control shader's: of
+ * what its lanes write, tcs_own), in percent; -1 if it did not run. */
+static int
+undef_percent(const char *text)
+{
+   struct tgsi_shader *s = tgsi_parse(text, strlen(text), "<tess>", NULL, NULL);
+   if (!s)
+      return -1;
+   uint64_t v0 = n_values, u0 = n_undef, steps = 0;
+   uint32_t *r = NULL;
+   size_t n = 0;
+   enum tgsi_interp_status st = run(s, 1, &r, &n, &steps);
+   free(r);
+   tgsi_shader_free(s);
+   uint64_t nv = n_values - v0, nu = n_undef - u0;
+   return st != TGSI_INTERP_OK || !nv ? -1 : (int)(nu * 100 / nv);
+}
+
+/* Tessellation shaders (gen_tess.c): a control shader writes its own
+ * vertex (OUT[ADDR[1].x], INVOCATIONID) and the patch's outputs, all of
+ * them defined in every lane; an evaluation shader reads TESSCOORD.
+ * Shown failing: with the own-vertex writes sent to vertex 0, lanes of
+ * other invocations leave their own vertex undefined (with one vertex
+ * out, nothing changes). */
+static void
+test_tess(void)
+{
+   unsigned failed = 0, sum = 0, caught = 0, coord = 0, guard = 0, body = 0, same = 0, singles = 0;
+   for (uint64_t seed = 1; seed <= 60; seed++) {
+      for (unsigned k = 0; k < 2; k++) {
+         enum tgsi_stage st = k ? TGSI_STAGE_TESS_EVAL : TGSI_STAGE_TESS_CTRL;
+         struct diff_gen_opts o = {.stage = st, .size = 60, .sink = true};
+         char *t = diff_gen(seed, &o, NULL, NULL);
+         int u = t ? undef_percent(t) : -1;
+         failed += u < 0;
+         sum += (unsigned)MAX2(u, 0);
+         if (t && k) {
+            coord += strstr(t, "TESSCOORD") != NULL;
+         } else if (t) {
+            guard += strstr(t, "UIF") != NULL && strstr(t, "USEQ") != NULL;
+            const char *b = strstr(t, "\n  UARL ADDR[1].x");
+            body += b != NULL;
+            /* every own-vertex write to vertex 0 instead */
+            char *z = xasprintf("%s", t);
+            for (char *p = z; (p = strstr(p, "OUT[ADDR[1].x]"));) {
+               p[4] = '0'; /* "OUT[0]" */
+               memmove(p + 5, p + 13, strlen(p + 13) + 1);
+            }
+            bool multi = !strstr(t, "TCS_VERTICES_OUT 1\n");
+            int uz = undef_percent(z);
+            caught += multi && uz > u + 20;
+            /* within 2%: an indirect write under an undefined condition
+             * leaves the register's other channels undefined too */
+            same += !multi && uz <= u + 2 && u <= uz + 2;
+            singles += !multi;
+            free(z);
+         }
+         free(t);
+      }
+   }
+   CHECK_EQ_U(failed, 0);
+   /* what is left undefined comes from special inputs in conditions, as
+    * in other stages (test_interp) */
+   CHECKF(sum <= 120 * 3, "%u%% of the outputs undefined on average", sum / 120);
+   CHECK_EQ_U(same, singles); /* one vertex out: vertex 0 is the own one */
+   CHECKF(body == 60 && coord >= 20 && guard >= 5, "%u UARL first, %u read TESSCOORD, %u guarded",
+          body, coord, guard);
+   CHECKF(caught >= 20, "own vertex sent to vertex 0: %u control shaders caught", caught);
+   printf("tess: 60 TCS (%u guard the patch outputs; with the own-vertex writes sent to vertex 0, "
+          "%u undefined), 60 TES (%u read TESSCOORD)\n",
+          guard, caught, coord);
+}
+
 int
 main(void)
 {
@@ -691,5 +786,6 @@ main(void)
    test_exits_both_arms();
    test_stage_names();
    test_geom();
+   test_tess();
    return test_done();
 }

@@ -283,6 +283,12 @@ cli_test(trig_revolutions
 # (fixtures/check/gfx9_opt/README.md).
 cli_test(gfx9_opt_regress "check|fixtures/check/gfx9_opt|--target|gfx9|--no-repro|-q" 0
          OUT "gfx9 +3 +3 +0 +0 +0 +0")
+# gfx9's reference in its compact layout writes immediates as literals
+# where read: a generated geometry shader with 22 IMM lines, refused
+# before (out of scratch registers at its first EMIT), runs and passes.
+cli_test(gfx9_compact_literals
+         "check|fixtures/check/gfx9_compact_literals.tgsi|--target|gfx9|--no-repro|-q" 0
+         OUT "gfx9 +1 +1 +0 +0 +0 +0")
 # The preserve merge fires on cs_pack_convert once its stores compile:
 # without the implicit use the allocator reuses the preserved register
 # and the packed words come out wrong at run time.
