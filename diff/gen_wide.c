@@ -261,12 +261,28 @@ stmt_convert64(struct gen *g)
 }
 
 /* Doubles as (low word, high word): +-0, +-1, +-inf, NaN, the smallest
- * normal, the smallest subnormal, the largest, 0.1, 3, -0.75. */
+ * normal, the smallest subnormal and the largest finite, each of both
+ * signs (-4.9e-324 is the one double whose high word is 0x80000000 and
+ * whose low word is not 0: a sign test of the high word alone, or against
+ * 0x80000000 off by one, meets it), the largest subnormal, 0.1, 3, -0.75. */
 static const uint32_t dspecials[][2] = {
-    {0, 0},           {0, 0x80000000u},           {0, 0x3ff00000u},           {0, 0xbff00000u},
-    {0, 0x7ff00000u}, {0, 0xfff00000u},           {0, 0x7ff80000u},           {0, 0x00100000u},
-    {1, 0},           {0xffffffffu, 0x7fefffffu}, {0x9999999au, 0x3fb99999u}, {0, 0x40080000u},
+    {0, 0},
+    {0, 0x80000000u},
+    {0, 0x3ff00000u},
+    {0, 0xbff00000u},
+    {0, 0x7ff00000u},
+    {0, 0xfff00000u},
+    {0, 0x7ff80000u},
+    {0, 0x00100000u},
+    {1, 0},
+    {0xffffffffu, 0x7fefffffu},
+    {0x9999999au, 0x3fb99999u},
+    {0, 0x40080000u},
     {0, 0xbfe80000u},
+    {0, 0x80100000u},
+    {1, 0x80000000u},
+    {0xffffffffu, 0xffefffffu},
+    {0xffffffffu, 0x000fffffu},
 };
 
 /* DLDEXP counts that make subnormal, tiny, huge and overflowing results
@@ -305,7 +321,8 @@ run_operand(struct gen *g, const struct opnd *self, struct opnd *o)
  * last result and a special, another double or itself -- DADD, DMUL,
  * DFMA, DDIV and DSQRT and DRCP (on specials too: 0, infinities, NaN,
  * negatives, subnormals), DLDEXP by counts that make subnormal and
- * overflowing results, DMIN/DMAX -- so a miscompiled expansion (sm50
+ * overflowing results, DMIN/DMAX, and while the run is exact DSSG, DFLR,
+ * DCEIL, DTRUNC, DROUND and DABS -- so a miscompiled expansion (sm50
  * builds DDIV, DSQRT, DRCP and DLDEXP from integer and DFMA steps) meets
  * the operands it gets wrong and its result is observed: the sink hashes
  * every double pair (gen_shape.c). */
@@ -339,10 +356,26 @@ stmt_double_run(struct gen *g)
       static const enum tgsi_opcode ops[] = {
           TGSI_OP_DADD, TGSI_OP_DMUL,   TGSI_OP_DDIV,   TGSI_OP_DDIV, TGSI_OP_DSQRT, TGSI_OP_DRCP,
           TGSI_OP_DFMA, TGSI_OP_DLDEXP, TGSI_OP_DLDEXP, TGSI_OP_DMIN, TGSI_OP_DMAX};
+      /* the exact unary ops, on an exact run only (the rounding ops jump
+       * at thresholds): their results keep every bit of the sign or the
+       * integer part, which a later D2F would round away */
+      static const enum tgsi_opcode exact_ops[] = {TGSI_OP_DSSG,   TGSI_OP_DFLR,   TGSI_OP_DCEIL,
+                                                   TGSI_OP_DTRUNC, TGSI_OP_DROUND, TGSI_OP_DABS};
       enum tgsi_opcode op = ops[gen_pick(g, ARRAY_SIZE(ops))];
+      if (!inexact && gen_chance(g, 25)) {
+         enum tgsi_opcode e = exact_ops[gen_pick(g, ARRAY_SIZE(exact_ops))];
+         op = gen_ok(g, e) ? e : op;
+      }
       unsigned ns = 2;
       s[0] = gen_chance(g, 15) ? neg : self;
-      if (op == TGSI_OP_DSQRT || op == TGSI_OP_DRCP) {
+      bool exact_un = false;
+      for (unsigned i = 0; i < ARRAY_SIZE(exact_ops); i++)
+         exact_un |= op == exact_ops[i];
+      if (exact_un) { /* of specials too: -0.75, -0, -1, infinities, NaN */
+         ns = 1;
+         if (gen_chance(g, 30))
+            dspecial(g, &s[0]);
+      } else if (op == TGSI_OP_DSQRT || op == TGSI_OP_DRCP) {
          ns = 1;
          if (gen_chance(g, 30))
             dspecial(g, &s[0]);

@@ -56,7 +56,9 @@
  *           0.49999997
  *   int     0 1 -1 INT_MIN INT_MAX INT_MIN+1 INT_MAX-1 31 32 33 63 64
  *           0xfffffffe 0x10000 0xffff
- *   double  +-0 +-1 +-Inf NaN -NaN, denormal 1, DBL_MIN, DBL_MAX, 2^53, 0.5
+ *   double  +-0 +-1 2 0.5 +-Inf NaN -NaN, signalling NaN, denormals 1 -1
+ *           (bits 0x8000000000000001: a high word of 0x80000000) and the
+ *           largest, DBL_MIN, +-DBL_MAX, 2^53 (the float list's shapes)
  *   int64   0 1 -1 INT64_MIN INT64_MAX 2^32 2^32-1 63 64
  *
  * Sane values. Inputs that steer control flow or addresses are drawn from a
@@ -682,7 +684,8 @@ static const uint64_t double_specials[] = {
     0x0000000000000000ull, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
     0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull, 0xfff8000000000000ull,
     0x0000000000000001ull, 0x0010000000000000ull, 0x7fefffffffffffffull, 0x4340000000000000ull,
-    0x3fe0000000000000ull,
+    0x3fe0000000000000ull, 0x4000000000000000ull, 0x7ff0000000000001ull, 0x8000000000000001ull,
+    0x000fffffffffffffull, 0xffefffffffffffffull,
 };
 
 static const uint64_t int64_specials[] = {

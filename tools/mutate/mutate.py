@@ -712,6 +712,10 @@ def parse_args():
     p.add_argument("--no-verify", action="store_true",
                    help="the check's --no-verify: a mutant the per-rewrite verifier would stop "
                    "at compile time runs, so only a runtime signal or the IR validator kills it")
+    p.add_argument("--runtime-build", metavar="DIR",
+                   help="a build configured with -DDIFFCOMP_VALIDATE=OFF: every mutant killed "
+                   "at compile time runs again there with --no-verify, and the summary gives "
+                   "the runtime rate with the validator and the verifier off too")
     p.add_argument("-j", "--jobs", type=int, default=2, help="the check's workers (default 2)")
     p.add_argument("--timeout", type=int, default=30,
                    help="seconds per case before the check calls it a timeout (default 30)")
@@ -950,47 +954,40 @@ def unmutated_digests(a, ref_exe, shaders, modes, cache):
     return unmutated, dwall
 
 
-def campaign(a, root, files, chosen, shaders, modes, scratch):
-    b = Builder(root, a.build, scratch)
-    ref_exe = os.path.join(b.build, "diffcomp")
-    t_start = time.time()
-    reach = None
-    if not a.no_reach:
-        reach = Reach(root, a.cov_build, a, shaders, files, modes)
-        reach.load(lambda s: print(s, flush=True))
-        if a.reach_only:
-            return reach_table(reach, files, chosen)
-    cache = Cache(a, ref_exe, shaders)
-    base = baselines(a, ref_exe, shaders, modes, scratch, cache)
-    unmutated = None
-    if not a.no_digest:
-        unmutated, dwall = unmutated_digests(a, ref_exe, shaders, modes, cache)
-    ref_programs = None
-    results, not_run = resumed(a, chosen), 0
-    done = {mutant_key(r) for r in results}
-    for mu in chosen:
-        if mutant_key(mu) in done:
-            continue
-        # the limit first: the mutants counted stay a prefix of the shuffle,
-        # an unbiased sample (classifying the unreached rest would not be)
-        if a.time_limit and time.time() - t_start > a.time_limit:
-            not_run += 1
-            continue
-        res = dict(mu)
-        where = reach.where(mu["file"], mu["line"]) if reach else {m: shaders for m in modes}
-        res["reached"] = {m: len(ss) for m, ss in where.items()}
-        if not where:
-            res["status"] = "unreached"
-            results.append(res)
-            continue
+class Runner:
+    """A mutant's run against one build: its builder, and the unmutated
+    build's baselines and digests (computed on first use)."""
+
+    def __init__(self, a, root, shaders, modes, scratch):
+        self.a, self.shaders, self.modes = a, shaders, modes
+        os.makedirs(scratch, exist_ok=True)
+        self.scratch = scratch
+        self.b = Builder(root, a.build, scratch)
+        self.ref_exe = os.path.join(self.b.build, "diffcomp")
+        self.base = None
+
+    def prepare(self):
+        if self.base is not None:
+            return
+        a = self.a
+        cache = Cache(a, self.ref_exe, self.shaders)
+        self.base = baselines(a, self.ref_exe, self.shaders, self.modes, self.scratch, cache)
+        self.unmutated = self.dwall = None
+        if not a.no_digest:
+            self.unmutated, self.dwall = unmutated_digests(a, self.ref_exe, self.shaders,
+                                                           self.modes, cache)
+
+    def run(self, mu, where):
+        """The mutant built and checked in the modes (and on the shaders)
+        of where: {status, signal, mode, cases, kinds, changed, seconds}."""
+        self.prepare()
+        a, b, unmutated, dwall = self.a, self.b, self.unmutated, self.dwall
         src = open(mu["file"], encoding="utf-8").read()
         ok, why = b.compile(mu["file"], apply(src, mu))
         if not ok:
-            res.update(status="build-failure", why=why)
-            results.append(res)
-            print(line_of(res), flush=True)
-            continue
-        res.update(status="survived", signal=None, seconds=0.0, cases=0, kinds=[], changed={})
+            return {"status": "build-failure", "why": why}
+        res = {"status": "survived", "signal": None, "seconds": 0.0, "cases": 0, "kinds": [],
+               "changed": {}}
         for mode, ss in where.items():
             targets = None
             if unmutated is not None and mu["file"] not in DIRECT:
@@ -1000,7 +997,7 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
                     # confirmed only if the unmutated build, timed now on the
                     # same shaders, is not as slow (a loaded machine is no hang)
                     t0 = time.time()
-                    digests(ref_exe, a, ss, mode, 4 * dwall[mode])
+                    digests(self.ref_exe, a, ss, mode, 4 * dwall[mode])
                     wall2 = 5 * (time.time() - t0)
                     if wall2 > dwall[mode]:
                         ch = changed_cases(b.exe, a, ss, mode, unmutated[mode], wall2)
@@ -1013,17 +1010,93 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
                     res["changed"][mode] = len(ss)
                     if not ss:
                         continue
-            c = run_check(b.exe, a, ss, base[mode][0], os.path.join(scratch, "m.json"),
-                          base[mode][1], mode, targets, unmutated and unmutated[mode])
+            c = run_check(b.exe, a, ss, self.base[mode][0], os.path.join(self.scratch, "m.json"),
+                          self.base[mode][1], mode, targets, unmutated and unmutated[mode])
             res["seconds"] += c["seconds"]
             k = kill_signal(c["kinds"])
             if k:
                 res.update(status="killed", signal=k, mode=mode, cases=c["cases"],
                            kinds=c["kinds"])
                 break
+        return res
+
+
+def runtime_runner(a, root, shaders, modes, scratch):
+    """--runtime-build DIR: a build without the IR validator
+    (-DDIFFCOMP_VALIDATE=OFF), its check run with --no-verify, so that a
+    mutant killed at compile time shows whether a runtime signal would
+    have caught it too."""
+    if not a.runtime_build:
+        return None
+    ra = argparse.Namespace(**vars(a))
+    ra.build, ra.no_verify = a.runtime_build, True
+    cache = os.path.join(os.path.abspath(ra.build), "CMakeCache.txt")
+    try:
+        on = re.search(r"^DIFFCOMP_VALIDATE:BOOL=(\S+)", open(cache).read(), re.M)
+    except OSError:
+        on = None
+    if on is None:
+        sys.exit(f"mutate: --runtime-build {a.runtime_build}: no CMakeCache.txt naming "
+                 "DIFFCOMP_VALIDATE: configure it with -DDIFFCOMP_VALIDATE=OFF")
+    if on.group(1).upper() in ("ON", "1", "TRUE", "YES"):
+        print(f"note: --runtime-build {a.runtime_build} validates the IR (DIFFCOMP_VALIDATE=ON): "
+              "only the verifier is off there", flush=True)
+    return Runner(ra, root, shaders, modes, os.path.join(scratch, "runtime"))
+
+
+def runtime_check(rt, res, where):
+    """A compile-time kill run again on the runtime build: res gets
+    'runtime_build', that run's result."""
+    if rt is None or res["status"] != "killed" or res["signal"] not in STATIC:
+        return
+    r = rt.run(res, where)
+    res["runtime_build"] = {k: r[k] for k in ("status", "signal", "mode", "cases", "kinds",
+                                              "changed", "why") if k in r}
+
+
+def campaign(a, root, files, chosen, shaders, modes, scratch):
+    main_run = Runner(a, root, shaders, modes, os.path.join(scratch, "main"))
+    t_start = time.time()
+    reach = None
+    if not a.no_reach:
+        reach = Reach(root, a.cov_build, a, shaders, files, modes)
+        reach.load(lambda s: print(s, flush=True))
+        if a.reach_only:
+            return reach_table(reach, files, chosen)
+    main_run.prepare()
+    rt = runtime_runner(a, root, shaders, modes, scratch)
+    ref_programs = None
+    results, not_run = resumed(a, chosen), 0
+    done = {mutant_key(r) for r in results}
+    wherefor = lambda mu: (reach.where(mu["file"], mu["line"]) if reach
+                           else {m: shaders for m in modes})
+    for res in results:  # chunks run before without --runtime-build
+        if rt and "runtime_build" not in res and res["status"] == "killed" \
+                and res["signal"] in STATIC:
+            runtime_check(rt, res, wherefor(res))
+            print(line_of(res), flush=True)
+            write_json(a.json, results)
+    for mu in chosen:
+        if mutant_key(mu) in done:
+            continue
+        # the limit first: the mutants counted stay a prefix of the shuffle,
+        # an unbiased sample (classifying the unreached rest would not be)
+        if a.time_limit and time.time() - t_start > a.time_limit:
+            not_run += 1
+            continue
+        res = dict(mu)
+        where = wherefor(mu)
+        res["reached"] = {m: len(ss) for m, ss in where.items()}
+        if not where:
+            res["status"] = "unreached"
+            results.append(res)
+            continue
+        res.update(main_run.run(mu, where))
+        runtime_check(rt, res, where)
         if res["status"] == "survived" and a.equiv:
+            b = main_run.b
             if ref_programs is None:
-                ref_programs = programs(ref_exe, shaders, a.target.split(","), modes)
+                ref_programs = programs(main_run.ref_exe, shaders, a.target.split(","), modes)
             res["equivalent"] = programs(b.exe, shaders, a.target.split(","),
                                          modes) == ref_programs
         results.append(res)
@@ -1087,8 +1160,12 @@ def line_of(r):
     if r["status"] == "unreached":
         return f"  unreached              {where}"
     if r["status"] == "killed":
+        rb, off = r.get("runtime_build"), ""
+        if rb:
+            off = "; validator and verifier off: " + (
+                f"{rb['signal']}" if rb["status"] == "killed" else rb["status"])
         return (f"  killed {r['signal']:<16} {where} ({r['mode']}, {r['cases']} cases, "
-                f"{r['seconds']:.1f} s)")
+                f"{r['seconds']:.1f} s{off})")
     eq = " [likely equivalent: no program changed]" if r.get("equivalent") else ""
     modes = ", ".join(f"{m} {n}" for m, n in r["reached"].items())
     ch = r.get("changed", {})
@@ -1103,8 +1180,17 @@ def tally(rs):
         t[k] = sum(1 for r in rs if r["status"] == k)
     t["runtime"] = sum(1 for r in rs if r["status"] == "killed" and r["signal"] not in STATIC)
     t["compile"] = t["killed"] - t["runtime"]
+    t["rerun"] = sum(1 for r in rs if "runtime_build" in r)
+    t["runtime-off"] = t["runtime"] + sum(1 for r in rs if runtime_off(r))
     t["unchanged"] = sum(1 for r in rs if r["status"] == "survived" and unchanged(r))
     return t
+
+
+def runtime_off(r):
+    """A compile-time kill that the runtime build (no IR validator, no
+    per-rewrite verifier) kills by a runtime signal."""
+    rb = r.get("runtime_build")
+    return bool(rb) and rb["status"] == "killed" and rb["signal"] not in STATIC
 
 
 def unchanged(r):
@@ -1146,6 +1232,27 @@ def summary(a, results, files, secs):
     print(f"leaving out the {t['unchanged']} survivors that change no program (equivalent on "
           f"these shaders): killed {pct(t['killed'], m)}, by a runtime signal "
           f"{pct(t['runtime'], m)}")
+    if t["rerun"]:
+        off = t["runtime-off"]
+        left = t["compile"] - t["rerun"]
+        print(f"with the validator and the verifier off (--runtime-build: {t['rerun']} of the "
+              f"{t['compile']} compile-time kills run again"
+              + (f", {left} not" if left else "") + f"): by a runtime signal {off} "
+              f"({pct(off, n)} of reached; {pct(off, m)} leaving out the unchanged)")
+        rbs = [r for r in results if "runtime_build" in r]
+        for what, sel in (("runtime there", runtime_off),
+                          ("still compile-time", lambda r: r["runtime_build"]["status"] ==
+                           "killed" and not runtime_off(r)),
+                          ("survive there", lambda r: r["runtime_build"]["status"] ==
+                           "survived"),
+                          ("build failures there", lambda r: r["runtime_build"]["status"] ==
+                           "build-failure")):
+            k = [r for r in rbs if sel(r)]
+            if k:
+                print(f"  {what}: {len(k)}: " + ", ".join(
+                    f"{r['file']}:{r['line']}" + (f" ({r['runtime_build']['signal']})"
+                                                  if r["runtime_build"].get("signal") else "")
+                    for r in sorted(k, key=lambda r: r["id"] if isinstance(r["id"], int) else -1)))
     if by:
         print("  by signal: " + ", ".join(f"{k} {v}" for k, v in sorted(by.items())))
     modes = {}

@@ -243,6 +243,23 @@ if(Python3_FOUND)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(mutate_smoke PROPERTIES PASS_REGULAR_EXPRESSION "killed: [1-9][0-9]* of 3"
                        FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  # --runtime-build: a mutant killed at compile time runs again on a
+  # second build with --no-verify. The planted rule (x * 1.0 -> -x) is a
+  # compile-error by the per-rewrite verifier and a mismatch without it;
+  # the test build itself serves as the runtime build (it validates, so
+  # only the verifier is off there: the note says so).
+  add_test(NAME mutate_runtime_build
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   --runtime-build ${CMAKE_BINARY_DIR} -j 1 --no-reach --no-cache
+                   --modes default --target sm50
+                   --plant compiler/opt/opt_algebraic.c
+                   "apply(r, \"x * 1.0 -> x\", x)"
+                   "apply_new(r, \"x * 1.0 -> x\", IR_OP_FNEG, 1, x, NULL)"
+                   captures/fs_bloom_bright_pass.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_runtime_build PROPERTIES
+                       PASS_REGULAR_EXPRESSION "killed compile-error .*validator and verifier off: mismatch.*by a runtime signal 1 \\(100% of reached"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
