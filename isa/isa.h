@@ -598,7 +598,7 @@ struct isa_opnd {
 
 #define ISA_MAX_DST  2
 #define ISA_MAX_SRC  5
-#define ISA_MAX_MODS 64 /* sm50 needs 40: control word, compare, shift and texture modes */
+#define ISA_MAX_MODS 48 /* sm50 has 46: control word, compare, shift and texture modes */
 
 /*
  * A decoded (or to-be-encoded) instruction. mod[] is indexed by the
