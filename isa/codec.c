@@ -1247,17 +1247,16 @@ isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size
 }
 
 enum isa_err
-isa_encode_program_update(const struct isa_model *m, const struct isa_insn *old,
-                          const struct isa_insn *in, size_t n, uint8_t *code, size_t len,
-                          const uint32_t *addr)
+isa_encode_program_update(const struct isa_model *m, const struct isa_insn *in, const bool *changed,
+                          size_t n, uint8_t *code, size_t len, const uint32_t *addr)
 {
    const struct isa_bundle *bd = &m->bundle;
    unsigned group = bd->insns ? bd->insns : 1;
    for (size_t g = 0; g < n; g += group) {
-      bool changed = false;
+      bool any = false;
       for (unsigned k = 0; k < group && g + k < n; k++)
-         changed |= memcmp(&old[g + k], &in[g + k], sizeof(*in)) != 0;
-      if (!changed)
+         any |= changed[g + k];
+      if (!any)
          continue;
       uint64_t ctrl = 0;
       for (unsigned k = 0; k < group; k++) {
@@ -1266,12 +1265,12 @@ isa_encode_program_update(const struct isa_model *m, const struct isa_insn *old,
          if (g + k >= n) {
             isa_insn_init(m, (unsigned)bd->pad_op, &pad);
             x = &pad;
-         } else if (x->op != old[g + k].op || x->op >= m->nops) {
-            return ISA_ERR_ARG; /* another size: the addresses would move */
+         } else if (x->op >= m->nops) {
+            return ISA_ERR_ARG;
          }
          struct isa_bits b;
          enum isa_err e = ISA_ERR_OK;
-         bool again = g + k < n && memcmp(&old[g + k], x, sizeof(*x));
+         bool again = g + k < n && changed[g + k];
          uint64_t cv = 0;
          if (again)
             e = encode_bits(m, x, &b, NULL, NULL, &cv);

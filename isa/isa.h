@@ -598,7 +598,7 @@ struct isa_opnd {
 
 #define ISA_MAX_DST  2
 #define ISA_MAX_SRC  5
-#define ISA_MAX_MODS 64 /* sm50 needs 40: control word, compare, shift and texture modes */
+#define ISA_MAX_MODS 48 /* sm50 has 46: control word, compare, shift and texture modes */
 
 /*
  * A decoded (or to-be-encoded) instruction. mod[] is indexed by the
@@ -870,16 +870,18 @@ enum isa_err isa_encode_program(const struct isa_model *m, const struct isa_insn
  * where isa_encode() of it belongs, for patching the program. */
 enum isa_err isa_encode_program_at(const struct isa_model *m, const struct isa_insn *in, size_t n,
                                    uint8_t **out, size_t *len, uint32_t *addr, struct diag_list *d);
-/* Brings code, the bytes isa_encode_program_at() made of old[0..n) with
- * the addresses addr, up to date with in[0..n): the records that differ
- * (and their bundles' control words) are encoded again in place, so the
- * bytes are those isa_encode_program() makes of in. Each record must keep
- * its op (its size, so every address holds). An error (a changed record
- * that does not encode, another op) leaves code partly updated: encode
- * in[] whole for the message. */
-enum isa_err isa_encode_program_update(const struct isa_model *m, const struct isa_insn *old,
-                                       const struct isa_insn *in, size_t n, uint8_t *code,
-                                       size_t len, const uint32_t *addr);
+/* Brings code, the bytes isa_encode_program_at() made of n records with
+ * the addresses addr, up to date with in[0..n), where the records with
+ * changed[i] set differ from those encoded: they (and their bundles'
+ * control words) are encoded again in place, so the bytes are those
+ * isa_encode_program() makes of in. A changed record must keep its op (its
+ * size, so every address holds); the caller knows which changed, so no
+ * second copy of the program is kept to find them. An error (a changed
+ * record that does not encode) leaves code partly updated: encode in[]
+ * whole for the message. */
+enum isa_err isa_encode_program_update(const struct isa_model *m, const struct isa_insn *in,
+                                       const bool *changed, size_t n, uint8_t *code, size_t len,
+                                       const uint32_t *addr);
 /* Initialises a record for op with every operand empty and modifiers 0. */
 void isa_insn_init(const struct isa_model *m, unsigned op, struct isa_insn *in);
 

@@ -1629,6 +1629,11 @@ unsigned ir_live_next_id(const struct ir_liveness *lv, const uint64_t *set, unsi
 /* Clears dense (lv->dense_words words over value ids) and sets the values
  * of set in it. */
 void ir_live_expand(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dense);
+/* Sets (ir_live_add) or clears (ir_live_remove) the values of set in
+ * dense, leaving its other bits: a dense set kept clear between uses costs
+ * the values set, not the shader's. */
+void ir_live_add(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dense);
+void ir_live_remove(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dense);
 static inline bool
 ir_live_has(const uint64_t *set, unsigned id)
 {

@@ -857,9 +857,25 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
    }
    struct pre_code pc = {0};
    finish_branches(sh, &lo, &pc);
-   struct isa_insn *insns = xcalloc(lo.n + 1, sizeof(*insns));
-   for (unsigned i = 0; i < lo.n; i++)
-      insns[i] = lo.v[i].insn;
+   /* The records encoded before the offsets were written become the
+    * program's: those finish_branches changed are copied over them and
+    * marked, so no second copy of the program is made. */
+   struct isa_insn *insns = pc.insns;
+   bool *changed = NULL, same_ops = true;
+   if (insns) {
+      pc.insns = NULL;
+      changed = xcalloc(lo.n + 1, sizeof(bool));
+      for (unsigned i = 0; i < lo.n; i++)
+         if (memcmp(&insns[i], &lo.v[i].insn, sizeof(insns[i]))) {
+            same_ops &= insns[i].op == lo.v[i].insn.op; /* else the addresses would move */
+            insns[i] = lo.v[i].insn;
+            changed[i] = true;
+         }
+   } else {
+      insns = xcalloc(lo.n + 1, sizeof(*insns));
+      for (unsigned i = 0; i < lo.n; i++)
+         insns[i] = lo.v[i].insn;
+   }
    /* Encoding checks each instruction as isa_check_insn does (both are
     * isa_encode_bits), so a program that encodes needs no check of its
     * own; one that does not is checked instruction by instruction for the
@@ -870,8 +886,9 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
    uint8_t *code = NULL;
    size_t size = 0;
    bool ok;
-   if (pc.code && isa_encode_program_update(sh->model, pc.insns, insns, lo.n, pc.code, pc.size,
-                                            pc.addr) == ISA_ERR_OK) {
+   if (pc.code && same_ops &&
+       isa_encode_program_update(sh->model, insns, changed, lo.n, pc.code, pc.size, pc.addr) ==
+           ISA_ERR_OK) {
       code = pc.code;
       size = pc.size;
       pc.code = NULL;
@@ -880,6 +897,7 @@ opt_emit(struct ir_shader *sh, bool hazards, struct emu_program *p, struct compi
       ok = isa_encode_program(sh->model, insns, lo.n, &code, &size, NULL) == ISA_ERR_OK;
    }
    pre_code_free(&pc);
+   free(changed);
    for (unsigned i = 0; !ok && i < lo.n; i++) {
       struct diag_list cd = {0};
       if (isa_check_insn(sh->model, &insns[i], &cd) != ISA_ERR_OK) {

@@ -753,14 +753,15 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
    const struct isa_insn *x = &c->lo->v[i].insn;
    unsigned u[16];
    c->cur = i;
+   struct isa_insn xs = *x; /* isa_delay asks about the register itself: a
+                             * unit past the model's count (opt_opnd_count) */
    for (unsigned s = 0; s < x->nsrc; s++) {
       unsigned n = units(c, x, c->lo->v[i].in, ISA_SLOT_SRC(s), u, 16);
-      struct isa_insn xs = *x; /* isa_delay asks about the register itself: a
-                                * unit past the model's count (opt_opnd_count) */
       for (unsigned k = 0; k < n; k++) {
          xs.src[s].index = (uint16_t)(u[k] % c->stride);
          need_raw(c, u[k], &xs, ISA_SLOT_SRC(s), need, wait);
       }
+      xs.src[s].index = x->src[s].index; /* one copy, each source as it was */
    }
    int g = guard_unit(c, x);
    if (g >= 0)

@@ -122,6 +122,22 @@ ir_live_expand(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dens
       ir_live_set(dense, lv->ids[k], true);
 }
 
+void
+ir_live_add(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dense)
+{
+   for (unsigned k = ir_live_next(set, lv->nwords, 0); k < lv->nids;
+        k = ir_live_next(set, lv->nwords, k + 1))
+      ir_live_set(dense, lv->ids[k], true);
+}
+
+void
+ir_live_remove(const struct ir_liveness *lv, const uint64_t *set, uint64_t *dense)
+{
+   for (unsigned k = ir_live_next(set, lv->nwords, 0); k < lv->nids;
+        k = ir_live_next(set, lv->nwords, k + 1))
+      ir_live_set(dense, lv->ids[k], false);
+}
+
 static void
 block_transfer(const struct ir_liveness *lv, const struct ir_block *b, uint64_t *live,
                const uint64_t *out)

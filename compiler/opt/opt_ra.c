@@ -49,6 +49,7 @@ struct ra {
    struct ir_instr **occ[RA_MAX_FILES]; /* owner of each register now */
    unsigned used[RA_MAX_FILES];         /* highest register used + 1 */
    struct ir_liveness lv;
+   uint64_t *live;             /* lv.dense_words words over value ids, clear between blocks */
    struct ir_instr **last_use; /* by value id: instruction reading it last in this block */
    unsigned last_use_cap;
    unsigned *pos; /* by value id: position in the block being assigned, 0: none */
@@ -466,11 +467,16 @@ fix_group(struct ra *ra, struct ir_instr *in, unsigned k)
 /* ------------------------------------------------------------------ */
 /* Blocks                                                               */
 
+/* ra->live, a set over value ids, is all clear between blocks: each
+ * block clears the bits it set (its live-out values and its sources)
+ * instead of clearing the whole set, which would cost the shader's values
+ * per block. */
 static void
 compute_last_uses(struct ra *ra, struct ir_block *b)
 {
-   uint64_t *live = xmalloc(ra->lv.dense_words * sizeof(uint64_t));
-   ir_live_expand(&ra->lv, ir_live_out_set(&ra->lv, b->index), live);
+   uint64_t *live = ra->live;
+   const uint64_t *out = ir_live_out_set(&ra->lv, b->index);
+   ir_live_add(&ra->lv, out, live);
    for (struct ir_instr *in = b->last; in; in = in->prev) {
       ir_live_set(live, in->id, false);
       if (in->op == IR_OP_PHI)
@@ -483,7 +489,11 @@ compute_last_uses(struct ra *ra, struct ir_block *b)
          set_last_use(ra, v->id, in);
       }
    }
-   free(live);
+   ir_live_remove(&ra->lv, out, live);
+   for (struct ir_instr *in = b->first; in; in = in->next)
+      for (unsigned s = 0; in->op != IR_OP_PHI && s < in->nsrc; s++)
+         if (ir_use_extends_life(in, in->src[s]))
+            ir_live_set(live, in->src[s]->id, false);
 }
 
 static int
@@ -932,6 +942,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    build_classes(&ra);
    ra.npos = sh->nvalues;
    ra.pos = xcalloc(ra.npos + 1, sizeof(*ra.pos));
+   ra.live = xcalloc(ra.lv.dense_words, sizeof(uint64_t));
    for (unsigned bi = 0; bi < sh->nblocks && !ra.failed; bi++)
       assign_block(&ra, sh->blocks[bi]);
    const struct ir_instr *g = NULL;
@@ -942,6 +953,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
                "ra: %%%u, a differently guarded instruction before a break", g->id),
           ra.failed = ctx->failed = true;
    ir_liveness_free(&ra.lv);
+   free(ra.live);
    for (unsigned f = 0; f < ra.nfiles; f++)
       free(ra.occ[f]);
    free(ra.last_use);
