@@ -274,6 +274,9 @@ struct emu_code {
    unsigned ntouched;
    uint8_t *is_touched;      /* per unit: in touched (asserts) */
    bool uses_shared;         /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
+   bool lockstep;            /* writes no memory and no stage output: the waves of a group
+                              * may run interleaved and join their batch again (emu.c) */
+   int min_read_adj;         /* the least read_adj of any source, at most 0 */
    uint32_t gs_max_vertices; /* the program's, 0 = 1 */
    struct emu_wait_rule *wait_rules; /* wait-state models: read from the model, not isa_delay */
    unsigned nwait_rules;
@@ -371,6 +374,18 @@ struct emu_group {
    uint32_t S;
    struct emu_wave batch;
    bool batched;
+   /* Lockstep programs (emu_code.lockstep): after its first split the
+    * batch's waves run interleaved, one step each in turn, and join the
+    * batch again when they are back in lockstep (emu.c rejoin). Their
+    * events are then held per wave (evb) and listed in wave order at each
+    * barrier and at the end, the order of waves run one after another. */
+   bool lockstep; /* this group may run its waves interleaved and rejoin */
+   bool held;     /* past the first split: events go to evb */
+   bool armed;    /* a wave ran an instruction a batch cannot: try to rejoin */
+   struct emu_evbuf {
+      struct emu_event *ev;
+      unsigned n, cap;
+   } * evb;
 };
 
 /* Everything one emu_run call works on. */
@@ -386,6 +401,8 @@ struct emu_run {
    uint32_t cst_stride;
    uint32_t cst_used;     /* words held (up to the last bound one); the rest read 0 */
    bool stop;             /* budget exhausted */
+   bool no_lockstep;      /* run the waves of a split batch one after the other */
+   bool replay;           /* the budget ran out in interleaved waves: run again without */
    struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
    uint32_t *tmp_src[ISA_MAX_SRC];
