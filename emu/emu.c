@@ -293,6 +293,11 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    for (uint32_t i = 1; w->draw >= 0 && e->lane_draw && i + 1 < n; i++)
       if (e->lane_draw[first + i] != (uint32_t)w->draw)
          w->draw = -1;
+   w->nruns = 0;
+   for (uint32_t i = 0; w->draw < 0 && i < n; i++)
+      if (!i || e->lane_draw[first + i] != e->lane_draw[first + i - 1])
+         w->run_at[w->nruns++] = i;
+   w->run_at[w->nruns] = n;
    w->nmembers = nmembers;
    w->cycle = 0;
    w->insns = w->lane_insns = 0;
@@ -321,8 +326,11 @@ static void
 group_clear(struct emu_run *run, struct emu_group *g)
 {
    const struct emu_code *c = run->code;
+   /* Only the first buffer: a write that moves to the second writes every
+    * lane of its wave (merging the masked ones), so no read sees the
+    * second buffer before that. */
    for (unsigned i = 0; i < c->ntouched; i++)
-      memset(g->regs + (size_t)c->touched[i] * 2 * g->S, 0, (size_t)2 * g->S * 4);
+      memset(g->regs + (size_t)c->touched[i] * 2 * g->S, 0, (size_t)g->S * 4);
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
          uint32_t *r =
@@ -620,12 +628,14 @@ alloc_group(struct emu_run *run, struct emu_group *g, unsigned maxw)
       w->S = g->S;
       w->meta = xmalloc(units * sizeof(struct emu_reg)); /* wave_reset: the touched units */
       w->exec = xmalloc(EMU_MAX_WAVE * 4);
+      w->run_at = xmalloc((EMU_MAX_WAVE + 1) * sizeof(*w->run_at));
       w->grp = g;
    }
    g->batch.regs = g->regs;
    g->batch.S = g->S;
    g->batch.meta = xmalloc(units * sizeof(struct emu_reg));
    g->batch.exec = xmalloc((size_t)g->S * 4);
+   g->batch.run_at = xmalloc(((size_t)g->S + 1) * sizeof(*g->batch.run_at));
    g->batch.grp = g;
    g->evb = xcalloc(maxw, sizeof(*g->evb));
 }
@@ -636,6 +646,7 @@ free_group(struct emu_group *g, unsigned maxw)
    for (unsigned i = 0; i < maxw && g->waves; i++) {
       free(g->waves[i].meta);
       free(g->waves[i].exec);
+      free(g->waves[i].run_at);
    }
    free(g->waves);
    for (unsigned i = 0; i < maxw && g->evb; i++)
@@ -643,6 +654,7 @@ free_group(struct emu_group *g, unsigned maxw)
    free(g->evb);
    free(g->batch.meta);
    free(g->batch.exec);
+   free(g->batch.run_at);
    free(g->regs);
    env_mem_fini(&g->shared);
 }

@@ -331,6 +331,9 @@ struct emu_wave {
    struct emu_group *grp;
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
    int32_t draw;               /* the draw of all its lanes, -1 if they span several */
+   uint32_t nruns;             /* draw < 0: lanes run_at[k] .. run_at[k + 1] - 1 are of one
+                                * draw, k < nruns */
+   uint32_t *run_at;
    uint32_t S;                 /* lanes per register buffer (the group's stride) */
    uint32_t nmembers;          /* a batch: the waves it stands for (ids id ..), else 0 */
    uint32_t nactive;           /* bits set in active */
