@@ -691,7 +691,8 @@ dispatch(struct emu_run *run)
    for (uint32_t first = 0; first < e->nlanes && !run->stop; first += glanes) {
       uint32_t n = MIN2(glanes, e->nlanes - first);
       g.nwaves = (n + W - 1) / W;
-      env_mem_init(&g.shared, (shared + 3) & ~3u, false);
+      if (run->code->uses_shared) /* no other program reads or writes it */
+         env_mem_init(&g.shared, (shared + 3) & ~3u, false);
       group_clear(run, &g);
       for (unsigned i = 0; i < g.nwaves; i++) {
          wave_reset(&g.waves[i], run, wave_id + i, first + i * W, MIN2(W, n - i * W), 0);
