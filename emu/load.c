@@ -1337,6 +1337,9 @@ index_words(struct emu_code *c)
    c->nwords = nw;
 }
 
+/* The units the program can read or write, and what the run needs to
+ * know of the whole program: shared memory, whether its waves may run
+ * interleaved (lockstep), the earliest read relative to issue. */
 static void
 touched_units(struct emu_code *c)
 {
