@@ -293,6 +293,11 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    for (uint32_t i = 1; w->draw >= 0 && e->lane_draw && i + 1 < n; i++)
       if (e->lane_draw[first + i] != (uint32_t)w->draw)
          w->draw = -1;
+   w->nruns = 0;
+   for (uint32_t i = 0; w->draw < 0 && i < n; i++)
+      if (!i || e->lane_draw[first + i] != e->lane_draw[first + i - 1])
+         w->run_at[w->nruns++] = i;
+   w->run_at[w->nruns] = n;
    w->nmembers = nmembers;
    w->cycle = 0;
    w->insns = w->lane_insns = 0;
@@ -321,8 +326,11 @@ static void
 group_clear(struct emu_run *run, struct emu_group *g)
 {
    const struct emu_code *c = run->code;
+   /* Only the first buffer: a write that moves to the second writes every
+    * lane of its wave (merging the masked ones), so no read sees the
+    * second buffer before that. */
    for (unsigned i = 0; i < c->ntouched; i++)
-      memset(g->regs + (size_t)c->touched[i] * 2 * g->S, 0, (size_t)2 * g->S * 4);
+      memset(g->regs + (size_t)c->touched[i] * 2 * g->S, 0, (size_t)g->S * 4);
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
          uint32_t *r =
@@ -348,6 +356,8 @@ split(struct emu_run *run, struct emu_group *g)
       memcpy(w->sync_count, b->sync_count, sizeof(w->sync_count));
       memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
       memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));
+      w->nstack = b->nstack; /* a rejoined batch keeps its waves' stack */
+      memcpy(w->stack, b->stack, b->nstack * sizeof(*b->stack));
       w->cycle = b->cycle;
       w->pc = b->pc;
       w->at_barrier = b->at_barrier;
@@ -356,34 +366,199 @@ split(struct emu_run *run, struct emu_group *g)
    g->batched = false;
 }
 
-static void
-run_unit(struct emu_group *g, struct emu_wave *w)
+/* One instruction of w (a wave or the batch); false when w cannot go on
+ * now: it is done, at a barrier, the run stopped or the batch split. */
+static inline bool
+unit_step(struct emu_group *g, struct emu_wave *w)
 {
    struct emu_run *run = w->run;
    const struct emu_code *c = run->code;
-   bool fast_ok = !run->opt->trace;
-   while (!w->done && !w->at_barrier && !run->stop) {
-      const struct emu_op *op = w->pc < c->n ? &c->ops[w->pc] : NULL;
-      if (w->nmembers && op && !op->batch) {
-         split(run, g);
+   const struct emu_op *op = w->pc < c->n ? &c->ops[w->pc] : NULL;
+   if (w->nmembers && op && !op->batch) {
+      split(run, g);
+      g->held = g->armed = g->lockstep;
+      return false;
+   }
+   if (op && op->fast && !run->opt->trace && !w->waiting && (uint64_t)w->cycle <= run->max_cycles) {
+      step_fast(w, op);
+      return true;
+   }
+   if (!op) {
+      uint32_t end = c->n ? c->ops[c->n - 1].addr + c->ops[c->n - 1].size : 0;
+      emu_event(w, EMU_EV_FELL_OFF, end, -1, 0, end, 0);
+      w->done = true;
+      return false;
+   }
+   if ((uint64_t)w->cycle > run->max_cycles) {
+      emu_event(w, EMU_EV_BUDGET, op->addr, -1, 0, op->addr, 0);
+      run->stop = true;
+      /* waves run one after the other would not all have come this far */
+      run->replay = g->held;
+      return false;
+   }
+   g->armed |= !op->batch;
+   step(w);
+   return !w->done && !w->at_barrier && !run->stop;
+}
+
+static void
+run_unit(struct emu_group *g, struct emu_wave *w)
+{
+   while (!w->done && !w->at_barrier && !w->run->stop && unit_step(g, w))
+      ;
+}
+
+/* ---- interleaved waves and rejoining ------------------------------------ */
+
+/* Lanes x of a wave whose lanes are all: 0 none, 1 all, 2 some. */
+static int
+lanes_kind(uint64_t x, uint64_t all)
+{
+   x &= all;
+   return x == 0 ? 0 : x == all ? 1 : 2;
+}
+
+/* Whether unit state a (of a wave with lanes alla) and b (allb) make the
+ * same future for a batch. A value every later read sees at once (no
+ * pending sync, ready by the earliest read of cycle `settled` on) needs
+ * only whether a write covered any lane (emu_check_unset); otherwise the
+ * lanes of the newest write and of a pending read decide hazards, and a
+ * batch knows only all or none. */
+static bool
+same_reg(const struct emu_reg *a, uint64_t alla, const struct emu_reg *b, uint64_t allb,
+         int64_t settled)
+{
+   if (a->ready != b->ready || a->pc != b->pc || a->cur != b->cur || a->plain != b->plain ||
+       a->pend != b->pend || a->war != b->war)
+      return false;
+   if (a->pend && (a->epoch != b->epoch || a->pend_type != b->pend_type))
+      return false;
+   if (a->war) {
+      int k = lanes_kind(a->war_lanes, alla);
+      if (k == 2 || k != lanes_kind(b->war_lanes, allb) || a->war_until != b->war_until ||
+          a->war_done != b->war_done || a->war_pc != b->war_pc || a->war_epoch != b->war_epoch)
+         return false;
+   }
+   if (!a->pend && a->ready <= settled)
+      return ((a->lanes & alla) != 0) == ((b->lanes & allb) != 0);
+   int k = lanes_kind(a->lanes, alla);
+   return k != 2 && k == lanes_kind(b->lanes, allb);
+}
+
+static bool
+same_wave(const struct emu_run *run, const struct emu_wave *a, const struct emu_wave *b)
+{
+   const struct emu_code *c = run->code;
+   uint64_t alla = emu_lanes_all(a->n), allb = emu_lanes_all(b->n);
+   if (memcmp(a->sync_epoch, b->sync_epoch, sizeof(a->sync_epoch)) ||
+       memcmp(a->cnt_issued, b->cnt_issued, sizeof(a->cnt_issued)) ||
+       memcmp(a->cnt_ooo, b->cnt_ooo, sizeof(a->cnt_ooo)) ||
+       memcmp(a->sync_ready, b->sync_ready, sizeof(a->sync_ready)) ||
+       memcmp(a->sync_set, b->sync_set, sizeof(a->sync_set)) ||
+       memcmp(a->sync_pc, b->sync_pc, sizeof(a->sync_pc)) ||
+       memcmp(a->sync_count, b->sync_count, sizeof(a->sync_count)))
+      return false;
+   for (unsigned k = 0; k < a->nstack; k++) {
+      const struct emu_stack_ent *x = &a->stack[k], *y = &b->stack[k];
+      int lk = lanes_kind(x->lanes, alla);
+      if (x->kind != y->kind || x->pc != y->pc || lk == 2 || lk != lanes_kind(y->lanes, allb))
+         return false;
+   }
+   int64_t settled = a->cycle + c->min_read_adj;
+   for (unsigned k = 0; k < c->ntouched; k++) {
+      uint32_t u = c->touched[k];
+      if (!same_reg(&a->meta[u], alla, &b->meta[u], allb, settled))
+         return false;
+   }
+   return true;
+}
+
+/* The waves join their batch again when all are back in lockstep: at one
+ * pc and cycle, every lane live and active, nothing parked, the same
+ * timing state (same_wave) and the next instruction one a batch runs. */
+static bool
+rejoin(struct emu_run *run, struct emu_group *g)
+{
+   const struct emu_code *c = run->code;
+   const struct emu_wave *w0 = &g->waves[0];
+   if (w0->pc >= c->n || !c->ops[w0->pc].batch)
+      return false;
+   for (unsigned i = 0; i < g->nwaves; i++) {
+      const struct emu_wave *w = &g->waves[i];
+      uint64_t all = emu_lanes_all(w->n);
+      if (w->done || w->at_barrier || w->pc != w0->pc || w->cycle != w0->cycle || w->live != all ||
+          w->active != all || w->waiting || w->nstack != w0->nstack)
+         return false;
+   }
+   g->armed = false; /* until a wave runs another instruction a batch cannot */
+   for (unsigned i = 1; i < g->nwaves; i++)
+      if (!same_wave(run, w0, &g->waves[i]))
+         return false;
+   struct emu_wave *b = &g->batch;
+   uint64_t all0 = emu_lanes_all(w0->n), ball = emu_lanes_all(b->n);
+   int64_t settled = w0->cycle + c->min_read_adj;
+   for (unsigned k = 0; k < c->ntouched; k++) {
+      uint32_t u = c->touched[k];
+      struct emu_reg r = w0->meta[u];
+      r.lanes = (r.lanes & all0) == 0                                         ? 0
+                : (r.lanes & all0) == all0 || (!r.pend && r.ready <= settled) ? ball
+                                                                              : 0;
+      r.war_lanes = (r.war_lanes & all0) == all0 ? ball : 0;
+      b->meta[u] = r;
+   }
+   memcpy(b->sync_epoch, w0->sync_epoch, sizeof(b->sync_epoch));
+   memcpy(b->cnt_issued, w0->cnt_issued, sizeof(b->cnt_issued));
+   memcpy(b->cnt_ooo, w0->cnt_ooo, sizeof(b->cnt_ooo));
+   memcpy(b->sync_ready, w0->sync_ready, sizeof(b->sync_ready));
+   memcpy(b->sync_set, w0->sync_set, sizeof(b->sync_set));
+   memcpy(b->sync_pc, w0->sync_pc, sizeof(b->sync_pc));
+   memcpy(b->sync_count, w0->sync_count, sizeof(b->sync_count));
+   b->nstack = w0->nstack;
+   for (unsigned k = 0; k < w0->nstack; k++) {
+      b->stack[k] = w0->stack[k];
+      b->stack[k].lanes = (w0->stack[k].lanes & all0) ? ball : 0;
+   }
+   b->pc = w0->pc;
+   b->cycle = w0->cycle;
+   b->done = b->at_barrier = false;
+   b->live = ball;
+   b->waiting = 0;
+   emu_set_active(b, ball);
+   g->batched = true;
+   return true;
+}
+
+/* The waves of a split batch, one instruction each in turn, until none can
+ * go on or they join the batch again. */
+static void
+run_interleaved(struct emu_run *run, struct emu_group *g)
+{
+   for (;;) {
+      bool any = false;
+      for (unsigned i = 0; i < g->nwaves; i++) {
+         struct emu_wave *w = &g->waves[i];
+         if (w->done || w->at_barrier)
+            continue;
+         any = true;
+         unit_step(g, w);
+         if (run->stop)
+            return;
+      }
+      if (!any || (g->armed && rejoin(run, g)))
          return;
-      }
-      if (op && fast_ok && op->fast && !w->waiting && (uint64_t)w->cycle <= run->max_cycles) {
-         step_fast(w, op);
-         continue;
-      }
-      if (!op) {
-         uint32_t end = c->n ? c->ops[c->n - 1].addr + c->ops[c->n - 1].size : 0;
-         emu_event(w, EMU_EV_FELL_OFF, end, -1, 0, end, 0);
-         w->done = true;
-         break;
-      }
-      if ((uint64_t)w->cycle > run->max_cycles) {
-         emu_event(w, EMU_EV_BUDGET, op->addr, -1, 0, op->addr, 0);
-         run->stop = true;
-         break;
-      }
-      step(w);
+   }
+}
+
+/* The events held per wave, listed in wave order. */
+static void
+flush_held(struct emu_run *run, struct emu_group *g)
+{
+   struct emu_result *r = run->res;
+   for (unsigned i = 0; i < g->nwaves; i++) {
+      struct emu_evbuf *b = &g->evb[i];
+      for (unsigned j = 0; j < b->n && r->nevents < run->max_events; j++)
+         VEC_PUSH(r->events, r->nevents, r->events_cap, b->ev[j]);
+      b->n = 0;
    }
 }
 
@@ -393,6 +568,8 @@ run_group(struct emu_run *run, struct emu_group *g)
    for (;;) {
       if (g->batched)
          run_unit(g, &g->batch);
+      if (g->held && !g->batched && !run->stop)
+         run_interleaved(run, g);
       for (unsigned i = 0; i < g->nwaves && !run->stop && !g->batched; i++)
          run_unit(g, &g->waves[i]);
       if (run->stop)
@@ -409,6 +586,9 @@ run_group(struct emu_run *run, struct emu_group *g)
       }
       if (!alive)
          return;
+      /* the waves run one after the other would each have come here first */
+      if (g->held)
+         flush_held(run, g);
       for (unsigned i = 0; i < nv; i++)
          if (v[i].at_barrier) {
             v[i].at_barrier = false;
@@ -426,8 +606,8 @@ account(struct emu_run *run, struct emu_group *g)
    for (unsigned i = 0; i < g->nwaves; i++) {
       struct emu_wave *w = g->batched ? &g->batch : &g->waves[i];
       uint64_t cy = (uint64_t)(w->cycle < 0 ? 0 : w->cycle);
-      r->insns += g->batched ? 0 : g->waves[i].insns;
-      r->lane_insns += g->batched ? 0 : g->waves[i].lane_insns;
+      r->insns += g->waves[i].insns; /* 0 for waves that never ran alone */
+      r->lane_insns += g->waves[i].lane_insns;
       r->wave_cycles += cy;
       r->cycles = MAX2(r->cycles, cy);
       r->waves++;
@@ -448,13 +628,16 @@ alloc_group(struct emu_run *run, struct emu_group *g, unsigned maxw)
       w->S = g->S;
       w->meta = xmalloc(units * sizeof(struct emu_reg)); /* wave_reset: the touched units */
       w->exec = xmalloc(EMU_MAX_WAVE * 4);
+      w->run_at = xmalloc((EMU_MAX_WAVE + 1) * sizeof(*w->run_at));
       w->grp = g;
    }
    g->batch.regs = g->regs;
    g->batch.S = g->S;
    g->batch.meta = xmalloc(units * sizeof(struct emu_reg));
    g->batch.exec = xmalloc((size_t)g->S * 4);
+   g->batch.run_at = xmalloc(((size_t)g->S + 1) * sizeof(*g->batch.run_at));
    g->batch.grp = g;
+   g->evb = xcalloc(maxw, sizeof(*g->evb));
 }
 
 static void
@@ -463,10 +646,15 @@ free_group(struct emu_group *g, unsigned maxw)
    for (unsigned i = 0; i < maxw && g->waves; i++) {
       free(g->waves[i].meta);
       free(g->waves[i].exec);
+      free(g->waves[i].run_at);
    }
    free(g->waves);
+   for (unsigned i = 0; i < maxw && g->evb; i++)
+      free(g->evb[i].ev);
+   free(g->evb);
    free(g->batch.meta);
    free(g->batch.exec);
+   free(g->batch.run_at);
    free(g->regs);
    env_mem_fini(&g->shared);
 }
@@ -503,7 +691,8 @@ dispatch(struct emu_run *run)
    for (uint32_t first = 0; first < e->nlanes && !run->stop; first += glanes) {
       uint32_t n = MIN2(glanes, e->nlanes - first);
       g.nwaves = (n + W - 1) / W;
-      env_mem_init(&g.shared, (shared + 3) & ~3u, false);
+      if (run->code->uses_shared) /* no other program reads or writes it */
+         env_mem_init(&g.shared, (shared + 3) & ~3u, false);
       group_clear(run, &g);
       for (unsigned i = 0; i < g.nwaves; i++) {
          wave_reset(&g.waves[i], run, wave_id + i, first + i * W, MIN2(W, n - i * W), 0);
@@ -515,8 +704,12 @@ dispatch(struct emu_run *run)
           g.nwaves > 1 && !run->opt->trace && !run->opt->no_batch && !run->code->uses_shared;
       if (g.batched)
          wave_reset(&g.batch, run, wave_id, first, n, g.nwaves);
+      g.lockstep = g.batched && run->code->lockstep && !run->no_lockstep;
+      g.held = g.armed = false;
       wave_id += g.nwaves;
       run_group(run, &g);
+      if (g.held)
+         flush_held(run, &g);
       account(run, &g);
    }
    free_group(&g, maxw);
@@ -559,9 +752,18 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    run.tmp_mask = xmalloc(sz);
    run.tmp_comp = xmalloc(20 * sz);
    load_consts(&run);
-   if (emu_gs_begin(&run, d))
+   if (emu_gs_begin(&run, d)) {
       dispatch(&run);
-   else
+      if (run.replay) { /* again with the waves one after the other */
+         emu_result_free(r);
+         r->wave_size = run.W;
+         env_reset_outputs(e);
+         run.stop = run.replay = false;
+         run.no_lockstep = true;
+         run.last = (struct emu_event){0};
+         dispatch(&run);
+      }
+   } else
       r->status = EMU_ERR_ENV;
    free(run.cst);
    free(run.gs_prims);

@@ -274,6 +274,9 @@ struct emu_code {
    unsigned ntouched;
    uint8_t *is_touched;      /* per unit: in touched (asserts) */
    bool uses_shared;         /* LDL/STL/atomics: shared memory, or atomics anywhere (their order) */
+   bool lockstep;            /* writes no memory and no stage output: the waves of a group
+                              * may run interleaved and join their batch again (emu.c) */
+   int min_read_adj;         /* the least read_adj of any source, at most 0 */
    uint32_t gs_max_vertices; /* the program's, 0 = 1 */
    struct emu_wait_rule *wait_rules; /* wait-state models: read from the model, not isa_delay */
    unsigned nwait_rules;
@@ -328,6 +331,9 @@ struct emu_wave {
    struct emu_group *grp;
    uint32_t id, first_lane, n; /* lanes first_lane .. + n */
    int32_t draw;               /* the draw of all its lanes, -1 if they span several */
+   uint32_t nruns;             /* draw < 0: lanes run_at[k] .. run_at[k + 1] - 1 are of one
+                                * draw, k < nruns */
+   uint32_t *run_at;
    uint32_t S;                 /* lanes per register buffer (the group's stride) */
    uint32_t nmembers;          /* a batch: the waves it stands for (ids id ..), else 0 */
    uint32_t nactive;           /* bits set in active */
@@ -371,6 +377,18 @@ struct emu_group {
    uint32_t S;
    struct emu_wave batch;
    bool batched;
+   /* Lockstep programs (emu_code.lockstep): after its first split the
+    * batch's waves run interleaved, one step each in turn, and join the
+    * batch again when they are back in lockstep (emu.c rejoin). Their
+    * events are then held per wave (evb) and listed in wave order at each
+    * barrier and at the end, the order of waves run one after another. */
+   bool lockstep; /* this group may run its waves interleaved and rejoin */
+   bool held;     /* past the first split: events go to evb */
+   bool armed;    /* a wave ran an instruction a batch cannot: try to rejoin */
+   struct emu_evbuf {
+      struct emu_event *ev;
+      unsigned n, cap;
+   } * evb;
 };
 
 /* Everything one emu_run call works on. */
@@ -386,6 +404,8 @@ struct emu_run {
    uint32_t cst_stride;
    uint32_t cst_used;     /* words held (up to the last bound one); the rest read 0 */
    bool stop;             /* budget exhausted */
+   bool no_lockstep;      /* run the waves of a split batch one after the other */
+   bool replay;           /* the budget ran out in interleaved waves: run again without */
    struct emu_event last; /* the latest event, to drop exact repeats (a register read twice) */
    /* scratch, EMU_MAX_WAVE words each */
    uint32_t *tmp_src[ISA_MAX_SRC];

@@ -256,11 +256,9 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       }
       /* Lanes come in runs of one draw (a batch spans a few): one value
        * per run. */
-      for (unsigned i = 0, j; i < n; i = j) {
-         const uint32_t *cs = emu_cst(w, i);
-         for (j = i + 1; j < n && emu_cst(w, j) == cs;)
-            j++;
-         fill(tmp + i, view1(emu_cst_word(w, cs, u), s), j - i);
+      for (unsigned r = 0; r < w->nruns; r++) {
+         unsigned a = w->run_at[r], b = w->run_at[r + 1];
+         fill(tmp + a, view1(emu_cst_word(w, emu_cst(w, a), u), s), b - a);
       }
       return tmp;
    }

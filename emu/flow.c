@@ -119,6 +119,11 @@ emu_lanes_end(struct emu_wave *w, uint64_t lanes, bool killed, uint32_t pc)
          continue;
       const uint32_t *p = emu_reg_final(w, c->files[bd->file].base + bd->index, lanes, pc);
       size_t o = env_out_index(e, bd->vertex, bd->tgsi_index, bd->chan) + w->first_lane;
+      if (w->nmembers || lanes == emu_lanes_all(w->n)) { /* every lane: one copy */
+         memcpy(e->out + o, p, w->n * sizeof(*e->out));
+         memset(e->out_flags + o, 0, w->n * sizeof(*e->out_flags));
+         continue;
+      }
       for (unsigned i = 0; i < w->n; i++)
          if (w->nmembers || ((lanes >> i) & 1)) {
             e->out[o + i] = p[i];

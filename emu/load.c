@@ -1337,12 +1337,25 @@ index_words(struct emu_code *c)
    c->nwords = nw;
 }
 
+/* The units the program can read or write, and what the run needs to
+ * know of the whole program: shared memory, whether its waves may run
+ * interleaved (lockstep), the earliest read relative to issue. */
 static void
 touched_units(struct emu_code *c)
 {
    uint8_t *t = xcalloc(c->nunits + 1, 1);
+   c->lockstep = true;
+   c->min_read_adj = 0;
    for (unsigned i = 0; i < c->n; i++) {
       const struct emu_op *op = &c->ops[i];
+      /* waves that write memory or stage outputs see each other's
+       * writes in the order they run: they run one after the other */
+      if (op->kind == EMU_K_STORE || op->kind == EMU_K_ATOMIC || op->kind == EMU_K_AST ||
+          op->kind == EMU_K_EMIT)
+         c->lockstep = false;
+      for (unsigned k = 0; k < op->nsrc; k++)
+         c->min_read_adj = MIN2(c->min_read_adj, (int)op->src[k].read_adj);
+      c->min_read_adj = MIN2(c->min_read_adj, (int)op->cond.read_adj);
       c->uses_shared |=
           (op->space == EMU_SPACE_SHARED && (op->kind == EMU_K_LOAD || op->kind == EMU_K_STORE)) ||
           op->kind == EMU_K_ATOMIC;

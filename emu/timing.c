@@ -63,12 +63,18 @@ emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsi
    *last = ev;
    /* A batch stands for several waves in lockstep: each had the event. */
    uint32_t copies = k == EMU_EV_BUDGET ? 1u : MAX2(w->nmembers, 1u); /* the run stops at once */
+   const struct emu_group *g = w->grp;
    for (uint32_t m = 0; m < copies; m++) {
       ev.wave = w->id + m;
       if (m)
          r->counts[k]++;
-      if (r->nevents < w->run->max_events)
+      if (g && g->held) { /* listed in wave order later (emu.c) */
+         struct emu_evbuf *b = &g->evb[ev.wave - g->waves[0].id];
+         if (b->n < w->run->max_events)
+            VEC_PUSH(b->ev, b->n, b->cap, ev);
+      } else if (r->nevents < w->run->max_events) {
          VEC_PUSH(r->events, r->nevents, r->events_cap, ev);
+      }
    }
 }
 
