@@ -704,6 +704,8 @@ dispatch(struct emu_run *run)
           g.nwaves > 1 && !run->opt->trace && !run->opt->no_batch && !run->code->uses_shared;
       if (g.batched)
          wave_reset(&g.batch, run, wave_id, first, n, g.nwaves);
+      else /* account() adds them: not an earlier group's */
+         g.batch.insns = g.batch.lane_insns = 0;
       g.lockstep = g.batched && run->code->lockstep && !run->no_lockstep;
       g.held = g.armed = false;
       wave_id += g.nwaves;

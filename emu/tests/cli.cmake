@@ -13,6 +13,13 @@ emu_cli(clean "emu|a3xx|fixtures/emu/a3xx/raw_short_ok.s" 0 OUT "cycles: 11\n.*h
 # --summary: the same figures, and nothing after the hazards (no outputs)
 emu_cli(summary "emu|a3xx|fixtures/emu/a3xx/raw_short_ok.s|--summary" 0
         OUT "cycles: 11\n.*hazards: \\[\\]\n$")
+# 544 lanes: a batch of 16 waves (512 lanes), then one wave alone, which
+# adds its own 4 instructions, not the batch's 64 again.
+emu_cli(summary_lone_wave "emu|sm50|fixtures/emu/sm50/bar_early_ok.s|--invocations|544|--summary" 0
+        OUT "waves: 17
+.*instructions: 68
+lane_instructions: 2176
+")
 emu_cli(trace "emu|a3xx|fixtures/emu/a3xx/sync_ss_ok.s|--trace" 0
         OUT "cycle: 17, stall: 9, pc: 0x18, active: 1, insn: \"\\(ss\\)mov.f32f32 r2.x, r1.x\", waited: \"ss r1.x\"")
 emu_cli(budget "emu|a3xx|fixtures/emu/a3xx/budget.s|--max-cycles|100" 1 OUT "status: the cycle budget ran out")
