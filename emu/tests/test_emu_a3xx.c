@@ -133,26 +133,31 @@ test_illegal(const struct isa_model *m)
    diag_clear(&d);
 }
 
-static const char loop_prog[] = ".stage vert\n"
-                                ".sysval r0.x VERTEXID.x\n"
-                                ".input r3.x IN[0].xy\n"
-                                ".output r1.x OUT[0].xy\n"
-                                "and.b r0.x, r0.x, 7\n"
-                                "mov.u32u32 r1.y, 0\n"
-                                "mov.f32f32 r1.x, r3.x\n"
-                                "(rpt2)nop\n"
-                                "loop:\n"
-                                "(jp)cmps.u.lt p0.x, r1.y, r0.x\n"
-                                "(rpt5)nop\n"
-                                "br !p0.x, #$done\n"
-                                "mul.f r1.x, r1.x, r3.y\n"
-                                "add.u r1.y, r1.y, 1\n"
-                                "(rpt2)nop\n"
-                                "jump #$loop\n"
-                                "done:\n"
-                                "(jp)rcp r2.x, r1.x\n"
-                                "add.f r1.x, r1.x, r2.x\n" /* no (ss): a sync hazard per wave */
-                                "end\n";
+/* Lanes loop VERTEXID & 7 times (0-7): every wave diverges; what follows
+ * `done:` runs on the reconverged lanes. */
+#define LOOP_0_TO_7                                                                                \
+   ".stage vert\n"                                                                                 \
+   ".sysval r0.x VERTEXID.x\n"                                                                     \
+   ".input r3.x IN[0].xy\n"                                                                        \
+   ".output r1.x OUT[0].xy\n"                                                                      \
+   "and.b r0.x, r0.x, 7\n"                                                                         \
+   "mov.u32u32 r1.y, 0\n"                                                                          \
+   "mov.f32f32 r1.x, r3.x\n"                                                                       \
+   "(rpt2)nop\n"                                                                                   \
+   "loop:\n"                                                                                       \
+   "(jp)cmps.u.lt p0.x, r1.y, r0.x\n"                                                              \
+   "(rpt5)nop\n"                                                                                   \
+   "br !p0.x, #$done\n"                                                                            \
+   "mul.f r1.x, r1.x, r3.y\n"                                                                      \
+   "add.u r1.y, r1.y, 1\n"                                                                         \
+   "(rpt2)nop\n"                                                                                   \
+   "jump #$loop\n"                                                                                 \
+   "done:\n"
+
+static const char loop_prog[] =
+    LOOP_0_TO_7 "(jp)rcp r2.x, r1.x\n"
+                "add.f r1.x, r1.x, r2.x\n" /* no (ss): a sync hazard per wave */
+                "end\n";
 
 static void
 test_determinism(const struct isa_model *m)
@@ -267,29 +272,12 @@ test_batches(const struct isa_model *m)
     * reconverges at done, where its waves join the batch again; two sync
     * hazards per wave follow, listed wave after wave as when each runs
     * alone (nothing is reported before the batch first splits). */
-   static const char rejoin[] = ".stage vert\n"
-                                ".sysval r0.x VERTEXID.x\n"
-                                ".input r3.x IN[0].xy\n"
-                                ".output r1.x OUT[0].xy\n"
-                                "and.b r0.x, r0.x, 7\n"
-                                "mov.u32u32 r1.y, 0\n"
-                                "mov.f32f32 r1.x, r3.x\n"
-                                "(rpt2)nop\n"
-                                "loop:\n"
-                                "(jp)cmps.u.lt p0.x, r1.y, r0.x\n"
-                                "(rpt5)nop\n"
-                                "br !p0.x, #$done\n"
-                                "mul.f r1.x, r1.x, r3.y\n"
-                                "add.u r1.y, r1.y, 1\n"
-                                "(rpt2)nop\n"
-                                "jump #$loop\n"
-                                "done:\n"
-                                "(jp)(rpt5)nop\n"
-                                "rcp r2.x, r1.x\n"
-                                "rsq r2.y, r1.x\n"
-                                "add.f r1.x, r1.x, r2.x\n" /* no (ss): sync hazards */
-                                "add.f r1.y, r2.y, r2.y\n"
-                                "end\n";
+   static const char rejoin[] = LOOP_0_TO_7 "(jp)(rpt5)nop\n"
+                                            "rcp r2.x, r1.x\n"
+                                            "rsq r2.y, r1.x\n"
+                                            "add.f r1.x, r1.x, r2.x\n" /* no (ss): sync hazards */
+                                            "add.f r1.y, r2.y, r2.y\n"
+                                            "end\n";
    const char *progs[] = {straight, loop_prog, rejoin};
    for (unsigned p = 0; p < 3; p++) {
       struct fix_run a, b;
