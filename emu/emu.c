@@ -340,6 +340,19 @@ group_clear(struct emu_run *run, struct emu_group *g)
       }
 }
 
+/* The sync flags, scoreboards and wait counters of s, as d's. */
+static void
+copy_sync(struct emu_wave *d, const struct emu_wave *s)
+{
+   memcpy(d->sync_epoch, s->sync_epoch, sizeof(d->sync_epoch));
+   memcpy(d->cnt_issued, s->cnt_issued, sizeof(d->cnt_issued));
+   memcpy(d->cnt_ooo, s->cnt_ooo, sizeof(d->cnt_ooo));
+   memcpy(d->sync_ready, s->sync_ready, sizeof(d->sync_ready));
+   memcpy(d->sync_count, s->sync_count, sizeof(d->sync_count));
+   memcpy(d->sync_set, s->sync_set, sizeof(d->sync_set));
+   memcpy(d->sync_pc, s->sync_pc, sizeof(d->sync_pc));
+}
+
 /* The batch's waves take over its state and go on alone. */
 static void
 split(struct emu_run *run, struct emu_group *g)
@@ -349,13 +362,7 @@ split(struct emu_run *run, struct emu_group *g)
       struct emu_wave *w = &g->waves[i];
       for (unsigned k = 0; k < run->code->ntouched; k++)
          w->meta[run->code->touched[k]] = b->meta[run->code->touched[k]];
-      memcpy(w->sync_epoch, b->sync_epoch, sizeof(w->sync_epoch));
-      memcpy(w->cnt_issued, b->cnt_issued, sizeof(w->cnt_issued));
-      memcpy(w->cnt_ooo, b->cnt_ooo, sizeof(w->cnt_ooo));
-      memcpy(w->sync_ready, b->sync_ready, sizeof(w->sync_ready));
-      memcpy(w->sync_count, b->sync_count, sizeof(w->sync_count));
-      memcpy(w->sync_set, b->sync_set, sizeof(w->sync_set));
-      memcpy(w->sync_pc, b->sync_pc, sizeof(w->sync_pc));
+      copy_sync(w, b);
       w->nstack = b->nstack; /* a rejoined batch keeps its waves' stack */
       memcpy(w->stack, b->stack, b->nstack * sizeof(*b->stack));
       w->cycle = b->cycle;
@@ -506,13 +513,7 @@ rejoin(struct emu_run *run, struct emu_group *g)
       r.war_lanes = (r.war_lanes & all0) == all0 ? ball : 0;
       b->meta[u] = r;
    }
-   memcpy(b->sync_epoch, w0->sync_epoch, sizeof(b->sync_epoch));
-   memcpy(b->cnt_issued, w0->cnt_issued, sizeof(b->cnt_issued));
-   memcpy(b->cnt_ooo, w0->cnt_ooo, sizeof(b->cnt_ooo));
-   memcpy(b->sync_ready, w0->sync_ready, sizeof(b->sync_ready));
-   memcpy(b->sync_set, w0->sync_set, sizeof(b->sync_set));
-   memcpy(b->sync_pc, w0->sync_pc, sizeof(b->sync_pc));
-   memcpy(b->sync_count, w0->sync_count, sizeof(b->sync_count));
+   copy_sync(b, w0);
    b->nstack = w0->nstack;
    for (unsigned k = 0; k < w0->nstack; k++) {
       b->stack[k] = w0->stack[k];
