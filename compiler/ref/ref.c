@@ -347,15 +347,17 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
                                     .index = (uint16_t)(c->creg + (c->cbase[b] + i) * 4 + ch)};
             emu_program_bind(p, &e);
          }
-   for (unsigned i = 0; i < c->s->nimms && !c->creg_from; i++) /* compact: literals */
+   for (unsigned i = 0; i < c->s->nimms; i++)
       for (unsigned ch = 0; ch < 4; ch++) {
+         int r = ref_const_reg(c, (c->imm_base + i) * 4 + ch); /* compact: none, literals */
          struct emu_binding e = {.kind = EMU_BIND_VALUE,
                                  .chan = (uint8_t)ch,
                                  .file = (uint8_t)c->cfile,
                                  .tgsi_index = (uint16_t)i,
-                                 .index = (uint16_t)(c->creg + (c->imm_base + i) * 4 + ch),
+                                 .index = (uint16_t)r,
                                  .value = c->s->imms[i].u[ch]};
-         emu_program_bind(p, &e);
+         if (r >= 0)
+            emu_program_bind(p, &e);
       }
    /* Geometry and tessellation control outputs are stored as written. */
    bool stored = c->s->stage == TGSI_STAGE_GEOM || c->s->stage == TGSI_STAGE_TESS_CTRL;
@@ -364,13 +366,12 @@ write_bindings(struct ref_ctx *c, struct emu_program *p)
          bind(p, EMU_BIND_OUTPUT, (unsigned)c->gpr, (c->base[TGSI_FILE_OUT] + i) * 4 + ch, i, ch);
    for (unsigned k = 0; k < c->nsizes; k++)
       for (unsigned ch = 0; ch < 4; ch++) {
-         struct emu_binding e = {
-             .kind = EMU_BIND_SIZE,
-             .chan = (uint8_t)ch,
-             .file = (uint8_t)c->cfile,
-             .buffer = c->sizes[k].file,
-             .tgsi_index = c->sizes[k].index,
-             .index = (uint16_t)(c->creg + (c->size_base + k) * 4 + ch - c->creg_from)};
+         struct emu_binding e = {.kind = EMU_BIND_SIZE,
+                                 .chan = (uint8_t)ch,
+                                 .file = (uint8_t)c->cfile,
+                                 .buffer = c->sizes[k].file,
+                                 .tgsi_index = c->sizes[k].index,
+                                 .index = (uint16_t)ref_const_reg(c, (c->size_base + k) * 4 + ch)};
          emu_program_bind(p, &e);
       }
 }

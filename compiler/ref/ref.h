@@ -328,9 +328,10 @@ struct ref_ctx {
     * (scalar slots from cmem_from on; 0: none in memory). */
    bool compact;
    unsigned creg_from, cmem_from;
-   /* place_scratch models whose fixed TEMP homes fit but left too few
-    * registers for the values of an instruction (ref_open compiles once
-    * more): TEMPs homed by liveness, as when the fixed homes do not fit. */
+   /* Models other than consts_in_gpr whose fixed TEMP homes fit but left
+    * too few registers for the values of an instruction (ref_open compiles
+    * once more): TEMPs homed by liveness, as when the fixed homes do not
+    * fit. */
    bool live_homes;
    bool regs_short; /* the refusal was for want of registers */
    /* Resource sizes (EMU_BIND_SIZE): a vec4 constant slot per resource
@@ -427,9 +428,10 @@ enum compile_status ref_error(struct ref_ctx *c, const char *fmt, ...) DC_PRINTF
 int ref_home(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
 /* Constant-file scalar slot of a direct CONST or IMM channel, or -1. */
 int ref_const_slot(struct ref_ctx *c, const struct tgsi_reg *r, unsigned chan);
-/* consts_in_gpr: the register holding constant slot `slot`, or -1 when
- * the compact layout keeps it elsewhere (an immediate, a buffer word in
- * memory: load_const fetches those). */
+/* The register holding constant slot `slot` (of the constant file, or
+ * on consts_in_gpr models a GPR), or -1 when the compact layout keeps it
+ * elsewhere (an immediate, a buffer word in memory: load_const fetches
+ * those). */
 int ref_const_reg(const struct ref_ctx *c, unsigned slot);
 /* Register holding component chan of the size of resource (file, index)
  * (EMU_BIND_SIZE: BUFFER bytes; IMAGE width, height, depth; MEMORY bytes;
