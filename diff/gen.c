@@ -1300,7 +1300,10 @@ declarations(struct gen *g, struct strbuf *h)
       strbuf_printf(h, "DCL BUFFER[%u]\n", GEN_SINK_BUF);
    if (!g->noconst)
       strbuf_printf(h, "DCL CONST[0][0..%u]\n",
-                    g->nconst - 1 + (g->used_iconst ? GEN_INT_CONSTS : 0));
+                    g->nconst - 1 +
+                        (g->used_dconst   ? GEN_INT_CONSTS + GEN_DBL_CONSTS
+                         : g->used_iconst ? GEN_INT_CONSTS
+                                          : 0));
    for (unsigned k = 0; k < 2; k++)
       if (g->used_samp[k])
          strbuf_printf(h, "DCL SAMP[%u]\nDCL SVIEW[%u], 2D, FLOAT\n", k, k);

@@ -18,6 +18,7 @@
 #define GEN_MAX_DEPTH  6  /* nested IF/loop/switch */
 #define GEN_ARRAY_LEN  4  /* the indirectly addressed TEMP array */
 #define GEN_INT_CONSTS 2  /* integer uniforms after the float constants */
+#define GEN_DBL_CONSTS 1  /* then a slot of two double uniforms (gen_wide.c) */
 #define GEN_IMM_HASH   4096
 #define GEN_SINK_BUF   3 /* COMP: the sink's buffer (0 input, 1 result, 2 lane slots) */
 #define GEN_TEXT_LEN   24
@@ -80,6 +81,7 @@ struct gen {
    unsigned ninsns;
    bool used_samp[2], used_addr, used_array, used_in[8], killed;
    bool used_iconst; /* CONST[0][nconst + k], k < GEN_INT_CONSTS, read as integers */
+   bool used_dconst; /* CONST[0][nconst + GEN_INT_CONSTS] read as two doubles */
    bool arrays;      /* TEMP[ADDR+k](1) may be read and written */
    bool fma;         /* FMA may appear; otherwise MAD takes its place */
    bool fp64;        /* doubles may appear (a3xx has none: n/a there) */

@@ -11,8 +11,9 @@
  * control flow a result goes only to a pair that already holds its type.
  *
  * Defined results: shifts take counts ANDed into [0, 63] by TGSI itself;
- * divisors are forced odd (never 0) and, for the signed ops, positive
- * (no INT64_MIN / -1); a float converted to 64 bits is clamped first.
+ * divisors are forced odd (never 0) and, for the signed ops, never -1
+ * (no INT64_MIN / -1: bit 62 cleared, either sign); a float converted to
+ * 64 bits is clamped first.
  * Exactness: 64-bit integer ops are exact; DADD, DMUL and the conversions
  * round correctly (exact from exact sources); DMAD, DRCP, DSQRT, DMIN,
  * DMAX and 64-bit integer to float conversions are inexact.
@@ -160,12 +161,18 @@ stmt_op(struct gen *g, const struct wop *t, unsigned nt, enum gty ty)
    if (w->kind == W_SHIFT) {
       gen_src_plain(g, GT_I, &s[1]);
    } else if (w->kind == W_DIV) {
-      /* divisor: low word odd, high word positive */
-      static const char *const m[4] = {"1", "2147483647", "1", "2147483647"};
+      /* divisor: low word odd (never 0); unsigned, high word positive;
+       * signed, either sign but never -1 (bit 62 clear: no INT64_MIN /
+       * -1), so that the quotient's and the remainder's signs, which the
+       * division loop's expansion carries from before the loop to after
+       * it, take both values */
+      static const char *const mu[4] = {"1", "2147483647", "1", "2147483647"};
+      static const char *const ms[4] = {"1", "3221225471", "1", "3221225471"};
+      bool is_signed = w->op == TGSI_OP_I64DIV || w->op == TGSI_OP_I64MOD;
       struct opnd k = {0};
       if (!gen_ok(g, TGSI_OP_OR) || !gen_ok(g, TGSI_OP_AND))
          return false;
-      gen_imm_vec(g, true, m, &k);
+      gen_imm_vec(g, true, is_signed ? ms : mu, &k);
       gen_emit(g, "OR TEMP[%u].xz, %s, %s", g->t_scr, s[1].s, k.s);
       gen_emit(g, "AND TEMP[%u].yw, %s, %s", g->t_scr, s[1].s, k.s);
       snprintf(s[1].s, sizeof(s[1].s), "TEMP[%u]", g->t_scr);
@@ -316,8 +323,28 @@ run_operand(struct gen *g, const struct opnd *self, struct opnd *o)
       *o = *self;
 }
 
+/* The start of a run: a double uniform as it is, so that the input
+ * profiles' doubles (specials, and boundaries: DBL_MAX and its neighbours,
+ * 2^1023, the smallest normal, subnormals, 2^k and one ulp either side)
+ * reach the run's ops at run time; a double made from a float or an
+ * integer is never near those limits. x + -0 is x for every x. */
+static bool
+run_from_uniform(struct gen *g, unsigned r, uint8_t mask)
+{
+   static const char *const mz[4] = {"0", "2147483648", "0", "2147483648"};
+   struct opnd s[2] = {0};
+   if (!gen_ok(g, TGSI_OP_DADD))
+      return false;
+   snprintf(s[0].s, sizeof(s[0].s), "CONST[0][%u].%s", g->nconst + GEN_INT_CONSTS,
+            gen_chance(g, 50) ? "xyxy" : "zwzw");
+   gen_imm_vec(g, true, mz, &s[1]);
+   emit_wide(g, TGSI_OP_DADD, r, mask, s, 2);
+   g->used_dconst = true;
+   return true;
+}
+
 /* A run of doubles that feed each other (fp64 shaders): a double made
- * from an exact float or integer, then 2 to 5 operations each on the
+ * from an exact float or integer or a double uniform, then 2 to 5 operations each on the
  * last result and a special, another double or itself -- DADD, DMUL,
  * DFMA, DDIV and DSQRT and DRCP (on specials too: 0, infinities, NaN,
  * negatives, subnormals), DLDEXP by counts that make subnormal and
@@ -344,12 +371,16 @@ stmt_double_run(struct gen *g)
    const char *sw = mask == 0x3 ? "xyxy" : "zwzw";
    snprintf(self.s, sizeof(self.s), "TEMP[%u].%s", r, sw);
    snprintf(neg.s, sizeof(neg.s), "-TEMP[%u].%s", r, sw);
-   bool from_int = gen_chance(g, 35);
-   if (from_int)
-      gen_src_plain(g, GT_I, &s[0]);
-   else
-      gen_src_exact(g, &s[0]);
-   emit_wide(g, from_int ? TGSI_OP_I2D : TGSI_OP_F2D, r, mask, s, 1);
+   if (!g->noconst && gen_chance(g, 30) && run_from_uniform(g, r, mask)) {
+      /* nothing to convert */
+   } else {
+      bool from_int = gen_chance(g, 35);
+      if (from_int)
+         gen_src_plain(g, GT_I, &s[0]);
+      else
+         gen_src_exact(g, &s[0]);
+      emit_wide(g, from_int ? TGSI_OP_I2D : TGSI_OP_F2D, r, mask, s, 1);
+   }
    bool dep = s[0].dep, inexact = false;
    record(g, r, mask, GT_D, dep, inexact);
    for (unsigned n = 2 + gen_pick(g, 4); n--;) {

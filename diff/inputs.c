@@ -40,14 +40,17 @@
  * the previous lane's value of the channel, else one this lane already got;
  * a reused zero flips its sign half the time in meeting lanes). 64-bit
  * kinds: doubles small with extra bits, 40% (edge%) double specials in
- * special lanes; int64 small, in int-bound lanes 45% the int64 list, 25%
- * random. Buffer words: each word's (or double's) profile at the per-lane
- * rates, of the kind the shader reads it as (buffer_kinds: a LOAD's
- * channel takes the kind of its first typed read, by the word's position
- * in a group of four), integers where no read decides; image words:
- * integers. DIFF_INPUTS_REAL_CONSTANTS makes every draw realistic,
- * and sane constants other than levels and zeros at least 1 (a loop's step
- * of 0 never ends it).
+ * special lanes, edge% double boundaries (double_bound: DBL_MAX and
+ * within 2^-20 of it, 2^1023, the smallest normal, subnormals, 2^k and
+ * its neighbours, conversion edges) in int-bound lanes; int64 small, in
+ * int-bound lanes 45% the int64 list, 25% random. Buffer words: each
+ * word's (or double's) profile at the per-lane rates, of the kind the
+ * shader reads it as (buffer_kinds: a LOAD's channel takes the kind of its
+ * first typed read, by the word's position in a group of four), integers
+ * where no read decides; image words: integers.
+ * DIFF_INPUTS_REAL_CONSTANTS makes every draw realistic, and sane
+ * constants other than levels and zeros at least 1 (a loop's step of 0
+ * never ends it).
  *
  * Specials are equally likely within their list:
  *   float   +0 -0 1 -1 0.5 2 +Inf -Inf, NaN 0x7fc00000, -NaN 0xffc00000,
@@ -806,6 +809,44 @@ draw32(struct lane_gen *g, bool is_float)
    }
 }
 
+/* Doubles at the edges of a double lowering's tests (the int-bounds
+ * profile's doubles, as float_bounds are its floats): DBL_MAX and the
+ * values within 2^-20 of it (a high word of 0x7fefffff), 2^1023 and its
+ * neighbours, the smallest normal and the largest subnormals around it,
+ * other subnormals, a power of two 2^k or one ulp either side of it, and
+ * the integers where conversions round or wrap (2^31, 2^32, 2^53 + 1);
+ * either sign. */
+static uint64_t
+double_bound(struct rng *r)
+{
+   static const uint64_t conv[] = {0x41e0000000000000ull, 0x41f0000000000000ull,
+                                   0x4340000000000001ull, 0x433fffffffffffffull};
+   uint64_t sign = (uint64_t)rng_below(r, 2) << 63, v;
+   switch (rng_below(r, 6)) {
+   case 0: /* DBL_MAX and below it: the top binade's last 2^32 ulps */
+      v = 0x7fefffff00000000ull | (rng_below(r, 2) ? 0xffffffffull : rng_u32(r));
+      break;
+   case 1: /* 2^1023 and one or two ulps either side */
+      v = 0x7fe0000000000000ull + (uint64_t)(int64_t)small_int(r, -2, 2);
+      break;
+   case 2: /* the smallest normal, the largest subnormals */
+      v = 0x0010000000000000ull + (uint64_t)(int64_t)small_int(r, -2, 2);
+      break;
+   case 3: /* a subnormal */
+      v = ((uint64_t)rng_below(r, 0x100000u) << 32 | rng_u32(r)) & 0x000fffffffffffffull;
+      break;
+   case 4: { /* 2^k, or one ulp below or above it */
+      uint64_t e = 1 + rng_below(r, 2046);
+      v = (e << 52) + (uint64_t)(int64_t)small_int(r, -1, 1);
+      break;
+   }
+   default:
+      v = conv[rng_below(r, ARRAY_SIZE(conv))];
+      break;
+   }
+   return sign | v;
+}
+
 static uint64_t
 draw64(struct lane_gen *g, bool is_double)
 {
@@ -815,6 +856,8 @@ draw64(struct lane_gen *g, bool is_double)
    if (is_double) {
       if (edge && x < g->edge)
          return double_specials[rng_below(r, ARRAY_SIZE(double_specials))];
+      if (g->prof == GP_IBOUND && x < g->edge)
+         return double_bound(r);
       if (g->prof == GP_MEET && x < g->edge)
          return rng_below(r, 2) ? 0x8000000000000000ull : 0;
       if (x < 78) {

@@ -334,6 +334,21 @@ check_cli(temps_by_liveness "--no-repro|-q|${_fx}/temps_by_liveness.tgsi" 0
 # targets; the captures miss both, and --generated 200 the first.
 check_cli(dhuge "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dhuge.tgsi" 0
           OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
+# Doubles read as such from an input and a constant, so that the input
+# profiles' double boundaries and specials (DBL_MAX and within 2^-20 of
+# it, 2^1023, subnormals, 2^k +- 1 ulp) reach DSQRT, DRCP and DDIV at run
+# time: the mutation campaign's survivor that takes a DSQRT operand
+# within 2^-20 of DBL_MAX as not finite (opt_fp64.c, 0x7ff00000 ->
+# 0x7fefffff) fails on both targets at seeds 1-3.
+check_cli(dedge "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dedge.tgsi" 0
+          OUT "sm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
+# Signed 32- and 64-bit division of operands of both signs: the signs are
+# computed before the expansion's loop and read after it. agx's cmpsel
+# pass, whose index of the regions that read a register first covered only
+# the register's first region (the campaign's survivors at
+# opt_agx_cmpsel.c:163), removed a compare read after the loop: mismatch.
+check_cli(agx_div_signs "--target|agx,sm50,gfx9|--no-repro|-q|${_fx}/agx_div_signs.tgsi" 0
+          OUT "agx +1 +1 +0 +0 +0 +0\nsm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated

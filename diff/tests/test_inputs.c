@@ -238,9 +238,19 @@ test_buffer_kinds(void)
                                  "STORE BUFFER[2], TEMP[0].xxxx, TEMP[3]\nEND\n");
    CHECK(s != NULL);
    struct diag_list d = {0};
-   struct env *e = s ? diff_gen_inputs(s, 1, 1024, &d) : NULL;
-   CHECK(e && e->buf[0].size >= 256 && e->buf[1].size >= 256 && e->buf[2].size >= 256);
-   if (e && e->buf[0].size >= 256 && e->buf[1].size >= 256 && e->buf[2].size >= 256) {
+   /* the first seed whose buffers all take the full size, 16 bytes a
+    * lane (a quarter of buffers are small, 64 or 256 bytes: their size is
+    * drawn from the same stream as the values), so that the shares below
+    * are over thousands of values */
+   struct env *e = NULL;
+   for (uint64_t seed = 1; s && seed <= 16; seed++) {
+      env_free(e);
+      e = diff_gen_inputs(s, seed, 1024, &d);
+      if (e && e->buf[0].size >= 16384 && e->buf[1].size >= 16384 && e->buf[2].size >= 16384)
+         break;
+   }
+   CHECK(e && e->buf[0].size >= 16384 && e->buf[1].size >= 16384 && e->buf[2].size >= 16384);
+   if (e && e->buf[0].size >= 16384 && e->buf[1].size >= 16384 && e->buf[2].size >= 16384) {
       unsigned dn = 0, dnorm = 0, fn = 0, fnorm = 0, in = 0, ismall = 0;
       for (uint32_t w = 0; w + 1 < e->buf[0].size / 4; w += 2) {
          uint64_t v;
@@ -272,6 +282,39 @@ test_buffer_kinds(void)
    tgsi_shader_free(s);
 }
 
+/* Double inputs meet the edges a double expansion tests (diff/inputs.c
+ * double_bound): in 4096 lanes of one double input, values within 2^-20
+ * of DBL_MAX other than DBL_MAX itself (a high word of 0x7fefffff: the
+ * specials hold only DBL_MAX), 2^1023 and its neighbours, subnormals other
+ * than the specials' three, and one ulp either side of a power of two.
+ * Without the boundaries the first two never occur. */
+static void
+test_double_bounds(void)
+{
+   struct tgsi_shader *s = parse("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                                 "DCL TEMP[0]\nDSQRT TEMP[0].xy, IN[0].xyxy\n"
+                                 "MOV OUT[0], TEMP[0]\nEND\n");
+   CHECK(s != NULL);
+   struct diag_list d = {0};
+   struct env *e = s ? diff_gen_inputs(s, 1, 4096, &d) : NULL;
+   CHECK(e != NULL);
+   unsigned near_max = 0, top = 0, sub = 0, ulp = 0;
+   for (uint32_t l = 0; e && l < 4096; l++) {
+      uint64_t v = (uint64_t)env_in(e, 0, 0, 1)[l] << 32 | env_in(e, 0, 0, 0)[l];
+      uint64_t a = v & 0x7fffffffffffffffull, frac = a & 0x000fffffffffffffull;
+      near_max += a >> 32 == 0x7fefffffu && a != 0x7fefffffffffffffull;
+      top += a - 0x7fdffffffffffffeull <= 4;
+      sub += a >> 52 == 0 && a > 1 && a != 0x000fffffffffffffull;
+      ulp += a >> 52 != 0 && a >> 52 != 0x7ff && (frac == 1 || frac == 0x000fffffffffffffull);
+   }
+   CHECKF(near_max > 0 && top > 0 && sub > 0 && ulp > 0,
+          "near DBL_MAX %u, near 2^1023 %u, subnormal %u, 2^k +- 1 ulp %u", near_max, top, sub,
+          ulp);
+   env_free(e);
+   diag_clear(&d);
+   tgsi_shader_free(s);
+}
+
 int
 main(void)
 {
@@ -286,6 +329,7 @@ main(void)
    test_compute_layout();
    test_images_cover_together();
    test_buffer_kinds();
+   test_double_bounds();
    tgsi_shader_free(s);
    return test_done();
 }
