@@ -26,28 +26,6 @@ static const char css[] =
     ".code>div{overflow:auto;border:1px solid #ccc;padding:4px;max-height:40em}\n"
     ".hz{background:#ffcdd2}.pr{background:#fff3c4}\n";
 
-static void
-esc(struct strbuf *b, const char *s)
-{
-   for (; s && *s; s++)
-      switch (*s) {
-      case '<':
-         strbuf_printf(b, "&lt;");
-         break;
-      case '>':
-         strbuf_printf(b, "&gt;");
-         break;
-      case '&':
-         strbuf_printf(b, "&amp;");
-         break;
-      case '"':
-         strbuf_printf(b, "&quot;");
-         break;
-      default:
-         strbuf_printf(b, "%c", *s);
-      }
-}
-
 /* The CSS class of a status ("n/a" has no slash in it). */
 static const char *
 st_class(enum diff_status st)
@@ -59,7 +37,7 @@ static void
 head(struct strbuf *b, const char *title, const char *extra_css)
 {
    strbuf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
-   esc(b, title);
+   strbuf_xml_str(b, title, false);
    strbuf_printf(b, "</title>\n<style>\n%s%s</style></head>\n<body>\n", css,
                  extra_css ? extra_css : "");
 }
@@ -82,7 +60,7 @@ run_facts(struct strbuf *b, const struct diff_check *c)
 {
    strbuf_printf(b, "<p>diffcomp %s; seed %llu, %u invocations; steps: ", DC_VERSION,
                  (unsigned long long)c->o.seed, c->o.invocations);
-   esc(b, diff_check_steps(c));
+   strbuf_xml_str(b, diff_check_steps(c), false);
    strbuf_printf(b, "; models:");
    for (unsigned t = 0; t < c->ntargets; t++)
       strbuf_printf(b, " %s <code>%016llx</code>", c->targets[t].name,
@@ -177,11 +155,11 @@ diff_html_index(const struct diff_check *c, const struct diff_baseline *bl)
       char *page = diff_html_has_page(c, i) ? diff_html_page_name(i) : NULL;
       if (page)
          strbuf_printf(&body, "<a href=\"%s\">", page);
-      esc(&body, shader);
+      strbuf_xml_str(&body, shader, false);
       strbuf_printf(&body, "%s</td><td>%s</td><td class=\"st-%s\">%s</td><td>%s</td><td>",
                     page ? "</a>" : "", c->targets[c->cases[i].target].name, st_class(r->status),
                     diff_status_names[r->status], diff_outcome_names[diff_case_outcome(c, i, bl)]);
-      esc(&body, first_message(r));
+      strbuf_xml_str(&body, first_message(r), false);
       strbuf_printf(&body, "</td></tr>\n");
       free(page);
    }
@@ -202,9 +180,9 @@ signals_table(struct strbuf *b, const struct diff_case_result *r)
       const struct diff_signal *g = &r->sig[k];
       strbuf_printf(b, "<tr><td class=\"st-%s\">%s</td><td>", st_class(diff_signal_status(g->kind)),
                     diff_signal_names[g->kind]);
-      esc(b, g->step);
+      strbuf_xml_str(b, g->step, false);
       strbuf_printf(b, "</td><td class=\"n\">%llu</td><td>", (unsigned long long)g->count);
-      esc(b, g->msg);
+      strbuf_xml_str(b, g->msg, false);
       strbuf_printf(b, "</td></tr>\n");
    }
    strbuf_printf(b, "</table>\n");
@@ -228,7 +206,7 @@ values_table(struct strbuf *b, const struct diff_case_result *r)
       diff_value_text(g->m.expected, e, sizeof(e));
       diff_value_text(g->m.actual, a, sizeof(a));
       strbuf_printf(b, "<tr><td>");
-      esc(b, g->step);
+      strbuf_xml_str(b, g->step, false);
       strbuf_printf(b,
                     "</td><td>%s</td><td>%s[%u].%c</td><td class=\"n\">%u</td>"
                     "<td class=\"n\">%u</td><td>",
@@ -237,9 +215,9 @@ values_table(struct strbuf *b, const struct diff_case_result *r)
                     : g->m.kind == DIFF_VAL_IMAGE ? "IMAGE"
                                                   : "OUT",
                     g->m.reg, "xyzw"[g->m.chan & 3], g -> m.vertex, g->m.lane);
-      esc(b, e);
+      strbuf_xml_str(b, e, false);
       strbuf_printf(b, "</td><td>");
-      esc(b, a);
+      strbuf_xml_str(b, a, false);
       strbuf_printf(b, "</td><td class=\"n\">%llu</td></tr>\n", (unsigned long long)g->count);
    }
    if (any)
@@ -248,7 +226,7 @@ values_table(struct strbuf *b, const struct diff_case_result *r)
       strbuf_printf(b, "<p>lane %u inputs:", r->lanes[l].lane);
       for (unsigned v = 0; v < r->lanes[l].nvals; v++) {
          strbuf_printf(b, " ");
-         esc(b, r->lanes[l].vals[v].name);
+         strbuf_xml_str(b, r->lanes[l].vals[v].name, false);
          strbuf_printf(b, "=<code>0x%08x</code>", r->lanes[l].vals[v].bits);
       }
       strbuf_printf(b, "</p>\n");
@@ -263,7 +241,7 @@ code_column(struct strbuf *b, const char *title, const char *text, bool ok, bool
    strbuf_printf(b, "<div><h3>%s</h3>", title);
    if (!ok) {
       strbuf_printf(b, "<p>no listing: ");
-      esc(b, text);
+      strbuf_xml_str(b, text, false);
       strbuf_printf(b, "</p></div>\n");
       return;
    }
@@ -279,7 +257,7 @@ code_column(struct strbuf *b, const char *title, const char *text, bool ok, bool
                                                  : NULL;
       if (cls)
          strbuf_printf(b, "<span class=\"%s\">", cls);
-      esc(b, line);
+      strbuf_xml_str(b, line, false);
       strbuf_printf(b, "%s\n", cls ? "</span>" : "");
       free(line);
       p += len + (nl != NULL);
@@ -334,7 +312,7 @@ static void
 timeline_table(struct strbuf *b, const struct diff_case_detail *d)
 {
    strbuf_printf(b, "<h2>Pipeline timeline (%s program)</h2>\n<p>", d->tl_prog);
-   esc(b, d->tl_what);
+   strbuf_xml_str(b, d->tl_what, false);
    strbuf_printf(b, "</p>\n");
    timeline_svg(b, d);
    strbuf_printf(b, "<table class=\"timeline\"><tr><th>cycle</th><th>stall</th><th>pc</th>"
@@ -346,9 +324,9 @@ timeline_table(struct strbuf *b, const struct diff_case_detail *d)
                                                   : "";
       strbuf_printf(b, "<tr%s><td class=\"n\">%llu</td><td class=\"n\">%u</td><td>0x%04x</td><td>",
                     cls, (unsigned long long)r->cycle, r->stall, r->pc);
-      esc(b, r->text);
+      strbuf_xml_str(b, r->text, false);
       strbuf_printf(b, "</td><td>");
-      esc(b, r->why);
+      strbuf_xml_str(b, r->why, false);
       strbuf_printf(b, "</td><td>%s</td></tr>\n",
                     r->mark == DIFF_TL_HAZARD     ? "reader"
                     : r->mark == DIFF_TL_PRODUCER ? "producer"
@@ -368,7 +346,7 @@ diff_html_case(const struct diff_check *c, unsigned i, const struct diff_baselin
    char *title = xasprintf("%s on %s: %s", shader, target, diff_status_names[r->status]);
    head(&b, title, NULL);
    strbuf_printf(&b, "<p><a href=\"../index.html\">all cases</a></p>\n<h1>");
-   esc(&b, shader);
+   strbuf_xml_str(&b, shader, false);
    strbuf_printf(&b, " on %s: <span class=\"st-%s\">%s</span></h1>\n", target, st_class(r->status),
                  diff_status_names[r->status]);
    strbuf_printf(&b, "<p>outcome: %s; seed %llu, %u invocations",
@@ -376,14 +354,14 @@ diff_html_case(const struct diff_check *c, unsigned i, const struct diff_baselin
                  c->o.invocations);
    if (r->repro) {
       strbuf_printf(&b, "; reproducer: <code>diffcomp repro ");
-      esc(&b, r->repro);
+      strbuf_xml_str(&b, r->repro, false);
       strbuf_printf(&b, "</code>");
    }
    strbuf_printf(&b, "</p>\n");
    char *where = diff_case_locality(c, i); /* back end or mid-level, as the summary's where: */
    if (where) {
       strbuf_printf(&b, "<p class=\"where\">where: ");
-      esc(&b, where);
+      strbuf_xml_str(&b, where, false);
       strbuf_printf(&b, "</p>\n");
    }
    free(where);

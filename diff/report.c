@@ -453,18 +453,6 @@ diff_case_locality(const struct diff_check *c, unsigned i)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                 */
 
-/* Length of the UTF-8 sequence at p (p NUL-terminated), 0 if invalid. */
-static size_t
-utf8_len_at(const unsigned char *p)
-{
-   size_t n = 1;
-   while (n < 4 && p[n] && (p[n] & 0xc0) == 0x80)
-      n++;
-   while (n > 1 && utf8_text_prefix((const char *)p, n) != n)
-      n--;
-   return n > 1 ? n : 0;
-}
-
 static void
 json_float_text(struct strbuf *b, uint32_t bits)
 {
@@ -630,47 +618,14 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl, con
 /* JUnit                                                                */
 
 static void
-xml_str(struct strbuf *b, const char *s)
-{
-   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-      switch (*p) {
-      case '<':
-         strbuf_printf(b, "&lt;");
-         break;
-      case '>':
-         strbuf_printf(b, "&gt;");
-         break;
-      case '&':
-         strbuf_printf(b, "&amp;");
-         break;
-      case '"':
-         strbuf_printf(b, "&quot;");
-         break;
-      case '\n':
-         strbuf_printf(b, "&#10;");
-         break;
-      default:
-         if (*p >= 0x80) { /* the document says UTF-8: a stray byte is '?' */
-            size_t n = utf8_len_at(p);
-            strbuf_printf(b, "%.*s", n ? (int)n : 1, n ? (const char *)p : "?");
-            p += n ? n - 1 : 0;
-            break;
-         }
-         /* XML 1.0 has no other control characters. */
-         strbuf_printf(b, "%c", *p < 0x20 && *p != '\t' ? '?' : *p);
-      }
-   }
-}
-
-static void
 junit_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
 {
    const struct diff_case_result *r = &c->results[i];
    enum diff_outcome o = diff_case_outcome(c, i, bl);
    strbuf_printf(b, "    <testcase classname=\"diffcomp.");
-   xml_str(b, case_target(c, i));
+   strbuf_xml_str(b, case_target(c, i), true);
    strbuf_printf(b, "\" name=\"");
-   xml_str(b, case_shader(c, i));
+   strbuf_xml_str(b, case_shader(c, i), true);
    strbuf_printf(b, "\" time=\"%.3f\"", r->seconds);
    if (o == DIFF_OUT_OK && r->status == DIFF_PASS) {
       strbuf_printf(b, "/>\n");
@@ -695,13 +650,13 @@ junit_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struc
    else {
       size_t len = strcspn(first, "\n"); /* a message attribute is one line */
       char *one = xstrndup(first, len);
-      xml_str(b, one);
+      strbuf_xml_str(b, one, true);
       if (first[len])
          strbuf_printf(b, " [...]");
       free(one);
    }
    strbuf_printf(b, "\">");
-   xml_str(b, text);
+   strbuf_xml_str(b, text, true);
    strbuf_printf(b, "</%s>\n    </testcase>\n", tag);
    free(text);
 }

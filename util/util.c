@@ -258,6 +258,24 @@ strbuf_take(struct strbuf *b)
    return b->s ? b->s : xstrdup("");
 }
 
+/* Appends the UTF-8 sequence at *p (a byte >= 0x80 of a NUL-terminated
+ * string) and leaves *p at its last byte; false, appending nothing, when
+ * no valid sequence starts there. */
+static bool
+add_utf8_seq(struct strbuf *b, const unsigned char **p)
+{
+   size_t n = 1;
+   while (n < 4 && (*p)[n] && ((*p)[n] & 0xc0) == 0x80)
+      n++;
+   while (n > 1 && utf8_text_prefix((const char *)*p, n) != n)
+      n--;
+   if (n == 1)
+      return false;
+   strbuf_printf(b, "%.*s", (int)n, (const char *)*p);
+   *p += n - 1;
+   return true;
+}
+
 void
 strbuf_json_str(struct strbuf *b, const char *s)
 {
@@ -273,19 +291,31 @@ strbuf_json_str(struct strbuf *b, const char *s)
          strbuf_printf(b, "\\u%04x", *p);
       else if (*p < 0x80)
          strbuf_printf(b, "%c", *p);
-      else {
-         /* the longest valid sequence at p: at most 4 bytes */
-         size_t n = 1;
-         while (n < 4 && p[n] && (p[n] & 0xc0) == 0x80)
-            n++;
-         while (n > 1 && utf8_text_prefix((const char *)p, n) != n)
-            n--;
-         if (n > 1)
-            strbuf_printf(b, "%.*s", (int)n, (const char *)p);
-         else
-            strbuf_printf(b, "\\ufffd"); /* JSON is UTF-8: a stray byte is replaced */
-         p += n > 1 ? n - 1 : 0;
-      }
+      else if (!add_utf8_seq(b, &p))
+         strbuf_printf(b, "\\ufffd"); /* JSON is UTF-8: a stray byte is replaced */
    }
    strbuf_printf(b, "\"");
+}
+
+void
+strbuf_xml_str(struct strbuf *b, const char *s, bool in_attr)
+{
+   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+      if (*p == '<')
+         strbuf_printf(b, "&lt;");
+      else if (*p == '>')
+         strbuf_printf(b, "&gt;");
+      else if (*p == '&')
+         strbuf_printf(b, "&amp;");
+      else if (*p == '"')
+         strbuf_printf(b, "&quot;");
+      else if (*p == '\n')
+         strbuf_printf(b, in_attr ? "&#10;" : "\n");
+      else if (*p < 0x20 && *p != '\t')
+         strbuf_printf(b, "?"); /* XML 1.0 has no other control characters */
+      else if (*p < 0x80)
+         strbuf_printf(b, "%c", *p);
+      else if (!add_utf8_seq(b, &p))
+         strbuf_printf(b, "?"); /* the document says UTF-8: a stray byte is '?' */
+   }
 }

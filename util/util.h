@@ -86,6 +86,10 @@ char *strbuf_take(struct strbuf *b);
 /* Appends s (NULL: "") as a JSON string: quoted, escaped, a byte that is
  * not UTF-8 text replaced by U+FFFD. */
 void strbuf_json_str(struct strbuf *b, const char *s);
+/* Appends s (NULL: "") as XML or HTML text: markup characters as
+ * references, a newline as "&#10;" when in_attr (an attribute value keeps
+ * it), other control characters and bytes that are not UTF-8 text as '?'. */
+void strbuf_xml_str(struct strbuf *b, const char *s, bool in_attr);
 bool read_file(const char *path, char **text, size_t *len, char **err);
 bool read_file_diag(const char *path, char **text, size_t *len, struct diag_list *d);
 /* Seconds on the monotonic clock: differences time a run. */

@@ -101,6 +101,36 @@ test_utf8_text(void)
              utf8_text_prefix(cases[i].s, cases[i].len));
 }
 
+/* The JSON and XML escapes: markup, control characters, and bytes that
+ * are not UTF-8 text, each in both forms. */
+static void
+test_escapes(void)
+{
+   static const struct {
+      const char *s, *json, *xml, *xml_attr;
+   } cases[] = {
+       {"a<b>&\"c", "\"a<b>&\\\"c\"", "a&lt;b&gt;&amp;&quot;c", "a&lt;b&gt;&amp;&quot;c"},
+       {"1\n2\t3\x01", "\"1\\n2\\t3\\u0001\"", "1\n2\t3?", "1&#10;2\t3?"},
+       {"e\xc3\xa9\xe2\x82\xac", "\"e\xc3\xa9\xe2\x82\xac\"", "e\xc3\xa9\xe2\x82\xac",
+        "e\xc3\xa9\xe2\x82\xac"},
+       {"x\xe9y\xe2\x82", "\"x\\ufffdy\\ufffd\\ufffd\"", "x?y??", "x?y??"},
+       {NULL, "\"\"", "", ""},
+   };
+   for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      const char *want[] = {cases[i].json, cases[i].xml, cases[i].xml_attr};
+      for (unsigned k = 0; k < 3; k++) {
+         struct strbuf b = {0};
+         if (k == 0)
+            strbuf_json_str(&b, cases[i].s);
+         else
+            strbuf_xml_str(&b, cases[i].s, k == 2);
+         char *got = strbuf_take(&b);
+         CHECKF(!strcmp(got, want[k]), "case %u form %u: %s", i, k, got);
+         free(got);
+      }
+   }
+}
+
 int
 main(void)
 {
@@ -108,5 +138,6 @@ main(void)
    test_diag();
    test_utf8_text();
    test_diag_long_line();
+   test_escapes();
    return test_done();
 }
