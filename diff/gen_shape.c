@@ -19,7 +19,9 @@
  * integers, INT_MIN, shift counts of 31 to 33, unsigned division by 0,
  * float bit patterns of +-0, +-inf, NaN and the largest float, and an
  * operand met by itself), both immediate against immediate (folded at
- * compile time) and immediate against a value; and packed halves and
+ * compile time) and immediate against a value; one-source ops (negate,
+ * abs, sign, not, bit reverse and count, the bit finders, half packs and
+ * unpacks) of four edge immediates at once or of a value; and packed halves and
  * bytes -- (x << 16) | y with y full width or masked, the swapped order,
  * byte lanes -- that gfx9 merges with SDWA. Only results TGSI fixes are
  * written: no IDIV by 0 or INT_MIN / -1, no denormal operand (flushing is
@@ -59,6 +61,11 @@ static const uint32_t edge_floats[] = {
     0xff800000u, 0x7fc00000u, 0x7f7fffffu, 0xc0200000u, 0x40400000u,
 };
 
+/* Half-float bit patterns for UP2H: +-0, +-1, +-inf, NaN, the largest
+ * half, -2.5, the smallest normal half (no denormal: flushing is open). */
+static const uint16_t edge_halves[] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00,
+                                       0xfc00, 0x7e00, 0x7bff, 0xc100, 0x0400};
+
 /* Floats for F2I and the rounding ops: negative, fractional and halves
  * (where truncation, floor, nearest-even and halves-away part), in range. */
 static const char *const edge_frac[] = {"-3.5", "-0.5", "-1",   "2.5",   "-2.5", "-1e+06",
@@ -76,7 +83,8 @@ enum {
    E_ROUND,
    E_SELECT,
    E_CLAMP,
-   E_BOOL
+   E_BOOL,
+   E_UNARY
 };
 
 struct eop {
@@ -101,6 +109,10 @@ static const struct eop edge_ops[] = {
     {TGSI_OP_FRC, E_ROUND},   {TGSI_OP_UCMP, E_SELECT},  {TGSI_OP_UCMP, E_SELECT},
     {TGSI_OP_MIN, E_CLAMP},   {TGSI_OP_MAX, E_CLAMP},    {TGSI_OP_USEQ, E_BOOL},
     {TGSI_OP_USEQ, E_BOOL},   {TGSI_OP_SLT, E_BOOL},     {TGSI_OP_SLT, E_BOOL},
+    {TGSI_OP_INEG, E_UNARY},  {TGSI_OP_IABS, E_UNARY},   {TGSI_OP_ISSG, E_UNARY},
+    {TGSI_OP_NOT, E_UNARY},   {TGSI_OP_BREV, E_UNARY},   {TGSI_OP_POPC, E_UNARY},
+    {TGSI_OP_UMSB, E_UNARY},  {TGSI_OP_IMSB, E_UNARY},   {TGSI_OP_LSB, E_UNARY},
+    {TGSI_OP_UP2H, E_UNARY},  {TGSI_OP_UP2H, E_UNARY},   {TGSI_OP_PK2H, E_UNARY},
 };
 
 /* An integer operand: an edge immediate, or an exact integer value. */
@@ -139,12 +151,16 @@ mix_float(struct gen *g, unsigned acc, unsigned s)
 static bool
 bool_of(struct gen *g, unsigned s, bool mask)
 {
-   static const enum tgsi_opcode masks[] = {TGSI_OP_ISLT, TGSI_OP_USGE, TGSI_OP_USEQ,
-                                            TGSI_OP_FSLT, TGSI_OP_FSGE, TGSI_OP_FSEQ};
+   /* every relation, the not-equal ones too (a reference may write those
+    * as an equality with swapped arms: a boolean whose false arm is set) */
+   static const enum tgsi_opcode masks[] = {TGSI_OP_ISLT, TGSI_OP_ISGE, TGSI_OP_USLT, TGSI_OP_USGE,
+                                            TGSI_OP_USEQ, TGSI_OP_USNE, TGSI_OP_FSLT, TGSI_OP_FSGE,
+                                            TGSI_OP_FSEQ, TGSI_OP_FSNE};
    static const enum tgsi_opcode floats[] = {TGSI_OP_SLT, TGSI_OP_SGE};
    enum tgsi_opcode op =
        mask ? masks[gen_pick(g, ARRAY_SIZE(masks))] : floats[gen_pick(g, ARRAY_SIZE(floats))];
-   bool fl = op != TGSI_OP_ISLT && op != TGSI_OP_USGE && op != TGSI_OP_USEQ;
+   bool fl = op == TGSI_OP_FSLT || op == TGSI_OP_FSGE || op == TGSI_OP_FSEQ || op == TGSI_OP_FSNE ||
+             op == TGSI_OP_SLT || op == TGSI_OP_SGE;
    struct opnd a = {0}, b = {0};
    int r = fl ? gen_pick_temp_exact(g, GT_F) : -1;
    if (!gen_ok(g, op) || (fl && r < 0))
@@ -211,6 +227,81 @@ bool_test(struct gen *g, unsigned acc, unsigned s, bool mask)
       gen_imm_u(g, ky, &y);
    gen_emit(g, "UCMP TEMP[%u].x, TEMP[%u].zzzz, %s, %s", s, s, x.s, y.s);
    mix(g, acc, s, 'x');
+   return true;
+}
+
+/* An IMM line of four distinct entries of table t (n >= 4), as integers,
+ * each entry the pair (t[i] << 16 | t[j]) when pairs. */
+static void
+edge_vec(struct gen *g, const void *t, bool halves, unsigned n, bool pairs, struct opnd *o)
+{
+   char v[4][GEN_TEXT_LEN];
+   const char *vals[4] = {v[0], v[1], v[2], v[3]};
+   unsigned used[4];
+   for (unsigned c = 0; c < 4; c++) {
+      unsigned i;
+      do {
+         i = gen_pick(g, n);
+      } while (c && !pairs && (i == used[0] || (c > 1 && i == used[1]) || (c > 2 && i == used[2])));
+      used[c] = i;
+      uint32_t x = halves ? ((const uint16_t *)t)[i] : ((const uint32_t *)t)[i];
+      if (pairs)
+         x = x << 16 | ((const uint16_t *)t)[gen_pick(g, n)];
+      snprintf(v[c], GEN_TEXT_LEN, "%u", x);
+   }
+   gen_imm_vec(g, true, vals, o);
+}
+
+/* A one-source op of edge operands into the sink, on four channels, its
+ * source four edge immediates (a compile-time fold) when imm, else a
+ * value: the integer ops (negate, abs, sign, not, bit reverse and count,
+ * the bit finders) of edge integers; UP2H of two words of two edge halves,
+ * every half read; PK2H of two pairs of edge floats (TGSI packs every NaN
+ * as 0x7e00) or of an exact float value. */
+static bool
+edge_unary(struct gen *g, unsigned acc, unsigned s, enum tgsi_opcode op, bool imm)
+{
+   const char *name = tgsi_op_info[op].name;
+   struct opnd a = {0};
+   if (op == TGSI_OP_UP2H) {
+      if (!gen_ok(g, TGSI_OP_MOV))
+         return false;
+      if (imm)
+         edge_vec(g, edge_halves, true, ARRAY_SIZE(edge_halves), true, &a);
+      else
+         int_operand(g, false, &a);
+      for (unsigned w = 0; w < 2; w++) {
+         gen_emit(g, "UP2H TEMP[%u].xy, %s%s", s, a.s, imm ? (w ? ".yyyy" : ".xxxx") : "");
+         mix_float(g, acc, s);
+         gen_emit(g, "MOV TEMP[%u].x, TEMP[%u].yyyy", s, s);
+         mix_float(g, acc, s);
+         if (!imm)
+            break;
+      }
+      return true;
+   }
+   if (op == TGSI_OP_PK2H) {
+      int r = imm ? -1 : gen_pick_temp_exact(g, GT_F);
+      if (r >= 0) {
+         gen_temp_src(g, (unsigned)r, gen_chans_exact(g, (unsigned)r, GT_F), &a);
+         gen_emit(g, "PK2H TEMP[%u].x, %s", s, a.s);
+         mix(g, acc, s, 'x');
+         return true;
+      }
+      edge_vec(g, edge_floats, false, ARRAY_SIZE(edge_floats), false, &a);
+      gen_emit(g, "PK2H TEMP[%u].x, %s", s, a.s);
+      gen_emit(g, "PK2H TEMP[%u].y, %s.zwzw", s, a.s);
+      mix(g, acc, s, 'x');
+      mix(g, acc, s, 'y');
+      return true;
+   }
+   if (imm)
+      edge_vec(g, edge_ints, false, ARRAY_SIZE(edge_ints), false, &a);
+   else
+      int_operand(g, false, &a);
+   gen_emit(g, "%s TEMP[%u], %s", name, s, a.s);
+   for (unsigned c = 0; c < 4; c++)
+      mix(g, acc, s, "xyzw"[c]);
    return true;
 }
 
@@ -336,6 +427,8 @@ edge_op(struct gen *g, unsigned acc, unsigned s)
    }
    case E_BOOL:
       return bool_test(g, acc, s, e->op == TGSI_OP_USEQ);
+   case E_UNARY:
+      return edge_unary(g, acc, s, e->op, which != 2);
    default: { /* E_F2I */
       gen_imm_f(g, edge_frac[gen_pick(g, ARRAY_SIZE(edge_frac))], &a);
       gen_emit(g, "F2I TEMP[%u].x, %s", s, a.s);

@@ -624,6 +624,80 @@ test_exits_both_arms(void)
    CHECKF(found >= 3, "%u ifs with work and a jump in both arms in 300 shaders", found);
 }
 
+/* The one-source ops of the sink's edge shapes (gen_shape.c edge_unary)
+ * whose source is an immediate, a fold at compile time, from the sink's
+ * first line (the MOV of 0x9e3779b9, IMM line `hash`) on; counts them by
+ * op into found[] and returns how many of them no UMAD into the sink
+ * (TEMP[dst + shift] as its third source) reads within the next twelve
+ * instructions. */
+static const enum tgsi_opcode unary_ops[] = {TGSI_OP_INEG, TGSI_OP_IABS, TGSI_OP_ISSG, TGSI_OP_NOT,
+                                             TGSI_OP_BREV, TGSI_OP_POPC, TGSI_OP_LSB,  TGSI_OP_UMSB,
+                                             TGSI_OP_IMSB, TGSI_OP_UP2H, TGSI_OP_PK2H};
+
+static unsigned
+unary_folds(const struct tgsi_shader *s, int32_t hash, int shift, unsigned *found)
+{
+   unsigned i = 0, unread = 0;
+   while (i < s->ninsns &&
+          !(s->insns[i].op == TGSI_OP_MOV && s->insns[i].nsrc == 1 &&
+            s->insns[i].src[0].reg.file == TGSI_FILE_IMM && s->insns[i].src[0].reg.index == hash))
+      i++;
+   for (; i < s->ninsns; i++) {
+      const struct tgsi_insn *in = &s->insns[i];
+      unsigned k = 0;
+      while (k < ARRAY_SIZE(unary_ops) && unary_ops[k] != in->op)
+         k++;
+      if (k == ARRAY_SIZE(unary_ops) || in->nsrc != 1 || in->src[0].reg.file != TGSI_FILE_IMM ||
+          in->dst[0].reg.file != TGSI_FILE_TEMP)
+         continue;
+      found[k]++;
+      bool read = false;
+      for (unsigned j = i + 1; j < s->ninsns && j <= i + 12 && !read; j++)
+         read = s->insns[j].op == TGSI_OP_UMAD && s->insns[j].src[2].reg.file == TGSI_FILE_TEMP &&
+                s->insns[j].src[2].reg.index == in->dst[0].reg.index + shift;
+      unread += !read;
+   }
+   return unread;
+}
+
+/* With the sink, every one-source op the folder folds meets edge
+ * immediates in some of 300 shaders, and every such result reaches the
+ * hash. Shown failing: read at the register one off, the results are
+ * not found in the hash. */
+static void
+test_sink_unary(void)
+{
+   unsigned found[ARRAY_SIZE(unary_ops)] = {0}, unread = 0, off = 0, total = 0;
+   for (uint64_t seed = 1; seed <= 300; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 60, .sink = true};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      /* the IMM line that holds the sink's first constant */
+      const char *h = t ? strstr(t, "2654435769") : NULL;
+      const char *l = h;
+      while (l && l > t && l[-1] != '\n')
+         l--;
+      int32_t hash = l && !strncmp(l, "IMM[", 4) ? (int32_t)strtol(l + 4, NULL, 10) : -1;
+      if (t && hash >= 0) {
+         unsigned none[ARRAY_SIZE(unary_ops)] = {0};
+         unread += unary_folds(s, hash, 0, found);
+         off += unary_folds(s, hash, 1, none);
+      }
+      tgsi_shader_free(s);
+      free(t);
+   }
+   for (unsigned k = 0; k < ARRAY_SIZE(unary_ops); k++) {
+      CHECKF(found[k] >= 1, "%s of an immediate in the sink: %u of 300 shaders",
+             tgsi_op_info[unary_ops[k]].name, found[k]);
+      total += found[k];
+   }
+   CHECK_EQ_U(unread, 0);
+   CHECKF(off >= total / 2, "%u of %u folds unread at the register one off", off, total);
+   printf("sink unary: %u one-source ops of immediates in 300 shaders; at the register one off "
+          "%u unread\n",
+          total, off);
+}
+
 /* Runs a geometry shader's text on 64 lanes; the overflow events, and
  * whether lanes sent different numbers of vertices. */
 static bool
@@ -784,6 +858,7 @@ main(void)
    test_votes();
    test_keyed_conditions();
    test_exits_both_arms();
+   test_sink_unary();
    test_stage_names();
    test_geom();
    test_tess();
