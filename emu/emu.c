@@ -753,7 +753,7 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    for (unsigned i = 0; i < ISA_MAX_DST; i++)
       run.tmp_dst[i] = xmalloc(sz);
    run.tmp_mask = xmalloc(sz);
-   run.tmp_comp = xmalloc(20 * sz);
+   run.tmp_comp = xmalloc(21 * sz);
    load_consts(&run);
    if (emu_gs_begin(&run, d)) {
       dispatch(&run);
@@ -775,6 +775,9 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    for (unsigned i = 0; i < ISA_MAX_DST; i++)
       free(run.tmp_dst[i]);
    free(run.tmp_mask);
+   for (unsigned k = 0; k < ISA_MAX_SRC; k++)
+      for (unsigned i = 0; i < EMU_UNI_SLOTS; i++)
+         free(run.uni[k][i].buf);
    free(run.tmp_comp);
    return r->status;
 }

@@ -33,6 +33,7 @@
 #define EMU_INF         INT64_MAX
 #define EMU_LONG_AGO    (-(INT64_C(1) << 40)) /* ready time of values present at the start */
 #define EMU_BATCH_LANES 512                   /* lanes of a group of waves outside compute */
+#define EMU_UNI_SLOTS   16                    /* uniform buffers kept per run and source slot */
 
 enum emu_kind {
    EMU_K_NOP,
@@ -411,9 +412,19 @@ struct emu_run {
    uint32_t *tmp_src[ISA_MAX_SRC];
    uint32_t *tmp_dst[ISA_MAX_DST];
    uint32_t *tmp_mask;
-   uint32_t *tmp_comp; /* 20 components x maxlanes: texture and load results (8..19: the
-                        * fixed registers of texture groups A, B, C) */
+   uint32_t *tmp_comp; /* 21 components x maxlanes: texture and load results (8..19: the
+                        * fixed registers of texture groups A, B, C; 4..7 and 20: a batched
+                        * lookup's zeros, layer and offsets, tex.c) */
    unsigned maxlanes;  /* lanes of the largest wave or batch: scratch sizes */
+   /* ALU sources with one value on every lane (immediates, a constant of
+    * one draw), filled once and kept: per source slot (so that the
+    * sources of one instruction never share one), EMU_UNI_SLOTS buffers
+    * by a hash of the value, each holding `value` in lanes 0 .. n - 1
+    * (exec.c) */
+   struct emu_uni {
+      uint32_t value, n;
+      uint32_t *buf; /* maxlanes words, allocated on first use */
+   } uni[ISA_MAX_SRC][EMU_UNI_SLOTS];
    uint32_t *gs_prims; /* geometry shaders, per lane: primitives ended so far */
    unsigned tr_nwaited;
    struct {

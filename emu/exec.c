@@ -113,15 +113,16 @@ fill(uint32_t *d, uint32_t v, unsigned n)
       d[i] = v;
 }
 
-/* The signed value of an address register lane. */
-static inline int32_t
-addr_value(const struct emu_code *c, uint32_t addr_unit, uint32_t v)
+/* Whether an address register holds 16 bits (its lanes' values are
+ * signed 16-bit) rather than 32. */
+static bool
+addr_narrow(const struct emu_code *c, uint32_t addr_unit)
 {
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].kind == ISA_FILE_ADDRESS && addr_unit >= c->files[f].base &&
           addr_unit < c->files[f].base + c->files[f].count)
-         return c->files[f].width <= 16 ? (int32_t)(int16_t)(uint16_t)v : (int32_t)v;
-   return (int32_t)v;
+         return c->files[f].width <= 16;
+   return false;
 }
 
 /* Relative operands: each lane reads file[a0 + offset], bounds checked. */
@@ -137,9 +138,10 @@ fetch_rel(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    uint32_t last = UINT32_MAX;
    const uint32_t *lp = NULL;
    uint64_t oob = 0;
+   bool narrow = addr_narrow(c, s->addr_unit);
    for (unsigned i = 0; i < w->n; i++) {
-      int64_t idx =
-          (int64_t)addr_value(c, s->addr_unit, av[i]) + (int32_t)s->value + (s->rinc ? k : 0);
+      int32_t a = narrow ? (int32_t)(int16_t)(uint16_t)av[i] : (int32_t)av[i];
+      int64_t idx = (int64_t)a + (int32_t)s->value + (s->rinc ? k : 0);
       if (idx < 0 || idx >= s->limit) {
          oob += w->exec[i] & 1;
          tmp[i] = 0;
@@ -276,6 +278,44 @@ emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
    }
 }
 
+/* A buffer holding v in lanes 0 .. n - 1 for source slot k: one of the
+ * run's kept ones, refilled only when it last held another value or
+ * fewer lanes. Only the ALU reads it (its kernels never write a source). */
+static const uint32_t *
+uniform(struct emu_run *run, unsigned k, uint32_t v, unsigned n)
+{
+   struct emu_uni *u = &run->uni[k][(v * 0x9e3779b1u) >> 28];
+   _Static_assert(EMU_UNI_SLOTS == 16, "the hash gives 4 bits");
+   if (!u->buf) {
+      u->buf = xmalloc((size_t)run->maxlanes * 4);
+      u->n = 0;
+   }
+   if (u->value != v || u->n < n) {
+      fill(u->buf, v, n);
+      u->value = v;
+      u->n = n;
+   }
+   return u->buf;
+}
+
+/* emu_fetch for source slot j of an ALU op: a uniform value (an
+ * immediate, a constant when every lane is of one draw) from a kept
+ * buffer. */
+static const uint32_t *
+fetch_alu(struct emu_wave *w, const struct emu_op *op, unsigned j, unsigned k, int64_t t)
+{
+   const struct emu_src *s = &op->src[j];
+   if (s->kind == EMU_S_IMM)
+      return uniform(w->run, j,
+                     s->sel ? view1(s->value, s)
+                            : sem_srcmod_slot(s->value, s->mods, s->isfloat, s->mod16),
+                     w->n);
+   if (s->kind == EMU_S_CONST && w->draw >= 0)
+      return uniform(w->run, j,
+                     view1(emu_cst_word(w, emu_cst(w, 0), s->unit + (s->rinc ? k : 0)), s), w->n);
+   return emu_fetch(w, op, s, k, t, w->run->tmp_src[j]);
+}
+
 /* The lanes an instruction acts on: the active ones, under its guard.
  * *mask gets the wave's exec words or, with a guard, the scratch mask;
  * returns how many lanes are on. */
@@ -360,7 +400,7 @@ emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
          if (op->war)
             emu_mark_war(w, op, u, t);
       } else {
-         s[i] = emu_fetch(w, op, si, k, t, run->tmp_src[i]);
+         s[i] = fetch_alu(w, op, i, k, t);
       }
    }
    uint32_t *mask = w->exec;

@@ -140,10 +140,39 @@ KA(shf_l,
 KA(shf_r,
    unsigned mode = A->mode; int wrap = (A->flags & SEM_FL_WRAP) != 0;
    int hi = (A->flags & SEM_FL_HI) != 0, sem_shf(1, a, b, c, mode, wrap, hi))
-KA(xmad,
-   int ah = A->hi_srcs & 1; int bh = (A->hi_srcs >> 1) & 1; int psl = (A->flags & SEM_FL_PSL) != 0;
-   int mrg = (A->flags & SEM_FL_MRG) != 0; unsigned mode = A->mode,
-   sem_xmad(a, b, c, ah, bh, psl, mrg, mode))
+/* XMAD: a loop per (psl, mrg, mode) with those constant, so sem_xmad's
+ * choices fold out of the loop (the half selects remain as selects). */
+static inline void
+xmad_loop(uint32_t *o, const uint32_t *pa, const uint32_t *pb, const uint32_t *pc, unsigned n,
+          int ah, int bh, int psl, int mrg, unsigned mode)
+{
+   for (unsigned i = 0; i < n; i++)
+      o[i] = sem_xmad(pa[i], pb[i], pc[i], ah, bh, psl, mrg, mode);
+}
+
+static void
+k_xmad(KARGS)
+{
+   const uint32_t *pa = s[0], *pb = op->nsrc > 1 ? s[1] : s[0], *pc = op->nsrc > 2 ? s[2] : s[0];
+   const struct sem_args *A = &op->args;
+   int ah = A->hi_srcs & 1, bh = (A->hi_srcs >> 1) & 1, psl = (A->flags & SEM_FL_PSL) != 0;
+   int mrg = (A->flags & SEM_FL_MRG) != 0;
+   switch ((unsigned)psl * 2 + (unsigned)mrg + 4 * (A->mode <= 4 ? A->mode : 5)) {
+#define XMAD_(psl_, mrg_, mode_)                                                                   \
+   case psl_ * 2 + mrg_ + 4 * mode_:                                                               \
+      xmad_loop(d[0], pa, pb, pc, n, ah, bh, psl_, mrg_, mode_);                                   \
+      return;
+#define XMAD_MODE_(mode_) XMAD_(0, 0, mode_) XMAD_(0, 1, mode_) XMAD_(1, 0, mode_) XMAD_(1, 1, mode_)
+      XMAD_MODE_(0)
+      XMAD_MODE_(1)
+      XMAD_MODE_(2)
+      XMAD_MODE_(4)
+#undef XMAD_MODE_
+#undef XMAD_
+   default:
+      xmad_loop(d[0], pa, pb, pc, n, ah, bh, psl, mrg, A->mode);
+   }
+}
 KA(bfe, int sg = type_signed(A->type); int brev = (A->flags & SEM_FL_BREV) != 0,
    sem_bfe(a, b, sg, brev))
 KA(flo, int sg = type_signed(A->type), sem_flo(a, sg))

@@ -546,6 +546,83 @@ fetch_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_text
    env_fetch(e, unit, target, c, lod, off, out);
 }
 
+/* Whether every lane's lookup can go through env_sample_lanes: a plain
+ * sample (no gather, gradients, projection or gfx9 face layout) of a
+ * unit the instruction names, of the bound texture's own target. */
+static bool
+lanes_lookup(const struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_texture target)
+{
+   const struct emu_tex *x = &op->tex;
+   return x->kind == EMU_TX_SAMPLE && !x->gather && x->ddx < 0 && x->proj < 0 && !x->layer_amd &&
+          !op->tex_rsrc && env_sample_lanes_take(e, unit, target);
+}
+
+/* The lookups of every lane of w at once, into components 0..3 of
+ * tmp_comp: sample_lane's request as lane arrays (components 4..7 and
+ * 20..22 hold zeros, the layer and unpacked offsets). Lanes outside the
+ * mask get results too; emu_write_comps does not store them. */
+static void
+sample_lanes(struct emu_wave *w, const struct emu_op *op, unsigned unit, enum tgsi_texture target,
+             const struct tex_regs *r)
+{
+   struct emu_run *run = w->run;
+   const struct emu_tex *x = &op->tex;
+   unsigned n = w->n;
+   uint32_t *tc = run->tmp_comp;
+   size_t ml = run->maxlanes;
+   uint32_t *zero = tc + 4 * ml, *layer = tc + 5 * ml;
+   memset(zero, 0, n * 4);
+   struct env_sample_lanes q = {.target = target};
+   unsigned nsp = tgsi_texture_spatial_coords(target);
+   for (unsigned k = 0; k < 4; k++)
+      q.coord[k] = zero;
+   for (unsigned k = 0; k < nsp && k < x->ncoord; k++)
+      q.coord[k] = r->g[(x->coord >> 4) & 3][((x->coord & 15) + k) & 15];
+   if (x->layer >= 0 && nsp < 4) {
+      const uint32_t *l = r->g[(x->layer >> 4) & 3][x->layer & 15];
+      uint32_t m = x->layer16 ? 0xffffu : ~0u;
+      if (x->layer_int)
+         for (unsigned i = 0; i < n; i++)
+            layer[i] = fui((float)(l[i] & m));
+      else
+         for (unsigned i = 0; i < n; i++)
+            layer[i] = l[i] & m;
+      q.coord[nsp] = layer;
+   }
+   if (x->ref >= 0)
+      q.ref = r->g[(x->ref >> 4) & 3][x->ref & 15];
+   if (x->lodv >= 0)
+      q.lod = r->g[(x->lodv >> 4) & 3][x->lodv & 15];
+   q.off[0] = q.off[1] = q.off[2] = zero;
+   if (x->off >= 0 && !x->off_packed) {
+      q.off[0] = r->g[(x->off >> 4) & 3][x->off & 15];
+      q.off[1] = r->g[(x->off >> 4) & 3][((x->off & 15) + 1) & 15];
+   } else if (x->off >= 0) {
+      uint32_t *o[3] = {tc + 6 * ml, tc + 7 * ml, tc + 20 * ml};
+      for (unsigned i = 0; i < n; i++) {
+         int32_t off[3];
+         offsets(x, r, i, off);
+         for (unsigned k = 0; k < 3; k++)
+            o[k][i] = (uint32_t)off[k];
+      }
+      for (unsigned k = 0; k < 3; k++)
+         q.off[k] = o[k];
+   }
+   uint32_t *const out[4] = {tc, tc + ml, tc + 2 * ml, tc + 3 * ml};
+   bool took = env_sample_lanes(run->env, unit, &q, n, out);
+   assert(took);
+   (void)took;
+   if (op->dmask) /* gfx9: the dmask components, packed */
+      for (unsigned i = 0; i < n; i++) {
+         uint32_t p[4] = {0, 0, 0, 0};
+         for (unsigned c = 0, k = 0; c < 4; c++)
+            if (op->dmask & (1u << c))
+               p[k++] = out[c][i];
+         for (unsigned c = 0; c < 4; c++)
+            out[c][i] = p[c];
+      }
+}
+
 void
 emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
@@ -566,6 +643,11 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct env *e = run->env;
    unsigned unit = op->tex_unit;
    enum tgsi_texture target = lookup_target(e, op, unit);
+   if (lanes_lookup(e, op, unit, target)) {
+      sample_lanes(w, op, unit, target, &r);
+      emu_write_comps(w, op, t, op->wrmask, mask, on);
+      return;
+   }
    for (unsigned i = 0; i < w->n; i++) {
       uint32_t out[4] = {0, 0, 0, 0};
       if (rs && rs[i] != unit) {

@@ -122,13 +122,34 @@ int_sat(enum isa_type t, int64_t x)
    return int_out(t, (uint32_t)x);
 }
 
+/* MIN2(isa_type_bits(t), 32), inline for the common integer types. */
+static inline unsigned
+int_bits(enum isa_type t)
+{
+   switch (t) {
+   case ISA_TYPE_U8:
+   case ISA_TYPE_S8:
+      return 8;
+   case ISA_TYPE_U16:
+   case ISA_TYPE_S16:
+   case ISA_TYPE_B16:
+      return 16;
+   case ISA_TYPE_U32:
+   case ISA_TYPE_S32:
+   case ISA_TYPE_B32:
+      return 32;
+   default:
+      return MIN2(isa_type_bits(t), 32u);
+   }
+}
+
 /* Saturating float -> narrow integer. */
 static uint32_t
 f2i_narrow(uint32_t f32, enum isa_type to, unsigned round)
 {
    bool s = type_signed(to);
    uint32_t v = sem_f2i(f32, s, round);
-   unsigned bits = MIN2(isa_type_bits(to), 32u);
+   unsigned bits = int_bits(to);
    int64_t lo = s ? -(1ll << (bits - 1)) : 0;
    int64_t hi = s ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
    int64_t x = s ? (int64_t)(int32_t)v : (int64_t)v;
@@ -166,14 +187,49 @@ sem_cov(enum isa_type from, enum isa_type to, unsigned round, uint32_t v)
    return cov1(from, to, isa_type_is_float(from), isa_type_is_float(to), round, v);
 }
 
+/* cov1 over n lanes; where it is inlined with constant types, the type
+ * switches fold away and only the one conversion stays in the loop. */
+#if defined(__GNUC__)
+#define SEM_INLINE inline __attribute__((always_inline))
+#else
+#define SEM_INLINE inline
+#endif
+static SEM_INLINE void
+cov_loop(enum isa_type from, enum isa_type to, bool ff, bool tf, unsigned round, unsigned n,
+         uint32_t *d, const uint32_t *s)
+{
+   for (unsigned i = 0; i < n; i++)
+      d[i] = cov1(from, to, ff, tf, round, s[i]);
+}
+
+/* The pairs of these types get a loop of their own (the float flag is
+ * isa_type_is_float's). */
+/* clang-format off */
+#define COV_FROM(X) X(F16, 1) X(F32, 1) X(U8, 0) X(S8, 0) X(U16, 0) X(S16, 0) X(U32, 0) X(S32, 0)
+#define COV_TO(Y, F, FF) \
+   Y(F, FF, F16, 1) Y(F, FF, F32, 1) Y(F, FF, U8, 0) Y(F, FF, S8, 0) \
+   Y(F, FF, U16, 0) Y(F, FF, S16, 0) Y(F, FF, U32, 0) Y(F, FF, S32, 0)
+#define COV_CASE_(F, FF, T, TF) \
+   case ISA_TYPE_##F * ISA_TYPE_COUNT + ISA_TYPE_##T: \
+      cov_loop(ISA_TYPE_##F, ISA_TYPE_##T, FF, TF, round, n, d, s); \
+      return;
+#define COV_FROM_(F, FF) COV_TO(COV_CASE_, F, FF)
+/* clang-format on */
+
 void
 sem_cov_lanes(enum isa_type from, enum isa_type to, unsigned round, unsigned n, uint32_t *d,
               const uint32_t *s)
 {
-   bool ff = isa_type_is_float(from), tf = isa_type_is_float(to);
-   for (unsigned i = 0; i < n; i++)
-      d[i] = cov1(from, to, ff, tf, round, s[i]);
+   switch ((unsigned)from * ISA_TYPE_COUNT + (unsigned)to) {
+      COV_FROM(COV_FROM_)
+   default:
+      cov_loop(from, to, isa_type_is_float(from), isa_type_is_float(to), round, n, d, s);
+   }
 }
+#undef COV_FROM_
+#undef COV_CASE_
+#undef COV_TO
+#undef COV_FROM
 
 #define SEM_VN_NAME_(n, s) s,
 static const char *const value_names[SEM_VN_COUNT] = {SEM_VALUE_NAMES(SEM_VN_NAME_)};
