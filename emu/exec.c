@@ -852,7 +852,7 @@ exec_first_perm(struct emu_wave *w, const struct emu_op *op, int64_t t)
       while (first < end && !(mask[first] & 1))
          first++;
       for (unsigned i = base; i < end; i++) {
-         unsigned l = swz           ? (i & ~3u) + (op->src[1 + (i & 3)].value & 3u)
+         unsigned l = swz ? base + ((i - base) & ~3u) + (op->src[1 + ((i - base) & 3)].value & 3u)
                       : perm        ? base + (((a[i] + off) >> 2) & 63u)
                       : first < end ? first
                                     : base;
@@ -971,7 +971,9 @@ exec_shuffle(struct emu_wave *w, const struct emu_op *op, int64_t t)
 /* Quad derivatives (dsx, dsy), quad swizzled adds (fswzadd) and warp
  * shuffles (shfl): each lane reads other lanes' sources, inactive ones
  * too (their registers hold what they last held). A quad is 4 aligned
- * lanes; a wave's lanes are W-aligned in a batch. */
+ * lanes of a wave; a wave's lanes are W-aligned in a batch. A lane of a
+ * quad cut short (the last wave, or a wave size that is not a multiple of
+ * 4) has no partners: its derivative is 0, as the interpreter's is. */
 void
 emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
@@ -1021,17 +1023,17 @@ emu_exec_xlane(struct emu_wave *w, const struct emu_op *op, int64_t t)
    uint32_t *r = run->tmp_dst[0], *p = run->tmp_dst[1];
    for (unsigned k = 0; k < comps && k < 4; k++) {
       for (unsigned i = 0; i < n; i++) {
-         unsigned q = i & ~3u, lane = i % W, base = i - lane;
-         bool in = true;
+         unsigned lane = i % W, base = i - lane, q = base + (lane & ~3u);
+         bool in = true, quad = q + 3 < MIN2(base + W, n); /* a whole quad in the wave */
          switch (op->sem) {
          case ISA_SEM_DSX:
-            r[i] = sem_fadd(v[k][q + 3], sem_fneg(v[k][q + 2]));
+            r[i] = quad ? sem_fadd(v[k][q + 3], sem_fneg(v[k][q + 2])) : 0;
             break;
          case ISA_SEM_DSY:
-            r[i] = sem_fadd(v[k][q + 2], sem_fneg(v[k][q]));
+            r[i] = quad ? sem_fadd(v[k][q + 2], sem_fneg(v[k][q])) : 0;
             break;
          case ISA_SEM_FSWZADD: {
-            unsigned f = op->args.mode >> (2 * (i & 3)) & 3;
+            unsigned f = op->args.mode >> (2 * (lane & 3)) & 3;
             uint32_t a = v[0][i], bb = b[i];
             r[i] = f == 0   ? sem_fadd(a, bb)
                    : f == 1 ? sem_fadd(a, sem_fneg(bb))

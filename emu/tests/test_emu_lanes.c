@@ -39,12 +39,15 @@ ref_lane(unsigned mode, unsigned lane, unsigned b, unsigned c, bool *in)
    return *in ? (unsigned)j : lane;
 }
 
+/* The wave size of the run being checked (0: the model's). */
+static unsigned wave_size;
+
 static void
 run_both(const struct isa_model *m, const char *prog, const char *what,
          void (*check)(const struct fix_run *r, uint32_t l, unsigned *bad), uint32_t lanes)
 {
    for (int nb = 0; nb < 2; nb++) {
-      struct emu_options o = {.no_batch = nb != 0};
+      struct emu_options o = {.no_batch = nb != 0, .wave_size = wave_size};
       struct fix_run r;
       bool ok = fix_run_text(m, prog, what, 11, lanes, &o, &r);
       CHECKF(ok && r.st == EMU_OK && r.res.nevents == 0, "%s runs clean: %s", what,
@@ -57,13 +60,17 @@ run_both(const struct isa_model *m, const char *prog, const char *what,
    }
 }
 
+/* A quad is 4 aligned lanes of one wave; a lane whose quad the wave or
+ * the run cuts short has no partners and reads 0. */
 static void
 check_dsxy(const struct fix_run *r, uint32_t l, unsigned *bad)
 {
-   uint32_t q = l & ~3u;
+   uint32_t W = wave_size ? wave_size : r->env->nlanes, base = l - l % W,
+            q = base + (l - base) / 4 * 4;
+   bool quad = q + 3 < base + W && q + 3 < r->env->nlanes;
    for (unsigned c = 0; c < 2; c++) {
-      uint32_t want_x = fsub(in_at(r, 0, c, q + 3), in_at(r, 0, c, q + 2));
-      uint32_t want_y = fsub(in_at(r, 0, c, q + 2), in_at(r, 0, c, q));
+      uint32_t want_x = quad ? fsub(in_at(r, 0, c, q + 3), in_at(r, 0, c, q + 2)) : 0;
+      uint32_t want_y = quad ? fsub(in_at(r, 0, c, q + 2), in_at(r, 0, c, q)) : 0;
       *bad += fix_out(r, 0, c, l) != want_x;
       *bad += fix_out(r, 1, c, l) != want_y;
    }
@@ -128,11 +135,17 @@ int
 main(void)
 {
    struct isa_model *a3 = fix_open_model("a3xx"), *nv = fix_open_model("sm50");
-   if (a3)
-      run_both(a3,
-               ".input r0.x IN[0].xy\n.output r1.x OUT[0].xy\n.output r2.x OUT[1].xy\n"
-               "dsx (f32)(xy)r1.x, r0.x\ndsy (f32)(xy)r2.x, r0.x\n(sy)end\n",
-               "dsx/dsy", check_dsxy, 256);
+   static const char dsxy[] =
+       ".input r0.x IN[0].xy\n.output r1.x OUT[0].xy\n.output r2.x OUT[1].xy\n"
+       "dsx (f32)(xy)r1.x, r0.x\ndsy (f32)(xy)r2.x, r0.x\n(sy)end\n";
+   if (a3) {
+      run_both(a3, dsxy, "dsx/dsy", check_dsxy, 256);
+      /* waves of 6 lanes: the second quad of each is cut short; 22 lanes:
+       * the last wave holds one whole quad */
+      wave_size = 6;
+      run_both(a3, dsxy, "dsx/dsy in waves of 6", check_dsxy, 22);
+      wave_size = 0;
+   }
    if (nv) {
       run_both(nv,
                ".input R0 IN[0].xy\n.output R4 OUT[0].x\n.output R5 OUT[1].x\n"
