@@ -509,3 +509,8 @@ check_cli(store_race_rewrite "repro|${_fx}/store_race_rewrite.yaml" 0
 # (skipped as a runaway loop at every seed before).
 check_cli(ucmp_count_kind "--no-repro|-q|--seed|2|${_fx}/ucmp_count_loop.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# A store to a 2-D image whose coordinate's .z was never written: the
+# address depends on .xy only (vacuous at every seed before: the whole
+# image was made undefined).
+check_cli(image2d_xy_only "--no-repro|-q|${_fx}/cs_image2d_xy_only.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
