@@ -658,6 +658,19 @@ parse_legacy_reg(struct parser *ps, struct tgsi_reg *r)
    }
    parse_bracket(ps, &r->index, &r->indirect, &r->ind);
    if (res) {
+      /* clover's first compute ABI (2012) named four resources by index:
+       * RES[32764] is RINPUT, the kernel's input; the other three are
+       * memory spaces addressed by raw address, not modelled */
+      if (!r->indirect && r->index == 32764) {
+         r->file = TGSI_FILE_BUFFER;
+         r->index = (int32_t)rinput_buffer(ps, &at);
+         return true;
+      }
+      if (!r->indirect && r->index >= 32765 && r->index <= 32767)
+         fail_at(ps, &at,
+                 "RES[%d] is clover's %s memory (2012 compute, addressed by raw address), "
+                 "which is not modelled",
+                 r->index, r->index == 32767 ? "global" : r->index == 32766 ? "local" : "private");
       if (r->indirect || r->index >= LEGACY_MAX_RES || ps->res_file[r->index] < 0)
          fail_at(ps, &at, "RES[...] is not a declared resource");
       r->file = (enum tgsi_file)ps->res_file[r->index];

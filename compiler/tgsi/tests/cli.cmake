@@ -80,3 +80,6 @@ tgsi_cli(legacy_compile "compile|${_old}/clover_tempx.tgsi|--target|sm50|--path|
 tgsi_cli(legacy_vs_input_semantic "tgsi|${_old}/vs_input_semantic_2009.tgsi" 0
          OUT "^VERT\nDCL IN\\[0\\]\nDCL IN\\[1\\]\nDCL IN\\[2\\]\nDCL OUT\\[0\\], POSITION\n"
          ERR "vs_input_semantic_2009.tgsi:6:12: note: parsed in the legacy dialect: a semantic or interpolation on a vertex shader input")
+# clover's 2012 compute ABI: RES[32764] is the kernel input (RINPUT).
+tgsi_cli(legacy_res_input "tgsi|${_old}/clover_res_input.tgsi" 0
+         OUT "DCL BUFFER\\[1\\]\n.*  2: LOAD TEMP\\[1\\]\\.x, BUFFER\\[1\\], TEMP\\[0\\]\\.xxxx\n")
