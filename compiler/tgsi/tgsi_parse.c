@@ -670,7 +670,10 @@ parse_legacy_reg(struct parser *ps, struct tgsi_reg *r)
          fail_at(ps, &at,
                  "RES[%d] is clover's %s memory (2012 compute, addressed by raw address), "
                  "which is not modelled",
-                 r->index, r->index == 32767 ? "global" : r->index == 32766 ? "local" : "private");
+                 r->index,
+                 r->index == 32767   ? "global"
+                 : r->index == 32766 ? "local"
+                                     : "private");
       if (r->indirect || r->index >= LEGACY_MAX_RES || ps->res_file[r->index] < 0)
          fail_at(ps, &at, "RES[...] is not a declared resource");
       r->file = (enum tgsi_file)ps->res_file[r->index];
