@@ -11,8 +11,9 @@
  *
  * Kinds. Each input or constant channel gets the kind of its first use in
  * the shader, by the fetch type of the instruction reading it: float,
- * integer, or one half of a double or 64-bit integer (a channel pair).
- * Unused channels are float.
+ * integer, or one half of a double or 64-bit integer (a channel pair);
+ * a copy into a TEMP (MOV, UCMP's values) passes on the kind of the TEMP's
+ * first typed read. Unused channels are float.
  *
  * Draws. Lanes are split into draws of DIFF_DRAW_LANES (64) lanes (whole
  * workgroups in compute, at most ENV_MAX_DRAWS), each with its own
@@ -178,16 +179,33 @@ src_use(struct plan *p, const struct tgsi_src *src, unsigned c)
    return use_of(p, r->file, r->has_dim ? r->dim : 0, r->index, src->swz[c] & 3);
 }
 
-/* Kinds from the fetch types of the reads, first use wins. */
+static enum gen_kind read_kind(const struct tgsi_shader *s, uint32_t at, int32_t reg, unsigned c);
+
+/* Kinds from the fetch types of the reads, first use wins. A copy into a
+ * TEMP (MOV, UCMP's values) carries no type of its own: the channel takes
+ * the kind of the copy's first typed read, so a constant count that a
+ * UCMP picks and a loop takes down by UADD is drawn as an integer. */
 static void
-record_kinds(struct plan *p, const struct tgsi_insn *in)
+record_kinds(struct plan *p, const struct tgsi_shader *s, uint32_t at)
 {
+   const struct tgsi_insn *in = &s->insns[at];
+   const struct tgsi_reg *d = &in->dst[0].reg;
+   bool copy = in->ndst && d->file == TGSI_FILE_TEMP && !d->indirect &&
+               (in->op == TGSI_OP_MOV || in->op == TGSI_OP_UCMP) && !in->sat;
    for (unsigned k = 0; k < in->nsrc; k++) {
       uint8_t t = tgsi_interp_src_type(in->op, k);
       for (unsigned c = 0; c < 4; c++) {
          struct chan_use *u = src_use(p, &in->src[k], c);
          if (!u || u->kind != GK_NONE)
             continue;
+         if (copy && (k > 0 || in->op == TGSI_OP_MOV) && (in->dst[0].mask & (1u << c)) &&
+             !in->src[k].neg && !in->src[k].abs) {
+            enum gen_kind rk = read_kind(s, at, d->index, c);
+            if (rk != GK_NONE) {
+               u->kind = (uint8_t)rk;
+               continue;
+            }
+         }
          switch (t) {
          case TGSI_TYPE_D:
             u->kind = c & 1 ? GK_D_HI : GK_D_LO;
@@ -643,7 +661,7 @@ make_plan(struct plan *p, const struct tgsi_shader *s)
    p->s = s;
    plan_sizes(p);
    for (unsigned i = 0; i < s->ninsns; i++)
-      record_kinds(p, &s->insns[i]);
+      record_kinds(p, s, i);
    buffer_kinds(p);
    p->flow = make_blocks(p);
    if (p->flow) {

@@ -361,6 +361,9 @@ enum env_atomic_op {
 bool env_mem_atomic(struct env *e, struct env_mem *m, enum env_event ev, uint32_t off,
                     enum env_atomic_op op, uint32_t v, uint32_t cmp, bool v_undef, uint32_t *old,
                     bool *undef);
+/* How many coordinate channels image i's target reads (x; x, y; x, y and
+ * the layer or z), 3 for an unbound image. */
+unsigned env_image_coords(const struct env *e, unsigned i);
 bool env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_t *off);
 
 /* ------------------------------------------------------------------ */

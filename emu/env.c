@@ -1054,6 +1054,17 @@ env_set_image(struct env *e, unsigned i, enum tgsi_texture target, uint32_t w, u
 }
 
 /* Byte offset of an image texel; false (and IMAGE_OOB) if out of bounds. */
+unsigned
+env_image_coords(const struct env *e, unsigned i)
+{
+   if (i >= ENV_MAX_IMAGES || !e->img[i].bound)
+      return 3;
+   enum tgsi_texture t = e->img[i].target;
+   unsigned dims = target_dims(t);
+   bool layered = tgsi_texture_is_array(t) || target_is_cube(t);
+   return dims == 3 || !layered ? dims : dims + 1;
+}
+
 bool
 env_image_offset(struct env *e, unsigned i, const int32_t coord[3], uint32_t *off)
 {

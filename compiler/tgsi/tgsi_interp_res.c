@@ -340,11 +340,15 @@ image_offset(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, uns
              int64_t unit, unsigned i, uint32_t *off, uint32_t *fl)
 {
    int32_t c[3];
+   /* only the channels the image's target reads: a 2-D image's address
+    * does not depend on an unwritten .z */
+   unsigned n = unit >= 0 && unit < ENV_MAX_IMAGES ? env_image_coords(b->env, (unsigned)unit) : 3;
    for (unsigned k = 0; k < 3; k++) {
       const uint32_t *v, *f;
       mem_fetch(b, ti, csrc, k, &v, &f);
       c[k] = (int32_t)v[i];
-      *fl |= f[i];
+      if (k < n)
+         *fl |= f[i];
    }
    return unit >= 0 && unit < ENV_MAX_IMAGES && env_image_offset(b->env, (unsigned)unit, c, off);
 }

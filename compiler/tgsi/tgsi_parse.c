@@ -658,6 +658,22 @@ parse_legacy_reg(struct parser *ps, struct tgsi_reg *r)
    }
    parse_bracket(ps, &r->index, &r->indirect, &r->ind);
    if (res) {
+      /* clover's first compute ABI (2012) named four resources by index:
+       * RES[32764] is RINPUT, the kernel's input; the other three are
+       * memory spaces addressed by raw address, not modelled */
+      if (!r->indirect && r->index == 32764) {
+         r->file = TGSI_FILE_BUFFER;
+         r->index = (int32_t)rinput_buffer(ps, &at);
+         return true;
+      }
+      if (!r->indirect && r->index >= 32765 && r->index <= 32767)
+         fail_at(ps, &at,
+                 "RES[%d] is clover's %s memory (2012 compute, addressed by raw address), "
+                 "which is not modelled",
+                 r->index,
+                 r->index == 32767   ? "global"
+                 : r->index == 32766 ? "local"
+                                     : "private");
       if (r->indirect || r->index >= LEGACY_MAX_RES || ps->res_file[r->index] < 0)
          fail_at(ps, &at, "RES[...] is not a declared resource");
       r->file = (enum tgsi_file)ps->res_file[r->index];
@@ -1608,10 +1624,16 @@ parse_decl(struct parser *ps, const struct cursor *start)
       expect(ps, ')', "')' after the array id");
       pend = next_attr(ps);
    }
-   if (pend && ps->s->stage == TGSI_STAGE_VERT && d.file == TGSI_FILE_IN)
-      fail_at(ps, &ps->c,
-              "vertex shader inputs are identified by index only; Mesa accepts "
-              "nothing after 'DCL IN[n]' in VERT");
+   /* Vertex shader inputs are identified by index only. Mesa's parser
+    * refused a semantic or an interpolation on them from June 2010; the
+    * text before (the python state tracker's tests, its dumps) wrote
+    * DCL IN[0], POSITION, CONSTANT. The legacy dialect parses and drops
+    * them. */
+   bool vs_in = ps->s->stage == TGSI_STAGE_VERT && d.file == TGSI_FILE_IN;
+   if (pend && vs_in)
+      need_legacy(ps, &ps->c,
+                  "a semantic or interpolation on a vertex shader input (today "
+                  "they are identified by index only)");
    int i;
    struct cursor at = ps->c;
    /* Mesa's first dumps (2007-08) put the interpolation before the
@@ -1656,6 +1678,14 @@ parse_decl(struct parser *ps, const struct cursor *start)
               "unexpected %s in declaration (attributes go in the order ARRAY, LOCAL or "
               "file-specific, semantic, STREAM, interpolation, location, INVARIANT)",
               found(ps, buf, sizeof(buf)));
+   }
+   if (vs_in) {
+      d.has_semantic = false;
+      d.semantic = (enum tgsi_semantic)0;
+      d.semantic_index = 0;
+      d.has_interp = false;
+      d.has_location = false;
+      d.invariant = false;
    }
    ps->last_item = "declaration";
    VEC_PUSH(ps->s->decls, ps->s->ndecls, ps->s->decls_cap, d);

@@ -519,3 +519,13 @@ set_tests_properties(cli_check_model_left_out PROPERTIES
 # lane-keyed generator's gen:24858104, reduced; its reproducer): now a pass.
 check_cli(store_race_rewrite "repro|${_fx}/store_race_rewrite.yaml" 0
           OUT "not reproduced: recorded fail: .*, now pass")
+# A constant that reaches integer ops through a UCMP (or MOV) is drawn as
+# an integer: a loop counting it down ends; as a float it ran out of steps
+# (skipped as a runaway loop at every seed before).
+check_cli(ucmp_count_kind "--no-repro|-q|--seed|2|${_fx}/ucmp_count_loop.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
+# A store to a 2-D image whose coordinate's .z was never written: the
+# address depends on .xy only (vacuous at every seed before: the whole
+# image was made undefined).
+check_cli(image2d_xy_only "--no-repro|-q|${_fx}/cs_image2d_xy_only.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")

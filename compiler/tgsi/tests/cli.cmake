@@ -75,3 +75,11 @@ tgsi_cli(legacy_property_first "tgsi|${_old}/property_first.tgsi" 0
          OUT "^FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\n")
 tgsi_cli(legacy_interp "interp|${_old}/ops_kil_scs.tgsi|--invocations|2" 0 ERR "note: parsed in the legacy dialect")
 tgsi_cli(legacy_compile "compile|${_old}/clover_tempx.tgsi|--target|sm50|--path|opt" 0 ERR "note: parsed in the legacy dialect")
+# Vertex shader inputs with a semantic or an interpolation (gallium's text
+# until 2010): read in the legacy dialect, printed by index only.
+tgsi_cli(legacy_vs_input_semantic "tgsi|${_old}/vs_input_semantic_2009.tgsi" 0
+         OUT "^VERT\nDCL IN\\[0\\]\nDCL IN\\[1\\]\nDCL IN\\[2\\]\nDCL OUT\\[0\\], POSITION\n"
+         ERR "vs_input_semantic_2009.tgsi:6:12: note: parsed in the legacy dialect: a semantic or interpolation on a vertex shader input")
+# clover's 2012 compute ABI: RES[32764] is the kernel input (RINPUT).
+tgsi_cli(legacy_res_input "tgsi|${_old}/clover_res_input.tgsi" 0
+         OUT "DCL BUFFER\\[1\\]\n.*  2: LOAD TEMP\\[1\\]\\.x, BUFFER\\[1\\], TEMP\\[0\\]\\.xxxx\n")

@@ -1030,7 +1030,8 @@ test_syntax_errors(void)
       free(t);
    }
    /* Declarations. */
-   expect_error("VERT\nDCL IN[0], POSITION\nEND\n", NULL, 2, 12, "vertex shader inputs");
+   expect_error("VERT\nDCL IN[0], POSITION\nEND\n", &no_detect_opts, 2, 12,
+                "semantic or interpolation on a vertex shader input");
    expect_error("FRAG\nDCL TEMP[0..3], LOCAL, ARRAY(1)\nEND\n", NULL, 2, 24, "unexpected 'ARRAY'");
    expect_error("FRAG\nDCL TEMP[3..1]\nEND\n", NULL, 2, 13, "range end 1 is below its start 3");
    expect_error("FRAG\nDCL IN[][0]\nEND\n", NULL, 2, 8, "vertex dimension of GS");
