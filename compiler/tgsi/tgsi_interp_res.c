@@ -1370,7 +1370,10 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    struct env *e = b->env;
    const uint32_t *sv, *sf;
    tgsi_interp_fetch(b, ti, 0, 0, &sv, &sf);
-   uint32_t nout = p->nout, maxv = e->gs_max_vertices;
+   uint32_t nout = p->nout, maxv = e->gs_max_vertices, nch = nout * 4;
+   /* the OUT slots' arrays, looked up once (per lane and channel before) */
+   uint32_t *const *val = b->val + p->file_base[TGSI_FILE_OUT];
+   uint32_t *const *flg = b->flg + p->file_base[TGSI_FILE_OUT];
    for (unsigned i = 0; i < b->n; i++) {
       if (!b->exec[i])
          continue;
@@ -1381,21 +1384,21 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          env_count(e, ENV_EV_GS_OVERFLOW, 1);
       } else {
          size_t at = (size_t)g * maxv + k;
-         for (uint32_t r = 0; r < nout; r++)
-            for (unsigned c = 0; c < 4; c++) {
-               uint32_t slot = p->file_base[TGSI_FILE_OUT] + r * 4 + c;
-               e->gs_data[at * nout * 4 + r * 4 + c] = b->val[slot][i];
-               e->gs_flags[at * nout * 4 + r * 4 + c] = (uint16_t)b->flg[slot][i];
-               if (e->gs_err)
-                  e->gs_err[at * nout * 4 + r * 4 + c] =
-                      (uint16_t)(b->flg[slot][i] >> ENV_ERR_SHIFT);
-            }
+         uint32_t *data = e->gs_data + at * nch;
+         uint16_t *flags = e->gs_flags + at * nch;
+         for (uint32_t r = 0; r < nch; r++) {
+            data[r] = val[r][i];
+            flags[r] = (uint16_t)flg[r][i];
+         }
+         if (e->gs_err)
+            for (uint32_t r = 0; r < nch; r++)
+               e->gs_err[at * nch + r] = (uint16_t)(flg[r][i] >> ENV_ERR_SHIFT);
          e->gs_stream[at] = (uint8_t)sv[i];
          e->gs_prim[at] = b->gs_prim[i];
          e->gs_count[g] = k + 1;
       }
-      for (uint32_t r = 0; r < nout * 4; r++)
-         b->flg[p->file_base[TGSI_FILE_OUT] + r][i] |= ENV_F_UNDEF;
+      for (uint32_t r = 0; r < nch; r++)
+         flg[r][i] |= ENV_F_UNDEF;
    }
 }
 
