@@ -522,7 +522,7 @@ dp_rules(unsigned n, unsigned nch, bool dph, bool fuse, const uint32_t *r, uint3
       /* each partial sum rounds; all are at most sum */
       d = rounded(d, sum, nch);
       double u = ulp(fabs_(r[i]));
-      put(&rf[i], d + half + ((d > 0.0) | (half > 0.0) ? u : 0.0));
+      put(&rf[i], d + half + (((d > 0.0) | (half > 0.0)) ? u : 0.0));
    }
 }
 
