@@ -959,19 +959,24 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
       }
 }
 
-/* The batch's runs of lanes of one draw (draw_start). */
+/* The batch's runs of lanes of one draw (draw_start), found when first
+ * asked (by CONST: a walk over the lanes that a shader without constants
+ * does not need). */
 static void
-find_draw_runs(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
+find_draw_runs(struct tgsi_interp_batch *b)
 {
+   if (b->ndraw_runs)
+      return;
    uint32_t *start = b->draw_start, nruns = 0, draw = UINT32_MAX;
-   for (uint32_t i = 0; i < n; i++) {
-      uint32_t d = env_draw(b->env, base + i);
+   for (uint32_t i = 0; i < b->n; i++) {
+      uint32_t d = env_draw(b->env, b->base + i);
       if (d != draw)
          start[nruns++] = i;
       draw = d;
    }
-   start[nruns] = n;
+   start[nruns] = b->n;
    b->ndraw_runs = nruns;
+   b->draw = nruns == 1 ? env_draw(b->env, b->base) : UINT32_MAX;
 }
 
 /* CONST of the batch's lanes (from base): each lane's draw's. Lanes come
@@ -984,6 +989,7 @@ fill_consts(struct tgsi_interp_batch *b, uint32_t base)
    const struct tgsi_interp_prog *p = b->p;
    if (!p->file_count[TGSI_FILE_CONST])
       return;
+   find_draw_runs(b);
    const uint32_t *start = b->draw_start;
    uint32_t nruns = b->ndraw_runs;
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_CONST]; r++) {
@@ -1011,8 +1017,7 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    struct env *e = b->env;
    b->base = base;
    b->n = n;
-   find_draw_runs(b, base, n);
-   b->draw = b->ndraw_runs == 1 ? env_draw(e, base) : UINT32_MAX;
+   b->ndraw_runs = 0; /* found on first use: find_draw_runs */
    fill_consts(b, base);
    /* TEMP, OUT and ADDR start undefined: they read the undefined slot
     * until their first write (own_slot) */
@@ -1167,6 +1172,7 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
    }
    /* run by run of the batch's lanes of one draw (the inputs' draws are
     * 64 lanes: a batch has several) */
+   find_draw_runs(b);
    for (uint32_t k = 0; k < b->ndraw_runs; k++) {
       uint32_t from = b->draw_start[k], to = b->draw_start[k + 1];
       uint32_t draw = env_draw(e, b->base + from);
