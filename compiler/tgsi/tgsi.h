@@ -487,7 +487,10 @@ struct tgsi_interp_batch {
    struct env *env;
    struct diag_list *diags;
    uint32_t base, n;
-   uint32_t draw;               /* the draw of every lane of the batch; UINT32_MAX: several */
+   uint32_t draw; /* the draw of every lane of the batch; UINT32_MAX: several */
+   /* runs of lanes of one draw: run k is lanes [draw_start[k], draw_start[k + 1]);
+    * they and draw are found on first use (ndraw_runs 0 until then) */
+   uint32_t *draw_start, ndraw_runs;
    uint32_t **val, **flg;       /* per slot: n values and n enum env_flag words */
    uint32_t *store_v, *store_f; /* storage: 2 * nstore lane arrays, stride apart */
    uint32_t **own_v, **own_f;   /* per TEMP/OUT/ADDR slot: its own storage */

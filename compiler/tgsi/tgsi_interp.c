@@ -871,7 +871,7 @@ lanes_array(struct batch_mem *bm)
    return a;
 }
 
-#define TI_LANE_ARRAYS (13 + 8 + 8 * TGSI_MAX_SRC + 8)
+#define TI_LANE_ARRAYS (14 + 8 + 8 * TGSI_MAX_SRC + 8)
 
 static void
 batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
@@ -913,9 +913,9 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
       b->res_v[c] = lanes_array(bm);
       b->res_f[c] = lanes_array(bm);
    }
-   uint32_t **arrays[] = {&b->cond,       &b->loop,     &b->cont,    &b->sw,
-                          &b->func,       &b->alive,    &b->demoted, &b->exec,
-                          &b->main_taint, &b->sg_first, &b->sg_end,  &b->gs_prim};
+   uint32_t **arrays[] = {&b->cond,   &b->loop,    &b->cont,      &b->sw,         &b->func,
+                          &b->alive,  &b->demoted, &b->exec,      &b->main_taint, &b->sg_first,
+                          &b->sg_end, &b->gs_prim, &b->draw_start};
    for (unsigned k = 0; k < ARRAY_SIZE(arrays); k++)
       *arrays[k] = lanes_array(bm);
    for (unsigned k = 0; k < ARRAY_SIZE(b->scratch); k++)
@@ -959,24 +959,39 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
       }
 }
 
-/* CONST of lanes [base, base + n): each lane's draw's. Lanes come in runs
- * of one draw (the whole batch, mostly): each value is read once per run
- * and filled in (scratch[0] holds the runs' first lanes). */
-TGSI_INTERP_LANES
+/* The batch's runs of lanes of one draw (draw_start), found when first
+ * asked (by CONST: a walk over the lanes that a shader without constants
+ * does not need). */
 static void
-fill_consts(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
+find_draw_runs(struct tgsi_interp_batch *b)
 {
-   const struct tgsi_interp_prog *p = b->p;
-   if (!p->file_count[TGSI_FILE_CONST])
+   if (b->ndraw_runs)
       return;
-   uint32_t *start = b->scratch[0], nruns = 0, draw = UINT32_MAX;
-   for (uint32_t i = 0; i < n; i++) {
-      uint32_t d = env_draw(b->env, base + i);
+   uint32_t *start = b->draw_start, nruns = 0, draw = UINT32_MAX;
+   for (uint32_t i = 0; i < b->n; i++) {
+      uint32_t d = env_draw(b->env, b->base + i);
       if (d != draw)
          start[nruns++] = i;
       draw = d;
    }
-   start[nruns] = n;
+   start[nruns] = b->n;
+   b->ndraw_runs = nruns;
+   b->draw = nruns == 1 ? env_draw(b->env, b->base) : UINT32_MAX;
+}
+
+/* CONST of the batch's lanes (from base): each lane's draw's. Lanes come
+ * in runs of one draw (draw_start): each value is read once per run and
+ * filled in. */
+TGSI_INTERP_LANES
+static void
+fill_consts(struct tgsi_interp_batch *b, uint32_t base)
+{
+   const struct tgsi_interp_prog *p = b->p;
+   if (!p->file_count[TGSI_FILE_CONST])
+      return;
+   find_draw_runs(b);
+   const uint32_t *start = b->draw_start;
+   uint32_t nruns = b->ndraw_runs;
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_CONST]; r++) {
       uint32_t key = p->const_key[r];
       for (unsigned c = 0; c < 4; c++) {
@@ -1002,10 +1017,8 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
    struct env *e = b->env;
    b->base = base;
    b->n = n;
-   b->draw = env_draw(e, base);
-   for (uint32_t i = 1; i < n && b->draw != UINT32_MAX; i++)
-      b->draw = env_draw(e, base + i) == b->draw ? b->draw : UINT32_MAX;
-   fill_consts(b, base, n);
+   b->ndraw_runs = 0; /* found on first use: find_draw_runs */
+   fill_consts(b, base);
    /* TEMP, OUT and ADDR start undefined: they read the undefined slot
     * until their first write (own_slot) */
    for (uint32_t k = p->file_base[TGSI_FILE_TEMP]; k < p->file_base[TGSI_FILE_IMM]; k++) {
@@ -1157,29 +1170,22 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
       uint32_t fl = af[i];
       of[i] = fl | (fl & ENV_F_INEXACT ? ENV_F_BITS : 0);
    }
-   if (b->draw != UINT32_MAX) { /* the batch's lanes are of one draw */
-      if (b->draw >= e->ndraws) {
-         memset(ov, 0, (size_t)n * 4);
-         env_count(e, ENV_EV_CONST_OOB, n);
-         return true;
+   /* run by run of the batch's lanes of one draw (the inputs' draws are
+    * 64 lanes: a batch has several) */
+   find_draw_runs(b);
+   for (uint32_t k = 0; k < b->ndraw_runs; k++) {
+      uint32_t from = b->draw_start[k], to = b->draw_start[k + 1];
+      uint32_t draw = env_draw(e, b->base + from);
+      if (draw >= e->ndraws) {
+         memset(ov + from, 0, (size_t)(to - from) * 4);
+         oob += to - from;
+         continue;
       }
-      const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, b->draw);
-      FOR
-      {
+      const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, draw);
+      for (uint32_t i = from; i < to; i++) {
          int64_t idx = (int64_t)s->index + (int32_t)av[i];
          bool ok = idx >= 0 && idx < slots;
          ov[i] = ok ? cb[idx * 4 + (ch & 3)] : 0;
-         oob += !ok;
-      }
-   } else {
-      const uint32_t *cb = e->cbuf[s->dim];
-      const uint16_t *ld = e->lane_draw + b->base;
-      uint32_t ndraws = e->ndraws;
-      FOR
-      {
-         int64_t idx = (int64_t)s->index + (int32_t)av[i];
-         bool ok = idx >= 0 && idx < slots && ld[i] < ndraws;
-         ov[i] = ok ? cb[((int64_t)ld[i] * slots + idx) * 4 + (ch & 3)] : 0;
          oob += !ok;
       }
    }

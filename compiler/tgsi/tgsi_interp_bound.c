@@ -80,18 +80,20 @@ static inline double rounded(double d, double r, double ulps);
 /* d rounded up to a bfloat16 in the flag word's bits. Below 2^127 the
  * float nearest d is finite, and the next float above a nonnegative
  * finite one is the next bit pattern (nextafterf toward +inf), so no
- * library call is needed. */
+ * library call is needed. Branch-free (the rounding is computed for
+ * every d and dropped where d is NaN, huge or not positive), so that
+ * the lane loops calling it vectorize. */
 static inline uint32_t
 bound_bits(double d)
 {
-   if (d != d || d >= 0x1p127)
-      return 0x7f80u << ENV_ERR_SHIFT;
-   if (!(d > 0.0))
-      return 0;
    float f = (float)d;
    uint32_t u = fui(f) + ((double)f < d);
    uint32_t hi = (u >> 16) + ((u & 0xffffu) != 0);
-   return MIN2(hi, 0x7f80u) << ENV_ERR_SHIFT;
+   uint32_t bits = MIN2(hi, 0x7f80u) << ENV_ERR_SHIFT;
+   /* masks, not selects: GCC made branches of nested selects here */
+   uint32_t unbounded = 0u - (uint32_t)((d != d) | (d >= 0x1p127));
+   uint32_t positive = 0u - (uint32_t)(d > 0.0);
+   return ((0x7f80u << ENV_ERR_SHIFT) & unbounded) | (bits & positive & ~unbounded);
 }
 
 uint32_t
@@ -132,15 +134,13 @@ fabs_(uint32_t x)
 static inline double
 ulp(double m)
 {
-   if (isinf(m) || m != m)
-      return INFINITY;
-   if (m < 0x1p-126)
-      return 0x1p-149;
+   /* branch-free, as bound_bits */
    uint64_t u;
+   double r;
    memcpy(&u, &m, 8);
    u = ((u >> 52) - 23) << 52;
-   memcpy(&m, &u, 8);
-   return m;
+   memcpy(&r, &u, 8);
+   return !(fabs(m) < INFINITY) ? INFINITY : m < 0x1p-126 ? 0x1p-149 : r;
 }
 
 /* 1/(2 pi) as GPUs' lowerings multiply by it: the float nearest to it,
@@ -204,9 +204,8 @@ half_product(bool fuse, double p)
 static inline double
 rounded(double d, double r, double ulps)
 {
-   if (d != d) /* an unbounded operand times 0 */
-      return INFINITY;
-   return d > 0.0 ? d + ulps * ulp(fabs(r) + d) : 0.0;
+   double up = d + ulps * ulp(fabs(r) + d);
+   return d != d ? INFINITY /* an unbounded operand times 0 */ : d > 0.0 ? up : 0.0;
 }
 
 static inline double
@@ -229,9 +228,17 @@ to_step(double x, bool half)
    return d - floor(d + 0.5);
 }
 
-TGSI_INTERP_LANES
-static void
-bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
+/* For lane loops whose shape depends on a constant argument. */
+#if defined(__GNUC__)
+#define BOUND_INLINE inline __attribute__((always_inline))
+#else
+#define BOUND_INLINE inline
+#endif
+
+/* bound_arith's rules, inlined with fuse a constant: GCC vectorized none
+ * of the loops whose half ulps of products hung on fuse as a variable. */
+static BOUND_INLINE void
+arith_rules(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
             const uint32_t *const *s, const uint32_t *const *sf)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
@@ -306,6 +313,17 @@ bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint3
    default:
       break;
    }
+}
+
+TGSI_INTERP_LANES
+static void
+bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
+            const uint32_t *const *s, const uint32_t *const *sf)
+{
+   if (fuse)
+      arith_rules(op, true, n, r, rf, s, sf);
+   else
+      arith_rules(op, false, n, r, rf, s, sf);
 }
 
 TGSI_INTERP_LANES
@@ -466,6 +484,66 @@ bound_unary(enum tgsi_opcode op, double x, double d, double r)
    }
 }
 
+/* DP2, DP3, DP4 (nch channels) and DPH (dph: the fourth term is b.w
+ * alone). Inlined with constant arguments, so that the channel loop
+ * unrolls and the lane loop vectorizes. */
+static BOUND_INLINE void
+dp_term(bool fuse, bool w, double x, double dx, double y, double dy, double *d, double *half,
+        double *sum)
+{
+   x = w ? 1.0 : x; /* DPH adds b.w alone */
+   dx = w ? 0.0 : dx;
+   double p = x * y;
+   *d += prod(x, dx, y, dy);
+   *half += w ? 0.0 : half_product(fuse, p);
+   *sum += fabs(p);
+}
+
+static BOUND_INLINE void
+dp_rules(unsigned n, unsigned nch, bool dph, bool fuse, const uint32_t *r, uint32_t *restrict rf,
+         const uint32_t *const *a, const uint32_t *const *af, const uint32_t *const *b,
+         const uint32_t *const *bf)
+{
+   /* the channels' arrays in locals, and rf restrict (it is no operand's
+    * array): GCC gave up on the run-time alias tests of 13 arrays */
+   const uint32_t *a0 = a[0], *a1 = a[1], *a2 = a[nch > 2 ? 2 : 0], *a3 = a[nch > 3 ? 3 : 0];
+   const uint32_t *f0 = af[0], *f1 = af[1], *f2 = af[nch > 2 ? 2 : 0], *f3 = af[nch > 3 ? 3 : 0];
+   const uint32_t *b0 = b[0], *b1 = b[1], *b2 = b[nch > 2 ? 2 : 0], *b3 = b[nch > 3 ? 3 : 0];
+   const uint32_t *g0 = bf[0], *g1 = bf[1], *g2 = bf[nch > 2 ? 2 : 0], *g3 = bf[nch > 3 ? 3 : 0];
+   FOR
+   {
+      double d = 0.0, sum = 0.0, half = 0.0;
+      dp_term(fuse, false, uif(a0[i]), D(f0[i]), uif(b0[i]), D(g0[i]), &d, &half, &sum);
+      dp_term(fuse, false, uif(a1[i]), D(f1[i]), uif(b1[i]), D(g1[i]), &d, &half, &sum);
+      if (nch > 2)
+         dp_term(fuse, false, uif(a2[i]), D(f2[i]), uif(b2[i]), D(g2[i]), &d, &half, &sum);
+      if (nch > 3)
+         dp_term(fuse, dph, uif(a3[i]), D(f3[i]), uif(b3[i]), D(g3[i]), &d, &half, &sum);
+      /* each partial sum rounds; all are at most sum */
+      d = rounded(d, sum, nch);
+      double u = ulp(fabs_(r[i]));
+      put(&rf[i], d + half + (((d > 0.0) | (half > 0.0)) ? u : 0.0));
+   }
+}
+
+TGSI_INTERP_LANES
+static void
+dp_bound(unsigned n, unsigned nch, bool dph, bool fuse, const uint32_t *r, uint32_t *restrict rf,
+         const uint32_t *const *a, const uint32_t *const *af, const uint32_t *const *b,
+         const uint32_t *const *bf)
+{
+   if (fuse)
+      dp_rules(n, nch, dph, true, r, rf, a, af, b, bf);
+   else if (nch == 2)
+      dp_rules(n, 2, false, false, r, rf, a, af, b, bf);
+   else if (nch == 3)
+      dp_rules(n, 3, false, false, r, rf, a, af, b, bf);
+   else if (dph)
+      dp_rules(n, 4, true, false, r, rf, a, af, b, bf);
+   else
+      dp_rules(n, 4, false, false, r, rf, a, af, b, bf);
+}
+
 TGSI_INTERP_LANES
 void
 tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
@@ -501,24 +579,14 @@ tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_
    }
    switch (op) {
    case TGSI_OP_DP2:
+      dp_bound(n, 2, false, fuse, r, rf, a, af, b, bf);
+      break;
    case TGSI_OP_DP3:
+      dp_bound(n, 3, false, fuse, r, rf, a, af, b, bf);
+      break;
    case TGSI_OP_DP4:
    case TGSI_OP_DPH:
-      FOR
-      {
-         double d = 0.0, sum = 0.0, half = 0.0;
-         for (unsigned c = 0; c < nch; c++) {
-            bool w = op == TGSI_OP_DPH && c == 3; /* DPH adds b.w alone */
-            double x = w ? 1.0 : uif(a[c][i]), dx = w ? 0.0 : D(af[c][i]);
-            double y = uif(b[c][i]), dy = D(bf[c][i]), p = x * y;
-            d += prod(x, dx, y, dy);
-            half += w ? 0.0 : half_product(fuse, p);
-            sum += fabs(p);
-         }
-         /* each partial sum rounds; all are at most sum */
-         d = rounded(d, sum, nch);
-         put(&rf[i], d + half + (d > 0.0 || half > 0.0 ? ulp(fabs_(r[i])) : 0.0));
-      }
+      dp_bound(n, 4, op == TGSI_OP_DPH, fuse, r, rf, a, af, b, bf);
       break;
    case TGSI_OP_RCP:
    case TGSI_OP_RSQ:

@@ -281,16 +281,21 @@ get_mem(struct tgsi_interp_batch *b, enum tgsi_file f, int64_t idx, unsigned lan
    return true;
 }
 
-static uint32_t
-lane_group(const struct tgsi_interp_batch *b, uint32_t g)
+/* Whether global lanes o and g are of one workgroup (outside compute every
+ * lane is its own): o lies in g's workgroup's lanes, one division. */
+static inline bool
+same_group(const struct tgsi_interp_batch *b, uint32_t o, uint32_t g)
 {
-   return b->wg_lanes ? g / b->wg_lanes : g;
+   if (!b->wg_lanes)
+      return o == g;
+   uint32_t first = g - g % b->wg_lanes;
+   return o - first < b->wg_lanes; /* o below first wraps round: false */
 }
 
 /* How word w's last write is ordered with an access by lane i: not at all
  * (lanes of two workgroups), only by the next barrier (lanes of one, in the
  * same epoch), or already (the same lane, or a barrier since). */
-static enum mt_race
+static inline enum mt_race
 mt_unordered(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w, unsigned i)
 {
    if (!m->owner[w])
@@ -298,14 +303,14 @@ mt_unordered(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32
    uint32_t o = m->owner[w] - 1, g = b->base + i;
    if (o == g)
       return MT_RACE_NONE;
-   if (lane_group(b, o) != lane_group(b, g))
+   if (!same_group(b, o, g))
       return MT_RACE_ALWAYS;
    return m->epoch[w] == *b->epoch ? MT_RACE_EPOCH : MT_RACE_NONE;
 }
 
 /* The race among word w's stores still open now (a barrier orders one
  * workgroup's). */
-static enum mt_race
+static inline enum mt_race
 mt_open_race(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w)
 {
    return m->race[w] == MT_RACE_EPOCH && m->epoch[w] != *b->epoch ? MT_RACE_NONE
@@ -313,7 +318,7 @@ mt_open_race(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32
 }
 
 /* Whether an access by lane i to word w is unordered with a write of it. */
-static bool
+static inline bool
 mt_concurrent(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w, unsigned i)
 {
    return w < m->nwords && (mt_open_race(b, m, w) || mt_unordered(b, m, w, i));
@@ -368,11 +373,14 @@ last_bit(unsigned m)
 }
 
 /* Whether any byte of word w of m is undefined. */
-static bool
+static inline bool
 word_undef(const struct env_mem *m, uint32_t w)
 {
-   const uint8_t *u = m->undef + 4 * (size_t)w;
-   return (uint64_t)w * 4 + 4 <= m->size ? (u[0] | u[1] | u[2] | u[3]) != 0 : true;
+   if ((uint64_t)w * 4 + 4 > m->size)
+      return true;
+   uint32_t u; /* the word's four undefined bytes at once */
+   memcpy(&u, m->undef + 4 * (size_t)w, 4);
+   return u != 0;
 }
 
 static void
@@ -444,9 +452,12 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
    struct env *e = b->env;
    enum env_event ev = shared ? ENV_EV_SHARED_OOB : ENV_EV_BUFFER_OOB;
    const uint32_t *a = NULL, *af = NULL;
-   unsigned sw[4];
-   for (unsigned c = 0; c < 4; c++)
+   unsigned sw[4], chans[4], nch = 0; /* only the channels commit stores */
+   for (unsigned c = 0; c < 4; c++) {
       sw[c] = rs->swz[c] & 3;
+      if (ti->dst.mask & (1u << c))
+         chans[nch++] = c;
+   }
    uint32_t first = b->wg_lanes ? b->base / b->wg_lanes : 0;
    for (unsigned i = 0; i < b->n; i++) {
       if (!b->exec[i])
@@ -476,7 +487,8 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
             wc[c] = m->cls ? m->cls[word] : 0;
          }
       }
-      for (unsigned c = 0; c < 4; c++) {
+      for (unsigned k = 0; k < nch; k++) {
+         unsigned c = chans[k];
          b->res_v[c][i] = w[sw[c]];
          b->res_f[c][i] = fl | wc[sw[c]] | (wu[sw[c]] ? ENV_F_UNDEF : 0);
       }
@@ -1374,7 +1386,10 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    struct env *e = b->env;
    const uint32_t *sv, *sf;
    tgsi_interp_fetch(b, ti, 0, 0, &sv, &sf);
-   uint32_t nout = p->nout, maxv = e->gs_max_vertices;
+   uint32_t nout = p->nout, maxv = e->gs_max_vertices, nch = nout * 4;
+   /* the OUT slots' arrays, looked up once (per lane and channel before) */
+   uint32_t *const *val = b->val + p->file_base[TGSI_FILE_OUT];
+   uint32_t *const *flg = b->flg + p->file_base[TGSI_FILE_OUT];
    for (unsigned i = 0; i < b->n; i++) {
       if (!b->exec[i])
          continue;
@@ -1385,21 +1400,21 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          env_count(e, ENV_EV_GS_OVERFLOW, 1);
       } else {
          size_t at = (size_t)g * maxv + k;
-         for (uint32_t r = 0; r < nout; r++)
-            for (unsigned c = 0; c < 4; c++) {
-               uint32_t slot = p->file_base[TGSI_FILE_OUT] + r * 4 + c;
-               e->gs_data[at * nout * 4 + r * 4 + c] = b->val[slot][i];
-               e->gs_flags[at * nout * 4 + r * 4 + c] = (uint16_t)b->flg[slot][i];
-               if (e->gs_err)
-                  e->gs_err[at * nout * 4 + r * 4 + c] =
-                      (uint16_t)(b->flg[slot][i] >> ENV_ERR_SHIFT);
-            }
+         uint32_t *data = e->gs_data + at * nch;
+         uint16_t *flags = e->gs_flags + at * nch;
+         for (uint32_t r = 0; r < nch; r++) {
+            data[r] = val[r][i];
+            flags[r] = (uint16_t)flg[r][i];
+         }
+         if (e->gs_err)
+            for (uint32_t r = 0; r < nch; r++)
+               e->gs_err[at * nch + r] = (uint16_t)(flg[r][i] >> ENV_ERR_SHIFT);
          e->gs_stream[at] = (uint8_t)sv[i];
          e->gs_prim[at] = b->gs_prim[i];
          e->gs_count[g] = k + 1;
       }
-      for (uint32_t r = 0; r < nout * 4; r++)
-         b->flg[p->file_base[TGSI_FILE_OUT] + r][i] |= ENV_F_UNDEF;
+      for (uint32_t r = 0; r < nch; r++)
+         flg[r][i] |= ENV_F_UNDEF;
    }
 }
 

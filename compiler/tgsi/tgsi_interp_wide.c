@@ -171,7 +171,7 @@ idiv64(uint64_t a, uint64_t b, bool mod, uint32_t *f)
    return (uint64_t)(mod ? x % y : x / y);
 }
 
-static uint64_t
+static inline uint64_t
 wide_binary(enum tgsi_opcode op, uint64_t a, uint64_t b, uint32_t *f)
 {
    double x = uid(a), y = uid(b);
@@ -244,7 +244,7 @@ wide_cmp(enum tgsi_opcode op, uint64_t a, uint64_t b)
    }
 }
 
-static uint64_t
+static inline uint64_t
 wide_shift(enum tgsi_opcode op, uint64_t a, uint32_t s)
 {
    switch (op) {
@@ -395,12 +395,109 @@ pair64_arith(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, uns
    return true;
 }
 
+/* The lane loop of pair64_int for one opcode (a constant in each call):
+ * wide_binary or wide_shift folded to its one case. */
+static inline __attribute__((always_inline)) void
+int_lanes(unsigned n, enum tgsi_opcode op, bool shift, const uint32_t *const v[2][2],
+          const uint32_t *const vf[2][2], const uint64_t negm[2], const uint32_t *s32,
+          const uint32_t *s32f, uint32_t *restrict r0, uint32_t *restrict r1, uint32_t *restrict f0,
+          uint32_t *restrict f1)
+{
+   const unsigned nw = shift ? 1 : 2;
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t a[2] = {0, 0};
+      uint32_t f = 0;
+      for (unsigned k = 0; k < nw; k++) {
+         /* get64's negation: (x ^ ~0) - ~0 is 0 - x */
+         a[k] = ((v[k][0][i] | (uint64_t)v[k][1][i] << 32) ^ negm[k]) - negm[k];
+         f |= vf[k][0][i] | vf[k][1][i];
+      }
+      uint64_t r;
+      if (shift) {
+         f |= s32f[i];
+         r = wide_shift(op, a[0], s32[i]);
+      } else {
+         r = wide_binary(op, a[0], a[1], &f);
+      }
+      r0[i] = (uint32_t)r;
+      r1[i] = (uint32_t)(r >> 32);
+      f0[i] = f1[i] = f;
+   }
+}
+
+/* The opcodes pair64_int takes, and whether each is a shift. */
+#define INT_LANES_OPS(X)                                                                           \
+   X(TGSI_OP_U64ADD, false)                                                                        \
+   X(TGSI_OP_U64MUL, false)                                                                        \
+   X(TGSI_OP_U64MIN, false)                                                                        \
+   X(TGSI_OP_U64MAX, false)                                                                        \
+   X(TGSI_OP_I64MIN, false)                                                                        \
+   X(TGSI_OP_I64MAX, false)                                                                        \
+   X(TGSI_OP_U64SHL, true)                                                                         \
+   X(TGSI_OP_U64SHR, true)                                                                         \
+   X(TGSI_OP_I64SHR, true)
+
+#define INT_LANES_TAKES(OP, SHIFT)                                                                 \
+   case OP:                                                                                        \
+      return true;
+#define INT_LANES_RUN(OP, SHIFT)                                                                   \
+   case OP:                                                                                        \
+      int_lanes(b->n, OP, SHIFT, v, vf, negm, s32, s32f, r0, r1, f0, f1);                          \
+      break;
+
+static bool
+int_lanes_takes(enum tgsi_opcode op)
+{
+   switch (op) {
+      INT_LANES_OPS(INT_LANES_TAKES)
+   default:
+      return false;
+   }
+}
+
+/* The 64-bit integer opcodes of two 64-bit sources, and the shifts: pair64's
+ * lane loop with the opcode and the negations chosen once, not per lane.
+ * The same fetches in the same order, the same values and flags. */
+static bool
+pair64_int(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind, unsigned p)
+{
+   enum tgsi_opcode op = ti->op;
+   bool shift = kind == TGSI_WIDE_SHIFT;
+   if ((kind != TGSI_WIDE_BINARY && !shift) || !int_lanes_takes(op))
+      return false;
+   unsigned nw = shift ? 1 : 2;
+   for (unsigned k = 0; k < nw; k++)
+      if (ti->src[k].type == TGSI_TYPE_D)
+         return false;
+   const uint32_t *v[2][2], *vf[2][2], *s32 = NULL, *s32f = NULL;
+   uint64_t negm[2] = {0, 0};
+   for (unsigned k = 0; k < nw; k++) {
+      for (unsigned h = 0; h < 2; h++)
+         tgsi_interp_fetch(b, ti, k, 2 * p + h, &v[k][h], &vf[k][h]);
+      negm[k] = ti->src[k].neg ? ~0ull : 0;
+   }
+   if (shift)
+      tgsi_interp_fetch(b, ti, 1, 2 * p, &s32, &s32f);
+   uint32_t *r0 = b->res_v[2 * p], *r1 = b->res_v[2 * p + 1];
+   uint32_t *f0 = b->res_f[2 * p], *f1 = b->res_f[2 * p + 1];
+   switch (op) {
+      INT_LANES_OPS(INT_LANES_RUN)
+   default:
+      break;
+   }
+   return true;
+}
+
+#undef INT_LANES_TAKES
+#undef INT_LANES_RUN
+#undef INT_LANES_OPS
+
 /* One pair of a 64-bit-result opcode. */
 static void
 pair64(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int kind, unsigned p)
 {
    enum tgsi_opcode op = ti->op;
-   if (pair64_arith(b, ti, p))
+   if (pair64_arith(b, ti, p) || pair64_int(b, ti, kind, p))
       return;
    unsigned nw = kind == TGSI_WIDE_TERNARY ? 3 : kind == TGSI_WIDE_BINARY ? 2 : 1;
    const uint32_t *v[3][2], *vf[3][2], *s32 = NULL, *s32f = NULL;

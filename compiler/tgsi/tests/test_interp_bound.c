@@ -215,11 +215,73 @@ test_exact_block(void)
    CHECK(unbounded > 0); /* the products of infinite operands */
 }
 
+/* The rules' lane loops (vectorized, branch-free) against the same rules
+ * run one lane at a time (the loops' scalar tail): bounded, exact,
+ * infinite, NaN and zero operands, PRODUCT marks, fuse off and on, and a
+ * lane count that leaves a tail. */
+static void
+test_lanes_vs_one(void)
+{
+   enum { N = 67 };
+   const enum tgsi_opcode ops[] = {TGSI_OP_ADD, TGSI_OP_SUB, TGSI_OP_MUL, TGSI_OP_MAD, TGSI_OP_LRP,
+                                   TGSI_OP_DP2, TGSI_OP_DP3, TGSI_OP_DP4, TGSI_OP_DPH};
+   const float special[] = {INFINITY, -INFINITY, NAN, 0.0f, -0.0f, 3.0e38f, 0x1p-140f};
+   const double bounds[] = {0.0, 0x1p-30, 0x1p-10, 1.0, 0x1p130, INFINITY};
+   static uint32_t v[8][N], f[8][N], r[N], rf[N];
+   unsigned bounded = 0;
+   for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+      enum tgsi_opcode op = ops[o];
+      bool repl = op >= TGSI_OP_DP2 || op == TGSI_OP_DPH;
+      unsigned nch = op == TGSI_OP_DP2 ? 2 : op == TGSI_OP_DP3 ? 3 : 4;
+      for (unsigned t = 0; t < 40; t++) {
+         bool fuse = t % 2;
+         for (unsigned c = 0; c < 8; c++)
+            for (unsigned i = 0; i < N; i++) {
+               float x = rnd(-100, 100) * (i % 3 ? 1.0f : 0x1p-20f);
+               if (i % 11 == c)
+                  x = special[(i + t) % 7];
+               v[c][i] = fui(x);
+               f[c][i] = (i % 5 == 0 ? ENV_F_PRODUCT : 0) |
+                         tgsi_interp_bound_bits(bounds[(i * 7 + c + t) % 6]);
+            }
+         for (unsigned i = 0; i < N; i++)
+            r[i] = fui(rnd(-100, 100));
+         for (unsigned i = 0; i < N; i++)
+            rf[i] = ENV_F_FUSE;
+         const uint32_t *s[4] = {v[0], v[1], v[2], v[3]}, *sf[4] = {f[0], f[1], f[2], f[3]};
+         const uint32_t *u[4] = {v[4], v[5], v[6], v[7]}, *uf[4] = {f[4], f[5], f[6], f[7]};
+         if (repl)
+            tgsi_interp_bound_repl(op, fuse, N, r, rf, nch, s, sf, u, uf);
+         else
+            tgsi_interp_bound_comp(op, fuse, N, r, rf, s, sf);
+         for (unsigned i = 0; i < N; i++) {
+            uint32_t one = ENV_F_FUSE;
+            const uint32_t *s1[4], *sf1[4], *u1[4], *uf1[4];
+            for (unsigned c = 0; c < 4; c++) {
+               s1[c] = &v[c][i];
+               sf1[c] = &f[c][i];
+               u1[c] = &v[c + 4][i];
+               uf1[c] = &f[c + 4][i];
+            }
+            if (repl)
+               tgsi_interp_bound_repl(op, fuse, 1, &r[i], &one, nch, s1, sf1, u1, uf1);
+            else
+               tgsi_interp_bound_comp(op, fuse, 1, &r[i], &one, s1, sf1);
+            CHECKF(rf[i] == one, "%s fuse %d lane %u: %x against %x", tgsi_op_info[op].name, fuse,
+                   i, rf[i], one);
+            bounded += bound_of(rf[i]) > 0.0 && !isinf(bound_of(rf[i]));
+         }
+      }
+   }
+   CHECK(bounded > 1000);
+}
+
 int
 main(void)
 {
    test_encoding();
    test_exact_block();
+   test_lanes_vs_one();
    test_rules();
    test_chain_sound();
    return test_done();
