@@ -8,7 +8,8 @@
  * also collects the lanes whose path through it depends on an undefined
  * value (its "taint"): an undefined or denormal IF condition, an undefined
  * switch selector or case value (or a UIF condition, selector or case
- * value whose bits are not fixed: ENV_F_BITS), or a tainted region inside it that may
+ * value whose bits are not fixed: ENV_F_BITS, also in a float IF or
+ * KILL_IF), or a tainted region inside it that may
  * leave through BRK/CONT/RET. When the frame closes, everything its region
  * may write (tgsi_interp_region, computed before the run) is marked
  * undefined for those lanes, and memories it stores to become undefined.
@@ -212,11 +213,13 @@ exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t 
       FOR t[i] = b->exec[i] & ((fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ? ~0u : 0);
    } else {
       /* A float test: -0.0 is false, NaN true; a denormal's truth
-       * depends on flushing, so it counts as undefined. */
+       * depends on flushing, and a float made from bits that are not
+       * fixed (ENV_F_BITS) is any value, so both count as undefined. */
       FOR b->cond[i] &= uif(v[i]) != 0.0f ? ~0u : 0;
-      FOR t[i] =
-          b->exec[i] &
-          ((fl[i] & ENV_F_UNDEF) || ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu)) ? ~0u : 0);
+      FOR t[i] = b->exec[i] & ((fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ||
+                                       ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu))
+                                   ? ~0u
+                                   : 0);
    }
    add_taint(b, f, t);
    tgsi_interp_update_exec(b);
@@ -277,7 +280,8 @@ exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_
 
 /* KILL_IF/KIL: kill the lanes where any of the four swizzled components
  * is < 0 (NaN and -0.0 do not kill). The kill is undefined where an
- * undefined or denormal component could decide it, that is unless a
+ * undefined or denormal component, or one whose bits are not fixed
+ * (ENV_F_BITS), could decide it, that is unless a
  * defined, normal component kills the lane anyway. */
 TGSI_INTERP_LANES
 static void
@@ -294,8 +298,10 @@ exec_kill_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       FOR
       {
          uint32_t neg = uif(v[i]) < 0.0f ? ~0u : 0;
-         uint32_t u =
-             (fl[i] & ENV_F_UNDEF) || ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu)) ? ~0u : 0;
+         uint32_t u = (fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ||
+                              ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu))
+                          ? ~0u
+                          : 0;
          kill[i] |= neg;
          und[i] |= u;
          sure[i] |= neg & ~u;

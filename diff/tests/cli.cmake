@@ -529,3 +529,8 @@ check_cli(ucmp_count_kind "--no-repro|-q|--seed|2|${_fx}/ucmp_count_loop.tgsi" 0
 # image was made undefined).
 check_cli(image2d_xy_only "--no-repro|-q|${_fx}/cs_image2d_xy_only.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# An IF and a KILL_IF deciding on a float made from bits that are not fixed
+# (a quotient's integer view) leave undefined what they decide; the other
+# lanes are compared (interp/ref mismatches at every seed before).
+check_cli(branch_on_int_view "--no-repro|-q|${_fx}/branch_on_int_view.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
