@@ -23,7 +23,7 @@ static void
 bench_usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench interp [--invocations N] [--seed S] [--max-steps N]\n"
-              "                              [--repeat N] [--quads] [FILE.tgsi...]\n"
+              "                              [--repeat N] [--quads] [FILE.tgsi|DIR|@LIST...]\n"
               "       diffcomp bench emu [--target LIST] (see bench emu --help)\n"
               "       diffcomp bench compile [--sizes LIST] (see bench compile --help)\n"
               "       diffcomp bench latency [MODEL...] (see bench latency --help)\n\n"
@@ -261,8 +261,13 @@ bench_interp(int argc, char **argv)
       } else if (argv[i][0] == '-' && argv[i][1]) {
          rc = unknown_option("bench", argv[i]);
       } else {
-         char *p = xstrdup(argv[i]);
-         VEC_PUSH(files, nfiles, cap, p);
+         struct shader_args in = {0}; /* a file, a directory or an @list */
+         rc = shader_args_add(&in, argv[i]) ? EXIT_USAGE : -1;
+         for (unsigned k = 0; k < in.nfiles; k++) {
+            char *p = xstrdup(in.files[k]);
+            VEC_PUSH(files, nfiles, cap, p);
+         }
+         shader_args_free(&in);
       }
    }
    if (rc >= 0) {

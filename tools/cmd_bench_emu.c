@@ -33,7 +33,7 @@ static void
 usage(FILE *f)
 {
    fprintf(f, "usage: diffcomp bench emu [--target LIST] [--insns N] [--invocations N]\n"
-              "                          [--repeat N] [--path ref|opt] [FILE.tgsi...]\n\n"
+              "                          [--repeat N] [--path ref|opt] [FILE.tgsi|DIR|@LIST...]\n\n"
               "Times the emulator on a generated ALU-bound program per model (default a3xx\n"
               "and sm50) and prints lane-instructions and emulated cycles per second.\n\n"
               "  --target LIST    comma list of models (names or .yaml paths; at most 8)\n"
@@ -258,8 +258,8 @@ bench_program(const char *path, const struct tgsi_shader *s, struct isa_model *m
 }
 
 static int
-bench_files(char **files, unsigned nfiles, struct isa_model **m, unsigned nmodels, uint32_t lanes,
-            unsigned repeat, const bool paths[2])
+bench_files(const char *const *files, unsigned nfiles, struct isa_model **m, unsigned nmodels,
+            uint32_t lanes, unsigned repeat, const bool paths[2])
 {
    struct emu_mean mean[8][2];
    memset(mean, 0, sizeof(mean));
@@ -296,8 +296,8 @@ int
 bench_emu(int argc, char **argv)
 {
    uint64_t ninsns = 3000, lanes = 1024, repeat = 0;
-   char *files[1024];
-   unsigned nfiles = 0;
+   const char *args[1024];
+   unsigned nargs = 0;
    const char *models[8];
    unsigned nmodels = 0;
    bool paths[2] = {true, true};
@@ -326,12 +326,20 @@ bench_emu(int argc, char **argv)
          paths[1] = !paths[0];
       } else if (argv[i][0] == '-') {
          return unknown_option("bench emu", argv[i]);
-      } else if (nfiles < ARRAY_SIZE(files)) {
-         files[nfiles++] = argv[i];
+      } else if (nargs < ARRAY_SIZE(args)) {
+         args[nargs++] = argv[i];
       } else {
-         return usage_error("bench emu: at most %u files", (unsigned)ARRAY_SIZE(files));
+         return usage_error("bench emu: at most %u files", (unsigned)ARRAY_SIZE(args));
       }
    }
+   struct shader_args in = {0}; /* files, directories and @lists */
+   for (unsigned k = 0; k < nargs; k++)
+      if (shader_args_add(&in, args[k])) {
+         shader_args_free(&in);
+         return EXIT_USAGE;
+      }
+   const char **files = in.files;
+   unsigned nfiles = in.nfiles;
    if (!repeat)
       repeat = nfiles ? 3 : 20;
    if (!nmodels && nfiles) /* real programs: every target the check uses */
@@ -365,5 +373,6 @@ bench_emu(int argc, char **argv)
       opened &= m[k] != NULL;
       isa_close(m[k]);
    }
+   shader_args_free(&in);
    return !opened ? EXIT_USAGE : !ok ? EXIT_FAIL : rc;
 }

@@ -50,6 +50,11 @@ interp_cli(bench_emu_files "bench|emu|--invocations|64|--repeat|1|${_fx}/e2e_bas
            OUT "geomean a3xx   opt over 1 programs: [0-9]+ invocations/s")
 interp_cli(bench_interp_repeat "bench|interp|--invocations|64|--repeat|3|${_fx}/e2e_basic.tgsi" 0
            OUT "geomean over 1 shaders")
+# A directory names its *.tgsi, as in check (it ran 0 shaders before);
+# the interpreter refuses clock.tgsi (exit 1), the other two run.
+interp_cli(bench_interp_dir "bench|interp|--invocations|16|${_fx}" 1 OUT "geomean over 2 shaders")
+interp_cli(bench_emu_dir "bench|emu|--invocations|16|--repeat|1|--target|a3xx|${_fx}" 0
+           OUT "poles.tgsi +a3xx +opt")
 interp_cli(bench_interp_bad_repeat "bench|interp|--repeat|0" 2 ERR "--repeat takes")
 interp_cli(bench_interp_quads "bench|interp|--invocations|64|--quads|${_fx}/e2e_basic.tgsi" 0
            OUT "quads: the 64-lane run is [0-9.]+x faster than 16 quad runs")
