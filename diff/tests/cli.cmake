@@ -534,3 +534,7 @@ check_cli(image2d_xy_only "--no-repro|-q|${_fx}/cs_image2d_xy_only.tgsi" 0
 # lanes are compared (interp/ref mismatches at every seed before).
 check_cli(branch_on_int_view "--no-repro|-q|${_fx}/branch_on_int_view.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# The same for a KILL_IF alone: the lanes it may or may not kill are
+# undefined (interp/ref mismatches at every seed without it).
+check_cli(kill_on_int_view "--no-repro|-q|${_fx}/kill_on_int_view.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
