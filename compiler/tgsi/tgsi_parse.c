@@ -62,9 +62,9 @@ struct parser {
    const char *last_item;   /* for "unexpected X after <item>" */
    bool legacy;             /* the legacy dialect: given, or detected */
    struct cursor legacy_at; /* detected: the first form that needs it */
-   char legacy_what[80];
-   bool hex_seen;        /* a FLT32 bit pattern read without hex_bits */
-   struct cursor hex_at; /* ... the first */
+   char legacy_what[160];   /* what need_legacy named first */
+   bool hex_seen;           /* a FLT32 bit pattern read without hex_bits */
+   struct cursor hex_at;    /* ... the first */
    /* Older forms, given today's registers (see "Older forms" below). */
    int8_t res_file[LEGACY_MAX_RES];                    /* RES[i] is this file (-1: undeclared) */
    struct legacy_array tempx[LEGACY_MAX_ARRAYS], immx; /* immx: one array */
