@@ -921,7 +921,7 @@ on_interrupt(int sig, siginfo_t *si, void *ctx)
    interrupt_time = t;
    if (interrupted_check)
       interrupted_check->stop = 1;
-   proc_kill_running();
+   proc_stop_commands();
 }
 
 /* After a stopped run: the finished cases not printed yet (a case before

@@ -22,13 +22,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The process group of the command running now (0: none), for
- * proc_kill_running from a signal handler. */
-static volatile sig_atomic_t running_pgid;
+/* The process group of the command running now (0: none), and whether
+ * proc_stop_commands was called, both for a signal handler. A handler runs
+ * between two statements of proc_run_shell: either it sees the group, or
+ * proc_run_shell sees the flag after publishing the group. */
+static volatile sig_atomic_t running_pgid, stopping;
 
 void
-proc_kill_running(void)
+proc_stop_commands(void)
 {
+   stopping = 1;
    pid_t g = (pid_t)running_pgid;
    if (g > 0)
       kill(-g, SIGKILL);
@@ -149,6 +152,8 @@ proc_run_shell(const char *cmd, unsigned timeout_ms, struct proc_result *r)
    }
    setpgid(pid, pid); /* also here: no race with the kill below */
    running_pgid = pid;
+   if (stopping) /* asked before the group was known */
+      kill(-pid, SIGKILL);
    close(fds[1]);
    int status = 0;
    bool in_time = drain(fds[0], deadline, r) && reap(pid, deadline, &status);

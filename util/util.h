@@ -119,9 +119,10 @@ struct proc_result {
  * r->err; timeout_ms 0: no limit. True when it exited with status 0. */
 bool proc_run_shell(const char *cmd, unsigned timeout_ms, struct proc_result *r);
 void proc_result_fini(struct proc_result *r);
-/* Kills the process group of the command running now, if any; safe in a
- * signal handler (Ctrl-C during a check ends the command too). */
-void proc_kill_running(void);
+/* Kills the process group of the command running now, if any, and of every
+ * command this process starts after; safe in a signal handler (Ctrl-C
+ * during a check ends the command too, even one being started). */
+void proc_stop_commands(void);
 /* The last max_lines lines of r's stderr, at most about max_chars, on one
  * line (" | " between lines, "... " first when cut); caller frees. */
 char *proc_err_tail(const struct proc_result *r, unsigned max_lines, size_t max_chars);

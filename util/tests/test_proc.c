@@ -6,6 +6,7 @@
 #include "util/test.h"
 #include "util/util.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,11 +66,24 @@ test_quote(void)
    free(q);
 }
 
+/* Once stopped (Ctrl-C), a command started later is killed at once: the
+ * signal may come between fork and the moment its group is published. */
+static void
+test_stop(void)
+{
+   struct proc_result r;
+   proc_stop_commands();
+   CHECK(!proc_run_shell("sleep 30", 10000, &r));
+   CHECKF(r.status == PROC_SIGNALED && r.code == SIGKILL, "status %d code %d", r.status, r.code);
+   proc_result_fini(&r);
+}
+
 int
 main(void)
 {
    test_exit_and_stderr();
    test_timeout();
    test_quote();
+   test_stop(); /* last: stopping is for good */
    return test_done();
 }
