@@ -406,8 +406,11 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
    bool addr = !pdst && reads_addr(m, a, b);
    if (!addr && !may_meet(m, b, a))
       return none; /* as below: nothing found */
-   a = opnd_at(m, producer, pslot, false, &ab, &na);
-   b = opnd_at(m, consumer, cslot, false, &bb, &nb);
+   /* registers as raw() counts them (wait-state models: 64-bit operands
+    * by their first register) */
+   bool pairs = m->hazard == ISA_HAZARD_WAIT_STATES;
+   a = opnd_at(m, producer, pslot, pairs, &ab, &na);
+   b = opnd_at(m, consumer, cslot, pairs, &bb, &nb);
    bool found;
    meet(m, b, nb, rpt(m, consumer), a, na, rpt(m, producer), !pdst && (a->flags & ISA_OPND_F_R), 0,
         false, &found);
@@ -481,8 +484,9 @@ isa_cover_declare(const struct isa_model *m)
          free(t);
       }
    }
-   const char *always[] = {"raw, fixed latency", "raw, no wait"};
-   for (unsigned i = 0; i < 2; i++) {
+   /* an interlocked model never needs a distance (raw() answers 0) */
+   const char *always[] = {"raw, no wait", "raw, fixed latency"};
+   for (unsigned i = 0; i < (m->hazard == ISA_HAZARD_INTERLOCKED ? 1u : 2u); i++) {
       cover_declare("hazard-rule", t = xasprintf("%s: %s", mn, always[i]));
       free(t);
    }

@@ -21,6 +21,7 @@
  * opt_transform; refused ones fall back to the always-legal choice.
  */
 #include "compiler/ir/ir.h"
+#include "compiler/opt/opt_agx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1209,10 +1210,13 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
 }
 
 /* The paths above on model m as coverage points (zero: where the model has
- * a zero register). */
+ * a zero register); none on a model the agx pipeline compiles (opt_agx.c:
+ * the reference's items and its own passes, no legalizer). */
 void
 opt_legalize_cover_declare(const struct isa_model *m)
 {
+   if (opt_agx_model(m))
+      return;
    struct files f = find_files(m);
    struct isa_file_info fi = {.fixed = -1};
    if (f.gpr >= 0)
