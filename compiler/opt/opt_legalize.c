@@ -1210,7 +1210,7 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
 }
 
 /* The paths above on model m as coverage points (zero: where the model has
- * a zero register); none on a model the agx pipeline compiles (opt_agx.c:
+ * a zero register; the constant file: where it has one); none on a model the agx pipeline compiles (opt_agx.c:
  * the reference's items and its own passes, no legalizer). */
 void
 opt_legalize_cover_declare(const struct isa_model *m)
@@ -1224,6 +1224,8 @@ opt_legalize_cover_declare(const struct isa_model *m)
    for (unsigned p = 0; p < LGZ_PATH_COUNT; p++) {
       if (p == LGZ_PATH_ZERO && (fi.fixed < 0 || fi.fixed_value))
          continue; /* no zero register (use_zero_register) */
+      if (p == LGZ_PATH_CONST && f.cnst < 0)
+         continue; /* no constant file (const_imm): immediates stay inline */
       char *t = xasprintf("%s: %s", isa_model_name(m), lgz_path_text[p]);
       cover_declare("legalize", t);
       free(t);
