@@ -797,8 +797,7 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
       for (unsigned k = 0; k < n; k++) {
          need_raw(c, u[k], x, ISA_SLOT_DST(d), need, wait); /* WAW */
          int r = c->rsb[u[k]];
-         if (r >= 0 && now - c->sb_set[r] < (int64_t)c->war_latency &&
-             war_waits(c, u[k], x, d, r))
+         if (r >= 0 && now - c->sb_set[r] < (int64_t)c->war_latency && war_waits(c, u[k], x, d, r))
             *wait |= 1u << r; /* WAR: a late read of this register is pending */
       }
    }

@@ -1209,9 +1209,10 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    return true;
 }
 
-/* The paths above on model m as coverage points (zero: where the model has
- * a zero register; the constant file: where it has one); none on a model the agx pipeline compiles (opt_agx.c:
- * the reference's items and its own passes, no legalizer). */
+/* The paths above on model m as coverage points (zero: where the model
+ * has a zero register; the constant file: where it has one); none on a
+ * model the agx pipeline compiles (opt_agx.c: the reference's items and
+ * its own passes, no legalizer). */
 void
 opt_legalize_cover_declare(const struct isa_model *m)
 {
