@@ -8,7 +8,8 @@
  * the worker); the report adds them up in case order over the universe the
  * compiler and the models declare, so it is the same for any -j. A point
  * counted but not declared is listed as unlisted (a kind missing from
- * opt_transform_kinds).
+ * opt_transform_kinds). A kind only an --opt mode the run lacks can make
+ * is listed as off and left out of the count.
  */
 #include "compiler/ir/ir.h"
 #include "diff/diff.h"
@@ -30,9 +31,10 @@ by_kind_name(const void *a, const void *b)
    return strcmp(x->name, y->name);
 }
 
-/* One section: the points of kind k, exercised first (with counts). */
+/* One section: the points of kind k, exercised first (with counts), then
+ * `off` (points outside this run's universe, with why). */
 static void
-section(struct strbuf *t, struct strbuf *sum, const char *k, const bool *declared)
+section(struct strbuf *t, struct strbuf *sum, const char *k, const bool *declared, const char *off)
 {
    size_t n = cover_count(), m = 0, hit = 0, listed = 0;
    const struct cover_point **v = xcalloc(n + 1, sizeof(*v));
@@ -56,16 +58,34 @@ section(struct strbuf *t, struct strbuf *sum, const char *k, const bool *declare
    for (size_t i = 0; i < n; i++) /* counted, not declared */
       if (!declared[i] && !strcmp(cover_get(i)->kind, k))
          strbuf_printf(t, "  unlisted    %s\n", cover_get(i)->name);
-   strbuf_printf(t, "\n");
+   strbuf_printf(t, "%s\n", off);
    free(v);
+}
+
+/* Whether the run's --opt list holds mode `name`. */
+static bool
+mode_on(const struct diff_check *c, const char *name)
+{
+   for (unsigned b = 0; b < DIFF_INEXACT_COUNT; b++)
+      if (!strcmp(diff_inexact_names[b], name))
+         return (c->o.inexact >> b) & 1u;
+   return false;
 }
 
 char *
 diff_report_coverage(const struct diff_check *c, char **summary)
 {
    cover_reset();
-   for (unsigned i = 0; opt_transform_kinds[i]; i++)
-      cover_declare("transform", opt_transform_kinds[i]);
+   /* a kind only an --opt mode makes is outside a run without it: listed
+    * as off, out of the count */
+   struct strbuf off = {0};
+   for (unsigned i = 0; opt_transform_kinds[i].what; i++) {
+      const struct opt_transform_kind *k = &opt_transform_kinds[i];
+      if (!k->needs || mode_on(c, k->needs))
+         cover_declare("transform", k->what);
+      else
+         strbuf_printf(&off, "  %10s  %s (needs --opt %s)\n", "off", k->what, k->needs);
+   }
    for (unsigned t = 0; t < c->ntargets; t++) {
       const struct isa_model *m = c->targets[t].model;
       if (!m)
@@ -91,8 +111,9 @@ diff_report_coverage(const struct diff_check *c, char **summary)
        "not exercised\n\n",
        compiles, c->ncases);
    for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++)
-      section(&t, &sum, kinds[k], declared);
+      section(&t, &sum, kinds[k], declared, k == 0 && off.s ? off.s : "");
    free(declared);
+   free(off.s);
    cover_reset();
    *summary = sum.s ? sum.s : xstrdup("");
    return t.s;

@@ -33,6 +33,8 @@
  */
 #include "isa/isa_priv.h"
 
+#include <limits.h>
+
 /* Coverage: the rule that decided an answer (check --coverage). */
 static void
 rule(const struct isa_model *m, const char *what)
@@ -406,8 +408,11 @@ isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
    bool addr = !pdst && reads_addr(m, a, b);
    if (!addr && !may_meet(m, b, a))
       return none; /* as below: nothing found */
-   a = opnd_at(m, producer, pslot, false, &ab, &na);
-   b = opnd_at(m, consumer, cslot, false, &bb, &nb);
+   /* registers as raw() counts them (wait-state models: 64-bit operands
+    * by their first register) */
+   bool pairs = m->hazard == ISA_HAZARD_WAIT_STATES;
+   a = opnd_at(m, producer, pslot, pairs, &ab, &na);
+   b = opnd_at(m, consumer, cslot, pairs, &bb, &nb);
    bool found;
    meet(m, b, nb, rpt(m, consumer), a, na, rpt(m, producer), !pdst && (a->flags & ISA_OPND_F_R), 0,
         false, &found);
@@ -450,6 +455,40 @@ isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cs
       }
 }
 
+/* Whether raw() can answer "no wait" on model m: on an interlocked or a
+ * wait-state model, with repeats (slots elapse inside them), or when a
+ * result of a class without a sync can be ready within its distance
+ * (class latency, plus the smallest read_early, less the largest
+ * read_delay), or the address or predicate parameter that replaces the
+ * distance is 0. Stall-count and delay-slot models whose every
+ * fixed-latency result takes cycles never can. */
+static bool
+no_wait_possible(const struct isa_model *m, bool addr, bool pred)
+{
+   if (m->hazard == ISA_HAZARD_INTERLOCKED || m->hazard == ISA_HAZARD_WAIT_STATES ||
+       m->role_mod[ISA_ROLE_RPT] >= 0)
+      return true;
+   if (addr && m->hazard == ISA_HAZARD_DELAY_SLOTS && isa_hazard_param(m, "addr_write", 1) <= 0)
+      return true;
+   if (pred && m->hazard == ISA_HAZARD_STALL_COUNTS && isa_hazard_param(m, "pred_latency", 1) <= 0)
+      return true;
+   int early = INT_MAX, late = 0;
+   for (unsigned c = 0; c < m->nclasses; c++)
+      early = m->classes[c].read_early < early ? m->classes[c].read_early : early;
+   for (unsigned o = 0; o < m->nops; o++)
+      for (unsigned k = 0; k < m->ops[o].ndst + m->ops[o].nsrc; k++)
+         late = m->ops[o].slot[k].read_delay > late ? m->ops[o].slot[k].read_delay : late;
+   if (m->hazard != ISA_HAZARD_DELAY_SLOTS)
+      early = late = 0;
+   for (unsigned o = 0; o < m->nops; o++) {
+      const struct isa_class *pc = &m->classes[m->ops[o].cls];
+      int base = pc->latency < 0 ? 0 : pc->latency;
+      if (m->ops[o].ndst && pc->sync == ISA_SYNC_NONE && base + early - late <= 0)
+         return true;
+   }
+   return false;
+}
+
 /* The rules above that can decide an answer on model m, as coverage
  * points (the universe check --coverage lists). */
 void
@@ -481,15 +520,19 @@ isa_cover_declare(const struct isa_model *m)
          free(t);
       }
    }
-   const char *always[] = {"raw, fixed latency", "raw, no wait"};
-   for (unsigned i = 0; i < 2; i++) {
-      cover_declare("hazard-rule", t = xasprintf("%s: %s", mn, always[i]));
-      free(t);
-   }
    bool addr = addr_file(m) >= 0, pred = false, alias = false;
    for (unsigned f = 0; f < m->nfiles; f++) {
       pred |= m->files[f].kind == ISA_FILE_PREDICATE;
       alias |= m->files[f].alias >= 0;
+   }
+   /* an interlocked model never needs a distance (raw() answers 0); on
+    * the others "no wait" needs a result that can be ready in time */
+   const char *always[] = {"raw, no wait", "raw, fixed latency"};
+   for (unsigned i = 0; i < (m->hazard == ISA_HAZARD_INTERLOCKED ? 1u : 2u); i++) {
+      if (i == 0 && !no_wait_possible(m, addr, pred))
+         continue;
+      cover_declare("hazard-rule", t = xasprintf("%s: %s", mn, always[i]));
+      free(t);
    }
    const struct {
       bool when;

@@ -1329,8 +1329,12 @@ bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
 /* The text of the transformation noted last (ctx->verify_what), made on
  * first need from its format and values. */
 const char *opt_verify_what(struct opt_ctx *ctx);
-/* Every kind of transformation ("pass: what"), NULL-terminated (coverage). */
-extern const char *const opt_transform_kinds[];
+/* Every kind of transformation ("pass: what") and the --opt mode it needs
+ * (NULL: none), ending with a NULL kind (coverage). */
+struct opt_transform_kind {
+   const char *what, *needs;
+};
+extern const struct opt_transform_kind opt_transform_kinds[];
 void opt_log(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
 bool opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p);
 /* Validates what passes ran since the last validation (release builds

@@ -5,7 +5,7 @@
  * slot. The pass walks the program and waits on a slot
  *
  *   - before the first instruction that reads or writes a register a
- *     pending load of the slot writes (RAW, WAW);
+ *     pending load of the slot writes (RAW, WAW: isa_delay's answer);
  *   - before an async op that would be the slot's 9th pending message
  *     (at most 8 per slot);
  *   - on every pending slot before a flow op or barrier and before a
@@ -25,10 +25,10 @@
 
 #include <stdlib.h>
 
-#define NREG 256 /* bits of a pending set: registers of the full file */
+#define MAX_PENDING 8 /* messages pending per slot (AGX_MAX_PENDING) */
 
 struct slot {
-   uint64_t regs[NREG / 64];
+   unsigned pend[MAX_PENDING]; /* the async ops pending, by input index */
    unsigned count;
    int op; /* an async op of the slot (for the fault's text) */
 };
@@ -61,40 +61,31 @@ emit_wait(struct wt *w, unsigned slot, int tgsi)
    emit_wait_on(w, slot, slot, tgsi);
 }
 
-static bool
-pending(const struct slot *s, unsigned r)
-{
-   return r < NREG && ((s->regs[r / 64] >> (r % 64)) & 1);
-}
-
-/* Whether instruction in touches a register pending on slot s. */
+/* Whether instruction in must wait for a pending op of slot s: isa_delay's
+ * sync for a read of one of its results (RAW) or a write over one (WAW). */
 static bool
 needs(const struct wt *w, const struct isa_insn *in, unsigned s)
 {
-   for (unsigned k = 0; k < in->ndst + in->nsrc; k++) {
-      int slot = k < in->ndst ? ISA_SLOT_DST(k) : ISA_SLOT_SRC(k - in->ndst);
-      unsigned f, n;
-      if (!agx_opnd_regs(w->p, in, slot, &f, &n))
-         continue;
-      for (unsigned r = f; r < f + n; r++)
-         if (pending(&w->s[s], r))
-            return true;
+   const struct isa_model *m = w->p->m;
+   for (unsigned j = 0; j < w->s[s].count && j < MAX_PENDING; j++) {
+      const struct isa_insn *p = &w->p->rc->items[w->s[s].pend[j]].in;
+      for (unsigned d = 0; d < p->ndst; d++)
+         for (unsigned k = 0; k < in->ndst + in->nsrc; k++) {
+            int slot = k < in->ndst ? ISA_SLOT_DST(k) : ISA_SLOT_SRC(k - in->ndst);
+            if (isa_delay(m, p, ISA_SLOT_DST(d), in, slot).sync != ISA_SYNC_NONE)
+               return true;
+         }
    }
    return false;
 }
 
 static void
-add_pending(struct wt *w, const struct isa_insn *in, unsigned s, int op)
+add_pending(struct wt *w, unsigned s, unsigned i)
 {
-   for (unsigned k = 0; k < in->ndst; k++) {
-      unsigned f, n;
-      if (!agx_opnd_regs(w->p, in, ISA_SLOT_DST(k), &f, &n))
-         continue;
-      for (unsigned r = f; r < f + n && r < NREG; r++)
-         w->s[s].regs[r / 64] |= 1ull << (r % 64);
-   }
+   if (w->s[s].count < MAX_PENDING)
+      w->s[s].pend[w->s[s].count] = i;
    w->s[s].count++;
-   w->s[s].op = op;
+   w->s[s].op = (int)i;
 }
 
 static bool
@@ -139,7 +130,7 @@ place(struct wt *w, unsigned i)
    if (!async(w, &it->in))
       return;
    unsigned s = (unsigned)it->in.mod[w->mod_slot] & 1u;
-   add_pending(w, &it->in, s, (int)i);
+   add_pending(w, s, i);
    if (!opt_transform(p->ctx, "wait: slot %u after %u moved to its first reader", s, i))
       emit_wait(w, s, it->tgsi);
    else
@@ -161,7 +152,7 @@ opt_agx_wait(struct agx_prog *p)
       /* a 9th message on a slot waits for the 8 before it */
       const struct isa_insn *in = &c->items[i].in;
       unsigned s = (unsigned)in->mod[w.mod_slot] & 1u;
-      if (async(&w, in) && w.s[s].count >= 8)
+      if (async(&w, in) && w.s[s].count >= MAX_PENDING)
          emit_wait(&w, s, c->items[i].tgsi);
       /* a branch target: the fall-through path waits before it */
       if (p->start[i] && i > 0)

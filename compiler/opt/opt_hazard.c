@@ -746,6 +746,32 @@ need_raw(struct cw *c, unsigned u, const struct isa_insn *x, int cslot, int64_t 
    *need = MAX2(*need, c->t[w] + d);
 }
 
+/* Whether writing unit u through x's destination d must wait on read
+ * barrier r, the pending late read of u by the slot that set it:
+ * isa_delay's WAR answer, asked about u itself on both sides (as the
+ * RAW questions are). A barrier whose reader is not found waits. */
+static bool
+war_waits(const struct cw *c, unsigned u, const struct isa_insn *x, unsigned d, int r)
+{
+   int o = c->sb_owner[r];
+   if (o < 0)
+      return true;
+   const struct isa_insn *rd = &c->lo->v[o].insn;
+   unsigned us[16];
+   for (unsigned s = 0; s < rd->nsrc; s++) {
+      unsigned n = units(c, rd, c->lo->v[o].in, ISA_SLOT_SRC(s), us, 16);
+      for (unsigned k = 0; k < n; k++) {
+         if (us[k] != u)
+            continue;
+         struct isa_insn rs = *rd, xs = *x;
+         rs.src[s].index = xs.dst[d].index = (uint16_t)(u % c->stride);
+         if (isa_delay(c->m, &rs, ISA_SLOT_SRC(s), &xs, ISA_SLOT_DST(d)).sync != ISA_SYNC_NONE)
+            return true;
+      }
+   }
+   return false;
+}
+
 /* What slot i must wait for, and from when it may issue. */
 static void
 requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wait)
@@ -771,7 +797,7 @@ requirements(struct cw *c, unsigned i, int64_t now, int64_t *need, unsigned *wai
       for (unsigned k = 0; k < n; k++) {
          need_raw(c, u[k], x, ISA_SLOT_DST(d), need, wait); /* WAW */
          int r = c->rsb[u[k]];
-         if (r >= 0 && now - c->sb_set[r] < (int64_t)c->war_latency)
+         if (r >= 0 && now - c->sb_set[r] < (int64_t)c->war_latency && war_waits(c, u[k], x, d, r))
             *wait |= 1u << r; /* WAR: a late read of this register is pending */
       }
    }

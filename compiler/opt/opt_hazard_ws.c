@@ -63,29 +63,18 @@ cnt_of(enum isa_sync s)
    return s == ISA_SYNC_VMCNT ? 1 : s == ISA_SYNC_LGKMCNT ? 2 : s == ISA_SYNC_EXPCNT ? 3 : 0;
 }
 
-static bool
-overlap(const struct isa_model *m, const struct isa_insn *a, int sa, const struct isa_insn *b,
-        int sb)
-{
-   const struct isa_opnd *x = sa < ISA_MAX_DST ? &a->dst[sa] : &a->src[sa - ISA_MAX_DST];
-   const struct isa_opnd *y = sb < ISA_MAX_DST ? &b->dst[sb] : &b->src[sb - ISA_MAX_DST];
-   if (x->kind != ISA_OPND_REG || y->kind != ISA_OPND_REG || x->file != y->file)
-      return false;
-   unsigned nx = isa_opnd_regs(m, a, sa), ny = isa_opnd_regs(m, b, sb);
-   return x->index < y->index + ny && y->index < x->index + nx;
-}
-
-/* Does slot c touch (read or write) a result of slot p? */
+/* Whether slot c must wait for slot p's result: isa_delay's sync for a
+ * read of it (RAW) or a write over it (WAW). */
 static bool
 touches(const struct ws *w, unsigned p, unsigned c)
 {
    const struct isa_insn *pi = &w->lo.v[p].insn, *ci = &w->lo.v[c].insn;
    for (unsigned d = 0; d < pi->ndst; d++) {
       for (unsigned s = 0; s < ci->nsrc; s++)
-         if (overlap(w->m, pi, ISA_SLOT_DST(d), ci, ISA_SLOT_SRC(s)))
+         if (isa_delay(w->m, pi, ISA_SLOT_DST(d), ci, ISA_SLOT_SRC(s)).sync != ISA_SYNC_NONE)
             return true;
       for (unsigned e = 0; e < ci->ndst; e++)
-         if (overlap(w->m, pi, ISA_SLOT_DST(d), ci, ISA_SLOT_DST(e)))
+         if (isa_delay(w->m, pi, ISA_SLOT_DST(d), ci, ISA_SLOT_DST(e)).sync != ISA_SYNC_NONE)
             return true;
    }
    return false;

@@ -21,6 +21,7 @@
  * opt_transform; refused ones fall back to the always-legal choice.
  */
 #include "compiler/ir/ir.h"
+#include "compiler/opt/opt_agx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1208,11 +1209,15 @@ opt_legalize(struct ir_shader *sh, struct opt_ctx *ctx)
    return true;
 }
 
-/* The paths above on model m as coverage points (zero: where the model has
- * a zero register). */
+/* The paths above on model m as coverage points (zero: where the model
+ * has a zero register; the constant file: where it has one); none on a
+ * model the agx pipeline compiles (opt_agx.c: the reference's items and
+ * its own passes, no legalizer). */
 void
 opt_legalize_cover_declare(const struct isa_model *m)
 {
+   if (opt_agx_model(m))
+      return;
    struct files f = find_files(m);
    struct isa_file_info fi = {.fixed = -1};
    if (f.gpr >= 0)
@@ -1220,6 +1225,8 @@ opt_legalize_cover_declare(const struct isa_model *m)
    for (unsigned p = 0; p < LGZ_PATH_COUNT; p++) {
       if (p == LGZ_PATH_ZERO && (fi.fixed < 0 || fi.fixed_value))
          continue; /* no zero register (use_zero_register) */
+      if (p == LGZ_PATH_CONST && f.cnst < 0)
+         continue; /* no constant file (const_imm): immediates stay inline */
       char *t = xasprintf("%s: %s", isa_model_name(m), lgz_path_text[p]);
       cover_declare("legalize", t);
       free(t);

@@ -265,9 +265,33 @@ if(Python3_FOUND)
   set_tests_properties(mutate_runtime_build PROPERTIES
                        PASS_REGULAR_EXPRESSION "killed compile-error .*validator and verifier off: mismatch.*by a runtime signal 1 \\(100% of reached"
                        FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  # sm50's hazard pass asks isa_delay whether a write over a pending late
+  # read waits (WAR): isa_delay answering "no sync" there is a hazard at
+  # run time (before, the pass decided WAR itself and the plant survived).
+  add_test(NAME mutate_war_answer
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   -j 1 --no-reach --no-cache --modes default --target sm50
+                   --plant isa/delay.c
+                   "enum isa_sync s = pdst ? pc->sync : pc->war;"
+                   "enum isa_sync s = pdst ? pc->sync : ISA_SYNC_NONE;"
+                   captures/fs_blur_gaussian_loop.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_war_answer PROPERTIES
+                       PASS_REGULAR_EXPRESSION "killed hazard .*by a runtime signal 1 \\(100%"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
+# A kind only an --opt mode makes is off (out of the count) without it,
+# counted with it; agx declares no legalization path (no legalizer) and
+# sm50 no "raw, no wait" (no result ready at once); a pass's own name is
+# not repeated (agx cmpsel).
+cli_test(cli_check_coverage_off
+         "check|captures/vs_mvp_basic.tgsi|--invocations|64|--no-repro|--coverage|-"
+         0 OUT "transform: [0-9]+ of 63 [^\n]*\n.*  off  algebraic: x \\* 0.0 -> 0.0 \\(inexact\\) \\(needs --opt inexact\\)\n.*  off  expand: fmad %N as ffma \\(one rounding: inexact\\) \\(needs --opt fuse-ffma\\)\n.*legalize: [0-9]+ of 18 .*hazard-rule: [0-9]+ of 33 ")
+cli_test(cli_check_coverage_on
+         "check|captures/vs_mvp_basic.tgsi|--opt|fuse-ffma,inexact|--invocations|64|--no-repro|--coverage|-"
+         0 OUT "transform: [0-9]+ of 67 ")
 cli_test(cli_check_coverage
          "check|captures/vs_mvp_basic.tgsi|captures/fs_blur_gaussian_loop.tgsi|-j0|--invocations|64|--no-repro|--coverage|${CMAKE_BINARY_DIR}/coverage_j0.txt"
          0 OUT "coverage: transform [1-9][0-9]*/[0-9]+ [^\n]*legalize [1-9][0-9]*/[0-9]+[^\n]*hazard-rule [1-9][0-9]*/[0-9]+[^\n]*sync [1-9][0-9]*/[0-9]+[^\n]*isa-op [1-9][0-9]*/[0-9]+[^\n]*encoding [1-9]")
