@@ -163,7 +163,7 @@ test_exact_channels(void)
                                  "  6: MAD OUT[2], TEMP[1], CONST[1], CONST[0]\n"
                                  "  7: MOV OUT[3].xy, IN[0]\n"
                                  "  8: END\n");
-   uint8_t *x = diff_exact_channels(s, 4);
+   uint8_t *x = diff_exact_channels(s, 4, false);
    CHECK(x[0] && x[1] && x[2] && x[3]);       /* INVARIANT, whatever computes it */
    CHECK(x[4] && x[5] && x[7]);               /* a _PRECISE chain through a MOV */
    CHECK(!x[6]);                              /* .z reads the non-precise TEMP[0] */
