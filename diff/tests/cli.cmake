@@ -546,6 +546,11 @@ check_cli(kill_on_int_view "--no-repro|-q|${_fx}/kill_on_int_view.tgsi" 0
 # 1-3; in default mode ref and opt must still agree on every branch, and
 # a wrong branch (EXEC not restored after a divergent IF) is still caught
 # in both modes.
+# TXQS's .yzw are 0 (the one-sample model): a capture reads .x only, so the
+# mutant giving sm50 .yzw = 1 (opt_isel_tex.c:124, campaign of session 19)
+# survived it; this fixture kills it (mismatch, sm50).
+check_cli(txqs_xyzw "--no-repro|-q|${_fx}/fs_txqs_xyzw.tgsi" 0
+          OUT "total +4 +3 +0 +0 +0 +1")
 check_cli(steer_inexact_nan "--no-repro|-q|--opt|inexact|${_fx}/steer_inexact_nan.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
 check_cli(steer_fuse_edge "--no-repro|-q|--opt|fuse-ffma|${_fx}/steer_fuse_edge.tgsi" 0
