@@ -1584,8 +1584,8 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    b.bound_fuse = opts && opts->fuse_bounds;
    /* the steer taint (tgsi_interp_cf.c): which conditions an allowed
     * transform may flip, and what their decisions' writes then carry */
-   if (b.bound_fuse) {
-      b.steer_cond |= ENV_F_EDGE | ENV_F_CANCEL | ENV_F_NAN;
+   if (b.bound_fuse) { /* not CANCEL: tgsi_interp_cf.c */
+      b.steer_cond |= ENV_F_EDGE | ENV_F_NAN;
       b.steer_mark |= ENV_F_EDGE;
    }
    if (opts && opts->inexact) {

@@ -17,9 +17,11 @@
  * A second taint, the steer taint, follows the same paths for conditions
  * that are defined here but that the transforms the optimizing compiler
  * was allowed (check --opt) may decide otherwise there: with fuse-ffma a
- * condition within its fusion bound of the threshold, a cancelled sum or
- * a NaN (EDGE, CANCEL, NAN: fusing moves a value, or makes or avoids an
- * overflow); with inexact a condition computed from a NaN (NAN: x * 0 ->
+ * condition within its fusion bound of the threshold or a NaN (EDGE,
+ * NAN: fusing moves a value, or makes or avoids an overflow; CANCEL is
+ * left out: the bound still holds for nearly all cancelled sums, and
+ * taking it in halved what --opt fuse-ffma compares on some captures,
+ * README "Comparison rules"); with inexact a condition computed from a NaN (NAN: x * 0 ->
  * 0 and x + -x -> 0 turn it into a number). Its lanes' writes get
  * steer_mark (EDGE with fuse-ffma, NAN with inexact), the flags the
  * ref/opt comparison tolerates in that mode (diff/compare.c
