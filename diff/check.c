@@ -327,6 +327,7 @@ struct job {
    struct env *golden; /* the interpreter's run, NULL if it failed */
    char *interp_err;
    uint8_t *exact;        /* per OUT channel: INVARIANT or _PRECISE (diff_exact_channels) */
+   uint8_t *exact_ctl;    /* with --opt: also under exact branches only; NULL: exact */
    bool runaway;          /* the interpreter ran out of steps, with realistic constants too */
    uint64_t outputs, nan; /* count_nan */
    /* A variant whose interpreter outputs differ from its original's: the
@@ -666,7 +667,9 @@ compare_runs(struct case_run *cr, const char *step, enum diff_cmp_mode mode,
              const struct env *expected, const struct env *actual, unsigned inexact)
 {
    struct job *j = cr->j;
-   struct diff_cmp_opts o = {mode, cr->j->c->o.exact_nan, inexact, j->golden, j->exact, NULL};
+   /* with --opt, ref against opt: what a rewritten branch decides is not exact */
+   const uint8_t *ex = mode == DIFF_CMP_EXACT && j->exact_ctl ? j->exact_ctl : j->exact;
+   struct diff_cmp_opts o = {mode, cr->j->c->o.exact_nan, inexact, j->golden, ex, NULL};
    struct diff_cmp_result res;
    diff_compare(j->s, expected, actual, &o, &res);
    struct diff_case_result *r = cr->r;
@@ -870,6 +873,14 @@ fuse_bounds(const struct diff_check_opts *o)
    return (o->inexact >> DIFF_INEXACT_FFMA_BIT) & 1;
 }
 
+/* Whether opt may apply the inexact algebraic rewrites (the golden run
+ * marks what a NaN they may remove decides: tgsi_interp_opts.inexact). */
+static bool
+inexact_rewrites(const struct diff_check_opts *o)
+{
+   return (o->inexact >> DIFF_INEXACT_ALGEBRAIC_BIT) & 1;
+}
+
 /* One try: inputs from the seed (with flags, for nlanes) and the golden run. */
 static bool
 case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
@@ -881,7 +892,8 @@ case_env_try(const struct diff_check_opts *o, const struct tgsi_shader *s,
    if (!ce->inputs)
       return false;
    ce->golden = env_clone(ce->inputs);
-   struct tgsi_interp_opts io = {.max_steps = o->max_steps, .fuse_bounds = fuse_bounds(o)};
+   struct tgsi_interp_opts io = {
+       .max_steps = o->max_steps, .fuse_bounds = fuse_bounds(o), .inexact = inexact_rewrites(o)};
    ce->st = tgsi_interp_run(s, ce->golden, &io, d);
    return true;
 }
@@ -895,7 +907,8 @@ diff_case_env(const struct diff_check_opts *o, const struct tgsi_shader *s,
    if (given) {
       ce->inputs = env_clone(given);
       ce->golden = env_clone(given);
-      struct tgsi_interp_opts io = {.max_steps = o->max_steps, .fuse_bounds = fuse_bounds(o)};
+      struct tgsi_interp_opts io = {
+          .max_steps = o->max_steps, .fuse_bounds = fuse_bounds(o), .inexact = inexact_rewrites(o)};
       ce->st = tgsi_interp_run(s, ce->golden, &io, d);
    } else if (!case_env_try(o, s, plan, o->invocations, 0, subgroup, ce, d)) {
       return false;
@@ -1030,7 +1043,9 @@ job_prepare(struct job *j, unsigned first, uint32_t subgroup)
       tgsi_shader_free(orig);
       return false;
    }
-   j->exact = diff_exact_channels(j->s, tgsi_output_count(j->s));
+   j->exact = diff_exact_channels(j->s, tgsi_output_count(j->s), false);
+   if (j->c->o.inexact)
+      j->exact_ctl = diff_exact_channels(j->s, tgsi_output_count(j->s), true);
    progress(j, first, "interp");
    j->golden = ce.golden;
    j->runaway = ce.st == TGSI_INTERP_BUDGET;
@@ -1038,7 +1053,8 @@ job_prepare(struct job *j, unsigned first, uint32_t subgroup)
    if (j->golden)
       count_nan(j->golden, &j->outputs, &j->nan);
    struct tgsi_interp_opts io = {.max_steps = j->c->o.max_steps,
-                                 .fuse_bounds = fuse_bounds(&j->c->o)};
+                                 .fuse_bounds = fuse_bounds(&j->c->o),
+                                 .inexact = inexact_rewrites(&j->c->o)};
    if (orig && j->golden)
       variant_compare(j, orig, &io);
    tgsi_shader_free(orig);
@@ -1052,6 +1068,7 @@ job_release(struct job *j)
    free(j->interp_err);
    free(j->variant_msg);
    free(j->exact);
+   free(j->exact_ctl);
    env_free(j->golden);
    env_free(j->inputs);
    tgsi_shader_free(j->s);

@@ -220,7 +220,10 @@ fuse_bound_ok(uint32_t e, uint32_t a, unsigned flags)
  * ffma_tol, or anything where ref has an infinity or NaN (an unfused
  * product overflowed where the fused one need not). inexact: x+0 -> x and
  * x*0 -> 0 change the sign of zero and turn ref's NaN (from Inf or NaN
- * operands) into a number. */
+ * operands) into a number, and so anything computed from that NaN, by
+ * data or by a decision (the interpreter's NAN: a compare, MIN/MAX or
+ * select that drops the NaN keeps the flag, and tgsi_interp_cf.c's steer
+ * taint gives it to what a branch on it decides). */
 static bool
 transform_ok(uint32_t e, uint32_t a, unsigned flags, unsigned inexact)
 {
@@ -234,7 +237,7 @@ transform_ok(uint32_t e, uint32_t a, unsigned flags, unsigned inexact)
         (flags & (ENV_F_CANCEL | ENV_F_EDGE | ENV_F_NAN))))
       return true;
    if (inexact & (1u << DIFF_INEXACT_ALGEBRAIC_BIT))
-      return (is_zero(e) && is_zero(a)) || is_nan_bits(e);
+      return (is_zero(e) && is_zero(a)) || is_nan_bits(e) || (flags & ENV_F_NAN);
    return false;
 }
 
@@ -351,16 +354,81 @@ insn_exact(const struct tgsi_insn *in, unsigned c, const uint8_t *temp, uint32_t
    return true;
 }
 
+/* Whether every IF, UIF and SWITCH from instruction i + 1 to the
+ * ENDLOOP matching the BGNLOOP at i decides on an exact value: then so
+ * does each BRK and CONT in the body, and the trip count. */
+static bool
+loop_exact(const struct tgsi_shader *s, unsigned i, const uint8_t *temp, uint32_t ntemp,
+           const uint8_t *out, uint32_t nout)
+{
+   unsigned depth = 0;
+   for (unsigned k = i + 1; k < s->ninsns; k++) {
+      const struct tgsi_insn *in = &s->insns[k];
+      if (in->op == TGSI_OP_BGNLOOP)
+         depth++;
+      else if (in->op == TGSI_OP_ENDLOOP && depth-- == 0)
+         return true;
+      else if ((in->op == TGSI_OP_IF || in->op == TGSI_OP_UIF || in->op == TGSI_OP_SWITCH) &&
+               in->nsrc && !src_exact(&in->src[0], 0, temp, ntemp, out, nout))
+         return false;
+   }
+   return true;
+}
+
+#define EXACT_MAX_DEPTH 64
+
 /* One pass of the closure: a TEMP/OUT channel stays exact while every
- * instruction writing it computes it exactly. Returns whether anything
- * changed. */
+ * instruction writing it computes it exactly; with ctl, also only while
+ * every branch it is written under decides on an exact value (an allowed
+ * transform of a condition may send opt the other way, where the channel
+ * gets another value: tgsi_interp_cf.c's steer taint). Under ctl, a loop
+ * counts as such a branch when a condition in its body is not exact, a
+ * subroutine's body always (its call sites are not followed), and after
+ * a RET under an inexact branch the rest of the program. Returns whether
+ * anything changed. */
 static bool
 precise_pass(const struct tgsi_shader *s, uint8_t *temp, uint32_t ntemp, uint8_t *out,
-             uint32_t nout)
+             uint32_t nout, bool ctl)
 {
    bool changed = false;
+   bool stack[EXACT_MAX_DEPTH + 1] = {true};
+   unsigned depth = 0;
+   bool tail = true; /* no RET under an inexact branch so far */
    for (unsigned i = 0; i < s->ninsns; i++) {
       const struct tgsi_insn *in = &s->insns[i];
+      if (ctl) {
+         bool top = stack[depth] && tail, push = false, pushed = false;
+         switch (in->op) {
+         case TGSI_OP_IF:
+         case TGSI_OP_UIF:
+         case TGSI_OP_SWITCH:
+            push = true;
+            pushed = top && in->nsrc && src_exact(&in->src[0], 0, temp, ntemp, out, nout);
+            break;
+         case TGSI_OP_BGNLOOP:
+            push = true;
+            pushed = top && loop_exact(s, i, temp, ntemp, out, nout);
+            break;
+         case TGSI_OP_BGNSUB:
+            push = true;
+            break;
+         case TGSI_OP_ENDIF:
+         case TGSI_OP_ENDSWITCH:
+         case TGSI_OP_ENDLOOP:
+         case TGSI_OP_ENDSUB:
+            depth -= depth > 0;
+            break;
+         case TGSI_OP_RET:
+            tail = tail && (depth == 0 || stack[depth]);
+            break;
+         default:
+            break;
+         }
+         if (push) {
+            depth += depth < EXACT_MAX_DEPTH;
+            stack[depth] = pushed && depth < EXACT_MAX_DEPTH;
+         }
+      }
       if (!in->ndst)
          continue;
       const struct tgsi_reg *d = &in->dst[0].reg;
@@ -369,8 +437,10 @@ precise_pass(const struct tgsi_shader *s, uint8_t *temp, uint32_t ntemp, uint8_t
                                                          : NULL;
       if (!st)
          continue;
+      bool decided = !ctl || (stack[depth] && tail);
       for (unsigned c = 0; c < 4; c++)
-         if ((in->dst[0].mask & (1u << c)) && st[c] && !insn_exact(in, c, temp, ntemp, out, nout)) {
+         if ((in->dst[0].mask & (1u << c)) && st[c] &&
+             (!decided || !insn_exact(in, c, temp, ntemp, out, nout))) {
             st[c] = 0;
             changed = true;
          }
@@ -379,7 +449,7 @@ precise_pass(const struct tgsi_shader *s, uint8_t *temp, uint32_t ntemp, uint8_t
 }
 
 uint8_t *
-diff_exact_channels(const struct tgsi_shader *s, uint32_t nout)
+diff_exact_channels(const struct tgsi_shader *s, uint32_t nout, bool ctl)
 {
    uint32_t ntemp = 0;
    for (unsigned i = 0; i < s->ndecls; i++)
@@ -398,7 +468,7 @@ diff_exact_channels(const struct tgsi_shader *s, uint32_t nout)
             if (in->dst[0].mask & (1u << c))
                written[4 * in->dst[0].reg.index + c] = 1;
    }
-   while (precise_pass(s, temp, ntemp, out, nout))
+   while (precise_pass(s, temp, ntemp, out, nout, ctl))
       ;
    for (uint32_t k = 0; k < nout * 4; k++)
       out[k] = out[k] && written[k];

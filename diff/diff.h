@@ -308,8 +308,11 @@ enum diff_verdict {
 enum diff_verdict diff_value_verdict(uint32_t expected, uint32_t actual, unsigned flags, bool exact,
                                      const struct diff_cmp_opts *o);
 /* Per OUT register * 4 + chan (s's output count * 4 entries, caller frees):
- * 1 for INVARIANT outputs and values computed under _PRECISE. */
-uint8_t *diff_exact_channels(const struct tgsi_shader *s, uint32_t nout);
+ * 1 for INVARIANT outputs and values computed under _PRECISE; with ctl,
+ * of those only values whose every deciding branch is exact too (ref
+ * against an opt allowed inexact transforms: a rewritten condition may
+ * take opt down the other branch). */
+uint8_t *diff_exact_channels(const struct tgsi_shader *s, uint32_t nout, bool ctl);
 /* Compares every value of two runs of s: outputs, discards, emitted
  * vertices, buffers and images. */
 void diff_compare(const struct tgsi_shader *s, const struct env *expected, const struct env *actual,

@@ -353,6 +353,12 @@ struct tgsi_interp_opts {
     * bound of SIN and COS in revolutions is kept in any case where the
     * program has them. */
    bool fuse_bounds;
+   /* The optimizing compiler may apply the inexact algebraic rewrites
+    * (check --opt inexact: x * 0 -> 0, x + -x -> 0 remove a NaN). With
+    * this or fuse_bounds, what a branch, KILL_IF or switch decides on a
+    * value those freedoms may change is marked as such (tgsi_interp_cf.c:
+    * the steer taint). */
+   bool inexact;
 };
 
 /* Interpreter internals shared by the tgsi_interp*.c files. */
@@ -464,6 +470,7 @@ enum {
    TGSI_INTERP_FM_SW,
    TGSI_INTERP_FM_FUNC,
    TGSI_INTERP_FM_TAINT, /* lanes whose path through the region is undefined */
+   TGSI_INTERP_FM_STEER, /* lanes whose path an allowed transform may change */
    TGSI_INTERP_FM_AUX,   /* switch: lanes active at SWITCH */
    TGSI_INTERP_FM_AUX2,  /* switch: lanes some CASE matches */
    TGSI_INTERP_FM_SEL,   /* switch: selector */
@@ -474,7 +481,7 @@ struct tgsi_interp_frame {
    enum tgsi_opcode op; /* IF (also UIF), BGNLOOP, SWITCH or CAL */
    int32_t pc;          /* the opening instruction; CAL: the return address */
    int32_t region;
-   bool tainted;
+   bool tainted, steered; /* FM_TAINT, FM_STEER hold lanes */
    uint32_t *m[TGSI_INTERP_FM_COUNT];
 };
 
@@ -497,7 +504,7 @@ struct tgsi_interp_batch {
    uint32_t stride;
    uint32_t *zero;
    uint32_t *cond, *loop, *cont, *sw, *func, *alive, *demoted, *exec;
-   uint32_t *main_taint;
+   uint32_t *main_taint, *main_steer;
    bool exec_dirty, any_exec, all_exec; /* all_exec: every lane of exec ~0u */
    struct tgsi_interp_frame frames[TGSI_INTERP_MAX_DEPTH];
    unsigned depth;
@@ -513,8 +520,12 @@ struct tgsi_interp_batch {
    struct env_mem *shared; /* one per workgroup of the batch */
    uint32_t nshared, wg_lanes, cap;
    bool failed;
-   bool bounds;                    /* fuse_bounds, or SIN/COS/SCS in the program */
-   bool bound_fuse;                /* tgsi_interp_opts.fuse_bounds */
+   bool bounds;     /* fuse_bounds, or SIN/COS/SCS in the program */
+   bool bound_fuse; /* tgsi_interp_opts.fuse_bounds */
+   /* The steer taint (tgsi_interp_cf.c): a condition with a flag of
+    * steer_cond may decide otherwise in opt; what it decides gets
+    * steer_mark. Both 0 without --opt. */
+   uint32_t steer_cond, steer_mark;
    enum tgsi_interp_status status; /* when failed */
 };
 
@@ -566,6 +577,7 @@ uint32_t tgsi_interp_f16_to_f32(uint16_t h);
 uint32_t tgsi_interp_bound_bits(double d);
 uint32_t tgsi_interp_bound_lookup(uint32_t flags);
 uint32_t tgsi_interp_bound_diff(uint32_t flags, uint32_t fa, uint32_t fz, uint32_t r);
+uint32_t tgsi_interp_bound_zero_edge(uint32_t flags, uint32_t v);
 void tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r,
                             uint32_t *rf, const uint32_t *const *s, const uint32_t *const *sf);
 void tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r,

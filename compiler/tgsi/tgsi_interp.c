@@ -871,7 +871,7 @@ lanes_array(struct batch_mem *bm)
    return a;
 }
 
-#define TI_LANE_ARRAYS (14 + 8 + 8 * TGSI_MAX_SRC + 8)
+#define TI_LANE_ARRAYS (15 + 8 + 8 * TGSI_MAX_SRC + 8)
 
 static void
 batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
@@ -913,9 +913,9 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
       b->res_v[c] = lanes_array(bm);
       b->res_f[c] = lanes_array(bm);
    }
-   uint32_t **arrays[] = {&b->cond,   &b->loop,    &b->cont,      &b->sw,         &b->func,
-                          &b->alive,  &b->demoted, &b->exec,      &b->main_taint, &b->sg_first,
-                          &b->sg_end, &b->gs_prim, &b->draw_start};
+   uint32_t **arrays[] = {&b->cond,     &b->loop,    &b->cont,    &b->sw,         &b->func,
+                          &b->alive,    &b->demoted, &b->exec,    &b->main_taint, &b->main_steer,
+                          &b->sg_first, &b->sg_end,  &b->gs_prim, &b->draw_start};
    for (unsigned k = 0; k < ARRAY_SIZE(arrays); k++)
       *arrays[k] = lanes_array(bm);
    for (unsigned k = 0; k < ARRAY_SIZE(b->scratch); k++)
@@ -1046,6 +1046,7 @@ batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
       memset(masks[k], 0xff, (size_t)n * 4);
    memset(b->demoted, 0, (size_t)n * 4);
    memset(b->main_taint, 0, (size_t)n * 4);
+   memset(b->main_steer, 0, (size_t)n * 4);
    memset(b->gs_prim, 0, (size_t)n * 4);
    b->depth = 0;
    b->exec_dirty = true;
@@ -1581,6 +1582,16 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    uint64_t budget =
        opts && opts->max_steps ? opts->max_steps : tgsi_interp_default_steps(s, env->nlanes);
    b.bound_fuse = opts && opts->fuse_bounds;
+   /* the steer taint (tgsi_interp_cf.c): which conditions an allowed
+    * transform may flip, and what their decisions' writes then carry */
+   if (b.bound_fuse) { /* not CANCEL: tgsi_interp_cf.c */
+      b.steer_cond |= ENV_F_EDGE | ENV_F_NAN;
+      b.steer_mark |= ENV_F_EDGE;
+   }
+   if (opts && opts->inexact) {
+      b.steer_cond |= ENV_F_NAN;
+      b.steer_mark |= ENV_F_NAN;
+   }
    if (b.bound_fuse || has_trig(&p)) {
       b.bounds = true;
       free(env->out_err);

@@ -221,6 +221,16 @@ edge(double dist, double d)
    return d > 0.0 && fabs(dist) <= d ? ENV_F_EDGE : 0;
 }
 
+/* EDGE where float bits v, with flag word flags, may have the other
+ * truth in a program within the bound: an IF's or KILL_IF's implicit
+ * compare with 0 (0 itself included: it may be a tiny number there). */
+uint32_t
+tgsi_interp_bound_zero_edge(uint32_t flags, uint32_t v)
+{
+   double d = D(flags);
+   return d > 0.0 && (fabs((double)uif(v)) <= d || d == INFINITY) ? ENV_F_EDGE : 0;
+}
+
 static inline double
 to_step(double x, bool half)
 {

@@ -13,6 +13,22 @@
  * leave through BRK/CONT/RET. When the frame closes, everything its region
  * may write (tgsi_interp_region, computed before the run) is marked
  * undefined for those lanes, and memories it stores to become undefined.
+ *
+ * A second taint, the steer taint, follows the same paths for conditions
+ * that are defined here but that the transforms the optimizing compiler
+ * was allowed (check --opt) may decide otherwise there: with fuse-ffma a
+ * condition within its fusion bound of the threshold or a NaN (EDGE,
+ * NAN: fusing moves a value, or makes or avoids an overflow; CANCEL is
+ * left out: the bound still holds for nearly all cancelled sums, and
+ * taking it in halved what --opt fuse-ffma compares on some captures,
+ * README "Comparison rules"); with inexact a condition computed from a NaN (NAN: x * 0 ->
+ * 0 and x + -x -> 0 turn it into a number). Its lanes' writes get
+ * steer_mark (EDGE with fuse-ffma, NAN with inexact), the flags the
+ * ref/opt comparison tolerates in that mode (diff/compare.c
+ * transform_ok), as a value computed from such a condition through data
+ * already carries them; kills, emits and memory stores become undefined
+ * as for the taint. Without --opt both are 0, and nothing changes: ref
+ * and opt must take every branch alike.
  */
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
@@ -44,37 +60,41 @@ push_frame(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, enum 
    f->op = op;
    f->pc = pc;
    f->region = region;
-   f->tainted = false;
+   f->tainted = f->steered = false;
    return f;
 }
 
-/* Adds lanes (mask words) to a frame's taint. */
+/* Adds lanes (mask words) to a frame's taint (k = TGSI_INTERP_FM_TAINT)
+ * or steer taint (TGSI_INTERP_FM_STEER). */
 TGSI_INTERP_LANES
 static void
-add_taint(struct tgsi_interp_batch *b, struct tgsi_interp_frame *f, const uint32_t *lanes)
+add_taint(struct tgsi_interp_batch *b, struct tgsi_interp_frame *f, unsigned k,
+          const uint32_t *lanes)
 {
    unsigned n = b->n;
    uint32_t acc = 0;
    FOR acc |= lanes[i];
    if (!acc)
       return;
-   if (!f->tainted)
-      memset(f->m[TGSI_INTERP_FM_TAINT], 0, (size_t)n * 4);
-   f->tainted = true;
-   FOR f->m[TGSI_INTERP_FM_TAINT][i] |= lanes[i];
+   bool *have = k == TGSI_INTERP_FM_STEER ? &f->steered : &f->tainted;
+   if (!*have)
+      memset(f->m[k], 0, (size_t)n * 4);
+   *have = true;
+   FOR f->m[k][i] |= lanes[i];
 }
 
-/* Everything region reg may write becomes undefined for the lanes in t. */
+/* Everything region reg may write gets mark (ENV_F_UNDEF for the taint)
+ * for the lanes in t; kills, emits and memories become undefined. */
 TGSI_INTERP_LANES
 static void
-apply_region_taint(struct tgsi_interp_batch *b, int32_t reg, const uint32_t *t)
+apply_region_taint(struct tgsi_interp_batch *b, int32_t reg, const uint32_t *t, uint32_t mark)
 {
    const struct tgsi_interp_region *r = &b->p->regions[reg];
    struct env *e = b->env;
    unsigned n = b->n;
    for (unsigned k = 0; k < r->nslots; k++) {
       uint32_t *f = b->flg[r->slots[k]];
-      FOR f[i] |= t[i] & ENV_F_UNDEF;
+      FOR f[i] |= t[i] & mark;
    }
    for (unsigned k = 0; k < 32; k++) {
       if (r->bufs & (1u << k))
@@ -117,37 +137,43 @@ find_frame(struct tgsi_interp_batch *b, unsigned top, enum tgsi_opcode want)
    return NULL;
 }
 
-/* Ends the region of the frame at index fi: applies its taint, and hands
- * the taint to the frames a BRK/CONT/RET inside it may leave to. */
+/* Ends the region of the frame at index fi: applies its taints, and
+ * hands them to the frames a BRK/CONT/RET inside it may leave to. */
 TGSI_INTERP_LANES
 static void
 end_region(struct tgsi_interp_batch *b, unsigned fi)
 {
    struct tgsi_interp_frame *f = &b->frames[fi];
-   if (!f->tainted)
-      return;
-   const uint32_t *t = f->m[TGSI_INTERP_FM_TAINT];
-   apply_region_taint(b, f->region, t);
-   if (f->op == TGSI_OP_CAL)
-      return;
-   uint32_t fl = b->p->regions[f->region].flags;
-   if (fl & TGSI_INTERP_RF_BRK) {
-      struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_BRK);
-      if (g)
-         add_taint(b, g, t);
-   }
-   if (fl & TGSI_INTERP_RF_CONT) {
-      struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_CONT);
-      if (g)
-         add_taint(b, g, t);
-   }
-   if (fl & TGSI_INTERP_RF_RET) {
-      struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_CAL);
-      unsigned n = b->n;
-      if (g)
-         add_taint(b, g, t);
-      else
-         FOR b->main_taint[i] |= t[i];
+   static const unsigned kinds[] = {TGSI_INTERP_FM_TAINT, TGSI_INTERP_FM_STEER};
+   for (unsigned kk = 0; kk < ARRAY_SIZE(kinds); kk++) {
+      unsigned k = kinds[kk];
+      bool steer = k == TGSI_INTERP_FM_STEER;
+      if (!(steer ? f->steered : f->tainted))
+         continue;
+      const uint32_t *t = f->m[k];
+      apply_region_taint(b, f->region, t, steer ? b->steer_mark : ENV_F_UNDEF);
+      if (f->op == TGSI_OP_CAL)
+         continue;
+      uint32_t fl = b->p->regions[f->region].flags;
+      if (fl & TGSI_INTERP_RF_BRK) {
+         struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_BRK);
+         if (g)
+            add_taint(b, g, k, t);
+      }
+      if (fl & TGSI_INTERP_RF_CONT) {
+         struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_CONT);
+         if (g)
+            add_taint(b, g, k, t);
+      }
+      if (fl & TGSI_INTERP_RF_RET) {
+         struct tgsi_interp_frame *g = find_frame(b, fi, TGSI_OP_CAL);
+         unsigned n = b->n;
+         uint32_t *main = steer ? b->main_steer : b->main_taint;
+         if (g)
+            add_taint(b, g, k, t);
+         else
+            FOR main[i] |= t[i];
+      }
    }
 }
 
@@ -179,10 +205,13 @@ do_return(struct tgsi_interp_batch *b)
          return f->pc;
       }
    }
-   uint32_t acc = 0;
+   uint32_t acc = 0, acc_steer = 0;
    FOR acc |= b->main_taint[i];
+   FOR acc_steer |= b->main_steer[i];
    if (acc)
-      apply_region_taint(b, b->p->main_region, b->main_taint);
+      apply_region_taint(b, b->p->main_region, b->main_taint, ENV_F_UNDEF);
+   if (acc_steer)
+      apply_region_taint(b, b->p->main_region, b->main_steer, b->steer_mark);
    return -1;
 }
 
@@ -192,6 +221,25 @@ mask_any(unsigned n, const uint32_t *m)
 {
    uint32_t acc = 0;
    FOR acc |= m[i];
+   return acc != 0;
+}
+
+/* The steer taint of a condition: the lanes of live (and not already in
+ * taint t) whose condition value v (flags fl) an allowed transform may
+ * move to the other side of its threshold: a flag of steer_cond, or with
+ * fuse-ffma for a float test against 0 (zero: IF, KILL_IF) a value
+ * within its bound of 0. Into s; whether any. */
+TGSI_INTERP_LANES
+static bool
+steer_lanes(struct tgsi_interp_batch *b, const uint32_t *live, const uint32_t *t, const uint32_t *v,
+            const uint32_t *fl, bool zero, uint32_t *s)
+{
+   unsigned n = b->n;
+   uint32_t c = b->steer_cond, acc = 0;
+   FOR s[i] = live[i] & ~t[i] & ((fl[i] & c) ? ~0u : 0);
+   if (zero && b->bound_fuse)
+      FOR s[i] |= live[i] & ~t[i] & (tgsi_interp_bound_zero_edge(fl[i], v[i]) ? ~0u : 0);
+   FOR acc |= s[i];
    return acc != 0;
 }
 
@@ -221,7 +269,9 @@ exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t 
                                    ? ~0u
                                    : 0);
    }
-   add_taint(b, f, t);
+   add_taint(b, f, TGSI_INTERP_FM_TAINT, t);
+   if (b->steer_cond && steer_lanes(b, b->exec, t, v, fl, ti->op == TGSI_OP_IF, b->scratch[1]))
+      add_taint(b, f, TGSI_INTERP_FM_STEER, b->scratch[1]);
    tgsi_interp_update_exec(b);
    return b->any_exec ? pc + 1 : ti->jump;
 }
@@ -241,15 +291,20 @@ exec_switch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int3
    const uint32_t *v, *fl;
    tgsi_interp_fetch(b, ti, 0, 0, &v, &fl);
    copy_mask(n, sel, v);
+   uint32_t *st = b->scratch[1], sc = b->steer_cond;
    FOR t[i] = active[i] & ((fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ? ~0u : 0);
+   FOR st[i] = active[i] & ((fl[i] & sc) ? ~0u : 0);
    memset(matched, 0, (size_t)n * 4);
    /* Which lanes some CASE matches, so DEFAULT works in any position. */
    for (const int32_t *c = ti->cases; *c >= 0; c++) {
       tgsi_interp_fetch(b, &b->p->insns[*c], 0, 0, &v, &fl);
       FOR matched[i] |= active[i] & (sel[i] == v[i] ? ~0u : 0);
       FOR t[i] |= active[i] & ((fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ? ~0u : 0);
+      FOR st[i] |= active[i] & ((fl[i] & sc) ? ~0u : 0);
    }
-   add_taint(b, f, t);
+   add_taint(b, f, TGSI_INTERP_FM_TAINT, t);
+   FOR st[i] &= ~t[i];
+   add_taint(b, f, TGSI_INTERP_FM_STEER, st);
    memset(b->sw, 0, (size_t)n * 4);
    b->exec_dirty = true;
    return pc + 1;
@@ -281,7 +336,8 @@ exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_
 /* KILL_IF/KIL: kill the lanes where any of the four swizzled components
  * is < 0 (NaN and -0.0 do not kill). The kill is undefined where an
  * undefined or denormal component, or one whose bits are not fixed
- * (ENV_F_BITS), could decide it, that is unless a
+ * (ENV_F_BITS), or one an allowed transform may move across 0 (the
+ * steer taint above), could decide it, that is unless a
  * defined, normal component kills the lane anyway. */
 TGSI_INTERP_LANES
 static void
@@ -295,13 +351,18 @@ exec_kill_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    for (unsigned c = 0; c < 4; c++) {
       const uint32_t *v, *fl;
       tgsi_interp_fetch(b, ti, 0, c, &v, &fl);
+      uint32_t *edge = b->scratch[3], sc = b->steer_cond;
+      if (b->bound_fuse)
+         FOR edge[i] = tgsi_interp_bound_zero_edge(fl[i], v[i]) ? ~0u : 0;
+      else
+         memset(edge, 0, (size_t)n * 4);
       FOR
       {
          uint32_t neg = uif(v[i]) < 0.0f ? ~0u : 0;
-         uint32_t u = (fl[i] & (ENV_F_UNDEF | ENV_F_BITS)) ||
+         uint32_t u = (fl[i] & (ENV_F_UNDEF | ENV_F_BITS | sc)) ||
                               ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu))
                           ? ~0u
-                          : 0;
+                          : edge[i];
          kill[i] |= neg;
          und[i] |= u;
          sure[i] |= neg & ~u;

@@ -538,3 +538,26 @@ check_cli(branch_on_int_view "--no-repro|-q|${_fx}/branch_on_int_view.tgsi" 0
 # undefined (interp/ref mismatches at every seed without it).
 check_cli(kill_on_int_view "--no-repro|-q|${_fx}/kill_on_int_view.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# A branch, a kill and a compare on a NaN that --opt inexact may fold away
+# (x * 0 -> 0), and a branch on a product's rounding error that --opt
+# fuse-ffma may keep: what they decide differs between ref and opt in
+# those modes (the steer taint, tgsi_interp_cf.c). Before, ref/opt
+# mismatches on a3xx, sm50, gfx9 (inexact) and sm50 (fuse-ffma) at seeds
+# 1-3; in default mode ref and opt must still agree on every branch, and
+# a wrong branch (EXEC not restored after a divergent IF) is still caught
+# in both modes.
+# TXQS's .yzw are 0 (the one-sample model): a capture reads .x only, so the
+# mutant giving sm50 .yzw = 1 (opt_isel_tex.c:124, campaign of session 19)
+# survived it; this fixture kills it (mismatch, sm50).
+check_cli(txqs_xyzw "--no-repro|-q|${_fx}/fs_txqs_xyzw.tgsi" 0
+          OUT "total +4 +3 +0 +0 +0 +1")
+check_cli(steer_inexact_nan "--no-repro|-q|--opt|inexact|${_fx}/steer_inexact_nan.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0\n.*\nvalues: [0-9]+ compared, [0-9]+ undefined, 0 unchecked, [1-9][0-9]* within")
+check_cli(steer_fuse_edge "--no-repro|-q|--opt|fuse-ffma|${_fx}/steer_fuse_edge.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0\n.*\nvalues: 40960 compared, 0 undefined, 0 unchecked, [1-9][0-9]* within")
+check_cli(steer_default "--no-repro|-q|${_fx}/steer_inexact_nan.tgsi|${_fx}/steer_fuse_edge.tgsi" 0
+          OUT "total +8 +8 +0 +0 +0 +0\n.*\nvalues: [0-9]+ compared, [0-9]+ undefined, 0 unchecked, 0 within")
+check_cli(steer_wrong_branch "--no-repro|-q|--target|gfx9|--inject-fault|exec-not-restored|${_fx}/steer_inexact_nan.tgsi" 1
+          OUT "fail gfx9 .*mismatch \\(ref/opt\\)")
+check_cli(steer_wrong_branch_inexact "--no-repro|-q|--target|gfx9|--opt|inexact|--inject-fault|exec-not-restored|${_fx}/steer_inexact_nan.tgsi" 1
+          OUT "fail gfx9 .*mismatch \\(ref/opt\\)")

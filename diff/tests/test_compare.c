@@ -163,7 +163,7 @@ test_exact_channels(void)
                                  "  6: MAD OUT[2], TEMP[1], CONST[1], CONST[0]\n"
                                  "  7: MOV OUT[3].xy, IN[0]\n"
                                  "  8: END\n");
-   uint8_t *x = diff_exact_channels(s, 4);
+   uint8_t *x = diff_exact_channels(s, 4, false);
    CHECK(x[0] && x[1] && x[2] && x[3]);       /* INVARIANT, whatever computes it */
    CHECK(x[4] && x[5] && x[7]);               /* a _PRECISE chain through a MOV */
    CHECK(!x[6]);                              /* .z reads the non-precise TEMP[0] */
@@ -171,6 +171,53 @@ test_exact_channels(void)
    CHECK(x[12] && x[13]);                     /* a copy of an input */
    CHECK(!x[14] && !x[15]);                   /* never written */
    free(x);
+   tgsi_shader_free(s);
+}
+
+/* With ctl (ref against an opt allowed inexact transforms), a channel
+ * also needs every branch deciding it to decide on exact values. */
+static void
+test_exact_channels_ctl(void)
+{
+   struct tgsi_shader *s = parse("FRAG\n"
+                                 "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+                                 "DCL OUT[0], GENERIC[0]\n"
+                                 "DCL OUT[1], GENERIC[1]\n"
+                                 "DCL OUT[2], GENERIC[2]\n"
+                                 "DCL TEMP[0..1]\n"
+                                 "IMM[0] FLT32 {0.0, 1.0, 2.0, 0.5}\n"
+                                 "  0: MUL TEMP[0].x, IN[0].xxxx, IMM[0].xxxx\n"
+                                 "  1: SLT_PRECISE TEMP[0].y, IN[0].xxxx, IMM[0].wwww\n"
+                                 "  2: IF TEMP[0].xxxx\n"
+                                 "  3:   MOV OUT[0].x, IMM[0].yyyy\n"
+                                 "  4: ENDIF\n"
+                                 "  5: IF TEMP[0].yyyy\n"
+                                 "  6:   MOV OUT[0].y, IMM[0].zzzz\n"
+                                 "  7: ENDIF\n"
+                                 "  8: MOV OUT[0].z, IMM[0].zzzz\n"
+                                 "  9: MOV TEMP[1].x, IMM[0].xxxx\n"
+                                 " 10: BGNLOOP\n"
+                                 " 11:   ADD_PRECISE TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n"
+                                 " 12:   IF TEMP[0].xxxx\n"
+                                 " 13:     BRK\n"
+                                 " 14:   ENDIF\n"
+                                 " 15:   BRK\n"
+                                 " 16: ENDLOOP\n"
+                                 " 17: MOV OUT[1].x, TEMP[1].xxxx\n"
+                                 " 18: IF TEMP[0].xxxx\n"
+                                 " 19:   RET\n"
+                                 " 20: ENDIF\n"
+                                 " 21: MOV OUT[2].x, IMM[0].yyyy\n"
+                                 " 22: END\n");
+   uint8_t *x = diff_exact_channels(s, 3, false), *c = diff_exact_channels(s, 3, true);
+   CHECK(x[0] && x[1] && x[2] && x[4] && x[8]); /* values alone: all exact */
+   CHECK(!c[0]);                                /* under IF on MUL: not exact */
+   CHECK(c[1]);                                 /* under IF on SLT_PRECISE */
+   CHECK(c[2]);                                 /* after the ENDIF */
+   CHECK(!c[4]);                                /* a loop left by a BRK on MUL */
+   CHECK(!c[8]);                                /* after a RET under IF on MUL */
+   free(x);
+   free(c);
    tgsi_shader_free(s);
 }
 
@@ -390,6 +437,7 @@ main(void)
    test_oracle();
    test_exact();
    test_exact_channels();
+   test_exact_channels_ctl();
    test_whole_run();
    test_buffers();
    test_buffer_classes();
