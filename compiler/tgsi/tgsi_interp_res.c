@@ -478,8 +478,9 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       uint32_t fl = af[i], off = a[i], w[4] = {0, 0, 0, 0}, wc[4] = {0, 0, 0, 0};
       bool wu[4] = {true, true, true, true}, undef;
       bool in = !(off & 3) && off <= m->size && m->size - off >= 4 * nwords;
-      if (in)
-         memcpy(w, m->data + off, 4 * nwords);
+      if (in) /* word by word: a memcpy of a variable size is a call */
+         for (unsigned c = 0; c < nwords; c++)
+            memcpy(&w[c], m->data + off + 4 * c, 4);
       if (in || env_mem_load(e, m, ev, off, nwords, w, &undef)) {
          for (unsigned c = 0; c < nwords; c++) {
             uint32_t word = off / 4 + c;
@@ -745,10 +746,10 @@ exec_resq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    if (!rs->indirect) { /* one answer for every lane */
       bool bad = !resq_unit(b->env, rs->file, rs->index, r);
       for (unsigned c = 0; c < 4; c++) {
-         uint32_t *v = b->res_v[c], *f = b->res_f[c], rc = r[c];
+         uint32_t *restrict v = b->res_v[c], *restrict f = b->res_f[c], rc = r[c];
          uint32_t fc = bad || (c && !image) ? ENV_F_UNDEF : 0;
-         const uint32_t *ex = b->exec;
-         for (unsigned i = 0; i < b->n; i++) {
+         const uint32_t *restrict ex = b->exec;
+         for (unsigned i = 0, n = b->n; i < n; i++) {
             v[i] = ex[i] ? rc : v[i];
             f[i] = ex[i] ? fc : f[i];
          }
