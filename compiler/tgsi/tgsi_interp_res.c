@@ -478,9 +478,25 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       uint32_t fl = af[i], off = a[i], w[4] = {0, 0, 0, 0}, wc[4] = {0, 0, 0, 0};
       bool wu[4] = {true, true, true, true}, undef;
       bool in = !(off & 3) && off <= m->size && m->size - off >= 4 * nwords;
-      if (in) /* word by word: a memcpy of a variable size is a call */
-         for (unsigned c = 0; c < nwords; c++)
-            memcpy(&w[c], m->data + off + 4 * c, 4);
+      if (in) { /* sizes known here: a memcpy of a variable size is a call */
+         const uint8_t *src = m->data + off;
+         switch (nwords) {
+         case 1:
+            memcpy(w, src, 4);
+            break;
+         case 2:
+            memcpy(w, src, 8);
+            break;
+         case 3:
+            memcpy(w, src, 12);
+            break;
+         case 4:
+            memcpy(w, src, 16);
+            break;
+         default:
+            break;
+         }
+      }
       if (in || env_mem_load(e, m, ev, off, nwords, w, &undef)) {
          for (unsigned c = 0; c < nwords; c++) {
             uint32_t word = off / 4 + c;
