@@ -1085,10 +1085,16 @@ batch_end(struct tgsi_interp_batch *b)
    const struct tgsi_interp_prog *p = b->p;
    struct env *e = b->env;
    uint32_t n = b->n, base = b->base;
-   uint32_t *dead = b->scratch[0]; /* UNDEF where the lane's outputs mean nothing */
+   /* UNDEF where the lane's outputs mean nothing. Byte stores may alias
+    * anything: restrict lets the loop vectorize. */
+   uint32_t *restrict dead = b->scratch[0];
+   uint8_t *restrict killed = e->killed + base;
+   const uint8_t *restrict kill_undef = e->kill_undef + base;
+   const uint32_t *restrict alive = b->alive, *restrict demoted = b->demoted;
    for (uint32_t i = 0; i < n; i++) {
-      e->killed[base + i] = !b->alive[i] || b->demoted[i];
-      dead[i] = e->kill_undef[base + i] || e->killed[base + i] ? ENV_F_UNDEF : 0;
+      uint8_t k = (uint8_t)((alive[i] == 0) | (demoted[i] != 0));
+      killed[i] = k;
+      dead[i] = (uint32_t)((kill_undef[i] != 0) | k) * ENV_F_UNDEF;
    }
    for (uint32_t v = 0; v < p->out_vertices; v++)
       for (uint32_t r = 0; r < p->nout; r++)

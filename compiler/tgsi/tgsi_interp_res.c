@@ -478,8 +478,25 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       uint32_t fl = af[i], off = a[i], w[4] = {0, 0, 0, 0}, wc[4] = {0, 0, 0, 0};
       bool wu[4] = {true, true, true, true}, undef;
       bool in = !(off & 3) && off <= m->size && m->size - off >= 4 * nwords;
-      if (in)
-         memcpy(w, m->data + off, 4 * nwords);
+      if (in) { /* sizes known here: a memcpy of a variable size is a call */
+         const uint8_t *src = m->data + off;
+         switch (nwords) {
+         case 1:
+            memcpy(w, src, 4);
+            break;
+         case 2:
+            memcpy(w, src, 8);
+            break;
+         case 3:
+            memcpy(w, src, 12);
+            break;
+         case 4:
+            memcpy(w, src, 16);
+            break;
+         default:
+            break;
+         }
+      }
       if (in || env_mem_load(e, m, ev, off, nwords, w, &undef)) {
          for (unsigned c = 0; c < nwords; c++) {
             uint32_t word = off / 4 + c;
@@ -708,38 +725,59 @@ exec_atomic(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    return ti->dst.mask;
 }
 
+/* RESQ's answer for resource unit of file f: r[0..3], false if the
+ * operand names nothing bound. */
+static bool
+resq_unit(const struct env *e, enum tgsi_file f, int64_t unit, uint32_t r[4])
+{
+   r[0] = r[1] = r[2] = r[3] = 0;
+   if (f == TGSI_FILE_BUFFER && unit >= 0 && unit < ENV_MAX_BUFFERS) {
+      r[0] = e->buf[unit].size;
+   } else if (f == TGSI_FILE_MEMORY) {
+      r[0] = e->shared_size;
+   } else if (f == TGSI_FILE_IMAGE && unit >= 0 && unit < ENV_MAX_IMAGES && e->img[unit].bound) {
+      const struct env_image *im = &e->img[unit];
+      r[0] = im->width;
+      unsigned coords = tgsi_texture_coord_count(im->target);
+      if (coords >= 2)
+         r[1] = coords == 2 && im->target == TGSI_TEX_T_1D_ARRAY ? im->depth : im->height;
+      if (coords >= 3)
+         r[2] = im->depth;
+      if (im->target == TGSI_TEX_T_2D_MSAA || im->target == TGSI_TEX_T_2D_ARRAY_MSAA)
+         r[3] = 1; /* one sample */
+   } else {
+      return false;
+   }
+   return true;
+}
+
 static int
 exec_resq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
    const struct tgsi_interp_src *rs = &ti->src[0];
-   struct env *e = b->env;
+   /* A buffer's size is .x only (tgsi.rst); the other channels of the
+    * destination are written with undefined values. */
+   bool image = rs->file == TGSI_FILE_IMAGE;
+   uint32_t r[4];
+   if (!rs->indirect) { /* one answer for every lane */
+      bool bad = !resq_unit(b->env, rs->file, rs->index, r);
+      for (unsigned c = 0; c < 4; c++) {
+         uint32_t *restrict v = b->res_v[c], *restrict f = b->res_f[c], rc = r[c];
+         uint32_t fc = bad || (c && !image) ? ENV_F_UNDEF : 0;
+         const uint32_t *restrict ex = b->exec;
+         for (unsigned i = 0, n = b->n; i < n; i++) {
+            v[i] = ex[i] ? rc : v[i];
+            f[i] = ex[i] ? fc : f[i];
+         }
+      }
+      return ti->dst.mask;
+   }
    for (unsigned i = 0; i < b->n; i++) {
       if (!b->exec[i])
          continue;
       bool bad;
       int64_t unit = res_index(b, rs, i, &bad);
-      uint32_t r[4] = {0, 0, 0, 0};
-      if (rs->file == TGSI_FILE_BUFFER && unit >= 0 && unit < ENV_MAX_BUFFERS) {
-         r[0] = e->buf[unit].size;
-      } else if (rs->file == TGSI_FILE_MEMORY) {
-         r[0] = e->shared_size;
-      } else if (rs->file == TGSI_FILE_IMAGE && unit >= 0 && unit < ENV_MAX_IMAGES &&
-                 e->img[unit].bound) {
-         const struct env_image *im = &e->img[unit];
-         r[0] = im->width;
-         unsigned coords = tgsi_texture_coord_count(im->target);
-         if (coords >= 2)
-            r[1] = coords == 2 && im->target == TGSI_TEX_T_1D_ARRAY ? im->depth : im->height;
-         if (coords >= 3)
-            r[2] = im->depth;
-         if (im->target == TGSI_TEX_T_2D_MSAA || im->target == TGSI_TEX_T_2D_ARRAY_MSAA)
-            r[3] = 1; /* one sample */
-      } else {
-         bad = true;
-      }
-      /* A buffer's size is .x only (tgsi.rst); the other channels of the
-       * destination are written with undefined values. */
-      bool image = rs->file == TGSI_FILE_IMAGE;
+      bad |= !resq_unit(b->env, rs->file, unit, r);
       for (unsigned c = 0; c < 4; c++) {
          b->res_v[c][i] = r[c];
          b->res_f[c][i] = bad || (c && !image) ? ENV_F_UNDEF : 0;
