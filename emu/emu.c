@@ -657,20 +657,21 @@ alloc_group(struct emu_run *run, struct emu_group *g, unsigned maxw)
     * otherwise lie a power of two apart, and one wave's registers would
     * all fall into the same few sets of the data cache. */
    g->S = maxw * run->W + run->W / 2;
-   g->regs = xmalloc(units * 2 * g->S * 4);
+   g->regs = xaligned_alloc(64, units * 2 * g->S * 4);
    g->waves = xcalloc(maxw, sizeof(*g->waves));
    for (unsigned i = 0; i < maxw; i++) {
       struct emu_wave *w = &g->waves[i];
       w->regs = g->regs + (size_t)i * run->W;
       w->S = g->S;
-      w->meta = xmalloc(units * sizeof(struct emu_reg)); /* wave_reset: the touched units */
+      /* wave_reset: the touched units; one cache line each */
+      w->meta = xaligned_alloc(64, units * sizeof(struct emu_reg));
       w->exec = xmalloc(EMU_MAX_WAVE * 4);
       w->run_at = xmalloc((EMU_MAX_WAVE + 1) * sizeof(*w->run_at));
       w->grp = g;
    }
    g->batch.regs = g->regs;
    g->batch.S = g->S;
-   g->batch.meta = xmalloc(units * sizeof(struct emu_reg));
+   g->batch.meta = xaligned_alloc(64, units * sizeof(struct emu_reg));
    g->batch.exec = xmalloc((size_t)g->S * 4);
    g->batch.run_at = xmalloc(((size_t)g->S + 1) * sizeof(*g->batch.run_at));
    g->batch.grp = g;
