@@ -529,11 +529,38 @@ rejoin(struct emu_run *run, struct emu_group *g)
    return true;
 }
 
-/* The waves of a split batch, one instruction each in turn, until none can
- * go on or they join the batch again. */
+/* Whether the waves that run are all at one pc and cycle, none done or
+ * at a barrier: in step, as a rejoin needs them. */
+static bool
+in_step(const struct emu_group *g)
+{
+   const struct emu_wave *w0 = &g->waves[0];
+   for (unsigned i = 0; i < g->nwaves; i++) {
+      const struct emu_wave *w = &g->waves[i];
+      if (w->done || w->at_barrier || w->pc != w0->pc || w->cycle != w0->cycle)
+         return false;
+   }
+   return true;
+}
+
+/* The waves of a split batch in turn, until none can go on or they join
+ * the batch again. Waves in step run one step each in turn, or up to the
+ * next instruction a batch cannot run (where they may come back into
+ * lockstep: the rejoin test follows each turn); waves out of step (at
+ * other pcs or cycles, after a branch that went another way in some
+ * wave) run EMU_STRETCH steps each, so that one wave's registers and
+ * timing state stay in the data cache for a while (one step per wave in
+ * turn went through every wave's state between two steps of one: sm50's
+ * 16 waves hold about 100 KB). Waves run in any order get the same
+ * results: a lockstep program shares no memory between them, and their
+ * events are held per wave. */
+#define EMU_STRETCH 256
+
 static void
 run_interleaved(struct emu_run *run, struct emu_group *g)
 {
+   const struct emu_code *c = run->code;
+   bool near = true;
    for (;;) {
       bool any = false;
       for (unsigned i = 0; i < g->nwaves; i++) {
@@ -541,12 +568,18 @@ run_interleaved(struct emu_run *run, struct emu_group *g)
          if (w->done || w->at_barrier)
             continue;
          any = true;
-         unit_step(g, w);
-         if (run->stop)
-            return;
+         for (unsigned k = 0; k < EMU_STRETCH; k++) {
+            uint32_t pc = w->pc;
+            bool on = unit_step(g, w);
+            if (run->stop)
+               return;
+            if (!on || (near && (pc >= c->n || !c->ops[pc].batch)))
+               break;
+         }
       }
       if (!any || (g->armed && rejoin(run, g)))
          return;
+      near = in_step(g);
    }
 }
 
@@ -620,21 +653,25 @@ alloc_group(struct emu_run *run, struct emu_group *g, unsigned maxw)
 {
    const struct emu_code *c = run->code;
    size_t units = (size_t)c->nunits + 1;
-   g->S = maxw * run->W;
-   g->regs = xmalloc(units * 2 * g->S * 4);
+   /* Half a wave more than the group's lanes: a unit's buffers would
+    * otherwise lie a power of two apart, and one wave's registers would
+    * all fall into the same few sets of the data cache. */
+   g->S = maxw * run->W + run->W / 2;
+   g->regs = xaligned_alloc(64, units * 2 * g->S * 4);
    g->waves = xcalloc(maxw, sizeof(*g->waves));
    for (unsigned i = 0; i < maxw; i++) {
       struct emu_wave *w = &g->waves[i];
       w->regs = g->regs + (size_t)i * run->W;
       w->S = g->S;
-      w->meta = xmalloc(units * sizeof(struct emu_reg)); /* wave_reset: the touched units */
+      /* wave_reset: the touched units; one cache line each */
+      w->meta = xaligned_alloc(64, units * sizeof(struct emu_reg));
       w->exec = xmalloc(EMU_MAX_WAVE * 4);
       w->run_at = xmalloc((EMU_MAX_WAVE + 1) * sizeof(*w->run_at));
       w->grp = g;
    }
    g->batch.regs = g->regs;
    g->batch.S = g->S;
-   g->batch.meta = xmalloc(units * sizeof(struct emu_reg));
+   g->batch.meta = xaligned_alloc(64, units * sizeof(struct emu_reg));
    g->batch.exec = xmalloc((size_t)g->S * 4);
    g->batch.run_at = xmalloc(((size_t)g->S + 1) * sizeof(*g->batch.run_at));
    g->batch.grp = g;

@@ -5,7 +5,8 @@
  *
  * Invariants the hot path relies on:
  *  - every register of every non-constant file is a "unit"; a wave keeps
- *    two buffers of wave-size words per unit (regs[(unit * 2 + b) * W])
+ *    two buffers of wave-size words per unit (regs[(unit * 2 + b) * S],
+ *    S its group's stride)
  *    and meta[unit].cur names the one holding the newest value; the other
  *    holds the value before it, which is what a read sees before the newest
  *    write becomes visible (the hardware's stale value);
@@ -95,6 +96,7 @@ struct emu_src {
    int8_t read_adj; /* read_delay - read_early: when this slot reads, relative to issue */
    uint8_t file;
    uint16_t index;     /* register index (events) */
+   uint8_t direct;     /* a register read as it stands: no view, modifier or other lane */
    uint32_t unit;      /* REG: unit; CONST: const store slot */
    uint32_t value;     /* IMM: value; REL: signed offset */
    uint32_t value_hi;  /* IMM: the high word a 64-bit slot reads (isa_opnd.hi; a
@@ -111,7 +113,6 @@ struct emu_src {
    uint8_t src_slot;   /* 1 + the instruction's source slot (memory ops move sources) */
    uint8_t dpp;        /* read from another lane by the op's DPP control (gfx9) */
    uint8_t mod16;      /* a 16-bit slot read unconverted: modifiers act on bit 15 */
-   uint8_t direct;     /* a register read as it stands: no view, modifier or other lane */
 };
 
 struct emu_dst {
@@ -162,6 +163,9 @@ struct emu_run;
 typedef void (*emu_kern_fn)(uint32_t *const *d, const uint32_t *const *s, unsigned n,
                             const struct emu_op *op);
 
+/* The fields the ALU path reads come first (flags, kern, args, dst, src:
+ * about four cache lines of an op), the rest after them: a loop's ops
+ * then share the data cache with its registers. */
 struct emu_op {
    uint8_t kind;       /* enum emu_kind */
    uint8_t unset_srcs; /* bit k: source k reads a register with no value at wave start */
@@ -178,49 +182,50 @@ struct emu_op {
    uint8_t flow;    /* class is a flow class */
    uint8_t fast;    /* ALU without waits: the dispatcher's fast path */
    uint8_t batch;   /* waves in lockstep stay so through it (no divergence, no relative reads) */
+   uint8_t scalar;  /* a scalar class: every lane of the wave, whatever EXEC (gfx9) */
    int32_t advance; /* cycles from this issue to the next (no waits) */
    int32_t idle;    /* of which stall-count idle cycles (figures) */
    uint8_t has_guard, guard_not, guard_never;
    uint8_t ftz;
    uint16_t sem;
+   /* DPP (isa/isa.h): 1 + dpp_ctrl (0: none); bound_ctrl, row and bank masks below */
+   uint16_t dpp;
    int32_t soft;      /* variable latency, cycles */
    int32_t war_until; /* cycles after issue until the sources are read (-1: until synced) */
    uint32_t guard_unit;
+   uint32_t addr;
+   uint8_t writes_exec; /* a destination covers the EXEC mask: the active lanes change */
    emu_kern_fn kern;
    struct sem_args args;
-   struct emu_src src[ISA_MAX_SRC];
    struct emu_dst dst[ISA_MAX_DST];
-   uint32_t addr, size;
+   struct emu_src src[ISA_MAX_SRC];
+   uint32_t size;
    int32_t target; /* branch/SSY target instruction, -1 if outside the program */
    /* memory and texture */
    uint8_t space;      /* EMU_SPACE_* */
    uint8_t elem_bytes; /* 1, 2 or 4 */
    uint8_t elem_signed;
-   uint8_t ncomp;       /* components loaded / stored */
-   uint8_t off_elems;   /* src[1] is an offset in elements, immediate or register (agx) */
-   uint8_t pair;        /* two halves, offsets src[1] and src[3], data src[2] and src[4] */
-   uint8_t atom_op;     /* enum env_atomic_op (EMU_K_ATOMIC) */
-   uint8_t atom_sub;    /* a3xx sub: the data is negated */
-   uint8_t atom_swap;   /* compare-and-swap data is (compare, new), not (new, compare) */
-   uint8_t wrmask;      /* texture components written */
-   uint8_t dmask;       /* gfx9 MIMG: components returned, packed from dst up; 0: wrmask */
-   uint8_t emit_mode;   /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
-   uint8_t gs_msg;      /* EMU_K_EMIT by s_sendmsg (gfx9): no handle, the lane count */
-   uint8_t gs_stream;   /* the message's stream */
-   uint8_t unordered;   /* counter results return out of order (gfx9 SMEM) */
-   uint8_t waitcnt;     /* s_waitcnt: cnt[] says how far each counter must drop */
-   uint8_t scalar;      /* a scalar class: every lane of the wave, whatever EXEC (gfx9) */
-   uint8_t writes_exec; /* a destination covers the EXEC mask: the active lanes change */
-   uint8_t has_scc;     /* scc_dst: an implicit SCC destination (sem_scc) */
-   uint8_t has_cond;    /* cond: the branch's implicit condition register (gfx9 s_cbranch_*) */
+   uint8_t ncomp;     /* components loaded / stored */
+   uint8_t off_elems; /* src[1] is an offset in elements, immediate or register (agx) */
+   uint8_t pair;      /* two halves, offsets src[1] and src[3], data src[2] and src[4] */
+   uint8_t atom_op;   /* enum env_atomic_op (EMU_K_ATOMIC) */
+   uint8_t atom_sub;  /* a3xx sub: the data is negated */
+   uint8_t atom_swap; /* compare-and-swap data is (compare, new), not (new, compare) */
+   uint8_t wrmask;    /* texture components written */
+   uint8_t dmask;     /* gfx9 MIMG: components returned, packed from dst up; 0: wrmask */
+   uint8_t emit_mode; /* EMU_K_EMIT: bit 0 emit the vertex, bit 1 end the primitive */
+   uint8_t gs_msg;    /* EMU_K_EMIT by s_sendmsg (gfx9): no handle, the lane count */
+   uint8_t gs_stream; /* the message's stream */
+   uint8_t unordered; /* counter results return out of order (gfx9 SMEM) */
+   uint8_t waitcnt;   /* s_waitcnt: cnt[] says how far each counter must drop */
+   uint8_t has_scc;   /* scc_dst: an implicit SCC destination (sem_scc) */
+   uint8_t has_cond;  /* cond: the branch's implicit condition register (gfx9 s_cbranch_*) */
    struct emu_dst scc_dst;
    struct emu_src cond;
    int8_t cnt[3]; /* vmcnt, lgkmcnt, expcnt (sync kinds 1..3): outstanding allowed, -1 any */
    uint16_t tex_unit;
    uint8_t tex_rsrc; /* gfx9 MIMG: the unit is the first word of src[2], a descriptor */
    uint8_t has_base; /* src[3] is a base register added to the address (gfx9 saddr) */
-   /* DPP (isa/isa.h): 1 + dpp_ctrl (0: none), bound_ctrl, row and bank masks */
-   uint16_t dpp;
    uint8_t dpp_bound, dpp_rows, dpp_banks;
    uint8_t addr_hi; /* src[0] is a 64-bit pair (agx): its high word must be 0, the env's
                      * addresses being 32-bit */
@@ -335,7 +340,7 @@ struct emu_wave {
    uint32_t nruns;             /* draw < 0: lanes run_at[k] .. run_at[k + 1] - 1 are of one
                                 * draw, k < nruns */
    uint32_t *run_at;
-   uint32_t S;                 /* lanes per register buffer (the group's stride) */
+   uint32_t S;                 /* words per register buffer (the group's stride) */
    uint32_t nmembers;          /* a batch: the waves it stands for (ids id ..), else 0 */
    uint32_t nactive;           /* bits set in active */
    uint64_t insns, lane_insns; /* figures, added to the result at the end */
@@ -375,7 +380,7 @@ struct emu_group {
    struct emu_wave *waves;
    unsigned nwaves;
    uint32_t *regs; /* units x 2 buffers x S lanes */
-   uint32_t S;
+   uint32_t S;     /* the group's lanes and a pad (alloc_group) */
    struct emu_wave batch;
    bool batched;
    /* Lockstep programs (emu_code.lockstep): after its first split the

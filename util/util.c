@@ -33,6 +33,19 @@ xcalloc(size_t n, size_t size)
    return p;
 }
 
+/* n bytes at a multiple of align (a power of two, at least sizeof(void *)),
+ * for arrays whose elements should each sit in one cache line; free()
+ * releases them. */
+void *
+xaligned_alloc(size_t align, size_t n)
+{
+   n = (n ? n : 1) + align - 1;
+   void *p = aligned_alloc(align, n - n % align);
+   if (!p)
+      abort();
+   return p;
+}
+
 void *
 xrealloc(void *p, size_t n)
 {

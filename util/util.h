@@ -66,6 +66,7 @@ struct rng {
 
 /* util.c */
 void *xmalloc(size_t n);
+void *xaligned_alloc(size_t align, size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
