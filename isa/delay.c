@@ -297,19 +297,37 @@ rpt(const struct isa_model *m, const struct isa_insn *in)
  * consumer c: their classes, the consumer ops it names (row_applies'
  * first test). Without one a result p writes needs no wait states. */
 static bool
+row_may_apply(const struct isa_wait_rule *wr, const struct isa_insn *c)
+{
+   if (wr->second_cls != (int)c->cls || wr->states <= 0)
+      return false;
+   bool named = !wr->nops;
+   for (unsigned k = 0; k < wr->nops && wr->opv; k++)
+      named |= wr->opv[k] == (int)c->op;
+   return named;
+}
+
+static bool
 wait_row_may_apply(const struct isa_model *m, const struct isa_insn *p, const struct isa_insn *c)
 {
-   for (unsigned i = 0; i < m->nwait_rules; i++) {
-      const struct isa_wait_rule *wr = &m->wait_rules[i];
-      if (wr->first_cls != (int)p->cls || wr->second_cls != (int)c->cls || wr->states <= 0)
-         continue;
-      bool named = !wr->nops;
-      for (unsigned k = 0; k < wr->nops && wr->opv; k++)
-         named |= wr->opv[k] == (int)c->op;
-      if (named)
+   for (unsigned i = 0; i < m->nwait_rules; i++)
+      if (m->wait_rules[i].first_cls == (int)p->cls && row_may_apply(&m->wait_rules[i], c))
          return true;
-   }
    return false;
+}
+
+uint64_t
+isa_wait_producers(const struct isa_model *m, const struct isa_insn *c)
+{
+   if (m->nclasses > 64)
+      return ~0ull;
+   uint64_t set = 0;
+   for (unsigned i = 0; c->op < m->nops && i < m->nwait_rules; i++) {
+      const struct isa_wait_rule *wr = &m->wait_rules[i];
+      if (wr->first_cls >= 0 && wr->first_cls < 64 && row_may_apply(wr, c))
+         set |= 1ull << wr->first_cls;
+   }
+   return set;
 }
 
 static struct isa_delay
