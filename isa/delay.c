@@ -142,12 +142,10 @@ isa_opnd_align(const struct isa_model *m, const struct isa_insn *in, int slot)
    return s && s->align > 1 ? s->align : 1;
 }
 
-unsigned
-isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
+/* isa_opnd_count() of model slot s of in (NULL: none). */
+static unsigned
+slot_count(const struct isa_model *m, const struct isa_insn *in, const struct isa_slot *s)
 {
-   if (in->op >= m->nops)
-      return 1;
-   const struct isa_slot *s = model_slot(m, in, slot);
    if (!s)
       return 1;
    if (s->count_mod >= 0) {
@@ -173,13 +171,30 @@ isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
 }
 
 unsigned
+isa_opnd_count(const struct isa_model *m, const struct isa_insn *in, int slot)
+{
+   return in->op < m->nops ? slot_count(m, in, model_slot(m, in, slot)) : 1;
+}
+
+/* The count times the registers of the operand's file one of its
+ * elements takes: the width isa_opnd_type() gives (without its type,
+ * which the registers do not need), the model slot looked up once. */
+unsigned
 isa_opnd_regs(const struct isa_model *m, const struct isa_insn *in, int slot)
 {
-   unsigned n = isa_opnd_count(m, in, slot), w = 0;
+   if (in->op >= m->nops)
+      return 1;
+   const struct isa_slot *s = model_slot(m, in, slot);
+   unsigned n = slot_count(m, in, s), w = 32;
    const struct isa_opnd *o = slot_opnd(in, slot);
-   if (!o || in->op >= m->nops)
+   if (!o)
       return n;
-   isa_opnd_type(m, in, slot, &w);
+   if (s) {
+      w = isa_slot_width(m, &m->ops[in->op], s, in->mod);
+      /* a half file aliasing a full one: 16 bits (isa_opnd_type) */
+      if (o->kind == ISA_OPND_REG && o->file < m->nfiles && m->files[o->file].half_of >= 0)
+         w = 16;
+   }
    unsigned fw = o->file < m->nfiles ? m->files[o->file].width : 32;
    return w > fw && fw ? n * ((w + fw - 1) / fw) : n;
 }
@@ -299,19 +314,37 @@ rpt(const struct isa_model *m, const struct isa_insn *in)
  * consumer c: their classes, the consumer ops it names (row_applies'
  * first test). Without one a result p writes needs no wait states. */
 static bool
+row_may_apply(const struct isa_wait_rule *wr, const struct isa_insn *c)
+{
+   if (wr->second_cls != (int)c->cls || wr->states <= 0)
+      return false;
+   bool named = !wr->nops;
+   for (unsigned k = 0; k < wr->nops && wr->opv; k++)
+      named |= wr->opv[k] == (int)c->op;
+   return named;
+}
+
+static bool
 wait_row_may_apply(const struct isa_model *m, const struct isa_insn *p, const struct isa_insn *c)
 {
-   for (unsigned i = 0; i < m->nwait_rules; i++) {
-      const struct isa_wait_rule *wr = &m->wait_rules[i];
-      if (wr->first_cls != (int)p->cls || wr->second_cls != (int)c->cls || wr->states <= 0)
-         continue;
-      bool named = !wr->nops;
-      for (unsigned k = 0; k < wr->nops && wr->opv; k++)
-         named |= wr->opv[k] == (int)c->op;
-      if (named)
+   for (unsigned i = 0; i < m->nwait_rules; i++)
+      if (m->wait_rules[i].first_cls == (int)p->cls && row_may_apply(&m->wait_rules[i], c))
          return true;
-   }
    return false;
+}
+
+uint64_t
+isa_wait_producers(const struct isa_model *m, const struct isa_insn *c)
+{
+   if (m->nclasses > 64)
+      return ~0ull;
+   uint64_t set = 0;
+   for (unsigned i = 0; c->op < m->nops && i < m->nwait_rules; i++) {
+      const struct isa_wait_rule *wr = &m->wait_rules[i];
+      if (wr->first_cls >= 0 && wr->first_cls < 64 && row_may_apply(wr, c))
+         set |= 1ull << wr->first_cls;
+   }
+   return set;
 }
 
 static struct isa_delay

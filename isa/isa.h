@@ -943,6 +943,13 @@ struct isa_delay {
 };
 struct isa_delay isa_delay(const struct isa_model *m, const struct isa_insn *producer, int pslot,
                            const struct isa_insn *consumer, int cslot);
+/* The producer classes after which consumer c can need wait states on a
+ * wait-state model: bit k is set when a row of the wait-state table with
+ * states for producer class k is about c's class and op (all bits when the
+ * model has more than 64 classes). isa_delay() of a producer whose class
+ * is not in the set gives c no distance (a sync at most), so a pass that
+ * wants distances asks about those producers alone. */
+uint64_t isa_wait_producers(const struct isa_model *m, const struct isa_insn *c);
 /* What isa_delay() reads of a consumer besides the operand in cslot: two
  * consumers with equal keys, each with a register in cslot, get the same
  * answer from any producer (which register does not matter to the key).

@@ -203,21 +203,26 @@ ir_instr_create(struct ir_shader *sh, enum ir_op op, unsigned nsrc)
 }
 
 /* Resizes the source arrays, keeping the existing sources. src and
- * src_seq are one allocation (src_seq after the pointers), freed as src:
- * one allocation per instruction, not two. */
+ * src_seq are one allocation (src_seq after src_cap pointers), freed as
+ * src: one allocation per instruction, not two. A machine instruction
+ * gets its operand groups one at a time, so the arrays grow by doubling
+ * and never shrink: sources past nsrc are unused. */
 void
 ir_instr_set_nsrc(struct ir_instr *in, unsigned nsrc)
 {
-   unsigned cap = nsrc ? nsrc : 1, keep = MIN2(in->nsrc, nsrc);
-   struct ir_instr **src = xmalloc(cap * (sizeof(*in->src) + sizeof(*in->src_seq)));
-   uint32_t *seq = (uint32_t *)(src + cap);
-   if (keep) {
-      memcpy(src, in->src, keep * sizeof(*src));
-      memcpy(seq, in->src_seq, keep * sizeof(*seq));
+   if (!in->src || nsrc > in->src_cap) {
+      unsigned cap = MAX2(MAX2(nsrc, 2u * in->src_cap), 2u), keep = MIN2(in->nsrc, nsrc);
+      struct ir_instr **src = xmalloc(cap * (sizeof(*in->src) + sizeof(*in->src_seq)));
+      uint32_t *seq = (uint32_t *)(src + cap);
+      if (keep) {
+         memcpy(src, in->src, keep * sizeof(*src));
+         memcpy(seq, in->src_seq, keep * sizeof(*seq));
+      }
+      free(in->src);
+      in->src = src;
+      in->src_seq = seq;
+      in->src_cap = cap;
    }
-   free(in->src);
-   in->src = src;
-   in->src_seq = seq;
    for (unsigned i = in->nsrc; i < nsrc; i++) {
       in->src[i] = NULL;
       in->src_seq[i] = 0; /* no use entry has seq 0 */

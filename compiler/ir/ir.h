@@ -471,6 +471,7 @@ struct ir_instr {
    unsigned nuses, uses_cap;
    uint32_t *src_seq; /* by source: the seq of the write that set it (in src's allocation) */
    uint32_t seq;      /* source writes so far */
+   unsigned src_cap;  /* entries src and src_seq have room for (ir_instr_set_nsrc) */
 };
 
 enum ir_node_kind {

@@ -74,9 +74,15 @@ add_item(struct cs *z, unsigned r, unsigned k)
    if (r >= z->nregs) /* read_elsewhere asks agx_read_elsewhere */
       return;
    struct reg_items *l = &z->regs[r];
-   unsigned at = l->n;
-   while (at > 0 && l->items[at - 1] > k)
-      at--;
+   unsigned at = l->n, lo = 0; /* at: the first entry above k */
+   if (at > 0 && l->items[at - 1] > k)
+      while (lo < at) { /* a changed item goes inside: binary search */
+         unsigned mid = lo + (at - lo) / 2;
+         if (l->items[mid] > k)
+            at = mid;
+         else
+            lo = mid + 1;
+      }
    if (at > 0 && l->items[at - 1] == k)
       return;
    VEC_RESERVE(l->items, l->cap, l->n + 1);

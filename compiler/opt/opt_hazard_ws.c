@@ -49,8 +49,8 @@ struct ws {
    int nop_op, wait_op;
    int mod_nop, mod_cnt[WS_NCNT];
    int cnt_max[WS_NCNT]; /* the largest count that waits: the field's maximum means none */
-   int nop_max; /* the largest s_nop N */
-   int window;  /* the most wait states any rule needs */
+   int nop_max;          /* the largest s_nop N */
+   int window;           /* the most wait states any rule needs */
    struct ws_op *pend[WS_NCNT];
    unsigned npend[WS_NCNT], pend_cap[WS_NCNT];
    int64_t *issue; /* by slot: planned issue cycle */
@@ -155,7 +155,9 @@ counters(struct ws *w, unsigned c, bool all)
 
 /* Wait states slot c still lacks after the producers of its block: every
  * destination of each against every source of c, the implicit ones too
- * (a row may be about an implicit source: VALU writes VCC, v_div_fmas). */
+ * (a row may be about an implicit source: VALU writes VCC, v_div_fmas),
+ * for the producers whose class a row about c names (isa_wait_producers:
+ * the others give no distance). */
 static int64_t
 earliest(const struct ws *w, unsigned start, unsigned c)
 {
@@ -163,10 +165,15 @@ earliest(const struct ws *w, unsigned start, unsigned c)
    unsigned nis;
    isa_op_implicit(w->m, ci->op, false, &nis);
    int64_t at = w->now;
+   /* only producers of a class with a row for c can give a distance;
+    * coverage counts every question's rule, so it asks them all */
+   uint64_t may = cover_on ? ~0ull : isa_wait_producers(w->m, ci);
    for (unsigned p = c; p-- > start;) {
       const struct isa_insn *pi = &w->lo.v[p].insn;
       if (w->issue[p] + 1 + w->window <= w->now)
          break;
+      if (pi->cls < 64 && !((may >> pi->cls) & 1))
+         continue;
       unsigned nid;
       isa_op_implicit(w->m, pi->op, true, &nid);
       for (unsigned d = 0; d < pi->ndst + nid; d++)
