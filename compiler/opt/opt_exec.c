@@ -151,9 +151,10 @@ opt_exec_pair_reg(const struct opt_exec *x, unsigned depth)
 /* Linear liveness of scalar values                                     */
 
 struct lin {
-   unsigned *loop_first, *loop_last; /* by block: the innermost loop around it */
-   unsigned *outer;                  /* by loop: its enclosing loop, ~0u none */
-   unsigned nloops, cap, cap2;
+   unsigned *loop_of; /* by block: the innermost loop around it, ~0u none */
+   unsigned *outer;   /* by loop: its enclosing loop, ~0u none */
+   unsigned *end;     /* by loop: the index of its body's last block */
+   unsigned nloops;
 };
 
 static void
@@ -162,15 +163,14 @@ loops_of(const struct ir_list *l, struct lin *li, unsigned cur)
    for (unsigned i = 0; i < l->n; i++) {
       const struct ir_node *nd = l->v[i];
       if (nd->kind == IR_NODE_BLOCK) {
-         li->loop_first[nd->block->index] = cur;
+         li->loop_of[nd->block->index] = cur;
       } else if (nd->kind == IR_NODE_IF) {
          loops_of(&nd->then_list, li, cur);
          loops_of(&nd->else_list, li, cur);
       } else {
          unsigned k = li->nloops++;
          li->outer[k] = cur;
-         li->loop_last[2 * k] = ir_list_first_block(&nd->body)->index;
-         li->loop_last[2 * k + 1] = ir_list_last_block(&nd->body)->index;
+         li->end[k] = ir_list_last_block(&nd->body)->index;
          loops_of(&nd->body, li, k);
       }
    }
@@ -207,11 +207,11 @@ static unsigned
 linear_end(const struct lin *li, unsigned def, unsigned last, const unsigned *use_blocks,
            unsigned nuse)
 {
-   unsigned dl = li->loop_first[def];
+   unsigned dl = li->loop_of[def];
    for (unsigned u = 0; u < nuse; u++)
-      for (unsigned k = li->loop_first[use_blocks[u]]; k != ~0u; k = li->outer[k])
+      for (unsigned k = li->loop_of[use_blocks[u]]; k != ~0u; k = li->outer[k])
          if (dl == ~0u || !loop_within(li, dl, k))
-            last = MAX2(last, li->loop_last[2 * k + 1]);
+            last = MAX2(last, li->end[k]);
    return last;
 }
 
@@ -229,8 +229,8 @@ opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv)
       return;
    struct lin li = {0};
    unsigned nl = count_loops(&sh->body);
-   li.loop_first = xcalloc(sh->nblocks + 1, sizeof(unsigned));
-   li.loop_last = xcalloc(2 * nl + 2, sizeof(unsigned));
+   li.loop_of = xcalloc(sh->nblocks + 1, sizeof(unsigned));
+   li.end = xcalloc(nl + 1, sizeof(unsigned));
    li.outer = xcalloc(nl + 1, sizeof(unsigned));
    loops_of(&sh->body, &li, ~0u);
    unsigned *ub = xcalloc(sh->nblocks + 1, sizeof(unsigned));
@@ -256,7 +256,7 @@ opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv)
       }
    }
    free(ub);
-   free(li.loop_first);
-   free(li.loop_last);
+   free(li.loop_of);
+   free(li.end);
    free(li.outer);
 }
