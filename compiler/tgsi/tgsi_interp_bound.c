@@ -228,7 +228,8 @@ uint32_t
 tgsi_interp_bound_zero_edge(uint32_t flags, uint32_t v)
 {
    double d = D(flags);
-   return d > 0.0 && (fabs((double)uif(v)) <= d || d == INFINITY) ? ENV_F_EDGE : 0;
+   /* an unbounded value is near 0 even as a NaN */
+   return d == INFINITY ? ENV_F_EDGE : edge((double)uif(v), d);
 }
 
 static inline double
