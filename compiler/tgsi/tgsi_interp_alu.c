@@ -484,10 +484,17 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
           rf[i], F(r[i]),
           tgsi_lane_mag_max(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
       break;
-   case TGSI_OP_LRP: /* a * (b - c) + c */
-      FOR rf[i] |= tgsi_lane_cancel(
-          rf[i], F(r[i]),
-          tgsi_lane_mag_max(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i]))));
+   case TGSI_OP_LRP:
+      /* a * (b - c) + c, or a * b + (1 - a) * c: an error of b or c
+       * reaches the result times a or 1 - a, so the terms that bound it
+       * are a * b, a * c and c, not a * (b - c), whose difference may
+       * itself have cancelled (a = 7.5, b = 6.04, c = 6.88: terms of 45
+       * for a result of 0.6) */
+      FOR rf[i] |=
+          tgsi_lane_cancel(rf[i], F(r[i]),
+                           tgsi_lane_mag_max(tgsi_lane_mag_max(fabs((double)F(a[i]) * F(b[i])),
+                                                               fabs((double)F(a[i]) * F(c[i]))),
+                                             fabs((double)F(c[i]))));
       break;
    case TGSI_OP_DIV:
       FOR rf[i] |= zsign_pole(rf[i], b[i]);
