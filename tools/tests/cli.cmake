@@ -279,6 +279,22 @@ if(Python3_FOUND)
   set_tests_properties(mutate_war_answer PROPERTIES
                        PASS_REGULAR_EXPRESSION "killed hazard .*by a runtime signal 1 \\(100%"
                        FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  # gfx9's scalar registers live round a loop that iterates only through
+  # a CONT must survive the leaving lanes' code after it (opt_exec.c
+  # linear liveness to the loop's last block): ended at its first block,
+  # the lane masks there take a uniform's registers (mismatch). The
+  # captures and the generator's loops before its CONT-only tails missed it.
+  add_test(NAME mutate_exec_loop_end
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   -j 1 --no-reach --no-cache --modes default --target gfx9
+                   --plant compiler/opt/opt_exec.c
+                   "li->end[k] = ir_list_last_block(&nd->body)->index;"
+                   "li->end[k] = ir_list_first_block(&nd->body)->index;"
+                   fixtures/check/fs_gfx9_cont_loop_sgpr.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_exec_loop_end PROPERTIES
+                       PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
