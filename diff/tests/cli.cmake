@@ -355,6 +355,12 @@ check_cli(agx_div_signs "--target|agx,sm50,gfx9|--no-repro|-q|${_fx}/agx_div_sig
 # plants the liveness bug this shader catches). Passes on every target.
 check_cli(gfx9_cont_loop_sgpr "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/fs_gfx9_cont_loop_sgpr.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# TXP on SHADOW2D with a reference over w below half the smallest
+# subnormal (+0 after the exact divide sm50 and gfx9 expand): passes on
+# every target; ctest mutate_exact_div_subnormal plants the seed-8
+# campaign's rounding survivor (opt_expand.c:461) that it catches.
+check_cli(txp_subnormal_ref "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/fs_txp_subnormal_ref.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated

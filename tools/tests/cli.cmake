@@ -295,6 +295,20 @@ if(Python3_FOUND)
   set_tests_properties(mutate_exec_loop_end PROPERTIES
                        PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
                        FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  # The seed-8 campaign's survivor opt_expand.c:461: exact_div's subnormal
+  # quotient rounded up below the half. A TXP on SHADOW2D whose reference
+  # over w rounds to +0 then reads 2^-149, and the compare with a texel of
+  # exactly 0 flips (sm50 and gfx9 expand the projective divide).
+  add_test(NAME mutate_exact_div_subnormal
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   -j 1 --no-reach --no-cache --modes default --target sm50
+                   --plant compiler/opt/opt_expand.c
+                   "op2(x, IR_OP_UGE, D, H1)" "op2(x, IR_OP_UGE, H1, D)"
+                   fixtures/check/fs_txp_subnormal_ref.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_exact_div_subnormal PROPERTIES
+                       PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
