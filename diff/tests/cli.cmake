@@ -361,6 +361,11 @@ check_cli(gfx9_cont_loop_sgpr "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/
 # campaign's rounding survivor (opt_expand.c:461) that it catches.
 check_cli(txp_subnormal_ref "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/fs_txp_subnormal_ref.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# A USEQ of a compare's result with the immediate ~0 (a uniform between
+# uniforms of 0) under a select: agx's cmpsel pass must not take it for
+# the compare's negation (ctest mutate_agx_const_index). Every target.
+check_cli(agx_cmpsel_eq_imm "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/agx_cmpsel_eq_imm.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated

@@ -309,6 +309,19 @@ if(Python3_FOUND)
   set_tests_properties(mutate_exact_div_subnormal PROPERTIES
                        PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
                        FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  # The seed-8 campaign's survivors opt_agx_cmpsel.c:296: agx's cmpsel pass
+  # reading an immediate at the wrong slot of the constant file takes a
+  # USEQ with ~0 for one with 0 (the negation) and inverts the select.
+  add_test(NAME mutate_agx_const_index
+           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                   -j 1 --no-reach --no-cache --modes default --target agx
+                   --plant compiler/opt/opt_agx_cmpsel.c
+                   "imms[(u - lo) / 4]" "imms[(u - lo) / 3]"
+                   fixtures/check/agx_cmpsel_eq_imm.tgsi
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mutate_agx_const_index PROPERTIES
+                       PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
+                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
