@@ -17,7 +17,10 @@
  *     continue, then a break whose rest holds another jump): lowering them
  *     on sm50 moves each rest into an arm or under a guard, in turn;
  *   - conditions through NOT or an inverted compare (predicates read
- *     negated).
+ *     negated);
+ *   - loops that lanes re-enter only by CONT, the body ending in a jump
+ *     (loop_tail): gfx9 runs the leaving lanes' code before the back edge,
+ *     so scalar registers live round the loop must survive it.
  * Termination: every loop is counted (gen.c); a per-lane trip count is
  * the top three bits (two when nested) of a data value times a Fibonacci
  * hashing constant, computed once before the loop (the counter's .z), so
@@ -344,6 +347,101 @@ loop_top_break(struct gen *g, unsigned budget)
    return true;
 }
 
+/* A uniform read late in a loop body: two channels of one float constant
+ * (an aligned pair of scalar registers on gfx9) as MAD's factor and
+ * addend, so both are read whatever the write mask. */
+static void
+uniform_pair_read(struct gen *g)
+{
+   if (g->noconst || !gen_ok(g, TGSI_OP_MAD))
+      return;
+   unsigned k = gen_pick(g, g->nconst), lo = 2 * gen_pick(g, 2);
+   struct opnd src[3] = {0};
+   gen_src_any(g, GT_F, &src[0]);
+   snprintf(src[1].s, sizeof(src[1].s), "CONST[0][%u].%c%c%c%c", k, "xyzw"[lo], "xyzw"[lo],
+            "xyzw"[lo], "xyzw"[lo]);
+   snprintf(src[2].s, sizeof(src[2].s), "CONST[0][%u].%c%c%c%c", k, "xyzw"[lo + 1], "xyzw"[lo + 1],
+            "xyzw"[lo + 1], "xyzw"[lo + 1]);
+   unsigned r;
+   uint8_t mask;
+   gen_dst_pick(g, GT_F, &r, &mask);
+   gen_emit_op(g, TGSI_OP_MAD, "", r, mask, GT_F, src, 3);
+}
+
+/* Two to four compares into the scratch channels, then a select on each:
+ * that many lane masks live at once (scalar register pairs on gfx9). */
+static void
+live_masks(struct gen *g)
+{
+   static const enum tgsi_opcode cmps[] = {TGSI_OP_FSLT, TGSI_OP_FSGE, TGSI_OP_FSNE,
+                                           TGSI_OP_USLT, TGSI_OP_ISLT, TGSI_OP_USNE};
+   if (!gen_ok_all(g, cmps, ARRAY_SIZE(cmps)) || !gen_ok(g, TGSI_OP_UCMP))
+      return;
+   unsigned n = 2 + gen_pick(g, 3);
+   bool dep[4] = {false};
+   for (unsigned i = 0; i < n; i++) {
+      unsigned k = gen_pick(g, ARRAY_SIZE(cmps));
+      struct opnd a = {0}, b = {0};
+      if (k < 3) {
+         gen_src_exact(g, &a);
+         gen_src_exact(g, &b);
+      } else {
+         gen_src_any(g, GT_I, &a);
+         gen_src_any(g, GT_I, &b);
+      }
+      gen_emit(g, "%s TEMP[%u].%c, %s, %s", tgsi_op_info[cmps[k]].name, g->t_scr, "xyzw"[i], a.s,
+               b.s);
+      dep[i] = a.dep || b.dep;
+   }
+   for (unsigned i = 0; i < n; i++) {
+      enum gty ty = gen_chance(g, 50) ? GT_F : GT_I;
+      struct opnd src[3] = {0};
+      snprintf(src[0].s, sizeof(src[0].s), "TEMP[%u].%c%c%c%c", g->t_scr, "xyzw"[i], "xyzw"[i],
+               "xyzw"[i], "xyzw"[i]);
+      src[0].dep = dep[i];
+      gen_src_any(g, ty, &src[1]);
+      gen_src_any(g, ty, &src[2]);
+      unsigned r;
+      uint8_t mask;
+      gen_dst_pick(g, ty, &r, &mask);
+      gen_emit_op(g, TGSI_OP_UCMP, "", r, mask, ty, src, 3);
+   }
+}
+
+/* A loop whose last statement jumps: `IF c {a; CONT} ELSE {b; BRK}` or
+ * `IF c {CONT} ENDIF b; BRK`, so lanes come back to the top only through
+ * the CONT and no path leads from b to the top. On gfx9 the wave still
+ * runs b (the leaving lanes' work; after an ENDIF even with no lane
+ * active) between the CONT and the next iteration, so a scalar register
+ * live round the loop -- a uniform the body reads -- must survive b
+ * although no logical path from b returns (opt_exec_liveness extends it
+ * to the loop's last block). The body reads a uniform pair just before,
+ * and b makes lane masks that would take its registers were it freed. */
+static void
+loop_tail(struct gen *g, unsigned budget)
+{
+   if (!gen_ok(g, TGSI_OP_CONT) || !gen_ok(g, TGSI_OP_ELSE))
+      return;
+   uniform_pair_read(g);
+   if (!gen_emit_cond(g))
+      return;
+   bool arms = gen_chance(g, 50);
+   g->depth++;
+   if (arms)
+      gen_block(g, 1 + gen_pick(g, budget / 3 + 1), CTX_LOOP);
+   gen_emit(g, "CONT");
+   g->depth--;
+   gen_emit(g, arms ? "ELSE" : "ENDIF");
+   g->depth += arms;
+   gen_block(g, 1 + gen_pick(g, budget / 3 + 1), CTX_LOOP);
+   live_masks(g);
+   gen_emit(g, "BRK");
+   if (arms) {
+      g->depth--;
+      gen_emit(g, "ENDIF");
+   }
+}
+
 /* A counted loop; see the file comment. */
 bool
 gen_stmt_loop(struct gen *g, unsigned budget)
@@ -414,6 +512,10 @@ gen_stmt_loop(struct gen *g, unsigned budget)
       for (unsigned k = 2 + gen_pick(g, 2); k--;)
          if (gen_stmt_brk(g, CTX_LOOP))
             gen_block(g, 1 + gen_pick(g, 2), CTX_LOOP);
+   /* decided from the state without drawing from it: a loop without the
+    * tail is the loop it was before there were tails */
+   if (hash64(&g->rng, sizeof(g->rng), 0x7a11) % 100 < 30)
+      loop_tail(g, body);
    g->emit_mult = mult;
    g->loop_depth--;
    g->depth--;

@@ -154,6 +154,7 @@ struct lin {
    unsigned *loop_of; /* by block: the innermost loop around it, ~0u none */
    unsigned *outer;   /* by loop: its enclosing loop, ~0u none */
    unsigned *end;     /* by loop: the index of its body's last block */
+   bool *back;        /* by loop: a block of its body jumps back to the top */
    unsigned nloops;
 };
 
@@ -171,6 +172,10 @@ loops_of(const struct ir_list *l, struct lin *li, unsigned cur)
          unsigned k = li->nloops++;
          li->outer[k] = cur;
          li->end[k] = ir_list_last_block(&nd->body)->index;
+         const struct ir_block *h = ir_list_first_block(&nd->body);
+         li->back[k] = !h;
+         for (unsigned p = 0; h && p < h->npreds; p++)
+            li->back[k] |= h->preds[p]->index >= h->index;
          loops_of(&nd->body, li, k);
       }
    }
@@ -202,16 +207,29 @@ loop_within(const struct lin *li, unsigned k, unsigned j)
 
 /* The last block v must live to in the linear order: its last use, and
  * the end of every loop holding a use but not its definition (the back
- * edge brings the wave round). */
+ * edge brings the wave round). *through says that v lives past the end
+ * of that block too, where the back edge leaves after the block's own
+ * code: in a loop that lanes re-enter only by CONT, the last block leads
+ * nowhere (it breaks, or follows an if whose arms both jump), so logical
+ * liveness may end v there, at a read before a new scalar's write. A loop
+ * that no lane re-enters (RET's one-pass wrapper) needs no such care. */
 static unsigned
 linear_end(const struct lin *li, unsigned def, unsigned last, const unsigned *use_blocks,
-           unsigned nuse)
+           unsigned nuse, bool *through)
 {
-   unsigned dl = li->loop_of[def];
+   unsigned dl = li->loop_of[def], round = 0, back = 0;
+   bool any = false;
    for (unsigned u = 0; u < nuse; u++)
       for (unsigned k = li->loop_of[use_blocks[u]]; k != ~0u; k = li->outer[k])
-         if (dl == ~0u || !loop_within(li, dl, k))
-            last = MAX2(last, li->end[k]);
+         if (dl == ~0u || !loop_within(li, dl, k)) {
+            round = MAX2(round, li->end[k]);
+            if (li->back[k]) {
+               back = MAX2(back, li->end[k]);
+               any = true;
+            }
+         }
+   last = MAX2(last, round);
+   *through = any && back == last;
    return last;
 }
 
@@ -232,6 +250,7 @@ opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv)
    li.loop_of = xcalloc(sh->nblocks + 1, sizeof(unsigned));
    li.end = xcalloc(nl + 1, sizeof(unsigned));
    li.outer = xcalloc(nl + 1, sizeof(unsigned));
+   li.back = xcalloc(nl + 1, sizeof(bool));
    loops_of(&sh->body, &li, ~0u);
    unsigned *ub = xcalloc(sh->nblocks + 1, sizeof(unsigned));
    /* a value outside the universe is in no set: it keeps to its block */
@@ -247,11 +266,12 @@ opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv)
             ub[nuse++] = bi;
          }
       }
-      last = linear_end(&li, def, last, ub, nuse);
+      bool through;
+      last = linear_end(&li, def, last, ub, nuse, &through);
       for (unsigned bi = def; bi <= last; bi++) {
          if (bi > def)
             ir_live_set(ir_live_in_set(lv, bi), k, true);
-         if (bi < last)
+         if (bi < last || through)
             ir_live_set(ir_live_out_set(lv, bi), k, true);
       }
    }
@@ -259,4 +279,5 @@ opt_exec_liveness(struct ir_shader *sh, struct ir_liveness *lv)
    free(li.loop_of);
    free(li.end);
    free(li.outer);
+   free(li.back);
 }

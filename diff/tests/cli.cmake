@@ -349,6 +349,23 @@ check_cli(dedge "--target|sm50,gfx9|--no-repro|-q|${_fx}/fs_dedge.tgsi" 0
 # opt_agx_cmpsel.c:163), removed a compare read after the loop: mismatch.
 check_cli(agx_div_signs "--target|agx,sm50,gfx9|--no-repro|-q|${_fx}/agx_div_signs.tgsi" 0
           OUT "agx +1 +1 +0 +0 +0 +0\nsm50 +1 +1 +0 +0 +0 +0\ngfx9 +1 +1 +0 +0 +0 +0")
+# Loops that iterate only through a CONT, their last block leading nowhere:
+# gfx9's uniforms in scalar registers must survive the leaving lanes' lane
+# masks between the CONT and the next iteration (ctest mutate_exec_loop_end
+# plants the liveness bug this shader catches). Passes on every target.
+check_cli(gfx9_cont_loop_sgpr "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/fs_gfx9_cont_loop_sgpr.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
+# TXP on SHADOW2D with a reference over w below half the smallest
+# subnormal (+0 after the exact divide sm50 and gfx9 expand): passes on
+# every target; ctest mutate_exact_div_subnormal plants the seed-8
+# campaign's rounding survivor (opt_expand.c:461) that it catches.
+check_cli(txp_subnormal_ref "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/fs_txp_subnormal_ref.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
+# A USEQ of a compare's result with the immediate ~0 (a uniform between
+# uniforms of 0) under a select: agx's cmpsel pass must not take it for
+# the compare's negation (ctest mutate_agx_const_index). Every target.
+check_cli(agx_cmpsel_eq_imm "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/agx_cmpsel_eq_imm.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated

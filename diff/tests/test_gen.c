@@ -63,8 +63,8 @@ test_pinned(void)
       enum tgsi_stage stage;
       uint64_t hash;
    } pins[] = {
-       {1, TGSI_STAGE_FRAG, 0x6897a53d97f6add8ull},
-       {2, TGSI_STAGE_VERT, 0xef38d66efccb4ef5ull},
+       {1, TGSI_STAGE_FRAG, 0x5ccfd3d8b18dbd10ull},
+       {2, TGSI_STAGE_VERT, 0x6d8d942d33a67dc2ull},
        {3, TGSI_STAGE_COMP, 0x1c623b9684920d0bull},
    };
    for (unsigned i = 0; i < ARRAY_SIZE(pins); i++) {
@@ -624,6 +624,77 @@ test_exits_both_arms(void)
    CHECKF(found >= 3, "%u ifs with work and a jump in both arms in 300 shaders", found);
 }
 
+/* Loops whose last statement jumps, so that lanes come back to the top
+ * only through a CONT (gen_cf.c loop_tail): `IF c {a; CONT} ELSE {b;
+ * BRK} ENDIF ENDLOOP` (kind 0) or `IF c {CONT} ENDIF b; BRK ENDLOOP` (kind
+ * 1). Counts each kind, and in `full` those whose body reads two channels
+ * of one constant (a MAD) within twelve instructions before the IF and
+ * whose b ends in two selects on masks (UCMPs) before its BRK: the shape
+ * that kills gfx9's scalar liveness ended at a loop's first block
+ * (fixtures/check/fs_gfx9_cont_loop_sgpr.tgsi). */
+static void
+cont_tails(const struct tgsi_shader *s, unsigned kinds[2], unsigned *full)
+{
+   for (unsigned end = 3; end < s->ninsns; end++) {
+      if (s->insns[end].op != TGSI_OP_ENDLOOP)
+         continue;
+      unsigned brk = end - 1, iff = ~0u, cont = ~0u, kind = 2;
+      if (s->insns[brk].op == TGSI_OP_ENDIF) { /* kind 0: the ELSE arm's BRK */
+         for (unsigned i = brk; i-- > 0 && iff == ~0u;)
+            if ((s->insns[i].op == TGSI_OP_IF || s->insns[i].op == TGSI_OP_UIF) &&
+                s->insns[i].target >= 0 &&
+                s->insns[(unsigned)s->insns[i].target].op == TGSI_OP_ELSE &&
+                (unsigned)s->insns[(unsigned)s->insns[i].target].target == brk)
+               iff = i;
+         if (iff != ~0u) {
+            cont = (unsigned)s->insns[iff].target - 1;
+            brk--;
+            kind = 0;
+         }
+      } else if (s->insns[brk].op == TGSI_OP_BRK) { /* kind 1: IF c CONT ENDIF before */
+         for (unsigned i = brk; i-- > 2 && iff == ~0u;)
+            if (s->insns[i].op == TGSI_OP_ENDIF && s->insns[i - 1].op == TGSI_OP_CONT &&
+                (s->insns[i - 2].op == TGSI_OP_IF || s->insns[i - 2].op == TGSI_OP_UIF))
+               iff = i - 2;
+         cont = iff + 1;
+         kind = iff != ~0u ? 1 : 2;
+      }
+      if (kind == 2 || s->insns[cont].op != TGSI_OP_CONT || s->insns[brk].op != TGSI_OP_BRK)
+         continue;
+      kinds[kind]++;
+      bool pair = false;
+      for (unsigned i = iff; i-- > 0 && i + 12 > iff && !pair;) {
+         const struct tgsi_insn *in = &s->insns[i];
+         pair = in->op == TGSI_OP_MAD && in->src[1].reg.file == TGSI_FILE_CONST &&
+                in->src[2].reg.file == TGSI_FILE_CONST &&
+                in->src[1].reg.index == in->src[2].reg.index &&
+                in->src[1].swz[0] != in->src[2].swz[0];
+      }
+      *full += pair && s->insns[brk - 1].op == TGSI_OP_UCMP && s->insns[brk - 2].op == TGSI_OP_UCMP;
+   }
+}
+
+static void
+test_cont_tails(void)
+{
+   unsigned kinds[2] = {0}, full = 0;
+   for (uint64_t seed = 1; seed <= 300; seed++) {
+      struct diff_gen_opts o = {.stage = TGSI_STAGE_COUNT, .size = 60, .sink = true};
+      struct tgsi_shader *s = NULL;
+      char *t = diff_gen(seed, &o, &s, NULL);
+      if (t)
+         cont_tails(s, kinds, &full);
+      tgsi_shader_free(s);
+      free(t);
+   }
+   CHECKF(kinds[0] >= 10 && kinds[1] >= 10,
+          "CONT-only loops in 300 shaders: %u with ELSE, %u without", kinds[0], kinds[1]);
+   CHECKF(full * 10 >= (kinds[0] + kinds[1]) * 8, "%u of %u with the uniform pair and the masks",
+          full, kinds[0] + kinds[1]);
+   printf("cont tails: %u with ELSE, %u without, %u with the uniform pair and the masks\n",
+          kinds[0], kinds[1], full);
+}
+
 /* The one-source ops of the sink's edge shapes (gen_shape.c edge_unary)
  * whose source is an immediate, a fold at compile time, from the sink's
  * first line (the MOV of 0x9e3779b9, IMM line `hash`) on; counts them by
@@ -858,6 +929,7 @@ main(void)
    test_votes();
    test_keyed_conditions();
    test_exits_both_arms();
+   test_cont_tails();
    test_sink_unary();
    test_stage_names();
    test_geom();
