@@ -677,11 +677,13 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    }
    const struct env *e = run->env;
    bool cst = op->space != EMU_SPACE_SHARED && nb == 4;
-   for (unsigned i = 0; i < w->n; i++)
-      for (unsigned c = 0; c < op->ncomp; c++)
-         run->tmp_comp[c * run->maxlanes + i] =
-             mask[i] & 1 ? load_word(w, op, e, cst, i, addr[i] + hoff[c / half] + c % half * nb)
-                         : 0;
+   /* component by component (a load has no effect but event counts, so
+    * the order is free): the component's offset computed once */
+   for (unsigned c = 0; c < op->ncomp; c++) {
+      uint32_t coff = hoff[c / half] + c % half * nb, *d = run->tmp_comp + c * run->maxlanes;
+      for (unsigned i = 0; i < w->n; i++)
+         d[i] = mask[i] & 1 ? load_word(w, op, e, cst, i, addr[i] + coff) : 0;
+   }
    emu_write_comps(w, op, t, 0xffffu, mask, on);
 }
 
