@@ -551,6 +551,22 @@ load_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t a
    return v;
 }
 
+/* load_elem with a word of a constant buffer in bounds read inline (cst:
+ * op can read one: a 4-byte load outside shared memory); the loads of
+ * gfx9 programs are mostly of these. */
+static inline uint32_t
+load_word(struct emu_wave *w, const struct emu_op *op, const struct env *e, bool cst, unsigned lane,
+          uint32_t addr)
+{
+   uint32_t b = (addr >> 24) - (EMU_ADDR_CONST(0) >> 24), off = addr & 0xffffffu;
+   if (cst && b < ENV_MAX_CBUFS && !(off & 3)) {
+      uint32_t d = w->draw >= 0 ? (uint32_t)w->draw : env_draw(e, w->first_lane + lane);
+      if ((off >> 4) < e->cbuf_slots[b] && d < e->ndraws)
+         return e->cbuf[b][(size_t)d * e->cbuf_slots[b] * 4 + (off >> 2)];
+   }
+   return load_elem(w, op, lane, addr);
+}
+
 static void
 store_elem(struct emu_wave *w, const struct emu_op *op, unsigned lane, uint32_t addr, uint32_t v)
 {
@@ -659,10 +675,15 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
       }
       return;
    }
-   for (unsigned i = 0; i < w->n; i++)
-      for (unsigned c = 0; c < op->ncomp; c++)
-         run->tmp_comp[c * run->maxlanes + i] =
-             mask[i] & 1 ? load_elem(w, op, i, addr[i] + hoff[c / half] + c % half * nb) : 0;
+   const struct env *e = run->env;
+   bool cst = op->space != EMU_SPACE_SHARED && nb == 4;
+   /* component by component (a load has no effect but event counts, so
+    * the order is free): the component's offset computed once */
+   for (unsigned c = 0; c < op->ncomp; c++) {
+      uint32_t coff = hoff[c / half] + c % half * nb, *d = run->tmp_comp + c * run->maxlanes;
+      for (unsigned i = 0; i < w->n; i++)
+         d[i] = mask[i] & 1 ? load_word(w, op, e, cst, i, addr[i] + coff) : 0;
+   }
    emu_write_comps(w, op, t, 0xffffu, mask, on);
 }
 

@@ -73,8 +73,10 @@ emu_set_active(struct emu_wave *w, uint64_t lanes)
    uint32_t *ex = w->exec;
    for (unsigned i = 0; i < m; i++)
       ex[i] = 0u - (uint32_t)((lo & bit[i]) != 0);
-   for (unsigned i = m; i < n; i++)
-      ex[i] = 0u - (uint32_t)((hi & bit[i - 32]) != 0);
+   /* lanes 32.. indexed from 0, so that this loop vectorizes too */
+   uint32_t *ex_hi = ex + m;
+   for (unsigned j = 0; j < n - m; j++)
+      ex_hi[j] = 0u - (uint32_t)((hi & bit[j]) != 0);
 }
 
 void

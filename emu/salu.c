@@ -91,6 +91,137 @@ salu_dst(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, 
    }
 }
 
+/* The result of op on one lane's sources s (64-bit values) in *d0, *d1. */
+static void
+salu_eval(const struct emu_op *op, const uint64_t *s, bool wide, uint64_t *d0, uint64_t *d1)
+{
+   *d0 = *d1 = 0;
+   if (!sem_salu64((enum isa_sem)op->sem, &op->args, s, d0, d1)) {
+      uint32_t s32[ISA_MAX_SRC] = {0}, o32[ISA_MAX_DST] = {0};
+      for (unsigned k = 0; k < op->nsrc; k++)
+         s32[k] = (uint32_t)s[k];
+      sem_eval((enum isa_sem)op->sem, &op->args, s32, o32);
+      *d0 = o32[0];
+      *d1 = o32[1]; /* s_addc_u32/s_subb_u32: the carry out, SCC below */
+   }
+   if (!wide)
+      *d0 &= 0xffffffffu;
+}
+
+/* SCC from the sources and the result the op is named for (the new EXEC
+ * of a saveexec). */
+static uint64_t
+salu_scc(const struct emu_op *op, uint64_t s0, uint64_t s1, uint64_t d0, uint64_t d1)
+{
+   if (op->sem == ISA_SEM_ADDC_CO || op->sem == ISA_SEM_SUBB_CO)
+      return d1;
+   return sem_scc((enum isa_sem)op->sem, op->args.type, op->nsrc ? s0 : 0, op->nsrc > 1 ? s1 : 0,
+                  op->ndst > 1 ? d1 : d0);
+}
+
+/* A source read in place: an immediate (lo NULL, its value in imm), or
+ * a register's words (hi: the high register of a wide one). */
+struct salu_in {
+   const uint32_t *lo, *hi;
+   uint64_t imm;
+};
+
+/* Every source an immediate or a register read as it stands (no fetch
+ * into scratch): the sources can be read in place. */
+static bool
+salu_in_place(const struct emu_op *op)
+{
+   for (unsigned k = 0; k < op->nsrc; k++)
+      if (op->src[k].kind != EMU_S_IMM && op->src[k].kind != EMU_S_REG)
+         return false;
+   return true;
+}
+
+/* Source s read in place, with the reads salu_src makes, in its order. */
+static void
+salu_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, int64_t t,
+          struct salu_in *in)
+{
+   in->lo = in->hi = NULL;
+   in->imm = 0;
+   if (s->kind == EMU_S_IMM) {
+      in->imm = s->wide ? (uint64_t)s->value_hi << 32 | s->value : s->value;
+      return;
+   }
+   in->lo = emu_reg_read(w, op, s, s->unit, t);
+   if (s->wide)
+      in->hi = emu_reg_read(w, op, s, s->unit + 1, t);
+}
+
+static bool
+words_uniform(const uint32_t *p, unsigned n)
+{
+   uint32_t x = 0, p0 = p[0];
+   for (unsigned i = 0; i < n; i++)
+      x |= p[i] ^ p0;
+   return x == 0;
+}
+
+/* The source's value on every lane (n > 0), if it has one. */
+static bool
+in_uniform(const struct salu_in *in, unsigned n, uint64_t *v)
+{
+   if (!in->lo) {
+      *v = in->imm;
+      return true;
+   }
+   if (!words_uniform(in->lo, n) || (in->hi && !words_uniform(in->hi, n)))
+      return false;
+   *v = in->lo[0] | (in->hi ? (uint64_t)in->hi[0] << 32 : 0);
+   return true;
+}
+
+static void
+in_expand(const struct salu_in *in, unsigned n, uint64_t *v)
+{
+   if (!in->lo) {
+      for (unsigned i = 0; i < n; i++)
+         v[i] = in->imm;
+      return;
+   }
+   for (unsigned i = 0; i < n; i++)
+      v[i] = in->lo[i];
+   if (in->hi)
+      for (unsigned i = 0; i < n; i++)
+         v[i] |= (uint64_t)in->hi[i] << 32;
+}
+
+/* Destination dd gets x on every lane. */
+static void
+salu_dst_fill(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, int64_t t,
+              uint64_t x)
+{
+   unsigned n = w->n;
+   if (dd->kind != EMU_S_REG)
+      return;
+   for (unsigned h = 0; h < (dd->wide ? 2u : 1u); h++) {
+      uint32_t *cur, *d = emu_reg_write(w, op, dd, dd->unit + h, t, &cur);
+      uint32_t x32 = (uint32_t)(x >> (32 * h));
+      for (unsigned i = 0; i < n; i++)
+         d[i] = x32;
+   }
+}
+
+/* Every source the same on every lane: one evaluation, its results
+ * filled (the writes in salu's order). */
+static void
+salu_one(struct emu_wave *w, const struct emu_op *op, int64_t t, const uint64_t *s, bool wide)
+{
+   uint64_t d0, d1;
+   salu_eval(op, s, wide, &d0, &d1);
+   if (op->ndst)
+      salu_dst_fill(w, op, &op->dst[0], t, d0);
+   if (op->ndst > 1)
+      salu_dst_fill(w, op, &op->dst[1], t, d1);
+   if (op->has_scc)
+      salu_dst_fill(w, op, &op->scc_dst, t, salu_scc(op, s[0], s[1], d0, d1));
+}
+
 void
 emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
@@ -99,10 +230,6 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
    /* scratch: the sources, then the two results (n <= maxlanes) */
    uint64_t *buf = (uint64_t *)run->tmp_comp;
    uint64_t *v[ISA_MAX_SRC], *r0 = buf + (size_t)ISA_MAX_SRC * n, *r1 = r0 + n;
-   for (unsigned k = 0; k < op->nsrc; k++) {
-      v[k] = buf + (size_t)k * n;
-      salu_src(w, op, &op->src[k], t, v[k]);
-   }
    bool wide = op->dst[0].wide;
    for (unsigned k = 0; k < op->nsrc; k++)
       wide |= op->src[k].wide;
@@ -110,15 +237,36 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
     * one value, and a batch's waves often agree): lane 0's results for
     * all, the results being a function of the sources. */
    bool uni = n > 0;
-   for (unsigned k = 0; k < op->nsrc && uni; k++) {
-      uint64_t x = 0, v0 = v[k][0];
-      for (unsigned i = 0; i < n; i++)
-         x |= v[k][i] ^ v0;
-      uni = x == 0;
+   if (salu_in_place(op)) {
+      struct salu_in in[ISA_MAX_SRC];
+      uint64_t s[ISA_MAX_SRC] = {0};
+      for (unsigned k = 0; k < op->nsrc; k++)
+         salu_read(w, op, &op->src[k], t, &in[k]);
+      for (unsigned k = 0; k < op->nsrc && uni; k++)
+         uni = in_uniform(&in[k], n, &s[k]);
+      if (uni) {
+         salu_one(w, op, t, s, wide);
+         return;
+      }
+      for (unsigned k = 0; k < op->nsrc; k++) {
+         v[k] = buf + (size_t)k * n;
+         in_expand(&in[k], n, v[k]);
+      }
+   } else {
+      for (unsigned k = 0; k < op->nsrc; k++) {
+         v[k] = buf + (size_t)k * n;
+         salu_src(w, op, &op->src[k], t, v[k]);
+      }
+      for (unsigned k = 0; k < op->nsrc && uni; k++) {
+         uint64_t x = 0, v0 = v[k][0];
+         for (unsigned i = 0; i < n; i++)
+            x |= v[k][i] ^ v0;
+         uni = x == 0;
+      }
    }
    unsigned nl = uni ? 1u : n;
    for (unsigned i = 0; i < nl; i++) {
-      uint64_t s[ISA_MAX_SRC] = {0}, d0 = 0, d1 = 0;
+      uint64_t s[ISA_MAX_SRC] = {0};
       bool same = i > 0; /* the sources of the lane before: its results (a wave's
                           * scalar registers mostly hold one value) */
       for (unsigned k = 0; k < op->nsrc; k++) {
@@ -130,33 +278,16 @@ emu_exec_salu(struct emu_wave *w, const struct emu_op *op, int64_t t)
          r1[i] = r1[i - 1];
          continue;
       }
-      if (!sem_salu64((enum isa_sem)op->sem, &op->args, s, &d0, &d1)) {
-         uint32_t s32[ISA_MAX_SRC] = {0}, o32[ISA_MAX_DST] = {0};
-         for (unsigned k = 0; k < op->nsrc; k++)
-            s32[k] = (uint32_t)s[k];
-         sem_eval((enum isa_sem)op->sem, &op->args, s32, o32);
-         d0 = o32[0];
-         d1 = o32[1]; /* s_addc_u32/s_subb_u32: the carry out, SCC below */
-      }
-      if (!wide)
-         d0 &= 0xffffffffu;
-      r0[i] = d0;
-      r1[i] = d1;
+      salu_eval(op, s, wide, &r0[i], &r1[i]);
    }
    for (unsigned i = nl; i < n; i++) {
       r0[i] = r0[0];
       r1[i] = r1[0];
    }
-   /* SCC from the sources and the result the op is named for (the new
-    * EXEC of a saveexec) */
    if (op->has_scc) {
       uint64_t *sc = buf; /* the sources are read */
-      bool save = op->ndst > 1;
-      bool carry = op->sem == ISA_SEM_ADDC_CO || op->sem == ISA_SEM_SUBB_CO;
       for (unsigned i = 0; i < nl; i++)
-         sc[i] = carry ? r1[i]
-                       : sem_scc((enum isa_sem)op->sem, op->args.type, op->nsrc ? v[0][i] : 0,
-                                 op->nsrc > 1 ? v[1][i] : 0, save ? r1[i] : r0[i]);
+         sc[i] = salu_scc(op, op->nsrc ? v[0][i] : 0, op->nsrc > 1 ? v[1][i] : 0, r0[i], r1[i]);
       for (unsigned i = nl; i < n; i++) /* lane 0's sources were every lane's */
          sc[i] = sc[0];
       if (op->ndst)
@@ -220,10 +351,12 @@ emu_write_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
    for (unsigned base = 0; base < n; base += EMU_MAX_WAVE) {
       unsigned mid = MIN2(n, base + 32), end = MIN2(n, base + EMU_MAX_WAVE);
       uint32_t bl = 0, bh = 0; /* lanes 0-31 and 32-63 of the wave */
-      for (unsigned i = base; i < mid; i++)
-         bl |= (0u - (uint32_t)(r[i] != 0)) & (0u - (mask[i] & 1u)) & lane_bit[i - base];
-      for (unsigned i = mid; i < end; i++)
-         bh |= (0u - (uint32_t)(r[i] != 0)) & (0u - (mask[i] & 1u)) & lane_bit[i - base - 32];
+      /* each half indexed from 0: the loops vectorize */
+      const uint32_t *rl = r + base, *ml = mask + base, *rh = r + mid, *mh = mask + mid;
+      for (unsigned j = 0; j < mid - base; j++)
+         bl |= (0u - (uint32_t)(rl[j] != 0)) & (0u - (ml[j] & 1u)) & lane_bit[j];
+      for (unsigned j = 0; j < end - mid; j++)
+         bh |= (0u - (uint32_t)(rh[j] != 0)) & (0u - (mh[j] & 1u)) & lane_bit[j];
       uint64_t b = (uint64_t)bh << 32 | bl;
       for (unsigned i = base; i < end; i++) {
          lo[i] = (uint32_t)b;
@@ -241,10 +374,12 @@ emu_fetch_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
    /* lane l of each wave: bit l of the pair (lanes 0-31 the low word) */
    for (unsigned base = 0; base < w->n; base += EMU_MAX_WAVE) {
       unsigned mid = MIN2(w->n, base + 32), end = MIN2(w->n, base + EMU_MAX_WAVE);
-      for (unsigned i = base; i < mid; i++)
-         tmp[i] = (lo[i] & lane_bit[i - base]) != 0;
-      for (unsigned i = mid; i < end; i++)
-         tmp[i] = (hi[i] & lane_bit[i - base - 32]) != 0;
+      const uint32_t *pl = lo + base, *ph = hi + mid;
+      uint32_t *tl = tmp + base, *th = tmp + mid;
+      for (unsigned j = 0; j < mid - base; j++)
+         tl[j] = (pl[j] & lane_bit[j]) != 0;
+      for (unsigned j = 0; j < end - mid; j++)
+         th[j] = (ph[j] & lane_bit[j]) != 0;
    }
    return tmp;
 }
