@@ -926,15 +926,16 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
          b->tmp_f[s][c] = lanes_array(bm);
       }
    assert(bm->next <= bm->block + (size_t)bm->stride * (2 * p->nstore + TI_LANE_ARRAYS) + 16);
-   for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH; d++)
-      for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
-         b->frames[d].m[k] = NULL;
+   /* the frames' masks (tgsi_interp_run zeroed b) are allocated by
+    * push_frame */
 }
 
 static void
 batch_free(struct tgsi_interp_batch *b, struct batch_mem *bm)
 {
-   for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH; d++)
+   /* push_frame allocates a frame's masks together, at one depth more
+    * than the deepest so far: the frames with masks come first */
+   for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH && b->frames[d].m[0]; d++)
       for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
          free(b->frames[d].m[k]);
    free(bm->block);

@@ -87,6 +87,21 @@ fden(uint32_t x)
    return (uint32_t)((x & 0x7fffffffu) - 1u < 0x007fffffu) * ENV_F_DENORM;
 }
 
+/* The magnitude of float bits less one: a denormal's lies below
+ * 0x007fffff (fclass), and the smallest of several tells whether any
+ * is one, with a single compare. */
+static inline uint32_t
+fden_key(uint32_t x)
+{
+   return (x & 0x7fffffffu) - 1u;
+}
+
+static inline uint32_t
+min_u32(uint32_t x, uint32_t y)
+{
+   return x < y ? x : y;
+}
+
 static inline uint32_t
 undef_if(bool c)
 {
@@ -373,31 +388,37 @@ fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, uns
 }
 
 /* The flags of a float arithmetic result in one pass: the operands'
- * flags, DENORM for denormal operands, the result's class (canonical NaN)
- * and the opcode's class; then only the bits of keep. */
+ * flags, DENORM for denormal operands or result, NAN (and the canonical
+ * NaN) for a NaN result and the opcode's class; then only the bits of
+ * keep. DENORM is one compare of the smallest fden_key of the operands
+ * and the result (fclass's test on each, four vector operations a source
+ * fewer). */
 TGSI_INTERP_LANES
 static void
 fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *const *s,
        const uint32_t *const *sf, unsigned ns, uint32_t cls, uint32_t keep)
 {
    const uint32_t *a = s[0], *af = sf[0], *b = s[1], *bf = sf[1], *c = s[2], *cf = sf[2];
-   /* canon() fused in: one pass over the lanes */
-#define FFLAGS_LANE(f)                                                                             \
+#define FFLAGS_LANE(f, key)                                                                        \
    FOR                                                                                             \
    {                                                                                               \
-      uint32_t k = fclass(r[i]);                                                                   \
-      rf[i] = ((f) | k) & keep;                                                                    \
-      r[i] = k & ENV_F_NAN ? 0x7fc00000u : r[i];                                                   \
+      uint32_t m = r[i] & 0x7fffffffu;                                                             \
+      uint32_t k = min_u32(m - 1u, key);                                                           \
+      bool nan = m > 0x7f800000u;                                                                  \
+      uint32_t cl = (uint32_t)(k < 0x007fffffu) * ENV_F_DENORM | (uint32_t)nan * ENV_F_NAN;        \
+      rf[i] = ((f) | cl) & keep;                                                                   \
+      r[i] = nan ? 0x7fc00000u : r[i];                                                             \
    }
    switch (ns) {
    case 1:
-      FFLAGS_LANE(af[i] | fden(a[i]) | cls);
+      FFLAGS_LANE(af[i] | cls, fden_key(a[i]));
       break;
    case 2:
-      FFLAGS_LANE(af[i] | bf[i] | fden(a[i]) | fden(b[i]) | cls);
+      FFLAGS_LANE(af[i] | bf[i] | cls, min_u32(fden_key(a[i]), fden_key(b[i])));
       break;
    default:
-      FFLAGS_LANE(af[i] | bf[i] | cf[i] | fden(a[i]) | fden(b[i]) | fden(c[i]) | cls);
+      FFLAGS_LANE(af[i] | bf[i] | cf[i] | cls,
+                  min_u32(min_u32(fden_key(a[i]), fden_key(b[i])), fden_key(c[i])));
       break;
    }
 #undef FFLAGS_LANE
@@ -1181,22 +1202,24 @@ repl_merge_n(unsigned n, unsigned nch, bool two, uint32_t *restrict rf, const ui
    const uint32_t *g2 = two ? bf[nch > 2 ? 2 : 0] : f0, *g3 = two ? bf[nch > 3 ? 3 : 0] : f0;
    FOR
    {
-      uint32_t f = f0[i] | fden(a0[i]);
+      /* DENORM: one compare of the smallest fden_key (fflags) */
+      uint32_t f = f0[i], k = fden_key(a0[i]);
       if (nch > 1)
-         f |= f1[i] | fden(a1[i]);
+         f |= f1[i], k = min_u32(k, fden_key(a1[i]));
       if (nch > 2)
-         f |= f2[i] | fden(a2[i]);
+         f |= f2[i], k = min_u32(k, fden_key(a2[i]));
       if (nch > 3)
-         f |= f3[i] | fden(a3[i]);
+         f |= f3[i], k = min_u32(k, fden_key(a3[i]));
       if (two) {
-         f |= g0[i] | fden(b0[i]);
+         f |= g0[i], k = min_u32(k, fden_key(b0[i]));
          if (nch > 1)
-            f |= g1[i] | fden(b1[i]);
+            f |= g1[i], k = min_u32(k, fden_key(b1[i]));
          if (nch > 2)
-            f |= g2[i] | fden(b2[i]);
+            f |= g2[i], k = min_u32(k, fden_key(b2[i]));
          if (nch > 3)
-            f |= g3[i] | fden(b3[i]);
+            f |= g3[i], k = min_u32(k, fden_key(b3[i]));
       }
+      f |= (uint32_t)(k < 0x007fffffu) * ENV_F_DENORM;
       rf[i] = f;
    }
 }

@@ -333,6 +333,26 @@ exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_
    return ti->jump + 1;
 }
 
+/* One component of KILL_IF: kill where v < 0, und where its flags (mask)
+ * or a denormal or edge could decide it, sure where a defined normal
+ * negative kills. Branch-free, so that the loop vectorizes (a denormal's
+ * magnitude less one lies below 0x007fffff). */
+static inline void
+kill_lanes(unsigned n, const uint32_t *restrict v, const uint32_t *restrict fl,
+           const uint32_t *restrict edge, uint32_t mask, uint32_t *restrict kill,
+           uint32_t *restrict und, uint32_t *restrict sure)
+{
+   FOR
+   {
+      uint32_t neg = 0u - (uint32_t)(uif(v[i]) < 0.0f);
+      uint32_t den = (uint32_t)((v[i] & 0x7fffffffu) - 1u < 0x007fffffu);
+      uint32_t u = (0u - ((uint32_t)((fl[i] & mask) != 0) | den)) | edge[i];
+      kill[i] |= neg;
+      und[i] |= u;
+      sure[i] |= neg & ~u;
+   }
+}
+
 /* KILL_IF/KIL: kill the lanes where any of the four swizzled components
  * is < 0 (NaN and -0.0 do not kill). The kill is undefined where an
  * undefined or denormal component, or one whose bits are not fixed
@@ -344,32 +364,34 @@ static void
 exec_kill_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
    unsigned n = b->n;
-   uint32_t *kill = b->scratch[0], *und = b->scratch[1], *sure = b->scratch[2];
+   /* restrict: GCC leaves these loops scalar behind run-time alias tests */
+   uint32_t *restrict kill = b->scratch[0], *restrict und = b->scratch[1];
+   uint32_t *restrict sure = b->scratch[2];
    memset(kill, 0, (size_t)n * 4);
    memset(und, 0, (size_t)n * 4);
    memset(sure, 0, (size_t)n * 4);
+   const struct tgsi_interp_src *s = &ti->src[0];
    for (unsigned c = 0; c < 4; c++) {
-      const uint32_t *v, *fl;
-      tgsi_interp_fetch(b, ti, 0, c, &v, &fl);
-      uint32_t *edge = b->scratch[3], sc = b->steer_cond;
-      if (b->bound_fuse)
-         FOR edge[i] = tgsi_interp_bound_zero_edge(fl[i], v[i]) ? ~0u : 0;
-      else
-         memset(edge, 0, (size_t)n * 4);
-      FOR
-      {
-         uint32_t neg = uif(v[i]) < 0.0f ? ~0u : 0;
-         uint32_t u = (fl[i] & (ENV_F_UNDEF | ENV_F_BITS | sc)) ||
-                              ((v[i] & 0x7f800000u) == 0 && (v[i] & 0x7fffffu))
-                          ? ~0u
-                          : edge[i];
-         kill[i] |= neg;
-         und[i] |= u;
-         sure[i] |= neg & ~u;
+      /* a component the swizzle named before adds nothing (.wwww) */
+      if ((c > 0 && s->swz[c] == s->swz[0]) || (c > 1 && s->swz[c] == s->swz[1]) ||
+          (c > 2 && s->swz[c] == s->swz[2]))
+         continue;
+      const uint32_t *pv, *pf;
+      tgsi_interp_fetch(b, ti, 0, c, &pv, &pf);
+      const uint32_t *v = pv, *fl = pf, *edge = b->zero;
+      uint32_t sc = b->steer_cond, mask = ENV_F_UNDEF | ENV_F_BITS | sc;
+      if (b->bound_fuse) {
+         uint32_t *e = b->scratch[3];
+         FOR e[i] = tgsi_interp_bound_zero_edge(fl[i], v[i]) ? ~0u : 0;
+         edge = e;
       }
+      kill_lanes(n, v, fl, edge, mask, kill, und, sure);
    }
-   FOR b->env->kill_undef[b->base + i] |= (b->exec[i] & und[i] & ~sure[i]) ? 1 : 0;
-   FOR b->alive[i] &= ~(b->exec[i] & kill[i]);
+   uint8_t *restrict ku = b->env->kill_undef + b->base;
+   const uint32_t *restrict exec = b->exec;
+   uint32_t *restrict alive = b->alive;
+   FOR ku[i] |= (uint8_t)((exec[i] & und[i] & ~sure[i]) != 0);
+   FOR alive[i] &= ~(exec[i] & kill[i]);
 }
 
 static int32_t

@@ -38,6 +38,24 @@ dden(uint64_t x)
    return (x & 0x7ff0000000000000ull) == 0 && (x & 0x000fffffffffffffull) ? ENV_F_DENORM : 0;
 }
 
+/* dden without branches (a denormal's magnitude less one lies below
+ * 0x000fffffffffffff, as fclass's test for floats), for lane loops that
+ * vectorize */
+static inline uint32_t
+dden_lane(uint64_t x)
+{
+   return (uint32_t)((x & 0x7fffffffffffffffull) - 1u < 0x000fffffffffffffull) * ENV_F_DENORM;
+}
+
+/* dclass without branches: DENORM as dden_lane, NAN above infinity */
+static inline uint32_t
+dclass_lane(uint64_t x)
+{
+   uint64_t m = x & 0x7fffffffffffffffull;
+   return (uint32_t)(m - 1u < 0x000fffffffffffffull) * ENV_F_DENORM |
+          (uint32_t)(m > 0x7ff0000000000000ull) * ENV_F_NAN;
+}
+
 static double
 dmin_nan(double a, double b)
 {
@@ -341,21 +359,34 @@ arith_lanes(unsigned n, enum tgsi_opcode op, const uint32_t *const v[3][2],
             uint32_t *restrict r0, uint32_t *restrict r1, uint32_t *restrict f0,
             uint32_t *restrict f1)
 {
-   const unsigned nw = op == TGSI_OP_DMAD ? 3 : 2;
+   /* the operands' words in locals and each operand written out: GCC
+    * vectorizes no loop nest (over k) and reloads pointers it may alias */
+   const uint32_t *restrict a0 = v[0][0], *restrict a1 = v[0][1], *restrict af0 = vf[0][0],
+                            *restrict af1 = vf[0][1];
+   const uint32_t *restrict b0 = v[1][0], *restrict b1 = v[1][1], *restrict bf0 = vf[1][0],
+                            *restrict bf1 = vf[1][1];
+   const bool mad = op == TGSI_OP_DMAD;
+   const uint32_t *restrict c0 = v[mad ? 2 : 0][0], *restrict c1 = v[mad ? 2 : 0][1];
+   const uint32_t *restrict cf0 = vf[mad ? 2 : 0][0], *restrict cf1 = vf[mad ? 2 : 0][1];
+   const uint64_t am = andm[0], ax = xorm[0], bm = andm[1], bx = xorm[1];
+   const uint64_t cm = andm[mad ? 2 : 0], cx = xorm[mad ? 2 : 0];
    for (unsigned i = 0; i < n; i++) {
-      uint64_t a[3] = {0, 0, 0};
-      uint32_t f = op == TGSI_OP_DMAD ? ENV_F_FUSE : 0;
-      for (unsigned k = 0; k < nw; k++) {
-         a[k] = ((v[k][0][i] | (uint64_t)v[k][1][i] << 32) & andm[k]) ^ xorm[k];
-         f |= vf[k][0][i] | vf[k][1][i] | dden(a[k]);
+      uint64_t a = ((a0[i] | (uint64_t)a1[i] << 32) & am) ^ ax;
+      uint64_t bb = ((b0[i] | (uint64_t)b1[i] << 32) & bm) ^ bx;
+      uint32_t f =
+          (mad ? ENV_F_FUSE : 0) | af0[i] | af1[i] | dden_lane(a) | bf0[i] | bf1[i] | dden_lane(bb);
+      uint64_t c = 0;
+      if (mad) {
+         c = ((c0[i] | (uint64_t)c1[i] << 32) & cm) ^ cx;
+         f |= cf0[i] | cf1[i] | dden_lane(c);
       }
-      double x = uid(a[0]), y = uid(a[1]);
+      double x = uid(a), y = uid(bb);
       uint64_t r = op == TGSI_OP_DADD   ? dui(x + y)
                    : op == TGSI_OP_DMUL ? dui(x * y)
-                                        : dui(x * y + uid(a[2]));
-      uint32_t c = (uint32_t)dclass(r);
-      f |= c;
-      r = c & ENV_F_NAN ? 0x7ff8000000000000ull : r; /* one quiet NaN, as for floats */
+                                        : dui(x * y + uid(c));
+      uint32_t k = dclass_lane(r);
+      f |= k;
+      r = k & ENV_F_NAN ? 0x7ff8000000000000ull : r; /* one quiet NaN, as for floats */
       r0[i] = (uint32_t)r;
       r1[i] = (uint32_t)(r >> 32);
       f0[i] = f1[i] = f;
