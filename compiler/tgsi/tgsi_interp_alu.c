@@ -506,16 +506,18 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
           tgsi_lane_mag_max(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
       break;
    case TGSI_OP_LRP:
-      /* a * (b - c) + c, or a * b + (1 - a) * c: an error of b or c
-       * reaches the result times a or 1 - a, so the terms that bound it
-       * are a * b, a * c and c, not a * (b - c), whose difference may
-       * itself have cancelled (a = 7.5, b = 6.04, c = 6.88: terms of 45
-       * for a result of 0.6) */
-      FOR rf[i] |=
-          tgsi_lane_cancel(rf[i], F(r[i]),
-                           tgsi_lane_mag_max(tgsi_lane_mag_max(fabs((double)F(a[i]) * F(b[i])),
-                                                               fabs((double)F(a[i]) * F(c[i]))),
-                                             fabs((double)F(c[i]))));
+      /* a * (b - c) + c, or a * b + (1 - a) * c: the terms are the
+       * product a * (b - c) and c, and an error of b or c reaches the
+       * result times a or 1 - a, so a * b and a * c bound it too: b - c
+       * may itself have cancelled (a = 7.5, b = 6.04, c = 6.88: terms of
+       * 45 for a result of 0.6) */
+      FOR
+      {
+         double ab = fabs((double)F(a[i]) * F(b[i])), ac = fabs((double)F(a[i]) * F(c[i]));
+         double m =
+             tgsi_lane_mag_max(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i])));
+         rf[i] |= tgsi_lane_cancel(rf[i], F(r[i]), tgsi_lane_mag_max(m, tgsi_lane_mag_max(ab, ac)));
+      }
       break;
    case TGSI_OP_DIV:
       FOR rf[i] |= zsign_pole(rf[i], b[i]);
