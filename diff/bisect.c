@@ -1069,7 +1069,7 @@ stuck(const struct diff_bisect *b)
 bool
 diff_bisect_run(const struct diff_repro *r, struct diff_bisect *b, struct diag_list *d)
 {
-   if (!b->model && r->target) { /* opened once for every run (setup) */
+   if (!b->model && r->target) {    /* opened once for every run (setup) */
       struct diag_list quiet = {0}; /* a model that does not open: setup says so */
       if (isa_open(r->target, &b->model, &quiet) == ISA_ERR_OK) {
          b->model_name = xstrdup(r->target);
@@ -1140,7 +1140,7 @@ shared_part(const struct diff_repro *r, const struct diff_bisect *b, char **why)
    *why = NULL;
    if (setup(r, b, &c, &quiet) && (s = parse(r, &c, &quiet))) {
       diff_check_run(&c, NULL, NULL); /* the recorded signals keep no values */
-      v = diff_where_ir(r->inputs, &c, s, &c.results[0], why);
+      v = diff_where_ir(r->inputs, &c, s, 0, why);
    }
    tgsi_shader_free(s);
    teardown(b, &c);

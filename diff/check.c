@@ -62,6 +62,13 @@ diff_result_fini(struct diff_case_result *r)
    memset(r, 0, sizeof(*r));
 }
 
+/* Result slots: one per case, or the window's. */
+static unsigned
+nslots(const struct diff_check *c)
+{
+   return c->window && c->window < c->ncases ? c->window : c->ncases;
+}
+
 void
 diff_check_fini(struct diff_check *c)
 {
@@ -74,7 +81,7 @@ diff_check_fini(struct diff_check *c)
       isa_close(c->targets[i].model);
    }
    if (c->results)
-      for (unsigned i = 0; i < c->ncases; i++)
+      for (unsigned i = 0; i < nslots(c); i++)
          diff_result_fini(&c->results[i]);
    free(c->shaders);
    free(c->targets);
@@ -253,7 +260,9 @@ diff_check_make_cases(struct diff_check *c, unsigned k, unsigned n)
             struct diff_case cs = {i, t};
             VEC_PUSH(c->cases, c->ncases, c->cases_cap, cs);
          }
-   c->results = xcalloc(c->ncases + 1, sizeof(*c->results));
+   if (c->window && c->window < c->ntargets)
+      c->window = c->ntargets; /* a shader's cases run together */
+   c->results = xcalloc(nslots(c) + 1, sizeof(*c->results));
 }
 
 /* ------------------------------------------------------------------ */
@@ -319,7 +328,6 @@ diff_lane_dump(const struct env *e, uint32_t lane, struct diff_lane_dump *out)
 struct job {
    const struct diff_check *c;
    const struct diff_shader_src *src;
-   struct diff_case_result *results;
    diff_progress_fn fn;
    void *ctx;
    struct tgsi_shader *s;
@@ -1072,7 +1080,7 @@ job_release(struct job *j)
    env_free(j->golden);
    env_free(j->inputs);
    tgsi_shader_free(j->s);
-   struct job keep = {.c = j->c, .src = j->src, .results = j->results, .fn = j->fn, .ctx = j->ctx};
+   struct job keep = {.c = j->c, .src = j->src, .fn = j->fn, .ctx = j->ctx};
    *j = keep;
 }
 
@@ -1094,8 +1102,12 @@ static void
 run_case(struct job *j, unsigned idx)
 {
    const struct diff_case *cs = &j->c->cases[idx];
-   struct case_run cr = {
-       j, idx, &j->c->targets[cs->target], &j->results[idx], {.name = "ref"}, {.name = "opt"}};
+   struct case_run cr = {j,
+                         idx,
+                         &j->c->targets[cs->target],
+                         diff_result(j->c, idx),
+                         {.name = "ref"},
+                         {.name = "opt"}};
    if (j->runaway) /* a loop that no constants end: not the compilers' failure */
       diff_result_add(cr.r, DIFF_SIG_RUNAWAY, "interp", NULL, 0,
                       "%s (constants from the realistic profile too); programs not run",
@@ -1121,36 +1133,35 @@ run_case(struct job *j, unsigned idx)
    prog_fini(&cr.opt);
 }
 
-unsigned
-diff_check_drop_unfinished(struct diff_check *c)
+void
+diff_check_release(struct diff_check *c, unsigned end)
 {
-   unsigned n = 0;
-   for (unsigned i = 0; i < c->ncases; i++) {
-      if (!c->results[i].done) {
-         diff_result_fini(&c->results[i]);
-         continue;
-      }
-      c->cases[n] = c->cases[i];
-      c->results[n++] = c->results[i];
-   }
-   unsigned dropped = c->ncases - n;
-   c->ncases = n;
-   return dropped;
+   for (; c->released < end && c->released < c->ncases; c->released++)
+      diff_result_fini(diff_result(c, c->released));
+}
+
+unsigned
+diff_check_group_end(const struct diff_check *c, unsigned i)
+{
+   unsigned e = i + 1;
+   while (e < c->ncases && c->cases[e].shader == c->cases[i].shader)
+      e++;
+   return e;
 }
 
 void
-diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
-               struct diff_case_result *results, diff_progress_fn fn, void *ctx)
+diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n, diff_progress_fn fn,
+               void *ctx)
 {
    if (!n)
       return;
    const struct diff_shader_src *src = &c->shaders[c->cases[cases[0]].shader];
-   struct job j = {.c = c, .src = src, .results = results, .fn = fn, .ctx = ctx};
+   struct job j = {.c = c, .src = src, .fn = fn, .ctx = ctx};
    double t0 = now_seconds();
    bool ok =
        job_prepare(&j, cases[0], diff_subgroup_size(c->targets[c->cases[cases[0]].target].model));
    for (unsigned i = 0; i < n && !c->stop; i++) {
-      struct diff_case_result *r = &results[cases[i]];
+      struct diff_case_result *r = diff_result(c, cases[i]);
       ok = job_subgroup_switch(&j, cases[i], ok);
       if (ok)
          run_case(&j, cases[i]);

@@ -5,7 +5,9 @@
  * which they did not.
  *
  * Each case carries the counts of its own compile (result.cover, filled in
- * the worker); the report adds them up in case order over the universe the
+ * the worker); the tally adds them up in case order as the cases are
+ * reported (diff_cover_sum: one dump holds the sum, in the order points were
+ * first counted), and the report lays the sum over the universe the
  * compiler and the models declare, so it is the same for any -j. A point
  * counted but not declared is listed as unlisted (a kind missing from
  * opt_transform_kinds). A kind only an --opt mode the run lacks can make
@@ -72,8 +74,19 @@ mode_on(const struct diff_check *c, const char *name)
    return false;
 }
 
+void
+diff_cover_sum(char **sum, const char *add)
+{
+   cover_reset(); /* between compiles: nothing is counting */
+   cover_load(*sum);
+   cover_load(add);
+   free(*sum);
+   *sum = cover_dump();
+   cover_reset();
+}
+
 char *
-diff_report_coverage(const struct diff_check *c, char **summary)
+diff_report_coverage(const struct diff_check *c, const struct diff_tally *tally, char **summary)
 {
    cover_reset();
    /* a kind only an --opt mode makes is outside a run without it: listed
@@ -95,12 +108,8 @@ diff_report_coverage(const struct diff_check *c, char **summary)
       opt_emit_cover_declare(m);
    }
    size_t nd = cover_count();
-   unsigned compiles = 0;
-   for (unsigned i = 0; i < c->ncases; i++)
-      if (c->results[i].cover) {
-         cover_load(c->results[i].cover);
-         compiles++;
-      }
+   unsigned compiles = tally->compiles;
+   cover_load(tally->cover);
    bool *declared = xcalloc(cover_count() + 1, sizeof(bool));
    for (size_t i = 0; i < nd; i++)
       declared[i] = true;
@@ -109,7 +118,7 @@ diff_report_coverage(const struct diff_check *c, char **summary)
        &t,
        "# diffcomp check --coverage: %u optimizing compiles of %u cases; count, or - when "
        "not exercised\n\n",
-       compiles, c->ncases);
+       compiles, tally->s.cases);
    for (unsigned k = 0; k < ARRAY_SIZE(kinds); k++)
       section(&t, &sum, kinds[k], declared, k == 0 && off.s ? off.s : "");
    free(declared);

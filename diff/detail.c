@@ -241,7 +241,7 @@ void
 diff_case_detail(const struct diff_check *c, unsigned i, struct diff_case_detail *out)
 {
    memset(out, 0, sizeof(*out));
-   const struct diff_case_result *r = &c->results[i];
+   const struct diff_case_result *r = diff_result(c, i);
    const struct diff_shader_src *src = &c->shaders[c->cases[i].shader];
    const struct isa_model *m = c->targets[c->cases[i].target].model;
    struct diag_list d = {0};

@@ -11,6 +11,7 @@
 #include "util/util.h"
 
 #include <signal.h>
+#include <stdio.h>
 
 /* ------------------------------------------------------------------ */
 /* inputs.c                                                             */
@@ -263,7 +264,17 @@ struct diff_check {
    unsigned ntargets, targets_cap;
    struct diff_case *cases;
    unsigned ncases, cases_cap;
+   /* The results, case i's at diff_result(c, i): results[i], or with a
+    * window results[i % window]. */
    struct diff_case_result *results;
+   /* Set before diff_check_make_cases to stream a run (check): results of
+    * at most `window` cases are kept (0: every case's). A case starts only
+    * once every case `window` or more before it is released
+    * (diff_check_release: reported and freed by the front end), so the
+    * memory of a run does not grow with its length. */
+   unsigned window;
+   unsigned released;  /* cases [0, released) are released */
+   unsigned held_peak; /* the most cases started and not released at once */
    /* Replaces the optimizing compiler when set (--opt-asm, tests): fills
     * out with a program for s on m; else its status (COMPILE_UNSUPPORTED:
     * a refusal, as opt's own) with diagnostics. */
@@ -279,6 +290,17 @@ struct diff_check {
     * and killed after a grace period; cases not finished stay !done. */
    volatile sig_atomic_t stop;
 };
+
+/* Case i's result (the slot of its window when c streams). */
+static inline struct diff_case_result *
+diff_result(const struct diff_check *c, unsigned i)
+{
+   return &c->results[c->window ? i % c->window : i];
+}
+
+/* The most cases a streaming check keeps results of at once (its
+ * window; at least the cases of one shader). */
+#define DIFF_WINDOW 1024
 
 /* Receives progress from a run: a step of a case begins (step != NULL),
  * or a case is done (step == NULL, its result filled). */
@@ -362,13 +384,21 @@ void diff_check_add_variants(struct diff_check *c, unsigned n);
 void diff_check_make_cases(struct diff_check *c, unsigned shard_k, unsigned shard_n);
 /* The steps a case of c runs in this build ("interp ref ..."), for reports. */
 const char *diff_check_steps(const struct diff_check *c);
-/* After a stopped run: keeps only the finished cases (in order); returns
- * how many were dropped. */
-unsigned diff_check_drop_unfinished(struct diff_check *c);
-/* Runs the cases cases[0..n) (all of one shader) in this process; stops
- * between cases once c->stop is set. */
+/* Whether case i has finished (its result is in its slot). */
+static inline bool
+diff_case_done(const struct diff_check *c, unsigned i)
+{
+   return (!c->window || i < c->released + c->window) && diff_result(c, i)->done;
+}
+/* A streaming check (c->window): frees the results of cases [released,
+ * end), which the front end has reported; their slots take later cases. */
+void diff_check_release(struct diff_check *c, unsigned end);
+/* The first case after case i's shader's cases (cases are shader-major). */
+unsigned diff_check_group_end(const struct diff_check *c, unsigned i);
+/* Runs the cases cases[0..n) (all of one shader) in this process, each
+ * result at diff_result; stops between cases once c->stop is set. */
 void diff_check_job(const struct diff_check *c, const unsigned *cases, unsigned n,
-                    struct diff_case_result *results, diff_progress_fn fn, void *ctx);
+                    diff_progress_fn fn, void *ctx);
 void diff_result_add(struct diff_case_result *r, enum diff_signal_kind k, const char *step,
                      const struct diff_mismatch *m, uint64_t count, const char *fmt, ...)
     DC_PRINTF(6, 7);
@@ -463,7 +493,7 @@ void diff_program_stats(const struct isa_model *m, const struct emu_program *p,
 /* run.c */
 /* Runs every case: c->o.jobs worker processes, a child per shader job,
  * each case isolated (a crash or timeout is that case's signal and the run
- * goes on). Results land in c->results; fn sees progress in the parent. */
+ * goes on). Results land at diff_result; fn sees progress in the parent. */
 void diff_check_run(struct diff_check *c, diff_progress_fn fn, void *ctx);
 /* "SIGSEGV", or "signal N". */
 const char *diff_signal_name(int sig, char *buf, size_t size);
@@ -506,6 +536,33 @@ struct diff_summary {
    unsigned low;          /* cases that compared under DIFF_LOW_COMPARED_PCT % */
 };
 
+struct diff_metric {
+   uint64_t ref, opt;
+   unsigned helped, hurt; /* cases where opt's is lower, higher */
+};
+
+/* What the reports' heads need of a run, added up case by case in case
+ * order (diff_tally_add), so that a streaming check keeps no case once it
+ * is reported. */
+struct diff_tally {
+   struct diff_summary s;
+   unsigned (*by_target)[DIFF_STATUS_COUNT]; /* cases per target and status */
+   int last_shader;                          /* the last case's shader, -1: none yet */
+   /* --stats: instructions, nops, registers, cycles over the cases with
+    * both programs; per target the sums of log(opt/ref) of instructions,
+    * registers and emulated cycles over the cases where both ran */
+   unsigned both;
+   struct diff_metric m[4];
+   double (*lg)[3];
+   unsigned *ngeo;
+   double seconds; /* the cases' time (JUnit) */
+   bool *bl_used;  /* per baseline entry: it named a case */
+   /* the optimizing compiles' coverage counts summed (a cover_dump; with
+    * o.coverage), and how many cases carried counts */
+   char *cover;
+   unsigned compiles;
+};
+
 /* A case that compares fewer than this percentage of its values (compared,
  * undefined and unchecked) is flagged in the reports. */
 #define DIFF_LOW_COMPARED_PCT 25
@@ -523,19 +580,36 @@ enum diff_status diff_baseline_expect(const struct diff_baseline *b, const char 
 const struct diff_baseline_entry *diff_baseline_match(const struct diff_baseline *b,
                                                       const char *shader, const char *target);
 /* A baseline listing every case of c that failed or errored, with its first
- * failing signal; paths relative to directory dir (NULL: as given). */
+ * failing signal; paths relative to directory dir (NULL: as given). It is
+ * diff_baseline_head, an entry per such case (diff_baseline_yaml_entry:
+ * false when case i gets none), and diff_baseline_empty if none did. */
 char *diff_baseline_yaml(const struct diff_check *c, const char *dir);
-/* Marks stale[e] for each entry that names no case of c; the count. */
-unsigned diff_baseline_stale(const struct diff_baseline *b, const struct diff_check *c,
-                             bool *stale);
+extern const char diff_baseline_head[], diff_baseline_empty[];
+bool diff_baseline_yaml_entry(struct strbuf *b, const struct diff_check *c, unsigned i,
+                              const char *dir);
 enum diff_outcome diff_case_outcome(const struct diff_check *c, unsigned i,
                                     const struct diff_baseline *b);
+void diff_tally_init(struct diff_tally *t, const struct diff_check *c,
+                     const struct diff_baseline *b);
+void diff_tally_add(struct diff_tally *t, const struct diff_check *c, unsigned i,
+                    const struct diff_baseline *b);
+void diff_tally_fini(struct diff_tally *t);
+/* Init, then every case of c added. */
+void diff_tally_all(struct diff_tally *t, const struct diff_check *c,
+                    const struct diff_baseline *b);
 void diff_summarize(const struct diff_check *c, const struct diff_baseline *b,
                     struct diff_summary *s);
 /* Reports as text (caller frees). b may be NULL. dir: the directory the
  * JSON report will be in, for its "dir" (the working directory relative to
  * it); NULL writes no "dir". */
 char *diff_report_json(const struct diff_check *c, const struct diff_baseline *b, const char *dir);
+/* The JSON report in pieces (diff_report_json is head, each case, tail):
+ * the head sums the run from its tally; first: case i is the first one. */
+char *diff_report_json_head(const struct diff_check *c, const struct diff_tally *t,
+                            const char *dir);
+void diff_report_json_case(struct strbuf *b, const struct diff_check *c, unsigned i,
+                           const struct diff_baseline *bl, bool first);
+extern const char diff_report_json_tail[];
 /* path's canonical form, taken relative to directory dir (NULL: the
  * working directory); NULL when it does not resolve (a generated shader's
  * name, a file that is gone). Baselines and run comparisons match shaders
@@ -544,12 +618,21 @@ char *diff_path_canonical(const char *dir, const char *path);
 /* The directory a file is in, as written ("." for a bare name). Caller
  * frees. */
 char *diff_path_dir(const char *file);
-/* coverage.c: the coverage report of a run made with o.coverage, and its
- * one-line summary (*summary, allocated). */
-char *diff_report_coverage(const struct diff_check *c, char **summary);
+/* coverage.c: the coverage report of a run made with o.coverage, from its
+ * tally, and its one-line summary (*summary, allocated). */
+char *diff_report_coverage(const struct diff_check *c, const struct diff_tally *t, char **summary);
+/* Adds the counts of cover_dump text add to the dump *sum (NULL: none). */
+void diff_cover_sum(char **sum, const char *add);
 char *diff_report_junit(const struct diff_check *c, const struct diff_baseline *b);
-/* shader-db style totals, ref -> opt, over the cases with both programs. */
+/* The JUnit report in pieces, as the JSON's. */
+char *diff_report_junit_head(const struct diff_check *c, const struct diff_tally *t);
+void diff_report_junit_case(struct strbuf *b, const struct diff_check *c, unsigned i,
+                            const struct diff_baseline *bl);
+extern const char diff_report_junit_tail[];
+/* shader-db style totals, ref -> opt, over the cases with both programs
+ * (of a run, or of its tally). */
 char *diff_report_stats(const struct diff_check *c);
+char *diff_report_stats_tally(const struct diff_check *c, const struct diff_tally *t);
 /* One line per signal of case i: "fail a3xx captures/x.tgsi mismatch
  * ref/opt: ..." (no colour, no newline at the end of the last). A message
  * of more lines shows its first DIFF_MSG_LINES and counts the rest. */
@@ -561,6 +644,11 @@ char *diff_case_locality(const struct diff_check *c, unsigned i);
 /* Writes text to path through a temporary file and a rename, so readers
  * never see a partial file. */
 bool diff_write_atomic(const char *path, const char *text, struct diag_list *d);
+/* The same for head, the contents of spool file body (NULL: none) and
+ * tail (NULL: none); _fd writes them to descriptor fd (standard output). */
+bool diff_write_parts(const char *path, const char *head, FILE *body, const char *tail,
+                      struct diag_list *d);
+bool diff_write_parts_fd(int fd, const char *head, FILE *body, const char *tail);
 
 /* detail.c, html.c: the HTML report (check --html DIR) */
 /* Whether case result r can be rebuilt in this process: it neither
@@ -601,6 +689,12 @@ char *diff_html_page_name(unsigned i);
 /* The index: run facts, the summary table per target, every case with
  * status filters (CSS only), failing cases linked to their pages. */
 char *diff_html_index(const struct diff_check *c, const struct diff_baseline *b);
+/* The index in pieces: head (from the run's tally), a row per case (its
+ * page numbered page_no: the case's place among the reported ones), tail. */
+char *diff_html_index_head(const struct diff_check *c, const struct diff_tally *t);
+void diff_html_index_row(struct strbuf *b, const struct diff_check *c, unsigned i, unsigned page_no,
+                         const struct diff_baseline *bl);
+extern const char diff_html_index_tail[];
 /* The page of case i with its rebuilt details. */
 char *diff_html_case(const struct diff_check *c, unsigned i, const struct diff_baseline *b,
                      const struct diff_case_detail *d);
@@ -781,14 +875,13 @@ struct diff_where {
 void diff_bisect_where(const struct diff_repro *r, const struct diff_bisect *b,
                        struct diff_where *w);
 void diff_where_free(struct diff_where *w);
-/* where_ir.c: which shared code the first differing output value of res
- * (a run of c's case of shader s on inputs, NULL: generated from c's seed)
+/* where_ir.c: which shared code the first differing output value of case
+ * i of c (a run of shader s on inputs, NULL: generated from c's seed)
  * comes from: FRONT_END, IR_PASSES, SHARED_BACK_END with *why (caller
  * frees) giving the values, or SHARED when the IR interpreter cannot tell
  * (*why NULL). */
 enum diff_where_verdict diff_where_ir(const struct env *inputs, const struct diff_check *c,
-                                      const struct tgsi_shader *s,
-                                      const struct diff_case_result *res, char **why);
+                                      const struct tgsi_shader *s, unsigned i, char **why);
 /* The where: sentence of w for target ("the IR passes agree on sm50: the
  * bug is in the a3xx back end"; fails: how the others fail, "as recorded"
  * or ""; why: diff_where_ir's account or NULL), NULL for UNKNOWN; caller

@@ -45,7 +45,7 @@ head(struct strbuf *b, const char *title, const char *extra_css)
 bool
 diff_html_has_page(const struct diff_check *c, unsigned i)
 {
-   enum diff_status st = c->results[i].status;
+   enum diff_status st = diff_result(c, i)->status;
    return st == DIFF_FAIL || st == DIFF_ERROR || st == DIFF_VACUOUS;
 }
 
@@ -69,7 +69,7 @@ run_facts(struct strbuf *b, const struct diff_check *c)
 }
 
 static void
-summary_table(struct strbuf *b, const struct diff_check *c)
+summary_table(struct strbuf *b, const struct diff_check *c, const struct diff_tally *ty)
 {
    strbuf_printf(b, "<h2>Summary</h2>\n<table class=\"summary\"><tr><th>target</th><th>cases</th>");
    for (unsigned s = 0; s < DIFF_STATUS_COUNT; s++)
@@ -77,11 +77,10 @@ summary_table(struct strbuf *b, const struct diff_check *c)
    strbuf_printf(b, "</tr>\n");
    for (unsigned t = 0; t <= c->ntargets; t++) {
       unsigned n[DIFF_STATUS_COUNT] = {0}, all = 0;
-      for (unsigned i = 0; i < c->ncases; i++)
-         if (t == c->ntargets || c->cases[i].target == t) {
-            n[c->results[i].status]++;
-            all++;
-         }
+      for (unsigned s = 0; s < DIFF_STATUS_COUNT; s++) {
+         n[s] = t == c->ntargets ? ty->s.status[s] : ty->by_target[t][s];
+         all += n[s];
+      }
       strbuf_printf(b, "<tr><td>%s</td><td class=\"n\">%u</td>",
                     t < c->ntargets ? c->targets[t].name : "total", all);
       for (unsigned s = 0; s < DIFF_STATUS_COUNT; s++)
@@ -93,20 +92,18 @@ summary_table(struct strbuf *b, const struct diff_check *c)
 
 /* Radio buttons before the table; a checked one hides the other rows. */
 static void
-filters(struct strbuf *b, const struct diff_check *c, struct strbuf *rules)
+filters(struct strbuf *b, const struct diff_tally *t, struct strbuf *rules)
 {
-   unsigned n[DIFF_STATUS_COUNT] = {0};
-   for (unsigned i = 0; i < c->ncases; i++)
-      n[c->results[i].status]++;
+   const unsigned *n = t->s.status, ncases = t->s.cases;
    strbuf_printf(b,
                  "<div class=\"filters\">show: "
                  "<input type=\"radio\" name=\"show\" id=\"show-all\" checked>"
                  "<label for=\"show-all\">all (%u)</label>\n",
-                 c->ncases);
+                 ncases);
    strbuf_printf(b,
                  "<input type=\"radio\" name=\"show\" id=\"show-bad\">"
                  "<label for=\"show-bad\">not passing (%u)</label>\n",
-                 c->ncases - n[DIFF_PASS]);
+                 ncases - n[DIFF_PASS]);
    strbuf_printf(rules, "#show-bad:checked~table tr.st-pass{display:none}\n");
    for (unsigned s = 0; s < DIFF_STATUS_COUNT; s++) {
       if (!n[s])
@@ -129,12 +126,13 @@ first_message(const struct diff_case_result *r)
    return r->nsig ? r->sig[0].msg : "";
 }
 
+const char diff_html_index_tail[] = "</tbody></table>\n</div>\n</body></html>\n";
+
 char *
-diff_html_index(const struct diff_check *c, const struct diff_baseline *bl)
+diff_html_index_head(const struct diff_check *c, const struct diff_tally *t)
 {
    struct strbuf b = {0}, rules = {0}, body = {0};
-   struct diff_summary s;
-   diff_summarize(c, bl, &s);
+   const struct diff_summary s = t->s;
    strbuf_printf(&body, "<h1>diffcomp check</h1>\n");
    run_facts(&body, c);
    strbuf_printf(&body,
@@ -142,33 +140,52 @@ diff_html_index(const struct diff_check *c, const struct diff_baseline *bl)
                  "errors, %u expected, %u unexpected passes</p>\n",
                  s.shaders, s.cases, s.outcome[DIFF_OUT_NEW_FAIL], s.outcome[DIFF_OUT_NEW_ERROR],
                  s.outcome[DIFF_OUT_EXPECTED], s.outcome[DIFF_OUT_UNEXPECTED_PASS]);
-   summary_table(&body, c);
+   summary_table(&body, c, t);
    strbuf_printf(&body, "<h2>Cases</h2>\n");
-   filters(&body, c, &rules);
+   filters(&body, t, &rules);
    strbuf_printf(&body, "<table class=\"cases\"><thead><tr><th>shader</th><th>target</th>"
                         "<th>status</th><th>outcome</th><th>first signal</th></tr></thead>"
                         "<tbody>\n");
-   for (unsigned i = 0; i < c->ncases; i++) {
-      const struct diff_case_result *r = &c->results[i];
-      const char *shader = c->shaders[c->cases[i].shader].name;
-      strbuf_printf(&body, "<tr class=\"st-%s\"><td>", st_class(r->status));
-      char *page = diff_html_has_page(c, i) ? diff_html_page_name(i) : NULL;
-      if (page)
-         strbuf_printf(&body, "<a href=\"%s\">", page);
-      strbuf_xml_str(&body, shader, false);
-      strbuf_printf(&body, "%s</td><td>%s</td><td class=\"st-%s\">%s</td><td>%s</td><td>",
-                    page ? "</a>" : "", c->targets[c->cases[i].target].name, st_class(r->status),
-                    diff_status_names[r->status], diff_outcome_names[diff_case_outcome(c, i, bl)]);
-      strbuf_xml_str(&body, first_message(r), false);
-      strbuf_printf(&body, "</td></tr>\n");
-      free(page);
-   }
-   strbuf_printf(&body, "</tbody></table>\n</div>\n</body></html>\n");
    head(&b, "diffcomp check", rules.s);
    strbuf_printf(&b, "%s", body.s);
    free(rules.s);
    free(body.s);
    return b.s;
+}
+
+void
+diff_html_index_row(struct strbuf *b, const struct diff_check *c, unsigned i, unsigned page_no,
+                    const struct diff_baseline *bl)
+{
+   const struct diff_case_result *r = diff_result(c, i);
+   const char *shader = c->shaders[c->cases[i].shader].name;
+   strbuf_printf(b, "<tr class=\"st-%s\"><td>", st_class(r->status));
+   char *page = diff_html_has_page(c, i) ? diff_html_page_name(page_no) : NULL;
+   if (page)
+      strbuf_printf(b, "<a href=\"%s\">", page);
+   strbuf_xml_str(b, shader, false);
+   strbuf_printf(b, "%s</td><td>%s</td><td class=\"st-%s\">%s</td><td>%s</td><td>",
+                 page ? "</a>" : "", c->targets[c->cases[i].target].name, st_class(r->status),
+                 diff_status_names[r->status], diff_outcome_names[diff_case_outcome(c, i, bl)]);
+   strbuf_xml_str(b, first_message(r), false);
+   strbuf_printf(b, "</td></tr>\n");
+   free(page);
+}
+
+char *
+diff_html_index(const struct diff_check *c, const struct diff_baseline *bl)
+{
+   struct diff_tally t;
+   diff_tally_all(&t, c, bl);
+   struct strbuf b = {0};
+   char *head = diff_html_index_head(c, &t);
+   strbuf_add(&b, head);
+   free(head);
+   for (unsigned i = 0; i < c->ncases; i++)
+      diff_html_index_row(&b, c, i, i, bl);
+   strbuf_add(&b, diff_html_index_tail);
+   diff_tally_fini(&t);
+   return strbuf_take(&b);
 }
 
 static void
@@ -340,7 +357,7 @@ diff_html_case(const struct diff_check *c, unsigned i, const struct diff_baselin
                const struct diff_case_detail *d)
 {
    struct strbuf b = {0};
-   const struct diff_case_result *r = &c->results[i];
+   const struct diff_case_result *r = diff_result(c, i);
    const char *shader = c->shaders[c->cases[i].shader].name;
    const char *target = c->targets[c->cases[i].target].name;
    char *title = xasprintf("%s on %s: %s", shader, target, diff_status_names[r->status]);

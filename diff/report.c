@@ -19,7 +19,14 @@
  * in the run are ignored, so one baseline serves every shard.
  *
  * Everything here returns text; nothing prints. Report files are written
- * whole or not at all (diff_write_atomic).
+ * whole or not at all (diff_write_atomic, diff_write_parts).
+ *
+ * A streaming check (cmd_check) adds each case to a tally as it is
+ * reported (diff_tally_add, in case order) and spools each case's record
+ * (diff_report_json_case, diff_report_junit_case, diff_baseline_entry);
+ * the heads, which sum the run, are made from the tally at the end. The
+ * whole-run functions (diff_report_json, ...) are the same pieces over
+ * every case, so both give the same bytes.
  */
 /* realpath (baseline paths) is XSI. */
 #define _XOPEN_SOURCE 700
@@ -259,21 +266,20 @@ first_failing_value(const struct diff_case_result *r)
    }
 }
 
-char *
-diff_baseline_yaml(const struct diff_check *c, const char *dir)
+const char diff_baseline_head[] =
+    "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline);\n"
+    "# paths are relative to this file's directory\n"
+    "expected:\n";
+const char diff_baseline_empty[] = "  []\n";
+
+bool
+diff_baseline_yaml_entry(struct strbuf *b, const struct diff_check *c, unsigned i, const char *dir)
 {
-   struct strbuf b = {0};
-   strbuf_printf(
-       &b, "# diffcomp baseline: cases expected not to pass (diffcomp check --write-baseline);\n"
-           "# paths are relative to this file's directory\n"
-           "expected:\n");
-   unsigned n = 0;
-   for (unsigned i = 0; i < c->ncases; i++) {
-      enum diff_status st = c->results[i].status;
-      if (st != DIFF_FAIL && st != DIFF_ERROR)
-         continue;
+   enum diff_status st = diff_result(c, i)->status;
+   bool n = false;
+   if (st == DIFF_FAIL || st == DIFF_ERROR) {
       char *rel = dir ? relative_to(dir, case_shader(c, i)) : NULL;
-      int kind = first_failing_signal(&c->results[i]);
+      int kind = first_failing_signal(diff_result(c, i));
       struct ydoc_writer *w = ydoc_writer_new();
       ydoc_writer_one_line(w); /* one entry per line, however long its path */
       ydoc_map(w, true, true);
@@ -282,7 +288,7 @@ diff_baseline_yaml(const struct diff_check *c, const char *dir)
       ydoc_kv(w, "status", diff_status_names[st]);
       if (kind >= 0)
          ydoc_kv(w, "signal", diff_signal_names[kind]);
-      char *value = first_failing_value(&c->results[i]);
+      char *value = first_failing_value(diff_result(c, i));
       if (value)
          ydoc_kv(w, "output", value);
       free(value);
@@ -290,29 +296,26 @@ diff_baseline_yaml(const struct diff_check *c, const char *dir)
       char *t = ydoc_writer_finish(w);
       if (t) {
          t[strcspn(t, "\n")] = 0;
-         strbuf_printf(&b, "  - %s\n", t);
-         n++;
+         strbuf_printf(b, "  - %s\n", t);
+         n = true;
       }
       free(t);
       free(rel);
    }
-   if (!n)
-      strbuf_printf(&b, "  []\n");
-   return strbuf_take(&b);
+   return n;
 }
 
-unsigned
-diff_baseline_stale(const struct diff_baseline *b, const struct diff_check *c, bool *stale)
+char *
+diff_baseline_yaml(const struct diff_check *c, const char *dir)
 {
-   unsigned n = 0;
-   for (unsigned e = 0; b && e < b->n; e++) {
-      bool used = false;
-      for (unsigned i = 0; i < c->ncases && !used; i++)
-         used = diff_baseline_match(b, case_shader(c, i), case_target(c, i)) == &b->v[e];
-      stale[e] = !used;
-      n += !used;
-   }
-   return n;
+   struct strbuf b = {0};
+   strbuf_add(&b, diff_baseline_head);
+   bool any = false;
+   for (unsigned i = 0; i < c->ncases; i++)
+      any |= diff_baseline_yaml_entry(&b, c, i, dir);
+   if (!any)
+      strbuf_add(&b, diff_baseline_empty);
+   return strbuf_take(&b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -321,7 +324,7 @@ diff_baseline_stale(const struct diff_baseline *b, const struct diff_check *c, b
 enum diff_outcome
 diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_baseline *b)
 {
-   enum diff_status st = c->results[i].status;
+   enum diff_status st = diff_result(c, i)->status;
    const struct diff_baseline_entry *e =
        diff_baseline_match(b, case_shader(c, i), case_target(c, i));
    enum diff_status want = e ? e->status : DIFF_PASS;
@@ -331,8 +334,8 @@ diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_base
       return want == DIFF_PASS ? DIFF_OUT_OK : DIFF_OUT_UNEXPECTED_PASS;
    /* An entry that names its signal (and value) expects that failure,
     * not another. */
-   if (st == want && (e->signal < 0 || e->signal == first_failing_signal(&c->results[i]))) {
-      char *value = e->output ? first_failing_value(&c->results[i]) : NULL;
+   if (st == want && (e->signal < 0 || e->signal == first_failing_signal(diff_result(c, i)))) {
+      char *value = e->output ? first_failing_value(diff_result(c, i)) : NULL;
       bool same = !e->output || (value && !strcmp(value, e->output));
       free(value);
       if (same)
@@ -343,32 +346,110 @@ diff_case_outcome(const struct diff_check *c, unsigned i, const struct diff_base
 }
 
 void
+diff_tally_init(struct diff_tally *t, const struct diff_check *c, const struct diff_baseline *b)
+{
+   memset(t, 0, sizeof(*t));
+   t->last_shader = -1;
+   t->by_target = xcalloc(c->ntargets + 1, sizeof(*t->by_target));
+   t->lg = xcalloc(c->ntargets + 1, sizeof(*t->lg));
+   t->ngeo = xcalloc(c->ntargets + 1, sizeof(*t->ngeo));
+   t->bl_used = xcalloc((b ? b->n : 0) + 1, sizeof(*t->bl_used));
+}
+
+void
+diff_tally_fini(struct diff_tally *t)
+{
+   free(t->by_target);
+   free(t->lg);
+   free(t->ngeo);
+   free(t->bl_used);
+   free(t->cover);
+   memset(t, 0, sizeof(*t));
+}
+
+/* --stats: both programs' figures, and per target the logs of opt/ref
+ * for the geometric mean over the cases where both ran. */
+static void
+tally_stats(struct diff_tally *t, const struct diff_check *c, unsigned i)
+{
+   const struct diff_prog_stats *x = &diff_result(c, i)->ref, *y = &diff_result(c, i)->opt;
+   if (!x->valid || !y->valid)
+      return;
+   uint64_t ref[4] = {x->instructions, x->nops, x->registers, x->cycles};
+   uint64_t opt[4] = {y->instructions, y->nops, y->registers, y->cycles};
+   t->both++;
+   for (unsigned k = 0; k < 4; k++) {
+      t->m[k].ref += ref[k];
+      t->m[k].opt += opt[k];
+      t->m[k].helped += opt[k] < ref[k];
+      t->m[k].hurt += opt[k] > ref[k];
+   }
+   if (!x->emu_cycles || !y->emu_cycles || !x->instructions || !x->registers || !y->instructions ||
+       !y->registers)
+      return;
+   unsigned tg = c->cases[i].target;
+   t->lg[tg][0] += log((double)y->instructions / x->instructions);
+   t->lg[tg][1] += log((double)y->registers / x->registers);
+   t->lg[tg][2] += log((double)y->emu_cycles / (double)x->emu_cycles);
+   t->ngeo[tg]++;
+}
+
+void
+diff_tally_add(struct diff_tally *t, const struct diff_check *c, unsigned i,
+               const struct diff_baseline *b)
+{
+   struct diff_summary *s = &t->s;
+   const struct diff_case_result *r = diff_result(c, i);
+   bool new_shader = t->last_shader != (int)c->cases[i].shader;
+   t->last_shader = (int)c->cases[i].shader;
+   s->cases++;
+   s->shaders += new_shader;
+   s->status[r->status]++;
+   t->by_target[c->cases[i].target][r->status]++;
+   s->outcome[diff_case_outcome(c, i, b)]++;
+   bool seen[DIFF_SIG_COUNT] = {false};
+   for (unsigned k = 0; k < r->nsig; k++)
+      if (!seen[r->sig[k].kind]) {
+         seen[r->sig[k].kind] = true;
+         s->signals[r->sig[k].kind]++;
+      }
+   s->compared += r->compared;
+   s->undefined += r->undefined;
+   s->unchecked += r->unchecked;
+   s->tolerated += r->tolerated;
+   s->low += diff_case_low(r);
+   if (new_shader) {
+      s->outputs += r->outputs;
+      s->nan += r->nan;
+   }
+   tally_stats(t, c, i);
+   t->seconds += r->seconds;
+   const struct diff_baseline_entry *e =
+       diff_baseline_match(b, case_shader(c, i), case_target(c, i));
+   if (e)
+      t->bl_used[e - b->v] = true;
+   if (r->cover) {
+      t->compiles++;
+      if (c->o.coverage)
+         diff_cover_sum(&t->cover, r->cover);
+   }
+}
+
+void
+diff_tally_all(struct diff_tally *t, const struct diff_check *c, const struct diff_baseline *b)
+{
+   diff_tally_init(t, c, b);
+   for (unsigned i = 0; i < c->ncases; i++)
+      diff_tally_add(t, c, i, b);
+}
+
+void
 diff_summarize(const struct diff_check *c, const struct diff_baseline *b, struct diff_summary *s)
 {
-   memset(s, 0, sizeof(*s));
-   s->cases = c->ncases;
-   for (unsigned i = 0; i < c->ncases; i++) {
-      const struct diff_case_result *r = &c->results[i];
-      if (i == 0 || c->cases[i].shader != c->cases[i - 1].shader)
-         s->shaders++;
-      s->status[r->status]++;
-      s->outcome[diff_case_outcome(c, i, b)]++;
-      bool seen[DIFF_SIG_COUNT] = {false};
-      for (unsigned k = 0; k < r->nsig; k++)
-         if (!seen[r->sig[k].kind]) {
-            seen[r->sig[k].kind] = true;
-            s->signals[r->sig[k].kind]++;
-         }
-      s->compared += r->compared;
-      s->undefined += r->undefined;
-      s->unchecked += r->unchecked;
-      s->tolerated += r->tolerated;
-      s->low += diff_case_low(r);
-      if (i == 0 || c->cases[i].shader != c->cases[i - 1].shader) {
-         s->outputs += r->outputs;
-         s->nan += r->nan;
-      }
-   }
+   struct diff_tally t;
+   diff_tally_all(&t, c, b);
+   *s = t.s;
+   diff_tally_fini(&t);
 }
 
 bool
@@ -408,7 +489,7 @@ msg_cut(struct strbuf *b, const char *msg, unsigned max)
 static void
 signal_line(struct strbuf *b, const struct diff_check *c, unsigned i, const struct diff_signal *s)
 {
-   strbuf_printf(b, "%s %s %s: %s", diff_status_names[c->results[i].status], case_target(c, i),
+   strbuf_printf(b, "%s %s %s: %s", diff_status_names[diff_result(c, i)->status], case_target(c, i),
                  case_shader(c, i), diff_signal_names[s->kind]);
    if (s->step && *s->step)
       strbuf_printf(b, " (%s)", s->step);
@@ -422,7 +503,7 @@ signal_line(struct strbuf *b, const struct diff_check *c, unsigned i, const stru
 char *
 diff_case_lines(const struct diff_check *c, unsigned i)
 {
-   const struct diff_case_result *r = &c->results[i];
+   const struct diff_case_result *r = diff_result(c, i);
    struct strbuf b = {0};
    for (unsigned k = 0; k < r->nsig; k++) {
       if (k)
@@ -502,10 +583,12 @@ json_prog(struct strbuf *b, const char *key, const struct diff_prog_stats *p)
                  (unsigned long long)p->emu_cycles);
 }
 
-static void
-json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
+void
+diff_report_json_case(struct strbuf *b, const struct diff_check *c, unsigned i,
+                      const struct diff_baseline *bl, bool first)
 {
-   const struct diff_case_result *r = &c->results[i];
+   const struct diff_case_result *r = diff_result(c, i);
+   strbuf_printf(b, first ? "\n" : ",\n");
    strbuf_printf(b, "    {\"shader\": ");
    strbuf_json_str(b, case_shader(c, i));
    strbuf_printf(b, ", \"target\": ");
@@ -562,11 +645,12 @@ json_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct
    strbuf_printf(b, "}");
 }
 
+const char diff_report_json_tail[] = "\n  ]\n}\n";
+
 char *
-diff_report_json(const struct diff_check *c, const struct diff_baseline *bl, const char *dir)
+diff_report_json_head(const struct diff_check *c, const struct diff_tally *t, const char *dir)
 {
-   struct diff_summary s;
-   diff_summarize(c, bl, &s);
+   const struct diff_summary s = t->s;
    struct strbuf b = {0};
    strbuf_printf(&b,
                  "{\n  \"summary\": {\"shaders\": %u, \"cases\": %u, \"pass\": %u, \"fail\": %u, "
@@ -606,21 +690,33 @@ diff_report_json(const struct diff_check *c, const struct diff_baseline *bl, con
                  (unsigned long long)s.compared, (unsigned long long)s.undefined,
                  (unsigned long long)s.unchecked, (unsigned long long)s.tolerated,
                  (unsigned long long)s.outputs, (unsigned long long)s.nan);
-   for (unsigned i = 0; i < c->ncases; i++) {
-      strbuf_printf(&b, i ? ",\n" : "\n");
-      json_case(&b, c, i, bl);
-   }
-   strbuf_printf(&b, "\n  ]\n}\n");
+   return strbuf_take(&b);
+}
+
+char *
+diff_report_json(const struct diff_check *c, const struct diff_baseline *bl, const char *dir)
+{
+   struct diff_tally t;
+   diff_tally_all(&t, c, bl);
+   struct strbuf b = {0};
+   char *head = diff_report_json_head(c, &t, dir);
+   strbuf_add(&b, head);
+   free(head);
+   for (unsigned i = 0; i < c->ncases; i++)
+      diff_report_json_case(&b, c, i, bl, i == 0);
+   strbuf_add(&b, diff_report_json_tail);
+   diff_tally_fini(&t);
    return strbuf_take(&b);
 }
 
 /* ------------------------------------------------------------------ */
 /* JUnit                                                                */
 
-static void
-junit_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struct diff_baseline *bl)
+void
+diff_report_junit_case(struct strbuf *b, const struct diff_check *c, unsigned i,
+                       const struct diff_baseline *bl)
 {
-   const struct diff_case_result *r = &c->results[i];
+   const struct diff_case_result *r = diff_result(c, i);
    enum diff_outcome o = diff_case_outcome(c, i, bl);
    strbuf_printf(b, "    <testcase classname=\"diffcomp.");
    strbuf_xml_str(b, case_target(c, i), true);
@@ -661,17 +757,16 @@ junit_case(struct strbuf *b, const struct diff_check *c, unsigned i, const struc
    free(text);
 }
 
+const char diff_report_junit_tail[] = "  </testsuite>\n</testsuites>\n";
+
 char *
-diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
+diff_report_junit_head(const struct diff_check *c, const struct diff_tally *ty)
 {
-   struct diff_summary s;
-   diff_summarize(c, bl, &s);
+   const struct diff_summary s = ty->s;
    unsigned fails = s.outcome[DIFF_OUT_NEW_FAIL] + s.outcome[DIFF_OUT_UNEXPECTED_PASS];
    unsigned errors = s.outcome[DIFF_OUT_NEW_ERROR];
    unsigned skipped = s.outcome[DIFF_OUT_EXPECTED] + s.status[DIFF_SKIP] + s.status[DIFF_NA];
-   double t = 0;
-   for (unsigned i = 0; i < c->ncases; i++)
-      t += c->results[i].seconds;
+   double t = ty->seconds;
    struct strbuf b = {0};
    strbuf_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
    strbuf_printf(
@@ -688,53 +783,39 @@ diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
       strbuf_printf(&b, "      <property name=\"model-%s\" value=\"%016llx\"/>\n",
                     c->targets[k].name, (unsigned long long)isa_model_digest(c->targets[k].model));
    strbuf_printf(&b, "    </properties>\n");
+   return strbuf_take(&b);
+}
+
+char *
+diff_report_junit(const struct diff_check *c, const struct diff_baseline *bl)
+{
+   struct diff_tally t;
+   diff_tally_all(&t, c, bl);
+   struct strbuf b = {0};
+   char *head = diff_report_junit_head(c, &t);
+   strbuf_add(&b, head);
+   free(head);
    for (unsigned i = 0; i < c->ncases; i++)
-      junit_case(&b, c, i, bl);
-   strbuf_printf(&b, "  </testsuite>\n</testsuites>\n");
+      diff_report_junit_case(&b, c, i, bl);
+   strbuf_add(&b, diff_report_junit_tail);
+   diff_tally_fini(&t);
    return strbuf_take(&b);
 }
 
 /* ------------------------------------------------------------------ */
 /* Statistics                                                           */
 
-struct metric {
-   const char *name;
-   uint64_t ref, opt;
-   unsigned helped, hurt;
-};
-
-static void
-metric_add(struct metric *m, uint64_t ref, uint64_t opt)
-{
-   m->ref += ref;
-   m->opt += opt;
-   m->helped += opt < ref;
-   m->hurt += opt > ref;
-}
-
 /* Per target, the geometric mean of opt/ref over the cases where both
  * programs compiled and ran: instructions, registers, emulated cycles. */
 static void
-stats_geomean(struct strbuf *b, const struct diff_check *c)
+stats_geomean(struct strbuf *b, const struct diff_check *c, const struct diff_tally *ty)
 {
    strbuf_printf(b, "geometric mean of opt/ref per case (programs that both ran):\n");
    strbuf_printf(b, "  %-10s %6s %13s %10s %16s\n", "target", "cases", "instructions", "registers",
                  "emulated cycles");
    for (unsigned t = 0; t < c->ntargets; t++) {
-      double lg[3] = {0};
-      unsigned n = 0;
-      for (unsigned i = 0; i < c->ncases; i++) {
-         const struct diff_case_result *r = &c->results[i];
-         const struct diff_prog_stats *x = &r->ref, *y = &r->opt;
-         if (c->cases[i].target != t || !x->valid || !y->valid || !x->emu_cycles ||
-             !y->emu_cycles || !x->instructions || !x->registers || !y->instructions ||
-             !y->registers)
-            continue;
-         lg[0] += log((double)y->instructions / x->instructions);
-         lg[1] += log((double)y->registers / x->registers);
-         lg[2] += log((double)y->emu_cycles / (double)x->emu_cycles);
-         n++;
-      }
+      const double *lg = ty->lg[t];
+      unsigned n = ty->ngeo[t];
       if (n)
          strbuf_printf(b, "  %-10s %6u %12.3fx %9.3fx %15.3fx\n", c->targets[t].name, n,
                        exp(lg[0] / n), exp(lg[1] / n), exp(lg[2] / n));
@@ -744,47 +825,60 @@ stats_geomean(struct strbuf *b, const struct diff_check *c)
 }
 
 char *
-diff_report_stats(const struct diff_check *c)
+diff_report_stats_tally(const struct diff_check *c, const struct diff_tally *t)
 {
-   struct metric m[4] = {
-       {.name = "instructions"}, {.name = "nops"}, {.name = "registers"}, {.name = "cycles"}};
-   unsigned n = 0;
-   for (unsigned i = 0; i < c->ncases; i++) {
-      const struct diff_case_result *r = &c->results[i];
-      if (!r->ref.valid || !r->opt.valid)
-         continue;
-      n++;
-      metric_add(&m[0], r->ref.instructions, r->opt.instructions);
-      metric_add(&m[1], r->ref.nops, r->opt.nops);
-      metric_add(&m[2], r->ref.registers, r->opt.registers);
-      metric_add(&m[3], r->ref.cycles, r->opt.cycles);
-   }
+   static const char *const names[4] = {"instructions", "nops", "registers", "cycles"};
    struct strbuf b = {0};
-   strbuf_printf(&b, "totals over %u of %u cases with both programs (ref -> opt):\n", n, c->ncases);
+   strbuf_printf(&b, "totals over %u of %u cases with both programs (ref -> opt):\n", t->both,
+                 t->s.cases);
    strbuf_printf(&b, "  %-13s %12s %12s %9s %7s %7s\n", "", "ref", "opt", "change", "helped",
                  "hurt");
    for (unsigned k = 0; k < 4; k++) {
+      const struct diff_metric *m = &t->m[k];
       char pct[16] = "-";
-      if (m[k].ref)
+      if (m->ref)
          snprintf(pct, sizeof(pct), "%+.2f%%",
-                  100.0 * ((double)m[k].opt - (double)m[k].ref) / (double)m[k].ref);
-      strbuf_printf(&b, "  %-13s %12llu %12llu %9s %7u %7u\n", m[k].name,
-                    (unsigned long long)m[k].ref, (unsigned long long)m[k].opt, pct, m[k].helped,
-                    m[k].hurt);
+                  100.0 * ((double)m->opt - (double)m->ref) / (double)m->ref);
+      strbuf_printf(&b, "  %-13s %12llu %12llu %9s %7u %7u\n", names[k], (unsigned long long)m->ref,
+                    (unsigned long long)m->opt, pct, m->helped, m->hurt);
    }
-   stats_geomean(&b, c);
+   stats_geomean(&b, c, t);
    return strbuf_take(&b);
+}
+
+char *
+diff_report_stats(const struct diff_check *c)
+{
+   struct diff_tally t;
+   diff_tally_all(&t, c, NULL);
+   char *text = diff_report_stats_tally(c, &t);
+   diff_tally_fini(&t);
+   return text;
 }
 
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
 
+/* Copies the rest of spool `from` (from its start) to f. */
+static bool
+copy_spool(FILE *from, FILE *f)
+{
+   char buf[65536];
+   size_t n;
+   bool ok = fflush(from) == 0 && fseek(from, 0, SEEK_SET) == 0;
+   while (ok && (n = fread(buf, 1, sizeof(buf), from)) > 0)
+      ok = fwrite(buf, 1, n, f) == n;
+   return ok && !ferror(from);
+}
+
 bool
-diff_write_atomic(const char *path, const char *text, struct diag_list *d)
+diff_write_parts(const char *path, const char *head, FILE *body, const char *tail,
+                 struct diag_list *d)
 {
    char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
    FILE *f = fopen(tmp, "w");
-   bool ok = f && fputs(text, f) >= 0;
+   bool ok =
+       f && fputs(head, f) >= 0 && (!body || copy_spool(body, f)) && (!tail || fputs(tail, f) >= 0);
    if (f && fclose(f) != 0)
       ok = false;
    if (ok && rename(tmp, path) != 0)
@@ -794,5 +888,22 @@ diff_write_atomic(const char *path, const char *text, struct diag_list *d)
       remove(tmp);
    }
    free(tmp);
+   return ok;
+}
+
+bool
+diff_write_atomic(const char *path, const char *text, struct diag_list *d)
+{
+   return diff_write_parts(path, text, NULL, NULL, d);
+}
+
+bool
+diff_write_parts_fd(int fd, const char *head, FILE *body, const char *tail)
+{
+   FILE *f = fdopen(dup(fd), "w");
+   bool ok =
+       f && fputs(head, f) >= 0 && (!body || copy_spool(body, f)) && (!tail || fputs(tail, f) >= 0);
+   if (f && fclose(f) != 0)
+      ok = false;
    return ok;
 }

@@ -15,6 +15,11 @@
  * as a new job. Results are stored by case index, so the order of the
  * results never depends on the number of workers or on timing.
  *
+ * Jobs are made one shader at a time as workers free up, so nothing here
+ * grows with the run. A streaming check (c->window) starts a shader only
+ * when its cases fit in the window past the released ones: a slow case
+ * holds the others back by at most the window.
+ *
  * With o.jobs == 0 the jobs run in this process, without isolation.
  */
 #include "diff/diff.h"
@@ -233,7 +238,6 @@ get_result(struct buf *b, struct diff_case_result *r)
 struct child_ctx {
    int fd;
    const struct diff_check *c;
-   struct diff_case_result *results;
 };
 
 static void
@@ -271,7 +275,7 @@ child_progress(void *ctx, unsigned idx, const char *step)
       put_str(&b, step);
       send_frame(cc->fd, 'S', &b);
    } else {
-      put_result(&b, &cc->results[idx]);
+      put_result(&b, diff_result(cc->c, idx));
       send_frame(cc->fd, 'R', &b);
    }
    free(b.p);
@@ -289,6 +293,9 @@ struct worker {
    pid_t pid;
    int fd;
    struct job_list job;
+   /* results received: of the job's first cases, which the child runs in
+    * order (a streaming check may have released them since) */
+   unsigned nres;
    unsigned cur; /* case in progress; UINT32_MAX if none */
    char *step;
    double deadline;
@@ -300,28 +307,45 @@ struct pool {
    struct diff_check *c;
    diff_progress_fn fn;
    void *ctx;
-   struct job_list *queue; /* popped from the end */
+   struct job_list *queue; /* jobs made again after a crash, popped from the end */
    unsigned nqueue, queue_cap;
+   unsigned next;    /* the first case no job has had yet */
+   unsigned started; /* one past the last case a job has had */
    struct worker *w;
    unsigned nw;
 };
 
-static void
-fill_queue(struct pool *p)
+/* The next job to run, if one may start: a job queued again, else the
+ * cases of the next shader (cases are shader-major), if they fit in the
+ * window. */
+static bool
+next_job(struct pool *p, struct job_list *out)
 {
    struct diff_check *c = p->c;
-   /* Cases are shader-major: a job is a run of cases of one shader. Pushed
-    * in reverse so the first shader is popped first. */
-   for (unsigned end = c->ncases; end > 0;) {
-      unsigned begin = end - 1;
-      while (begin > 0 && c->cases[begin - 1].shader == c->cases[end - 1].shader)
-         begin--;
-      struct job_list j = {xmalloc((end - begin) * sizeof(unsigned)), end - begin};
-      for (unsigned i = begin; i < end; i++)
-         j.cases[i - begin] = i;
-      VEC_PUSH(p->queue, p->nqueue, p->queue_cap, j);
-      end = begin;
+   if (p->nqueue) {
+      *out = p->queue[--p->nqueue];
+   } else {
+      if (p->next >= c->ncases)
+         return false;
+      unsigned end = diff_check_group_end(c, p->next);
+      if (c->window && end > c->released + c->window)
+         return false;
+      *out = (struct job_list){xmalloc((end - p->next) * sizeof(unsigned)), end - p->next};
+      for (unsigned i = p->next; i < end; i++)
+         out->cases[i - p->next] = i;
+      p->next = end;
    }
+   for (unsigned i = 0; i < out->n; i++)
+      p->started = MAX2(p->started, out->cases[i] + 1);
+   c->held_peak = MAX2(c->held_peak, p->started - MIN2(c->released, p->started));
+   return true;
+}
+
+/* Whether a job is waiting, queued or still to be made. */
+static bool
+jobs_left(const struct pool *p)
+{
+   return p->nqueue || p->next < p->c->ncases;
 }
 
 static void
@@ -344,8 +368,8 @@ spawn(struct pool *p, struct worker *w, struct job_list job)
          if (p->w[i].fd > 0 && &p->w[i] != w)
             close(p->w[i].fd);
       signal(SIGPIPE, SIG_DFL);
-      struct child_ctx cc = {fds[1], p->c, p->c->results};
-      diff_check_job(p->c, job.cases, job.n, p->c->results, child_progress, &cc);
+      struct child_ctx cc = {fds[1], p->c};
+      diff_check_job(p->c, job.cases, job.n, child_progress, &cc);
       _exit(0);
    }
    close(fds[1]);
@@ -369,10 +393,11 @@ on_frame(struct pool *p, struct worker *w, uint8_t type, struct buf *b)
       if (p->fn)
          p->fn(p->ctx, idx, w->step);
    } else if (type == 'R') {
-      struct diff_case_result *r = &p->c->results[idx];
+      struct diff_case_result *r = diff_result(p->c, idx);
       diff_result_fini(r);
       if (!get_result(b, r))
          diff_result_add(r, DIFF_SIG_CRASH, "report", NULL, 0, "garbled result from the worker");
+      w->nres++;
       w->cur = UINT32_MAX;
       if (p->fn)
          p->fn(p->ctx, idx, NULL);
@@ -408,7 +433,7 @@ drain(struct pool *p, struct worker *w)
 static void
 blame(struct pool *p, struct worker *w, int status)
 {
-   struct diff_case_result *r = &p->c->results[w->cur];
+   struct diff_case_result *r = diff_result(p->c, w->cur);
    const char *step = w->step ? w->step : "start";
    char sb[32];
    diff_result_fini(r);
@@ -435,10 +460,8 @@ reap(struct pool *p, struct worker *w)
       ;
    struct job_list rest = {xmalloc((w->job.n + 1) * sizeof(unsigned)), 0};
    bool blamed = p->c->stop != 0; /* a stopped run blames nothing, queues nothing */
-   for (unsigned i = 0; i < w->job.n; i++) {
+   for (unsigned i = w->nres; i < w->job.n; i++) {
       unsigned idx = w->job.cases[i];
-      if (p->c->results[idx].done)
-         continue;
       if (!blamed) {
          /* The first unfinished case was running (or about to). */
          if (w->cur == UINT32_MAX)
@@ -465,7 +488,7 @@ run_forked(struct pool *p, unsigned jobs)
    p->w = xcalloc(jobs, sizeof(*p->w));
    struct pollfd *fds = xcalloc(jobs, sizeof(*fds));
    bool stopping = false;
-   while ((p->nqueue && !p->c->stop) || p->nw) {
+   while ((jobs_left(p) && !p->c->stop) || p->nw) {
       if (p->c->stop && !stopping) {
          /* ask each worker to end after its case (it ends its external
           * command too); STOP_GRACE_S later it is killed */
@@ -475,15 +498,22 @@ run_forked(struct pool *p, unsigned jobs)
             p->w[i].deadline = now_seconds() + STOP_GRACE_S;
          }
       }
-      while (p->nw < jobs && p->nqueue && !p->c->stop) {
+      struct job_list job;
+      bool here = false;
+      while (p->nw < jobs && !p->c->stop && next_job(p, &job)) {
          struct worker *w = &p->w[p->nw++];
-         spawn(p, w, p->queue[--p->nqueue]);
+         spawn(p, w, job);
          if (w->pid < 0) { /* no process: run it here */
             p->nw--;
-            diff_check_job(p->c, w->job.cases, w->job.n, p->c->results, p->fn, p->ctx);
+            diff_check_job(p->c, w->job.cases, w->job.n, p->fn, p->ctx);
             free(w->job.cases);
+            here = true;
          }
       }
+      if (!p->nw && here)
+         continue;
+      if (!p->nw) /* nothing runs and nothing may start (a window not released) */
+         break;
       double now = now_seconds(), first = 0;
       for (unsigned i = 0; i < p->nw; i++) {
          fds[i] = (struct pollfd){.fd = p->w[i].fd, .events = POLLIN};
@@ -514,12 +544,11 @@ run_forked(struct pool *p, unsigned jobs)
 void
 diff_check_run(struct diff_check *c, diff_progress_fn fn, void *ctx)
 {
-   struct pool p = {c, fn, ctx, NULL, 0, 0, NULL, 0};
-   fill_queue(&p);
+   struct pool p = {.c = c, .fn = fn, .ctx = ctx};
    if (!c->o.jobs) {
-      while (p.nqueue && !c->stop) {
-         struct job_list j = p.queue[--p.nqueue];
-         diff_check_job(c, j.cases, j.n, c->results, fn, ctx);
+      struct job_list j;
+      while (!c->stop && next_job(&p, &j)) {
+         diff_check_job(c, j.cases, j.n, fn, ctx);
          free(j.cases);
       }
    } else {

@@ -77,15 +77,15 @@ first_value(const struct diff_case_result *res)
 
 enum diff_where_verdict
 diff_where_ir(const struct env *inputs, const struct diff_check *c, const struct tgsi_shader *s,
-              const struct diff_case_result *res, char **why)
+              unsigned i, char **why)
 {
    *why = NULL;
+   const struct diff_case_result *res = diff_result(c, i);
    const struct diff_mismatch *m = first_value(res);
    struct diff_case_env ce;
    struct diag_list q = {0};
    enum diff_where_verdict v = DIFF_WHERE_SHARED;
-   if (!m || !diff_case_env(&c->o, s, NULL, inputs,
-                            diff_case_subgroup(c, (unsigned)(res - c->results)), &ce, &q)) {
+   if (!m || !diff_case_env(&c->o, s, NULL, inputs, diff_case_subgroup(c, i), &ce, &q)) {
       diag_clear(&q);
       return v;
    }
@@ -170,17 +170,20 @@ diff_case_where(const struct diff_check *c, unsigned i, struct diff_where *w)
    memset(w, 0, sizeof(*w));
    const struct diff_target *own = &c->targets[c->cases[i].target];
    const struct diff_shader_src *src = &c->shaders[c->cases[i].shader];
-   if (c->results[i].status != DIFF_FAIL || c->o.opt_cmd || c->opt_override ||
+   if (diff_result(c, i)->status != DIFF_FAIL || c->o.opt_cmd || c->opt_override ||
        !opt_target_shares_ir(own->model))
       return;
-   for (unsigned j = 0; j < c->ncases; j++) {
+   /* the shader's cases are next to each other (shader-major) */
+   unsigned first = i;
+   while (first > 0 && c->cases[first - 1].shader == c->cases[i].shader)
+      first--;
+   for (unsigned j = first; j < diff_check_group_end(c, i); j++) {
       const struct diff_target *t = &c->targets[c->cases[j].target];
-      if (j == i || c->cases[j].shader != c->cases[i].shader || !c->results[j].done ||
-          !opt_target_shares_ir(t->model))
+      if (j == i || !diff_case_done(c, j) || !opt_target_shares_ir(t->model))
          continue;
-      if (c->results[j].status == DIFF_PASS)
+      if (diff_result(c, j)->status == DIFF_PASS)
          add_name(&w->passes, t->name);
-      else if (c->results[j].status == DIFF_FAIL)
+      else if (diff_result(c, j)->status == DIFF_FAIL)
          add_name(&w->fails, t->name);
    }
    char *why = NULL;
@@ -191,7 +194,7 @@ diff_case_where(const struct diff_check *c, unsigned i, struct diff_where *w)
       struct diag_list q = {0};
       struct tgsi_shader *s = src->variant_of ? NULL : diff_check_parse(c, c->cases[i].shader, &q);
       if (s) {
-         w->verdict = diff_where_ir(src->inputs, c, s, &c->results[i], &why);
+         w->verdict = diff_where_ir(src->inputs, c, s, i, &why);
       }
       tgsi_shader_free(s);
       diag_clear(&q);

@@ -4,6 +4,14 @@
  * in worker processes (diff/run.c), prints one line per failure in case
  * order whatever -j is, writes a reproducer per failure, the summary, the
  * report files, and picks the exit code against the baseline.
+ *
+ * The run streams: once a shader's cases are all printed they are
+ * reported (added to the tally, their records spooled to temporary files
+ * for the JSON, JUnit, baseline and HTML reports, their HTML pages
+ * written) and released, so the check keeps the results of at most
+ * DIFF_WINDOW cases. The report files are made at the end from the tally
+ * (their heads) and the spools. Kept for failing cases only: the summary's
+ * where: lines and the reproducer names taken.
  */
 #include "compiler/ir/ir.h"
 #include "diff/diff.h"
@@ -84,7 +92,7 @@ check_usage(FILE *f)
           "                       values, TGSI, both listings and a hazard's timeline\n"
           "  --stats              shader-db style totals, ref -> opt, then cases per\n"
           "                       second (per core: per CPU second of the run and its\n"
-          "                       workers) and peak RSS\n"
+          "                       workers), peak RSS and the most case results held\n"
           "  --coverage FILE      list the transformation kinds, legalization paths, hazard\n"
           "                       rules, sync kinds, ISA ops and encodings opt exercised\n"
           "  --repro-dir DIR      reproducers (default diffcomp-repro); --no-repro: none\n"
@@ -401,14 +409,33 @@ parse_args(int argc, char **argv, struct check_args *a)
 /* ------------------------------------------------------------------ */
 /* Output while running                                                 */
 
+/* A report's case records, spooled to an unnamed temporary file until
+ * its head can be made. */
+struct spool {
+   FILE *f;
+   bool bad; /* a write failed */
+};
+
 struct out {
    struct check_args *a;
    const struct diff_baseline *bl;
    bool color, bar;
    unsigned next, done, bad;
    double start, last_bar;
-   char **used; /* reproducer names taken */
+   char **used; /* reproducer names taken (failing cases) */
    unsigned nused, used_cap;
+   /* The reported cases: [0, reported) (those a stop left unfinished are
+    * left out), kept of them. */
+   unsigned reported, kept;
+   struct diff_tally t;
+   struct spool json, junit, baseline, html;
+   bool baseline_any;   /* an entry was spooled */
+   char *bdir;          /* the baseline report's directory (report_dir) */
+   struct strbuf where; /* the summary's where: lines (failing cases) */
+   unsigned nwhere;
+   bool bisect_testable; /* a new failure that is not a compile error */
+   unsigned pages;       /* HTML case pages written */
+   bool html_ok;
 };
 
 static void
@@ -489,7 +516,7 @@ static void
 write_repro(struct out *o, unsigned i)
 {
    struct diff_check *c = &o->a->c;
-   struct diff_case_result *r = &c->results[i];
+   struct diff_case_result *r = diff_result(c, i);
    const struct diff_shader_src *src = &c->shaders[c->cases[i].shader];
    if (!o->a->repro_dir || (r->status != DIFF_FAIL && r->status != DIFF_ERROR))
       return;
@@ -545,7 +572,7 @@ static void
 print_case(struct out *o, unsigned i)
 {
    const struct diff_check *c = &o->a->c;
-   const struct diff_case_result *r = &c->results[i];
+   const struct diff_case_result *r = diff_result(c, i);
    enum diff_outcome oc = diff_case_outcome(c, i, o->bl);
    if (oc == DIFF_OUT_OK || (oc == DIFF_OUT_EXPECTED && !o->a->verbose))
       return;
@@ -578,6 +605,123 @@ print_case(struct out *o, unsigned i)
       print_lanes(r);
 }
 
+/* Standard output's descriptor when a report takes it (--json -): the
+ * human-readable lines then go to standard error. */
+static int report_stdout = -1;
+
+/* The directory a report file will be in; NULL for none or standard output. */
+static char *
+report_dir(const char *path)
+{
+   return !path || !strcmp(path, "-") ? NULL : diff_path_dir(path);
+}
+
+static void
+spool_put(struct spool *sp, struct strbuf *b)
+{
+   if (sp->f && b->n && fwrite(b->s, 1, b->n, sp->f) != b->n)
+      sp->bad = true;
+   free(b->s);
+   *b = (struct strbuf){0};
+}
+
+static void
+spool_open(struct spool *sp, const char *path)
+{
+   if (path && !(sp->f = tmpfile()))
+      sp->bad = true;
+}
+
+/* --html DIR: case i's page, its programs rebuilt here (diff_case_detail),
+ * numbered by its place among the reported cases. */
+static void
+write_page(struct out *o, unsigned i)
+{
+   const struct diff_check *c = &o->a->c;
+   if (!o->a->html || !o->html_ok || !diff_html_has_page(c, i))
+      return;
+   struct diff_case_detail det;
+   diff_case_detail(c, i, &det);
+   char *name = diff_html_page_name(o->kept);
+   char *path = xasprintf("%s/%s", o->a->html, name);
+   char *text = diff_html_case(c, i, o->bl, &det);
+   struct diag_list d = {0};
+   o->html_ok = diff_write_atomic(path, text, &d);
+   o->pages += o->html_ok;
+   bar_clear(o);
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   free(text);
+   free(path);
+   free(name);
+   diff_case_detail_fini(&det);
+}
+
+/* With --git-bisect a revision is testable when a new failure is not a
+ * compile error (finish). */
+static bool
+testable_failure(const struct diff_check *c, unsigned i, enum diff_outcome oc)
+{
+   const struct diff_case_result *r = diff_result(c, i);
+   for (unsigned k = 0; oc == DIFF_OUT_NEW_FAIL && k < r->nsig; k++)
+      if (diff_signal_status(r->sig[k].kind) == DIFF_FAIL && r->sig[k].kind != DIFF_SIG_COMPILE)
+         return true;
+   return false;
+}
+
+/* Case i into the tally, its records into the spools, its where: line and
+ * its HTML page; then it counts as kept. */
+static void
+report_case(struct out *o, unsigned i)
+{
+   struct check_args *a = o->a;
+   const struct diff_check *c = &a->c;
+   struct strbuf b = {0};
+   diff_tally_add(&o->t, c, i, o->bl);
+   if (a->json) {
+      diff_report_json_case(&b, c, i, o->bl, o->kept == 0);
+      spool_put(&o->json, &b);
+   }
+   if (a->junit) {
+      diff_report_junit_case(&b, c, i, o->bl);
+      spool_put(&o->junit, &b);
+   }
+   if (a->write_baseline) {
+      o->baseline_any |= diff_baseline_yaml_entry(&b, c, i, o->bdir ? o->bdir : ".");
+      spool_put(&o->baseline, &b);
+   }
+   if (a->html) {
+      diff_html_index_row(&b, c, i, o->kept, o->bl);
+      spool_put(&o->html, &b);
+      write_page(o, i);
+   }
+   char *where = diff_case_locality(c, i);
+   o->nwhere += where != NULL;
+   if (where)
+      strbuf_printf(&o->where, "where: %s %s: %s\n", c->targets[c->cases[i].target].name,
+                    c->shaders[c->cases[i].shader].name, where);
+   free(where);
+   o->bisect_testable |= testable_failure(c, i, diff_case_outcome(c, i, o->bl));
+   o->kept++;
+}
+
+/* Reports the shaders whose cases are all printed (a case's where: needs
+ * its shader's other cases), then releases them. */
+static void
+report_printed(struct out *o)
+{
+   struct diff_check *c = &o->a->c;
+   while (o->reported < o->next) {
+      unsigned end = diff_check_group_end(c, o->reported);
+      if (end > o->next)
+         break;
+      for (unsigned i = o->reported; i < end; i++)
+         report_case(o, i);
+      o->reported = end;
+      diff_check_release(c, end);
+   }
+}
+
 /* Cases are printed in case order as soon as all before them are done. */
 static void
 on_progress(void *ctx, unsigned idx, const char *step)
@@ -590,11 +734,12 @@ on_progress(void *ctx, unsigned idx, const char *step)
       o->bad += oc == DIFF_OUT_NEW_FAIL || oc == DIFF_OUT_NEW_ERROR;
       if (o->a->max_failures && o->bad >= o->a->max_failures)
          c->stop = 1;
-      while (o->next < c->ncases && c->results[o->next].done) {
+      while (o->next < c->ncases && diff_case_done(c, o->next)) {
          write_repro(o, o->next);
          print_case(o, o->next);
          o->next++;
       }
+      report_printed(o);
       fflush(stdout);
    }
    bar_draw(o, idx, step);
@@ -604,18 +749,17 @@ on_progress(void *ctx, unsigned idx, const char *step)
 /* After the run                                                        */
 
 static void
-print_summary(struct out *o, const struct diff_summary *s, double secs)
+print_summary(struct out *o, double secs)
 {
    const struct diff_check *c = &o->a->c;
+   const struct diff_summary *s = &o->t.s;
    printf("\n%-10s %7s %7s %7s %7s %7s %7s\n", "target", "cases", "pass", "fail", "error", "skip",
           "n/a");
    for (unsigned t = 0; t < c->ntargets; t++) {
-      unsigned n[DIFF_STATUS_COUNT] = {0}, all = 0;
-      for (unsigned i = 0; i < c->ncases; i++)
-         if (c->cases[i].target == t) {
-            n[c->results[i].status]++;
-            all++;
-         }
+      const unsigned *n = o->t.by_target[t];
+      unsigned all = 0;
+      for (unsigned k = 0; k < DIFF_STATUS_COUNT; k++)
+         all += n[k];
       printf("%-10s %7u %7u %7u %7u %7u %7u\n", c->targets[t].name, all, n[DIFF_PASS], n[DIFF_FAIL],
              n[DIFF_ERROR], n[DIFF_SKIP], n[DIFF_NA]);
    }
@@ -645,64 +789,36 @@ print_summary(struct out *o, const struct diff_summary *s, double secs)
           s->outcome[DIFF_OUT_EXPECTED], s->outcome[DIFF_OUT_UNEXPECTED_PASS]);
 }
 
-/* Standard output's descriptor when a report takes it (--json -): the
- * human-readable lines then go to standard error. */
-static int report_stdout = -1;
-
-/* The directory a report file will be in; NULL for none or standard output. */
-static char *
-report_dir(const char *path)
+/* Report file path (or '-'): head, spooled records, tail. */
+static bool
+write_spooled(const char *path, char *head, struct spool *sp, const char *tail)
 {
-   return !path || !strcmp(path, "-") ? NULL : diff_path_dir(path);
+   if (!path) {
+      free(head);
+      return true;
+   }
+   struct diag_list d = {0};
+   bool ok = !sp->bad;
+   if (!ok)
+      diag_add(&d, DIAG_ERROR, NULL, 0, 0, NULL, "cannot write %s: its records could not be kept",
+               path);
+   else if (!strcmp(path, "-")) {
+      fflush(stdout);
+      ok = diff_write_parts_fd(report_stdout, head, sp->f, tail);
+   } else {
+      ok = diff_write_parts(path, head, sp->f, tail, &d);
+   }
+   print_diags(&d, stderr);
+   diag_clear(&d);
+   free(head);
+   return ok;
 }
 
 static bool
 write_report(const char *path, char *text)
 {
-   if (!path) {
-      free(text);
-      return true;
-   }
-   if (!strcmp(path, "-")) {
-      fflush(stdout);
-      size_t len = text ? strlen(text) : 0, off = 0;
-      while (off < len) {
-         ssize_t k = write(report_stdout, text + off, len - off);
-         if (k < 0 && errno == EINTR)
-            continue;
-         if (k <= 0)
-            break;
-         off += (size_t)k;
-      }
-      free(text);
-      return off == len;
-   }
-   struct diag_list d = {0};
-   bool ok = text && diff_write_atomic(path, text, &d);
-   print_diags(&d, stderr);
-   diag_clear(&d);
-   free(text);
-   return ok;
-}
-
-/* With --git-bisect a revision that cannot be tested answers 125 (skip):
- * inputs that could not be checked, or failures that are all compile errors. */
-static int
-bisect_code(const struct diff_check *c, const struct diff_baseline *bl, int rc)
-{
-   if (rc == EXIT_USAGE)
-      return EXIT_BISECT_SKIP;
-   if (rc != EXIT_FAIL)
-      return rc;
-   for (unsigned i = 0; i < c->ncases; i++) {
-      const struct diff_case_result *r = &c->results[i];
-      if (diff_case_outcome(c, i, bl) != DIFF_OUT_NEW_FAIL)
-         continue;
-      for (unsigned k = 0; k < r->nsig; k++)
-         if (diff_signal_status(r->sig[k].kind) == DIFF_FAIL && r->sig[k].kind != DIFF_SIG_COMPILE)
-            return EXIT_FAIL;
-   }
-   return EXIT_BISECT_SKIP;
+   struct spool none = {0};
+   return write_spooled(path, text, &none, NULL);
 }
 
 static bool
@@ -723,22 +839,21 @@ report_stale(struct out *o, const struct diff_baseline *bl)
    struct check_args *a = o->a;
    if (!bl->n || a->shard_n > 1 || (a->fraction > 0 && a->fraction < 1))
       return;
-   bool *stale = xcalloc(bl->n, sizeof(*stale));
-   if (diff_baseline_stale(bl, &a->c, stale))
-      for (unsigned e = 0; e < bl->n; e++)
-         if (stale[e] && target_in_run(&a->c, bl->v[e].target))
-            fprintf(stderr,
-                    "%s: warning: %s: stale baseline entry %s%s%s: no such case in this run\n",
-                    prog_name, a->baseline, bl->v[e].shader, bl->v[e].target ? " on " : "",
-                    bl->v[e].target ? bl->v[e].target : "");
-   free(stale);
+   for (unsigned e = 0; e < bl->n; e++)
+      if (!o->t.bl_used[e] && target_in_run(&a->c, bl->v[e].target))
+         fprintf(stderr, "%s: warning: %s: stale baseline entry %s%s%s: no such case in this run\n",
+                 prog_name, a->baseline, bl->v[e].shader, bl->v[e].target ? " on " : "",
+                 bl->v[e].target ? bl->v[e].target : "");
 }
 
 /* --stats: the run's throughput (cases per wall second, and per CPU
- * second of this process and its workers: per core) and peak memory. */
+ * second of this process and its workers: per core), peak memory, and
+ * the most case results the check held at once. */
 static void
-print_throughput(const struct diff_check *c, double secs)
+print_throughput(const struct out *o, double secs)
 {
+   const struct diff_check *c = &o->a->c;
+   unsigned n = o->kept;
    struct rusage self, kids;
    getrusage(RUSAGE_SELF, &self);
    getrusage(RUSAGE_CHILDREN, &kids);
@@ -746,90 +861,66 @@ print_throughput(const struct diff_check *c, double secs)
                 (double)self.ru_stime.tv_sec + self.ru_stime.tv_usec * 1e-6 +
                 (double)kids.ru_utime.tv_sec + kids.ru_utime.tv_usec * 1e-6 +
                 (double)kids.ru_stime.tv_sec + kids.ru_stime.tv_usec * 1e-6;
-   printf("throughput: %u cases, %.2f s wall, %.2f s CPU: %.1f cases/s, %.1f cases/s per core\n",
-          c->ncases, secs, cpu, secs > 0 ? c->ncases / secs : 0.0, cpu > 0 ? c->ncases / cpu : 0.0);
+   printf("throughput: %u cases, %.2f s wall, %.2f s CPU: %.1f cases/s, %.1f cases/s per core\n", n,
+          secs, cpu, secs > 0 ? n / secs : 0.0, cpu > 0 ? n / cpu : 0.0);
    printf("peak RSS: %ld MB (check), %ld MB (largest worker)\n", self.ru_maxrss / 1024,
           kids.ru_maxrss / 1024);
-}
-
-/* --html DIR: the index, then a page per failing case, its programs
- * rebuilt here (diff_case_detail). */
-static bool
-write_html(struct check_args *a, const struct diff_baseline *bl)
-{
-   const struct diff_check *c = &a->c;
-   struct diag_list d = {0};
-   unsigned pages = 0;
-   char *path = xasprintf("%s/index.html", a->html);
-   char *text = diff_html_index(c, bl);
-   bool ok = diff_write_atomic(path, text, &d);
-   free(text);
-   free(path);
-   for (unsigned i = 0; ok && i < c->ncases; i++) {
-      if (!diff_html_has_page(c, i))
-         continue;
-      struct diff_case_detail det;
-      diff_case_detail(c, i, &det);
-      char *name = diff_html_page_name(i);
-      path = xasprintf("%s/%s", a->html, name);
-      text = diff_html_case(c, i, bl, &det);
-      ok = diff_write_atomic(path, text, &d);
-      pages += ok;
-      free(text);
-      free(path);
-      free(name);
-      diff_case_detail_fini(&det);
-   }
-   print_diags(&d, stderr);
-   diag_clear(&d);
-   if (ok)
-      printf("html: %s/index.html (%u case pages)\n", a->html, pages);
-   return ok;
+   printf("held: at most %u case results at once (window %u); %u reproducer names, %u where: "
+          "lines (failing cases)\n",
+          c->held_peak, c->window, o->nused, o->nwhere);
 }
 
 static int
 finish(struct out *o, const struct diff_baseline *bl, double secs)
 {
    struct check_args *a = o->a;
-   struct diff_summary s;
-   diff_summarize(&a->c, bl, &s);
-   print_summary(o, &s, secs);
-   for (unsigned i = 0; i < a->c.ncases; i++) {
-      char *where = diff_case_locality(&a->c, i);
-      if (where)
-         printf("where: %s %s: %s\n", a->c.targets[a->c.cases[i].target].name,
-                a->c.shaders[a->c.cases[i].shader].name, where);
-      free(where);
-   }
+   const struct diff_summary *s = &o->t.s;
+   print_summary(o, secs);
+   if (o->where.s)
+      fputs(o->where.s, stdout);
    if (a->stats) {
-      char *t = diff_report_stats(&a->c);
+      char *t = diff_report_stats_tally(&a->c, &o->t);
       printf("\n%s", t);
       free(t);
-      print_throughput(&a->c, secs);
+      print_throughput(o, secs);
    }
    report_stale(o, bl);
-   char *jdir = report_dir(a->json), *bdir = report_dir(a->write_baseline);
-   bool ok = write_report(a->json, diff_report_json(&a->c, bl, jdir)) &&
-             write_report(a->junit, diff_report_junit(&a->c, bl)) &&
-             write_report(a->write_baseline, diff_baseline_yaml(&a->c, bdir ? bdir : "."));
+   char *jdir = report_dir(a->json);
+   bool ok = write_spooled(a->json, diff_report_json_head(&a->c, &o->t, jdir), &o->json,
+                           diff_report_json_tail) &&
+             write_spooled(a->junit, diff_report_junit_head(&a->c, &o->t), &o->junit,
+                           diff_report_junit_tail) &&
+             write_spooled(a->write_baseline, xstrdup(diff_baseline_head), &o->baseline,
+                           o->baseline_any ? NULL : diff_baseline_empty);
    free(jdir);
-   free(bdir);
-   if (a->html)
-      ok &= write_html(a, bl);
+   if (a->html) {
+      char *path = xasprintf("%s/index.html", a->html);
+      bool html = o->html_ok && write_spooled(path, diff_html_index_head(&a->c, &o->t), &o->html,
+                                              diff_html_index_tail);
+      if (html)
+         printf("html: %s/index.html (%u case pages)\n", a->html, o->pages);
+      ok &= html;
+      free(path);
+   }
    if (a->coverage) {
       char *sum = NULL;
-      ok &= write_report(a->coverage, diff_report_coverage(&a->c, &sum));
+      ok &= write_report(a->coverage, diff_report_coverage(&a->c, &o->t, &sum));
       printf("coverage: %s (%s)\n", sum, a->coverage);
       free(sum);
    }
-   int rc = s.outcome[DIFF_OUT_NEW_FAIL] || s.outcome[DIFF_OUT_UNEXPECTED_PASS] ? EXIT_FAIL
-            : s.outcome[DIFF_OUT_NEW_ERROR] || !ok                              ? EXIT_USAGE
-                                                                                : EXIT_OK;
+   int rc = s->outcome[DIFF_OUT_NEW_FAIL] || s->outcome[DIFF_OUT_UNEXPECTED_PASS] ? EXIT_FAIL
+            : s->outcome[DIFF_OUT_NEW_ERROR] || !ok                               ? EXIT_USAGE
+                                                                                  : EXIT_OK;
    /* Writing a baseline records the failures and errors: that is the run's
     * purpose, so it succeeds when the file is written. */
    if (a->write_baseline)
       rc = ok ? EXIT_OK : EXIT_USAGE;
-   return a->bisect ? bisect_code(&a->c, bl, rc) : rc;
+   /* With --git-bisect a revision that cannot be tested answers 125 (skip):
+    * inputs that could not be checked, or failures that are all compile
+    * errors. */
+   if (a->bisect && (rc == EXIT_USAGE || (rc == EXIT_FAIL && !o->bisect_testable)))
+      rc = EXIT_BISECT_SKIP;
+   return rc;
 }
 
 static bool
@@ -872,6 +963,10 @@ setup(struct check_args *a, struct diff_baseline *bl)
       diff_check_add_file(&a->c, a->in.files[i]);
    diff_check_add_generated(&a->c, a->generated);
    diff_check_add_variants(&a->c, a->variants);
+   /* DIFFCOMP_CHECK_WINDOW (tests only): a smaller window, so that a short
+    * run cycles through its slots */
+   const char *win = getenv("DIFFCOMP_CHECK_WINDOW");
+   a->c.window = win && atoi(win) > 0 ? (unsigned)atoi(win) : DIFF_WINDOW;
    diff_check_make_cases(&a->c, a->shard_k, a->shard_n);
    a->c.inject = getenv("DIFFCOMP_CHECK_INJECT");
    return EXIT_OK;
@@ -925,24 +1020,30 @@ on_interrupt(int sig, siginfo_t *si, void *ctx)
 }
 
 /* After a stopped run: the finished cases not printed yet (a case before
- * them did not finish), then only the finished cases are kept. */
+ * them did not finish), then the finished cases not reported yet; the
+ * reports cover only the finished cases. */
 static void
 end_stopped(struct out *o)
 {
    struct diff_check *c = &o->a->c;
    unsigned total = c->ncases;
    for (unsigned i = o->next; i < c->ncases; i++)
-      if (c->results[i].done) {
+      if (diff_case_done(c, i)) {
          write_repro(o, i);
          print_case(o, i);
       }
-   unsigned dropped = diff_check_drop_unfinished(c);
+   for (unsigned i = o->reported; i < c->ncases; i++)
+      if (diff_case_done(c, i))
+         report_case(o, i);
+   o->reported = c->ncases;
+   diff_check_release(c, c->ncases);
+   unsigned dropped = total - o->kept;
    bar_clear(o);
    if (interrupted)
       fprintf(stderr,
               "%s: interrupted: %u of %u cases did not run; the summary and reports "
               "cover the %u that finished\n",
-              prog_name, dropped, total, c->ncases);
+              prog_name, dropped, total, o->kept);
    else
       printf("stopped after %u new failures and errors (--max-failures): %u of %u cases did not "
              "run\n",
@@ -971,8 +1072,23 @@ cmd_check(int argc, char **argv)
    }
    if (!rc)
       rc = setup(&a, &bl);
+   struct out o = {0};
    if (!rc) {
-      struct out o = {.a = &a, .bl = &bl, .color = use_color(stdout), .bar = !a.quiet && isatty(2)};
+      o = (struct out){.a = &a,
+                       .bl = &bl,
+                       .color = use_color(stdout),
+                       .bar = !a.quiet && isatty(2),
+                       .html_ok = true,
+                       .bdir = report_dir(a.write_baseline)};
+      diff_tally_init(&o.t, &a.c, &bl);
+      spool_open(&o.json, a.json);
+      spool_open(&o.junit, a.junit);
+      spool_open(&o.baseline, a.write_baseline);
+      spool_open(&o.html, a.html);
+      if (o.json.bad || o.junit.bad || o.baseline.bad || o.html.bad)
+         rc = usage_error("cannot make a temporary file for the reports: %s", strerror(errno));
+   }
+   if (!rc) {
       o.start = now_seconds();
       interrupted_check = &a.c;
       struct sigaction sa = {0}, old;
@@ -989,10 +1105,17 @@ cmd_check(int argc, char **argv)
       rc = finish(&o, &bl, now_seconds() - o.start);
       if (interrupted)
          rc = EXIT_INTERRUPTED;
-      for (unsigned i = 0; i < o.nused; i++)
-         free(o.used[i]);
-      free(o.used);
    }
+   for (unsigned i = 0; i < o.nused; i++)
+      free(o.used[i]);
+   free(o.used);
+   struct spool *spools[] = {&o.json, &o.junit, &o.baseline, &o.html};
+   for (unsigned k = 0; k < ARRAY_SIZE(spools); k++)
+      if (spools[k]->f)
+         fclose(spools[k]->f);
+   diff_tally_fini(&o.t);
+   free(o.where.s);
+   free(o.bdir);
    diff_baseline_free(&bl);
    diff_check_fini(&a.c);
    shader_args_free(&a.in);

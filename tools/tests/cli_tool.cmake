@@ -114,3 +114,8 @@ cli_test(check_two_reports_stdout "check|captures/vs_mvp_basic.tgsi|--json|-|--c
 # a3xx programs differ (a fault switched on in every compile).
 add_test(NAME same_builds COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_same_builds.sh ${CMAKE_SOURCE_DIR}
                                   $<TARGET_FILE:diffcomp> ${CMAKE_BINARY_DIR}/same_builds)
+
+# Issue 19: check's per-case state is bounded: as many case results held at
+# once over 200 generated shaders as over 20, and the reports whole.
+add_test(NAME check_bounded COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_check_bounded.sh
+                                    $<TARGET_FILE:diffcomp> ${CMAKE_BINARY_DIR}/check_bounded)
