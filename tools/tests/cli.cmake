@@ -265,63 +265,49 @@ if(Python3_FOUND)
   set_tests_properties(mutate_runtime_build PROPERTIES
                        PASS_REGULAR_EXPRESSION "killed compile-error .*validator and verifier off: mismatch.*by a runtime signal 1 \\(100% of reached"
                        FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  # A bug planted by hand (OLD text of FILE replaced by NEW) that check of
+  # INPUT on TARGET must kill by the runtime signal SIGNAL.
+  function(mutate_plant_test name target signal file old new input)
+    add_test(NAME ${name}
+             COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
+                     -j 1 --no-reach --no-cache --modes default --target ${target}
+                     --plant ${file} "${old}" "${new}" ${input}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(${name} PROPERTIES
+                         PASS_REGULAR_EXPRESSION "killed ${signal} .*by a runtime signal 1 \\(100%"
+                         FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  endfunction()
   # sm50's hazard pass asks isa_delay whether a write over a pending late
   # read waits (WAR): isa_delay answering "no sync" there is a hazard at
   # run time (before, the pass decided WAR itself and the plant survived).
-  add_test(NAME mutate_war_answer
-           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
-                   -j 1 --no-reach --no-cache --modes default --target sm50
-                   --plant isa/delay.c
-                   "enum isa_sync s = pdst ? pc->sync : pc->war;"
-                   "enum isa_sync s = pdst ? pc->sync : ISA_SYNC_NONE;"
-                   captures/fs_blur_gaussian_loop.tgsi
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(mutate_war_answer PROPERTIES
-                       PASS_REGULAR_EXPRESSION "killed hazard .*by a runtime signal 1 \\(100%"
-                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  mutate_plant_test(mutate_war_answer sm50 hazard isa/delay.c
+                    "enum isa_sync s = pdst ? pc->sync : pc->war;"
+                    "enum isa_sync s = pdst ? pc->sync : ISA_SYNC_NONE;"
+                    captures/fs_blur_gaussian_loop.tgsi)
   # gfx9's scalar registers live round a loop that iterates only through
   # a CONT must survive the leaving lanes' code after it (opt_exec.c
   # linear liveness to the loop's last block): ended at its first block,
   # the lane masks there take a uniform's registers (mismatch). The
   # captures and the generator's loops before its CONT-only tails missed it.
-  add_test(NAME mutate_exec_loop_end
-           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
-                   -j 1 --no-reach --no-cache --modes default --target gfx9
-                   --plant compiler/opt/opt_exec.c
-                   "li->end[k] = ir_list_last_block(&nd->body)->index;"
-                   "li->end[k] = ir_list_first_block(&nd->body)->index;"
-                   fixtures/check/fs_gfx9_cont_loop_sgpr.tgsi
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(mutate_exec_loop_end PROPERTIES
-                       PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
-                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  mutate_plant_test(mutate_exec_loop_end gfx9 mismatch compiler/opt/opt_exec.c
+                    "li->end[k] = ir_list_last_block(&nd->body)->index;"
+                    "li->end[k] = ir_list_first_block(&nd->body)->index;"
+                    fixtures/check/fs_gfx9_cont_loop_sgpr.tgsi)
   # The seed-8 campaign's survivor opt_expand.c:461: exact_div's subnormal
   # quotient rounded up below the half. A TXP on SHADOW2D whose reference
   # over w rounds to +0 then reads 2^-149, and the compare with a texel of
   # exactly 0 flips (sm50 and gfx9 expand the projective divide).
-  add_test(NAME mutate_exact_div_subnormal
-           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
-                   -j 1 --no-reach --no-cache --modes default --target sm50
-                   --plant compiler/opt/opt_expand.c
-                   "op2(x, IR_OP_UGE, D, H1)" "op2(x, IR_OP_UGE, H1, D)"
-                   fixtures/check/fs_txp_subnormal_ref.tgsi
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(mutate_exact_div_subnormal PROPERTIES
-                       PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
-                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  mutate_plant_test(mutate_exact_div_subnormal sm50 mismatch compiler/opt/opt_expand.c
+                    "op2(x, IR_OP_UGE, D, H1)"
+                    "op2(x, IR_OP_UGE, H1, D)"
+                    fixtures/check/fs_txp_subnormal_ref.tgsi)
   # The seed-8 campaign's survivors opt_agx_cmpsel.c:296: agx's cmpsel pass
   # reading an immediate at the wrong slot of the constant file takes a
   # USEQ with ~0 for one with 0 (the negation) and inverts the select.
-  add_test(NAME mutate_agx_const_index
-           COMMAND ${Python3_EXECUTABLE} tools/mutate/mutate.py --build ${CMAKE_BINARY_DIR}
-                   -j 1 --no-reach --no-cache --modes default --target agx
-                   --plant compiler/opt/opt_agx_cmpsel.c
-                   "imms[(u - lo) / 4]" "imms[(u - lo) / 3]"
-                   fixtures/check/agx_cmpsel_eq_imm.tgsi
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(mutate_agx_const_index PROPERTIES
-                       PASS_REGULAR_EXPRESSION "killed mismatch .*by a runtime signal 1 \\(100%"
-                       FAIL_REGULAR_EXPRESSION "Traceback|mutate: ")
+  mutate_plant_test(mutate_agx_const_index agx mismatch compiler/opt/opt_agx_cmpsel.c
+                    "imms[(u - lo) / 4]"
+                    "imms[(u - lo) / 3]"
+                    fixtures/check/agx_cmpsel_eq_imm.tgsi)
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
