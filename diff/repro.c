@@ -49,7 +49,7 @@
 char *
 diff_repro_yaml(const struct diff_check *c, unsigned i, const char *text)
 {
-   const struct diff_case_result *r = &c->results[i];
+   const struct diff_case_result *r = diff_result(c, i);
    const struct diff_case *cs = &c->cases[i];
    struct ydoc_writer *w = ydoc_writer_new();
    ydoc_map(w, true, false);

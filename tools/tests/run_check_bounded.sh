@@ -5,7 +5,7 @@
 # no more than one shader's, while its reports still cover every case.
 # And a run whose window of results is smaller than the run (two workers,
 # slots reused many times over) gives the same reports as one whose window
-# holds it all.
+# holds it all, reproducers included.
 # Usage: run_check_bounded.sh DIFFCOMP SCRATCH
 set -eu
 exe=$1 tmp=$2
@@ -48,6 +48,21 @@ fi
 # JUnit: the same but for the times
 if [ "$(sed 's/time="[0-9.]*"//' "$tmp/w3.xml")" != "$(sed 's/time="[0-9.]*"//' "$tmp/wall.xml")" ]; then
   echo "the JUnit report differs with a window of 3 cases"
+  exit 1
+fi
+# Reproducers are written from the window too: a run with failing cases
+# far past a window of 3 (two planted bugs) writes the same reproducers as
+# one whose window holds the whole run.
+bad() {
+  "$exe" check -q --generated 20 --seed 2 --target a3xx,sm50 -j2 --invocations 32 \
+    --inject-fault missing-ss,stall-count-short --repro-dir "$tmp/r$1" >"$tmp/r$1.out" || true
+}
+DIFFCOMP_CHECK_WINDOW=3 bad 3
+bad all
+nrepro=$(ls "$tmp/rall" 2>/dev/null | wc -l)
+if [ "$nrepro" -lt 2 ] || ! diff -r "$tmp/r3" "$tmp/rall" >/dev/null; then
+  echo "reproducers with a window of 3 cases differ from the whole run's ($nrepro written):"
+  diff -r "$tmp/r3" "$tmp/rall" | head -20
   exit 1
 fi
 w=$(grep '^held: ' "$tmp/w3.out" | sed 's/^held: at most \([0-9]*\) case results.*/\1/')
