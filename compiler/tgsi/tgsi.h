@@ -392,6 +392,9 @@ struct tgsi_interp_src {
    uint32_t addr_slot;    /* slot of the address component */
    uint32_t dimaddr_slot; /* slot of the dimension address component */
    uint32_t slot[4];      /* direct: slot per destination channel */
+   /* indirect TEMP: the registers the access may reach (its ARRAY(n)'s,
+    * else the whole file); an index outside them is undefined */
+   uint32_t arr_first, arr_count;
 };
 
 struct tgsi_interp_dst {
@@ -402,6 +405,7 @@ struct tgsi_interp_dst {
    int32_t dim;
    uint32_t addr_slot, dimaddr_slot;
    uint32_t slot[4]; /* direct: slot per channel; UINT32_MAX = discard */
+   uint32_t arr_first, arr_count; /* as tgsi_interp_src's */
 };
 
 /* What a structured region (IF..ENDIF, loop, switch, subroutine, main)

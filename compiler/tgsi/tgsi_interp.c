@@ -417,6 +417,30 @@ addr_slot(const struct tgsi_interp_prog *p, const struct tgsi_ind *ind)
    return reg_slot(p, ind->file, 0, ind->index, ind->comp & 3);
 }
 
+/* The registers an indirect TEMP access may reach: with an array id, that
+ * array's declared range (TGSI's ARRAY(n) says the address stays inside
+ * it, and compilers that keep each array apart -- opt's IR, a driver
+ * allocating it in scratch -- read something else or nothing outside it),
+ * else the whole file. */
+static void
+array_range(const struct tgsi_interp_prog *p, const struct tgsi_reg *r, uint32_t *first,
+            uint32_t *count)
+{
+   *first = 0;
+   *count = p->file_count[TGSI_FILE_TEMP];
+   if (r->file != TGSI_FILE_TEMP || !r->indirect || !r->array_id)
+      return;
+   for (unsigned i = 0; i < p->s->ndecls; i++) {
+      const struct tgsi_decl *d = &p->s->decls[i];
+      if (d->file == TGSI_FILE_TEMP && d->array_id == r->array_id && d->first <= d->last &&
+          d->last < *count) {
+         *first = d->first;
+         *count = d->last - d->first + 1;
+         return;
+      }
+   }
+}
+
 static void
 resolve_src(struct tgsi_interp_prog *p, struct tgsi_interp_src *d, const struct tgsi_src *s,
             uint8_t type)
@@ -433,6 +457,7 @@ resolve_src(struct tgsi_interp_prog *p, struct tgsi_interp_src *d, const struct 
    d->dim = r->has_dim ? r->dim : 0;
    d->addr_slot = r->indirect ? addr_slot(p, &r->ind) : TI_SLOT_ZERO;
    d->dimaddr_slot = d->dim_indirect ? addr_slot(p, &r->dim_ind) : TI_SLOT_ZERO;
+   array_range(p, r, &d->arr_first, &d->arr_count);
    for (unsigned c = 0; c < 4; c++) {
       unsigned ch = s->swz[c] & 3;
       if (r->file == TGSI_FILE_CONST)
@@ -457,6 +482,7 @@ resolve_dst(struct tgsi_interp_prog *p, struct tgsi_interp_dst *d, const struct 
    d->dim = r->has_dim ? r->dim : 0;
    d->addr_slot = r->indirect ? addr_slot(p, &r->ind) : TI_SLOT_ZERO;
    d->dimaddr_slot = d->dim_indirect ? addr_slot(p, &r->dim_ind) : TI_SLOT_ZERO;
+   array_range(p, r, &d->arr_first, &d->arr_count);
    bool writable =
        r->file == TGSI_FILE_TEMP || r->file == TGSI_FILE_OUT || r->file == TGSI_FILE_ADDR;
    for (unsigned c = 0; c < 4; c++)
@@ -1231,7 +1257,8 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
          if (!ok)
             env_count(b->env, ENV_EV_CONST_OOB, 1);
          of[i] = fl;
-      } else if (has_slots(s->file) && idx >= 0 && idx < count && dim >= 0 && dim < verts) {
+      } else if (has_slots(s->file) && idx >= 0 && idx < count && dim >= 0 && dim < verts &&
+                 (s->file != TGSI_FILE_TEMP || (uint64_t)(idx - s->arr_first) < s->arr_count)) {
          uint32_t slot = p->file_base[s->file] + (uint32_t)((dim * count + idx) * 4 + ch);
          ov[i] = b->val[slot][i];
          of[i] = b->flg[slot][i] | fl;
@@ -1392,7 +1419,8 @@ commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, 
          continue;
       int64_t idx = (int64_t)d->index + (d->indirect ? (int32_t)av[i] : 0);
       int64_t dim = (int64_t)d->dim + (d->dim_indirect ? (int32_t)dv[i] : 0);
-      bool ok = idx >= 0 && idx < count && dim >= 0 && dim < verts;
+      bool ok = idx >= 0 && idx < count && dim >= 0 && dim < verts &&
+                (d->file != TGSI_FILE_TEMP || (uint64_t)(idx - d->arr_first) < d->arr_count);
       /* an address from a value known within a tolerance names any register */
       const uint32_t unsure = ENV_F_UNDEF | ENV_F_BITS | ENV_F_INEXACT;
       bool undef = (d->indirect && (af[i] & unsure)) || (d->dim_indirect && (df[i] & unsure));
