@@ -404,7 +404,7 @@ struct tgsi_interp_dst {
    bool indirect, dim_indirect;
    int32_t dim;
    uint32_t addr_slot, dimaddr_slot;
-   uint32_t slot[4]; /* direct: slot per channel; UINT32_MAX = discard */
+   uint32_t slot[4];              /* direct: slot per channel; UINT32_MAX = discard */
    uint32_t arr_first, arr_count; /* as tgsi_interp_src's */
 };
 
