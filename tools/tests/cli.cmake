@@ -308,6 +308,14 @@ if(Python3_FOUND)
                     "imms[(u - lo) / 4]"
                     "imms[(u - lo) / 3]"
                     fixtures/check/agx_cmpsel_eq_imm.tgsi)
+  # The seed-9 campaign's survivor opt_agx_half.c:227: occ_pos's binary
+  # search inverted leaves every read where it was while a value moves; a
+  # 16-bit loop counter then lands in the low half of a register whose
+  # upper half the IDIV before it filled, and I64MOD's loop goes wrong.
+  mutate_plant_test(mutate_agx_half_occ_pos agx mismatch compiler/opt/opt_agx_half.c
+                    "if (h->occ[mid] < i)"
+                    "if (!(h->occ[mid] < i))"
+                    fixtures/check/agx_half_stale_upper.tgsi)
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
