@@ -93,5 +93,11 @@ bool opt_target_shares_ir(const struct isa_model *m);
  * OPT_STAGE_*, compiler/ir/ir.h): half and wait on agx, the shared
  * backend's stages on the others. */
 unsigned opt_target_stages(const struct isa_model *m);
+/* Why no input can make the optimizing compiler exercise coverage point
+ * `point` of kind `kind` (check --coverage): a transformation kind (m
+ * NULL) no pass order lets happen, or a hazard rule of model m that
+ * isa_delay can decide but no pass asks; NULL when some input can.
+ * check --coverage lists such a point as unreachable, out of its count. */
+const char *opt_cover_unreachable(const struct isa_model *m, const char *kind, const char *point);
 
 #endif

@@ -489,17 +489,17 @@ isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cs
 }
 
 /* Whether raw() can answer "no wait" on model m: on an interlocked or a
- * wait-state model, with repeats (slots elapse inside them), or when a
- * result of a class without a sync can be ready within its distance
- * (class latency, plus the smallest read_early, less the largest
- * read_delay), or the address or predicate parameter that replaces the
- * distance is 0. Stall-count and delay-slot models whose every
- * fixed-latency result takes cycles never can. */
+ * wait-state model, with repeats (slots elapse inside them; only when
+ * `repeats`), or when a result of a class without a sync can be ready
+ * within its distance (class latency, plus the smallest read_early, less
+ * the largest read_delay), or the address or predicate parameter that
+ * replaces the distance is 0. Stall-count and delay-slot models whose
+ * every fixed-latency result takes cycles never can. */
 static bool
-no_wait_possible(const struct isa_model *m, bool addr, bool pred)
+no_wait_possible(const struct isa_model *m, bool addr, bool pred, bool repeats)
 {
    if (m->hazard == ISA_HAZARD_INTERLOCKED || m->hazard == ISA_HAZARD_WAIT_STATES ||
-       m->role_mod[ISA_ROLE_RPT] >= 0)
+       (repeats && m->role_mod[ISA_ROLE_RPT] >= 0))
       return true;
    if (addr && m->hazard == ISA_HAZARD_DELAY_SLOTS && isa_hazard_param(m, "addr_write", 1) <= 0)
       return true;
@@ -520,6 +520,21 @@ no_wait_possible(const struct isa_model *m, bool addr, bool pred)
          return true;
    }
    return false;
+}
+
+static bool
+has_pred_file(const struct isa_model *m)
+{
+   for (unsigned f = 0; f < m->nfiles; f++)
+      if (m->files[f].kind == ISA_FILE_PREDICATE)
+         return true;
+   return false;
+}
+
+bool
+isa_raw_no_wait_possible(const struct isa_model *m, bool repeats)
+{
+   return no_wait_possible(m, addr_file(m) >= 0, has_pred_file(m), repeats);
 }
 
 /* The rules above that can decide an answer on model m, as coverage
@@ -562,7 +577,7 @@ isa_cover_declare(const struct isa_model *m)
     * the others "no wait" needs a result that can be ready in time */
    const char *always[] = {"raw, no wait", "raw, fixed latency"};
    for (unsigned i = 0; i < (m->hazard == ISA_HAZARD_INTERLOCKED ? 1u : 2u); i++) {
-      if (i == 0 && !no_wait_possible(m, addr, pred))
+      if (i == 0 && !no_wait_possible(m, addr, pred, true))
          continue;
       cover_declare("hazard-rule", t = xasprintf("%s: %s", mn, always[i]));
       free(t);

@@ -831,6 +831,10 @@ const char *isa_sync_name(enum isa_sync s);
 /* delay.c: declares the hazard rules that can decide isa_delay's answers
  * on m as coverage points (util cover_declare). */
 void isa_cover_declare(const struct isa_model *m);
+/* Whether isa_delay's RAW answer can be "no wait" on m (a result without
+ * a sync ready in time); with repeats false, leaving out what only a
+ * repeated instruction (its slots elapsing inside it) can give. */
+bool isa_raw_no_wait_possible(const struct isa_model *m, bool repeats);
 const char *isa_feature_name(enum isa_feature f);
 const char *isa_feature_desc(enum isa_feature f);
 

@@ -46,3 +46,42 @@ opt_target_stages(const struct isa_model *m)
    unsigned agx = 1u << OPT_STAGE_HALF | 1u << OPT_STAGE_WAIT;
    return opt_agx_model(m) ? agx : ((1u << OPT_STAGE_COUNT) - 1) & ~agx;
 }
+
+/* Coverage points that no input can make this compiler exercise: a
+ * transformation kind (m NULL) or a hazard rule model m declares, which
+ * isa_delay can answer but no pass of this compiler ever asks. Each with
+ * why; the README's coverage section keeps the longer argument. */
+static const char *
+unasked_rule(const struct isa_model *m, const char *rule)
+{
+   enum isa_hazard_kind h = isa_hazard_kind(m);
+   if (!strcmp(rule, "war, no sync"))
+      return "the hazard passes keep pending only reads of a class with a WAR sync";
+   if (!strcmp(rule, "waw, no sync") && h != ISA_HAZARD_STALL_COUNTS)
+      return "the hazard passes keep pending only results of a class with a sync; "
+             "only a stall-count model asks every WAW, for its latency";
+   if (!strcmp(rule, "raw, a repeated instruction"))
+      return "the hazard pass asks before any (rptN), which it puts on its own nops only";
+   if (!strcmp(rule, "raw, no wait") && h == ISA_HAZARD_INTERLOCKED)
+      return "the wait pass asks only about pending results of a class with a sync";
+   if (!strcmp(rule, "raw, no wait") && !isa_raw_no_wait_possible(m, false))
+      return "only a repeated instruction gives a result in time, and none is asked";
+   if (!strcmp(rule, "waw, wait_slot") && opt_agx_model(m))
+      return "a load's, sample's or atomic's result keeps its scratch registers to the item "
+             "that reads it, where the wait goes: nothing writes over it while pending";
+   return NULL;
+}
+
+const char *
+opt_cover_unreachable(const struct isa_model *m, const char *kind, const char *point)
+{
+   if (!m && !strcmp(kind, "transform") && !strcmp(point, "algebraic: x - x -> 0"))
+      return "no ISUB of one value twice reaches algebraic: no TGSI op becomes ISUB, "
+             "lower_int64's take two values, expand's and atomics' come after it";
+   if (!m || strcmp(kind, "hazard-rule"))
+      return NULL;
+   size_t n = strlen(isa_model_name(m));
+   if (strncmp(point, isa_model_name(m), n) || strncmp(point + n, ": ", 2))
+      return NULL;
+   return unasked_rule(m, point + n + 2);
+}
