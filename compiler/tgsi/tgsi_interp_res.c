@@ -557,9 +557,13 @@ store_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsig
       env_mem_set_undef(m.mem);
       return;
    }
-   uint32_t v[4];
-   bool u[4];
+   /* env_mem_store reads only the channels of mask: the race test of
+    * the others' words (a STORE of .x had made four) is not needed */
+   uint32_t v[4] = {0, 0, 0, 0};
+   bool u[4] = {true, true, true, true};
    for (unsigned c = 0; c < 4; c++) {
+      if (!(mask & (1u << c)))
+         continue;
       v[c] = val[c][i];
       u[c] = (valf[c][i] & ENV_F_UNDEF) || mt_concurrent(b, m.mt, off / 4 + c, i);
    }
