@@ -120,9 +120,13 @@ mt_init(struct mt_words *w, uint32_t bytes)
    mt_fini(w);
    w->nwords = nw;
    w->owner = xcalloc(nw + 1, 4);
-   w->epoch = xcalloc(nw + 1, 8);
-   w->kind = xcalloc(nw + 1, 1);
    w->race = xcalloc(nw + 1, 1);
+   /* Left unset, as the reuse above leaves them: a word's epoch and kind
+    * are read only once owner or race says mt_write set them (its 14
+    * bytes a word, 9 of them here, had been cleared for every bound
+    * buffer of every run). */
+   w->epoch = xmalloc((size_t)(nw + 1) * 8);
+   w->kind = xmalloc(nw + 1);
 }
 
 static void shared_free(struct tgsi_interp_batch *b);
@@ -661,7 +665,8 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
    if (ok) {
       uint32_t w = off / 4;
       bool conc = mt_concurrent(b, m.mt, w, i);
-      bool same = w < m.mt->nwords && m.mt->kind[w] == MT_ATOMIC + op && atomic_commutes(op);
+      /* kind is set where conc can be (mt_write set owner or race) */
+      bool same = conc && m.mt->kind[w] == MT_ATOMIC + op && atomic_commutes(op);
       uint32_t val = op == ENV_ATOM_CAS ? c2[i] : v[i], cmp = v[i];
       bool vu = ((op == ENV_ATOM_CAS ? c2f[i] | vf[i] : vf[i]) & ENV_F_UNDEF) || (conc && !same);
       oc = env_mem_class(m.mem, w);
