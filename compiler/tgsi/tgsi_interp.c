@@ -1173,6 +1173,14 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
    const uint32_t *av = b->val[s->addr_slot], *af = b->flg[s->addr_slot];
    int64_t slots = e->cbuf_slots[s->dim];
    uint32_t oob = 0;
+   /* Slot index + x is in range for the addresses x (int32) in [lo, hi):
+    * one unsigned compare, x - lo < hi - lo, on 32-bit words (the bounds
+    * clamped to int32 first; the range is then below 2^32). In range, the
+    * 32-bit sum index + x is the slot itself (below ENV_MAX_CBUF_SLOTS). */
+   int64_t lo = MAX2(-(int64_t)s->index, (int64_t)INT32_MIN);
+   int64_t hi = MIN2(slots - s->index, (int64_t)INT32_MAX + 1);
+   uint32_t xlo = (uint32_t)lo, range = hi > lo ? (uint32_t)(hi - lo) : 0;
+   uint32_t index = (uint32_t)s->index, chan = ch & 3;
    FOR
    {
       uint32_t fl = af[i];
@@ -1189,12 +1197,19 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
          oob += to - from;
          continue;
       }
+      if (!range) { /* no address is in range */
+         memset(ov + from, 0, (size_t)(to - from) * 4);
+         oob += to - from;
+         continue;
+      }
       const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, draw);
+      /* every lane loads (slot 0 for one out of range, then 0): the loop
+       * vectorizes with 32-bit lanes and an unmasked gather */
       for (uint32_t i = from; i < to; i++) {
-         int64_t idx = (int64_t)s->index + (int32_t)av[i];
-         bool ok = idx >= 0 && idx < slots;
-         ov[i] = ok ? cb[idx * 4 + (ch & 3)] : 0;
-         oob += !ok;
+         uint32_t x = av[i];
+         uint32_t ok = 0u - (uint32_t)(x - xlo < range); /* all ones in range */
+         ov[i] = cb[((index + x) * 4 & ok) + chan] & ok;
+         oob += ok + 1; /* 0 in range, else 1 */
       }
    }
    env_count(e, ENV_EV_CONST_OOB, oob);
