@@ -960,6 +960,15 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
       }
 }
 
+/* Four lanes' draws as one word. */
+static inline uint64_t
+four_draws(const uint16_t *ld)
+{
+   uint64_t w;
+   memcpy(&w, ld, 8);
+   return w;
+}
+
 /* The batch's runs of lanes of one draw (draw_start), found when first
  * asked (by CONST: a walk over the lanes that a shader without constants
  * does not need). */
@@ -968,14 +977,22 @@ find_draw_runs(struct tgsi_interp_batch *b)
 {
    if (b->ndraw_runs)
       return;
-   uint32_t *start = b->draw_start, nruns = 0, draw = UINT32_MAX;
-   for (uint32_t i = 0; i < b->n; i++) {
-      uint32_t d = env_draw(b->env, b->base + i);
-      if (d != draw)
-         start[nruns++] = i;
-      draw = d;
+   uint32_t *start = b->draw_start, nruns = 0, n = b->n;
+   const uint16_t *ld = b->env->lane_draw ? b->env->lane_draw + b->base : NULL;
+   for (uint32_t i = 0; i < n;) {
+      start[nruns++] = i;
+      if (!ld) /* every lane is draw 0 */
+         break;
+      /* the run's lanes four at a time (a lane at a time was some 13
+       * instructions a lane), then one by one */
+      uint16_t d = ld[i++];
+      uint64_t four = d * 0x0001000100010001ull;
+      while (i + 4 <= n && four_draws(ld + i) == four)
+         i += 4;
+      while (i < n && ld[i] == d)
+         i++;
    }
-   start[nruns] = b->n;
+   start[nruns] = n;
    b->ndraw_runs = nruns;
    b->draw = nruns == 1 ? env_draw(b->env, b->base) : UINT32_MAX;
 }

@@ -413,7 +413,7 @@ test_indirect_const_draws(void)
    env_set_cbuf(e, 0, 4);
    uint16_t ld[L];
    for (uint32_t l = 0; l < L; l++)
-      ld[l] = (uint16_t)(l < 64 ? 1 : (l * 7) % 3);
+      ld[l] = (uint16_t)(l < 64 ? 1 : l < 130 ? (l * 7) % 3 : (l / 3) % 3); /* runs of 3 */
    CHECK(env_set_draws(e, 3, ld));
    for (uint32_t i = 0; i < 3 * 16; i++)
       e->cbuf[0][i] = 1000 + i;
