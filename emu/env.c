@@ -451,21 +451,16 @@ env_tex_size(const struct env_texture *t, uint32_t level, uint32_t size[3])
    size[2] = t->target == TGSI_TEX_T_3D ? MAX2(t->depth >> level, 1u) : t->depth;
 }
 
-/* a * b mod 2^64 from 32-bit products, which vectorize (AVX2 has no
- * 64-bit multiply) */
-static inline uint64_t
-mul64(uint64_t a, uint64_t b)
-{
-   uint64_t lo = (uint64_t)(uint32_t)a * (uint32_t)b;
-   uint32_t cross = (uint32_t)(a >> 32) * (uint32_t)b + (uint32_t)a * (uint32_t)(b >> 32);
-   return lo + ((uint64_t)cross << 32);
-}
-
+/* The 64-bit products are written as such: AVX2 has no 64-bit
+ * multiply, but GCC vectorizes one as three 32 x 32 -> 64 products
+ * (vpmuludq), about 14 instructions a lane for a texel hash. Spelled out
+ * from 32-bit halves, the truncated cross product's high half had no
+ * vector instruction and cost some 60. */
 static inline uint64_t
 mix64(uint64_t z)
 {
-   z = mul64(z ^ (z >> 30), 0xbf58476d1ce4e5b9ull);
-   z = mul64(z ^ (z >> 27), 0x94d049bb133111ebull);
+   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
    return z ^ (z >> 31);
 }
 
@@ -478,11 +473,11 @@ texel_hash(uint64_t seed, uint32_t x, uint32_t y, uint32_t z, uint32_t level)
    return mix64(seed ^ mix64(k));
 }
 
-/* Channel c's value of a texel of hash h, by the view's return type. */
+/* A channel's value from its 16 bits p of the texel's hash, by the view's
+ * return type. */
 static inline uint32_t
-texel_channel(enum tgsi_return_type ret, uint64_t h, unsigned c)
+texel_value(enum tgsi_return_type ret, uint32_t p)
 {
-   uint32_t p = (uint32_t)(h >> (16 * c)) & 0xffff;
    switch (ret) {
    case TGSI_RET_UNORM:
       return fui((float)(p & 0xff) / 255.0f);
@@ -497,6 +492,13 @@ texel_channel(enum tgsi_return_type ret, uint64_t h, unsigned c)
    default:
       return fui((float)((int32_t)(p & 0xfff) - 512) / 2048.0f);
    }
+}
+
+/* Channel c's value of a texel of hash h: bits 16c..16c+15. */
+static inline uint32_t
+texel_channel(enum tgsi_return_type ret, uint64_t h, unsigned c)
+{
+   return texel_value(ret, (uint32_t)(h >> (16 * c)) & 0xffff);
 }
 
 void
@@ -753,24 +755,30 @@ env_sample_near(struct env *e, unsigned unit, const struct env_sample_req *q, ui
 #define ENV_LANES
 #endif
 
-/* Channel values of m texels of hashes hs into out[c][base..]. */
+/* Channel values of m texels into out[c][base..], from the hashes' low
+ * and high 32 bits (hs[0], hs[1]): texel_channel's bits, taken from
+ * 32-bit lanes, twice as many to a vector as 64-bit ones. */
 static inline __attribute__((always_inline)) void
-channel_lanes(enum tgsi_return_type ret, const uint64_t *hs, uint32_t m, uint32_t *const out[4],
-              uint32_t base)
+channel_lanes(enum tgsi_return_type ret, const uint32_t *const hs[2], uint32_t m,
+              uint32_t *const out[4], uint32_t base)
 {
    for (unsigned c = 0; c < 4; c++) {
       uint32_t *o = out[c] + base;
+      const uint32_t *h = hs[c / 2];
+      unsigned shift = 16 * (c % 2);
       for (uint32_t k = 0; k < m; k++)
-         o[k] = texel_channel(ret, hs[k], c);
+         o[k] = texel_value(ret, (h[k] >> shift) & 0xffff);
    }
 }
 
-/* Texel hashes of lanes [base, base + m) into hs: env_sample's level,
+/* Texel hashes of lanes [base, base + m) into lo and hi (their low and
+ * high 32 bits): env_sample's level,
  * size, x, y and z, every choice a select (the loop vectorizes); dims,
  * array, rect and has_lod are constants where it is inlined. */
 static inline __attribute__((always_inline)) void
 hash_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, unsigned dims,
-           bool array, bool rect, bool has_lod, uint32_t base, uint32_t m, uint64_t *hs)
+           bool array, bool rect, bool has_lod, uint32_t base, uint32_t m, uint32_t *lo,
+           uint32_t *hi)
 {
    bool has_z = array || dims == 3, d3 = tx->target == TGSI_TEX_T_3D;
    const uint32_t *cs = q->coord[0], *ct = q->coord[dims >= 2 ? 1 : 0];
@@ -797,7 +805,9 @@ hash_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, unsig
          z = clamp_off(floor_to_int(uif(cz[i]) + 0.5f), 0, d);
       else if (has_z)
          z = clamp_off(floor_to_int(uif(cz[i]) * fd), (int32_t)o2[i], d);
-      hs[k] = texel_hash(tx->seed, x, y, z, level);
+      uint64_t hash = texel_hash(tx->seed, x, y, z, level);
+      lo[k] = (uint32_t)hash;
+      hi[k] = (uint32_t)(hash >> 32);
    }
 }
 
@@ -855,16 +865,17 @@ sample_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, uin
    unsigned dims = target_dims(tx->target);
    bool array = tgsi_texture_is_array(tx->target), lod = q->lod != NULL;
    unsigned kind = (rect ? 0 : array ? 1 + dims : 3 + dims) * 2 + lod; /* 0..13 */
-   uint64_t hs[64];
+   uint32_t lo[64], hi[64];
+   const uint32_t *const hs[2] = {lo, hi};
    for (uint32_t base = 0; base < n; base += 64) {
       uint32_t m = MIN2(64u, n - base);
       switch (kind) {
 #define HASH_KIND(k, dm, ar, re)                                                                   \
    case 2 * (k):                                                                                   \
-      hash_lanes(tx, q, dm, ar, re, false, base, m, hs);                                           \
+      hash_lanes(tx, q, dm, ar, re, false, base, m, lo, hi);                                       \
       break;                                                                                       \
    case 2 * (k) + 1:                                                                               \
-      hash_lanes(tx, q, dm, ar, re, true, base, m, hs);                                            \
+      hash_lanes(tx, q, dm, ar, re, true, base, m, lo, hi);                                        \
       break;
          HASH_KIND(0, 2, false, true)
          HASH_KIND(2, 1, true, false)

@@ -986,6 +986,15 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
       }
 }
 
+/* Four lanes' draws as one word. */
+static inline uint64_t
+four_draws(const uint16_t *ld)
+{
+   uint64_t w;
+   memcpy(&w, ld, 8);
+   return w;
+}
+
 /* The batch's runs of lanes of one draw (draw_start), found when first
  * asked (by CONST: a walk over the lanes that a shader without constants
  * does not need). */
@@ -994,14 +1003,22 @@ find_draw_runs(struct tgsi_interp_batch *b)
 {
    if (b->ndraw_runs)
       return;
-   uint32_t *start = b->draw_start, nruns = 0, draw = UINT32_MAX;
-   for (uint32_t i = 0; i < b->n; i++) {
-      uint32_t d = env_draw(b->env, b->base + i);
-      if (d != draw)
-         start[nruns++] = i;
-      draw = d;
+   uint32_t *start = b->draw_start, nruns = 0, n = b->n;
+   const uint16_t *ld = b->env->lane_draw ? b->env->lane_draw + b->base : NULL;
+   for (uint32_t i = 0; i < n;) {
+      start[nruns++] = i;
+      if (!ld) /* every lane is draw 0 */
+         break;
+      /* the run's lanes four at a time (a lane at a time was some 13
+       * instructions a lane), then one by one */
+      uint16_t d = ld[i++];
+      uint64_t four = d * 0x0001000100010001ull;
+      while (i + 4 <= n && four_draws(ld + i) == four)
+         i += 4;
+      while (i < n && ld[i] == d)
+         i++;
    }
-   start[nruns] = b->n;
+   start[nruns] = n;
    b->ndraw_runs = nruns;
    b->draw = nruns == 1 ? env_draw(b->env, b->base) : UINT32_MAX;
 }
@@ -1199,6 +1216,14 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
    const uint32_t *av = b->val[s->addr_slot], *af = b->flg[s->addr_slot];
    int64_t slots = e->cbuf_slots[s->dim];
    uint32_t oob = 0;
+   /* Slot index + x is in range for the addresses x (int32) in [lo, hi):
+    * one unsigned compare, x - lo < hi - lo, on 32-bit words (the bounds
+    * clamped to int32 first; the range is then below 2^32). In range, the
+    * 32-bit sum index + x is the slot itself (below ENV_MAX_CBUF_SLOTS). */
+   int64_t lo = MAX2(-(int64_t)s->index, (int64_t)INT32_MIN);
+   int64_t hi = MIN2(slots - s->index, (int64_t)INT32_MAX + 1);
+   uint32_t xlo = (uint32_t)lo, range = hi > lo ? (uint32_t)(hi - lo) : 0;
+   uint32_t index = (uint32_t)s->index, chan = ch & 3;
    FOR
    {
       uint32_t fl = af[i];
@@ -1215,12 +1240,19 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
          oob += to - from;
          continue;
       }
+      if (!range) { /* no address is in range */
+         memset(ov + from, 0, (size_t)(to - from) * 4);
+         oob += to - from;
+         continue;
+      }
       const uint32_t *cb = env_cbuf(e, (unsigned)s->dim, draw);
+      /* every lane loads (slot 0 for one out of range, then 0): the loop
+       * vectorizes with 32-bit lanes and an unmasked gather */
       for (uint32_t i = from; i < to; i++) {
-         int64_t idx = (int64_t)s->index + (int32_t)av[i];
-         bool ok = idx >= 0 && idx < slots;
-         ov[i] = ok ? cb[idx * 4 + (ch & 3)] : 0;
-         oob += !ok;
+         uint32_t x = av[i];
+         uint32_t ok = 0u - (uint32_t)(x - xlo < range); /* all ones in range */
+         ov[i] = cb[((index + x) * 4 & ok) + chan] & ok;
+         oob += ok + 1; /* 0 in range, else 1 */
       }
    }
    env_count(e, ENV_EV_CONST_OOB, oob);

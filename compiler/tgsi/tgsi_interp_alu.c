@@ -393,36 +393,71 @@ fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, uns
  * keep. DENORM is one compare of the smallest fden_key of the operands
  * and the result (fclass's test on each, four vector operations a source
  * fewer). */
+/* One lane of fflags for the result value val (r[i], or computed here:
+ * farith). */
+#define FFLAGS_LANE(val, f, key)                                                                   \
+   FOR                                                                                             \
+   {                                                                                               \
+      uint32_t v = (val);                                                                          \
+      uint32_t m = v & 0x7fffffffu;                                                                \
+      uint32_t k = min_u32(m - 1u, key);                                                           \
+      bool nan = m > 0x7f800000u;                                                                  \
+      uint32_t cl = (uint32_t)(k < 0x007fffffu) * ENV_F_DENORM | (uint32_t)nan * ENV_F_NAN;        \
+      rf[i] = ((f) | cl) & keep;                                                                   \
+      r[i] = nan ? 0x7fc00000u : v;                                                                \
+   }
+
 TGSI_INTERP_LANES
 static void
 fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *const *s,
        const uint32_t *const *sf, unsigned ns, uint32_t cls, uint32_t keep)
 {
    const uint32_t *a = s[0], *af = sf[0], *b = s[1], *bf = sf[1], *c = s[2], *cf = sf[2];
-#define FFLAGS_LANE(f, key)                                                                        \
-   FOR                                                                                             \
-   {                                                                                               \
-      uint32_t m = r[i] & 0x7fffffffu;                                                             \
-      uint32_t k = min_u32(m - 1u, key);                                                           \
-      bool nan = m > 0x7f800000u;                                                                  \
-      uint32_t cl = (uint32_t)(k < 0x007fffffu) * ENV_F_DENORM | (uint32_t)nan * ENV_F_NAN;        \
-      rf[i] = ((f) | cl) & keep;                                                                   \
-      r[i] = nan ? 0x7fc00000u : r[i];                                                             \
-   }
    switch (ns) {
    case 1:
-      FFLAGS_LANE(af[i] | cls, fden_key(a[i]));
+      FFLAGS_LANE(r[i], af[i] | cls, fden_key(a[i]));
       break;
    case 2:
-      FFLAGS_LANE(af[i] | bf[i] | cls, min_u32(fden_key(a[i]), fden_key(b[i])));
+      FFLAGS_LANE(r[i], af[i] | bf[i] | cls, min_u32(fden_key(a[i]), fden_key(b[i])));
       break;
    default:
-      FFLAGS_LANE(af[i] | bf[i] | cf[i] | cls,
+      FFLAGS_LANE(r[i], af[i] | bf[i] | cf[i] | cls,
                   min_u32(min_u32(fden_key(a[i]), fden_key(b[i])), fden_key(c[i])));
       break;
    }
-#undef FFLAGS_LANE
 }
+
+/* ADD, SUB, MUL and MAD: comp_float's value and fflags' flags in one
+ * pass, which reads each operand once and the result not at all (the
+ * two passes were a fifth of a float shader). False for other opcodes. */
+TGSI_INTERP_LANES
+static bool
+farith(enum tgsi_opcode op, unsigned n, uint32_t *restrict r, uint32_t *restrict rf,
+       const uint32_t *const *s, const uint32_t *const *sf, uint32_t cls, uint32_t keep)
+{
+   const uint32_t *a = s[0], *af = sf[0], *b = s[1], *bf = sf[1], *c = s[2], *cf = sf[2];
+   switch (op) {
+   case TGSI_OP_ADD:
+      FFLAGS_LANE(fui(F(a[i]) + F(b[i])), af[i] | bf[i] | cls,
+                  min_u32(fden_key(a[i]), fden_key(b[i])));
+      return true;
+   case TGSI_OP_SUB:
+      FFLAGS_LANE(fui(F(a[i]) - F(b[i])), af[i] | bf[i] | cls,
+                  min_u32(fden_key(a[i]), fden_key(b[i])));
+      return true;
+   case TGSI_OP_MUL:
+      FFLAGS_LANE(fui(F(a[i]) * F(b[i])), af[i] | bf[i] | cls,
+                  min_u32(fden_key(a[i]), fden_key(b[i])));
+      return true;
+   case TGSI_OP_MAD:
+      FFLAGS_LANE(fui(F(a[i]) * F(b[i]) + F(c[i])), af[i] | bf[i] | cf[i] | cls,
+                  min_u32(min_u32(fden_key(a[i]), fden_key(b[i])), fden_key(c[i])));
+      return true;
+   default:
+      return false;
+   }
+}
+#undef FFLAGS_LANE
 
 /* MAD's flags after fflags: FUSE for the lanes whose product rounds
  * (elsewhere fusing cannot change the result), then CANCEL as for FMA
@@ -550,27 +585,16 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
    }
 }
 
-/* Float arithmetic; returns false if op is not one of these. */
+/* Float arithmetic other than farith's (ADD, SUB, MUL, MAD: value and
+ * flags in one pass); returns false if op is not one of these. */
 TGSI_INTERP_LANES
 static bool
 comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, const uint32_t *const *s)
 {
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
    switch (op) {
-   case TGSI_OP_ADD:
-      FOR r[i] = fui(F(a[i]) + F(b[i]));
-      break;
-   case TGSI_OP_SUB:
-      FOR r[i] = fui(F(a[i]) - F(b[i]));
-      break;
-   case TGSI_OP_MUL:
-      FOR r[i] = fui(F(a[i]) * F(b[i]));
-      break;
    case TGSI_OP_DIV:
       FOR r[i] = fui(F(a[i]) / F(b[i]));
-      break;
-   case TGSI_OP_MAD:
-      FOR r[i] = fui(F(a[i]) * F(b[i]) + F(c[i]));
       break;
    case TGSI_OP_FMA:
       FOR r[i] = fui(fmaf(F(a[i]), F(b[i]), F(c[i])));
@@ -1044,13 +1068,16 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
       FOR rf[i] = sf[0][i];
       return true;
    }
-   if (comp_float(op, n, r, s)) {
-      /* One float, not two packed halves: no PK16. PRODUCT marks a MUL's
-       * own product for the ADD or SUB that takes it; every other op drops
-       * it here (no flag test below reads it). */
-      bool addsub = op == TGSI_OP_ADD || op == TGSI_OP_SUB;
-      uint32_t keep = ~(uint32_t)ENV_F_PK16 & (addsub ? ~0u : ~(uint32_t)ENV_F_PRODUCT);
-      fflags(n, r, rf, s, sf, ns, op == TGSI_OP_MAD ? 0 : op_class(op), keep);
+   /* One float, not two packed halves: no PK16. PRODUCT marks a MUL's
+    * own product for the ADD or SUB that takes it; every other op drops
+    * it here (no flag test below reads it). */
+   bool addsub = op == TGSI_OP_ADD || op == TGSI_OP_SUB;
+   uint32_t keep = ~(uint32_t)ENV_F_PK16 & (addsub ? ~0u : ~(uint32_t)ENV_F_PRODUCT);
+   uint32_t cls = op == TGSI_OP_MAD ? 0 : op_class(op);
+   bool fused = farith(op, n, r, rf, s, sf, cls, keep);
+   if (fused || comp_float(op, n, r, s)) {
+      if (!fused)
+         fflags(n, r, rf, s, sf, ns, cls, keep);
       const uint32_t *a = s[0], *b = s[1];
       if (addsub) {
          /* a MUL then an ADD: fused or not; then CANCEL (fextra's), and

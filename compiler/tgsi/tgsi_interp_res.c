@@ -77,6 +77,7 @@ struct mt_words {
     * one may still land after any later store, so those race too. */
    uint8_t *race;
    uint32_t nwords;
+   bool written; /* mt_write has set an owner since mt_init */
 };
 
 /* A word an atomic of the current instruction touched, and the lane. */
@@ -112,6 +113,7 @@ static void
 mt_init(struct mt_words *w, uint32_t bytes)
 {
    uint32_t nw = bytes / 4;
+   w->written = false;
    if (w->nwords == nw && w->owner) {
       memset(w->owner, 0, (size_t)nw * 4);
       memset(w->race, 0, nw);
@@ -120,9 +122,13 @@ mt_init(struct mt_words *w, uint32_t bytes)
    mt_fini(w);
    w->nwords = nw;
    w->owner = xcalloc(nw + 1, 4);
-   w->epoch = xcalloc(nw + 1, 8);
-   w->kind = xcalloc(nw + 1, 1);
    w->race = xcalloc(nw + 1, 1);
+   /* Left unset, as the reuse above leaves them: a word's epoch and kind
+    * are read only once owner or race says mt_write set them (its 14
+    * bytes a word, 9 of them here, had been cleared for every bound
+    * buffer of every run). */
+   w->epoch = xmalloc((size_t)(nw + 1) * 8);
+   w->kind = xmalloc(nw + 1);
 }
 
 static void shared_free(struct tgsi_interp_batch *b);
@@ -335,6 +341,7 @@ mt_write(const struct tgsi_interp_batch *b, struct mt_words *m, uint32_t w, unsi
       r = MAX2(r, mt_unordered(b, m, w, i));
    m->race[w] = (uint8_t)r;
    m->owner[w] = b->base + i + 1;
+   m->written = true;
    m->epoch[w] = *b->epoch;
    m->kind[w] = kind;
 }
@@ -459,13 +466,22 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
          chans[nch++] = c;
    }
    uint32_t first = b->wg_lanes ? b->base / b->wg_lanes : 0;
-   for (unsigned i = 0; i < b->n; i++) {
-      if (!b->exec[i])
+   /* in locals: the result stores may alias b's fields, which GCC then
+    * reloaded for every lane */
+   const uint32_t *exec = b->exec;
+   uint32_t n = b->n, base = b->base, wgl = b->wg_lanes;
+   uint32_t *rv[4], *rf[4];
+   for (unsigned c = 0; c < 4; c++) {
+      rv[c] = b->res_v[c];
+      rf[c] = b->res_f[c];
+   }
+   for (unsigned i = 0; i < n; i++) {
+      if (!exec[i])
          continue;
       struct env_mem *m = &e->buf[shared ? 0 : rs->index];
       const struct mt_words *mt = &b->mt->buf[shared ? 0 : rs->index];
       if (shared) {
-         uint32_t k = (b->base + i) / b->wg_lanes - first;
+         uint32_t k = (base + i) / wgl - first;
          m = &b->shared[k];
          mt = &b->mt->shared[k];
       }
@@ -497,7 +513,19 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
             break;
          }
       }
-      if (in || env_mem_load(e, m, ev, off, nwords, w, &undef)) {
+      if (in) {
+         /* word_undef's and mt_concurrent's tests where they can be
+          * decided at once: the words lie within the memory, and no race
+          * can be open where mt_write has set no owner (nor race) */
+         const uint32_t *cls = m->cls;
+         bool written = mt->written;
+         for (unsigned c = 0; c < nwords; c++) {
+            uint32_t word = off / 4 + c, u;
+            memcpy(&u, m->undef + 4 * (size_t)word, 4);
+            wu[c] = u != 0 || (written && mt_concurrent(b, mt, word, i));
+            wc[c] = cls ? cls[word] : 0;
+         }
+      } else if (env_mem_load(e, m, ev, off, nwords, w, &undef)) {
          for (unsigned c = 0; c < nwords; c++) {
             uint32_t word = off / 4 + c;
             wu[c] = word_undef(m, word) || mt_concurrent(b, mt, word, i);
@@ -506,8 +534,8 @@ load_direct(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       }
       for (unsigned k = 0; k < nch; k++) {
          unsigned c = chans[k];
-         b->res_v[c][i] = w[sw[c]];
-         b->res_f[c][i] = fl | wc[sw[c]] | (wu[sw[c]] ? ENV_F_UNDEF : 0);
+         rv[c][i] = w[sw[c]];
+         rf[c][i] = fl | wc[sw[c]] | (wu[sw[c]] ? ENV_F_UNDEF : 0);
       }
    }
    return true;
@@ -557,9 +585,13 @@ store_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsig
       env_mem_set_undef(m.mem);
       return;
    }
-   uint32_t v[4];
-   bool u[4];
+   /* env_mem_store reads only the channels of mask: the race test of
+    * the others' words (a STORE of .x had made four) is not needed */
+   uint32_t v[4] = {0, 0, 0, 0};
+   bool u[4] = {true, true, true, true};
    for (unsigned c = 0; c < 4; c++) {
+      if (!(mask & (1u << c)))
+         continue;
       v[c] = val[c][i];
       u[c] = (valf[c][i] & ENV_F_UNDEF) || mt_concurrent(b, m.mt, off / 4 + c, i);
    }
@@ -657,7 +689,8 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
    if (ok) {
       uint32_t w = off / 4;
       bool conc = mt_concurrent(b, m.mt, w, i);
-      bool same = w < m.mt->nwords && m.mt->kind[w] == MT_ATOMIC + op && atomic_commutes(op);
+      /* kind is set where conc can be (mt_write set owner or race) */
+      bool same = conc && m.mt->kind[w] == MT_ATOMIC + op && atomic_commutes(op);
       uint32_t val = op == ENV_ATOM_CAS ? c2[i] : v[i], cmp = v[i];
       bool vu = ((op == ENV_ATOM_CAS ? c2f[i] | vf[i] : vf[i]) & ENV_F_UNDEF) || (conc && !same);
       oc = env_mem_class(m.mem, w);

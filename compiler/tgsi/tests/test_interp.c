@@ -413,7 +413,7 @@ test_indirect_const_draws(void)
    env_set_cbuf(e, 0, 4);
    uint16_t ld[L];
    for (uint32_t l = 0; l < L; l++)
-      ld[l] = (uint16_t)(l < 64 ? 1 : (l * 7) % 3);
+      ld[l] = (uint16_t)(l < 64 ? 1 : l < 130 ? (l * 7) % 3 : (l / 3) % 3); /* runs of 3 */
    CHECK(env_set_draws(e, 3, ld));
    for (uint32_t i = 0; i < 3 * 16; i++)
       e->cbuf[0][i] = 1000 + i;
@@ -433,6 +433,55 @@ test_indirect_const_draws(void)
    CHECK(oob > 0 && e->events[ENV_EV_CONST_OOB] == oob);
    env_free(e);
    tgsi_shader_free(s);
+}
+
+/* An indirect CONST read whose offset plus address lies far outside the
+ * buffer, or wraps a 32-bit sum: gather_const's one unsigned range
+ * compare on 32-bit words against the slot computed in 64 bits (the
+ * straightforward test, index + address in [0, slots)). */
+static void
+test_indirect_const_extremes(void)
+{
+   const int32_t bases[] = {0, 1, 3, 4, -1, -5, INT32_MAX, INT32_MIN, INT32_MIN + 1, 0x7ffffffd};
+   const uint32_t addrs[] = {0,           1,           2,           3,
+                             4,           0xffffffffu, 0xfffffffdu, 0x7fffffffu,
+                             0x80000000u, 0x80000001u, 0x80000003u, 0x7ffffffcu,
+                             0x7ffffffeu, 5,           0xfffffffcu, 0x12345678u};
+   enum { L = 64, SLOTS = 4 };
+   for (unsigned k = 0; k < ARRAY_SIZE(bases); k++) {
+      struct tgsi_shader *s = sb_new(TGSI_STAGE_VERT);
+      sb_decl(s, TGSI_FILE_IN, 0, 0);
+      sb_decl(s, TGSI_FILE_OUT, 0, 0);
+      sb_decl(s, TGSI_FILE_ADDR, 0, 0);
+      sb_decl(s, TGSI_FILE_CONST, 0, SLOTS - 1);
+      sb_op(s, TGSI_OP_UARL, D(ADDR, 0, "x"), S(IN, 0, "xxxx"));
+      struct tgsi_src c = S(CONST, bases[k], "zzzz");
+      c.reg = sb_ind(c.reg, TGSI_FILE_ADDR, 0, 0);
+      sb_op(s, TGSI_OP_MOV, D(OUT, 0, "x"), c);
+      sb_op(s, TGSI_OP_END);
+      struct env *e = sb_env(TGSI_STAGE_VERT, L, 1);
+      env_set_cbuf(e, 0, SLOTS);
+      for (uint32_t i = 0; i < SLOTS * 4; i++)
+         e->cbuf[0][i] = 500 + i;
+      uint64_t oob = 0;
+      for (uint32_t l = 0; l < L; l++) {
+         uint32_t a = l < ARRAY_SIZE(addrs) ? addrs[l] : addrs[l % ARRAY_SIZE(addrs)] + l / 16;
+         sb_set_in(e, 0, 0, l, a);
+         int64_t slot = (int64_t)bases[k] + (int32_t)a;
+         oob += !(slot >= 0 && slot < SLOTS);
+      }
+      CHECK(sb_run(s, e, NULL) == TGSI_INTERP_OK);
+      for (uint32_t l = 0; l < L; l++) {
+         uint32_t a = l < ARRAY_SIZE(addrs) ? addrs[l] : addrs[l % ARRAY_SIZE(addrs)] + l / 16;
+         int64_t slot = (int64_t)bases[k] + (int32_t)a;
+         uint32_t want = slot >= 0 && slot < SLOTS ? 500 + (uint32_t)slot * 4 + 2 : 0;
+         CHECKF(sb_out(e, 0, 0, l) == want, "base %d, address 0x%x: %u against %u", bases[k], a,
+                sb_out(e, 0, 0, l), want);
+      }
+      CHECK_EQ_U(e->events[ENV_EV_CONST_OOB], oob);
+      env_free(e);
+      tgsi_shader_free(s);
+   }
 }
 
 /* A destination indirect is addressed per lane (not by the quad's first
@@ -860,6 +909,7 @@ main(void)
    test_select_flags();
    test_indirect();
    test_indirect_const_draws();
+   test_indirect_const_extremes();
    test_dst_indirect();
    test_kill();
    test_derivatives();

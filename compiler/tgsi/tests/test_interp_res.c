@@ -676,6 +676,45 @@ test_memory_load_edges(void)
    env_free(e);
 }
 
+/* A LOAD in place (aligned, within the buffer) of a word another lane
+ * stored: undefined for the lanes of the writer's workgroup until a
+ * BARRIER, and for the other workgroup's after it too; the writer reads
+ * its own store, and a word nobody stored stays defined. Lanes 0..3 are
+ * workgroup 0, 4..7 workgroup 1; lane 0 stores. */
+static void
+setup_race(struct env *e)
+{
+   setup_mem(e);
+   e->block_size[0] = 4;
+   e->grid_size[0] = 2;
+   uint32_t *tid = env_sv(e, TGSI_SEM_THREAD_ID), *bid = env_sv(e, TGSI_SEM_BLOCK_ID);
+   for (uint32_t l = 0; l < 8; l++) {
+      tid[l] = l % 4;
+      bid[l] = l / 4;
+   }
+}
+
+static void
+test_memory_load_race(void)
+{
+   struct env *e = run_text("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nDCL SV[0], THREAD_ID\n"
+                            "DCL SV[1], BLOCK_ID\nDCL BUFFER[0]\nDCL OUT[0]\nDCL TEMP[0]\n"
+                            "IMM[0] UINT32 {0, 4, 7, 0}\n"
+                            "UMAD TEMP[0].y, SV[1].xxxx, IMM[0].yyyy, SV[0].xxxx\n"
+                            "USEQ TEMP[0].x, TEMP[0].yyyy, IMM[0].xxxx\n"
+                            "UIF TEMP[0].xxxx\nSTORE BUFFER[0].x, IMM[0].xxxx, IMM[0].zzzz\nENDIF\n"
+                            "LOAD OUT[0].x, BUFFER[0], IMM[0].xxxx\n"
+                            "LOAD OUT[0].y, BUFFER[0].xxxx, IMM[0].yyyy\nBARRIER\n"
+                            "LOAD OUT[0].z, BUFFER[0].xxxx, IMM[0].xxxx\nEND\n",
+                            TGSI_STAGE_COMP, 8, setup_race);
+   for (uint32_t l = 0; l < 8; l++) {
+      CHECKF(out_bits(e, 0, 0, l) == 7 && out_def(e, 0, 0, l) == (l == 0), "lane %u", l);
+      CHECKF(out_bits(e, 0, 1, l) == 11 && out_def(e, 0, 1, l), "lane %u", l);
+      CHECKF(out_bits(e, 0, 2, l) == 7 && out_def(e, 0, 2, l) == (l < 4), "lane %u", l);
+   }
+   env_free(e);
+}
+
 /* The histogram pattern of captures/cs_histogram_atomics.tgsi, two 16x16
  * workgroups: the first 64 invocations zero 64 shared bins, BARRIER, every
  * invocation adds 1 to bin (index & 7), BARRIER, the first 64 read their
@@ -870,6 +909,7 @@ main(void)
    test_memory_ops();
    test_memory_words();
    test_memory_load_edges();
+   test_memory_load_race();
    test_shared_histogram();
    test_shared_taint_per_group();
    test_memory_warnings();
