@@ -105,6 +105,26 @@ enum { INSTR_CHUNK = 256 };
 #define poison_instr(in)  ASAN_POISON_MEMORY_REGION((in), sizeof(struct ir_instr))
 #define unpoison_chunk(c) ASAN_UNPOISON_MEMORY_REGION((c), INSTR_CHUNK * sizeof(struct ir_instr))
 
+/* The source arrays of in when they have an allocation of their own (src
+ * and src_seq are one: ir_instr_set_nsrc). */
+static void
+free_src(struct ir_instr *in)
+{
+   if (in->src != in->src_in)
+      free(in->src);
+}
+
+/* What an instruction owns outside its chunk. */
+static void
+free_instr_arrays(struct ir_instr *in)
+{
+   free_src(in);
+   free(in->uses);
+   free(in->pred);
+   free(in->role);
+   ir_mach_free(in);
+}
+
 void
 ir_shader_free(struct ir_shader *sh)
 {
@@ -114,13 +134,12 @@ ir_shader_free(struct ir_shader *sh)
       struct ir_instr *in = sh->values[i];
       if (!in)
          continue;
-      free(in->src); /* src_seq too (ir_instr_set_nsrc) */
-      free(in->uses);
-      free(in->pred);
-      free(in->role);
-      ir_mach_free(in);
+      free_instr_arrays(in);
    }
+   for (unsigned i = 0; i < sh->nswept; i++)
+      free_instr_arrays(sh->swept[i]);
    free(sh->values);
+   free(sh->swept);
    for (unsigned i = 0; i < sh->ninstr_chunks; i++) {
       unpoison_chunk(sh->instr_chunks[i]);
       free(sh->instr_chunks[i]);
@@ -202,23 +221,31 @@ ir_instr_create(struct ir_shader *sh, enum ir_op op, unsigned nsrc)
    return ir_instr_create_id(sh, op, nsrc, sh->nvalues);
 }
 
-/* Resizes the source arrays, keeping the existing sources. src and
+/* Resizes the source arrays, keeping the existing sources. Up to
+ * IR_SRC_INLINE sources live in the instruction itself (src_in,
+ * src_seq_in): no allocation, and a pass reading an instruction's sources
+ * finds them in the instruction's own cache lines. Past that, src and
  * src_seq are one allocation (src_seq after src_cap pointers), freed as
- * src: one allocation per instruction, not two. A machine instruction
- * gets its operand groups one at a time, so the arrays grow by doubling
- * and never shrink: sources past nsrc are unused. */
+ * src. A machine instruction gets its operand groups one at a time, so
+ * the arrays grow by doubling and never shrink: sources past nsrc are
+ * unused. */
 void
 ir_instr_set_nsrc(struct ir_instr *in, unsigned nsrc)
 {
-   if (!in->src || nsrc > in->src_cap) {
-      unsigned cap = MAX2(MAX2(nsrc, 2u * in->src_cap), 2u), keep = MIN2(in->nsrc, nsrc);
+   if (!in->src) {
+      in->src = in->src_in;
+      in->src_seq = in->src_seq_in;
+      in->src_cap = IR_SRC_INLINE;
+   }
+   if (nsrc > in->src_cap) {
+      unsigned cap = MAX2(nsrc, 2u * in->src_cap), keep = MIN2(in->nsrc, nsrc);
       struct ir_instr **src = xmalloc(cap * (sizeof(*in->src) + sizeof(*in->src_seq)));
       uint32_t *seq = (uint32_t *)(src + cap);
       if (keep) {
          memcpy(src, in->src, keep * sizeof(*src));
          memcpy(seq, in->src_seq, keep * sizeof(*seq));
       }
-      free(in->src);
+      free_src(in);
       in->src = src;
       in->src_seq = seq;
       in->src_cap = cap;
@@ -811,6 +838,18 @@ ir_count_instrs(const struct ir_shader *sh)
    return n;
 }
 
+void
+ir_sweep(struct ir_shader *sh)
+{
+   for (unsigned i = 0; i < sh->nvalues; i++) {
+      struct ir_instr *in = sh->values[i];
+      if (in && in->removed) {
+         VEC_PUSH(sh->swept, sh->nswept, sh->swept_cap, in);
+         sh->values[i] = NULL;
+      }
+   }
+}
+
 static void
 collect(const struct ir_list *l, struct ir_instr ***v, unsigned *n, unsigned *cap)
 {
@@ -976,14 +1015,15 @@ ir_renumber(struct ir_shader *sh)
    for (unsigned i = 0; i < sh->nvalues; i++) {
       struct ir_instr *in = sh->values[i];
       if (in && !in->mark) {
-         free(in->src); /* src_seq too */
-         free(in->uses);
-         free(in->pred);
-         free(in->role);
-         ir_mach_free(in);
+         free_instr_arrays(in);
          poison_instr(in); /* the struct stays in its chunk */
       }
    }
+   for (unsigned i = 0; i < sh->nswept; i++) {
+      free_instr_arrays(sh->swept[i]);
+      poison_instr(sh->swept[i]);
+   }
+   sh->nswept = 0;
    for (unsigned i = 0; i < n; i++)
       nv[i]->mark = 0;
    free(sh->values);

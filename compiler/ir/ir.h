@@ -445,6 +445,8 @@ struct ir_use {
    uint32_t k, seq;
 };
 
+#define IR_SRC_INLINE 3
+
 struct ir_instr {
    enum ir_op op;
    uint8_t type;  /* enum ir_type of the result */
@@ -472,6 +474,10 @@ struct ir_instr {
    uint32_t *src_seq; /* by source: the seq of the write that set it (in src's allocation) */
    uint32_t seq;      /* source writes so far */
    unsigned src_cap;  /* entries src and src_seq have room for (ir_instr_set_nsrc) */
+   /* src and src_seq while src_cap is IR_SRC_INLINE: most instructions
+    * read at most that many values and need no allocation of their own */
+   struct ir_instr *src_in[IR_SRC_INLINE];
+   uint32_t src_seq_in[IR_SRC_INLINE];
 };
 
 enum ir_node_kind {
@@ -539,8 +545,12 @@ struct ir_shader {
     * every diagnostic about the shader names; owned, NULL when unknown */
    char *file;
    struct ir_list body;
-   struct ir_instr **values; /* by id; removed ones stay */
+   struct ir_instr **values; /* by id; removed ones stay until ir_sweep (then NULL) */
    unsigned nvalues, values_cap;
+   /* Removed instructions ir_sweep took out of values: their arrays are
+    * freed with the shader (or by ir_renumber). */
+   struct ir_instr **swept;
+   unsigned nswept, swept_cap;
    /* The instructions' memory: chunks filled in creation order, so a walk
     * in program order reads memory mostly in address order; an
     * instruction's struct lives until the shader is freed. */
@@ -1250,6 +1260,10 @@ struct ir_node *ir_node_before(const struct ir_node *n);
  * constant time while the list does not change. */
 unsigned ir_node_index(const struct ir_node *n);
 unsigned ir_count_instrs(const struct ir_shader *sh);
+/* Takes the removed instructions out of values (their entries become
+ * NULL), so that a walk over values no longer reads them; only between
+ * passes, when nothing will put them back. */
+void ir_sweep(struct ir_shader *sh);
 unsigned ir_program_order(const struct ir_shader *sh, struct ir_instr ***out);
 void ir_mark_invariant(struct ir_shader *sh);
 void ir_renumber(struct ir_shader *sh);

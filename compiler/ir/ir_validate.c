@@ -481,11 +481,13 @@ validate(struct vstate *vs)
    struct ir_shader *sh = vs->sh;
    if (!check_list(vs, &sh->body, NULL, 0))
       return false;
-   unsigned live = ir_count_instrs(sh);
+   unsigned live = 0; /* ir_count_instrs, in the same walk */
    for (unsigned i = 0; i < sh->nvalues; i++) {
       struct ir_instr *in = sh->values[i];
-      if (in && !in->removed)
+      if (in && !in->removed) {
+         live++;
          VCHECK(vs, vs->pos[i] != 0, in, "every live instruction is in a block");
+      }
    }
    VCHECK(vs, live == vs->visited, NULL, "every live instruction is in a block");
    ir_compute_cfg(sh);

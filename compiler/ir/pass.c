@@ -709,6 +709,8 @@ opt_run_pass(struct ir_shader *sh, struct opt_ctx *ctx, const struct opt_pass *p
    ctx->ncontrols = 0;
    bool progress = p->fn(sh, ctx);
    ctx->verify_pending = false;
+   if (progress) /* what it removed: no later walk over values reads it */
+      ir_sweep(sh);
    if (ctx->failed && refused(ctx))
       ctx->unvalidated = 0;
    else if (validating(ctx)) {
