@@ -127,15 +127,14 @@ tgsi_lane_amp(uint32_t flags, double a, double w)
    return (flags & ~ENV_AMP_MASK) | lv | (uint32_t)(w > a * 16.0) * ENV_F_CANCEL;
 }
 
-/* The amplification a flag word carries (its thermometer's top level). */
+/* The amplification a flag word carries: 2 to the number of its
+ * thermometer's bits (shifts and adds, no selects: the lane loops
+ * vectorize). */
 static inline double
 tgsi_lane_amp_of(uint32_t flags)
 {
-   return (flags & 0x80000000u) ? 16.0
-          : (flags & 0x40000u)  ? 8.0
-          : (flags & 0x20000u)  ? 4.0
-          : (flags & 0x10000u)  ? 2.0
-                                : 1.0;
+   uint32_t k = (flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31);
+   return (double)(1u << k);
 }
 
 static inline uint32_t
