@@ -179,7 +179,7 @@ class_ok(uint32_t e, uint32_t a, unsigned flags, bool exact)
 static enum diff_verdict
 bounded_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact)
 {
-   double d = env_err_value((uint16_t)(flags >> ENV_ERR_SHIFT));
+   double d = env_err_value(env_err_bits(flags));
    double x = uif(e), y = uif(a);
    if (isinf(d))
       return DIFF_V_UNCHECKED;
@@ -210,7 +210,7 @@ oracle_verdict(uint32_t e, uint32_t a, unsigned flags, bool exact)
 static bool
 fuse_bound_ok(uint32_t e, uint32_t a, unsigned flags)
 {
-   double d = env_err_value((uint16_t)(flags >> ENV_ERR_SHIFT));
+   double d = env_err_value(env_err_bits(flags));
    double x = uif(e), y = uif(a);
    return d > 0.0 && !is_nan_bits(e) && !is_nan_bits(a) && !isinf(x) && !isinf(y) &&
           fabs(x - y) <= d;
@@ -663,7 +663,7 @@ compare_mem(enum diff_value_kind kind, uint32_t index, const struct env_mem *em,
       bool u = undef && (undef[off] | undef[off + 1] | undef[off + 2] | undef[off + 3]);
       uint32_t w = src->cls ? env_mem_class(src, off / 4) : 0;
       unsigned cls = src->cls ? w & ENV_F_ALL : oracle ? ENV_F_FUSE : 0;
-      unsigned fl = cls | (w & ~ENV_F_ALL) | (u ? ENV_F_UNDEF : 0);
+      unsigned fl = cls | (w & ENV_ERR_MASK) | (u ? ENV_F_UNDEF : 0);
       struct diff_mismatch m = {(uint8_t)kind, 0, (uint16_t)fl, 0, index, off, ev, av};
       judge(r, diff_value_verdict(ev, av, fl, false, o), &m, false);
    }

@@ -74,9 +74,27 @@ enum env_flag { ENV_FLAGS(ENV_FLAG_) };
 /* Above the flags, in the interpreter's 32-bit flag words only: a bound on
  * how far a program that fuses multiply-adds, or takes SIN/COS in
  * revolutions, may be from the interpreter (tgsi_interp_bound.c), as the
- * top half of a float rounded up; 0 is none. Outputs keep it in
- * env.out_err. */
+ * top half of a float rounded up to four mantissa bits (ENV_AMP_MASK has
+ * the other three); 0 is none. Outputs keep it in env.out_err. */
 #define ENV_ERR_SHIFT 16
+
+/* In the bound's three lowest bits (a bound is rounded up to keep them
+ * clear) and its sign bit (a bound is never negative): how many times
+ * the sums that cancelled an inexact operand, and the SIN, COS, EX2, LG2
+ * and POW that magnified it, have multiplied its error so far -- at most
+ * 1, 2, 4, 8 or 16 times its class's bound -- as a thermometer code
+ * (bits 16, 17, 18, 31 set from the lowest level up), so that the union
+ * of flag words keeps the largest. The interpreter sets CANCEL where the
+ * product goes beyond 16 (tgsi_lane_cancel); outputs do not keep it. */
+#define ENV_AMP_MASK 0x80070000u
+#define ENV_ERR_MASK ((~(uint32_t)0 << ENV_ERR_SHIFT) & ~ENV_AMP_MASK)
+
+/* The bound of a flag word, as the top half of a float. */
+static inline uint16_t
+env_err_bits(uint32_t flags)
+{
+   return (uint16_t)((flags & ENV_ERR_MASK) >> ENV_ERR_SHIFT);
+}
 
 static inline double
 env_err_value(uint16_t bits)

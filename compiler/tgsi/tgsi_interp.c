@@ -1148,7 +1148,7 @@ batch_end(struct tgsi_interp_batch *b)
             memcpy(e->out + o, b->val[slot], (size_t)n * 4);
             if (e->out_err)
                for (uint32_t i = 0; i < n; i++)
-                  e->out_err[o + i] = (uint16_t)(b->flg[slot][i] >> ENV_ERR_SHIFT);
+                  e->out_err[o + i] = env_err_bits(b->flg[slot][i]);
             /* A discarded lane's outputs mean nothing. */
             for (uint32_t i = 0; i < n; i++)
                e->out_flags[o + i] = (uint16_t)(b->flg[slot][i] | dead[i]);
@@ -1315,7 +1315,7 @@ TGSI_INTERP_LANES
 static const uint32_t *
 int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
 {
-   const uint32_t err = ~(uint32_t)0 << ENV_ERR_SHIFT, unbounded = 0x7f80u << ENV_ERR_SHIFT;
+   const uint32_t err = ENV_ERR_MASK, unbounded = 0x7f80u << ENV_ERR_SHIFT;
    uint32_t any = 0;
    FOR any |= f[i];
    if (!(any & (ENV_F_INEXACT | ENV_F_NAN | ENV_F_ZSIGN | err)))

@@ -472,7 +472,7 @@ mad_lanes(unsigned lo, unsigned hi, bool fused, uint32_t *rf, const uint32_t *r,
       bool exact = !fused && tgsi_lane_sum_exact(1, &x, &y, z);
       uint32_t f = rf[i] | (exact ? 0 : ENV_F_FUSE);
       double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
-      rf[i] = f | tgsi_lane_cancel(f, F(r[i]), m);
+      rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
    }
 }
 
@@ -505,8 +505,10 @@ mad_flags(unsigned n, uint32_t *rf, const uint32_t *r, const uint32_t *a, const 
 static inline uint32_t
 magnify(uint32_t flags, double cond)
 {
-   const uint32_t inexact = ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS;
-   return (flags & inexact) && !(cond <= 16.0) ? ENV_F_CANCEL : 0;
+   /* the operand's amplification times cond, as tgsi_lane_cancel's */
+   uint32_t amp = tgsi_lane_amp(flags, 1.0, cond * tgsi_lane_amp_of(flags)) |
+                  (uint32_t)(cond != cond) * ENV_F_CANCEL;
+   return (flags & TI_INEXACT) ? amp : flags;
 }
 
 /* Distance of x to the nearest integer (half: to the nearest n + 0.5). */
@@ -536,7 +538,7 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
    const uint32_t *a = s[0], *b = s[1], *c = s[2];
    switch (op) { /* ADD and SUB: comp_kernel's one pass */
    case TGSI_OP_FMA:
-      FOR rf[i] |= tgsi_lane_cancel(
+      FOR rf[i] = tgsi_lane_cancel(
           rf[i], F(r[i]),
           tgsi_lane_mag_max(fabs((double)F(a[i]) * F(b[i])), fabs((double)F(c[i]))));
       break;
@@ -551,7 +553,7 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
          double ab = fabs((double)F(a[i]) * F(b[i])), ac = fabs((double)F(a[i]) * F(c[i]));
          double m =
              tgsi_lane_mag_max(fabs((double)F(a[i]) * (F(b[i]) - F(c[i]))), fabs((double)F(c[i])));
-         rf[i] |= tgsi_lane_cancel(rf[i], F(r[i]), tgsi_lane_mag_max(m, tgsi_lane_mag_max(ab, ac)));
+         rf[i] = tgsi_lane_cancel(rf[i], F(r[i]), tgsi_lane_mag_max(m, tgsi_lane_mag_max(ab, ac)));
       }
       break;
    case TGSI_OP_DIV:
@@ -1088,8 +1090,8 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
          FOR
          {
             uint32_t f = rf[i] | (rf[i] & ENV_F_PRODUCT ? ENV_F_FUSE : 0);
-            f |= tgsi_lane_cancel(f, F(r[i]),
-                                  tgsi_lane_mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+            f = tgsi_lane_cancel(f, F(r[i]),
+                                 tgsi_lane_mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
             rf[i] = f & ~(uint32_t)ENV_F_PRODUCT;
          }
          return true;
@@ -1158,25 +1160,25 @@ repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
       break;
    case TGSI_OP_EX2: /* condition number |x ln 2| */
       FOR r[i] = fui(trans(exp2((double)F(a[i]))));
-      FOR rf[i] |= undef_if(F(a[i]) >= 128.0f) | magnify(rf[i], fabs(F(a[i]) * 0.6931471805599453));
+      FOR rf[i] = undef_if(F(a[i]) >= 128.0f) | magnify(rf[i], fabs(F(a[i]) * 0.6931471805599453));
       break;
    case TGSI_OP_LG2: /* 1 / |ln x| */
       FOR r[i] = fui(trans(log2((double)F(a[i]))));
-      FOR rf[i] |= undef_if(F(a[i]) <= 0.0f) | magnify(rf[i], 1.0 / fabs(log((double)F(a[i]))));
+      FOR rf[i] = undef_if(F(a[i]) <= 0.0f) | magnify(rf[i], 1.0 / fabs(log((double)F(a[i]))));
       break;
    case TGSI_OP_POW: /* |b| in a, |b ln a| in b */
       FOR r[i] = fui(trans(pow((double)F(a[i]), (double)F(b[i]))));
-      FOR rf[i] |=
+      FOR rf[i] =
           undef_if(F(a[i]) < 0.0f || (F(a[i]) == 0.0f && F(b[i]) <= 0.0f)) |
           magnify(rf[i], fmax(fabs((double)F(b[i])), fabs(F(b[i]) * log(fabs((double)F(a[i]))))));
       break;
    case TGSI_OP_SIN: /* |x cos x / sin x| */
       FOR r[i] = fui(trans(sin((double)F(a[i]))));
-      FOR rf[i] |= magnify(rf[i], F(a[i]) == 0.0f ? 1.0 : fabs(F(a[i]) / tan((double)F(a[i]))));
+      FOR rf[i] = magnify(rf[i], F(a[i]) == 0.0f ? 1.0 : fabs(F(a[i]) / tan((double)F(a[i]))));
       break;
    case TGSI_OP_COS: /* |x tan x| */
       FOR r[i] = fui(trans(cos((double)F(a[i]))));
-      FOR rf[i] |= magnify(rf[i], fabs(F(a[i]) * tan((double)F(a[i]))));
+      FOR rf[i] = magnify(rf[i], fabs(F(a[i]) * tan((double)F(a[i]))));
       break;
    default:
       break;
@@ -1212,7 +1214,7 @@ dp_flags(unsigned n, unsigned nch, bool h, uint32_t *rf, const uint32_t *r,
          m = tgsi_lane_mag_max(m, fabs((double)xd * yd));
       }
       uint32_t f = rf[i] | (tgsi_lane_sum_end(&sum) ? 0 : ENV_F_FUSE);
-      rf[i] = f | tgsi_lane_cancel(f, F(r[i]), m);
+      rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
    }
 }
 
@@ -1499,7 +1501,7 @@ exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       FOR rf[i] = af[p[k]][i] | cf[q[k]][i] | af[q[k]][i] | cf[p[k]][i] | fden(a1[i]) |
                   fden(b1[i]) | fden(a2[i]) | fden(b2[i]) | ENV_F_FUSE;
       /* a difference of products: CANCEL as MAD's (a1*b1 + -(a2*b2)) */
-      FOR rf[i] |= tgsi_lane_cancel(
+      FOR rf[i] = tgsi_lane_cancel(
           rf[i], F(r[i]),
           tgsi_lane_mag_max(fabs((double)F(a1[i]) * F(b1[i])), fabs((double)F(a2[i]) * F(b2[i]))));
       canon(n, r, rf);

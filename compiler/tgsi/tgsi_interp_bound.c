@@ -74,6 +74,9 @@
 #define RCP_ULP   16.0
 #define TRANS_ULP 64.0
 
+/* What a new bound leaves of a flag word: the flags and the amplification. */
+#define TB_KEEP (ENV_F_ALL | ENV_AMP_MASK)
+
 static inline double D(uint32_t flags);
 static inline double rounded(double d, double r, double ulps);
 
@@ -88,7 +91,7 @@ bound_bits(double d)
 {
    float f = (float)d;
    uint32_t u = fui(f) + ((double)f < d);
-   uint32_t hi = (u >> 16) + ((u & 0xffffu) != 0);
+   uint32_t hi = ((u >> 16) + ((u & 0xffffu) != 0) + 7u) & ~7u; /* clear of ENV_AMP_MASK */
    uint32_t bits = MIN2(hi, 0x7f80u) << ENV_ERR_SHIFT;
    /* masks, not selects: GCC made branches of nested selects here */
    uint32_t unbounded = 0u - (uint32_t)((d != d) | (d >= 0x1p127));
@@ -106,19 +109,19 @@ uint32_t
 tgsi_interp_bound_diff(uint32_t flags, uint32_t fa, uint32_t fz, uint32_t r)
 {
    double d = rounded(D(fa) + D(fz), uif(r), 1.0);
-   return (flags & ENV_F_ALL) | tgsi_interp_bound_bits(d);
+   return (flags & TB_KEEP) | tgsi_interp_bound_bits(d);
 }
 
 uint32_t
 tgsi_interp_bound_lookup(uint32_t flags)
 {
-   return flags >> ENV_ERR_SHIFT ? (flags & ENV_F_ALL) | tgsi_interp_bound_bits(INFINITY) : flags;
+   return flags & ENV_ERR_MASK ? (flags & TB_KEEP) | tgsi_interp_bound_bits(INFINITY) : flags;
 }
 
 static inline double
 D(uint32_t flags)
 {
-   return env_err_value((uint16_t)(flags >> ENV_ERR_SHIFT));
+   return env_err_value(env_err_bits(flags));
 }
 
 static inline double
@@ -183,7 +186,7 @@ mag_lo(double x, double d)
 static inline void
 put(uint32_t *rf, double d)
 {
-   *rf = (*rf & ENV_F_ALL) | bound_bits(d);
+   *rf = (*rf & TB_KEEP) | bound_bits(d);
 }
 
 /* Half an ulp of an operand that is a rounded MUL product an ADD may fuse. */
@@ -389,7 +392,7 @@ exact_operands(unsigned n, unsigned nk, const uint32_t *const *v, const uint32_t
    uint32_t acc = 0;
    for (unsigned k = 0; k < nk; k++) {
       const uint32_t *fk = f[k], *vk = v[k];
-      FOR acc |= fk[i] >> ENV_ERR_SHIFT;
+      FOR acc |= fk[i] & ENV_ERR_MASK;
       if (finite)
          FOR acc |= (vk[i] & 0x7f800000u) == 0x7f800000u;
    }
@@ -400,7 +403,7 @@ TGSI_INTERP_LANES
 static void
 clear_bounds(unsigned n, uint32_t *rf)
 {
-   FOR rf[i] &= ENV_F_ALL;
+   FOR rf[i] &= TB_KEEP;
 }
 
 /* Which rule bounds a componentwise op's result: bound_arith's, with

@@ -110,12 +110,39 @@ tgsi_lane_mag_max(double x, double y)
  * bounded relative to the term (its class's tolerance times m), so r's is
  * too, not relative to r: x - y with x = y exact in the interpreter and
  * one ulp apart on the GPU is 0 against 2^-17 for x near 100. Below m =
- * 2^-8 the absolute 2^-20 of every class still bounds it. */
+ * 2^-8 the absolute 2^-20 of every class still bounds it.
+ * The 4 bits are for a chain, not for each sum: the error a term brings
+ * is its class's bound times the amplification the term carries
+ * (ENV_AMP_MASK: 1, 2, 4, 8 or 16), so r's is that times m / |r|, which
+ * is r's amplification (rounded up to the next level, or back to 1 where
+ * the sum did not cancel) and CANCEL beyond 16: two sums cancelling 15
+ * times each (15 x 15 x an ulp of a DIV) are CANCEL. Returns the flags
+ * with CANCEL and the new amplification (flags unchanged where no term
+ * is inexact or m <= 2^-8). */
+static inline uint32_t
+tgsi_lane_amp(uint32_t flags, double a, double w)
+{
+   uint32_t lv = (uint32_t)(w > a) << 16 | (uint32_t)(w > a * 2.0) << 17 |
+                 (uint32_t)(w > a * 4.0) << 18 | (uint32_t)(w > a * 8.0) << 31;
+   return (flags & ~ENV_AMP_MASK) | lv | (uint32_t)(w > a * 16.0) * ENV_F_CANCEL;
+}
+
+/* The amplification a flag word carries: 2 to the number of its
+ * thermometer's bits (shifts and adds, no selects: the lane loops
+ * vectorize). */
+static inline double
+tgsi_lane_amp_of(uint32_t flags)
+{
+   uint32_t k = (flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31);
+   return (double)(1u << k);
+}
+
 static inline uint32_t
 tgsi_lane_cancel(uint32_t flags, float r, double m)
 {
-   bool c = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8) & (fabs((double)r) * 16.0 < m);
-   return (uint32_t)c * ENV_F_CANCEL;
+   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8);
+   uint32_t amp = tgsi_lane_amp(flags, fabs((double)r), m * tgsi_lane_amp_of(flags));
+   return on ? amp : flags;
 }
 
 /* EDGE: a compare, rounding or conversion whose operand carries an

@@ -1479,7 +1479,7 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          }
          if (e->gs_err)
             for (uint32_t r = 0; r < nch; r++)
-               e->gs_err[at * nch + r] = (uint16_t)(flg[r][i] >> ENV_ERR_SHIFT);
+               e->gs_err[at * nch + r] = env_err_bits(flg[r][i]);
          e->gs_stream[at] = (uint8_t)sv[i];
          e->gs_prim[at] = b->gs_prim[i];
          e->gs_count[g] = k + 1;

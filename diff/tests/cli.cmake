@@ -255,6 +255,10 @@ check_cli(check_junit_is_dir "${_fx}/fs_basic.tgsi|--junit|fixtures" 2 ERR "Is a
 # (FUSE: an ADD of a rounded MUL product may be fused.)
 cli_test(interp_cancel_flags "interp|${_fx}/fs_cancel.tgsi|--inputs|${_fx}/fs_cancel_inputs.yaml" 0
          OUT "- \\[0, 0x00000000, 0.0, RCP, FUSE, CANCEL\\]\n *- \\[1, 0x42c60000, 99.0, RCP, FUSE\\]\n")
+# Three sums cancelling a DIV's error 15 times each: the third is CANCEL
+# (3375 times, beyond 16), though none cancels 16 times alone; x = 0: none.
+cli_test(interp_cancel_chain_flags "interp|${_fx}/fs_cancel_chain.tgsi|--inputs|${_fx}/fs_cancel_chain_inputs.yaml" 0
+         OUT "- \\[0, 0x3e97aef0, 0.29625654, RCP, FUSE, CANCEL\\]\n *- \\[1, 0x00000000, 0.0, RCP\\]\n")
 # SIN of a MAD near 1000 (condition number in the hundreds): CANCEL; near 0.3: none.
 cli_test(interp_magnify_flags "interp|${_fx}/fs_magnify.tgsi|--inputs|${_fx}/fs_magnify_inputs.yaml" 0
          OUT "- \\[0, 0x3f585a29, 0.84512573, TRANS, FUSE, CANCEL\\]\n *- \\[1, 0x3e974e6d, 0.29552022, TRANS, FUSE\\]\n")
@@ -568,6 +572,14 @@ check_cli(kill_on_int_view "--no-repro|-q|${_fx}/kill_on_int_view.tgsi" 0
 # survived it; this fixture kills it (mismatch, sm50).
 check_cli(txqs_xyzw "--no-repro|-q|${_fx}/fs_txqs_xyzw.tgsi" 0
           OUT "total +4 +3 +0 +0 +0 +1")
+# The same chain checked: every target's DIV is RCP * MUL, an ulp off,
+# which the chain makes 2^-12 of the result against RCP's 2^-14. Before
+# the amplification was carried (ENV_AMP_MASK), a mismatch on all four
+# targets at seeds 1-3; now those lanes are unchecked and the rest pass.
+foreach(_s 1 2 3)
+  check_cli(cancel_chain_s${_s} "--no-repro|-q|--seed|${_s}|${_fx}/fs_cancel_chain.tgsi" 0
+            OUT "total +4 +4 +0 +0 +0 +0\n.*\nvalues: [0-9]+ compared, 0 undefined, [1-9][0-9]* unchecked")
+endforeach()
 check_cli(steer_inexact_nan "--no-repro|-q|--opt|inexact|${_fx}/steer_inexact_nan.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0\n.*\nvalues: [0-9]+ compared, [0-9]+ undefined, 0 unchecked, [1-9][0-9]* within")
 check_cli(steer_fuse_edge "--no-repro|-q|--opt|fuse-ffma|${_fx}/steer_fuse_edge.tgsi" 0

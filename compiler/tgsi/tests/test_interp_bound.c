@@ -116,6 +116,8 @@ bits_ref(double d)
       f = nextafterf(f, INFINITY);
    uint32_t u = fui(f);
    uint32_t hi = (u >> 16) + ((u & 0xffffu) != 0);
+   while (hi & 7u) /* rounded up clear of the amplification (ENV_AMP_MASK) */
+      hi++;
    return (hi < 0x7f80u ? hi : 0x7f80u) << ENV_ERR_SHIFT;
 }
 

@@ -67,11 +67,25 @@ ref_mag_max(double x, double y)
    return isnan(x) ? y : isnan(y) ? x : fmax(x, y);
 }
 
+/* The amplification levels 2, 4, 8, 16 and their thermometer bits. */
+static const uint32_t amp_bit[4] = {1u << 16, 1u << 17, 1u << 18, 1u << 31};
+
 static uint32_t
 ref_cancel(uint32_t flags, float r, double m)
 {
    const uint32_t inexact = ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS;
-   return (flags & inexact) && m > 0x1p-8 && fabs((double)r) * 16.0 < m ? ENV_F_CANCEL : 0;
+   if (!(flags & inexact) || !(m > 0x1p-8))
+      return flags;
+   double amp = 1.0;
+   for (unsigned k = 0; k < 4; k++)
+      if (flags & amp_bit[k])
+         amp = ldexp(1.0, (int)k + 1);
+   double w = m * amp, a = fabs((double)r);
+   uint32_t out = flags & ~ENV_AMP_MASK;
+   for (unsigned k = 0; k < 4; k++)
+      if (w > a * ldexp(1.0, (int)k))
+         out |= amp_bit[k];
+   return out | (w > a * 16.0 ? ENV_F_CANCEL : 0);
 }
 
 static uint32_t
@@ -137,7 +151,8 @@ pick_flags(void)
    uint32_t f = 0;
    for (unsigned k = 0; k < ARRAY_SIZE(classes); k++)
       f |= rnd32() % 3 == 0 ? classes[k] : 0;
-   return f;
+   static const uint32_t amps[] = {0, 0x10000u, 0x30000u, 0x70000u, 0x80070000u};
+   return f | amps[rnd32() % ARRAY_SIZE(amps)];
 }
 
 static float A[4][N], B[4][N], C[N], R[N];
