@@ -488,6 +488,15 @@ isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cs
       }
 }
 
+static bool
+has_pred_file(const struct isa_model *m)
+{
+   for (unsigned f = 0; f < m->nfiles; f++)
+      if (m->files[f].kind == ISA_FILE_PREDICATE)
+         return true;
+   return false;
+}
+
 /* Whether raw() can answer "no wait" on model m: on an interlocked or a
  * wait-state model, with repeats (slots elapse inside them; only when
  * `repeats`), or when a result of a class without a sync can be ready
@@ -495,9 +504,10 @@ isa_delay_key(const struct isa_model *m, const struct isa_insn *consumer, int cs
  * the largest read_delay), or the address or predicate parameter that
  * replaces the distance is 0. Stall-count and delay-slot models whose
  * every fixed-latency result takes cycles never can. */
-static bool
-no_wait_possible(const struct isa_model *m, bool addr, bool pred, bool repeats)
+bool
+isa_raw_no_wait_possible(const struct isa_model *m, bool repeats)
 {
+   bool addr = addr_file(m) >= 0, pred = has_pred_file(m);
    if (m->hazard == ISA_HAZARD_INTERLOCKED || m->hazard == ISA_HAZARD_WAIT_STATES ||
        (repeats && m->role_mod[ISA_ROLE_RPT] >= 0))
       return true;
@@ -520,21 +530,6 @@ no_wait_possible(const struct isa_model *m, bool addr, bool pred, bool repeats)
          return true;
    }
    return false;
-}
-
-static bool
-has_pred_file(const struct isa_model *m)
-{
-   for (unsigned f = 0; f < m->nfiles; f++)
-      if (m->files[f].kind == ISA_FILE_PREDICATE)
-         return true;
-   return false;
-}
-
-bool
-isa_raw_no_wait_possible(const struct isa_model *m, bool repeats)
-{
-   return no_wait_possible(m, addr_file(m) >= 0, has_pred_file(m), repeats);
 }
 
 /* The rules above that can decide an answer on model m, as coverage
@@ -568,16 +563,14 @@ isa_cover_declare(const struct isa_model *m)
          free(t);
       }
    }
-   bool addr = addr_file(m) >= 0, pred = false, alias = false;
-   for (unsigned f = 0; f < m->nfiles; f++) {
-      pred |= m->files[f].kind == ISA_FILE_PREDICATE;
+   bool addr = addr_file(m) >= 0, pred = has_pred_file(m), alias = false;
+   for (unsigned f = 0; f < m->nfiles; f++)
       alias |= m->files[f].alias >= 0;
-   }
    /* an interlocked model never needs a distance (raw() answers 0); on
     * the others "no wait" needs a result that can be ready in time */
    const char *always[] = {"raw, no wait", "raw, fixed latency"};
    for (unsigned i = 0; i < (m->hazard == ISA_HAZARD_INTERLOCKED ? 1u : 2u); i++) {
-      if (i == 0 && !no_wait_possible(m, addr, pred, true))
+      if (i == 0 && !isa_raw_no_wait_possible(m, true))
          continue;
       cover_declare("hazard-rule", t = xasprintf("%s: %s", mn, always[i]));
       free(t);
