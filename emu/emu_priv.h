@@ -36,18 +36,6 @@
 #define EMU_BATCH_LANES 512                   /* lanes of a group of waves outside compute */
 #define EMU_UNI_SLOTS   16                    /* uniform buffers kept per run and source slot */
 
-/* Functions holding the emulator's lane loops (the ALU kernels) are built
- * twice on x86-64 ELF targets by GCC, for AVX2 and for the baseline ISA,
- * and the loader picks one by the CPU, as the interpreter's are
- * (TGSI_INTERP_LANES, compiler/tgsi/tgsi.h, which says why the bits are
- * the same: IEEE single and double arithmetic both ways, no "fma"). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) &&         \
-    !defined(TGSI_INTERP_NO_CLONES)
-#define EMU_LANES __attribute__((target_clones("avx2", "default")))
-#else
-#define EMU_LANES
-#endif
-
 enum emu_kind {
    EMU_K_NOP,
    EMU_K_ALU,

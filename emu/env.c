@@ -745,16 +745,6 @@ env_sample_near(struct env *e, unsigned unit, const struct env_sample_req *q, ui
    return ok;
 }
 
-/* The per-lane part of env_sample_lanes for one return type: the same
- * steps as env_sample's (level, size, x, y, z, texel, compare), on lane
- * arrays. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) &&         \
-    !defined(TGSI_INTERP_NO_CLONES)
-#define ENV_LANES __attribute__((target_clones("avx2", "default")))
-#else
-#define ENV_LANES
-#endif
-
 /* Channel values of m texels into out[c][base..], from the hashes' low
  * and high 32 bits (hs[0], hs[1]): texel_channel's bits, taken from
  * 32-bit lanes, twice as many to a vector as 64-bit ones. */
@@ -856,7 +846,7 @@ near_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, unsig
 /* The per-lane part of env_sample_lanes: the same steps as env_sample's
  * (level, size, x, y, z, texel, compare), on lane arrays, in runs of 64
  * lanes: the texel hashes, then each channel. */
-ENV_LANES
+DC_LANES
 static void
 sample_lanes(const struct env_texture *tx, const struct env_sample_lanes *q, uint32_t n,
              uint32_t *const out[4])

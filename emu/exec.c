@@ -225,7 +225,7 @@ dpp_mask(struct emu_wave *w, const struct emu_op *op, const uint32_t *mask, uint
    return on;
 }
 
-EMU_LANES const uint32_t *
+DC_LANES const uint32_t *
 emu_fetch(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, unsigned k,
           int64_t t, uint32_t *tmp)
 {
@@ -319,7 +319,7 @@ fetch_alu(struct emu_wave *w, const struct emu_op *op, unsigned j, unsigned k, i
 /* The lanes an instruction acts on: the active ones, under its guard.
  * *mask gets the wave's exec words or, with a guard, the scratch mask;
  * returns how many lanes are on. */
-EMU_LANES unsigned
+DC_LANES unsigned
 emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t **mask)
 {
    *mask = w->exec;
@@ -348,7 +348,7 @@ emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *
    return on;
 }
 
-EMU_LANES static void
+DC_LANES static void
 post(uint32_t *r, unsigned n, const struct emu_op *op, const struct emu_dst *dd)
 {
    if (op->ftz && op->res == EMU_R_FLOAT)
@@ -372,7 +372,7 @@ merge(uint32_t *d, const uint32_t *r, const uint32_t *cur, const uint32_t *m, un
       d[i] = (r[i] & m[i]) | (cur[i] & ~m[i]);
 }
 
-EMU_LANES void
+DC_LANES void
 emu_exec_alu(struct emu_wave *w, const struct emu_op *op, int64_t t, unsigned k)
 {
    struct emu_run *run = w->run;

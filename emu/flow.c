@@ -49,7 +49,7 @@ popcount64(uint64_t x)
    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
-EMU_LANES void
+DC_LANES void
 emu_set_active(struct emu_wave *w, uint64_t lanes)
 {
    w->active = lanes;
@@ -382,7 +382,7 @@ stack_next(enum isa_sem sem, uint32_t v, uint32_t k, uint32_t n)
 
 /* The nesting count c of every live lane, updated by an if/else/while/pop
  * (k: the compare, n: the push count; isa.h); active = live lanes at 0. */
-EMU_LANES static void
+DC_LANES static void
 exec_stack(struct emu_wave *w, const struct emu_op *op, int64_t t)
 {
    struct emu_run *run = w->run;

@@ -20,7 +20,7 @@
 #define KARGS uint32_t *const *d, const uint32_t *const *s, unsigned n, const struct emu_op *op
 
 #define K1(name, expr)                                                                             \
-   EMU_LANES static void k_##name(KARGS)                                                           \
+   DC_LANES static void k_##name(KARGS)                                                            \
    {                                                                                               \
       uint32_t *o = d[0];                                                                          \
       const uint32_t *pa = s[0];                                                                   \
@@ -32,7 +32,7 @@
    }
 
 #define K2(name, expr)                                                                             \
-   EMU_LANES static void k_##name(KARGS)                                                           \
+   DC_LANES static void k_##name(KARGS)                                                            \
    {                                                                                               \
       uint32_t *o = d[0];                                                                          \
       const uint32_t *pa = s[0], *pb = s[1];                                                       \
@@ -44,7 +44,7 @@
    }
 
 #define K3(name, expr)                                                                             \
-   EMU_LANES static void k_##name(KARGS)                                                           \
+   DC_LANES static void k_##name(KARGS)                                                            \
    {                                                                                               \
       uint32_t *o = d[0];                                                                          \
       const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];                                           \
@@ -110,7 +110,7 @@ type_signed(enum isa_type t)
 /* Kernels whose semantics take per-instruction arguments: the arguments
  * are read once, before the loop. */
 #define KA(name, decl, nsrc_expr)                                                                  \
-   EMU_LANES static void k_##name(KARGS)                                                           \
+   DC_LANES static void k_##name(KARGS)                                                           \
    {                                                                                               \
       uint32_t *o = d[0];                                                                          \
       const uint32_t *pa = s[0], *pb = op->nsrc > 1 ? s[1] : s[0], *pc = op->nsrc > 2 ? s[2] : s[0]; \
@@ -150,7 +150,7 @@ xmad_loop(uint32_t *o, const uint32_t *pa, const uint32_t *pb, const uint32_t *p
       o[i] = sem_xmad(pa[i], pb[i], pc[i], ah, bh, psl, mrg, mode);
 }
 
-EMU_LANES static void
+DC_LANES static void
 k_xmad(KARGS)
 {
    const uint32_t *pa = s[0], *pb = op->nsrc > 1 ? s[1] : s[0], *pc = op->nsrc > 2 ? s[2] : s[0];
@@ -188,7 +188,7 @@ k_cov(KARGS)
 
 /* Setp: two predicate results (p, q). */
 #define KSETP(name, cmp_expr, decl)                                                                \
-   EMU_LANES static void k_##name(KARGS)                                                           \
+   DC_LANES static void k_##name(KARGS)                                                           \
    {                                                                                               \
       uint32_t *p = d[0], *q = op->ndst > 1 ? d[1] : d[0];                                         \
       const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];                                           \
@@ -217,7 +217,7 @@ KSETP(fsetp, (uint32_t)sem_fcmp_bool(cond, a, b), enum sem_cond cond = A->cond)
       p[i] = x;                                                                                    \
    }
 
-EMU_LANES static void
+DC_LANES static void
 k_isetp(KARGS)
 {
    uint32_t *p = d[0], *q = op->ndst > 1 ? d[1] : d[0];
@@ -257,7 +257,7 @@ KCMP(ne, SEM_NE)
 /* Compare-selects (FCMPSEL, ICMPSEL): cond(a, b) ? c : e, the condition a
  * constant. */
 #define K4(name, expr) \
-   EMU_LANES static void k_##name(KARGS) \
+   DC_LANES static void k_##name(KARGS) \
    { \
       uint32_t *o = d[0]; \
       const uint32_t *pa = s[0], *pb = s[1], *pc = s[2], *pe = s[3]; \

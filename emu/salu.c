@@ -340,7 +340,7 @@ emu_cond_value(struct emu_wave *w, const struct emu_op *op, int64_t t)
    return (v != 0) != ((s->mods & ISA_OPND_F_NOT) != 0);
 }
 
-EMU_LANES void
+DC_LANES void
 emu_write_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd,
                    const uint32_t *r, const uint32_t *mask, int64_t t)
 {
@@ -365,7 +365,7 @@ emu_write_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
    }
 }
 
-EMU_LANES const uint32_t *
+DC_LANES const uint32_t *
 emu_fetch_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, int64_t t,
                    uint32_t *tmp)
 {

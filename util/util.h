@@ -30,6 +30,22 @@
 #define DC_PRINTF(f, a)
 #endif
 
+/* Functions holding lane loops (the interpreter's, the emulator's ALU
+ * kernels and texture lookups) are built twice on x86-64 ELF targets by
+ * GCC, for AVX2 and for the baseline ISA, and the loader picks one by the
+ * CPU (target_clones, an ifunc): twice the lanes per vector instruction.
+ * The results are the same bits: both are IEEE single and double
+ * arithmetic, and "fma" is left out, so nothing can contract a * b + c
+ * where the baseline build rounds twice. Clang 14 leaves extern clones
+ * unresolved across files, so it builds the baseline alone, as
+ * -DDC_NO_LANE_CLONES does. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) &&         \
+    !defined(DC_NO_LANE_CLONES)
+#define DC_LANES __attribute__((target_clones("avx2", "default")))
+#else
+#define DC_LANES
+#endif
+
 enum diag_severity {
    DIAG_ERROR,
    DIAG_WARNING,

@@ -363,21 +363,6 @@ struct tgsi_interp_opts {
 
 /* Interpreter internals shared by the tgsi_interp*.c files. */
 
-/* The functions holding the interpreter's lane loops are built twice on
- * x86-64 ELF targets by GCC, for AVX2 and for the baseline ISA, and the
- * loader picks one by the CPU (target_clones, an ifunc): twice the lanes
- * per vector instruction. The results are the same bits: both are IEEE
- * single and double arithmetic, and "fma" is left out, so nothing can
- * contract a * b + c where the baseline build rounds twice. Clang 14
- * leaves extern clones unresolved across files, so it builds the
- * baseline alone, as -DTGSI_INTERP_NO_CLONES does. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) &&         \
-    !defined(TGSI_INTERP_NO_CLONES)
-#define TGSI_INTERP_LANES __attribute__((target_clones("avx2", "default")))
-#else
-#define TGSI_INTERP_LANES
-#endif
-
 /* A source operand resolved once per run. Direct operands name a slot (a
  * register channel: an array of per-lane values) per destination channel
  * after the swizzle; indirect ones are gathered per lane. */

@@ -1026,7 +1026,7 @@ find_draw_runs(struct tgsi_interp_batch *b)
 /* CONST of the batch's lanes (from base): each lane's draw's. Lanes come
  * in runs of one draw (draw_start): each value is read once per run and
  * filled in. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 fill_consts(struct tgsi_interp_batch *b, uint32_t base)
 {
@@ -1053,7 +1053,7 @@ fill_consts(struct tgsi_interp_batch *b, uint32_t base)
 }
 
 /* Lanes [base, base + n): registers, masks, and env pointers. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 batch_begin(struct tgsi_interp_batch *b, uint32_t base, uint32_t n)
 {
@@ -1122,7 +1122,7 @@ tgsi_interp_subgroups(struct tgsi_interp_batch *b)
    b->sg_ready = true;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 batch_end(struct tgsi_interp_batch *b)
 {
@@ -1175,7 +1175,7 @@ tgsi_interp_error(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
 /* ------------------------------------------------------------------ */
 /* Operands                                                             */
 
-TGSI_INTERP_LANES
+DC_LANES
 void
 tgsi_interp_update_exec(struct tgsi_interp_batch *b)
 {
@@ -1204,7 +1204,7 @@ file_geometry(const struct tgsi_interp_prog *p, enum tgsi_file f, uint32_t *coun
  * words read directly, the same values, flags and events as env_const per
  * lane (a slot out of range or a draw beyond ndraws reads 0 and counts
  * CONST_OOB). False if the buffer is unbound. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch,
              uint32_t *restrict ov, uint32_t *restrict of)
@@ -1260,7 +1260,7 @@ gather_const(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsig
 }
 
 /* Per-lane gather of an indirectly addressed source channel. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch, uint32_t *ov,
        uint32_t *of)
@@ -1311,7 +1311,7 @@ gather(struct tgsi_interp_batch *b, const struct tgsi_interp_src *s, unsigned ch
  * program's may lie within it: tgsi_interp_bound.c) has bits anywhere in
  * that interval: its integer view is unbounded.
  * Returns f itself when no lane needs it (the common case), else tf. */
-TGSI_INTERP_LANES
+DC_LANES
 static const uint32_t *
 int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
 {
@@ -1333,7 +1333,7 @@ int_view_flags(unsigned n, const uint32_t *v, const uint32_t *f, uint32_t *tf)
    return tf;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 void
 tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned si,
                   unsigned c, const uint32_t **pv, const uint32_t **pf)
@@ -1375,7 +1375,7 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
    *pf = f;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 saturate(unsigned n, uint32_t *v)
 {
@@ -1387,7 +1387,7 @@ saturate(unsigned n, uint32_t *v)
 }
 
 /* The lanes of the execution mask e take v and f. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 blend(unsigned n, uint32_t *d, uint32_t *df, const uint32_t *v, const uint32_t *f,
       const uint32_t *e)
@@ -1434,7 +1434,7 @@ taint_file_lane(struct tgsi_interp_batch *b, enum tgsi_file f, uint32_t i)
  * as compilers index (tgsi_exec uses the quad's first active lane's
  * address for all four). A lane whose address is undefined or out of
  * range may write anywhere in the file: it gets the whole file undefined. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 commit_indirect(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned mask)
 {

@@ -348,7 +348,7 @@ trans(double d)
 /* ------------------------------------------------------------------ */
 /* Component-wise opcodes                                               */
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
 {
@@ -360,7 +360,7 @@ merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
 /* NaN results of arithmetic become the one quiet NaN 0x7fc00000 with the
  * NAN flag (hosts differ in the NaN they generate and propagate); denormal
  * results get DENORM. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 canon(unsigned n, uint32_t *r, uint32_t *rf)
 {
@@ -373,7 +373,7 @@ canon(unsigned n, uint32_t *r, uint32_t *rf)
 }
 
 /* Float result: DENORM for denormal operands or result, NAN for NaN. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, unsigned ns,
       uint32_t cls)
@@ -407,7 +407,7 @@ fpost(unsigned n, const uint32_t *r, uint32_t *rf, const uint32_t *const *a, uns
       r[i] = nan ? 0x7fc00000u : v;                                                                \
    }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *const *s,
        const uint32_t *const *sf, unsigned ns, uint32_t cls, uint32_t keep)
@@ -430,7 +430,7 @@ fflags(unsigned n, uint32_t *restrict r, uint32_t *restrict rf, const uint32_t *
 /* ADD, SUB, MUL and MAD: comp_float's value and fflags' flags in one
  * pass, which reads each operand once and the result not at all (the
  * two passes were a fifth of a float shader). False for other opcodes. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 farith(enum tgsi_opcode op, unsigned n, uint32_t *restrict r, uint32_t *restrict rf,
        const uint32_t *const *s, const uint32_t *const *sf, uint32_t cls, uint32_t keep)
@@ -478,7 +478,7 @@ mad_lanes(unsigned lo, unsigned hi, bool fused, uint32_t *rf, const uint32_t *r,
 
 #define TI_MAD_BLOCK 16
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 mad_flags(unsigned n, uint32_t *rf, const uint32_t *r, const uint32_t *a, const uint32_t *b,
           const uint32_t *c)
@@ -521,7 +521,7 @@ to_step(float x, bool half)
 
 /* The union of n flag words: a pass whose flag test needs a bit no lane
  * has can be skipped (its result would be 0 in every lane). */
-TGSI_INTERP_LANES
+DC_LANES
 static uint32_t
 any_flags(unsigned n, const uint32_t *rf)
 {
@@ -531,7 +531,7 @@ any_flags(unsigned n, const uint32_t *rf)
 }
 
 /* Flags only some float opcodes add. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, const uint32_t *r)
 {
@@ -589,7 +589,7 @@ fextra(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s, 
 
 /* Float arithmetic other than farith's (ADD, SUB, MUL, MAD: value and
  * flags in one pass); returns false if op is not one of these. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, const uint32_t *const *s)
 {
@@ -641,7 +641,7 @@ comp_float(enum tgsi_opcode op, unsigned n, uint32_t *r, const uint32_t *const *
 }
 
 /* Float compares, CMP, and float -> integer conversions. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
           const uint32_t *const *sf)
@@ -737,7 +737,7 @@ comp_fcmp(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint
    return true;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
 {
@@ -828,7 +828,7 @@ comp_int_arith(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const
    return true;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 comp_int_bits(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s)
 {
@@ -1039,7 +1039,7 @@ absorbing(enum tgsi_opcode op, uint32_t *z)
 /* A defined operand (of the first two) equal to the absorbing element
  * decides the result: the other operand's flags do not reach it. UMAD's
  * addend still does. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s,
              const uint32_t *const *sf)
@@ -1058,7 +1058,7 @@ absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *cons
 }
 
 /* One component-wise channel: r = op(s...). */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
             const uint32_t *const *sf, unsigned ns)
@@ -1076,9 +1076,9 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
    bool addsub = op == TGSI_OP_ADD || op == TGSI_OP_SUB;
    uint32_t keep = ~(uint32_t)ENV_F_PK16 & (addsub ? ~0u : ~(uint32_t)ENV_F_PRODUCT);
    uint32_t cls = op == TGSI_OP_MAD ? 0 : op_class(op);
-   bool fused = farith(op, n, r, rf, s, sf, cls, keep);
-   if (fused || comp_float(op, n, r, s)) {
-      if (!fused)
+   bool one_pass = farith(op, n, r, rf, s, sf, cls, keep);
+   if (one_pass || comp_float(op, n, r, s)) {
+      if (!one_pass)
          fflags(n, r, rf, s, sf, ns, cls, keep);
       const uint32_t *a = s[0], *b = s[1];
       if (addsub) {
@@ -1140,7 +1140,7 @@ exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 /* ------------------------------------------------------------------ */
 /* REPL: one value from the .x (after swizzle) of the sources            */
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 repl_math(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *a,
           const uint32_t *b)
@@ -1255,7 +1255,7 @@ repl_merge_n(unsigned n, unsigned nch, bool two, uint32_t *restrict rf, const ui
    }
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 repl_merge(unsigned n, unsigned nch, bool two, uint32_t *restrict rf, const uint32_t *const *a,
            const uint32_t *const *af, const uint32_t *const *bb, const uint32_t *const *bf)
@@ -1288,7 +1288,7 @@ repl_merge(unsigned n, unsigned nch, bool two, uint32_t *restrict rf, const uint
    }
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static int
 exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1392,7 +1392,7 @@ exec_repl(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 /* ------------------------------------------------------------------ */
 /* CHAN: a formula per destination channel                              */
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 set_const(unsigned n, uint32_t *r, uint32_t *rf, uint32_t v, const uint32_t *f)
 {
@@ -1400,7 +1400,7 @@ set_const(unsigned n, uint32_t *r, uint32_t *rf, uint32_t v, const uint32_t *f)
    FOR rf[i] = f ? f[i] : 0;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned mask)
 {
@@ -1435,7 +1435,7 @@ exec_lit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigne
    canon(n, r, rf);
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 exec_exp_log(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1471,7 +1471,7 @@ exec_exp_log(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1510,7 +1510,7 @@ exec_dst_xpd(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 }
 
 /* NRM (xyz, w = 1) and NRM4: src * rsq(dot(src, src)). */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 exec_nrm(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1540,7 +1540,7 @@ exec_nrm(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       set_const(n, b->res_v[3], b->res_f[3], 0x3f800000u, NULL);
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1570,7 +1570,7 @@ exec_unpack(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    }
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 exec_scs(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {

@@ -329,7 +329,7 @@ arith_rules(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint3
    }
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
             const uint32_t *const *s, const uint32_t *const *sf)
@@ -340,7 +340,7 @@ bound_arith(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint3
       arith_rules(op, false, n, r, rf, s, sf);
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 bound_select(enum tgsi_opcode op, unsigned n, const uint32_t *const *s, uint32_t *rf,
              const uint32_t *const *sf)
@@ -384,7 +384,7 @@ bound_select(enum tgsi_opcode op, unsigned n, const uint32_t *const *s, uint32_t
  * every operand value is finite. Then every rule above gives 0 without
  * fuse (no half ulps of products): the operands' D are 0, and only a
  * product's |x| 0 could make a NaN of them, for an infinite or NaN x. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 exact_operands(unsigned n, unsigned nk, const uint32_t *const *v, const uint32_t *const *f,
                bool finite)
@@ -399,7 +399,7 @@ exact_operands(unsigned n, unsigned nk, const uint32_t *const *v, const uint32_t
    return !acc;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 clear_bounds(unsigned n, uint32_t *rf)
 {
@@ -540,7 +540,7 @@ dp_rules(unsigned n, unsigned nch, bool dph, bool fuse, const uint32_t *r, uint3
    }
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static void
 dp_bound(unsigned n, unsigned nch, bool dph, bool fuse, const uint32_t *r, uint32_t *restrict rf,
          const uint32_t *const *a, const uint32_t *const *af, const uint32_t *const *b,
@@ -558,7 +558,7 @@ dp_bound(unsigned n, unsigned nch, bool dph, bool fuse, const uint32_t *r, uint3
       dp_rules(n, 4, false, false, r, rf, a, af, b, bf);
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 void
 tgsi_interp_bound_repl(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r, uint32_t *rf,
                        unsigned nch, const uint32_t *const *a, const uint32_t *const *af,

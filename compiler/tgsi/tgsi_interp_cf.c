@@ -66,7 +66,7 @@ push_frame(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, enum 
 
 /* Adds lanes (mask words) to a frame's taint (k = TGSI_INTERP_FM_TAINT)
  * or steer taint (TGSI_INTERP_FM_STEER). */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 add_taint(struct tgsi_interp_batch *b, struct tgsi_interp_frame *f, unsigned k,
           const uint32_t *lanes)
@@ -85,7 +85,7 @@ add_taint(struct tgsi_interp_batch *b, struct tgsi_interp_frame *f, unsigned k,
 
 /* Everything region reg may write gets mark (ENV_F_UNDEF for the taint)
  * for the lanes in t; kills, emits and memories become undefined. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 apply_region_taint(struct tgsi_interp_batch *b, int32_t reg, const uint32_t *t, uint32_t mark)
 {
@@ -139,7 +139,7 @@ find_frame(struct tgsi_interp_batch *b, unsigned top, enum tgsi_opcode want)
 
 /* Ends the region of the frame at index fi: applies its taints, and
  * hands them to the frames a BRK/CONT/RET inside it may leave to. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 end_region(struct tgsi_interp_batch *b, unsigned fi)
 {
@@ -185,7 +185,7 @@ copy_mask(unsigned n, uint32_t *d, const uint32_t *s)
 
 /* Returns from the innermost call (or ends the program): unwinds the
  * frames above it, applying their taints. Returns the next pc. */
-TGSI_INTERP_LANES
+DC_LANES
 static int32_t
 do_return(struct tgsi_interp_batch *b)
 {
@@ -215,7 +215,7 @@ do_return(struct tgsi_interp_batch *b)
    return -1;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 mask_any(unsigned n, const uint32_t *m)
 {
@@ -229,7 +229,7 @@ mask_any(unsigned n, const uint32_t *m)
  * move to the other side of its threshold: a flag of steer_cond, or with
  * fuse-ffma for a float test against 0 (zero: IF, KILL_IF) a value
  * within its bound of 0. Into s; whether any. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 steer_lanes(struct tgsi_interp_batch *b, const uint32_t *live, const uint32_t *t, const uint32_t *v,
             const uint32_t *fl, bool zero, uint32_t *s)
@@ -243,7 +243,7 @@ steer_lanes(struct tgsi_interp_batch *b, const uint32_t *live, const uint32_t *t
    return acc != 0;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static int32_t
 exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {
@@ -276,7 +276,7 @@ exec_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t 
    return b->any_exec ? pc + 1 : ti->jump;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static int32_t
 exec_switch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {
@@ -310,7 +310,7 @@ exec_switch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int3
    return pc + 1;
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static int32_t
 exec_call(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {
@@ -359,7 +359,7 @@ kill_lanes(unsigned n, const uint32_t *restrict v, const uint32_t *restrict fl,
  * (ENV_F_BITS), or one an allowed transform may move across 0 (the
  * steer taint above), could decide it, that is unless a
  * defined, normal component kills the lane anyway. */
-TGSI_INTERP_LANES
+DC_LANES
 static void
 exec_kill_if(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -411,7 +411,7 @@ exec_loop_end(struct tgsi_interp_batch *b, int32_t pc)
 }
 
 /* Control-flow instructions; returns the next pc (-1: end). */
-TGSI_INTERP_LANES
+DC_LANES
 int32_t
 tgsi_interp_exec_cf(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {

@@ -973,7 +973,7 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
  * (NULL: none) the lookup read, and EDGE as sample_lane's (lanes with an
  * inexact operand near a rounding of the lookup). False, having done
  * nothing, when env_sample_lanes does not take the lookup. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample_lanes *q,
              const struct texargs *a, const uint32_t *const extra[2])
@@ -1020,7 +1020,7 @@ sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample
  * per lane: a unit named directly, no gather, a texture the batched
  * sampler takes. Lanes outside the execution mask get results too (commit
  * does not store them). Returns false, having done nothing, otherwise. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 tex_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const struct texargs *a,
           enum tgsi_texture target, unsigned unit_src)
@@ -1267,7 +1267,7 @@ exec_txq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
  * SAMPLE_POS gives (0.5, 0.5, undefined, undefined) whatever the sample
  * index; SAMPLE_POS/SAMPLE_INFO apply the source operand's swizzle.
  * LODQ/LOD give level 0 (this model has no implicit LOD). */
-TGSI_INTERP_LANES
+DC_LANES
 static int
 exec_tex_info(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1395,7 +1395,7 @@ subgroup_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, u
    }
 }
 
-TGSI_INTERP_LANES
+DC_LANES
 static int
 exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {
@@ -1428,7 +1428,7 @@ exec_subgroup(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 
 /* INTERP_CENTROID / INTERP_SAMPLE: one fully covered sample at the pixel
  * centre, so the input itself (other sample indices: undefined). */
-TGSI_INTERP_LANES
+DC_LANES
 static int
 exec_interp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
 {

@@ -396,7 +396,7 @@ arith_lanes(unsigned n, enum tgsi_opcode op, const uint32_t *const v[3][2],
 /* DADD, DMUL and DMAD of double sources: pair64's lane loop with the
  * opcode and the modifiers (masks) chosen once, not per lane. The same
  * fetches in the same order, the same values and flags. */
-TGSI_INTERP_LANES
+DC_LANES
 static bool
 pair64_arith(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned p)
 {
