@@ -562,9 +562,13 @@ uint32_t tgsi_interp_f16_to_f32(uint16_t h);
  * operands' (values and flag words) into rf, which holds the result's
  * flags; fuse: products' roundings are sources (fuse_bounds); bound_bits
  * encodes a bound; trig_arg_err is the error in radians of the argument
- * of SIN or COS of x as GPUs take it, in revolutions. */
+ * of SIN or COS of x as GPUs take it, in revolutions. bound_lookup: a
+ * texture lookup's bound, unbounded if near one of its roundings (and an
+ * operand has a bound), else none; bound_rel: v's bound relative to |v|
+ * (0 without one, +inf where it reaches zero or is unbounded). */
 uint32_t tgsi_interp_bound_bits(double d);
-uint32_t tgsi_interp_bound_lookup(uint32_t flags);
+uint32_t tgsi_interp_bound_lookup(uint32_t flags, bool near);
+double tgsi_interp_bound_rel(uint32_t v, uint32_t flags);
 uint32_t tgsi_interp_bound_diff(uint32_t flags, uint32_t fa, uint32_t fz, uint32_t r);
 uint32_t tgsi_interp_bound_zero_edge(uint32_t flags, uint32_t v);
 void tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_t *r,

@@ -32,10 +32,12 @@
  *                  exact, unless the operand lies within its bound of the
  *                  threshold: then ENV_F_EDGE (the result may jump)
  *   texture lookups
- *                  unbounded where a coordinate, LOD or reference carries
- *                  a bound: texel, face and mip selection are roundings of
- *                  them, and a filtered texture's slope is its texels'
- *                  range times its size
+ *                  exact where no operand's bound reaches one of the
+ *                  lookup's roundings (texel, layer, face and mip
+ *                  selection, the depth compare: the sampler's near test
+ *                  with the bounds as its tolerance, tgsi_interp_res.c),
+ *                  as the nearest texel is the same; unbounded where one
+ *                  does
  *
  * The half ulps of products are sources only with fuse (without it the
  * oracle's FUSE class covers MAD and DP, and ref and opt round alike).
@@ -64,6 +66,7 @@
 #include "compiler/tgsi/tgsi.h"
 #include "emu/emu.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -113,15 +116,23 @@ tgsi_interp_bound_diff(uint32_t flags, uint32_t fa, uint32_t fz, uint32_t r)
 }
 
 uint32_t
-tgsi_interp_bound_lookup(uint32_t flags)
+tgsi_interp_bound_lookup(uint32_t flags, bool near)
 {
-   return flags & ENV_ERR_MASK ? (flags & TB_KEEP) | tgsi_interp_bound_bits(INFINITY) : flags;
+   return near && (flags & ENV_ERR_MASK) ? (flags & TB_KEEP) | tgsi_interp_bound_bits(INFINITY)
+                                         : flags & TB_KEEP;
 }
 
 static inline double
 D(uint32_t flags)
 {
    return env_err_value(env_err_bits(flags));
+}
+
+double
+tgsi_interp_bound_rel(uint32_t v, uint32_t flags)
+{
+   double d = D(flags), m = fabs((double)uif(v));
+   return d == 0.0 ? 0.0 : d < m && m <= DBL_MAX ? d / m : INFINITY;
 }
 
 static inline double

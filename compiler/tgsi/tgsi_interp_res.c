@@ -885,19 +885,75 @@ fetch_grads(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
    }
 }
 
-/* A lookup of lane values whose classes are fl: EDGE where an inexact
- * operand lies within its class's tolerance of one of the lookup's
- * roundings (tgsi_lane_edge's rule for compares and FLR): a texel
- * selection is a rounding, so the result may be another texel's. */
+/* An operand a lookup reads besides its coordinates and offsets (a depth
+ * reference, a LOD or bias, TXP's divisor, TG4's component). */
+struct lane_arg {
+   const uint32_t *v, *f;
+};
+
+/* The TEX family's extra operands of op: the reference, then what it
+ * reads from src0.w or src1.x. */
+static void
+tex_extra(const struct texargs *a, enum tgsi_opcode op, struct lane_arg extra[2])
+{
+   unsigned r = a->shadow_ref;
+   extra[0] = extra[1] = (struct lane_arg){NULL, NULL};
+   if (r < 5)
+      extra[0] = r < 4 ? (struct lane_arg){a->v[r], a->f[r]} : (struct lane_arg){a->x, a->xf};
+   if (op == TGSI_OP_TXP || op == TGSI_OP_TXB || op == TGSI_OP_TXL)
+      extra[1] = (struct lane_arg){a->v[3], a->f[3]};
+   else if (op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2 || op == TGSI_OP_TG4)
+      extra[1] = (struct lane_arg){a->x, a->xf};
+}
+
+/* Lane i's bounds (tgsi_interp_bound.c) over the operands of a lookup, as
+ * one tolerance relative to each operand's magnitude: the sum of their
+ * bound_rel, as TXP's quotient and the cube's major axis against the
+ * next may take two of them, 2^-10 larger for the roundings of those;
+ * +inf where a bound reaches zero or an integer operand (an offset) has
+ * one. The sampler's near test takes it as its tolerance: a lookup near
+ * none of its roundings selects the same texel at every value within the
+ * bounds. */
+static double
+lookup_rel(const struct texargs *a, const struct lane_arg extra[2], unsigned i)
+{
+   double r = 0.0;
+   for (unsigned c = 0; c < a->ncoords && c < 4; c++)
+      r += tgsi_interp_bound_rel(a->v[c][i], a->f[c][i]);
+   for (unsigned k = 0; k < 2; k++)
+      if (extra[k].v)
+         r += tgsi_interp_bound_rel(extra[k].v[i], extra[k].f[i]);
+   for (unsigned c = 0; c < a->ngrad; c++)
+      r += tgsi_interp_bound_rel(a->dx[c][i], a->dxf[c][i]) +
+           tgsi_interp_bound_rel(a->dy[c][i], a->dyf[c][i]);
+   for (unsigned c = 0; c < 3; c++)
+      r += a->offf[c][i] & ENV_ERR_MASK ? INFINITY : 0.0;
+   return r * (1.0 + 0x1p-10);
+}
+
+/* The largest bound lookup_rel gives the sampler; a lane beyond it is
+ * near by fiat (the sampler's tolerance is relative, so it cannot reach
+ * a rounding at a zero coordinate). */
+#define LOOKUP_REL_MAX 0x1p-4
+
+/* A lookup of lane values whose classes are fl and whose bounds are brel
+ * (lookup_rel): EDGE where an inexact operand lies within its class's
+ * tolerance of one of the lookup's roundings (tgsi_lane_edge's rule for
+ * compares and FLR), as a texel selection is a rounding and the result
+ * may be another texel's; where bounds are kept, the result is unbounded
+ * near one and exact elsewhere. */
 static bool
-sample_lane(struct tgsi_interp_batch *b, int64_t unit, const struct env_sample_req *q,
+sample_lane(struct tgsi_interp_batch *b, int64_t unit, const struct env_sample_req *q, double brel,
             uint32_t out[4], uint32_t *fl)
 {
    if (unit < 0 || unit >= ENV_MAX_TEXTURES)
       return false;
-   bool near = false;
-   bool ok = env_sample_near(b->env, (unsigned)unit, q, out, tgsi_lane_edge_rel(*fl), &near);
+   bool near = false, far = !(brel <= LOOKUP_REL_MAX);
+   double rel = tgsi_lane_edge_rel(*fl) + (far ? 0.0 : brel);
+   bool ok = env_sample_near(b->env, (unsigned)unit, q, out, rel, &near);
    *fl |= near ? ENV_F_EDGE : 0;
+   if (b->bounds)
+      *fl = tgsi_interp_bound_lookup(*fl, near || far);
    return ok;
 }
 
@@ -960,8 +1016,10 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
       fl |= a->xf[i];
    }
    uint32_t out[4];
-   bool ok = sample_lane(b, unit, &q, out, &fl);
-   fl = b->bounds ? tgsi_interp_bound_lookup(fl) : fl;
+   struct lane_arg extra[2];
+   tex_extra(a, op, extra);
+   double brel = b->bounds ? lookup_rel(a, extra, i) : 0.0;
+   bool ok = sample_lane(b, unit, &q, brel, out, &fl);
    for (unsigned c = 0; c < 4; c++) {
       b->res_v[c][i] = ok ? out[c] : 0;
       b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);
@@ -970,13 +1028,13 @@ tex_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const s
 
 /* The lookups of q for every lane at once, into the results, with the
  * flags of the coordinates and offsets of a and of the extra operands
- * (NULL: none) the lookup read, and EDGE as sample_lane's (lanes with an
- * inexact operand near a rounding of the lookup). False, having done
- * nothing, when env_sample_lanes does not take the lookup. */
+ * (v NULL: none) the lookup read, EDGE and the bounds as sample_lane's.
+ * False, having done nothing, when env_sample_lanes does not take the
+ * lookup. */
 DC_LANES
 static bool
 sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample_lanes *q,
-             const struct texargs *a, const uint32_t *const extra[2])
+             const struct texargs *a, const struct lane_arg extra[2])
 {
    unsigned n = b->n;
    if (!env_sample_lanes_take(b->env, unit, q->target))
@@ -988,16 +1046,24 @@ sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample
       FOR fl[i] |= f[i];
    }
    for (unsigned k = 0; k < 2; k++) {
-      const uint32_t *f = extra[k];
+      const uint32_t *f = extra[k].f;
       if (f)
          FOR fl[i] |= f[i];
    }
    struct env_sample_lanes qn = *q;
    uint32_t any = 0;
    FOR any |= fl[i];
-   if (any & TI_INEXACT) { /* each lane's tolerance (0: none) and near */
+   bool bounded = b->bounds && (any & ENV_ERR_MASK);
+   uint32_t *far = b->res_f[3];         /* lanes near by fiat (LOOKUP_REL_MAX) */
+   if ((any & TI_INEXACT) || bounded) { /* each lane's tolerance (0: none) and near */
       float *rel = (float *)b->res_f[2];
       FOR rel[i] = (float)tgsi_lane_edge_rel(fl[i]);
+      FOR far[i] = 0;
+      for (unsigned i = 0; bounded && i < n; i++) {
+         double brel = lookup_rel(a, extra, i);
+         far[i] = !(brel <= LOOKUP_REL_MAX);
+         rel[i] += far[i] ? 0.0f : (float)brel;
+      }
       qn.rel = rel;
       qn.near = b->res_f[1];
    }
@@ -1010,7 +1076,7 @@ sample_batch(struct tgsi_interp_batch *b, unsigned unit, const struct env_sample
    }
    if (b->bounds)
       for (unsigned i = 0; i < n; i++)
-         fl[i] = tgsi_interp_bound_lookup(fl[i]);
+         fl[i] = tgsi_interp_bound_lookup(fl[i], qn.near && (qn.near[i] || far[i]));
    for (unsigned c = 1; c < 4; c++)
       memcpy(b->res_f[c], fl, (size_t)n * 4);
    return true;
@@ -1058,13 +1124,8 @@ tex_lanes(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, const 
          q.ref = d;
       }
    }
-   const uint32_t *extra[2] = {NULL, NULL};
-   if (r < 5)
-      extra[0] = r < 4 ? a->f[r] : a->xf;
-   if (op == TGSI_OP_TXP || op == TGSI_OP_TXB || op == TGSI_OP_TXL)
-      extra[1] = a->f[3];
-   else if (op == TGSI_OP_TXB2 || op == TGSI_OP_TXL2)
-      extra[1] = a->xf;
+   struct lane_arg extra[2];
+   tex_extra(a, op, extra);
    return sample_batch(b, (unsigned)u->index, &q, a, extra);
 }
 
@@ -1185,6 +1246,7 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
        b, ti,
        op == TGSI_OP_SAMPLE || op == TGSI_OP_GATHER4 || op == TGSI_OP_SAMPLE_D ? TGSI_MAX_SRC : 3,
        &a);
+   a.ncoords = tgsi_texture_coord_count(target);
    /* every lane at once when the unit is named directly (what the loop
     * below does lane by lane); explicit gradients lane by lane */
    const struct tgsi_interp_src *u = &ti->src[1];
@@ -1192,7 +1254,6 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       fetch_grads(b, ti, 3, target, &a);
    else if (!u->indirect && op != TGSI_OP_GATHER4 && u->index >= 0 && u->index < ENV_MAX_TEXTURES) {
       struct env_sample_lanes q = {.target = target};
-      a.ncoords = tgsi_texture_coord_count(target);
       for (unsigned c = 0; c < 4; c++)
          q.coord[c] = c < a.ncoords ? a.v[c] : b->zero;
       for (unsigned c = 0; c < 3; c++)
@@ -1201,7 +1262,7 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          q.lod = a.x;
       if (op == TGSI_OP_SAMPLE_C || op == TGSI_OP_SAMPLE_C_LZ)
          q.ref = a.x;
-      const uint32_t *extra[2] = {a.xf, NULL};
+      const struct lane_arg extra[2] = {{a.x, a.xf}, {NULL, NULL}};
       if (sample_batch(b, (unsigned)u->index, &q, &a, extra)) {
          view_swizzle(b, &ti->src[1], ti->dst.mask);
          return ti->dst.mask;
@@ -1214,7 +1275,7 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       int64_t unit = res_index(b, &ti->src[1], i, &bad);
       struct env_sample_req q = {.target = target};
       uint32_t fl = bad ? ENV_F_UNDEF : 0;
-      for (unsigned c = 0; c < tgsi_texture_coord_count(target) && c < 4; c++) {
+      for (unsigned c = 0; c < a.ncoords && c < 4; c++) {
          q.coord[c] = uif(a.v[c][i]);
          fl |= a.f[c][i];
       }
@@ -1230,8 +1291,9 @@ exec_sample(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
       fl |= a.xf[i];
       grad_lane(&a, i, &q, &fl);
       uint32_t out[4];
-      bool ok = sample_lane(b, unit, &q, out, &fl);
-      fl = b->bounds ? tgsi_interp_bound_lookup(fl) : fl;
+      const struct lane_arg extra[2] = {{a.x, a.xf}, {NULL, NULL}};
+      double brel = b->bounds ? lookup_rel(&a, extra, i) : 0.0;
+      bool ok = sample_lane(b, unit, &q, brel, out, &fl);
       for (unsigned c = 0; c < 4; c++) {
          b->res_v[c][i] = ok ? out[c] : 0;
          b->res_f[c][i] = fl | (ok ? 0 : ENV_F_UNDEF);

@@ -481,6 +481,17 @@ check_cli(ffma_bound_fog "--no-repro|--target|sm50|--opt|fuse-ffma|--seed|9|capt
 # number, got nan" on sm50 and gfx9, as check --generated 300 --opt
 # fuse-ffma did at every seed).
 check_cli(ffma_bound_hash "--no-repro|--target|a3xx,sm50,gfx9,agx|--opt|fuse-ffma|--seed|1|${_fx}/fs_fuse_hash.tgsi" 0 OUT "total +4 +4 +0")
+# A lookup at fused coordinates is exact away from its roundings (the
+# nearest texel is the same), so a KILL_IF on its texel decides the lane;
+# unbounded everywhere, it left every value undefined: vacuous at seeds
+# 1-3 on every target, as 16 of the 707 etnaviv dumps were. Its discard
+# removed (dce-discard, past the rewrite verifier) is still caught.
+foreach(s 1 2 3)
+  check_cli(fuse_tex_kill_s${s} "--no-repro|--opt|fuse-ffma|--seed|${s}|${_fx}/fs_fuse_tex_kill.tgsi" 0
+            OUT "total +4 +4 +0 +0 +0 +0.*\nvalues: [1-9][0-9]* compared")
+endforeach()
+check_cli(fuse_tex_kill_fault "--no-repro|--target|sm50|--opt|fuse-ffma|--no-verify|--inject-fault|dce-discard|${_fx}/fs_fuse_tex_kill.tgsi" 1
+          OUT "fail sm50 fixtures/check/fs_fuse_tex_kill.tgsi: mismatch \\(ref/opt\\): discard lane")
 
 # Back end or mid-level (issue 16): a failure on one target while another
 # target sharing opt's front end and IR passes passes is put on its own back

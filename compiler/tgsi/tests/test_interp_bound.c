@@ -92,10 +92,17 @@ test_rules(void)
    /* a reciprocal of a value its bound reaches zero from: unbounded */
    CHECK(isinf(bound_of(rcp1(0x1p-11f, eb, 2048.0f))));
    /* MIN keeps the larger bound; a texture lookup of a bounded coordinate
-    * is unbounded, of an exact one exact */
+    * is unbounded near a rounding, exact elsewhere, of an exact one exact */
    CHECK(bound_of(op2(TGSI_OP_MIN, 1.0f, eb, 2.0f, 0, 1.0f, 0)) == 0x1p-10);
-   CHECK(isinf(bound_of(tgsi_interp_bound_lookup(eb | ENV_F_FUSE))));
-   CHECK(tgsi_interp_bound_lookup(ENV_F_FUSE) == ENV_F_FUSE);
+   CHECK(isinf(bound_of(tgsi_interp_bound_lookup(eb | ENV_F_FUSE, true))));
+   CHECK(tgsi_interp_bound_lookup(eb | ENV_F_FUSE, false) == ENV_F_FUSE);
+   CHECK(tgsi_interp_bound_lookup(ENV_F_FUSE, true) == ENV_F_FUSE);
+   /* a bound relative to the value, +inf where it reaches zero */
+   CHECK(tgsi_interp_bound_rel(fui(4.0f), eb) == 0x1p-12);
+   CHECK(tgsi_interp_bound_rel(fui(4.0f), 0) == 0.0);
+   CHECK(isinf(tgsi_interp_bound_rel(fui(0x1p-11f), eb)));
+   CHECK(isinf(tgsi_interp_bound_rel(fui(-0.0f), eb)));
+   CHECK(isinf(tgsi_interp_bound_rel(fui(INFINITY), eb)));
    /* encoding rounds up and saturates */
    CHECK(bound_of(tgsi_interp_bound_bits(1.0 + 0x1p-20)) > 1.0);
    CHECK(isinf(bound_of(tgsi_interp_bound_bits(NAN))));
