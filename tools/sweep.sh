@@ -8,8 +8,10 @@
 #   captures   captures/*.tgsi at seeds FROM..TO
 #   generated  N generated shaders (default 1000) at seeds FROM..TO
 #   ffma       captures/*.tgsi with --opt fuse-ffma at seeds FROM..TO
+#   genffma    N generated shaders with --opt fuse-ffma (N as generated's)
+#   geninexact N generated shaders with --opt inexact
 # With no WHAT, the long sweep: captures 1 200, generated 1 20 1000,
-# ffma 1 50. Each run's failure lines go to OUT (default sweep-out/) as
+# ffma 1 50, genffma 1 5 1000, geninexact 1 5 1000. Each run's failure lines go to OUT (default sweep-out/) as
 # WHAT-sSEED.txt with its reproducers under WHAT-sSEED/ and every case's
 # status and reason in WHAT-sSEED.json; a line per run and a total per
 # WHAT go to stdout. Exit 1 if any run failed, 2 if a run
@@ -25,11 +27,11 @@ while [ $# -gt 0 ]; do
     -j) jobs="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) break ;;
   esac
 done
-[ $# -eq 0 ] && set -- captures 1 200 generated 1 20 1000 ffma 1 50
+[ $# -eq 0 ] && set -- captures 1 200 generated 1 20 1000 ffma 1 50 genffma 1 5 1000 geninexact 1 5 1000
 exe="$build/diffcomp"
 [ -x "$exe" ] || { echo "sweep.sh: $exe not built" >&2; exit 2; }
 mkdir -p "$out"
@@ -39,13 +41,15 @@ while [ $# -gt 0 ]; do
   what="$1" from="${2:?FROM}" to="${3:?TO}"
   shift 3
   n=1000
-  if [ "$what" = generated ] && [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then
+  if [[ "$what" =~ ^gen ]] && [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then
     n="$1"
     shift
   fi
   case "$what" in
     captures) args=(captures/*.tgsi) ;;
     generated) args=(--generated "$n") ;;
+    genffma) args=(--opt fuse-ffma --generated "$n") ;;
+    geninexact) args=(--opt inexact --generated "$n") ;;
     ffma) args=(--opt fuse-ffma captures/*.tgsi) ;;
     *) echo "sweep.sh: unknown sweep '$what'" >&2; exit 2 ;;
   esac

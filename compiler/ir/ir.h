@@ -671,8 +671,11 @@ struct opt_ctx {
    /* Per-rewrite verification (opt_verify.c): the shader being compiled
     * (opt_run_pass sets it), the last transformation's text, the first
     * value id it may have built, whether the next opt_replace is that
-    * rewrite and the class it claims; the counts of rewrites verified,
-    * left unverified (values it cannot compute) and failed. */
+    * rewrite and the class it claims (set just before opt_transform or
+    * opt_fault_fires; EXACT again after that replace, or when they do
+    * not allow it, so it never passes to a later rewrite); the counts
+    * of rewrites verified, left unverified (values it cannot compute)
+    * and failed. */
    struct ir_shader *sh;
    char verify_what[160]; /* read through opt_verify_what */
    /* The text still to be made (pass.c, verify_note): the format while it

@@ -319,8 +319,10 @@ bool
 opt_transform(struct opt_ctx *ctx, const char *fmt, ...)
 {
    const struct opt_options *o = &ctx->opts;
-   if (!ctx->firing && opt_cons_refuses(ctx))
-      return false; /* a conservative stage makes no optional change */
+   if (!ctx->firing && opt_cons_refuses(ctx)) {
+      ctx->verify_class = OPT_VERIFY_EXACT; /* the class was this one's */
+      return false;                         /* a conservative stage makes no optional change */
+   }
    if (o->bisect_firings && !ctx->firing)
       return true; /* only the fault firings count */
    bool limited = o->bisect && o->bisect_limit >= 0;
@@ -465,12 +467,16 @@ fires_v(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, va_list ap)
 bool
 opt_fault_fires(struct opt_ctx *ctx, enum opt_fault f, const char *fmt, ...)
 {
-   if (!opt_fault(ctx, f))
+   if (!opt_fault(ctx, f)) {
+      ctx->verify_class = OPT_VERIFY_EXACT; /* the class was this one's */
       return false;
+   }
    va_list ap;
    va_start(ap, fmt);
    bool r = fires_v(ctx, f, fmt, ap);
    va_end(ap);
+   if (!r)
+      ctx->verify_class = OPT_VERIFY_EXACT;
    if (r) {
       char *inst;
       va_start(ap, fmt);

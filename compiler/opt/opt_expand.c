@@ -330,11 +330,12 @@ static bool
 fuse_fmad(struct ex *x, const struct ir_instr *in)
 {
 #define FMAD_FMT "fmad %%%u as ffma (one rounding: inexact)"
+   enum opt_fault f = opt_inexact_ok(in) ? OPT_FAULT_COUNT : fault_fuse_ok(x, in);
+   if (!opt_inexact_ok(in) && f == OPT_FAULT_COUNT)
+      return false;
    x->ctx->verify_class = OPT_VERIFY_FUSED; /* opt_verify.c */
-   if (opt_inexact_ok(in))
-      return opt_transform(x->ctx, FMAD_FMT, in->id);
-   enum opt_fault f = fault_fuse_ok(x, in);
-   return f != OPT_FAULT_COUNT && opt_fault_fires(x->ctx, f, FMAD_FMT, in->id);
+   return f == OPT_FAULT_COUNT ? opt_transform(x->ctx, FMAD_FMT, in->id)
+                               : opt_fault_fires(x->ctx, f, FMAD_FMT, in->id);
 #undef FMAD_FMT
 }
 

@@ -492,6 +492,12 @@ foreach(s 1 2 3)
 endforeach()
 check_cli(fuse_tex_kill_fault "--no-repro|--target|sm50|--opt|fuse-ffma|--no-verify|--inject-fault|dce-discard|${_fx}/fs_fuse_tex_kill.tgsi" 1
           OUT "fail sm50 fixtures/check/fs_fuse_tex_kill.tgsi: mismatch \\(ref/opt\\): discard lane")
+# A precise MAD that fuse-ffma may not fuse left the fusion's exactness
+# class set (opt_expand.c, fuse_fmad), and the next rewrite, an exact
+# fold of its 0 * 0, was refused as "an inexact rewrite of a precise
+# value" (sm50; check --generated 1000 --opt fuse-ffma --seed 4, reduced).
+check_cli(fuse_precise_fold "--no-repro|--opt|fuse-ffma|${_fx}/cs_precise_mad_fold.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 
 # Back end or mid-level (issue 16): a failure on one target while another
 # target sharing opt's front end and IR passes passes is put on its own back
