@@ -511,6 +511,7 @@ struct tgsi_interp_batch {
    bool failed;
    bool bounds;     /* fuse_bounds, or SIN/COS/SCS in the program */
    bool bound_fuse; /* tgsi_interp_opts.fuse_bounds */
+   bool zsign_open; /* tgsi_interp_opts.inexact: zero sums and products */
    /* The steer taint (tgsi_interp_cf.c): a condition with a flag of
     * steer_cond may decide otherwise in opt; what it decides gets
     * steer_mark. Both 0 without --opt. */

@@ -1510,6 +1510,48 @@ commit(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsigned 
 /* ------------------------------------------------------------------ */
 /* Running                                                              */
 
+/* The ops made of float adds and multiplies, which --opt inexact's x + 0
+ * -> x and x * 0 -> 0 may rewrite: a zero result may come out with the
+ * other sign (-0 + 0 is +0, x stays -0; -2 * 0 is -0, the fold +0). */
+static bool
+zero_sign_open(enum tgsi_opcode op)
+{
+   switch (op) {
+   case TGSI_OP_ADD:
+   case TGSI_OP_SUB:
+   case TGSI_OP_MUL:
+   case TGSI_OP_MAD:
+   case TGSI_OP_FMA:
+   case TGSI_OP_LRP:
+   case TGSI_OP_DP2:
+   case TGSI_OP_DP3:
+   case TGSI_OP_DP4:
+   case TGSI_OP_DPH:
+   case TGSI_OP_XPD:
+   case TGSI_OP_DST:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* ZSIGN on the zero results of such an op, as on MIN/MAX's: ref/opt
+ * takes either sign, an integer view of one is open (int_view_flags) and
+ * a division by one is undefined. */
+DC_LANES
+static void
+open_zero_signs(struct tgsi_interp_batch *b, unsigned mask)
+{
+   unsigned n = b->n;
+   for (unsigned c = 0; c < 4; c++) {
+      if (!(mask & (1u << c)))
+         continue;
+      const uint32_t *v = b->res_v[c];
+      uint32_t *f = b->res_f[c];
+      FOR f[i] |= (uint32_t)((v[i] & 0x7fffffffu) == 0) * ENV_F_ZSIGN;
+   }
+}
+
 static int32_t
 step(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
 {
@@ -1529,6 +1571,8 @@ step(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, int32_t pc)
                         tgsi_op_info[ti->op].name);
       return -1;
    }
+   if (b->zsign_open && zero_sign_open(ti->op))
+      open_zero_signs(b, (unsigned)mask);
    commit(b, ti, (unsigned)mask);
    return pc + 1;
 }
@@ -1658,6 +1702,7 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    if (opts && opts->inexact) {
       b.steer_cond |= ENV_F_NAN;
       b.steer_mark |= ENV_F_NAN;
+      b.zsign_open = true;
    }
    if (b.bound_fuse || has_trig(&p)) {
       b.bounds = true;
