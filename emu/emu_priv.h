@@ -93,7 +93,9 @@ struct emu_src {
    uint8_t conv;    /* enum emu_conv */
    uint8_t rinc;    /* advances with each (rptN) repeat */
    uint8_t count;   /* consecutive registers read (coordinates, store data) */
-   int8_t read_adj; /* read_delay - read_early: when this slot reads, relative to issue */
+   int8_t read_adj; /* read_delay - read_early: when this slot reads, relative to issue;
+                     * wait-state models: the cycles a read may come before ready and
+                     * still lack no wait state (load.c wait_slack) */
    uint8_t file;
    uint16_t index;     /* register index (events) */
    uint8_t direct;     /* a register read as it stands: no view, modifier or other lane */
