@@ -470,6 +470,8 @@ unsigned emu_opnd_count(const struct isa_model *m, const struct isa_insn *in, in
 emu_kern_fn emu_kern_for(const struct emu_op *op);
 void emu_kern_generic(uint32_t *const *d, const uint32_t *const *s, unsigned n,
                       const struct emu_op *op);
+void emu_fcmp_lanes(enum sem_cond c, const uint32_t *pa, const uint32_t *pb, unsigned n,
+                    uint32_t *out);
 
 /* timing.c */
 void emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsigned index,

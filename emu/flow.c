@@ -383,13 +383,21 @@ stack_next(enum isa_sem sem, uint32_t v, uint32_t k, uint32_t n)
 }
 
 /* One pass over the lanes for one kind of op (sem a constant in each
- * expansion, so the choice is made outside the loop). */
+ * expansion, so the choice is made outside the loop), a 32-lane word of
+ * the live and result sets at a time by the bit table (a wave has at
+ * most 64 lanes). */
 #define STACK_LANES(SEM)                                                                           \
-   for (unsigned i = 0; i < w->n; i++) {                                                           \
-      uint32_t v = cur[i] & 0xffffu, lv = (uint32_t)(live >> i) & 1u;                              \
-      uint32_t nv = lv ? stack_next(SEM, v, kb[i], n) & 0xffffu : v;                               \
-      on |= (uint64_t)(lv & (nv == 0)) << i;                                                       \
-      d[i] = (cur[i] & ~0xffffu) | nv;                                                             \
+   for (unsigned h = 0, m = MIN2(w->n, 32u); h < 2; h++) {                                         \
+      unsigned nh = h ? w->n - m : m;                                                              \
+      const uint32_t *ch = cur + h * m, *kh = kb + h * m;                                          \
+      uint32_t *dh = d + h * m, lw = (uint32_t)(live >> (32 * h)), ow = 0;                         \
+      for (unsigned j = 0; j < nh; j++) {                                                          \
+         uint32_t v = ch[j] & 0xffffu, lv = (lw & bit[j]) != 0;                                    \
+         uint32_t nv = lv ? stack_next(SEM, v, kh[j], n) & 0xffffu : v;                            \
+         ow |= (0u - (lv & (nv == 0))) & bit[j];                                                   \
+         dh[j] = (ch[j] & ~0xffffu) | nv;                                                          \
+      }                                                                                            \
+      on |= (uint64_t)ow << (32 * h);                                                              \
    }
 
 /* The nesting count c of every live lane, updated by an if/else/while/pop
@@ -413,8 +421,7 @@ exec_stack(struct emu_wave *w, const struct emu_op *op, int64_t t)
    if (!a)
       memset(kb, 0, w->n * 4);
    else if (fl)
-      for (unsigned i = 0; i < w->n; i++)
-         kb[i] = sem_fcmp_bool(cond, a[i], b[i]) != 0;
+      emu_fcmp_lanes(cond, a, b, w->n, kb);
    else if (sg)
       for (unsigned i = 0; i < w->n; i++)
          kb[i] = sem_scmp(cond, a[i], b[i]) != 0;
@@ -424,6 +431,7 @@ exec_stack(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_dst dd = {.kind = EMU_S_REG, .count = 1, .fixed_unit = UINT32_MAX};
    uint32_t *cur, *d = emu_reg_write(w, op, &dd, c->exec_unit, t, &cur);
    uint64_t on = 0, live = w->live;
+   assert(w->n <= EMU_MAX_WAVE); /* never a batch: op->batch is 0 */
    switch (op->sem) {
    case ISA_SEM_EXEC_IF:
       STACK_LANES(ISA_SEM_EXEC_IF)

@@ -203,8 +203,8 @@ KA(flo, int sg = type_signed(A->type), sem_flo(a, sg))
 /* out[i] = sem_fcmp_bool(c, a[i], b[i]): a loop per condition, so that
  * the compare is known in the loop and the loop vectorizes (through the
  * switch it ran lane by lane). out is not a source. */
-DC_LANES static void
-fcmp_lanes(enum sem_cond c, const uint32_t *pa, const uint32_t *pb, unsigned n, uint32_t *out)
+DC_LANES void
+emu_fcmp_lanes(enum sem_cond c, const uint32_t *pa, const uint32_t *pb, unsigned n, uint32_t *out)
 {
    switch (c) {
 #define FCMP_(C)                                                                                   \
@@ -235,7 +235,7 @@ fcmp_lanes(enum sem_cond c, const uint32_t *pa, const uint32_t *pb, unsigned n, 
    }
 }
 
-/* FSET: the compares first (fcmp_lanes), then the boolean op. */
+/* FSET: the compares first (emu_fcmp_lanes), then the boolean op. */
 DC_LANES static void
 k_fset(KARGS)
 {
@@ -249,7 +249,7 @@ k_fset(KARGS)
          o[i] = sem_fset((uint32_t)sem_fcmp_bool(A->cond, pa[i], pb[i]), pc[i], bop, bf);
       return;
    }
-   fcmp_lanes(A->cond, pa, pb, n, cmp);
+   emu_fcmp_lanes(A->cond, pa, pb, n, cmp);
    for (unsigned i = 0; i < n; i++)
       o[i] = sem_fset(cmp[i], pc[i], bop, bf);
 }
@@ -278,7 +278,7 @@ k_cov(KARGS)
       }                                                                                            \
    }
 
-/* FSETP: the compares first (fcmp_lanes), then p and q. */
+/* FSETP: the compares first (emu_fcmp_lanes), then p and q. */
 DC_LANES static void
 k_fsetp(KARGS)
 {
@@ -295,7 +295,7 @@ k_fsetp(KARGS)
       }
       return;
    }
-   fcmp_lanes(A->cond, pa, pb, n, cmp);
+   emu_fcmp_lanes(A->cond, pa, pb, n, cmp);
    for (unsigned i = 0; i < n; i++) {
       uint32_t x, y;
       sem_setp(cmp[i], pc[i], bop, &x, &y);
