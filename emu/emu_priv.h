@@ -93,7 +93,9 @@ struct emu_src {
    uint8_t conv;    /* enum emu_conv */
    uint8_t rinc;    /* advances with each (rptN) repeat */
    uint8_t count;   /* consecutive registers read (coordinates, store data) */
-   int8_t read_adj; /* read_delay - read_early: when this slot reads, relative to issue */
+   int8_t read_adj; /* read_delay - read_early: when this slot reads, relative to issue;
+                     * wait-state models: the cycles a read may come before ready and
+                     * still lack no wait state (load.c wait_slack) */
    uint8_t file;
    uint16_t index;     /* register index (events) */
    uint8_t direct;     /* a register read as it stands: no view, modifier or other lane */
@@ -468,6 +470,8 @@ unsigned emu_opnd_count(const struct isa_model *m, const struct isa_insn *in, in
 emu_kern_fn emu_kern_for(const struct emu_op *op);
 void emu_kern_generic(uint32_t *const *d, const uint32_t *const *s, unsigned n,
                       const struct emu_op *op);
+void emu_fcmp_lanes(enum sem_cond c, const uint32_t *pa, const uint32_t *pb, unsigned n,
+                    uint32_t *out);
 
 /* timing.c */
 void emu_event(struct emu_wave *w, enum emu_event_kind k, uint32_t pc, int file, unsigned index,

@@ -663,18 +663,82 @@ load_cbuf(const struct emu_wave *w, const struct env *e, const uint32_t *mask, c
       }
       return true;
    }
-   /* lanes of several draws: each its own draw's words */
-   const uint16_t *ld = e->lane_draw + w->first_lane;
-   uint32_t dtop = 0;
-   for (unsigned i = 0; i < n; i++)
-      dtop = MAX2(dtop, (uint32_t)ld[i] & (0u - (mask[i] & 1u)));
-   if (dtop >= e->ndraws)
+   /* lanes of several draws: each run of one draw (emu_wave.run_at) from
+    * its draw's words */
+   for (unsigned r = 0; r < w->nruns; r++) {
+      unsigned a = w->run_at[r], z = w->run_at[r + 1];
+      if (env_draw(e, w->first_lane + a) < e->ndraws)
+         continue;
+      for (unsigned i = a; i < z; i++)
+         if (mask[i] & 1)
+            return false;
+   }
+   for (unsigned r = 0; r < w->nruns; r++) {
+      unsigned a = w->run_at[r], z = w->run_at[r + 1];
+      uint32_t dr = env_draw(e, w->first_lane + a);
+      if (dr >= e->ndraws) { /* no active lane */
+         memset(d + a, 0, (z - a) * 4);
+         continue;
+      }
+      const uint32_t *base = e->cbuf[b] + (size_t)dr * slots * 4;
+      for (unsigned i = a; i < z; i++) {
+         uint32_t m = 0u - (mask[i] & 1u);
+         d[i] = base[((addr[i] + coff) & m & 0xffffffu) >> 2] & m;
+      }
+   }
+   return true;
+}
+
+/* A component of a load whose active lanes all read one buffer, image or
+ * the shared memory in bounds, aligned to the element unless it is a
+ * word (load_elem reads a misaligned word's aligned word): what
+ * load_elem gives each lane (no event), in two lane loops. False, d
+ * untouched, when an active lane reads anything else. */
+static bool
+load_mem(struct emu_wave *w, const struct emu_op *op, const uint32_t *mask, const uint32_t *addr,
+         uint32_t coff, uint32_t *d)
+{
+   unsigned n = w->n, f = 0, nb = op->elem_bytes;
+   while (f < n && !(mask[f] & 1))
+      f++;
+   if (f == n)
       return false;
+   uint32_t ref = addr[f] + coff, off;
+   enum env_event ev;
+   uint32_t hi = ref >> 24;
+   bool shared = op->space == EMU_SPACE_SHARED;
+   if (!shared && !(hi >= 1 && hi <= ENV_MAX_BUFFERS) &&
+       !(hi >= 0x41 && hi < 0x41 + ENV_MAX_IMAGES))
+      return false; /* constant buffers, stage windows, nothing */
+   const struct env_mem *m = mem_at(w, op, ref, &off, &ev);
+   if (!m || !m->data || m->size < 4)
+      return false;
+   /* the buffer's byte offset: all 32 bits in shared memory, else the
+    * low 24 (the high byte names the buffer and must be ref's) */
+   uint32_t omask = shared ? ~0u : 0xffffffu, align = nb < 4 ? nb - 1u : 0;
+   uint32_t bad = 0, top = 0;
    for (unsigned i = 0; i < n; i++) {
-      uint32_t m = 0u - (mask[i] & 1u);
-      size_t at =
-          (size_t)((uint32_t)ld[i] & m) * slots * 4 + (((addr[i] + coff) & m & 0xffffffu) >> 2);
-      d[i] = e->cbuf[b][at] & m;
+      uint32_t k = 0u - (mask[i] & 1u), x = (addr[i] + coff) & k;
+      bad |= (((x ^ ref) & ~omask) | (x & align)) & k;
+      top = MAX2(top, x & omask);
+   }
+   if (bad || (top & ~3u) > m->size - 4)
+      return false;
+   const uint8_t *data = m->data;
+   if (nb == 4) {
+      for (unsigned i = 0; i < n; i++) {
+         uint32_t k = 0u - (mask[i] & 1u), v;
+         memcpy(&v, data + ((addr[i] + coff) & k & omask & ~3u), 4);
+         d[i] = v & k;
+      }
+      return true;
+   }
+   uint32_t bits = 8 * nb, mk = (1u << bits) - 1, sb = op->elem_signed ? 1u << (bits - 1) : 0;
+   for (unsigned i = 0; i < n; i++) {
+      uint32_t k = 0u - (mask[i] & 1u), o = (addr[i] + coff) & k & omask, v;
+      memcpy(&v, data + (o & ~3u), 4);
+      v = (v >> 8 * (o & 3u)) & mk;
+      d[i] = ((v ^ sb) - sb) & k;
    }
    return true;
 }
@@ -734,6 +798,8 @@ emu_exec_mem(struct emu_wave *w, const struct emu_op *op, int64_t t)
    for (unsigned c = 0; c < op->ncomp; c++) {
       uint32_t coff = hoff[c / half] + c % half * nb, *d = run->tmp_comp + c * run->maxlanes;
       if (cst && (w->draw >= 0 || e->lane_draw) && load_cbuf(w, e, mask, addr, coff, d))
+         continue;
+      if (load_mem(w, op, mask, addr, coff, d))
          continue;
       for (unsigned i = 0; i < w->n; i++)
          d[i] = mask[i] & 1 ? load_word(w, op, e, cst, i, addr[i] + coff) : 0;

@@ -49,6 +49,29 @@ popcount64(uint64_t x)
    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
+/* Bit l of a 32-bit word, by table: lane loops testing or setting lane
+ * l's bit of a lane set vectorize (no per-lane 64-bit shift). */
+static const uint32_t bit[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
+/* The lane set of bit 0 of p[0 .. n - 1] (n <= 64, a wave), a word of 32
+ * lanes at a time. */
+DC_LANES static uint64_t
+lane_bits(const uint32_t *p, unsigned n)
+{
+   unsigned m = MIN2(n, 32u);
+   uint32_t lo = 0, hi = 0;
+   for (unsigned i = 0; i < m; i++)
+      lo |= (0u - (p[i] & 1u)) & bit[i];
+   const uint32_t *p_hi = p + m; /* indexed from 0, so that this loop vectorizes too */
+   for (unsigned j = 0; j < n - m; j++)
+      hi |= (0u - (p_hi[j] & 1u)) & bit[j];
+   return (uint64_t)hi << 32 | lo;
+}
+
 DC_LANES void
 emu_set_active(struct emu_wave *w, uint64_t lanes)
 {
@@ -63,11 +86,6 @@ emu_set_active(struct emu_wave *w, uint64_t lanes)
    w->nactive = popcount64(lanes);
    /* exec[i] = lane i's bit as 0 / ~0u, 32 lanes per word of the set with
     * a bit mask per lane, so that the loops vectorize */
-   static const uint32_t bit[32] = {
-       1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
-       1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
-       1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
-       1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
    uint32_t lo = (uint32_t)lanes, hi = (uint32_t)(lanes >> 32);
    unsigned n = w->n, m = MIN2(n, 32u);
    uint32_t *ex = w->exec;
@@ -256,18 +274,12 @@ cond_lanes(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_run *run = w->run;
    uint32_t *mask;
    emu_exec_mask(w, op, t, &mask);
-   uint64_t bits = 0;
-   for (unsigned i = 0; i < w->n; i++)
-      bits |= (uint64_t)(mask[i] & 1) << i;
+   uint64_t bits = lane_bits(mask, w->n);
    for (unsigned k = 0; k < op->nsrc; k++) {
       const struct emu_src *s = &op->src[k];
       if (s->kind != EMU_S_REG && s->kind != EMU_S_REL_REG)
          continue;
-      const uint32_t *p = emu_fetch(w, op, s, 0, t, run->tmp_src[k]);
-      uint64_t b = 0;
-      for (unsigned i = 0; i < w->n; i++)
-         b |= (uint64_t)(p[i] & 1u) << i;
-      bits &= b;
+      bits &= lane_bits(emu_fetch(w, op, s, 0, t, run->tmp_src[k]), w->n);
       break;
    }
    return bits;
@@ -371,13 +383,21 @@ stack_next(enum isa_sem sem, uint32_t v, uint32_t k, uint32_t n)
 }
 
 /* One pass over the lanes for one kind of op (sem a constant in each
- * expansion, so the choice is made outside the loop). */
+ * expansion, so the choice is made outside the loop), a 32-lane word of
+ * the live and result sets at a time by the bit table (a wave has at
+ * most 64 lanes). */
 #define STACK_LANES(SEM)                                                                           \
-   for (unsigned i = 0; i < w->n; i++) {                                                           \
-      uint32_t v = cur[i] & 0xffffu, lv = (uint32_t)(live >> i) & 1u;                              \
-      uint32_t nv = lv ? stack_next(SEM, v, kb[i], n) & 0xffffu : v;                               \
-      on |= (uint64_t)(lv & (nv == 0)) << i;                                                       \
-      d[i] = (cur[i] & ~0xffffu) | nv;                                                             \
+   for (unsigned h = 0, m = MIN2(w->n, 32u); h < 2; h++) {                                         \
+      unsigned nh = h ? w->n - m : m;                                                              \
+      const uint32_t *ch = cur + h * m, *kh = kb + h * m;                                          \
+      uint32_t *dh = d + h * m, lw = (uint32_t)(live >> (32 * h)), ow = 0;                         \
+      for (unsigned j = 0; j < nh; j++) {                                                          \
+         uint32_t v = ch[j] & 0xffffu, lv = (lw & bit[j]) != 0;                                    \
+         uint32_t nv = lv ? stack_next(SEM, v, kh[j], n) & 0xffffu : v;                            \
+         ow |= (0u - (lv & (nv == 0))) & bit[j];                                                   \
+         dh[j] = (ch[j] & ~0xffffu) | nv;                                                          \
+      }                                                                                            \
+      on |= (uint64_t)ow << (32 * h);                                                              \
    }
 
 /* The nesting count c of every live lane, updated by an if/else/while/pop
@@ -401,8 +421,7 @@ exec_stack(struct emu_wave *w, const struct emu_op *op, int64_t t)
    if (!a)
       memset(kb, 0, w->n * 4);
    else if (fl)
-      for (unsigned i = 0; i < w->n; i++)
-         kb[i] = sem_fcmp_bool(cond, a[i], b[i]) != 0;
+      emu_fcmp_lanes(cond, a, b, w->n, kb);
    else if (sg)
       for (unsigned i = 0; i < w->n; i++)
          kb[i] = sem_scmp(cond, a[i], b[i]) != 0;
@@ -412,6 +431,7 @@ exec_stack(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct emu_dst dd = {.kind = EMU_S_REG, .count = 1, .fixed_unit = UINT32_MAX};
    uint32_t *cur, *d = emu_reg_write(w, op, &dd, c->exec_unit, t, &cur);
    uint64_t on = 0, live = w->live;
+   assert(w->n <= EMU_MAX_WAVE); /* never a batch: op->batch is 0 */
    switch (op->sem) {
    case ISA_SEM_EXEC_IF:
       STACK_LANES(ISA_SEM_EXEC_IF)

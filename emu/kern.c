@@ -125,7 +125,30 @@ type_signed(enum isa_type t)
       }                                                                                            \
    }
 
-KA(fmnmx, (void)0, sem_fmnmx(a, b, c))
+/* FMNMX: the predicate is mostly one value on every lane (PT, !PT): a
+ * min or max loop then, the per-lane choice otherwise. Every source is
+ * read before the first result is written (a result may land in a
+ * source's buffer; lane i reads lane i only). */
+DC_LANES static void
+k_fmnmx(KARGS)
+{
+   uint32_t *o = d[0];
+   const uint32_t *pa = s[0], *pb = op->nsrc > 1 ? s[1] : s[0], *pc = op->nsrc > 2 ? s[2] : s[0];
+   uint32_t all = 1u, any = 0;
+   for (unsigned i = 0; i < n; i++) {
+      all &= pc[i];
+      any |= pc[i];
+   }
+   if (all & 1u)
+      for (unsigned i = 0; i < n; i++)
+         o[i] = sem_fmin(pa[i], pb[i]);
+   else if (!(any & 1u))
+      for (unsigned i = 0; i < n; i++)
+         o[i] = sem_fmax(pa[i], pb[i]);
+   else
+      for (unsigned i = 0; i < n; i++)
+         o[i] = sem_fmnmx(pa[i], pb[i], pc[i]);
+}
 KA(imnmx, int sg = type_signed(A->type), sem_imnmx(a, b, c, sg))
 KA(iadd3, (void)0, sem_iadd3(a, b, c))
 KA(iscadd, (void)0, sem_iscadd(a, b, c))
@@ -176,8 +199,60 @@ k_xmad(KARGS)
 KA(bfe, int sg = type_signed(A->type); int brev = (A->flags & SEM_FL_BREV) != 0,
    sem_bfe(a, b, sg, brev))
 KA(flo, int sg = type_signed(A->type), sem_flo(a, sg))
-KA(fset, enum sem_cond cond = A->cond; enum sem_bop bop = A->bop;
-   int bf = (A->flags & SEM_FL_BF) != 0, sem_fset((uint32_t)sem_fcmp_bool(cond, a, b), c, bop, bf))
+
+/* out[i] = sem_fcmp_bool(c, a[i], b[i]): a loop per condition, so that
+ * the compare is known in the loop and the loop vectorizes (through the
+ * switch it ran lane by lane). out is not a source. */
+DC_LANES void
+emu_fcmp_lanes(enum sem_cond c, const uint32_t *pa, const uint32_t *pb, unsigned n, uint32_t *out)
+{
+   switch (c) {
+#define FCMP_(C)                                                                                   \
+   case C:                                                                                         \
+      for (unsigned i = 0; i < n; i++)                                                             \
+         out[i] = (uint32_t)sem_fcmp_bool(C, pa[i], pb[i]);                                        \
+      return;
+      FCMP_(SEM_LT)
+      FCMP_(SEM_LE)
+      FCMP_(SEM_GT)
+      FCMP_(SEM_GE)
+      FCMP_(SEM_EQ)
+      FCMP_(SEM_NE)
+      FCMP_(SEM_NUM)
+      FCMP_(SEM_NAN)
+      FCMP_(SEM_LTU)
+      FCMP_(SEM_LEU)
+      FCMP_(SEM_GTU)
+      FCMP_(SEM_GEU)
+      FCMP_(SEM_EQU)
+      FCMP_(SEM_ONE)
+      FCMP_(SEM_LTN)
+      FCMP_(SEM_GTN)
+#undef FCMP_
+   default:
+      for (unsigned i = 0; i < n; i++)
+         out[i] = (uint32_t)sem_fcmp_bool(c, pa[i], pb[i]);
+   }
+}
+
+/* FSET: the compares first (emu_fcmp_lanes), then the boolean op. */
+DC_LANES static void
+k_fset(KARGS)
+{
+   uint32_t *o = d[0], cmp[EMU_BATCH_LANES];
+   const uint32_t *pa = s[0], *pb = op->nsrc > 1 ? s[1] : s[0], *pc = op->nsrc > 2 ? s[2] : s[0];
+   const struct sem_args *A = &op->args;
+   enum sem_bop bop = A->bop;
+   int bf = (A->flags & SEM_FL_BF) != 0;
+   if (n > EMU_BATCH_LANES) { /* no batch is wider: lane by lane */
+      for (unsigned i = 0; i < n; i++)
+         o[i] = sem_fset((uint32_t)sem_fcmp_bool(A->cond, pa[i], pb[i]), pc[i], bop, bf);
+      return;
+   }
+   emu_fcmp_lanes(A->cond, pa, pb, n, cmp);
+   for (unsigned i = 0; i < n; i++)
+      o[i] = sem_fset(cmp[i], pc[i], bop, bf);
+}
 
 /* COV: the type classes looked up once per instruction. */
 static void
@@ -203,7 +278,31 @@ k_cov(KARGS)
       }                                                                                            \
    }
 
-KSETP(fsetp, (uint32_t)sem_fcmp_bool(cond, a, b), enum sem_cond cond = A->cond)
+/* FSETP: the compares first (emu_fcmp_lanes), then p and q. */
+DC_LANES static void
+k_fsetp(KARGS)
+{
+   uint32_t *p = d[0], *q = op->ndst > 1 ? d[1] : d[0], cmp[EMU_BATCH_LANES];
+   const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];
+   const struct sem_args *A = &op->args;
+   enum sem_bop bop = A->bop;
+   if (n > EMU_BATCH_LANES) { /* no batch is wider: lane by lane */
+      for (unsigned i = 0; i < n; i++) {
+         uint32_t x, y;
+         sem_setp((uint32_t)sem_fcmp_bool(A->cond, pa[i], pb[i]), pc[i], bop, &x, &y);
+         q[i] = y;
+         p[i] = x;
+      }
+      return;
+   }
+   emu_fcmp_lanes(A->cond, pa, pb, n, cmp);
+   for (unsigned i = 0; i < n; i++) {
+      uint32_t x, y;
+      sem_setp(cmp[i], pc[i], bop, &x, &y);
+      q[i] = y;
+      p[i] = x;
+   }
+}
 /* ISETP without a choice in the lane loop: a condition is lt, eq or both
  * (sem_icmp_from), maybe inverted; signed compares flip the sign bits
  * first; a loop per boolean op. Each lane reads its sources before it

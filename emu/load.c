@@ -1475,6 +1475,44 @@ index_wait_rules(struct emu_code *c)
    c->wait_at[nslots] = (uint32_t)used;
 }
 
+/* Wait-state models: a read of a fixed-latency result at cycle t lacks
+ * wait states only while t - issue - 1 < the most states a rule of its
+ * slot asks (timing.c wait_states_short), issue = ready - lat for its
+ * writer's destination. With lmin the least lat of any destination a
+ * fixed-latency write goes through, a read at t + slack >= ready, slack =
+ * lmin - 1 - that most, lacks none: read_adj holds the slack (never below
+ * 0, the plain ready test), so that emu_reg_read answers such a read
+ * inline instead of looking up the writer. A slot without rules reads
+ * inline from the cycle after its writer's issue. */
+static void
+wait_slack(struct emu_code *c)
+{
+   if (c->hazard != ISA_HAZARD_WAIT_STATES)
+      return;
+   int32_t lmin = INT32_MAX;
+   for (unsigned i = 0; i < c->n; i++) {
+      const struct emu_op *op = &c->ops[i];
+      if (op->sync)
+         continue; /* its results wait on a counter, never on the window */
+      for (unsigned j = 0; j < op->ndst; j++)
+         if (op->dst[j].kind == EMU_S_REG)
+            lmin = MIN2(lmin, op->dst[j].lat);
+      if (op->has_scc)
+         lmin = MIN2(lmin, op->scc_dst.lat);
+   }
+   if (c->exec_stack || lmin == INT32_MAX)
+      lmin = 0; /* flow.c's nesting count is written with lat 0 */
+   for (unsigned i = 0; i < c->n; i++)
+      for (unsigned k = 0; k < ISA_MAX_SRC; k++) {
+         size_t at = (size_t)i * ISA_MAX_SRC + k;
+         int most = 0;
+         for (uint32_t q = c->wait_at ? c->wait_at[at] : 0; c->wait_at && q < c->wait_at[at + 1];
+              q++)
+            most = MAX2(most, c->wait_rules[c->wait_sel[q]].states);
+         c->ops[i].src[k].read_adj = (int8_t)MIN2(MAX2(lmin - 1 - most, 0), INT8_MAX);
+      }
+}
+
 enum emu_status
 emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d)
 {
@@ -1559,6 +1597,7 @@ emu_load(const struct emu_program *p, struct emu_code **out, struct diag_list *d
    for (unsigned i = 0; i < c->n; i++)
       set_direct(&c->ops[i]);
    index_wait_rules(c);
+   wait_slack(c);
    *out = c;
    return EMU_OK;
 }

@@ -153,7 +153,7 @@ salu_read(struct emu_wave *w, const struct emu_op *op, const struct emu_src *s, 
       in->hi = emu_reg_read(w, op, s, s->unit + 1, t);
 }
 
-static bool
+DC_LANES static bool
 words_uniform(const uint32_t *p, unsigned n)
 {
    uint32_t x = 0, p0 = p[0];
@@ -192,7 +192,7 @@ in_expand(const struct salu_in *in, unsigned n, uint64_t *v)
 }
 
 /* Destination dd gets x on every lane. */
-static void
+DC_LANES static void
 salu_dst_fill(struct emu_wave *w, const struct emu_op *op, const struct emu_dst *dd, int64_t t,
               uint64_t x)
 {

@@ -547,14 +547,32 @@ fetch_lane(struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_text
 }
 
 /* Whether every lane's lookup can go through env_sample_lanes: a plain
- * sample (no gather, gradients, projection or gfx9 face layout) of a
- * unit the instruction names, of the bound texture's own target. */
+ * sample (no gather, gradients, projection or gfx9 array layout) of one
+ * unit, of the bound texture's own target. */
 static bool
 lanes_lookup(const struct env *e, const struct emu_op *op, unsigned unit, enum tgsi_texture target)
 {
    const struct emu_tex *x = &op->tex;
-   return x->kind == EMU_TX_SAMPLE && !x->gather && x->ddx < 0 && x->proj < 0 && !x->layer_amd &&
-          !op->tex_rsrc && env_sample_lanes_take(e, unit, target);
+   return x->kind == EMU_TX_SAMPLE && !x->gather && x->ddx < 0 && x->proj < 0 &&
+          (!x->layer_amd || !tgsi_texture_is_array(target)) &&
+          env_sample_lanes_take(e, unit, target);
+}
+
+/* gfx9: the texture every active lane's descriptor names (rs, the first
+ * word), or -1 when they name several or one out of range: then each
+ * lane looks up its own. */
+static int
+rsrc_unit(const struct emu_wave *w, const uint32_t *rs, const uint32_t *mask)
+{
+   unsigned n = w->n, f = 0;
+   while (f < n && !(mask[f] & 1))
+      f++;
+   if (f == n || rs[f] >= ENV_MAX_TEXTURES)
+      return -1;
+   uint32_t u = rs[f], bad = 0;
+   for (unsigned i = 0; i < n; i++)
+      bad |= (rs[i] ^ u) & (0u - (mask[i] & 1u));
+   return bad ? -1 : (int)u;
 }
 
 /* The lookups of every lane of w at once, into components 0..3 of
@@ -643,10 +661,16 @@ emu_exec_tex(struct emu_wave *w, const struct emu_op *op, int64_t t)
    struct env *e = run->env;
    unsigned unit = op->tex_unit;
    enum tgsi_texture target = lookup_target(e, op, unit);
-   if (lanes_lookup(e, op, unit, target)) {
-      sample_lanes(w, op, unit, target, &r);
-      emu_write_comps(w, op, t, op->wrmask, mask, on);
-      return;
+   /* every active lane of one unit: the lane loop below would look up
+    * that unit and its target for each */
+   int one = rs ? rsrc_unit(w, rs, mask) : (int)unit;
+   if (one >= 0) {
+      enum tgsi_texture t1 = rs ? lookup_target(e, op, (unsigned)one) : target;
+      if (lanes_lookup(e, op, (unsigned)one, t1)) {
+         sample_lanes(w, op, (unsigned)one, t1, &r);
+         emu_write_comps(w, op, t, op->wrmask, mask, on);
+         return;
+      }
    }
    for (unsigned i = 0; i < w->n; i++) {
       uint32_t out[4] = {0, 0, 0, 0};
