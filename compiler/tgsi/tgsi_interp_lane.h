@@ -88,6 +88,23 @@ tgsi_lane_sum_end(const struct tgsi_lane_sum *s)
    return s->ok & (s->mag < (double)s->unit * 0x1p24);
 }
 
+/* tgsi_lane_sum_exact of one product and the addend (MAD), on scalars
+ * alone: the walk's struct, passed by address, stayed in memory in the
+ * lane loop and kept it scalar. */
+static inline bool
+tgsi_lane_mad_exact(float a, float b, float add)
+{
+   double p = (double)a * (double)b;
+   float f = (float)p;
+   bool pzero = p == 0.0, azero = add == 0.0f;
+   bool ok =
+       (azero | (fabsf(add) <= FLT_MAX)) & (pzero | (((double)f == p) & (fabs(p) <= DBL_MAX)));
+   float ua = azero ? INFINITY : tgsi_lane_low_unit(add);
+   float up = tgsi_lane_low_unit(f);
+   float unit = (!pzero & (up < ua)) ? up : ua;
+   return ok & (fabs((double)add) + fabs(p) < (double)unit * 0x1p24);
+}
+
 static inline bool
 tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
 {
@@ -102,7 +119,10 @@ tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
 static inline double
 tgsi_lane_mag_max(double x, double y)
 {
-   return ((x > y) | (y != y)) ? x : y;
+   /* two selects of one compare each: GCC 12 leaves a loop scalar
+    * where the two compares are or-ed into one mask */
+   double big = x > y ? x : y;
+   return y != y ? x : big;
 }
 
 /* CANCEL: a sum r whose largest term has magnitude m cancelled by more
@@ -134,7 +154,7 @@ static inline double
 tgsi_lane_amp_of(uint32_t flags)
 {
    uint32_t k = (flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31);
-   return (double)(1u << k);
+   return (double)(int32_t)(1u << k);
 }
 
 static inline uint32_t

@@ -225,6 +225,10 @@ test_mad(unsigned round)
    for (unsigned i = 0; i < N; i++)
       want[i] = ref_sum_exact(1, &A[0][i], &B[0][i], C[i]);
    CHECK(compare("sum_exact mad", round) == 0);
+   /* the scalar form mad_flags uses */
+   for (unsigned i = 0; i < N; i++)
+      got[i] = tgsi_lane_mad_exact(A[0][i], B[0][i], C[i]);
+   CHECK(compare("mad_exact", round) == 0);
 }
 
 /* DP2..DP4's test, term by term as tgsi_interp_alu.c walks it. */
