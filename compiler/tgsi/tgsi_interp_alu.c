@@ -461,23 +461,36 @@ farith(enum tgsi_opcode op, unsigned n, uint32_t *restrict r, uint32_t *restrict
 
 /* MAD's flags after fflags: FUSE for the lanes whose product rounds
  * (elsewhere fusing cannot change the result), then CANCEL as for FMA
- * (fextra), in one pass. Every lane takes the exact-sum test, whose FUSE
- * a lane with FUSE already (a chain of MADs) does not need: branch-free,
- * the loop vectorizes over the whole batch (blocks of 16 lanes that
- * skipped the test where all had FUSE ran scalar: GCC's cost model
- * wants more iterations than a block has). */
+ * (fextra), in one pass. The exact-sum test decides FUSE only for a lane
+ * without it: a batch whose lanes all have FUSE already (a chain of
+ * MADs) skips it. Each is one branch-free loop over the batch, which
+ * vectorizes (blocks of 16 lanes, tested apart, ran scalar: GCC's cost
+ * model wants more iterations than a block has). */
+static TI_INLINE void
+mad_lanes(unsigned n, bool fused, uint32_t *restrict rf, const uint32_t *restrict r,
+          const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c)
+{
+   FOR
+   {
+      float x = F(a[i]), y = F(b[i]), z = F(c[i]);
+      bool exact = !fused && tgsi_lane_mad_exact(x, y, z);
+      uint32_t f = rf[i] | (exact ? 0 : ENV_F_FUSE);
+      double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
+      rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
+   }
+}
+
 DC_LANES
 static void
 mad_flags(unsigned n, uint32_t *restrict rf, const uint32_t *restrict r, const uint32_t *restrict a,
           const uint32_t *restrict b, const uint32_t *restrict c)
 {
-   FOR
-   {
-      float x = F(a[i]), y = F(b[i]), z = F(c[i]);
-      uint32_t f = rf[i] | (tgsi_lane_mad_exact(x, y, z) ? 0 : ENV_F_FUSE);
-      double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
-      rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
-   }
+   uint32_t all = ~0u;
+   FOR all &= rf[i];
+   if (all & ENV_F_FUSE)
+      mad_lanes(n, true, rf, r, a, b, c);
+   else
+      mad_lanes(n, false, rf, r, a, b, c);
 }
 
 /* CANCEL for a transcendental that magnifies its operand's error: where
