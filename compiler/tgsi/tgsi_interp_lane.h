@@ -16,6 +16,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #define TI_INEXACT (ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS)
 
@@ -157,11 +158,38 @@ tgsi_lane_amp_of(uint32_t flags)
    return (double)(int32_t)(1u << k);
 }
 
+static inline uint64_t
+tgsi_lane_dbits(double d)
+{
+   uint64_t u;
+   memcpy(&u, &d, 8);
+   return u;
+}
+
+/* tgsi_lane_amp's level for a sum, in integers: m * 2^k > |r| * 2^j
+ * (k the flags' level) holds for the j below the exponent difference of
+ * m and |r| plus one where m's significand is the larger, plus k: the
+ * new level, 0 to 5 (5: CANCEL), one count where the double compares
+ * were five, each a double multiply and a mask narrowed to 32 bits. It
+ * needs |r| finite (an infinite or NaN r is level 0, as every compare
+ * false was); 0 counts as smaller than every m > 0, and an infinite m as
+ * larger than every finite |r|, as the bits of non-negative doubles
+ * order them. */
 static inline uint32_t
 tgsi_lane_cancel(uint32_t flags, float r, double m)
 {
    bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8);
-   uint32_t amp = tgsi_lane_amp(flags, fabs((double)r), m * tgsi_lane_amp_of(flags));
+   uint64_t bm = tgsi_lane_dbits(m), br = tgsi_lane_dbits(fabs((double)r));
+   const uint64_t sig = 0x000fffffffffffffu;
+   int32_t lv =
+       (int32_t)(bm >> 52) - (int32_t)(br >> 52) +
+       (int32_t)((int64_t)(bm & sig) > (int64_t)(br & sig)) +
+       (int32_t)((flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31));
+   lv = lv < 0 ? 0 : lv > 5 ? 5 : lv;
+   lv = (fui(r) & 0x7fffffffu) < 0x7f800000u ? lv : 0;
+   uint32_t t = (1u << lv) - 1u; /* thermometer: bit j for level > j */
+   uint32_t amp = (flags & ~ENV_AMP_MASK) | (t & 7u) << 16 | (t >> 3 & 1u) << 31 |
+                  (t >> 4 & 1u) * ENV_F_CANCEL;
    return on ? amp : flags;
 }
 

@@ -272,6 +272,34 @@ test_cancel(unsigned round)
    CHECK(compare("cancel", round) == 0);
 }
 
+/* CANCEL's level at the ends of its integer count: results of 0, a
+ * denormal, FLT_MAX, infinities and NaN, magnitudes at and around 2^-8,
+ * above every float and infinite, each a power of two away from the
+ * other (the compares' equal cases), at every amplification level. */
+static void
+test_cancel_ends(void)
+{
+   static const float rs[] = {0.0f, -0.0f, 0x1p-149f,       0x1.8p-140f, 0x1p-126f, 1.0f,
+                              1.5f, -3.0f, 0x1.fffffep127f, INFINITY,    -INFINITY, NAN};
+   static const double ms[] = {0x1p-8,  0x1.0000000000001p-8, 0x1p-7,  1.0,      1.5, 3.0,
+                               0x1p128, 0x1.fffffep127,       0x1p200, INFINITY, NAN};
+   static const uint32_t amps[] = {0, 0x10000u, 0x30000u, 0x70000u, 0x80070000u};
+   unsigned bad = 0;
+   for (unsigned ri = 0; ri < ARRAY_SIZE(rs); ri++)
+      for (unsigned mi = 0; mi < ARRAY_SIZE(ms); mi++)
+         for (int e = -6; e <= 6; e++)
+            for (unsigned ai = 0; ai < ARRAY_SIZE(amps); ai++) {
+               float r = rs[ri] * ldexpf(1.0f, e);
+               uint32_t fl = ENV_F_FUSE | amps[ai];
+               uint32_t got1 = tgsi_lane_cancel(fl, r, ms[mi]);
+               uint32_t want1 = ref_cancel(fl, r, ms[mi]);
+               if (got1 != want1 && bad++ < 5)
+                  fprintf(stderr, "cancel r %a m %a flags %x: got %x, want %x\n", (double)r, ms[mi],
+                          fl, got1, want1);
+            }
+   CHECK(bad == 0);
+}
+
 /* EDGE of a compare: distance a - b, magnitude the larger operand. */
 static void
 test_edge(unsigned round)
@@ -313,6 +341,7 @@ main(void)
       test_cancel(round);
       test_edge(round);
    }
+   test_cancel_ends();
    test_coverage();
    return test_done();
 }
