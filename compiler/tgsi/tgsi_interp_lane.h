@@ -71,15 +71,17 @@ tgsi_lane_sum_start(float add)
    return s;
 }
 
+/* A zero product counts as a float in no unit; a product that is not a
+ * float fails whatever its unit, so its rounding f = 0 may stand for a
+ * zero product (tgsi_lane_mad_exact). */
 static inline void
 tgsi_lane_sum_product(struct tgsi_lane_sum *s, float a, float b)
 {
    double p = (double)a * (double)b;
    float f = (float)p;
-   bool zero = p == 0.0;
-   s->ok &= zero | (((double)f == p) & (fabs(p) <= DBL_MAX));
+   s->ok &= ((double)f == p) & (fabsf(f) <= FLT_MAX);
    float u = tgsi_lane_low_unit(f);
-   s->unit = (!zero & (u < s->unit)) ? u : s->unit;
+   s->unit = ((f != 0.0f) & (u < s->unit)) ? u : s->unit;
    s->mag += fabs(p);
 }
 
@@ -90,20 +92,24 @@ tgsi_lane_sum_end(const struct tgsi_lane_sum *s)
 }
 
 /* tgsi_lane_sum_exact of one product and the addend (MAD), on scalars
- * alone: the walk's struct, passed by address, stayed in memory in the
- * lane loop and kept it scalar. */
+ * alone (the walk's struct, passed by address, stayed in memory in the
+ * lane loop and kept it scalar), and with two double compares: the
+ * product is a float when its rounding f gives it back (a zero product
+ * too), and finite when f is; a product that is not a float fails
+ * whatever its unit, so f = 0 may stand for a zero product in the
+ * smallest unit. The float tests and the double ones are each combined
+ * apart: a mask narrowed from 64-bit lanes is five vector operations. */
 static inline bool
 tgsi_lane_mad_exact(float a, float b, float add)
 {
    double p = (double)a * (double)b;
    float f = (float)p;
-   bool pzero = p == 0.0, azero = add == 0.0f;
-   bool ok =
-       (azero | (fabsf(add) <= FLT_MAX)) & (pzero | (((double)f == p) & (fabs(p) <= DBL_MAX)));
-   float ua = azero ? INFINITY : tgsi_lane_low_unit(add);
+   float ua = add == 0.0f ? INFINITY : tgsi_lane_low_unit(add);
    float up = tgsi_lane_low_unit(f);
-   float unit = (!pzero & (up < ua)) ? up : ua;
-   return ok & (fabs((double)add) + fabs(p) < (double)unit * 0x1p24);
+   float unit = ((f != 0.0f) & (up < ua)) ? up : ua;
+   bool fin = (fabsf(add) <= FLT_MAX) & (fabsf(f) <= FLT_MAX);
+   bool dbl = ((double)f == p) & (fabs((double)add) + fabs(p) < (double)unit * 0x1p24);
+   return fin & dbl;
 }
 
 static inline bool
