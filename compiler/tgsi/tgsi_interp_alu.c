@@ -1087,8 +1087,9 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
          FOR
          {
             uint32_t f = rf[i] | (rf[i] & ENV_F_PRODUCT ? ENV_F_FUSE : 0);
-            f = tgsi_lane_cancel(f, F(r[i]),
-                                 tgsi_lane_mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+            float x = fabsf(F(a[i])), y = fabsf(F(b[i]));
+            float big = x > y ? x : y; /* tgsi_lane_mag_max's, in float */
+            f = tgsi_lane_cancel_f(f, F(r[i]), y != y ? x : big);
             rf[i] = f & ~(uint32_t)ENV_F_PRODUCT;
          }
          return true;

@@ -181,22 +181,44 @@ tgsi_lane_dbits(double d)
  * false was); 0 counts as smaller than every m > 0, and an infinite m as
  * larger than every finite |r|, as the bits of non-negative doubles
  * order them. */
+/* The flags with the level lv (before clamping) where on; an infinite
+ * or NaN r is level 0. */
 static inline uint32_t
-tgsi_lane_cancel(uint32_t flags, float r, double m)
+tgsi_lane_level(uint32_t flags, bool on, int32_t lv, float r)
 {
-   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8);
-   uint64_t bm = tgsi_lane_dbits(m), br = tgsi_lane_dbits(fabs((double)r));
-   const uint64_t sig = 0x000fffffffffffffu;
-   int32_t lv =
-       (int32_t)(bm >> 52) - (int32_t)(br >> 52) +
-       (int32_t)((int64_t)(bm & sig) > (int64_t)(br & sig)) +
-       (int32_t)((flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31));
+   lv += (int32_t)((flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31));
    lv = lv < 0 ? 0 : lv > 5 ? 5 : lv;
    lv = (fui(r) & 0x7fffffffu) < 0x7f800000u ? lv : 0;
    uint32_t t = (1u << lv) - 1u; /* thermometer: bit j for level > j */
    uint32_t amp = (flags & ~ENV_AMP_MASK) | (t & 7u) << 16 | (t >> 3 & 1u) << 31 |
                   (t >> 4 & 1u) * ENV_F_CANCEL;
    return on ? amp : flags;
+}
+
+static inline uint32_t
+tgsi_lane_cancel(uint32_t flags, float r, double m)
+{
+   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8);
+   uint64_t bm = tgsi_lane_dbits(m), br = tgsi_lane_dbits(fabs((double)r));
+   const uint64_t sig = 0x000fffffffffffffu;
+   int32_t lv = (int32_t)(bm >> 52) - (int32_t)(br >> 52) +
+                (int32_t)((int64_t)(bm & sig) > (int64_t)(br & sig));
+   return tgsi_lane_level(flags, on, lv, r);
+}
+
+/* tgsi_lane_cancel for a magnitude m that is a float (ADD, SUB: the
+ * larger operand), on the floats' bits: 32-bit lanes throughout. A
+ * denormal or zero r is below m > 2^-8 by more than the 5 levels, as its
+ * exponent field of 0 says; an infinite m is above every finite r. */
+static inline uint32_t
+tgsi_lane_cancel_f(uint32_t flags, float r, float m)
+{
+   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
+   uint32_t bm = fui(m) & 0x7fffffffu, br = fui(r) & 0x7fffffffu;
+   int32_t lv = (int32_t)(bm >> 23) - (int32_t)(br >> 23) +
+                (int32_t)((bm & 0x007fffffu) > (br & 0x007fffffu));
+   lv = bm == 0x7f800000u ? 5 : lv;
+   return tgsi_lane_level(flags, on, lv, r);
 }
 
 /* EDGE: a compare, rounding or conversion whose operand carries an

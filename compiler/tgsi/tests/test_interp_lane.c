@@ -296,6 +296,13 @@ test_cancel_ends(void)
                if (got1 != want1 && bad++ < 5)
                   fprintf(stderr, "cancel r %a m %a flags %x: got %x, want %x\n", (double)r, ms[mi],
                           fl, got1, want1);
+               /* ADD's and SUB's, the magnitude a float */
+               float mf = (float)ms[mi] * ldexpf(1.0f, -e);
+               got1 = tgsi_lane_cancel_f(fl, r, mf);
+               want1 = ref_cancel(fl, r, (double)mf);
+               if (got1 != want1 && bad++ < 5)
+                  fprintf(stderr, "cancel_f r %a m %a flags %x: got %x, want %x\n", (double)r,
+                          (double)mf, fl, got1, want1);
             }
    CHECK(bad == 0);
 }
