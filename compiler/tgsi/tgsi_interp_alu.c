@@ -461,39 +461,36 @@ farith(enum tgsi_opcode op, unsigned n, uint32_t *restrict r, uint32_t *restrict
 
 /* MAD's flags after fflags: FUSE for the lanes whose product rounds
  * (elsewhere fusing cannot change the result), then CANCEL as for FMA
- * (fextra), in one pass. A block of lanes that all have FUSE already
- * (from an operand: a chain of MADs) needs no sum test. */
+ * (fextra), in one pass. The exact-sum test decides FUSE only for a lane
+ * without it: a batch whose lanes all have FUSE already (a chain of
+ * MADs) skips it. Each is one branch-free loop over the batch, which
+ * vectorizes (blocks of 16 lanes, tested apart, ran scalar: GCC's cost
+ * model wants more iterations than a block has). */
 static TI_INLINE void
-mad_lanes(unsigned lo, unsigned hi, bool fused, uint32_t *rf, const uint32_t *r, const uint32_t *a,
-          const uint32_t *b, const uint32_t *c)
+mad_lanes(unsigned n, bool fused, uint32_t *restrict rf, const uint32_t *restrict r,
+          const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c)
 {
-   for (unsigned i = lo; i < hi; i++) {
+   FOR
+   {
       float x = F(a[i]), y = F(b[i]), z = F(c[i]);
-      bool exact = !fused && tgsi_lane_sum_exact(1, &x, &y, z);
+      bool exact = !fused && tgsi_lane_mad_exact(x, y, z);
       uint32_t f = rf[i] | (exact ? 0 : ENV_F_FUSE);
       double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
       rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
    }
 }
 
-#define TI_MAD_BLOCK 16
-
 DC_LANES
 static void
-mad_flags(unsigned n, uint32_t *rf, const uint32_t *r, const uint32_t *a, const uint32_t *b,
-          const uint32_t *c)
+mad_flags(unsigned n, uint32_t *restrict rf, const uint32_t *restrict r, const uint32_t *restrict a,
+          const uint32_t *restrict b, const uint32_t *restrict c)
 {
-   unsigned lo = 0;
-   for (; lo + TI_MAD_BLOCK <= n; lo += TI_MAD_BLOCK) {
-      uint32_t all = ~0u;
-      for (unsigned i = lo; i < lo + TI_MAD_BLOCK; i++)
-         all &= rf[i];
-      if (all & ENV_F_FUSE)
-         mad_lanes(lo, lo + TI_MAD_BLOCK, true, rf, r, a, b, c);
-      else
-         mad_lanes(lo, lo + TI_MAD_BLOCK, false, rf, r, a, b, c);
-   }
-   mad_lanes(lo, n, false, rf, r, a, b, c);
+   uint32_t all = ~0u;
+   FOR all &= rf[i];
+   if (all & ENV_F_FUSE)
+      mad_lanes(n, true, rf, r, a, b, c);
+   else
+      mad_lanes(n, false, rf, r, a, b, c);
 }
 
 /* CANCEL for a transcendental that magnifies its operand's error: where
@@ -1090,8 +1087,9 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
          FOR
          {
             uint32_t f = rf[i] | (rf[i] & ENV_F_PRODUCT ? ENV_F_FUSE : 0);
-            f = tgsi_lane_cancel(f, F(r[i]),
-                                 tgsi_lane_mag_max(fabs((double)F(a[i])), fabs((double)F(b[i]))));
+            float x = fabsf(F(a[i])), y = fabsf(F(b[i]));
+            float big = x > y ? x : y; /* tgsi_lane_mag_max's, in float */
+            f = tgsi_lane_cancel_f(f, F(r[i]), y != y ? x : big);
             rf[i] = f & ~(uint32_t)ENV_F_PRODUCT;
          }
          return true;

@@ -16,6 +16,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #define TI_INEXACT (ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS)
 
@@ -70,15 +71,17 @@ tgsi_lane_sum_start(float add)
    return s;
 }
 
+/* A zero product counts as a float in no unit; a product that is not a
+ * float fails whatever its unit, so its rounding f = 0 may stand for a
+ * zero product (tgsi_lane_mad_exact). */
 static inline void
 tgsi_lane_sum_product(struct tgsi_lane_sum *s, float a, float b)
 {
    double p = (double)a * (double)b;
    float f = (float)p;
-   bool zero = p == 0.0;
-   s->ok &= zero | (((double)f == p) & (fabs(p) <= DBL_MAX));
+   s->ok &= ((double)f == p) & (fabsf(f) <= FLT_MAX);
    float u = tgsi_lane_low_unit(f);
-   s->unit = (!zero & (u < s->unit)) ? u : s->unit;
+   s->unit = ((f != 0.0f) & (u < s->unit)) ? u : s->unit;
    s->mag += fabs(p);
 }
 
@@ -86,6 +89,27 @@ static inline bool
 tgsi_lane_sum_end(const struct tgsi_lane_sum *s)
 {
    return s->ok & (s->mag < (double)s->unit * 0x1p24);
+}
+
+/* tgsi_lane_sum_exact of one product and the addend (MAD), on scalars
+ * alone (the walk's struct, passed by address, stayed in memory in the
+ * lane loop and kept it scalar), and with two double compares: the
+ * product is a float when its rounding f gives it back (a zero product
+ * too), and finite when f is; a product that is not a float fails
+ * whatever its unit, so f = 0 may stand for a zero product in the
+ * smallest unit. The float tests and the double ones are each combined
+ * apart: a mask narrowed from 64-bit lanes is five vector operations. */
+static inline bool
+tgsi_lane_mad_exact(float a, float b, float add)
+{
+   double p = (double)a * (double)b;
+   float f = (float)p;
+   float ua = add == 0.0f ? INFINITY : tgsi_lane_low_unit(add);
+   float up = tgsi_lane_low_unit(f);
+   float unit = ((f != 0.0f) & (up < ua)) ? up : ua;
+   bool fin = (fabsf(add) <= FLT_MAX) & (fabsf(f) <= FLT_MAX);
+   bool dbl = ((double)f == p) & (fabs((double)add) + fabs(p) < (double)unit * 0x1p24);
+   return fin & dbl;
 }
 
 static inline bool
@@ -102,7 +126,10 @@ tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
 static inline double
 tgsi_lane_mag_max(double x, double y)
 {
-   return ((x > y) | (y != y)) ? x : y;
+   /* two selects of one compare each: GCC 12 leaves a loop scalar
+    * where the two compares are or-ed into one mask */
+   double big = x > y ? x : y;
+   return y != y ? x : big;
 }
 
 /* CANCEL: a sum r whose largest term has magnitude m cancelled by more
@@ -134,15 +161,64 @@ static inline double
 tgsi_lane_amp_of(uint32_t flags)
 {
    uint32_t k = (flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31);
-   return (double)(1u << k);
+   return (double)(int32_t)(1u << k);
+}
+
+static inline uint64_t
+tgsi_lane_dbits(double d)
+{
+   uint64_t u;
+   memcpy(&u, &d, 8);
+   return u;
+}
+
+/* tgsi_lane_amp's level for a sum, in integers: m * 2^k > |r| * 2^j
+ * (k the flags' level) holds for the j below the exponent difference of
+ * m and |r| plus one where m's significand is the larger, plus k: the
+ * new level, 0 to 5 (5: CANCEL), one count where the double compares
+ * were five, each a double multiply and a mask narrowed to 32 bits. It
+ * needs |r| finite (an infinite or NaN r is level 0, as every compare
+ * false was); 0 counts as smaller than every m > 0, and an infinite m as
+ * larger than every finite |r|, as the bits of non-negative doubles
+ * order them. */
+/* The flags with the level lv (before clamping) where on; an infinite
+ * or NaN r is level 0. */
+static inline uint32_t
+tgsi_lane_level(uint32_t flags, bool on, int32_t lv, float r)
+{
+   lv += (int32_t)((flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31));
+   lv = lv < 0 ? 0 : lv > 5 ? 5 : lv;
+   lv = (fui(r) & 0x7fffffffu) < 0x7f800000u ? lv : 0;
+   uint32_t t = (1u << lv) - 1u; /* thermometer: bit j for level > j */
+   uint32_t amp = (flags & ~ENV_AMP_MASK) | (t & 7u) << 16 | (t >> 3 & 1u) << 31 |
+                  (t >> 4 & 1u) * ENV_F_CANCEL;
+   return on ? amp : flags;
 }
 
 static inline uint32_t
 tgsi_lane_cancel(uint32_t flags, float r, double m)
 {
    bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8);
-   uint32_t amp = tgsi_lane_amp(flags, fabs((double)r), m * tgsi_lane_amp_of(flags));
-   return on ? amp : flags;
+   uint64_t bm = tgsi_lane_dbits(m), br = tgsi_lane_dbits(fabs((double)r));
+   const uint64_t sig = 0x000fffffffffffffu;
+   int32_t lv = (int32_t)(bm >> 52) - (int32_t)(br >> 52) +
+                (int32_t)((int64_t)(bm & sig) > (int64_t)(br & sig));
+   return tgsi_lane_level(flags, on, lv, r);
+}
+
+/* tgsi_lane_cancel for a magnitude m that is a float (ADD, SUB: the
+ * larger operand), on the floats' bits: 32-bit lanes throughout. A
+ * denormal or zero r is below m > 2^-8 by more than the 5 levels, as its
+ * exponent field of 0 says; an infinite m is above every finite r. */
+static inline uint32_t
+tgsi_lane_cancel_f(uint32_t flags, float r, float m)
+{
+   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
+   uint32_t bm = fui(m) & 0x7fffffffu, br = fui(r) & 0x7fffffffu;
+   int32_t lv = (int32_t)(bm >> 23) - (int32_t)(br >> 23) +
+                (int32_t)((bm & 0x007fffffu) > (br & 0x007fffffu));
+   lv = bm == 0x7f800000u ? 5 : lv;
+   return tgsi_lane_level(flags, on, lv, r);
 }
 
 /* EDGE: a compare, rounding or conversion whose operand carries an

@@ -225,6 +225,10 @@ test_mad(unsigned round)
    for (unsigned i = 0; i < N; i++)
       want[i] = ref_sum_exact(1, &A[0][i], &B[0][i], C[i]);
    CHECK(compare("sum_exact mad", round) == 0);
+   /* the scalar form mad_flags uses */
+   for (unsigned i = 0; i < N; i++)
+      got[i] = tgsi_lane_mad_exact(A[0][i], B[0][i], C[i]);
+   CHECK(compare("mad_exact", round) == 0);
 }
 
 /* DP2..DP4's test, term by term as tgsi_interp_alu.c walks it. */
@@ -268,6 +272,41 @@ test_cancel(unsigned round)
    CHECK(compare("cancel", round) == 0);
 }
 
+/* CANCEL's level at the ends of its integer count: results of 0, a
+ * denormal, FLT_MAX, infinities and NaN, magnitudes at and around 2^-8,
+ * above every float and infinite, each a power of two away from the
+ * other (the compares' equal cases), at every amplification level. */
+static void
+test_cancel_ends(void)
+{
+   static const float rs[] = {0.0f, -0.0f, 0x1p-149f,       0x1.8p-140f, 0x1p-126f, 1.0f,
+                              1.5f, -3.0f, 0x1.fffffep127f, INFINITY,    -INFINITY, NAN};
+   static const double ms[] = {0x1p-8,  0x1.0000000000001p-8, 0x1p-7,  1.0,      1.5, 3.0,
+                               0x1p128, 0x1.fffffep127,       0x1p200, INFINITY, NAN};
+   static const uint32_t amps[] = {0, 0x10000u, 0x30000u, 0x70000u, 0x80070000u};
+   unsigned bad = 0;
+   for (unsigned ri = 0; ri < ARRAY_SIZE(rs); ri++)
+      for (unsigned mi = 0; mi < ARRAY_SIZE(ms); mi++)
+         for (int e = -6; e <= 6; e++)
+            for (unsigned ai = 0; ai < ARRAY_SIZE(amps); ai++) {
+               float r = rs[ri] * ldexpf(1.0f, e);
+               uint32_t fl = ENV_F_FUSE | amps[ai];
+               uint32_t got1 = tgsi_lane_cancel(fl, r, ms[mi]);
+               uint32_t want1 = ref_cancel(fl, r, ms[mi]);
+               if (got1 != want1 && bad++ < 5)
+                  fprintf(stderr, "cancel r %a m %a flags %x: got %x, want %x\n", (double)r, ms[mi],
+                          fl, got1, want1);
+               /* ADD's and SUB's, the magnitude a float */
+               float mf = (float)ms[mi] * ldexpf(1.0f, -e);
+               got1 = tgsi_lane_cancel_f(fl, r, mf);
+               want1 = ref_cancel(fl, r, (double)mf);
+               if (got1 != want1 && bad++ < 5)
+                  fprintf(stderr, "cancel_f r %a m %a flags %x: got %x, want %x\n", (double)r,
+                          (double)mf, fl, got1, want1);
+            }
+   CHECK(bad == 0);
+}
+
 /* EDGE of a compare: distance a - b, magnitude the larger operand. */
 static void
 test_edge(unsigned round)
@@ -309,6 +348,7 @@ main(void)
       test_cancel(round);
       test_edge(round);
    }
+   test_cancel_ends();
    test_coverage();
    return test_done();
 }
