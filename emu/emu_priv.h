@@ -36,6 +36,14 @@
 #define EMU_BATCH_LANES 512                   /* lanes of a group of waves outside compute */
 #define EMU_UNI_SLOTS   16                    /* uniform buffers kept per run and source slot */
 
+/* Bit l of a 32-bit word, by table: lane loops testing or setting lane
+ * l's bit of a lane set vectorize (no per-lane shift). */
+static const uint32_t emu_lane_bit[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
 enum emu_kind {
    EMU_K_NOP,
    EMU_K_ALU,

@@ -49,14 +49,6 @@ popcount64(uint64_t x)
    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* Bit l of a 32-bit word, by table: lane loops testing or setting lane
- * l's bit of a lane set vectorize (no per-lane 64-bit shift). */
-static const uint32_t bit[32] = {
-    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
-    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
-    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
-    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
-
 /* The lane set of bit 0 of p[0 .. n - 1] (n <= 64, a wave), a word of 32
  * lanes at a time. */
 DC_LANES static uint64_t
@@ -65,10 +57,10 @@ lane_bits(const uint32_t *p, unsigned n)
    unsigned m = MIN2(n, 32u);
    uint32_t lo = 0, hi = 0;
    for (unsigned i = 0; i < m; i++)
-      lo |= (0u - (p[i] & 1u)) & bit[i];
+      lo |= (0u - (p[i] & 1u)) & emu_lane_bit[i];
    const uint32_t *p_hi = p + m; /* indexed from 0, so that this loop vectorizes too */
    for (unsigned j = 0; j < n - m; j++)
-      hi |= (0u - (p_hi[j] & 1u)) & bit[j];
+      hi |= (0u - (p_hi[j] & 1u)) & emu_lane_bit[j];
    return (uint64_t)hi << 32 | lo;
 }
 
@@ -90,11 +82,11 @@ emu_set_active(struct emu_wave *w, uint64_t lanes)
    unsigned n = w->n, m = MIN2(n, 32u);
    uint32_t *ex = w->exec;
    for (unsigned i = 0; i < m; i++)
-      ex[i] = 0u - (uint32_t)((lo & bit[i]) != 0);
+      ex[i] = 0u - (uint32_t)((lo & emu_lane_bit[i]) != 0);
    /* lanes 32.. indexed from 0, so that this loop vectorizes too */
    uint32_t *ex_hi = ex + m;
    for (unsigned j = 0; j < n - m; j++)
-      ex_hi[j] = 0u - (uint32_t)((hi & bit[j]) != 0);
+      ex_hi[j] = 0u - (uint32_t)((hi & emu_lane_bit[j]) != 0);
 }
 
 void
@@ -392,9 +384,9 @@ stack_next(enum isa_sem sem, uint32_t v, uint32_t k, uint32_t n)
       const uint32_t *ch = cur + h * m, *kh = kb + h * m;                                          \
       uint32_t *dh = d + h * m, lw = (uint32_t)(live >> (32 * h)), ow = 0;                         \
       for (unsigned j = 0; j < nh; j++) {                                                          \
-         uint32_t v = ch[j] & 0xffffu, lv = (lw & bit[j]) != 0;                                    \
+         uint32_t v = ch[j] & 0xffffu, lv = (lw & emu_lane_bit[j]) != 0;                           \
          uint32_t nv = lv ? stack_next(SEM, v, kh[j], n) & 0xffffu : v;                            \
-         ow |= (0u - (lv & (nv == 0))) & bit[j];                                                   \
+         ow |= (0u - (lv & (nv == 0))) & emu_lane_bit[j];                                          \
          dh[j] = (ch[j] & ~0xffffu) | nv;                                                          \
       }                                                                                            \
       on |= (uint64_t)ow << (32 * h);                                                              \

@@ -28,14 +28,6 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 
-/* Bit l of a 32-bit word, by table: lane loops testing or setting lane
- * l's bit of a mask word vectorize (no per-lane shift). */
-static const uint32_t lane_bit[32] = {
-    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
-    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
-    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
-    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
-
 /* Lane i's index in its wave (a batch lays its waves out 64 apart). */
 static inline unsigned
 wave_lane(unsigned i)
@@ -354,9 +346,9 @@ emu_write_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
       /* each half indexed from 0: the loops vectorize */
       const uint32_t *rl = r + base, *ml = mask + base, *rh = r + mid, *mh = mask + mid;
       for (unsigned j = 0; j < mid - base; j++)
-         bl |= (0u - (uint32_t)(rl[j] != 0)) & (0u - (ml[j] & 1u)) & lane_bit[j];
+         bl |= (0u - (uint32_t)(rl[j] != 0)) & (0u - (ml[j] & 1u)) & emu_lane_bit[j];
       for (unsigned j = 0; j < end - mid; j++)
-         bh |= (0u - (uint32_t)(rh[j] != 0)) & (0u - (mh[j] & 1u)) & lane_bit[j];
+         bh |= (0u - (uint32_t)(rh[j] != 0)) & (0u - (mh[j] & 1u)) & emu_lane_bit[j];
       uint64_t b = (uint64_t)bh << 32 | bl;
       for (unsigned i = base; i < end; i++) {
          lo[i] = (uint32_t)b;
@@ -377,9 +369,9 @@ emu_fetch_lanemask(struct emu_wave *w, const struct emu_op *op, const struct emu
       const uint32_t *pl = lo + base, *ph = hi + mid;
       uint32_t *tl = tmp + base, *th = tmp + mid;
       for (unsigned j = 0; j < mid - base; j++)
-         tl[j] = (pl[j] & lane_bit[j]) != 0;
+         tl[j] = (pl[j] & emu_lane_bit[j]) != 0;
       for (unsigned j = 0; j < end - mid; j++)
-         th[j] = (ph[j] & lane_bit[j]) != 0;
+         th[j] = (ph[j] & emu_lane_bit[j]) != 0;
    }
    return tmp;
 }

@@ -16,7 +16,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <string.h>
 
 #define TI_INEXACT (ENV_F_FUSE | ENV_F_LRP | ENV_F_RCP | ENV_F_TRANS)
 
@@ -154,22 +153,33 @@ tgsi_lane_amp(uint32_t flags, double a, double w)
    return (flags & ~ENV_AMP_MASK) | lv | (uint32_t)(w > a * 16.0) * ENV_F_CANCEL;
 }
 
-/* The amplification a flag word carries: 2 to the number of its
- * thermometer's bits (shifts and adds, no selects: the lane loops
- * vectorize). */
+/* The level a flag word carries: the number of its thermometer's bits
+ * (shifts and adds, no selects: the lane loops vectorize). */
+static inline uint32_t
+tgsi_lane_amp_count(uint32_t flags)
+{
+   return (flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31);
+}
+
+/* The amplification a flag word carries: 2 to its level. */
 static inline double
 tgsi_lane_amp_of(uint32_t flags)
 {
-   uint32_t k = (flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31);
-   return (double)(int32_t)(1u << k);
+   return (double)(int32_t)(1u << tgsi_lane_amp_count(flags));
 }
 
-static inline uint64_t
-tgsi_lane_dbits(double d)
+/* The flags with the level lv (before clamping) where on; an infinite
+ * or NaN r is level 0. */
+static inline uint32_t
+tgsi_lane_level(uint32_t flags, bool on, int32_t lv, float r)
 {
-   uint64_t u;
-   memcpy(&u, &d, 8);
-   return u;
+   lv += (int32_t)tgsi_lane_amp_count(flags);
+   lv = lv < 0 ? 0 : lv > 5 ? 5 : lv;
+   lv = (fui(r) & 0x7fffffffu) < 0x7f800000u ? lv : 0;
+   uint32_t t = (1u << lv) - 1u; /* thermometer: bit j for level > j */
+   uint32_t amp = (flags & ~ENV_AMP_MASK) | (t & 7u) << 16 | (t >> 3 & 1u) << 31 |
+                  (t >> 4 & 1u) * ENV_F_CANCEL;
+   return on ? amp : flags;
 }
 
 /* tgsi_lane_amp's level for a sum, in integers: m * 2^k > |r| * 2^j
@@ -181,25 +191,11 @@ tgsi_lane_dbits(double d)
  * false was); 0 counts as smaller than every m > 0, and an infinite m as
  * larger than every finite |r|, as the bits of non-negative doubles
  * order them. */
-/* The flags with the level lv (before clamping) where on; an infinite
- * or NaN r is level 0. */
-static inline uint32_t
-tgsi_lane_level(uint32_t flags, bool on, int32_t lv, float r)
-{
-   lv += (int32_t)((flags >> 16 & 1u) + (flags >> 17 & 1u) + (flags >> 18 & 1u) + (flags >> 31));
-   lv = lv < 0 ? 0 : lv > 5 ? 5 : lv;
-   lv = (fui(r) & 0x7fffffffu) < 0x7f800000u ? lv : 0;
-   uint32_t t = (1u << lv) - 1u; /* thermometer: bit j for level > j */
-   uint32_t amp = (flags & ~ENV_AMP_MASK) | (t & 7u) << 16 | (t >> 3 & 1u) << 31 |
-                  (t >> 4 & 1u) * ENV_F_CANCEL;
-   return on ? amp : flags;
-}
-
 static inline uint32_t
 tgsi_lane_cancel(uint32_t flags, float r, double m)
 {
    bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8);
-   uint64_t bm = tgsi_lane_dbits(m), br = tgsi_lane_dbits(fabs((double)r));
+   uint64_t bm = dui(m), br = dui(fabs((double)r));
    const uint64_t sig = 0x000fffffffffffffu;
    int32_t lv = (int32_t)(bm >> 52) - (int32_t)(br >> 52) +
                 (int32_t)((int64_t)(bm & sig) > (int64_t)(br & sig));
