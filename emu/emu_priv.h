@@ -44,6 +44,16 @@ static const uint32_t emu_lane_bit[32] = {
     1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
     1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
 
+/* The first lane of mask[0 .. n - 1] with bit 0 set, n if none. */
+static inline unsigned
+emu_first_lane(const uint32_t *mask, unsigned n)
+{
+   unsigned f = 0;
+   while (f < n && !(mask[f] & 1))
+      f++;
+   return f;
+}
+
 enum emu_kind {
    EMU_K_NOP,
    EMU_K_ALU,

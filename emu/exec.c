@@ -636,9 +636,7 @@ static bool
 load_cbuf(const struct emu_wave *w, const struct env *e, const uint32_t *mask, const uint32_t *addr,
           uint32_t coff, uint32_t *d)
 {
-   unsigned n = w->n, f = 0;
-   while (f < n && !(mask[f] & 1))
-      f++;
+   unsigned n = w->n, f = emu_first_lane(mask, n);
    if (f == n)
       return false;
    uint32_t ref = addr[f] + coff, b = (ref >> 24) - (EMU_ADDR_CONST(0) >> 24);
@@ -698,9 +696,7 @@ static bool
 load_mem(struct emu_wave *w, const struct emu_op *op, const uint32_t *mask, const uint32_t *addr,
          uint32_t coff, uint32_t *d)
 {
-   unsigned n = w->n, f = 0, nb = op->elem_bytes;
-   while (f < n && !(mask[f] & 1))
-      f++;
+   unsigned n = w->n, f = emu_first_lane(mask, n), nb = op->elem_bytes;
    if (f == n)
       return false;
    uint32_t ref = addr[f] + coff, off;

@@ -564,9 +564,7 @@ lanes_lookup(const struct env *e, const struct emu_op *op, unsigned unit, enum t
 static int
 rsrc_unit(const struct emu_wave *w, const uint32_t *rs, const uint32_t *mask)
 {
-   unsigned n = w->n, f = 0;
-   while (f < n && !(mask[f] & 1))
-      f++;
+   unsigned n = w->n, f = emu_first_lane(mask, n);
    if (f == n || rs[f] >= ENV_MAX_TEXTURES)
       return -1;
    uint32_t u = rs[f], bad = 0;
