@@ -319,18 +319,47 @@ wave_reset(struct emu_wave *w, struct emu_run *run, uint32_t id, uint32_t first,
    emu_exec_init(w);
 }
 
-/* Registers start at 0 (only those the program can touch are cleared);
- * fixed registers (RZ, PT) hold their value in both buffers, for
- * relative reads that land on them. */
-static void
-group_clear(struct emu_run *run, struct emu_group *g)
+/* Which units load_inputs fills in every lane of each wave (a bound
+ * input or system value the env has, a constant in a uniform register):
+ * a group need not clear those lanes first. */
+static uint8_t *
+bound_units(const struct emu_run *run)
 {
    const struct emu_code *c = run->code;
+   const struct env *e = run->env;
+   uint8_t *f = xcalloc((size_t)c->nunits + 1, 1);
+   for (unsigned b = 0; b < c->nbinds; b++) {
+      const struct emu_binding *bd = &c->binds[b];
+      bool fills = false;
+      if (bd->kind == EMU_BIND_CONST || bd->kind == EMU_BIND_VALUE || bd->kind == EMU_BIND_SIZE)
+         fills = c->files[bd->file].kind != ISA_FILE_CONST;
+      else if (bd->kind == EMU_BIND_INPUT)
+         fills = bd->tgsi_index < e->nin && bd->vertex < e->in_vertices;
+      else if (bd->kind == EMU_BIND_SYSVAL)
+         fills = e->sv[bd->tgsi_index] != NULL;
+      if (fills)
+         f[c->files[bd->file].base + bd->index] = 1;
+   }
+   return f;
+}
+
+/* Registers start at 0 (only those the program can touch are cleared, in
+ * the lanes of the group's nw waves; the lanes of a bound unit past the
+ * group's n, load_inputs writing the others); fixed registers (RZ, PT)
+ * hold their value in both buffers, for relative reads that land on
+ * them. */
+static void
+group_clear(struct emu_run *run, struct emu_group *g, const uint8_t *bound, uint32_t n, unsigned nw)
+{
+   const struct emu_code *c = run->code;
+   size_t end = MIN2((size_t)nw * run->W, (size_t)g->S);
    /* Only the first buffer: a write that moves to the second writes every
     * lane of its wave (merging the masked ones), so no read sees the
     * second buffer before that. */
-   for (unsigned i = 0; i < c->ntouched; i++)
-      memset(g->regs + (size_t)c->touched[i] * 2 * g->S, 0, (size_t)g->S * 4);
+   for (unsigned i = 0; i < c->ntouched; i++) {
+      size_t from = bound[c->touched[i]] ? MIN2((size_t)n, end) : 0;
+      memset(g->regs + (size_t)c->touched[i] * 2 * g->S + from, 0, (end - from) * 4);
+   }
    for (unsigned f = 0; f < c->nfiles; f++)
       if (c->files[f].fixed >= 0 && c->files[f].kind != ISA_FILE_CONST) {
          uint32_t *r =
@@ -724,6 +753,7 @@ dispatch(struct emu_run *run)
    unsigned maxw = (glanes + W - 1) / W;
    struct emu_group g = {0};
    alloc_group(run, &g, maxw);
+   uint8_t *bound = bound_units(run);
    uint32_t shared = e->shared_size ? e->shared_size : ENV_DEFAULT_SHARED;
    uint32_t wave_id = 0;
    for (uint32_t first = 0; first < e->nlanes && !run->stop; first += glanes) {
@@ -731,7 +761,7 @@ dispatch(struct emu_run *run)
       g.nwaves = (n + W - 1) / W;
       if (run->code->uses_shared) /* no other program reads or writes it */
          env_mem_init(&g.shared, (shared + 3) & ~3u, false);
-      group_clear(run, &g);
+      group_clear(run, &g, bound, n, g.nwaves);
       for (unsigned i = 0; i < g.nwaves; i++) {
          wave_reset(&g.waves[i], run, wave_id + i, first + i * W, MIN2(W, n - i * W), 0);
          load_inputs(&g.waves[i]);
@@ -753,6 +783,7 @@ dispatch(struct emu_run *run)
       account(run, &g);
    }
    free_group(&g, maxw);
+   free(bound);
 }
 
 enum emu_status

@@ -28,13 +28,6 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 
-/* Lane i's index in its wave (a batch lays its waves out 64 apart). */
-static inline unsigned
-wave_lane(unsigned i)
-{
-   return i & (EMU_MAX_WAVE - 1);
-}
-
 static const uint32_t *
 cur_buf(const struct emu_wave *w, uint32_t unit)
 {
@@ -304,10 +297,14 @@ emu_exec_init(struct emu_wave *w)
       return;
    for (unsigned h = 0; h < 2; h++) {
       uint32_t *r = w->regs + (size_t)(c->exec_lo + h) * 2 * w->S;
-      for (unsigned i = 0; i < w->n; i++) {
-         unsigned base = i - wave_lane(i), nl = MIN2(w->n - base, (unsigned)EMU_MAX_WAVE);
-         uint64_t m = emu_lanes_all(nl);
-         r[i] = r[w->S + i] = (uint32_t)(m >> (32 * h));
+      /* lane i holds the lanes of its wave (a batch lays its waves out
+       * 64 apart): one value per wave, in both buffers */
+      for (unsigned base = 0; base < w->n; base += EMU_MAX_WAVE) {
+         unsigned end = MIN2(w->n, base + EMU_MAX_WAVE);
+         uint32_t v = (uint32_t)(emu_lanes_all(end - base) >> (32 * h));
+         uint32_t *r0 = r + base, *r1 = r + w->S + base;
+         for (unsigned j = 0; j < end - base; j++)
+            r0[j] = r1[j] = v;
       }
    }
 }
