@@ -630,9 +630,10 @@ addr_high(struct emu_wave *w, const struct emu_op *op, int64_t t, const uint32_t
 /* A component of a 4-byte load outside shared memory whose active lanes
  * all read words of one constant buffer, aligned and in bounds (their
  * draw's words): what load_word gives each lane (no event), in two lane
- * loops instead of a call and five tests per lane. False, d untouched,
- * when an active lane reads anything else: load_word then. */
-static bool
+ * loops instead of a call and five tests per lane; one address on every
+ * active lane (a scalar load) is read once per draw and filled. False, d
+ * untouched, when an active lane reads anything else: load_word then. */
+DC_LANES static bool
 load_cbuf(const struct emu_wave *w, const struct env *e, const uint32_t *mask, const uint32_t *addr,
           uint32_t coff, uint32_t *d)
 {
@@ -642,19 +643,26 @@ load_cbuf(const struct emu_wave *w, const struct env *e, const uint32_t *mask, c
    uint32_t ref = addr[f] + coff, b = (ref >> 24) - (EMU_ADDR_CONST(0) >> 24);
    if (b >= ENV_MAX_CBUFS || (ref & 3))
       return false;
-   uint32_t bad = 0, top = 0;
+   uint32_t dif = 0, top = 0;
    for (unsigned i = 0; i < n; i++) {
       uint32_t m = 0u - (mask[i] & 1u), x = (addr[i] + coff) & m;
-      bad |= (x ^ ref) & 0xff000003u & m;
+      dif |= (x ^ ref) & m;
       top = MAX2(top, x & 0xffffffu);
    }
    uint32_t slots = e->cbuf_slots[b];
-   if (bad || (top >> 4) >= slots)
+   if ((dif & 0xff000003u) || (top >> 4) >= slots)
       return false;
+   uint32_t word = (ref & 0xffffffu) >> 2;
    if (w->draw >= 0) {
       if ((uint32_t)w->draw >= e->ndraws)
          return false;
       const uint32_t *base = e->cbuf[b] + (size_t)w->draw * slots * 4;
+      if (!dif) {
+         uint32_t v = base[word];
+         for (unsigned i = 0; i < n; i++)
+            d[i] = v & (0u - (mask[i] & 1u));
+         return true;
+      }
       for (unsigned i = 0; i < n; i++) {
          uint32_t m = 0u - (mask[i] & 1u);
          d[i] = base[((addr[i] + coff) & m & 0xffffffu) >> 2] & m;
@@ -679,6 +687,12 @@ load_cbuf(const struct emu_wave *w, const struct env *e, const uint32_t *mask, c
          continue;
       }
       const uint32_t *base = e->cbuf[b] + (size_t)dr * slots * 4;
+      if (!dif) {
+         uint32_t v = base[word];
+         for (unsigned i = a; i < z; i++)
+            d[i] = v & (0u - (mask[i] & 1u));
+         continue;
+      }
       for (unsigned i = a; i < z; i++) {
          uint32_t m = 0u - (mask[i] & 1u);
          d[i] = base[((addr[i] + coff) & m & 0xffffffu) >> 2] & m;
