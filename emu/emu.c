@@ -821,6 +821,9 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    for (unsigned i = 0; i < ISA_MAX_DST; i++)
       run.tmp_dst[i] = xmalloc(sz);
    run.tmp_mask = xmalloc(sz);
+   run.ones = xmalloc(sz);
+   for (unsigned i = 0; i < run.maxlanes; i++)
+      run.ones[i] = ~0u;
    run.tmp_comp = xmalloc(21 * sz);
    load_consts(&run);
    if (emu_gs_begin(&run, d)) {
@@ -843,6 +846,7 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    for (unsigned i = 0; i < ISA_MAX_DST; i++)
       free(run.tmp_dst[i]);
    free(run.tmp_mask);
+   free(run.ones);
    for (unsigned k = 0; k < ISA_MAX_SRC; k++)
       for (unsigned i = 0; i < EMU_UNI_SLOTS; i++)
          free(run.uni[k][i].buf);

@@ -324,9 +324,7 @@ emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *
 {
    *mask = w->exec;
    if (op->scalar) { /* once per wave: every lane, whatever EXEC */
-      uint32_t *m = *mask = w->run->tmp_mask;
-      for (unsigned i = 0; i < w->n; i++)
-         m[i] = ~0u;
+      *mask = w->run->ones;
       return w->n;
    }
    if (!op->has_guard)
