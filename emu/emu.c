@@ -821,9 +821,6 @@ emu_run(const struct emu_code *c, struct env *e, const struct emu_options *o, st
    for (unsigned i = 0; i < ISA_MAX_DST; i++)
       run.tmp_dst[i] = xmalloc(sz);
    run.tmp_mask = xmalloc(sz);
-   run.ones = xmalloc(sz);
-   for (unsigned i = 0; i < run.maxlanes; i++)
-      run.ones[i] = ~0u;
    run.tmp_comp = xmalloc(21 * sz);
    load_consts(&run);
    if (emu_gs_begin(&run, d)) {

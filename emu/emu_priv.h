@@ -437,7 +437,7 @@ struct emu_run {
    uint32_t *tmp_src[ISA_MAX_SRC];
    uint32_t *tmp_dst[ISA_MAX_DST];
    uint32_t *tmp_mask;
-   uint32_t *ones;     /* ~0u in every lane: the mask of a scalar op (no one writes it) */
+   uint32_t *ones;     /* ~0u in every lane, filled on first use: a scalar op's mask */
    uint32_t *tmp_comp; /* 21 components x maxlanes: texture and load results (8..19: the
                         * fixed registers of texture groups A, B, C; 4..7 and 20: a batched
                         * lookup's zeros, layer and offsets, tex.c) */

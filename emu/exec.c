@@ -324,7 +324,13 @@ emu_exec_mask(struct emu_wave *w, const struct emu_op *op, int64_t t, uint32_t *
 {
    *mask = w->exec;
    if (op->scalar) { /* once per wave: every lane, whatever EXEC */
-      *mask = w->run->ones;
+      struct emu_run *run = w->run;
+      if (!run->ones) { /* on first use: a run without scalar ops fills none */
+         run->ones = xmalloc((size_t)run->maxlanes * 4);
+         for (unsigned i = 0; i < run->maxlanes; i++)
+            run->ones[i] = ~0u;
+      }
+      *mask = run->ones;
       return w->n;
    }
    if (!op->has_guard)
