@@ -612,53 +612,58 @@ small_live_in(const struct sched *s, const struct ir_block *b, int *live_small)
  */
 #define SCHED_STATIC_DEFS 4
 
+/* A heap entry carries its keys: they are final once the node is ready
+ * (its predecessors have issued), and comparing them in the heap's own
+ * array does not touch the nodes. */
+struct shent {
+   int earliest, prio;
+   unsigned node;
+};
+
 struct sheap {
-   unsigned *v;
+   struct shent *v;
    unsigned n;
 };
 
 static bool
-heap_less(const struct sched *s, bool now, unsigned a, unsigned b)
+heap_less(bool now, const struct shent *x, const struct shent *y)
 {
-   const struct snode *x = &s->n[a], *y = &s->n[b];
    if (!now && x->earliest != y->earliest)
       return x->earliest < y->earliest;
    if (x->prio != y->prio)
       return x->prio > y->prio;
-   return x < y;
+   return x->node < y->node;
 }
 
 static void
-heap_push(const struct sched *s, struct sheap *h, bool now, unsigned i)
+heap_push(struct sheap *h, bool now, struct shent e)
 {
    unsigned k = h->n++;
-   h->v[k] = i;
-   while (k && heap_less(s, now, h->v[k], h->v[(k - 1) / 2])) {
-      unsigned p = (k - 1) / 2, t = h->v[p];
-      h->v[p] = h->v[k];
-      h->v[k] = t;
-      k = p;
+   while (k && heap_less(now, &e, &h->v[(k - 1) / 2])) {
+      h->v[k] = h->v[(k - 1) / 2];
+      k = (k - 1) / 2;
    }
+   h->v[k] = e;
 }
 
-static unsigned
-heap_pop(const struct sched *s, struct sheap *h, bool now)
+static struct shent
+heap_pop(struct sheap *h, bool now)
 {
-   unsigned top = h->v[0], k = 0;
-   h->v[0] = h->v[--h->n];
+   struct shent top = h->v[0], last = h->v[--h->n];
+   unsigned k = 0;
    for (;;) {
-      unsigned l = 2 * k + 1, r = l + 1, m = k;
-      if (l < h->n && heap_less(s, now, h->v[l], h->v[m]))
-         m = l;
-      if (r < h->n && heap_less(s, now, h->v[r], h->v[m]))
-         m = r;
-      if (m == k)
+      unsigned l = 2 * k + 1, r = l + 1, m = l;
+      if (l >= h->n)
          break;
-      unsigned t = h->v[m];
-      h->v[m] = h->v[k];
-      h->v[k] = t;
+      if (r < h->n && heap_less(now, &h->v[r], &h->v[l]))
+         m = r;
+      if (!heap_less(now, &h->v[m], &last))
+         break;
+      h->v[k] = h->v[m];
       k = m;
    }
+   if (h->n)
+      h->v[k] = last;
    return top;
 }
 
@@ -686,9 +691,9 @@ ready_flush(struct ready_set *rs)
 {
    for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
       for (unsigned k = 0; k < rs->wait[d].n; k++)
-         rs->list[rs->n++] = rs->wait[d].v[k];
+         rs->list[rs->n++] = rs->wait[d].v[k].node;
       for (unsigned k = 0; k < rs->now[d].n; k++)
-         rs->list[rs->n++] = rs->now[d].v[k];
+         rs->list[rs->n++] = rs->now[d].v[k].node;
       rs->wait[d].n = rs->now[d].n = 0;
    }
 }
@@ -696,8 +701,9 @@ ready_flush(struct ready_set *rs)
 static void
 ready_add(struct sched *s, const struct ir_block *b, struct ready_set *rs, unsigned i, bool tight)
 {
+   const struct snode *a = &s->n[i];
    if (!tight && is_static(s, b, i))
-      heap_push(s, &rs->wait[s->n[i].defs], false, i);
+      heap_push(&rs->wait[a->defs], false, (struct shent){a->earliest, a->prio, i});
    else
       rs->list[rs->n++] = i;
 }
@@ -708,12 +714,12 @@ static_best(struct sched *s, struct ready_set *rs, int cycle, bool tight, struct
 {
    int best = -1;
    for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
-      while (rs->wait[d].n && s->n[rs->wait[d].v[0]].earliest <= cycle)
-         heap_push(s, &rs->now[d], true, heap_pop(s, &rs->wait[d], false));
+      while (rs->wait[d].n && rs->wait[d].v[0].earliest <= cycle)
+         heap_push(&rs->now[d], true, heap_pop(&rs->wait[d], false));
       struct sheap *h = rs->now[d].n ? &rs->now[d] : &rs->wait[d];
       if (!h->n)
          continue;
-      int i = (int)h->v[0];
+      int i = (int)h->v[0].node;
       if (best < 0 || better(&s->n[i], (int)d, &s->n[best], s->n[best].defs, cycle, tight)) {
          best = i;
          *from = h;
@@ -738,8 +744,8 @@ list_schedule(struct sched *s, struct ir_block *b)
     * order, so the scan order does not change the choice). */
    struct ready_set rs = {xmalloc((s->nn + 1) * sizeof(unsigned)), 0, {{0}}, {{0}}};
    for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
-      rs.wait[d].v = xmalloc((s->nn + 1) * sizeof(unsigned));
-      rs.now[d].v = xmalloc((s->nn + 1) * sizeof(unsigned));
+      rs.wait[d].v = xmalloc((s->nn + 1) * sizeof(struct shent));
+      rs.now[d].v = xmalloc((s->nn + 1) * sizeof(struct shent));
    }
    for (unsigned i = 0; i < s->nn; i++)
       if (!s->n[i].left)
@@ -774,7 +780,7 @@ list_schedule(struct sched *s, struct ir_block *b)
       if (listed)
          rs.list[best_at] = rs.list[--rs.n];
       else
-         heap_pop(s, from, from >= rs.now && from < rs.now + SCHED_STATIC_DEFS);
+         heap_pop(from, from >= rs.now && from < rs.now + SCHED_STATIC_DEFS);
       struct snode *a = &s->n[best];
       cycle = MAX2(cycle, a->earliest);
       a->done = true;
