@@ -1,6 +1,6 @@
 /*
  * diffcomp bench compile: compile time against shader size. Generated
- * fragment shaders of three shapes, at sizes from 1k to 64k TGSI
+ * fragment shaders of four shapes, at sizes from 1k to 64k TGSI
  * instructions, are compiled by both paths for every target, and the time
  * per TGSI instruction is printed: a compiler linear in shader size keeps
  * that figure flat from the smallest size to the largest.
@@ -11,6 +11,9 @@
  *   loops  loops with many live values: 32 values updated in each loop's
  *          body and live around every back edge, one loop per ~256
  *          instructions
+ *   pack   bytes and half-words: a float pair packed to halves, fields
+ *          unpacked and packed again, in a chain (gfx9's SDWA peephole,
+ *          field extraction elsewhere)
  *
  * The shaders are deterministic (no seed): the same size gives the same
  * text. Every generated value reaches an output, so nothing is dead.
@@ -27,7 +30,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define SHAPES(X)      X(chain) X(wide) X(loops)
+#define SHAPES(X)      X(chain) X(wide) X(loops) X(pack)
 #define SHAPE_ENUM_(n) SHAPE_##n,
 enum shape { SHAPES(SHAPE_ENUM_) SHAPE_COUNT };
 #undef SHAPE_ENUM_
@@ -46,8 +49,9 @@ usage(FILE *f)
            "Each figure is the fastest of repeated compiles (at least two; until 0.25 CPU s).\n\n"
            "  --sizes LIST   TGSI instruction counts (default 1000,4000,16000,64000)\n"
            "  --shape LIST   chain (one dependency chain), wide (16 independent chains),\n"
-           "                 loops (loops with 32 values live around each back edge);\n"
-           "                 default all three\n"
+           "                 loops (loops with 32 values live around each back edge),\n"
+           "                 pack (bytes and half-words unpacked and packed again);\n"
+           "                 default all four\n"
            "  --target LIST  ISA models (default: the check's built-in targets)\n"
            "  --path LIST    ref, opt (default both)\n\n"
            "The last lines give, per shape, target and path, the growth of us/instr from\n"
@@ -124,6 +128,24 @@ gen_loops(struct text *t, unsigned n)
       INSN(t, "ADD TEMP[0], TEMP[0], TEMP[%u]\n", r);
 }
 
+/* A float pair in TEMP[0].xy packed to halves, a byte and a half-word of
+ * the packed word unpacked and added back, in turn. */
+static void
+gen_pack(struct text *t, unsigned n)
+{
+   while (t->insns + 11 < n) {
+      INSN(t, "MUL TEMP[1].xy, TEMP[0].xyyy, IMM[1].xyyy\n");
+      INSN(t, "PK2H TEMP[2].x, TEMP[1].xyyy\n");
+      INSN(t, "USHR TEMP[2].y, TEMP[2].xxxx, IMM[5].xxxx\n");
+      INSN(t, "AND TEMP[2].z, TEMP[2].yyyy, IMM[5].yyyy\n");
+      INSN(t, "U2F TEMP[1].z, TEMP[2].zzzz\n");
+      INSN(t, "AND TEMP[2].w, TEMP[2].xxxx, IMM[5].zzzz\n");
+      INSN(t, "UP4UB TEMP[3], TEMP[2].wwww\n");
+      INSN(t, "ADD TEMP[1].w, TEMP[3].xxxx, TEMP[3].yyyy\n");
+      INSN(t, "ADD TEMP[0].xy, TEMP[0].xyyy, TEMP[1].zwww\n");
+   }
+}
+
 /* A fragment shader of about n TGSI instructions of shape s. */
 static char *
 gen_shader(enum shape s, unsigned n, unsigned *ninsns)
@@ -136,6 +158,8 @@ gen_shader(enum shape s, unsigned n, unsigned *ninsns)
                  "IMM[2] FLT32 {0.625, 0.875, 1.125, 1.375}\n"
                  "IMM[3] FLT32 {0.5625, 0.8125, 1.0625, 1.3125}\n"
                  "IMM[4] FLT32 {0.53125, 0.78125, 1.03125, 1.28125}\n");
+   if (s == SHAPE_pack)
+      strbuf_printf(&t.b, "IMM[5] UINT32 {16, 255, 65535, 8}\n");
    INSN(&t, "MOV TEMP[0], IN[0]\n");
    switch (s) {
    case SHAPE_chain:
@@ -147,6 +171,9 @@ gen_shader(enum shape s, unsigned n, unsigned *ninsns)
       break;
    case SHAPE_loops:
       gen_loops(&t, n);
+      break;
+   case SHAPE_pack:
+      gen_pack(&t, n);
       break;
    default:
       break;
@@ -306,7 +333,7 @@ bench_compile(int argc, char **argv)
 {
    char *sizes[16], *shape_v[SHAPE_COUNT + 1], *target_v[8], *path_v[3];
    unsigned nsizes = 0, nshape = 0, ntarget = 0, npath = 0;
-   bool shapes[SHAPE_COUNT] = {true, true, true}, paths[2] = {true, true};
+   bool shapes[SHAPE_COUNT] = {true, true, true, true}, paths[2] = {true, true};
    int rc = -1;
    for (int i = 1; i < argc && rc < 0; i++) {
       const char *v;
@@ -333,7 +360,7 @@ bench_compile(int argc, char **argv)
                shapes[s] = true;
          }
          if (!ok)
-            rc = usage_error("--shape takes a comma list of chain, wide, loops");
+            rc = usage_error("--shape takes a comma list of chain, wide, loops, pack");
       } else if (opt_value(argc, argv, &i, "--target", &v)) {
          if (!v || ntarget || !split_list(v, target_v, ARRAY_SIZE(target_v), &ntarget))
             rc = usage_error("--target takes a comma list of models (at most 8)");

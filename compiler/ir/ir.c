@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <sanitizer/asan_interface.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define V      IR_NSRC_VAR
 #define COMM   IR_OPF_COMM
@@ -67,6 +68,21 @@ ir_field_get(const struct ir_instr *in, enum ir_field f)
    return *ir_field_ptr((struct ir_instr *)in, f);
 }
 
+/* ir_program_order's kept walk */
+struct ir_order {
+   struct ir_instr **v; /* the walk */
+   unsigned n, cap;
+   struct ir_order_block *blocks; /* what it walked: the blocks in tree order */
+   unsigned nblocks, blocks_cap;
+   bool valid;
+};
+
+struct ir_order_block {
+   const struct ir_block *b;
+   uint64_t stamp;
+   const struct ir_instr *first, *last;
+};
+
 /* ------------------------------------------------------------------ */
 /* Shaders and instructions                                             */
 
@@ -75,6 +91,7 @@ ir_shader_new(enum tgsi_stage stage)
 {
    struct ir_shader *sh = xcalloc(1, sizeof(*sh));
    sh->stage = stage;
+   sh->order = xcalloc(1, sizeof(*sh->order));
    ir_list_append(&sh->body, ir_node_block(sh), NULL);
    return sh;
 }
@@ -153,6 +170,11 @@ ir_shader_free(struct ir_shader *sh)
    free(sh->arrays);
    free(sh->blocks);
    free(sh->file);
+   if (sh->order) {
+      free(sh->order->v);
+      free(sh->order->blocks);
+      free(sh->order);
+   }
    free(sh);
 }
 
@@ -296,10 +318,18 @@ ir_result_type(const struct ir_instr *in)
    }
 }
 
+/* The block's list changed (ir_program_order's cache). */
+static void
+restamp(struct ir_block *b)
+{
+   b->stamp = ++b->sh->stamps;
+}
+
 void
 ir_insert_before(struct ir_instr *pos, struct ir_instr *in)
 {
    struct ir_block *b = pos->block;
+   restamp(b);
    in->block = b;
    in->next = pos;
    in->prev = pos->prev;
@@ -314,6 +344,7 @@ void
 ir_insert_after(struct ir_instr *pos, struct ir_instr *in)
 {
    struct ir_block *b = pos->block;
+   restamp(b);
    in->block = b;
    in->prev = pos;
    in->next = pos->next;
@@ -331,6 +362,7 @@ ir_block_append(struct ir_block *b, struct ir_instr *in)
       ir_insert_after(b->last, in);
       return;
    }
+   restamp(b);
    in->block = b;
    in->prev = in->next = NULL;
    b->first = b->last = in;
@@ -352,6 +384,7 @@ ir_instr_remove(struct ir_instr *in)
 {
    struct ir_block *b = in->block;
    if (b) {
+      restamp(b);
       if (in->prev)
          in->prev->next = in->next;
       else
@@ -545,11 +578,12 @@ ir_phi_trivial_value(const struct ir_instr *phi)
 struct ir_node *
 ir_node_block(struct ir_shader *sh)
 {
-   (void)sh;
    struct ir_node *n = xcalloc(1, sizeof(*n));
    n->kind = IR_NODE_BLOCK;
    n->block = xcalloc(1, sizeof(*n->block));
    n->block->node = n;
+   n->block->sh = sh;
+   n->block->stamp = ++sh->stamps;
    return n;
 }
 
@@ -851,29 +885,87 @@ ir_sweep(struct ir_shader *sh)
 }
 
 static void
-collect(const struct ir_list *l, struct ir_instr ***v, unsigned *n, unsigned *cap)
+collect(const struct ir_list *l, struct ir_order *o)
 {
    for (unsigned i = 0; i < l->n; i++) {
       const struct ir_node *nd = l->v[i];
-      if (nd->block)
-         for (struct ir_instr *in = nd->block->first; in; in = in->next)
-            VEC_PUSH(*v, *n, *cap, in);
-      collect(&nd->then_list, v, n, cap);
-      collect(&nd->else_list, v, n, cap);
-      collect(&nd->body, v, n, cap);
+      const struct ir_block *b = nd->block;
+      if (b) {
+         struct ir_order_block ob = {b, b->stamp, b->first, b->last};
+         VEC_PUSH(o->blocks, o->nblocks, o->blocks_cap, ob);
+         for (struct ir_instr *in = b->first; in; in = in->next)
+            VEC_PUSH(o->v, o->n, o->cap, in);
+      }
+      collect(&nd->then_list, o);
+      collect(&nd->else_list, o);
+      collect(&nd->body, o);
    }
 }
 
-/* The instructions in program order (a snapshot: passes may remove some
- * while walking it). Caller frees *out. */
+/* Whether the tree still holds the blocks o walked, each unchanged (its
+ * stamp, first and last); advances *k over them. */
+static bool
+same_blocks(const struct ir_list *l, const struct ir_order *o, unsigned *k)
+{
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct ir_node *nd = l->v[i];
+      const struct ir_block *b = nd->block;
+      if (b) {
+         const struct ir_order_block *ob = *k < o->nblocks ? &o->blocks[(*k)++] : NULL;
+         if (!ob || ob->b != b || ob->stamp != b->stamp || ob->first != b->first ||
+             ob->last != b->last)
+            return false;
+      }
+      if (!same_blocks(&nd->then_list, o, k) || !same_blocks(&nd->else_list, o, k) ||
+          !same_blocks(&nd->body, o, k))
+         return false;
+   }
+   return true;
+}
+
+/* The kept walk, renewed when a block or the tree changed: a walk down
+ * the lists reads every instruction from memory; the check reads the
+ * blocks. */
+static const struct ir_order *
+order_of(const struct ir_shader *sh)
+{
+   struct ir_order *o = sh->order;
+   unsigned k = 0;
+   if (o->valid && same_blocks(&sh->body, o, &k) && k == o->nblocks)
+      return o;
+   o->n = o->nblocks = 0;
+   collect(&sh->body, o);
+   o->valid = true;
+   return o;
+}
+
 unsigned
 ir_program_order(const struct ir_shader *sh, struct ir_instr ***out)
 {
-   /* every instruction has an id below nvalues: one allocation, no regrowth */
-   unsigned n = 0, cap = sh->nvalues + 1;
-   *out = xmalloc((size_t)cap * sizeof(**out));
-   collect(&sh->body, out, &n, &cap);
-   return n;
+   const struct ir_order *o = order_of(sh);
+#ifndef NDEBUG
+   { /* a kept walk is the walk (the validator checks it in every build) */
+      struct ir_order fresh = {0};
+      collect(&sh->body, &fresh);
+      assert(fresh.n == o->n && !memcmp(fresh.v, o->v, o->n * sizeof(*o->v)));
+      free(fresh.v);
+      free(fresh.blocks);
+   }
+#endif
+   *out = xmalloc((o->n + 1) * sizeof(**out));
+   memcpy(*out, o->v, o->n * sizeof(**out));
+   return o->n;
+}
+
+struct ir_instr *const *
+ir_program_order_kept(const struct ir_shader *sh, unsigned *n)
+{
+   const struct ir_order *o = sh->order;
+   unsigned k = 0;
+   if (!o->valid || !same_blocks(&sh->body, o, &k) || k != o->nblocks)
+      return NULL;
+   *n = o->n;
+   return o->v;
 }
 
 /* ------------------------------------------------------------------ */

@@ -498,6 +498,10 @@ struct ir_block {
    unsigned index; /* program order, set by ir_compute_cfg */
    struct ir_instr *first, *last;
    struct ir_node *node; /* the node holding this block */
+   struct ir_shader *sh;
+   /* Renewed from sh's count at creation and by every change to the
+    * block's list (ir.c): ir_program_order's cache compares it. */
+   uint64_t stamp;
    /* Set by ir_compute_cfg: */
    struct ir_block **preds, **succs;
    unsigned npreds, nsuccs, preds_cap, succs_cap;
@@ -568,6 +572,8 @@ struct ir_shader {
    bool cfg_valid, dom_valid;
    /* backend: the ISA model of the machine-level IR (owned if parsed) */
    const struct isa_model *model;
+   uint64_t stamps;        /* blocks' stamps handed out */
+   struct ir_order *order; /* ir_program_order's last walk (ir.c) */
    bool owns_model;
    /* backend: declared constant-buffer sizes in slots ("cbuf B N"), which
     * indirect constant reads clamp to; 0 when unknown */
@@ -1267,7 +1273,13 @@ unsigned ir_count_instrs(const struct ir_shader *sh);
  * NULL), so that a walk over values no longer reads them; only between
  * passes, when nothing will put them back. */
 void ir_sweep(struct ir_shader *sh);
+/* The instructions in program order, into a new array (*out, the
+ * caller's to free); the count. A walk is kept and given again while no
+ * block's list or the tree changed (the blocks' stamps, first and last in
+ * tree order). */
 unsigned ir_program_order(const struct ir_shader *sh, struct ir_instr ***out);
+/* The kept walk if it is still valid, else NULL (for the validator). */
+struct ir_instr *const *ir_program_order_kept(const struct ir_shader *sh, unsigned *n);
 void ir_mark_invariant(struct ir_shader *sh);
 void ir_renumber(struct ir_shader *sh);
 struct ir_instr *ir_imm32(struct ir_builder *b, uint32_t bits);

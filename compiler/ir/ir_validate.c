@@ -490,6 +490,15 @@ validate(struct vstate *vs)
       }
    }
    VCHECK(vs, live == vs->visited, NULL, "every live instruction is in a block");
+   /* ir_program_order's kept walk, while it holds itself current, is the
+    * order of the walk here */
+   unsigned nkept = 0;
+   struct ir_instr *const *kept = ir_program_order_kept(sh, &nkept);
+   for (unsigned j = 0; kept && j < nkept; j++)
+      VCHECK(vs, kept[j]->id < vs->npos && vs->pos[kept[j]->id] == j + 1, kept[j],
+             "ir_program_order's kept walk is the program order");
+   VCHECK(vs, !kept || nkept == vs->visited, NULL,
+          "ir_program_order's kept walk is the program order");
    ir_compute_cfg(sh);
    ir_compute_dominance(sh);
    for (unsigned i = 0; i < sh->nvalues; i++) {

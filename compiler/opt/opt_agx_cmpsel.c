@@ -191,6 +191,26 @@ index_free(struct cs *z)
    free(z->exposed);
 }
 
+/* Whether a live item of l from entry x on, in region g, reads reg before
+ * an item other than i writes it (that writer's own read counts). */
+static bool
+read_before_write(const struct cs *z, const struct reg_items *l, unsigned x, unsigned g,
+                  unsigned reg, unsigned i)
+{
+   const struct agx_prog *p = z->p;
+   for (; x < l->n && z->region[l->items[x]] == g; x++) {
+      unsigned k = l->items[x];
+      const struct isa_insn *in = &p->rc->items[k].in;
+      if (p->dead[k])
+         continue;
+      if (agx_reads(p, in, reg))
+         return true;
+      if (k != i && agx_writes(p, in, reg))
+         return false;
+   }
+   return false;
+}
+
 /* agx_read_elsewhere(p, reg, i, i) for a scratch register: an exposed
  * read in another region, or in i's, a read that i's value or an earlier
  * one reaches (a write at i itself does not hide the reads after it). */
@@ -204,20 +224,19 @@ read_elsewhere(const struct cs *z, unsigned reg, unsigned i)
    const struct reg_items *l = &z->regs[r];
    if (l->nexposed > z->exposed[(size_t)r * z->nregions + g])
       return true;
-   bool wrote = false;
-   for (unsigned x = region_first(z, l, g); x < l->n && z->region[l->items[x]] == g; x++) {
-      unsigned k = l->items[x];
-      const struct isa_insn *in = &p->rc->items[k].in;
-      if (p->dead[k])
-         continue;
-      if (!wrote && agx_reads(p, in, reg))
-         return true;
-      if (k == i)
-         wrote = false;
-      else if (agx_writes(p, in, reg))
-         wrote = true;
+   /* the region's incoming value, then i's: each reaches the reads up to
+    * the next writer, so neither walk passes more than that */
+   unsigned x = region_first(z, l, g), lo = x, hi = l->n;
+   if (read_before_write(z, l, x, g, reg, i))
+      return true;
+   while (lo < hi) { /* i's entry */
+      unsigned mid = lo + (hi - lo) / 2;
+      if (l->items[mid] < i)
+         lo = mid + 1;
+      else
+         hi = mid;
    }
-   return false;
+   return lo < l->n && l->items[lo] == i && read_before_write(z, l, lo + 1, g, reg, i);
 }
 
 static bool

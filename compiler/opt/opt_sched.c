@@ -602,64 +602,83 @@ small_live_in(const struct sched *s, const struct ir_block *b, int *live_small)
  * reads no general register it could free (every source outside the file
  * or live out of the block) passes every filter and has the fixed growth
  * defs, so its rank under better() changes only with the cycle: such
- * nodes (immediates materialized for each reader, hundreds ready at once
+ * nodes (immediates materialized for each reader, thousands ready at once
  * on gfx9) wait in heaps instead of the ready list, which is scanned each
  * step. Per value of defs: `wait` by (earliest, -prio, node) for those not
- * ready at the cycle, `now` by (-prio, node) for the others; the cycle
- * only grows, so nodes only move from wait to now. The best of the heaps'
- * tops and of the scanned list is the node the full scan would pick
- * (better() is a strict total order), so the schedule is the same.
+ * ready at the cycle, `now` by (-prio, node) for the others (the cycle
+ * only grows, so nodes only move from wait to now), and `first` by node
+ * alone, better()'s order among nodes of positive growth while the block
+ * is over its budget. A node is in `first` and in one of the others; the
+ * entry left behind when it issues is dropped when it reaches the top.
+ * The best of the heaps' tops and of the scanned list is the node the full
+ * scan would pick (better() is a strict total order), so the schedule is
+ * the same.
  */
 #define SCHED_STATIC_DEFS 4
 
+/* A heap entry carries its keys: they are final once the node is ready
+ * (its predecessors have issued), and comparing them in the heap's own
+ * array does not touch the nodes. */
+struct shent {
+   int earliest, prio;
+   unsigned node;
+};
+
 struct sheap {
-   unsigned *v;
+   struct shent *v;
    unsigned n;
+   bool by_earliest; /* wait: earliest first */
 };
 
 static bool
-heap_less(const struct sched *s, bool now, unsigned a, unsigned b)
+heap_less(const struct sheap *h, const struct shent *x, const struct shent *y)
 {
-   const struct snode *x = &s->n[a], *y = &s->n[b];
-   if (!now && x->earliest != y->earliest)
+   if (h->by_earliest && x->earliest != y->earliest)
       return x->earliest < y->earliest;
    if (x->prio != y->prio)
       return x->prio > y->prio;
-   return x < y;
+   return x->node < y->node;
 }
 
 static void
-heap_push(const struct sched *s, struct sheap *h, bool now, unsigned i)
+heap_push(struct sheap *h, struct shent e)
 {
    unsigned k = h->n++;
-   h->v[k] = i;
-   while (k && heap_less(s, now, h->v[k], h->v[(k - 1) / 2])) {
-      unsigned p = (k - 1) / 2, t = h->v[p];
-      h->v[p] = h->v[k];
-      h->v[k] = t;
-      k = p;
+   while (k && heap_less(h, &e, &h->v[(k - 1) / 2])) {
+      h->v[k] = h->v[(k - 1) / 2];
+      k = (k - 1) / 2;
    }
+   h->v[k] = e;
 }
 
-static unsigned
-heap_pop(const struct sched *s, struct sheap *h, bool now)
+static struct shent
+heap_pop(struct sheap *h)
 {
-   unsigned top = h->v[0], k = 0;
-   h->v[0] = h->v[--h->n];
+   struct shent top = h->v[0], last = h->v[--h->n];
+   unsigned k = 0;
    for (;;) {
-      unsigned l = 2 * k + 1, r = l + 1, m = k;
-      if (l < h->n && heap_less(s, now, h->v[l], h->v[m]))
-         m = l;
-      if (r < h->n && heap_less(s, now, h->v[r], h->v[m]))
-         m = r;
-      if (m == k)
+      unsigned l = 2 * k + 1, r = l + 1, m = l;
+      if (l >= h->n)
          break;
-      unsigned t = h->v[m];
-      h->v[m] = h->v[k];
-      h->v[k] = t;
+      if (r < h->n && heap_less(h, &h->v[r], &h->v[l]))
+         m = r;
+      if (!heap_less(h, &h->v[m], &last))
+         break;
+      h->v[k] = h->v[m];
       k = m;
    }
+   if (h->n)
+      h->v[k] = last;
    return top;
+}
+
+/* Whether the heap holds a node not yet issued (dropping those that were). */
+static bool
+heap_live(const struct sched *s, struct sheap *h)
+{
+   while (h->n && s->n[h->v[0].node].done)
+      heap_pop(h);
+   return h->n;
 }
 
 static bool
@@ -676,44 +695,38 @@ is_static(struct sched *s, const struct ir_block *b, unsigned i)
 
 struct ready_set {
    unsigned *list, n; /* the others, scanned */
-   struct sheap wait[SCHED_STATIC_DEFS], now[SCHED_STATIC_DEFS];
+   struct sheap wait[SCHED_STATIC_DEFS], now[SCHED_STATIC_DEFS], first[SCHED_STATIC_DEFS];
 };
 
-/* While the block is over its budget every ready node is scanned: the
- * heaps' order (readiness, path) is not the one better() then follows. */
 static void
-ready_flush(struct ready_set *rs)
+ready_add(struct sched *s, const struct ir_block *b, struct ready_set *rs, unsigned i)
 {
-   for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
-      for (unsigned k = 0; k < rs->wait[d].n; k++)
-         rs->list[rs->n++] = rs->wait[d].v[k];
-      for (unsigned k = 0; k < rs->now[d].n; k++)
-         rs->list[rs->n++] = rs->now[d].v[k];
-      rs->wait[d].n = rs->now[d].n = 0;
+   const struct snode *a = &s->n[i];
+   if (is_static(s, b, i)) {
+      heap_push(&rs->wait[a->defs], (struct shent){a->earliest, a->prio, i});
+      if (a->defs)
+         heap_push(&rs->first[a->defs], (struct shent){0, 0, i});
+   } else {
+      rs->list[rs->n++] = i;
    }
 }
 
-static void
-ready_add(struct sched *s, const struct ir_block *b, struct ready_set *rs, unsigned i, bool tight)
-{
-   if (!tight && is_static(s, b, i))
-      heap_push(s, &rs->wait[s->n[i].defs], false, i);
-   else
-      rs->list[rs->n++] = i;
-}
-
-/* The best static node at the cycle (-1: none) and its heap. */
+/* The best static node at the cycle (-1: none) and its heap. Over the
+ * budget better() ranks nodes of positive growth by index alone; nodes of
+ * growth 0 as below it. */
 static int
 static_best(struct sched *s, struct ready_set *rs, int cycle, bool tight, struct sheap **from)
 {
    int best = -1;
    for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
-      while (rs->wait[d].n && s->n[rs->wait[d].v[0]].earliest <= cycle)
-         heap_push(s, &rs->now[d], true, heap_pop(s, &rs->wait[d], false));
-      struct sheap *h = rs->now[d].n ? &rs->now[d] : &rs->wait[d];
-      if (!h->n)
+      while (heap_live(s, &rs->wait[d]) && rs->wait[d].v[0].earliest <= cycle)
+         heap_push(&rs->now[d], heap_pop(&rs->wait[d]));
+      struct sheap *h = tight && d                  ? &rs->first[d]
+                        : heap_live(s, &rs->now[d]) ? &rs->now[d]
+                                                    : &rs->wait[d];
+      if (!heap_live(s, h))
          continue;
-      int i = (int)h->v[0];
+      int i = (int)h->v[0].node;
       if (best < 0 || better(&s->n[i], (int)d, &s->n[best], s->n[best].defs, cycle, tight)) {
          best = i;
          *from = h;
@@ -736,19 +749,18 @@ list_schedule(struct sched *s, struct ir_block *b)
    /* The nodes whose predecessors have all issued: the only candidates,
     * so a step costs the ready nodes, not the block (better() is a strict
     * order, so the scan order does not change the choice). */
-   struct ready_set rs = {xmalloc((s->nn + 1) * sizeof(unsigned)), 0, {{0}}, {{0}}};
+   struct ready_set rs = {.list = xmalloc((s->nn + 1) * sizeof(unsigned))};
    for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
-      rs.wait[d].v = xmalloc((s->nn + 1) * sizeof(unsigned));
-      rs.now[d].v = xmalloc((s->nn + 1) * sizeof(unsigned));
+      rs.wait[d] = (struct sheap){xmalloc((s->nn + 1) * sizeof(struct shent)), 0, true};
+      rs.now[d] = (struct sheap){xmalloc((s->nn + 1) * sizeof(struct shent)), 0, false};
+      rs.first[d] = (struct sheap){xmalloc((s->nn + 1) * sizeof(struct shent)), 0, false};
    }
    for (unsigned i = 0; i < s->nn; i++)
       if (!s->n[i].left)
-         ready_add(s, b, &rs, i, false);
+         ready_add(s, b, &rs, i);
    int cycle = 0;
    for (unsigned k = 0; k < s->nn; k++) {
       bool tight = live + 1 > budget;
-      if (tight)
-         ready_flush(&rs);
       struct sheap *from = NULL;
       int best = static_best(s, &rs, cycle, tight, &from), bg = best >= 0 ? s->n[best].defs : 0;
       unsigned best_at = 0;
@@ -774,7 +786,7 @@ list_schedule(struct sched *s, struct ir_block *b)
       if (listed)
          rs.list[best_at] = rs.list[--rs.n];
       else
-         heap_pop(s, from, from >= rs.now && from < rs.now + SCHED_STATIC_DEFS);
+         heap_pop(from);
       struct snode *a = &s->n[best];
       cycle = MAX2(cycle, a->earliest);
       a->done = true;
@@ -785,7 +797,7 @@ list_schedule(struct sched *s, struct ir_block *b)
          struct snode *t = &s->n[a->succ[e].to];
          t->earliest = MAX2(t->earliest, cycle + a->succ[e].lat);
          if (!--t->left)
-            ready_add(s, b, &rs, a->succ[e].to, tight);
+            ready_add(s, b, &rs, a->succ[e].to);
       }
       cycle++;
       order[k] = (unsigned)best;
@@ -794,6 +806,7 @@ list_schedule(struct sched *s, struct ir_block *b)
    for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
       free(rs.wait[d].v);
       free(rs.now[d].v);
+      free(rs.first[d].v);
    }
    return order;
 }

@@ -33,6 +33,7 @@
 #include "compiler/ir/ir.h"
 #include "isa/sem.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 struct sdwa {
@@ -40,7 +41,8 @@ struct sdwa {
    struct opt_ctx *ctx;
    const struct isa_model *m;
    int mod_dsel, mod_dun, mod_ssel[2];
-   unsigned *uses;
+   struct ir_node **ifs;
+   unsigned nifs;
    bool progress;
 };
 
@@ -59,34 +61,42 @@ opt_tied_src(const struct ir_instr *in)
    return in->src[in->mach->tied];
 }
 
+static int
+cmp_node(const void *a, const void *b)
+{
+   uintptr_t x = (uintptr_t) * (struct ir_node *const *)a,
+             y = (uintptr_t) * (struct ir_node *const *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* The tree's ifs, sorted by address: the pass changes no control flow. */
 static void
-count_conds(struct sdwa *w, const struct ir_list *l)
+collect_ifs(struct sdwa *w, const struct ir_list *l, unsigned *cap)
 {
    for (unsigned i = 0; i < l->n; i++) {
-      const struct ir_node *n = l->v[i];
+      struct ir_node *n = l->v[i];
       if (n->kind == IR_NODE_IF)
-         w->uses[n->cond->id]++;
-      count_conds(w, &n->then_list);
-      count_conds(w, &n->else_list);
-      count_conds(w, &n->body);
+         VEC_PUSH(w->ifs, w->nifs, *cap, n);
+      collect_ifs(w, &n->then_list, cap);
+      collect_ifs(w, &n->else_list, cap);
+      collect_ifs(w, &n->body, cap);
    }
 }
 
-/* Reads of each value: sources and if conditions. */
-static void
-count_uses(struct sdwa *w)
+/* Reads of v: live entries of its use list (which the validator keeps
+ * exact), sources and the conditions of ifs in the tree. Counting them
+ * here costs v's uses: recounting the program after each rewrite made the
+ * pass quadratic. */
+static unsigned
+uses_of(const struct sdwa *w, const struct ir_instr *v)
 {
-   free(w->uses);
-   w->uses = xcalloc(w->sh->nvalues + 1, sizeof(unsigned));
-   for (unsigned i = 0; i < w->sh->nvalues; i++) {
-      const struct ir_instr *in = w->sh->values[i];
-      if (!in || in->removed)
-         continue;
-      for (unsigned k = 0; k < in->nsrc; k++)
-         if (in->src[k])
-            w->uses[in->src[k]->id]++;
+   unsigned n = 0;
+   for (unsigned i = 0; i < v->nuses; i++) {
+      const struct ir_use *u = &v->uses[i];
+      n += ir_use_live(v, u) &&
+           (u->user || bsearch(&u->node, w->ifs, w->nifs, sizeof(*w->ifs), cmp_node));
    }
-   count_conds(w, &w->sh->body);
+   return n;
 }
 
 static unsigned
@@ -454,7 +464,7 @@ fold_dest(struct sdwa *w, struct ir_instr *y)
 {
    struct ir_instr *x;
    unsigned sel;
-   if (!placed_field(w, y, &x, &sel) || !is_plain_mach(x) || w->uses[x->id] != 1 ||
+   if (!placed_field(w, y, &x, &sel) || !is_plain_mach(x) || uses_of(w, x) != 1 ||
        x->block != y->block || mod_val(w, x, w->mod_dsel, SEM_SEL_DWORD) != SEM_SEL_DWORD ||
        x->mach->insn.sem == ISA_SEM_MOV || sdwa_op(w, x) < 0)
       return false;
@@ -515,7 +525,7 @@ tie(struct sdwa *w, struct ir_instr *in, struct ir_instr *v)
 static bool
 merge_pair(struct sdwa *w, struct ir_instr *o, struct ir_instr *a, struct ir_instr *b)
 {
-   if (!is_plain_mach(a) || w->uses[a->id] != 1 || a->block != o->block || !ir_value_in_regs(b) ||
+   if (!is_plain_mach(a) || uses_of(w, a) != 1 || a->block != o->block || !ir_value_in_regs(b) ||
        b->type != IR_TYPE_32)
       return false;
    int ds = mod_val(w, a, w->mod_dsel, SEM_SEL_DWORD);
@@ -528,7 +538,7 @@ merge_pair(struct sdwa *w, struct ir_instr *o, struct ir_instr *a, struct ir_ins
    if (!opt_transform(w->ctx, "merge %%%u | %%%u into %%%u preserving %%%u", a->id, b->id, a->id,
                       b->id))
       return false;
-   bool gfx10 = is_plain_mach(b) && w->uses[b->id] == 1 && b->block == o->block &&
+   bool gfx10 = is_plain_mach(b) && uses_of(w, b) == 1 && b->block == o->block &&
                 maybe_set(w, b) == 0xffffu && ds == SEM_SEL_WORD1 &&
                 opt_fault_fires(w->ctx, OPT_FAULT_HI16_KEPT, "%%%u keeps the high half", b->id);
    if (gfx10) { /* b's 16-bit op writes into a's register, as if it kept a's high half */
@@ -546,7 +556,7 @@ merge_pair(struct sdwa *w, struct ir_instr *o, struct ir_instr *a, struct ir_ins
    }
    /* b is overwritten in place: a later reader gets a copy */
    struct ir_instr *keep = b;
-   if (w->uses[b->id] > 1 || b->block != o->block || !is_plain_mach(b))
+   if (uses_of(w, b) > 1 || b->block != o->block || !is_plain_mach(b))
       keep = opt_copy_before(w->sh, o, b);
    struct ir_instr *c = sdwa_clone(w, a);
    move_before(c, o);
@@ -582,10 +592,9 @@ remove_dead(struct sdwa *w)
 {
    for (bool again = true; again;) {
       again = false;
-      count_uses(w);
       for (unsigned i = 0; i < w->sh->nvalues; i++) {
          struct ir_instr *in = w->sh->values[i];
-         if (!in || in->removed || w->uses[i] || in->type == IR_TYPE_NONE ||
+         if (!in || in->removed || uses_of(w, in) || in->type == IR_TYPE_NONE ||
              !(in->op == IR_OP_IMM || (in->op == IR_OP_MACH && in->mach->insn.ndst &&
                                        !opt_sem_has_effect(in->mach->insn.sem))))
             continue;
@@ -607,13 +616,15 @@ opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx)
    w.mod_ssel[1] = isa_mod_by_role(w.m, ISA_ROLE_SRC1_SEL);
    if (w.mod_dsel < 0 || w.mod_ssel[0] < 0)
       return false;
+   unsigned cap = 0;
+   collect_ifs(&w, &sh->body, &cap);
+   qsort(w.ifs, w.nifs, sizeof(*w.ifs), cmp_node);
    bool any = false;
    static const int rounds[] = {0, 0, 1, 2, 2};
    for (unsigned r = 0; r < ARRAY_SIZE(rounds); r++) {
       int round = rounds[r];
       w.progress = false;
       struct ir_instr **order;
-      count_uses(&w);
       unsigned n = ir_program_order(sh, &order);
       for (unsigned i = 0; i < n && !ctx->limit_hit; i++) {
          struct ir_instr *in = order[i];
@@ -628,14 +639,12 @@ opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx)
          } else {
             merge(&w, in);
          }
-         if (w.progress)
-            count_uses(&w);
       }
       free(order);
       remove_dead(&w);
       any |= w.progress;
    }
-   free(w.uses);
+   free(w.ifs);
    sh->cfg_valid = false;
    return any;
 }

@@ -62,6 +62,8 @@ interp_cli(bench_interp_quads "bench|interp|--invocations|64|--quads|${_fx}/e2e_
 # built-in targets (figures only: no test asserts a speed)
 interp_cli(bench_compile_small "bench|compile|--sizes|40,80|--target|a3xx,sm50" 0
            OUT "loops  sm50   opt +[0-9.]+x [0-9]+-[0-9]+ +[0-9.]+")
+interp_cli(bench_compile_pack "bench|compile|--sizes|40,80|--shape|pack|--target|gfx9" 0
+           OUT "pack   gfx9   opt +[0-9.]+x [0-9]+-[0-9]+ +[0-9.]+")
 interp_cli(bench_compile_bad_shape "bench|compile|--shape|ring" 2 ERR "--shape takes")
 interp_cli(bench_compile_bad_size "bench|compile|--sizes|1000,x" 2 ERR "--sizes takes")
 

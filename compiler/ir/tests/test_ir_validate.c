@@ -263,6 +263,60 @@ test_refusal_not_validated(void)
    }
 }
 
+/* ir_program_order keeps its walk while the blocks do not change, gives a
+ * new one after each change through ir.c, and the validator catches a
+ * kept walk that a change behind ir.c's back left stale. */
+static void
+test_kept_order(void)
+{
+   const char *text = "shader FRAG\n"
+                      "  %0 = load_input slot=0 comp=x\n"
+                      "  %1 = fneg %0\n"
+                      "  %2 = fabs %0\n"
+                      "  %3 = fadd %1, %2\n"
+                      "  if %0 {\n"
+                      "    kill\n"
+                      "  }\n"
+                      "  store_output slot=0 comp=x %3\n";
+   struct ir_shader *sh = parse(text);
+   struct ir_instr **v = sh->values, **o;
+   struct diag_list d = {0};
+   unsigned n = ir_program_order(sh, &o), nk = 0;
+   CHECK(n == 6 && o[0] == v[0] && o[3] == v[3]);
+   free(o);
+   CHECK(ir_program_order_kept(sh, &nk) && nk == 6);
+   /* a move through ir.c: the next walk has it */
+   ir_instr_remove(v[2]);
+   v[2]->removed = false;
+   ir_insert_before(v[1], v[2]);
+   CHECK(!ir_program_order_kept(sh, &nk));
+   n = ir_program_order(sh, &o);
+   CHECK(n == 6 && o[1] == v[2] && o[2] == v[1]);
+   free(o);
+   /* the store moved into the if's block, from the block after it */
+   struct ir_instr *k = ir_list_first_block(&sh->body.v[1]->then_list)->first,
+                   *st = ir_list_last_block(&sh->body)->first;
+   ir_instr_remove(st);
+   st->removed = false;
+   ir_insert_before(k, st);
+   n = ir_program_order(sh, &o);
+   CHECK(n == 6 && o[3] == v[3] && o[4] == st && o[5] == k);
+   free(o);
+   CHECK(ir_validate(sh, NULL, &d) && d.n == 0);
+   ir_shader_free(sh);
+
+   /* injected bug: a pass relinks two instructions by hand (first and
+    * last of the block stay), so the kept walk no longer is the order */
+   sh = parse(text);
+   v = sh->values;
+   n = ir_program_order(sh, &o);
+   free(o);
+   v[0]->next = v[2], v[2]->prev = v[0];
+   v[2]->next = v[1], v[1]->prev = v[2];
+   v[1]->next = v[3], v[3]->prev = v[1];
+   expect_fail(sh, "ir_program_order's kept walk is the program order", NULL);
+}
+
 int
 main(void)
 {
@@ -271,5 +325,6 @@ main(void)
    test_broken_by_pass();
    test_use_lists();
    test_refusal_not_validated();
+   test_kept_order();
    return test_done();
 }
