@@ -90,27 +90,6 @@ tgsi_lane_sum_end(const struct tgsi_lane_sum *s)
    return s->ok & (s->mag < (double)s->unit * 0x1p24);
 }
 
-/* tgsi_lane_sum_exact of one product and the addend (MAD), on scalars
- * alone (the walk's struct, passed by address, stayed in memory in the
- * lane loop and kept it scalar), and with two double compares: the
- * product is a float when its rounding f gives it back (a zero product
- * too), and finite when f is; a product that is not a float fails
- * whatever its unit, so f = 0 may stand for a zero product in the
- * smallest unit. The float tests and the double ones are each combined
- * apart: a mask narrowed from 64-bit lanes is five vector operations. */
-static inline bool
-tgsi_lane_mad_exact(float a, float b, float add)
-{
-   double p = (double)a * (double)b;
-   float f = (float)p;
-   float ua = add == 0.0f ? INFINITY : tgsi_lane_low_unit(add);
-   float up = tgsi_lane_low_unit(f);
-   float unit = ((f != 0.0f) & (up < ua)) ? up : ua;
-   bool fin = (fabsf(add) <= FLT_MAX) & (fabsf(f) <= FLT_MAX);
-   bool dbl = ((double)f == p) & (fabs((double)add) + fabs(p) < (double)unit * 0x1p24);
-   return fin & dbl;
-}
-
 static inline bool
 tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
 {
@@ -202,19 +181,68 @@ tgsi_lane_cancel(uint32_t flags, float r, double m)
    return tgsi_lane_level(flags, on, lv, r);
 }
 
+/* tgsi_lane_cancel's level from float bits: bm the magnitude m's, br
+ * |r|'s. The count is the same as on doubles (the j with m > |r| * 2^j are
+ * those below it, whatever the format), and bm = 0x7f800000 counts as
+ * 2^128, its exponent field one above FLT_MAX's. A denormal or zero r is
+ * below m > 2^-8 by more than the 5 levels, as its exponent field of 0
+ * says. */
+static inline int32_t
+tgsi_lane_level_f(uint32_t bm, uint32_t br)
+{
+   return (int32_t)(bm >> 23) - (int32_t)(br >> 23) +
+          (int32_t)((bm & 0x007fffffu) > (br & 0x007fffffu));
+}
+
 /* tgsi_lane_cancel for a magnitude m that is a float (ADD, SUB: the
- * larger operand), on the floats' bits: 32-bit lanes throughout. A
- * denormal or zero r is below m > 2^-8 by more than the 5 levels, as its
- * exponent field of 0 says; an infinite m is above every finite r. */
+ * larger operand), on the floats' bits: 32-bit lanes throughout. An
+ * infinite m is above every finite r. */
 static inline uint32_t
 tgsi_lane_cancel_f(uint32_t flags, float r, float m)
 {
    bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
-   uint32_t bm = fui(m) & 0x7fffffffu, br = fui(r) & 0x7fffffffu;
-   int32_t lv = (int32_t)(bm >> 23) - (int32_t)(br >> 23) +
-                (int32_t)((bm & 0x007fffffu) > (br & 0x007fffffu));
+   uint32_t bm = fui(m) & 0x7fffffffu;
+   int32_t lv = tgsi_lane_level_f(bm, fui(r) & 0x7fffffffu);
    lv = bm == 0x7f800000u ? 5 : lv;
    return tgsi_lane_level(flags, on, lv, r);
+}
+
+/* MAD's flags for r = x * y + z: FUSE unless test and the sum is exact
+ * (tgsi_lane_sum_exact of one product), then CANCEL with m the larger of
+ * |x * y| and |z| (tgsi_lane_cancel), in 32-bit lanes where the double
+ * product's tests were 64-bit ones, each mask narrowed to 32 bits:
+ *  - the product's rounding error p - f (f = x * y rounded, exact in
+ *    double) times 2^150, rounded to float: zero exactly when the error
+ *    is (the smallest nonzero one is 2^-298), and of the error's sign;
+ *  - where the product is a float the sum of the magnitudes is exact in
+ *    float below 2^24 units and rounds to at least 2^24 units above, so
+ *    one float compare decides it; 2^24 units overflow to Inf from a unit
+ *    of 2^104, where the sum is below it unless it overflows too, and
+ *    from 2^105 on every sum of two floats is below it;
+ *  - m is compared only with floats (2^-8, |r| * 2^j), so it may be
+ *    rounded up to float's significand: |f|, one up where the error has
+ *    f's sign (0x7f800000, 2^128 to the count, above FLT_MAX); a NaN
+ *    product stays NaN and mag_max's choice is unchanged. */
+static inline uint32_t
+tgsi_lane_mad(uint32_t flags, bool test, float x, float y, float z, float r)
+{
+   double p = (double)x * (double)y;
+   float f = (float)p;
+   float e = (float)((p - (double)f) * 0x1p150);
+   uint32_t af = fui(f) & 0x7fffffffu, az = fui(z) & 0x7fffffffu;
+   float ua = az == 0 ? INFINITY : tgsi_lane_low_unit(z);
+   float up = tgsi_lane_low_unit(f);
+   float unit = ((af != 0) & (up < ua)) ? up : ua;
+   bool fin = (uif(az) <= FLT_MAX) & (uif(af) <= FLT_MAX);
+   bool below = (uif(az) + uif(af) < unit * 0x1p24f) | (unit > 0x1p104f);
+   bool exact = test & fin & (e == 0.0f) & below;
+   flags |= exact ? 0 : ENV_F_FUSE;
+   bool rounded_down = (fabsf(e) > 0.0f) & (((fui(e) ^ fui(f)) >> 31) == 0);
+   float pm = uif(af + (uint32_t)rounded_down);
+   float big = pm > uif(az) ? pm : uif(az); /* tgsi_lane_mag_max's */
+   float m = uif(az) != uif(az) ? pm : big;
+   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
+   return tgsi_lane_level(flags, on, tgsi_lane_level_f(fui(m), fui(r) & 0x7fffffffu), r);
 }
 
 /* EDGE: a compare, rounding or conversion whose operand carries an
