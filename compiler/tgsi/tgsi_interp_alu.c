@@ -1193,20 +1193,14 @@ dp_flags(unsigned n, unsigned nch, bool h, uint32_t *rf, const uint32_t *r,
       float xc = nch > 2 ? F(x2[i]) : 0.0f, yc = nch > 2 ? F(y2[i]) : 0.0f;
       float xd = nch > 3 ? F(x3[i]) : 0.0f, yd = nch > 3 ? (h ? 1.0f : F(y3[i])) : 0.0f;
       struct tgsi_lane_sum sum = tgsi_lane_sum_start(0.0f);
-      tgsi_lane_sum_product(&sum, xa, ya);
-      tgsi_lane_sum_product(&sum, xb, yb);
-      double m =
-          tgsi_lane_mag_max(tgsi_lane_mag_max(0.0, fabs((double)xa * ya)), fabs((double)xb * yb));
-      if (nch > 2) {
-         tgsi_lane_sum_product(&sum, xc, yc);
-         m = tgsi_lane_mag_max(m, fabs((double)xc * yc));
-      }
-      if (nch > 3) {
-         tgsi_lane_sum_product(&sum, xd, yd);
-         m = tgsi_lane_mag_max(m, fabs((double)xd * yd));
-      }
-      uint32_t f = rf[i] | (tgsi_lane_sum_end(&sum) ? 0 : ENV_F_FUSE);
-      rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
+      sum = tgsi_lane_sum_product(sum, xa, ya);
+      sum = tgsi_lane_sum_product(sum, xb, yb);
+      if (nch > 2)
+         sum = tgsi_lane_sum_product(sum, xc, yc);
+      if (nch > 3)
+         sum = tgsi_lane_sum_product(sum, xd, yd);
+      uint32_t f = rf[i] | (tgsi_lane_sum_end(sum) ? 0 : ENV_F_FUSE);
+      rf[i] = tgsi_lane_cancel_m(f, F(r[i]), sum.m);
    }
 }
 

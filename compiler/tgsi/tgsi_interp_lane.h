@@ -45,6 +45,27 @@ tgsi_lane_low_unit(float f)
    return (u & 0x007fffffu) ? uif(u) - cleared : uif(u);
 }
 
+/* The rounding error p - f of a float product (p = x * y in double,
+ * exact, f its rounding: the error is exact in double too) times 2^150,
+ * rounded to float: zero exactly when the error is (the smallest nonzero
+ * one is 2^-298), and of the error's sign. NaN for an infinite or NaN p. */
+static inline float
+tgsi_lane_product_err(double p, float f)
+{
+   return (float)((p - (double)f) * 0x1p150);
+}
+
+/* |p| rounded up to float's significand, from f and the error e above:
+ * |f|, one up where the error has f's sign (0x7f800000 above FLT_MAX,
+ * which tgsi_lane_level_f counts as 2^128); NaN for a NaN p. A magnitude
+ * compared only with floats (2^-8, |r| * 2^j) compares the same so. */
+static inline float
+tgsi_lane_mag_up(float f, float e)
+{
+   bool down = (fabsf(e) > 0.0f) & (((fui(e) ^ fui(f)) >> 31) == 0);
+   return uif((fui(f) & 0x7fffffffu) + (uint32_t)down);
+}
+
 /* Whether a sum of the products a[k] * b[k] (k < nk) plus add comes out
  * the same however it is computed -- fused or not, in any order: every
  * product is exact in single precision and every partial sum is too,
@@ -52,11 +73,20 @@ tgsi_lane_low_unit(float f)
  * the smallest bit any term has. Then MAD and DP* need no FUSE tolerance
  * for the lane (a cascade index summed from SGE results, a one-hot
  * select). Zero terms do not count; a NaN or infinite term fails.
- * A sum is walked term by term (tgsi_lane_sum_start, _product, _add,
- * _end), so a caller with a fixed number of terms needs no loop. */
+ * A sum is walked term by term (tgsi_lane_sum_start, _product, _end), so
+ * a caller with a fixed number of terms needs no loop; in float lanes
+ * but for each double product (tgsi_lane_product_err):
+ *  - where every term is a float, all are multiples of the unit, so the
+ *    float sum of their magnitudes is exact below 2^24 units and rounds
+ *    to at least 2^24 units above: one float compare decides it;
+ *  - 2^24 units overflow float from a unit of 2^104: there the terms are
+ *    summed divided by 8 (exactly, being multiples of 2^104), and from
+ *    a unit of 2^107 on no sum of 8 terms reaches 2^24 units. */
 struct tgsi_lane_sum {
-   double mag; /* sum of the terms' magnitudes */
+   float mag;  /* sum of the terms' magnitudes, rounded */
+   float mag8; /* the same of the magnitudes / 8 */
    float unit; /* smallest low unit of a nonzero term; Inf: none */
+   float m;    /* the largest product's magnitude, rounded up (mag_up) */
    bool ok;    /* every nonzero term finite and a float */
 };
 
@@ -65,29 +95,38 @@ tgsi_lane_sum_start(float add)
 {
    float u = tgsi_lane_low_unit(add);
    bool zero = add == 0.0f;
-   struct tgsi_lane_sum s = {fabs((double)add), zero ? INFINITY : u,
+   struct tgsi_lane_sum s = {fabsf(add), fabsf(add) * 0.125f, zero ? INFINITY : u, 0.0f,
                              zero | (fabsf(add) <= FLT_MAX)};
    return s;
 }
 
 /* A zero product counts as a float in no unit; a product that is not a
  * float fails whatever its unit, so its rounding f = 0 may stand for a
- * zero product (tgsi_lane_mad_exact). */
-static inline void
-tgsi_lane_sum_product(struct tgsi_lane_sum *s, float a, float b)
+ * zero product. m follows tgsi_lane_mag_max over the products. */
+static inline struct tgsi_lane_sum
+tgsi_lane_sum_product(struct tgsi_lane_sum s, float a, float b)
 {
    double p = (double)a * (double)b;
    float f = (float)p;
-   s->ok &= ((double)f == p) & (fabsf(f) <= FLT_MAX);
+   float e = tgsi_lane_product_err(p, f);
+   s.ok &= (e == 0.0f) & (fabsf(f) <= FLT_MAX);
    float u = tgsi_lane_low_unit(f);
-   s->unit = ((f != 0.0f) & (u < s->unit)) ? u : s->unit;
-   s->mag += fabs(p);
+   s.unit = ((f != 0.0f) & (u < s.unit)) ? u : s.unit;
+   s.mag += fabsf(f);
+   s.mag8 += fabsf(f) * 0.125f;
+   float pm = tgsi_lane_mag_up(f, e);
+   float big = s.m > pm ? s.m : pm;
+   s.m = pm != pm ? s.m : big;
+   return s;
 }
 
 static inline bool
-tgsi_lane_sum_end(const struct tgsi_lane_sum *s)
+tgsi_lane_sum_end(struct tgsi_lane_sum s)
 {
-   return s->ok & (s->mag < (double)s->unit * 0x1p24);
+   bool small = s.mag < s.unit * 0x1p24f;
+   bool big = (s.mag8 < s.unit * 0x1p21f) | (s.unit > 0x1p106f);
+   bool hi = s.unit > 0x1p103f; /* masks: a select of bools kept the loop scalar */
+   return s.ok & ((hi & big) | (!hi & small));
 }
 
 static inline bool
@@ -95,8 +134,8 @@ tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
 {
    struct tgsi_lane_sum s = tgsi_lane_sum_start(add);
    for (unsigned k = 0; k < nk; k++)
-      tgsi_lane_sum_product(&s, a[k], b[k]);
-   return tgsi_lane_sum_end(&s);
+      s = tgsi_lane_sum_product(s, a[k], b[k]);
+   return tgsi_lane_sum_end(s);
 }
 
 /* The larger of two magnitudes (|x|, never -0); a NaN gives the other
@@ -194,6 +233,17 @@ tgsi_lane_level_f(uint32_t bm, uint32_t br)
           (int32_t)((bm & 0x007fffffu) > (br & 0x007fffffu));
 }
 
+/* tgsi_lane_cancel for a magnitude m rounded up to float's significand
+ * (tgsi_lane_mag_up: the same compares with 2^-8 and |r| * 2^j), on the
+ * floats' bits; 0x7f800000 is 2^128 here, above a product just over
+ * FLT_MAX whose rounding f = FLT_MAX leaves r finite. */
+static inline uint32_t
+tgsi_lane_cancel_m(uint32_t flags, float r, float m)
+{
+   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
+   return tgsi_lane_level(flags, on, tgsi_lane_level_f(fui(m), fui(r) & 0x7fffffffu), r);
+}
+
 /* tgsi_lane_cancel for a magnitude m that is a float (ADD, SUB: the
  * larger operand), on the floats' bits: 32-bit lanes throughout. An
  * infinite m is above every finite r. */
@@ -228,7 +278,7 @@ tgsi_lane_mad(uint32_t flags, bool test, float x, float y, float z, float r)
 {
    double p = (double)x * (double)y;
    float f = (float)p;
-   float e = (float)((p - (double)f) * 0x1p150);
+   float e = tgsi_lane_product_err(p, f);
    uint32_t af = fui(f) & 0x7fffffffu, az = fui(z) & 0x7fffffffu;
    float ua = az == 0 ? INFINITY : tgsi_lane_low_unit(z);
    float up = tgsi_lane_low_unit(f);
@@ -237,12 +287,9 @@ tgsi_lane_mad(uint32_t flags, bool test, float x, float y, float z, float r)
    bool below = (uif(az) + uif(af) < unit * 0x1p24f) | (unit > 0x1p104f);
    bool exact = test & fin & (e == 0.0f) & below;
    flags |= exact ? 0 : ENV_F_FUSE;
-   bool rounded_down = (fabsf(e) > 0.0f) & (((fui(e) ^ fui(f)) >> 31) == 0);
-   float pm = uif(af + (uint32_t)rounded_down);
+   float pm = tgsi_lane_mag_up(f, e);
    float big = pm > uif(az) ? pm : uif(az); /* tgsi_lane_mag_max's */
-   float m = uif(az) != uif(az) ? pm : big;
-   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
-   return tgsi_lane_level(flags, on, tgsi_lane_level_f(fui(m), fui(r) & 0x7fffffffu), r);
+   return tgsi_lane_cancel_m(flags, r, uif(az) != uif(az) ? pm : big);
 }
 
 /* EDGE: a compare, rounding or conversion whose operand carries an
