@@ -24,13 +24,15 @@
  * overflow or underflow in double) and so is p - r (at most 48 bits
  * between p's lowest bit and r's rounding error), and fmaf rounds that
  * difference to float zero exactly when it is at most 2^-150 in
- * magnitude. NaN and infinite differences count as rounding, as fmaf's
- * NaN and infinities do. */
+ * magnitude: times 2^150 and rounded to float, at most 1 (1 is a float;
+ * the compare on 32-bit lanes, where a double one was a mask narrowed
+ * from 64-bit lanes). NaN and infinite differences count as rounding, as
+ * fmaf's NaN and infinities do. */
 static inline bool
 tgsi_lane_product_rounds(float a, float b, float r)
 {
    double d = (double)a * (double)b - (double)r;
-   return !(fabs(d) <= 0x1p-150);
+   return !(fabsf((float)(d * 0x1p150)) <= 1.0f);
 }
 
 /* The value of the lowest set significand bit of a finite nonzero float
