@@ -285,13 +285,14 @@ tgsi_lane_mad(uint32_t flags, bool test, float x, float y, float z, float r)
    float ua = az == 0 ? INFINITY : tgsi_lane_low_unit(z);
    float up = tgsi_lane_low_unit(f);
    float unit = ((af != 0) & (up < ua)) ? up : ua;
-   bool fin = (uif(az) <= FLT_MAX) & (uif(af) <= FLT_MAX);
-   bool below = (uif(az) + uif(af) < unit * 0x1p24f) | (unit > 0x1p104f);
+   float mz = uif(az), mf = uif(af);
+   bool fin = (mz <= FLT_MAX) & (mf <= FLT_MAX);
+   bool below = (mz + mf < unit * 0x1p24f) | (unit > 0x1p104f);
    bool exact = test & fin & (e == 0.0f) & below;
    flags |= exact ? 0 : ENV_F_FUSE;
    float pm = tgsi_lane_mag_up(f, e);
-   float big = pm > uif(az) ? pm : uif(az); /* tgsi_lane_mag_max's */
-   return tgsi_lane_cancel_m(flags, r, uif(az) != uif(az) ? pm : big);
+   float big = pm > mz ? pm : mz; /* tgsi_lane_mag_max's */
+   return tgsi_lane_cancel_m(flags, r, mz != mz ? pm : big);
 }
 
 /* EDGE: a compare, rounding or conversion whose operand carries an

@@ -188,7 +188,7 @@ ref_mad(uint32_t flags, bool test, float a, float b, float c, float r)
 
 /* DP's result as the interpreter sums it (canonical NaN). */
 static float
-dot(unsigned nk, const float (*a)[N], const float (*b)[N], unsigned i)
+dot(unsigned nk, float (*a)[N], float (*b)[N], unsigned i)
 {
    float r = a[0][i] * b[0][i];
    for (unsigned k = 1; k < nk; k++)
@@ -198,7 +198,7 @@ dot(unsigned nk, const float (*a)[N], const float (*b)[N], unsigned i)
 
 /* DP's flags as dp_flags computed them on doubles. */
 static uint32_t
-ref_dp(unsigned nk, const float (*a)[N], const float (*b)[N], unsigned i)
+ref_dp(unsigned nk, float (*a)[N], float (*b)[N], unsigned i)
 {
    float x[4], y[4];
    double m = 0.0;
