@@ -461,7 +461,8 @@ farith(enum tgsi_opcode op, unsigned n, uint32_t *restrict r, uint32_t *restrict
 
 /* MAD's flags after fflags: FUSE for the lanes whose product rounds
  * (elsewhere fusing cannot change the result), then CANCEL as for FMA
- * (fextra), in one pass. The exact-sum test decides FUSE only for a lane
+ * (fextra), in one pass, on 32-bit lanes but for the double product
+ * (tgsi_lane_mad). The exact-sum test decides FUSE only for a lane
  * without it: a batch whose lanes all have FUSE already (a chain of
  * MADs) skips it. Each is one branch-free loop over the batch, which
  * vectorizes (blocks of 16 lanes, tested apart, ran scalar: GCC's cost
@@ -470,14 +471,7 @@ static TI_INLINE void
 mad_lanes(unsigned n, bool fused, uint32_t *restrict rf, const uint32_t *restrict r,
           const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c)
 {
-   FOR
-   {
-      float x = F(a[i]), y = F(b[i]), z = F(c[i]);
-      bool exact = !fused && tgsi_lane_mad_exact(x, y, z);
-      uint32_t f = rf[i] | (exact ? 0 : ENV_F_FUSE);
-      double m = tgsi_lane_mag_max(fabs((double)x * y), fabs((double)z));
-      rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
-   }
+   FOR rf[i] = tgsi_lane_mad(rf[i], !fused, F(a[i]), F(b[i]), F(c[i]), F(r[i]));
 }
 
 DC_LANES
@@ -1199,20 +1193,14 @@ dp_flags(unsigned n, unsigned nch, bool h, uint32_t *rf, const uint32_t *r,
       float xc = nch > 2 ? F(x2[i]) : 0.0f, yc = nch > 2 ? F(y2[i]) : 0.0f;
       float xd = nch > 3 ? F(x3[i]) : 0.0f, yd = nch > 3 ? (h ? 1.0f : F(y3[i])) : 0.0f;
       struct tgsi_lane_sum sum = tgsi_lane_sum_start(0.0f);
-      tgsi_lane_sum_product(&sum, xa, ya);
-      tgsi_lane_sum_product(&sum, xb, yb);
-      double m =
-          tgsi_lane_mag_max(tgsi_lane_mag_max(0.0, fabs((double)xa * ya)), fabs((double)xb * yb));
-      if (nch > 2) {
-         tgsi_lane_sum_product(&sum, xc, yc);
-         m = tgsi_lane_mag_max(m, fabs((double)xc * yc));
-      }
-      if (nch > 3) {
-         tgsi_lane_sum_product(&sum, xd, yd);
-         m = tgsi_lane_mag_max(m, fabs((double)xd * yd));
-      }
-      uint32_t f = rf[i] | (tgsi_lane_sum_end(&sum) ? 0 : ENV_F_FUSE);
-      rf[i] = tgsi_lane_cancel(f, F(r[i]), m);
+      sum = tgsi_lane_sum_product(sum, xa, ya);
+      sum = tgsi_lane_sum_product(sum, xb, yb);
+      if (nch > 2)
+         sum = tgsi_lane_sum_product(sum, xc, yc);
+      if (nch > 3)
+         sum = tgsi_lane_sum_product(sum, xd, yd);
+      uint32_t f = rf[i] | (tgsi_lane_sum_end(sum) ? 0 : ENV_F_FUSE);
+      rf[i] = tgsi_lane_cancel_m(f, F(r[i]), sum.m);
    }
 }
 

@@ -24,13 +24,15 @@
  * overflow or underflow in double) and so is p - r (at most 48 bits
  * between p's lowest bit and r's rounding error), and fmaf rounds that
  * difference to float zero exactly when it is at most 2^-150 in
- * magnitude. NaN and infinite differences count as rounding, as fmaf's
- * NaN and infinities do. */
+ * magnitude: times 2^150 and rounded to float, at most 1 (1 is a float;
+ * the compare on 32-bit lanes, where a double one was a mask narrowed
+ * from 64-bit lanes). NaN and infinite differences count as rounding, as
+ * fmaf's NaN and infinities do. */
 static inline bool
 tgsi_lane_product_rounds(float a, float b, float r)
 {
    double d = (double)a * (double)b - (double)r;
-   return !(fabs(d) <= 0x1p-150);
+   return !(fabsf((float)(d * 0x1p150)) <= 1.0f);
 }
 
 /* The value of the lowest set significand bit of a finite nonzero float
@@ -45,6 +47,27 @@ tgsi_lane_low_unit(float f)
    return (u & 0x007fffffu) ? uif(u) - cleared : uif(u);
 }
 
+/* The rounding error p - f of a float product (p = x * y in double,
+ * exact, f its rounding: the error is exact in double too) times 2^150,
+ * rounded to float: zero exactly when the error is (the smallest nonzero
+ * one is 2^-298), and of the error's sign. NaN for an infinite or NaN p. */
+static inline float
+tgsi_lane_product_err(double p, float f)
+{
+   return (float)((p - (double)f) * 0x1p150);
+}
+
+/* |p| rounded up to float's significand, from f and the error e above:
+ * |f|, one up where the error has f's sign (0x7f800000 above FLT_MAX,
+ * which tgsi_lane_level_f counts as 2^128); NaN for a NaN p. A magnitude
+ * compared only with floats (2^-8, |r| * 2^j) compares the same so. */
+static inline float
+tgsi_lane_mag_up(float f, float e)
+{
+   bool down = (fabsf(e) > 0.0f) & (((fui(e) ^ fui(f)) >> 31) == 0);
+   return uif((fui(f) & 0x7fffffffu) + (uint32_t)down);
+}
+
 /* Whether a sum of the products a[k] * b[k] (k < nk) plus add comes out
  * the same however it is computed -- fused or not, in any order: every
  * product is exact in single precision and every partial sum is too,
@@ -52,11 +75,20 @@ tgsi_lane_low_unit(float f)
  * the smallest bit any term has. Then MAD and DP* need no FUSE tolerance
  * for the lane (a cascade index summed from SGE results, a one-hot
  * select). Zero terms do not count; a NaN or infinite term fails.
- * A sum is walked term by term (tgsi_lane_sum_start, _product, _add,
- * _end), so a caller with a fixed number of terms needs no loop. */
+ * A sum is walked term by term (tgsi_lane_sum_start, _product, _end), so
+ * a caller with a fixed number of terms needs no loop; in float lanes
+ * but for each double product (tgsi_lane_product_err):
+ *  - where every term is a float, all are multiples of the unit, so the
+ *    float sum of their magnitudes is exact below 2^24 units and rounds
+ *    to at least 2^24 units above: one float compare decides it;
+ *  - 2^24 units overflow float from a unit of 2^104: there the terms are
+ *    summed divided by 8 (exactly, being multiples of 2^104), and from
+ *    a unit of 2^107 on no sum of 8 terms reaches 2^24 units. */
 struct tgsi_lane_sum {
-   double mag; /* sum of the terms' magnitudes */
+   float mag;  /* sum of the terms' magnitudes, rounded */
+   float mag8; /* the same of the magnitudes / 8 */
    float unit; /* smallest low unit of a nonzero term; Inf: none */
+   float m;    /* the largest product's magnitude, rounded up (mag_up) */
    bool ok;    /* every nonzero term finite and a float */
 };
 
@@ -65,50 +97,38 @@ tgsi_lane_sum_start(float add)
 {
    float u = tgsi_lane_low_unit(add);
    bool zero = add == 0.0f;
-   struct tgsi_lane_sum s = {fabs((double)add), zero ? INFINITY : u,
+   struct tgsi_lane_sum s = {fabsf(add), fabsf(add) * 0.125f, zero ? INFINITY : u, 0.0f,
                              zero | (fabsf(add) <= FLT_MAX)};
    return s;
 }
 
 /* A zero product counts as a float in no unit; a product that is not a
  * float fails whatever its unit, so its rounding f = 0 may stand for a
- * zero product (tgsi_lane_mad_exact). */
-static inline void
-tgsi_lane_sum_product(struct tgsi_lane_sum *s, float a, float b)
+ * zero product. m follows tgsi_lane_mag_max over the products. */
+static inline struct tgsi_lane_sum
+tgsi_lane_sum_product(struct tgsi_lane_sum s, float a, float b)
 {
    double p = (double)a * (double)b;
    float f = (float)p;
-   s->ok &= ((double)f == p) & (fabsf(f) <= FLT_MAX);
+   float e = tgsi_lane_product_err(p, f);
+   s.ok &= (e == 0.0f) & (fabsf(f) <= FLT_MAX);
    float u = tgsi_lane_low_unit(f);
-   s->unit = ((f != 0.0f) & (u < s->unit)) ? u : s->unit;
-   s->mag += fabs(p);
+   s.unit = ((f != 0.0f) & (u < s.unit)) ? u : s.unit;
+   s.mag += fabsf(f);
+   s.mag8 += fabsf(f) * 0.125f;
+   float pm = tgsi_lane_mag_up(f, e);
+   float big = s.m > pm ? s.m : pm;
+   s.m = pm != pm ? s.m : big;
+   return s;
 }
 
 static inline bool
-tgsi_lane_sum_end(const struct tgsi_lane_sum *s)
+tgsi_lane_sum_end(struct tgsi_lane_sum s)
 {
-   return s->ok & (s->mag < (double)s->unit * 0x1p24);
-}
-
-/* tgsi_lane_sum_exact of one product and the addend (MAD), on scalars
- * alone (the walk's struct, passed by address, stayed in memory in the
- * lane loop and kept it scalar), and with two double compares: the
- * product is a float when its rounding f gives it back (a zero product
- * too), and finite when f is; a product that is not a float fails
- * whatever its unit, so f = 0 may stand for a zero product in the
- * smallest unit. The float tests and the double ones are each combined
- * apart: a mask narrowed from 64-bit lanes is five vector operations. */
-static inline bool
-tgsi_lane_mad_exact(float a, float b, float add)
-{
-   double p = (double)a * (double)b;
-   float f = (float)p;
-   float ua = add == 0.0f ? INFINITY : tgsi_lane_low_unit(add);
-   float up = tgsi_lane_low_unit(f);
-   float unit = ((f != 0.0f) & (up < ua)) ? up : ua;
-   bool fin = (fabsf(add) <= FLT_MAX) & (fabsf(f) <= FLT_MAX);
-   bool dbl = ((double)f == p) & (fabs((double)add) + fabs(p) < (double)unit * 0x1p24);
-   return fin & dbl;
+   bool small = s.mag < s.unit * 0x1p24f;
+   bool big = (s.mag8 < s.unit * 0x1p21f) | (s.unit > 0x1p106f);
+   bool hi = s.unit > 0x1p103f; /* masks: a select of bools kept the loop scalar */
+   return s.ok & ((hi & big) | (!hi & small));
 }
 
 static inline bool
@@ -116,8 +136,8 @@ tgsi_lane_sum_exact(unsigned nk, const float *a, const float *b, float add)
 {
    struct tgsi_lane_sum s = tgsi_lane_sum_start(add);
    for (unsigned k = 0; k < nk; k++)
-      tgsi_lane_sum_product(&s, a[k], b[k]);
-   return tgsi_lane_sum_end(&s);
+      s = tgsi_lane_sum_product(s, a[k], b[k]);
+   return tgsi_lane_sum_end(s);
 }
 
 /* The larger of two magnitudes (|x|, never -0); a NaN gives the other
@@ -202,19 +222,77 @@ tgsi_lane_cancel(uint32_t flags, float r, double m)
    return tgsi_lane_level(flags, on, lv, r);
 }
 
+/* tgsi_lane_cancel's level from float bits: bm the magnitude m's, br
+ * |r|'s. The count is the same as on doubles (the j with m > |r| * 2^j are
+ * those below it, whatever the format), and bm = 0x7f800000 counts as
+ * 2^128, its exponent field one above FLT_MAX's. A denormal or zero r is
+ * below m > 2^-8 by more than the 5 levels, as its exponent field of 0
+ * says. */
+static inline int32_t
+tgsi_lane_level_f(uint32_t bm, uint32_t br)
+{
+   return (int32_t)(bm >> 23) - (int32_t)(br >> 23) +
+          (int32_t)((bm & 0x007fffffu) > (br & 0x007fffffu));
+}
+
+/* tgsi_lane_cancel for a magnitude m rounded up to float's significand
+ * (tgsi_lane_mag_up: the same compares with 2^-8 and |r| * 2^j), on the
+ * floats' bits; 0x7f800000 is 2^128 here, above a product just over
+ * FLT_MAX whose rounding f = FLT_MAX leaves r finite. */
+static inline uint32_t
+tgsi_lane_cancel_m(uint32_t flags, float r, float m)
+{
+   bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
+   return tgsi_lane_level(flags, on, tgsi_lane_level_f(fui(m), fui(r) & 0x7fffffffu), r);
+}
+
 /* tgsi_lane_cancel for a magnitude m that is a float (ADD, SUB: the
- * larger operand), on the floats' bits: 32-bit lanes throughout. A
- * denormal or zero r is below m > 2^-8 by more than the 5 levels, as its
- * exponent field of 0 says; an infinite m is above every finite r. */
+ * larger operand), on the floats' bits: 32-bit lanes throughout. An
+ * infinite m is above every finite r. */
 static inline uint32_t
 tgsi_lane_cancel_f(uint32_t flags, float r, float m)
 {
    bool on = ((flags & TI_INEXACT) != 0) & (m > 0x1p-8f);
-   uint32_t bm = fui(m) & 0x7fffffffu, br = fui(r) & 0x7fffffffu;
-   int32_t lv = (int32_t)(bm >> 23) - (int32_t)(br >> 23) +
-                (int32_t)((bm & 0x007fffffu) > (br & 0x007fffffu));
+   uint32_t bm = fui(m) & 0x7fffffffu;
+   int32_t lv = tgsi_lane_level_f(bm, fui(r) & 0x7fffffffu);
    lv = bm == 0x7f800000u ? 5 : lv;
    return tgsi_lane_level(flags, on, lv, r);
+}
+
+/* MAD's flags for r = x * y + z: FUSE unless test and the sum is exact
+ * (tgsi_lane_sum_exact of one product), then CANCEL with m the larger of
+ * |x * y| and |z| (tgsi_lane_cancel), in 32-bit lanes where the double
+ * product's tests were 64-bit ones, each mask narrowed to 32 bits:
+ *  - the product's rounding error p - f (f = x * y rounded, exact in
+ *    double) times 2^150, rounded to float: zero exactly when the error
+ *    is (the smallest nonzero one is 2^-298), and of the error's sign;
+ *  - where the product is a float the sum of the magnitudes is exact in
+ *    float below 2^24 units and rounds to at least 2^24 units above, so
+ *    one float compare decides it; 2^24 units overflow to Inf from a unit
+ *    of 2^104, where the sum is below it unless it overflows too, and
+ *    from 2^105 on every sum of two floats is below it;
+ *  - m is compared only with floats (2^-8, |r| * 2^j), so it may be
+ *    rounded up to float's significand: |f|, one up where the error has
+ *    f's sign (0x7f800000, 2^128 to the count, above FLT_MAX); a NaN
+ *    product stays NaN and mag_max's choice is unchanged. */
+static inline uint32_t
+tgsi_lane_mad(uint32_t flags, bool test, float x, float y, float z, float r)
+{
+   double p = (double)x * (double)y;
+   float f = (float)p;
+   float e = tgsi_lane_product_err(p, f);
+   uint32_t af = fui(f) & 0x7fffffffu, az = fui(z) & 0x7fffffffu;
+   float ua = az == 0 ? INFINITY : tgsi_lane_low_unit(z);
+   float up = tgsi_lane_low_unit(f);
+   float unit = ((af != 0) & (up < ua)) ? up : ua;
+   float mz = uif(az), mf = uif(af);
+   bool fin = (mz <= FLT_MAX) & (mf <= FLT_MAX);
+   bool below = (mz + mf < unit * 0x1p24f) | (unit > 0x1p104f);
+   bool exact = test & fin & (e == 0.0f) & below;
+   flags |= exact ? 0 : ENV_F_FUSE;
+   float pm = tgsi_lane_mag_up(f, e);
+   float big = pm > mz ? pm : mz; /* tgsi_lane_mag_max's */
+   return tgsi_lane_cancel_m(flags, r, mz != mz ? pm : big);
 }
 
 /* EDGE: a compare, rounding or conversion whose operand carries an

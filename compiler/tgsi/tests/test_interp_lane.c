@@ -167,6 +167,50 @@ mul(float a, float b)
    return r != r ? uif(0x7fc00000u) : r;
 }
 
+/* MAD's result, two roundings (canonical NaN). */
+static float
+mad(float a, float b, float c)
+{
+   float r = a * b;
+   r = r + c;
+   return r != r ? uif(0x7fc00000u) : r;
+}
+
+/* MAD's flags as mad_flags computed them on doubles: FUSE unless test
+ * and the sum is exact, then CANCEL with the larger of |a * b| and |c|. */
+static uint32_t
+ref_mad(uint32_t flags, bool test, float a, float b, float c, float r)
+{
+   bool exact = test && ref_sum_exact(1, &a, &b, c);
+   uint32_t f = flags | (exact ? 0 : ENV_F_FUSE);
+   return ref_cancel(f, r, ref_mag_max(fabs((double)a * b), fabs((double)c)));
+}
+
+/* DP's result as the interpreter sums it (canonical NaN). */
+static float
+dot(unsigned nk, float (*a)[N], float (*b)[N], unsigned i)
+{
+   float r = a[0][i] * b[0][i];
+   for (unsigned k = 1; k < nk; k++)
+      r = r + a[k][i] * b[k][i];
+   return r != r ? uif(0x7fc00000u) : r;
+}
+
+/* DP's flags as dp_flags computed them on doubles. */
+static uint32_t
+ref_dp(unsigned nk, float (*a)[N], float (*b)[N], unsigned i)
+{
+   float x[4], y[4];
+   double m = 0.0;
+   for (unsigned k = 0; k < nk; k++) {
+      x[k] = a[k][i];
+      y[k] = b[k][i];
+      m = ref_mag_max(m, fabs((double)x[k] * y[k]));
+   }
+   uint32_t f = FL[i] | (ref_sum_exact(nk, x, y, 0.0f) ? 0 : ENV_F_FUSE);
+   return ref_cancel(f, dot(nk, a, b, i), m);
+}
+
 /* ------------------------------------------------------------------ */
 /* Comparisons, one lane loop per test                                  */
 
@@ -225,10 +269,14 @@ test_mad(unsigned round)
    for (unsigned i = 0; i < N; i++)
       want[i] = ref_sum_exact(1, &A[0][i], &B[0][i], C[i]);
    CHECK(compare("sum_exact mad", round) == 0);
-   /* the scalar form mad_flags uses */
-   for (unsigned i = 0; i < N; i++)
-      got[i] = tgsi_lane_mad_exact(A[0][i], B[0][i], C[i]);
-   CHECK(compare("mad_exact", round) == 0);
+   /* mad_flags' whole test, with and without the exact-sum part */
+   for (unsigned t = 0; t < 2; t++) {
+      for (unsigned i = 0; i < N; i++)
+         got[i] = tgsi_lane_mad(FL[i], t, A[0][i], B[0][i], C[i], mad(A[0][i], B[0][i], C[i]));
+      for (unsigned i = 0; i < N; i++)
+         want[i] = ref_mad(FL[i], t, A[0][i], B[0][i], C[i], mad(A[0][i], B[0][i], C[i]));
+      CHECK(compare("mad", round) == 0);
+   }
 }
 
 /* DP2..DP4's test, term by term as tgsi_interp_alu.c walks it. */
@@ -238,8 +286,8 @@ test_dp(unsigned nk, unsigned round)
    for (unsigned i = 0; i < N; i++) {
       struct tgsi_lane_sum s = tgsi_lane_sum_start(0.0f);
       for (unsigned k = 0; k < nk; k++)
-         tgsi_lane_sum_product(&s, A[k][i], B[k][i]);
-      got[i] = tgsi_lane_sum_end(&s);
+         s = tgsi_lane_sum_product(s, A[k][i], B[k][i]);
+      got[i] = tgsi_lane_sum_end(s);
    }
    for (unsigned i = 0; i < N; i++) {
       float x[4] = {A[0][i], A[1][i], A[2][i], A[3][i]};
@@ -247,6 +295,17 @@ test_dp(unsigned nk, unsigned round)
       want[i] = ref_sum_exact(nk, x, y, 0.0f);
    }
    CHECK(compare("sum_exact dp", round) == 0);
+   /* dp_flags' whole test: FUSE, then CANCEL with the walk's m */
+   for (unsigned i = 0; i < N; i++) {
+      struct tgsi_lane_sum s = tgsi_lane_sum_start(0.0f);
+      for (unsigned k = 0; k < nk; k++)
+         s = tgsi_lane_sum_product(s, A[k][i], B[k][i]);
+      uint32_t f = FL[i] | (tgsi_lane_sum_end(s) ? 0 : ENV_F_FUSE);
+      got[i] = tgsi_lane_cancel_m(f, dot(nk, A, B, i), s.m);
+   }
+   for (unsigned i = 0; i < N; i++)
+      want[i] = ref_dp(nk, A, B, i);
+   CHECK(compare("dp", round) == 0);
 }
 
 /* CANCEL of ADD and MAD with the magnitude from mag_max, and mag_max
@@ -307,6 +366,83 @@ test_cancel_ends(void)
    CHECK(bad == 0);
 }
 
+/* mad_flags' test at its float ends: products that underflow (to 0 or
+ * a denormal), products and addends from 2^104 up (2^24 units overflow
+ * float; their sum may too), a product between FLT_MAX and 2^128 - 2^103
+ * (f = FLT_MAX, m rounded up to 2^128) with addends that leave r at
+ * FLT_MAX / 2, each value with either sign. */
+static void
+test_mad_ends(void)
+{
+   static const uint32_t vs[] = {
+       0x00000000, 0x00000001, 0x00000003, 0x1a000000, /* 2^-75 */
+       0x1a400000, 0x1f800000, 0x3b800000, 0x3f800000, 0x3f800001, 0x3f7fffff,
+       0x40400000, 0x4b800000, 0x5f000000, 0x5f800000, 0x73800000,             /* 2^104 */
+       0x74000000, 0x7f000000, 0x7effffff, 0x7f7fffff, 0x7f7ffffe, 0x3f8005a9, /* x ... */
+       0x7f7ff4ae, /* ... times y: just above FLT_MAX */
+       0x7f800000, 0x7fc00000};
+   static const uint32_t fls[] = {0, ENV_F_FUSE, ENV_F_RCP | 0x10000u, ENV_F_LRP | 0x80070000u};
+   unsigned nv = ARRAY_SIZE(vs), bad = 0;
+   for (unsigned k = 0; k < nv * nv * nv * 8; k++) {
+      unsigned sg = k % 8, v = k / 8;
+      float a = uif(vs[v % nv] | (sg & 1u) << 31), b = uif(vs[v / nv % nv] | (sg & 2u) << 30);
+      float c = uif(vs[v / nv / nv] | (sg & 4u) << 29), r = mad(a, b, c);
+      for (unsigned fi = 0; fi < ARRAY_SIZE(fls); fi++)
+         for (unsigned t = 0; t < 2; t++) {
+            uint32_t got1 = tgsi_lane_mad(fls[fi], t, a, b, c, r);
+            uint32_t want1 = ref_mad(fls[fi], t, a, b, c, r);
+            if (got1 != want1 && bad++ < 5)
+               fprintf(stderr, "mad %a * %a + %a flags %x test %u: got %x, want %x\n", (double)a,
+                       (double)b, (double)c, fls[fi], t, got1, want1);
+         }
+   }
+   CHECK(bad == 0);
+}
+
+/* The sum walk's float ends with up to four terms: units from 2^104 to
+ * 2^110, where 2^24 units overflow float and the sum is taken / 8, sums
+ * around 2^128 and beyond, products just over FLT_MAX. */
+static void
+test_dp_ends(void)
+{
+   static const uint32_t vs[] = {0x00000000, 0x3f800000, 0x40400000, 0x3f800001, 0x3fc00000,
+                                 0x59800000, 0x5a000000, 0x5a800000, 0x5b000000, 0x5f000000,
+                                 0x5f800000, 0x73800000, 0x74000000, 0x74800000, 0x7f000000,
+                                 0x7f400000, 0x7f7fffff, 0x7f7ffffe, 0x7effffff, 0x3f8005a9,
+                                 0x7f7ff4ae, 0x1a000000, 0x00000001, 0x7f800000};
+   unsigned nv = ARRAY_SIZE(vs);
+   for (unsigned round = 0; round < 64; round++) {
+      for (unsigned i = 0; i < N; i++) {
+         for (unsigned k = 0; k < 4; k++) {
+            A[k][i] = uif(vs[rnd32() % nv] | (rnd32() % 4 == 0) << 31);
+            B[k][i] = uif(vs[rnd32() % (nv - 1)]);
+         }
+         C[i] = uif(vs[rnd32() % (nv - 1)]);
+         FL[i] = pick_flags() | ENV_F_FUSE;
+      }
+      for (unsigned nk = 1; nk <= 4; nk++) {
+         for (unsigned i = 0; i < N; i++) {
+            float x[4] = {A[0][i], A[1][i], A[2][i], A[3][i]};
+            float y[4] = {B[0][i], B[1][i], B[2][i], B[3][i]};
+            got[i] = tgsi_lane_sum_exact(nk, x, y, C[i]);
+            want[i] = ref_sum_exact(nk, x, y, C[i]);
+         }
+         CHECK(compare("sum_exact ends", round) == 0);
+         if (nk < 2)
+            continue;
+         for (unsigned i = 0; i < N; i++) {
+            struct tgsi_lane_sum s = tgsi_lane_sum_start(0.0f);
+            for (unsigned k = 0; k < nk; k++)
+               s = tgsi_lane_sum_product(s, A[k][i], B[k][i]);
+            uint32_t f = FL[i] | (tgsi_lane_sum_end(s) ? 0 : ENV_F_FUSE);
+            got[i] = tgsi_lane_cancel_m(f, dot(nk, A, B, i), s.m);
+            want[i] = ref_dp(nk, A, B, i);
+         }
+         CHECK(compare("dp ends", round) == 0);
+      }
+   }
+}
+
 /* EDGE of a compare: distance a - b, magnitude the larger operand. */
 static void
 test_edge(unsigned round)
@@ -349,6 +485,8 @@ main(void)
       test_edge(round);
    }
    test_cancel_ends();
+   test_mad_ends();
+   test_dp_ends();
    test_coverage();
    return test_done();
 }
