@@ -196,6 +196,18 @@ dot(unsigned nk, float (*a)[N], float (*b)[N], unsigned i)
    return r != r ? uif(0x7fc00000u) : r;
 }
 
+/* dp_flags' whole test on lane i: FUSE from the sum walk, then CANCEL
+ * with the walk's m. */
+static uint32_t
+walk_dp(unsigned nk, unsigned i)
+{
+   struct tgsi_lane_sum s = tgsi_lane_sum_start(0.0f);
+   for (unsigned k = 0; k < nk; k++)
+      s = tgsi_lane_sum_product(s, A[k][i], B[k][i]);
+   uint32_t f = FL[i] | (tgsi_lane_sum_end(s) ? 0 : ENV_F_FUSE);
+   return tgsi_lane_cancel_m(f, dot(nk, A, B, i), s.m);
+}
+
 /* DP's flags as dp_flags computed them on doubles. */
 static uint32_t
 ref_dp(unsigned nk, float (*a)[N], float (*b)[N], unsigned i)
@@ -295,16 +307,10 @@ test_dp(unsigned nk, unsigned round)
       want[i] = ref_sum_exact(nk, x, y, 0.0f);
    }
    CHECK(compare("sum_exact dp", round) == 0);
-   /* dp_flags' whole test: FUSE, then CANCEL with the walk's m */
    for (unsigned i = 0; i < N; i++) {
-      struct tgsi_lane_sum s = tgsi_lane_sum_start(0.0f);
-      for (unsigned k = 0; k < nk; k++)
-         s = tgsi_lane_sum_product(s, A[k][i], B[k][i]);
-      uint32_t f = FL[i] | (tgsi_lane_sum_end(s) ? 0 : ENV_F_FUSE);
-      got[i] = tgsi_lane_cancel_m(f, dot(nk, A, B, i), s.m);
-   }
-   for (unsigned i = 0; i < N; i++)
+      got[i] = walk_dp(nk, i);
       want[i] = ref_dp(nk, A, B, i);
+   }
    CHECK(compare("dp", round) == 0);
 }
 
@@ -431,11 +437,7 @@ test_dp_ends(void)
          if (nk < 2)
             continue;
          for (unsigned i = 0; i < N; i++) {
-            struct tgsi_lane_sum s = tgsi_lane_sum_start(0.0f);
-            for (unsigned k = 0; k < nk; k++)
-               s = tgsi_lane_sum_product(s, A[k][i], B[k][i]);
-            uint32_t f = FL[i] | (tgsi_lane_sum_end(s) ? 0 : ENV_F_FUSE);
-            got[i] = tgsi_lane_cancel_m(f, dot(nk, A, B, i), s.m);
+            got[i] = walk_dp(nk, i);
             want[i] = ref_dp(nk, A, B, i);
          }
          CHECK(compare("dp ends", round) == 0);
