@@ -947,13 +947,14 @@ ir_program_order(const struct ir_shader *sh, struct ir_instr ***out)
    { /* a kept walk is the walk (the validator checks it in every build) */
       struct ir_order fresh = {0};
       collect(&sh->body, &fresh);
-      assert(fresh.n == o->n && !memcmp(fresh.v, o->v, o->n * sizeof(*o->v)));
+      assert(fresh.n == o->n && (!o->n || !memcmp(fresh.v, o->v, o->n * sizeof(*o->v))));
       free(fresh.v);
       free(fresh.blocks);
    }
 #endif
    *out = xmalloc((o->n + 1) * sizeof(**out));
-   memcpy(*out, o->v, o->n * sizeof(**out));
+   if (o->n) /* an empty walk has no array */
+      memcpy(*out, o->v, o->n * sizeof(**out));
    return o->n;
 }
 

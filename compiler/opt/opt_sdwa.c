@@ -94,7 +94,7 @@ uses_of(const struct sdwa *w, const struct ir_instr *v)
    for (unsigned i = 0; i < v->nuses; i++) {
       const struct ir_use *u = &v->uses[i];
       n += ir_use_live(v, u) &&
-           (u->user || bsearch(&u->node, w->ifs, w->nifs, sizeof(*w->ifs), cmp_node));
+           (u->user || (w->nifs && bsearch(&u->node, w->ifs, w->nifs, sizeof(*w->ifs), cmp_node)));
    }
    return n;
 }
@@ -618,7 +618,8 @@ opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx)
       return false;
    unsigned cap = 0;
    collect_ifs(&w, &sh->body, &cap);
-   qsort(w.ifs, w.nifs, sizeof(*w.ifs), cmp_node);
+   if (w.nifs)
+      qsort(w.ifs, w.nifs, sizeof(*w.ifs), cmp_node);
    bool any = false;
    static const int rounds[] = {0, 0, 1, 2, 2};
    for (unsigned r = 0; r < ARRAY_SIZE(rounds); r++) {

@@ -420,7 +420,7 @@ test_dp_ends(void)
    for (unsigned round = 0; round < 64; round++) {
       for (unsigned i = 0; i < N; i++) {
          for (unsigned k = 0; k < 4; k++) {
-            A[k][i] = uif(vs[rnd32() % nv] | (rnd32() % 4 == 0) << 31);
+            A[k][i] = uif(vs[rnd32() % nv] | (uint32_t)(rnd32() % 4 == 0) << 31);
             B[k][i] = uif(vs[rnd32() % (nv - 1)]);
          }
          C[i] = uif(vs[rnd32() % (nv - 1)]);
