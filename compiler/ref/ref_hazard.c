@@ -64,12 +64,20 @@ struct consumers {
    unsigned n, cap;
 };
 
+/* A branch of the output: its instruction, label and target slot. */
+struct branch {
+   unsigned at;
+   int label, slot;
+};
+
 struct hz {
    struct ref_ctx *c;
    const struct isa_model *m;
    enum isa_hazard_kind kind;
-   struct ref_item *out;
+   struct isa_insn *out; /* the program, waits included */
    unsigned nout, out_cap;
+   struct branch *br; /* its branches, in program order */
+   unsigned nbr, br_cap;
    unsigned pending; /* syncs the next instruction must carry */
    int pending_wait; /* stall models: wait mask for the next instruction */
    struct probe_entry *cache;
@@ -233,11 +241,10 @@ sync_role(enum isa_sync s)
    }
 }
 
-static struct ref_item *
-push(struct hz *h, const struct isa_insn *in, int tgsi)
+static struct isa_insn *
+push(struct hz *h, const struct isa_insn *in)
 {
-   struct ref_item it = {.in = *in, .label = -1, .target_slot = -1, .tgsi = tgsi};
-   VEC_PUSH(h->out, h->nout, h->out_cap, it);
+   VEC_PUSH(h->out, h->nout, h->out_cap, *in);
    return &h->out[h->nout - 1];
 }
 
@@ -252,7 +259,7 @@ make_nop(struct hz *h)
 /* Puts the pending syncs (and, for stall models, the wait mask) on `in`,
  * or on a nop emitted in front of it when `in` cannot carry them. */
 static void
-apply_pending(struct hz *h, struct isa_insn *in, int tgsi)
+apply_pending(struct hz *h, struct isa_insn *in)
 {
    bool ok = true;
    for (unsigned s = 0; s < ISA_SYNC_COUNT; s++) {
@@ -282,7 +289,7 @@ apply_pending(struct hz *h, struct isa_insn *in, int tgsi)
       int stall = h->role[ISA_ROLE_STALL];
       if (stall >= 0)
          nop.mod[stall] = (int16_t)isa_hazard_param(h->m, "min_stall", 1);
-      push(h, &nop, tgsi);
+      push(h, &nop);
    }
    h->pending = 0;
    h->pending_wait = 0;
@@ -290,7 +297,7 @@ apply_pending(struct hz *h, struct isa_insn *in, int tgsi)
 
 /* delay slots: `n` nops after the producer. */
 static void
-emit_nops(struct hz *h, int n, int tgsi)
+emit_nops(struct hz *h, int n)
 {
    int rpt = h->role[ISA_ROLE_RPT];
    int maxr = isa_hazard_param(h->m, "max_nop_rpt", 0);
@@ -299,18 +306,17 @@ emit_nops(struct hz *h, int n, int tgsi)
       int k = rpt >= 0 ? MIN2(n, maxr + 1) : 1;
       if (rpt >= 0)
          nop.mod[rpt] = (int16_t)(k - 1);
-      apply_pending(h, &nop, tgsi);
-      push(h, &nop, tgsi);
+      apply_pending(h, &nop);
+      push(h, &nop);
       n -= k;
    }
 }
 
 /* stall counts: the producer's control fields. */
 static void
-set_stall(struct hz *h, struct ref_item *it, struct need n)
+set_stall(struct hz *h, struct isa_insn *in, struct need n)
 {
    const struct isa_model *m = h->m;
-   struct isa_insn *in = &it->in;
    struct isa_class_info ci;
    isa_class_info(m, in->cls, &ci);
    int stall = MAX2(n.distance, isa_hazard_param(m, "min_stall", 1));
@@ -333,12 +339,11 @@ set_stall(struct hz *h, struct ref_item *it, struct need n)
    int maxs = isa_hazard_param(m, "max_stall", 15);
    if (h->role[ISA_ROLE_STALL] >= 0)
       in->mod[h->role[ISA_ROLE_STALL]] = (int16_t)MIN2(stall, maxs);
-   int tgsi = it->tgsi;
    for (stall -= maxs; stall > 0; stall -= maxs) {
       struct isa_insn nop = make_nop(h);
       if (h->role[ISA_ROLE_STALL] >= 0)
          nop.mod[h->role[ISA_ROLE_STALL]] = (int16_t)MIN2(stall, maxs);
-      push(h, &nop, tgsi);
+      push(h, &nop);
    }
 }
 
@@ -346,12 +351,12 @@ set_stall(struct hz *h, struct ref_item *it, struct need n)
  * producer some consumer needs wait states from, and s_waitcnt with
  * every counter at 0 after one that counts on a counter. */
 static void
-emit_wait_states(struct hz *h, struct need n, int tgsi)
+emit_wait_states(struct hz *h, struct need n)
 {
    if (n.distance > 0 && h->role[ISA_ROLE_NOPS] >= 0) {
       struct isa_insn nop = make_nop(h);
       nop.mod[h->role[ISA_ROLE_NOPS]] = (int16_t)isa_hazard_param(h->m, "nop_max", 15);
-      push(h, &nop, tgsi);
+      push(h, &nop);
    }
    unsigned counters = (1u << ISA_SYNC_VMCNT) | (1u << ISA_SYNC_LGKMCNT) | (1u << ISA_SYNC_EXPCNT);
    unsigned nw;
@@ -364,7 +369,7 @@ emit_wait_states(struct hz *h, struct need n, int tgsi)
    for (unsigned k = 0; k < 3; k++)
       if (h->role[roles[k]] >= 0)
          wc.mod[h->role[roles[k]]] = 0;
-   push(h, &wc, tgsi);
+   push(h, &wc);
 }
 
 /* Interlocked models (agx): the hardware waits for fixed-latency results;
@@ -372,7 +377,7 @@ emit_wait_states(struct hz *h, struct need n, int tgsi)
  * by a wait on its slot, stores included (their messages count against
  * the slot's pending limit). */
 static void
-emit_slot_wait(struct hz *h, const struct isa_insn *in, int tgsi)
+emit_slot_wait(struct hz *h, const struct isa_insn *in)
 {
    struct isa_class_info ci;
    isa_class_info(h->m, in->cls, &ci);
@@ -382,7 +387,7 @@ emit_slot_wait(struct hz *h, const struct isa_insn *in, int tgsi)
    struct isa_insn w;
    isa_insn_init(h->m, (unsigned)h->wait_op, &w);
    w.mod[slot] = in->mod[slot];
-   push(h, &w, tgsi);
+   push(h, &w);
 }
 
 /* Emits one item with its waits; returns the position a branch to it
@@ -398,32 +403,34 @@ emit_item(struct hz *h, const struct ref_item *src, bool is_target)
       in.src[src->target_slot] = ref_imm(0);
    if (jp >= 0 && !can_carry(h, &in, jp, 1)) {
       struct isa_insn nop = make_nop(h);
-      apply_pending(h, &nop, src->tgsi);
+      apply_pending(h, &nop);
       nop.mod[jp] = 1;
-      push(h, &nop, src->tgsi);
+      push(h, &nop);
    }
-   apply_pending(h, &in, src->tgsi);
+   apply_pending(h, &in);
    if (jp >= 0 && h->nout > begin)
-      h->out[begin].in.mod[jp] = 1;
+      h->out[begin].mod[jp] = 1;
    else if (jp >= 0)
       in.mod[jp] = 1;
-   struct ref_item *it = push(h, &in, src->tgsi);
-   it->label = src->label;
-   it->target_slot = src->target_slot;
+   if (src->label >= 0) {
+      struct branch b = {h->nout, src->label, src->target_slot};
+      VEC_PUSH(h->br, h->nbr, h->br_cap, b);
+   }
+   struct isa_insn *it = push(h, &in);
    if (h->kind == ISA_HAZARD_INTERLOCKED) {
-      emit_slot_wait(h, &it->in, src->tgsi);
+      emit_slot_wait(h, it);
       return begin;
    }
-   struct need n = probe(h, &it->in);
+   struct need n = probe(h, it);
    if (h->kind == ISA_HAZARD_STALL_COUNTS) {
       set_stall(h, it, n);
    } else if (h->kind == ISA_HAZARD_WAIT_STATES) {
-      emit_wait_states(h, n, src->tgsi);
+      emit_wait_states(h, n);
    } else {
       for (unsigned s = 0; s < ISA_SYNC_COUNT; s++)
          if (n.syncs & (1u << s))
             h->pending |= 1u << s;
-      emit_nops(h, n.distance, src->tgsi);
+      emit_nops(h, n.distance);
    }
    return begin;
 }
@@ -435,7 +442,7 @@ count_stats(struct hz *h, struct compile_stats *st)
    st->instructions = h->nout;
    st->registers = h->c->max_reg;
    for (unsigned i = 0; i < h->nout; i++) {
-      const struct isa_insn *in = &h->out[i].in;
+      const struct isa_insn *in = &h->out[i];
       uint64_t cyc = 1;
       if (in->sem == ISA_SEM_NOP)
          st->nops++;
@@ -449,24 +456,22 @@ count_stats(struct hz *h, struct compile_stats *st)
    }
 }
 
-/* The program encoded with zero branch offsets, each instruction's byte
- * address in addr, or NULL (a reference-compiler bug, reported). Encoding
- * is tried first without diagnostics: only a failure needs the
- * instruction-by-instruction checks, which name the culprit. */
+/* The program encoded with zero branch offsets (emit_item gave every
+ * branch a placeholder target), each instruction's byte address in addr,
+ * or NULL (a reference-compiler bug, reported). Encoding is tried first
+ * without diagnostics: only a failure needs the instruction-by-instruction
+ * checks, which name the culprit. */
 static uint8_t *
-encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *len, uint32_t *addr)
+encode_zeroed(struct ref_ctx *c, struct hz *h, size_t *len, uint32_t *addr)
 {
    uint8_t *code = NULL;
-   for (unsigned i = 0; i < h->nout; i++)
-      if (h->out[i].label >= 0)
-         insns[i].src[h->out[i].target_slot] = ref_imm(0);
-   if (isa_encode_program_at(c->m, insns, h->nout, &code, len, addr, NULL) == ISA_ERR_OK)
+   if (isa_encode_program_at(c->m, h->out, h->nout, &code, len, addr, NULL) == ISA_ERR_OK)
       return code;
    for (unsigned i = 0; i < h->nout; i++) {
       struct diag_list d = {0};
-      if (isa_check_insn(c->m, &insns[i], &d) != ISA_ERR_OK) {
+      if (isa_check_insn(c->m, &h->out[i], &d) != ISA_ERR_OK) {
          char text[256];
-         isa_print_insn(c->m, &insns[i], text, sizeof(text));
+         isa_print_insn(c->m, &h->out[i], text, sizeof(text));
          ref_error(c, "instruction %u (%s) does not encode: %s (a reference-compiler bug)", i, text,
                    diag_first_error(&d));
          diag_clear(&d);
@@ -474,7 +479,7 @@ encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *l
       }
       diag_clear(&d);
    }
-   if (isa_encode_program(c->m, insns, h->nout, &code, len, c->d) != ISA_ERR_OK)
+   if (isa_encode_program(c->m, h->out, h->nout, &code, len, c->d) != ISA_ERR_OK)
       ref_error(c, "the program does not encode (a reference-compiler bug)");
    free(code);
    return NULL;
@@ -486,22 +491,18 @@ encode_zeroed(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, size_t *l
  * out); branch encodings have a fixed size, so the offsets do not move
  * anything. */
 static void
-resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
-                const uint32_t *addr)
+resolve_targets(struct ref_ctx *c, struct hz *h, const unsigned *pos, const uint32_t *addr)
 {
-   for (unsigned i = 0; i < h->nout; i++) {
-      const struct ref_item *it = &h->out[i];
-      if (it->label < 0)
-         continue;
-      unsigned t = pos[c->labels[it->label]];
+   for (unsigned k = 0; k < h->nbr; k++) {
+      const struct branch *b = &h->br[k];
+      unsigned i = b->at, t = pos[c->labels[b->label]];
       struct isa_slot_info si;
-      if (t >= h->nout ||
-          !isa_slot_info(c->m, insns[i].op, false, (unsigned)it->target_slot, &si)) {
+      if (t >= h->nout || !isa_slot_info(c->m, h->out[i].op, false, (unsigned)b->slot, &si)) {
          ref_error(c, "a branch target outside the program");
          break;
       }
       struct isa_op_info oi;
-      isa_op_info(c->m, insns[i].op, &oi);
+      isa_op_info(c->m, h->out[i].op, &oi);
       int64_t v;
       switch (si.pcrel) {
       case ISA_PCREL_INSN:
@@ -524,22 +525,20 @@ resolve_targets(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const u
          v = 0;
          break;
       }
-      insns[i].src[it->target_slot] = ref_imm((uint32_t)(int32_t)v);
+      h->out[i].src[b->slot] = ref_imm((uint32_t)(int32_t)v);
    }
 }
 
 /* Re-encodes the branches in place (their offsets changed; nothing else
  * did, control words included); false if one does not encode. */
 static bool
-patch_branches(struct ref_ctx *c, struct hz *h, const struct isa_insn *insns, const uint32_t *addr,
-               uint8_t *code)
+patch_branches(struct ref_ctx *c, struct hz *h, const uint32_t *addr, uint8_t *code)
 {
-   for (unsigned i = 0; i < h->nout; i++) {
+   for (unsigned k = 0; k < h->nbr; k++) {
       uint8_t word[16];
       size_t n = 0;
-      if (h->out[i].label < 0)
-         continue;
-      if (isa_encode(c->m, &insns[i], word, &n, NULL) != ISA_ERR_OK)
+      unsigned i = h->br[k].at;
+      if (isa_encode(c->m, &h->out[i], word, &n, NULL) != ISA_ERR_OK)
          return false;
       memcpy(code + addr[i], word, n);
    }
@@ -548,19 +547,18 @@ patch_branches(struct ref_ctx *c, struct hz *h, const struct isa_insn *insns, co
 
 /* The final program: the zero-offset encoding with its branches patched. */
 static void
-encode(struct ref_ctx *c, struct hz *h, struct isa_insn *insns, const unsigned *pos,
-       struct emu_program *out)
+encode(struct ref_ctx *c, struct hz *h, const unsigned *pos, struct emu_program *out)
 {
    size_t len = 0;
    uint32_t *addr = xmalloc((h->nout + 1) * sizeof(uint32_t));
-   uint8_t *code = encode_zeroed(c, h, insns, &len, addr);
+   uint8_t *code = encode_zeroed(c, h, &len, addr);
    if (code)
-      resolve_targets(c, h, insns, pos, addr);
-   if (code && c->status == COMPILE_OK && patch_branches(c, h, insns, addr, code)) {
+      resolve_targets(c, h, pos, addr);
+   if (code && c->status == COMPILE_OK && patch_branches(c, h, addr, code)) {
       out->code = code;
       out->size = len;
       code = NULL;
-   } else if (c->status == COMPILE_OK && isa_encode_program(c->m, insns, h->nout, &out->code,
+   } else if (c->status == COMPILE_OK && isa_encode_program(c->m, h->out, h->nout, &out->code,
                                                             &out->size, c->d) != ISA_ERR_OK) {
       ref_error(c, "the program does not encode (a reference-compiler bug)");
    }
@@ -594,17 +592,18 @@ ref_finish(struct ref_ctx *c, struct emu_program *out, struct compile_stats *sta
    for (unsigned i = 0; i < c->nitems; i++)
       pos[i] = emit_item(&h, &c->items[i], target[i]);
    pos[c->nitems] = h.nout;
-   struct isa_insn *insns = xmalloc(sizeof(struct isa_insn) * (h.nout + 1));
-   for (unsigned i = 0; i < h.nout; i++)
-      insns[i] = h.out[i].in;
+   free(target);
+   /* the items are all in h.out now: give their memory back before encoding */
+   free(c->items);
+   c->items = NULL;
+   c->nitems = c->items_cap = 0;
    if (c->status == COMPILE_OK)
-      encode(c, &h, insns, pos, out);
+      encode(c, &h, pos, out);
    if (stats && c->status == COMPILE_OK)
       count_stats(&h, stats);
-   free(insns);
    free(pos);
-   free(target);
    free(h.out);
+   free(h.br);
    free(h.cache);
    free(h.readers.v);
    free(h.writers.v);
