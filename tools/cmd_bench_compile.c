@@ -205,7 +205,6 @@ struct row {
    bool failed;
 };
 
-/* Compiles one shader; the time, or < 0 when it did not compile. */
 /* One compile's CPU seconds, or -1 if it failed. */
 static double
 compile_once(const struct tgsi_shader *s, const struct isa_model *m, bool opt)

@@ -923,6 +923,15 @@ same_blocks(const struct ir_list *l, const struct ir_order *o, unsigned *k)
    return true;
 }
 
+/* Whether the kept walk is the program's: the tree holds exactly the
+ * blocks it walked, each unchanged. */
+static bool
+kept_current(const struct ir_shader *sh)
+{
+   unsigned k = 0;
+   return sh->order->valid && same_blocks(&sh->body, sh->order, &k) && k == sh->order->nblocks;
+}
+
 /* The kept walk, renewed when a block or the tree changed: a walk down
  * the lists reads every instruction from memory; the check reads the
  * blocks. */
@@ -930,8 +939,7 @@ static const struct ir_order *
 order_of(const struct ir_shader *sh)
 {
    struct ir_order *o = sh->order;
-   unsigned k = 0;
-   if (o->valid && same_blocks(&sh->body, o, &k) && k == o->nblocks)
+   if (kept_current(sh))
       return o;
    o->n = o->nblocks = 0;
    collect(&sh->body, o);
@@ -961,12 +969,10 @@ ir_program_order(const struct ir_shader *sh, struct ir_instr ***out)
 struct ir_instr *const *
 ir_program_order_kept(const struct ir_shader *sh, unsigned *n)
 {
-   const struct ir_order *o = sh->order;
-   unsigned k = 0;
-   if (!o->valid || !same_blocks(&sh->body, o, &k) || k != o->nblocks)
+   if (!kept_current(sh))
       return NULL;
-   *n = o->n;
-   return o->v;
+   *n = sh->order->n;
+   return sh->order->v;
 }
 
 /* ------------------------------------------------------------------ */

@@ -753,7 +753,8 @@ list_schedule(struct sched *s, struct ir_block *b)
    for (unsigned d = 0; d < SCHED_STATIC_DEFS; d++) {
       rs.wait[d] = (struct sheap){xmalloc((s->nn + 1) * sizeof(struct shent)), 0, true};
       rs.now[d] = (struct sheap){xmalloc((s->nn + 1) * sizeof(struct shent)), 0, false};
-      rs.first[d] = (struct sheap){xmalloc((s->nn + 1) * sizeof(struct shent)), 0, false};
+      if (d) /* growth 0 is never ranked by index */
+         rs.first[d] = (struct sheap){xmalloc((s->nn + 1) * sizeof(struct shent)), 0, false};
    }
    for (unsigned i = 0; i < s->nn; i++)
       if (!s->n[i].left)

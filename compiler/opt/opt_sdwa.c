@@ -33,6 +33,7 @@
 #include "compiler/ir/ir.h"
 #include "isa/sem.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -83,15 +84,17 @@ collect_ifs(struct sdwa *w, const struct ir_list *l, unsigned *cap)
    }
 }
 
-/* Reads of v: live entries of its use list (which the validator keeps
- * exact), sources and the conditions of ifs in the tree. Counting them
- * here costs v's uses: recounting the program after each rewrite made the
- * pass quadratic. */
+/* Reads of v, counted up to max: live entries of its use list (which the
+ * validator keeps exact), sources and the conditions of ifs in the tree.
+ * Counting them here costs v's uses (recounting the program after each
+ * rewrite made the pass quadratic), and stopping at max keeps a value
+ * read everywhere (a shared constant) from costing its uses at each
+ * question. */
 static unsigned
-uses_of(const struct sdwa *w, const struct ir_instr *v)
+uses_upto(const struct sdwa *w, const struct ir_instr *v, unsigned max)
 {
    unsigned n = 0;
-   for (unsigned i = 0; i < v->nuses; i++) {
+   for (unsigned i = 0; i < v->nuses && n < max; i++) {
       const struct ir_use *u = &v->uses[i];
       n += ir_use_live(v, u) &&
            (u->user || (w->nifs && bsearch(&u->node, w->ifs, w->nifs, sizeof(*w->ifs), cmp_node)));
@@ -464,7 +467,7 @@ fold_dest(struct sdwa *w, struct ir_instr *y)
 {
    struct ir_instr *x;
    unsigned sel;
-   if (!placed_field(w, y, &x, &sel) || !is_plain_mach(x) || uses_of(w, x) != 1 ||
+   if (!placed_field(w, y, &x, &sel) || !is_plain_mach(x) || uses_upto(w, x, 2) != 1 ||
        x->block != y->block || mod_val(w, x, w->mod_dsel, SEM_SEL_DWORD) != SEM_SEL_DWORD ||
        x->mach->insn.sem == ISA_SEM_MOV || sdwa_op(w, x) < 0)
       return false;
@@ -525,8 +528,8 @@ tie(struct sdwa *w, struct ir_instr *in, struct ir_instr *v)
 static bool
 merge_pair(struct sdwa *w, struct ir_instr *o, struct ir_instr *a, struct ir_instr *b)
 {
-   if (!is_plain_mach(a) || uses_of(w, a) != 1 || a->block != o->block || !ir_value_in_regs(b) ||
-       b->type != IR_TYPE_32)
+   if (!is_plain_mach(a) || uses_upto(w, a, 2) != 1 || a->block != o->block ||
+       !ir_value_in_regs(b) || b->type != IR_TYPE_32)
       return false;
    int ds = mod_val(w, a, w->mod_dsel, SEM_SEL_DWORD);
    if (ds == SEM_SEL_DWORD || mod_val(w, a, w->mod_dun, -1) != SEM_UNUSED_PAD)
@@ -538,7 +541,7 @@ merge_pair(struct sdwa *w, struct ir_instr *o, struct ir_instr *a, struct ir_ins
    if (!opt_transform(w->ctx, "merge %%%u | %%%u into %%%u preserving %%%u", a->id, b->id, a->id,
                       b->id))
       return false;
-   bool gfx10 = is_plain_mach(b) && uses_of(w, b) == 1 && b->block == o->block &&
+   bool gfx10 = is_plain_mach(b) && uses_upto(w, b, 2) == 1 && b->block == o->block &&
                 maybe_set(w, b) == 0xffffu && ds == SEM_SEL_WORD1 &&
                 opt_fault_fires(w->ctx, OPT_FAULT_HI16_KEPT, "%%%u keeps the high half", b->id);
    if (gfx10) { /* b's 16-bit op writes into a's register, as if it kept a's high half */
@@ -556,7 +559,7 @@ merge_pair(struct sdwa *w, struct ir_instr *o, struct ir_instr *a, struct ir_ins
    }
    /* b is overwritten in place: a later reader gets a copy */
    struct ir_instr *keep = b;
-   if (uses_of(w, b) > 1 || b->block != o->block || !is_plain_mach(b))
+   if (uses_upto(w, b, 2) > 1 || b->block != o->block || !is_plain_mach(b))
       keep = opt_copy_before(w->sh, o, b);
    struct ir_instr *c = sdwa_clone(w, a);
    move_before(c, o);
@@ -587,21 +590,43 @@ merge(struct sdwa *w, struct ir_instr *o)
 /* ------------------------------------------------------------------ */
 /* The pass                                                             */
 
+/* Whether in is a value with no effect (read or not). */
+static bool
+is_pure(const struct ir_instr *in)
+{
+   return in && !in->removed && in->type != IR_TYPE_NONE &&
+          (in->op == IR_OP_IMM || (in->op == IR_OP_MACH && in->mach->insn.ndst &&
+                                   !opt_sem_has_effect(in->mach->insn.sem)));
+}
+
+/* Removes the pure values nothing reads, and the sources they leave
+ * unread: each value's reads counted once, then a worklist (sweeping the
+ * values until none changed cost a sweep per link of a dead chain). */
 static void
 remove_dead(struct sdwa *w)
 {
-   for (bool again = true; again;) {
-      again = false;
-      for (unsigned i = 0; i < w->sh->nvalues; i++) {
-         struct ir_instr *in = w->sh->values[i];
-         if (!in || in->removed || uses_of(w, in) || in->type == IR_TYPE_NONE ||
-             !(in->op == IR_OP_IMM || (in->op == IR_OP_MACH && in->mach->insn.ndst &&
-                                       !opt_sem_has_effect(in->mach->insn.sem))))
-            continue;
-         ir_instr_remove(in);
-         again = true;
+   unsigned nv = w->sh->nvalues, n = 0, cap = 0;
+   unsigned *reads = xcalloc(nv + 1, sizeof(unsigned));
+   struct ir_instr **work = NULL;
+   for (unsigned i = 0; i < nv; i++) {
+      struct ir_instr *in = w->sh->values[i];
+      if (!is_pure(in))
+         continue;
+      reads[i] = uses_upto(w, in, UINT_MAX);
+      if (!reads[i])
+         VEC_PUSH(work, n, cap, in);
+   }
+   while (n) {
+      struct ir_instr *in = work[--n];
+      ir_instr_remove(in);
+      for (unsigned k = 0; k < in->nsrc; k++) {
+         struct ir_instr *v = in->src[k];
+         if (is_pure(v) && v->id < nv && reads[v->id] && !--reads[v->id])
+            VEC_PUSH(work, n, cap, v);
       }
    }
+   free(work);
+   free(reads);
 }
 
 bool
