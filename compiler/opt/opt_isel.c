@@ -302,11 +302,13 @@ retarget_cond(struct isel *s, struct ir_instr *in, int mod, const char *cond)
    struct isa_insn *x = &in->mach->insn;
    if (v < 0 || x->mod[mod] == v)
       return;
-   for (unsigned o = 0; o < isa_op_count(s->m); o++) {
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(s->m, (enum isa_sem)x->sem, &n);
+   for (unsigned i = 0; i < n; i++) {
+      unsigned o = ops[i];
       struct isa_insn t;
       isa_insn_init(s->m, o, &t);
-      if (t.sem != x->sem || t.ndst != x->ndst || t.nsrc != x->nsrc || t.size != x->size ||
-          t.mod[mod] != v)
+      if (t.ndst != x->ndst || t.nsrc != x->nsrc || t.size != x->size || t.mod[mod] != v)
          continue;
       bool same = true;
       for (int k = 0; k < x->nsrc + x->ndst && same; k++) {

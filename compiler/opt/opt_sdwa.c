@@ -45,6 +45,15 @@ struct sdwa {
    struct ir_node **ifs;
    unsigned nifs;
    bool progress;
+   struct sdwa_memo *memo; /* sdwa_op's answers, by op */
+};
+
+/* sdwa_op's answer for an op whose operands have these types: it depends
+ * on nothing else, and finding it checks every op of the semantics. */
+struct sdwa_memo {
+   bool known;
+   enum isa_type type[3];
+   int op;
 };
 
 /* A field of a 32-bit value: bits [off, off + bits), sign-extended or not. */
@@ -259,18 +268,18 @@ field_of(struct sdwa *w, struct ir_instr *x, struct field *f)
 /* ------------------------------------------------------------------ */
 /* SDWA forms                                                           */
 
-/* The op of in's semantics and operand types that has the select
- * modifiers, or -1 (in's own op when it has them). */
+/* The first op of x's semantics and operand types that takes a
+ * destination select, or -1. */
 static int
-sdwa_op(const struct sdwa *w, const struct ir_instr *in)
+sdwa_op_scan(const struct sdwa *w, const struct isa_insn *x)
 {
-   const struct isa_insn *x = &in->mach->insn;
-   if (x->ndst != 1 || x->nsrc < 1 || x->nsrc > 2 || opt_op_explicit(w->m, x->op))
-      return -1; /* a DPP op's lane control has no SDWA form */
-   for (unsigned o = 0; o < isa_op_count(w->m); o++) {
+   unsigned n;
+   const uint16_t *ops = isa_ops_by_sem(w->m, (enum isa_sem)x->sem, &n);
+   for (unsigned i = 0; i < n; i++) {
+      unsigned o = ops[i];
       struct isa_op_info oi;
       isa_op_info(w->m, o, &oi);
-      if (oi.sem != x->sem || oi.ndst != x->ndst || oi.nsrc != x->nsrc)
+      if (oi.ndst != x->ndst || oi.nsrc != x->nsrc)
          continue;
       struct isa_insn t;
       isa_insn_init(w->m, o, &t);
@@ -286,6 +295,23 @@ sdwa_op(const struct sdwa *w, const struct ir_instr *in)
          return (int)o;
    }
    return -1;
+}
+
+/* The op of in's semantics and operand types that has the select
+ * modifiers, or -1 (in's own op when it has them). */
+static int
+sdwa_op(const struct sdwa *w, const struct ir_instr *in)
+{
+   const struct isa_insn *x = &in->mach->insn;
+   if (x->ndst != 1 || x->nsrc < 1 || x->nsrc > 2 || opt_op_explicit(w->m, x->op))
+      return -1; /* a DPP op's lane control has no SDWA form */
+   enum isa_type type[3] = {ISA_TYPE_NONE, ISA_TYPE_NONE, ISA_TYPE_NONE};
+   for (unsigned k = 0; k < x->nsrc + 1u; k++)
+      type[k] = sem_slot_type(w->m, x, k ? ISA_SLOT_SRC(k - 1) : ISA_SLOT_DST(0), NULL);
+   struct sdwa_memo *e = &w->memo[x->op];
+   if (!e->known || memcmp(e->type, type, sizeof(type)))
+      *e = (struct sdwa_memo){true, {type[0], type[1], type[2]}, sdwa_op_scan(w, x)};
+   return e->op;
 }
 
 /* The select modifier of source slot k of op, or -1. */
@@ -643,6 +669,7 @@ opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx)
       return false;
    unsigned cap = 0;
    collect_ifs(&w, &sh->body, &cap);
+   w.memo = xcalloc(isa_op_count(w.m), sizeof(*w.memo));
    if (w.nifs)
       qsort(w.ifs, w.nifs, sizeof(*w.ifs), cmp_node);
    bool any = false;
@@ -671,6 +698,7 @@ opt_sdwa(struct ir_shader *sh, struct opt_ctx *ctx)
       any |= w.progress;
    }
    free(w.ifs);
+   free(w.memo);
    sh->cfg_valid = false;
    return any;
 }
