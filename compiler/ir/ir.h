@@ -696,7 +696,7 @@ struct opt_ctx {
    unsigned long verify_count, verify_skipped, verify_failed;
    struct opt_verify_saved *verify_saved;
    struct opt_verify_memo *verify_memo; /* expressions verified so far */
-   struct isa_check_memo *legal_memo;   /* the legalizer's trial verdicts (opt_legalize.c) */
+   struct isa_check_memo *check_memo;   /* encodability verdicts (opt_check_insn) */
    uint16_t *forms_memo; /* per op: 1 + its forms' count, the forms (opt_legalize.c) */
    const struct isa_model *forms_model; /* the model forms_memo is of */
    const struct isa_model *copy_model;  /* the model copy_op is of (opt_copy_before) */
@@ -1356,6 +1356,11 @@ extern const char *const opt_agx_passes[];
 void opt_ctx_init(struct opt_ctx *ctx, const struct opt_options *opts, struct diag_list *diags);
 void opt_ctx_fini(struct opt_ctx *ctx);
 bool opt_transform(struct opt_ctx *ctx, const char *fmt, ...) DC_PRINTF(2, 3);
+/* isa_check_insn's verdict, without messages, remembered for the compile
+ * (the legalizer's trials and the hazard pass's flags ask about the same
+ * records again and again); ctx may be NULL. */
+enum isa_err opt_check_insn(struct opt_ctx *ctx, const struct isa_model *m,
+                            const struct isa_insn *in);
 /* The text of the transformation noted last (ctx->verify_what), made on
  * first need from its format and values. */
 const char *opt_verify_what(struct opt_ctx *ctx);

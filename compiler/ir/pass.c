@@ -87,8 +87,8 @@ opt_ctx_fini(struct opt_ctx *ctx)
    free(ctx->controls);
    ctx->controls = NULL;
    ctx->ncontrols = 0;
-   isa_check_memo_free(ctx->legal_memo);
-   ctx->legal_memo = NULL;
+   isa_check_memo_free(ctx->check_memo);
+   ctx->check_memo = NULL;
    free(ctx->forms_memo);
    ctx->forms_memo = NULL;
 }
@@ -313,6 +313,16 @@ cover_transform(const struct opt_ctx *ctx, const char *fmt)
       return;
    }
    cover_hit("transform", "%s: %s", pass, buf);
+}
+
+enum isa_err
+opt_check_insn(struct opt_ctx *ctx, const struct isa_model *m, const struct isa_insn *in)
+{
+   if (!ctx)
+      return isa_check_insn(m, in, NULL);
+   if (!ctx->check_memo)
+      ctx->check_memo = isa_check_memo_new();
+   return isa_check_insn_memo(ctx->check_memo, m, in);
 }
 
 bool

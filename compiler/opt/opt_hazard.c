@@ -543,7 +543,7 @@ can_carry(const struct hz *z, const struct isa_insn *rec, int mod, int v)
       return false;
    struct isa_insn t = *rec;
    t.mod[mod] = (int16_t)v;
-   return isa_check_insn(z->m, &t, NULL) == ISA_ERR_OK;
+   return opt_check_insn(z->ctx, z->m, &t) == ISA_ERR_OK;
 }
 
 static void

@@ -213,12 +213,7 @@ trial_ok(const struct ir_shader *sh, const struct files *f, const struct ir_inst
 {
    struct isa_insn t;
    trial_record(sh, f, in, op, place, &t);
-   struct opt_ctx *ctx = sh->fault_ctx;
-   if (!ctx)
-      return isa_check_insn(sh->model, &t, NULL) == ISA_ERR_OK;
-   if (!ctx->legal_memo)
-      ctx->legal_memo = isa_check_memo_new();
-   return isa_check_insn_memo(ctx->legal_memo, sh->model, &t) == ISA_ERR_OK;
+   return opt_check_insn(sh->fault_ctx, sh->model, &t) == ISA_ERR_OK;
 }
 
 /* Swaps the two commuting operands of in (and flips its condition). */
@@ -1100,13 +1095,9 @@ check_final(struct lgz *z, struct ir_instr *in)
 {
    struct isa_insn rec;
    opt_mach_record(in, &rec);
-   struct opt_ctx *ctx = z->sh->fault_ctx;
-   if (ctx) { /* the verdict from the trials' memo; the message only for a refusal */
-      if (!ctx->legal_memo)
-         ctx->legal_memo = isa_check_memo_new();
-      if (isa_check_insn_memo(ctx->legal_memo, z->sh->model, &rec) == ISA_ERR_OK)
-         return;
-   }
+   /* the verdict from the compile's memo; the message only for a refusal */
+   if (opt_check_insn(z->sh->fault_ctx, z->sh->model, &rec) == ISA_ERR_OK)
+      return;
    struct diag_list d = {0};
    if (isa_check_insn(z->sh->model, &rec, &d) != ISA_ERR_OK) {
       char *why =
