@@ -174,8 +174,8 @@ emit_wide(struct gen *g, enum tgsi_opcode op, unsigned r, uint8_t mask, const st
  * dp: the pair the first division wrote, whose words of the divisor it
  * read. */
 static void
-div_companions(struct gen *g, const struct opnd *a, int ar, unsigned ap, bool dep_b,
-               unsigned dp, enum tgsi_opcode first)
+div_companions(struct gen *g, const struct opnd *a, int ar, unsigned ap, bool dep_b, unsigned dp,
+               enum tgsi_opcode first)
 {
    static const enum tgsi_opcode ops[2][2] = {{TGSI_OP_U64DIV, TGSI_OP_U64MOD},
                                               {TGSI_OP_I64DIV, TGSI_OP_I64MOD}};
@@ -186,8 +186,7 @@ div_companions(struct gen *g, const struct opnd *a, int ar, unsigned ap, bool de
    struct opnd k = {0};
    gen_imm_vec(g, true, two, &k);
    const char *same = dp ? "zwzw" : "xyxy";
-   gen_emit(g, "XOR TEMP[%u].%s, TEMP[%u].%s, %s", g->t_scr, dp ? "xy" : "zw", g->t_scr, same,
-            k.s);
+   gen_emit(g, "XOR TEMP[%u].%s, TEMP[%u].%s, %s", g->t_scr, dp ? "xy" : "zw", g->t_scr, same, k.s);
    bool sign = first == TGSI_OP_I64DIV || first == TGSI_OP_I64MOD;
    struct opnd t = {0};
    unsigned n = 1 + gen_pick(g, 2);
