@@ -13,7 +13,9 @@
  * Defined results: shifts take counts ANDed into [0, 63] by TGSI itself;
  * divisors are forced odd (never 0) and, for the signed ops, never -1
  * (no INT64_MIN / -1: bit 62 cleared, either sign); a float converted to
- * 64 bits is clamped first.
+ * 64 bits is clamped first. Four divisions in ten are followed by one or
+ * two companions (div_companions) on the same divisor and dividend or on
+ * pairs that share one of their words, of either signedness.
  * Exactness: 64-bit integer ops are exact; DADD, DMUL and the conversions
  * round correctly (exact from exact sources); DMAD, DRCP, DSQRT, DMIN,
  * DMAX and 64-bit integer to float conversions are inexact.
@@ -68,16 +70,19 @@ pairs_of(const struct gen *g, unsigned r, enum gty ty, bool exact)
    return m;
 }
 
-/* A 64-bit source of type ty as ".xyxy"/".zwzw" of a temporary, or an
- * immediate pair for integers; false if there is none. */
+/* A 64-bit source of type ty as ".xyxy"/".zwzw" of a temporary, or (imm)
+ * an immediate pair for integers; false if there is none. *reg and *pair
+ * (when given) name the temporary and its pair, *reg -1 for an immediate. */
 static bool
-pair_src(struct gen *g, enum gty ty, struct opnd *o)
+pair_src_at(struct gen *g, enum gty ty, bool imm, struct opnd *o, int *reg, unsigned *pair)
 {
+   if (reg)
+      *reg = -1;
    unsigned cand[GEN_MAX_TEMPS], pm[GEN_MAX_TEMPS], n = 0;
    for (unsigned r = 0; r < g->ntemp; r++)
       if (g->ready[r] && (pm[n] = pairs_of(g, r, ty, true)) != 0)
          cand[n++] = r;
-   if (ty == GT_I && (!n || gen_chance(g, 20))) {
+   if (imm && ty == GT_I && (!n || gen_chance(g, 20))) {
       char v[4][GEN_TEXT_LEN];
       const char *vals[4];
       for (unsigned c = 0; c < 4; c++) {
@@ -95,7 +100,17 @@ pair_src(struct gen *g, enum gty ty, struct opnd *o)
    o->inexact = false;
    if (ty == GT_D && gen_chance(g, 15))
       snprintf(o->s, sizeof(o->s), "-TEMP[%u].%s", cand[k], p ? "zwzw" : "xyxy");
+   if (reg) {
+      *reg = (int)cand[k];
+      *pair = p;
+   }
    return true;
+}
+
+static bool
+pair_src(struct gen *g, enum gty ty, struct opnd *o)
+{
+   return pair_src_at(g, ty, true, o, NULL, NULL);
 }
 
 /* A destination pair (mask .xy or .zw) for a 64-bit result of type ty. */
@@ -146,6 +161,75 @@ emit_wide(struct gen *g, enum tgsi_opcode op, unsigned r, uint8_t mask, const st
    gen_emit(g, "%s", line);
 }
 
+/* Divisions right after one (companions) that read its divisor -- the
+ * scratch register, not written in between -- and its dividend, each with
+ * one part of the key changed: none, the signedness, or one word of either
+ * operand (a pair that shares the other word). opt's lowering runs one
+ * loop for the divisions of a block with the same operands
+ * (opt_lower_int64.c divide_loop, keyed by the signedness and the four
+ * words): the same operands share it, a near miss must not. The divisor's
+ * other pair takes its words XOR 2: the low word stays odd, the high word
+ * keeps its sign and bit 30 (never -1), so an op of either signedness is
+ * defined. a: the dividend, pair ap of TEMP[ar] (ar -1: an immediate);
+ * dp: the pair the first division wrote, whose words of the divisor it
+ * read. */
+static void
+div_companions(struct gen *g, const struct opnd *a, int ar, unsigned ap, bool dep_b, unsigned dp,
+               enum tgsi_opcode first)
+{
+   static const enum tgsi_opcode ops[2][2] = {{TGSI_OP_U64DIV, TGSI_OP_U64MOD},
+                                              {TGSI_OP_I64DIV, TGSI_OP_I64MOD}};
+   static const char *const two[4] = {"2", "2", "2", "2"};
+   static const char xyzw[] = "xyzw";
+   if (!gen_ok(g, TGSI_OP_XOR))
+      return;
+   struct opnd k = {0};
+   gen_imm_vec(g, true, two, &k);
+   const char *same = dp ? "zwzw" : "xyxy";
+   gen_emit(g, "XOR TEMP[%u].%s, TEMP[%u].%s, %s", g->t_scr, dp ? "xy" : "zw", g->t_scr, same, k.s);
+   bool sign = first == TGSI_OP_I64DIV || first == TGSI_OP_I64MOD;
+   struct opnd t = {0};
+   unsigned n = 1 + gen_pick(g, 2);
+   if (ar < 0 && pair_src_at(g, GT_I, false, &t, &ar, &ap)) {
+      /* an immediate dividend's words are made for each use: the
+       * companions take a temporary's pair, the second the first's key */
+      a = &t;
+      n = 2;
+   }
+   while (n--) {
+      unsigned vary = gen_pick(g, 6); /* 2, 3: the dividend's low, high word; 4, 5: the divisor's */
+      struct opnd s[2] = {*a, {.dep = dep_b}};
+      snprintf(s[1].s, sizeof(s[1].s), "TEMP[%u].%s", g->t_scr, same);
+      if ((vary == 2 || vary == 3) && ar >= 0) {
+         /* the changed word from another exact integer channel of the
+          * dividend's temporary (it may repeat the kept word) */
+         unsigned keep = 2 * ap + (vary == 2), cand[4], nc = 0;
+         for (unsigned c = 0; c < 4; c++)
+            if (c != (keep ^ 1u) && g->ty[ar][c] == GT_I && !((g->inexact[ar] >> c) & 1))
+               cand[nc++] = c;
+         unsigned c = nc ? cand[gen_pick(g, nc)] : keep; /* keep itself qualifies */
+         unsigned lo = vary == 2 ? c : keep, hi = vary == 2 ? keep : c;
+         snprintf(s[0].s, sizeof(s[0].s), "TEMP[%d].%c%c%c%c", ar, xyzw[lo], xyzw[hi], xyzw[lo],
+                  xyzw[hi]);
+         s[0].dep = ((g->dep[ar] >> lo) | (g->dep[ar] >> hi)) & 1;
+      } else if (vary == 4 || vary == 5) {
+         unsigned lo = 2 * (dp ^ (vary == 4)), hi = 2 * (dp ^ (vary == 5)) + 1;
+         snprintf(s[1].s, sizeof(s[1].s), "TEMP[%u].%c%c%c%c", g->t_scr, xyzw[lo], xyzw[hi],
+                  xyzw[lo], xyzw[hi]);
+      }
+      enum tgsi_opcode op = ops[sign ^ (vary == 1)][gen_pick(g, 2)];
+      unsigned r;
+      uint8_t mask;
+      if (!gen_ok(g, op))
+         return;
+      pair_dst(g, GT_I, &r, &mask);
+      if (r == g->t_scr) /* no pair to write under control flow */
+         return;
+      emit_wide(g, op, r, mask, s, 2);
+      record(g, r, mask, GT_I, s[0].dep || s[1].dep, false);
+   }
+}
+
 /* A 64-bit op of table t on values of type ty. */
 static bool
 stmt_op(struct gen *g, const struct wop *t, unsigned nt, enum gty ty)
@@ -155,8 +239,10 @@ stmt_op(struct gen *g, const struct wop *t, unsigned nt, enum gty ty)
       return false;
    struct opnd s[3] = {0};
    unsigned ns = w->kind == W_UN ? 1 : w->op == TGSI_OP_DMAD ? 3 : 2;
+   int ar = -1; /* the first source's temporary and pair */
+   unsigned ap = 0;
    for (unsigned i = 0; i < ns; i++)
-      if (!(w->kind == W_SHIFT && i == 1) && !pair_src(g, ty, &s[i]))
+      if (!(w->kind == W_SHIFT && i == 1) && !pair_src_at(g, ty, true, &s[i], i ? NULL : &ar, &ap))
          return false;
    if (w->kind == W_SHIFT) {
       gen_src_plain(g, GT_I, &s[1]);
@@ -190,6 +276,10 @@ stmt_op(struct gen *g, const struct wop *t, unsigned nt, enum gty ty)
    pair_dst(g, ty, &r, &mask);
    emit_wide(g, w->op, r, mask, s, ns);
    record(g, r, mask, ty, dep, w->inexact);
+   /* drawn without advancing the state: a division without companions
+    * leaves the rest of the shader as it was before there were any */
+   if (w->kind == W_DIV && r != g->t_scr && hash64(&g->rng, sizeof(g->rng), 0xd1f) % 100 < 40)
+      div_companions(g, &s[0], ar, ap, s[1].dep, mask == 0xc, w->op);
    return true;
 }
 

@@ -370,6 +370,13 @@ check_cli(txp_subnormal_ref "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/fs
 # the compare's negation (ctest mutate_agx_const_index). Every target.
 check_cli(agx_cmpsel_eq_imm "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/agx_cmpsel_eq_imm.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# 64-bit divisions of one block with the same divisor and dividend, or
+# with one key part changed (the signedness, one word of either operand),
+# and the same operands after an IF that divided them in its arm: opt's
+# int64 lowering shares a loop only between exact matches (ctest
+# mutate_int64_div_key plants a near miss taken for a match). Every target.
+check_cli(int64_div_keys "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/int64_div_keys.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated

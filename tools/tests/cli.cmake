@@ -318,6 +318,15 @@ if(Python3_FOUND)
                     "if (h->occ[mid] < i)"
                     "if (!(h->occ[mid] < i))"
                     fixtures/check/agx_half_stale_upper.tgsi)
+  # The seed-10 campaign's survivor opt_lower_int64.c:401: the int64
+  # lowering's cache of division loops matching a dividend whose high word
+  # differs (and missing the same one) gives a wrong quotient or
+  # remainder; the captures' and generated shaders' divisions had never
+  # shared a word without sharing both.
+  mutate_plant_test(mutate_int64_div_key sm50 mismatch compiler/opt/opt_lower_int64.c
+                    "e->a.hi == a.hi &&"
+                    "e->a.hi != a.hi &&"
+                    fixtures/check/int64_div_keys.tgsi)
 endif()
 
 # check --coverage: the report's summary line, and the same report for any -j.
