@@ -1109,8 +1109,10 @@ def campaign(a, root, files, chosen, shaders, modes, scratch):
 
 
 def mutant_key(mu):
-    """A mutant's identity across runs: its file, line, operator and change."""
-    return (mu["file"], mu["line"], mu["op"], mu["desc"])
+    """A mutant's identity across runs: its file, the span it replaces and
+    the change (two mutants of one line may describe the same change at
+    different places)."""
+    return (mu["file"], mu["line"], mu["start"], mu["end"], mu["op"], mu["desc"])
 
 
 def resumed(a, chosen):
