@@ -495,8 +495,8 @@ struct tgsi_interp_batch {
    uint32_t *cond, *loop, *cont, *sw, *func, *alive, *demoted, *exec;
    uint32_t *main_taint, *main_steer;
    bool exec_dirty, any_exec, all_exec; /* all_exec: every lane of exec ~0u */
-   struct tgsi_interp_frame frames[TGSI_INTERP_MAX_DEPTH];
    unsigned depth;
+   unsigned nframes; /* frames[0, nframes) have their masks (push_frame) */
    uint32_t *res_v[4], *res_f[4];
    uint32_t *tmp_v[TGSI_MAX_SRC][4], *tmp_f[TGSI_MAX_SRC][4];
    uint32_t *scratch[8];
@@ -517,6 +517,9 @@ struct tgsi_interp_batch {
     * steer_mark. Both 0 without --opt. */
    uint32_t steer_cond, steer_mark;
    enum tgsi_interp_status status; /* when failed */
+   /* Last, so that tgsi_interp_run zeroes the fields before it alone:
+    * a frame is written by push_frame before it is read (6 KiB). */
+   struct tgsi_interp_frame frames[TGSI_INTERP_MAX_DEPTH];
 };
 
 /* tgsi_interp.c */

@@ -492,11 +492,10 @@ resolve_dst(struct tgsi_interp_prog *p, struct tgsi_interp_dst *d, const struct 
 static void
 resolve_insn(struct tgsi_interp_prog *p, struct tgsi_interp_insn *ti, const struct tgsi_insn *in)
 {
-   ti->in = in;
-   ti->op = in->op;
-   ti->nsrc = in->nsrc;
-   ti->jump = -1;
-   ti->region = -1;
+   /* set here in full (the array is allocated unset: ~400 bytes an
+    * instruction) */
+   *ti = (struct tgsi_interp_insn){
+       .in = in, .op = in->op, .nsrc = in->nsrc, .jump = -1, .region = -1};
    for (unsigned k = 0; k < in->nsrc && k < TGSI_MAX_SRC; k++)
       resolve_src(p, &ti->src[k], &in->src[k], tgsi_interp_src_type(in->op, k));
    if (in->op == TGSI_OP_FBFETCH) { /* a copy of the pixel's colour, an input */
@@ -869,7 +868,8 @@ prepare(struct tgsi_interp_prog *p, const struct tgsi_shader *s, struct diag_lis
    collect_consts(p, s);
    layout_slots(p);
    p->ninsns = s->ninsns;
-   p->insns = xcalloc(s->ninsns + 1, sizeof(*p->insns));
+   p->insns = xmalloc((s->ninsns + 1) * sizeof(*p->insns));
+   memset(&p->insns[s->ninsns], 0, sizeof(*p->insns)); /* the others: resolve_insn */
    for (unsigned i = 0; i < s->ninsns; i++)
       resolve_insn(p, &p->insns[i], &s->insns[i]);
    if (!match_structure(p, s, d) || !match_calls(p, s, d) || !build_regions(p, s, d))
@@ -903,10 +903,15 @@ static void
 batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
 {
    const struct tgsi_interp_prog *p = b->p;
-   b->val = xcalloc(p->nslots + 1, sizeof(*b->val));
-   b->flg = xcalloc(p->nslots + 1, sizeof(*b->flg));
-   b->own_v = xcalloc(p->nslots + 1, sizeof(*b->own_v));
-   b->own_f = xcalloc(p->nslots + 1, sizeof(*b->own_f));
+   /* the slots' pointers, one block: the stored slots' are set below,
+    * IN and SV's by batch_begin, and they own no storage */
+   size_t ns = p->nslots + 1;
+   b->val = xmalloc(4 * ns * sizeof(*b->val));
+   b->flg = b->val + ns;
+   b->own_v = b->flg + ns;
+   b->own_f = b->own_v + ns;
+   for (size_t k = p->nstore; k < ns; k++)
+      b->val[k] = b->flg[k] = b->own_v[k] = b->own_f[k] = NULL;
    /* 16 words apart, so that each array starts 64-byte aligned */
    bm->stride = (cap + 1 + 15) & ~15u;
    size_t stride = bm->stride, temps = p->file_base[TGSI_FILE_IMM];
@@ -918,15 +923,17 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
    /* the zero and undefined slots (the values of IMM and CONST are
     * filled in by fill_constants and fill_consts; their flags, never
     * written, are the zero array's) */
-   memset(b->store_v, 0, 2 * stride * 4);
-   memset(b->store_f, 0, 2 * stride * 4);
+   for (unsigned k = 0; k < 2; k++) {
+      memset(b->store_v + k * stride, 0, (cap + 1) * 4);
+      memset(b->store_f + k * stride, 0, (cap + 1) * 4);
+   }
    /* Zeroed: the zero array alone. batch_begin sets the masks and lane
     * facts for the lanes it runs; scratch arrays are written before they
     * are read, tgsi_interp_fetch writes the operand temporaries (tmp_v,
     * tmp_f) in full before it hands them out, and an instruction writes
     * its results in every lane that commit stores (the result arrays
     * trade places with registers' storage, which starts unset). */
-   memset(bm->next, 0, stride * 4);
+   memset(bm->next, 0, (cap + 1) * 4);
    b->stride = bm->stride;
    for (uint32_t k = 0; k < p->nstore; k++) {
       b->val[k] = b->own_v[k] = b->store_v + (size_t)k * bm->stride;
@@ -952,23 +959,17 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
          b->tmp_f[s][c] = lanes_array(bm);
       }
    assert(bm->next <= bm->block + (size_t)bm->stride * (2 * p->nstore + TI_LANE_ARRAYS) + 16);
-   /* the frames' masks (tgsi_interp_run zeroed b) are allocated by
-    * push_frame */
+   /* the frames' masks are allocated by push_frame */
 }
 
 static void
 batch_free(struct tgsi_interp_batch *b, struct batch_mem *bm)
 {
-   /* push_frame allocates a frame's masks together, at one depth more
-    * than the deepest so far: the frames with masks come first */
-   for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH && b->frames[d].m[0]; d++)
+   for (unsigned d = 0; d < b->nframes; d++)
       for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
          free(b->frames[d].m[k]);
    free(bm->block);
-   free(b->val);
-   free(b->flg);
-   free(b->own_v);
-   free(b->own_f);
+   free(b->val); /* and flg, own_v, own_f */
 }
 
 /* Values that never change during a run: zero/undef slots, IMM. */
@@ -1681,7 +1682,7 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    }
    struct tgsi_interp_batch b;
    struct batch_mem bm = {0};
-   memset(&b, 0, sizeof(b));
+   memset(&b, 0, offsetof(struct tgsi_interp_batch, frames));
    uint64_t epoch = 0, total = 0;
    b.p = &p;
    b.env = env;
