@@ -1354,7 +1354,8 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
    bool wide = s->type == TGSI_TYPE_D || s->type == TGSI_TYPE_I64 || s->type == TGSI_TYPE_U64;
    /* UCMP's operands and STORE's data are copied, not read as integers */
    bool copied = si >= 1 && (ti->op == TGSI_OP_UCMP || ti->op == TGSI_OP_STORE);
-   if (s->type != TGSI_TYPE_F && s->type != TGSI_TYPE_D && !copied)
+   /* the zero array (IMM, CONST, IN, SV) has no flag to view */
+   if (s->type != TGSI_TYPE_F && s->type != TGSI_TYPE_D && !copied && f != b->zero)
       f = int_view_flags(n, v, f, tf);
    if (!wide && (s->neg || s->abs)) {
       if (s->type == TGSI_TYPE_F) {
