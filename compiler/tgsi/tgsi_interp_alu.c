@@ -348,13 +348,24 @@ trans(double d)
 /* ------------------------------------------------------------------ */
 /* Component-wise opcodes                                               */
 
+/* The union of the ns operands' flags; an operand whose flags are the
+ * batch's zero array (IMM, CONST, IN, SV) adds nothing. */
 DC_LANES
 static void
-merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
+merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns, const uint32_t *zero)
 {
-   FOR rf[i] = sf[0][i];
-   for (unsigned s = 1; s < ns; s++)
-      FOR rf[i] |= sf[s][i];
+   bool set = false;
+   for (unsigned s = 0; s < ns; s++) {
+      if (sf[s] == zero)
+         continue;
+      if (set)
+         FOR rf[i] |= sf[s][i];
+      else
+         FOR rf[i] = sf[s][i];
+      set = true;
+   }
+   if (!set)
+      FOR rf[i] = 0;
 }
 
 /* NaN results of arithmetic become the one quiet NaN 0x7fc00000 with the
@@ -1052,7 +1063,7 @@ absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *cons
 DC_LANES
 static bool
 comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
-            const uint32_t *const *sf, unsigned ns)
+            const uint32_t *const *sf, unsigned ns, const uint32_t *zero)
 {
    if (op == TGSI_OP_MOV || op == TGSI_OP_ABS) {
       /* Bit copies: NaN payloads survive. */
@@ -1098,7 +1109,7 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
          fextra(op, n, rf, s, r);
       return true;
    }
-   merge_flags(n, rf, sf, ns);
+   merge_flags(n, rf, sf, ns, zero);
    if (comp_fcmp(op, n, r, rf, s, sf)) {
       FOR rf[i] &= ~(uint32_t)ENV_F_PK16; /* a truth value */
       return true;
@@ -1121,7 +1132,7 @@ exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          tgsi_interp_fetch(b, ti, k, c, &s[k], &sf[k]);
       for (unsigned k = ns; k < TGSI_MAX_SRC; k++)
          s[k] = sf[k] = b->zero;
-      if (!comp_kernel(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf, ns))
+      if (!comp_kernel(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf, ns, b->zero))
          return -1;
       if (b->bounds)
          tgsi_interp_bound_comp(ti->op, b->bound_fuse, b->n, b->res_v[c], b->res_f[c], s, sf);
