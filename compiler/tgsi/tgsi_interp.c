@@ -458,16 +458,18 @@ resolve_src(struct tgsi_interp_prog *p, struct tgsi_interp_src *d, const struct 
    d->addr_slot = r->indirect ? addr_slot(p, &r->ind) : TI_SLOT_ZERO;
    d->dimaddr_slot = d->dim_indirect ? addr_slot(p, &r->dim_ind) : TI_SLOT_ZERO;
    array_range(p, r, &d->arr_first, &d->arr_count);
-   for (unsigned c = 0; c < 4; c++) {
-      unsigned ch = s->swz[c] & 3;
-      if (r->file == TGSI_FILE_CONST)
-         d->slot[c] =
-             r->dim < 0 ? TI_SLOT_UNDEF : const_slot(p, (uint32_t)d->dim, (uint32_t)r->index, ch);
-      else if (r->file == TGSI_FILE_NULL)
-         d->slot[c] = TI_SLOT_ZERO;
-      else
-         d->slot[c] = reg_slot(p, r->file, d->dim, r->index, ch);
-   }
+   /* a register's four channels are consecutive slots: the register is
+    * looked up once */
+   uint32_t x;
+   if (r->file == TGSI_FILE_CONST)
+      x = r->dim < 0 ? TI_SLOT_UNDEF : const_slot(p, (uint32_t)d->dim, (uint32_t)r->index, 0);
+   else if (r->file == TGSI_FILE_NULL)
+      x = TI_SLOT_ZERO;
+   else
+      x = reg_slot(p, r->file, d->dim, r->index, 0);
+   bool reg = x != TI_SLOT_UNDEF && x != TI_SLOT_ZERO;
+   for (unsigned c = 0; c < 4; c++)
+      d->slot[c] = reg ? x + (s->swz[c] & 3u) : x;
 }
 
 static void
@@ -485,8 +487,10 @@ resolve_dst(struct tgsi_interp_prog *p, struct tgsi_interp_dst *d, const struct 
    array_range(p, r, &d->arr_first, &d->arr_count);
    bool writable =
        r->file == TGSI_FILE_TEMP || r->file == TGSI_FILE_OUT || r->file == TGSI_FILE_ADDR;
+   uint32_t x = writable ? reg_slot(p, r->file, d->dim, r->index, 0) : TI_NO_SLOT;
+   bool reg = x != TI_NO_SLOT && x != TI_SLOT_UNDEF;
    for (unsigned c = 0; c < 4; c++)
-      d->slot[c] = writable ? reg_slot(p, r->file, d->dim, r->index, c) : TI_NO_SLOT;
+      d->slot[c] = reg ? x + c : x;
 }
 
 static void
