@@ -986,8 +986,9 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_IMM]; r++)
       for (unsigned c = 0; c < 4; c++) {
          uint32_t *v = b->val[p->file_base[TGSI_FILE_IMM] + r * 4 + c];
+         uint32_t x = p->s->imms[r].u[c]; /* a local: v may alias imms */
          for (uint32_t i = 0; i < cap; i++)
-            v[i] = p->s->imms[r].u[c];
+            v[i] = x;
       }
 }
 
