@@ -1550,8 +1550,14 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          e->gs_prim[at] = b->gs_prim[i];
          e->gs_count[g] = k + 1;
       }
-      for (uint32_t r = 0; r < nch; r++)
-         flg[r][i] |= ENV_F_UNDEF;
+   }
+   /* then the outputs are undefined in the lanes that emitted: a loop
+    * per output channel (per lane above, it was half of a GS's EMIT) */
+   const uint32_t *restrict exec = b->exec;
+   for (uint32_t r = 0, n = b->n; r < nch; r++) {
+      uint32_t *restrict fr = flg[r];
+      for (unsigned i = 0; i < n; i++)
+         fr[i] |= exec[i] & ENV_F_UNDEF;
    }
 }
 
