@@ -1044,10 +1044,13 @@ absorbing(enum tgsi_opcode op, uint32_t *z)
 DC_LANES
 static void
 absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s,
-             const uint32_t *const *sf)
+             const uint32_t *const *sf, const uint32_t *zero)
 {
    uint32_t z;
-   if (!absorbing(op, &z))
+   /* nothing to drop where every operand's flags are the zero array:
+    * the union is 0, and so is what an absorbing operand keeps */
+   bool none = sf[0] == zero && sf[1] == zero && (op != TGSI_OP_UMAD || sf[2] == zero);
+   if (none || !absorbing(op, &z))
       return;
    const uint32_t *a = s[0], *b = s[1], *af = sf[0], *bf = sf[1], *cf = sf[2];
    uint32_t cm = op == TGSI_OP_UMAD ? ~0u : 0;
@@ -1116,7 +1119,7 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
    }
    if (!comp_int_arith(op, n, r, rf, s) && !comp_int_bits(op, n, r, rf, s))
       return false;
-   absorb_flags(op, n, rf, s, sf);
+   absorb_flags(op, n, rf, s, sf, zero);
    return true;
 }
 
