@@ -439,9 +439,10 @@ struct tgsi_interp_prog {
    uint32_t file_base[TGSI_FILE_COUNT];
    uint32_t file_count[TGSI_FILE_COUNT];
    uint32_t nslots;
-   uint32_t nstore;     /* slots below this live in batch storage */
-   uint32_t *const_key; /* CONST register r: buffer << 16 | index */
-   int32_t sv_sem[256]; /* SV[i] -> semantic */
+   uint32_t nstore;      /* slots below this live in batch storage */
+   uint32_t *const_key;  /* CONST register r: buffer << 16 | index */
+   uint8_t *const_chans; /* CONST register r: the channels a swizzle reads */
+   int32_t sv_sem[256];  /* SV[i] -> semantic */
    uint32_t in_vertices, nin, nout, out_vertices;
    uint32_t nresults; /* max slots written per instruction */
    uint32_t gs_max_vertices;

@@ -360,6 +360,7 @@ collect_consts(struct tgsi_interp_prog *p, const struct tgsi_shader *s)
       }
    }
    p->file_count[TGSI_FILE_CONST] = n;
+   p->const_chans = xcalloc(n + 1, 1); /* set by resolve_src */
 }
 
 /* Slots: zero, undef, then TEMP OUT ADDR IMM CONST (batch storage), then
@@ -470,6 +471,12 @@ resolve_src(struct tgsi_interp_prog *p, struct tgsi_interp_src *d, const struct 
    bool reg = x != TI_SLOT_UNDEF && x != TI_SLOT_ZERO;
    for (unsigned c = 0; c < 4; c++)
       d->slot[c] = reg ? x + (s->swz[c] & 3u) : x;
+   /* fill_consts fills the channels read alone (an indirect read takes
+    * the env's words, not the slots) */
+   if (r->file == TGSI_FILE_CONST && reg)
+      for (unsigned c = 0; c < 4; c++)
+         p->const_chans[(x - p->file_base[TGSI_FILE_CONST]) / 4] |=
+             (uint8_t)(1u << (s->swz[c] & 3));
 }
 
 static void
@@ -852,6 +859,7 @@ prog_free(struct tgsi_interp_prog *p)
    free(p->regions);
    free(p->insns);
    free(p->const_key);
+   free(p->const_chans);
 }
 
 static enum tgsi_interp_status
@@ -1045,6 +1053,8 @@ fill_consts(struct tgsi_interp_batch *b, uint32_t base)
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_CONST]; r++) {
       uint32_t key = p->const_key[r];
       for (unsigned c = 0; c < 4; c++) {
+         if (!(p->const_chans[r] & (1u << c)))
+            continue; /* never read: its lanes stay unset */
          uint32_t *v = b->val[p->file_base[TGSI_FILE_CONST] + r * 4 + c];
          for (uint32_t k = 0; k < nruns; k++) {
             uint32_t x =
