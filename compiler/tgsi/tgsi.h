@@ -439,9 +439,10 @@ struct tgsi_interp_prog {
    uint32_t file_base[TGSI_FILE_COUNT];
    uint32_t file_count[TGSI_FILE_COUNT];
    uint32_t nslots;
-   uint32_t nstore;     /* slots below this live in batch storage */
-   uint32_t *const_key; /* CONST register r: buffer << 16 | index */
-   int32_t sv_sem[256]; /* SV[i] -> semantic */
+   uint32_t nstore;      /* slots below this live in batch storage */
+   uint32_t *const_key;  /* CONST register r: buffer << 16 | index */
+   uint8_t *const_chans; /* CONST register r: the channels a swizzle reads */
+   int32_t sv_sem[256];  /* SV[i] -> semantic */
    uint32_t in_vertices, nin, nout, out_vertices;
    uint32_t nresults; /* max slots written per instruction */
    uint32_t gs_max_vertices;
@@ -495,8 +496,8 @@ struct tgsi_interp_batch {
    uint32_t *cond, *loop, *cont, *sw, *func, *alive, *demoted, *exec;
    uint32_t *main_taint, *main_steer;
    bool exec_dirty, any_exec, all_exec; /* all_exec: every lane of exec ~0u */
-   struct tgsi_interp_frame frames[TGSI_INTERP_MAX_DEPTH];
    unsigned depth;
+   unsigned nframes; /* frames[0, nframes) have their masks (push_frame) */
    uint32_t *res_v[4], *res_f[4];
    uint32_t *tmp_v[TGSI_MAX_SRC][4], *tmp_f[TGSI_MAX_SRC][4];
    uint32_t *scratch[8];
@@ -517,6 +518,9 @@ struct tgsi_interp_batch {
     * steer_mark. Both 0 without --opt. */
    uint32_t steer_cond, steer_mark;
    enum tgsi_interp_status status; /* when failed */
+   /* Last, so that tgsi_interp_run zeroes the fields before it alone:
+    * a frame is written by push_frame before it is read (6 KiB). */
+   struct tgsi_interp_frame frames[TGSI_INTERP_MAX_DEPTH];
 };
 
 /* tgsi_interp.c */

@@ -360,6 +360,7 @@ collect_consts(struct tgsi_interp_prog *p, const struct tgsi_shader *s)
       }
    }
    p->file_count[TGSI_FILE_CONST] = n;
+   p->const_chans = xcalloc(n + 1, 1); /* set by resolve_src */
 }
 
 /* Slots: zero, undef, then TEMP OUT ADDR IMM CONST (batch storage), then
@@ -458,16 +459,24 @@ resolve_src(struct tgsi_interp_prog *p, struct tgsi_interp_src *d, const struct 
    d->addr_slot = r->indirect ? addr_slot(p, &r->ind) : TI_SLOT_ZERO;
    d->dimaddr_slot = d->dim_indirect ? addr_slot(p, &r->dim_ind) : TI_SLOT_ZERO;
    array_range(p, r, &d->arr_first, &d->arr_count);
-   for (unsigned c = 0; c < 4; c++) {
-      unsigned ch = s->swz[c] & 3;
-      if (r->file == TGSI_FILE_CONST)
-         d->slot[c] =
-             r->dim < 0 ? TI_SLOT_UNDEF : const_slot(p, (uint32_t)d->dim, (uint32_t)r->index, ch);
-      else if (r->file == TGSI_FILE_NULL)
-         d->slot[c] = TI_SLOT_ZERO;
-      else
-         d->slot[c] = reg_slot(p, r->file, d->dim, r->index, ch);
-   }
+   /* a register's four channels are consecutive slots: the register is
+    * looked up once */
+   uint32_t x;
+   if (r->file == TGSI_FILE_CONST)
+      x = r->dim < 0 ? TI_SLOT_UNDEF : const_slot(p, (uint32_t)d->dim, (uint32_t)r->index, 0);
+   else if (r->file == TGSI_FILE_NULL)
+      x = TI_SLOT_ZERO;
+   else
+      x = reg_slot(p, r->file, d->dim, r->index, 0);
+   bool reg = x != TI_SLOT_UNDEF && x != TI_SLOT_ZERO;
+   for (unsigned c = 0; c < 4; c++)
+      d->slot[c] = reg ? x + (s->swz[c] & 3u) : x;
+   /* fill_consts fills the channels read alone (an indirect read takes
+    * the env's words, not the slots) */
+   if (r->file == TGSI_FILE_CONST && reg)
+      for (unsigned c = 0; c < 4; c++)
+         p->const_chans[(x - p->file_base[TGSI_FILE_CONST]) / 4] |=
+             (uint8_t)(1u << (s->swz[c] & 3));
 }
 
 static void
@@ -485,18 +494,19 @@ resolve_dst(struct tgsi_interp_prog *p, struct tgsi_interp_dst *d, const struct 
    array_range(p, r, &d->arr_first, &d->arr_count);
    bool writable =
        r->file == TGSI_FILE_TEMP || r->file == TGSI_FILE_OUT || r->file == TGSI_FILE_ADDR;
+   uint32_t x = writable ? reg_slot(p, r->file, d->dim, r->index, 0) : TI_NO_SLOT;
+   bool reg = x != TI_NO_SLOT && x != TI_SLOT_UNDEF;
    for (unsigned c = 0; c < 4; c++)
-      d->slot[c] = writable ? reg_slot(p, r->file, d->dim, r->index, c) : TI_NO_SLOT;
+      d->slot[c] = reg ? x + c : x;
 }
 
 static void
 resolve_insn(struct tgsi_interp_prog *p, struct tgsi_interp_insn *ti, const struct tgsi_insn *in)
 {
-   ti->in = in;
-   ti->op = in->op;
-   ti->nsrc = in->nsrc;
-   ti->jump = -1;
-   ti->region = -1;
+   /* set here in full (the array is allocated unset: ~400 bytes an
+    * instruction) */
+   *ti = (struct tgsi_interp_insn){
+       .in = in, .op = in->op, .nsrc = in->nsrc, .jump = -1, .region = -1};
    for (unsigned k = 0; k < in->nsrc && k < TGSI_MAX_SRC; k++)
       resolve_src(p, &ti->src[k], &in->src[k], tgsi_interp_src_type(in->op, k));
    if (in->op == TGSI_OP_FBFETCH) { /* a copy of the pixel's colour, an input */
@@ -849,6 +859,7 @@ prog_free(struct tgsi_interp_prog *p)
    free(p->regions);
    free(p->insns);
    free(p->const_key);
+   free(p->const_chans);
 }
 
 static enum tgsi_interp_status
@@ -869,7 +880,8 @@ prepare(struct tgsi_interp_prog *p, const struct tgsi_shader *s, struct diag_lis
    collect_consts(p, s);
    layout_slots(p);
    p->ninsns = s->ninsns;
-   p->insns = xcalloc(s->ninsns + 1, sizeof(*p->insns));
+   p->insns = xmalloc((s->ninsns + 1) * sizeof(*p->insns));
+   memset(&p->insns[s->ninsns], 0, sizeof(*p->insns)); /* the others: resolve_insn */
    for (unsigned i = 0; i < s->ninsns; i++)
       resolve_insn(p, &p->insns[i], &s->insns[i]);
    if (!match_structure(p, s, d) || !match_calls(p, s, d) || !build_regions(p, s, d))
@@ -903,10 +915,15 @@ static void
 batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
 {
    const struct tgsi_interp_prog *p = b->p;
-   b->val = xcalloc(p->nslots + 1, sizeof(*b->val));
-   b->flg = xcalloc(p->nslots + 1, sizeof(*b->flg));
-   b->own_v = xcalloc(p->nslots + 1, sizeof(*b->own_v));
-   b->own_f = xcalloc(p->nslots + 1, sizeof(*b->own_f));
+   /* the slots' pointers, one block: the stored slots' are set below,
+    * IN and SV's by batch_begin, and they own no storage */
+   size_t ns = p->nslots + 1;
+   b->val = xmalloc(4 * ns * sizeof(*b->val));
+   b->flg = b->val + ns;
+   b->own_v = b->flg + ns;
+   b->own_f = b->own_v + ns;
+   for (size_t k = p->nstore; k < ns; k++)
+      b->val[k] = b->flg[k] = b->own_v[k] = b->own_f[k] = NULL;
    /* 16 words apart, so that each array starts 64-byte aligned */
    bm->stride = (cap + 1 + 15) & ~15u;
    size_t stride = bm->stride, temps = p->file_base[TGSI_FILE_IMM];
@@ -918,15 +935,17 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
    /* the zero and undefined slots (the values of IMM and CONST are
     * filled in by fill_constants and fill_consts; their flags, never
     * written, are the zero array's) */
-   memset(b->store_v, 0, 2 * stride * 4);
-   memset(b->store_f, 0, 2 * stride * 4);
+   for (unsigned k = 0; k < 2; k++) {
+      memset(b->store_v + k * stride, 0, (cap + 1) * 4);
+      memset(b->store_f + k * stride, 0, (cap + 1) * 4);
+   }
    /* Zeroed: the zero array alone. batch_begin sets the masks and lane
     * facts for the lanes it runs; scratch arrays are written before they
     * are read, tgsi_interp_fetch writes the operand temporaries (tmp_v,
     * tmp_f) in full before it hands them out, and an instruction writes
     * its results in every lane that commit stores (the result arrays
     * trade places with registers' storage, which starts unset). */
-   memset(bm->next, 0, stride * 4);
+   memset(bm->next, 0, (cap + 1) * 4);
    b->stride = bm->stride;
    for (uint32_t k = 0; k < p->nstore; k++) {
       b->val[k] = b->own_v[k] = b->store_v + (size_t)k * bm->stride;
@@ -952,23 +971,17 @@ batch_alloc(struct tgsi_interp_batch *b, struct batch_mem *bm, uint32_t cap)
          b->tmp_f[s][c] = lanes_array(bm);
       }
    assert(bm->next <= bm->block + (size_t)bm->stride * (2 * p->nstore + TI_LANE_ARRAYS) + 16);
-   /* the frames' masks (tgsi_interp_run zeroed b) are allocated by
-    * push_frame */
+   /* the frames' masks are allocated by push_frame */
 }
 
 static void
 batch_free(struct tgsi_interp_batch *b, struct batch_mem *bm)
 {
-   /* push_frame allocates a frame's masks together, at one depth more
-    * than the deepest so far: the frames with masks come first */
-   for (unsigned d = 0; d < TGSI_INTERP_MAX_DEPTH && b->frames[d].m[0]; d++)
+   for (unsigned d = 0; d < b->nframes; d++)
       for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
          free(b->frames[d].m[k]);
    free(bm->block);
-   free(b->val);
-   free(b->flg);
-   free(b->own_v);
-   free(b->own_f);
+   free(b->val); /* and flg, own_v, own_f */
 }
 
 /* Values that never change during a run: zero/undef slots, IMM. */
@@ -981,8 +994,9 @@ fill_constants(struct tgsi_interp_batch *b, uint32_t cap)
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_IMM]; r++)
       for (unsigned c = 0; c < 4; c++) {
          uint32_t *v = b->val[p->file_base[TGSI_FILE_IMM] + r * 4 + c];
+         uint32_t x = p->s->imms[r].u[c]; /* a local: v may alias imms */
          for (uint32_t i = 0; i < cap; i++)
-            v[i] = p->s->imms[r].u[c];
+            v[i] = x;
       }
 }
 
@@ -1039,6 +1053,8 @@ fill_consts(struct tgsi_interp_batch *b, uint32_t base)
    for (uint32_t r = 0; r < p->file_count[TGSI_FILE_CONST]; r++) {
       uint32_t key = p->const_key[r];
       for (unsigned c = 0; c < 4; c++) {
+         if (!(p->const_chans[r] & (1u << c)))
+            continue; /* never read: its lanes stay unset */
          uint32_t *v = b->val[p->file_base[TGSI_FILE_CONST] + r * 4 + c];
          for (uint32_t k = 0; k < nruns; k++) {
             uint32_t x =
@@ -1353,7 +1369,8 @@ tgsi_interp_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti
    bool wide = s->type == TGSI_TYPE_D || s->type == TGSI_TYPE_I64 || s->type == TGSI_TYPE_U64;
    /* UCMP's operands and STORE's data are copied, not read as integers */
    bool copied = si >= 1 && (ti->op == TGSI_OP_UCMP || ti->op == TGSI_OP_STORE);
-   if (s->type != TGSI_TYPE_F && s->type != TGSI_TYPE_D && !copied)
+   /* the zero array (IMM, CONST, IN, SV) has no flag to view */
+   if (s->type != TGSI_TYPE_F && s->type != TGSI_TYPE_D && !copied && f != b->zero)
       f = int_view_flags(n, v, f, tf);
    if (!wide && (s->neg || s->abs)) {
       if (s->type == TGSI_TYPE_F) {
@@ -1681,7 +1698,7 @@ tgsi_interp_run(const struct tgsi_shader *s, struct env *env, const struct tgsi_
    }
    struct tgsi_interp_batch b;
    struct batch_mem bm = {0};
-   memset(&b, 0, sizeof(b));
+   memset(&b, 0, offsetof(struct tgsi_interp_batch, frames));
    uint64_t epoch = 0, total = 0;
    b.p = &p;
    b.env = env;

@@ -348,13 +348,24 @@ trans(double d)
 /* ------------------------------------------------------------------ */
 /* Component-wise opcodes                                               */
 
+/* The union of the ns operands' flags; an operand whose flags are the
+ * batch's zero array (IMM, CONST, IN, SV) adds nothing. */
 DC_LANES
 static void
-merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns)
+merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns, const uint32_t *zero)
 {
-   FOR rf[i] = sf[0][i];
-   for (unsigned s = 1; s < ns; s++)
-      FOR rf[i] |= sf[s][i];
+   bool set = false;
+   for (unsigned s = 0; s < ns; s++) {
+      if (sf[s] == zero)
+         continue;
+      if (set)
+         FOR rf[i] |= sf[s][i];
+      else
+         FOR rf[i] = sf[s][i];
+      set = true;
+   }
+   if (!set)
+      FOR rf[i] = 0;
 }
 
 /* NaN results of arithmetic become the one quiet NaN 0x7fc00000 with the
@@ -1033,10 +1044,13 @@ absorbing(enum tgsi_opcode op, uint32_t *z)
 DC_LANES
 static void
 absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *const *s,
-             const uint32_t *const *sf)
+             const uint32_t *const *sf, const uint32_t *zero)
 {
    uint32_t z;
-   if (!absorbing(op, &z))
+   /* nothing to drop where every operand's flags are the zero array:
+    * the union is 0, and so is what an absorbing operand keeps */
+   bool none = sf[0] == zero && sf[1] == zero && (op != TGSI_OP_UMAD || sf[2] == zero);
+   if (none || !absorbing(op, &z))
       return;
    const uint32_t *a = s[0], *b = s[1], *af = sf[0], *bf = sf[1], *cf = sf[2];
    uint32_t cm = op == TGSI_OP_UMAD ? ~0u : 0;
@@ -1052,7 +1066,7 @@ absorb_flags(enum tgsi_opcode op, unsigned n, uint32_t *rf, const uint32_t *cons
 DC_LANES
 static bool
 comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const uint32_t *const *s,
-            const uint32_t *const *sf, unsigned ns)
+            const uint32_t *const *sf, unsigned ns, const uint32_t *zero)
 {
    if (op == TGSI_OP_MOV || op == TGSI_OP_ABS) {
       /* Bit copies: NaN payloads survive. */
@@ -1098,14 +1112,14 @@ comp_kernel(enum tgsi_opcode op, unsigned n, uint32_t *r, uint32_t *rf, const ui
          fextra(op, n, rf, s, r);
       return true;
    }
-   merge_flags(n, rf, sf, ns);
+   merge_flags(n, rf, sf, ns, zero);
    if (comp_fcmp(op, n, r, rf, s, sf)) {
       FOR rf[i] &= ~(uint32_t)ENV_F_PK16; /* a truth value */
       return true;
    }
    if (!comp_int_arith(op, n, r, rf, s) && !comp_int_bits(op, n, r, rf, s))
       return false;
-   absorb_flags(op, n, rf, s, sf);
+   absorb_flags(op, n, rf, s, sf, zero);
    return true;
 }
 
@@ -1121,7 +1135,7 @@ exec_comp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          tgsi_interp_fetch(b, ti, k, c, &s[k], &sf[k]);
       for (unsigned k = ns; k < TGSI_MAX_SRC; k++)
          s[k] = sf[k] = b->zero;
-      if (!comp_kernel(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf, ns))
+      if (!comp_kernel(ti->op, b->n, b->res_v[c], b->res_f[c], s, sf, ns, b->zero))
          return -1;
       if (b->bounds)
          tgsi_interp_bound_comp(ti->op, b->bound_fuse, b->n, b->res_v[c], b->res_f[c], s, sf);

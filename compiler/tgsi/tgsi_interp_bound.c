@@ -473,7 +473,10 @@ tgsi_interp_bound_comp(enum tgsi_opcode op, bool fuse, unsigned n, const uint32_
    enum bound_rule rule = bound_rule(op);
    if (rule == RULE_NONE)
       return;
-   if (!fuse && exact_operands(n, 3, s, sf, rule == RULE_PRODUCT)) {
+   /* the rules read the op's own operands alone (exec_comp passes the
+    * zero array for the others) */
+   unsigned nk = MIN2(tgsi_op_info[op].nsrc, 3u);
+   if (!fuse && exact_operands(n, nk, s, sf, rule == RULE_PRODUCT)) {
       clear_bounds(n, rf);
       return;
    }

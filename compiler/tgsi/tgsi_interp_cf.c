@@ -54,9 +54,11 @@ push_frame(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, enum 
       return NULL;
    }
    struct tgsi_interp_frame *f = &b->frames[b->depth++];
-   for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
-      if (!f->m[k])
+   if (b->depth > b->nframes) { /* frames are pushed in order: the next one */
+      for (unsigned k = 0; k < TGSI_INTERP_FM_COUNT; k++)
          f->m[k] = xcalloc((size_t)b->cap + 1, 4);
+      b->nframes = b->depth;
+   }
    f->op = op;
    f->pc = pc;
    f->region = region;

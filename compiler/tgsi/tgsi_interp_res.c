@@ -77,7 +77,10 @@ struct mt_words {
     * one may still land after any later store, so those race too. */
    uint8_t *race;
    uint32_t nwords;
-   bool written; /* mt_write has set an owner since mt_init */
+   /* mt_write has set an owner since mt_init. Until then owner and race
+    * are unset and read as 0 (no writer, no race): the first mt_write
+    * clears them, so a memory only read is not cleared at all. */
+   bool written;
 };
 
 /* A word an atomic of the current instruction touched, and the lane. */
@@ -113,20 +116,16 @@ static void
 mt_init(struct mt_words *w, uint32_t bytes)
 {
    uint32_t nw = bytes / 4;
-   w->written = false;
-   if (w->nwords == nw && w->owner) {
-      memset(w->owner, 0, (size_t)nw * 4);
-      memset(w->race, 0, nw);
+   w->written = false; /* owner and race: cleared by the first mt_write */
+   if (w->nwords == nw && w->owner)
       return;
-   }
    mt_fini(w);
    w->nwords = nw;
-   w->owner = xcalloc(nw + 1, 4);
-   w->race = xcalloc(nw + 1, 1);
-   /* Left unset, as the reuse above leaves them: a word's epoch and kind
-    * are read only once owner or race says mt_write set them (its 14
-    * bytes a word, 9 of them here, had been cleared for every bound
-    * buffer of every run). */
+   w->owner = xmalloc((size_t)(nw + 1) * 4);
+   w->race = xmalloc(nw + 1);
+   /* Left unset too: a word's epoch and kind are read only once owner or
+    * race says mt_write set them (its 14 bytes a word had been cleared
+    * for every bound buffer of every run). */
    w->epoch = xmalloc((size_t)(nw + 1) * 8);
    w->kind = xmalloc(nw + 1);
 }
@@ -327,7 +326,7 @@ mt_open_race(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32
 static inline bool
 mt_concurrent(const struct tgsi_interp_batch *b, const struct mt_words *m, uint32_t w, unsigned i)
 {
-   return w < m->nwords && (mt_open_race(b, m, w) || mt_unordered(b, m, w, i));
+   return w < m->nwords && m->written && (mt_open_race(b, m, w) || mt_unordered(b, m, w, i));
 }
 
 static void
@@ -336,12 +335,16 @@ mt_write(const struct tgsi_interp_batch *b, struct mt_words *m, uint32_t w, unsi
 {
    if (w >= m->nwords)
       return;
+   if (!m->written) {
+      memset(m->owner, 0, (size_t)m->nwords * 4);
+      memset(m->race, 0, m->nwords);
+      m->written = true;
+   }
    enum mt_race r = mt_open_race(b, m, w);
    if (kind == MT_STORE)
       r = MAX2(r, mt_unordered(b, m, w, i));
    m->race[w] = (uint8_t)r;
    m->owner[w] = b->base + i + 1;
-   m->written = true;
    m->epoch[w] = *b->epoch;
    m->kind[w] = kind;
 }
@@ -795,12 +798,13 @@ exec_resq(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
    if (!rs->indirect) { /* one answer for every lane */
       bool bad = !resq_unit(b->env, rs->file, rs->index, r);
       for (unsigned c = 0; c < 4; c++) {
+         /* every lane: commit takes the lanes of exec alone (a select
+          * on exec here had kept the loop scalar) */
          uint32_t *restrict v = b->res_v[c], *restrict f = b->res_f[c], rc = r[c];
          uint32_t fc = bad || (c && !image) ? ENV_F_UNDEF : 0;
-         const uint32_t *restrict ex = b->exec;
          for (unsigned i = 0, n = b->n; i < n; i++) {
-            v[i] = ex[i] ? rc : v[i];
-            f[i] = ex[i] ? fc : f[i];
+            v[i] = rc;
+            f[i] = fc;
          }
       }
       return ti->dst.mask;
@@ -1546,8 +1550,14 @@ emit_vertex(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          e->gs_prim[at] = b->gs_prim[i];
          e->gs_count[g] = k + 1;
       }
-      for (uint32_t r = 0; r < nch; r++)
-         flg[r][i] |= ENV_F_UNDEF;
+   }
+   /* then the outputs are undefined in the lanes that emitted: a loop
+    * per output channel (per lane above, it was half of a GS's EMIT) */
+   const uint32_t *restrict exec = b->exec;
+   for (uint32_t r = 0, n = b->n; r < nch; r++) {
+      uint32_t *restrict fr = flg[r];
+      for (unsigned i = 0; i < n; i++)
+         fr[i] |= exec[i] & ENV_F_UNDEF;
    }
 }
 

@@ -190,7 +190,7 @@ test_exact_block(void)
    for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
       enum tgsi_opcode op = ops[o];
       bool repl = op == TGSI_OP_DP3 || op == TGSI_OP_RCP || op == TGSI_OP_POW;
-      static uint32_t v[4][N], f[4][N], r[N], rf[2][N];
+      static uint32_t v[4][N], f[4][N], r[N], rf[3][N];
       for (unsigned t = 0; t < 50; t++) {
          for (unsigned c = 0; c < 4; c++)
             for (unsigned i = 0; i < N; i++) {
@@ -202,10 +202,21 @@ test_exact_block(void)
             }
          for (unsigned i = 0; i < N; i++)
             r[i] = fui(rnd(-8, 8));
-         for (unsigned pass = 0; pass < 2; pass++) {
+         for (unsigned pass = 0; pass < 3; pass++) {
             /* pass 1: lane 0 of operand 0 bounded, so every lane goes
-             * through the rules one by one */
-            f[0][0] = ENV_F_FUSE | (pass ? tgsi_interp_bound_bits(0x1p-10) : 0);
+             * through the rules one by one; pass 2: as pass 0, but the
+             * operands the op does not read are bounded and infinite in
+             * every lane, which the exact test does not look at */
+            f[0][0] = ENV_F_FUSE | (pass == 1 ? tgsi_interp_bound_bits(0x1p-10) : 0);
+            if (pass == 2) {
+               if (repl)
+                  break;
+               for (unsigned c = tgsi_op_info[op].nsrc; c < 4; c++)
+                  for (unsigned i = 0; i < N; i++) {
+                     v[c][i] = fui(INFINITY);
+                     f[c][i] = ENV_F_FUSE | tgsi_interp_bound_bits(0x1p-10);
+                  }
+            }
             for (unsigned i = 0; i < N; i++)
                rf[pass][i] = ENV_F_FUSE | 0x1230000u;
             const uint32_t *s[4] = {v[0], v[1], v[2], v[3]}, *sf[4] = {f[0], f[1], f[2], f[3]};
@@ -219,6 +230,9 @@ test_exact_block(void)
                    rf[0][i], rf[1][i]);
             unbounded += isinf(bound_of(rf[0][i]));
          }
+         for (unsigned i = 0; i < N && !repl; i++)
+            CHECKF(rf[0][i] == rf[2][i], "%s, unread operands bounded, lane %u: %x against %x",
+                   tgsi_op_info[op].name, i, rf[0][i], rf[2][i]);
       }
    }
    CHECK(unbounded > 0); /* the products of infinite operands */
