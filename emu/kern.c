@@ -244,7 +244,7 @@ k_fset(KARGS)
    const struct sem_args *A = &op->args;
    enum sem_bop bop = A->bop;
    int bf = (A->flags & SEM_FL_BF) != 0;
-   if (n > EMU_BATCH_LANES) { /* no batch is wider: lane by lane */
+   if (n > EMU_BATCH_LANES) { /* a compute workgroup wider than a batch: lane by lane */
       for (unsigned i = 0; i < n; i++)
          o[i] = sem_fset((uint32_t)sem_fcmp_bool(A->cond, pa[i], pb[i]), pc[i], bop, bf);
       return;
@@ -286,7 +286,7 @@ k_fsetp(KARGS)
    const uint32_t *pa = s[0], *pb = s[1], *pc = s[2];
    const struct sem_args *A = &op->args;
    enum sem_bop bop = A->bop;
-   if (n > EMU_BATCH_LANES) { /* no batch is wider: lane by lane */
+   if (n > EMU_BATCH_LANES) { /* a compute workgroup wider than a batch: lane by lane */
       for (unsigned i = 0; i < n; i++) {
          uint32_t x, y;
          sem_setp((uint32_t)sem_fcmp_bool(A->cond, pa[i], pb[i]), pc[i], bop, &x, &y);

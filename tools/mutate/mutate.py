@@ -1005,7 +1005,9 @@ class Runner:
                 if ch == "hang":  # compiling alone ran 5 times past the unmutated build
                     res.update(status="killed", signal="hang", mode=mode, kinds=["hang"])
                     break
-                if ch is not None:
+                if ch is None:  # the compiler died: the check runs every shader
+                    res.setdefault("digest_died", []).append(mode)
+                else:
                     ss, targets = ch
                     res["changed"][mode] = len(ss)
                     if not ss:
@@ -1173,6 +1175,8 @@ def line_of(r):
     ch = r.get("changed", {})
     if ch and len(ch) == len(r["reached"]):
         modes += "; programs changed: " + ", ".join(f"{m} {n}" for m, n in ch.items())
+    if r.get("digest_died"):  # a crash the check's own runs did not meet
+        modes += "; compile --digest died in: " + ", ".join(r["digest_died"])
     return f"  survived {where} (reached by: {modes}){eq}"
 
 
