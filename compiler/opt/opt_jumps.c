@@ -20,8 +20,11 @@
  *
  * The flag and the phi values are variables resolved afterwards on the
  * new CFG (SSA construction after Braun et al.: a phi where paths meet,
- * memoized per block; at the start of the body the flag is 0 and a header
- * phi's variable is the phi itself). Values whose uses the new paths no
+ * memoized per block). Where every lane is still running -- at the start
+ * of the body and of a guard's then list -- the flag is 0 and the phi
+ * values are undefined: a lane reads a phi value only after it set it, so
+ * neither the old header phis nor values set before a guard stay live
+ * through the code after it. Values whose uses the new paths no
  * longer dominate are repaired the same way, undefined (imm 0) on paths
  * that do not pass their definition: only lanes that left take those.
  * The pass is required, not an optimization: it counts no transformation.
@@ -32,8 +35,8 @@
 
 enum { FLAG_CONT = 1, FLAG_BRK = 2 };
 
-/* A variable: its value at the end of the blocks that set it, and at the
- * start of the loop body. */
+/* A variable: its value at the end of the blocks that set it, and where
+ * every lane is still running (start). */
 struct jdef {
    struct ir_block *block;
    struct ir_instr *value;
@@ -487,13 +490,27 @@ final_break(struct jl *j, unsigned line)
 /* ------------------------------------------------------------------ */
 /* Variables and repair on the new CFG                                  */
 
+/* Is b the first block of a guard's then list? Every lane there is still
+ * running: the flag is 0 and no variable is set. */
+static bool
+guard_entry(const struct jl *j, const struct ir_block *b)
+{
+   const struct ir_node *n = b->node, *g = n->parent;
+   if (!g || g->kind != IR_NODE_IF || n->list != &g->then_list || n->list->v[0] != n)
+      return false;
+   for (unsigned i = 0; i < j->nguards; i++)
+      if (j->guards[i] == g->cond)
+         return true;
+   return false;
+}
+
 static struct ir_instr *
 var_read(struct jl *j, struct jvar *v, struct ir_block *b)
 {
    if (v->end[b->index])
       return v->end[b->index];
    struct ir_instr *r;
-   if (b == j->header)
+   if (b == j->header || guard_entry(j, b))
       r = v->start;
    else if (!b->reachable || !b->npreds)
       r = undef(j, v->type);
@@ -832,7 +849,7 @@ collect_phis(struct jl *j)
       VEC_PUSH(j->hphi, j->nh, j->h_cap, in);
    j->hvar = xcalloc(j->nh + 1, sizeof(*j->hvar));
    for (unsigned k = 0; k < j->nh; k++)
-      j->hvar[k] = (struct jvar){.type = (enum ir_type)j->hphi[k]->type, .start = j->hphi[k]};
+      j->hvar[k] = (struct jvar){.type = (enum ir_type)j->hphi[k]->type};
    for (struct ir_instr *in = j->exit ? j->exit->first : NULL; in && in->op == IR_OP_PHI;
         in = in->next)
       VEC_PUSH(j->ephi, j->ne, j->e_cap, in);
@@ -889,6 +906,8 @@ lower_loop(struct ir_shader *sh, struct ir_node *loop)
    j.exit = pl->v[at + 1]->block;
    collect_phis(&j);
    j.flag = (struct jvar){.type = IR_TYPE_32, .start = flag_imm(&j, 0)};
+   for (unsigned k = 0; k < j.nh; k++)
+      j.hvar[k].start = undef(&j, j.hvar[k].type);
    for (unsigned k = 0; k < j.ne; k++)
       j.evar[k].start = undef(&j, j.evar[k].type);
    for (unsigned k = 0; k < j.nh; k++) /* the fall-through end */

@@ -54,8 +54,10 @@ struct ra {
    unsigned last_use_cap;
    unsigned *pos; /* by value id: position in the block being assigned, 0: none */
    unsigned npos;
-   unsigned *klass; /* by value id: merge class (union-find) */
-   int *class_reg;  /* by class root: preferred register, -1 */
+   unsigned *klass;  /* by value id: merge class (union-find) */
+   int *class_reg;   /* by class root: preferred register, -1 */
+   struct pcopy *pc; /* one edge's phi copies */
+   unsigned pc_cap;
    bool failed;
    /* the conservative variant (conservative.c): general registers are
     * never reused (RA_UNIQUE), not inside a block (RA_BLOCK) or, when
@@ -816,7 +818,6 @@ resolve_edge_plain(struct ra *ra, struct ir_block *succ, unsigned k, struct pcop
       return;
    scratch_at_end(ra, pred, succ); /* leaves the registers in use occupied */
    int f = ra->gpr;
-   struct ir_instr *t[64];
    unsigned r = 0;
    for (unsigned i = 0; i < n; i++) {
       while (r < ra->nregs[f] && ra->occ[f][r])
@@ -825,11 +826,11 @@ resolve_edge_plain(struct ra *ra, struct ir_block *succ, unsigned k, struct pcop
          no_room(ra, pc[i].phi, f);
          return;
       }
-      t[i] = copy_at_end(ra, pred, pc[i].src);
-      ir_mach_get(ra->m, t[i])->reg = (struct ir_reg){(int16_t)f, (uint16_t)r++, 1};
+      pc[i].src = copy_at_end(ra, pred, pc[i].src);
+      ir_mach_get(ra->m, pc[i].src)->reg = (struct ir_reg){(int16_t)f, (uint16_t)r++, 1};
    }
    for (unsigned i = 0; i < n; i++) {
-      struct ir_instr *c = copy_at_end(ra, pred, t[i]);
+      struct ir_instr *c = copy_at_end(ra, pred, pc[i].src);
       ir_mach_get(ra->m, c)->reg = pc[i].phi->mach->reg;
       ir_set_src(pc[i].phi, k, c);
    }
@@ -840,24 +841,19 @@ static void
 resolve_edge(struct ra *ra, struct ir_block *succ, unsigned k)
 {
    struct ir_block *pred = succ->preds[k];
-   struct pcopy pc[64];
    unsigned n = 0;
-   bool overflow = false;
    for (struct ir_instr *p = succ->first; p && p->op == IR_OP_PHI; p = p->next) {
       struct ir_instr *s = p->src[k];
       if (ir_has_reg(s) && s->mach->reg.file == p->mach->reg.file &&
           s->mach->reg.index == p->mach->reg.index && ir_value_in_regs(s))
          continue;
-      if (n == ARRAY_SIZE(pc)) {
-         overflow = true;
-         break;
+      if (n == ra->pc_cap) {
+         ra->pc_cap = MAX2(2 * ra->pc_cap, 64u);
+         ra->pc = xrealloc(ra->pc, ra->pc_cap * sizeof(*ra->pc));
       }
-      pc[n++] = (struct pcopy){p, s, reg_read(ra, s)};
+      ra->pc[n++] = (struct pcopy){p, s, reg_read(ra, s)};
    }
-   if (overflow) {
-      no_room(ra, succ->first, ra->gpr);
-      return;
-   }
+   struct pcopy *pc = ra->pc;
    if (ra->cons) {
       resolve_edge_plain(ra, succ, k, pc, n);
       return;
@@ -960,6 +956,7 @@ opt_ra(struct ir_shader *sh, struct opt_ctx *ctx)
    free(ra.klass);
    free(ra.class_reg);
    free(ra.pos);
+   free(ra.pc);
    sh->cfg_valid = false;
    return true;
 }
