@@ -699,12 +699,15 @@ atomic_lane(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsi
       oc = env_mem_class(m.mem, w);
       if (env_mem_atomic(b->env, m.mem, m.ev, off, op, val, cmp, vu, &old, &undef)) {
          undef |= conc;
-         /* a float sum depends on the order the lanes add in */
+         /* The new word takes the classes of every operand it depends on
+          * (CAS: whether the compare matched too); a float sum also
+          * depends on the order the lanes add in. */
+         uint32_t cl =
+             oc | ((op == ENV_ATOM_CAS ? c2f[i] | vf[i] : vf[i]) & ~(uint32_t)ENV_F_UNDEF);
          if (op == ENV_ATOM_FADD)
-            env_mem_set_class(m.mem, w, oc | (vf[i] & ~(uint32_t)ENV_F_UNDEF) | ENV_F_FUSE);
-         else if (op == ENV_ATOM_XCHG || op == ENV_ATOM_CAS)
-            env_mem_set_class(
-                m.mem, w, oc | ((op == ENV_ATOM_CAS ? c2f[i] : vf[i]) & ~(uint32_t)ENV_F_UNDEF));
+            cl |= ENV_F_FUSE;
+         if (cl != oc)
+            env_mem_set_class(m.mem, w, cl);
          mt_write(b, m.mt, w, i, (uint8_t)(MT_ATOMIC + op));
          *t = (struct mt_touch){m.mt, w, i};
          touched = true;

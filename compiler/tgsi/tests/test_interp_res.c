@@ -653,6 +653,31 @@ test_memory_words(void)
    env_free(e);
 }
 
+/* An atomic's new word takes the classes of the operands it depends on:
+ * a CAS's compare value (whether it swaps), an integer atomic's operand.
+ * Here that operand is a negated NaN, whose sign is not fixed, read as
+ * integer bits; a target that negates by a float add gets other bits, so
+ * the word cannot be compared bit for bit. */
+static void
+test_atomic_operand_classes(void)
+{
+   struct env *e = run_text("COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nDCL BUFFER[0]\nDCL OUT[0]\n"
+                            "DCL TEMP[0]\nIMM[0] UINT32 {0, 4, 8, 2143289344}\n"
+                            "IMM[1] UINT32 {10, 1, 0, 0}\n"
+                            "MOV TEMP[0].x, -IMM[0].wwww\n"
+                            "ATOMCAS OUT[0].x, BUFFER[0], IMM[0].xxxx, TEMP[0].xxxx, IMM[1].yyyy\n"
+                            "ATOMUADD OUT[0].y, BUFFER[0], IMM[0].yyyy, TEMP[0].xxxx\n"
+                            "ATOMUADD OUT[0].z, BUFFER[0], IMM[0].zzzz, IMM[1].yyyy\nEND\n",
+                            TGSI_STAGE_COMP, 1, setup_mem);
+   uint32_t w[3];
+   memcpy(w, e->buf[0].data, sizeof(w));
+   CHECK(w[0] == 10 && w[1] == 11 + 0xffc00000u && w[2] == 13); /* no swap; sums */
+   CHECKF(env_mem_class(&e->buf[0], 0) & ENV_F_NANBITS, "%#x", env_mem_class(&e->buf[0], 0));
+   CHECKF(env_mem_class(&e->buf[0], 1) & ENV_F_NANBITS, "%#x", env_mem_class(&e->buf[0], 1));
+   CHECK(env_mem_class(&e->buf[0], 2) == 0);
+   env_free(e);
+}
+
 /* LOAD beyond the buffer's end or at an unaligned offset reads zeros,
  * undefined, and counts the event once per lane. */
 static void
@@ -908,6 +933,7 @@ main(void)
    test_tex2_shadow_cube_array();
    test_memory_ops();
    test_memory_words();
+   test_atomic_operand_classes();
    test_memory_load_edges();
    test_memory_load_race();
    test_shared_histogram();
