@@ -391,8 +391,10 @@ struct ref_ctx {
    bool inputs_loaded;
 
    /* gfx9 (ref_gfx9.c): the label whose parked lanes SGPR pair k holds,
-    * -1 if free, for k < nmask_pairs. */
+    * -1 if free, for k < nmask_pairs; and the number of labels made when
+    * it was last freed (0: never used). */
    int mask_label[48];
+   unsigned mask_freed[48];
    unsigned nmask_pairs;
 };
 

@@ -63,11 +63,10 @@
 
 #define R(x) ref_r(c, (x))
 
-#define MASK_PAIRS    44   /* s[0:1] .. s[86:87]: lanes parked at a label */
-#define RSRC_QUAD     88   /* s[88:95]: a MIMG resource descriptor */
-#define SAMP_QUAD     96   /* s[96:99]: a MIMG sampler descriptor */
-#define SCRATCH_PAIR  100  /* s[100:101]: a mask for one instruction's work */
-#define MASK_RESERVED (-2) /* a placed label's pair, not reusable until no loop is open */
+#define MASK_PAIRS   44  /* s[0:1] .. s[86:87]: lanes parked at a label */
+#define RSRC_QUAD    88  /* s[88:95]: a MIMG resource descriptor */
+#define SAMP_QUAD    96  /* s[96:99]: a MIMG sampler descriptor */
+#define SCRATCH_PAIR 100 /* s[100:101]: a mask for one instruction's work */
 
 enum { SPECIAL_S }; /* c->special[]: the SGPR file */
 
@@ -390,6 +389,22 @@ static const struct ref_fp64 g9_fp64 = {
 /* ------------------------------------------------------------------ */
 /* Control flow: lanes parked at labels, in SGPR pairs                   */
 
+/* Label l may take a free pair last freed when at most this many labels
+ * had been made. A label parked in a loop's body and placed after the loop
+ * (the loop's exit, or a label made before the loop began, as a call's
+ * return) keeps its lanes across the back edge, where the body's own
+ * labels park theirs again: it cannot take a pair one of them used. The
+ * body's labels are all made after the loop's exit label. */
+static unsigned
+reuse_bound(const struct ref_ctx *c, int l)
+{
+   unsigned bound = ~0u;
+   for (unsigned f = 0; f < c->ncf; f++)
+      if (c->cf[f].kind == REF_CF_LOOP && (l < c->cf[f].l_top || l == c->cf[f].l_exit))
+         bound = MIN2(bound, (unsigned)c->cf[f].l_exit);
+   return bound;
+}
+
 /* The pair of label l (allocated on first use), or -1 after a refusal. */
 static int
 mask_pair(struct ref_ctx *c, int l, bool make)
@@ -399,8 +414,9 @@ mask_pair(struct ref_ctx *c, int l, bool make)
          return (int)k;
    if (!make)
       return -1;
+   unsigned bound = reuse_bound(c, l);
    for (unsigned k = 0; k < c->nmask_pairs; k++)
-      if (c->mask_label[k] == -1) {
+      if (c->mask_label[k] == -1 && c->mask_freed[k] <= bound) {
          c->mask_label[k] = l;
          return (int)k;
       }
@@ -426,17 +442,8 @@ g9_place(struct ref_ctx *c, int label)
    struct isa_opnd w = sreg(c, 2u * (unsigned)k);
    emit(c, "s_or_b64", EXEC, EXEC, w, ref_imm(0));
    emit(c, "s_mov_b64", w, ref_imm(0), ref_imm(0), ref_imm(0));
-   /* Inside a loop the pair stays taken until no loop is open: the loop's
-    * exit label, targeted later in the body, lives across the back edge,
-    * so a pair freed in the body must not be reused there. A loop whose
-    * exit this is has had its back edge: it no longer counts. */
-   bool in_loop = false;
-   for (unsigned f = 0; f < c->ncf; f++)
-      in_loop |= c->cf[f].kind == REF_CF_LOOP && !(f + 1 == c->ncf && c->cf[f].l_exit == label);
-   c->mask_label[k] = MASK_RESERVED;
-   for (unsigned j = 0; j < c->nmask_pairs && !in_loop; j++)
-      if (c->mask_label[j] == MASK_RESERVED)
-         c->mask_label[j] = -1;
+   c->mask_label[k] = -1;
+   c->mask_freed[k] = c->nlabels;
 }
 
 static void
@@ -507,6 +514,7 @@ g9_begin(struct ref_ctx *c)
    c->nmask_pairs = MIN2(n, (unsigned)MASK_PAIRS);
    for (unsigned k = 0; k < c->nmask_pairs; k++) {
       c->mask_label[k] = -1;
+      c->mask_freed[k] = 0;
       emit(c, "s_mov_b64", sreg(c, 2 * k), ref_imm(0), ref_imm(0), ref_imm(0));
    }
    ref_g9_stage_begin(c);

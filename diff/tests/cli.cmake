@@ -377,6 +377,13 @@ check_cli(agx_cmpsel_eq_imm "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/ag
 # mutate_int64_div_key plants a near miss taken for a match). Every target.
 check_cli(int64_div_keys "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/int64_div_keys.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# gfx9's reference path in a loop of 50 IFs with two breaks: the body's
+# labels reuse SGPR pairs freed in the body, the loop's exit label (lanes
+# that broke, held across the back edge) none of them; a reuse there
+# revives broken lanes (mismatch), no reuse at all refused the shader
+# (skip). Every target.
+check_cli(gfx9_loop_label_pairs "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/gfx9_loop_label_pairs.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # gfx9's optimizing path under uniform-file pressure (issue 17): indirect
 # constants read through selects (every slot a scalar register) overflow
 # the SGPRs with the shader's other constants; the compile is repeated
