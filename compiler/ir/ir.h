@@ -578,6 +578,9 @@ struct ir_shader {
    /* backend: declared constant-buffer sizes in slots ("cbuf B N"), which
     * indirect constant reads clamp to; 0 when unknown */
    uint32_t cbuf_slots[IR_MAX_CBUFS];
+   /* backend: relative constant reads (c<a + k>, LDC) see buffers 0 ..
+    * rel_cbufs - 1 one after another from slot 0 (isel sets it) */
+   uint32_t rel_cbufs;
    /* opt_options.faults and the compile's context, for the fault hooks no
     * opt_ctx reaches (opt_run sets them; fault_ctx may be NULL) */
    struct opt_fault_set faults;
@@ -1508,9 +1511,11 @@ bool opt_sem_has_effect(enum isa_sem s);
  * hardware do, while the model gives a one register. */
 unsigned opt_opnd_count(const struct isa_model *m, const struct isa_insn *x,
                         const struct ir_instr *in, int slot);
-/* The constant file read relatively (c<a + k>, or LDC), or -1: buffer 0
- * then sits there as slot * 4 + channel, all of it bound. */
+/* The constant file read relatively (c<a + k>, or LDC), or -1: buffers 0
+ * .. rel_cbufs - 1 then sit there one after another, slot * 4 + channel
+ * from buffer b's first slot (opt_relative_base), all of them bound. */
 int opt_relative_cfile(const struct ir_shader *sh);
+uint32_t opt_relative_base(const struct ir_shader *sh, unsigned b);
 /* Results that are tuples with extracts (IR_TYPE_V4): texture results,
  * and results of several registers (an FP64 register pair). */
 bool opt_tuple_result(const struct isa_model *m, const struct isa_insn *x);

@@ -617,29 +617,34 @@ bind(struct emu_program *p, const struct ir_instr *v, enum emu_bind_kind kind, u
    emu_program_bind(p, &b);
 }
 
-/* Relative constant reads (c<a + k>, LDC) address buffer 0 as slot * 4 +
- * channel: every declared slot is bound (the ones direct loads bind are
- * skipped). */
+/* Relative constant reads (c<a + k>, LDC) address buffers 0 ..
+ * rel_cbufs - 1 in a row, slot * 4 + channel: every declared slot of them
+ * is bound (the ones direct loads bind are skipped). */
 static void
 bind_relative(const struct ir_shader *sh, struct emu_program *p)
 {
    int cfile = opt_relative_cfile(sh);
    if (cfile < 0)
       return;
-   unsigned n = sh->cbuf_slots[0] * 4;
+   unsigned n = opt_relative_base(sh, sh->rel_cbufs) * 4;
    bool *bound = xcalloc(n + 1, sizeof(bool));
    for (unsigned i = 0; i < p->nbinds; i++)
       if (p->binds[i].kind == EMU_BIND_CONST && p->binds[i].file == cfile && p->binds[i].index < n)
          bound[p->binds[i].index] = true;
-   for (unsigned s = 0; s < n; s++)
+   unsigned buf = 0;
+   for (unsigned s = 0; s < n; s++) {
+      while (s / 4 >= opt_relative_base(sh, buf + 1))
+         buf++;
       if (!bound[s]) {
          struct emu_binding b = {.kind = EMU_BIND_CONST,
                                  .chan = (uint8_t)(s % 4),
                                  .file = (uint8_t)cfile,
-                                 .tgsi_index = (uint16_t)(s / 4),
+                                 .buffer = (uint8_t)buf,
+                                 .tgsi_index = (uint16_t)(s / 4 - opt_relative_base(sh, buf)),
                                  .index = (uint16_t)s};
          emu_program_bind(p, &b);
       }
+   }
    free(bound);
 }
 

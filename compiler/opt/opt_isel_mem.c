@@ -18,16 +18,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n);
+static struct ir_instr *load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n,
+                                       uint32_t base);
 
+/* An indirect constant read of buffer in->buf, whose slots the relative
+ * reads see from opt_relative_base (buffers 0 .. rel_cbufs - 1 in a row),
+ * 0 outside the buffer. */
 struct ir_instr *
 isel_load_const_ind(struct isel *s, struct ir_instr *in)
 {
    uint32_t n = in->buf >= 0 && in->buf < IR_MAX_CBUFS ? s->sh->cbuf_slots[in->buf] : 0;
-   if (in->buf == 0 && n && s->addr < 0 && s->op[ISA_SEM_LDC] >= 0)
-      return load_const_ldc(s, in, n);
-   if (in->buf != 0 || !n || s->addr < 0 || s->cnst < 0)
-      return isel_unsupported(s, in, "indirect constants outside a declared buffer 0"), NULL;
+   if (!n || (s->addr < 0 && s->op[ISA_SEM_LDC] < 0) || (s->addr >= 0 && s->cnst < 0))
+      return isel_unsupported(s, in, "indirect constants outside a declared buffer"), NULL;
+   s->sh->rel_cbufs = MAX2(s->sh->rel_cbufs, (uint32_t)in->buf + 1);
+   uint32_t base = opt_relative_base(s->sh, (unsigned)in->buf);
+   if (s->addr < 0)
+      return load_const_ldc(s, in, n, base);
    struct ir_instr *slot = isel_imm(s, in, (uint32_t)in->slot);
    struct ir_instr *i0 = isel_build2(s, in, ISA_SEM_IADD, in->src[0], slot);
    struct ir_instr *zero = isel_imm(s, in, 0);
@@ -36,6 +42,8 @@ isel_load_const_ind(struct isel *s, struct ir_instr *in)
    struct ir_instr *i2 = isel_build2(s, in, ISA_SEM_SMIN, i1, last);
    struct ir_instr *two = isel_imm(s, in, 2);
    struct ir_instr *x4 = isel_build2(s, in, ISA_SEM_SHL, i2, two);
+   if (base)
+      x4 = isel_build2(s, in, ISA_SEM_IADD, x4, isel_imm(s, in, base * 4));
    struct ir_instr *a = isel_cov(s, in, x4, "s32", "s16");
    if (!a)
       return NULL;
@@ -53,16 +61,18 @@ isel_load_const_ind(struct isel *s, struct ir_instr *in)
    return isel_build3(s, in, ISA_SEM_SEL, v, ok, isel_imm(s, in, 0));
 }
 
-/* The same through LDC (sm50): bank 0 at byte 16 * clamp(slot + i), the
- * channel's 4 * comp in the instruction's offset. */
+/* The same through LDC (sm50): bank 0 at byte 16 * (base + clamp(slot +
+ * i)), the channel's 4 * comp in the instruction's offset. */
 static struct ir_instr *
-load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n)
+load_const_ldc(struct isel *s, struct ir_instr *in, uint32_t n, uint32_t base)
 {
    struct ir_instr *i0 =
        isel_build2(s, in, ISA_SEM_IADD, in->src[0], isel_imm(s, in, (uint32_t)in->slot));
    struct ir_instr *i1 = isel_minmax(s, in, ISA_SEM_SMAX, false, "s32", i0, isel_imm(s, in, 0));
    struct ir_instr *i2 = isel_minmax(s, in, ISA_SEM_SMIN, true, "s32", i1, isel_imm(s, in, n - 1));
    struct ir_instr *byte = isel_shift(s, in, ISA_SEM_SHL, true, NULL, i2, isel_imm(s, in, 4));
+   if (byte && base)
+      byte = isel_build2(s, in, ISA_SEM_IADD, byte, isel_imm(s, in, base * 16));
    if (!byte)
       return NULL;
    struct ir_instr *v = ir_mach_create(s->sh, (unsigned)s->op[ISA_SEM_LDC]);

@@ -802,9 +802,10 @@ isel_tex_nv(struct isel *s, struct ir_instr *in)
 
 /*
  * CONST[buf][slot + i].comp for a computed i: the constant file holds
- * buffer 0 as slot * 4 + channel (legalize keeps that layout and binds the
- * whole declared buffer), so the read is c<a + comp> with a = 4 * (slot +
- * i) in an address register. An index outside the declared buffer reads
+ * buffer 0 as slot * 4 + channel and the buffers relative reads see after
+ * it (legalize keeps that layout and binds the whole declared buffers), so
+ * the read is c<a + comp> with a = 4 * (base + slot + i) in an address
+ * register. An index outside the declared buffer reads
  * 0, as TGSI says: clamp, read, then select 0 where the clamp changed it.
  */
 

@@ -829,7 +829,8 @@ take_const_slot(struct lgz *z, int want)
    return -1;
 }
 
-/* Constants keep the layout of buffer 0 (slot * 4 + channel), so the same
+/* Constants keep the layout of buffer 0 (slot * 4 + channel), and of the
+ * buffers relative reads see after it (opt_relative_base), so the same
  * constant is one slot however often it is loaded; other buffers follow. */
 static void
 place_constants(struct lgz *z)
@@ -840,7 +841,10 @@ place_constants(struct lgz *z)
          struct ir_instr *c = sh->values[i];
          if (!c || c->removed || c->op != IR_OP_LOAD_CONST || ir_has_reg(c))
             continue;
-         bool natural = c->buf == 0 && c->slot >= 0 && (unsigned)c->slot * 4 + 4 <= z->nconst;
+         bool window = c->buf >= 0 && (uint32_t)c->buf < sh->rel_cbufs && c->slot >= 0 &&
+                       (uint32_t)c->slot < sh->cbuf_slots[c->buf];
+         uint32_t slot = (uint32_t)c->slot + (window ? opt_relative_base(sh, (unsigned)c->buf) : 0);
+         bool natural = (c->buf == 0 || window) && c->slot >= 0 && slot * 4 + 4 <= z->nconst;
          if (natural != (pass == 0))
             continue;
          int at = -1;
@@ -851,7 +855,7 @@ place_constants(struct lgz *z)
                at = o->mach->reg.index;
          }
          if (at < 0 && natural) {
-            at = c->slot * 4 + c->comp;
+            at = (int)slot * 4 + c->comp;
             z->cused[at] = true;
          } else if (at < 0) {
             at = take_const_slot(z, -1);
@@ -864,13 +868,15 @@ place_constants(struct lgz *z)
       }
 }
 
-/* Relative constant reads see buffer 0 laid out as slot * 4 + channel
- * (opt_emit binds all of it): nothing else may take those slots. */
+/* Relative constant reads see buffers 0 .. rel_cbufs - 1 laid out in a
+ * row as slot * 4 + channel (opt_emit binds all of them): nothing else
+ * may take those slots. */
 static void
 reserve_relative(struct lgz *z)
 {
    bool rel = opt_relative_cfile(z->sh) >= 0;
-   for (uint32_t s = 0; rel && s < z->sh->cbuf_slots[0] * 4 && s < z->nconst; s++)
+   uint32_t n = opt_relative_base(z->sh, z->sh->rel_cbufs) * 4;
+   for (uint32_t s = 0; rel && s < n && s < z->nconst; s++)
       z->cused[s] = true;
 }
 

@@ -88,6 +88,15 @@ opt_relative_cfile(const struct ir_shader *sh)
    return -1;
 }
 
+uint32_t
+opt_relative_base(const struct ir_shader *sh, unsigned b)
+{
+   uint32_t base = 0;
+   for (unsigned j = 0; j < b && j < IR_MAX_CBUFS; j++)
+      base += sh->cbuf_slots[j];
+   return base;
+}
+
 /* A 64-bit result one register of a 32-bit general file cannot hold:
  * gfx9's v[n:n+1] (count 1, the width makes the pair), where the slot
  * names the general file (a lane mask, VOPC e64's SGPR pair, is not one). */

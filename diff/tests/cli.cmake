@@ -377,6 +377,12 @@ check_cli(agx_cmpsel_eq_imm "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/ag
 # mutate_int64_div_key plants a near miss taken for a match). Every target.
 check_cli(int64_div_keys "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/int64_div_keys.tgsi" 0
           OUT "total +4 +4 +0 +0 +0 +0")
+# Indirect reads of constant buffers 1 and 2 beside direct ones, the index
+# inside and outside each buffer: a3xx's and sm50's optimizing paths once
+# refused them (opt-refused); with the buffers' base left out of the
+# relative address they read buffer 0's words (mismatch). Every target.
+check_cli(const_ind_buffers "--target|a3xx,sm50,gfx9,agx|--no-repro|-q|${_fx}/const_ind_buffers.tgsi" 0
+          OUT "total +4 +4 +0 +0 +0 +0")
 # gfx9's reference path in a loop of 50 IFs with two breaks: the body's
 # labels reuse SGPR pairs freed in the body, the loop's exit label (lanes
 # that broke, held across the back edge) none of them; a reuse there
