@@ -133,13 +133,13 @@ mt_init(struct mt_words *w, uint32_t bytes)
 static void shared_free(struct tgsi_interp_batch *b);
 
 /* The run's tracking of every bound buffer and image, made when a memory
- * instruction first runs (mem_begin; a program without one makes none). */
-static struct tgsi_interp_memtrack *
-memtrack(struct tgsi_interp_batch *b)
+ * instruction first runs (mem_begin; a program without one makes none).
+ * Not inline: inlined into mem_begin, it cost the compute shaders'
+ * LOAD and STORE paths up to 0.3% more instructions. */
+static __attribute__((noinline)) void
+memtrack_make(struct tgsi_interp_batch *b)
 {
    struct env *e = b->env;
-   if (b->mt)
-      return b->mt;
    b->mt = xcalloc(1, sizeof(*b->mt));
    for (unsigned k = 0; k < ENV_MAX_BUFFERS; k++)
       if (e->buf[k].data)
@@ -147,7 +147,6 @@ memtrack(struct tgsi_interp_batch *b)
    for (unsigned k = 0; k < ENV_MAX_IMAGES; k++)
       if (e->img[k].bound)
          mt_init(&b->mt->img[k], e->img[k].mem.size);
-   return b->mt;
 }
 
 /* tgsi_interp_fetch of channel c of source si of the current memory
@@ -170,7 +169,9 @@ mem_fetch(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti, unsign
 static void
 mem_begin(struct tgsi_interp_batch *b)
 {
-   memtrack(b)->have = 0;
+   if (!b->mt)
+      memtrack_make(b);
+   b->mt->have = 0;
 }
 
 void
@@ -193,14 +194,15 @@ tgsi_interp_res_free(struct tgsi_interp_batch *b)
 }
 
 /* Per batch: fresh, undefined shared memory for each workgroup (the
- * buffers' and images' tracking is per run: memtrack). */
+ * buffers' and images' tracking is per run: memtrack_make). */
 void
 tgsi_interp_res_begin(struct tgsi_interp_batch *b)
 {
    struct env *e = b->env;
    if (!b->p->uses_shared || !b->wg_lanes)
       return;
-   memtrack(b);
+   if (!b->mt)
+      memtrack_make(b);
    uint32_t nwg = (b->n + b->wg_lanes - 1) / b->wg_lanes;
    if (nwg > b->nshared) {
       b->shared = xrealloc(b->shared, nwg * sizeof(*b->shared));
