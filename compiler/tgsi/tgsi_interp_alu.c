@@ -360,12 +360,12 @@ merge_flags(unsigned n, uint32_t *rf, const uint32_t *const *sf, unsigned ns, co
          continue;
       if (set)
          FOR rf[i] |= sf[s][i];
-      else
-         FOR rf[i] = sf[s][i];
+      else /* copies: memcpy's fewer instructions (comp_kernel's MOV) */
+         memcpy(rf, sf[s], (size_t)n * 4);
       set = true;
    }
    if (!set)
-      FOR rf[i] = 0;
+      memset(rf, 0, (size_t)n * 4);
 }
 
 /* NaN results of arithmetic become the one quiet NaN 0x7fc00000 with the

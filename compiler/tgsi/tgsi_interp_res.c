@@ -1520,7 +1520,7 @@ exec_interp(struct tgsi_interp_batch *b, const struct tgsi_interp_insn *ti)
          continue;
       const uint32_t *v, *f;
       tgsi_interp_fetch(b, ti, 0, c, &v, &f);
-      FOR b->res_v[c][i] = v[i];
+      memcpy(b->res_v[c], v, (size_t)n * 4);
       FOR b->res_f[c][i] = f[i] | sf[i] | (s[i] ? ENV_F_UNDEF : 0);
    }
    return ti->dst.mask;
