@@ -631,20 +631,17 @@ bind_relative(const struct ir_shader *sh, struct emu_program *p)
    for (unsigned i = 0; i < p->nbinds; i++)
       if (p->binds[i].kind == EMU_BIND_CONST && p->binds[i].file == cfile && p->binds[i].index < n)
          bound[p->binds[i].index] = true;
-   unsigned buf = 0;
-   for (unsigned s = 0; s < n; s++) {
-      while (s / 4 >= opt_relative_base(sh, buf + 1))
-         buf++;
-      if (!bound[s]) {
-         struct emu_binding b = {.kind = EMU_BIND_CONST,
-                                 .chan = (uint8_t)(s % 4),
-                                 .file = (uint8_t)cfile,
-                                 .buffer = (uint8_t)buf,
-                                 .tgsi_index = (uint16_t)(s / 4 - opt_relative_base(sh, buf)),
-                                 .index = (uint16_t)s};
-         emu_program_bind(p, &b);
-      }
-   }
+   for (unsigned buf = 0, s = 0; buf < sh->rel_cbufs; buf++)
+      for (unsigned k = 0; k < sh->cbuf_slots[buf] * 4; k++, s++)
+         if (!bound[s]) {
+            struct emu_binding b = {.kind = EMU_BIND_CONST,
+                                    .chan = (uint8_t)(k % 4),
+                                    .file = (uint8_t)cfile,
+                                    .buffer = (uint8_t)buf,
+                                    .tgsi_index = (uint16_t)(k / 4),
+                                    .index = (uint16_t)s};
+            emu_program_bind(p, &b);
+         }
    free(bound);
 }
 

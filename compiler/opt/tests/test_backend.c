@@ -12,7 +12,9 @@
  *     edge inputs against the IR evaluator's own ops;
  *   - opt_compile refuses what it does not support with the IR op and the
  *     TGSI line, refuses options that would skip a required pass, and
- *     returns the encoded program with its figures otherwise.
+ *     returns the encoded program with its figures otherwise;
+ *   - register pressure stays near the live values: a block of many
+ *     independent chains, a loop of many values left by nested jumps.
  */
 #include "compiler/compiler.h"
 #include "compiler/ir/ir.h"
@@ -415,6 +417,29 @@ noise_text(unsigned octaves)
    return t;
 }
 
+/* Compiles text with the optimizing path for target; false (and a
+ * failed check) when it does not compile. */
+static bool
+compile_text(const char *text, const char *target, const struct opt_options *o,
+             struct compile_stats *st)
+{
+   struct isa_model *m = NULL;
+   struct diag_list d = {0};
+   CHECK(isa_open(target, &m, &d) == ISA_ERR_OK);
+   struct tgsi_parse_opts po = {0};
+   struct tgsi_shader *s = m ? tgsi_parse(text, strlen(text), "test.tgsi", &po, &d) : NULL;
+   CHECKF(!m || s, "%s", diag_first_error(&d));
+   struct emu_program p;
+   bool ok = s && opt_compile(s, m, o, &p, st, NULL, &d) == COMPILE_OK;
+   CHECKF(ok || !s, "%s: %s", target, diag_first_error(&d));
+   if (ok)
+      emu_program_free(&p);
+   tgsi_shader_free(s);
+   diag_clear(&d);
+   isa_close(m);
+   return ok;
+}
+
 /* The scheduler keeps a block near its register budget: once every ready
  * instruction would add a live value it follows the source order, so
  * chains are finished before others start. Before, 24 rounds took a3xx
@@ -426,26 +451,10 @@ test_sched_pressure(void)
    char *text = noise_text(24);
    static const char *const targets[] = {"a3xx", "sm50", "gfx9"};
    for (unsigned i = 0; i < ARRAY_SIZE(targets); i++) {
-      struct isa_model *m = NULL;
-      struct diag_list d = {0};
-      CHECK(isa_open(targets[i], &m, &d) == ISA_ERR_OK);
-      if (!m)
-         continue;
-      struct tgsi_parse_opts po = {0};
-      struct tgsi_shader *s = tgsi_parse(text, strlen(text), "noise.tgsi", &po, &d);
-      CHECKF(s, "%s", diag_first_error(&d));
       struct compile_stats st = {0};
       struct opt_options o = {.validate = true, .bisect_limit = -1};
-      struct emu_program p;
-      if (s) {
-         CHECKF(opt_compile(s, m, &o, &p, &st, NULL, &d) == COMPILE_OK, "%s: %s", targets[i],
-                diag_first_error(&d));
+      if (compile_text(text, targets[i], &o, &st))
          CHECKF(st.registers <= 96, "%s: %u registers", targets[i], st.registers);
-         emu_program_free(&p);
-      }
-      tgsi_shader_free(s);
-      diag_clear(&d);
-      isa_close(m);
    }
    free(text);
 }
@@ -499,27 +508,6 @@ loop_text(unsigned nvars)
 #undef INS
 #undef PUT
    return t;
-}
-
-static bool
-compile_text(const char *text, const char *target, const struct opt_options *o,
-             struct compile_stats *st)
-{
-   struct isa_model *m = NULL;
-   struct diag_list d = {0};
-   CHECK(isa_open(target, &m, &d) == ISA_ERR_OK);
-   struct tgsi_parse_opts po = {0};
-   struct tgsi_shader *s = m ? tgsi_parse(text, strlen(text), "test.tgsi", &po, &d) : NULL;
-   CHECKF(!m || s, "%s", diag_first_error(&d));
-   struct emu_program p;
-   bool ok = s && opt_compile(s, m, o, &p, st, NULL, &d) == COMPILE_OK;
-   CHECKF(ok || !s, "%s: %s", target, diag_first_error(&d));
-   if (ok)
-      emu_program_free(&p);
-   tgsi_shader_free(s);
-   diag_clear(&d);
-   isa_close(m);
-   return ok;
 }
 
 /* A loop carrying 72 values, left by a continue and by breaks nested in
